@@ -1,0 +1,65 @@
+// The `knack` command line: finds the command for argv, runs it over the core, prints one line per error.
+import { buildContext, CliError, processIo, type Command, type Io } from './command.js';
+import { skillsCatalogCommands } from './skills-catalog.js';
+import { skillsMatchCommands } from './skills-match.js';
+import { trustCommands } from './trust.js';
+import { toolsCommands } from './tools.js';
+import { sandboxCommands } from './sandbox.js';
+
+export const COMMANDS: Command[] = [
+  ...skillsCatalogCommands,
+  ...skillsMatchCommands,
+  ...trustCommands,
+  ...toolsCommands,
+  ...sandboxCommands,
+];
+
+export function usage(): string {
+  const lines = ['usage: knack <command> [options]', '', 'commands:'];
+  for (const c of COMMANDS) lines.push(`  knack ${c.path.join(' ')} ${c.usage}`.trimEnd() + `\n      ${c.summary}`);
+  lines.push(
+    '',
+    'common options: --workspace DIR (default: current folder)  --home DIR (user tier home, or KNACK_HOME)',
+    '                --data-dir DIR (database folder, or KNACK_DATA_DIR)  --json',
+  );
+  return lines.join('\n');
+}
+
+function findCommand(argv: string[]): { cmd: Command; rest: string[] } | undefined {
+  let best: { cmd: Command; rest: string[] } | undefined;
+  for (const cmd of COMMANDS) {
+    if (cmd.path.every((p, i) => argv[i] === p) && (!best || cmd.path.length > best.cmd.path.length)) {
+      best = { cmd, rest: argv.slice(cmd.path.length) };
+    }
+  }
+  return best;
+}
+
+export async function main(argv: string[], io: Io = processIo): Promise<number> {
+  if (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h') {
+    io.out(usage());
+    return argv.length === 0 ? 2 : 0;
+  }
+  const found = findCommand(argv);
+  if (!found) {
+    io.err(`knack: unknown command "${argv.slice(0, 2).join(' ')}" (try: knack help)`);
+    return 2;
+  }
+  const { cmd, rest } = found;
+  try {
+    const ctx = buildContext(cmd, rest, io);
+    if (ctx.values.help) {
+      io.out(`usage: knack ${cmd.path.join(' ')} ${cmd.usage}\n${cmd.summary}`);
+      return 0;
+    }
+    return await cmd.run(ctx);
+  } catch (e) {
+    if (e instanceof CliError) {
+      io.err(`knack ${cmd.path.join(' ')}: ${e.message}`);
+      return e.exitCode;
+    }
+    io.err(`knack ${cmd.path.join(' ')}: ${(e as Error).message ?? String(e)}`);
+    if (process.env.KNACK_DEBUG) io.err((e as Error).stack ?? '');
+    return 1;
+  }
+}

@@ -1,0 +1,142 @@
+// Settings: defaults ← user file (<dataDir>/settings.json) ← workspace file (<ws>/.workbuddy/settings.json).
+// A broken settings file never stops the app: it is reported as a diagnostic and the other layers still apply.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Diagnostic } from './skills/types.js';
+
+export interface Settings {
+  discovery: {
+    /** Also read the open standard's `.agents/skills` folders (user and project). */
+    agentsFolders: boolean;
+    /** Maximum folder depth below a tier root when looking for SKILL.md. */
+    maxDepth: number;
+    /** Maximum folders visited per tier root. */
+    maxFolders: number;
+  };
+  catalog: {
+    /** The model's context window in tokens. */
+    contextWindow: number;
+    /** Share of the context window the skill catalog may use. */
+    budgetFraction: number;
+    /** Absolute budget; overrides budgetFraction when set. */
+    budgetTokens?: number;
+  };
+  policy: {
+    ceiling: {
+      /** Tools the harness offers at all; `*` = every registered tool. */
+      tools: string[];
+      network: boolean;
+      /** Extra read/write roots besides the workspace (absolute). */
+      readRoots: string[];
+      writeRoots: string[];
+    };
+  };
+  tools: {
+    /** Tool names to defer (kept out of the prompt) in addition to the defaults. */
+    deferred: string[];
+    /** Tool names to always load even if deferred by default. */
+    alwaysLoaded: string[];
+  };
+  sandbox: {
+    timeoutMs: number;
+    memoryMb: number;
+    maxOutputBytes: number;
+    maxLogBytes: number;
+    maxConcurrent: number;
+    poolSize: number;
+  };
+}
+
+export const DEFAULT_SETTINGS: Settings = {
+  discovery: { agentsFolders: true, maxDepth: 4, maxFolders: 20_000 },
+  catalog: { contextWindow: 200_000, budgetFraction: 0.02 },
+  policy: { ceiling: { tools: ['*'], network: false, readRoots: [], writeRoots: [] } },
+  tools: { deferred: [], alwaysLoaded: [] },
+  sandbox: { timeoutMs: 5_000, memoryMb: 64, maxOutputBytes: 1_000_000, maxLogBytes: 64_000, maxConcurrent: 4, poolSize: 1 },
+};
+
+export const SETTINGS_FILE = 'settings.json';
+
+export function userSettingsPath(dataDir: string): string {
+  return join(dataDir, SETTINGS_FILE);
+}
+
+export function workspaceSettingsPath(workspace: string): string {
+  return join(workspace, '.workbuddy', SETTINGS_FILE);
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Merge `over` into `base` following the shape of DEFAULT_SETTINGS; wrong types are reported, not applied. */
+function mergeInto(base: Json, over: Json, file: string, prefix: string, diags: Diagnostic[]): Json {
+  const out: Json = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const field = prefix ? `${prefix}.${k}` : k;
+    if (!(k in base) && !(field === 'catalog.budgetTokens')) {
+      diags.push({ severity: 'warning', code: 'settings.unknown', file, field, message: `unknown setting "${field}" (ignored)` });
+      continue;
+    }
+    const cur = base[k];
+    if (isObject(cur)) {
+      if (!isObject(v)) {
+        diags.push({ severity: 'error', code: 'settings.type', file, field, message: `"${field}" must be an object` });
+        continue;
+      }
+      out[k] = mergeInto(cur, v, file, field, diags);
+    } else if (Array.isArray(cur)) {
+      if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) {
+        diags.push({ severity: 'error', code: 'settings.type', file, field, message: `"${field}" must be a list of strings` });
+        continue;
+      }
+      out[k] = v;
+    } else if (cur !== undefined && typeof v !== typeof cur) {
+      diags.push({ severity: 'error', code: 'settings.type', file, field, message: `"${field}" must be a ${typeof cur}` });
+    } else {
+      out[k] = v;
+    }
+  }
+  return out;
+}
+
+function readLayer(file: string, diags: Diagnostic[]): Json | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
+      diags.push({ severity: 'error', code: 'settings.read', file, message: `cannot read settings: ${(e as Error).message}` });
+    }
+    return undefined;
+  }
+  try {
+    const v: unknown = JSON.parse(text);
+    if (!isObject(v)) {
+      diags.push({ severity: 'error', code: 'settings.type', file, message: 'settings must be a JSON object' });
+      return undefined;
+    }
+    return v;
+  } catch (e) {
+    diags.push({ severity: 'error', code: 'settings.json', file, message: `invalid JSON: ${(e as Error).message}` });
+    return undefined;
+  }
+}
+
+export interface LoadedSettings {
+  settings: Settings;
+  diagnostics: Diagnostic[];
+}
+
+export function loadSettings(dataDir: string, workspace?: string): LoadedSettings {
+  const diagnostics: Diagnostic[] = [];
+  let merged = structuredClone(DEFAULT_SETTINGS) as unknown as Json;
+  const files = [userSettingsPath(dataDir), ...(workspace ? [workspaceSettingsPath(workspace)] : [])];
+  for (const f of files) {
+    const layer = readLayer(f, diagnostics);
+    if (layer) merged = mergeInto(merged, layer, f, '', diagnostics);
+  }
+  return { settings: merged as unknown as Settings, diagnostics };
+}

@@ -1,0 +1,44 @@
+// The policy gate's shared types: what a tool call touches, who acts, and the decision.
+// Every tool call — by the model, by a skill script — is described by a ToolCall and passes authorize().
+
+/** What a call would touch, as declared by the tool for these arguments. */
+export interface Access {
+  /** Paths the call reads (as given; the gate resolves real paths). */
+  read?: string[];
+  /** Paths the call writes or creates. */
+  write?: string[];
+  /** True when the call talks to the network. */
+  network?: boolean;
+  /** For multi-purpose tools (bash): the command line; never confined by string matching alone. */
+  command?: string;
+  /** Host for network calls, when known. */
+  host?: string;
+}
+
+export interface ToolCall {
+  tool: string;
+  args: Record<string, unknown>;
+  access: Access;
+}
+
+export type Actor =
+  /** The model, with the skills currently loaded in the conversation. */
+  | { kind: 'agent'; activeSkills: string[] }
+  /** A skill's own script running in the sandbox. */
+  | { kind: 'skill'; skill: string }
+  /** The user, directly (CLI `tools call`, UI action). */
+  | { kind: 'user' };
+
+export type Verdict = 'allow' | 'ask' | 'deny';
+
+export interface Decision {
+  verdict: Verdict;
+  /** One sentence a person can read: why. */
+  reason: string;
+  /** The rule that decided, when one did. */
+  ruleId?: string;
+}
+
+export interface Gate {
+  authorize(call: ToolCall, actor: Actor): Decision;
+}

@@ -1,0 +1,120 @@
+// One ranked full-text index (MiniSearch) used by SkillSearch and ToolSearch alike:
+// field boosts, prefix and fuzzy matching, shared tokenisation, optional query expansion.
+import MiniSearch, { type SearchResult } from 'minisearch';
+import { terms } from './tokenize.js';
+
+/** Expands one query term into extra terms (synonyms, translations). Expanded terms rank lower. */
+export type Expander = (term: string) => string[];
+
+export interface TextIndexOptions<T> {
+  /** Field name → weight. */
+  fields: Record<string, number>;
+  /** Pulls the field texts out of a document. */
+  extract: (doc: T) => Record<string, string>;
+  idOf: (doc: T) => string;
+  expand?: Expander;
+  /** Weight of expanded terms relative to the user's own words (default 0.5). */
+  expansionWeight?: number;
+  /** Fuzzy edit distance as a fraction of term length (default 0.2); 0 turns fuzzy off. */
+  fuzzy?: number;
+  /** Prefix matching for terms of at least this length (default 3). */
+  prefixMin?: number;
+}
+
+export interface Hit {
+  id: string;
+  score: number;
+  /** Query terms that matched, per field. */
+  match: Record<string, string[]>;
+}
+
+export class TextIndex<T> {
+  private readonly mini: MiniSearch<Record<string, string>>;
+  private readonly opts: TextIndexOptions<T>;
+  private readonly docs = new Map<string, T>();
+
+  constructor(opts: TextIndexOptions<T>) {
+    this.opts = opts;
+    this.mini = new MiniSearch<Record<string, string>>({
+      idField: '__id',
+      fields: Object.keys(opts.fields),
+      tokenize: (text) => terms(text),
+      processTerm: (t) => t,
+      searchOptions: { boost: opts.fields },
+    });
+  }
+
+  get size(): number {
+    return this.docs.size;
+  }
+
+  get(id: string): T | undefined {
+    return this.docs.get(id);
+  }
+
+  has(id: string): boolean {
+    return this.docs.has(id);
+  }
+
+  addAll(docs: Iterable<T>): void {
+    const batch: Record<string, string>[] = [];
+    for (const d of docs) {
+      const id = this.opts.idOf(d);
+      if (this.docs.has(id)) this.remove(id);
+      this.docs.set(id, d);
+      batch.push({ ...this.opts.extract(d), __id: id });
+    }
+    this.mini.addAll(batch);
+  }
+
+  remove(id: string): void {
+    if (!this.docs.has(id)) return;
+    this.mini.discard(id);
+    this.docs.delete(id);
+  }
+
+  clear(): void {
+    this.mini.removeAll();
+    this.docs.clear();
+  }
+
+  /** Query terms after tokenisation and expansion, with their weights. */
+  queryTerms(query: string): Map<string, number> {
+    const own = terms(query);
+    const weights = new Map<string, number>();
+    for (const t of own) weights.set(t, 1);
+    if (this.opts.expand) {
+      const w = this.opts.expansionWeight ?? 0.5;
+      for (const t of own) {
+        for (const raw of this.opts.expand(t)) {
+          for (const e of terms(raw)) if (!weights.has(e)) weights.set(e, w);
+        }
+      }
+    }
+    return weights;
+  }
+
+  search(query: string, opts: { limit?: number; filter?: (doc: T) => boolean } = {}): Hit[] {
+    const weights = this.queryTerms(query);
+    if (weights.size === 0) return [];
+    const fuzzy = this.opts.fuzzy ?? 0.2;
+    const prefixMin = this.opts.prefixMin ?? 3;
+    const results: SearchResult[] = this.mini.search(
+      { queries: [...weights.keys()], combineWith: 'OR' },
+      {
+        prefix: (t) => t.length >= prefixMin,
+        fuzzy: (t) => (fuzzy > 0 && t.length > 4 ? fuzzy : false),
+        boostTerm: (t) => weights.get(t) ?? 1,
+        filter: opts.filter ? (r) => opts.filter!(this.docs.get(r.id as string)!) : undefined,
+      },
+    );
+    const limit = opts.limit ?? 10;
+    return results.slice(0, limit).map((r) => {
+      const match: Record<string, string[]> = {};
+      for (const [term, fields] of Object.entries(r.match)) {
+        for (const f of fields) (match[f] ??= []).push(term);
+      }
+      return { id: r.id as string, score: r.score, match };
+    });
+  }
+}

@@ -1,0 +1,38 @@
+// The store: one SQLite file in the app data folder. This module and its repos own every write.
+import { join } from 'node:path';
+import { openDatabase, schemaVersion, type Db } from './db.js';
+import { SkillRepo } from './skill-repo.js';
+
+export const DB_FILE = 'knack.db';
+
+export class Store {
+  readonly skills: SkillRepo;
+  private readonly db: Db;
+
+  private constructor(db: Db) {
+    this.db = db;
+    this.skills = new SkillRepo(db);
+  }
+
+  /** Open (creating and migrating) the database at `file`, or `:memory:`. */
+  static open(file: string): Store {
+    return new Store(openDatabase(file));
+  }
+
+  /** Open the store in a data folder. */
+  static openIn(dataDir: string): Store {
+    return Store.open(join(dataDir, DB_FILE));
+  }
+
+  get version(): number {
+    return schemaVersion(this.db);
+  }
+
+  get journalMode(): string {
+    return this.db.pragma('journal_mode', { simple: true }) as string;
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,35 @@
+// The tool registry's shared types: a tool's definition and the context its handler runs with.
+import type { Access, Actor, Decision } from '../policy/types.js';
+
+export type JsonSchema = Record<string, unknown>;
+
+export type RiskClass = 'read' | 'write' | 'execute' | 'network' | 'meta';
+
+export interface ToolContext {
+  workspace: string;
+  actor: Actor;
+  signal?: AbortSignal;
+}
+
+/** What a tool returns to the model: content on success, a structured error otherwise. */
+export type ToolResult =
+  | { ok: true; content: unknown }
+  | { ok: false; error: { code: string; message: string; details?: unknown } };
+
+export interface ToolDefinition<A = Record<string, unknown>> {
+  /** Unique; connector tools are `mcp__<server>__<tool>`. */
+  name: string;
+  /** One line, for search results and the deferred catalog. */
+  summary: string;
+  /** Full description, sent with the schema. */
+  description: string;
+  inputSchema: JsonSchema;
+  /** Kept out of the prompt until found with ToolSearch. */
+  deferLoading: boolean;
+  risk: RiskClass;
+  /** What the call would touch, for the gate. Pure: no I/O. */
+  access(args: A, ctx: ToolContext): Access;
+  handler(args: A, ctx: ToolContext): Promise<ToolResult>;
+}
+
+export type { Access, Actor, Decision };

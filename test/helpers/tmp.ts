@@ -1,0 +1,31 @@
+// Test helpers: throwaway folders that clean up after the test, and skill folders written to disk.
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after } from 'node:test';
+
+/** A fresh real temp folder, removed when the test file finishes. */
+export function tempDir(prefix = 'knack-test-'): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Write files under `root`: `{ 'a/SKILL.md': '...' }`. */
+export function writeTree(root: string, files: Record<string, string>): void {
+  for (const [rel, content] of Object.entries(files)) {
+    const p = join(root, rel);
+    mkdirSync(dirname(p), { recursive: true });
+    writeFileSync(p, content);
+  }
+}
+
+/** SKILL.md text from frontmatter lines and a body. */
+export function skillMd(frontmatter: Record<string, unknown> | string, body = '# Instructions\n\nDo the thing.\n'): string {
+  const fm = typeof frontmatter === 'string'
+    ? frontmatter
+    : Object.entries(frontmatter).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join('\n');
+  return `---\n${fm}\n---\n${body}`;
+}
+
+export const SHARED_FIXTURES = join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures');
