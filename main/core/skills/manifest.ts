@@ -18,8 +18,8 @@ export const TOLERATED_KEYS = ['argument-hint', 'disable-model-invocation', 'use
 const KNOWN = new Set<string>([...SPEC_KEYS, ...WORKBUDDY_KEYS, ...TOLERATED_KEYS]);
 
 export interface ParseOptions {
-  /** Folder name to compare the skill name with (default: the folder holding the file). */
-  folderName?: string;
+  /** Folder name to compare the skill name with (default: the folder holding the file; null: do not compare). */
+  folderName?: string | null;
   /** Report the Agent Skills reference validator's verdict: every deviation is an error. */
   strict?: boolean;
 }
@@ -30,6 +30,8 @@ export interface ParsedSkill {
   diagnostics: Diagnostic[];
   /** Bytes read from the file (the head only). */
   bytesRead?: number;
+  /** File line of the `name` (or `title`) key, for findings made later (folder mismatch). */
+  nameLine?: number;
 }
 
 type Sev = Diagnostic['severity'];
@@ -232,9 +234,9 @@ export function manifestFromSplit(split: SplitResult, file: string, opts: ParseO
       } else if (title && rawName !== undefined && slugify(title) !== name.toLowerCase()) {
         rep.add('warning', 'name.title-differs', 'title', `title "${title}" and name "${name}" differ; using name`);
       }
-      const folder = (opts.folderName ?? basename(dirname(file))).normalize('NFKC');
-      if (folder !== name) {
-        rep.lenient('name.mismatch', 'name', `Directory name '${folder}' must match skill name '${name}'`);
+      if (opts.folderName !== null) {
+        const m = folderMismatch(name, opts.folderName ?? basename(dirname(file)), file, strict, y.keyLines.get('name'));
+        if (m) rep.list.push(m);
       }
     }
   }
@@ -321,7 +323,18 @@ export function manifestFromSplit(split: SplitResult, file: string, opts: ParseO
     ...(d.permissions !== undefined ? { permissions: { raw: d.permissions, reviewed: false as const } } : {}),
     extra,
   };
-  return { manifest, diagnostics };
+  const nameLine = y.keyLines.get('name') ?? y.keyLines.get('title');
+  return { manifest, diagnostics, ...(nameLine !== undefined ? { nameLine } : {}) };
+}
+
+/** The name/folder mismatch finding (warning; error in strict mode), compared after NFKC normalisation. */
+export function folderMismatch(name: string, folderName: string, file: string, strict = false, line?: number): Diagnostic | undefined {
+  const folder = folderName.normalize('NFKC');
+  if (folder === name.normalize('NFKC')) return undefined;
+  return {
+    severity: strict ? 'error' : 'warning', code: 'name.mismatch', file, ...(line !== undefined ? { line } : {}), field: 'name',
+    message: `Directory name '${folder}' must match skill name '${name}'`,
+  };
 }
 
 /** True when diagnostics hold an error. */

@@ -1,0 +1,210 @@
+// Finds skill folders on disk: the three tiers (builtin, user, project), `.workbuddy/skills` and `.agents/skills`,
+// symlinked folders followed with cycle safety, a bounded walk that says when a bound was hit. Stats files; never parses.
+import { readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { basename, join, sep } from 'node:path';
+import { projectSkillDirs, userSkillDirs, type KnackPaths } from '../paths.js';
+import type { Diagnostic, Tier } from './types.js';
+
+export interface TierRoot {
+  tier: Tier;
+  source: 'workbuddy' | 'agents';
+  dir: string;
+}
+
+/** A SKILL.md found on disk (not parsed yet). */
+export interface FoundSkill {
+  tier: Tier;
+  source: 'workbuddy' | 'agents';
+  /** The skill folder as discovered (may be or sit under a symlink). */
+  dir: string;
+  /** Real path of the folder. */
+  realDir: string;
+  /** SKILL.md (preferred) or skill.md inside `dir`. */
+  file: string;
+  /** Real path of the file (cache key). */
+  realFile: string;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface DiscoverOptions {
+  maxDepth: number;
+  maxFolders: number;
+}
+
+export interface Discovery {
+  found: FoundSkill[];
+  diagnostics: Diagnostic[];
+  /** Folders visited per root. */
+  visited: number;
+}
+
+const SKIP = new Set(['node_modules', '.git']);
+
+/** The roots to walk, lowest precedence first. Project roots equal to user roots (workspace = home) are skipped. */
+export function tierRoots(paths: KnackPaths, workspace: string | undefined, agentsFolders: boolean): TierRoot[] {
+  const roots: TierRoot[] = [{ tier: 'builtin', source: 'workbuddy', dir: paths.builtinSkillsDir }];
+  const u = userSkillDirs(paths.home);
+  roots.push({ tier: 'user', source: 'workbuddy', dir: u.workbuddy });
+  if (agentsFolders) roots.push({ tier: 'user', source: 'agents', dir: u.agents });
+  if (workspace) {
+    const p = projectSkillDirs(workspace);
+    roots.push({ tier: 'project', source: 'workbuddy', dir: p.workbuddy });
+    if (agentsFolders) roots.push({ tier: 'project', source: 'agents', dir: p.agents });
+  }
+  return roots;
+}
+
+function errMessage(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  if (err.code === 'EACCES' || err.code === 'EPERM') return 'permission denied';
+  if (err.code === 'ELOOP') return 'too many levels of symbolic links';
+  return err.message;
+}
+
+/** stat SKILL.md, then skill.md, in a folder: the skill file, or undefined when neither exists as a file. */
+function statSkillFile(dir: string): { file: string; st: Stats } | { error: unknown; file: string } | undefined {
+  for (const name of ['SKILL.md', 'skill.md']) {
+    const file = join(dir, name);
+    let st: Stats | undefined;
+    try {
+      st = statSync(file, { throwIfNoEntry: false });
+    } catch (e) {
+      return { error: e, file };
+    }
+    if (st?.isFile()) return { file, st };
+  }
+  return undefined;
+}
+
+/**
+ * Walk one tier root. A folder holding SKILL.md is a skill (its subfolders are its resources, not searched);
+ * other folders are searched up to `maxDepth` levels. Symlinks are followed; a folder whose real path was
+ * already visited is skipped (loops end). Hidden folders and node_modules are skipped.
+ */
+export function discoverRoot(root: TierRoot, opts: DiscoverOptions, seenReal = new Set<string>()): Discovery {
+  const found: FoundSkill[] = [];
+  const diagnostics: Diagnostic[] = [];
+  let realRoot: string;
+  try {
+    realRoot = realpathSync.native(root.dir);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+      diagnostics.push({ severity: 'warning', code: 'discovery.root', file: root.dir, message: `cannot read ${root.tier} skills folder: ${errMessage(e)}` });
+    }
+    return { found, diagnostics, visited: 0 };
+  }
+  if (seenReal.has(realRoot)) return { found, diagnostics, visited: 0 };
+  seenReal.add(realRoot);
+  let visited = 0;
+  let depthHit = 0;
+  let folderHit = false;
+  // Stack of [path, realPath, depth]; depth 0 = the root itself.
+  const stack: [string, string, number][] = [[root.dir, realRoot, 0]];
+  while (stack.length) {
+    const [dir, real, depth] = stack.pop()!;
+    if (depth > 0) {
+      const skill = statSkillFile(dir);
+      if (skill && 'st' in skill) {
+        found.push({
+          tier: root.tier,
+          source: root.source,
+          dir,
+          realDir: real,
+          file: skill.file,
+          realFile: join(real, basename(skill.file)),
+          size: skill.st.size,
+          mtimeMs: skill.st.mtimeMs,
+        });
+        continue;
+      }
+      if (skill && 'error' in skill) {
+        diagnostics.push({ severity: 'error', code: 'file.unreadable', file: skill.file, message: `cannot read SKILL.md: ${errMessage(skill.error)}` });
+        continue;
+      }
+      if (depth >= opts.maxDepth) {
+        depthHit++;
+        continue;
+      }
+    }
+    if (visited >= opts.maxFolders) {
+      folderHit = true;
+      break;
+    }
+    visited++;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch (e) {
+      diagnostics.push({ severity: 'warning', code: 'discovery.unreadable', file: dir, message: `cannot list folder: ${errMessage(e)}` });
+      continue;
+    }
+    // Reverse so the stack pops entries in name order.
+    entries.sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
+    for (const ent of entries) {
+      if (ent.name.startsWith('.') || SKIP.has(ent.name)) continue;
+      const child = join(dir, ent.name);
+      if (ent.isDirectory()) {
+        const childReal = join(real, ent.name);
+        stack.push([child, childReal, depth + 1]);
+      } else if (ent.isSymbolicLink()) {
+        let childReal: string;
+        let st: Stats;
+        try {
+          childReal = realpathSync.native(child);
+          st = statSync(childReal);
+        } catch (e) {
+          diagnostics.push({ severity: 'warning', code: 'discovery.symlink', file: child, message: `broken symbolic link: ${errMessage(e)}` });
+          continue;
+        }
+        if (!st.isDirectory()) continue;
+        if (seenReal.has(childReal) || isAncestorOrSelf(childReal, real)) {
+          diagnostics.push({ severity: 'info', code: 'discovery.loop', file: child, message: `symbolic link leads to a folder already visited (${childReal}); skipped` });
+          continue;
+        }
+        seenReal.add(childReal);
+        stack.push([child, childReal, depth + 1]);
+      }
+    }
+  }
+  if (depthHit) {
+    diagnostics.push({
+      severity: 'warning', code: 'discovery.depth', file: root.dir,
+      message: `${depthHit} folder(s) deeper than ${opts.maxDepth} levels were not searched (setting discovery.maxDepth)`,
+    });
+  }
+  if (folderHit) {
+    diagnostics.push({
+      severity: 'warning', code: 'discovery.folders', file: root.dir,
+      message: `stopped after ${opts.maxFolders} folders; skills beyond that were not searched (setting discovery.maxFolders)`,
+    });
+  }
+  return { found, diagnostics, visited };
+}
+
+/** `anc` is `p` or one of its ancestors (a link back up the tree: a loop). */
+function isAncestorOrSelf(anc: string, p: string): boolean {
+  return p === anc || p.startsWith(anc.endsWith(sep) ? anc : anc + sep);
+}
+
+/** Walk every root. One unreadable folder or file never hides the rest. */
+export function discoverAll(roots: TierRoot[], opts: DiscoverOptions): Discovery {
+  const found: FoundSkill[] = [];
+  const diagnostics: Diagnostic[] = [];
+  let visited = 0;
+  const seenRoots = new Set<string>();
+  for (const r of roots) {
+    // Each root has its own loop guard, but the same real root is never walked twice (workspace = home).
+    const d = discoverRoot(r, opts, new Set(seenRoots));
+    try {
+      seenRoots.add(realpathSync.native(r.dir));
+    } catch {
+      // missing root: nothing to remember
+    }
+    found.push(...d.found);
+    diagnostics.push(...d.diagnostics);
+    visited += d.visited;
+  }
+  return { found, diagnostics, visited };
+}

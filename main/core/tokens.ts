@@ -1,0 +1,13 @@
+// Token counting with a real tokenizer (gpt-tokenizer, o200k_base: GPT-4o family), shared by every budget.
+// Claude's tokenizer is not public; o200k is a close, honest stand-in and far better than chars/4.
+import { countTokens as count, isWithinTokenLimit } from 'gpt-tokenizer/encoding/o200k_base';
+
+/** Number of tokens in `text`. */
+export function countTokens(text: string): number {
+  return text === '' ? 0 : count(text);
+}
+
+/** True when `text` has at most `limit` tokens (stops counting early). */
+export function fitsTokens(text: string, limit: number): boolean {
+  return isWithinTokenLimit(text, limit) !== false;
+}
