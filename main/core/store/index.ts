@@ -2,16 +2,19 @@
 import { join } from 'node:path';
 import { openDatabase, schemaVersion, type Db } from './db.js';
 import { SkillRepo } from './skill-repo.js';
+import { PolicyRepo } from './policy-repo.js';
 
 export const DB_FILE = 'knack.db';
 
 export class Store {
   readonly skills: SkillRepo;
+  readonly policy: PolicyRepo;
   private readonly db: Db;
 
   private constructor(db: Db) {
     this.db = db;
     this.skills = new SkillRepo(db);
+    this.policy = new PolicyRepo(db);
   }
 
   /** Open (creating and migrating) the database at `file`, or `:memory:`. */

@@ -27,4 +27,56 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'policy rules, skill approvals and trust decisions, audit cache',
+    sql: `
+      CREATE TABLE policy_rules (
+        id          TEXT PRIMARY KEY,
+        effect      TEXT NOT NULL CHECK (effect IN ('allow', 'ask', 'deny')),
+        tool        TEXT NOT NULL,         -- tool name, category (@read @write @execute @network) or *
+        workspace   TEXT,                  -- real workspace path; NULL = everywhere
+        skill       TEXT,                  -- only for this skill's scripts
+        command     TEXT,                  -- command prefix for command tools
+        path        TEXT,                  -- workspace-relative glob
+        host        TEXT,                  -- network host or *.suffix
+        note        TEXT,
+        created_at  INTEGER NOT NULL
+      );
+      CREATE TABLE skill_approvals (
+        id            TEXT PRIMARY KEY,
+        kind          TEXT NOT NULL,       -- install | update | discovered
+        skill         TEXT NOT NULL,
+        tier          TEXT NOT NULL,
+        source        TEXT NOT NULL,       -- where the content comes from (folder, zip, discovered folder)
+        target        TEXT NOT NULL,       -- where it goes / lives
+        content_hash  TEXT NOT NULL,       -- the exact content that was audited
+        level         TEXT NOT NULL,
+        report_json   TEXT NOT NULL,       -- findings + permission diff
+        status        TEXT NOT NULL DEFAULT 'pending',  -- pending | approved | rejected
+        created_at    INTEGER NOT NULL,
+        decided_at    INTEGER
+      );
+      CREATE INDEX skill_approvals_hash ON skill_approvals (content_hash, status);
+      CREATE TABLE skill_trust (
+        skill         TEXT NOT NULL,
+        content_hash  TEXT NOT NULL,       -- trust is bound to this exact content
+        decision      TEXT NOT NULL,       -- trusted | distrusted
+        decided_at    INTEGER NOT NULL,
+        PRIMARY KEY (skill, content_hash)
+      );
+      CREATE TABLE audit_cache (
+        content_hash  TEXT NOT NULL,
+        auditor       TEXT NOT NULL,       -- auditor rules version; a new version re-audits
+        report_json   TEXT NOT NULL,
+        created_at    INTEGER NOT NULL,
+        PRIMARY KEY (content_hash, auditor)
+      );
+      CREATE TABLE audit_fingerprints (
+        dir           TEXT PRIMARY KEY,    -- real skill folder
+        fingerprint   TEXT NOT NULL,       -- hash of (path, size, mtime) of every file
+        content_hash  TEXT NOT NULL
+      );
+    `,
+  },
 ];

@@ -1,0 +1,33 @@
+// The harness ceiling: what any call may touch at all (tools, network, read/write roots), from settings.policy.ceiling.
+// Default: the open workspace read/write, each skill's own folder read-only, network off. Configurable per workspace.
+import type { Settings } from '../config.js';
+import { realRoot } from './paths.js';
+
+export interface Ceiling {
+  /** Tool names offered at all; `*` = every registered tool. */
+  tools: string[];
+  network: boolean;
+  /** Real paths. The workspace comes first. */
+  readRoots: string[];
+  writeRoots: string[];
+  /** Real paths of skill folders: readable, never writable. */
+  skillRoots: string[];
+  workspace: string;
+}
+
+export function ceilingFrom(settings: Settings, workspace: string, skillDirs: string[] = []): Ceiling {
+  const c = settings.policy.ceiling;
+  const ws = realRoot(workspace);
+  return {
+    tools: [...c.tools],
+    network: c.network,
+    readRoots: [ws, ...c.readRoots.map(realRoot)],
+    writeRoots: [ws, ...c.writeRoots.map(realRoot)],
+    skillRoots: skillDirs.map(realRoot),
+    workspace: ws,
+  };
+}
+
+export function ceilingAllowsTool(c: Ceiling, tool: string): boolean {
+  return c.tools.includes('*') || c.tools.includes(tool);
+}

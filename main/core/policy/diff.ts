@@ -1,0 +1,51 @@
+// permissionDiff(old, new): what an update adds — tools, commands, network, read/write paths. Any widening makes it P1.
+import type { Permissions } from './permissions.js';
+
+export interface PermissionDiff {
+  addedTools: string[];
+  removedTools: string[];
+  /** Command patterns newly allowed (or a command tool that became unrestricted: `bash(*)`). */
+  addedCommands: string[];
+  networkTurnedOn: boolean;
+  addedRead: string[];
+  addedWrite: string[];
+  /** True when the new manifest may do anything the old one could not. */
+  widened: boolean;
+  /** One line per change, for people. */
+  lines: string[];
+}
+
+function patterns(p: Permissions, tool: string): string[] | undefined {
+  const c = p.commands[tool];
+  if (!p.tools.includes(tool)) return [];
+  if (!c || c.length === 0) return undefined; // unrestricted
+  return c.map((x) => (x.exact ? x.text : `${x.text}:*`));
+}
+
+export function permissionDiff(old: Permissions | undefined, next: Permissions): PermissionDiff {
+  const before: Permissions = old ?? { tools: [], commands: {}, network: false, read: [], write: [], declared: 'none' };
+  const addedTools = next.tools.filter((t) => !before.tools.includes(t));
+  const removedTools = before.tools.filter((t) => !next.tools.includes(t));
+  const addedCommands: string[] = [];
+  for (const t of next.tools) {
+    if (addedTools.includes(t)) continue;
+    const a = patterns(before, t);
+    const b = patterns(next, t);
+    if (a === undefined) continue; // was unrestricted already
+    if (b === undefined) { if (Object.hasOwn(next.commands, t) || Object.hasOwn(before.commands, t)) addedCommands.push(`${t}(*)`); continue; }
+    for (const x of b) if (!a.includes(x)) addedCommands.push(`${t}(${x})`);
+  }
+  const networkTurnedOn = next.network && !before.network;
+  const addedRead = next.read.filter((g) => !before.read.includes(g));
+  const addedWrite = next.write.filter((g) => !before.write.includes(g));
+  const lines = [
+    ...addedTools.map((t) => `+ tool ${t}`),
+    ...addedCommands.map((c) => `+ command ${c}`),
+    ...(networkTurnedOn ? ['+ network: on'] : []),
+    ...addedRead.map((g) => `+ read ${g}`),
+    ...addedWrite.map((g) => `+ write ${g}`),
+    ...removedTools.map((t) => `- tool ${t}`),
+  ];
+  const widened = addedTools.length + addedCommands.length + addedRead.length + addedWrite.length > 0 || networkTurnedOn;
+  return { addedTools, removedTools, addedCommands, networkTurnedOn, addedRead, addedWrite, widened, lines };
+}

@@ -1,0 +1,180 @@
+// The policy gate: one authorize(call, actor) every tool call passes, giving allow / ask / deny with a readable reason.
+// Order: ceiling (tools, network, real-path roots) → acting skills' manifests → user rules → category defaults.
+import picomatch from 'picomatch';
+import type { Actor, Decision, Gate, ToolCall } from './types.js';
+import type { Ceiling } from './ceiling.js';
+import { ceilingAllowsTool } from './ceiling.js';
+import type { Permissions } from './permissions.js';
+import { canonicalToolName, COMMAND_TOOLS, SKILL_PREFIX } from './permissions.js';
+import { isInside, realPathOf, relPosix } from './paths.js';
+import type { Rule } from './rules.js';
+import { categoryOf, commandSegments, describeRule, evaluateRules, hasHiddenEffects, startsWithWords } from './rules.js';
+
+/** A skill as the gate sees it: its real folder and its reviewed permissions. */
+export interface SkillPolicy {
+  name: string;
+  /** Real path of the skill folder. */
+  dir: string;
+  permissions: Permissions;
+}
+
+export interface GateOptions {
+  ceiling: Ceiling;
+  /** Current rules (read at every call, so a new rule applies at once). */
+  rules: () => Rule[];
+  /** Look a skill up by name (undefined when unknown). */
+  skill: (name: string) => SkillPolicy | undefined;
+  /** Workspace-relative globs whose writes always ask (they change what the agent may do). */
+  protectedWrites?: string[];
+}
+
+/** Writing these would change Knack's own policy, skills or git hooks: never silently allowed. */
+export const DEFAULT_PROTECTED_WRITES = [
+  '.workbuddy/**', '.agents/skills/**', '.git/hooks/**', '.git/config', '.mcp.json', '.claude/**',
+];
+
+interface Resolved { given: string; real: string; viaLink: boolean }
+
+const deny = (reason: string, ruleId?: string): Decision => ({ verdict: 'deny', reason, ...(ruleId ? { ruleId } : {}) });
+const ask = (reason: string, ruleId?: string): Decision => ({ verdict: 'ask', reason, ...(ruleId ? { ruleId } : {}) });
+const allow = (reason: string, ruleId?: string): Decision => ({ verdict: 'allow', reason, ...(ruleId ? { ruleId } : {}) });
+
+function malformed(call: unknown): string | undefined {
+  if (typeof call !== 'object' || call === null) return 'the call is not an object';
+  const c = call as Partial<ToolCall>;
+  if (typeof c.tool !== 'string' || c.tool.length === 0 || c.tool.length > 200) return 'the call has no valid tool name';
+  const a = c.access as unknown;
+  if (typeof a !== 'object' || a === null || Array.isArray(a)) return 'the call does not say what it touches (access)';
+  const acc = a as Record<string, unknown>;
+  for (const k of ['read', 'write'] as const) {
+    const v = acc[k];
+    if (v !== undefined && (!Array.isArray(v) || !v.every((x) => typeof x === 'string' && x.length > 0 && !x.includes('\0')))) {
+      return `access.${k} must be a list of non-empty paths`;
+    }
+  }
+  if (acc.network !== undefined && typeof acc.network !== 'boolean') return 'access.network must be true or false';
+  if (acc.command !== undefined && typeof acc.command !== 'string') return 'access.command must be a string';
+  if (acc.host !== undefined && typeof acc.host !== 'string') return 'access.host must be a string';
+  return undefined;
+}
+
+function actorLabel(actor: Actor): string {
+  if (actor.kind === 'skill') return `skill "${actor.skill}"`;
+  if (actor.kind === 'user') return 'you';
+  return actor.activeSkills.length ? `the agent (skills loaded: ${actor.activeSkills.join(', ')})` : 'the agent';
+}
+
+export function createGate(opts: GateOptions): Gate {
+  const { ceiling } = opts;
+  const protectedMatch = picomatch(opts.protectedWrites ?? DEFAULT_PROTECTED_WRITES, { dot: true });
+  const show = (r: Resolved): string => (r.viaLink ? `${r.given} (really ${r.real})` : r.given);
+
+  function resolveAll(paths: string[] | undefined): Resolved[] {
+    return (paths ?? []).map((given) => {
+      const real = realPathOf(given, ceiling.workspace).real;
+      const lexical = given.startsWith('/') ? given : `${ceiling.workspace}/${given}`;
+      return { given, real, viaLink: !isInside(real, ceiling.workspace) && isInside(lexical.replace(/\/+/g, '/'), ceiling.workspace) };
+    });
+  }
+
+  function manifestProblem(sp: SkillPolicy, call: ToolCall, reads: Resolved[], writes: Resolved[]): string | undefined {
+    const p = sp.permissions;
+    const tool = canonicalToolName(call.tool);
+    const what = p.declared === 'none' ? 'declares no permissions (scripts get no tools)' : 'does not request';
+    if (!p.tools.includes(tool) && !p.tools.includes(call.tool)) {
+      return p.declared === 'none' ? `skill "${sp.name}" ${what}` : `skill "${sp.name}" ${what} the tool ${call.tool}`;
+    }
+    const patterns = p.commands[tool];
+    if (call.access.command !== undefined && patterns && patterns.length) {
+      const cmd = call.access.command;
+      if (hasHiddenEffects(cmd)) return `skill "${sp.name}" may only run ${patterns.map((x) => x.text).join(', ')}, and this command hides its effect ($(), backticks or a redirection)`;
+      const bad = commandSegments(cmd).find((seg) => !patterns.some((pt) => (pt.exact ? seg === pt.text : pt.text === '' || startsWithWords(seg, pt.text))));
+      if (bad !== undefined) return `skill "${sp.name}" may only run commands starting ${patterns.map((x) => `"${x.text}"`).join(', ')}, not "${bad}"`;
+    }
+    if (call.access.network && !p.network) return `skill "${sp.name}" did not request network access`;
+    const inGlobs = (r: Resolved, globs: string[]): boolean => globs.some((g) => {
+      if (g.startsWith(SKILL_PREFIX)) return isInside(r.real, sp.dir) && picomatch(g.slice(SKILL_PREFIX.length), { dot: true })(relPosix(r.real, sp.dir) || '.');
+      return isInside(r.real, ceiling.workspace) && picomatch(g, { dot: true })(relPosix(r.real, ceiling.workspace) || '.');
+    });
+    const badRead = reads.find((r) => !isInside(r.real, sp.dir) && !inGlobs(r, p.read));
+    if (badRead) return `skill "${sp.name}" may not read ${show(badRead)} (its read paths: ${p.read.join(', ') || 'its own folder only'})`;
+    const badWrite = writes.find((r) => !inGlobs(r, p.write));
+    if (badWrite) return `skill "${sp.name}" may not write ${show(badWrite)} (its write paths: ${p.write.join(', ') || 'none'})`;
+    return undefined;
+  }
+
+  function decide(call: ToolCall, actor: Actor): Decision {
+    const bad = malformed(call);
+    if (bad) return deny(`refused: ${bad}`);
+    const who = actorLabel(actor);
+    const { access } = call;
+    if (!ceilingAllowsTool(ceiling, call.tool)) return deny(`${call.tool} is not offered in this workspace (settings policy.ceiling.tools)`);
+    if (access.network && !ceiling.network) {
+      return deny(`${call.tool} needs the network, which is off for this workspace (settings policy.ceiling.network)`);
+    }
+    const reads = resolveAll(access.read);
+    const writes = resolveAll(access.write);
+    for (const r of reads) {
+      const ok = ceiling.readRoots.some((root) => isInside(r.real, root)) || ceiling.skillRoots.some((root) => isInside(r.real, root));
+      if (!ok) return deny(`${call.tool} cannot read ${show(r)}: it is outside the workspace${r.viaLink ? ' (a symlink points out of it)' : ''} and the allowed read roots`);
+    }
+    let protectedWrite: Resolved | undefined;
+    for (const w of writes) {
+      if (!ceiling.writeRoots.some((root) => isInside(w.real, root))) {
+        return deny(`${call.tool} cannot write ${show(w)}: it is outside the workspace${w.viaLink ? ' (a symlink points out of it)' : ''} and the allowed write roots`);
+      }
+      const inSkill = ceiling.skillRoots.find((root) => isInside(w.real, root));
+      if (inSkill && actor.kind === 'skill') return deny(`${call.tool} cannot write ${show(w)}: skill folders are read-only`);
+      if (inSkill || (isInside(w.real, ceiling.workspace) && protectedMatch(relPosix(w.real, ceiling.workspace)))) protectedWrite ??= w;
+    }
+
+    // Manifests: a skill's script is bound by its own; the agent by every loaded skill that declares permissions.
+    let acting: SkillPolicy[] = [];
+    if (actor.kind === 'skill') {
+      const sp = opts.skill(actor.skill);
+      if (!sp) return deny(`unknown skill "${actor.skill}": its permissions cannot be checked`);
+      acting = [sp];
+    } else if (actor.kind === 'agent') {
+      acting = actor.activeSkills.map((n) => opts.skill(n)).filter((s): s is SkillPolicy => s !== undefined && s.permissions.declared !== 'none');
+    }
+    for (const sp of acting) {
+      const problem = manifestProblem(sp, call, reads, writes);
+      if (problem) return deny(`${problem}; ${actor.kind === 'agent' ? 'while it is loaded, the agent stays inside its manifest' : 'a skill gets only what it declared'}`);
+    }
+
+    const m = evaluateRules(opts.rules(), call, {
+      workspace: ceiling.workspace,
+      ...(actor.kind === 'skill' ? { skill: actor.skill } : {}),
+      realPaths: [...reads, ...writes].map((r) => r.real),
+    });
+    if (m?.effect === 'deny') return deny(`your rule "${describeRule(m.rule)}" denies this`, m.rule.id);
+    if (m?.effect === 'ask') return ask(`your rule "${describeRule(m.rule)}" asks every time`, m.rule.id);
+    if (protectedWrite) {
+      return ask(`${call.tool} would write ${show(protectedWrite)}, which can change Knack's settings, skills or hooks: confirm each time`, m?.rule.id);
+    }
+    if (m?.effect === 'allow') {
+      const used = m.rules ?? [m.rule];
+      return allow(`allowed by your rule${used.length > 1 ? 's' : ''} ${used.map((r) => `"${describeRule(r)}"`).join(' and ')}`, m.rule.id);
+    }
+
+    const cat = categoryOf(access);
+    if (access.command !== undefined || COMMAND_TOOLS.has(canonicalToolName(call.tool))) {
+      return ask(`${call.tool} can do anything its command says and cannot be confined by string matching: approve this command or add a rule (e.g. allow commands starting "${commandSegments(access.command ?? '')[0]?.split(' ')[0] ?? ''}")`);
+    }
+    if (actor.kind === 'user') return allow(`you asked for it directly and it stays inside the workspace ceiling`);
+    if (cat === '@network') return ask(`${call.tool} would contact ${access.host ?? 'the network'}: approve or add a rule for this host`);
+    if (cat === '@write') return ask(`${who} wants to write ${writes.map(show).join(', ')}: approve or add a rule allowing ${call.tool} here`);
+    if (cat === '@read') return allow(`reading ${reads.map(show).join(', ')} stays inside the allowed roots`);
+    return allow(`${call.tool} touches no files, network or commands`);
+  }
+
+  return {
+    authorize(call: ToolCall, actor: Actor): Decision {
+      try {
+        return decide(call, actor);
+      } catch (e) {
+        return deny(`refused: the call could not be checked (${(e as Error).message ?? String(e)})`);
+      }
+    },
+  };
+}

@@ -1,0 +1,280 @@
+// The strict permission manifest parser: `permissions:` and Agent Skills `allowed-tools` → one Permissions model.
+// A manifest is a request, never a grant; anything outside the whitelist is rejected with a diagnostic naming the field.
+import type { Diagnostic } from '../skills/types.js';
+
+/** A command pattern for a multi-purpose tool: `git` (prefix, from `Bash(git:*)`) or an exact command line. */
+export interface CommandPattern {
+  text: string;
+  exact: boolean;
+}
+
+export interface Permissions {
+  /** Knack tool names the skill may use (`read_file`, `bash`, `mcp__srv__tool`). */
+  tools: string[];
+  /** Per multi-purpose tool, the commands it may run; a tool absent here is unrestricted by the manifest. */
+  commands: Record<string, CommandPattern[]>;
+  network: boolean;
+  /** Globs relative to the workspace; `skill:` prefix = relative to the skill's own folder. */
+  read: string[];
+  write: string[];
+  /** Where the model came from. `none` = the documented default (least privilege for scripts). */
+  declared: 'permissions' | 'allowed-tools' | 'both' | 'none';
+}
+
+export interface ParsedPermissions {
+  /** Undefined when the manifest was rejected. */
+  permissions?: Permissions;
+  diagnostics: Diagnostic[];
+}
+
+export const MAX_LIST = 64;
+export const MAX_ENTRY_CHARS = 256;
+export const SKILL_PREFIX = 'skill:';
+
+/** Least privilege for a skill that declares nothing: no tools, no network, read only its own folder. */
+export function defaultPermissions(): Permissions {
+  return { tools: [], commands: {}, network: false, read: [`${SKILL_PREFIX}**`], write: [], declared: 'none' };
+}
+
+/** Agent Skills / Claude Code tool names → Knack built-in tool names. */
+export const TOOL_ALIASES: Record<string, string> = {
+  read: 'read_file', write: 'write_file', edit: 'edit_file', multiedit: 'edit_file', notebookedit: 'edit_file',
+  glob: 'glob', grep: 'grep', ls: 'list_dir', bash: 'bash', shell: 'bash', webfetch: 'web_fetch',
+  websearch: 'web_search', task: 'task', todowrite: 'todo_write',
+};
+
+/** Tools whose effect is not described by their arguments (Access.command): they always need a rule or approval. */
+export const COMMAND_TOOLS = new Set(['bash']);
+/** Tools that only read inside the workspace; used when mapping allowed-tools (which has no paths). */
+const READ_TOOLS = new Set(['read_file', 'glob', 'grep', 'list_dir']);
+const WRITE_TOOLS = new Set(['write_file', 'edit_file']);
+const NETWORK_TOOLS = new Set(['web_fetch', 'web_search']);
+
+export function canonicalToolName(name: string): string {
+  if (name.startsWith('mcp__')) return name;
+  const alias = TOOL_ALIASES[name.toLowerCase()];
+  return alias ?? name.toLowerCase();
+}
+
+const TOOL_RE = /^([A-Za-z][A-Za-z0-9_.-]{0,127})(?:\((.*)\))?$/s;
+
+/** Split an allowed-tools string on spaces/commas, keeping `Bash(git status:*)` whole. */
+export function splitAllowedTools(s: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let depth = 0;
+  for (const ch of s) {
+    if (ch === '(') depth++;
+    if (ch === ')') depth = Math.max(0, depth - 1);
+    if (depth === 0 && (ch === ' ' || ch === ',' || ch === '\t' || ch === '\n')) {
+      if (cur) out.push(cur);
+      cur = '';
+    } else cur += ch;
+  }
+  if (cur) out.push(cur);
+  return out;
+}
+
+function percentDecode(s: string): string {
+  let cur = s;
+  for (let i = 0; i < 4; i++) {
+    let next: string;
+    try { next = decodeURIComponent(cur); } catch { next = cur.replace(/%2e/gi, '.').replace(/%2f/gi, '/').replace(/%5c/gi, '\\'); }
+    if (next === cur) break;
+    cur = next;
+  }
+  return cur;
+}
+
+/** Why a path glob is unacceptable, or undefined when it is fine. */
+export function pathGlobProblem(glob: string, kind: 'read' | 'write'): string | undefined {
+  if (glob.length === 0) return 'is empty';
+  if (glob.length > MAX_ENTRY_CHARS) return `is longer than ${MAX_ENTRY_CHARS} characters`;
+  if (/[\u0000-\u001f\u007f]/.test(glob)) return 'contains a control character';
+  const decoded = percentDecode(glob);
+  const body = decoded.startsWith(SKILL_PREFIX) ? decoded.slice(SKILL_PREFIX.length) : decoded;
+  const where = decoded.startsWith(SKILL_PREFIX) ? 'the skill folder' : 'the workspace';
+  if (decoded.includes('..')) return `leaves ${where} (".." is not allowed${decoded !== glob ? ', also not percent-encoded' : ''})`;
+  if (decoded.includes('\\')) return 'uses a backslash (write paths with "/")';
+  if (/^\/\//.test(body)) return 'is a UNC/network path (paths are relative)';
+  if (body.startsWith('/')) return 'is an absolute path (paths are relative to ' + where + ')';
+  if (/^[A-Za-z]:/.test(body)) return 'has a drive letter (paths are relative)';
+  if (body.startsWith('~')) return 'points into a home folder (paths are relative)';
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(body)) return 'is a URL, not a path';
+  if (body.length === 0) return 'names no path after "skill:"';
+  if (kind === 'write' && decoded.startsWith(SKILL_PREFIX)) return 'writes into the skill folder, which is read-only';
+  return undefined;
+}
+
+function parseToolEntry(
+  entry: string, field: string, push: (field: string, msg: string) => void,
+): { tool: string; pattern?: CommandPattern } | undefined {
+  const m = TOOL_RE.exec(entry.trim());
+  if (!m || !m[1]) {
+    push(field, `"${entry}" is not a tool name (letters, digits, "_", "-", "."; optional "(command:*)")`);
+    return undefined;
+  }
+  const tool = canonicalToolName(m[1]);
+  const inner = m[2]?.trim();
+  if (inner === undefined || inner === '*' || inner === '') return { tool };
+  if (!COMMAND_TOOLS.has(tool)) {
+    push(field, `"${entry}": only command tools (${[...COMMAND_TOOLS].join(', ')}) take a "(command)" pattern`);
+    return undefined;
+  }
+  if (inner.endsWith(':*')) return { tool, pattern: { text: inner.slice(0, -2).trim().replace(/\s+/g, ' '), exact: false } };
+  if (inner.endsWith('*')) return { tool, pattern: { text: inner.slice(0, -1).trim().replace(/\s+/g, ' '), exact: false } };
+  return { tool, pattern: { text: inner.replace(/\s+/g, ' '), exact: true } };
+}
+
+function addTool(p: Permissions, t: { tool: string; pattern?: CommandPattern }, restrictOnly: boolean): void {
+  if (!p.tools.includes(t.tool)) p.tools.push(t.tool);
+  if (t.pattern) (p.commands[t.tool] ??= []).push(t.pattern);
+  else if (!restrictOnly && COMMAND_TOOLS.has(t.tool)) p.commands[t.tool] = p.commands[t.tool] ?? [];
+}
+
+export interface ManifestSource {
+  /** The frontmatter `permissions` value (undefined when absent). */
+  permissions?: unknown;
+  /** The frontmatter `allowed-tools` value (string or list; undefined when absent). */
+  allowedTools?: unknown;
+  /** SKILL.md path for diagnostics. */
+  file: string;
+  /** Line lookup for a field path. */
+  lineOf?: (path: (string | number)[]) => number | undefined;
+}
+
+/** Parse a skill's permission request. Strict: any problem rejects the whole block. */
+export function parsePermissions(src: ManifestSource): ParsedPermissions {
+  const diagnostics: Diagnostic[] = [];
+  const push = (field: string, message: string, path?: (string | number)[]): void => {
+    const line = src.lineOf?.(path ?? field.replace(/\[(\d+)\]/g, '.$1').split('.').map((s) => (/^\d+$/.test(s) ? Number(s) : s)));
+    diagnostics.push({ severity: 'error', code: 'permissions.invalid', file: src.file, field, message, ...(line ? { line } : {}) });
+  };
+  const fromBlock = src.permissions === undefined ? undefined : parseBlock(src.permissions, push);
+  const fromAllowed = src.allowedTools === undefined ? undefined : parseAllowedTools(src.allowedTools, push);
+  if (diagnostics.length) return { diagnostics };
+  if (!fromBlock && !fromAllowed) return { permissions: defaultPermissions(), diagnostics };
+  if (fromBlock && fromAllowed) {
+    diagnostics.push({
+      severity: 'warning', code: 'permissions.both', file: src.file, field: 'allowed-tools',
+      message: 'both "permissions" and "allowed-tools" are given; the skill gets only what both allow',
+    });
+    const tools = fromBlock.tools.filter((t) => fromAllowed.tools.includes(t));
+    const commands: Permissions['commands'] = {};
+    for (const t of tools) {
+      const a = fromBlock.commands[t];
+      const b = fromAllowed.commands[t];
+      if (a && b) commands[t] = a.length === 0 ? b : b.length === 0 ? a : a.filter((x) => b.some((y) => y.text === x.text && y.exact === x.exact));
+      else if (a || b) commands[t] = (a ?? b)!;
+    }
+    return { permissions: { ...fromBlock, tools, commands, network: fromBlock.network && fromAllowed.network, declared: 'both' }, diagnostics };
+  }
+  return { permissions: (fromBlock ?? fromAllowed)!, diagnostics };
+}
+
+type Push = (field: string, message: string, path?: (string | number)[]) => void;
+
+function isMap(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function stringList(v: unknown, field: string, push: Push): string[] | undefined {
+  if (!Array.isArray(v)) { push(field, `must be a list of strings, got ${describe(v)}`); return undefined; }
+  if (v.length === 0) { push(field, 'is an empty list (leave the field out instead)'); return undefined; }
+  if (v.length > MAX_LIST) { push(field, `has ${v.length} entries; at most ${MAX_LIST} are allowed`); return undefined; }
+  const out: string[] = [];
+  v.forEach((x, i) => {
+    if (typeof x !== 'string') push(`${field}[${i}]`, `must be a string, got ${describe(x)}`);
+    else if (x.length > MAX_ENTRY_CHARS) push(`${field}[${i}]`, `is longer than ${MAX_ENTRY_CHARS} characters`);
+    else out.push(x);
+  });
+  return out.length === v.length ? out : undefined;
+}
+
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  if (typeof v === 'object') return 'a mapping';
+  return `${typeof v} ${JSON.stringify(v)?.slice(0, 40)}`;
+}
+
+function parseBlock(raw: unknown, push: Push): Permissions | undefined {
+  if (!isMap(raw)) { push('permissions', `must be a mapping {tools, network, paths}, got ${describe(raw)}`); return undefined; }
+  const p: Permissions = { tools: [], commands: {}, network: false, read: [], write: [], declared: 'permissions' };
+  for (const key of Object.keys(raw)) {
+    if (!['tools', 'network', 'paths'].includes(key)) push(`permissions.${key}`, `unknown field "${key}" (allowed: tools, network, paths)`);
+  }
+  if ('tools' in raw) {
+    const list = stringList(raw.tools, 'permissions.tools', push);
+    list?.forEach((e, i) => {
+      const t = parseToolEntry(e, `permissions.tools[${i}]`, push);
+      if (t) addTool(p, t, false);
+    });
+  }
+  if ('network' in raw) {
+    if (typeof raw.network !== 'boolean') push('permissions.network', `must be true or false, got ${describe(raw.network)}`);
+    else p.network = raw.network;
+  }
+  if ('paths' in raw) {
+    const paths = raw.paths;
+    if (!isMap(paths)) push('permissions.paths', `must be a mapping {read, write}, got ${describe(paths)}`);
+    else {
+      for (const key of Object.keys(paths)) {
+        if (key !== 'read' && key !== 'write') push(`permissions.paths.${key}`, `unknown field "${key}" (allowed: read, write)`);
+      }
+      for (const kind of ['read', 'write'] as const) {
+        if (!(kind in paths)) continue;
+        const list = stringList(paths[kind], `permissions.paths.${kind}`, push);
+        list?.forEach((g, i) => {
+          const problem = pathGlobProblem(g, kind);
+          if (problem) push(`permissions.paths.${kind}[${i}]`, `"${g}" ${problem}`);
+          else p[kind].push(g.replace(/^\.\//, ''));
+        });
+      }
+    }
+  }
+  return p;
+}
+
+function parseAllowedTools(raw: unknown, push: Push): Permissions | undefined {
+  let entries: string[] | undefined;
+  if (typeof raw === 'string') {
+    entries = splitAllowedTools(raw);
+    if (entries.length === 0) { push('allowed-tools', 'is empty'); return undefined; }
+    if (entries.length > MAX_LIST) { push('allowed-tools', `has ${entries.length} entries; at most ${MAX_LIST} are allowed`); return undefined; }
+  } else {
+    entries = stringList(raw, 'allowed-tools', push);
+  }
+  if (!entries) return undefined;
+  const p: Permissions = { tools: [], commands: {}, network: false, read: [], write: [], declared: 'allowed-tools' };
+  entries.forEach((e, i) => {
+    const t = parseToolEntry(e, Array.isArray(raw) ? `allowed-tools[${i}]` : 'allowed-tools', push);
+    if (t) addTool(p, t, false);
+  });
+  // allowed-tools names tools only; their reach is the workspace (the ceiling still bounds it).
+  if (p.tools.some((t) => READ_TOOLS.has(t) || WRITE_TOOLS.has(t) || COMMAND_TOOLS.has(t))) p.read.push('**');
+  if (p.tools.some((t) => WRITE_TOOLS.has(t) || COMMAND_TOOLS.has(t))) p.write.push('**');
+  if (p.tools.some((t) => NETWORK_TOOLS.has(t))) p.network = true;
+  return p;
+}
+
+/** Parse permissions straight from a frontmatter mapping. */
+export function permissionsFromFrontmatter(
+  data: Record<string, unknown>, file: string, lineOf?: (path: (string | number)[]) => number | undefined,
+): ParsedPermissions {
+  return parsePermissions({
+    file,
+    ...(lineOf ? { lineOf } : {}),
+    ...('permissions' in data ? { permissions: data.permissions } : {}),
+    ...('allowed-tools' in data ? { allowedTools: data['allowed-tools'] } : {}),
+  });
+}
+
+/** Human one-liner: "tools read_file, bash(git:*); network off; read **; write —". */
+export function describePermissions(p: Permissions): string {
+  const tools = p.tools.map((t) => {
+    const c = p.commands[t];
+    return c && c.length ? `${t}(${c.map((x) => (x.exact ? x.text : `${x.text}:*`)).join(', ')})` : t;
+  });
+  return `tools ${tools.join(', ') || '—'}; network ${p.network ? 'on' : 'off'}; read ${p.read.join(', ') || '—'}; write ${p.write.join(', ') || '—'}`;
+}

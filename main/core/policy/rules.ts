@@ -1,0 +1,189 @@
+// User rules and grants: persisted allow/ask/deny decisions that match tool calls by tool, category, command, path or host.
+// Precedence: a per-tool rule beats a category rule beats a `*` rule; within one level deny beats ask beats allow.
+import picomatch from 'picomatch';
+import type { Access, ToolCall } from './types.js';
+import { isInside, relPosix } from './paths.js';
+
+export type Effect = 'allow' | 'ask' | 'deny';
+export const CATEGORIES = ['@read', '@write', '@execute', '@network'] as const;
+
+export interface Rule {
+  id: string;
+  effect: Effect;
+  /** A tool name, a category (`@read`, `@write`, `@execute`, `@network`) or `*`. */
+  tool: string;
+  /** Real workspace path the rule is limited to; undefined = every workspace. */
+  workspace?: string;
+  /** Limited to calls made by this skill's scripts. */
+  skill?: string;
+  /** Command prefix for command tools (`git status` matches `git status -s`, not `git statusx`). */
+  command?: string;
+  /** Glob relative to the workspace; every path of the call must match. */
+  path?: string;
+  /** Network host, exact or `*.example.com`. */
+  host?: string;
+  note?: string;
+  createdAt: number;
+}
+
+export type NewRule = Omit<Rule, 'id' | 'createdAt'>;
+
+/** The category a call falls in, from what it touches (strongest first). */
+export function categoryOf(access: Access): (typeof CATEGORIES)[number] | '@meta' {
+  if (access.command !== undefined) return '@execute';
+  if (access.network) return '@network';
+  if (access.write?.length) return '@write';
+  if (access.read?.length) return '@read';
+  return '@meta';
+}
+
+/** Collapse whitespace and drop leading `VAR=value` assignments. */
+export function normalizeCommand(s: string): string {
+  let t = s.trim().replace(/\s+/g, ' ');
+  while (/^[A-Za-z_][A-Za-z0-9_]*=\S* /.test(t)) t = t.replace(/^[A-Za-z_][A-Za-z0-9_]*=\S* /, '');
+  return t;
+}
+
+/** The simple commands of a command line (split on ; && || | & and newlines). */
+export function commandSegments(cmd: string): string[] {
+  return cmd.split(/&&|\|\||[;|&\n]/).map(normalizeCommand).filter(Boolean);
+}
+
+/** Substitutions and file redirections make a command line's effect unknowable from its prefix. */
+export function hasHiddenEffects(cmd: string): boolean {
+  if (/\$\(|`|<\(|>\(/.test(cmd)) return true;
+  const redirections = cmd.match(/\d*>>?\s*[^\s&|;]+/g) ?? [];
+  return redirections.some((r) => !/>>?\s*(\/dev\/null|&[12])$/.test(r.replace(/^\d*/, '')));
+}
+
+export function startsWithWords(text: string, prefix: string): boolean {
+  const p = normalizeCommand(prefix);
+  return text === p || text.startsWith(p + ' ');
+}
+
+export interface MatchContext {
+  /** Real workspace path. */
+  workspace: string;
+  /** The skill whose script makes the call, if any. */
+  skill?: string;
+  /** Real paths the call touches (already resolved by the gate). */
+  realPaths: string[];
+}
+
+/** Does the rule's scope (workspace, skill, path, host) cover the call? Commands are checked separately. */
+function scopeMatches(r: Rule, call: ToolCall, ctx: MatchContext): boolean {
+  if (r.workspace !== undefined && r.workspace !== ctx.workspace) return false;
+  if (r.skill !== undefined && r.skill !== ctx.skill) return false;
+  if (r.path !== undefined) {
+    if (ctx.realPaths.length === 0) return false;
+    const m = picomatch(r.path, { dot: true });
+    if (!ctx.realPaths.every((p) => isInside(p, ctx.workspace) && m(relPosix(p, ctx.workspace)))) return false;
+  }
+  if (r.host !== undefined) {
+    const h = call.access.host?.toLowerCase();
+    if (!h) return false;
+    const want = r.host.toLowerCase();
+    if (want.startsWith('*.') ? !(h === want.slice(2) || h.endsWith(want.slice(1))) : h !== want) return false;
+  }
+  return true;
+}
+
+export interface RuleMatch {
+  effect: Effect;
+  rule: Rule;
+  /** For command allows covering several segments: every rule used. */
+  rules?: Rule[];
+}
+
+/** Decide a call by the rules, or undefined when no rule speaks to it. */
+export function evaluateRules(rules: Rule[], call: ToolCall, ctx: MatchContext): RuleMatch | undefined {
+  const cat = categoryOf(call.access);
+  const levels = [
+    rules.filter((r) => r.tool === call.tool),
+    rules.filter((r) => r.tool === cat),
+    rules.filter((r) => r.tool === '*'),
+  ];
+  const cmd = call.access.command;
+  const segments = cmd === undefined ? [] : commandSegments(cmd);
+  const whole = cmd === undefined ? '' : normalizeCommand(cmd);
+  for (const level of levels) {
+    const scoped = level.filter((r) => scopeMatches(r, call, ctx));
+    const deny = scoped.find((r) => r.effect === 'deny' && commandHits(r, whole, segments));
+    if (deny) return { effect: 'deny', rule: deny };
+    const ask = scoped.find((r) => r.effect === 'ask' && commandHits(r, whole, segments));
+    if (ask) return { effect: 'ask', rule: ask };
+    const allows = scoped.filter((r) => r.effect === 'allow');
+    if (cmd === undefined) {
+      const a = allows.find((r) => r.command === undefined);
+      if (a) return { effect: 'allow', rule: a };
+      continue;
+    }
+    // A command is allowed only when every simple command in it is covered and nothing is hidden.
+    if (allows.length === 0 || hasHiddenEffects(cmd) || segments.length === 0) continue;
+    const used: Rule[] = [];
+    const covered = segments.every((seg) => {
+      const r = allows.find((a) => a.command === undefined || startsWithWords(seg, a.command));
+      if (r && !used.includes(r)) used.push(r);
+      return r !== undefined;
+    });
+    if (covered && used[0]) return { effect: 'allow', rule: used[0], rules: used };
+  }
+  return undefined;
+}
+
+/** Deny/ask rules with a command match anywhere in the line (any segment, or as words inside it). */
+function commandHits(r: Rule, whole: string, segments: string[]): boolean {
+  if (r.command === undefined) return true;
+  if (whole === '') return false;
+  const p = normalizeCommand(r.command);
+  if (segments.some((s) => startsWithWords(s, p) || startsWithWords(s.replace(/^(sudo|env|nohup|time|command|exec) /, ''), p))) return true;
+  return new RegExp(`(^|[\\s;&|(])${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[\\s;&|)])`).test(whole);
+}
+
+/** Programs whose first argument is a subcommand worth keeping in a generalised rule. */
+const SUBCOMMAND_PROGRAMS = new Set(['git', 'npm', 'pnpm', 'yarn', 'cargo', 'go', 'docker', 'kubectl', 'gh', 'pip', 'uv', 'bun', 'deno', 'poetry', 'brew', 'apt', 'dotnet', 'mvn', 'gradle']);
+
+/** The reusable prefix for "always allow" of one simple command: `git status -s` → `git status`, `ls -la x` → `ls`. */
+export function commandPrefix(segment: string): string {
+  const words = normalizeCommand(segment).split(' ');
+  const first = words[0] ?? '';
+  const second = words[1];
+  if (SUBCOMMAND_PROGRAMS.has(first) && second && !second.startsWith('-')) return `${first} ${second}`;
+  return first;
+}
+
+/**
+ * "Always allow" → the fewest reusable rules: one command prefix per distinct program (not the exact line),
+ * one host for network calls, the tool for this workspace for file tools.
+ */
+export function generaliseRules(call: ToolCall, workspace: string, effect: Effect = 'allow', skill?: string): NewRule[] {
+  const base: NewRule = { effect, tool: call.tool, workspace, ...(skill ? { skill } : {}) };
+  if (call.access.command !== undefined) {
+    const prefixes = [...new Set(commandSegments(call.access.command).map(commandPrefix).filter(Boolean))];
+    if (effect !== 'allow') return [{ ...base, command: normalizeCommand(call.access.command) }];
+    return prefixes.map((command) => ({ ...base, command }));
+  }
+  if (call.access.network && call.access.host) return [{ ...base, host: call.access.host.toLowerCase() }];
+  return [base];
+}
+
+/** True when `a` already covers everything `b` would (so adding `b` would be a redundant one-off). */
+export function subsumes(a: NewRule, b: NewRule): boolean {
+  if (a.effect !== b.effect || a.tool !== b.tool) return false;
+  if (a.workspace !== undefined && a.workspace !== b.workspace) return false;
+  if (a.skill !== undefined && a.skill !== b.skill) return false;
+  if (a.host !== undefined && a.host !== b.host) return false;
+  if (a.path !== undefined && a.path !== b.path) return false;
+  if (a.command !== undefined && (b.command === undefined || !startsWithWords(normalizeCommand(b.command), a.command))) return false;
+  return true;
+}
+
+export function describeRule(r: NewRule | Rule): string {
+  const parts = [`${r.effect} ${r.tool}`];
+  if (r.command !== undefined) parts.push(`command "${r.command}"`);
+  if (r.path !== undefined) parts.push(`path ${r.path}`);
+  if (r.host !== undefined) parts.push(`host ${r.host}`);
+  if (r.skill !== undefined) parts.push(`for skill ${r.skill}`);
+  parts.push(r.workspace !== undefined ? `in ${r.workspace}` : 'everywhere');
+  return parts.join(' ');
+}

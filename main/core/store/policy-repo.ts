@@ -1,0 +1,151 @@
+// Persisted trust state: user rules, pending/decided skill approvals, trust decisions (by content hash), audit cache.
+import { randomUUID } from 'node:crypto';
+import type { Db } from './db.js';
+import type { NewRule, Rule } from '../policy/rules.js';
+import { subsumes } from '../policy/rules.js';
+
+export type ApprovalStatus = 'pending' | 'approved' | 'rejected';
+
+export interface ApprovalRow {
+  id: string;
+  kind: 'install' | 'update' | 'discovered';
+  skill: string;
+  tier: string;
+  source: string;
+  target: string;
+  contentHash: string;
+  level: string;
+  reportJson: string;
+  status: ApprovalStatus;
+  createdAt: number;
+  decidedAt?: number;
+}
+
+interface RuleRow {
+  id: string; effect: Rule['effect']; tool: string; workspace: string | null; skill: string | null;
+  command: string | null; path: string | null; host: string | null; note: string | null; created_at: number;
+}
+
+function toRule(r: RuleRow): Rule {
+  const out: Rule = { id: r.id, effect: r.effect, tool: r.tool, createdAt: r.created_at };
+  if (r.workspace !== null) out.workspace = r.workspace;
+  if (r.skill !== null) out.skill = r.skill;
+  if (r.command !== null) out.command = r.command;
+  if (r.path !== null) out.path = r.path;
+  if (r.host !== null) out.host = r.host;
+  if (r.note !== null) out.note = r.note;
+  return out;
+}
+
+const APPROVAL_COLS = `id, kind, skill, tier, source, target, content_hash AS contentHash, level, report_json AS reportJson,
+  status, created_at AS createdAt, decided_at AS decidedAt`;
+
+export class PolicyRepo {
+  constructor(private readonly db: Db) {}
+
+  // ---- rules ----
+  rules(): Rule[] {
+    return (this.db.prepare('SELECT * FROM policy_rules ORDER BY created_at, id').all() as RuleRow[]).map(toRule);
+  }
+
+  /** Add a rule unless an existing one already covers it; returns the covering or new rule and whether it is new. */
+  addRule(rule: NewRule): { rule: Rule; added: boolean } {
+    const existing = this.rules().find((r) => subsumes(r, rule));
+    if (existing) return { rule: existing, added: false };
+    const row: Rule = { ...rule, id: randomUUID().slice(0, 8), createdAt: Date.now() };
+    this.db.prepare(
+      `INSERT INTO policy_rules (id, effect, tool, workspace, skill, command, path, host, note, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(row.id, row.effect, row.tool, row.workspace ?? null, row.skill ?? null, row.command ?? null, row.path ?? null,
+      row.host ?? null, row.note ?? null, row.createdAt);
+    // Rules the new one covers are now redundant one-offs: drop them.
+    for (const r of this.rules()) if (r.id !== row.id && subsumes(rule, r)) this.removeRule(r.id);
+    return { rule: row, added: true };
+  }
+
+  removeRule(id: string): boolean {
+    return this.db.prepare('DELETE FROM policy_rules WHERE id = ?').run(id).changes > 0;
+  }
+
+  // ---- approvals ----
+  createApproval(a: Omit<ApprovalRow, 'id' | 'status' | 'createdAt' | 'decidedAt'>): ApprovalRow {
+    const pending = this.db.prepare(`SELECT ${APPROVAL_COLS} FROM skill_approvals WHERE status = 'pending' AND content_hash = ? AND target = ?`)
+      .get(a.contentHash, a.target) as ApprovalRow | undefined;
+    if (pending) return clean(pending);
+    const row: ApprovalRow = { ...a, id: randomUUID().slice(0, 8), status: 'pending', createdAt: Date.now() };
+    this.db.prepare(
+      `INSERT INTO skill_approvals (id, kind, skill, tier, source, target, content_hash, level, report_json, status, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
+    ).run(row.id, row.kind, row.skill, row.tier, row.source, row.target, row.contentHash, row.level, row.reportJson, row.createdAt);
+    return row;
+  }
+
+  approval(id: string): ApprovalRow | undefined {
+    const r = this.db.prepare(`SELECT ${APPROVAL_COLS} FROM skill_approvals WHERE id = ?`).get(id) as ApprovalRow | undefined;
+    return r && clean(r);
+  }
+
+  approvals(status?: ApprovalStatus): ApprovalRow[] {
+    const rows = status
+      ? this.db.prepare(`SELECT ${APPROVAL_COLS} FROM skill_approvals WHERE status = ? ORDER BY created_at`).all(status)
+      : this.db.prepare(`SELECT ${APPROVAL_COLS} FROM skill_approvals ORDER BY created_at`).all();
+    return (rows as ApprovalRow[]).map(clean);
+  }
+
+  decideApproval(id: string, status: 'approved' | 'rejected'): boolean {
+    return this.db.prepare(`UPDATE skill_approvals SET status = ?, decided_at = ? WHERE id = ? AND status = 'pending'`)
+      .run(status, Date.now(), id).changes > 0;
+  }
+
+  /** An approved approval for exactly this content going to exactly this target. */
+  approvedFor(contentHash: string, target: string): ApprovalRow | undefined {
+    const r = this.db.prepare(`SELECT ${APPROVAL_COLS} FROM skill_approvals WHERE status = 'approved' AND content_hash = ? AND target = ?`)
+      .get(contentHash, target) as ApprovalRow | undefined;
+    return r && clean(r);
+  }
+
+  // ---- trust ----
+  setTrust(skill: string, contentHash: string, decision: 'trusted' | 'distrusted'): void {
+    this.db.prepare(
+      `INSERT INTO skill_trust (skill, content_hash, decision, decided_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT(skill, content_hash) DO UPDATE SET decision = excluded.decision, decided_at = excluded.decided_at`,
+    ).run(skill, contentHash, decision, Date.now());
+  }
+
+  trust(skill: string, contentHash: string): 'trusted' | 'distrusted' | undefined {
+    const r = this.db.prepare('SELECT decision FROM skill_trust WHERE skill = ? AND content_hash = ?').get(skill, contentHash) as
+      { decision: 'trusted' | 'distrusted' } | undefined;
+    return r?.decision;
+  }
+
+  // ---- audit cache ----
+  cachedAudit(contentHash: string, auditor: string): string | undefined {
+    const r = this.db.prepare('SELECT report_json AS j FROM audit_cache WHERE content_hash = ? AND auditor = ?').get(contentHash, auditor) as
+      { j: string } | undefined;
+    return r?.j;
+  }
+
+  putAudit(contentHash: string, auditor: string, reportJson: string): void {
+    this.db.prepare(
+      `INSERT INTO audit_cache (content_hash, auditor, report_json, created_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT(content_hash, auditor) DO UPDATE SET report_json = excluded.report_json, created_at = excluded.created_at`,
+    ).run(contentHash, auditor, reportJson, Date.now());
+  }
+
+  fingerprint(dir: string): { fingerprint: string; contentHash: string } | undefined {
+    return this.db.prepare('SELECT fingerprint, content_hash AS contentHash FROM audit_fingerprints WHERE dir = ?').get(dir) as
+      { fingerprint: string; contentHash: string } | undefined;
+  }
+
+  putFingerprint(dir: string, fingerprint: string, contentHash: string): void {
+    this.db.prepare(
+      `INSERT INTO audit_fingerprints (dir, fingerprint, content_hash) VALUES (?, ?, ?)
+       ON CONFLICT(dir) DO UPDATE SET fingerprint = excluded.fingerprint, content_hash = excluded.content_hash`,
+    ).run(dir, fingerprint, contentHash);
+  }
+}
+
+function clean(r: ApprovalRow): ApprovalRow {
+  if (r.decidedAt === null) delete (r as { decidedAt?: number }).decidedAt;
+  return r;
+}
