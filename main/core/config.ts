@@ -37,13 +37,23 @@ export interface Settings {
     /** Tool names to always load even if deferred by default. */
     alwaysLoaded: string[];
   };
+  /** Skill-script sandbox limits; meaning and bounds in main/core/sandbox/limits.ts and docs/skill-scripts.md. */
   sandbox: {
     timeoutMs: number;
+    cpuTimeMs: number;
     memoryMb: number;
     maxOutputBytes: number;
     maxLogBytes: number;
+    maxCapabilityCalls: number;
+    maxPendingCalls: number;
     maxConcurrent: number;
+    maxQueued: number;
     poolSize: number;
+    heartbeatMs: number;
+    heartbeatTimeoutMs: number;
+    killGraceMs: number;
+    maxFileBytes: number;
+    maxListEntries: number;
   };
 }
 
@@ -52,7 +62,11 @@ export const DEFAULT_SETTINGS: Settings = {
   catalog: { contextWindow: 200_000, budgetFraction: 0.02 },
   policy: { ceiling: { tools: ['*'], network: false, readRoots: [], writeRoots: [] } },
   tools: { deferred: [], alwaysLoaded: [] },
-  sandbox: { timeoutMs: 5_000, memoryMb: 64, maxOutputBytes: 1_000_000, maxLogBytes: 64_000, maxConcurrent: 4, poolSize: 1 },
+  sandbox: {
+    timeoutMs: 5_000, cpuTimeMs: 5_000, memoryMb: 64, maxOutputBytes: 1_000_000, maxLogBytes: 64_000,
+    maxCapabilityCalls: 1_000, maxPendingCalls: 16, maxConcurrent: 4, maxQueued: 64, poolSize: 1,
+    heartbeatMs: 100, heartbeatTimeoutMs: 2_000, killGraceMs: 150, maxFileBytes: 4_000_000, maxListEntries: 5_000,
+  },
 };
 
 export const SETTINGS_FILE = 'settings.json';
