@@ -35,6 +35,13 @@ export const DEFAULT_PROTECTED_WRITES = [
 
 interface Resolved { given: string; real: string; viaLink: boolean }
 
+/**
+ * A skill's own scripts reach files through the sandbox's file capabilities (readFile, writeFile, listDir), which
+ * arrive here as these tools with actor = the skill. They are bounded by the manifest's paths, not its tools list:
+ * that is how a skill declaring nothing can still read its own folder (the least-privilege default).
+ */
+export const SCRIPT_FILE_TOOLS = new Set(['read_file', 'write_file', 'list_dir']);
+
 const deny = (reason: string, ruleId?: string): Decision => ({ verdict: 'deny', reason, ...(ruleId ? { ruleId } : {}) });
 const ask = (reason: string, ruleId?: string): Decision => ({ verdict: 'ask', reason, ...(ruleId ? { ruleId } : {}) });
 const allow = (reason: string, ruleId?: string): Decision => ({ verdict: 'allow', reason, ...(ruleId ? { ruleId } : {}) });
@@ -77,11 +84,12 @@ export function createGate(opts: GateOptions): Gate {
     });
   }
 
-  function manifestProblem(sp: SkillPolicy, call: ToolCall, reads: Resolved[], writes: Resolved[]): string | undefined {
+  function manifestProblem(sp: SkillPolicy, call: ToolCall, reads: Resolved[], writes: Resolved[], ownScript = false): string | undefined {
     const p = sp.permissions;
     const tool = canonicalToolName(call.tool);
     const what = p.declared === 'none' ? 'declares no permissions (scripts get no tools)' : 'does not request';
-    if (!p.tools.includes(tool) && !p.tools.includes(call.tool)) {
+    const pathBounded = ownScript && SCRIPT_FILE_TOOLS.has(tool);
+    if (!pathBounded && !p.tools.includes(tool) && !p.tools.includes(call.tool)) {
       return p.declared === 'none' ? `skill "${sp.name}" ${what}` : `skill "${sp.name}" ${what} the tool ${call.tool}`;
     }
     const patterns = p.commands[tool];
@@ -138,7 +146,7 @@ export function createGate(opts: GateOptions): Gate {
       acting = actor.activeSkills.map((n) => opts.skill(n)).filter((s): s is SkillPolicy => s !== undefined && s.permissions.declared !== 'none');
     }
     for (const sp of acting) {
-      const problem = manifestProblem(sp, call, reads, writes);
+      const problem = manifestProblem(sp, call, reads, writes, actor.kind === 'skill');
       if (problem) return deny(`${problem}; ${actor.kind === 'agent' ? 'while it is loaded, the agent stays inside its manifest' : 'a skill gets only what it declared'}`);
     }
 
