@@ -3,7 +3,8 @@
 
 /**
  * Evaluated with `context.evalClosure(BOOTSTRAP, [sendLog, sendCap, limitsJson])`.
- * `sendLog(text)` and `sendCap(id, op, payloadJson)` are fire-and-forget host callbacks that take strings only.
+ * `sendLog(text)` (synchronous: a flood of calls is paced by the host) and `sendCap(id, op, payloadJson)`
+ * (fire-and-forget) are host callbacks that take strings only.
  * Returns `{ run(ns, argsJson) → Promise<string>, deliver(id, ok, json) }`; the host keeps references to those two
  * functions, the script never sees them. `run` resolves to `"R" + resultJson` or `"E" + errorJson`.
  */
@@ -62,6 +63,8 @@ function log(...parts) {
   // Every line costs at least one byte, so a flood of empty lines is capped too.
   const bytes = (out.length > L.maxLogBytes ? out.length : utf8Length(out)) + 1;
   if (logBytes + bytes > L.maxLogBytes) {
+    // Let the host see the overflow too: it ends the run at once, even if the script catches this error.
+    try { sendLog(out.length > L.maxLogBytes + 1 ? apply(slice, out, [0, L.maxLogBytes + 1]) : out); } catch {}
     throw limitError('limit.log', 'the script logged more than the ' + L.maxLogBytes + '-byte log limit (maxLogBytes)', { limit: L.maxLogBytes });
   }
   logBytes += bytes;
@@ -70,9 +73,7 @@ function log(...parts) {
 
 function call(op, payload) {
   if (fatal) return _Promise.reject(limitError(fatal.code, fatal.message, fatal.details));
-  if (calls >= L.maxCapabilityCalls) {
-    return _Promise.reject(limitError('limit.capability_calls', 'the script made more than ' + L.maxCapabilityCalls + ' capability calls (maxCapabilityCalls)', { limit: L.maxCapabilityCalls }));
-  }
+  // maxCapabilityCalls is counted by the host, which ends the run when it is passed.
   if (inflight >= L.maxPendingCalls) {
     return _Promise.reject(limitError('limit.pending_calls', 'the script had more than ' + L.maxPendingCalls + ' capability calls waiting at once (maxPendingCalls)', { limit: L.maxPendingCalls }));
   }
@@ -127,7 +128,7 @@ function describe(e) {
       name = typeof e.name === 'string' ? e.name : '';
       if (typeof e.message === 'string') message = e.message;
       if (typeof e.stack === 'string') stack = cut(e.stack, 4000);
-      if (typeof e.code === 'string' && /^(capability|script)\.[a-z_.]+$/.test(e.code)) code = e.code;
+      if (typeof e.code === 'string' && /^(capability|script|tool|limit)\.[a-z_.]+$/.test(e.code)) code = e.code;
     } else {
       message = 'the script threw ' + cut(text(e), 500);
     }

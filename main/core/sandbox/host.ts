@@ -70,11 +70,9 @@ export function runHost(channel: ParentChannel): void {
         runs.set(msg.runId, run);
         void run.done.then((outcome) => {
           runs.delete(msg.runId);
-          // Let log messages already queued by the isolate go out before the result.
-          setImmediate(() => {
-            flush();
-            channel.send({ type: 'result', runId: msg.runId, ...outcome });
-          });
+          // Log lines first, then the result, at once: nothing queued behind a flood may delay it.
+          flush();
+          channel.send({ type: 'result', runId: msg.runId, ...outcome });
         });
         return;
       }

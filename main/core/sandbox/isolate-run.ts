@@ -95,7 +95,8 @@ export function startRun(input: RunInput, hooks: RunHooks): ActiveRun {
       }
       hooks.log(text);
     },
-    { ignored: true },
+    // Synchronous on purpose: the isolate waits for each line, so a flood cannot pile up a backlog in the host.
+    { sync: true },
   );
 
   const sendCap = new ivm.Callback(
@@ -172,7 +173,7 @@ export function startRun(input: RunInput, hooks: RunHooks): ActiveRun {
 function parseScriptError(json: string): SandboxErrorData {
   try {
     const v = JSON.parse(json) as Record<string, unknown>;
-    const code = typeof v.code === 'string' && /^(limit|script|capability)\.[a-z_.]+$/.test(v.code) ? v.code : 'script.error';
+    const code = typeof v.code === 'string' && /^(limit|script|capability|tool)\.[a-z_.]+$/.test(v.code) ? v.code : 'script.error';
     const message = typeof v.message === 'string' ? v.message.slice(0, 4000) : 'the script failed';
     return { code, message, ...(v.details !== undefined ? { details: v.details } : {}) };
   } catch {

@@ -1,0 +1,165 @@
+// The main-process side of a script's capabilities: readFile, writeFile, listDir, callTool.
+// Each call is validated, confined to its base folder by real path, and authorized by the gate with actor = the skill.
+import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { z } from 'zod';
+import type { Actor, Decision, Gate, ToolCall } from '../policy/types.js';
+import type { ToolDefinition } from '../tools/types.js';
+import { isInside, realPathOf, realRoot } from '../policy/paths.js';
+import { SandboxError, type CapabilityOp } from './protocol.js';
+import type { CapabilityHandler } from './client.js';
+import type { SandboxLimits } from './limits.js';
+
+/** The skill a script belongs to, as the sandbox needs it. */
+export interface ScriptSkill {
+  name: string;
+  /** The skill folder (real path). */
+  dir: string;
+}
+
+/** Who runs a script and where: handed to every capability call of that run. */
+export interface ScriptContext {
+  skill: ScriptSkill;
+  workspace: string;
+  signal?: AbortSignal;
+}
+
+/** Looks tools up by name for `callTool` (the tool registry). */
+export interface ToolLookup {
+  get(name: string): ToolDefinition<Record<string, unknown>> | undefined;
+}
+
+/** Asked when the gate says `ask`; resolve true to allow this one call. Time spent waiting counts against the run. */
+export type ApproveHook = (call: ToolCall, actor: Actor, decision: Decision) => Promise<boolean>;
+
+export interface CapabilityOptions {
+  gate: Gate;
+  tools?: ToolLookup;
+  limits: Pick<SandboxLimits, 'maxFileBytes' | 'maxListEntries'>;
+  approve?: ApproveHook;
+}
+
+/** Tools a script may never call through callTool (no nested sandboxes). */
+const NOT_CALLABLE = new Set(['run_skill_script']);
+
+const pathField = z.string().min(1).max(4096).refine((p) => !p.includes('\0'), 'contains a NUL character');
+const from = z.enum(['workspace', 'skill']).optional();
+const payloads = {
+  readFile: z.object({ path: pathField, from, encoding: z.enum(['utf8', 'base64']).optional() }).strict(),
+  writeFile: z.object({ path: pathField, content: z.string(), from, encoding: z.enum(['utf8', 'base64']).optional() }).strict(),
+  listDir: z.object({ path: pathField, from }).strict(),
+  callTool: z.object({ name: z.string().min(1).max(200), args: z.record(z.string(), z.unknown()) }).strict(),
+};
+
+function parsePayload<K extends CapabilityOp>(op: K, payload: unknown): z.infer<(typeof payloads)[K]> {
+  const r = payloads[op].safeParse(payload);
+  if (r.success) return r.data as z.infer<(typeof payloads)[K]>;
+  const issue = r.error.issues[0];
+  const field = issue?.path.length ? issue.path.join('.') : 'arguments';
+  throw new SandboxError('capability.bad_arguments', `knack.${op}: ${field}: ${issue?.message ?? 'invalid'}`);
+}
+
+interface Target {
+  /** As the script wrote it. */
+  given: string;
+  /** Absolute real path (for a missing file: real parent + name). */
+  real: string;
+  exists: boolean;
+}
+
+/** Resolve a script's path inside its base folder; anything that leaves it (by `..`, absolute path or symlink) is refused. */
+function confine(op: CapabilityOp, given: string, fromWhere: 'workspace' | 'skill' | undefined, ctx: ScriptContext): Target {
+  const baseName = fromWhere === 'skill' ? `the skill folder of "${ctx.skill.name}"` : 'the workspace';
+  const base = realRoot(fromWhere === 'skill' ? ctx.skill.dir : ctx.workspace);
+  if (isAbsolute(given) || /^[a-zA-Z]:/.test(given) || given.startsWith('\\\\')) {
+    throw new SandboxError('capability.denied', `knack.${op}("${given}"): paths are relative to ${baseName}, not absolute`, { path: given });
+  }
+  const lexical = resolve(base, given);
+  if (!isInside(lexical, base)) {
+    throw new SandboxError('capability.denied', `knack.${op}("${given}"): leaves ${baseName}`, { path: given });
+  }
+  const rp = realPathOf(lexical, base);
+  if (!isInside(rp.real, base)) {
+    throw new SandboxError('capability.denied', `knack.${op}("${given}"): a symlink leads out of ${baseName} (to ${rp.real})`, { path: given });
+  }
+  return { given, real: rp.real, exists: rp.exists };
+}
+
+async function authorize(opts: CapabilityOptions, call: ToolCall, actor: Actor, label: string): Promise<void> {
+  const d = opts.gate.authorize(call, actor);
+  if (d.verdict === 'allow') return;
+  if (d.verdict === 'ask') {
+    if (opts.approve && (await opts.approve(call, actor, d))) return;
+    throw new SandboxError('capability.needs_approval', `${label}: needs your approval, which was not given: ${d.reason}`, { decision: d });
+  }
+  throw new SandboxError('capability.denied', `${label}: denied: ${d.reason}`, { decision: d });
+}
+
+export function createCapabilityHandler(opts: CapabilityOptions): CapabilityHandler<ScriptContext> {
+  return async (op, payload, ctx) => {
+    const actor: Actor = { kind: 'skill', skill: ctx.skill.name };
+    switch (op) {
+      case 'readFile': {
+        const p = parsePayload('readFile', payload);
+        const t = confine(op, p.path, p.from, ctx);
+        await authorize(opts, { tool: 'read_file', args: { path: t.real }, access: { read: [t.real] } }, actor, `knack.readFile("${p.path}")`);
+        const st = await stat(t.real).catch(() => undefined);
+        if (!st) throw new SandboxError('capability.not_found', `knack.readFile("${p.path}"): no such file`);
+        if (!st.isFile()) throw new SandboxError('capability.not_a_file', `knack.readFile("${p.path}"): not a file`);
+        if (st.size > opts.limits.maxFileBytes) {
+          throw new SandboxError('limit.file_size', `knack.readFile("${p.path}"): the file is ${st.size} bytes, over the ${opts.limits.maxFileBytes}-byte limit (maxFileBytes)`, { limit: opts.limits.maxFileBytes });
+        }
+        const buf = await readFile(t.real);
+        return p.encoding === 'base64' ? buf.toString('base64') : buf.toString('utf8');
+      }
+      case 'writeFile': {
+        const p = parsePayload('writeFile', payload);
+        if (p.from === 'skill') {
+          throw new SandboxError('capability.denied', `knack.writeFile("${p.path}"): a skill's own folder is read-only`);
+        }
+        const data = p.encoding === 'base64' ? Buffer.from(p.content, 'base64') : Buffer.from(p.content, 'utf8');
+        if (data.length > opts.limits.maxFileBytes) {
+          throw new SandboxError('limit.file_size', `knack.writeFile("${p.path}"): ${data.length} bytes is over the ${opts.limits.maxFileBytes}-byte limit (maxFileBytes)`, { limit: opts.limits.maxFileBytes });
+        }
+        const t = confine(op, p.path, p.from, ctx);
+        await authorize(opts, { tool: 'write_file', args: { path: t.real }, access: { write: [t.real] } }, actor, `knack.writeFile("${p.path}")`);
+        await mkdir(dirname(t.real), { recursive: true });
+        // Re-check after creating folders: nothing may have swapped a parent for a symlink in between.
+        const again = confine(op, p.path, p.from, ctx);
+        if (again.real !== t.real) throw new SandboxError('capability.denied', `knack.writeFile("${p.path}"): the path changed while writing`);
+        await writeFile(t.real, data);
+        return { path: p.path, bytes: data.length };
+      }
+      case 'listDir': {
+        const p = parsePayload('listDir', payload);
+        const t = confine(op, p.path, p.from, ctx);
+        await authorize(opts, { tool: 'list_dir', args: { path: t.real }, access: { read: [t.real] } }, actor, `knack.listDir("${p.path}")`);
+        const entries = await readdir(t.real, { withFileTypes: true }).catch((e: NodeJS.ErrnoException) => {
+          throw new SandboxError(e.code === 'ENOENT' ? 'capability.not_found' : 'capability.failed', `knack.listDir("${p.path}"): ${e.code === 'ENOENT' ? 'no such folder' : e.message}`);
+        });
+        const list = entries
+          .map((e) => ({ name: e.name, type: e.isDirectory() ? 'dir' : e.isFile() ? 'file' : e.isSymbolicLink() ? 'symlink' : 'other' }))
+          .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+        return { entries: list.slice(0, opts.limits.maxListEntries), truncated: list.length > opts.limits.maxListEntries };
+      }
+      case 'callTool': {
+        const p = parsePayload('callTool', payload);
+        const label = `knack.callTool("${p.name}")`;
+        if (NOT_CALLABLE.has(p.name)) throw new SandboxError('capability.denied', `${label}: scripts cannot start other scripts`);
+        const tool = opts.tools?.get(p.name);
+        if (!tool) throw new SandboxError('capability.unknown_tool', `${label}: no tool of that name`);
+        const toolCtx = { workspace: ctx.workspace, actor, ...(ctx.signal ? { signal: ctx.signal } : {}) };
+        let access;
+        try {
+          access = tool.access(p.args, toolCtx);
+        } catch (e) {
+          throw new SandboxError('capability.bad_arguments', `${label}: ${(e as Error).message}`);
+        }
+        await authorize(opts, { tool: p.name, args: p.args, access }, actor, label);
+        const result = await tool.handler(p.args, toolCtx);
+        if (result.ok) return result.content;
+        throw new SandboxError(`tool.${result.error.code}`.slice(0, 100), `${label}: ${result.error.message}`, result.error.details);
+      }
+    }
+  };
+}
