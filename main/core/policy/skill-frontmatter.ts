@@ -1,20 +1,16 @@
-// Safe frontmatter reading for the trust layer: the `yaml` package with a size cap, an alias cap and no custom tags.
-// Gives the parsed mapping plus a line lookup so permission diagnostics can name `SKILL.md:4: permissions.tools[0]`.
+// Frontmatter for the trust layer, read through the skill engine's one safe YAML parser (size, alias and tag caps).
+// Adds a line lookup for nested fields so diagnostics can say `SKILL.md:6: permissions.paths.read[0]: ...`.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LineCounter, parseDocument, isNode } from 'yaml';
-
-/** Frontmatter larger than this is refused (a manifest has no business being bigger). */
-export const MAX_FRONTMATTER_BYTES = 64 * 1024;
-/** Billion-laughs guard: at most this many alias expansions. */
-export const MAX_ALIASES = 50;
+import { isNode } from 'yaml';
+import { parseFrontmatterYaml, splitFrontmatter } from '../skills/frontmatter.js';
 
 export interface Frontmatter {
   /** The mapping, or undefined when it could not be read. */
   data?: Record<string, unknown>;
   /** Problems reading it (one line each, with line numbers when known). */
   errors: { line?: number; message: string }[];
-  /** 1-based line of a field path in SKILL.md, e.g. ['permissions','paths','read',0]. */
+  /** 1-based line in SKILL.md of a field path, e.g. ['permissions','paths','read',0]. */
   lineOf(path: (string | number)[]): number | undefined;
 }
 
@@ -27,55 +23,27 @@ export function skillFileIn(dir: string): string | undefined {
   return undefined;
 }
 
-export function readFrontmatterText(text: string): Frontmatter {
-  const errors: Frontmatter['errors'] = [];
-  const none: Frontmatter = { errors, lineOf: () => undefined };
-  const src = text.replace(/^\uFEFF/, '');
-  const lines = src.split(/\r?\n/);
-  if (lines[0]?.trim() !== '---') {
-    errors.push({ line: 1, message: 'SKILL.md must start with YAML frontmatter (---)' });
-    return none;
+export function readFrontmatterText(text: string, file = 'SKILL.md'): Frontmatter {
+  const none = (errors: Frontmatter['errors']): Frontmatter => ({ errors, lineOf: () => undefined });
+  const split = splitFrontmatter(text, file);
+  if (!split.ok) return none([{ ...(split.diagnostic.line ? { line: split.diagnostic.line } : {}), message: split.diagnostic.message }]);
+  const parsed = parseFrontmatterYaml(split.frontmatter, file, 2);
+  if (!parsed.data || parsed.diagnostics.some((d) => d.severity === 'error')) {
+    return none(parsed.diagnostics.map((d) => ({ ...(d.line ? { line: d.line } : {}), message: d.message })));
   }
-  let end = -1;
-  let bytes = 0;
-  for (let i = 1; i < lines.length; i++) {
-    if (lines[i]?.trimEnd() === '---') { end = i; break; }
-    bytes += (lines[i]?.length ?? 0) + 1;
-    if (bytes > MAX_FRONTMATTER_BYTES) {
-      errors.push({ line: i + 1, message: `frontmatter exceeds ${MAX_FRONTMATTER_BYTES} bytes` });
-      return none;
-    }
-  }
-  if (end < 0) {
-    errors.push({ message: 'frontmatter not closed with ---' });
-    return none;
-  }
-  const yamlText = lines.slice(1, end).join('\n');
-  const lc = new LineCounter();
-  const doc = parseDocument(yamlText, { lineCounter: lc, uniqueKeys: true, customTags: [], prettyErrors: false, strict: true });
-  for (const e of doc.errors) errors.push({ line: (e.linePos?.[0]?.line ?? 0) + 1, message: e.message.split('\n')[0] ?? e.message });
-  if (doc.errors.length) return { errors, lineOf: () => undefined };
-  let data: unknown;
-  try {
-    data = doc.toJS({ maxAliasCount: MAX_ALIASES });
-  } catch (e) {
-    errors.push({ message: `frontmatter rejected: ${(e as Error).message}` });
-    return none;
-  }
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    errors.push({ line: 2, message: 'frontmatter must be a YAML mapping' });
-    return none;
-  }
+  const fm = split.frontmatter;
+  const doc = parsed.doc;
   const lineOf = (path: (string | number)[]): number | undefined => {
+    if (!doc) return undefined;
     for (let n = path.length; n > 0; n--) {
       const node = doc.getIn(path.slice(0, n), true);
-      if (isNode(node) && node.range) return lc.linePos(node.range[0]).line + 1;
+      if (isNode(node) && node.range) return 2 + (fm.slice(0, node.range[0]).match(/\n/g)?.length ?? 0);
     }
     return undefined;
   };
-  return { data: data as Record<string, unknown>, errors, lineOf };
+  return { data: parsed.data, errors: [], lineOf };
 }
 
 export function readFrontmatterFile(file: string): Frontmatter {
-  return readFrontmatterText(readFileSync(file, 'utf8'));
+  return readFrontmatterText(readFileSync(file, 'utf8'), file);
 }

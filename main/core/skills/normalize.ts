@@ -1,0 +1,102 @@
+// Text normalisation before audit matching: hidden Unicode found and removed (and reported), NFKC, whitespace collapse,
+// and de-obfuscation of common string tricks in scripts ("ev"+"al", global["eval"], \x65val, fromCharCode, base64).
+
+/** Zero-width and invisible formatting characters (soft hyphen, ZW space/joiners, word joiner, invisible operators, BOM). */
+const ZERO_WIDTH = /[\u00AD\u180E\u200B-\u200D\u2060-\u2064\uFEFF]/g;
+/** Bidirectional controls (Trojan Source): embeddings, overrides, isolates, marks. */
+const BIDI = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+/** Unicode tag characters (U+E0000–U+E007F) can carry invisible ASCII; variation selectors supplement too. */
+const TAGS = /[\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/gu;
+
+export interface HiddenText {
+  zeroWidth: number;
+  bidi: number;
+  tags: number;
+  /** ASCII smuggled in tag characters, decoded. */
+  decodedTags: string;
+}
+
+export interface NormalizedLine {
+  /** NFKC, hidden characters removed, whitespace collapsed. */
+  text: string;
+  hidden?: HiddenText;
+}
+
+export function normalizeLine(line: string): NormalizedLine {
+  let hidden: HiddenText | undefined;
+  // Fast path: plain ASCII lines need no Unicode work.
+  if (/[^\x00-\x7e]/.test(line)) {
+    const zw = line.match(ZERO_WIDTH)?.length ?? 0;
+    const bd = line.match(BIDI)?.length ?? 0;
+    const tagChars = line.match(TAGS) ?? [];
+    // A BOM at the very start of a file is not hidden text.
+    const zeroWidth = zw - (line.startsWith('\uFEFF') ? 1 : 0);
+    if (zeroWidth > 0 || bd > 0 || tagChars.length > 0) {
+      const decodedTags = tagChars
+        .map((c) => c.codePointAt(0)! - 0xe0000)
+        .filter((n) => n >= 0x20 && n < 0x7f)
+        .map((n) => String.fromCharCode(n))
+        .join('');
+      hidden = { zeroWidth, bidi: bd, tags: tagChars.length, decodedTags };
+    }
+    line = line.replace(ZERO_WIDTH, '').replace(BIDI, '').replace(TAGS, '').normalize('NFKC');
+  }
+  const text = line.replace(/\s+/g, ' ').trim();
+  return hidden ? { text, hidden } : { text };
+}
+
+/**
+ * Undo trivial obfuscation in code: escapes, string concatenation, bracket property access, fromCharCode.
+ * Returns the rewritten text (equal to the input when nothing was hidden).
+ */
+export function deobfuscate(code: string): string {
+  let t = code;
+  if (t.includes('\\')) {
+    t = t
+      .replace(/\\x([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
+      .replace(/\\u\{([0-9a-fA-F]{1,6})\}/g, (_, h: string) => safeCodePoint(parseInt(h, 16)))
+      .replace(/\\u([0-9a-fA-F]{4})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+  }
+  if (t.includes('fromCharCode')) {
+    t = t.replace(/String\.fromCharCode\(\s*([\d\s,]+)\)/g, (_, nums: string) =>
+      JSON.stringify(nums.split(',').map((n) => String.fromCharCode(Number(n.trim()) & 0xffff)).join('')));
+  }
+  if (t.includes('chr(')) {
+    t = t.replace(/(?:chr\(\s*\d+\s*\)\s*\+?\s*){2,}/g, (m) => JSON.stringify(
+      [...m.matchAll(/chr\(\s*(\d+)\s*\)/g)].map((x) => String.fromCharCode(Number(x[1]) & 0xffff)).join('')));
+  }
+  // "ev" + "al" → "eval" (repeat for longer chains), also Python implicit concatenation "ev" "al".
+  for (let i = 0; i < 8; i++) {
+    const next = t.replace(/(["'])([^"'\n\\]*)\1\s*\+?\s*(["'])([^"'\n\\]*)\3/g, (m, _q: string, a: string, _q2: string, b: string) =>
+      `"${a}${b}"`);
+    if (next === t) break;
+    t = next;
+  }
+  // global["eval"](…) / window['Function'] / obj["child_process"] → global.eval(…)
+  t = t.replace(/([\w$)\]])\s*\[\s*["'`]([A-Za-z_$][\w$]*)["'`]\s*\]/g, '$1.$2');
+  // require("child_" + "process") was joined above; getattr(os, "system") → os.system
+  t = t.replace(/getattr\(\s*([\w.]+)\s*,\s*["'](\w+)["']\s*\)/g, '$1.$2');
+  return t;
+}
+
+function safeCodePoint(n: number): string {
+  try { return String.fromCodePoint(n); } catch { return ''; }
+}
+
+const B64 = /[A-Za-z0-9+/]{24,}={0,2}/g;
+
+/** Base64 blobs in a line that decode to mostly printable text (returned decoded). */
+export function decodeBase64Blobs(line: string): string[] {
+  if (line.length < 24) return [];
+  const out: string[] = [];
+  for (const m of line.matchAll(B64)) {
+    const blob = m[0];
+    if (!/[0-9+/]/.test(blob) || !/[a-z]/.test(blob) || !/[A-Z]/.test(blob)) continue; // identifiers and words are not base64
+    const buf = Buffer.from(blob, 'base64');
+    if (buf.length < 12) continue;
+    let printable = 0;
+    for (const b of buf) if ((b >= 0x20 && b < 0x7f) || b === 0x0a || b === 0x0d || b === 0x09) printable++;
+    if (printable / buf.length >= 0.9) out.push(buf.toString('latin1'));
+  }
+  return out;
+}
