@@ -4,8 +4,9 @@
 /** Zero-width and invisible formatting characters (soft hyphen, ZW space/joiners, word joiner, invisible operators, BOM). */
 const ZERO_WIDTH = /[\u00AD\u180E\u200B-\u200D\u2060-\u2064\uFEFF]/g;
 /** Bidirectional controls (Trojan Source): embeddings, overrides, isolates, marks. */
-const BIDI = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+const BIDI = /\u061C|\u200E|\u200F|[\u202A-\u202E]|[\u2066-\u2069]/g;
 /** Unicode tag characters (U+E0000–U+E007F) can carry invisible ASCII; variation selectors supplement too. */
+// eslint-disable-next-line no-misleading-character-class -- matching invisible selectors is the point
 const TAGS = /[\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/gu;
 
 export interface HiddenText {
