@@ -115,6 +115,11 @@ export class Catalog extends EventEmitter {
     this.workspaceKey = options.workspace ?? '';
   }
 
+  /** The settings this catalog was built with (defaults applied). */
+  get settingsInUse(): Settings {
+    return this.settings;
+  }
+
   /** Every indexed skill: winners and shadowed ones, sorted by name then precedence. */
   entries(): CatalogEntry[] {
     return this.all;
@@ -289,18 +294,16 @@ export class Catalog extends EventEmitter {
       });
     }
     // Precedence: higher tier first; within a tier `.workbuddy` before `.agents`, then discovery order.
-    const order = records
-      .map((r, i) => ({ r, i }))
-      .sort((a, b) => TIER_RANK[b.r.tier] - TIER_RANK[a.r.tier] || (a.r.source === b.r.source ? 0 : a.r.source === 'workbuddy' ? -1 : 1) || a.i - b.i);
+    const keyed = records.map((r, i) => ({ r, i, key: nameKey(r.manifest.name) }));
+    const order = [...keyed].sort((a, b) => TIER_RANK[b.r.tier] - TIER_RANK[a.r.tier] || (a.r.source === b.r.source ? 0 : a.r.source === 'workbuddy' ? -1 : 1) || a.i - b.i);
     const winners = new Map<string, CatalogEntry>();
-    const all: CatalogEntry[] = [];
-    for (const { r } of order) {
-      const key = nameKey(r.manifest.name);
+    const all: { e: CatalogEntry; key: string }[] = [];
+    for (const { r, key } of order) {
       const win = winners.get(key);
       if (!win) {
         const e: CatalogEntry = { ...r, enabled: true };
         winners.set(key, e);
-        all.push(e);
+        all.push({ e, key });
       } else {
         const e: CatalogEntry = { ...r, enabled: true, shadowedBy: { tier: win.tier, file: win.file } };
         if (win.tier === r.tier) {
@@ -309,11 +312,12 @@ export class Catalog extends EventEmitter {
             message: `another ${r.tier} skill is also named "${r.manifest.name}" (${win.file}); that one is used`,
           }];
         }
-        all.push(e);
+        all.push({ e, key });
       }
     }
-    all.sort((a, b) => (nameKey(a.manifest.name) < nameKey(b.manifest.name) ? -1 : nameKey(a.manifest.name) > nameKey(b.manifest.name) ? 1 : TIER_RANK[b.tier] - TIER_RANK[a.tier]));
-    this.all = all;
+    // Stable sort by name keeps precedence order among entries of the same name.
+    all.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    this.all = all.map((x) => x.e);
     this.winners = winners;
     this.brokenList = broken;
     this.applyToggles();

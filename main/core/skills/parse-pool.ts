@@ -1,60 +1,88 @@
-// Parses many SKILL.md heads, using worker threads (all cores) when the batch is big enough to pay for them.
-// Small batches and single-core machines parse in the calling thread; results keep the input order.
-import { availableParallelism } from 'node:os';
+// Parses many SKILL.md heads on every core: the calling thread and worker threads share one queue through an
+// atomic counter (work stealing), so a slow-starting worker never delays the batch; small batches stay in-thread.
+import { availableParallelism, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { parseSkillFile, type ParsedSkill } from './manifest.js';
+import { drain, parseOne } from './parse-drain.js';
+import type { ParsedSkill } from './manifest.js';
 
 /** Below this many files a worker's start-up costs more than it saves. */
 export const PARALLEL_MIN_FILES = 400;
 
 export interface ParsedBatch {
   results: ParsedSkill[];
+  /** Threads that actually parsed something. */
   threads: number;
 }
 
-function parseInline(files: string[]): ParsedSkill[] {
-  return files.map((f) => parseSkillFile(f, { folderName: null }));
+type WorkerSpec = { code: string } | { url: URL; execArgv: string[] };
+let spec: Promise<WorkerSpec> | undefined;
+
+/**
+ * How to start a parse worker. A built app runs parse-worker.js directly. From a TypeScript checkout (tsx) a
+ * worker that loads tsx takes ~300 ms to start, so the worker is bundled once per process with esbuild (tsx's own
+ * compiler) and started from source (~30 ms); if esbuild is missing it falls back to the tsx loader.
+ */
+function workerSpec(): Promise<WorkerSpec> {
+  if (!import.meta.url.endsWith('.ts')) return Promise.resolve({ url: new URL('./parse-worker.js', import.meta.url), execArgv: [] });
+  spec ??= (async (): Promise<WorkerSpec> => {
+    const entry = fileURLToPath(new URL('./parse-worker.ts', import.meta.url));
+    try {
+      const esbuild = await import('esbuild');
+      const out = await esbuild.build({ entryPoints: [entry], bundle: true, format: 'cjs', platform: 'node', target: 'node20', write: false, logLevel: 'silent' });
+      return { code: out.outputFiles[0]!.text };
+    } catch {
+      return { url: new URL('./parse-worker.ts', import.meta.url), execArgv: ['--import', import.meta.resolve('tsx')] };
+    }
+  })();
+  return spec;
 }
 
-function workerUrl(): { url: URL; execArgv: string[] } {
-  const ts = import.meta.url.endsWith('.ts');
-  const url = new URL(ts ? './parse-worker.ts' : './parse-worker.js', import.meta.url);
-  // Under tsx (no build step) the worker needs the TypeScript loader too.
-  const execArgv = ts ? ['--import', import.meta.resolve('tsx')] : [];
-  return { url, execArgv };
-}
-
-function runWorker(files: string[]): Promise<ParsedSkill[]> {
-  const { url, execArgv } = workerUrl();
-  return new Promise((resolve, reject) => {
-    const w = new Worker(url, { workerData: { files }, execArgv });
-    w.once('message', (m: ParsedSkill[]) => {
-      resolve(m);
-      void w.terminate();
-    });
-    w.once('error', reject);
-    w.once('exit', (code) => {
-      if (code !== 0) reject(new Error(`parse worker exited with code ${code}`));
-    });
-  });
+/** Cores this process can use now: all of them minus what the machine's load already takes (at least 1). */
+export function idleCores(): number {
+  const cores = availableParallelism();
+  return Math.max(1, Math.min(cores, Math.floor(cores - (loadavg()[0] ?? 0) + 0.5)));
 }
 
 /**
- * Parse `files` (real paths) into manifests. `threads` caps the threads used (default: every core); the calling
- * thread takes a share too. A worker that fails is retried inline, so a result always comes back for every file.
+ * Parse `files` (real paths) into manifests, in input order. `threads` caps the threads (default: every core).
+ * The calling thread parses too; a worker that has not started by the time the queue is empty is told to stop
+ * and not waited for. A worker that fails has its claimed files parsed again here, so every file gets a result.
  */
 export async function parseFilesParallel(files: string[], threads?: number): Promise<ParsedBatch> {
-  const n = Math.max(1, Math.min(threads ?? availableParallelism(), Math.floor(files.length / (PARALLEL_MIN_FILES / 2)) || 1));
-  if (n <= 1 || files.length < PARALLEL_MIN_FILES) return { results: parseInline(files), threads: 1 };
-  // Worker start-up (loading the parser) takes a while: give the calling thread a larger share.
-  const workers = n - 1;
-  const mainShare = Math.ceil(files.length / (n + 0.5) * 1.5);
-  const mine = files.slice(0, mainShare);
-  const rest = files.slice(mainShare);
-  const per = Math.ceil(rest.length / workers);
-  const slices = Array.from({ length: workers }, (_, i) => rest.slice(i * per, (i + 1) * per));
-  const pending = slices.map((s) => runWorker(s).catch(() => parseInline(s)));
-  const own = parseInline(mine);
-  const others = await Promise.all(pending);
-  return { results: [...own, ...others.flat()], threads: n };
+  const n = Math.max(1, Math.min(threads ?? idleCores(), 8));
+  if (n <= 1 || files.length < PARALLEL_MIN_FILES) return { results: files.map(parseOne), threads: 1 };
+  const ws = await workerSpec();
+  // shared[0] = next file index; shared[slot] = worker state: 0 not started, 1 running, 2 closed before it started.
+  const sab = new SharedArrayBuffer(4 * (1 + n));
+  const shared = new Int32Array(sab);
+  const workers = Array.from({ length: n - 1 }, (_, w) => {
+    const workerData = { files, sab, slot: w + 1 };
+    const worker = 'code' in ws
+      ? new Worker(ws.code, { eval: true, workerData })
+      : new Worker(ws.url, { workerData, execArgv: ws.execArgv });
+    const done = new Promise<[number, ParsedSkill][] | undefined>((resolve) => {
+      worker.once('message', (m: [number, ParsedSkill][]) => resolve(m));
+      worker.once('error', () => resolve(undefined));
+      worker.once('exit', () => resolve(undefined));
+    });
+    return { worker, slot: w + 1, done };
+  });
+  const results: (ParsedSkill | undefined)[] = new Array(files.length);
+  for (const [i, r] of drain(files, shared)) results[i] = r;
+  let used = 1;
+  for (const w of workers) {
+    // Close the slot if the worker never started; otherwise wait for what it claimed.
+    if (Atomics.compareExchange(shared, w.slot, 0, 2) === 0) {
+      void w.worker.terminate();
+      continue;
+    }
+    const got = await w.done;
+    void w.worker.terminate();
+    if (got?.length) used++;
+    for (const [i, r] of got ?? []) results[i] = r;
+  }
+  // Anything a failed worker claimed but never returned is parsed here.
+  for (let i = 0; i < files.length; i++) if (!results[i]) results[i] = parseOne(files[i]!);
+  return { results: results as ParsedSkill[], threads: used };
 }

@@ -1,0 +1,168 @@
+// Catalog benchmark: 10,000 synthetic skills across the three tiers; cold and warm builds as ratios to their floors
+// measured in the same run, plus catalog tokens per skill on the real public skills.
+import { closeSync, mkdirSync, mkdtempSync, openSync, readSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir, availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { openCatalog } from '../../main/core/skills/catalog.js';
+import { catalogLine } from '../../main/core/skills/prompt-catalog.js';
+import { parseSkillFile } from '../../main/core/skills/manifest.js';
+import { countTokens } from '../../main/core/tokens.js';
+import { Store } from '../../main/core/store/index.js';
+import { DEFAULT_SETTINGS } from '../../main/core/config.js';
+
+const N = Number(process.env.KNACK_BENCH_SKILLS ?? 10_000);
+const RUNS = 3;
+const root = mkdtempSync(join(tmpdir(), 'knack-bench-catalog-'));
+const home = join(root, 'home');
+const ws = join(root, 'ws');
+const builtin = join(root, 'builtin');
+const tierDirs = [builtin, join(home, '.workbuddy', 'skills'), join(ws, '.workbuddy', 'skills')];
+
+const WORDS = 'review commit deploy test build lint format database query schema migrate release branch merge docs api cache index search render parse compile bundle profile trace log metric alert backup restore secure audit'.split(' ');
+function words(seed: number, n: number): string {
+  const out: string[] = [];
+  let x = seed * 2654435761 >>> 0;
+  for (let i = 0; i < n; i++) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    out.push(WORDS[x % WORDS.length]!);
+  }
+  return out.join(' ');
+}
+
+function generate(): string[] {
+  const files: string[] = [];
+  const body = ('## Steps\n\n' + Array.from({ length: 70 }, (_, i) => `${i + 1}. ${words(i, 12)}.\n`).join('')).padEnd(7 * 1024, '\n');
+  for (let i = 0; i < N; i++) {
+    // 20% builtin, 40% user, 40% project; every 50th name repeats across tiers (shadowing).
+    const tier = i % 5 === 0 ? 0 : i % 5 <= 2 ? 1 : 2;
+    const name = i % 50 === 7 ? `shared-skill-${i % 500}` : `skill-${i}`;
+    const dir = join(tierDirs[tier]!, `${name}-${tier}`);
+    mkdirSync(dir, { recursive: true });
+    const fm = [
+      `name: ${name}`,
+      `description: Use when the user asks to ${words(i, 14)}. Handles ${words(i + 1, 8)} safely.`,
+      'license: MIT',
+      'allowed-tools: Read Grep Bash(git:*)',
+      'metadata:',
+      `  author: bench-${i % 17}`,
+      `  version: "1.${i % 10}"`,
+    ].join('\n');
+    const file = join(dir, 'SKILL.md');
+    writeFileSync(file, `---\n${fm}\n---\n# ${name}\n\n${body}`);
+    files.push(file);
+  }
+  return files;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+function time(fn: () => void): number {
+  const t = performance.now();
+  fn();
+  return performance.now() - t;
+}
+async function timeAsync(fn: () => Promise<unknown>): Promise<number> {
+  const t = performance.now();
+  await fn();
+  return performance.now() - t;
+}
+
+/** Floor for a cold build: read the first 4 KB of every file and parse just the frontmatter with `yaml`. */
+function coldFloor(files: string[]): void {
+  const buf = Buffer.allocUnsafe(4096);
+  for (const f of files) {
+    const fd = openSync(f, 'r');
+    const n = readSync(fd, buf, 0, 4096, 0);
+    closeSync(fd);
+    const text = buf.toString('utf8', 0, n);
+    const end = text.indexOf('\n---', 3);
+    parseYaml(text.slice(4, end));
+  }
+}
+
+/** Floor for a warm build: one stat per file. */
+function warmFloor(files: string[]): void {
+  for (const f of files) statSync(f);
+}
+
+const paths = { home, dataDir: join(root, 'data'), builtinSkillsDir: builtin };
+const settings = { ...DEFAULT_SETTINGS, discovery: { ...DEFAULT_SETTINGS.discovery, maxFolders: 100_000 } };
+
+async function main(): Promise<void> {
+  const tg = performance.now();
+  const files = generate();
+  console.log(`generated ${N} skills (frontmatter ~300 B, body ~7 KB) in ${((performance.now() - tg) / 1000).toFixed(1)} s; cores: ${availableParallelism()}`);
+  coldFloor(files); // warm the page cache so both sides read from memory
+
+  const floorCold: number[] = [];
+  const cold: number[] = [];
+  const cold1: number[] = [];
+  const floorWarm: number[] = [];
+  const warm: number[] = [];
+  let threads = 1;
+  let indexed = 0;
+  for (let r = 0; r < RUNS; r++) {
+    floorCold.push(time(() => coldFloor(files)));
+    const dataDir = join(root, `data-${r}`);
+    const store = Store.openIn(dataDir);
+    cold.push(await timeAsync(async () => {
+      const c = await openCatalog({ paths: { ...paths, dataDir }, workspace: ws, store, settings });
+      threads = c.timings.threads;
+      indexed = c.entries().length;
+    }));
+    store.close();
+    const s1 = Store.openIn(join(root, `data1-${r}`));
+    cold1.push(await timeAsync(() => openCatalog({ paths, workspace: ws, store: s1, settings, threads: 1 })));
+    s1.close();
+    // Warm: a new process would open the store and build from the cache.
+    floorWarm.push(time(() => warmFloor(files)));
+    const s2 = Store.openIn(dataDir);
+    let parsed = -1;
+    warm.push(await timeAsync(async () => {
+      const c = await openCatalog({ paths: { ...paths, dataDir }, workspace: ws, store: s2, settings });
+      parsed = c.timings.parsed;
+    }));
+    s2.close();
+    if (parsed !== 0) throw new Error(`warm build re-parsed ${parsed} files`);
+  }
+  const fc = median(floorCold);
+  const c = median(cold);
+  const c1 = median(cold1);
+  const fw = median(floorWarm);
+  const w = median(warm);
+  console.log(`indexed ${indexed} catalog entries from ${files.length} files`);
+  console.log(`cold build      ${c.toFixed(0).padStart(6)} ms  floor (4 KB read + yaml.parse) ${fc.toFixed(0).padStart(6)} ms  ratio ${(c / fc).toFixed(2)}×  target ≤ 1.5×  (threads ${threads})`);
+  console.log(`cold, 1 thread  ${c1.toFixed(0).padStart(6)} ms  ratio ${(c1 / fc).toFixed(2)}×  (what the extra cores buy: ${(c1 / c).toFixed(2)}×)`);
+  console.log(`warm build      ${w.toFixed(0).padStart(6)} ms  floor (one stat per file)      ${fw.toFixed(0).padStart(6)} ms  ratio ${(w / fw).toFixed(2)}×  target ≤ 2×`);
+
+  // Catalog tokens per skill on the real public skills.
+  const pub = join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures', 'public-skills');
+  const counts: number[] = [];
+  for (const repo of readdirSync(pub)) {
+    const skillsDir = join(pub, repo, 'skills');
+    let names: string[] = [];
+    try {
+      names = readdirSync(skillsDir);
+    } catch {
+      continue;
+    }
+    for (const n of names) {
+      const p = parseSkillFile(join(skillsDir, n, 'SKILL.md'));
+      if (p.manifest) counts.push(countTokens(catalogLine(p.manifest.name, p.manifest.description)));
+    }
+  }
+  const total = counts.reduce((a, b) => a + b, 0);
+  console.log(`catalog tokens per skill (public-skills, ${counts.length} skills): median ${median(counts)}, max ${Math.max(...counts)}, total ${total}`);
+  const budget = Math.floor(DEFAULT_SETTINGS.catalog.contextWindow * DEFAULT_SETTINGS.catalog.budgetFraction);
+  console.log(`default budget ${budget} tokens (2% of ${DEFAULT_SETTINGS.catalog.contextWindow}) ≈ ${Math.floor(budget / median(counts))} skills at the median size`);
+}
+
+try {
+  await main();
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}
