@@ -18,8 +18,8 @@ const charCodeAt = String.prototype.charCodeAt, slice = String.prototype.slice, 
 const create = Object.create, freeze = Object.freeze, defineProperty = Object.defineProperty;
 
 // Nothing beyond the language itself: no WebAssembly (its memories live outside the heap limit),
-// no shared memory or blocking waits.
-for (const name of ['WebAssembly', 'SharedArrayBuffer', 'Atomics']) {
+// no shared memory or blocking waits, and no V8 console (it prints nowhere; knack.log is the way to log).
+for (const name of ['WebAssembly', 'SharedArrayBuffer', 'Atomics', 'console']) {
   try { delete G[name]; } catch {}
 }
 
