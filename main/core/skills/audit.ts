@@ -47,7 +47,7 @@ const MARKDOWN_EXT = new Set(['.md', '.markdown', '.mdx', '.txt', '.rst']);
 const SHELL_EXT = new Set(['.sh', '.bash', '.zsh', '.ksh', '.fish', '.ps1', '.bat', '.cmd', '.command']);
 const SHELL_FENCE = new Set(['bash', 'sh', 'shell', 'zsh', 'console', 'terminal', 'shell-session', 'shellsession', 'powershell', 'ps1', 'ps', 'pwsh', 'cmd', 'bat', 'fish', 'ksh']);
 
-interface FileEntry { rel: string; abs: string; size: number; link?: string; escapes?: boolean }
+export interface FileEntry { rel: string; abs: string; size: number; mtimeMs: number; link?: string; escapes?: boolean }
 
 /** Every file of a skill folder (symlinks reported, not followed out of the folder), sorted by path. */
 export function listSkillFiles(dir: string): { files: FileEntry[]; truncated: boolean } {
@@ -71,11 +71,11 @@ export function listSkillFiles(dir: string): { files: FileEntry[]; truncated: bo
         const escapes = real === undefined || !isInside(real, root);
         let size = 0;
         try { if (!escapes) size = lstatSync(real!).isFile() ? lstatSync(real!).size : 0; } catch { /* ignore */ }
-        files.push({ rel, abs: p, size, link: target, escapes });
+        files.push({ rel, abs: p, size, mtimeMs: st.mtimeMs, link: target, escapes });
       } else if (st.isDirectory()) {
         walk(p);
       } else if (st.isFile()) {
-        files.push({ rel, abs: p, size: st.size });
+        files.push({ rel, abs: p, size: st.size, mtimeMs: st.mtimeMs });
       }
     }
   };
