@@ -1,4 +1,261 @@
-// CLI commands (placeholder until the owning area lands them).
-import type { Command } from './command.js';
+// CLI: `knack skills list|show|lint|index|enable|disable` over the catalog (discovery, tiers, shadowing, toggles).
+// Output for people by default, `--json` for scripts; errors are one line each and lint exits non-zero on errors.
+import { relative } from 'node:path';
+import { loadSettings, type Settings } from '../core/config.js';
+import { openCatalog, type Catalog } from '../core/skills/catalog.js';
+import { lintCatalog, lintPaths, type LintReport } from '../core/skills/lint.js';
+import { formatDiagnostic } from '../core/skills/manifest.js';
+import type { CatalogEntry, Diagnostic } from '../core/skills/types.js';
+import { Store } from '../core/store/index.js';
+import { CliError, printJson, type Command, type CommandContext } from './command.js';
 
-export const skillsCatalogCommands: Command[] = [];
+interface Opened {
+  catalog: Catalog;
+  settings: Settings;
+  store?: Store;
+}
+
+/** Open settings, store and catalog for a command; the store is closed by `close`. */
+async function open(ctx: CommandContext, needStore = false): Promise<Opened & { close(): void }> {
+  const { settings, diagnostics } = loadSettings(ctx.paths.dataDir, ctx.workspace);
+  for (const d of diagnostics) ctx.io.err(`warning: ${formatDiagnostic(d)}`);
+  let store: Store | undefined;
+  try {
+    store = Store.openIn(ctx.paths.dataDir);
+  } catch (e) {
+    if (needStore) throw new CliError(`cannot open the database in ${ctx.paths.dataDir}: ${(e as Error).message}`);
+    ctx.io.err(`warning: cannot open the database in ${ctx.paths.dataDir} (${(e as Error).message}); continuing without the cache and toggles`);
+  }
+  const catalog = await openCatalog({ paths: ctx.paths, workspace: ctx.workspace, settings, ...(store ? { store } : {}) });
+  return { catalog, settings, ...(store ? { store } : {}), close: () => store?.close() };
+}
+
+function oneLine(s: string, max: number): string {
+  const flat = s.replace(/\s+/g, ' ').trim();
+  return [...flat].length <= max ? flat : [...flat].slice(0, max - 1).join('') + '…';
+}
+
+function state(e: CatalogEntry): string {
+  if (e.shadowedBy) return `shadowed by ${e.shadowedBy.tier}`;
+  return e.enabled ? 'on' : 'off';
+}
+
+function entryJson(e: CatalogEntry) {
+  return {
+    name: e.manifest.name,
+    description: e.manifest.description,
+    tier: e.tier,
+    source: e.source,
+    path: e.file,
+    dir: e.dir,
+    realDir: e.realDir,
+    enabled: e.enabled,
+    ...(e.disabledReason ? { disabledReason: e.disabledReason } : {}),
+    ...(e.shadowedBy ? { shadowedBy: e.shadowedBy } : {}),
+    diagnostics: e.diagnostics,
+  };
+}
+
+function pad(s: string, n: number): string {
+  const len = [...s].length;
+  return len >= n ? s : s + ' '.repeat(n - len);
+}
+
+const list: Command = {
+  path: ['skills', 'list'],
+  summary: 'List skills of every tier (built-in, user, project) with shadowing and on/off state.',
+  usage: '[--all] [--workspace DIR] [--json]',
+  options: { all: { type: 'boolean', short: 'a' } },
+  async run(ctx) {
+    const o = await open(ctx);
+    try {
+      const all = ctx.values.all === true;
+      const entries = o.catalog.entries();
+      const broken = o.catalog.broken();
+      if (ctx.json) {
+        printJson(ctx.io, { workspace: ctx.workspace, skills: entries.map(entryJson), ...(all ? { broken } : {}) });
+        return 0;
+      }
+      if (entries.length === 0 && broken.length === 0) {
+        ctx.io.out(`No skills found. Put a skill folder (with SKILL.md) in ${relative(process.cwd(), ctx.workspace) || '.'}/.workbuddy/skills or ~/.workbuddy/skills.`);
+        return 0;
+      }
+      const nameW = Math.min(32, Math.max(4, ...entries.map((e) => [...e.manifest.name].length)));
+      const stateW = Math.max(5, ...entries.map((e) => state(e).length));
+      const width = Math.max(100, process.stdout.columns ?? 100);
+      ctx.io.out(`${pad('TIER', 8)} ${pad('NAME', nameW)} ${pad('STATE', stateW)} DESCRIPTION`);
+      for (const e of entries) {
+        const head = `${pad(e.tier, 8)} ${pad(e.manifest.name, nameW)} ${pad(state(e), stateW)} `;
+        ctx.io.out(head + oneLine(e.manifest.description, Math.max(20, width - [...head].length)));
+      }
+      if (all) {
+        for (const b of broken) {
+          const first = b.diagnostics.find((d) => d.severity === 'error') ?? b.diagnostics[0];
+          ctx.io.out(`${pad(b.tier, 8)} ${pad('(broken)', nameW)} ${pad('error', stateW)} ${first ? formatDiagnostic(first) : b.file}`);
+        }
+      }
+      const winners = entries.filter((e) => !e.shadowedBy);
+      const summary = [`${winners.length} skill${winners.length === 1 ? '' : 's'}`, `${winners.filter((e) => e.enabled).length} on`];
+      const shadowed = entries.length - winners.length;
+      if (shadowed) summary.push(`${shadowed} shadowed`);
+      ctx.io.out(`\n${summary.join(', ')}.`);
+      if (broken.length && !all) ctx.io.out(`${broken.length} skill${broken.length === 1 ? '' : 's'} could not be read: see \`knack skills list --all\` or \`knack skills lint\`.`);
+      for (const d of o.catalog.discoveryDiagnostics().filter((x) => x.severity !== 'info')) ctx.io.err(`warning: ${formatDiagnostic(d)}`);
+      return 0;
+    } finally {
+      o.close();
+    }
+  },
+};
+
+const show: Command = {
+  path: ['skills', 'show'],
+  summary: 'Show one skill: manifest, path, tier, diagnostics and shadowing.',
+  usage: 'NAME [--workspace DIR] [--json]',
+  async run(ctx) {
+    const name = ctx.positionals[0];
+    if (!name) throw new CliError('missing skill NAME (usage: knack skills show NAME)');
+    const o = await open(ctx);
+    try {
+      const win = o.catalog.get(name);
+      if (!win) {
+        const broken = o.catalog.broken().filter((b) => b.dir.split(/[\\/]/).pop() === name);
+        if (broken.length) {
+          if (ctx.json) printJson(ctx.io, { name, broken });
+          else for (const b of broken) for (const d of b.diagnostics) ctx.io.out(formatDiagnostic(d));
+          throw new CliError(`skill "${name}" could not be read (see above)`, 1);
+        }
+        throw new CliError(`no skill named "${name}" (try: knack skills list)`);
+      }
+      const same = o.catalog.entries().filter((e) => e.manifest.name.toLowerCase() === win.manifest.name.toLowerCase());
+      if (ctx.json) {
+        printJson(ctx.io, { ...entryJson(win), manifest: win.manifest, shadows: same.filter((e) => e !== win).map(entryJson) });
+        return 0;
+      }
+      const m = win.manifest;
+      const lines = [
+        `${m.name}${m.title && m.title !== m.name ? ` (${m.title})` : ''}`,
+        `  tier:        ${win.tier} (${win.source === 'agents' ? '.agents/skills' : '.workbuddy/skills'})`,
+        `  path:        ${win.file}`,
+        ...(win.realDir !== win.dir ? [`  real folder: ${win.realDir}`] : []),
+        `  state:       ${win.enabled ? 'on' : `off${win.disabledReason ? ` (${win.disabledReason})` : ''}`}`,
+        `  description: ${m.description.replace(/\n/g, '\n               ')}`,
+        ...(m.license ? [`  license:     ${m.license}`] : []),
+        ...(m.compatibility ? [`  compatible:  ${m.compatibility}`] : []),
+        ...(m.allowedTools.length ? [`  tools:       ${m.allowedTools.join(', ')}`] : []),
+        ...(m.readWhen.length ? [`  read when:   ${m.readWhen.join(' | ')}`] : []),
+        ...(m.dependsOn.length ? [`  depends on:  ${m.dependsOn.join(', ')}`] : []),
+        ...(m.agentCreated ? ['  created by:  the agent'] : []),
+        ...(m.permissions ? [`  permissions: ${JSON.stringify(m.permissions.raw)} (not reviewed yet)`] : []),
+        ...Object.entries(m.metadata).map(([k, v]) => `  metadata.${k}: ${v}`),
+      ];
+      for (const s of same.filter((e) => e !== win)) lines.push(`  shadows:     ${s.tier} ${s.file}`);
+      if (win.diagnostics.length) {
+        lines.push('  diagnostics:');
+        for (const d of win.diagnostics) lines.push(`    ${formatDiagnostic(d)}`);
+      }
+      ctx.io.out(lines.join('\n'));
+      return 0;
+    } finally {
+      o.close();
+    }
+  },
+};
+
+function printLint(ctx: CommandContext, report: LintReport, strict: boolean): number {
+  if (ctx.json) {
+    printJson(ctx.io, { strict, ...report });
+    return report.errors ? 1 : 0;
+  }
+  const lines: string[] = [];
+  const all: Diagnostic[] = [...report.diagnostics, ...report.skills.flatMap((s) => s.diagnostics)];
+  for (const d of all) if (d.severity !== 'info') lines.push(formatDiagnostic(d));
+  const bad = report.skills.filter((s) => !s.ok).length;
+  lines.push(
+    `${report.skills.length} skill${report.skills.length === 1 ? '' : 's'} checked${strict ? ' (strict: Agent Skills reference rules)' : ''}: ` +
+      `${report.errors} error${report.errors === 1 ? '' : 's'}, ${report.warnings} warning${report.warnings === 1 ? '' : 's'}` +
+      (bad ? `; ${bad} ${strict ? 'not valid' : 'left out of the catalog'}` : ''),
+  );
+  ctx.io.out(lines.join('\n'));
+  return report.errors ? 1 : 0;
+}
+
+const lint: Command = {
+  path: ['skills', 'lint'],
+  summary: 'Check skills: a skill folder, a folder of skills, or (no PATH) every discovered skill. Exits 1 on errors.',
+  usage: '[PATH...] [--strict] [--workspace DIR] [--json]',
+  options: { strict: { type: 'boolean' } },
+  async run(ctx) {
+    const strict = ctx.values.strict === true;
+    if (ctx.positionals.length) {
+      const { settings } = loadSettings(ctx.paths.dataDir, ctx.workspace);
+      return printLint(ctx, lintPaths(ctx.positionals, { strict, settings }), strict);
+    }
+    const o = await open(ctx);
+    try {
+      return printLint(ctx, lintCatalog(o.catalog, { strict }), strict);
+    } finally {
+      o.close();
+    }
+  },
+};
+
+const index: Command = {
+  path: ['skills', 'index'],
+  summary: 'Build the catalog and report every skill with tier, path, shadowing, diagnostics and timings.',
+  usage: '[--workspace DIR] [--json]',
+  async run(ctx) {
+    const o = await open(ctx);
+    try {
+      const c = o.catalog;
+      const t = c.timings;
+      if (ctx.json) {
+        printJson(ctx.io, {
+          workspace: ctx.workspace,
+          paths: ctx.paths,
+          timings: t,
+          skills: c.entries().map(entryJson),
+          broken: c.broken(),
+          diagnostics: c.discoveryDiagnostics(),
+        });
+        return 0;
+      }
+      const winners = c.entries().filter((e) => !e.shadowedBy).length;
+      ctx.io.out(
+        `indexed ${winners} skills (${c.entries().length - winners} shadowed, ${c.broken().length} broken) from ${t.files} files in ${t.totalMs.toFixed(1)} ms\n` +
+          `  discover ${t.discoverMs.toFixed(1)} ms (${t.folders} folders) · parse ${t.parseMs.toFixed(1)} ms (${t.parsed} parsed, ${t.cached} from cache, ${t.threads} thread${t.threads === 1 ? '' : 's'}) · merge ${t.mergeMs.toFixed(1)} ms`,
+      );
+      for (const d of c.diagnostics().filter((x) => x.severity !== 'info')) ctx.io.out(formatDiagnostic(d));
+      return 0;
+    } finally {
+      o.close();
+    }
+  },
+};
+
+function toggle(on: boolean): Command {
+  return {
+    path: ['skills', on ? 'enable' : 'disable'],
+    summary: on ? 'Turn a skill on in this workspace.' : 'Turn a skill off in this workspace (never in the prompt, never matched).',
+    usage: 'NAME [--workspace DIR]',
+    async run(ctx) {
+      const name = ctx.positionals[0];
+      if (!name) throw new CliError(`missing skill NAME (usage: knack skills ${on ? 'enable' : 'disable'} NAME)`);
+      const o = await open(ctx, true);
+      try {
+        if (!o.catalog.get(name)) throw new CliError(`no skill named "${name}" (try: knack skills list)`);
+        const e = o.catalog.setEnabled(name, on);
+        if (ctx.json) printJson(ctx.io, entryJson(e));
+        else {
+          const note = on && !e.enabled && e.disabledReason ? ` (still off: ${e.disabledReason})` : '';
+          ctx.io.out(`${e.manifest.name}: ${on ? 'on' : 'off'} in ${ctx.workspace}${note}`);
+        }
+        return 0;
+      } finally {
+        o.close();
+      }
+    },
+  };
+}
+
+export const skillsCatalogCommands: Command[] = [list, show, lint, index, toggle(true), toggle(false)];

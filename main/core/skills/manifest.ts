@@ -344,5 +344,5 @@ export function hasErrors(diags: Diagnostic[]): boolean {
 
 /** `file:line: field: message` — the one-line form people read. */
 export function formatDiagnostic(d: Diagnostic): string {
-  return `${d.file}${d.line !== undefined ? `:${d.line}` : ''}: ${d.field ? `${d.field}: ` : ''}${d.severity === 'error' ? '' : `${d.severity}: `}${d.message}`;
+  return `${d.file}${d.line !== undefined ? `:${d.line}` : ''}: ${d.severity === 'error' ? '' : `${d.severity}: `}${d.field ? `${d.field}: ` : ''}${d.message}`;
 }
