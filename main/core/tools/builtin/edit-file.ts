@@ -1,0 +1,80 @@
+// edit_file: exact string replacement in a text file. The old text must occur exactly once (or replace_all
+// must be set); no match or several matches come back as structured errors with where they are.
+import { readFile, stat } from 'node:fs/promises';
+import { errorFromThrown, ok, toolError } from '../errors.js';
+import type { ToolDefinition } from '../types.js';
+import { displayPath, looksBinary, resolveArg } from './workspace.js';
+import { atomicWrite, WRITE_MAX_BYTES } from './write-file.js';
+
+interface Args {
+  path: string;
+  old_string: string;
+  new_string: string;
+  replace_all?: boolean;
+}
+
+function occurrences(text: string, needle: string): number[] {
+  const at: number[] = [];
+  for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + needle.length)) at.push(i);
+  return at;
+}
+
+function lineOf(text: string, index: number): number {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+export const editFileTool: ToolDefinition<Args> = {
+  name: 'edit_file',
+  summary: 'Replace an exact piece of text in a file (must be unique unless replace_all).',
+  description:
+    'Replace old_string with new_string in a text file. old_string must match the file exactly (whitespace ' +
+    'included) and occur exactly once; include more surrounding lines to make it unique, or set replace_all ' +
+    'to change every occurrence.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      path: { type: 'string', minLength: 1, description: 'File path, relative to the workspace' },
+      old_string: { type: 'string', minLength: 1, description: 'Exact text to replace' },
+      new_string: { type: 'string', description: 'Replacement text' },
+      replace_all: { type: 'boolean', description: 'Replace every occurrence (default false)' },
+    },
+    required: ['path', 'old_string', 'new_string'],
+    additionalProperties: false,
+  },
+  deferLoading: false,
+  risk: 'write',
+  access: (a, ctx) => {
+    const p = resolveArg(ctx.workspace, a.path);
+    return { read: [p], write: [p] };
+  },
+  async handler(a, ctx) {
+    const file = resolveArg(ctx.workspace, a.path);
+    const shown = displayPath(ctx.workspace, file);
+    if (a.old_string === a.new_string) return toolError('tool.invalid_args', 'new_string: must differ from old_string');
+    try {
+      const st = await stat(file);
+      if (st.size > WRITE_MAX_BYTES) return toolError('tool.too_large', `${shown} is ${st.size} bytes (limit ${WRITE_MAX_BYTES})`);
+      const buf = await readFile(file);
+      if (looksBinary(buf)) return toolError('tool.binary', `${shown} is a binary file; edit_file only changes text`);
+      const text = buf.toString('utf8');
+      const at = occurrences(text, a.old_string);
+      if (at.length === 0) {
+        return toolError('tool.no_match', `old_string was not found in ${shown} (it must match exactly, whitespace included)`);
+      }
+      if (at.length > 1 && !a.replace_all) {
+        const lines = at.slice(0, 10).map((i) => lineOf(text, i));
+        return toolError('tool.ambiguous', `old_string occurs ${at.length} times in ${shown} (lines ${lines.join(', ')}); add surrounding text to make it unique or set replace_all`, {
+          count: at.length,
+          lines,
+        });
+      }
+      const next = a.replace_all ? text.split(a.old_string).join(a.new_string) : text.slice(0, at[0]) + a.new_string + text.slice(at[0]! + a.old_string.length);
+      await atomicWrite(file, next);
+      return ok({ path: shown, replacements: a.replace_all ? at.length : 1, firstLine: lineOf(text, at[0]!) });
+    } catch (e) {
+      return errorFromThrown(e, shown);
+    }
+  },
+};

@@ -1,0 +1,57 @@
+// glob: find workspace files by glob pattern (picomatch), respecting .gitignore, capped and sorted by path.
+import picomatch from 'picomatch';
+import { errorFromThrown, ok, toolError } from '../errors.js';
+import type { ToolDefinition } from '../types.js';
+import { walkFiles } from './walk.js';
+import { displayPath, resolveArg } from './workspace.js';
+
+export const GLOB_MAX_RESULTS = 1000;
+
+interface Args {
+  pattern: string;
+  path?: string;
+}
+
+export const globTool: ToolDefinition<Args> = {
+  name: 'glob',
+  summary: 'Find files by name pattern (e.g. src/**/*.ts), respecting .gitignore.',
+  description:
+    `Find files whose path (relative to the search folder) matches a glob pattern such as "**/*.test.ts" or "src/*.{js,ts}". ` +
+    `Files ignored by .gitignore, .git and node_modules are skipped. At most ${GLOB_MAX_RESULTS} paths, sorted.`,
+  inputSchema: {
+    type: 'object',
+    properties: {
+      pattern: { type: 'string', minLength: 1, description: 'Glob pattern, e.g. **/*.md' },
+      path: { type: 'string', description: 'Folder to search, relative to the workspace (default ".")' },
+    },
+    required: ['pattern'],
+    additionalProperties: false,
+  },
+  deferLoading: false,
+  risk: 'read',
+  access: (a, ctx) => ({ read: [resolveArg(ctx.workspace, a.path)] }),
+  async handler(a, ctx) {
+    const root = resolveArg(ctx.workspace, a.path);
+    let isMatch: (p: string) => boolean;
+    try {
+      isMatch = picomatch(a.pattern, { dot: true });
+    } catch (e) {
+      return toolError('tool.invalid_args', `pattern: ${(e as Error).message}`);
+    }
+    try {
+      const found: string[] = [];
+      let truncated = false;
+      for await (const f of walkFiles(root, { ...(ctx.signal ? { signal: ctx.signal } : {}) })) {
+        if (!isMatch(f.rel)) continue;
+        if (found.length >= GLOB_MAX_RESULTS) {
+          truncated = true;
+          break;
+        }
+        found.push(displayPath(ctx.workspace, f.path));
+      }
+      return ok({ files: found.sort(), truncated });
+    } catch (e) {
+      return errorFromThrown(e, displayPath(ctx.workspace, root));
+    }
+  },
+};

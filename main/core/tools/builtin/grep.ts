@@ -1,0 +1,112 @@
+// grep: regular-expression search through workspace files — .gitignore respected, binaries and huge files
+// skipped, results capped — returning file, line number and the matching line.
+import { readFile, stat } from 'node:fs/promises';
+import picomatch from 'picomatch';
+import { errorFromThrown, ok, toolError } from '../errors.js';
+import type { ToolDefinition } from '../types.js';
+import { walkFiles } from './walk.js';
+import { displayPath, looksBinary, resolveArg } from './workspace.js';
+
+export const GREP_DEFAULT_RESULTS = 200;
+export const GREP_MAX_RESULTS = 2000;
+/** Files larger than this are skipped (and counted). */
+export const GREP_MAX_FILE_BYTES = 4 * 1024 * 1024;
+const LINE_MAX_CHARS = 400;
+
+interface Args {
+  pattern: string;
+  path?: string;
+  glob?: string;
+  ignore_case?: boolean;
+  max_results?: number;
+}
+
+export interface GrepMatch {
+  file: string;
+  line: number;
+  text: string;
+}
+
+export const grepTool: ToolDefinition<Args> = {
+  name: 'grep',
+  summary: 'Search file contents with a regular expression, respecting .gitignore.',
+  description:
+    'Search the text of workspace files for a JavaScript regular expression. Returns file, line number and the ' +
+    'line for each match. Files ignored by .gitignore, binary files, .git and node_modules are skipped. ' +
+    'Narrow with path (a folder or file) and glob (e.g. "**/*.ts").',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      pattern: { type: 'string', minLength: 1, description: 'Regular expression (JavaScript syntax)' },
+      path: { type: 'string', description: 'Folder or file to search, relative to the workspace (default ".")' },
+      glob: { type: 'string', description: 'Only files whose path matches this glob' },
+      ignore_case: { type: 'boolean', description: 'Case-insensitive match' },
+      max_results: { type: 'integer', minimum: 1, maximum: GREP_MAX_RESULTS, description: `Most matches to return (default ${GREP_DEFAULT_RESULTS})` },
+    },
+    required: ['pattern'],
+    additionalProperties: false,
+  },
+  deferLoading: false,
+  risk: 'read',
+  access: (a, ctx) => ({ read: [resolveArg(ctx.workspace, a.path)] }),
+  async handler(a, ctx) {
+    const root = resolveArg(ctx.workspace, a.path);
+    let re: RegExp;
+    try {
+      re = new RegExp(a.pattern, a.ignore_case ? 'iu' : 'u');
+    } catch {
+      try {
+        re = new RegExp(a.pattern, a.ignore_case ? 'i' : '');
+      } catch (e) {
+        return toolError('tool.invalid_args', `pattern: ${(e as Error).message}`);
+      }
+    }
+    let inGlob: ((p: string) => boolean) | undefined;
+    if (a.glob) {
+      try {
+        inGlob = picomatch(a.glob, { dot: true, matchBase: !a.glob.includes('/') });
+      } catch (e) {
+        return toolError('tool.invalid_args', `glob: ${(e as Error).message}`);
+      }
+    }
+    const max = a.max_results ?? GREP_DEFAULT_RESULTS;
+    const matches: GrepMatch[] = [];
+    let filesSearched = 0;
+    let skippedBinary = 0;
+    let skippedLarge = 0;
+    let truncated = false;
+    try {
+      outer: for await (const f of walkFiles(root, { ...(ctx.signal ? { signal: ctx.signal } : {}) })) {
+        if (inGlob && f.rel && !inGlob(f.rel)) continue;
+        const st = await stat(f.path).catch(() => undefined);
+        if (!st?.isFile()) continue;
+        if (st.size > GREP_MAX_FILE_BYTES) {
+          skippedLarge++;
+          continue;
+        }
+        const buf = await readFile(f.path).catch(() => undefined);
+        if (!buf) continue;
+        if (looksBinary(buf)) {
+          skippedBinary++;
+          continue;
+        }
+        filesSearched++;
+        const text = buf.toString('utf8');
+        if (!re.test(text)) continue;
+        const lines = text.split(/\r?\n/);
+        for (let i = 0; i < lines.length; i++) {
+          if (!re.test(lines[i]!)) continue;
+          if (matches.length >= max) {
+            truncated = true;
+            break outer;
+          }
+          const line = lines[i]!;
+          matches.push({ file: displayPath(ctx.workspace, f.path), line: i + 1, text: line.length > LINE_MAX_CHARS ? `${line.slice(0, LINE_MAX_CHARS)}…` : line });
+        }
+      }
+      return ok({ matches, truncated, filesSearched, skippedBinary, skippedLarge });
+    } catch (e) {
+      return errorFromThrown(e, displayPath(ctx.workspace, root));
+    }
+  },
+};

@@ -1,0 +1,25 @@
+// The built-in tool set: workspace file tools and bash always; web_fetch only when the ceiling allows network;
+// the MCP resource tools when a connector manager is present. Deferred ones are marked by their definitions.
+import type { AnyTool } from '../registry.js';
+import { bashTool } from './bash.js';
+import { editFileTool } from './edit-file.js';
+import { globTool } from './glob.js';
+import { grepTool } from './grep.js';
+import { listDirTool } from './list-dir.js';
+import { listMcpResourcesTool, readMcpResourceTool, type McpResourceProvider } from './mcp-resources.js';
+import { readFileTool } from './read-file.js';
+import { webFetchTool } from './web-fetch.js';
+import { writeFileTool } from './write-file.js';
+
+export interface BuiltinOptions {
+  /** The ceiling allows network: web_fetch is offered. */
+  network: boolean;
+  mcp?: McpResourceProvider;
+}
+
+export function builtinTools(opts: BuiltinOptions): AnyTool[] {
+  const tools: AnyTool[] = [readFileTool, writeFileTool, editFileTool, listDirTool, globTool, grepTool, bashTool];
+  if (opts.network) tools.push(webFetchTool);
+  if (opts.mcp) tools.push(listMcpResourcesTool(opts.mcp), readMcpResourceTool(opts.mcp));
+  return tools;
+}

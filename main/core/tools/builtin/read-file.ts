@@ -1,0 +1,98 @@
+// read_file: read a text file in the workspace, whole or a line range, with a size cap and binary detection.
+// Large files must be read by range; binary files are refused with a structured error, never returned as mojibake.
+import { open, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { errorFromThrown, ok, toolError } from '../errors.js';
+import type { ToolDefinition } from '../types.js';
+import { capText, displayPath, looksBinary, resolveArg } from './workspace.js';
+
+/** Whole-file reads above this size must give offset/limit. */
+export const READ_MAX_BYTES = 256 * 1024;
+/** Text returned by one call, at most. */
+export const READ_MAX_RETURN = 256 * 1024;
+/** Lines returned by one ranged call, at most. */
+export const READ_MAX_LINES = 2000;
+
+interface Args {
+  path: string;
+  offset?: number;
+  limit?: number;
+}
+
+async function head(file: string, bytes: number): Promise<Buffer> {
+  const fh = await open(file, 'r');
+  try {
+    const buf = Buffer.alloc(bytes);
+    const { bytesRead } = await fh.read(buf, 0, bytes, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
+
+async function readRange(file: string, from: number, count: number): Promise<{ lines: string[]; total: number }> {
+  const rl = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  const lines: string[] = [];
+  let n = 0;
+  for await (const line of rl) {
+    n++;
+    if (n >= from && lines.length < count) lines.push(line);
+  }
+  return { lines, total: n };
+}
+
+export const readFileTool: ToolDefinition<Args> = {
+  name: 'read_file',
+  summary: 'Read a text file in the workspace, whole or by line range.',
+  description:
+    'Read a UTF-8 text file. Paths are relative to the workspace. Give offset (first line, 1-based) and limit ' +
+    `(number of lines, at most ${READ_MAX_LINES}) to read part of a file; files over ${READ_MAX_BYTES / 1024} KB must be read by range. ` +
+    'Binary files are refused.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      path: { type: 'string', minLength: 1, description: 'File path, relative to the workspace' },
+      offset: { type: 'integer', minimum: 1, description: 'First line to read (1-based)' },
+      limit: { type: 'integer', minimum: 1, maximum: READ_MAX_LINES, description: 'Number of lines to read' },
+    },
+    required: ['path'],
+    additionalProperties: false,
+  },
+  deferLoading: false,
+  risk: 'read',
+  access: (a, ctx) => ({ read: [resolveArg(ctx.workspace, a.path)] }),
+  async handler(a, ctx) {
+    const file = resolveArg(ctx.workspace, a.path);
+    const shown = displayPath(ctx.workspace, file);
+    try {
+      const st = await stat(file);
+      if (st.isDirectory()) return toolError('tool.failed', `${shown} is a folder; use list_dir`);
+      if (looksBinary(await head(file, 8192))) {
+        return toolError('tool.binary', `${shown} is a binary file (${st.size} bytes); read_file only returns text`);
+      }
+      const ranged = a.offset !== undefined || a.limit !== undefined;
+      if (!ranged && st.size > READ_MAX_BYTES) {
+        return toolError('tool.too_large', `${shown} is ${st.size} bytes (limit ${READ_MAX_BYTES}); read it in parts with offset and limit`, {
+          size: st.size,
+          limit: READ_MAX_BYTES,
+        });
+      }
+      const from = a.offset ?? 1;
+      const count = a.limit ?? READ_MAX_LINES;
+      const { lines, total } = await readRange(file, from, ranged ? count : Number.MAX_SAFE_INTEGER);
+      const capped = capText(lines.join('\n'), READ_MAX_RETURN);
+      const endLine = lines.length ? from + lines.length - 1 : from - 1;
+      return ok({
+        path: shown,
+        content: capped.text,
+        startLine: from,
+        endLine,
+        totalLines: total,
+        truncated: capped.truncated || endLine < total,
+      });
+    } catch (e) {
+      return errorFromThrown(e, shown);
+    }
+  },
+};

@@ -1,0 +1,85 @@
+// A bounded walk of a workspace folder that respects .gitignore files (root and nested, via the `ignore`
+// package) and always skips .git and node_modules; shared by glob and grep.
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+
+export const ALWAYS_SKIPPED = new Set(['.git', 'node_modules']);
+
+export interface WalkEntry {
+  /** Absolute path. */
+  path: string;
+  /** Path relative to the walk root, `/`-separated. */
+  rel: string;
+}
+
+interface Layer {
+  /** Folder the .gitignore lives in, relative to the root ('' for the root). */
+  base: string;
+  ig: Ignore;
+}
+
+async function loadIgnore(dir: string): Promise<Ignore | undefined> {
+  try {
+    return ignore().add(await readFile(join(dir, '.gitignore'), 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+function ignored(layers: Layer[], rel: string, isDir: boolean): boolean {
+  for (const l of layers) {
+    const sub = l.base ? rel.slice(l.base.length + 1) : rel;
+    if (sub && l.ig.ignores(isDir ? `${sub}/` : sub)) return true;
+  }
+  return false;
+}
+
+export interface WalkOptions {
+  /** Stop after this many files (the caller reports truncation). */
+  maxFiles?: number;
+  /** Respect .gitignore files (default true). */
+  gitignore?: boolean;
+  signal?: AbortSignal;
+}
+
+/** Files under `root`, depth-first in name order, ignored paths skipped. Symlinked folders are not followed. */
+export async function* walkFiles(root: string, opts: WalkOptions = {}): AsyncGenerator<WalkEntry> {
+  const max = opts.maxFiles ?? 100_000;
+  const useIgnore = opts.gitignore !== false;
+  let count = 0;
+  const top = await stat(root);
+  if (!top.isDirectory()) {
+    yield { path: root, rel: '' };
+    return;
+  }
+  async function* visit(dir: string, layers: Layer[]): AsyncGenerator<WalkEntry> {
+    if (opts.signal?.aborted) return;
+    const rel = relative(root, dir).split(sep).join('/');
+    let here = layers;
+    if (useIgnore) {
+      const ig = await loadIgnore(dir);
+      if (ig) here = [...layers, { base: rel, ig }];
+    }
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+      if (count >= max) return;
+      const childRel = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) {
+        if (ALWAYS_SKIPPED.has(e.name) || (useIgnore && ignored(here, childRel, true))) continue;
+        yield* visit(join(dir, e.name), here);
+      } else if (e.isFile() || e.isSymbolicLink()) {
+        if (useIgnore && ignored(here, childRel, false)) continue;
+        count++;
+        yield { path: join(dir, e.name), rel: childRel };
+      }
+    }
+  }
+  yield* visit(root, []);
+}

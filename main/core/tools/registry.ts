@@ -1,0 +1,151 @@
+// The one tool registry: unique names, compiled input validators, and which tools are deferred
+// (kept out of the prompt) — the tool's own default, overridden by settings.tools.deferred / alwaysLoaded.
+import { compileValidator, type ArgProblem, type Validator } from './validate.js';
+import { isValidToolName } from './names.js';
+import type { ToolDefinition } from './types.js';
+
+/** Where a tool came from: shown in listings, used to remove a connector's tools together. */
+export type ToolSource = 'builtin' | 'meta' | 'skill' | 'catalog' | `mcp:${string}`;
+
+export interface DeferralSettings {
+  /** Names (or `*` patterns such as `mcp__github__*`) to defer in addition to the tools' defaults. */
+  deferred: string[];
+  /** Names (or patterns) to always load, even if deferred by default. Wins over `deferred`. */
+  alwaysLoaded: string[];
+}
+
+// The registry stores tools of any argument type; handlers get validated arguments.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyTool = ToolDefinition<any>;
+
+export interface RegisteredTool {
+  def: AnyTool;
+  source: ToolSource;
+  /** Effective deferral after settings. */
+  deferred: boolean;
+  validate: Validator;
+}
+
+export type RegistryEvent = { kind: 'add'; tool: RegisteredTool } | { kind: 'remove'; name: string };
+
+function patternMatcher(patterns: string[]): (name: string) => boolean {
+  const exact = new Set(patterns.filter((p) => !p.includes('*')));
+  const globs = patterns
+    .filter((p) => p.includes('*'))
+    .map((p) => new RegExp(`^${p.split('*').map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`));
+  return (name) => exact.has(name) || globs.some((g) => g.test(name));
+}
+
+export class ToolRegistry {
+  private readonly tools = new Map<string, RegisteredTool>();
+  private readonly listeners = new Set<(e: RegistryEvent) => void>();
+  private readonly isForcedDeferred: (name: string) => boolean;
+  private readonly isForcedLoaded: (name: string) => boolean;
+
+  constructor(settings: Partial<DeferralSettings> = {}) {
+    this.isForcedDeferred = patternMatcher(settings.deferred ?? []);
+    this.isForcedLoaded = patternMatcher(settings.alwaysLoaded ?? []);
+  }
+
+  /**
+   * Register a tool. Throws with a readable message on a bad or duplicate name or an invalid schema.
+   * `lazy` defers compiling the schema to the first call (large imported catalogs); a bad schema then
+   * surfaces as a `tool.schema` error on that call instead of here.
+   */
+  register(def: AnyTool, source: ToolSource = 'builtin', opts: { lazy?: boolean } = {}): RegisteredTool {
+    if (!isValidToolName(def.name)) {
+      throw new Error(`tool name "${def.name}" is invalid: use letters, digits, "_" or "-", at most 64 characters`);
+    }
+    const existing = this.tools.get(def.name);
+    if (existing) throw new Error(`tool "${def.name}" is already registered (from ${existing.source})`);
+    if (typeof def.inputSchema !== 'object' || def.inputSchema === null || Array.isArray(def.inputSchema)) {
+      throw new Error(`tool "${def.name}": input schema must be a JSON object`);
+    }
+    let validate: Validator;
+    if (opts.lazy) {
+      let compiled: Validator | undefined;
+      let failure: string | undefined;
+      validate = (args) => {
+        if (!compiled && !failure) {
+          try {
+            compiled = compileValidator(def.inputSchema);
+          } catch (e) {
+            failure = (e as Error).message;
+          }
+        }
+        return compiled ? compiled(args) : [{ field: '(schema)', message: failure ?? 'invalid input schema' }];
+      };
+    } else {
+      try {
+        validate = compileValidator(def.inputSchema);
+      } catch (e) {
+        throw new Error(`tool "${def.name}": ${(e as Error).message}`);
+      }
+    }
+    const deferred = this.isForcedLoaded(def.name) ? false : this.isForcedDeferred(def.name) ? true : def.deferLoading;
+    const tool: RegisteredTool = { def, source, deferred, validate };
+    this.tools.set(def.name, tool);
+    this.emit({ kind: 'add', tool });
+    return tool;
+  }
+
+  /** Register many; returns the problems (one line each) instead of stopping at the first bad tool. */
+  registerAll(defs: Iterable<AnyTool>, source: ToolSource = 'builtin', opts: { lazy?: boolean } = {}): string[] {
+    const problems: string[] = [];
+    for (const d of defs) {
+      try {
+        this.register(d, source, opts);
+      } catch (e) {
+        problems.push((e as Error).message);
+      }
+    }
+    return problems;
+  }
+
+  unregister(name: string): boolean {
+    if (!this.tools.delete(name)) return false;
+    this.emit({ kind: 'remove', name });
+    return true;
+  }
+
+  /** Remove every tool from one source (e.g. a connector that went down). Returns the names removed. */
+  unregisterSource(source: ToolSource): string[] {
+    const names = [...this.tools.values()].filter((t) => t.source === source).map((t) => t.def.name);
+    for (const n of names) this.unregister(n);
+    return names;
+  }
+
+  get(name: string): RegisteredTool | undefined {
+    return this.tools.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.tools.has(name);
+  }
+
+  list(filter: { deferred?: boolean } = {}): RegisteredTool[] {
+    const all = [...this.tools.values()];
+    const out = filter.deferred === undefined ? all : all.filter((t) => t.deferred === filter.deferred);
+    return out.sort((a, b) => a.def.name.localeCompare(b.def.name));
+  }
+
+  get size(): number {
+    return this.tools.size;
+  }
+
+  validate(name: string, args: unknown): ArgProblem[] {
+    const t = this.tools.get(name);
+    if (!t) return [{ field: '(tool)', message: `unknown tool "${name}"` }];
+    return t.validate(args);
+  }
+
+  /** Subscribe to additions and removals; returns the unsubscribe function. */
+  subscribe(listener: (e: RegistryEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(e: RegistryEvent): void {
+    for (const l of this.listeners) l(e);
+  }
+}

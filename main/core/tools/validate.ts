@@ -1,0 +1,75 @@
+// Argument validation against a tool's JSON Schema with Ajv: compiled once per tool, and errors turned
+// into one line per problem that names the field (`path: must be string`), for the model to fix its call.
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { JsonSchema } from './types.js';
+
+export interface ArgProblem {
+  /** JSON-pointer-ish field path, e.g. `edits[0].old_string`; `(arguments)` for the whole object. */
+  field: string;
+  message: string;
+}
+
+export type Validator = (args: unknown) => ArgProblem[];
+
+const ajv = new Ajv({ allErrors: true, strict: false, validateSchema: true, allowUnionTypes: true });
+
+function fieldOf(e: ErrorObject): string {
+  let path = e.instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((p) => (/^\d+$/.test(p) ? `[${p}]` : `.${p}`))
+    .join('')
+    .replace(/^\./, '');
+  if (e.keyword === 'required') {
+    const missing = (e.params as { missingProperty: string }).missingProperty;
+    path = path ? `${path}.${missing}` : missing;
+  } else if (e.keyword === 'additionalProperties') {
+    const extra = (e.params as { additionalProperty: string }).additionalProperty;
+    path = path ? `${path}.${extra}` : extra;
+  }
+  return path || '(arguments)';
+}
+
+function messageOf(e: ErrorObject): string {
+  switch (e.keyword) {
+    case 'required':
+      return 'is required';
+    case 'additionalProperties':
+      return 'is not a known parameter';
+    case 'enum':
+      return `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+    default:
+      return e.message ?? `fails ${e.keyword}`;
+  }
+}
+
+/** Compile a schema; throws an Error naming the schema problem when the schema itself is invalid. */
+export function compileValidator(schema: JsonSchema): Validator {
+  let fn: ValidateFunction;
+  // `$id` would make a second compile (a reconnecting server) collide; `$schema` may name a draft Ajv's
+  // default build does not ship. Both say nothing about the arguments, so they are dropped.
+  const { $id: _id, $schema: _draft, ...body } = schema;
+  try {
+    fn = ajv.compile(body);
+  } catch (e) {
+    throw new Error(`invalid input schema: ${(e as Error).message}`);
+  }
+  return (args: unknown) => {
+    if (fn(args)) return [];
+    const seen = new Set<string>();
+    const out: ArgProblem[] = [];
+    for (const e of fn.errors ?? []) {
+      const p = { field: fieldOf(e), message: messageOf(e) };
+      const key = `${p.field}\u0000${p.message}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(p);
+    }
+    return out;
+  };
+}
+
+export function formatProblems(tool: string, problems: ArgProblem[]): string {
+  return `invalid arguments for ${tool}: ${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`;
+}
