@@ -1,4 +1,136 @@
-// CLI commands (placeholder until the owning area lands them).
-import type { Command } from './command.js';
+// `knack skills match|search|load`: which skills a message triggers (with reasons), cross-language SkillSearch,
+// and what loading a skill would put into the context (body, dependencies, tokens).
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { CliError, printJson, type Command, type CommandContext } from './command.js';
+import { loadSettings } from '../core/config.js';
+import { Store } from '../core/store/index.js';
+import { openCatalog, type Catalog } from '../core/skills/catalog.js';
+import { SkillMatcher, type MatchReason } from '../core/skills/matcher.js';
+import { SkillSearch } from '../core/skills/skill-search.js';
+import { listResources, SkillLoader } from '../core/skills/loader.js';
 
-export const skillsMatchCommands: Command[] = [];
+async function withCatalog<T>(ctx: CommandContext, fn: (catalog: Catalog) => Promise<T> | T): Promise<T> {
+  mkdirSync(ctx.paths.dataDir, { recursive: true });
+  const { settings } = loadSettings(ctx.paths.dataDir, ctx.workspace);
+  const store = Store.openIn(ctx.paths.dataDir);
+  try {
+    const catalog = await openCatalog({ paths: ctx.paths, workspace: ctx.workspace, store, settings });
+    try {
+      return await fn(catalog);
+    } finally {
+      (catalog as { close?: () => void }).close?.();
+    }
+  } finally {
+    store.close();
+  }
+}
+
+function text(ctx: CommandContext, what: string): string {
+  const t = ctx.positionals.join(' ').trim();
+  if (!t) throw new CliError(`missing ${what}`);
+  return t;
+}
+
+export function describeReason(r: MatchReason): string {
+  if (r.kind === 'named') return `named as ${r.text}`;
+  const via = r.via === 'exact' ? '' : r.via === 'synonym' ? ' (synonym)' : ' (skill synonym)';
+  return `read_when "${r.trigger}" matched "${r.matched}"${via}`;
+}
+
+const match: Command = {
+  path: ['skills', 'match'],
+  summary: 'Show which skills a message would auto-load, ranked, with the reason for each.',
+  usage: '"MESSAGE" [--workspace DIR] [--json]',
+  async run(ctx) {
+    const message = text(ctx, 'MESSAGE (the user message to match)');
+    return withCatalog(ctx, (catalog) => {
+      const t0 = performance.now();
+      const matcher = new SkillMatcher(catalog.enabled());
+      const t1 = performance.now();
+      const matches = matcher.match(message);
+      const t2 = performance.now();
+      if (ctx.json) {
+        printJson(ctx.io, { message, matches, skills: matcher.skillCount, triggers: matcher.triggerCount, timings: { buildMs: t1 - t0, matchMs: t2 - t1 } });
+        return 0;
+      }
+      if (matches.length === 0) {
+        ctx.io.out(`no skill triggered (${matcher.skillCount} enabled skills, ${matcher.triggerCount} triggers). Try: knack skills search "${message}"`);
+        return 0;
+      }
+      for (const m of matches) {
+        ctx.io.out(`${m.name}  [${m.tier}]  score ${m.score}`);
+        for (const r of m.reasons) ctx.io.out(`    ${describeReason(r)}`);
+      }
+      return 0;
+    });
+  },
+};
+
+const search: Command = {
+  path: ['skills', 'search'],
+  summary: 'Search the enabled skills (name, description, triggers) in English or Chinese.',
+  usage: '"QUERY" [--limit N] [--workspace DIR] [--json]',
+  options: { limit: { type: 'string', short: 'n' } },
+  async run(ctx) {
+    const query = text(ctx, 'QUERY');
+    const rawLimit = ctx.values.limit;
+    const limit = rawLimit === undefined ? 10 : Number(rawLimit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new CliError(`--limit: expected a whole number from 1 to 1000, got "${String(rawLimit)}"`);
+    return withCatalog(ctx, (catalog) => {
+      const t0 = performance.now();
+      const s = new SkillSearch(catalog.enabled(), { cacheDir: join(ctx.paths.dataDir, 'cache') });
+      const hits = s.search(query, { limit });
+      const ms = performance.now() - t0;
+      if (ctx.json) {
+        printJson(ctx.io, { query, terms: s.explain(query), results: hits, timings: { totalMs: ms } });
+        return 0;
+      }
+      if (hits.length === 0) {
+        ctx.io.out(`no skill found for "${query}" among ${s.size} enabled skills`);
+        return 0;
+      }
+      const width = Math.max(...hits.map((h) => h.name.length));
+      for (const h of hits) {
+        const summary = h.summary.length > 110 ? h.summary.slice(0, 107) + '...' : h.summary;
+        ctx.io.out(`${h.name.padEnd(width)}  [${h.tier}]  ${summary}`);
+      }
+      return 0;
+    });
+  },
+};
+
+const load: Command = {
+  path: ['skills', 'load'],
+  summary: 'Show what loading a skill puts into the context: dependencies first, bodies, tokens.',
+  usage: 'NAME [--workspace DIR] [--json]',
+  async run(ctx) {
+    const name = text(ctx, 'NAME');
+    return withCatalog(ctx, (catalog) => {
+      const loader = new SkillLoader((n) => catalog.get(n));
+      const r = loader.load(name, 'user');
+      if (!r.ok) {
+        if (ctx.json) printJson(ctx.io, { ok: false, error: r.error });
+        else ctx.io.err(`knack skills load: ${r.error.message}`);
+        return 1;
+      }
+      const withResources = r.value.map((s) => ({ ...s, resources: listResources(catalog.get(s.name)?.realDir ?? s.dir) }));
+      const total = r.value.reduce((a, s) => a + s.tokens, 0);
+      if (ctx.json) {
+        printJson(ctx.io, { ok: true, skills: withResources, totalTokens: total, projection: loader.projection() });
+        return 0;
+      }
+      ctx.io.out(`load order: ${r.value.map((s) => s.name).join(' → ')}   (${total} tokens in total)`);
+      for (const s of withResources) {
+        ctx.io.out('');
+        ctx.io.out(`── ${s.name} [${s.tier}] ${s.reason}${s.requiredBy ? ` of ${s.requiredBy}` : ''} · version ${s.version} · ${s.tokens} tokens · ${s.file}`);
+        if (s.resources.length) ctx.io.out(`   resources: ${s.resources.join(', ')}`);
+        ctx.io.out('');
+        ctx.io.out(s.body);
+      }
+      return 0;
+    });
+  },
+};
+
+export const skillsMatchCommands: Command[] = [match, search, load];

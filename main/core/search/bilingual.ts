@@ -301,7 +301,8 @@ export function translateTerm(map: BilingualMap, term: string, opts: BilingualOp
   const t = normalize(term);
   if (hasHan(t)) {
     const direct = map.zhToEn.get(t);
-    if (direct) return direct.slice(0, perZh);
+    // A single character is ambiguous: keep only its first sense.
+    if (direct) return direct.slice(0, [...t].length === 1 ? 1 : perZh);
     const parts = splitChinese(t, map.zhToEn);
     // Single characters of a longer unknown word are too ambiguous to translate.
     return parts.flatMap((p) => ([...p].length > 1 || parts.length === 1 ? (map.zhToEn.get(p) ?? []).slice(0, perZh) : []));

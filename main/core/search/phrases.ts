@@ -1,6 +1,6 @@
 // Phrase matching inside free text: normalised tokens (Latin words stemmed, Chinese per character with
 // Intl.Segmenter word boundaries), synonym canonicalisation, and an Aho-Corasick automaton over token sequences.
-import { hasHan, normalize, splitIdentifiers, stem, STOPWORDS } from './tokenize.js';
+import { hasHan, normalize, splitIdentifiers, stem } from './tokenize.js';
 import type { SynonymGroup } from './synonyms.js';
 
 const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
@@ -19,13 +19,22 @@ export interface PhraseToken {
   endB: boolean;
 }
 
-/** Tokenise text for phrase matching. Stop words (English and Chinese fillers like 帮我/一下) are dropped. */
+/**
+ * Filler words skipped when matching phrases: articles, pronouns, politeness and particles only. Content words
+ * (verbs like "look", 看看, "make") stay, so a trigger never shrinks to one generic word.
+ */
+export const PHRASE_FILLERS = new Set(
+  ('a an the my your our their his her its this that these those some please me us it i we you ' +
+    '的 了 吗 呢 吧 啊 呀 嘛 我 你 您 我们 你们 请 请问 帮 帮我 帮忙 麻烦 一下 把 这个 那个 这 那 一个').split(' '),
+);
+
+/** Tokenise text for phrase matching. Fillers (articles, 帮我, 一下 …) are dropped. */
 export function phraseTokens(text: string): PhraseToken[] {
   const out: PhraseToken[] = [];
   for (const s of segmenter.segment(normalize(splitIdentifiers(text)))) {
     if (!s.isWordLike) continue;
     const seg = s.segment;
-    if (STOPWORDS.has(seg)) continue;
+    if (PHRASE_FILLERS.has(seg)) continue;
     if (!hasHan(seg)) {
       out.push({ key: stem(seg), surface: seg, han: false, startB: true, endB: true });
       continue;

@@ -80,41 +80,68 @@ export class TextIndex<T> {
 
   /** Query terms after tokenisation and expansion, with their weights. */
   queryTerms(query: string): Map<string, number> {
+    return this.expandQuery(query).weights;
+  }
+
+  /**
+   * Weights and, for every term, the user's word it stands for. An expansion written as several terms
+   * (数据库 → 数据 + 库) shares its weight among them, so a translation never outweighs the word it translates.
+   */
+  private expandQuery(query: string): { weights: Map<string, number>; source: Map<string, string> } {
     const own = terms(query);
     const weights = new Map<string, number>();
-    for (const t of own) weights.set(t, 1);
+    const source = new Map<string, string>();
+    for (const t of own) {
+      weights.set(t, 1);
+      source.set(t, t);
+    }
     if (this.opts.expand) {
       const w = this.opts.expansionWeight ?? 0.5;
       for (const t of own) {
         for (const raw of this.opts.expand(t)) {
-          for (const e of terms(raw)) if (!weights.has(e)) weights.set(e, w);
+          const parts = terms(raw);
+          for (const e of parts) {
+            if (weights.has(e)) continue;
+            weights.set(e, w / parts.length);
+            source.set(e, t);
+          }
         }
       }
     }
-    return weights;
+    return { weights, source };
   }
 
   search(query: string, opts: { limit?: number; filter?: (doc: T) => boolean } = {}): Hit[] {
-    const weights = this.queryTerms(query);
+    const { weights, source } = this.expandQuery(query);
     if (weights.size === 0) return [];
     const fuzzy = this.opts.fuzzy ?? 0.2;
     const prefixMin = this.opts.prefixMin ?? 3;
     const results: SearchResult[] = this.mini.search(
       { queries: [...weights.keys()], combineWith: 'OR' },
       {
+        // Query terms are already tokenised and stemmed: stemming them again would miss exact matches.
+        tokenize: (t) => [t],
+        processTerm: (t) => t,
         prefix: (t) => t.length >= prefixMin,
         fuzzy: (t) => (fuzzy > 0 && t.length > 4 ? fuzzy : false),
         boostTerm: (t) => weights.get(t) ?? 1,
         filter: opts.filter ? (r) => opts.filter!(this.docs.get(r.id as string)!) : undefined,
       },
     );
+    // MiniSearch multiplies a score by the number of query terms matched; count the user's words instead,
+    // so many translations of one word do not outrank a document that has the word itself.
+    const rescored = results.map((r) => {
+      const covered = new Set(r.queryTerms.map((q) => source.get(q) ?? q)).size;
+      return { r, score: (r.score / Math.max(1, r.queryTerms.length)) * Math.max(1, covered) };
+    });
+    rescored.sort((a, b) => b.score - a.score);
     const limit = opts.limit ?? 10;
-    return results.slice(0, limit).map((r) => {
+    return rescored.slice(0, limit).map(({ r, score }) => {
       const match: Record<string, string[]> = {};
       for (const [term, fields] of Object.entries(r.match)) {
         for (const f of fields) (match[f] ??= []).push(term);
       }
-      return { id: r.id as string, score: r.score, match };
+      return { id: r.id as string, score, match };
     });
   }
 }

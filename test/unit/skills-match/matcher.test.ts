@@ -1,0 +1,111 @@
+// Trigger matching: Chinese inside sentences, /name and $name, synonyms, disabled skills, description words,
+// word boundaries, normalisation, and the automaton agreeing with a trigger-by-trigger loop.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { SkillMatcher } from '../../../main/core/skills/matcher.js';
+import { entry, manifest } from './entries.js';
+
+const commit = entry(manifest('git-commit', { readWhen: ['提交', 'git commit'], description: 'Write commit messages and deploy nothing' }));
+const review = entry(manifest('code-review', { readWhen: ['代码审查', 'review my code'] }));
+const deploy = entry(manifest('deploy-check', { readWhen: ['before deploying'] }));
+const names = (ms: { name: string }[]): string[] => ms.map((m) => m.name);
+
+test('matcher matches Chinese triggers inside a sentence', () => {
+  const m = new SkillMatcher([commit, review, deploy]);
+  const r = m.match('帮我提交代码');
+  assert.deepEqual(names(r), ['git-commit']);
+  assert.deepEqual(r[0]!.reasons, [{ kind: 'trigger', trigger: '提交', matched: '提交', via: 'exact' }]);
+  assert.deepEqual(names(m.match('能不能帮我做一下代码审查？')), ['code-review']);
+  assert.deepEqual(names(m.match('提交代码之前跑一遍测试')), ['git-commit']);
+});
+
+test('a Chinese trigger must sit on word boundaries, not across two words', () => {
+  const hand = entry(manifest('handover', { readWhen: ['交代'] }));
+  const m = new SkillMatcher([hand]);
+  assert.deepEqual(names(m.match('把事情交代清楚')), ['handover']);
+  assert.deepEqual(m.match('帮我提交代码'), [], '交代 spans 提交|代码 and must not match');
+});
+
+test('Latin triggers match whole words only, case-insensitively and after Unicode normalisation', () => {
+  const t = entry(manifest('tester', { readWhen: ['run tests'] }));
+  const m = new SkillMatcher([t, commit]);
+  assert.deepEqual(names(m.match('Please RUN the TESTS now')), ['tester'], 'case and filler words');
+  assert.deepEqual(names(m.match('ＧＩＴ ＣＯＭＭＩＴ please')), ['git-commit'], 'full-width letters are NFKC-normalised');
+  assert.deepEqual(names(m.match('running tests')), ['tester'], 'stemmed');
+  assert.deepEqual(m.match('rerun testsuite'), [], 'no partial-word matches');
+});
+
+test('naming a skill as /name or $name loads it and ranks first', () => {
+  const m = new SkillMatcher([commit, review, deploy]);
+  const r = m.match('/deploy-check 然后帮我提交代码');
+  assert.deepEqual(names(r), ['deploy-check', 'git-commit']);
+  assert.deepEqual(r[0]!.reasons, [{ kind: 'named', text: '/deploy-check' }]);
+  assert.deepEqual(names(m.match('use $Code-Review on this')), ['code-review']);
+  assert.deepEqual(names(m.match('（$code-review帮我看看）')), ['code-review'], 'name followed directly by Chinese text');
+  assert.deepEqual(m.match('see /usr/bin and $HOME'), [], 'paths and variables that are no skill names');
+  assert.deepEqual(m.match('path/deploy-check'), [], 'a slash inside a word is not an invocation');
+});
+
+test('the built-in synonym table matches across languages, and reports it', () => {
+  const m = new SkillMatcher([commit, review, deploy]);
+  const r = m.match('please commit these changes');
+  assert.deepEqual(names(r), ['git-commit']);
+  assert.deepEqual(r[0]!.reasons, [{ kind: 'trigger', trigger: '提交', matched: 'commit', via: 'synonym' }]);
+  assert.deepEqual(names(m.match('上线之前要检查什么')), [], '上线 is deploy, but the trigger is "before deploying"');
+  assert.deepEqual(names(m.match('before we ship')), ['deploy-check'], 'ship = deploy');
+  assert.deepEqual(names(m.match('需要审查我的代码')), ['code-review'], '审查 and 代码审查 are one group');
+  assert.deepEqual(names(m.match('code review please')), ['code-review'], 'code review = 代码审查');
+});
+
+test('skills extend the synonym table for their own triggers', () => {
+  const notes = entry(manifest('release-notes', { readWhen: ['release notes'], metadata: { synonyms: 'release notes=发布说明=changelog' } }));
+  const other = entry(manifest('other', { readWhen: ['更新说明'], extra: { synonyms: [['更新说明', 'update notes']] } }));
+  const m = new SkillMatcher([notes, other]);
+  const r = m.match('写一份发布说明');
+  assert.deepEqual(names(r), ['release-notes']);
+  assert.equal(r[0]!.reasons[0]!.kind === 'trigger' && r[0]!.reasons[0]!.via, 'skill-synonym');
+  assert.deepEqual(names(m.match('draft the changelog')), ['release-notes']);
+  assert.deepEqual(names(m.match('write update notes')), ['other']);
+  // A skill's synonyms widen only its own triggers.
+  assert.deepEqual(names(m.match('changelog 更新')), ['release-notes']);
+});
+
+test('disabled and shadowed skills are never matched, not even by /name', () => {
+  const off = entry(manifest('git-commit', { readWhen: ['提交'] }), { enabled: false });
+  const shadowed = entry(manifest('code-review', { readWhen: ['代码审查'] }), { shadowedBy: { tier: 'project', file: '/p/SKILL.md' } });
+  const m = new SkillMatcher([off, shadowed]);
+  assert.equal(m.skillCount, 0);
+  assert.deepEqual(m.match('帮我提交代码'), []);
+  assert.deepEqual(m.match('/git-commit $code-review 代码审查'), []);
+});
+
+test('words of the name or description never auto-load a skill', () => {
+  const quiet = entry(manifest('database-migration', { description: 'Plan and run database migrations safely with rollback', readWhen: [] }));
+  const m = new SkillMatcher([quiet, commit]);
+  assert.deepEqual(m.match('run the database migration with rollback'), []);
+  assert.deepEqual(m.match('deploy nothing and write commit messages'.replace('commit', 'c0mmit')), []);
+});
+
+test('matches are ranked: explicit name, then longer and exact triggers, each with reasons', () => {
+  const a = entry(manifest('short', { readWhen: ['deploy'] }));
+  const b = entry(manifest('long', { readWhen: ['deploy to production'] }));
+  const m = new SkillMatcher([a, b]);
+  assert.deepEqual(names(m.match('deploy to production today')), ['long', 'short']);
+  assert.deepEqual(names(m.match('$short: deploy to production')), ['short', 'long']);
+});
+
+test('the automaton finds exactly what a loop over every trigger finds', () => {
+  const vocab = ['提交', '代码', '审查', 'deploy', 'review', 'code', 'commit', 'test', '测试', '部署', '交代', 'run', 'the', 'ship', '上线', '清楚', 'fix', 'bug'];
+  const skills = Array.from({ length: 40 }, (_, i) =>
+    entry(manifest(`s${i}`, { readWhen: [vocab[i % vocab.length]!, `${vocab[(i * 7) % vocab.length]!} ${vocab[(i * 3 + 1) % vocab.length]!}`, `${vocab[(i * 5 + 2) % vocab.length]!}${vocab[(i * 11 + 3) % vocab.length]!}`] })),
+  );
+  const m = new SkillMatcher(skills);
+  fc.assert(
+    fc.property(fc.array(fc.constantFrom(...vocab, ' ', '，', '帮我', '/s3', '$s17 '), { maxLength: 14 }), (parts) => {
+      const msg = parts.join('');
+      assert.deepEqual(m.match(msg), m.matchNaive(msg));
+    }),
+    { numRuns: 300 },
+  );
+});
