@@ -1,0 +1,117 @@
+// SKILL.md → manifest: both vocabularies normalised, lenient warnings vs exclusion errors, file/line/field named.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseSkillText, splitToolList } from '../../../main/core/skills/manifest.js';
+
+const F = 'skills/git-commit/SKILL.md';
+const parse = (fm: string, file = F) => parseSkillText(`---\n${fm}\n---\nBody\n`, file);
+
+test('WorkBuddy vocabulary (title, summary, read_when, agent_created, depends_on, permissions) normalises', () => {
+  const r = parse([
+    'title: Git Commit',
+    'summary: Write a commit message',
+    'read_when:',
+    '  - user wants to commit',
+    '  - 提交代码',
+    'agent_created: true',
+    'depends_on: [code-review]',
+    'permissions:',
+    '  tools: [Bash]',
+  ].join('\n'));
+  assert.ok(r.manifest, JSON.stringify(r.diagnostics));
+  assert.equal(r.manifest.name, 'git-commit');
+  assert.equal(r.manifest.title, 'Git Commit');
+  assert.equal(r.manifest.description, 'Write a commit message');
+  assert.deepEqual(r.manifest.readWhen, ['user wants to commit', '提交代码']);
+  assert.equal(r.manifest.agentCreated, true);
+  assert.deepEqual(r.manifest.dependsOn, ['code-review']);
+  assert.deepEqual(r.manifest.permissions, { raw: { tools: ['Bash'] }, reviewed: false });
+  assert.deepEqual(r.diagnostics, []);
+});
+
+test('Agent Skills vocabulary: allowed-tools as list, space- or comma-separated string', () => {
+  assert.deepEqual(parse('name: git-commit\ndescription: d\nallowed-tools: Read, Grep, Bash').manifest?.allowedTools, ['Read', 'Grep', 'Bash']);
+  assert.deepEqual(parse('name: git-commit\ndescription: d\nallowed-tools: Bash(git commit:*) Read').manifest?.allowedTools, ['Bash(git commit:*)', 'Read']);
+  assert.deepEqual(parse('name: git-commit\ndescription: d\nallowed-tools:\n  - Read\n  - Bash(git:*)').manifest?.allowedTools, ['Read', 'Bash(git:*)']);
+  assert.deepEqual(splitToolList('Read,Grep  Glob'), ['Read', 'Grep', 'Glob']);
+});
+
+test('name and title, description and summary: when both differ, warn and use name/description', () => {
+  const r = parse('name: git-commit\ntitle: Something Else\ndescription: one\nsummary: two');
+  assert.equal(r.manifest?.name, 'git-commit');
+  assert.equal(r.manifest?.description, 'one');
+  const fields = r.diagnostics.filter((d) => d.severity === 'warning').map((d) => `${d.line}:${d.field}`);
+  assert.deepEqual(fields.sort(), ['3:title', '5:summary'].sort());
+  const same = parse('name: git-commit\ntitle: Git Commit\ndescription: one\nsummary: one');
+  assert.deepEqual(same.diagnostics, []);
+});
+
+test('unknown top-level keys warn with line and field, and the skill is still indexed', () => {
+  const r = parse('name: git-commit\ndescription: d\nfoo: 1\ntriggers: [x]');
+  assert.ok(r.manifest);
+  assert.deepEqual(r.diagnostics.map((d) => [d.severity, d.line, d.field]), [['warning', 4, 'foo'], ['warning', 5, 'triggers']]);
+  assert.deepEqual(r.manifest.extra, { foo: 1, triggers: ['x'] });
+});
+
+test("Claude Code's own keys (argument-hint, disable-model-invocation) are tolerated without warnings", () => {
+  const r = parse("name: git-commit\ndescription: d\nargument-hint: '[msg]'\ndisable-model-invocation: false");
+  assert.deepEqual(r.diagnostics, []);
+  assert.equal(r.manifest?.extra['argument-hint'], '[msg]');
+});
+
+test('name/folder mismatch is a warning; strict mode makes it an error', () => {
+  const r = parse('name: other\ndescription: d');
+  assert.ok(r.manifest);
+  assert.equal(r.diagnostics[0]?.code, 'name.mismatch');
+  assert.equal(r.diagnostics[0]?.severity, 'warning');
+  assert.equal(r.diagnostics[0]?.line, 2);
+  const s = parseSkillText('---\nname: other\ndescription: d\n---\n', F, { strict: true });
+  assert.equal(s.diagnostics[0]?.severity, 'error');
+});
+
+test('names are NFKC-normalised, Unicode letters allowed, uppercase warned', () => {
+  const r = parseSkillText('---\nname: "ｇｉｔ-commit"\ndescription: d\n---\n', F);
+  assert.equal(r.manifest?.name, 'git-commit');
+  assert.deepEqual(r.diagnostics, []);
+  assert.deepEqual(parseSkillText('---\nname: 提交\ndescription: d\n---\n', 'x/提交/SKILL.md').diagnostics, []);
+  const up = parseSkillText('---\nname: Git-Commit\ndescription: d\n---\n', 'x/Git-Commit/SKILL.md');
+  assert.ok(up.manifest);
+  assert.equal(up.diagnostics[0]?.code, 'name.case');
+});
+
+test('a name that cannot be used (spaces, slashes) or is missing leaves the skill out with an error on its line', () => {
+  const sp = parse('name: git commit\ndescription: d');
+  assert.equal(sp.manifest, undefined);
+  assert.deepEqual(sp.diagnostics.map((d) => [d.severity, d.line, d.field]), [['error', 2, 'name']]);
+  assert.equal(parse('name: ../evil\ndescription: d').manifest, undefined);
+  const missing = parse('description: d');
+  assert.equal(missing.manifest, undefined);
+  assert.equal(missing.diagnostics[0]?.message, 'Missing required field in frontmatter: name');
+});
+
+test('a missing or empty description leaves the skill out', () => {
+  assert.equal(parse('name: git-commit').manifest, undefined);
+  assert.equal(parse('name: git-commit\ndescription: ""').manifest, undefined);
+  assert.equal(parse('name: git-commit\ndescription: [a]').manifest, undefined);
+});
+
+test('metadata values become strings with their source text; WorkBuddy fields under metadata are read', () => {
+  const r = parse('name: git-commit\ndescription: d\nmetadata:\n  version: 1.0\n  workbuddy.read_when: commit; 提交\n  workbuddy.title: Git Commit');
+  assert.equal(r.manifest?.metadata.version, '1.0');
+  assert.deepEqual(r.manifest?.readWhen, ['commit', '提交']);
+  assert.equal(r.manifest?.title, 'Git Commit');
+});
+
+test('a quoted-number name indexes; an unquoted number is accepted with a warning', () => {
+  assert.deepEqual(parseSkillText("---\nname: '123'\ndescription: d\n---\n", 'x/123/SKILL.md').diagnostics, []);
+  const n = parseSkillText('---\nname: 123\ndescription: d\n---\n', 'x/123/SKILL.md');
+  assert.equal(n.manifest?.name, '123');
+  assert.equal(n.diagnostics[0]?.severity, 'warning');
+});
+
+test('unquoted ": " inside a value is an error that says to quote it', () => {
+  const r = parse('name: git-commit\ndescription: Use when: the user commits');
+  assert.equal(r.manifest, undefined);
+  assert.match(r.diagnostics[0]!.message, /must be quoted/);
+  assert.equal(r.diagnostics[0]!.line, 3);
+});
