@@ -1,4 +1,202 @@
-// CLI commands (placeholder until the owning area lands them).
-import type { Command } from './command.js';
+// CLI for skill scripts: `knack skills run NAME SCRIPT` (a catalog skill's script) and `knack sandbox run FILE.js`
+// (any script file, with the permissions of --skill's manifest or none). Both use the real sandbox and the real gate.
+import { existsSync, realpathSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { createInterface } from 'node:readline/promises';
+import { CliError, jsonFlag, printJson, stringFlag, type Command, type CommandContext, type Io } from './command.js';
+import { loadSettings, type Settings } from '../core/config.js';
+import { Store } from '../core/store/index.js';
+import { openCatalog, type Catalog } from '../core/skills/catalog.js';
+import { parseSkillFile, formatDiagnostic, hasErrors } from '../core/skills/manifest.js';
+import { skillFileIn } from '../core/policy/skill-frontmatter.js';
+import { createGate, type SkillPolicy } from '../core/policy/gate.js';
+import { ceilingFrom } from '../core/policy/ceiling.js';
+import { limitsFromSettings } from '../core/sandbox/limits.js';
+import { createScriptRunner, type ScriptRunner } from '../core/sandbox/runner.js';
+import type { ScriptResult } from '../core/sandbox/client.js';
+import type { ApproveHook, ScriptSkill, ToolLookup } from '../core/sandbox/capabilities.js';
+import { noPermissions, policyFromEntry, policyFromManifest } from '../core/sandbox/skill-policy.js';
+import { SandboxError } from '../core/sandbox/protocol.js';
 
-export const sandboxCommands: Command[] = [];
+const RUN_OPTIONS = {
+  args: { type: 'string' as const },
+  timeout: { type: 'string' as const },
+};
+
+interface Session {
+  settings: Settings;
+  catalog: Catalog;
+  store: Store;
+  /** The real gate: ceiling (settings) ∩ the acting skill's manifest, with the user's stored rules. */
+  runnerFor(extra?: SkillPolicy): ScriptRunner;
+  close(): Promise<void>;
+}
+
+/** Tools a script may call with knack.callTool: none are registered from the CLI yet. */
+const NO_TOOLS: ToolLookup = { get: () => undefined };
+
+async function openSession(ctx: CommandContext): Promise<Session> {
+  const { settings, diagnostics } = loadSettings(ctx.paths.dataDir, ctx.workspace);
+  for (const d of diagnostics) ctx.io.err(formatDiagnostic(d));
+  const store = Store.openIn(ctx.paths.dataDir);
+  const catalog = await openCatalog({ paths: ctx.paths, workspace: ctx.workspace, store, settings });
+  const runners: ScriptRunner[] = [];
+  const confirm = ctx.io.confirm ?? (process.stdin.isTTY && process.stderr.isTTY ? ttyConfirm : undefined);
+  // An approval asked while a script runs counts against its time limit (use --timeout for interactive runs).
+  const approve: ApproveHook | undefined = confirm
+    ? (call, actor, decision) => confirm(`${actor.kind === 'skill' ? `skill "${actor.skill}"` : 'a script'}: ${call.tool} ${JSON.stringify(call.args)}\n  ${decision.reason}\n  allow once?`)
+    : undefined;
+  return {
+    settings,
+    catalog,
+    store,
+    runnerFor(extra) {
+      const lookup = (name: string): SkillPolicy | undefined => {
+        if (extra && name === extra.name) return extra;
+        const e = catalog.get(name);
+        if (!e || e.shadowedBy) return undefined;
+        try {
+          return policyFromEntry(e);
+        } catch {
+          return undefined;
+        }
+      };
+      const skillDirs = [...catalog.entries().map((e) => e.realDir), ...(extra && existsSync(extra.dir) ? [extra.dir] : [])];
+      const gate = createGate({ ceiling: ceilingFrom(settings, ctx.workspace, skillDirs), rules: () => store.policy.rules(), skill: lookup });
+      const runner = createScriptRunner({
+        gate,
+        workspace: ctx.workspace,
+        limits: limitsFromSettings(settings.sandbox),
+        tools: NO_TOOLS,
+        ...(approve ? { approve } : {}),
+      });
+      runners.push(runner);
+      return runner;
+    },
+    async close() {
+      await Promise.all(runners.map((r) => r.close()));
+      store.close();
+    },
+  };
+}
+
+async function ttyConfirm(question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
+  } finally {
+    rl.close();
+  }
+}
+
+function timeoutFlag(ctx: CommandContext): number | undefined {
+  const t = stringFlag(ctx, 'timeout');
+  if (t === undefined) return undefined;
+  const n = Number(t);
+  if (!Number.isInteger(n) || n <= 0) throw new CliError(`--timeout: "${t}" is not a whole number of milliseconds`);
+  return n;
+}
+
+function argsFlag(ctx: CommandContext): Record<string, unknown> {
+  const a = jsonFlag(ctx, 'args');
+  if (a === undefined) return {};
+  if (typeof a !== 'object' || a === null || Array.isArray(a)) throw new CliError('--args must be a JSON object, e.g. --args \'{"path": "notes.md"}\'');
+  return a as Record<string, unknown>;
+}
+
+/** Print the outcome: logs went to stderr as they came; the value (or the error, one line) follows. */
+function report(io: Io, json: boolean, label: string, r: ScriptResult): number {
+  if (json) {
+    printJson(io, r);
+    return r.ok ? 0 : 1;
+  }
+  if (r.ok) {
+    io.out(typeof r.value === 'string' ? r.value : JSON.stringify(r.value, null, 2));
+    return 0;
+  }
+  io.err(`${label}: ${r.error.code}: ${r.error.message}`);
+  return 1;
+}
+
+async function runWith(ctx: CommandContext, label: string, go: (onLog: (l: string) => void, timeoutMs?: number) => Promise<ScriptResult>): Promise<number> {
+  const timeoutMs = timeoutFlag(ctx);
+  const onLog = (line: string): void => {
+    if (!ctx.json) ctx.io.err(`[${label}] ${line}`);
+  };
+  return report(ctx.io, ctx.json, label, await go(onLog, timeoutMs));
+}
+
+const skillsRun: Command = {
+  path: ['skills', 'run'],
+  summary: "Run a skill's JavaScript script in the sandbox (no network; bounded time, memory and output; file and tool access through the policy gate).",
+  usage: 'NAME SCRIPT [--args JSON] [--timeout MS] [--json]',
+  options: RUN_OPTIONS,
+  async run(ctx) {
+    const [name, script, ...rest] = ctx.positionals;
+    if (!name || !script || rest.length) throw new CliError(`usage: knack skills run ${this.usage}`);
+    const args = argsFlag(ctx);
+    const session = await openSession(ctx);
+    try {
+      const entry = session.catalog.get(name);
+      if (!entry) throw new CliError(`no skill named "${name}" in this workspace (see: knack skills list)`);
+      if (!entry.enabled) throw new CliError(`skill "${entry.manifest.name}" is disabled${entry.disabledReason ? `: ${entry.disabledReason}` : ''}`);
+      try {
+        policyFromEntry(entry);
+      } catch (e) {
+        throw new CliError((e as Error).message);
+      }
+      const skill: ScriptSkill = { name: entry.manifest.name, dir: entry.realDir };
+      const runner = session.runnerFor();
+      return await runWith(ctx, `${skill.name}/${script}`, (onLog, timeoutMs) =>
+        runner.runSkillScript(skill, script, { args, onLog, ...(timeoutMs ? { limits: { timeoutMs } } : {}) }));
+    } finally {
+      await session.close();
+    }
+  },
+};
+
+/** The skill a `sandbox run` acts as: --skill DIR's manifest, or a skill with no permissions at all. */
+function adHocSkill(ctx: CommandContext): SkillPolicy {
+  const dirFlag = stringFlag(ctx, 'skill');
+  if (dirFlag === undefined) {
+    // Nothing to read, nothing to write, no tools: a folder that does not exist stands in for "its own folder".
+    return { name: '(no skill)', dir: join(realpathSync(tmpdir()), `knack-no-skill-${process.pid}`), permissions: noPermissions() };
+  }
+  const dir = resolve(dirFlag);
+  const file = existsSync(dir) ? skillFileIn(dir) : undefined;
+  if (!file) throw new CliError(`--skill ${dirFlag}: no SKILL.md in that folder`);
+  const parsed = parseSkillFile(file, { folderName: null });
+  if (!parsed.manifest || hasErrors(parsed.diagnostics)) {
+    throw new CliError(`--skill ${dirFlag}: the skill does not parse:\n  ${parsed.diagnostics.map(formatDiagnostic).join('\n  ')}`);
+  }
+  try {
+    return policyFromManifest(parsed.manifest.name, realpathSync(dir), parsed.manifest, file);
+  } catch (e) {
+    throw new CliError(e instanceof SandboxError ? e.message : String(e));
+  }
+}
+
+const sandboxRun: Command = {
+  path: ['sandbox', 'run'],
+  summary: "Run a JavaScript file in the sandbox with the permissions of --skill's manifest (none without it); installs nothing.",
+  usage: 'FILE.js [--skill DIR] [--args JSON] [--timeout MS] [--json]',
+  options: { ...RUN_OPTIONS, skill: { type: 'string' } },
+  async run(ctx) {
+    const [file, ...rest] = ctx.positionals;
+    if (!file || rest.length) throw new CliError(`usage: knack sandbox run ${this.usage}`);
+    const args = argsFlag(ctx);
+    const policy = adHocSkill(ctx);
+    const session = await openSession(ctx);
+    try {
+      const runner = session.runnerFor(policy);
+      const skill: ScriptSkill = { name: policy.name, dir: policy.dir };
+      return await runWith(ctx, basename(file), (onLog, timeoutMs) =>
+        runner.runFile(resolve(file), skill, { args, onLog, ...(timeoutMs ? { limits: { timeoutMs } } : {}) }));
+    } finally {
+      await session.close();
+    }
+  },
+};
+
+export const sandboxCommands: Command[] = [skillsRun, sandboxRun];

@@ -1,0 +1,84 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { main } from '../../../main/cli/index.js';
+import { tempDir } from '../../helpers/tmp.js';
+
+const FIXTURE = join(import.meta.dirname, '..', '..', 'fixtures', 'skills', 'word-stats');
+
+function setup(): { ws: string; base: string[]; root: string } {
+  const root = tempDir('knack-sandbox-cli-');
+  const ws = join(root, 'ws');
+  mkdirSync(join(ws, '.workbuddy', 'skills'), { recursive: true });
+  cpSync(FIXTURE, join(ws, '.workbuddy', 'skills', 'word-stats'), { recursive: true });
+  writeFileSync(join(ws, 'notes.md'), 'The cat and the dog.\nThe cat sat on the mat.\n');
+  writeFileSync(join(ws, 'id_rsa'), 'PRIVATE KEY');
+  return { root, ws, base: ['--workspace', ws, '--home', join(root, 'home'), '--data-dir', join(root, 'data')] };
+}
+
+async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(argv, { out: (t) => void (out += t + '\n'), err: (t) => void (err += t + '\n') });
+  return { code, out, err };
+}
+
+test('knack skills run runs the example skill script and prints its JSON result and logs', async () => {
+  const { base } = setup();
+  const r = await cli(['skills', 'run', 'word-stats', 'count.mjs', '--args', '{"path": "notes.md", "top": 2}', ...base]);
+  assert.equal(r.code, 0, r.err);
+  assert.deepEqual(JSON.parse(r.out), {
+    path: 'notes.md', words: 11, lines: 3,
+    frequent: [{ word: 'cat', count: 2 }, { word: 'dog', count: 1 }],
+  });
+  assert.match(r.err, /\[word-stats\/count\.mjs\] counted 11 words in notes\.md/);
+});
+
+test('knack skills run shows a denied capability as one clear line and exits 1', async () => {
+  const { base } = setup();
+  const r = await cli(['skills', 'run', 'word-stats', 'count', '--args', '{"path": "id_rsa"}', ...base]);
+  assert.equal(r.code, 1);
+  assert.match(r.err, /capability\.denied: knack\.readFile\("id_rsa"\): denied: skill "word-stats" may not read/);
+});
+
+test('knack skills run without an approver refuses a write that needs approval, and writes nothing', async () => {
+  const { base, ws } = setup();
+  const r = await cli(['skills', 'run', 'word-stats', 'count.mjs', '--args', '{"path": "notes.md", "report": true}', ...base]);
+  assert.equal(r.code, 1);
+  assert.match(r.err, /capability\.needs_approval/);
+  assert.equal(existsSync(join(ws, 'reports')), false);
+});
+
+test('knack skills run names unknown skills and bad flags', async () => {
+  const { base } = setup();
+  assert.match((await cli(['skills', 'run', 'nope', 'x.mjs', ...base])).err, /no skill named "nope"/);
+  assert.match((await cli(['skills', 'run', 'word-stats', 'count.mjs', '--args', '[1]', ...base])).err, /--args must be a JSON object/);
+  assert.match((await cli(['skills', 'run', 'word-stats', 'count.mjs', '--timeout', 'soon', ...base])).err, /--timeout: "soon"/);
+});
+
+test('knack sandbox run: no permissions without --skill, the manifest with it; --timeout applies', async () => {
+  const { base, root, ws } = setup();
+  const file = join(root, 'read.mjs');
+  writeFileSync(file, 'export default (args, knack) => knack.readFile("notes.md")');
+  const none = await cli(['sandbox', 'run', file, ...base]);
+  assert.equal(none.code, 1);
+  assert.match(none.err, /capability\.denied/);
+  const withSkill = await cli(['sandbox', 'run', file, '--skill', join(ws, '.workbuddy', 'skills', 'word-stats'), ...base]);
+  assert.equal(withSkill.code, 0, withSkill.err);
+  assert.match(withSkill.out, /The cat and the dog/);
+  const loop = join(root, 'loop.js');
+  writeFileSync(loop, 'export default () => { for (;;) {} }');
+  const t = await cli(['sandbox', 'run', loop, '--timeout', '200', '--json', ...base]);
+  assert.equal(t.code, 1);
+  assert.equal(JSON.parse(t.out).error.code, 'limit.timeout');
+});
+
+test('knack sandbox run refuses scripts in other languages and points to the bash tool', async () => {
+  const { base, root } = setup();
+  const py = join(root, 'x.py');
+  writeFileSync(py, 'print(1)');
+  const r = await cli(['sandbox', 'run', py, ...base]);
+  assert.equal(r.code, 1);
+  assert.match(r.err, /script\.not_javascript: .*Python script.*bash tool/);
+});
