@@ -1,4 +1,316 @@
-// CLI commands (placeholder until the owning area lands them).
-import type { Command } from './command.js';
+// CLI: `knack skills audit|install|trust|approvals|approve|reject` and `knack policy check|rules` over the trust layer.
+// Audit exits by level (0 = P2, 1 = P1, 2 = P0; 3 = could not run); install asks on the terminal, `--yes` accepts P1, never P0.
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import { loadSettings } from '../core/config.js';
+import { projectSkillDirs, userSkillDirs } from '../core/paths.js';
+import { openCatalog } from '../core/skills/catalog.js';
+import { auditSkill, formatFinding, type AuditReport } from '../core/skills/audit.js';
+import { installSkill, approvePendingInstall, type InstallResult } from '../core/skills/install.js';
+import { createTrustReview, trustSkill } from '../core/skills/trust.js';
+import { describePermissions } from '../core/policy/permissions.js';
+import { toPending } from '../core/policy/approvals.js';
+import { accessForArgs, buildGate } from '../core/policy/setup.js';
+import { CATEGORIES, describeRule, type Effect, type NewRule } from '../core/policy/rules.js';
+import { realRoot } from '../core/policy/paths.js';
+import type { Actor, ToolCall } from '../core/policy/types.js';
+import { Store } from '../core/store/index.js';
+import { CliError, jsonFlag, printJson, stringFlag, type Command, type CommandContext } from './command.js';
 
-export const trustCommands: Command[] = [];
+const LEVEL_EXIT = { P2: 0, P1: 1, P0: 2 } as const;
+const LEVEL_WORD = { P0: 'P0 — refused', P1: 'P1 — needs your approval', P2: 'P2 — nothing found' } as const;
+
+function openStore(ctx: CommandContext): Store {
+  try {
+    return Store.openIn(ctx.paths.dataDir);
+  } catch (e) {
+    throw new CliError(`cannot open the database in ${ctx.paths.dataDir}: ${(e as Error).message}`, 3);
+  }
+}
+
+async function confirm(ctx: CommandContext, question: string): Promise<boolean> {
+  if (ctx.io.confirm) return ctx.io.confirm(question);
+  if (!process.stdin.isTTY) return false;
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const a = await rl.question(`${question} [y/N] `);
+    return /^y(es)?$/i.test(a.trim());
+  } finally {
+    rl.close();
+  }
+}
+
+function printReport(ctx: CommandContext, r: AuditReport): void {
+  const n = r.findings.length;
+  ctx.io.out(`${r.skill}: ${LEVEL_WORD[r.level]}  (${n} finding${n === 1 ? '' : 's'}, ${r.files} files, content ${r.contentHash.slice(0, 12)})`);
+  for (const f of r.findings) ctx.io.out(`  ${formatFinding(f).replace('\n', '\n  ')}`);
+  for (const d of r.manifestDiagnostics.filter((x) => x.severity === 'warning')) ctx.io.out(`  warning ${d.file}:${d.line ?? 1} ${d.field ?? ''}: ${d.message}`);
+  if (r.permissions) ctx.io.out(`permissions (${r.permissions.declared === 'none' ? 'none declared: scripts get no tools, no network, read their own folder' : `from ${r.permissions.declared}`}): ${describePermissions(r.permissions)}`);
+  if (r.diff) ctx.io.out(r.diff.lines.length ? `permission diff vs previous:\n${r.diff.lines.map((l) => `  ${l}`).join('\n')}` : 'permission diff vs previous: no change');
+}
+
+function reportJson(r: AuditReport) {
+  return { skill: r.skill, dir: r.dir, level: r.level, contentHash: r.contentHash, files: r.files, bytes: r.bytes, findings: r.findings,
+    permissions: r.permissions ?? null, manifestDiagnostics: r.manifestDiagnostics, diff: r.diff ?? null };
+}
+
+const audit: Command = {
+  path: ['skills', 'audit'],
+  summary: 'Audit a skill folder: P0 (refuse) / P1 (ask) / P2 (clean), findings with file:line, permissions and their diff. Exit 0/1/2 by level, 3 on error.',
+  usage: 'PATH [--previous PATH] [--json]',
+  options: { previous: { type: 'string' } },
+  async run(ctx) {
+    const path = ctx.positionals[0];
+    if (!path) throw new CliError('missing PATH (a skill folder)', 3);
+    const dir = resolve(path);
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new CliError(`${path} is not a folder`, 3);
+    const prev = stringFlag(ctx, 'previous');
+    if (prev !== undefined && (!existsSync(resolve(prev)) || !statSync(resolve(prev)).isDirectory())) throw new CliError(`--previous ${prev} is not a folder`, 3);
+    const report = auditSkill(dir, prev !== undefined ? { previous: resolve(prev) } : {});
+    if (ctx.json) printJson(ctx.io, reportJson(report));
+    else printReport(ctx, report);
+    return LEVEL_EXIT[report.level];
+  },
+};
+
+function tierRootFor(ctx: CommandContext, scope: string): string {
+  if (scope === 'user') return userSkillDirs(ctx.paths.home).workbuddy;
+  if (scope === 'project') return projectSkillDirs(ctx.workspace).workbuddy;
+  throw new CliError(`--scope must be user or project, not "${scope}"`);
+}
+
+function printInstall(ctx: CommandContext, r: InstallResult): void {
+  if (ctx.json) {
+    const base = { status: r.status, reason: 'reason' in r ? r.reason : undefined };
+    const report = 'report' in r && r.report ? reportJson(r.report) : null;
+    printJson(ctx.io, { ...base, ...(r.status === 'installed' ? { skill: r.skill, dest: r.dest, replaced: r.replaced } : {}),
+      ...(r.status === 'pending' ? { approvalId: r.approval.id } : {}), ...(r.status === 'exists' ? { dest: r.dest } : {}), report });
+    return;
+  }
+  if ('report' in r && r.report) printReport(ctx, r.report);
+  switch (r.status) {
+    case 'installed': ctx.io.out(`${r.replaced ? 'updated' : 'installed'} ${r.skill} → ${r.dest}`); break;
+    case 'refused': ctx.io.err(`refused: ${r.reason}`); break;
+    case 'exists': ctx.io.err(`not installed: ${r.reason}`); break;
+    case 'pending': ctx.io.err(`held for approval ${r.approval.id}: ${r.reason}. Approve with \`knack skills approve ${r.approval.id}\` or re-run with --yes`); break;
+  }
+}
+
+const install: Command = {
+  path: ['skills', 'install'],
+  summary: 'Install a skill from a folder or .zip: audited first; P0 refused, P1 asked (or --yes), P2 installed. --update replaces an installed one.',
+  usage: 'PATH [--scope user|project] [--yes] [--update] [--json]',
+  options: { scope: { type: 'string' }, yes: { type: 'boolean', short: 'y' }, update: { type: 'boolean' } },
+  async run(ctx) {
+    const path = ctx.positionals[0];
+    if (!path) throw new CliError('missing PATH (a skill folder or .zip)');
+    const tierRoot = tierRootFor(ctx, stringFlag(ctx, 'scope') ?? 'user');
+    const scope = (stringFlag(ctx, 'scope') ?? 'user') as 'user' | 'project';
+    const store = openStore(ctx);
+    try {
+      const opts = { source: path, tierRoot, tier: scope, store, approveP1: ctx.values.yes === true, replace: ctx.values.update === true };
+      let r = installSkill(opts);
+      if (r.status === 'pending' && !ctx.json && !opts.approveP1) {
+        printReport(ctx, r.report);
+        if (await confirm(ctx, `Install ${r.report.skill} despite the P1 findings above?`)) {
+          r = approvePendingInstall(store, r.approval.id);
+        }
+      }
+      if (r.status === 'exists' && !ctx.json && await confirm(ctx, `${r.reason}. Replace it?`)) {
+        r = installSkill({ ...opts, replace: true });
+      }
+      printInstall(ctx, r);
+      return r.status === 'installed' ? 0 : r.status === 'refused' ? 2 : 1;
+    } finally {
+      store.close();
+    }
+  },
+};
+
+const trust: Command = {
+  path: ['skills', 'trust'],
+  summary: 'Trust a discovered P1 skill (project or user tier) as it is now; a later change needs trust again. P0 cannot be trusted.',
+  usage: 'NAME [--workspace DIR]',
+  async run(ctx) {
+    const name = ctx.positionals[0];
+    if (!name) throw new CliError('missing NAME');
+    const store = openStore(ctx);
+    try {
+      const { settings } = loadSettings(ctx.paths.dataDir, ctx.workspace);
+      const catalog = await openCatalog({ paths: ctx.paths, workspace: ctx.workspace, settings, store });
+      const entry = catalog.get(name);
+      if (!entry) throw new CliError(`no skill named "${name}" in ${ctx.workspace} or the user tier`);
+      if (entry.tier === 'builtin') { ctx.io.out(`${entry.manifest.name} is built in and trusted`); return 0; }
+      const r = trustSkill(entry.realDir, store);
+      if (ctx.json) printJson(ctx.io, { ok: r.ok, ...(r.ok ? {} : { reason: r.reason }), report: r.report ? reportJson(r.report) : null });
+      else if (r.ok) ctx.io.out(`trusted ${r.report.skill} (${r.report.level}, content ${r.report.contentHash.slice(0, 12)}); a change to its files needs trust again`);
+      else ctx.io.err(`not trusted: ${r.reason}`);
+      return r.ok ? 0 : 2;
+    } finally {
+      store.close();
+    }
+  },
+};
+
+const approvals: Command = {
+  path: ['skills', 'approvals'],
+  summary: 'List skill installs/updates waiting for approval, with findings and permission diff.',
+  usage: '[--json]',
+  async run(ctx) {
+    const store = openStore(ctx);
+    try {
+      const pending = store.policy.approvals('pending').map(toPending);
+      if (ctx.json) { printJson(ctx.io, pending); return 0; }
+      if (!pending.length) ctx.io.out('no pending approvals');
+      for (const p of pending) {
+        ctx.io.out(`${p.id}  ${p.kind} ${p.skill} (${p.level}) → ${p.target}\n  from ${p.source}`);
+        for (const f of p.findings) ctx.io.out(`  ${formatFinding(f).replace('\n', '\n  ')}`);
+        if (p.diff?.lines.length) ctx.io.out(`  permission diff: ${p.diff.lines.join(', ')}`);
+      }
+      return 0;
+    } finally {
+      store.close();
+    }
+  },
+};
+
+const approve: Command = {
+  path: ['skills', 'approve'],
+  summary: 'Approve a pending install/update; it completes only if the files still match what was audited.',
+  usage: 'ID [--json]',
+  async run(ctx) {
+    const id = ctx.positionals[0];
+    if (!id) throw new CliError('missing ID (see knack skills approvals)');
+    const store = openStore(ctx);
+    try {
+      const r = approvePendingInstall(store, id);
+      printInstall(ctx, r);
+      return r.status === 'installed' ? 0 : r.status === 'refused' ? 2 : 1;
+    } finally {
+      store.close();
+    }
+  },
+};
+
+const reject: Command = {
+  path: ['skills', 'reject'],
+  summary: 'Reject a pending install/update.',
+  usage: 'ID',
+  async run(ctx) {
+    const id = ctx.positionals[0];
+    if (!id) throw new CliError('missing ID');
+    const store = openStore(ctx);
+    try {
+      if (!store.policy.decideApproval(id, 'rejected')) throw new CliError(`no pending approval ${id}`);
+      ctx.io.out(`rejected ${id}`);
+      return 0;
+    } finally {
+      store.close();
+    }
+  },
+};
+
+const check: Command = {
+  path: ['policy', 'check'],
+  summary: 'Explain what the gate decides for a tool call: allow / ask / deny and why. Exit 0 allow, 1 ask, 2 deny.',
+  usage: '--tool NAME --args JSON [--skill NAME | --active a,b] [--workspace DIR] [--json]',
+  options: { tool: { type: 'string' }, args: { type: 'string' }, skill: { type: 'string' }, active: { type: 'string' } },
+  async run(ctx) {
+    const tool = stringFlag(ctx, 'tool', true)!;
+    const args = jsonFlag(ctx, 'args') ?? {};
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new CliError('--args must be a JSON object');
+    const { settings, diagnostics } = loadSettings(ctx.paths.dataDir, ctx.workspace);
+    for (const d of diagnostics) ctx.io.err(`warning: ${d.file}: ${d.message}`);
+    const store = openStore(ctx);
+    try {
+      const catalog = await openCatalog({ paths: ctx.paths, workspace: ctx.workspace, settings, store, review: createTrustReview(store) });
+      const skills = catalog.entries().filter((e) => !e.shadowedBy);
+      const skill = stringFlag(ctx, 'skill');
+      const active = stringFlag(ctx, 'active')?.split(',').map((s) => s.trim()).filter(Boolean) ?? [];
+      for (const n of [...(skill ? [skill] : []), ...active]) {
+        const e = catalog.get(n);
+        if (!e) throw new CliError(`no skill named "${n}"`);
+        if (!e.enabled) ctx.io.err(`note: skill ${n} is disabled${e.disabledReason ? ` (${e.disabledReason})` : ''}`);
+      }
+      const { gate } = buildGate({ settings, workspace: ctx.workspace, store, skills });
+      const call: ToolCall = { tool, args: args as Record<string, unknown>, access: accessForArgs(tool, args as Record<string, unknown>) };
+      const actor: Actor = skill ? { kind: 'skill', skill } : { kind: 'agent', activeSkills: active };
+      const d = gate.authorize(call, actor);
+      if (ctx.json) printJson(ctx.io, { ...d, call: { tool, access: call.access }, actor });
+      else ctx.io.out(`${d.verdict}: ${d.reason}${d.ruleId ? ` [rule ${d.ruleId}]` : ''}`);
+      return d.verdict === 'allow' ? 0 : d.verdict === 'ask' ? 1 : 2;
+    } finally {
+      store.close();
+    }
+  },
+};
+
+const rulesList: Command = {
+  path: ['policy', 'rules', 'list'],
+  summary: 'List your allow/ask/deny rules.',
+  usage: '[--json]',
+  async run(ctx) {
+    const store = openStore(ctx);
+    try {
+      const rules = store.policy.rules();
+      if (ctx.json) { printJson(ctx.io, rules); return 0; }
+      if (!rules.length) ctx.io.out('no rules (defaults: reads allowed; writes, network and every bash command ask)');
+      for (const r of rules) ctx.io.out(`${r.id}  ${describeRule(r)}${r.note ? `  # ${r.note}` : ''}`);
+      return 0;
+    } finally {
+      store.close();
+    }
+  },
+};
+
+const rulesAdd: Command = {
+  path: ['policy', 'rules', 'add'],
+  summary: 'Add a rule: allow|ask|deny for a tool (or @read @write @execute @network, or *), this workspace unless --global.',
+  usage: 'allow|ask|deny --tool NAME [--command PREFIX] [--path GLOB] [--host HOST] [--skill NAME] [--global] [--note TEXT]',
+  options: {
+    tool: { type: 'string' }, command: { type: 'string' }, path: { type: 'string' }, host: { type: 'string' },
+    skill: { type: 'string' }, global: { type: 'boolean' }, note: { type: 'string' },
+  },
+  async run(ctx) {
+    const effect = ctx.positionals[0];
+    if (effect !== 'allow' && effect !== 'ask' && effect !== 'deny') throw new CliError('first argument must be allow, ask or deny');
+    const tool = stringFlag(ctx, 'tool', true)!;
+    if (tool.startsWith('@') && !(CATEGORIES as readonly string[]).includes(tool)) throw new CliError(`unknown category ${tool} (use ${CATEGORIES.join(', ')})`);
+    const rule: NewRule = { effect: effect as Effect, tool };
+    if (ctx.values.global !== true) rule.workspace = realRoot(ctx.workspace);
+    for (const k of ['command', 'path', 'host', 'skill', 'note'] as const) {
+      const v = stringFlag(ctx, k);
+      if (v !== undefined) rule[k] = v;
+    }
+    const store = openStore(ctx);
+    try {
+      const { rule: r, added } = store.policy.addRule(rule);
+      if (ctx.json) printJson(ctx.io, { added, rule: r });
+      else ctx.io.out(added ? `added ${r.id}  ${describeRule(r)}` : `already covered by ${r.id}  ${describeRule(r)}`);
+      return 0;
+    } finally {
+      store.close();
+    }
+  },
+};
+
+const rulesRemove: Command = {
+  path: ['policy', 'rules', 'remove'],
+  summary: 'Remove a rule by id.',
+  usage: 'ID',
+  async run(ctx) {
+    const id = ctx.positionals[0];
+    if (!id) throw new CliError('missing ID (see knack policy rules list)');
+    const store = openStore(ctx);
+    try {
+      if (!store.policy.removeRule(id)) throw new CliError(`no rule ${id}`);
+      ctx.io.out(`removed ${id}`);
+      return 0;
+    } finally {
+      store.close();
+    }
+  },
+};
+
+export const trustCommands: Command[] = [audit, install, trust, approvals, approve, reject, check, rulesList, rulesAdd, rulesRemove];

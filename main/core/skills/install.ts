@@ -1,6 +1,6 @@
 // Install and update skills from a folder or a .zip into the user or project tier: stage, audit, decide, rename.
 // P0 refused; P1 held as a pending approval bound to the audited content hash; P2 installed. Atomic; never overwrites silently.
-import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { unzipSync } from 'fflate';
@@ -152,6 +152,7 @@ export function installSkill(opts: InstallOptions): InstallResult {
       }
       opts.store.policy.decideApproval(approval.id, 'approved');
     }
+    chmodSync(root, 0o755 & ~process.umask()); // mkdtemp makes 0700; an installed skill is an ordinary folder
     // Commit: rename into place; an update moves the old version aside first and restores it on failure.
     if (existing) {
       const backup = join(tierRoot, `.knack-old-${randomBytes(4).toString('hex')}`);
