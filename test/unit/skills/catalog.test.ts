@@ -1,0 +1,110 @@
+// The catalog model: the SQLite revision cache (warm start re-parses only what changed), per-workspace toggles,
+// the trust layer's review hook, change events, and parallel parsing giving the same result as one thread.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
+import { openCatalog, type CatalogChange } from '../../../main/core/skills/catalog.js';
+import { parseFilesParallel } from '../../../main/core/skills/parse-pool.js';
+import { Store } from '../../../main/core/store/index.js';
+
+function setup(n = 5) {
+  const root = tempDir();
+  const paths = { home: join(root, 'home'), dataDir: join(root, 'data'), builtinSkillsDir: join(root, 'builtin') };
+  const user = join(root, 'home/.workbuddy/skills');
+  const files: Record<string, string> = {};
+  for (let i = 0; i < n; i++) files[`s${i}/SKILL.md`] = skillMd({ name: `s${i}`, description: `skill number ${i}` });
+  writeTree(user, files);
+  return { root, paths, user, ws: join(root, 'ws') };
+}
+
+test('a warm start from the SQLite cache re-parses only the file that changed', async () => {
+  const s = setup(5);
+  const store1 = Store.openIn(s.paths.dataDir);
+  const cold = await openCatalog({ paths: s.paths, workspace: s.ws, store: store1 });
+  assert.equal(cold.timings.parsed, 5);
+  store1.close();
+
+  const file = join(s.user, 's2/SKILL.md');
+  writeFileSync(file, skillMd({ name: 's2', description: 'edited description' }));
+  utimesSync(file, new Date(), new Date(Date.now() + 5000));
+  const store2 = Store.openIn(s.paths.dataDir);
+  const warm = await openCatalog({ paths: s.paths, workspace: s.ws, store: store2 });
+  assert.equal(warm.timings.parsed, 1);
+  assert.equal(warm.timings.cached, 4);
+  assert.equal(warm.get('s2')?.manifest.description, 'edited description');
+  assert.equal(warm.get('s1')?.manifest.description, 'skill number 1');
+  store2.close();
+});
+
+test('refresh in the same process re-parses only what changed and reports added/changed/removed', async () => {
+  const s = setup(3);
+  const c = await openCatalog({ paths: s.paths, workspace: s.ws });
+  const events: CatalogChange[] = [];
+  c.on('change', (e: CatalogChange) => events.push(e));
+  writeTree(s.user, { 'new/SKILL.md': skillMd({ name: 'new', description: 'added' }) });
+  rmSync(join(s.user, 's0'), { recursive: true });
+  const f = join(s.user, 's1/SKILL.md');
+  writeFileSync(f, skillMd({ name: 's1', description: 'changed' }));
+  utimesSync(f, new Date(), new Date(Date.now() + 5000));
+  const change = await c.refresh();
+  assert.deepEqual(change, { added: ['new'], removed: ['s0'], changed: ['s1'] });
+  assert.equal(c.timings.parsed, 2);
+  assert.deepEqual(events, [change]);
+});
+
+test('disabling a skill is per workspace, persists in the store, and removes it from enabled()', async () => {
+  const s = setup(2);
+  const store = Store.openIn(s.paths.dataDir);
+  const a = await openCatalog({ paths: s.paths, workspace: join(s.root, 'ws-a'), store });
+  a.setEnabled('s0', false);
+  assert.deepEqual(a.enabled().map((e) => e.manifest.name), ['s1']);
+  assert.equal(a.get('s0')?.enabled, false);
+  assert.match(a.get('s0')?.disabledReason ?? '', /disabled by the user/);
+  const b = await openCatalog({ paths: s.paths, workspace: join(s.root, 'ws-b'), store });
+  assert.equal(b.get('s0')?.enabled, true);
+  store.close();
+  const again = Store.openIn(s.paths.dataDir);
+  const a2 = await openCatalog({ paths: s.paths, workspace: join(s.root, 'ws-a'), store: again });
+  assert.equal(a2.get('s0')?.enabled, false);
+  a2.setEnabled('S0', true);
+  assert.equal(a2.get('s0')?.enabled, true);
+  assert.throws(() => a2.setEnabled('nope', false), /no skill named "nope"/);
+  again.close();
+});
+
+test('the review hook (trust layer) disables a skill with a reason, over the user toggle', async () => {
+  const s = setup(2);
+  const c = await openCatalog({
+    paths: s.paths, workspace: s.ws,
+    review: (e) => (e.manifest.name === 's1' ? { enabled: false, reason: 'audit P0: downloads and runs code' } : undefined),
+  });
+  c.setEnabled('s1', true);
+  assert.equal(c.get('s1')?.enabled, false);
+  assert.equal(c.get('s1')?.disabledReason, 'audit P0: downloads and runs code');
+  assert.deepEqual(c.enabled().map((e) => e.manifest.name), ['s0']);
+});
+
+test('a damaged cache row is re-parsed, never trusted', async () => {
+  const s = setup(1);
+  const store = Store.openIn(s.paths.dataDir);
+  await openCatalog({ paths: s.paths, workspace: s.ws, store });
+  const real = join(s.user, 's0/SKILL.md');
+  const row = store.skills.getCached(real)!;
+  store.skills.putCached([{ ...row, parsedJson: '{not json' }]);
+  const c = await openCatalog({ paths: s.paths, workspace: s.ws, store });
+  assert.equal(c.timings.parsed, 1);
+  assert.equal(c.get('s0')?.manifest.description, 'skill number 0');
+  store.close();
+});
+
+test('parsing on worker threads gives exactly the single-thread result', async () => {
+  const s = setup(450);
+  writeTree(s.user, { 'bad/SKILL.md': '---\nname: bad\n---\n' });
+  const files = Array.from({ length: 450 }, (_, i) => join(s.user, `s${i}/SKILL.md`)).concat(join(s.user, 'bad/SKILL.md'));
+  const one = await parseFilesParallel(files, 1);
+  const two = await parseFilesParallel(files, 2);
+  assert.deepEqual(two.results, one.results);
+  assert.equal(one.threads, 1);
+});

@@ -1,0 +1,65 @@
+// Hot reload: the watcher refreshes the catalog when a skill is added, edited or removed, without a restart,
+// including a tier folder that did not exist when watching started.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
+import { openCatalog, type Catalog, type CatalogChange } from '../../../main/core/skills/catalog.js';
+import { watchCatalog } from '../../../main/core/skills/watch.js';
+
+function nextChange(c: Catalog, timeoutMs = 8000): Promise<CatalogChange> {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error('no catalog change within timeout')), timeoutMs);
+    c.once('change', (e: CatalogChange) => {
+      clearTimeout(t);
+      resolve(e);
+    });
+  });
+}
+
+test('adding, editing and removing a SKILL.md hot-reloads the catalog', async () => {
+  const root = tempDir();
+  const paths = { home: join(root, 'home'), dataDir: join(root, 'data'), builtinSkillsDir: join(root, 'builtin') };
+  const user = join(root, 'home/.workbuddy/skills');
+  writeTree(user, { 'one/SKILL.md': skillMd({ name: 'one', description: 'first' }) });
+  const c = await openCatalog({ paths, workspace: join(root, 'ws') });
+  const w = watchCatalog(c, { debounceMs: 50 });
+  try {
+    await w.ready;
+    let p = nextChange(c);
+    writeTree(user, { 'two/SKILL.md': skillMd({ name: 'two', description: 'second' }) });
+    assert.deepEqual((await p).added, ['two']);
+
+    p = nextChange(c);
+    writeFileSync(join(user, 'one/SKILL.md'), skillMd({ name: 'one', description: 'first, edited' }));
+    assert.deepEqual((await p).changed, ['one']);
+    assert.equal(c.get('one')?.manifest.description, 'first, edited');
+
+    p = nextChange(c);
+    rmSync(join(user, 'two'), { recursive: true });
+    assert.deepEqual((await p).removed, ['two']);
+    assert.equal(c.get('two'), undefined);
+  } finally {
+    await w.close();
+  }
+});
+
+test('a project skills folder created after start-up is picked up', async () => {
+  const root = tempDir();
+  const paths = { home: join(root, 'home'), dataDir: join(root, 'data'), builtinSkillsDir: join(root, 'builtin') };
+  const ws = join(root, 'ws');
+  writeTree(ws, { 'README.md': 'hello' });
+  const c = await openCatalog({ paths, workspace: ws });
+  assert.equal(c.entries().length, 0);
+  const w = watchCatalog(c, { debounceMs: 50 });
+  try {
+    await w.ready;
+    const p = nextChange(c);
+    writeTree(ws, { '.workbuddy/skills/late/SKILL.md': skillMd({ name: 'late', description: 'arrived later' }) });
+    assert.deepEqual((await p).added, ['late']);
+    assert.equal(c.get('late')?.tier, 'project');
+  } finally {
+    await w.close();
+  }
+});
