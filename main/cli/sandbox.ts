@@ -10,14 +10,16 @@ import { Store } from '../core/store/index.js';
 import { openCatalog, type Catalog } from '../core/skills/catalog.js';
 import { parseSkillFile, formatDiagnostic, hasErrors } from '../core/skills/manifest.js';
 import { skillFileIn } from '../core/policy/skill-frontmatter.js';
-import { createGate, type SkillPolicy } from '../core/policy/gate.js';
-import { ceilingFrom } from '../core/policy/ceiling.js';
+import { buildGate } from '../core/policy/setup.js';
+import type { CatalogEntry } from '../core/skills/types.js';
 import { limitsFromSettings } from '../core/sandbox/limits.js';
 import { createScriptRunner, type ScriptRunner } from '../core/sandbox/runner.js';
 import type { ScriptResult } from '../core/sandbox/client.js';
 import type { ApproveHook, ScriptSkill, ToolLookup } from '../core/sandbox/capabilities.js';
-import { noPermissions, policyFromEntry, policyFromManifest } from '../core/sandbox/skill-policy.js';
+import { policyFromEntry, policyFromManifest } from '../core/sandbox/skill-policy.js';
 import { SandboxError } from '../core/sandbox/protocol.js';
+
+const NO_SKILL = '(no skill)';
 
 const RUN_OPTIONS = {
   args: { type: 'string' as const },
@@ -28,8 +30,8 @@ interface Session {
   settings: Settings;
   catalog: Catalog;
   store: Store;
-  /** The real gate: ceiling (settings) ∩ the acting skill's manifest, with the user's stored rules. */
-  runnerFor(extra?: SkillPolicy): ScriptRunner;
+  /** A runner over the real gate; `extra` is an ad-hoc skill that is not in the catalog. */
+  runnerFor(extra?: AdHocSkill): ScriptRunner;
   close(): Promise<void>;
 }
 
@@ -52,18 +54,10 @@ async function openSession(ctx: CommandContext): Promise<Session> {
     catalog,
     store,
     runnerFor(extra) {
-      const lookup = (name: string): SkillPolicy | undefined => {
-        if (extra && name === extra.name) return extra;
-        const e = catalog.get(name);
-        if (!e || e.shadowedBy) return undefined;
-        try {
-          return policyFromEntry(e);
-        } catch {
-          return undefined;
-        }
-      };
-      const skillDirs = [...catalog.entries().map((e) => e.realDir), ...(extra && existsSync(extra.dir) ? [extra.dir] : [])];
-      const gate = createGate({ ceiling: ceilingFrom(settings, ctx.workspace, skillDirs), rules: () => store.policy.rules(), skill: lookup });
+      // The real gate (policy/setup.ts): settings ceiling ∩ the acting skill's manifest, with the stored rules.
+      // An ad-hoc skill (`sandbox run --skill DIR`) comes first, so it binds its own name.
+      const skills = [...(extra ? [extra] : []), ...catalog.entries().filter((e) => !e.shadowedBy)];
+      const { gate } = buildGate({ settings, workspace: ctx.workspace, store, skills });
       const runner = createScriptRunner({
         gate,
         workspace: ctx.workspace,
@@ -156,12 +150,20 @@ const skillsRun: Command = {
   },
 };
 
+/** A skill given by folder (or none), shaped like a catalog entry for the gate. */
+type AdHocSkill = Pick<CatalogEntry, 'file' | 'realDir' | 'manifest'>;
+
 /** The skill a `sandbox run` acts as: --skill DIR's manifest, or a skill with no permissions at all. */
-function adHocSkill(ctx: CommandContext): SkillPolicy {
+function adHocSkill(ctx: CommandContext): AdHocSkill {
   const dirFlag = stringFlag(ctx, 'skill');
   if (dirFlag === undefined) {
-    // Nothing to read, nothing to write, no tools: a folder that does not exist stands in for "its own folder".
-    return { name: '(no skill)', dir: join(realpathSync(tmpdir()), `knack-no-skill-${process.pid}`), permissions: noPermissions() };
+    // No SKILL.md behind it: the gate gives it no tools and no paths. Its "own folder" does not exist.
+    const realDir = join(realpathSync(tmpdir()), `knack-no-skill-${process.pid}`);
+    return {
+      file: join(realDir, 'SKILL.md'),
+      realDir,
+      manifest: { name: NO_SKILL, description: '', metadata: {}, allowedTools: [], readWhen: [], agentCreated: false, dependsOn: [], extra: {} },
+    };
   }
   const dir = resolve(dirFlag);
   const file = existsSync(dir) ? skillFileIn(dir) : undefined;
@@ -170,11 +172,13 @@ function adHocSkill(ctx: CommandContext): SkillPolicy {
   if (!parsed.manifest || hasErrors(parsed.diagnostics)) {
     throw new CliError(`--skill ${dirFlag}: the skill does not parse:\n  ${parsed.diagnostics.map(formatDiagnostic).join('\n  ')}`);
   }
+  const realDir = realpathSync(dir);
   try {
-    return policyFromManifest(parsed.manifest.name, realpathSync(dir), parsed.manifest, file);
+    policyFromManifest(parsed.manifest.name, realDir, parsed.manifest, file);
   } catch (e) {
     throw new CliError(e instanceof SandboxError ? e.message : String(e));
   }
+  return { file, realDir, manifest: parsed.manifest };
 }
 
 const sandboxRun: Command = {
@@ -186,11 +190,11 @@ const sandboxRun: Command = {
     const [file, ...rest] = ctx.positionals;
     if (!file || rest.length) throw new CliError(`usage: knack sandbox run ${this.usage}`);
     const args = argsFlag(ctx);
-    const policy = adHocSkill(ctx);
+    const adHoc = adHocSkill(ctx);
     const session = await openSession(ctx);
     try {
-      const runner = session.runnerFor(policy);
-      const skill: ScriptSkill = { name: policy.name, dir: policy.dir };
+      const runner = session.runnerFor(adHoc);
+      const skill: ScriptSkill = { name: adHoc.manifest.name, dir: adHoc.realDir };
       return await runWith(ctx, basename(file), (onLog, timeoutMs) =>
         runner.runFile(resolve(file), skill, { args, onLog, ...(timeoutMs ? { limits: { timeoutMs } } : {}) }));
     } finally {

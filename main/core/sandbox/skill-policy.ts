@@ -2,13 +2,8 @@
 // A skill whose permission block is rejected gets no scripts run at all (the diagnostics say why).
 import type { CatalogEntry, SkillManifest, Diagnostic } from '../skills/types.js';
 import type { SkillPolicy } from '../policy/gate.js';
-import { parsePermissions, type Permissions } from '../policy/permissions.js';
+import { parsePermissions } from '../policy/permissions.js';
 import { SandboxError } from './protocol.js';
-
-/** No tools, no network, no paths: what `knack sandbox run` grants a script given without --skill. */
-export function noPermissions(): Permissions {
-  return { tools: [], commands: {}, network: false, read: [], write: [], declared: 'none' };
-}
 
 export function policyFromManifest(name: string, realDir: string, manifest: SkillManifest, file: string): SkillPolicy {
   const parsed = parsePermissions({
