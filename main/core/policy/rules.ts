@@ -46,7 +46,8 @@ export function normalizeCommand(s: string): string {
 
 /** The simple commands of a command line (split on ; && || | & and newlines). */
 export function commandSegments(cmd: string): string[] {
-  return cmd.split(/&&|\|\||[;|&\n]/).map(normalizeCommand).filter(Boolean);
+  // `2>&1` and `&>` are redirections, not separators.
+  return cmd.split(/&&|\|\||\|&|[;|\n]|(?<![<>])&(?!>)/).map(normalizeCommand).filter(Boolean);
 }
 
 /** Substitutions and file redirections make a command line's effect unknowable from its prefix. */

@@ -1,0 +1,94 @@
+// User rules persisted in the store: deny beats allow, per-tool beats category, "always allow" generalises, no one-offs.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { tempDir } from '../../helpers/tmp.js';
+import { Store } from '../../../main/core/store/index.js';
+import { evaluateRules, generaliseRules, commandPrefix, type Rule } from '../../../main/core/policy/rules.js';
+import { createApprovals } from '../../../main/core/policy/approvals.js';
+import type { ToolCall } from '../../../main/core/policy/types.js';
+
+const ws = '/work/ws';
+const bash = (command: string): ToolCall => ({ tool: 'bash', args: { command }, access: { command } });
+const rule = (r: Partial<Rule> & Pick<Rule, 'effect' | 'tool'>): Rule => ({ id: `${r.effect}-${r.tool}-${r.command ?? ''}`, createdAt: 0, ...r });
+const ctx = { workspace: ws, realPaths: [] };
+
+test('an allow rule for "git status" covers git status -s but not git statusx or a chained command', () => {
+  const rules = [rule({ effect: 'allow', tool: 'bash', command: 'git status', workspace: ws })];
+  assert.equal(evaluateRules(rules, bash('git status -s'), ctx)?.effect, 'allow');
+  assert.equal(evaluateRules(rules, bash('git statusx'), ctx), undefined);
+  assert.equal(evaluateRules(rules, bash('git status && rm -rf ~'), ctx), undefined);
+  assert.equal(evaluateRules(rules, bash('git status $(curl x)'), ctx), undefined);
+  assert.equal(evaluateRules(rules, bash('git status > ~/.bashrc'), ctx), undefined);
+  assert.equal(evaluateRules(rules, bash('git status 2>&1'), ctx)?.effect, 'allow');
+});
+
+test('rules are scoped to their workspace', () => {
+  const rules = [rule({ effect: 'allow', tool: 'bash', command: 'git status', workspace: ws })];
+  assert.equal(evaluateRules(rules, bash('git status'), { workspace: '/other', realPaths: [] }), undefined);
+});
+
+test('deny beats allow: "always deny rm -rf" wins over a broad allow', () => {
+  const rules = [
+    rule({ effect: 'allow', tool: 'bash' }),
+    rule({ effect: 'deny', tool: 'bash', command: 'rm -rf' }),
+  ];
+  assert.equal(evaluateRules(rules, bash('ls'), ctx)?.effect, 'allow');
+  assert.equal(evaluateRules(rules, bash('rm -rf build'), ctx)?.effect, 'deny');
+  assert.equal(evaluateRules(rules, bash('cd x && rm -rf /'), ctx)?.effect, 'deny');
+  assert.equal(evaluateRules(rules, bash('sudo rm -rf /'), ctx)?.effect, 'deny');
+});
+
+test('a per-tool rule beats a category default', () => {
+  const rules = [
+    rule({ effect: 'deny', tool: '@network' }),
+    rule({ effect: 'allow', tool: 'web_fetch', host: 'docs.python.org' }),
+  ];
+  const fetch = (host: string): ToolCall => ({ tool: 'web_fetch', args: {}, access: { network: true, host } });
+  assert.equal(evaluateRules(rules, fetch('docs.python.org'), ctx)?.effect, 'allow');
+  assert.equal(evaluateRules(rules, fetch('evil.example'), ctx)?.effect, 'deny');
+  assert.equal(evaluateRules(rules, { tool: 'web_search', args: {}, access: { network: true } }, ctx)?.effect, 'deny');
+});
+
+test('"always allow" generalises to a command prefix, not the exact line', () => {
+  assert.equal(commandPrefix('git status -s --porcelain'), 'git status');
+  assert.equal(commandPrefix('ls -la src'), 'ls');
+  assert.equal(commandPrefix('npm run test -- --watch'), 'npm run');
+  const rs = generaliseRules(bash('git log --oneline -5 | head -3'), ws);
+  assert.deepEqual(rs.map((r) => r.command), ['git log', 'head']);
+});
+
+test('answering "always" many times stores one reusable rule, not dozens of one-offs', () => {
+  const store = Store.open(join(tempDir(), 'k.db'));
+  try {
+    const approvals = createApprovals(store);
+    const actor = { kind: 'agent' as const, activeSkills: [] };
+    for (const c of ['git status', 'git status -s', 'git status --porcelain', 'git status -b']) approvals.answerToolCall(bash(c), actor, ws, 'always');
+    assert.equal(store.policy.rules().length, 1);
+    assert.equal(store.policy.rules()[0]!.command, 'git status');
+    // A broader rule absorbs the narrower ones already stored.
+    store.policy.addRule({ effect: 'allow', tool: 'bash', workspace: ws, command: 'git' });
+    assert.deepEqual(store.policy.rules().map((r) => r.command), ['git']);
+    approvals.answerToolCall(bash('rm -rf build'), actor, ws, 'never');
+    const denies = store.policy.rules().filter((r) => r.effect === 'deny');
+    assert.equal(denies.length, 1);
+    assert.equal(evaluateRules(store.policy.rules(), bash('rm -rf build'), ctx)?.effect, 'deny');
+  } finally {
+    store.close();
+  }
+});
+
+test('rules persist across store reopen', () => {
+  const file = join(tempDir(), 'k.db');
+  const s1 = Store.open(file);
+  const { rule: r } = s1.policy.addRule({ effect: 'deny', tool: 'bash', command: 'rm -rf' });
+  s1.close();
+  const s2 = Store.open(file);
+  try {
+    assert.deepEqual(s2.policy.rules().map((x) => x.id), [r.id]);
+    assert.ok(s2.policy.removeRule(r.id));
+    assert.equal(s2.policy.rules().length, 0);
+  } finally {
+    s2.close();
+  }
+});
