@@ -1,0 +1,269 @@
+// One MCP server connection over stdio or loopback streamable HTTP (@modelcontextprotocol/sdk): connect with a
+// timeout, list tools, call with a timeout, notice crashes, and reconnect with exponential back-off.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { McpServerConfig } from './config.js';
+import type { McpCallOutcome, McpToolInfo } from './tool-adapter.js';
+import type { McpResourceContent, McpResourceInfo } from '../tools/builtin/mcp-resources.js';
+
+export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'retrying' | 'failed' | 'closed';
+
+export interface ConnectionStatus {
+  name: string;
+  state: ConnectionState;
+  tools: number;
+  /** Consecutive failed attempts. */
+  failures: number;
+  lastError?: string;
+  /** When the next reconnect attempt is due (ms since epoch). */
+  nextRetryAt?: number;
+  /** Last lines the server wrote to stderr (stdio). */
+  stderrTail?: string[];
+}
+
+export interface BackoffOptions {
+  /** First delay (default 1 s), doubled per failure up to maxMs (default 60 s). */
+  initialMs: number;
+  maxMs: number;
+  /** Give up after this many consecutive failures (default 8); `reconnect()` starts over. */
+  maxAttempts: number;
+}
+
+export const DEFAULT_BACKOFF: BackoffOptions = { initialMs: 1000, maxMs: 60_000, maxAttempts: 8 };
+
+export interface ConnectionEvents {
+  /** Connected (or reconnected) with this tool list. */
+  onTools(tools: McpToolInfo[]): void;
+  /** Went down (crash, failed start, timeout): its tools must disappear. */
+  onDown(reason: string): void;
+  onStatus?(status: ConnectionStatus): void;
+}
+
+export function backoffDelay(failures: number, b: BackoffOptions): number {
+  return Math.min(b.maxMs, b.initialMs * 2 ** Math.max(0, failures - 1));
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const t = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([p, t]).finally(() => clearTimeout(timer));
+}
+
+export class McpConnection {
+  private client: Client | undefined;
+  private transport: Transport | undefined;
+  private pid: number | undefined;
+  private state: ConnectionState = 'idle';
+  private failures = 0;
+  private lastError: string | undefined;
+  private nextRetryAt: number | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private toolCount = 0;
+  private readonly stderrTail: string[] = [];
+  /** Bumped on every (re)connect so callbacks of an old client are ignored. */
+  private generation = 0;
+
+  constructor(
+    readonly config: McpServerConfig,
+    private readonly events: ConnectionEvents,
+    private readonly opts: { workspace: string; backoff?: BackoffOptions; clientName?: string } ,
+  ) {}
+
+  get name(): string {
+    return this.config.name;
+  }
+
+  status(): ConnectionStatus {
+    return {
+      name: this.name,
+      state: this.state,
+      tools: this.toolCount,
+      failures: this.failures,
+      ...(this.lastError ? { lastError: this.lastError } : {}),
+      ...(this.nextRetryAt && this.state === 'retrying' ? { nextRetryAt: this.nextRetryAt } : {}),
+      ...(this.stderrTail.length ? { stderrTail: [...this.stderrTail] } : {}),
+    };
+  }
+
+  isClosed(): boolean {
+    return this.state === 'closed';
+  }
+
+  isConnected(): boolean {
+    return this.state === 'connected';
+  }
+
+  private setState(s: ConnectionState): void {
+    this.state = s;
+    this.events.onStatus?.(this.status());
+  }
+
+  private makeTransport(): Transport {
+    const c = this.config;
+    if (c.kind === 'http') {
+      return new StreamableHTTPClientTransport(new URL(c.url), { requestInit: { headers: c.headers } });
+    }
+    const t = new StdioClientTransport({
+      command: c.command,
+      args: c.args,
+      env: { ...getDefaultEnvironment(), ...c.env },
+      cwd: c.cwd ?? this.opts.workspace,
+      stderr: 'pipe',
+    });
+    t.stderr?.on('data', (b: Buffer) => {
+      for (const line of b.toString('utf8').split('\n')) {
+        if (!line.trim()) continue;
+        this.stderrTail.push(line.slice(0, 300));
+        if (this.stderrTail.length > 20) this.stderrTail.shift();
+      }
+    });
+    return t;
+  }
+
+  /** Connect and list tools. Resolves true on success; on failure schedules a retry and resolves false. Never throws. */
+  async connect(): Promise<boolean> {
+    if (this.isClosed()) return false;
+    clearTimeout(this.retryTimer);
+    await this.teardown();
+    const gen = ++this.generation;
+    this.setState('connecting');
+    const client = new Client({ name: this.opts.clientName ?? 'knack', version: '0.1.0' }, { capabilities: {} });
+    const transport = this.makeTransport();
+    this.client = client;
+    this.transport = transport;
+    try {
+      await withTimeout(client.connect(transport, { timeout: this.config.connectTimeoutMs }), this.config.connectTimeoutMs, `connecting to "${this.name}"`);
+      if (transport instanceof StdioClientTransport) this.pid = transport.pid ?? undefined;
+      const tools: McpToolInfo[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await withTimeout(client.listTools(cursor ? { cursor } : undefined, { timeout: this.config.connectTimeoutMs }), this.config.connectTimeoutMs, `listing tools of "${this.name}"`);
+        tools.push(...(page.tools as McpToolInfo[]));
+        cursor = page.nextCursor;
+      } while (cursor && tools.length < 5000);
+      if (gen !== this.generation || this.isClosed()) return false;
+      // From here on a close of the transport is a crash.
+      client.onclose = () => {
+        if (gen === this.generation && this.state === 'connected') this.fail(`server "${this.name}" closed the connection (crashed or exited)`);
+      };
+      client.onerror = (e) => {
+        this.lastError = e.message;
+      };
+      this.failures = 0;
+      this.lastError = undefined;
+      this.toolCount = tools.length;
+      this.setState('connected');
+      this.events.onTools(tools);
+      return true;
+    } catch (e) {
+      if (gen !== this.generation || this.isClosed()) return false;
+      const tail = this.stderrTail.length ? ` (stderr: ${this.stderrTail.slice(-2).join(' | ')})` : '';
+      this.fail(`${(e as Error).message ?? String(e)}${tail}`);
+      return false;
+    }
+  }
+
+  private fail(reason: string): void {
+    this.generation++;
+    this.lastError = reason;
+    this.failures++;
+    this.toolCount = 0;
+    void this.teardown();
+    this.events.onDown(reason);
+    const b = this.opts.backoff ?? DEFAULT_BACKOFF;
+    if (this.failures >= b.maxAttempts) {
+      this.nextRetryAt = undefined;
+      this.setState('failed');
+      return;
+    }
+    const delay = backoffDelay(this.failures, b);
+    this.nextRetryAt = Date.now() + delay;
+    this.setState('retrying');
+    this.retryTimer = setTimeout(() => void this.connect(), delay);
+    this.retryTimer.unref();
+  }
+
+  /** Start over now (after the user fixed the config or the server), resetting the failure count. */
+  async reconnect(): Promise<boolean> {
+    this.failures = 0;
+    return this.connect();
+  }
+
+  private async teardown(): Promise<void> {
+    const client = this.client;
+    const pid = this.pid;
+    this.client = undefined;
+    this.transport = undefined;
+    this.pid = undefined;
+    if (client) {
+      client.onclose = undefined;
+      await withTimeout(client.close(), 2000, 'closing').catch(() => undefined);
+    }
+    // A server that ignores the close is killed: the app never waits on it.
+    if (pid) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    clearTimeout(this.retryTimer);
+    this.generation++;
+    this.state = 'closed';
+    await this.teardown();
+    this.events.onStatus?.(this.status());
+  }
+
+  private requireClient(): Client {
+    if (!this.client || this.state !== 'connected') throw new Error(`MCP server "${this.name}" is not connected (${this.lastError ?? this.state})`);
+    return this.client;
+  }
+
+  async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<McpCallOutcome> {
+    const client = this.requireClient();
+    const ms = this.config.callTimeoutMs;
+    const r = await withTimeout(
+      client.callTool({ name: tool, arguments: args }, undefined, { timeout: ms, ...(signal ? { signal } : {}) }),
+      ms + 500,
+      `calling ${tool} on "${this.name}"`,
+    );
+    return r as McpCallOutcome;
+  }
+
+  async listResources(): Promise<McpResourceInfo[]> {
+    const client = this.requireClient();
+    if (!client.getServerCapabilities()?.resources) return [];
+    const out: McpResourceInfo[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listResources(cursor ? { cursor } : undefined, { timeout: this.config.callTimeoutMs });
+      for (const r of page.resources) {
+        out.push({
+          server: this.name,
+          uri: r.uri,
+          name: r.name,
+          ...(r.description ? { description: r.description } : {}),
+          ...(r.mimeType ? { mimeType: r.mimeType } : {}),
+        });
+      }
+      cursor = page.nextCursor;
+    } while (cursor && out.length < 5000);
+    return out;
+  }
+
+  async readResource(uri: string): Promise<McpResourceContent[]> {
+    const client = this.requireClient();
+    const r = await client.readResource({ uri }, { timeout: this.config.callTimeoutMs });
+    return r.contents.map((c) => {
+      const x = c as { uri: string; mimeType?: string; text?: string; blob?: string };
+      return { uri: x.uri, ...(x.mimeType ? { mimeType: x.mimeType } : {}), ...(x.text !== undefined ? { text: x.text } : {}), ...(x.blob !== undefined ? { blob: x.blob } : {}) };
+    });
+  }
+}

@@ -1,0 +1,110 @@
+// The MCP manager: starts every configured server, registers its tools as deferred `mcp__server__tool` tools
+// while it is up and removes them when it goes down, and serves the resource tools. Never blocks on a server.
+import type { Diagnostic } from '../skills/types.js';
+import type { McpResourceContent, McpResourceInfo, McpResourceProvider } from '../tools/builtin/mcp-resources.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { McpServerConfig } from './config.js';
+import { McpConnection, type BackoffOptions, type ConnectionStatus } from './connection.js';
+import { adaptMcpTool, type McpToolInfo } from './tool-adapter.js';
+
+export interface McpManagerOptions {
+  registry: ToolRegistry;
+  workspace: string;
+  backoff?: BackoffOptions;
+  /** Problems worth showing the user: tools that could not be registered, servers that went down. */
+  onDiagnostic?: (d: Diagnostic) => void;
+  onStatus?: (s: ConnectionStatus) => void;
+}
+
+export class McpManager implements McpResourceProvider {
+  private readonly connections = new Map<string, McpConnection>();
+
+  constructor(private readonly opts: McpManagerOptions) {}
+
+  private registerTools(conn: McpConnection, tools: McpToolInfo[]): void {
+    const source = `mcp:${conn.name}` as const;
+    this.opts.registry.unregisterSource(source);
+    for (const info of tools) {
+      const def = adaptMcpTool(conn.name, info, (tool, args, signal) => conn.callTool(tool, args, signal));
+      try {
+        this.opts.registry.register(def, source);
+      } catch (e) {
+        this.opts.onDiagnostic?.({ severity: 'warning', code: 'mcp.tool', file: conn.config.source, field: `mcpServers.${conn.name}`, message: `tool "${info.name}" skipped: ${(e as Error).message}` });
+      }
+    }
+  }
+
+  /** Add servers and start connecting them all in parallel. Resolves once each has connected or failed once. */
+  async start(servers: McpServerConfig[]): Promise<ConnectionStatus[]> {
+    const fresh: McpConnection[] = [];
+    for (const cfg of servers) {
+      if (this.connections.has(cfg.name)) continue;
+      const conn: McpConnection = new McpConnection(
+        cfg,
+        {
+          onTools: (tools) => this.registerTools(conn, tools),
+          onDown: (reason) => {
+            this.opts.registry.unregisterSource(`mcp:${cfg.name}`);
+            this.opts.onDiagnostic?.({ severity: 'error', code: 'mcp.down', file: cfg.source, field: `mcpServers.${cfg.name}`, message: `MCP server "${cfg.name}": ${reason}` });
+          },
+          onStatus: (s) => this.opts.onStatus?.(s),
+        },
+        { workspace: this.opts.workspace, ...(this.opts.backoff ? { backoff: this.opts.backoff } : {}) },
+      );
+      this.connections.set(cfg.name, conn);
+      fresh.push(conn);
+    }
+    await Promise.all(fresh.map((c) => c.connect()));
+    return this.status();
+  }
+
+  status(): ConnectionStatus[] {
+    return [...this.connections.values()].map((c) => c.status());
+  }
+
+  connection(name: string): McpConnection | undefined {
+    return this.connections.get(name);
+  }
+
+  async reconnect(name: string): Promise<boolean> {
+    const c = this.connections.get(name);
+    return c ? c.reconnect() : false;
+  }
+
+  connectedServers(): string[] {
+    return [...this.connections.values()].filter((c) => c.isConnected()).map((c) => c.name).sort();
+  }
+
+  async listResources(server?: string): Promise<{ resources: McpResourceInfo[]; errors: { server: string; message: string }[] }> {
+    const names = server ? [server] : this.connectedServers();
+    const resources: McpResourceInfo[] = [];
+    const errors: { server: string; message: string }[] = [];
+    await Promise.all(
+      names.map(async (n) => {
+        try {
+          resources.push(...(await this.connections.get(n)!.listResources()));
+        } catch (e) {
+          errors.push({ server: n, message: (e as Error).message });
+        }
+      }),
+    );
+    return { resources: resources.sort((a, b) => a.server.localeCompare(b.server) || a.uri.localeCompare(b.uri)), errors };
+  }
+
+  async readResource(server: string, uri: string): Promise<McpResourceContent[]> {
+    const c = this.connections.get(server);
+    if (!c) throw new Error(`unknown MCP server "${server}"`);
+    return c.readResource(uri);
+  }
+
+  /** Stop every server (kills stdio children) and remove their tools. */
+  async close(): Promise<void> {
+    await Promise.all(
+      [...this.connections.values()].map(async (c) => {
+        await c.close();
+        this.opts.registry.unregisterSource(`mcp:${c.name}`);
+      }),
+    );
+    this.connections.clear();
+  }
+}
