@@ -1,0 +1,133 @@
+// `knack skills list|show|lint|index|enable|disable` through the real bin (node bin/knack.js) with temp
+// --home/--data-dir, so the real home is never touched.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { SHARED_FIXTURES, skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
+
+const BIN = join(import.meta.dirname, '..', '..', '..', 'bin', 'knack.js');
+
+function setup() {
+  const root = tempDir();
+  const home = join(root, 'home');
+  const data = join(root, 'data');
+  const ws = join(root, 'ws');
+  const builtin = join(root, 'builtin');
+  writeTree(builtin, { 'deploy/SKILL.md': skillMd({ name: 'deploy', description: 'builtin deploy' }) });
+  writeTree(join(home, '.workbuddy/skills'), {
+    'deploy/SKILL.md': skillMd({ name: 'deploy', description: 'user deploy' }),
+    'notes/SKILL.md': skillMd({ name: 'notes', description: 'Take notes\nacross lines' }),
+    'broken/SKILL.md': '---\nname: broken\ndescription: [unclosed\n---\n',
+  });
+  writeTree(join(ws, '.workbuddy/skills'), { 'deploy/SKILL.md': skillMd({ name: 'deploy', description: 'project deploy', read_when: ['ship it'] }) });
+  return { root, home, data, ws, builtin };
+}
+
+function knack(s: ReturnType<typeof setup>, ...args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, ...args, '--home', s.home, '--data-dir', s.data, '--workspace', s.ws], {
+    encoding: 'utf8',
+    env: { ...process.env, KNACK_BUILTIN_SKILLS: s.builtin, KNACK_HOME: '', KNACK_DATA_DIR: '' },
+  });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+test('skills list shows every tier with shadowing and on/off state', () => {
+  const s = setup();
+  const r = knack(s, 'skills', 'list');
+  assert.equal(r.code, 0, r.err);
+  const rows = r.out.split('\n').filter((l) => /^(project|user|builtin) /.test(l))
+    .map((l) => /^(\w+) +(\S+) +(shadowed by \w+|on|off) /.exec(l)?.slice(1, 4).join(' '));
+  assert.deepEqual(rows, ['project deploy on', 'user deploy shadowed by project', 'builtin deploy shadowed by project', 'user notes on']);
+  assert.match(r.out, /Take notes across lines/);
+  assert.match(r.out, /1 skill could not be read/);
+  const all = knack(s, 'skills', 'list', '--all');
+  assert.match(all.out, /\(broken\).*broken\/SKILL\.md:\d+: Invalid YAML in frontmatter/);
+});
+
+test('skills list --json gives tier, path and shadowedBy for scripts', () => {
+  const s = setup();
+  const r = knack(s, 'skills', 'list', '--json');
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out) as { skills: { name: string; tier: string; path: string; shadowedBy?: { tier: string } }[] };
+  const deploy = j.skills.filter((x) => x.name === 'deploy');
+  assert.deepEqual(deploy.map((x) => [x.tier, x.shadowedBy?.tier ?? null]), [['project', null], ['user', 'project'], ['builtin', 'project']]);
+  assert.equal(deploy[0]!.path, join(s.ws, '.workbuddy/skills/deploy/SKILL.md'));
+});
+
+test('skills show prints the manifest, path, tier and what it shadows; unknown names are one clear error', () => {
+  const s = setup();
+  const r = knack(s, 'skills', 'show', 'deploy');
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /tier: +project/);
+  assert.match(r.out, /read when: +ship it/);
+  assert.match(r.out, new RegExp(`shadows: +user ${join(s.home, '.workbuddy/skills/deploy/SKILL.md')}`));
+  const missing = knack(s, 'skills', 'show', 'nope');
+  assert.equal(missing.code, 2);
+  assert.equal(missing.err.trim().split('\n').length, 1);
+  assert.match(missing.err, /no skill named "nope"/);
+  const broken = knack(s, 'skills', 'show', 'broken');
+  assert.equal(broken.code, 1);
+  assert.match(broken.out, /broken\/SKILL\.md:\d+: Invalid YAML/);
+});
+
+test('skills lint prints file:line: field: message and exits 1 on errors, 0 when clean', () => {
+  const s = setup();
+  const bad = knack(s, 'skills', 'lint');
+  assert.equal(bad.code, 1);
+  assert.match(bad.out, /broken\/SKILL\.md:\d+: Invalid YAML in frontmatter/);
+  const good = knack(s, 'skills', 'lint', join(s.home, '.workbuddy/skills/notes'));
+  assert.equal(good.code, 0, good.out);
+  assert.match(good.out, /1 skill checked: 0 errors, 0 warnings/);
+});
+
+test('skills lint explains every broken spec fixture; --strict gives the reference verdict', () => {
+  const s = setup();
+  const spec = join(s.root, 'spec');
+  cpSync(join(SHARED_FIXTURES, 'agent-skills-spec'), spec, { recursive: true });
+  mkdirSync(join(spec, 'v02-missing-skill-md/my-skill'), { recursive: true });
+  const lenient = knack(s, 'skills', 'lint', spec);
+  assert.equal(lenient.code, 1);
+  for (const id of ['p02-missing-frontmatter', 'p03-unclosed-frontmatter', 'p04-invalid-yaml', 'p05-non-mapping', 'p08-missing-name', 'p09-missing-description', 'x03-unquoted-colon', 'x11-description-empty']) {
+    assert.match(lenient.out, new RegExp(`${id}/my-skill/SKILL\\.md:\\d+: `), id);
+  }
+  assert.match(lenient.out, /v08-name-dir-mismatch\/wrong-name\/SKILL\.md:2: warning: name: Directory name 'wrong-name' must match skill name 'correct-name'/);
+  const strict = knack(s, 'skills', 'lint', '--strict', join(spec, 'v09-unexpected-field/my-skill'));
+  assert.equal(strict.code, 1);
+  assert.match(strict.out, /SKILL\.md:4: unknown_field: Unexpected fields in frontmatter: unknown_field/);
+  const missing = knack(s, 'skills', 'lint', join(spec, 'v02-missing-skill-md/my-skill'));
+  assert.equal(missing.code, 1);
+  assert.match(missing.out, /Missing required file: SKILL\.md/);
+});
+
+test('skills index --json reports every skill with tier, path, shadowing, diagnostics and timings', () => {
+  const s = setup();
+  const r = knack(s, 'skills', 'index', '--json');
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out) as { timings: Record<string, number>; skills: { name: string; tier: string; path: string; diagnostics: unknown[] }[]; broken: { file: string }[] };
+  assert.equal(j.skills.length, 4);
+  assert.equal(j.broken.length, 1);
+  for (const k of ['discoverMs', 'parseMs', 'mergeMs', 'totalMs', 'files', 'parsed', 'cached']) assert.equal(typeof j.timings[k], 'number', k);
+  assert.equal(j.timings.files, 5);
+  // The second run is served from the SQLite cache in the data dir.
+  const again = JSON.parse(knack(s, 'skills', 'index', '--json').out) as { timings: { parsed: number; cached: number } };
+  assert.deepEqual([again.timings.parsed, again.timings.cached], [0, 5]);
+});
+
+test('skills disable/enable toggle a skill for this workspace only', () => {
+  const s = setup();
+  assert.equal(knack(s, 'skills', 'disable', 'notes').code, 0);
+  const j = JSON.parse(knack(s, 'skills', 'list', '--json').out) as { skills: { name: string; enabled: boolean }[] };
+  assert.equal(j.skills.find((x) => x.name === 'notes')?.enabled, false);
+  const other = spawnSync(process.execPath, [BIN, 'skills', 'list', '--json', '--home', s.home, '--data-dir', s.data, '--workspace', s.root], {
+    encoding: 'utf8', env: { ...process.env, KNACK_BUILTIN_SKILLS: s.builtin },
+  });
+  assert.equal((JSON.parse(other.stdout) as { skills: { name: string; enabled: boolean }[] }).skills.find((x) => x.name === 'notes')?.enabled, true);
+  assert.equal(knack(s, 'skills', 'enable', 'notes').code, 0);
+  const k = JSON.parse(knack(s, 'skills', 'list', '--json').out) as { skills: { name: string; enabled: boolean }[] };
+  assert.equal(k.skills.find((x) => x.name === 'notes')?.enabled, true);
+  const bad = knack(s, 'skills', 'disable', 'nope');
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /no skill named "nope"/);
+});
