@@ -4,7 +4,7 @@ import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import type { Actor, Decision, Gate, ToolCall } from '../policy/types.js';
-import type { ToolDefinition } from '../tools/types.js';
+import type { ToolContext, ToolDefinition, ToolResult } from '../tools/types.js';
 import { isInside, realPathOf, realRoot } from '../policy/paths.js';
 import { SandboxError, type CapabilityOp } from './protocol.js';
 import type { CapabilityHandler } from './client.js';
@@ -32,8 +32,16 @@ export interface ToolLookup {
 /** Asked when the gate says `ask`; resolve true to allow this one call. Time spent waiting counts against the run. */
 export type ApproveHook = (call: ToolCall, actor: Actor, decision: Decision) => Promise<boolean>;
 
+/** Runs a tool call the one allowed way (validate → access → gate → approval → handler): the tool executor. */
+export interface ToolRunner {
+  execute(name: string, args: unknown, ctx: ToolContext): Promise<ToolResult>;
+}
+
 export interface CapabilityOptions {
   gate: Gate;
+  /** Preferred for callTool: the app's tool executor (it authorizes with ctx.actor = the skill). */
+  executor?: ToolRunner;
+  /** Otherwise: look the tool up here; the call is then authorized by `gate` in this module. */
   tools?: ToolLookup;
   limits: Pick<SandboxLimits, 'maxFileBytes' | 'maxListEntries'>;
   approve?: ApproveHook;
@@ -146,9 +154,15 @@ export function createCapabilityHandler(opts: CapabilityOptions): CapabilityHand
         const p = parsePayload('callTool', payload);
         const label = `knack.callTool("${p.name}")`;
         if (NOT_CALLABLE.has(p.name)) throw new SandboxError('capability.denied', `${label}: scripts cannot start other scripts`);
+        const toolCtx: ToolContext = { workspace: ctx.workspace, actor, ...(ctx.signal ? { signal: ctx.signal } : {}) };
+        if (opts.executor) {
+          const result = await opts.executor.execute(p.name, p.args, toolCtx);
+          if (result.ok) return result.content;
+          const code = result.error.code.startsWith('tool.') ? result.error.code : `tool.${result.error.code}`;
+          throw new SandboxError(code.slice(0, 100), `${label}: ${result.error.message}`, result.error.details);
+        }
         const tool = opts.tools?.get(p.name);
         if (!tool) throw new SandboxError('capability.unknown_tool', `${label}: no tool of that name`);
-        const toolCtx = { workspace: ctx.workspace, actor, ...(ctx.signal ? { signal: ctx.signal } : {}) };
         let access;
         try {
           access = tool.access(p.args, toolCtx);
@@ -158,7 +172,8 @@ export function createCapabilityHandler(opts: CapabilityOptions): CapabilityHand
         await authorize(opts, { tool: p.name, args: p.args, access }, actor, label);
         const result = await tool.handler(p.args, toolCtx);
         if (result.ok) return result.content;
-        throw new SandboxError(`tool.${result.error.code}`.slice(0, 100), `${label}: ${result.error.message}`, result.error.details);
+        const code = result.error.code.startsWith('tool.') ? result.error.code : `tool.${result.error.code}`;
+        throw new SandboxError(code.slice(0, 100), `${label}: ${result.error.message}`, result.error.details);
       }
     }
   };

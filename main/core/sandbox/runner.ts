@@ -1,7 +1,7 @@
 // The script runner the app, the agent tool and the CLI share: one sandbox client wired to the capability handler.
 // Give it the gate and tool registry; ask it to run a skill's script (by name) or any JavaScript file for a skill.
 import { SandboxClient, type ScriptResult } from './client.js';
-import { createCapabilityHandler, type ApproveHook, type ScriptContext, type ScriptSkill, type ToolLookup } from './capabilities.js';
+import { createCapabilityHandler, type ApproveHook, type ScriptContext, type ScriptSkill, type ToolLookup, type ToolRunner } from './capabilities.js';
 import type { RunLimits, SandboxLimits } from './limits.js';
 import type { SpawnHost } from './spawn.js';
 import type { Gate } from '../policy/types.js';
@@ -13,6 +13,8 @@ export interface ScriptRunnerOptions {
   gate: Gate;
   workspace: string;
   limits: SandboxLimits;
+  /** For knack.callTool: the app's tool executor (preferred), or a plain lookup authorized by `gate` here. */
+  executor?: ToolRunner;
   tools?: ToolLookup;
   approve?: ApproveHook;
   spawn?: SpawnHost;
@@ -46,6 +48,7 @@ export function createScriptRunner(opts: ScriptRunnerOptions): ScriptRunner {
       gate: opts.gate,
       limits: opts.limits,
       ...(opts.tools ? { tools: opts.tools } : {}),
+      ...(opts.executor ? { executor: opts.executor } : {}),
       ...(opts.approve ? { approve: opts.approve } : {}),
     }),
     ...(opts.spawn ? { spawn: opts.spawn } : {}),

@@ -1,0 +1,53 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { world } from './setup.js';
+import { createRunSkillScriptTool } from '../../../main/core/sandbox/tool.js';
+import { SandboxError } from '../../../main/core/sandbox/protocol.js';
+import type { ToolContext } from '../../../main/core/tools/types.js';
+
+const w = world({
+  workspaceFiles: { 'doc.md': 'one two two three three three' },
+  skills: {
+    counter: {
+      permissions: { paths: { read: ['**/*.md'] } },
+      files: {
+        'scripts/count.mjs': 'export default async (args, knack) => { const t = await knack.readFile(args.path); knack.log("read " + t.length); return { words: t.split(/\\s+/).length }; }',
+        'scripts/loop.mjs': 'export default () => { for (;;) {} }',
+      },
+    },
+  },
+  limits: { timeoutMs: 500, cpuTimeMs: 500 },
+});
+
+const tool = createRunSkillScriptTool({
+  runner: w.runner,
+  findSkill: (name) => (name === 'counter' ? w.skill('counter') : new SandboxError('skill.not_found', `no skill named "${name}"`)),
+});
+const ctx: ToolContext = { workspace: w.workspace, actor: { kind: 'agent', activeSkills: [] } };
+
+test('run_skill_script returns the value, logs and stats of the script', async () => {
+  const r = await tool.handler({ skill: 'counter', script: 'count.mjs', args: { path: 'doc.md' } }, ctx);
+  assert.ok(r.ok, JSON.stringify(r));
+  if (r.ok) {
+    const c = r.content as { value: unknown; logs: string[]; stats: { capabilityCalls: number } };
+    assert.deepEqual(c.value, { words: 6 });
+    assert.deepEqual(c.logs, ['read 29']);
+    assert.equal(c.stats.capabilityCalls, 1);
+  }
+});
+
+test('run_skill_script reports limits and unknown skills as structured errors for the model', async () => {
+  const loop = await tool.handler({ skill: 'counter', script: 'loop.mjs' }, ctx);
+  assert.equal(!loop.ok && loop.error.code, 'limit.timeout');
+  const missing = await tool.handler({ skill: 'ghost', script: 'x.mjs' }, ctx);
+  assert.equal(!missing.ok && missing.error.code, 'skill.not_found');
+  const bad = await tool.handler({ skill: 'counter', script: 'count.mjs', args: [1] as unknown as Record<string, unknown> }, ctx);
+  assert.equal(!bad.ok && bad.error.code, 'tool.bad_arguments');
+});
+
+test('run_skill_script declares no access of its own: each capability call is gated with the skill as actor', () => {
+  assert.deepEqual(tool.access({ skill: 'counter', script: 'count.mjs' }, ctx), {});
+  assert.equal(tool.name, 'run_skill_script');
+  assert.equal(tool.risk, 'execute');
+  assert.deepEqual((tool.inputSchema as { required: string[] }).required, ['skill', 'script']);
+});
