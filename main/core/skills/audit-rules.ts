@@ -109,7 +109,7 @@ export const RULES: AuditRule[] = [
   },
   {
     id: 'exfil.instruction', family: 'exfiltration', level: 'P0', contexts: ['prose', 'comment'], weak: ['inline', 'example'], mentionable: true, negatable: true,
-    re: /\b(?:send|upload|post|transmit|forward|exfiltrate|copy|share|submit|beam)\b[^.\n]{0,80}\b(?:contents?|files?|source(?: code)?|workspace|repo(?:sitory)?|secrets?|credentials?|keys?|tokens?|env(?:ironment)?(?: variables)?|\.env|\.ssh|ssh keys?|history|conversation|codebase|password)\b[^.\n]{0,80}\b(?:to|at|into)\b[^.\n]{0,20}(?:https?:\/\/|\b(?:webhook|pastebin|ngrok|requestbin)\b)/i,
+    re: /\b(?:send|upload|post|transmit|forward|exfiltrate|copy|share|submit|beam)\b(?:[^.\n]|\.(?=\w)){0,80}\b(?:contents?|files?|source(?: code)?|workspace|repo(?:sitory)?|secrets?|credentials?|keys?|tokens?|env(?:ironment)?(?: variables)?|\.env|\.ssh|ssh keys?|history|conversation|codebase|password)\b(?:[^.\n]|\.(?=\w)){0,80}\b(?:to|at|into)\b(?:[^.\n]|\.(?=\w)){0,20}(?:https?:\/\/|\b(?:webhook|pastebin|ngrok|requestbin)\b)/i,
     message: 'tells the agent to send workspace data or secrets to an outside address',
   },
   // ---- network and installs (P1) ----

@@ -165,7 +165,7 @@ function matchRules(seg: Segment, text: string, rules: AuditRule[] = RULES): Hit
       const around = normalizeLine(seg.around).text;
       const pre = text.slice(Math.max(0, m.index - 2), m.index);
       const quoted = seg.quoted || /["“'‘`]\s*$/.test(pre) || /^\s*\|/.test(seg.around) || seg.ctx === 'example' || seg.ctx === 'inline';
-      if (quoted || MENTION_RE.test(around)) level = 'P1';
+      if (quoted || MENTION_RE.test(around.replace(/\b(?:https?:\/\/|www\.)\S+/g, ' '))) level = 'P1';
     }
     hits.push({ rule, level, index: m.index });
   }

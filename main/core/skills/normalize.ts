@@ -74,9 +74,12 @@ export function deobfuscate(code: string): string {
     t = next;
   }
   // global["eval"](…) / window['Function'] / obj["child_process"] → global.eval(…)
-  t = t.replace(/([\w$)\]])\s*\[\s*["'`]([A-Za-z_$][\w$]*)["'`]\s*\]/g, '$1.$2');
+  t = t.replace(/([\w$)\]])\s*\[\s*["'`]([A-Za-z_$][\w$]*)["'`]\s*\]/g, (_m, obj: string, name: string) =>
+    (/^(?:eval|exec|Function|compile|__import__)$/.test(name) ? ` ${name}` : `${obj}.${name}`));
   // require("child_" + "process") was joined above; getattr(os, "system") → os.system
   t = t.replace(/getattr\(\s*([\w.]+)\s*,\s*["'](\w+)["']\s*\)/g, '$1.$2');
+  // global.eval / window.Function / __builtins__.exec are the bare builtins
+  t = t.replace(/\b(?:globalThis|global|window|self|top|parent|frames|__builtins__|builtins)\s*\.\s*(eval|exec|Function|compile|__import__)\b/g, ' $1');
   return t;
 }
 
