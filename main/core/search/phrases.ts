@@ -12,6 +12,8 @@ export interface PhraseToken {
   key: string;
   /** The original words it stands for (normalised). */
   surface: string;
+  /** For a canonical synonym token: the keys it replaced. */
+  raw?: string[];
   /** True for Han characters: they must line up with word boundaries to count as a match. */
   han: boolean;
   /** A word boundary sits before / after this token. Always true for Latin words. */
@@ -181,7 +183,14 @@ export class SynonymCanon {
         continue;
       }
       const span = tokens.slice(i, b.end + 1);
-      out.push({ key: this.canon[b.id]!, surface: span.map((t) => t.surface).join(span[0]!.han ? '' : ' '), han: false, startB: true, endB: true });
+      out.push({
+        key: this.canon[b.id]!,
+        surface: span.map((t) => t.surface).join(span[0]!.han ? '' : ' '),
+        raw: span.map((t) => t.key),
+        han: false,
+        startB: true,
+        endB: true,
+      });
       i = b.end;
     }
     return out;

@@ -123,7 +123,8 @@ export class TextIndex<T> {
         tokenize: (t) => [t],
         processTerm: (t) => t,
         prefix: (t) => t.length >= prefixMin,
-        fuzzy: (t) => (fuzzy > 0 && t.length > 4 ? fuzzy : false),
+        // Typos are forgiven in the user's own words only; translations and synonyms must match as written.
+        fuzzy: (t) => (fuzzy > 0 && t.length > 4 && weights.get(t) === 1 ? fuzzy : false),
         boostTerm: (t) => weights.get(t) ?? 1,
         filter: opts.filter ? (r) => opts.filter!(this.docs.get(r.id as string)!) : undefined,
       },

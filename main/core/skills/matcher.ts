@@ -195,7 +195,7 @@ export class SkillMatcher {
     const t = this.triggers[id]!;
     const span = tokens.slice(start, end + 1);
     const matched = span.map((x) => x.surface).join(span.every((x) => x.han || /\p{Script=Han}/u.test(x.surface)) ? '' : ' ');
-    const surfaceKeys = phraseTokens(matched).map((x) => x.key).join(' ');
+    const surfaceKeys = span.flatMap((x) => x.raw ?? [x.key]).join(' ');
     const via = t.skillSynonym ? 'skill-synonym' : surfaceKeys === t.rawKeys ? 'exact' : 'synonym';
     // Longer triggers are more specific; exact wording beats a synonym.
     const score = 10 + Math.min(t.length, 8) + (via === 'exact' ? 1 : 0);
