@@ -1,4 +1,248 @@
-// CLI commands (placeholder until the owning area lands them).
-import type { Command } from './command.js';
+// CLI for tools: `knack tools list|search|call|eval` over the real registry, MCP connectors from mcp.json,
+// imported catalogs, ToolSearch and the real policy gate (ask → a question on the terminal).
+import { createInterface } from 'node:readline/promises';
+import { CliError, jsonFlag, printJson, stringFlag, type Command, type CommandContext } from './command.js';
+import { loadSettings } from '../core/config.js';
+import { Store } from '../core/store/index.js';
+import { buildGate } from '../core/policy/setup.js';
+import type { Gate } from '../core/policy/types.js';
+import { loadMcpConfig, workspaceMcpPath, type McpServerConfig } from '../core/mcp/config.js';
+import { crossLanguageExpander } from '../core/search/expand.js';
+import { readCatalogFile, type ImportedCatalog } from '../core/tools/catalog-import.js';
+import { openToolbox, type Toolbox } from '../core/tools/toolbox.js';
+import { evaluate, readQueriesFile } from '../core/tools/retrieval-eval.js';
+import type { Approver } from '../core/tools/executor.js';
+import type { Diagnostic } from '../core/skills/types.js';
+import { join } from 'node:path';
 
-export const toolsCommands: Command[] = [];
+const MCP_OPTIONS = {
+  'no-mcp': { type: 'boolean' as const },
+  'trust-mcp': { type: 'boolean' as const },
+  catalog: { type: 'string' as const, multiple: true as const },
+};
+
+/** Listing and searching never run anything: a gate that refuses every call. */
+const NO_CALLS: Gate = { authorize: () => ({ verdict: 'deny', reason: 'this command only lists tools' }) };
+
+function formatDiag(d: Diagnostic): string {
+  return `${d.file}${d.line ? `:${d.line}` : ''}: ${d.field ? `${d.field}: ` : ''}${d.message}`;
+}
+
+function catalogsOf(ctx: CommandContext): { catalogs: ImportedCatalog[]; renamed: Record<string, string> } {
+  const raw = ctx.values.catalog;
+  const files = Array.isArray(raw) ? raw : typeof raw === 'string' ? [raw] : [];
+  const catalogs: ImportedCatalog[] = [];
+  const renamed: Record<string, string> = {};
+  for (const f of files) {
+    const c = readCatalogFile(f);
+    if (c.tools.length === 0 && c.problems.length) throw new CliError(c.problems.map((p) => `${p.where}: ${p.message}`).join('\n'));
+    for (const p of c.problems.slice(0, 20)) ctx.io.err(`warning: ${p.where}: ${p.message}`);
+    if (c.problems.length > 20) ctx.io.err(`warning: … and ${c.problems.length - 20} more problems in ${f}`);
+    Object.assign(renamed, c.renamed);
+    catalogs.push(c);
+  }
+  return { catalogs, renamed };
+}
+
+/** Workspace mcp.json servers run commands from a folder that may have come with a clone: they need --trust-mcp. */
+function mcpServersOf(ctx: CommandContext): McpServerConfig[] {
+  if (ctx.values['no-mcp']) return [];
+  const { servers, diagnostics } = loadMcpConfig(ctx.paths.dataDir, ctx.workspace);
+  for (const d of diagnostics) ctx.io.err(`${d.severity}: ${formatDiag(d)}`);
+  const wsFile = workspaceMcpPath(ctx.workspace);
+  return servers.filter((s) => {
+    if (s.source !== wsFile || ctx.values['trust-mcp']) return true;
+    ctx.io.err(`note: MCP server "${s.name}" from ${wsFile} not started: workspace servers run only with --trust-mcp`);
+    return false;
+  });
+}
+
+async function ttyConfirm(question: string): Promise<boolean> {
+  if (!process.stdin.isTTY) return false;
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const a = await rl.question(`${question} [y/N] `);
+    return /^y(es)?$/i.test(a.trim());
+  } finally {
+    rl.close();
+  }
+}
+
+async function open(ctx: CommandContext, gate: Gate, approver?: Approver): Promise<{ box: Toolbox; renamed: Record<string, string> }> {
+  const { settings, diagnostics } = loadSettings(ctx.paths.dataDir, ctx.workspace);
+  for (const d of diagnostics) ctx.io.err(`${d.severity}: ${formatDiag(d)}`);
+  const { catalogs, renamed } = catalogsOf(ctx);
+  const box = await openToolbox({
+    workspace: ctx.workspace,
+    settings,
+    gate,
+    ...(approver ? { approver } : {}),
+    mcpServers: mcpServersOf(ctx),
+    catalogs,
+    expander: crossLanguageExpander({ cacheDir: join(ctx.paths.dataDir, 'cache') }),
+    onDiagnostic: (d) => ctx.io.err(`${d.severity}: ${formatDiag(d)}`),
+    // The CLI is one short process: one retry is all a broken server gets.
+    backoff: { initialMs: 500, maxMs: 500, maxAttempts: 1 },
+  });
+  return { box, renamed };
+}
+
+function limitOf(ctx: CommandContext, dflt: number): number {
+  const v = stringFlag(ctx, 'limit');
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new CliError(`--limit: expected a whole number from 1 to 1000, got "${v}"`);
+  return n;
+}
+
+const list: Command = {
+  path: ['tools', 'list'],
+  summary: 'List tools: always-loaded ones with their schemas in the prompt, deferred ones found with ToolSearch.',
+  usage: '[--deferred] [--catalog FILE.json] [--no-mcp] [--trust-mcp] [--json]',
+  options: { deferred: { type: 'boolean' }, ...MCP_OPTIONS },
+  async run(ctx) {
+    const { box } = await open(ctx, NO_CALLS);
+    try {
+      const rows = box.registry.list(ctx.values.deferred ? { deferred: true } : {});
+      const cost = box.promptCost();
+      if (ctx.json) {
+        printJson(ctx.io, {
+          tools: rows.map((t) => ({ name: t.def.name, summary: t.def.summary, deferred: t.deferred, risk: t.def.risk, source: t.source })),
+          mcp: box.mcp.status(),
+          promptTokens: cost,
+        });
+        return 0;
+      }
+      const width = Math.min(48, Math.max(...rows.map((r) => r.def.name.length), 4));
+      for (const t of rows) ctx.io.out(`${t.def.name.padEnd(width)}  ${t.deferred ? 'deferred' : 'loaded  '}  ${t.def.risk.padEnd(7)}  ${t.def.summary}`);
+      for (const s of box.mcp.status()) {
+        ctx.io.out(`mcp ${s.name}: ${s.state}${s.state === 'connected' ? ` (${s.tools} tools)` : ''}${s.lastError ? ` — ${s.lastError}` : ''}`);
+      }
+      ctx.io.out(
+        `\n${rows.length} tools (${box.registry.list({ deferred: true }).length} deferred). Tool section of the prompt: ${cost.deferredTokens} tokens with deferral, ${cost.allLoadedTokens} if all were loaded (${(cost.ratio * 100).toFixed(1)}%).`,
+      );
+      return 0;
+    } finally {
+      await box.close();
+    }
+  },
+};
+
+const search: Command = {
+  path: ['tools', 'search'],
+  summary: 'Search the deferred tools as the model does with ToolSearch (also an exact name or select:a,b).',
+  usage: '"QUERY" [--limit N] [--catalog FILE.json] [--no-mcp] [--trust-mcp] [--json]',
+  options: { limit: { type: 'string', short: 'n' }, ...MCP_OPTIONS },
+  async run(ctx) {
+    const query = ctx.positionals.join(' ').trim();
+    if (!query) throw new CliError('missing QUERY\nusage: knack tools search "QUERY" [--limit N]');
+    const limit = limitOf(ctx, 5);
+    const { box } = await open(ctx, NO_CALLS);
+    try {
+      const r = box.index.search(query, limit);
+      if (ctx.json) {
+        printJson(ctx.io, { query, mode: r.mode, tools: r.tools.map((t) => ({ name: t.name, description: t.summary, score: Number.isFinite(t.score) ? t.score : null })), ...(r.missing ? { missing: r.missing } : {}) });
+        return r.tools.length ? 0 : 1;
+      }
+      if (!r.tools.length) ctx.io.out(`no deferred tool matches "${query}" (${box.index.size} deferred tools searched)`);
+      for (const t of r.tools) ctx.io.out(`${t.name}\n    ${t.summary}`);
+      if (r.missing?.length) ctx.io.err(`not found: ${r.missing.join(', ')}`);
+      return r.tools.length ? 0 : 1;
+    } finally {
+      await box.close();
+    }
+  },
+};
+
+const call: Command = {
+  path: ['tools', 'call'],
+  summary: 'Run one tool through validation and the policy gate (you are asked on the terminal when the gate says ask).',
+  usage: 'NAME --args JSON [--yes] [--no-mcp] [--trust-mcp] [--json]',
+  options: { args: { type: 'string' }, yes: { type: 'boolean' }, ...MCP_OPTIONS },
+  async run(ctx) {
+    const name = ctx.positionals[0];
+    if (!name) throw new CliError('missing NAME\nusage: knack tools call NAME --args JSON');
+    const args = jsonFlag(ctx, 'args') ?? {};
+    const { settings } = loadSettings(ctx.paths.dataDir, ctx.workspace);
+    let store: Store | undefined;
+    try {
+      store = Store.openIn(ctx.paths.dataDir);
+    } catch (e) {
+      throw new CliError(`cannot open the database in ${ctx.paths.dataDir}: ${(e as Error).message}`, 3);
+    }
+    const { gate } = buildGate({ settings, workspace: ctx.workspace, store, skills: [] });
+    const approver: Approver = async (req) => {
+      const q = `${req.tool} ${JSON.stringify(req.args)}\n  ${req.reason}\n  allow once?`;
+      if (ctx.values.yes) {
+        ctx.io.err(`${q} yes (--yes)`);
+        return true;
+      }
+      return ctx.io.confirm ? ctx.io.confirm(q) : ttyConfirm(q);
+    };
+    const { box } = await open(ctx, gate, approver);
+    try {
+      const r = await box.session.deferExecute(name, args, { workspace: ctx.workspace, actor: { kind: 'user' } });
+      if (ctx.json) printJson(ctx.io, r);
+      else if (r.ok) ctx.io.out(typeof r.content === 'string' ? r.content : JSON.stringify(r.content, null, 2));
+      else ctx.io.err(`${r.error.code}: ${r.error.message}`);
+      return r.ok ? 0 : 1;
+    } finally {
+      await box.close();
+      store.close();
+    }
+  },
+};
+
+const evalCmd: Command = {
+  path: ['tools', 'eval'],
+  summary: 'Measure how findable tools are: recall@1/5/10 and MRR of ToolSearch over many queries in one run.',
+  usage: '--catalog FILE.json --queries FILE.json [--json]',
+  options: { catalog: { type: 'string', multiple: true }, queries: { type: 'string' } },
+  async run(ctx) {
+    if (!ctx.values.catalog) throw new CliError('missing --catalog FILE.json');
+    const file = stringFlag(ctx, 'queries', true)!;
+    let queries;
+    try {
+      queries = readQueriesFile(file);
+    } catch (e) {
+      throw new CliError((e as Error).message);
+    }
+    const { catalogs, renamed } = catalogsOf(ctx);
+    const { settings } = loadSettings(ctx.paths.dataDir, ctx.workspace);
+    // Only the catalog: built-ins and connectors would blur the measurement.
+    const box = await openToolbox({
+      workspace: ctx.workspace,
+      settings: { ...settings, tools: { deferred: ['*'], alwaysLoaded: [] } },
+      gate: NO_CALLS,
+      catalogs,
+      expander: crossLanguageExpander({ cacheDir: join(ctx.paths.dataDir, 'cache') }),
+    });
+    try {
+      for (const t of box.registry.list()) if (t.source !== 'catalog') box.index.remove(t.def.name);
+      const mapped = queries.map((q) => ({ query: q.query, gold: q.gold.map((g) => renamed[g] ?? g) }));
+      const t0 = performance.now();
+      const report = evaluate(mapped, (q) => box.index.search(q, 10).tools.map((t) => t.name), (n) => box.registry.has(n));
+      const ms = performance.now() - t0;
+      if (ctx.json) {
+        printJson(ctx.io, { ...report, tools: box.index.size, msPerQuery: ms / Math.max(1, queries.length) });
+        return 0;
+      }
+      ctx.io.out(
+        [
+          `${report.queries} queries over ${box.index.size} tools`,
+          `recall@1  ${report.recallAt1.toFixed(3)}`,
+          `recall@5  ${report.recallAt5.toFixed(3)}`,
+          `recall@10 ${report.recallAt10.toFixed(3)}`,
+          `MRR       ${report.mrr.toFixed(3)}`,
+          ...(report.unknownGold ? [`warning: ${report.unknownGold} queries name gold tools that are not in the catalog`] : []),
+          `${(ms / Math.max(1, queries.length)).toFixed(2)} ms per query`,
+        ].join('\n'),
+      );
+      return 0;
+    } finally {
+      await box.close();
+    }
+  },
+};
+
+export const toolsCommands: Command[] = [list, search, call, evalCmd];
