@@ -122,7 +122,7 @@ export class TextIndex<T> {
         // Query terms are already tokenised and stemmed: stemming them again would miss exact matches.
         tokenize: (t) => [t],
         processTerm: (t) => t,
-        prefix: (t) => t.length >= prefixMin,
+        prefix: (t) => t.length >= prefixMin && weights.get(t) === 1,
         // Typos are forgiven in the user's own words only; translations and synonyms must match as written.
         fuzzy: (t) => (fuzzy > 0 && t.length > 4 && weights.get(t) === 1 ? fuzzy : false),
         boostTerm: (t) => weights.get(t) ?? 1,
