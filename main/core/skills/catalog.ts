@@ -25,7 +25,7 @@ import type { Store } from '../store/index.js';
 import { discoverAll, tierRoots, type FoundSkill } from './discover.js';
 import { folderMismatch, parseSkillFile, type ParsedSkill } from './manifest.js';
 import { parseFilesParallel } from './parse-pool.js';
-import { TIER_RANK, type CatalogEntry, type Diagnostic, type SkillManifest, type SkillRecord, type Tier } from './types.js';
+import { TIER_RANK, type CatalogEntry, type Diagnostic, type SkillManifest, type Tier } from './types.js';
 
 /** Bump when the parser's output changes: cached rows of an older version are re-parsed. */
 export const PARSER_VERSION = 1;
@@ -276,44 +276,41 @@ export class Catalog extends EventEmitter {
   }
 
   private merge(found: FoundSkill[], results: Map<string, CachedResult>): void {
-    const records: SkillRecord[] = [];
+    const records: { e: CatalogEntry; i: number; key: string }[] = [];
     const broken: BrokenSkill[] = [];
     for (const f of found) {
       const r = results.get(f.realFile);
       if (!r) continue;
-      const diagnostics = r.diagnostics.map((d) => (d.file === f.realFile ? { ...d, file: f.file } : d));
+      const diagnostics = r.diagnostics.length ? r.diagnostics.map((d) => (d.file === f.realFile ? { ...d, file: f.file } : d)) : [];
       if (!r.manifest) {
         broken.push({ tier: f.tier, source: f.source, dir: f.dir, file: f.file, diagnostics });
         continue;
       }
       const mm = folderMismatch(r.manifest.name, basename(f.dir), f.file, false, r.nameLine);
       if (mm) diagnostics.push(mm);
-      records.push({
+      const e: CatalogEntry = {
         manifest: r.manifest, tier: f.tier, source: f.source, dir: f.dir, realDir: f.realDir, file: f.file,
-        size: f.size, mtimeMs: f.mtimeMs, diagnostics,
-      });
+        size: f.size, mtimeMs: f.mtimeMs, diagnostics, enabled: true,
+      };
+      records.push({ e, i: records.length, key: nameKey(r.manifest.name) });
     }
     // Precedence: higher tier first; within a tier `.workbuddy` before `.agents`, then discovery order.
-    const keyed = records.map((r, i) => ({ r, i, key: nameKey(r.manifest.name) }));
-    const order = [...keyed].sort((a, b) => TIER_RANK[b.r.tier] - TIER_RANK[a.r.tier] || (a.r.source === b.r.source ? 0 : a.r.source === 'workbuddy' ? -1 : 1) || a.i - b.i);
+    const order = [...records].sort((a, b) => TIER_RANK[b.e.tier] - TIER_RANK[a.e.tier] || (a.e.source === b.e.source ? 0 : a.e.source === 'workbuddy' ? -1 : 1) || a.i - b.i);
     const winners = new Map<string, CatalogEntry>();
     const all: { e: CatalogEntry; key: string }[] = [];
-    for (const { r, key } of order) {
+    for (const { e, key } of order) {
       const win = winners.get(key);
-      if (!win) {
-        const e: CatalogEntry = { ...r, enabled: true };
-        winners.set(key, e);
-        all.push({ e, key });
-      } else {
-        const e: CatalogEntry = { ...r, enabled: true, shadowedBy: { tier: win.tier, file: win.file } };
-        if (win.tier === r.tier) {
-          e.diagnostics = [...e.diagnostics, {
-            severity: 'warning', code: 'name.duplicate', file: r.file, field: 'name',
-            message: `another ${r.tier} skill is also named "${r.manifest.name}" (${win.file}); that one is used`,
-          }];
+      if (!win) winners.set(key, e);
+      else {
+        e.shadowedBy = { tier: win.tier, file: win.file };
+        if (win.tier === e.tier) {
+          e.diagnostics.push({
+            severity: 'warning', code: 'name.duplicate', file: e.file, field: 'name',
+            message: `another ${e.tier} skill is also named "${e.manifest.name}" (${win.file}); that one is used`,
+          });
         }
-        all.push({ e, key });
       }
+      all.push({ e, key });
     }
     // Stable sort by name keeps precedence order among entries of the same name.
     all.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));

@@ -1,7 +1,7 @@
 // Finds skill folders on disk: the three tiers (builtin, user, project), `.workbuddy/skills` and `.agents/skills`,
 // symlinked folders followed with cycle safety, a bounded walk that says when a bound was hit. Stats files; never parses.
 import { readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
-import { basename, join, sep } from 'node:path';
+import { basename, sep } from 'node:path';
 import { projectSkillDirs, userSkillDirs, type KnackPaths } from '../paths.js';
 import type { Diagnostic, Tier } from './types.js';
 
@@ -65,7 +65,7 @@ function errMessage(e: unknown): string {
 /** stat SKILL.md, then skill.md, in a folder: the skill file, or undefined when neither exists as a file. */
 function statSkillFile(dir: string): { file: string; st: Stats } | { error: unknown; file: string } | undefined {
   for (const name of ['SKILL.md', 'skill.md']) {
-    const file = join(dir, name);
+    const file = dir + sep + name;
     let st: Stats | undefined;
     try {
       st = statSync(file, { throwIfNoEntry: false });
@@ -113,7 +113,7 @@ export function discoverRoot(root: TierRoot, opts: DiscoverOptions, seenReal = n
           dir,
           realDir: real,
           file: skill.file,
-          realFile: join(real, basename(skill.file)),
+          realFile: real + sep + basename(skill.file),
           size: skill.st.size,
           mtimeMs: skill.st.mtimeMs,
         });
@@ -144,9 +144,9 @@ export function discoverRoot(root: TierRoot, opts: DiscoverOptions, seenReal = n
     entries.sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
     for (const ent of entries) {
       if (ent.name.startsWith('.') || SKIP.has(ent.name)) continue;
-      const child = join(dir, ent.name);
+      const child = dir + sep + ent.name;
       if (ent.isDirectory()) {
-        const childReal = join(real, ent.name);
+        const childReal = real + sep + ent.name;
         stack.push([child, childReal, depth + 1]);
       } else if (ent.isSymbolicLink()) {
         let childReal: string;

@@ -156,7 +156,7 @@ export interface ParsedYaml {
   /** 1-based file line of a top-level key. */
   keyLines: Map<string, number>;
   diagnostics: Diagnostic[];
-  /** Keys whose value (or any nested value) uses flow style `[a, b]` / `{a: b}`. */
+  /** Keys whose value (or any nested value) uses flow style `[a, b]` / `{a: b}` (only when `detectFlow`). */
   flowKeys: Set<string>;
 }
 
@@ -165,7 +165,7 @@ export interface ParsedYaml {
  * first frontmatter line (2 when the file opens with `---`). Rejected: syntax errors, duplicate keys, custom
  * tags, too many aliases, a document that is not a mapping.
  */
-export function parseFrontmatterYaml(text: string, file: string, firstLine = 2): ParsedYaml {
+export function parseFrontmatterYaml(text: string, file: string, firstLine = 2, detectFlow = false): ParsedYaml {
   const lineCounter = new LineCounter();
   const keyLines = new Map<string, number>();
   const flowKeys = new Set<string>();
@@ -189,16 +189,8 @@ export function parseFrontmatterYaml(text: string, file: string, firstLine = 2):
       diagnostics.push(diag(file, 'yaml.tag', `Invalid YAML in frontmatter: custom tags are not allowed (${w.message.split('\n')[0]!.replace(/ at line.*$/, '')})`, lineAt(w.pos[0])));
     }
   }
-  // Explicit tags other than the core ones are refused even when yaml could resolve them.
-  visit(doc, {
-    Node(_k, node) {
-      const tag = (node as { tag?: string }).tag;
-      if (tag && !/^tag:yaml\.org,2002:(str|int|float|bool|null|map|seq)$/.test(tag) && !diagnostics.some((d) => d.code === 'yaml.tag')) {
-        const range = (node as { range?: [number, number, number] }).range;
-        diagnostics.push(diag(file, 'yaml.tag', `Invalid YAML in frontmatter: custom tag ${tag} is not allowed`, range ? lineAt(range[0]) : undefined));
-      }
-    },
-  });
+  // With the core schema and no custom tags, any tag yaml cannot resolve (`!!python/object`, `!shell`) is reported
+  // above as TAG_RESOLVE_FAILED; the core tags (`!!str`, `!!int`, …) are harmless.
   if (diagnostics.length) return { keyLines, diagnostics, flowKeys };
   const contents = doc.contents;
   if (contents === null || (isScalar(contents) && (contents.value === null || contents.value === ''))) {
@@ -212,7 +204,7 @@ export function parseFrontmatterYaml(text: string, file: string, firstLine = 2):
     const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
     const range = (pair.key as { range?: [number, number, number] } | null)?.range;
     if (range) keyLines.set(key, lineAt(range[0]));
-    if (pair.value && typeof pair.value === 'object') {
+    if (detectFlow && pair.value && typeof pair.value === 'object') {
       visit(pair.value as never, {
         Node(_k, n) {
           if ((n as { flow?: boolean }).flow) flowKeys.add(key);

@@ -150,7 +150,7 @@ export function manifestFromSplit(split: SplitResult, file: string, opts: ParseO
   if (!split.ok) return { diagnostics: [split.diagnostic] };
   const pre: Diagnostic[] = [];
   if (strict && split.bom) pre.push({ severity: 'error', code: 'frontmatter.bom', file, line: 1, message: `${MSG_NO_START}: the file starts with a byte order mark (BOM)` });
-  const y = parseFrontmatterYaml(split.frontmatter, file, 2);
+  const y = parseFrontmatterYaml(split.frontmatter, file, 2, strict);
   if (!y.data) return { diagnostics: [...pre, ...y.diagnostics] };
   const rep = new Reporter(file, strict, y.keyLines);
   rep.list.push(...pre);
@@ -329,6 +329,7 @@ export function manifestFromSplit(split: SplitResult, file: string, opts: ParseO
 
 /** The name/folder mismatch finding (warning; error in strict mode), compared after NFKC normalisation. */
 export function folderMismatch(name: string, folderName: string, file: string, strict = false, line?: number): Diagnostic | undefined {
+  if (name === folderName) return undefined;
   const folder = folderName.normalize('NFKC');
   if (folder === name.normalize('NFKC')) return undefined;
   return {
