@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { openSync, readSync, closeSync, fstatSync, realpathSync, readdirSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { countTokens as gptCountTokens } from 'gpt-tokenizer';
+import { countTokens } from '../tokens.js';
 import { splitFrontmatter } from './frontmatter.js';
 /** Names compare NFKC, case-insensitively (as the catalog does). */
 const nameKey = (name: string): string => name.normalize('NFKC').toLowerCase();
@@ -160,7 +160,7 @@ export class SkillLoader {
 
   /** `lookup` returns the winning catalog entry for a name (enabled or not), e.g. `(n) => catalog.get(n)`. */
   constructor(private readonly lookup: Lookup, opts: LoaderOptions = {}) {
-    this.count = opts.countTokens ?? ((t) => gptCountTokens(t));
+    this.count = opts.countTokens ?? countTokens;
     this.maxResource = opts.maxResourceBytes ?? 256 * 1024;
     this.maxSkill = opts.maxSkillBytes ?? 1024 * 1024;
     this.now = opts.now ?? (() => new Date());

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { countTokens } from 'gpt-tokenizer';
+import { countTokens } from '../../../main/core/tokens.js';
 import { SkillLoader } from '../../../main/core/skills/loader.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { diskSkill, lookupOf } from './entries.js';
