@@ -1,0 +1,119 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { tempDir, writeTree } from '../../helpers/tmp.js';
+import { openToolbox } from '../../../main/core/tools/toolbox.js';
+import { loadMcpConfig, parseMcpConfig, type McpServerConfig } from '../../../main/core/mcp/config.js';
+import { buildGate } from '../../../main/core/policy/setup.js';
+import { DEFAULT_SETTINGS } from '../../../main/core/config.js';
+import type { Diagnostic } from '../../../main/core/skills/types.js';
+
+const SERVER = join(import.meta.dirname, '..', '..', 'fixtures', 'mcp', 'server.mjs');
+const FAST = { initialMs: 150, maxMs: 300, maxAttempts: 3 };
+
+function stdio(name: string, mode = 'normal', extra: Partial<McpServerConfig> = {}): McpServerConfig {
+  return { kind: 'stdio', name, command: process.execPath, args: [SERVER, '--mode', mode, '--name', name], env: {}, connectTimeoutMs: 5000, callTimeoutMs: 1500, source: 'test', ...extra } as McpServerConfig;
+}
+
+async function open(servers: McpServerConfig[], approve = true) {
+  const ws = tempDir();
+  const diags: Diagnostic[] = [];
+  const { gate } = buildGate({ settings: structuredClone(DEFAULT_SETTINGS), workspace: ws, skills: [] });
+  const box = await openToolbox({ workspace: ws, settings: structuredClone(DEFAULT_SETTINGS), gate, approver: async () => approve, mcpServers: servers, backoff: FAST, onDiagnostic: (d) => diags.push(d) });
+  return { box, diags, ctx: { workspace: ws, actor: { kind: 'agent' as const, activeSkills: [] } } };
+}
+
+const until = async (cond: () => boolean, ms = 5000) => {
+  const end = Date.now() + ms;
+  while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
+  return cond();
+};
+
+test('a real MCP server over stdio: tools register deferred, ToolSearch finds them, DeferExecuteTool validates, gates and runs', async () => {
+  const { box, ctx } = await open([stdio('tracker')]);
+  try {
+    const t = box.registry.get('mcp__tracker__create_issue');
+    assert.equal(t?.deferred, true);
+    assert.equal(box.index.search('file a bug in the tracker', 3).tools[0]?.name, 'mcp__tracker__create_issue');
+    const bad = await box.executor.execute('DeferExecuteTool', { name: 'mcp__tracker__add_numbers', arguments: { a: 1 } }, ctx);
+    assert.equal(!bad.ok && bad.error.code, 'tool.invalid_args');
+    assert.match(!bad.ok ? bad.error.message : '', /b: is required/);
+    const sum = await box.executor.execute('DeferExecuteTool', { name: 'mcp__tracker__add_numbers', arguments: { a: 2, b: 40 } }, ctx);
+    assert.deepEqual(sum.ok && sum.content, { text: '42', structured: { sum: 42 } });
+    const issue = await box.executor.execute('DeferExecuteTool', { name: 'mcp__tracker__create_issue', arguments: { title: 'Crash on save' } }, ctx);
+    assert.deepEqual(issue.ok && issue.content, { text: 'created issue "Crash on save"' });
+    const failed = await box.session.deferExecute('mcp__tracker__fail_politely', {}, ctx);
+    assert.equal(!failed.ok && failed.error.message, 'the tracker is read-only today');
+    const res = await box.session.deferExecute('ReadMcpResource', { server: 'tracker', uri: 'note://readme' }, ctx);
+    assert.equal(res.ok && (res.content as { contents: { text: string }[] }).contents[0]?.text, 'hello from tracker');
+  } finally {
+    await box.close();
+  }
+});
+
+test('a connector tool that is not read-only needs approval: declined means it never reaches the server', async () => {
+  const { box, ctx } = await open([stdio('tracker')], false);
+  try {
+    const r = await box.session.deferExecute('mcp__tracker__create_issue', { title: 'x' }, ctx);
+    assert.equal(!r.ok && r.error.code, 'tool.declined');
+  } finally {
+    await box.close();
+  }
+});
+
+test('a hanging tool call times out instead of hanging the app', async () => {
+  const { box, ctx } = await open([stdio('tracker')]);
+  try {
+    const r = await box.session.deferExecute('mcp__tracker__sleep_forever', {}, ctx);
+    assert.equal(!r.ok && r.error.code, 'tool.timeout');
+  } finally {
+    await box.close();
+  }
+});
+
+test('a server that crashes loses its tools from search, is reported, and comes back after back-off', async () => {
+  const { box, ctx, diags } = await open([stdio('tracker')]);
+  try {
+    await box.session.deferExecute('mcp__tracker__crash_server', {}, ctx);
+    assert.ok(await until(() => !box.registry.has('mcp__tracker__create_issue')), 'tools removed after the crash');
+    assert.equal(box.index.search('create issue', 3).tools.length, 0);
+    assert.ok(diags.some((d) => d.code === 'mcp.down' && /closed the connection/.test(d.message)));
+    assert.ok(await until(() => box.registry.has('mcp__tracker__create_issue')), 'tools back after reconnect');
+    assert.equal(box.index.search('create issue', 3).tools[0]?.name, 'mcp__tracker__create_issue');
+  } finally {
+    await box.close();
+  }
+});
+
+test('servers that exit at start or never answer the handshake are reported and retried, and never block the others', async () => {
+  const { box, diags } = await open([stdio('good'), stdio('dead', 'exit-at-start'), stdio('mute', 'hang-at-start', { connectTimeoutMs: 400 })]);
+  try {
+    const st = Object.fromEntries(box.mcp.status().map((s) => [s.name, s]));
+    assert.equal(st.good?.state, 'connected');
+    assert.notEqual(st.dead?.state, 'connected');
+    assert.match(st.dead?.lastError ?? '', /refusing to start|closed/);
+    assert.notEqual(st.mute?.state, 'connected');
+    assert.match(st.mute?.lastError ?? '', /timed out after 400 ms/);
+    assert.ok(diags.some((d) => d.field === 'mcpServers.mute'));
+    assert.ok(await until(() => box.mcp.status().find((s) => s.name === 'dead')!.state === 'failed', 8000), 'gives up after maxAttempts');
+    assert.ok(box.mcp.status().find((s) => s.name === 'dead')!.failures >= FAST.maxAttempts);
+    assert.ok(box.registry.has('mcp__good__add_numbers'));
+  } finally {
+    await box.close();
+  }
+});
+
+test('mcp.json: user and workspace files merge (workspace wins), bad entries are diagnostics naming the field', () => {
+  const data = tempDir();
+  const ws = tempDir();
+  writeTree(data, { 'mcp.json': JSON.stringify({ mcpServers: { a: { command: 'node', args: ['a.js'] }, b: { command: 'node' } } }) });
+  writeTree(ws, { '.workbuddy/mcp.json': JSON.stringify({ mcpServers: { a: { url: 'http://127.0.0.1:9000/mcp' }, c: { url: 'https://example.com/mcp' }, d: { args: 3 }, 'bad name': { command: 'x' } } }) });
+  const { servers, diagnostics } = loadMcpConfig(data, ws);
+  assert.deepEqual(servers.map((s) => `${s.name}:${s.kind}`).sort(), ['a:http', 'b:stdio']);
+  const fields = diagnostics.map((d) => d.field);
+  assert.ok(fields.includes('mcpServers.c.url'));
+  assert.ok(fields.includes('mcpServers.d.command'));
+  assert.ok(fields.includes('mcpServers.bad name'));
+  const broken = parseMcpConfig({ servers: {} }, 'x.json', '/');
+  assert.equal(broken.diagnostics[0]?.field, 'mcpServers');
+});

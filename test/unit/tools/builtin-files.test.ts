@@ -1,0 +1,117 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir, writeTree } from '../../helpers/tmp.js';
+import { readFileTool, READ_MAX_BYTES } from '../../../main/core/tools/builtin/read-file.js';
+import { editFileTool } from '../../../main/core/tools/builtin/edit-file.js';
+import { writeFileTool } from '../../../main/core/tools/builtin/write-file.js';
+import { grepTool } from '../../../main/core/tools/builtin/grep.js';
+import { globTool } from '../../../main/core/tools/builtin/glob.js';
+import { listDirTool } from '../../../main/core/tools/builtin/list-dir.js';
+import { bashTool } from '../../../main/core/tools/builtin/bash.js';
+
+const ctxOf = (ws: string) => ({ workspace: ws, actor: { kind: 'user' as const } });
+
+test('read_file reads a line range, refuses binary files and asks for a range on big files', async () => {
+  const ws = tempDir();
+  writeTree(ws, { 'a.txt': 'one\ntwo\nthree\nfour\n' });
+  writeFileSync(join(ws, 'b.bin'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3]));
+  writeFileSync(join(ws, 'big.txt'), 'x'.repeat(READ_MAX_BYTES + 10));
+  const r = await readFileTool.handler({ path: 'a.txt', offset: 2, limit: 2 }, ctxOf(ws));
+  assert.equal(r.ok, true);
+  const c = r.ok ? (r.content as { content: string; startLine: number; endLine: number; totalLines: number; truncated: boolean }) : undefined;
+  assert.equal(c?.content, 'two\nthree');
+  assert.deepEqual([c?.startLine, c?.endLine, c?.totalLines, c?.truncated], [2, 3, 4, true]);
+  const bin = await readFileTool.handler({ path: 'b.bin' }, ctxOf(ws));
+  assert.equal(!bin.ok && bin.error.code, 'tool.binary');
+  const big = await readFileTool.handler({ path: 'big.txt' }, ctxOf(ws));
+  assert.equal(!big.ok && big.error.code, 'tool.too_large');
+  const part = await readFileTool.handler({ path: 'big.txt', offset: 1, limit: 1 }, ctxOf(ws));
+  assert.equal(part.ok, true);
+  const missing = await readFileTool.handler({ path: 'nope.txt' }, ctxOf(ws));
+  assert.equal(!missing.ok && missing.error.code, 'tool.not_found');
+});
+
+test('read_file reports the paths it reads so the gate can check them', () => {
+  assert.deepEqual(readFileTool.access({ path: 'src/x.ts' }, ctxOf('/ws')), { read: ['/ws/src/x.ts'] });
+  assert.deepEqual(editFileTool.access({ path: '../y', old_string: 'a', new_string: 'b' }, ctxOf('/ws')), { read: ['/y'], write: ['/y'] });
+  assert.deepEqual(bashTool.access({ command: 'ls -la' }, ctxOf('/ws')), { command: 'ls -la' });
+});
+
+test('edit_file replaces a unique match and refuses missing or ambiguous ones without touching the file', async () => {
+  const ws = tempDir();
+  writeTree(ws, { 'f.ts': 'let a = 1;\nlet b = 1;\nlet a2 = 2;\n' });
+  const amb = await editFileTool.handler({ path: 'f.ts', old_string: '= 1;', new_string: '= 3;' }, ctxOf(ws));
+  assert.equal(!amb.ok && amb.error.code, 'tool.ambiguous');
+  assert.deepEqual(!amb.ok && (amb.error.details as { lines: number[] }).lines, [1, 2]);
+  const none = await editFileTool.handler({ path: 'f.ts', old_string: 'let c', new_string: 'let d' }, ctxOf(ws));
+  assert.equal(!none.ok && none.error.code, 'tool.no_match');
+  assert.equal(readFileSync(join(ws, 'f.ts'), 'utf8'), 'let a = 1;\nlet b = 1;\nlet a2 = 2;\n');
+  const one = await editFileTool.handler({ path: 'f.ts', old_string: 'let b = 1;', new_string: 'let b = 5;' }, ctxOf(ws));
+  assert.equal(one.ok, true);
+  const all = await editFileTool.handler({ path: 'f.ts', old_string: 'let a', new_string: 'const a', replace_all: true }, ctxOf(ws));
+  assert.equal(all.ok && (all.content as { replacements: number }).replacements, 2);
+  assert.equal(readFileSync(join(ws, 'f.ts'), 'utf8'), 'const a = 1;\nlet b = 5;\nconst a2 = 2;\n');
+});
+
+test('write_file creates parent folders and says whether the file is new', async () => {
+  const ws = tempDir();
+  const r = await writeFileTool.handler({ path: 'deep/er/n.md', content: '# hi' }, ctxOf(ws));
+  assert.equal(r.ok && (r.content as { created: boolean }).created, true);
+  const again = await writeFileTool.handler({ path: 'deep/er/n.md', content: '# ho' }, ctxOf(ws));
+  assert.equal(again.ok && (again.content as { created: boolean }).created, false);
+  assert.equal(readFileSync(join(ws, 'deep/er/n.md'), 'utf8'), '# ho');
+});
+
+test('grep respects .gitignore (root and nested), skips binaries and caps results', async () => {
+  const ws = tempDir();
+  writeTree(ws, {
+    '.gitignore': 'build/\n*.log\n',
+    'src/a.ts': 'const needle = 1;\nother\nneedle again\n',
+    'src/sub/.gitignore': 'secret.ts\n',
+    'src/sub/secret.ts': 'needle hidden\n',
+    'src/sub/open.ts': 'needle visible\n',
+    'build/out.js': 'needle built\n',
+    'debug.log': 'needle logged\n',
+    'node_modules/x/i.js': 'needle dep\n',
+  });
+  writeFileSync(join(ws, 'src', 'img.bin'), Buffer.concat([Buffer.from('needle'), Buffer.from([0, 0, 1])]));
+  const r = await grepTool.handler({ pattern: 'needle' }, ctxOf(ws));
+  assert.equal(r.ok, true);
+  const c = r.ok ? (r.content as { matches: { file: string; line: number }[]; skippedBinary: number }) : undefined;
+  assert.deepEqual(c?.matches.map((m) => `${m.file}:${m.line}`), ['src/a.ts:1', 'src/a.ts:3', 'src/sub/open.ts:1']);
+  assert.equal(c?.skippedBinary, 1);
+  const capped = await grepTool.handler({ pattern: 'needle', max_results: 1 }, ctxOf(ws));
+  assert.equal(capped.ok && (capped.content as { truncated: boolean }).truncated, true);
+  const bad = await grepTool.handler({ pattern: '(' }, ctxOf(ws));
+  assert.equal(!bad.ok && bad.error.code, 'tool.invalid_args');
+});
+
+test('glob matches patterns under the workspace and skips ignored files', async () => {
+  const ws = tempDir();
+  writeTree(ws, { '.gitignore': 'dist/\n', 'a/x.test.ts': '', 'a/y.ts': '', 'dist/z.test.ts': '', 'b/c/w.test.ts': '' });
+  const r = await globTool.handler({ pattern: '**/*.test.ts' }, ctxOf(ws));
+  assert.deepEqual(r.ok && (r.content as { files: string[] }).files, ['a/x.test.ts', 'b/c/w.test.ts']);
+  const l = await listDirTool.handler({}, ctxOf(ws));
+  assert.deepEqual(l.ok && (l.content as { entries: { name: string }[] }).entries.map((e) => e.name), ['a', 'b', 'dist', '.gitignore']);
+});
+
+test('bash kills the whole process group on timeout, including background children', async () => {
+  const ws = tempDir();
+  const r = await bashTool.handler({ command: '(sleep 3; touch late.txt) & sleep 5', timeout_ms: 300 }, ctxOf(ws));
+  assert.equal(!r.ok && r.error.code, 'tool.timeout');
+  await new Promise((res) => setTimeout(res, 3500));
+  assert.equal(existsSync(join(ws, 'late.txt')), false);
+});
+
+test('bash caps output and reports the exit code', async () => {
+  const ws = tempDir();
+  const r = await bashTool.handler({ command: 'head -c 300000 /dev/zero | tr "\\0" a; echo err >&2; exit 3' }, ctxOf(ws));
+  assert.equal(r.ok, true);
+  const c = r.ok ? (r.content as { exitCode: number; stdout: string; stderr: string; truncated: boolean }) : undefined;
+  assert.equal(c?.exitCode, 3);
+  assert.equal(c?.truncated, true);
+  assert.ok(c!.stdout.length < 110_000);
+  assert.equal(c?.stderr.trim(), 'err');
+});
