@@ -17,6 +17,8 @@ export interface AuditRule {
   family: Family;
   level: 'P0' | 'P1';
   re: RegExp;
+  /** Lowercase substrings of which at least one must occur before the regex runs (a cheap prefilter). */
+  hints: string[];
   /** Contexts where the rule applies at its level. */
   contexts: Context[];
   /** Contexts where it applies one level lower (P0 → P1): e.g. code shown as an example in a doc. */
@@ -35,139 +37,139 @@ const SHELLISH: Context[] = ['shell', 'inline'];
 export const RULES: AuditRule[] = [
   // ---- destructive / privilege (P0) ----
   {
-    id: 'destructive.rm-root', family: 'destructive', level: 'P0', contexts: [...CODE], weak: ['example'], negatable: true,
+    id: 'destructive.rm-root', hints: ['rm '], family: 'destructive', level: 'P0', contexts: [...CODE], weak: ['example'], negatable: true,
     re: /\brm\s+(?:-[a-zA-Z]*\s+|--[a-z-]+\s+)*-[a-zA-Z]*[rR][a-zA-Z]*\s+(?:-[a-zA-Z]+\s+|--[a-z-]+\s+)*(?:\/|\/\*|~\/?|\$HOME\/?|"\$HOME"\/?|\*|\.\.?\/?)(?=\s|$|[;&|)"'`])/,
     message: 'recursive delete of the root, home or current folder',
   },
   {
-    id: 'destructive.disk', family: 'destructive', level: 'P0', contexts: [...CODE], weak: ['example'], negatable: true,
+    id: 'destructive.disk', hints: ['mkfs', 'dd ', '(){', 'chmod', '/dev/sd'], family: 'destructive', level: 'P0', contexts: [...CODE], weak: ['example'], negatable: true,
     re: /\bmkfs(\.\w+)?\s|\bdd\s+[^\n]*of=\/dev\/(sd|nvme|disk|hd)|:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|\bchmod\s+(-R\s+)?[0-7]?777\s+\/(\s|$)|>\s*\/dev\/sd[a-z]/,
     message: 'destroys a disk or the system (mkfs, dd to a device, fork bomb, chmod 777 /)',
   },
   {
-    id: 'privilege.sudo', family: 'privilege', level: 'P0', contexts: [...CODE], weak: ['example'], negatable: true,
+    id: 'privilege.sudo', hints: ['sudo', 'doas', 'pkexec', 'su '], family: 'privilege', level: 'P0', contexts: [...CODE], weak: ['example'], negatable: true,
     re: /(?:^|[;&|(`]\s*|\$\(\s*|\b(?:then|do|exec)\s+)(?:sudo|doas|pkexec)\s+\S|\bsu\s+(-c\s|root\b|-\s)/,
     message: 'escalates privileges (sudo/doas/su)',
   },
   // ---- code execution (P0) ----
   {
-    id: 'exec.eval', family: 'code-execution', level: 'P0', contexts: ['script', 'shell'], weak: ['example', 'inline'],
+    id: 'exec.eval', hints: ['eval'], family: 'code-execution', level: 'P0', contexts: ['script', 'shell'], weak: ['example', 'inline'],
     re: /(?<![.\w$])eval\s*\(/,
     message: 'evaluates a string as code (eval)',
   },
   {
-    id: 'exec.shell-eval', family: 'code-execution', level: 'P1', contexts: ['shell'],
+    id: 'exec.shell-eval', hints: ['eval'], family: 'code-execution', level: 'P1', contexts: ['shell'],
     re: /(?:^|[;&|]\s*)eval\s+["'$`]/,
     message: 'evaluates generated text as shell commands (eval)',
   },
   {
-    id: 'exec.exec', family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
+    id: 'exec.exec', hints: ['exec'], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
     re: /(?<![.\w$])exec\s*\(\s*(?!\))/,
     message: 'executes a string as code (exec)',
   },
   {
-    id: 'exec.function-constructor', family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
+    id: 'exec.function-constructor', hints: ['function'], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
     re: /\bnew\s+Function\s*\(|(?<![.\w$])Function\s*\(\s*["'`\w]/,
     message: 'builds a function from a string (Function constructor)',
   },
   {
-    id: 'exec.child-process', family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
+    id: 'exec.child-process', hints: ['child_process'], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
     re: /\bchild_process\b|\bnode:child_process\b/,
     message: 'spawns system processes from a script (child_process)',
   },
   {
-    id: 'exec.os-system', family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
+    id: 'exec.os-system', hints: ['os.', 'subprocess', 'pty.', 'commands.', 'runtime', 'shell_exec', 'passthru', 'proc_open'], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
     re: /\bos\.(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?)\s*\(|\bsubprocess\.\w+\([^)\n]*shell\s*=\s*True|\bpty\.spawn\s*\(|\bcommands\.getoutput\s*\(|\bRuntime\.getRuntime\(\)\.exec|\bshell_exec\s*\(|\bpassthru\s*\(|\bproc_open\s*\(/,
     message: 'runs a shell command from a script (os.system / shell=True / popen)',
   },
   {
-    id: 'exec.pipe-to-shell', family: 'code-execution', level: 'P0', contexts: ['shell', 'script', 'inline', 'example'], negatable: true,
+    id: 'exec.pipe-to-shell', hints: ['curl', 'wget', 'fetch', 'iwr', 'invoke-', 'irm', 'iex'], family: 'code-execution', level: 'P0', contexts: ['shell', 'script', 'inline', 'example'], negatable: true,
     re: /\b(?:curl|wget|fetch|iwr|Invoke-WebRequest|Invoke-RestMethod|irm)\b[^|\n]*\|\s*(?:sudo\s+)?(?:ba|z|da|k|fi)?sh\b|\b(?:curl|wget|iwr|irm)\b[^|\n]*\|\s*(?:sudo\s+)?(?:python3?|node|perl|ruby|php|iex|Invoke-Expression)\b|(?:ba)?sh\s+(?:-c\s+)?["']?\$\(\s*(?:curl|wget)|(?:ba)?sh\s+<\(\s*(?:curl|wget)|\biex\s*\(\s*(?:iwr|irm|New-Object\s+Net\.WebClient)/i,
     message: 'downloads code and runs it straight away (curl … | sh)',
   },
   {
-    id: 'exec.reverse-shell', family: 'code-execution', level: 'P0', contexts: ['shell', 'script', 'inline', 'example'],
+    id: 'exec.reverse-shell', hints: ['/dev/tcp', 'nc ', 'ncat', 'socket', 'dup2'], family: 'code-execution', level: 'P0', contexts: ['shell', 'script', 'inline', 'example'],
     re: /\/dev\/tcp\/[\w.-]+\/\d+|\bnc(?:at)?\s+(?:-\w+\s+)*-e\s+\/bin\/(?:ba)?sh|\bsocket\.socket\([^)]*\)[^\n]*\.connect\([^\n]*(?:dup2|subprocess)|os\.dup2\([^)]*fileno\(\)/,
     message: 'opens a reverse shell',
   },
   // ---- obfuscation (P0) ----
   {
-    id: 'obfuscation.decode-exec', family: 'obfuscation', level: 'P0', contexts: ['shell', 'script', 'inline', 'example'],
+    id: 'obfuscation.decode-exec', hints: ['eval', 'exec', 'function', 'base64'], family: 'obfuscation', level: 'P0', contexts: ['shell', 'script', 'inline', 'example'],
     re: /(?:eval|exec|Function)\s*\([^\n]*(?:atob|b64decode|base64|fromCharCode|unhexlify|decode\(|Buffer\.from)|base64\s+(?:-d|--decode|-D)\b[^\n]*\|\s*(?:ba|z)?sh\b|(?:atob|b64decode)\([^\n]*\)[^\n]*\|\s*(?:ba)?sh/,
     message: 'decodes hidden content and executes it',
   },
   // ---- exfiltration ----
   {
-    id: 'exfil.sensitive-read', family: 'exfiltration', level: 'P1', contexts: ['shell', 'script'],
+    id: 'exfil.sensitive-read', hints: ['.ssh', '.aws', '.gnupg', '.kube', '.docker', 'gcloud', 'azure', 'id_', '.netrc', 'credentials', '.pypirc', '.npmrc', 'token', 'key', '.env', 'login data', 'cookies', 'find-', 'shadow'], family: 'exfiltration', level: 'P1', contexts: ['shell', 'script'],
     re: /(?:~|\$HOME|\$\{HOME\}|\/root|\/home\/[\w.-]+|%USERPROFILE%|expanduser\(["']~)[/\\]*\.(?:ssh|aws|gnupg|kube|docker|config\/gcloud|azure)\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws\/credentials|\.netrc\b|\.git-credentials|\.pypirc|(?:~|\$HOME)\/\.npmrc|\b(?:AWS_SECRET_ACCESS_KEY|AWS_SESSION_TOKEN|GITHUB_TOKEN|GH_TOKEN|OPENAI_API_KEY|ANTHROPIC_API_KEY|NPM_TOKEN|SLACK_TOKEN|STRIPE_SECRET_KEY)\b|(?:cat|source|read|open|load|readFile\w*)\W{1,3}[\w./-]*\.env\b(?![.\w])|\bLogin Data\b|\bcookies\.sqlite\b|\bsecurity\s+find-(?:generic|internet)-password\b|\/etc\/shadow/i,
     message: 'reads credentials or secrets (SSH/cloud keys, tokens, .env)',
   },
   {
-    id: 'exfil.network-send', family: 'exfiltration', level: 'P1', contexts: ['shell', 'script', 'inline'],
+    id: 'exfil.network-send', hints: ['curl', 'wget', 'requests.', 'fetch', 'axios', 'http', 'nc ', 'scp ', 'sendbeacon', 'smtplib', 'invoke-restmethod'], family: 'exfiltration', level: 'P1', contexts: ['shell', 'script', 'inline'],
     re: /\bcurl\b[^\n]*\s(?:-d|--data(?:-\w+)?|-F|--form|-T|--upload-file|-X\s*(?:POST|PUT))(?=[\s=@"'])|\bwget\b[^\n]*--post-(?:data|file)|\brequests\.(?:post|put|patch)\s*\(|\bfetch\s*\([^)\n]*method\s*:\s*["'](?:POST|PUT)|\baxios\.(?:post|put)\s*\(|\bhttps?\.request\s*\(|\bnc\s+[\w.-]+\s+\d{2,5}\b|\bscp\s+[^\n]*\s[\w.-]+@?[\w.-]+:|\bsendBeacon\s*\(|\bsmtplib\b|\bInvoke-RestMethod\b[^\n]*-Method\s+Post/i,
     message: 'sends data over the network',
   },
   {
-    id: 'exfil.instruction', family: 'exfiltration', level: 'P0', contexts: ['prose', 'comment'], weak: ['inline', 'example'], mentionable: true, negatable: true,
+    id: 'exfil.instruction', hints: ['http', 'webhook', 'pastebin', 'ngrok', 'requestbin'], family: 'exfiltration', level: 'P0', contexts: ['prose', 'comment'], weak: ['inline', 'example'], mentionable: true, negatable: true,
     re: /\b(?:send|upload|post|transmit|forward|exfiltrate|copy|share|submit|beam)\b(?:[^.\n]|\.(?=\w)){0,80}\b(?:contents?|files?|source(?: code)?|workspace|repo(?:sitory)?|secrets?|credentials?|keys?|tokens?|env(?:ironment)?(?: variables)?|\.env|\.ssh|ssh keys?|history|conversation|codebase|password)\b(?:[^.\n]|\.(?=\w)){0,80}\b(?:to|at|into)\b(?:[^.\n]|\.(?=\w)){0,20}(?:https?:\/\/|\b(?:webhook|pastebin|ngrok|requestbin)\b)/i,
     message: 'tells the agent to send workspace data or secrets to an outside address',
   },
   // ---- network and installs (P1) ----
-  { id: 'network.curl', family: 'network', level: 'P1', contexts: [...SHELLISH, 'script'], re: /(?:^|[\s;&|(`"'])curl\s+\S/, message: 'downloads from the network (curl)' },
-  { id: 'network.wget', family: 'network', level: 'P1', contexts: [...SHELLISH, 'script'], re: /(?:^|[\s;&|(`"'])wget\s+\S/, message: 'downloads from the network (wget)' },
+  { id: 'network.curl', hints: ['curl'], family: 'network', level: 'P1', contexts: [...SHELLISH, 'script'], re: /(?:^|[\s;&|(`"'])curl\s+\S/, message: 'downloads from the network (curl)' },
+  { id: 'network.wget', hints: ['wget'], family: 'network', level: 'P1', contexts: [...SHELLISH, 'script'], re: /(?:^|[\s;&|(`"'])wget\s+\S/, message: 'downloads from the network (wget)' },
   {
-    id: 'network.script-request', family: 'network', level: 'P1', contexts: ['script'],
+    id: 'network.script-request', hints: ['requests', 'urllib', 'httpx', 'fetch', 'axios', 'http', 'websocket', 'socket', 'net.connect', 'invoke-webrequest'], family: 'network', level: 'P1', contexts: ['script'],
     re: /\brequests\.(?:get|post|put|request|Session)\b|\burllib(?:\.request|2)?\.(?:urlopen|Request)|\bhttpx\.\w+\(|\bfetch\s*\(\s*["'`]https?:|\bfetch\s*\(\s*\w*url\w*|\baxios\b|\bhttps?\.get\s*\(|\bnew\s+WebSocket\s*\(|\bsocket\.(?:socket|create_connection)\s*\(|\bnet\.connect\s*\(|\bInvoke-WebRequest\b/i,
     message: 'a script talks to the network',
   },
-  { id: 'install.npm', family: 'install', level: 'P1', contexts: [...SHELLISH, 'script'], re: /\b(?:npm\s+(?:install|i|add|ci)\b|npx\s+(?:-y\s+|--yes\s+)?[@\w]|yarn\s+(?:add|global\s+add)\b|pnpm\s+(?:add|install|dlx)\b|bunx?\s+(?:add|install)\b)/, message: 'installs packages (npm/npx/yarn/pnpm)' },
-  { id: 'install.pip', family: 'install', level: 'P1', contexts: [...SHELLISH, 'script'], re: /\b(?:pip3?\s+install|python3?\s+-m\s+pip\s+install|uv\s+(?:pip\s+install|add|tool\s+install)|pipx\s+(?:install|run)|poetry\s+add|gem\s+install|cargo\s+install|go\s+install)\b/, message: 'installs packages (pip/uv/gem/cargo/go)' },
-  { id: 'install.git-clone', family: 'install', level: 'P1', contexts: [...SHELLISH, 'script'], re: /\bgit\s+clone\b/, message: 'fetches a repository (git clone)' },
-  { id: 'install.system', family: 'install', level: 'P1', contexts: [...SHELLISH, 'script'], re: /\b(?:brew|apt|apt-get|yum|dnf|pacman|zypper|apk|choco|winget|scoop|snap)\s+(?:-\S+\s+)*(?:install|add|-S)\b/, message: 'installs system packages' },
+  { id: 'install.npm', hints: ['npm', 'npx', 'yarn', 'pnpm', 'bun'], family: 'install', level: 'P1', contexts: [...SHELLISH, 'script'], re: /\b(?:npm\s+(?:install|i|add|ci)\b|npx\s+(?:-y\s+|--yes\s+)?[@\w]|yarn\s+(?:add|global\s+add)\b|pnpm\s+(?:add|install|dlx)\b|bunx?\s+(?:add|install)\b)/, message: 'installs packages (npm/npx/yarn/pnpm)' },
+  { id: 'install.pip', hints: ['pip', 'uv ', 'poetry', 'gem ', 'cargo', 'go install'], family: 'install', level: 'P1', contexts: [...SHELLISH, 'script'], re: /\b(?:pip3?\s+install|python3?\s+-m\s+pip\s+install|uv\s+(?:pip\s+install|add|tool\s+install)|pipx\s+(?:install|run)|poetry\s+add|gem\s+install|cargo\s+install|go\s+install)\b/, message: 'installs packages (pip/uv/gem/cargo/go)' },
+  { id: 'install.git-clone', hints: ['clone'], family: 'install', level: 'P1', contexts: [...SHELLISH, 'script'], re: /\bgit\s+clone\b/, message: 'fetches a repository (git clone)' },
+  { id: 'install.system', hints: ['install', 'add', '-s'], family: 'install', level: 'P1', contexts: [...SHELLISH, 'script'], re: /\b(?:brew|apt|apt-get|yum|dnf|pacman|zypper|apk|choco|winget|scoop|snap)\s+(?:-\S+\s+)*(?:install|add|-S)\b/, message: 'installs system packages' },
   {
-    id: 'exec.subprocess', family: 'code-execution', level: 'P1', contexts: ['script'],
+    id: 'exec.subprocess', hints: ['subprocess', 'deno.', 'bun.spawn', 'processbuilder'], family: 'code-execution', level: 'P1', contexts: ['script'],
     re: /\bsubprocess\.(?:run|call|Popen|check_output|check_call)\b|\bDeno\.(?:run|Command)\b|\bBun\.spawn\b|\bProcessBuilder\b/,
     message: 'a script starts other programs',
   },
   // ---- remote instructions (P1) ----
   {
-    id: 'remote.fetch-and-follow', family: 'remote-instructions', level: 'P1', contexts: ['prose', 'inline', 'comment'],
+    id: 'remote.fetch-and-follow', hints: ['http'], family: 'remote-instructions', level: 'P1', contexts: ['prose', 'inline', 'comment'],
     re: /\b(?:fetch|download|read|load|retrieve|get|open|visit|curl|pull)\b[^\n]{0,80}https?:\/\/\S+[^\n]{0,80}\b(?:follow|obey|execute|run|apply|do what)\b[^\n]{0,40}\b(?:instructions?|steps|commands?|directions|rules|prompt|says)\b|\b(?:follow|obey|execute|apply|run)\b[^\n]{0,40}\b(?:instructions?|steps|commands?|prompt|rules|directions)\b[^\n]{0,40}\b(?:at|from|in|on|found at|hosted at)\s+<?https?:\/\//i,
     message: 'tells the agent to fetch instructions from an outside URL at run time (unverifiable, can change after review)',
   },
   {
-    id: 'remote.script-fetch-exec', family: 'remote-instructions', level: 'P1', contexts: ['script'],
+    id: 'remote.script-fetch-exec', hints: ['http', 'exec'], family: 'remote-instructions', level: 'P1', contexts: ['script'],
     re: /(?:import|require)\s*\(\s*["'`]https?:|\bimportlib\b[^\n]*https?:|\bexec\s*\(\s*(?:requests|urllib)/,
     message: 'a script loads code from a URL at run time',
   },
   // ---- prompt injection ----
   {
-    id: 'inject.ignore-instructions', family: 'prompt-injection', level: 'P0', contexts: ALL, mentionable: true, negatable: true,
+    id: 'inject.ignore-instructions', hints: ['ignore', 'disregard', 'forget', 'override', 'bypass'], family: 'prompt-injection', level: 'P0', contexts: ALL, mentionable: true, negatable: true,
     re: /\b(?:ignore|disregard|forget|override|bypass)\b[^.\n]{0,30}\b(?:previous|prior|above|earlier|preceding|system|original|your|developer|safety)\b[^.\n]{0,20}\b(?:instructions?|prompts?|rules|directions|guidelines|messages?)\b/i,
     message: 'tries to override the harness instructions ("ignore previous instructions")',
   },
   {
-    id: 'inject.conceal', family: 'prompt-injection', level: 'P0', contexts: ALL, mentionable: true,
+    id: 'inject.conceal', hints: ['user'], family: 'prompt-injection', level: 'P0', contexts: ALL, mentionable: true,
     re: /\b(?:do not|don't|never)\s+(?:tell|inform|notify|mention (?:this|it) to|reveal (?:this|it) to|alert|let)\s+(?:the\s+)?user(?:s)?\b(?!\s+(?:wait|down|guess))|\bwithout\s+(?:telling|informing|notifying|alerting)\s+(?:the\s+)?user|\bhide\s+(?:this|it|these|that|your actions?)\b[^.\n]{0,20}\bfrom\s+(?:the\s+)?user|\bkeep\s+(?:this|it)\s+(?:secret|hidden)\s+from\b|\bthe user (?:must|should) not (?:know|see|find out)\b/i,
     message: 'tells the agent to hide what it does from the user',
   },
   {
-    id: 'inject.unrestricted', family: 'prompt-injection', level: 'P0', contexts: ALL, mentionable: true, negatable: true,
+    id: 'inject.unrestricted', hints: ['mode', 'you are now', 'no longer', 'act as'], family: 'prompt-injection', level: 'P0', contexts: ALL, mentionable: true, negatable: true,
     re: /\b(?:unrestricted|jailbreak|jailbroken|god|DAN|no[- ]limits?)\s+mode\b|\byou are now (?:DAN|unrestricted|free of|jailbroken|no longer bound)|\bno longer (?:bound|restricted) by\b|\bact as (?:an? )?(?:unrestricted|unfiltered)\b/i,
     message: 'tries to switch the agent into an "unrestricted mode"',
   },
   {
-    id: 'inject.disable-approvals', family: 'prompt-injection', level: 'P0', contexts: ALL, mentionable: true, negatable: true,
+    id: 'inject.disable-approvals', hints: ['approv', 'sandbox', 'permission', 'safety', 'guardrail', 'policy', 'gate', 'security', 'confirmation', 'dangerously', 'yolo'], family: 'prompt-injection', level: 'P0', contexts: ALL, mentionable: true, negatable: true,
     re: /\b(?:disable|bypass|skip|turn off|circumvent|switch off|deactivate|get around)\b[^.\n]{0,30}\b(?:approvals?|approval prompts?|permission (?:checks?|prompts?|system)|the sandbox|sandbox(?:ing)?|safety (?:checks?|filters?|rules)|guardrails?|the (?:policy|gate)|security (?:checks?|policy|controls?)|user confirmation)\b|--dangerously-skip-permissions|--dangerously-bypass-approvals|\bauto-?approve (?:all|every|everything)\b|\byolo mode\b/i,
     message: 'tries to disable approvals, the sandbox or the policy',
   },
   {
-    id: 'inject.policy-change', family: 'prompt-injection', level: 'P0', contexts: ['prose', 'inline', 'comment', 'shell', 'script'], mentionable: true, negatable: true,
+    id: 'inject.policy-change', hints: ['settings.json', 'policy', 'permission', 'allowlist', 'ceiling', 'approval'], family: 'prompt-injection', level: 'P0', contexts: ['prose', 'inline', 'comment', 'shell', 'script'], mentionable: true, negatable: true,
     re: /\b(?:modify|edit|change|rewrite|update|append to|write to|add (?:yourself|itself|this skill|it) to|grant yourself|widen|raise)\b[^.\n]{0,40}(?:\.workbuddy\/settings\.json|\bpolicy\.ceiling\b|\b(?:your|the agent's|knack's|its own) (?:permissions|policy|allowlist|ceiling)\b|\bpermission (?:allowlist|rules)\b|\bapproval (?:rules|settings)\b)/i,
     message: 'tells the agent to change its own policy or permissions',
   },
   {
-    id: 'inject.agent-config', family: 'prompt-injection', level: 'P1', contexts: ['prose', 'inline', 'comment', 'shell', 'script'], negatable: true,
+    id: 'inject.agent-config', hints: ['bashrc', 'zshrc', 'profile', '.claude', '.agents', '.workbuddy', 'hooks', 'crontab'], family: 'prompt-injection', level: 'P1', contexts: ['prose', 'inline', 'comment', 'shell', 'script'], negatable: true,
     re: /\b(?:append|add|write|insert|inject)\b[^.\n]{0,40}\b(?:to|into)\b[^.\n]{0,20}(?:~\/\.(?:bashrc|zshrc|profile|bash_profile)|~\/\.claude\/|~\/\.agents\/|~\/\.workbuddy\/|\.git\/hooks\/|crontab)/i,
     message: 'writes into shell start-up files, agent config or git hooks (persists after removal)',
   },

@@ -148,10 +148,14 @@ interface Hit { rule: AuditRule; level: 'P0' | 'P1'; index: number }
 /** Apply the rule book to one normalised segment. */
 function matchRules(seg: Segment, text: string, rules: AuditRule[] = RULES): Hit[] {
   const hits: Hit[] = [];
+  const lower = text.toLowerCase();
   for (const rule of rules) {
     const full = rule.contexts.includes(seg.ctx);
     const weak = !full && rule.weak?.includes(seg.ctx);
     if (!full && !weak) continue;
+    let hinted = false;
+    for (const h of rule.hints) if (lower.includes(h)) { hinted = true; break; }
+    if (!hinted) continue;
     const m = rule.re.exec(text);
     if (!m) continue;
     let level: 'P0' | 'P1' = weak ? 'P1' : rule.level;

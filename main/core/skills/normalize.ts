@@ -91,7 +91,7 @@ const B64 = /[A-Za-z0-9+/]{24,}={0,2}/g;
 
 /** Base64 blobs in a line that decode to mostly printable text (returned decoded). */
 export function decodeBase64Blobs(line: string): string[] {
-  if (line.length < 24) return [];
+  if (line.length < 24 || !/[A-Za-z0-9+/]{24}/.test(line)) return [];
   const out: string[] = [];
   for (const m of line.matchAll(B64)) {
     const blob = m[0];
