@@ -2,6 +2,7 @@
 // Output for people by default, `--json` for scripts; errors are one line each and lint exits non-zero on errors.
 import { relative } from 'node:path';
 import { loadSettings, type Settings } from '../core/config.js';
+import { createTrustReview } from '../core/skills/trust.js';
 import { openCatalog, type Catalog } from '../core/skills/catalog.js';
 import { lintCatalog, lintPaths, type LintReport } from '../core/skills/lint.js';
 import { formatDiagnostic } from '../core/skills/manifest.js';
@@ -26,7 +27,8 @@ async function open(ctx: CommandContext, needStore = false): Promise<Opened & { 
     if (needStore) throw new CliError(`cannot open the database in ${ctx.paths.dataDir}: ${(e as Error).message}`);
     ctx.io.err(`warning: cannot open the database in ${ctx.paths.dataDir} (${(e as Error).message}); continuing without the cache and toggles`);
   }
-  const catalog = await openCatalog({ paths: ctx.paths, workspace: ctx.workspace, settings, ...(store ? { store } : {}) });
+  // Trust review: discovered P0 skills are disabled, P1 ones until trusted (main/core/skills/trust.ts).
+  const catalog = await openCatalog({ paths: ctx.paths, workspace: ctx.workspace, settings, ...(store ? { store } : {}), review: createTrustReview(store) });
   return { catalog, settings, ...(store ? { store } : {}), close: () => store?.close() };
 }
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { CliError, printJson, type Command, type CommandContext } from './command.js';
 import { loadSettings } from '../core/config.js';
 import { Store } from '../core/store/index.js';
+import { createTrustReview } from '../core/skills/trust.js';
 import { openCatalog, type Catalog } from '../core/skills/catalog.js';
 import { SkillMatcher, type MatchReason } from '../core/skills/matcher.js';
 import { SkillSearch } from '../core/skills/skill-search.js';
@@ -15,7 +16,7 @@ async function withCatalog<T>(ctx: CommandContext, fn: (catalog: Catalog) => Pro
   const { settings } = loadSettings(ctx.paths.dataDir, ctx.workspace);
   const store = Store.openIn(ctx.paths.dataDir);
   try {
-    const catalog = await openCatalog({ paths: ctx.paths, workspace: ctx.workspace, store, settings });
+    const catalog = await openCatalog({ paths: ctx.paths, workspace: ctx.workspace, store, settings, review: createTrustReview(store) });
     try {
       return await fn(catalog);
     } finally {
