@@ -304,8 +304,10 @@ export function translateTerm(map: BilingualMap, term: string, opts: BilingualOp
     // A single character is ambiguous: keep only its first sense.
     if (direct) return direct.slice(0, [...t].length === 1 ? 1 : perZh);
     const parts = splitChinese(t, map.zhToEn);
-    // Single characters of a longer unknown word are too ambiguous to translate.
-    return parts.flatMap((p) => ([...p].length > 1 || parts.length === 1 ? (map.zhToEn.get(p) ?? []).slice(0, perZh) : []));
+    // Single characters of a longer unknown word are ambiguous: only their first sense, fillers skipped.
+    return parts.flatMap((p) =>
+      [...p].length > 1 ? (map.zhToEn.get(p) ?? []).slice(0, perZh) : STOPWORDS.has(p) ? [] : (map.zhToEn.get(p) ?? []).slice(0, 1),
+    );
   }
   return (map.enToZh.get(t) ?? map.enToZh.get(stem(t)) ?? []).slice(0, perEn);
 }

@@ -1,7 +1,7 @@
 // One ranked full-text index (MiniSearch) used by SkillSearch and ToolSearch alike:
 // field boosts, prefix and fuzzy matching, shared tokenisation, optional query expansion.
 import MiniSearch, { type SearchResult } from 'minisearch';
-import { terms } from './tokenize.js';
+import { hasHan, terms } from './tokenize.js';
 
 /** Expands one query term into extra terms (synonyms, translations). Expanded terms rank lower. */
 export type Expander = (term: string) => string[];
@@ -97,8 +97,14 @@ export class TextIndex<T> {
     }
     if (this.opts.expand) {
       const w = this.opts.expansionWeight ?? 0.5;
-      for (const t of own) {
-        for (const raw of this.opts.expand(t)) {
+      // The segmenter may split one dictionary word (数据库 → 数据 + 库): adjacent Chinese terms are also
+      // expanded joined, credited to the first of them.
+      const lookups: [string, string][] = own.map((t) => [t, t]);
+      for (let i = 0; i + 1 < own.length; i++) {
+        if (hasHan(own[i]!) && hasHan(own[i + 1]!)) lookups.push([own[i]! + own[i + 1]!, own[i]!]);
+      }
+      for (const [lookup, t] of lookups) {
+        for (const raw of this.opts.expand(lookup)) {
           const parts = terms(raw);
           for (const e of parts) {
             if (weights.has(e)) continue;
