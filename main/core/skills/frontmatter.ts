@@ -172,16 +172,39 @@ export function parseFrontmatterYaml(text: string, file: string, firstLine = 2, 
   const diagnostics: Diagnostic[] = [];
   const lineAt = (offset: number): number => lineCounter.linePos(offset).line + firstLine - 1;
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, version: '1.2', schema: 'core', strict: true });
+  // The top-level key an offset falls under (errors name the field they break).
+  const topKeys: { key: string; start: number }[] = [];
+  if (isMap(doc.contents)) {
+    for (const pair of doc.contents.items) {
+      const r = (pair.key as { range?: [number, number, number] } | null)?.range;
+      if (r && isScalar(pair.key)) topKeys.push({ key: String(pair.key.value), start: r[0] });
+    }
+  }
+  const keyAt = (offset: number) => topKeys.filter((k) => k.start <= offset).at(-1);
   for (const e of doc.errors) {
-    const line = lineAt(e.pos[0]);
+    let line = lineAt(e.pos[0]);
     const firstMsg = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    const owner = keyAt(e.pos[0]);
     if (e.code === 'DUPLICATE_KEY') {
-      diagnostics.push(diag(file, 'yaml.duplicate-key', `Invalid YAML in frontmatter: duplicate key (keys must be unique; parsers disagree on which one wins)`, line));
+      diagnostics.push(diag(file, 'yaml.duplicate-key', `Invalid YAML in frontmatter: duplicate key (keys must be unique; parsers disagree on which one wins)`, line, owner?.key));
     } else {
       const hint = e.code === 'BLOCK_AS_IMPLICIT_KEY' || /compact mappings|Implicit map keys/.test(firstMsg)
         ? ' (a value containing ": " must be quoted)'
         : '';
-      diagnostics.push(diag(file, 'yaml.syntax', `Invalid YAML in frontmatter: ${firstMsg}${hint}`, line));
+      // An unclosed flow collection is detected where the text ends; the key that opened it is the useful line.
+      let field = owner?.key;
+      if (/flow (sequence|mapping|collection)/i.test(firstMsg)) {
+        const lines = text.split('\n');
+        for (let i = Math.min(line - firstLine, lines.length - 1); i >= 0; i--) {
+          const m = /^([^\s#][^:]*):\s*[[{]/.exec(lines[i]!);
+          if (m) {
+            line = i + firstLine;
+            field = m[1]!.trim();
+            break;
+          }
+        }
+      }
+      diagnostics.push(diag(file, 'yaml.syntax', `Invalid YAML in frontmatter: ${firstMsg}${hint}`, line, field));
     }
   }
   for (const w of doc.warnings) {

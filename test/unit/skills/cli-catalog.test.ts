@@ -43,7 +43,7 @@ test('skills list shows every tier with shadowing and on/off state', () => {
   assert.match(r.out, /Take notes across lines/);
   assert.match(r.out, /1 skill could not be read/);
   const all = knack(s, 'skills', 'list', '--all');
-  assert.match(all.out, /\(broken\).*broken\/SKILL\.md:\d+: Invalid YAML in frontmatter/);
+  assert.match(all.out, /\(broken\).*broken\/SKILL\.md:3: description: Invalid YAML in frontmatter/);
 });
 
 test('skills list --json gives tier, path and shadowedBy for scripts', () => {
@@ -69,14 +69,14 @@ test('skills show prints the manifest, path, tier and what it shadows; unknown n
   assert.match(missing.err, /no skill named "nope"/);
   const broken = knack(s, 'skills', 'show', 'broken');
   assert.equal(broken.code, 1);
-  assert.match(broken.out, /broken\/SKILL\.md:\d+: Invalid YAML/);
+  assert.match(broken.out, /broken\/SKILL\.md:3: description: Invalid YAML/);
 });
 
 test('skills lint prints file:line: field: message and exits 1 on errors, 0 when clean', () => {
   const s = setup();
   const bad = knack(s, 'skills', 'lint');
   assert.equal(bad.code, 1);
-  assert.match(bad.out, /broken\/SKILL\.md:\d+: Invalid YAML in frontmatter/);
+  assert.match(bad.out, /broken\/SKILL\.md:3: description: Invalid YAML in frontmatter/);
   const good = knack(s, 'skills', 'lint', join(s.home, '.workbuddy/skills/notes'));
   assert.equal(good.code, 0, good.out);
   assert.match(good.out, /1 skill checked: 0 errors, 0 warnings/);
