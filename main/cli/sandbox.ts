@@ -45,7 +45,7 @@ async function openSession(ctx: CommandContext): Promise<Session> {
   const catalog = await openCatalog({ paths: ctx.paths, workspace: ctx.workspace, store, settings });
   const runners: ScriptRunner[] = [];
   const confirm = ctx.io.confirm ?? (process.stdin.isTTY && process.stderr.isTTY ? ttyConfirm : undefined);
-  // An approval asked while a script runs counts against its time limit (use --timeout for interactive runs).
+  // While the question is open the run's wall clock is held (see capabilities.ts).
   const approve: ApproveHook | undefined = confirm
     ? (call, actor, decision) => confirm(`${actor.kind === 'skill' ? `skill "${actor.skill}"` : 'a script'}: ${call.tool} ${JSON.stringify(call.args)}\n  ${decision.reason}\n  allow once?`)
     : undefined;

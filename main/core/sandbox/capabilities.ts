@@ -7,7 +7,7 @@ import type { Actor, Decision, Gate, ToolCall } from '../policy/types.js';
 import type { ToolContext, ToolDefinition, ToolResult } from '../tools/types.js';
 import { isInside, realPathOf, realRoot } from '../policy/paths.js';
 import { SandboxError, type CapabilityOp } from './protocol.js';
-import type { CapabilityHandler } from './client.js';
+import type { CapabilityHandler, RunControls } from './client.js';
 import type { SandboxLimits } from './limits.js';
 
 /** The skill a script belongs to, as the sandbox needs it. */
@@ -29,7 +29,7 @@ export interface ToolLookup {
   get(name: string): ToolDefinition<Record<string, unknown>> | undefined;
 }
 
-/** Asked when the gate says `ask`; resolve true to allow this one call. Time spent waiting counts against the run. */
+/** Asked when the gate says `ask`; resolve true to allow this one call. The run's wall clock is held meanwhile. */
 export type ApproveHook = (call: ToolCall, actor: Actor, decision: Decision) => Promise<boolean>;
 
 /** Runs a tool call the one allowed way (validate → access → gate → approval → handler): the tool executor. */
@@ -93,24 +93,34 @@ function confine(op: CapabilityOp, given: string, fromWhere: 'workspace' | 'skil
   return { given, real: rp.real, exists: rp.exists };
 }
 
-async function authorize(opts: CapabilityOptions, call: ToolCall, actor: Actor, label: string): Promise<void> {
+async function authorize(opts: CapabilityOptions, call: ToolCall, actor: Actor, label: string, run: RunControls): Promise<void> {
   const d = opts.gate.authorize(call, actor);
   if (d.verdict === 'allow') return;
   if (d.verdict === 'ask') {
-    if (opts.approve && (await opts.approve(call, actor, d))) return;
+    if (opts.approve) {
+      // The user's thinking time does not count against the script's time limit.
+      const release = run.hold();
+      let yes = false;
+      try {
+        yes = await opts.approve(call, actor, d);
+      } finally {
+        release();
+      }
+      if (yes) return;
+    }
     throw new SandboxError('capability.needs_approval', `${label}: needs your approval, which was not given: ${d.reason}`, { decision: d });
   }
   throw new SandboxError('capability.denied', `${label}: denied: ${d.reason}`, { decision: d });
 }
 
 export function createCapabilityHandler(opts: CapabilityOptions): CapabilityHandler<ScriptContext> {
-  return async (op, payload, ctx) => {
+  return async (op, payload, ctx, run) => {
     const actor: Actor = { kind: 'skill', skill: ctx.skill.name };
     switch (op) {
       case 'readFile': {
         const p = parsePayload('readFile', payload);
         const t = confine(op, p.path, p.from, ctx);
-        await authorize(opts, { tool: 'read_file', args: { path: t.real }, access: { read: [t.real] } }, actor, `knack.readFile("${p.path}")`);
+        await authorize(opts, { tool: 'read_file', args: { path: t.real }, access: { read: [t.real] } }, actor, `knack.readFile("${p.path}")`, run);
         const st = await stat(t.real).catch(() => undefined);
         if (!st) throw new SandboxError('capability.not_found', `knack.readFile("${p.path}"): no such file`);
         if (!st.isFile()) throw new SandboxError('capability.not_a_file', `knack.readFile("${p.path}"): not a file`);
@@ -130,7 +140,7 @@ export function createCapabilityHandler(opts: CapabilityOptions): CapabilityHand
           throw new SandboxError('limit.file_size', `knack.writeFile("${p.path}"): ${data.length} bytes is over the ${opts.limits.maxFileBytes}-byte limit (maxFileBytes)`, { limit: opts.limits.maxFileBytes });
         }
         const t = confine(op, p.path, p.from, ctx);
-        await authorize(opts, { tool: 'write_file', args: { path: t.real }, access: { write: [t.real] } }, actor, `knack.writeFile("${p.path}")`);
+        await authorize(opts, { tool: 'write_file', args: { path: t.real }, access: { write: [t.real] } }, actor, `knack.writeFile("${p.path}")`, run);
         await mkdir(dirname(t.real), { recursive: true });
         // Re-check after creating folders: nothing may have swapped a parent for a symlink in between.
         const again = confine(op, p.path, p.from, ctx);
@@ -141,7 +151,7 @@ export function createCapabilityHandler(opts: CapabilityOptions): CapabilityHand
       case 'listDir': {
         const p = parsePayload('listDir', payload);
         const t = confine(op, p.path, p.from, ctx);
-        await authorize(opts, { tool: 'list_dir', args: { path: t.real }, access: { read: [t.real] } }, actor, `knack.listDir("${p.path}")`);
+        await authorize(opts, { tool: 'list_dir', args: { path: t.real }, access: { read: [t.real] } }, actor, `knack.listDir("${p.path}")`, run);
         const entries = await readdir(t.real, { withFileTypes: true }).catch((e: NodeJS.ErrnoException) => {
           throw new SandboxError(e.code === 'ENOENT' ? 'capability.not_found' : 'capability.failed', `knack.listDir("${p.path}"): ${e.code === 'ENOENT' ? 'no such folder' : e.message}`);
         });
@@ -169,7 +179,7 @@ export function createCapabilityHandler(opts: CapabilityOptions): CapabilityHand
         } catch (e) {
           throw new SandboxError('capability.bad_arguments', `${label}: ${(e as Error).message}`);
         }
-        await authorize(opts, { tool: p.name, args: p.args, access }, actor, label);
+        await authorize(opts, { tool: p.name, args: p.args, access }, actor, label, run);
         const result = await tool.handler(p.args, toolCtx);
         if (result.ok) return result.content;
         const code = result.error.code.startsWith('tool.') ? result.error.code : `tool.${result.error.code}`;

@@ -5,8 +5,14 @@ import { parseHostMessage, SandboxError, type HostMessage, type RunStats, type S
 import { runLimits, type RunLimits, type SandboxLimits } from './limits.js';
 import { forkHost, type HostProcess, type SpawnHost } from './spawn.js';
 
+/** What a capability handler may do to the run it serves. */
+export interface RunControls {
+  /** Stop the run's wall clock (e.g. while the user is asked to approve); call the returned function to restart it. */
+  hold(): () => void;
+}
+
 /** Handles one capability call from a script; throw a SandboxError to refuse it. Runs in the main process. */
-export type CapabilityHandler<C> = (op: CapabilityOp, payload: unknown, context: C) => Promise<unknown>;
+export type CapabilityHandler<C> = (op: CapabilityOp, payload: unknown, context: C, run: RunControls) => Promise<unknown>;
 
 export interface RunRequest<C> {
   /** ES module source of the script. */
@@ -53,6 +59,10 @@ interface ActiveRun {
   logs: string[];
   onLog?: (text: string) => void;
   watchdog?: NodeJS.Timeout;
+  /** Re-arm the watchdog for the time left (after a hold). */
+  arm?(): void;
+  holds: number;
+  heldAt?: number;
   settle(r: ScriptResult): void;
 }
 
@@ -141,6 +151,7 @@ export class SandboxClient<C = unknown> {
       runId,
       context: req.context,
       logs: [],
+      holds: 0,
       ...(req.onLog ? { onLog: req.onLog } : {}),
       settle: (r) => {
         if (done) return;
@@ -164,9 +175,18 @@ export class SandboxClient<C = unknown> {
     run.host = host;
     host.runs.set(runId, run);
     // Watchdog: the host stops a runaway at its deadline; if it has not answered shortly after, it is killed.
-    run.watchdog = setTimeout(() => {
-      this.killHost(host, { code: 'limit.timeout', message: `the script ran longer than the ${limits.timeoutMs} ms time limit (timeoutMs) and its host was killed`, details: { limit: limits.timeoutMs } }, runId);
-    }, limits.timeoutMs + this.limits.killGraceMs);
+    let deadline = performance.now() + limits.timeoutMs;
+    run.arm = () => {
+      clearTimeout(run.watchdog);
+      if (run.heldAt !== undefined) {
+        deadline += performance.now() - run.heldAt;
+        run.heldAt = undefined;
+      }
+      run.watchdog = setTimeout(() => {
+        this.killHost(host, { code: 'limit.timeout', message: `the script ran longer than the ${limits.timeoutMs} ms time limit (timeoutMs) and its host was killed`, details: { limit: limits.timeoutMs } }, runId);
+      }, Math.max(0, deadline - performance.now()) + this.limits.killGraceMs);
+    };
+    run.arm();
     req.signal?.addEventListener('abort', () => {
       host.proc.send({ type: 'cancel', runId, reason: { code: 'run.cancelled', message: 'the run was cancelled' } });
     }, { once: true });
@@ -290,13 +310,29 @@ export class SandboxClient<C = unknown> {
     try {
       // JSON.parse makes `__proto__` an own property: nothing the script sends can reach a prototype here.
       const payload: unknown = JSON.parse(payloadJson);
-      const value = await this.handler(op, payload, run.context as C);
+      const value = await this.handler(op, payload, run.context as C, { hold: () => this.hold(slot, run) });
       reply = { ok: true, valueJson: JSON.stringify(value ?? null) };
     } catch (e) {
       reply = { ok: false, error: toErrorData(e) };
     }
     if (!slot.runs.has(run.runId)) return;
     slot.proc.send({ type: 'capResult', runId: run.runId, callId, ...reply });
+  }
+
+  private hold(slot: HostSlot, run: ActiveRun): () => void {
+    if (run.holds++ === 0) {
+      run.heldAt = performance.now();
+      clearTimeout(run.watchdog);
+    }
+    slot.proc.send({ type: 'hold', runId: run.runId });
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (!slot.runs.has(run.runId)) return;
+      slot.proc.send({ type: 'release', runId: run.runId });
+      if (--run.holds === 0) run.arm?.();
+    };
   }
 
   private killHost(slot: HostSlot, reason: SandboxErrorData, culprit?: string): void {

@@ -86,6 +86,12 @@ export function runHost(channel: ParentChannel): void {
       case 'cancel':
         runs.get(msg.runId)?.stop(msg.reason);
         return;
+      case 'hold':
+        runs.get(msg.runId)?.hold();
+        return;
+      case 'release':
+        runs.get(msg.runId)?.release();
+        return;
     }
   };
 

@@ -33,6 +33,10 @@ export interface ActiveRun {
   stop(error: SandboxErrorData): void;
   /** Check the CPU budget; called by the host's ticker. */
   checkCpu(): void;
+  /** Stop the wall clock (the user is being asked to approve a call); CPU limits still apply. */
+  hold(): void;
+  /** Restart it: the deadline moves by the time held. */
+  release(): void;
 }
 
 const utf8 = (s: string): number => Buffer.byteLength(s, 'utf8');
@@ -40,7 +44,9 @@ const utf8 = (s: string): number => Buffer.byteLength(s, 'utf8');
 export function startRun(input: RunInput, hooks: RunHooks): ActiveRun {
   const { limits } = input;
   const started = performance.now();
-  const deadline = started + limits.timeoutMs;
+  let deadline = started + limits.timeoutMs;
+  let heldAt: number | undefined;
+  let holds = 0;
   const isolate = new ivm.Isolate({ memoryLimit: limits.memoryMb });
   let settled = false;
   let logBytes = 0;
@@ -74,10 +80,10 @@ export function startRun(input: RunInput, hooks: RunHooks): ActiveRun {
 
   // The wall clock covers everything: compile, run, and time spent waiting on the main process.
   const timeoutError = (): SandboxErrorData => ({ code: 'limit.timeout', message: `the script ran longer than the ${limits.timeoutMs} ms time limit (timeoutMs)`, details: { limit: limits.timeoutMs } });
-  const timer = setTimeout(() => fail(timeoutError()), limits.timeoutMs);
+  let timer = setTimeout(() => fail(timeoutError()), limits.timeoutMs);
   /** Host-side time counts too: a flood of bridged calls ends the run at its deadline even if the timer is late. */
   const pastDeadline = (): boolean => {
-    if (performance.now() < deadline) return false;
+    if (heldAt !== undefined || performance.now() < deadline) return false;
     fail(timeoutError());
     return true;
   };
@@ -160,8 +166,20 @@ export function startRun(input: RunInput, hooks: RunHooks): ActiveRun {
       deliverRef.apply(undefined, [callId, ok, json], { arguments: { copy: true }, timeout: remaining() }).catch((e: unknown) => fail(mapIvmError(e, limits)));
     },
     stop: fail,
+    hold() {
+      if (settled || holds++ > 0) return;
+      heldAt = performance.now();
+      clearTimeout(timer);
+    },
+    release() {
+      if (settled || holds === 0 || --holds > 0 || heldAt === undefined) return;
+      deadline += performance.now() - heldAt;
+      heldAt = undefined;
+      timer = setTimeout(() => fail(timeoutError()), Math.max(0, deadline - performance.now()));
+    },
     checkCpu() {
-      if (settled) return;
+      // When both limits are past, the wall clock is the one named (it is the one people set).
+      if (settled || pastDeadline()) return;
       if (cpuMs() > limits.cpuTimeMs) {
         fail({ code: 'limit.cpu', message: `the script used more than the ${limits.cpuTimeMs} ms CPU time limit (cpuTimeMs)`, details: { limit: limits.cpuTimeMs } });
       }

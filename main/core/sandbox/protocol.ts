@@ -66,7 +66,10 @@ export const capabilityReplySchema = z.object({
 
 export const cancelSchema = z.object({ type: z.literal('cancel'), runId: z.string(), reason: errorSchema });
 
-export const clientMessageSchema = z.discriminatedUnion('type', [runRequestSchema, capabilityReplySchema, cancelSchema]);
+/** Stop / restart a run's wall clock while the main process waits for the user to approve one of its calls. */
+export const holdSchema = z.object({ type: z.enum(['hold', 'release']), runId: z.string() });
+
+export const clientMessageSchema = z.union([runRequestSchema, capabilityReplySchema, cancelSchema, holdSchema]);
 export type RunRequest = z.infer<typeof runRequestSchema>;
 export type CapabilityReply = z.infer<typeof capabilityReplySchema>;
 export type ClientMessage = z.infer<typeof clientMessageSchema>;

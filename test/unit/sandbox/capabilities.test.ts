@@ -155,3 +155,16 @@ test('a write needing approval is refused when nobody approves', async () => {
   assert.equal(!r.ok && r.error.code, 'capability.needs_approval');
   assert.equal(existsSync(join(w2.workspace, 'out', 'x.txt')), false);
 });
+
+test("the user's time to approve a call does not count against the script's time limit", async () => {
+  const w3 = world({
+    limits: { timeoutMs: 300, cpuTimeMs: 300 },
+    approve: () => new Promise((r) => setTimeout(() => r(true), 700)),
+    skills: { s: { permissions: { paths: { write: ['out/**'] } }, files: { 'scripts/w.mjs': script('await knack.writeFile("out/x.txt", "x"); return "written";') } } },
+  });
+  const r = await w3.runner.runSkillScript(w3.skill('s'), 'w.mjs');
+  assert.deepEqual(r.ok && r.value, 'written', JSON.stringify(r));
+  assert.equal(readFileSync(join(w3.workspace, 'out', 'x.txt'), 'utf8'), 'x');
+  const loop = await w3.runner.runSkillScript(w3.skill('s'), 'w.mjs', { args: {} });
+  assert.ok(loop.ok, 'the next run works too');
+});

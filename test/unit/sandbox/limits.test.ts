@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { echoClient, run } from './setup.js';
 
-const client = echoClient({ timeoutMs: 600, cpuTimeMs: 600, memoryMb: 32, maxOutputBytes: 10_000, maxLogBytes: 2_000 });
+const client = echoClient({ timeoutMs: 600, cpuTimeMs: 10_000, memoryMb: 32, maxOutputBytes: 10_000, maxLogBytes: 2_000 });
 
 async function assertNextRunWorks(): Promise<void> {
   const r = await run(client, 'export default (args) => ({ doubled: args.n * 2 })', { n: 21 });
