@@ -12,6 +12,7 @@ import { createTrustReview, trustSkill } from '../core/skills/trust.js';
 import { describePermissions } from '../core/policy/permissions.js';
 import { toPending } from '../core/policy/approvals.js';
 import { accessForArgs, buildGate } from '../core/policy/setup.js';
+import { loadCeiling } from '../core/policy/ceiling.js';
 import { CATEGORIES, describeRule, type Effect, type NewRule } from '../core/policy/rules.js';
 import { realRoot } from '../core/policy/paths.js';
 import type { Actor, ToolCall } from '../core/policy/types.js';
@@ -233,7 +234,9 @@ const check: Command = {
         if (!e) throw new CliError(`no skill named "${n}"`);
         if (!e.enabled) ctx.io.err(`note: skill ${n} is disabled${e.disabledReason ? ` (${e.disabledReason})` : ''}`);
       }
-      const { gate } = buildGate({ settings, workspace: ctx.workspace, store, skills });
+      const loaded = loadCeiling(ctx.paths.dataDir, ctx.workspace, skills.map((e) => e.realDir));
+      for (const d of loaded.diagnostics) ctx.io.err(`warning: ${d.file}: ${d.field}: ${d.message}`);
+      const { gate } = buildGate({ settings, workspace: ctx.workspace, store, skills, ceiling: loaded.ceiling });
       const call: ToolCall = { tool, args: args as Record<string, unknown>, access: accessForArgs(tool, args as Record<string, unknown>) };
       const actor: Actor = skill ? { kind: 'skill', skill } : { kind: 'agent', activeSkills: active };
       const d = gate.authorize(call, actor);

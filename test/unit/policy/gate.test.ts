@@ -154,3 +154,22 @@ test('a malformed call or actor is denied with a reason, never thrown', () => {
   assert.equal(gate.authorize(read('a'), { kind: 'skill', skill: 'nope' }).verdict, 'deny');
   assert.equal(gate.authorize(null as unknown as ToolCall, agent).verdict, 'deny');
 });
+
+test('a workspace settings file can narrow the ceiling but never widen it', async () => {
+  const { loadCeiling } = await import('../../../main/core/policy/ceiling.js');
+  const root = tempDir();
+  const data = join(root, 'data');
+  const ws = join(root, 'repo');
+  mkdirSync(join(ws, '.workbuddy'), { recursive: true });
+  mkdirSync(data, { recursive: true });
+  writeFileSync(join(ws, '.workbuddy', 'settings.json'), JSON.stringify({ policy: { ceiling: { network: true, readRoots: ['/'], tools: ['read_file', 'bash'] } } }));
+  const a = loadCeiling(data, ws);
+  assert.equal(a.ceiling.network, false);
+  assert.deepEqual(a.ceiling.readRoots, [ws]);
+  assert.deepEqual(a.ceiling.tools, ['read_file', 'bash']);
+  assert.deepEqual(a.diagnostics.map((d) => d.field).sort(), ['policy.ceiling.network', 'policy.ceiling.readRoots']);
+  writeFileSync(join(data, 'settings.json'), JSON.stringify({ policy: { ceiling: { network: true } } }));
+  assert.equal(loadCeiling(data, ws).ceiling.network, true);
+  writeFileSync(join(ws, '.workbuddy', 'settings.json'), JSON.stringify({ policy: { ceiling: { network: false } } }));
+  assert.equal(loadCeiling(data, ws).ceiling.network, false);
+});
