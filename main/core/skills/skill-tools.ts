@@ -60,6 +60,9 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
     deferLoading: false,
     risk: 'read',
     access: (args: Args) => {
+      // The skill and every dependency that would load with it (lookup only, no I/O).
+      const plan = deps.loader.plan(str(args.name));
+      if (plan.ok) return { read: plan.value.map((p) => p.entry.file) };
       const e = deps.catalog.get(str(args.name));
       return e ? { read: [e.file] } : {};
     },

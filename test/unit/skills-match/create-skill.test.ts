@@ -80,7 +80,7 @@ test('the skill tools: schemas, access declarations and handlers', async () => {
 
   const skill = byName.Skill!;
   assert.deepEqual((skill.inputSchema.properties as { name: { enum: string[] } }).name.enum, ['git-commit', 'style'], 'enum of enabled names');
-  assert.deepEqual(skill.access({ name: 'git-commit' }, ctx), { read: [entries[0]!.file] });
+  assert.deepEqual(skill.access({ name: 'git-commit' }, ctx), { read: [entries[1]!.file, entries[0]!.file] }, 'the skill and its dependency');
   const loaded = await skill.handler({ name: 'git-commit' }, ctx);
   assert.ok(loaded.ok);
   const content = loaded.content as { skills: { name: string; reason: string; instructions: string; resources: string[] }[] };

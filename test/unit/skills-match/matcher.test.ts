@@ -109,3 +109,11 @@ test('the automaton finds exactly what a loop over every trigger finds', () => {
     { numRuns: 300 },
   );
 });
+
+test('empty, punctuation-only and very long messages are handled', () => {
+  const m = new SkillMatcher([commit, review]);
+  assert.deepEqual(m.match(''), []);
+  assert.deepEqual(m.match('？！。… --- ///'), []);
+  const long = '这是一段很长的文字。'.repeat(2000) + '最后帮我提交代码';
+  assert.deepEqual(names(m.match(long)), ['git-commit']);
+});

@@ -64,3 +64,9 @@ test('triggers are searched, and disabled or shadowed skills never appear', () =
   assert.deepEqual(s.search('golden path').map((h) => h.name), ['quiet']);
   assert.equal(s.size, 1);
 });
+
+test('empty and filler-only requests return nothing instead of everything', () => {
+  assert.deepEqual(search.search(''), []);
+  assert.deepEqual(search.search('please help me with the'), []);
+  assert.deepEqual(search.search('帮我 一下'), []);
+});
