@@ -64,6 +64,7 @@ export interface HeadRead {
 }
 
 const NL = 0x0a;
+let scratch = Buffer.allocUnsafe(CHUNK * 2);
 const DASH = 0x2d;
 
 /** Index just past the closing fence line in `buf[0..len)`, or -1 when there is none yet. */
@@ -87,7 +88,8 @@ function findClose(buf: Buffer, len: number, from: number, eof: boolean): number
 export function readFrontmatterHead(file: string, diagFile = file): HeadRead {
   const fd = openSync(file, 'r');
   try {
-    let buf = Buffer.allocUnsafe(CHUNK);
+    // One scratch buffer per thread (reads are synchronous): no 4 KB allocation per file.
+    let buf = scratch;
     let len = 0;
     let eof = false;
     let end = -1;
@@ -97,6 +99,7 @@ export function readFrontmatterHead(file: string, diagFile = file): HeadRead {
         const bigger = Buffer.allocUnsafe(buf.length * 2);
         buf.copy(bigger, 0, 0, len);
         buf = bigger;
+        if (bigger.length <= MAX_FRONTMATTER_BYTES * 2 + CHUNK * 2) scratch = bigger;
       }
       const n = readSync(fd, buf, len, CHUNK, len);
       if (n === 0) eof = true;
