@@ -15,7 +15,8 @@ import type { CatalogEntry } from '../core/skills/types.js';
 import { limitsFromSettings } from '../core/sandbox/limits.js';
 import { createScriptRunner, type ScriptRunner } from '../core/sandbox/runner.js';
 import type { ScriptResult } from '../core/sandbox/client.js';
-import type { ApproveHook, ScriptSkill, ToolLookup } from '../core/sandbox/capabilities.js';
+import { registryLookup, type ApproveHook, type ScriptSkill, type ToolLookup } from '../core/sandbox/capabilities.js';
+import { openToolbox, type Toolbox } from '../core/tools/toolbox.js';
 import { policyFromEntry, policyFromManifest } from '../core/sandbox/skill-policy.js';
 import { SandboxError } from '../core/sandbox/protocol.js';
 
@@ -30,13 +31,10 @@ interface Session {
   settings: Settings;
   catalog: Catalog;
   store: Store;
-  /** A runner over the real gate; `extra` is an ad-hoc skill that is not in the catalog. */
-  runnerFor(extra?: AdHocSkill): ScriptRunner;
+  /** A runner over the real gate and the built-in tools; `extra` is an ad-hoc skill that is not in the catalog. */
+  runnerFor(extra?: AdHocSkill): Promise<ScriptRunner>;
   close(): Promise<void>;
 }
-
-/** Tools a script may call with knack.callTool: none are registered from the CLI yet. */
-const NO_TOOLS: ToolLookup = { get: () => undefined };
 
 async function openSession(ctx: CommandContext): Promise<Session> {
   const { settings, diagnostics } = loadSettings(ctx.paths.dataDir, ctx.workspace);
@@ -44,6 +42,7 @@ async function openSession(ctx: CommandContext): Promise<Session> {
   const store = Store.openIn(ctx.paths.dataDir);
   const catalog = await openCatalog({ paths: ctx.paths, workspace: ctx.workspace, store, settings });
   const runners: ScriptRunner[] = [];
+  const boxes: Toolbox[] = [];
   const confirm = ctx.io.confirm ?? (process.stdin.isTTY && process.stderr.isTTY ? ttyConfirm : undefined);
   // While the question is open the run's wall clock is held (see capabilities.ts).
   const approve: ApproveHook | undefined = confirm
@@ -53,16 +52,27 @@ async function openSession(ctx: CommandContext): Promise<Session> {
     settings,
     catalog,
     store,
-    runnerFor(extra) {
+    async runnerFor(extra) {
       // The real gate (policy/setup.ts): settings ceiling ∩ the acting skill's manifest, with the stored rules.
       // An ad-hoc skill (`sandbox run --skill DIR`) comes first, so it binds its own name.
       const skills = [...(extra ? [extra] : []), ...catalog.entries().filter((e) => !e.shadowedBy)];
       const { gate } = buildGate({ settings, workspace: ctx.workspace, store, skills });
+      // knack.callTool reaches the built-in tools (MCP connectors are not started for a CLI script run).
+      // The toolbox opens on the first callTool, so scripts that never call a tool do not pay for it.
+      let lookup: Promise<ToolLookup> | undefined;
+      const tools = (): Promise<ToolLookup> =>
+        (lookup ??= openToolbox({ workspace: ctx.workspace, settings, gate }).then((box) => {
+          boxes.push(box);
+          return registryLookup(box.registry);
+        }));
       const runner = createScriptRunner({
         gate,
         workspace: ctx.workspace,
         limits: limitsFromSettings(settings.sandbox),
-        tools: NO_TOOLS,
+        tools: {
+          get: async (name) => (await tools()).get(name),
+          problems: async (name, args) => (await tools()).problems?.(name, args),
+        },
         ...(approve ? { approve } : {}),
       });
       runners.push(runner);
@@ -70,6 +80,7 @@ async function openSession(ctx: CommandContext): Promise<Session> {
     },
     async close() {
       await Promise.all(runners.map((r) => r.close()));
+      await Promise.all(boxes.splice(0).map((b) => b.close()));
       store.close();
     },
   };
@@ -141,7 +152,7 @@ const skillsRun: Command = {
         throw new CliError((e as Error).message);
       }
       const skill: ScriptSkill = { name: entry.manifest.name, dir: entry.realDir };
-      const runner = session.runnerFor();
+      const runner = await session.runnerFor();
       return await runWith(ctx, `${skill.name}/${script}`, (onLog, timeoutMs) =>
         runner.runSkillScript(skill, script, { args, onLog, ...(timeoutMs ? { limits: { timeoutMs } } : {}) }));
     } finally {
@@ -193,7 +204,7 @@ const sandboxRun: Command = {
     const adHoc = adHocSkill(ctx);
     const session = await openSession(ctx);
     try {
-      const runner = session.runnerFor(adHoc);
+      const runner = await session.runnerFor(adHoc);
       const skill: ScriptSkill = { name: adHoc.manifest.name, dir: adHoc.realDir };
       return await runWith(ctx, basename(file), (onLog, timeoutMs) =>
         runner.runFile(resolve(file), skill, { args, onLog, ...(timeoutMs ? { limits: { timeoutMs } } : {}) }));

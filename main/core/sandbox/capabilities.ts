@@ -26,7 +26,23 @@ export interface ScriptContext {
 
 /** Looks tools up by name for `callTool` (the tool registry). */
 export interface ToolLookup {
-  get(name: string): ToolDefinition<Record<string, unknown>> | undefined;
+  get(name: string): ToolDefinition<Record<string, unknown>> | undefined | Promise<ToolDefinition<Record<string, unknown>> | undefined>;
+  /** Check the arguments against the tool's schema: a readable problem, or undefined when they are fine. */
+  problems?(name: string, args: Record<string, unknown>): string | undefined | Promise<string | undefined>;
+}
+
+/** The tool registry as a ToolLookup (schema validation included). */
+export function registryLookup(registry: {
+  get(name: string): { def: ToolDefinition<Record<string, unknown>> } | undefined;
+  validate(name: string, args: unknown): { field: string; message: string }[];
+}): ToolLookup {
+  return {
+    get: (name) => registry.get(name)?.def,
+    problems: (name, args) => {
+      const list = registry.validate(name, args);
+      return list.length ? list.map((p) => `${p.field}: ${p.message}`).join('; ') : undefined;
+    },
+  };
 }
 
 /** Asked when the gate says `ask`; resolve true to allow this one call. The run's wall clock is held meanwhile. */
@@ -39,10 +55,13 @@ export interface ToolRunner {
 
 export interface CapabilityOptions {
   gate: Gate;
-  /** Preferred for callTool: the app's tool executor (it authorizes with ctx.actor = the skill). */
-  executor?: ToolRunner;
-  /** Otherwise: look the tool up here; the call is then authorized by `gate` in this module. */
+  /**
+   * For callTool: the tool registry (see registryLookup). The call is validated, then authorized by `gate` here,
+   * so an approval holds the run's clock like any other capability.
+   */
   tools?: ToolLookup;
+  /** Alternatively the app's tool executor (it authorizes with ctx.actor = the skill; its approvals do not hold the clock). */
+  executor?: ToolRunner;
   limits: Pick<SandboxLimits, 'maxFileBytes' | 'maxListEntries'>;
   approve?: ApproveHook;
 }
@@ -165,14 +184,16 @@ export function createCapabilityHandler(opts: CapabilityOptions): CapabilityHand
         const label = `knack.callTool("${p.name}")`;
         if (NOT_CALLABLE.has(p.name)) throw new SandboxError('capability.denied', `${label}: scripts cannot start other scripts`);
         const toolCtx: ToolContext = { workspace: ctx.workspace, actor, ...(ctx.signal ? { signal: ctx.signal } : {}) };
-        if (opts.executor) {
+        if (opts.executor && !opts.tools) {
           const result = await opts.executor.execute(p.name, p.args, toolCtx);
           if (result.ok) return result.content;
           const code = result.error.code.startsWith('tool.') ? result.error.code : `tool.${result.error.code}`;
           throw new SandboxError(code.slice(0, 100), `${label}: ${result.error.message}`, result.error.details);
         }
-        const tool = opts.tools?.get(p.name);
+        const tool = await opts.tools?.get(p.name);
         if (!tool) throw new SandboxError('capability.unknown_tool', `${label}: no tool of that name`);
+        const problem = await opts.tools?.problems?.(p.name, p.args);
+        if (problem) throw new SandboxError('capability.bad_arguments', `${label}: ${problem}`);
         let access;
         try {
           access = tool.access(p.args, toolCtx);

@@ -82,3 +82,25 @@ test('knack sandbox run refuses scripts in other languages and points to the bas
   assert.equal(r.code, 1);
   assert.match(r.err, /script\.not_javascript: .*Python script.*bash tool/);
 });
+
+test('knack.callTool reaches the real built-in tools through the real gate, as the skill', async () => {
+  const { base, ws, root } = setup();
+  const skillDir = join(ws, '.workbuddy', 'skills', 'reader');
+  mkdirSync(join(skillDir, 'scripts'), { recursive: true });
+  writeFileSync(join(skillDir, 'SKILL.md'), '---\nname: reader\ndescription: Reads markdown notes with the read_file tool.\npermissions:\n  tools: [read_file]\n  paths:\n    read: ["**/*.md"]\n---\nRead notes.\n');
+  writeFileSync(join(skillDir, 'scripts', 'read.mjs'), 'export default (args, knack) => knack.callTool("read_file", { path: args.path })');
+  const ok = await cli(['skills', 'run', 'reader', 'read.mjs', '--args', '{"path": "notes.md"}', '--json', ...base]);
+  assert.equal(ok.code, 0, ok.err + ok.out);
+  assert.match(JSON.stringify(JSON.parse(ok.out).value), /The cat and the dog/);
+  const denied = await cli(['skills', 'run', 'reader', 'read.mjs', '--args', '{"path": "id_rsa"}', ...base]);
+  assert.equal(denied.code, 1);
+  assert.match(denied.err, /knack\.callTool\("read_file"\): denied: skill "reader" may not read/);
+  const bad = await cli(['skills', 'run', 'reader', 'read.mjs', '--args', '{"path": 42}', ...base]);
+  assert.match(bad.err, /capability\.bad_arguments: knack\.callTool\("read_file"\)/);
+  // A tool the manifest does not list is refused (file tools are bounded by paths; others by the tools list).
+  const file = join(root, 'call.mjs');
+  writeFileSync(file, 'export default (args, knack) => knack.callTool("bash", { command: "cat notes.md" })');
+  const other = await cli(['sandbox', 'run', file, '--skill', join(ws, '.workbuddy', 'skills', 'word-stats'), ...base]);
+  assert.equal(other.code, 1);
+  assert.match(other.err, /capability\.denied: knack\.callTool\("bash"\): denied: .*skill "word-stats" .*bash/);
+});
