@@ -39,7 +39,7 @@ export function hostEntry(): { file: string; execArgv: string[] } {
 }
 
 /** The host gets no environment of the user's: nothing in it may depend on secrets in env vars. */
-function hostEnv(): NodeJS.ProcessEnv {
+export function hostEnv(): NodeJS.ProcessEnv {
   const keep = ['PATH', 'SystemRoot', 'TMPDIR', 'TEMP', 'TMP'];
   const env: NodeJS.ProcessEnv = { KNACK_SANDBOX_HOST: '1' };
   for (const k of keep) if (process.env[k] !== undefined) env[k] = process.env[k];
