@@ -15,7 +15,8 @@ import { accessForArgs, buildGate } from '../core/policy/setup.js';
 import { loadCeiling } from '../core/policy/ceiling.js';
 import { CATEGORIES, describeRule, type Effect, type NewRule } from '../core/policy/rules.js';
 import { realRoot } from '../core/policy/paths.js';
-import type { Actor, ToolCall } from '../core/policy/types.js';
+import type { Access, Actor, ToolCall } from '../core/policy/types.js';
+import { builtinTools } from '../core/tools/builtin/index.js';
 import { Store } from '../core/store/index.js';
 import { CliError, jsonFlag, printJson, stringFlag, type Command, type CommandContext } from './command.js';
 
@@ -212,6 +213,19 @@ const reject: Command = {
   },
 };
 
+/** Access from the real tool's access() for built-ins (as the agent loop will ask), else from the argument names. */
+function accessOf(tool: string, args: Record<string, unknown>, workspace: string, actor: Actor): Access {
+  const def = builtinTools({ network: true }).find((t) => t.name === tool);
+  if (def) {
+    try {
+      return def.access(args, { workspace, actor });
+    } catch {
+      // fall back to the argument names below
+    }
+  }
+  return accessForArgs(tool, args);
+}
+
 const check: Command = {
   path: ['policy', 'check'],
   summary: 'Explain what the gate decides for a tool call: allow / ask / deny and why. Exit 0 allow, 1 ask, 2 deny.',
@@ -237,8 +251,8 @@ const check: Command = {
       const loaded = loadCeiling(ctx.paths.dataDir, ctx.workspace, skills.map((e) => e.realDir));
       for (const d of loaded.diagnostics) ctx.io.err(`warning: ${d.file}: ${d.field}: ${d.message}`);
       const { gate } = buildGate({ settings, workspace: ctx.workspace, store, skills, ceiling: loaded.ceiling });
-      const call: ToolCall = { tool, args: args as Record<string, unknown>, access: accessForArgs(tool, args as Record<string, unknown>) };
       const actor: Actor = skill ? { kind: 'skill', skill } : { kind: 'agent', activeSkills: active };
+      const call: ToolCall = { tool, args: args as Record<string, unknown>, access: accessOf(tool, args as Record<string, unknown>, ctx.workspace, actor) };
       const d = gate.authorize(call, actor);
       if (ctx.json) printJson(ctx.io, { ...d, call: { tool, access: call.access }, actor });
       else ctx.io.out(`${d.verdict}: ${d.reason}${d.ruleId ? ` [rule ${d.ruleId}]` : ''}`);
