@@ -4,6 +4,8 @@ import type { ToolDefinition } from '../tools/types.js';
 import type { ScriptRunner } from './runner.js';
 import type { ScriptSkill } from './capabilities.js';
 import { SandboxError } from './protocol.js';
+import type { CatalogEntry } from '../skills/types.js';
+import { policyFromEntry } from './skill-policy.js';
 
 export interface RunSkillScriptArgs extends Record<string, unknown> {
   skill: string;
@@ -57,4 +59,19 @@ export function createRunSkillScriptTool(deps: RunSkillScriptDeps): ToolDefiniti
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** findSkill over the skill catalog: the winning, enabled skill of that name, with a usable permissions block. */
+export function catalogSkillFinder(catalog: { get(name: string): CatalogEntry | undefined }): (name: string) => ScriptSkill | SandboxError {
+  return (name) => {
+    const e = catalog.get(name);
+    if (!e) return new SandboxError('skill.not_found', `no skill named "${name}"`);
+    if (!e.enabled) return new SandboxError('skill.disabled', `skill "${e.manifest.name}" is disabled${e.disabledReason ? `: ${e.disabledReason}` : ''}`);
+    try {
+      policyFromEntry(e);
+    } catch (err) {
+      return err instanceof SandboxError ? err : new SandboxError('skill.bad_permissions', String(err));
+    }
+    return { name: e.manifest.name, dir: e.realDir };
+  };
 }

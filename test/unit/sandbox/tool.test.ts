@@ -51,3 +51,28 @@ test('run_skill_script declares no access of its own: each capability call is ga
   assert.equal(tool.risk, 'execute');
   assert.deepEqual((tool.inputSchema as { required: string[] }).required, ['skill', 'script']);
 });
+
+test('catalogSkillFinder finds enabled skills and explains the others', async () => {
+  const { catalogSkillFinder } = await import('../../../main/core/sandbox/tool.js');
+  const entry = (over: Record<string, unknown>) => ({
+    manifest: { name: 'counter', description: 'd', metadata: {}, allowedTools: [], readWhen: [], agentCreated: false, dependsOn: [], extra: {} },
+    tier: 'project', source: 'workbuddy', dir: w.skill('counter').dir, realDir: w.skill('counter').dir, file: `${w.skill('counter').dir}/SKILL.md`,
+    size: 1, mtimeMs: 1, diagnostics: [], enabled: true, ...over,
+  }) as never;
+  const find = (e: unknown) => catalogSkillFinder({ get: (n) => (n === 'counter' ? (e as never) : undefined) });
+  assert.deepEqual(find(entry({}))('counter'), w.skill('counter'));
+  const missing = find(entry({}))('ghost');
+  assert.ok(missing instanceof SandboxError && missing.code === 'skill.not_found');
+  const disabled = find(entry({ enabled: false, disabledReason: 'audit P0' }))('counter');
+  assert.ok(disabled instanceof SandboxError && disabled.code === 'skill.disabled' && /audit P0/.test(disabled.message));
+});
+
+test('the gate lets the agent call run_skill_script inside the default ceiling', async () => {
+  const { buildGate } = await import('../../../main/core/policy/setup.js');
+  const { DEFAULT_SETTINGS } = await import('../../../main/core/config.js');
+  const { gate } = buildGate({ settings: DEFAULT_SETTINGS, workspace: w.workspace, skills: [] });
+  const args = { skill: 'counter', script: 'count.mjs' };
+  assert.equal(gate.authorize({ tool: tool.name, args, access: tool.access(args, ctx) }, ctx.actor).verdict, 'allow');
+  const closed = buildGate({ settings: { ...DEFAULT_SETTINGS, policy: { ceiling: { ...DEFAULT_SETTINGS.policy.ceiling, tools: ['read_file'] } } }, workspace: w.workspace, skills: [] });
+  assert.equal(closed.gate.authorize({ tool: tool.name, args, access: {} }, ctx.actor).verdict, 'deny');
+});
