@@ -148,9 +148,36 @@ export function loadSettings(dataDir: string, workspace?: string): LoadedSetting
   const diagnostics: Diagnostic[] = [];
   let merged = structuredClone(DEFAULT_SETTINGS) as unknown as Json;
   const files = [userSettingsPath(dataDir), ...(workspace ? [workspaceSettingsPath(workspace)] : [])];
+  let userCeiling: Settings['policy']['ceiling'] | undefined;
   for (const f of files) {
+    if (f !== files[0]) userCeiling = structuredClone((merged as unknown as Settings).policy.ceiling);
     const layer = readLayer(f, diagnostics);
     if (layer) merged = mergeInto(merged, layer, f, '', diagnostics);
   }
-  return { settings: merged as unknown as Settings, diagnostics };
+  const settings = merged as unknown as Settings;
+  if (workspace && userCeiling) settings.policy.ceiling = narrowCeiling(userCeiling, settings.policy.ceiling, workspaceSettingsPath(workspace), diagnostics);
+  return { settings, diagnostics };
+}
+
+/**
+ * A workspace's own settings file may narrow the policy ceiling but never widen it: a cloned repository must not be able
+ * to turn the network on, offer more tools or add read/write roots for itself. Widenings are dropped with a warning.
+ */
+export function narrowCeiling(
+  user: Settings['policy']['ceiling'], merged: Settings['policy']['ceiling'], file: string, diags: Diagnostic[],
+): Settings['policy']['ceiling'] {
+  const warn = (field: string, message: string): void => {
+    diags.push({ severity: 'warning', code: 'settings.ceiling-widening', file, field, message });
+  };
+  const userAll = user.tools.includes('*');
+  const offered = (t: string): boolean => userAll || user.tools.includes(t);
+  if (merged.tools.some((t) => !offered(t))) warn('policy.ceiling.tools', 'a workspace cannot offer tools your user settings do not; ignored');
+  const tools = merged.tools.includes('*') && !userAll ? [...user.tools] : merged.tools.filter(offered);
+  if (merged.network && !user.network) warn('policy.ceiling.network', 'a workspace cannot turn the network on; set it in your user settings');
+  const roots = (kind: 'readRoots' | 'writeRoots'): string[] => {
+    const extra = merged[kind].filter((r) => !user[kind].includes(r));
+    if (extra.length) warn(`policy.ceiling.${kind}`, `a workspace cannot add roots (${extra.join(', ')}); ignored`);
+    return merged[kind].filter((r) => user[kind].includes(r));
+  };
+  return { ...merged, tools, network: user.network && merged.network, readRoots: roots('readRoots'), writeRoots: roots('writeRoots') };
 }
