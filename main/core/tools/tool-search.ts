@@ -1,12 +1,18 @@
 // ToolSearch: ranks deferred tools for a query over name words, summary, full description and parameter text
-// (the shared TextIndex: field boosts, stemming, prefix/fuzzy, Intl.Segmenter, cross-language expansion),
+// (BM25F in ToolIndex with the shared tokenizer's terms, prefix and typo matching, cross-language expansion),
 // with a small phrase bonus for query word pairs that appear side by side; plus exact-name and `select:a,b`.
-import { TextIndex, type Expander } from '../search/text-index.js';
-import { terms } from '../search/tokenize.js';
+import type { Expander } from '../search/text-index.js';
+import { fastTerms as terms } from './fast-terms.js';
+import { ToolIndex, type FieldSpec } from './tool-index.js';
 import { toSearchDoc, type SearchableTool } from './search-doc.js';
 
-/** Field weights. The name and summary say what a tool is for; parameters only hint. */
-export const TOOL_FIELDS = { name: 2, summary: 1.5, description: 1, params: 0.5 } as const;
+/** Field weights and length normalisation. The name and summary say what a tool is for; parameters only hint. */
+export const TOOL_FIELDS: Record<'name' | 'summary' | 'description' | 'params', FieldSpec> = {
+  name: { weight: 2, b: 0.5 },
+  summary: { weight: 1.5, b: 0.75 },
+  description: { weight: 1, b: 0.75 },
+  params: { weight: 0.5, b: 0.75 },
+};
 
 /** Score multiplier per query word pair found adjacent in a tool's text (capped at PHRASE_CAP pairs). */
 const PHRASE_BONUS = 0.15;
@@ -31,7 +37,14 @@ export interface ToolSearchResult {
 export interface ToolSearchOptions {
   /** Query expansion (synonyms, Chinese↔English). Default: none; the app passes crossLanguageExpander. */
   expander?: Expander;
-  fuzzy?: number;
+  /** Field weights (default TOOL_FIELDS). */
+  fields?: Record<string, FieldSpec>;
+  k1?: number;
+  /** Score multiplier per adjacent query word pair found in a tool's text (default PHRASE_BONUS). */
+  phraseBonus?: number;
+  prefixWeight?: number;
+  fuzzyWeight?: number;
+  idfPower?: number;
 }
 
 function pairs(ts: string[]): string[] {
@@ -41,36 +54,37 @@ function pairs(ts: string[]): string[] {
 }
 
 export class ToolSearchIndex {
-  private readonly index: TextIndex<SearchableTool>;
+  private readonly index: ToolIndex;
+  private readonly tools = new Map<string, SearchableTool>();
   private readonly bigrams = new Map<string, Set<string>>();
   private readonly lowerNames = new Map<string, string>();
+  private readonly phraseBonus: number;
 
   constructor(opts: ToolSearchOptions = {}) {
-    this.index = new TextIndex<SearchableTool>({
-      fields: { ...TOOL_FIELDS },
-      extract: (t) => {
-        const d = toSearchDoc(t);
-        return { name: d.name, summary: d.summary, description: d.description, params: d.params };
-      },
-      idOf: (t) => t.name,
+    this.phraseBonus = opts.phraseBonus ?? PHRASE_BONUS;
+    this.index = new ToolIndex({
+      fields: opts.fields ?? TOOL_FIELDS,
+      ...(opts.k1 !== undefined ? { k1: opts.k1 } : {}),
+      ...(opts.prefixWeight !== undefined ? { prefixWeight: opts.prefixWeight } : {}),
+      ...(opts.fuzzyWeight !== undefined ? { fuzzyWeight: opts.fuzzyWeight } : {}),
+      ...(opts.idfPower !== undefined ? { idfPower: opts.idfPower } : {}),
       ...(opts.expander ? { expand: opts.expander } : {}),
-      ...(opts.fuzzy !== undefined ? { fuzzy: opts.fuzzy } : {}),
     });
   }
 
   get size(): number {
-    return this.index.size;
+    return this.tools.size;
   }
 
   has(name: string): boolean {
-    return this.index.has(name);
+    return this.tools.has(name);
   }
 
   addAll(tools: Iterable<SearchableTool>): void {
-    const list = [...tools];
-    this.index.addAll(list);
-    for (const t of list) {
+    for (const t of tools) {
       const d = toSearchDoc(t);
+      this.index.add(t.name, { name: d.name, summary: d.summary, description: d.description, params: d.params });
+      this.tools.set(t.name, t);
       this.bigrams.set(t.name, new Set(pairs(terms(`${d.name} . ${d.summary} . ${d.description}`))));
       this.lowerNames.set(t.name.toLowerCase(), t.name);
     }
@@ -78,6 +92,7 @@ export class ToolSearchIndex {
 
   remove(name: string): void {
     this.index.remove(name);
+    this.tools.delete(name);
     this.bigrams.delete(name);
     this.lowerNames.delete(name.toLowerCase());
   }
@@ -88,7 +103,7 @@ export class ToolSearchIndex {
   }
 
   private hit(name: string, score: number): ToolSearchHit {
-    return { name, summary: this.index.get(name)?.summary ?? '', score };
+    return { name, summary: this.tools.get(name)?.summary ?? '', score };
   }
 
   search(query: string, limit = 5): ToolSearchResult {
@@ -109,13 +124,13 @@ export class ToolSearchIndex {
     if (exact) return { mode: 'exact', tools: [this.hit(exact, Infinity)] };
     if (limit <= 0) return { mode: 'ranked', tools: [] };
 
-    const hits = this.index.search(q, { limit: Math.max(limit, RERANK_DEPTH) });
+    const hits = this.index.search(q, Math.max(limit, RERANK_DEPTH));
     const qPairs = pairs(terms(q));
     const ranked = hits.map((h) => {
       let n = 0;
       const bg = this.bigrams.get(h.id);
       if (bg) for (const p of qPairs) if (bg.has(p) && ++n >= PHRASE_CAP) break;
-      return { name: h.id, score: h.score * (1 + PHRASE_BONUS * n) };
+      return { name: h.id, score: h.score * (1 + this.phraseBonus * n) };
     });
     ranked.sort((a, b) => b.score - a.score || a.name.localeCompare(b.name));
     return { mode: 'ranked', tools: ranked.slice(0, limit).map((r) => this.hit(r.name, r.score)) };

@@ -1,0 +1,250 @@
+// The ranked index behind ToolSearch: BM25F over weighted fields (name words, summary, description, parameters)
+// with a sorted vocabulary for prefix matches, a one/two-edit typo fallback for words the index does not know,
+// and weighted query expansion (synonyms, Chinese↔English) from the shared search Expander. Incremental adds and
+// removals; postings are recompiled lazily on the next search, so a connector coming or going costs little.
+import type { Expander } from '../search/text-index.js';
+import { fastTerms } from './fast-terms.js';
+
+export interface FieldSpec {
+  weight: number;
+  /** Length normalisation for this field (BM25 b). */
+  b: number;
+}
+
+export interface ToolIndexOptions {
+  fields: Record<string, FieldSpec>;
+  /** BM25 saturation (default 1.2). */
+  k1?: number;
+  expand?: Expander;
+  /** Weight of expanded terms (default 0.5). */
+  expansionWeight?: number;
+  /** Weight of a prefix match relative to an exact one (default 0.4); 0 turns prefix matching off. */
+  prefixWeight?: number;
+  /** Shortest query word that may prefix-match (default 3). */
+  prefixMin?: number;
+  /** Weight of a typo match (default 0.4); 0 turns it off. */
+  fuzzyWeight?: number;
+  /**
+   * Exponent on idf (default 1.5): above 1 leans on the rare, specific words of a request more than plain BM25,
+   * as a vector-space model does by weighting query and document alike (chosen on half the fixture's queries).
+   */
+  idfPower?: number;
+}
+
+
+interface Doc {
+  id: string;
+  /** Per field: term → count, and the field length in terms. */
+  fields: { tf: Map<string, number>; len: number }[];
+  alive: boolean;
+}
+
+interface Posting {
+  docs: Int32Array;
+  /** Saturated BM25F term weight per doc (without idf). */
+  w: Float32Array;
+  idf: number;
+}
+
+export interface IndexHit {
+  id: string;
+  score: number;
+}
+
+function editDistanceAtMost(a: string, b: string, max: number): boolean {
+  if (Math.abs(a.length - b.length) > max) return false;
+  let prev = new Array<number>(b.length + 1);
+  let cur = new Array<number>(b.length + 1);
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    cur[0] = i;
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      if (cur[j]! < rowMin) rowMin = cur[j]!;
+    }
+    if (rowMin > max) return false;
+    [prev, cur] = [cur, prev];
+  }
+  return prev[b.length]! <= max;
+}
+
+export class ToolIndex {
+  private readonly fieldNames: string[];
+  private readonly specs: FieldSpec[];
+  private readonly docs: Doc[] = [];
+  private readonly byId = new Map<string, number>();
+  private postings = new Map<string, Posting>();
+  private vocab: string[] = [];
+  private dirty = true;
+  private alive = 0;
+
+  constructor(private readonly opts: ToolIndexOptions) {
+    this.fieldNames = Object.keys(opts.fields);
+    this.specs = this.fieldNames.map((f) => opts.fields[f]!);
+  }
+
+  get size(): number {
+    return this.alive;
+  }
+
+  add(id: string, fields: Record<string, string>): void {
+    this.remove(id);
+    const doc: Doc = {
+      id,
+      alive: true,
+      fields: this.fieldNames.map((f) => {
+        const ts = fastTerms(fields[f] ?? '');
+        const tf = new Map<string, number>();
+        for (const t of ts) tf.set(t, (tf.get(t) ?? 0) + 1);
+        return { tf, len: ts.length };
+      }),
+    };
+    this.byId.set(id, this.docs.length);
+    this.docs.push(doc);
+    this.alive++;
+    this.dirty = true;
+  }
+
+  remove(id: string): void {
+    const i = this.byId.get(id);
+    if (i === undefined) return;
+    this.docs[i]!.alive = false;
+    this.byId.delete(id);
+    this.alive--;
+    this.dirty = true;
+  }
+
+  /** Rebuild postings from the per-doc term counts (drops removed docs). */
+  private compile(): void {
+    if (!this.dirty) return;
+    if (this.docs.length > this.alive * 2 + 64) {
+      const live = this.docs.filter((d) => d.alive);
+      this.docs.length = 0;
+      this.byId.clear();
+      for (const d of live) {
+        this.byId.set(d.id, this.docs.length);
+        this.docs.push(d);
+      }
+    }
+    const k1 = this.opts.k1 ?? 1.2;
+    const n = this.alive;
+    const avg = this.specs.map((_, f) => {
+      let sum = 0;
+      for (const d of this.docs) if (d.alive) sum += d.fields[f]!.len;
+      return n ? Math.max(1, sum / n) : 1;
+    });
+    const acc = new Map<string, { docs: number[]; w: number[] }>();
+    const wtf = new Map<string, number>();
+    this.docs.forEach((d, di) => {
+      if (!d.alive) return;
+      wtf.clear();
+      d.fields.forEach((fd, f) => {
+        const spec = this.specs[f]!;
+        const norm = 1 - spec.b + (spec.b * fd.len) / avg[f]!;
+        for (const [t, c] of fd.tf) wtf.set(t, (wtf.get(t) ?? 0) + (spec.weight * c) / norm);
+      });
+      for (const [t, x] of wtf) {
+        let p = acc.get(t);
+        if (!p) acc.set(t, (p = { docs: [], w: [] }));
+        p.docs.push(di);
+        p.w.push((x * (k1 + 1)) / (x + k1));
+      }
+    });
+    this.postings = new Map();
+    for (const [t, p] of acc) {
+      const df = p.docs.length;
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      this.postings.set(t, { docs: Int32Array.from(p.docs), w: Float32Array.from(p.w), idf: idf ** (this.opts.idfPower ?? 1.5) });
+    }
+    this.vocab = [...acc.keys()].sort();
+    this.dirty = false;
+  }
+
+  private prefixTerms(prefix: string, cap = 24): string[] {
+    const v = this.vocab;
+    let lo = 0;
+    let hi = v.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (v[mid]! < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: string[] = [];
+    for (let i = lo; i < v.length && out.length < cap && v[i]!.startsWith(prefix); i++) if (v[i] !== prefix) out.push(v[i]!);
+    return out;
+  }
+
+  private typoTerms(term: string): string[] {
+    const max = term.length >= 8 ? 2 : 1;
+    const out: string[] = [];
+    for (const v of this.vocab) {
+      if (Math.abs(v.length - term.length) > max || v[0] !== term[0]) continue;
+      if (editDistanceAtMost(term, v, max)) out.push(v);
+      if (out.length >= 8) break;
+    }
+    return out;
+  }
+
+  /** The weighted index terms a query stands for: own words, prefix and typo matches, expansions. */
+  queryPlan(query: string): { term: string; weight: number; source: string }[] {
+    this.compile();
+    const own = [...new Set(fastTerms(query))];
+    const plan = new Map<string, { term: string; weight: number; source: string }>();
+    const put = (term: string, weight: number, source: string) => {
+      const cur = plan.get(term);
+      if (!cur || cur.weight < weight) plan.set(term, { term, weight, source });
+    };
+    const pw = this.opts.prefixWeight ?? 0.4;
+    const fw = this.opts.fuzzyWeight ?? 0.4;
+    const pmin = this.opts.prefixMin ?? 3;
+    for (const t of own) {
+      const known = this.postings.has(t);
+      if (known) put(t, 1, t);
+      let viaPrefix = false;
+      if (pw > 0 && t.length >= pmin) {
+        for (const p of this.prefixTerms(t)) {
+          put(p, pw * (t.length / p.length), t);
+          viaPrefix = true;
+        }
+      }
+      if (!known && !viaPrefix && fw > 0 && t.length > 4) for (const f of this.typoTerms(t)) put(f, fw, t);
+    }
+    if (this.opts.expand) {
+      const ew = this.opts.expansionWeight ?? 0.5;
+      for (const t of own) {
+        for (const raw of this.opts.expand(t)) {
+          const parts = fastTerms(raw);
+          for (const e of parts) if (this.postings.has(e)) put(e, ew / parts.length, t);
+        }
+      }
+    }
+    return [...plan.values()].filter((p) => this.postings.has(p.term));
+  }
+
+  search(query: string, limit: number, filter?: (id: string) => boolean): IndexHit[] {
+    const plan = this.queryPlan(query);
+    if (!plan.length) return [];
+    const scores = new Float64Array(this.docs.length);
+    const seen: number[] = [];
+    for (const { term, weight } of plan) {
+      const p = this.postings.get(term)!;
+      const f = p.idf * weight;
+      for (let i = 0; i < p.docs.length; i++) {
+        const d = p.docs[i]!;
+        const before = scores[d]!;
+        if (before === 0) seen.push(d);
+        scores[d] = before + f * p.w[i]!;
+      }
+    }
+    const hits: IndexHit[] = [];
+    for (const d of seen) {
+      const doc = this.docs[d]!;
+      if (!doc.alive || (filter && !filter(doc.id))) continue;
+      hits.push({ id: doc.id, score: scores[d]! });
+    }
+    hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+    return hits.slice(0, limit);
+  }
+}
