@@ -179,7 +179,7 @@ export const RULES: AuditRule[] = [
 export const MENTION_RE = /\b(?:detect(?:s|ed|ing|ion)?|flag(?:s|ged)?|patterns?|examples?|e\.g\.|such as|for instance|injections?|attacks?|attackers?|malicious|scan(?:s|ner|ning)?|look (?:out )?for|check (?:for|whether|if)|watch for|red flags?|suspicious|jailbreaks?|phishing|threats?|vulnerab\w*|like\s*[:"“'`])/i;
 
 /** Negations that precede an action in prose: "never use sudo", "do not run rm -rf /". */
-export const NEGATION_RE = /\b(?:never|don't|do not|dont|avoid|must not|mustn't|should not|shouldn't|cannot|can't|won't|no need to|instead of|rather than|refuse|forbid(?:den)?|prohibit(?:ed)?|not allowed|disallow(?:ed)?)\b|不要|禁止|切勿|不得|避免/i;
+export const NEGATION_RE = /\b(?:never|don't|do not|dont|avoid|must not|mustn't|should not|shouldn't|cannot|can't|won't|no need to|instead of|rather than|refuse|forbid(?:den)?|prohibit(?:ed)?|not allowed|disallow(?:ed)?|not to|no\s+(?:\w+\s+){0,2}to)\b|不要|禁止|切勿|不得|避免/i;
 
 export const LEVEL_RANK: Record<Level, number> = { P2: 0, P1: 1, P0: 2 };
 export const maxLevel = (a: Level, b: Level): Level => (LEVEL_RANK[a] >= LEVEL_RANK[b] ? a : b);

@@ -194,3 +194,14 @@ test('zero false P0 across the public skills', () => {
   }
   assert.equal(n, 42);
 });
+
+test('the built-in skills audit clean (no false positives on our own guidance text)', () => {
+  const root = join(import.meta.dirname, '..', '..', '..', 'builtin-skills');
+  for (const s of readdirSync(root)) {
+    const r = auditSkill(join(root, s));
+    assert.deepEqual(r.findings.filter((f) => f.level === 'P0'), [], s);
+  }
+  const dir = join(tempDir(), 'neg');
+  writeTree(dir, { 'SKILL.md': skillMd({ name: 'neg', description: 'x' }, 'No instructions to disable safety checks. Be careful not to bypass the sandbox.\n') });
+  assert.equal(auditSkill(dir).level, 'P2');
+});
