@@ -113,6 +113,7 @@ function confine(op: CapabilityOp, given: string, fromWhere: 'workspace' | 'skil
 }
 
 async function authorize(opts: CapabilityOptions, call: ToolCall, actor: Actor, label: string, run: RunControls): Promise<void> {
+  if (run.signal.aborted) throw new SandboxError('run.ended', `${label}: the script already ended`);
   const d = opts.gate.authorize(call, actor);
   if (d.verdict === 'allow') return;
   if (d.verdict === 'ask') {
@@ -125,7 +126,10 @@ async function authorize(opts: CapabilityOptions, call: ToolCall, actor: Actor, 
       } finally {
         release();
       }
-      if (yes) return;
+      if (yes) {
+        if (run.signal.aborted) throw new SandboxError('run.ended', `${label}: the script ended before the approval came`);
+        return;
+      }
     }
     throw new SandboxError('capability.needs_approval', `${label}: needs your approval, which was not given: ${d.reason}`, { decision: d });
   }
@@ -183,7 +187,8 @@ export function createCapabilityHandler(opts: CapabilityOptions): CapabilityHand
         const p = parsePayload('callTool', payload);
         const label = `knack.callTool("${p.name}")`;
         if (NOT_CALLABLE.has(p.name)) throw new SandboxError('capability.denied', `${label}: scripts cannot start other scripts`);
-        const toolCtx: ToolContext = { workspace: ctx.workspace, actor, ...(ctx.signal ? { signal: ctx.signal } : {}) };
+        // The tool is cancelled when the run ends (deadline, limit, crash).
+        const toolCtx: ToolContext = { workspace: ctx.workspace, actor, signal: ctx.signal ? AbortSignal.any([ctx.signal, run.signal]) : run.signal };
         if (opts.executor && !opts.tools) {
           const result = await opts.executor.execute(p.name, p.args, toolCtx);
           if (result.ok) return result.content;

@@ -9,7 +9,12 @@ import { forkHost, type HostProcess, type SpawnHost } from './spawn.js';
 export interface RunControls {
   /** Stop the run's wall clock (e.g. while the user is asked to approve); call the returned function to restart it. */
   hold(): () => void;
+  /** Aborted as soon as the run ends: a call still in progress must not start its side effect after that. */
+  signal: AbortSignal;
 }
+
+/** Largest serialised arguments a run accepts. */
+export const MAX_ARGS_BYTES = 8 * 1024 * 1024;
 
 /** Handles one capability call from a script; throw a SandboxError to refuse it. Runs in the main process. */
 export type CapabilityHandler<C> = (op: CapabilityOp, payload: unknown, context: C, run: RunControls) => Promise<unknown>;
@@ -63,6 +68,7 @@ interface ActiveRun {
   arm?(): void;
   holds: number;
   heldAt?: number;
+  ended: AbortController;
   settle(r: ScriptResult): void;
 }
 
@@ -114,6 +120,9 @@ export class SandboxClient<C = unknown> {
     } catch (e) {
       return Promise.resolve(failure('script.bad_arguments', `the arguments are not JSON: ${(e as Error).message}`));
     }
+    if (Buffer.byteLength(argsJson, 'utf8') > MAX_ARGS_BYTES) {
+      return Promise.resolve(failure('script.bad_arguments', `the arguments are larger than ${MAX_ARGS_BYTES} bytes of JSON`));
+    }
     const limits = runLimits(this.limits, req.limits);
     return new Promise<ScriptResult>((resolve) => {
       const start = (): void => void this.execute(req, argsJson, limits, resolve);
@@ -152,10 +161,12 @@ export class SandboxClient<C = unknown> {
       context: req.context,
       logs: [],
       holds: 0,
+      ended: new AbortController(),
       ...(req.onLog ? { onLog: req.onLog } : {}),
       settle: (r) => {
         if (done) return;
         done = true;
+        run.ended.abort();
         clearTimeout(run.watchdog);
         run.host?.runs.delete(runId);
         this.active--;
@@ -310,7 +321,7 @@ export class SandboxClient<C = unknown> {
     try {
       // JSON.parse makes `__proto__` an own property: nothing the script sends can reach a prototype here.
       const payload: unknown = JSON.parse(payloadJson);
-      const value = await this.handler(op, payload, run.context as C, { hold: () => this.hold(slot, run) });
+      const value = await this.handler(op, payload, run.context as C, { hold: () => this.hold(slot, run), signal: run.ended.signal });
       reply = { ok: true, valueJson: JSON.stringify(value ?? null) };
     } catch (e) {
       reply = { ok: false, error: toErrorData(e) };

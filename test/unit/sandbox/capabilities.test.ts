@@ -168,3 +168,14 @@ test("the user's time to approve a call does not count against the script's time
   const loop = await w3.runner.runSkillScript(w3.skill('s'), 'w.mjs', { args: {} });
   assert.ok(loop.ok, 'the next run works too');
 });
+
+test('a call still waiting for approval when the script ends never takes effect', async () => {
+  const w4 = world({
+    approve: () => new Promise((r) => setTimeout(() => r(true), 300)),
+    skills: { s: { permissions: { paths: { write: ['out/**'] } }, files: { 'scripts/w.mjs': script('knack.writeFile("out/late.txt", "x").catch(() => {}); return "early";') } } },
+  });
+  const r = await w4.runner.runSkillScript(w4.skill('s'), 'w.mjs');
+  assert.deepEqual(r.ok && r.value, 'early');
+  await new Promise((res) => setTimeout(res, 600));
+  assert.equal(existsSync(join(w4.workspace, 'out', 'late.txt')), false);
+});

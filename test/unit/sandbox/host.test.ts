@@ -109,3 +109,10 @@ test('closing the client stops its hosts and refuses new runs', async () => {
   const r = await run(client, trivial);
   assert.equal(!r.ok && r.error.code, 'sandbox.closed');
 });
+
+test('arguments too large to send are refused before anything starts', async () => {
+  const client = echoClient();
+  const r = await run(client, trivial, { blob: 'x'.repeat(9 * 1024 * 1024) });
+  assert.equal(!r.ok && r.error.code, 'script.bad_arguments');
+  assert.deepEqual(client.hostPids(), [], 'no host was started for it');
+});
