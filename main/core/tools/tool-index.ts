@@ -79,6 +79,8 @@ export class ToolIndex {
   private vocab: string[] = [];
   private dirty = true;
   private alive = 0;
+  /** Score accumulator reused across searches (reset after each), so a search allocates little. */
+  private scores = new Float64Array(0);
 
   constructor(private readonly opts: ToolIndexOptions) {
     this.fieldNames = Object.keys(opts.fields);
@@ -226,7 +228,8 @@ export class ToolIndex {
   search(query: string, limit: number, filter?: (id: string) => boolean): IndexHit[] {
     const plan = this.queryPlan(query);
     if (!plan.length) return [];
-    const scores = new Float64Array(this.docs.length);
+    if (this.scores.length < this.docs.length) this.scores = new Float64Array(this.docs.length * 2);
+    const scores = this.scores;
     const seen: number[] = [];
     for (const { term, weight } of plan) {
       const p = this.postings.get(term)!;
@@ -238,13 +241,21 @@ export class ToolIndex {
         scores[d] = before + f * p.w[i]!;
       }
     }
-    const hits: IndexHit[] = [];
+    // Top-k selection: a small sorted list, touched only when a document beats its last entry.
+    const top: { d: number; s: number }[] = [];
+    const before = (a: { d: number; s: number }, b: { d: number; s: number }) =>
+      a.s > b.s || (a.s === b.s && this.docs[a.d]!.id < this.docs[b.d]!.id);
     for (const d of seen) {
       const doc = this.docs[d]!;
+      const cand = { d, s: scores[d]! };
+      scores[d] = 0;
       if (!doc.alive || (filter && !filter(doc.id))) continue;
-      hits.push({ id: doc.id, score: scores[d]! });
+      if (top.length >= limit && !before(cand, top[top.length - 1]!)) continue;
+      let i = top.length;
+      while (i > 0 && before(cand, top[i - 1]!)) i--;
+      top.splice(i, 0, cand);
+      if (top.length > limit) top.pop();
     }
-    hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
-    return hits.slice(0, limit);
+    return top.map((t) => ({ id: this.docs[t.d]!.id, score: t.s }));
   }
 }
