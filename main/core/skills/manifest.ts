@@ -217,7 +217,7 @@ export function manifestFromSplit(split: SplitResult, file: string, opts: ParseO
     }
   } else if (title) {
     name = slugify(title);
-    if (strict) rep.add('error', 'name.missing', 'name', 'Missing required field in frontmatter: name');
+    if (strict) rep.add('error', 'name.missing', 'name', 'Missing required field in frontmatter: name', y.keyLines.get('title') ?? 1);
   }
   if (name === undefined || name === '') {
     if (!rep.list.some((x) => x.field === 'name' && x.severity === 'error')) rep.add('error', 'name.missing', 'name', 'Missing required field in frontmatter: name', y.keyLines.get('name') ?? 2);
@@ -258,7 +258,7 @@ export function manifestFromSplit(split: SplitResult, file: string, opts: ParseO
     }
   } else if (sumText !== undefined && sumText.trim()) {
     description = sumText.trim();
-    if (strict) rep.add('error', 'description.missing', 'description', 'Missing required field in frontmatter: description');
+    if (strict) rep.add('error', 'description.missing', 'description', 'Missing required field in frontmatter: description', y.keyLines.get('summary') ?? 1);
   }
   if (description === undefined && !rep.list.some((x) => x.field === 'description' && x.severity === 'error')) {
     rep.add('error', 'description.missing', 'description', 'Missing required field in frontmatter: description', y.keyLines.get('description') ?? 2);
