@@ -19,6 +19,8 @@ export interface TextIndexOptions<T> {
   fuzzy?: number;
   /** Prefix matching for terms of at least this length (default 3). */
   prefixMin?: number;
+  /** Most edits fuzzy matching allows for one term (default 1). */
+  maxFuzzy?: number;
 }
 
 export interface Hit {
@@ -131,6 +133,8 @@ export class TextIndex<T> {
         prefix: (t) => t.length >= prefixMin && weights.get(t) === 1,
         // Typos are forgiven in the user's own words only; translations and synonyms must match as written.
         fuzzy: (t) => (fuzzy > 0 && t.length > 4 && weights.get(t) === 1 ? fuzzy : false),
+        // One edit is enough for a typo; more makes large indexes slow (p99) and matches unrelated words.
+        maxFuzzy: this.opts.maxFuzzy ?? 1,
         boostTerm: (t) => weights.get(t) ?? 1,
         filter: opts.filter ? (r) => opts.filter!(this.docs.get(r.id as string)!) : undefined,
       },

@@ -20,6 +20,8 @@ export interface SkillSearchOptions extends CrossLanguageOptions {
   boosts?: Partial<Record<'name' | 'title' | 'description' | 'triggers', number>>;
   /** Replace the expander entirely (tests, or a caller with its own). */
   expander?: Expander;
+  /** Typo tolerance as a fraction of word length (default 0.2; 0 = off). */
+  fuzzy?: number;
 }
 
 export class SkillSearch {
@@ -39,6 +41,7 @@ export class SkillSearch {
         description: e.manifest.description,
       }),
       expand: opts.expander ?? crossLanguageExpander({ ...opts, synonyms: [...(opts.synonyms ?? []), ...own] }),
+      ...(opts.fuzzy !== undefined ? { fuzzy: opts.fuzzy } : {}),
     });
     this.index.addAll(list);
   }
