@@ -142,6 +142,28 @@ export const RULES: AuditRule[] = [
     re: /(?:import|require)\s*\(\s*["'`]https?:|\bimportlib\b[^\n]*https?:|\bexec\s*\(\s*(?:requests|urllib)/,
     message: 'a script loads code from a URL at run time',
   },
+  // ---- secrets and supply chain (P1) ----
+  {
+    id: 'secrets.hardcoded', family: 'exfiltration', level: 'P1', hints: ['akia', 'ghp_', 'gho_', 'github_pat_', 'sk-', 'xox', 'private key', 'aiza', 'glpat-'], contexts: ['shell', 'script', 'inline', 'example', 'prose'],
+    re: /\bAKIA[0-9A-Z]{16}\b|\bgh[pousr]_[A-Za-z0-9]{36,}\b|\bgithub_pat_[A-Za-z0-9_]{40,}|\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{32,}|\bxox[abpors]-[A-Za-z0-9-]{10,}|-----BEGIN (?:RSA |EC |OPENSSH |DSA )?PRIVATE KEY-----|\bAIza[0-9A-Za-z_-]{35}\b|\bglpat-[A-Za-z0-9_-]{20,}/,
+    message: 'contains what looks like a real credential (API key, token or private key)',
+  },
+  {
+    id: 'install.registry-redirect', family: 'install', level: 'P1', hints: ['index-url', 'registry', 'trusted-host', 'find-links'], contexts: [...SHELLISH, 'script', 'example'],
+    re: /--(?:extra-)?index-url\s+\S+|--trusted-host\s|--find-links\s+https?:|\bnpm\s+config\s+set\s+registry\b|--registry[=\s]+https?:\/\/(?!registry\.npmjs\.org)/i,
+    message: 'installs from a non-default package registry (dependency confusion / registry redirection)',
+  },
+  // ---- skill discovery and autonomy abuse (P1) ----
+  {
+    id: 'inject.capability-inflation', family: 'prompt-injection', level: 'P1', hints: ['skill'], contexts: ['prose', 'comment'], negatable: true,
+    re: /\b(?:always|must)\s+(?:use|load|invoke|activate|prefer)\s+this\s+skill\b|\bthis\s+skill\s+(?:overrides|replaces|supersedes|takes precedence over)\s+(?:all\s+)?(?:other|any)\b|\buse\s+this\s+skill\s+for\s+(?:every|all|any)\s+(?:task|request|question|message)s?\b/i,
+    message: 'tries to make the agent pick this skill for everything or over other skills',
+  },
+  {
+    id: 'autonomy.no-confirmation', family: 'prompt-injection', level: 'P1', hints: ['without', 'never ask', "don't ask", 'do not ask'], contexts: ['prose', 'comment'],
+    re: /\bwithout\s+(?:asking|waiting for|requesting|seeking)\s+(?:the\s+user(?:'s)?\s+)?(?:for\s+)?(?:permission|confirmation|approval|consent)\b|\b(?:never|don't|do not)\s+ask\s+(?:the\s+user\s+)?(?:for\s+)?(?:permission|confirmation|approval)\b/i,
+    message: 'tells the agent to act without the user\'s confirmation',
+  },
   // ---- prompt injection ----
   {
     id: 'inject.ignore-instructions', hints: ['ignore', 'disregard', 'forget', 'override', 'bypass'], family: 'prompt-injection', level: 'P0', contexts: ALL, mentionable: true, negatable: true,
@@ -185,4 +207,4 @@ export const LEVEL_RANK: Record<Level, number> = { P2: 0, P1: 1, P0: 2 };
 export const maxLevel = (a: Level, b: Level): Level => (LEVEL_RANK[a] >= LEVEL_RANK[b] ? a : b);
 
 /** Bump when rules change: cached audits of an older rule book are redone. */
-export const AUDITOR_VERSION = 'rules-1';
+export const AUDITOR_VERSION = 'rules-2';

@@ -201,6 +201,10 @@ export function auditText(file: string, text: string, kind: 'markdown' | 'shell'
     if (norm.hidden && !hiddenLines.has(seg.line)) {
       hiddenLines.add(seg.line);
       hidden.push({ line: seg.line, hidden: norm.hidden });
+      if (norm.hidden.decodedTags.replace(/[^A-Za-z0-9 ]/g, '').length >= 8) {
+        add({ file, line: seg.line, rule: 'hidden.ascii-smuggling', family: 'hidden-text', level: 'P0', excerpt: excerptOf(norm.hidden.decodedTags),
+          message: 'text hidden in invisible Unicode tag characters (ASCII smuggling): the model reads it, you cannot see it' });
+      }
       if (norm.hidden.decodedTags) {
         for (const h of matchRules({ ...seg, ctx: 'prose', around: '' }, normalizeLine(norm.hidden.decodedTags).text)) {
           add({ file, line: seg.line, rule: `hidden.${h.rule.id}`, family: 'hidden-text', level: h.rule.level,
