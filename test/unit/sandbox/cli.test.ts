@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, writeFileSync, mkdirSync } from 'node:fs';
+import { cpSync, existsSync, writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../../../main/cli/index.js';
 import { tempDir } from '../../helpers/tmp.js';
@@ -48,6 +48,15 @@ test('knack skills run without an approver refuses a write that needs approval, 
   assert.equal(r.code, 1);
   assert.match(r.err, /capability\.needs_approval/);
   assert.equal(existsSync(join(ws, 'reports')), false);
+});
+
+test('a stored rule (knack policy rules add) lets the script write without asking', async () => {
+  const { base, ws } = setup();
+  const added = await cli(['policy', 'rules', 'add', 'allow', '--tool', 'write_file', '--path', 'reports/**', '--skill', 'word-stats', ...base]);
+  assert.equal(added.code, 0, added.err);
+  const r = await cli(['skills', 'run', 'word-stats', 'count.mjs', '--args', '{"path": "notes.md", "report": true}', ...base]);
+  assert.equal(r.code, 0, r.err);
+  assert.equal(JSON.parse(readFileSync(join(ws, 'reports', 'notes.md.json'), 'utf8')).words, 11);
 });
 
 test('knack skills run names unknown skills and bad flags', async () => {
