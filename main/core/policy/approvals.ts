@@ -8,6 +8,7 @@ import type { Permissions } from './permissions.js';
 import type { Actor, ToolCall } from './types.js';
 import { generaliseRules, type Rule } from './rules.js';
 import { approvePendingInstall, type InstallResult } from '../skills/install.js';
+import { trustSkill, type TrustResult } from '../skills/trust.js';
 
 export interface PendingApproval {
   id: string;
@@ -33,6 +34,8 @@ export interface Approvals {
   /** Approve: the install runs again and only completes if the content is still the one audited. */
   approve(id: string): InstallResult;
   reject(id: string): boolean;
+  /** Trust a discovered (not installed) P1 skill as its files are now; P0 is refused. */
+  trust(dir: string): TrustResult;
   /** Record an answer to an `ask`: `always`/`never` persist as generalised rules (returned). */
   answerToolCall(call: ToolCall, actor: Actor, workspace: string, answer: ToolAnswer): { allowed: boolean; rules: Rule[] };
 }
@@ -52,6 +55,7 @@ export function createApprovals(store: Store): Approvals {
     pending: () => store.policy.approvals('pending').map(toPending),
     approve: (id) => approvePendingInstall(store, id),
     reject: (id) => store.policy.decideApproval(id, 'rejected'),
+    trust: (dir) => trustSkill(dir, store),
     answerToolCall(call, actor, workspace, answer) {
       if (answer === 'once') return { allowed: true, rules: [] };
       if (answer === 'deny') return { allowed: false, rules: [] };
