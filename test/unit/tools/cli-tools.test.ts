@@ -1,0 +1,81 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { tempDir, writeTree } from '../../helpers/tmp.js';
+import { main } from '../../../main/cli/index.js';
+import type { Io } from '../../../main/cli/command.js';
+
+const SERVER = join(import.meta.dirname, '..', '..', 'fixtures', 'mcp', 'server.mjs');
+
+async function run(args: string[], answer?: boolean): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const io: Io = { out: (t) => void (out += `${t}\n`), err: (t) => void (err += `${t}\n`), ...(answer === undefined ? {} : { confirm: async () => answer }) };
+  const code = await main(args, io);
+  return { code, out, err };
+}
+
+function dirs() {
+  const root = tempDir();
+  const ws = join(root, 'ws');
+  const data = join(root, 'data');
+  writeTree(root, {
+    'ws/readme.md': 'hello\n',
+    'catalog.json': JSON.stringify([
+      { name: 'weather.forecast', description: 'Get the weather forecast for a city.', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+      { name: 'translate_text', description: 'Translate text between languages.', input_schema: { type: 'object', properties: { text: { type: 'string' } } } },
+    ]),
+    'queries.json': JSON.stringify([{ query: 'what is the weather in Paris tomorrow', gold: ['weather.forecast'] }, { query: 'translate this into French', gold: 'translate_text' }]),
+  });
+  return { root, common: ['--workspace', ws, '--home', join(root, 'home'), '--data-dir', data], data, ws };
+}
+
+test('knack tools search finds imported catalog tools and prints JSON', async () => {
+  const { root, common } = dirs();
+  const r = await run(['tools', 'search', 'rain forecast', '--catalog', join(root, 'catalog.json'), '--json', '--no-mcp', ...common]);
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out) as { tools: { name: string; description: string }[] };
+  assert.equal(j.tools[0]?.name, 'weather_forecast');
+  assert.equal(j.tools[0]?.description, 'Get the weather forecast for a city.');
+});
+
+test('knack tools eval prints recall and MRR for a catalog and queries', async () => {
+  const { root, common } = dirs();
+  const r = await run(['tools', 'eval', '--catalog', join(root, 'catalog.json'), '--queries', join(root, 'queries.json'), '--json', ...common]);
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out) as { queries: number; recallAt1: number; recallAt5: number; mrr: number; tools: number };
+  assert.deepEqual([j.queries, j.tools, j.recallAt1, j.recallAt5, j.mrr], [2, 2, 1, 1, 1]);
+  const bad = await run(['tools', 'eval', '--catalog', join(root, 'catalog.json'), '--queries', join(root, 'catalog.json'), ...common]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /catalog\.json\[0\]\.query: missing/);
+});
+
+test('knack tools call validates, asks on the terminal for bash, and runs read_file through the gate', async () => {
+  const { common } = dirs();
+  const bad = await run(['tools', 'call', 'read_file', '--args', '{"path": 3}', '--no-mcp', ...common]);
+  assert.equal(bad.code, 1);
+  assert.match(bad.err, /tool\.invalid_args: .*path: must be string/);
+  const ok = await run(['tools', 'call', 'read_file', '--args', '{"path": "readme.md"}', '--no-mcp', ...common]);
+  assert.equal(ok.code, 0, ok.err);
+  assert.match(ok.out, /"content": "hello"/);
+  const declined = await run(['tools', 'call', 'bash', '--args', '{"command": "echo hi"}', '--no-mcp', ...common], false);
+  assert.equal(declined.code, 1);
+  assert.match(declined.err, /tool\.declined/);
+  const approved = await run(['tools', 'call', 'bash', '--args', '{"command": "echo hi"}', '--no-mcp', ...common], true);
+  assert.equal(approved.code, 0, approved.err);
+  assert.match(approved.out, /"stdout": "hi\\n"/);
+});
+
+test('knack tools list shows MCP tools from the user mcp.json; workspace servers need --trust-mcp', async () => {
+  const { common, data, ws } = dirs();
+  writeTree(data, { 'mcp.json': JSON.stringify({ mcpServers: { tracker: { command: process.execPath, args: [SERVER] } } }) });
+  writeTree(ws, { '.workbuddy/mcp.json': JSON.stringify({ mcpServers: { repo: { command: process.execPath, args: [SERVER, '--name', 'repo'] } } }) });
+  const r = await run(['tools', 'list', '--deferred', ...common]);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /mcp__tracker__create_issue\s+deferred/);
+  assert.doesNotMatch(r.out, /mcp__repo__/);
+  assert.match(r.err, /"repo" .* not started: workspace servers run only with --trust-mcp/);
+  const trusted = await run(['tools', 'list', '--deferred', '--trust-mcp', '--json', ...common]);
+  const j = JSON.parse(trusted.out) as { tools: { name: string }[] };
+  assert.ok(j.tools.some((t) => t.name === 'mcp__repo__create_issue'));
+});
