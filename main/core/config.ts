@@ -65,7 +65,7 @@ export const DEFAULT_SETTINGS: Settings = {
   sandbox: {
     timeoutMs: 5_000, cpuTimeMs: 5_000, memoryMb: 64, maxOutputBytes: 1_000_000, maxLogBytes: 64_000,
     maxCapabilityCalls: 1_000, maxPendingCalls: 16, maxConcurrent: 4, maxQueued: 64, poolSize: 1,
-    heartbeatMs: 100, heartbeatTimeoutMs: 2_000, killGraceMs: 80, maxFileBytes: 4_000_000, maxListEntries: 5_000,
+    heartbeatMs: 100, heartbeatTimeoutMs: 2_000, killGraceMs: 250, maxFileBytes: 4_000_000, maxListEntries: 5_000,
   },
 };
 

@@ -108,7 +108,9 @@ async function killTime(): Promise<void> {
   }
   await c.close();
   console.log(`runaway (for (;;) {}) with a ${TIMEOUT} ms deadline: time from deadline to the run ending (isolate terminated)`);
-  console.log(`  median ${ms(median(late))}   max ${ms(Math.max(...late))}   baseline idle timer lateness median ${ms(median(timerLate))}   target ≤ 100 ms: ${Math.max(...late) <= 100 ? 'MET' : 'MISSED'}`);
+  const verdict = (v: number): string => (v <= 100 ? 'MET' : 'MISSED');
+  console.log(`  median ${ms(median(late))}   max ${ms(Math.max(...late))}   baseline idle timer lateness median ${ms(median(timerLate))} max ${ms(Math.max(...timerLate))}`);
+  console.log(`  target ≤ 100 ms: median ${verdict(median(late))}, max ${verdict(Math.max(...late))} (a loaded machine shows in the baseline's max)`);
   console.log(`  frozen host (SIGSTOP) killed by the watchdog: median ${ms(median(hard))} after the deadline (killGraceMs ${grace})`);
 }
 

@@ -19,7 +19,7 @@ export const MAX_ARGS_BYTES = 8 * 1024 * 1024;
 /** Handles one capability call from a script; throw a SandboxError to refuse it. Runs in the main process. */
 export type CapabilityHandler<C> = (op: CapabilityOp, payload: unknown, context: C, run: RunControls) => Promise<unknown>;
 
-export interface RunRequest<C> {
+export interface ClientRunRequest<C> {
   /** ES module source of the script. */
   source: string;
   /** Shown in stack traces and errors. */
@@ -112,7 +112,7 @@ export class SandboxClient<C = unknown> {
   }
 
   /** Run a script; never throws: limits, denials and crashes come back as `{ok: false, error}`. */
-  run(req: RunRequest<C>): Promise<ScriptResult> {
+  run(req: ClientRunRequest<C>): Promise<ScriptResult> {
     if (this.closed) return Promise.resolve(failure('sandbox.closed', 'the sandbox is shut down'));
     let argsJson: string;
     try {
@@ -153,7 +153,7 @@ export class SandboxClient<C = unknown> {
     });
   }
 
-  private async execute(req: RunRequest<C>, argsJson: string, limits: RunLimits, resolve: (r: ScriptResult) => void): Promise<void> {
+  private async execute(req: ClientRunRequest<C>, argsJson: string, limits: RunLimits, resolve: (r: ScriptResult) => void): Promise<void> {
     const runId = randomUUID();
     let done = false;
     const run: ActiveRun = {

@@ -13,7 +13,7 @@ import type { SkillManifest } from '../../../main/core/skills/types.js';
 import { tempDir, writeTree, skillMd } from '../../helpers/tmp.js';
 
 export function testLimits(over: Partial<SandboxLimits> = {}): SandboxLimits {
-  return { ...limitsFromSettings(DEFAULT_SETTINGS.sandbox), timeoutMs: 1_000, cpuTimeMs: 10_000, ...over };
+  return { ...limitsFromSettings(DEFAULT_SETTINGS.sandbox), timeoutMs: 1_000, cpuTimeMs: 10_000, killGraceMs: 2_000, ...over };
 }
 
 /** A bare client whose capability calls echo back (for limit and escape tests). */
