@@ -13,6 +13,11 @@ import { openToolbox, type Toolbox } from '../core/tools/toolbox.js';
 import { evaluate, readQueriesFile } from '../core/tools/retrieval-eval.js';
 import type { Approver } from '../core/tools/executor.js';
 import type { Diagnostic } from '../core/skills/types.js';
+import { openCatalog, type Catalog } from '../core/skills/catalog.js';
+import { SkillLoader } from '../core/skills/loader.js';
+import { skillTools } from '../core/skills/skill-tools.js';
+import { userSkillDirs } from '../core/paths.js';
+import type { AnyTool } from '../core/tools/registry.js';
 import { join } from 'node:path';
 
 const MCP_OPTIONS = {
@@ -68,7 +73,13 @@ async function ttyConfirm(question: string): Promise<boolean> {
   }
 }
 
-async function open(ctx: CommandContext, gate: Gate, approver?: Approver): Promise<{ box: Toolbox; renamed: Record<string, string> }> {
+/** The skill engine's model-facing tools (Skill, SkillSearch, list_skills, …) over the workspace's catalog. */
+function skillToolsOf(ctx: CommandContext, catalog: Catalog): AnyTool[] {
+  const loader = new SkillLoader((n) => catalog.get(n));
+  return skillTools({ catalog, loader, userSkillsDir: userSkillDirs(ctx.paths.home).workbuddy, onCreated: () => void catalog.refresh() });
+}
+
+async function open(ctx: CommandContext, gate: Gate, approver?: Approver, catalog?: Catalog): Promise<{ box: Toolbox; renamed: Record<string, string> }> {
   const { settings, diagnostics } = loadSettings(ctx.paths.dataDir, ctx.workspace);
   for (const d of diagnostics) ctx.io.err(`${d.severity}: ${formatDiag(d)}`);
   const { catalogs, renamed } = catalogsOf(ctx);
@@ -77,6 +88,7 @@ async function open(ctx: CommandContext, gate: Gate, approver?: Approver): Promi
     settings,
     gate,
     ...(approver ? { approver } : {}),
+    ...(catalog ? { extraTools: [{ tools: skillToolsOf(ctx, catalog), source: 'skill' as const }] } : {}),
     mcpServers: mcpServersOf(ctx),
     catalogs,
     expander: crossLanguageExpander({ cacheDir: join(ctx.paths.dataDir, 'cache') }),
@@ -85,6 +97,14 @@ async function open(ctx: CommandContext, gate: Gate, approver?: Approver): Promi
     backoff: { initialMs: 500, maxMs: 500, maxAttempts: 1 },
   });
   return { box, renamed };
+}
+
+function openStore(ctx: CommandContext): Store {
+  try {
+    return Store.openIn(ctx.paths.dataDir);
+  } catch (e) {
+    throw new CliError(`cannot open the database in ${ctx.paths.dataDir}: ${(e as Error).message}`, 3);
+  }
 }
 
 function limitOf(ctx: CommandContext, dflt: number): number {
@@ -101,7 +121,10 @@ const list: Command = {
   usage: '[--deferred] [--catalog FILE.json] [--no-mcp] [--trust-mcp] [--json]',
   options: { deferred: { type: 'boolean' }, ...MCP_OPTIONS },
   async run(ctx) {
-    const { box } = await open(ctx, NO_CALLS);
+    const store = openStore(ctx);
+    const { settings } = loadSettings(ctx.paths.dataDir, ctx.workspace);
+    const catalog = await openCatalog({ paths: ctx.paths, workspace: ctx.workspace, store, settings });
+    const { box } = await open(ctx, NO_CALLS, undefined, catalog);
     try {
       const rows = box.registry.list(ctx.values.deferred ? { deferred: true } : {});
       const cost = box.promptCost();
@@ -124,6 +147,7 @@ const list: Command = {
       return 0;
     } finally {
       await box.close();
+      store.close();
     }
   },
 };
@@ -164,13 +188,10 @@ const call: Command = {
     if (!name) throw new CliError('missing NAME\nusage: knack tools call NAME --args JSON');
     const args = jsonFlag(ctx, 'args') ?? {};
     const { settings } = loadSettings(ctx.paths.dataDir, ctx.workspace);
-    let store: Store | undefined;
-    try {
-      store = Store.openIn(ctx.paths.dataDir);
-    } catch (e) {
-      throw new CliError(`cannot open the database in ${ctx.paths.dataDir}: ${(e as Error).message}`, 3);
-    }
-    const { gate } = buildGate({ settings, workspace: ctx.workspace, store, skills: [] });
+    const store = openStore(ctx);
+    const catalog = await openCatalog({ paths: ctx.paths, workspace: ctx.workspace, store, settings });
+    // The real gate: settings ceiling, stored rules, and the catalog's skills (their folders, their manifests).
+    const { gate } = buildGate({ settings, workspace: ctx.workspace, store, skills: catalog.entries().filter((e) => !e.shadowedBy) });
     const approver: Approver = async (req) => {
       const q = `${req.tool} ${JSON.stringify(req.args)}\n  ${req.reason}\n  allow once?`;
       if (ctx.values.yes) {
@@ -179,7 +200,7 @@ const call: Command = {
       }
       return ctx.io.confirm ? ctx.io.confirm(q) : ttyConfirm(q);
     };
-    const { box } = await open(ctx, gate, approver);
+    const { box } = await open(ctx, gate, approver, catalog);
     try {
       const r = await box.session.deferExecute(name, args, { workspace: ctx.workspace, actor: { kind: 'user' } });
       if (ctx.json) printJson(ctx.io, r);

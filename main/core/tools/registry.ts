@@ -62,7 +62,22 @@ export class ToolRegistry {
       throw new Error(`tool "${def.name}": input schema must be a JSON object`);
     }
     let validate: Validator;
-    if (opts.lazy) {
+    if (Object.getOwnPropertyDescriptor(def, 'inputSchema')?.get) {
+      // A schema computed on access (e.g. Skill's enum of enabled skills) is recompiled whenever it changes.
+      let last: { key: string; fn: Validator } | undefined;
+      validate = (args) => {
+        const key = JSON.stringify(def.inputSchema);
+        if (!last || last.key !== key) {
+          try {
+            last = { key, fn: compileValidator(def.inputSchema) };
+          } catch (e) {
+            return [{ field: '(schema)', message: (e as Error).message }];
+          }
+        }
+        return last.fn(args);
+      };
+      validate({});
+    } else if (opts.lazy) {
       let compiled: Validator | undefined;
       let failure: string | undefined;
       validate = (args) => {

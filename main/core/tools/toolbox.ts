@@ -12,7 +12,7 @@ import type { ImportedCatalog } from './catalog-import.js';
 import { bindDeferredIndex } from './deferred-index.js';
 import { ToolExecutor, type Approver } from './executor.js';
 import { deferExecuteTool, toolSearchTool } from './meta-tools.js';
-import { ToolRegistry } from './registry.js';
+import { ToolRegistry, type AnyTool, type ToolSource } from './registry.js';
 import { ToolSession } from './session.js';
 import type { ToolSearchIndex } from './tool-search.js';
 import { toolSectionCost, type PromptTool, type ToolSectionCost } from './prompt-cost.js';
@@ -26,6 +26,8 @@ export interface ToolboxOptions {
   mcpServers?: McpServerConfig[];
   backoff?: BackoffOptions;
   catalogs?: ImportedCatalog[];
+  /** More tools to register, e.g. the skill engine's tools (skillTools()) with source 'skill'. */
+  extraTools?: { tools: AnyTool[]; source: ToolSource }[];
   expander?: Expander;
   onDiagnostic?: (d: Diagnostic) => void;
 }
@@ -56,6 +58,7 @@ export async function openToolbox(opts: ToolboxOptions): Promise<Toolbox> {
   });
   const hasMcp = (opts.mcpServers?.length ?? 0) > 0;
   for (const p of registry.registerAll(builtinTools({ network: opts.settings.policy.ceiling.network, ...(hasMcp ? { mcp } : {}) }), 'builtin')) report(p);
+  for (const x of opts.extraTools ?? []) for (const p of registry.registerAll(x.tools, x.source)) report(p);
   for (const c of opts.catalogs ?? []) for (const p of registry.registerAll(c.tools, 'catalog', { lazy: true })) report(p);
   const { index, close: unbind } = bindDeferredIndex(registry, opts.expander ? { expander: opts.expander } : {});
   const executor = new ToolExecutor({ registry, gate: opts.gate, ...(opts.approver ? { approver: opts.approver } : {}) });
