@@ -119,11 +119,14 @@ export function evaluateRules(rules: Rule[], call: ToolCall, ctx: MatchContext):
       if (a) return { effect: 'allow', rule: a };
       continue;
     }
+    // A rule allowing the tool with no command pattern is a blanket grant you chose: it covers any command line.
+    const blanket = allows.find((r) => r.command === undefined);
+    if (blanket) return { effect: 'allow', rule: blanket };
     // A command is allowed only when every simple command in it is covered and nothing is hidden.
     if (allows.length === 0 || hasHiddenEffects(cmd) || segments.length === 0) continue;
     const used: Rule[] = [];
     const covered = segments.every((seg) => {
-      const r = allows.find((a) => a.command === undefined || startsWithWords(seg, a.command));
+      const r = allows.find((a) => a.command !== undefined && startsWithWords(seg, a.command));
       if (r && !used.includes(r)) used.push(r);
       return r !== undefined;
     });
@@ -159,6 +162,11 @@ export function commandPrefix(segment: string): string {
  */
 export function generaliseRules(call: ToolCall, workspace: string, effect: Effect = 'allow', skill?: string): NewRule[] {
   const base: NewRule = { effect, tool: call.tool, workspace, ...(skill ? { skill } : {}) };
+  if (call.access.command !== undefined && call.tool !== 'bash') {
+    // Other command-like tools (connector tools that change things) describe their call as a synthetic line:
+    // "always" means this tool, "never" this tool too.
+    return [base];
+  }
   if (call.access.command !== undefined) {
     const prefixes = [...new Set(commandSegments(call.access.command).map(commandPrefix).filter(Boolean))];
     if (effect !== 'allow') return [{ ...base, command: normalizeCommand(call.access.command) }];

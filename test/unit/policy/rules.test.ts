@@ -92,3 +92,11 @@ test('rules persist across store reopen', () => {
     s2.close();
   }
 });
+
+test('a connector tool that changes things generalises to the tool, and a blanket allow covers any of its calls', () => {
+  const call: ToolCall = { tool: 'mcp__github__create_issue', args: { title: 'a; b | c' }, access: { command: 'mcp__github__create_issue {"title":"a; b | c"}' } };
+  const rs = generaliseRules(call, ws);
+  assert.deepEqual(rs, [{ effect: 'allow', tool: 'mcp__github__create_issue', workspace: ws }]);
+  const rules = [rule({ effect: 'allow', tool: 'mcp__github__create_issue', workspace: ws })];
+  assert.equal(evaluateRules(rules, call, ctx)?.effect, 'allow');
+});
