@@ -89,7 +89,8 @@ interface Revisioned {
 
 /** Lookup key for names: NFKC, lowercase. */
 export function nameKey(name: string): string {
-  return name.normalize('NFKC').toLowerCase();
+  // ASCII names (almost all) need no Unicode normalisation.
+  return /^[\x20-\x7e]*$/.test(name) ? name.toLowerCase() : name.normalize('NFKC').toLowerCase();
 }
 
 function now(): number {
