@@ -28,9 +28,16 @@ export class ToolSession {
     for (const n of names) if (this.registry.get(n)?.deferred) this.discovered.add(n);
   }
 
-  /** Tools whose full schema goes into the prompt: always-loaded ones and discovered deferred ones. */
+  /**
+   * Tools whose full schema goes into the prompt: always-loaded ones and discovered deferred ones. ToolSearch and
+   * DeferExecuteTool are left out while there is nothing deferred to find.
+   */
   visibleTools(): RegisteredTool[] {
-    return this.registry.list().filter((t) => !t.deferred || this.discovered.has(t.def.name));
+    const anyDeferred = this.registry.list({ deferred: true }).length > 0;
+    return this.registry
+      .list()
+      .filter((t) => !t.deferred || this.discovered.has(t.def.name))
+      .filter((t) => anyDeferred || (t.def.name !== TOOL_SEARCH && t.def.name !== DEFER_EXECUTE));
   }
 
   /** Deferred tools not yet discovered: reachable only through ToolSearch / DeferExecuteTool. */
