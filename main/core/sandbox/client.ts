@@ -254,11 +254,23 @@ export class SandboxClient<C = unknown> {
       this.hosts = this.hosts.filter((h) => h !== slot);
       const stderr = (proc as { stderr?: string }).stderr;
       markFailed(new Error(`host exited (${signal ?? `code ${code}`})${stderr ? `: ${stderr.trim().split('\n').slice(-3).join(' | ')}` : ''}`));
-      const error: SandboxErrorData = slot.killReason ?? {
-        code: 'host.crashed',
-        message: `the sandbox host process exited unexpectedly (${signal ?? `exit code ${code}`}) while this script ran; the next run starts a fresh host`,
-        ...(stderr ? { details: { stderr: stderr.slice(-2000) } } : {}),
-      };
+      // Some allocations make V8 abort the whole process instead of failing the isolate (a known isolated-vm
+      // limit): that is why scripts run out of process. Name it as the memory limit when it is one.
+      const oom = !slot.killReason && OOM_PATTERN.test(stderr ?? '');
+      const alone = slot.runs.size === 1;
+      const error: SandboxErrorData = slot.killReason ?? (oom
+        ? {
+          code: alone ? 'limit.memory' : 'host.crashed',
+          message: alone
+            ? `the script used more memory than its host process could give it (memoryMb ${this.limits.memoryMb}); the host was restarted`
+            : 'a script in the same sandbox host ran out of memory and the host was restarted; run this script again',
+          details: { signal, stderr: (stderr ?? '').slice(-2000) },
+        }
+        : {
+          code: 'host.crashed',
+          message: `the sandbox host process exited unexpectedly (${signal ?? `exit code ${code}`}) while this script ran; the next run starts a fresh host`,
+          ...(stderr ? { details: { stderr: stderr.slice(-2000) } } : {}),
+        });
       const bystander: SandboxErrorData = {
         code: 'host.restarted',
         message: 'another script in the same sandbox host had to be stopped, and this run was stopped with it; run it again',
@@ -377,6 +389,9 @@ export class SandboxClient<C = unknown> {
     await Promise.all(exits);
   }
 }
+
+/** What V8 prints when a heap runs out for good. */
+const OOM_PATTERN = /is_heap_oom|heap out of memory|Reached heap limit|Fatal JavaScript invalid size|Fatal process out of memory|Invalid array length Allocation failed/i;
 
 function failure(code: string, message: string, details?: unknown): ScriptResult {
   return { ok: false, error: { code, message, ...(details !== undefined ? { details } : {}) }, logs: [] };

@@ -66,7 +66,8 @@ export const forkHost: SpawnHost = ({ heartbeatMs }) => {
     exited = true;
     for (const cb of exitCbs) cb(code, signal);
   };
-  child.on('exit', onGone);
+  // 'close' comes after 'exit' once stderr is drained, so a crash report is complete when the client reads it.
+  child.on('close', onGone);
   child.on('error', () => onGone(null, 'spawn-error'));
   return {
     pid: child.pid,

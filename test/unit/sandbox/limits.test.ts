@@ -121,3 +121,20 @@ test('a per-run timeout override applies to that run only', async () => {
   const long = await run(client, slow, {}, { timeoutMs: 3_000, cpuTimeMs: 3_000 });
   assert.deepEqual(long.ok && long.value, 'slow done');
 });
+
+test('a memory bomb that makes V8 abort the host process still ends with limit.memory, and the next run works', async () => {
+  const c = echoClient({ timeoutMs: 10_000, memoryMb: 32 });
+  await run(c, 'export default () => 1');
+  const [pid] = c.hostPids();
+  // Growing a Map's backing store asks V8 for one large allocation, which it cannot refuse gracefully.
+  const r = await run(c, 'export default () => { const m = new Map(); for (let i = 0; ; i++) m.set(i, i); }');
+  assert.equal(r.ok, false);
+  if (!r.ok) {
+    assert.equal(r.error.code, 'limit.memory', JSON.stringify(r.error).slice(0, 500));
+    assert.match(r.error.message, /memoryMb 32/);
+  }
+  assert.ok(pid !== undefined && !c.hostPids().includes(pid), 'the aborted host was replaced');
+  const next = await run(c, 'export default () => "alive"');
+  assert.deepEqual(next.ok && next.value, 'alive');
+  assert.equal(process.memoryUsage().rss > 0, true, 'this process is unaffected');
+});
