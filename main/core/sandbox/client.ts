@@ -51,6 +51,8 @@ interface HostSlot {
   isReady: boolean;
   lastBeat: number;
   runs: Map<string, ActiveRun>;
+  /** Runs that picked this host and wait for it to be ready. */
+  reserved: number;
   /** Set when the client kills the host on purpose: the error its runs get. */
   killReason?: SandboxErrorData;
   /** The run the kill was about, when it was about one (the others are told their host was restarted). */
@@ -171,14 +173,19 @@ export class SandboxClient<C = unknown> {
         run.host?.runs.delete(runId);
         this.active--;
         this.queue.shift()?.start();
-        resolve(r.ok ? { ...r, logs: run.logs } : { ...r, logs: run.logs });
+        resolve({ ...r, logs: run.logs });
       },
     };
     if (req.signal?.aborted) return run.settle(failure('run.cancelled', 'the run was cancelled before it started'));
     let host: HostSlot;
     try {
       host = this.pickHost();
-      await host.ready;
+      host.reserved++;
+      try {
+        await host.ready;
+      } finally {
+        host.reserved--;
+      }
     } catch (e) {
       return run.settle(failure('host.start_failed', `the sandbox host did not start: ${(e as Error).message}`));
     }
@@ -206,11 +213,12 @@ export class SandboxClient<C = unknown> {
 
   private pickHost(): HostSlot {
     const live = this.hosts;
-    const idle = live.find((h) => h.runs.size === 0);
+    const load = (h: HostSlot): number => h.runs.size + h.reserved;
+    const idle = live.find((h) => load(h) === 0);
     if (idle) return idle;
     if (live.length < this.limits.poolSize) return this.startHost();
     let best = live[0];
-    for (const h of live) if (best && h.runs.size < best.runs.size) best = h;
+    for (const h of live) if (best && load(h) < load(best)) best = h;
     return best ?? this.startHost();
   }
 
@@ -223,6 +231,7 @@ export class SandboxClient<C = unknown> {
       isReady: false,
       lastBeat: Date.now(),
       runs: new Map(),
+      reserved: 0,
       ready: new Promise<void>((res, rej) => {
         markReady = res;
         markFailed = rej;

@@ -116,3 +116,10 @@ test('arguments too large to send are refused before anything starts', async () 
   assert.equal(!r.ok && r.error.code, 'script.bad_arguments');
   assert.deepEqual(client.hostPids(), [], 'no host was started for it');
 });
+
+test('runs that arrive together on a cold pool are spread over poolSize hosts', async () => {
+  const client = echoClient({ poolSize: 3, maxConcurrent: 3 });
+  const results = await Promise.all([1, 2, 3].map((n) => run(client, trivial, { n })));
+  assert.deepEqual(results.map((r) => r.ok && r.value), [{ ok: 1 }, { ok: 2 }, { ok: 3 }]);
+  assert.equal(new Set(client.hostPids()).size, 3);
+});
