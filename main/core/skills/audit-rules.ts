@@ -38,7 +38,7 @@ export const RULES: AuditRule[] = [
   // ---- destructive / privilege (P0) ----
   {
     id: 'destructive.rm-root', hints: ['rm '], family: 'destructive', level: 'P0', contexts: [...CODE], weak: ['example'], negatable: true,
-    re: /\brm\s+(?:-[a-zA-Z]*\s+|--[a-z-]+\s+)*-[a-zA-Z]*[rR][a-zA-Z]*\s+(?:-[a-zA-Z]+\s+|--[a-z-]+\s+)*(?:\/|\/\*|~\/?|\$HOME\/?|"\$HOME"\/?|\*|\.\.?\/?)(?=\s|$|[;&|)"'`])/,
+    re: /\brm\s+(?=(?:-{1,2}[\w-]*\s+)*?-(?:[a-zA-Z]*[rR]|-recursive\b))(?:-{1,2}[\w-]*\s+)+(?:\/|\/\*|~\/?|\$HOME\/?|"\$HOME"\/?|\*|\.\.?\/?)(?=\s|$|[;&|)"'`])/,
     message: 'recursive delete of the root, home or current folder',
   },
   {
