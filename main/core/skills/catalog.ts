@@ -328,7 +328,13 @@ export class Catalog extends EventEmitter {
       e.enabled = t ?? true;
       delete e.disabledReason;
       if (t === false) e.disabledReason = 'disabled by the user in this workspace';
-      const verdict = this.options.review?.(e);
+      let verdict: ReturnType<ReviewHook>;
+      try {
+        verdict = this.options.review?.(e);
+      } catch (err) {
+        // Fail closed: a skill the trust layer could not review is not used.
+        verdict = { enabled: false, reason: `trust review failed: ${(err as Error).message}` };
+      }
       if (verdict && verdict.enabled === false) {
         e.enabled = false;
         e.disabledReason = verdict.reason;

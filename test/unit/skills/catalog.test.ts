@@ -86,6 +86,20 @@ test('the review hook (trust layer) disables a skill with a reason, over the use
   assert.deepEqual(c.enabled().map((e) => e.manifest.name), ['s0']);
 });
 
+test('a review hook that throws disables that skill (fail closed) and the catalog still opens', async () => {
+  const s = setup(2);
+  const c = await openCatalog({
+    paths: s.paths, workspace: s.ws,
+    review: (e) => {
+      if (e.manifest.name === 's0') throw new Error('audit crashed');
+      return undefined;
+    },
+  });
+  assert.equal(c.get('s0')?.enabled, false);
+  assert.match(c.get('s0')?.disabledReason ?? '', /trust review failed: audit crashed/);
+  assert.equal(c.get('s1')?.enabled, true);
+});
+
 test('a damaged cache row is re-parsed, never trusted', async () => {
   const s = setup(1);
   const store = Store.openIn(s.paths.dataDir);
