@@ -4,7 +4,8 @@
 import { normalize, splitIdentifiers, stem, STOPWORDS, terms as sharedTerms } from '../search/tokenize.js';
 
 const ASCII = /^[\x00-\x7f]*$/;
-const WORD = /[a-z0-9]+/g;
+/** Word runs as UAX #29 sees them: `overflow's`, `e.g`, `60,000` and `2.7` stay one word, like Intl.Segmenter. */
+const WORD = /[a-z0-9_]+(?:(?:(?<=[a-z])['’.:](?=[a-z])|(?<=[0-9])['’.,;](?=[0-9]))[a-z0-9_]+)*/g;
 const stems = new Map<string, string>();
 
 function cachedStem(w: string): string {
