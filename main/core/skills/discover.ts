@@ -59,6 +59,7 @@ function errMessage(e: unknown): string {
   const err = e as NodeJS.ErrnoException;
   if (err.code === 'EACCES' || err.code === 'EPERM') return 'permission denied';
   if (err.code === 'ELOOP') return 'too many levels of symbolic links';
+  if (err.code === 'EISDIR') return 'it is a folder, not a file';
   return err.message;
 }
 
@@ -73,6 +74,7 @@ function statSkillFile(dir: string): { file: string; st: Stats } | { error: unkn
       return { error: e, file };
     }
     if (st?.isFile()) return { file, st };
+    if (st?.isDirectory()) return { error: Object.assign(new Error('SKILL.md is a folder, not a file'), { code: 'EISDIR' }), file };
   }
   return undefined;
 }

@@ -115,6 +115,7 @@ test('one broken skill never hides the others; it is listed as broken with its e
   const broken = c.broken().map((b) => b.dir.split('/').pop()).sort();
   assert.deepEqual(broken, ['bad-yaml', 'bin', 'no-desc']);
   for (const b of c.broken()) assert.ok(b.diagnostics.every((d) => d.file === b.file && d.severity === 'error'));
+  assert.ok(c.discoveryDiagnostics().some((d) => d.file === join(l.user, 'not-a-file/SKILL.md') && /folder, not a file/.test(d.message)));
 });
 
 test('lowercase skill.md is found; SKILL.md is preferred when both exist', async () => {
