@@ -176,6 +176,20 @@ function matchRules(seg: Segment, text: string, rules: AuditRule[] = RULES): Hit
   return hits;
 }
 
+const WINDOW = 4096;
+const OVERLAP = 512;
+
+/** A long line as overlapping windows (a match up to OVERLAP characters long is never cut). */
+function windows(text: string): string[] {
+  if (text.length <= WINDOW) return [text];
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += WINDOW - OVERLAP) {
+    out.push(text.slice(i, i + WINDOW));
+    if (i + WINDOW >= text.length) break;
+  }
+  return out;
+}
+
 export interface TextAudit { findings: Finding[]; hidden: { line: number; hidden: HiddenText }[] }
 
 /** Audit one file's text. `kind` picks how lines are read (Markdown or a script). */
@@ -212,28 +226,29 @@ export function auditText(file: string, text: string, kind: 'markdown' | 'shell'
         }
       }
     }
-    const t = norm.text;
-    if (!t) continue;
-    const hits = matchRules(seg, t);
-    for (const h of hits) {
-      add({ file, line: seg.line, rule: h.rule.id, family: h.rule.family, level: h.level, excerpt: excerptOf(t, h.index), message: h.rule.message });
-    }
-    if (seg.ctx === 'script' || seg.ctx === 'shell' || seg.ctx === 'example' || seg.ctx === 'inline') {
-      const d = deobfuscate(t);
-      if (d !== t) {
-        const plain = new Set(hits.map((h) => h.rule.id));
-        for (const h of matchRules(seg, normalizeLine(d).text)) {
-          if (plain.has(h.rule.id) || h.rule.family === 'network' || h.rule.family === 'install') continue;
-          add({ file, line: seg.line, rule: `obfuscation.${h.rule.id}`, family: 'obfuscation', level: seg.ctx === 'example' ? h.level : h.rule.level,
-            excerpt: excerptOf(t), message: `hidden by string splitting or escapes: ${h.rule.message}` });
+    if (!norm.text) continue;
+    // Very long lines are scanned in overlapping windows so no pattern can go quadratic on them.
+    for (const t of windows(norm.text)) {
+      const hits = matchRules(seg, t);
+      for (const h of hits) {
+        add({ file, line: seg.line, rule: h.rule.id, family: h.rule.family, level: h.level, excerpt: excerptOf(t, h.index), message: h.rule.message });
+      }
+      if (seg.ctx === 'script' || seg.ctx === 'shell' || seg.ctx === 'example' || seg.ctx === 'inline') {
+        const d = deobfuscate(t);
+        if (d !== t) {
+          const plain = new Set(hits.map((h) => h.rule.id));
+          for (const h of matchRules(seg, normalizeLine(d).text)) {
+            if (plain.has(h.rule.id) || h.rule.family === 'network' || h.rule.family === 'install') continue;
+            add({ file, line: seg.line, rule: `obfuscation.${h.rule.id}`, family: 'obfuscation', level: seg.ctx === 'example' ? h.level : h.rule.level,
+              excerpt: excerptOf(t), message: `hidden by string splitting or escapes: ${h.rule.message}` });
+          }
         }
       }
     }
-    for (const decoded of decodeBase64Blobs(t)) {
+    for (const decoded of decodeBase64Blobs(norm.text)) {
       const dn = normalizeLine(decoded.replace(/\r?\n/g, ' ; ')).text;
-      const asCode = matchRules({ ...seg, ctx: 'shell', around: '' }, deobfuscate(dn));
-      const asText = matchRules({ ...seg, ctx: 'prose', around: '' }, dn);
-      for (const h of [...asCode, ...asText]) {
+      const hs = windows(dn).flatMap((w) => [...matchRules({ ...seg, ctx: 'shell', around: '' }, deobfuscate(w)), ...matchRules({ ...seg, ctx: 'prose', around: '' }, w)]);
+      for (const h of hs) {
         add({ file, line: seg.line, rule: `obfuscation.base64.${h.rule.id}`, family: 'obfuscation', level: h.rule.level,
           excerpt: excerptOf(dn), message: `a base64 blob decodes to content that ${h.rule.message}` });
       }

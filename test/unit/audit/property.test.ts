@@ -39,6 +39,9 @@ test('very long and pathological lines are audited without catastrophic backtrac
     '"a"+'.repeat(20_000),
     'A'.repeat(200_000),
     'nc ' + '-x '.repeat(30_000),
+    'scp .'.repeat(20_000),
+    'curl:'.repeat(20_000),
+    'dd  '.repeat(20_000),
   ];
   for (const l of long) for (const kind of ['markdown', 'shell', 'script'] as const) assert.ok(Array.isArray(auditText('x', l, kind).findings));
 });
