@@ -7,6 +7,14 @@ import type { ToolDefinition } from './types.js';
 /** Where a tool came from: shown in listings, used to remove a connector's tools together. */
 export type ToolSource = 'builtin' | 'meta' | 'skill' | 'catalog' | `mcp:${string}`;
 
+export interface RegistryOptions extends Partial<DeferralSettings> {
+  /**
+   * Tools the harness offers at all (settings policy.ceiling.tools; `*` = all). A tool outside it is not
+   * registered — it cannot be listed, found or called. ToolSearch and DeferExecuteTool are always offered.
+   */
+  offered?: string[];
+}
+
 export interface DeferralSettings {
   /** Names (or `*` patterns such as `mcp__github__*`) to defer in addition to the tools' defaults. */
   deferred: string[];
@@ -41,10 +49,16 @@ export class ToolRegistry {
   private readonly listeners = new Set<(e: RegistryEvent) => void>();
   private readonly isForcedDeferred: (name: string) => boolean;
   private readonly isForcedLoaded: (name: string) => boolean;
+  private readonly isOffered: (name: string) => boolean;
+  /** Names refused because the ceiling does not offer them. */
+  readonly notOffered = new Set<string>();
 
-  constructor(settings: Partial<DeferralSettings> = {}) {
+  constructor(settings: RegistryOptions = {}) {
     this.isForcedDeferred = patternMatcher(settings.deferred ?? []);
     this.isForcedLoaded = patternMatcher(settings.alwaysLoaded ?? []);
+    const offered = settings.offered ?? ['*'];
+    const match = patternMatcher(offered);
+    this.isOffered = (name) => name === 'ToolSearch' || name === 'DeferExecuteTool' || match(name);
   }
 
   /**
@@ -52,9 +66,13 @@ export class ToolRegistry {
    * `lazy` defers compiling the schema to the first call (large imported catalogs); a bad schema then
    * surfaces as a `tool.schema` error on that call instead of here.
    */
-  register(def: AnyTool, source: ToolSource = 'builtin', opts: { lazy?: boolean } = {}): RegisteredTool {
+  register(def: AnyTool, source: ToolSource = 'builtin', opts: { lazy?: boolean } = {}): RegisteredTool | undefined {
     if (!isValidToolName(def.name)) {
       throw new Error(`tool name "${def.name}" is invalid: use letters, digits, "_" or "-", at most 64 characters`);
+    }
+    if (!this.isOffered(def.name)) {
+      this.notOffered.add(def.name);
+      return undefined;
     }
     const existing = this.tools.get(def.name);
     if (existing) throw new Error(`tool "${def.name}" is already registered (from ${existing.source})`);

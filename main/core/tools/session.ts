@@ -5,6 +5,8 @@ import { toolError } from './errors.js';
 import type { RegisteredTool, ToolRegistry } from './registry.js';
 import type { ToolSearchIndex, ToolSearchResult } from './tool-search.js';
 import type { ToolContext, ToolResult } from './types.js';
+import { renderToolSection, type PromptTool } from './prompt-cost.js';
+import { countTokens } from '../tokens.js';
 
 export const TOOL_SEARCH = 'ToolSearch';
 export const DEFER_EXECUTE = 'DeferExecuteTool';
@@ -43,6 +45,17 @@ export class ToolSession {
   /** Deferred tools not yet discovered: reachable only through ToolSearch / DeferExecuteTool. */
   hiddenTools(): RegisteredTool[] {
     return this.registry.list({ deferred: true }).filter((t) => !this.discovered.has(t.def.name));
+  }
+
+  /**
+   * The tool section for the next prompt: full schemas of the visible tools (always-loaded + discovered) and the
+   * names of the still-hidden deferred tools, rendered as providers receive them, with its token count.
+   */
+  promptSection(): { tools: PromptTool[]; deferredNames: string[]; text: string; tokens: number } {
+    const tools = this.visibleTools().map((t) => ({ name: t.def.name, description: t.def.description, inputSchema: t.def.inputSchema }));
+    const deferredNames = this.hiddenTools().map((t) => t.def.name);
+    const text = renderToolSection(tools, { deferredNames });
+    return { tools, deferredNames, text, tokens: countTokens(text) };
   }
 
   search(query: string, limit = 5): ToolSearchResult {

@@ -48,7 +48,7 @@ function promptTool(t: { def: { name: string; description: string; inputSchema: 
 }
 
 export async function openToolbox(opts: ToolboxOptions): Promise<Toolbox> {
-  const registry = new ToolRegistry(opts.settings.tools);
+  const registry = new ToolRegistry({ ...opts.settings.tools, offered: opts.settings.policy.ceiling.tools });
   const report = (message: string, file = '(tools)') => opts.onDiagnostic?.({ severity: 'warning', code: 'tools.register', file, message });
   const mcp = new McpManager({
     registry,

@@ -79,3 +79,13 @@ test('a lazily compiled catalog schema that is broken fails on call, not at regi
   const r = await new ToolExecutor({ registry: reg, gate: allowAll }).execute('lazy', {}, ctx);
   assert.equal(!r.ok && r.error.code, 'tool.schema');
 });
+
+test('tools the ceiling does not offer are never registered, so they cannot be found or called', () => {
+  const reg = new ToolRegistry({ offered: ['read_file', 'mcp__gh__*'] });
+  assert.ok(reg.register(tool('read_file', [])));
+  assert.equal(reg.register(tool('bash', [])), undefined);
+  assert.ok(reg.register(tool('mcp__gh__list', [], true)));
+  assert.ok(reg.register(tool('ToolSearch', [])));
+  assert.deepEqual(reg.list().map((t) => t.def.name), ['mcp__gh__list', 'read_file', 'ToolSearch']);
+  assert.deepEqual([...reg.notOffered], ['bash']);
+});

@@ -66,6 +66,10 @@ test('a found deferred tool becomes visible in the prompt for the rest of the se
   assert.ok(!b.session.hiddenTools().some((t) => t.def.name === 'db_query'));
   const cost = b.promptCost();
   assert.ok(cost.deferredTokens > 0 && cost.allLoadedTokens > 0);
+  const section = b.session.promptSection();
+  assert.ok(section.tools.some((t) => t.name === 'db_query'));
+  assert.ok(section.text.includes('"name":"db_query"'));
+  assert.ok(section.deferredNames.includes('slack_postMessage') && !section.text.includes('"name":"slack_postMessage"'));
   await b.close();
 });
 
