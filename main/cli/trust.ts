@@ -82,7 +82,7 @@ function tierRootFor(ctx: CommandContext, scope: string): string {
   throw new CliError(`--scope must be user or project, not "${scope}"`);
 }
 
-function printInstall(ctx: CommandContext, r: InstallResult): void {
+function printInstall(ctx: CommandContext, r: InstallResult, reportShown = false): void {
   if (ctx.json) {
     const base = { status: r.status, reason: 'reason' in r ? r.reason : undefined };
     const report = 'report' in r && r.report ? reportJson(r.report) : null;
@@ -90,7 +90,7 @@ function printInstall(ctx: CommandContext, r: InstallResult): void {
       ...(r.status === 'pending' ? { approvalId: r.approval.id } : {}), ...(r.status === 'exists' ? { dest: r.dest } : {}), report });
     return;
   }
-  if ('report' in r && r.report) printReport(ctx, r.report);
+  if ('report' in r && r.report && !reportShown) printReport(ctx, r.report);
   switch (r.status) {
     case 'installed': ctx.io.out(`${r.replaced ? 'updated' : 'installed'} ${r.skill} → ${r.dest}`); break;
     case 'refused': ctx.io.err(`refused: ${r.reason}`); break;
@@ -113,16 +113,20 @@ const install: Command = {
     try {
       const opts = { source: path, tierRoot, tier: scope, store, approveP1: ctx.values.yes === true, replace: ctx.values.update === true };
       let r = installSkill(opts);
-      if (r.status === 'pending' && !ctx.json && !opts.approveP1) {
+      let shown = false;
+      if (r.status === 'exists' && !ctx.json) {
         printReport(ctx, r.report);
+        shown = true;
+        if (await confirm(ctx, `${r.reason}. Replace it?`)) r = installSkill({ ...opts, replace: true });
+      }
+      if (r.status === 'pending' && !ctx.json && !opts.approveP1) {
+        if (!shown) printReport(ctx, r.report);
+        shown = true;
         if (await confirm(ctx, `Install ${r.report.skill} despite the P1 findings above?`)) {
           r = approvePendingInstall(store, r.approval.id);
         }
       }
-      if (r.status === 'exists' && !ctx.json && await confirm(ctx, `${r.reason}. Replace it?`)) {
-        r = installSkill({ ...opts, replace: true });
-      }
-      printInstall(ctx, r);
+      printInstall(ctx, r, shown && r.status !== 'installed');
       return r.status === 'installed' ? 0 : r.status === 'refused' ? 2 : 1;
     } finally {
       store.close();
