@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from './config.js';
 import type { McpCallOutcome, McpToolInfo } from './tool-adapter.js';
 import type { McpResourceContent, McpResourceInfo } from '../tools/builtin/mcp-resources.js';
@@ -138,14 +139,20 @@ export class McpConnection {
     try {
       await withTimeout(client.connect(transport, { timeout: this.config.connectTimeoutMs }), this.config.connectTimeoutMs, `connecting to "${this.name}"`);
       if (transport instanceof StdioClientTransport) this.pid = transport.pid ?? undefined;
-      const tools: McpToolInfo[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await withTimeout(client.listTools(cursor ? { cursor } : undefined, { timeout: this.config.connectTimeoutMs }), this.config.connectTimeoutMs, `listing tools of "${this.name}"`);
-        tools.push(...(page.tools as McpToolInfo[]));
-        cursor = page.nextCursor;
-      } while (cursor && tools.length < 5000);
+      const tools = await this.listTools(client);
       if (gen !== this.generation || this.isClosed()) return false;
+      // A server may change its tools while connected (tools/list_changed): list again and re-register.
+      client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+        if (gen !== this.generation || this.state !== 'connected') return;
+        try {
+          const next = await this.listTools(client);
+          if (gen !== this.generation) return;
+          this.toolCount = next.length;
+          this.events.onTools(next);
+        } catch (e) {
+          this.lastError = `relisting tools failed: ${(e as Error).message}`;
+        }
+      });
       // From here on a close of the transport is a crash.
       client.onclose = () => {
         if (gen === this.generation && this.state === 'connected') this.fail(`server "${this.name}" closed the connection (crashed or exited)`);
@@ -165,6 +172,17 @@ export class McpConnection {
       this.fail(`${(e as Error).message ?? String(e)}${tail}`);
       return false;
     }
+  }
+
+  private async listTools(client: Client): Promise<McpToolInfo[]> {
+    const tools: McpToolInfo[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await withTimeout(client.listTools(cursor ? { cursor } : undefined, { timeout: this.config.connectTimeoutMs }), this.config.connectTimeoutMs, `listing tools of "${this.name}"`);
+      tools.push(...(page.tools as McpToolInfo[]));
+      cursor = page.nextCursor;
+    } while (cursor && tools.length < 5000);
+    return tools;
   }
 
   private fail(reason: string): void {

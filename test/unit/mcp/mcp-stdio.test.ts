@@ -117,3 +117,16 @@ test('mcp.json: user and workspace files merge (workspace wins), bad entries are
   const broken = parseMcpConfig({ servers: {} }, 'x.json', '/');
   assert.equal(broken.diagnostics[0]?.field, 'mcpServers');
 });
+
+test('a server that adds a tool while connected (tools/list_changed) gets it registered and searchable', async () => {
+  const { box, ctx } = await open([stdio('tracker')]);
+  try {
+    assert.equal(box.registry.has('mcp__tracker__extra_report'), false);
+    const r = await box.session.deferExecute('mcp__tracker__enable_extra', {}, ctx);
+    assert.equal(r.ok, true);
+    assert.ok(await until(() => box.registry.has('mcp__tracker__extra_report')));
+    assert.equal(box.index.search('weekly status report', 1).tools[0]?.name, 'mcp__tracker__extra_report');
+  } finally {
+    await box.close();
+  }
+});
