@@ -43,7 +43,7 @@ export function reviewDiscovered(entry: Pick<CatalogEntry, 'tier' | 'realDir' | 
   }
   if (report.level === 'P0') return { enabled: false, reason: `audit P0 (refused): ${summary(report, 'P0')}` };
   if (report.level === 'P1') {
-    const decision = store?.policy.trust(entry.manifest.name, report.contentHash);
+    const decision = store?.policy.trustByHash(report.contentHash);
     if (decision === 'trusted') return undefined;
     return { enabled: false, reason: `audit P1, not trusted yet: ${summary(report, 'P1')} — run \`knack skills trust ${entry.manifest.name}\`` };
   }

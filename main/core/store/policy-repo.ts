@@ -118,6 +118,13 @@ export class PolicyRepo {
     return r?.decision;
   }
 
+  /** The latest decision about this exact content, whatever name it was trusted under. */
+  trustByHash(contentHash: string): 'trusted' | 'distrusted' | undefined {
+    const r = this.db.prepare('SELECT decision FROM skill_trust WHERE content_hash = ? ORDER BY decided_at DESC LIMIT 1').get(contentHash) as
+      { decision: 'trusted' | 'distrusted' } | undefined;
+    return r?.decision;
+  }
+
   // ---- audit cache ----
   cachedAudit(contentHash: string, auditor: string): string | undefined {
     const r = this.db.prepare('SELECT report_json AS j FROM audit_cache WHERE content_hash = ? AND auditor = ?').get(contentHash, auditor) as
