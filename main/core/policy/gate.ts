@@ -100,9 +100,11 @@ export function createGate(opts: GateOptions): Gate {
       if (bad !== undefined) return `skill "${sp.name}" may only run commands starting ${patterns.map((x) => `"${x.text}"`).join(', ')}, not "${bad}"`;
     }
     if (call.access.network && !p.network) return `skill "${sp.name}" did not request network access`;
+    // The root folder itself ('' relative) matches only globs that cover everything under it (`**`).
+    const globMatch = (g: string, rel: string): boolean => (rel === '' ? /^\*\*(\/\*\*?)?$/.test(g) : picomatch(g, { dot: true })(rel));
     const inGlobs = (r: Resolved, globs: string[]): boolean => globs.some((g) => {
-      if (g.startsWith(SKILL_PREFIX)) return isInside(r.real, sp.dir) && picomatch(g.slice(SKILL_PREFIX.length), { dot: true })(relPosix(r.real, sp.dir) || '.');
-      return isInside(r.real, ceiling.workspace) && picomatch(g, { dot: true })(relPosix(r.real, ceiling.workspace) || '.');
+      if (g.startsWith(SKILL_PREFIX)) return isInside(r.real, sp.dir) && globMatch(g.slice(SKILL_PREFIX.length), relPosix(r.real, sp.dir));
+      return isInside(r.real, ceiling.workspace) && globMatch(g, relPosix(r.real, ceiling.workspace));
     });
     const badRead = reads.find((r) => !isInside(r.real, sp.dir) && !inGlobs(r, p.read));
     if (badRead) return `skill "${sp.name}" may not read ${show(badRead)} (its read paths: ${p.read.join(', ') || 'its own folder only'})`;

@@ -173,3 +173,12 @@ test('a workspace settings file can narrow the ceiling but never widen it', asyn
   writeFileSync(join(ws, '.workbuddy', 'settings.json'), JSON.stringify({ policy: { ceiling: { network: false } } }));
   assert.equal(loadCeiling(data, ws).ceiling.network, false);
 });
+
+test('a skill mapped from allowed-tools (read **) may list the workspace root; a narrower glob may not', () => {
+  const wide = parsePermissions({ file: 'SKILL.md', allowedTools: 'Read Glob' }).permissions!;
+  const { gate } = setup({ skills: { wide, narrow: perms({ tools: ['list_dir', 'glob'], paths: { read: ['src/**'] } }) } });
+  const list = (path: string): ToolCall => ({ tool: 'glob', args: { path }, access: { read: [path] } });
+  assert.equal(gate.authorize(list('.'), { kind: 'agent', activeSkills: ['wide'] }).verdict, 'allow');
+  assert.equal(gate.authorize(list('.'), { kind: 'agent', activeSkills: ['narrow'] }).verdict, 'deny');
+  assert.equal(gate.authorize(list('src'), { kind: 'agent', activeSkills: ['narrow'] }).verdict, 'allow');
+});
