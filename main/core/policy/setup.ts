@@ -37,6 +37,7 @@ export interface GateSetup {
 export function buildGate(setup: GateSetup): { gate: Gate; ceiling: Ceiling } {
   const policies = new Map<string, SkillPolicy>();
   for (const e of setup.skills) {
+    if ((e as Partial<CatalogEntry>).shadowedBy) continue; // a shadowed skill never acts: the winner's manifest applies
     const key = e.manifest.name.normalize('NFKC').toLowerCase();
     if (!policies.has(key)) policies.set(key, skillPolicyOf(e));
   }
