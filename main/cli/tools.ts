@@ -93,7 +93,7 @@ async function open(ctx: CommandContext, gate: Gate, approver?: Approver, catalo
     catalogs,
     expander: crossLanguageExpander({ cacheDir: join(ctx.paths.dataDir, 'cache') }),
     onDiagnostic: (d) => ctx.io.err(`${d.severity}: ${formatDiag(d)}`),
-    // The CLI is one short process: one retry is all a broken server gets.
+    // The CLI is one short process: a server that fails its first attempt is reported, not retried.
     backoff: { initialMs: 500, maxMs: 500, maxAttempts: 1 },
   });
   return { box, renamed };
@@ -266,4 +266,35 @@ const evalCmd: Command = {
   },
 };
 
-export const toolsCommands: Command[] = [list, search, call, evalCmd];
+const mcpStatus: Command = {
+  path: ['tools', 'mcp'],
+  summary: 'Connect the configured MCP servers once and show each one: state, tools, last error and stderr.',
+  usage: '[--trust-mcp] [--json]',
+  options: { 'trust-mcp': { type: 'boolean' } },
+  async run(ctx) {
+    // For display only (open() reports the config's problems once).
+    const servers = loadMcpConfig(ctx.paths.dataDir, ctx.workspace).servers;
+    const { box } = await open(ctx, NO_CALLS);
+    try {
+      const status = box.mcp.status();
+      if (ctx.json) {
+        printJson(ctx.io, { servers: status.map((s) => ({ ...s, source: servers.find((c) => c.name === s.name)?.source })) });
+      } else if (!status.length) {
+        ctx.io.out(`no MCP servers configured (user: ${join(ctx.paths.dataDir, 'mcp.json')}, workspace: ${workspaceMcpPath(ctx.workspace)})`);
+      }
+      if (!ctx.json) {
+        for (const s of status) {
+          const cfg = servers.find((c) => c.name === s.name);
+          ctx.io.out(`${s.name}: ${s.state}${s.state === 'connected' ? `, ${s.tools} tools` : ''}  (${cfg?.kind === 'http' ? cfg.url : cfg ? `${cfg.command} ${cfg.args.join(' ')}` : ''}; from ${cfg?.source ?? '?'})`);
+          if (s.lastError) ctx.io.out(`    error: ${s.lastError}`);
+          for (const line of s.stderrTail?.slice(-3) ?? []) ctx.io.out(`    stderr: ${line}`);
+        }
+      }
+      return status.every((s) => s.state === 'connected') ? 0 : 1;
+    } finally {
+      await box.close();
+    }
+  },
+};
+
+export const toolsCommands: Command[] = [list, search, call, evalCmd, mcpStatus];

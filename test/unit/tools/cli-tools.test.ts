@@ -79,3 +79,13 @@ test('knack tools list shows MCP tools from the user mcp.json; workspace servers
   const j = JSON.parse(trusted.out) as { tools: { name: string }[] };
   assert.ok(j.tools.some((t) => t.name === 'mcp__repo__create_issue'));
 });
+
+test('knack tools mcp shows each server’s state and why a broken one failed, exit 1', async () => {
+  const { common, data } = dirs();
+  writeTree(data, { 'mcp.json': JSON.stringify({ mcpServers: { ok: { command: process.execPath, args: [SERVER] }, dead: { command: process.execPath, args: [SERVER, '--mode', 'exit-at-start'] } } }) });
+  const r = await run(['tools', 'mcp', ...common]);
+  assert.equal(r.code, 1);
+  assert.match(r.out, /^ok: connected, \d+ tools/m);
+  assert.match(r.out, /^dead: failed/m);
+  assert.match(r.out, /stderr: fixture: refusing to start/);
+});
