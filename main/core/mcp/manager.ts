@@ -58,6 +58,26 @@ export class McpManager implements McpResourceProvider {
     return this.status();
   }
 
+  /**
+   * Apply a new configuration (mcp.json edited): servers no longer listed are stopped and their tools removed,
+   * changed ones restarted, new ones started. Unchanged servers keep running untouched.
+   */
+  async sync(servers: McpServerConfig[]): Promise<ConnectionStatus[]> {
+    const wanted = new Map(servers.map((s) => [s.name, s]));
+    const stale = [...this.connections.values()].filter((c) => {
+      const next = wanted.get(c.name);
+      return !next || JSON.stringify(next) !== JSON.stringify(c.config);
+    });
+    await Promise.all(
+      stale.map(async (c) => {
+        await c.close();
+        this.connections.delete(c.name);
+        this.opts.registry.unregisterSource(`mcp:${c.name}`);
+      }),
+    );
+    return this.start(servers);
+  }
+
   status(): ConnectionStatus[] {
     return [...this.connections.values()].map((c) => c.status());
   }

@@ -130,3 +130,21 @@ test('a server that adds a tool while connected (tools/list_changed) gets it reg
     await box.close();
   }
 });
+
+test('applying an edited configuration stops removed servers, restarts changed ones and keeps the rest', async () => {
+  const { box } = await open([stdio('keep'), stdio('drop')]);
+  try {
+    const keepConn = box.mcp.connection('keep');
+    await box.mcp.sync([stdio('keep'), stdio('added')]);
+    assert.equal(box.mcp.connection('keep'), keepConn);
+    assert.deepEqual(box.mcp.status().map((s) => `${s.name}:${s.state}`).sort(), ['added:connected', 'keep:connected']);
+    assert.equal(box.registry.has('mcp__drop__add_numbers'), false);
+    assert.equal(box.registry.has('mcp__added__add_numbers'), true);
+    await box.mcp.sync([stdio('keep', 'normal', { callTimeoutMs: 999 })]);
+    assert.notEqual(box.mcp.connection('keep'), keepConn);
+    assert.equal(box.mcp.connection('keep')?.config.callTimeoutMs, 999);
+    assert.ok(box.registry.has('mcp__keep__add_numbers'));
+  } finally {
+    await box.close();
+  }
+});
