@@ -115,3 +115,13 @@ test('bash caps output and reports the exit code', async () => {
   assert.ok(c!.stdout.length < 110_000);
   assert.equal(c?.stderr.trim(), 'err');
 });
+
+test('edit_file matches text as read_file shows it in a CRLF file and keeps the CRLF line endings', async () => {
+  const ws = tempDir();
+  writeFileSync(join(ws, 'w.txt'), 'alpha\r\nbeta\r\ngamma\r\n');
+  const read = await readFileTool.handler({ path: 'w.txt' }, ctxOf(ws));
+  assert.equal(read.ok && (read.content as { content: string }).content, 'alpha\nbeta\ngamma');
+  const r = await editFileTool.handler({ path: 'w.txt', old_string: 'alpha\nbeta', new_string: 'alpha\nBETA\nextra' }, ctxOf(ws));
+  assert.equal(r.ok, true, JSON.stringify(r));
+  assert.equal(readFileSync(join(ws, 'w.txt'), 'utf8'), 'alpha\r\nBETA\r\nextra\r\ngamma\r\n');
+});

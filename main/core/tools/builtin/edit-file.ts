@@ -59,7 +59,11 @@ export const editFileTool: ToolDefinition<Args> = {
       const buf = await readFile(file);
       if (looksBinary(buf)) return toolError('tool.binary', `${shown} is a binary file; edit_file only changes text`);
       const text = buf.toString('utf8');
-      const at = occurrences(text, a.old_string);
+      // read_file shows CRLF files with plain newlines; match and write them back in the file's own line endings.
+      const crlf = text.includes('\r\n') && !a.old_string.includes('\r\n');
+      const oldS = crlf ? a.old_string.replace(/\n/g, '\r\n') : a.old_string;
+      const newS = crlf ? a.new_string.replace(/\r?\n/g, '\r\n') : a.new_string;
+      const at = occurrences(text, oldS);
       if (at.length === 0) {
         return toolError('tool.no_match', `old_string was not found in ${shown} (it must match exactly, whitespace included)`);
       }
@@ -70,7 +74,7 @@ export const editFileTool: ToolDefinition<Args> = {
           lines,
         });
       }
-      const next = a.replace_all ? text.split(a.old_string).join(a.new_string) : text.slice(0, at[0]) + a.new_string + text.slice(at[0]! + a.old_string.length);
+      const next = a.replace_all ? text.split(oldS).join(newS) : text.slice(0, at[0]) + newS + text.slice(at[0]! + oldS.length);
       await atomicWrite(file, next);
       return ok({ path: shown, replacements: a.replace_all ? at.length : 1, firstLine: lineOf(text, at[0]!) });
     } catch (e) {
