@@ -11,6 +11,8 @@ import { capText, displayPath, looksBinary, resolveArg } from './workspace.js';
 export const READ_MAX_BYTES = 256 * 1024;
 /** Text returned by one call, at most. */
 export const READ_MAX_RETURN = 256 * 1024;
+/** Files above this size are refused even by range (reading one means scanning it to count lines). */
+export const READ_MAX_RANGED_BYTES = 256 * 1024 * 1024;
 /** Lines returned by one ranged call, at most. */
 export const READ_MAX_LINES = 2000;
 
@@ -77,6 +79,9 @@ export const readFileTool: ToolDefinition<Args> = {
           size: st.size,
           limit: READ_MAX_BYTES,
         });
+      }
+      if (st.size > READ_MAX_RANGED_BYTES) {
+        return toolError('tool.too_large', `${shown} is ${st.size} bytes; files over ${READ_MAX_RANGED_BYTES} bytes are not read (use grep or bash to look into it)`);
       }
       const from = a.offset ?? 1;
       const count = a.limit ?? READ_MAX_LINES;
