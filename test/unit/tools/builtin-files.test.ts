@@ -125,3 +125,17 @@ test('edit_file matches text as read_file shows it in a CRLF file and keeps the 
   assert.equal(r.ok, true, JSON.stringify(r));
   assert.equal(readFileSync(join(ws, 'w.txt'), 'utf8'), 'alpha\r\nBETA\r\nextra\r\ngamma\r\n');
 });
+
+test('grep and glob never follow a symlink out of the searched folder', async () => {
+  const ws = tempDir();
+  const outside = tempDir();
+  writeTree(outside, { 'secret.txt': 'needle outside\n' });
+  writeTree(ws, { 'in.txt': 'needle inside\n', 'sub/x.txt': 'x\n' });
+  const { symlinkSync } = await import('node:fs');
+  symlinkSync(join(outside, 'secret.txt'), join(ws, 'link.txt'));
+  symlinkSync(join(ws, 'in.txt'), join(ws, 'sub', 'inner-link.txt'));
+  const r = await grepTool.handler({ pattern: 'needle' }, ctxOf(ws));
+  assert.deepEqual(r.ok && (r.content as { matches: { file: string }[] }).matches.map((m) => m.file), ['in.txt', 'sub/inner-link.txt']);
+  const g = await globTool.handler({ pattern: '**/*.txt' }, ctxOf(ws));
+  assert.ok(g.ok && !(g.content as { files: string[] }).files.includes('link.txt'));
+});

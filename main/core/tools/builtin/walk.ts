@@ -1,7 +1,7 @@
 // A bounded walk of a workspace folder that respects .gitignore files (root and nested, via the `ignore`
 // package) and always skips .git and node_modules; shared by glob and grep.
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 
 export const ALWAYS_SKIPPED = new Set(['.git', 'node_modules']);
@@ -43,7 +43,10 @@ export interface WalkOptions {
   signal?: AbortSignal;
 }
 
-/** Files under `root`, depth-first in name order, ignored paths skipped. Symlinked folders are not followed. */
+/**
+ * Files under `root`, depth-first in name order, ignored paths skipped. Symlinked folders are not followed; a
+ * symlinked file is listed only when its real path stays inside the root.
+ */
 export async function* walkFiles(root: string, opts: WalkOptions = {}): AsyncGenerator<WalkEntry> {
   const max = opts.maxFiles ?? 100_000;
   const useIgnore = opts.gitignore !== false;
@@ -53,6 +56,16 @@ export async function* walkFiles(root: string, opts: WalkOptions = {}): AsyncGen
     yield { path: root, rel: '' };
     return;
   }
+  // The gate checked the root; a symlink below it must not lead the walk anywhere else.
+  const realRoot = await realpath(root);
+  const staysInside = async (p: string): Promise<boolean> => {
+    try {
+      const r = relative(realRoot, await realpath(p));
+      return !r.startsWith('..') && !isAbsolute(r) && (await stat(p)).isFile();
+    } catch {
+      return false;
+    }
+  };
   async function* visit(dir: string, layers: Layer[]): AsyncGenerator<WalkEntry> {
     if (opts.signal?.aborted) return;
     const rel = relative(root, dir).split(sep).join('/');
@@ -76,6 +89,7 @@ export async function* walkFiles(root: string, opts: WalkOptions = {}): AsyncGen
         yield* visit(join(dir, e.name), here);
       } else if (e.isFile() || e.isSymbolicLink()) {
         if (useIgnore && ignored(here, childRel, false)) continue;
+        if (e.isSymbolicLink() && !(await staysInside(join(dir, e.name)))) continue;
         count++;
         yield { path: join(dir, e.name), rel: childRel };
       }
