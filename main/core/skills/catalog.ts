@@ -22,13 +22,14 @@ import { basename } from 'node:path';
 import { DEFAULT_SETTINGS, type Settings } from '../config.js';
 import type { KnackPaths } from '../paths.js';
 import type { Store } from '../store/index.js';
-import { discoverAll, tierRoots, type FoundSkill } from './discover.js';
+import { CACHE_VERSION, decodeSnapshot, encodeSnapshot, RootCache, type CachedResult, type RootSnapshot } from './catalog-cache.js';
+import { discoverAll, tierRoots, type FoundSkill, type TierRoot } from './discover.js';
 import { folderMismatch, parseSkillFile, type ParsedSkill } from './manifest.js';
 import { parseFilesParallel } from './parse-pool.js';
-import { TIER_RANK, type CatalogEntry, type Diagnostic, type SkillManifest, type Tier } from './types.js';
+import { TIER_RANK, type CatalogEntry, type Diagnostic, type Tier } from './types.js';
 
-/** Bump when the parser's output changes: cached rows of an older version are re-parsed. */
-export const PARSER_VERSION = 1;
+/** Bump (via CACHE_VERSION in catalog-cache.ts) when the parser's output changes: older caches are re-parsed. */
+export const PARSER_VERSION = CACHE_VERSION;
 
 export type ReviewHook = (entry: CatalogEntry) => { enabled: false; reason: string } | undefined;
 
@@ -41,6 +42,11 @@ export interface CatalogOptions {
   review?: ReviewHook;
   /** Parse threads for cold builds: 0/1 = in this thread; default: all cores when there are many files to parse. */
   threads?: number;
+  /**
+   * A cached folder listing is reused only when the folder changed at least this long before it was read
+   * (default LISTING_RACY_MS, 2 s: coarse file-system clocks). Tests lower it; 0 trusts any unchanged folder.
+   */
+  listingRacyMs?: number;
 }
 
 /** A skill that could not be indexed. */
@@ -65,6 +71,8 @@ export interface CatalogTimings {
   cached: number;
   /** Folders visited by discovery. */
   folders: number;
+  /** Folders read from disk (readdir); the other visited folders were unchanged and listed from the cache. */
+  listed: number;
   threads: number;
 }
 
@@ -72,19 +80,6 @@ export interface CatalogChange {
   added: string[];
   removed: string[];
   changed: string[];
-}
-
-interface CachedResult {
-  v: number;
-  manifest?: SkillManifest;
-  diagnostics: Diagnostic[];
-  nameLine?: number;
-}
-
-interface Revisioned {
-  size: number;
-  mtimeMs: number;
-  result: CachedResult;
 }
 
 /** Lookup key for names: NFKC, lowercase. */
@@ -100,7 +95,8 @@ function now(): number {
 export class Catalog extends EventEmitter {
   private readonly settings: Settings;
   private readonly workspaceKey: string;
-  private memo = new Map<string, Revisioned>();
+  /** Each tier folder's snapshot as the last build left it (a refresh starts from these, not from the store). */
+  private snapshots = new Map<string, RootSnapshot>();
   private all: CatalogEntry[] = [];
   private winners = new Map<string, CatalogEntry>();
   private brokenList: BrokenSkill[] = [];
@@ -108,7 +104,7 @@ export class Catalog extends EventEmitter {
   private memToggles = new Map<string, boolean>();
   private running: Promise<CatalogChange> | undefined;
   private again = false;
-  timings: CatalogTimings = { discoverMs: 0, parseMs: 0, mergeMs: 0, totalMs: 0, files: 0, parsed: 0, cached: 0, folders: 0, threads: 1 };
+  timings: CatalogTimings = { discoverMs: 0, parseMs: 0, mergeMs: 0, totalMs: 0, files: 0, parsed: 0, cached: 0, folders: 0, listed: 0, threads: 1 };
 
   constructor(readonly options: CatalogOptions) {
     super();
@@ -187,137 +183,158 @@ export class Catalog extends EventEmitter {
     return this.running;
   }
 
+  /** The previous snapshot of a tier folder: this process's last build, else the store, else empty. */
+  private previousSnapshot(root: TierRoot): RootSnapshot {
+    const mem = this.snapshots.get(root.dir);
+    if (mem) return mem;
+    let json: string | undefined;
+    try {
+      json = this.options.store?.skills.getSnapshot(root.dir);
+    } catch {
+      // an unreadable cache is an empty one
+    }
+    return decodeSnapshot(json);
+  }
+
   private async build(): Promise<CatalogChange> {
     const t0 = now();
     const { paths, workspace, store } = this.options;
     const roots = tierRoots(paths, workspace, this.settings.discovery.agentsFolders);
-    const disc = discoverAll(roots, { maxDepth: this.settings.discovery.maxDepth, maxFolders: this.settings.discovery.maxFolders });
+    const caches = new Map<TierRoot, RootCache>(roots.map((r) => [r, new RootCache(this.previousSnapshot(r), this.options.listingRacyMs)]));
+    const disc = discoverAll(
+      roots,
+      { maxDepth: this.settings.discovery.maxDepth, maxFolders: this.settings.discovery.maxFolders },
+      (r) => caches.get(r)!,
+    );
     const t1 = now();
 
-    // Revisions: memory first, then the SQLite cache (one query), then parse what is left.
-    const results = new Map<string, CachedResult>();
-    const toParse: FoundSkill[] = [];
-    let dbRows: ReturnType<NonNullable<typeof store>['skills']['allCached']> | undefined;
-    for (const f of disc.found) {
-      if (results.has(f.realFile)) continue;
-      const m = this.memo.get(f.realFile);
-      if (m && m.size === f.size && m.mtimeMs === f.mtimeMs) {
-        results.set(f.realFile, m.result);
-        continue;
-      }
-      if (store && !dbRows) dbRows = store.skills.allCached();
-      const row = dbRows?.get(f.realFile);
-      if (row && row.size === f.size && row.mtimeMs === f.mtimeMs) {
-        try {
-          const r = JSON.parse(row.parsedJson) as CachedResult;
-          if (r.v === PARSER_VERSION) {
-            results.set(f.realFile, r);
-            continue;
-          }
-        } catch {
-          // a damaged row is simply re-parsed
-        }
-      }
-      toParse.push(f);
+    // Found files are grouped by root, in root order: the cache of a file is its root's.
+    const cacheOf = rootLookup(roots, caches);
+    const found = disc.found;
+    const results: CachedResult[] = new Array(found.length);
+    const toParse: number[] = [];
+    for (let i = 0; i < found.length; i++) {
+      const f = found[i]!;
+      const r = cacheOf(f).lookup(f);
+      if (r) results[i] = r;
+      else toParse.push(i);
     }
-    const cached = results.size;
+    const cached = found.length - toParse.length;
     let threads = 1;
+    let parsedCount = 0;
     if (toParse.length) {
-      const parsed = await parseFilesParallel(toParse.map((f) => f.realFile), this.options.threads);
+      // One parse per real file, even when two tier folders reach it.
+      const slot = new Map<string, number>();
+      const files: string[] = [];
+      for (const i of toParse) {
+        const real = found[i]!.realFile;
+        if (!slot.has(real)) slot.set(real, files.push(real) - 1);
+      }
+      const parsed = await parseFilesParallel(files, this.options.threads);
       threads = parsed.threads;
-      const rows: { filePath: string; size: number; mtimeMs: number; parsedJson: string }[] = [];
-      toParse.forEach((f, i) => {
-        const p: ParsedSkill = parsed.results[i]!;
-        const r: CachedResult = { v: PARSER_VERSION, diagnostics: p.diagnostics, ...(p.manifest ? { manifest: p.manifest } : {}), ...(p.nameLine !== undefined ? { nameLine: p.nameLine } : {}) };
-        results.set(f.realFile, r);
-        rows.push({ filePath: f.realFile, size: f.size, mtimeMs: f.mtimeMs, parsedJson: JSON.stringify(r) });
-      });
-      if (store) {
-        try {
-          store.skills.putCached(rows);
-        } catch {
-          // the cache is an optimisation: a failed write never stops the catalog
-        }
+      parsedCount = files.length;
+      const asCached = files.map((_, k): CachedResult => toCachedResult(parsed.results[k]!));
+      for (const i of toParse) {
+        const f = found[i]!;
+        const r = asCached[slot.get(f.realFile)!]!;
+        results[i] = r;
+        cacheOf(f).record(f, r);
+      }
+    }
+    // Keep each tier folder's snapshot; store the ones that changed (an emptied folder's is removed).
+    const nextSnapshots = new Map<string, RootSnapshot>();
+    const writes: { root: string; json: string | undefined }[] = [];
+    for (const r of roots) {
+      const c = caches.get(r)!;
+      const snap = c.snapshot();
+      nextSnapshots.set(r.dir, snap);
+      if (c.changed) writes.push({ root: r.dir, json: snap.dirs.size || snap.files.size ? encodeSnapshot(snap) : undefined });
+    }
+    this.snapshots = nextSnapshots;
+    if (store && writes.length) {
+      try {
+        store.skills.putSnapshots(writes);
+      } catch {
+        // the cache is an optimisation: a failed write never stops the catalog
       }
     }
     const t2 = now();
 
-    // Forget revisions of files that disappeared since the last build.
-    const nextMemo = new Map<string, Revisioned>();
-    for (const f of disc.found) {
-      const r = results.get(f.realFile);
-      if (r) nextMemo.set(f.realFile, { size: f.size, mtimeMs: f.mtimeMs, result: r });
-    }
-    const gone = [...this.memo.keys()].filter((k) => !nextMemo.has(k));
-    if (gone.length && store) {
-      try {
-        store.skills.deleteCached(gone);
-      } catch {
-        // ignore: see above
-      }
-    }
-    this.memo = nextMemo;
-
-    const before = new Map(this.all.filter((e) => !e.shadowedBy).map((e) => [nameKey(e.manifest.name), `${e.file}\0${e.size}\0${e.mtimeMs}`]));
-    this.merge(disc.found, results);
+    const before = this.winners;
+    this.merge(found, results);
     this.discoveryDiags = disc.diagnostics;
     const t3 = now();
     this.timings = {
       discoverMs: t1 - t0, parseMs: t2 - t1, mergeMs: t3 - t2, totalMs: t3 - t0,
-      files: disc.found.length, parsed: toParse.length, cached, folders: disc.visited, threads,
+      files: found.length, parsed: parsedCount, cached, folders: disc.visited, listed: disc.listed, threads,
     };
-    const after = new Map([...this.winners].map(([k, e]) => [k, `${e.file}\0${e.size}\0${e.mtimeMs}`]));
-    const change: CatalogChange = {
-      added: [...after.keys()].filter((k) => !before.has(k)).map((k) => this.winners.get(k)!.manifest.name),
-      removed: [...before.keys()].filter((k) => !after.has(k)),
-      changed: [...after.keys()].filter((k) => before.has(k) && before.get(k) !== after.get(k)).map((k) => this.winners.get(k)!.manifest.name),
-    };
+    const change = this.changeSince(before);
     if (change.added.length || change.removed.length || change.changed.length) this.emit('change', change);
     return change;
   }
 
-  private merge(found: FoundSkill[], results: Map<string, CachedResult>): void {
-    const records: { e: CatalogEntry; i: number; key: string }[] = [];
-    const broken: BrokenSkill[] = [];
-    for (const f of found) {
-      const r = results.get(f.realFile);
-      if (!r) continue;
-      const diagnostics = r.diagnostics.length ? r.diagnostics.map((d) => (d.file === f.realFile ? { ...d, file: f.file } : d)) : [];
-      if (!r.manifest) {
-        broken.push({ tier: f.tier, source: f.source, dir: f.dir, file: f.file, diagnostics });
-        continue;
-      }
-      const mm = folderMismatch(r.manifest.name, basename(f.dir), f.file, false, r.nameLine);
-      if (mm) diagnostics.push(mm);
-      const e: CatalogEntry = {
-        manifest: r.manifest, tier: f.tier, source: f.source, dir: f.dir, realDir: f.realDir, file: f.file,
-        size: f.size, mtimeMs: f.mtimeMs, diagnostics, enabled: true,
-      };
-      records.push({ e, i: records.length, key: nameKey(r.manifest.name) });
+  /** What changed between two sets of winners: a re-parsed file has a new manifest object; a cached one keeps it. */
+  private changeSince(before: Map<string, CatalogEntry>): CatalogChange {
+    const change: CatalogChange = { added: [], removed: [], changed: [] };
+    for (const [k, e] of this.winners) {
+      const was = before.get(k);
+      if (!was) change.added.push(e.manifest.name);
+      else if (was.manifest !== e.manifest || was.file !== e.file) change.changed.push(e.manifest.name);
     }
-    // Precedence: higher tier first; within a tier `.workbuddy` before `.agents`, then discovery order.
-    const order = [...records].sort((a, b) => TIER_RANK[b.e.tier] - TIER_RANK[a.e.tier] || (a.e.source === b.e.source ? 0 : a.e.source === 'workbuddy' ? -1 : 1) || a.i - b.i);
+    for (const k of before.keys()) if (!this.winners.has(k)) change.removed.push(k);
+    return change;
+  }
+
+  private merge(found: FoundSkill[], results: CachedResult[]): void {
+    const broken: [number, BrokenSkill][] = [];
+    // Precedence: higher tier first; within a tier `.workbuddy` before `.agents`, then discovery order. Found files
+    // come grouped by tier folder, so ordering the (at most five) groups orders every file.
+    const groups: { start: number; end: number; tier: Tier; source: FoundSkill['source'] }[] = [];
+    for (let i = 0; i < found.length; i++) {
+      const f = found[i]!;
+      const g = groups.at(-1);
+      if (g && g.tier === f.tier && g.source === f.source) g.end = i + 1;
+      else groups.push({ start: i, end: i + 1, tier: f.tier, source: f.source });
+    }
+    groups.sort((a, b) => TIER_RANK[b.tier] - TIER_RANK[a.tier] || (a.source === b.source ? 0 : a.source === 'workbuddy' ? -1 : 1));
     const winners = new Map<string, CatalogEntry>();
     const all: { e: CatalogEntry; key: string }[] = [];
-    for (const { e, key } of order) {
-      const win = winners.get(key);
-      if (!win) winners.set(key, e);
-      else {
-        e.shadowedBy = { tier: win.tier, file: win.file };
-        if (win.tier === e.tier) {
-          e.diagnostics.push({
-            severity: 'warning', code: 'name.duplicate', file: e.file, field: 'name',
-            message: `another ${e.tier} skill is also named "${e.manifest.name}" (${win.file}); that one is used`,
-          });
+    for (const g of groups) {
+      for (let i = g.start; i < g.end; i++) {
+        const f = found[i]!;
+        const r = results[i]!;
+        const diagnostics = r.diagnostics.length ? r.diagnostics.map((d) => (d.file === f.realFile ? { ...d, file: f.file } : d)) : [];
+        if (!r.manifest) {
+          broken.push([i, { tier: f.tier, source: f.source, dir: f.dir, file: f.file, diagnostics }]);
+          continue;
         }
+        const mm = folderMismatch(r.manifest.name, basename(f.dir), f.file, false, r.nameLine);
+        if (mm) diagnostics.push(mm);
+        const e: CatalogEntry = {
+          manifest: r.manifest, tier: f.tier, source: f.source, dir: f.dir, realDir: f.realDir, file: f.file,
+          size: f.size, mtimeMs: f.mtimeMs, diagnostics, enabled: true,
+        };
+        const key = nameKey(r.manifest.name);
+        const win = winners.get(key);
+        if (!win) winners.set(key, e);
+        else {
+          e.shadowedBy = { tier: win.tier, file: win.file };
+          if (win.tier === e.tier) {
+            e.diagnostics.push({
+              severity: 'warning', code: 'name.duplicate', file: e.file, field: 'name',
+              message: `another ${e.tier} skill is also named "${e.manifest.name}" (${win.file}); that one is used`,
+            });
+          }
+        }
+        all.push({ e, key });
       }
-      all.push({ e, key });
     }
     // Stable sort by name keeps precedence order among entries of the same name.
     all.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     this.all = all.map((x) => x.e);
     this.winners = winners;
-    this.brokenList = broken;
+    // Broken skills in discovery order.
+    this.brokenList = broken.sort((a, b) => a[0] - b[0]).map((x) => x[1]);
     this.applyToggles();
   }
 
@@ -348,6 +365,22 @@ export async function openCatalog(options: CatalogOptions): Promise<Catalog> {
   const catalog = new Catalog(options);
   await catalog.refresh();
   return catalog;
+}
+
+/** A parse result as the cache keeps it. */
+function toCachedResult(p: ParsedSkill): CachedResult {
+  return { diagnostics: p.diagnostics, ...(p.manifest ? { manifest: p.manifest } : {}), ...(p.nameLine !== undefined ? { nameLine: p.nameLine } : {}) };
+}
+
+/** The cache of a found file's tier folder (roots have distinct tier + source). */
+function rootLookup(roots: TierRoot[], caches: Map<TierRoot, RootCache>): (f: FoundSkill) => RootCache {
+  let last: { tier: Tier; source: string; cache: RootCache } | undefined;
+  return (f) => {
+    if (last && last.tier === f.tier && last.source === f.source) return last.cache;
+    const r = roots.find((x) => x.tier === f.tier && x.source === f.source)!;
+    last = { tier: r.tier, source: r.source, cache: caches.get(r)! };
+    return last.cache;
+  };
 }
 
 /** Parse files in this thread (small batches, workers, tests). */

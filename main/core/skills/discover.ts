@@ -1,6 +1,6 @@
 // Finds skill folders on disk: the three tiers (builtin, user, project), `.workbuddy/skills` and `.agents/skills`,
 // symlinked folders followed with cycle safety, a bounded walk that says when a bound was hit. Stats files; never parses.
-import { readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { basename, sep } from 'node:path';
 import { projectSkillDirs, userSkillDirs, type KnackPaths } from '../paths.js';
 import type { Diagnostic, Tier } from './types.js';
@@ -25,6 +25,8 @@ export interface FoundSkill {
   realFile: string;
   size: number;
   mtimeMs: number;
+  /** Status-change time: also moves when an edit restores the old mtime (touch -r, cp -p, tar). */
+  ctimeMs: number;
 }
 
 export interface DiscoverOptions {
@@ -37,6 +39,47 @@ export interface Discovery {
   diagnostics: Diagnostic[];
   /** Folders visited per root. */
   visited: number;
+  /** Folders whose entries were read from disk (readdir); the others came from a FolderLister's cache. */
+  listed: number;
+}
+
+/** A folder entry the walk may descend into: a sub-folder, or a symbolic link (followed if it leads to a folder). */
+export interface Child {
+  name: string;
+  link: boolean;
+}
+
+/**
+ * Gives the walk a folder's children. The default reads the folder; a cache (catalog-cache.ts) may answer from a
+ * stored listing when the folder has not changed. Throws as readdir does. `listed` counts real reads.
+ */
+export interface FolderLister {
+  list(dir: string, real: string): Child[];
+  listed: number;
+}
+
+const byName = (a: Child, b: Child): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/** Read a folder's walkable children (hidden entries and node_modules left out), in name order. */
+export function readChildren(dir: string): Child[] {
+  const out: Child[] = [];
+  for (const ent of readdirSync(dir, { withFileTypes: true })) {
+    if (ent.name.startsWith('.') || SKIP.has(ent.name)) continue;
+    if (ent.isDirectory()) out.push({ name: ent.name, link: false });
+    else if (ent.isSymbolicLink()) out.push({ name: ent.name, link: true });
+  }
+  return out.sort(byName);
+}
+
+/** The lister without a cache: every folder is read. */
+export function plainLister(): FolderLister {
+  return {
+    listed: 0,
+    list(dir: string): Child[] {
+      this.listed++;
+      return readChildren(dir);
+    },
+  };
 }
 
 const SKIP = new Set(['node_modules', '.git']);
@@ -84,7 +127,8 @@ function statSkillFile(dir: string): { file: string; st: Stats } | { error: unkn
  * other folders are searched up to `maxDepth` levels. Symlinks are followed; a folder whose real path was
  * already visited is skipped (loops end). Hidden folders and node_modules are skipped.
  */
-export function discoverRoot(root: TierRoot, opts: DiscoverOptions, seenReal = new Set<string>()): Discovery {
+export function discoverRoot(root: TierRoot, opts: DiscoverOptions, seenReal = new Set<string>(), lister: FolderLister = plainLister()): Discovery {
+  const listedBefore = lister.listed;
   const found: FoundSkill[] = [];
   const diagnostics: Diagnostic[] = [];
   let realRoot: string;
@@ -95,9 +139,9 @@ export function discoverRoot(root: TierRoot, opts: DiscoverOptions, seenReal = n
     if (code !== 'ENOENT' && code !== 'ENOTDIR') {
       diagnostics.push({ severity: 'warning', code: 'discovery.root', file: root.dir, message: `cannot read ${root.tier} skills folder: ${errMessage(e)}` });
     }
-    return { found, diagnostics, visited: 0 };
+    return { found, diagnostics, visited: 0, listed: 0 };
   }
-  if (seenReal.has(realRoot)) return { found, diagnostics, visited: 0 };
+  if (seenReal.has(realRoot)) return { found, diagnostics, visited: 0, listed: 0 };
   seenReal.add(realRoot);
   let visited = 0;
   let depthHit = 0;
@@ -118,6 +162,7 @@ export function discoverRoot(root: TierRoot, opts: DiscoverOptions, seenReal = n
           realFile: real + sep + basename(skill.file),
           size: skill.st.size,
           mtimeMs: skill.st.mtimeMs,
+          ctimeMs: skill.st.ctimeMs,
         });
         continue;
       }
@@ -135,39 +180,38 @@ export function discoverRoot(root: TierRoot, opts: DiscoverOptions, seenReal = n
       break;
     }
     visited++;
-    let entries: Dirent[];
+    let children: Child[];
     try {
-      entries = readdirSync(dir, { withFileTypes: true });
+      children = lister.list(dir, real);
     } catch (e) {
       diagnostics.push({ severity: 'warning', code: 'discovery.unreadable', file: dir, message: `cannot list folder: ${errMessage(e)}` });
       continue;
     }
-    // Reverse so the stack pops entries in name order.
-    entries.sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
-    for (const ent of entries) {
-      if (ent.name.startsWith('.') || SKIP.has(ent.name)) continue;
+    // Push in reverse so the stack pops children in name order.
+    for (let i = children.length - 1; i >= 0; i--) {
+      const ent = children[i]!;
       const child = dir + sep + ent.name;
-      if (ent.isDirectory()) {
-        const childReal = real + sep + ent.name;
-        stack.push([child, childReal, depth + 1]);
-      } else if (ent.isSymbolicLink()) {
-        let childReal: string;
-        let st: Stats;
-        try {
-          childReal = realpathSync.native(child);
-          st = statSync(childReal);
-        } catch (e) {
-          diagnostics.push({ severity: 'warning', code: 'discovery.symlink', file: child, message: `broken symbolic link: ${errMessage(e)}` });
-          continue;
-        }
-        if (!st.isDirectory()) continue;
-        if (seenReal.has(childReal) || isAncestorOrSelf(childReal, real)) {
-          diagnostics.push({ severity: 'info', code: 'discovery.loop', file: child, message: `symbolic link leads to a folder already visited (${childReal}); skipped` });
-          continue;
-        }
-        seenReal.add(childReal);
-        stack.push([child, childReal, depth + 1]);
+      if (!ent.link) {
+        stack.push([child, real + sep + ent.name, depth + 1]);
+        continue;
       }
+      // A link's target can change without its parent folder changing: resolve it on every walk.
+      let childReal: string;
+      let st: Stats;
+      try {
+        childReal = realpathSync.native(child);
+        st = statSync(childReal);
+      } catch (e) {
+        diagnostics.push({ severity: 'warning', code: 'discovery.symlink', file: child, message: `broken symbolic link: ${errMessage(e)}` });
+        continue;
+      }
+      if (!st.isDirectory()) continue;
+      if (seenReal.has(childReal) || isAncestorOrSelf(childReal, real)) {
+        diagnostics.push({ severity: 'info', code: 'discovery.loop', file: child, message: `symbolic link leads to a folder already visited (${childReal}); skipped` });
+        continue;
+      }
+      seenReal.add(childReal);
+      stack.push([child, childReal, depth + 1]);
     }
   }
   if (depthHit) {
@@ -182,7 +226,7 @@ export function discoverRoot(root: TierRoot, opts: DiscoverOptions, seenReal = n
       message: `stopped after ${opts.maxFolders} folders; skills beyond that were not searched (setting discovery.maxFolders)`,
     });
   }
-  return { found, diagnostics, visited };
+  return { found, diagnostics, visited, listed: lister.listed - listedBefore };
 }
 
 /** `anc` is `p` or one of its ancestors (a link back up the tree: a loop). */
@@ -190,23 +234,25 @@ function isAncestorOrSelf(anc: string, p: string): boolean {
   return p === anc || p.startsWith(anc.endsWith(sep) ? anc : anc + sep);
 }
 
-/** Walk every root. One unreadable folder or file never hides the rest. */
-export function discoverAll(roots: TierRoot[], opts: DiscoverOptions): Discovery {
+/** Walk every root. One unreadable folder or file never hides the rest. `listerFor` gives each root its (cached) lister. */
+export function discoverAll(roots: TierRoot[], opts: DiscoverOptions, listerFor?: (root: TierRoot) => FolderLister): Discovery {
   const found: FoundSkill[] = [];
   const diagnostics: Diagnostic[] = [];
   let visited = 0;
+  let listed = 0;
   const seenRoots = new Set<string>();
   for (const r of roots) {
     // Each root has its own loop guard, but the same real root is never walked twice (workspace = home).
-    const d = discoverRoot(r, opts, new Set(seenRoots));
+    const d = discoverRoot(r, opts, new Set(seenRoots), listerFor?.(r));
     try {
       seenRoots.add(realpathSync.native(r.dir));
     } catch {
       // missing root: nothing to remember
     }
-    found.push(...d.found);
+    for (const f of d.found) found.push(f);
     diagnostics.push(...d.diagnostics);
     visited += d.visited;
+    listed += d.listed;
   }
-  return { found, diagnostics, visited };
+  return { found, diagnostics, visited, listed };
 }

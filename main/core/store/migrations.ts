@@ -79,4 +79,16 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'skill catalog cache: one snapshot per tier folder (folder listings and parse results)',
+    sql: `
+      DROP TABLE skill_cache;              -- per-file rows, replaced by one snapshot per tier folder
+      CREATE TABLE skill_snapshots (
+        root          TEXT PRIMARY KEY,    -- the tier folder as configured (e.g. ~/.workbuddy/skills)
+        snapshot_json TEXT NOT NULL,       -- folder listings and parse results with their revisions (catalog-cache.ts)
+        updated_at    INTEGER NOT NULL
+      );
+    `,
+  },
 ];

@@ -1,31 +1,22 @@
-// Catalog cache rows (parse results keyed by file revision) and per-workspace skill toggles.
+// Catalog cache snapshots (one per tier folder: folder listings and parse results keyed by revision) and
+// per-workspace skill toggles.
 import type { Db } from './db.js';
 
-export interface CachedParse {
-  filePath: string;
-  size: number;
-  mtimeMs: number;
-  parsedJson: string;
-}
-
 export class SkillRepo {
-  private readonly getStmt;
-  private readonly allStmt;
-  private readonly putStmt;
-  private readonly delStmt;
+  private readonly snapGet;
+  private readonly snapPut;
+  private readonly snapDel;
   private readonly toggleGet;
   private readonly toggleSet;
   private readonly toggleAll;
 
   constructor(private readonly db: Db) {
-    this.getStmt = db.prepare('SELECT file_path AS filePath, size, mtime_ms AS mtimeMs, parsed_json AS parsedJson FROM skill_cache WHERE file_path = ?');
-    this.allStmt = db.prepare('SELECT file_path AS filePath, size, mtime_ms AS mtimeMs, parsed_json AS parsedJson FROM skill_cache');
-    this.putStmt = db.prepare(
-      `INSERT INTO skill_cache (file_path, size, mtime_ms, parsed_json, updated_at) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT(file_path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms,
-         parsed_json = excluded.parsed_json, updated_at = excluded.updated_at`,
+    this.snapGet = db.prepare('SELECT snapshot_json FROM skill_snapshots WHERE root = ?').pluck();
+    this.snapPut = db.prepare(
+      `INSERT INTO skill_snapshots (root, snapshot_json, updated_at) VALUES (?, ?, ?)
+       ON CONFLICT(root) DO UPDATE SET snapshot_json = excluded.snapshot_json, updated_at = excluded.updated_at`,
     );
-    this.delStmt = db.prepare('DELETE FROM skill_cache WHERE file_path = ?');
+    this.snapDel = db.prepare('DELETE FROM skill_snapshots WHERE root = ?');
     this.toggleGet = db.prepare('SELECT enabled FROM skill_toggles WHERE workspace = ? AND skill = ?');
     this.toggleSet = db.prepare(
       `INSERT INTO skill_toggles (workspace, skill, enabled, updated_at) VALUES (?, ?, ?, ?)
@@ -34,27 +25,19 @@ export class SkillRepo {
     this.toggleAll = db.prepare('SELECT skill, enabled FROM skill_toggles WHERE workspace = ?');
   }
 
-  getCached(filePath: string): CachedParse | undefined {
-    return this.getStmt.get(filePath) as CachedParse | undefined;
+  /** The stored catalog snapshot of a tier folder (catalog-cache.ts decodes it), or undefined. */
+  getSnapshot(root: string): string | undefined {
+    return this.snapGet.get(root) as string | undefined;
   }
 
-  /** Every cached row, for a warm start that stats files and compares revisions in one pass. */
-  allCached(): Map<string, CachedParse> {
-    const out = new Map<string, CachedParse>();
-    for (const row of this.allStmt.all() as CachedParse[]) out.set(row.filePath, row);
-    return out;
-  }
-
-  putCached(rows: CachedParse[]): void {
+  /** Store snapshots of tier folders in one transaction; `undefined` removes a folder's snapshot. */
+  putSnapshots(rows: { root: string; json: string | undefined }[]): void {
     const now = Date.now();
     this.db.transaction(() => {
-      for (const r of rows) this.putStmt.run(r.filePath, r.size, r.mtimeMs, r.parsedJson, now);
-    })();
-  }
-
-  deleteCached(filePaths: string[]): void {
-    this.db.transaction(() => {
-      for (const p of filePaths) this.delStmt.run(p);
+      for (const r of rows) {
+        if (r.json === undefined) this.snapDel.run(r.root);
+        else this.snapPut.run(r.root, r.json, now);
+      }
     })();
   }
 

@@ -2,7 +2,7 @@
 // the trust layer's review hook, change events, and parallel parsing giving the same result as one thread.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
 import { openCatalog, type CatalogChange } from '../../../main/core/skills/catalog.js';
@@ -104,12 +104,17 @@ test('a damaged cache row is re-parsed, never trusted', async () => {
   const s = setup(1);
   const store = Store.openIn(s.paths.dataDir);
   await openCatalog({ paths: s.paths, workspace: s.ws, store });
-  const real = join(s.user, 's0/SKILL.md');
-  const row = store.skills.getCached(real)!;
-  store.skills.putCached([{ ...row, parsedJson: '{not json' }]);
-  const c = await openCatalog({ paths: s.paths, workspace: s.ws, store });
-  assert.equal(c.timings.parsed, 1);
-  assert.equal(c.get('s0')?.manifest.description, 'skill number 0');
+  assert.ok(store.skills.getSnapshot(s.user));
+  const file = join(s.user, 's0/SKILL.md');
+  const st = statSync(file);
+  const rev = `${JSON.stringify(file)},${st.size},${st.mtimeMs},${st.ctimeMs}`;
+  // Truncated JSON; a row of the wrong shape; a row whose revision matches but whose manifest is garbage.
+  for (const json of ['{not json', '{"v":2,"dirs":[],"files":[[1,2,3]]}', `{"v":2,"dirs":[],"files":[[${rev},"not a manifest",0,0]]}`]) {
+    store.skills.putSnapshots([{ root: s.user, json }]);
+    const c = await openCatalog({ paths: s.paths, workspace: s.ws, store });
+    assert.equal(c.timings.parsed, 1);
+    assert.equal(c.get('s0')?.manifest.description, 'skill number 0');
+  }
   store.close();
 });
 
