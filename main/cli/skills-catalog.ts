@@ -2,12 +2,12 @@
 // Output for people by default, `--json` for scripts; errors are one line each and lint exits non-zero on errors.
 import { relative } from 'node:path';
 import { loadSettings, type Settings } from '../core/config.js';
-import { createTrustReview } from '../core/skills/trust.js';
-import { openCatalog, type Catalog } from '../core/skills/catalog.js';
+import { openWorkspaceFor } from './workspace.js';
+import type { Catalog } from '../core/skills/catalog.js';
 import { lintCatalog, lintPaths, type LintReport } from '../core/skills/lint.js';
 import { formatDiagnostic } from '../core/skills/manifest.js';
 import type { CatalogEntry, Diagnostic } from '../core/skills/types.js';
-import { Store } from '../core/store/index.js';
+import type { Store } from '../core/store/index.js';
 import { CliError, printJson, type Command, type CommandContext } from './command.js';
 
 interface Opened {
@@ -16,20 +16,10 @@ interface Opened {
   store?: Store;
 }
 
-/** Open settings, store and catalog for a command; the store is closed by `close`. */
-async function open(ctx: CommandContext, needStore = false): Promise<Opened & { close(): void }> {
-  const { settings, diagnostics } = loadSettings(ctx.paths.dataDir, ctx.workspace);
-  for (const d of diagnostics) ctx.io.err(`warning: ${formatDiagnostic(d)}`);
-  let store: Store | undefined;
-  try {
-    store = Store.openIn(ctx.paths.dataDir);
-  } catch (e) {
-    if (needStore) throw new CliError(`cannot open the database in ${ctx.paths.dataDir}: ${(e as Error).message}`);
-    ctx.io.err(`warning: cannot open the database in ${ctx.paths.dataDir} (${(e as Error).message}); continuing without the cache and toggles`);
-  }
-  // Trust review: discovered P0 skills are disabled, P1 ones until trusted (main/core/skills/trust.ts).
-  const catalog = await openCatalog({ paths: ctx.paths, workspace: ctx.workspace, settings, ...(store ? { store } : {}), review: createTrustReview(store) });
-  return { catalog, settings, ...(store ? { store } : {}), close: () => store?.close() };
+/** Open settings, store and (trust-reviewed) catalog for a command; `close` releases them. */
+async function open(ctx: CommandContext, needStore = false): Promise<Opened & { close(): Promise<void> }> {
+  const ws = await openWorkspaceFor(ctx, { requireStore: needStore });
+  return { catalog: ws.catalog, settings: ws.settings, ...(ws.store ? { store: ws.store } : {}), close: () => ws.close() };
 }
 
 function oneLine(s: string, max: number): string {
@@ -105,7 +95,7 @@ const list: Command = {
       for (const d of o.catalog.discoveryDiagnostics().filter((x) => x.severity !== 'info')) ctx.io.err(`warning: ${formatDiagnostic(d)}`);
       return 0;
     } finally {
-      o.close();
+      await o.close();
     }
   },
 };
@@ -159,7 +149,7 @@ const show: Command = {
       ctx.io.out(lines.join('\n'));
       return 0;
     } finally {
-      o.close();
+      await o.close();
     }
   },
 };
@@ -197,7 +187,7 @@ const lint: Command = {
     try {
       return printLint(ctx, lintCatalog(o.catalog, { strict }), strict);
     } finally {
-      o.close();
+      await o.close();
     }
   },
 };
@@ -230,7 +220,7 @@ const index: Command = {
       for (const d of c.diagnostics().filter((x) => x.severity !== 'info')) ctx.io.out(formatDiagnostic(d));
       return 0;
     } finally {
-      o.close();
+      await o.close();
     }
   },
 };
@@ -254,7 +244,7 @@ function toggle(on: boolean): Command {
         }
         return 0;
       } finally {
-        o.close();
+        await o.close();
       }
     },
   };

@@ -1,30 +1,15 @@
 // `knack skills match|search|load`: which skills a message triggers (with reasons), cross-language SkillSearch,
 // and what loading a skill would put into the context (body, dependencies, tokens).
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliError, printJson, type Command, type CommandContext } from './command.js';
-import { loadSettings } from '../core/config.js';
-import { Store } from '../core/store/index.js';
-import { createTrustReview } from '../core/skills/trust.js';
-import { openCatalog, type Catalog } from '../core/skills/catalog.js';
+import type { Catalog } from '../core/skills/catalog.js';
+import { withWorkspace } from './workspace.js';
 import { SkillMatcher, type MatchReason } from '../core/skills/matcher.js';
 import { SkillSearch } from '../core/skills/skill-search.js';
 import { listResources, SkillLoader } from '../core/skills/loader.js';
 
-async function withCatalog<T>(ctx: CommandContext, fn: (catalog: Catalog) => Promise<T> | T): Promise<T> {
-  mkdirSync(ctx.paths.dataDir, { recursive: true });
-  const { settings } = loadSettings(ctx.paths.dataDir, ctx.workspace);
-  const store = Store.openIn(ctx.paths.dataDir);
-  try {
-    const catalog = await openCatalog({ paths: ctx.paths, workspace: ctx.workspace, store, settings, review: createTrustReview(store) });
-    try {
-      return await fn(catalog);
-    } finally {
-      (catalog as { close?: () => void }).close?.();
-    }
-  } finally {
-    store.close();
-  }
+function withCatalog<T>(ctx: CommandContext, fn: (catalog: Catalog) => Promise<T> | T): Promise<T> {
+  return withWorkspace(ctx, (ws) => fn(ws.catalog), { requireStore: true });
 }
 
 function text(ctx: CommandContext, what: string): string {

@@ -1,0 +1,51 @@
+// Opens the core workspace for a CLI command: prints settings/tool diagnostics as one line each and asks
+// the terminal when the gate says `ask` (never when stdin is not a terminal: then the answer is no).
+import { createInterface } from 'node:readline/promises';
+import { openWorkspace, type KnackWorkspace, type WorkspaceOptions } from '../core/workspace.js';
+import { formatDiagnostic } from '../core/skills/manifest.js';
+import type { Diagnostic } from '../core/skills/types.js';
+import { CliError, type CommandContext } from './command.js';
+
+export async function ttyConfirm(question: string): Promise<boolean> {
+  if (!process.stdin.isTTY || !process.stderr.isTTY) return false;
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
+  } finally {
+    rl.close();
+  }
+}
+
+/** The terminal question, or the test's `io.confirm`, or nothing (no terminal: `ask` means no). */
+export function confirmOf(ctx: CommandContext): ((q: string) => Promise<boolean>) | undefined {
+  return ctx.io.confirm ?? (process.stdin.isTTY && process.stderr.isTTY ? ttyConfirm : undefined);
+}
+
+export function printDiagnostic(ctx: CommandContext, d: Diagnostic): void {
+  ctx.io.err(formatDiagnostic(d));
+}
+
+export async function openWorkspaceFor(
+  ctx: CommandContext,
+  options: Partial<Omit<WorkspaceOptions, 'paths' | 'workspace'>> = {},
+): Promise<KnackWorkspace> {
+  try {
+    return await openWorkspace({ paths: ctx.paths, workspace: ctx.workspace, onDiagnostic: (d) => printDiagnostic(ctx, d), ...options });
+  } catch (e) {
+    throw new CliError((e as Error).message, 3);
+  }
+}
+
+/** Run `fn` over an open workspace and always close it. */
+export async function withWorkspace<T>(
+  ctx: CommandContext,
+  fn: (ws: KnackWorkspace) => Promise<T> | T,
+  options: Partial<Omit<WorkspaceOptions, 'paths' | 'workspace'>> = {},
+): Promise<T> {
+  const ws = await openWorkspaceFor(ctx, options);
+  try {
+    return await fn(ws);
+  } finally {
+    await ws.close();
+  }
+}
