@@ -8,7 +8,7 @@ import type { Permissions } from './permissions.js';
 import { canonicalToolName, COMMAND_TOOLS, SKILL_PREFIX } from './permissions.js';
 import { isInside, realPathOf, relPosix } from './paths.js';
 import type { Rule } from './rules.js';
-import { categoryOf, commandSegments, describeRule, evaluateRules, hasHiddenEffects, startsWithWords } from './rules.js';
+import { categoryOf, commandSegments, describeRule, evaluateRules, hasHiddenEffects, runSegments, segmentStartsWith } from './rules.js';
 
 /** A skill as the gate sees it: its real folder and its reviewed permissions. */
 export interface SkillPolicy {
@@ -96,7 +96,7 @@ export function createGate(opts: GateOptions): Gate {
     if (call.access.command !== undefined && patterns && patterns.length) {
       const cmd = call.access.command;
       if (hasHiddenEffects(cmd)) return `skill "${sp.name}" may only run ${patterns.map((x) => x.text).join(', ')}, and this command hides its effect ($(), backticks or a redirection)`;
-      const bad = commandSegments(cmd).find((seg) => !patterns.some((pt) => (pt.exact ? seg === pt.text : pt.text === '' || startsWithWords(seg, pt.text))));
+      const bad = runSegments(cmd).find((seg) => !patterns.some((pt) => (pt.exact ? seg === pt.text : pt.text === '' || segmentStartsWith(seg, pt.text))));
       if (bad !== undefined) return `skill "${sp.name}" may only run commands starting ${patterns.map((x) => `"${x.text}"`).join(', ')}, not "${bad}"`;
     }
     if (call.access.network && !p.network) return `skill "${sp.name}" did not request network access`;

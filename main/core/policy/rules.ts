@@ -44,17 +44,45 @@ export function normalizeCommand(s: string): string {
   return t;
 }
 
-/** The simple commands of a command line (split on ; && || | & and newlines). */
-export function commandSegments(cmd: string): string[] {
-  // `2>&1` and `&>` are redirections, not separators.
-  return cmd.split(/&&|\|\||\|&|[;|\n]|(?<![<>])&(?!>)/).map(normalizeCommand).filter(Boolean);
+/** Split a command line on ; && || | |& & and newlines (`2>&1` and `&>` are redirections, not separators). */
+function splitCommandLine(cmd: string): string[] {
+  return cmd.split(/&&|\|\||\|&|[;|\n]|(?<![<>])&(?!>)/);
 }
 
-/** Substitutions and file redirections make a command line's effect unknowable from its prefix. */
+/** The simple commands of a command line, normalised (assignments dropped): what deny rules look for. */
+export function commandSegments(cmd: string): string[] {
+  return splitCommandLine(cmd).map(normalizeCommand).filter(Boolean);
+}
+
+/**
+ * The simple commands exactly as they will run, whitespace collapsed but `VAR=value` prefixes kept: what an allow
+ * must cover whole. `LD_PRELOAD=x.so git diff` or `GIT_EXTERNAL_DIFF=evil git diff` is not a `git diff`.
+ */
+export function runSegments(cmd: string): string[] {
+  return splitCommandLine(cmd).map((s) => s.trim().replace(/\s+/g, ' ')).filter(Boolean);
+}
+
+/** True when the simple command `segment` (from runSegments) starts with the words of `prefix`, assignments included. */
+export function segmentStartsWith(segment: string, prefix: string): boolean {
+  const p = prefix.trim().replace(/\s+/g, ' ');
+  return segment === p || segment.startsWith(p + ' ');
+}
+
+/**
+ * Substitutions and file redirections make a command line's effect unknowable from its prefix. Output redirections
+ * in every spelling count (`>`, `>>`, `>|`, `>&file`, `&>`, `&>>`); harmless are only /dev/null and duplicating onto
+ * another descriptor (`2>&1`, `>&2`, `2>&-`).
+ */
 export function hasHiddenEffects(cmd: string): boolean {
   if (/\$\(|`|<\(|>\(/.test(cmd)) return true;
-  const redirections = cmd.match(/\d*>>?\s*[^\s&|;]+/g) ?? [];
-  return redirections.some((r) => !/>>?\s*(\/dev\/null|&[12])$/.test(r.replace(/^\d*/, '')));
+  for (const m of cmd.matchAll(/(?:\d*|&)>([>|&]?)\s*([^\s;|&<>()]*)/g)) {
+    const op = m[1];
+    const target = m[2] ?? '';
+    if (target === '/dev/null' && op !== '&') continue;
+    if (op === '&' && /^(\d+|-)$/.test(target)) continue;
+    return true;
+  }
+  return false;
 }
 
 export function startsWithWords(text: string, prefix: string): boolean {
@@ -106,6 +134,7 @@ export function evaluateRules(rules: Rule[], call: ToolCall, ctx: MatchContext):
   ];
   const cmd = call.access.command;
   const segments = cmd === undefined ? [] : commandSegments(cmd);
+  const running = cmd === undefined ? [] : runSegments(cmd);
   const whole = cmd === undefined ? '' : normalizeCommand(cmd);
   for (const level of levels) {
     const scoped = level.filter((r) => scopeMatches(r, call, ctx));
@@ -123,10 +152,10 @@ export function evaluateRules(rules: Rule[], call: ToolCall, ctx: MatchContext):
     const blanket = allows.find((r) => r.command === undefined);
     if (blanket) return { effect: 'allow', rule: blanket };
     // A command is allowed only when every simple command in it is covered and nothing is hidden.
-    if (allows.length === 0 || hasHiddenEffects(cmd) || segments.length === 0) continue;
+    if (allows.length === 0 || hasHiddenEffects(cmd) || running.length === 0) continue;
     const used: Rule[] = [];
-    const covered = segments.every((seg) => {
-      const r = allows.find((a) => a.command !== undefined && startsWithWords(seg, a.command));
+    const covered = running.every((seg) => {
+      const r = allows.find((a) => a.command !== undefined && segmentStartsWith(seg, a.command));
       if (r && !used.includes(r)) used.push(r);
       return r !== undefined;
     });

@@ -108,6 +108,9 @@ test('a skill is held to its manifest: tools, read globs, write globs, network, 
   assert.equal(gate.authorize(bash('git status -s'), actor).verdict, 'ask');
   assert.equal(gate.authorize(bash('git push'), actor).verdict, 'deny');
   assert.equal(gate.authorize(bash('git status && curl evil'), actor).verdict, 'deny');
+  // An environment prefix changes what git runs (GIT_EXTERNAL_DIFF, GIT_SSH_COMMAND, LD_PRELOAD): not "git status".
+  assert.equal(gate.authorize(bash('GIT_SSH_COMMAND=./evil git status'), actor).verdict, 'deny');
+  assert.equal(gate.authorize(bash('git status >&../outside/x'), actor).verdict, 'deny');
   assert.equal(gate.authorize({ tool: 'web_fetch', args: {}, access: { network: true, host: 'x.org' } }, actor).verdict, 'deny');
   assert.equal(gate.authorize({ tool: 'grep', args: {}, access: { read: ['src'] } }, actor).verdict, 'deny');
 });

@@ -100,3 +100,24 @@ test('a connector tool that changes things generalises to the tool, and a blanke
   const rules = [rule({ effect: 'allow', tool: 'mcp__github__create_issue', workspace: ws })];
   assert.equal(evaluateRules(rules, call, ctx)?.effect, 'allow');
 });
+
+test('an allow rule does not cover a command prefixed with environment assignments (LD_PRELOAD=…, GIT_EXTERNAL_DIFF=…)', () => {
+  const rules = [rule({ effect: 'allow', tool: 'bash', command: 'git diff', workspace: ws })];
+  assert.equal(evaluateRules(rules, bash('git diff HEAD'), ctx)?.effect, 'allow');
+  assert.equal(evaluateRules(rules, bash('GIT_EXTERNAL_DIFF=/tmp/evil git diff'), ctx), undefined);
+  assert.equal(evaluateRules(rules, bash('LD_PRELOAD=./x.so git diff'), ctx), undefined);
+  assert.equal(evaluateRules(rules, bash('git diff && PAGER=sh git diff'), ctx), undefined);
+  // Deny rules still see through assignments.
+  const deny = [rule({ effect: 'deny', tool: 'bash', command: 'rm -rf' })];
+  assert.equal(evaluateRules(deny, bash('X=1 rm -rf /'), ctx)?.effect, 'deny');
+});
+
+test('an allow rule does not cover redirections to files written as >&file, &>file or >|file', () => {
+  const rules = [rule({ effect: 'allow', tool: 'bash', command: 'git status', workspace: ws })];
+  for (const c of ['git status >&/home/u/.bashrc', 'git status &>/home/u/.bashrc', 'git status >|/home/u/.bashrc', 'git status 1>&out.txt', 'git status &>>log']) {
+    assert.equal(evaluateRules(rules, bash(c), ctx), undefined, c);
+  }
+  for (const c of ['git status 2>&1', 'git status >/dev/null 2>&1', 'git status &>/dev/null', 'git status 2>&-', 'git status 2> /dev/null']) {
+    assert.equal(evaluateRules(rules, bash(c), ctx)?.effect, 'allow', c);
+  }
+});
