@@ -1,10 +1,8 @@
 // CLI for tools: `knack tools list|search|call|eval` over the real registry, MCP connectors from mcp.json,
 // imported catalogs, ToolSearch and the real policy gate (ask → a question on the terminal).
-import { createInterface } from 'node:readline/promises';
 import { CliError, jsonFlag, printJson, stringFlag, type Command, type CommandContext } from './command.js';
+import { confirmOf, openWorkspaceFor } from './workspace.js';
 import { loadSettings } from '../core/config.js';
-import { Store } from '../core/store/index.js';
-import { buildGate } from '../core/policy/setup.js';
 import type { Gate } from '../core/policy/types.js';
 import { loadMcpConfig, workspaceMcpPath, type McpServerConfig } from '../core/mcp/config.js';
 import { crossLanguageExpander } from '../core/search/expand.js';
@@ -13,11 +11,6 @@ import { openToolbox, type Toolbox } from '../core/tools/toolbox.js';
 import { evaluate, readQueriesFile } from '../core/tools/retrieval-eval.js';
 import type { Approver } from '../core/tools/executor.js';
 import type { Diagnostic } from '../core/skills/types.js';
-import { openCatalog, type Catalog } from '../core/skills/catalog.js';
-import { SkillLoader } from '../core/skills/loader.js';
-import { skillTools } from '../core/skills/skill-tools.js';
-import { userSkillDirs } from '../core/paths.js';
-import type { AnyTool } from '../core/tools/registry.js';
 import { join } from 'node:path';
 
 const MCP_OPTIONS = {
@@ -62,48 +55,24 @@ function mcpServersOf(ctx: CommandContext): McpServerConfig[] {
   });
 }
 
-async function ttyConfirm(question: string): Promise<boolean> {
-  if (!process.stdin.isTTY) return false;
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    const a = await rl.question(`${question} [y/N] `);
-    return /^y(es)?$/i.test(a.trim());
-  } finally {
-    rl.close();
-  }
-}
-
-/** The skill engine's model-facing tools (Skill, SkillSearch, list_skills, …) over the workspace's catalog. */
-function skillToolsOf(ctx: CommandContext, catalog: Catalog): AnyTool[] {
-  const loader = new SkillLoader((n) => catalog.get(n));
-  return skillTools({ catalog, loader, userSkillsDir: userSkillDirs(ctx.paths.home).workbuddy, onCreated: () => void catalog.refresh() });
-}
-
-async function open(ctx: CommandContext, gate: Gate, approver?: Approver, catalog?: Catalog): Promise<{ box: Toolbox; renamed: Record<string, string> }> {
-  const { settings, diagnostics } = loadSettings(ctx.paths.dataDir, ctx.workspace);
-  for (const d of diagnostics) ctx.io.err(`${d.severity}: ${formatDiag(d)}`);
+/**
+ * The workspace's tool box: built-ins, the skill tools, run_skill_script, MCP connectors (from mcp.json) and imported
+ * catalogs, over the real gate (settings ceiling, stored rules, the trust-reviewed catalog's manifests).
+ */
+async function open(ctx: CommandContext, approver?: Approver): Promise<{ box: Toolbox; renamed: Record<string, string>; close(): Promise<void> }> {
   const { catalogs, renamed } = catalogsOf(ctx);
-  const box = await openToolbox({
-    workspace: ctx.workspace,
-    settings,
-    gate,
+  const ws = await openWorkspaceFor(ctx, {
     ...(approver ? { approver } : {}),
-    ...(catalog ? { extraTools: [{ tools: skillToolsOf(ctx, catalog), source: 'skill' as const }] } : {}),
     mcpServers: mcpServersOf(ctx),
-    catalogs,
-    expander: crossLanguageExpander({ cacheDir: join(ctx.paths.dataDir, 'cache') }),
-    onDiagnostic: (d) => ctx.io.err(`${d.severity}: ${formatDiag(d)}`),
+    toolCatalogs: catalogs,
     // The CLI is one short process: a server that fails its first attempt is reported, not retried.
-    backoff: { initialMs: 500, maxMs: 500, maxAttempts: 1 },
+    mcpBackoff: { initialMs: 500, maxMs: 500, maxAttempts: 1 },
   });
-  return { box, renamed };
-}
-
-function openStore(ctx: CommandContext): Store {
   try {
-    return Store.openIn(ctx.paths.dataDir);
+    return { box: await ws.toolbox(), renamed, close: () => ws.close() };
   } catch (e) {
-    throw new CliError(`cannot open the database in ${ctx.paths.dataDir}: ${(e as Error).message}`, 3);
+    await ws.close();
+    throw e;
   }
 }
 
@@ -121,10 +90,7 @@ const list: Command = {
   usage: '[--deferred] [--catalog FILE.json] [--no-mcp] [--trust-mcp] [--json]',
   options: { deferred: { type: 'boolean' }, ...MCP_OPTIONS },
   async run(ctx) {
-    const store = openStore(ctx);
-    const { settings } = loadSettings(ctx.paths.dataDir, ctx.workspace);
-    const catalog = await openCatalog({ paths: ctx.paths, workspace: ctx.workspace, store, settings });
-    const { box } = await open(ctx, NO_CALLS, undefined, catalog);
+    const { box, close } = await open(ctx);
     try {
       const rows = box.registry.list(ctx.values.deferred ? { deferred: true } : {});
       const cost = box.promptCost();
@@ -146,8 +112,7 @@ const list: Command = {
       );
       return 0;
     } finally {
-      await box.close();
-      store.close();
+      await close();
     }
   },
 };
@@ -161,7 +126,7 @@ const search: Command = {
     const query = ctx.positionals.join(' ').trim();
     if (!query) throw new CliError('missing QUERY\nusage: knack tools search "QUERY" [--limit N]');
     const limit = limitOf(ctx, 5);
-    const { box } = await open(ctx, NO_CALLS);
+    const { box, close } = await open(ctx);
     try {
       const r = box.index.search(query, limit);
       if (ctx.json) {
@@ -173,7 +138,7 @@ const search: Command = {
       if (r.missing?.length) ctx.io.err(`not found: ${r.missing.join(', ')}`);
       return r.tools.length ? 0 : 1;
     } finally {
-      await box.close();
+      await close();
     }
   },
 };
@@ -187,20 +152,15 @@ const call: Command = {
     const name = ctx.positionals[0];
     if (!name) throw new CliError('missing NAME\nusage: knack tools call NAME --args JSON');
     const args = jsonFlag(ctx, 'args') ?? {};
-    const { settings } = loadSettings(ctx.paths.dataDir, ctx.workspace);
-    const store = openStore(ctx);
-    const catalog = await openCatalog({ paths: ctx.paths, workspace: ctx.workspace, store, settings });
-    // The real gate: settings ceiling, stored rules, and the catalog's skills (their folders, their manifests).
-    const { gate } = buildGate({ settings, workspace: ctx.workspace, store, skills: catalog.entries().filter((e) => !e.shadowedBy) });
     const approver: Approver = async (req) => {
       const q = `${req.tool} ${JSON.stringify(req.args)}\n  ${req.reason}\n  allow once?`;
       if (ctx.values.yes) {
         ctx.io.err(`${q} yes (--yes)`);
         return true;
       }
-      return ctx.io.confirm ? ctx.io.confirm(q) : ttyConfirm(q);
+      return (confirmOf(ctx) ?? (async () => false))(q);
     };
-    const { box } = await open(ctx, gate, approver, catalog);
+    const { box, close } = await open(ctx, approver);
     try {
       const r = await box.session.deferExecute(name, args, { workspace: ctx.workspace, actor: { kind: 'user' } });
       if (ctx.json) printJson(ctx.io, r);
@@ -208,8 +168,7 @@ const call: Command = {
       else ctx.io.err(`${r.error.code}: ${r.error.message}`);
       return r.ok ? 0 : 1;
     } finally {
-      await box.close();
-      store.close();
+      await close();
     }
   },
 };
@@ -274,7 +233,7 @@ const mcpStatus: Command = {
   async run(ctx) {
     // For display only (open() reports the config's problems once).
     const servers = loadMcpConfig(ctx.paths.dataDir, ctx.workspace).servers;
-    const { box } = await open(ctx, NO_CALLS);
+    const { box, close } = await open(ctx);
     try {
       const status = box.mcp.status();
       if (ctx.json) {
@@ -292,7 +251,7 @@ const mcpStatus: Command = {
       }
       return status.every((s) => s.state === 'connected') ? 0 : 1;
     } finally {
-      await box.close();
+      await close();
     }
   },
 };
