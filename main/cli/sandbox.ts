@@ -3,11 +3,9 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
-import { createInterface } from 'node:readline/promises';
 import { CliError, jsonFlag, printJson, stringFlag, type Command, type CommandContext, type Io } from './command.js';
-import { loadSettings, type Settings } from '../core/config.js';
-import { Store } from '../core/store/index.js';
-import { openCatalog, type Catalog } from '../core/skills/catalog.js';
+import { confirmOf, openWorkspaceFor } from './workspace.js';
+import type { Catalog } from '../core/skills/catalog.js';
 import { parseSkillFile, formatDiagnostic, hasErrors } from '../core/skills/manifest.js';
 import { skillFileIn } from '../core/policy/skill-frontmatter.js';
 import { buildGate } from '../core/policy/setup.js';
@@ -16,7 +14,6 @@ import { limitsFromSettings } from '../core/sandbox/limits.js';
 import { createScriptRunner, type ScriptRunner } from '../core/sandbox/runner.js';
 import type { ScriptResult } from '../core/sandbox/client.js';
 import { registryLookup, type ApproveHook, type ScriptSkill, type ToolLookup } from '../core/sandbox/capabilities.js';
-import { openToolbox, type Toolbox } from '../core/tools/toolbox.js';
 import { policyFromEntry, policyFromManifest } from '../core/sandbox/skill-policy.js';
 import { SandboxError } from '../core/sandbox/protocol.js';
 
@@ -28,71 +25,48 @@ const RUN_OPTIONS = {
 };
 
 interface Session {
-  settings: Settings;
   catalog: Catalog;
-  store: Store;
-  /** A runner over the real gate and the built-in tools; `extra` is an ad-hoc skill that is not in the catalog. */
+  /** A runner over the real gate and the registered tools; `extra` is an ad-hoc skill that is not in the catalog. */
   runnerFor(extra?: AdHocSkill): Promise<ScriptRunner>;
   close(): Promise<void>;
 }
 
 async function openSession(ctx: CommandContext): Promise<Session> {
-  const { settings, diagnostics } = loadSettings(ctx.paths.dataDir, ctx.workspace);
-  for (const d of diagnostics) ctx.io.err(formatDiagnostic(d));
-  const store = Store.openIn(ctx.paths.dataDir);
-  const catalog = await openCatalog({ paths: ctx.paths, workspace: ctx.workspace, store, settings });
-  const runners: ScriptRunner[] = [];
-  const boxes: Toolbox[] = [];
-  const confirm = ctx.io.confirm ?? (process.stdin.isTTY && process.stderr.isTTY ? ttyConfirm : undefined);
+  const confirm = confirmOf(ctx);
   // While the question is open the run's wall clock is held (see capabilities.ts).
   const approve: ApproveHook | undefined = confirm
     ? (call, actor, decision) => confirm(`${actor.kind === 'skill' ? `skill "${actor.skill}"` : 'a script'}: ${call.tool} ${JSON.stringify(call.args)}\n  ${decision.reason}\n  allow once?`)
     : undefined;
+  // MCP connectors are not started for a CLI script run: knack.callTool reaches the built-in and skill tools.
+  const ws = await openWorkspaceFor(ctx, { ...(approve ? { approveScript: approve } : {}) });
+  const extraRunners: ScriptRunner[] = [];
   return {
-    settings,
-    catalog,
-    store,
+    catalog: ws.catalog,
     async runnerFor(extra) {
-      // The real gate (policy/setup.ts): settings ceiling ∩ the acting skill's manifest, with the stored rules.
-      // An ad-hoc skill (`sandbox run --skill DIR`) comes first, so it binds its own name.
-      const skills = [...(extra ? [extra] : []), ...catalog.entries().filter((e) => !e.shadowedBy)];
-      const { gate } = buildGate({ settings, workspace: ctx.workspace, store, skills });
-      // knack.callTool reaches the built-in tools (MCP connectors are not started for a CLI script run).
-      // The toolbox opens on the first callTool, so scripts that never call a tool do not pay for it.
+      if (!extra) return ws.scriptRunner();
+      // An ad-hoc skill (`sandbox run --skill DIR`) binds its own name first: the real gate (policy/setup.ts),
+      // settings ceiling ∩ its manifest, with the stored rules.
+      const { gate } = buildGate({ settings: ws.settings, workspace: ctx.workspace, ...(ws.store ? { store: ws.store } : {}), skills: [extra, ...ws.actingSkills()] });
       let lookup: Promise<ToolLookup> | undefined;
-      const tools = (): Promise<ToolLookup> =>
-        (lookup ??= openToolbox({ workspace: ctx.workspace, settings, gate }).then((box) => {
-          boxes.push(box);
-          return registryLookup(box.registry);
-        }));
+      const tools = (): Promise<ToolLookup> => (lookup ??= ws.toolbox().then((box) => registryLookup(box.registry)));
       const runner = createScriptRunner({
         gate,
         workspace: ctx.workspace,
-        limits: limitsFromSettings(settings.sandbox),
+        limits: limitsFromSettings(ws.settings.sandbox),
         tools: {
           get: async (name) => (await tools()).get(name),
           problems: async (name, args) => (await tools()).problems?.(name, args),
         },
         ...(approve ? { approve } : {}),
       });
-      runners.push(runner);
+      extraRunners.push(runner);
       return runner;
     },
     async close() {
-      await Promise.all(runners.map((r) => r.close()));
-      await Promise.all(boxes.splice(0).map((b) => b.close()));
-      store.close();
+      await Promise.all(extraRunners.map((r) => r.close()));
+      await ws.close();
     },
   };
-}
-
-async function ttyConfirm(question: string): Promise<boolean> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
-  } finally {
-    rl.close();
-  }
 }
 
 function timeoutFlag(ctx: CommandContext): number | undefined {
