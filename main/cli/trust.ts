@@ -8,16 +8,16 @@ import { projectSkillDirs, userSkillDirs } from '../core/paths.js';
 import { openCatalog } from '../core/skills/catalog.js';
 import { auditSkill, formatFinding, type AuditReport } from '../core/skills/audit.js';
 import { installSkill, approvePendingInstall, type InstallResult } from '../core/skills/install.js';
-import { createTrustReview, trustSkill } from '../core/skills/trust.js';
+import { trustSkill } from '../core/skills/trust.js';
 import { describePermissions } from '../core/policy/permissions.js';
 import { toPending } from '../core/policy/approvals.js';
-import { accessForArgs, buildGate } from '../core/policy/setup.js';
-import { loadCeiling } from '../core/policy/ceiling.js';
+import { accessForArgs } from '../core/policy/setup.js';
 import { CATEGORIES, describeRule, type Effect, type NewRule } from '../core/policy/rules.js';
 import { realRoot } from '../core/policy/paths.js';
 import type { Access, Actor, ToolCall } from '../core/policy/types.js';
 import { builtinTools } from '../core/tools/builtin/index.js';
 import { Store } from '../core/store/index.js';
+import { openWorkspaceFor } from './workspace.js';
 import { CliError, jsonFlag, printJson, stringFlag, type Command, type CommandContext } from './command.js';
 
 const LEVEL_EXIT = { P2: 0, P1: 1, P0: 2 } as const;
@@ -239,12 +239,9 @@ const check: Command = {
     const tool = stringFlag(ctx, 'tool', true)!;
     const args = jsonFlag(ctx, 'args') ?? {};
     if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new CliError('--args must be a JSON object');
-    const { settings, diagnostics } = loadSettings(ctx.paths.dataDir, ctx.workspace);
-    for (const d of diagnostics) ctx.io.err(`warning: ${d.file}: ${d.message}`);
-    const store = openStore(ctx);
+    const ws = await openWorkspaceFor(ctx, { requireStore: true });
     try {
-      const catalog = await openCatalog({ paths: ctx.paths, workspace: ctx.workspace, settings, store, review: createTrustReview(store) });
-      const skills = catalog.entries().filter((e) => !e.shadowedBy);
+      const catalog = ws.catalog;
       const skill = stringFlag(ctx, 'skill');
       const active = stringFlag(ctx, 'active')?.split(',').map((s) => s.trim()).filter(Boolean) ?? [];
       for (const n of [...(skill ? [skill] : []), ...active]) {
@@ -252,9 +249,8 @@ const check: Command = {
         if (!e) throw new CliError(`no skill named "${n}"`);
         if (!e.enabled) ctx.io.err(`note: skill ${n} is disabled${e.disabledReason ? ` (${e.disabledReason})` : ''}`);
       }
-      const loaded = loadCeiling(ctx.paths.dataDir, ctx.workspace, skills.map((e) => e.realDir));
-      for (const d of loaded.diagnostics) ctx.io.err(`warning: ${d.file}: ${d.field}: ${d.message}`);
-      const { gate } = buildGate({ settings, workspace: ctx.workspace, store, skills, ceiling: loaded.ceiling });
+      // The workspace's live gate: settings ceiling (a workspace file may only narrow it), rules, manifests.
+      const gate = ws.gate;
       const actor: Actor = skill ? { kind: 'skill', skill } : { kind: 'agent', activeSkills: active };
       const call: ToolCall = { tool, args: args as Record<string, unknown>, access: accessOf(tool, args as Record<string, unknown>, ctx.workspace, actor) };
       const d = gate.authorize(call, actor);
@@ -262,7 +258,7 @@ const check: Command = {
       else ctx.io.out(`${d.verdict}: ${d.reason}${d.ruleId ? ` [rule ${d.ruleId}]` : ''}`);
       return d.verdict === 'allow' ? 0 : d.verdict === 'ask' ? 1 : 2;
     } finally {
-      store.close();
+      await ws.close();
     }
   },
 };
