@@ -37,17 +37,17 @@ const SHELLISH: Context[] = ['shell', 'inline'];
 export const RULES: AuditRule[] = [
   // ---- destructive / privilege (P0) ----
   {
-    id: 'destructive.rm-root', hints: ['rm '], family: 'destructive', level: 'P0', contexts: [...CODE], weak: ['example'], negatable: true,
+    id: 'destructive.rm-root', hints: ['rm '], family: 'destructive', level: 'P0', contexts: [...CODE], weak: ['example', 'prose'], negatable: true,
     re: /\brm\s+(?=(?:-{1,2}[\w-]*\s+)*?-(?:[a-zA-Z]*[rR]|-recursive\b))(?:-{1,2}[\w-]*\s+)+(?:\/|\/\*|~\/?|\$HOME\/?|"\$HOME"\/?|\*|\.\.?\/?)(?=\s|$|[;&|)"'`])/,
     message: 'recursive delete of the root, home or current folder',
   },
   {
-    id: 'destructive.disk', hints: ['mkfs', 'dd ', '(){', 'chmod', '/dev/sd'], family: 'destructive', level: 'P0', contexts: [...CODE], weak: ['example'], negatable: true,
+    id: 'destructive.disk', hints: ['mkfs', 'dd ', '(){', 'chmod', '/dev/sd'], family: 'destructive', level: 'P0', contexts: [...CODE], weak: ['example', 'prose'], negatable: true,
     re: /\bmkfs(\.\w+)?\s|\bdd\s+[^\n]*of=\/dev\/(sd|nvme|disk|hd)|:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|\bchmod\s+(-R\s+)?[0-7]?777\s+\/(\s|$)|>\s*\/dev\/sd[a-z]/,
     message: 'destroys a disk or the system (mkfs, dd to a device, fork bomb, chmod 777 /)',
   },
   {
-    id: 'privilege.sudo', hints: ['sudo', 'doas', 'pkexec', 'su '], family: 'privilege', level: 'P0', contexts: [...CODE], weak: ['example'], negatable: true,
+    id: 'privilege.sudo', hints: ['sudo', 'doas', 'pkexec', 'su '], family: 'privilege', level: 'P0', contexts: [...CODE], weak: ['example', 'prose'], negatable: true,
     re: /(?:^|[;&|(`]\s*|\$\(\s*|\b(?:then|do|exec)\s+)(?:sudo|doas|pkexec)\s+\S|\bsu\s+(-c\s|root\b|-\s)/,
     message: 'escalates privileges (sudo/doas/su)',
   },
@@ -78,12 +78,12 @@ export const RULES: AuditRule[] = [
     message: 'spawns system processes from a script (child_process)',
   },
   {
-    id: 'exec.os-system', hints: ['os.', 'subprocess', 'pty.', 'commands.', 'runtime', 'shell_exec', 'passthru', 'proc_open'], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
-    re: /\bos\.(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?)\s*\(|\bsubprocess\.\w+\([^)\n]*shell\s*=\s*True|\bpty\.spawn\s*\(|\bcommands\.getoutput\s*\(|\bRuntime\.getRuntime\(\)\.exec|\bshell_exec\s*\(|\bpassthru\s*\(|\bproc_open\s*\(/,
+    id: 'exec.os-system', hints: ['os.', 'subprocess', 'pty.', 'commands.', 'runtime', 'shell_exec', 'passthru', 'proc_open', '__import__', 'import_module'], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
+    re: /(?:\bos|(?:__import__|\bimport_module)\(\s*["']os["']\s*\))\s*\.\s*(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?)\s*\(|\bsubprocess\.\w+\([^)\n]*shell\s*=\s*True|\bpty\.spawn\s*\(|\bcommands\.getoutput\s*\(|\bRuntime\.getRuntime\(\)\.exec|\bshell_exec\s*\(|\bpassthru\s*\(|\bproc_open\s*\(/,
     message: 'runs a shell command from a script (os.system / shell=True / popen)',
   },
   {
-    id: 'exec.pipe-to-shell', hints: ['curl', 'wget', 'fetch', 'iwr', 'invoke-', 'irm', 'iex'], family: 'code-execution', level: 'P0', contexts: ['shell', 'script', 'inline', 'example'], negatable: true,
+    id: 'exec.pipe-to-shell', hints: ['curl', 'wget', 'fetch', 'iwr', 'invoke-', 'irm', 'iex'], family: 'code-execution', level: 'P0', contexts: ['shell', 'script', 'inline', 'example'], weak: ['prose'], negatable: true,
     re: /\b(?:curl|wget|fetch|iwr|Invoke-WebRequest|Invoke-RestMethod|irm)\b[^|\n]*\|\s*(?:sudo\s+)?(?:ba|z|da|k|fi)?sh\b|\b(?:curl|wget|iwr|irm)\b[^|\n]*\|\s*(?:sudo\s+)?(?:python3?|node|perl|ruby|php|iex|Invoke-Expression)\b|(?:ba)?sh\s+(?:-c\s+)?["']?\$\(\s*(?:curl|wget)|(?:ba)?sh\s+<\(\s*(?:curl|wget)|\biex\s*\(\s*(?:iwr|irm|New-Object\s+Net\.WebClient)/i,
     message: 'downloads code and runs it straight away (curl … | sh)',
   },
@@ -207,4 +207,4 @@ export const LEVEL_RANK: Record<Level, number> = { P2: 0, P1: 1, P0: 2 };
 export const maxLevel = (a: Level, b: Level): Level => (LEVEL_RANK[a] >= LEVEL_RANK[b] ? a : b);
 
 /** Bump when rules change: cached audits of an older rule book are redone. */
-export const AUDITOR_VERSION = 'rules-2';
+export const AUDITOR_VERSION = 'rules-3';

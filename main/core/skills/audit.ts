@@ -89,10 +89,23 @@ function excerptOf(text: string, index = 0): string {
   return (start > 0 ? '…' : '') + s + (start + 160 < text.length ? '…' : '');
 }
 
-function isBinary(buf: Buffer): boolean {
-  const n = Math.min(buf.length, 8000);
-  for (let i = 0; i < n; i++) if (buf[i] === 0) return true;
-  return false;
+/**
+ * A file's text for the audit, or undefined for real binary data. UTF-16 (with a BOM, as Windows writes .ps1 files)
+ * is decoded; NUL bytes do not make a text file "binary" (that would hide it from the audit): they are dropped and
+ * reported. Binary = NUL bytes and mostly non-text once they are removed.
+ */
+export function auditTextOf(buf: Buffer): { text: string; nul: boolean } | undefined {
+  if (buf.length >= 2 && buf[0] === 0xff && buf[1] === 0xfe) return { text: buf.subarray(2).toString('utf16le'), nul: false };
+  if (buf.length >= 2 && buf[0] === 0xfe && buf[1] === 0xff) return { text: Buffer.from(buf.subarray(2, buf.length - (buf.length % 2))).swap16().toString('utf16le'), nul: false };
+  if (!buf.includes(0)) return { text: buf.toString('utf8'), nul: false };
+  const text = buf.toString('utf8').replace(/\0/g, '');
+  const sample = text.slice(0, 8000);
+  let odd = 0;
+  for (const ch of sample) {
+    const c = ch.codePointAt(0)!;
+    if (c === 0xfffd || (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d && c !== 0x1b)) odd++;
+  }
+  return sample.length > 0 && odd / sample.length <= 0.05 ? { text, nul: true } : undefined;
 }
 
 function executableMagic(buf: Buffer): string | undefined {
@@ -108,23 +121,52 @@ function executableMagic(buf: Buffer): string | undefined {
 /** A line with its context; `prose` is the surrounding sentence used for negation/mention checks. */
 interface Segment { text: string; ctx: Context; line: number; around: string; quoted?: boolean }
 
-/** Split a Markdown file into segments: prose lines, inline code spans, fenced blocks (shell or example). */
+/** Shell lines ending in a backslash continue on the next line: `curl … \` / `| sh` is one command. */
+function continues(raw: string): boolean {
+  return /(?:^|[^\\])(?:\\\\)*\\\s*$/.test(raw);
+}
+
+/** Split a Markdown file into segments: prose lines, inline code spans, fenced blocks (shell or example), indented code. */
 function markdownSegments(lines: string[], firstLine = 1): Segment[] {
   const out: Segment[] = [];
   let fence: { marker: string; ctx: Context } | undefined;
+  let carry: { text: string; line: number } | undefined;
+  let prevBlank = true;
+  let inIndented = false;
+  let inList = false;
   lines.forEach((raw, i) => {
     const line = i + firstLine;
     const fm = /^\s{0,3}(`{3,}|~{3,})\s*([\w+-]*)/.exec(raw);
     if (fm) {
-      if (!fence) { fence = { marker: fm[1]!, ctx: SHELL_FENCE.has(fm[2]!.toLowerCase()) ? 'shell' : 'example' }; return; }
-      if (fm[1]!.startsWith(fence.marker) && raw.trim().replace(/[`~]/g, '') === '') { fence = undefined; return; }
+      if (!fence) { fence = { marker: fm[1]!, ctx: SHELL_FENCE.has(fm[2]!.toLowerCase()) ? 'shell' : 'example' }; carry = undefined; return; }
+      if (fm[1]!.startsWith(fence.marker) && raw.trim().replace(/[`~]/g, '') === '') { fence = undefined; carry = undefined; prevBlank = false; return; }
     }
     if (fence) {
       const t = raw.replace(/^\s*(?:\$|>|PS>|#\s*\$)\s+/, '');
       const comment = /^\s*#(?!!)/.test(raw) && fence.ctx === 'shell';
+      if (fence.ctx === 'shell' && !comment && (carry || continues(t))) {
+        // Join continued lines so a command split over several lines is matched whole.
+        carry = carry ? { text: carry.text.replace(/\\\s*$/, ' ') + t, line: carry.line } : { text: t, line };
+        if (continues(t)) return;
+        out.push({ text: carry.text, ctx: 'shell', line: carry.line, around: carry.text });
+        carry = undefined;
+        return;
+      }
       out.push({ text: t, ctx: comment ? 'comment' : fence.ctx, line, around: raw });
       return;
     }
+    // An indented code block (4 spaces or a tab after a blank line, not inside a list) shows code like a fence does.
+    const blank = raw.trim() === '';
+    const indented = /^(?: {4}|\t)/.test(raw) && !blank;
+    if (!indented && !blank) inList = /^\s{0,3}(?:[-*+]|\d+[.)])\s/.test(raw) || (inList && !prevBlank);
+    if (indented && !inList && (prevBlank || inIndented)) {
+      inIndented = true;
+      prevBlank = false;
+      out.push({ text: raw.trim().replace(/^(?:\$|>|PS>)\s+/, ''), ctx: 'example', line, around: raw });
+      return;
+    }
+    if (!blank) inIndented = false;
+    prevBlank = blank;
     out.push({ text: raw, ctx: 'prose', line, around: raw });
     for (const m of raw.matchAll(/(`+)([^`]+?)\1/g)) {
       const before = raw.slice(Math.max(0, (m.index ?? 0) - 1), m.index ?? 0);
@@ -135,12 +177,23 @@ function markdownSegments(lines: string[], firstLine = 1): Segment[] {
 }
 
 function scriptSegments(lines: string[], shell: boolean): Segment[] {
-  return lines.map((raw, i) => {
+  const out: Segment[] = [];
+  let carry: { text: string; line: number } | undefined;
+  lines.forEach((raw, i) => {
     const trimmed = raw.trimStart();
     const comment = (trimmed.startsWith('#') && !trimmed.startsWith('#!')) || trimmed.startsWith('//') || trimmed.startsWith('--') ||
       trimmed.startsWith('/*') || trimmed.startsWith('* ') || trimmed.startsWith('REM ');
-    return { text: raw, ctx: comment ? 'comment' : shell ? 'shell' : 'script', line: i + 1, around: raw };
+    if (shell && !comment && (carry || continues(raw))) {
+      // Join continued lines so a command split over several lines is matched whole.
+      carry = carry ? { text: carry.text.replace(/\\\s*$/, ' ') + raw, line: carry.line } : { text: raw, line: i + 1 };
+      if (continues(raw) && i < lines.length - 1) return;
+      out.push({ text: carry.text, ctx: 'shell', line: carry.line, around: carry.text });
+      carry = undefined;
+      return;
+    }
+    out.push({ text: raw, ctx: comment ? 'comment' : shell ? 'shell' : 'script', line: i + 1, around: raw });
   });
+  return out;
 }
 
 interface Hit { rule: AuditRule; level: 'P0' | 'P1'; index: number }
@@ -324,12 +377,16 @@ export function auditSkill(dir: string, opts: AuditOptions = {}): AuditReport {
     bytes += buf.length;
     hash.update(buf);
     hash.update('\0');
-    if (isBinary(buf)) {
-      const exe = executableMagic(buf);
-      if (exe) findings.push({ file: f.rel, line: 0, rule: 'structure.binary-executable', family: 'structure', level: 'P1', excerpt: '', message: `${exe}: compiled code cannot be reviewed` });
-      continue;
+    // Executables always hold NUL bytes; a text file that merely starts with "MZ" is not one.
+    const exe = buf.includes(0) ? executableMagic(buf) : undefined;
+    if (exe) findings.push({ file: f.rel, line: 0, rule: 'structure.binary-executable', family: 'structure', level: 'P1', excerpt: '', message: `${exe}: compiled code cannot be reviewed` });
+    const decoded = auditTextOf(buf);
+    if (!decoded) continue;
+    const { text } = decoded;
+    if (decoded.nul) {
+      findings.push({ file: f.rel, line: 1, rule: 'hidden.nul-bytes', family: 'hidden-text', level: 'P1', excerpt: '',
+        message: 'NUL bytes in a text file (they make tools treat it as binary and skip it); audited with them removed' });
     }
-    const text = buf.toString('utf8');
     if (f === skillFile) {
       const fm = readFrontmatterText(text, f.rel);
       if (!fm.data) {
