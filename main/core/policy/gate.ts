@@ -73,7 +73,8 @@ function actorLabel(actor: Actor): string {
 
 export function createGate(opts: GateOptions): Gate {
   const { ceiling } = opts;
-  const protectedMatch = picomatch(opts.protectedWrites ?? DEFAULT_PROTECTED_WRITES, { dot: true });
+  // Case-insensitive: on macOS and Windows `.WorkBuddy/settings.json` is the same file as `.workbuddy/settings.json`.
+  const protectedMatch = picomatch(opts.protectedWrites ?? DEFAULT_PROTECTED_WRITES, { dot: true, nocase: true });
   const show = (r: Resolved): string => (r.viaLink ? `${r.given} (really ${r.real})` : r.given);
 
   function resolveAll(paths: string[] | undefined): Resolved[] {

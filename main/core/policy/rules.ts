@@ -105,7 +105,8 @@ function scopeMatches(r: Rule, call: ToolCall, ctx: MatchContext): boolean {
   if (r.skill !== undefined && r.skill !== ctx.skill) return false;
   if (r.path !== undefined) {
     if (ctx.realPaths.length === 0) return false;
-    const m = picomatch(r.path, { dot: true });
+    // Deny and ask rules ignore case (on macOS and Windows `Secrets/` is `secrets/`); an allow never widens that way.
+    const m = picomatch(r.path, { dot: true, nocase: r.effect !== 'allow' });
     if (!ctx.realPaths.every((p) => isInside(p, ctx.workspace) && m(relPosix(p, ctx.workspace)))) return false;
   }
   if (r.host !== undefined) {

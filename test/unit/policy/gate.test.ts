@@ -148,6 +148,9 @@ test('writes to Knack settings and skill folders inside the workspace always ask
   assert.match(d.reason, /settings, skills or hooks/);
   assert.equal(gate.authorize(write('.git/hooks/pre-commit'), agent).verdict, 'ask');
   assert.equal(gate.authorize(write('src/ok.ts'), agent).verdict, 'allow');
+  // On macOS and Windows file names ignore case: .WorkBuddy is the same folder as .workbuddy.
+  assert.equal(gate.authorize(write('.WorkBuddy/settings.json'), agent).verdict, 'ask');
+  assert.equal(gate.authorize(write('.GIT/Hooks/pre-push'), agent).verdict, 'ask');
 });
 
 test('a malformed call or actor is denied with a reason, never thrown', () => {

@@ -121,3 +121,11 @@ test('an allow rule does not cover redirections to files written as >&file, &>fi
     assert.equal(evaluateRules(rules, bash(c), ctx)?.effect, 'allow', c);
   }
 });
+
+test('a deny rule on a path also catches other spellings of its case (case-insensitive file systems)', () => {
+  const rules = [rule({ effect: 'deny', tool: 'read_file', path: 'secrets/**' })];
+  const call: ToolCall = { tool: 'read_file', args: {}, access: { read: [`${ws}/Secrets/key.pem`] } };
+  assert.equal(evaluateRules(rules, call, { workspace: ws, realPaths: [`${ws}/Secrets/key.pem`] })?.effect, 'deny');
+  const allow = [rule({ effect: 'allow', tool: 'read_file', path: 'docs/**' })];
+  assert.equal(evaluateRules(allow, call, { workspace: ws, realPaths: [`${ws}/DOCS/a.md`] }), undefined);
+});
