@@ -37,3 +37,38 @@ test('web_fetch is offered only when the ceiling allows network, is deferred, an
     server.close();
   }
 });
+
+test('web_fetch follows redirects on the same host only; a redirect to another host is returned, not followed', async () => {
+  const hits: string[] = [];
+  const server = createServer((req, res) => {
+    hits.push(`${req.headers.host?.split(':')[0]} ${req.url}`);
+    const port = (server.address() as AddressInfo).port;
+    if (req.url === '/same') { res.writeHead(302, { location: '/final' }); res.end(); return; }
+    if (req.url === '/away') { res.writeHead(301, { location: `http://localhost:${port}/collect?d=secret` }); res.end(); return; }
+    res.setHeader('content-type', 'text/plain');
+    res.end(`at ${req.url}`);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const port = (server.address() as AddressInfo).port;
+    const ws = tempDir();
+    const settings = structuredClone(DEFAULT_SETTINGS);
+    settings.policy.ceiling.network = true;
+    const registry = new ToolRegistry();
+    registry.registerAll(builtinTools({ network: true }));
+    const { gate } = buildGate({ settings, workspace: ws, skills: [] });
+    const ex = new ToolExecutor({ registry, gate, approver: async (r) => r.access.host === '127.0.0.1' });
+    const ctx = { workspace: ws, actor: { kind: 'agent' as const, activeSkills: [] } };
+    const same = await ex.execute('web_fetch', { url: `http://127.0.0.1:${port}/same` }, ctx);
+    assert.equal(same.ok && (same.content as { text: string }).text, 'at /final');
+    const away = await ex.execute('web_fetch', { url: `http://127.0.0.1:${port}/away` }, ctx);
+    assert.ok(away.ok, JSON.stringify(away));
+    const c = away.content as { status: number; redirect?: string; text: string };
+    assert.equal(c.status, 301);
+    assert.equal(c.redirect, `http://localhost:${port}/collect?d=secret`);
+    assert.match(c.text, /another host/);
+    assert.ok(!hits.some((h) => h.includes('/collect')), hits.join(', '));
+  } finally {
+    server.close();
+  }
+});

@@ -5,6 +5,8 @@ import type { ToolDefinition } from '../types.js';
 
 export const FETCH_TIMEOUT_MS = 20_000;
 export const FETCH_MAX_BYTES = 1_000_000;
+/** Same-host redirects followed, at most. */
+export const MAX_REDIRECTS = 5;
 
 interface Args {
   url: string;
@@ -69,7 +71,20 @@ export const webFetchTool: ToolDefinition<Args> = {
     const timeout = AbortSignal.timeout(FETCH_TIMEOUT_MS);
     const signal = ctx.signal ? AbortSignal.any([ctx.signal, timeout]) : timeout;
     try {
-      const res = await fetch(url, { signal, redirect: 'follow', headers: { 'user-agent': 'Knack/0.1 (+web_fetch)' } });
+      // Redirects are followed by hand and only on the same host: the gate approved this host, and an open redirect
+      // must not carry the request (and whatever its URL holds) to a host nobody approved.
+      let res = await fetch(url, { signal, redirect: 'manual', headers: { 'user-agent': 'Knack/0.1 (+web_fetch)' } });
+      for (let hops = 0; res.status >= 300 && res.status < 400 && res.headers.has('location'); hops++) {
+        const next = new URL(res.headers.get('location')!, url);
+        await res.body?.cancel();
+        if (next.hostname !== url.hostname || (next.protocol !== 'http:' && next.protocol !== 'https:') || hops >= MAX_REDIRECTS) {
+          const why = hops >= MAX_REDIRECTS ? `more than ${MAX_REDIRECTS} redirects` : `a redirect to another host (${next.host})`;
+          return ok({ url: url.toString(), status: res.status, redirect: next.toString(), contentType: '', truncated: false,
+            text: `${why}: not followed. To read it, call web_fetch again with ${next.toString()} (that host needs its own permission).` });
+        }
+        url = next;
+        res = await fetch(url, { signal, redirect: 'manual', headers: { 'user-agent': 'Knack/0.1 (+web_fetch)' } });
+      }
       const reader = res.body?.getReader();
       const chunks: Uint8Array[] = [];
       let size = 0;
@@ -88,7 +103,7 @@ export const webFetchTool: ToolDefinition<Args> = {
       const body = Buffer.concat(chunks).subarray(0, max).toString('utf8');
       const type = res.headers.get('content-type') ?? '';
       const text = /html/i.test(type) ? htmlToText(body) : body;
-      return ok({ url: res.url, status: res.status, contentType: type, text, truncated });
+      return ok({ url: url.toString(), status: res.status, contentType: type, text, truncated });
     } catch (e) {
       if (timeout.aborted) return toolError('tool.timeout', `fetching ${url.host} timed out after ${FETCH_TIMEOUT_MS} ms`);
       return toolError('tool.network', `fetching ${url.host} failed: ${(e as Error).message}`);
