@@ -63,7 +63,7 @@ export function accessForArgs(tool: string, args: Record<string, unknown>): Acce
     case 'web_fetch': {
       const url = str('url') ?? '';
       let host: string | undefined;
-      try { host = new URL(url).host; } catch { host = undefined; }
+      try { host = new URL(url).hostname; } catch { host = undefined; }
       return { network: true, ...(host ? { host } : {}) };
     }
     case 'web_search':
