@@ -2,7 +2,6 @@
 // Audit exits by level (0 = P2, 1 = P1, 2 = P0; 3 = could not run); install asks on the terminal, `--yes` accepts P1, never P0.
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createInterface } from 'node:readline/promises';
 import { loadSettings } from '../core/config.js';
 import { projectSkillDirs, userSkillDirs } from '../core/paths.js';
 import { openCatalog } from '../core/skills/catalog.js';
@@ -17,7 +16,7 @@ import { realRoot } from '../core/policy/paths.js';
 import type { Access, Actor, ToolCall } from '../core/policy/types.js';
 import { builtinTools } from '../core/tools/builtin/index.js';
 import { Store } from '../core/store/index.js';
-import { openWorkspaceFor } from './workspace.js';
+import { confirmOf, openWorkspaceFor } from './workspace.js';
 import { CliError, jsonFlag, printJson, stringFlag, type Command, type CommandContext } from './command.js';
 
 const LEVEL_EXIT = { P2: 0, P1: 1, P0: 2 } as const;
@@ -31,16 +30,9 @@ function openStore(ctx: CommandContext): Store {
   }
 }
 
-async function confirm(ctx: CommandContext, question: string): Promise<boolean> {
-  if (ctx.io.confirm) return ctx.io.confirm(question);
-  if (!process.stdin.isTTY) return false;
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    const a = await rl.question(`${question} [y/N] `);
-    return /^y(es)?$/i.test(a.trim());
-  } finally {
-    rl.close();
-  }
+/** Ask on the terminal (or the test's io.confirm); without a terminal the answer is no. */
+function confirm(ctx: CommandContext, question: string): Promise<boolean> {
+  return confirmOf(ctx)?.(question) ?? Promise.resolve(false);
 }
 
 function printReport(ctx: CommandContext, r: AuditReport): void {
