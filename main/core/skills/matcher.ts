@@ -130,6 +130,17 @@ export class SkillMatcher {
 
   /** Ranked skills the message triggers, each with its reasons. Explicit `/name` / `$name` rank first. */
   match(message: string): SkillMatch[] {
+    const { add, ranked } = this.collector();
+    for (const n of this.namedSkills(message)) add(n.skill, 100, { kind: 'named', text: n.text });
+
+    const tokens = this.messageTokens(message);
+    const keys = tokens.map((t) => t.key);
+    for (const hit of this.automaton.scan(keys)) this.acceptTrigger(tokens, hit.id, hit.start, hit.end, add);
+    return ranked();
+  }
+
+  /** The accumulator both matchers share: one entry per skill, reasons merged, a small bonus per extra reason. */
+  private collector(): { add: (si: number, score: number, reason: MatchReason) => void; ranked: () => SkillMatch[] } {
     const found = new Map<number, SkillMatch>();
     const add = (si: number, score: number, reason: MatchReason): void => {
       const s = this.skills[si]!;
@@ -142,13 +153,8 @@ export class SkillMatcher {
       if (!dup) m.reasons.push(reason);
       m.score = Math.max(m.score, score) + (dup ? 0 : 0.25);
     };
-
-    for (const n of this.namedSkills(message)) add(n.skill, 100, { kind: 'named', text: n.text });
-
-    const tokens = this.messageTokens(message);
-    const keys = tokens.map((t) => t.key);
-    for (const hit of this.automaton.scan(keys)) this.acceptTrigger(tokens, hit.id, hit.start, hit.end, add);
-    return [...found.values()].sort((a, b) => b.score - a.score || a.name.localeCompare(b.name));
+    const ranked = (): SkillMatch[] => [...found.values()].sort((a, b) => b.score - a.score || a.name.localeCompare(b.name));
+    return { add, ranked };
   }
 
   /**
@@ -156,17 +162,7 @@ export class SkillMatcher {
    * Used by tests to prove the automaton equivalent and by the benchmark as the naive baseline.
    */
   matchNaive(message: string): SkillMatch[] {
-    const found = new Map<number, SkillMatch>();
-    const add = (si: number, score: number, reason: MatchReason): void => {
-      const s = this.skills[si]!;
-      const m = found.get(si);
-      if (!m) found.set(si, { name: s.manifest.name, tier: s.tier, score, reasons: [reason] });
-      else {
-        const dup = m.reasons.some((r) => JSON.stringify(r) === JSON.stringify(reason));
-        if (!dup) m.reasons.push(reason);
-        m.score = Math.max(m.score, score) + (dup ? 0 : 0.25);
-      }
-    };
+    const { add, ranked } = this.collector();
     for (const n of this.namedSkills(message)) add(n.skill, 100, { kind: 'named', text: n.text });
     const tokens = this.messageTokens(message);
     const keys = tokens.map((t) => t.key);
@@ -181,7 +177,7 @@ export class SkillMatcher {
     });
     hits.sort((a, b) => a.end - b.end || a.start - b.start || a.id - b.id);
     for (const h of hits) this.acceptTrigger(tokens, h.id, h.start, h.end, add);
-    return [...found.values()].sort((a, b) => b.score - a.score || a.name.localeCompare(b.name));
+    return ranked();
   }
 
   private acceptTrigger(
