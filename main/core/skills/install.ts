@@ -67,9 +67,16 @@ function extractZip(file: string, into: string): string | undefined {
     if (!isInside(dest, into)) return `zip entry "${name}" would land outside the skill folder`;
     written += data.length;
     if (written > ZIP_LIMITS.maxTotalBytes) return `the zip unpacks to more than ${ZIP_LIMITS.maxTotalBytes} bytes`;
-    if (name.endsWith('/')) { mkdirSync(dest, { recursive: true }); continue; }
-    mkdirSync(dirname(dest), { recursive: true });
-    writeFileSync(dest, data, { flag: 'wx' });
+    try {
+      if (name.endsWith('/')) { mkdirSync(dest, { recursive: true }); continue; }
+      mkdirSync(dirname(dest), { recursive: true });
+      writeFileSync(dest, data, { flag: 'wx' });
+    } catch (e) {
+      // A name that is both a file and a folder, or the same file twice: a broken archive, not a crash.
+      const code = (e as NodeJS.ErrnoException).code;
+      const why = code === 'EEXIST' || code === 'EISDIR' ? 'appears twice (as a file and a folder, or in two spellings)' : code === 'ENOTDIR' ? 'sits inside a path the zip also has as a file' : (e as Error).message;
+      return `zip entry "${name}" cannot be unpacked: it ${why}`;
+    }
   }
   return undefined;
 }

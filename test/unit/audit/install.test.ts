@@ -157,14 +157,16 @@ test('zip-slip: an entry climbing out with ".." or an absolute path is refused a
   } finally { store.close(); }
 });
 
-test('an install that fails half-way (broken archive layout) leaves nothing behind', () => {
+test('an install that fails half-way (broken archive layout) is refused with the entry named and leaves nothing behind', () => {
   const { root, tierRoot, store } = env();
   try {
     mkdirSync(tierRoot, { recursive: true });
     const zip = join(root, 'broken.zip');
     // "tidy/data" is a file and then a folder: extraction fails after some files were written.
     writeFileSync(zip, zipSync({ 'tidy/SKILL.md': strToU8(clean), 'tidy/data': strToU8('x'), 'tidy/data/inner.txt': strToU8('y') }));
-    assert.throws(() => installSkill({ source: zip, tierRoot, tier: 'user', store }));
+    const r = installSkill({ source: zip, tierRoot, tier: 'user', store });
+    assert.equal(r.status, 'refused');
+    assert.match(r.status === 'refused' ? r.reason : '', /zip entry "tidy\/data(\/inner\.txt)?" cannot be unpacked/);
     assert.deepEqual(readdirSync(tierRoot), []);
   } finally { store.close(); }
 });
