@@ -122,13 +122,20 @@ export function installSkill(opts: InstallOptions): InstallResult {
   if (!existsSync(source)) return { status: 'refused', reason: `${opts.source} does not exist` };
   const isZip = statSync(source).isFile();
   if (isZip && !/\.zip$/i.test(source)) return { status: 'refused', reason: `${opts.source} is neither a folder nor a .zip` };
+  // A folder is checked before anything is copied: a folder that is no skill (a whole workspace) is not copied
+  // first, and a tier inside the skill folder would be copied into itself without end.
+  const srcRoot = isZip ? undefined : skillRootIn(realpathSync(source));
+  if (!isZip && !srcRoot) return { status: 'refused', reason: `no SKILL.md in ${basename(source)} (at the top, or in its single folder)` };
   mkdirSync(opts.tierRoot, { recursive: true });
   const tierRoot = realpathSync(opts.tierRoot);
+  if (srcRoot && isInside(tierRoot, srcRoot)) {
+    return { status: 'refused', reason: `the skills folder ${tierRoot} lies inside the skill being installed (${srcRoot}); install from a folder outside it` };
+  }
   const staging = mkdtempSync(join(tierRoot, '.knack-install-'));
   try {
-    const problem = isZip ? extractZip(source, staging) : copyFolder(source, staging, realpathSync(source));
+    const problem = srcRoot ? copyFolder(srcRoot, staging, srcRoot) : extractZip(source, staging);
     if (problem) {
-      const report = !isZip && problem.includes('symlink') ? auditSkill(source) : undefined;
+      const report = srcRoot && problem.includes('symlink') ? auditSkill(srcRoot) : undefined;
       return { status: 'refused', reason: problem, ...(report ? { report } : {}) };
     }
     const root = skillRootIn(staging);

@@ -184,3 +184,33 @@ test('a source folder with a symlink out of it is refused', async () => {
     assert.deepEqual(readdirSync(tierRoot), []);
   } finally { store.close(); }
 });
+
+test('installing a folder that is no skill copies nothing, and a tier inside the source folder is refused (no endless copy)', () => {
+  const { root, store } = env();
+  try {
+    const ws = join(root, 'ws');
+    writeTree(ws, { 'src/a.txt': 'a', 'node_modules/x/y.js': 'y' });
+    const tier = join(ws, '.workbuddy', 'skills');
+    const r1 = installSkill({ source: ws, tierRoot: tier, tier: 'project', store });
+    assert.equal(r1.status, 'refused');
+    assert.match(r1.status === 'refused' ? r1.reason : '', /no SKILL\.md/);
+    assert.ok(!existsSync(tier), 'nothing staged for a folder that is not a skill');
+    writeFileSync(join(ws, 'SKILL.md'), skillMd({ name: 'wsskill', description: 'x' }));
+    const r2 = installSkill({ source: ws, tierRoot: tier, tier: 'project', store });
+    assert.equal(r2.status, 'refused');
+    assert.match(r2.status === 'refused' ? r2.reason : '', /lies inside the skill being installed/);
+    assert.deepEqual(readdirSync(tier), []);
+  } finally { store.close(); }
+});
+
+test('a folder holding one skill folder installs that skill', () => {
+  const { root, tierRoot, store } = env();
+  try {
+    const src = join(root, 'download');
+    writeTree(src, { 'tidy/SKILL.md': clean, 'tidy/references/r.md': 'r' });
+    const r = installSkill({ source: src, tierRoot, tier: 'user', store });
+    assert.equal(r.status, 'installed');
+    assert.equal(readFileSync(join(tierRoot, 'tidy', 'references', 'r.md'), 'utf8'), 'r');
+    assert.deepEqual(leftovers(tierRoot), []);
+  } finally { store.close(); }
+});
