@@ -2,8 +2,7 @@
 // mtime and ctime are unchanged, so a warm start stats folders instead of reading them) and its parse results (reused
 // while a file's size, mtime and ctime are unchanged). Stored as one row per tier folder; see docs/skills-catalog.md.
 import { statSync } from 'node:fs';
-import type { Child, FolderLister, FoundSkill } from './discover.js';
-import { readChildren } from './discover.js';
+import { readChildren, type Children, type FolderLister, type FoundSkill } from './discover.js';
 import type { Diagnostic, SkillManifest } from './types.js';
 
 /** Bump when the parser's output or this format changes: older snapshots are ignored (everything re-read once). */
@@ -16,141 +15,143 @@ export const CACHE_VERSION = 2;
  */
 export const LISTING_RACY_MS = 2000;
 
-/** One file's parse result as the catalog keeps it. */
-export interface CachedResult {
-  manifest?: SkillManifest;
-  diagnostics: Diagnostic[];
-  /** File line of the `name` key (for the folder-mismatch finding made at merge time). */
-  nameLine?: number;
-}
+/**
+ * One file's revision and parse result, kept as the compact tuple it is stored as (a warm start allocates nothing
+ * per file beyond what JSON.parse builds): [realFile, size, mtimeMs, ctimeMs, manifest | 0 (broken), diagnostics | 0
+ * (none), nameLine | 0].
+ */
+export type FileRow = [string, number, number, number, SkillManifest | 0, Diagnostic[] | 0, number];
 
-interface Listing {
-  mtimeMs: number;
-  ctimeMs: number;
-  /** Wall-clock time just before the folder was read. */
-  listedAt: number;
-  children: Child[];
-}
+/** [realDir, mtimeMs, ctimeMs, listedAt (wall clock just before the read), names, symbolic-link names | 0]. */
+type DirRow = [string, number, number, number, string[], string[] | 0];
 
-interface FileRow {
-  size: number;
-  mtimeMs: number;
-  ctimeMs: number;
-  result: CachedResult;
-}
+/**
+ * The cached state of one tier folder: listings by real folder path, file rows by real file path. A stored snapshot
+ * decodes its listings at once and its file rows on the first `files()` call: the catalog walks the folders first
+ * and then decodes the rows, so the walk's short-lived garbage is collected without copying 10,000 fresh manifests.
+ */
+export class RootSnapshot {
+  private filesMap: Map<string, FileRow> | undefined;
 
-/** The cached state of one tier folder: listings by real folder path, parse results by real file path. */
-export interface RootSnapshot {
-  dirs: Map<string, Listing>;
-  files: Map<string, FileRow>;
+  constructor(readonly dirs: Map<string, DirRow>, files: Map<string, FileRow> | undefined, private filesJson?: string) {
+    this.filesMap = files;
+  }
+
+  files(): Map<string, FileRow> {
+    if (!this.filesMap) {
+      this.filesMap = decodeFiles(this.filesJson);
+      this.filesJson = undefined;
+    }
+    return this.filesMap;
+  }
 }
 
 export function emptySnapshot(): RootSnapshot {
-  return { dirs: new Map(), files: new Map() };
+  return new RootSnapshot(new Map(), new Map());
 }
 
-// Stored form (compact JSON arrays; one JSON.parse per tier folder on a warm start):
-//   {"v": CACHE_VERSION, "dirs": [[realDir, mtimeMs, ctimeMs, listedAt, ["d<name>" | "l<name>", …]], …],
-//    "files": [[realFile, size, mtimeMs, ctimeMs, manifest | 0, diagnostics | 0, nameLine | 0], …]}
-type StoredDir = [string, number, number, number, string[]];
-type StoredFile = [string, number, number, number, SkillManifest | 0, Diagnostic[] | 0, number];
-interface Stored {
-  v: number;
-  dirs: StoredDir[];
-  files: StoredFile[];
+/** A parse result as a file row. */
+export function fileRow(f: FoundSkill, manifest: SkillManifest | undefined, diagnostics: Diagnostic[], nameLine: number | undefined): FileRow {
+  return [f.realFile, f.size, f.mtimeMs, f.ctimeMs, manifest ?? 0, diagnostics.length ? diagnostics : 0, nameLine ?? 0];
 }
 
-/** Shared by every cached result without findings (never mutated: the merge copies diagnostics). */
-const NO_DIAGNOSTICS = Object.freeze([]) as unknown as Diagnostic[];
+// Stored form: two JSON texts on two lines (JSON.stringify never writes a raw newline):
+//   {"v": CACHE_VERSION, "dirs": [DirRow, …]}
+//   [FileRow, …]
 
 /** Decode a stored snapshot; a damaged or older one gives an empty snapshot (everything is read and parsed again). */
-export function decodeSnapshot(json: string | undefined): RootSnapshot {
-  if (!json) return emptySnapshot();
+export function decodeSnapshot(text: string | undefined): RootSnapshot {
+  if (!text) return emptySnapshot();
+  const nl = text.indexOf('\n');
   try {
-    const s = JSON.parse(json) as Stored;
-    if (s.v !== CACHE_VERSION || !Array.isArray(s.dirs) || !Array.isArray(s.files)) return emptySnapshot();
-    const dirs = new Map<string, Listing>();
-    for (const d of s.dirs) {
+    const head = JSON.parse(nl === -1 ? text : text.slice(0, nl)) as { v: number; dirs: DirRow[] };
+    if (head.v !== CACHE_VERSION || !Array.isArray(head.dirs) || nl === -1) return emptySnapshot();
+    const dirs = new Map<string, DirRow>();
+    for (const d of head.dirs) {
       if (typeof d[0] !== 'string' || !Array.isArray(d[4])) return emptySnapshot();
-      const children = d[4].map((e): Child => ({ name: e.slice(1), link: e.charCodeAt(0) === 108 /* l */ }));
-      dirs.set(d[0], { mtimeMs: d[1], ctimeMs: d[2], listedAt: d[3], children });
+      dirs.set(d[0], d);
     }
-    const files = new Map<string, FileRow>();
-    for (const f of s.files) {
-      // Cheap shape checks only (the row was written by encodeSnapshot): a row that fails them voids the snapshot.
-      const m = f[4];
-      if (typeof f[0] !== 'string' || typeof f[1] !== 'number' || (m !== 0 && (typeof m?.name !== 'string' || typeof m.description !== 'string'))) {
-        return emptySnapshot();
-      }
-      const diagnostics = f[5] || NO_DIAGNOSTICS;
-      const result: CachedResult = m === 0 ? { diagnostics } : f[6] ? { manifest: m, diagnostics, nameLine: f[6] } : { manifest: m, diagnostics };
-      files.set(f[0], { size: f[1], mtimeMs: f[2], ctimeMs: f[3], result });
-    }
-    return { dirs, files };
+    return new RootSnapshot(dirs, undefined, text.slice(nl + 1));
   } catch {
     return emptySnapshot();
   }
 }
 
-export function encodeSnapshot(s: RootSnapshot): string {
-  const dirs: StoredDir[] = [];
-  for (const [real, l] of s.dirs) dirs.push([real, l.mtimeMs, l.ctimeMs, l.listedAt, l.children.map((c) => (c.link ? 'l' : 'd') + c.name)]);
-  const files: StoredFile[] = [];
-  for (const [real, f] of s.files) {
-    const r = f.result;
-    files.push([real, f.size, f.mtimeMs, f.ctimeMs, r.manifest ?? 0, r.diagnostics.length ? r.diagnostics : 0, r.nameLine ?? 0]);
+/** File rows of a stored snapshot; a damaged part gives none (every file is parsed again). */
+function decodeFiles(json: string | undefined): Map<string, FileRow> {
+  const files = new Map<string, FileRow>();
+  if (!json) return files;
+  try {
+    const rows = JSON.parse(json) as FileRow[];
+    if (!Array.isArray(rows)) return files;
+    for (const f of rows) {
+      // Cheap shape checks only (encodeSnapshot wrote the row): a row that fails them voids the rows.
+      const m = f[4];
+      if (typeof f[0] !== 'string' || typeof f[1] !== 'number' || (m !== 0 && (typeof m?.name !== 'string' || typeof m.description !== 'string'))) {
+        return new Map();
+      }
+      files.set(f[0], f);
+    }
+    return files;
+  } catch {
+    return new Map();
   }
-  return JSON.stringify({ v: CACHE_VERSION, dirs, files } satisfies Stored);
+}
+
+export function encodeSnapshot(s: RootSnapshot): string {
+  return `${JSON.stringify({ v: CACHE_VERSION, dirs: [...s.dirs.values()] })}\n${JSON.stringify([...s.files().values()])}`;
 }
 
 /**
  * One build's view of one tier folder's snapshot: answers folder listings and file revisions from the previous
- * snapshot when they are still valid, and collects the next snapshot (only what this build saw: removed folders and
- * files drop out). `changed` says whether the next snapshot differs from the previous one (so it must be stored).
+ * snapshot when they are still valid, and gives the next snapshot (what this build saw: removed folders and files
+ * drop out). `changed` says whether the next snapshot differs from the previous one (so it must be stored).
  */
 export class RootCache implements FolderLister {
   listed = 0;
-  private readonly next: RootSnapshot = emptySnapshot();
-  private reparsed = false;
+  private readonly dirsSeen: DirRow[] = [];
+  private readonly filesSeen: FileRow[] = [];
+  private parsed = 0;
 
   constructor(private readonly prev: RootSnapshot, private readonly racyMs = LISTING_RACY_MS) {}
 
-  list(dir: string, real: string): Child[] {
+  list(dir: string, real: string): Children {
     const st = statSync(dir);
     const old = this.prev.dirs.get(real);
-    if (old && old.mtimeMs === st.mtimeMs && old.ctimeMs === st.ctimeMs && old.listedAt - Math.max(old.mtimeMs, old.ctimeMs) >= this.racyMs) {
-      this.next.dirs.set(real, old);
-      return old.children;
+    if (old && old[1] === st.mtimeMs && old[2] === st.ctimeMs && old[3] - Math.max(old[1], old[2]) >= this.racyMs) {
+      this.dirsSeen.push(old);
+      return old[5] ? { names: old[4], links: old[5] } : { names: old[4] };
     }
     // Time first, then read: a change after this moment moves the folder's times past the recorded ones.
     const listedAt = Date.now();
     const children = readChildren(dir);
     this.listed++;
-    this.next.dirs.set(real, { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, listedAt, children });
+    this.dirsSeen.push([real, st.mtimeMs, st.ctimeMs, listedAt, children.names, children.links ?? 0]);
     return children;
   }
 
-  /** The cached parse of a found file when its revision (size, mtime, ctime) is unchanged. */
-  lookup(f: FoundSkill): CachedResult | undefined {
-    const row = this.prev.files.get(f.realFile);
-    if (!row || row.size !== f.size || row.mtimeMs !== f.mtimeMs || row.ctimeMs !== f.ctimeMs) return undefined;
-    this.next.files.set(f.realFile, row);
-    return row.result;
+  /** The cached row of a found file when its revision (size, mtime, ctime) is unchanged. */
+  lookup(f: FoundSkill): FileRow | undefined {
+    const row = this.prev.files().get(f.realFile);
+    if (!row || row[1] !== f.size || row[2] !== f.mtimeMs || row[3] !== f.ctimeMs) return undefined;
+    this.filesSeen.push(row);
+    return row;
   }
 
   /** Record a fresh parse of a found file. */
-  record(f: FoundSkill, result: CachedResult): void {
-    this.reparsed = true;
-    this.next.files.set(f.realFile, { size: f.size, mtimeMs: f.mtimeMs, ctimeMs: f.ctimeMs, result });
-  }
-
-  /** The snapshot this build saw. */
-  snapshot(): RootSnapshot {
-    return this.next;
+  record(row: FileRow): void {
+    this.parsed++;
+    this.filesSeen.push(row);
   }
 
   /** True when the next snapshot differs from the previous one (read folders, parsed files, removed entries). */
   get changed(): boolean {
-    return this.listed > 0 || this.reparsed || this.next.dirs.size !== this.prev.dirs.size || this.next.files.size !== this.prev.files.size;
+    return this.listed > 0 || this.parsed > 0 || this.dirsSeen.length !== this.prev.dirs.size || this.filesSeen.length !== this.prev.files().size;
+  }
+
+  /** The snapshot this build saw (the previous one itself when nothing changed). */
+  snapshot(): RootSnapshot {
+    if (!this.changed) return this.prev;
+    return new RootSnapshot(new Map(this.dirsSeen.map((d) => [d[0], d])), new Map(this.filesSeen.map((f) => [f[0], f])));
   }
 }

@@ -18,11 +18,11 @@
 // defaults to DEFAULT_SETTINGS. `review(entry)` lets the trust layer disable a skill ({enabled: false, reason});
 // it runs after every build/refresh and wins over the user's toggle.
 import { EventEmitter } from 'node:events';
-import { basename } from 'node:path';
+import { sep } from 'node:path';
 import { DEFAULT_SETTINGS, type Settings } from '../config.js';
 import type { KnackPaths } from '../paths.js';
 import type { Store } from '../store/index.js';
-import { CACHE_VERSION, decodeSnapshot, encodeSnapshot, RootCache, type CachedResult, type RootSnapshot } from './catalog-cache.js';
+import { CACHE_VERSION, decodeSnapshot, encodeSnapshot, fileRow, RootCache, type FileRow, type RootSnapshot } from './catalog-cache.js';
 import { discoverAll, tierRoots, type FoundSkill, type TierRoot } from './discover.js';
 import { folderMismatch, parseSkillFile, type ParsedSkill } from './manifest.js';
 import { parseFilesParallel } from './parse-pool.js';
@@ -211,12 +211,12 @@ export class Catalog extends EventEmitter {
     // Found files are grouped by root, in root order: the cache of a file is its root's.
     const cacheOf = rootLookup(roots, caches);
     const found = disc.found;
-    const results: CachedResult[] = new Array(found.length);
+    const rows: FileRow[] = new Array(found.length);
     const toParse: number[] = [];
     for (let i = 0; i < found.length; i++) {
       const f = found[i]!;
       const r = cacheOf(f).lookup(f);
-      if (r) results[i] = r;
+      if (r) rows[i] = r;
       else toParse.push(i);
     }
     const cached = found.length - toParse.length;
@@ -233,12 +233,12 @@ export class Catalog extends EventEmitter {
       const parsed = await parseFilesParallel(files, this.options.threads);
       threads = parsed.threads;
       parsedCount = files.length;
-      const asCached = files.map((_, k): CachedResult => toCachedResult(parsed.results[k]!));
       for (const i of toParse) {
         const f = found[i]!;
-        const r = asCached[slot.get(f.realFile)!]!;
-        results[i] = r;
-        cacheOf(f).record(f, r);
+        const p = parsed.results[slot.get(f.realFile)!]!;
+        const row = fileRow(f, p.manifest, p.diagnostics, p.nameLine);
+        rows[i] = row;
+        cacheOf(f).record(row);
       }
     }
     // Keep each tier folder's snapshot; store the ones that changed (an emptied folder's is removed).
@@ -248,7 +248,7 @@ export class Catalog extends EventEmitter {
       const c = caches.get(r)!;
       const snap = c.snapshot();
       nextSnapshots.set(r.dir, snap);
-      if (c.changed) writes.push({ root: r.dir, json: snap.dirs.size || snap.files.size ? encodeSnapshot(snap) : undefined });
+      if (c.changed) writes.push({ root: r.dir, json: snap.dirs.size || snap.files().size ? encodeSnapshot(snap) : undefined });
     }
     this.snapshots = nextSnapshots;
     if (store && writes.length) {
@@ -261,7 +261,7 @@ export class Catalog extends EventEmitter {
     const t2 = now();
 
     const before = this.winners;
-    this.merge(found, results);
+    this.merge(found, rows);
     this.discoveryDiags = disc.diagnostics;
     const t3 = now();
     this.timings = {
@@ -285,7 +285,7 @@ export class Catalog extends EventEmitter {
     return change;
   }
 
-  private merge(found: FoundSkill[], results: CachedResult[]): void {
+  private merge(found: FoundSkill[], rows: FileRow[]): void {
     const broken: [number, BrokenSkill][] = [];
     // Precedence: higher tier first; within a tier `.workbuddy` before `.agents`, then discovery order. Found files
     // come grouped by tier folder, so ordering the (at most five) groups orders every file.
@@ -298,23 +298,24 @@ export class Catalog extends EventEmitter {
     }
     groups.sort((a, b) => TIER_RANK[b.tier] - TIER_RANK[a.tier] || (a.source === b.source ? 0 : a.source === 'workbuddy' ? -1 : 1));
     const winners = new Map<string, CatalogEntry>();
-    const all: { e: CatalogEntry; key: string }[] = [];
+    const all: CatalogEntry[] = [];
+    const keys: string[] = [];
     for (const g of groups) {
       for (let i = g.start; i < g.end; i++) {
         const f = found[i]!;
-        const r = results[i]!;
-        const diagnostics = r.diagnostics.length ? r.diagnostics.map((d) => (d.file === f.realFile ? { ...d, file: f.file } : d)) : [];
-        if (!r.manifest) {
+        const [, , , , manifest, diags, nameLine] = rows[i]!;
+        const diagnostics = diags ? diags.map((d) => (d.file === f.realFile ? { ...d, file: f.file } : d)) : [];
+        if (!manifest) {
           broken.push([i, { tier: f.tier, source: f.source, dir: f.dir, file: f.file, diagnostics }]);
           continue;
         }
-        const mm = folderMismatch(r.manifest.name, basename(f.dir), f.file, false, r.nameLine);
+        const mm = folderMismatch(manifest.name, f.dir.slice(f.dir.lastIndexOf(sep) + 1), f.file, false, nameLine || undefined);
         if (mm) diagnostics.push(mm);
         const e: CatalogEntry = {
-          manifest: r.manifest, tier: f.tier, source: f.source, dir: f.dir, realDir: f.realDir, file: f.file,
+          manifest, tier: f.tier, source: f.source, dir: f.dir, realDir: f.realDir, file: f.file,
           size: f.size, mtimeMs: f.mtimeMs, diagnostics, enabled: true,
         };
-        const key = nameKey(r.manifest.name);
+        const key = nameKey(manifest.name);
         const win = winners.get(key);
         if (!win) winners.set(key, e);
         else {
@@ -322,16 +323,21 @@ export class Catalog extends EventEmitter {
           if (win.tier === e.tier) {
             e.diagnostics.push({
               severity: 'warning', code: 'name.duplicate', file: e.file, field: 'name',
-              message: `another ${e.tier} skill is also named "${e.manifest.name}" (${win.file}); that one is used`,
+              message: `another ${e.tier} skill is also named "${manifest.name}" (${win.file}); that one is used`,
             });
           }
         }
-        all.push({ e, key });
+        all.push(e);
+        keys.push(key);
       }
     }
-    // Stable sort by name keeps precedence order among entries of the same name.
-    all.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    this.all = all.map((x) => x.e);
+    // Sort by name; equal names keep precedence order (the index breaks ties).
+    const order = Array.from(all.keys()).sort((a, b) => {
+      const ka = keys[a]!;
+      const kb = keys[b]!;
+      return ka < kb ? -1 : ka > kb ? 1 : a - b;
+    });
+    this.all = order.map((i) => all[i]!);
     this.winners = winners;
     // Broken skills in discovery order.
     this.brokenList = broken.sort((a, b) => a[0] - b[0]).map((x) => x[1]);
@@ -365,11 +371,6 @@ export async function openCatalog(options: CatalogOptions): Promise<Catalog> {
   const catalog = new Catalog(options);
   await catalog.refresh();
   return catalog;
-}
-
-/** A parse result as the cache keeps it. */
-function toCachedResult(p: ParsedSkill): CachedResult {
-  return { diagnostics: p.diagnostics, ...(p.manifest ? { manifest: p.manifest } : {}), ...(p.nameLine !== undefined ? { nameLine: p.nameLine } : {}) };
 }
 
 /** The cache of a found file's tier folder (roots have distinct tier + source). */

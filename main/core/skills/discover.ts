@@ -1,7 +1,7 @@
 // Finds skill folders on disk: the three tiers (builtin, user, project), `.workbuddy/skills` and `.agents/skills`,
 // symlinked folders followed with cycle safety, a bounded walk that says when a bound was hit. Stats files; never parses.
 import { readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
-import { basename, sep } from 'node:path';
+import { sep } from 'node:path';
 import { projectSkillDirs, userSkillDirs, type KnackPaths } from '../paths.js';
 import type { Diagnostic, Tier } from './types.js';
 
@@ -43,10 +43,13 @@ export interface Discovery {
   listed: number;
 }
 
-/** A folder entry the walk may descend into: a sub-folder, or a symbolic link (followed if it leads to a folder). */
-export interface Child {
-  name: string;
-  link: boolean;
+/**
+ * The entries of a folder the walk may descend into, in name order: sub-folders and symbolic links (followed when
+ * they lead to a folder). Hidden entries and node_modules are left out. `links` names the symbolic links.
+ */
+export interface Children {
+  names: string[];
+  links?: string[];
 }
 
 /**
@@ -54,28 +57,24 @@ export interface Child {
  * stored listing when the folder has not changed. Throws as readdir does. `listed` counts real reads.
  */
 export interface FolderLister {
-  list(dir: string, real: string): Child[];
+  list(dir: string, real: string): Children;
   listed: number;
 }
 
-const byName = (a: Child, b: Child): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-
-/** Read a folder's walkable children (hidden entries and node_modules left out), in name order. */
-export function readChildren(dir: string): Child[] {
-  const out: Child[] = [];
-  for (const ent of readdirSync(dir, { withFileTypes: true })) {
-    if (ent.name.startsWith('.') || SKIP.has(ent.name)) continue;
-    if (ent.isDirectory()) out.push({ name: ent.name, link: false });
-    else if (ent.isSymbolicLink()) out.push({ name: ent.name, link: true });
-  }
-  return out.sort(byName);
+/** Read a folder's walkable children. */
+export function readChildren(dir: string): Children {
+  const ents = readdirSync(dir, { withFileTypes: true })
+    .filter((e) => !e.name.startsWith('.') && !SKIP.has(e.name) && (e.isDirectory() || e.isSymbolicLink()))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const links = ents.filter((e) => e.isSymbolicLink()).map((e) => e.name);
+  return links.length ? { names: ents.map((e) => e.name), links } : { names: ents.map((e) => e.name) };
 }
 
 /** The lister without a cache: every folder is read. */
 export function plainLister(): FolderLister {
   return {
     listed: 0,
-    list(dir: string): Child[] {
+    list(dir: string): Children {
       this.listed++;
       return readChildren(dir);
     },
@@ -106,18 +105,23 @@ function errMessage(e: unknown): string {
   return err.message;
 }
 
+const SKILL_NAMES = ['SKILL.md', 'skill.md'] as const;
+const NO_THROW = { throwIfNoEntry: false } as const;
+
 /** stat SKILL.md, then skill.md, in a folder: the skill file, or undefined when neither exists as a file. */
-function statSkillFile(dir: string): { file: string; st: Stats } | { error: unknown; file: string } | undefined {
-  for (const name of ['SKILL.md', 'skill.md']) {
+function statSkillFile(dir: string): { name: string; file: string; st: Stats } | { error: unknown; file: string } | undefined {
+  for (let i = 0; i < SKILL_NAMES.length; i++) {
+    const name = SKILL_NAMES[i]!;
     const file = dir + sep + name;
     let st: Stats | undefined;
     try {
-      st = statSync(file, { throwIfNoEntry: false });
+      st = statSync(file, NO_THROW);
     } catch (e) {
       return { error: e, file };
     }
-    if (st?.isFile()) return { file, st };
-    if (st?.isDirectory()) return { error: Object.assign(new Error('SKILL.md is a folder, not a file'), { code: 'EISDIR' }), file };
+    if (st === undefined) continue;
+    if (st.isFile()) return { name, file, st };
+    if (st.isDirectory()) return { error: Object.assign(new Error('SKILL.md is a folder, not a file'), { code: 'EISDIR' }), file };
   }
   return undefined;
 }
@@ -159,7 +163,8 @@ export function discoverRoot(root: TierRoot, opts: DiscoverOptions, seenReal = n
           dir,
           realDir: real,
           file: skill.file,
-          realFile: real + sep + basename(skill.file),
+          // Without symbolic links on the way the real path is the path: share the string.
+          realFile: real === dir ? skill.file : real + sep + skill.name,
           size: skill.st.size,
           mtimeMs: skill.st.mtimeMs,
           ctimeMs: skill.st.ctimeMs,
@@ -180,19 +185,21 @@ export function discoverRoot(root: TierRoot, opts: DiscoverOptions, seenReal = n
       break;
     }
     visited++;
-    let children: Child[];
+    let children: Children;
     try {
       children = lister.list(dir, real);
     } catch (e) {
       diagnostics.push({ severity: 'warning', code: 'discovery.unreadable', file: dir, message: `cannot list folder: ${errMessage(e)}` });
       continue;
     }
+    const { names } = children;
+    const links = children.links ? new Set(children.links) : undefined;
     // Push in reverse so the stack pops children in name order.
-    for (let i = children.length - 1; i >= 0; i--) {
-      const ent = children[i]!;
-      const child = dir + sep + ent.name;
-      if (!ent.link) {
-        stack.push([child, real + sep + ent.name, depth + 1]);
+    for (let i = names.length - 1; i >= 0; i--) {
+      const name = names[i]!;
+      const child = dir + sep + name;
+      if (!links?.has(name)) {
+        stack.push([child, real === dir ? child : real + sep + name, depth + 1]);
         continue;
       }
       // A link's target can change without its parent folder changing: resolve it on every walk.

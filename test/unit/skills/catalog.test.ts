@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
 import { openCatalog, type CatalogChange } from '../../../main/core/skills/catalog.js';
 import { parseFilesParallel } from '../../../main/core/skills/parse-pool.js';
+import { CACHE_VERSION } from '../../../main/core/skills/catalog-cache.js';
 import { Store } from '../../../main/core/store/index.js';
 
 function setup(n = 5) {
@@ -108,8 +109,9 @@ test('a damaged cache row is re-parsed, never trusted', async () => {
   const file = join(s.user, 's0/SKILL.md');
   const st = statSync(file);
   const rev = `${JSON.stringify(file)},${st.size},${st.mtimeMs},${st.ctimeMs}`;
-  // Truncated JSON; a row of the wrong shape; a row whose revision matches but whose manifest is garbage.
-  for (const json of ['{not json', '{"v":2,"dirs":[],"files":[[1,2,3]]}', `{"v":2,"dirs":[],"files":[[${rev},"not a manifest",0,0]]}`]) {
+  const head = `{"v":${CACHE_VERSION},"dirs":[]}`;
+  // Truncated JSON; rows of the wrong shape; a row whose revision matches but whose manifest is garbage.
+  for (const json of ['{not json', `${head}\n[[1,2,3]]`, `${head}\n{}`, `${head}\n[[${rev},"not a manifest",0,0]]`]) {
     store.skills.putSnapshots([{ root: s.user, json }]);
     const c = await openCatalog({ paths: s.paths, workspace: s.ws, store });
     assert.equal(c.timings.parsed, 1);
