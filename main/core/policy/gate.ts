@@ -42,6 +42,14 @@ interface Resolved { given: string; real: string; viaLink: boolean }
  */
 export const SCRIPT_FILE_TOOLS = new Set(['read_file', 'write_file', 'list_dir']);
 
+/**
+ * The harness's own tools (finding and running tools, finding and loading skills). While skills with declared
+ * permissions are loaded, the agent may still use them as far as they touch nothing or only read skill folders:
+ * a loaded skill must not lock the agent out of ToolSearch or of loading another skill. DeferExecuteTool's inner
+ * call is authorized on its own.
+ */
+export const HARNESS_TOOLS = new Set(['ToolSearch', 'DeferExecuteTool', 'SkillSearch', 'list_skills', 'Skill', 'read_skill_resource']);
+
 const deny = (reason: string, ruleId?: string): Decision => ({ verdict: 'deny', reason, ...(ruleId ? { ruleId } : {}) });
 const ask = (reason: string, ruleId?: string): Decision => ({ verdict: 'ask', reason, ...(ruleId ? { ruleId } : {}) });
 const allow = (reason: string, ruleId?: string): Decision => ({ verdict: 'allow', reason, ...(ruleId ? { ruleId } : {}) });
@@ -148,7 +156,9 @@ export function createGate(opts: GateOptions): Gate {
     } else if (actor.kind === 'agent') {
       acting = actor.activeSkills.map((n) => opts.skill(n)).filter((s): s is SkillPolicy => s !== undefined && s.permissions.declared !== 'none');
     }
-    for (const sp of acting) {
+    const harnessOnly = actor.kind === 'agent' && HARNESS_TOOLS.has(call.tool) && !access.network && access.command === undefined &&
+      writes.length === 0 && reads.every((r) => ceiling.skillRoots.some((root) => isInside(r.real, root)));
+    for (const sp of harnessOnly ? [] : acting) {
       const problem = manifestProblem(sp, call, reads, writes, actor.kind === 'skill');
       if (problem) return deny(`${problem}; ${actor.kind === 'agent' ? 'while it is loaded, the agent stays inside its manifest' : 'a skill gets only what it declared'}`);
     }

@@ -126,6 +126,21 @@ test('attribution: while a skill with declared permissions is loaded, agent call
   assert.equal(gate.authorize(read('README.md'), { kind: 'agent', activeSkills: ['plain'] }).verdict, 'allow');
 });
 
+test('attribution: a loaded skill with declared permissions does not lock the agent out of the harness tools', () => {
+  const { gate, skillsDir } = setup({ skills: { narrow: perms({ tools: ['read_file'], paths: { read: ['src/**'] } }), other: defaultPermissions() } });
+  const actor: Actor = { kind: 'agent', activeSkills: ['narrow'] };
+  for (const tool of ['ToolSearch', 'DeferExecuteTool', 'SkillSearch', 'list_skills']) {
+    assert.equal(gate.authorize({ tool, args: {}, access: {} }, actor).verdict, 'allow', tool);
+  }
+  // Loading another skill or reading its resources touches only skill folders.
+  const otherFile = join(skillsDir, 'other', 'data', 'table.json');
+  assert.equal(gate.authorize({ tool: 'Skill', args: {}, access: { read: [otherFile] } }, actor).verdict, 'allow');
+  assert.equal(gate.authorize({ tool: 'read_skill_resource', args: {}, access: { read: [otherFile] } }, actor).verdict, 'allow');
+  // The same names get nothing beyond skill folders, and other tools stay bound by the manifest.
+  assert.equal(gate.authorize({ tool: 'read_skill_resource', args: {}, access: { read: ['README.md'] } }, actor).verdict, 'deny');
+  assert.equal(gate.authorize({ tool: 'glob', args: {}, access: { read: ['src'] } }, actor).verdict, 'deny');
+});
+
 test('bash always needs a rule or approval, even for the harmless-looking command', () => {
   const { gate } = setup();
   const d = gate.authorize(bash('ls'), agent);
