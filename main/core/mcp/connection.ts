@@ -67,6 +67,8 @@ export class McpConnection {
   private readonly stderrTail: string[] = [];
   /** Bumped on every (re)connect so callbacks of an old client are ignored. */
   private generation = 0;
+  /** Every teardown still running (closing a client, killing its process). */
+  private tearing: Promise<void> = Promise.resolve();
 
   constructor(
     readonly config: McpServerConfig,
@@ -211,24 +213,30 @@ export class McpConnection {
     return this.connect();
   }
 
-  private async teardown(): Promise<void> {
+  private teardown(): Promise<void> {
     const client = this.client;
-    const pid = this.pid;
+    const transport = this.transport;
+    // A server that never finished the handshake has a process too: take its pid from the transport.
+    const pid = this.pid ?? (transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined);
     this.client = undefined;
     this.transport = undefined;
     this.pid = undefined;
-    if (client) {
-      client.onclose = undefined;
-      await withTimeout(client.close(), 2000, 'closing').catch(() => undefined);
-    }
-    // A server that ignores the close is killed: the app never waits on it.
-    if (pid) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        /* already gone */
+    const done = (async () => {
+      if (client) {
+        client.onclose = undefined;
+        await withTimeout(client.close(), 2000, 'closing').catch(() => undefined);
       }
-    }
+      // A server that ignores the close is killed: the app never waits on it.
+      if (pid) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          /* already gone */
+        }
+      }
+    })();
+    this.tearing = Promise.all([this.tearing, done]).then(() => undefined);
+    return done;
   }
 
   async close(): Promise<void> {
@@ -236,6 +244,8 @@ export class McpConnection {
     this.generation++;
     this.state = 'closed';
     await this.teardown();
+    // Teardowns started by a failure (fire and forget) finish too: close() leaves no server process behind.
+    await this.tearing;
     this.events.onStatus?.(this.status());
   }
 

@@ -148,3 +148,18 @@ test('applying an edited configuration stops removed servers, restarts changed o
     await box.close();
   }
 });
+
+test('a server that never answers the handshake and ignores SIGTERM is killed when the connection closes', async () => {
+  const { McpConnection } = await import('../../../main/core/mcp/connection.js');
+  const { readFileSync, existsSync } = await import('node:fs');
+  const pidFile = join(tempDir(), 'pid');
+  const script = `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); process.on('SIGTERM', () => {}); process.stdin.on('end', () => {}); process.stdin.resume(); setInterval(() => {}, 1000);`;
+  const cfg = { kind: 'stdio', name: 'stubborn', command: process.execPath, args: ['-e', script], env: {}, connectTimeoutMs: 400, callTimeoutMs: 1000, source: 'test' } as McpServerConfig;
+  const conn = new McpConnection(cfg, { onTools: () => undefined, onDown: () => undefined }, { workspace: tempDir(), backoff: { initialMs: 60_000, maxMs: 60_000, maxAttempts: 1 } });
+  assert.equal(await conn.connect(), false);
+  assert.ok(await until(() => existsSync(pidFile)));
+  const pid = Number(readFileSync(pidFile, 'utf8'));
+  await conn.close();
+  const alive = (): boolean => { try { process.kill(pid, 0); return true; } catch { return false; } };
+  assert.ok(await until(() => !alive(), 1000), `server process ${pid} is still running after close()`);
+});
