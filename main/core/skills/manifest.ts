@@ -2,6 +2,7 @@
 // diagnostics naming file, line and field. Lenient by default (warnings); `strict` reports the reference validator's verdict.
 import { basename, dirname } from 'node:path';
 import { isMap, isScalar, isSeq } from 'yaml';
+import { parseSynonymGroups } from '../search/synonyms.js';
 import { MSG_NO_START, parseFrontmatterYaml, readFrontmatterHead, splitFrontmatter, type SplitResult } from './frontmatter.js';
 import type { Diagnostic, SkillManifest } from './types.js';
 
@@ -15,7 +16,10 @@ export const SPEC_KEYS = ['allowed-tools', 'compatibility', 'description', 'lice
 export const WORKBUDDY_KEYS = ['title', 'summary', 'read_when', 'agent_created', 'permissions', 'depends_on'] as const;
 /** Keys other agents (Claude Code) write; kept in `extra` without a warning. */
 export const TOLERATED_KEYS = ['argument-hint', 'disable-model-invocation', 'user-invocable', 'model', 'version', 'context', 'agent', 'hooks'] as const;
-const KNOWN = new Set<string>([...SPEC_KEYS, ...WORKBUDDY_KEYS, ...TOLERATED_KEYS]);
+/** Knack's own optional keys that other modules read from `extra` (the matcher reads `synonyms`); checked here. */
+export const EXTENSION_KEYS = ['synonyms'] as const;
+const KNOWN = new Set<string>([...SPEC_KEYS, ...WORKBUDDY_KEYS, ...TOLERATED_KEYS, ...EXTENSION_KEYS]);
+const KEPT_IN_EXTRA = new Set<string>([...TOLERATED_KEYS, ...EXTENSION_KEYS]);
 
 export interface ParseOptions {
   /** Folder name to compare the skill name with (default: the folder holding the file; null: do not compare). */
@@ -168,7 +172,7 @@ export function manifestFromSplit(split: SplitResult, file: string, opts: ParseO
     if (!KNOWN.has(k)) {
       unknown.push(k);
       extra[k] = v;
-    } else if ((TOLERATED_KEYS as readonly string[]).includes(k)) extra[k] = v;
+    } else if (KEPT_IN_EXTRA.has(k)) extra[k] = v;
   }
   if (strict) {
     const nonSpec = Object.keys(d).filter((k) => !(SPEC_KEYS as readonly string[]).includes(k)).sort();
@@ -300,6 +304,17 @@ export function manifestFromSplit(split: SplitResult, file: string, opts: ParseO
     ...stringList(d.depends_on, 'depends_on', rep),
     ...stringList(metadata.depends_on ?? metadata['workbuddy.depends_on'], 'metadata.depends_on', rep, true),
   ].map((s) => s.normalize('NFKC'));
+  // synonyms: the skill's own synonym groups for trigger matching (`synonyms:` or `metadata.synonyms`), kept as
+  // written for the matcher; groups it would ignore are reported here.
+  for (const [field, raw] of [['synonyms', d.synonyms], ['metadata.synonyms', metadata.synonyms]] as const) {
+    if (raw === undefined || raw === null) continue;
+    for (const problem of parseSynonymGroups(raw).problems) {
+      const m = /^synonyms(\[\d+\])?: (.*)$/.exec(problem);
+      const text = m?.[2] ?? problem;
+      rep.add('warning', 'field.synonyms', `${field}${m?.[1] ?? ''}`, /ignored/.test(text) ? text : `${text} (ignored)`, y.keyLines.get(field === 'synonyms' ? 'synonyms' : 'metadata'));
+    }
+  }
+
   let agentCreated = false;
   const ac = d.agent_created ?? metadata['workbuddy.agent_created'];
   if (ac === true || ac === 'true') agentCreated = true;
