@@ -156,7 +156,7 @@ export function evaluateRules(rules: Rule[], call: ToolCall, ctx: MatchContext):
     if (allows.length === 0 || hasHiddenEffects(cmd) || running.length === 0) continue;
     const used: Rule[] = [];
     const covered = running.every((seg) => {
-      const r = allows.find((a) => a.command !== undefined && segmentStartsWith(seg, a.command));
+      const r = allows.find((a) => a.command !== undefined && allowCovers(seg, a.command));
       if (r && !used.includes(r)) used.push(r);
       return r !== undefined;
     });
@@ -177,12 +177,48 @@ function commandHits(r: Rule, whole: string, segments: string[]): boolean {
 /** Programs whose first argument is a subcommand worth keeping in a generalised rule. */
 const SUBCOMMAND_PROGRAMS = new Set(['git', 'npm', 'pnpm', 'yarn', 'cargo', 'go', 'docker', 'kubectl', 'gh', 'pip', 'uv', 'bun', 'deno', 'poetry', 'brew', 'apt', 'dotnet', 'mvn', 'gradle']);
 
-/** The reusable prefix for "always allow" of one simple command: `git status -s` → `git status`, `ls -la x` → `ls`. */
+/**
+ * Programs where a rule for the bare name would grant anything at all: shells and interpreters (`python -c …`),
+ * privilege, deletion and permission changes, command runners (`xargs`, `env`, `find -exec`), remote access.
+ * "Always allow" keeps their whole command line.
+ */
+const EXACT_ONLY_PROGRAMS = new Set([
+  'sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'csh', 'tcsh', 'pwsh', 'powershell', 'cmd', 'osascript',
+  'python', 'python2', 'python3', 'node', 'nodejs', 'deno', 'bun', 'perl', 'ruby', 'php', 'lua', 'java', 'tsx', 'ts-node', 'npx', 'bunx', 'pnpx', 'uvx',
+  'sudo', 'doas', 'su', 'pkexec', 'rm', 'rmdir', 'shred', 'dd', 'mkfs', 'truncate', 'chmod', 'chown', 'chgrp', 'mv', 'kill', 'pkill', 'killall',
+  'eval', 'exec', 'source', '.', 'xargs', 'env', 'nohup', 'time', 'timeout', 'watch', 'nice', 'command', 'builtin', 'find', 'parallel',
+  'curl', 'wget', 'ssh', 'scp', 'sftp', 'rsync', 'nc', 'ncat', 'socat', 'telnet', 'crontab', 'launchctl', 'systemctl',
+]);
+
+/** An allow rule for one of these programs names one exact command (a bare prefix would grant anything). */
+function exactOnly(command: string): boolean {
+  const [first = '', second] = command.split(' ');
+  return EXACT_ONLY_PROGRAMS.has(first) || first.includes('/') || (SUBCOMMAND_PROGRAMS.has(first) && second?.startsWith('-') === true);
+}
+
+/**
+ * Does an allow rule's command cover one simple command (from runSegments)? By words as a prefix (`git status`
+ * covers `git status -s`), except for the exact-only programs above: `rm -rf build` covers only itself, never
+ * `rm -rf build ~`. A rule ending in " *" (`python3 tools/gen.py *`) is a prefix you chose explicitly.
+ */
+export function allowCovers(segment: string, ruleCommand: string): boolean {
+  const p = ruleCommand.trim().replace(/\s+/g, ' ');
+  if (p.endsWith(' *')) return segmentStartsWith(segment, p.slice(0, -2));
+  return exactOnly(p) ? segment === p : segmentStartsWith(segment, p);
+}
+
+/**
+ * The reusable prefix for "always allow" of one simple command: `git status -s` → `git status`, `ls -la x` → `ls`.
+ * Where the bare program would be a blanket grant (`rm`, `python`, `sudo`, a path to a program, `git -c …`) the
+ * whole command is kept: allowing `rm -rf build` once and for all must not allow `rm -rf ~`.
+ */
 export function commandPrefix(segment: string): string {
-  const words = normalizeCommand(segment).split(' ');
+  const whole = normalizeCommand(segment);
+  const words = whole.split(' ');
   const first = words[0] ?? '';
   const second = words[1];
-  if (SUBCOMMAND_PROGRAMS.has(first) && second && !second.startsWith('-')) return `${first} ${second}`;
+  if (exactOnly(whole)) return whole;
+  if (SUBCOMMAND_PROGRAMS.has(first) && second) return `${first} ${second}`;
   return first;
 }
 
@@ -213,7 +249,7 @@ export function subsumes(a: NewRule, b: NewRule): boolean {
   if (a.skill !== undefined && a.skill !== b.skill) return false;
   if (a.host !== undefined && a.host !== b.host) return false;
   if (a.path !== undefined && a.path !== b.path) return false;
-  if (a.command !== undefined && (b.command === undefined || !startsWithWords(normalizeCommand(b.command), a.command))) return false;
+  if (a.command !== undefined && (b.command === undefined || !(a.effect === 'allow' ? allowCovers(normalizeCommand(b.command), a.command) : startsWithWords(normalizeCommand(b.command), a.command)))) return false;
   return true;
 }
 

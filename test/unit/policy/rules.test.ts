@@ -129,3 +129,33 @@ test('a deny rule on a path also catches other spellings of its case (case-insen
   const allow = [rule({ effect: 'allow', tool: 'read_file', path: 'docs/**' })];
   assert.equal(evaluateRules(allow, call, { workspace: ws, realPaths: [`${ws}/DOCS/a.md`] }), undefined);
 });
+
+test('"always allow" keeps the whole command for programs where a bare prefix would grant anything (rm, interpreters, sudo, find, git -c)', () => {
+  assert.equal(commandPrefix('rm -rf build'), 'rm -rf build');
+  assert.equal(commandPrefix('python3 scripts/gen.py --out x'), 'python3 scripts/gen.py --out x');
+  assert.equal(commandPrefix('bash -c "make all"'), 'bash -c "make all"');
+  assert.equal(commandPrefix('sudo apt-get update'), 'sudo apt-get update');
+  assert.equal(commandPrefix('find . -name "*.tmp" -delete'), 'find . -name "*.tmp" -delete');
+  assert.equal(commandPrefix('git -c core.pager=less log'), 'git -c core.pager=less log');
+  assert.equal(commandPrefix('/bin/rm -rf build'), '/bin/rm -rf build');
+  // The rule made from "always" on `rm -rf build` does not cover `rm -rf ~`.
+  const rules = generaliseRules(bash('rm -rf build'), ws).map((r, i) => ({ ...r, id: `r${i}`, createdAt: 0 }));
+  assert.equal(evaluateRules(rules, bash('rm -rf build'), ctx)?.effect, 'allow');
+  assert.equal(evaluateRules(rules, bash('rm -rf ~'), ctx), undefined);
+});
+
+test('an allow rule for an exact-only program covers that command only; " *" at the end makes it a prefix on purpose', () => {
+  const rules = [rule({ effect: 'allow', tool: 'bash', command: 'rm -rf build' }), rule({ effect: 'allow', tool: 'bash', command: 'python3 tools/gen.py *' })];
+  assert.equal(evaluateRules(rules, bash('rm -rf build'), ctx)?.effect, 'allow');
+  assert.equal(evaluateRules(rules, bash('rm -rf build ~'), ctx), undefined);
+  assert.equal(evaluateRules(rules, bash('python3 tools/gen.py --all'), ctx)?.effect, 'allow');
+  assert.equal(evaluateRules(rules, bash('python3 -c "import os"'), ctx), undefined);
+  const store = Store.open(join(tempDir(), 'k.db'));
+  try {
+    store.policy.addRule({ effect: 'allow', tool: 'bash', workspace: ws, command: 'rm -rf build' });
+    store.policy.addRule({ effect: 'allow', tool: 'bash', workspace: ws, command: 'rm -rf build/cache' });
+    assert.deepEqual(store.policy.rules().map((r) => r.command).sort(), ['rm -rf build', 'rm -rf build/cache']);
+  } finally {
+    store.close();
+  }
+});
