@@ -1,10 +1,14 @@
 // Catalog benchmark: 10,000 synthetic skills across the three tiers; cold and warm builds as ratios to their floors
-// measured in the same run, plus catalog tokens per skill on the real public skills.
-import { closeSync, mkdirSync, mkdtempSync, openSync, readSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+// measured in the same run (warm also in fresh processes), plus catalog tokens per skill on the real public skills.
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir, availableParallelism, loadavg } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { openCatalog } from '../../main/core/skills/catalog.js';
+import { openCatalog, type CatalogTimings } from '../../main/core/skills/catalog.js';
+import { LISTING_RACY_MS } from '../../main/core/skills/catalog-cache.js';
 import { catalogLine } from '../../main/core/skills/prompt-catalog.js';
 import { parseSkillFile } from '../../main/core/skills/manifest.js';
 import { countTokens } from '../../main/core/tokens.js';
@@ -14,7 +18,9 @@ import { DEFAULT_SETTINGS } from '../../main/core/config.js';
 const N = Number(process.env.KNACK_BENCH_SKILLS ?? 10_000);
 /** Runs per measurement; the best run of each side is compared (least disturbed by other load on the machine). */
 const RUNS = Number(process.env.KNACK_BENCH_RUNS ?? 5);
-const root = mkdtempSync(join(tmpdir(), 'knack-bench-catalog-'));
+/** Set in a child process started by this bench: measure one thing in a fresh process and print it as JSON. */
+const CHILD = process.env.KNACK_BENCH_CHILD;
+const root = CHILD ? process.env.KNACK_BENCH_ROOT! : mkdtempSync(join(tmpdir(), 'knack-bench-catalog-'));
 const home = join(root, 'home');
 const ws = join(root, 'ws');
 const builtin = join(root, 'builtin');
@@ -100,8 +106,11 @@ const settings = { ...DEFAULT_SETTINGS, discovery: { ...DEFAULT_SETTINGS.discove
 async function main(): Promise<void> {
   const tg = performance.now();
   const files = generate();
+  const generated = performance.now();
   console.log(`generated ${N} skills (frontmatter ~300 B, body ~7 KB) in ${((performance.now() - tg) / 1000).toFixed(1)} s; cores: ${availableParallelism()}`);
   coldFloor(files); // warm the page cache so both sides read from memory
+  // Folder listings taken within LISTING_RACY_MS of a change are not reused: let the generated folders age first.
+  await sleep(Math.max(0, LISTING_RACY_MS + 100 - (performance.now() - generated)));
 
   const floorCold: number[] = [];
   const cold: number[] = [];
@@ -110,6 +119,7 @@ async function main(): Promise<void> {
   let threads2 = 1;
   const floorWarm: number[] = [];
   const warm: number[] = [];
+  const warmTimings: CatalogTimings[] = [];
   let threads = 1;
   let indexed = 0;
   for (let r = 0; r < RUNS; r++) {
@@ -138,10 +148,29 @@ async function main(): Promise<void> {
     warm.push(await timeAsync(async () => {
       const c = await openCatalog({ paths: { ...paths, dataDir }, workspace: ws, store: s2, settings });
       parsed = c.timings.parsed;
+      warmTimings.push(c.timings);
     }));
     s2.close();
     if (parsed !== 0) throw new Error(`warm build re-parsed ${parsed} files`);
   }
+  // A real warm start is a new process: JIT not warmed up, small young generation. Each side in its own process.
+  const filesList = join(root, 'files.json');
+  writeFileSync(filesList, JSON.stringify(files));
+  const fresh = (what: 'floor' | 'warm', dataDir: string): number => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
+      env: { ...process.env, KNACK_BENCH_CHILD: what, KNACK_BENCH_ROOT: root, KNACK_BENCH_DATA: dataDir, KNACK_BENCH_FILES: filesList },
+      encoding: 'utf8',
+    });
+    if (r.status !== 0) throw new Error(`fresh ${what} process failed: ${r.stderr}`);
+    return (JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { ms: number }).ms;
+  };
+  const freshFloor: number[] = [];
+  const freshWarm: number[] = [];
+  for (let r = 0; r < Math.min(RUNS, 3); r++) {
+    freshFloor.push(fresh('floor', ''));
+    freshWarm.push(fresh('warm', join(root, `data-${r}`)));
+  }
+
   const fc = best(floorCold);
   const c = best(cold);
   const c1 = best(cold1);
@@ -154,6 +183,11 @@ async function main(): Promise<void> {
   console.log(`cold, 1 thread  ${c1.toFixed(0).padStart(6)} ms  ratio ${(c1 / fc).toFixed(2)}×`);
   console.log(`cold, 2 threads ${c2.toFixed(0).padStart(6)} ms  ratio ${(c2 / fc).toFixed(2)}×  (forced; a worker took part: ${threads2 > 1 ? 'yes' : 'no'}; speed-up over 1 thread ${(c1 / c2).toFixed(2)}×)`);
   console.log(`warm build      ${w.toFixed(0).padStart(6)} ms  floor (one stat per file)      ${fw.toFixed(0).padStart(6)} ms  ratio ${(w / fw).toFixed(2)}×  target ≤ 2×`);
+  const wt = warmTimings[warm.indexOf(w)]!;
+  console.log(`  warm phases (best run): walk + stats ${wt.discoverMs.toFixed(0)} ms (${wt.folders} folders visited, ${wt.listed} read), cache rows ${wt.parseMs.toFixed(0)} ms (${wt.cached} files), merge ${wt.mergeMs.toFixed(0)} ms`);
+  const ffw = best(freshFloor);
+  const fww = best(freshWarm);
+  console.log(`warm, fresh process ${fww.toFixed(0).padStart(4)} ms  floor in a fresh process ${ffw.toFixed(0).padStart(9)} ms  ratio ${(fww / ffw).toFixed(2)}×  (best of ${freshWarm.length}; JIT cold, as a real start)`);
 
   // Catalog tokens per skill on the real public skills.
   const pub = join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures', 'public-skills');
@@ -177,8 +211,29 @@ async function main(): Promise<void> {
   console.log(`default budget ${budget} tokens (2% of ${DEFAULT_SETTINGS.catalog.contextWindow}) ≈ ${Math.floor(budget / median(counts))} skills at the median size`);
 }
 
-try {
-  await main();
-} finally {
-  rmSync(root, { recursive: true, force: true });
+/** Child mode: one measurement in this fresh process. */
+async function child(what: string): Promise<void> {
+  const list = JSON.parse(readFileSync(process.env.KNACK_BENCH_FILES!, 'utf8')) as string[];
+  if (what === 'floor') {
+    console.log(JSON.stringify({ ms: time(() => warmFloor(list)) }));
+    return;
+  }
+  const dataDir = process.env.KNACK_BENCH_DATA!;
+  const store = Store.openIn(dataDir);
+  let parsed = -1;
+  const ms = await timeAsync(async () => {
+    parsed = (await openCatalog({ paths: { ...paths, dataDir }, workspace: ws, store, settings })).timings.parsed;
+  });
+  store.close();
+  if (parsed !== 0) throw new Error(`fresh warm build re-parsed ${parsed} files`);
+  console.log(JSON.stringify({ ms }));
+}
+
+if (CHILD) await child(CHILD);
+else {
+  try {
+    await main();
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 }
