@@ -139,3 +139,22 @@ test('grep and glob never follow a symlink out of the searched folder', async ()
   const g = await globTool.handler({ pattern: '**/*.txt' }, ctxOf(ws));
   assert.ok(g.ok && !(g.content as { files: string[] }).files.includes('link.txt'));
 });
+
+test('grep with a catastrophic pattern ends with a timeout error instead of freezing the app', async () => {
+  const ws = tempDir();
+  writeTree(ws, { 'a.txt': `${'a'.repeat(40)}b\n`, 'b.txt': 'fine\n' });
+  const started = Date.now();
+  const r = await grepTool.handler({ pattern: '(a+)+$' }, ctxOf(ws));
+  assert.equal(!r.ok && r.error.code, 'tool.timeout');
+  assert.match(!r.ok ? r.error.message : '', /a\.txt/);
+  assert.ok(Date.now() - started < 15_000);
+  const fine = await grepTool.handler({ pattern: '^fi(n)+e$' }, ctxOf(ws));
+  assert.deepEqual(fine.ok && (fine.content as { matches: { file: string; line: number }[] }).matches.map((m) => `${m.file}:${m.line}`), ['b.txt:1']);
+});
+
+test('grep anchors ^ and $ match at every line of a file, not only at its start and end', async () => {
+  const ws = tempDir();
+  writeTree(ws, { 'm.ts': 'import a from "a";\nexport const x = 1;\nexport function f() {}\n' });
+  const r = await grepTool.handler({ pattern: '^export .*$' }, ctxOf(ws));
+  assert.deepEqual(r.ok && (r.content as { matches: { line: number }[] }).matches.map((m) => m.line), [2, 3]);
+});

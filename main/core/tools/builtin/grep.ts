@@ -1,6 +1,7 @@
 // grep: regular-expression search through workspace files — .gitignore respected, binaries and huge files
 // skipped, results capped — returning file, line number and the matching line.
 import { readFile, stat } from 'node:fs/promises';
+import vm from 'node:vm';
 import picomatch from 'picomatch';
 import { errorFromThrown, ok, toolError } from '../errors.js';
 import type { ToolDefinition } from '../types.js';
@@ -12,6 +13,31 @@ export const GREP_MAX_RESULTS = 2000;
 /** Files larger than this are skipped (and counted). */
 export const GREP_MAX_FILE_BYTES = 4 * 1024 * 1024;
 const LINE_MAX_CHARS = 400;
+/** Regex time allowed per file: a pattern that backtracks catastrophically ends the search, it never freezes the app. */
+export const GREP_FILE_TIMEOUT_MS = 2000;
+
+/** Line indexes (0-based) of `text` that `re` matches, at most `room` (+1 to tell there were more). Runs under a timeout. */
+const SCAN = new vm.Script(
+  'hits.length = 0; if (pre.test(text)) { const lines = text.split(/\\r?\\n/); ' +
+    'for (let i = 0; i < lines.length && hits.length <= room; i++) if (re.test(lines[i])) hits.push(i); }',
+);
+
+/** A line scanner for one pattern (one vm context per search, reused for every file). Throws on timeout. */
+function lineScanner(re: RegExp): (text: string, room: number) => number[] {
+  // The whole-file pre-check runs multiline, so `^`/`$` match at every line as they do line by line.
+  const pre = re.multiline ? re : new RegExp(re.source, `${re.flags}m`);
+  const box = vm.createContext({ re, pre, text: '', room: 0, hits: [] as number[] });
+  return (text, room) => {
+    box.text = text;
+    box.room = room;
+    try {
+      SCAN.runInContext(box, { timeout: GREP_FILE_TIMEOUT_MS });
+    } finally {
+      box.text = '';
+    }
+    return [...(box.hits as number[])];
+  };
+}
 
 interface Args {
   pattern: string;
@@ -70,6 +96,7 @@ export const grepTool: ToolDefinition<Args> = {
       }
     }
     const max = a.max_results ?? GREP_DEFAULT_RESULTS;
+    const scan = lineScanner(re);
     const matches: GrepMatch[] = [];
     let filesSearched = 0;
     let skippedBinary = 0;
@@ -92,10 +119,18 @@ export const grepTool: ToolDefinition<Args> = {
         }
         filesSearched++;
         const text = buf.toString('utf8');
-        if (!re.test(text)) continue;
+        let hits: number[];
+        try {
+          hits = scan(text, max - matches.length);
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code !== 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw e;
+          return toolError('tool.timeout', `pattern: matching took over ${GREP_FILE_TIMEOUT_MS} ms on ${displayPath(ctx.workspace, f.path)} (a pattern like (a+)+ backtracks without end); simplify the pattern`, {
+            matches, filesSearched,
+          });
+        }
+        if (hits.length === 0) continue;
         const lines = text.split(/\r?\n/);
-        for (let i = 0; i < lines.length; i++) {
-          if (!re.test(lines[i]!)) continue;
+        for (const i of hits) {
           if (matches.length >= max) {
             truncated = true;
             break outer;
