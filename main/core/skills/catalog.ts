@@ -303,7 +303,10 @@ export class Catalog extends EventEmitter {
     for (const g of groups) {
       for (let i = g.start; i < g.end; i++) {
         const f = found[i]!;
-        const [, , , , manifest, diags, nameLine] = rows[i]!;
+        const row = rows[i]!;
+        const manifest = row[4];
+        const diags = row[5];
+        const nameLine = row[6];
         const diagnostics = diags ? diags.map((d) => (d.file === f.realFile ? { ...d, file: f.file } : d)) : [];
         if (!manifest) {
           broken.push([i, { tier: f.tier, source: f.source, dir: f.dir, file: f.file, diagnostics }]);
@@ -332,7 +335,9 @@ export class Catalog extends EventEmitter {
       }
     }
     // Sort by name; equal names keep precedence order (the index breaks ties).
-    const order = Array.from(all.keys()).sort((a, b) => {
+    const order: number[] = new Array<number>(all.length);
+    for (let i = 0; i < all.length; i++) order[i] = i;
+    order.sort((a, b) => {
       const ka = keys[a]!;
       const kb = keys[b]!;
       return ka < kb ? -1 : ka > kb ? 1 : a - b;

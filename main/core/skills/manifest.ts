@@ -342,11 +342,15 @@ export function manifestFromSplit(split: SplitResult, file: string, opts: ParseO
   return { manifest, diagnostics, ...(nameLine !== undefined ? { nameLine } : {}) };
 }
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** The name/folder mismatch finding (warning; error in strict mode), compared after NFKC normalisation. */
 export function folderMismatch(name: string, folderName: string, file: string, strict = false, line?: number): Diagnostic | undefined {
   if (name === folderName) return undefined;
-  const folder = folderName.normalize('NFKC');
-  if (folder === name.normalize('NFKC')) return undefined;
+  // ASCII text is its own NFKC form: skip the normalisation (the catalog calls this for every skill on every build).
+  const ascii = ASCII.test(name) && ASCII.test(folderName);
+  const folder = ascii ? folderName : folderName.normalize('NFKC');
+  if (!ascii && folder === name.normalize('NFKC')) return undefined;
   return {
     severity: strict ? 'error' : 'warning', code: 'name.mismatch', file, ...(line !== undefined ? { line } : {}), field: 'name',
     message: `Directory name '${folder}' must match skill name '${name}'`,
