@@ -1,7 +1,7 @@
 // The ranked index behind ToolSearch: BM25F over weighted fields (name words, summary, description, parameters)
 // with a sorted vocabulary for prefix matches, a one/two-edit typo fallback for words the index does not know,
-// and weighted query expansion (synonyms, Chinese↔English) from the shared search Expander. Incremental adds and
-// removals; postings are recompiled lazily on the next search, so a connector coming or going costs little.
+// weighted query expansion (synonyms, Chinese↔English) from the shared search Expander, and the term statistics
+// for pseudo-relevance feedback. Incremental adds and removals; postings are recompiled lazily on the next search.
 import type { Expander } from '../search/text-index.js';
 import { fastTerms } from './fast-terms.js';
 
@@ -44,6 +44,11 @@ interface Posting {
   /** Saturated BM25F term weight per doc (without idf). */
   w: Float32Array;
   idf: number;
+}
+
+export interface WeightedTerm {
+  term: string;
+  weight: number;
 }
 
 export interface IndexHit {
@@ -226,13 +231,19 @@ export class ToolIndex {
   }
 
   search(query: string, limit: number, filter?: (id: string) => boolean): IndexHit[] {
-    const plan = this.queryPlan(query);
-    if (!plan.length) return [];
+    return this.searchPlan(this.queryPlan(query), limit, filter);
+  }
+
+  /** Score a weighted term plan (queryPlan's, or one extended by feedback) and return the best `limit` documents. */
+  searchPlan(plan: readonly WeightedTerm[], limit: number, filter?: (id: string) => boolean): IndexHit[] {
+    this.compile();
+    if (!plan.length || limit <= 0) return [];
     if (this.scores.length < this.docs.length) this.scores = new Float64Array(this.docs.length * 2);
     const scores = this.scores;
     const seen: number[] = [];
     for (const { term, weight } of plan) {
-      const p = this.postings.get(term)!;
+      const p = this.postings.get(term);
+      if (!p) continue;
       const f = p.idf * weight;
       for (let i = 0; i < p.docs.length; i++) {
         const d = p.docs[i]!;
@@ -257,5 +268,36 @@ export class ToolIndex {
       if (top.length > limit) top.pop();
     }
     return top.map((t) => ({ id: this.docs[t.d]!.id, score: t.s }));
+  }
+
+  /**
+   * Relevance-model feedback terms (RM3's RM1 step): P(t|R) ≈ Σ_d P(t|d)·P(d|q) over the given top documents,
+   * with P(t|d) the term's share of the document's field-weighted text and P(d|q) the documents' normalised
+   * scores. The `terms` most probable index terms, weights summing to 1.
+   */
+  feedbackTerms(hits: readonly IndexHit[], terms: number): WeightedTerm[] {
+    this.compile();
+    const total = hits.reduce((a, h) => a + Math.max(0, h.score), 0);
+    if (!(total > 0) || terms <= 0) return [];
+    const acc = new Map<string, number>();
+    for (const h of hits) {
+      const i = this.byId.get(h.id);
+      if (i === undefined || h.score <= 0) continue;
+      const d = this.docs[i]!;
+      let len = 0;
+      d.fields.forEach((fd, f) => (len += this.specs[f]!.weight * fd.len));
+      if (!len) continue;
+      const pd = h.score / total;
+      d.fields.forEach((fd, f) => {
+        const w = this.specs[f]!.weight;
+        for (const [t, c] of fd.tf) acc.set(t, (acc.get(t) ?? 0) + ((w * c) / len) * pd);
+      });
+    }
+    const best = [...acc]
+      .filter(([t]) => this.postings.has(t))
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, terms);
+    const sum = best.reduce((a, [, p]) => a + p, 0) || 1;
+    return best.map(([term, p]) => ({ term, weight: p / sum }));
   }
 }

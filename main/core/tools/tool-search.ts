@@ -1,9 +1,10 @@
 // ToolSearch: ranks deferred tools for a query over name words, summary, full description and parameter text
 // (BM25F in ToolIndex with the shared tokenizer's terms, prefix and typo matching, cross-language expansion),
-// with a small phrase bonus for query word pairs that appear side by side; plus exact-name and `select:a,b`.
+// one round of pseudo-relevance feedback (RM3), and a small phrase bonus for query word pairs that appear side by
+// side; plus exact-name and `select:a,b`.
 import type { Expander } from '../search/text-index.js';
 import { fastTerms as terms } from './fast-terms.js';
-import { ToolIndex, type FieldSpec } from './tool-index.js';
+import { ToolIndex, type FieldSpec, type WeightedTerm } from './tool-index.js';
 import { toSearchDoc, type SearchableTool } from './search-doc.js';
 
 /** Field weights and length normalisation. The name and summary say what a tool is for; parameters only hint. */
@@ -19,6 +20,22 @@ const PHRASE_BONUS = 0.15;
 const PHRASE_CAP = 3;
 /** Candidates re-ranked by the phrase bonus. */
 const RERANK_DEPTH = 50;
+
+/**
+ * Pseudo-relevance feedback (RM3): the words that characterise the best `docs` first-pass hits (`terms` of them)
+ * are added to the query with a share `weight` of its total weight, and the first-pass candidates are scored again
+ * with it (no tool that shares nothing with the request is pulled in). It lifts tools that describe the task the
+ * top hits share in words the request did not use. Conservative on purpose:
+ * chosen on half of the Gorilla queries (docs 5, terms 10, weight 0.2 of a 3×3×3 grid), held out on the other.
+ */
+export const FEEDBACK = { docs: 5, terms: 10, weight: 0.2 } as const;
+
+export interface FeedbackOptions {
+  docs: number;
+  terms: number;
+  /** Share of the expanded query's weight given to the feedback terms (0–1). */
+  weight: number;
+}
 
 export interface ToolSearchHit {
   name: string;
@@ -45,6 +62,8 @@ export interface ToolSearchOptions {
   prefixWeight?: number;
   fuzzyWeight?: number;
   idfPower?: number;
+  /** Pseudo-relevance feedback (default FEEDBACK); false turns it off. */
+  feedback?: FeedbackOptions | false;
 }
 
 function pairs(ts: string[]): string[] {
@@ -53,15 +72,26 @@ function pairs(ts: string[]): string[] {
   return out;
 }
 
+/** RM3 interpolation: (1 − w)·query + w·feedback, each normalised to total weight 1. */
+export function withFeedback(plan: readonly WeightedTerm[], feedback: readonly WeightedTerm[], weight: number): WeightedTerm[] {
+  const total = plan.reduce((a, p) => a + p.weight, 0) || 1;
+  const merged = new Map<string, number>();
+  for (const p of plan) merged.set(p.term, ((1 - weight) * p.weight) / total);
+  for (const f of feedback) merged.set(f.term, (merged.get(f.term) ?? 0) + weight * f.weight);
+  return [...merged].map(([term, w]) => ({ term, weight: w }));
+}
+
 export class ToolSearchIndex {
   private readonly index: ToolIndex;
   private readonly tools = new Map<string, SearchableTool>();
   private readonly bigrams = new Map<string, Set<string>>();
   private readonly lowerNames = new Map<string, string>();
   private readonly phraseBonus: number;
+  private readonly feedback: FeedbackOptions | false;
 
   constructor(opts: ToolSearchOptions = {}) {
     this.phraseBonus = opts.phraseBonus ?? PHRASE_BONUS;
+    this.feedback = opts.feedback ?? FEEDBACK;
     this.index = new ToolIndex({
       fields: opts.fields ?? TOOL_FIELDS,
       ...(opts.k1 !== undefined ? { k1: opts.k1 } : {}),
@@ -124,7 +154,15 @@ export class ToolSearchIndex {
     if (exact) return { mode: 'exact', tools: [this.hit(exact, Infinity)] };
     if (limit <= 0) return { mode: 'ranked', tools: [] };
 
-    const hits = this.index.search(q, Math.max(limit, RERANK_DEPTH));
+    const depth = Math.max(limit, RERANK_DEPTH);
+    const plan = this.index.queryPlan(q);
+    let hits = this.index.searchPlan(plan, depth);
+    const fb = this.feedback;
+    if (fb && fb.weight > 0 && hits.length > 1) {
+      const expanded = withFeedback(plan, this.index.feedbackTerms(hits.slice(0, fb.docs), fb.terms), fb.weight);
+      const pool = new Set(hits.map((h) => h.id));
+      hits = this.index.searchPlan(expanded, depth, (id) => pool.has(id));
+    }
     const qPairs = pairs(terms(q));
     const ranked = hits.map((h) => {
       let n = 0;
