@@ -85,7 +85,7 @@ function decodeFiles(json: string | undefined): Map<string, FileRow> {
     const rows = JSON.parse(json) as FileRow[];
     if (!Array.isArray(rows)) return files;
     for (const f of rows) {
-      // Cheap shape checks only (encodeSnapshot wrote the row): a row that fails them voids the rows.
+      // Cheap shape checks only (RootCache.encode wrote the row): a row that fails them voids the rows.
       const m = f[4];
       if (typeof f[0] !== 'string' || typeof f[1] !== 'number' || (m !== 0 && (typeof m?.name !== 'string' || typeof m.description !== 'string'))) {
         return new Map();
@@ -96,10 +96,6 @@ function decodeFiles(json: string | undefined): Map<string, FileRow> {
   } catch {
     return new Map();
   }
-}
-
-export function encodeSnapshot(s: RootSnapshot): string {
-  return `${JSON.stringify({ v: CACHE_VERSION, dirs: [...s.dirs.values()] })}\n${JSON.stringify([...s.files().values()])}`;
 }
 
 /**
@@ -147,6 +143,11 @@ export class RootCache implements FolderLister {
   /** True when the next snapshot differs from the previous one (read folders, parsed files, removed entries). */
   get changed(): boolean {
     return this.listed > 0 || this.parsed > 0 || this.dirsSeen.length !== this.prev.dirs.size || this.filesSeen.length !== this.prev.files().size;
+  }
+
+  /** The stored form of the snapshot this build saw. */
+  encode(): string {
+    return `${JSON.stringify({ v: CACHE_VERSION, dirs: this.dirsSeen })}\n${JSON.stringify(this.filesSeen)}`;
   }
 
   /** The snapshot this build saw (the previous one itself when nothing changed). */

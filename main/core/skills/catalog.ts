@@ -22,7 +22,7 @@ import { sep } from 'node:path';
 import { DEFAULT_SETTINGS, type Settings } from '../config.js';
 import type { KnackPaths } from '../paths.js';
 import type { Store } from '../store/index.js';
-import { CACHE_VERSION, decodeSnapshot, encodeSnapshot, fileRow, RootCache, type FileRow, type RootSnapshot } from './catalog-cache.js';
+import { CACHE_VERSION, decodeSnapshot, fileRow, RootCache, type FileRow, type RootSnapshot } from './catalog-cache.js';
 import { discoverAll, tierRoots, type FoundSkill, type TierRoot } from './discover.js';
 import { folderMismatch, parseSkillFile, type ParsedSkill } from './manifest.js';
 import { parseFilesParallel } from './parse-pool.js';
@@ -248,7 +248,7 @@ export class Catalog extends EventEmitter {
       const c = caches.get(r)!;
       const snap = c.snapshot();
       nextSnapshots.set(r.dir, snap);
-      if (c.changed) writes.push({ root: r.dir, json: snap.dirs.size || snap.files().size ? encodeSnapshot(snap) : undefined });
+      if (c.changed) writes.push({ root: r.dir, json: snap.dirs.size || snap.files().size ? c.encode() : undefined });
     }
     this.snapshots = nextSnapshots;
     if (store && writes.length) {
