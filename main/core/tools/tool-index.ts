@@ -37,6 +37,10 @@ interface Doc {
   /** Per field: term → count, and the field length in terms. */
   fields: { tf: Map<string, number>; len: number }[];
   alive: boolean;
+  /** Saturated BM25F weight per term (without idf), as of the last compile. */
+  sat: Map<string, number>;
+  /** Terms with their share of the field-weighted text (P(t|d) for feedback), as of the last compile. */
+  lm: { term: string; p: number }[];
 }
 
 interface Posting {
@@ -101,6 +105,8 @@ export class ToolIndex {
     const doc: Doc = {
       id,
       alive: true,
+      sat: new Map(),
+      lm: [],
       fields: this.fieldNames.map((f) => {
         const ts = fastTerms(fields[f] ?? '');
         const tf = new Map<string, number>();
@@ -144,19 +150,31 @@ export class ToolIndex {
     });
     const acc = new Map<string, { docs: number[]; w: number[] }>();
     const wtf = new Map<string, number>();
+    const raw = new Map<string, number>();
     this.docs.forEach((d, di) => {
       if (!d.alive) return;
       wtf.clear();
+      raw.clear();
+      let weighted = 0;
       d.fields.forEach((fd, f) => {
         const spec = this.specs[f]!;
         const norm = 1 - spec.b + (spec.b * fd.len) / avg[f]!;
-        for (const [t, c] of fd.tf) wtf.set(t, (wtf.get(t) ?? 0) + (spec.weight * c) / norm);
+        weighted += spec.weight * fd.len;
+        for (const [t, c] of fd.tf) {
+          wtf.set(t, (wtf.get(t) ?? 0) + (spec.weight * c) / norm);
+          raw.set(t, (raw.get(t) ?? 0) + spec.weight * c);
+        }
       });
+      d.sat = new Map();
+      d.lm = [];
       for (const [t, x] of wtf) {
         let p = acc.get(t);
         if (!p) acc.set(t, (p = { docs: [], w: [] }));
+        const w = (x * (k1 + 1)) / (x + k1);
         p.docs.push(di);
-        p.w.push((x * (k1 + 1)) / (x + k1));
+        p.w.push(w);
+        d.sat.set(t, w);
+        d.lm.push({ term: t, p: weighted ? raw.get(t)! / weighted : 0 });
       }
     });
     this.postings = new Map();
@@ -271,6 +289,23 @@ export class ToolIndex {
   }
 
   /**
+   * Scores of a few given documents for a weighted term plan, computed from their own term counts (no posting
+   * traversal): what re-scoring a candidate pool costs, whatever the terms' document frequencies.
+   */
+  scoreDocs(ids: readonly string[], plan: readonly WeightedTerm[]): number[] {
+    this.compile();
+    const terms = plan.map((p) => ({ term: p.term, f: (this.postings.get(p.term)?.idf ?? 0) * p.weight }));
+    return ids.map((id) => {
+      const i = this.byId.get(id);
+      if (i === undefined) return 0;
+      const sat = this.docs[i]!.sat;
+      let score = 0;
+      for (const t of terms) score += t.f * (sat.get(t.term) ?? 0);
+      return score;
+    });
+  }
+
+  /**
    * Relevance-model feedback terms (RM3's RM1 step): P(t|R) ≈ Σ_d P(t|d)·P(d|q) over the given top documents,
    * with P(t|d) the term's share of the document's field-weighted text and P(d|q) the documents' normalised
    * scores. The `terms` most probable index terms, weights summing to 1.
@@ -283,15 +318,8 @@ export class ToolIndex {
     for (const h of hits) {
       const i = this.byId.get(h.id);
       if (i === undefined || h.score <= 0) continue;
-      const d = this.docs[i]!;
-      let len = 0;
-      d.fields.forEach((fd, f) => (len += this.specs[f]!.weight * fd.len));
-      if (!len) continue;
       const pd = h.score / total;
-      d.fields.forEach((fd, f) => {
-        const w = this.specs[f]!.weight;
-        for (const [t, c] of fd.tf) acc.set(t, (acc.get(t) ?? 0) + ((w * c) / len) * pd);
-      });
+      for (const { term, p } of this.docs[i]!.lm) acc.set(term, (acc.get(term) ?? 0) + p * pd);
     }
     const best = [...acc]
       .filter(([t]) => this.postings.has(t))

@@ -4,7 +4,7 @@
 // side; plus exact-name and `select:a,b`.
 import type { Expander } from '../search/text-index.js';
 import { fastTerms as terms } from './fast-terms.js';
-import { ToolIndex, type FieldSpec, type WeightedTerm } from './tool-index.js';
+import { ToolIndex, type FieldSpec } from './tool-index.js';
 import { toSearchDoc, type SearchableTool } from './search-doc.js';
 
 /** Field weights and length normalisation. The name and summary say what a tool is for; parameters only hint. */
@@ -70,15 +70,6 @@ function pairs(ts: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i + 1 < ts.length; i++) out.push(`${ts[i]} ${ts[i + 1]}`);
   return out;
-}
-
-/** RM3 interpolation: (1 − w)·query + w·feedback, each normalised to total weight 1. */
-export function withFeedback(plan: readonly WeightedTerm[], feedback: readonly WeightedTerm[], weight: number): WeightedTerm[] {
-  const total = plan.reduce((a, p) => a + p.weight, 0) || 1;
-  const merged = new Map<string, number>();
-  for (const p of plan) merged.set(p.term, ((1 - weight) * p.weight) / total);
-  for (const f of feedback) merged.set(f.term, (merged.get(f.term) ?? 0) + weight * f.weight);
-  return [...merged].map(([term, w]) => ({ term, weight: w }));
 }
 
 export class ToolSearchIndex {
@@ -159,9 +150,11 @@ export class ToolSearchIndex {
     let hits = this.index.searchPlan(plan, depth);
     const fb = this.feedback;
     if (fb && fb.weight > 0 && hits.length > 1) {
-      const expanded = withFeedback(plan, this.index.feedbackTerms(hits.slice(0, fb.docs), fb.terms), fb.weight);
-      const pool = new Set(hits.map((h) => h.id));
-      hits = this.index.searchPlan(expanded, depth, (id) => pool.has(id));
+      // RM3 re-scoring of the candidates: (1 − w)·score/Σ query weights + w·score under the feedback terms.
+      // Linear in the terms, so the first-pass score is reused and only the feedback part is computed.
+      const total = plan.reduce((a, p) => a + p.weight, 0) || 1;
+      const extra = this.index.scoreDocs(hits.map((h) => h.id), this.index.feedbackTerms(hits.slice(0, fb.docs), fb.terms));
+      hits = hits.map((h, i) => ({ id: h.id, score: ((1 - fb.weight) * h.score) / total + fb.weight * extra[i]! }));
     }
     const qPairs = pairs(terms(q));
     const ranked = hits.map((h) => {
