@@ -96,6 +96,40 @@ for (const [label, qs] of halves) {
   console.log(row(`    ToolSearch (${ratio(o, b)})`, o));
 }
 
+// Query by query, what feedback changed: gold moved into the top 5 vs out of it (a sign test, not just a mean).
+{
+  let up = 0;
+  let down = 0;
+  for (const q of queries) {
+    const a = rankOurs(q.query).slice(0, 5).some((n) => q.gold.includes(n));
+    const b = rankNoFb(q.query).slice(0, 5).some((n) => q.gold.includes(n));
+    if (a && !b) up++;
+    if (b && !a) down++;
+  }
+  console.log(`  feedback vs none, query by query: gold into the top 5 for ${up} queries, out of it for ${down}`);
+}
+// Different tool sets: index only one half of the tools (split by a hash of the name), ask the queries whose gold
+// is in that half. Collection statistics, candidate pools and feedback all change; the settings do not.
+{
+  const hash = (s: string) => [...s].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0, 7);
+  for (const part of [0, 1]) {
+    const keep = new Set(searchable.filter((t) => hash(t.name) % 2 === part).map((t) => t.name));
+    const sub = new ToolSearchIndex({ expander });
+    sub.addAll(searchable.filter((t) => keep.has(t.name)));
+    const subNoFb = new ToolSearchIndex({ expander, feedback: false });
+    subNoFb.addAll(searchable.filter((t) => keep.has(t.name)));
+    const subBm25 = new Bm25(raw.filter((t) => keep.has(catalog.renamed[t.name] ?? t.name)).map((t) => ({ id: catalog.renamed[t.name] ?? t.name, text: `${t.name} ${t.description}` })));
+    const qs = queries.filter((q) => q.gold.some((g) => keep.has(g)));
+    const o = evaluate(qs, (q) => sub.search(q, 10).tools.map((t) => t.name));
+    const b = evaluate(qs, (q) => subBm25.search(q, 10).map((h) => h.id));
+    const n = evaluate(qs, (q) => subNoFb.search(q, 10).tools.map((t) => t.name));
+    console.log(`  tool set half ${part} (${keep.size} tools, ${qs.length} queries):`);
+    console.log(row('    BM25', b));
+    console.log(row(`    ToolSearch without feedback (${ratio(n, b)})`, n));
+    console.log(row(`    ToolSearch (${ratio(o, b)})`, o));
+  }
+}
+
 // ---------- 2. latency over 5,000 synthetic tools ----------
 const SERVICES = ['github', 'gitlab', 'jira', 'linear', 'slack', 'discord', 'gmail', 'outlook', 'calendar', 'drive', 'dropbox', 'notion',
   'confluence', 'figma', 'stripe', 'shopify', 'salesforce', 'hubspot', 'zendesk', 'postgres', 'mysql', 'mongo', 'redis', 's3', 'k8s',
