@@ -1,12 +1,12 @@
 // The policy gate: one authorize(call, actor) every tool call passes, giving allow / ask / deny with a readable reason.
 // Order: ceiling (tools, network, real-path roots) → acting skills' manifests → user rules → category defaults.
-import picomatch from 'picomatch';
 import type { Actor, Decision, Gate, ToolCall } from './types.js';
 import type { Ceiling } from './ceiling.js';
 import { ceilingAllowsTool } from './ceiling.js';
 import type { Permissions } from './permissions.js';
 import { canonicalToolName, COMMAND_TOOLS, SKILL_PREFIX } from './permissions.js';
 import { isInside, realPathOf, relPosix } from './paths.js';
+import { globMatcher, matchesAny } from './glob.js';
 import type { Rule } from './rules.js';
 import { categoryOf, commandSegments, describeRule, evaluateRules, hasHiddenEffects, runSegments, segmentStartsWith } from './rules.js';
 
@@ -82,7 +82,8 @@ function actorLabel(actor: Actor): string {
 export function createGate(opts: GateOptions): Gate {
   const { ceiling } = opts;
   // Case-insensitive: on macOS and Windows `.WorkBuddy/settings.json` is the same file as `.workbuddy/settings.json`.
-  const protectedMatch = picomatch(opts.protectedWrites ?? DEFAULT_PROTECTED_WRITES, { dot: true, nocase: true });
+  const protectedGlobs = opts.protectedWrites ?? DEFAULT_PROTECTED_WRITES;
+  const protectedMatch = (rel: string): boolean => matchesAny(protectedGlobs, rel, { nocase: true });
   const show = (r: Resolved): string => (r.viaLink ? `${r.given} (really ${r.real})` : r.given);
 
   function resolveAll(paths: string[] | undefined): Resolved[] {
@@ -110,7 +111,7 @@ export function createGate(opts: GateOptions): Gate {
     }
     if (call.access.network && !p.network) return `skill "${sp.name}" did not request network access`;
     // The root folder itself ('' relative) matches only globs that cover everything under it (`**`).
-    const globMatch = (g: string, rel: string): boolean => (rel === '' ? /^\*\*(\/\*\*?)?$/.test(g) : picomatch(g, { dot: true })(rel));
+    const globMatch = (g: string, rel: string): boolean => (rel === '' ? /^\*\*(\/\*\*?)?$/.test(g) : globMatcher(g)(rel));
     const inGlobs = (r: Resolved, globs: string[]): boolean => globs.some((g) => {
       if (g.startsWith(SKILL_PREFIX)) return isInside(r.real, sp.dir) && globMatch(g.slice(SKILL_PREFIX.length), relPosix(r.real, sp.dir));
       return isInside(r.real, ceiling.workspace) && globMatch(g, relPosix(r.real, ceiling.workspace));

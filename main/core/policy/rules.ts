@@ -1,8 +1,8 @@
 // User rules and grants: persisted allow/ask/deny decisions that match tool calls by tool, category, command, path or host.
 // Precedence: a per-tool rule beats a category rule beats a `*` rule; within one level deny beats ask beats allow.
-import picomatch from 'picomatch';
 import type { Access, ToolCall } from './types.js';
 import { isInside, relPosix } from './paths.js';
+import { globMatcher } from './glob.js';
 
 export type Effect = 'allow' | 'ask' | 'deny';
 export const CATEGORIES = ['@read', '@write', '@execute', '@network'] as const;
@@ -106,7 +106,7 @@ function scopeMatches(r: Rule, call: ToolCall, ctx: MatchContext): boolean {
   if (r.path !== undefined) {
     if (ctx.realPaths.length === 0) return false;
     // Deny and ask rules ignore case (on macOS and Windows `Secrets/` is `secrets/`); an allow never widens that way.
-    const m = picomatch(r.path, { dot: true, nocase: r.effect !== 'allow' });
+    const m = globMatcher(r.path, { nocase: r.effect !== 'allow' });
     if (!ctx.realPaths.every((p) => isInside(p, ctx.workspace) && m(relPosix(p, ctx.workspace)))) return false;
   }
   if (r.host !== undefined) {

@@ -203,3 +203,23 @@ test('a skill mapped from allowed-tools (read **) may list the workspace root; a
   assert.equal(gate.authorize(list('.'), { kind: 'agent', activeSkills: ['narrow'] }).verdict, 'deny');
   assert.equal(gate.authorize(list('src'), { kind: 'agent', activeSkills: ['narrow'] }).verdict, 'allow');
 });
+
+test('a skill manifest glob that backtracks without end (*a*a*a*…b) cannot freeze the gate: the call is refused', () => {
+  const evil = `${'*a'.repeat(10)}*b`;
+  const { gate, ws } = setup({ skills: { slow: perms({ tools: ['read_file'], paths: { read: [evil] } }) } });
+  const name = 'a'.repeat(200);
+  writeFileSync(join(ws, name), 'x');
+  const started = Date.now();
+  const d = gate.authorize(read(name), { kind: 'skill', skill: 'slow' });
+  assert.equal(d.verdict, 'deny');
+  assert.match(d.reason, /too expensive to match/);
+  const r = gate.authorize(read(name), { kind: 'agent', activeSkills: [] });
+  assert.equal(r.verdict, 'allow');
+  const rules: Rule[] = [{ id: 'p', effect: 'allow', tool: 'read_file', path: evil, createdAt: 0 }];
+  const s2 = setup({ rules });
+  writeFileSync(join(s2.ws, name), 'x');
+  const d2 = s2.gate.authorize(read(name), agent);
+  assert.equal(d2.verdict, 'deny');
+  assert.match(d2.reason, /too expensive to match/);
+  assert.ok(Date.now() - started < 10_000);
+});

@@ -158,3 +158,16 @@ test('grep anchors ^ and $ match at every line of a file, not only at its start 
   const r = await grepTool.handler({ pattern: '^export .*$' }, ctxOf(ws));
   assert.deepEqual(r.ok && (r.content as { matches: { line: number }[] }).matches.map((m) => m.line), [2, 3]);
 });
+
+test('glob with a pattern that backtracks without end ends with a timeout error instead of freezing the app', async () => {
+  const ws = tempDir();
+  writeTree(ws, { [`${'a'.repeat(200)}.txt`]: 'x', 'b.md': 'y' });
+  const started = Date.now();
+  const r = await globTool.handler({ pattern: `${'*a'.repeat(10)}*b` }, ctxOf(ws));
+  assert.equal(!r.ok && r.error.code, 'tool.timeout');
+  assert.ok(Date.now() - started < 10_000);
+  const g = await grepTool.handler({ pattern: 'x|y', glob: `${'*a'.repeat(10)}*b` }, ctxOf(ws));
+  assert.equal(!g.ok && g.error.code, 'tool.timeout');
+  const ok = await globTool.handler({ pattern: '**/*.md' }, ctxOf(ws));
+  assert.deepEqual(ok.ok && (ok.content as { files: string[] }).files, ['b.md']);
+});

@@ -1,6 +1,6 @@
 // glob: find workspace files by glob pattern (picomatch), respecting .gitignore, capped and sorted by path.
-import picomatch from 'picomatch';
 import { errorFromThrown, ok, toolError } from '../errors.js';
+import { globMatcher, GlobTooSlowError } from '../../policy/glob.js';
 import type { ToolDefinition } from '../types.js';
 import { walkFiles } from './walk.js';
 import { displayPath, resolveArg } from './workspace.js';
@@ -34,7 +34,7 @@ export const globTool: ToolDefinition<Args> = {
     const root = resolveArg(ctx.workspace, a.path);
     let isMatch: (p: string) => boolean;
     try {
-      isMatch = picomatch(a.pattern, { dot: true });
+      isMatch = globMatcher(a.pattern);
     } catch (e) {
       return toolError('tool.invalid_args', `pattern: ${(e as Error).message}`);
     }
@@ -51,6 +51,7 @@ export const globTool: ToolDefinition<Args> = {
       }
       return ok({ files: found.sort(), truncated });
     } catch (e) {
+      if (e instanceof GlobTooSlowError) return toolError('tool.timeout', `pattern: ${e.message}`);
       return errorFromThrown(e, displayPath(ctx.workspace, root));
     }
   },

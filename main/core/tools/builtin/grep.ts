@@ -2,8 +2,8 @@
 // skipped, results capped — returning file, line number and the matching line.
 import { readFile, stat } from 'node:fs/promises';
 import vm from 'node:vm';
-import picomatch from 'picomatch';
 import { errorFromThrown, ok, toolError } from '../errors.js';
+import { globMatcher, GlobTooSlowError } from '../../policy/glob.js';
 import type { ToolDefinition } from '../types.js';
 import { walkFiles } from './walk.js';
 import { displayPath, looksBinary, resolveArg } from './workspace.js';
@@ -90,7 +90,7 @@ export const grepTool: ToolDefinition<Args> = {
     let inGlob: ((p: string) => boolean) | undefined;
     if (a.glob) {
       try {
-        inGlob = picomatch(a.glob, { dot: true, matchBase: !a.glob.includes('/') });
+        inGlob = globMatcher(a.glob, { matchBase: true });
       } catch (e) {
         return toolError('tool.invalid_args', `glob: ${(e as Error).message}`);
       }
@@ -141,6 +141,7 @@ export const grepTool: ToolDefinition<Args> = {
       }
       return ok({ matches, truncated, filesSearched, skippedBinary, skippedLarge });
     } catch (e) {
+      if (e instanceof GlobTooSlowError) return toolError('tool.timeout', `glob: ${e.message}`);
       return errorFromThrown(e, displayPath(ctx.workspace, root));
     }
   },

@@ -1,0 +1,80 @@
+// Glob matching for patterns that may come from untrusted places (skill manifests, the model's glob tool, rules):
+// picomatch's regular expression, run under a time limit when the pattern could backtrack (`*a*a*a*a*b`).
+import vm from 'node:vm';
+import picomatch from 'picomatch';
+
+/** Longest one glob test may take before it is abandoned (a pattern like *a*a*a*a*b runs for minutes otherwise). */
+export const GLOB_MATCH_TIMEOUT_MS = 100;
+
+export class GlobTooSlowError extends Error {
+  constructor(readonly glob: string) {
+    super(`the glob "${glob.slice(0, 200)}" is too expensive to match (too many wildcards in one name); simplify it`);
+  }
+}
+
+export interface GlobOptions {
+  /** Ignore case (deny rules, protected paths). */
+  nocase?: boolean;
+  /** A glob without "/" is matched against the last name of the path (grep's `glob: "*.ts"`). */
+  matchBase?: boolean;
+}
+
+/**
+ * Patterns whose regex cannot backtrack badly: no extglobs, at most two `**`, and at most one name part with two
+ * `*` (the others one at most). Measured worst case on 4,000-character paths: a few milliseconds.
+ */
+export function isCheapGlob(glob: string): boolean {
+  if (/[@!+*?]\(/.test(glob)) return false;
+  const parts = glob.split('/');
+  if (parts.filter((p) => p === '**').length > 2) return false;
+  let doubles = 0;
+  for (const p of parts) {
+    if (p === '**') continue;
+    const stars = p.match(/\*+/g)?.length ?? 0;
+    if (stars > 2) return false;
+    if (stars === 2 && ++doubles > 1) return false;
+  }
+  return true;
+}
+
+const TEST = new vm.Script('hit = re.test(s)');
+let box: vm.Context | undefined;
+
+function timedTest(re: RegExp, s: string, glob: string): boolean {
+  box ??= vm.createContext({ re: /$^/, s: '', hit: false });
+  box.re = re;
+  box.s = s;
+  try {
+    TEST.runInContext(box, { timeout: GLOB_MATCH_TIMEOUT_MS });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw new GlobTooSlowError(glob);
+    throw e;
+  } finally {
+    box.s = '';
+  }
+  return box.hit === true;
+}
+
+const cache = new Map<string, (path: string) => boolean>();
+
+/**
+ * A matcher for one glob (dot files included), equal to `picomatch(glob, {dot: true})` on relative "/" paths.
+ * Throws picomatch's error for an invalid glob; the matcher throws GlobTooSlowError when a test runs out of time.
+ */
+export function globMatcher(glob: string, opts: GlobOptions = {}): (path: string) => boolean {
+  const base = opts.matchBase === true && !glob.includes('/');
+  const key = `${opts.nocase ? 'i' : 's'}${base ? 'b' : 'p'}:${glob}`;
+  const known = cache.get(key);
+  if (known) return known;
+  const re = picomatch.makeRe(glob, { dot: true, ...(opts.nocase ? { nocase: true } : {}) });
+  const test = isCheapGlob(glob) ? (p: string): boolean => re.test(p) : (p: string): boolean => timedTest(re, p, glob);
+  const m = base ? (p: string): boolean => test(p.slice(p.lastIndexOf('/') + 1)) : test;
+  if (cache.size >= 500) cache.delete(cache.keys().next().value!);
+  cache.set(key, m);
+  return m;
+}
+
+/** True when any of `globs` matches `path`. */
+export function matchesAny(globs: string[], path: string, opts: GlobOptions = {}): boolean {
+  return globs.some((g) => globMatcher(g, opts)(path));
+}
