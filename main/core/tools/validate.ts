@@ -1,7 +1,9 @@
 // Argument validation against a tool's JSON Schema with Ajv: compiled once per tool, and errors turned
 // into one line per problem that names the field (`path: must be string`), for the model to fix its call.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { RegExpEngine } from 'ajv/dist/types/index.js';
 import type { JsonSchema } from './types.js';
+import { RegexTimeoutError, testWithin } from '../policy/glob.js';
 
 export interface ArgProblem {
   /** JSON-pointer-ish field path, e.g. `edits[0].old_string`; `(arguments)` for the whole object. */
@@ -11,7 +13,34 @@ export interface ArgProblem {
 
 export type Validator = (args: unknown) => ArgProblem[];
 
-const ajv = new Ajv({ allErrors: true, strict: false, validateSchema: true, allowUnionTypes: true });
+/** Time one schema `pattern` may take on one value: schemas come from connectors and imported catalogs. */
+export const PATTERN_TIMEOUT_MS = 100;
+
+/** Patterns that ran out of time during the current validation (reported as such, not as "must match"). */
+const slowPatterns = new Set<string>();
+
+/** Ajv's regex engine: schema patterns run under a time limit; one that runs out counts as not matching. */
+const timedRegExp: RegExpEngine = Object.assign(
+  (pattern: string, flags: string) => {
+    const re = new RegExp(pattern, flags);
+    return {
+      test(s: string): boolean {
+        try {
+          return testWithin(re, s, PATTERN_TIMEOUT_MS);
+        } catch (e) {
+          if (!(e instanceof RegexTimeoutError)) throw e;
+          slowPatterns.add(pattern);
+          return false;
+        }
+      },
+      // Ajv keys compiled patterns by their text.
+      toString: () => re.toString(),
+    };
+  },
+  { code: 'knackTimedRegExp' },
+);
+
+const ajv = new Ajv({ allErrors: true, strict: false, validateSchema: true, allowUnionTypes: true, code: { regExp: timedRegExp } });
 
 function fieldOf(e: ErrorObject): string {
   let path = e.instancePath
@@ -37,6 +66,11 @@ function messageOf(e: ErrorObject): string {
       return 'is required';
     case 'additionalProperties':
       return 'is not a known parameter';
+    case 'pattern': {
+      const pattern = (e.params as { pattern: string }).pattern;
+      if (slowPatterns.has(pattern)) return `took too long to check against the schema's pattern (it backtracks on this value); send a simpler value`;
+      return e.message ?? 'must match the pattern';
+    }
     case 'enum':
       return `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
     default:
@@ -56,6 +90,7 @@ export function compileValidator(schema: JsonSchema): Validator {
     throw new Error(`invalid input schema: ${(e as Error).message}`);
   }
   return (args: unknown) => {
+    slowPatterns.clear();
     if (fn(args)) return [];
     const seen = new Set<string>();
     const out: ArgProblem[] = [];

@@ -89,3 +89,20 @@ test('tools the ceiling does not offer are never registered, so they cannot be f
   assert.deepEqual(reg.list().map((t) => t.def.name), ['mcp__gh__list', 'read_file', 'ToolSearch']);
   assert.deepEqual([...reg.notOffered], ['bash']);
 });
+
+test('a schema pattern that backtracks without end (from a connector or catalog) cannot freeze validation', async () => {
+  const runs: string[] = [];
+  const reg = new ToolRegistry();
+  reg.register({ ...tool('slow_pattern', runs), inputSchema: { type: 'object', properties: { title: { type: 'string', pattern: '^(a+)+$' } }, required: ['title'] } });
+  const ex = new ToolExecutor({ registry: reg, gate: allowAll });
+  const started = Date.now();
+  const r = await ex.execute('slow_pattern', { title: `${'a'.repeat(40)}!` }, ctx);
+  assert.equal(!r.ok && r.error.code, 'tool.invalid_args');
+  assert.match(!r.ok ? r.error.message : '', /title: .*too long/);
+  assert.deepEqual(runs, []);
+  assert.ok(Date.now() - started < 10_000);
+  const fine = await ex.execute('slow_pattern', { title: 'aaa' }, ctx);
+  assert.equal(fine.ok, true);
+  const bad = await ex.execute('slow_pattern', { title: 'b' }, ctx);
+  assert.match(!bad.ok ? bad.error.message : '', /title: must match pattern/);
+});
