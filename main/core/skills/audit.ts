@@ -316,15 +316,25 @@ export function auditText(file: string, text: string, kind: 'markdown' | 'shell'
       message: `reads secrets (line ${reads[0]!.line}) and sends data over the network in the same file` });
   }
   if (hidden.length) {
-    const kinds = [
-      hidden.some((h) => h.hidden.zeroWidth) ? 'zero-width' : '', hidden.some((h) => h.hidden.bidi) ? 'bidi control' : '',
-      hidden.some((h) => h.hidden.tags) ? 'tag' : '',
-    ].filter(Boolean).join(', ');
-    const first = hidden[0]!;
-    const total = hidden.reduce((n, h) => n + h.hidden.zeroWidth + h.hidden.bidi + h.hidden.tags, 0);
-    findings.push({ file, line: first.line, rule: hidden.some((h) => h.hidden.bidi) ? 'hidden.bidi' : hidden.some((h) => h.hidden.tags) ? 'hidden.tags' : 'hidden.zero-width',
-      family: 'hidden-text', level: 'P1', excerpt: excerptOf(normalizeLine(lines[first.line - 1] ?? '').text),
-      message: `${total} invisible character(s) (${kinds}) on ${hidden.length} line(s): text the user cannot see; removed before matching` });
+    const invisible = hidden.filter((h) => h.hidden.zeroWidth + h.hidden.bidi + h.hidden.tags > 0);
+    if (invisible.length) {
+      const kinds = [
+        invisible.some((h) => h.hidden.zeroWidth) ? 'zero-width' : '', invisible.some((h) => h.hidden.bidi) ? 'bidi control' : '',
+        invisible.some((h) => h.hidden.tags) ? 'tag' : '',
+      ].filter(Boolean).join(', ');
+      const first = invisible[0]!;
+      const total = invisible.reduce((n, h) => n + h.hidden.zeroWidth + h.hidden.bidi + h.hidden.tags, 0);
+      findings.push({ file, line: first.line, rule: invisible.some((h) => h.hidden.bidi) ? 'hidden.bidi' : invisible.some((h) => h.hidden.tags) ? 'hidden.tags' : 'hidden.zero-width',
+        family: 'hidden-text', level: 'P1', excerpt: excerptOf(normalizeLine(lines[first.line - 1] ?? '').text),
+        message: `${total} invisible character(s) (${kinds}) on ${invisible.length} line(s): text the user cannot see; removed before matching` });
+    }
+    const lookalike = hidden.filter((h) => (h.hidden.homoglyphs ?? 0) > 0);
+    if (lookalike.length) {
+      const first = lookalike[0]!;
+      findings.push({ file, line: first.line, rule: 'hidden.homoglyphs', family: 'hidden-text', level: 'P1',
+        excerpt: excerptOf(lines[first.line - 1] ?? ''),
+        message: `${lookalike.reduce((n, h) => n + (h.hidden.homoglyphs ?? 0), 0)} Cyrillic/Greek look-alike letter(s) inside Latin words on ${lookalike.length} line(s): they read as English but are not; matched as the Latin letters` });
+    }
   }
   return { findings, hidden };
 }

@@ -15,6 +15,33 @@ export interface HiddenText {
   tags: number;
   /** ASCII smuggled in tag characters, decoded. */
   decodedTags: string;
+  /** Cyrillic/Greek look-alike letters inside otherwise Latin words ("іgnore"), read as the Latin letter. */
+  homoglyphs?: number;
+}
+
+/** Cyrillic and Greek letters that look like Latin ones. */
+const CONFUSABLE: Record<string, string> = {
+  а: 'a', в: 'b', е: 'e', ё: 'e', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y', х: 'x', і: 'i', ї: 'i',
+  ј: 'j', ѕ: 's', ԁ: 'd', ӏ: 'l', һ: 'h', ԛ: 'q', ԝ: 'w', ɡ: 'g',
+  А: 'A', В: 'B', Е: 'E', К: 'K', М: 'M', Н: 'H', О: 'O', Р: 'P', С: 'C', Т: 'T', У: 'Y', Х: 'X', І: 'I', Ј: 'J', Ѕ: 'S',
+  α: 'a', β: 'b', ε: 'e', ι: 'i', κ: 'k', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x', γ: 'y',
+  Α: 'A', Β: 'B', Ε: 'E', Ζ: 'Z', Η: 'H', Ι: 'I', Κ: 'K', Μ: 'M', Ν: 'N', Ο: 'O', Ρ: 'P', Τ: 'T', Υ: 'Y', Χ: 'X',
+};
+const LATIN = /\p{Script=Latin}/u;
+const CYRILLIC_GREEK = /[\p{Script=Cyrillic}\p{Script=Greek}]/u;
+
+/** Words that mix Latin with Cyrillic/Greek letters, folded to Latin: `іgnоre` → `ignore`. Whole foreign words stay. */
+function foldHomoglyphs(line: string): { text: string; count: number } {
+  let count = 0;
+  const text = line.replace(/[\p{L}\p{M}]+/gu, (word) => {
+    if (!LATIN.test(word) || !CYRILLIC_GREEK.test(word)) return word;
+    return [...word].map((ch) => {
+      const l = CONFUSABLE[ch];
+      if (l) count++;
+      return l ?? ch;
+    }).join('');
+  });
+  return { text, count };
 }
 
 export interface NormalizedLine {
@@ -41,6 +68,13 @@ export function normalizeLine(line: string): NormalizedLine {
       hidden = { zeroWidth, bidi: bd, tags: tagChars.length, decodedTags };
     }
     line = line.replace(ZERO_WIDTH, '').replace(BIDI, '').replace(TAGS, '').normalize('NFKC');
+    if (CYRILLIC_GREEK.test(line)) {
+      const folded = foldHomoglyphs(line);
+      if (folded.count > 0) {
+        line = folded.text;
+        hidden = { ...(hidden ?? { zeroWidth: 0, bidi: 0, tags: 0, decodedTags: '' }), homoglyphs: folded.count };
+      }
+    }
   }
   const text = line.replace(/\s+/g, ' ').trim();
   return hidden ? { text, hidden } : { text };
