@@ -171,3 +171,16 @@ test('glob with a pattern that backtracks without end ends with a timeout error 
   const ok = await globTool.handler({ pattern: '**/*.md' }, ctxOf(ws));
   assert.deepEqual(ok.ok && (ok.content as { files: string[] }).files, ['b.md']);
 });
+
+test('read_file and edit_file refuse a FIFO or other special file instead of blocking on it', async () => {
+  const ws = tempDir();
+  const { execFileSync } = await import('node:child_process');
+  execFileSync('mkfifo', [join(ws, 'pipe')]);
+  const r = await Promise.race([readFileTool.handler({ path: 'pipe' }, ctxOf(ws)), new Promise((res) => setTimeout(() => res('blocked'), 3000))]);
+  assert.notEqual(r, 'blocked');
+  assert.equal((r as { ok: boolean }).ok, false);
+  assert.match((r as { error: { message: string } }).error.message, /not a regular file/);
+  const e = await Promise.race([editFileTool.handler({ path: 'pipe', old_string: 'a', new_string: 'b' }, ctxOf(ws)), new Promise((res) => setTimeout(() => res('blocked'), 3000))]);
+  assert.notEqual(e, 'blocked');
+  assert.match((e as { error: { message: string } }).error.message, /not a regular file/);
+});

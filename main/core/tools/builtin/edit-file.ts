@@ -55,6 +55,7 @@ export const editFileTool: ToolDefinition<Args> = {
     if (a.old_string === a.new_string) return toolError('tool.invalid_args', 'new_string: must differ from old_string');
     try {
       const st = await stat(file);
+      if (!st.isFile()) return toolError('tool.failed', `${shown} is not a regular file (a folder, pipe, socket or device); edit_file changes text files`);
       if (st.size > WRITE_MAX_BYTES) return toolError('tool.too_large', `${shown} is ${st.size} bytes (limit ${WRITE_MAX_BYTES})`);
       const buf = await readFile(file);
       if (looksBinary(buf)) return toolError('tool.binary', `${shown} is a binary file; edit_file only changes text`);

@@ -70,6 +70,8 @@ export const readFileTool: ToolDefinition<Args> = {
     try {
       const st = await stat(file);
       if (st.isDirectory()) return toolError('tool.failed', `${shown} is a folder; use list_dir`);
+      // A FIFO, socket or device would block the read (and a file-system thread) forever.
+      if (!st.isFile()) return toolError('tool.failed', `${shown} is not a regular file (a pipe, socket or device); it is not read`);
       if (looksBinary(await head(file, 8192))) {
         return toolError('tool.binary', `${shown} is a binary file (${st.size} bytes); read_file only returns text`);
       }
