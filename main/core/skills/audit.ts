@@ -47,7 +47,11 @@ const MARKDOWN_EXT = new Set(['.md', '.markdown', '.mdx', '.txt', '.rst']);
 const SHELL_EXT = new Set(['.sh', '.bash', '.zsh', '.ksh', '.fish', '.ps1', '.bat', '.cmd', '.command']);
 const SHELL_FENCE = new Set(['bash', 'sh', 'shell', 'zsh', 'console', 'terminal', 'shell-session', 'shellsession', 'powershell', 'ps1', 'ps', 'pwsh', 'cmd', 'bat', 'fish', 'ksh']);
 
-export interface FileEntry { rel: string; abs: string; size: number; mtimeMs: number; link?: string; escapes?: boolean }
+export interface FileEntry {
+  rel: string; abs: string; size: number; mtimeMs: number; link?: string; escapes?: boolean;
+  /** A symlink whose target is not a regular file (a folder, FIFO, socket or device): never read. */
+  special?: boolean;
+}
 
 /** Every file of a skill folder (symlinks reported, not followed out of the folder), sorted by path. */
 export function listSkillFiles(dir: string): { files: FileEntry[]; truncated: boolean } {
@@ -70,8 +74,12 @@ export function listSkillFiles(dir: string): { files: FileEntry[]; truncated: bo
         try { real = realpathSync(p); } catch { real = undefined; }
         const escapes = real === undefined || !isInside(real, root);
         let size = 0;
-        try { if (!escapes) size = lstatSync(real!).isFile() ? lstatSync(real!).size : 0; } catch { /* ignore */ }
-        files.push({ rel, abs: p, size, mtimeMs: st.mtimeMs, link: target, escapes });
+        let special = true;
+        try {
+          const t = escapes ? undefined : lstatSync(real!);
+          if (t?.isFile()) { size = t.size; special = false; }
+        } catch { /* ignore */ }
+        files.push({ rel, abs: p, size, mtimeMs: st.mtimeMs, link: target, escapes, ...(special && !escapes ? { special } : {}) });
       } else if (st.isDirectory()) {
         walk(p);
       } else if (st.isFile()) {
@@ -373,6 +381,8 @@ export function auditSkill(dir: string, opts: AuditOptions = {}): AuditReport {
           message: 'a symlink points outside the skill folder (it can disguise reads of ~/.ssh or other private files)' });
         continue;
       }
+      // Reading a FIFO or device would block forever; a linked folder is audited where it lives.
+      if (f.special) continue;
     }
     if (f.size > LIMITS.maxFileBytes || bytes + f.size > LIMITS.maxTotalBytes) {
       hash.update(`size:${f.size}\0`);

@@ -92,7 +92,8 @@ function copyFolder(src: string, dest: string, root: string): string | undefined
       let real: string;
       try { real = realpathSync(s); } catch { return `symlink ${s} is broken`; }
       if (!isInside(real, root)) return `symlink ${s} points outside the skill folder (to ${real})`;
-      if (statSync(real).isDirectory()) continue; // a linked folder inside the skill is already copied where it lives
+      // A linked folder inside the skill is already copied where it lives; FIFOs, sockets and devices are not copied.
+      if (!statSync(real).isFile()) continue;
       copyFileSync(real, d);
     } else if (st.isDirectory()) {
       const p = copyFolder(s, d, root);

@@ -214,3 +214,20 @@ test('a folder holding one skill folder installs that skill', () => {
     assert.deepEqual(leftovers(tierRoot), []);
   } finally { store.close(); }
 });
+
+test('a symlink to a FIFO inside the skill neither hangs the audit nor the install', async () => {
+  const { root, tierRoot, store } = env();
+  try {
+    const { execFileSync } = await import('node:child_process');
+    const { symlinkSync } = await import('node:fs');
+    const { auditSkill } = await import('../../../main/core/skills/audit.js');
+    const src = join(root, 'src', 'tidy');
+    writeTree(src, { 'SKILL.md': clean });
+    execFileSync('mkfifo', [join(src, 'pipe')]);
+    symlinkSync('pipe', join(src, 'notes.md'));
+    assert.equal(auditSkill(src).level, 'P2');
+    const r = installSkill({ source: src, tierRoot, tier: 'user', store });
+    assert.equal(r.status, 'installed');
+    assert.ok(!existsSync(join(tierRoot, 'tidy', 'notes.md')));
+  } finally { store.close(); }
+});
