@@ -1,7 +1,7 @@
 // On-demand loading: a skill's body with its `depends_on` first (cycle-safe), its named resource files (confined
 // to the skill's real folder, size-capped, text only), and the context projection: what went in, why, how big.
 import { createHash } from 'node:crypto';
-import { openSync, readSync, closeSync, fstatSync, realpathSync, readdirSync } from 'node:fs';
+import { openSync, readSync, closeSync, fstatSync, realpathSync, readdirSync, constants as fsConstants } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { countTokens } from '../tokens.js';
 import { splitFrontmatter } from './frontmatter.js';
@@ -93,7 +93,8 @@ function hash(buf: Buffer | string): string {
 
 /** Read at most `cap` bytes; reports the real size so callers can refuse without reading it all. */
 function readCapped(file: string, cap: number): { buf: Buffer; size: number; isFile: boolean } {
-  const fd = openSync(file, 'r');
+  // Non-blocking open: opening a FIFO for reading would otherwise wait for a writer forever (and freeze the app).
+  const fd = openSync(file, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) return { buf: Buffer.alloc(0), size: st.size, isFile: false };
@@ -329,7 +330,7 @@ export class SkillLoader {
     } catch (err) {
       return { ok: false, error: { code: 'resource.unreadable', message: `"${rel}": ${(err as Error).message}` } };
     }
-    if (!read.isFile) return { ok: false, error: { code: 'resource.not_a_file', message: `"${rel}" is a folder, not a file`, details: { available: available() } } };
+    if (!read.isFile) return { ok: false, error: { code: 'resource.not_a_file', message: `"${rel}" is not a regular file (a folder, pipe or device)`, details: { available: available() } } };
     if (read.size > this.maxResource) {
       return {
         ok: false,

@@ -164,3 +164,13 @@ test('every load is recorded in the context projection: skill, tier, version, re
   assert.notEqual(r.value[0]!.version, before);
   assert.equal(r.value[0]!.body, '# Tests v2');
 });
+
+test('a resource that is a FIFO is refused without blocking the process', async () => {
+  const { root, entries } = setup();
+  const { execFileSync } = await import('node:child_process');
+  execFileSync('mkfifo', [join(root, 'setup-env', 'references', 'pipe.md')]);
+  const loader = new SkillLoader(lookupOf(entries));
+  const r = loader.readResource('setup-env', 'references/pipe.md');
+  assert.ok(!r.ok);
+  assert.equal(loader.projection().length, 0);
+});
