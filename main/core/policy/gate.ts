@@ -28,9 +28,9 @@ export interface GateOptions {
   protectedWrites?: string[];
 }
 
-/** Writing these would change Knack's own policy, skills or git hooks: never silently allowed. */
+/** Writing these would change Knack's own policy, skills or git's hooks and config (all of .git: submodules have their own): never silently allowed. */
 export const DEFAULT_PROTECTED_WRITES = [
-  '.workbuddy/**', '.agents/skills/**', '.git/hooks/**', '.git/config', '.mcp.json', '.claude/**',
+  '.workbuddy/**', '.agents/skills/**', '.git/**', '.husky/**', '.mcp.json', '.claude/**',
 ];
 
 interface Resolved { given: string; real: string; viaLink: boolean }

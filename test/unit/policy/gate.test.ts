@@ -166,6 +166,10 @@ test('writes to Knack settings and skill folders inside the workspace always ask
   // On macOS and Windows file names ignore case: .WorkBuddy is the same folder as .workbuddy.
   assert.equal(gate.authorize(write('.WorkBuddy/settings.json'), agent).verdict, 'ask');
   assert.equal(gate.authorize(write('.GIT/Hooks/pre-push'), agent).verdict, 'ask');
+  // Submodule hooks and configs, and husky's hook folder, run code on the next git command too.
+  assert.equal(gate.authorize(write('.git/modules/lib/hooks/post-checkout'), agent).verdict, 'ask');
+  assert.equal(gate.authorize(write('.git/modules/lib/config'), agent).verdict, 'ask');
+  assert.equal(gate.authorize(write('.husky/pre-commit'), agent).verdict, 'ask');
 });
 
 test('a malformed call or actor is denied with a reason, never thrown', () => {
