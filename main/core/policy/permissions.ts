@@ -91,10 +91,11 @@ export function pathGlobProblem(glob: string, kind: 'read' | 'write'): string | 
   if (glob.length === 0) return 'is empty';
   if (glob.length > MAX_ENTRY_CHARS) return `is longer than ${MAX_ENTRY_CHARS} characters`;
   if (/[\u0000-\u001f\u007f]/.test(glob)) return 'contains a control character';
-  const decoded = percentDecode(glob);
+  // NFKC too: full-width "．．／" would otherwise be a different spelling of "../".
+  const decoded = percentDecode(glob).normalize('NFKC');
   const body = decoded.startsWith(SKILL_PREFIX) ? decoded.slice(SKILL_PREFIX.length) : decoded;
   const where = decoded.startsWith(SKILL_PREFIX) ? 'the skill folder' : 'the workspace';
-  if (decoded.includes('..')) return `leaves ${where} (".." is not allowed${decoded !== glob ? ', also not percent-encoded' : ''})`;
+  if (decoded.includes('..')) return `leaves ${where} (".." is not allowed${decoded !== glob ? ', also not percent-encoded or in look-alike characters' : ''})`;
   if (decoded.includes('\\')) return 'uses a backslash (write paths with "/")';
   if (/^\/\//.test(body)) return 'is a UNC/network path (paths are relative)';
   if (body.startsWith('/')) return 'is an absolute path (paths are relative to ' + where + ')';

@@ -125,3 +125,10 @@ test('a YAML alias bomb in the frontmatter is refused, not expanded', () => {
   assert.ok(fm.errors.length > 0);
   assert.match(fm.errors[0]!.message, /alias|Excessive/i);
 });
+
+test('look-alike spellings are judged after NFKC: full-width dots and slashes are ".." and "/"', () => {
+  for (const g of ['\uFF0E\uFF0E/x', 'a/\uFF0E\uFF0E\uFF0Fb']) {
+    assert.match(rejectedField({ paths: { read: [g] } }).message, /leaves/, g);
+  }
+  assert.match(rejectedField({ paths: { read: ['\uFF0Fetc/passwd'] } }).message, /absolute/);
+});
