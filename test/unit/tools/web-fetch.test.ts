@@ -9,6 +9,17 @@ import { builtinTools } from '../../../main/core/tools/builtin/index.js';
 import { buildGate } from '../../../main/core/policy/setup.js';
 import { DEFAULT_SETTINGS } from '../../../main/core/config.js';
 
+/** A workspace whose ceiling allows network, with the built-in tools and the real gate. */
+function networkOn() {
+  const ws = tempDir();
+  const settings = structuredClone(DEFAULT_SETTINGS);
+  settings.policy.ceiling.network = true;
+  const registry = new ToolRegistry();
+  registry.registerAll(builtinTools({ network: true }));
+  const { gate } = buildGate({ settings, workspace: ws, skills: [] });
+  return { ws, registry, gate };
+}
+
 test('web_fetch is offered only when the ceiling allows network, is deferred, and the gate still asks per host', async () => {
   assert.ok(!builtinTools({ network: false }).some((t) => t.name === 'web_fetch'));
   const server = createServer((_req, res) => {
@@ -18,13 +29,8 @@ test('web_fetch is offered only when the ceiling allows network, is deferred, an
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   try {
     const port = (server.address() as AddressInfo).port;
-    const ws = tempDir();
-    const settings = structuredClone(DEFAULT_SETTINGS);
-    settings.policy.ceiling.network = true;
-    const registry = new ToolRegistry();
-    registry.registerAll(builtinTools({ network: true }));
+    const { ws, registry, gate } = networkOn();
     assert.equal(registry.get('web_fetch')?.deferred, true);
-    const { gate } = buildGate({ settings, workspace: ws, skills: [] });
     const asked: string[] = [];
     const ex = new ToolExecutor({ registry, gate, approver: async (r) => (asked.push(r.access.host ?? ''), true) });
     const r = await ex.execute('web_fetch', { url: `http://127.0.0.1:${port}/` }, { workspace: ws, actor: { kind: 'agent', activeSkills: [] } });
@@ -51,12 +57,7 @@ test('web_fetch follows redirects on the same host only; a redirect to another h
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   try {
     const port = (server.address() as AddressInfo).port;
-    const ws = tempDir();
-    const settings = structuredClone(DEFAULT_SETTINGS);
-    settings.policy.ceiling.network = true;
-    const registry = new ToolRegistry();
-    registry.registerAll(builtinTools({ network: true }));
-    const { gate } = buildGate({ settings, workspace: ws, skills: [] });
+    const { ws, registry, gate } = networkOn();
     const ex = new ToolExecutor({ registry, gate, approver: async (r) => r.access.host === '127.0.0.1' });
     const ctx = { workspace: ws, actor: { kind: 'agent' as const, activeSkills: [] } };
     const same = await ex.execute('web_fetch', { url: `http://127.0.0.1:${port}/same` }, ctx);
