@@ -1,5 +1,6 @@
 // The main-process side of a script's capabilities: readFile, writeFile, listDir, callTool.
 // Each call is validated, confined to its base folder by real path, and authorized by the gate with actor = the skill.
+import { constants as fsConstants } from 'node:fs';
 import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
@@ -168,7 +169,11 @@ export function createCapabilityHandler(opts: CapabilityOptions): CapabilityHand
         // Re-check after creating folders: nothing may have swapped a parent for a symlink in between.
         const again = confine(op, p.path, p.from, ctx);
         if (again.real !== t.real) throw new SandboxError('capability.denied', `knack.writeFile("${p.path}"): the path changed while writing`);
-        await writeFile(t.real, data);
+        // O_NOFOLLOW: a symlink swapped in at the last moment is not followed out of the checked path.
+        await writeFile(t.real, data, { flag: fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_TRUNC | (fsConstants.O_NOFOLLOW ?? 0) }).catch((e: NodeJS.ErrnoException) => {
+          if (e.code === 'ELOOP') throw new SandboxError('capability.denied', `knack.writeFile("${p.path}"): the path became a symlink while writing`);
+          throw e;
+        });
         return { path: p.path, bytes: data.length };
       }
       case 'listDir': {
