@@ -22,6 +22,22 @@ function patterns(p: Permissions, tool: string): string[] | undefined {
   return c.map((x) => (x.exact ? x.text : `${x.text}:*`));
 }
 
+/**
+ * True when glob `old` already allows everything `next` does (conservative: equal, `**`, or a `dir/**` prefix,
+ * never across the workspace / `skill:` bases). Anything it cannot prove counts as new.
+ */
+export function globCovers(old: string, next: string): boolean {
+  if (old === next) return true;
+  const base = (g: string) => (g.startsWith('skill:') ? 'skill:' : '');
+  if (base(old) !== base(next)) return false;
+  const o = old.slice(base(old).length);
+  const n = next.slice(base(next).length);
+  if (o === '**') return true;
+  return o.endsWith('/**') && n.startsWith(o.slice(0, -2));
+}
+
+const uncovered = (before: string[], after: string[]) => after.filter((g) => !before.some((o) => globCovers(o, g)));
+
 export function permissionDiff(old: Permissions | undefined, next: Permissions): PermissionDiff {
   const before: Permissions = old ?? { tools: [], commands: {}, network: false, read: [], write: [], declared: 'none' };
   const addedTools = next.tools.filter((t) => !before.tools.includes(t));
@@ -36,8 +52,8 @@ export function permissionDiff(old: Permissions | undefined, next: Permissions):
     for (const x of b) if (!a.includes(x)) addedCommands.push(`${t}(${x})`);
   }
   const networkTurnedOn = next.network && !before.network;
-  const addedRead = next.read.filter((g) => !before.read.includes(g));
-  const addedWrite = next.write.filter((g) => !before.write.includes(g));
+  const addedRead = uncovered(before.read, next.read);
+  const addedWrite = uncovered(before.write, next.write);
   const lines = [
     ...addedTools.map((t) => `+ tool ${t}`),
     ...addedCommands.map((c) => `+ command ${c}`),

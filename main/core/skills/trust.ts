@@ -5,6 +5,8 @@ import type { Store } from '../store/index.js';
 import type { CatalogEntry } from './types.js';
 import { auditSkill, listSkillFiles, type AuditReport } from './audit.js';
 import { AUDITOR_VERSION } from './audit-rules.js';
+import { defaultPermissions, type Permissions } from '../policy/permissions.js';
+import { permissionDiff } from '../policy/diff.js';
 
 export type ReviewVerdict = { enabled: false; reason: string } | undefined;
 
@@ -32,7 +34,11 @@ function summary(report: AuditReport, level: 'P0' | 'P1'): string {
   return first ? `${first.file}:${first.line} ${first.rule}: ${first.message}${fs.length > 1 ? ` (+${fs.length - 1} more)` : ''}` : '';
 }
 
-/** The verdict for one discovered skill (undefined = may be enabled). */
+/**
+ * The verdict for one discovered skill (undefined = may be enabled). Besides the audit level, a skill whose
+ * permissions widened since it was last in use (a `git pull`, an edit by hand) is held until the user trusts it:
+ * any escalation needs the user, whatever the text says.
+ */
 export function reviewDiscovered(entry: Pick<CatalogEntry, 'tier' | 'realDir' | 'manifest'>, store?: Store): ReviewVerdict {
   if (entry.tier === 'builtin') return undefined;
   let report: AuditReport;
@@ -42,10 +48,21 @@ export function reviewDiscovered(entry: Pick<CatalogEntry, 'tier' | 'realDir' | 
     return { enabled: false, reason: `could not audit: ${(e as Error).message}` };
   }
   if (report.level === 'P0') return { enabled: false, reason: `audit P0 (refused): ${summary(report, 'P0')}` };
-  if (report.level === 'P1') {
-    const decision = store?.policy.trustByHash(report.contentHash);
-    if (decision === 'trusted') return undefined;
+  const trusted = store?.policy.trustByHash(report.contentHash) === 'trusted';
+  const permissions = report.permissions ?? defaultPermissions();
+  const accepted = store?.policy.acceptedPermissions(entry.realDir);
+  if (accepted && accepted.contentHash !== report.contentHash && !trusted) {
+    const diff = permissionDiff(JSON.parse(accepted.permissionsJson) as Permissions, permissions);
+    if (diff.widened) {
+      const added = diff.lines.filter((l) => l.startsWith('+')).map((l) => l.slice(2));
+      return { enabled: false, reason: `permissions widened since last use (${added.join(', ')}): run \`knack skills trust ${entry.manifest.name}\` to accept` };
+    }
+  }
+  if (report.level === 'P1' && !trusted) {
     return { enabled: false, reason: `audit P1, not trusted yet: ${summary(report, 'P1')} — run \`knack skills trust ${entry.manifest.name}\`` };
+  }
+  if (store && accepted?.contentHash !== report.contentHash) {
+    store.policy.acceptPermissions(entry.realDir, entry.manifest.name, report.contentHash, JSON.stringify(permissions));
   }
   return undefined;
 }

@@ -91,4 +91,17 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    name: 'permissions last accepted for each discovered skill folder (a widening needs the user again)',
+    sql: `
+      CREATE TABLE skill_accepted_permissions (
+        dir              TEXT PRIMARY KEY,   -- real skill folder
+        skill            TEXT NOT NULL,
+        content_hash     TEXT NOT NULL,      -- the content these permissions came from
+        permissions_json TEXT NOT NULL,
+        accepted_at      INTEGER NOT NULL
+      );
+    `,
+  },
 ];

@@ -125,6 +125,20 @@ export class PolicyRepo {
     return r?.decision;
   }
 
+  // ---- permissions last accepted per discovered skill folder ----
+  acceptedPermissions(dir: string): { contentHash: string; permissionsJson: string } | undefined {
+    return this.db.prepare('SELECT content_hash AS contentHash, permissions_json AS permissionsJson FROM skill_accepted_permissions WHERE dir = ?').get(dir) as
+      { contentHash: string; permissionsJson: string } | undefined;
+  }
+
+  acceptPermissions(dir: string, skill: string, contentHash: string, permissionsJson: string): void {
+    this.db.prepare(
+      `INSERT INTO skill_accepted_permissions (dir, skill, content_hash, permissions_json, accepted_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT(dir) DO UPDATE SET skill = excluded.skill, content_hash = excluded.content_hash,
+         permissions_json = excluded.permissions_json, accepted_at = excluded.accepted_at`,
+    ).run(dir, skill, contentHash, permissionsJson, Date.now());
+  }
+
   // ---- audit cache ----
   cachedAudit(contentHash: string, auditor: string): string | undefined {
     const r = this.db.prepare('SELECT report_json AS j FROM audit_cache WHERE content_hash = ? AND auditor = ?').get(contentHash, auditor) as

@@ -94,3 +94,35 @@ test('audit results are cached by content hash: an unchanged folder is not re-au
     store.close();
   }
 });
+
+test('a discovered skill whose permissions widen after a pull is held until trusted, even when its text stays clean', async () => {
+  const { ws, store, paths } = workspaceWith({});
+  const dir = join(ws, '.workbuddy', 'skills', 'reporter');
+  const write = (read: string[], body = PLAIN) =>
+    writeTree(dir, { 'SKILL.md': skillMd(`name: reporter\ndescription: Writes reports.\npermissions:\n  paths:\n    read: ${JSON.stringify(read)}`, body) });
+  try {
+    write(['docs/**']);
+    const catalog = await openCatalog({ paths, workspace: ws, store, review: createTrustReview(store), threads: 1 });
+    assert.equal(catalog.get('reporter')!.enabled, true, 'first sight of a clean skill: allowed');
+
+    write(['docs/**'], '# Plain\n\nFormat the code, then summarise.\n'); // an edit that asks for nothing new
+    await catalog.refresh();
+    assert.equal(catalog.get('reporter')!.enabled, true, 'a text-only edit does not need the user');
+
+    write(['**']); // the update quietly reads the whole workspace
+    await catalog.refresh();
+    const held = catalog.get('reporter')!;
+    assert.equal(held.enabled, false);
+    assert.match(held.disabledReason!, /permissions widened since last use \(read \*\*\).*knack skills trust reporter/);
+
+    assert.equal(trustSkill(held.realDir, store).ok, true);
+    await catalog.refresh();
+    assert.equal(catalog.get('reporter')!.enabled, true, 'trusted as it is now');
+
+    write(['docs/**']); // narrowing back never needs the user
+    await catalog.refresh();
+    assert.equal(catalog.get('reporter')!.enabled, true);
+  } finally {
+    store.close();
+  }
+});
