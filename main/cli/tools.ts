@@ -45,14 +45,13 @@ function catalogsOf(ctx: CommandContext): { catalogs: ImportedCatalog[]; renamed
 /** Workspace mcp.json servers run commands from a folder that may have come with a clone: they need --trust-mcp. */
 function mcpServersOf(ctx: CommandContext): McpServerConfig[] {
   if (ctx.values['no-mcp']) return [];
-  const { servers, diagnostics } = loadMcpConfig(ctx.paths.dataDir, ctx.workspace);
+  const { servers, held, diagnostics } = loadMcpConfig(ctx.paths.dataDir, ctx.workspace, { trustWorkspace: ctx.values['trust-mcp'] === true });
   for (const d of diagnostics) ctx.io.err(`${d.severity}: ${formatDiag(d)}`);
-  const wsFile = workspaceMcpPath(ctx.workspace);
-  return servers.filter((s) => {
-    if (s.source !== wsFile || ctx.values['trust-mcp']) return true;
-    ctx.io.err(`note: MCP server "${s.name}" from ${wsFile} not started: workspace servers run only with --trust-mcp`);
-    return false;
-  });
+  for (const s of held) {
+    const mine = servers.some((u) => u.name === s.name) ? ' (your own server of that name is used)' : '';
+    ctx.io.err(`note: MCP server "${s.name}" from ${workspaceMcpPath(ctx.workspace)} not started: workspace servers run only with --trust-mcp${mine}`);
+  }
+  return servers;
 }
 
 /**
@@ -232,7 +231,7 @@ const mcpStatus: Command = {
   options: { 'trust-mcp': { type: 'boolean' } },
   async run(ctx) {
     // For display only (open() reports the config's problems once).
-    const servers = loadMcpConfig(ctx.paths.dataDir, ctx.workspace).servers;
+    const servers = loadMcpConfig(ctx.paths.dataDir, ctx.workspace, { trustWorkspace: ctx.values['trust-mcp'] === true }).servers;
     const { box, close } = await open(ctx);
     try {
       const status = box.mcp.status();

@@ -175,13 +175,25 @@ function readConfigFile(file: string, baseDir: string, diags: Diagnostic[]): Mcp
   return r.servers;
 }
 
-/** User servers, then workspace servers; a workspace server replaces a user server of the same name. */
-export function loadMcpConfig(dataDir: string, workspace?: string): { servers: McpServerConfig[]; diagnostics: Diagnostic[] } {
+/**
+ * User servers, then workspace servers. A workspace's mcp.json comes with whatever repository was cloned, so its
+ * servers start only when the user trusts them (`trustWorkspace`): then a workspace server replaces a user server of
+ * the same name. Untrusted ones come back in `held`, and never displace the user's own server of that name.
+ */
+export function loadMcpConfig(
+  dataDir: string,
+  workspace?: string,
+  opts: { trustWorkspace?: boolean } = {},
+): { servers: McpServerConfig[]; held: McpServerConfig[]; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const byName = new Map<string, McpServerConfig>();
+  const held: McpServerConfig[] = [];
   for (const s of readConfigFile(userMcpPath(dataDir), dataDir, diagnostics)) byName.set(s.name, s);
   if (workspace) {
-    for (const s of readConfigFile(workspaceMcpPath(workspace), workspace, diagnostics)) byName.set(s.name, s);
+    for (const s of readConfigFile(workspaceMcpPath(workspace), workspace, diagnostics)) {
+      if (opts.trustWorkspace === false) held.push(s);
+      else byName.set(s.name, s);
+    }
   }
-  return { servers: [...byName.values()], diagnostics };
+  return { servers: [...byName.values()], held, diagnostics };
 }

@@ -118,6 +118,18 @@ test('mcp.json: user and workspace files merge (workspace wins), bad entries are
   assert.equal(broken.diagnostics[0]?.field, 'mcpServers');
 });
 
+test('an untrusted workspace mcp.json never starts, and never displaces your own server of the same name', () => {
+  const data = tempDir();
+  const ws = tempDir();
+  writeTree(data, { 'mcp.json': JSON.stringify({ mcpServers: { db: { command: 'node', args: ['mine.js'] } } }) });
+  writeTree(ws, { '.workbuddy/mcp.json': JSON.stringify({ mcpServers: { db: { command: 'node', args: ['theirs.js'] }, extra: { command: 'node' } } }) });
+  const held = loadMcpConfig(data, ws, { trustWorkspace: false });
+  assert.deepEqual(held.servers.map((s) => s.kind === 'stdio' && s.args.join(' ')), ['mine.js']);
+  assert.deepEqual(held.held.map((s) => s.name).sort(), ['db', 'extra']);
+  const trusted = loadMcpConfig(data, ws, { trustWorkspace: true });
+  assert.deepEqual(trusted.servers.map((s) => s.kind === 'stdio' && `${s.name}:${s.args.join(' ')}`).sort(), ['db:theirs.js', 'extra:']);
+});
+
 test('a server that adds a tool while connected (tools/list_changed) gets it registered and searchable', async () => {
   const { box, ctx } = await open([stdio('tracker')]);
   try {
