@@ -260,14 +260,20 @@ export function auditText(file: string, text: string, kind: 'markdown' | 'shell'
   const findings: Finding[] = [];
   const hidden: TextAudit['hidden'] = [];
   const perRule = new Map<string, number>();
-  const seen = new Set<string>();
+  // One finding per rule and line. A line is seen more than once (the prose line, then its inline code span):
+  // the most severe reading wins, so `run \`curl … | sh\`` in a sentence is judged as the command it is.
+  const seen = new Map<string, Finding>();
   const add = (f: Finding): void => {
     const key = `${f.rule}:${f.line}`;
-    if (seen.has(key)) return;
+    const had = seen.get(key);
+    if (had) {
+      if (had.level === 'P1' && f.level === 'P0') Object.assign(had, f);
+      return;
+    }
     const n = perRule.get(f.rule) ?? 0;
     if (n >= LIMITS.maxPerRule) return;
     perRule.set(f.rule, n + 1);
-    seen.add(key);
+    seen.set(key, f);
     findings.push(f);
   };
   const hiddenLines = new Set<number>();
