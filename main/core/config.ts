@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Diagnostic } from './skills/types.js';
+import type { SandboxLimits } from './sandbox/limits.js';
 
 export interface Settings {
   discovery: {
@@ -38,23 +39,7 @@ export interface Settings {
     alwaysLoaded: string[];
   };
   /** Skill-script sandbox limits; meaning and bounds in main/core/sandbox/limits.ts and docs/skill-scripts.md. */
-  sandbox: {
-    timeoutMs: number;
-    cpuTimeMs: number;
-    memoryMb: number;
-    maxOutputBytes: number;
-    maxLogBytes: number;
-    maxCapabilityCalls: number;
-    maxPendingCalls: number;
-    maxConcurrent: number;
-    maxQueued: number;
-    poolSize: number;
-    heartbeatMs: number;
-    heartbeatTimeoutMs: number;
-    killGraceMs: number;
-    maxFileBytes: number;
-    maxListEntries: number;
-  };
+  sandbox: SandboxLimits;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
