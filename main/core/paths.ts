@@ -2,6 +2,7 @@
 // KNACK_HOME replaces the home folder (tests and portable setups); KNACK_DATA_DIR replaces the data folder.
 import { homedir, platform } from 'node:os';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export interface KnackPaths {
   /** The folder treated as the user's home (`~`). */
@@ -12,7 +13,8 @@ export interface KnackPaths {
   builtinSkillsDir: string;
 }
 
-const repoRoot = resolve(new URL('../..', import.meta.url).pathname);
+// fileURLToPath, not `.pathname`: a checkout under `My Projects/` would otherwise be looked for under `My%20Projects/`.
+const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
 export function defaultDataDir(home: string, env: NodeJS.ProcessEnv = process.env): string {
   if (env.KNACK_DATA_DIR) return resolve(env.KNACK_DATA_DIR);
