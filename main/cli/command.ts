@@ -1,5 +1,6 @@
 // What a CLI command is and the context it runs in: common flags, output, and one clear line per error.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { resolvePaths, type KnackPaths } from '../core/paths.js';
 
@@ -62,10 +63,23 @@ export function buildContext(cmd: Command, argv: string[], io: Io, env: NodeJS.P
   }
   const values = parsed.values as CommandContext['values'];
   const workspace = resolve(typeof values.workspace === 'string' ? values.workspace : process.cwd());
+  if (typeof values.workspace === 'string') checkWorkspace(values.workspace, workspace);
   const home = typeof values.home === 'string' ? resolve(values.home) : undefined;
   const dataDir = typeof values['data-dir'] === 'string' ? resolve(values['data-dir']) : undefined;
   const paths = resolvePaths({ ...(home ? { home } : {}), ...(dataDir ? { dataDir } : {}) }, home ? { ...env, KNACK_HOME: home } : env);
   return { io, values, positionals: parsed.positionals, workspace, paths, json: values.json === true };
+}
+
+/** A mistyped --workspace is an error, not a project tier that silently has no skills. */
+function checkWorkspace(given: string, dir: string): void {
+  let st;
+  try {
+    st = statSync(dir);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new CliError(`--workspace ${given}: ${code === 'ENOENT' ? 'no such folder' : code === 'ENOTDIR' ? 'not a folder' : (e as Error).message}`);
+  }
+  if (!st.isDirectory()) throw new CliError(`--workspace ${given}: not a folder`);
 }
 
 export function printJson(io: Io, value: unknown): void {

@@ -131,3 +131,16 @@ test('skills disable/enable toggle a skill for this workspace only', () => {
   assert.equal(bad.code, 2);
   assert.match(bad.err, /no skill named "nope"/);
 });
+
+test('a --workspace that does not exist or is a file is one clear error (exit 2), not a silent empty project tier', () => {
+  const s = setup();
+  for (const ws of [join(s.root, 'no-such-folder'), join(s.ws, '.workbuddy/skills/deploy/SKILL.md')]) {
+    const r = spawnSync(process.execPath, [BIN, 'skills', 'list', '--home', s.home, '--data-dir', s.data, '--workspace', ws], {
+      encoding: 'utf8', env: { ...process.env, KNACK_BUILTIN_SKILLS: s.builtin },
+    });
+    assert.equal(r.status, 2, r.stdout);
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.match(r.stderr, /^knack skills list: --workspace .*: (no such folder|not a folder)/);
+  }
+});
