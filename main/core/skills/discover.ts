@@ -122,6 +122,7 @@ function statSkillFile(dir: string): { name: string; file: string; st: Stats } |
     if (st === undefined) continue;
     if (st.isFile()) return { name, file, st };
     if (st.isDirectory()) return { error: Object.assign(new Error('SKILL.md is a folder, not a file'), { code: 'EISDIR' }), file };
+    return { error: Object.assign(new Error('not a regular file (a pipe, socket or device)'), { code: 'ENOTREG' }), file };
   }
   return undefined;
 }

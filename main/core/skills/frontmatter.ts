@@ -1,6 +1,6 @@
 // SKILL.md frontmatter: split it from the body, read only the file head at start-up, and parse the YAML safely
 // (size cap, alias cap, no custom tags, duplicate keys reported with their line, BOM and CRLF tolerated).
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { isMap, isScalar, LineCounter, parseDocument, visit, type Document } from 'yaml';
 import type { Diagnostic } from './types.js';
 
@@ -86,8 +86,12 @@ function findClose(buf: Buffer, len: number, from: number, eof: boolean): number
  * Throws only for I/O errors on open/read (the caller turns them into a diagnostic).
  */
 export function readFrontmatterHead(file: string, diagFile = file): HeadRead {
-  const fd = openSync(file, 'r');
+  // Non-blocking open, then fstat: a pipe named SKILL.md would otherwise block this thread until a writer comes.
+  const fd = openSync(file, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
   try {
+    if (!fstatSync(fd).isFile()) {
+      return { split: { ok: false, diagnostic: diag(diagFile, 'file.unreadable', 'SKILL.md is not a regular file (a pipe, socket or device)', 1) }, bytesRead: 0 };
+    }
     // One scratch buffer per thread (reads are synchronous): no 4 KB allocation per file.
     let buf = scratch;
     let len = 0;

@@ -4,6 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { parseSkillFile } from '../../../main/core/skills/manifest.js';
 import { SHARED_FIXTURES, skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
 import { openCatalog } from '../../../main/core/skills/catalog.js';
 import { DEFAULT_SETTINGS, type Settings } from '../../../main/core/config.js';
@@ -145,4 +147,25 @@ test('every public skill in fixtures/public-skills indexes without errors', asyn
   for (const e of c.entries()) assert.deepEqual(e.diagnostics.filter((d) => d.severity === 'error'), [], e.file);
   assert.ok(c.get('supabase-postgres-best-practices')?.manifest.metadata.version === '1.1.0');
   assert.deepEqual(c.get('gha-security-review')?.manifest.allowedTools, ['Read', 'Grep', 'Glob', 'Bash', 'Task']);
+});
+
+test('a SKILL.md that is a named pipe is reported as not a regular file (never opened, never silently skipped)', async () => {
+  const l = layout();
+  writeTree(l.project, { 'good/SKILL.md': sk('good') });
+  mkdirSync(join(l.project, 'pipe'), { recursive: true });
+  execFileSync('mkfifo', [join(l.project, 'pipe', 'SKILL.md')]);
+  const c = await openCatalog({ paths: l.paths, workspace: l.ws });
+  assert.deepEqual(c.entries().map((e) => e.manifest.name), ['good']);
+  const d = c.diagnostics().find((x) => x.file === join(l.project, 'pipe', 'SKILL.md'));
+  assert.equal(d?.severity, 'error');
+  assert.match(d?.message ?? '', /not a regular file/);
+});
+
+test('the frontmatter reader refuses a pipe instead of waiting for a writer forever', () => {
+  const dir = tempDir();
+  const fifo = join(dir, 'SKILL.md');
+  execFileSync('mkfifo', [fifo]);
+  const p = parseSkillFile(fifo);
+  assert.equal(p.manifest, undefined);
+  assert.match(p.diagnostics[0]?.message ?? '', /not a regular file/);
 });
