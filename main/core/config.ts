@@ -70,6 +70,23 @@ function isObject(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** Numbers that only make sense in a range: [minimum, maximum, whole numbers only, what the number is]. */
+const NUMBER_RULES: Record<string, [number, number, boolean, string]> = {
+  'discovery.maxDepth': [0, 1_000, true, 'a whole number of folder levels, 0 or more'],
+  'discovery.maxFolders': [1, 10_000_000, true, 'a whole number of folders, 1 or more'],
+  'catalog.contextWindow': [1, 100_000_000, true, 'a whole number of tokens, 1 or more'],
+  'catalog.budgetFraction': [Number.MIN_VALUE, 1, false, 'a share of the context window above 0 and at most 1 (0.02 = 2%)'],
+  'catalog.budgetTokens': [0, 100_000_000, true, 'a whole number of tokens, 0 or more'],
+};
+
+/** Why a number breaks its field's rule, or undefined when it fits (or the field has no rule). */
+function numberProblem(field: string, v: number): string | undefined {
+  const rule = NUMBER_RULES[field];
+  if (!rule) return undefined;
+  const [min, max, whole, what] = rule;
+  return v < min || v > max || (whole && !Number.isInteger(v)) ? `"${field}" must be ${what} (got ${v})` : undefined;
+}
+
 /** Merge `over` into `base` following the shape of DEFAULT_SETTINGS; wrong types are reported, not applied. */
 function mergeInto(base: Json, over: Json, file: string, prefix: string, diags: Diagnostic[]): Json {
   const out: Json = { ...base };
@@ -79,7 +96,7 @@ function mergeInto(base: Json, over: Json, file: string, prefix: string, diags: 
       diags.push({ severity: 'warning', code: 'settings.unknown', file, field, message: `unknown setting "${field}" (ignored)` });
       continue;
     }
-    const cur = base[k];
+    const cur = field === 'catalog.budgetTokens' ? 0 : base[k];
     if (isObject(cur)) {
       if (!isObject(v)) {
         diags.push({ severity: 'error', code: 'settings.type', file, field, message: `"${field}" must be an object` });
@@ -94,6 +111,8 @@ function mergeInto(base: Json, over: Json, file: string, prefix: string, diags: 
       out[k] = v;
     } else if (cur !== undefined && typeof v !== typeof cur) {
       diags.push({ severity: 'error', code: 'settings.type', file, field, message: `"${field}" must be a ${typeof cur}` });
+    } else if (typeof v === 'number' && numberProblem(field, v)) {
+      diags.push({ severity: 'error', code: 'settings.range', file, field, message: numberProblem(field, v)! });
     } else {
       out[k] = v;
     }
