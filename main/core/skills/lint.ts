@@ -33,7 +33,8 @@ export interface LintOptions {
 function skillFileIn(dir: string): string | undefined {
   for (const n of ['SKILL.md', 'skill.md']) {
     try {
-      if (statSync(join(dir, n)).isFile()) return join(dir, n);
+      // Not only regular files: a pipe named SKILL.md is linted too (the reader says it is not a regular file).
+      if (!statSync(join(dir, n)).isDirectory()) return join(dir, n);
     } catch {
       // not there
     }
@@ -67,7 +68,7 @@ export function lintPaths(paths: string[], opts: LintOptions = {}): LintReport {
       diagnostics.push({ severity: 'error', code: 'lint.path', file: raw, message: code === 'ENOENT' ? 'Path does not exist' : `cannot read: ${(e as Error).message}` });
       continue;
     }
-    if (st.isFile()) {
+    if (!st.isDirectory()) {
       if (/^skill\.md$/i.test(basename(p))) skills.push(lintFile(p, strict));
       else diagnostics.push({ severity: 'error', code: 'lint.not-dir', file: raw, message: `Not a directory: ${raw} (give a skill folder, its SKILL.md, or a folder of skills)` });
       continue;
