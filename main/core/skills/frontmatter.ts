@@ -1,6 +1,7 @@
 // SKILL.md frontmatter: split it from the body, read only the file head at start-up, and parse the YAML safely
 // (size cap, alias cap, no custom tags, duplicate keys reported with their line, BOM and CRLF tolerated).
 import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
 import { isMap, isScalar, LineCounter, parseDocument, visit, type Document } from 'yaml';
 import type { Diagnostic } from './types.js';
 
@@ -25,6 +26,8 @@ export interface SplitOk {
   bom: boolean;
   /** The file uses CRLF line endings. */
   crlf: boolean;
+  /** File line of the first byte that is not UTF-8 (the text holds U+FFFD there); only set by readFrontmatterHead. */
+  badUtf8Line?: number;
 }
 export interface SplitErr {
   ok: false;
@@ -61,6 +64,19 @@ export interface HeadRead {
   split: SplitResult;
   /** Bytes actually read from the file. */
   bytesRead: number;
+}
+
+/** Decode the head; when it is not valid UTF-8, the split says on which line the first bad byte is. */
+function splitHead(buf: Buffer, len: number, file: string): SplitResult {
+  const text = buf.toString('utf8', 0, len);
+  const s = splitFrontmatter(text, file);
+  if (!s.ok) return s;
+  const head = { ...s, body: '' };
+  if (isUtf8(buf.subarray(0, len))) return head;
+  const at = text.indexOf('\ufffd');
+  let line = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < at; i = text.indexOf('\n', i + 1)) line++;
+  return { ...head, badUtf8Line: line };
 }
 
 const NL = 0x0a;
@@ -124,9 +140,8 @@ export function readFrontmatterHead(file: string, diagFile = file): HeadRead {
       if (end !== -1) break;
     }
     if (end === -1) {
-      const text = buf.toString('utf8', 0, Math.min(len, MAX_FRONTMATTER_BYTES + CHUNK));
-      const s = splitFrontmatter(text, diagFile);
-      if (s.ok || s.diagnostic.code !== 'frontmatter.unclosed' || eof) return { split: s.ok ? { ...s, body: '' } : s, bytesRead: len };
+      const s = splitHead(buf, Math.min(len, MAX_FRONTMATTER_BYTES + CHUNK), diagFile);
+      if (s.ok || s.diagnostic.code !== 'frontmatter.unclosed' || eof) return { split: s, bytesRead: len };
       return {
         split: {
           ok: false,
@@ -141,8 +156,7 @@ export function readFrontmatterHead(file: string, diagFile = file): HeadRead {
         bytesRead: len,
       };
     }
-    const s = splitFrontmatter(buf.toString('utf8', 0, end), diagFile);
-    return { split: s.ok ? { ...s, body: '' } : s, bytesRead: len };
+    return { split: splitHead(buf, end, diagFile), bytesRead: len };
   } finally {
     closeSync(fd);
   }

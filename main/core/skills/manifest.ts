@@ -153,6 +153,12 @@ export function manifestFromSplit(split: SplitResult, file: string, opts: ParseO
   const strict = opts.strict === true;
   if (!split.ok) return { diagnostics: [split.diagnostic] };
   const pre: Diagnostic[] = [];
+  if (split.badUtf8Line !== undefined) {
+    pre.push({
+      severity: strict ? 'error' : 'warning', code: 'file.encoding', file, line: split.badUtf8Line,
+      message: 'the frontmatter is not valid UTF-8 (bad bytes are read as \ufffd); save the file as UTF-8',
+    });
+  }
   if (strict && split.bom) pre.push({ severity: 'error', code: 'frontmatter.bom', file, line: 1, message: `${MSG_NO_START}: the file starts with a byte order mark (BOM)` });
   const y = parseFrontmatterYaml(split.frontmatter, file, 2, strict);
   if (!y.data) return { diagnostics: [...pre, ...y.diagnostics] };

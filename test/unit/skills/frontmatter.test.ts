@@ -109,3 +109,20 @@ test('an empty file and a file with only an opening fence get clear errors', () 
   assert.equal(parseSkillFile(join(dir, 'e/SKILL.md')).diagnostics[0]?.code, 'frontmatter.missing');
   assert.equal(parseSkillFile(join(dir, 'o/SKILL.md')).diagnostics[0]?.code, 'frontmatter.unclosed');
 });
+
+test('frontmatter that is not valid UTF-8 still indexes but is reported with the line of the first bad byte', () => {
+  const dir = tempDir();
+  const file = join(dir, 'latin1', 'SKILL.md');
+  writeTree(dir, { 'latin1/SKILL.md': '' });
+  // "Résumé" saved as Latin-1: 0xE9 is not UTF-8.
+  writeFileSync(file, Buffer.concat([Buffer.from('---\nname: latin1\ndescription: R'), Buffer.from([0xe9]), Buffer.from('sum\xE9 helper\n---\nbody\n', 'latin1')]));
+  const p = parseSkillFile(file);
+  assert.equal(p.manifest?.name, 'latin1');
+  const d = p.diagnostics.find((x) => x.code === 'file.encoding');
+  assert.equal(d?.severity, 'warning');
+  assert.equal(d?.line, 3);
+  assert.match(d?.message ?? '', /not valid UTF-8/);
+  // A clean UTF-8 file (Chinese included) gets no such finding.
+  writeFileSync(file, '---\nname: latin1\ndescription: 提交代码 Résumé\n---\n');
+  assert.equal(parseSkillFile(file).diagnostics.some((x) => x.code === 'file.encoding'), false);
+});
