@@ -18,6 +18,7 @@
 // defaults to DEFAULT_SETTINGS. `review(entry)` lets the trust layer disable a skill ({enabled: false, reason});
 // it runs after every build/refresh and wins over the user's toggle.
 import { EventEmitter } from 'node:events';
+import { realpathSync } from 'node:fs';
 import { sep } from 'node:path';
 import { DEFAULT_SETTINGS, type Settings } from '../config.js';
 import type { KnackPaths } from '../paths.js';
@@ -88,6 +89,15 @@ export function nameKey(name: string): string {
   return /^[\x20-\x7e]*$/.test(name) ? name.toLowerCase() : name.normalize('NFKC').toLowerCase();
 }
 
+/** The real path of a folder, or the path itself when it cannot be resolved (not created yet). */
+function realOr(p: string): string {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return p;
+  }
+}
+
 function now(): number {
   return performance.now();
 }
@@ -109,7 +119,8 @@ export class Catalog extends EventEmitter {
   constructor(readonly options: CatalogOptions) {
     super();
     this.settings = options.settings ?? DEFAULT_SETTINGS;
-    this.workspaceKey = options.workspace ?? '';
+    // Toggles are kept under the workspace's real path: a folder opened through a symbolic link is the same workspace.
+    this.workspaceKey = options.workspace ? realOr(options.workspace) : '';
   }
 
   /** The settings this catalog was built with (defaults applied). */

@@ -2,7 +2,7 @@
 // the trust layer's review hook, change events, and parallel parsing giving the same result as one thread.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
 import { openCatalog, type CatalogChange } from '../../../main/core/skills/catalog.js';
@@ -128,4 +128,18 @@ test('parsing on worker threads gives exactly the single-thread result', async (
   const two = await parseFilesParallel(files, 2);
   assert.deepEqual(two.results, one.results);
   assert.equal(one.threads, 1);
+});
+
+test('a skill disabled in a workspace stays disabled when the same folder is opened through a symbolic link', async () => {
+  const s = setup(2);
+  const real = join(s.root, 'real-ws');
+  mkdirSync(real);
+  const link = join(s.root, 'linked-ws');
+  symlinkSync(real, link);
+  const store = Store.openIn(s.paths.dataDir);
+  (await openCatalog({ paths: s.paths, workspace: real, store })).setEnabled('s0', false);
+  const viaLink = await openCatalog({ paths: s.paths, workspace: link, store });
+  assert.equal(viaLink.get('s0')?.enabled, false);
+  assert.deepEqual(viaLink.enabled().map((e) => e.manifest.name), ['s1']);
+  store.close();
 });
