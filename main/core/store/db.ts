@@ -10,12 +10,18 @@ export type Db = Database.Database;
 export function openDatabase(file: string, migrations: Migration[] = defaultMigrations): Db {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  migrate(db, migrations);
-  return db;
+  try {
+    db.pragma('busy_timeout = 5000');
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    migrate(db, migrations);
+    return db;
+  } catch (e) {
+    // Not a database, a newer schema, locked: the caller reports it; the handle must not stay open behind it.
+    db.close();
+    throw e;
+  }
 }
 
 export function schemaVersion(db: Db): number {

@@ -1,0 +1,37 @@
+// A database that cannot be opened (not a database, or a newer schema) gives a clear error and leaves no handle open.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { Store, DB_FILE } from '../../../main/core/store/index.js';
+import { tempDir } from '../../helpers/tmp.js';
+
+/** File descriptors of this process open on `file` (Linux /proc; CI runs on Linux). */
+function openHandles(file: string): number {
+  return readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === file;
+    } catch {
+      return false;
+    }
+  }).length;
+}
+
+test('a corrupt database file is refused with a clear error and no file handle is left open', () => {
+  const dir = tempDir();
+  const file = join(dir, DB_FILE);
+  writeFileSync(file, 'this is not a database, just text that a user or a bad sync put here'.repeat(20));
+  for (let i = 0; i < 3; i++) assert.throws(() => Store.openIn(dir), /not a database/);
+  assert.equal(openHandles(file), 0);
+});
+
+test('a database from a newer Knack is refused and closed again', () => {
+  const dir = tempDir();
+  const file = join(dir, DB_FILE);
+  const db = new Database(file);
+  db.pragma('user_version = 9999');
+  db.close();
+  assert.throws(() => Store.openIn(dir), /newer than this Knack/);
+  assert.equal(openHandles(file), 0);
+});
