@@ -147,12 +147,12 @@ export class Catalog extends EventEmitter {
     return this.brokenList;
   }
 
-  /** Discovery findings (bounds hit, unreadable folders, symlink loops). */
+  /** Discovery findings (bounds hit, unreadable folders, symlink loops); unreadable SKILL.md files are in broken(). */
   discoveryDiagnostics(): Diagnostic[] {
     return this.discoveryDiags;
   }
 
-  /** Every finding: discovery, broken skills, and warnings on indexed ones. */
+  /** Every finding: discovery, broken skills (unreadable ones included), and warnings on indexed ones. */
   diagnostics(): Diagnostic[] {
     return [...this.discoveryDiags, ...this.brokenList.flatMap((b) => b.diagnostics), ...this.all.flatMap((e) => e.diagnostics)];
   }
@@ -273,7 +273,10 @@ export class Catalog extends EventEmitter {
 
     const before = this.winners;
     this.merge(found, rows);
-    this.discoveryDiags = disc.diagnostics;
+    // A SKILL.md that exists but cannot be read (a folder, a pipe, no permission) is a broken skill like a bad parse.
+    const unreadable = new Set(disc.unreadable.map((u) => u.diagnostic));
+    for (const u of disc.unreadable) this.brokenList.push({ tier: u.tier, source: u.source, dir: u.dir, file: u.file, diagnostics: [u.diagnostic] });
+    this.discoveryDiags = unreadable.size ? disc.diagnostics.filter((d) => !unreadable.has(d)) : disc.diagnostics;
     const t3 = now();
     this.timings = {
       discoverMs: t1 - t0, parseMs: t2 - t1, mergeMs: t3 - t2, totalMs: t3 - t0,

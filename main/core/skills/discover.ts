@@ -34,9 +34,21 @@ export interface DiscoverOptions {
   maxFolders: number;
 }
 
+/** A skill folder whose SKILL.md exists but cannot be read as a file (a folder, a pipe, no permission). */
+export interface UnreadableSkill {
+  tier: Tier;
+  source: 'workbuddy' | 'agents';
+  dir: string;
+  file: string;
+  /** The same object as in `Discovery.diagnostics`. */
+  diagnostic: Diagnostic;
+}
+
 export interface Discovery {
   found: FoundSkill[];
   diagnostics: Diagnostic[];
+  /** Skill folders whose SKILL.md could not be read (each also has its diagnostic in `diagnostics`). */
+  unreadable: UnreadableSkill[];
   /** Folders visited per root. */
   visited: number;
   /** Folders whose entries were read from disk (readdir); the others came from a FolderLister's cache. */
@@ -136,6 +148,7 @@ export function discoverRoot(root: TierRoot, opts: DiscoverOptions, seenReal = n
   const listedBefore = lister.listed;
   const found: FoundSkill[] = [];
   const diagnostics: Diagnostic[] = [];
+  const unreadable: UnreadableSkill[] = [];
   let realRoot: string;
   try {
     realRoot = realpathSync.native(root.dir);
@@ -144,9 +157,9 @@ export function discoverRoot(root: TierRoot, opts: DiscoverOptions, seenReal = n
     if (code !== 'ENOENT' && code !== 'ENOTDIR') {
       diagnostics.push({ severity: 'warning', code: 'discovery.root', file: root.dir, message: `cannot read ${root.tier} skills folder: ${errMessage(e)}` });
     }
-    return { found, diagnostics, visited: 0, listed: 0 };
+    return { found, diagnostics, unreadable, visited: 0, listed: 0 };
   }
-  if (seenReal.has(realRoot)) return { found, diagnostics, visited: 0, listed: 0 };
+  if (seenReal.has(realRoot)) return { found, diagnostics, unreadable, visited: 0, listed: 0 };
   seenReal.add(realRoot);
   let visited = 0;
   let depthHit = 0;
@@ -173,7 +186,9 @@ export function discoverRoot(root: TierRoot, opts: DiscoverOptions, seenReal = n
         continue;
       }
       if (skill && 'error' in skill) {
-        diagnostics.push({ severity: 'error', code: 'file.unreadable', file: skill.file, message: `cannot read SKILL.md: ${errMessage(skill.error)}` });
+        const diagnostic: Diagnostic = { severity: 'error', code: 'file.unreadable', file: skill.file, message: `cannot read SKILL.md: ${errMessage(skill.error)}` };
+        diagnostics.push(diagnostic);
+        unreadable.push({ tier: root.tier, source: root.source, dir, file: skill.file, diagnostic });
         continue;
       }
       if (depth >= opts.maxDepth) {
@@ -234,7 +249,7 @@ export function discoverRoot(root: TierRoot, opts: DiscoverOptions, seenReal = n
       message: `stopped after ${opts.maxFolders} folders; skills beyond that were not searched (setting discovery.maxFolders)`,
     });
   }
-  return { found, diagnostics, visited, listed: lister.listed - listedBefore };
+  return { found, diagnostics, unreadable, visited, listed: lister.listed - listedBefore };
 }
 
 /** `anc` is `p` or one of its ancestors (a link back up the tree: a loop). */
@@ -246,6 +261,7 @@ function isAncestorOrSelf(anc: string, p: string): boolean {
 export function discoverAll(roots: TierRoot[], opts: DiscoverOptions, listerFor?: (root: TierRoot) => FolderLister): Discovery {
   const found: FoundSkill[] = [];
   const diagnostics: Diagnostic[] = [];
+  const unreadable: UnreadableSkill[] = [];
   let visited = 0;
   let listed = 0;
   const seenRoots = new Set<string>();
@@ -259,8 +275,9 @@ export function discoverAll(roots: TierRoot[], opts: DiscoverOptions, listerFor?
     }
     for (const f of d.found) found.push(f);
     diagnostics.push(...d.diagnostics);
+    unreadable.push(...d.unreadable);
     visited += d.visited;
     listed += d.listed;
   }
-  return { found, diagnostics, visited, listed };
+  return { found, diagnostics, unreadable, visited, listed };
 }

@@ -105,8 +105,10 @@ export function readFrontmatterHead(file: string, diagFile = file): HeadRead {
   // Non-blocking open, then fstat: a pipe named SKILL.md would otherwise block this thread until a writer comes.
   const fd = openSync(file, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
   try {
-    if (!fstatSync(fd).isFile()) {
-      return { split: { ok: false, diagnostic: diag(diagFile, 'file.unreadable', 'SKILL.md is not a regular file (a pipe, socket or device)', 1) }, bytesRead: 0 };
+    const st = fstatSync(fd);
+    if (!st.isFile()) {
+      const what = st.isDirectory() ? 'SKILL.md is a folder, not a file' : 'SKILL.md is not a regular file (a pipe, socket or device)';
+      return { split: { ok: false, diagnostic: diag(diagFile, 'file.unreadable', what, 1) }, bytesRead: 0 };
     }
     // One scratch buffer per thread (reads are synchronous): no 4 KB allocation per file.
     let buf = scratch;

@@ -2,7 +2,7 @@
 // --home/--data-dir, so the real home is never touched.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { SHARED_FIXTURES, skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
@@ -143,4 +143,26 @@ test('a --workspace that does not exist or is a file is one clear error (exit 2)
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
     assert.match(r.stderr, /^knack skills list: --workspace .*: (no such folder|not a folder)/);
   }
+});
+
+test('a skill whose SKILL.md cannot be read (a folder, a pipe) is counted and shown as broken, not only a stray warning', () => {
+  const s = setup();
+  mkdirSync(join(s.ws, '.workbuddy/skills/foldered/SKILL.md'), { recursive: true });
+  mkdirSync(join(s.ws, '.workbuddy/skills/piped'), { recursive: true });
+  execFileSync('mkfifo', [join(s.ws, '.workbuddy/skills/piped/SKILL.md')]);
+  const list = knack(s, 'skills', 'list');
+  assert.equal(list.code, 0, list.err);
+  // notes' sibling "broken" (bad YAML) plus the two unreadable ones.
+  assert.match(list.out, /3 skills could not be read/);
+  const all = knack(s, 'skills', 'list', '--all');
+  assert.match(all.out, /foldered\/SKILL\.md: .*folder, not a file/);
+  assert.match(all.out, /piped\/SKILL\.md: .*not a regular file/);
+  const show = knack(s, 'skills', 'show', 'piped');
+  assert.equal(show.code, 1);
+  assert.match(show.out, /not a regular file/);
+  const index = JSON.parse(knack(s, 'skills', 'index', '--json').out) as { broken: { file: string }[] };
+  assert.equal(index.broken.length, 3);
+  const lint = knack(s, 'skills', 'lint');
+  assert.equal(lint.code, 1);
+  assert.match(lint.out, /3 left out of the catalog/);
 });

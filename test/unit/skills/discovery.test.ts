@@ -115,9 +115,9 @@ test('one broken skill never hides the others; it is listed as broken with its e
   const c = await openCatalog({ paths: l.paths, workspace: l.ws });
   assert.deepEqual(c.entries().map((e) => e.manifest.name), ['good']);
   const broken = c.broken().map((b) => b.dir.split('/').pop()).sort();
-  assert.deepEqual(broken, ['bad-yaml', 'bin', 'no-desc']);
+  assert.deepEqual(broken, ['bad-yaml', 'bin', 'no-desc', 'not-a-file']);
   for (const b of c.broken()) assert.ok(b.diagnostics.every((d) => d.file === b.file && d.severity === 'error'));
-  assert.ok(c.discoveryDiagnostics().some((d) => d.file === join(l.user, 'not-a-file/SKILL.md') && /folder, not a file/.test(d.message)));
+  assert.ok(c.diagnostics().some((d) => d.file === join(l.user, 'not-a-file/SKILL.md') && /folder, not a file/.test(d.message)));
 });
 
 test('lowercase skill.md is found; SKILL.md is preferred when both exist', async () => {
