@@ -1,6 +1,6 @@
 // Settings: defaults ← user file (<dataDir>/settings.json) ← workspace file (<ws>/.workbuddy/settings.json).
 // A broken settings file never stops the app: it is reported as a diagnostic and the other layers still apply.
-import { readFileSync } from 'node:fs';
+import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Diagnostic } from './skills/types.js';
 import type { SandboxLimits } from './sandbox/limits.js';
@@ -123,7 +123,14 @@ function mergeInto(base: Json, over: Json, file: string, prefix: string, diags: 
 function readLayer(file: string, diags: Diagnostic[]): Json | undefined {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    // Non-blocking open and fstat first: a pipe named settings.json would otherwise freeze start-up.
+    const fd = openSync(file, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
+    try {
+      if (!fstatSync(fd).isFile()) throw new Error('not a regular file');
+      text = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
       diags.push({ severity: 'error', code: 'settings.read', file, message: `cannot read settings: ${(e as Error).message}` });

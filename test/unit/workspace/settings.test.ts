@@ -1,6 +1,7 @@
 // settings.json with wrong types or out-of-range numbers: each bad field is reported by name and the default kept.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { tempDir, writeTree } from '../../helpers/tmp.js';
 import { DEFAULT_SETTINGS, loadSettings } from '../../../main/core/config.js';
@@ -32,4 +33,14 @@ test('valid catalog numbers, budgetTokens included, are applied', () => {
   assert.equal(settings.catalog.budgetTokens, 1500);
   assert.equal(settings.catalog.budgetFraction, 0.05);
   assert.equal(settings.discovery.maxDepth, 0);
+});
+
+test('a settings.json that is a named pipe is reported, never waited on', () => {
+  const data = tempDir();
+  execFileSync('mkfifo', [join(data, 'settings.json')]);
+  const { settings, diagnostics } = loadSettings(data);
+  assert.deepEqual(settings, DEFAULT_SETTINGS);
+  assert.equal(diagnostics.length, 1);
+  assert.equal(diagnostics[0]?.code, 'settings.read');
+  assert.match(diagnostics[0]?.message ?? '', /not a regular file/);
 });
