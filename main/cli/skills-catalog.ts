@@ -1,26 +1,12 @@
 // CLI: `knack skills list|show|lint|index|enable|disable` over the catalog (discovery, tiers, shadowing, toggles).
 // Output for people by default, `--json` for scripts; errors are one line each and lint exits non-zero on errors.
 import { relative } from 'node:path';
-import { loadSettings, type Settings } from '../core/config.js';
-import { openWorkspaceFor } from './workspace.js';
-import type { Catalog } from '../core/skills/catalog.js';
+import { loadSettings } from '../core/config.js';
+import { withCatalog } from './workspace.js';
 import { lintCatalog, lintPaths, type LintReport } from '../core/skills/lint.js';
 import { formatDiagnostic } from '../core/skills/manifest.js';
 import type { CatalogEntry, Diagnostic } from '../core/skills/types.js';
-import type { Store } from '../core/store/index.js';
 import { CliError, printJson, type Command, type CommandContext } from './command.js';
-
-interface Opened {
-  catalog: Catalog;
-  settings: Settings;
-  store?: Store;
-}
-
-/** Open settings, store and (trust-reviewed) catalog for a command; `close` releases them. */
-async function open(ctx: CommandContext, needStore = false): Promise<Opened & { close(): Promise<void> }> {
-  const ws = await openWorkspaceFor(ctx, { requireStore: needStore });
-  return { catalog: ws.catalog, settings: ws.settings, ...(ws.store ? { store: ws.store } : {}), close: () => ws.close() };
-}
 
 function oneLine(s: string, max: number): string {
   const flat = s.replace(/\s+/g, ' ').trim();
@@ -59,11 +45,10 @@ const list: Command = {
   usage: '[--all] [--workspace DIR] [--json]',
   options: { all: { type: 'boolean', short: 'a' } },
   async run(ctx) {
-    const o = await open(ctx);
-    try {
+    return withCatalog(ctx, (catalog) => {
       const all = ctx.values.all === true;
-      const entries = o.catalog.entries();
-      const broken = o.catalog.broken();
+      const entries = catalog.entries();
+      const broken = catalog.broken();
       if (ctx.json) {
         printJson(ctx.io, { workspace: ctx.workspace, skills: entries.map(entryJson), ...(all ? { broken } : {}) });
         return 0;
@@ -92,11 +77,9 @@ const list: Command = {
       if (shadowed) summary.push(`${shadowed} shadowed`);
       ctx.io.out(`\n${summary.join(', ')}.`);
       if (broken.length && !all) ctx.io.out(`${broken.length} skill${broken.length === 1 ? '' : 's'} could not be read: see \`knack skills list --all\` or \`knack skills lint\`.`);
-      for (const d of o.catalog.discoveryDiagnostics().filter((x) => x.severity !== 'info')) ctx.io.err(`warning: ${formatDiagnostic(d)}`);
+      for (const d of catalog.discoveryDiagnostics().filter((x) => x.severity !== 'info')) ctx.io.err(`warning: ${formatDiagnostic(d)}`);
       return 0;
-    } finally {
-      await o.close();
-    }
+    });
   },
 };
 
@@ -107,11 +90,10 @@ const show: Command = {
   async run(ctx) {
     const name = ctx.positionals[0];
     if (!name) throw new CliError('missing skill NAME (usage: knack skills show NAME)');
-    const o = await open(ctx);
-    try {
-      const win = o.catalog.get(name);
+    return withCatalog(ctx, (catalog) => {
+      const win = catalog.get(name);
       if (!win) {
-        const broken = o.catalog.broken().filter((b) => b.dir.split(/[\\/]/).pop() === name);
+        const broken = catalog.broken().filter((b) => b.dir.split(/[\\/]/).pop() === name);
         if (broken.length) {
           if (ctx.json) printJson(ctx.io, { name, broken });
           else for (const b of broken) for (const d of b.diagnostics) ctx.io.out(formatDiagnostic(d));
@@ -119,7 +101,7 @@ const show: Command = {
         }
         throw new CliError(`no skill named "${name}" (try: knack skills list)`);
       }
-      const same = o.catalog.entries().filter((e) => e.manifest.name.toLowerCase() === win.manifest.name.toLowerCase());
+      const same = catalog.entries().filter((e) => e.manifest.name.toLowerCase() === win.manifest.name.toLowerCase());
       if (ctx.json) {
         printJson(ctx.io, { ...entryJson(win), manifest: win.manifest, shadows: same.filter((e) => e !== win).map(entryJson) });
         return 0;
@@ -148,9 +130,7 @@ const show: Command = {
       }
       ctx.io.out(lines.join('\n'));
       return 0;
-    } finally {
-      await o.close();
-    }
+    });
   },
 };
 
@@ -183,12 +163,9 @@ const lint: Command = {
       const { settings } = loadSettings(ctx.paths.dataDir, ctx.workspace);
       return printLint(ctx, lintPaths(ctx.positionals, { strict, settings }), strict);
     }
-    const o = await open(ctx);
-    try {
-      return printLint(ctx, lintCatalog(o.catalog, { strict }), strict);
-    } finally {
-      await o.close();
-    }
+    return withCatalog(ctx, (catalog) => {
+      return printLint(ctx, lintCatalog(catalog, { strict }), strict);
+    });
   },
 };
 
@@ -197,31 +174,27 @@ const index: Command = {
   summary: 'Build the catalog and report every skill with tier, path, shadowing, diagnostics and timings.',
   usage: '[--workspace DIR] [--json]',
   async run(ctx) {
-    const o = await open(ctx);
-    try {
-      const c = o.catalog;
-      const t = c.timings;
+    return withCatalog(ctx, (catalog) => {
+      const t = catalog.timings;
       if (ctx.json) {
         printJson(ctx.io, {
           workspace: ctx.workspace,
           paths: ctx.paths,
           timings: t,
-          skills: c.entries().map(entryJson),
-          broken: c.broken(),
-          diagnostics: c.discoveryDiagnostics(),
+          skills: catalog.entries().map(entryJson),
+          broken: catalog.broken(),
+          diagnostics: catalog.discoveryDiagnostics(),
         });
         return 0;
       }
-      const winners = c.entries().filter((e) => !e.shadowedBy).length;
+      const winners = catalog.entries().filter((e) => !e.shadowedBy).length;
       ctx.io.out(
-        `indexed ${winners} skills (${c.entries().length - winners} shadowed, ${c.broken().length} broken) from ${t.files} files in ${t.totalMs.toFixed(1)} ms\n` +
+        `indexed ${winners} skills (${catalog.entries().length - winners} shadowed, ${catalog.broken().length} broken) from ${t.files} files in ${t.totalMs.toFixed(1)} ms\n` +
           `  discover ${t.discoverMs.toFixed(1)} ms (${t.folders} folders) · parse ${t.parseMs.toFixed(1)} ms (${t.parsed} parsed, ${t.cached} from cache, ${t.threads} thread${t.threads === 1 ? '' : 's'}) · merge ${t.mergeMs.toFixed(1)} ms`,
       );
-      for (const d of c.diagnostics().filter((x) => x.severity !== 'info')) ctx.io.out(formatDiagnostic(d));
+      for (const d of catalog.diagnostics().filter((x) => x.severity !== 'info')) ctx.io.out(formatDiagnostic(d));
       return 0;
-    } finally {
-      await o.close();
-    }
+    });
   },
 };
 
@@ -233,19 +206,16 @@ function toggle(on: boolean): Command {
     async run(ctx) {
       const name = ctx.positionals[0];
       if (!name) throw new CliError(`missing skill NAME (usage: knack skills ${on ? 'enable' : 'disable'} NAME)`);
-      const o = await open(ctx, true);
-      try {
-        if (!o.catalog.get(name)) throw new CliError(`no skill named "${name}" (try: knack skills list)`);
-        const e = o.catalog.setEnabled(name, on);
+      return withCatalog(ctx, (catalog) => {
+        if (!catalog.get(name)) throw new CliError(`no skill named "${name}" (try: knack skills list)`);
+        const e = catalog.setEnabled(name, on);
         if (ctx.json) printJson(ctx.io, entryJson(e));
         else {
           const note = on && !e.enabled && e.disabledReason ? ` (still off: ${e.disabledReason})` : '';
           ctx.io.out(`${e.manifest.name}: ${on ? 'on' : 'off'} in ${ctx.workspace}${note}`);
         }
         return 0;
-      } finally {
-        await o.close();
-      }
+      }, { requireStore: true });
     },
   };
 }

@@ -2,15 +2,10 @@
 // and what loading a skill would put into the context (body, dependencies, tokens).
 import { join } from 'node:path';
 import { CliError, printJson, type Command, type CommandContext } from './command.js';
-import type { Catalog } from '../core/skills/catalog.js';
-import { withWorkspace } from './workspace.js';
+import { withCatalog } from './workspace.js';
 import { SkillMatcher, type MatchReason } from '../core/skills/matcher.js';
 import { SkillSearch } from '../core/skills/skill-search.js';
 import { listResources, SkillLoader } from '../core/skills/loader.js';
-
-function withCatalog<T>(ctx: CommandContext, fn: (catalog: Catalog) => Promise<T> | T): Promise<T> {
-  return withWorkspace(ctx, (ws) => fn(ws.catalog), { requireStore: true });
-}
 
 function text(ctx: CommandContext, what: string): string {
   const t = ctx.positionals.join(' ').trim();
@@ -49,7 +44,7 @@ const match: Command = {
         for (const r of m.reasons) ctx.io.out(`    ${describeReason(r)}`);
       }
       return 0;
-    });
+    }, { requireStore: true });
   },
 };
 
@@ -82,7 +77,7 @@ const search: Command = {
         ctx.io.out(`${h.name.padEnd(width)}  [${h.tier}]  ${summary}`);
       }
       return 0;
-    });
+    }, { requireStore: true });
   },
 };
 
@@ -115,7 +110,7 @@ const load: Command = {
         ctx.io.out(s.body);
       }
       return 0;
-    });
+    }, { requireStore: true });
   },
 };
 

@@ -3,6 +3,7 @@
 import { createInterface } from 'node:readline/promises';
 import { openWorkspace, type KnackWorkspace, type WorkspaceOptions } from '../core/workspace.js';
 import { formatDiagnostic } from '../core/skills/manifest.js';
+import type { Catalog } from '../core/skills/catalog.js';
 import type { Diagnostic } from '../core/skills/types.js';
 import { CliError, type CommandContext } from './command.js';
 
@@ -48,4 +49,9 @@ export async function withWorkspace<T>(
   } finally {
     await ws.close();
   }
+}
+
+/** Run `fn` over the workspace's (trust-reviewed) catalog and always close the workspace. */
+export function withCatalog<T>(ctx: CommandContext, fn: (catalog: Catalog) => Promise<T> | T, options: { requireStore?: boolean } = {}): Promise<T> {
+  return withWorkspace(ctx, (ws) => fn(ws.catalog), options);
 }
