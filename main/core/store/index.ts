@@ -19,7 +19,14 @@ export class Store {
 
   /** Open (creating and migrating) the database at `file`, or `:memory:`. */
   static open(file: string): Store {
-    return new Store(openDatabase(file));
+    const db = openDatabase(file);
+    try {
+      return new Store(db);
+    } catch (e) {
+      // A repository could not prepare its statements (a damaged schema): do not leave the handle open.
+      db.close();
+      throw e;
+    }
   }
 
   /** Open the store in a data folder. */

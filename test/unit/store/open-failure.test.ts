@@ -35,3 +35,14 @@ test('a database from a newer Knack is refused and closed again', () => {
   assert.throws(() => Store.openIn(dir), /newer than this Knack/);
   assert.equal(openHandles(file), 0);
 });
+
+test('a database missing a table its repositories need is refused and closed again', () => {
+  const dir = tempDir();
+  const file = join(dir, DB_FILE);
+  Store.openIn(dir).close();
+  const db = new Database(file);
+  db.exec('DROP TABLE skill_toggles');
+  db.close();
+  assert.throws(() => Store.openIn(dir), /no such table/);
+  assert.equal(openHandles(file), 0);
+});
