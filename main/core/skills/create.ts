@@ -49,7 +49,9 @@ export function createSkill(userSkillsDir: string, input: CreateSkillInput): Cre
   if (nameErr.length) return invalid(`invalid skill name: ${nameErr.join('; ')}`);
   const description = input.description?.trim() ?? '';
   if (!description) return invalid('description is required: one or two sentences saying what the skill does and when to use it');
-  if (description.length > DESCRIPTION_MAX) return invalid(`description is ${description.length} characters; the limit is ${DESCRIPTION_MAX}`);
+  // Characters (code points), as the manifest parser counts them: an emoji is one, not two.
+  const chars = [...description].length;
+  if (chars > DESCRIPTION_MAX) return invalid(`description is ${chars} characters; the limit is ${DESCRIPTION_MAX}`);
   if (!input.body?.trim()) return invalid('body is required: the instructions the agent follows when the skill loads');
   if (Buffer.byteLength(input.body) > MAX_CREATED_BODY_BYTES) return invalid(`body is over ${MAX_CREATED_BODY_BYTES} bytes; move long material into references/ files`);
   for (const rel of Object.keys(input.files ?? {})) {
