@@ -35,6 +35,8 @@ export interface Command {
   /** Usage line after `knack <path>`, e.g. `[--workspace DIR] [--json]`. */
   usage: string;
   options?: Options;
+  /** Positional arguments the command takes at most; more are an error (undefined: any number). */
+  maxPositionals?: number;
   run(ctx: CommandContext): Promise<number>;
 }
 
@@ -60,6 +62,11 @@ export function buildContext(cmd: Command, argv: string[], io: Io, env: NodeJS.P
     parsed = parseArgs({ args: argv, options: { ...COMMON_OPTIONS, ...cmd.options }, allowPositionals: true, strict: true });
   } catch (e) {
     throw new CliError(`${(e as Error).message.split('\n')[0]}\nusage: knack ${cmd.path.join(' ')} ${cmd.usage}`);
+  }
+  const extra = cmd.maxPositionals === undefined ? undefined : parsed.positionals[cmd.maxPositionals];
+  if (extra !== undefined) {
+    const hint = cmd.maxPositionals === 0 ? ` (a folder to look at is given with --workspace ${extra})` : '';
+    throw new CliError(`unexpected argument "${extra}"${hint}\nusage: knack ${cmd.path.join(' ')} ${cmd.usage}`);
   }
   const values = parsed.values as CommandContext['values'];
   const workspace = resolve(typeof values.workspace === 'string' ? values.workspace : process.cwd());

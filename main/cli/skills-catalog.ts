@@ -43,6 +43,7 @@ const list: Command = {
   path: ['skills', 'list'],
   summary: 'List skills of every tier (built-in, user, project) with shadowing and on/off state.',
   usage: '[--all] [--workspace DIR] [--json]',
+  maxPositionals: 0,
   options: { all: { type: 'boolean', short: 'a' } },
   async run(ctx) {
     return withCatalog(ctx, (catalog) => {
@@ -87,6 +88,7 @@ const show: Command = {
   path: ['skills', 'show'],
   summary: 'Show one skill: manifest, path, tier, diagnostics and shadowing.',
   usage: 'NAME [--workspace DIR] [--json]',
+  maxPositionals: 1,
   async run(ctx) {
     const name = ctx.positionals[0];
     if (!name) throw new CliError('missing skill NAME (usage: knack skills show NAME)');
@@ -173,6 +175,7 @@ const index: Command = {
   path: ['skills', 'index'],
   summary: 'Build the catalog and report every skill with tier, path, shadowing, diagnostics and timings.',
   usage: '[--workspace DIR] [--json]',
+  maxPositionals: 0,
   async run(ctx) {
     return withCatalog(ctx, (catalog) => {
       const t = catalog.timings;
@@ -203,6 +206,7 @@ function toggle(on: boolean): Command {
     path: ['skills', on ? 'enable' : 'disable'],
     summary: on ? 'Turn a skill on in this workspace.' : 'Turn a skill off in this workspace (never in the prompt, never matched).',
     usage: 'NAME [--workspace DIR]',
+    maxPositionals: 1,
     async run(ctx) {
       const name = ctx.positionals[0];
       if (!name) throw new CliError(`missing skill NAME (usage: knack skills ${on ? 'enable' : 'disable'} NAME)`);

@@ -166,3 +166,17 @@ test('a skill whose SKILL.md cannot be read (a folder, a pipe) is counted and sh
   assert.equal(lint.code, 1);
   assert.match(lint.out, /3 left out of the catalog/);
 });
+
+test('an argument a command does not take is an error, not silently ignored (list FOLDER hints at --workspace)', () => {
+  const s = setup();
+  const list = knack(s, 'skills', 'list', 'some/folder');
+  assert.equal(list.code, 2);
+  assert.equal(list.out, '');
+  assert.match(list.err, /^knack skills list: unexpected argument "some\/folder" \(a folder to look at is given with --workspace some\/folder\)/);
+  const dis = knack(s, 'skills', 'disable', 'notes', 'deploy');
+  assert.equal(dis.code, 2);
+  assert.match(dis.err, /unexpected argument "deploy"/);
+  // Nothing was changed by the refused command.
+  const j = JSON.parse(knack(s, 'skills', 'list', '--json').out) as { skills: { name: string; enabled: boolean }[] };
+  assert.equal(j.skills.find((x) => x.name === 'notes')?.enabled, true);
+});
