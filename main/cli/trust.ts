@@ -194,14 +194,15 @@ const approve: Command = {
 const reject: Command = {
   path: ['skills', 'reject'],
   summary: 'Reject a pending install/update.',
-  usage: 'ID',
+  usage: 'ID [--json]',
   async run(ctx) {
     const id = ctx.positionals[0];
     if (!id) throw new CliError('missing ID');
     const store = openStore(ctx);
     try {
       if (!store.policy.decideApproval(id, 'rejected')) throw new CliError(`no pending approval ${id}`);
-      ctx.io.out(`rejected ${id}`);
+      if (ctx.json) printJson(ctx.io, { rejected: id });
+      else ctx.io.out(`rejected ${id}`);
       return 0;
     } finally {
       store.close();
@@ -307,14 +308,15 @@ const rulesAdd: Command = {
 const rulesRemove: Command = {
   path: ['policy', 'rules', 'remove'],
   summary: 'Remove a rule by id.',
-  usage: 'ID',
+  usage: 'ID [--json]',
   async run(ctx) {
     const id = ctx.positionals[0];
     if (!id) throw new CliError('missing ID (see knack policy rules list)');
     const store = openStore(ctx);
     try {
       if (!store.policy.removeRule(id)) throw new CliError(`no rule ${id}`);
-      ctx.io.out(`removed ${id}`);
+      if (ctx.json) printJson(ctx.io, { removed: id });
+      else ctx.io.out(`removed ${id}`);
       return 0;
     } finally {
       store.close();
