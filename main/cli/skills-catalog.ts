@@ -2,7 +2,8 @@
 // Output for people by default, `--json` for scripts; errors are one line each and lint exits non-zero on errors.
 import { relative } from 'node:path';
 import { loadSettings } from '../core/config.js';
-import { withCatalog } from './workspace.js';
+import { withCatalog, withWorkspace } from './workspace.js';
+import { buildPromptCatalog } from '../core/skills/prompt-catalog.js';
 import { lintCatalog, lintPaths, type LintReport } from '../core/skills/lint.js';
 import { formatDiagnostic } from '../core/skills/manifest.js';
 import type { CatalogEntry, Diagnostic } from '../core/skills/types.js';
@@ -224,4 +225,34 @@ function toggle(on: boolean): Command {
   };
 }
 
-export const skillsCatalogCommands: Command[] = [list, show, lint, index, toggle(true), toggle(false)];
+const prompt: Command = {
+  path: ['skills', 'prompt'],
+  summary: 'Show the skill catalog exactly as it goes into the prompt, within its token budget, and what was shortened or left out.',
+  usage: '[--query TEXT] [--budget TOKENS] [--workspace DIR] [--json]',
+  options: { query: { type: 'string' }, budget: { type: 'string' } },
+  maxPositionals: 0,
+  run(ctx) {
+    const budgetFlag = typeof ctx.values.budget === 'string' ? Number(ctx.values.budget) : undefined;
+    if (budgetFlag !== undefined && (!Number.isInteger(budgetFlag) || budgetFlag < 0)) {
+      throw new CliError(`--budget: expected a whole number of tokens, got "${String(ctx.values.budget)}"`);
+    }
+    return withWorkspace(ctx, (ws) => {
+      const r = buildPromptCatalog(ws.catalog.enabled(), {
+        settings: ws.settings.catalog,
+        ...(budgetFlag !== undefined ? { budgetTokens: budgetFlag } : {}),
+        ...(typeof ctx.values.query === 'string' ? { query: ctx.values.query } : {}),
+      });
+      if (ctx.json) {
+        printJson(ctx.io, r);
+        return 0;
+      }
+      ctx.io.out(r.text);
+      ctx.io.out(`\n${r.tokens} of ${r.budget} tokens; ${r.included.length} listed, ${r.shortened.length} shortened, ${r.dropped.length} left out (reachable with SkillSearch).`);
+      if (r.shortened.length) ctx.io.out(`shortened: ${r.shortened.join(', ')}`);
+      if (r.dropped.length) ctx.io.out(`left out: ${r.dropped.join(', ')}`);
+      return 0;
+    });
+  },
+};
+
+export const skillsCatalogCommands: Command[] = [list, show, lint, index, toggle(true), toggle(false), prompt];
