@@ -111,13 +111,19 @@ export class KnackWorkspace {
       report({ severity: 'warning', code: 'store.open', file: options.paths.dataDir, message: `${message}; continuing without the cache, toggles, rules and trust decisions` });
     }
     // Trust review: discovered P0 skills are disabled, P1 ones until the user trusts them (skills/trust.ts).
-    const catalog = await openCatalog({
-      paths: options.paths,
-      workspace: options.workspace,
-      settings,
-      ...(store ? { store } : {}),
-      review: createTrustReview(store),
-    });
+    let catalog: Catalog;
+    try {
+      catalog = await openCatalog({
+        paths: options.paths,
+        workspace: options.workspace,
+        settings,
+        ...(store ? { store } : {}),
+        review: createTrustReview(store),
+      });
+    } catch (e) {
+      store?.close(); // never leak the database handle on a failed open
+      throw e;
+    }
     const ws = new KnackWorkspace(options, store, catalog, settings);
     if (options.watch) ws.watcher = watchCatalog(catalog);
     return ws;
