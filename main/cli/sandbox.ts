@@ -8,12 +8,10 @@ import { confirmOf, openWorkspaceFor } from './workspace.js';
 import type { Catalog } from '../core/skills/catalog.js';
 import { parseSkillFile, formatDiagnostic, hasErrors } from '../core/skills/manifest.js';
 import { skillFileIn } from '../core/policy/skill-frontmatter.js';
-import { buildGate } from '../core/policy/setup.js';
 import type { CatalogEntry } from '../core/skills/types.js';
-import { limitsFromSettings } from '../core/sandbox/limits.js';
-import { createScriptRunner, type ScriptRunner } from '../core/sandbox/runner.js';
+import type { ScriptRunner } from '../core/sandbox/runner.js';
 import type { ScriptResult } from '../core/sandbox/client.js';
-import { registryLookup, type ApproveHook, type ScriptSkill, type ToolLookup } from '../core/sandbox/capabilities.js';
+import type { ApproveHook, ScriptSkill } from '../core/sandbox/capabilities.js';
 import { policyFromEntry, policyFromManifest } from '../core/sandbox/skill-policy.js';
 import { SandboxError } from '../core/sandbox/protocol.js';
 
@@ -39,33 +37,14 @@ async function openSession(ctx: CommandContext): Promise<Session> {
     : undefined;
   // MCP connectors are not started for a CLI script run: knack.callTool reaches the built-in and skill tools.
   const ws = await openWorkspaceFor(ctx, { ...(approve ? { approveScript: approve } : {}) });
-  const extraRunners: ScriptRunner[] = [];
   return {
     catalog: ws.catalog,
     async runnerFor(extra) {
-      if (!extra) return ws.scriptRunner();
       // An ad-hoc skill (`sandbox run --skill DIR`) binds its own name first: the real gate (policy/setup.ts),
       // settings ceiling ∩ its manifest, with the stored rules.
-      const { gate } = buildGate({ settings: ws.settings, workspace: ctx.workspace, ...(ws.store ? { store: ws.store } : {}), skills: [extra, ...ws.actingSkills()] });
-      let lookup: Promise<ToolLookup> | undefined;
-      const tools = (): Promise<ToolLookup> => (lookup ??= ws.toolbox().then((box) => registryLookup(box.registry)));
-      const runner = createScriptRunner({
-        gate,
-        workspace: ctx.workspace,
-        limits: limitsFromSettings(ws.settings.sandbox),
-        tools: {
-          get: async (name) => (await tools()).get(name),
-          problems: async (name, args) => (await tools()).problems?.(name, args),
-        },
-        ...(approve ? { approve } : {}),
-      });
-      extraRunners.push(runner);
-      return runner;
+      return extra ? ws.newScriptRunner(ws.gateWith([extra])) : ws.scriptRunner();
     },
-    async close() {
-      await Promise.all(extraRunners.map((r) => r.close()));
-      await ws.close();
-    },
+    close: () => ws.close(),
   };
 }
 

@@ -72,6 +72,7 @@ export class KnackWorkspace {
   private matcherCache: SkillMatcher | undefined;
   private toolboxPromise: Promise<Toolbox> | undefined;
   private runnerCache: ScriptRunner | undefined;
+  private readonly runners: ScriptRunner[] = [];
   private watcher: CatalogWatcher | undefined;
   private closed = false;
 
@@ -83,15 +84,7 @@ export class KnackWorkspace {
   ) {
     this.settings = settings;
     this.expander = crossLanguageExpander({ cacheDir: join(options.paths.dataDir, 'cache') });
-    this.liveGate = new LiveGate(
-      () =>
-        buildGate({
-          settings,
-          workspace: options.workspace,
-          ...(store ? { store } : {}),
-          skills: catalog.entries().filter((e) => !e.shadowedBy),
-        }).gate,
-    );
+    this.liveGate = new LiveGate(() => this.gateWith());
     catalog.on('change', () => {
       this.liveGate.invalidate();
       this.matcherCache = undefined;
@@ -159,12 +152,19 @@ export class KnackWorkspace {
 
   /** The sandbox runner for skill scripts: the live gate, the tool box for knack.callTool, settings' limits. */
   scriptRunner(): ScriptRunner {
-    if (this.runnerCache) return this.runnerCache;
+    return (this.runnerCache ??= this.newScriptRunner(this.gate));
+  }
+
+  /**
+   * A runner judged by `gate` instead of the live one — for a skill that is not in the catalog
+   * (`knack sandbox run --skill DIR`): build it with `gateWith([thatSkill])`. Closed with the workspace.
+   */
+  newScriptRunner(gate: Gate): ScriptRunner {
     // knack.callTool reaches the registered tools; the tool box opens on the first such call only.
     let lookup: Promise<ToolLookup> | undefined;
     const tools = (): Promise<ToolLookup> => (lookup ??= this.toolbox().then((box) => registryLookup(box.registry)));
-    this.runnerCache = createScriptRunner({
-      gate: this.gate,
+    const runner = createScriptRunner({
+      gate,
       workspace: this.workspace,
       limits: limitsFromSettings(this.settings.sandbox),
       tools: {
@@ -174,7 +174,18 @@ export class KnackWorkspace {
       ...(this.options.approveScript ? { approve: this.options.approveScript } : {}),
       ...(this.options.spawnHost ? { spawn: this.options.spawnHost } : {}),
     });
-    return this.runnerCache;
+    this.runners.push(runner);
+    return runner;
+  }
+
+  /** A gate over the catalog's acting skills plus `first`, which bind their names before any catalog skill. */
+  gateWith(first: Pick<CatalogEntry, 'file' | 'realDir' | 'manifest'>[] = []): Gate {
+    return buildGate({
+      settings: this.settings,
+      workspace: this.workspace,
+      ...(this.store ? { store: this.store } : {}),
+      skills: [...first, ...this.actingSkills()],
+    }).gate;
   }
 
   /**
@@ -216,7 +227,7 @@ export class KnackWorkspace {
     if (this.closed) return;
     this.closed = true;
     await this.watcher?.close();
-    await this.runnerCache?.close();
+    await Promise.all(this.runners.map((r) => r.close()));
     if (this.toolboxPromise) await (await this.toolboxPromise.catch(() => undefined))?.close();
     (this.catalog as { close?: () => void }).close?.();
     this.store?.close();
