@@ -1,7 +1,6 @@
 // The harness ceiling: what any call may touch at all (tools, network, read/write roots), from settings.policy.ceiling.
 // Default: the open workspace read/write, each skill's own folder read-only, network off. Configurable per workspace.
-import { loadSettings, type Settings } from '../config.js';
-import type { Diagnostic } from '../skills/types.js';
+import type { Settings } from '../config.js';
 import { realRoot } from './paths.js';
 
 export interface Ceiling {
@@ -31,19 +30,4 @@ export function ceilingFrom(settings: Settings, workspace: string, skillDirs: st
 
 export function ceilingAllowsTool(c: Ceiling, tool: string): boolean {
   return c.tools.includes('*') || c.tools.includes(tool);
-}
-
-export interface LoadedCeiling {
-  ceiling: Ceiling;
-  /** Widenings the workspace file asked for and did not get. */
-  diagnostics: Diagnostic[];
-}
-
-/**
- * The ceiling for a workspace: the user's settings, narrowed (never widened) by the workspace's own
- * `.workbuddy/settings.json` — loadSettings enforces that (narrowCeiling), so every caller of loadSettings gets it too.
- */
-export function loadCeiling(dataDir: string, workspace: string, skillDirs: string[] = []): LoadedCeiling {
-  const { settings, diagnostics } = loadSettings(dataDir, workspace);
-  return { ceiling: ceilingFrom(settings, workspace, skillDirs), diagnostics: diagnostics.filter((d) => d.code === 'settings.ceiling-widening') };
 }

@@ -30,8 +30,6 @@ export interface GateSetup {
   store?: Store;
   /** Skills known to the catalog (their folders become read-only roots; their manifests bind them). */
   skills: Pick<CatalogEntry, 'file' | 'realDir' | 'manifest'>[];
-  /** A ceiling computed elsewhere (loadCeiling: workspace settings may only narrow); default: from `settings`. */
-  ceiling?: Ceiling;
 }
 
 export function buildGate(setup: GateSetup): { gate: Gate; ceiling: Ceiling } {
@@ -41,7 +39,7 @@ export function buildGate(setup: GateSetup): { gate: Gate; ceiling: Ceiling } {
     const key = e.manifest.name.normalize('NFKC').toLowerCase();
     if (!policies.has(key)) policies.set(key, skillPolicyOf(e));
   }
-  const ceiling = setup.ceiling ?? ceilingFrom(setup.settings, setup.workspace, setup.skills.map((s) => s.realDir));
+  const ceiling = ceilingFrom(setup.settings, setup.workspace, setup.skills.map((s) => s.realDir));
   const gate = createGate({
     ceiling,
     rules: () => setup.store?.policy.rules() ?? [],

@@ -181,7 +181,13 @@ test('a malformed call or actor is denied with a reason, never thrown', () => {
 });
 
 test('a workspace settings file can narrow the ceiling but never widen it', async () => {
-  const { loadCeiling } = await import('../../../main/core/policy/ceiling.js');
+  const { ceilingFrom } = await import('../../../main/core/policy/ceiling.js');
+  const { loadSettings } = await import('../../../main/core/config.js');
+  // What every caller gets: loadSettings narrows, the ceiling follows the settings.
+  const loadCeiling = (dataDir: string, workspace: string) => {
+    const { settings, diagnostics } = loadSettings(dataDir, workspace);
+    return { ceiling: ceilingFrom(settings, workspace, []), diagnostics: diagnostics.filter((d) => d.code === 'settings.ceiling-widening') };
+  };
   const root = tempDir();
   const data = join(root, 'data');
   const ws = join(root, 'repo');
