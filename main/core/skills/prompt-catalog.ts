@@ -1,6 +1,6 @@
 // The skill catalog as prompt text: compact, escaped `name: summary` lines inside a token budget (real tokenizer).
 // Over budget: shorten summaries first (least relevant first), then drop the least relevant entries; report both.
-import type { Settings } from '../config.js';
+import { DEFAULT_SETTINGS, type Settings } from '../config.js';
 import { countTokens } from '../tokens.js';
 import { nameKey } from './catalog.js';
 import { TIER_RANK, type CatalogEntry } from './types.js';
@@ -79,7 +79,7 @@ function dropNote(n: number): string {
  * Entries are listed in name order; relevance only decides what is shortened or dropped.
  */
 export function buildPromptCatalog(entries: CatalogEntry[], opts: PromptCatalogOptions = {}): PromptCatalog {
-  const settings = opts.settings ?? { contextWindow: 200_000, budgetFraction: 0.02 };
+  const settings = opts.settings ?? DEFAULT_SETTINGS.catalog;
   const budget = opts.budgetTokens ?? defaultBudget(settings);
   const shortChars = opts.shortChars ?? 80;
   const usable = entries.filter((e) => e.enabled && !e.shadowedBy);
