@@ -1,7 +1,7 @@
 // CLI for tools: `knack tools list|search|call|eval` over the real registry, MCP connectors from mcp.json,
 // imported catalogs, ToolSearch and the real policy gate (ask → a question on the terminal).
 import { CliError, jsonFlag, printJson, stringFlag, type Command, type CommandContext } from './command.js';
-import { confirmOf, openWorkspaceFor } from './workspace.js';
+import { confirmOf, openWorkspaceFor, printDiagnostic } from './workspace.js';
 import { loadSettings } from '../core/config.js';
 import type { Gate } from '../core/policy/types.js';
 import { loadMcpConfig, workspaceMcpPath, type McpServerConfig } from '../core/mcp/config.js';
@@ -10,7 +10,6 @@ import { readCatalogFile, type ImportedCatalog } from '../core/tools/catalog-imp
 import { openToolbox, type Toolbox } from '../core/tools/toolbox.js';
 import { evaluate, readQueriesFile } from '../core/tools/retrieval-eval.js';
 import type { Approver } from '../core/tools/executor.js';
-import type { Diagnostic } from '../core/skills/types.js';
 import { join } from 'node:path';
 
 const MCP_OPTIONS = {
@@ -21,10 +20,6 @@ const MCP_OPTIONS = {
 
 /** Listing and searching never run anything: a gate that refuses every call. */
 const NO_CALLS: Gate = { authorize: () => ({ verdict: 'deny', reason: 'this command only lists tools' }) };
-
-function formatDiag(d: Diagnostic): string {
-  return `${d.file}${d.line ? `:${d.line}` : ''}: ${d.field ? `${d.field}: ` : ''}${d.message}`;
-}
 
 function catalogsOf(ctx: CommandContext): { catalogs: ImportedCatalog[]; renamed: Record<string, string> } {
   const raw = ctx.values.catalog;
@@ -46,7 +41,7 @@ function catalogsOf(ctx: CommandContext): { catalogs: ImportedCatalog[]; renamed
 function mcpServersOf(ctx: CommandContext): McpServerConfig[] {
   if (ctx.values['no-mcp']) return [];
   const { servers, held, diagnostics } = loadMcpConfig(ctx.paths.dataDir, ctx.workspace, { trustWorkspace: ctx.values['trust-mcp'] === true });
-  for (const d of diagnostics) ctx.io.err(`${d.severity}: ${formatDiag(d)}`);
+  for (const d of diagnostics) printDiagnostic(ctx, d);
   for (const s of held) {
     const mine = servers.some((u) => u.name === s.name) ? ' (your own server of that name is used)' : '';
     ctx.io.err(`note: MCP server "${s.name}" from ${workspaceMcpPath(ctx.workspace)} not started: workspace servers run only with --trust-mcp${mine}`);
