@@ -1,0 +1,189 @@
+// View-model shapes the screens render: what the renderer receives over the contract, nothing more.
+// Plain data only (no functions, no Node types); the contract adapter fills them.
+
+export type Tier = 'builtin' | 'user' | 'project';
+export type AuditLevel = 'P0' | 'P1' | 'P2';
+
+export interface Diagnostic {
+  severity: 'error' | 'warning' | 'info';
+  file: string;
+  line?: number;
+  field?: string;
+  message: string;
+}
+
+export interface Finding {
+  file: string;
+  line: number;
+  level: 'P0' | 'P1';
+  rule: string;
+  message: string;
+  excerpt: string;
+}
+
+export interface PermissionsView {
+  tools: string[];
+  network: boolean;
+  read: string[];
+  write: string[];
+  commands?: Record<string, string[]>;
+}
+
+export interface PermissionDiffView {
+  lines: string[];
+  widened: boolean;
+}
+
+export interface SkillItem {
+  name: string;
+  description: string;
+  tier: Tier;
+  /** Came from an `.agents/skills` folder (the open standard's convention). */
+  agents: boolean;
+  enabled: boolean;
+  disabledReason?: string;
+  shadowedBy?: Tier;
+  triggers: string[];
+  /** Number of diagnostics (errors + warnings). */
+  diagnostics: number;
+  audit?: AuditLevel;
+  /** An audit is running for this skill. */
+  checking?: boolean;
+  /** A P1 skill found on disk, waiting for the user to trust it. */
+  pendingTrust?: boolean;
+  path: string;
+}
+
+export interface SkillDetail extends SkillItem {
+  manifest: Record<string, unknown>;
+  permissions?: PermissionsView;
+  findings: Finding[];
+  diagnosticList: Diagnostic[];
+  resources: string[];
+  body: string;
+}
+
+export interface TrustSummary {
+  /** One line per group: e.g. `3 skills ask for bash`. */
+  groups: { label: string; skills: string[] }[];
+  total: number;
+}
+
+export interface InstallReport {
+  /** Set when the install waits for approval. */
+  approvalId?: string;
+  skill: string;
+  level: AuditLevel;
+  findings: Finding[];
+  permissions?: PermissionsView;
+  diff?: PermissionDiffView;
+  contentHash: string;
+  /** installed (P2), pending (P1), refused (P0 or other reason), exists (needs update confirmation). */
+  status: 'installed' | 'pending' | 'refused' | 'exists';
+  reason?: string;
+}
+
+export type Decision = 'once' | 'always' | 'deny';
+
+export interface ApprovalRequest {
+  id: string;
+  tool: string;
+  args: unknown;
+  /** The rule "Always allow" would save, in the rules-editor syntax. */
+  rule: string;
+  reason: string;
+  skill?: string;
+}
+
+export interface ToolCallView {
+  id: string;
+  name: string;
+  args: unknown;
+  result?: string;
+  error?: string;
+  durationMs?: number;
+  decision?: 'allow' | 'ask' | 'deny';
+  status: 'running' | 'done' | 'error' | 'waiting';
+}
+
+export type ChatPart =
+  | { kind: 'text'; text: string }
+  | { kind: 'tool'; call: ToolCallView }
+  | { kind: 'approval'; request: ApprovalRequest; answered?: Decision };
+
+export interface ChatMessage {
+  id: string;
+  role: 'user' | 'assistant';
+  parts: ChatPart[];
+  /** The answer was stopped by the user. */
+  stopped?: boolean;
+  error?: string;
+}
+
+export interface SessionSummary {
+  id: string;
+  title: string;
+  updatedAt: string;
+  messages: number;
+}
+
+export interface LoadedSkill {
+  name: string;
+  tier: Tier;
+  /** trigger (with matched words), model request, or dependency of another skill. */
+  why: { kind: 'trigger'; words: string[] } | { kind: 'model' } | { kind: 'dependency'; of: string } | { kind: 'user' };
+  version: string;
+  tokens: number;
+  resources: string[];
+}
+
+export interface ContextUsage {
+  window: number;
+  sections: { name: 'system' | 'catalog' | 'skills' | 'tools' | 'history'; tokens: number }[];
+  /** Skills the catalog budget left out. */
+  leftOut: string[];
+}
+
+export interface ToolInfo {
+  name: string;
+  description: string;
+  deferred: boolean;
+  risk?: string;
+}
+
+export interface McpServerView {
+  name: string;
+  state: 'connected' | 'connecting' | 'failed' | 'disabled';
+  tools: number;
+  lastError?: string;
+}
+
+export interface Rule {
+  id: string;
+  action: 'allow' | 'ask' | 'deny';
+  pattern: string;
+}
+
+export interface SettingsView {
+  provider: string;
+  presets: { id: string; label: string; baseUrl: string; model: string }[];
+  model: string;
+  baseUrl: string;
+  /** Whether a key is stored; the key itself never comes back. */
+  hasApiKey: boolean;
+  ceiling: { network: boolean; readRoots: string[]; writeRoots: string[] };
+  rules: Rule[];
+}
+
+export interface WorkspaceInfo {
+  path: string;
+  name: string;
+}
+
+/** Events the main process pushes. */
+export type ChatEvent =
+  | { type: 'delta'; sessionId: string; messageId: string; text: string }
+  | { type: 'tool'; sessionId: string; messageId: string; call: ToolCallView }
+  | { type: 'approval'; sessionId: string; messageId: string; request: ApprovalRequest }
+  | { type: 'done'; sessionId: string; messageId: string; stopped?: boolean; error?: string }
+  | { type: 'loaded'; sessionId: string };
