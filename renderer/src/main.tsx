@@ -5,11 +5,16 @@ import { ClientProvider } from './api/context';
 import { connect } from './api/connect';
 import { App } from './App';
 import { initI18n } from './i18n';
+import { useView } from './state/store';
 import './theme.css';
 
 initI18n();
 const root = createRoot(document.getElementById('root')!);
 connect().then(
-  (client) => root.render(<ClientProvider client={client}><App /></ClientProvider>),
+  async (client) => {
+    const info = await client.info().catch(() => undefined);
+    if (info?.workspace) useView.getState().setWorkspace(info.workspace);
+    root.render(<ClientProvider client={client}><App /></ClientProvider>);
+  },
   (e: unknown) => root.render(<main className="welcome"><h1>Knack</h1><p role="alert" className="error">{String((e as Error)?.message ?? e)}</p></main>),
 );

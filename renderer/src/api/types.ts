@@ -64,9 +64,12 @@ export interface SkillDetail extends SkillItem {
 }
 
 export interface TrustSummary {
-  /** One line per group: e.g. `3 skills ask for bash`. */
-  groups: { label: string; skills: string[] }[];
-  total: number;
+  /** The grouped summary for people (what the pending skills ask for), as the engine words it. */
+  summary: string;
+  /** Skills that would be trusted. */
+  skills: string[];
+  /** Skills that cannot be trusted (P0), with why. */
+  refused: { name: string; reason: string }[];
 }
 
 export interface InstallReport {
@@ -89,8 +92,10 @@ export interface ApprovalRequest {
   id: string;
   tool: string;
   args: unknown;
-  /** The rule "Always allow" would save, in the rules-editor syntax. */
-  rule: string;
+  /** The rule "Always allow" would save, for people; absent when the call cannot be generalised safely. */
+  rule?: string;
+  /** Escaped one-line summary of the call (command, path, host). */
+  summary?: string;
   reason: string;
   skill?: string;
 }
@@ -130,16 +135,16 @@ export interface SessionSummary {
 export interface LoadedSkill {
   name: string;
   tier: Tier;
-  /** trigger (with matched words), model request, or dependency of another skill. */
-  why: { kind: 'trigger'; words: string[] } | { kind: 'model' } | { kind: 'dependency'; of: string } | { kind: 'user' };
-  version: string;
+  /** Why it was loaded: trigger and matched words, model request, or dependency of another skill. */
+  why: string;
+  version?: string;
   tokens: number;
-  resources: string[];
+  resources?: string[];
 }
 
 export interface ContextUsage {
   window: number;
-  sections: { name: 'system' | 'catalog' | 'skills' | 'tools' | 'history'; tokens: number }[];
+  sections: { name: string; tokens: number }[];
   /** Skills the catalog budget left out. */
   leftOut: string[];
 }
@@ -153,7 +158,7 @@ export interface ToolInfo {
 
 export interface McpServerView {
   name: string;
-  state: 'connected' | 'connecting' | 'failed' | 'disabled';
+  state: 'connected' | 'connecting' | 'failed' | 'disconnected';
   tools: number;
   lastError?: string;
 }
@@ -161,23 +166,32 @@ export interface McpServerView {
 export interface Rule {
   id: string;
   action: 'allow' | 'ask' | 'deny';
+  /** One line for people (tool, command / path / host, scope). */
   pattern: string;
 }
 
 export interface SettingsView {
   provider: string;
-  presets: { id: string; label: string; baseUrl: string; model: string }[];
+  presets: { id: string; label: string; baseUrl: string; models: string[] }[];
   model: string;
   baseUrl: string;
   /** Whether a key is stored; the key itself never comes back. */
   hasApiKey: boolean;
   ceiling: { network: boolean; readRoots: string[]; writeRoots: string[] };
   rules: Rule[];
+  /** Where keys are kept: the OS keychain, a file only this user can read, or memory. */
+  keyStorage?: string;
 }
 
 export interface WorkspaceInfo {
   path: string;
   name: string;
+}
+
+export interface AppInfo {
+  mode: 'electron' | 'serve';
+  /** The workspace main already has open (serve --workspace, or a reload). */
+  workspace?: WorkspaceInfo;
 }
 
 /** Events the main process pushes. */

@@ -56,6 +56,13 @@ export function Chat() {
     }
   }
 
+  async function togglePlan() {
+    const on = !planMode;
+    set({ planMode: on });
+    if (!sessionId || !client.setPlanMode) return;
+    try { await client.setPlanMode(sessionId, on); } catch (err) { set({ planMode: !on }); setError(errorText(err)); }
+  }
+
   async function stop() {
     if (!sessionId) return;
     try { await client.stop(sessionId); } catch (err) { setError(errorText(err)); }
@@ -64,7 +71,7 @@ export function Chat() {
   return (
     <section className="chat" aria-label={t('chat.title')}>
       <div className="chat-toolbar">
-        <button type="button" role="switch" aria-checked={planMode} className="switch-labelled" onClick={() => set({ planMode: !planMode })}>
+        <button type="button" role="switch" aria-checked={planMode} className="switch-labelled" onClick={() => void togglePlan()}>
           <span className="switch" aria-hidden="true"><span className="knob" /></span> {t('chat.planMode')}
         </button>
         <button type="button" className="small" onClick={() => useView.getState().newChat()}>{t('chat.new')}</button>

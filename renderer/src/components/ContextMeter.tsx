@@ -16,7 +16,7 @@ export function ContextMeter() {
   const [error, setError] = useState<string>();
 
   useEffect(() => {
-    if (!ws) return;
+    if (!ws || !sessionId) { setUsage(undefined); return; }
     let live = true;
     client.contextUsage(ws, sessionId).then((u) => { if (live) { setUsage(u); setError(undefined); } }, (e) => live && setError(errorText(e)));
     return () => { live = false; };
@@ -27,6 +27,7 @@ export function ContextMeter() {
     <section className="panel" aria-label={t('context.title')}>
       <h2>{t('context.title')}</h2>
       {error && <p role="alert" className="error">{error}</p>}
+      {!usage && !error && <p className="muted">{t('context.empty')}</p>}
       {usage && (
         <>
           <div className="meter" role="meter" aria-valuemin={0} aria-valuemax={usage.window} aria-valuenow={used}
@@ -38,7 +39,7 @@ export function ContextMeter() {
           <p className="small-text">{t('context.used', { used: used.toLocaleString(), window: usage.window.toLocaleString() })}</p>
           <ul className="plain legend">
             {usage.sections.map((s) => (
-              <li key={s.name}><span className={`dot seg-${s.name}`} aria-hidden="true" />{t(`context.section.${s.name}`)}: {s.tokens.toLocaleString()}</li>
+              <li key={s.name}><span className={`dot seg-${s.name}`} aria-hidden="true" />{t(`context.section.${s.name}`, { defaultValue: s.name })}: {s.tokens.toLocaleString()}</li>
             ))}
           </ul>
           {usage.leftOut.length > 0 && (

@@ -1,20 +1,13 @@
-// Install a skill: pick a folder or .zip (native dialog in Electron; a path field or a dropped .zip in serve mode)
+// Install a skill: pick a folder or .zip (native dialog in Electron; a path field in serve mode)
 // → the audit report (level, findings with file:line and the line, permissions, update diff) → Approve / Reject.
 // P0 shows why and offers no Approve; approval is bound to the audited content hash.
-import { useState, type DragEvent, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
 import type { InstallReport } from '../api/types';
 import { useView } from '../state/store';
 import { Findings, Permissions } from './Findings';
 import { Modal } from './Modal';
-
-function toBase64(buf: ArrayBuffer): string {
-  const bytes = new Uint8Array(buf);
-  let s = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(s);
-}
 
 export function InstallDialog() {
   const { t } = useTranslation();
@@ -54,12 +47,8 @@ export function InstallDialog() {
     if (p) { setSource(p); void run(() => client.installSkill(ws, p, scope)); }
   }
 
-  function onDrop(e: DragEvent) {
-    e.preventDefault();
-    const file = e.dataTransfer.files[0];
-    if (!file) return;
-    if (!file.name.toLowerCase().endsWith('.zip') || !client.installSkillZip) { setError(t('install.onlyZip')); return; }
-    void run(async () => client.installSkillZip!(ws, file.name, toBase64(await file.arrayBuffer()), scope));
+  async function update() {
+    await run(() => client.installSkill(ws, source.trim(), scope, true));
   }
 
   async function approve() {
@@ -77,7 +66,7 @@ export function InstallDialog() {
   return (
     <Modal title={t('install.title')} onClose={close} wide>
       {!report && (
-        <form onSubmit={audit} onDragOver={(e) => e.preventDefault()} onDrop={onDrop} className="install-form">
+        <form onSubmit={audit} className="install-form">
           <p className="muted">{t('install.intro')}</p>
           {client.pickSkillSource && <button type="button" onClick={() => void pick()}>{t('install.choose')}</button>}
           <label htmlFor="install-source">{t('install.source')}</label>
@@ -87,7 +76,6 @@ export function InstallDialog() {
             <option value="project">{t('tier.project')}</option>
             <option value="user">{t('tier.user')}</option>
           </select>
-          {client.installSkillZip && <div className="dropzone" aria-hidden="true">{t('install.drop')}</div>}
           <div className="actions">
             <button type="submit" className="primary" disabled={busy}>{busy ? t('install.auditing') : t('install.audit')}</button>
             <button type="button" onClick={close}>{t('common.cancel')}</button>
@@ -119,6 +107,9 @@ export function InstallDialog() {
           <div className="actions">
             {!outcome && report.status === 'pending' && report.level !== 'P0' && (
               <button type="button" className="primary" onClick={() => void approve()} disabled={busy}>{t('install.approve')}</button>
+            )}
+            {!outcome && report.status === 'exists' && report.level !== 'P0' && (
+              <button type="button" className="primary" onClick={() => void update()} disabled={busy}>{t('install.update')}</button>
             )}
             {!outcome && (report.status === 'pending' || report.status === 'exists') && (
               <button type="button" className="danger" onClick={() => void reject()}>{t('install.reject')}</button>

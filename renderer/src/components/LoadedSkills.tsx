@@ -6,13 +6,6 @@ import { errorText, useClient } from '../api/context';
 import type { LoadedSkill } from '../api/types';
 import { useView } from '../state/store';
 
-function Why({ why }: { why: LoadedSkill['why'] }) {
-  const { t } = useTranslation();
-  if (why.kind === 'trigger') return <>{t('loaded.why.trigger', { words: why.words.join(', ') })}</>;
-  if (why.kind === 'dependency') return <>{t('loaded.why.dependency', { of: why.of })}</>;
-  return <>{t(`loaded.why.${why.kind}`)}</>;
-}
-
 export function LoadedSkills() {
   const { t } = useTranslation();
   const client = useClient();
@@ -29,7 +22,7 @@ export function LoadedSkills() {
   }, [client, sessionId, tick]);
 
   async function unload(name: string) {
-    if (!sessionId) return;
+    if (!sessionId || !client.unloadSkill) return;
     try {
       await client.unloadSkill(sessionId, name);
       setItems((l) => l.filter((s) => s.name !== name));
@@ -48,17 +41,19 @@ export function LoadedSkills() {
           <li key={s.name}>
             <div className="loaded-head">
               <strong>{s.name}</strong>
-              <button type="button" className="small" onClick={() => void unload(s.name)} aria-label={t('loaded.unload', { name: s.name })}>
-                {t('loaded.unloadShort')}
-              </button>
+              {client.unloadSkill && (
+                <button type="button" className="small" onClick={() => void unload(s.name)} aria-label={t('loaded.unload', { name: s.name })}>
+                  {t('loaded.unloadShort')}
+                </button>
+              )}
             </div>
-            <div className="muted small-text"><Why why={s.why} /></div>
+            <div className="small-text">{s.why}</div>
             <dl className="facts">
               <dt>{t('loaded.tier')}</dt><dd>{t(`tier.${s.tier}`)}</dd>
-              <dt>{t('loaded.version')}</dt><dd><code>{s.version.slice(0, 12)}</code></dd>
+              {s.version && <><dt>{t('loaded.version')}</dt><dd><code>{s.version.slice(0, 12)}</code></dd></>}
               <dt>{t('loaded.tokens')}</dt><dd>{s.tokens.toLocaleString()}</dd>
             </dl>
-            {s.resources.length > 0 && (
+            {s.resources && s.resources.length > 0 && (
               <details><summary>{t('loaded.resources', { count: s.resources.length })}</summary>
                 <ul>{s.resources.map((r) => <li key={r}><code>{r}</code></li>)}</ul>
               </details>

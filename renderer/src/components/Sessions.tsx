@@ -23,11 +23,11 @@ export function Sessions() {
 
   async function exportIt(s: SessionSummary) {
     try {
-      const md = await client.exportSession(s.id);
-      const url = URL.createObjectURL(new Blob([md], { type: 'text/markdown' }));
+      const file = await client.exportSession(s.id);
+      const url = URL.createObjectURL(new Blob([file.content], { type: file.mime }));
       const a = document.createElement('a');
       a.href = url;
-      a.download = `${s.title.replace(/[^\p{L}\p{N}_-]+/gu, '-').slice(0, 60) || s.id}.md`;
+      a.download = file.filename;
       a.click();
       setTimeout(() => URL.revokeObjectURL(url), 1000);
     } catch (e) { setError(errorText(e)); }

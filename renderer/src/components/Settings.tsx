@@ -3,7 +3,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
-import type { Rule, SettingsView } from '../api/types';
+import type { SettingsView } from '../api/types';
 import { chosenLang, setLang } from '../i18n';
 import { useView } from '../state/store';
 
@@ -17,7 +17,6 @@ export function Settings() {
   const [key, setKey] = useState('');
   const [read, setRead] = useState('');
   const [write, setWrite] = useState('');
-  const [rule, setRule] = useState<Omit<Rule, 'id'>>({ action: 'allow', pattern: '' });
   const [error, setError] = useState<string>();
   const [saved, setSaved] = useState<string>();
 
@@ -39,11 +38,11 @@ export function Settings() {
 
   function saveProvider(e: FormEvent) {
     e.preventDefault();
-    void act(async () => adopt(await client.saveSettings(ws, { provider: s!.provider, model: s!.model, baseUrl: s!.baseUrl })), t('settings.saved'));
+    void act(async () => adopt(await client.saveProvider(ws, { provider: s!.provider, model: s!.model, baseUrl: s!.baseUrl })), t('settings.saved'));
   }
   function pickPreset(id: string) {
     const p = s!.presets.find((x) => x.id === id);
-    setS({ ...s!, provider: id, model: p?.model ?? s!.model, baseUrl: p?.baseUrl ?? s!.baseUrl });
+    setS({ ...s!, provider: id, model: p?.models[0] ?? s!.model, baseUrl: p?.baseUrl ?? s!.baseUrl });
   }
 
   return (
@@ -59,7 +58,8 @@ export function Settings() {
           {s.presets.map((p) => <option key={p.id} value={p.id}>{p.label}</option>)}
         </select>
         <label htmlFor="set-model">{t('settings.model')}</label>
-        <input id="set-model" value={s.model} onChange={(e) => setS({ ...s, model: e.target.value })} />
+        <input id="set-model" list="set-models" value={s.model} onChange={(e) => setS({ ...s, model: e.target.value })} />
+        <datalist id="set-models">{s.presets.find((p) => p.id === s.provider)?.models.map((m) => <option key={m} value={m} />)}</datalist>
         <label htmlFor="set-base">{t('settings.baseUrl')}</label>
         <input id="set-base" value={s.baseUrl} onChange={(e) => setS({ ...s, baseUrl: e.target.value })} spellCheck={false} />
         <div className="actions"><button type="submit" className="primary">{t('common.save')}</button></div>
@@ -67,7 +67,7 @@ export function Settings() {
 
       <form className="grid-form" onSubmit={(e) => { e.preventDefault(); if (key) void act(async () => { await client.setApiKey(s.provider, key); setKey(''); setS({ ...s, hasApiKey: true }); }, t('settings.keySaved')); }}>
         <h3>{t('settings.apiKey')}</h3>
-        <p className="muted" role="status">{s.hasApiKey ? t('settings.keyStored') : t('settings.noKey')}</p>
+        <p className="muted" role="status">{s.hasApiKey ? t('settings.keyStored') : t('settings.noKey')}{s.keyStorage ? ` ${t('settings.keyStorage', { where: t(`settings.storage.${s.keyStorage}`, { defaultValue: s.keyStorage }) })}` : ''}</p>
         <label htmlFor="set-key">{t('settings.newKey')}</label>
         <input id="set-key" type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} />
         <div className="actions">
@@ -76,7 +76,7 @@ export function Settings() {
         </div>
       </form>
 
-      <form className="grid-form" onSubmit={(e) => { e.preventDefault(); void act(async () => adopt(await client.saveSettings(ws, { ceiling: { network: s.ceiling.network, readRoots: lines(read), writeRoots: lines(write) } })), t('settings.saved')); }}>
+      <form className="grid-form" onSubmit={(e) => { e.preventDefault(); void act(async () => adopt(await client.saveCeiling(ws, { network: s.ceiling.network, readRoots: lines(read), writeRoots: lines(write) })), t('settings.saved')); }}>
         <h3>{t('settings.ceiling')}</h3>
         <label className="check"><input type="checkbox" checked={s.ceiling.network} onChange={(e) => setS({ ...s, ceiling: { ...s.ceiling, network: e.target.checked } })} /> {t('settings.network')}</label>
         <label htmlFor="set-read">{t('settings.readRoots')}</label>
@@ -103,15 +103,6 @@ export function Settings() {
             </tbody>
           </table>
         )}
-        <form className="row" onSubmit={(e) => { e.preventDefault(); if (rule.pattern.trim()) void act(async () => { setS({ ...s, rules: await client.addRule(ws, { ...rule, pattern: rule.pattern.trim() }) }); setRule({ ...rule, pattern: '' }); }, t('settings.saved')); }}>
-          <select aria-label={t('settings.action')} value={rule.action} onChange={(e) => setRule({ ...rule, action: e.target.value as Rule['action'] })}>
-            <option value="allow">{t('settings.act.allow')}</option>
-            <option value="ask">{t('settings.act.ask')}</option>
-            <option value="deny">{t('settings.act.deny')}</option>
-          </select>
-          <input aria-label={t('settings.pattern')} placeholder="bash(git status)" value={rule.pattern} onChange={(e) => setRule({ ...rule, pattern: e.target.value })} />
-          <button type="submit">{t('settings.addRule')}</button>
-        </form>
       </section>
 
       <div className="grid-form">

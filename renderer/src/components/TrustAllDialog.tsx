@@ -13,7 +13,7 @@ export function TrustAllDialog({ onClose }: { onClose(): void }) {
   const ws = useView((s) => s.workspace?.path ?? '');
   const [summary, setSummary] = useState<TrustSummary>();
   const [error, setError] = useState<string>();
-  const [done, setDone] = useState<number>();
+  const [done, setDone] = useState<TrustSummary>();
 
   useEffect(() => {
     client.trustAllSummary(ws).then(setSummary, (e) => setError(errorText(e)));
@@ -33,18 +33,21 @@ export function TrustAllDialog({ onClose }: { onClose(): void }) {
       {!summary && !error && <p className="muted">{t('common.loading')}</p>}
       {summary && done === undefined && (
         <>
-          <p>{t('trustAll.intro', { count: summary.total })}</p>
-          <ul>
-            {summary.groups.map((g) => (
-              <li key={g.label}><strong>{g.label}</strong>: {g.skills.join(', ')}</li>
-            ))}
-          </ul>
+          <p>{t('trustAll.intro', { count: summary.skills.length })}</p>
+          <pre className="summary">{summary.summary}</pre>
+          {summary.skills.length > 0 && <p className="small-text">{summary.skills.join(', ')}</p>}
+          {summary.refused.length > 0 && (
+            <>
+              <h3>{t('trustAll.refused')}</h3>
+              <ul>{summary.refused.map((r) => <li key={r.name}><strong>{r.name}</strong>: {r.reason}</li>)}</ul>
+            </>
+          )}
         </>
       )}
-      {done !== undefined && <p role="status">{t('trustAll.done', { count: done })}</p>}
+      {done !== undefined && <p role="status">{t('trustAll.done', { count: done.skills.length })}</p>}
       <div className="actions">
-        {done === undefined && summary && summary.total > 0 && (
-          <button type="button" className="primary" onClick={() => void confirm()}>{t('trustAll.confirm', { count: summary.total })}</button>
+        {done === undefined && summary && summary.skills.length > 0 && (
+          <button type="button" className="primary" onClick={() => void confirm()}>{t('trustAll.confirm', { count: summary.skills.length })}</button>
         )}
         <button type="button" onClick={onClose}>{done === undefined ? t('common.cancel') : t('common.close')}</button>
       </div>

@@ -20,7 +20,7 @@ export const en = {
   trustAll: {
     title: 'Trust all pending skills', intro_one: '{{count}} skill waits for your trust. What they ask for:',
     intro_other: '{{count}} skills wait for your trust. What they ask for:', confirm_one: 'Trust {{count}} skill', confirm_other: 'Trust {{count}} skills',
-    done_one: 'Trusted {{count}} skill.', done_other: 'Trusted {{count}} skills.',
+    done_one: 'Trusted {{count}} skill.', done_other: 'Trusted {{count}} skills.', refused: 'Cannot be trusted',
   },
   skill: {
     none: 'Pick a skill in the sidebar.', detail: 'Skill {{name}}', tier: 'Tier', state: 'State', on: 'on', off: 'off', shadowed: 'Shadowed',
@@ -31,8 +31,8 @@ export const en = {
   perm: { tools: 'Tools', network: 'Network', read: 'Read', write: 'Write', commands: 'Commands for {{tool}}' },
   install: {
     button: 'Install skill', title: 'Install a skill', intro: 'Pick a skill folder or a .zip. It is audited before anything is installed.',
-    choose: 'Choose folder or .zip…', source: 'Skill folder or .zip path', scope: 'Install for', drop: 'or drop a .zip here',
-    audit: 'Audit', auditing: 'Auditing…', needSource: 'Type the path of a skill folder or .zip.', onlyZip: 'Only .zip files can be dropped.',
+    choose: 'Choose folder or .zip…', source: 'Skill folder or .zip path', scope: 'Install for', update: 'Update (replace the installed one)',
+    audit: 'Audit', auditing: 'Auditing…', needSource: 'Type the path of a skill folder or .zip.',
     findings: 'Findings', permissions: 'Requested permissions', diff: 'Permission changes (update)', noDiff: 'No new permissions.',
     hash: 'Content hash', approve: 'Approve', reject: 'Reject', installed: '{{name}} is installed.', rejected: 'Rejected. Nothing was installed.',
     refused: 'Refused:', level: { P0: 'dangerous — refused', P1: 'needs your approval', P2: 'clean' },
@@ -46,16 +46,15 @@ export const en = {
     status: { running: 'running', done: 'done', error: 'failed', waiting: 'waiting for approval' },
   },
   approval: {
-    label: 'Approval for {{tool}}', title: 'Allow {{tool}}?', once: 'Allow once', always: 'Always allow', deny: 'Deny', confirmDeny: 'Deny',
-    reason: 'Reason (optional)', rule: 'Always allow saves the rule', answered: { once: 'Allowed once.', always: 'Always allowed (rule saved).', deny: 'Denied.' },
+    label: 'Approval for {{tool}}', title: 'Allow {{tool}}?', once: 'Allow once', always: 'Always allow', deny: 'Deny',
+    rule: 'Always allow saves the rule', noRule: 'This call cannot be turned into a safe rule; allow it once or deny it.', answered: { once: 'Allowed once.', always: 'Always allowed (rule saved).', deny: 'Denied.' },
   },
   loaded: {
     title: 'Loaded skills', empty: 'No skill loaded in this conversation.', tier: 'Tier', version: 'Version', tokens: 'Tokens',
     resources_one: '{{count}} resource read', resources_other: '{{count}} resources read', unload: 'Unload {{name}}', unloadShort: 'Unload',
-    why: { trigger: 'Trigger: {{words}}', model: 'Requested by the model', dependency: 'Dependency of {{of}}', user: 'Loaded by you' },
   },
   context: {
-    title: 'Context', used: '{{used}} of {{window}} tokens',
+    title: 'Context', empty: 'Token use shows up once the conversation starts.', used: '{{used}} of {{window}} tokens',
     section: { system: 'System', catalog: 'Skill catalog', skills: 'Loaded skills', tools: 'Tools', history: 'History' },
     leftOut_one: '{{count}} skill left out of the catalog', leftOut_other: '{{count}} skills left out of the catalog',
   },
@@ -72,9 +71,10 @@ export const en = {
   settings: {
     title: 'Settings', provider: 'Model provider', preset: 'Preset', model: 'Model', baseUrl: 'Base URL', apiKey: 'API key',
     keyStored: 'A key is stored. It is never shown again.', noKey: 'No key stored.', newKey: 'New key', setKey: 'Set key', clearKey: 'Clear key',
+    keyStorage: '(kept in {{where}})', storage: { 'os-keychain': 'the system keychain', file: 'a file only you can read', memory: 'memory until Knack quits' },
     keySaved: 'Key stored.', keyCleared: 'Key cleared.', saved: 'Saved.', ceiling: 'Limits (ceiling)', network: 'Allow network access',
     readRoots: 'Extra readable folders (one per line)', writeRoots: 'Extra writable folders (one per line)', rules: 'Rules',
-    noRules: 'No rules yet. "Always allow" adds one.', action: 'Action', pattern: 'Pattern', addRule: 'Add rule', removeRule: 'Remove rule {{pattern}}',
+    noRules: 'No rules yet. "Always allow" adds one.', action: 'Action', pattern: 'Rule', removeRule: 'Remove rule {{pattern}}',
     act: { allow: 'allow', ask: 'ask', deny: 'deny' }, language: 'Language',
   },
   cmd: {

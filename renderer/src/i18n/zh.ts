@@ -21,7 +21,7 @@ export const zh: Strings = {
   },
   trustAll: {
     title: '信任所有待审技能', intro_one: '有 {{count}} 个技能等待你的信任。它们请求：', intro_other: '有 {{count}} 个技能等待你的信任。它们请求：',
-    confirm_one: '信任 {{count}} 个技能', confirm_other: '信任 {{count}} 个技能', done_one: '已信任 {{count}} 个技能。', done_other: '已信任 {{count}} 个技能。',
+    confirm_one: '信任 {{count}} 个技能', confirm_other: '信任 {{count}} 个技能', done_one: '已信任 {{count}} 个技能。', done_other: '已信任 {{count}} 个技能。', refused: '无法信任',
   },
   skill: {
     none: '在侧边栏中选择一个技能。', detail: '技能 {{name}}', tier: '层级', state: '状态', on: '开', off: '关', shadowed: '被覆盖',
@@ -31,8 +31,8 @@ export const zh: Strings = {
   perm: { tools: '工具', network: '网络', read: '读取', write: '写入', commands: '{{tool}} 的命令' },
   install: {
     button: '安装技能', title: '安装技能', intro: '选择技能文件夹或 .zip 文件。安装前会先进行审计。',
-    choose: '选择文件夹或 .zip…', source: '技能文件夹或 .zip 路径', scope: '安装到', drop: '或把 .zip 拖到这里',
-    audit: '审计', auditing: '审计中…', needSource: '请输入技能文件夹或 .zip 的路径。', onlyZip: '只能拖入 .zip 文件。',
+    choose: '选择文件夹或 .zip…', source: '技能文件夹或 .zip 路径', scope: '安装到', update: '更新（替换已安装的版本）',
+    audit: '审计', auditing: '审计中…', needSource: '请输入技能文件夹或 .zip 的路径。',
     findings: '发现', permissions: '请求的权限', diff: '权限变化（更新）', noDiff: '没有新增权限。', hash: '内容哈希',
     approve: '批准', reject: '拒绝', installed: '{{name}} 已安装。', rejected: '已拒绝，未安装任何内容。', refused: '已拒绝：',
     level: { P0: '危险——拒绝安装', P1: '需要你的批准', P2: '无问题' },
@@ -46,16 +46,15 @@ export const zh: Strings = {
     status: { running: '运行中', done: '完成', error: '失败', waiting: '等待批准' },
   },
   approval: {
-    label: '{{tool}} 的批准请求', title: '允许 {{tool}}？', once: '允许一次', always: '始终允许', deny: '拒绝', confirmDeny: '拒绝',
-    reason: '原因（可选）', rule: '“始终允许”会保存规则', answered: { once: '已允许一次。', always: '已始终允许（规则已保存）。', deny: '已拒绝。' },
+    label: '{{tool}} 的批准请求', title: '允许 {{tool}}？', once: '允许一次', always: '始终允许', deny: '拒绝',
+    rule: '“始终允许”会保存规则', noRule: '这个调用无法安全地变成规则；请允许一次或拒绝。', answered: { once: '已允许一次。', always: '已始终允许（规则已保存）。', deny: '已拒绝。' },
   },
   loaded: {
     title: '已加载的技能', empty: '本次对话尚未加载技能。', tier: '层级', version: '版本', tokens: '令牌数',
     resources_one: '已读取 {{count}} 个资源', resources_other: '已读取 {{count}} 个资源', unload: '卸载 {{name}}', unloadShort: '卸载',
-    why: { trigger: '触发词：{{words}}', model: '模型请求加载', dependency: '{{of}} 的依赖', user: '由你加载' },
   },
   context: {
-    title: '上下文', used: '已用 {{used}} / {{window}} 令牌',
+    title: '上下文', empty: '对话开始后会显示令牌用量。', used: '已用 {{used}} / {{window}} 令牌',
     section: { system: '系统', catalog: '技能目录', skills: '已加载技能', tools: '工具', history: '历史' },
     leftOut_one: '{{count}} 个技能未进入目录', leftOut_other: '{{count}} 个技能未进入目录',
   },
@@ -72,9 +71,10 @@ export const zh: Strings = {
   settings: {
     title: '设置', provider: '模型服务', preset: '预设', model: '模型', baseUrl: '接口地址', apiKey: 'API 密钥',
     keyStored: '已保存密钥，且不会再显示。', noKey: '未保存密钥。', newKey: '新密钥', setKey: '设置密钥', clearKey: '清除密钥',
+    keyStorage: '（保存在{{where}}）', storage: { 'os-keychain': '系统钥匙串', file: '仅你可读的文件', memory: '内存中，退出后清除' },
     keySaved: '密钥已保存。', keyCleared: '密钥已清除。', saved: '已保存。', ceiling: '上限', network: '允许访问网络',
     readRoots: '额外可读文件夹（每行一个）', writeRoots: '额外可写文件夹（每行一个）', rules: '规则',
-    noRules: '还没有规则。“始终允许”会添加一条。', action: '动作', pattern: '模式', addRule: '添加规则', removeRule: '移除规则 {{pattern}}',
+    noRules: '还没有规则。“始终允许”会添加一条。', action: '动作', pattern: '规则', removeRule: '移除规则 {{pattern}}',
     act: { allow: '允许', ask: '询问', deny: '拒绝' }, language: '语言',
   },
   cmd: {

@@ -47,7 +47,7 @@ describe('chat', () => {
     expect(details.open).toBe(false);
   });
 
-  it('answers an approval: allow once, always allow shows the rule, deny takes an optional reason', async () => {
+  it('answers an approval: allow once, always allow shows the rule, deny', async () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
     act(() => {
@@ -63,10 +63,18 @@ describe('chat', () => {
     await userEvent.click(within(cards[1]!).getByRole('button', { name: 'Always allow' }));
     expect(await within(cards[1]!).findByText('Always allowed (rule saved).')).toBeTruthy();
     await userEvent.click(within(cards[2]!).getByRole('button', { name: 'Deny' }));
-    await userEvent.type(within(cards[2]!).getByLabelText('Reason (optional)'), 'not now{Enter}');
     expect(await within(cards[2]!).findByText('Denied.')).toBeTruthy();
     const answers = c.calls.filter((x) => x.method === 'answerApproval').map((x) => x.args);
-    expect(answers).toEqual([['s1', 'a1', 'once', undefined], ['s1', 'a2', 'always', undefined], ['s1', 'a3', 'deny', 'not now']]);
+    expect(answers).toEqual([['s1', 'a1', 'once'], ['s1', 'a2', 'always'], ['s1', 'a3', 'deny']]);
+  });
+
+  it('offers no Always allow when the call cannot become a safe rule', async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
+    act(() => c.emit({ type: 'approval', sessionId: 's1', messageId: 'm1', request: { id: 'a9', tool: 'bash', args: { command: 'eval $(x)' }, reason: 'asks' } }));
+    const card = await screen.findByRole('region', { name: 'Approval for bash' });
+    expect((within(card).getByRole('button', { name: 'Always allow' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(within(card).getByText(/cannot be turned into a safe rule/)).toBeTruthy();
   });
 
   it('stops a long answer and marks it stopped', async () => {

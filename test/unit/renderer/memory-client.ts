@@ -26,7 +26,6 @@ export interface MemoryClient extends KnackClient {
 export function memoryClient(init: Partial<Pick<MemoryClient, 'skills' | 'loaded' | 'tools' | 'servers'>> = {}): MemoryClient {
   const chat = new Set<(e: ChatEvent) => void>();
   const catalog = new Set<(w: string) => void>();
-  let ruleId = 0;
   const c = {
     mode: 'serve' as const,
     calls: [] as MemoryClient['calls'],
@@ -38,14 +37,15 @@ export function memoryClient(init: Partial<Pick<MemoryClient, 'skills' | 'loaded
     servers: init.servers ?? [],
     usage: { window: 200000, sections: [{ name: 'system', tokens: 1200 }, { name: 'catalog', tokens: 800 }, { name: 'skills', tokens: 0 }, { name: 'tools', tokens: 2000 }, { name: 'history', tokens: 0 }], leftOut: [] } as ContextUsage,
     settings: {
-      provider: 'anthropic', presets: [{ id: 'anthropic', label: 'Anthropic', baseUrl: 'https://api.anthropic.com', model: 'claude-sonnet-4-5' }, { id: 'openai', label: 'OpenAI', baseUrl: 'https://api.openai.com/v1', model: 'gpt-4.1' }],
-      model: 'claude-sonnet-4-5', baseUrl: 'https://api.anthropic.com', hasApiKey: false, ceiling: { network: false, readRoots: [], writeRoots: [] }, rules: [],
+      provider: 'anthropic', presets: [{ id: 'anthropic', label: 'Anthropic', baseUrl: 'https://api.anthropic.com', models: ['claude-sonnet-4-5'] }, { id: 'openai', label: 'OpenAI', baseUrl: 'https://api.openai.com/v1', models: ['gpt-4.1', 'gpt-4.1-mini'] }],
+      model: 'claude-sonnet-4-5', baseUrl: 'https://api.anthropic.com', hasApiKey: false, ceiling: { network: false, readRoots: [], writeRoots: [] }, rules: [{ id: 'r1', action: 'allow', pattern: 'bash: git status (this workspace)' }],
     } as SettingsView,
     emit(e: ChatEvent) { for (const h of chat) h(e); },
     catalogChanged(ws: string) { for (const h of catalog) h(ws); },
   } as MemoryClient;
 
-  const api: Omit<KnackClient, 'mode' | 'pickFolder' | 'pickSkillSource' | 'installSkillZip'> = {
+  const api: Omit<KnackClient, 'mode' | 'pickFolder' | 'pickSkillSource' | 'setPlanMode'> = {
+    async info() { return { mode: 'serve' }; },
     async openWorkspace(path) { return { path, name: path.split('/').filter(Boolean).pop() ?? path }; },
     async recentWorkspaces() { return ['/home/me/alpha', '/home/me/beta']; },
     async listSkills() { return c.skills.map((s) => ({ ...s })); },
@@ -59,9 +59,13 @@ export function memoryClient(init: Partial<Pick<MemoryClient, 'skills' | 'loaded
     async trustSkill(_w, name) { for (const s of c.skills) if (s.name === name) { s.pendingTrust = false; s.audit = 'P1'; s.enabled = true; } },
     async trustAllSummary() {
       const p = c.skills.filter((s) => s.pendingTrust);
-      return { total: p.length, groups: p.length ? [{ label: 'ask for bash', skills: p.map((s) => s.name) }] : [] };
+      return { summary: `${p.length} skills ask for bash`, skills: p.map((s) => s.name), refused: [] };
     },
-    async trustAll() { const p = c.skills.filter((s) => s.pendingTrust); for (const s of p) s.pendingTrust = false; return p.length; },
+    async trustAll() {
+      const p = c.skills.filter((s) => s.pendingTrust);
+      for (const s of p) s.pendingTrust = false;
+      return { summary: `${p.length} trusted`, skills: p.map((s) => s.name), refused: [] };
+    },
     async installSkill(_w, source) {
       const r = c.installReports[source];
       if (!r) throw { code: 'not_found', message: `${source}: no such file or folder` };
@@ -77,7 +81,7 @@ export function memoryClient(init: Partial<Pick<MemoryClient, 'skills' | 'loaded
     async answerApproval() {},
     async listSessions() { return [{ id: 's1', title: 'First chat', updatedAt: '2026-11-30T10:00:00Z', messages: 2 }]; },
     async openSession() { return [{ id: 'u1', role: 'user', parts: [{ kind: 'text', text: 'hello again' }] }]; },
-    async exportSession() { return '# First chat\n'; },
+    async exportSession() { return { filename: 'first-chat.md', mime: 'text/markdown', content: '# First chat\n' }; },
     async loadedSkills() { return c.loaded; },
     async unloadSkill(_s, name) { c.loaded = c.loaded.filter((l) => l.name !== name); },
     async contextUsage() { return c.usage; },
@@ -85,10 +89,11 @@ export function memoryClient(init: Partial<Pick<MemoryClient, 'skills' | 'loaded
     async searchTools(_w, q) { return c.tools.filter((t) => t.name.includes(q) || t.description.includes(q)); },
     async mcpServers() { return c.servers; },
     async getSettings() { return structuredClone(c.settings); },
-    async saveSettings(_w, patch) { Object.assign(c.settings, patch); return structuredClone(c.settings); },
+    async saveProvider(_w, p) { Object.assign(c.settings, p); return structuredClone(c.settings); },
+    async saveCeiling(_w, ceiling) { c.settings.ceiling = ceiling; return structuredClone(c.settings); },
     async setApiKey() { c.settings.hasApiKey = true; },
     async clearApiKey() { c.settings.hasApiKey = false; },
-    async addRule(_w, r) { c.settings.rules.push({ ...r, id: String(++ruleId) }); return structuredClone(c.settings.rules); },
+    async listRules() { return structuredClone(c.settings.rules); },
     async removeRule(_w, id) { c.settings.rules = c.settings.rules.filter((r) => r.id !== id); return structuredClone(c.settings.rules); },
     onChat(h) { chat.add(h); return () => chat.delete(h); },
     onCatalogChanged(h) { catalog.add(h); return () => catalog.delete(h); },

@@ -11,22 +11,23 @@ import { memoryClient, skill } from './memory-client';
 import { renderWith, WS } from './render';
 
 const loaded = [
-  { name: 'git-commit', tier: 'builtin' as const, why: { kind: 'trigger' as const, words: ['提交代码'] }, version: 'a1b2c3d4e5f6a7b8', tokens: 812, resources: ['references/style.md'] },
-  { name: 'conventional', tier: 'user' as const, why: { kind: 'dependency' as const, of: 'git-commit' }, version: 'ffffeeee0000', tokens: 100, resources: [] },
+  { name: 'git-commit', tier: 'builtin' as const, why: 'trigger: 提交代码', version: 'a1b2c3d4e5f6a7b8', tokens: 812, resources: ['references/style.md'] },
+  { name: 'conventional', tier: 'user' as const, why: 'dependency of git-commit', version: 'ffffeeee0000', tokens: 100, resources: [] },
 ];
 
 describe('loaded skills panel', () => {
   it('lists each loaded skill with why, tier, version, tokens and resources, and unloads one', async () => {
     const c = memoryClient({ loaded });
+    c.unloadSkill = async (_s, name) => { c.loaded = c.loaded.filter((l) => l.name !== name); };
     renderWith(<LoadedSkills />, c, { workspace: WS, sessionId: 's1' });
     const region = screen.getByRole('region', { name: 'Loaded skills' });
-    expect(await within(region).findByText('Trigger: 提交代码')).toBeTruthy();
-    expect(within(region).getByText('Dependency of git-commit')).toBeTruthy();
+    expect(await within(region).findByText('trigger: 提交代码')).toBeTruthy();
+    expect(within(region).getByText('dependency of git-commit')).toBeTruthy();
     expect(within(region).getByText('a1b2c3d4e5f6')).toBeTruthy();
     expect(within(region).getByText('812')).toBeTruthy();
     expect(within(region).getByText('1 resource read')).toBeTruthy();
     await userEvent.click(within(region).getByRole('button', { name: 'Unload conventional' }));
-    await waitFor(() => expect(within(region).queryByText('Dependency of git-commit')).toBeNull());
+    await waitFor(() => expect(within(region).queryByText('dependency of git-commit')).toBeNull());
   });
 
   it('is empty before a conversation and shows errors', async () => {
@@ -46,7 +47,7 @@ describe('context meter', () => {
   it('shows tokens by section against the window and what the catalog left out', async () => {
     const c = memoryClient();
     c.usage = { ...c.usage, leftOut: ['rare-skill'] };
-    renderWith(<ContextMeter />, c, { workspace: WS });
+    renderWith(<ContextMeter />, c, { workspace: WS, sessionId: 's1' });
     const meter = await screen.findByRole('meter');
     expect(meter.getAttribute('aria-valuenow')).toBe('4000');
     expect(meter.getAttribute('aria-valuemax')).toBe('200000');

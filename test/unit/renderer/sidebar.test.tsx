@@ -76,7 +76,8 @@ describe('skills sidebar', () => {
     renderWith(<Sidebar />, c, { workspace: WS });
     await userEvent.click(await screen.findByRole('button', { name: 'Trust all…' }));
     const dialog = await screen.findByRole('dialog', { name: 'Trust all pending skills' });
-    expect(within(dialog).getByText(/a, b/)).toBeTruthy();
+    expect(within(dialog).getByText('2 skills ask for bash')).toBeTruthy();
+    expect(within(dialog).getByText('a, b')).toBeTruthy();
     expect(c.calls.some((x) => x.method === 'trustAll')).toBe(false);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Trust 2 skills' }));
     expect(await within(dialog).findByText('Trusted 2 skills.')).toBeTruthy();
