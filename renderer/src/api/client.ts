@@ -14,7 +14,7 @@ export interface KnackClient {
   /** Native folder picker (Electron only); undefined when cancelled. */
   pickFolder?(): Promise<string | undefined>;
   /** Native folder-or-zip picker (Electron only). */
-  pickSkillSource?(): Promise<string | undefined>;
+  pickSkillSource?(kind: 'folder' | 'zip'): Promise<string | undefined>;
 
   listSkills(workspace: string): Promise<SkillItem[]>;
   showSkill(workspace: string, name: string, tier?: string): Promise<SkillDetail>;
@@ -28,7 +28,7 @@ export interface KnackClient {
 
   sendMessage(workspace: string, sessionId: string | undefined, text: string, planMode: boolean): Promise<{ sessionId: string; messageId: string }>;
   stop(sessionId: string): Promise<void>;
-  answerApproval(sessionId: string, approvalId: string, decision: Decision): Promise<void>;
+  answerApproval(sessionId: string, approvalId: string, decision: Decision, message?: string): Promise<void>;
   setPlanMode?(sessionId: string, on: boolean): Promise<void>;
   listSessions(workspace: string): Promise<SessionSummary[]>;
   openSession(sessionId: string): Promise<ChatMessage[]>;

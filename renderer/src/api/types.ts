@@ -114,7 +114,9 @@ export interface ToolCallView {
 export type ChatPart =
   | { kind: 'text'; text: string }
   | { kind: 'tool'; call: ToolCallView }
-  | { kind: 'approval'; request: ApprovalRequest; answered?: Decision };
+  | { kind: 'approval'; request: ApprovalRequest; answered?: Decision }
+  | { kind: 'skill'; name: string; reason: string }
+  | { kind: 'notice'; level: 'info' | 'warning' | 'error'; text: string };
 
 export interface ChatMessage {
   id: string;
@@ -172,7 +174,7 @@ export interface Rule {
 
 export interface SettingsView {
   provider: string;
-  presets: { id: string; label: string; baseUrl: string; models: string[] }[];
+  presets: { id: string; label: string; baseUrl: string; models: string[]; hasKey?: boolean }[];
   model: string;
   baseUrl: string;
   /** Whether a key is stored; the key itself never comes back. */
@@ -181,6 +183,8 @@ export interface SettingsView {
   rules: Rule[];
   /** Where keys are kept: the OS keychain, a file only this user can read, or memory. */
   keyStorage?: string;
+  /** Problems with the settings files, one line each. */
+  warnings?: string[];
 }
 
 export interface WorkspaceInfo {
@@ -200,4 +204,5 @@ export type ChatEvent =
   | { type: 'tool'; sessionId: string; messageId: string; call: ToolCallView }
   | { type: 'approval'; sessionId: string; messageId: string; request: ApprovalRequest }
   | { type: 'done'; sessionId: string; messageId: string; stopped?: boolean; error?: string }
-  | { type: 'loaded'; sessionId: string };
+  | { type: 'loaded'; sessionId: string; messageId?: string; skill?: { name: string; reason: string } }
+  | { type: 'notice'; sessionId: string; level: 'info' | 'warning' | 'error'; text: string };

@@ -16,6 +16,8 @@ const Message = memo(function Message({ m }: { m: ChatMessage }) {
       {m.parts.map((p, i) => {
         if (p.kind === 'text') return m.role === 'user' ? <p key={i} className="user-text">{p.text}</p> : <Markdown key={i} text={p.text} />;
         if (p.kind === 'tool') return <ToolCard key={p.call.id} call={p.call} />;
+        if (p.kind === 'skill') return <p key={i} className="skill-note small-text">{t('chat.skillLoaded', { name: p.name, reason: p.reason })}</p>;
+        if (p.kind === 'notice') return <p key={i} className={`notice ${p.level}`} role={p.level === 'error' ? 'alert' : undefined}>{p.text}</p>;
         return <ApprovalCard key={p.request.id} request={p.request} answered={p.answered} />;
       })}
       {m.stopped && <p className="muted">{t('chat.stopped')}</p>}

@@ -42,8 +42,8 @@ export function InstallDialog() {
     void run(() => client.installSkill(ws, source.trim(), scope));
   }
 
-  async function pick() {
-    const p = await client.pickSkillSource?.();
+  async function pick(kind: 'folder' | 'zip') {
+    const p = await client.pickSkillSource?.(kind);
     if (p) { setSource(p); void run(() => client.installSkill(ws, p, scope)); }
   }
 
@@ -68,7 +68,12 @@ export function InstallDialog() {
       {!report && (
         <form onSubmit={audit} className="install-form">
           <p className="muted">{t('install.intro')}</p>
-          {client.pickSkillSource && <button type="button" onClick={() => void pick()}>{t('install.choose')}</button>}
+          {client.pickSkillSource && (
+            <div className="actions">
+              <button type="button" onClick={() => void pick('folder')}>{t('install.chooseFolder')}</button>
+              <button type="button" onClick={() => void pick('zip')}>{t('install.chooseZip')}</button>
+            </div>
+          )}
           <label htmlFor="install-source">{t('install.source')}</label>
           <input id="install-source" value={source} onChange={(e) => setSource(e.target.value)} placeholder="/path/to/skill or skill.zip" spellCheck={false} />
           <label htmlFor="install-scope">{t('install.scope')}</label>

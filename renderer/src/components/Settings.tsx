@@ -50,6 +50,9 @@ export function Settings() {
       <h2>{t('settings.title')}</h2>
       {error && <p role="alert" className="error">{error}</p>}
       {saved && <p role="status" className="ok">{saved}</p>}
+      {s.warnings && s.warnings.length > 0 && (
+        <div className="warnings"><h3>{t('settings.warnings')}</h3><ul>{s.warnings.map((w) => <li key={w}>{w}</li>)}</ul></div>
+      )}
 
       <form onSubmit={saveProvider} className="grid-form">
         <h3>{t('settings.provider')}</h3>

@@ -31,7 +31,7 @@ export const en = {
   perm: { tools: 'Tools', network: 'Network', read: 'Read', write: 'Write', commands: 'Commands for {{tool}}' },
   install: {
     button: 'Install skill', title: 'Install a skill', intro: 'Pick a skill folder or a .zip. It is audited before anything is installed.',
-    choose: 'Choose folder or .zip…', source: 'Skill folder or .zip path', scope: 'Install for', update: 'Update (replace the installed one)',
+    chooseFolder: 'Choose folder…', chooseZip: 'Choose .zip…', source: 'Skill folder or .zip path', scope: 'Install for', update: 'Update (replace the installed one)',
     audit: 'Audit', auditing: 'Auditing…', needSource: 'Type the path of a skill folder or .zip.',
     findings: 'Findings', permissions: 'Requested permissions', diff: 'Permission changes (update)', noDiff: 'No new permissions.',
     hash: 'Content hash', approve: 'Approve', reject: 'Reject', installed: '{{name}} is installed.', rejected: 'Rejected. Nothing was installed.',
@@ -41,13 +41,13 @@ export const en = {
     title: 'Chat', transcript: 'Conversation', message: 'Message', placeholder: 'Ask anything — Enter sends, Shift+Enter adds a line',
     send: 'Send', stop: 'Stop', planMode: 'Plan mode', new: 'New chat', empty: 'Say what you want to do. Skills load when your words call for them.',
     thinking: 'Answering…', stopped: 'Stopped.', you: 'You', assistant: 'Knack', copy: 'Copy', copied: 'Copied', copyCode: 'Copy code',
-    toolCall: 'Tool call {{name}}', result: 'Result', error: 'Error', duration: '{{ms}} ms',
+    toolCall: 'Tool call {{name}}', skillLoaded: 'Loaded skill {{name}} — {{reason}}', result: 'Result', error: 'Error', duration: '{{ms}} ms',
     decision: { allow: 'allowed', ask: 'asked', deny: 'denied' },
     status: { running: 'running', done: 'done', error: 'failed', waiting: 'waiting for approval' },
   },
   approval: {
     label: 'Approval for {{tool}}', title: 'Allow {{tool}}?', once: 'Allow once', always: 'Always allow', deny: 'Deny',
-    rule: 'Always allow saves the rule', noRule: 'This call cannot be turned into a safe rule; allow it once or deny it.', answered: { once: 'Allowed once.', always: 'Always allowed (rule saved).', deny: 'Denied.' },
+    reason: 'Reason for the model (optional)', confirmDeny: 'Deny', rule: 'Always allow saves the rule', noRule: 'This call cannot be turned into a safe rule; allow it once or deny it.', answered: { once: 'Allowed once.', always: 'Always allowed (rule saved).', deny: 'Denied.' },
   },
   loaded: {
     title: 'Loaded skills', empty: 'No skill loaded in this conversation.', tier: 'Tier', version: 'Version', tokens: 'Tokens',
@@ -72,7 +72,7 @@ export const en = {
     title: 'Settings', provider: 'Model provider', preset: 'Preset', model: 'Model', baseUrl: 'Base URL', apiKey: 'API key',
     keyStored: 'A key is stored. It is never shown again.', noKey: 'No key stored.', newKey: 'New key', setKey: 'Set key', clearKey: 'Clear key',
     keyStorage: '(kept in {{where}})', storage: { 'os-keychain': 'the system keychain', file: 'a file only you can read', memory: 'memory until Knack quits' },
-    keySaved: 'Key stored.', keyCleared: 'Key cleared.', saved: 'Saved.', ceiling: 'Limits (ceiling)', network: 'Allow network access',
+    warnings: 'Settings problems', keySaved: 'Key stored.', keyCleared: 'Key cleared.', saved: 'Saved.', ceiling: 'Limits (ceiling)', network: 'Allow network access',
     readRoots: 'Extra readable folders (one per line)', writeRoots: 'Extra writable folders (one per line)', rules: 'Rules',
     noRules: 'No rules yet. "Always allow" adds one.', action: 'Action', pattern: 'Rule', removeRule: 'Remove rule {{pattern}}',
     act: { allow: 'allow', ask: 'ask', deny: 'deny' }, language: 'Language',

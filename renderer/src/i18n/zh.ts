@@ -31,7 +31,7 @@ export const zh: Strings = {
   perm: { tools: '工具', network: '网络', read: '读取', write: '写入', commands: '{{tool}} 的命令' },
   install: {
     button: '安装技能', title: '安装技能', intro: '选择技能文件夹或 .zip 文件。安装前会先进行审计。',
-    choose: '选择文件夹或 .zip…', source: '技能文件夹或 .zip 路径', scope: '安装到', update: '更新（替换已安装的版本）',
+    chooseFolder: '选择文件夹…', chooseZip: '选择 .zip…', source: '技能文件夹或 .zip 路径', scope: '安装到', update: '更新（替换已安装的版本）',
     audit: '审计', auditing: '审计中…', needSource: '请输入技能文件夹或 .zip 的路径。',
     findings: '发现', permissions: '请求的权限', diff: '权限变化（更新）', noDiff: '没有新增权限。', hash: '内容哈希',
     approve: '批准', reject: '拒绝', installed: '{{name}} 已安装。', rejected: '已拒绝，未安装任何内容。', refused: '已拒绝：',
@@ -41,13 +41,13 @@ export const zh: Strings = {
     title: '对话', transcript: '对话记录', message: '消息', placeholder: '随便问——回车发送，Shift+回车换行',
     send: '发送', stop: '停止', planMode: '计划模式', new: '新对话', empty: '说说你想做什么。相关技能会在需要时自动加载。',
     thinking: '正在回答…', stopped: '已停止。', you: '你', assistant: 'Knack', copy: '复制', copied: '已复制', copyCode: '复制代码',
-    toolCall: '工具调用 {{name}}', result: '结果', error: '错误', duration: '{{ms}} 毫秒',
+    toolCall: '工具调用 {{name}}', skillLoaded: '已加载技能 {{name}} —— {{reason}}', result: '结果', error: '错误', duration: '{{ms}} 毫秒',
     decision: { allow: '已允许', ask: '已询问', deny: '已拒绝' },
     status: { running: '运行中', done: '完成', error: '失败', waiting: '等待批准' },
   },
   approval: {
     label: '{{tool}} 的批准请求', title: '允许 {{tool}}？', once: '允许一次', always: '始终允许', deny: '拒绝',
-    rule: '“始终允许”会保存规则', noRule: '这个调用无法安全地变成规则；请允许一次或拒绝。', answered: { once: '已允许一次。', always: '已始终允许（规则已保存）。', deny: '已拒绝。' },
+    reason: '给模型的原因（可选）', confirmDeny: '拒绝', rule: '“始终允许”会保存规则', noRule: '这个调用无法安全地变成规则；请允许一次或拒绝。', answered: { once: '已允许一次。', always: '已始终允许（规则已保存）。', deny: '已拒绝。' },
   },
   loaded: {
     title: '已加载的技能', empty: '本次对话尚未加载技能。', tier: '层级', version: '版本', tokens: '令牌数',
@@ -72,7 +72,7 @@ export const zh: Strings = {
     title: '设置', provider: '模型服务', preset: '预设', model: '模型', baseUrl: '接口地址', apiKey: 'API 密钥',
     keyStored: '已保存密钥，且不会再显示。', noKey: '未保存密钥。', newKey: '新密钥', setKey: '设置密钥', clearKey: '清除密钥',
     keyStorage: '（保存在{{where}}）', storage: { 'os-keychain': '系统钥匙串', file: '仅你可读的文件', memory: '内存中，退出后清除' },
-    keySaved: '密钥已保存。', keyCleared: '密钥已清除。', saved: '已保存。', ceiling: '上限', network: '允许访问网络',
+    warnings: '设置问题', keySaved: '密钥已保存。', keyCleared: '密钥已清除。', saved: '已保存。', ceiling: '上限', network: '允许访问网络',
     readRoots: '额外可读文件夹（每行一个）', writeRoots: '额外可写文件夹（每行一个）', rules: '规则',
     noRules: '还没有规则。“始终允许”会添加一条。', action: '动作', pattern: '规则', removeRule: '移除规则 {{pattern}}',
     act: { allow: '允许', ask: '询问', deny: '拒绝' }, language: '语言',

@@ -88,8 +88,15 @@ export const useView = create<ViewState>((set, get) => ({
     let loadedTick = s.loadedTick;
     for (const e of events) {
       if (s.sessionId && e.sessionId !== s.sessionId) continue;
-      if (e.type === 'loaded') { loadedTick++; continue; }
-      const [next, m] = withLastAssistant(messages, e.messageId);
+      if (e.type === 'loaded' && !(e.skill && e.messageId)) { loadedTick++; continue; }
+      if (e.type === 'notice') {
+        const last = messages[messages.length - 1];
+        const [next, m] = withLastAssistant(messages, last && last.role === 'assistant' ? last.id : `notice-${messages.length}`);
+        messages = next;
+        m.parts.push({ kind: 'notice', level: e.level, text: e.text });
+        continue;
+      }
+      const [next, m] = withLastAssistant(messages, e.messageId!);
       messages = next;
       if (e.type === 'delta') addText(m.parts, e.text);
       else if (e.type === 'tool') {
@@ -97,6 +104,7 @@ export const useView = create<ViewState>((set, get) => ({
         if (i >= 0) m.parts[i] = { kind: 'tool', call: e.call };
         else m.parts.push({ kind: 'tool', call: e.call });
       } else if (e.type === 'approval') m.parts.push({ kind: 'approval', request: e.request });
+      else if (e.type === 'loaded') { loadedTick++; if (e.skill) m.parts.push({ kind: 'skill', name: e.skill.name, reason: e.skill.reason }); }
       else if (e.type === 'done') {
         streaming = false;
         if (e.stopped) m.stopped = true;

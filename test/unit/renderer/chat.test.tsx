@@ -47,7 +47,7 @@ describe('chat', () => {
     expect(details.open).toBe(false);
   });
 
-  it('answers an approval: allow once, always allow shows the rule, deny', async () => {
+  it('answers an approval: allow once, always allow shows the rule, deny with a reason', async () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
     act(() => {
@@ -63,9 +63,10 @@ describe('chat', () => {
     await userEvent.click(within(cards[1]!).getByRole('button', { name: 'Always allow' }));
     expect(await within(cards[1]!).findByText('Always allowed (rule saved).')).toBeTruthy();
     await userEvent.click(within(cards[2]!).getByRole('button', { name: 'Deny' }));
+    await userEvent.type(within(cards[2]!).getByLabelText('Reason for the model (optional)'), 'not now{Enter}');
     expect(await within(cards[2]!).findByText('Denied.')).toBeTruthy();
     const answers = c.calls.filter((x) => x.method === 'answerApproval').map((x) => x.args);
-    expect(answers).toEqual([['s1', 'a1', 'once'], ['s1', 'a2', 'always'], ['s1', 'a3', 'deny']]);
+    expect(answers).toEqual([['s1', 'a1', 'once', undefined], ['s1', 'a2', 'always', undefined], ['s1', 'a3', 'deny', 'not now']]);
   });
 
   it('offers no Always allow when the call cannot become a safe rule', async () => {
@@ -106,6 +107,17 @@ describe('chat', () => {
     await sendHello();
     expect((await screen.findByRole('alert')).textContent).toContain('sendMessage failed on purpose');
     expect(useView.getState().streaming).toBe(false);
+  });
+
+  it('shows skills loaded during the turn and notices in the transcript', async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
+    act(() => {
+      c.emit({ type: 'loaded', sessionId: 's1', messageId: 'm1', skill: { name: 'git-commit', reason: 'trigger: 提交代码' } });
+      c.emit({ type: 'notice', sessionId: 's1', level: 'warning', text: 'No model is configured: answering offline.' });
+    });
+    expect(await screen.findByText('Loaded skill git-commit — trigger: 提交代码')).toBeTruthy();
+    expect(screen.getByText('No model is configured: answering offline.')).toBeTruthy();
   });
 
   it('shows a provider error that ends the answer', async () => {
