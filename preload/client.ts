@@ -1,8 +1,8 @@
 // The renderer's typed client over either transport: Electron's bridge (window.knack) or serve mode's WebSocket.
 // Same interface both ways; inputs are checked before sending and outputs/events validated on arrival. No Node imports.
-import type {
-  ClientFrame} from './contract.js';
-import { ContractErrorSchema, SOCKET_PATH, ServerFrame, contractError, events, formatIssues, isEventName, methods,
+import type { ClientFrame } from './contract.js';
+import {
+  ContractErrorSchema, SOCKET_PATH, ServerFrame, contractError, events, formatIssues, isEventName, methods,
   type ContractError, type EventName, type EventPayload, type MethodInput, type MethodName, type MethodOutput, type Result,
 } from './contract.js';
 
