@@ -199,12 +199,6 @@ export const PolicyRule = z.object({
 });
 export type PolicyRule = z.infer<typeof PolicyRule>;
 
-/** The rule "always" would store, shown before the user picks it. */
-export const RulePreview = z.object({
-  description: z.string(),
-  rule: PolicyRule.omit({ id: true, createdAt: true, description: true }),
-});
-
 export const Actor = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('agent'), activeSkills: z.array(z.string()) }),
   z.object({ kind: z.literal('skill'), skill: z.string() }),
@@ -224,7 +218,10 @@ export const SessionMeta = z.object({
   workspace: z.string(),
   createdAt: z.number(),
   updatedAt: z.number(),
+  /** Stored events (messages, tool calls, …). */
   messages: z.number().int().nonnegative(),
+  provider: z.string().nullable(),
+  model: z.string().nullable(),
   planMode: z.boolean(),
   /** True while a turn is running. */
   running: z.boolean(),
@@ -297,10 +294,16 @@ export const McpServerStatus = z.object({
 export const ProviderPreset = z.object({
   id: z.string(),
   label: z.string(),
-  api: z.enum(['anthropic', 'openai']),
-  baseUrl: z.string(),
-  models: z.array(z.string()),
-  needsKey: z.boolean(),
+  /** Which wire protocol: Anthropic Messages or OpenAI-compatible Chat Completions. */
+  kind: z.enum(['anthropic', 'openai']),
+  /** null = the SDK's default endpoint. */
+  baseUrl: z.string().nullable(),
+  defaultModel: z.string(),
+  contextWindow: z.number().int().positive(),
+  /** Local servers accept any key. */
+  keyOptional: z.boolean(),
+  /** A key for this preset is stored (key store) or present in the environment; never the key itself. */
+  hasKey: z.boolean(),
 });
 
 export const Ceiling = z.object({
@@ -312,9 +315,19 @@ export const Ceiling = z.object({
 
 /** Settings as the renderer sees them: a key is never sent back, only whether one is stored. */
 export const SettingsView = z.object({
-  provider: z.object({ preset: z.string(), model: z.string(), baseUrl: z.string(), hasKey: z.boolean() }),
+  /** null = no model configured (chat runs as the offline inspector). */
+  provider: z.object({
+    preset: z.string(),
+    model: z.string(),
+    baseUrl: z.string().nullable(),
+    contextWindow: z.number().int().positive(),
+    hasKey: z.boolean(),
+    keySource: z.enum(['option', 'key-store', 'env', 'file', 'none']),
+  }).nullable(),
   presets: z.array(ProviderPreset),
   ceiling: Ceiling,
+  /** One line each: a providers.json others can read, an unknown field. */
+  warnings: z.array(z.string()),
   /** Where keys are stored: the OS keychain (Electron safeStorage), a local file readable only by this user, or nowhere. */
   keyStorage: z.enum(['os-keychain', 'file', 'memory']),
 });
@@ -367,12 +380,12 @@ export const methods = {
 
   // chat
   /** Start a turn. No sessionId = a new session. Streams chat.* events; resolves once the turn has started. */
-  'chat.send': m(z.object({ sessionId: Id.optional(), text: z.string().min(1).max(200_000) }).strict(),
+  'chat.send': m(z.object({ sessionId: Id.optional(), text: z.string().min(1).max(200_000), planMode: z.boolean().optional() }).strict(),
     z.object({ sessionId: z.string(), turnId: z.string() })),
   'chat.stop': m(z.object({ sessionId: Id }).strict(), z.object({ stopped: z.boolean() })),
   /** Answer an approval the main process asked for. `always` stores the rule shown in the request's preview. */
-  'chat.answer': m(z.object({ sessionId: Id, approvalId: Id, answer: z.enum(['once', 'always', 'deny']) }).strict(),
-    z.object({ ok: z.boolean(), rule: PolicyRule.optional() })),
+  'chat.answer': m(z.object({ sessionId: Id, approvalId: Id, answer: z.enum(['once', 'always', 'deny']), message: z.string().max(4000).optional() }).strict(),
+    z.object({ ok: z.boolean() })),
   'chat.setPlanMode': m(z.object({ sessionId: Id, on: z.boolean() }).strict(), z.object({ planMode: z.boolean() })),
 
   // sessions
@@ -394,6 +407,7 @@ export const methods = {
 
   // settings
   'settings.get': m(Empty, SettingsView),
+  /** Make a preset (with an optional model and base URL) the default provider. */
   'settings.setProvider': m(z.object({ preset: Name, model: z.string().min(1).max(200).optional(), baseUrl: z.string().url().max(2000).optional() }).strict(), SettingsView),
   /** Store an API key for a preset. The key goes in; it never comes back out. */
   'settings.setKey': m(z.object({ preset: Name, key: z.string().min(1).max(1000) }).strict(), z.object({ hasKey: z.boolean() })),
@@ -429,15 +443,20 @@ export const events = {
     reason: z.string(),
     /** Escaped one-line summary (command, path, host). */
     summary: z.string(),
-    /** What "always" would store; absent when the call cannot be generalised safely. */
-    always: RulePreview.optional(),
+    /** What "always" would store, one rule per line, shown before the user picks it (empty: "always" is not offered). */
+    alwaysPreview: z.array(z.string()),
   }),
   /** A skill was loaded into the conversation. */
-  'chat.skillLoaded': z.object({ sessionId: z.string(), turnId: z.string(), skill: z.string(), reason: z.string() }),
+  'chat.skillLoaded': z.object({ sessionId: z.string(), turnId: z.string(), skill: z.string(), tier: Tier, reason: z.string(), tokens: z.number().int().nonnegative() }),
+  /** Something the transcript shows as a line of its own: compaction, recovery after a crash, a provider error, an offer. */
+  'chat.notice': z.object({ sessionId: z.string(), level: z.enum(['info', 'warning', 'error']), kind: z.string(), text: z.string() }),
+  /** The context meter moved: re-fetch context.get for the detail. */
+  'context.changed': z.object({ sessionId: z.string(), total: z.number().int().nonnegative(), contextWindow: z.number().int().nonnegative() }),
   'chat.turnEnd': z.object({
     sessionId: z.string(),
     turnId: z.string(),
-    reason: z.enum(['done', 'stopped', 'error', 'limit']),
+    /** done; stopped (by the user or an interruption); limit (steps or tokens); offline (no model configured). */
+    reason: z.enum(['done', 'stopped', 'error', 'limit', 'offline']),
     error: ContractErrorSchema.optional(),
     usage: Usage.optional(),
   }),
