@@ -5,7 +5,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { tempDir } from '../../helpers/tmp.js';
-import type * as Paths from '../../../main/core/paths.js';
+import type * as Paths from '../../../main/core/config/paths.js';
 
 test('built-in skills are found in a checkout whose path has spaces and non-ASCII letters', async () => {
   const checkout = join(tempDir(), 'My Projects', 'knäck');

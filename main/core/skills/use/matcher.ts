@@ -1,9 +1,9 @@
 // Trigger matching: which enabled skills a user message auto-loads — `read_when` phrases (synonyms included) and
 // skills named as `/name` or `$name`. One Aho-Corasick automaton over all triggers, built once per catalog.
-import { normalize } from '../search/tokenize.js';
-import { BUILTIN_SYNONYMS, parseSynonymGroups, type SynonymGroup } from '../search/synonyms.js';
-import { onBoundaries, PhraseAutomaton, phraseTokens, SynonymCanon, type PhraseToken } from '../search/phrases.js';
-import type { CatalogEntry } from './types.js';
+import { normalize } from '../../search/tokenize.js';
+import { BUILTIN_SYNONYMS, parseSynonymGroups, type SynonymGroup } from '../../search/synonyms.js';
+import { onBoundaries, PhraseAutomaton, phraseTokens, SynonymCanon, type PhraseToken } from '../../search/phrases.js';
+import type { CatalogEntry } from '../format/types.js';
 
 /** What the matcher needs of a catalog entry. */
 export type MatchableSkill = Pick<CatalogEntry, 'manifest' | 'tier' | 'enabled'> & Partial<Pick<CatalogEntry, 'shadowedBy' | 'file'>>;

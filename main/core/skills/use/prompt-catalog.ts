@@ -1,9 +1,9 @@
 // The skill catalog as prompt text: compact, escaped `name: summary` lines inside a token budget (real tokenizer).
 // Over budget: shorten summaries first (least relevant first), then drop the least relevant entries; report both.
-import { DEFAULT_SETTINGS, type Settings } from '../config.js';
-import { countTokens } from '../tokens.js';
-import { nameKey } from './catalog.js';
-import { TIER_RANK, type CatalogEntry } from './types.js';
+import { DEFAULT_SETTINGS, type Settings } from '../../config/settings.js';
+import { countTokens } from '../../base/tokens.js';
+import { nameKey } from '../../base/names.js';
+import { TIER_RANK, type CatalogEntry } from '../format/types.js';
 
 export interface PromptCatalogOptions {
   /** Budget in tokens; default from settings (budgetTokens, or budgetFraction × contextWindow). */

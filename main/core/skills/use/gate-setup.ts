@@ -1,13 +1,14 @@
 // Wires a gate for one workspace from settings, the store's rules and the skill catalog; derives Access for built-in tools.
 // The agent loop and the CLI call buildGate(); tools with their own access() should use that instead of accessForArgs().
-import type { Settings } from '../config.js';
-import type { Store } from '../store/index.js';
-import type { CatalogEntry } from '../skills/types.js';
-import type { Access, Gate } from './types.js';
-import { ceilingFrom, type Ceiling } from './ceiling.js';
-import { createGate, type SkillPolicy } from './gate.js';
-import { defaultPermissions, permissionsFromFrontmatter } from './permissions.js';
-import { readFrontmatterFile } from './skill-frontmatter.js';
+import type { Settings } from '../../config/settings.js';
+import type { Store } from '../../store/index.js';
+import type { CatalogEntry } from '../format/types.js';
+import type { Access, Gate } from '../../policy/types.js';
+import { ceilingFrom, type Ceiling } from '../../policy/ceiling.js';
+import { createGate, type SkillPolicy } from '../../policy/gate.js';
+import { defaultPermissions, permissionsFromFrontmatter } from '../../policy/permissions.js';
+import { readFrontmatterFile } from '../format/skill-frontmatter.js';
+import { nameKey } from '../../base/names.js';
 
 /** A catalog entry's reviewed permissions. A manifest that fails review constrains to nothing (no tools). */
 export function skillPolicyOf(entry: Pick<CatalogEntry, 'file' | 'realDir' | 'manifest'>): SkillPolicy {
@@ -36,14 +37,14 @@ export function buildGate(setup: GateSetup): { gate: Gate; ceiling: Ceiling } {
   const policies = new Map<string, SkillPolicy>();
   for (const e of setup.skills) {
     if ((e as Partial<CatalogEntry>).shadowedBy) continue; // a shadowed skill never acts: the winner's manifest applies
-    const key = e.manifest.name.normalize('NFKC').toLowerCase();
+    const key = nameKey(e.manifest.name);
     if (!policies.has(key)) policies.set(key, skillPolicyOf(e));
   }
   const ceiling = ceilingFrom(setup.settings, setup.workspace, setup.skills.map((s) => s.realDir));
   const gate = createGate({
     ceiling,
     rules: () => setup.store?.policy.rules() ?? [],
-    skill: (name) => policies.get(name.normalize('NFKC').toLowerCase()),
+    skill: (name) => policies.get(nameKey(name)),
   });
   return { gate, ceiling };
 }

@@ -14,7 +14,7 @@ export interface KnackPaths {
 }
 
 // fileURLToPath, not `.pathname`: a checkout under `My Projects/` would otherwise be looked for under `My%20Projects/`.
-const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+const repoRoot = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 
 export function defaultDataDir(home: string, env: NodeJS.ProcessEnv = process.env): string {
   if (env.KNACK_DATA_DIR) return resolve(env.KNACK_DATA_DIR);

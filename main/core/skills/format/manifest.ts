@@ -2,9 +2,10 @@
 // diagnostics naming file, line and field. Lenient by default (warnings); `strict` reports the reference validator's verdict.
 import { basename, dirname } from 'node:path';
 import { isMap, isScalar, isSeq } from 'yaml';
-import { parseSynonymGroups } from '../search/synonyms.js';
+import { parseSynonymGroups } from '../../search/synonyms.js';
 import { MSG_NO_START, parseFrontmatterYaml, readFrontmatterHead, splitFrontmatter, type SplitResult } from './frontmatter.js';
-import type { Diagnostic, SkillManifest } from './types.js';
+import type { SkillManifest } from './types.js';
+import type { Diagnostic } from '../../base/diagnostics.js';
 
 export const NAME_MAX = 64;
 export const DESCRIPTION_MAX = 1024;
@@ -361,14 +362,4 @@ export function folderMismatch(name: string, folderName: string, file: string, s
     severity: strict ? 'error' : 'warning', code: 'name.mismatch', file, ...(line !== undefined ? { line } : {}), field: 'name',
     message: `Directory name '${folder}' must match skill name '${name}'`,
   };
-}
-
-/** True when diagnostics hold an error. */
-export function hasErrors(diags: Diagnostic[]): boolean {
-  return diags.some((d) => d.severity === 'error');
-}
-
-/** `file:line: field: message` — the one-line form people read. */
-export function formatDiagnostic(d: Diagnostic): string {
-  return `${d.file}${d.line !== undefined ? `:${d.line}` : ''}: ${d.severity === 'error' ? '' : `${d.severity}: `}${d.field ? `${d.field}: ` : ''}${d.message}`;
 }

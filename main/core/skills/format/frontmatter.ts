@@ -3,7 +3,7 @@
 import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { isMap, isScalar, LineCounter, parseDocument, visit, type Document } from 'yaml';
-import type { Diagnostic } from './types.js';
+import type { Diagnostic } from '../../base/diagnostics.js';
 
 /** The frontmatter may not be bigger than this (bytes, opening and closing `---` included). */
 export const MAX_FRONTMATTER_BYTES = 64 * 1024;

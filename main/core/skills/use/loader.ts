@@ -3,11 +3,10 @@
 import { createHash } from 'node:crypto';
 import { openSync, readSync, closeSync, fstatSync, realpathSync, readdirSync, constants as fsConstants } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { countTokens } from '../tokens.js';
-import { splitFrontmatter } from './frontmatter.js';
-/** Names compare NFKC, case-insensitively (as the catalog does). */
-const nameKey = (name: string): string => name.normalize('NFKC').toLowerCase();
-import type { CatalogEntry, Tier } from './types.js';
+import { countTokens } from '../../base/tokens.js';
+import { splitFrontmatter } from '../format/frontmatter.js';
+import type { CatalogEntry, Tier } from '../format/types.js';
+import { nameKey } from '../../base/names.js';
 
 export type LoadReason = 'trigger' | 'model' | 'dependency' | 'user';
 

@@ -1,23 +1,11 @@
-// The skill engine's shared types: tiers, diagnostics, the normalised manifest and catalog records.
+// The skill engine's shared types: tiers, the normalised manifest and catalog records (diagnostics: base/diagnostics.ts).
 // Other areas (policy, tools, sandbox, agent) import these; extend fields, never rename them.
+import type { Diagnostic } from '../../base/diagnostics.js';
 
 export type Tier = 'builtin' | 'user' | 'project';
 
 /** Precedence: higher wins when two tiers hold a skill of the same name. */
 export const TIER_RANK: Record<Tier, number> = { builtin: 0, user: 1, project: 2 };
-
-export type Severity = 'error' | 'warning' | 'info';
-
-/** One finding about one file. Printed as `file:line: field: message`. */
-export interface Diagnostic {
-  severity: Severity;
-  /** Stable machine code, e.g. `frontmatter.missing`, `name.mismatch`. */
-  code: string;
-  file: string;
-  line?: number;
-  field?: string;
-  message: string;
-}
 
 /** The skill's `permissions` as written; the trust layer reviews it (strict parsing lives there). */
 export interface RawPermissions {

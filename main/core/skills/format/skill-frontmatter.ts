@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isNode } from 'yaml';
-import { parseFrontmatterYaml, splitFrontmatter } from '../skills/frontmatter.js';
+import { parseFrontmatterYaml, splitFrontmatter } from './frontmatter.js';
 
 export interface Frontmatter {
   /** The mapping, or undefined when it could not be read. */

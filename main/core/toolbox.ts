@@ -1,21 +1,21 @@
 // Assembles the tool layer for one workspace: registry (deferral from settings), built-ins, MCP connectors,
 // imported catalogs, the deferred index, executor over the injected gate, a session and the two meta tools.
-import type { Settings } from '../config.js';
-import type { Gate } from '../policy/types.js';
-import type { Expander } from '../search/text-index.js';
-import type { Diagnostic } from '../skills/types.js';
-import { McpManager } from '../mcp/manager.js';
-import type { McpServerConfig } from '../mcp/config.js';
-import type { BackoffOptions } from '../mcp/connection.js';
-import { builtinTools } from './builtin/index.js';
-import type { ImportedCatalog } from './catalog-import.js';
-import { bindDeferredIndex } from './deferred-index.js';
-import { ToolExecutor, type Approver } from './executor.js';
-import { deferExecuteTool, toolSearchTool } from './meta-tools.js';
-import { ToolRegistry, type AnyTool, type ToolSource } from './registry.js';
-import { ToolSession } from './session.js';
-import type { ToolSearchIndex } from './tool-search.js';
-import { toolSectionCost, type PromptTool, type ToolSectionCost } from './prompt-cost.js';
+import type { Settings } from './config/settings.js';
+import type { Gate } from './policy/types.js';
+import type { Expander } from './search/text-index.js';
+import type { Diagnostic } from './base/diagnostics.js';
+import { McpManager } from './mcp/manager.js';
+import type { McpServerConfig } from './mcp/config.js';
+import type { BackoffOptions } from './mcp/connection.js';
+import { builtinTools } from './tools/builtin/index.js';
+import type { ImportedCatalog } from './tools/catalog-import.js';
+import { bindDeferredIndex } from './tools/deferred-index.js';
+import { ToolExecutor, type Approver } from './tools/executor.js';
+import { deferExecuteTool, toolSearchTool } from './tools/meta-tools.js';
+import { ToolRegistry, type AnyTool, type ToolSource } from './tools/registry.js';
+import { ToolSession } from './tools/session.js';
+import type { ToolSearchIndex } from './tools/tool-search.js';
+import { toolSectionCost, type PromptTool, type ToolSectionCost } from './tools/prompt-cost.js';
 
 export interface ToolboxOptions {
   workspace: string;

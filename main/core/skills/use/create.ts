@@ -3,8 +3,8 @@
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { DESCRIPTION_MAX, nameProblems, parseSkillText } from './manifest.js';
-import type { Diagnostic } from './types.js';
+import { DESCRIPTION_MAX, nameProblems, parseSkillText } from '../format/manifest.js';
+import type { Diagnostic } from '../../base/diagnostics.js';
 
 export interface CreateSkillInput {
   name: string;

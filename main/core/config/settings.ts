@@ -2,8 +2,45 @@
 // A broken settings file never stops the app: it is reported as a diagnostic and the other layers still apply.
 import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Diagnostic } from './skills/types.js';
-import type { SandboxLimits } from './sandbox/limits.js';
+import type { Diagnostic } from '../base/diagnostics.js';
+
+/** Skill-script limits enforced inside the sandbox host for one run (meaning and bounds: sandbox/limits.ts). */
+export interface RunLimits {
+  /** Wall-clock budget for the whole run, bridged calls to the main process included. */
+  timeoutMs: number;
+  /** CPU time the isolate may burn. */
+  cpuTimeMs: number;
+  /** Isolate heap + ArrayBuffer memory, in MB (isolated-vm memoryLimit). */
+  memoryMb: number;
+  /** Size of the JSON result, in UTF-8 bytes, checked inside the isolate before it is copied out. */
+  maxOutputBytes: number;
+  /** Total `knack.log` output per run, in UTF-8 bytes. */
+  maxLogBytes: number;
+  /** Capability calls (readFile, writeFile, listDir, callTool) per run. */
+  maxCapabilityCalls: number;
+  /** Capability calls in flight at once. */
+  maxPendingCalls: number;
+}
+
+/** Limits enforced by the client in the main process. */
+export interface SandboxLimits extends RunLimits {
+  /** Runs executing at once, across the pool. */
+  maxConcurrent: number;
+  /** Runs waiting for a slot; one more is refused with `limit.concurrency`. */
+  maxQueued: number;
+  /** Host processes kept warm. */
+  poolSize: number;
+  /** How often a host reports it is alive. */
+  heartbeatMs: number;
+  /** A busy host silent for this long is killed and restarted. */
+  heartbeatTimeoutMs: number;
+  /** After a run's deadline, how long the client waits for the host to stop it before killing the host. */
+  killGraceMs: number;
+  /** Largest file readFile returns or writeFile writes, in bytes. */
+  maxFileBytes: number;
+  /** Most entries listDir returns. */
+  maxListEntries: number;
+}
 
 export interface Settings {
   discovery: {

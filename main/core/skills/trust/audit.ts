@@ -3,13 +3,13 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, extname, join, relative, sep } from 'node:path';
-import type { Diagnostic } from './types.js';
+import type { Diagnostic } from '../../base/diagnostics.js';
 import { AUDITOR_VERSION, LEVEL_RANK, MENTION_RE, NEGATION_RE, RULES, maxLevel, type AuditRule, type Context, type Family, type Level } from './audit-rules.js';
 import { decodeBase64Blobs, deobfuscate, normalizeLine, type HiddenText } from './normalize.js';
-import { permissionsFromFrontmatter, type Permissions } from '../policy/permissions.js';
-import { permissionDiff, type PermissionDiff } from '../policy/diff.js';
-import { readFrontmatterText } from '../policy/skill-frontmatter.js';
-import { isInside } from '../policy/paths.js';
+import { permissionsFromFrontmatter, type Permissions } from '../../policy/permissions.js';
+import { permissionDiff, type PermissionDiff } from '../../policy/diff.js';
+import { readFrontmatterText } from '../format/skill-frontmatter.js';
+import { isInside } from '../../base/paths.js';
 
 export interface Finding {
   /** Path relative to the skill folder, "/" separators. */

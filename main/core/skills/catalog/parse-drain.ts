@@ -1,6 +1,6 @@
 // The shared parse queue: the calling thread and parse workers claim chunks of files through one atomic counter.
 // Kept apart from parse-pool so the worker bundle holds only the parser.
-import { parseSkillFile, type ParsedSkill } from './manifest.js';
+import { parseSkillFile, type ParsedSkill } from '../format/manifest.js';
 
 /** Files claimed per step from the shared queue. */
 export const CHUNK = 32;

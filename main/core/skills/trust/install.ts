@@ -4,10 +4,10 @@ import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync,
 import { basename, dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { unzipSync } from 'fflate';
-import type { Store } from '../store/index.js';
-import type { ApprovalRow } from '../store/policy-repo.js';
-import type { PermissionDiff } from '../policy/diff.js';
-import { isInside } from '../policy/paths.js';
+import type { Store } from '../../store/index.js';
+import type { ApprovalRow } from '../../store/policy-repo.js';
+import type { PermissionDiff } from '../../policy/diff.js';
+import { isInside } from '../../base/paths.js';
 import { auditSkill, type AuditReport } from './audit.js';
 
 export const ZIP_LIMITS = { maxEntries: 5000, maxTotalBytes: 100 * 1024 * 1024 };

@@ -2,8 +2,9 @@
 // symlinked folders followed with cycle safety, a bounded walk that says when a bound was hit. Stats files; never parses.
 import { readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { sep } from 'node:path';
-import { projectSkillDirs, userSkillDirs, type KnackPaths } from '../paths.js';
-import type { Diagnostic, Tier } from './types.js';
+import { projectSkillDirs, userSkillDirs, type KnackPaths } from '../../config/paths.js';
+import type { Tier } from '../format/types.js';
+import type { Diagnostic } from '../../base/diagnostics.js';
 
 export interface TierRoot {
   tier: Tier;

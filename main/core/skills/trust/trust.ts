@@ -1,12 +1,12 @@
 // Trust for skills that arrive without an install (cloned project tier, folders dropped in by hand): audit on discovery.
 // P0 → disabled with findings; P1 → disabled until the user trusts this exact content hash; built-ins are trusted.
 import { createHash } from 'node:crypto';
-import type { Store } from '../store/index.js';
-import type { CatalogEntry } from './types.js';
+import type { Store } from '../../store/index.js';
+import type { CatalogEntry } from '../format/types.js';
 import { auditSkill, listSkillFiles, type AuditReport } from './audit.js';
 import { AUDITOR_VERSION } from './audit-rules.js';
-import { defaultPermissions, type Permissions } from '../policy/permissions.js';
-import { permissionDiff } from '../policy/diff.js';
+import { defaultPermissions, type Permissions } from '../../policy/permissions.js';
+import { permissionDiff } from '../../policy/diff.js';
 
 export type ReviewVerdict = { enabled: false; reason: string } | undefined;
 

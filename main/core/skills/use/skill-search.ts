@@ -1,9 +1,9 @@
 // SkillSearch: ranks the whole enabled catalog (name, description, triggers) for a free-text request, in either
 // language, on the shared TextIndex with field boosts, prefix/fuzzy matching and cross-language query expansion.
-import { TextIndex, type Expander } from '../search/text-index.js';
-import { crossLanguageExpander, type CrossLanguageOptions } from '../search/expand.js';
+import { TextIndex, type Expander } from '../../search/text-index.js';
+import { crossLanguageExpander, type CrossLanguageOptions } from '../../search/expand.js';
 import { skillSynonyms, type MatchableSkill } from './matcher.js';
-import type { Tier } from './types.js';
+import type { Tier } from '../format/types.js';
 
 export interface SkillSearchHit {
   name: string;

@@ -20,14 +20,16 @@
 import { EventEmitter } from 'node:events';
 import { realpathSync } from 'node:fs';
 import { sep } from 'node:path';
-import { DEFAULT_SETTINGS, type Settings } from '../config.js';
-import type { KnackPaths } from '../paths.js';
-import type { Store } from '../store/index.js';
+import { DEFAULT_SETTINGS, type Settings } from '../../config/settings.js';
+import type { KnackPaths } from '../../config/paths.js';
+import type { Store } from '../../store/index.js';
 import { CACHE_VERSION, decodeSnapshot, fileRow, RootCache, type FileRow, type RootSnapshot } from './catalog-cache.js';
 import { discoverAll, tierRoots, type FoundSkill, type TierRoot } from './discover.js';
-import { folderMismatch, parseSkillFile, type ParsedSkill } from './manifest.js';
+import { folderMismatch, parseSkillFile, type ParsedSkill } from '../format/manifest.js';
 import { parseFilesParallel } from './parse-pool.js';
-import { TIER_RANK, type CatalogEntry, type Diagnostic, type Tier } from './types.js';
+import { TIER_RANK, type CatalogEntry, type Tier } from '../format/types.js';
+import type { Diagnostic } from '../../base/diagnostics.js';
+import { nameKey } from '../../base/names.js';
 
 /** Bump (via CACHE_VERSION in catalog-cache.ts) when the parser's output changes: older caches are re-parsed. */
 export const PARSER_VERSION = CACHE_VERSION;
@@ -81,12 +83,6 @@ export interface CatalogChange {
   added: string[];
   removed: string[];
   changed: string[];
-}
-
-/** Lookup key for names: NFKC, lowercase. */
-export function nameKey(name: string): string {
-  // ASCII names (almost all) need no Unicode normalisation.
-  return /^[\x20-\x7e]*$/.test(name) ? name.toLowerCase() : name.normalize('NFKC').toLowerCase();
 }
 
 /** The real path of a folder, or the path itself when it cannot be resolved (not created yet). */

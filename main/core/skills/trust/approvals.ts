@@ -1,14 +1,15 @@
 // The approvals interface the desktop app (and the CLI) call: pending skill installs/updates, and answers to tool-call asks.
 // A tool-call "always" becomes one generalised reusable rule (e.g. a command prefix), never a pile of one-offs.
-import type { Store } from '../store/index.js';
-import type { ApprovalRow } from '../store/policy-repo.js';
-import type { Finding } from '../skills/audit.js';
-import type { PermissionDiff } from './diff.js';
-import type { Permissions } from './permissions.js';
-import type { Actor, ToolCall } from './types.js';
-import { generaliseRules, type Rule } from './rules.js';
-import { approvePendingInstall, type InstallResult } from '../skills/install.js';
-import { trustSkill, type TrustResult } from '../skills/trust.js';
+import type { Store } from '../../store/index.js';
+import type { ApprovalRow, Rule } from '../../store/policy-repo.js';
+import type { Finding } from './audit.js';
+import type { PermissionDiff } from '../../policy/diff.js';
+import type { Permissions } from '../../policy/permissions.js';
+import type { Actor, ToolCall } from '../../policy/types.js';
+import { generaliseRules } from '../../policy/rules.js';
+import { addRule } from '../../policy/rule-book.js';
+import { approvePendingInstall, type InstallResult } from './install.js';
+import { trustSkill, type TrustResult } from './trust.js';
 
 export interface PendingApproval {
   id: string;
@@ -60,7 +61,7 @@ export function createApprovals(store: Store): Approvals {
       if (answer === 'once') return { allowed: true, rules: [] };
       if (answer === 'deny') return { allowed: false, rules: [] };
       const skill = actor.kind === 'skill' ? actor.skill : undefined;
-      const rules = generaliseRules(call, workspace, answer === 'always' ? 'allow' : 'deny', skill).map((r) => store.policy.addRule(r).rule);
+      const rules = generaliseRules(call, workspace, answer === 'always' ? 'allow' : 'deny', skill).map((r) => addRule(store.policy, r).rule);
       return { allowed: answer === 'always', rules };
     },
   };

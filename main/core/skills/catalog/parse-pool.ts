@@ -4,7 +4,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { drain, parseOne } from './parse-drain.js';
-import type { ParsedSkill } from './manifest.js';
+import type { ParsedSkill } from '../format/manifest.js';
 
 /** Below this many files a worker's start-up costs more than it saves. */
 export const PARALLEL_MIN_FILES = 400;
