@@ -8,6 +8,7 @@ import { zh } from './zh';
 export const LANGS = ['en', 'zh'] as const;
 export type Lang = (typeof LANGS)[number];
 const KEY = 'knack.lang';
+let listening = false;
 
 export function systemLang(): Lang {
   const l = (typeof navigator !== 'undefined' && navigator.language) || 'en';
@@ -43,5 +44,15 @@ export function initI18n(lang: Lang = chosenLang()): typeof i18n {
     });
   } else void i18n.changeLanguage(lang);
   if (typeof document !== 'undefined') document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
+  if (typeof window !== 'undefined' && !listening) {
+    listening = true;
+    // Another window (or tab) switched the language: follow it.
+    window.addEventListener('storage', (e) => {
+      if (e.key !== KEY) return;
+      const next = e.newValue === 'en' || e.newValue === 'zh' ? e.newValue : systemLang();
+      void i18n.changeLanguage(next);
+      document.documentElement.lang = next === 'zh' ? 'zh-CN' : 'en';
+    });
+  }
   return i18n;
 }
