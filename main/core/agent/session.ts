@@ -281,6 +281,29 @@ export class ChatSession {
     return true;
   }
 
+  /**
+   * Run a tool as the user (the inspector's `/run`, a UI action) through the same pipeline and gate; an `ask`
+   * becomes an approval request like the model's. Not part of the conversation.
+   */
+  async runTool(name: string, args: Record<string, unknown>): Promise<ToolResult> {
+    const tools = await this.toolsReady();
+    this.currentCall = { id: `user-${randomUUID().slice(0, 8)}`, name, arguments: JSON.stringify(args) };
+    try {
+      return await tools.session.call(name, args, { workspace: this.host.workspace, actor: { kind: 'user' } });
+    } finally {
+      this.currentCall = undefined;
+    }
+  }
+
+  /** The tools in the next prompt and the deferred ones reachable through ToolSearch. */
+  async toolList(): Promise<{ visible: { name: string; summary: string; discovered: boolean }[]; deferred: string[] }> {
+    const tools = await this.toolsReady();
+    return {
+      visible: tools.session.visibleTools().map((t) => ({ name: t.def.name, summary: t.def.summary, discovered: this.state.discovered.includes(t.def.name) })),
+      deferred: tools.session.hiddenTools().map((t) => t.def.name),
+    };
+  }
+
   /** After a multi-step task: ask the model to draft it as a skill with create_skill (it is audited like any install). */
   saveAsSkill(hint = ''): Promise<TurnResult> {
     return this.send(
