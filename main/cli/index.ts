@@ -7,6 +7,7 @@ import { toolsCommands } from './tools.js';
 import { sandboxCommands } from './sandbox.js';
 import { chatCommands } from './chat.js';
 import { sessionsCommands } from './sessions.js';
+import { serveCommands } from './serve.js';
 
 export const COMMANDS: Command[] = [
   ...skillsCatalogCommands,
@@ -16,6 +17,7 @@ export const COMMANDS: Command[] = [
   ...sandboxCommands,
   ...chatCommands,
   ...sessionsCommands,
+  ...serveCommands,
 ];
 
 export function usage(): string {
