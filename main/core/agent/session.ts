@@ -18,7 +18,7 @@ import type { ToolResult } from '../tools/types.js';
 import type { ModelProvider, StreamEvent, ToolCallPart, Usage } from './providers/types.js';
 import { ProviderError, redact } from './providers/errors.js';
 import { applyEvent, emptyState, unresolvedCalls, type SessionState } from './state.js';
-import { assemblePrompt, CatalogCache, MessageTokens, type AssembledPrompt, type LoadedBody } from './prompt.js';
+import { assemblePrompt, CatalogCache, MessageTokens, TextTokens, type AssembledPrompt, type LoadedBody } from './prompt.js';
 import { sessionTools, type SessionTools } from './session-tools.js';
 import { compactionBoundary, summarize } from './compaction.js';
 import type {
@@ -91,6 +91,7 @@ export class ChatSession {
   private readonly bodies = new Map<string, LoadedBody>();
   private readonly catalogCache = new CatalogCache();
   private readonly messageTokens = new MessageTokens();
+  private readonly textTokens = new TextTokens();
   private readonly waiters = new Map<string, { resolve: (a: ApprovalAnswer) => void; req: ApprovalRequest }>();
   private readonly preAnswered = new Map<string, ApprovalAnswer>();
   private tools: SessionTools | undefined;
@@ -382,8 +383,7 @@ export class ChatSession {
 
   private async modelStep(step: number, signal: AbortSignal): Promise<string> {
     const provider = this.opts.provider!;
-    await this.maybeCompact(signal);
-    const prompt = await this.assemble();
+    const prompt = (await this.maybeCompact(signal)) ?? (await this.assemble());
     this.record({ type: 'context', sections: prompt.sections });
     this.record({ type: 'assistant_start', step, provider: provider.id, model: provider.model });
     let stop = 'end_turn';
@@ -606,21 +606,23 @@ export class ChatSession {
         planMode: this.state.planMode,
         messages: this.state.messages,
       },
-      { catalog: this.catalogCache, messages: this.messageTokens },
+      { catalog: this.catalogCache, messages: this.messageTokens, text: this.textTokens },
     );
   }
 
-  private async maybeCompact(signal: AbortSignal): Promise<void> {
+  /** Compact when the prompt nears the window. Returns the prompt as it stands when nothing was compacted. */
+  private async maybeCompact(signal: AbortSignal): Promise<AssembledPrompt | undefined> {
     const provider = this.opts.provider!;
     const p = await this.assemble();
     const limit = (this.opts.compactAt ?? 0.8) * provider.contextWindow;
-    if (p.sections.total + (this.opts.maxTokens ?? 8192) <= limit) return;
+    if (p.sections.total + (this.opts.maxTokens ?? 8192) <= limit) return p;
     const cut = compactionBoundary(this.state.messages);
-    if (cut <= 0) return;
+    if (cut <= 0) return p;
     const summary = await summarize(provider, this.state.messages.slice(0, cut), signal);
     const before = p.sections.total;
     const old = this.messageTokens.total(this.state.messages.slice(0, cut));
     this.record({ type: 'compaction', summary, compactedMessages: cut, tokensBefore: before, tokensAfter: before - old.history - old.observations });
+    return undefined;
   }
 
   // ---- recording ----
