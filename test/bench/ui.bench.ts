@@ -46,18 +46,49 @@ const OBSERVE = `
 `;
 
 interface Window { lt: { start: number; ms: number }[]; gaps: number[] }
+/** Page globals used by the measuring functions (this file compiles for Node, without the DOM library). */
+interface G {
+  __lt: { start: number; ms: number }[];
+  __frames: { on: boolean; gaps: number[] };
+  performance: { now(): number };
+  requestAnimationFrame(f: () => void): void;
+  document: { getElementById(id: string): unknown; querySelector(s: string): { textContent: string | null } | null };
+  HTMLInputElement: { prototype: object };
+  Event: new (type: string, init: { bubbles: boolean }) => unknown;
+}
 async function windowOf(page: Page, since: number): Promise<Window> {
   return page.evaluate((s) => {
-    const w = window as unknown as { __lt: { start: number; ms: number }[]; __frames: { gaps: number[] } };
-    return { lt: w.__lt.filter((e) => e.start >= s), gaps: w.__frames.gaps.slice() };
+    const g = globalThis as unknown as G;
+    return { lt: g.__lt.filter((e) => e.start >= s), gaps: g.__frames.gaps.slice() };
   }, since);
+}
+const now = (page: Page) => page.evaluate(() => (globalThis as unknown as G).performance.now());
+const startFrames = (page: Page) => page.evaluate(() => {
+  const g = globalThis as unknown as G;
+  g.__frames = { on: true, gaps: [] };
+  return g.performance.now();
+});
+
+/** Type into the filter box as a user would (React sees the input event); resolves with ms until the count changed. */
+function keystroke(page: Page, value: string): Promise<number> {
+  return page.evaluate(async (v) => {
+    const g = globalThis as unknown as G;
+    const input = g.document.getElementById('skill-filter') as { dispatchEvent(e: unknown): void };
+    const count = () => g.document.querySelector('.sidebar-meta [role="status"]')?.textContent;
+    const before = count();
+    const t0 = g.performance.now();
+    Object.getOwnPropertyDescriptor(g.HTMLInputElement.prototype, 'value')!.set!.call(input, v);
+    input.dispatchEvent(new g.Event('input', { bubbles: true }));
+    for (let i = 0; i < 600 && count() === before; i++) await new Promise<void>((r) => g.requestAnimationFrame(() => r()));
+    return g.performance.now() - t0;
+  }, value);
 }
 const dropped = (gaps: number[]) => gaps.reduce((a, g) => a + Math.max(0, Math.round(g / 16.7) - 1), 0);
 const fmt = (n: number) => n.toFixed(1);
 
 async function main() {
   const { buildRenderer } = await import('../e2e/ui-harness.js');
-  const renderer = await buildRenderer();
+  const renderer = await buildRenderer(join(root, 'renderer'));
   const server = await startFakeAnthropic();
   const browser = await launchChromium();
   const results: Record<string, unknown> = {};
@@ -79,43 +110,31 @@ async function main() {
         for (let r = 0; r < 3; r++) {
           await page.reload();
           await page.waitForSelector('[role="switch"][aria-label^="Enable "]', { timeout: 120_000 });
-          loads.push(await page.evaluate(() => performance.now()));
+          loads.push(await now(page));
         }
         const load = Math.min(...loads);
         const loadLt = await windowOf(page, 0);
         // filter keystroke → the list shows the new count
         const keys: number[] = [];
         for (const q of ['d', 'de', 'dep', 'depl', '']) {
-          keys.push(await page.evaluate(async (value) => {
-            const input = document.getElementById('skill-filter') as HTMLInputElement;
-            const before = document.querySelector('.sidebar-meta [role="status"]')!.textContent;
-            const t0 = performance.now();
-            const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
-            setter.call(input, value);
-            input.dispatchEvent(new Event('input', { bubbles: true }));
-            for (let i = 0; i < 600; i++) {
-              await new Promise((r) => requestAnimationFrame(() => r(null)));
-              if (document.querySelector('.sidebar-meta [role="status"]')!.textContent !== before) break;
-            }
-            return performance.now() - t0;
-          }, q));
+          keys.push(await keystroke(page, q));
         }
         results[`skills=${n}`] = { firstRenderMs: Math.round(load), longTasksDuringLoad: loadLt.lt.length, maxLongTaskLoadMs: Math.round(Math.max(0, ...loadLt.lt.map((e) => e.ms))), filterKeystrokeMs: keys.map((k) => Math.round(k)) };
 
         if (n === 2000) {
           // idle baseline: frames with nothing happening
-          await page.evaluate(() => { (window as unknown as { __frames: { on: boolean; gaps: number[] } }).__frames = { on: true, gaps: [] }; });
+          const i0 = await startFrames(page);
           await page.waitForTimeout(3000);
-          const idle = await windowOf(page, await page.evaluate(() => performance.now()) - 3000);
+          const idle = await windowOf(page, i0);
           // the 20,000-token answer
           const chunks = longAnswer();
           server.script({ chunks, chunkDelayMs: 1 });
-          const t0 = await page.evaluate(() => { (window as unknown as { __frames: { on: boolean; gaps: number[] } }).__frames = { on: true, gaps: [] }; return performance.now(); });
+          const t0 = await startFrames(page);
           await page.getByRole('textbox', { name: 'Message' }).fill('write the long report');
           await page.keyboard.press('Enter');
           await page.getByRole('button', { name: 'Stop' }).waitFor({ timeout: 60_000 });
           await page.getByRole('button', { name: 'Send' }).waitFor({ timeout: 600_000 });
-          const t1 = await page.evaluate(() => performance.now());
+          const t1 = await now(page);
           const s = await windowOf(page, t0);
           const over100 = s.lt.filter((e) => e.ms > 100);
           results.stream = {

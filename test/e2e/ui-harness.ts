@@ -4,7 +4,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
-import { tempDir } from '../helpers/tmp.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -24,9 +23,9 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
-/** Build the renderer into a fresh folder (what serve mode and Electron ship). */
-export async function buildRenderer(): Promise<string> {
-  const out = join(tempDir('knack-e2e-renderer-'), 'renderer');
+/** Build the renderer into `out` (what serve mode and Electron ship). */
+export async function buildRenderer(out: string): Promise<string> {
+  if (process.env.KNACK_E2E_RENDERER) return process.env.KNACK_E2E_RENDERER; // a build made moments ago (local debugging)
   mkdirSync(out, { recursive: true });
   const { build } = await import('vite');
   await build({ configFile: join(ROOT, 'vite.config.ts'), logLevel: 'error', build: { outDir: out, emptyOutDir: true } });

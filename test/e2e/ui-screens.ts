@@ -7,11 +7,19 @@ import { ROOT } from './ui-harness.js';
 
 export const SCREENSHOTS = process.env.KNACK_SCREENSHOTS === '1';
 
+/** The few page globals used here (this file is compiled for Node, without the DOM library). */
+interface PageGlobals {
+  localStorage: { setItem(k: string, v: string): void };
+  StorageEvent: new (type: string, init: { key: string; newValue: string }) => unknown;
+  dispatchEvent(e: unknown): void;
+}
+
 /** Switch the page's language the way another Knack window would (localStorage + storage event). */
 export async function setLang(page: Page, lang: 'en' | 'zh'): Promise<void> {
   await page.evaluate((l) => {
-    localStorage.setItem('knack.lang', l);
-    window.dispatchEvent(new StorageEvent('storage', { key: 'knack.lang', newValue: l }));
+    const g = globalThis as unknown as PageGlobals;
+    g.localStorage.setItem('knack.lang', l);
+    g.dispatchEvent(new g.StorageEvent('storage', { key: 'knack.lang', newValue: l }));
   }, lang);
 }
 

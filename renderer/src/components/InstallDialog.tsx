@@ -28,7 +28,10 @@ export function InstallDialog() {
     try {
       const r = await f();
       setReport(r);
-      if (r.status === 'installed') setOutcome(t('install.installed', { name: r.skill }));
+      if (r.status === 'installed') {
+        setOutcome(t('install.installed', { name: r.skill }));
+        useView.getState().set({ catalogTick: useView.getState().catalogTick + 1 });
+      }
     } catch (e) {
       setError(errorText(e));
     } finally {

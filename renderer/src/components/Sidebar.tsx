@@ -22,7 +22,7 @@ function observeRect(instance: Virtualizer<HTMLDivElement, Element>, cb: (r: { w
 export function Sidebar() {
   const { t } = useTranslation();
   const client = useClient();
-  const { workspace, skills, skillsError, skillsLoading, filter, selectedSkill } = useView();
+  const { workspace, skills, skillsError, skillsLoading, filter, selectedSkill, catalogTick } = useView();
   const set = useView((s) => s.set);
   const patchSkill = useView((s) => s.patchSkill);
   const [trustAllOpen, setTrustAllOpen] = useState(false);
@@ -39,6 +39,10 @@ export function Sidebar() {
       set({ skillsError: errorText(e), skillsLoading: false });
     }
   }, [client, ws, set]);
+
+  useEffect(() => {
+    if (catalogTick) void refresh();
+  }, [catalogTick, refresh]);
 
   useEffect(() => {
     set({ skillsLoading: true });

@@ -23,10 +23,10 @@ export const SkillRow = memo(function SkillRow({ skill, selected, onSelect, onTo
         <span className="badges">
           {skill.agents && <span className="badge">{t('skills.agentsFolder')}</span>}
           {skill.checking && <span className="badge checking" role="status">{t('skills.checking')}</span>}
-          {!skill.checking && skill.audit && <span className={`badge level-${skill.audit}`} title={t('skills.auditLevel')}>{skill.audit}</span>}
+          {!skill.checking && skill.audit && skill.audit !== 'P0' && <span className={`badge level-${skill.audit}`} title={t('skills.auditLevel')}>{skill.audit}</span>}
           {skill.diagnostics > 0 && <span className="badge warn">{t('skills.diagnostics', { count: skill.diagnostics })}</span>}
           {skill.shadowedBy && <span className="badge">{t('skills.shadowedBy', { tier: t(`tier.${skill.shadowedBy}`) })}</span>}
-          {skill.disabledReason && <span className="badge warn" title={skill.disabledReason}>{t('skills.blocked')}</span>}
+          {skill.audit === 'P0' && <span className="badge level-P0" title={skill.disabledReason}>{t('skills.blocked')}</span>}
         </span>
       </button>
       <span className="skill-actions">

@@ -22,6 +22,8 @@ export interface ViewState {
   planMode: boolean;
   /** Bumped when the loaded-skill panel must refresh. */
   loadedTick: number;
+  /** Bumped when the skill list must be read again (after an install, a trust …). */
+  catalogTick: number;
   toast?: { kind: 'error' | 'info'; text: string };
 
   set(p: Partial<ViewState>): void;
@@ -64,6 +66,7 @@ export const useView = create<ViewState>((set, get) => ({
   streaming: false,
   planMode: false,
   loadedTick: 0,
+  catalogTick: 0,
 
   set: (p) => set(p),
   setWorkspace: (w) => set({ workspace: w, skills: [], selectedSkill: undefined, messages: [], sessionId: undefined, view: 'chat' }),
