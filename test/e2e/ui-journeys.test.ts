@@ -86,6 +86,7 @@ async function seriousA11y(p: Page): Promise<string[]> {
 test('open a workspace from the path field: the title names the folder and all three tiers are listed', { skip }, async () => {
   await page.getByRole('button', { name: /^Workspace .* \(switch\)$/ }).click();
   await page.getByLabel('Folder path').fill(dirs.workspace);
+  await saveScreens(page, 'workspace');
   await page.getByRole('button', { name: 'Open', exact: true }).click();
   await until(async () => (await page.title()).startsWith('my-project — '));
   for (const tier of ['Project', 'User', 'Built-in']) await sidebar().getByRole('heading', { name: new RegExp(`^${tier} \\(\\d+\\)$`) }).waitFor();
@@ -94,6 +95,7 @@ test('open a workspace from the path field: the title names the folder and all t
   await sidebar().getByRole('switch', { name: 'Enable git-commit' }).waitFor();
   assert.ok(await sidebar().getByText('.agents').count() >= 1, 'the .agents skill is marked');
   assert.deepEqual(await seriousA11y(page), []);
+  await saveScreens(page, 'main');
 });
 
 test('toggle a skill off in the sidebar and the engine agrees (knack skills list)', { skip }, async () => {
@@ -200,7 +202,7 @@ test('a tool call that needs approval: allow once, then always allow, and the ru
   await rules.getByRole('table').waitFor();
   assert.match((await rules.getByRole('table').textContent()) ?? '', /git status/);
   assert.deepEqual(await seriousA11y(page), []);
-  await saveScreens(page, 'settings');
+  await saveScreens(page, 'rules');
   await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Chat' }).click();
 });
 
@@ -221,6 +223,10 @@ test('the other screens render without serious accessibility problems; no page e
   await page.getByRole('heading', { name: 'Always loaded' }).waitFor();
   assert.deepEqual(await seriousA11y(page), []);
   await saveScreens(page, 'tools');
+  await views.getByRole('button', { name: 'Settings' }).click();
+  await page.getByRole('heading', { name: 'Model provider' }).waitFor();
+  assert.deepEqual(await seriousA11y(page), []);
+  await saveScreens(page, 'settings');
   await views.getByRole('button', { name: 'Sessions' }).click();
   if (chatMissing) await page.getByRole('region', { name: 'Sessions' }).getByRole('alert').or(page.getByText('No conversations yet.')).first().waitFor();
   else await page.getByRole('button', { name: /^Open / }).first().waitFor();
