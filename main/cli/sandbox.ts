@@ -10,6 +10,7 @@ import { parseSkillFile } from '../core/skills/format/manifest.js';
 import { formatDiagnostic, hasErrors } from '../core/base/diagnostics.js';
 import { skillFileIn } from '../core/skills/format/skill-frontmatter.js';
 import type { CatalogEntry } from '../core/skills/format/types.js';
+import { rejectedPermissions } from '../core/skills/format/permissions.js';
 import type { ScriptRunner } from '../core/sandbox/runner.js';
 import type { ScriptResult } from '../core/sandbox/client.js';
 import type { ApproveHook, ScriptSkill } from '../core/sandbox/capabilities.js';
@@ -41,7 +42,7 @@ async function openSession(ctx: CommandContext): Promise<Session> {
   return {
     catalog: ws.catalog,
     async runnerFor(extra) {
-      // An ad-hoc skill (`sandbox run --skill DIR`) binds its own name first: the real gate (skills/use/gate-setup.ts),
+      // An ad-hoc skill (`sandbox run --skill DIR`) binds its own name first: the real gate (policy/setup.ts),
       // settings ceiling ∩ its manifest, with the stored rules.
       return extra ? ws.newScriptRunner(ws.gateWith([extra])) : ws.scriptRunner();
     },
@@ -127,7 +128,10 @@ function adHocSkill(ctx: CommandContext): AdHocSkill {
     return {
       file: join(realDir, 'SKILL.md'),
       realDir,
-      manifest: { name: NO_SKILL, description: '', metadata: {}, allowedTools: [], readWhen: [], agentCreated: false, dependsOn: [], extra: {} },
+      manifest: {
+        name: NO_SKILL, description: '', metadata: {}, allowedTools: [], readWhen: [], agentCreated: false, dependsOn: [], extra: {},
+        requested: { permissions: rejectedPermissions(), diagnostics: [] },
+      },
     };
   }
   const dir = resolve(dirFlag);
@@ -139,7 +143,7 @@ function adHocSkill(ctx: CommandContext): AdHocSkill {
   }
   const realDir = realpathSync(dir);
   try {
-    policyFromManifest(parsed.manifest.name, realDir, parsed.manifest, file);
+    policyFromManifest(parsed.manifest.name, realDir, parsed.manifest);
   } catch (e) {
     throw new CliError(e instanceof SandboxError ? e.message : String(e));
   }

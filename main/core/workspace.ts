@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { loadSettings, type Settings } from './config/settings.js';
 import { userSkillDirs, type KnackPaths } from './config/paths.js';
 import { Store } from './store/index.js';
-import { openCatalog, type Catalog } from './skills/catalog/catalog.js';
+import { openCatalog, type Catalog, type CatalogChange } from './skills/catalog/catalog.js';
 import { createTrustReview } from './skills/trust/trust.js';
 import { watchCatalog, type CatalogWatcher } from './skills/catalog/watch.js';
 import { SkillMatcher } from './skills/use/matcher.js';
@@ -12,8 +12,10 @@ import { SkillLoader } from './skills/use/loader.js';
 import { skillTools } from './skills/use/skill-tools.js';
 import type { CatalogEntry } from './skills/format/types.js';
 import type { Diagnostic } from './base/diagnostics.js';
-import { buildGate } from './skills/use/gate-setup.js';
-import type { Actor, Gate, ToolCall } from './policy/types.js';
+import { buildGate } from './policy/setup.js';
+import { CatalogGate } from './skills/use/catalog-gate.js';
+import { skillPolicyOf } from './skills/format/permissions.js';
+import type { Gate } from './policy/types.js';
 import { crossLanguageExpander } from './search/expand.js';
 import type { Expander } from './search/text-index.js';
 import { openToolbox, type Toolbox } from './toolbox.js';
@@ -50,26 +52,10 @@ export interface WorkspaceOptions {
   requireStore?: boolean;
 }
 
-/**
- * A gate that always judges with the current catalog: rebuilt (lazily) when skills are added, edited, removed or
- * toggled, so a manifest change takes effect at the next call, never later.
- */
-class LiveGate implements Gate {
-  private current: Gate | undefined;
-  constructor(private readonly build: () => Gate) {}
-  invalidate(): void {
-    this.current = undefined;
-  }
-  authorize(call: ToolCall, actor: Actor) {
-    this.current ??= this.build();
-    return this.current.authorize(call, actor);
-  }
-}
-
 export class KnackWorkspace {
   readonly settings: Settings;
   readonly expander: Expander;
-  private readonly liveGate: LiveGate;
+  private readonly liveGate: CatalogGate;
   private matcherCache: SkillMatcher | undefined;
   private toolboxPromise: Promise<Toolbox> | undefined;
   private runnerCache: ScriptRunner | undefined;
@@ -85,9 +71,9 @@ export class KnackWorkspace {
   ) {
     this.settings = settings;
     this.expander = crossLanguageExpander({ cacheDir: join(options.paths.dataDir, 'cache') });
-    this.liveGate = new LiveGate(() => this.gateWith());
-    catalog.on('change', () => {
-      this.liveGate.invalidate();
+    this.liveGate = new CatalogGate({ settings, workspace: options.workspace, ...(store ? { store } : {}), catalog });
+    catalog.on('change', (change: CatalogChange) => {
+      this.liveGate.changed(change);
       this.matcherCache = undefined;
     });
   }
@@ -131,7 +117,10 @@ export class KnackWorkspace {
     return this.options.paths;
   }
 
-  /** The policy gate for this workspace: ceiling ∩ acting skills' manifests, the user's rules; follows the catalog. */
+  /**
+   * The policy gate for this workspace: ceiling ∩ acting skills' manifests, the user's rules; follows the catalog
+   * (a change re-reads only the skills it names).
+   */
   get gate(): Gate {
     return this.liveGate;
   }
@@ -180,12 +169,12 @@ export class KnackWorkspace {
   }
 
   /** A gate over the catalog's acting skills plus `first`, which bind their names before any catalog skill. */
-  gateWith(first: Pick<CatalogEntry, 'file' | 'realDir' | 'manifest'>[] = []): Gate {
+  gateWith(first: Pick<CatalogEntry, 'realDir' | 'manifest'>[] = []): Gate {
     return buildGate({
       settings: this.settings,
       workspace: this.workspace,
       ...(this.store ? { store: this.store } : {}),
-      skills: [...first, ...this.actingSkills()],
+      skills: [...first, ...this.actingSkills()].map(skillPolicyOf),
     }).gate;
   }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { tempDir, writeTree } from '../../helpers/tmp.js';
 import { openToolbox } from '../../../main/core/toolbox.js';
 import { loadMcpConfig, parseMcpConfig, type McpServerConfig } from '../../../main/core/mcp/config.js';
-import { buildGate } from '../../../main/core/skills/use/gate-setup.js';
+import { buildGate } from '../../../main/core/policy/setup.js';
 import { DEFAULT_SETTINGS } from '../../../main/core/config/settings.js';
 import type { Diagnostic } from '../../../main/core/base/diagnostics.js';
 

@@ -11,6 +11,7 @@ import { createGate, type SkillPolicy } from '../../../main/core/policy/gate.js'
 import { ceilingFrom } from '../../../main/core/policy/ceiling.js';
 import { policyFromManifest } from '../../../main/core/sandbox/skill-policy.js';
 import type { SkillManifest } from '../../../main/core/skills/format/types.js';
+import { readPermissionRequest } from '../../../main/core/skills/format/permissions.js';
 import { tempDir, writeTree, skillMd } from '../../helpers/tmp.js';
 
 export function testLimits(over: Partial<SandboxLimits> = {}): SandboxLimits {
@@ -32,6 +33,8 @@ function manifest(name: string, permissions?: unknown): SkillManifest {
   return {
     name, description: 'test skill', metadata: {}, allowedTools: [], readWhen: [], agentCreated: false, dependsOn: [], extra: {},
     ...(permissions !== undefined ? { permissions: { raw: permissions, reviewed: false as const } } : {}),
+    // The one reader, as the manifest parser calls it.
+    requested: readPermissionRequest(permissions !== undefined ? { permissions } : {}, 'SKILL.md'),
   };
 }
 
@@ -62,7 +65,7 @@ export function world(opts: {
   for (const [name, s] of Object.entries(opts.skills)) {
     const dir = join(skillsRoot, name);
     writeTree(dir, { 'SKILL.md': skillMd({ name, description: 'test skill' }), ...s.files });
-    policies.set(name, policyFromManifest(name, dir, manifest(name, s.permissions), join(dir, 'SKILL.md')));
+    policies.set(name, policyFromManifest(name, dir, manifest(name, s.permissions)));
   }
   const gate = createGate({
     ceiling: ceilingFrom(opts.settings ?? DEFAULT_SETTINGS, workspace, [...policies.values()].map((p) => p.dir)),
