@@ -9,7 +9,8 @@ export const mainDir = join(repoRoot, 'main');
 
 /**
  * Each folder of main/ (a "unit", named by its path below main/) and the units right below it that it may use.
- * Bottom to top. `core` is the composition root: the files directly in main/core (workspace.ts, toolbox.ts, service.ts).
+ * Bottom to top. `core` is the composition root: the files directly in main/core (workspace.ts, toolbox.ts); `core/service`
+ * implements the contract (preload/contract.ts) over it for the transports (electron, serve).
  */
 export const LAYERS = {
   'core/base': [],
@@ -26,9 +27,10 @@ export const LAYERS = {
   'core/sandbox': ['core/tools', 'core/skills/format'],
   'core/agent': ['core/skills/use', 'core/mcp', 'core/sandbox'],
   core: ['core/agent'],
-  serve: ['core'],
-  electron: ['core', 'serve'],
-  cli: ['core'],
+  'core/service': ['core'],
+  electron: ['core/service'],
+  serve: ['core/service', 'electron'],
+  cli: ['core', 'serve'],
 };
 
 /** Every unit `unit` may import: its own list, closed transitively. */

@@ -13,7 +13,8 @@ import type { CatalogEntry } from '../core/skills/format/types.js';
 import { rejectedPermissions } from '../core/skills/format/permissions.js';
 import type { ScriptRunner } from '../core/sandbox/runner.js';
 import type { ScriptResult } from '../core/sandbox/client.js';
-import type { ApproveHook, ScriptSkill } from '../core/sandbox/capabilities.js';
+import type { ScriptSkill } from '../core/sandbox/capabilities.js';
+import type { Approver } from '../core/tools/approval.js';
 import { policyFromEntry, policyFromManifest } from '../core/sandbox/skill-policy.js';
 import { SandboxError } from '../core/sandbox/protocol.js';
 
@@ -34,8 +35,8 @@ interface Session {
 async function openSession(ctx: CommandContext): Promise<Session> {
   const confirm = confirmOf(ctx);
   // While the question is open the run's wall clock is held (see capabilities.ts).
-  const approve: ApproveHook | undefined = confirm
-    ? (call, actor, decision) => confirm(`${actor.kind === 'skill' ? `skill "${actor.skill}"` : 'a script'}: ${call.tool} ${JSON.stringify(call.args)}\n  ${decision.reason}\n  allow once?`)
+  const approve: Approver | undefined = confirm
+    ? async (req) => ((await confirm(`${req.actor.kind === 'skill' ? `skill "${req.actor.skill}"` : 'a script'}: ${req.tool} ${JSON.stringify(req.args)}\n  ${req.reason}\n  allow once?`)) ? 'once' : 'deny')
     : undefined;
   // MCP connectors are not started for a CLI script run: knack.callTool reaches the built-in and skill tools.
   const ws = await openWorkspaceFor(ctx, { ...(approve ? { approveScript: approve } : {}) });

@@ -25,7 +25,8 @@ import type { BackoffOptions } from './mcp/connection.js';
 import type { McpServerConfig } from './mcp/config.js';
 import { createScriptRunner, type ScriptRunner } from './sandbox/runner.js';
 import { limitsFromSettings } from './sandbox/limits.js';
-import { registryLookup, type ApproveHook, type ToolLookup } from './sandbox/capabilities.js';
+import type { ToolRunner } from './sandbox/capabilities.js';
+import { ToolExecutor } from './tools/executor.js';
 import { catalogSkillFinder, createRunSkillScriptTool } from './sandbox/tool.js';
 import type { SpawnHost } from './sandbox/spawn.js';
 
@@ -35,8 +36,8 @@ export interface WorkspaceOptions {
   workspace: string;
   /** Answers the gate's `ask` for tool calls (CLI: the terminal; app: the approval dialog). None: ask = no. */
   approver?: Approver;
-  /** Answers `ask` for a skill script's capability calls (its wall clock is held while asking). */
-  approveScript?: ApproveHook;
+  /** Answers `ask` for a skill script's capability and tool calls, once | always | deny (its wall clock is held meanwhile). */
+  approveScript?: Approver;
   /** MCP servers to connect when the tool box opens. */
   mcpServers?: McpServerConfig[];
   mcpBackoff?: BackoffOptions;
@@ -150,17 +151,22 @@ export class KnackWorkspace {
    * (`knack sandbox run --skill DIR`): build it with `gateWith([thatSkill])`. Closed with the workspace.
    */
   newScriptRunner(gate: Gate): ScriptRunner {
-    // knack.callTool reaches the registered tools; the tool box opens on the first such call only.
-    let lookup: Promise<ToolLookup> | undefined;
-    const tools = (): Promise<ToolLookup> => (lookup ??= this.toolbox().then((box) => registryLookup(box.registry)));
+    // knack.callTool takes the tool pipeline (executor) over the registered tools, judged by this runner's gate;
+    // the tool box opens on the first such call only.
+    let executor: Promise<ToolExecutor> | undefined;
+    const rules = this.store?.policy;
+    const tools: ToolRunner = {
+      execute: async (name, args, ctx, over) => {
+        executor ??= this.toolbox().then((box) => new ToolExecutor({ registry: box.registry, gate, ...(rules ? { rules } : {}) }));
+        return (await executor).execute(name, args, ctx, over);
+      },
+    };
     const runner = createScriptRunner({
       gate,
       workspace: this.workspace,
       limits: limitsFromSettings(this.settings.sandbox),
-      tools: {
-        get: async (name) => (await tools()).get(name),
-        problems: async (name, args) => (await tools()).problems?.(name, args),
-      },
+      executor: tools,
+      ...(rules ? { rules } : {}),
       ...(this.options.approveScript ? { approve: this.options.approveScript } : {}),
       ...(this.options.spawnHost ? { spawn: this.options.spawnHost } : {}),
     });

@@ -19,7 +19,7 @@ async function open(servers: McpServerConfig[], approve = true) {
   const ws = tempDir();
   const diags: Diagnostic[] = [];
   const { gate } = buildGate({ settings: structuredClone(DEFAULT_SETTINGS), workspace: ws, skills: [] });
-  const box = await openToolbox({ workspace: ws, settings: structuredClone(DEFAULT_SETTINGS), gate, approver: async () => approve, mcpServers: servers, backoff: FAST, onDiagnostic: (d) => diags.push(d) });
+  const box = await openToolbox({ workspace: ws, settings: structuredClone(DEFAULT_SETTINGS), gate, approver: async () => (approve ? 'once' : 'deny'), mcpServers: servers, backoff: FAST, onDiagnostic: (d) => diags.push(d) });
   return { box, diags, ctx: { workspace: ws, actor: { kind: 'agent' as const, activeSkills: [] } } };
 }
 

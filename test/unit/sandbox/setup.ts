@@ -6,8 +6,12 @@ import { limitsFromSettings } from '../../../main/core/sandbox/limits.js';
 import type { SandboxLimits } from '../../../main/core/config/settings.js';
 import { SandboxClient } from '../../../main/core/sandbox/client.js';
 import { createScriptRunner, type ScriptRunner } from '../../../main/core/sandbox/runner.js';
-import type { ApproveHook, ToolLookup } from '../../../main/core/sandbox/capabilities.js';
+import type { Approver } from '../../../main/core/tools/approval.js';
+import type { ToolDefinition } from '../../../main/core/tools/types.js';
+import { ToolRegistry } from '../../../main/core/tools/registry.js';
+import { ToolExecutor } from '../../../main/core/tools/executor.js';
 import { createGate, type SkillPolicy } from '../../../main/core/policy/gate.js';
+import type { Gate } from '../../../main/core/policy/types.js';
 import { ceilingFrom } from '../../../main/core/policy/ceiling.js';
 import { policyFromManifest } from '../../../main/core/sandbox/skill-policy.js';
 import type { SkillManifest } from '../../../main/core/skills/format/types.js';
@@ -38,6 +42,12 @@ function manifest(name: string, permissions?: unknown): SkillManifest {
   };
 }
 
+function executorFor(tools: ToolDefinition<Record<string, unknown>>[], gate: Gate): ToolExecutor {
+  const registry = new ToolRegistry();
+  registry.registerAll(tools);
+  return new ToolExecutor({ registry, gate });
+}
+
 export interface World {
   workspace: string;
   skillsRoot: string;
@@ -52,8 +62,9 @@ export interface World {
 export function world(opts: {
   skills: Record<string, { permissions?: unknown; files?: Record<string, string> }>;
   workspaceFiles?: Record<string, string>;
-  tools?: ToolLookup;
-  approve?: ApproveHook;
+  /** Tools a script reaches with knack.callTool (through a real executor over the same gate). */
+  tools?: ToolDefinition<Record<string, unknown>>[];
+  approve?: Approver;
   limits?: Partial<SandboxLimits>;
   settings?: Settings;
 }): World {
@@ -74,7 +85,7 @@ export function world(opts: {
   });
   const runner = createScriptRunner({
     gate, workspace, limits: testLimits(opts.limits),
-    ...(opts.tools ? { tools: opts.tools } : {}),
+    ...(opts.tools ? { executor: executorFor(opts.tools, gate) } : {}),
     ...(opts.approve ? { approve: opts.approve } : {}),
   });
   after(() => runner.close());
