@@ -27,9 +27,10 @@ export const LAYERS = {
   'core/sandbox': ['core/tools', 'core/skills/format'],
   'core/agent': ['core/skills/use', 'core/mcp', 'core/sandbox'],
   core: ['core/agent'],
+  // The contract's face on the core (main/core/service/): what Electron and serve mode bind.
   'core/service': ['core'],
-  electron: ['core/service'],
-  serve: ['core/service', 'electron'],
+  serve: ['core/service'],
+  electron: ['core/service', 'serve'],
   cli: ['core', 'serve'],
 };
 
