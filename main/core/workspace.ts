@@ -9,6 +9,7 @@ import { createTrustReview } from './skills/trust/trust.js';
 import { watchCatalog, type CatalogWatcher } from './skills/catalog/watch.js';
 import { SkillMatcher } from './skills/use/matcher.js';
 import { SkillLoader } from './skills/use/loader.js';
+import { SkillSearch } from './skills/use/skill-search.js';
 import { skillTools } from './skills/use/skill-tools.js';
 import type { CatalogEntry } from './skills/format/types.js';
 import type { Diagnostic } from './base/diagnostics.js';
@@ -58,6 +59,7 @@ export class KnackWorkspace {
   readonly expander: Expander;
   private readonly liveGate: CatalogGate;
   private matcherCache: SkillMatcher | undefined;
+  private searchCache: SkillSearch | undefined;
   private toolboxPromise: Promise<Toolbox> | undefined;
   private runnerCache: ScriptRunner | undefined;
   private readonly runners: ScriptRunner[] = [];
@@ -76,6 +78,7 @@ export class KnackWorkspace {
     catalog.on('change', (change: CatalogChange) => {
       this.liveGate.changed(change);
       this.matcherCache = undefined;
+      this.searchCache = undefined;
     });
   }
 
@@ -134,6 +137,11 @@ export class KnackWorkspace {
   /** Trigger matcher over the enabled catalog; rebuilt after the catalog changes. */
   matcher(): SkillMatcher {
     return (this.matcherCache ??= new SkillMatcher(this.catalog.enabled()));
+  }
+
+  /** SkillSearch over the enabled catalog (cross-language, with the workspace's cache); rebuilt after the catalog changes. */
+  skillSearch(): SkillSearch {
+    return (this.searchCache ??= new SkillSearch(this.catalog.enabled(), { cacheDir: join(this.options.paths.dataDir, 'cache') }));
   }
 
   /** A loader for one conversation (it keeps that conversation's context projection). */

@@ -203,7 +203,11 @@ export function createCapabilityHandler(opts: CapabilityOptions): CapabilityHand
         if (result.ok) return result.content;
         const mapped = TOOL_TO_CAPABILITY[result.error.code];
         const code = mapped ?? (result.error.code.startsWith('tool.') ? result.error.code : `tool.${result.error.code}`);
-        throw new SandboxError(code.slice(0, 100), `${label}: ${result.error.message}`, result.error.details);
+        const reason = (result.error.details as { reason?: string } | undefined)?.reason;
+        const message = reason && code === 'capability.denied' ? `denied: ${reason}`
+          : reason && code === 'capability.needs_approval' ? `needs your approval, which was not given: ${reason}`
+          : result.error.message;
+        throw new SandboxError(code.slice(0, 100), `${label}: ${message}`, result.error.details);
       }
     }
   };
