@@ -10,6 +10,7 @@ import { watchCatalog, type CatalogWatcher } from './skills/catalog/watch.js';
 import { SkillMatcher } from './skills/use/matcher.js';
 import { SkillLoader } from './skills/use/loader.js';
 import { SkillSearch } from './skills/use/skill-search.js';
+import { WorkspaceSession } from './skills/use/session.js';
 import { skillTools } from './skills/use/skill-tools.js';
 import type { CatalogEntry } from './skills/format/types.js';
 import type { Diagnostic } from './base/diagnostics.js';
@@ -20,7 +21,7 @@ import type { Gate } from './policy/types.js';
 import { crossLanguageExpander } from './search/expand.js';
 import type { Expander } from './search/text-index.js';
 import { openToolbox, type Toolbox } from './toolbox.js';
-import type { Approver } from './tools/executor.js';
+import type { Approver, ExecutorOptions } from './tools/executor.js';
 import type { ImportedCatalog } from './tools/catalog-import.js';
 import type { BackoffOptions } from './mcp/connection.js';
 import type { McpServerConfig } from './mcp/config.js';
@@ -48,6 +49,8 @@ export interface WorkspaceOptions {
   spawnHost?: SpawnHost;
   /** Watch the skill folders and refresh the catalog on change (hot reload). */
   watch?: boolean;
+  /** Every gate decision of the workspace's tool calls (and, for an `ask`, the answer): for logs and session records. */
+  onDecision?: ExecutorOptions['onDecision'];
   /** Settings/tool/catalog diagnostics worth showing the user. */
   onDiagnostic?: (d: Diagnostic) => void;
   /** Throw instead of continuing without the store when the database cannot be opened. */
@@ -144,6 +147,35 @@ export class KnackWorkspace {
     return (this.searchCache ??= new SkillSearch(this.catalog.enabled(), { cacheDir: join(this.options.paths.dataDir, 'cache') }));
   }
 
+  /**
+   * A new conversation over this workspace: its own loaded skills (and projection) and discovered tools, and the model
+   * acting with exactly the skills it loaded as active (see skills/use/session.ts). Opens the tool box if needed.
+   */
+  async newSession(opts: { approver?: Approver; onDecision?: ExecutorOptions['onDecision'] } = {}): Promise<WorkspaceSession> {
+    const box = await this.toolbox();
+    const approver = opts.approver ?? this.options.approver;
+    const onDecision = opts.onDecision ?? this.options.onDecision;
+    return new WorkspaceSession({
+      workspace: this.workspace,
+      registry: box.registry,
+      index: box.index,
+      gate: this.gate,
+      ...(approver ? { approver } : {}),
+      ...(this.store ? { rules: this.store.policy } : {}),
+      ...(onDecision ? { onDecision } : {}),
+      skills: this.skillToolDeps(),
+    });
+  }
+
+  private skillToolDeps() {
+    return {
+      catalog: this.catalog,
+      userSkillsDir: userSkillDirs(this.options.paths.home).workbuddy,
+      searchOptions: { cacheDir: join(this.options.paths.dataDir, 'cache') },
+      onCreated: () => void this.catalog.refresh(),
+    };
+  }
+
   /** A loader for one conversation (it keeps that conversation's context projection). */
   newLoader(): SkillLoader {
     return new SkillLoader((n) => this.catalog.get(n));
@@ -199,20 +231,17 @@ export class KnackWorkspace {
   toolbox(): Promise<Toolbox> {
     this.toolboxPromise ??= (async () => {
       const o = this.options;
-      const loader = this.newLoader();
-      const skill = skillTools({
-        catalog: this.catalog,
-        loader,
-        userSkillsDir: userSkillDirs(o.paths.home).workbuddy,
-        searchOptions: { cacheDir: join(o.paths.dataDir, 'cache') },
-        onCreated: () => void this.catalog.refresh(),
-      });
+      // The tool box's own Skill tool loads into a loader of its own: the one-shot CLI calls (`knack tools call`).
+      // Conversations get theirs from newSession().
+      const skill = skillTools({ ...this.skillToolDeps(), loader: this.newLoader() });
       const script = createRunSkillScriptTool({ runner: this.scriptRunner(), findSkill: catalogSkillFinder(this.catalog) });
       return openToolbox({
         workspace: this.workspace,
         settings: this.settings,
         gate: this.gate,
         ...(o.approver ? { approver: o.approver } : {}),
+        ...(this.store ? { rules: this.store.policy } : {}),
+        ...(o.onDecision ? { onDecision: o.onDecision } : {}),
         extraTools: [
           { tools: skill, source: 'skill' },
           { tools: [script], source: 'builtin' },
