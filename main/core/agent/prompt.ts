@@ -1,9 +1,9 @@
 // Prompt assembly for one model call: system (stable: instructions + budgeted skill catalog; dynamic: loaded
 // skills, deferred tool names, plan mode), tool definitions, history — with real token counts per section.
-import type { Settings } from '../config.js';
-import { countTokens } from '../tokens.js';
-import { buildPromptCatalog, escapePrompt, type PromptCatalog } from '../skills/prompt-catalog.js';
-import type { CatalogEntry, Tier } from '../skills/types.js';
+import type { Settings } from '../config/settings.js';
+import { countTokens } from '../base/tokens.js';
+import { buildPromptCatalog, escapePrompt, type PromptCatalog } from '../skills/use/prompt-catalog.js';
+import type { CatalogEntry, Tier } from '../skills/format/types.js';
 import type { PromptTool } from '../tools/prompt-cost.js';
 import { renderToolSection } from '../tools/prompt-cost.js';
 import type { ChatMessage, ModelRequest } from './providers/types.js';

@@ -2,15 +2,17 @@
 // observations → repeat; approvals pause the turn; every event is committed to SQLite before it is shown.
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type { Settings } from '../config.js';
-import type { KnackPaths } from '../paths.js';
+import type { Settings } from '../config/settings.js';
+import type { KnackPaths } from '../config/paths.js';
 import type { Store } from '../store/index.js';
-import type { Catalog } from '../skills/catalog.js';
-import type { SkillMatcher, MatchReason } from '../skills/matcher.js';
-import { SkillLoader, listResources } from '../skills/loader.js';
+import type { Catalog } from '../skills/catalog/catalog.js';
+import type { SkillMatcher, MatchReason } from '../skills/use/matcher.js';
+import { SkillLoader, listResources } from '../skills/use/loader.js';
 import type { Gate } from '../policy/types.js';
 import { describeRule, generaliseRules } from '../policy/rules.js';
-import type { Toolbox } from '../tools/toolbox.js';
+import { addRule } from '../policy/rule-book.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { ToolSearchIndex } from '../tools/tool-search.js';
 import type { ApprovalRequest } from '../tools/executor.js';
 import type { ToolResult } from '../tools/types.js';
 import type { ModelProvider, StreamEvent, ToolCallPart, Usage } from './providers/types.js';
@@ -32,7 +34,8 @@ export interface AgentHost {
   readonly gate: Gate;
   readonly paths: KnackPaths;
   matcher(): SkillMatcher;
-  toolbox(): Promise<Toolbox>;
+  /** The workspace's tools (registry with deferral, the deferred-tool index); the session views them through its own overlay. */
+  toolbox(): Promise<{ registry: ToolRegistry; index: ToolSearchIndex }>;
 }
 
 export interface SessionOptions {
@@ -487,7 +490,7 @@ export class ChatSession {
   }
 
   private storeAlways(req: ApprovalRequest): string[] {
-    return generaliseRules({ tool: req.tool, args: req.args, access: req.access }, this.host.workspace, 'allow').map((r) => describeRule(this.store.policy.addRule(r).rule));
+    return generaliseRules({ tool: req.tool, args: req.args, access: req.access }, this.host.workspace, 'allow').map((r) => describeRule(addRule(this.store.policy, r).rule));
   }
 
   // ---- skills ----
