@@ -37,7 +37,10 @@ export function reportView(r: AuditReport): Out<typeof C.AuditReport> {
 /** The audit state a list shows. Built-in skills ship with the app and are trusted by design. */
 export function auditState(entry: CatalogEntry, report: AuditReport | undefined, store: Store | undefined): Out<typeof C.AuditState> {
   if (entry.tier === 'builtin') return { status: 'clean', findings: 0 };
-  if (!report) return { status: 'checking', findings: 0 };
+  // The catalog marks a skill whose audit has not finished (`trust: 'checking'`); its verdict arrives as audit.verdict.
+  if ((entry as { trust?: string }).trust === 'checking') return { status: 'checking', findings: 0 };
+  // The audit could not run at all (unreadable folder): the catalog keeps it disabled and says why.
+  if (!report) return { status: 'blocked', findings: 0 };
   const base = { level: report.level, findings: report.findings.length, contentHash: report.contentHash };
   if (report.level === 'P0') return { status: 'blocked', ...base };
   const trusted = store?.policy.trustByHash(report.contentHash) === 'trusted';
@@ -46,7 +49,7 @@ export function auditState(entry: CatalogEntry, report: AuditReport | undefined,
   return { status: 'clean', ...base };
 }
 
-/** The audit of a catalog entry (cached by file fingerprint), or undefined when it cannot run (then: `checking`). */
+/** The audit of a catalog entry (cached by file fingerprint), or undefined when it cannot run. */
 export function auditOf(entry: CatalogEntry, store: Store | undefined): AuditReport | undefined {
   if (entry.tier === 'builtin') return undefined;
   try {
