@@ -50,9 +50,16 @@ export function buildRenderer() {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   try {
-    if (!args.has('--main-only')) buildRenderer();
-    if (!args.has('--renderer-only')) await buildMain();
-    console.log('built: dist/renderer, dist/main/electron (main, host, parse-worker), dist/preload/index.cjs');
+    const built = [];
+    if (!args.has('--main-only')) {
+      buildRenderer();
+      built.push('dist/renderer');
+    }
+    if (!args.has('--renderer-only')) {
+      await buildMain();
+      built.push('dist/main/electron (main, host, parse-worker)', 'dist/preload/index.cjs');
+    }
+    console.log(`built: ${built.join(', ')}`);
   } catch (e) {
     console.error(`build failed: ${e instanceof Error ? e.message : String(e)}`);
     process.exit(1);
