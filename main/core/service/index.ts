@@ -14,6 +14,7 @@ import { toolHandlers } from './tools.js';
 import { settingsHandlers } from './settings.js';
 import { ChatBinding } from './chat.js';
 import { addRecent, listRecent } from './recent.js';
+import { clearAudits } from './views.js';
 import { openWorkspace, type KnackWorkspace, type WorkspaceOptions } from '../workspace.js';
 import { loadMcpConfig } from '../mcp/config.js';
 import type { KnackPaths } from '../config/paths.js';
@@ -133,7 +134,9 @@ export class KnackService {
     await this.chat.detach();
     this.ws = next;
     this.wsDiagnostics = diagnostics;
+    clearAudits(next.store);
     next.catalog.on('change', (c: { added: string[]; removed: string[]; changed: string[] }) => {
+      clearAudits(next.store);
       if (this.ws === next) this.events.emit('catalog.changed', { workspace: next.workspace, added: c.added, removed: c.removed, changed: c.changed });
     });
     this.chat.attach(next);
