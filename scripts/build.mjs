@@ -28,7 +28,7 @@ export async function buildMain() {
     entryPoints: {
       main: join(root, 'main', 'electron', 'main.ts'),
       host: join(root, 'main', 'core', 'sandbox', 'host.ts'),
-      'parse-worker': join(root, 'main', 'core', 'skills', 'parse-worker.ts'),
+      'parse-worker': join(root, 'main', 'core', 'skills', 'catalog', 'parse-worker.ts'),
     },
     outdir: out,
   });
