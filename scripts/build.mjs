@@ -13,7 +13,8 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const args = new Set(process.argv.slice(2));
 
 /** Runtime dependencies stay in node_modules (native modules, data files); only our TypeScript is bundled. */
-const external = ['electron', ...Object.keys(pkg.dependencies ?? {})];
+// esbuild: parse-pool.ts imports it dynamically on the TypeScript-checkout path only (never taken by built code).
+const external = ['electron', 'esbuild', ...Object.keys(pkg.dependencies ?? {})];
 
 // Bundled ESM still meets `require` in dependencies' interop paths; give it a real one.
 const banner = { js: "import { createRequire as __knackCreateRequire } from 'node:module'; const require = __knackCreateRequire(import.meta.url);" };
