@@ -3,6 +3,7 @@
 import { readFileSync, readdirSync, mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sharedFixtures } from '../helpers/shared-fixtures.js';
 import { SkillMatcher } from '../../main/core/skills/matcher.js';
 import { SkillSearch } from '../../main/core/skills/skill-search.js';
 import { loadBilingualMap } from '../../main/core/search/bilingual.js';
@@ -10,7 +11,7 @@ import { terms } from '../../main/core/search/tokenize.js';
 import { parseSkillFile } from '../../main/core/skills/manifest.js';
 import type { CatalogEntry, SkillManifest } from '../../main/core/skills/types.js';
 
-const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures');
+const FIXTURES = sharedFixtures();
 
 function entry(m: SkillManifest, tier: CatalogEntry['tier'] = 'user'): CatalogEntry {
   return { manifest: m, tier, source: 'workbuddy', dir: `/s/${m.name}`, realDir: `/s/${m.name}`, file: `/s/${m.name}/SKILL.md`, size: 0, mtimeMs: 0, diagnostics: [], enabled: true };

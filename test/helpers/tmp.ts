@@ -3,6 +3,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync, realpathSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after } from 'node:test';
+import { sharedFixtures } from './shared-fixtures.js';
 
 /** A fresh real temp folder, removed when the test file finishes. */
 export function tempDir(prefix = 'knack-test-'): string {
@@ -28,4 +29,5 @@ export function skillMd(frontmatter: Record<string, unknown> | string, body = '#
   return `---\n${fm}\n---\n${body}`;
 }
 
-export const SHARED_FIXTURES = join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures');
+/** The shared read-only fixtures, found from the main checkout and from a worktree alike. */
+export const SHARED_FIXTURES = sharedFixtures();
