@@ -3,15 +3,15 @@
 import { readFileSync, readdirSync, mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sharedFixtures } from '../helpers/shared-fixtures.js';
-import { SkillMatcher } from '../../main/core/skills/matcher.js';
-import { SkillSearch } from '../../main/core/skills/skill-search.js';
+import { SHARED_FIXTURES } from '../helpers/tmp.js';
+import { SkillMatcher } from '../../main/core/skills/use/matcher.js';
+import { SkillSearch } from '../../main/core/skills/use/skill-search.js';
 import { loadBilingualMap } from '../../main/core/search/bilingual.js';
 import { terms } from '../../main/core/search/tokenize.js';
-import { parseSkillFile } from '../../main/core/skills/manifest.js';
-import type { CatalogEntry, SkillManifest } from '../../main/core/skills/types.js';
+import { parseSkillFile } from '../../main/core/skills/format/manifest.js';
+import type { CatalogEntry, SkillManifest } from '../../main/core/skills/format/types.js';
 
-const FIXTURES = sharedFixtures();
+const FIXTURES = SHARED_FIXTURES;
 
 function entry(m: SkillManifest, tier: CatalogEntry['tier'] = 'user'): CatalogEntry {
   return { manifest: m, tier, source: 'workbuddy', dir: `/s/${m.name}`, realDir: `/s/${m.name}`, file: `/s/${m.name}/SKILL.md`, size: 0, mtimeMs: 0, diagnostics: [], enabled: true };
