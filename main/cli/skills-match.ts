@@ -1,11 +1,10 @@
 // `knack skills match|search|load|eval`: which skills a message triggers (with reasons), cross-language SkillSearch,
 // what loading a skill would put into the context, and SkillSearch's recall over a file of requests beside BM25.
-import { join } from 'node:path';
+// The matcher, SkillSearch and loader are the workspace's own (the ones the agent uses), not built here.
 import { CliError, printJson, stringFlag, type Command, type CommandContext } from './command.js';
-import { withCatalog } from './workspace.js';
-import { SkillMatcher, type MatchReason } from '../core/skills/use/matcher.js';
-import { SkillSearch } from '../core/skills/use/skill-search.js';
-import { listResources, SkillLoader } from '../core/skills/use/loader.js';
+import { withWorkspace } from './workspace.js';
+import type { MatchReason } from '../core/skills/use/matcher.js';
+import { listResources } from '../core/skills/use/loader.js';
 import { evaluate, readQueryGroups, type EvalReport } from '../core/tools/retrieval-eval.js';
 import { Bm25 } from '../core/tools/bm25.js';
 import { hasHan, terms } from '../core/search/tokenize.js';
@@ -28,9 +27,9 @@ const match: Command = {
   usage: '"MESSAGE" [--workspace DIR] [--json]',
   async run(ctx) {
     const message = text(ctx, 'MESSAGE (the user message to match)');
-    return withCatalog(ctx, (catalog) => {
+    return withWorkspace(ctx, (ws) => {
       const t0 = performance.now();
-      const matcher = new SkillMatcher(catalog.enabled());
+      const matcher = ws.matcher();
       const t1 = performance.now();
       const matches = matcher.match(message);
       const t2 = performance.now();
@@ -61,9 +60,9 @@ const search: Command = {
     const rawLimit = ctx.values.limit;
     const limit = rawLimit === undefined ? 10 : Number(rawLimit);
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new CliError(`--limit: expected a whole number from 1 to 1000, got "${String(rawLimit)}"`);
-    return withCatalog(ctx, (catalog) => {
+    return withWorkspace(ctx, (ws) => {
       const t0 = performance.now();
-      const s = new SkillSearch(catalog.enabled(), { cacheDir: join(ctx.paths.dataDir, 'cache') });
+      const s = ws.skillSearch();
       const hits = s.search(query, { limit });
       const ms = performance.now() - t0;
       if (ctx.json) {
@@ -90,8 +89,9 @@ const load: Command = {
   usage: 'NAME [--workspace DIR] [--json]',
   async run(ctx) {
     const name = text(ctx, 'NAME');
-    return withCatalog(ctx, (catalog) => {
-      const loader = new SkillLoader((n) => catalog.get(n));
+    return withWorkspace(ctx, (ws) => {
+      const { catalog } = ws;
+      const loader = ws.newLoader();
       const r = loader.load(name, 'user');
       if (!r.ok) {
         if (ctx.json) printJson(ctx.io, { ok: false, error: r.error });
@@ -135,10 +135,10 @@ const evalCmd: Command = {
       const [zh, en] = [groups[0]!.queries.filter((q) => hasHan(q.query)), groups[0]!.queries.filter((q) => !hasHan(q.query))];
       if (zh.length && en.length) groups = [...groups, { label: 'en', queries: en }, { label: 'zh', queries: zh }];
     }
-    return withCatalog(ctx, (catalog) => {
-      const enabled = catalog.enabled();
+    return withWorkspace(ctx, (ws) => {
+      const enabled = ws.catalog.enabled();
       const t0 = performance.now();
-      const s = new SkillSearch(enabled, { cacheDir: join(ctx.paths.dataDir, 'cache') });
+      const s = ws.skillSearch();
       const buildMs = performance.now() - t0;
       const bm = new Bm25(enabled.map((e) => ({ id: e.manifest.name, text: `${e.manifest.name.replace(/[-_]/g, ' ')} ${e.manifest.description}` })), 1.2, 0.75, terms);
       const known = new Set(enabled.map((e) => e.manifest.name));

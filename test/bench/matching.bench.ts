@@ -13,6 +13,7 @@ import { terms } from '../../main/core/search/tokenize.js';
 import { parseSkillFile } from '../../main/core/skills/format/manifest.js';
 import { evaluate, type EvalQuery, type EvalReport } from '../../main/core/tools/retrieval-eval.js';
 import type { CatalogEntry, SkillManifest } from '../../main/core/skills/format/types.js';
+import { defaultPermissions } from '../../main/core/policy/permissions.js';
 
 const FIXTURES = SHARED_FIXTURES;
 
@@ -51,7 +52,7 @@ function synthetic(n: number, seed = 42): CatalogEntry[] {
     const description = `Helps ${pick(EN)} the ${pick(EN)} ${pick(EN)} and ${pick(EN)} ${pick(EN)}; use when working on ${pick(EN)} ${pick(EN)}. ${r() < 0.3 ? `用于${pick(ZH)}${pick(ZH)}和${pick(ZH)}。` : ''}`;
     const name = `skill-${i.toString().padStart(5, '0')}-${pick(EN)}`;
     const tier = (['builtin', 'user', 'project'] as const)[i % 3]!;
-    out.push(entry({ name, description, metadata: {}, allowedTools: [], readWhen, agentCreated: false, dependsOn: [], extra: {} }, tier));
+    out.push(entry({ name, description, metadata: {}, allowedTools: [], readWhen, agentCreated: false, dependsOn: [], extra: {}, requested: { permissions: defaultPermissions(), diagnostics: [] } }, tier));
   }
   return out;
 }
