@@ -74,12 +74,13 @@ function keystroke(page: Page, value: string): Promise<number> {
   return page.evaluate(async (v) => {
     const g = globalThis as unknown as G;
     const input = g.document.getElementById('skill-filter') as { dispatchEvent(e: unknown): void };
-    const count = () => g.document.querySelector('.sidebar-meta [role="status"]')?.textContent;
-    const before = count();
+    // no named helper functions in here: tsx would wrap them in __name(), which the page does not have
+    const sel = '.sidebar-meta [role="status"]';
+    const before = g.document.querySelector(sel)?.textContent;
     const t0 = g.performance.now();
     Object.getOwnPropertyDescriptor(g.HTMLInputElement.prototype, 'value')!.set!.call(input, v);
     input.dispatchEvent(new g.Event('input', { bubbles: true }));
-    for (let i = 0; i < 600 && count() === before; i++) await new Promise<void>((r) => g.requestAnimationFrame(() => r()));
+    for (let i = 0; i < 600 && g.document.querySelector(sel)?.textContent === before; i++) await new Promise<void>((r) => g.requestAnimationFrame(() => r()));
     return g.performance.now() - t0;
   }, value);
 }
