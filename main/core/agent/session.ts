@@ -561,7 +561,7 @@ export class ChatSession {
 
   private async modelLoadsSkill(name: string): Promise<ToolResult> {
     const r = this.loadInto(name, 'model', 'the model asked for it');
-    if (!r.ok) return { ok: false, error: { code: r.code, message: r.message } };
+    if (!r.ok) return { ok: false, error: { code: r.code, message: r.code === 'skill.not_found' ? `${r.message}: find skills with SkillSearch` : r.message } };
     return {
       ok: true,
       content: {
@@ -592,7 +592,8 @@ export class ChatSession {
 
   private async assemble(): Promise<AssembledPrompt> {
     const tools = await this.toolsReady();
-    const section = tools.session.promptSection();
+    const visible = tools.session.visibleTools().map((t) => ({ name: t.def.name, description: t.def.description, inputSchema: t.def.inputSchema }));
+    const deferredNames = tools.session.hiddenTools().map((t) => t.def.name);
     const loaded = [...this.state.loaded.keys()].map((k) => this.bodies.get(k)).filter((b): b is LoadedBody => b !== undefined);
     return assemblePrompt(
       {
@@ -601,8 +602,8 @@ export class ChatSession {
         catalogSettings: this.host.settings.catalog,
         contextWindow: this.opts.provider?.contextWindow ?? this.host.settings.catalog.contextWindow,
         loaded,
-        tools: section.tools,
-        deferredNames: section.deferredNames,
+        tools: visible,
+        deferredNames,
         planMode: this.state.planMode,
         messages: this.state.messages,
       },
