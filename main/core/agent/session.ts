@@ -211,6 +211,11 @@ export class ChatSession {
     if (this.running) return Promise.reject(new Error('a turn is already running: stop it or wait for it to finish'));
     if (!text.trim()) return Promise.reject(new Error('the message is empty'));
     return this.runTurn(async (signal) => {
+      // Approvals left from before a restart are dropped when the user moves on; their calls get a result first,
+      // so the conversation the model reads stays valid (every tool call answered).
+      for (const p of [...this.state.pending.values()]) this.record({ type: 'approval_answered', approvalId: p.approvalId, answer: 'deny', message: 'the user sent a new message instead' });
+      this.preAnswered.clear();
+      this.closeUnresolved('not run: the user sent a new message instead');
       this.record({ type: 'user_message', text }, true);
       this.autoLoad(text);
       if (!this.opts.provider) {
