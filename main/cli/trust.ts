@@ -38,6 +38,7 @@ function confirm(ctx: CommandContext, question: string): Promise<boolean> {
 function printReport(ctx: CommandContext, r: AuditReport): void {
   const n = r.findings.length;
   ctx.io.out(`${r.skill}: ${LEVEL_WORD[r.level]}  (${n} finding${n === 1 ? '' : 's'}, ${r.files} files, content ${r.contentHash.slice(0, 12)})`);
+  if (r.level !== 'P2') ctx.io.out(`  manifest ${r.verdicts.manifest} · content ${r.verdicts.content}`);
   for (const f of r.findings) ctx.io.out(`  ${formatFinding(f).replace('\n', '\n  ')}`);
   for (const d of r.manifestDiagnostics.filter((x) => x.severity === 'warning')) ctx.io.out(`  warning ${d.file}:${d.line ?? 1} ${d.field ?? ''}: ${d.message}`);
   if (r.permissions) ctx.io.out(`permissions (${r.permissions.declared === 'none' ? 'none declared: scripts get no tools, no network, read their own folder' : `from ${r.permissions.declared}`}): ${describePermissions(r.permissions)}`);
@@ -46,7 +47,7 @@ function printReport(ctx: CommandContext, r: AuditReport): void {
 
 function reportJson(r: AuditReport) {
   return { skill: r.skill, dir: r.dir, level: r.level, contentHash: r.contentHash, files: r.files, bytes: r.bytes, findings: r.findings,
-    permissions: r.permissions ?? null, manifestDiagnostics: r.manifestDiagnostics, diff: r.diff ?? null };
+    verdicts: r.verdicts, permissions: r.permissions ?? null, manifestDiagnostics: r.manifestDiagnostics, diff: r.diff ?? null };
 }
 
 const audit: Command = {

@@ -1,5 +1,5 @@
 // Test helpers: throwaway folders that clean up after the test, and skill folders written to disk.
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync, realpathSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after } from 'node:test';
@@ -28,4 +28,6 @@ export function skillMd(frontmatter: Record<string, unknown> | string, body = '#
   return `---\n${fm}\n---\n${body}`;
 }
 
-export const SHARED_FIXTURES = join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures');
+/** The shared read-only fixtures beside the checkout (/work/main → /work/shared; a worktree /work/wt/x → /work/shared). */
+export const SHARED_FIXTURES = [3, 4].map((up) => join(import.meta.dirname, ...Array<string>(up).fill('..'), 'shared', 'fixtures'))
+  .find((p) => existsSync(p)) ?? join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures');

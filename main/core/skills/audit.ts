@@ -10,6 +10,7 @@ import { permissionsFromFrontmatter, type Permissions } from '../policy/permissi
 import { permissionDiff, type PermissionDiff } from '../policy/diff.js';
 import { readFrontmatterText } from '../policy/skill-frontmatter.js';
 import { isInside } from '../policy/paths.js';
+import { invocableName, slugify } from './manifest.js';
 
 export interface Finding {
   /** Path relative to the skill folder, "/" separators. */
@@ -38,7 +39,26 @@ export interface AuditReport {
   manifestDiagnostics: Diagnostic[];
   /** Against the previous version, when one was given. */
   diff?: PermissionDiff;
+  /**
+   * The two verdicts the level is made of: the manifest's (frontmatter and permission request) and the content's
+   * (instructions, references, scripts). The content rules run whatever the manifest's verdict.
+   */
+  verdicts: { manifest: Level; content: Level };
   auditor: string;
+}
+
+/** Families judged as the manifest (frontmatter, permission request); every other finding is about the content. */
+export const MANIFEST_FAMILIES: ReadonlySet<Family> = new Set<Family>(['manifest', 'permissions']);
+
+/** The manifest and content verdicts of a set of findings. */
+export function verdictsOf(findings: Finding[]): { manifest: Level; content: Level } {
+  let manifest: Level = 'P2';
+  let content: Level = 'P2';
+  for (const f of findings) {
+    if (MANIFEST_FAMILIES.has(f.family)) manifest = maxLevel(manifest, f.level);
+    else content = maxLevel(content, f.level);
+  }
+  return { manifest, content };
 }
 
 export const LIMITS = { maxFiles: 2000, maxFileBytes: 2 * 1024 * 1024, maxTotalBytes: 64 * 1024 * 1024, maxPerRule: 20 };
@@ -421,7 +441,9 @@ export function auditSkill(dir: string, opts: AuditOptions = {}): AuditReport {
         }
       } else {
         if (typeof fm.data.name === 'string' && fm.data.name.trim()) skill = fm.data.name.trim().normalize('NFKC');
-        else if (typeof fm.data.title === 'string' && fm.data.title.trim()) skill = fm.data.title.trim().normalize('NFKC');
+        else if (typeof fm.data.title === 'string' && fm.data.title.trim()) skill = slugify(fm.data.title.trim());
+        // A display name (`Agent Development`) is indexed under its slug: the report names the skill the same way.
+        if (/\s/u.test(skill)) skill = invocableName(skill, basename(dir)) ?? skill;
         const parsed = permissionsFromFrontmatter(fm.data, f.rel, fm.lineOf);
         manifestDiagnostics.push(...parsed.diagnostics);
         permissions = parsed.permissions;
@@ -461,7 +483,7 @@ export function auditSkill(dir: string, opts: AuditOptions = {}): AuditReport {
   const level = findings.reduce<Level>((l, f) => maxLevel(l, f.level), 'P2');
   return {
     skill, dir, level, findings, contentHash: hash.digest('hex'), files: files.length, bytes,
-    ...(permissions ? { permissions } : {}), manifestDiagnostics, ...(diff ? { diff } : {}), auditor: AUDITOR_VERSION,
+    ...(permissions ? { permissions } : {}), manifestDiagnostics, ...(diff ? { diff } : {}), verdicts: verdictsOf(findings), auditor: AUDITOR_VERSION,
   };
 }
 

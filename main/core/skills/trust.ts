@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { Store } from '../store/index.js';
 import type { CatalogEntry } from './types.js';
-import { auditSkill, listSkillFiles, type AuditReport } from './audit.js';
+import { auditSkill, listSkillFiles, MANIFEST_FAMILIES, verdictsOf, type AuditReport, type Finding } from './audit.js';
 import { AUDITOR_VERSION } from './audit-rules.js';
 import { defaultPermissions, type Permissions } from '../policy/permissions.js';
 import { permissionDiff } from '../policy/diff.js';
@@ -28,10 +28,27 @@ export function auditCached(dir: string, store?: Store): AuditReport {
   return report;
 }
 
-function summary(report: AuditReport, level: 'P0' | 'P1'): string {
-  const fs = report.findings.filter((f) => f.level === level);
+function firstOf(fs: Finding[]): string {
   const first = fs[0];
   return first ? `${first.file}:${first.line} ${first.rule}: ${first.message}${fs.length > 1 ? ` (+${fs.length - 1} more)` : ''}` : '';
+}
+
+/**
+ * The findings at `level`, the manifest's and the content's each named: a refused permission request never hides
+ * what the instructions and scripts hold (`manifest P0: …; content P1: …`).
+ */
+export function summary(report: AuditReport, level: 'P0' | 'P1'): string {
+  const at = report.findings.filter((f) => f.level === level);
+  const manifest = at.filter((f) => MANIFEST_FAMILIES.has(f.family));
+  const content = at.filter((f) => !MANIFEST_FAMILIES.has(f.family));
+  if (!manifest.length || !content.length) {
+    const v = report.verdicts ?? verdictsOf(report.findings);
+    const other = manifest.length ? v.content : v.manifest;
+    const side = manifest.length ? 'content' : 'manifest';
+    const rest = other !== 'P2' && other !== level ? `; ${side} ${other}` : '';
+    return firstOf(at) + rest;
+  }
+  return `manifest ${level}: ${firstOf(manifest)}; content ${level}: ${firstOf(content)}`;
 }
 
 /**
