@@ -2,9 +2,9 @@
 // the terminal when the gate says `ask` (never when stdin is not a terminal: then the answer is no).
 import { createInterface } from 'node:readline/promises';
 import { openWorkspace, type KnackWorkspace, type WorkspaceOptions } from '../core/workspace.js';
-import { formatDiagnostic } from '../core/skills/manifest.js';
-import type { Catalog } from '../core/skills/catalog.js';
-import type { Diagnostic } from '../core/skills/types.js';
+import { formatDiagnostic } from '../core/base/diagnostics.js';
+import type { Catalog } from '../core/skills/catalog/catalog.js';
+import type { Diagnostic } from '../core/base/diagnostics.js';
 import { CliError, type CommandContext } from './command.js';
 
 export async function ttyConfirm(question: string): Promise<boolean> {

@@ -28,6 +28,11 @@ export function skillMd(frontmatter: Record<string, unknown> | string, body = '#
   return `---\n${fm}\n---\n${body}`;
 }
 
-/** The shared read-only fixtures beside the checkout (/work/main → /work/shared; a worktree /work/wt/x → /work/shared). */
-export const SHARED_FIXTURES = [3, 4].map((up) => join(import.meta.dirname, ...Array<string>(up).fill('..'), 'shared', 'fixtures'))
-  .find((p) => existsSync(p)) ?? join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures');
+/** /work/shared/fixtures: the nearest `shared/fixtures` above the checkout (a worktree may sit deeper than /work/main). */
+export const SHARED_FIXTURES = ((): string => {
+  for (let dir = join(import.meta.dirname, '..', '..', '..'); ; dir = dirname(dir)) {
+    const candidate = join(dir, 'shared', 'fixtures');
+    if (existsSync(candidate)) return candidate;
+    if (dirname(dir) === dir) return join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures');
+  }
+})();

@@ -5,9 +5,9 @@ import type { Ceiling } from './ceiling.js';
 import { ceilingAllowsTool } from './ceiling.js';
 import type { Permissions } from './permissions.js';
 import { canonicalToolName, COMMAND_TOOLS, SKILL_PREFIX } from './permissions.js';
-import { isInside, realPathOf, relPosix } from './paths.js';
-import { globMatcher, matchesAny } from './glob.js';
-import type { Rule } from './rules.js';
+import { isInside, realPathOf, relPosix } from '../base/paths.js';
+import { globMatcher, matchesAny } from '../base/glob.js';
+import type { Rule } from '../store/policy-repo.js';
 import { categoryOf, commandSegments, describeRule, evaluateRules, hasHiddenEffects, runSegments, segmentStartsWith } from './rules.js';
 
 /** A skill as the gate sees it: its real folder and its reviewed permissions. */

@@ -1,32 +1,11 @@
 // User rules and grants: persisted allow/ask/deny decisions that match tool calls by tool, category, command, path or host.
 // Precedence: a per-tool rule beats a category rule beats a `*` rule; within one level deny beats ask beats allow.
 import type { Access, ToolCall } from './types.js';
-import { isInside, relPosix } from './paths.js';
-import { globMatcher } from './glob.js';
+import type { Effect, NewRule, Rule } from '../store/policy-repo.js';
+import { isInside, relPosix } from '../base/paths.js';
+import { globMatcher } from '../base/glob.js';
 
-export type Effect = 'allow' | 'ask' | 'deny';
 export const CATEGORIES = ['@read', '@write', '@execute', '@network'] as const;
-
-export interface Rule {
-  id: string;
-  effect: Effect;
-  /** A tool name, a category (`@read`, `@write`, `@execute`, `@network`) or `*`. */
-  tool: string;
-  /** Real workspace path the rule is limited to; undefined = every workspace. */
-  workspace?: string;
-  /** Limited to calls made by this skill's scripts. */
-  skill?: string;
-  /** Command prefix for command tools (`git status` matches `git status -s`, not `git statusx`). */
-  command?: string;
-  /** Glob relative to the workspace; every path of the call must match. */
-  path?: string;
-  /** Network host, exact or `*.example.com`. */
-  host?: string;
-  note?: string;
-  createdAt: number;
-}
-
-export type NewRule = Omit<Rule, 'id' | 'createdAt'>;
 
 /** The category a call falls in, from what it touches (strongest first). */
 export function categoryOf(access: Access): (typeof CATEGORIES)[number] | '@meta' {

@@ -4,9 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
-import { auditSkill } from '../../../main/core/skills/audit.js';
-import { reviewDiscovered } from '../../../main/core/skills/trust.js';
-import { parseSkillText } from '../../../main/core/skills/manifest.js';
+import { auditSkill } from '../../../main/core/skills/trust/audit.js';
+import { reviewDiscovered } from '../../../main/core/skills/trust/trust.js';
+import { parseSkillText } from '../../../main/core/skills/format/manifest.js';
 import { main } from '../../../main/cli/index.js';
 
 function skillWith(fm: string, body = '# Steps\n\nSummarise the file.\n'): string {

@@ -5,11 +5,11 @@ import assert from 'node:assert/strict';
 import { cpSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { skillMd, tempDir, writeTree, SHARED_FIXTURES } from '../../helpers/tmp.js';
-import { openCatalog } from '../../../main/core/skills/catalog.js';
-import { lintPaths } from '../../../main/core/skills/lint.js';
-import { parseSkillText } from '../../../main/core/skills/manifest.js';
-import { readFrontmatterText } from '../../../main/core/policy/skill-frontmatter.js';
-import { auditSkill } from '../../../main/core/skills/audit.js';
+import { openCatalog } from '../../../main/core/skills/catalog/catalog.js';
+import { lintPaths } from '../../../main/core/skills/catalog/lint.js';
+import { parseSkillText } from '../../../main/core/skills/format/manifest.js';
+import { readFrontmatterText } from '../../../main/core/skills/format/skill-frontmatter.js';
+import { auditSkill } from '../../../main/core/skills/trust/audit.js';
 
 function setup(files: Record<string, string>) {
   const root = tempDir();
