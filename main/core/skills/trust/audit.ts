@@ -388,7 +388,12 @@ function judge(seg: Segment, text: string): (Hit & { note?: string })[] {
     return hits;
   }
   let hits: (Hit & { note?: string })[];
-  if (seg.ctx === 'prose') hits = [...matchRules(seg, text, TEXT_RULES), ...matchRules(seg, withoutCodeSpans(text), COMMAND_RULES)];
+  if (seg.ctx === 'prose') {
+    // Commands in running prose (at most P1): not when the sentence lists them as things to look for.
+    const masked = withoutCodeSpans(text);
+    const commands = matchRules(seg, masked, COMMAND_RULES).filter((h) => !quotedAsCheck({ ...seg, around: masked }, masked.slice(h.index, h.index + 20)));
+    hits = [...matchRules(seg, text, TEXT_RULES), ...commands];
+  }
   else if (seg.ctx === 'inline' && quotedAsCheck(seg, text)) hits = matchRules(seg, text, TEXT_RULES);
   else hits = matchRules(seg, text);
   if (seg.ctx === 'shell' || seg.ctx === 'script' || seg.ctx === 'inline' || seg.ctx === 'example') {
