@@ -5,7 +5,7 @@ import { skillsMatchCommands } from './skills-match.js';
 import { trustCommands } from './trust.js';
 import { toolsCommands } from './tools.js';
 import { sandboxCommands } from './sandbox.js';
-import { serveCommands } from '../serve/cli.js';
+import { serveCommands } from './serve.js';
 
 export const COMMANDS: Command[] = [
   ...skillsCatalogCommands,

@@ -1,40 +1,14 @@
 // The window's security decisions, kept free of Electron so they are unit-tested under plain Node: the CSP, which
 // navigations and new windows are refused, which links may open in the system browser, which frames may call IPC.
-// main.ts only wires these into Electron's hooks.
+// main.ts only wires these into Electron's hooks. The CSP and the renderer's file mapping are shared with serve mode.
+import { rendererFileFor } from '../serve/http-security.js';
+
+export { contentSecurityPolicy, contentTypeFor, securityHeaders, serveContentSecurityPolicy } from '../serve/http-security.js';
 
 /** The custom scheme the renderer is served from (never file://, never a remote URL). */
 export const APP_SCHEME = 'app';
 export const APP_HOST = 'knack';
 export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
-
-/**
- * The Content-Security-Policy for the renderer. No inline or remote script, no eval, no plugins, no framing, no
- * form posts, no <base> tricks; `connect` only where the transport needs it (Electron: none, IPC is not fetch).
- */
-export function contentSecurityPolicy(opts: { connect?: string[] } = {}): string {
-  const connect = opts.connect?.length ? opts.connect.join(' ') : "'none'";
-  return [
-    "default-src 'none'",
-    "script-src 'self'",
-    // React sets style attributes through the CSSOM (not blocked); inline <style> from libraries needs this.
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    "font-src 'self'",
-    `connect-src ${connect}`,
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-    "frame-src 'none'",
-    "worker-src 'none'",
-    "manifest-src 'self'",
-  ].join('; ');
-}
-
-/** Serve mode's CSP: the page may talk to its own socket only. */
-export function serveContentSecurityPolicy(port: number): string {
-  return contentSecurityPolicy({ connect: ["'self'", `ws://127.0.0.1:${port}`, `ws://localhost:${port}`] });
-}
 
 function parse(url: string): URL | undefined {
   try {
@@ -70,11 +44,16 @@ export function externalLinkProblem(url: string): string | undefined {
   if (u.protocol !== 'https:') return `only https links open outside the app (this is ${u.protocol})`;
   if (u.username || u.password) return 'credentials in the URL';
   const host = u.hostname.toLowerCase();
-  if (!host.includes('.')) return 'not a public host name';
   if (/^\[.*\]$/.test(host) || /^\d+(\.\d+){3}$/.test(host) || /^(0x[0-9a-f]+|\d+)$/.test(host)) return 'an IP address';
+  if (!host.includes('.')) return 'not a public host name';
   if (/(^|\.)(localhost|local|internal|lan|home|corp|intranet)$/.test(host)) return 'a local host name';
   if (/[^a-z0-9.-]/.test(host)) return 'unexpected characters in the host';
   return undefined;
+}
+
+/** The URL to hand to the system browser, normalised, or null when externalLinkProblem refuses it. */
+export function openableExternalUrl(url: string): string | null {
+  return externalLinkProblem(url) === undefined ? new URL(url).href : null;
 }
 
 /** New windows are never created by the renderer; an https link becomes "open externally" after the check. */
@@ -103,48 +82,9 @@ export function senderProblem(frame: SenderFrame | null | undefined, appWebConte
   return undefined;
 }
 
-/**
- * Maps app://knack/<path> to a file inside the renderer folder. Refuses anything that would leave it (.., encoded
- * separators, absolute paths) and unknown hosts; a path without an extension is the SPA's index.html.
- */
+/** Maps app://knack/<path> to a file inside the renderer folder (rendererFileFor); other hosts and schemes are refused. */
 export function appFileFor(url: string): { rel: string } | { problem: string } {
   const u = parse(url);
   if (!u || !isAppUrl(url)) return { problem: 'not an app URL' };
-  let path: string;
-  try {
-    path = decodeURIComponent(u.pathname);
-  } catch {
-    return { problem: 'bad percent-encoding' };
-  }
-  if (path.includes('\0') || path.includes('\\')) return { problem: 'bad characters in the path' };
-  const parts = path.split('/').filter((p) => p !== '');
-  if (parts.some((p) => p === '..' || p === '.')) return { problem: 'path leaves the app folder' };
-  if (parts.length === 0 || !/\.[a-z0-9]+$/i.test(parts[parts.length - 1]!)) return { rel: 'index.html' };
-  return { rel: parts.join('/') };
-}
-
-const TYPES: Record<string, string> = {
-  html: 'text/html; charset=utf-8', js: 'text/javascript; charset=utf-8', mjs: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8',
-  json: 'application/json', svg: 'image/svg+xml', png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif',
-  webp: 'image/webp', ico: 'image/x-icon', woff: 'font/woff', woff2: 'font/woff2', ttf: 'font/ttf', txt: 'text/plain; charset=utf-8',
-  map: 'application/json', wasm: 'application/wasm',
-};
-
-export function contentTypeFor(rel: string): string {
-  const ext = rel.slice(rel.lastIndexOf('.') + 1).toLowerCase();
-  return TYPES[ext] ?? 'application/octet-stream';
-}
-
-/** Headers every renderer response carries (Electron protocol handler and serve mode). */
-export function securityHeaders(csp: string): Record<string, string> {
-  return {
-    'Content-Security-Policy': csp,
-    'X-Content-Type-Options': 'nosniff',
-    'Referrer-Policy': 'no-referrer',
-    'X-Frame-Options': 'DENY',
-    'Cross-Origin-Opener-Policy': 'same-origin',
-    'Cross-Origin-Resource-Policy': 'same-origin',
-    'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), usb=(), serial=(), hid=(), bluetooth=()',
-    'Cache-Control': 'no-store',
-  };
+  return rendererFileFor(u.pathname);
 }

@@ -8,7 +8,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { ClientFrame, SOCKET_PATH, contractError, type ServerFrame } from '../../preload/contract.js';
 import { dispatch, type Handlers, type EventHub } from '../core/service/dispatch.js';
-import { appFileFor, contentTypeFor, securityHeaders, serveContentSecurityPolicy } from '../electron/security.js';
+import { contentTypeFor, rendererFileFor, securityHeaders, serveContentSecurityPolicy } from './http-security.js';
 import { cookieName, cookieValue, judgeRequest, listenAddressProblem, newToken, tokenCookie, tokensEqual, type RequestFacts } from './guards.js';
 
 export interface ServeOptions {
@@ -88,7 +88,7 @@ export async function startServe(opts: ServeOptions): Promise<ServeHandle> {
         url.searchParams.delete('token');
         return send(res, 303, '', { Location: url.pathname + url.search, 'Set-Cookie': tokenCookie(port, token) });
       }
-      const target = appFileFor(`app://knack${url.pathname}`);
+      const target = rendererFileFor(url.pathname);
       if ('problem' in target) return send(res, 404, 'not found');
       const file = join(root, ...target.rel.split('/'));
       if (file !== root && !file.startsWith(root + sep)) return send(res, 404, 'not found');

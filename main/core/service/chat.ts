@@ -5,7 +5,7 @@ import { ServiceError } from './dispatch.js';
 import type { ServiceContext } from './context.js';
 import type { ServiceOptions } from './index.js';
 import type { KnackWorkspace } from '../workspace.js';
-import { loadSettings } from '../config.js';
+import { loadSettings } from '../config/settings.js';
 import type { SettingsView } from '../../../preload/contract.js';
 
 type ChatHandlers = Pick<Handlers,

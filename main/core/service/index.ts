@@ -16,8 +16,8 @@ import { ChatBinding } from './chat.js';
 import { addRecent, listRecent } from './recent.js';
 import { openWorkspace, type KnackWorkspace, type WorkspaceOptions } from '../workspace.js';
 import { loadMcpConfig } from '../mcp/config.js';
-import type { KnackPaths } from '../paths.js';
-import type { Diagnostic } from '../skills/types.js';
+import type { KnackPaths } from '../config/paths.js';
+import type { Diagnostic } from '../base/diagnostics.js';
 import type { Store } from '../store/index.js';
 import type { SpawnHost } from '../sandbox/spawn.js';
 

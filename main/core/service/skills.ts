@@ -5,13 +5,13 @@ import type { Handlers } from './dispatch.js';
 import { ServiceError } from './dispatch.js';
 import type { ServiceContext } from './context.js';
 import { auditOf, installView, reportView, skillView, permissionsView } from './views.js';
-import { readSkillBody } from '../skills/frontmatter.js';
-import { listSkillFiles } from '../skills/audit.js';
-import { trustSkill } from '../skills/trust.js';
-import { approvePendingInstall, installSkill } from '../skills/install.js';
-import { lintCatalog, lintPaths } from '../skills/lint.js';
-import { projectSkillDirs, userSkillDirs } from '../paths.js';
-import type { CatalogEntry } from '../skills/types.js';
+import { readSkillBody } from '../skills/format/frontmatter.js';
+import { listSkillFiles } from '../skills/trust/audit.js';
+import { trustSkill } from '../skills/trust/trust.js';
+import { approvePendingInstall, installSkill } from '../skills/trust/install.js';
+import { lintCatalog, lintPaths } from '../skills/catalog/lint.js';
+import { projectSkillDirs, userSkillDirs } from '../config/paths.js';
+import type { CatalogEntry } from '../skills/format/types.js';
 
 type SkillHandlers = Pick<Handlers,
   'skills.list' | 'skills.show' | 'skills.setEnabled' | 'skills.trust' | 'skills.trustAll' | 'skills.install' |

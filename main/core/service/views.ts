@@ -2,12 +2,13 @@
 // Pure mapping: no I/O except the cached audit of a skill folder.
 import type { z } from 'zod';
 import type * as C from '../../../preload/contract.js';
-import type { AuditReport } from '../skills/audit.js';
-import { auditCached } from '../skills/trust.js';
-import type { CatalogEntry } from '../skills/types.js';
+import type { AuditReport } from '../skills/trust/audit.js';
+import { auditCached } from '../skills/trust/trust.js';
+import type { CatalogEntry } from '../skills/format/types.js';
 import type { Permissions } from '../policy/permissions.js';
-import { describeRule, type Rule } from '../policy/rules.js';
-import type { InstallResult } from '../skills/install.js';
+import { describeRule } from '../policy/rules.js';
+import type { Rule } from '../store/policy-repo.js';
+import type { InstallResult } from '../skills/trust/install.js';
 import type { Store } from '../store/index.js';
 
 type Out<T extends z.ZodType> = z.output<T>;

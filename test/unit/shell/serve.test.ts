@@ -8,7 +8,7 @@ import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { tempDir, writeTree, skillMd } from '../../helpers/tmp.js';
-import { resolvePaths } from '../../../main/core/paths.js';
+import { resolvePaths } from '../../../main/core/config/paths.js';
 import { KnackService } from '../../../main/core/service/index.js';
 import { startServe, type ServeHandle } from '../../../main/serve/server.js';
 import { judgeRequest, listenAddressProblem } from '../../../main/serve/guards.js';

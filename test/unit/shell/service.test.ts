@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir, writeTree, skillMd } from '../../helpers/tmp.js';
-import { resolvePaths } from '../../../main/core/paths.js';
+import { resolvePaths } from '../../../main/core/config/paths.js';
 import { METHOD_NAMES, type EventName, type MethodInput, type MethodName, type MethodOutput } from '../../../preload/contract.js';
 import { KnackService } from '../../../main/core/service/index.js';
 import { dispatch } from '../../../main/core/service/dispatch.js';

@@ -2,11 +2,11 @@
 // WebSocket, guarded by a per-run token. Runs until Ctrl+C (SIGINT) or SIGTERM, then shuts down cleanly.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CliError, type Command, type CommandContext } from '../cli/command.js';
-import { repoRoot } from '../core/paths.js';
+import { CliError, type Command, type CommandContext } from './command.js';
+import { repoRoot } from '../core/config/paths.js';
 import { KnackService } from '../core/service/index.js';
-import { startServe } from './server.js';
-import { openBrowser } from './browser.js';
+import { startServe } from '../serve/server.js';
+import { openBrowser } from '../serve/browser.js';
 
 export function appVersion(): string {
   try {
