@@ -27,14 +27,18 @@ import { CACHE_VERSION, decodeSnapshot, fileRow, RootCache, type FileRow, type R
 import { discoverAll, tierRoots, type FoundSkill, type TierRoot } from './discover.js';
 import { folderMismatch, parseSkillFile, type ParsedSkill } from '../format/manifest.js';
 import { parseFilesParallel } from './parse-pool.js';
-import { TIER_RANK, type CatalogEntry, type Tier } from '../format/types.js';
+import { TIER_RANK, type CatalogEntry, type Tier, type TrustHold } from '../format/types.js';
 import type { Diagnostic } from '../../base/diagnostics.js';
 import { nameKey } from '../../base/names.js';
 
 /** Bump (via CACHE_VERSION in catalog-cache.ts) when the parser's output changes: older caches are re-parsed. */
 export const PARSER_VERSION = CACHE_VERSION;
 
-export type ReviewHook = (entry: CatalogEntry) => { enabled: false; reason: string } | undefined;
+/**
+ * The trust layer's verdict on one entry: undefined = may act. `trust` says the skill is held (refused, pending the
+ * user, or still being checked): a held skill shadows nobody, the lower-tier skill of its name acts until it is trusted.
+ */
+export type ReviewHook = (entry: CatalogEntry) => { enabled: false; reason: string; trust?: TrustHold } | undefined;
 
 export interface CatalogOptions {
   paths: KnackPaths;
@@ -373,13 +377,55 @@ export class Catalog extends EventEmitter {
         // Fail closed: a skill the trust layer could not review is not used.
         verdict = { enabled: false, reason: `trust review failed: ${(err as Error).message}` };
       }
+      delete e.trust;
       if (verdict && verdict.enabled === false) {
         e.enabled = false;
         e.disabledReason = verdict.reason;
+        if (verdict.trust) e.trust = verdict.trust;
       }
     }
+    this.resolveShadowing();
+  }
+
+  /**
+   * Who acts for each name: the highest-precedence skill that is not held for trust. A held skill (refused, pending,
+   * checking) shadows nobody — a cloned repository's `git-commit` folder does not switch off the built-in one — and
+   * says which skill it would shadow once trusted. `this.all` is sorted by name, then precedence.
+   */
+  private resolveShadowing(): void {
+    const winners = new Map<string, CatalogEntry>();
+    for (let i = 0; i < this.all.length;) {
+      const key = nameKey(this.all[i]!.manifest.name);
+      let j = i + 1;
+      while (j < this.all.length && nameKey(this.all[j]!.manifest.name) === key) j++;
+      const group = this.all.slice(i, j);
+      const win = group.find((e) => !e.trust) ?? group[0]!;
+      winners.set(key, win);
+      const winAt = group.indexOf(win);
+      group.forEach((e, k) => {
+        delete e.shadowedBy;
+        delete e.wouldShadow;
+        if (e === win) return;
+        if (k > winAt) e.shadowedBy = { tier: win.tier, file: win.file };
+        else {
+          // Held and above the one that acts: it would take that one's place once trusted.
+          e.wouldShadow = { tier: win.tier, file: win.file, name: win.manifest.name };
+          e.disabledReason = `${HOLD_WORDS[e.trust!]} — would shadow ${win.tier} ${win.manifest.name}${e.disabledReason ? `: ${e.disabledReason}` : ''}`;
+        }
+      });
+      i = j;
+    }
+    this.winners = winners;
+  }
+
+  /** The highest-precedence skill of that name held for trust (refused, pending, checking), if any: what `trust NAME` means. */
+  held(name: string): CatalogEntry | undefined {
+    const key = nameKey(name);
+    return this.all.find((e) => e.trust && nameKey(e.manifest.name) === key);
   }
 }
+
+const HOLD_WORDS: Record<TrustHold, string> = { refused: 'refused', pending: 'pending trust', checking: 'checking' };
 
 /** Build the catalog for a workspace (cold or warm from the store's cache). See the header for the API. */
 export async function openCatalog(options: CatalogOptions): Promise<Catalog> {

@@ -2,13 +2,13 @@
 // P0 → disabled with findings; P1 → disabled until the user trusts this exact content hash; built-ins are trusted.
 import { createHash } from 'node:crypto';
 import type { Store } from '../../store/index.js';
-import type { CatalogEntry } from '../format/types.js';
+import type { CatalogEntry, TrustHold } from '../format/types.js';
 import { auditSkill, listSkillFiles, MANIFEST_FAMILIES, verdictsOf, type AuditReport, type Finding } from './audit.js';
 import { AUDITOR_VERSION } from './audit-rules.js';
 import { defaultPermissions, type Permissions } from '../../policy/permissions.js';
 import { permissionDiff } from '../../policy/diff.js';
 
-export type ReviewVerdict = { enabled: false; reason: string } | undefined;
+export type ReviewVerdict = { enabled: false; reason: string; trust: TrustHold } | undefined;
 
 /** Audit a folder, reusing the stored report when the files' (path, size, mtime) are unchanged. */
 export function auditCached(dir: string, store?: Store): AuditReport {
@@ -62,9 +62,9 @@ export function reviewDiscovered(entry: Pick<CatalogEntry, 'tier' | 'realDir' | 
   try {
     report = auditCached(entry.realDir, store);
   } catch (e) {
-    return { enabled: false, reason: `could not audit: ${(e as Error).message}` };
+    return { enabled: false, reason: `could not audit: ${(e as Error).message}`, trust: 'refused' };
   }
-  if (report.level === 'P0') return { enabled: false, reason: `audit P0 (refused): ${summary(report, 'P0')}` };
+  if (report.level === 'P0') return { enabled: false, reason: `audit P0 (refused): ${summary(report, 'P0')}`, trust: 'refused' };
   const trusted = store?.policy.trustByHash(report.contentHash) === 'trusted';
   const permissions = report.permissions ?? defaultPermissions();
   const accepted = store?.policy.acceptedPermissions(entry.realDir);
@@ -72,11 +72,11 @@ export function reviewDiscovered(entry: Pick<CatalogEntry, 'tier' | 'realDir' | 
     const diff = permissionDiff(JSON.parse(accepted.permissionsJson) as Permissions, permissions);
     if (diff.widened) {
       const added = diff.lines.filter((l) => l.startsWith('+')).map((l) => l.slice(2));
-      return { enabled: false, reason: `permissions widened since last use (${added.join(', ')}): run \`knack skills trust ${entry.manifest.name}\` to accept` };
+      return { enabled: false, reason: `permissions widened since last use (${added.join(', ')}): run \`knack skills trust ${entry.manifest.name}\` to accept`, trust: 'pending' };
     }
   }
   if (report.level === 'P1' && !trusted) {
-    return { enabled: false, reason: `audit P1, not trusted yet: ${summary(report, 'P1')} — run \`knack skills trust ${entry.manifest.name}\`` };
+    return { enabled: false, reason: `audit P1, not trusted yet: ${summary(report, 'P1')} — run \`knack skills trust ${entry.manifest.name}\``, trust: 'pending' };
   }
   if (store && accepted?.contentHash !== report.contentHash) {
     store.policy.acceptPermissions(entry.realDir, entry.manifest.name, report.contentHash, JSON.stringify(permissions));
