@@ -30,11 +30,15 @@ export async function openWorkspaceFor(
   ctx: CommandContext,
   options: Partial<Omit<WorkspaceOptions, 'paths' | 'workspace'>> = {},
 ): Promise<KnackWorkspace> {
+  let ws: KnackWorkspace;
   try {
-    return await openWorkspace({ paths: ctx.paths, workspace: ctx.workspace, onDiagnostic: (d) => printDiagnostic(ctx, d), ...options });
+    ws = await openWorkspace({ paths: ctx.paths, workspace: ctx.workspace, onDiagnostic: (d) => printDiagnostic(ctx, d), ...options });
   } catch (e) {
     throw new CliError((e as Error).message, 3);
   }
+  // A command answers once: it waits for the verdicts of skills still being audited on the workers.
+  await ws.catalog.settled();
+  return ws;
 }
 
 /** Run `fn` over an open workspace and always close it. */

@@ -112,7 +112,8 @@ export class KnackWorkspace {
         workspace: options.workspace,
         settings,
         ...(store ? { store } : {}),
-        review: createTrustReview(store),
+        // Audits run on worker threads: a big folder answers at once, unaudited skills are `checking` until their verdict.
+        review: createTrustReview(store, { background: true }),
       });
     } catch (e) {
       store?.close(); // never leak the database handle on a failed open
@@ -230,7 +231,7 @@ export class KnackWorkspace {
     await this.watcher?.close();
     await Promise.all(this.runners.map((r) => r.close()));
     if (this.toolboxPromise) await (await this.toolboxPromise.catch(() => undefined))?.close();
-    (this.catalog as { close?: () => void }).close?.();
+    await this.catalog.close();
     this.store?.close();
   }
 }

@@ -38,7 +38,14 @@ export const PARSER_VERSION = CACHE_VERSION;
  * The trust layer's verdict on one entry: undefined = may act. `trust` says the skill is held (refused, pending the
  * user, or still being checked): a held skill shadows nobody, the lower-tier skill of its name acts until it is trusted.
  */
-export type ReviewHook = (entry: CatalogEntry) => { enabled: false; reason: string; trust?: TrustHold } | undefined;
+export type ReviewHook = ((entry: CatalogEntry) => { enabled: false; reason: string; trust?: TrustHold } | undefined) & {
+  /** Called before each review pass with every entry (the trust layer starts background audits here). */
+  prepare?(entries: CatalogEntry[]): void;
+  /** Verdicts that arrive later (background audits): the catalog reviews again and emits 'change'. */
+  onVerdicts?(listener: () => void): void;
+  /** Stop background work (Catalog.close). */
+  close?(): Promise<void>;
+};
 
 export interface CatalogOptions {
   paths: KnackPaths;
@@ -121,6 +128,42 @@ export class Catalog extends EventEmitter {
     this.settings = options.settings ?? DEFAULT_SETTINGS;
     // Toggles are kept under the workspace's real path: a folder opened through a symbolic link is the same workspace.
     this.workspaceKey = options.workspace ? realOr(options.workspace) : '';
+    options.review?.onVerdicts?.(() => this.verdictsArrived());
+  }
+
+  /** Skills whose audit has not finished (`checking`): never prompted nor matched until their verdict is in. */
+  checking(): CatalogEntry[] {
+    return this.all.filter((e) => e.trust === 'checking');
+  }
+
+  /** Stop the trust layer's background audits (the workspace calls this when it closes). */
+  async close(): Promise<void> {
+    await this.options.review?.close?.();
+  }
+
+  /** Resolves when no skill is `checking` any more (every verdict is in). */
+  settled(): Promise<void> {
+    if (!this.checking().length) return Promise.resolve();
+    return new Promise((resolve) => {
+      const check = (): void => {
+        if (this.checking().length) return;
+        this.off('verdicts', check);
+        resolve();
+      };
+      this.on('verdicts', check);
+    });
+  }
+
+  /** Background audits finished: review again; emit 'change' for every skill whose state moved, then 'verdicts'. */
+  private verdictsArrived(): void {
+    const before = new Map(this.all.map((e) => [e, `${e.enabled}|${e.trust ?? ''}|${e.shadowedBy?.file ?? ''}|${e.disabledReason ?? ''}`]));
+    this.applyToggles();
+    const changed = new Set<string>();
+    for (const e of this.all) {
+      if (before.get(e) !== `${e.enabled}|${e.trust ?? ''}|${e.shadowedBy?.file ?? ''}|${e.disabledReason ?? ''}`) changed.add(e.manifest.name);
+    }
+    if (changed.size) this.emit('change', { added: [], removed: [], changed: [...changed] } satisfies CatalogChange);
+    this.emit('verdicts');
   }
 
   /** The settings this catalog was built with (defaults applied). */
@@ -360,6 +403,11 @@ export class Catalog extends EventEmitter {
     this.winners = winners;
     // Broken skills in discovery order.
     this.brokenList = broken.sort((a, b) => a[0] - b[0]).map((x) => x[1]);
+    try {
+      this.options.review?.prepare?.(this.all);
+    } catch {
+      // the per-entry review below still judges every skill (fail closed there)
+    }
     this.applyToggles();
   }
 
