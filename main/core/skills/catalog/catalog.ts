@@ -12,6 +12,8 @@
 //   catalog.setEnabled(name, on) // per-workspace toggle, stored in the SQLite store when one is given
 //   await catalog.refresh()      // re-walk the tiers; only changed files are re-parsed; emits 'change'
 //   catalog.on('change', (c: CatalogChange) => …)
+//   catalog.held('git-commit')   // the skill of that name held for trust (refused, pending, checking): it acts as nobody
+//   catalog.checking()           // skills whose background audit has not finished; await catalog.settled() for all
 //
 // `paths` (KnackPaths) gives the builtin folder and the home whose `.workbuddy/skills` (and `.agents/skills`) is the user
 // tier; `workspace` gives the project tier. `store` is optional (no cache, in-memory toggles without it). `settings`

@@ -223,9 +223,10 @@ function markdownSegments(lines: string[], firstLine = 1): Segment[] {
     if (!blank) inIndented = false;
     prevBlank = blank;
     const item = /^\s*(?:[-*+]|\d+[.)])\s/.test(raw);
-    if (/^\s{0,3}#/.test(raw) || (!blank && !item && !/^\s/.test(raw))) {
+    const heading = /^\s{0,3}#/.test(raw);
+    if (heading || (!blank && !item && !/^\s/.test(raw))) {
       // A heading or a lead-in line opens (or closes) a list of things to look for.
-      checkList = CHECK_RE.test(raw) && !RUN_RE.test(raw.replace(/:\s*$/, '')) && (/^\s{0,3}#/.test(raw) || /[:：]\s*$/.test(raw));
+      checkList = (heading || /[:：]\s*$/.test(raw)) && CHECK_RE.test(raw) && !RUN_RE.test(raw.replace(/:\s*$/, ''));
     }
     const listed = checkList && (item || /^\s/.test(raw));
     out.push({ text: raw, ctx: 'prose', line, around: raw, ...(listed ? { listedAsCheck: true } : {}) });
@@ -375,13 +376,29 @@ function inlinePrograms(text: string): { interpreter: string; code: string }[] {
 }
 
 /** One segment's hits: code spans, prose, hidden placements and inline programs each judged as what they are. */
-function judge(seg: Segment, text: string): (Hit & { note?: string })[] {
+/** The rules a file can trigger at all (by their hints), split as judge() uses them. */
+interface RuleSet { all: AuditRule[]; text: AuditRule[]; command: AuditRule[] }
+const EVERY_RULE: RuleSet = { all: RULES, text: TEXT_RULES, command: COMMAND_RULES };
+
+/**
+ * The rules whose hints occur somewhere in the file's normalised text: a line can only match those (the per-line
+ * prefilter then runs on far fewer rules). Decoded forms (de-obfuscation, base64, tag characters, inline programs)
+ * are still judged against every rule.
+ */
+function rulesFor(text: string): RuleSet {
+  const lower = normalizeLine(text).text.toLowerCase();
+  const on = new Set(RULES.filter((r) => r.hints.some((h) => lower.includes(h))));
+  if (on.size === RULES.length) return EVERY_RULE;
+  return { all: RULES.filter((r) => on.has(r)), text: TEXT_RULES.filter((r) => on.has(r)), command: COMMAND_RULES.filter((r) => on.has(r)) };
+}
+
+function judge(seg: Segment, text: string, rules: RuleSet = EVERY_RULE): (Hit & { note?: string })[] {
   if (seg.placement) {
     // What the user never sees rendered: the words as instructions, and the commands in them as commands to run.
     const note = PLACEMENT_NOTE[seg.placement];
-    const hits: (Hit & { note?: string })[] = matchRules(seg, text, TEXT_RULES, true).map((h) => ({ ...h, note }));
+    const hits: (Hit & { note?: string })[] = matchRules(seg, text, rules.text, true).map((h) => ({ ...h, note }));
     const cmd = commandStarts(text);
-    for (const h of matchRules({ ...seg, ctx: 'shell' }, cmd, COMMAND_RULES, true)) {
+    for (const h of matchRules({ ...seg, ctx: 'shell' }, cmd, rules.command, true)) {
       if (quotedAsCheck({ ...seg, around: cmd }, cmd.slice(h.index, h.index + 20))) continue;
       hits.push({ ...h, note });
     }
@@ -391,11 +408,11 @@ function judge(seg: Segment, text: string): (Hit & { note?: string })[] {
   if (seg.ctx === 'prose') {
     // Commands in running prose (at most P1): not when the sentence lists them as things to look for.
     const masked = withoutCodeSpans(text);
-    const commands = matchRules(seg, masked, COMMAND_RULES).filter((h) => !quotedAsCheck({ ...seg, around: masked }, masked.slice(h.index, h.index + 20)));
-    hits = [...matchRules(seg, text, TEXT_RULES), ...commands];
+    const commands = matchRules(seg, masked, rules.command).filter((h) => !quotedAsCheck({ ...seg, around: masked }, masked.slice(h.index, h.index + 20)));
+    hits = [...matchRules(seg, text, rules.text), ...commands];
   }
-  else if (seg.ctx === 'inline' && quotedAsCheck(seg, text)) hits = matchRules(seg, text, TEXT_RULES);
-  else hits = matchRules(seg, text);
+  else if (seg.ctx === 'inline' && quotedAsCheck(seg, text)) hits = matchRules(seg, text, rules.text);
+  else hits = matchRules(seg, text, rules.all);
   if (seg.ctx === 'shell' || seg.ctx === 'script' || seg.ctx === 'inline' || seg.ctx === 'example') {
     for (const p of inlinePrograms(text)) {
       const ctx: Context = seg.ctx === 'example' ? 'example' : 'script';
@@ -428,6 +445,7 @@ export interface TextAudit { findings: Finding[]; hidden: { line: number; hidden
 export function auditText(file: string, text: string, kind: 'markdown' | 'shell' | 'script', opts: { description?: { text: string; line: number } } = {}): TextAudit {
   const lines = text.split(/\r?\n/);
   const segments = kind === 'markdown' ? markdownSegments(lines) : scriptSegments(lines, kind === 'shell');
+  const fileRules = rulesFor(opts.description ? `${text}\n${opts.description.text}` : text);
   if (opts.description?.text.trim()) {
     const d = opts.description.text.replace(/\s+/g, ' ');
     segments.push({ text: d, ctx: 'prose', line: opts.description.line, around: d, placement: 'description' });
@@ -471,7 +489,7 @@ export function auditText(file: string, text: string, kind: 'markdown' | 'shell'
     if (!norm.text) continue;
     // Very long lines are scanned in overlapping windows so no pattern can go quadratic on them.
     for (const t of windows(norm.text)) {
-      const hits = judge(seg, t);
+      const hits = judge(seg, t, fileRules);
       for (const h of hits) {
         add({ file, line: seg.line, rule: h.rule.id, family: h.rule.family, level: h.level, excerpt: excerptOf(t, h.index),
           message: h.note ? `${h.rule.message} (${h.note})` : h.rule.message });

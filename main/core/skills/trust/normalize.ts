@@ -61,7 +61,6 @@ const SCRIPT_JOINER = new RegExp(`([${JOINING}]\\p{M}*)[\\u200C\\u200D](?=[${JOI
 const RTL_LETTER = /[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/u;
 const DIRECTION_MARK = /[\u200E\u200F\u061C]/g;
 /** A subdivision flag (🏴 + 2–6 tag letters/digits + cancel tag: England, Scotland, Wales): an emoji, not smuggled text. */
-// eslint-disable-next-line no-misleading-character-class -- the tag sequence is the point
 const FLAG_TAGS = /\u{1F3F4}[\u{E0030}-\u{E0039}\u{E0061}-\u{E007A}]{2,6}\u{E007F}/gu;
 
 /**
