@@ -150,9 +150,9 @@ const call: Command = {
       const q = `${req.tool} ${JSON.stringify(req.args)}\n  ${req.reason}\n  allow once?`;
       if (ctx.values.yes) {
         ctx.io.err(`${q} yes (--yes)`);
-        return true;
+        return 'once';
       }
-      return (confirmOf(ctx) ?? (async () => false))(q);
+      return (await (confirmOf(ctx) ?? (async () => false))(q)) ? 'once' : 'deny';
     };
     const { box, close } = await open(ctx, approver);
     try {

@@ -11,7 +11,7 @@ import { createTrustReview, trustSkill } from '../core/skills/trust/trust.js';
 import { applyBulkTrust, reviewBulkTrust, type BulkTrustReview } from '../core/skills/trust/bulk-trust.js';
 import { describePermissions } from '../core/policy/permissions.js';
 import { toPending } from '../core/skills/trust/approvals.js';
-import { accessForArgs } from '../core/skills/use/gate-setup.js';
+import { accessForArgs } from '../core/policy/setup.js';
 import { CATEGORIES, describeRule } from '../core/policy/rules.js';
 import type { Effect, NewRule } from '../core/store/policy-repo.js';
 import { addRule } from '../core/policy/rule-book.js';
