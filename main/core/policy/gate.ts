@@ -8,7 +8,8 @@ import { canonicalToolName, COMMAND_TOOLS, SKILL_PREFIX } from './permissions.js
 import { isInside, realPathOf, relPosix } from './paths.js';
 import { globMatcher, matchesAny } from './glob.js';
 import type { Rule } from './rules.js';
-import { categoryOf, commandSegments, describeRule, evaluateRules, hasHiddenEffects, runSegments, segmentStartsWith } from './rules.js';
+import { categoryOf, commandSegments, describeRule, evaluateRules } from './rules.js';
+import { parseCommandLine, ruleWords } from './shell.js';
 
 /** A skill as the gate sees it: its real folder and its reviewed permissions. */
 export interface SkillPolicy {
@@ -104,10 +105,16 @@ export function createGate(opts: GateOptions): Gate {
     }
     const patterns = p.commands[tool];
     if (call.access.command !== undefined && patterns && patterns.length) {
-      const cmd = call.access.command;
-      if (hasHiddenEffects(cmd)) return `skill "${sp.name}" may only run ${patterns.map((x) => x.text).join(', ')}, and this command hides its effect ($(), backticks or a redirection)`;
-      const bad = runSegments(cmd).find((seg) => !patterns.some((pt) => (pt.exact ? seg === pt.text : pt.text === '' || segmentStartsWith(seg, pt.text))));
-      if (bad !== undefined) return `skill "${sp.name}" may only run commands starting ${patterns.map((x) => `"${x.text}"`).join(', ')}, not "${bad}"`;
+      const parsed = parseCommandLine(call.access.command);
+      const allowed = patterns.map((x) => `"${x.text}${x.exact ? '' : ' …'}"`).join(', ');
+      if (parsed.notPlain !== undefined) return `skill "${sp.name}" may only run ${allowed}, and this command line is not plain words (${parsed.notPlain})`;
+      const covers = (words: string[]): boolean => patterns.some((pt) => {
+        const want = ruleWords(pt.text);
+        const prefix = want.length <= words.length && want.every((w, i) => words[i] === w);
+        return pt.exact ? prefix && want.length === words.length : pt.text === '' || prefix;
+      });
+      const bad = parsed.commands.find((c) => !c.words || !covers(c.words));
+      if (bad !== undefined || parsed.commands.length === 0) return `skill "${sp.name}" may only run ${allowed}, not "${bad?.words?.join(' ') ?? call.access.command}"`;
     }
     if (call.access.network && !p.network) return `skill "${sp.name}" did not request network access`;
     // The root folder itself ('' relative) matches only globs that cover everything under it (`**`).
