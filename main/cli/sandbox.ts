@@ -4,6 +4,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { CliError, jsonFlag, printJson, stringFlag, type Command, type CommandContext, type Io } from './command.js';
+import { approvalQuestion } from './approval.js';
 import { confirmOf, openWorkspaceFor } from './workspace.js';
 import type { Catalog } from '../core/skills/catalog.js';
 import { parseSkillFile, formatDiagnostic, hasErrors } from '../core/skills/manifest.js';
@@ -33,7 +34,7 @@ async function openSession(ctx: CommandContext): Promise<Session> {
   const confirm = confirmOf(ctx);
   // While the question is open the run's wall clock is held (see capabilities.ts).
   const approve: ApproveHook | undefined = confirm
-    ? (call, actor, decision) => confirm(`${actor.kind === 'skill' ? `skill "${actor.skill}"` : 'a script'}: ${call.tool} ${JSON.stringify(call.args)}\n  ${decision.reason}\n  allow once?`)
+    ? (call, actor, decision) => confirm(approvalQuestion({ tool: call.tool, args: call.args, access: call.access, actor, reason: decision.reason, decision }))
     : undefined;
   // MCP connectors are not started for a CLI script run: knack.callTool reaches the built-in and skill tools.
   const ws = await openWorkspaceFor(ctx, { ...(approve ? { approveScript: approve } : {}) });

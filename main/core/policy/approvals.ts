@@ -5,8 +5,8 @@ import type { ApprovalRow } from '../store/policy-repo.js';
 import type { Finding } from '../skills/audit.js';
 import type { PermissionDiff } from './diff.js';
 import type { Permissions } from './permissions.js';
-import type { Actor, ToolCall } from './types.js';
-import { generaliseRules, type Rule } from './rules.js';
+import type { Actor, Decision, ToolCall } from './types.js';
+import { generaliseRules, skillScopeKey, type Rule } from './rules.js';
 import { approvePendingInstall, type InstallResult } from '../skills/install.js';
 import { trustSkill, type TrustResult } from '../skills/trust.js';
 
@@ -36,8 +36,11 @@ export interface Approvals {
   reject(id: string): boolean;
   /** Trust a discovered (not installed) P1 skill as its files are now; P0 is refused. */
   trust(dir: string): TrustResult;
-  /** Record an answer to an `ask`: `always`/`never` persist as generalised rules (returned). */
-  answerToolCall(call: ToolCall, actor: Actor, workspace: string, answer: ToolAnswer): { allowed: boolean; rules: Rule[] };
+  /**
+   * Record an answer to an `ask`: `always`/`never` persist as generalised rules (returned). For a skill's call the
+   * rule binds to the skill identity in `decision.skill` (tier + real folder + hash); without it, to nothing reusable.
+   */
+  answerToolCall(call: ToolCall, actor: Actor, workspace: string, answer: ToolAnswer, decision?: Decision): { allowed: boolean; rules: Rule[] };
 }
 
 export function toPending(row: ApprovalRow): PendingApproval {
@@ -56,10 +59,11 @@ export function createApprovals(store: Store): Approvals {
     approve: (id) => approvePendingInstall(store, id),
     reject: (id) => store.policy.decideApproval(id, 'rejected'),
     trust: (dir) => trustSkill(dir, store),
-    answerToolCall(call, actor, workspace, answer) {
+    answerToolCall(call, actor, workspace, answer, decision) {
       if (answer === 'once') return { allowed: true, rules: [] };
       if (answer === 'deny') return { allowed: false, rules: [] };
-      const skill = actor.kind === 'skill' ? actor.skill : undefined;
+      if (actor.kind === 'skill' && !decision?.skill) return { allowed: answer === 'always', rules: [] };
+      const skill = actor.kind === 'skill' && decision?.skill ? skillScopeKey(decision.skill) : undefined;
       const rules = generaliseRules(call, workspace, answer === 'always' ? 'allow' : 'deny', skill).map((r) => store.policy.addRule(r).rule);
       return { allowed: answer === 'always', rules };
     },

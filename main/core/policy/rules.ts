@@ -1,6 +1,6 @@
 // User rules and grants: persisted allow/ask/deny decisions that match tool calls by tool, category, command, path or host.
 // Precedence: a per-tool rule beats a category rule beats a `*` rule; within one level deny beats ask beats allow.
-import type { Access, ToolCall } from './types.js';
+import type { Access, SkillIdentity, ToolCall } from './types.js';
 import { isInside, relPosix } from './paths.js';
 import { globMatcher } from './glob.js';
 import { joinWords, parseCommandLine, quoteWord, ruleWords, type ParsedLine } from './shell.js';
@@ -15,7 +15,11 @@ export interface Rule {
   tool: string;
   /** Real workspace path the rule is limited to; undefined = every workspace. */
   workspace?: string;
-  /** Limited to calls made by this skill's scripts. */
+  /**
+   * Limited to calls made by this skill's scripts: its identity `name@tier:/real/dir` (optionally `#hash`), see
+   * skillScopeKey. A bare name (older rules, `--skill NAME`) binds only to a builtin or user skill of that name,
+   * never to a project skill (a cloned repository must not inherit your rules by naming its skill the same).
+   */
   skill?: string;
   /** Command prefix for command tools (`git status` matches `git status -s`, not `git statusx`). */
   command?: string;
@@ -66,11 +70,30 @@ export function hasHiddenEffects(cmd: string): boolean {
   return hiddenEffects(cmd) !== undefined;
 }
 
+/** The stored scope of a rule made for one skill: `name@tier:/real/dir`, plus `#hash` when the content is known. */
+export function skillScopeKey(id: SkillIdentity): string {
+  return `${id.name}@${id.tier ?? '?'}:${id.dir}${id.hash ? `#${id.hash}` : ''}`;
+}
+
+const SCOPE_RE = /^([^@]+)@([^:]*):(.+?)(?:#([0-9a-f]{8,128}))?$/;
+const sameName = (a: string, b: string): boolean => a.normalize('NFKC').toLowerCase() === b.normalize('NFKC').toLowerCase();
+
+/** Does a rule's skill scope name this acting skill? By identity (tier, real folder, hash), never by name alone. */
+export function skillScopeMatches(scope: string, id: SkillIdentity | undefined): boolean {
+  if (!id) return false;
+  const m = SCOPE_RE.exec(scope);
+  if (!m) return sameName(scope, id.name) && (id.tier === 'user' || id.tier === 'builtin');
+  const [, name = '', tier = '', dir = '', hash] = m;
+  if (!sameName(name, id.name) || dir !== id.dir) return false;
+  if (tier !== '?' && tier !== id.tier) return false;
+  return hash === undefined || hash === id.hash;
+}
+
 export interface MatchContext {
   /** Real workspace path. */
   workspace: string;
-  /** The skill whose script makes the call, if any. */
-  skill?: string;
+  /** The skill whose script makes the call, if any (its identity, not just its name). */
+  skill?: SkillIdentity;
   /** Real paths the call touches (already resolved by the gate). */
   realPaths: string[];
 }
@@ -78,7 +101,7 @@ export interface MatchContext {
 /** Does the rule's scope (workspace, skill, path, host) cover the call? Commands are checked separately. */
 function scopeMatches(r: Rule, call: ToolCall, ctx: MatchContext): boolean {
   if (r.workspace !== undefined && r.workspace !== ctx.workspace) return false;
-  if (r.skill !== undefined && r.skill !== ctx.skill) return false;
+  if (r.skill !== undefined && !skillScopeMatches(r.skill, ctx.skill)) return false;
   if (r.path !== undefined) {
     if (ctx.realPaths.length === 0) return false;
     // Deny and ask rules ignore case (on macOS and Windows `Secrets/` is `secrets/`); an allow never widens that way.

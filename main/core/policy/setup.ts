@@ -10,7 +10,7 @@ import { defaultPermissions, permissionsFromFrontmatter } from './permissions.js
 import { readFrontmatterFile } from './skill-frontmatter.js';
 
 /** A catalog entry's reviewed permissions. A manifest that fails review constrains to nothing (no tools). */
-export function skillPolicyOf(entry: Pick<CatalogEntry, 'file' | 'realDir' | 'manifest'>): SkillPolicy {
+export function skillPolicyOf(entry: Pick<CatalogEntry, 'file' | 'realDir' | 'manifest'> & { tier?: string }): SkillPolicy {
   let permissions = defaultPermissions();
   try {
     const fm = readFrontmatterFile(entry.file);
@@ -21,7 +21,7 @@ export function skillPolicyOf(entry: Pick<CatalogEntry, 'file' | 'realDir' | 'ma
   } catch {
     permissions = { ...defaultPermissions(), read: [], declared: 'permissions' };
   }
-  return { name: entry.manifest.name, dir: entry.realDir, permissions };
+  return { name: entry.manifest.name, dir: entry.realDir, permissions, ...(entry.tier ? { tier: entry.tier } : {}) };
 }
 
 export interface GateSetup {
