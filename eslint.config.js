@@ -2,6 +2,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import { layeringPlugin } from './eslint/layering.js';
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'out/**', 'builtin-skills/**/scripts/**', 'test/fixtures/**'] },
@@ -20,6 +21,12 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'main/core must never import electron' }] }],
     },
+  },
+  {
+    // The folders of main/ form one-way layers (eslint/layering.js); an import against them is an error.
+    files: ['main/**/*.ts'],
+    plugins: { knack: layeringPlugin },
+    rules: { 'knack/layers': 'error' },
   },
   {
     files: ['renderer/**/*.{ts,tsx}'],

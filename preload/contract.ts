@@ -1,30 +1,518 @@
-// The single typed contract between the renderer and the main process: every method with its zod
-// payload schema, every event. Electron (ipcMain/contextBridge) and serve mode (WebSocket) bind the same table.
+// The single typed contract between the renderer and the main process: every method with zod schemas for its input
+// AND output, every event with its payload schema, one error shape. Electron IPC and serve mode's WebSocket bind this table.
+//
+// Pure data + zod: the renderer, the preload (sandboxed), main and serve mode all import it; it never imports Node.
+//
+//   methods['skills.list'].input / .output   — validated at the boundary on both sides
+//   events['chat.delta']                      — main → renderer, validated before sending
+//   ContractError {code, message, details}    — the only way a failure crosses
 import { z } from 'zod';
 
+// ───────────────────────────── shared shapes ─────────────────────────────
+
+export const ERROR_CODES = [
+  'invalid_input', // the payload did not match the method's input schema
+  'invalid_output', // the handler answered something the contract does not allow (a bug in main, never shown raw)
+  'unknown_method',
+  'no_workspace', // the method needs an open workspace
+  'not_found', // a skill, session, rule, approval … that does not exist
+  'conflict', // the state changed under the caller (content hash moved, approval already decided)
+  'refused', // the core refused on purpose (P0 skill, policy)
+  'unsupported', // this transport cannot do it (a native dialog in serve mode)
+  'unavailable', // a part is not ready (no provider configured, no store)
+  'forbidden', // a caller that may not call (wrong frame, bad token)
+  'internal',
+] as const;
+export const ErrorCode = z.enum(ERROR_CODES);
+export type ErrorCode = z.infer<typeof ErrorCode>;
+
+/** Errors cross every boundary in this shape. `code` is one of ERROR_CODES; `message` is for people. */
+export const ContractErrorSchema = z.object({
+  code: z.string().min(1),
+  message: z.string(),
+  details: z.unknown().optional(),
+});
+export type ContractError = z.infer<typeof ContractErrorSchema>;
+
+const Empty = z.object({}).strict();
+const Id = z.string().min(1).max(200);
+const Name = z.string().min(1).max(200);
+const Path = z.string().min(1).max(4096);
+
+export const Tier = z.enum(['builtin', 'user', 'project']);
+export type Tier = z.infer<typeof Tier>;
+
+export const Diagnostic = z.object({
+  severity: z.enum(['error', 'warning', 'info']),
+  code: z.string(),
+  file: z.string(),
+  line: z.number().int().optional(),
+  field: z.string().optional(),
+  message: z.string(),
+});
+export type Diagnostic = z.infer<typeof Diagnostic>;
+
+export const Permissions = z.object({
+  tools: z.array(z.string()),
+  commands: z.record(z.string(), z.array(z.string())),
+  network: z.boolean(),
+  read: z.array(z.string()),
+  write: z.array(z.string()),
+  declared: z.enum(['permissions', 'allowed-tools', 'both', 'none']),
+});
+export type Permissions = z.infer<typeof Permissions>;
+
+export const PermissionDiff = z.object({ widened: z.boolean(), lines: z.array(z.string()) });
+
+export const AuditFinding = z.object({
+  file: z.string(),
+  line: z.number().int(),
+  rule: z.string(),
+  family: z.string(),
+  level: z.enum(['P0', 'P1']),
+  excerpt: z.string(),
+  message: z.string(),
+});
+export type AuditFinding = z.infer<typeof AuditFinding>;
+
+/** A full audit report, as shown before an install or a trust decision. Approvals are bound to `contentHash`. */
+export const AuditReport = z.object({
+  skill: z.string(),
+  dir: z.string(),
+  /** P2 = nothing worth asking about; P1 = needs the user's yes; P0 = never runs. */
+  level: z.enum(['P0', 'P1', 'P2']),
+  findings: z.array(AuditFinding),
+  contentHash: z.string(),
+  files: z.number().int(),
+  bytes: z.number().int(),
+  permissions: Permissions.optional(),
+  manifestDiagnostics: z.array(Diagnostic),
+  diff: PermissionDiff.optional(),
+});
+export type AuditReport = z.infer<typeof AuditReport>;
+
+/**
+ * A skill's audit state in lists. `checking` = the audit has not finished yet (a verdict arrives as `audit.verdict`);
+ * `clean` = no findings that need a decision; `needs-trust` = P1 not yet trusted; `trusted` = P1 the user trusted
+ * (bound to this content hash); `blocked` = P0, never enabled.
+ */
+export const AuditState = z.object({
+  status: z.enum(['checking', 'clean', 'needs-trust', 'trusted', 'blocked']),
+  level: z.enum(['P0', 'P1', 'P2']).optional(),
+  findings: z.number().int().nonnegative(),
+  contentHash: z.string().optional(),
+});
+export type AuditState = z.infer<typeof AuditState>;
+
+export const SkillSummary = z.object({
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string(),
+  tier: Tier,
+  source: z.enum(['workbuddy', 'agents']),
+  dir: z.string(),
+  file: z.string(),
+  enabled: z.boolean(),
+  /** Why it is off when the user did not turn it off (audit P0, untrusted P1). */
+  disabledReason: z.string().optional(),
+  /** Set when a higher tier holds a skill of the same name: this one is not used. */
+  shadowedBy: z.object({ tier: Tier, file: z.string() }).optional(),
+  /** Lower-tier skills of the same name this one hides. */
+  shadows: z.array(z.object({ tier: Tier, file: z.string() })),
+  diagnostics: z.array(Diagnostic),
+  audit: AuditState,
+});
+export type SkillSummary = z.infer<typeof SkillSummary>;
+
+export const BrokenSkill = z.object({
+  tier: Tier,
+  dir: z.string(),
+  file: z.string(),
+  diagnostics: z.array(Diagnostic),
+});
+
+export const SkillDetail = SkillSummary.extend({
+  /** The instructions (SKILL.md body, without the frontmatter). */
+  body: z.string(),
+  /** Files inside the skill folder, relative, "/" separators. */
+  resources: z.array(z.string()),
+  readWhen: z.array(z.string()),
+  dependsOn: z.array(z.string()),
+  allowedTools: z.array(z.string()),
+  permissions: Permissions.optional(),
+  report: AuditReport.optional(),
+});
+export type SkillDetail = z.infer<typeof SkillDetail>;
+
+/** What an install/update led to. `pending` waits for skills.approveInstall with the same content hash. */
+export const InstallOutcome = z.object({
+  status: z.enum(['installed', 'pending', 'refused', 'exists', 'rejected']),
+  reason: z.string().optional(),
+  skill: z.string().optional(),
+  dest: z.string().optional(),
+  approvalId: z.string().optional(),
+  report: AuditReport.optional(),
+});
+export type InstallOutcome = z.infer<typeof InstallOutcome>;
+
+export const PendingInstall = z.object({
+  approvalId: z.string(),
+  kind: z.enum(['install', 'update', 'discovered']),
+  skill: z.string(),
+  tier: z.string(),
+  source: z.string(),
+  contentHash: z.string(),
+  level: z.string(),
+  createdAt: z.number(),
+});
+
+export const LintResult = z.object({
+  skills: z.array(z.object({ name: z.string().optional(), file: z.string(), diagnostics: z.array(Diagnostic) })),
+  errors: z.number().int(),
+  warnings: z.number().int(),
+});
+
+export const WorkspaceInfo = z.object({
+  path: z.string(),
+  name: z.string(),
+  skills: z.object({ total: z.number().int(), enabled: z.number().int(), broken: z.number().int() }),
+  diagnostics: z.array(Diagnostic),
+});
+export type WorkspaceInfo = z.infer<typeof WorkspaceInfo>;
+
+export const RecentWorkspace = z.object({ path: z.string(), name: z.string(), openedAt: z.number(), exists: z.boolean() });
+
+/** A policy rule the user made ("always allow `git status` in this workspace"). */
+export const PolicyRule = z.object({
+  id: z.string(),
+  effect: z.enum(['allow', 'ask', 'deny']),
+  tool: z.string(),
+  workspace: z.string().optional(),
+  skill: z.string().optional(),
+  command: z.string().optional(),
+  path: z.string().optional(),
+  host: z.string().optional(),
+  note: z.string().optional(),
+  createdAt: z.number(),
+  /** One line for people. */
+  description: z.string(),
+});
+export type PolicyRule = z.infer<typeof PolicyRule>;
+
+export const Actor = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('agent'), activeSkills: z.array(z.string()) }),
+  z.object({ kind: z.literal('skill'), skill: z.string() }),
+  z.object({ kind: z.literal('user') }),
+]);
+
+export const Usage = z.object({
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  cacheReadTokens: z.number().int().nonnegative().optional(),
+  cacheWriteTokens: z.number().int().nonnegative().optional(),
+});
+
+export const SessionMeta = z.object({
+  id: z.string(),
+  title: z.string(),
+  workspace: z.string(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  /** Stored events (messages, tool calls, …). */
+  messages: z.number().int().nonnegative(),
+  provider: z.string().nullable(),
+  model: z.string().nullable(),
+  planMode: z.boolean(),
+  /** True while a turn is running. */
+  running: z.boolean(),
+});
+export type SessionMeta = z.infer<typeof SessionMeta>;
+
+export const ToolCallCard = z.object({
+  callId: z.string(),
+  tool: z.string(),
+  /** Arguments as the model sent them (JSON). Shown escaped; never trusted. */
+  args: z.record(z.string(), z.unknown()),
+  status: z.enum(['pending', 'awaiting-approval', 'running', 'ok', 'error', 'denied']),
+  /** Result text or error message (truncated for display). */
+  output: z.string().optional(),
+  errorCode: z.string().optional(),
+});
+export type ToolCallCard = z.infer<typeof ToolCallCard>;
+
+/** One item of a stored conversation, as the transcript shows it. */
+export const TranscriptItem = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('user'), id: z.string(), text: z.string(), at: z.number() }),
+  z.object({ kind: z.literal('assistant'), id: z.string(), text: z.string(), at: z.number() }),
+  z.object({ kind: z.literal('tool'), id: z.string(), card: ToolCallCard, at: z.number() }),
+  z.object({ kind: z.literal('skill'), id: z.string(), skill: z.string(), reason: z.string(), at: z.number() }),
+  z.object({ kind: z.literal('notice'), id: z.string(), level: z.enum(['info', 'warning', 'error']), text: z.string(), at: z.number() }),
+]);
+export type TranscriptItem = z.infer<typeof TranscriptItem>;
+
+export const LoadedSkill = z.object({
+  name: z.string(),
+  tier: Tier,
+  /** Content hash of the version that went in. */
+  version: z.string().optional(),
+  reason: z.string(),
+  tokens: z.number().int().nonnegative(),
+});
+
+/** Token accounting per prompt section (system, catalog, skills, tools, history …). */
+export const ContextSection = z.object({
+  section: z.string(),
+  tokens: z.number().int().nonnegative(),
+  items: z.array(z.object({ label: z.string(), tokens: z.number().int().nonnegative(), note: z.string().optional() })),
+});
+
+export const ContextView = z.object({
+  sessionId: z.string(),
+  contextWindow: z.number().int().positive(),
+  total: z.number().int().nonnegative(),
+  sections: z.array(ContextSection),
+  loadedSkills: z.array(LoadedSkill),
+});
+export type ContextView = z.infer<typeof ContextView>;
+
+export const ToolInfo = z.object({
+  name: z.string(),
+  /** builtin | meta | skill | catalog | mcp:<server> */
+  source: z.string(),
+  summary: z.string(),
+  /** Kept out of the prompt until ToolSearch finds it. */
+  deferred: z.boolean(),
+});
+
+export const McpServerStatus = z.object({
+  name: z.string(),
+  state: z.enum(['connecting', 'connected', 'failed', 'disconnected']),
+  tools: z.number().int().nonnegative(),
+  error: z.string().optional(),
+});
+
+export const ProviderPreset = z.object({
+  id: z.string(),
+  label: z.string(),
+  /** Which wire protocol: Anthropic Messages or OpenAI-compatible Chat Completions. */
+  kind: z.enum(['anthropic', 'openai']),
+  /** null = the SDK's default endpoint. */
+  baseUrl: z.string().nullable(),
+  defaultModel: z.string(),
+  contextWindow: z.number().int().positive(),
+  /** Local servers accept any key. */
+  keyOptional: z.boolean(),
+  /** A key for this preset is stored (key store) or present in the environment; never the key itself. */
+  hasKey: z.boolean(),
+});
+
+export const Ceiling = z.object({
+  tools: z.array(z.string()),
+  network: z.boolean(),
+  readRoots: z.array(z.string()),
+  writeRoots: z.array(z.string()),
+});
+
+/** Settings as the renderer sees them: a key is never sent back, only whether one is stored. */
+export const SettingsView = z.object({
+  /** null = no model configured (chat runs as the offline inspector). */
+  provider: z.object({
+    preset: z.string(),
+    model: z.string(),
+    baseUrl: z.string().nullable(),
+    contextWindow: z.number().int().positive(),
+    hasKey: z.boolean(),
+    keySource: z.enum(['option', 'key-store', 'env', 'file', 'none']),
+  }).nullable(),
+  presets: z.array(ProviderPreset),
+  ceiling: Ceiling,
+  /** One line each: a providers.json others can read, an unknown field. */
+  warnings: z.array(z.string()),
+  /** Where keys are stored: the OS keychain (Electron safeStorage), a local file readable only by this user, or nowhere. */
+  keyStorage: z.enum(['os-keychain', 'file', 'memory']),
+});
+export type SettingsView = z.infer<typeof SettingsView>;
+
+// ───────────────────────────── methods ─────────────────────────────
+
+const m = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O) => ({ input, output });
+
 export const methods = {
-  'skills.list': {
-    input: z.object({ workspace: z.string().min(1) }),
-  },
-  'skills.setEnabled': {
-    input: z.object({ workspace: z.string().min(1), name: z.string().min(1), enabled: z.boolean() }),
-  },
+  // app
+  'app.info': m(Empty, z.object({
+    version: z.string(),
+    transport: z.enum(['electron', 'serve']),
+    platform: z.string(),
+    /** Native dialogs exist in the desktop app only; serve mode asks for a typed path. */
+    nativeDialogs: z.boolean(),
+    workspace: WorkspaceInfo.nullable(),
+  })),
+
+  // workspaces
+  'workspace.open': m(z.object({ path: Path }).strict(), WorkspaceInfo),
+  'workspace.current': m(Empty, WorkspaceInfo.nullable()),
+  'workspace.recent': m(Empty, z.object({ items: z.array(RecentWorkspace) })),
+  /** Native folder picker (desktop only; `unsupported` in serve mode). null = cancelled. */
+  'dialog.pickWorkspace': m(Empty, z.object({ path: z.string().nullable() })),
+  /** Native picker for a skill folder or a .zip (desktop only). null = cancelled. */
+  'dialog.pickSkillSource': m(z.object({ kind: z.enum(['folder', 'zip']) }).strict(), z.object({ path: z.string().nullable() })),
+
+  // skills
+  'skills.list': m(Empty, z.object({ skills: z.array(SkillSummary), broken: z.array(BrokenSkill), diagnostics: z.array(Diagnostic) })),
+  'skills.show': m(z.object({ name: Name }).strict(), SkillDetail),
+  'skills.setEnabled': m(z.object({ name: Name, enabled: z.boolean() }).strict(), SkillSummary),
+  /** Trust one P1 skill, bound to the content hash the user saw (a changed skill is a `conflict`). */
+  'skills.trust': m(z.object({ name: Name, contentHash: z.string().min(1) }).strict(), SkillSummary),
+  /** Trust every skill that needs trust (P0 never). `dryRun` only reports what would happen. */
+  'skills.trustAll': m(z.object({ dryRun: z.boolean().default(false) }).strict(), z.object({
+    trusted: z.array(z.string()),
+    refused: z.array(z.object({ name: z.string(), reason: z.string() })),
+    summary: z.string(),
+  })),
+  /** Audit and install a folder or .zip into the user or project tier; P1 waits for approveInstall, P0 is refused. */
+  'skills.install': m(z.object({ source: Path, tier: z.enum(['user', 'project']), replace: z.boolean().default(false) }).strict(), InstallOutcome),
+  'skills.pendingInstalls': m(Empty, z.object({ items: z.array(PendingInstall) })),
+  /** Approve a pending install; goes through only if the content still hashes to `contentHash`. */
+  'skills.approveInstall': m(z.object({ approvalId: Id, contentHash: z.string().min(1) }).strict(), InstallOutcome),
+  'skills.rejectInstall': m(z.object({ approvalId: Id }).strict(), InstallOutcome),
+  /** Lint the catalog, or the given folders / SKILL.md files. */
+  'skills.lint': m(z.object({ paths: z.array(Path).max(100).optional() }).strict(), LintResult),
+
+  // chat
+  /** Start a turn. No sessionId = a new session. Streams chat.* events; resolves once the turn has started. */
+  'chat.send': m(z.object({ sessionId: Id.optional(), text: z.string().min(1).max(200_000), planMode: z.boolean().optional() }).strict(),
+    z.object({ sessionId: z.string(), turnId: z.string() })),
+  'chat.stop': m(z.object({ sessionId: Id }).strict(), z.object({ stopped: z.boolean() })),
+  /** Answer an approval the main process asked for. `always` stores the rule shown in the request's preview. */
+  'chat.answer': m(z.object({ sessionId: Id, approvalId: Id, answer: z.enum(['once', 'always', 'deny']), message: z.string().max(4000).optional() }).strict(),
+    z.object({ ok: z.boolean() })),
+  'chat.setPlanMode': m(z.object({ sessionId: Id, on: z.boolean() }).strict(), z.object({ planMode: z.boolean() })),
+
+  // sessions
+  'sessions.list': m(Empty, z.object({ sessions: z.array(SessionMeta) })),
+  'sessions.open': m(z.object({ id: Id }).strict(), z.object({ session: SessionMeta, items: z.array(TranscriptItem) })),
+  'sessions.export': m(z.object({ id: Id, format: z.enum(['markdown', 'json']) }).strict(),
+    z.object({ filename: z.string(), mime: z.string(), content: z.string() })),
+  'sessions.delete': m(z.object({ id: Id }).strict(), z.object({ deleted: z.boolean() })),
+
+  // context
+  /** Loaded skills, the context projection and token accounting per section for one session. */
+  'context.get': m(z.object({ sessionId: Id }).strict(), ContextView),
+
+  // tools
+  'tools.list': m(Empty, z.object({ tools: z.array(ToolInfo) })),
+  'tools.search': m(z.object({ query: z.string().min(1).max(2000), limit: z.number().int().min(1).max(50).default(10) }).strict(),
+    z.object({ hits: z.array(ToolInfo.extend({ score: z.number() })) })),
+  'tools.mcpStatus': m(Empty, z.object({ servers: z.array(McpServerStatus) })),
+
+  // settings
+  'settings.get': m(Empty, SettingsView),
+  /** Make a preset (with an optional model and base URL) the default provider. */
+  'settings.setProvider': m(z.object({ preset: Name, model: z.string().min(1).max(200).optional(), baseUrl: z.string().url().max(2000).optional() }).strict(), SettingsView),
+  /** Store an API key for a preset. The key goes in; it never comes back out. */
+  'settings.setKey': m(z.object({ preset: Name, key: z.string().min(1).max(1000) }).strict(), z.object({ hasKey: z.boolean() })),
+  'settings.clearKey': m(z.object({ preset: Name }).strict(), z.object({ hasKey: z.boolean() })),
+  'settings.setCeiling': m(Ceiling.partial().strict(), SettingsView),
+  'rules.list': m(Empty, z.object({ rules: z.array(PolicyRule) })),
+  'rules.remove': m(z.object({ id: Id }).strict(), z.object({ removed: z.boolean() })),
 } as const;
 
-export type MethodName = keyof typeof methods;
-export type MethodInput<M extends MethodName> = z.infer<(typeof methods)[M]['input']>;
+export type Methods = typeof methods;
+export type MethodName = keyof Methods;
+/** What the caller passes (defaults may be left out). */
+export type MethodInput<M extends MethodName> = z.input<Methods[M]['input']>;
+/** What the handler receives (defaults filled in). */
+export type MethodArgs<M extends MethodName> = z.output<Methods[M]['input']>;
+export type MethodOutput<M extends MethodName> = z.output<Methods[M]['output']>;
+export const METHOD_NAMES = Object.keys(methods) as MethodName[];
+
+// ───────────────────────────── events (main → renderer) ─────────────────────────────
 
 export const events = {
-  'catalog.changed': z.object({ workspace: z.string() }),
+  /** Streamed assistant text (or thinking) for a running turn. */
+  'chat.delta': z.object({ sessionId: z.string(), turnId: z.string(), kind: z.enum(['text', 'thinking']), text: z.string() }),
+  /** A tool call card appeared or changed state. */
+  'chat.toolCall': z.object({ sessionId: z.string(), turnId: z.string(), card: ToolCallCard }),
+  /** The gate asked: the renderer shows it and answers with chat.answer. Only main creates these. */
+  'chat.approval': z.object({
+    sessionId: z.string(),
+    approvalId: z.string(),
+    tool: z.string(),
+    args: z.record(z.string(), z.unknown()),
+    actor: Actor,
+    reason: z.string(),
+    /** Escaped one-line summary (command, path, host). */
+    summary: z.string(),
+    /** What "always" would store, one rule per line, shown before the user picks it (empty: "always" is not offered). */
+    alwaysPreview: z.array(z.string()),
+  }),
+  /** A skill was loaded into the conversation. */
+  'chat.skillLoaded': z.object({ sessionId: z.string(), turnId: z.string(), skill: z.string(), tier: Tier, reason: z.string(), tokens: z.number().int().nonnegative() }),
+  /** Something the transcript shows as a line of its own: compaction, recovery after a crash, a provider error, an offer. */
+  'chat.notice': z.object({ sessionId: z.string(), level: z.enum(['info', 'warning', 'error']), kind: z.string(), text: z.string() }),
+  /** The context meter moved: re-fetch context.get for the detail. */
+  'context.changed': z.object({ sessionId: z.string(), total: z.number().int().nonnegative(), contextWindow: z.number().int().nonnegative() }),
+  'chat.turnEnd': z.object({
+    sessionId: z.string(),
+    turnId: z.string(),
+    /** done; stopped (by the user or an interruption); limit (steps or tokens); offline (no model configured). */
+    reason: z.enum(['done', 'stopped', 'error', 'limit', 'offline']),
+    error: ContractErrorSchema.optional(),
+    usage: Usage.optional(),
+  }),
+  'session.updated': z.object({ session: SessionMeta }),
+  'session.deleted': z.object({ id: z.string() }),
+  /** The skill catalog changed (a file edited, a toggle, a trust decision, an install). Re-fetch skills.list. */
+  'catalog.changed': z.object({ workspace: z.string(), added: z.array(z.string()), removed: z.array(z.string()), changed: z.array(z.string()) }),
+  /** An audit that was `checking` finished. */
+  'audit.verdict': z.object({ name: z.string(), audit: AuditState }),
+  'tools.mcpChanged': z.object({ servers: z.array(McpServerStatus) }),
+  'workspace.changed': z.object({ workspace: WorkspaceInfo }),
 } as const;
 
-export type EventName = keyof typeof events;
+export type Events = typeof events;
+export type EventName = keyof Events;
+export type EventPayload<E extends EventName> = z.output<Events[E]>;
+export const EVENT_NAMES = Object.keys(events) as EventName[];
 
-/** Errors cross every boundary in this shape. */
-export interface ContractError {
-  code: string;
-  message: string;
-  details?: unknown;
+// ───────────────────────────── the wire (both transports) ─────────────────────────────
+
+/** A call's answer: a value or a ContractError, never a thrown exception across the boundary. */
+export type Result<T> = { ok: true; value: T } | { ok: false; error: ContractError };
+export const ResultSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), value: z.unknown() }),
+  z.object({ ok: z.literal(false), error: ContractErrorSchema }),
+]);
+
+/** Serve mode's WebSocket frames (JSON text). Client → server: call. Server → client: result, event. */
+export const ClientFrame = z.object({ type: z.literal('call'), id: z.number().int().nonnegative(), method: z.string().max(100), input: z.unknown() });
+export const ServerFrame = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('result'), id: z.number().int().nonnegative(), result: ResultSchema }),
+  z.object({ type: z.literal('event'), name: z.string(), payload: z.unknown() }),
+]);
+export type ClientFrame = z.infer<typeof ClientFrame>;
+export type ServerFrame = z.infer<typeof ServerFrame>;
+
+/** Serve mode's WebSocket path (same origin as the page). */
+export const SOCKET_PATH = '/ws';
+
+/** Electron IPC channel names. */
+export const IPC_PREFIX = 'knack:';
+export const IPC_EVENT_CHANNEL = 'knack:event';
+
+export function isMethodName(s: unknown): s is MethodName {
+  return typeof s === 'string' && Object.prototype.hasOwnProperty.call(methods, s);
 }
 
-export const IPC_PREFIX = 'knack:';
+export function isEventName(s: unknown): s is EventName {
+  return typeof s === 'string' && Object.prototype.hasOwnProperty.call(events, s);
+}
+
+/** Human-readable zod problems: `field.path: message`, one per line. */
+export function formatIssues(error: z.ZodError): string {
+  return error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(input)'}: ${i.message}`).join('; ');
+}
+
+export function contractError(code: ErrorCode, message: string, details?: unknown): ContractError {
+  return details === undefined ? { code, message } : { code, message, details };
+}

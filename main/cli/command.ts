@@ -2,7 +2,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { resolvePaths, type KnackPaths } from '../core/paths.js';
+import { resolvePaths, type KnackPaths } from '../core/config/paths.js';
 
 export interface Io {
   out(text: string): void;

@@ -6,10 +6,11 @@ import { tmpdir } from 'node:os';
 import { CliError, jsonFlag, printJson, stringFlag, type Command, type CommandContext, type Io } from './command.js';
 import { approvalQuestion } from './approval.js';
 import { confirmOf, openWorkspaceFor } from './workspace.js';
-import type { Catalog } from '../core/skills/catalog.js';
-import { parseSkillFile, formatDiagnostic, hasErrors } from '../core/skills/manifest.js';
-import { skillFileIn } from '../core/policy/skill-frontmatter.js';
-import type { CatalogEntry } from '../core/skills/types.js';
+import type { Catalog } from '../core/skills/catalog/catalog.js';
+import { parseSkillFile } from '../core/skills/format/manifest.js';
+import { formatDiagnostic, hasErrors } from '../core/base/diagnostics.js';
+import { skillFileIn } from '../core/skills/format/skill-frontmatter.js';
+import type { CatalogEntry } from '../core/skills/format/types.js';
 import type { ScriptRunner } from '../core/sandbox/runner.js';
 import type { ScriptResult } from '../core/sandbox/client.js';
 import type { ApproveHook, ScriptSkill } from '../core/sandbox/capabilities.js';
@@ -41,7 +42,7 @@ async function openSession(ctx: CommandContext): Promise<Session> {
   return {
     catalog: ws.catalog,
     async runnerFor(extra) {
-      // An ad-hoc skill (`sandbox run --skill DIR`) binds its own name first: the real gate (policy/setup.ts),
+      // An ad-hoc skill (`sandbox run --skill DIR`) binds its own name first: the real gate (skills/use/gate-setup.ts),
       // settings ceiling ∩ its manifest, with the stored rules.
       return extra ? ws.newScriptRunner(ws.gateWith([extra])) : ws.scriptRunner();
     },

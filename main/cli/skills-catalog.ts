@@ -1,12 +1,13 @@
 // CLI: `knack skills list|show|lint|index|enable|disable` over the catalog (discovery, tiers, shadowing, toggles).
 // Output for people by default, `--json` for scripts; errors are one line each and lint exits non-zero on errors.
 import { relative } from 'node:path';
-import { loadSettings } from '../core/config.js';
+import { loadSettings } from '../core/config/settings.js';
 import { withCatalog, withWorkspace } from './workspace.js';
-import { buildPromptCatalog } from '../core/skills/prompt-catalog.js';
-import { lintCatalog, lintPaths, type LintReport } from '../core/skills/lint.js';
-import { formatDiagnostic } from '../core/skills/manifest.js';
-import type { CatalogEntry, Diagnostic } from '../core/skills/types.js';
+import { buildPromptCatalog } from '../core/skills/use/prompt-catalog.js';
+import { lintCatalog, lintPaths, type LintReport } from '../core/skills/catalog/lint.js';
+import { formatDiagnostic } from '../core/base/diagnostics.js';
+import type { CatalogEntry } from '../core/skills/format/types.js';
+import type { Diagnostic } from '../core/base/diagnostics.js';
 import { CliError, printJson, type Command, type CommandContext } from './command.js';
 
 function oneLine(s: string, max: number): string {

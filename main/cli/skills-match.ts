@@ -3,9 +3,9 @@
 import { join } from 'node:path';
 import { CliError, printJson, type Command, type CommandContext } from './command.js';
 import { withCatalog } from './workspace.js';
-import { SkillMatcher, type MatchReason } from '../core/skills/matcher.js';
-import { SkillSearch } from '../core/skills/skill-search.js';
-import { listResources, SkillLoader } from '../core/skills/loader.js';
+import { SkillMatcher, type MatchReason } from '../core/skills/use/matcher.js';
+import { SkillSearch } from '../core/skills/use/skill-search.js';
+import { listResources, SkillLoader } from '../core/skills/use/loader.js';
 
 function text(ctx: CommandContext, what: string): string {
   const t = ctx.positionals.join(' ').trim();

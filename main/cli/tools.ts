@@ -3,12 +3,12 @@
 import { CliError, jsonFlag, printJson, stringFlag, type Command, type CommandContext } from './command.js';
 import { approvalQuestion } from './approval.js';
 import { confirmOf, openWorkspaceFor, printDiagnostic } from './workspace.js';
-import { loadSettings } from '../core/config.js';
+import { loadSettings } from '../core/config/settings.js';
 import type { Gate } from '../core/policy/types.js';
 import { loadMcpConfig, workspaceMcpPath, type McpServerConfig } from '../core/mcp/config.js';
 import { crossLanguageExpander } from '../core/search/expand.js';
 import { readCatalogFile, type ImportedCatalog } from '../core/tools/catalog-import.js';
-import { openToolbox, type Toolbox } from '../core/tools/toolbox.js';
+import { openToolbox, type Toolbox } from '../core/toolbox.js';
 import { evaluate, readQueriesFile } from '../core/tools/retrieval-eval.js';
 import type { Approver } from '../core/tools/executor.js';
 import { join } from 'node:path';

@@ -2,17 +2,19 @@
 // Audit exits by level (0 = P2, 1 = P1, 2 = P0; 3 = could not run); install asks on the terminal, `--yes` accepts P1, never P0.
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadSettings } from '../core/config.js';
-import { projectSkillDirs, userSkillDirs } from '../core/paths.js';
-import { openCatalog } from '../core/skills/catalog.js';
-import { auditSkill, formatFinding, type AuditReport } from '../core/skills/audit.js';
-import { installSkill, approvePendingInstall, type InstallResult } from '../core/skills/install.js';
-import { trustSkill } from '../core/skills/trust.js';
+import { loadSettings } from '../core/config/settings.js';
+import { projectSkillDirs, userSkillDirs } from '../core/config/paths.js';
+import { openCatalog } from '../core/skills/catalog/catalog.js';
+import { auditSkill, formatFinding, type AuditReport } from '../core/skills/trust/audit.js';
+import { installSkill, approvePendingInstall, type InstallResult } from '../core/skills/trust/install.js';
+import { trustSkill } from '../core/skills/trust/trust.js';
 import { describePermissions } from '../core/policy/permissions.js';
-import { toPending } from '../core/policy/approvals.js';
-import { accessForArgs } from '../core/policy/setup.js';
-import { CATEGORIES, describeRule, type Effect, type NewRule } from '../core/policy/rules.js';
-import { realRoot } from '../core/policy/paths.js';
+import { toPending } from '../core/skills/trust/approvals.js';
+import { accessForArgs } from '../core/skills/use/gate-setup.js';
+import { CATEGORIES, describeRule } from '../core/policy/rules.js';
+import type { Effect, NewRule } from '../core/store/policy-repo.js';
+import { addRule } from '../core/policy/rule-book.js';
+import { realRoot } from '../core/base/paths.js';
 import type { Access, Actor, ToolCall } from '../core/policy/types.js';
 import { builtinTools } from '../core/tools/builtin/index.js';
 import { Store } from '../core/store/index.js';
@@ -295,7 +297,7 @@ const rulesAdd: Command = {
     }
     const store = openStore(ctx);
     try {
-      const { rule: r, added } = store.policy.addRule(rule);
+      const { rule: r, added } = addRule(store.policy, rule);
       if (ctx.json) printJson(ctx.io, { added, rule: r });
       else ctx.io.out(added ? `added ${r.id}  ${describeRule(r)}` : `already covered by ${r.id}  ${describeRule(r)}`);
       return 0;

@@ -3,9 +3,9 @@
 import { createInterface } from 'node:readline/promises';
 import { displaySafeLines } from '../core/policy/display.js';
 import { openWorkspace, type KnackWorkspace, type WorkspaceOptions } from '../core/workspace.js';
-import { formatDiagnostic } from '../core/skills/manifest.js';
-import type { Catalog } from '../core/skills/catalog.js';
-import type { Diagnostic } from '../core/skills/types.js';
+import { formatDiagnostic } from '../core/base/diagnostics.js';
+import type { Catalog } from '../core/skills/catalog/catalog.js';
+import type { Diagnostic } from '../core/base/diagnostics.js';
 import { CliError, type CommandContext } from './command.js';
 
 export async function ttyConfirm(question: string): Promise<boolean> {

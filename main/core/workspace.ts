@@ -1,21 +1,22 @@
 // One open workspace: settings, store, the trust-reviewed skill catalog, the live policy gate, the matcher, the
 // tool box (built-ins, skill tools, run_skill_script, MCP) and the script sandbox — wired once, for the CLI and the app.
 import { join } from 'node:path';
-import { loadSettings, type Settings } from './config.js';
-import { userSkillDirs, type KnackPaths } from './paths.js';
+import { loadSettings, type Settings } from './config/settings.js';
+import { userSkillDirs, type KnackPaths } from './config/paths.js';
 import { Store } from './store/index.js';
-import { openCatalog, type Catalog } from './skills/catalog.js';
-import { createTrustReview } from './skills/trust.js';
-import { watchCatalog, type CatalogWatcher } from './skills/watch.js';
-import { SkillMatcher } from './skills/matcher.js';
-import { SkillLoader } from './skills/loader.js';
-import { skillTools } from './skills/skill-tools.js';
-import type { CatalogEntry, Diagnostic } from './skills/types.js';
-import { buildGate } from './policy/setup.js';
+import { openCatalog, type Catalog } from './skills/catalog/catalog.js';
+import { createTrustReview } from './skills/trust/trust.js';
+import { watchCatalog, type CatalogWatcher } from './skills/catalog/watch.js';
+import { SkillMatcher } from './skills/use/matcher.js';
+import { SkillLoader } from './skills/use/loader.js';
+import { skillTools } from './skills/use/skill-tools.js';
+import type { CatalogEntry } from './skills/format/types.js';
+import type { Diagnostic } from './base/diagnostics.js';
+import { buildGate } from './skills/use/gate-setup.js';
 import type { Actor, Gate, ToolCall } from './policy/types.js';
 import { crossLanguageExpander } from './search/expand.js';
 import type { Expander } from './search/text-index.js';
-import { openToolbox, type Toolbox } from './tools/toolbox.js';
+import { openToolbox, type Toolbox } from './toolbox.js';
 import type { Approver } from './tools/executor.js';
 import type { ImportedCatalog } from './tools/catalog-import.js';
 import type { BackoffOptions } from './mcp/connection.js';
@@ -103,7 +104,7 @@ export class KnackWorkspace {
       if (options.requireStore) throw new Error(message);
       report({ severity: 'warning', code: 'store.open', file: options.paths.dataDir, message: `${message}; continuing without the cache, toggles, rules and trust decisions` });
     }
-    // Trust review: discovered P0 skills are disabled, P1 ones until the user trusts them (skills/trust.ts).
+    // Trust review: discovered P0 skills are disabled, P1 ones until the user trusts them (skills/trust/trust.ts).
     let catalog: Catalog;
     try {
       catalog = await openCatalog({

@@ -3,8 +3,8 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { auditSkill, listSkillFiles } from '../../main/core/skills/audit.js';
-import { auditCached } from '../../main/core/skills/trust.js';
+import { auditSkill, listSkillFiles } from '../../main/core/skills/trust/audit.js';
+import { auditCached } from '../../main/core/skills/trust/trust.js';
 import { Store } from '../../main/core/store/index.js';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures', 'public-skills');

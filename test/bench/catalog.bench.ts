@@ -7,13 +7,13 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { openCatalog, type CatalogTimings } from '../../main/core/skills/catalog.js';
-import { LISTING_RACY_MS } from '../../main/core/skills/catalog-cache.js';
-import { catalogLine } from '../../main/core/skills/prompt-catalog.js';
-import { parseSkillFile } from '../../main/core/skills/manifest.js';
-import { countTokens } from '../../main/core/tokens.js';
+import { openCatalog, type CatalogTimings } from '../../main/core/skills/catalog/catalog.js';
+import { LISTING_RACY_MS } from '../../main/core/skills/catalog/catalog-cache.js';
+import { catalogLine } from '../../main/core/skills/use/prompt-catalog.js';
+import { parseSkillFile } from '../../main/core/skills/format/manifest.js';
+import { countTokens } from '../../main/core/base/tokens.js';
 import { Store } from '../../main/core/store/index.js';
-import { DEFAULT_SETTINGS } from '../../main/core/config.js';
+import { DEFAULT_SETTINGS } from '../../main/core/config/settings.js';
 
 const N = Number(process.env.KNACK_BENCH_SKILLS ?? 10_000);
 /** Runs per measurement; the best run of each side is compared (least disturbed by other load on the machine). */

@@ -3,12 +3,12 @@
 import { readFileSync, readdirSync, mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SkillMatcher } from '../../main/core/skills/matcher.js';
-import { SkillSearch } from '../../main/core/skills/skill-search.js';
+import { SkillMatcher } from '../../main/core/skills/use/matcher.js';
+import { SkillSearch } from '../../main/core/skills/use/skill-search.js';
 import { loadBilingualMap } from '../../main/core/search/bilingual.js';
 import { terms } from '../../main/core/search/tokenize.js';
-import { parseSkillFile } from '../../main/core/skills/manifest.js';
-import type { CatalogEntry, SkillManifest } from '../../main/core/skills/types.js';
+import { parseSkillFile } from '../../main/core/skills/format/manifest.js';
+import type { CatalogEntry, SkillManifest } from '../../main/core/skills/format/types.js';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures');
 

@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { SandboxClient } from '../../main/core/sandbox/client.js';
-import { limitsFromSettings, type SandboxLimits } from '../../main/core/sandbox/limits.js';
-import { DEFAULT_SETTINGS } from '../../main/core/config.js';
+import { limitsFromSettings } from '../../main/core/sandbox/limits.js';
+import type { SandboxLimits } from '../../main/core/config/settings.js';
+import { DEFAULT_SETTINGS } from '../../main/core/config/settings.js';
 
 const TRIVIAL = 'export default (args) => ({ sum: args.a + args.b })';
 const root = mkdtempSync(join(tmpdir(), 'knack-bench-sandbox-'));

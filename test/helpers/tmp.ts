@@ -1,5 +1,5 @@
 // Test helpers: throwaway folders that clean up after the test, and skill folders written to disk.
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync, realpathSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after } from 'node:test';
@@ -28,4 +28,11 @@ export function skillMd(frontmatter: Record<string, unknown> | string, body = '#
   return `---\n${fm}\n---\n${body}`;
 }
 
-export const SHARED_FIXTURES = join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures');
+/** /work/shared/fixtures: the nearest `shared/fixtures` above the checkout (a worktree may sit deeper than /work/main). */
+export const SHARED_FIXTURES = ((): string => {
+  for (let dir = join(import.meta.dirname, '..', '..', '..'); ; dir = dirname(dir)) {
+    const candidate = join(dir, 'shared', 'fixtures');
+    if (existsSync(candidate)) return candidate;
+    if (dirname(dir) === dir) return join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures');
+  }
+})();

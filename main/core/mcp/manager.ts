@@ -1,6 +1,6 @@
 // The MCP manager: starts every configured server, registers its tools as deferred `mcp__server__tool` tools
 // while it is up and removes them when it goes down, and serves the resource tools. Never blocks on a server.
-import type { Diagnostic } from '../skills/types.js';
+import type { Diagnostic } from '../base/diagnostics.js';
 import type { McpResourceContent, McpResourceInfo, McpResourceProvider } from '../tools/builtin/mcp-resources.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { McpServerConfig } from './config.js';

@@ -6,7 +6,14 @@
  * C1 controls (0x9B is an 8-bit CSI), bidi embeddings/overrides/isolates and marks, zero-width and invisible
  * formatting characters, line and paragraph separators, the byte order mark, interlinear annotations, tag characters.
  */
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udc7f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const UNSAFE_RANGES: [number, number][] = [
+  [0x00, 0x1f], [0x7f, 0x9f], [0xad, 0xad], [0x34f, 0x34f], [0x61c, 0x61c], [0x115f, 0x1160], [0x17b4, 0x17b5], [0x180b, 0x180f],
+  [0x200b, 0x200f], [0x2028, 0x202e], [0x2060, 0x206f], [0x3164, 0x3164], [0xfe00, 0xfe0f], [0xfeff, 0xfeff], [0xffa0, 0xffa0],
+  [0xfff9, 0xfffb], [0xd800, 0xdfff], [0xe0000, 0xe007f], [0xe0100, 0xe01ef],
+];
+const hex = (n: number): string => `\\u{${n.toString(16)}}`;
+// Built from code points (a literal class would mix combining marks into it); `u` mode: lone surrogates match too.
+const UNSAFE = new RegExp(`[${UNSAFE_RANGES.map(([a, b]) => (a === b ? hex(a) : `${hex(a)}-${hex(b)}`)).join('')}]`, 'gu');
 
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 

@@ -6,11 +6,11 @@ import type { Ceiling } from './ceiling.js';
 import { ceilingAllowsTool } from './ceiling.js';
 import type { Permissions } from './permissions.js';
 import { canonicalToolName, COMMAND_TOOLS, SKILL_PREFIX } from './permissions.js';
-import { isInside, realPathOf, realRoot, relPosix } from './paths.js';
+import { isInside, realPathOf, realRoot, relPosix } from '../base/paths.js';
 import { join } from 'node:path';
-import { resolvePaths, type KnackPaths } from '../paths.js';
-import { globMatcher, matchesAny } from './glob.js';
-import type { Rule } from './rules.js';
+import { resolvePaths, type KnackPaths } from '../config/paths.js';
+import { globMatcher, matchesAny } from '../base/glob.js';
+import type { Rule } from '../store/policy-repo.js';
 import { categoryOf, commandSegments, describeRule, evaluateRules } from './rules.js';
 import { parseCommandLine, ruleWords } from './shell.js';
 

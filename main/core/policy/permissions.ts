@@ -1,6 +1,6 @@
 // The strict permission manifest parser: `permissions:` and Agent Skills `allowed-tools` → one Permissions model.
 // A manifest is a request, never a grant; anything outside the whitelist is rejected with a diagnostic naming the field.
-import type { Diagnostic } from '../skills/types.js';
+import type { Diagnostic } from '../base/diagnostics.js';
 
 /** A command pattern for a multi-purpose tool: `git` (prefix, from `Bash(git:*)`) or an exact command line. */
 export interface CommandPattern {

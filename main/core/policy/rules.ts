@@ -1,37 +1,12 @@
 // User rules and grants: persisted allow/ask/deny decisions that match tool calls by tool, category, command, path or host.
 // Precedence: a per-tool rule beats a category rule beats a `*` rule; within one level deny beats ask beats allow.
 import type { Access, SkillIdentity, ToolCall } from './types.js';
-import { isInside, relPosix } from './paths.js';
-import { globMatcher } from './glob.js';
+import type { Effect, NewRule, Rule } from '../store/policy-repo.js';
+import { isInside, relPosix } from '../base/paths.js';
+import { globMatcher } from '../base/glob.js';
 import { joinWords, parseCommandLine, quoteWord, ruleWords, type ParsedLine } from './shell.js';
 
-export type Effect = 'allow' | 'ask' | 'deny';
 export const CATEGORIES = ['@read', '@write', '@execute', '@network'] as const;
-
-export interface Rule {
-  id: string;
-  effect: Effect;
-  /** A tool name, a category (`@read`, `@write`, `@execute`, `@network`) or `*`. */
-  tool: string;
-  /** Real workspace path the rule is limited to; undefined = every workspace. */
-  workspace?: string;
-  /**
-   * Limited to calls made by this skill's scripts: its identity `name@tier:/real/dir` (optionally `#hash`), see
-   * skillScopeKey. A bare name (older rules, `--skill NAME`) binds only to a builtin or user skill of that name,
-   * never to a project skill (a cloned repository must not inherit your rules by naming its skill the same).
-   */
-  skill?: string;
-  /** Command prefix for command tools (`git status` matches `git status -s`, not `git statusx`). */
-  command?: string;
-  /** Glob relative to the workspace; every path of the call must match. */
-  path?: string;
-  /** Network host, exact or `*.example.com`. */
-  host?: string;
-  note?: string;
-  createdAt: number;
-}
-
-export type NewRule = Omit<Rule, 'id' | 'createdAt'>;
 
 /** The category a call falls in, from what it touches (strongest first). */
 export function categoryOf(access: Access): (typeof CATEGORIES)[number] | '@meta' {

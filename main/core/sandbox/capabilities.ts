@@ -6,10 +6,10 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import type { Actor, Decision, Gate, ToolCall } from '../policy/types.js';
 import type { ToolContext, ToolDefinition, ToolResult } from '../tools/types.js';
-import { isInside, realPathOf, realRoot } from '../policy/paths.js';
+import { isInside, realPathOf, realRoot } from '../base/paths.js';
 import { SandboxError, type CapabilityOp } from './protocol.js';
 import type { CapabilityHandler, RunControls } from './client.js';
-import type { SandboxLimits } from './limits.js';
+import type { SandboxLimits } from '../config/settings.js';
 
 /** The skill a script belongs to, as the sandbox needs it. */
 export interface ScriptSkill {

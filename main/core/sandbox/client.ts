@@ -2,7 +2,8 @@
 // the watchdog (heartbeats, deadlines), and routing of capability calls from scripts to the main-process handler.
 import { randomUUID } from 'node:crypto';
 import { parseHostMessage, SandboxError, type HostMessage, type RunStats, type SandboxErrorData, type CapabilityOp } from './protocol.js';
-import { runLimits, type RunLimits, type SandboxLimits } from './limits.js';
+import { runLimits } from './limits.js';
+import { type RunLimits, type SandboxLimits } from '../config/settings.js';
 import { forkHost, type HostProcess, type SpawnHost } from './spawn.js';
 
 /** What a capability handler may do to the run it serves. */

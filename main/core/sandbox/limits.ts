@@ -1,44 +1,6 @@
 // Sandbox limits: every limit a script run is held to, its default, its bounds, and the error that names it.
-// Defaults come from settings.sandbox (main/core/config.ts); a run may tighten or (within bounds) override timeoutMs.
-import type { Settings } from '../config.js';
-
-/** Limits enforced inside the host for one run. */
-export interface RunLimits {
-  /** Wall-clock budget for the whole run, bridged calls to the main process included. */
-  timeoutMs: number;
-  /** CPU time the isolate may burn. */
-  cpuTimeMs: number;
-  /** Isolate heap + ArrayBuffer memory, in MB (isolated-vm memoryLimit). */
-  memoryMb: number;
-  /** Size of the JSON result, in UTF-8 bytes, checked inside the isolate before it is copied out. */
-  maxOutputBytes: number;
-  /** Total `knack.log` output per run, in UTF-8 bytes. */
-  maxLogBytes: number;
-  /** Capability calls (readFile, writeFile, listDir, callTool) per run. */
-  maxCapabilityCalls: number;
-  /** Capability calls in flight at once. */
-  maxPendingCalls: number;
-}
-
-/** Limits enforced by the client in the main process. */
-export interface SandboxLimits extends RunLimits {
-  /** Runs executing at once, across the pool. */
-  maxConcurrent: number;
-  /** Runs waiting for a slot; one more is refused with `limit.concurrency`. */
-  maxQueued: number;
-  /** Host processes kept warm. */
-  poolSize: number;
-  /** How often a host reports it is alive. */
-  heartbeatMs: number;
-  /** A busy host silent for this long is killed and restarted. */
-  heartbeatTimeoutMs: number;
-  /** After a run's deadline, how long the client waits for the host to stop it before killing the host. */
-  killGraceMs: number;
-  /** Largest file readFile returns or writeFile writes, in bytes. */
-  maxFileBytes: number;
-  /** Most entries listDir returns. */
-  maxListEntries: number;
-}
+// Defaults come from settings.sandbox (config/settings.ts declares the limit types); a run may tighten or override timeoutMs.
+import type { RunLimits, SandboxLimits, Settings } from '../config/settings.js';
 
 export type SandboxSettings = Settings['sandbox'];
 

@@ -2,7 +2,7 @@
 // Give it the gate and tool registry; ask it to run a skill's script (by name) or any JavaScript file for a skill.
 import { SandboxClient, type ScriptResult } from './client.js';
 import { createCapabilityHandler, type ApproveHook, type ScriptContext, type ScriptSkill, type ToolLookup, type ToolRunner } from './capabilities.js';
-import type { RunLimits, SandboxLimits } from './limits.js';
+import type { RunLimits, SandboxLimits } from '../config/settings.js';
 import type { SpawnHost } from './spawn.js';
 import type { Gate } from '../policy/types.js';
 import { findSkillScript, readScriptFile } from './script-file.js';

@@ -1,6 +1,7 @@
 // A catalog skill → what the sandbox and gate need: its real folder and its reviewed permissions.
 // A skill whose permission block is rejected gets no scripts run at all (the diagnostics say why).
-import type { CatalogEntry, SkillManifest, Diagnostic } from '../skills/types.js';
+import type { CatalogEntry, SkillManifest } from '../skills/format/types.js';
+import type { Diagnostic } from '../base/diagnostics.js';
 import type { SkillPolicy } from '../policy/gate.js';
 import { parsePermissions } from '../policy/permissions.js';
 import { SandboxError } from './protocol.js';

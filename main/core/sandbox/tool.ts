@@ -4,7 +4,7 @@ import type { ToolDefinition } from '../tools/types.js';
 import type { ScriptRunner } from './runner.js';
 import type { ScriptSkill } from './capabilities.js';
 import { SandboxError } from './protocol.js';
-import type { CatalogEntry } from '../skills/types.js';
+import type { CatalogEntry } from '../skills/format/types.js';
 import { policyFromEntry } from './skill-policy.js';
 
 export interface RunSkillScriptArgs extends Record<string, unknown> {

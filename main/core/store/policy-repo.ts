@@ -1,8 +1,29 @@
 // Persisted trust state: user rules, pending/decided skill approvals, trust decisions (by content hash), audit cache.
 import { randomUUID } from 'node:crypto';
 import type { Db } from './db.js';
-import type { NewRule, Rule } from '../policy/rules.js';
-import { subsumes } from '../policy/rules.js';
+
+export type Effect = 'allow' | 'ask' | 'deny';
+
+export interface Rule {
+  id: string;
+  effect: Effect;
+  /** A tool name, a category (`@read`, `@write`, `@execute`, `@network`) or `*`. */
+  tool: string;
+  /** Real workspace path the rule is limited to; undefined = every workspace. */
+  workspace?: string;
+  /** Limited to calls made by this skill's scripts: its identity `name@tier:/real/dir[#hash]` (policy/rules.ts skillScopeKey); a bare name binds only to builtin or user skills. */
+  skill?: string;
+  /** Command prefix for command tools (`git status` matches `git status -s`, not `git statusx`). */
+  command?: string;
+  /** Glob relative to the workspace; every path of the call must match. */
+  path?: string;
+  /** Network host, exact or `*.example.com`. */
+  host?: string;
+  note?: string;
+  createdAt: number;
+}
+
+export type NewRule = Omit<Rule, 'id' | 'createdAt'>;
 
 export type ApprovalStatus = 'pending' | 'approved' | 'rejected';
 
@@ -48,19 +69,15 @@ export class PolicyRepo {
     return (this.db.prepare('SELECT * FROM policy_rules ORDER BY created_at, id').all() as RuleRow[]).map(toRule);
   }
 
-  /** Add a rule unless an existing one already covers it; returns the covering or new rule and whether it is new. */
-  addRule(rule: NewRule): { rule: Rule; added: boolean } {
-    const existing = this.rules().find((r) => subsumes(r, rule));
-    if (existing) return { rule: existing, added: false };
+  /** Store a new rule as given (policy/rule-book.ts decides whether it is needed and which rules it replaces). */
+  insertRule(rule: NewRule): Rule {
     const row: Rule = { ...rule, id: randomUUID().slice(0, 8), createdAt: Date.now() };
     this.db.prepare(
       `INSERT INTO policy_rules (id, effect, tool, workspace, skill, command, path, host, note, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(row.id, row.effect, row.tool, row.workspace ?? null, row.skill ?? null, row.command ?? null, row.path ?? null,
       row.host ?? null, row.note ?? null, row.createdAt);
-    // Rules the new one covers are now redundant one-offs: drop them.
-    for (const r of this.rules()) if (r.id !== row.id && subsumes(rule, r)) this.removeRule(r.id);
-    return { rule: row, added: true };
+    return row;
   }
 
   removeRule(id: string): boolean {

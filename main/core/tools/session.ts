@@ -6,7 +6,7 @@ import type { RegisteredTool, ToolRegistry } from './registry.js';
 import type { ToolSearchIndex, ToolSearchResult } from './tool-search.js';
 import type { ToolContext, ToolResult } from './types.js';
 import { renderToolSection, type PromptTool } from './prompt-cost.js';
-import { countTokens } from '../tokens.js';
+import { countTokens } from '../base/tokens.js';
 
 export const TOOL_SEARCH = 'ToolSearch';
 export const DEFER_EXECUTE = 'DeferExecuteTool';

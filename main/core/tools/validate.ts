@@ -3,7 +3,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { RegExpEngine } from 'ajv/dist/types/index.js';
 import type { JsonSchema } from './types.js';
-import { RegexTimeoutError, testWithin } from '../policy/glob.js';
+import { RegexTimeoutError, testWithin } from '../base/glob.js';
 
 export interface ArgProblem {
   /** JSON-pointer-ish field path, e.g. `edits[0].old_string`; `(arguments)` for the whole object. */

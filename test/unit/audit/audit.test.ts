@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir, writeTree, skillMd, SHARED_FIXTURES } from '../../helpers/tmp.js';
-import { auditSkill, type AuditReport } from '../../../main/core/skills/audit.js';
+import { auditSkill, type AuditReport } from '../../../main/core/skills/trust/audit.js';
 
 function skill(files: Record<string, string>, fm: Record<string, unknown> | string = { name: 'demo', description: 'A demo skill' }): string {
   const dir = join(tempDir(), 'demo');

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { zipSync, strToU8 } from 'fflate';
 import { tempDir, writeTree, skillMd } from '../../helpers/tmp.js';
 import { Store } from '../../../main/core/store/index.js';
-import { installSkill, approvePendingInstall } from '../../../main/core/skills/install.js';
-import { createApprovals } from '../../../main/core/policy/approvals.js';
+import { installSkill, approvePendingInstall } from '../../../main/core/skills/trust/install.js';
+import { createApprovals } from '../../../main/core/skills/trust/approvals.js';
 
 function env() {
   const root = tempDir();
@@ -220,7 +220,7 @@ test('a symlink to a FIFO inside the skill neither hangs the audit nor the insta
   try {
     const { execFileSync } = await import('node:child_process');
     const { symlinkSync } = await import('node:fs');
-    const { auditSkill } = await import('../../../main/core/skills/audit.js');
+    const { auditSkill } = await import('../../../main/core/skills/trust/audit.js');
     const src = join(root, 'src', 'tidy');
     writeTree(src, { 'SKILL.md': clean });
     execFileSync('mkfifo', [join(src, 'pipe')]);

@@ -2,8 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { auditText } from '../../../main/core/skills/audit.js';
-import { deobfuscate, normalizeLine } from '../../../main/core/skills/normalize.js';
+import { auditText } from '../../../main/core/skills/trust/audit.js';
+import { deobfuscate, normalizeLine } from '../../../main/core/skills/trust/normalize.js';
 
 const fragments = fc.constantFrom('curl ', '| sh', 'sudo ', 'rm -rf ', '/', 'eval(', '"ev"+"al"', '\\x65', 'base64 -d', 'aWdub3JlIHByZXZpb3Vz',
   'ignore previous instructions', '\u200b', '\u202e', String.fromCodePoint(0xe0069), '```bash', '```', '`', '"', 'never ', 'https://x.example/',

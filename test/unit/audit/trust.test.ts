@@ -5,9 +5,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir, writeTree, skillMd } from '../../helpers/tmp.js';
 import { Store } from '../../../main/core/store/index.js';
-import { openCatalog } from '../../../main/core/skills/catalog.js';
-import { resolvePaths } from '../../../main/core/paths.js';
-import { createTrustReview, trustSkill, auditCached, reviewDiscovered } from '../../../main/core/skills/trust.js';
+import { openCatalog } from '../../../main/core/skills/catalog/catalog.js';
+import { resolvePaths } from '../../../main/core/config/paths.js';
+import { createTrustReview, trustSkill, auditCached, reviewDiscovered } from '../../../main/core/skills/trust/trust.js';
 
 function workspaceWith(skills: Record<string, string>) {
   const root = tempDir();

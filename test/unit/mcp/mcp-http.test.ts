@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
-import { openToolbox } from '../../../main/core/tools/toolbox.js';
-import { DEFAULT_SETTINGS } from '../../../main/core/config.js';
+import { openToolbox } from '../../../main/core/toolbox.js';
+import { DEFAULT_SETTINGS } from '../../../main/core/config/settings.js';
 
 const SERVER = join(import.meta.dirname, '..', '..', 'fixtures', 'mcp', 'server.mjs');
 

@@ -2,11 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { tempDir, writeTree } from '../../helpers/tmp.js';
-import { openToolbox } from '../../../main/core/tools/toolbox.js';
+import { openToolbox } from '../../../main/core/toolbox.js';
 import { loadMcpConfig, parseMcpConfig, type McpServerConfig } from '../../../main/core/mcp/config.js';
-import { buildGate } from '../../../main/core/policy/setup.js';
-import { DEFAULT_SETTINGS } from '../../../main/core/config.js';
-import type { Diagnostic } from '../../../main/core/skills/types.js';
+import { buildGate } from '../../../main/core/skills/use/gate-setup.js';
+import { DEFAULT_SETTINGS } from '../../../main/core/config/settings.js';
+import type { Diagnostic } from '../../../main/core/base/diagnostics.js';
 
 const SERVER = join(import.meta.dirname, '..', '..', 'fixtures', 'mcp', 'server.mjs');
 const FAST = { initialMs: 150, maxMs: 300, maxAttempts: 3 };

@@ -4,11 +4,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
-import { DEFAULT_SETTINGS, type Settings } from '../../../main/core/config.js';
+import { DEFAULT_SETTINGS, type Settings } from '../../../main/core/config/settings.js';
 import { ceilingFrom } from '../../../main/core/policy/ceiling.js';
 import { createGate, type SkillPolicy } from '../../../main/core/policy/gate.js';
 import { parsePermissions, defaultPermissions, type Permissions } from '../../../main/core/policy/permissions.js';
-import type { Rule } from '../../../main/core/policy/rules.js';
+import type { Rule } from '../../../main/core/store/policy-repo.js';
 import type { Actor, ToolCall } from '../../../main/core/policy/types.js';
 
 function setup(opts: { network?: boolean; rules?: Rule[]; skills?: Record<string, Permissions>; tools?: string[] } = {}) {
@@ -182,7 +182,7 @@ test('a malformed call or actor is denied with a reason, never thrown', () => {
 
 test('a workspace settings file can narrow the ceiling but never widen it', async () => {
   const { ceilingFrom } = await import('../../../main/core/policy/ceiling.js');
-  const { loadSettings } = await import('../../../main/core/config.js');
+  const { loadSettings } = await import('../../../main/core/config/settings.js');
   // What every caller gets: loadSettings narrows, the ceiling follows the settings.
   const loadCeiling = (dataDir: string, workspace: string) => {
     const { settings, diagnostics } = loadSettings(dataDir, workspace);

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parsePermissions, defaultPermissions, splitAllowedTools, permissionsFromFrontmatter } from '../../../main/core/policy/permissions.js';
-import { readFrontmatterText } from '../../../main/core/policy/skill-frontmatter.js';
+import { readFrontmatterText } from '../../../main/core/skills/format/skill-frontmatter.js';
 
 const parse = (permissions: unknown) => parsePermissions({ file: 'skills/foo/SKILL.md', permissions });
 const rejectedField = (permissions: unknown): { field?: string; message: string } => {

@@ -6,13 +6,13 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
 import { parsePermissions } from '../../../main/core/policy/permissions.js';
-import { readFrontmatterText } from '../../../main/core/policy/skill-frontmatter.js';
+import { readFrontmatterText } from '../../../main/core/skills/format/skill-frontmatter.js';
 import { permissionsFromFrontmatter } from '../../../main/core/policy/permissions.js';
-import { DEFAULT_SETTINGS } from '../../../main/core/config.js';
+import { DEFAULT_SETTINGS } from '../../../main/core/config/settings.js';
 import { ceilingFrom } from '../../../main/core/policy/ceiling.js';
 import { createGate } from '../../../main/core/policy/gate.js';
 import type { Actor, ToolCall } from '../../../main/core/policy/types.js';
-import type { Rule } from '../../../main/core/policy/rules.js';
+import type { Rule } from '../../../main/core/store/policy-repo.js';
 
 const pathish = fc.oneof(fc.string(), fc.constantFrom('../x', '/etc/passwd', 'C:\\x', '%2e%2e/a', 'src/**', 'skill:**', '~/.ssh', '\\\\srv\\s', 'a/b'));
 const manifest = fc.oneof(

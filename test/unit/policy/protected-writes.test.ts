@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
-import { DEFAULT_SETTINGS, type Settings } from '../../../main/core/config.js';
+import { DEFAULT_SETTINGS, type Settings } from '../../../main/core/config/settings.js';
 import { ceilingFrom } from '../../../main/core/policy/ceiling.js';
 import { appOwnedRoots, createGate } from '../../../main/core/policy/gate.js';
-import type { Rule } from '../../../main/core/policy/rules.js';
+import type { Rule } from '../../../main/core/store/policy-repo.js';
 import type { Actor, ToolCall } from '../../../main/core/policy/types.js';
 
 const agent: Actor = { kind: 'agent', activeSkills: [] };

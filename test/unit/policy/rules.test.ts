@@ -4,8 +4,10 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
 import { Store } from '../../../main/core/store/index.js';
-import { evaluateRules, generaliseRules, commandPrefix, type Rule } from '../../../main/core/policy/rules.js';
-import { createApprovals } from '../../../main/core/policy/approvals.js';
+import { evaluateRules, generaliseRules, commandPrefix } from '../../../main/core/policy/rules.js';
+import type { Rule } from '../../../main/core/store/policy-repo.js';
+import { addRule } from '../../../main/core/policy/rule-book.js';
+import { createApprovals } from '../../../main/core/skills/trust/approvals.js';
 import type { ToolCall } from '../../../main/core/policy/types.js';
 
 const ws = '/work/ws';
@@ -67,7 +69,7 @@ test('answering "always" many times stores one reusable rule, not dozens of one-
     assert.equal(store.policy.rules().length, 1);
     assert.equal(store.policy.rules()[0]!.command, 'git status');
     // A broader rule absorbs the narrower ones already stored.
-    store.policy.addRule({ effect: 'allow', tool: 'bash', workspace: ws, command: 'git' });
+    addRule(store.policy, { effect: 'allow', tool: 'bash', workspace: ws, command: 'git' });
     assert.deepEqual(store.policy.rules().map((r) => r.command), ['git']);
     approvals.answerToolCall(bash('rm -rf build'), actor, ws, 'never');
     const denies = store.policy.rules().filter((r) => r.effect === 'deny');
@@ -81,7 +83,7 @@ test('answering "always" many times stores one reusable rule, not dozens of one-
 test('rules persist across store reopen', () => {
   const file = join(tempDir(), 'k.db');
   const s1 = Store.open(file);
-  const { rule: r } = s1.policy.addRule({ effect: 'deny', tool: 'bash', command: 'rm -rf' });
+  const { rule: r } = addRule(s1.policy, { effect: 'deny', tool: 'bash', command: 'rm -rf' });
   s1.close();
   const s2 = Store.open(file);
   try {
@@ -152,8 +154,8 @@ test('an allow rule for an exact-only program covers that command only; " *" at 
   assert.equal(evaluateRules(rules, bash('python3 -c "import os"'), ctx), undefined);
   const store = Store.open(join(tempDir(), 'k.db'));
   try {
-    store.policy.addRule({ effect: 'allow', tool: 'bash', workspace: ws, command: 'rm -rf build' });
-    store.policy.addRule({ effect: 'allow', tool: 'bash', workspace: ws, command: 'rm -rf build/cache' });
+    addRule(store.policy, { effect: 'allow', tool: 'bash', workspace: ws, command: 'rm -rf build' });
+    addRule(store.policy, { effect: 'allow', tool: 'bash', workspace: ws, command: 'rm -rf build/cache' });
     assert.deepEqual(store.policy.rules().map((r) => r.command).sort(), ['rm -rf build', 'rm -rf build/cache']);
   } finally {
     store.close();

@@ -8,7 +8,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
-import { evaluateRules, type Rule } from '../../../main/core/policy/rules.js';
+import { evaluateRules } from '../../../main/core/policy/rules.js';
+import type { Rule } from '../../../main/core/store/policy-repo.js';
 import { parseCommandLine } from '../../../main/core/policy/shell.js';
 
 const ws = '/work/ws';

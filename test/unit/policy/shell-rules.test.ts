@@ -2,7 +2,8 @@
 // spelling, and "always allow" turning one harmless call into a bare rule for a program whose arguments run code.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { evaluateRules, generaliseRules, commandPrefix, type Rule } from '../../../main/core/policy/rules.js';
+import { evaluateRules, generaliseRules, commandPrefix } from '../../../main/core/policy/rules.js';
+import type { Rule } from '../../../main/core/store/policy-repo.js';
 import { parseCommandLine } from '../../../main/core/policy/shell.js';
 import { createGate } from '../../../main/core/policy/gate.js';
 import { defaultPermissions } from '../../../main/core/policy/permissions.js';

@@ -6,9 +6,10 @@ import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
 import { Store } from '../../../main/core/store/index.js';
 import { createGate, type SkillPolicy } from '../../../main/core/policy/gate.js';
-import { createApprovals } from '../../../main/core/policy/approvals.js';
+import { createApprovals } from '../../../main/core/skills/trust/approvals.js';
 import { parsePermissions, type Permissions } from '../../../main/core/policy/permissions.js';
-import { evaluateRules, skillScopeKey, type Rule } from '../../../main/core/policy/rules.js';
+import { evaluateRules, skillScopeKey } from '../../../main/core/policy/rules.js';
+import type { Rule } from '../../../main/core/store/policy-repo.js';
 import type { Actor, ToolCall } from '../../../main/core/policy/types.js';
 
 const ws = '/work/ws';

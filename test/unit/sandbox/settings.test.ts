@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadSettings, DEFAULT_SETTINGS } from '../../../main/core/config.js';
+import { loadSettings, DEFAULT_SETTINGS } from '../../../main/core/config/settings.js';
 import { limitsFromSettings, runLimits } from '../../../main/core/sandbox/limits.js';
 import { tempDir } from '../../helpers/tmp.js';
 

@@ -1,15 +1,16 @@
 // Shared set-up for sandbox tests: a real sandbox client (real host process) and a real gate over temp folders.
 import { after } from 'node:test';
 import { join } from 'node:path';
-import { DEFAULT_SETTINGS, type Settings } from '../../../main/core/config.js';
-import { limitsFromSettings, type SandboxLimits } from '../../../main/core/sandbox/limits.js';
+import { DEFAULT_SETTINGS, type Settings } from '../../../main/core/config/settings.js';
+import { limitsFromSettings } from '../../../main/core/sandbox/limits.js';
+import type { SandboxLimits } from '../../../main/core/config/settings.js';
 import { SandboxClient } from '../../../main/core/sandbox/client.js';
 import { createScriptRunner, type ScriptRunner } from '../../../main/core/sandbox/runner.js';
 import type { ApproveHook, ToolLookup } from '../../../main/core/sandbox/capabilities.js';
 import { createGate, type SkillPolicy } from '../../../main/core/policy/gate.js';
 import { ceilingFrom } from '../../../main/core/policy/ceiling.js';
 import { policyFromManifest } from '../../../main/core/sandbox/skill-policy.js';
-import type { SkillManifest } from '../../../main/core/skills/types.js';
+import type { SkillManifest } from '../../../main/core/skills/format/types.js';
 import { tempDir, writeTree, skillMd } from '../../helpers/tmp.js';
 
 export function testLimits(over: Partial<SandboxLimits> = {}): SandboxLimits {

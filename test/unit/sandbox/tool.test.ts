@@ -68,8 +68,8 @@ test('catalogSkillFinder finds enabled skills and explains the others', async ()
 });
 
 test('the gate lets the agent call run_skill_script inside the default ceiling', async () => {
-  const { buildGate } = await import('../../../main/core/policy/setup.js');
-  const { DEFAULT_SETTINGS } = await import('../../../main/core/config.js');
+  const { buildGate } = await import('../../../main/core/skills/use/gate-setup.js');
+  const { DEFAULT_SETTINGS } = await import('../../../main/core/config/settings.js');
   const { gate } = buildGate({ settings: DEFAULT_SETTINGS, workspace: w.workspace, skills: [] });
   const args = { skill: 'counter', script: 'count.mjs' };
   assert.equal(gate.authorize({ tool: tool.name, args, access: tool.access(args, ctx) }, ctx.actor).verdict, 'allow');

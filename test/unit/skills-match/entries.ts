@@ -2,8 +2,8 @@
 // Real files where the behaviour reads the disk (loader, resources); in-memory manifests where it does not.
 import { realpathSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { parseSkillFile } from '../../../main/core/skills/manifest.js';
-import type { CatalogEntry, SkillManifest, Tier } from '../../../main/core/skills/types.js';
+import { parseSkillFile } from '../../../main/core/skills/format/manifest.js';
+import type { CatalogEntry, SkillManifest, Tier } from '../../../main/core/skills/format/types.js';
 import { skillMd, writeTree } from '../../helpers/tmp.js';
 
 export function manifest(name: string, over: Partial<SkillManifest> = {}): SkillManifest {

@@ -4,8 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { countTokens } from '../../../main/core/tokens.js';
-import { SkillLoader } from '../../../main/core/skills/loader.js';
+import { countTokens } from '../../../main/core/base/tokens.js';
+import { SkillLoader } from '../../../main/core/skills/use/loader.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { diskSkill, lookupOf } from './entries.js';
 

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { SkillMatcher } from '../../../main/core/skills/matcher.js';
+import { SkillMatcher } from '../../../main/core/skills/use/matcher.js';
 import { entry, manifest } from './entries.js';
 
 const commit = entry(manifest('git-commit', { readWhen: ['提交', 'git commit'], description: 'Write commit messages and deploy nothing' }));

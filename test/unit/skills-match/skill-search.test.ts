@@ -2,7 +2,7 @@
 // CC-CEDICT map and the synonym table; disabled skills never come back; names, prefixes and typos rank.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SkillSearch } from '../../../main/core/skills/skill-search.js';
+import { SkillSearch } from '../../../main/core/skills/use/skill-search.js';
 import { entry, manifest } from './entries.js';
 
 const english = [

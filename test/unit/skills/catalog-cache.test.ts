@@ -6,7 +6,7 @@ import { mkdirSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, utime
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
-import { openCatalog, type Catalog, type CatalogOptions } from '../../../main/core/skills/catalog.js';
+import { openCatalog, type Catalog, type CatalogOptions } from '../../../main/core/skills/catalog/catalog.js';
 import { Store } from '../../../main/core/store/index.js';
 
 /** Folders must have been unchanged this long when listed for the listing to be reused (the real default is 2 s). */

@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
-import { openCatalog, type CatalogChange } from '../../../main/core/skills/catalog.js';
-import { parseFilesParallel } from '../../../main/core/skills/parse-pool.js';
-import { CACHE_VERSION } from '../../../main/core/skills/catalog-cache.js';
+import { openCatalog, type CatalogChange } from '../../../main/core/skills/catalog/catalog.js';
+import { parseFilesParallel } from '../../../main/core/skills/catalog/parse-pool.js';
+import { CACHE_VERSION } from '../../../main/core/skills/catalog/catalog-cache.js';
 import { Store } from '../../../main/core/store/index.js';
 
 function setup(n = 5) {

@@ -2,8 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { tempDir } from '../../helpers/tmp.js';
-import { createSkill } from '../../../main/core/skills/create.js';
-import { DESCRIPTION_MAX } from '../../../main/core/skills/manifest.js';
+import { createSkill } from '../../../main/core/skills/use/create.js';
+import { DESCRIPTION_MAX } from '../../../main/core/skills/format/manifest.js';
 
 test('a description of 600 emoji (1200 UTF-16 units, 600 characters) is accepted; 1025 characters are not', () => {
   const long = '🚀'.repeat(600); // 600 characters, 1200 UTF-16 units

@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { parseSkillFile } from '../../../main/core/skills/manifest.js';
+import { parseSkillFile } from '../../../main/core/skills/format/manifest.js';
 import { SHARED_FIXTURES, skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
-import { openCatalog } from '../../../main/core/skills/catalog.js';
-import { DEFAULT_SETTINGS, type Settings } from '../../../main/core/config.js';
+import { openCatalog } from '../../../main/core/skills/catalog/catalog.js';
+import { DEFAULT_SETTINGS, type Settings } from '../../../main/core/config/settings.js';
 
 function layout() {
   const root = tempDir();

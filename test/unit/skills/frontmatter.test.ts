@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir, writeTree } from '../../helpers/tmp.js';
-import { MAX_FRONTMATTER_BYTES, readFrontmatterHead, readSkillBody, splitFrontmatter } from '../../../main/core/skills/frontmatter.js';
-import { parseSkillFile, parseSkillText } from '../../../main/core/skills/manifest.js';
+import { MAX_FRONTMATTER_BYTES, readFrontmatterHead, readSkillBody, splitFrontmatter } from '../../../main/core/skills/format/frontmatter.js';
+import { parseSkillFile, parseSkillText } from '../../../main/core/skills/format/manifest.js';
 
 test('a billion-laughs alias bomb is refused with a diagnostic, not expanded', () => {
   const lines = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];

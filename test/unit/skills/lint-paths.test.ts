@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
-import { lintPaths } from '../../../main/core/skills/lint.js';
+import { lintPaths } from '../../../main/core/skills/catalog/lint.js';
 
 test('lint on a SKILL.md that is a named pipe says it is not a regular file (not a confusing folder error)', () => {
   const dir = join(tempDir(), 'piped');

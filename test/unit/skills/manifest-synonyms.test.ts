@@ -2,8 +2,8 @@
 // in `extra.synonyms` where the matcher reads it, and groups the matcher would ignore are reported with file and line.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseSkillText } from '../../../main/core/skills/manifest.js';
-import { SkillMatcher } from '../../../main/core/skills/matcher.js';
+import { parseSkillText } from '../../../main/core/skills/format/manifest.js';
+import { SkillMatcher } from '../../../main/core/skills/use/matcher.js';
 
 const file = 'skills/release-notes/SKILL.md';
 

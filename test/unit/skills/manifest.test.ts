@@ -1,7 +1,7 @@
 // SKILL.md → manifest: both vocabularies normalised, lenient warnings vs exclusion errors, file/line/field named.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseSkillText, splitToolList } from '../../../main/core/skills/manifest.js';
+import { parseSkillText, splitToolList } from '../../../main/core/skills/format/manifest.js';
 
 const F = 'skills/git-commit/SKILL.md';
 const parse = (fm: string, file = F) => parseSkillText(`---\n${fm}\n---\nBody\n`, file);

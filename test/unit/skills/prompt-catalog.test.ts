@@ -2,9 +2,9 @@
 // trimming order (shorten least relevant first, then drop least relevant) and the report of what was cut.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildPromptCatalog, catalogLine, defaultBudget, shortenSummary } from '../../../main/core/skills/prompt-catalog.js';
-import { countTokens } from '../../../main/core/tokens.js';
-import type { CatalogEntry, Tier } from '../../../main/core/skills/types.js';
+import { buildPromptCatalog, catalogLine, defaultBudget, shortenSummary } from '../../../main/core/skills/use/prompt-catalog.js';
+import { countTokens } from '../../../main/core/base/tokens.js';
+import type { CatalogEntry, Tier } from '../../../main/core/skills/format/types.js';
 
 function entry(name: string, description: string, tier: Tier = 'user', extra: Partial<CatalogEntry> = {}): CatalogEntry {
   return {

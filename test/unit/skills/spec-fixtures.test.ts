@@ -5,13 +5,13 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { SHARED_FIXTURES, tempDir } from '../../helpers/tmp.js';
-import { parseSkillFile } from '../../../main/core/skills/manifest.js';
-import { readSkillBody } from '../../../main/core/skills/frontmatter.js';
-import { discoverRoot } from '../../../main/core/skills/discover.js';
-import { lintPaths } from '../../../main/core/skills/lint.js';
-import { openCatalog } from '../../../main/core/skills/catalog.js';
-import { buildPromptCatalog } from '../../../main/core/skills/prompt-catalog.js';
-import type { Diagnostic } from '../../../main/core/skills/types.js';
+import { parseSkillFile } from '../../../main/core/skills/format/manifest.js';
+import { readSkillBody } from '../../../main/core/skills/format/frontmatter.js';
+import { discoverRoot } from '../../../main/core/skills/catalog/discover.js';
+import { lintPaths } from '../../../main/core/skills/catalog/lint.js';
+import { openCatalog } from '../../../main/core/skills/catalog/catalog.js';
+import { buildPromptCatalog } from '../../../main/core/skills/use/prompt-catalog.js';
+import type { Diagnostic } from '../../../main/core/base/diagnostics.js';
 
 const SPEC = join(SHARED_FIXTURES, 'agent-skills-spec');
 

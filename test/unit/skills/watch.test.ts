@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
-import { openCatalog, type Catalog, type CatalogChange } from '../../../main/core/skills/catalog.js';
-import { watchCatalog } from '../../../main/core/skills/watch.js';
+import { openCatalog, type Catalog, type CatalogChange } from '../../../main/core/skills/catalog/catalog.js';
+import { watchCatalog } from '../../../main/core/skills/catalog/watch.js';
 
 function nextChange(c: Catalog, timeoutMs = 8000): Promise<CatalogChange> {
   return new Promise((resolve, reject) => {

@@ -6,8 +6,8 @@ import { tempDir } from '../../helpers/tmp.js';
 import { ToolRegistry } from '../../../main/core/tools/registry.js';
 import { ToolExecutor, type ApprovalRequest } from '../../../main/core/tools/executor.js';
 import { builtinTools } from '../../../main/core/tools/builtin/index.js';
-import { buildGate } from '../../../main/core/policy/setup.js';
-import { DEFAULT_SETTINGS } from '../../../main/core/config.js';
+import { buildGate } from '../../../main/core/skills/use/gate-setup.js';
+import { DEFAULT_SETTINGS } from '../../../main/core/config/settings.js';
 
 function setup(answer: boolean) {
   const ws = tempDir();

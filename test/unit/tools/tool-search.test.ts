@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openToolbox } from '../../../main/core/tools/toolbox.js';
+import { openToolbox } from '../../../main/core/toolbox.js';
 import { importCatalog } from '../../../main/core/tools/catalog-import.js';
 import { crossLanguageExpander } from '../../../main/core/search/expand.js';
-import { DEFAULT_SETTINGS } from '../../../main/core/config.js';
+import { DEFAULT_SETTINGS } from '../../../main/core/config/settings.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 const CATALOG = [

@@ -5,14 +5,14 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { tempDir } from '../../helpers/tmp.js';
-import type * as Paths from '../../../main/core/paths.js';
+import type * as Paths from '../../../main/core/config/paths.js';
 
 test('built-in skills are found in a checkout whose path has spaces and non-ASCII letters', async () => {
   const checkout = join(tempDir(), 'My Projects', 'knäck');
-  mkdirSync(join(checkout, 'main', 'core'), { recursive: true });
+  mkdirSync(join(checkout, 'main', 'core', 'config'), { recursive: true });
   mkdirSync(join(checkout, 'builtin-skills'), { recursive: true });
-  const copy = join(checkout, 'main', 'core', 'paths.ts');
-  copyFileSync(join(import.meta.dirname, '..', '..', '..', 'main', 'core', 'paths.ts'), copy);
+  const copy = join(checkout, 'main', 'core', 'config', 'paths.ts');
+  copyFileSync(join(import.meta.dirname, '..', '..', '..', 'main', 'core', 'config', 'paths.ts'), copy);
   const mod = (await import(pathToFileURL(copy).href)) as typeof Paths;
   assert.equal(mod.resolvePaths({ home: '/h', dataDir: '/d' }, {}).builtinSkillsDir, join(checkout, 'builtin-skills'));
   assert.equal(mod.repoRoot, checkout);

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { tempDir, writeTree } from '../../helpers/tmp.js';
-import { DEFAULT_SETTINGS, loadSettings } from '../../../main/core/config.js';
+import { DEFAULT_SETTINGS, loadSettings } from '../../../main/core/config/settings.js';
 
 test('catalog and discovery numbers of the wrong type or out of range are reported and the defaults kept', () => {
   const data = tempDir();

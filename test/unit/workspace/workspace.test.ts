@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openWorkspace } from '../../../main/core/workspace.js';
-import { resolvePaths } from '../../../main/core/paths.js';
+import { resolvePaths } from '../../../main/core/config/paths.js';
 import { tempDir, writeTree, skillMd } from '../../helpers/tmp.js';
 
 const FIXTURE_SKILL = join(import.meta.dirname, '..', '..', 'fixtures', 'skills', 'word-stats');

@@ -1,6 +1,6 @@
 // glob: find workspace files by glob pattern (picomatch), respecting .gitignore, capped and sorted by path.
 import { errorFromThrown, ok, toolError } from '../errors.js';
-import { globMatcher, GlobTooSlowError } from '../../policy/glob.js';
+import { globMatcher, GlobTooSlowError } from '../../base/glob.js';
 import type { ToolDefinition } from '../types.js';
 import { walkFiles } from './walk.js';
 import { displayPath, resolveArg } from './workspace.js';

@@ -3,7 +3,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import vm from 'node:vm';
 import { errorFromThrown, ok, toolError } from '../errors.js';
-import { globMatcher, GlobTooSlowError } from '../../policy/glob.js';
+import { globMatcher, GlobTooSlowError } from '../../base/glob.js';
 import type { ToolDefinition } from '../types.js';
 import { walkFiles } from './walk.js';
 import { displayPath, looksBinary, resolveArg } from './workspace.js';

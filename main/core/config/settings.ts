@@ -1,0 +1,231 @@
+// Settings: defaults ← user file (<dataDir>/settings.json) ← workspace file (<ws>/.workbuddy/settings.json).
+// A broken settings file never stops the app: it is reported as a diagnostic and the other layers still apply.
+import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Diagnostic } from '../base/diagnostics.js';
+
+/** Skill-script limits enforced inside the sandbox host for one run (meaning and bounds: sandbox/limits.ts). */
+export interface RunLimits {
+  /** Wall-clock budget for the whole run, bridged calls to the main process included. */
+  timeoutMs: number;
+  /** CPU time the isolate may burn. */
+  cpuTimeMs: number;
+  /** Isolate heap + ArrayBuffer memory, in MB (isolated-vm memoryLimit). */
+  memoryMb: number;
+  /** Size of the JSON result, in UTF-8 bytes, checked inside the isolate before it is copied out. */
+  maxOutputBytes: number;
+  /** Total `knack.log` output per run, in UTF-8 bytes. */
+  maxLogBytes: number;
+  /** Capability calls (readFile, writeFile, listDir, callTool) per run. */
+  maxCapabilityCalls: number;
+  /** Capability calls in flight at once. */
+  maxPendingCalls: number;
+}
+
+/** Limits enforced by the client in the main process. */
+export interface SandboxLimits extends RunLimits {
+  /** Runs executing at once, across the pool. */
+  maxConcurrent: number;
+  /** Runs waiting for a slot; one more is refused with `limit.concurrency`. */
+  maxQueued: number;
+  /** Host processes kept warm. */
+  poolSize: number;
+  /** How often a host reports it is alive. */
+  heartbeatMs: number;
+  /** A busy host silent for this long is killed and restarted. */
+  heartbeatTimeoutMs: number;
+  /** After a run's deadline, how long the client waits for the host to stop it before killing the host. */
+  killGraceMs: number;
+  /** Largest file readFile returns or writeFile writes, in bytes. */
+  maxFileBytes: number;
+  /** Most entries listDir returns. */
+  maxListEntries: number;
+}
+
+export interface Settings {
+  discovery: {
+    /** Also read the open standard's `.agents/skills` folders (user and project). */
+    agentsFolders: boolean;
+    /** Maximum folder depth below a tier root when looking for SKILL.md. */
+    maxDepth: number;
+    /** Maximum folders visited per tier root. */
+    maxFolders: number;
+  };
+  catalog: {
+    /** The model's context window in tokens. */
+    contextWindow: number;
+    /** Share of the context window the skill catalog may use. */
+    budgetFraction: number;
+    /** Absolute budget; overrides budgetFraction when set. */
+    budgetTokens?: number;
+  };
+  policy: {
+    ceiling: {
+      /** Tools the harness offers at all; `*` = every registered tool. */
+      tools: string[];
+      network: boolean;
+      /** Extra read/write roots besides the workspace (absolute). */
+      readRoots: string[];
+      writeRoots: string[];
+    };
+  };
+  tools: {
+    /** Tool names to defer (kept out of the prompt) in addition to the defaults. */
+    deferred: string[];
+    /** Tool names to always load even if deferred by default. */
+    alwaysLoaded: string[];
+  };
+  /** Skill-script sandbox limits; meaning and bounds in main/core/sandbox/limits.ts and docs/skill-scripts.md. */
+  sandbox: SandboxLimits;
+}
+
+export const DEFAULT_SETTINGS: Settings = {
+  discovery: { agentsFolders: true, maxDepth: 4, maxFolders: 20_000 },
+  catalog: { contextWindow: 200_000, budgetFraction: 0.02 },
+  policy: { ceiling: { tools: ['*'], network: false, readRoots: [], writeRoots: [] } },
+  tools: { deferred: [], alwaysLoaded: [] },
+  sandbox: {
+    timeoutMs: 5_000, cpuTimeMs: 5_000, memoryMb: 64, maxOutputBytes: 1_000_000, maxLogBytes: 64_000,
+    maxCapabilityCalls: 1_000, maxPendingCalls: 16, maxConcurrent: 4, maxQueued: 64, poolSize: 1,
+    heartbeatMs: 100, heartbeatTimeoutMs: 2_000, killGraceMs: 250, maxFileBytes: 4_000_000, maxListEntries: 5_000,
+  },
+};
+
+export const SETTINGS_FILE = 'settings.json';
+
+export function userSettingsPath(dataDir: string): string {
+  return join(dataDir, SETTINGS_FILE);
+}
+
+export function workspaceSettingsPath(workspace: string): string {
+  return join(workspace, '.workbuddy', SETTINGS_FILE);
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Numbers that only make sense in a range: [minimum, maximum, whole numbers only, what the number is]. */
+const NUMBER_RULES: Record<string, [number, number, boolean, string]> = {
+  'discovery.maxDepth': [0, 1_000, true, 'a whole number of folder levels, 0 or more'],
+  'discovery.maxFolders': [1, 10_000_000, true, 'a whole number of folders, 1 or more'],
+  'catalog.contextWindow': [1, 100_000_000, true, 'a whole number of tokens, 1 or more'],
+  'catalog.budgetFraction': [Number.MIN_VALUE, 1, false, 'a share of the context window above 0 and at most 1 (0.02 = 2%)'],
+  'catalog.budgetTokens': [0, 100_000_000, true, 'a whole number of tokens, 0 or more'],
+};
+
+/** Why a number breaks its field's rule, or undefined when it fits (or the field has no rule). */
+function numberProblem(field: string, v: number): string | undefined {
+  const rule = NUMBER_RULES[field];
+  if (!rule) return undefined;
+  const [min, max, whole, what] = rule;
+  return v < min || v > max || (whole && !Number.isInteger(v)) ? `"${field}" must be ${what} (got ${v})` : undefined;
+}
+
+/** Merge `over` into `base` following the shape of DEFAULT_SETTINGS; wrong types are reported, not applied. */
+function mergeInto(base: Json, over: Json, file: string, prefix: string, diags: Diagnostic[]): Json {
+  const out: Json = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const field = prefix ? `${prefix}.${k}` : k;
+    if (!(k in base) && !(field === 'catalog.budgetTokens')) {
+      diags.push({ severity: 'warning', code: 'settings.unknown', file, field, message: `unknown setting "${field}" (ignored)` });
+      continue;
+    }
+    const cur = field === 'catalog.budgetTokens' ? 0 : base[k];
+    if (isObject(cur)) {
+      if (!isObject(v)) {
+        diags.push({ severity: 'error', code: 'settings.type', file, field, message: `"${field}" must be an object` });
+        continue;
+      }
+      out[k] = mergeInto(cur, v, file, field, diags);
+    } else if (Array.isArray(cur)) {
+      if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) {
+        diags.push({ severity: 'error', code: 'settings.type', file, field, message: `"${field}" must be a list of strings` });
+        continue;
+      }
+      out[k] = v;
+    } else if (cur !== undefined && typeof v !== typeof cur) {
+      diags.push({ severity: 'error', code: 'settings.type', file, field, message: `"${field}" must be a ${typeof cur}` });
+    } else if (typeof v === 'number' && numberProblem(field, v)) {
+      diags.push({ severity: 'error', code: 'settings.range', file, field, message: numberProblem(field, v)! });
+    } else {
+      out[k] = v;
+    }
+  }
+  return out;
+}
+
+function readLayer(file: string, diags: Diagnostic[]): Json | undefined {
+  let text: string;
+  try {
+    // Non-blocking open and fstat first: a pipe named settings.json would otherwise freeze start-up.
+    const fd = openSync(file, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
+    try {
+      if (!fstatSync(fd).isFile()) throw new Error('not a regular file');
+      text = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
+      diags.push({ severity: 'error', code: 'settings.read', file, message: `cannot read settings: ${(e as Error).message}` });
+    }
+    return undefined;
+  }
+  try {
+    const v: unknown = JSON.parse(text);
+    if (!isObject(v)) {
+      diags.push({ severity: 'error', code: 'settings.type', file, message: 'settings must be a JSON object' });
+      return undefined;
+    }
+    return v;
+  } catch (e) {
+    diags.push({ severity: 'error', code: 'settings.json', file, message: `invalid JSON: ${(e as Error).message}` });
+    return undefined;
+  }
+}
+
+export interface LoadedSettings {
+  settings: Settings;
+  diagnostics: Diagnostic[];
+}
+
+export function loadSettings(dataDir: string, workspace?: string): LoadedSettings {
+  const diagnostics: Diagnostic[] = [];
+  let merged = structuredClone(DEFAULT_SETTINGS) as unknown as Json;
+  const files = [userSettingsPath(dataDir), ...(workspace ? [workspaceSettingsPath(workspace)] : [])];
+  let userCeiling: Settings['policy']['ceiling'] | undefined;
+  for (const f of files) {
+    if (f !== files[0]) userCeiling = structuredClone((merged as unknown as Settings).policy.ceiling);
+    const layer = readLayer(f, diagnostics);
+    if (layer) merged = mergeInto(merged, layer, f, '', diagnostics);
+  }
+  const settings = merged as unknown as Settings;
+  if (workspace && userCeiling) settings.policy.ceiling = narrowCeiling(userCeiling, settings.policy.ceiling, workspaceSettingsPath(workspace), diagnostics);
+  return { settings, diagnostics };
+}
+
+/**
+ * A workspace's own settings file may narrow the policy ceiling but never widen it: a cloned repository must not be able
+ * to turn the network on, offer more tools or add read/write roots for itself. Widenings are dropped with a warning.
+ */
+export function narrowCeiling(
+  user: Settings['policy']['ceiling'], merged: Settings['policy']['ceiling'], file: string, diags: Diagnostic[],
+): Settings['policy']['ceiling'] {
+  const warn = (field: string, message: string): void => {
+    diags.push({ severity: 'warning', code: 'settings.ceiling-widening', file, field, message });
+  };
+  const userAll = user.tools.includes('*');
+  const offered = (t: string): boolean => userAll || user.tools.includes(t);
+  if (merged.tools.some((t) => !offered(t))) warn('policy.ceiling.tools', 'a workspace cannot offer tools your user settings do not; ignored');
+  const tools = merged.tools.includes('*') && !userAll ? [...user.tools] : merged.tools.filter(offered);
+  if (merged.network && !user.network) warn('policy.ceiling.network', 'a workspace cannot turn the network on; set it in your user settings');
+  const roots = (kind: 'readRoots' | 'writeRoots'): string[] => {
+    const extra = merged[kind].filter((r) => !user[kind].includes(r));
+    if (extra.length) warn(`policy.ceiling.${kind}`, `a workspace cannot add roots (${extra.join(', ')}); ignored`);
+    return merged[kind].filter((r) => user[kind].includes(r));
+  };
+  return { ...merged, tools, network: user.network && merged.network, readRoots: roots('readRoots'), writeRoots: roots('writeRoots') };
+}

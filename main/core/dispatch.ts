@@ -1,0 +1,82 @@
+// Binds the contract to handlers, the same way for every transport (Electron IPC, serve mode's WebSocket, tests):
+// unknown method → error, input validated before a handler runs, output validated after, every failure a ContractError.
+import {
+  contractError, events, formatIssues, isMethodName, methods,
+  type ContractError, type ErrorCode, type EventName, type EventPayload, type MethodArgs, type MethodName, type MethodOutput, type Result,
+} from '../../preload/contract.js';
+
+/** A failure a handler reports on purpose; crosses as {code, message, details}. */
+export class ServiceError extends Error {
+  constructor(readonly code: ErrorCode, message: string, readonly details?: unknown) {
+    super(message);
+    this.name = 'ServiceError';
+  }
+}
+
+export type Handler<M extends MethodName> = (args: MethodArgs<M>) => Promise<MethodOutput<M>> | MethodOutput<M>;
+export type Handlers = { [M in MethodName]: Handler<M> };
+
+export type EventListener = (name: EventName, payload: unknown) => void;
+
+/** Every handler answers; anything else (a throw, a value outside the contract) becomes a ContractError. */
+export async function dispatch(
+  handlers: Handlers,
+  method: unknown,
+  input: unknown,
+  onInternal: (method: string, err: unknown) => void = (m, e) => console.error(`knack: ${m} failed:`, e),
+): Promise<Result<unknown>> {
+  if (!isMethodName(method)) {
+    return { ok: false, error: contractError('unknown_method', `unknown method ${JSON.stringify(String(method)).slice(0, 100)}`) };
+  }
+  const spec = methods[method];
+  const parsed = spec.input.safeParse(input ?? {});
+  if (!parsed.success) {
+    return { ok: false, error: contractError('invalid_input', `${method}: ${formatIssues(parsed.error)}`, { issues: parsed.error.issues.map((i) => ({ path: i.path.map(String), message: i.message })) }) };
+  }
+  let value: unknown;
+  try {
+    value = await (handlers[method] as (a: unknown) => unknown)(parsed.data);
+  } catch (e) {
+    return { ok: false, error: toContractError(method, e, onInternal) };
+  }
+  const out = spec.output.safeParse(value);
+  if (!out.success) {
+    onInternal(method, new Error(`answer outside the contract: ${formatIssues(out.error)}`));
+    return { ok: false, error: contractError('invalid_output', `${method} produced an answer outside the contract`) };
+  }
+  return { ok: true, value: out.data };
+}
+
+function toContractError(method: string, e: unknown, onInternal: (method: string, err: unknown) => void): ContractError {
+  if (e instanceof ServiceError) return contractError(e.code, e.message, e.details);
+  onInternal(method, e);
+  // The message of an unexpected error is shown; its stack stays in main's log.
+  return contractError('internal', `${method} failed: ${e instanceof Error ? e.message : String(e)}`);
+}
+
+/** Validates an event before it leaves main; an event outside the contract is dropped and logged, never sent. */
+export function checkedEvent<E extends EventName>(name: E, payload: EventPayload<E>): { ok: true; payload: unknown } | { ok: false; problem: string } {
+  const parsed = events[name].safeParse(payload);
+  return parsed.success ? { ok: true, payload: parsed.data } : { ok: false, problem: `event ${name}: ${formatIssues(parsed.error)}` };
+}
+
+/** A small fan-out for contract events with validation at the source. */
+export class EventHub {
+  private readonly listeners = new Set<EventListener>();
+  constructor(private readonly onProblem: (problem: string) => void = (p) => console.error(`knack: ${p}`)) {}
+  on(listener: EventListener): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+  emit<E extends EventName>(name: E, payload: EventPayload<E>): void {
+    const checked = checkedEvent(name, payload);
+    if (!checked.ok) return this.onProblem(checked.problem);
+    for (const l of this.listeners) {
+      try {
+        l(name, checked.payload);
+      } catch (e) {
+        this.onProblem(`event listener for ${name} threw: ${(e as Error).message}`);
+      }
+    }
+  }
+}

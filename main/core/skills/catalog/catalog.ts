@@ -1,0 +1,405 @@
+// The skill catalog: discovered skills merged across tiers (project > user > builtin, shadowed ones kept),
+// per-workspace toggles, a parse cache keyed by file revision so a warm start re-parses only what changed.
+//
+// Entry point for the rest of the app:
+//
+//   const catalog = await openCatalog({ paths, workspace, store, settings, review });
+//   catalog.enabled()            // what the prompt, matcher and SkillSearch may use (not shadowed, not disabled)
+//   catalog.get('git-commit')    // the winning entry for a name (case-insensitive, NFKC), or undefined
+//   catalog.entries()            // every indexed skill, shadowed ones included (entry.shadowedBy says by whom)
+//   catalog.broken()             // skills left out (bad YAML, no name/description) with their diagnostics
+//   catalog.diagnostics()        // every finding: per-skill ones and discovery ones (bounds hit, unreadable folders)
+//   catalog.setEnabled(name, on) // per-workspace toggle, stored in the SQLite store when one is given
+//   await catalog.refresh()      // re-walk the tiers; only changed files are re-parsed; emits 'change'
+//   catalog.on('change', (c: CatalogChange) => …)
+//
+// `paths` (KnackPaths) gives the builtin folder and the home whose `.workbuddy/skills` (and `.agents/skills`) is the user
+// tier; `workspace` gives the project tier. `store` is optional (no cache, in-memory toggles without it). `settings`
+// defaults to DEFAULT_SETTINGS. `review(entry)` lets the trust layer disable a skill ({enabled: false, reason});
+// it runs after every build/refresh and wins over the user's toggle.
+import { EventEmitter } from 'node:events';
+import { realpathSync } from 'node:fs';
+import { sep } from 'node:path';
+import { DEFAULT_SETTINGS, type Settings } from '../../config/settings.js';
+import type { KnackPaths } from '../../config/paths.js';
+import type { Store } from '../../store/index.js';
+import { CACHE_VERSION, decodeSnapshot, fileRow, RootCache, type FileRow, type RootSnapshot } from './catalog-cache.js';
+import { discoverAll, tierRoots, type FoundSkill, type TierRoot } from './discover.js';
+import { folderMismatch, parseSkillFile, type ParsedSkill } from '../format/manifest.js';
+import { parseFilesParallel } from './parse-pool.js';
+import { TIER_RANK, type CatalogEntry, type Tier } from '../format/types.js';
+import type { Diagnostic } from '../../base/diagnostics.js';
+import { nameKey } from '../../base/names.js';
+
+/** Bump (via CACHE_VERSION in catalog-cache.ts) when the parser's output changes: older caches are re-parsed. */
+export const PARSER_VERSION = CACHE_VERSION;
+
+export type ReviewHook = (entry: CatalogEntry) => { enabled: false; reason: string } | undefined;
+
+export interface CatalogOptions {
+  paths: KnackPaths;
+  /** The project folder (project tier); omit for no project tier. */
+  workspace?: string;
+  store?: Store;
+  settings?: Settings;
+  review?: ReviewHook;
+  /** Parse threads for cold builds: 0/1 = in this thread; default: all cores when there are many files to parse. */
+  threads?: number;
+  /**
+   * A cached folder listing is reused only when the folder changed at least this long before it was read
+   * (default LISTING_RACY_MS, 2 s: coarse file-system clocks). Tests lower it; 0 trusts any unchanged folder.
+   */
+  listingRacyMs?: number;
+}
+
+/** A skill that could not be indexed. */
+export interface BrokenSkill {
+  tier: Tier;
+  source: 'workbuddy' | 'agents';
+  dir: string;
+  file: string;
+  diagnostics: Diagnostic[];
+}
+
+export interface CatalogTimings {
+  discoverMs: number;
+  parseMs: number;
+  mergeMs: number;
+  totalMs: number;
+  /** SKILL.md files found. */
+  files: number;
+  /** Files parsed this time (not served from cache). */
+  parsed: number;
+  /** Files served from the cache (memory or SQLite). */
+  cached: number;
+  /** Folders visited by discovery. */
+  folders: number;
+  /** Folders read from disk (readdir); the other visited folders were unchanged and listed from the cache. */
+  listed: number;
+  threads: number;
+}
+
+export interface CatalogChange {
+  added: string[];
+  removed: string[];
+  changed: string[];
+}
+
+/** The real path of a folder, or the path itself when it cannot be resolved (not created yet). */
+function realOr(p: string): string {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return p;
+  }
+}
+
+function now(): number {
+  return performance.now();
+}
+
+export class Catalog extends EventEmitter {
+  private readonly settings: Settings;
+  private readonly workspaceKey: string;
+  /** Each tier folder's snapshot as the last build left it (a refresh starts from these, not from the store). */
+  private snapshots = new Map<string, RootSnapshot>();
+  private all: CatalogEntry[] = [];
+  private winners = new Map<string, CatalogEntry>();
+  private brokenList: BrokenSkill[] = [];
+  private discoveryDiags: Diagnostic[] = [];
+  private memToggles = new Map<string, boolean>();
+  private running: Promise<CatalogChange> | undefined;
+  private again = false;
+  timings: CatalogTimings = { discoverMs: 0, parseMs: 0, mergeMs: 0, totalMs: 0, files: 0, parsed: 0, cached: 0, folders: 0, listed: 0, threads: 1 };
+
+  constructor(readonly options: CatalogOptions) {
+    super();
+    this.settings = options.settings ?? DEFAULT_SETTINGS;
+    // Toggles are kept under the workspace's real path: a folder opened through a symbolic link is the same workspace.
+    this.workspaceKey = options.workspace ? realOr(options.workspace) : '';
+  }
+
+  /** The settings this catalog was built with (defaults applied). */
+  get settingsInUse(): Settings {
+    return this.settings;
+  }
+
+  /** Every indexed skill: winners and shadowed ones, sorted by name then precedence. */
+  entries(): CatalogEntry[] {
+    return this.all;
+  }
+
+  /** Skills the prompt, matcher and SkillSearch may use: not shadowed, enabled. */
+  enabled(): CatalogEntry[] {
+    return this.all.filter((e) => !e.shadowedBy && e.enabled);
+  }
+
+  /** The winning entry for a name (enabled or not), case-insensitive. */
+  get(name: string): CatalogEntry | undefined {
+    return this.winners.get(nameKey(name));
+  }
+
+  broken(): BrokenSkill[] {
+    return this.brokenList;
+  }
+
+  /** Discovery findings (bounds hit, unreadable folders, symlink loops); unreadable SKILL.md files are in broken(). */
+  discoveryDiagnostics(): Diagnostic[] {
+    return this.discoveryDiags;
+  }
+
+  /** Every finding: discovery, broken skills (unreadable ones included), and warnings on indexed ones. */
+  diagnostics(): Diagnostic[] {
+    return [...this.discoveryDiags, ...this.brokenList.flatMap((b) => b.diagnostics), ...this.all.flatMap((e) => e.diagnostics)];
+  }
+
+  /** Turn a skill on or off in this workspace. Throws when no skill has that name. */
+  setEnabled(name: string, on: boolean): CatalogEntry {
+    const entry = this.get(name);
+    if (!entry) throw new Error(`no skill named "${name}"`);
+    const key = entry.manifest.name;
+    if (this.options.store) this.options.store.skills.setToggle(this.workspaceKey, key, on);
+    else this.memToggles.set(key, on);
+    this.applyToggles();
+    this.emit('change', { added: [], removed: [], changed: [key] } satisfies CatalogChange);
+    return this.get(name)!;
+  }
+
+  /** Re-walk the tiers and re-parse what changed. Concurrent calls share one run (plus one follow-up). */
+  refresh(): Promise<CatalogChange> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    const run = async (): Promise<CatalogChange> => {
+      let change = await this.build();
+      while (this.again) {
+        this.again = false;
+        const next = await this.build();
+        change = {
+          added: [...new Set([...change.added, ...next.added])],
+          removed: [...new Set([...change.removed, ...next.removed])],
+          changed: [...new Set([...change.changed, ...next.changed])],
+        };
+      }
+      return change;
+    };
+    this.running = run().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  /** The previous snapshot of a tier folder: this process's last build, else the store, else empty. */
+  private previousSnapshot(root: TierRoot): RootSnapshot {
+    const mem = this.snapshots.get(root.dir);
+    if (mem) return mem;
+    let json: string | undefined;
+    try {
+      json = this.options.store?.skills.getSnapshot(root.dir);
+    } catch {
+      // an unreadable cache is an empty one
+    }
+    return decodeSnapshot(json);
+  }
+
+  private async build(): Promise<CatalogChange> {
+    const t0 = now();
+    const { paths, workspace, store } = this.options;
+    const roots = tierRoots(paths, workspace, this.settings.discovery.agentsFolders);
+    const caches = new Map<TierRoot, RootCache>(roots.map((r) => [r, new RootCache(this.previousSnapshot(r), this.options.listingRacyMs)]));
+    const disc = discoverAll(
+      roots,
+      { maxDepth: this.settings.discovery.maxDepth, maxFolders: this.settings.discovery.maxFolders },
+      (r) => caches.get(r)!,
+    );
+    const t1 = now();
+
+    // Found files are grouped by root, in root order: the cache of a file is its root's.
+    const cacheOf = rootLookup(roots, caches);
+    const found = disc.found;
+    const rows: FileRow[] = new Array(found.length);
+    const toParse: number[] = [];
+    for (let i = 0; i < found.length; i++) {
+      const f = found[i]!;
+      const r = cacheOf(f).lookup(f);
+      if (r) rows[i] = r;
+      else toParse.push(i);
+    }
+    const cached = found.length - toParse.length;
+    let threads = 1;
+    let parsedCount = 0;
+    if (toParse.length) {
+      // One parse per real file, even when two tier folders reach it.
+      const slot = new Map<string, number>();
+      const files: string[] = [];
+      for (const i of toParse) {
+        const real = found[i]!.realFile;
+        if (!slot.has(real)) slot.set(real, files.push(real) - 1);
+      }
+      const parsed = await parseFilesParallel(files, this.options.threads);
+      threads = parsed.threads;
+      parsedCount = files.length;
+      for (const i of toParse) {
+        const f = found[i]!;
+        const p = parsed.results[slot.get(f.realFile)!]!;
+        const row = fileRow(f, p.manifest, p.diagnostics, p.nameLine);
+        rows[i] = row;
+        cacheOf(f).record(row);
+      }
+    }
+    // Keep each tier folder's snapshot; store the ones that changed (an emptied folder's is removed).
+    const nextSnapshots = new Map<string, RootSnapshot>();
+    const writes: { root: string; json: string | undefined }[] = [];
+    for (const r of roots) {
+      const c = caches.get(r)!;
+      const snap = c.snapshot();
+      nextSnapshots.set(r.dir, snap);
+      if (c.changed) writes.push({ root: r.dir, json: snap.dirs.size || snap.files().size ? c.encode() : undefined });
+    }
+    this.snapshots = nextSnapshots;
+    if (store && writes.length) {
+      try {
+        store.skills.putSnapshots(writes);
+      } catch {
+        // the cache is an optimisation: a failed write never stops the catalog
+      }
+    }
+    const t2 = now();
+
+    const before = this.winners;
+    this.merge(found, rows);
+    // A SKILL.md that exists but cannot be read (a folder, a pipe, no permission) is a broken skill like a bad parse.
+    const unreadable = new Set(disc.unreadable.map((u) => u.diagnostic));
+    for (const u of disc.unreadable) this.brokenList.push({ tier: u.tier, source: u.source, dir: u.dir, file: u.file, diagnostics: [u.diagnostic] });
+    this.discoveryDiags = unreadable.size ? disc.diagnostics.filter((d) => !unreadable.has(d)) : disc.diagnostics;
+    const t3 = now();
+    this.timings = {
+      discoverMs: t1 - t0, parseMs: t2 - t1, mergeMs: t3 - t2, totalMs: t3 - t0,
+      files: found.length, parsed: parsedCount, cached, folders: disc.visited, listed: disc.listed, threads,
+    };
+    const change = this.changeSince(before);
+    if (change.added.length || change.removed.length || change.changed.length) this.emit('change', change);
+    return change;
+  }
+
+  /** What changed between two sets of winners: a re-parsed file has a new manifest object; a cached one keeps it. */
+  private changeSince(before: Map<string, CatalogEntry>): CatalogChange {
+    const change: CatalogChange = { added: [], removed: [], changed: [] };
+    for (const [k, e] of this.winners) {
+      const was = before.get(k);
+      if (!was) change.added.push(e.manifest.name);
+      else if (was.manifest !== e.manifest || was.file !== e.file) change.changed.push(e.manifest.name);
+    }
+    for (const k of before.keys()) if (!this.winners.has(k)) change.removed.push(k);
+    return change;
+  }
+
+  private merge(found: FoundSkill[], rows: FileRow[]): void {
+    const broken: [number, BrokenSkill][] = [];
+    // Precedence: higher tier first; within a tier `.workbuddy` before `.agents`, then discovery order. Found files
+    // come grouped by tier folder, so ordering the (at most five) groups orders every file.
+    const groups: { start: number; end: number; tier: Tier; source: FoundSkill['source'] }[] = [];
+    for (let i = 0; i < found.length; i++) {
+      const f = found[i]!;
+      const g = groups.at(-1);
+      if (g && g.tier === f.tier && g.source === f.source) g.end = i + 1;
+      else groups.push({ start: i, end: i + 1, tier: f.tier, source: f.source });
+    }
+    groups.sort((a, b) => TIER_RANK[b.tier] - TIER_RANK[a.tier] || (a.source === b.source ? 0 : a.source === 'workbuddy' ? -1 : 1));
+    const winners = new Map<string, CatalogEntry>();
+    const all: CatalogEntry[] = [];
+    const keys: string[] = [];
+    for (const g of groups) {
+      for (let i = g.start; i < g.end; i++) {
+        const f = found[i]!;
+        const row = rows[i]!;
+        const manifest = row[4];
+        const diags = row[5];
+        const nameLine = row[6];
+        const diagnostics = diags ? diags.map((d) => (d.file === f.realFile ? { ...d, file: f.file } : d)) : [];
+        if (!manifest) {
+          broken.push([i, { tier: f.tier, source: f.source, dir: f.dir, file: f.file, diagnostics }]);
+          continue;
+        }
+        const mm = folderMismatch(manifest.name, f.dir.slice(f.dir.lastIndexOf(sep) + 1), f.file, false, nameLine || undefined);
+        if (mm) diagnostics.push(mm);
+        const e: CatalogEntry = {
+          manifest, tier: f.tier, source: f.source, dir: f.dir, realDir: f.realDir, file: f.file,
+          size: f.size, mtimeMs: f.mtimeMs, diagnostics, enabled: true,
+        };
+        const key = nameKey(manifest.name);
+        const win = winners.get(key);
+        if (!win) winners.set(key, e);
+        else {
+          e.shadowedBy = { tier: win.tier, file: win.file };
+          if (win.tier === e.tier) {
+            e.diagnostics.push({
+              severity: 'warning', code: 'name.duplicate', file: e.file, field: 'name',
+              message: `another ${e.tier} skill is also named "${manifest.name}" (${win.file}); that one is used`,
+            });
+          }
+        }
+        all.push(e);
+        keys.push(key);
+      }
+    }
+    // Sort by name; equal names keep precedence order (the index breaks ties).
+    const order: number[] = new Array<number>(all.length);
+    for (let i = 0; i < all.length; i++) order[i] = i;
+    order.sort((a, b) => {
+      const ka = keys[a]!;
+      const kb = keys[b]!;
+      return ka < kb ? -1 : ka > kb ? 1 : a - b;
+    });
+    this.all = order.map((i) => all[i]!);
+    this.winners = winners;
+    // Broken skills in discovery order.
+    this.brokenList = broken.sort((a, b) => a[0] - b[0]).map((x) => x[1]);
+    this.applyToggles();
+  }
+
+  private applyToggles(): void {
+    const toggles = this.options.store ? this.options.store.skills.toggles(this.workspaceKey) : this.memToggles;
+    for (const e of this.all) {
+      const t = toggles.get(e.manifest.name);
+      e.enabled = t ?? true;
+      delete e.disabledReason;
+      if (t === false) e.disabledReason = 'disabled by the user in this workspace';
+      let verdict: ReturnType<ReviewHook>;
+      try {
+        verdict = this.options.review?.(e);
+      } catch (err) {
+        // Fail closed: a skill the trust layer could not review is not used.
+        verdict = { enabled: false, reason: `trust review failed: ${(err as Error).message}` };
+      }
+      if (verdict && verdict.enabled === false) {
+        e.enabled = false;
+        e.disabledReason = verdict.reason;
+      }
+    }
+  }
+}
+
+/** Build the catalog for a workspace (cold or warm from the store's cache). See the header for the API. */
+export async function openCatalog(options: CatalogOptions): Promise<Catalog> {
+  const catalog = new Catalog(options);
+  await catalog.refresh();
+  return catalog;
+}
+
+/** The cache of a found file's tier folder (roots have distinct tier + source). */
+function rootLookup(roots: TierRoot[], caches: Map<TierRoot, RootCache>): (f: FoundSkill) => RootCache {
+  let last: { tier: Tier; source: string; cache: RootCache } | undefined;
+  return (f) => {
+    if (last && last.tier === f.tier && last.source === f.source) return last.cache;
+    const r = roots.find((x) => x.tier === f.tier && x.source === f.source)!;
+    last = { tier: r.tier, source: r.source, cache: caches.get(r)! };
+    return last.cache;
+  };
+}
+
+/** Parse files in this thread (small batches, workers, tests). */
+export function parseFilesInline(files: string[]): ParsedSkill[] {
+  return files.map((f) => parseSkillFile(f, { folderName: null }));
+}

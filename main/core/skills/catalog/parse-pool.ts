@@ -1,0 +1,88 @@
+// Parses many SKILL.md heads on every core: the calling thread and worker threads share one queue through an
+// atomic counter (work stealing), so a slow-starting worker never delays the batch; small batches stay in-thread.
+import { availableParallelism, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { drain, parseOne } from './parse-drain.js';
+import type { ParsedSkill } from '../format/manifest.js';
+
+/** Below this many files a worker's start-up costs more than it saves. */
+export const PARALLEL_MIN_FILES = 400;
+
+export interface ParsedBatch {
+  results: ParsedSkill[];
+  /** Threads that actually parsed something. */
+  threads: number;
+}
+
+type WorkerSpec = { code: string } | { url: URL; execArgv: string[] };
+let spec: Promise<WorkerSpec> | undefined;
+
+/**
+ * How to start a parse worker. A built app runs parse-worker.js directly. From a TypeScript checkout (tsx) a
+ * worker that loads tsx takes ~300 ms to start, so the worker is bundled once per process with esbuild (tsx's own
+ * compiler) and started from source (~30 ms); if esbuild is missing it falls back to the tsx loader.
+ */
+function workerSpec(): Promise<WorkerSpec> {
+  if (!import.meta.url.endsWith('.ts')) return Promise.resolve({ url: new URL('./parse-worker.js', import.meta.url), execArgv: [] });
+  spec ??= (async (): Promise<WorkerSpec> => {
+    const entry = fileURLToPath(new URL('./parse-worker.ts', import.meta.url));
+    try {
+      const esbuild = await import('esbuild');
+      const out = await esbuild.build({ entryPoints: [entry], bundle: true, format: 'cjs', platform: 'node', target: 'node20', write: false, logLevel: 'silent' });
+      return { code: out.outputFiles[0]!.text };
+    } catch {
+      return { url: new URL('./parse-worker.ts', import.meta.url), execArgv: ['--import', import.meta.resolve('tsx')] };
+    }
+  })();
+  return spec;
+}
+
+/** Cores this process can use now: all of them minus what the machine's load already takes (at least 1). */
+export function idleCores(): number {
+  const cores = availableParallelism();
+  return Math.max(1, Math.min(cores, Math.floor(cores - (loadavg()[0] ?? 0) + 0.5)));
+}
+
+/**
+ * Parse `files` (real paths) into manifests, in input order. `threads` caps the threads (default: every core).
+ * The calling thread parses too; a worker that has not started by the time the queue is empty is told to stop
+ * and not waited for. A worker that fails has its claimed files parsed again here, so every file gets a result.
+ */
+export async function parseFilesParallel(files: string[], threads?: number): Promise<ParsedBatch> {
+  const n = Math.max(1, Math.min(threads ?? idleCores(), 8));
+  if (n <= 1 || files.length < PARALLEL_MIN_FILES) return { results: files.map(parseOne), threads: 1 };
+  const ws = await workerSpec();
+  // shared[0] = next file index; shared[slot] = worker state: 0 not started, 1 running, 2 closed before it started.
+  const sab = new SharedArrayBuffer(4 * (1 + n));
+  const shared = new Int32Array(sab);
+  const workers = Array.from({ length: n - 1 }, (_, w) => {
+    const workerData = { files, sab, slot: w + 1 };
+    const worker = 'code' in ws
+      ? new Worker(ws.code, { eval: true, workerData })
+      : new Worker(ws.url, { workerData, execArgv: ws.execArgv });
+    const done = new Promise<[number, ParsedSkill][] | undefined>((resolve) => {
+      worker.once('message', (m: [number, ParsedSkill][]) => resolve(m));
+      worker.once('error', () => resolve(undefined));
+      worker.once('exit', () => resolve(undefined));
+    });
+    return { worker, slot: w + 1, done };
+  });
+  const results: (ParsedSkill | undefined)[] = new Array(files.length);
+  for (const [i, r] of drain(files, shared)) results[i] = r;
+  let used = 1;
+  for (const w of workers) {
+    // Close the slot if the worker never started; otherwise wait for what it claimed.
+    if (Atomics.compareExchange(shared, w.slot, 0, 2) === 0) {
+      void w.worker.terminate();
+      continue;
+    }
+    const got = await w.done;
+    void w.worker.terminate();
+    if (got?.length) used++;
+    for (const [i, r] of got ?? []) results[i] = r;
+  }
+  // Anything a failed worker claimed but never returned is parsed here.
+  for (let i = 0; i < files.length; i++) if (!results[i]) results[i] = parseOne(files[i]!);
+  return { results: results as ParsedSkill[], threads: used };
+}

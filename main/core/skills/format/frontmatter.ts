@@ -1,0 +1,268 @@
+// SKILL.md frontmatter: split it from the body, read only the file head at start-up, and parse the YAML safely
+// (size cap, alias cap, no custom tags, duplicate keys reported with their line, BOM and CRLF tolerated).
+import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
+import { isMap, isScalar, LineCounter, parseDocument, visit, type Document } from 'yaml';
+import type { Diagnostic } from '../../base/diagnostics.js';
+
+/** The frontmatter may not be bigger than this (bytes, opening and closing `---` included). */
+export const MAX_FRONTMATTER_BYTES = 64 * 1024;
+/** Aliases resolved per document at most (billion-laughs guard). */
+export const MAX_ALIAS_COUNT = 100;
+const CHUNK = 4096;
+
+export const MSG_NO_START = 'SKILL.md must start with YAML frontmatter (---)';
+export const MSG_UNCLOSED = 'SKILL.md frontmatter not properly closed with ---';
+
+export interface SplitOk {
+  ok: true;
+  /** The YAML between the two `---` lines (line endings as in the file). */
+  frontmatter: string;
+  /** Everything after the closing `---` line. */
+  body: string;
+  /** 1-based line of the first body line. */
+  bodyStartLine: number;
+  /** The file started with a UTF-8 byte order mark. */
+  bom: boolean;
+  /** The file uses CRLF line endings. */
+  crlf: boolean;
+  /** File line of the first byte that is not UTF-8 (the text holds U+FFFD there); only set by readFrontmatterHead. */
+  badUtf8Line?: number;
+}
+export interface SplitErr {
+  ok: false;
+  diagnostic: Diagnostic;
+}
+export type SplitResult = SplitOk | SplitErr;
+
+function diag(file: string, code: string, message: string, line?: number, field?: string): Diagnostic {
+  return { severity: 'error', code, file, message, ...(line !== undefined ? { line } : {}), ...(field ? { field } : {}) };
+}
+
+const OPEN = /^---[ \t]*\r?\n/;
+/** A closing `---` line: at the start of a line, only trailing blanks, then a line end or the end of the text. */
+const CLOSE = /(^|\n)---[ \t]*(\r?\n|$)/;
+
+/** Split SKILL.md text into frontmatter and body. `---` inside values (`a---b`, indented block lines) is not a fence. */
+export function splitFrontmatter(text: string, file = 'SKILL.md'): SplitResult {
+  const bom = text.charCodeAt(0) === 0xfeff;
+  const t = bom ? text.slice(1) : text;
+  const open = OPEN.exec(t) ?? (/^---[ \t]*$/.test(t) ? [t] : null);
+  if (!open) return { ok: false, diagnostic: diag(file, 'frontmatter.missing', MSG_NO_START, 1) };
+  const rest = t.slice(open[0].length);
+  const close = CLOSE.exec(rest);
+  if (!close) return { ok: false, diagnostic: diag(file, 'frontmatter.unclosed', MSG_UNCLOSED, 1) };
+  const fmEnd = close.index + close[1]!.length;
+  const frontmatter = rest.slice(0, fmEnd);
+  const body = rest.slice(close.index + close[0].length);
+  const fmLines = frontmatter === '' ? 0 : frontmatter.split('\n').length - (frontmatter.endsWith('\n') ? 1 : 0);
+  return { ok: true, frontmatter, body, bodyStartLine: fmLines + 3, bom, crlf: open[0].endsWith('\r\n') };
+}
+
+export interface HeadRead {
+  /** The split result for the head (body is empty: it was never read). */
+  split: SplitResult;
+  /** Bytes actually read from the file. */
+  bytesRead: number;
+}
+
+/** Decode the head; when it is not valid UTF-8, the split says on which line the first bad byte is. */
+function splitHead(buf: Buffer, len: number, file: string): SplitResult {
+  const text = buf.toString('utf8', 0, len);
+  const s = splitFrontmatter(text, file);
+  if (!s.ok) return s;
+  const head = { ...s, body: '' };
+  if (isUtf8(buf.subarray(0, len))) return head;
+  const at = text.indexOf('\ufffd');
+  let line = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < at; i = text.indexOf('\n', i + 1)) line++;
+  return { ...head, badUtf8Line: line };
+}
+
+const NL = 0x0a;
+let scratch = Buffer.allocUnsafe(CHUNK * 2);
+const DASH = 0x2d;
+
+/** Index just past the closing fence line in `buf[0..len)`, or -1 when there is none yet. */
+function findClose(buf: Buffer, len: number, from: number, eof: boolean): number {
+  for (let i = buf.indexOf(NL, from); i !== -1 && i < len; i = buf.indexOf(NL, i + 1)) {
+    if (i + 3 >= len) return -1;
+    if (buf[i + 1] !== DASH || buf[i + 2] !== DASH || buf[i + 3] !== DASH) continue;
+    let j = i + 4;
+    while (j < len && (buf[j] === 0x20 || buf[j] === 0x09)) j++;
+    if (j < len && buf[j] === 0x0d) j++;
+    if (j < len && buf[j] === NL) return j + 1;
+    if (j >= len) return eof ? len : -1;
+  }
+  return -1;
+}
+
+/**
+ * Read only the head of a SKILL.md: chunks of 4 KB until the closing `---` (or the size cap), never the body.
+ * Throws only for I/O errors on open/read (the caller turns them into a diagnostic).
+ */
+export function readFrontmatterHead(file: string, diagFile = file): HeadRead {
+  // Non-blocking open, then fstat: a pipe named SKILL.md would otherwise block this thread until a writer comes.
+  const fd = openSync(file, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) {
+      const what = st.isDirectory() ? 'SKILL.md is a folder, not a file' : 'SKILL.md is not a regular file (a pipe, socket or device)';
+      return { split: { ok: false, diagnostic: diag(diagFile, 'file.unreadable', what, 1) }, bytesRead: 0 };
+    }
+    // One scratch buffer per thread (reads are synchronous): no 4 KB allocation per file.
+    let buf = scratch;
+    let len = 0;
+    let eof = false;
+    let end = -1;
+    let scanFrom = 0;
+    while (!eof && len < MAX_FRONTMATTER_BYTES + CHUNK) {
+      if (len + CHUNK > buf.length) {
+        const bigger = Buffer.allocUnsafe(buf.length * 2);
+        buf.copy(bigger, 0, 0, len);
+        buf = bigger;
+        if (bigger.length <= MAX_FRONTMATTER_BYTES * 2 + CHUNK * 2) scratch = bigger;
+      }
+      const n = readSync(fd, buf, len, CHUNK, len);
+      if (n === 0) eof = true;
+      len += n;
+      if (len === 0) break;
+      if (scanFrom === 0) {
+        // The opening fence must be the first line (after an optional BOM).
+        const start = buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+        if (len - start >= 3 && !(buf[start] === DASH && buf[start + 1] === DASH && buf[start + 2] === DASH)) break;
+        const nl = buf.indexOf(NL, start);
+        if (nl === -1 || nl >= len) {
+          if (eof) break;
+          continue;
+        }
+        scanFrom = nl;
+      }
+      end = findClose(buf, len, scanFrom, eof);
+      if (end !== -1) break;
+    }
+    if (end === -1) {
+      const s = splitHead(buf, Math.min(len, MAX_FRONTMATTER_BYTES + CHUNK), diagFile);
+      if (s.ok || s.diagnostic.code !== 'frontmatter.unclosed' || eof) return { split: s, bytesRead: len };
+      return {
+        split: {
+          ok: false,
+          diagnostic: diag(diagFile, 'frontmatter.too-large', `frontmatter is larger than ${MAX_FRONTMATTER_BYTES / 1024} KiB (no closing --- found within the limit)`, 1),
+        },
+        bytesRead: len,
+      };
+    }
+    if (end > MAX_FRONTMATTER_BYTES) {
+      return {
+        split: { ok: false, diagnostic: diag(diagFile, 'frontmatter.too-large', `frontmatter is ${end} bytes; the limit is ${MAX_FRONTMATTER_BYTES / 1024} KiB`, 1) },
+        bytesRead: len,
+      };
+    }
+    return { split: splitHead(buf, end, diagFile), bytesRead: len };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Read a skill's instructions (the body after the frontmatter). Throws an Error naming the file when there is none. */
+export function readSkillBody(file: string): string {
+  const s = splitFrontmatter(readFileSync(file, 'utf8'), file);
+  if (!s.ok) throw new Error(`${file}:${s.diagnostic.line ?? 1}: ${s.diagnostic.message}`);
+  return s.body;
+}
+
+export interface ParsedYaml {
+  /** The top-level mapping as plain JS (undefined when the YAML was rejected). */
+  data?: Record<string, unknown>;
+  /** The parsed document (for source text of scalars and positions). */
+  doc?: Document.Parsed;
+  /** 1-based file line of a top-level key. */
+  keyLines: Map<string, number>;
+  diagnostics: Diagnostic[];
+  /** Keys whose value (or any nested value) uses flow style `[a, b]` / `{a: b}` (only when `detectFlow`). */
+  flowKeys: Set<string>;
+}
+
+/**
+ * Parse frontmatter YAML (YAML 1.2 core schema: `yes` stays a string). `firstLine` is the file line of the
+ * first frontmatter line (2 when the file opens with `---`). Rejected: syntax errors, duplicate keys, custom
+ * tags, too many aliases, a document that is not a mapping.
+ */
+export function parseFrontmatterYaml(text: string, file: string, firstLine = 2, detectFlow = false): ParsedYaml {
+  const lineCounter = new LineCounter();
+  const keyLines = new Map<string, number>();
+  const flowKeys = new Set<string>();
+  const diagnostics: Diagnostic[] = [];
+  const lineAt = (offset: number): number => lineCounter.linePos(offset).line + firstLine - 1;
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, version: '1.2', schema: 'core', strict: true });
+  // The top-level key an offset falls under (errors name the field they break).
+  const topKeys: { key: string; start: number }[] = [];
+  if (isMap(doc.contents)) {
+    for (const pair of doc.contents.items) {
+      const r = (pair.key as { range?: [number, number, number] } | null)?.range;
+      if (r && isScalar(pair.key)) topKeys.push({ key: String(pair.key.value), start: r[0] });
+    }
+  }
+  const keyAt = (offset: number) => topKeys.filter((k) => k.start <= offset).at(-1);
+  for (const e of doc.errors) {
+    let line = lineAt(e.pos[0]);
+    const firstMsg = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    const owner = keyAt(e.pos[0]);
+    if (e.code === 'DUPLICATE_KEY') {
+      diagnostics.push(diag(file, 'yaml.duplicate-key', `Invalid YAML in frontmatter: duplicate key (keys must be unique; parsers disagree on which one wins)`, line, owner?.key));
+    } else {
+      const hint = e.code === 'BLOCK_AS_IMPLICIT_KEY' || /compact mappings|Implicit map keys/.test(firstMsg)
+        ? ' (a value containing ": " must be quoted)'
+        : '';
+      // An unclosed flow collection is detected where the text ends; the key that opened it is the useful line.
+      let field = owner?.key;
+      if (/flow (sequence|mapping|collection)/i.test(firstMsg)) {
+        const lines = text.split('\n');
+        for (let i = Math.min(line - firstLine, lines.length - 1); i >= 0; i--) {
+          const m = /^([^\s#][^:]*):\s*[[{]/.exec(lines[i]!);
+          if (m) {
+            line = i + firstLine;
+            field = m[1]!.trim();
+            break;
+          }
+        }
+      }
+      diagnostics.push(diag(file, 'yaml.syntax', `Invalid YAML in frontmatter: ${firstMsg}${hint}`, line, field));
+    }
+  }
+  for (const w of doc.warnings) {
+    if (w.code === 'TAG_RESOLVE_FAILED') {
+      diagnostics.push(diag(file, 'yaml.tag', `Invalid YAML in frontmatter: custom tags are not allowed (${w.message.split('\n')[0]!.replace(/ at line.*$/, '')})`, lineAt(w.pos[0])));
+    }
+  }
+  // With the core schema and no custom tags, any tag yaml cannot resolve (`!!python/object`, `!shell`) is reported
+  // above as TAG_RESOLVE_FAILED; the core tags (`!!str`, `!!int`, …) are harmless.
+  if (diagnostics.length) return { keyLines, diagnostics, flowKeys };
+  const contents = doc.contents;
+  if (contents === null || (isScalar(contents) && (contents.value === null || contents.value === ''))) {
+    return { data: {}, doc, keyLines, diagnostics, flowKeys };
+  }
+  if (!isMap(contents)) {
+    return { keyLines, diagnostics: [diag(file, 'yaml.not-mapping', 'SKILL.md frontmatter must be a YAML mapping', firstLine)], flowKeys };
+  }
+  if (contents.flow) flowKeys.add('');
+  for (const pair of contents.items) {
+    const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+    const range = (pair.key as { range?: [number, number, number] } | null)?.range;
+    if (range) keyLines.set(key, lineAt(range[0]));
+    if (detectFlow && pair.value && typeof pair.value === 'object') {
+      visit(pair.value as never, {
+        Node(_k, n) {
+          if ((n as { flow?: boolean }).flow) flowKeys.add(key);
+        },
+      });
+    }
+  }
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (e) {
+    return { keyLines, diagnostics: [diag(file, 'yaml.alias-limit', `Invalid YAML in frontmatter: ${(e as Error).message}`, firstLine)], flowKeys };
+  }
+  return { data: (data ?? {}) as Record<string, unknown>, doc, keyLines, diagnostics, flowKeys };
+}

@@ -1,0 +1,365 @@
+// SKILL.md → SkillManifest: both vocabularies (WorkBuddy and Agent Skills) normalised into one shape, with
+// diagnostics naming file, line and field. Lenient by default (warnings); `strict` reports the reference validator's verdict.
+import { basename, dirname } from 'node:path';
+import { isMap, isScalar, isSeq } from 'yaml';
+import { parseSynonymGroups } from '../../search/synonyms.js';
+import { MSG_NO_START, parseFrontmatterYaml, readFrontmatterHead, splitFrontmatter, type SplitResult } from './frontmatter.js';
+import type { SkillManifest } from './types.js';
+import type { Diagnostic } from '../../base/diagnostics.js';
+
+export const NAME_MAX = 64;
+export const DESCRIPTION_MAX = 1024;
+export const COMPATIBILITY_MAX = 500;
+
+/** The Agent Skills standard's top-level keys (the strict validator allows only these). */
+export const SPEC_KEYS = ['allowed-tools', 'compatibility', 'description', 'license', 'metadata', 'name'] as const;
+/** WorkBuddy's own top-level keys. */
+export const WORKBUDDY_KEYS = ['title', 'summary', 'read_when', 'agent_created', 'permissions', 'depends_on'] as const;
+/** Keys other agents (Claude Code) write; kept in `extra` without a warning. */
+export const TOLERATED_KEYS = ['argument-hint', 'disable-model-invocation', 'user-invocable', 'model', 'version', 'context', 'agent', 'hooks'] as const;
+/** Knack's own optional keys that other modules read from `extra` (the matcher reads `synonyms`); checked here. */
+export const EXTENSION_KEYS = ['synonyms'] as const;
+const KNOWN = new Set<string>([...SPEC_KEYS, ...WORKBUDDY_KEYS, ...TOLERATED_KEYS, ...EXTENSION_KEYS]);
+const KEPT_IN_EXTRA = new Set<string>([...TOLERATED_KEYS, ...EXTENSION_KEYS]);
+
+export interface ParseOptions {
+  /** Folder name to compare the skill name with (default: the folder holding the file; null: do not compare). */
+  folderName?: string | null;
+  /** Report the Agent Skills reference validator's verdict: every deviation is an error. */
+  strict?: boolean;
+}
+
+export interface ParsedSkill {
+  /** Undefined when the skill cannot be used (missing name/description, bad YAML): it stays out of the catalog. */
+  manifest?: SkillManifest;
+  diagnostics: Diagnostic[];
+  /** Bytes read from the file (the head only). */
+  bytesRead?: number;
+  /** File line of the `name` (or `title`) key, for findings made later (folder mismatch). */
+  nameLine?: number;
+}
+
+type Sev = Diagnostic['severity'];
+
+class Reporter {
+  readonly list: Diagnostic[] = [];
+  constructor(readonly file: string, readonly strict: boolean, readonly lines: Map<string, number>) {}
+  add(severity: Sev, code: string, field: string | undefined, message: string, line?: number): void {
+    const top = field?.split(/[.[]/)[0];
+    const l = line ?? (top ? this.lines.get(top) : undefined);
+    this.list.push({ severity, code, file: this.file, ...(l !== undefined ? { line: l } : {}), ...(field ? { field } : {}), message });
+  }
+  /** Error in strict mode, warning otherwise. */
+  lenient(code: string, field: string | undefined, message: string, line?: number): void {
+    this.add(this.strict ? 'error' : 'warning', code, field, message, line);
+  }
+}
+
+/** Name rule violations (reference validator wording). Names are compared after NFKC normalisation. */
+export function nameProblems(name: string): { code: string; message: string }[] {
+  const out: { code: string; message: string }[] = [];
+  const n = name.normalize('NFKC');
+  if (n !== n.toLowerCase()) out.push({ code: 'name.case', message: `Skill name '${n}' must be lowercase` });
+  if ([...n].length > NAME_MAX) out.push({ code: 'name.length', message: `Skill name '${n}' exceeds ${NAME_MAX} character limit (${[...n].length} chars)` });
+  if (n.startsWith('-') || n.endsWith('-')) out.push({ code: 'name.hyphen', message: 'Skill name cannot start or end with a hyphen' });
+  if (n.includes('--')) out.push({ code: 'name.hyphen', message: 'Skill name cannot contain consecutive hyphens' });
+  if (!/^[\p{L}\p{N}\p{M}-]*$/u.test(n)) {
+    out.push({ code: 'name.chars', message: `Skill name '${n}' contains invalid characters. Only letters, digits, and hyphens are allowed.` });
+  }
+  return out;
+}
+
+/** Characters that make a name unusable anywhere (paths, `/name` invocation): the skill is left out. */
+function unusableName(n: string): string | undefined {
+  if (n.trim() === '') return 'is empty';
+  if (/[\p{Cc}\p{Cf}]/u.test(n)) return 'contains control characters';
+  if (/[/\\]/.test(n) || n === '.' || n === '..') return 'contains a path separator';
+  if (/\s/u.test(n)) return 'contains whitespace (use hyphens: "my-skill")';
+  return undefined;
+}
+
+/** A display title → a skill name: `Git Commit` → `git-commit`. */
+export function slugify(title: string): string {
+  return title
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\s_]+/gu, '-')
+    .replace(/[^\p{L}\p{N}\p{M}-]/gu, '')
+    .replace(/-+/g, '-')
+    .replace(/^-|-$/g, '');
+}
+
+/** Split `allowed-tools` written as a string: commas or spaces, but not inside parentheses (`Bash(git commit:*)`). */
+export function splitToolList(s: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let cur = '';
+  for (const ch of s) {
+    if (ch === '(') depth++;
+    if (ch === ')') depth = Math.max(0, depth - 1);
+    if (depth === 0 && (ch === ',' || /\s/.test(ch))) {
+      if (cur.trim()) out.push(cur.trim());
+      cur = '';
+    } else cur += ch;
+  }
+  if (cur.trim()) out.push(cur.trim());
+  return out;
+}
+
+function scalarText(v: unknown): string | undefined {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return undefined;
+}
+
+/** A string or list of strings (a `;`-separated string when `splitSemicolons`). */
+function stringList(v: unknown, field: string, rep: Reporter, splitSemicolons = false): string[] {
+  if (v === undefined || v === null) return [];
+  if (typeof v === 'string') {
+    const parts = splitSemicolons ? v.split(/[;\n]/) : [v];
+    return parts.map((p) => p.trim()).filter(Boolean);
+  }
+  if (Array.isArray(v)) {
+    const out: string[] = [];
+    v.forEach((x, i) => {
+      const s = scalarText(x);
+      if (s === undefined) rep.add('warning', 'field.type', `${field}[${i}]`, 'must be a string (ignored)');
+      else if (s.trim()) out.push(s.trim());
+    });
+    return out;
+  }
+  rep.add('warning', 'field.type', field, 'must be a string or a list of strings (ignored)');
+  return [];
+}
+
+/** Parse a skill file's frontmatter (head only) into a manifest plus diagnostics. Never throws. */
+export function parseSkillFile(file: string, opts: ParseOptions = {}): ParsedSkill {
+  let head;
+  try {
+    head = readFrontmatterHead(file);
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    const message = err.code === 'ENOENT' ? 'Missing required file: SKILL.md' : err.code === 'EISDIR' ? 'SKILL.md is a folder, not a file' : `cannot read file: ${err.message}`;
+    return { diagnostics: [{ severity: 'error', code: err.code === 'ENOENT' ? 'file.missing' : 'file.unreadable', file, message }] };
+  }
+  return { ...manifestFromSplit(head.split, file, opts), bytesRead: head.bytesRead };
+}
+
+/** Parse SKILL.md text already in memory (lint, tests, create_skill). */
+export function parseSkillText(text: string, file: string, opts: ParseOptions = {}): ParsedSkill {
+  return manifestFromSplit(splitFrontmatter(text, file), file, opts);
+}
+
+export function manifestFromSplit(split: SplitResult, file: string, opts: ParseOptions = {}): ParsedSkill {
+  const strict = opts.strict === true;
+  if (!split.ok) return { diagnostics: [split.diagnostic] };
+  const pre: Diagnostic[] = [];
+  if (split.badUtf8Line !== undefined) {
+    pre.push({
+      severity: strict ? 'error' : 'warning', code: 'file.encoding', file, line: split.badUtf8Line,
+      message: 'the frontmatter is not valid UTF-8 (bad bytes are read as \ufffd); save the file as UTF-8',
+    });
+  }
+  if (strict && split.bom) pre.push({ severity: 'error', code: 'frontmatter.bom', file, line: 1, message: `${MSG_NO_START}: the file starts with a byte order mark (BOM)` });
+  const y = parseFrontmatterYaml(split.frontmatter, file, 2, strict);
+  if (!y.data) return { diagnostics: [...pre, ...y.diagnostics] };
+  const rep = new Reporter(file, strict, y.keyLines);
+  rep.list.push(...pre);
+  const d = y.data;
+  if (strict) {
+    for (const k of [...y.flowKeys].sort()) {
+      rep.add('error', 'yaml.flow', k || undefined, 'Invalid YAML in frontmatter: flow style ([a, b] / {a: b}) is not allowed by the reference validator (strictyaml); use block style');
+    }
+  }
+
+  // Unknown keys: warning, kept in `extra`; strict = the reference validator's single error.
+  const extra: Record<string, unknown> = {};
+  const unknown: string[] = [];
+  for (const [k, v] of Object.entries(d)) {
+    if (!KNOWN.has(k)) {
+      unknown.push(k);
+      extra[k] = v;
+    } else if (KEPT_IN_EXTRA.has(k)) extra[k] = v;
+  }
+  if (strict) {
+    const nonSpec = Object.keys(d).filter((k) => !(SPEC_KEYS as readonly string[]).includes(k)).sort();
+    if (nonSpec.length) {
+      const first = [...nonSpec].sort((a, b) => (y.keyLines.get(a) ?? 0) - (y.keyLines.get(b) ?? 0))[0];
+      rep.add('error', 'field.unexpected', first, `Unexpected fields in frontmatter: ${nonSpec.join(', ')}. Only [${SPEC_KEYS.map((k) => `'${k}'`).join(', ')}] are allowed.`);
+    }
+  } else {
+    for (const k of unknown) rep.add('warning', 'field.unknown', k, `Unexpected fields in frontmatter: ${k} (unknown key, kept but not used)`);
+  }
+
+  // metadata: a mapping of strings (numbers keep their source text: `1.0` stays "1.0").
+  const metadata: Record<string, string> = {};
+  if (d.metadata !== undefined && d.metadata !== null) {
+    const node = y.doc && isMap(y.doc.contents) ? y.doc.contents.get('metadata', true) : undefined;
+    if (!isMap(node)) rep.lenient('field.type', 'metadata', 'metadata must be a mapping of strings');
+    else {
+      for (const pair of node.items) {
+        const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+        const val = pair.value;
+        if (isScalar(val)) metadata[key] = val.source ?? String(val.value);
+        else if (isSeq(val) || isMap(val)) {
+          rep.lenient('field.type', `metadata.${key}`, 'metadata values must be strings (kept as JSON)');
+          metadata[key] = JSON.stringify(val.toJSON());
+        } else metadata[key] = '';
+      }
+    }
+  }
+
+  // name / title
+  const rawName = d.name;
+  const rawTitle = d.title ?? metadata['workbuddy.title'];
+  let name: string | undefined;
+  let title: string | undefined;
+  if (rawTitle !== undefined && rawTitle !== null) {
+    const t = scalarText(rawTitle);
+    if (t === undefined) rep.add('warning', 'field.type', 'title', 'title must be a string (ignored)');
+    else title = t.trim().normalize('NFKC');
+  }
+  if (rawName !== undefined && rawName !== null && rawName !== '') {
+    const n = scalarText(rawName);
+    if (n === undefined) rep.add('error', 'name.type', 'name', 'Field \'name\' must be a string');
+    else {
+      name = n.trim().normalize('NFKC');
+      if (typeof rawName !== 'string') rep.lenient('name.type', 'name', `Field 'name' should be a string (quote it: name: '${n}')`);
+    }
+  } else if (title) {
+    name = slugify(title);
+    if (strict) rep.add('error', 'name.missing', 'name', 'Missing required field in frontmatter: name', y.keyLines.get('title') ?? 1);
+  }
+  if (name === undefined || name === '') {
+    if (!rep.list.some((x) => x.field === 'name' && x.severity === 'error')) rep.add('error', 'name.missing', 'name', 'Missing required field in frontmatter: name', y.keyLines.get('name') ?? 2);
+    name = undefined;
+  } else {
+    const bad = unusableName(name);
+    if (bad) {
+      rep.add('error', 'name.unusable', 'name', `Skill name '${name}' ${bad}`);
+      name = undefined;
+    } else {
+      for (const p of nameProblems(name)) rep.lenient(p.code, 'name', p.message);
+      if (title && !rawName && !strict) {
+        // name derived from title: fine, no warning.
+      } else if (title && rawName !== undefined && slugify(title) !== name.toLowerCase()) {
+        rep.add('warning', 'name.title-differs', 'title', `title "${title}" and name "${name}" differ; using name`);
+      }
+      if (opts.folderName !== null) {
+        const m = folderMismatch(name, opts.folderName ?? basename(dirname(file)), file, strict, y.keyLines.get('name'));
+        if (m) rep.list.push(m);
+      }
+    }
+  }
+
+  // description / summary
+  let description: string | undefined;
+  const rawDesc = d.description;
+  const rawSummary = d.summary;
+  const descText = rawDesc === undefined || rawDesc === null ? undefined : scalarText(rawDesc);
+  const sumText = rawSummary === undefined || rawSummary === null ? undefined : scalarText(rawSummary);
+  if (rawDesc !== undefined && rawDesc !== null && descText === undefined) rep.add('error', 'description.type', 'description', "Field 'description' must be a non-empty string");
+  if (rawSummary !== undefined && rawSummary !== null && sumText === undefined) rep.add('warning', 'field.type', 'summary', 'summary must be a string (ignored)');
+  if (descText !== undefined && descText.trim() === '') {
+    rep.add('error', 'description.empty', 'description', "Field 'description' must be a non-empty string");
+  } else if (descText !== undefined) {
+    description = descText.trim();
+    if (sumText !== undefined && sumText.trim() && sumText.trim() !== description) {
+      rep.add('warning', 'description.summary-differs', 'summary', 'summary and description differ; using description');
+    }
+  } else if (sumText !== undefined && sumText.trim()) {
+    description = sumText.trim();
+    if (strict) rep.add('error', 'description.missing', 'description', 'Missing required field in frontmatter: description', y.keyLines.get('summary') ?? 1);
+  }
+  if (description === undefined && !rep.list.some((x) => x.field === 'description' && x.severity === 'error')) {
+    rep.add('error', 'description.missing', 'description', 'Missing required field in frontmatter: description', y.keyLines.get('description') ?? 2);
+  }
+  if (description !== undefined && [...description].length > DESCRIPTION_MAX) {
+    rep.lenient('description.length', rawDesc !== undefined ? 'description' : 'summary', `Description exceeds ${DESCRIPTION_MAX} character limit (${[...description].length} chars)`);
+  }
+
+  // license / compatibility
+  let license: string | undefined;
+  if (d.license !== undefined && d.license !== null) {
+    license = scalarText(d.license);
+    if (license === undefined) rep.lenient('field.type', 'license', 'license must be a string');
+  }
+  let compatibility: string | undefined;
+  if (d.compatibility !== undefined && d.compatibility !== null) {
+    compatibility = scalarText(d.compatibility);
+    if (compatibility === undefined || compatibility.trim() === '') {
+      rep.lenient('field.type', 'compatibility', 'Field \'compatibility\' must be a non-empty string');
+      compatibility = undefined;
+    } else if ([...compatibility].length > COMPATIBILITY_MAX) {
+      rep.lenient('compatibility.length', 'compatibility', `Compatibility exceeds ${COMPATIBILITY_MAX} character limit (${[...compatibility].length} chars)`);
+    }
+  }
+
+  // allowed-tools: list, or a space/comma separated string
+  let allowedTools: string[] = [];
+  const at = d['allowed-tools'];
+  if (typeof at === 'string') allowedTools = splitToolList(at);
+  else if (Array.isArray(at)) allowedTools = stringList(at, 'allowed-tools', rep);
+  else if (at !== undefined && at !== null) rep.lenient('field.type', 'allowed-tools', 'allowed-tools must be a list or a space/comma separated string');
+
+  // WorkBuddy fields (also accepted namespaced under metadata)
+  const readWhen = [
+    ...stringList(d.read_when, 'read_when', rep),
+    ...stringList(metadata.read_when ?? metadata['workbuddy.read_when'], 'metadata.read_when', rep, true),
+  ];
+  const dependsOn = [
+    ...stringList(d.depends_on, 'depends_on', rep),
+    ...stringList(metadata.depends_on ?? metadata['workbuddy.depends_on'], 'metadata.depends_on', rep, true),
+  ].map((s) => s.normalize('NFKC'));
+  // synonyms: the skill's own synonym groups for trigger matching (`synonyms:` or `metadata.synonyms`), kept as
+  // written for the matcher; groups it would ignore are reported here.
+  for (const [field, raw] of [['synonyms', d.synonyms], ['metadata.synonyms', metadata.synonyms]] as const) {
+    if (raw === undefined || raw === null) continue;
+    for (const problem of parseSynonymGroups(raw).problems) {
+      const m = /^synonyms(\[\d+\])?: (.*)$/.exec(problem);
+      const text = m?.[2] ?? problem;
+      rep.add('warning', 'field.synonyms', `${field}${m?.[1] ?? ''}`, /ignored/.test(text) ? text : `${text} (ignored)`, y.keyLines.get(field === 'synonyms' ? 'synonyms' : 'metadata'));
+    }
+  }
+
+  let agentCreated = false;
+  const ac = d.agent_created ?? metadata['workbuddy.agent_created'];
+  if (ac === true || ac === 'true') agentCreated = true;
+  else if (ac !== undefined && ac !== null && ac !== false && ac !== 'false') rep.add('warning', 'field.type', 'agent_created', 'agent_created must be true or false (treated as false)');
+
+  const diagnostics = rep.list;
+  if (!name || description === undefined || diagnostics.some((x) => x.severity === 'error' && !strict)) {
+    return { diagnostics };
+  }
+  const manifest: SkillManifest = {
+    name,
+    description,
+    ...(title !== undefined ? { title } : {}),
+    ...(license !== undefined ? { license } : {}),
+    ...(compatibility !== undefined ? { compatibility } : {}),
+    metadata,
+    allowedTools,
+    readWhen,
+    agentCreated,
+    dependsOn,
+    ...(d.permissions !== undefined ? { permissions: { raw: d.permissions, reviewed: false as const } } : {}),
+    extra,
+  };
+  const nameLine = y.keyLines.get('name') ?? y.keyLines.get('title');
+  return { manifest, diagnostics, ...(nameLine !== undefined ? { nameLine } : {}) };
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** The name/folder mismatch finding (warning; error in strict mode), compared after NFKC normalisation. */
+export function folderMismatch(name: string, folderName: string, file: string, strict = false, line?: number): Diagnostic | undefined {
+  if (name === folderName) return undefined;
+  // ASCII text is its own NFKC form: skip the normalisation (the catalog calls this for every skill on every build).
+  const ascii = ASCII.test(name) && ASCII.test(folderName);
+  const folder = ascii ? folderName : folderName.normalize('NFKC');
+  if (!ascii && folder === name.normalize('NFKC')) return undefined;
+  return {
+    severity: strict ? 'error' : 'warning', code: 'name.mismatch', file, ...(line !== undefined ? { line } : {}), field: 'name',
+    message: `Directory name '${folder}' must match skill name '${name}'`,
+  };
+}

@@ -1,0 +1,49 @@
+// Frontmatter for the trust layer, read through the skill engine's one safe YAML parser (size, alias and tag caps).
+// Adds a line lookup for nested fields so diagnostics can say `SKILL.md:6: permissions.paths.read[0]: ...`.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isNode } from 'yaml';
+import { parseFrontmatterYaml, splitFrontmatter } from './frontmatter.js';
+
+export interface Frontmatter {
+  /** The mapping, or undefined when it could not be read. */
+  data?: Record<string, unknown>;
+  /** Problems reading it (one line each, with line numbers when known). */
+  errors: { line?: number; message: string }[];
+  /** 1-based line in SKILL.md of a field path, e.g. ['permissions','paths','read',0]. */
+  lineOf(path: (string | number)[]): number | undefined;
+}
+
+/** The SKILL.md (or lowercase skill.md) in a folder, or undefined. */
+export function skillFileIn(dir: string): string | undefined {
+  for (const name of ['SKILL.md', 'skill.md']) {
+    const p = join(dir, name);
+    if (existsSync(p)) return p;
+  }
+  return undefined;
+}
+
+export function readFrontmatterText(text: string, file = 'SKILL.md'): Frontmatter {
+  const none = (errors: Frontmatter['errors']): Frontmatter => ({ errors, lineOf: () => undefined });
+  const split = splitFrontmatter(text, file);
+  if (!split.ok) return none([{ ...(split.diagnostic.line ? { line: split.diagnostic.line } : {}), message: split.diagnostic.message }]);
+  const parsed = parseFrontmatterYaml(split.frontmatter, file, 2);
+  if (!parsed.data || parsed.diagnostics.some((d) => d.severity === 'error')) {
+    return none(parsed.diagnostics.map((d) => ({ ...(d.line ? { line: d.line } : {}), message: d.message })));
+  }
+  const fm = split.frontmatter;
+  const doc = parsed.doc;
+  const lineOf = (path: (string | number)[]): number | undefined => {
+    if (!doc) return undefined;
+    for (let n = path.length; n > 0; n--) {
+      const node = doc.getIn(path.slice(0, n), true);
+      if (isNode(node) && node.range) return 2 + (fm.slice(0, node.range[0]).match(/\n/g)?.length ?? 0);
+    }
+    return undefined;
+  };
+  return { data: parsed.data, errors: [], lineOf };
+}
+
+export function readFrontmatterFile(file: string): Frontmatter {
+  return readFrontmatterText(readFileSync(file, 'utf8'), file);
+}

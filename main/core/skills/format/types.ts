@@ -1,0 +1,64 @@
+// The skill engine's shared types: tiers, the normalised manifest and catalog records (diagnostics: base/diagnostics.ts).
+// Other areas (policy, tools, sandbox, agent) import these; extend fields, never rename them.
+import type { Diagnostic } from '../../base/diagnostics.js';
+
+export type Tier = 'builtin' | 'user' | 'project';
+
+/** Precedence: higher wins when two tiers hold a skill of the same name. */
+export const TIER_RANK: Record<Tier, number> = { builtin: 0, user: 1, project: 2 };
+
+/** The skill's `permissions` as written; the trust layer reviews it (strict parsing lives there). */
+export interface RawPermissions {
+  raw: unknown;
+  reviewed: false;
+}
+
+/** Both vocabularies (WorkBuddy and Agent Skills) normalised into one shape. */
+export interface SkillManifest {
+  /** `name` or `title` (NFKC-normalised). */
+  name: string;
+  /** `description` or `summary`. */
+  description: string;
+  /** Display title when the skill gave one (WorkBuddy `title`). */
+  title?: string;
+  license?: string;
+  compatibility?: string;
+  /** Agent Skills `metadata`, values coerced to strings. */
+  metadata: Record<string, string>;
+  /** Agent Skills `allowed-tools`, split into entries (`Bash(git:*)`, `Read`). */
+  allowedTools: string[];
+  /** Explicit trigger phrases (WorkBuddy `read_when`, or `metadata.read_when`). */
+  readWhen: string[];
+  agentCreated: boolean;
+  dependsOn: string[];
+  permissions?: RawPermissions;
+  /** Unknown top-level keys, kept for tools that want them. */
+  extra: Record<string, unknown>;
+}
+
+/** A skill found on disk in one tier. */
+export interface SkillRecord {
+  manifest: SkillManifest;
+  tier: Tier;
+  /** Which folder convention it came from. */
+  source: 'workbuddy' | 'agents';
+  /** The skill folder as discovered (may be a symlink). */
+  dir: string;
+  /** Real path of the folder (symlinks resolved). */
+  realDir: string;
+  /** The SKILL.md (or skill.md) path inside `dir`. */
+  file: string;
+  size: number;
+  mtimeMs: number;
+  diagnostics: Diagnostic[];
+}
+
+/** A record in the merged catalog: precedence applied, toggles applied. */
+export interface CatalogEntry extends SkillRecord {
+  /** Set when a higher tier holds a skill of the same name; this one is not used. */
+  shadowedBy?: { tier: Tier; file: string };
+  /** Per-workspace toggle (default on). A disabled skill is never in the prompt nor matched. */
+  enabled: boolean;
+  /** Why it is disabled, when not by the user (e.g. audit P0 / untrusted P1). */
+  disabledReason?: string;
+}

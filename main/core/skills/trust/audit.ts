@@ -1,0 +1,471 @@
+// The install audit: scans SKILL.md, every script and every reference of a skill folder and grades it P0/P1/P2.
+// Context-aware (prose vs. shell block vs. example vs. script), normalised first, findings carry file, line, rule, excerpt, level.
+import { createHash } from 'node:crypto';
+import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
+import { basename, extname, join, relative, sep } from 'node:path';
+import type { Diagnostic } from '../../base/diagnostics.js';
+import { AUDITOR_VERSION, LEVEL_RANK, MENTION_RE, NEGATION_RE, RULES, maxLevel, type AuditRule, type Context, type Family, type Level } from './audit-rules.js';
+import { decodeBase64Blobs, deobfuscate, normalizeLine, type HiddenText } from './normalize.js';
+import { permissionsFromFrontmatter, type Permissions } from '../../policy/permissions.js';
+import { permissionDiff, type PermissionDiff } from '../../policy/diff.js';
+import { readFrontmatterText } from '../format/skill-frontmatter.js';
+import { isInside } from '../../base/paths.js';
+
+export interface Finding {
+  /** Path relative to the skill folder, "/" separators. */
+  file: string;
+  line: number;
+  rule: string;
+  family: Family;
+  level: 'P0' | 'P1';
+  /** The offending text (normalised, trimmed to ~160 chars). */
+  excerpt: string;
+  message: string;
+}
+
+export interface AuditReport {
+  /** Skill name from the frontmatter, else the folder name. */
+  skill: string;
+  dir: string;
+  level: Level;
+  findings: Finding[];
+  /** sha256 over every file's path and bytes: approvals and trust are bound to it. */
+  contentHash: string;
+  files: number;
+  bytes: number;
+  /** The reviewed permission request (undefined when the manifest was rejected). */
+  permissions?: Permissions;
+  manifestDiagnostics: Diagnostic[];
+  /** Against the previous version, when one was given. */
+  diff?: PermissionDiff;
+  auditor: string;
+}
+
+export const LIMITS = { maxFiles: 2000, maxFileBytes: 2 * 1024 * 1024, maxTotalBytes: 64 * 1024 * 1024, maxPerRule: 20 };
+
+const MARKDOWN_EXT = new Set(['.md', '.markdown', '.mdx', '.txt', '.rst']);
+const SHELL_EXT = new Set(['.sh', '.bash', '.zsh', '.ksh', '.fish', '.ps1', '.bat', '.cmd', '.command']);
+const SHELL_FENCE = new Set(['bash', 'sh', 'shell', 'zsh', 'console', 'terminal', 'shell-session', 'shellsession', 'powershell', 'ps1', 'ps', 'pwsh', 'cmd', 'bat', 'fish', 'ksh']);
+
+export interface FileEntry {
+  rel: string; abs: string; size: number; mtimeMs: number; link?: string; escapes?: boolean;
+  /** A symlink whose target is not a regular file (a folder, FIFO, socket or device): never read. */
+  special?: boolean;
+}
+
+/** Every file of a skill folder (symlinks reported, not followed out of the folder), sorted by path. */
+export function listSkillFiles(dir: string): { files: FileEntry[]; truncated: boolean } {
+  const root = realpathSync(dir);
+  const files: FileEntry[] = [];
+  let truncated = false;
+  const walk = (abs: string): void => {
+    let names: string[];
+    try { names = readdirSync(abs).sort(); } catch { return; }
+    for (const name of names) {
+      if (files.length >= LIMITS.maxFiles) { truncated = true; return; }
+      const p = join(abs, name);
+      let st;
+      try { st = lstatSync(p); } catch { continue; }
+      const rel = relative(root, p).split(sep).join('/');
+      if (st.isSymbolicLink()) {
+        let target = '';
+        try { target = readlinkSync(p); } catch { /* unreadable link */ }
+        let real: string | undefined;
+        try { real = realpathSync(p); } catch { real = undefined; }
+        const escapes = real === undefined || !isInside(real, root);
+        let size = 0;
+        let special = true;
+        try {
+          const t = escapes ? undefined : lstatSync(real!);
+          if (t?.isFile()) { size = t.size; special = false; }
+        } catch { /* ignore */ }
+        files.push({ rel, abs: p, size, mtimeMs: st.mtimeMs, link: target, escapes, ...(special && !escapes ? { special } : {}) });
+      } else if (st.isDirectory()) {
+        walk(p);
+      } else if (st.isFile()) {
+        files.push({ rel, abs: p, size: st.size, mtimeMs: st.mtimeMs });
+      }
+    }
+  };
+  walk(root);
+  return { files, truncated };
+}
+
+function excerptOf(text: string, index = 0): string {
+  const start = Math.max(0, index - 40);
+  const s = text.slice(start, start + 160);
+  return (start > 0 ? '…' : '') + s + (start + 160 < text.length ? '…' : '');
+}
+
+/**
+ * A file's text for the audit, or undefined for real binary data. UTF-16 (with a BOM, as Windows writes .ps1 files)
+ * is decoded; NUL bytes do not make a text file "binary" (that would hide it from the audit): they are dropped and
+ * reported. Binary = NUL bytes and mostly non-text once they are removed.
+ */
+export function auditTextOf(buf: Buffer): { text: string; nul: boolean } | undefined {
+  if (buf.length >= 2 && buf[0] === 0xff && buf[1] === 0xfe) return { text: buf.subarray(2).toString('utf16le'), nul: false };
+  if (buf.length >= 2 && buf[0] === 0xfe && buf[1] === 0xff) return { text: Buffer.from(buf.subarray(2, buf.length - (buf.length % 2))).swap16().toString('utf16le'), nul: false };
+  if (!buf.includes(0)) return { text: buf.toString('utf8'), nul: false };
+  const text = buf.toString('utf8').replace(/\0/g, '');
+  const sample = text.slice(0, 8000);
+  let odd = 0;
+  for (const ch of sample) {
+    const c = ch.codePointAt(0)!;
+    if (c === 0xfffd || (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d && c !== 0x1b)) odd++;
+  }
+  return sample.length > 0 && odd / sample.length <= 0.05 ? { text, nul: true } : undefined;
+}
+
+function executableMagic(buf: Buffer): string | undefined {
+  if (buf.length < 4) return undefined;
+  if (buf[0] === 0x7f && buf[1] === 0x45 && buf[2] === 0x4c && buf[3] === 0x46) return 'ELF executable';
+  if (buf[0] === 0x4d && buf[1] === 0x5a) return 'Windows executable';
+  const m = buf.readUInt32BE(0);
+  if ([0xfeedface, 0xfeedfacf, 0xcefaedfe, 0xcffaedfe, 0xcafebabe].includes(m)) return 'Mach-O executable';
+  if (buf[0] === 0x00 && buf[1] === 0x61 && buf[2] === 0x73 && buf[3] === 0x6d) return 'WebAssembly module';
+  return undefined;
+}
+
+/** A line with its context; `prose` is the surrounding sentence used for negation/mention checks. */
+interface Segment { text: string; ctx: Context; line: number; around: string; quoted?: boolean }
+
+/** Shell lines ending in a backslash continue on the next line: `curl … \` / `| sh` is one command. */
+function continues(raw: string): boolean {
+  return /(?:^|[^\\])(?:\\\\)*\\\s*$/.test(raw);
+}
+
+/** Split a Markdown file into segments: prose lines, inline code spans, fenced blocks (shell or example), indented code. */
+function markdownSegments(lines: string[], firstLine = 1): Segment[] {
+  const out: Segment[] = [];
+  let fence: { marker: string; ctx: Context } | undefined;
+  let carry: { text: string; line: number } | undefined;
+  let prevBlank = true;
+  let inIndented = false;
+  let inList = false;
+  lines.forEach((raw, i) => {
+    const line = i + firstLine;
+    const fm = /^\s{0,3}(`{3,}|~{3,})\s*([\w+-]*)/.exec(raw);
+    if (fm) {
+      if (!fence) { fence = { marker: fm[1]!, ctx: SHELL_FENCE.has(fm[2]!.toLowerCase()) ? 'shell' : 'example' }; carry = undefined; return; }
+      if (fm[1]!.startsWith(fence.marker) && raw.trim().replace(/[`~]/g, '') === '') { fence = undefined; carry = undefined; prevBlank = false; return; }
+    }
+    if (fence) {
+      const t = raw.replace(/^\s*(?:\$|>|PS>|#\s*\$)\s+/, '');
+      const comment = /^\s*#(?!!)/.test(raw) && fence.ctx === 'shell';
+      if (fence.ctx === 'shell' && !comment && (carry || continues(t))) {
+        // Join continued lines so a command split over several lines is matched whole.
+        carry = carry ? { text: carry.text.replace(/\\\s*$/, ' ') + t, line: carry.line } : { text: t, line };
+        if (continues(t)) return;
+        out.push({ text: carry.text, ctx: 'shell', line: carry.line, around: carry.text });
+        carry = undefined;
+        return;
+      }
+      out.push({ text: t, ctx: comment ? 'comment' : fence.ctx, line, around: raw });
+      return;
+    }
+    // An indented code block (4 spaces or a tab after a blank line, not inside a list) shows code like a fence does.
+    const blank = raw.trim() === '';
+    const indented = /^(?: {4}|\t)/.test(raw) && !blank;
+    if (!indented && !blank) inList = /^\s{0,3}(?:[-*+]|\d+[.)])\s/.test(raw) || (inList && !prevBlank);
+    if (indented && !inList && (prevBlank || inIndented)) {
+      inIndented = true;
+      prevBlank = false;
+      out.push({ text: raw.trim().replace(/^(?:\$|>|PS>)\s+/, ''), ctx: 'example', line, around: raw });
+      return;
+    }
+    if (!blank) inIndented = false;
+    prevBlank = blank;
+    out.push({ text: raw, ctx: 'prose', line, around: raw });
+    for (const m of raw.matchAll(/(`+)([^`]+?)\1/g)) {
+      const before = raw.slice(Math.max(0, (m.index ?? 0) - 1), m.index ?? 0);
+      out.push({ text: m[2]!, ctx: 'inline', line, around: raw, quoted: /["“'‘]/.test(before) });
+    }
+  });
+  return out;
+}
+
+function scriptSegments(lines: string[], shell: boolean): Segment[] {
+  const out: Segment[] = [];
+  let carry: { text: string; line: number } | undefined;
+  lines.forEach((raw, i) => {
+    const trimmed = raw.trimStart();
+    const comment = (trimmed.startsWith('#') && !trimmed.startsWith('#!')) || trimmed.startsWith('//') || trimmed.startsWith('--') ||
+      trimmed.startsWith('/*') || trimmed.startsWith('* ') || trimmed.startsWith('REM ');
+    if (shell && !comment && (carry || continues(raw))) {
+      // Join continued lines so a command split over several lines is matched whole.
+      carry = carry ? { text: carry.text.replace(/\\\s*$/, ' ') + raw, line: carry.line } : { text: raw, line: i + 1 };
+      if (continues(raw) && i < lines.length - 1) return;
+      out.push({ text: carry.text, ctx: 'shell', line: carry.line, around: carry.text });
+      carry = undefined;
+      return;
+    }
+    out.push({ text: raw, ctx: comment ? 'comment' : shell ? 'shell' : 'script', line: i + 1, around: raw });
+  });
+  return out;
+}
+
+interface Hit { rule: AuditRule; level: 'P0' | 'P1'; index: number }
+
+/** Apply the rule book to one normalised segment. */
+function matchRules(seg: Segment, text: string, rules: AuditRule[] = RULES): Hit[] {
+  const hits: Hit[] = [];
+  const lower = text.toLowerCase();
+  for (const rule of rules) {
+    const full = rule.contexts.includes(seg.ctx);
+    const weak = !full && rule.weak?.includes(seg.ctx);
+    if (!full && !weak) continue;
+    let hinted = false;
+    for (const h of rule.hints) if (lower.includes(h)) { hinted = true; break; }
+    if (!hinted) continue;
+    const m = rule.re.exec(text);
+    if (!m) continue;
+    let level: 'P0' | 'P1' = weak ? 'P1' : rule.level;
+    if (rule.negatable && (seg.ctx === 'prose' || seg.ctx === 'inline' || seg.ctx === 'comment')) {
+      const around = normalizeLine(seg.around).text;
+      const idx = seg.ctx === 'inline' ? Math.max(0, around.indexOf(text.slice(0, 20))) : m.index;
+      const before = around.slice(Math.max(0, idx - 80), idx).split(/[.!?;。！？]\s/).pop() ?? '';
+      if (NEGATION_RE.test(before)) continue;
+    }
+    if (rule.mentionable && level === 'P0') {
+      const around = normalizeLine(seg.around).text;
+      const pre = text.slice(Math.max(0, m.index - 2), m.index);
+      const quoted = seg.quoted || /["“'‘`]\s*$/.test(pre) || /^\s*\|/.test(seg.around) || seg.ctx === 'example' || seg.ctx === 'inline';
+      if (quoted || MENTION_RE.test(around.replace(/\b(?:https?:\/\/|www\.)\S+/g, ' '))) level = 'P1';
+    }
+    hits.push({ rule, level, index: m.index });
+  }
+  return hits;
+}
+
+const WINDOW = 4096;
+const OVERLAP = 512;
+
+/** A long line as overlapping windows (a match up to OVERLAP characters long is never cut). */
+function windows(text: string): string[] {
+  if (text.length <= WINDOW) return [text];
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += WINDOW - OVERLAP) {
+    out.push(text.slice(i, i + WINDOW));
+    if (i + WINDOW >= text.length) break;
+  }
+  return out;
+}
+
+export interface TextAudit { findings: Finding[]; hidden: { line: number; hidden: HiddenText }[] }
+
+/** Audit one file's text. `kind` picks how lines are read (Markdown or a script). */
+export function auditText(file: string, text: string, kind: 'markdown' | 'shell' | 'script'): TextAudit {
+  const lines = text.split(/\r?\n/);
+  const segments = kind === 'markdown' ? markdownSegments(lines) : scriptSegments(lines, kind === 'shell');
+  const findings: Finding[] = [];
+  const hidden: TextAudit['hidden'] = [];
+  const perRule = new Map<string, number>();
+  // One finding per rule and line. A line is seen more than once (the prose line, then its inline code span):
+  // the most severe reading wins, so `run \`curl … | sh\`` in a sentence is judged as the command it is.
+  const seen = new Map<string, Finding>();
+  const add = (f: Finding): void => {
+    const key = `${f.rule}:${f.line}`;
+    const had = seen.get(key);
+    if (had) {
+      if (had.level === 'P1' && f.level === 'P0') Object.assign(had, f);
+      return;
+    }
+    const n = perRule.get(f.rule) ?? 0;
+    if (n >= LIMITS.maxPerRule) return;
+    perRule.set(f.rule, n + 1);
+    seen.set(key, f);
+    findings.push(f);
+  };
+  const hiddenLines = new Set<number>();
+  for (const seg of segments) {
+    const norm = normalizeLine(seg.text);
+    if (norm.hidden && !hiddenLines.has(seg.line)) {
+      hiddenLines.add(seg.line);
+      hidden.push({ line: seg.line, hidden: norm.hidden });
+      if (norm.hidden.decodedTags.replace(/[^A-Za-z0-9 ]/g, '').length >= 8) {
+        add({ file, line: seg.line, rule: 'hidden.ascii-smuggling', family: 'hidden-text', level: 'P0', excerpt: excerptOf(norm.hidden.decodedTags),
+          message: 'text hidden in invisible Unicode tag characters (ASCII smuggling): the model reads it, you cannot see it' });
+      }
+      if (norm.hidden.decodedTags) {
+        for (const h of matchRules({ ...seg, ctx: 'prose', around: '' }, normalizeLine(norm.hidden.decodedTags).text)) {
+          add({ file, line: seg.line, rule: `hidden.${h.rule.id}`, family: 'hidden-text', level: h.rule.level,
+            excerpt: excerptOf(norm.hidden.decodedTags), message: `invisible tag characters spell out text that ${h.rule.message}` });
+        }
+      }
+    }
+    if (!norm.text) continue;
+    // Very long lines are scanned in overlapping windows so no pattern can go quadratic on them.
+    for (const t of windows(norm.text)) {
+      const hits = matchRules(seg, t);
+      for (const h of hits) {
+        add({ file, line: seg.line, rule: h.rule.id, family: h.rule.family, level: h.level, excerpt: excerptOf(t, h.index), message: h.rule.message });
+      }
+      if (seg.ctx === 'script' || seg.ctx === 'shell' || seg.ctx === 'example' || seg.ctx === 'inline') {
+        const d = deobfuscate(t);
+        if (d !== t) {
+          const plain = new Set(hits.map((h) => h.rule.id));
+          for (const h of matchRules(seg, normalizeLine(d).text)) {
+            if (plain.has(h.rule.id) || h.rule.family === 'network' || h.rule.family === 'install') continue;
+            add({ file, line: seg.line, rule: `obfuscation.${h.rule.id}`, family: 'obfuscation', level: seg.ctx === 'example' ? h.level : h.rule.level,
+              excerpt: excerptOf(t), message: `hidden by string splitting or escapes: ${h.rule.message}` });
+          }
+        }
+      }
+    }
+    for (const decoded of decodeBase64Blobs(norm.text)) {
+      const dn = normalizeLine(decoded.replace(/\r?\n/g, ' ; ')).text;
+      const hs = windows(dn).flatMap((w) => [...matchRules({ ...seg, ctx: 'shell', around: '' }, deobfuscate(w)), ...matchRules({ ...seg, ctx: 'prose', around: '' }, w)]);
+      for (const h of hs) {
+        add({ file, line: seg.line, rule: `obfuscation.base64.${h.rule.id}`, family: 'obfuscation', level: h.rule.level,
+          excerpt: excerptOf(dn), message: `a base64 blob decodes to content that ${h.rule.message}` });
+      }
+    }
+  }
+  // Exfiltration: reading secrets and sending data in the same file is refused.
+  const reads = findings.filter((f) => f.rule === 'exfil.sensitive-read');
+  const sends = findings.filter((f) => f.rule === 'exfil.network-send' || f.rule === 'network.curl' || f.rule === 'network.wget' || f.rule === 'network.script-request');
+  if (reads.length && sends.length) {
+    const s = sends[0]!;
+    add({ file, line: s.line, rule: 'exfil.credential-send', family: 'exfiltration', level: 'P0', excerpt: s.excerpt,
+      message: `reads secrets (line ${reads[0]!.line}) and sends data over the network in the same file` });
+  }
+  if (hidden.length) {
+    const invisible = hidden.filter((h) => h.hidden.zeroWidth + h.hidden.bidi + h.hidden.tags > 0);
+    if (invisible.length) {
+      const kinds = [
+        invisible.some((h) => h.hidden.zeroWidth) ? 'zero-width' : '', invisible.some((h) => h.hidden.bidi) ? 'bidi control' : '',
+        invisible.some((h) => h.hidden.tags) ? 'tag' : '',
+      ].filter(Boolean).join(', ');
+      const first = invisible[0]!;
+      const total = invisible.reduce((n, h) => n + h.hidden.zeroWidth + h.hidden.bidi + h.hidden.tags, 0);
+      findings.push({ file, line: first.line, rule: invisible.some((h) => h.hidden.bidi) ? 'hidden.bidi' : invisible.some((h) => h.hidden.tags) ? 'hidden.tags' : 'hidden.zero-width',
+        family: 'hidden-text', level: 'P1', excerpt: excerptOf(normalizeLine(lines[first.line - 1] ?? '').text),
+        message: `${total} invisible character(s) (${kinds}) on ${invisible.length} line(s): text the user cannot see; removed before matching` });
+    }
+    const lookalike = hidden.filter((h) => (h.hidden.homoglyphs ?? 0) > 0);
+    if (lookalike.length) {
+      const first = lookalike[0]!;
+      findings.push({ file, line: first.line, rule: 'hidden.homoglyphs', family: 'hidden-text', level: 'P1',
+        excerpt: excerptOf(lines[first.line - 1] ?? ''),
+        message: `${lookalike.reduce((n, h) => n + (h.hidden.homoglyphs ?? 0), 0)} Cyrillic/Greek look-alike letter(s) inside Latin words on ${lookalike.length} line(s): they read as English but are not; matched as the Latin letters` });
+    }
+  }
+  return { findings, hidden };
+}
+
+function kindOf(rel: string, head: string): 'markdown' | 'shell' | 'script' {
+  const ext = extname(rel).toLowerCase();
+  if (MARKDOWN_EXT.has(ext) || /^(readme|license|licence|changelog|notice|authors)$/i.test(basename(rel))) return 'markdown';
+  if (SHELL_EXT.has(ext)) return 'shell';
+  if (/^#!.*\b(?:ba|z|da|k|fi)?sh\b/.test(head)) return 'shell';
+  return 'script';
+}
+
+export interface AuditOptions {
+  /** Permissions of the installed version, or its folder: a widening makes the audit at least P1. */
+  previous?: Permissions | string;
+}
+
+/** Audit a skill folder. Never throws for bad content: unreadable parts become findings. */
+export function auditSkill(dir: string, opts: AuditOptions = {}): AuditReport {
+  const { files, truncated } = listSkillFiles(dir);
+  const findings: Finding[] = [];
+  const hash = createHash('sha256');
+  let bytes = 0;
+  let skill = basename(dir);
+  let permissions: Permissions | undefined;
+  const manifestDiagnostics: Diagnostic[] = [];
+  const skillFile = files.find((f) => f.rel === 'SKILL.md') ?? files.find((f) => f.rel === 'skill.md');
+  if (truncated) findings.push({ file: '.', line: 0, rule: 'structure.too-many-files', family: 'structure', level: 'P1', excerpt: '', message: `more than ${LIMITS.maxFiles} files: the rest was not audited` });
+  if (!skillFile) findings.push({ file: 'SKILL.md', line: 0, rule: 'structure.no-skill-md', family: 'structure', level: 'P0', excerpt: '', message: 'no SKILL.md: this is not a skill folder' });
+  for (const f of files) {
+    hash.update(`${f.rel}\0`);
+    if (f.link !== undefined) {
+      hash.update(`link:${f.link}\0`);
+      if (f.escapes) {
+        findings.push({ file: f.rel, line: 0, rule: 'structure.symlink-escape', family: 'structure', level: 'P0', excerpt: `-> ${f.link}`,
+          message: 'a symlink points outside the skill folder (it can disguise reads of ~/.ssh or other private files)' });
+        continue;
+      }
+      // Reading a FIFO or device would block forever; a linked folder is audited where it lives.
+      if (f.special) continue;
+    }
+    if (f.size > LIMITS.maxFileBytes || bytes + f.size > LIMITS.maxTotalBytes) {
+      hash.update(`size:${f.size}\0`);
+      findings.push({ file: f.rel, line: 0, rule: 'structure.too-large', family: 'structure', level: 'P1', excerpt: '', message: `${f.size} bytes: too large to audit` });
+      continue;
+    }
+    let buf: Buffer;
+    try { buf = readFileSync(f.abs); } catch (e) {
+      findings.push({ file: f.rel, line: 0, rule: 'structure.unreadable', family: 'structure', level: 'P1', excerpt: '', message: `cannot read: ${(e as Error).message}` });
+      continue;
+    }
+    bytes += buf.length;
+    hash.update(buf);
+    hash.update('\0');
+    // Executables always hold NUL bytes; a text file that merely starts with "MZ" is not one.
+    const exe = buf.includes(0) ? executableMagic(buf) : undefined;
+    if (exe) findings.push({ file: f.rel, line: 0, rule: 'structure.binary-executable', family: 'structure', level: 'P1', excerpt: '', message: `${exe}: compiled code cannot be reviewed` });
+    const decoded = auditTextOf(buf);
+    if (!decoded) continue;
+    const { text } = decoded;
+    if (decoded.nul) {
+      findings.push({ file: f.rel, line: 1, rule: 'hidden.nul-bytes', family: 'hidden-text', level: 'P1', excerpt: '',
+        message: 'NUL bytes in a text file (they make tools treat it as binary and skip it); audited with them removed' });
+    }
+    if (f === skillFile) {
+      const fm = readFrontmatterText(text, f.rel);
+      if (!fm.data) {
+        for (const e of fm.errors) {
+          findings.push({ file: f.rel, line: e.line ?? 1, rule: 'manifest.unreadable', family: 'manifest', level: 'P0', excerpt: '', message: `${e.message}: the skill cannot be reviewed` });
+        }
+      } else {
+        if (typeof fm.data.name === 'string' && fm.data.name.trim()) skill = fm.data.name.trim().normalize('NFKC');
+        else if (typeof fm.data.title === 'string' && fm.data.title.trim()) skill = fm.data.title.trim().normalize('NFKC');
+        const parsed = permissionsFromFrontmatter(fm.data, f.rel, fm.lineOf);
+        manifestDiagnostics.push(...parsed.diagnostics);
+        permissions = parsed.permissions;
+        for (const d of parsed.diagnostics.filter((x) => x.severity === 'error')) {
+          findings.push({ file: f.rel, line: d.line ?? 1, rule: 'manifest.permissions', family: 'manifest', level: 'P0', excerpt: d.field ?? '',
+            message: `${d.field}: ${d.message} (a permission request that cannot be read cannot be confined)` });
+        }
+        if (permissions?.network) {
+          findings.push({ file: f.rel, line: fm.lineOf(['permissions', 'network']) ?? fm.lineOf(['allowed-tools']) ?? 1, rule: 'permissions.network',
+            family: 'permissions', level: 'P1', excerpt: 'network: true', message: 'requests network access' });
+        }
+        for (const t of permissions?.tools ?? []) {
+          const c = permissions?.commands[t];
+          if (c && c.length === 0) {
+            findings.push({ file: f.rel, line: fm.lineOf(['permissions', 'tools']) ?? fm.lineOf(['allowed-tools']) ?? 1, rule: 'permissions.command-tool',
+              family: 'permissions', level: 'P1', excerpt: t, message: `requests ${t} with any command (each command still needs your approval or a rule)` });
+          }
+        }
+        if ('hooks' in fm.data) {
+          findings.push({ file: f.rel, line: fm.lineOf(['hooks']) ?? 1, rule: 'manifest.hooks', family: 'manifest', level: 'P1', excerpt: 'hooks:',
+            message: 'declares hooks, which other agents run automatically as shell commands' });
+        }
+      }
+    }
+    findings.push(...auditText(f.rel, text, kindOf(f.rel, text.slice(0, 200))).findings);
+  }
+  let diff: PermissionDiff | undefined;
+  if (opts.previous !== undefined && permissions) {
+    const prev = typeof opts.previous === 'string' ? auditSkill(opts.previous).permissions : opts.previous;
+    diff = permissionDiff(prev, permissions);
+    if (diff.widened) {
+      findings.push({ file: skillFile?.rel ?? 'SKILL.md', line: 1, rule: 'permissions.widened', family: 'permissions', level: 'P1',
+        excerpt: diff.lines.join('; '), message: `the update asks for more than the installed version: ${diff.lines.join(', ')}` });
+    }
+  }
+  findings.sort((a, b) => LEVEL_RANK[b.level] - LEVEL_RANK[a.level] || a.file.localeCompare(b.file) || a.line - b.line);
+  const level = findings.reduce<Level>((l, f) => maxLevel(l, f.level), 'P2');
+  return {
+    skill, dir, level, findings, contentHash: hash.digest('hex'), files: files.length, bytes,
+    ...(permissions ? { permissions } : {}), manifestDiagnostics, ...(diff ? { diff } : {}), auditor: AUDITOR_VERSION,
+  };
+}
+
+/** One line per finding: `P0 scripts/x.sh:3 exec.pipe-to-shell: downloads code and runs it (curl … | sh)`. */
+export function formatFinding(f: Finding): string {
+  return `${f.level} ${f.file}:${f.line} ${f.rule}: ${f.message}${f.excerpt ? `\n     ${f.excerpt}` : ''}`;
+}

@@ -1,0 +1,206 @@
+// Install and update skills from a folder or a .zip into the user or project tier: stage, audit, decide, rename.
+// P0 refused; P1 held as a pending approval bound to the audited content hash; P2 installed. Atomic; never overwrites silently.
+import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { unzipSync } from 'fflate';
+import type { Store } from '../../store/index.js';
+import type { ApprovalRow } from '../../store/policy-repo.js';
+import type { PermissionDiff } from '../../policy/diff.js';
+import { isInside } from '../../base/paths.js';
+import { auditSkill, type AuditReport } from './audit.js';
+
+export const ZIP_LIMITS = { maxEntries: 5000, maxTotalBytes: 100 * 1024 * 1024 };
+
+export interface InstallOptions {
+  /** A skill folder or a .zip file. */
+  source: string;
+  /** The tier's skills folder (e.g. ~/.workbuddy/skills or <workspace>/.workbuddy/skills). */
+  tierRoot: string;
+  tier: 'user' | 'project';
+  store: Store;
+  /** The user accepted P1 findings (CLI --yes or a yes on the terminal). Never accepts P0. */
+  approveP1?: boolean;
+  /** Replace an installed skill of the same name (an update). Without it an existing skill is never overwritten. */
+  replace?: boolean;
+}
+
+export type InstallResult =
+  | { status: 'installed'; skill: string; dest: string; report: AuditReport; replaced: boolean; diff?: PermissionDiff }
+  | { status: 'refused'; reason: string; report?: AuditReport }
+  | { status: 'pending'; reason: string; report: AuditReport; approval: ApprovalRow; diff?: PermissionDiff }
+  | { status: 'exists'; reason: string; report: AuditReport; dest: string; diff?: PermissionDiff };
+
+/** Why a zip entry name is unsafe (zip-slip), or undefined. */
+export function zipEntryProblem(name: string): string | undefined {
+  if (name.includes('\0')) return 'contains a NUL byte';
+  if (name.includes('\\')) return 'uses a backslash';
+  if (name.startsWith('/') || /^[A-Za-z]:/.test(name)) return 'is an absolute path';
+  if (name.split('/').some((s) => s === '..')) return 'climbs out with ".."';
+  return undefined;
+}
+
+function extractZip(file: string, into: string): string | undefined {
+  let total = 0;
+  let count = 0;
+  let problem: string | undefined;
+  let files;
+  try {
+    files = unzipSync(new Uint8Array(readFileSync(file)), {
+      filter: (f) => {
+        count++;
+        total += f.originalSize;
+        const p = zipEntryProblem(f.name);
+        if (p && !problem) problem = `zip entry "${f.name}" ${p}`;
+        if (count > ZIP_LIMITS.maxEntries && !problem) problem = `the zip has more than ${ZIP_LIMITS.maxEntries} entries`;
+        if (total > ZIP_LIMITS.maxTotalBytes && !problem) problem = `the zip unpacks to more than ${ZIP_LIMITS.maxTotalBytes} bytes`;
+        return !problem;
+      },
+    });
+  } catch (e) {
+    return `cannot read the zip: ${(e as Error).message}`;
+  }
+  if (problem) return problem;
+  let written = 0;
+  for (const [name, data] of Object.entries(files)) {
+    const dest = resolve(into, name);
+    if (!isInside(dest, into)) return `zip entry "${name}" would land outside the skill folder`;
+    written += data.length;
+    if (written > ZIP_LIMITS.maxTotalBytes) return `the zip unpacks to more than ${ZIP_LIMITS.maxTotalBytes} bytes`;
+    try {
+      if (name.endsWith('/')) { mkdirSync(dest, { recursive: true }); continue; }
+      mkdirSync(dirname(dest), { recursive: true });
+      writeFileSync(dest, data, { flag: 'wx' });
+    } catch (e) {
+      // A name that is both a file and a folder, or the same file twice: a broken archive, not a crash.
+      const code = (e as NodeJS.ErrnoException).code;
+      const why = code === 'EEXIST' || code === 'EISDIR' ? 'appears twice (as a file and a folder, or in two spellings)' : code === 'ENOTDIR' ? 'sits inside a path the zip also has as a file' : (e as Error).message;
+      return `zip entry "${name}" cannot be unpacked: it ${why}`;
+    }
+  }
+  return undefined;
+}
+
+/** Copy a folder; symlinks inside it are copied as the files they point to, links out of it stop the copy. */
+function copyFolder(src: string, dest: string, root: string): string | undefined {
+  mkdirSync(dest, { recursive: true });
+  for (const name of readdirSync(src)) {
+    const s = join(src, name);
+    const d = join(dest, name);
+    const st = lstatSync(s);
+    if (st.isSymbolicLink()) {
+      let real: string;
+      try { real = realpathSync(s); } catch { return `symlink ${s} is broken`; }
+      if (!isInside(real, root)) return `symlink ${s} points outside the skill folder (to ${real})`;
+      // A linked folder inside the skill is already copied where it lives; FIFOs, sockets and devices are not copied.
+      if (!statSync(real).isFile()) continue;
+      copyFileSync(real, d);
+    } else if (st.isDirectory()) {
+      const p = copyFolder(s, d, root);
+      if (p) return p;
+    } else if (st.isFile()) {
+      copyFileSync(s, d);
+    }
+  }
+  return undefined;
+}
+
+function skillRootIn(staging: string): string | undefined {
+  if (existsSync(join(staging, 'SKILL.md')) || existsSync(join(staging, 'skill.md'))) return staging;
+  const entries = readdirSync(staging).filter((n) => !n.startsWith('__MACOSX'));
+  if (entries.length === 1 && statSync(join(staging, entries[0]!)).isDirectory()) {
+    const inner = join(staging, entries[0]!);
+    if (existsSync(join(inner, 'SKILL.md')) || existsSync(join(inner, 'skill.md'))) return inner;
+  }
+  return undefined;
+}
+
+const NAME_RE = /^[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,62}[\p{L}\p{N}])?$/u;
+
+/** Install (or update, with `replace`) one skill. Nothing is left behind unless the result is `installed`. */
+export function installSkill(opts: InstallOptions): InstallResult {
+  const source = resolve(opts.source);
+  if (!existsSync(source)) return { status: 'refused', reason: `${opts.source} does not exist` };
+  const isZip = statSync(source).isFile();
+  if (isZip && !/\.zip$/i.test(source)) return { status: 'refused', reason: `${opts.source} is neither a folder nor a .zip` };
+  // A folder is checked before anything is copied: a folder that is no skill (a whole workspace) is not copied
+  // first, and a tier inside the skill folder would be copied into itself without end.
+  const srcRoot = isZip ? undefined : skillRootIn(realpathSync(source));
+  if (!isZip && !srcRoot) return { status: 'refused', reason: `no SKILL.md in ${basename(source)} (at the top, or in its single folder)` };
+  mkdirSync(opts.tierRoot, { recursive: true });
+  const tierRoot = realpathSync(opts.tierRoot);
+  if (srcRoot && isInside(tierRoot, srcRoot)) {
+    return { status: 'refused', reason: `the skills folder ${tierRoot} lies inside the skill being installed (${srcRoot}); install from a folder outside it` };
+  }
+  const staging = mkdtempSync(join(tierRoot, '.knack-install-'));
+  try {
+    const problem = srcRoot ? copyFolder(srcRoot, staging, srcRoot) : extractZip(source, staging);
+    if (problem) {
+      const report = srcRoot && problem.includes('symlink') ? auditSkill(srcRoot) : undefined;
+      return { status: 'refused', reason: problem, ...(report ? { report } : {}) };
+    }
+    const root = skillRootIn(staging);
+    if (!root) return { status: 'refused', reason: `no SKILL.md in ${basename(source)} (at the top, or in its single folder)` };
+    let report = auditSkill(root);
+    const name = report.skill;
+    if (!NAME_RE.test(name)) return { status: 'refused', reason: `skill name "${name}" cannot be a folder name (letters, digits and "-", at most 64)`, report };
+    const dest = join(tierRoot, name);
+    const existing = existsSync(dest);
+    if (existing) report = auditSkill(root, { previous: auditSkill(dest).permissions ?? { tools: [], commands: {}, network: false, read: [], write: [], declared: 'none' } });
+    report = { ...report, dir: source };
+    const diff = report.diff;
+    const withDiff = diff ? { diff } : {};
+    if (report.level === 'P0') {
+      const first = report.findings.find((f) => f.level === 'P0')!;
+      return { status: 'refused', reason: `P0: ${first.file}:${first.line} ${first.rule}: ${first.message}`, report, ...withDiff };
+    }
+    if (existing && !opts.replace) {
+      return { status: 'exists', reason: `skill "${name}" is already installed at ${dest}; updating replaces it (use --update / replace)`, report, dest, ...withDiff };
+    }
+    if (report.level === 'P1' && !opts.store.policy.approvedFor(report.contentHash, dest)) {
+      const approval = opts.store.policy.createApproval({
+        kind: existing ? 'update' : 'install', skill: name, tier: opts.tier, source, target: dest, contentHash: report.contentHash,
+        level: report.level, reportJson: JSON.stringify({ findings: report.findings, diff: diff ?? null, permissions: report.permissions ?? null }),
+      });
+      if (!opts.approveP1) {
+        return { status: 'pending', reason: `P1: needs your approval (${report.findings.filter((f) => f.level === 'P1').length} finding(s))`, report, approval, ...withDiff };
+      }
+      opts.store.policy.decideApproval(approval.id, 'approved');
+    }
+    chmodSync(root, 0o755 & ~process.umask()); // mkdtemp makes 0700; an installed skill is an ordinary folder
+    // Commit: rename into place; an update moves the old version aside first and restores it on failure.
+    if (existing) {
+      const backup = join(tierRoot, `.knack-old-${randomBytes(4).toString('hex')}`);
+      renameSync(dest, backup);
+      try {
+        renameSync(root, dest);
+      } catch (e) {
+        renameSync(backup, dest);
+        throw e;
+      }
+      rmSync(backup, { recursive: true, force: true });
+    } else {
+      renameSync(root, dest);
+    }
+    if (report.level === 'P1') opts.store.policy.setTrust(name, report.contentHash, 'trusted');
+    return { status: 'installed', skill: name, dest, report: { ...report, dir: dest }, replaced: existing, ...withDiff };
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+/** Approve a pending install/update and run it again: it only goes through if the content still hashes the same. */
+export function approvePendingInstall(store: Store, id: string): InstallResult {
+  const row = store.policy.approval(id);
+  if (!row) return { status: 'refused', reason: `no approval with id ${id}` };
+  if (row.status !== 'pending') return { status: 'refused', reason: `approval ${id} is already ${row.status}` };
+  if (row.kind === 'discovered') return { status: 'refused', reason: `approval ${id} is for a discovered skill: use trust` };
+  store.policy.decideApproval(id, 'approved');
+  const result = installSkill({
+    source: row.source, tierRoot: dirname(row.target), tier: row.tier as 'user' | 'project', store, replace: row.kind === 'update',
+  });
+  if (result.status === 'pending') {
+    return { ...result, reason: `the content changed after approval ${id} (hash ${row.contentHash.slice(0, 12)} → ${result.report.contentHash.slice(0, 12)}); review it again` };
+  }
+  return result;
+}

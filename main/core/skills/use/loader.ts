@@ -1,0 +1,348 @@
+// On-demand loading: a skill's body with its `depends_on` first (cycle-safe), its named resource files (confined
+// to the skill's real folder, size-capped, text only), and the context projection: what went in, why, how big.
+import { createHash } from 'node:crypto';
+import { openSync, readSync, closeSync, fstatSync, realpathSync, readdirSync, constants as fsConstants } from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import { countTokens } from '../../base/tokens.js';
+import { splitFrontmatter } from '../format/frontmatter.js';
+import type { CatalogEntry, Tier } from '../format/types.js';
+import { nameKey } from '../../base/names.js';
+
+export type LoadReason = 'trigger' | 'model' | 'dependency' | 'user';
+
+/** A structured failure the model (or the CLI) reads instead of an empty string. */
+export interface LoadError {
+  code:
+    | 'skill.not_found'
+    | 'skill.disabled'
+    | 'skill.unreadable'
+    | 'skill.dependency_missing'
+    | 'skill.dependency_cycle'
+    | 'resource.invalid_path'
+    | 'resource.outside_skill'
+    | 'resource.not_found'
+    | 'resource.not_a_file'
+    | 'resource.too_large'
+    | 'resource.binary'
+    | 'resource.unreadable';
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+export type Outcome<T> = { ok: true; value: T } | { ok: false; error: LoadError };
+
+export interface LoadedSkill {
+  name: string;
+  tier: Tier;
+  file: string;
+  dir: string;
+  /** sha256 (first 16 hex) of the SKILL.md bytes: which version went into the context. */
+  version: string;
+  body: string;
+  tokens: number;
+  reason: LoadReason;
+  /** For dependencies: the skill that needed it. */
+  requiredBy?: string;
+}
+
+export interface LoadedResource {
+  skill: string;
+  /** Relative to the skill folder, `/`-separated. */
+  path: string;
+  realPath: string;
+  bytes: number;
+  content: string;
+  tokens: number;
+  version: string;
+}
+
+/** One context-projection record: what entered the model's context, from where, why and at what cost. */
+export interface ProjectionRecord {
+  kind: 'skill' | 'resource';
+  skill: string;
+  tier: Tier;
+  /** Skill version (SKILL.md hash) or resource content hash. */
+  version: string;
+  reason: LoadReason;
+  requiredBy?: string;
+  /** Resource path for resource records. */
+  path?: string;
+  tokens: number;
+  bytes: number;
+  at: string;
+}
+
+export interface LoaderOptions {
+  /** Largest resource file returned (default 256 KiB). */
+  maxResourceBytes?: number;
+  /** Largest SKILL.md loaded (default 1 MiB). */
+  maxSkillBytes?: number;
+  countTokens?: (text: string) => number;
+  /** Clock for records (tests). */
+  now?: () => Date;
+}
+
+export const RESOURCE_FOLDERS = ['references', 'assets', 'scripts'] as const;
+
+type Lookup = (name: string) => CatalogEntry | undefined;
+
+function hash(buf: Buffer | string): string {
+  return createHash('sha256').update(buf).digest('hex').slice(0, 16);
+}
+
+/** Read at most `cap` bytes; reports the real size so callers can refuse without reading it all. */
+function readCapped(file: string, cap: number): { buf: Buffer; size: number; isFile: boolean } {
+  // Non-blocking open: opening a FIFO for reading would otherwise wait for a writer forever (and freeze the app).
+  const fd = openSync(file, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return { buf: Buffer.alloc(0), size: st.size, isFile: false };
+    const want = Math.min(st.size, cap + 1);
+    const buf = Buffer.alloc(want);
+    let got = 0;
+    while (got < want) {
+      const n = readSync(fd, buf, got, want - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return { buf: buf.subarray(0, got), size: Math.max(st.size, got), isFile: true };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Text check: no NUL bytes and valid UTF-8. */
+export function isText(buf: Buffer): boolean {
+  if (buf.subarray(0, 8192).includes(0)) return false;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(buf);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function inside(parent: string, child: string): boolean {
+  const rel = relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/** Files a skill offers under references/, assets/ and scripts/ (relative, `/`-separated, bounded). */
+export function listResources(realDir: string, limit = 50): string[] {
+  const out: string[] = [];
+  const walk = (dir: string, rel: string, depth: number): void => {
+    if (out.length >= limit || depth > 3) return;
+    let names;
+    try {
+      names = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const d of names.sort((a, b) => a.name.localeCompare(b.name))) {
+      if (out.length >= limit) return;
+      const r = rel ? `${rel}/${d.name}` : d.name;
+      if (d.isDirectory()) walk(join(dir, d.name), r, depth + 1);
+      else out.push(r);
+    }
+  };
+  for (const f of RESOURCE_FOLDERS) walk(join(realDir, f), f, 0);
+  return out;
+}
+
+/** Loads skills and their resources for one conversation and keeps its context projection. */
+export class SkillLoader {
+  private readonly records: ProjectionRecord[] = [];
+  private readonly loadedVersions = new Map<string, string>();
+  private readonly count: (text: string) => number;
+  private readonly maxResource: number;
+  private readonly maxSkill: number;
+  private readonly now: () => Date;
+
+  /** `lookup` returns the winning catalog entry for a name (enabled or not), e.g. `(n) => catalog.get(n)`. */
+  constructor(private readonly lookup: Lookup, opts: LoaderOptions = {}) {
+    this.count = opts.countTokens ?? countTokens;
+    this.maxResource = opts.maxResourceBytes ?? 256 * 1024;
+    this.maxSkill = opts.maxSkillBytes ?? 1024 * 1024;
+    this.now = opts.now ?? (() => new Date());
+  }
+
+  /** Every record so far, in load order. */
+  projection(): ProjectionRecord[] {
+    return [...this.records];
+  }
+
+  /** Names already in the context (so a dependency is not loaded twice). */
+  loadedSkills(): string[] {
+    return [...this.loadedVersions.keys()];
+  }
+
+  /**
+   * The dependency order for a skill: its dependencies first (depth first, each once), the skill last.
+   * Cycles and missing or disabled dependencies are errors naming the chain.
+   */
+  plan(name: string): Outcome<{ entry: CatalogEntry; requiredBy?: string }[]> {
+    const order: { entry: CatalogEntry; requiredBy?: string }[] = [];
+    const done = new Set<string>();
+    const stack: string[] = [];
+    const visit = (n: string, requiredBy?: string): LoadError | undefined => {
+      const e = this.lookup(n);
+      if (!e) {
+        return requiredBy
+          ? { code: 'skill.dependency_missing', message: `skill "${requiredBy}" depends on "${n}", which is not installed`, details: { skill: requiredBy, missing: n, chain: [...stack, n] } }
+          : { code: 'skill.not_found', message: `no skill named "${n}"` };
+      }
+      const key = nameKey(e.manifest.name);
+      if (!e.enabled) {
+        const why = e.disabledReason ? ` (${e.disabledReason})` : '';
+        return requiredBy
+          ? { code: 'skill.dependency_missing', message: `skill "${requiredBy}" depends on "${e.manifest.name}", which is disabled${why}`, details: { skill: requiredBy, missing: e.manifest.name, disabled: true } }
+          : { code: 'skill.disabled', message: `skill "${e.manifest.name}" is disabled in this workspace${why}` };
+      }
+      if (done.has(key)) return undefined;
+      const at = stack.indexOf(key);
+      if (at >= 0) {
+        const cycle = [...stack.slice(at), key];
+        return { code: 'skill.dependency_cycle', message: `dependency cycle: ${cycle.join(' → ')}`, details: { cycle } };
+      }
+      stack.push(key);
+      for (const d of e.manifest.dependsOn) {
+        const err = visit(d, e.manifest.name);
+        if (err) return err;
+      }
+      stack.pop();
+      done.add(key);
+      order.push({ entry: e, ...(requiredBy ? { requiredBy } : {}) });
+      return undefined;
+    };
+    const err = visit(name);
+    return err ? { ok: false, error: err } : { ok: true, value: order };
+  }
+
+  private readBody(e: CatalogEntry): Outcome<{ body: string; version: string; bytes: number }> {
+    let read;
+    try {
+      read = readCapped(e.file, this.maxSkill);
+    } catch (err) {
+      return { ok: false, error: { code: 'skill.unreadable', message: `${e.file}: cannot read: ${(err as Error).message}` } };
+    }
+    if (read.size > this.maxSkill) {
+      return { ok: false, error: { code: 'skill.unreadable', message: `${e.file}: ${read.size} bytes is over the ${this.maxSkill}-byte limit for a skill`, details: { bytes: read.size, limit: this.maxSkill } } };
+    }
+    const split = splitFrontmatter(read.buf.toString('utf8'), e.file);
+    if (!split.ok) {
+      return { ok: false, error: { code: 'skill.unreadable', message: `${e.file}:${split.diagnostic.line ?? 1}: ${split.diagnostic.message}` } };
+    }
+    return { ok: true, value: { body: split.body.trim(), version: hash(read.buf), bytes: read.buf.length } };
+  }
+
+  /**
+   * Load a skill for the context: dependencies first (those already loaded are skipped unless their file
+   * changed), then the skill. Each load is recorded in the projection.
+   */
+  load(name: string, reason: LoadReason): Outcome<LoadedSkill[]> {
+    const plan = this.plan(name);
+    if (!plan.ok) return plan;
+    const out: LoadedSkill[] = [];
+    for (const step of plan.value) {
+      const e = step.entry;
+      const isTarget = step === plan.value[plan.value.length - 1];
+      const body = this.readBody(e);
+      if (!body.ok) return body;
+      const key = nameKey(e.manifest.name);
+      if (!isTarget && this.loadedVersions.get(key) === body.value.version) continue;
+      const tokens = this.count(body.value.body);
+      const r: LoadReason = isTarget ? reason : 'dependency';
+      out.push({
+        name: e.manifest.name,
+        tier: e.tier,
+        file: e.file,
+        dir: e.dir,
+        version: body.value.version,
+        body: body.value.body,
+        tokens,
+        reason: r,
+        ...(step.requiredBy ? { requiredBy: step.requiredBy } : {}),
+      });
+      this.loadedVersions.set(key, body.value.version);
+      this.records.push({
+        kind: 'skill',
+        skill: e.manifest.name,
+        tier: e.tier,
+        version: body.value.version,
+        reason: r,
+        ...(step.requiredBy ? { requiredBy: step.requiredBy } : {}),
+        tokens,
+        bytes: body.value.bytes,
+        at: this.now().toISOString(),
+      });
+    }
+    return { ok: true, value: out };
+  }
+
+  /** Read `references/…`, `assets/…` or `scripts/…` of an enabled skill, confined to its real folder. */
+  readResource(name: string, path: string, reason: LoadReason = 'model'): Outcome<LoadedResource> {
+    const e = this.lookup(name);
+    if (!e) return { ok: false, error: { code: 'skill.not_found', message: `no skill named "${name}"` } };
+    if (!e.enabled) return { ok: false, error: { code: 'skill.disabled', message: `skill "${e.manifest.name}" is disabled in this workspace` } };
+    const rel = path.replace(/\\/g, '/').replace(/^\.\//, '');
+    const top = rel.split('/')[0] ?? '';
+    const available = (): string[] => listResources(e.realDir);
+    if (!rel || isAbsolute(path) || /^[a-zA-Z]:/.test(rel) || rel.includes('\0')) {
+      return { ok: false, error: { code: 'resource.invalid_path', message: `"${path}": give a path relative to the skill folder, like references/guide.md` } };
+    }
+    if (!(RESOURCE_FOLDERS as readonly string[]).includes(top) || rel.split('/').includes('..')) {
+      return {
+        ok: false,
+        error: {
+          code: 'resource.outside_skill',
+          message: `"${path}": only files under ${RESOURCE_FOLDERS.map((f) => f + '/').join(', ')} of skill "${e.manifest.name}" can be read`,
+          details: { available: available() },
+        },
+      };
+    }
+    let root: string;
+    let real: string;
+    try {
+      root = realpathSync(e.realDir);
+    } catch (err) {
+      return { ok: false, error: { code: 'resource.unreadable', message: `skill folder ${e.dir}: ${(err as Error).message}` } };
+    }
+    const candidate = join(root, ...rel.split('/'));
+    try {
+      real = realpathSync(candidate);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') {
+        return { ok: false, error: { code: 'resource.not_found', message: `skill "${e.manifest.name}" has no file "${rel}"`, details: { available: available() } } };
+      }
+      return { ok: false, error: { code: 'resource.unreadable', message: `"${rel}": ${(err as Error).message}` } };
+    }
+    if (!inside(root, real) || !inside(join(root, top), real)) {
+      return {
+        ok: false,
+        error: { code: 'resource.outside_skill', message: `"${rel}" resolves to ${real}, outside ${join(root, top)}${sep} (symlink)`, details: { realPath: real } },
+      };
+    }
+    let read;
+    try {
+      read = readCapped(real, this.maxResource);
+    } catch (err) {
+      return { ok: false, error: { code: 'resource.unreadable', message: `"${rel}": ${(err as Error).message}` } };
+    }
+    if (!read.isFile) return { ok: false, error: { code: 'resource.not_a_file', message: `"${rel}" is not a regular file (a folder, pipe or device)`, details: { available: available() } } };
+    if (read.size > this.maxResource) {
+      return {
+        ok: false,
+        error: { code: 'resource.too_large', message: `"${rel}" is ${read.size} bytes, over the ${this.maxResource}-byte limit`, details: { bytes: read.size, limit: this.maxResource } },
+      };
+    }
+    if (!isText(read.buf)) {
+      return { ok: false, error: { code: 'resource.binary', message: `"${rel}" is a binary file (${read.size} bytes); only text resources can be read`, details: { bytes: read.size } } };
+    }
+    const content = read.buf.toString('utf8');
+    const tokens = this.count(content);
+    const version = hash(read.buf);
+    this.records.push({ kind: 'resource', skill: e.manifest.name, tier: e.tier, version, reason, path: rel, tokens, bytes: read.size, at: this.now().toISOString() });
+    return { ok: true, value: { skill: e.manifest.name, path: rel, realPath: real, bytes: read.size, content, tokens, version } };
+  }
+}

@@ -1,0 +1,82 @@
+// Assembles the tool layer for one workspace: registry (deferral from settings), built-ins, MCP connectors,
+// imported catalogs, the deferred index, executor over the injected gate, a session and the two meta tools.
+import type { Settings } from './config/settings.js';
+import type { Gate } from './policy/types.js';
+import type { Expander } from './search/text-index.js';
+import type { Diagnostic } from './base/diagnostics.js';
+import { McpManager } from './mcp/manager.js';
+import type { McpServerConfig } from './mcp/config.js';
+import type { BackoffOptions } from './mcp/connection.js';
+import { builtinTools } from './tools/builtin/index.js';
+import type { ImportedCatalog } from './tools/catalog-import.js';
+import { bindDeferredIndex } from './tools/deferred-index.js';
+import { ToolExecutor, type Approver } from './tools/executor.js';
+import { deferExecuteTool, toolSearchTool } from './tools/meta-tools.js';
+import { ToolRegistry, type AnyTool, type ToolSource } from './tools/registry.js';
+import { ToolSession } from './tools/session.js';
+import type { ToolSearchIndex } from './tools/tool-search.js';
+import { toolSectionCost, type PromptTool, type ToolSectionCost } from './tools/prompt-cost.js';
+
+export interface ToolboxOptions {
+  workspace: string;
+  settings: Settings;
+  gate: Gate;
+  approver?: Approver;
+  /** Servers to connect (from loadMcpConfig). */
+  mcpServers?: McpServerConfig[];
+  backoff?: BackoffOptions;
+  catalogs?: ImportedCatalog[];
+  /** More tools to register, e.g. the skill engine's tools (skillTools()) with source 'skill'. */
+  extraTools?: { tools: AnyTool[]; source: ToolSource }[];
+  expander?: Expander;
+  onDiagnostic?: (d: Diagnostic) => void;
+}
+
+export interface Toolbox {
+  registry: ToolRegistry;
+  index: ToolSearchIndex;
+  executor: ToolExecutor;
+  session: ToolSession;
+  mcp: McpManager;
+  /** Tokens of the tool section with and without deferral, for this session's current state. */
+  promptCost(): ToolSectionCost;
+  close(): Promise<void>;
+}
+
+function promptTool(t: { def: { name: string; description: string; inputSchema: Record<string, unknown> } }): PromptTool {
+  return { name: t.def.name, description: t.def.description, inputSchema: t.def.inputSchema };
+}
+
+export async function openToolbox(opts: ToolboxOptions): Promise<Toolbox> {
+  const registry = new ToolRegistry({ ...opts.settings.tools, offered: opts.settings.policy.ceiling.tools });
+  const report = (message: string, file = '(tools)') => opts.onDiagnostic?.({ severity: 'warning', code: 'tools.register', file, message });
+  const mcp = new McpManager({
+    registry,
+    workspace: opts.workspace,
+    ...(opts.backoff ? { backoff: opts.backoff } : {}),
+    ...(opts.onDiagnostic ? { onDiagnostic: opts.onDiagnostic } : {}),
+  });
+  const hasMcp = (opts.mcpServers?.length ?? 0) > 0;
+  for (const p of registry.registerAll(builtinTools({ network: opts.settings.policy.ceiling.network, ...(hasMcp ? { mcp } : {}) }), 'builtin')) report(p);
+  for (const x of opts.extraTools ?? []) for (const p of registry.registerAll(x.tools, x.source)) report(p);
+  for (const c of opts.catalogs ?? []) for (const p of registry.registerAll(c.tools, 'catalog', { lazy: true })) report(p);
+  const { index, close: unbind } = bindDeferredIndex(registry, opts.expander ? { expander: opts.expander } : {});
+  const executor = new ToolExecutor({ registry, gate: opts.gate, ...(opts.approver ? { approver: opts.approver } : {}) });
+  const session = new ToolSession(registry, executor, index);
+  const meta = [toolSearchTool(session), deferExecuteTool(session)];
+  for (const p of registry.registerAll(meta, 'meta')) report(p);
+  if (hasMcp) await mcp.start(opts.mcpServers!);
+  return {
+    registry,
+    index,
+    executor,
+    session,
+    mcp,
+    promptCost: () =>
+      toolSectionCost(session.visibleTools().map(promptTool), session.hiddenTools().map(promptTool), meta.map((m) => ({ name: m.name, description: m.description, inputSchema: m.inputSchema }))),
+    async close() {
+      unbind();
+      await mcp.close();
+    },
+  };
+}

@@ -1,0 +1,218 @@
+// The renderer's typed client over either transport: Electron's bridge (window.knack) or serve mode's WebSocket.
+// Same interface both ways; inputs are checked before sending and outputs/events validated on arrival. No Node imports.
+import type { ClientFrame } from './contract.js';
+import {
+  ContractErrorSchema, SOCKET_PATH, ServerFrame, contractError, events, formatIssues, isEventName, methods,
+  type ContractError, type EventName, type EventPayload, type MethodInput, type MethodName, type MethodOutput, type Result,
+} from './contract.js';
+
+/** A failed call, carrying the contract's error shape. */
+export class KnackError extends Error {
+  readonly code: string;
+  readonly details: unknown;
+  constructor(err: ContractError) {
+    super(err.message);
+    this.name = 'KnackError';
+    this.code = err.code;
+    this.details = err.details;
+  }
+}
+
+/** How calls and events travel. Implementations never throw for a failed call: they resolve to an error Result. */
+export interface Transport {
+  call(method: MethodName, input: unknown): Promise<Result<unknown>>;
+  /** Every event, raw; returns an unsubscribe function. */
+  subscribe(listener: (name: string, payload: unknown) => void): () => void;
+  close?(): void;
+}
+
+/** What the Electron preload exposes as window.knack: one function per method, and an event subscription. */
+export interface KnackBridge {
+  readonly methods: Readonly<Record<MethodName, (input: unknown) => Promise<Result<unknown>>>>;
+  onEvent(listener: (name: string, payload: unknown) => void): () => void;
+}
+
+export interface KnackClient {
+  call<M extends MethodName>(method: M, input: MethodInput<M>): Promise<MethodOutput<M>>;
+  on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+  close(): void;
+}
+
+export interface ClientOptions {
+  /** Called with events or answers that do not match the contract (dropped, never passed on). */
+  onContractViolation?: (what: string) => void;
+}
+
+export function createClient(transport: Transport, opts: ClientOptions = {}): KnackClient {
+  const listeners = new Map<EventName, Set<(p: unknown) => void>>();
+  const violation = opts.onContractViolation ?? ((what: string) => console.warn(`knack: ${what}`));
+  const unsubscribe = transport.subscribe((name, payload) => {
+    if (!isEventName(name)) return violation(`unknown event ${JSON.stringify(name).slice(0, 80)}`);
+    const set = listeners.get(name);
+    if (!set?.size) return;
+    const parsed = events[name].safeParse(payload);
+    if (!parsed.success) return violation(`event ${name} does not match the contract: ${formatIssues(parsed.error)}`);
+    for (const l of set) l(parsed.data);
+  });
+  return {
+    async call(method, input) {
+      const spec = methods[method];
+      if (!spec) throw new KnackError(contractError('unknown_method', `unknown method ${String(method)}`));
+      const checked = spec.input.safeParse(input);
+      if (!checked.success) throw new KnackError(contractError('invalid_input', `${method}: ${formatIssues(checked.error)}`));
+      const result = await transport.call(method, input);
+      if (!result.ok) throw new KnackError(ContractErrorSchema.safeParse(result.error).success ? result.error : contractError('internal', 'malformed error'));
+      const out = spec.output.safeParse(result.value);
+      if (!out.success) {
+        violation(`${method} answered outside the contract: ${formatIssues(out.error)}`);
+        throw new KnackError(contractError('invalid_output', `${method} answered outside the contract`));
+      }
+      return out.data as MethodOutput<typeof method>;
+    },
+    on(event, listener) {
+      let set = listeners.get(event);
+      if (!set) listeners.set(event, (set = new Set()));
+      const l = listener as (p: unknown) => void;
+      set.add(l);
+      return () => void set.delete(l);
+    },
+    close() {
+      unsubscribe();
+      transport.close?.();
+    },
+  };
+}
+
+/** Electron: the preload's window.knack. */
+export function bridgeTransport(bridge: KnackBridge): Transport {
+  return {
+    call: (method, input) => {
+      const fn = bridge.methods[method];
+      return fn ? fn(input) : Promise.resolve({ ok: false, error: contractError('unknown_method', `unknown method ${method}`) });
+    },
+    subscribe: (listener) => bridge.onEvent(listener),
+  };
+}
+
+/** The subset of the WebSocket API used here (the browser's, or the `ws` package's in tests). */
+export interface SocketLike {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  addEventListener(type: 'open' | 'close' | 'error' | 'message', listener: (ev: { data?: unknown }) => void): void;
+}
+
+export interface SocketTransportOptions {
+  /** Make the socket; called again to reconnect after the connection drops. */
+  connect: () => SocketLike;
+  /** Called when the connection drops (calls in flight fail with `unavailable`). */
+  onDisconnect?: () => void;
+}
+
+/** Serve mode: the contract over one WebSocket (frames defined in contract.ts). */
+export function socketTransport(opts: SocketTransportOptions): Transport {
+  let socket: SocketLike | undefined;
+  let opened: Promise<SocketLike> | undefined;
+  let nextId = 1;
+  let closed = false;
+  const pending = new Map<number, (r: Result<unknown>) => void>();
+  const listeners = new Set<(name: string, payload: unknown) => void>();
+
+  const failAll = (message: string) => {
+    for (const resolve of pending.values()) resolve({ ok: false, error: contractError('unavailable', message) });
+    pending.clear();
+  };
+
+  const open = (): Promise<SocketLike> => {
+    if (opened) return opened;
+    opened = new Promise<SocketLike>((resolve, reject) => {
+      const s = opts.connect();
+      socket = s;
+      let isOpen = false;
+      s.addEventListener('open', () => {
+        isOpen = true;
+        resolve(s);
+      });
+      s.addEventListener('message', (ev) => {
+        if (typeof ev.data !== 'string') return;
+        let frame: ServerFrame;
+        try {
+          const parsed = ServerFrame.safeParse(JSON.parse(ev.data));
+          if (!parsed.success) return;
+          frame = parsed.data;
+        } catch {
+          return;
+        }
+        if (frame.type === 'result') {
+          const resolveCall = pending.get(frame.id);
+          pending.delete(frame.id);
+          resolveCall?.(frame.result as Result<unknown>);
+        } else {
+          for (const l of listeners) l(frame.name, frame.payload);
+        }
+      });
+      s.addEventListener('close', () => {
+        opened = undefined;
+        socket = undefined;
+        failAll('the connection to Knack closed');
+        if (!isOpen) reject(new Error('could not connect to Knack'));
+        if (!closed) opts.onDisconnect?.();
+      });
+      s.addEventListener('error', () => {
+        /* a close event follows */
+      });
+    });
+    return opened;
+  };
+
+  return {
+    async call(method, input) {
+      if (closed) return { ok: false, error: contractError('unavailable', 'the client is closed') };
+      let s: SocketLike;
+      try {
+        s = await open();
+      } catch (e) {
+        return { ok: false, error: contractError('unavailable', (e as Error).message) };
+      }
+      const id = nextId++;
+      const frame: ClientFrame = { type: 'call', id, method, input };
+      return new Promise((resolve) => {
+        pending.set(id, resolve);
+        try {
+          s.send(JSON.stringify(frame));
+        } catch (e) {
+          pending.delete(id);
+          resolve({ ok: false, error: contractError('unavailable', (e as Error).message) });
+        }
+      });
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      void open().catch(() => {});
+      return () => void listeners.delete(listener);
+    },
+    close() {
+      closed = true;
+      failAll('the client is closed');
+      socket?.close(1000, 'bye');
+    },
+  };
+}
+
+/**
+ * In the renderer: Electron's window.knack when the preload put it there, otherwise serve mode's socket on the page's
+ * own origin (the per-run token travels as the HttpOnly cookie serve mode set when the page was first opened).
+ */
+export function connectFromPage(opts: ClientOptions & { onDisconnect?: () => void } = {}): KnackClient {
+  const g = globalThis as unknown as {
+    knack?: KnackBridge;
+    location?: { protocol: string; host: string };
+    WebSocket?: new (url: string) => SocketLike;
+  };
+  if (g.knack) return createClient(bridgeTransport(g.knack), opts);
+  const loc = g.location;
+  const WS = g.WebSocket;
+  if (!loc || !WS) throw new Error('Knack: neither the desktop bridge nor a page location is available');
+  const url = `${loc.protocol === 'https:' ? 'wss' : 'ws'}://${loc.host}${SOCKET_PATH}`;
+  return createClient(socketTransport({ connect: () => new WS(url), ...(opts.onDisconnect ? { onDisconnect: opts.onDisconnect } : {}) }), opts);
+}
