@@ -11,7 +11,7 @@ import { trustSkill } from '../core/skills/trust/trust.js';
 import { describePermissions } from '../core/policy/permissions.js';
 import { toPending } from '../core/skills/trust/approvals.js';
 import { accessForArgs } from '../core/skills/use/gate-setup.js';
-import { CATEGORIES, describeRule } from '../core/policy/rules.js';
+import { CATEGORIES, describeRule, skillScopeKey } from '../core/policy/rules.js';
 import type { Effect, NewRule } from '../core/store/policy-repo.js';
 import { addRule } from '../core/policy/rule-book.js';
 import { realRoot } from '../core/base/paths.js';
@@ -279,7 +279,7 @@ const rulesList: Command = {
 const rulesAdd: Command = {
   path: ['policy', 'rules', 'add'],
   summary: 'Add a rule: allow|ask|deny for a tool (or @read @write @execute @network, or *), this workspace unless --global.',
-  usage: 'allow|ask|deny --tool NAME [--command PREFIX] [--path GLOB] [--host HOST] [--skill NAME] [--global] [--note TEXT]',
+  usage: 'allow|ask|deny --tool NAME [--command PREFIX] [--path GLOB] [--host HOST] [--skill NAME (bound to that skill\'s tier and folder)] [--global] [--note TEXT]',
   options: {
     tool: { type: 'string' }, command: { type: 'string' }, path: { type: 'string' }, host: { type: 'string' },
     skill: { type: 'string' }, global: { type: 'boolean' }, note: { type: 'string' },
@@ -297,6 +297,14 @@ const rulesAdd: Command = {
     }
     const store = openStore(ctx);
     try {
+      if (rule.skill !== undefined) {
+        // Bind to the skill's identity now (tier + real folder), never to the name: a look-alike elsewhere gets nothing.
+        const { settings } = loadSettings(ctx.paths.dataDir, ctx.workspace);
+        const catalog = await openCatalog({ paths: ctx.paths, workspace: ctx.workspace, settings, store });
+        const entry = catalog.get(rule.skill);
+        if (!entry) throw new CliError(`no skill named "${rule.skill}" in ${ctx.workspace} or the user tier`);
+        rule.skill = skillScopeKey({ name: entry.manifest.name, tier: entry.tier, dir: entry.realDir });
+      }
       const { rule: r, added } = addRule(store.policy, rule);
       if (ctx.json) printJson(ctx.io, { added, rule: r });
       else ctx.io.out(added ? `added ${r.id}  ${describeRule(r)}` : `already covered by ${r.id}  ${describeRule(r)}`);

@@ -13,6 +13,7 @@ import { globMatcher, matchesAny } from '../base/glob.js';
 import type { Rule } from '../store/policy-repo.js';
 import { categoryOf, commandSegments, describeRule, evaluateRules } from './rules.js';
 import { parseCommandLine, ruleWords } from './shell.js';
+import { describeInternal, internalKind, normalizeHost } from './hosts.js';
 
 /** A skill as the gate sees it: its real folder and its reviewed permissions. */
 export interface SkillPolicy {
@@ -178,6 +179,9 @@ export function createGate(opts: GateOptions): Gate {
     return undefined;
   }
 
+  /** The real paths the current call was judged on (decide is synchronous: one call at a time). */
+  let checked: Decision['paths'];
+
   function decide(call: ToolCall, actor: Actor): Decision {
     const bad = malformed(call);
     if (bad) return deny(`refused: ${bad}`);
@@ -192,6 +196,7 @@ export function createGate(opts: GateOptions): Gate {
     }
     const reads = resolveAll(access.read);
     const writes = resolveAll(access.write);
+    checked = { read: reads.map((r) => r.real), write: writes.map((w) => w.real) };
     for (const r of reads) {
       const ok = ceiling.readRoots.some((root) => isInside(r.real, root)) || ceiling.skillRoots.some((root) => isInside(r.real, root));
       if (!ok) return deny(`${call.tool} cannot read ${show(r)}: it is outside the workspace${r.viaLink ? ' (a symlink points out of it)' : ''} and the allowed read roots`);
@@ -232,6 +237,14 @@ export function createGate(opts: GateOptions): Gate {
     if (protectedWrite) {
       return ask(`${call.tool} would write ${show(protectedWrite)}, which can change Knack's settings, skills or hooks (or what git runs): confirm each time`, m?.rule);
     }
+    // Loopback, private, link-local and metadata addresses: only a rule for that exact host allows them silently.
+    const internal = access.network && access.host ? internalKind(access.host) : undefined;
+    if (internal) {
+      const exact = m?.effect === 'allow' && m.rule.host !== undefined && !m.rule.host.startsWith('*.') && normalizeHost(m.rule.host) === normalizeHost(access.host!);
+      if (!exact) {
+        return ask(`${call.tool} would contact ${displaySafe(access.host!)}, ${describeInternal(internal)}: approve this once, or allow that exact host`, m?.rule);
+      }
+    }
     if (m?.effect === 'allow') {
       const used = m.rules ?? [m.rule];
       return allow(`allowed by your rule${used.length > 1 ? 's' : ''} ${used.map((r) => `"${describeRule(r)}"`).join(' and ')}`, m.rule);
@@ -253,8 +266,10 @@ export function createGate(opts: GateOptions): Gate {
   return {
     authorize(call: ToolCall, actor: Actor): Decision {
       let d: Decision;
+      checked = undefined;
       try {
         d = decide(call, actor);
+        if (checked && d.verdict !== 'deny') d.paths = checked;
       } catch (e) {
         d = deny(`refused: the call could not be checked (${displaySafe((e as Error).message ?? String(e))})`);
       }

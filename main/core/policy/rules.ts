@@ -5,6 +5,7 @@ import type { Effect, NewRule, Rule } from '../store/policy-repo.js';
 import { isInside, relPosix } from '../base/paths.js';
 import { globMatcher } from '../base/glob.js';
 import { joinWords, parseCommandLine, quoteWord, ruleWords, type ParsedLine } from './shell.js';
+import { normalizeHost } from './hosts.js';
 
 export const CATEGORIES = ['@read', '@write', '@execute', '@network'] as const;
 
@@ -84,9 +85,10 @@ function scopeMatches(r: Rule, call: ToolCall, ctx: MatchContext): boolean {
     if (!ctx.realPaths.every((p) => isInside(p, ctx.workspace) && m(relPosix(p, ctx.workspace)))) return false;
   }
   if (r.host !== undefined) {
-    const h = call.access.host?.toLowerCase();
+    // Both sides in one spelling: `[::ffff:127.0.0.1]`, `127.1` and `127.0.0.1` are the same host.
+    const h = call.access.host === undefined ? undefined : normalizeHost(call.access.host);
     if (!h) return false;
-    const want = r.host.toLowerCase();
+    const want = r.host.startsWith('*.') ? r.host.toLowerCase() : normalizeHost(r.host);
     if (want.startsWith('*.') ? !(h === want.slice(2) || h.endsWith(want.slice(1))) : h !== want) return false;
   }
   return true;
@@ -340,7 +342,7 @@ export function generaliseRules(call: ToolCall, workspace: string, effect: Effec
     const prefixes = [...new Set(p.commands.map((c) => prefixOf(c.words!)).filter(Boolean))];
     return prefixes.map((command) => ({ ...base, command }));
   }
-  if (call.access.network && call.access.host) return [{ ...base, host: call.access.host.toLowerCase() }];
+  if (call.access.network && call.access.host) return [{ ...base, host: normalizeHost(call.access.host) }];
   return [base];
 }
 

@@ -54,6 +54,11 @@ export interface Decision {
   scope?: string;
   /** The acting skill, when a skill's script makes the call. */
   skill?: SkillIdentity;
+  /**
+   * The real paths the gate checked (symlinks resolved). A file tool opens exactly these and refuses when the path
+   * resolves elsewhere by the time it runs (a symlink swapped in between the check and the use).
+   */
+  paths?: { read: string[]; write: string[] };
 }
 
 export interface Gate {

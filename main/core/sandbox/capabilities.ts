@@ -1,11 +1,12 @@
 // The main-process side of a script's capabilities: readFile, writeFile, listDir, callTool.
 // Each call is validated, confined to its base folder by real path, and authorized by the gate with actor = the skill.
-import { constants as fsConstants } from 'node:fs';
-import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { readdir } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import type { Actor, Decision, Gate, ToolCall } from '../policy/types.js';
 import type { ToolContext, ToolDefinition, ToolResult } from '../tools/types.js';
+import { withGrants } from '../tools/grants.js';
+import { HardLinkError, openReal, PathChangedError, readAll, writeReal, type OpenedFile } from '../tools/safe-fs.js';
 import { isInside, realPathOf, realRoot } from '../base/paths.js';
 import { SandboxError, type CapabilityOp } from './protocol.js';
 import type { CapabilityHandler, RunControls } from './client.js';
@@ -113,10 +114,10 @@ function confine(op: CapabilityOp, given: string, fromWhere: 'workspace' | 'skil
   return { given, real: rp.real, exists: rp.exists };
 }
 
-async function authorize(opts: CapabilityOptions, call: ToolCall, actor: Actor, label: string, run: RunControls): Promise<void> {
+async function authorize(opts: CapabilityOptions, call: ToolCall, actor: Actor, label: string, run: RunControls): Promise<Decision> {
   if (run.signal.aborted) throw new SandboxError('run.ended', `${label}: the script already ended`);
   const d = opts.gate.authorize(call, actor);
-  if (d.verdict === 'allow') return;
+  if (d.verdict === 'allow') return d;
   if (d.verdict === 'ask') {
     if (opts.approve) {
       // The user's thinking time does not count against the script's time limit.
@@ -129,7 +130,7 @@ async function authorize(opts: CapabilityOptions, call: ToolCall, actor: Actor, 
       }
       if (yes) {
         if (run.signal.aborted) throw new SandboxError('run.ended', `${label}: the script ended before the approval came`);
-        return;
+        return d;
       }
     }
     throw new SandboxError('capability.needs_approval', `${label}: needs your approval, which was not given: ${d.reason}`, { decision: d });
@@ -145,14 +146,26 @@ export function createCapabilityHandler(opts: CapabilityOptions): CapabilityHand
         const p = parsePayload('readFile', payload);
         const t = confine(op, p.path, p.from, ctx);
         await authorize(opts, { tool: 'read_file', args: { path: t.real }, access: { read: [t.real] } }, actor, `knack.readFile("${p.path}")`, run);
-        const st = await stat(t.real).catch(() => undefined);
-        if (!st) throw new SandboxError('capability.not_found', `knack.readFile("${p.path}"): no such file`);
-        if (!st.isFile()) throw new SandboxError('capability.not_a_file', `knack.readFile("${p.path}"): not a file`);
-        if (st.size > opts.limits.maxFileBytes) {
-          throw new SandboxError('limit.file_size', `knack.readFile("${p.path}"): the file is ${st.size} bytes, over the ${opts.limits.maxFileBytes}-byte limit (maxFileBytes)`, { limit: opts.limits.maxFileBytes });
+        // Opened once by the checked real path (the same opener as the file tools): a swapped symlink is refused.
+        let f: OpenedFile;
+        try {
+          f = openReal(t.real);
+        } catch (e) {
+          const code = (e as NodeJS.ErrnoException).code;
+          if (code === 'ENOENT') throw new SandboxError('capability.not_found', `knack.readFile("${p.path}"): no such file`);
+          if (e instanceof PathChangedError || code === 'ELOOP') throw new SandboxError('capability.denied', `knack.readFile("${p.path}"): ${(e as Error).message}`);
+          throw e;
         }
-        const buf = await readFile(t.real);
-        return p.encoding === 'base64' ? buf.toString('base64') : buf.toString('utf8');
+        try {
+          if (!f.stat.isFile()) throw new SandboxError('capability.not_a_file', `knack.readFile("${p.path}"): not a file`);
+          if (f.stat.size > opts.limits.maxFileBytes) {
+            throw new SandboxError('limit.file_size', `knack.readFile("${p.path}"): the file is ${f.stat.size} bytes, over the ${opts.limits.maxFileBytes}-byte limit (maxFileBytes)`, { limit: opts.limits.maxFileBytes });
+          }
+          const buf = readAll(f, opts.limits.maxFileBytes);
+          return p.encoding === 'base64' ? buf.toString('base64') : buf.toString('utf8');
+        } finally {
+          f.close();
+        }
       }
       case 'writeFile': {
         const p = parsePayload('writeFile', payload);
@@ -165,15 +178,15 @@ export function createCapabilityHandler(opts: CapabilityOptions): CapabilityHand
         }
         const t = confine(op, p.path, p.from, ctx);
         await authorize(opts, { tool: 'write_file', args: { path: t.real }, access: { write: [t.real] } }, actor, `knack.writeFile("${p.path}")`, run);
-        await mkdir(dirname(t.real), { recursive: true });
-        // Re-check after creating folders: nothing may have swapped a parent for a symlink in between.
-        const again = confine(op, p.path, p.from, ctx);
-        if (again.real !== t.real) throw new SandboxError('capability.denied', `knack.writeFile("${p.path}"): the path changed while writing`);
-        // O_NOFOLLOW: a symlink swapped in at the last moment is not followed out of the checked path.
-        await writeFile(t.real, data, { flag: fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_TRUNC | (fsConstants.O_NOFOLLOW ?? 0) }).catch((e: NodeJS.ErrnoException) => {
-          if (e.code === 'ELOOP') throw new SandboxError('capability.denied', `knack.writeFile("${p.path}"): the path became a symlink while writing`);
+        // The shared writer (tools/safe-fs.ts): through a verified folder handle, never a swapped symlink or a hard link.
+        try {
+          writeReal(t.real, data, { mkdirs: true });
+        } catch (e) {
+          if (e instanceof PathChangedError || e instanceof HardLinkError || (e as NodeJS.ErrnoException).code === 'ELOOP') {
+            throw new SandboxError('capability.denied', `knack.writeFile("${p.path}"): ${(e as Error).message}`);
+          }
           throw e;
-        });
+        }
         return { path: p.path, bytes: data.length };
       }
       case 'listDir': {
@@ -210,8 +223,8 @@ export function createCapabilityHandler(opts: CapabilityOptions): CapabilityHand
         } catch (e) {
           throw new SandboxError('capability.bad_arguments', `${label}: ${(e as Error).message}`);
         }
-        await authorize(opts, { tool: p.name, args: p.args, access }, actor, label, run);
-        const result = await tool.handler(p.args, toolCtx);
+        const decision = await authorize(opts, { tool: p.name, args: p.args, access }, actor, label, run);
+        const result = await tool.handler(p.args, withGrants(toolCtx, opts.gate, p.name, p.args, decision));
         if (result.ok) return result.content;
         const code = result.error.code.startsWith('tool.') ? result.error.code : `tool.${result.error.code}`;
         throw new SandboxError(code.slice(0, 100), `${label}: ${result.error.message}`, result.error.details);

@@ -2,6 +2,7 @@
 // → ('ask' → the injected approver) → handler. Every failure comes back as a structured ToolResult, never a throw.
 import type { Access, Actor, Decision, Gate } from '../policy/types.js';
 import { errorFromThrown, toolError } from './errors.js';
+import { withGrants } from './grants.js';
 import { formatProblems } from './validate.js';
 import type { ToolRegistry } from './registry.js';
 import type { ToolContext, ToolResult } from './types.js';
@@ -13,6 +14,8 @@ export interface ApprovalRequest {
   actor: Actor;
   /** The gate's reason for asking. */
   reason: string;
+  /** The whole decision: the rule and scope that spoke, the acting skill's identity. */
+  decision?: Decision;
 }
 
 /** Answers an 'ask' verdict: the CLI asks on the terminal, the app shows a dialog, tests answer explicitly. */
@@ -75,7 +78,7 @@ export class ToolExecutor {
       let approved = false;
       if (this.opts.approver) {
         try {
-          approved = await this.opts.approver({ tool: name, args, access, actor: ctx.actor, reason: decision.reason });
+          approved = await this.opts.approver({ tool: name, args, access, actor: ctx.actor, reason: decision.reason, decision });
         } catch {
           approved = false;
         }
@@ -89,7 +92,7 @@ export class ToolExecutor {
       this.opts.onDecision?.(call, decision);
     }
     try {
-      return await tool.def.handler(args, ctx);
+      return await tool.def.handler(args, withGrants(ctx, this.opts.gate, name, args, decision));
     } catch (e) {
       return errorFromThrown(e, name);
     }
