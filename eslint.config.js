@@ -3,9 +3,10 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 import { layeringPlugin } from './eslint/layering.js';
+import electronSecurity from 'eslint-plugin-electron-security';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'out/**', 'builtin-skills/**/scripts/**', 'test/fixtures/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'out/**', 'packaging/**/*.d.mts', 'builtin-skills/**/scripts/**', 'test/fixtures/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -20,6 +21,29 @@ export default tseslint.config(
     files: ['main/core/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'main/core must never import electron' }] }],
+    },
+  },
+  // Electron's security checklist as lint, every rule an error (strict), over the Electron glue, the preload and the
+  // packaging scripts. The one door for IPC handlers and windows is main/electron/main.ts; its sender guard is
+  // senderProblem and its URL check openableExternalUrl (main/electron/security.ts).
+  {
+    files: ['main/electron/**/*.ts', 'preload/**/*.ts', 'packaging/**/*.mjs'],
+    ...electronSecurity.configs.strict,
+  },
+  {
+    files: ['main/electron/**/*.ts', 'preload/**/*.ts', 'packaging/**/*.mjs'],
+    rules: {
+      'electron-security/require-ipc-sender-validation': ['error', { senderGuards: ['validateSender', 'senderProblem'] }],
+      'electron-security/no-open-external-with-dynamic-url': ['error', { allowedProtocols: ['https:'], urlValidators: ['openableExternalUrl'] }],
+      // style-src needs 'unsafe-inline' for libraries' inline <style>; scripts never get it (see security.ts).
+      'electron-security/require-csp': ['error', { allowUnsafeInline: true }],
+      'electron-security/require-factory': ['error', {
+        factories: [
+          { api: 'ipcMain.handle', use: 'the loop in main/electron/main.ts', allowIn: ['main/electron/main.ts'] },
+          { api: 'ipcMain.on', use: 'the loop in main/electron/main.ts', allowIn: ['main/electron/main.ts'] },
+          { api: 'BrowserWindow', use: 'createWindow in main/electron/main.ts', allowIn: ['main/electron/main.ts'] },
+        ],
+      }],
     },
   },
   {

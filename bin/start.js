@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// `npm start`: opens the desktop app where Electron is installed; otherwise says why and falls back
-// to what runs under plain Node (the CLI view of the current folder's skills).
+// `npm start`: the desktop app when the Electron binary is installed; otherwise serve mode in the system browser.
+// Builds first when dist/ is missing or older than the sources, and says in one line which mode runs and why.
 import { createRequire } from 'node:module';
-import { existsSync } from 'node:fs';
-import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
@@ -18,20 +19,53 @@ function electronBinary() {
   }
 }
 
+function newest(dir) {
+  let t = 0;
+  let names;
+  try {
+    names = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return 0;
+  }
+  for (const d of names) {
+    const p = join(dir, d.name);
+    t = Math.max(t, d.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+function mtime(file) {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+/** Build what is missing or stale: the renderer always; main and preload only for the desktop app. */
+function buildIfNeeded(desktop) {
+  const sources = Math.max(newest(join(root, 'renderer')), newest(join(root, 'preload')), mtime(join(root, 'vite.config.ts')));
+  const rendererStale = mtime(join(root, 'dist', 'renderer', 'index.html')) < sources;
+  const mainStale = desktop && mtime(join(root, 'dist', 'main', 'electron', 'main.js')) < Math.max(newest(join(root, 'main')), newest(join(root, 'preload')));
+  if (!rendererStale && !mainStale) return;
+  const args = rendererStale && mainStale ? [] : rendererStale ? ['--renderer-only'] : ['--main-only'];
+  console.log('Knack: building the app first (npm run build)…');
+  const r = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), ...args], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error('Knack: the build failed (see above); fix it or run `npx knack help` for the command line.');
+    process.exit(r.status ?? 1);
+  }
+}
+
 const bin = electronBinary();
-if (bin && existsSync(new URL('../dist/main/electron/main.js', import.meta.url))) {
+if (bin) {
+  buildIfNeeded(true);
   const child = spawn(bin, [root], { stdio: 'inherit' });
   child.on('exit', (code) => process.exit(code ?? 0));
 } else {
-  console.log(
-    bin
-      ? 'Knack: the desktop build is not present yet (run `npm run build`); showing the command-line view instead.\n'
-      : 'Knack: Electron is not installed on this machine (its binary could not be downloaded), so the desktop window\n' +
-          'cannot open. Showing the command-line view of this folder instead.\n',
-  );
+  console.log('Knack: the Electron binary is not installed on this machine, so Knack opens in your browser instead (serve mode).');
+  buildIfNeeded(false);
   const { main } = await import('./cli-entry.js');
-  // What the listing says about broken skills is information for the user; `npm start` itself never fails.
-  await main(['skills', 'list', '--workspace', process.cwd()]);
-  console.log('\nMore: npx knack help   ·   npx knack skills show NAME   ·   npx knack skills search "QUERY"');
-  process.exit(0);
+  const extra = process.argv.slice(2);
+  process.exitCode = await main(['serve', '--open', ...(extra.includes('--workspace') || extra.includes('-w') ? [] : ['--workspace', process.cwd()]), ...extra]);
 }

@@ -26,9 +26,11 @@ export const LAYERS = {
   'core/sandbox': ['core/tools', 'core/skills/format'],
   'core/agent': ['core/skills/use', 'core/mcp', 'core/sandbox'],
   core: ['core/agent'],
-  serve: ['core'],
-  electron: ['core', 'serve'],
-  cli: ['core'],
+  // The contract's face on the core (main/core/service/): what Electron and serve mode bind.
+  'core/service': ['core'],
+  serve: ['core/service'],
+  electron: ['core/service', 'serve'],
+  cli: ['core', 'serve'],
 };
 
 /** Every unit `unit` may import: its own list, closed transitively. */

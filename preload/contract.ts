@@ -468,6 +468,8 @@ export const events = {
   'audit.verdict': z.object({ name: z.string(), audit: AuditState }),
   'tools.mcpChanged': z.object({ servers: z.array(McpServerStatus) }),
   'workspace.changed': z.object({ workspace: WorkspaceInfo }),
+  /** A native menu item the renderer acts on (desktop only): start the install flow with a picked source. */
+  'app.menuCommand': z.object({ command: z.enum(['install-skill-folder', 'install-skill-zip']) }),
 } as const;
 
 export type Events = typeof events;

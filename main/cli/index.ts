@@ -5,6 +5,7 @@ import { skillsMatchCommands } from './skills-match.js';
 import { trustCommands } from './trust.js';
 import { toolsCommands } from './tools.js';
 import { sandboxCommands } from './sandbox.js';
+import { serveCommands } from './serve.js';
 
 export const COMMANDS: Command[] = [
   ...skillsCatalogCommands,
@@ -12,6 +13,7 @@ export const COMMANDS: Command[] = [
   ...trustCommands,
   ...toolsCommands,
   ...sandboxCommands,
+  ...serveCommands,
 ];
 
 export function usage(): string {

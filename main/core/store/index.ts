@@ -3,18 +3,21 @@ import { join } from 'node:path';
 import { openDatabase, schemaVersion, type Db } from './db.js';
 import { SkillRepo } from './skill-repo.js';
 import { PolicyRepo } from './policy-repo.js';
+import { SessionRepo } from './session-repo.js';
 
 export const DB_FILE = 'knack.db';
 
 export class Store {
   readonly skills: SkillRepo;
   readonly policy: PolicyRepo;
+  readonly sessions: SessionRepo;
   private readonly db: Db;
 
   private constructor(db: Db) {
     this.db = db;
     this.skills = new SkillRepo(db);
     this.policy = new PolicyRepo(db);
+    this.sessions = new SessionRepo(db);
   }
 
   /** Open (creating and migrating) the database at `file`, or `:memory:`. */
@@ -40,6 +43,11 @@ export class Store {
 
   get journalMode(): string {
     return this.db.pragma('journal_mode', { simple: true }) as string;
+  }
+
+  /** PRAGMA integrity_check: 'ok' or the problems SQLite found. */
+  integrityCheck(): string {
+    return (this.db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check).join('; ');
   }
 
   close(): void {

@@ -104,4 +104,28 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 5,
+    name: 'chat sessions: append-only event log per conversation (agent/)',
+    sql: `
+      CREATE TABLE chat_sessions (
+        id          TEXT PRIMARY KEY,
+        workspace   TEXT NOT NULL,         -- the open folder (real path)
+        title       TEXT NOT NULL DEFAULT '',
+        provider    TEXT,                  -- provider id and model last used (never a key)
+        model       TEXT,
+        created_at  INTEGER NOT NULL,
+        updated_at  INTEGER NOT NULL
+      );
+      CREATE INDEX chat_sessions_updated ON chat_sessions (updated_at);
+      CREATE TABLE chat_events (
+        id          INTEGER PRIMARY KEY,   -- global order; an event is committed before it is shown
+        session_id  TEXT NOT NULL REFERENCES chat_sessions (id) ON DELETE CASCADE,
+        type        TEXT NOT NULL,
+        data_json   TEXT NOT NULL,
+        at          INTEGER NOT NULL
+      );
+      CREATE INDEX chat_events_session ON chat_events (session_id, id);
+    `,
+  },
 ];

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { EVENT_NAMES, METHOD_NAMES, events, methods, type MethodName } from '../../../preload/contract.js';
 import { KnackError, createClient, type Transport } from '../../../preload/client.js';
-import { EventHub, ServiceError, dispatch, type Handlers } from '../../../main/core/dispatch.js';
+import { EventHub, ServiceError, dispatch, type Handlers } from '../../../main/core/service/dispatch.js';
 
 /** Handlers for the named methods only; any other method answers something outside the contract. */
 function handlers(some: Partial<Handlers>): Handlers {

@@ -3,7 +3,7 @@
 import {
   contractError, events, formatIssues, isMethodName, methods,
   type ContractError, type ErrorCode, type EventName, type EventPayload, type MethodArgs, type MethodName, type MethodOutput, type Result,
-} from '../../preload/contract.js';
+} from '../../../preload/contract.js';
 
 /** A failure a handler reports on purpose; crosses as {code, message, details}. */
 export class ServiceError extends Error {

@@ -1,0 +1,92 @@
+// `knack serve`: the desktop interface in a browser — the built renderer and the contract over a loopback
+// WebSocket, guarded by a per-run token. Runs until Ctrl+C (SIGINT) or SIGTERM, then shuts down cleanly.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CliError, type Command, type CommandContext } from './command.js';
+import { repoRoot } from '../core/config/paths.js';
+import { KnackService } from '../core/service/index.js';
+import { startServe } from '../serve/server.js';
+import { openBrowser } from '../serve/browser.js';
+
+export function appVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
+}
+
+function portOf(v: unknown): number {
+  if (v === undefined) return 0;
+  const n = Number(v);
+  if (typeof v !== 'string' || !/^\d+$/.test(v) || n > 65535) throw new CliError(`--port: "${String(v)}" is not a port number (0-65535)`);
+  return n;
+}
+
+/** Resolves when the process is asked to stop. */
+function stopSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const on = (sig: string) => () => {
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+      resolve(sig);
+    };
+    const onInt = on('SIGINT');
+    const onTerm = on('SIGTERM');
+    process.once('SIGINT', onInt);
+    process.once('SIGTERM', onTerm);
+  });
+}
+
+export async function runServe(ctx: CommandContext, until: Promise<string> = stopSignal()): Promise<number> {
+  const v = ctx.values;
+  const port = portOf(v.port);
+  const provider = {
+    ...(typeof v.provider === 'string' ? { provider: v.provider } : {}),
+    ...(typeof v.model === 'string' ? { model: v.model } : {}),
+    ...(typeof v['base-url'] === 'string' ? { baseURL: v['base-url'] } : {}),
+  };
+  const service = new KnackService({ paths: ctx.paths, transport: 'serve', version: appVersion(), provider });
+  try {
+    await service.openWorkspace(ctx.workspace);
+  } catch (e) {
+    ctx.io.err(`knack serve: could not open ${ctx.workspace}: ${(e as Error).message}; open another folder from the page`);
+  }
+  const rendererDir = typeof v.renderer === 'string' ? v.renderer : join(repoRoot, 'dist', 'renderer');
+  let handle;
+  try {
+    handle = await startServe({ handlers: service.handlers, events: service.events, rendererDir, port, log: (l) => ctx.io.err(`knack serve: ${l}`) });
+  } catch (e) {
+    await service.close();
+    throw new CliError(`cannot listen on 127.0.0.1:${port}: ${(e as Error).message}`, 3);
+  }
+  ctx.io.out(`Knack is running at ${handle.url}`);
+  ctx.io.out('(127.0.0.1 only; the token in this address is required and changes every run. Ctrl+C stops it.)');
+  if (v.open === true) {
+    const why = await openBrowser(handle.url);
+    ctx.io.out(why ? `Not opening a browser: ${why}. Open the address above yourself.` : 'Opened it in your browser.');
+  }
+  const sig = await until;
+  ctx.io.err(`knack serve: ${sig}, shutting down`);
+  await handle.close();
+  await service.close();
+  return 0;
+}
+
+export const serveCommands: Command[] = [
+  {
+    path: ['serve'],
+    summary: 'Serve the desktop interface to a browser on 127.0.0.1 (token-guarded), until Ctrl+C.',
+    usage: '[--port N] [--workspace DIR] [--provider ID --model NAME --base-url URL] [--open]',
+    maxPositionals: 0,
+    options: {
+      port: { type: 'string', short: 'p' },
+      provider: { type: 'string' },
+      model: { type: 'string' },
+      'base-url': { type: 'string' },
+      open: { type: 'boolean' },
+      renderer: { type: 'string' },
+    },
+    run: (ctx) => runServe(ctx),
+  },
+];

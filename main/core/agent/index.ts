@@ -1,0 +1,128 @@
+// The agent's public API (what service.ts, the CLI and serve mode call): an Agent per open workspace resolves the
+// provider and keys, and creates, reopens, lists, exports and deletes chat sessions; events are typed (types.ts).
+//
+//   const agent = Agent.create(workspace, { provider: { provider: 'anthropic' } });
+//   const chat = agent.newSession();                  // or agent.openSession(id) after a restart
+//   chat.on((ev) => …);                                // AgentEvent: text_delta, tool_call, approval_requested, …
+//   await chat.send('帮我提交代码');                    // resolves at the end of the turn
+//   chat.answer(approvalId, { kind: 'once' | 'always' | 'deny', message });   chat.stop();   chat.setPlanMode(true);
+import { ChatSession, type AgentHost, type SessionOptions } from './session.js';
+import { createProvider, resolveProvider, type KeyStore, type ProviderChoice, type ProviderConfig } from './providers/settings.js';
+import type { ModelProvider } from './providers/types.js';
+import { exportSession, type ExportFormat } from './export.js';
+import type { AgentEvent, AgentEventBody } from './types.js';
+import type { SessionRow } from '../store/session-repo.js';
+
+export { ChatSession } from './session.js';
+export type { AgentHost, SessionOptions, TurnResult } from './session.js';
+export type * from './types.js';
+export { ProviderError, type ProviderErrorKind } from './providers/errors.js';
+export { PRESETS, findPreset, type ProviderPreset } from './providers/presets.js';
+export { resolveProvider, createProvider, readProvidersFile, writeProvidersFile, providersFilePath } from './providers/settings.js';
+export type { KeyStore, ProviderChoice, ProviderConfig, ProvidersFile, UserProvider } from './providers/settings.js';
+export type { ModelProvider, ChatMessage, Usage } from './providers/types.js';
+export type { ExportFormat } from './export.js';
+export type { SessionRow } from '../store/session-repo.js';
+
+export interface AgentOptions extends Omit<SessionOptions, 'provider'> {
+  /** Which provider/model/base URL (and optionally key); default: providers.json's default, else a key in the env. */
+  provider?: ProviderChoice;
+  /** A ready provider (tests, custom transports) instead of resolving one. */
+  providerInstance?: ModelProvider;
+  /** Where keys come from besides the environment (the Electron app: safeStorage). */
+  keyStore?: KeyStore;
+  env?: NodeJS.ProcessEnv;
+  /** Per-request timeout (default 120 s) and SDK retries (default 2). */
+  timeoutMs?: number;
+  maxRetries?: number;
+  /** Never talk to a model, even when one is configured (the offline inspector). */
+  offline?: boolean;
+}
+
+export class Agent {
+  private constructor(
+    readonly host: AgentHost,
+    readonly provider: ModelProvider | undefined,
+    readonly providerConfig: ProviderConfig | undefined,
+    /** One line each: a world-readable providers.json, an unknown field. */
+    readonly warnings: string[],
+    private readonly opts: AgentOptions,
+  ) {}
+
+  /** Resolve the provider (throws ProviderError with one clear line: unknown provider, missing key). */
+  static create(host: AgentHost, opts: AgentOptions = {}): Agent {
+    if (opts.providerInstance) return new Agent(host, opts.providerInstance, undefined, [], opts);
+    if (opts.offline) return new Agent(host, undefined, undefined, [], opts);
+    const r = resolveProvider(opts.provider ?? {}, { dataDir: host.paths.dataDir, ...(opts.env ? { env: opts.env } : {}), ...(opts.keyStore ? { keyStore: opts.keyStore } : {}) });
+    const provider = r.config
+      ? createProvider(r.config, r.apiKey, { ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}), ...(opts.maxRetries !== undefined ? { maxRetries: opts.maxRetries } : {}) })
+      : undefined;
+    return new Agent(host, provider, r.config, r.warnings, opts);
+  }
+
+  /** True when no model is configured: sessions run as the offline inspector. */
+  get offline(): boolean {
+    return !this.provider;
+  }
+
+  private sessionOptions(): SessionOptions {
+    const { provider: _p, providerInstance: _i, keyStore: _k, env: _e, timeoutMs: _t, maxRetries: _r, offline: _o, ...rest } = this.opts;
+    return { ...rest, provider: this.provider };
+  }
+
+  newSession(opts: { planMode?: boolean } = {}): ChatSession {
+    return ChatSession.create(this.host, { ...this.sessionOptions(), ...opts });
+  }
+
+  /** Reopen a session by id (or a unique prefix of at least 4 characters), recovering it after a crash. */
+  openSession(id: string): ChatSession {
+    return ChatSession.open(this.host, id, this.sessionOptions());
+  }
+
+  listSessions(opts: { allWorkspaces?: boolean; limit?: number } = {}): SessionRow[] {
+    return listSessions(this.host, opts);
+  }
+
+  exportSession(id: string, format: ExportFormat): string {
+    return exportSessionOf(this.host, id, format);
+  }
+
+  deleteSession(id: string): boolean {
+    return deleteSession(this.host, id);
+  }
+}
+
+function store(host: AgentHost) {
+  if (!host.store) throw new Error('chat sessions need the database, which could not be opened');
+  return host.store;
+}
+
+/** Find a session by id or unique prefix. */
+export function findSession(host: AgentHost, id: string): SessionRow {
+  const s = store(host);
+  const exact = s.sessions.get(id);
+  if (exact) return exact;
+  const rows = id.length >= 4 ? s.sessions.findByPrefix(id) : [];
+  if (rows.length === 1) return rows[0]!;
+  if (rows.length > 1) throw new Error(`session id "${id}" is ambiguous: ${rows.map((r) => r.id.slice(0, 8)).join(', ')}`);
+  throw new Error(`no session "${id}"`);
+}
+
+export function listSessions(host: AgentHost, opts: { allWorkspaces?: boolean; limit?: number } = {}): SessionRow[] {
+  return store(host).sessions.list({ ...(opts.allWorkspaces ? {} : { workspace: host.workspace }), ...(opts.limit ? { limit: opts.limit } : {}) });
+}
+
+export function sessionEvents(host: AgentHost, id: string): AgentEvent[] {
+  const row = findSession(host, id);
+  return store(host).sessions.events(row.id).map((e) => ({ ...(e.data as AgentEventBody), seq: e.seq, at: e.at, sessionId: row.id }));
+}
+
+export function exportSessionOf(host: AgentHost, id: string, format: ExportFormat): string {
+  const row = findSession(host, id);
+  return exportSession(row, sessionEvents(host, row.id), format);
+}
+
+export function deleteSession(host: AgentHost, id: string): boolean {
+  const row = findSession(host, id);
+  return store(host).sessions.delete(row.id);
+}

@@ -1,0 +1,66 @@
+// Provider-neutral shapes for one model call: the conversation as the agent keeps it, the request (system split
+// into a stable, cacheable prefix and the per-turn part), and the normalised stream events every provider yields.
+import type { PromptTool } from '../../tools/prompt-cost.js';
+
+export interface ToolCallPart {
+  id: string;
+  name: string;
+  /** The arguments exactly as the model streamed them (JSON text; may be malformed). */
+  arguments: string;
+}
+
+export interface ToolResultPart {
+  callId: string;
+  name: string;
+  /** What the model reads back (JSON or text). */
+  content: string;
+  isError: boolean;
+}
+
+export type ChatMessage =
+  | { role: 'user'; text: string }
+  | { role: 'assistant'; text: string; toolCalls: ToolCallPart[]; interrupted?: boolean }
+  | { role: 'tool'; results: ToolResultPart[] };
+
+export interface ModelRequest {
+  /** `stable`: instructions, skill catalog (cached across turns). `dynamic`: loaded skills, mode notes. */
+  system: { stable: string; dynamic: string };
+  tools: PromptTool[];
+  messages: ChatMessage[];
+  maxTokens: number;
+  signal?: AbortSignal;
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+}
+
+export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'other';
+
+export type StreamEvent =
+  | { type: 'text'; text: string }
+  /** A tool call began streaming (its arguments follow). */
+  | { type: 'tool_call_start'; id: string; name: string }
+  /** A tool call finished streaming. */
+  | { type: 'tool_call'; call: ToolCallPart }
+  | { type: 'usage'; usage: Usage }
+  | { type: 'stop'; reason: StopReason; raw: string };
+
+export type ProviderKind = 'anthropic' | 'openai';
+
+export interface ModelProvider {
+  /** Preset or user-defined name (anthropic, openai, deepseek, …). */
+  readonly id: string;
+  readonly kind: ProviderKind;
+  readonly model: string;
+  readonly baseURL: string | undefined;
+  /** The model's context window in tokens. */
+  readonly contextWindow: number;
+  /** Stream one reply. Throws ProviderError (one clear line) on failure; honours `req.signal`. */
+  stream(req: ModelRequest): AsyncIterable<StreamEvent>;
+}
+
+export const emptyUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 });

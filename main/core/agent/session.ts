@@ -1,0 +1,675 @@
+// A chat session: match → auto-load → assemble → stream → tool calls through the one pipeline and the gate →
+// observations → repeat; approvals pause the turn; every event is committed to SQLite before it is shown.
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type { Settings } from '../config.js';
+import type { KnackPaths } from '../paths.js';
+import type { Store } from '../store/index.js';
+import type { Catalog } from '../skills/catalog.js';
+import type { SkillMatcher, MatchReason } from '../skills/matcher.js';
+import { SkillLoader, listResources } from '../skills/loader.js';
+import type { Gate } from '../policy/types.js';
+import { describeRule, generaliseRules } from '../policy/rules.js';
+import type { Toolbox } from '../tools/toolbox.js';
+import type { ApprovalRequest } from '../tools/executor.js';
+import type { ToolResult } from '../tools/types.js';
+import type { ModelProvider, StreamEvent, ToolCallPart, Usage } from './providers/types.js';
+import { ProviderError, redact } from './providers/errors.js';
+import { applyEvent, emptyState, unresolvedCalls, type SessionState } from './state.js';
+import { assemblePrompt, CatalogCache, MessageTokens, type AssembledPrompt, type LoadedBody } from './prompt.js';
+import { sessionTools, type SessionTools } from './session-tools.js';
+import { compactionBoundary, summarize } from './compaction.js';
+import type {
+  AgentEvent, AgentEventBody, AgentListener, ApprovalAnswer, ContextSections, PendingApproval, ProjectionEntry, SkillLoadReason, TurnEndReason,
+} from './types.js';
+
+/** What the agent needs of an open workspace (KnackWorkspace provides it). */
+export interface AgentHost {
+  readonly workspace: string;
+  readonly settings: Settings;
+  readonly store: Store | undefined;
+  readonly catalog: Catalog;
+  readonly gate: Gate;
+  readonly paths: KnackPaths;
+  matcher(): SkillMatcher;
+  toolbox(): Promise<Toolbox>;
+}
+
+export interface SessionOptions {
+  /** No provider: the offline inspector (matching, loading and prompt assembly without a model). */
+  provider?: ModelProvider | undefined;
+  /** Model calls per user turn before the turn stops (default 25). */
+  maxSteps?: number;
+  /** Reply budget per model call (default 8192). */
+  maxTokens?: number;
+  /** Compact old turns when the prompt passes this share of the context window (default 0.8). */
+  compactAt?: number;
+  /** Answer every `ask` with allow-once (`--yes`); `deny` stays deny. */
+  autoApprove?: boolean;
+  /** Longest tool result passed back to the model, in characters (default 30000). */
+  maxResultChars?: number;
+  /** Most skills auto-loaded from one message (default 3). */
+  maxAutoLoad?: number;
+  /** A finished task with at least this many tool calls is offered as a new skill (default 3). */
+  offerSkillAfter?: number;
+}
+
+export interface TurnResult {
+  reason: TurnEndReason;
+  /** The final assistant text of the turn. */
+  text: string;
+  steps: number;
+  toolCalls: number;
+  error?: { kind: string; message: string };
+}
+
+const META_TOOLS = new Set(['Skill', 'SkillSearch', 'ToolSearch', 'list_skills', 'read_skill_resource']);
+const key = (n: string): string => n.normalize('NFKC').toLowerCase();
+
+function whyMatched(r: MatchReason | undefined): string {
+  if (!r) return 'matched the message';
+  if (r.kind === 'named') return `named as ${r.text}`;
+  return `trigger "${r.trigger}" matched "${r.matched}"${r.via === 'exact' ? '' : ` (${r.via})`}`;
+}
+
+function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
+    cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
+  };
+}
+
+export class ChatSession {
+  private readonly state: SessionState = emptyState();
+  private readonly listeners = new Set<AgentListener>();
+  private readonly loader: SkillLoader;
+  private readonly bodies = new Map<string, LoadedBody>();
+  private readonly catalogCache = new CatalogCache();
+  private readonly messageTokens = new MessageTokens();
+  private readonly waiters = new Map<string, { resolve: (a: ApprovalAnswer) => void; req: ApprovalRequest }>();
+  private readonly preAnswered = new Map<string, ApprovalAnswer>();
+  private tools: SessionTools | undefined;
+  private abort: AbortController | undefined;
+  private running: Promise<TurnResult> | undefined;
+  private currentCall: ToolCallPart | undefined;
+  private denyMessage: string | undefined;
+  private pendingText = '';
+  private lastFlush = 0;
+  private flushTimer: NodeJS.Timeout | undefined;
+  private turn = { steps: 0, toolCalls: 0, tools: [] as string[] };
+  private closed = false;
+
+  private constructor(
+    private readonly host: AgentHost,
+    private readonly store: Store,
+    readonly id: string,
+    private readonly opts: SessionOptions,
+  ) {
+    this.loader = new SkillLoader((n) => host.catalog.get(n));
+  }
+
+  /** Start a new session (recorded in the store). */
+  static create(host: AgentHost, opts: SessionOptions & { planMode?: boolean } = {}): ChatSession {
+    const store = requireStore(host);
+    const id = randomUUID();
+    store.sessions.create({ id, workspace: host.workspace, provider: opts.provider?.id ?? null, model: opts.provider?.model ?? null });
+    const s = new ChatSession(host, store, id, opts);
+    s.record({ type: 'session_started', workspace: host.workspace, provider: opts.provider?.id ?? null, model: opts.provider?.model ?? null, offline: !opts.provider });
+    if (opts.planMode) s.record({ type: 'plan_mode', on: true });
+    return s;
+  }
+
+  /**
+   * Reopen a session (after a restart or a crash): replay its events, reload its skills, keep a half-streamed
+   * answer marked interrupted, close tool calls that were cut off, and ask pending approvals again.
+   */
+  static open(host: AgentHost, id: string, opts: SessionOptions = {}): ChatSession {
+    const store = requireStore(host);
+    const row = store.sessions.get(id) ?? uniquePrefix(store, id);
+    const s = new ChatSession(host, store, row.id, opts);
+    for (const ev of store.sessions.events(row.id)) applyEvent(s.state, ev.data as AgentEventBody);
+    s.recover();
+    return s;
+  }
+
+  // ---- reading ----
+
+  /** Subscribe to events (already committed when delivered). Returns the unsubscribe function. */
+  on(listener: AgentListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
+  get provider(): ModelProvider | undefined {
+    return this.opts.provider;
+  }
+
+  get planMode(): boolean {
+    return this.state.planMode;
+  }
+
+  get title(): string {
+    return this.state.title;
+  }
+
+  /** Every stored event of this session, in order. */
+  events(): AgentEvent[] {
+    return this.store.sessions.events(this.id).map((e) => ({ ...(e.data as AgentEventBody), seq: e.seq, at: e.at, sessionId: this.id }));
+  }
+
+  messages(): SessionState['messages'] {
+    return this.state.messages;
+  }
+
+  loadedSkills(): { name: string; tier: string; reason: SkillLoadReason; why: string; tokens: number; version: string }[] {
+    return [...this.state.loaded.values()].map((s) => ({ ...s }));
+  }
+
+  pendingApprovals(): PendingApproval[] {
+    return [...this.state.pending.values()];
+  }
+
+  usage(): Usage {
+    return { ...this.state.usage };
+  }
+
+  /** Token counts per section of the next prompt. */
+  async contextSections(): Promise<ContextSections> {
+    return (await this.assemble()).sections;
+  }
+
+  /** What is in the model's context and why: catalog, loaded skills (with their reason), read resources, tools, compactions. */
+  async projection(): Promise<ProjectionEntry[]> {
+    const p = await this.assemble();
+    const out: ProjectionEntry[] = [{ kind: 'catalog', name: 'skill catalog', reason: `${p.catalog.included.length} listed, ${p.catalog.dropped.length} left out (budget ${p.catalog.budget})`, tokens: p.catalog.tokens }];
+    for (const s of this.state.loaded.values()) out.push({ kind: 'skill', name: s.name, tier: s.tier, version: s.version, reason: `${s.reason}: ${s.why}`, tokens: s.tokens });
+    for (const r of this.state.resources) out.push({ kind: 'resource', name: r.skill, path: r.path, reason: 'read by the model', tokens: r.tokens });
+    const tools = await this.toolsReady();
+    for (const t of tools.session.visibleTools()) {
+      const found = this.state.discovered.includes(t.def.name);
+      out.push({ kind: 'tool', name: t.def.name, reason: found ? 'found with ToolSearch' : 'always loaded', tokens: 0 });
+    }
+    for (const c of this.state.compactions) out.push({ kind: 'compaction', name: 'summary', reason: `${c.compactedMessages} older messages summarised`, tokens: 0 });
+    return out;
+  }
+
+  // ---- acting ----
+
+  /** Send a user message and run the turn to its end (the events stream to listeners meanwhile). */
+  send(text: string): Promise<TurnResult> {
+    if (this.closed) return Promise.reject(new Error('the session is closed'));
+    if (this.running) return Promise.reject(new Error('a turn is already running: stop it or wait for it to finish'));
+    if (!text.trim()) return Promise.reject(new Error('the message is empty'));
+    return this.runTurn(async (signal) => {
+      this.record({ type: 'user_message', text }, true);
+      this.autoLoad(text);
+      if (!this.opts.provider) {
+        this.record({ type: 'context', sections: (await this.assemble()).sections });
+        return 'offline';
+      }
+      return this.loop(signal);
+    });
+  }
+
+  /** Cancel the running turn: the model stream, a pending approval and a running tool all stop; the turn ends cleanly. */
+  stop(): void {
+    this.abort?.abort();
+    for (const [id, w] of [...this.waiters]) {
+      this.waiters.delete(id);
+      this.record({ type: 'approval_answered', approvalId: id, answer: 'deny', message: 'the user stopped the turn' });
+      w.resolve({ kind: 'deny', message: 'the user stopped the turn' });
+    }
+  }
+
+  /** Wait for the running turn (if any). */
+  async idle(): Promise<TurnResult | undefined> {
+    return this.running;
+  }
+
+  /**
+   * Answer an approval: `once` runs the call, `always` also stores the reusable rule shown in `alwaysPreview`,
+   * `deny` refuses it (the optional message goes back to the model). False when the id is not pending.
+   */
+  answer(approvalId: string, answer: ApprovalAnswer): boolean {
+    const pending = this.state.pending.get(approvalId);
+    if (!pending) return false;
+    const w = this.waiters.get(approvalId);
+    let rules: string[] | undefined;
+    if (answer.kind === 'always' && w) rules = this.storeAlways(w.req);
+    this.record({
+      type: 'approval_answered',
+      approvalId,
+      answer: answer.kind,
+      ...(answer.message ? { message: answer.message } : {}),
+      ...(rules ? { rules } : {}),
+    });
+    if (w) {
+      this.waiters.delete(approvalId);
+      w.resolve(answer);
+    } else {
+      // Asked before a restart: the call runs (or is refused) when the turn resumes.
+      this.preAnswered.set(pending.callId, answer);
+      if (this.state.pending.size === 0 && !this.running) void this.runTurn((signal) => this.loop(signal));
+    }
+    return true;
+  }
+
+  setPlanMode(on: boolean): void {
+    if (on !== this.state.planMode) this.record({ type: 'plan_mode', on });
+  }
+
+  /** Load a skill by hand (`/load NAME`), with its dependencies. */
+  loadSkill(name: string): { ok: true; loaded: string[] } | { ok: false; message: string } {
+    const r = this.loadInto(name, 'user', 'loaded by the user');
+    return r.ok ? { ok: true, loaded: r.loaded } : { ok: false, message: r.message };
+  }
+
+  unloadSkill(name: string): boolean {
+    const s = this.state.loaded.get(key(name));
+    if (!s) return false;
+    this.bodies.delete(key(name));
+    this.record({ type: 'skill_unloaded', name: s.name, reason: 'unloaded by the user' });
+    return true;
+  }
+
+  /** After a multi-step task: ask the model to draft it as a skill with create_skill (it is audited like any install). */
+  saveAsSkill(hint = ''): Promise<TurnResult> {
+    return this.send(
+      'Save the task we just finished as a reusable skill: call create_skill (run it with DeferExecuteTool if it is not listed) ' +
+        'with a lowercase-hyphenated name, a description that says what it does and when to use it, read_when trigger phrases ' +
+        '(English and Chinese when useful) and step-by-step instructions. ' + hint,
+    );
+  }
+
+  async close(): Promise<void> {
+    this.stop();
+    await this.running?.catch(() => undefined);
+    this.flushText();
+    this.closed = true;
+  }
+
+  // ---- the loop ----
+
+  private async runTurn(body: (signal: AbortSignal) => Promise<TurnEndReason>): Promise<TurnResult> {
+    const ac = (this.abort = new AbortController());
+    this.turn = { steps: 0, toolCalls: 0, tools: [] };
+    const run = (async (): Promise<TurnResult> => {
+      let reason: TurnEndReason;
+      let error: { kind: string; message: string } | undefined;
+      try {
+        reason = await body(ac.signal);
+      } catch (e) {
+        const kind = e instanceof ProviderError ? e.kind : 'internal';
+        const message = redact(e instanceof Error ? e.message.split('\n')[0]! : String(e));
+        this.flushText();
+        if (this.state.streaming) this.record({ type: 'assistant_end', stopReason: kind === 'cancelled' ? 'cancelled' : 'error', interrupted: true });
+        if (kind !== 'cancelled') {
+          error = { kind, message };
+          this.record({ type: 'error', kind, message });
+        }
+        reason = kind === 'cancelled' || ac.signal.aborted ? 'cancelled' : 'error';
+      }
+      if (ac.signal.aborted && reason !== 'error') reason = 'cancelled';
+      this.closeUnresolved(reason === 'cancelled' ? 'cancelled by the user before it ran' : 'not run: the turn ended first');
+      this.record({ type: 'turn_end', reason, steps: this.turn.steps, toolCalls: this.turn.toolCalls }, true);
+      const offer = this.opts.offerSkillAfter ?? 3;
+      const real = this.turn.tools.filter((t) => !META_TOOLS.has(t));
+      if (reason === 'end_turn' && real.length >= offer) this.record({ type: 'skill_offer', toolCalls: real.length, tools: [...new Set(real)] });
+      const last = this.state.messages.at(-1);
+      return { reason, text: last?.role === 'assistant' ? last.text : '', steps: this.turn.steps, toolCalls: this.turn.toolCalls, ...(error ? { error } : {}) };
+    })();
+    this.running = run;
+    try {
+      return await run;
+    } finally {
+      this.running = undefined;
+      this.abort = undefined;
+    }
+  }
+
+  private async loop(signal: AbortSignal): Promise<TurnEndReason> {
+    const maxSteps = this.opts.maxSteps ?? 25;
+    for (;;) {
+      if (signal.aborted) return 'cancelled';
+      const open = unresolvedCalls(this.state);
+      if (open.length) {
+        for (const c of open) {
+          if (signal.aborted) return 'cancelled';
+          await this.execute(c, signal);
+        }
+        continue;
+      }
+      const last = this.state.messages.at(-1);
+      if (last?.role === 'assistant') return last.interrupted ? 'interrupted' : 'end_turn';
+      if (this.turn.steps >= maxSteps) return 'max_steps';
+      this.turn.steps++;
+      const stop = await this.modelStep(this.turn.steps, signal);
+      if (stop === 'max_tokens' && unresolvedCalls(this.state).length === 0) return 'max_tokens';
+    }
+  }
+
+  private async modelStep(step: number, signal: AbortSignal): Promise<string> {
+    const provider = this.opts.provider!;
+    await this.maybeCompact(signal);
+    const prompt = await this.assemble();
+    this.record({ type: 'context', sections: prompt.sections });
+    this.record({ type: 'assistant_start', step, provider: provider.id, model: provider.model });
+    let stop = 'end_turn';
+    for await (const ev of provider.stream({ ...prompt.request, maxTokens: this.opts.maxTokens ?? 8192, signal }) as AsyncIterable<StreamEvent>) {
+      switch (ev.type) {
+        case 'text':
+          this.textDelta(ev.text);
+          break;
+        case 'tool_call_start':
+          this.record({ type: 'tool_call_started', callId: ev.id, name: ev.name });
+          break;
+        case 'tool_call': {
+          let args: unknown;
+          try {
+            args = JSON.parse(ev.call.arguments || '{}');
+          } catch {
+            args = undefined;
+          }
+          this.record({ type: 'tool_call', callId: ev.call.id, name: ev.call.name, arguments: ev.call.arguments, ...(args !== undefined ? { args } : {}) });
+          break;
+        }
+        case 'usage':
+          this.record({ type: 'usage', usage: ev.usage, total: addUsage(this.state.usage, ev.usage) });
+          break;
+        case 'stop':
+          stop = ev.raw;
+          break;
+      }
+    }
+    this.flushText();
+    this.record({ type: 'assistant_end', stopReason: stop });
+    return stop === 'max_tokens' || stop === 'length' ? 'max_tokens' : stop;
+  }
+
+  private async execute(call: ToolCallPart, signal: AbortSignal): Promise<void> {
+    const t0 = performance.now();
+    let args: unknown;
+    try {
+      args = JSON.parse(call.arguments || '{}');
+    } catch (e) {
+      this.recordResult(call, { ok: false, error: { code: 'tool.invalid_json', message: `the arguments for ${call.name} are not valid JSON (${(e as Error).message}); send a JSON object` } }, t0);
+      return;
+    }
+    const tools = await this.toolsReady();
+    const discoveredBefore = new Set(tools.session.discoveredNames());
+    this.currentCall = call;
+    this.denyMessage = undefined;
+    let result: ToolResult;
+    try {
+      result = await tools.session.call(call.name, args, {
+        workspace: this.host.workspace,
+        actor: { kind: 'agent', activeSkills: [...this.state.loaded.values()].map((s) => s.name) },
+        signal,
+      });
+    } finally {
+      this.currentCall = undefined;
+    }
+    if (!result.ok && result.error.code === 'tool.declined' && this.denyMessage) {
+      result = { ok: false, error: { ...result.error, message: `${result.error.message}. The user says: ${this.denyMessage}` } };
+    }
+    this.turn.toolCalls++;
+    if (result.ok) this.turn.tools.push(call.name === 'DeferExecuteTool' && args && typeof args === 'object' ? String((args as { name?: unknown }).name) : call.name);
+    const found = tools.session.discoveredNames().filter((n) => !discoveredBefore.has(n));
+    if (found.length) this.record({ type: 'tools_discovered', names: found, via: call.name });
+    if (result.ok && call.name === 'read_skill_resource') {
+      const c = result.content as { skill?: string; path?: string; tokens?: number };
+      if (c.skill && c.path) this.record({ type: 'resource_read', skill: c.skill, path: c.path, tokens: c.tokens ?? 0 });
+    }
+    this.recordResult(call, result, t0);
+  }
+
+  private recordResult(call: ToolCallPart, result: ToolResult, t0: number): void {
+    const max = this.opts.maxResultChars ?? 30_000;
+    let content = JSON.stringify(result.ok ? result.content : { error: result.error }) ?? 'null';
+    if (content.length > max) content = `${content.slice(0, max)}… [${content.length - max} more characters cut]`;
+    this.record({
+      type: 'tool_result',
+      callId: call.id,
+      name: call.name,
+      ok: result.ok,
+      content,
+      ...(result.ok ? {} : { code: result.error.code }),
+      durationMs: Math.round(performance.now() - t0),
+    });
+  }
+
+  /** Tool calls left without a result (a cancelled or failed turn) get one, so the conversation stays valid. */
+  private closeUnresolved(why: string): void {
+    for (const c of unresolvedCalls(this.state)) {
+      if ([...this.state.pending.values()].some((p) => p.callId === c.id)) continue;
+      this.recordResult(c, { ok: false, error: { code: 'tool.not_run', message: why } }, performance.now());
+    }
+  }
+
+  // ---- approvals ----
+
+  private async approve(req: ApprovalRequest): Promise<boolean> {
+    const call = this.currentCall;
+    const callId = call?.id ?? '';
+    this.record({ type: 'gate_decision', callId, tool: req.tool, verdict: 'ask', reason: req.reason });
+    let answer = this.preAnswered.get(callId);
+    if (answer) {
+      this.preAnswered.delete(callId);
+      if (answer.kind === 'always') this.storeAlways(req);
+    } else if (this.opts.autoApprove) {
+      answer = { kind: 'once' };
+      const approvalId = randomUUID().slice(0, 8);
+      this.record({ type: 'approval_requested', approvalId, callId, tool: req.tool, args: req.args, reason: req.reason, activeSkills: this.activeSkills(), alwaysPreview: this.preview(req) });
+      this.record({ type: 'approval_answered', approvalId, answer: 'once', message: 'approved by --yes' });
+    } else {
+      const approvalId = randomUUID().slice(0, 8);
+      answer = await new Promise<ApprovalAnswer>((resolve) => {
+        this.waiters.set(approvalId, { resolve, req });
+        this.record({ type: 'approval_requested', approvalId, callId, tool: req.tool, args: req.args, reason: req.reason, activeSkills: this.activeSkills(), alwaysPreview: this.preview(req) });
+      });
+    }
+    if (answer.kind === 'deny') this.denyMessage = answer.message;
+    return answer.kind !== 'deny';
+  }
+
+  private activeSkills(): string[] {
+    return [...this.state.loaded.values()].map((s) => s.name);
+  }
+
+  private preview(req: ApprovalRequest): string[] {
+    return generaliseRules({ tool: req.tool, args: req.args, access: req.access }, this.host.workspace, 'allow').map(describeRule);
+  }
+
+  private storeAlways(req: ApprovalRequest): string[] {
+    return generaliseRules({ tool: req.tool, args: req.args, access: req.access }, this.host.workspace, 'allow').map((r) => describeRule(this.store.policy.addRule(r).rule));
+  }
+
+  // ---- skills ----
+
+  private autoLoad(text: string): void {
+    let matches;
+    try {
+      matches = this.host.matcher().match(text);
+    } catch (e) {
+      this.record({ type: 'error', kind: 'skill', message: `matching failed: ${(e as Error).message}` });
+      return;
+    }
+    for (const m of matches.slice(0, this.opts.maxAutoLoad ?? 3)) {
+      if (this.state.loaded.has(key(m.name))) continue;
+      const r = this.loadInto(m.name, 'trigger', whyMatched(m.reasons[0]));
+      if (!r.ok) this.record({ type: 'error', kind: 'skill', message: r.message });
+    }
+  }
+
+  private loadInto(name: string, reason: SkillLoadReason, why: string): { ok: true; loaded: string[]; bodies: LoadedBody[] } | { ok: false; message: string; code: string } {
+    const r = this.loader.load(name, reason === 'recovered' ? 'user' : reason);
+    if (!r.ok) return { ok: false, message: r.error.message, code: r.error.code };
+    const loaded: string[] = [];
+    for (const s of r.value) {
+      const k = key(s.name);
+      this.bodies.set(k, { name: s.name, tier: s.tier, body: s.body });
+      const prev = this.state.loaded.get(k);
+      if (prev && prev.version === s.version && reason !== 'recovered') continue;
+      if (reason === 'recovered' && prev && prev.version === s.version) continue;
+      const isDep = s.reason === 'dependency';
+      this.record({
+        type: 'skill_loaded',
+        name: s.name,
+        tier: s.tier,
+        version: s.version,
+        reason: isDep ? 'dependency' : reason,
+        why: isDep ? `needed by ${s.requiredBy}` : reason === 'recovered' ? 'SKILL.md changed since the session was saved' : why,
+        tokens: s.tokens,
+        ...(s.requiredBy ? { requiredBy: s.requiredBy } : {}),
+      });
+      loaded.push(s.name);
+    }
+    return { ok: true, loaded, bodies: r.value.map((s) => ({ name: s.name, tier: s.tier, body: s.body })) };
+  }
+
+  private async modelLoadsSkill(name: string): Promise<ToolResult> {
+    const r = this.loadInto(name, 'model', 'the model asked for it');
+    if (!r.ok) return { ok: false, error: { code: r.code, message: r.message } };
+    return {
+      ok: true,
+      content: {
+        loaded: r.bodies.map((b) => b.name),
+        note: 'The instructions are now in the system prompt under <loaded_skills>; follow them.',
+        resources: Object.fromEntries(r.bodies.map((b) => [b.name, listResources(this.host.catalog.get(b.name)?.realDir ?? '')])),
+      },
+    };
+  }
+
+  // ---- prompt, compaction ----
+
+  private async toolsReady(): Promise<SessionTools> {
+    if (this.tools) return this.tools;
+    const box = await this.host.toolbox();
+    this.tools ??= sessionTools({
+      registry: box.registry,
+      index: box.index,
+      gate: this.host.gate,
+      approver: (req) => this.approve(req),
+      planMode: () => this.state.planMode,
+      onDecision: (tool, d) => this.record({ type: 'gate_decision', callId: this.currentCall?.id ?? '', tool, verdict: d.verdict, reason: d.reason, ...(d.ruleId ? { ruleId: d.ruleId } : {}) }),
+      loadSkill: (name) => this.modelLoadsSkill(name),
+    });
+    this.tools.session.discover(this.state.discovered);
+    return this.tools;
+  }
+
+  private async assemble(): Promise<AssembledPrompt> {
+    const tools = await this.toolsReady();
+    const section = tools.session.promptSection();
+    const loaded = [...this.state.loaded.keys()].map((k) => this.bodies.get(k)).filter((b): b is LoadedBody => b !== undefined);
+    return assemblePrompt(
+      {
+        workspace: this.host.workspace,
+        catalogEntries: this.host.catalog.enabled(),
+        catalogSettings: this.host.settings.catalog,
+        contextWindow: this.opts.provider?.contextWindow ?? this.host.settings.catalog.contextWindow,
+        loaded,
+        tools: section.tools,
+        deferredNames: section.deferredNames,
+        planMode: this.state.planMode,
+        messages: this.state.messages,
+      },
+      { catalog: this.catalogCache, messages: this.messageTokens },
+    );
+  }
+
+  private async maybeCompact(signal: AbortSignal): Promise<void> {
+    const provider = this.opts.provider!;
+    const p = await this.assemble();
+    const limit = (this.opts.compactAt ?? 0.8) * provider.contextWindow;
+    if (p.sections.total + (this.opts.maxTokens ?? 8192) <= limit) return;
+    const cut = compactionBoundary(this.state.messages);
+    if (cut <= 0) return;
+    const summary = await summarize(provider, this.state.messages.slice(0, cut), signal);
+    const before = p.sections.total;
+    const old = this.messageTokens.total(this.state.messages.slice(0, cut));
+    this.record({ type: 'compaction', summary, compactedMessages: cut, tokensBefore: before, tokensAfter: before - old.history - old.observations });
+  }
+
+  // ---- recording ----
+
+  private textDelta(text: string): void {
+    this.pendingText += text;
+    const now = performance.now();
+    if (now - this.lastFlush >= 25) this.flushText();
+    else this.flushTimer ??= setTimeout(() => this.flushText(), 25);
+  }
+
+  private flushText(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    if (!this.pendingText) return;
+    const text = this.pendingText;
+    this.pendingText = '';
+    this.lastFlush = performance.now();
+    this.commit({ type: 'text_delta', text });
+  }
+
+  /** Commit an event to SQLite, apply it to the state, then show it to the listeners. */
+  private record(body: AgentEventBody, touch = false): AgentEvent {
+    if (this.pendingText) this.flushText();
+    return this.commit(body, touch);
+  }
+
+  private commit(body: AgentEventBody, touch = false): AgentEvent {
+    const at = Date.now();
+    const seq = this.store.sessions.append(this.id, body.type, body as unknown as Record<string, unknown>, { at, touch });
+    applyEvent(this.state, body);
+    if (body.type === 'user_message' && this.state.messages.filter((m) => m.role === 'user').length === 1) this.store.sessions.update(this.id, { title: this.state.title });
+    const ev = { ...body, seq, at, sessionId: this.id } as AgentEvent;
+    for (const l of this.listeners) {
+      try {
+        l(ev);
+      } catch {
+        /* a failing listener never breaks the session */
+      }
+    }
+    return ev;
+  }
+
+  private recover(): void {
+    for (const s of [...this.state.loaded.values()]) {
+      const r = this.loadInto(s.name, 'recovered', '');
+      if (!r.ok) this.record({ type: 'skill_unloaded', name: s.name, reason: `cannot load it again: ${r.message}` });
+    }
+    const interrupted = this.state.streaming;
+    if (interrupted) this.record({ type: 'assistant_end', stopReason: 'interrupted', interrupted: true });
+    const pendingCalls = new Set([...this.state.pending.values()].map((p) => p.callId));
+    let unfinished = 0;
+    if (pendingCalls.size === 0) {
+      unresolvedCalls(this.state).forEach((c, i) => {
+        unfinished++;
+        const message = i === 0 ? 'interrupted: Knack stopped while this call was running; it may have partly run' : 'not run: Knack stopped before it started';
+        this.recordResult(c, { ok: false, error: { code: 'tool.interrupted', message } }, performance.now());
+      });
+      if (this.state.turnOpen) this.record({ type: 'turn_end', reason: 'interrupted', steps: 0, toolCalls: 0 });
+    }
+    if (interrupted || unfinished || pendingCalls.size) {
+      this.record({ type: 'recovered', interruptedAnswer: interrupted, pendingApprovals: pendingCalls.size, unfinishedCalls: unfinished });
+      for (const p of [...this.state.pending.values()]) this.record({ ...p });
+    }
+  }
+}
+
+function requireStore(host: AgentHost): Store {
+  if (!host.store) throw new Error('chat sessions need the database, which could not be opened (see the warning above)');
+  return host.store;
+}
+
+function uniquePrefix(store: Store, id: string): { id: string } {
+  const rows = id.length >= 4 ? store.sessions.findByPrefix(id) : [];
+  if (rows.length === 1) return rows[0]!;
+  if (rows.length > 1) throw new Error(`session id "${id}" is ambiguous: ${rows.map((r) => r.id.slice(0, 8)).join(', ')}`);
+  throw new Error(`no session "${id}"`);
+}

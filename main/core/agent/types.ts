@@ -1,0 +1,89 @@
+// The agent's public shapes: every event a chat session records and shows (one union, stored as is), approval
+// requests and answers, context sections and the projection. The UI, the CLI and serve mode consume these.
+import type { Usage } from './providers/types.js';
+import type { Tier } from '../skills/types.js';
+
+export type { Usage };
+
+/** Why a skill is in the context. */
+export type SkillLoadReason = 'trigger' | 'model' | 'dependency' | 'user' | 'recovered';
+
+export type ApprovalAnswerKind = 'once' | 'always' | 'deny';
+
+export interface ApprovalAnswer {
+  kind: ApprovalAnswerKind;
+  /** With `deny`: a message passed back to the model. */
+  message?: string;
+}
+
+/** Token counts per prompt section (real tokenizer), against the model's window. */
+export interface ContextSections {
+  system: number;
+  catalog: number;
+  skills: number;
+  tools: number;
+  history: number;
+  observations: number;
+  total: number;
+  window: number;
+}
+
+/** One entry of the context projection: what is in the model's context, why, and what it costs. */
+export interface ProjectionEntry {
+  kind: 'skill' | 'resource' | 'tool' | 'catalog' | 'compaction';
+  name: string;
+  tier?: Tier;
+  version?: string;
+  reason: string;
+  tokens: number;
+  path?: string;
+}
+
+export type TurnEndReason = 'end_turn' | 'max_steps' | 'max_tokens' | 'cancelled' | 'error' | 'interrupted' | 'offline';
+
+export type AgentEventBody =
+  | { type: 'session_started'; workspace: string; provider: string | null; model: string | null; offline: boolean }
+  | { type: 'user_message'; text: string }
+  | { type: 'skill_loaded'; name: string; tier: Tier; version: string; reason: SkillLoadReason; why: string; tokens: number; requiredBy?: string }
+  | { type: 'skill_unloaded'; name: string; reason: string }
+  | { type: 'resource_read'; skill: string; path: string; tokens: number }
+  | { type: 'tools_discovered'; names: string[]; via: string }
+  | { type: 'assistant_start'; step: number; provider: string; model: string }
+  | { type: 'text_delta'; text: string }
+  | { type: 'tool_call_started'; callId: string; name: string }
+  | { type: 'tool_call'; callId: string; name: string; arguments: string; args?: unknown }
+  | { type: 'gate_decision'; callId: string; tool: string; verdict: 'allow' | 'ask' | 'deny'; reason: string; ruleId?: string }
+  | {
+      type: 'approval_requested';
+      approvalId: string;
+      callId: string;
+      tool: string;
+      args: unknown;
+      /** Why the gate asked. */
+      reason: string;
+      /** Skills loaded when the call was made (the gate's active skills). */
+      activeSkills: string[];
+      /** What "always allow" would store, one rule per line, shown before saving. */
+      alwaysPreview: string[];
+    }
+  | { type: 'approval_answered'; approvalId: string; answer: ApprovalAnswerKind; message?: string; rules?: string[] }
+  | { type: 'tool_result'; callId: string; name: string; ok: boolean; content: string; code?: string; durationMs: number }
+  | { type: 'assistant_end'; stopReason: string; interrupted?: boolean }
+  | { type: 'usage'; usage: Usage; total: Usage }
+  | { type: 'context'; sections: ContextSections }
+  | { type: 'compaction'; summary: string; compactedMessages: number; tokensBefore: number; tokensAfter: number }
+  | { type: 'plan_mode'; on: boolean }
+  | { type: 'error'; kind: string; message: string }
+  | { type: 'turn_end'; reason: TurnEndReason; steps: number; toolCalls: number }
+  | { type: 'recovered'; interruptedAnswer: boolean; pendingApprovals: number; unfinishedCalls: number }
+  | { type: 'skill_offer'; toolCalls: number; tools: string[] };
+
+/** An event as stored and delivered: committed to SQLite (seq) before any listener sees it. */
+export type AgentEvent = AgentEventBody & { seq: number; at: number; sessionId: string };
+
+export type AgentEventType = AgentEventBody['type'];
+
+export type AgentListener = (event: AgentEvent) => void;
+
+/** A pending approval as the UI shows it. */
+export type PendingApproval = Extract<AgentEventBody, { type: 'approval_requested' }>;

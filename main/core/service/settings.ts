@@ -1,0 +1,48 @@
+// Contract handlers for settings: the policy ceiling (written to the user's settings file, never the workspace's).
+// Provider presets, model and keys come from the agent's provider settings (chat.ts binds them).
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Handlers } from './dispatch.js';
+import { ServiceError } from './dispatch.js';
+import type { ServiceContext } from './context.js';
+import type { ServiceOptions } from './index.js';
+import { checkRoots } from './tools.js';
+import { userSettingsPath } from '../config/settings.js';
+
+type SettingsHandlers = Pick<Handlers, 'settings.setCeiling'>;
+
+/** Merge `ceiling` into policy.ceiling of the user settings file (other keys kept), atomically. */
+export function writeUserCeiling(dataDir: string, ceiling: Record<string, unknown>): void {
+  const file = userSettingsPath(dataDir);
+  let json: Record<string, unknown> = {};
+  try {
+    const raw = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    if (raw && typeof raw === 'object' && !Array.isArray(raw)) json = raw as Record<string, unknown>;
+    else throw new ServiceError('conflict', `${file}: not a JSON object; fix or remove it before changing settings here`);
+  } catch (e) {
+    if (e instanceof ServiceError) throw e;
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
+      throw new ServiceError('conflict', `${file}: ${(e as Error).message}; fix or remove it before changing settings here`);
+    }
+  }
+  const policy = (json.policy && typeof json.policy === 'object' ? json.policy : {}) as Record<string, unknown>;
+  const current = (policy.ceiling && typeof policy.ceiling === 'object' ? policy.ceiling : {}) as Record<string, unknown>;
+  json.policy = { ...policy, ceiling: { ...current, ...ceiling } };
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(json, null, 2) + '\n', { mode: 0o600 });
+  renameSync(tmp, file);
+}
+
+export function settingsHandlers(ctx: ServiceContext, _options: ServiceOptions, reopen: () => Promise<void>): SettingsHandlers {
+  return {
+    'settings.setCeiling': async (ceiling) => {
+      checkRoots(ceiling.readRoots, 'readRoots');
+      checkRoots(ceiling.writeRoots, 'writeRoots');
+      const defined = Object.fromEntries(Object.entries(ceiling).filter(([, v]) => v !== undefined));
+      writeUserCeiling(ctx.paths.dataDir, defined);
+      await reopen(); // settings are read when a workspace opens
+      return ctx.settingsView();
+    },
+  };
+}

@@ -1,0 +1,178 @@
+// Contract handlers for skills: list (tiers, shadowing, diagnostics, audit state), show, toggle, trust one/all bound
+// to the content hash, install from a folder or .zip → audit report → approve/reject, lint.
+import { resolve } from 'node:path';
+import type { Handlers } from './dispatch.js';
+import { ServiceError } from './dispatch.js';
+import type { ServiceContext } from './context.js';
+import { auditOf, installView, reportView, skillView, permissionsView } from './views.js';
+import { readSkillBody } from '../skills/format/frontmatter.js';
+import { listSkillFiles } from '../skills/trust/audit.js';
+import { trustSkill } from '../skills/trust/trust.js';
+import { approvePendingInstall, installSkill } from '../skills/trust/install.js';
+import { lintCatalog, lintPaths } from '../skills/catalog/lint.js';
+import { projectSkillDirs, userSkillDirs } from '../config/paths.js';
+import type { CatalogEntry } from '../skills/format/types.js';
+
+type SkillHandlers = Pick<Handlers,
+  'skills.list' | 'skills.show' | 'skills.setEnabled' | 'skills.trust' | 'skills.trustAll' | 'skills.install' |
+  'skills.pendingInstalls' | 'skills.approveInstall' | 'skills.rejectInstall' | 'skills.lint'>;
+
+export function skillHandlers(ctx: ServiceContext): SkillHandlers {
+  const entry = (name: string): CatalogEntry => {
+    const e = ctx.workspace().catalog.get(name);
+    if (!e) throw new ServiceError('not_found', `no skill named "${name}" in this workspace`, { name });
+    return e;
+  };
+  const view = (e: CatalogEntry) => {
+    const ws = ctx.workspace();
+    return skillView(e, ws.catalog.entries(), auditOf(e, ws.store), ws.store);
+  };
+  const refreshed = async (name: string) => {
+    await ctx.workspace().catalog.refresh();
+    return view(entry(name));
+  };
+
+  return {
+    'skills.list': () => {
+      const ws = ctx.workspace();
+      const all = ws.catalog.entries();
+      return {
+        skills: all.map((e) => skillView(e, all, auditOf(e, ws.store), ws.store)),
+        broken: ws.catalog.broken().map((b) => ({ tier: b.tier, dir: b.dir, file: b.file, diagnostics: b.diagnostics })),
+        diagnostics: ws.catalog.discoveryDiagnostics(),
+      };
+    },
+
+    'skills.show': ({ name }) => {
+      const e = entry(name);
+      const ws = ctx.workspace();
+      const report = auditOf(e, ws.store);
+      let body: string;
+      try {
+        body = readSkillBody(e.file);
+      } catch (err) {
+        throw new ServiceError('not_found', (err as Error).message, { file: e.file });
+      }
+      let resources: string[] = [];
+      try {
+        resources = listSkillFiles(e.realDir).files.filter((f) => !f.special).map((f) => f.rel);
+      } catch {
+        // an unreadable folder lists nothing; the body above was readable
+      }
+      return {
+        ...skillView(e, ws.catalog.entries(), report, ws.store),
+        body,
+        resources,
+        readWhen: e.manifest.readWhen,
+        dependsOn: e.manifest.dependsOn,
+        allowedTools: e.manifest.allowedTools,
+        ...(report?.permissions ? { permissions: permissionsView(report.permissions) } : {}),
+        ...(report ? { report: reportView(report) } : {}),
+      };
+    },
+
+    'skills.setEnabled': async ({ name, enabled }) => {
+      const e = entry(name);
+      ctx.workspace().catalog.setEnabled(e.manifest.name, enabled);
+      return refreshed(e.manifest.name);
+    },
+
+    'skills.trust': async ({ name, contentHash }) => {
+      const e = entry(name);
+      const store = ctx.store();
+      if (e.tier === 'builtin') return view(e);
+      const before = auditOf(e, store);
+      if (before && before.contentHash !== contentHash) {
+        throw new ServiceError('conflict', `"${name}" changed since it was shown (hash ${contentHash.slice(0, 12)} → ${before.contentHash.slice(0, 12)}); review it again`, { contentHash: before.contentHash });
+      }
+      // trustSkill audits again and binds trust to what it hashed now: refuse if that is not what the user saw.
+      const r = trustSkill(e.realDir, store);
+      if (!r.ok) throw new ServiceError('refused', r.reason, r.report ? { report: reportView(r.report) } : undefined);
+      if (r.report.contentHash !== contentHash) {
+        store.policy.setTrust(r.report.skill, r.report.contentHash, 'distrusted');
+        throw new ServiceError('conflict', `"${name}" changed while it was being trusted; review it again`, { contentHash: r.report.contentHash });
+      }
+      return refreshed(e.manifest.name);
+    },
+
+    'skills.trustAll': async ({ dryRun }) => {
+      const ws = ctx.workspace();
+      const store = ctx.store();
+      const trusted: string[] = [];
+      const refused: { name: string; reason: string }[] = [];
+      for (const e of ws.actingSkills()) {
+        if (e.tier === 'builtin') continue;
+        const report = auditOf(e, store);
+        const state = skillView(e, [], report, store).audit.status;
+        if (state === 'blocked') refused.push({ name: e.manifest.name, reason: e.disabledReason ?? 'audit P0: never trusted' });
+        if (state !== 'needs-trust') continue;
+        if (dryRun) {
+          trusted.push(e.manifest.name);
+          continue;
+        }
+        const r = trustSkill(e.realDir, store);
+        if (r.ok) trusted.push(e.manifest.name);
+        else refused.push({ name: e.manifest.name, reason: r.reason });
+      }
+      if (!dryRun && trusted.length) await ws.catalog.refresh();
+      const verb = dryRun ? 'would trust' : 'trusted';
+      const summary = trusted.length === 0 && refused.length === 0
+        ? 'nothing needs trust'
+        : `${verb} ${trusted.length} skill${trusted.length === 1 ? '' : 's'}${refused.length ? `; ${refused.length} refused (P0 skills are never trusted)` : ''}`;
+      return { trusted, refused, summary };
+    },
+
+    'skills.install': async ({ source, tier, replace }) => {
+      const ws = ctx.workspace();
+      const store = ctx.store();
+      const tierRoot = tier === 'user' ? userSkillDirs(ws.paths.home).workbuddy : projectSkillDirs(ws.workspace).workbuddy;
+      let r;
+      try {
+        r = installSkill({ source, tierRoot, tier, store, replace });
+      } catch (e) {
+        throw new ServiceError('refused', `cannot install ${source}: ${(e as Error).message}`);
+      }
+      if (r.status === 'installed') await ws.catalog.refresh();
+      return installView(r);
+    },
+
+    'skills.pendingInstalls': () => ({
+      items: ctx.store().policy.approvals('pending').filter((a) => a.kind !== 'discovered').map((a) => ({
+        approvalId: a.id, kind: a.kind, skill: a.skill, tier: a.tier, source: a.source, contentHash: a.contentHash, level: a.level, createdAt: a.createdAt,
+      })),
+    }),
+
+    'skills.approveInstall': async ({ approvalId, contentHash }) => {
+      const store = ctx.store();
+      const row = store.policy.approval(approvalId);
+      if (!row) throw new ServiceError('not_found', `no pending install ${approvalId}`);
+      if (row.contentHash !== contentHash) {
+        throw new ServiceError('conflict', `approval ${approvalId} is for content ${row.contentHash.slice(0, 12)}, not the ${contentHash.slice(0, 12)} shown`);
+      }
+      const r = approvePendingInstall(store, approvalId);
+      if (r.status === 'installed') await ctx.workspace().catalog.refresh();
+      return installView(r);
+    },
+
+    'skills.rejectInstall': ({ approvalId }) => {
+      const store = ctx.store();
+      const row = store.policy.approval(approvalId);
+      if (!row) throw new ServiceError('not_found', `no pending install ${approvalId}`);
+      if (row.status !== 'pending') throw new ServiceError('conflict', `approval ${approvalId} is already ${row.status}`);
+      store.policy.decideApproval(approvalId, 'rejected');
+      return { status: 'rejected' as const, skill: row.skill, approvalId, reason: 'rejected by the user' };
+    },
+
+    'skills.lint': ({ paths }) => {
+      const ws = ctx.workspace();
+      const report = paths?.length
+        ? lintPaths(paths.map((p) => resolve(ws.workspace, p)), { settings: ws.settings })
+        : lintCatalog(ws.catalog, { settings: ws.settings });
+      return {
+        skills: report.skills.map((s) => ({ ...(s.name ? { name: s.name } : {}), file: s.file, diagnostics: s.diagnostics })),
+        errors: report.errors,
+        warnings: report.warnings,
+      };
+    },
+  };
+}

@@ -1,0 +1,57 @@
+// Contract handlers for tools (list, search, MCP server status) and the policy the user controls (rules, ceiling).
+import { isAbsolute } from 'node:path';
+import type { Handlers } from './dispatch.js';
+import { ServiceError } from './dispatch.js';
+import type { ServiceContext } from './context.js';
+import { ruleView } from './views.js';
+import type { ConnectionStatus } from '../mcp/connection.js';
+import type { RegisteredTool } from '../tools/registry.js';
+
+type ToolHandlers = Pick<Handlers, 'tools.list' | 'tools.search' | 'tools.mcpStatus' | 'rules.list' | 'rules.remove'>;
+
+export function toolInfo(t: RegisteredTool) {
+  return { name: t.def.name, source: t.source, summary: t.def.summary, deferred: t.deferred };
+}
+
+const STATE: Record<ConnectionStatus['state'], 'connecting' | 'connected' | 'failed' | 'disconnected'> = {
+  idle: 'connecting', connecting: 'connecting', retrying: 'connecting', connected: 'connected', failed: 'failed', closed: 'disconnected',
+};
+
+export function mcpView(s: ConnectionStatus) {
+  return { name: s.name, state: STATE[s.state], tools: s.tools, ...(s.lastError ? { error: s.lastError } : {}) };
+}
+
+export function toolHandlers(ctx: ServiceContext): ToolHandlers {
+  return {
+    'tools.list': async () => {
+      const box = await ctx.workspace().toolbox();
+      return { tools: box.registry.list().map(toolInfo) };
+    },
+    'tools.search': async ({ query, limit }) => {
+      const box = await ctx.workspace().toolbox();
+      const result = box.index.search(query, limit);
+      const hits = result.tools.flatMap((h) => {
+        const t = box.registry.get(h.name);
+        return t ? [{ ...toolInfo(t), score: h.score }] : [];
+      });
+      return { hits };
+    },
+    'tools.mcpStatus': async () => {
+      const box = await ctx.workspace().toolbox();
+      return { servers: box.mcp.status().map(mcpView) };
+    },
+    'rules.list': () => ({ rules: ctx.store().policy.rules().map(ruleView) }),
+    'rules.remove': ({ id }) => {
+      const removed = ctx.store().policy.removeRule(id);
+      if (!removed) throw new ServiceError('not_found', `no rule with id ${id}`);
+      return { removed };
+    },
+  };
+}
+
+/** Extra read/write roots must be absolute: a relative root would mean something different in every workspace. */
+export function checkRoots(roots: string[] | undefined, field: string): void {
+  for (const r of roots ?? []) {
+    if (!isAbsolute(r)) throw new ServiceError('invalid_input', `${field}: "${r}" must be an absolute path`);
+  }
+}

@@ -1,0 +1,94 @@
+// Core records → the contract's view shapes (skills with audit state and shadowing, audit reports, rules, installs).
+// Pure mapping: no I/O except the cached audit of a skill folder.
+import type { z } from 'zod';
+import type * as C from '../../../preload/contract.js';
+import type { AuditReport } from '../skills/trust/audit.js';
+import { auditCached } from '../skills/trust/trust.js';
+import type { CatalogEntry } from '../skills/format/types.js';
+import type { Permissions } from '../policy/permissions.js';
+import { describeRule } from '../policy/rules.js';
+import type { Rule } from '../store/policy-repo.js';
+import type { InstallResult } from '../skills/trust/install.js';
+import type { Store } from '../store/index.js';
+
+type Out<T extends z.ZodType> = z.output<T>;
+
+export function permissionsView(p: Permissions): Out<typeof C.Permissions> {
+  const commands: Record<string, string[]> = {};
+  for (const [tool, pats] of Object.entries(p.commands)) commands[tool] = pats.map((x) => (x.exact ? x.text : `${x.text}:*`));
+  return { tools: [...p.tools], commands, network: p.network, read: [...p.read], write: [...p.write], declared: p.declared };
+}
+
+export function reportView(r: AuditReport): Out<typeof C.AuditReport> {
+  return {
+    skill: r.skill,
+    dir: r.dir,
+    level: r.level,
+    findings: r.findings.map((f) => ({ file: f.file, line: f.line, rule: f.rule, family: f.family, level: f.level, excerpt: f.excerpt, message: f.message })),
+    contentHash: r.contentHash,
+    files: r.files,
+    bytes: r.bytes,
+    ...(r.permissions ? { permissions: permissionsView(r.permissions) } : {}),
+    manifestDiagnostics: r.manifestDiagnostics,
+    ...(r.diff ? { diff: { widened: r.diff.widened, lines: r.diff.lines } } : {}),
+  };
+}
+
+/** The audit state a list shows. Built-in skills ship with the app and are trusted by design. */
+export function auditState(entry: CatalogEntry, report: AuditReport | undefined, store: Store | undefined): Out<typeof C.AuditState> {
+  if (entry.tier === 'builtin') return { status: 'clean', findings: 0 };
+  if (!report) return { status: 'checking', findings: 0 };
+  const base = { level: report.level, findings: report.findings.length, contentHash: report.contentHash };
+  if (report.level === 'P0') return { status: 'blocked', ...base };
+  const trusted = store?.policy.trustByHash(report.contentHash) === 'trusted';
+  if (trusted) return { status: 'trusted', ...base };
+  if (report.level === 'P1' || entry.disabledReason?.startsWith('permissions widened')) return { status: 'needs-trust', ...base };
+  return { status: 'clean', ...base };
+}
+
+/** The audit of a catalog entry (cached by file fingerprint), or undefined when it cannot run (then: `checking`). */
+export function auditOf(entry: CatalogEntry, store: Store | undefined): AuditReport | undefined {
+  if (entry.tier === 'builtin') return undefined;
+  try {
+    return auditCached(entry.realDir, store);
+  } catch {
+    return undefined;
+  }
+}
+
+export function skillView(entry: CatalogEntry, all: CatalogEntry[], report: AuditReport | undefined, store: Store | undefined): Out<typeof C.SkillSummary> {
+  const m = entry.manifest;
+  return {
+    name: m.name,
+    ...(m.title ? { title: m.title } : {}),
+    description: m.description,
+    tier: entry.tier,
+    source: entry.source,
+    dir: entry.dir,
+    file: entry.file,
+    enabled: entry.enabled,
+    ...(entry.disabledReason ? { disabledReason: entry.disabledReason } : {}),
+    ...(entry.shadowedBy ? { shadowedBy: { tier: entry.shadowedBy.tier, file: entry.shadowedBy.file } } : {}),
+    shadows: entry.shadowedBy ? [] : all.filter((o) => o.shadowedBy?.file === entry.file).map((o) => ({ tier: o.tier, file: o.file })),
+    diagnostics: entry.diagnostics,
+    audit: auditState(entry, report, store),
+  };
+}
+
+export function ruleView(r: Rule): Out<typeof C.PolicyRule> {
+  return { ...r, description: describeRule(r) };
+}
+
+export function installView(r: InstallResult): Out<typeof C.InstallOutcome> {
+  const report = 'report' in r && r.report ? { report: reportView(r.report) } : {};
+  switch (r.status) {
+    case 'installed':
+      return { status: 'installed', skill: r.skill, dest: r.dest, ...report, ...(r.replaced ? { reason: 'replaced the installed version' } : {}) };
+    case 'pending':
+      return { status: 'pending', reason: r.reason, approvalId: r.approval.id, skill: r.approval.skill, ...report };
+    case 'exists':
+      return { status: 'exists', reason: r.reason, dest: r.dest, ...report };
+    case 'refused':
+      return { status: 'refused', reason: r.reason, ...report };
+  }
+}

@@ -1,0 +1,93 @@
+// Chat sessions: one row per conversation and its append-only event log. Each append is its own committed
+// write (WAL), so what the user saw survives a crash; the agent rebuilds a session by replaying its events.
+import type { Db } from './db.js';
+import type Database from 'better-sqlite3';
+
+export interface SessionRow {
+  id: string;
+  workspace: string;
+  title: string;
+  provider: string | null;
+  model: string | null;
+  createdAt: number;
+  updatedAt: number;
+  events: number;
+}
+
+export interface StoredEvent {
+  /** Global, increasing: the order events happened in. */
+  seq: number;
+  type: string;
+  data: Record<string, unknown>;
+  at: number;
+}
+
+const COLS = `s.id, s.workspace, s.title, s.provider, s.model, s.created_at AS createdAt, s.updated_at AS updatedAt,
+  (SELECT COUNT(*) FROM chat_events e WHERE e.session_id = s.id) AS events`;
+
+export class SessionRepo {
+  private readonly insert: Database.Statement;
+  private readonly touch: Database.Statement;
+
+  constructor(private readonly db: Db) {
+    this.insert = db.prepare('INSERT INTO chat_events (session_id, type, data_json, at) VALUES (?, ?, ?, ?)');
+    this.touch = db.prepare('UPDATE chat_sessions SET updated_at = ? WHERE id = ?');
+  }
+
+  create(row: { id: string; workspace: string; title?: string; provider?: string | null; model?: string | null; now?: number }): SessionRow {
+    const now = row.now ?? Date.now();
+    this.db
+      .prepare('INSERT INTO chat_sessions (id, workspace, title, provider, model, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(row.id, row.workspace, row.title ?? '', row.provider ?? null, row.model ?? null, now, now);
+    return this.get(row.id)!;
+  }
+
+  get(id: string): SessionRow | undefined {
+    return this.db.prepare(`SELECT ${COLS} FROM chat_sessions s WHERE s.id = ?`).get(id) as SessionRow | undefined;
+  }
+
+  /** Sessions, most recently used first; only one workspace's when given. */
+  list(opts: { workspace?: string; limit?: number } = {}): SessionRow[] {
+    const where = opts.workspace ? 'WHERE s.workspace = ?' : '';
+    const args: unknown[] = opts.workspace ? [opts.workspace] : [];
+    return this.db.prepare(`SELECT ${COLS} FROM chat_sessions s ${where} ORDER BY s.updated_at DESC, s.id LIMIT ?`).all(...args, opts.limit ?? 1000) as SessionRow[];
+  }
+
+  /** Sessions whose id starts with `prefix` (so a short id from a listing works). */
+  findByPrefix(prefix: string): SessionRow[] {
+    return this.db.prepare(`SELECT ${COLS} FROM chat_sessions s WHERE s.id LIKE ? ESCAPE '\\' ORDER BY s.updated_at DESC LIMIT 10`).all(prefix.replace(/[%_\\]/g, '\\$&') + '%') as SessionRow[];
+  }
+
+  update(id: string, fields: { title?: string; provider?: string | null; model?: string | null }): void {
+    if (fields.title !== undefined) this.db.prepare('UPDATE chat_sessions SET title = ? WHERE id = ?').run(fields.title, id);
+    if (fields.provider !== undefined) this.db.prepare('UPDATE chat_sessions SET provider = ? WHERE id = ?').run(fields.provider, id);
+    if (fields.model !== undefined) this.db.prepare('UPDATE chat_sessions SET model = ? WHERE id = ?').run(fields.model, id);
+  }
+
+  /** Append one event, committed when this returns. `touch` also moves the session to the top of the list. */
+  append(sessionId: string, type: string, data: Record<string, unknown>, opts: { at?: number; touch?: boolean } = {}): number {
+    const at = opts.at ?? Date.now();
+    const info = this.insert.run(sessionId, type, JSON.stringify(data), at);
+    if (opts.touch) this.touch.run(at, sessionId);
+    return Number(info.lastInsertRowid);
+  }
+
+  events(sessionId: string, afterSeq = 0): StoredEvent[] {
+    const rows = this.db
+      .prepare('SELECT id AS seq, type, data_json AS json, at FROM chat_events WHERE session_id = ? AND id > ? ORDER BY id')
+      .all(sessionId, afterSeq) as { seq: number; type: string; json: string; at: number }[];
+    const out: StoredEvent[] = [];
+    for (const r of rows) {
+      try {
+        out.push({ seq: r.seq, type: r.type, data: JSON.parse(r.json) as Record<string, unknown>, at: r.at });
+      } catch {
+        out.push({ seq: r.seq, type: 'error', data: { kind: 'store', message: `event ${r.seq} could not be read` }, at: r.at });
+      }
+    }
+    return out;
+  }
+
+  delete(id: string): boolean {
+    return this.db.prepare('DELETE FROM chat_sessions WHERE id = ?').run(id).changes > 0;
+  }
+}

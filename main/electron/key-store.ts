@@ -1,0 +1,55 @@
+// API keys encrypted with the OS keychain (Electron's safeStorage) in <dataDir>/keys.json, readable only by the user.
+// Electron-free: main.ts passes safeStorage as the cipher. A key goes in and is handed to the provider; the renderer
+// only ever learns whether one is stored.
+import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { KeyStore } from '../core/service/context.js';
+
+export interface Cipher {
+  isEncryptionAvailable(): boolean;
+  encryptString(plain: string): Buffer;
+  decryptString(encrypted: Buffer): string;
+}
+
+export const KEYS_FILE = 'keys.json';
+
+export function safeKeyStore(dataDir: string, cipher: Cipher): KeyStore {
+  const file = join(dataDir, KEYS_FILE);
+  const read = (): Record<string, string> => {
+    try {
+      const raw = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+      return raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, string>) : {};
+    } catch {
+      return {};
+    }
+  };
+  const write = (all: Record<string, string>) => {
+    mkdirSync(dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(all, null, 2) + '\n', { mode: 0o600 });
+    chmodSync(tmp, 0o600);
+    renameSync(tmp, file);
+  };
+  return {
+    kind: 'os-keychain',
+    get(id) {
+      const blob = read()[id];
+      if (typeof blob !== 'string' || !cipher.isEncryptionAvailable()) return undefined;
+      try {
+        return cipher.decryptString(Buffer.from(blob, 'base64'));
+      } catch {
+        return undefined; // encrypted by another user or keychain: treat as absent
+      }
+    },
+    set(id, key) {
+      if (!cipher.isEncryptionAvailable()) throw new Error('the OS keychain is not available, so the key cannot be stored encrypted');
+      write({ ...read(), [id]: cipher.encryptString(key).toString('base64') });
+    },
+    delete(id) {
+      const all = read();
+      if (!(id in all)) return;
+      delete all[id];
+      write(all);
+    },
+  };
+}

@@ -1,0 +1,182 @@
+// Serve mode: the built renderer and the contract over a WebSocket on 127.0.0.1, for a browser instead of Electron.
+// Every request and the socket pass judgeRequest (loopback, Host, Origin, per-run token); frames are validated with
+// the contract's schemas by the same dispatcher Electron uses.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { ClientFrame, SOCKET_PATH, contractError, type ServerFrame } from '../../preload/contract.js';
+import { dispatch, type Handlers, type EventHub } from '../core/service/dispatch.js';
+import { contentTypeFor, rendererFileFor, securityHeaders, serveContentSecurityPolicy } from './http-security.js';
+import { cookieName, cookieValue, judgeRequest, listenAddressProblem, newToken, tokenCookie, tokensEqual, type RequestFacts } from './guards.js';
+
+export interface ServeOptions {
+  handlers: Handlers;
+  events: EventHub;
+  /** The built renderer (dist/renderer). */
+  rendererDir: string;
+  /** 0 = any free port. */
+  port?: number;
+  /** Must be 127.0.0.1 (anything else is refused). */
+  host?: string;
+  /** Fixed token (tests); default: a fresh random one. */
+  token?: string;
+  /** Largest accepted frame (default 4 MiB). */
+  maxPayload?: number;
+  log?: (line: string) => void;
+}
+
+export interface ServeHandle {
+  /** http://127.0.0.1:PORT/?token=… — open this; the page then keeps the token in an HttpOnly cookie. */
+  url: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function facts(req: IncomingMessage, port: number, upgrade: boolean): RequestFacts {
+  const url = new URL(req.url ?? '/', 'http://placeholder');
+  const auth = header(req, 'authorization');
+  const bearer = auth?.startsWith('Bearer ') ? auth.slice(7) : undefined;
+  return {
+    method: req.method ?? 'GET',
+    host: header(req, 'host'),
+    origin: header(req, 'origin'),
+    fetchSite: header(req, 'sec-fetch-site'),
+    remoteAddress: req.socket.remoteAddress,
+    token: url.searchParams.get('token') ?? bearer ?? cookieValue(header(req, 'cookie'), cookieName(port)),
+    upgrade,
+  };
+}
+
+const DENIED_PAGE = (reason: string) =>
+  `<!doctype html><meta charset="utf-8"><title>Knack</title><p>Knack refused this request (${reason.replace(/[<>&"]/g, '')}).</p>` +
+  '<p>Open the address printed by <code>knack serve</code> in the terminal; it carries this run\'s token.</p>';
+
+export async function startServe(opts: ServeOptions): Promise<ServeHandle> {
+  const host = opts.host ?? '127.0.0.1';
+  const problem = listenAddressProblem(host);
+  if (problem) throw new Error(problem);
+  const token = opts.token ?? newToken();
+  const root = resolve(opts.rendererDir);
+  const log = opts.log ?? (() => {});
+  let port = opts.port ?? 0;
+
+  const send = (res: ServerResponse, status: number, body: string | Buffer, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { ...securityHeaders(serveContentSecurityPolicy(port)), 'Content-Type': 'text/html; charset=utf-8', ...headers });
+    res.end(body);
+  };
+
+  const server = createServer((req, res) => {
+    void (async () => {
+      const f = facts(req, port, false);
+      const verdict = judgeRequest(f, port, token);
+      if (!verdict.ok) {
+        log(`refused ${f.method} ${req.url?.split('?')[0]}: ${verdict.reason}`);
+        return send(res, verdict.status, DENIED_PAGE(verdict.reason));
+      }
+      if (f.method !== 'GET' && f.method !== 'HEAD') return send(res, 405, 'method not allowed', { Allow: 'GET, HEAD' });
+      const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+      // First visit with ?token=: keep it in an HttpOnly cookie and drop it from the address bar and history.
+      if (url.searchParams.has('token') && tokensEqual(url.searchParams.get('token') ?? undefined, token)) {
+        url.searchParams.delete('token');
+        return send(res, 303, '', { Location: url.pathname + url.search, 'Set-Cookie': tokenCookie(port, token) });
+      }
+      const target = rendererFileFor(url.pathname);
+      if ('problem' in target) return send(res, 404, 'not found');
+      const file = join(root, ...target.rel.split('/'));
+      if (file !== root && !file.startsWith(root + sep)) return send(res, 404, 'not found');
+      try {
+        const st = await stat(file);
+        if (!st.isFile()) return send(res, 404, 'not found');
+        const body = await readFile(file);
+        return send(res, 200, f.method === 'HEAD' ? '' : body, { 'Content-Type': contentTypeFor(target.rel) });
+      } catch {
+        if (target.rel === 'index.html') {
+          return send(res, 503, `<!doctype html><meta charset="utf-8"><title>Knack</title><p>The interface is not built in ${root.replace(/[<>&"]/g, '')}. Run <code>npm run build</code>, then reload.</p>`);
+        }
+        return send(res, 404, 'not found');
+      }
+    })().catch((e: unknown) => {
+      log(`request failed: ${(e as Error).message}`);
+      if (!res.headersSent) send(res, 500, 'internal error');
+      else res.destroy();
+    });
+  });
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: opts.maxPayload ?? 4 * 1024 * 1024 });
+  const refuseUpgrade = (socket: Duplex, status: number, reason: string) => {
+    const text = status === 401 ? 'Unauthorized' : status === 421 ? 'Misdirected Request' : status === 404 ? 'Not Found' : 'Forbidden';
+    socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(reason)}\r\n\r\n${reason}`);
+  };
+
+  server.on('upgrade', (req, socket, head) => {
+    const f = facts(req, port, true);
+    const verdict = judgeRequest(f, port, token);
+    if (!verdict.ok) {
+      log(`refused socket: ${verdict.reason}`);
+      return refuseUpgrade(socket, verdict.status, verdict.reason);
+    }
+    if (new URL(req.url ?? '/', 'http://placeholder').pathname !== SOCKET_PATH) return refuseUpgrade(socket, 404, 'no such socket');
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+  });
+
+  wss.on('connection', (ws: WebSocket) => {
+    const out = (frame: ServerFrame) => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
+    };
+    const off = opts.events.on((name, payload) => out({ type: 'event', name, payload }));
+    ws.on('close', off);
+    ws.on('error', () => ws.close());
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) return ws.close(1003, 'text frames only');
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(data.toString());
+      } catch {
+        return ws.close(1007, 'not JSON');
+      }
+      const frame = ClientFrame.safeParse(parsed);
+      if (!frame.success) {
+        const id = (parsed as { id?: unknown } | null)?.id;
+        if (typeof id === 'number' && Number.isInteger(id) && id >= 0) {
+          return out({ type: 'result', id, result: { ok: false, error: contractError('invalid_input', 'malformed call frame') } });
+        }
+        return ws.close(1008, 'malformed frame');
+      }
+      const { id, method, input } = frame.data;
+      void dispatch(opts.handlers, method, input, (m, e) => log(`${m} failed: ${(e as Error)?.stack ?? String(e)}`)).then((result) => out({ type: 'result', id, result }));
+    });
+  });
+
+  await new Promise<void>((ok, fail) => {
+    server.once('error', fail);
+    server.listen(port, host, () => {
+      server.off('error', fail);
+      ok();
+    });
+  });
+  port = (server.address() as { port: number }).port;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://127.0.0.1:${port}/?token=${token}`,
+    port,
+    token,
+    close() {
+      closing ??= new Promise<void>((done) => {
+        for (const c of wss.clients) c.close(1001, 'Knack is shutting down');
+        wss.close();
+        server.close(() => done());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+// `npm run build`: the renderer with Vite (dist/renderer), then the Electron main, the preload, the sandbox host and
+// the catalog's parse worker with esbuild (dist/main/electron, dist/preload) — compiled JavaScript, no tsx at run time.
+// Usage: node scripts/build.mjs [--main-only | --renderer-only]
+import { build } from 'esbuild';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const args = new Set(process.argv.slice(2));
+
+/** Runtime dependencies stay in node_modules (native modules, data files); only our TypeScript is bundled. */
+const external = ['electron', ...Object.keys(pkg.dependencies ?? {})];
+
+// Bundled ESM still meets `require` in dependencies' interop paths; give it a real one.
+const banner = { js: "import { createRequire as __knackCreateRequire } from 'node:module'; const require = __knackCreateRequire(import.meta.url);" };
+
+export async function buildMain() {
+  const out = join(root, 'dist', 'main', 'electron');
+  rmSync(out, { recursive: true, force: true });
+  const common = { bundle: true, platform: 'node', target: 'node20', format: 'esm', sourcemap: 'linked', external, banner, logLevel: 'warning', legalComments: 'none' };
+  // main.js, and beside it the files the core starts by path (sandbox/spawn.ts: ./host.js; skills/parse-pool.ts: ./parse-worker.js).
+  await build({
+    ...common,
+    entryPoints: {
+      main: join(root, 'main', 'electron', 'main.ts'),
+      host: join(root, 'main', 'core', 'sandbox', 'host.ts'),
+      'parse-worker': join(root, 'main', 'core', 'skills', 'parse-worker.ts'),
+    },
+    outdir: out,
+  });
+  // A sandboxed preload must be one CommonJS file that requires nothing but `electron`: zod and the contract go inside.
+  await build({
+    bundle: true, platform: 'node', target: 'chrome130', format: 'cjs', sourcemap: 'linked', external: ['electron'], logLevel: 'warning',
+    entryPoints: [join(root, 'preload', 'index.ts')],
+    outfile: join(root, 'dist', 'preload', 'index.cjs'),
+  });
+  // dist/ holds ESM .js files next to a CommonJS preload: say which is which for Node and Electron.
+  writeFileSync(join(root, 'dist', 'package.json'), JSON.stringify({ type: 'module' }) + '\n');
+}
+
+export function buildRenderer() {
+  const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
+  const r = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error(`vite build failed (exit ${r.status})`);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  try {
+    if (!args.has('--main-only')) buildRenderer();
+    if (!args.has('--renderer-only')) await buildMain();
+    console.log('built: dist/renderer, dist/main/electron (main, host, parse-worker), dist/preload/index.cjs');
+  } catch (e) {
+    console.error(`build failed: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(1);
+  }
+}
