@@ -14,6 +14,7 @@ import { accessForArgs } from '../core/skills/use/gate-setup.js';
 import { CATEGORIES, describeRule, skillScopeKey } from '../core/policy/rules.js';
 import type { Effect, NewRule } from '../core/store/policy-repo.js';
 import { addRule } from '../core/policy/rule-book.js';
+import { displaySafe } from '../core/policy/display.js';
 import { realRoot } from '../core/base/paths.js';
 import type { Access, Actor, ToolCall } from '../core/policy/types.js';
 import { builtinTools } from '../core/tools/builtin/index.js';
@@ -250,7 +251,11 @@ const check: Command = {
       const call: ToolCall = { tool, args: args as Record<string, unknown>, access: accessOf(tool, args as Record<string, unknown>, ctx.workspace, actor) };
       const d = gate.authorize(call, actor);
       if (ctx.json) printJson(ctx.io, { ...d, call: { tool, access: call.access }, actor });
-      else ctx.io.out(`${d.verdict}: ${d.reason}${d.ruleId ? ` [rule ${d.ruleId}]` : ''}`);
+      else {
+        ctx.io.out(displaySafe(`${d.verdict}: ${d.reason}${d.ruleId ? ` [rule ${d.ruleId}]` : ''}`));
+        if (d.rule) ctx.io.out(displaySafe(`  rule: ${d.rule}${d.scope ? ` (${d.scope})` : ''}`));
+        if (d.skill) ctx.io.out(displaySafe(`  skill: ${d.skill.name} (${d.skill.tier ?? 'unknown tier'}, ${d.skill.dir}${d.skill.hash ? `, ${d.skill.hash.slice(0, 12)}` : ''})`));
+      }
       return d.verdict === 'allow' ? 0 : d.verdict === 'ask' ? 1 : 2;
     } finally {
       await ws.close();

@@ -207,7 +207,7 @@ export function parseCommandLine(line: string): ParsedLine {
   const known = cache.get(line);
   if (known) return known;
   const result = parseUncached(line);
-  if (cache.size >= 256) cache.delete(cache.keys().next().value!);
+  if (cache.size >= 512) cache.delete(cache.keys().next().value!);
   cache.set(line, result);
   return result;
 }
@@ -302,8 +302,19 @@ function parseUncached(line: string): ParsedLine {
 }
 
 /** Words of a rule or pattern text (`git status`, `sed -n '1,5p' x`): the parser's words, or whitespace split as a fallback. */
+const ruleCache = new Map<string, string[]>();
+
 export function ruleWords(text: string): string[] {
-  const p = parseCommandLine(text);
+  const known = ruleCache.get(text);
+  if (known) return known;
+  const words = ruleWordsUncached(text);
+  if (ruleCache.size >= 1000) ruleCache.delete(ruleCache.keys().next().value!);
+  ruleCache.set(text, words);
+  return words;
+}
+
+function ruleWordsUncached(text: string): string[] {
+  const p = parseUncached(text);
   const only = p.commands.length === 1 ? p.commands[0] : undefined;
   if (p.notPlain === undefined && only?.words) return only.words;
   return text.trim().split(/\s+/).filter(Boolean);

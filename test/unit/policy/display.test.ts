@@ -48,3 +48,21 @@ test('finding 8: the terminal approval prompt of knack tools call shows control 
   assert.match(q, /\\u\{202e\}/);
   assert.ok(!INVISIBLE.test(err.replace(/\n/g, '')), JSON.stringify(err));
 });
+
+test('every gate decision names the rule that spoke and its scope; knack policy check shows them', async () => {
+  const root = tempDir();
+  writeTree(root, { 'ws/readme.md': 'x' });
+  const common = ['--workspace', join(root, 'ws'), '--home', join(root, 'home'), '--data-dir', join(root, 'data')];
+  let out = '';
+  const io: Io = { out: (t) => void (out += `${t}\n`), err: () => undefined };
+  assert.equal(await main(['policy', 'rules', 'add', 'deny', '--tool', 'bash', '--command', 'rm -rf', ...common], io), 0);
+  out = '';
+  assert.equal(await main(['policy', 'check', '--tool', 'bash', '--args', JSON.stringify({ command: 'cd x && \\rm -fr /' }), ...common], io), 2);
+  assert.match(out, /^deny: your rule "deny bash command "rm -rf"/m);
+  assert.match(out, /^ {2}rule: deny bash command "rm -rf" in .+ \(workspace .+\)$/m);
+  out = '';
+  await main(['policy', 'check', '--tool', 'bash', '--args', JSON.stringify({ command: 'ls', x: 1 }), '--json', ...common], io);
+  const d = JSON.parse(out) as { verdict: string; rule?: string };
+  assert.equal(d.verdict, 'ask');
+  assert.equal(d.rule, undefined);
+});

@@ -69,3 +69,32 @@ test('finding 4: "always" for a skill\'s call stores a rule bound to the identit
     store.close();
   }
 });
+
+test('finding 3: knack.callTool("DeferExecuteTool", run_skill_script) from a skill\'s script never starts the other skill\'s script', async () => {
+  const { ToolRegistry } = await import('../../../main/core/tools/registry.js');
+  const { ToolExecutor } = await import('../../../main/core/tools/executor.js');
+  const { ToolSession } = await import('../../../main/core/tools/session.js');
+  const { ToolSearchIndex } = await import('../../../main/core/tools/tool-search.js');
+  const { deferExecuteTool } = await import('../../../main/core/tools/meta-tools.js');
+  const { createRunSkillScriptTool } = await import('../../../main/core/sandbox/tool.js');
+  const { createCapabilityHandler, registryLookup } = await import('../../../main/core/sandbox/capabilities.js');
+  const started: string[] = [];
+  // The runner records what it would start: the victim's script must never reach it.
+  const runner = {
+    runSkillScript: async (skill: { name: string }, script: string) => { started.push(`${skill.name}/${script}`); return { value: null, logs: [], stats: {} }; },
+  } as unknown as Parameters<typeof createRunSkillScriptTool>[0]['runner'];
+  const attacker: SkillPolicy = { name: 'attacker', dir: '/skills/attacker', tier: 'project', permissions: perms({ tools: ['DeferExecuteTool', 'run_skill_script'], paths: { write: ['**'] } }) };
+  const gate = createGate({ ceiling, rules: () => [{ id: 'all', effect: 'allow', tool: '*', createdAt: 0 }], skill: (n) => (n === 'attacker' ? attacker : undefined), protectedRoots: [] });
+  const registry = new ToolRegistry();
+  const executor = new ToolExecutor({ registry, gate, approver: async () => true });
+  const session = new ToolSession(registry, executor, new ToolSearchIndex());
+  registry.registerAll([deferExecuteTool(session), createRunSkillScriptTool({ runner, findSkill: (name) => ({ name, dir: `/skills/${name}` }) })]);
+  const handler = createCapabilityHandler({ gate, tools: registryLookup(registry), limits: { maxFileBytes: 1 << 20, maxListEntries: 100 } });
+  const run = { hold: () => () => undefined, signal: new AbortController().signal };
+  const ctx = { skill: { name: 'attacker', dir: '/skills/attacker' }, workspace: ws };
+  const direct = handler('callTool', { name: 'run_skill_script', args: { skill: 'victim', script: 'w.mjs' } }, ctx, run);
+  await assert.rejects(direct, /scripts cannot start scripts|cannot start other scripts/);
+  const viaDefer = handler('callTool', { name: 'DeferExecuteTool', args: { name: 'run_skill_script', arguments: { skill: 'victim', script: 'w.mjs' } } }, ctx, run);
+  await assert.rejects(viaDefer, /scripts cannot start scripts/);
+  assert.deepEqual(started, []);
+});

@@ -63,12 +63,13 @@ test('finding 12: grep\'s regex time limit is one budget for the whole call, not
   const files: Record<string, string> = {};
   for (let i = 0; i < 10; i++) files[`f${i}.txt`] = `line ${i}\n`;
   writeTree(root, files);
-  // A clock that advances 600 ms per file scanned: with a 2 s budget for the call, the fourth file ends it.
+  // A clock that advances 300 ms at every reading, so each file's matching takes 300 ms: with a 2 s budget for the
+  // call, seven files are searched (2,100 ms) and the eighth is refused. A per-file limit would search all ten.
   let now = 0;
-  const budget = new TimeBudget(2000, () => now);
-  const r = await grepFiles({ pattern: 'line' }, { workspace: root, actor: { kind: 'user' } }, budget, () => { now += 600; });
+  const budget = new TimeBudget(2000, () => (now += 300));
+  const r = await grepFiles({ pattern: 'line' }, { workspace: root, actor: { kind: 'user' } }, budget);
   assert.equal(!r.ok && r.error.code, 'tool.timeout');
   const details = (!r.ok ? r.error.details : undefined) as { filesSearched: number };
-  assert.equal(details.filesSearched, 4);
+  assert.equal(details.filesSearched, 7);
   assert.match(!r.ok ? r.error.message : '', /2000 ms/);
 });

@@ -16,14 +16,24 @@ const LINE_MAX_CHARS = 400;
 /** Regex time allowed for one whole call (all files together): a pattern that backtracks ends the search, it never freezes the app. */
 export const GREP_CALL_TIMEOUT_MS = 2000;
 
-/** A time budget shared by every file of one call. `now` is injectable so the limit can be tested without timing. */
+/**
+ * Regex time shared by every file of one call: only the matching counts (not reading files). `now` is injectable
+ * so the limit can be tested without timing.
+ */
 export class TimeBudget {
-  private readonly start: number;
-  constructor(readonly ms: number, private readonly now: () => number = () => performance.now()) {
-    this.start = now();
-  }
+  private spent = 0;
+  constructor(readonly ms: number, private readonly now: () => number = () => performance.now()) {}
   remaining(): number {
-    return this.ms - (this.now() - this.start);
+    return this.ms - this.spent;
+  }
+  /** Run `fn` with the time left as its limit, and count the time it took. */
+  measure<T>(fn: (limitMs: number) => T): T {
+    const t = this.now();
+    try {
+      return fn(this.remaining());
+    } finally {
+      this.spent += this.now() - t;
+    }
   }
 }
 
@@ -91,9 +101,9 @@ export const grepTool: ToolDefinition<Args> = {
 
 /**
  * The search behind grep. Every file found is checked against the caller's grants (ctx.mayRead), and the regex
- * time limit is one budget for the whole call. `afterFile` runs after each file searched (progress, tests).
+ * time limit is one budget for the whole call.
  */
-export async function grepFiles(a: Args, ctx: ToolContext, budget = new TimeBudget(GREP_CALL_TIMEOUT_MS), afterFile?: () => void): Promise<ToolResult> {
+export async function grepFiles(a: Args, ctx: ToolContext, budget = new TimeBudget(GREP_CALL_TIMEOUT_MS)): Promise<ToolResult> {
   {
     const root = resolveArg(ctx.workspace, a.path);
     let re: RegExp;
@@ -142,21 +152,18 @@ export async function grepFiles(a: Args, ctx: ToolContext, budget = new TimeBudg
           skippedBinary++;
           continue;
         }
-        const left = budget.remaining();
         const tooSlow = (): ToolResult => toolError('tool.timeout', `pattern: matching took over ${budget.ms} ms for this search (stopped at ${displayPath(ctx.workspace, f.path)}; a pattern like (a+)+ backtracks without end); simplify the pattern or narrow path/glob`, {
           matches, filesSearched,
         });
-        if (left <= 0) return tooSlow();
+        if (budget.remaining() <= 0) return tooSlow();
         filesSearched++;
         const text = buf.toString('utf8');
         let hits: number[];
         try {
-          hits = scan(text, max - matches.length, left);
+          hits = budget.measure((limit) => scan(text, max - matches.length, limit));
         } catch (e) {
           if ((e as NodeJS.ErrnoException).code !== 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw e;
           return tooSlow();
-        } finally {
-          afterFile?.();
         }
         if (hits.length === 0) continue;
         const lines = text.split(/\r?\n/);
