@@ -186,6 +186,7 @@ export class KnackWorkspace {
       workspace: this.workspace,
       ...(this.store ? { store: this.store } : {}),
       skills: [...first, ...this.actingSkills()],
+      paths: this.options.paths,
     }).gate;
   }
 

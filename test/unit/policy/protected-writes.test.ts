@@ -2,7 +2,7 @@
 // inside an opened home folder, and git/Knack control files of nested repositories, are never silently writable.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
 import { DEFAULT_SETTINGS, type Settings } from '../../../main/core/config/settings.js';
@@ -70,4 +70,22 @@ test('finding 7: git and Knack control files are protected at any depth (nested 
   }
   assert.equal(gate.authorize(write(join(ws, 'vendor/lib/src/git.ts')), agent).verdict, 'allow');
   assert.equal(gate.authorize(write(join(ws, 'docs/.gitkeep')), agent).verdict, 'allow');
+});
+
+test('finding 2 end to end: knack tools call with the home folder as workspace asks before rewriting the data folder given by --data-dir', async () => {
+  const { main } = await import('../../../main/cli/index.js');
+  const root = tempDir();
+  const home = join(root, 'home');
+  const data = join(home, 'appdata');
+  mkdirSync(data, { recursive: true });
+  writeFileSync(join(data, 'settings.json'), '{}');
+  const asked: string[] = [];
+  const io = { out: () => undefined, err: () => undefined, confirm: async (q: string) => (asked.push(q), false) };
+  const wide = JSON.stringify({ policy: { ceiling: { network: true, readRoots: ['/'], writeRoots: ['/'] } } });
+  const code = await main(['tools', 'call', 'write_file', '--args', JSON.stringify({ path: 'appdata/settings.json', content: wide }), '--no-mcp',
+    '--workspace', home, '--home', home, '--data-dir', data], io);
+  assert.equal(code, 1);
+  assert.equal(asked.length, 1);
+  assert.match(asked[0]!, /Knack/);
+  assert.equal(readFileSync(join(data, 'settings.json'), 'utf8'), '{}');
 });

@@ -5,7 +5,7 @@ import type { Store } from '../../store/index.js';
 import type { CatalogEntry } from '../format/types.js';
 import type { Access, Gate } from '../../policy/types.js';
 import { ceilingFrom, type Ceiling } from '../../policy/ceiling.js';
-import { createGate, type SkillPolicy } from '../../policy/gate.js';
+import { appOwnedRoots, createGate, type SkillPolicy } from '../../policy/gate.js';
 import { defaultPermissions, permissionsFromFrontmatter } from '../../policy/permissions.js';
 import { readFrontmatterFile } from '../format/skill-frontmatter.js';
 import { nameKey } from '../../base/names.js';
@@ -31,6 +31,8 @@ export interface GateSetup {
   store?: Store;
   /** Skills known to the catalog (their folders become read-only roots; their manifests bind them). */
   skills: Pick<CatalogEntry, 'file' | 'realDir' | 'manifest'>[];
+  /** The home and data folder in use (`--home`, `--data-dir`): their Knack folders always ask for writes. */
+  paths?: { home: string; dataDir: string };
 }
 
 export function buildGate(setup: GateSetup): { gate: Gate; ceiling: Ceiling } {
@@ -45,6 +47,7 @@ export function buildGate(setup: GateSetup): { gate: Gate; ceiling: Ceiling } {
     ceiling,
     rules: () => setup.store?.policy.rules() ?? [],
     skill: (name) => policies.get(nameKey(name)),
+    ...(setup.paths ? { protectedRoots: [...appOwnedRoots(setup.paths), ...appOwnedRoots()] } : {}),
   });
   return { gate, ceiling };
 }
