@@ -7,6 +7,8 @@ import { resolvePaths, type KnackPaths } from '../core/config/paths.js';
 export interface Io {
   out(text: string): void;
   err(text: string): void;
+  /** Write without adding a newline (streamed text); falls back to `out` when absent. */
+  write?(text: string): void;
   /** Ask the user a yes/no question on the terminal; false when there is no terminal. */
   confirm?(question: string): Promise<boolean>;
 }
@@ -14,6 +16,7 @@ export interface Io {
 export const processIo: Io = {
   out: (t) => void process.stdout.write(t.endsWith('\n') ? t : t + '\n'),
   err: (t) => void process.stderr.write(t.endsWith('\n') ? t : t + '\n'),
+  write: (t) => void process.stdout.write(t),
 };
 
 type Options = NonNullable<ParseArgsConfig['options']>;

@@ -5,6 +5,8 @@ import { skillsMatchCommands } from './skills-match.js';
 import { trustCommands } from './trust.js';
 import { toolsCommands } from './tools.js';
 import { sandboxCommands } from './sandbox.js';
+import { chatCommands } from './chat.js';
+import { sessionsCommands } from './sessions.js';
 import { serveCommands } from './serve.js';
 
 export const COMMANDS: Command[] = [
@@ -13,6 +15,8 @@ export const COMMANDS: Command[] = [
   ...trustCommands,
   ...toolsCommands,
   ...sandboxCommands,
+  ...chatCommands,
+  ...sessionsCommands,
   ...serveCommands,
 ];
 

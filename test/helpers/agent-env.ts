@@ -7,7 +7,7 @@ import { startFakeAnthropic } from './fake-anthropic.js';
 import { startFakeOpenAI } from './fake-openai.js';
 import type { FakeServer } from './fake-provider.js';
 import { openWorkspace, type KnackWorkspace } from '../../main/core/workspace.js';
-import { resolvePaths } from '../../main/core/paths.js';
+import { resolvePaths } from '../../main/core/config/paths.js';
 import { Agent, type AgentOptions } from '../../main/core/agent/index.js';
 import { anthropicProvider } from '../../main/core/agent/providers/anthropic.js';
 import { openaiProvider } from '../../main/core/agent/providers/openai.js';

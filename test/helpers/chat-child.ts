@@ -1,7 +1,7 @@
 // A real child process holding one chat turn (for crash tests): opens the workspace, talks to the fake server,
 // prints `SESSION <id>` and one `EVENT <type>` line per committed event, and waits to be killed.
 import { openWorkspace } from '../../main/core/workspace.js';
-import { resolvePaths } from '../../main/core/paths.js';
+import { resolvePaths } from '../../main/core/config/paths.js';
 import { Agent } from '../../main/core/agent/index.js';
 import { anthropicProvider } from '../../main/core/agent/providers/anthropic.js';
 

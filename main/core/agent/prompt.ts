@@ -1,9 +1,9 @@
 // Prompt assembly for one model call: system (stable: instructions + budgeted skill catalog; dynamic: loaded
 // skills, deferred tool names, plan mode), tool definitions, history — with real token counts per section.
-import type { Settings } from '../config.js';
-import { countTokens } from '../tokens.js';
-import { buildPromptCatalog, escapePrompt, type PromptCatalog } from '../skills/prompt-catalog.js';
-import type { CatalogEntry, Tier } from '../skills/types.js';
+import type { Settings } from '../config/settings.js';
+import { countTokens } from '../base/tokens.js';
+import { buildPromptCatalog, escapePrompt, type PromptCatalog } from '../skills/use/prompt-catalog.js';
+import type { CatalogEntry, Tier } from '../skills/format/types.js';
 import type { PromptTool } from '../tools/prompt-cost.js';
 import { renderToolSection } from '../tools/prompt-cost.js';
 import type { ChatMessage, ModelRequest } from './providers/types.js';
@@ -81,13 +81,25 @@ export class MessageTokens {
   }
 }
 
+/** Token counts of the prompt's other parts, remembered per slot while their text does not change. */
+export class TextTokens {
+  private readonly last = new Map<string, { text: string; tokens: number }>();
+  count(slot: string, text: string): number {
+    const hit = this.last.get(slot);
+    if (hit && hit.text === text) return hit.tokens;
+    const tokens = countTokens(text);
+    this.last.set(slot, { text, tokens });
+    return tokens;
+  }
+}
+
 export function renderLoadedSkills(loaded: LoadedBody[]): string {
   if (loaded.length === 0) return '';
   const parts = loaded.map((s) => `<skill name="${escapePrompt(s.name)}" tier="${s.tier}">\n${s.body}\n</skill>`);
   return `<loaded_skills>\n${parts.join('\n')}\n</loaded_skills>`;
 }
 
-export function assemblePrompt(input: PromptInput, caches: { catalog: CatalogCache; messages: MessageTokens }): AssembledPrompt {
+export function assemblePrompt(input: PromptInput, caches: { catalog: CatalogCache; messages: MessageTokens; text: TextTokens }): AssembledPrompt {
   const catalog = caches.catalog.get(input.catalogEntries, input.catalogSettings, input.contextWindow);
   const base = `${BASE_SYSTEM}\nThe open folder is ${input.workspace}.`;
   const stable = catalog.text ? `${base}\n\n${catalog.text}` : base;
@@ -96,9 +108,10 @@ export function assemblePrompt(input: PromptInput, caches: { catalog: CatalogCac
   const dynamic = [skillsText, deferredLine, input.planMode ? PLAN_MODE_NOTE : ''].filter(Boolean).join('\n\n');
   const toolText = renderToolSection(input.tools);
   const { history, observations } = caches.messages.total(input.messages);
-  const system = countTokens(base) + (input.planMode ? countTokens(PLAN_MODE_NOTE) : 0);
-  const skills = countTokens(skillsText);
-  const tools = countTokens(toolText) + countTokens(deferredLine);
+  const t = caches.text;
+  const system = t.count('base', base) + (input.planMode ? t.count('plan', PLAN_MODE_NOTE) : 0);
+  const skills = t.count('skills', skillsText);
+  const tools = t.count('tools', toolText) + t.count('deferred', deferredLine);
   const sections: ContextSections = {
     system,
     catalog: catalog.tokens,

@@ -2,21 +2,23 @@
 // observations → repeat; approvals pause the turn; every event is committed to SQLite before it is shown.
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type { Settings } from '../config.js';
-import type { KnackPaths } from '../paths.js';
+import type { Settings } from '../config/settings.js';
+import type { KnackPaths } from '../config/paths.js';
 import type { Store } from '../store/index.js';
-import type { Catalog } from '../skills/catalog.js';
-import type { SkillMatcher, MatchReason } from '../skills/matcher.js';
-import { SkillLoader, listResources } from '../skills/loader.js';
+import type { Catalog } from '../skills/catalog/catalog.js';
+import type { SkillMatcher, MatchReason } from '../skills/use/matcher.js';
+import { SkillLoader, listResources } from '../skills/use/loader.js';
 import type { Gate } from '../policy/types.js';
 import { describeRule, generaliseRules } from '../policy/rules.js';
-import type { Toolbox } from '../tools/toolbox.js';
+import { addRule } from '../policy/rule-book.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { ToolSearchIndex } from '../tools/tool-search.js';
 import type { ApprovalRequest } from '../tools/executor.js';
 import type { ToolResult } from '../tools/types.js';
 import type { ModelProvider, StreamEvent, ToolCallPart, Usage } from './providers/types.js';
 import { ProviderError, redact } from './providers/errors.js';
 import { applyEvent, emptyState, unresolvedCalls, type SessionState } from './state.js';
-import { assemblePrompt, CatalogCache, MessageTokens, type AssembledPrompt, type LoadedBody } from './prompt.js';
+import { assemblePrompt, CatalogCache, MessageTokens, TextTokens, type AssembledPrompt, type LoadedBody } from './prompt.js';
 import { sessionTools, type SessionTools } from './session-tools.js';
 import { compactionBoundary, summarize } from './compaction.js';
 import type {
@@ -32,7 +34,8 @@ export interface AgentHost {
   readonly gate: Gate;
   readonly paths: KnackPaths;
   matcher(): SkillMatcher;
-  toolbox(): Promise<Toolbox>;
+  /** The workspace's tools (registry with deferral, the deferred-tool index); the session views them through its own overlay. */
+  toolbox(): Promise<{ registry: ToolRegistry; index: ToolSearchIndex }>;
 }
 
 export interface SessionOptions {
@@ -88,6 +91,7 @@ export class ChatSession {
   private readonly bodies = new Map<string, LoadedBody>();
   private readonly catalogCache = new CatalogCache();
   private readonly messageTokens = new MessageTokens();
+  private readonly textTokens = new TextTokens();
   private readonly waiters = new Map<string, { resolve: (a: ApprovalAnswer) => void; req: ApprovalRequest }>();
   private readonly preAnswered = new Map<string, ApprovalAnswer>();
   private tools: SessionTools | undefined;
@@ -278,6 +282,29 @@ export class ChatSession {
     return true;
   }
 
+  /**
+   * Run a tool as the user (the inspector's `/run`, a UI action) through the same pipeline and gate; an `ask`
+   * becomes an approval request like the model's. Not part of the conversation.
+   */
+  async runTool(name: string, args: Record<string, unknown>): Promise<ToolResult> {
+    const tools = await this.toolsReady();
+    this.currentCall = { id: `user-${randomUUID().slice(0, 8)}`, name, arguments: JSON.stringify(args) };
+    try {
+      return await tools.session.call(name, args, { workspace: this.host.workspace, actor: { kind: 'user' } });
+    } finally {
+      this.currentCall = undefined;
+    }
+  }
+
+  /** The tools in the next prompt and the deferred ones reachable through ToolSearch. */
+  async toolList(): Promise<{ visible: { name: string; summary: string; discovered: boolean }[]; deferred: string[] }> {
+    const tools = await this.toolsReady();
+    return {
+      visible: tools.session.visibleTools().map((t) => ({ name: t.def.name, summary: t.def.summary, discovered: this.state.discovered.includes(t.def.name) })),
+      deferred: tools.session.hiddenTools().map((t) => t.def.name),
+    };
+  }
+
   /** After a multi-step task: ask the model to draft it as a skill with create_skill (it is audited like any install). */
   saveAsSkill(hint = ''): Promise<TurnResult> {
     return this.send(
@@ -356,8 +383,7 @@ export class ChatSession {
 
   private async modelStep(step: number, signal: AbortSignal): Promise<string> {
     const provider = this.opts.provider!;
-    await this.maybeCompact(signal);
-    const prompt = await this.assemble();
+    const prompt = (await this.maybeCompact(signal)) ?? (await this.assemble());
     this.record({ type: 'context', sections: prompt.sections });
     this.record({ type: 'assistant_start', step, provider: provider.id, model: provider.model });
     let stop = 'end_turn';
@@ -487,7 +513,7 @@ export class ChatSession {
   }
 
   private storeAlways(req: ApprovalRequest): string[] {
-    return generaliseRules({ tool: req.tool, args: req.args, access: req.access }, this.host.workspace, 'allow').map((r) => describeRule(this.store.policy.addRule(r).rule));
+    return generaliseRules({ tool: req.tool, args: req.args, access: req.access }, this.host.workspace, 'allow').map((r) => describeRule(addRule(this.store.policy, r).rule));
   }
 
   // ---- skills ----
@@ -580,21 +606,23 @@ export class ChatSession {
         planMode: this.state.planMode,
         messages: this.state.messages,
       },
-      { catalog: this.catalogCache, messages: this.messageTokens },
+      { catalog: this.catalogCache, messages: this.messageTokens, text: this.textTokens },
     );
   }
 
-  private async maybeCompact(signal: AbortSignal): Promise<void> {
+  /** Compact when the prompt nears the window. Returns the prompt as it stands when nothing was compacted. */
+  private async maybeCompact(signal: AbortSignal): Promise<AssembledPrompt | undefined> {
     const provider = this.opts.provider!;
     const p = await this.assemble();
     const limit = (this.opts.compactAt ?? 0.8) * provider.contextWindow;
-    if (p.sections.total + (this.opts.maxTokens ?? 8192) <= limit) return;
+    if (p.sections.total + (this.opts.maxTokens ?? 8192) <= limit) return p;
     const cut = compactionBoundary(this.state.messages);
-    if (cut <= 0) return;
+    if (cut <= 0) return p;
     const summary = await summarize(provider, this.state.messages.slice(0, cut), signal);
     const before = p.sections.total;
     const old = this.messageTokens.total(this.state.messages.slice(0, cut));
     this.record({ type: 'compaction', summary, compactedMessages: cut, tokensBefore: before, tokensAfter: before - old.history - old.observations });
+    return undefined;
   }
 
   // ---- recording ----

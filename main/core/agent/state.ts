@@ -3,7 +3,7 @@
 import type { ChatMessage } from './providers/types.js';
 import { emptyUsage, type Usage } from './providers/types.js';
 import type { AgentEventBody, ContextSections, PendingApproval, SkillLoadReason } from './types.js';
-import type { Tier } from '../skills/types.js';
+import type { Tier } from '../skills/format/types.js';
 
 export interface LoadedSkillState {
   name: string;

@@ -1,7 +1,7 @@
 // The agent's public shapes: every event a chat session records and shows (one union, stored as is), approval
 // requests and answers, context sections and the projection. The UI, the CLI and serve mode consume these.
 import type { Usage } from './providers/types.js';
-import type { Tier } from '../skills/types.js';
+import type { Tier } from '../skills/format/types.js';
 
 export type { Usage };
 

@@ -1,0 +1,305 @@
+// `knack chat`: a conversation on the terminal over the agent (streamed text, tool calls, approvals asked here),
+// `--once` for one message, `--json` for event lines; with no model configured it is the offline inspector.
+import { createInterface, type Interface } from 'node:readline/promises';
+import { CliError, stringFlag, type Command, type CommandContext } from './command.js';
+import { openWorkspaceFor } from './workspace.js';
+import type { KnackWorkspace } from '../core/workspace.js';
+import { Agent, ProviderError, PRESETS, type AgentEvent, type ChatSession, type PendingApproval, type TurnResult } from '../core/agent/index.js';
+
+const OPTIONS = {
+  once: { type: 'string' as const },
+  provider: { type: 'string' as const },
+  model: { type: 'string' as const },
+  'base-url': { type: 'string' as const },
+  session: { type: 'string' as const },
+  yes: { type: 'boolean' as const, short: 'y' },
+  plan: { type: 'boolean' as const },
+  offline: { type: 'boolean' as const },
+  'max-steps': { type: 'string' as const },
+};
+
+const OFFLINE_LABEL = '[offline inspector] no model is configured: set ANTHROPIC_API_KEY (or another provider\'s key, or --provider NAME); showing what would go to the model';
+
+function short(v: unknown, max = 160): string {
+  const s = typeof v === 'string' ? v : JSON.stringify(v) ?? '';
+  const flat = s.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, ' ');
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** Human rendering of events: text on stdout as it streams, everything else one line on stderr. */
+function renderer(ctx: CommandContext): (e: AgentEvent) => void {
+  const write = (t: string): void => (ctx.io.write ? ctx.io.write(t) : ctx.io.out(t));
+  let midLine = false;
+  const line = (t: string): void => {
+    if (midLine) write('\n');
+    midLine = false;
+    ctx.io.err(t);
+  };
+  return (e) => {
+    switch (e.type) {
+      case 'text_delta':
+        write(e.text);
+        midLine = !e.text.endsWith('\n');
+        break;
+      case 'assistant_end':
+        if (e.interrupted) line('  (interrupted)');
+        else if (midLine) {
+          write('\n');
+          midLine = false;
+        }
+        break;
+      case 'skill_loaded':
+        line(`· skill ${e.name} loaded (${e.reason}: ${e.why}, ${e.tokens} tokens)`);
+        break;
+      case 'skill_unloaded':
+        line(`· skill ${e.name} unloaded: ${e.reason}`);
+        break;
+      case 'tools_discovered':
+        line(`· found tools: ${e.names.join(', ')}`);
+        break;
+      case 'tool_call':
+        line(`→ ${e.name} ${short(e.arguments)}`);
+        break;
+      case 'gate_decision':
+        if (e.verdict === 'deny') line(`  ✗ denied: ${e.reason}`);
+        break;
+      case 'tool_result':
+        line(e.ok ? `  ✓ ${e.name} (${e.durationMs} ms)` : `  ✗ ${e.name}: ${short(e.content)}`);
+        break;
+      case 'approval_answered':
+        line(`  approval: ${e.answer}${e.message ? ` (${e.message})` : ''}${e.rules?.length ? ` — stored: ${e.rules.join('; ')}` : ''}`);
+        break;
+      case 'compaction':
+        line(`· compacted ${e.compactedMessages} older messages (${e.tokensBefore} → ${e.tokensAfter} tokens)`);
+        break;
+      case 'error':
+        line(`error: ${e.message}`);
+        break;
+      case 'recovered':
+        line(`· session recovered${e.interruptedAnswer ? ': the last answer was interrupted' : ''}${e.pendingApprovals ? `, ${e.pendingApprovals} approval(s) pending` : ''}`);
+        break;
+      case 'skill_offer':
+        line(`· this task used ${e.toolCalls} tool calls (${e.tools.join(', ')}): type /save-skill to save it as a skill`);
+        break;
+      case 'plan_mode':
+        line(`· plan mode ${e.on ? 'on (read-only)' : 'off'}`);
+        break;
+      default:
+        break;
+    }
+  };
+}
+
+/** Ask on the terminal: once / always (the rule is shown first) / deny (with an optional message). */
+async function askTerminal(rl: Interface | undefined, ctx: CommandContext, p: PendingApproval): Promise<{ kind: 'once' | 'always' | 'deny'; message?: string }> {
+  ctx.io.err(`? ${p.tool} ${short(p.args, 400)}\n  why: ${p.reason}${p.activeSkills.length ? `\n  active skills: ${p.activeSkills.join(', ')}` : ''}\n  always would store: ${p.alwaysPreview.join('; ') || '(nothing reusable)'}`);
+  if (!rl) {
+    if (ctx.io.confirm) return (await ctx.io.confirm(`allow ${p.tool} once?`)) ? { kind: 'once' } : { kind: 'deny', message: 'declined on the terminal' };
+    return { kind: 'deny', message: 'no terminal to ask (use --yes to allow asks once)' };
+  }
+  for (;;) {
+    const a = (await rl.question('  allow [o]nce, [a]lways, [d]eny? ')).trim().toLowerCase();
+    if (a === 'o' || a === 'once' || a === 'y' || a === 'yes') return { kind: 'once' };
+    if (a === 'a' || a === 'always') return { kind: 'always' };
+    if (a === 'd' || a === 'deny' || a === 'n' || a === 'no' || a === '') {
+      const message = (await rl.question('  message for the model (optional): ')).trim();
+      return { kind: 'deny', ...(message ? { message } : {}) };
+    }
+  }
+}
+
+async function inspect(ctx: CommandContext, ws: KnackWorkspace, chat: ChatSession, text?: string): Promise<void> {
+  if (text) {
+    const matches = ws.matcher().match(text);
+    ctx.io.out(matches.length ? `matched: ${matches.map((m) => m.name).join(', ')}` : 'matched: no skill');
+  }
+  const loaded = chat.loadedSkills();
+  ctx.io.out(`loaded skills: ${loaded.length ? loaded.map((s) => `${s.name} (${s.reason}, ${s.tokens} tokens)`).join(', ') : 'none'}`);
+  const s = await chat.contextSections();
+  ctx.io.out(
+    `prompt: ${s.total} tokens of ${s.window} — system ${s.system}, catalog ${s.catalog}, skills ${s.skills}, tools ${s.tools}, history ${s.history}, observations ${s.observations}`,
+  );
+}
+
+const SLASH = new Set(['exit', 'quit', 'skills', 'load', 'unload', 'tools', 'search', 'run', 'context', 'plan', 'save-skill', 'help']);
+
+async function slash(ctx: CommandContext, ws: KnackWorkspace, chat: ChatSession, input: string): Promise<boolean> {
+  const [cmd, ...rest] = input.slice(1).split(/\s+/);
+  const arg = rest.join(' ').trim();
+  switch (cmd) {
+    case 'exit': case 'quit':
+      return false;
+    case 'skills':
+      for (const e of ws.catalog.enabled()) ctx.io.out(`${e.manifest.name} (${e.tier}): ${short(e.manifest.description, 100)}`);
+      break;
+    case 'load': {
+      const r = chat.loadSkill(arg);
+      ctx.io.out(r.ok ? `loaded: ${r.loaded.join(', ') || '(already loaded)'}` : `cannot load: ${r.message}`);
+      break;
+    }
+    case 'unload':
+      ctx.io.out(chat.unloadSkill(arg) ? `unloaded ${arg}` : `${arg} is not loaded`);
+      break;
+    case 'tools': {
+      const t = await chat.toolList();
+      for (const v of t.visible) ctx.io.out(`${v.name}${v.discovered ? ' (found)' : ''}: ${v.summary}`);
+      ctx.io.out(`${t.deferred.length} deferred tools (ToolSearch finds them)`);
+      break;
+    }
+    case 'search': {
+      const skills = await chat.runTool('SkillSearch', { query: arg || ' ' });
+      ctx.io.out(`skills: ${short(skills.ok ? skills.content : skills.error.message, 600)}`);
+      const box = await ws.toolbox();
+      ctx.io.out(`tools: ${box.index.search(arg, 5).tools.map((t) => t.name).join(', ') || 'none'}`);
+      break;
+    }
+    case 'run': {
+      const [skill, script] = rest;
+      if (!skill || !script) ctx.io.out('usage: /run SKILL SCRIPT');
+      else {
+        const r = await chat.runTool('run_skill_script', { skill, script });
+        ctx.io.out(short(r.ok ? r.content : r.error.message, 2000));
+      }
+      break;
+    }
+    case 'context':
+      await inspect(ctx, ws, chat);
+      for (const p of await chat.projection()) ctx.io.out(`  ${p.kind} ${p.name}${p.path ? `/${p.path}` : ''}: ${p.reason}${p.tokens ? ` (${p.tokens} tokens)` : ''}`);
+      break;
+    case 'plan':
+      chat.setPlanMode(arg !== 'off');
+      break;
+    case 'save-skill':
+      await chat.saveAsSkill(arg);
+      break;
+    default:
+      ctx.io.out('commands: /skills /load NAME /unload NAME /tools /search QUERY /run SKILL SCRIPT /context /plan [on|off] /save-skill /exit');
+  }
+  return true;
+}
+
+function maxSteps(ctx: CommandContext): number | undefined {
+  const v = stringFlag(ctx, 'max-steps');
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > 200) throw new CliError(`--max-steps: expected a whole number from 1 to 200, got "${v}"`);
+  return n;
+}
+
+const chat: Command = {
+  path: ['chat'],
+  summary: 'Talk to the agent: skills auto-load, tools run through the gate, approvals are asked here. No model configured: the offline inspector.',
+  usage: '[--once "MESSAGE"] [--provider anthropic|openai|PRESET] [--model NAME] [--base-url URL] [--session ID] [--yes] [--plan] [--offline] [--json]',
+  options: OPTIONS,
+  maxPositionals: 0,
+  async run(ctx) {
+    const once = stringFlag(ctx, 'once');
+    const steps = maxSteps(ctx);
+    const ws = await openWorkspaceFor(ctx, { requireStore: true });
+    const interactive = once === undefined && process.stdin.isTTY === true;
+    let rl: Interface | undefined;
+    try {
+      let agent: Agent;
+      try {
+        const provider = stringFlag(ctx, 'provider');
+        const model = stringFlag(ctx, 'model');
+        const baseURL = stringFlag(ctx, 'base-url');
+        agent = Agent.create(ws, {
+          ...(provider || model || baseURL ? { provider: { ...(provider ? { provider } : {}), ...(model ? { model } : {}), ...(baseURL ? { baseURL } : {}) } } : {}),
+          autoApprove: ctx.values.yes === true,
+          offline: ctx.values.offline === true,
+          ...(steps ? { maxSteps: steps } : {}),
+        });
+      } catch (e) {
+        if (e instanceof ProviderError) throw new CliError(e.message);
+        throw e;
+      }
+      for (const w of agent.warnings) ctx.io.err(`warning: ${w}`);
+      const session = stringFlag(ctx, 'session');
+      let chatSession: ChatSession;
+      try {
+        chatSession = session ? agent.openSession(session) : agent.newSession({ planMode: ctx.values.plan === true });
+      } catch (e) {
+        throw new CliError((e as Error).message);
+      }
+      if (session && ctx.values.plan) chatSession.setPlanMode(true);
+      if (interactive) rl = createInterface({ input: process.stdin, output: process.stderr });
+      const show = ctx.json ? (e: AgentEvent) => ctx.io.out(JSON.stringify(e)) : renderer(ctx);
+      chatSession.on(show);
+      chatSession.on((e) => {
+        if (e.type !== 'approval_requested') return;
+        void askTerminal(rl, ctx, e).then((a) => chatSession.answer(e.approvalId, a));
+      });
+      if (!ctx.json) {
+        if (agent.offline) ctx.io.err(OFFLINE_LABEL);
+        else ctx.io.err(`· ${agent.provider!.id} / ${agent.provider!.model} · session ${chatSession.id.slice(0, 8)}${chatSession.planMode ? ' · plan mode' : ''}`);
+      }
+      // Re-asked approvals of a recovered session: answer them, then wait for the resumed turn.
+      for (const p of chatSession.pendingApprovals()) chatSession.answer(p.approvalId, await askTerminal(rl, ctx, p));
+      await chatSession.idle();
+      if (once !== undefined) {
+        const r = await chatSession.send(once);
+        if (agent.offline && !ctx.json) await inspect(ctx, ws, chatSession, once);
+        return exitCode(ctx, r);
+      }
+      if (!rl) throw new CliError('no terminal for an interactive chat: use --once "MESSAGE" (and --yes to allow asks once)');
+      const onSigint = (): void => {
+        if (chatSession.busy) chatSession.stop();
+        else rl?.close();
+      };
+      process.on('SIGINT', onSigint);
+      try {
+        for (;;) {
+          let input: string;
+          try {
+            input = (await rl.question('> ')).trim();
+          } catch {
+            break; // closed (Ctrl-D / Ctrl-C at the prompt)
+          }
+          if (!input) continue;
+          // `/name` of a skill goes to the model (it names the skill); the inspector's own commands run here.
+          if (SLASH.has(input.slice(1).split(/\s/)[0] ?? '')) {
+            if (!(await slash(ctx, ws, chatSession, input))) break;
+            continue;
+          }
+          const r = await chatSession.send(input);
+          if (agent.offline) await inspect(ctx, ws, chatSession, input);
+          if (r.error) ctx.io.err(`error: ${r.error.message}`);
+        }
+      } finally {
+        process.off('SIGINT', onSigint);
+      }
+      return 0;
+    } finally {
+      rl?.close();
+      await ws.close();
+    }
+  },
+};
+
+function exitCode(ctx: CommandContext, r: TurnResult): number {
+  if (r.reason === 'end_turn' || r.reason === 'offline') return 0;
+  if (r.error) {
+    if (ctx.json) ctx.io.err(`knack chat: ${r.error.message}`);
+    return 1;
+  }
+  ctx.io.err(`knack chat: the turn ended: ${r.reason.replace('_', ' ')}`);
+  return 1;
+}
+
+const providers: Command = {
+  path: ['chat', 'providers'],
+  summary: 'The provider presets (base URL, default model, context window, key variable); add your own in providers.json.',
+  usage: '[--json]',
+  maxPositionals: 0,
+  async run(ctx) {
+    if (ctx.json) {
+      ctx.io.out(JSON.stringify(PRESETS, null, 2));
+      return 0;
+    }
+    for (const p of PRESETS) ctx.io.out(`${p.id.padEnd(11)} ${p.kind.padEnd(9)} ${p.defaultModel.padEnd(28)} ${String(p.contextWindow).padStart(8)}  ${p.keyOptional ? '(no key needed)' : p.keyEnv.join(' or ')}  ${p.baseURL ?? ''}`);
+    return 0;
+  },
+};
+
+export const chatCommands: Command[] = [chat, providers];

@@ -1,0 +1,93 @@
+// `knack sessions list|show|export|delete`: the chat sessions stored in the database (for this workspace, or
+// all with --all). Export is Markdown or JSON; keys are never in a session, so never in an export.
+import { writeFileSync } from 'node:fs';
+import { CliError, printJson, stringFlag, type Command, type CommandContext } from './command.js';
+import { withWorkspace } from './workspace.js';
+import { deleteSession, exportSessionOf, findSession, listSessions, sessionEvents } from '../core/agent/index.js';
+import type { KnackWorkspace } from '../core/workspace.js';
+
+function run<T>(ctx: CommandContext, fn: (ws: KnackWorkspace) => T): Promise<T> {
+  return withWorkspace(ctx, (ws) => {
+    try {
+      return fn(ws);
+    } catch (e) {
+      if (e instanceof CliError) throw e;
+      throw new CliError((e as Error).message);
+    }
+  }, { requireStore: true });
+}
+
+const when = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').slice(0, 16);
+
+const list: Command = {
+  path: ['sessions', 'list'],
+  summary: 'Chat sessions of this workspace (--all: every workspace), most recent first.',
+  usage: '[--all] [--json]',
+  options: { all: { type: 'boolean' } },
+  maxPositionals: 0,
+  run: (ctx) =>
+    run(ctx, (ws) => {
+      const rows = listSessions(ws, { allWorkspaces: ctx.values.all === true });
+      if (ctx.json) {
+        printJson(ctx.io, rows);
+        return 0;
+      }
+      if (rows.length === 0) ctx.io.out('no sessions yet (start one with: knack chat)');
+      for (const r of rows) ctx.io.out(`${r.id.slice(0, 8)}  ${when(r.updatedAt)}  ${String(r.events).padStart(5)} events  ${r.model ?? 'offline'}  ${r.title || '(untitled)'}${ctx.values.all ? `  ${r.workspace}` : ''}`);
+      return 0;
+    }),
+};
+
+const show: Command = {
+  path: ['sessions', 'show'],
+  summary: 'A session as readable Markdown (--json: every event).',
+  usage: 'ID [--json]',
+  maxPositionals: 1,
+  run: (ctx) =>
+    run(ctx, (ws) => {
+      const id = ctx.positionals[0];
+      if (!id) throw new CliError('usage: knack sessions show ID');
+      if (ctx.json) printJson(ctx.io, { session: findSession(ws, id), events: sessionEvents(ws, id) });
+      else ctx.io.out(exportSessionOf(ws, id, 'md'));
+      return 0;
+    }),
+};
+
+const exportCmd: Command = {
+  path: ['sessions', 'export'],
+  summary: 'Export a session as Markdown or JSON (to stdout, or --out FILE).',
+  usage: 'ID --format md|json [--out FILE]',
+  options: { format: { type: 'string' }, out: { type: 'string' } },
+  maxPositionals: 1,
+  run: (ctx) =>
+    run(ctx, (ws) => {
+      const id = ctx.positionals[0];
+      if (!id) throw new CliError('usage: knack sessions export ID --format md|json');
+      const format = stringFlag(ctx, 'format') ?? 'md';
+      if (format !== 'md' && format !== 'json') throw new CliError(`--format: expected md or json, got "${format}"`);
+      const text = exportSessionOf(ws, id, format);
+      const out = stringFlag(ctx, 'out');
+      if (out) writeFileSync(out, text.endsWith('\n') ? text : text + '\n');
+      else ctx.io.out(text);
+      return 0;
+    }),
+};
+
+const del: Command = {
+  path: ['sessions', 'delete'],
+  summary: 'Delete a session and its events.',
+  usage: 'ID',
+  maxPositionals: 1,
+  run: (ctx) =>
+    run(ctx, (ws) => {
+      const id = ctx.positionals[0];
+      if (!id) throw new CliError('usage: knack sessions delete ID');
+      const row = findSession(ws, id);
+      deleteSession(ws, row.id);
+      if (ctx.json) printJson(ctx.io, { deleted: row.id });
+      else ctx.io.out(`deleted session ${row.id.slice(0, 8)} (${row.title || 'untitled'})`);
+      return 0;
+    }),
+};
+
+export const sessionsCommands: Command[] = [list, show, exportCmd, del];

@@ -1,0 +1,177 @@
+// Agent benchmark: (1) harness overhead to first token vs a bare SDK call to the same fake server; (2) prompt tokens
+// per turn with 1,913 skills and 80 tools, budgeted catalog + deferred tools vs everything eager; (3) the session
+// store: append rate vs raw inserts and recovery time of a 1,000-turn session vs reading its rows.
+import { mkdirSync, readFileSync, writeFileSync, rmSync, mkdtempSync, realpathSync, readdirSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import Anthropic from '@anthropic-ai/sdk';
+import { startFakeAnthropic } from '../helpers/fake-anthropic.js';
+import { openWorkspace } from '../../main/core/workspace.js';
+import { resolvePaths } from '../../main/core/config/paths.js';
+import { Agent } from '../../main/core/agent/index.js';
+import { anthropicProvider } from '../../main/core/agent/providers/anthropic.js';
+import { countTokens } from '../../main/core/base/tokens.js';
+import { renderToolSection } from '../../main/core/tools/prompt-cost.js';
+import { catalogLine } from '../../main/core/skills/use/prompt-catalog.js';
+import { BASE_SYSTEM } from '../../main/core/agent/prompt.js';
+import { readCatalogFile } from '../../main/core/tools/catalog-import.js';
+import Database from 'better-sqlite3';
+
+const scratch = realpathSync(mkdtempSync(join(tmpdir(), 'knack-agent-bench-')));
+process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures');
+const fixtures = existsSync(FIXTURES) ? FIXTURES : join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'fixtures');
+
+// ---------- 1. overhead to first token ----------
+{
+  const server = await startFakeAnthropic();
+  const home = join(scratch, 'h1');
+  const ws = join(scratch, 'w1');
+  mkdirSync(ws, { recursive: true });
+  const workspace = await openWorkspace({ paths: resolvePaths({ home, dataDir: join(home, 'data') }, {}), workspace: ws, requireStore: true });
+  const agent = Agent.create(workspace, { providerInstance: anthropicProvider({ apiKey: 'sk-bench', model: 'fake', baseURL: server.url, contextWindow: 200_000, maxRetries: 0 }) });
+  const client = new Anthropic({ apiKey: 'sk-bench', baseURL: server.url, maxRetries: 0 });
+  const bare = async (): Promise<number> => {
+    server.script({ text: 'first token, then more words' });
+    const t0 = performance.now();
+    let first = 0;
+    const stream = await client.messages.create({ model: 'fake', max_tokens: 100, messages: [{ role: 'user', content: 'hello' }], stream: true });
+    for await (const ev of stream) if (!first && ev.type === 'content_block_delta') first = performance.now() - t0;
+    return first;
+  };
+  const chat = agent.newSession();
+  const harness = async (): Promise<number> => {
+    server.script({ text: 'first token, then more words' });
+    const t0 = performance.now();
+    let first = 0;
+    const off = chat.on((e) => {
+      if (!first && e.type === 'text_delta') first = performance.now() - t0;
+    });
+    await chat.send('hello');
+    off();
+    return first;
+  };
+  for (let i = 0; i < 5; i++) {
+    await bare();
+    await harness();
+  }
+  const b: number[] = [];
+  const h: number[] = [];
+  for (let i = 0; i < 40; i++) {
+    b.push(await bare());
+    h.push(await harness());
+  }
+  const ratio = median(h) / median(b);
+  console.log('first token against the same fake Anthropic server (40 turns each, alternating, median):');
+  console.log(`  bare SDK call ${median(b).toFixed(2)} ms; Knack turn (commit, match, assemble, stream) ${median(h).toFixed(2)} ms → ${ratio.toFixed(2)}×  (target ≤ 1.2×)`);
+  await workspace.close();
+  await server.close();
+}
+
+// ---------- 2. prompt tokens per turn: 1,913 skills, 80 tools ----------
+{
+  const home = join(scratch, 'h2');
+  const ws = join(scratch, 'w2');
+  const skillsDir = join(ws, '.workbuddy', 'skills');
+  const publicRoot = join(fixtures, 'public-skills');
+  const sources: { description: string; body: string }[] = [];
+  const walk = (d: string): void => {
+    for (const n of readdirSync(d, { withFileTypes: true })) {
+      if (n.isDirectory()) walk(join(d, n.name));
+      else if (n.name === 'SKILL.md') {
+        const text = readFileSync(join(d, n.name), 'utf8');
+        const desc = /^description:\s*(.+)$/m.exec(text)?.[1]?.replace(/^["']|["']$/g, '') ?? 'A skill.';
+        sources.push({ description: desc.slice(0, 600), body: text.replace(/^---[\s\S]*?---\n/, '') });
+      }
+    }
+  };
+  walk(publicRoot);
+  const N = 1913;
+  for (let i = 0; i < N; i++) {
+    const s = sources[i % sources.length]!;
+    const name = `skill-${i.toString().padStart(4, '0')}`;
+    mkdirSync(join(skillsDir, name), { recursive: true });
+    writeFileSync(join(skillsDir, name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${JSON.stringify(`${s.description} (variant ${i})`)}\n---\n${s.body}`);
+  }
+  const toolsFile = join(scratch, 'tools80.json');
+  const raw = JSON.parse(readFileSync(join(fixtures, 'tool-retrieval', 'tools.json'), 'utf8')) as unknown[];
+  writeFileSync(toolsFile, JSON.stringify(raw.slice(0, 80)));
+  const catalogTools = readCatalogFile(toolsFile);
+  const workspace = await openWorkspace({ paths: resolvePaths({ home, dataDir: join(home, 'data') }, {}), workspace: ws, requireStore: true, toolCatalogs: [catalogTools] });
+  const agent = Agent.create(workspace, { offline: true });
+  const chat = agent.newSession();
+  await chat.send('summarise what changed in this folder');
+  const s = await chat.contextSections();
+  const budgeted = s.system + s.catalog + s.skills + s.tools;
+  const box = await workspace.toolbox();
+  const allTools = box.registry.list().filter((t) => t.def.name !== 'ToolSearch' && t.def.name !== 'DeferExecuteTool');
+  const eagerTools = countTokens(renderToolSection(allTools.map((t) => ({ name: t.def.name, description: t.def.description, inputSchema: t.def.inputSchema }))));
+  const enabled = workspace.catalog.enabled();
+  const eagerCatalog = countTokens(enabled.map((e) => catalogLine(e.manifest.name, e.manifest.description)).join(''));
+  const eager = countTokens(BASE_SYSTEM) + eagerCatalog + eagerTools;
+  let bodies = 0;
+  for (const e of enabled) bodies += countTokens(readFileSync(e.file, 'utf8'));
+  console.log(`\nprompt tokens per turn with ${enabled.length} skills and ${allTools.length} tools (${catalogTools.tools.length} imported, deferred), o200k tokenizer:`);
+  console.log(`  Knack: system ${s.system} + catalog ${s.catalog} (budget) + loaded skills ${s.skills} + tools ${s.tools} = ${budgeted} tokens`);
+  console.log(`  everything eager (every skill's description, every tool's schema): ${eager} tokens → ${((budgeted / eager) * 100).toFixed(1)}%  (goal ≤ 10%)`);
+  console.log(`  eager with every SKILL.md body as well: ${eager + bodies} tokens → ${((budgeted / (eager + bodies)) * 100).toFixed(2)}%`);
+  await workspace.close();
+}
+
+// ---------- 3. session store: append rate, recovery of a 1,000-turn session ----------
+{
+  const home = join(scratch, 'h3');
+  const ws = join(scratch, 'w3');
+  mkdirSync(ws, { recursive: true });
+  const dataDir = join(home, 'data');
+  const workspace = await openWorkspace({ paths: resolvePaths({ home, dataDir }, {}), workspace: ws, requireStore: true });
+  const store = workspace.store!;
+  // A realistic turn: user, start, 6 coalesced text pieces, a tool call, its gate decision and result, end, usage, context, turn end.
+  const turn = (i: number): { type: string; data: Record<string, unknown> }[] => [
+    { type: 'user_message', data: { type: 'user_message', text: `request number ${i}: please look at the build` } },
+    { type: 'context', data: { type: 'context', sections: { system: 300, catalog: 4000, skills: 0, tools: 2500, history: i * 50, observations: i * 80, total: 0, window: 200000 } } },
+    { type: 'assistant_start', data: { type: 'assistant_start', step: 1, provider: 'anthropic', model: 'm' } },
+    ...Array.from({ length: 6 }, () => ({ type: 'text_delta', data: { type: 'text_delta', text: 'some streamed words of the answer ' } })),
+    { type: 'tool_call', data: { type: 'tool_call', callId: `c${i}`, name: 'read_file', arguments: '{"path":"package.json"}', args: { path: 'package.json' } } },
+    { type: 'assistant_end', data: { type: 'assistant_end', stopReason: 'tool_use' } },
+    { type: 'gate_decision', data: { type: 'gate_decision', callId: `c${i}`, tool: 'read_file', verdict: 'allow', reason: 'inside the workspace' } },
+    { type: 'tool_result', data: { type: 'tool_result', callId: `c${i}`, name: 'read_file', ok: true, content: '{"content":"' + 'x'.repeat(400) + '"}', durationMs: 2 } },
+    { type: 'assistant_start', data: { type: 'assistant_start', step: 2, provider: 'anthropic', model: 'm' } },
+    { type: 'text_delta', data: { type: 'text_delta', text: 'Done.' } },
+    { type: 'assistant_end', data: { type: 'assistant_end', stopReason: 'end_turn' } },
+    { type: 'usage', data: { type: 'usage', usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 }, total: { inputTokens: 10 * i, outputTokens: 5 * i, cacheReadTokens: 0, cacheWriteTokens: 0 } } },
+    { type: 'turn_end', data: { type: 'turn_end', reason: 'end_turn', steps: 2, toolCalls: 1 } },
+  ];
+  const chat = Agent.create(workspace, { offline: true }).newSession();
+  const id = chat.id;
+  await chat.close();
+  let events = 0;
+  const t0 = performance.now();
+  for (let i = 0; i < 1000; i++) for (const e of turn(i)) {
+    store.sessions.append(id, e.type, e.data, { touch: e.type === 'turn_end' });
+    events++;
+  }
+  const appendMs = performance.now() - t0;
+  // Baseline: the same rows as JSON through one bare prepared INSERT (WAL, synchronous=NORMAL, autocommit).
+  const raw = new Database(join(dataDir, 'baseline.db'));
+  raw.pragma('journal_mode = WAL');
+  raw.pragma('synchronous = NORMAL');
+  raw.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, data TEXT NOT NULL)');
+  const ins = raw.prepare('INSERT INTO t (data) VALUES (?)');
+  const b0 = performance.now();
+  for (let i = 0; i < 1000; i++) for (const e of turn(i)) ins.run(JSON.stringify(e.data));
+  const rawMs = performance.now() - b0;
+  raw.close();
+  const r0 = performance.now();
+  const rows = store.sessions.events(id).length;
+  const readMs = performance.now() - r0;
+  const o0 = performance.now();
+  const reopened = Agent.create(workspace, { offline: true }).openSession(id);
+  const openMs = performance.now() - o0;
+  console.log(`\nsession store (WAL, each event its own committed write), 1,000 turns = ${events} events:`);
+  console.log(`  append ${((events / appendMs) * 1000).toFixed(0)} events/s (${((appendMs / events) * 1000).toFixed(1)} µs each); bare insert baseline ${((events / rawMs) * 1000).toFixed(0)} events/s → ${(appendMs / rawMs).toFixed(2)}×`);
+  console.log(`  recovery (replay ${rows} events into conversation, skills, approvals): ${openMs.toFixed(0)} ms; reading the rows alone ${readMs.toFixed(0)} ms → ${(openMs / readMs).toFixed(2)}×; ${reopened.messages().length} messages restored`);
+  await workspace.close();
+}
