@@ -9,7 +9,8 @@ export const mainDir = join(repoRoot, 'main');
 
 /**
  * Each folder of main/ (a "unit", named by its path below main/) and the units right below it that it may use.
- * Bottom to top. `core` is the composition root: the files directly in main/core (workspace.ts, toolbox.ts, service.ts).
+ * Bottom to top. `core` is the composition root: the files directly in main/core (workspace.ts, toolbox.ts); `core/service`
+ * implements the contract (preload/contract.ts) over it for the transports (electron, serve).
  */
 export const LAYERS = {
   'core/base': [],

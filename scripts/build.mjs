@@ -13,7 +13,8 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const args = new Set(process.argv.slice(2));
 
 /** Runtime dependencies stay in node_modules (native modules, data files); only our TypeScript is bundled. */
-const external = ['electron', ...Object.keys(pkg.dependencies ?? {})];
+// esbuild: parse-pool.ts imports it dynamically on the TypeScript-checkout path only (never taken by built code).
+const external = ['electron', 'esbuild', ...Object.keys(pkg.dependencies ?? {})];
 
 // Bundled ESM still meets `require` in dependencies' interop paths; give it a real one.
 const banner = { js: "import { createRequire as __knackCreateRequire } from 'node:module'; const require = __knackCreateRequire(import.meta.url);" };
@@ -28,7 +29,7 @@ export async function buildMain() {
     entryPoints: {
       main: join(root, 'main', 'electron', 'main.ts'),
       host: join(root, 'main', 'core', 'sandbox', 'host.ts'),
-      'parse-worker': join(root, 'main', 'core', 'skills', 'parse-worker.ts'),
+      'parse-worker': join(root, 'main', 'core', 'skills', 'catalog', 'parse-worker.ts'),
     },
     outdir: out,
   });
@@ -50,9 +51,16 @@ export function buildRenderer() {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   try {
-    if (!args.has('--main-only')) buildRenderer();
-    if (!args.has('--renderer-only')) await buildMain();
-    console.log('built: dist/renderer, dist/main/electron (main, host, parse-worker), dist/preload/index.cjs');
+    const built = [];
+    if (!args.has('--main-only')) {
+      buildRenderer();
+      built.push('dist/renderer');
+    }
+    if (!args.has('--renderer-only')) {
+      await buildMain();
+      built.push('dist/main/electron (main, host, parse-worker)', 'dist/preload/index.cjs');
+    }
+    console.log(`built: ${built.join(', ')}`);
   } catch (e) {
     console.error(`build failed: ${e instanceof Error ? e.message : String(e)}`);
     process.exit(1);

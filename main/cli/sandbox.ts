@@ -11,9 +11,11 @@ import { parseSkillFile } from '../core/skills/format/manifest.js';
 import { formatDiagnostic, hasErrors } from '../core/base/diagnostics.js';
 import { skillFileIn } from '../core/skills/format/skill-frontmatter.js';
 import type { CatalogEntry } from '../core/skills/format/types.js';
+import { rejectedPermissions } from '../core/skills/format/permissions.js';
 import type { ScriptRunner } from '../core/sandbox/runner.js';
 import type { ScriptResult } from '../core/sandbox/client.js';
-import type { ApproveHook, ScriptSkill } from '../core/sandbox/capabilities.js';
+import type { ScriptSkill } from '../core/sandbox/capabilities.js';
+import type { Approver } from '../core/tools/approval.js';
 import { policyFromEntry, policyFromManifest } from '../core/sandbox/skill-policy.js';
 import { SandboxError } from '../core/sandbox/protocol.js';
 
@@ -34,15 +36,15 @@ interface Session {
 async function openSession(ctx: CommandContext): Promise<Session> {
   const confirm = confirmOf(ctx);
   // While the question is open the run's wall clock is held (see capabilities.ts).
-  const approve: ApproveHook | undefined = confirm
-    ? (call, actor, decision) => confirm(approvalQuestion({ tool: call.tool, args: call.args, access: call.access, actor, reason: decision.reason, decision }))
+  const approve: Approver | undefined = confirm
+    ? async (req) => ((await confirm(approvalQuestion(req))) ? 'once' : 'deny')
     : undefined;
   // MCP connectors are not started for a CLI script run: knack.callTool reaches the built-in and skill tools.
   const ws = await openWorkspaceFor(ctx, { ...(approve ? { approveScript: approve } : {}) });
   return {
     catalog: ws.catalog,
     async runnerFor(extra) {
-      // An ad-hoc skill (`sandbox run --skill DIR`) binds its own name first: the real gate (skills/use/gate-setup.ts),
+      // An ad-hoc skill (`sandbox run --skill DIR`) binds its own name first: the real gate (policy/setup.ts),
       // settings ceiling ∩ its manifest, with the stored rules.
       return extra ? ws.newScriptRunner(ws.gateWith([extra])) : ws.scriptRunner();
     },
@@ -128,7 +130,10 @@ function adHocSkill(ctx: CommandContext): AdHocSkill {
     return {
       file: join(realDir, 'SKILL.md'),
       realDir,
-      manifest: { name: NO_SKILL, description: '', metadata: {}, allowedTools: [], readWhen: [], agentCreated: false, dependsOn: [], extra: {} },
+      manifest: {
+        name: NO_SKILL, description: '', metadata: {}, allowedTools: [], readWhen: [], agentCreated: false, dependsOn: [], extra: {},
+        requested: { permissions: rejectedPermissions(), diagnostics: [] },
+      },
     };
   }
   const dir = resolve(dirFlag);
@@ -140,7 +145,7 @@ function adHocSkill(ctx: CommandContext): AdHocSkill {
   }
   const realDir = realpathSync(dir);
   try {
-    policyFromManifest(parsed.manifest.name, realDir, parsed.manifest, file);
+    policyFromManifest(parsed.manifest.name, realDir, parsed.manifest);
   } catch (e) {
     throw new CliError(e instanceof SandboxError ? e.message : String(e));
   }

@@ -1,11 +1,10 @@
 // `knack skills match|search|load`: which skills a message triggers (with reasons), cross-language SkillSearch,
 // and what loading a skill would put into the context (body, dependencies, tokens).
-import { join } from 'node:path';
+// The matcher, SkillSearch and loader are the workspace's own (the ones the agent uses), not built here.
 import { CliError, printJson, type Command, type CommandContext } from './command.js';
-import { withCatalog } from './workspace.js';
-import { SkillMatcher, type MatchReason } from '../core/skills/use/matcher.js';
-import { SkillSearch } from '../core/skills/use/skill-search.js';
-import { listResources, SkillLoader } from '../core/skills/use/loader.js';
+import { withWorkspace } from './workspace.js';
+import type { MatchReason } from '../core/skills/use/matcher.js';
+import { listResources } from '../core/skills/use/loader.js';
 
 function text(ctx: CommandContext, what: string): string {
   const t = ctx.positionals.join(' ').trim();
@@ -25,9 +24,9 @@ const match: Command = {
   usage: '"MESSAGE" [--workspace DIR] [--json]',
   async run(ctx) {
     const message = text(ctx, 'MESSAGE (the user message to match)');
-    return withCatalog(ctx, (catalog) => {
+    return withWorkspace(ctx, (ws) => {
       const t0 = performance.now();
-      const matcher = new SkillMatcher(catalog.enabled());
+      const matcher = ws.matcher();
       const t1 = performance.now();
       const matches = matcher.match(message);
       const t2 = performance.now();
@@ -58,9 +57,9 @@ const search: Command = {
     const rawLimit = ctx.values.limit;
     const limit = rawLimit === undefined ? 10 : Number(rawLimit);
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new CliError(`--limit: expected a whole number from 1 to 1000, got "${String(rawLimit)}"`);
-    return withCatalog(ctx, (catalog) => {
+    return withWorkspace(ctx, (ws) => {
       const t0 = performance.now();
-      const s = new SkillSearch(catalog.enabled(), { cacheDir: join(ctx.paths.dataDir, 'cache') });
+      const s = ws.skillSearch();
       const hits = s.search(query, { limit });
       const ms = performance.now() - t0;
       if (ctx.json) {
@@ -87,8 +86,9 @@ const load: Command = {
   usage: 'NAME [--workspace DIR] [--json]',
   async run(ctx) {
     const name = text(ctx, 'NAME');
-    return withCatalog(ctx, (catalog) => {
-      const loader = new SkillLoader((n) => catalog.get(n));
+    return withWorkspace(ctx, (ws) => {
+      const { catalog } = ws;
+      const loader = ws.newLoader();
       const r = loader.load(name, 'user');
       if (!r.ok) {
         if (ctx.json) printJson(ctx.io, { ok: false, error: r.error });

@@ -151,9 +151,9 @@ const call: Command = {
       const q = approvalQuestion(req);
       if (ctx.values.yes) {
         ctx.io.err(`${q} yes (--yes)`);
-        return true;
+        return 'once';
       }
-      return (confirmOf(ctx) ?? (async () => false))(q);
+      return (await (confirmOf(ctx) ?? (async () => false))(q)) ? 'once' : 'deny';
     };
     const { box, close } = await open(ctx, approver);
     try {

@@ -10,7 +10,7 @@ import { installSkill, approvePendingInstall, type InstallResult } from '../core
 import { trustSkill } from '../core/skills/trust/trust.js';
 import { describePermissions } from '../core/policy/permissions.js';
 import { toPending } from '../core/skills/trust/approvals.js';
-import { accessForArgs } from '../core/skills/use/gate-setup.js';
+import { accessForArgs } from '../core/policy/setup.js';
 import { CATEGORIES, describeRule, skillScopeKey } from '../core/policy/rules.js';
 import type { Effect, NewRule } from '../core/store/policy-repo.js';
 import { addRule } from '../core/policy/rule-book.js';

@@ -10,7 +10,8 @@ import type { BackoffOptions } from './mcp/connection.js';
 import { builtinTools } from './tools/builtin/index.js';
 import type { ImportedCatalog } from './tools/catalog-import.js';
 import { bindDeferredIndex } from './tools/deferred-index.js';
-import { ToolExecutor, type Approver } from './tools/executor.js';
+import { ToolExecutor, type Approver, type ExecutorOptions } from './tools/executor.js';
+import type { PolicyRepo } from './store/policy-repo.js';
 import { deferExecuteTool, toolSearchTool } from './tools/meta-tools.js';
 import { ToolRegistry, type AnyTool, type ToolSource } from './tools/registry.js';
 import { ToolSession } from './tools/session.js';
@@ -22,6 +23,9 @@ export interface ToolboxOptions {
   settings: Settings;
   gate: Gate;
   approver?: Approver;
+  /** Where an "always" answer is kept (the store's policy repository). */
+  rules?: PolicyRepo;
+  onDecision?: ExecutorOptions['onDecision'];
   /** Servers to connect (from loadMcpConfig). */
   mcpServers?: McpServerConfig[];
   backoff?: BackoffOptions;
@@ -61,7 +65,12 @@ export async function openToolbox(opts: ToolboxOptions): Promise<Toolbox> {
   for (const x of opts.extraTools ?? []) for (const p of registry.registerAll(x.tools, x.source)) report(p);
   for (const c of opts.catalogs ?? []) for (const p of registry.registerAll(c.tools, 'catalog', { lazy: true })) report(p);
   const { index, close: unbind } = bindDeferredIndex(registry, opts.expander ? { expander: opts.expander } : {});
-  const executor = new ToolExecutor({ registry, gate: opts.gate, ...(opts.approver ? { approver: opts.approver } : {}) });
+  const executor = new ToolExecutor({
+    registry, gate: opts.gate,
+    ...(opts.approver ? { approver: opts.approver } : {}),
+    ...(opts.rules ? { rules: opts.rules } : {}),
+    ...(opts.onDecision ? { onDecision: opts.onDecision } : {}),
+  });
   const session = new ToolSession(registry, executor, index);
   const meta = [toolSearchTool(session), deferExecuteTool(session)];
   for (const p of registry.registerAll(meta, 'meta')) report(p);

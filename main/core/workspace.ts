@@ -4,26 +4,31 @@ import { join } from 'node:path';
 import { loadSettings, type Settings } from './config/settings.js';
 import { userSkillDirs, type KnackPaths } from './config/paths.js';
 import { Store } from './store/index.js';
-import { openCatalog, type Catalog } from './skills/catalog/catalog.js';
+import { openCatalog, type Catalog, type CatalogChange } from './skills/catalog/catalog.js';
 import { createTrustReview } from './skills/trust/trust.js';
 import { watchCatalog, type CatalogWatcher } from './skills/catalog/watch.js';
 import { SkillMatcher } from './skills/use/matcher.js';
 import { SkillLoader } from './skills/use/loader.js';
+import { SkillSearch } from './skills/use/skill-search.js';
+import { WorkspaceSession } from './skills/use/session.js';
 import { skillTools } from './skills/use/skill-tools.js';
 import type { CatalogEntry } from './skills/format/types.js';
 import type { Diagnostic } from './base/diagnostics.js';
-import { buildGate } from './skills/use/gate-setup.js';
-import type { Actor, Gate, ToolCall } from './policy/types.js';
+import { buildGate } from './policy/setup.js';
+import { CatalogGate } from './skills/use/catalog-gate.js';
+import { skillPolicyOf } from './skills/format/permissions.js';
+import type { Gate } from './policy/types.js';
 import { crossLanguageExpander } from './search/expand.js';
 import type { Expander } from './search/text-index.js';
 import { openToolbox, type Toolbox } from './toolbox.js';
-import type { Approver } from './tools/executor.js';
+import type { Approver, ExecutorOptions } from './tools/executor.js';
 import type { ImportedCatalog } from './tools/catalog-import.js';
 import type { BackoffOptions } from './mcp/connection.js';
 import type { McpServerConfig } from './mcp/config.js';
 import { createScriptRunner, type ScriptRunner } from './sandbox/runner.js';
 import { limitsFromSettings } from './sandbox/limits.js';
-import { registryLookup, type ApproveHook, type ToolLookup } from './sandbox/capabilities.js';
+import type { ToolRunner } from './sandbox/capabilities.js';
+import { ToolExecutor } from './tools/executor.js';
 import { catalogSkillFinder, createRunSkillScriptTool } from './sandbox/tool.js';
 import type { SpawnHost } from './sandbox/spawn.js';
 
@@ -33,8 +38,8 @@ export interface WorkspaceOptions {
   workspace: string;
   /** Answers the gate's `ask` for tool calls (CLI: the terminal; app: the approval dialog). None: ask = no. */
   approver?: Approver;
-  /** Answers `ask` for a skill script's capability calls (its wall clock is held while asking). */
-  approveScript?: ApproveHook;
+  /** Answers `ask` for a skill script's capability and tool calls, once | always | deny (its wall clock is held meanwhile). */
+  approveScript?: Approver;
   /** MCP servers to connect when the tool box opens. */
   mcpServers?: McpServerConfig[];
   mcpBackoff?: BackoffOptions;
@@ -44,33 +49,20 @@ export interface WorkspaceOptions {
   spawnHost?: SpawnHost;
   /** Watch the skill folders and refresh the catalog on change (hot reload). */
   watch?: boolean;
+  /** Every gate decision of the workspace's tool calls (and, for an `ask`, the answer): for logs and session records. */
+  onDecision?: ExecutorOptions['onDecision'];
   /** Settings/tool/catalog diagnostics worth showing the user. */
   onDiagnostic?: (d: Diagnostic) => void;
   /** Throw instead of continuing without the store when the database cannot be opened. */
   requireStore?: boolean;
 }
 
-/**
- * A gate that always judges with the current catalog: rebuilt (lazily) when skills are added, edited, removed or
- * toggled, so a manifest change takes effect at the next call, never later.
- */
-class LiveGate implements Gate {
-  private current: Gate | undefined;
-  constructor(private readonly build: () => Gate) {}
-  invalidate(): void {
-    this.current = undefined;
-  }
-  authorize(call: ToolCall, actor: Actor) {
-    this.current ??= this.build();
-    return this.current.authorize(call, actor);
-  }
-}
-
 export class KnackWorkspace {
   readonly settings: Settings;
   readonly expander: Expander;
-  private readonly liveGate: LiveGate;
+  private readonly liveGate: CatalogGate;
   private matcherCache: SkillMatcher | undefined;
+  private searchCache: SkillSearch | undefined;
   private toolboxPromise: Promise<Toolbox> | undefined;
   private runnerCache: ScriptRunner | undefined;
   private readonly runners: ScriptRunner[] = [];
@@ -85,10 +77,11 @@ export class KnackWorkspace {
   ) {
     this.settings = settings;
     this.expander = crossLanguageExpander({ cacheDir: join(options.paths.dataDir, 'cache') });
-    this.liveGate = new LiveGate(() => this.gateWith());
-    catalog.on('change', () => {
-      this.liveGate.invalidate();
+    this.liveGate = new CatalogGate({ settings, workspace: options.workspace, ...(store ? { store } : {}), catalog, paths: options.paths });
+    catalog.on('change', (change: CatalogChange) => {
+      this.liveGate.changed(change);
       this.matcherCache = undefined;
+      this.searchCache = undefined;
     });
   }
 
@@ -131,7 +124,10 @@ export class KnackWorkspace {
     return this.options.paths;
   }
 
-  /** The policy gate for this workspace: ceiling ∩ acting skills' manifests, the user's rules; follows the catalog. */
+  /**
+   * The policy gate for this workspace: ceiling ∩ acting skills' manifests, the user's rules; follows the catalog
+   * (a change re-reads only the skills it names).
+   */
   get gate(): Gate {
     return this.liveGate;
   }
@@ -144,6 +140,40 @@ export class KnackWorkspace {
   /** Trigger matcher over the enabled catalog; rebuilt after the catalog changes. */
   matcher(): SkillMatcher {
     return (this.matcherCache ??= new SkillMatcher(this.catalog.enabled()));
+  }
+
+  /** SkillSearch over the enabled catalog (cross-language, with the workspace's cache); rebuilt after the catalog changes. */
+  skillSearch(): SkillSearch {
+    return (this.searchCache ??= new SkillSearch(this.catalog.enabled(), { cacheDir: join(this.options.paths.dataDir, 'cache') }));
+  }
+
+  /**
+   * A new conversation over this workspace: its own loaded skills (and projection) and discovered tools, and the model
+   * acting with exactly the skills it loaded as active (see skills/use/session.ts). Opens the tool box if needed.
+   */
+  async newSession(opts: { approver?: Approver; onDecision?: ExecutorOptions['onDecision'] } = {}): Promise<WorkspaceSession> {
+    const box = await this.toolbox();
+    const approver = opts.approver ?? this.options.approver;
+    const onDecision = opts.onDecision ?? this.options.onDecision;
+    return new WorkspaceSession({
+      workspace: this.workspace,
+      registry: box.registry,
+      index: box.index,
+      gate: this.gate,
+      ...(approver ? { approver } : {}),
+      ...(this.store ? { rules: this.store.policy } : {}),
+      ...(onDecision ? { onDecision } : {}),
+      skills: this.skillToolDeps(),
+    });
+  }
+
+  private skillToolDeps() {
+    return {
+      catalog: this.catalog,
+      userSkillsDir: userSkillDirs(this.options.paths.home).workbuddy,
+      searchOptions: { cacheDir: join(this.options.paths.dataDir, 'cache') },
+      onCreated: () => void this.catalog.refresh(),
+    };
   }
 
   /** A loader for one conversation (it keeps that conversation's context projection). */
@@ -161,17 +191,22 @@ export class KnackWorkspace {
    * (`knack sandbox run --skill DIR`): build it with `gateWith([thatSkill])`. Closed with the workspace.
    */
   newScriptRunner(gate: Gate): ScriptRunner {
-    // knack.callTool reaches the registered tools; the tool box opens on the first such call only.
-    let lookup: Promise<ToolLookup> | undefined;
-    const tools = (): Promise<ToolLookup> => (lookup ??= this.toolbox().then((box) => registryLookup(box.registry)));
+    // knack.callTool takes the tool pipeline (executor) over the registered tools, judged by this runner's gate;
+    // the tool box opens on the first such call only.
+    let executor: Promise<ToolExecutor> | undefined;
+    const rules = this.store?.policy;
+    const tools: ToolRunner = {
+      execute: async (name, args, ctx, over) => {
+        executor ??= this.toolbox().then((box) => new ToolExecutor({ registry: box.registry, gate, ...(rules ? { rules } : {}) }));
+        return (await executor).execute(name, args, ctx, over);
+      },
+    };
     const runner = createScriptRunner({
       gate,
       workspace: this.workspace,
       limits: limitsFromSettings(this.settings.sandbox),
-      tools: {
-        get: async (name) => (await tools()).get(name),
-        problems: async (name, args) => (await tools()).problems?.(name, args),
-      },
+      executor: tools,
+      ...(rules ? { rules } : {}),
       ...(this.options.approveScript ? { approve: this.options.approveScript } : {}),
       ...(this.options.spawnHost ? { spawn: this.options.spawnHost } : {}),
     });
@@ -180,12 +215,12 @@ export class KnackWorkspace {
   }
 
   /** A gate over the catalog's acting skills plus `first`, which bind their names before any catalog skill. */
-  gateWith(first: Pick<CatalogEntry, 'file' | 'realDir' | 'manifest'>[] = []): Gate {
+  gateWith(first: Pick<CatalogEntry, 'realDir' | 'manifest'>[] = []): Gate {
     return buildGate({
       settings: this.settings,
       workspace: this.workspace,
       ...(this.store ? { store: this.store } : {}),
-      skills: [...first, ...this.actingSkills()],
+      skills: [...first, ...this.actingSkills()].map(skillPolicyOf),
       paths: this.options.paths,
     }).gate;
   }
@@ -197,20 +232,17 @@ export class KnackWorkspace {
   toolbox(): Promise<Toolbox> {
     this.toolboxPromise ??= (async () => {
       const o = this.options;
-      const loader = this.newLoader();
-      const skill = skillTools({
-        catalog: this.catalog,
-        loader,
-        userSkillsDir: userSkillDirs(o.paths.home).workbuddy,
-        searchOptions: { cacheDir: join(o.paths.dataDir, 'cache') },
-        onCreated: () => void this.catalog.refresh(),
-      });
+      // The tool box's own Skill tool loads into a loader of its own: the one-shot CLI calls (`knack tools call`).
+      // Conversations get theirs from newSession().
+      const skill = skillTools({ ...this.skillToolDeps(), loader: this.newLoader() });
       const script = createRunSkillScriptTool({ runner: this.scriptRunner(), findSkill: catalogSkillFinder(this.catalog) });
       return openToolbox({
         workspace: this.workspace,
         settings: this.settings,
         gate: this.gate,
         ...(o.approver ? { approver: o.approver } : {}),
+        ...(this.store ? { rules: this.store.policy } : {}),
+        ...(o.onDecision ? { onDecision: o.onDecision } : {}),
         extraTools: [
           { tools: skill, source: 'skill' },
           { tools: [script], source: 'builtin' },

@@ -9,6 +9,7 @@ import { loadBilingualMap } from '../../main/core/search/bilingual.js';
 import { terms } from '../../main/core/search/tokenize.js';
 import { parseSkillFile } from '../../main/core/skills/format/manifest.js';
 import type { CatalogEntry, SkillManifest } from '../../main/core/skills/format/types.js';
+import { defaultPermissions } from '../../main/core/policy/permissions.js';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures');
 
@@ -47,7 +48,7 @@ function synthetic(n: number, seed = 42): CatalogEntry[] {
     const description = `Helps ${pick(EN)} the ${pick(EN)} ${pick(EN)} and ${pick(EN)} ${pick(EN)}; use when working on ${pick(EN)} ${pick(EN)}. ${r() < 0.3 ? `用于${pick(ZH)}${pick(ZH)}和${pick(ZH)}。` : ''}`;
     const name = `skill-${i.toString().padStart(5, '0')}-${pick(EN)}`;
     const tier = (['builtin', 'user', 'project'] as const)[i % 3]!;
-    out.push(entry({ name, description, metadata: {}, allowedTools: [], readWhen, agentCreated: false, dependsOn: [], extra: {} }, tier));
+    out.push(entry({ name, description, metadata: {}, allowedTools: [], readWhen, agentCreated: false, dependsOn: [], extra: {}, requested: { permissions: defaultPermissions(), diagnostics: [] } }, tier));
   }
   return out;
 }

@@ -581,7 +581,8 @@ export class ChatSession {
       registry: box.registry,
       index: box.index,
       gate: this.host.gate,
-      approver: (req) => this.approve(req),
+      // The session stores an "always" itself (storeAlways); the executor is told to run the call once.
+      approver: async (req) => ((await this.approve(req)) ? 'once' : 'deny'),
       planMode: () => this.state.planMode,
       onDecision: (tool, d) => this.record({ type: 'gate_decision', callId: this.currentCall?.id ?? '', tool, verdict: d.verdict, reason: d.reason, ...(d.ruleId ? { ruleId: d.ruleId } : {}) }),
       loadSkill: (name) => this.modelLoadsSkill(name),

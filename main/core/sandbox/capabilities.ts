@@ -3,9 +3,10 @@
 import { readdir } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
-import type { Actor, Decision, Gate, ToolCall } from '../policy/types.js';
-import type { ToolContext, ToolDefinition, ToolResult } from '../tools/types.js';
-import { withGrants } from '../tools/grants.js';
+import type { Actor, Gate, ToolCall } from '../policy/types.js';
+import type { PolicyRepo } from '../store/policy-repo.js';
+import { askApproval, type ApprovalAnswer, type Approver } from '../tools/approval.js';
+import type { ToolContext, ToolResult } from '../tools/types.js';
 import { HardLinkError, openReal, PathChangedError, readAll, writeReal, type OpenedFile } from '../tools/safe-fs.js';
 import { isInside, realPathOf, realRoot } from '../base/paths.js';
 import { SandboxError, type CapabilityOp } from './protocol.js';
@@ -26,46 +27,27 @@ export interface ScriptContext {
   signal?: AbortSignal;
 }
 
-/** Looks tools up by name for `callTool` (the tool registry). */
-export interface ToolLookup {
-  get(name: string): ToolDefinition<Record<string, unknown>> | undefined | Promise<ToolDefinition<Record<string, unknown>> | undefined>;
-  /** Check the arguments against the tool's schema: a readable problem, or undefined when they are fine. */
-  problems?(name: string, args: Record<string, unknown>): string | undefined | Promise<string | undefined>;
-}
-
-/** The tool registry as a ToolLookup (schema validation included). */
-export function registryLookup(registry: {
-  get(name: string): { def: ToolDefinition<Record<string, unknown>> } | undefined;
-  validate(name: string, args: unknown): { field: string; message: string }[];
-}): ToolLookup {
-  return {
-    get: (name) => registry.get(name)?.def,
-    problems: (name, args) => {
-      const list = registry.validate(name, args);
-      return list.length ? list.map((p) => `${p.field}: ${p.message}`).join('; ') : undefined;
-    },
-  };
-}
-
-/** Asked when the gate says `ask`; resolve true to allow this one call. The run's wall clock is held meanwhile. */
-export type ApproveHook = (call: ToolCall, actor: Actor, decision: Decision) => Promise<boolean>;
-
-/** Runs a tool call the one allowed way (validate → access → gate → approval → handler): the tool executor. */
+/**
+ * Runs a tool call the one allowed way (validate → access → gate → answer → handler): the tool executor
+ * (tools/executor.ts). `over.approver` replaces its approver for this call (it holds the script's clock while asking).
+ */
 export interface ToolRunner {
-  execute(name: string, args: unknown, ctx: ToolContext): Promise<ToolResult>;
+  execute(name: string, args: unknown, ctx: ToolContext, over?: { approver?: Approver }): Promise<ToolResult>;
 }
 
 export interface CapabilityOptions {
+  /** Authorizes the file capabilities (readFile, writeFile, listDir) with actor = the skill. */
   gate: Gate;
   /**
-   * For callTool: the tool registry (see registryLookup). The call is validated, then authorized by `gate` here,
-   * so an approval holds the run's clock like any other capability.
+   * For callTool: a tool executor judged by the same gate. Every tool call of a script goes through it — the same
+   * pipeline as the model's calls — with `approve` as its approver, holding the run's clock while it asks.
    */
-  tools?: ToolLookup;
-  /** Alternatively the app's tool executor (it authorizes with ctx.actor = the skill; its approvals do not hold the clock). */
   executor?: ToolRunner;
   limits: Pick<SandboxLimits, 'maxFileBytes' | 'maxListEntries'>;
-  approve?: ApproveHook;
+  /** Answers `ask` (once | always | deny); without it every `ask` is refused. */
+  approve?: Approver;
+  /** Where an "always" for a file capability is kept (the store's policy repository). */
+  rules?: PolicyRepo;
 }
 
 /** Tools a script may never call through callTool (no nested sandboxes). */
@@ -114,29 +96,47 @@ function confine(op: CapabilityOp, given: string, fromWhere: 'workspace' | 'skil
   return { given, real: rp.real, exists: rp.exists };
 }
 
-async function authorize(opts: CapabilityOptions, call: ToolCall, actor: Actor, label: string, run: RunControls): Promise<Decision> {
+/** The approver for one run: it holds the run's wall clock while the user thinks, and an answer after the run ended is "deny". */
+function holdingApprover(approve: Approver | undefined, run: RunControls): Approver | undefined {
+  if (!approve) return undefined;
+  return async (req) => {
+    // The user's thinking time does not count against the script's time limit.
+    const release = run.hold();
+    let answer: ApprovalAnswer;
+    try {
+      answer = await approve(req);
+    } finally {
+      release();
+    }
+    return run.signal.aborted ? 'deny' : answer;
+  };
+}
+
+async function authorize(opts: CapabilityOptions, call: ToolCall, actor: Actor, ctx: ScriptContext, label: string, run: RunControls): Promise<void> {
   if (run.signal.aborted) throw new SandboxError('run.ended', `${label}: the script already ended`);
   const d = opts.gate.authorize(call, actor);
-  if (d.verdict === 'allow') return d;
+  if (d.verdict === 'allow') return;
   if (d.verdict === 'ask') {
-    if (opts.approve) {
-      // The user's thinking time does not count against the script's time limit.
-      const release = run.hold();
-      let yes = false;
-      try {
-        yes = await opts.approve(call, actor, d);
-      } finally {
-        release();
-      }
-      if (yes) {
-        if (run.signal.aborted) throw new SandboxError('run.ended', `${label}: the script ended before the approval came`);
-        return d;
-      }
-    }
+    const approver = holdingApprover(opts.approve, run);
+    const asked = await askApproval(
+      { ...call, actor, reason: d.reason, decision: d },
+      { ...(approver ? { approver } : {}), ...(opts.rules ? { rules: opts.rules } : {}), workspace: ctx.workspace },
+    );
+    if (run.signal.aborted) throw new SandboxError('run.ended', `${label}: the script ended before the approval came`);
+    if (asked.allowed) return;
     throw new SandboxError('capability.needs_approval', `${label}: needs your approval, which was not given: ${d.reason}`, { decision: d });
   }
   throw new SandboxError('capability.denied', `${label}: denied: ${d.reason}`, { decision: d });
 }
+
+/** The executor's refusals, in the sandbox's words (what scripts have always been told). */
+const TOOL_TO_CAPABILITY: Record<string, string> = {
+  'tool.unknown': 'capability.unknown_tool',
+  'tool.invalid_args': 'capability.bad_arguments',
+  'tool.schema': 'capability.bad_arguments',
+  'tool.denied': 'capability.denied',
+  'tool.declined': 'capability.needs_approval',
+};
 
 export function createCapabilityHandler(opts: CapabilityOptions): CapabilityHandler<ScriptContext> {
   return async (op, payload, ctx, run) => {
@@ -145,7 +145,7 @@ export function createCapabilityHandler(opts: CapabilityOptions): CapabilityHand
       case 'readFile': {
         const p = parsePayload('readFile', payload);
         const t = confine(op, p.path, p.from, ctx);
-        await authorize(opts, { tool: 'read_file', args: { path: t.real }, access: { read: [t.real] } }, actor, `knack.readFile("${p.path}")`, run);
+        await authorize(opts, { tool: 'read_file', args: { path: t.real }, access: { read: [t.real] } }, actor, ctx, `knack.readFile("${p.path}")`, run);
         // Opened once by the checked real path (the same opener as the file tools): a swapped symlink is refused.
         let f: OpenedFile;
         try {
@@ -177,7 +177,7 @@ export function createCapabilityHandler(opts: CapabilityOptions): CapabilityHand
           throw new SandboxError('limit.file_size', `knack.writeFile("${p.path}"): ${data.length} bytes is over the ${opts.limits.maxFileBytes}-byte limit (maxFileBytes)`, { limit: opts.limits.maxFileBytes });
         }
         const t = confine(op, p.path, p.from, ctx);
-        await authorize(opts, { tool: 'write_file', args: { path: t.real }, access: { write: [t.real] } }, actor, `knack.writeFile("${p.path}")`, run);
+        await authorize(opts, { tool: 'write_file', args: { path: t.real }, access: { write: [t.real] } }, actor, ctx, `knack.writeFile("${p.path}")`, run);
         // The shared writer (tools/safe-fs.ts): through a verified folder handle, never a swapped symlink or a hard link.
         try {
           writeReal(t.real, data, { mkdirs: true });
@@ -192,7 +192,7 @@ export function createCapabilityHandler(opts: CapabilityOptions): CapabilityHand
       case 'listDir': {
         const p = parsePayload('listDir', payload);
         const t = confine(op, p.path, p.from, ctx);
-        await authorize(opts, { tool: 'list_dir', args: { path: t.real }, access: { read: [t.real] } }, actor, `knack.listDir("${p.path}")`, run);
+        await authorize(opts, { tool: 'list_dir', args: { path: t.real }, access: { read: [t.real] } }, actor, ctx, `knack.listDir("${p.path}")`, run);
         const entries = await readdir(t.real, { withFileTypes: true }).catch((e: NodeJS.ErrnoException) => {
           throw new SandboxError(e.code === 'ENOENT' ? 'capability.not_found' : 'capability.failed', `knack.listDir("${p.path}"): ${e.code === 'ENOENT' ? 'no such folder' : e.message}`);
         });
@@ -207,27 +207,19 @@ export function createCapabilityHandler(opts: CapabilityOptions): CapabilityHand
         if (NOT_CALLABLE.has(p.name)) throw new SandboxError('capability.denied', `${label}: scripts cannot start other scripts`);
         // The tool is cancelled when the run ends (deadline, limit, crash).
         const toolCtx: ToolContext = { workspace: ctx.workspace, actor, signal: ctx.signal ? AbortSignal.any([ctx.signal, run.signal]) : run.signal };
-        if (opts.executor && !opts.tools) {
-          const result = await opts.executor.execute(p.name, p.args, toolCtx);
-          if (result.ok) return result.content;
-          const code = result.error.code.startsWith('tool.') ? result.error.code : `tool.${result.error.code}`;
-          throw new SandboxError(code.slice(0, 100), `${label}: ${result.error.message}`, result.error.details);
-        }
-        const tool = await opts.tools?.get(p.name);
-        if (!tool) throw new SandboxError('capability.unknown_tool', `${label}: no tool of that name`);
-        const problem = await opts.tools?.problems?.(p.name, p.args);
-        if (problem) throw new SandboxError('capability.bad_arguments', `${label}: ${problem}`);
-        let access;
-        try {
-          access = tool.access(p.args, toolCtx);
-        } catch (e) {
-          throw new SandboxError('capability.bad_arguments', `${label}: ${(e as Error).message}`);
-        }
-        const decision = await authorize(opts, { tool: p.name, args: p.args, access }, actor, label, run);
-        const result = await tool.handler(p.args, withGrants(toolCtx, opts.gate, p.name, p.args, decision));
+        if (!opts.executor) throw new SandboxError('capability.unknown_tool', `${label}: no tools are reachable from scripts here`);
+        if (run.signal.aborted) throw new SandboxError('run.ended', `${label}: the script already ended`);
+        const approver = holdingApprover(opts.approve, run);
+        // An approver that always declines stands in for "nobody can approve": the run's own approver, never the app's.
+        const result = await opts.executor.execute(p.name, p.args, toolCtx, { approver: approver ?? (async () => 'deny') });
         if (result.ok) return result.content;
-        const code = result.error.code.startsWith('tool.') ? result.error.code : `tool.${result.error.code}`;
-        throw new SandboxError(code.slice(0, 100), `${label}: ${result.error.message}`, result.error.details);
+        const mapped = TOOL_TO_CAPABILITY[result.error.code];
+        const code = mapped ?? (result.error.code.startsWith('tool.') ? result.error.code : `tool.${result.error.code}`);
+        const reason = (result.error.details as { reason?: string } | undefined)?.reason;
+        const message = reason && code === 'capability.denied' ? `denied: ${reason}`
+          : reason && code === 'capability.needs_approval' ? `needs your approval, which was not given: ${reason}`
+          : result.error.message;
+        throw new SandboxError(code.slice(0, 100), `${label}: ${message}`, result.error.details);
       }
     }
   };

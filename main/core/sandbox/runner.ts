@@ -1,7 +1,9 @@
 // The script runner the app, the agent tool and the CLI share: one sandbox client wired to the capability handler.
 // Give it the gate and tool registry; ask it to run a skill's script (by name) or any JavaScript file for a skill.
 import { SandboxClient, type ScriptResult } from './client.js';
-import { createCapabilityHandler, type ApproveHook, type ScriptContext, type ScriptSkill, type ToolLookup, type ToolRunner } from './capabilities.js';
+import { createCapabilityHandler, type ScriptContext, type ScriptSkill, type ToolRunner } from './capabilities.js';
+import type { Approver } from '../tools/approval.js';
+import type { PolicyRepo } from '../store/policy-repo.js';
 import type { RunLimits, SandboxLimits } from '../config/settings.js';
 import type { SpawnHost } from './spawn.js';
 import type { Gate } from '../policy/types.js';
@@ -13,10 +15,12 @@ export interface ScriptRunnerOptions {
   gate: Gate;
   workspace: string;
   limits: SandboxLimits;
-  /** For knack.callTool: the app's tool executor (preferred), or a plain lookup authorized by `gate` here. */
+  /** For knack.callTool: a tool executor judged by the same gate (scripts' tool calls take the model's pipeline). */
   executor?: ToolRunner;
-  tools?: ToolLookup;
-  approve?: ApproveHook;
+  /** Answers `ask` for the scripts' calls (once | always | deny); the run's clock is held while it asks. */
+  approve?: Approver;
+  /** Where an "always" is kept (the store's policy repository). */
+  rules?: PolicyRepo;
   spawn?: SpawnHost;
 }
 
@@ -47,9 +51,9 @@ export function createScriptRunner(opts: ScriptRunnerOptions): ScriptRunner {
     capabilities: createCapabilityHandler({
       gate: opts.gate,
       limits: opts.limits,
-      ...(opts.tools ? { tools: opts.tools } : {}),
       ...(opts.executor ? { executor: opts.executor } : {}),
       ...(opts.approve ? { approve: opts.approve } : {}),
+      ...(opts.rules ? { rules: opts.rules } : {}),
     }),
     ...(opts.spawn ? { spawn: opts.spawn } : {}),
   });

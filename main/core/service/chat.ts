@@ -1,44 +1,297 @@
 // Contract handlers for chat, sessions, the context view and the provider settings, bound to the agent
-// (main/core/agent). Until the agent's public API is on main, these answer `unavailable` with a clear message.
+// (main/core/agent): one Agent per open workspace, live ChatSessions by id, their events mapped to contract events.
 import type { Handlers } from './dispatch.js';
 import { ServiceError } from './dispatch.js';
 import type { ServiceContext } from './context.js';
 import type { ServiceOptions } from './index.js';
+import { EventMapper, transcriptOf } from './chat-events.js';
 import type { KnackWorkspace } from '../workspace.js';
 import { loadSettings } from '../config/settings.js';
-import type { SettingsView } from '../../../preload/contract.js';
+import {
+  Agent, PRESETS, ProviderError, findPreset, readProvidersFile, writeProvidersFile,
+  type ChatSession, type ContextSections, type KeyStore as AgentKeyStore, type ProjectionEntry, type SessionRow,
+} from '../agent/index.js';
+import type { KeyStore } from './context.js';
+import type { SessionMeta, SettingsView } from '../../../preload/contract.js';
 
 type ChatHandlers = Pick<Handlers,
   'chat.send' | 'chat.stop' | 'chat.answer' | 'chat.setPlanMode' | 'sessions.list' | 'sessions.open' | 'sessions.export' |
   'sessions.delete' | 'context.get' | 'settings.get' | 'settings.setProvider' | 'settings.setKey' | 'settings.clearKey'>;
 
+interface Live {
+  chat: ChatSession;
+  off: () => void;
+  turn: number;
+}
+
+/** Keys in providers.json (mode 600), where serve mode and the CLI keep them when no OS keychain is at hand. */
+export function fileKeyStore(dataDir: string): KeyStore {
+  const update = (fn: (p: Record<string, { apiKey?: string }>) => void) => {
+    const { file } = readProvidersFile(dataDir);
+    fn(file.providers as Record<string, { apiKey?: string }>);
+    writeProvidersFile(dataDir, file);
+  };
+  return {
+    kind: 'file',
+    get: (id) => readProvidersFile(dataDir).file.providers[id]?.apiKey,
+    set: (id, key) => update((p) => void (p[id] = { ...p[id], apiKey: key })),
+    delete: (id) => update((p) => {
+      if (p[id]) delete p[id].apiKey;
+    }),
+  };
+}
+
+const SECTION_OF: Record<ProjectionEntry['kind'], keyof Omit<ContextSections, 'total' | 'window'>> = {
+  catalog: 'catalog', skill: 'skills', resource: 'skills', tool: 'tools', compaction: 'history',
+};
+
 export class ChatBinding {
   private ws: KnackWorkspace | undefined;
-  constructor(private readonly ctx: ServiceContext, private readonly options: ServiceOptions) {}
+  private agentCache: Agent | undefined;
+  private agentProblem: string | undefined;
+  private readonly live = new Map<string, Live>();
+  private readonly keys: KeyStore;
+
+  constructor(private readonly ctx: ServiceContext, private readonly options: ServiceOptions) {
+    this.keys = options.keyStore ?? fileKeyStore(options.paths.dataDir);
+  }
 
   attach(ws: KnackWorkspace): void {
     this.ws = ws;
+    this.agentCache = undefined;
   }
 
   async detach(): Promise<void> {
+    const all = [...this.live.values()];
+    this.live.clear();
+    for (const l of all) l.off();
+    await Promise.all(all.map((l) => l.chat.close().catch(() => undefined)));
     this.ws = undefined;
+    this.agentCache = undefined;
+  }
+
+  /** The agent for the open workspace; a provider that cannot be resolved leaves it offline with the reason kept. */
+  private agent(): Agent {
+    if (this.agentCache) return this.agentCache;
+    const ws = this.ctx.workspace();
+    const keyStore: AgentKeyStore = { get: (id) => this.keys.get(id) };
+    const common = { keyStore, ...(this.options.env ? { env: this.options.env } : {}) };
+    try {
+      this.agentCache = Agent.create(ws, { ...common, ...(this.options.provider ? { provider: this.options.provider } : {}) });
+      this.agentProblem = undefined;
+    } catch (e) {
+      if (!(e instanceof ProviderError)) throw e;
+      this.agentProblem = e.message;
+      this.agentCache = Agent.create(ws, { ...common, offline: true });
+    }
+    return this.agentCache;
+  }
+
+  /** Provider settings changed: new sessions use the new provider; idle live sessions are reopened on next use. */
+  private resetAgent(): void {
+    this.agentCache = undefined;
+    for (const [id, l] of this.live) {
+      if (l.chat.busy) continue;
+      l.off();
+      void l.chat.close();
+      this.live.delete(id);
+    }
+  }
+
+  private bind(chat: ChatSession): Live {
+    const live: Live = { chat, off: () => {}, turn: 0 };
+    const mapper = new EventMapper((n, p) => this.ctx.events.emit(n, p), () => `${chat.id}:${live.turn}`);
+    live.off = chat.on((e) => {
+      mapper.map(e);
+      if (e.type === 'user_message' || e.type === 'turn_end' || e.type === 'plan_mode') this.ctx.events.emit('session.updated', { session: this.meta(chat) });
+    });
+    this.live.set(chat.id, live);
+    return live;
+  }
+
+  private session(id: string): Live {
+    const found = this.live.get(id);
+    if (found) return found;
+    let chat: ChatSession;
+    try {
+      chat = this.agent().openSession(id);
+    } catch (e) {
+      throw new ServiceError('not_found', (e as Error).message, { id });
+    }
+    return this.live.get(chat.id) ?? this.bind(chat);
+  }
+
+  private meta(chat: ChatSession, row?: SessionRow): SessionMeta {
+    const r = row ?? this.agent().listSessions().find((s) => s.id === chat.id);
+    return {
+      id: chat.id,
+      title: chat.title || r?.title || 'New chat',
+      workspace: r?.workspace ?? this.ctx.workspace().workspace,
+      createdAt: r?.createdAt ?? Date.now(),
+      updatedAt: r?.updatedAt ?? Date.now(),
+      messages: r?.events ?? 0,
+      provider: r?.provider ?? chat.provider?.id ?? null,
+      model: r?.model ?? chat.provider?.model ?? null,
+      planMode: chat.planMode,
+      running: chat.busy,
+    };
+  }
+
+  private rowMeta(row: SessionRow): SessionMeta {
+    const l = this.live.get(row.id);
+    if (l) return this.meta(l.chat, row);
+    return { id: row.id, title: row.title || 'New chat', workspace: row.workspace, createdAt: row.createdAt, updatedAt: row.updatedAt, messages: row.events, provider: row.provider, model: row.model, planMode: false, running: false };
   }
 
   settingsView(): SettingsView {
     const settings = this.ws?.settings ?? loadSettings(this.options.paths.dataDir).settings;
-    return { provider: null, presets: [], ceiling: settings.policy.ceiling, warnings: [], keyStorage: this.options.keyStore?.kind ?? 'file' };
+    const { file, warnings } = readProvidersFile(this.options.paths.dataDir);
+    const env = this.options.env ?? process.env;
+    const hasKey = (id: string, keyEnv: string[]) => !!(this.keys.get(id) || keyEnv.some((k) => env[k]) || file.providers[id]?.apiKey);
+    let provider: SettingsView['provider'] = null;
+    const problems = [...warnings];
+    if (this.ws) {
+      const agent = this.agent();
+      const c = agent.providerConfig;
+      if (c) provider = { preset: c.id, model: c.model, baseUrl: c.baseURL ?? null, contextWindow: c.contextWindow, hasKey: c.keySource !== 'none', keySource: c.keySource };
+      problems.push(...agent.warnings);
+      if (this.agentProblem) problems.push(this.agentProblem);
+    }
+    return {
+      provider,
+      presets: PRESETS.map((p) => ({
+        id: p.id, label: p.label, kind: p.kind, baseUrl: p.baseURL ?? null, defaultModel: p.defaultModel, contextWindow: p.contextWindow,
+        keyOptional: p.keyOptional === true, hasKey: hasKey(p.id, p.keyEnv),
+      })),
+      ceiling: settings.policy.ceiling,
+      warnings: problems,
+      keyStorage: this.keys.kind,
+    };
   }
 
   handlers(): ChatHandlers {
-    const later = (): never => {
-      throw new ServiceError('unavailable', 'chat is wired once the agent (issue 11) is on main');
+    const dataDir = this.options.paths.dataDir;
+    const known = (preset: string): string => {
+      const p = findPreset(preset);
+      if (p) return p.id;
+      if (readProvidersFile(dataDir).file.providers[preset]) return preset;
+      throw new ServiceError('not_found', `unknown provider "${preset}" (presets: ${PRESETS.map((x) => x.id).join(', ')})`);
     };
     return {
-      'chat.send': later, 'chat.stop': later, 'chat.answer': later, 'chat.setPlanMode': later,
-      'sessions.list': later, 'sessions.open': later, 'sessions.export': later, 'sessions.delete': later,
-      'context.get': later,
+      'chat.send': async ({ sessionId, text, planMode }) => {
+        const live = sessionId ? this.session(sessionId) : this.bind(this.agent().newSession(planMode ? { planMode } : {}));
+        if (live.chat.busy) throw new ServiceError('conflict', 'a turn is already running in this session: stop it or wait for it to finish');
+        if (planMode !== undefined && sessionId) live.chat.setPlanMode(planMode);
+        live.turn++;
+        const turnId = `${live.chat.id}:${live.turn}`;
+        live.chat.send(text).catch((e: unknown) => {
+          this.ctx.events.emit('chat.turnEnd', { sessionId: live.chat.id, turnId, reason: 'error', error: { code: 'internal', message: (e as Error).message } });
+        });
+        this.ctx.events.emit('session.updated', { session: this.meta(live.chat) });
+        return { sessionId: live.chat.id, turnId };
+      },
+      'chat.stop': ({ sessionId }) => {
+        const l = this.session(sessionId);
+        const was = l.chat.busy;
+        l.chat.stop();
+        return { stopped: was };
+      },
+      'chat.answer': ({ sessionId, approvalId, answer, message }) => {
+        const ok = this.session(sessionId).chat.answer(approvalId, { kind: answer, ...(message ? { message } : {}) });
+        if (!ok) throw new ServiceError('not_found', `no pending approval ${approvalId} in this session (answered already, or the turn was stopped)`);
+        return { ok };
+      },
+      'chat.setPlanMode': ({ sessionId, on }) => {
+        const l = this.session(sessionId);
+        l.chat.setPlanMode(on);
+        return { planMode: l.chat.planMode };
+      },
+      'sessions.list': () => {
+        try {
+          return { sessions: this.agent().listSessions().map((r) => this.rowMeta(r)) };
+        } catch (e) {
+          throw new ServiceError('unavailable', (e as Error).message);
+        }
+      },
+      'sessions.open': ({ id }) => {
+        const l = this.session(id);
+        return { session: this.meta(l.chat), items: transcriptOf(l.chat.events()) };
+      },
+      'sessions.export': ({ id, format }) => {
+        const l = this.session(id);
+        const content = this.agent().exportSession(l.chat.id, format === 'markdown' ? 'md' : 'json');
+        const ext = format === 'markdown' ? 'md' : 'json';
+        return { filename: `knack-session-${l.chat.id.slice(0, 8)}.${ext}`, mime: format === 'markdown' ? 'text/markdown' : 'application/json', content };
+      },
+      'sessions.delete': async ({ id }) => {
+        const live = this.live.get(id);
+        if (live) {
+          live.off();
+          await live.chat.close();
+          this.live.delete(id);
+        }
+        let deleted: boolean;
+        try {
+          deleted = this.agent().deleteSession(id);
+        } catch (e) {
+          throw new ServiceError('not_found', (e as Error).message, { id });
+        }
+        if (deleted) this.ctx.events.emit('session.deleted', { id });
+        return { deleted };
+      },
+      'context.get': async ({ sessionId }) => {
+        const chat = this.session(sessionId).chat;
+        const [sections, projection] = await Promise.all([chat.contextSections(), chat.projection()]);
+        const names = ['system', 'catalog', 'skills', 'tools', 'history', 'observations'] as const;
+        return {
+          sessionId: chat.id,
+          contextWindow: sections.window,
+          total: sections.total,
+          sections: names.map((section) => ({
+            section,
+            tokens: sections[section],
+            items: projection.filter((p) => SECTION_OF[p.kind] === section).map((p) => ({
+              label: p.path ? `${p.name}/${p.path}` : p.name, tokens: p.tokens, note: p.reason,
+            })),
+          })),
+          loadedSkills: chat.loadedSkills().map((s) => ({
+            name: s.name, tier: s.tier as 'builtin' | 'user' | 'project', version: s.version, reason: `${s.reason}: ${s.why}`, tokens: s.tokens,
+          })),
+        };
+      },
       'settings.get': () => this.settingsView(),
-      'settings.setProvider': later, 'settings.setKey': later, 'settings.clearKey': later,
+      'settings.setProvider': ({ preset, model, baseUrl }) => {
+        const id = known(preset);
+        const { file } = readProvidersFile(dataDir);
+        const current = file.providers[id] ?? {};
+        file.providers[id] = { ...current, ...(model ? { model } : {}), ...(baseUrl ? { baseURL: baseUrl } : {}) };
+        if (!findPreset(id) || model || baseUrl || file.providers[id].apiKey || file.providers[id].kind) {
+          // keep the entry
+        } else {
+          delete file.providers[id];
+        }
+        writeProvidersFile(dataDir, { ...file, default: id });
+        this.resetAgent();
+        return this.settingsView();
+      },
+      'settings.setKey': ({ preset, key }) => {
+        const id = known(preset);
+        try {
+          this.keys.set(id, key);
+        } catch (e) {
+          throw new ServiceError('unavailable', (e as Error).message);
+        }
+        this.resetAgent();
+        return { hasKey: true };
+      },
+      'settings.clearKey': ({ preset }) => {
+        const id = known(preset);
+        this.keys.delete(id);
+        this.resetAgent();
+        const p = PRESETS.find((x) => x.id === id);
+        const env = this.options.env ?? process.env;
+        return { hasKey: !!p?.keyEnv.some((k) => env[k]) };
+      },
     };
   }
 }

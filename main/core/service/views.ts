@@ -37,7 +37,10 @@ export function reportView(r: AuditReport): Out<typeof C.AuditReport> {
 /** The audit state a list shows. Built-in skills ship with the app and are trusted by design. */
 export function auditState(entry: CatalogEntry, report: AuditReport | undefined, store: Store | undefined): Out<typeof C.AuditState> {
   if (entry.tier === 'builtin') return { status: 'clean', findings: 0 };
-  if (!report) return { status: 'checking', findings: 0 };
+  // The catalog marks a skill whose audit has not finished (`trust: 'checking'`); its verdict arrives as audit.verdict.
+  if ((entry as { trust?: string }).trust === 'checking') return { status: 'checking', findings: 0 };
+  // The audit could not run at all (unreadable folder): the catalog keeps it disabled and says why.
+  if (!report) return { status: 'blocked', findings: 0 };
   const base = { level: report.level, findings: report.findings.length, contentHash: report.contentHash };
   if (report.level === 'P0') return { status: 'blocked', ...base };
   const trusted = store?.policy.trustByHash(report.contentHash) === 'trusted';
@@ -46,11 +49,28 @@ export function auditState(entry: CatalogEntry, report: AuditReport | undefined,
   return { status: 'clean', ...base };
 }
 
-/** The audit of a catalog entry (cached by file fingerprint), or undefined when it cannot run (then: `checking`). */
+/**
+ * Reports as of the catalog's last build, per store: skills.list shows what the catalog's trust review decided on,
+ * without walking every skill folder again per call. Cleared whenever the catalog changes (clearAudits).
+ */
+const reports = new WeakMap<object, Map<string, AuditReport>>();
+const NO_STORE = {};
+
+export function clearAudits(store: Store | undefined): void {
+  reports.delete(store ?? NO_STORE);
+}
+
+/** The audit of a catalog entry (cached by file fingerprint in the store), or undefined when it cannot run. */
 export function auditOf(entry: CatalogEntry, store: Store | undefined): AuditReport | undefined {
   if (entry.tier === 'builtin') return undefined;
+  let cache = reports.get(store ?? NO_STORE);
+  if (!cache) reports.set(store ?? NO_STORE, (cache = new Map()));
+  const hit = cache.get(entry.realDir);
+  if (hit) return hit;
   try {
-    return auditCached(entry.realDir, store);
+    const report = auditCached(entry.realDir, store);
+    cache.set(entry.realDir, report);
+    return report;
   } catch {
     return undefined;
   }

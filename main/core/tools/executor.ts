@@ -1,34 +1,34 @@
 // Runs one tool call the only allowed way: look up → validate arguments (Ajv) → describe access → gate.authorize
-// → ('ask' → the injected approver) → handler. Every failure comes back as a structured ToolResult, never a throw.
-import type { Access, Actor, Decision, Gate } from '../policy/types.js';
+// → ('ask' → the approver: once | always | deny, "always" kept as a rule) → handler → onDecision. Never throws.
+import type { Access, Decision, Gate } from '../policy/types.js';
+import type { PolicyRepo } from '../store/policy-repo.js';
+import { askApproval, type ApprovalAnswer, type Approver } from './approval.js';
 import { errorFromThrown, toolError } from './errors.js';
 import { withGrants } from './grants.js';
 import { formatProblems } from './validate.js';
 import type { ToolRegistry } from './registry.js';
 import type { ToolContext, ToolResult } from './types.js';
 
-export interface ApprovalRequest {
-  tool: string;
-  args: Record<string, unknown>;
-  access: Access;
-  actor: Actor;
-  /** The gate's reason for asking. */
-  reason: string;
-  /** The whole decision: the rule and scope that spoke, the acting skill's identity. */
-  decision?: Decision;
-}
-
-/** Answers an 'ask' verdict: the CLI asks on the terminal, the app shows a dialog, tests answer explicitly. */
-export type Approver = (req: ApprovalRequest) => Promise<boolean>;
-
 export interface ExecutorOptions {
   registry: ToolRegistry;
   gate: Gate;
   /** Without an approver every 'ask' is declined. */
   approver?: Approver;
-  /** Called after each decision (for logs and the session record). */
-  onDecision?: (call: { tool: string; args: Record<string, unknown>; access: Access }, decision: Decision, approved?: boolean) => void;
+  /** Where an "always" answer is kept as a reusable rule (the store's policy repository). */
+  rules?: PolicyRepo;
+  /**
+   * Called after each decision (for logs and the session record). For an `ask`: whether it ran, and the answer
+   * (undefined when no one could be asked).
+   */
+  onDecision?: (call: { tool: string; args: Record<string, unknown>; access: Access }, decision: Decision, approved?: boolean, answer?: ApprovalAnswer) => void;
 }
+
+/** Per call: another approver (a skill script's call holds the script's clock while asking). */
+export interface ExecuteOptions {
+  approver?: Approver;
+}
+
+export type { ApprovalAnswer, ApprovalRequest, Approver } from './approval.js';
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -41,7 +41,7 @@ export class ToolExecutor {
     return this.opts.registry;
   }
 
-  async execute(name: string, rawArgs: unknown, ctx: ToolContext): Promise<ToolResult> {
+  async execute(name: string, rawArgs: unknown, ctx: ToolContext, over: ExecuteOptions = {}): Promise<ToolResult> {
     const tool = this.opts.registry.get(name);
     if (!tool) return toolError('tool.unknown', `unknown tool "${name}"`);
     const args = rawArgs === undefined || rawArgs === null ? {} : rawArgs;
@@ -75,17 +75,14 @@ export class ToolExecutor {
       return toolError('tool.denied', `${name} denied: ${decision.reason}`, { reason: decision.reason, ruleId: decision.ruleId });
     }
     if (decision.verdict === 'ask') {
-      let approved = false;
-      if (this.opts.approver) {
-        try {
-          approved = await this.opts.approver({ tool: name, args, access, actor: ctx.actor, reason: decision.reason, decision });
-        } catch {
-          approved = false;
-        }
-      }
-      this.opts.onDecision?.(call, decision, approved);
-      if (!approved) {
-        const why = this.opts.approver ? 'the user declined' : 'it needs approval and no one can approve here';
+      const approver = over.approver ?? this.opts.approver;
+      const asked = await askApproval(
+        { tool: name, args, access, actor: ctx.actor, reason: decision.reason, decision },
+        { ...(approver ? { approver } : {}), ...(this.opts.rules ? { rules: this.opts.rules } : {}), workspace: ctx.workspace },
+      );
+      this.opts.onDecision?.(call, decision, asked.allowed, asked.answer);
+      if (!asked.allowed) {
+        const why = approver ? 'the user declined' : 'it needs approval and no one can approve here';
         return toolError('tool.declined', `${name} was not run: ${why} (${decision.reason})`, { reason: decision.reason });
       }
     } else {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { tempDir, writeTree } from '../../helpers/tmp.js';
 import { openToolbox } from '../../../main/core/toolbox.js';
 import { loadMcpConfig, parseMcpConfig, type McpServerConfig } from '../../../main/core/mcp/config.js';
-import { buildGate } from '../../../main/core/skills/use/gate-setup.js';
+import { buildGate } from '../../../main/core/policy/setup.js';
 import { DEFAULT_SETTINGS } from '../../../main/core/config/settings.js';
 import type { Diagnostic } from '../../../main/core/base/diagnostics.js';
 
@@ -19,7 +19,7 @@ async function open(servers: McpServerConfig[], approve = true) {
   const ws = tempDir();
   const diags: Diagnostic[] = [];
   const { gate } = buildGate({ settings: structuredClone(DEFAULT_SETTINGS), workspace: ws, skills: [] });
-  const box = await openToolbox({ workspace: ws, settings: structuredClone(DEFAULT_SETTINGS), gate, approver: async () => approve, mcpServers: servers, backoff: FAST, onDiagnostic: (d) => diags.push(d) });
+  const box = await openToolbox({ workspace: ws, settings: structuredClone(DEFAULT_SETTINGS), gate, approver: async () => (approve ? 'once' : 'deny'), mcpServers: servers, backoff: FAST, onDiagnostic: (d) => diags.push(d) });
   return { box, diags, ctx: { workspace: ws, actor: { kind: 'agent' as const, activeSkills: [] } } };
 }
 

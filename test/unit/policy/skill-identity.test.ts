@@ -77,7 +77,7 @@ test('finding 3: knack.callTool("DeferExecuteTool", run_skill_script) from a ski
   const { ToolSearchIndex } = await import('../../../main/core/tools/tool-search.js');
   const { deferExecuteTool } = await import('../../../main/core/tools/meta-tools.js');
   const { createRunSkillScriptTool } = await import('../../../main/core/sandbox/tool.js');
-  const { createCapabilityHandler, registryLookup } = await import('../../../main/core/sandbox/capabilities.js');
+  const { createCapabilityHandler } = await import('../../../main/core/sandbox/capabilities.js');
   const started: string[] = [];
   // The runner records what it would start: the victim's script must never reach it.
   const runner = {
@@ -86,10 +86,10 @@ test('finding 3: knack.callTool("DeferExecuteTool", run_skill_script) from a ski
   const attacker: SkillPolicy = { name: 'attacker', dir: '/skills/attacker', tier: 'project', permissions: perms({ tools: ['DeferExecuteTool', 'run_skill_script'], paths: { write: ['**'] } }) };
   const gate = createGate({ ceiling, rules: () => [{ id: 'all', effect: 'allow', tool: '*', createdAt: 0 }], skill: (n) => (n === 'attacker' ? attacker : undefined), protectedRoots: [] });
   const registry = new ToolRegistry();
-  const executor = new ToolExecutor({ registry, gate, approver: async () => true });
+  const executor = new ToolExecutor({ registry, gate, approver: async () => 'once' });
   const session = new ToolSession(registry, executor, new ToolSearchIndex());
   registry.registerAll([deferExecuteTool(session), createRunSkillScriptTool({ runner, findSkill: (name) => ({ name, dir: `/skills/${name}` }) })]);
-  const handler = createCapabilityHandler({ gate, tools: registryLookup(registry), limits: { maxFileBytes: 1 << 20, maxListEntries: 100 } });
+  const handler = createCapabilityHandler({ gate, executor, limits: { maxFileBytes: 1 << 20, maxListEntries: 100 } });
   const run = { hold: () => () => undefined, signal: new AbortController().signal };
   const ctx = { skill: { name: 'attacker', dir: '/skills/attacker' }, workspace: ws };
   const direct = handler('callTool', { name: 'run_skill_script', args: { skill: 'victim', script: 'w.mjs' } }, ctx, run);

@@ -23,8 +23,8 @@ writeFileSync(join(outside, 'secret.txt'), 'top secret');
 
 const w = world({
   workspaceFiles: { 'data/in.txt': 'hello from the workspace', 'notes/a.md': 'a', 'private/key.txt': 'no' },
-  tools: { get: (n) => (n === 'echo' ? echoTool : undefined) },
-  approve: async () => true,
+  tools: [echoTool],
+  approve: async () => 'once',
   skills: {
     // No permissions block: least privilege, reads its own folder only.
     plain: {
@@ -159,7 +159,7 @@ test('a write needing approval is refused when nobody approves', async () => {
 test("the user's time to approve a call does not count against the script's time limit", async () => {
   const w3 = world({
     limits: { timeoutMs: 300, cpuTimeMs: 300 },
-    approve: () => new Promise((r) => setTimeout(() => r(true), 700)),
+    approve: () => new Promise((r) => setTimeout(() => r('once'), 700)),
     skills: { s: { permissions: { paths: { write: ['out/**'] } }, files: { 'scripts/w.mjs': script('await knack.writeFile("out/x.txt", "x"); return "written";') } } },
   });
   const r = await w3.runner.runSkillScript(w3.skill('s'), 'w.mjs');
@@ -171,7 +171,7 @@ test("the user's time to approve a call does not count against the script's time
 
 test('a call still waiting for approval when the script ends never takes effect', async () => {
   const w4 = world({
-    approve: () => new Promise((r) => setTimeout(() => r(true), 300)),
+    approve: () => new Promise((r) => setTimeout(() => r('once'), 300)),
     skills: { s: { permissions: { paths: { write: ['out/**'] } }, files: { 'scripts/w.mjs': script('knack.writeFile("out/late.txt", "x").catch(() => {}); return "early";') } } },
   });
   const r = await w4.runner.runSkillScript(w4.skill('s'), 'w.mjs');

@@ -6,11 +6,16 @@ import { limitsFromSettings } from '../../../main/core/sandbox/limits.js';
 import type { SandboxLimits } from '../../../main/core/config/settings.js';
 import { SandboxClient } from '../../../main/core/sandbox/client.js';
 import { createScriptRunner, type ScriptRunner } from '../../../main/core/sandbox/runner.js';
-import type { ApproveHook, ToolLookup } from '../../../main/core/sandbox/capabilities.js';
+import type { Approver } from '../../../main/core/tools/approval.js';
+import type { ToolDefinition } from '../../../main/core/tools/types.js';
+import { ToolRegistry } from '../../../main/core/tools/registry.js';
+import { ToolExecutor } from '../../../main/core/tools/executor.js';
 import { createGate, type SkillPolicy } from '../../../main/core/policy/gate.js';
+import type { Gate } from '../../../main/core/policy/types.js';
 import { ceilingFrom } from '../../../main/core/policy/ceiling.js';
 import { policyFromManifest } from '../../../main/core/sandbox/skill-policy.js';
 import type { SkillManifest } from '../../../main/core/skills/format/types.js';
+import { readPermissionRequest } from '../../../main/core/skills/format/permissions.js';
 import { tempDir, writeTree, skillMd } from '../../helpers/tmp.js';
 
 export function testLimits(over: Partial<SandboxLimits> = {}): SandboxLimits {
@@ -32,7 +37,15 @@ function manifest(name: string, permissions?: unknown): SkillManifest {
   return {
     name, description: 'test skill', metadata: {}, allowedTools: [], readWhen: [], agentCreated: false, dependsOn: [], extra: {},
     ...(permissions !== undefined ? { permissions: { raw: permissions, reviewed: false as const } } : {}),
+    // The one reader, as the manifest parser calls it.
+    requested: readPermissionRequest(permissions !== undefined ? { permissions } : {}, 'SKILL.md'),
   };
+}
+
+function executorFor(tools: ToolDefinition<Record<string, unknown>>[], gate: Gate): ToolExecutor {
+  const registry = new ToolRegistry();
+  registry.registerAll(tools);
+  return new ToolExecutor({ registry, gate });
 }
 
 export interface World {
@@ -49,8 +62,9 @@ export interface World {
 export function world(opts: {
   skills: Record<string, { permissions?: unknown; files?: Record<string, string> }>;
   workspaceFiles?: Record<string, string>;
-  tools?: ToolLookup;
-  approve?: ApproveHook;
+  /** Tools a script reaches with knack.callTool (through a real executor over the same gate). */
+  tools?: ToolDefinition<Record<string, unknown>>[];
+  approve?: Approver;
   limits?: Partial<SandboxLimits>;
   settings?: Settings;
 }): World {
@@ -62,7 +76,7 @@ export function world(opts: {
   for (const [name, s] of Object.entries(opts.skills)) {
     const dir = join(skillsRoot, name);
     writeTree(dir, { 'SKILL.md': skillMd({ name, description: 'test skill' }), ...s.files });
-    policies.set(name, policyFromManifest(name, dir, manifest(name, s.permissions), join(dir, 'SKILL.md')));
+    policies.set(name, policyFromManifest(name, dir, manifest(name, s.permissions)));
   }
   const gate = createGate({
     ceiling: ceilingFrom(opts.settings ?? DEFAULT_SETTINGS, workspace, [...policies.values()].map((p) => p.dir)),
@@ -71,7 +85,7 @@ export function world(opts: {
   });
   const runner = createScriptRunner({
     gate, workspace, limits: testLimits(opts.limits),
-    ...(opts.tools ? { tools: opts.tools } : {}),
+    ...(opts.tools ? { executor: executorFor(opts.tools, gate) } : {}),
     ...(opts.approve ? { approve: opts.approve } : {}),
   });
   after(() => runner.close());

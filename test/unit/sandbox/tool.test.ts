@@ -4,6 +4,7 @@ import { world } from './setup.js';
 import { createRunSkillScriptTool } from '../../../main/core/sandbox/tool.js';
 import { SandboxError } from '../../../main/core/sandbox/protocol.js';
 import type { ToolContext } from '../../../main/core/tools/types.js';
+import { defaultPermissions } from '../../../main/core/policy/permissions.js';
 
 const w = world({
   workspaceFiles: { 'doc.md': 'one two two three three three' },
@@ -55,7 +56,10 @@ test('run_skill_script declares no access of its own: each capability call is ga
 test('catalogSkillFinder finds enabled skills and explains the others', async () => {
   const { catalogSkillFinder } = await import('../../../main/core/sandbox/tool.js');
   const entry = (over: Record<string, unknown>) => ({
-    manifest: { name: 'counter', description: 'd', metadata: {}, allowedTools: [], readWhen: [], agentCreated: false, dependsOn: [], extra: {} },
+    manifest: {
+      name: 'counter', description: 'd', metadata: {}, allowedTools: [], readWhen: [], agentCreated: false, dependsOn: [], extra: {},
+      requested: { permissions: defaultPermissions(), diagnostics: [] },
+    },
     tier: 'project', source: 'workbuddy', dir: w.skill('counter').dir, realDir: w.skill('counter').dir, file: `${w.skill('counter').dir}/SKILL.md`,
     size: 1, mtimeMs: 1, diagnostics: [], enabled: true, ...over,
   }) as never;
@@ -68,7 +72,7 @@ test('catalogSkillFinder finds enabled skills and explains the others', async ()
 });
 
 test('the gate lets the agent call run_skill_script inside the default ceiling', async () => {
-  const { buildGate } = await import('../../../main/core/skills/use/gate-setup.js');
+  const { buildGate } = await import('../../../main/core/policy/setup.js');
   const { DEFAULT_SETTINGS } = await import('../../../main/core/config/settings.js');
   const { gate } = buildGate({ settings: DEFAULT_SETTINGS, workspace: w.workspace, skills: [] });
   const args = { skill: 'counter', script: 'count.mjs' };

@@ -104,3 +104,21 @@ test('menus come in English and Chinese and carry no reload or developer-tools i
   assert.match(JSON.stringify(menuTemplate('en', 'darwin')), /"role":"appMenu"/);
   for (const t of [menuTemplate('en', 'linux'), menuTemplate('zh', 'darwin')]) assert.doesNotMatch(JSON.stringify(t), /reload"|toggleDevTools|forceReload/i);
 });
+
+test('the electron-security lint fails on an unsafe window, an unchecked IPC handler and a raw openExternal', async () => {
+  const { ESLint } = await import('eslint');
+  const root = join(import.meta.dirname, '..', '..', '..');
+  const eslint = new ESLint({ cwd: root });
+  const code = [
+    "import { BrowserWindow, ipcMain, shell } from 'electron';",
+    "export const w = new BrowserWindow({ webPreferences: { sandbox: false, contextIsolation: false, nodeIntegration: true, webSecurity: false } });",
+    "ipcMain.handle('x', (_e, url: string) => shell.openExternal(url));",
+    "void w.loadURL('file:///tmp/index.html');",
+  ].join('\n');
+  const [result] = await eslint.lintText(code, { filePath: join(root, 'main', 'electron', 'unsafe-example.ts') });
+  const rules = new Set(result!.messages.filter((m) => m.severity === 2).map((m) => m.ruleId));
+  for (const rule of ['no-sandbox-disabled', 'no-context-isolation-disabled', 'no-web-security-disabled', 'require-ipc-sender-validation',
+    'no-open-external-with-dynamic-url', 'no-file-protocol-load-url', 'require-factory']) {
+    assert.ok(rules.has(`electron-security/${rule}`), `${rule} reported as an error (got ${[...rules].join(', ')})`);
+  }
+});

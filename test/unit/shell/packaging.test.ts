@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import { spawnSync } from 'node:child_process';
 import { parse as parseYaml } from 'yaml';
 import { Ajv } from 'ajv';
@@ -109,4 +109,27 @@ test('electron-builder packs dist into app.asar over a stub Electron: compiled c
   assert.deepEqual(readdirSync(unpacked).sort(), ['better-sqlite3', 'isolated-vm']);
   assert.ok(existsSync(join(app, 'resources', 'builtin-skills', 'git-commit', 'SKILL.md')));
   assert.equal(fuseWire(join(app, 'knack')), '01001100');
+});
+
+test('the built main process imports only Node built-ins, electron and runtime dependencies: no tsx, no TypeScript', () => {
+  ensureBuilt();
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  const allowed = new Set(['electron', ...Object.keys(pkg.dependencies).filter((d) => d !== 'tsx')]);
+  for (const file of ['dist/main/electron/main.js', 'dist/main/electron/host.js', 'dist/main/electron/parse-worker.js']) {
+    const code = readFileSync(join(root, file), 'utf8');
+    const specs = [...code.matchAll(/(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|require\(\s*["']([^"']+)["']\s*\)/gm)]
+      .map((m) => m[1] ?? m[2] ?? m[3]!);
+    assert.ok(specs.length > 0, `${file} has imports`);
+    // The one exception: parse-pool's `import('esbuild')`, dynamic and on the TypeScript-checkout path only.
+    assert.doesNotMatch(code, /from\s*["']esbuild["']/, `${file} imports esbuild statically`);
+    for (const s of specs) {
+      if (s.startsWith('node:') || (s === 'esbuild' && file.endsWith('main.js'))) continue;
+      const name = s.startsWith('@') ? s.split('/').slice(0, 2).join('/') : s.split('/')[0]!;
+      assert.ok(allowed.has(name) || builtinModules.includes(s), `${file} imports ${s}`);
+      assert.doesNotMatch(s, /\.tsx?$/, `${file} imports TypeScript (${s})`);
+    }
+  }
+  const preload = readFileSync(join(root, 'dist/preload/index.cjs'), 'utf8');
+  const required = [...preload.matchAll(/require\(["']([^"']+)["']\)/g)].map((m) => m[1]);
+  assert.deepEqual([...new Set(required)], ['electron'], 'a sandboxed preload may require electron only');
 });

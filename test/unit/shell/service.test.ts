@@ -144,3 +144,15 @@ test('skills.lint reports diagnostics for a folder given relative to the workspa
   assert.ok(r.errors >= 1);
   assert.ok(r.skills[0]?.diagnostics.some((d) => d.severity === 'error'));
 });
+
+test('a skill added while the workspace is open announces the catalog change and its audit verdict', async (t) => {
+  const { service, call, ws, events } = setup();
+  t.after(() => service.close());
+  await call('workspace.open', { path: ws });
+  writeTree(ws, { '.workbuddy/skills/late/SKILL.md': skillMd({ name: 'late', description: 'Arrives later' }, NETWORKY) });
+  await service.workspace!.catalog.refresh();
+  const changed = events.find((e) => e.name === 'catalog.changed')?.payload as { added: string[] } | undefined;
+  assert.deepEqual(changed?.added, ['late']);
+  const verdict = events.find((e) => e.name === 'audit.verdict')?.payload as { name: string; audit: { status: string } } | undefined;
+  assert.deepEqual([verdict?.name, verdict?.audit.status], ['late', 'needs-trust']);
+});

@@ -4,10 +4,11 @@ import { realpathSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parseSkillFile } from '../../../main/core/skills/format/manifest.js';
 import type { CatalogEntry, SkillManifest, Tier } from '../../../main/core/skills/format/types.js';
+import { defaultPermissions } from '../../../main/core/policy/permissions.js';
 import { skillMd, writeTree } from '../../helpers/tmp.js';
 
 export function manifest(name: string, over: Partial<SkillManifest> = {}): SkillManifest {
-  return { name, description: `${name} skill`, metadata: {}, allowedTools: [], readWhen: [], agentCreated: false, dependsOn: [], extra: {}, ...over };
+  return { name, description: `${name} skill`, metadata: {}, allowedTools: [], readWhen: [], agentCreated: false, dependsOn: [], extra: {}, requested: { permissions: defaultPermissions(), diagnostics: [] }, ...over };
 }
 
 export function entry(m: SkillManifest, over: Partial<CatalogEntry> = {}): CatalogEntry {

@@ -5,10 +5,11 @@ import assert from 'node:assert/strict';
 import { buildPromptCatalog, catalogLine, defaultBudget, shortenSummary } from '../../../main/core/skills/use/prompt-catalog.js';
 import { countTokens } from '../../../main/core/base/tokens.js';
 import type { CatalogEntry, Tier } from '../../../main/core/skills/format/types.js';
+import { defaultPermissions } from '../../../main/core/policy/permissions.js';
 
 function entry(name: string, description: string, tier: Tier = 'user', extra: Partial<CatalogEntry> = {}): CatalogEntry {
   return {
-    manifest: { name, description, metadata: {}, allowedTools: [], readWhen: [], agentCreated: false, dependsOn: [], extra: {} },
+    manifest: { name, description, metadata: {}, allowedTools: [], readWhen: [], agentCreated: false, dependsOn: [], extra: {}, requested: { permissions: defaultPermissions(), diagnostics: [] } },
     tier, source: 'workbuddy', dir: `/s/${name}`, realDir: `/s/${name}`, file: `/s/${name}/SKILL.md`, size: 1, mtimeMs: 1,
     diagnostics: [], enabled: true, ...extra,
   };

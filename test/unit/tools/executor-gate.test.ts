@@ -4,12 +4,13 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
 import { ToolRegistry } from '../../../main/core/tools/registry.js';
-import { ToolExecutor, type ApprovalRequest } from '../../../main/core/tools/executor.js';
+import { ToolExecutor } from '../../../main/core/tools/executor.js';
+import type { ApprovalAnswer, ApprovalRequest } from '../../../main/core/tools/approval.js';
 import { builtinTools } from '../../../main/core/tools/builtin/index.js';
-import { buildGate } from '../../../main/core/skills/use/gate-setup.js';
+import { buildGate } from '../../../main/core/policy/setup.js';
 import { DEFAULT_SETTINGS } from '../../../main/core/config/settings.js';
 
-function setup(answer: boolean) {
+function setup(answer: ApprovalAnswer) {
   const ws = tempDir();
   const outside = tempDir();
   writeFileSync(join(outside, 'secret.txt'), 'top secret');
@@ -25,7 +26,7 @@ function setup(answer: boolean) {
 }
 
 test('the real gate lets the agent read inside the workspace and denies a symlink that escapes it', async () => {
-  const { ex, ctx } = setup(true);
+  const { ex, ctx } = setup('once');
   const ok = await ex.execute('read_file', { path: 'notes.txt' }, ctx);
   assert.equal(ok.ok, true);
   const esc = await ex.execute('read_file', { path: 'sub/escape/secret.txt' }, ctx);
@@ -34,7 +35,7 @@ test('the real gate lets the agent read inside the workspace and denies a symlin
 });
 
 test('bash always goes to the approver; a declined command does not run', async () => {
-  const { ws, ex, ctx, asked } = setup(false);
+  const { ws, ex, ctx, asked } = setup('deny');
   const r = await ex.execute('bash', { command: 'touch ran.txt' }, ctx);
   assert.equal(!r.ok && r.error.code, 'tool.declined');
   assert.equal(asked.length, 1);
@@ -44,14 +45,14 @@ test('bash always goes to the approver; a declined command does not run', async 
 });
 
 test('an approved bash command runs in the workspace', async () => {
-  const { ex, ctx, ws } = setup(true);
+  const { ex, ctx, ws } = setup('once');
   const r = await ex.execute('bash', { command: 'pwd' }, ctx);
   assert.equal(r.ok, true);
   assert.equal(r.ok && (r.content as { stdout: string }).stdout.trim(), ws);
 });
 
 test('a write outside the workspace is denied before the tool runs', async () => {
-  const { ex, ctx, outside } = setup(true);
+  const { ex, ctx, outside } = setup('once');
   const r = await ex.execute('write_file', { path: join(outside, 'x.txt'), content: 'x' }, ctx);
   assert.equal(!r.ok && r.error.code, 'tool.denied');
   const { existsSync } = await import('node:fs');

@@ -5,7 +5,7 @@ import { tempDir } from '../../helpers/tmp.js';
 import { ToolRegistry } from '../../../main/core/tools/registry.js';
 import { ToolExecutor } from '../../../main/core/tools/executor.js';
 import { builtinTools } from '../../../main/core/tools/builtin/index.js';
-import { buildGate } from '../../../main/core/skills/use/gate-setup.js';
+import { buildGate } from '../../../main/core/policy/setup.js';
 import { DEFAULT_SETTINGS } from '../../../main/core/config/settings.js';
 import { ToolSearchIndex } from '../../../main/core/tools/tool-search.js';
 

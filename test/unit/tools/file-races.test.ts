@@ -8,7 +8,7 @@ import { tempDir } from '../../helpers/tmp.js';
 import { ToolRegistry } from '../../../main/core/tools/registry.js';
 import { ToolExecutor } from '../../../main/core/tools/executor.js';
 import { builtinTools } from '../../../main/core/tools/builtin/index.js';
-import { buildGate } from '../../../main/core/skills/use/gate-setup.js';
+import { buildGate } from '../../../main/core/policy/setup.js';
 import { DEFAULT_SETTINGS } from '../../../main/core/config/settings.js';
 import { writeFileTool } from '../../../main/core/tools/builtin/write-file.js';
 import { readFileTool } from '../../../main/core/tools/builtin/read-file.js';
@@ -77,7 +77,7 @@ test('finding 10: writes refuse a hard link to a file outside the workspace; rea
   const registry = new ToolRegistry();
   registry.registerAll(builtinTools({ network: false }));
   const { gate } = buildGate({ settings: structuredClone(DEFAULT_SETTINGS), workspace: ws, skills: [] });
-  const ex = new ToolExecutor({ registry, gate, approver: async () => true });
+  const ex = new ToolExecutor({ registry, gate, approver: async () => 'once' });
   const agent: ToolContext = { workspace: ws, actor: { kind: 'agent', activeSkills: [] } };
   const w = await ex.execute('write_file', { path: 'linked.txt', content: 'pwned' }, agent);
   assert.equal(w.ok, false);

@@ -8,7 +8,8 @@ import { ToolRegistry } from '../../../main/core/tools/registry.js';
 import { ToolExecutor } from '../../../main/core/tools/executor.js';
 import { builtinTools } from '../../../main/core/tools/builtin/index.js';
 import { grepFiles, TimeBudget } from '../../../main/core/tools/builtin/grep.js';
-import { buildGate } from '../../../main/core/skills/use/gate-setup.js';
+import { buildGate } from '../../../main/core/policy/setup.js';
+import { parsePermissions } from '../../../main/core/policy/permissions.js';
 import { DEFAULT_SETTINGS } from '../../../main/core/config/settings.js';
 import type { ToolContext } from '../../../main/core/tools/types.js';
 
@@ -24,8 +25,8 @@ function setup() {
   });
   const registry = new ToolRegistry();
   registry.registerAll(builtinTools({ network: false }));
-  const entry = { file: join(skillDir, 'SKILL.md'), realDir: skillDir, manifest: { name: 'reader' } } as Parameters<typeof buildGate>[0]['skills'][number];
-  const { gate } = buildGate({ settings: structuredClone(DEFAULT_SETTINGS), workspace: ws, skills: [entry] });
+  const permissions = parsePermissions({ file: 'SKILL.md', permissions: { tools: ['grep', 'glob', 'list_dir', 'read_file'], paths: { read: ['**/*.md'] } } }).permissions!;
+  const { gate } = buildGate({ settings: structuredClone(DEFAULT_SETTINGS), workspace: ws, skills: [{ name: 'reader', dir: skillDir, permissions }] });
   const ex = new ToolExecutor({ registry, gate });
   const ctx: ToolContext = { workspace: ws, actor: { kind: 'skill', skill: 'reader' } };
   return { ws, ex, ctx };

@@ -30,7 +30,7 @@ function executor(rules: Rule[]) {
   registry.registerAll(builtinTools({ network: true }));
   const gate = createGate({ ceiling: ceilingFrom(settings, ws), rules: () => rules, skill: () => undefined, protectedRoots: [] });
   const asked: string[] = [];
-  const ex = new ToolExecutor({ registry, gate, approver: async (r) => (asked.push(r.reason), false) });
+  const ex = new ToolExecutor({ registry, gate, approver: async (r) => (asked.push(r.reason), 'deny') });
   const ctx: ToolContext = { workspace: ws, actor: { kind: 'agent', activeSkills: [] } };
   return { ex, ctx, asked, gate };
 }

@@ -6,7 +6,7 @@ import { tempDir } from '../../helpers/tmp.js';
 import { ToolRegistry } from '../../../main/core/tools/registry.js';
 import { ToolExecutor } from '../../../main/core/tools/executor.js';
 import { builtinTools } from '../../../main/core/tools/builtin/index.js';
-import { buildGate } from '../../../main/core/skills/use/gate-setup.js';
+import { buildGate } from '../../../main/core/policy/setup.js';
 import { DEFAULT_SETTINGS } from '../../../main/core/config/settings.js';
 
 /** A workspace whose ceiling allows network, with the built-in tools and the real gate. */
@@ -32,7 +32,7 @@ test('web_fetch is offered only when the ceiling allows network, is deferred, an
     const { ws, registry, gate } = networkOn();
     assert.equal(registry.get('web_fetch')?.deferred, true);
     const asked: string[] = [];
-    const ex = new ToolExecutor({ registry, gate, approver: async (r) => (asked.push(r.access.host ?? ''), true) });
+    const ex = new ToolExecutor({ registry, gate, approver: async (r) => (asked.push(r.access.host ?? ''), 'once') });
     const r = await ex.execute('web_fetch', { url: `http://127.0.0.1:${port}/` }, { workspace: ws, actor: { kind: 'agent', activeSkills: [] } });
     assert.deepEqual(asked, ['127.0.0.1']);
     assert.equal(r.ok && (r.content as { text: string }).text, 'Title\n Body & more');
@@ -58,7 +58,7 @@ test('web_fetch follows redirects on the same host only; a redirect to another h
   try {
     const port = (server.address() as AddressInfo).port;
     const { ws, registry, gate } = networkOn();
-    const ex = new ToolExecutor({ registry, gate, approver: async (r) => r.access.host === '127.0.0.1' });
+    const ex = new ToolExecutor({ registry, gate, approver: async (r) => (r.access.host === '127.0.0.1' ? 'once' : 'deny') });
     const ctx = { workspace: ws, actor: { kind: 'agent' as const, activeSkills: [] } };
     const same = await ex.execute('web_fetch', { url: `http://127.0.0.1:${port}/same` }, ctx);
     assert.equal(same.ok && (same.content as { text: string }).text, 'at /final');

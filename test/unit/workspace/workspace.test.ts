@@ -93,3 +93,31 @@ test('a broken settings file is reported with its path and the workspace still o
     await ws.close();
   }
 });
+
+test('each session keeps its own loaded skills, and the gate binds the model by exactly what that session loaded', async () => {
+  const { workspace, paths } = setup();
+  writeTree(join(workspace, '.workbuddy', 'skills'), {
+    'reader/SKILL.md': skillMd({ name: 'reader', description: 'Reads notes.', permissions: { tools: ['read_file'], paths: { read: ['**/*.md'] } } }),
+  });
+  writeFileSync(join(workspace, 'notes.md'), 'hello\n');
+  const ws = await openWorkspace({ paths, workspace });
+  try {
+    const a = await ws.newSession();
+    const b = await ws.newSession();
+    // The model loads the skill through the Skill tool of session a: it lands in a's loader only.
+    assert.equal((await a.call('Skill', { name: 'reader' })).ok, true);
+    assert.deepEqual(a.actor(), { kind: 'agent', activeSkills: ['reader'] });
+    assert.deepEqual(b.actor(), { kind: 'agent', activeSkills: [] });
+    assert.deepEqual(a.loader.projection().map((p) => p.skill), ['reader']);
+    assert.deepEqual(b.loader.projection(), []);
+    // While reader is loaded in a, the model there stays inside its manifest; b is not bound by it.
+    const grep = { pattern: 'hello', path: '.' };
+    const inA = await a.call('grep', grep);
+    assert.equal(!inA.ok && inA.error.code, 'tool.denied');
+    assert.match(!inA.ok ? inA.error.message : '', /reader/);
+    assert.equal((await b.call('grep', grep)).ok, true);
+    assert.equal((await a.call('read_file', { path: 'notes.md' })).ok, true);
+  } finally {
+    await ws.close();
+  }
+});

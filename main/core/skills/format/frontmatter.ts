@@ -2,7 +2,7 @@
 // (size cap, alias cap, no custom tags, duplicate keys reported with their line, BOM and CRLF tolerated).
 import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
-import { isMap, isScalar, LineCounter, parseDocument, visit, type Document } from 'yaml';
+import { isMap, isNode, isScalar, LineCounter, parseDocument, visit, type Document } from 'yaml';
 import type { Diagnostic } from '../../base/diagnostics.js';
 
 /** The frontmatter may not be bigger than this (bytes, opening and closing `---` included). */
@@ -181,6 +181,8 @@ export interface ParsedYaml {
   diagnostics: Diagnostic[];
   /** Keys whose value (or any nested value) uses flow style `[a, b]` / `{a: b}` (only when `detectFlow`). */
   flowKeys: Set<string>;
+  /** 1-based file line of a nested field, e.g. ['permissions','paths','read',0] (its nearest present parent otherwise). */
+  lineOf(path: (string | number)[]): number | undefined;
 }
 
 /**
@@ -195,6 +197,13 @@ export function parseFrontmatterYaml(text: string, file: string, firstLine = 2, 
   const diagnostics: Diagnostic[] = [];
   const lineAt = (offset: number): number => lineCounter.linePos(offset).line + firstLine - 1;
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, version: '1.2', schema: 'core', strict: true });
+  const lineOf = (path: (string | number)[]): number | undefined => {
+    for (let n = path.length; n > 0; n--) {
+      const node = doc.getIn(path.slice(0, n), true);
+      if (isNode(node) && node.range) return lineAt(node.range[0]);
+    }
+    return undefined;
+  };
   // The top-level key an offset falls under (errors name the field they break).
   const topKeys: { key: string; start: number }[] = [];
   if (isMap(doc.contents)) {
@@ -237,13 +246,13 @@ export function parseFrontmatterYaml(text: string, file: string, firstLine = 2, 
   }
   // With the core schema and no custom tags, any tag yaml cannot resolve (`!!python/object`, `!shell`) is reported
   // above as TAG_RESOLVE_FAILED; the core tags (`!!str`, `!!int`, …) are harmless.
-  if (diagnostics.length) return { keyLines, diagnostics, flowKeys };
+  if (diagnostics.length) return { keyLines, diagnostics, flowKeys, lineOf };
   const contents = doc.contents;
   if (contents === null || (isScalar(contents) && (contents.value === null || contents.value === ''))) {
-    return { data: {}, doc, keyLines, diagnostics, flowKeys };
+    return { data: {}, doc, keyLines, diagnostics, flowKeys, lineOf };
   }
   if (!isMap(contents)) {
-    return { keyLines, diagnostics: [diag(file, 'yaml.not-mapping', 'SKILL.md frontmatter must be a YAML mapping', firstLine)], flowKeys };
+    return { keyLines, diagnostics: [diag(file, 'yaml.not-mapping', 'SKILL.md frontmatter must be a YAML mapping', firstLine)], flowKeys, lineOf };
   }
   if (contents.flow) flowKeys.add('');
   for (const pair of contents.items) {
@@ -262,7 +271,7 @@ export function parseFrontmatterYaml(text: string, file: string, firstLine = 2, 
   try {
     data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (e) {
-    return { keyLines, diagnostics: [diag(file, 'yaml.alias-limit', `Invalid YAML in frontmatter: ${(e as Error).message}`, firstLine)], flowKeys };
+    return { keyLines, diagnostics: [diag(file, 'yaml.alias-limit', `Invalid YAML in frontmatter: ${(e as Error).message}`, firstLine)], flowKeys, lineOf };
   }
-  return { data: (data ?? {}) as Record<string, unknown>, doc, keyLines, diagnostics, flowKeys };
+  return { data: (data ?? {}) as Record<string, unknown>, doc, keyLines, diagnostics, flowKeys, lineOf };
 }

@@ -3,6 +3,7 @@
 import { basename, dirname } from 'node:path';
 import { isMap, isScalar, isSeq } from 'yaml';
 import { parseSynonymGroups } from '../../search/synonyms.js';
+import { readPermissionRequest } from './permissions.js';
 import { MSG_NO_START, parseFrontmatterYaml, readFrontmatterHead, splitFrontmatter, type SplitResult } from './frontmatter.js';
 import type { SkillManifest } from './types.js';
 import type { Diagnostic } from '../../base/diagnostics.js';
@@ -343,6 +344,7 @@ export function manifestFromSplit(split: SplitResult, file: string, opts: ParseO
     agentCreated,
     dependsOn,
     ...(d.permissions !== undefined ? { permissions: { raw: d.permissions, reviewed: false as const } } : {}),
+    requested: readPermissionRequest(d, file, y.lineOf),
     extra,
   };
   const nameLine = y.keyLines.get('name') ?? y.keyLines.get('title');

@@ -2,7 +2,6 @@
 // Adds a line lookup for nested fields so diagnostics can say `SKILL.md:6: permissions.paths.read[0]: ...`.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isNode } from 'yaml';
 import { parseFrontmatterYaml, splitFrontmatter } from './frontmatter.js';
 
 export interface Frontmatter {
@@ -31,17 +30,7 @@ export function readFrontmatterText(text: string, file = 'SKILL.md'): Frontmatte
   if (!parsed.data || parsed.diagnostics.some((d) => d.severity === 'error')) {
     return none(parsed.diagnostics.map((d) => ({ ...(d.line ? { line: d.line } : {}), message: d.message })));
   }
-  const fm = split.frontmatter;
-  const doc = parsed.doc;
-  const lineOf = (path: (string | number)[]): number | undefined => {
-    if (!doc) return undefined;
-    for (let n = path.length; n > 0; n--) {
-      const node = doc.getIn(path.slice(0, n), true);
-      if (isNode(node) && node.range) return 2 + (fm.slice(0, node.range[0]).match(/\n/g)?.length ?? 0);
-    }
-    return undefined;
-  };
-  return { data: parsed.data, errors: [], lineOf };
+  return { data: parsed.data, errors: [], lineOf: parsed.lineOf };
 }
 
 export function readFrontmatterFile(file: string): Frontmatter {

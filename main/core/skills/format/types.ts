@@ -1,13 +1,14 @@
 // The skill engine's shared types: tiers, the normalised manifest and catalog records (diagnostics: base/diagnostics.ts).
 // Other areas (policy, tools, sandbox, agent) import these; extend fields, never rename them.
 import type { Diagnostic } from '../../base/diagnostics.js';
+import type { ParsedPermissions } from '../../policy/permissions.js';
 
 export type Tier = 'builtin' | 'user' | 'project';
 
 /** Precedence: higher wins when two tiers hold a skill of the same name. */
 export const TIER_RANK: Record<Tier, number> = { builtin: 0, user: 1, project: 2 };
 
-/** The skill's `permissions` as written; the trust layer reviews it (strict parsing lives there). */
+/** The skill's `permissions` as written (for display); what it grants is `SkillManifest.requested`. */
 export interface RawPermissions {
   raw: unknown;
   reviewed: false;
@@ -32,6 +33,12 @@ export interface SkillManifest {
   agentCreated: boolean;
   dependsOn: string[];
   permissions?: RawPermissions;
+  /**
+   * The permission request (`permissions` and `allowed-tools`), read strictly once at parse time (format/permissions.ts):
+   * `permissions` when it could be read, else undefined with the diagnostics that reject it. The gate, the sandbox and
+   * the audit all use this; nothing re-reads SKILL.md for it.
+   */
+  requested: ParsedPermissions;
   /** Unknown top-level keys, kept for tools that want them. */
   extra: Record<string, unknown>;
 }

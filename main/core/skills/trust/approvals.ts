@@ -6,8 +6,7 @@ import type { Finding } from './audit.js';
 import type { PermissionDiff } from '../../policy/diff.js';
 import type { Permissions } from '../../policy/permissions.js';
 import type { Actor, Decision, ToolCall } from '../../policy/types.js';
-import { generaliseRules, skillScopeKey } from '../../policy/rules.js';
-import { addRule } from '../../policy/rule-book.js';
+import { recordAnswer, type ToolAnswer } from '../../policy/answers.js';
 import { approvePendingInstall, type InstallResult } from './install.js';
 import { trustSkill, type TrustResult } from './trust.js';
 
@@ -26,8 +25,6 @@ export interface PendingApproval {
   createdAt: number;
 }
 
-/** How the user answered a tool call the gate marked `ask`. */
-export type ToolAnswer = 'once' | 'always' | 'deny' | 'never';
 
 export interface Approvals {
   /** Skill installs/updates waiting for the user. */
@@ -60,13 +57,6 @@ export function createApprovals(store: Store): Approvals {
     approve: (id) => approvePendingInstall(store, id),
     reject: (id) => store.policy.decideApproval(id, 'rejected'),
     trust: (dir) => trustSkill(dir, store),
-    answerToolCall(call, actor, workspace, answer, decision) {
-      if (answer === 'once') return { allowed: true, rules: [] };
-      if (answer === 'deny') return { allowed: false, rules: [] };
-      if (actor.kind === 'skill' && !decision?.skill) return { allowed: answer === 'always', rules: [] };
-      const skill = actor.kind === 'skill' && decision?.skill ? skillScopeKey(decision.skill) : undefined;
-      const rules = generaliseRules(call, workspace, answer === 'always' ? 'allow' : 'deny', skill).map((r) => addRule(store.policy, r).rule);
-      return { allowed: answer === 'always', rules };
-    },
+    answerToolCall: (call, actor, workspace, answer, decision) => recordAnswer(store.policy, call, actor, workspace, answer, decision),
   };
 }

@@ -6,7 +6,8 @@ import { basename, extname, join, relative, sep } from 'node:path';
 import type { Diagnostic } from '../../base/diagnostics.js';
 import { AUDITOR_VERSION, LEVEL_RANK, MENTION_RE, NEGATION_RE, RULES, maxLevel, type AuditRule, type Context, type Family, type Level } from './audit-rules.js';
 import { decodeBase64Blobs, deobfuscate, normalizeLine, type HiddenText } from './normalize.js';
-import { permissionsFromFrontmatter, type Permissions } from '../../policy/permissions.js';
+import type { Permissions } from '../../policy/permissions.js';
+import { readPermissionRequest } from '../format/permissions.js';
 import { permissionDiff, type PermissionDiff } from '../../policy/diff.js';
 import { readFrontmatterText } from '../format/skill-frontmatter.js';
 import { isInside } from '../../base/paths.js';
@@ -422,7 +423,7 @@ export function auditSkill(dir: string, opts: AuditOptions = {}): AuditReport {
       } else {
         if (typeof fm.data.name === 'string' && fm.data.name.trim()) skill = fm.data.name.trim().normalize('NFKC');
         else if (typeof fm.data.title === 'string' && fm.data.title.trim()) skill = fm.data.title.trim().normalize('NFKC');
-        const parsed = permissionsFromFrontmatter(fm.data, f.rel, fm.lineOf);
+        const parsed = readPermissionRequest(fm.data, f.rel, fm.lineOf);
         manifestDiagnostics.push(...parsed.diagnostics);
         permissions = parsed.permissions;
         for (const d of parsed.diagnostics.filter((x) => x.severity === 'error')) {

@@ -1,0 +1,79 @@
+// Wires a gate for one workspace from settings, the user's rules (from the store) and the acting skills' policies;
+// derives Access for built-in tools. The catalog's live gate (skills/use/catalog-gate.ts) builds on buildGate().
+import type { Settings } from '../config/settings.js';
+import type { Store } from '../store/index.js';
+import type { Access, Gate } from './types.js';
+import { ceilingFrom, type Ceiling } from './ceiling.js';
+import { appOwnedRoots, createGate, type SkillPolicy } from './gate.js';
+import { nameKey } from '../base/names.js';
+
+export interface GateSetup {
+  settings: Settings;
+  workspace: string;
+  store?: Store;
+  /**
+   * The skills that act (not shadowed), each with its real folder and requested permissions: their folders become
+   * read-only roots and their manifests bind them. When two share a name, the first one binds it.
+   */
+  skills: SkillPolicy[];
+  /** The home and data folder in use (`--home`, `--data-dir`): their Knack folders always ask for writes. */
+  paths?: { home: string; dataDir: string };
+}
+
+/** Knack's own folders for these paths and for the defaults (policy/gate.ts appOwnedRoots). */
+export function ownRoots(paths?: { home: string; dataDir: string }): string[] {
+  return paths ? [...appOwnedRoots(paths), ...appOwnedRoots()] : appOwnedRoots();
+}
+
+/** The workspace part of the ceiling (tools, network, read/write roots), without skill folders. */
+export function workspaceCeiling(settings: Settings, workspace: string): Ceiling {
+  return ceilingFrom(settings, workspace, []);
+}
+
+/**
+ * A gate over `ceiling` with `skills` (keyed by nameKey) and the store's rules, read at every call. The skill roots
+ * are `roots` (default: the skills' folders — real paths already, the catalog resolved them when it found them).
+ */
+export function gateOver(
+  ceiling: Ceiling, skills: ReadonlyMap<string, SkillPolicy>, store?: Store, roots: string[] = [...skills.values()].map((s) => s.dir),
+  protectedRoots: string[] = ownRoots(),
+): { gate: Gate; ceiling: Ceiling } {
+  const full: Ceiling = { ...ceiling, skillRoots: roots };
+  const gate = createGate({
+    ceiling: full,
+    rules: () => store?.policy.rules() ?? [],
+    skill: (name) => skills.get(nameKey(name)),
+    protectedRoots,
+  });
+  return { gate, ceiling: full };
+}
+
+export function buildGate(setup: GateSetup): { gate: Gate; ceiling: Ceiling } {
+  const policies = new Map<string, SkillPolicy>();
+  for (const s of setup.skills) if (!policies.has(nameKey(s.name))) policies.set(nameKey(s.name), s);
+  // Every acting skill's folder is a read-only root, also one whose name another binds first.
+  return gateOver(workspaceCeiling(setup.settings, setup.workspace), policies, setup.store, setup.skills.map((s) => s.dir), ownRoots(setup.paths));
+}
+
+/** Access of the built-in tool names from their arguments (read_file … {path}, bash {command}, web_fetch {url}). */
+export function accessForArgs(tool: string, args: Record<string, unknown>): Access {
+  const str = (k: string): string | undefined => (typeof args[k] === 'string' ? (args[k] as string) : undefined);
+  switch (tool) {
+    case 'read_file': case 'list_dir': case 'glob': case 'grep':
+      return { read: [str('path') ?? '.'] };
+    case 'write_file': case 'edit_file':
+      return { write: [str('path') ?? ''].filter(Boolean) };
+    case 'bash':
+      return { command: str('command') ?? '' };
+    case 'web_fetch': {
+      const url = str('url') ?? '';
+      let host: string | undefined;
+      try { host = new URL(url).hostname; } catch { host = undefined; }
+      return { network: true, ...(host ? { host } : {}) };
+    }
+    case 'web_search':
+      return { network: true };
+    default:
+      return {};
+  }
+}

@@ -1,0 +1,179 @@
+// The agent's events (AgentEvent) → the contract's events and transcript items: stream deltas, tool-call cards,
+// approval requests with their "always" preview, skills loaded, notices, the context meter, turn ends.
+import type { EventName, EventPayload, ToolCallCard, TranscriptItem } from '../../../preload/contract.js';
+import type { AgentEvent, TurnEndReason } from '../agent/index.js';
+
+type Emit = <E extends EventName>(name: E, payload: EventPayload<E>) => void;
+
+const MAX_OUTPUT = 4000;
+
+/** Control and bidi characters made visible, so a summary shows what the call really contains. */
+export function visible(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+}
+
+function argsOf(v: unknown): Record<string, unknown> {
+  if (v && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
+  if (typeof v === 'string') {
+    try {
+      const parsed = JSON.parse(v) as unknown;
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+    } catch {
+      // not JSON: shown as raw text below
+    }
+    return { raw: v };
+  }
+  return {};
+}
+
+/** One line for the approval card: the command, the paths, the host — else the arguments as JSON. */
+export function callSummary(tool: string, args: Record<string, unknown>): string {
+  const pick = ['command', 'path', 'file_path', 'url', 'pattern', 'query'].find((k) => typeof args[k] === 'string');
+  const text = pick ? `${tool}: ${String(args[pick])}` : `${tool} ${JSON.stringify(args)}`;
+  return visible(text.length > 500 ? `${text.slice(0, 500)}…` : text);
+}
+
+export function turnEndReason(r: TurnEndReason): EventPayload<'chat.turnEnd'>['reason'] {
+  switch (r) {
+    case 'end_turn':
+      return 'done';
+    case 'cancelled':
+    case 'interrupted':
+      return 'stopped';
+    case 'max_steps':
+    case 'max_tokens':
+      return 'limit';
+    case 'offline':
+      return 'offline';
+    default:
+      return 'error';
+  }
+}
+
+const truncate = (s: string) => (s.length > MAX_OUTPUT ? `${s.slice(0, MAX_OUTPUT)}… (${s.length - MAX_OUTPUT} more characters)` : s);
+
+/** Maps one session's live events; keeps the tool cards so a later event updates the same card. */
+export class EventMapper {
+  private readonly cards = new Map<string, ToolCallCard>();
+  private lastError: { kind: string; message: string } | undefined;
+  constructor(private readonly emit: Emit, private readonly turnId: () => string) {}
+
+  private card(sessionId: string, callId: string, patch: Partial<ToolCallCard> & { tool?: string }): void {
+    const prev = this.cards.get(callId) ?? { callId, tool: patch.tool ?? '?', args: {}, status: 'pending' as const };
+    const next: ToolCallCard = { ...prev, ...patch };
+    this.cards.set(callId, next);
+    this.emit('chat.toolCall', { sessionId, turnId: this.turnId(), card: next });
+  }
+
+  map(e: AgentEvent): void {
+    const s = e.sessionId;
+    switch (e.type) {
+      case 'text_delta':
+        return this.emit('chat.delta', { sessionId: s, turnId: this.turnId(), kind: 'text', text: e.text });
+      case 'tool_call_started':
+        return this.card(s, e.callId, { tool: e.name, status: 'pending' });
+      case 'tool_call':
+        return this.card(s, e.callId, { tool: e.name, args: argsOf(e.args ?? e.arguments), status: 'running' });
+      case 'gate_decision':
+        if (e.verdict === 'deny') return this.card(s, e.callId, { tool: e.tool, status: 'denied', output: visible(e.reason) });
+        if (e.verdict === 'ask') return this.card(s, e.callId, { tool: e.tool, status: 'awaiting-approval' });
+        return;
+      case 'approval_requested': {
+        const args = argsOf(e.args);
+        return this.emit('chat.approval', {
+          sessionId: s, approvalId: e.approvalId, tool: e.tool, args, actor: { kind: 'agent', activeSkills: e.activeSkills },
+          reason: visible(e.reason), summary: callSummary(e.tool, args), alwaysPreview: e.alwaysPreview.map(visible),
+        });
+      }
+      case 'approval_answered':
+        if (e.answer === 'deny') {
+          const card = [...this.cards.values()].find((c) => c.status === 'awaiting-approval');
+          if (card) this.card(s, card.callId, { status: 'denied', ...(e.message ? { output: visible(e.message) } : {}) });
+        }
+        return;
+      case 'tool_result':
+        return this.card(s, e.callId, { tool: e.name, status: e.ok ? 'ok' : 'error', output: truncate(e.content), ...(e.code ? { errorCode: e.code } : {}) });
+      case 'skill_loaded':
+        return this.emit('chat.skillLoaded', { sessionId: s, turnId: this.turnId(), skill: e.name, tier: e.tier, reason: `${e.reason}: ${e.why}`, tokens: e.tokens });
+      case 'skill_unloaded':
+        return this.emit('chat.notice', { sessionId: s, level: 'info', kind: 'skill_unloaded', text: `${e.name} unloaded: ${e.reason}` });
+      case 'compaction':
+        return this.emit('chat.notice', { sessionId: s, level: 'info', kind: 'compaction', text: `${e.compactedMessages} older messages summarised (${e.tokensBefore} → ${e.tokensAfter} tokens)` });
+      case 'recovered':
+        return this.emit('chat.notice', { sessionId: s, level: 'warning', kind: 'recovered', text: `recovered after an interruption (${e.pendingApprovals} approvals asked again, ${e.unfinishedCalls} tool calls closed)` });
+      case 'skill_offer':
+        return this.emit('chat.notice', { sessionId: s, level: 'info', kind: 'skill_offer', text: `this task used ${e.toolCalls} tool calls; it can be saved as a skill` });
+      case 'error':
+        this.lastError = { kind: e.kind, message: e.message };
+        return this.emit('chat.notice', { sessionId: s, level: 'error', kind: e.kind, text: e.message });
+      case 'context':
+        return this.emit('context.changed', { sessionId: s, total: e.sections.total, contextWindow: e.sections.window });
+      case 'turn_end': {
+        const reason = turnEndReason(e.reason);
+        const err = this.lastError;
+        this.lastError = undefined;
+        return this.emit('chat.turnEnd', {
+          sessionId: s, turnId: this.turnId(), reason,
+          ...(reason === 'error' && err ? { error: { code: err.kind, message: err.message } } : {}),
+        });
+      }
+      default:
+        return;
+    }
+  }
+}
+
+/** A stored session's events as the transcript shows them (assistant text joined per reply). */
+export function transcriptOf(events: AgentEvent[]): TranscriptItem[] {
+  const items: TranscriptItem[] = [];
+  const cards = new Map<string, Extract<TranscriptItem, { kind: 'tool' }>>();
+  let reply: Extract<TranscriptItem, { kind: 'assistant' }> | undefined;
+  for (const e of events) {
+    const id = String(e.seq);
+    switch (e.type) {
+      case 'user_message':
+        reply = undefined;
+        items.push({ kind: 'user', id, text: e.text, at: e.at });
+        break;
+      case 'assistant_start':
+        reply = undefined;
+        break;
+      case 'text_delta':
+        if (!reply) items.push((reply = { kind: 'assistant', id, text: '', at: e.at }));
+        reply.text += e.text;
+        break;
+      case 'tool_call': {
+        reply = undefined;
+        const item = { kind: 'tool' as const, id, at: e.at, card: { callId: e.callId, tool: e.name, args: argsOf(e.args ?? e.arguments), status: 'running' as ToolCallCard['status'] } };
+        cards.set(e.callId, item);
+        items.push(item);
+        break;
+      }
+      case 'gate_decision': {
+        const c = cards.get(e.callId);
+        if (c && e.verdict === 'deny') c.card = { ...c.card, status: 'denied', output: visible(e.reason) };
+        break;
+      }
+      case 'tool_result': {
+        const c = cards.get(e.callId);
+        if (c) c.card = { ...c.card, status: e.ok ? 'ok' : 'error', output: truncate(e.content), ...(e.code ? { errorCode: e.code } : {}) };
+        break;
+      }
+      case 'skill_loaded':
+        items.push({ kind: 'skill', id, skill: e.name, reason: `${e.reason}: ${e.why}`, at: e.at });
+        break;
+      case 'error':
+        items.push({ kind: 'notice', id, level: 'error', text: e.message, at: e.at });
+        break;
+      case 'compaction':
+        items.push({ kind: 'notice', id, level: 'info', text: `${e.compactedMessages} older messages summarised`, at: e.at });
+        break;
+      case 'recovered':
+        items.push({ kind: 'notice', id, level: 'warning', text: 'recovered after an interruption', at: e.at });
+        break;
+      default:
+        break;
+    }
+  }
+  return items;
+}

@@ -1,0 +1,93 @@
+// The live policy gate over a skill catalog: every call is judged with the catalog as it is now. A catalog change
+// re-reads only the skills it names — their permissions were parsed once, with their manifests — never every skill.
+import type { Actor, Decision, Gate, ToolCall } from '../../policy/types.js';
+import type { Ceiling } from '../../policy/ceiling.js';
+import type { SkillPolicy } from '../../policy/gate.js';
+import { gateOver, ownRoots, workspaceCeiling } from '../../policy/setup.js';
+import type { Settings } from '../../config/settings.js';
+import type { Store } from '../../store/index.js';
+import { nameKey } from '../../base/names.js';
+import { skillPolicyOf } from '../format/permissions.js';
+import type { CatalogEntry } from '../format/types.js';
+
+/** What the gate needs of a catalog: the winner of a name, and every entry (for the first build). */
+export interface CatalogSource {
+  get(name: string): CatalogEntry | undefined;
+  entries(): CatalogEntry[];
+}
+
+/** A catalog change as the catalog reports it: names (or name keys) added, removed or changed. */
+export interface CatalogChangeNames {
+  added: string[];
+  removed: string[];
+  changed: string[];
+}
+
+export interface CatalogGateOptions {
+  settings: Settings;
+  workspace: string;
+  store?: Store;
+  /** The home and data folder in use: their Knack folders always ask for writes. */
+  paths?: { home: string; dataDir: string };
+  catalog: CatalogSource;
+}
+
+/**
+ * Acting skills are the catalog's winners (not shadowed), enabled or not: a disabled skill is not offered to the model,
+ * but its folder stays a read-only root and its manifest still binds it should it act.
+ */
+export class CatalogGate implements Gate {
+  private readonly ceiling: Ceiling;
+  private readonly policies = new Map<string, SkillPolicy>();
+  /** Names to re-read at the next call; `all` before the first build. */
+  private pending: Set<string> | 'all' = 'all';
+  private current: Gate | undefined;
+
+  constructor(private readonly opts: CatalogGateOptions) {
+    this.ceiling = workspaceCeiling(opts.settings, opts.workspace);
+  }
+
+  /** Note a catalog change: the skills it names are re-read at the next call (nothing else is). */
+  changed(change: CatalogChangeNames): void {
+    if (this.pending !== 'all') for (const n of [...change.added, ...change.removed, ...change.changed]) this.pending.add(n);
+    this.current = undefined;
+  }
+
+  /** Forget everything: the next call re-reads every skill (after a change the catalog could not name). */
+  invalidate(): void {
+    this.pending = 'all';
+    this.current = undefined;
+  }
+
+  authorize(call: ToolCall, actor: Actor): Decision {
+    return this.gate().authorize(call, actor);
+  }
+
+  /** The acting skills' policies as the gate sees them now, by name key. */
+  skills(): ReadonlyMap<string, SkillPolicy> {
+    this.gate();
+    return this.policies;
+  }
+
+  private gate(): Gate {
+    if (this.current) return this.current;
+    const { catalog } = this.opts;
+    if (this.pending === 'all') {
+      this.policies.clear();
+      for (const e of catalog.entries()) {
+        const key = nameKey(e.manifest.name);
+        if (!e.shadowedBy && !this.policies.has(key)) this.policies.set(key, skillPolicyOf(e));
+      }
+    } else {
+      for (const name of this.pending) {
+        const e = catalog.get(name);
+        const key = nameKey(name);
+        if (e && !e.shadowedBy) this.policies.set(nameKey(e.manifest.name), skillPolicyOf(e));
+        else this.policies.delete(key);
+      }
+    }
+    this.pending = new Set();
+    this.current = gateOver(this.ceiling, this.policies, this.opts.store, undefined, ownRoots(this.opts.paths)).gate;
+    return this.current;
+  }
+}

@@ -1,0 +1,76 @@
+// One conversation's state over an open workspace: the skills it has loaded (with the context projection), the deferred
+// tools it has discovered, and the actor the gate sees for the model — whose active skills are exactly the loaded ones.
+//
+// API (KnackWorkspace.newSession() builds it; the agent builds on it):
+//   session.loader              SkillLoader: load(name, reason), projection(), loadedSkills() — this conversation's only
+//   session.tools               ToolSession: visibleTools(), hiddenTools(), promptSection(), search(), discoveredNames()
+//   session.actor()             { kind: 'agent', activeSkills: <loaded skills> } — what the gate judges the model as
+//   session.call(name, args)    run a tool as the model: visible tools directly, hidden deferred ones refused
+//   session.deferExecute(n, a)  DeferExecuteTool: run any registered tool by name (it becomes discovered)
+// The model's Skill, SkillSearch, ToolSearch and DeferExecuteTool act on this session (not on the workspace): loading a
+// skill through the Skill tool adds it to `loader`, and from the next call on its manifest binds the model.
+import type { Actor, Gate } from '../../policy/types.js';
+import type { PolicyRepo } from '../../store/policy-repo.js';
+import { ToolExecutor, type ExecutorOptions } from '../../tools/executor.js';
+import type { Approver } from '../../tools/approval.js';
+import { overlayRegistry } from '../../tools/overlay.js';
+import { ToolSession } from '../../tools/session.js';
+import { deferExecuteTool, toolSearchTool } from '../../tools/meta-tools.js';
+import type { ToolRegistry } from '../../tools/registry.js';
+import type { ToolSearchIndex } from '../../tools/tool-search.js';
+import type { ToolDefinition, ToolResult } from '../../tools/types.js';
+import { SkillLoader } from './loader.js';
+import { skillTools, type SkillToolDeps } from './skill-tools.js';
+
+export interface SessionOptions {
+  workspace: string;
+  /** The workspace's shared tools: registry and deferred-tool index. */
+  registry: ToolRegistry;
+  index: ToolSearchIndex;
+  gate: Gate;
+  approver?: Approver;
+  /** Where an "always" answer is kept. */
+  rules?: PolicyRepo;
+  onDecision?: ExecutorOptions['onDecision'];
+  /** For the session's own skill tools (its Skill loads into this session's loader). */
+  skills: Omit<SkillToolDeps, 'loader'>;
+}
+
+export class WorkspaceSession {
+  readonly loader: SkillLoader;
+  readonly tools: ToolSession;
+  private readonly workspace: string;
+
+  constructor(opts: SessionOptions) {
+    this.workspace = opts.workspace;
+    this.loader = new SkillLoader((n) => opts.skills.catalog.get(n));
+    const over = new Map<string, ToolDefinition>();
+    const registry = overlayRegistry(opts.registry, over);
+    const executor = new ToolExecutor({
+      registry,
+      gate: opts.gate,
+      ...(opts.approver ? { approver: opts.approver } : {}),
+      ...(opts.rules ? { rules: opts.rules } : {}),
+      ...(opts.onDecision ? { onDecision: opts.onDecision } : {}),
+    });
+    this.tools = new ToolSession(registry, executor, opts.index);
+    for (const t of skillTools({ ...opts.skills, loader: this.loader })) over.set(t.name, t);
+    over.set(toolSearchTool(this.tools).name, toolSearchTool(this.tools) as unknown as ToolDefinition);
+    over.set(deferExecuteTool(this.tools).name, deferExecuteTool(this.tools) as unknown as ToolDefinition);
+  }
+
+  /** The model as the gate sees it in this conversation: bound by the manifests of the skills it has loaded. */
+  actor(): Actor {
+    return { kind: 'agent', activeSkills: this.loader.loadedSkills() };
+  }
+
+  /** Run a tool as the model in this conversation. */
+  call(name: string, args: unknown, signal?: AbortSignal): Promise<ToolResult> {
+    return this.tools.call(name, args, { workspace: this.workspace, actor: this.actor(), ...(signal ? { signal } : {}) });
+  }
+
+  /** DeferExecuteTool as the model in this conversation. */
+  deferExecute(name: string, args: unknown, signal?: AbortSignal): Promise<ToolResult> {
+    return this.tools.deferExecute(name, args, { workspace: this.workspace, actor: this.actor(), ...(signal ? { signal } : {}) });
+  }
+}

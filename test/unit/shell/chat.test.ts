@@ -1,0 +1,139 @@
+// Chat through the service, with the real agent and a fake Anthropic server speaking the real wire format: streamed
+// deltas, tool-call cards, approvals answered from the contract, sessions listed/opened/exported/deleted, the context
+// view, and provider keys that go in but never come back out.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir, writeTree, skillMd } from '../../helpers/tmp.js';
+import { startFakeAnthropic } from '../../helpers/fake-anthropic.js';
+import { resolvePaths } from '../../../main/core/config/paths.js';
+import { KnackService } from '../../../main/core/service/index.js';
+import { dispatch } from '../../../main/core/service/dispatch.js';
+import type { EventName, EventPayload, MethodInput, MethodName, MethodOutput } from '../../../preload/contract.js';
+
+async function setup(t: { after(fn: () => unknown): void }) {
+  const root = tempDir();
+  const ws = join(root, 'repo');
+  writeTree(ws, {
+    'notes.txt': 'release on Friday',
+    '.workbuddy/skills/release-notes/SKILL.md': skillMd({ name: 'release-notes', description: 'Write release notes', read_when: ['release notes'] }),
+  });
+  const server = await startFakeAnthropic();
+  const paths = resolvePaths({ home: join(root, 'home'), dataDir: join(root, 'data'), builtinSkillsDir: join(root, 'none') });
+  const service = new KnackService({
+    paths, transport: 'serve', version: 't', log: () => {}, workspaceOptions: { watch: false },
+    provider: { provider: 'anthropic', model: 'fake-model', baseURL: server.url },
+    env: { ANTHROPIC_API_KEY: 'sk-ant-test-0123456789' },
+  });
+  await service.openWorkspace(ws);
+  const events: { name: EventName; payload: unknown }[] = [];
+  service.events.on((name, payload) => events.push({ name, payload }));
+  t.after(async () => {
+    await service.close();
+    await server.close();
+  });
+  const call = async <M extends MethodName>(m: M, input: MethodInput<M>): Promise<MethodOutput<M>> => {
+    const r = await dispatch(service.handlers, m, input, () => {});
+    if (!r.ok) throw Object.assign(new Error(`${r.error.code}: ${r.error.message}`), { code: r.error.code });
+    return r.value as MethodOutput<M>;
+  };
+  const next = <E extends EventName>(name: E, pred: (p: EventPayload<E>) => boolean = () => true) =>
+    new Promise<EventPayload<E>>((resolve) => {
+      const off = service.events.on((n, p) => {
+        if (n === name && pred(p as EventPayload<E>)) {
+          off();
+          resolve(p as EventPayload<E>);
+        }
+      });
+    });
+  const of = <E extends EventName>(name: E) => events.filter((e) => e.name === name).map((e) => e.payload as EventPayload<E>);
+  return { root, ws, server, service, call, next, of, paths };
+}
+
+test('a message streams deltas, a tool card and a loaded skill, then the session lists, opens, exports and deletes', async (t) => {
+  const s = await setup(t);
+  s.server.script(
+    { text: 'Reading it.', toolCalls: [{ id: 'c1', name: 'read_file', input: { path: 'notes.txt' } }] },
+    { text: 'It says Friday.' },
+  );
+  const ended = s.next('chat.turnEnd');
+  const { sessionId, turnId } = await s.call('chat.send', { text: 'write the release notes' });
+  const end = await ended;
+  assert.equal(end.reason, 'done');
+  assert.equal(end.turnId, turnId);
+  assert.equal(s.of('chat.delta').map((d) => d.text).join(''), 'Reading it.It says Friday.');
+  const cards = s.of('chat.toolCall').map((c) => c.card);
+  assert.deepEqual(cards.at(-1), { ...cards.at(-1), callId: 'c1', tool: 'read_file', status: 'ok', args: { path: 'notes.txt' } });
+  assert.match(cards.at(-1)!.output!, /release on Friday/);
+  assert.deepEqual(s.of('chat.skillLoaded').map((e) => e.skill), ['release-notes']);
+
+  const { sessions } = await s.call('sessions.list', {});
+  assert.deepEqual(sessions.map((x) => x.id), [sessionId]);
+  const opened = await s.call('sessions.open', { id: sessionId });
+  assert.deepEqual(opened.items.map((i) => i.kind), ['user', 'skill', 'assistant', 'tool', 'assistant']);
+  const md = await s.call('sessions.export', { id: sessionId, format: 'markdown' });
+  assert.match(md.content, /It says Friday/);
+  assert.match(md.filename, /\.md$/);
+  assert.doesNotMatch(md.content, /sk-ant-test/);
+  const ctx = await s.call('context.get', { sessionId });
+  assert.deepEqual(ctx.loadedSkills.map((x) => x.name), ['release-notes']);
+  assert.ok(ctx.sections.find((x) => x.section === 'skills')!.tokens > 0);
+  assert.equal(ctx.total, ctx.sections.reduce((a, x) => a + x.tokens, 0));
+  assert.deepEqual(await s.call('sessions.delete', { id: sessionId }), { deleted: true });
+  assert.deepEqual(s.of('session.deleted'), [{ id: sessionId }]);
+  assert.deepEqual((await s.call('sessions.list', {})).sessions, []);
+});
+
+test('an ask becomes a chat.approval with the "always" preview; deny from the contract ends the turn; a stale answer is not_found', async (t) => {
+  const s = await setup(t);
+  s.server.script({ toolCalls: [{ id: 'w1', name: 'write_file', input: { path: 'out.txt', content: 'hi' } }] }, { text: 'ok, not writing' });
+  const asked = s.next('chat.approval');
+  const { sessionId } = await s.call('chat.send', { text: 'write out.txt' });
+  const approval = await asked;
+  assert.equal(approval.tool, 'write_file');
+  assert.match(approval.summary, /write_file: out\.txt/);
+  assert.ok(approval.alwaysPreview.length > 0);
+  assert.deepEqual(s.of('chat.toolCall').at(-1)!.card.status, 'awaiting-approval');
+  const ended = s.next('chat.turnEnd');
+  assert.deepEqual(await s.call('chat.answer', { sessionId, approvalId: approval.approvalId, answer: 'deny', message: 'not now' }), { ok: true });
+  assert.equal((await ended).reason, 'done');
+  assert.ok(s.of('chat.toolCall').some((c) => c.card.callId === 'w1' && c.card.status === 'denied'));
+  await assert.rejects(s.call('chat.answer', { sessionId, approvalId: approval.approvalId, answer: 'once' }), /not_found/);
+  await assert.rejects(s.call('sessions.open', { id: 'no-such-session' }), /not_found/);
+});
+
+test('plan mode is set per session, and a second send while a turn runs is a conflict', async (t) => {
+  const s = await setup(t);
+  s.server.script({ text: 'slow', chunkDelayMs: 50, hang: true });
+  const { sessionId } = await s.call('chat.send', { text: 'plan the release', planMode: true });
+  await s.server.streaming(1);
+  await assert.rejects(s.call('chat.send', { sessionId, text: 'again' }), /conflict/);
+  const ended = s.next('chat.turnEnd');
+  assert.deepEqual(await s.call('chat.stop', { sessionId }), { stopped: true });
+  assert.equal((await ended).reason, 'stopped');
+  assert.equal((await s.call('sessions.list', {})).sessions[0]!.planMode, true);
+  assert.deepEqual(await s.call('chat.setPlanMode', { sessionId, on: false }), { planMode: false });
+});
+
+test('a key goes in and never comes back: settings show only that one is stored, the file is private', async (t) => {
+  const s = await setup(t);
+  const before = await s.call('settings.get', {});
+  assert.equal(before.provider?.preset, 'anthropic');
+  assert.equal(before.provider?.keySource, 'env');
+  assert.equal(before.presets.find((p) => p.id === 'deepseek')!.hasKey, false);
+  assert.deepEqual(await s.call('settings.setKey', { preset: 'deepseek', key: 'sk-deepseek-secret-value' }), { hasKey: true });
+  const after = await s.call('settings.get', {});
+  assert.equal(after.presets.find((p) => p.id === 'deepseek')!.hasKey, true);
+  assert.doesNotMatch(JSON.stringify(after), /sk-deepseek-secret-value/);
+  const file = join(s.paths.dataDir, 'providers.json');
+  assert.match(readFileSync(file, 'utf8'), /sk-deepseek-secret-value/);
+  await assert.rejects(s.call('settings.setKey', { preset: 'nope', key: 'x' }), /not_found/);
+  assert.deepEqual(await s.call('settings.clearKey', { preset: 'deepseek' }), { hasKey: false });
+  assert.doesNotMatch(readFileSync(file, 'utf8'), /sk-deepseek-secret-value/);
+  const switched = await s.call('settings.setProvider', { preset: 'deepseek', model: 'deepseek-chat' });
+  assert.equal(JSON.parse(readFileSync(file, 'utf8')).default, 'deepseek');
+  // This run was started with --provider anthropic: the command line wins until the next start.
+  assert.equal(switched.provider?.preset, 'anthropic');
+  if (process.platform !== 'win32') assert.equal(statSync(file).mode & 0o077, 0);
+});
