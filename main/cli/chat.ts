@@ -91,18 +91,39 @@ function renderer(ctx: CommandContext): (e: AgentEvent) => void {
 }
 
 /** Ask on the terminal: once / always (the rule is shown first) / deny (with an optional message). */
-async function askTerminal(rl: Interface | undefined, ctx: CommandContext, p: PendingApproval): Promise<{ kind: 'once' | 'always' | 'deny'; message?: string }> {
+/** Lines from the terminal, buffered (typed-ahead or pasted lines are never lost between questions). */
+interface LineReader {
+  ask(prompt: string): Promise<string | undefined>;
+  close(): void;
+}
+
+function lineReader(ctx: CommandContext): LineReader {
+  const rl: Interface = createInterface({ input: process.stdin, output: process.stderr, terminal: process.stdin.isTTY === true });
+  const it = rl[Symbol.asyncIterator]();
+  return {
+    async ask(prompt) {
+      ctx.io.err(prompt.trimEnd());
+      const r = await it.next();
+      return r.done ? undefined : String(r.value);
+    },
+    close: () => rl.close(),
+  };
+}
+
+async function askTerminal(rl: LineReader | undefined, ctx: CommandContext, p: PendingApproval): Promise<{ kind: 'once' | 'always' | 'deny'; message?: string }> {
   ctx.io.err(`? ${p.tool} ${short(p.args, 400)}\n  why: ${p.reason}${p.activeSkills.length ? `\n  active skills: ${p.activeSkills.join(', ')}` : ''}\n  always would store: ${p.alwaysPreview.join('; ') || '(nothing reusable)'}`);
   if (!rl) {
     if (ctx.io.confirm) return (await ctx.io.confirm(`allow ${p.tool} once?`)) ? { kind: 'once' } : { kind: 'deny', message: 'declined on the terminal' };
     return { kind: 'deny', message: 'no terminal to ask (use --yes to allow asks once)' };
   }
   for (;;) {
-    const a = (await rl.question('  allow [o]nce, [a]lways, [d]eny? ')).trim().toLowerCase();
+    const got = await rl.ask('  allow [o]nce, [a]lways, [d]eny?');
+    if (got === undefined) return { kind: 'deny', message: 'the terminal closed' };
+    const a = got.trim().toLowerCase();
     if (a === 'o' || a === 'once' || a === 'y' || a === 'yes') return { kind: 'once' };
     if (a === 'a' || a === 'always') return { kind: 'always' };
     if (a === 'd' || a === 'deny' || a === 'n' || a === 'no' || a === '') {
-      const message = (await rl.question('  message for the model (optional): ')).trim();
+      const message = ((await rl.ask('  message for the model (optional):')) ?? '').trim();
       return { kind: 'deny', ...(message ? { message } : {}) };
     }
   }
@@ -197,7 +218,7 @@ const chat: Command = {
     const steps = maxSteps(ctx);
     const ws = await openWorkspaceFor(ctx, { requireStore: true });
     const interactive = once === undefined && process.stdin.isTTY === true;
-    let rl: Interface | undefined;
+    let rl: LineReader | undefined;
     try {
       let agent: Agent;
       try {
@@ -223,7 +244,7 @@ const chat: Command = {
         throw new CliError((e as Error).message);
       }
       if (session && ctx.values.plan) chatSession.setPlanMode(true);
-      if (interactive) rl = createInterface({ input: process.stdin, output: process.stderr });
+      if (interactive) rl = lineReader(ctx);
       const show = ctx.json ? (e: AgentEvent) => ctx.io.out(JSON.stringify(e)) : renderer(ctx);
       chatSession.on(show);
       chatSession.on((e) => {
@@ -250,12 +271,9 @@ const chat: Command = {
       process.on('SIGINT', onSigint);
       try {
         for (;;) {
-          let input: string;
-          try {
-            input = (await rl.question('> ')).trim();
-          } catch {
-            break; // closed (Ctrl-D / Ctrl-C at the prompt)
-          }
+          const line = await rl.ask('>');
+          if (line === undefined) break; // closed (Ctrl-D / Ctrl-C at the prompt)
+          const input = line.trim();
           if (!input) continue;
           // `/name` of a skill goes to the model (it names the skill); the inspector's own commands run here.
           if (SLASH.has(input.slice(1).split(/\s/)[0] ?? '')) {

@@ -12,9 +12,10 @@ import { applyBulkTrust, reviewBulkTrust, type BulkTrustReview } from '../core/s
 import { describePermissions } from '../core/policy/permissions.js';
 import { toPending } from '../core/skills/trust/approvals.js';
 import { accessForArgs } from '../core/policy/setup.js';
-import { CATEGORIES, describeRule } from '../core/policy/rules.js';
+import { CATEGORIES, describeRule, skillScopeKey } from '../core/policy/rules.js';
 import type { Effect, NewRule } from '../core/store/policy-repo.js';
 import { addRule } from '../core/policy/rule-book.js';
+import { displaySafe } from '../core/policy/display.js';
 import { realRoot } from '../core/base/paths.js';
 import type { Access, Actor, ToolCall } from '../core/policy/types.js';
 import { builtinTools } from '../core/tools/builtin/index.js';
@@ -303,7 +304,11 @@ const check: Command = {
       const call: ToolCall = { tool, args: args as Record<string, unknown>, access: accessOf(tool, args as Record<string, unknown>, ctx.workspace, actor) };
       const d = gate.authorize(call, actor);
       if (ctx.json) printJson(ctx.io, { ...d, call: { tool, access: call.access }, actor });
-      else ctx.io.out(`${d.verdict}: ${d.reason}${d.ruleId ? ` [rule ${d.ruleId}]` : ''}`);
+      else {
+        ctx.io.out(displaySafe(`${d.verdict}: ${d.reason}${d.ruleId ? ` [rule ${d.ruleId}]` : ''}`));
+        if (d.rule) ctx.io.out(displaySafe(`  rule: ${d.rule}${d.scope ? ` (${d.scope})` : ''}`));
+        if (d.skill) ctx.io.out(displaySafe(`  skill: ${d.skill.name} (${d.skill.tier ?? 'unknown tier'}, ${d.skill.dir}${d.skill.hash ? `, ${d.skill.hash.slice(0, 12)}` : ''})`));
+      }
       return d.verdict === 'allow' ? 0 : d.verdict === 'ask' ? 1 : 2;
     } finally {
       await ws.close();
@@ -332,7 +337,7 @@ const rulesList: Command = {
 const rulesAdd: Command = {
   path: ['policy', 'rules', 'add'],
   summary: 'Add a rule: allow|ask|deny for a tool (or @read @write @execute @network, or *), this workspace unless --global.',
-  usage: 'allow|ask|deny --tool NAME [--command PREFIX] [--path GLOB] [--host HOST] [--skill NAME] [--global] [--note TEXT]',
+  usage: 'allow|ask|deny --tool NAME [--command PREFIX] [--path GLOB] [--host HOST] [--skill NAME (bound to that skill\'s tier and folder)] [--global] [--note TEXT]',
   options: {
     tool: { type: 'string' }, command: { type: 'string' }, path: { type: 'string' }, host: { type: 'string' },
     skill: { type: 'string' }, global: { type: 'boolean' }, note: { type: 'string' },
@@ -350,6 +355,14 @@ const rulesAdd: Command = {
     }
     const store = openStore(ctx);
     try {
+      if (rule.skill !== undefined) {
+        // Bind to the skill's identity now (tier + real folder), never to the name: a look-alike elsewhere gets nothing.
+        const { settings } = loadSettings(ctx.paths.dataDir, ctx.workspace);
+        const catalog = await openCatalog({ paths: ctx.paths, workspace: ctx.workspace, settings, store });
+        const entry = catalog.get(rule.skill);
+        if (!entry) throw new CliError(`no skill named "${rule.skill}" in ${ctx.workspace} or the user tier`);
+        rule.skill = skillScopeKey({ name: entry.manifest.name, tier: entry.tier, dir: entry.realDir });
+      }
       const { rule: r, added } = addRule(store.policy, rule);
       if (ctx.json) printJson(ctx.io, { added, rule: r });
       else ctx.io.out(added ? `added ${r.id}  ${describeRule(r)}` : `already covered by ${r.id}  ${describeRule(r)}`);

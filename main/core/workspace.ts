@@ -77,7 +77,7 @@ export class KnackWorkspace {
   ) {
     this.settings = settings;
     this.expander = crossLanguageExpander({ cacheDir: join(options.paths.dataDir, 'cache') });
-    this.liveGate = new CatalogGate({ settings, workspace: options.workspace, ...(store ? { store } : {}), catalog });
+    this.liveGate = new CatalogGate({ settings, workspace: options.workspace, ...(store ? { store } : {}), catalog, paths: options.paths });
     catalog.on('change', (change: CatalogChange) => {
       this.liveGate.changed(change);
       this.matcherCache = undefined;
@@ -222,6 +222,7 @@ export class KnackWorkspace {
       workspace: this.workspace,
       ...(this.store ? { store: this.store } : {}),
       skills: [...first, ...this.actingSkills()].map(skillPolicyOf),
+      paths: this.options.paths,
     }).gate;
   }
 

@@ -1,8 +1,20 @@
-// Renderer entry: the desktop UI (chat, skills panel, approvals) lands with the UI issue.
+// Renderer entry: builds the client from the typed contract (Electron bridge or serve-mode WebSocket),
+// sets up i18n and renders the app. Never imports Node.
 import { createRoot } from 'react-dom/client';
+import { ClientProvider } from './api/context';
+import { connect } from './api/connect';
+import { App } from './App';
+import { initI18n } from './i18n';
+import { useView } from './state/store';
+import './theme.css';
 
-function App() {
-  return <main><h1>Knack</h1><p>The desktop interface is on its way. Use the `knack` CLI meanwhile.</p></main>;
-}
-
-createRoot(document.getElementById('root')!).render(<App />);
+initI18n();
+const root = createRoot(document.getElementById('root')!);
+connect().then(
+  async (client) => {
+    const info = await client.info().catch(() => undefined);
+    if (info?.workspace) useView.getState().setWorkspace(info.workspace);
+    root.render(<ClientProvider client={client}><App /></ClientProvider>);
+  },
+  (e: unknown) => root.render(<main className="welcome"><h1>Knack</h1><p role="alert" className="error">{String((e as Error)?.message ?? e)}</p></main>),
+);

@@ -15,6 +15,7 @@ import { countTokens } from '../../main/core/base/tokens.js';
 import { renderToolSection } from '../../main/core/tools/prompt-cost.js';
 import { catalogLine } from '../../main/core/skills/use/prompt-catalog.js';
 import { BASE_SYSTEM } from '../../main/core/agent/prompt.js';
+import { SKILL_SCHEMA } from '../../main/core/agent/session-tools.js';
 import { readCatalogFile } from '../../main/core/tools/catalog-import.js';
 import Database from 'better-sqlite3';
 
@@ -107,13 +108,16 @@ const fixtures = existsSync(FIXTURES) ? FIXTURES : join(import.meta.dirname, '..
   const budgeted = s.system + s.catalog + s.skills + s.tools;
   const box = await workspace.toolbox();
   const allTools = box.registry.list().filter((t) => t.def.name !== 'ToolSearch' && t.def.name !== 'DeferExecuteTool');
-  const eagerTools = countTokens(renderToolSection(allTools.map((t) => ({ name: t.def.name, description: t.def.description, inputSchema: t.def.inputSchema }))));
+  // Skill's schema as the session sends it (no enum of every skill name), so eager is not inflated by it.
+  const eagerTools = countTokens(renderToolSection(allTools.map((t) => ({ name: t.def.name, description: t.def.description, inputSchema: t.def.name === 'Skill' ? SKILL_SCHEMA : t.def.inputSchema }))));
   const enabled = workspace.catalog.enabled();
   const eagerCatalog = countTokens(enabled.map((e) => catalogLine(e.manifest.name, e.manifest.description)).join(''));
   const eager = countTokens(BASE_SYSTEM) + eagerCatalog + eagerTools;
   let bodies = 0;
   for (const e of enabled) bodies += countTokens(readFileSync(e.file, 'utf8'));
-  console.log(`\nprompt tokens per turn with ${enabled.length} skills and ${allTools.length} tools (${catalogTools.tools.length} imported, deferred), o200k tokenizer:`);
+  const all = workspace.catalog.entries().length;
+  console.log(`\n${N} skills written; ${all} in the catalog, ${enabled.length} enabled (the rest held back by the trust review of discovered skills)`);
+  console.log(`prompt tokens per turn with ${enabled.length} skills and ${allTools.length} tools (${catalogTools.tools.length} imported, deferred), o200k tokenizer:`);
   console.log(`  Knack: system ${s.system} + catalog ${s.catalog} (budget) + loaded skills ${s.skills} + tools ${s.tools} = ${budgeted} tokens`);
   console.log(`  everything eager (every skill's description, every tool's schema): ${eager} tokens → ${((budgeted / eager) * 100).toFixed(1)}%  (goal ≤ 10%)`);
   console.log(`  eager with every SKILL.md body as well: ${eager + bodies} tokens → ${((budgeted / (eager + bodies)) * 100).toFixed(2)}%`);

@@ -22,11 +22,12 @@ export interface AgentEnv {
   dataDir: string;
 }
 
-export async function agentEnv(opts: { files?: Record<string, string>; kind?: 'anthropic' | 'openai'; agent?: Omit<AgentOptions, 'providerInstance'>; contextWindow?: number } = {}): Promise<AgentEnv> {
+export async function agentEnv(opts: { files?: Record<string, string>; settings?: (home: string) => unknown; kind?: 'anthropic' | 'openai'; agent?: Omit<AgentOptions, 'providerInstance'>; contextWindow?: number } = {}): Promise<AgentEnv> {
   const home = tempDir('knack-agent-home-');
   const workspace = tempDir('knack-agent-ws-');
   const dataDir = join(home, 'data');
   writeTree(workspace, opts.files ?? {});
+  if (opts.settings) writeTree(dataDir, { 'settings.json': JSON.stringify(opts.settings(home)) });
   const ws = await openWorkspace({ paths: resolvePaths({ home, dataDir }, {}), workspace, requireStore: true });
   const kind = opts.kind ?? 'anthropic';
   const server = kind === 'anthropic' ? await startFakeAnthropic() : await startFakeOpenAI();

@@ -84,6 +84,15 @@ export class MessageTokens {
 /** Token counts of the prompt's other parts, remembered per slot while their text does not change. */
 export class TextTokens {
   private readonly last = new Map<string, { text: string; tokens: number }>();
+  /** Tokens of a part whose text is fully determined by `key` (rendered only when the key changes). */
+  countKeyed(slot: string, key: string, render: () => string): number {
+    const hit = this.last.get(slot);
+    if (hit && hit.text === key) return hit.tokens;
+    const tokens = countTokens(render());
+    this.last.set(slot, { text: key, tokens });
+    return tokens;
+  }
+
   count(slot: string, text: string): number {
     const hit = this.last.get(slot);
     if (hit && hit.text === text) return hit.tokens;
@@ -106,12 +115,13 @@ export function assemblePrompt(input: PromptInput, caches: { catalog: CatalogCac
   const skillsText = renderLoadedSkills(input.loaded);
   const deferredLine = input.deferredNames.length ? renderToolSection([], { deferredNames: input.deferredNames }) : '';
   const dynamic = [skillsText, deferredLine, input.planMode ? PLAN_MODE_NOTE : ''].filter(Boolean).join('\n\n');
-  const toolText = renderToolSection(input.tools);
+  const toolKey = input.tools.map((x) => x.name).join('\n');
   const { history, observations } = caches.messages.total(input.messages);
   const t = caches.text;
   const system = t.count('base', base) + (input.planMode ? t.count('plan', PLAN_MODE_NOTE) : 0);
   const skills = t.count('skills', skillsText);
-  const tools = t.count('tools', toolText) + t.count('deferred', deferredLine);
+  // A tool's schema is fixed for its name: the section is re-counted only when the set of tools changes.
+  const tools = t.countKeyed('tools', toolKey, () => renderToolSection(input.tools)) + t.count('deferred', deferredLine);
   const sections: ContextSections = {
     system,
     catalog: catalog.tokens,

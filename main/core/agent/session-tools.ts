@@ -8,6 +8,7 @@ import { ToolSession } from '../tools/session.js';
 import { deferExecuteTool, toolSearchTool } from '../tools/meta-tools.js';
 import type { ToolSearchIndex } from '../tools/tool-search.js';
 import type { ToolDefinition, ToolResult } from '../tools/types.js';
+import { compileValidator } from '../tools/validate.js';
 
 /** The shared registry with some tools replaced for this session (everything else passes through). */
 export function overlayRegistry(base: ToolRegistry, over: Map<string, RegisteredTool>): ToolRegistry {
@@ -55,6 +56,13 @@ export interface SessionTools {
   registry: ToolRegistry;
 }
 
+export const SKILL_SCHEMA = {
+  type: 'object',
+  properties: { name: { type: 'string', minLength: 1, description: 'The skill name, exactly as listed in <available_skills> or returned by SkillSearch.' } },
+  required: ['name'],
+  additionalProperties: false,
+};
+
 function replace(base: ToolRegistry, def: ToolDefinition, over: Map<string, RegisteredTool>): void {
   const b = base.get(def.name);
   if (b) over.set(def.name, { ...b, def });
@@ -72,16 +80,12 @@ export function sessionTools(o: SessionToolsOptions): SessionTools {
     },
   });
   const session = new ToolSession(registry, executor, o.index);
-  const baseSkill = o.registry.get('Skill')?.def;
-  if (baseSkill) {
-    const skill: ToolDefinition = {
-      ...baseSkill,
-      get inputSchema() {
-        return baseSkill.inputSchema;
-      },
-      handler: async (args) => o.loadSkill(typeof args.name === 'string' ? args.name : ''),
-    };
-    replace(o.registry, skill, over);
+  const base = o.registry.get('Skill');
+  if (base) {
+    // The catalog already lists the names: an enum of every skill would cost thousands of tokens with a large
+    // catalog (1,700 skills ≈ 8,000 tokens) on every call. An unknown name comes back as an error naming it.
+    const skill: ToolDefinition = { ...base.def, inputSchema: SKILL_SCHEMA, handler: async (args) => o.loadSkill(typeof args.name === 'string' ? args.name : '') };
+    over.set('Skill', { ...base, def: skill, validate: compileValidator(SKILL_SCHEMA) });
   }
   replace(o.registry, toolSearchTool(session) as unknown as ToolDefinition, over);
   replace(o.registry, deferExecuteTool(session) as unknown as ToolDefinition, over);

@@ -211,6 +211,11 @@ export class ChatSession {
     if (this.running) return Promise.reject(new Error('a turn is already running: stop it or wait for it to finish'));
     if (!text.trim()) return Promise.reject(new Error('the message is empty'));
     return this.runTurn(async (signal) => {
+      // Approvals left from before a restart are dropped when the user moves on; their calls get a result first,
+      // so the conversation the model reads stays valid (every tool call answered).
+      for (const p of [...this.state.pending.values()]) this.record({ type: 'approval_answered', approvalId: p.approvalId, answer: 'deny', message: 'the user sent a new message instead' });
+      this.preAnswered.clear();
+      this.closeUnresolved('not run: the user sent a new message instead');
       this.record({ type: 'user_message', text }, true);
       this.autoLoad(text);
       if (!this.opts.provider) {
@@ -561,7 +566,7 @@ export class ChatSession {
 
   private async modelLoadsSkill(name: string): Promise<ToolResult> {
     const r = this.loadInto(name, 'model', 'the model asked for it');
-    if (!r.ok) return { ok: false, error: { code: r.code, message: r.message } };
+    if (!r.ok) return { ok: false, error: { code: r.code, message: r.code === 'skill.not_found' ? `${r.message}: find skills with SkillSearch` : r.message } };
     return {
       ok: true,
       content: {
@@ -593,7 +598,8 @@ export class ChatSession {
 
   private async assemble(): Promise<AssembledPrompt> {
     const tools = await this.toolsReady();
-    const section = tools.session.promptSection();
+    const visible = tools.session.visibleTools().map((t) => ({ name: t.def.name, description: t.def.description, inputSchema: t.def.inputSchema }));
+    const deferredNames = tools.session.hiddenTools().map((t) => t.def.name);
     const loaded = [...this.state.loaded.keys()].map((k) => this.bodies.get(k)).filter((b): b is LoadedBody => b !== undefined);
     return assemblePrompt(
       {
@@ -602,8 +608,8 @@ export class ChatSession {
         catalogSettings: this.host.settings.catalog,
         contextWindow: this.opts.provider?.contextWindow ?? this.host.settings.catalog.contextWindow,
         loaded,
-        tools: section.tools,
-        deferredNames: section.deferredNames,
+        tools: visible,
+        deferredNames,
         planMode: this.state.planMode,
         messages: this.state.messages,
       },

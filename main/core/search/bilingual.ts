@@ -169,7 +169,7 @@ export function serializeBilingualMap(map: { zhToEn: Map<string, string[]>; enTo
 }
 
 /** Binary search over the sorted lines of one cache section, without building a Map (fast start-up). */
-class SortedLines implements TermLookup {
+export class SortedLines implements TermLookup {
   private readonly starts: Uint32Array;
   readonly size: number;
 

@@ -2,6 +2,7 @@
 // field boosts, prefix and fuzzy matching, shared tokenisation, optional query expansion.
 import MiniSearch, { type SearchResult } from 'minisearch';
 import { hasHan, terms } from './tokenize.js';
+import { requestTerms, type QueryNormalization } from './query.js';
 
 /** Expands one query term into extra terms (synonyms, translations). Expanded terms rank lower. */
 export type Expander = (term: string) => string[];
@@ -21,6 +22,10 @@ export interface TextIndexOptions<T> {
   prefixMin?: number;
   /** Most edits fuzzy matching allows for one term (default 1). */
   maxFuzzy?: number;
+  /** Further expansions at their own weights (e.g. WordNet synonyms, lower than translations). */
+  moreExpansions?: { expand: Expander; weight: number }[];
+  /** How requests are read (fillers, numbers, literal values); default: every word at full weight. */
+  normalize?: QueryNormalization | false;
 }
 
 export interface Hit {
@@ -89,38 +94,44 @@ export class TextIndex<T> {
    * Weights and, for every term, the user's word it stands for. An expansion written as several terms
    * (数据库 → 数据 + 库) shares its weight among them, so a translation never outweighs the word it translates.
    */
-  private expandQuery(query: string): { weights: Map<string, number>; source: Map<string, string> } {
-    const own = terms(query);
+  private expandQuery(query: string): { weights: Map<string, number>; source: Map<string, string>; own: Set<string> } {
+    const norm = this.opts.normalize ?? false;
+    const ownWeighted = norm === false ? terms(query).map((term) => ({ term, weight: 1 })) : requestTerms(query, terms, norm);
+    const own = ownWeighted.map((t) => t.term);
     const weights = new Map<string, number>();
     const source = new Map<string, string>();
-    for (const t of own) {
-      weights.set(t, 1);
-      source.set(t, t);
+    for (const { term, weight } of ownWeighted) {
+      weights.set(term, Math.max(weights.get(term) ?? 0, weight));
+      source.set(term, term);
     }
-    if (this.opts.expand) {
-      const w = this.opts.expansionWeight ?? 0.5;
-      // The segmenter may split one dictionary word (数据库 → 数据 + 库): adjacent Chinese terms are also
-      // expanded joined, credited to the first of them.
-      const lookups: [string, string][] = own.map((t) => [t, t]);
-      for (let i = 0; i + 1 < own.length; i++) {
-        if (hasHan(own[i]!) && hasHan(own[i + 1]!)) lookups.push([own[i]! + own[i + 1]!, own[i]!]);
-      }
+    const expansions = [
+      ...(this.opts.expand ? [{ expand: this.opts.expand, weight: this.opts.expansionWeight ?? 0.5 }] : []),
+      ...(this.opts.moreExpansions ?? []),
+    ];
+    // The segmenter may split one dictionary word (数据库 → 数据 + 库): adjacent Chinese terms are also
+    // expanded joined, credited to the first of them.
+    const lookups: [string, string][] = own.map((t) => [t, t]);
+    for (let i = 0; i + 1 < own.length; i++) {
+      if (hasHan(own[i]!) && hasHan(own[i + 1]!)) lookups.push([own[i]! + own[i + 1]!, own[i]!]);
+    }
+    for (const { expand, weight: w } of expansions) {
       for (const [lookup, t] of lookups) {
-        for (const raw of this.opts.expand(lookup)) {
+        const base = weights.get(t) ?? 1;
+        for (const raw of expand(lookup)) {
           const parts = terms(raw);
           for (const e of parts) {
             if (weights.has(e)) continue;
-            weights.set(e, w / parts.length);
+            weights.set(e, (base * w) / parts.length);
             source.set(e, t);
           }
         }
       }
     }
-    return { weights, source };
+    return { weights, source, own: new Set(own) };
   }
 
   search(query: string, opts: { limit?: number; filter?: (doc: T) => boolean } = {}): Hit[] {
-    const { weights, source } = this.expandQuery(query);
+    const { weights, source, own } = this.expandQuery(query);
     if (weights.size === 0) return [];
     const fuzzy = this.opts.fuzzy ?? 0.2;
     const prefixMin = this.opts.prefixMin ?? 3;
@@ -130,9 +141,9 @@ export class TextIndex<T> {
         // Query terms are already tokenised and stemmed: stemming them again would miss exact matches.
         tokenize: (t) => [t],
         processTerm: (t) => t,
-        prefix: (t) => t.length >= prefixMin && weights.get(t) === 1,
+        prefix: (t) => t.length >= prefixMin && own.has(t),
         // Typos are forgiven in the user's own words only; translations and synonyms must match as written.
-        fuzzy: (t) => (fuzzy > 0 && t.length > 4 && weights.get(t) === 1 ? fuzzy : false),
+        fuzzy: (t) => (fuzzy > 0 && t.length > 4 && own.has(t) ? fuzzy : false),
         // One edit is enough for a typo; more makes large indexes slow (p99) and matches unrelated words.
         maxFuzzy: this.opts.maxFuzzy ?? 1,
         boostTerm: (t) => weights.get(t) ?? 1,

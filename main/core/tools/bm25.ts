@@ -28,12 +28,13 @@ export class Bm25 {
   private readonly postings = new Map<string, Map<number, number>>();
   private avgLen = 0;
 
-  constructor(docs: Iterable<Bm25Doc>, readonly k1 = 1.2, readonly b = 0.75) {
+  /** `tokenize` defaults to bm25Tokens (no stemming); pass the shared tokenizer for a stemmed baseline. */
+  constructor(docs: Iterable<Bm25Doc>, readonly k1 = 1.2, readonly b = 0.75, private readonly tokenize: (text: string) => string[] = bm25Tokens) {
     let total = 0;
     for (const d of docs) {
       const i = this.ids.length;
       this.ids.push(d.id);
-      const toks = bm25Tokens(d.text);
+      const toks = this.tokenize(d.text);
       this.lengths.push(toks.length);
       total += toks.length;
       for (const t of toks) {
@@ -48,7 +49,7 @@ export class Bm25 {
   search(query: string, limit = 10): { id: string; score: number }[] {
     const n = this.ids.length;
     const scores = new Map<number, number>();
-    for (const t of new Set(bm25Tokens(query))) {
+    for (const t of new Set(this.tokenize(query))) {
       const p = this.postings.get(t);
       if (!p) continue;
       const idf = Math.log(1 + (n - p.size + 0.5) / (p.size + 0.5));

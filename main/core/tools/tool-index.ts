@@ -4,6 +4,7 @@
 // for pseudo-relevance feedback. Incremental adds and removals; postings are recompiled lazily on the next search.
 import type { Expander } from '../search/text-index.js';
 import { fastTerms } from './fast-terms.js';
+import { requestTerms, type QueryNormalization } from '../search/query.js';
 
 export interface FieldSpec {
   weight: number;
@@ -29,6 +30,15 @@ export interface ToolIndexOptions {
    * as a vector-space model does by weighting query and document alike (chosen on half the fixture's queries).
    */
   idfPower?: number;
+  /** Further expansions, each at its own weight (WordNet synonyms: lower than translations). */
+  moreExpansions?: { expand: Expander; weight: number; /** Only for request words the index does not know. */ unknownOnly?: boolean }[];
+  /**
+   * Coordination: a document's score is multiplied by (share of the request's words it matches)^coverage, so one
+   * that answers the whole request beats one that repeats a single word (default 0 = plain sum).
+   */
+  coverage?: number;
+  /** How requests are read (fillers, numbers, literal values); false reads every word at full weight. */
+  normalize?: QueryNormalization | false;
 }
 
 
@@ -53,6 +63,8 @@ interface Posting {
 export interface WeightedTerm {
   term: string;
   weight: number;
+  /** The user's word this term stands for (own word, prefix/typo match or expansion of it). */
+  source?: string;
 }
 
 export interface IndexHit {
@@ -90,6 +102,8 @@ export class ToolIndex {
   private alive = 0;
   /** Score accumulator reused across searches (reset after each), so a search allocates little. */
   private scores = new Float64Array(0);
+  /** Per document, a bit per request word matched (coverage), reset like `scores`. */
+  private masks = new Uint32Array(0);
 
   constructor(private readonly opts: ToolIndexOptions) {
     this.fieldNames = Object.keys(opts.fields);
@@ -215,7 +229,11 @@ export class ToolIndex {
   /** The weighted index terms a query stands for: own words, prefix and typo matches, expansions. */
   queryPlan(query: string): { term: string; weight: number; source: string }[] {
     this.compile();
-    const own = [...new Set(fastTerms(query))];
+    const norm = this.opts.normalize ?? {};
+    const own =
+      norm === false
+        ? [...new Set(fastTerms(query))].map((term) => ({ term, weight: 1 }))
+        : requestTerms(query, fastTerms, norm);
     const plan = new Map<string, { term: string; weight: number; source: string }>();
     const put = (term: string, weight: number, source: string) => {
       const cur = plan.get(term);
@@ -224,24 +242,28 @@ export class ToolIndex {
     const pw = this.opts.prefixWeight ?? 0.4;
     const fw = this.opts.fuzzyWeight ?? 0.4;
     const pmin = this.opts.prefixMin ?? 3;
-    for (const t of own) {
+    for (const { term: t, weight: w } of own) {
       const known = this.postings.has(t);
-      if (known) put(t, 1, t);
+      if (known) put(t, w, t);
       let viaPrefix = false;
       if (pw > 0 && t.length >= pmin) {
         for (const p of this.prefixTerms(t)) {
-          put(p, pw * (t.length / p.length), t);
+          put(p, w * pw * (t.length / p.length), t);
           viaPrefix = true;
         }
       }
-      if (!known && !viaPrefix && fw > 0 && t.length > 4) for (const f of this.typoTerms(t)) put(f, fw, t);
+      if (!known && !viaPrefix && fw > 0 && t.length > 4) for (const f of this.typoTerms(t)) put(f, w * fw, t);
     }
-    if (this.opts.expand) {
-      const ew = this.opts.expansionWeight ?? 0.5;
-      for (const t of own) {
-        for (const raw of this.opts.expand(t)) {
+    const expansions = [
+      ...(this.opts.expand ? [{ expand: this.opts.expand, weight: this.opts.expansionWeight ?? 0.5 }] : []),
+      ...(this.opts.moreExpansions ?? []),
+    ];
+    for (const { expand, weight: ew, unknownOnly } of expansions as { expand: Expander; weight: number; unknownOnly?: boolean }[]) {
+      for (const { term: t, weight: w } of own) {
+        if (unknownOnly && this.postings.has(t)) continue;
+        for (const raw of expand(t)) {
           const parts = fastTerms(raw);
-          for (const e of parts) if (this.postings.has(e)) put(e, ew / parts.length, t);
+          for (const e of parts) if (this.postings.has(e)) put(e, (w * ew) / parts.length, t);
         }
       }
     }
@@ -256,18 +278,44 @@ export class ToolIndex {
   searchPlan(plan: readonly WeightedTerm[], limit: number, filter?: (id: string) => boolean): IndexHit[] {
     this.compile();
     if (!plan.length || limit <= 0) return [];
-    if (this.scores.length < this.docs.length) this.scores = new Float64Array(this.docs.length * 2);
+    if (this.scores.length < this.docs.length) {
+      this.scores = new Float64Array(this.docs.length * 2);
+      this.masks = new Uint32Array(this.docs.length * 2);
+    }
     const scores = this.scores;
+    const masks = this.masks;
+    const coverage = this.opts.coverage ?? 0;
+    // Request words (sources) and their weights: a word's weight is that of its best term in the plan.
+    const sources = new Map<string, { bit: number; weight: number }>();
+    if (coverage > 0) {
+      for (const p of plan) {
+        const key = p.source ?? p.term;
+        const cur = sources.get(key);
+        if (cur) cur.weight = Math.max(cur.weight, p.weight);
+        else if (sources.size < 32) sources.set(key, { bit: 1 << sources.size, weight: p.weight });
+      }
+    }
     const seen: number[] = [];
-    for (const { term, weight } of plan) {
+    for (const { term, weight, source } of plan) {
       const p = this.postings.get(term);
       if (!p) continue;
       const f = p.idf * weight;
+      const bit = coverage > 0 ? (sources.get(source ?? term)?.bit ?? 0) : 0;
       for (let i = 0; i < p.docs.length; i++) {
         const d = p.docs[i]!;
         const before = scores[d]!;
         if (before === 0) seen.push(d);
         scores[d] = before + f * p.w[i]!;
+        masks[d]! |= bit;
+      }
+    }
+    if (coverage > 0 && sources.size > 1) {
+      let total = 0;
+      for (const s of sources.values()) total += s.weight;
+      for (const d of seen) {
+        let got = 0;
+        for (const s of sources.values()) if (masks[d]! & s.bit) got += s.weight;
+        scores[d] = scores[d]! * (got / total) ** coverage;
       }
     }
     // Top-k selection: a small sorted list, touched only when a document beats its last entry.
@@ -278,6 +326,7 @@ export class ToolIndex {
       const doc = this.docs[d]!;
       const cand = { d, s: scores[d]! };
       scores[d] = 0;
+      masks[d] = 0;
       if (!doc.alive || (filter && !filter(doc.id))) continue;
       if (top.length >= limit && !before(cand, top[top.length - 1]!)) continue;
       let i = top.length;

@@ -158,3 +158,39 @@ test('ToolSearch finds a deferred tool for this session; the model loads a skill
   assert.ok(projection.some((p) => p.kind === 'skill' && p.name === 'code-review' && /model/.test(p.reason)));
   assert.ok(projection.some((p) => p.kind === 'tool' && p.name === 'create_skill' && /ToolSearch/.test(p.reason)));
 });
+
+test('stop while an approval is pending ends the turn cleanly: the approval is answered deny and the call is not run', async () => {
+  const env = await agentEnv();
+  env.server.script({ toolCalls: [{ id: 'w1', name: 'write_file', input: { path: 'never.txt', content: 'x' } }] });
+  const chat = env.agent.newSession();
+  const evs = recorder(chat);
+  chat.on((e) => {
+    if (e.type === 'approval_requested') setImmediate(() => chat.stop());
+  });
+  const r = await chat.send('write never.txt');
+  assert.equal(r.reason, 'cancelled');
+  assert.equal(get(evs, 'approval_answered')[0]?.answer, 'deny');
+  assert.equal(chat.pendingApprovals().length, 0);
+  const res = get(evs, 'tool_result')[0]!;
+  assert.equal(res.ok, false);
+  assert.equal(env.server.requests.length, 1, 'no further model call after the stop');
+  // The next message works and the conversation sent to the model is valid (every tool_use has its result).
+  env.server.script({ text: 'ok' });
+  assert.equal((await chat.send('never mind')).text, 'ok');
+  const msgs = env.server.requests[1]!.body.messages as { role: string; content: { type: string }[] }[];
+  assert.ok(msgs.some((m) => m.content.some((b) => b.type === 'tool_result')));
+});
+
+test('an error event in the middle of a reply keeps the text so far, records one error line and ends the turn', async () => {
+  const env = await agentEnv();
+  env.server.script({ text: 'half of an answer', failAfterChunks: 1, errorType: 'overloaded_error' });
+  const chat = env.agent.newSession();
+  const evs = recorder(chat);
+  const r = await chat.send('hi');
+  assert.equal(r.reason, 'error');
+  assert.equal(r.error?.kind, 'overloaded');
+  assert.equal(get(evs, 'error').length, 1);
+  const end = get(evs, 'assistant_end')[0]!;
+  assert.equal(end.interrupted, true);
+  assert.equal(r.text, 'half o');
+});

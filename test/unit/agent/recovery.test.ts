@@ -92,3 +92,19 @@ test('kill -9 while a tool call had no answer yet: reopening closes the call as 
   assert.ok(last.type === 'tool_result' && !last.ok && last.code === 'tool.interrupted');
   assert.equal(existsSync(join(env.workspace, 'never.txt')), false);
 });
+
+test('a new message instead of answering a re-asked approval: the old call is closed as not run and the conversation stays valid', async () => {
+  const env = await agentEnv();
+  env.server.script({ toolCalls: [{ id: 'w9', name: 'write_file', input: { path: 'skipped.txt', content: 'x' } }] });
+  const id = await crashDuring(env, 'write skipped.txt', 'approval_requested');
+  const chat = env.agent.openSession(id);
+  assert.equal(chat.pendingApprovals().length, 1);
+  env.server.script({ text: 'Something else, then.' });
+  const r = await chat.send('forget that, do something else');
+  assert.equal(r.text, 'Something else, then.');
+  assert.equal(chat.pendingApprovals().length, 0);
+  assert.equal(existsSync(join(env.workspace, 'skipped.txt')), false);
+  const msgs = env.server.requests.at(-1)!.body.messages as { role: string; content: { type: string; tool_use_id?: string }[] }[];
+  const results = msgs.flatMap((m) => m.content).filter((b) => b.type === 'tool_result');
+  assert.deepEqual(results.map((b) => b.tool_use_id), ['w9']);
+});

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
 
@@ -24,15 +24,25 @@ test('an unknown command is one clear line and exit code 2', () => {
   assert.equal(r.stderr.trim(), 'knack: unknown command "frobnicate" (try: knack help)');
 });
 
-test('npm start without an Electron binary says why and shows the catalog instead of failing', () => {
+test('npm start without an Electron binary says why in one line, serves the app on 127.0.0.1 and stops cleanly on Ctrl+C', async () => {
   const home = tempDir();
   const ws = tempDir();
-  const r = spawnSync(process.execPath, [join(root, 'bin', 'start.js')], {
-    cwd: ws,
-    env: { ...process.env, KNACK_HOME: home },
-    encoding: 'utf8',
+  const child = spawn(process.execPath, [join(root, 'bin', 'start.js')], { cwd: ws, env: { ...process.env, KNACK_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /Knack is running at (\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    void exited.then((code) => reject(new Error(`npm start exited early (${code}): ${out}${err}`)));
   });
-  assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /Electron is not installed|desktop build is not present/);
-  assert.match(r.stdout, /git-commit/, 'the built-in skills are listed');
+  assert.match(out, /^Knack: the Electron binary is not installed on this machine, so Knack opens in your browser instead \(serve mode\)\.$/m);
+  assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/\?token=/);
+  assert.equal((await fetch(url, { redirect: 'manual' })).status, 303);
+  child.kill('SIGINT');
+  assert.equal(await exited, 0, err);
 });

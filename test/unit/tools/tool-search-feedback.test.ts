@@ -15,8 +15,10 @@ const TOOLS = [
   tool('send_invoice', 'Email an invoice to a customer.'),
 ];
 
+// Feedback from the two best hits, the name bonus off: on five tools the mechanism itself is what is tested
+// (the default settings are chosen on the fixtures' thousands of tools, see tools.bench.ts).
 function index(feedback: boolean): ToolSearchIndex {
-  const i = new ToolSearchIndex(feedback ? {} : { feedback: false });
+  const i = new ToolSearchIndex({ nameBonus: 0, feedback: feedback ? { docs: 2, terms: 10, weight: 0.25 } : false });
   i.addAll(TOOLS);
   return i;
 }

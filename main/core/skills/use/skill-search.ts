@@ -1,7 +1,12 @@
-// SkillSearch: ranks the whole enabled catalog (name, description, triggers) for a free-text request, in either
-// language, on the shared TextIndex with field boosts, prefix/fuzzy matching and cross-language query expansion.
+// SkillSearch: ranks the whole enabled catalog for a free-text request, in either language, on the shared TextIndex:
+// name, title, triggers and description, plus related words (WordNet, Chinese round trip) and the SKILL.md body.
+import { closeSync, openSync, readSync } from 'node:fs';
 import { TextIndex, type Expander } from '../../search/text-index.js';
 import { crossLanguageExpander, type CrossLanguageOptions } from '../../search/expand.js';
+import { sharedSynonymTable, wordnetExpander } from '../../search/wordnet.js';
+import { sharedBilingualMap, translateTerm } from '../../search/bilingual.js';
+import { terms } from '../../search/tokenize.js';
+import type { QueryNormalization } from '../../search/query.js';
 import { skillSynonyms, type MatchableSkill } from './matcher.js';
 import type { Tier } from '../format/types.js';
 
@@ -15,13 +20,91 @@ export interface SkillSearchHit {
   matched: Record<string, string[]>;
 }
 
+export interface RelatedWords {
+  /** WordNet synonyms and derivations per word of the skill (0 = none). */
+  wordnet: number;
+  /** English glosses of each word's Chinese translation (0 = none): translate → 翻译 → interpret, render. */
+  pivot: number;
+  /** Field weight. */
+  boost: number;
+}
+
+export interface SkillBody {
+  boost: number;
+  /** Characters of the body indexed (the start: purpose, when to use, examples). */
+  maxChars: number;
+  /** Reads a skill's body; default: the start of its SKILL.md after the frontmatter. */
+  read?: (e: MatchableSkill, maxChars: number) => string | undefined;
+}
+
 export interface SkillSearchOptions extends CrossLanguageOptions {
   /** Field weights (default name 3, triggers 2, title 2, description 1). */
-  boosts?: Partial<Record<'name' | 'title' | 'description' | 'triggers', number>>;
+  boosts?: Partial<Record<'name' | 'title' | 'description' | 'triggers' | 'related' | 'body', number>>;
   /** Replace the expander entirely (tests, or a caller with its own). */
   expander?: Expander;
   /** Typo tolerance as a fraction of word length (default 0.2; 0 = off). */
   fuzzy?: number;
+  /** Query side: English synonyms from WordNet, how many per word and at what weight (default WORDNET; false = off). */
+  wordnet?: { perTerm: number; weight: number } | false;
+  /** Document side: a `related` field of each skill's words' synonyms (default RELATED; false = off). */
+  related?: RelatedWords | false;
+  /** Document side: the SKILL.md body as a low-weight `body` field (default BODY; false = off). */
+  body?: SkillBody | false;
+  /** How requests are read (fillers, numbers, literal values); false reads every word at full weight. */
+  normalize?: QueryNormalization | false;
+}
+
+/*
+ * Defaults chosen on the even-indexed requests of test/fixtures/skill-search-devset.json (both languages), the odd
+ * ones held out; test/bench/matching.bench.ts prints both halves beside BM25.
+ */
+export const WORDNET = { perTerm: 3, weight: 0.3 } as const;
+export const RELATED: RelatedWords = { wordnet: 2, pivot: 2, boost: 0.5 };
+export const BODY: SkillBody = { boost: 0.3, maxChars: 3000 };
+
+/** The start of a SKILL.md body (frontmatter skipped), read without loading a huge file whole. */
+export function readSkillBody(file: string | undefined, maxChars: number): string | undefined {
+  if (!file) return undefined;
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const buf = Buffer.alloc(maxChars * 3 + 16_384);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    const text = buf.subarray(0, n).toString('utf8');
+    const m = /^\uFEFF?---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
+    return (m ? text.slice(m[0].length) : text).slice(0, maxChars);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** The related words of a text: WordNet synonyms and Chinese round-trip glosses of its English words. */
+export function relatedText(
+  text: string,
+  rel: Pick<RelatedWords, 'wordnet' | 'pivot'>,
+  cacheDir?: string,
+  memo: Map<string, string[]> = new Map(),
+): string {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const t of terms(text)) {
+    if (seen.has(t) || !/^[a-z]{3,}$/.test(t)) continue;
+    seen.add(t);
+    let words = memo.get(t);
+    if (!words) {
+      words = [];
+      if (rel.wordnet > 0) words.push(...(sharedSynonymTable(cacheDir).table.get(t) ?? []).slice(0, rel.wordnet));
+      if (rel.pivot > 0) {
+        const bi = sharedBilingualMap(cacheDir).map;
+        for (const zh of translateTerm(bi, t, { perEn: 1 })) words.push(...translateTerm(bi, zh, { perZh: rel.pivot }));
+      }
+      memo.set(t, words);
+    }
+    out.push(...words);
+  }
+  return out.join(' ');
 }
 
 export class SkillSearch {
@@ -31,17 +114,40 @@ export class SkillSearch {
   constructor(entries: Iterable<MatchableSkill>, opts: SkillSearchOptions = {}) {
     const list = [...entries].filter((e) => e.enabled && !e.shadowedBy);
     const own = list.flatMap((e) => skillSynonyms(e));
+    const wordnet = opts.wordnet ?? WORDNET;
+    const related = opts.related ?? RELATED;
+    const body = opts.body ?? BODY;
+    // Skills share most of their words: each word's related words are looked up once per index build.
+    const memo = new Map<string, string[]>();
+    const readBody = body ? (body.read ?? ((e: MatchableSkill, max: number) => readSkillBody(e.file, max))) : undefined;
     this.index = new TextIndex<MatchableSkill>({
-      fields: { name: 3, title: 2, triggers: 2, description: 1, ...opts.boosts },
+      fields: {
+        name: 3,
+        title: 2,
+        triggers: 2,
+        description: 1,
+        ...(related ? { related: related.boost } : {}),
+        ...(body ? { body: body.boost } : {}),
+        ...opts.boosts,
+      },
       idOf: (e) => e.manifest.name,
-      extract: (e) => ({
-        name: e.manifest.name,
-        title: e.manifest.title ?? '',
-        triggers: e.manifest.readWhen.join(' ; '),
-        description: e.manifest.description,
-      }),
+      extract: (e) => {
+        const f: Record<string, string> = {
+          name: e.manifest.name,
+          title: e.manifest.title ?? '',
+          triggers: e.manifest.readWhen.join(' ; '),
+          description: e.manifest.description,
+        };
+        if (related) f.related = relatedText(`${f.name} ${f.title} ${f.triggers} ${f.description}`, related, opts.cacheDir, memo);
+        if (body && readBody) f.body = (readBody(e, body.maxChars) ?? '').slice(0, body.maxChars);
+        return f;
+      },
       expand: opts.expander ?? crossLanguageExpander({ ...opts, synonyms: [...(opts.synonyms ?? []), ...own] }),
       ...(opts.fuzzy !== undefined ? { fuzzy: opts.fuzzy } : {}),
+      normalize: opts.normalize ?? {},
+      ...(wordnet
+        ? { moreExpansions: [{ expand: wordnetExpander(() => sharedSynonymTable(opts.cacheDir).table, wordnet.perTerm), weight: wordnet.weight }] }
+        : {}),
     });
     this.index.addAll(list);
   }

@@ -1,0 +1,99 @@
+// The window: header (workspace, views, language), skills sidebar, the current view, loaded skills + context meter;
+// dialogs (install, palette, shortcuts) and global shortcuts. No workspace yet → the open-workspace screen.
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useClient } from './api/context';
+import { Chat } from './components/Chat';
+import { CommandPalette, ShortcutsList } from './components/CommandPalette';
+import { COMMANDS, matchesKeys } from './components/commands';
+import { ContextMeter } from './components/ContextMeter';
+import { InstallDialog } from './components/InstallDialog';
+import { LoadedSkills } from './components/LoadedSkills';
+import { Sessions } from './components/Sessions';
+import { Settings } from './components/Settings';
+import { Sidebar } from './components/Sidebar';
+import { SkillDetail } from './components/SkillDetail';
+import { Tools } from './components/Tools';
+import { WorkspaceOpen } from './components/WorkspaceOpen';
+import { setLang } from './i18n';
+import { useView, type View } from './state/store';
+import { useChatStream } from './state/stream';
+
+const NAV: { view: View; label: string }[] = [
+  { view: 'chat', label: 'nav.chat' },
+  { view: 'sessions', label: 'nav.sessions' },
+  { view: 'tools', label: 'nav.tools' },
+  { view: 'settings', label: 'nav.settings' },
+];
+
+function useShortcuts() {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const s = useView.getState();
+      if (!s.workspace) return;
+      for (const c of COMMANDS) {
+        if (c.keys && matchesKeys(c.keys, e)) { e.preventDefault(); c.run(s); return; }
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+}
+
+export function App() {
+  const { t, i18n } = useTranslation();
+  const client = useClient();
+  const { workspace, view, installOpen, paletteOpen, shortcutsOpen, toast } = useView();
+  const set = useView((s) => s.set);
+  useChatStream(client);
+  useShortcuts();
+
+  useEffect(() => {
+    document.title = workspace ? `${workspace.name} — ${t('app.name')}` : t('app.name');
+  }, [workspace, t]);
+
+  useEffect(() => {
+    if (!toast) return;
+    const id = setTimeout(() => set({ toast: undefined }), 6000);
+    return () => clearTimeout(id);
+  }, [toast, set]);
+
+  if (!workspace) return <WorkspaceOpen />;
+
+  return (
+    <div className="app">
+      <header className="topbar">
+        <button type="button" className="ws-name" onClick={() => useView.getState().setWorkspace(undefined)} title={workspace.path}
+          aria-label={t('workspace.switch', { name: workspace.name })}>
+          {workspace.name}
+        </button>
+        <nav aria-label={t('nav.label')} className="tabs">
+          {NAV.map((n) => (
+            <button key={n.view} type="button" aria-current={view === n.view ? 'page' : undefined} onClick={() => set({ view: n.view })}>{t(n.label)}</button>
+          ))}
+        </nav>
+        <span className="spacer" />
+        <button type="button" className="small" onClick={() => set({ paletteOpen: true })} aria-keyshortcuts="Control+K">{t('cmd.palette')} <kbd>Ctrl K</kbd></button>
+        <button type="button" className="small" onClick={() => setLang(i18n.language === 'zh' ? 'en' : 'zh')} aria-label={t('nav.switchLang')}>
+          {i18n.language === 'zh' ? 'EN' : '中文'}
+        </button>
+      </header>
+      <Sidebar />
+      <main className="main">
+        {view === 'chat' && <Chat />}
+        {view === 'skill' && <SkillDetail />}
+        {view === 'tools' && <Tools />}
+        {view === 'sessions' && <Sessions />}
+        {view === 'settings' && <Settings />}
+      </main>
+      <aside className="side-panels" aria-label={t('panels.label')}>
+        <LoadedSkills />
+        <ContextMeter />
+      </aside>
+      {installOpen && <InstallDialog />}
+      {paletteOpen && <CommandPalette />}
+      {shortcutsOpen && <ShortcutsList />}
+      {toast && <div className={`toast ${toast.kind}`} role={toast.kind === 'error' ? 'alert' : 'status'}>{toast.text}</div>}
+    </div>
+  );
+}

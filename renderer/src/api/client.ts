@@ -1,0 +1,56 @@
+// The renderer's one door to the main process: every screen calls these methods and nothing else.
+// The shipped app builds it from the typed contract (Electron bridge or serve-mode WebSocket); tests inject their own.
+import type {
+  AppInfo, ChatEvent, ChatMessage, ContextUsage, Decision, InstallReport, LoadedSkill, McpServerView, Rule, SessionSummary,
+  SettingsView, SkillDetail, SkillItem, ToolInfo, TrustSummary, WorkspaceInfo,
+} from './types';
+
+export interface KnackClient {
+  /** 'electron' offers native dialogs; 'serve' uses path fields. */
+  readonly mode: 'electron' | 'serve';
+  info(): Promise<AppInfo>;
+  openWorkspace(path: string): Promise<WorkspaceInfo>;
+  recentWorkspaces(): Promise<string[]>;
+  /** Native folder picker (Electron only); undefined when cancelled. */
+  pickFolder?(): Promise<string | undefined>;
+  /** Native folder-or-zip picker (Electron only). */
+  pickSkillSource?(kind: 'folder' | 'zip'): Promise<string | undefined>;
+
+  listSkills(workspace: string): Promise<SkillItem[]>;
+  showSkill(workspace: string, name: string, tier?: string): Promise<SkillDetail>;
+  setSkillEnabled(workspace: string, name: string, enabled: boolean): Promise<void>;
+  trustSkill(workspace: string, name: string): Promise<void>;
+  trustAllSummary(workspace: string): Promise<TrustSummary>;
+  trustAll(workspace: string): Promise<TrustSummary>;
+  installSkill(workspace: string, source: string, scope: 'user' | 'project', replace?: boolean): Promise<InstallReport>;
+  approveInstall(workspace: string, approvalId: string, contentHash: string): Promise<InstallReport>;
+  rejectInstall(workspace: string, approvalId: string): Promise<void>;
+
+  sendMessage(workspace: string, sessionId: string | undefined, text: string, planMode: boolean): Promise<{ sessionId: string; messageId: string }>;
+  stop(sessionId: string): Promise<void>;
+  answerApproval(sessionId: string, approvalId: string, decision: Decision, message?: string): Promise<void>;
+  setPlanMode?(sessionId: string, on: boolean): Promise<void>;
+  listSessions(workspace: string): Promise<SessionSummary[]>;
+  openSession(sessionId: string): Promise<ChatMessage[]>;
+  exportSession(sessionId: string): Promise<{ filename: string; mime: string; content: string }>;
+
+  loadedSkills(sessionId: string): Promise<LoadedSkill[]>;
+  /** Not every transport can unload a skill mid-conversation; the panel hides the button when absent. */
+  unloadSkill?(sessionId: string, name: string): Promise<void>;
+  contextUsage(workspace: string, sessionId: string): Promise<ContextUsage>;
+
+  listTools(workspace: string): Promise<ToolInfo[]>;
+  searchTools(workspace: string, query: string): Promise<ToolInfo[]>;
+  mcpServers(workspace: string): Promise<McpServerView[]>;
+
+  getSettings(workspace: string): Promise<SettingsView>;
+  saveProvider(workspace: string, p: { provider: string; model: string; baseUrl: string }): Promise<SettingsView>;
+  saveCeiling(workspace: string, c: SettingsView['ceiling']): Promise<SettingsView>;
+  setApiKey(provider: string, key: string): Promise<void>;
+  clearApiKey(provider: string): Promise<void>;
+  listRules(workspace: string): Promise<Rule[]>;
+  removeRule(workspace: string, id: string): Promise<Rule[]>;
+
+  onChat(handler: (e: ChatEvent) => void): () => void;
+  onCatalogChanged(handler: (workspace: string) => void): () => void;
+}

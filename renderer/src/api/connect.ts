@@ -1,0 +1,276 @@
+// The shipped KnackClient: the shell's typed contract client (Electron's window.knack or serve mode's WebSocket,
+// chosen by connectFromPage) adapted to the screens' view models. The only file that knows contract shapes.
+import { connectFromPage, type KnackClient as ContractClient } from '../../../preload/client';
+import type { EventPayload, MethodOutput } from '../../../preload/contract';
+import type { KnackClient } from './client';
+import type {
+  ChatEvent, ChatMessage, InstallReport, PermissionsView, Rule, SettingsView, SkillDetail, SkillItem, ToolCallView, ToolInfo, TrustSummary,
+} from './types';
+
+type Summary = MethodOutput<'skills.list'>['skills'][number];
+type Card = EventPayload<'chat.toolCall'>['card'];
+type Outcome = MethodOutput<'skills.install'>;
+type Perms = NonNullable<MethodOutput<'skills.show'>['permissions']>;
+
+export function toSkillItem(s: Summary): SkillItem {
+  const a = s.audit;
+  const extra = s as Summary & { readWhen?: string[] };
+  return {
+    name: s.name,
+    description: s.description,
+    tier: s.tier,
+    agents: s.source === 'agents',
+    enabled: s.enabled,
+    ...(s.disabledReason ? { disabledReason: s.disabledReason } : {}),
+    ...(s.shadowedBy ? { shadowedBy: s.shadowedBy.tier } : {}),
+    triggers: extra.readWhen ?? [],
+    diagnostics: s.diagnostics.filter((d) => d.severity !== 'info').length,
+    ...(a.level ? { audit: a.level } : a.status === 'blocked' ? { audit: 'P0' as const } : {}),
+    ...(a.status === 'checking' ? { checking: true } : {}),
+    ...(a.status === 'needs-trust' ? { pendingTrust: true } : {}),
+    path: s.dir,
+  };
+}
+
+function toPerms(p?: Perms): PermissionsView | undefined {
+  if (!p) return undefined;
+  return { tools: p.tools, network: p.network, read: p.read, write: p.write, ...(Object.keys(p.commands).length ? { commands: p.commands } : {}) };
+}
+
+function toReport(o: Outcome): InstallReport {
+  if (!o.report) throw { code: 'refused', message: o.reason ?? `install ${o.status}` };
+  const r = o.report;
+  return {
+    ...(o.approvalId ? { approvalId: o.approvalId } : {}),
+    skill: o.skill ?? r.skill,
+    level: r.level,
+    findings: r.findings.map((f) => ({ file: f.file, line: f.line, level: f.level, rule: f.rule, message: f.message, excerpt: f.excerpt })),
+    ...(r.permissions ? { permissions: toPerms(r.permissions)! } : {}),
+    ...(r.diff ? { diff: r.diff } : {}),
+    contentHash: r.contentHash,
+    status: o.status === 'rejected' ? 'refused' : o.status,
+    ...(o.reason ? { reason: o.reason } : {}),
+  };
+}
+
+const cardStatus: Record<Card['status'], ToolCallView['status']> = {
+  pending: 'running', 'awaiting-approval': 'waiting', running: 'running', ok: 'done', error: 'error', denied: 'error',
+};
+
+function toCall(card: Card, durationMs?: number): ToolCallView {
+  const failed = card.status === 'error' || card.status === 'denied';
+  return {
+    id: card.callId,
+    name: card.tool,
+    args: card.args,
+    status: cardStatus[card.status],
+    ...(card.status === 'denied' ? { decision: 'deny' as const } : card.status === 'awaiting-approval' ? { decision: 'ask' as const } : {}),
+    ...(card.output !== undefined ? (failed ? { error: card.output } : { result: card.output }) : {}),
+    ...(durationMs !== undefined ? { durationMs } : {}),
+  };
+}
+
+/** A stored conversation as transcript messages: user turns, and everything else grouped into the answer after them. */
+export function toMessages(items: MethodOutput<'sessions.open'>['items']): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  let current: ChatMessage | undefined;
+  for (const it of items) {
+    if (it.kind === 'user') {
+      out.push({ id: it.id, role: 'user', parts: [{ kind: 'text', text: it.text }] });
+      current = undefined;
+      continue;
+    }
+    if (!current) { current = { id: `a-${it.id}`, role: 'assistant', parts: [] }; out.push(current); }
+    if (it.kind === 'assistant') current.parts.push({ kind: 'text', text: it.text });
+    else if (it.kind === 'tool') current.parts.push({ kind: 'tool', call: toCall(it.card) });
+    else if (it.kind === 'skill') current.parts.push({ kind: 'skill', name: it.skill, reason: it.reason });
+    else current.parts.push({ kind: 'notice', level: it.level, text: it.text });
+  }
+  return out;
+}
+
+export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialogs: boolean): KnackClient {
+  const hashes = new Map<string, string>();
+  const lastTurn = new Map<string, string>();
+  const started = new Map<string, number>();
+  let workspace = '';
+
+  const settings = async (): Promise<SettingsView> => {
+    const [s, r] = await Promise.all([k.call('settings.get', {}), k.call('rules.list', {})]);
+    const current = s.provider ?? { preset: s.presets[0]?.id ?? '', model: s.presets[0]?.defaultModel ?? '', baseUrl: s.presets[0]?.baseUrl ?? null, hasKey: false };
+    return {
+      provider: current.preset,
+      presets: s.presets.map((p) => ({ id: p.id, label: p.label, baseUrl: p.baseUrl ?? '', models: [p.defaultModel], hasKey: p.hasKey })),
+      model: current.model,
+      baseUrl: current.baseUrl ?? '',
+      hasApiKey: current.hasKey,
+      warnings: s.warnings,
+      ceiling: { network: s.ceiling.network, readRoots: s.ceiling.readRoots, writeRoots: s.ceiling.writeRoots },
+      rules: r.rules.map(toRule),
+      keyStorage: s.keyStorage,
+    };
+  };
+  const toRule = (r: MethodOutput<'rules.list'>['rules'][number]): Rule => ({ id: r.id, action: r.effect, pattern: r.description });
+  const trust = async (dryRun: boolean): Promise<TrustSummary> => {
+    const r = await k.call('skills.trustAll', { dryRun });
+    return { summary: r.summary, skills: r.trusted, refused: r.refused };
+  };
+
+  const client: KnackClient = {
+    mode,
+    async info() {
+      const i = await k.call('app.info', {});
+      if (i.workspace) workspace = i.workspace.path;
+      return { mode: i.transport, ...(i.workspace ? { workspace: { path: i.workspace.path, name: i.workspace.name } } : {}) };
+    },
+    async openWorkspace(path) {
+      const w = await k.call('workspace.open', { path });
+      workspace = w.path;
+      return { path: w.path, name: w.name };
+    },
+    async recentWorkspaces() {
+      return (await k.call('workspace.recent', {})).items.filter((i) => i.exists).map((i) => i.path);
+    },
+    ...(nativeDialogs ? {
+      async pickFolder() { return (await k.call('dialog.pickWorkspace', {})).path ?? undefined; },
+      async pickSkillSource(kind: 'folder' | 'zip') { return (await k.call('dialog.pickSkillSource', { kind })).path ?? undefined; },
+    } : {}),
+
+    async listSkills() {
+      const r = await k.call('skills.list', {});
+      hashes.clear();
+      for (const s of r.skills) if (!s.shadowedBy && s.audit.contentHash) hashes.set(s.name, s.audit.contentHash);
+      return r.skills.map(toSkillItem);
+    },
+    async showSkill(_w, name) {
+      const d = await k.call('skills.show', { name });
+      const detail: SkillDetail = {
+        ...toSkillItem(d),
+        triggers: d.readWhen,
+        manifest: {
+          name: d.name, ...(d.title ? { title: d.title } : {}), description: d.description, read_when: d.readWhen,
+          depends_on: d.dependsOn, 'allowed-tools': d.allowedTools, file: d.file,
+        },
+        ...(d.permissions ? { permissions: toPerms(d.permissions)! } : {}),
+        findings: d.report?.findings.map((f) => ({ file: f.file, line: f.line, level: f.level, rule: f.rule, message: f.message, excerpt: f.excerpt })) ?? [],
+        diagnosticList: d.diagnostics.map((x) => ({ severity: x.severity, file: x.file, message: x.message, ...(x.line ? { line: x.line } : {}), ...(x.field ? { field: x.field } : {}) })),
+        resources: d.resources,
+        body: d.body,
+      };
+      return detail;
+    },
+    async setSkillEnabled(_w, name, enabled) { await k.call('skills.setEnabled', { name, enabled }); },
+    async trustSkill(_w, name) {
+      const hash = hashes.get(name) ?? (await k.call('skills.show', { name })).audit.contentHash;
+      if (!hash) throw { code: 'conflict', message: `${name}: its audit has not finished yet` };
+      await k.call('skills.trust', { name, contentHash: hash });
+    },
+    trustAllSummary: () => trust(true),
+    trustAll: () => trust(false),
+    async installSkill(_w, source, tier, replace = false) { return toReport(await k.call('skills.install', { source, tier, replace })); },
+    async approveInstall(_w, approvalId, contentHash) { return toReport(await k.call('skills.approveInstall', { approvalId, contentHash })); },
+    async rejectInstall(_w, approvalId) { await k.call('skills.rejectInstall', { approvalId }); },
+
+    async sendMessage(_w, sessionId, text, planMode) {
+      const r = await k.call('chat.send', { ...(sessionId ? { sessionId } : {}), text, planMode });
+      lastTurn.set(r.sessionId, r.turnId);
+      return { sessionId: r.sessionId, messageId: r.turnId };
+    },
+    async stop(sessionId) { await k.call('chat.stop', { sessionId }); },
+    async answerApproval(sessionId, approvalId, answer, message) {
+      await k.call('chat.answer', { sessionId, approvalId, answer, ...(message ? { message } : {}) });
+    },
+    async setPlanMode(sessionId, on) { await k.call('chat.setPlanMode', { sessionId, on }); },
+    async listSessions() {
+      const r = await k.call('sessions.list', {});
+      return r.sessions
+        .filter((s) => !workspace || s.workspace === workspace)
+        .sort((a, b) => b.updatedAt - a.updatedAt)
+        .map((s) => ({ id: s.id, title: s.title, updatedAt: new Date(s.updatedAt).toISOString(), messages: s.messages }));
+    },
+    async openSession(id) { return toMessages((await k.call('sessions.open', { id })).items); },
+    async exportSession(id) { return k.call('sessions.export', { id, format: 'markdown' }); },
+
+    async loadedSkills(sessionId) {
+      const c = await k.call('context.get', { sessionId });
+      return c.loadedSkills.map((s) => ({ name: s.name, tier: s.tier, why: s.reason, tokens: s.tokens, ...(s.version ? { version: s.version } : {}) }));
+    },
+    async contextUsage(_w, sessionId) {
+      const c = await k.call('context.get', { sessionId });
+      const leftOut = c.sections.flatMap((s) => s.items.filter((i) => i.note && /left out|omitted|dropped/i.test(i.note)).map((i) => i.label));
+      return { window: c.contextWindow, sections: c.sections.map((s) => ({ name: s.section, tokens: s.tokens })), leftOut };
+    },
+
+    async listTools() { return (await k.call('tools.list', {})).tools.map(toTool); },
+    async searchTools(_w, query) { return (await k.call('tools.search', { query, limit: 10 })).hits.map(toTool); },
+    async mcpServers() {
+      return (await k.call('tools.mcpStatus', {})).servers.map((s) => ({ name: s.name, state: s.state, tools: s.tools, ...(s.error ? { lastError: s.error } : {}) }));
+    },
+
+    getSettings: settings,
+    async saveProvider(_w, p) {
+      await k.call('settings.setProvider', { preset: p.provider, ...(p.model ? { model: p.model } : {}), ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}) });
+      return settings();
+    },
+    async saveCeiling(_w, c) {
+      await k.call('settings.setCeiling', { network: c.network, readRoots: c.readRoots, writeRoots: c.writeRoots });
+      return settings();
+    },
+    async setApiKey(preset, key) { await k.call('settings.setKey', { preset, key }); },
+    async clearApiKey(preset) { await k.call('settings.clearKey', { preset }); },
+    async listRules() { return (await k.call('rules.list', {})).rules.map(toRule); },
+    async removeRule(_w, id) {
+      await k.call('rules.remove', { id });
+      return (await k.call('rules.list', {})).rules.map(toRule);
+    },
+
+    onChat(h: (e: ChatEvent) => void) {
+      const offs = [
+        k.on('chat.delta', (e) => {
+          lastTurn.set(e.sessionId, e.turnId);
+          if (e.kind === 'text') h({ type: 'delta', sessionId: e.sessionId, messageId: e.turnId, text: e.text });
+        }),
+        k.on('chat.toolCall', (e) => {
+          lastTurn.set(e.sessionId, e.turnId);
+          const id = e.card.callId;
+          if (!started.has(id)) started.set(id, performance.now());
+          const finished = e.card.status === 'ok' || e.card.status === 'error' || e.card.status === 'denied';
+          const ms = finished ? performance.now() - started.get(id)! : undefined;
+          if (finished) started.delete(id);
+          h({ type: 'tool', sessionId: e.sessionId, messageId: e.turnId, call: toCall(e.card, ms) });
+        }),
+        k.on('chat.approval', (e) => h({
+          type: 'approval', sessionId: e.sessionId, messageId: lastTurn.get(e.sessionId) ?? e.approvalId,
+          request: {
+            id: e.approvalId, tool: e.tool, args: e.args, reason: e.reason, summary: e.summary,
+            ...(e.alwaysPreview.length ? { rule: e.alwaysPreview.join('\n') } : {}), ...(e.actor.kind === 'skill' ? { skill: e.actor.skill } : {}),
+          },
+        })),
+        k.on('chat.skillLoaded', (e) => h({ type: 'loaded', sessionId: e.sessionId, messageId: e.turnId, skill: { name: e.skill, reason: e.reason } })),
+        k.on('chat.notice', (e) => h({ type: 'notice', sessionId: e.sessionId, level: e.level, text: e.text })),
+        k.on('context.changed', (e) => h({ type: 'loaded', sessionId: e.sessionId })),
+        k.on('chat.turnEnd', (e) => h({
+          type: 'done', sessionId: e.sessionId, messageId: e.turnId,
+          ...(e.reason === 'stopped' ? { stopped: true } : {}), ...(e.error ? { error: e.error.message } : {}),
+        })),
+      ];
+      return () => { for (const off of offs) off(); };
+    },
+    onCatalogChanged(h) {
+      const a = k.on('catalog.changed', () => h(workspace));
+      const b = k.on('audit.verdict', () => h(workspace));
+      return () => { a(); b(); };
+    },
+  };
+  return client;
+}
+
+function toTool(t: { name: string; summary: string; deferred: boolean; source: string }): ToolInfo {
+  return { name: t.name, description: t.summary, deferred: t.deferred, risk: t.source };
+}
+
+export async function connect(onDisconnect?: () => void): Promise<KnackClient> {
+  const k = connectFromPage(onDisconnect ? { onDisconnect } : {});
+  const info = await k.call('app.info', {});
+  return adapt(k, info.transport, info.nativeDialogs);
+}

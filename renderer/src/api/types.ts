@@ -1,0 +1,208 @@
+// View-model shapes the screens render: what the renderer receives over the contract, nothing more.
+// Plain data only (no functions, no Node types); the contract adapter fills them.
+
+export type Tier = 'builtin' | 'user' | 'project';
+export type AuditLevel = 'P0' | 'P1' | 'P2';
+
+export interface Diagnostic {
+  severity: 'error' | 'warning' | 'info';
+  file: string;
+  line?: number;
+  field?: string;
+  message: string;
+}
+
+export interface Finding {
+  file: string;
+  line: number;
+  level: 'P0' | 'P1';
+  rule: string;
+  message: string;
+  excerpt: string;
+}
+
+export interface PermissionsView {
+  tools: string[];
+  network: boolean;
+  read: string[];
+  write: string[];
+  commands?: Record<string, string[]>;
+}
+
+export interface PermissionDiffView {
+  lines: string[];
+  widened: boolean;
+}
+
+export interface SkillItem {
+  name: string;
+  description: string;
+  tier: Tier;
+  /** Came from an `.agents/skills` folder (the open standard's convention). */
+  agents: boolean;
+  enabled: boolean;
+  disabledReason?: string;
+  shadowedBy?: Tier;
+  triggers: string[];
+  /** Number of diagnostics (errors + warnings). */
+  diagnostics: number;
+  audit?: AuditLevel;
+  /** An audit is running for this skill. */
+  checking?: boolean;
+  /** A P1 skill found on disk, waiting for the user to trust it. */
+  pendingTrust?: boolean;
+  path: string;
+}
+
+export interface SkillDetail extends SkillItem {
+  manifest: Record<string, unknown>;
+  permissions?: PermissionsView;
+  findings: Finding[];
+  diagnosticList: Diagnostic[];
+  resources: string[];
+  body: string;
+}
+
+export interface TrustSummary {
+  /** The grouped summary for people (what the pending skills ask for), as the engine words it. */
+  summary: string;
+  /** Skills that would be trusted. */
+  skills: string[];
+  /** Skills that cannot be trusted (P0), with why. */
+  refused: { name: string; reason: string }[];
+}
+
+export interface InstallReport {
+  /** Set when the install waits for approval. */
+  approvalId?: string;
+  skill: string;
+  level: AuditLevel;
+  findings: Finding[];
+  permissions?: PermissionsView;
+  diff?: PermissionDiffView;
+  contentHash: string;
+  /** installed (P2), pending (P1), refused (P0 or other reason), exists (needs update confirmation). */
+  status: 'installed' | 'pending' | 'refused' | 'exists';
+  reason?: string;
+}
+
+export type Decision = 'once' | 'always' | 'deny';
+
+export interface ApprovalRequest {
+  id: string;
+  tool: string;
+  args: unknown;
+  /** The rule "Always allow" would save, for people; absent when the call cannot be generalised safely. */
+  rule?: string;
+  /** Escaped one-line summary of the call (command, path, host). */
+  summary?: string;
+  reason: string;
+  skill?: string;
+}
+
+export interface ToolCallView {
+  id: string;
+  name: string;
+  args: unknown;
+  result?: string;
+  error?: string;
+  durationMs?: number;
+  decision?: 'allow' | 'ask' | 'deny';
+  status: 'running' | 'done' | 'error' | 'waiting';
+}
+
+export type ChatPart =
+  | { kind: 'text'; text: string }
+  | { kind: 'tool'; call: ToolCallView }
+  | { kind: 'approval'; request: ApprovalRequest; answered?: Decision }
+  | { kind: 'skill'; name: string; reason: string }
+  | { kind: 'notice'; level: 'info' | 'warning' | 'error'; text: string };
+
+export interface ChatMessage {
+  id: string;
+  role: 'user' | 'assistant';
+  parts: ChatPart[];
+  /** The answer was stopped by the user. */
+  stopped?: boolean;
+  error?: string;
+}
+
+export interface SessionSummary {
+  id: string;
+  title: string;
+  updatedAt: string;
+  messages: number;
+}
+
+export interface LoadedSkill {
+  name: string;
+  tier: Tier;
+  /** Why it was loaded: trigger and matched words, model request, or dependency of another skill. */
+  why: string;
+  version?: string;
+  tokens: number;
+  resources?: string[];
+}
+
+export interface ContextUsage {
+  window: number;
+  sections: { name: string; tokens: number }[];
+  /** Skills the catalog budget left out. */
+  leftOut: string[];
+}
+
+export interface ToolInfo {
+  name: string;
+  description: string;
+  deferred: boolean;
+  risk?: string;
+}
+
+export interface McpServerView {
+  name: string;
+  state: 'connected' | 'connecting' | 'failed' | 'disconnected';
+  tools: number;
+  lastError?: string;
+}
+
+export interface Rule {
+  id: string;
+  action: 'allow' | 'ask' | 'deny';
+  /** One line for people (tool, command / path / host, scope). */
+  pattern: string;
+}
+
+export interface SettingsView {
+  provider: string;
+  presets: { id: string; label: string; baseUrl: string; models: string[]; hasKey?: boolean }[];
+  model: string;
+  baseUrl: string;
+  /** Whether a key is stored; the key itself never comes back. */
+  hasApiKey: boolean;
+  ceiling: { network: boolean; readRoots: string[]; writeRoots: string[] };
+  rules: Rule[];
+  /** Where keys are kept: the OS keychain, a file only this user can read, or memory. */
+  keyStorage?: string;
+  /** Problems with the settings files, one line each. */
+  warnings?: string[];
+}
+
+export interface WorkspaceInfo {
+  path: string;
+  name: string;
+}
+
+export interface AppInfo {
+  mode: 'electron' | 'serve';
+  /** The workspace main already has open (serve --workspace, or a reload). */
+  workspace?: WorkspaceInfo;
+}
+
+/** Events the main process pushes. */
+export type ChatEvent =
+  | { type: 'delta'; sessionId: string; messageId: string; text: string }
+  | { type: 'tool'; sessionId: string; messageId: string; call: ToolCallView }
+  | { type: 'approval'; sessionId: string; messageId: string; request: ApprovalRequest }
+  | { type: 'done'; sessionId: string; messageId: string; stopped?: boolean; error?: string }
+  | { type: 'loaded'; sessionId: string; messageId?: string; skill?: { name: string; reason: string } }
+  | { type: 'notice'; sessionId: string; level: 'info' | 'warning' | 'error'; text: string };

@@ -1,0 +1,54 @@
+// The context meter: tokens by section (system, catalog, skills, tools, history) against the model's window,
+// and which skills the catalog budget left out.
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorText, useClient } from '../api/context';
+import type { ContextUsage } from '../api/types';
+import { useView } from '../state/store';
+
+export function ContextMeter() {
+  const { t } = useTranslation();
+  const client = useClient();
+  const ws = useView((s) => s.workspace?.path ?? '');
+  const sessionId = useView((s) => s.sessionId);
+  const tick = useView((s) => s.loadedTick);
+  const [usage, setUsage] = useState<ContextUsage>();
+  const [error, setError] = useState<string>();
+
+  useEffect(() => {
+    if (!ws || !sessionId) { setUsage(undefined); return; }
+    let live = true;
+    client.contextUsage(ws, sessionId).then((u) => { if (live) { setUsage(u); setError(undefined); } }, (e) => live && setError(errorText(e)));
+    return () => { live = false; };
+  }, [client, ws, sessionId, tick]);
+
+  const used = usage?.sections.reduce((a, s) => a + s.tokens, 0) ?? 0;
+  return (
+    <section className="panel" aria-label={t('context.title')}>
+      <h2>{t('context.title')}</h2>
+      {error && <p role="alert" className="error">{error}</p>}
+      {!usage && !error && <p className="muted">{t('context.empty')}</p>}
+      {usage && (
+        <>
+          <div className="meter" role="meter" aria-valuemin={0} aria-valuemax={usage.window} aria-valuenow={used}
+            aria-label={t('context.used', { used: used.toLocaleString(), window: usage.window.toLocaleString() })}>
+            {usage.sections.map((s) => (
+              <span key={s.name} className={`seg seg-${s.name}`} style={{ width: `${Math.max(0.5, (100 * s.tokens) / usage.window)}%` }} />
+            ))}
+          </div>
+          <p className="small-text">{t('context.used', { used: used.toLocaleString(), window: usage.window.toLocaleString() })}</p>
+          <ul className="plain legend">
+            {usage.sections.map((s) => (
+              <li key={s.name}><span className={`dot seg-${s.name}`} aria-hidden="true" />{t(`context.section.${s.name}`, { defaultValue: s.name })}: {s.tokens.toLocaleString()}</li>
+            ))}
+          </ul>
+          {usage.leftOut.length > 0 && (
+            <details><summary>{t('context.leftOut', { count: usage.leftOut.length })}</summary>
+              <p className="small-text">{usage.leftOut.join(', ')}</p>
+            </details>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,132 @@
+// Install a skill: pick a folder or .zip (native dialog in Electron; a path field in serve mode)
+// → the audit report (level, findings with file:line and the line, permissions, update diff) → Approve / Reject.
+// P0 shows why and offers no Approve; approval is bound to the audited content hash.
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorText, useClient } from '../api/context';
+import type { InstallReport } from '../api/types';
+import { useView } from '../state/store';
+import { Findings, Permissions } from './Findings';
+import { Modal } from './Modal';
+
+export function InstallDialog() {
+  const { t } = useTranslation();
+  const client = useClient();
+  const ws = useView((s) => s.workspace?.path ?? '');
+  const set = useView((s) => s.set);
+  const [source, setSource] = useState('');
+  const [scope, setScope] = useState<'user' | 'project'>('project');
+  const [report, setReport] = useState<InstallReport>();
+  const [outcome, setOutcome] = useState<string>();
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const close = () => set({ installOpen: false });
+
+  async function run(f: () => Promise<InstallReport>) {
+    setBusy(true);
+    setError(undefined);
+    try {
+      const r = await f();
+      setReport(r);
+      if (r.status === 'installed') {
+        setOutcome(t('install.installed', { name: r.skill }));
+        useView.getState().set({ catalogTick: useView.getState().catalogTick + 1 });
+      }
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function audit(e?: FormEvent) {
+    e?.preventDefault();
+    if (!source.trim()) { setError(t('install.needSource')); return; }
+    void run(() => client.installSkill(ws, source.trim(), scope));
+  }
+
+  async function pick(kind: 'folder' | 'zip') {
+    const p = await client.pickSkillSource?.(kind);
+    if (p) { setSource(p); void run(() => client.installSkill(ws, p, scope)); }
+  }
+
+  async function update() {
+    await run(() => client.installSkill(ws, source.trim(), scope, true));
+  }
+
+  async function approve() {
+    if (!report?.approvalId) return;
+    await run(() => client.approveInstall(ws, report.approvalId!, report.contentHash));
+  }
+
+  async function reject() {
+    if (report?.approvalId) {
+      try { await client.rejectInstall(ws, report.approvalId); } catch (e) { setError(errorText(e)); return; }
+    }
+    setOutcome(t('install.rejected'));
+  }
+
+  return (
+    <Modal title={t('install.title')} onClose={close} wide>
+      {!report && (
+        <form onSubmit={audit} className="install-form">
+          <p className="muted">{t('install.intro')}</p>
+          {client.pickSkillSource && (
+            <div className="actions">
+              <button type="button" onClick={() => void pick('folder')}>{t('install.chooseFolder')}</button>
+              <button type="button" onClick={() => void pick('zip')}>{t('install.chooseZip')}</button>
+            </div>
+          )}
+          <label htmlFor="install-source">{t('install.source')}</label>
+          <input id="install-source" value={source} onChange={(e) => setSource(e.target.value)} placeholder="/path/to/skill or skill.zip" spellCheck={false} />
+          <label htmlFor="install-scope">{t('install.scope')}</label>
+          <select id="install-scope" value={scope} onChange={(e) => setScope(e.target.value as 'user' | 'project')}>
+            <option value="project">{t('tier.project')}</option>
+            <option value="user">{t('tier.user')}</option>
+          </select>
+          <div className="actions">
+            <button type="submit" className="primary" disabled={busy}>{busy ? t('install.auditing') : t('install.audit')}</button>
+            <button type="button" onClick={close}>{t('common.cancel')}</button>
+          </div>
+        </form>
+      )}
+      {report && (
+        <div className="report">
+          <p className="report-head">
+            <span className={`badge big level-${report.level}`}>{report.level}</span> <strong>{report.skill}</strong>{' '}
+            <span className="muted">{t(`install.level.${report.level}`)}</span>
+          </p>
+          {report.status === 'refused' && <p role="alert" className="error">{t('install.refused')} {report.reason}</p>}
+          {report.status === 'exists' && <p className="muted">{report.reason}</p>}
+          <h3>{t('install.findings')}</h3>
+          <Findings findings={report.findings} />
+          <h3>{t('install.permissions')}</h3>
+          <Permissions p={report.permissions} />
+          {report.diff && (
+            <>
+              <h3>{t('install.diff')}</h3>
+              {report.diff.lines.length === 0 ? <p className="muted">{t('install.noDiff')}</p> : (
+                <ul className="plain diff">{report.diff.lines.map((l) => <li key={l} className={l.startsWith('-') ? 'minus' : 'plus'}><code>{l}</code></li>)}</ul>
+              )}
+            </>
+          )}
+          <p className="muted small-text">{t('install.hash')} <code>{report.contentHash.slice(0, 16)}</code></p>
+          {outcome && <p role="status" className="ok">{outcome}</p>}
+          <div className="actions">
+            {!outcome && report.status === 'pending' && report.level !== 'P0' && (
+              <button type="button" className="primary" onClick={() => void approve()} disabled={busy}>{t('install.approve')}</button>
+            )}
+            {!outcome && report.status === 'exists' && report.level !== 'P0' && (
+              <button type="button" className="primary" onClick={() => void update()} disabled={busy}>{t('install.update')}</button>
+            )}
+            {!outcome && (report.status === 'pending' || report.status === 'exists') && (
+              <button type="button" className="danger" onClick={() => void reject()}>{t('install.reject')}</button>
+            )}
+            <button type="button" onClick={close}>{t('common.close')}</button>
+          </div>
+        </div>
+      )}
+      {error && <p role="alert" className="error">{error}</p>}
+    </Modal>
+  );
+}

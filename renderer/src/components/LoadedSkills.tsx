@@ -1,0 +1,66 @@
+// The "Loaded skills" region: what this conversation has loaded, why (trigger words, model request, dependency),
+// tier, version hash, tokens and resources read; each can be unloaded.
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorText, useClient } from '../api/context';
+import type { LoadedSkill } from '../api/types';
+import { useView } from '../state/store';
+
+export function LoadedSkills() {
+  const { t } = useTranslation();
+  const client = useClient();
+  const sessionId = useView((s) => s.sessionId);
+  const tick = useView((s) => s.loadedTick);
+  const [items, setItems] = useState<LoadedSkill[]>([]);
+  const [error, setError] = useState<string>();
+
+  useEffect(() => {
+    if (!sessionId) { setItems([]); return; }
+    let live = true;
+    client.loadedSkills(sessionId).then((l) => { if (live) { setItems(l); setError(undefined); } }, (e) => live && setError(errorText(e)));
+    return () => { live = false; };
+  }, [client, sessionId, tick]);
+
+  async function unload(name: string) {
+    if (!sessionId || !client.unloadSkill) return;
+    try {
+      await client.unloadSkill(sessionId, name);
+      setItems((l) => l.filter((s) => s.name !== name));
+    } catch (e) {
+      setError(errorText(e));
+    }
+  }
+
+  return (
+    <section className="panel" aria-label={t('loaded.title')}>
+      <h2>{t('loaded.title')}</h2>
+      {error && <p role="alert" className="error">{error}</p>}
+      {items.length === 0 && !error && <p className="muted">{t('loaded.empty')}</p>}
+      <ul className="plain loaded">
+        {items.map((s) => (
+          <li key={s.name}>
+            <div className="loaded-head">
+              <strong>{s.name}</strong>
+              {client.unloadSkill && (
+                <button type="button" className="small" onClick={() => void unload(s.name)} aria-label={t('loaded.unload', { name: s.name })}>
+                  {t('loaded.unloadShort')}
+                </button>
+              )}
+            </div>
+            <div className="small-text">{s.why}</div>
+            <dl className="facts">
+              <dt>{t('loaded.tier')}</dt><dd>{t(`tier.${s.tier}`)}</dd>
+              {s.version && <><dt>{t('loaded.version')}</dt><dd><code>{s.version.slice(0, 12)}</code></dd></>}
+              <dt>{t('loaded.tokens')}</dt><dd>{s.tokens.toLocaleString()}</dd>
+            </dl>
+            {s.resources && s.resources.length > 0 && (
+              <details><summary>{t('loaded.resources', { count: s.resources.length })}</summary>
+                <ul>{s.resources.map((r) => <li key={r}><code>{r}</code></li>)}</ul>
+              </details>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

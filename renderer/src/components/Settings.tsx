@@ -1,0 +1,121 @@
+// Settings: provider preset, model, base URL, API key (set / clear — never shown back), the ceiling
+// (network, read/write roots), the rules editor (allow / ask / deny with remove), language.
+import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorText, useClient } from '../api/context';
+import type { SettingsView } from '../api/types';
+import { chosenLang, setLang } from '../i18n';
+import { useView } from '../state/store';
+
+const lines = (s: string) => s.split('\n').map((x) => x.trim()).filter(Boolean);
+
+export function Settings() {
+  const { t, i18n } = useTranslation();
+  const client = useClient();
+  const ws = useView((s) => s.workspace?.path ?? '');
+  const [s, setS] = useState<SettingsView>();
+  const [key, setKey] = useState('');
+  const [read, setRead] = useState('');
+  const [write, setWrite] = useState('');
+  const [error, setError] = useState<string>();
+  const [saved, setSaved] = useState<string>();
+
+  function adopt(v: SettingsView) {
+    setS(v);
+    setRead(v.ceiling.readRoots.join('\n'));
+    setWrite(v.ceiling.writeRoots.join('\n'));
+  }
+
+  useEffect(() => { client.getSettings(ws).then(adopt, (e) => setError(errorText(e))); }, [client, ws]);
+
+  async function act(f: () => Promise<unknown>, msg: string) {
+    setError(undefined);
+    setSaved(undefined);
+    try { await f(); setSaved(msg); } catch (e) { setError(errorText(e)); }
+  }
+
+  if (!s) return <section className="page" aria-label={t('settings.title')}><h2>{t('settings.title')}</h2>{error ? <p role="alert" className="error">{error}</p> : <p className="muted">{t('common.loading')}</p>}</section>;
+
+  function saveProvider(e: FormEvent) {
+    e.preventDefault();
+    void act(async () => adopt(await client.saveProvider(ws, { provider: s!.provider, model: s!.model, baseUrl: s!.baseUrl })), t('settings.saved'));
+  }
+  function pickPreset(id: string) {
+    const p = s!.presets.find((x) => x.id === id);
+    setS({ ...s!, provider: id, model: p?.models[0] ?? s!.model, baseUrl: p?.baseUrl ?? s!.baseUrl });
+  }
+
+  return (
+    <section className="page settings" aria-label={t('settings.title')}>
+      <h2>{t('settings.title')}</h2>
+      {error && <p role="alert" className="error">{error}</p>}
+      {saved && <p role="status" className="ok">{saved}</p>}
+      {s.warnings && s.warnings.length > 0 && (
+        <div className="warnings"><h3>{t('settings.warnings')}</h3><ul>{s.warnings.map((w) => <li key={w}>{w}</li>)}</ul></div>
+      )}
+
+      <form onSubmit={saveProvider} className="grid-form">
+        <h3>{t('settings.provider')}</h3>
+        <label htmlFor="set-preset">{t('settings.preset')}</label>
+        <select id="set-preset" value={s.provider} onChange={(e) => pickPreset(e.target.value)}>
+          {s.presets.map((p) => <option key={p.id} value={p.id}>{p.label}</option>)}
+        </select>
+        <label htmlFor="set-model">{t('settings.model')}</label>
+        <input id="set-model" list="set-models" value={s.model} onChange={(e) => setS({ ...s, model: e.target.value })} />
+        <datalist id="set-models">{s.presets.find((p) => p.id === s.provider)?.models.map((m) => <option key={m} value={m} />)}</datalist>
+        <label htmlFor="set-base">{t('settings.baseUrl')}</label>
+        <input id="set-base" value={s.baseUrl} onChange={(e) => setS({ ...s, baseUrl: e.target.value })} spellCheck={false} />
+        <div className="actions"><button type="submit" className="primary">{t('common.save')}</button></div>
+      </form>
+
+      <form className="grid-form" onSubmit={(e) => { e.preventDefault(); if (key) void act(async () => { await client.setApiKey(s.provider, key); setKey(''); setS({ ...s, hasApiKey: true }); }, t('settings.keySaved')); }}>
+        <h3>{t('settings.apiKey')}</h3>
+        <p className="muted" role="status">{s.hasApiKey ? t('settings.keyStored') : t('settings.noKey')}{s.keyStorage ? ` ${t('settings.keyStorage', { where: t(`settings.storage.${s.keyStorage}`, { defaultValue: s.keyStorage }) })}` : ''}</p>
+        <label htmlFor="set-key">{t('settings.newKey')}</label>
+        <input id="set-key" type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} />
+        <div className="actions">
+          <button type="submit" disabled={!key}>{t('settings.setKey')}</button>
+          <button type="button" disabled={!s.hasApiKey} onClick={() => void act(async () => { await client.clearApiKey(s.provider); setS({ ...s, hasApiKey: false }); }, t('settings.keyCleared'))}>{t('settings.clearKey')}</button>
+        </div>
+      </form>
+
+      <form className="grid-form" onSubmit={(e) => { e.preventDefault(); void act(async () => adopt(await client.saveCeiling(ws, { network: s.ceiling.network, readRoots: lines(read), writeRoots: lines(write) })), t('settings.saved')); }}>
+        <h3>{t('settings.ceiling')}</h3>
+        <label className="check"><input type="checkbox" checked={s.ceiling.network} onChange={(e) => setS({ ...s, ceiling: { ...s.ceiling, network: e.target.checked } })} /> {t('settings.network')}</label>
+        <label htmlFor="set-read">{t('settings.readRoots')}</label>
+        <textarea id="set-read" rows={2} value={read} onChange={(e) => setRead(e.target.value)} />
+        <label htmlFor="set-write">{t('settings.writeRoots')}</label>
+        <textarea id="set-write" rows={2} value={write} onChange={(e) => setWrite(e.target.value)} />
+        <div className="actions"><button type="submit">{t('common.save')}</button></div>
+      </form>
+
+      <section aria-labelledby="rules-h">
+        <h3 id="rules-h">{t('settings.rules')}</h3>
+        {s.rules.length === 0 ? <p className="muted">{t('settings.noRules')}</p> : (
+          <table className="rules">
+            <thead><tr><th scope="col">{t('settings.action')}</th><th scope="col">{t('settings.pattern')}</th><th scope="col"><span className="sr-only">{t('common.remove')}</span></th></tr></thead>
+            <tbody>
+              {s.rules.map((r) => (
+                <tr key={r.id}>
+                  <td><span className={`badge decision-${r.action}`}>{t(`settings.act.${r.action}`)}</span></td>
+                  <td><code>{r.pattern}</code></td>
+                  <td><button type="button" className="small" aria-label={t('settings.removeRule', { pattern: r.pattern })}
+                    onClick={() => void act(async () => setS({ ...s, rules: await client.removeRule(ws, r.id) }), t('settings.saved'))}>{t('common.remove')}</button></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+
+      <div className="grid-form">
+        <h3>{t('settings.language')}</h3>
+        <label htmlFor="set-lang">{t('settings.language')}</label>
+        <select id="set-lang" defaultValue={chosenLang()} onChange={(e) => setLang(e.target.value as 'en' | 'zh')} key={i18n.language}>
+          <option value="en">English</option>
+          <option value="zh">中文</option>
+        </select>
+      </div>
+    </section>
+  );
+}

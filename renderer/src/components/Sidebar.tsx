@@ -1,0 +1,123 @@
+// The skills sidebar: filter box, install and trust-all actions, and the virtualized list grouped by tier.
+// Toggles and trust go to the main process; the list refreshes from it (catalog.changed or after each action).
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
+import { errorText, useClient } from '../api/context';
+import type { SkillItem } from '../api/types';
+import { useView } from '../state/store';
+import { groupRows } from './filter';
+import { SkillRow } from './SkillRow';
+import { TrustAllDialog } from './TrustAllDialog';
+
+/** Fixed row heights (px): no per-row measuring, so 2,000 rows cost nothing until shown. */
+const HEADER_H = 30;
+const ROW_H = 62;
+
+/** Before layout (or in a DOM without layout) assume a typical window height instead of rendering nothing. */
+function observeRect(instance: Virtualizer<HTMLDivElement, Element>, cb: (r: { width: number; height: number }) => void) {
+  return observeElementRect(instance, (r) => cb(r.height > 0 ? r : { width: r.width || 300, height: 800 }));
+}
+
+export function Sidebar() {
+  const { t } = useTranslation();
+  const client = useClient();
+  const { workspace, skills, skillsError, skillsLoading, filter, selectedSkill, catalogTick } = useView();
+  const set = useView((s) => s.set);
+  const patchSkill = useView((s) => s.patchSkill);
+  const [trustAllOpen, setTrustAllOpen] = useState(false);
+  const deferred = useDeferredValue(filter);
+  const rows = useMemo(() => groupRows(skills, deferred), [skills, deferred]);
+  const parentRef = useRef<HTMLDivElement>(null);
+  const ws = workspace?.path ?? '';
+
+  const refresh = useCallback(async () => {
+    if (!ws) return;
+    try {
+      useView.getState().setSkills(await client.listSkills(ws));
+    } catch (e) {
+      set({ skillsError: errorText(e), skillsLoading: false });
+    }
+  }, [client, ws, set]);
+
+  useEffect(() => {
+    if (catalogTick) void refresh();
+  }, [catalogTick, refresh]);
+
+  useEffect(() => {
+    set({ skillsLoading: true });
+    void refresh();
+    return client.onCatalogChanged((w) => { if (w === ws) void refresh(); });
+  }, [client, ws, refresh, set]);
+
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => parentRef.current,
+    estimateSize: (i) => (rows[i]?.kind === 'header' ? HEADER_H : ROW_H),
+    overscan: 8,
+    observeElementRect: observeRect,
+    initialRect: { width: 300, height: 800 },
+  });
+
+  const onSelect = useCallback((s: SkillItem) => set({ selectedSkill: { name: s.name, tier: s.tier }, view: 'skill' }), [set]);
+  const onToggle = useCallback(async (s: SkillItem, enabled: boolean) => {
+    patchSkill(s.name, s.tier, { enabled });
+    try {
+      await client.setSkillEnabled(ws, s.name, enabled);
+    } catch (e) {
+      patchSkill(s.name, s.tier, { enabled: !enabled });
+      set({ toast: { kind: 'error', text: errorText(e) } });
+    }
+    void refresh();
+  }, [client, ws, patchSkill, refresh, set]);
+  const onTrust = useCallback(async (s: SkillItem) => {
+    patchSkill(s.name, s.tier, { checking: true });
+    try {
+      await client.trustSkill(ws, s.name);
+    } catch (e) {
+      set({ toast: { kind: 'error', text: errorText(e) } });
+    }
+    void refresh();
+  }, [client, ws, patchSkill, refresh, set]);
+
+  const pending = skills.some((s) => s.pendingTrust);
+  const shown = rows.filter((r) => r.kind === 'skill').length;
+
+  return (
+    <nav className="sidebar" aria-label={t('skills.title')}>
+      <div className="sidebar-head">
+        <h2>{t('skills.title')}</h2>
+        <button type="button" className="primary small" onClick={() => set({ installOpen: true })}>{t('install.button')}</button>
+      </div>
+      <input id="skill-filter" type="search" className="filter" value={filter} placeholder={t('skills.filterHint')}
+        aria-label={t('skills.filter')} onChange={(e) => set({ filter: e.target.value })} />
+      <div className="sidebar-meta">
+        <span role="status">{t('skills.count', { shown, total: skills.length })}</span>
+        {pending && <button type="button" className="link" onClick={() => setTrustAllOpen(true)}>{t('skills.trustAll')}</button>}
+      </div>
+      {skillsError && <p role="alert" className="error">{skillsError}</p>}
+      {!skillsError && skillsLoading && skills.length === 0 && <p className="muted">{t('common.loading')}</p>}
+      {!skillsError && !skillsLoading && skills.length === 0 && <p className="muted">{t('skills.empty')}</p>}
+      {skills.length > 0 && shown === 0 && <p className="muted">{t('skills.noMatch')}</p>}
+      <div ref={parentRef} className="skill-list" role="list" aria-label={t('skills.list')}>
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((v) => {
+            const row = rows[v.index]!;
+            return (
+              <div key={v.key} role="listitem" data-index={v.index}
+                style={{ position: 'absolute', top: 0, left: 0, right: 0, height: v.size, transform: `translateY(${v.start}px)` }}>
+                {row.kind === 'header' ? (
+                  <h3 className="tier-header">{t(`tier.${row.tier}`)} <span className="muted">({row.count})</span></h3>
+                ) : (
+                  <SkillRow skill={row.skill} selected={selectedSkill?.name === row.skill.name && selectedSkill.tier === row.skill.tier}
+                    onSelect={onSelect} onToggle={onToggle} onTrust={onTrust} />
+                )}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+      {trustAllOpen && <TrustAllDialog onClose={() => { setTrustAllOpen(false); void refresh(); }} />}
+    </nav>
+  );
+}

@@ -1,0 +1,67 @@
+// Tools: always-loaded and deferred tools, a ToolSearch box (as the model searches), MCP servers with state.
+import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorText, useClient } from '../api/context';
+import type { McpServerView, ToolInfo } from '../api/types';
+import { useView } from '../state/store';
+
+function ToolList({ tools }: { tools: ToolInfo[] }) {
+  const { t } = useTranslation();
+  if (tools.length === 0) return <p className="muted">{t('common.none')}</p>;
+  return <ul className="plain tools">{tools.map((x) => <li key={x.name}><code>{x.name}</code> <span className="muted">{x.description}</span></li>)}</ul>;
+}
+
+export function Tools() {
+  const { t } = useTranslation();
+  const client = useClient();
+  const ws = useView((s) => s.workspace?.path ?? '');
+  const [tools, setTools] = useState<ToolInfo[]>();
+  const [servers, setServers] = useState<McpServerView[]>();
+  const [query, setQuery] = useState('');
+  const [hits, setHits] = useState<ToolInfo[]>();
+  const [error, setError] = useState<string>();
+
+  useEffect(() => {
+    client.listTools(ws).then(setTools, (e) => setError(errorText(e)));
+    client.mcpServers(ws).then(setServers, (e) => setError(errorText(e)));
+  }, [client, ws]);
+
+  async function search(e: FormEvent) {
+    e.preventDefault();
+    if (!query.trim()) return;
+    try { setHits(await client.searchTools(ws, query.trim())); } catch (err) { setError(errorText(err)); }
+  }
+
+  return (
+    <section className="page" aria-label={t('tools.title')}>
+      <h2>{t('tools.title')}</h2>
+      {error && <p role="alert" className="error">{error}</p>}
+      <form className="row" onSubmit={(e) => void search(e)} role="search">
+        <input type="search" aria-label={t('tools.search')} placeholder={t('tools.searchHint')} value={query} onChange={(e) => setQuery(e.target.value)} />
+        <button type="submit">{t('tools.searchButton')}</button>
+      </form>
+      {hits && (<><h3>{t('tools.results')}</h3><ToolList tools={hits} /></>)}
+      {!tools && !error && <p className="muted">{t('common.loading')}</p>}
+      {tools && (
+        <>
+          <h3>{t('tools.loaded')}</h3>
+          <ToolList tools={tools.filter((x) => !x.deferred)} />
+          <h3>{t('tools.deferred')}</h3>
+          <ToolList tools={tools.filter((x) => x.deferred)} />
+        </>
+      )}
+      <h3>{t('tools.mcp')}</h3>
+      {servers && servers.length === 0 && <p className="muted">{t('tools.noMcp')}</p>}
+      {servers && servers.length > 0 && (
+        <ul className="plain">
+          {servers.map((s) => (
+            <li key={s.name}><strong>{s.name}</strong> <span className={`badge mcp-${s.state}`}>{t(`tools.state.${s.state}`)}</span>{' '}
+              <span className="muted">{t('tools.count', { count: s.tools })}</span>
+              {s.lastError && <div className="error small-text">{s.lastError}</div>}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,73 @@
+// The first screen: open a workspace folder (native dialog in Electron, a path field in serve mode) or a recent one.
+// On success the store holds the workspace and the window title names the folder.
+import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorText, useClient } from '../api/context';
+import { useView } from '../state/store';
+
+export function WorkspaceOpen() {
+  const { t } = useTranslation();
+  const client = useClient();
+  const setWorkspace = useView((s) => s.setWorkspace);
+  const [path, setPath] = useState('');
+  const [recent, setRecent] = useState<string[]>([]);
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    client.recentWorkspaces().then(setRecent, () => setRecent([]));
+  }, [client]);
+
+  async function open(p: string) {
+    if (!p.trim()) { setError(t('workspace.empty')); return; }
+    setBusy(true);
+    setError(undefined);
+    try {
+      setWorkspace(await client.openWorkspace(p.trim()));
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function choose() {
+    const p = await client.pickFolder?.();
+    if (p) await open(p);
+  }
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    void open(path);
+  }
+
+  return (
+    <main className="welcome">
+      <h1>{t('app.name')}</h1>
+      <p className="muted">{t('workspace.intro')}</p>
+      {client.pickFolder && (
+        <button type="button" className="primary" onClick={() => void choose()} disabled={busy}>
+          {t('workspace.choose')}
+        </button>
+      )}
+      <form onSubmit={submit} className="row">
+        <label htmlFor="ws-path">{t('workspace.path')}</label>
+        <input id="ws-path" value={path} onChange={(e) => setPath(e.target.value)} placeholder="/home/me/project" autoFocus spellCheck={false} />
+        <button type="submit" className="primary" disabled={busy}>{t('workspace.open')}</button>
+      </form>
+      {error && <p role="alert" className="error">{error}</p>}
+      <section aria-labelledby="recent-h">
+        <h2 id="recent-h">{t('workspace.recent')}</h2>
+        {recent.length === 0 ? (
+          <p className="muted">{t('workspace.noRecent')}</p>
+        ) : (
+          <ul className="plain">
+            {recent.map((r) => (
+              <li key={r}><button type="button" className="link" onClick={() => void open(r)}>{r}</button></li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,37 @@
+// The keyboard commands: one table drives the command palette, the global shortcuts and the shortcuts list.
+import type { ViewState } from '../state/store';
+
+export interface Command {
+  id: string;
+  /** i18n key of the label. */
+  label: string;
+  /** Displayed and matched: `Mod` is Ctrl (Cmd on macOS). */
+  keys?: string;
+  run(s: ViewState): void;
+}
+
+export const COMMANDS: Command[] = [
+  { id: 'palette', label: 'cmd.palette', keys: 'Mod+K', run: (s) => s.set({ paletteOpen: true }) },
+  { id: 'chat', label: 'cmd.chat', keys: 'Mod+1', run: (s) => s.set({ view: 'chat' }) },
+  { id: 'new', label: 'cmd.newChat', keys: 'Mod+N', run: (s) => s.newChat() },
+  { id: 'install', label: 'cmd.install', keys: 'Mod+I', run: (s) => s.set({ installOpen: true }) },
+  { id: 'filter', label: 'cmd.filter', keys: 'Mod+F', run: () => document.getElementById('skill-filter')?.focus() },
+  { id: 'message', label: 'cmd.message', keys: 'Mod+L', run: () => document.querySelector<HTMLElement>('.composer textarea')?.focus() },
+  { id: 'tools', label: 'cmd.tools', keys: 'Mod+2', run: (s) => s.set({ view: 'tools' }) },
+  { id: 'sessions', label: 'cmd.sessions', keys: 'Mod+3', run: (s) => s.set({ view: 'sessions' }) },
+  { id: 'settings', label: 'cmd.settings', keys: 'Mod+,', run: (s) => s.set({ view: 'settings' }) },
+  { id: 'plan', label: 'cmd.plan', keys: 'Mod+Shift+P', run: (s) => s.set({ planMode: !s.planMode }) },
+  { id: 'shortcuts', label: 'cmd.shortcuts', keys: 'Mod+/', run: (s) => s.set({ shortcutsOpen: true }) },
+  { id: 'workspace', label: 'cmd.workspace', run: (s) => s.setWorkspace(undefined) },
+];
+
+/** True when a keyboard event is the command's shortcut. */
+export function matchesKeys(keys: string, e: KeyboardEvent): boolean {
+  const parts = keys.split('+');
+  const key = parts[parts.length - 1]!.toLowerCase();
+  const mod = parts.includes('Mod');
+  const shift = parts.includes('Shift');
+  if (mod !== (e.ctrlKey || e.metaKey)) return false;
+  if (shift !== e.shiftKey) return false;
+  return e.key.toLowerCase() === key;
+}

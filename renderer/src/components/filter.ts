@@ -1,0 +1,29 @@
+// Skill filtering and grouping for the sidebar: name, description and triggers, case-insensitive, any script.
+// Pure functions so the 2,000-skill bench and the tests exercise exactly what the sidebar runs.
+import type { SkillItem, Tier } from '../api/types';
+
+export const TIERS: Tier[] = ['project', 'user', 'builtin'];
+
+export function matchesFilter(s: SkillItem, q: string): boolean {
+  if (!q) return true;
+  const needle = q.normalize('NFKC').toLowerCase();
+  if (s.name.toLowerCase().includes(needle)) return true;
+  if (s.description.normalize('NFKC').toLowerCase().includes(needle)) return true;
+  return s.triggers.some((t) => t.normalize('NFKC').toLowerCase().includes(needle));
+}
+
+export type Row = { kind: 'header'; tier: Tier; count: number } | { kind: 'skill'; skill: SkillItem };
+
+/** Header + skills per tier (project first: it wins), filtered; empty tiers are left out. */
+export function groupRows(skills: SkillItem[], q: string): Row[] {
+  const rows: Row[] = [];
+  const query = q.trim();
+  for (const tier of TIERS) {
+    const list = skills.filter((s) => s.tier === tier && matchesFilter(s, query));
+    if (list.length === 0) continue;
+    list.sort((a, b) => a.name.localeCompare(b.name));
+    rows.push({ kind: 'header', tier, count: list.length });
+    for (const skill of list) rows.push({ kind: 'skill', skill });
+  }
+  return rows;
+}

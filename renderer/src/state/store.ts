@@ -1,0 +1,120 @@
+// View state only (zustand): what is open, what is selected, the filter text, the chat transcript being shown.
+// The main process is the source of truth; everything here is a copy refreshed from the client.
+import { create } from 'zustand';
+import type { ChatEvent, ChatMessage, ChatPart, Decision, SkillItem, WorkspaceInfo } from '../api/types';
+
+export type View = 'chat' | 'skill' | 'tools' | 'settings' | 'sessions' | 'context';
+
+export interface ViewState {
+  workspace?: WorkspaceInfo;
+  skills: SkillItem[];
+  skillsError?: string;
+  skillsLoading: boolean;
+  filter: string;
+  selectedSkill?: { name: string; tier: string };
+  view: View;
+  installOpen: boolean;
+  paletteOpen: boolean;
+  shortcutsOpen: boolean;
+  sessionId?: string;
+  messages: ChatMessage[];
+  streaming: boolean;
+  planMode: boolean;
+  /** Bumped when the loaded-skill panel must refresh. */
+  loadedTick: number;
+  /** Bumped when the skill list must be read again (after an install, a trust …). */
+  catalogTick: number;
+  toast?: { kind: 'error' | 'info'; text: string };
+
+  set(p: Partial<ViewState>): void;
+  setWorkspace(w: WorkspaceInfo | undefined): void;
+  setSkills(s: SkillItem[]): void;
+  patchSkill(name: string, tier: string, p: Partial<SkillItem>): void;
+  addUserMessage(id: string, text: string): void;
+  applyChat(events: ChatEvent[]): void;
+  markApproval(approvalId: string, d: Decision): void;
+  newChat(): void;
+}
+
+function withLastAssistant(messages: ChatMessage[], id: string): [ChatMessage[], ChatMessage] {
+  const i = messages.findIndex((m) => m.id === id);
+  if (i >= 0) {
+    const copy = messages.slice();
+    const m = { ...messages[i]!, parts: messages[i]!.parts.slice() };
+    copy[i] = m;
+    return [copy, m];
+  }
+  const m: ChatMessage = { id, role: 'assistant', parts: [] };
+  return [[...messages, m], m];
+}
+
+function addText(parts: ChatPart[], text: string): void {
+  const last = parts[parts.length - 1];
+  if (last && last.kind === 'text') parts[parts.length - 1] = { kind: 'text', text: last.text + text };
+  else parts.push({ kind: 'text', text });
+}
+
+export const useView = create<ViewState>((set, get) => ({
+  skills: [],
+  skillsLoading: false,
+  filter: '',
+  view: 'chat',
+  installOpen: false,
+  paletteOpen: false,
+  shortcutsOpen: false,
+  messages: [],
+  streaming: false,
+  planMode: false,
+  loadedTick: 0,
+  catalogTick: 0,
+
+  set: (p) => set(p),
+  setWorkspace: (w) => set({ workspace: w, skills: [], selectedSkill: undefined, messages: [], sessionId: undefined, view: 'chat' }),
+  setSkills: (skills) => set({ skills, skillsError: undefined, skillsLoading: false }),
+  patchSkill: (name, tier, p) =>
+    set({ skills: get().skills.map((s) => (s.name === name && s.tier === tier ? { ...s, ...p } : s)) }),
+  addUserMessage: (id, text) =>
+    set({ messages: [...get().messages, { id, role: 'user', parts: [{ kind: 'text', text }] }], streaming: true }),
+  newChat: () => set({ messages: [], sessionId: undefined, streaming: false, view: 'chat', loadedTick: get().loadedTick + 1 }),
+  markApproval: (approvalId, d) =>
+    set({
+      messages: get().messages.map((m) => ({
+        ...m,
+        parts: m.parts.map((p) => (p.kind === 'approval' && p.request.id === approvalId ? { ...p, answered: d } : p)),
+      })),
+    }),
+  /** Applies a batch of stream events (batched per animation frame by the caller). */
+  applyChat: (events) => {
+    const s = get();
+    let messages = s.messages;
+    let streaming = s.streaming;
+    let loadedTick = s.loadedTick;
+    for (const e of events) {
+      if (s.sessionId && e.sessionId !== s.sessionId) continue;
+      if (e.type === 'loaded' && !(e.skill && e.messageId)) { loadedTick++; continue; }
+      if (e.type === 'notice') {
+        const last = messages[messages.length - 1];
+        const [next, m] = withLastAssistant(messages, last && last.role === 'assistant' ? last.id : `notice-${messages.length}`);
+        messages = next;
+        m.parts.push({ kind: 'notice', level: e.level, text: e.text });
+        continue;
+      }
+      const [next, m] = withLastAssistant(messages, e.messageId!);
+      messages = next;
+      if (e.type === 'delta') addText(m.parts, e.text);
+      else if (e.type === 'tool') {
+        const i = m.parts.findIndex((p) => p.kind === 'tool' && p.call.id === e.call.id);
+        if (i >= 0) m.parts[i] = { kind: 'tool', call: e.call };
+        else m.parts.push({ kind: 'tool', call: e.call });
+      } else if (e.type === 'approval') m.parts.push({ kind: 'approval', request: e.request });
+      else if (e.type === 'loaded') { loadedTick++; if (e.skill) m.parts.push({ kind: 'skill', name: e.skill.name, reason: e.skill.reason }); }
+      else if (e.type === 'done') {
+        streaming = false;
+        if (e.stopped) m.stopped = true;
+        if (e.error) m.error = e.error;
+        loadedTick++;
+      }
+    }
+    set({ messages, streaming, loadedTick });
+  },
+}));

@@ -1,0 +1,129 @@
+// The chat: sending, streamed Markdown with code and copy, tool-call cards, approval cards (once / always with
+// the rule / deny with a reason), Stop, plan mode, errors, empty state.
+import { describe, expect, it } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { App } from '../../../renderer/src/App';
+import { useView } from '../../../renderer/src/state/store';
+import { memoryClient } from './memory-client';
+import { renderWith, WS } from './render';
+
+async function sendHello(text = 'hello') {
+  await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), text);
+  await userEvent.keyboard('{Enter}');
+}
+
+describe('chat', () => {
+  it('shows the empty state, sends on Enter and streams Markdown with a highlighted code block and copy button', async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS });
+    expect(screen.getByText(/Say what you want to do/)).toBeTruthy();
+    await sendHello();
+    expect(c.calls.find((x) => x.method === 'sendMessage')?.args).toEqual([WS.path, undefined, 'hello', false]);
+    await waitFor(() => expect(useView.getState().sessionId).toBe('s1'));
+    act(() => {
+      c.emit({ type: 'delta', sessionId: 's1', messageId: 'm1', text: '# Title\n\nSome **bold** text\n\n' });
+      c.emit({ type: 'delta', sessionId: 's1', messageId: 'm1', text: '```js\nconst x = 1;\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n' });
+    });
+    expect(await screen.findByRole('heading', { name: 'Title' })).toBeTruthy();
+    expect(screen.getByText('bold').tagName).toBe('STRONG');
+    expect(screen.getByRole('table')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Copy code' })).toBeTruthy();
+    expect(document.querySelector('code.hljs, code .hljs-keyword')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Stop' })).toBeTruthy();
+    act(() => c.emit({ type: 'done', sessionId: 's1', messageId: 'm1' }));
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull());
+  });
+
+  it('shows a tool-call card with arguments, decision, duration and a collapsed result', async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS, sessionId: 's1' });
+    act(() => c.emit({ type: 'tool', sessionId: 's1', messageId: 'm1', call: { id: 't1', name: 'read_file', args: { path: 'a.txt' }, status: 'done', decision: 'allow', durationMs: 12, result: 'contents of a' } }));
+    const card = await screen.findByRole('region', { name: 'Tool call read_file' });
+    expect(within(card).getByText('allowed')).toBeTruthy();
+    expect(within(card).getByText('12 ms')).toBeTruthy();
+    expect(within(card).getByText(/"path": "a.txt"/)).toBeTruthy();
+    const details = card.querySelector('details')!;
+    expect(details.open).toBe(false);
+  });
+
+  it('answers an approval: allow once, always allow shows the rule, deny with a reason', async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
+    act(() => {
+      c.emit({ type: 'approval', sessionId: 's1', messageId: 'm1', request: { id: 'a1', tool: 'bash', args: { command: 'git status' }, rule: 'bash(git status)', reason: 'bash is not allowed by default' } });
+      c.emit({ type: 'approval', sessionId: 's1', messageId: 'm1', request: { id: 'a2', tool: 'bash', args: { command: 'git push' }, rule: 'bash(git push)', reason: 'asks' } });
+      c.emit({ type: 'approval', sessionId: 's1', messageId: 'm1', request: { id: 'a3', tool: 'write_file', args: { path: 'x' }, rule: 'write_file(x)', reason: 'asks' } });
+    });
+    const cards = await screen.findAllByRole('region', { name: /Approval for/ });
+    expect(cards).toHaveLength(3);
+    expect(within(cards[0]!).getByText('bash(git status)')).toBeTruthy();
+    await userEvent.click(within(cards[0]!).getByRole('button', { name: 'Allow once' }));
+    expect(await within(cards[0]!).findByText('Allowed once.')).toBeTruthy();
+    await userEvent.click(within(cards[1]!).getByRole('button', { name: 'Always allow' }));
+    expect(await within(cards[1]!).findByText('Always allowed (rule saved).')).toBeTruthy();
+    await userEvent.click(within(cards[2]!).getByRole('button', { name: 'Deny' }));
+    await userEvent.type(within(cards[2]!).getByLabelText('Reason for the model (optional)'), 'not now{Enter}');
+    expect(await within(cards[2]!).findByText('Denied.')).toBeTruthy();
+    const answers = c.calls.filter((x) => x.method === 'answerApproval').map((x) => x.args);
+    expect(answers).toEqual([['s1', 'a1', 'once', undefined], ['s1', 'a2', 'always', undefined], ['s1', 'a3', 'deny', 'not now']]);
+  });
+
+  it('offers no Always allow when the call cannot become a safe rule', async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
+    act(() => c.emit({ type: 'approval', sessionId: 's1', messageId: 'm1', request: { id: 'a9', tool: 'bash', args: { command: 'eval $(x)' }, reason: 'asks' } }));
+    const card = await screen.findByRole('region', { name: 'Approval for bash' });
+    expect((within(card).getByRole('button', { name: 'Always allow' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(within(card).getByText(/cannot be turned into a safe rule/)).toBeTruthy();
+  });
+
+  it('stops a long answer and marks it stopped', async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS });
+    await sendHello('write a lot');
+    await waitFor(() => expect(useView.getState().sessionId).toBe('s1'));
+    act(() => c.emit({ type: 'delta', sessionId: 's1', messageId: 'm1', text: 'word '.repeat(200) }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Stop' }));
+    expect(c.calls.some((x) => x.method === 'stop')).toBe(true);
+    act(() => c.emit({ type: 'done', sessionId: 's1', messageId: 'm1', stopped: true }));
+    expect(await screen.findByText('Stopped.')).toBeTruthy();
+  });
+
+  it('sends in plan mode when the toggle is on', async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS });
+    const toggle = screen.getByRole('switch', { name: 'Plan mode' });
+    await userEvent.click(toggle);
+    expect(toggle.getAttribute('aria-checked')).toBe('true');
+    await sendHello();
+    expect(c.calls.find((x) => x.method === 'sendMessage')?.args[3]).toBe(true);
+  });
+
+  it('shows the error when sending fails and lets the user send again', async () => {
+    const c = memoryClient();
+    c.failing.add('sendMessage');
+    renderWith(<App />, c, { workspace: WS });
+    await sendHello();
+    expect((await screen.findByRole('alert')).textContent).toContain('sendMessage failed on purpose');
+    expect(useView.getState().streaming).toBe(false);
+  });
+
+  it('shows skills loaded during the turn and notices in the transcript', async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
+    act(() => {
+      c.emit({ type: 'loaded', sessionId: 's1', messageId: 'm1', skill: { name: 'git-commit', reason: 'trigger: 提交代码' } });
+      c.emit({ type: 'notice', sessionId: 's1', level: 'warning', text: 'No model is configured: answering offline.' });
+    });
+    expect(await screen.findByText('Loaded skill git-commit — trigger: 提交代码')).toBeTruthy();
+    expect(screen.getByText('No model is configured: answering offline.')).toBeTruthy();
+  });
+
+  it('shows a provider error that ends the answer', async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
+    act(() => c.emit({ type: 'done', sessionId: 's1', messageId: 'm1', error: 'provider: 401 invalid x-api-key' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('401 invalid x-api-key');
+  });
+});

@@ -1,0 +1,106 @@
+// The shipped client: the shell's typed contract client (real zod validation both ways) over an in-memory transport,
+// adapted to the screens' view models. Answers here are contract-valid; a shape drift fails these tests.
+import { describe, expect, it } from 'vitest';
+import { createClient, type Transport } from '../../../preload/client';
+import type { MethodName, MethodOutput } from '../../../preload/contract';
+import { adapt } from '../../../renderer/src/api/connect';
+import type { ChatEvent } from '../../../renderer/src/api/types';
+
+type Answers = { [M in MethodName]?: (input: never) => MethodOutput<M> };
+
+function transport(answers: Answers) {
+  const listeners = new Set<(name: string, payload: unknown) => void>();
+  const calls: { method: string; input: unknown }[] = [];
+  const t: Transport = {
+    async call(method, input) {
+      calls.push({ method, input });
+      const f = answers[method] as ((i: unknown) => unknown) | undefined;
+      if (!f) return { ok: false, error: { code: 'not_found', message: `no answer for ${method}` } };
+      return { ok: true, value: f(input) };
+    },
+    subscribe(l) { listeners.add(l); return () => listeners.delete(l); },
+  };
+  return { t, calls, emit: (name: string, payload: unknown) => { for (const l of listeners) l(name, payload); } };
+}
+
+const audit = { status: 'needs-trust' as const, level: 'P1' as const, findings: 1, contentHash: 'h-123' };
+const summary = {
+  name: 'deploy', description: 'Ship it', tier: 'project' as const, source: 'agents' as const, dir: '/w/.agents/skills/deploy',
+  file: '/w/.agents/skills/deploy/SKILL.md', enabled: false, disabledReason: 'P1 not trusted yet', shadows: [],
+  diagnostics: [{ severity: 'warning' as const, code: 'x', file: 'SKILL.md', line: 2, message: 'm' }, { severity: 'info' as const, code: 'y', file: 'SKILL.md', message: 'i' }],
+  audit,
+};
+
+describe('contract client adapter', () => {
+  it('maps skills.list to sidebar rows and trusts with the content hash the list showed', async () => {
+    const { t, calls } = transport({
+      'skills.list': () => ({ skills: [summary], broken: [], diagnostics: [] }),
+      'skills.trust': () => ({ ...summary, enabled: true, audit: { ...audit, status: 'trusted' } }),
+    });
+    const c = adapt(createClient(t), 'serve', false);
+    const [row] = await c.listSkills('/w');
+    expect(row).toMatchObject({ name: 'deploy', tier: 'project', agents: true, enabled: false, diagnostics: 1, audit: 'P1', pendingTrust: true });
+    await c.trustSkill('/w', 'deploy');
+    expect(calls.at(-1)).toEqual({ method: 'skills.trust', input: { name: 'deploy', contentHash: 'h-123' } });
+    expect(c.pickFolder).toBeUndefined();
+  });
+
+  it('turns an install outcome into the dialog report and approves with the audited hash', async () => {
+    const report = {
+      skill: 'fetcher', dir: '/tmp/fetcher', level: 'P1' as const, contentHash: 'abc', files: 2, bytes: 10, manifestDiagnostics: [],
+      findings: [{ file: 'run.sh', line: 3, rule: 'net', family: 'network', level: 'P1' as const, excerpt: 'curl x', message: 'downloads' }],
+      permissions: { tools: ['bash'], commands: { bash: ['curl:*'] }, network: true, read: [], write: [], declared: 'permissions' as const },
+    };
+    const { t, calls } = transport({
+      'skills.install': () => ({ status: 'pending', approvalId: 'ap1', report, skill: 'fetcher' }),
+      'skills.approveInstall': () => ({ status: 'installed', report, skill: 'fetcher', dest: '/w/.workbuddy/skills/fetcher' }),
+    });
+    const c = adapt(createClient(t), 'serve', false);
+    const r = await c.installSkill('/w', '/tmp/fetcher', 'project');
+    expect(r).toMatchObject({ status: 'pending', level: 'P1', approvalId: 'ap1', contentHash: 'abc', permissions: { commands: { bash: ['curl:*'] } } });
+    expect(r.findings[0]).toMatchObject({ file: 'run.sh', line: 3, excerpt: 'curl x' });
+    expect((await c.approveInstall('/w', 'ap1', 'abc')).status).toBe('installed');
+    expect(calls.at(-1)).toEqual({ method: 'skills.approveInstall', input: { approvalId: 'ap1', contentHash: 'abc' } });
+  });
+
+  it('a refusal without a report becomes an error with the reason', async () => {
+    const { t } = transport({ 'skills.install': () => ({ status: 'refused', reason: '/nope: no such file or folder' }) });
+    const c = adapt(createClient(t), 'serve', false);
+    await expect(c.installSkill('/w', '/nope', 'user')).rejects.toMatchObject({ message: '/nope: no such file or folder' });
+  });
+
+  it('turns stream events into chat events: deltas, tool cards with duration, approvals with the always-rule, the end', async () => {
+    const { t, emit } = transport({ 'chat.send': () => ({ sessionId: 's1', turnId: 't1' }), 'chat.answer': () => ({ ok: true }) });
+    const k = createClient(t, { onContractViolation: (w) => { throw new Error(w); } });
+    const c = adapt(k, 'serve', false);
+    const got: ChatEvent[] = [];
+    c.onChat((e) => got.push(e));
+    await c.sendMessage('/w', undefined, 'hi', true);
+    emit('chat.delta', { sessionId: 's1', turnId: 't1', kind: 'text', text: 'Hello' });
+    emit('chat.delta', { sessionId: 's1', turnId: 't1', kind: 'thinking', text: 'hmm' });
+    emit('chat.toolCall', { sessionId: 's1', turnId: 't1', card: { callId: 'c1', tool: 'bash', args: { command: 'ls' }, status: 'running' } });
+    emit('chat.toolCall', { sessionId: 's1', turnId: 't1', card: { callId: 'c1', tool: 'bash', args: { command: 'ls' }, status: 'ok', output: 'a\nb' } });
+    emit('chat.approval', { sessionId: 's1', approvalId: 'a1', tool: 'bash', args: { command: 'git status' }, actor: { kind: 'agent', activeSkills: [] }, reason: 'asks', summary: 'git status', alwaysPreview: ['allow bash: git status'] });
+    emit('chat.turnEnd', { sessionId: 's1', turnId: 't1', reason: 'stopped' });
+    expect(got.map((e) => e.type)).toEqual(['delta', 'tool', 'tool', 'approval', 'done']);
+    const done = got[2] as Extract<ChatEvent, { type: 'tool' }>;
+    expect(done.call).toMatchObject({ status: 'done', result: 'a\nb' });
+    expect(typeof done.call.durationMs).toBe('number');
+    expect((got[3] as Extract<ChatEvent, { type: 'approval' }>).request).toMatchObject({ id: 'a1', rule: 'allow bash: git status', summary: 'git status' });
+    expect(got[3]).toMatchObject({ messageId: 't1' });
+    expect(got[4]).toMatchObject({ type: 'done', stopped: true });
+    await c.answerApproval('s1', 'a1', 'deny', 'not now');
+  });
+
+  it('reads settings with rules, without a key ever in the answer, when no provider is configured yet', async () => {
+    const { t } = transport({
+      'settings.get': () => ({
+        provider: null, ceiling: { tools: ['*'], network: false, readRoots: [], writeRoots: [] }, warnings: [], keyStorage: 'file',
+        presets: [{ id: 'anthropic', label: 'Anthropic', kind: 'anthropic', baseUrl: null, defaultModel: 'claude-x', contextWindow: 200000, keyOptional: false, hasKey: false }],
+      }),
+      'rules.list': () => ({ rules: [{ id: 'r1', effect: 'allow', tool: 'bash', command: 'git status', createdAt: 1, description: 'allow bash: git status' }] }),
+    });
+    const s = await adapt(createClient(t), 'serve', false).getSettings('/w');
+    expect(s).toMatchObject({ provider: 'anthropic', model: 'claude-x', hasApiKey: false, rules: [{ id: 'r1', action: 'allow', pattern: 'allow bash: git status' }] });
+  });
+});

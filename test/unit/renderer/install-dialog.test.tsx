@@ -1,0 +1,90 @@
+// The install dialog: audit report (level, findings file:line with the line, permissions, update diff),
+// Approve bound to the content hash, Reject, P0 refused without Approve, errors.
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { InstallDialog } from '../../../renderer/src/components/InstallDialog';
+import { memoryClient } from './memory-client';
+import { renderWith, WS } from './render';
+
+const p1 = {
+  approvalId: 'ap-1', skill: 'fetcher', level: 'P1' as const, status: 'pending' as const, contentHash: 'abc123def4567890ffff',
+  findings: [{ file: 'scripts/run.sh', line: 3, level: 'P1' as const, rule: 'net.curl', message: 'downloads from the network', excerpt: 'curl https://example.com/x' }],
+  permissions: { tools: ['bash'], network: true, read: ['**'], write: [] },
+  diff: { lines: ['+ tool bash', '+ network on'], widened: true },
+};
+const p0 = {
+  skill: 'evil', level: 'P0' as const, status: 'refused' as const, contentHash: 'ffff', reason: 'it deletes your home folder',
+  findings: [{ file: 'SKILL.md', line: 9, level: 'P0' as const, rule: 'rm.home', message: 'removes the home folder', excerpt: 'rm -rf ~' }],
+};
+
+async function audit(source: string) {
+  await userEvent.type(screen.getByLabelText('Skill folder or .zip path'), source);
+  await userEvent.click(screen.getByRole('button', { name: 'Audit' }));
+}
+
+describe('install dialog', () => {
+  it('shows a P1 report with findings, permissions and the diff, and approves with the audited hash', async () => {
+    const c = memoryClient();
+    c.installReports['/tmp/fetcher'] = p1;
+    renderWith(<InstallDialog />, c, { workspace: WS, installOpen: true });
+    const dialog = screen.getByRole('dialog', { name: 'Install a skill' });
+    await audit('/tmp/fetcher');
+    expect(await within(dialog).findByText('scripts/run.sh:3')).toBeTruthy();
+    expect(within(dialog).getByText('curl https://example.com/x')).toBeTruthy();
+    expect(within(dialog).getByText('needs your approval')).toBeTruthy();
+    expect(within(dialog).getByText('+ network on')).toBeTruthy();
+    expect(within(dialog).getByText('bash')).toBeTruthy();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    expect(await within(dialog).findByText('fetcher is installed.')).toBeTruthy();
+    expect(c.calls.find((x) => x.method === 'approveInstall')?.args).toEqual([WS.path, 'ap-1', 'abc123def4567890ffff']);
+  });
+
+  it('refuses a P0 skill: says why and offers no Approve', async () => {
+    const c = memoryClient();
+    c.installReports['/tmp/evil'] = p0;
+    renderWith(<InstallDialog />, c, { workspace: WS, installOpen: true });
+    await audit('/tmp/evil');
+    expect((await screen.findByRole('alert')).textContent).toContain('it deletes your home folder');
+    expect(screen.getByText('SKILL.md:9')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
+  });
+
+  it('rejects a pending install and says nothing was installed', async () => {
+    const c = memoryClient();
+    c.installReports['/tmp/fetcher'] = p1;
+    renderWith(<InstallDialog />, c, { workspace: WS, installOpen: true });
+    await audit('/tmp/fetcher');
+    await userEvent.click(await screen.findByRole('button', { name: 'Reject' }));
+    expect(await screen.findByText('Rejected. Nothing was installed.')).toBeTruthy();
+    expect(c.calls.some((x) => x.method === 'rejectInstall')).toBe(true);
+    expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
+  });
+
+  it('shows the error for a path that does not exist and asks for a path when empty', async () => {
+    const c = memoryClient();
+    renderWith(<InstallDialog />, c, { workspace: WS, installOpen: true });
+    await userEvent.click(screen.getByRole('button', { name: 'Audit' }));
+    expect(screen.getByRole('alert').textContent).toBe('Type the path of a skill folder or .zip.');
+    await audit('/tmp/missing');
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('/tmp/missing: no such file or folder'));
+  });
+
+  it('installs a clean P2 skill at once', async () => {
+    const c = memoryClient();
+    c.installReports['/tmp/clean'] = { skill: 'clean', level: 'P2', status: 'installed', contentHash: '00', findings: [] };
+    renderWith(<InstallDialog />, c, { workspace: WS, installOpen: true });
+    await audit('/tmp/clean');
+    expect(await screen.findByText('clean is installed.')).toBeTruthy();
+    expect(screen.getByText('No findings.')).toBeTruthy();
+  });
+
+  it('closes on Escape', async () => {
+    const c = memoryClient();
+    const { container } = renderWith(<InstallDialog />, c, { workspace: WS, installOpen: true });
+    await userEvent.keyboard('{Escape}');
+    const { useView } = await import('../../../renderer/src/state/store');
+    expect(useView.getState().installOpen).toBe(false);
+    expect(container).toBeTruthy();
+  });
+});

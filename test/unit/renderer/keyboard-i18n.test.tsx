@@ -1,0 +1,54 @@
+// Keyboard-first (palette, shortcuts, list of shortcuts), the en/zh tables, and Markdown block splitting.
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { App } from '../../../renderer/src/App';
+import { splitBlocks } from '../../../renderer/src/components/Markdown';
+import { en } from '../../../renderer/src/i18n/en';
+import { zh } from '../../../renderer/src/i18n/zh';
+import { useView } from '../../../renderer/src/state/store';
+import { memoryClient } from './memory-client';
+import { renderWith, WS } from './render';
+
+function keys(o: object, prefix = ''): string[] {
+  return Object.entries(o).flatMap(([k, v]) => (typeof v === 'object' ? keys(v as object, `${prefix}${k}.`) : [`${prefix}${k}`])).sort();
+}
+
+describe('keyboard', () => {
+  it('opens the command palette with Ctrl+K and runs a command with arrows and Enter', async () => {
+    renderWith(<App />, memoryClient(), { workspace: WS });
+    await userEvent.keyboard('{Control>}k{/Control}');
+    const box = await screen.findByRole('combobox', { name: 'Type a command' });
+    await userEvent.type(box, 'settings');
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(useView.getState().view).toBe('settings'));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('opens the install dialog with Ctrl+I and lists the shortcuts with Ctrl+/', async () => {
+    renderWith(<App />, memoryClient(), { workspace: WS });
+    await userEvent.keyboard('{Control>}i{/Control}');
+    expect(await screen.findByRole('dialog', { name: 'Install a skill' })).toBeTruthy();
+    await userEvent.keyboard('{Escape}');
+    await userEvent.keyboard('{Control>}/{/Control}');
+    const d = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
+    expect(d.textContent).toContain('Mod+K');
+  });
+});
+
+describe('languages', () => {
+  it('has the same keys in English and Chinese', () => {
+    expect(keys(zh)).toEqual(keys(en));
+  });
+});
+
+describe('markdown blocks', () => {
+  it('never cuts a fenced code block at its blank lines', () => {
+    const md = 'intro\n\n```js\na\n\nb\n```\n\nafter';
+    expect(splitBlocks(md)).toEqual(['intro\n', '```js\na\n\nb\n```\n', 'after']);
+  });
+
+  it('keeps a list item and its indented continuation together', () => {
+    expect(splitBlocks('- a\n\n  more of a\n- b')).toEqual(['- a\n\n  more of a\n- b']);
+  });
+});

@@ -1,0 +1,110 @@
+// A typed in-memory KnackClient for component tests only (the app always uses the contract client).
+// Holds plain data, records calls, lets a test push chat events and make any method fail.
+import type { KnackClient } from '../../../renderer/src/api/client';
+import type {
+  ChatEvent, ContextUsage, InstallReport, LoadedSkill, McpServerView, SettingsView, SkillDetail, SkillItem, ToolInfo,
+} from '../../../renderer/src/api/types';
+
+export function skill(name: string, p: Partial<SkillItem> = {}): SkillItem {
+  return { name, description: `${name} does things`, tier: 'builtin', agents: false, enabled: true, triggers: [], diagnostics: 0, path: `/skills/${name}`, ...p };
+}
+
+export interface MemoryClient extends KnackClient {
+  calls: { method: string; args: unknown[] }[];
+  skills: SkillItem[];
+  failing: Set<string>;
+  emit(e: ChatEvent): void;
+  catalogChanged(ws: string): void;
+  installReports: Record<string, InstallReport>;
+  loaded: LoadedSkill[];
+  settings: SettingsView;
+  tools: ToolInfo[];
+  servers: McpServerView[];
+  usage: ContextUsage;
+}
+
+export function memoryClient(init: Partial<Pick<MemoryClient, 'skills' | 'loaded' | 'tools' | 'servers'>> = {}): MemoryClient {
+  const chat = new Set<(e: ChatEvent) => void>();
+  const catalog = new Set<(w: string) => void>();
+  const c = {
+    mode: 'serve' as const,
+    calls: [] as MemoryClient['calls'],
+    skills: init.skills ?? [],
+    failing: new Set<string>(),
+    installReports: {} as Record<string, InstallReport>,
+    loaded: init.loaded ?? [],
+    tools: init.tools ?? [],
+    servers: init.servers ?? [],
+    usage: { window: 200000, sections: [{ name: 'system', tokens: 1200 }, { name: 'catalog', tokens: 800 }, { name: 'skills', tokens: 0 }, { name: 'tools', tokens: 2000 }, { name: 'history', tokens: 0 }], leftOut: [] } as ContextUsage,
+    settings: {
+      provider: 'anthropic', presets: [{ id: 'anthropic', label: 'Anthropic', baseUrl: 'https://api.anthropic.com', models: ['claude-sonnet-4-5'] }, { id: 'openai', label: 'OpenAI', baseUrl: 'https://api.openai.com/v1', models: ['gpt-4.1', 'gpt-4.1-mini'] }],
+      model: 'claude-sonnet-4-5', baseUrl: 'https://api.anthropic.com', hasApiKey: false, ceiling: { network: false, readRoots: [], writeRoots: [] }, rules: [{ id: 'r1', action: 'allow', pattern: 'bash: git status (this workspace)' }],
+    } as SettingsView,
+    emit(e: ChatEvent) { for (const h of chat) h(e); },
+    catalogChanged(ws: string) { for (const h of catalog) h(ws); },
+  } as MemoryClient;
+
+  const api: Omit<KnackClient, 'mode' | 'pickFolder' | 'pickSkillSource' | 'setPlanMode'> = {
+    async info() { return { mode: 'serve' }; },
+    async openWorkspace(path) { return { path, name: path.split('/').filter(Boolean).pop() ?? path }; },
+    async recentWorkspaces() { return ['/home/me/alpha', '/home/me/beta']; },
+    async listSkills() { return c.skills.map((s) => ({ ...s })); },
+    async showSkill(_w, name) {
+      const s = c.skills.find((x) => x.name === name);
+      if (!s) throw { code: 'not_found', message: `no skill named ${name}` };
+      const d: SkillDetail = { ...s, manifest: { name }, findings: [], diagnosticList: [], resources: ['references/a.md'], body: `# ${name}\n\nDo the thing.` };
+      return d;
+    },
+    async setSkillEnabled(_w, name, enabled) { for (const s of c.skills) if (s.name === name) s.enabled = enabled; },
+    async trustSkill(_w, name) { for (const s of c.skills) if (s.name === name) { s.pendingTrust = false; s.audit = 'P1'; s.enabled = true; } },
+    async trustAllSummary() {
+      const p = c.skills.filter((s) => s.pendingTrust);
+      return { summary: `${p.length} skills ask for bash`, skills: p.map((s) => s.name), refused: [] };
+    },
+    async trustAll() {
+      const p = c.skills.filter((s) => s.pendingTrust);
+      for (const s of p) s.pendingTrust = false;
+      return { summary: `${p.length} trusted`, skills: p.map((s) => s.name), refused: [] };
+    },
+    async installSkill(_w, source) {
+      const r = c.installReports[source];
+      if (!r) throw { code: 'not_found', message: `${source}: no such file or folder` };
+      return r;
+    },
+    async approveInstall(_w, id) {
+      const r = Object.values(c.installReports).find((x) => x.approvalId === id)!;
+      return { ...r, status: 'installed', approvalId: undefined };
+    },
+    async rejectInstall() {},
+    async sendMessage() { return { sessionId: 's1', messageId: 'm1' }; },
+    async stop() {},
+    async answerApproval() {},
+    async listSessions() { return [{ id: 's1', title: 'First chat', updatedAt: '2026-11-30T10:00:00Z', messages: 2 }]; },
+    async openSession() { return [{ id: 'u1', role: 'user', parts: [{ kind: 'text', text: 'hello again' }] }]; },
+    async exportSession() { return { filename: 'first-chat.md', mime: 'text/markdown', content: '# First chat\n' }; },
+    async loadedSkills() { return c.loaded; },
+    async unloadSkill(_s, name) { c.loaded = c.loaded.filter((l) => l.name !== name); },
+    async contextUsage() { return c.usage; },
+    async listTools() { return c.tools; },
+    async searchTools(_w, q) { return c.tools.filter((t) => t.name.includes(q) || t.description.includes(q)); },
+    async mcpServers() { return c.servers; },
+    async getSettings() { return structuredClone(c.settings); },
+    async saveProvider(_w, p) { Object.assign(c.settings, p); return structuredClone(c.settings); },
+    async saveCeiling(_w, ceiling) { c.settings.ceiling = ceiling; return structuredClone(c.settings); },
+    async setApiKey() { c.settings.hasApiKey = true; },
+    async clearApiKey() { c.settings.hasApiKey = false; },
+    async listRules() { return structuredClone(c.settings.rules); },
+    async removeRule(_w, id) { c.settings.rules = c.settings.rules.filter((r) => r.id !== id); return structuredClone(c.settings.rules); },
+    onChat(h) { chat.add(h); return () => chat.delete(h); },
+    onCatalogChanged(h) { catalog.add(h); return () => catalog.delete(h); },
+  };
+
+  for (const [name, fn] of Object.entries(api)) {
+    (c as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => {
+      c.calls.push({ method: name, args });
+      if (c.failing.has(name)) return Promise.reject({ code: 'failed', message: `${name} failed on purpose` });
+      return (fn as (...a: unknown[]) => unknown)(...args);
+    };
+  }
+  return c;
+}

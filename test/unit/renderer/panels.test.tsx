@@ -1,0 +1,100 @@
+// Loaded-skill panel, context meter, skill detail and sessions: content, empty and error states.
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { ContextMeter } from '../../../renderer/src/components/ContextMeter';
+import { LoadedSkills } from '../../../renderer/src/components/LoadedSkills';
+import { Sessions } from '../../../renderer/src/components/Sessions';
+import { SkillDetail } from '../../../renderer/src/components/SkillDetail';
+import { useView } from '../../../renderer/src/state/store';
+import { memoryClient, skill } from './memory-client';
+import { renderWith, WS } from './render';
+
+const loaded = [
+  { name: 'git-commit', tier: 'builtin' as const, why: 'trigger: 提交代码', version: 'a1b2c3d4e5f6a7b8', tokens: 812, resources: ['references/style.md'] },
+  { name: 'conventional', tier: 'user' as const, why: 'dependency of git-commit', version: 'ffffeeee0000', tokens: 100, resources: [] },
+];
+
+describe('loaded skills panel', () => {
+  it('lists each loaded skill with why, tier, version, tokens and resources, and unloads one', async () => {
+    const c = memoryClient({ loaded });
+    c.unloadSkill = async (_s, name) => { c.loaded = c.loaded.filter((l) => l.name !== name); };
+    renderWith(<LoadedSkills />, c, { workspace: WS, sessionId: 's1' });
+    const region = screen.getByRole('region', { name: 'Loaded skills' });
+    expect(await within(region).findByText('trigger: 提交代码')).toBeTruthy();
+    expect(within(region).getByText('dependency of git-commit')).toBeTruthy();
+    expect(within(region).getByText('a1b2c3d4e5f6')).toBeTruthy();
+    expect(within(region).getByText('812')).toBeTruthy();
+    expect(within(region).getByText('1 resource read')).toBeTruthy();
+    await userEvent.click(within(region).getByRole('button', { name: 'Unload conventional' }));
+    await waitFor(() => expect(within(region).queryByText('dependency of git-commit')).toBeNull());
+  });
+
+  it('is empty before a conversation and shows errors', async () => {
+    renderWith(<LoadedSkills />, memoryClient({ loaded }), { workspace: WS });
+    expect(screen.getByText('No skill loaded in this conversation.')).toBeTruthy();
+  });
+
+  it('shows the error when the loaded skills cannot be read', async () => {
+    const c = memoryClient();
+    c.failing.add('loadedSkills');
+    renderWith(<LoadedSkills />, c, { workspace: WS, sessionId: 's1' });
+    expect((await screen.findByRole('alert')).textContent).toContain('loadedSkills failed on purpose');
+  });
+});
+
+describe('context meter', () => {
+  it('shows tokens by section against the window and what the catalog left out', async () => {
+    const c = memoryClient();
+    c.usage = { ...c.usage, leftOut: ['rare-skill'] };
+    renderWith(<ContextMeter />, c, { workspace: WS, sessionId: 's1' });
+    const meter = await screen.findByRole('meter');
+    expect(meter.getAttribute('aria-valuenow')).toBe('4000');
+    expect(meter.getAttribute('aria-valuemax')).toBe('200000');
+    expect(screen.getByText('Skill catalog: 800')).toBeTruthy();
+    expect(screen.getByText('1 skill left out of the catalog')).toBeTruthy();
+  });
+});
+
+describe('skill detail', () => {
+  it('shows manifest facts, permissions, findings, resources and the rendered SKILL.md', async () => {
+    const c = memoryClient({ skills: [skill('deploy', { tier: 'project', audit: 'P1', triggers: ['上线'] })] });
+    c.showSkill = async () => ({
+      ...c.skills[0]!, manifest: { name: 'deploy' }, permissions: { tools: ['bash'], network: false, read: ['**'], write: ['dist/**'] },
+      findings: [{ file: 'scripts/go.sh', line: 4, level: 'P1', rule: 'x', message: 'runs a remote script', excerpt: 'curl | sh' }],
+      diagnosticList: [{ severity: 'warning', file: 'SKILL.md', line: 2, field: 'name', message: 'differs from the folder' }],
+      resources: ['scripts/go.sh'], body: '# Deploying\n\nRun the checks.',
+    });
+    renderWith(<SkillDetail />, c, { workspace: WS, selectedSkill: { name: 'deploy', tier: 'project' }, view: 'skill' });
+    expect(await screen.findByRole('heading', { name: 'Deploying' })).toBeTruthy();
+    expect(screen.getByText('scripts/go.sh:4')).toBeTruthy();
+    expect(screen.getByText('curl | sh')).toBeTruthy();
+    expect(screen.getByText('dist/**')).toBeTruthy();
+    expect(screen.getByText('上线')).toBeTruthy();
+    expect(screen.getByText(/differs from the folder/)).toBeTruthy();
+  });
+
+  it('shows the error for a skill that cannot be shown', async () => {
+    const c = memoryClient();
+    renderWith(<SkillDetail />, c, { workspace: WS, selectedSkill: { name: 'gone', tier: 'user' }, view: 'skill' });
+    expect((await screen.findByRole('alert')).textContent).toBe('no skill named gone');
+  });
+});
+
+describe('sessions', () => {
+  it('lists past conversations and reopens one into the chat', async () => {
+    const c = memoryClient();
+    renderWith(<Sessions />, c, { workspace: WS, view: 'sessions' });
+    await userEvent.click(await screen.findByRole('button', { name: 'Open First chat' }));
+    await waitFor(() => expect(useView.getState().view).toBe('chat'));
+    expect(useView.getState().sessionId).toBe('s1');
+    expect(useView.getState().messages[0]?.parts[0]).toEqual({ kind: 'text', text: 'hello again' });
+  });
+
+  it('shows the empty state', async () => {
+    const c = memoryClient();
+    c.listSessions = async () => [];
+    renderWith(<Sessions />, c, { workspace: WS, view: 'sessions' });
+    expect(await screen.findByText('No conversations yet.')).toBeTruthy();
+  });
+});

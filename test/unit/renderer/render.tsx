@@ -1,0 +1,17 @@
+// Renders a screen inside the providers the app uses (client, i18n) with a chosen store state.
+import { render } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { ClientProvider } from '../../../renderer/src/api/context';
+import { initI18n, type Lang } from '../../../renderer/src/i18n';
+import { useView, type ViewState } from '../../../renderer/src/state/store';
+import type { MemoryClient } from './memory-client';
+
+const initial = useView.getState();
+
+export function renderWith(ui: ReactElement, client: MemoryClient, state: Partial<ViewState> = {}, lang: Lang = 'en') {
+  initI18n(lang);
+  useView.setState({ ...initial, ...state }, true);
+  return render(<ClientProvider client={client}>{ui}</ClientProvider>);
+}
+
+export const WS = { path: '/home/me/alpha', name: 'alpha' };

@@ -1,0 +1,87 @@
+// Settings (provider, key never shown back, ceiling, rules editor, language) and Tools (lists, ToolSearch, MCP).
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Settings } from '../../../renderer/src/components/Settings';
+import { Tools } from '../../../renderer/src/components/Tools';
+import { memoryClient } from './memory-client';
+import { renderWith, WS } from './render';
+
+describe('settings', () => {
+  it('switches the provider preset and saves model and base URL', async () => {
+    const c = memoryClient();
+    renderWith(<Settings />, c, { workspace: WS });
+    await userEvent.selectOptions(await screen.findByLabelText('Preset'), 'openai');
+    expect((screen.getByLabelText('Model') as HTMLInputElement).value).toBe('gpt-4.1');
+    await userEvent.click(screen.getAllByRole('button', { name: 'Save' })[0]!);
+    await waitFor(() => expect(c.settings.baseUrl).toBe('https://api.openai.com/v1'));
+  });
+
+  it('sets and clears the API key without ever showing it back', async () => {
+    const c = memoryClient();
+    renderWith(<Settings />, c, { workspace: WS });
+    expect(await screen.findByText('No key stored.')).toBeTruthy();
+    await userEvent.type(screen.getByLabelText('New key'), 'sk-secret-123');
+    await userEvent.click(screen.getByRole('button', { name: 'Set key' }));
+    expect(await screen.findByText('A key is stored. It is never shown again.')).toBeTruthy();
+    expect((screen.getByLabelText('New key') as HTMLInputElement).value).toBe('');
+    expect(document.body.innerHTML).not.toContain('sk-secret-123');
+    await userEvent.click(screen.getByRole('button', { name: 'Clear key' }));
+    expect(await screen.findByText('No key stored.')).toBeTruthy();
+  });
+
+  it('lists the saved rules and removes one', async () => {
+    const c = memoryClient();
+    renderWith(<Settings />, c, { workspace: WS });
+    const table = await screen.findByRole('table');
+    expect(within(table).getByText('bash: git status (this workspace)')).toBeTruthy();
+    await userEvent.click(within(table).getByRole('button', { name: 'Remove rule bash: git status (this workspace)' }));
+    await waitFor(() => expect(screen.queryByRole('table')).toBeNull());
+    expect(screen.getByText('No rules yet. "Always allow" adds one.')).toBeTruthy();
+  });
+
+  it('saves the ceiling (network and roots)', async () => {
+    const c = memoryClient();
+    renderWith(<Settings />, c, { workspace: WS });
+    await userEvent.click(await screen.findByLabelText('Allow network access'));
+    await userEvent.type(screen.getByLabelText('Extra readable folders (one per line)'), '/data{Enter}/more');
+    await userEvent.click(screen.getAllByRole('button', { name: 'Save' })[1]!);
+    await waitFor(() => expect(c.settings.ceiling).toEqual({ network: true, readRoots: ['/data', '/more'], writeRoots: [] }));
+  });
+
+  it('shows the error when settings cannot be read', async () => {
+    const c = memoryClient();
+    c.failing.add('getSettings');
+    renderWith(<Settings />, c, { workspace: WS });
+    expect((await screen.findByRole('alert')).textContent).toContain('getSettings failed on purpose');
+  });
+
+  it('switches the language to Chinese', async () => {
+    const c = memoryClient();
+    renderWith(<Settings />, c, { workspace: WS });
+    await userEvent.selectOptions(await screen.findByLabelText('Language'), 'zh');
+    expect(await screen.findByRole('heading', { name: '设置' })).toBeTruthy();
+  });
+});
+
+describe('tools', () => {
+  it('lists always-loaded and deferred tools, searches, and shows MCP server state with the last error', async () => {
+    const c = memoryClient({
+      tools: [{ name: 'read_file', description: 'Read a file', deferred: false }, { name: 'web_fetch', description: 'Fetch a page', deferred: true }],
+      servers: [{ name: 'github', state: 'failed', tools: 0, lastError: 'spawn gh-mcp ENOENT' }],
+    });
+    renderWith(<Tools />, c, { workspace: WS });
+    expect(await screen.findByText('read_file')).toBeTruthy();
+    expect(screen.getByText('Deferred (found with ToolSearch)')).toBeTruthy();
+    expect(screen.getByText('spawn gh-mcp ENOENT')).toBeTruthy();
+    expect(screen.getByText('failed')).toBeTruthy();
+    await userEvent.type(screen.getByRole('searchbox', { name: 'ToolSearch' }), 'Fetch{Enter}');
+    expect(await screen.findByRole('heading', { name: 'Results' })).toBeTruthy();
+    expect(screen.getAllByText('web_fetch')).toHaveLength(2);
+  });
+
+  it('says when no MCP server is configured', async () => {
+    renderWith(<Tools />, memoryClient(), { workspace: WS });
+    expect(await screen.findByText('No MCP servers configured.')).toBeTruthy();
+  });
+});

@@ -1,0 +1,124 @@
+// The skills sidebar: tiers, filter (English and Chinese), switches, badges, trust, empty and error states, virtualization.
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Sidebar } from '../../../renderer/src/components/Sidebar';
+import { useView } from '../../../renderer/src/state/store';
+import { memoryClient, skill } from './memory-client';
+import { renderWith, WS } from './render';
+
+const three = () => [
+  skill('git-commit', { triggers: ['提交代码', 'commit'], description: 'Clean commits' }),
+  skill('notes', { tier: 'user', agents: true }),
+  skill('deploy', { tier: 'project', audit: 'P1', diagnostics: 2 }),
+  skill('git-commit', { tier: 'project', description: 'Project override' }),
+];
+
+describe('skills sidebar', () => {
+  it('groups skills by tier with the project tier first and marks a shadowed skill', async () => {
+    const c = memoryClient({ skills: three() });
+    c.skills[0]!.shadowedBy = 'project';
+    renderWith(<Sidebar />, c, { workspace: WS });
+    const headings = await screen.findAllByRole('heading', { level: 3 });
+    expect(headings.map((h) => h.textContent)).toEqual(['Project (2)', 'User (1)', 'Built-in (1)']);
+    expect(screen.getByText('shadowed by Project')).toBeTruthy();
+    expect(screen.getByText('.agents')).toBeTruthy();
+    expect(screen.getByText('P1')).toBeTruthy();
+    expect(screen.getByText('2 problems')).toBeTruthy();
+  });
+
+  it('filters by trigger words in Chinese', async () => {
+    const c = memoryClient({ skills: three() });
+    renderWith(<Sidebar />, c, { workspace: WS });
+    await screen.findByRole('switch', { name: 'Enable deploy' });
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Filter skills' }), '提交');
+    await waitFor(() => expect(screen.queryByRole('switch', { name: 'Enable deploy' })).toBeNull());
+    expect(screen.getAllByRole('switch', { name: 'Enable git-commit' })).toHaveLength(1);
+    expect(screen.getByText('1 of 4')).toBeTruthy();
+  });
+
+  it('says when nothing matches the filter', async () => {
+    const c = memoryClient({ skills: three() });
+    renderWith(<Sidebar />, c, { workspace: WS, filter: 'zzz-nothing' });
+    expect(await screen.findByText('No skill matches the filter.')).toBeTruthy();
+  });
+
+  it('toggles a skill off through the client and keeps the switch state from the engine', async () => {
+    const c = memoryClient({ skills: three() });
+    renderWith(<Sidebar />, c, { workspace: WS });
+    const sw = await screen.findByRole('switch', { name: 'Enable deploy' });
+    expect(sw.getAttribute('aria-checked')).toBe('true');
+    await userEvent.click(sw);
+    await waitFor(() => expect(screen.getByRole('switch', { name: 'Enable deploy' }).getAttribute('aria-checked')).toBe('false'));
+    expect(c.calls.find((x) => x.method === 'setSkillEnabled')?.args).toEqual([WS.path, 'deploy', false]);
+  });
+
+  it('rolls the switch back and shows the error when the engine refuses', async () => {
+    const c = memoryClient({ skills: three() });
+    c.failing.add('setSkillEnabled');
+    renderWith(<Sidebar />, c, { workspace: WS });
+    await userEvent.click(await screen.findByRole('switch', { name: 'Enable deploy' }));
+    await waitFor(() => expect(useView.getState().toast?.text).toContain('setSkillEnabled failed on purpose'));
+    expect(screen.getByRole('switch', { name: 'Enable deploy' }).getAttribute('aria-checked')).toBe('true');
+  });
+
+  it('shows "checking…" while an audit runs and the trust action for a pending skill', async () => {
+    const c = memoryClient({ skills: [skill('slow', { checking: true, tier: 'user' }), skill('risky', { tier: 'project', pendingTrust: true, enabled: false, audit: 'P1' })] });
+    renderWith(<Sidebar />, c, { workspace: WS });
+    expect(await screen.findByText('checking…')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Trust risky' }));
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Trust risky' })).toBeNull());
+    expect(c.calls.some((x) => x.method === 'trustSkill')).toBe(true);
+  });
+
+  it('trust all shows the grouped summary and trusts only after confirmation', async () => {
+    const c = memoryClient({ skills: [skill('a', { pendingTrust: true, tier: 'project' }), skill('b', { pendingTrust: true, tier: 'project' })] });
+    renderWith(<Sidebar />, c, { workspace: WS });
+    await userEvent.click(await screen.findByRole('button', { name: 'Trust all…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Trust all pending skills' });
+    expect(within(dialog).getByText('2 skills ask for bash')).toBeTruthy();
+    expect(within(dialog).getByText('a, b')).toBeTruthy();
+    expect(c.calls.some((x) => x.method === 'trustAll')).toBe(false);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Trust 2 skills' }));
+    expect(await within(dialog).findByText('Trusted 2 skills.')).toBeTruthy();
+  });
+
+  it('shows the empty state', async () => {
+    const empty = memoryClient();
+    renderWith(<Sidebar />, empty, { workspace: WS });
+    expect(await screen.findByText('No skills found in this workspace.')).toBeTruthy();
+  });
+
+  it('shows the error when the skills cannot be listed', async () => {
+    const broken = memoryClient();
+    broken.failing.add('listSkills');
+    renderWith(<Sidebar />, broken, { workspace: WS });
+    expect((await screen.findByRole('alert')).textContent).toContain('listSkills failed on purpose');
+  });
+
+  it('renders only a window of 2,000 skills', async () => {
+    const many = Array.from({ length: 2000 }, (_, i) => skill(`skill-${String(i).padStart(4, '0')}`, { tier: (['builtin', 'user', 'project'] as const)[i % 3] }));
+    const c = memoryClient({ skills: many });
+    renderWith(<Sidebar />, c, { workspace: WS });
+    await screen.findByText('2000 of 2000');
+    const switches = screen.getAllByRole('switch');
+    expect(switches.length).toBeGreaterThan(5);
+    expect(switches.length).toBeLessThan(60);
+  });
+
+  it('refreshes when the catalog changes on disk', async () => {
+    const c = memoryClient({ skills: three() });
+    renderWith(<Sidebar />, c, { workspace: WS });
+    await screen.findByRole('switch', { name: 'Enable deploy' });
+    c.skills.push(skill('fresh', { tier: 'user' }));
+    c.catalogChanged(WS.path);
+    expect(await screen.findByRole('switch', { name: 'Enable fresh' })).toBeTruthy();
+  });
+
+  it('names switches with the skill name in Chinese too', async () => {
+    const c = memoryClient({ skills: three() });
+    renderWith(<Sidebar />, c, { workspace: WS }, 'zh');
+    expect(await screen.findByRole('switch', { name: '启用 deploy' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: '项目 (2)' })).toBeTruthy();
+  });
+});
