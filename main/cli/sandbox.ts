@@ -4,6 +4,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { CliError, jsonFlag, printJson, stringFlag, type Command, type CommandContext, type Io } from './command.js';
+import { approvalQuestion } from './approval.js';
 import { confirmOf, openWorkspaceFor } from './workspace.js';
 import type { Catalog } from '../core/skills/catalog/catalog.js';
 import { parseSkillFile } from '../core/skills/format/manifest.js';
@@ -36,7 +37,7 @@ async function openSession(ctx: CommandContext): Promise<Session> {
   const confirm = confirmOf(ctx);
   // While the question is open the run's wall clock is held (see capabilities.ts).
   const approve: Approver | undefined = confirm
-    ? async (req) => ((await confirm(`${req.actor.kind === 'skill' ? `skill "${req.actor.skill}"` : 'a script'}: ${req.tool} ${JSON.stringify(req.args)}\n  ${req.reason}\n  allow once?`)) ? 'once' : 'deny')
+    ? async (req) => ((await confirm(approvalQuestion(req))) ? 'once' : 'deny')
     : undefined;
   // MCP connectors are not started for a CLI script run: knack.callTool reaches the built-in and skill tools.
   const ws = await openWorkspaceFor(ctx, { ...(approve ? { approveScript: approve } : {}) });

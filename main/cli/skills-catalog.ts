@@ -15,8 +15,11 @@ function oneLine(s: string, max: number): string {
   return [...flat].length <= max ? flat : [...flat].slice(0, max - 1).join('') + '…';
 }
 
+const HOLD = { refused: 'refused (P0)', pending: 'pending trust', checking: 'checking' } as const;
+
 function state(e: CatalogEntry): string {
   if (e.shadowedBy) return `shadowed by ${e.shadowedBy.tier}`;
+  if (e.trust) return `${HOLD[e.trust]}${e.wouldShadow ? ` — would shadow ${e.wouldShadow.tier} ${e.wouldShadow.name}` : ''}`;
   return e.enabled ? 'on' : 'off';
 }
 
@@ -32,6 +35,8 @@ function entryJson(e: CatalogEntry) {
     enabled: e.enabled,
     ...(e.disabledReason ? { disabledReason: e.disabledReason } : {}),
     ...(e.shadowedBy ? { shadowedBy: e.shadowedBy } : {}),
+    ...(e.trust ? { trust: e.trust } : {}),
+    ...(e.wouldShadow ? { wouldShadow: e.wouldShadow } : {}),
     diagnostics: e.diagnostics,
   };
 }
@@ -106,6 +111,8 @@ const show: Command = {
         throw new CliError(`no skill named "${name}" (try: knack skills list)`);
       }
       const same = catalog.entries().filter((e) => e.manifest.name.toLowerCase() === win.manifest.name.toLowerCase());
+      // Skills of this name held for trust above the one that acts (pending trust — would shadow builtin git-commit).
+      const held = same.filter((e) => e.wouldShadow);
       if (ctx.json) {
         printJson(ctx.io, { ...entryJson(win), manifest: win.manifest, shadows: same.filter((e) => e !== win).map(entryJson) });
         return 0;
@@ -117,6 +124,7 @@ const show: Command = {
         `  path:        ${win.file}`,
         ...(win.realDir !== win.dir ? [`  real folder: ${win.realDir}`] : []),
         `  state:       ${win.enabled ? 'on' : `off${win.disabledReason ? ` (${win.disabledReason})` : ''}`}`,
+        ...held.map((h) => `  held:        ${h.tier} ${h.file}: ${h.disabledReason ?? HOLD[h.trust!]}`),
         `  description: ${m.description.replace(/\n/g, '\n               ')}`,
         ...(m.license ? [`  license:     ${m.license}`] : []),
         ...(m.compatibility ? [`  compatible:  ${m.compatibility}`] : []),
@@ -127,7 +135,7 @@ const show: Command = {
         ...(m.permissions ? [`  permissions: ${JSON.stringify(m.permissions.raw)} (not reviewed yet)`] : []),
         ...Object.entries(m.metadata).map(([k, v]) => `  metadata.${k}: ${v}`),
       ];
-      for (const s of same.filter((e) => e !== win)) lines.push(`  shadows:     ${s.tier} ${s.file}`);
+      for (const s of same.filter((e) => e !== win && !e.wouldShadow)) lines.push(`  shadows:     ${s.tier} ${s.file}`);
       if (win.diagnostics.length) {
         lines.push('  diagnostics:');
         for (const d of win.diagnostics) lines.push(`    ${formatDiagnostic(d)}`);
@@ -193,10 +201,12 @@ const index: Command = {
         return 0;
       }
       const winners = catalog.entries().filter((e) => !e.shadowedBy).length;
+      const held = catalog.entries().filter((e) => e.trust);
       ctx.io.out(
-        `indexed ${winners} skills (${catalog.entries().length - winners} shadowed, ${catalog.broken().length} broken) from ${t.files} files in ${t.totalMs.toFixed(1)} ms\n` +
+        `indexed ${winners} skills (${catalog.entries().length - winners} shadowed, ${held.length ? `${held.length} held for trust, ` : ''}${catalog.broken().length} broken) from ${t.files} files in ${t.totalMs.toFixed(1)} ms\n` +
           `  discover ${t.discoverMs.toFixed(1)} ms (${t.folders} folders) · parse ${t.parseMs.toFixed(1)} ms (${t.parsed} parsed, ${t.cached} from cache, ${t.threads} thread${t.threads === 1 ? '' : 's'}) · merge ${t.mergeMs.toFixed(1)} ms`,
       );
+      for (const e of held) ctx.io.out(`${e.file}: ${state(e)}`);
       for (const d of catalog.diagnostics().filter((x) => x.severity !== 'info')) ctx.io.out(formatDiagnostic(d));
       return 0;
     });

@@ -1,6 +1,7 @@
 // CLI for tools: `knack tools list|search|call|eval` over the real registry, MCP connectors from mcp.json,
 // imported catalogs, ToolSearch and the real policy gate (ask → a question on the terminal).
 import { CliError, jsonFlag, printJson, stringFlag, type Command, type CommandContext } from './command.js';
+import { approvalQuestion } from './approval.js';
 import { confirmOf, openWorkspaceFor, printDiagnostic } from './workspace.js';
 import { loadSettings } from '../core/config/settings.js';
 import type { Gate } from '../core/policy/types.js';
@@ -147,7 +148,7 @@ const call: Command = {
     if (!name) throw new CliError('missing NAME\nusage: knack tools call NAME --args JSON');
     const args = jsonFlag(ctx, 'args') ?? {};
     const approver: Approver = async (req) => {
-      const q = `${req.tool} ${JSON.stringify(req.args)}\n  ${req.reason}\n  allow once?`;
+      const q = approvalQuestion(req);
       if (ctx.values.yes) {
         ctx.io.err(`${q} yes (--yes)`);
         return 'once';

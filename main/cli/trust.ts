@@ -7,13 +7,15 @@ import { projectSkillDirs, userSkillDirs } from '../core/config/paths.js';
 import { openCatalog } from '../core/skills/catalog/catalog.js';
 import { auditSkill, formatFinding, type AuditReport } from '../core/skills/trust/audit.js';
 import { installSkill, approvePendingInstall, type InstallResult } from '../core/skills/trust/install.js';
-import { trustSkill } from '../core/skills/trust/trust.js';
+import { createTrustReview, trustSkill } from '../core/skills/trust/trust.js';
+import { applyBulkTrust, reviewBulkTrust, type BulkTrustReview } from '../core/skills/trust/bulk-trust.js';
 import { describePermissions } from '../core/policy/permissions.js';
 import { toPending } from '../core/skills/trust/approvals.js';
 import { accessForArgs } from '../core/policy/setup.js';
-import { CATEGORIES, describeRule } from '../core/policy/rules.js';
+import { CATEGORIES, describeRule, skillScopeKey } from '../core/policy/rules.js';
 import type { Effect, NewRule } from '../core/store/policy-repo.js';
 import { addRule } from '../core/policy/rule-book.js';
+import { displaySafe } from '../core/policy/display.js';
 import { realRoot } from '../core/base/paths.js';
 import type { Access, Actor, ToolCall } from '../core/policy/types.js';
 import { builtinTools } from '../core/tools/builtin/index.js';
@@ -40,6 +42,7 @@ function confirm(ctx: CommandContext, question: string): Promise<boolean> {
 function printReport(ctx: CommandContext, r: AuditReport): void {
   const n = r.findings.length;
   ctx.io.out(`${r.skill}: ${LEVEL_WORD[r.level]}  (${n} finding${n === 1 ? '' : 's'}, ${r.files} files, content ${r.contentHash.slice(0, 12)})`);
+  if (r.level !== 'P2') ctx.io.out(`  manifest ${r.verdicts.manifest} · content ${r.verdicts.content}`);
   for (const f of r.findings) ctx.io.out(`  ${formatFinding(f).replace('\n', '\n  ')}`);
   for (const d of r.manifestDiagnostics.filter((x) => x.severity === 'warning')) ctx.io.out(`  warning ${d.file}:${d.line ?? 1} ${d.field ?? ''}: ${d.message}`);
   if (r.permissions) ctx.io.out(`permissions (${r.permissions.declared === 'none' ? 'none declared: scripts get no tools, no network, read their own folder' : `from ${r.permissions.declared}`}): ${describePermissions(r.permissions)}`);
@@ -48,7 +51,7 @@ function printReport(ctx: CommandContext, r: AuditReport): void {
 
 function reportJson(r: AuditReport) {
   return { skill: r.skill, dir: r.dir, level: r.level, contentHash: r.contentHash, files: r.files, bytes: r.bytes, findings: r.findings,
-    permissions: r.permissions ?? null, manifestDiagnostics: r.manifestDiagnostics, diff: r.diff ?? null };
+    verdicts: r.verdicts, permissions: r.permissions ?? null, manifestDiagnostics: r.manifestDiagnostics, diff: r.diff ?? null };
 }
 
 const audit: Command = {
@@ -130,16 +133,19 @@ const install: Command = {
 
 const trust: Command = {
   path: ['skills', 'trust'],
-  summary: 'Trust a discovered P1 skill (project or user tier) as it is now; a later change needs trust again. P0 cannot be trusted.',
-  usage: 'NAME [--workspace DIR]',
+  summary: 'Trust a discovered P1 skill (project or user tier) as it is now, or every skill waiting for trust (--all: one summary, one question). A later change needs trust again; P0 is never trusted.',
+  usage: 'NAME | --all [--tier project|user] [--yes] [--workspace DIR] [--json]',
+  options: { all: { type: 'boolean' }, tier: { type: 'string' }, yes: { type: 'boolean', short: 'y' } },
   async run(ctx) {
+    if (ctx.values.all === true) return trustAll(ctx);
     const name = ctx.positionals[0];
-    if (!name) throw new CliError('missing NAME');
+    if (!name) throw new CliError('missing NAME (or --all)');
     const store = openStore(ctx);
     try {
       const { settings } = loadSettings(ctx.paths.dataDir, ctx.workspace);
-      const catalog = await openCatalog({ paths: ctx.paths, workspace: ctx.workspace, settings, store });
-      const entry = catalog.get(name);
+      const catalog = await openCatalog({ paths: ctx.paths, workspace: ctx.workspace, settings, store, review: createTrustReview(store) });
+      // The skill held for trust (it acts as nobody, so get() names the one it would shadow), else the one that acts.
+      const entry = catalog.held(name) ?? catalog.get(name);
       if (!entry) throw new CliError(`no skill named "${name}" in ${ctx.workspace} or the user tier`);
       if (entry.tier === 'builtin') { ctx.io.out(`${entry.manifest.name} is built in and trusted`); return 0; }
       const r = trustSkill(entry.realDir, store);
@@ -152,6 +158,54 @@ const trust: Command = {
     }
   },
 };
+
+function printBulkReview(ctx: CommandContext, review: BulkTrustReview): void {
+  const n = review.candidates.length;
+  ctx.io.out(`${n} skill${n === 1 ? '' : 's'} waiting for trust${review.refused.length ? `; ${review.refused.length} refused (P0, never trusted)` : ''}`);
+  if (review.groups.length) ctx.io.out('findings by rule:');
+  for (const g of review.groups) {
+    const names = g.skills.length > 6 ? `${g.skills.slice(0, 6).join(', ')}, +${g.skills.length - 6} more` : g.skills.join(', ');
+    ctx.io.out(`  ${String(g.skills.length).padStart(4)} skill${g.skills.length === 1 ? ' ' : 's'} ${g.rule} (${g.count} finding${g.count === 1 ? '' : 's'}): ${g.message}\n         ${names}`);
+  }
+  const w = review.widest;
+  ctx.io.out(`widest permissions asked: tools ${w.tools.join(', ') || '—'}${w.anyCommand.length ? ` (any command: ${w.anyCommand.join(', ')})` : ''}; network ${w.network ? 'on' : 'off'}; read ${w.read.join(', ') || '—'}; write ${w.write.join(', ') || '—'}` +
+    (w.undeclared ? `; ${w.undeclared} declare none (scripts get least privilege)` : ''));
+  for (const r of review.refused) ctx.io.out(`  refused ${r.tier} ${r.name}: ${r.reason}`);
+}
+
+/** `knack skills trust --all`: the core's bulk review, one question, then each skill trusted at its reviewed hash. */
+async function trustAll(ctx: CommandContext): Promise<number> {
+  if (ctx.positionals.length) throw new CliError('--all takes no NAME');
+  const tier = stringFlag(ctx, 'tier');
+  if (tier !== undefined && tier !== 'project' && tier !== 'user') throw new CliError(`--tier must be project or user, not "${tier}"`);
+  const store = openStore(ctx);
+  try {
+    const { settings } = loadSettings(ctx.paths.dataDir, ctx.workspace);
+    const catalog = await openCatalog({ paths: ctx.paths, workspace: ctx.workspace, settings, store });
+    const review = reviewBulkTrust(catalog.entries(), store, tier ? { tier } : {});
+    if (!ctx.json) printBulkReview(ctx, review);
+    if (review.candidates.length === 0) {
+      if (ctx.json) printJson(ctx.io, { review, result: null });
+      else ctx.io.out('nothing to trust');
+      return 0;
+    }
+    const yes = ctx.values.yes === true || (!ctx.json && await confirm(ctx, `Trust these ${review.candidates.length} skills as they are now?`));
+    if (!yes) {
+      if (ctx.json) printJson(ctx.io, { review, result: null });
+      else ctx.io.err('nothing trusted (answer yes, or pass --yes)');
+      return 1;
+    }
+    const result = applyBulkTrust(review, store);
+    if (ctx.json) printJson(ctx.io, { review, result });
+    else {
+      ctx.io.out(`trusted ${result.trusted.length} skill${result.trusted.length === 1 ? '' : 's'} at their current content; a change to a skill's files needs trust again`);
+      for (const s of result.skipped) ctx.io.err(`not trusted ${s.tier} ${s.name}: ${s.reason}`);
+    }
+    return result.skipped.length ? 1 : 0;
+  } finally {
+    store.close();
+  }
+}
 
 const approvals: Command = {
   path: ['skills', 'approvals'],
@@ -250,7 +304,11 @@ const check: Command = {
       const call: ToolCall = { tool, args: args as Record<string, unknown>, access: accessOf(tool, args as Record<string, unknown>, ctx.workspace, actor) };
       const d = gate.authorize(call, actor);
       if (ctx.json) printJson(ctx.io, { ...d, call: { tool, access: call.access }, actor });
-      else ctx.io.out(`${d.verdict}: ${d.reason}${d.ruleId ? ` [rule ${d.ruleId}]` : ''}`);
+      else {
+        ctx.io.out(displaySafe(`${d.verdict}: ${d.reason}${d.ruleId ? ` [rule ${d.ruleId}]` : ''}`));
+        if (d.rule) ctx.io.out(displaySafe(`  rule: ${d.rule}${d.scope ? ` (${d.scope})` : ''}`));
+        if (d.skill) ctx.io.out(displaySafe(`  skill: ${d.skill.name} (${d.skill.tier ?? 'unknown tier'}, ${d.skill.dir}${d.skill.hash ? `, ${d.skill.hash.slice(0, 12)}` : ''})`));
+      }
       return d.verdict === 'allow' ? 0 : d.verdict === 'ask' ? 1 : 2;
     } finally {
       await ws.close();
@@ -279,7 +337,7 @@ const rulesList: Command = {
 const rulesAdd: Command = {
   path: ['policy', 'rules', 'add'],
   summary: 'Add a rule: allow|ask|deny for a tool (or @read @write @execute @network, or *), this workspace unless --global.',
-  usage: 'allow|ask|deny --tool NAME [--command PREFIX] [--path GLOB] [--host HOST] [--skill NAME] [--global] [--note TEXT]',
+  usage: 'allow|ask|deny --tool NAME [--command PREFIX] [--path GLOB] [--host HOST] [--skill NAME (bound to that skill\'s tier and folder)] [--global] [--note TEXT]',
   options: {
     tool: { type: 'string' }, command: { type: 'string' }, path: { type: 'string' }, host: { type: 'string' },
     skill: { type: 'string' }, global: { type: 'boolean' }, note: { type: 'string' },
@@ -297,6 +355,14 @@ const rulesAdd: Command = {
     }
     const store = openStore(ctx);
     try {
+      if (rule.skill !== undefined) {
+        // Bind to the skill's identity now (tier + real folder), never to the name: a look-alike elsewhere gets nothing.
+        const { settings } = loadSettings(ctx.paths.dataDir, ctx.workspace);
+        const catalog = await openCatalog({ paths: ctx.paths, workspace: ctx.workspace, settings, store });
+        const entry = catalog.get(rule.skill);
+        if (!entry) throw new CliError(`no skill named "${rule.skill}" in ${ctx.workspace} or the user tier`);
+        rule.skill = skillScopeKey({ name: entry.manifest.name, tier: entry.tier, dir: entry.realDir });
+      }
       const { rule: r, added } = addRule(store.policy, rule);
       if (ctx.json) printJson(ctx.io, { added, rule: r });
       else ctx.io.out(added ? `added ${r.id}  ${describeRule(r)}` : `already covered by ${r.id}  ${describeRule(r)}`);

@@ -1,6 +1,7 @@
 // Opens the core workspace for a CLI command: prints settings/tool diagnostics as one line each and asks
 // the terminal when the gate says `ask` (never when stdin is not a terminal: then the answer is no).
 import { createInterface } from 'node:readline/promises';
+import { displaySafeLines } from '../core/policy/display.js';
 import { openWorkspace, type KnackWorkspace, type WorkspaceOptions } from '../core/workspace.js';
 import { formatDiagnostic } from '../core/base/diagnostics.js';
 import type { Catalog } from '../core/skills/catalog/catalog.js';
@@ -11,7 +12,8 @@ export async function ttyConfirm(question: string): Promise<boolean> {
   if (!process.stdin.isTTY || !process.stderr.isTTY) return false;
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
-    return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
+    // The question is escaped where it is built (cli/approval.ts); escape again here so no caller can forget.
+    return /^y(es)?$/i.test((await rl.question(`${displaySafeLines(question)} [y/N] `)).trim());
   } finally {
     rl.close();
   }
@@ -30,11 +32,15 @@ export async function openWorkspaceFor(
   ctx: CommandContext,
   options: Partial<Omit<WorkspaceOptions, 'paths' | 'workspace'>> = {},
 ): Promise<KnackWorkspace> {
+  let ws: KnackWorkspace;
   try {
-    return await openWorkspace({ paths: ctx.paths, workspace: ctx.workspace, onDiagnostic: (d) => printDiagnostic(ctx, d), ...options });
+    ws = await openWorkspace({ paths: ctx.paths, workspace: ctx.workspace, onDiagnostic: (d) => printDiagnostic(ctx, d), ...options });
   } catch (e) {
     throw new CliError((e as Error).message, 3);
   }
+  // A command answers once: it waits for the verdicts of skills still being audited on the workers.
+  await ws.catalog.settled();
+  return ws;
 }
 
 /** Run `fn` over an open workspace and always close it. */

@@ -77,7 +77,7 @@ export class KnackWorkspace {
   ) {
     this.settings = settings;
     this.expander = crossLanguageExpander({ cacheDir: join(options.paths.dataDir, 'cache') });
-    this.liveGate = new CatalogGate({ settings, workspace: options.workspace, ...(store ? { store } : {}), catalog });
+    this.liveGate = new CatalogGate({ settings, workspace: options.workspace, ...(store ? { store } : {}), catalog, paths: options.paths });
     catalog.on('change', (change: CatalogChange) => {
       this.liveGate.changed(change);
       this.matcherCache = undefined;
@@ -105,7 +105,8 @@ export class KnackWorkspace {
         workspace: options.workspace,
         settings,
         ...(store ? { store } : {}),
-        review: createTrustReview(store),
+        // Audits run on worker threads: a big folder answers at once, unaudited skills are `checking` until their verdict.
+        review: createTrustReview(store, { background: true }),
       });
     } catch (e) {
       store?.close(); // never leak the database handle on a failed open
@@ -221,6 +222,7 @@ export class KnackWorkspace {
       workspace: this.workspace,
       ...(this.store ? { store: this.store } : {}),
       skills: [...first, ...this.actingSkills()].map(skillPolicyOf),
+      paths: this.options.paths,
     }).gate;
   }
 
@@ -262,7 +264,7 @@ export class KnackWorkspace {
     await this.watcher?.close();
     await Promise.all(this.runners.map((r) => r.close()));
     if (this.toolboxPromise) await (await this.toolboxPromise.catch(() => undefined))?.close();
-    (this.catalog as { close?: () => void }).close?.();
+    await this.catalog.close();
     this.store?.close();
   }
 }

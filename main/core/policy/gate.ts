@@ -1,14 +1,19 @@
 // The policy gate: one authorize(call, actor) every tool call passes, giving allow / ask / deny with a readable reason.
 // Order: ceiling (tools, network, real-path roots) → acting skills' manifests → user rules → category defaults.
-import type { Actor, Decision, Gate, ToolCall } from './types.js';
+import type { Actor, Decision, Gate, SkillIdentity, ToolCall } from './types.js';
+import { displaySafe } from './display.js';
 import type { Ceiling } from './ceiling.js';
 import { ceilingAllowsTool } from './ceiling.js';
 import type { Permissions } from './permissions.js';
 import { canonicalToolName, COMMAND_TOOLS, SKILL_PREFIX } from './permissions.js';
-import { isInside, realPathOf, relPosix } from '../base/paths.js';
+import { isInside, realPathOf, realRoot, relPosix } from '../base/paths.js';
+import { join } from 'node:path';
+import { resolvePaths, type KnackPaths } from '../config/paths.js';
 import { globMatcher, matchesAny } from '../base/glob.js';
 import type { Rule } from '../store/policy-repo.js';
-import { categoryOf, commandSegments, describeRule, evaluateRules, hasHiddenEffects, runSegments, segmentStartsWith } from './rules.js';
+import { categoryOf, commandSegments, describeRule, evaluateRules } from './rules.js';
+import { parseCommandLine, ruleWords } from './shell.js';
+import { describeInternal, internalKind, normalizeHost } from './hosts.js';
 
 /** A skill as the gate sees it: its real folder and its reviewed permissions. */
 export interface SkillPolicy {
@@ -16,6 +21,15 @@ export interface SkillPolicy {
   /** Real path of the skill folder. */
   dir: string;
   permissions: Permissions;
+  /** builtin | user | project, when known: rules made for a skill bind to tier + real path. */
+  tier?: string;
+  /** Content hash (or trusted hash), when known: rules made with it bind to that content too. */
+  hash?: string;
+}
+
+/** The identity a decision and a skill-scoped rule carry: not the name alone. */
+export function identityOf(sp: SkillPolicy): SkillIdentity {
+  return { name: sp.name, dir: sp.dir, ...(sp.tier ? { tier: sp.tier } : {}), ...(sp.hash ? { hash: sp.hash } : {}) };
 }
 
 export interface GateOptions {
@@ -26,11 +40,26 @@ export interface GateOptions {
   skill: (name: string) => SkillPolicy | undefined;
   /** Workspace-relative globs whose writes always ask (they change what the agent may do). */
   protectedWrites?: string[];
+  /**
+   * Folders of Knack's own whose writes always ask wherever they are (the data folder with settings.json, mcp.json
+   * and the database; the user skill tiers). Default: appOwnedRoots() of the current home and data folder.
+   */
+  protectedRoots?: string[];
 }
 
-/** Writing these would change Knack's own policy, skills or git's hooks and config (all of .git: submodules have their own): never silently allowed. */
+/** Knack's own folders: the data folder, the user tiers (`~/.workbuddy`, `~/.agents`) and `~/.knack`. */
+export function appOwnedRoots(paths: Pick<KnackPaths, 'home' | 'dataDir'> = resolvePaths()): string[] {
+  return [paths.dataDir, join(paths.home, '.workbuddy'), join(paths.home, '.agents'), join(paths.home, '.knack')];
+}
+
+/**
+ * Writing these would change Knack's own policy and skills, or what git and other tools run on their own (hooks,
+ * config, `.git` files pointing elsewhere, direnv): never silently allowed, at any depth (nested repositories and
+ * project tiers count as much as the root's).
+ */
 export const DEFAULT_PROTECTED_WRITES = [
-  '.workbuddy/**', '.agents/skills/**', '.git/**', '.husky/**', '.mcp.json', '.claude/**',
+  '**/.workbuddy', '**/.workbuddy/**', '**/.agents', '**/.agents/**', '**/.git', '**/.git/**', '**/.husky/**', '**/.mcp.json', '**/.claude/**',
+  '**/.gitmodules', '**/.envrc', '**/.vscode/tasks.json', '**/.vscode/settings.json',
 ];
 
 interface Resolved { given: string; real: string; viaLink: boolean }
@@ -48,11 +77,24 @@ export const SCRIPT_FILE_TOOLS = new Set(['read_file', 'write_file', 'list_dir']
  * a loaded skill must not lock the agent out of ToolSearch or of loading another skill. DeferExecuteTool's inner
  * call is authorized on its own.
  */
+/**
+ * Tools that would act as another identity (run a skill's script, which then acts as that skill) or create new
+ * identities: never callable by a skill's script, directly, through DeferExecuteTool or any other indirection (the
+ * inner call reaches the gate with the same actor). This also bounds recursion: scripts cannot start scripts.
+ */
+export const NOT_FOR_SKILLS = new Set(['run_skill_script', 'create_skill']);
+
 export const HARNESS_TOOLS = new Set(['ToolSearch', 'DeferExecuteTool', 'SkillSearch', 'list_skills', 'Skill', 'read_skill_resource']);
 
-const deny = (reason: string, ruleId?: string): Decision => ({ verdict: 'deny', reason, ...(ruleId ? { ruleId } : {}) });
-const ask = (reason: string, ruleId?: string): Decision => ({ verdict: 'ask', reason, ...(ruleId ? { ruleId } : {}) });
-const allow = (reason: string, ruleId?: string): Decision => ({ verdict: 'allow', reason, ...(ruleId ? { ruleId } : {}) });
+/** The rule part of a decision: its id, its description and its scope (workspace, skill). */
+function ruleFields(rule?: Rule): Partial<Decision> {
+  if (!rule) return {};
+  const scope = [rule.workspace !== undefined ? `workspace ${rule.workspace}` : 'every workspace', ...(rule.skill !== undefined ? [`skill ${rule.skill}`] : [])].join(', ');
+  return { ruleId: rule.id, rule: describeRule(rule), scope };
+}
+const deny = (reason: string, rule?: Rule): Decision => ({ verdict: 'deny', reason, ...ruleFields(rule) });
+const ask = (reason: string, rule?: Rule): Decision => ({ verdict: 'ask', reason, ...ruleFields(rule) });
+const allow = (reason: string, rule?: Rule): Decision => ({ verdict: 'allow', reason, ...ruleFields(rule) });
 
 function malformed(call: unknown): string | undefined {
   if (typeof call !== 'object' || call === null) return 'the call is not an object';
@@ -84,7 +126,15 @@ export function createGate(opts: GateOptions): Gate {
   // Case-insensitive: on macOS and Windows `.WorkBuddy/settings.json` is the same file as `.workbuddy/settings.json`.
   const protectedGlobs = opts.protectedWrites ?? DEFAULT_PROTECTED_WRITES;
   const protectedMatch = (rel: string): boolean => matchesAny(protectedGlobs, rel, { nocase: true });
-  const show = (r: Resolved): string => (r.viaLink ? `${r.given} (really ${r.real})` : r.given);
+  const ownRoots = (opts.protectedRoots ?? appOwnedRoots()).map((r) => realRoot(r));
+  /** A write that changes Knack's own files or what tools run by themselves, wherever it is. */
+  const isProtected = (real: string): boolean => {
+    if (ownRoots.some((root) => isInside(real, root))) return true;
+    const base = [ceiling.workspace, ...ceiling.writeRoots].find((root) => isInside(real, root));
+    return base !== undefined && protectedMatch(relPosix(real, base));
+  };
+  // Paths in reasons are escaped where they are made: a reason is shown to people and to the model.
+  const show = (r: Resolved): string => displaySafe(r.viaLink ? `${r.given} (really ${r.real})` : r.given);
 
   function resolveAll(paths: string[] | undefined): Resolved[] {
     return (paths ?? []).map((given) => {
@@ -104,10 +154,16 @@ export function createGate(opts: GateOptions): Gate {
     }
     const patterns = p.commands[tool];
     if (call.access.command !== undefined && patterns && patterns.length) {
-      const cmd = call.access.command;
-      if (hasHiddenEffects(cmd)) return `skill "${sp.name}" may only run ${patterns.map((x) => x.text).join(', ')}, and this command hides its effect ($(), backticks or a redirection)`;
-      const bad = runSegments(cmd).find((seg) => !patterns.some((pt) => (pt.exact ? seg === pt.text : pt.text === '' || segmentStartsWith(seg, pt.text))));
-      if (bad !== undefined) return `skill "${sp.name}" may only run commands starting ${patterns.map((x) => `"${x.text}"`).join(', ')}, not "${bad}"`;
+      const parsed = parseCommandLine(call.access.command);
+      const allowed = `commands starting ${patterns.map((x) => `"${x.text}"`).join(', ')}`;
+      if (parsed.notPlain !== undefined) return `skill "${sp.name}" may only run ${allowed}, and this command line is not plain words (${parsed.notPlain})`;
+      const covers = (words: string[]): boolean => patterns.some((pt) => {
+        const want = ruleWords(pt.text);
+        const prefix = want.length <= words.length && want.every((w, i) => words[i] === w);
+        return pt.exact ? prefix && want.length === words.length : pt.text === '' || prefix;
+      });
+      const bad = parsed.commands.find((c) => !c.words || !covers(c.words));
+      if (bad !== undefined || parsed.commands.length === 0) return `skill "${sp.name}" may only run ${allowed}, not "${displaySafe(bad?.words?.join(' ') ?? call.access.command)}"`;
     }
     if (call.access.network && !p.network) return `skill "${sp.name}" did not request network access`;
     // The root folder itself ('' relative) matches only globs that cover everything under it (`**`).
@@ -123,17 +179,24 @@ export function createGate(opts: GateOptions): Gate {
     return undefined;
   }
 
+  /** The real paths the current call was judged on (decide is synchronous: one call at a time). */
+  let checked: Decision['paths'];
+
   function decide(call: ToolCall, actor: Actor): Decision {
     const bad = malformed(call);
     if (bad) return deny(`refused: ${bad}`);
     const who = actorLabel(actor);
     const { access } = call;
+    if (actor.kind === 'skill' && NOT_FOR_SKILLS.has(canonicalToolName(call.tool))) {
+      return deny(`${call.tool} cannot be used by a skill's script (skill "${actor.skill}"): it would act as another skill; scripts cannot start scripts`);
+    }
     if (!ceilingAllowsTool(ceiling, call.tool)) return deny(`${call.tool} is not offered in this workspace (settings policy.ceiling.tools)`);
     if (access.network && !ceiling.network) {
       return deny(`${call.tool} needs the network, which is off for this workspace (settings policy.ceiling.network)`);
     }
     const reads = resolveAll(access.read);
     const writes = resolveAll(access.write);
+    checked = { read: reads.map((r) => r.real), write: writes.map((w) => w.real) };
     for (const r of reads) {
       const ok = ceiling.readRoots.some((root) => isInside(r.real, root)) || ceiling.skillRoots.some((root) => isInside(r.real, root));
       if (!ok) return deny(`${call.tool} cannot read ${show(r)}: it is outside the workspace${r.viaLink ? ' (a symlink points out of it)' : ''} and the allowed read roots`);
@@ -145,7 +208,7 @@ export function createGate(opts: GateOptions): Gate {
       }
       const inSkill = ceiling.skillRoots.find((root) => isInside(w.real, root));
       if (inSkill && actor.kind === 'skill') return deny(`${call.tool} cannot write ${show(w)}: skill folders are read-only`);
-      if (inSkill || (isInside(w.real, ceiling.workspace) && protectedMatch(relPosix(w.real, ceiling.workspace)))) protectedWrite ??= w;
+      if (inSkill || isProtected(w.real)) protectedWrite ??= w;
     }
 
     // Manifests: a skill's script is bound by its own; the agent by every loaded skill that declares permissions.
@@ -166,22 +229,32 @@ export function createGate(opts: GateOptions): Gate {
 
     const m = evaluateRules(opts.rules(), call, {
       workspace: ceiling.workspace,
-      ...(actor.kind === 'skill' ? { skill: actor.skill } : {}),
+      ...(actor.kind === 'skill' && acting[0] ? { skill: identityOf(acting[0]) } : {}),
       realPaths: [...reads, ...writes].map((r) => r.real),
     });
-    if (m?.effect === 'deny') return deny(`your rule "${describeRule(m.rule)}" denies this`, m.rule.id);
-    if (m?.effect === 'ask') return ask(`your rule "${describeRule(m.rule)}" asks every time`, m.rule.id);
+    if (m?.effect === 'deny') return deny(`your rule "${describeRule(m.rule)}" denies this`, m.rule);
+    if (m?.effect === 'ask') return ask(`your rule "${describeRule(m.rule)}" asks every time`, m.rule);
     if (protectedWrite) {
-      return ask(`${call.tool} would write ${show(protectedWrite)}, which can change Knack's settings, skills or hooks: confirm each time`, m?.rule.id);
+      return ask(`${call.tool} would write ${show(protectedWrite)}, which can change Knack's settings, skills or hooks (or what git runs): confirm each time`, m?.rule);
+    }
+    // Loopback, private, link-local and metadata addresses: only a rule for that exact host allows them silently.
+    const internal = access.network && access.host ? internalKind(access.host) : undefined;
+    if (internal) {
+      const exact = m?.effect === 'allow' && m.rule.host !== undefined && !m.rule.host.startsWith('*.') && normalizeHost(m.rule.host) === normalizeHost(access.host!);
+      if (!exact) {
+        return ask(`${call.tool} would contact ${displaySafe(access.host!)}, ${describeInternal(internal)}: approve this once, or allow that exact host`, m?.rule);
+      }
     }
     if (m?.effect === 'allow') {
       const used = m.rules ?? [m.rule];
-      return allow(`allowed by your rule${used.length > 1 ? 's' : ''} ${used.map((r) => `"${describeRule(r)}"`).join(' and ')}`, m.rule.id);
+      return allow(`allowed by your rule${used.length > 1 ? 's' : ''} ${used.map((r) => `"${describeRule(r)}"`).join(' and ')}`, m.rule);
     }
 
     const cat = categoryOf(access);
     if (access.command !== undefined || COMMAND_TOOLS.has(canonicalToolName(call.tool))) {
-      return ask(`${call.tool} can do anything its command says and cannot be confined by string matching: approve this command or add a rule (e.g. allow commands starting "${commandSegments(access.command ?? '')[0]?.split(' ')[0] ?? ''}")`);
+      const hidden = access.command !== undefined ? parseCommandLine(access.command).notPlain : undefined;
+      if (hidden) return ask(`${call.tool} would run a command line that is not plain words (${hidden}): no rule can cover it, approve it this once or not`);
+      return ask(`${call.tool} can do anything its command says and cannot be confined by string matching: approve this command or add a rule (e.g. allow commands starting "${displaySafe(commandSegments(access.command ?? '')[0]?.split(' ')[0] ?? '')}")`);
     }
     if (actor.kind === 'user') return allow(`you asked for it directly and it stays inside the workspace ceiling`);
     if (cat === '@network') return ask(`${call.tool} would contact ${access.host ?? 'the network'}: approve or add a rule for this host`);
@@ -192,11 +265,19 @@ export function createGate(opts: GateOptions): Gate {
 
   return {
     authorize(call: ToolCall, actor: Actor): Decision {
+      let d: Decision;
+      checked = undefined;
       try {
-        return decide(call, actor);
+        d = decide(call, actor);
+        if (checked && d.verdict !== 'deny') d.paths = checked;
       } catch (e) {
-        return deny(`refused: the call could not be checked (${(e as Error).message ?? String(e)})`);
+        d = deny(`refused: the call could not be checked (${displaySafe((e as Error).message ?? String(e))})`);
       }
+      if (actor?.kind === 'skill' && !d.skill) {
+        const sp = opts.skill(actor.skill);
+        if (sp) d.skill = identityOf(sp);
+      }
+      return d;
     },
   };
 }

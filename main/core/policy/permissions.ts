@@ -151,8 +151,9 @@ export function parsePermissions(src: ManifestSource): ParsedPermissions {
     const line = src.lineOf?.(path ?? field.replace(/\[(\d+)\]/g, '.$1').split('.').map((s) => (/^\d+$/.test(s) ? Number(s) : s)));
     diagnostics.push({ severity: 'error', code: 'permissions.invalid', file: src.file, field, message, ...(line ? { line } : {}) });
   };
-  const fromBlock = src.permissions === undefined ? undefined : parseBlock(src.permissions, push);
-  const fromAllowed = src.allowedTools === undefined ? undefined : parseAllowedTools(src.allowedTools, push);
+  // A key left empty (`permissions:`, `allowed-tools:`) says nothing: the same as leaving it out.
+  const fromBlock = src.permissions === undefined || src.permissions === null ? undefined : parseBlock(src.permissions, push);
+  const fromAllowed = emptyValue(src.allowedTools) ? undefined : parseAllowedTools(src.allowedTools, push);
   if (diagnostics.length) return { diagnostics };
   if (!fromBlock && !fromAllowed) return { permissions: defaultPermissions(), diagnostics };
   if (fromBlock && fromAllowed) {
@@ -175,13 +176,19 @@ export function parsePermissions(src: ManifestSource): ParsedPermissions {
 
 type Push = (field: string, message: string, path?: (string | number)[]) => void;
 
+/** `allowed-tools` absent, left empty, `[]` or `""`: it names no tool, the same as not being there. */
+function emptyValue(v: unknown): boolean {
+  return v === undefined || v === null || (Array.isArray(v) && v.length === 0) || (typeof v === 'string' && v.trim() === '');
+}
+
 function isMap(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** A list of strings. An empty list (or an empty key, YAML null) means "none": the same as leaving the field out. */
 function stringList(v: unknown, field: string, push: Push): string[] | undefined {
+  if (v === null) return [];
   if (!Array.isArray(v)) { push(field, `must be a list of strings, got ${describe(v)}`); return undefined; }
-  if (v.length === 0) { push(field, 'is an empty list (leave the field out instead)'); return undefined; }
   if (v.length > MAX_LIST) { push(field, `has ${v.length} entries; at most ${MAX_LIST} are allowed`); return undefined; }
   const out: string[] = [];
   v.forEach((x, i) => {
@@ -212,11 +219,11 @@ function parseBlock(raw: unknown, push: Push): Permissions | undefined {
       if (t) addTool(p, t, false);
     });
   }
-  if ('network' in raw) {
+  if ('network' in raw && raw.network !== null) {
     if (typeof raw.network !== 'boolean') push('permissions.network', `must be true or false, got ${describe(raw.network)}`);
     else p.network = raw.network;
   }
-  if ('paths' in raw) {
+  if ('paths' in raw && raw.paths !== null) {
     const paths = raw.paths;
     if (!isMap(paths)) push('permissions.paths', `must be a mapping {read, write}, got ${describe(paths)}`);
     else {
@@ -241,7 +248,6 @@ function parseAllowedTools(raw: unknown, push: Push): Permissions | undefined {
   let entries: string[] | undefined;
   if (typeof raw === 'string') {
     entries = splitAllowedTools(raw);
-    if (entries.length === 0) { push('allowed-tools', 'is empty'); return undefined; }
     if (entries.length > MAX_LIST) { push('allowed-tools', `has ${entries.length} entries; at most ${MAX_LIST} are allowed`); return undefined; }
   } else {
     entries = stringList(raw, 'allowed-tools', push);

@@ -1,9 +1,11 @@
 // User rules and grants: persisted allow/ask/deny decisions that match tool calls by tool, category, command, path or host.
 // Precedence: a per-tool rule beats a category rule beats a `*` rule; within one level deny beats ask beats allow.
-import type { Access, ToolCall } from './types.js';
+import type { Access, SkillIdentity, ToolCall } from './types.js';
 import type { Effect, NewRule, Rule } from '../store/policy-repo.js';
 import { isInside, relPosix } from '../base/paths.js';
 import { globMatcher } from '../base/glob.js';
+import { joinWords, parseCommandLine, quoteWord, ruleWords, type ParsedLine } from './shell.js';
+import { normalizeHost } from './hosts.js';
 
 export const CATEGORIES = ['@read', '@write', '@execute', '@network'] as const;
 
@@ -16,64 +18,58 @@ export function categoryOf(access: Access): (typeof CATEGORIES)[number] | '@meta
   return '@meta';
 }
 
-/** Collapse whitespace and drop leading `VAR=value` assignments. */
+/** Collapse whitespace and drop leading `VAR=value` assignments (for storing deny rules and showing lines). */
 export function normalizeCommand(s: string): string {
   let t = s.trim().replace(/\s+/g, ' ');
   while (/^[A-Za-z_][A-Za-z0-9_]*=\S* /.test(t)) t = t.replace(/^[A-Za-z_][A-Za-z0-9_]*=\S* /, '');
   return t;
 }
 
-/** Split a command line on ; && || | |& & and newlines (`2>&1` and `&>` are redirections, not separators). */
-function splitCommandLine(cmd: string): string[] {
-  return cmd.split(/&&|\|\||\|&|[;|\n]|(?<![<>])&(?!>)/);
-}
-
-/** The simple commands of a command line, normalised (assignments dropped): what deny rules look for. */
+/** The simple commands a line runs directly, as text (for messages); a line the parser refuses is one segment. */
 export function commandSegments(cmd: string): string[] {
-  return splitCommandLine(cmd).map(normalizeCommand).filter(Boolean);
+  const p = parseCommandLine(cmd);
+  const top = p.commands.filter((c) => c.topLevel);
+  if (!p.parsed || top.length === 0) return cmd.trim() ? [normalizeCommand(cmd)] : [];
+  return top.map((c) => c.args.map((a) => (a === undefined ? '…' : quoteWord(a))).join(' ')).filter(Boolean);
 }
 
 /**
- * The simple commands exactly as they will run, whitespace collapsed but `VAR=value` prefixes kept: what an allow
- * must cover whole. `LD_PRELOAD=x.so git diff` or `GIT_EXTERNAL_DIFF=evil git diff` is not a `git diff`.
+ * Why a command line cannot be matched by allow rules or skill patterns: any expansion, substitution, glob, escape
+ * decoding or file redirection, or anything the parser cannot read. Undefined for a line of plain words.
  */
-export function runSegments(cmd: string): string[] {
-  return splitCommandLine(cmd).map((s) => s.trim().replace(/\s+/g, ' ')).filter(Boolean);
+export function hiddenEffects(cmd: string): string | undefined {
+  return parseCommandLine(cmd).notPlain;
 }
 
-/** True when the simple command `segment` (from runSegments) starts with the words of `prefix`, assignments included. */
-export function segmentStartsWith(segment: string, prefix: string): boolean {
-  const p = prefix.trim().replace(/\s+/g, ' ');
-  return segment === p || segment.startsWith(p + ' ');
-}
-
-/**
- * Substitutions and file redirections make a command line's effect unknowable from its prefix. Output redirections
- * in every spelling count (`>`, `>>`, `>|`, `>&file`, `&>`, `&>>`); harmless are only /dev/null and duplicating onto
- * another descriptor (`2>&1`, `>&2`, `2>&-`).
- */
+/** True when the line is not plain words (see hiddenEffects). */
 export function hasHiddenEffects(cmd: string): boolean {
-  if (/\$\(|`|<\(|>\(/.test(cmd)) return true;
-  for (const m of cmd.matchAll(/(?:\d*|&)>([>|&]?)\s*([^\s;|&<>()]*)/g)) {
-    const op = m[1];
-    const target = m[2] ?? '';
-    if (target === '/dev/null' && op !== '&') continue;
-    if (op === '&' && /^(\d+|-)$/.test(target)) continue;
-    return true;
-  }
-  return false;
+  return hiddenEffects(cmd) !== undefined;
 }
 
-export function startsWithWords(text: string, prefix: string): boolean {
-  const p = normalizeCommand(prefix);
-  return text === p || text.startsWith(p + ' ');
+/** The stored scope of a rule made for one skill: `name@tier:/real/dir`, plus `#hash` when the content is known. */
+export function skillScopeKey(id: SkillIdentity): string {
+  return `${id.name}@${id.tier ?? '?'}:${id.dir}${id.hash ? `#${id.hash}` : ''}`;
+}
+
+const SCOPE_RE = /^([^@]+)@([^:]*):(.+?)(?:#([0-9a-f]{8,128}))?$/;
+const sameName = (a: string, b: string): boolean => a.normalize('NFKC').toLowerCase() === b.normalize('NFKC').toLowerCase();
+
+/** Does a rule's skill scope name this acting skill? By identity (tier, real folder, hash), never by name alone. */
+export function skillScopeMatches(scope: string, id: SkillIdentity | undefined): boolean {
+  if (!id) return false;
+  const m = SCOPE_RE.exec(scope);
+  if (!m) return sameName(scope, id.name) && (id.tier === 'user' || id.tier === 'builtin');
+  const [, name = '', tier = '', dir = '', hash] = m;
+  if (!sameName(name, id.name) || dir !== id.dir) return false;
+  if (tier !== '?' && tier !== id.tier) return false;
+  return hash === undefined || hash === id.hash;
 }
 
 export interface MatchContext {
   /** Real workspace path. */
   workspace: string;
-  /** The skill whose script makes the call, if any. */
-  skill?: string;
+  /** The skill whose script makes the call, if any (its identity, not just its name). */
+  skill?: SkillIdentity;
   /** Real paths the call touches (already resolved by the gate). */
   realPaths: string[];
 }
@@ -81,7 +77,7 @@ export interface MatchContext {
 /** Does the rule's scope (workspace, skill, path, host) cover the call? Commands are checked separately. */
 function scopeMatches(r: Rule, call: ToolCall, ctx: MatchContext): boolean {
   if (r.workspace !== undefined && r.workspace !== ctx.workspace) return false;
-  if (r.skill !== undefined && r.skill !== ctx.skill) return false;
+  if (r.skill !== undefined && !skillScopeMatches(r.skill, ctx.skill)) return false;
   if (r.path !== undefined) {
     if (ctx.realPaths.length === 0) return false;
     // Deny and ask rules ignore case (on macOS and Windows `Secrets/` is `secrets/`); an allow never widens that way.
@@ -89,9 +85,10 @@ function scopeMatches(r: Rule, call: ToolCall, ctx: MatchContext): boolean {
     if (!ctx.realPaths.every((p) => isInside(p, ctx.workspace) && m(relPosix(p, ctx.workspace)))) return false;
   }
   if (r.host !== undefined) {
-    const h = call.access.host?.toLowerCase();
+    // Both sides in one spelling: `[::ffff:127.0.0.1]`, `127.1` and `127.0.0.1` are the same host.
+    const h = call.access.host === undefined ? undefined : normalizeHost(call.access.host);
     if (!h) return false;
-    const want = r.host.toLowerCase();
+    const want = r.host.startsWith('*.') ? r.host.toLowerCase() : normalizeHost(r.host);
     if (want.startsWith('*.') ? !(h === want.slice(2) || h.endsWith(want.slice(1))) : h !== want) return false;
   }
   return true;
@@ -113,14 +110,14 @@ export function evaluateRules(rules: Rule[], call: ToolCall, ctx: MatchContext):
     rules.filter((r) => r.tool === '*'),
   ];
   const cmd = call.access.command;
-  const segments = cmd === undefined ? [] : commandSegments(cmd);
-  const running = cmd === undefined ? [] : runSegments(cmd);
-  const whole = cmd === undefined ? '' : normalizeCommand(cmd);
+  const parsed = cmd === undefined ? undefined : parseCommandLine(cmd);
+  let seen: string[][] | undefined;
+  const lists = (): string[][] => (seen ??= wordLists(cmd ?? '', parsed!));
   for (const level of levels) {
     const scoped = level.filter((r) => scopeMatches(r, call, ctx));
-    const deny = scoped.find((r) => r.effect === 'deny' && commandHits(r, whole, segments));
+    const deny = scoped.find((r) => r.effect === 'deny' && commandHits(r, cmd, lists));
     if (deny) return { effect: 'deny', rule: deny };
-    const ask = scoped.find((r) => r.effect === 'ask' && commandHits(r, whole, segments));
+    const ask = scoped.find((r) => r.effect === 'ask' && commandHits(r, cmd, lists));
     if (ask) return { effect: 'ask', rule: ask };
     const allows = scoped.filter((r) => r.effect === 'allow');
     if (cmd === undefined) {
@@ -131,11 +128,11 @@ export function evaluateRules(rules: Rule[], call: ToolCall, ctx: MatchContext):
     // A rule allowing the tool with no command pattern is a blanket grant you chose: it covers any command line.
     const blanket = allows.find((r) => r.command === undefined);
     if (blanket) return { effect: 'allow', rule: blanket };
-    // A command is allowed only when every simple command in it is covered and nothing is hidden.
-    if (allows.length === 0 || hasHiddenEffects(cmd) || running.length === 0) continue;
+    // A command is allowed only when the line is plain words and every simple command in it is covered.
+    if (allows.length === 0 || !parsed || parsed.notPlain !== undefined || parsed.commands.length === 0) continue;
     const used: Rule[] = [];
-    const covered = running.every((seg) => {
-      const r = allows.find((a) => a.command !== undefined && allowCovers(seg, a.command));
+    const covered = parsed.commands.every((c) => {
+      const r = c.words && allows.find((a) => a.command !== undefined && allowCovers(c.words!, a.command));
       if (r && !used.includes(r)) used.push(r);
       return r !== undefined;
     });
@@ -144,66 +141,192 @@ export function evaluateRules(rules: Rule[], call: ToolCall, ctx: MatchContext):
   return undefined;
 }
 
-/** Deny/ask rules with a command match anywhere in the line (any segment, or as words inside it). */
-function commandHits(r: Rule, whole: string, segments: string[]): boolean {
+/** Deny/ask rules with a command match anywhere in the line: any command, nested or run by another program. */
+function commandHits(r: Rule, cmd: string | undefined, lists: () => string[][]): boolean {
   if (r.command === undefined) return true;
-  if (whole === '') return false;
-  const p = normalizeCommand(r.command);
-  if (segments.some((s) => startsWithWords(s, p) || startsWithWords(s.replace(/^(sudo|env|nohup|time|command|exec) /, ''), p))) return true;
-  return new RegExp(`(^|[\\s;&|(])${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[\\s;&|)])`).test(whole);
+  if (cmd === undefined || cmd.trim() === '') return false;
+  const want = ruleWords(r.command);
+  return want.length > 0 && lists().some((words) => denyMatches(want, words));
+}
+
+/** Literal-word fallback for what the parser cannot read: quotes and backslashes dropped, split on shell punctuation. */
+function roughWords(line: string): string[] {
+  return line.replace(/['"\\]/g, '').split(/[\s;&|()<>`$={}]+/).filter(Boolean);
+}
+
+/**
+ * Every word list a deny rule must look at: each simple command anywhere in the line (assignments dropped, a word
+ * that is not literal left out), the commands inside literal arguments that are themselves command lines
+ * (`bash -c "…"`, `find -exec`, `xargs …`), and a rough split of the raw line.
+ */
+function wordLists(line: string, parsed: ParsedLine, depth = 0): string[][] {
+  const out: string[][] = [roughWords(line)];
+  for (const c of parsed.commands) {
+    const words = c.args.map((a) => a ?? '\0');
+    out.push(words);
+    if (depth < 3) {
+      for (const a of c.args) {
+        if (a !== undefined && /[\s;&|`$()]/.test(a)) out.push(...wordLists(a, parseCommandLine(a), depth + 1));
+      }
+    }
+  }
+  return out;
+}
+
+/** Option spellings that mean the same for well-known programs (`rm -R` = `rm -r`, `--force` = `-f`). */
+const OPTION_ALIASES: Record<string, Record<string, string>> = {
+  rm: { R: 'r', '--recursive': 'r', '--force': 'f' },
+  cp: { R: 'r', '--recursive': 'r', '--force': 'f' },
+  chmod: { '--recursive': 'R' },
+  chown: { '--recursive': 'R' },
+  git: { '--force': 'f' },
+};
+
+/** The program a word names, for deny rules: any path to it, any case (`/bin/rm`, `RM` on a case-insensitive disk). */
+export function programName(word: string): string {
+  return (word.slice(word.lastIndexOf('/') + 1) || word).toLowerCase();
+}
+
+interface OptionSet { shorts: Set<string>; longs: string[]; positional: string[] }
+
+function optionSet(program: string, words: string[]): OptionSet {
+  const aliases = OPTION_ALIASES[program] ?? {};
+  const out: OptionSet = { shorts: new Set(), longs: [], positional: [] };
+  let ended = false;
+  for (const w of words) {
+    if (!ended && w === '--') { ended = true; continue; }
+    if (!ended && w.startsWith('--') && w.length > 2) {
+      const name = w.includes('=') ? w.slice(0, w.indexOf('=')) : w;
+      const alias = aliases[name];
+      if (alias) out.shorts.add(alias);
+      else out.longs.push(w);
+      continue;
+    }
+    if (!ended && w.startsWith('-') && w.length > 1) {
+      for (const ch of w.slice(1)) out.shorts.add(aliases[ch] ?? ch);
+      continue;
+    }
+    out.positional.push(w);
+  }
+  return out;
+}
+
+/**
+ * Does a deny/ask rule's command (`rm -rf`) match somewhere in these words? The program by name (any path, quoting,
+ * case), the rule's options as a set (`-rf` = `-fr` = `-r -f` = `--recursive --force`), its other words in order.
+ */
+export function denyMatches(rule: string[], words: string[]): boolean {
+  const prog = programName(rule[0] ?? '');
+  if (!prog) return false;
+  const want = optionSet(prog, rule.slice(1));
+  for (let i = 0; i < words.length; i++) {
+    if (programName(words[i]!) !== prog) continue;
+    const have = optionSet(prog, words.slice(i + 1));
+    if (![...want.shorts].every((s) => have.shorts.has(s))) continue;
+    if (!want.longs.every((l) => have.longs.some((h) => h === l || (!l.includes('=') && h.startsWith(`${l}=`))))) continue;
+    let j = 0;
+    for (const p of have.positional) if (j < want.positional.length && p === want.positional[j]) j++;
+    if (j === want.positional.length) return true;
+  }
+  return false;
 }
 
 /** Programs whose first argument is a subcommand worth keeping in a generalised rule. */
 const SUBCOMMAND_PROGRAMS = new Set(['git', 'npm', 'pnpm', 'yarn', 'cargo', 'go', 'docker', 'kubectl', 'gh', 'pip', 'uv', 'bun', 'deno', 'poetry', 'brew', 'apt', 'dotnet', 'mvn', 'gradle']);
 
 /**
- * Programs where a rule for the bare name would grant anything at all: shells and interpreters (`python -c …`),
- * privilege, deletion and permission changes, command runners (`xargs`, `env`, `find -exec`), remote access.
- * "Always allow" keeps their whole command line.
+ * Programs where a rule for the bare name would grant anything at all, because some argument can run code, write
+ * anywhere or stand for another program: shells and interpreters (`python -c …`), privilege, deletion, command
+ * runners (`xargs`, `env`, `find -exec`), editors and pagers with shell escapes, `sed` (`e`, `w`), `awk` (system),
+ * `tar --checkpoint-action`, `sort --compress-program`, copying and linking, remote access. "Always allow" keeps
+ * their whole command line, and an allow rule for them covers that exact line only.
  */
-const EXACT_ONLY_PROGRAMS = new Set([
-  'sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'csh', 'tcsh', 'pwsh', 'powershell', 'cmd', 'osascript',
-  'python', 'python2', 'python3', 'node', 'nodejs', 'deno', 'bun', 'perl', 'ruby', 'php', 'lua', 'java', 'tsx', 'ts-node', 'npx', 'bunx', 'pnpx', 'uvx',
+export const EXACT_ONLY_PROGRAMS = new Set([
+  'sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'fish', 'csh', 'tcsh', 'pwsh', 'powershell', 'cmd', 'osascript', 'busybox',
+  'python', 'python2', 'python3', 'node', 'nodejs', 'deno', 'bun', 'perl', 'ruby', 'php', 'lua', 'java', 'tsx', 'ts-node', 'npx', 'bunx', 'pnpx', 'uvx', 'pipx',
   'sudo', 'doas', 'su', 'pkexec', 'rm', 'rmdir', 'shred', 'dd', 'mkfs', 'truncate', 'chmod', 'chown', 'chgrp', 'mv', 'kill', 'pkill', 'killall',
-  'eval', 'exec', 'source', '.', 'xargs', 'env', 'nohup', 'time', 'timeout', 'watch', 'nice', 'command', 'builtin', 'find', 'parallel',
-  'curl', 'wget', 'ssh', 'scp', 'sftp', 'rsync', 'nc', 'ncat', 'socat', 'telnet', 'crontab', 'launchctl', 'systemctl',
+  'eval', 'exec', 'source', '.', 'xargs', 'env', 'nohup', 'time', 'timeout', 'watch', 'nice', 'ionice', 'stdbuf', 'command', 'builtin', 'find', 'parallel', 'script', 'expect',
+  'sed', 'gsed', 'awk', 'gawk', 'mawk', 'nawk', 'tar', 'gtar', 'bsdtar', 'sort', 'zip', 'unzip', 'cpio', 'tee', 'cp', 'ln', 'install', 'rsync', 'patch',
+  'make', 'gmake', 'cmake', 'ninja', 'vi', 'vim', 'nvim', 'emacs', 'nano', 'ed', 'ex', 'less', 'more', 'man', 'git-shell',
+  'curl', 'wget', 'ssh', 'scp', 'sftp', 'nc', 'ncat', 'socat', 'telnet', 'crontab', 'at', 'launchctl', 'systemctl', 'open', 'xdg-open',
 ]);
 
-/** An allow rule for one of these programs names one exact command (a bare prefix would grant anything). */
-function exactOnly(command: string): boolean {
-  const [first = '', second] = command.split(' ');
-  return EXACT_ONLY_PROGRAMS.has(first) || first.includes('/') || (SUBCOMMAND_PROGRAMS.has(first) && second?.startsWith('-') === true);
+/** Subcommands whose arguments can run code or rewrite configuration (`git config`, `git rebase --exec`, `npm exec`). */
+const EXACT_ONLY_SUBCOMMANDS: Record<string, Set<string>> = {
+  git: new Set(['config', 'submodule', 'rebase', 'bisect', 'filter-branch', 'difftool', 'mergetool', 'grep', 'archive', 'daemon', 'instaweb', 'send-email', 'credential', 'hook', 'worktree', 'am', 'apply', 'clone', 'fetch', 'pull', 'push', 'ls-remote', 'remote']),
+  npm: new Set(['exec', 'x', 'explore', 'config', 'set-script']),
+  pnpm: new Set(['exec', 'dlx', 'config']),
+  yarn: new Set(['exec', 'dlx', 'config']),
+  cargo: new Set(['run', 'install', 'config']),
+  go: new Set(['run', 'generate', 'tool', 'env']),
+  docker: new Set(['run', 'exec', 'build', 'compose', 'cp']),
+  kubectl: new Set(['exec', 'run', 'cp', 'debug', 'apply']),
+  gh: new Set(['extension', 'alias', 'api', 'config']),
+  pip: new Set(['install', 'config']),
+  uv: new Set(['run', 'tool', 'pip']),
+  bun: new Set(['x', 'run', 'exec']),
+  deno: new Set(['run', 'eval', 'task']),
+  poetry: new Set(['run', 'config']),
+  brew: new Set(['install', 'sh', 'ruby']),
+  dotnet: new Set(['run', 'exec', 'tool']),
+};
+
+/** Options that make otherwise harmless programs run code or write files anywhere: a prefix rule never covers them. */
+const RISKY_OPTION = /^--(output|exec|upload-pack|receive-pack|ext-diff|textconv|open-files-in-pager|config|config-env|exec-path|checkpoint-action|compress-program|use-compress-program|to-command|rsh|info-script|new-volume-script|template|git-dir|work-tree|namespace|pager|editor|filter|run)(=|$)/;
+
+/** An allow rule with these words names one exact command (a bare prefix would grant anything). */
+function exactOnly(words: string[]): boolean {
+  const [first = '', second] = words;
+  if (EXACT_ONLY_PROGRAMS.has(first) || first.includes('/') || first.includes('=')) return true;
+  if (SUBCOMMAND_PROGRAMS.has(first) && second !== undefined && (second.startsWith('-') || EXACT_ONLY_SUBCOMMANDS[first]?.has(second))) return true;
+  return false;
 }
 
 /**
- * Does an allow rule's command cover one simple command (from runSegments)? By words as a prefix (`git status`
- * covers `git status -s`), except for the exact-only programs above: `rm -rf build` covers only itself, never
- * `rm -rf build ~`. A rule ending in " *" (`python3 tools/gen.py *`) is a prefix you chose explicitly.
+ * Does an allow rule's command cover one simple command's words? By words as a prefix (`git status` covers
+ * `git status -s`), except for the exact-only programs above: `rm -rf build` covers only itself, never
+ * `rm -rf build ~`; and a prefix never covers options that run code (`--output`, `--exec`, `--upload-pack` …).
+ * A rule ending in " *" (`python3 tools/gen.py *`) is a prefix you chose explicitly.
  */
-export function allowCovers(segment: string, ruleCommand: string): boolean {
-  const p = ruleCommand.trim().replace(/\s+/g, ' ');
-  if (p.endsWith(' *')) return segmentStartsWith(segment, p.slice(0, -2));
-  return exactOnly(p) ? segment === p : segmentStartsWith(segment, p);
+export function allowCovers(words: string[], ruleCommand: string): boolean {
+  const text = ruleCommand.trim();
+  const explicit = text.endsWith(' *');
+  const rule = ruleWords(explicit ? text.slice(0, -2) : text);
+  if (rule.length === 0 || words.length < rule.length || !rule.every((w, i) => words[i] === w)) return false;
+  if (explicit) return true;
+  if (exactOnly(rule)) return words.length === rule.length;
+  return !words.slice(rule.length).some((w) => RISKY_OPTION.test(w));
+}
+
+/** True when every command of `line` is plain and covered by the allow rule's command. */
+export function lineCovered(line: string, ruleCommand: string): boolean {
+  const p = parseCommandLine(line);
+  return p.notPlain === undefined && p.commands.length > 0 && p.commands.every((c) => c.words !== undefined && allowCovers(c.words, ruleCommand));
 }
 
 /**
  * The reusable prefix for "always allow" of one simple command: `git status -s` → `git status`, `ls -la x` → `ls`.
- * Where the bare program would be a blanket grant (`rm`, `python`, `sudo`, a path to a program, `git -c …`) the
- * whole command is kept: allowing `rm -rf build` once and for all must not allow `rm -rf ~`.
+ * Where the bare program would be a blanket grant (`rm`, `sed`, `python`, `sudo`, a path to a program, `git -c …`)
+ * the whole command is kept: allowing `rm -rf build` once and for all must not allow `rm -rf ~`. Undefined when the
+ * line is not plain words (nothing reusable can be said about it).
  */
-export function commandPrefix(segment: string): string {
-  const whole = normalizeCommand(segment);
-  const words = whole.split(' ');
-  const first = words[0] ?? '';
-  const second = words[1];
-  if (exactOnly(whole)) return whole;
-  if (SUBCOMMAND_PROGRAMS.has(first) && second) return `${first} ${second}`;
-  return first;
+export function commandPrefix(segment: string): string | undefined {
+  const p = parseCommandLine(segment);
+  const words = p.notPlain === undefined && p.commands.length === 1 ? p.commands[0]!.words : undefined;
+  return words ? prefixOf(words) : undefined;
+}
+
+function prefixOf(words: string[]): string {
+  const [first = '', second] = words;
+  if (exactOnly(words) || words.some((w) => RISKY_OPTION.test(w))) return joinWords(words);
+  if (SUBCOMMAND_PROGRAMS.has(first) && second) return joinWords([first, second]);
+  return joinWords([first]);
 }
 
 /**
  * "Always allow" → the fewest reusable rules: one command prefix per distinct program (not the exact line),
- * one host for network calls, the tool for this workspace for file tools.
+ * one host for network calls, the tool for this workspace for file tools. A command line with any expansion gives
+ * no rule at all: it never counts as "the same command" again.
  */
 export function generaliseRules(call: ToolCall, workspace: string, effect: Effect = 'allow', skill?: string): NewRule[] {
   const base: NewRule = { effect, tool: call.tool, workspace, ...(skill ? { skill } : {}) };
@@ -213,11 +336,13 @@ export function generaliseRules(call: ToolCall, workspace: string, effect: Effec
     return [base];
   }
   if (call.access.command !== undefined) {
-    const prefixes = [...new Set(commandSegments(call.access.command).map(commandPrefix).filter(Boolean))];
+    const p = parseCommandLine(call.access.command);
     if (effect !== 'allow') return [{ ...base, command: normalizeCommand(call.access.command) }];
+    if (p.notPlain !== undefined || p.commands.some((c) => !c.words)) return [];
+    const prefixes = [...new Set(p.commands.map((c) => prefixOf(c.words!)).filter(Boolean))];
     return prefixes.map((command) => ({ ...base, command }));
   }
-  if (call.access.network && call.access.host) return [{ ...base, host: call.access.host.toLowerCase() }];
+  if (call.access.network && call.access.host) return [{ ...base, host: normalizeHost(call.access.host) }];
   return [base];
 }
 
@@ -228,7 +353,7 @@ export function subsumes(a: NewRule, b: NewRule): boolean {
   if (a.skill !== undefined && a.skill !== b.skill) return false;
   if (a.host !== undefined && a.host !== b.host) return false;
   if (a.path !== undefined && a.path !== b.path) return false;
-  if (a.command !== undefined && (b.command === undefined || !(a.effect === 'allow' ? allowCovers(normalizeCommand(b.command), a.command) : startsWithWords(normalizeCommand(b.command), a.command)))) return false;
+  if (a.command !== undefined && (b.command === undefined || !(a.effect === 'allow' ? lineCovered(b.command, a.command) : denyMatches(ruleWords(a.command), ruleWords(b.command))))) return false;
   return true;
 }
 

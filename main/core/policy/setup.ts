@@ -4,7 +4,7 @@ import type { Settings } from '../config/settings.js';
 import type { Store } from '../store/index.js';
 import type { Access, Gate } from './types.js';
 import { ceilingFrom, type Ceiling } from './ceiling.js';
-import { createGate, type SkillPolicy } from './gate.js';
+import { appOwnedRoots, createGate, type SkillPolicy } from './gate.js';
 import { nameKey } from '../base/names.js';
 
 export interface GateSetup {
@@ -16,6 +16,13 @@ export interface GateSetup {
    * read-only roots and their manifests bind them. When two share a name, the first one binds it.
    */
   skills: SkillPolicy[];
+  /** The home and data folder in use (`--home`, `--data-dir`): their Knack folders always ask for writes. */
+  paths?: { home: string; dataDir: string };
+}
+
+/** Knack's own folders for these paths and for the defaults (policy/gate.ts appOwnedRoots). */
+export function ownRoots(paths?: { home: string; dataDir: string }): string[] {
+  return paths ? [...appOwnedRoots(paths), ...appOwnedRoots()] : appOwnedRoots();
 }
 
 /** The workspace part of the ceiling (tools, network, read/write roots), without skill folders. */
@@ -29,12 +36,14 @@ export function workspaceCeiling(settings: Settings, workspace: string): Ceiling
  */
 export function gateOver(
   ceiling: Ceiling, skills: ReadonlyMap<string, SkillPolicy>, store?: Store, roots: string[] = [...skills.values()].map((s) => s.dir),
+  protectedRoots: string[] = ownRoots(),
 ): { gate: Gate; ceiling: Ceiling } {
   const full: Ceiling = { ...ceiling, skillRoots: roots };
   const gate = createGate({
     ceiling: full,
     rules: () => store?.policy.rules() ?? [],
     skill: (name) => skills.get(nameKey(name)),
+    protectedRoots,
   });
   return { gate, ceiling: full };
 }
@@ -43,7 +52,7 @@ export function buildGate(setup: GateSetup): { gate: Gate; ceiling: Ceiling } {
   const policies = new Map<string, SkillPolicy>();
   for (const s of setup.skills) if (!policies.has(nameKey(s.name))) policies.set(nameKey(s.name), s);
   // Every acting skill's folder is a read-only root, also one whose name another binds first.
-  return gateOver(workspaceCeiling(setup.settings, setup.workspace), policies, setup.store, setup.skills.map((s) => s.dir));
+  return gateOver(workspaceCeiling(setup.settings, setup.workspace), policies, setup.store, setup.skills.map((s) => s.dir), ownRoots(setup.paths));
 }
 
 /** Access of the built-in tool names from their arguments (read_file … {path}, bash {command}, web_fetch {url}). */

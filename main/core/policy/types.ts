@@ -31,12 +31,34 @@ export type Actor =
 
 export type Verdict = 'allow' | 'ask' | 'deny';
 
+/** Which skill acts, as the gate identified it: not just a name (two tiers may hold skills of the same name). */
+export interface SkillIdentity {
+  name: string;
+  /** builtin | user | project, when known. */
+  tier?: string;
+  /** Real path of the skill folder. */
+  dir: string;
+  /** Content hash of the skill folder (or the trusted hash), when known. */
+  hash?: string;
+}
+
 export interface Decision {
   verdict: Verdict;
   /** One sentence a person can read: why. */
   reason: string;
   /** The rule that decided, when one did. */
   ruleId?: string;
+  /** That rule, described ("allow bash command \"git status\" in /ws"). */
+  rule?: string;
+  /** The rule's scope: the workspace and skill it is limited to, or "everywhere". */
+  scope?: string;
+  /** The acting skill, when a skill's script makes the call. */
+  skill?: SkillIdentity;
+  /**
+   * The real paths the gate checked (symlinks resolved). A file tool opens exactly these and refuses when the path
+   * resolves elsewhere by the time it runs (a symlink swapped in between the check and the use).
+   */
+  paths?: { read: string[]; write: string[] };
 }
 
 export interface Gate {

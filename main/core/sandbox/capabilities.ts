@@ -1,13 +1,13 @@
 // The main-process side of a script's capabilities: readFile, writeFile, listDir, callTool.
 // Each call is validated, confined to its base folder by real path, and authorized by the gate with actor = the skill.
-import { constants as fsConstants } from 'node:fs';
-import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { readdir } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import type { Actor, Gate, ToolCall } from '../policy/types.js';
 import type { PolicyRepo } from '../store/policy-repo.js';
 import { askApproval, type ApprovalAnswer, type Approver } from '../tools/approval.js';
 import type { ToolContext, ToolResult } from '../tools/types.js';
+import { HardLinkError, openReal, PathChangedError, readAll, writeReal, type OpenedFile } from '../tools/safe-fs.js';
 import { isInside, realPathOf, realRoot } from '../base/paths.js';
 import { SandboxError, type CapabilityOp } from './protocol.js';
 import type { CapabilityHandler, RunControls } from './client.js';
@@ -119,7 +119,7 @@ async function authorize(opts: CapabilityOptions, call: ToolCall, actor: Actor, 
   if (d.verdict === 'ask') {
     const approver = holdingApprover(opts.approve, run);
     const asked = await askApproval(
-      { ...call, actor, reason: d.reason },
+      { ...call, actor, reason: d.reason, decision: d },
       { ...(approver ? { approver } : {}), ...(opts.rules ? { rules: opts.rules } : {}), workspace: ctx.workspace },
     );
     if (run.signal.aborted) throw new SandboxError('run.ended', `${label}: the script ended before the approval came`);
@@ -146,14 +146,26 @@ export function createCapabilityHandler(opts: CapabilityOptions): CapabilityHand
         const p = parsePayload('readFile', payload);
         const t = confine(op, p.path, p.from, ctx);
         await authorize(opts, { tool: 'read_file', args: { path: t.real }, access: { read: [t.real] } }, actor, ctx, `knack.readFile("${p.path}")`, run);
-        const st = await stat(t.real).catch(() => undefined);
-        if (!st) throw new SandboxError('capability.not_found', `knack.readFile("${p.path}"): no such file`);
-        if (!st.isFile()) throw new SandboxError('capability.not_a_file', `knack.readFile("${p.path}"): not a file`);
-        if (st.size > opts.limits.maxFileBytes) {
-          throw new SandboxError('limit.file_size', `knack.readFile("${p.path}"): the file is ${st.size} bytes, over the ${opts.limits.maxFileBytes}-byte limit (maxFileBytes)`, { limit: opts.limits.maxFileBytes });
+        // Opened once by the checked real path (the same opener as the file tools): a swapped symlink is refused.
+        let f: OpenedFile;
+        try {
+          f = openReal(t.real);
+        } catch (e) {
+          const code = (e as NodeJS.ErrnoException).code;
+          if (code === 'ENOENT') throw new SandboxError('capability.not_found', `knack.readFile("${p.path}"): no such file`);
+          if (e instanceof PathChangedError || code === 'ELOOP') throw new SandboxError('capability.denied', `knack.readFile("${p.path}"): ${(e as Error).message}`);
+          throw e;
         }
-        const buf = await readFile(t.real);
-        return p.encoding === 'base64' ? buf.toString('base64') : buf.toString('utf8');
+        try {
+          if (!f.stat.isFile()) throw new SandboxError('capability.not_a_file', `knack.readFile("${p.path}"): not a file`);
+          if (f.stat.size > opts.limits.maxFileBytes) {
+            throw new SandboxError('limit.file_size', `knack.readFile("${p.path}"): the file is ${f.stat.size} bytes, over the ${opts.limits.maxFileBytes}-byte limit (maxFileBytes)`, { limit: opts.limits.maxFileBytes });
+          }
+          const buf = readAll(f, opts.limits.maxFileBytes);
+          return p.encoding === 'base64' ? buf.toString('base64') : buf.toString('utf8');
+        } finally {
+          f.close();
+        }
       }
       case 'writeFile': {
         const p = parsePayload('writeFile', payload);
@@ -166,15 +178,15 @@ export function createCapabilityHandler(opts: CapabilityOptions): CapabilityHand
         }
         const t = confine(op, p.path, p.from, ctx);
         await authorize(opts, { tool: 'write_file', args: { path: t.real }, access: { write: [t.real] } }, actor, ctx, `knack.writeFile("${p.path}")`, run);
-        await mkdir(dirname(t.real), { recursive: true });
-        // Re-check after creating folders: nothing may have swapped a parent for a symlink in between.
-        const again = confine(op, p.path, p.from, ctx);
-        if (again.real !== t.real) throw new SandboxError('capability.denied', `knack.writeFile("${p.path}"): the path changed while writing`);
-        // O_NOFOLLOW: a symlink swapped in at the last moment is not followed out of the checked path.
-        await writeFile(t.real, data, { flag: fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_TRUNC | (fsConstants.O_NOFOLLOW ?? 0) }).catch((e: NodeJS.ErrnoException) => {
-          if (e.code === 'ELOOP') throw new SandboxError('capability.denied', `knack.writeFile("${p.path}"): the path became a symlink while writing`);
+        // The shared writer (tools/safe-fs.ts): through a verified folder handle, never a swapped symlink or a hard link.
+        try {
+          writeReal(t.real, data, { mkdirs: true });
+        } catch (e) {
+          if (e instanceof PathChangedError || e instanceof HardLinkError || (e as NodeJS.ErrnoException).code === 'ELOOP') {
+            throw new SandboxError('capability.denied', `knack.writeFile("${p.path}"): ${(e as Error).message}`);
+          }
           throw e;
-        });
+        }
         return { path: p.path, bytes: data.length };
       }
       case 'listDir': {

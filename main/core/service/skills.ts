@@ -8,6 +8,7 @@ import { auditOf, installView, reportView, skillView, permissionsView } from './
 import { readSkillBody } from '../skills/format/frontmatter.js';
 import { listSkillFiles } from '../skills/trust/audit.js';
 import { trustSkill } from '../skills/trust/trust.js';
+import { applyBulkTrust, reviewBulkTrust } from '../skills/trust/bulk-trust.js';
 import { approvePendingInstall, installSkill } from '../skills/trust/install.js';
 import { lintCatalog, lintPaths } from '../skills/catalog/lint.js';
 import { projectSkillDirs, userSkillDirs } from '../config/paths.js';
@@ -96,25 +97,18 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
     },
 
     'skills.trustAll': async ({ dryRun }) => {
+      // The core's bulk review (skills held for trust, P0 refused) and bulk trust at the reviewed content hashes.
       const ws = ctx.workspace();
       const store = ctx.store();
-      const trusted: string[] = [];
-      const refused: { name: string; reason: string }[] = [];
-      for (const e of ws.actingSkills()) {
-        if (e.tier === 'builtin') continue;
-        const report = auditOf(e, store);
-        const state = skillView(e, [], report, store).audit.status;
-        if (state === 'blocked') refused.push({ name: e.manifest.name, reason: e.disabledReason ?? 'audit P0: never trusted' });
-        if (state !== 'needs-trust') continue;
-        if (dryRun) {
-          trusted.push(e.manifest.name);
-          continue;
-        }
-        const r = trustSkill(e.realDir, store);
-        if (r.ok) trusted.push(e.manifest.name);
-        else refused.push({ name: e.manifest.name, reason: r.reason });
+      const review = reviewBulkTrust(ws.catalog.entries(), store);
+      const refused = review.refused.map((r) => ({ name: r.name, reason: r.reason }));
+      let trusted = review.candidates.map((c) => c.name);
+      if (!dryRun) {
+        const r = applyBulkTrust(review, store);
+        trusted = r.trusted.map((t) => t.name);
+        refused.push(...r.skipped.map((x) => ({ name: x.name, reason: x.reason })));
+        if (trusted.length) await ws.catalog.refresh();
       }
-      if (!dryRun && trusted.length) await ws.catalog.refresh();
       const verb = dryRun ? 'would trust' : 'trusted';
       const summary = trusted.length === 0 && refused.length === 0
         ? 'nothing needs trust'

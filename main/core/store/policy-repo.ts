@@ -11,7 +11,7 @@ export interface Rule {
   tool: string;
   /** Real workspace path the rule is limited to; undefined = every workspace. */
   workspace?: string;
-  /** Limited to calls made by this skill's scripts. */
+  /** Limited to calls made by this skill's scripts: its identity `name@tier:/real/dir[#hash]` (policy/rules.ts skillScopeKey); a bare name binds only to builtin or user skills. */
   skill?: string;
   /** Command prefix for command tools (`git status` matches `git status -s`, not `git statusx`). */
   command?: string;

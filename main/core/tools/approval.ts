@@ -1,7 +1,7 @@
 // Asking the user about a call the gate marked `ask`: the approver answers once | always | deny, and "always" is kept
 // as a reusable rule (policy/answers.ts) so the next identical call is allowed without asking. One shape for every caller.
 import type { PolicyRepo, Rule } from '../store/policy-repo.js';
-import type { Access, Actor } from '../policy/types.js';
+import type { Access, Actor, Decision } from '../policy/types.js';
 import { recordAnswer } from '../policy/answers.js';
 
 export interface ApprovalRequest {
@@ -11,6 +11,8 @@ export interface ApprovalRequest {
   actor: Actor;
   /** The gate's reason for asking. */
   reason: string;
+  /** The whole decision: the rule and scope that spoke, the acting skill's identity (an "always" binds to it). */
+  decision?: Decision;
 }
 
 /** `once`: run this call; `always`: run it and allow calls like it from now on (a stored rule); `deny`: do not run it. */
@@ -46,6 +48,6 @@ export async function askApproval(req: ApprovalRequest, opts: AskOptions): Promi
   } catch {
     return { allowed: false, rules: [] };
   }
-  const { allowed, rules } = recordAnswer(opts.rules, { tool: req.tool, args: req.args, access: req.access }, req.actor, opts.workspace, answer);
+  const { allowed, rules } = recordAnswer(opts.rules, { tool: req.tool, args: req.args, access: req.access }, req.actor, opts.workspace, answer, req.decision);
   return { allowed, answer, rules };
 }

@@ -37,6 +37,9 @@ export function errorFromThrown(e: unknown, what: string): ToolResult {
       return toolError('tool.failed', `${what}: is a folder, not a file`);
     case 'ENOTDIR':
       return toolError('tool.failed', `${what}: a part of the path is not a folder`);
+    case 'EPATHCHANGED':
+    case 'EHARDLINK':
+      return toolError('tool.denied', `${what}: ${err.message}`);
     case 'EACCES':
     case 'EPERM':
       return toolError('tool.failed', `${what}: permission denied by the operating system`);

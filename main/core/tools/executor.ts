@@ -4,6 +4,7 @@ import type { Access, Decision, Gate } from '../policy/types.js';
 import type { PolicyRepo } from '../store/policy-repo.js';
 import { askApproval, type ApprovalAnswer, type Approver } from './approval.js';
 import { errorFromThrown, toolError } from './errors.js';
+import { withGrants } from './grants.js';
 import { formatProblems } from './validate.js';
 import type { ToolRegistry } from './registry.js';
 import type { ToolContext, ToolResult } from './types.js';
@@ -76,7 +77,7 @@ export class ToolExecutor {
     if (decision.verdict === 'ask') {
       const approver = over.approver ?? this.opts.approver;
       const asked = await askApproval(
-        { tool: name, args, access, actor: ctx.actor, reason: decision.reason },
+        { tool: name, args, access, actor: ctx.actor, reason: decision.reason, decision },
         { ...(approver ? { approver } : {}), ...(this.opts.rules ? { rules: this.opts.rules } : {}), workspace: ctx.workspace },
       );
       this.opts.onDecision?.(call, decision, asked.allowed, asked.answer);
@@ -88,7 +89,7 @@ export class ToolExecutor {
       this.opts.onDecision?.(call, decision);
     }
     try {
-      return await tool.def.handler(args, ctx);
+      return await tool.def.handler(args, withGrants(ctx, this.opts.gate, name, args, decision));
     } catch (e) {
       return errorFromThrown(e, name);
     }

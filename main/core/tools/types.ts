@@ -9,6 +9,13 @@ export interface ToolContext {
   workspace: string;
   actor: Actor;
   signal?: AbortSignal;
+  /** The gate's decision for this call (with the real paths it checked); the file tools open exactly those. */
+  decision?: Decision;
+  /**
+   * For tools that return files other than the ones named in their call (grep, glob, list_dir): may the caller
+   * read this absolute path under the same grants? Set by whoever authorized the call (see policy/read-check.ts).
+   */
+  mayRead?: (path: string) => boolean;
 }
 
 /** What a tool returns to the model: content on success, a structured error otherwise. */

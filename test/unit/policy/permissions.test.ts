@@ -34,7 +34,8 @@ test('wrong types are rejected and named', () => {
   assert.equal(rejectedField({ tools: [3] }).field, 'permissions.tools[0]');
   assert.equal(rejectedField({ paths: ['a'] }).field, 'permissions.paths');
   assert.equal(rejectedField('all').field, 'permissions');
-  assert.equal(rejectedField(null).field, 'permissions');
+  assert.equal(rejectedField(['read_file']).field, 'permissions');
+  assert.equal(rejectedField({ paths: 'src/**' }).field, 'permissions.paths');
 });
 
 test('absolute paths, drive letters, UNC paths and backslashes are rejected', () => {
@@ -54,9 +55,34 @@ test('".." is rejected anywhere, also percent-encoded (once or twice)', () => {
   }
 });
 
-test('empty and oversized lists are rejected', () => {
-  assert.match(rejectedField({ tools: [] }).message, /empty/);
-  assert.match(rejectedField({ paths: { read: [] } }).message, /empty/);
+test('an empty list or an empty key means "none": the same as leaving the field out', () => {
+  const same = (a: unknown, b: unknown): void => {
+    const ra = parse(a);
+    const rb = parse(b);
+    assert.deepEqual(ra.diagnostics, [], JSON.stringify(a));
+    assert.deepEqual(ra.permissions, rb.permissions, `${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
+  };
+  same({ paths: { read: [], write: [] } }, {});
+  same({ tools: [] }, {});
+  same({ paths: null }, {});
+  same({ tools: null, network: null }, {});
+  same({ tools: ['read_file'], paths: { read: ['src/**'], write: [] } }, { tools: ['read_file'], paths: { read: ['src/**'] } });
+  // `permissions:` left empty is no permissions block at all (the documented default).
+  assert.deepEqual(parse(null).permissions, defaultPermissions());
+  for (const allowed of [[], '', '  ', null]) {
+    const r = parsePermissions({ file: 'x/SKILL.md', allowedTools: allowed });
+    assert.deepEqual(r.diagnostics, [], JSON.stringify(allowed));
+    assert.deepEqual(r.permissions, defaultPermissions(), JSON.stringify(allowed));
+  }
+  // An empty allowed-tools next to a permissions block leaves the block alone (no intersection with nothing).
+  const both = parsePermissions({ file: 'x/SKILL.md', permissions: { tools: ['read_file'] }, allowedTools: [] });
+  assert.deepEqual(both.permissions?.tools, ['read_file']);
+  assert.equal(both.permissions?.declared, 'permissions');
+});
+
+test('oversized lists and really unreadable entries are still rejected', () => {
+  assert.equal(rejectedField({ tools: [null] }).field, 'permissions.tools[0]');
+  assert.equal(rejectedField({ paths: { read: [''] } }).field, 'permissions.paths.read[0]');
   const big = Array.from({ length: 65 }, (_, i) => `dir${i}/**`);
   assert.match(rejectedField({ paths: { read: big } }).message, /at most 64/);
   assert.match(rejectedField({ paths: { read: ['a'.repeat(300)] } }).message, /longer than/);

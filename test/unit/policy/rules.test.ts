@@ -135,9 +135,9 @@ test('a deny rule on a path also catches other spellings of its case (case-insen
 test('"always allow" keeps the whole command for programs where a bare prefix would grant anything (rm, interpreters, sudo, find, git -c)', () => {
   assert.equal(commandPrefix('rm -rf build'), 'rm -rf build');
   assert.equal(commandPrefix('python3 scripts/gen.py --out x'), 'python3 scripts/gen.py --out x');
-  assert.equal(commandPrefix('bash -c "make all"'), 'bash -c "make all"');
+  assert.equal(commandPrefix('bash -c "make all"'), "bash -c 'make all'");
   assert.equal(commandPrefix('sudo apt-get update'), 'sudo apt-get update');
-  assert.equal(commandPrefix('find . -name "*.tmp" -delete'), 'find . -name "*.tmp" -delete');
+  assert.equal(commandPrefix('find . -name "*.tmp" -delete'), "find . -name '*.tmp' -delete");
   assert.equal(commandPrefix('git -c core.pager=less log'), 'git -c core.pager=less log');
   assert.equal(commandPrefix('/bin/rm -rf build'), '/bin/rm -rf build');
   // The rule made from "always" on `rm -rf build` does not cover `rm -rf ~`.

@@ -79,11 +79,12 @@ test('names are NFKC-normalised, Unicode letters allowed, uppercase warned', () 
   assert.equal(up.diagnostics[0]?.code, 'name.case');
 });
 
-test('a name that cannot be used (spaces, slashes) or is missing leaves the skill out with an error on its line', () => {
-  const sp = parse('name: git commit\ndescription: d');
-  assert.equal(sp.manifest, undefined);
-  assert.deepEqual(sp.diagnostics.map((d) => [d.severity, d.line, d.field]), [['error', 2, 'name']]);
+test('a name that cannot be used (slashes, control characters) or is missing leaves the skill out with an error on its line', () => {
+  const sl = parse('name: tools/evil\ndescription: d');
+  assert.equal(sl.manifest, undefined);
+  assert.deepEqual(sl.diagnostics.map((d) => [d.severity, d.line, d.field]), [['error', 2, 'name']]);
   assert.equal(parse('name: ../evil\ndescription: d').manifest, undefined);
+  assert.equal(parse('name: "git\\u0007 commit"\ndescription: d').manifest, undefined);
   const missing = parse('description: d');
   assert.equal(missing.manifest, undefined);
   assert.equal(missing.diagnostics[0]?.message, 'Missing required field in frontmatter: name');

@@ -72,10 +72,10 @@ test('allowed-tools [Read, {a: 1}] is rejected by every reader (one reader used 
   assertAgree(r);
 });
 
-test('allowed-tools "" is rejected by every reader (one reader used to give the defaults)', () => {
+test('allowed-tools "" means none for every reader: the least-privilege default, as if it were left out', () => {
   const { dir, text } = skill('name: demo\ndescription: A demo skill\nallowed-tools: ""');
   const r = readers(dir, text);
-  assert.equal(r.manifest.requested.permissions, undefined);
+  assert.equal(r.manifest.requested.permissions?.declared, 'none');
   assertAgree(r);
 });
 

@@ -12,6 +12,8 @@
 //   catalog.setEnabled(name, on) // per-workspace toggle, stored in the SQLite store when one is given
 //   await catalog.refresh()      // re-walk the tiers; only changed files are re-parsed; emits 'change'
 //   catalog.on('change', (c: CatalogChange) => …)
+//   catalog.held('git-commit')   // the skill of that name held for trust (refused, pending, checking): it acts as nobody
+//   catalog.checking()           // skills whose background audit has not finished; await catalog.settled() for all
 //
 // `paths` (KnackPaths) gives the builtin folder and the home whose `.workbuddy/skills` (and `.agents/skills`) is the user
 // tier; `workspace` gives the project tier. `store` is optional (no cache, in-memory toggles without it). `settings`
@@ -27,14 +29,25 @@ import { CACHE_VERSION, decodeSnapshot, fileRow, RootCache, type FileRow, type R
 import { discoverAll, tierRoots, type FoundSkill, type TierRoot } from './discover.js';
 import { folderMismatch, parseSkillFile, type ParsedSkill } from '../format/manifest.js';
 import { parseFilesParallel } from './parse-pool.js';
-import { TIER_RANK, type CatalogEntry, type Tier } from '../format/types.js';
+import { TIER_RANK, type CatalogEntry, type Tier, type TrustHold } from '../format/types.js';
 import type { Diagnostic } from '../../base/diagnostics.js';
 import { nameKey } from '../../base/names.js';
 
 /** Bump (via CACHE_VERSION in catalog-cache.ts) when the parser's output changes: older caches are re-parsed. */
 export const PARSER_VERSION = CACHE_VERSION;
 
-export type ReviewHook = (entry: CatalogEntry) => { enabled: false; reason: string } | undefined;
+/**
+ * The trust layer's verdict on one entry: undefined = may act. `trust` says the skill is held (refused, pending the
+ * user, or still being checked): a held skill shadows nobody, the lower-tier skill of its name acts until it is trusted.
+ */
+export type ReviewHook = ((entry: CatalogEntry) => { enabled: false; reason: string; trust?: TrustHold } | undefined) & {
+  /** Called before each review pass with every entry (the trust layer starts background audits here). */
+  prepare?(entries: CatalogEntry[]): void;
+  /** Verdicts that arrive later (background audits): the catalog reviews again and emits 'change'. */
+  onVerdicts?(listener: () => void): void;
+  /** Stop background work (Catalog.close). */
+  close?(): Promise<void>;
+};
 
 export interface CatalogOptions {
   paths: KnackPaths;
@@ -117,6 +130,42 @@ export class Catalog extends EventEmitter {
     this.settings = options.settings ?? DEFAULT_SETTINGS;
     // Toggles are kept under the workspace's real path: a folder opened through a symbolic link is the same workspace.
     this.workspaceKey = options.workspace ? realOr(options.workspace) : '';
+    options.review?.onVerdicts?.(() => this.verdictsArrived());
+  }
+
+  /** Skills whose audit has not finished (`checking`): never prompted nor matched until their verdict is in. */
+  checking(): CatalogEntry[] {
+    return this.all.filter((e) => e.trust === 'checking');
+  }
+
+  /** Stop the trust layer's background audits (the workspace calls this when it closes). */
+  async close(): Promise<void> {
+    await this.options.review?.close?.();
+  }
+
+  /** Resolves when no skill is `checking` any more (every verdict is in). */
+  settled(): Promise<void> {
+    if (!this.checking().length) return Promise.resolve();
+    return new Promise((resolve) => {
+      const check = (): void => {
+        if (this.checking().length) return;
+        this.off('verdicts', check);
+        resolve();
+      };
+      this.on('verdicts', check);
+    });
+  }
+
+  /** Background audits finished: review again; emit 'change' for every skill whose state moved, then 'verdicts'. */
+  private verdictsArrived(): void {
+    const before = new Map(this.all.map((e) => [e, `${e.enabled}|${e.trust ?? ''}|${e.shadowedBy?.file ?? ''}|${e.disabledReason ?? ''}`]));
+    this.applyToggles();
+    const changed = new Set<string>();
+    for (const e of this.all) {
+      if (before.get(e) !== `${e.enabled}|${e.trust ?? ''}|${e.shadowedBy?.file ?? ''}|${e.disabledReason ?? ''}`) changed.add(e.manifest.name);
+    }
+    if (changed.size) this.emit('change', { added: [], removed: [], changed: [...changed] } satisfies CatalogChange);
+    this.emit('verdicts');
   }
 
   /** The settings this catalog was built with (defaults applied). */
@@ -356,6 +405,11 @@ export class Catalog extends EventEmitter {
     this.winners = winners;
     // Broken skills in discovery order.
     this.brokenList = broken.sort((a, b) => a[0] - b[0]).map((x) => x[1]);
+    try {
+      this.options.review?.prepare?.(this.all);
+    } catch {
+      // the per-entry review below still judges every skill (fail closed there)
+    }
     this.applyToggles();
   }
 
@@ -373,13 +427,55 @@ export class Catalog extends EventEmitter {
         // Fail closed: a skill the trust layer could not review is not used.
         verdict = { enabled: false, reason: `trust review failed: ${(err as Error).message}` };
       }
+      delete e.trust;
       if (verdict && verdict.enabled === false) {
         e.enabled = false;
         e.disabledReason = verdict.reason;
+        if (verdict.trust) e.trust = verdict.trust;
       }
     }
+    this.resolveShadowing();
+  }
+
+  /**
+   * Who acts for each name: the highest-precedence skill that is not held for trust. A held skill (refused, pending,
+   * checking) shadows nobody — a cloned repository's `git-commit` folder does not switch off the built-in one — and
+   * says which skill it would shadow once trusted. `this.all` is sorted by name, then precedence.
+   */
+  private resolveShadowing(): void {
+    const winners = new Map<string, CatalogEntry>();
+    for (let i = 0; i < this.all.length;) {
+      const key = nameKey(this.all[i]!.manifest.name);
+      let j = i + 1;
+      while (j < this.all.length && nameKey(this.all[j]!.manifest.name) === key) j++;
+      const group = this.all.slice(i, j);
+      const win = group.find((e) => !e.trust) ?? group[0]!;
+      winners.set(key, win);
+      const winAt = group.indexOf(win);
+      group.forEach((e, k) => {
+        delete e.shadowedBy;
+        delete e.wouldShadow;
+        if (e === win) return;
+        if (k > winAt) e.shadowedBy = { tier: win.tier, file: win.file };
+        else {
+          // Held and above the one that acts: it would take that one's place once trusted.
+          e.wouldShadow = { tier: win.tier, file: win.file, name: win.manifest.name };
+          e.disabledReason = `${HOLD_WORDS[e.trust!]} — would shadow ${win.tier} ${win.manifest.name}${e.disabledReason ? `: ${e.disabledReason}` : ''}`;
+        }
+      });
+      i = j;
+    }
+    this.winners = winners;
+  }
+
+  /** The highest-precedence skill of that name held for trust (refused, pending, checking), if any: what `trust NAME` means. */
+  held(name: string): CatalogEntry | undefined {
+    const key = nameKey(name);
+    return this.all.find((e) => e.trust && nameKey(e.manifest.name) === key);
   }
 }
+
+const HOLD_WORDS: Record<TrustHold, string> = { refused: 'refused', pending: 'pending trust', checking: 'checking' };
 
 /** Build the catalog for a workspace (cold or warm from the store's cache). See the header for the API. */
 export async function openCatalog(options: CatalogOptions): Promise<Catalog> {

@@ -79,6 +79,19 @@ function unusableName(n: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The name a skill written with a display name (`Agent Development`) is invoked by: its folder's slug when that is a
+ * usable name, else the slugified name; undefined when neither gives one. Control characters and path separators are
+ * never slugged away (such a name is refused, not repaired).
+ */
+export function invocableName(name: string, folderName: string | undefined): string | undefined {
+  if (/[\p{Cc}\p{Cf}/\\]/u.test(name)) return undefined;
+  for (const candidate of [folderName ? slugify(folderName) : '', slugify(name)]) {
+    if (candidate && !unusableName(candidate)) return candidate;
+  }
+  return undefined;
+}
+
 /** A display title → a skill name: `Git Commit` → `git-commit`. */
 export function slugify(title: string): string {
   return title
@@ -235,14 +248,26 @@ export function manifestFromSplit(split: SplitResult, file: string, opts: ParseO
     if (!rep.list.some((x) => x.field === 'name' && x.severity === 'error')) rep.add('error', 'name.missing', 'name', 'Missing required field in frontmatter: name', y.keyLines.get('name') ?? 2);
     name = undefined;
   } else {
-    const bad = unusableName(name);
+    let bad = unusableName(name);
+    let slugged = false;
+    if (bad && /\s/u.test(name)) {
+      // Real repositories write display names (`Agent Development`): index the skill under a slug, keep the words.
+      const slug = invocableName(name, opts.folderName ?? basename(dirname(file)));
+      if (slug) {
+        rep.lenient('name.slugified', 'name', `Skill name '${name}' ${bad}; it is invoked as '${slug}' and '${name}' is kept as its display title`);
+        title ??= name;
+        name = slug;
+        bad = undefined;
+        slugged = true;
+      }
+    }
     if (bad) {
       rep.add('error', 'name.unusable', 'name', `Skill name '${name}' ${bad}`);
       name = undefined;
-    } else {
+    } else if (name !== undefined) {
       for (const p of nameProblems(name)) rep.lenient(p.code, 'name', p.message);
-      if (title && !rawName && !strict) {
-        // name derived from title: fine, no warning.
+      if ((title && !rawName && !strict) || slugged) {
+        // name derived from title, or a display name slugged (already reported): no second warning.
       } else if (title && rawName !== undefined && slugify(title) !== name.toLowerCase()) {
         rep.add('warning', 'name.title-differs', 'title', `title "${title}" and name "${name}" differ; using name`);
       }

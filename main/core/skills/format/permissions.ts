@@ -20,7 +20,8 @@ export function rejectedPermissions(): Permissions {
 }
 
 /** The gate's view of a skill: its real folder and the permissions its manifest requested (nothing when rejected). */
-export function skillPolicyOf(skill: { manifest: Pick<SkillManifest, 'name' | 'requested'>; realDir: string }): SkillPolicy {
+export function skillPolicyOf(skill: { manifest: Pick<SkillManifest, 'name' | 'requested'>; realDir: string; tier?: string }): SkillPolicy {
   // `?.`: a manifest built without the reader (by hand) is held to nothing, like a rejected request.
-  return { name: skill.manifest.name, dir: skill.realDir, permissions: skill.manifest.requested?.permissions ?? rejectedPermissions() };
+  // The tier goes with it: rules made for a skill bind to tier + real folder, not the name.
+  return { name: skill.manifest.name, dir: skill.realDir, permissions: skill.manifest.requested?.permissions ?? rejectedPermissions(), ...(skill.tier ? { tier: skill.tier } : {}) };
 }

@@ -68,4 +68,13 @@ export interface CatalogEntry extends SkillRecord {
   enabled: boolean;
   /** Why it is disabled, when not by the user (e.g. audit P0 / untrusted P1). */
   disabledReason?: string;
+  /**
+   * Set while the skill is not trusted: `refused` (audit P0), `pending` (P1 or widened permissions, waiting for the
+   * user), `checking` (its audit has not finished). An untrusted skill acts as nobody and shadows nobody.
+   */
+  trust?: TrustHold;
+  /** An untrusted skill that would shadow this lower-tier skill of the same name once trusted. */
+  wouldShadow?: { tier: Tier; file: string; name: string };
 }
+
+export type TrustHold = 'refused' | 'pending' | 'checking';

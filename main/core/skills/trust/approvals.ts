@@ -5,7 +5,7 @@ import type { ApprovalRow, Rule } from '../../store/policy-repo.js';
 import type { Finding } from './audit.js';
 import type { PermissionDiff } from '../../policy/diff.js';
 import type { Permissions } from '../../policy/permissions.js';
-import type { Actor, ToolCall } from '../../policy/types.js';
+import type { Actor, Decision, ToolCall } from '../../policy/types.js';
 import { recordAnswer, type ToolAnswer } from '../../policy/answers.js';
 import { approvePendingInstall, type InstallResult } from './install.js';
 import { trustSkill, type TrustResult } from './trust.js';
@@ -34,8 +34,11 @@ export interface Approvals {
   reject(id: string): boolean;
   /** Trust a discovered (not installed) P1 skill as its files are now; P0 is refused. */
   trust(dir: string): TrustResult;
-  /** Record an answer to an `ask`: `always`/`never` persist as generalised rules (returned). */
-  answerToolCall(call: ToolCall, actor: Actor, workspace: string, answer: ToolAnswer): { allowed: boolean; rules: Rule[] };
+  /**
+   * Record an answer to an `ask`: `always`/`never` persist as generalised rules (returned). For a skill's call the
+   * rule binds to the skill identity in `decision.skill` (tier + real folder + hash); without it, to nothing reusable.
+   */
+  answerToolCall(call: ToolCall, actor: Actor, workspace: string, answer: ToolAnswer, decision?: Decision): { allowed: boolean; rules: Rule[] };
 }
 
 export function toPending(row: ApprovalRow): PendingApproval {
@@ -54,6 +57,6 @@ export function createApprovals(store: Store): Approvals {
     approve: (id) => approvePendingInstall(store, id),
     reject: (id) => store.policy.decideApproval(id, 'rejected'),
     trust: (dir) => trustSkill(dir, store),
-    answerToolCall: (call, actor, workspace, answer) => recordAnswer(store.policy, call, actor, workspace, answer),
+    answerToolCall: (call, actor, workspace, answer, decision) => recordAnswer(store.policy, call, actor, workspace, answer, decision),
   };
 }

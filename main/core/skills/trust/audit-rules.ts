@@ -30,6 +30,21 @@ export interface AuditRule {
   message: string;
 }
 
+/** A shell variable as a path: $X, ${X}, ${X:-default}, ${X=default} (not ${X:?}, which fails when X is unset). */
+const SH_VAR = String.raw`\$(?:\w+|\{\w+(?::?[-=][^}]*)?\})`;
+
+/** Where a URL starts in markdown or HTML that the agent may render: `![x](`, `[x](`, `<img src=`, `<a href=`. */
+const MD_URL = String.raw`(?:!?\[[^\]\n]{0,200}\]\(\s*<?|<(?:img|a|iframe)\b[^>\n]{0,200}\b(?:src|href)\s*=\s*["']?)`;
+/** A URL up to its query (the first ? or #), then a lazy walk into the query; bounded so no line can go quadratic. */
+const URL_QUERY = String.raw`https?:\/\/[^\s)"'>?#]{0,300}[?#][^\s)"'>]{0,300}?`;
+const SECRET_WORD = String.raw`secrets?|tokens?|api[ _-]?keys?|private[ _-]?keys?|ssh[ _-]?keys?|\bkeys?\b|credentials?|passw(?:or)?ds?|\.env\b|\benv(?:ironment)?(?:[ _](?:variables?|values?|vars))?\b|cookies?|[A-Z0-9]+_(?:KEY|TOKEN|SECRET)\b|id_rsa|\.ssh`;
+const DATA_WORD = String.raw`${SECRET_WORD}|contents?|files?|data|history|conversation|chat|messages?|prompts?|source(?: code)?|code|repo(?:sitory)?|workspace|diff|output|answers?|user(?:'s)? (?:input|question|data)`;
+const EMBED_VERB = String.raw`\b(?:append|add|include|embed|put|encode|insert|place|pass|attach|stuff|smuggle|fill|substitute|interpolate)\b`;
+const URL_WORD = String.raw`(?:\b(?:the |an? |its |each )?(?:urls?|query(?: strings?| param(?:eter)?s?)?|url param(?:eter)?s?|image (?:url|link|src)|links?|src|href)\b)`;
+
+/** How words say a URL's empty query value is to be filled: `…?q= followed by the key`. */
+const FILLED_BY = String.raw`(?:followed by|plus|\+|containing|concatenated with|appended with|and then (?:add|append))\b`;
+
 const CODE: Context[] = ['shell', 'script', 'inline'];
 const ALL: Context[] = ['prose', 'inline', 'shell', 'example', 'script', 'comment'];
 const SHELLISH: Context[] = ['shell', 'inline'];
@@ -37,9 +52,14 @@ const SHELLISH: Context[] = ['shell', 'inline'];
 export const RULES: AuditRule[] = [
   // ---- destructive / privilege (P0) ----
   {
-    id: 'destructive.rm-root', hints: ['rm '], family: 'destructive', level: 'P0', contexts: [...CODE], weak: ['example', 'prose'], negatable: true,
-    re: /\brm\s+(?=(?:-{1,2}[\w-]*\s+)*?-(?:[a-zA-Z]*[rR]|-recursive\b))(?:-{1,2}[\w-]*\s+)+(?:\/|\/\*|~\/?|\$HOME\/?|"\$HOME"\/?|\*|\.\.?\/?)(?=\s|$|[;&|)"'`])/,
-    message: 'recursive delete of the root, home or current folder',
+    id: 'destructive.rm-root', hints: ['rm ', 'find'], family: 'destructive', level: 'P0', contexts: [...CODE], weak: ['example', 'prose'], negatable: true,
+    // Targets: /, /*, ~, $HOME, *, . and .. — and a variable path that expands to / or ~ when the variable is empty or
+    // unset ("$DIR"/, $DIR/*, "${DIR}/", ${X:-/}). A ${X:?} guard stops the shell first and is not matched.
+    re: new RegExp(String.raw`\brm\s+(?=(?:-{1,2}[\w-]*\s+)*?-(?:[a-zA-Z]*[rR]|-recursive\b))(?:-{1,2}[\w-]*\s+)+` +
+      String.raw`(?:\/\*?|~\/?\*?|\*|\.\.?\/?|"?\$\{?HOME\}?"?\/?\*?|"?${SH_VAR}"?\/\*?|"${SH_VAR}\/\*?"|"?\$\{\w+:?[-=][\/~]\/?\*?\}"?\/?\*?)(?=\s|$|[;&|)"'\x60])` +
+      // find / -delete, find ~ -exec rm …: the same recursive delete spelled with find.
+      String.raw`|\bfind\s+(?:\/|~\/?|"?\$\{?HOME\}?"?\/?)\s[^\n|;&]{0,200}?(?:-delete\b|-exec\s+rm\b)`),
+    message: 'recursive delete of the root, home or current folder (or of a variable path that is / when the variable is empty)',
   },
   {
     id: 'destructive.disk', hints: ['mkfs', 'dd ', '(){', 'chmod', '/dev/sd'], family: 'destructive', level: 'P0', contexts: [...CODE], weak: ['example', 'prose'], negatable: true,
@@ -73,13 +93,25 @@ export const RULES: AuditRule[] = [
     message: 'builds a function from a string (Function constructor)',
   },
   {
+    id: 'exec.indirect-eval', hints: ['eval', 'settimeout', 'setinterval', 'setimmediate', 'vm.', 'constructor', 'runin'], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
+    // (0, eval)(…) and window.eval are global eval; a string handed to a timer is evaluated; vm runs code; (…).constructor("…") is Function.
+    re: /\(\s*\d+\s*,\s*eval\s*\)|(?:[=(,:?]|\breturn)\s*eval\b(?!\s*[(\w$.])|\bset(?:Timeout|Interval|Immediate)\s*\(\s*(?:["'][^"'\n]|`)|\bvm\s*\.\s*(?:runIn(?:New|This)?Context|compileFunction)\s*\(|\bnew\s+vm\s*\.\s*Script\s*\(|\.\s*constructor\s*\(\s*["'`]/,
+    message: 'evaluates a string as code indirectly ((0, eval), a string timer, vm, a constructor call)',
+  },
+  {
+    id: 'exec.dynamic-import', hints: ['import'], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
+    // import() of anything but a plain string literal: the module to run is computed at run time.
+    re: /(?<![.\w$])import\s*\(\s*(?!["'][^"'\n$]*["']\s*[,)]|`[^`$\n]*`\s*[,)]|\))/,
+    message: 'loads a module whose name is computed at run time (dynamic import of a built string)',
+  },
+  {
     id: 'exec.child-process', hints: ['child_process'], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
     re: /\bchild_process\b|\bnode:child_process\b/,
     message: 'spawns system processes from a script (child_process)',
   },
   {
-    id: 'exec.os-system', hints: ['os.', 'subprocess', 'pty.', 'commands.', 'runtime', 'shell_exec', 'passthru', 'proc_open', '__import__', 'import_module'], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
-    re: /(?:\bos|(?:__import__|\bimport_module)\(\s*["']os["']\s*\))\s*\.\s*(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?)\s*\(|\bsubprocess\.\w+\([^)\n]*shell\s*=\s*True|\bpty\.spawn\s*\(|\bcommands\.getoutput\s*\(|\bRuntime\.getRuntime\(\)\.exec|\bshell_exec\s*\(|\bpassthru\s*\(|\bproc_open\s*\(/,
+    id: 'exec.os-system', hints: ['os.', 'subprocess', 'pty.', 'commands.', 'runtime', 'shell_exec', 'passthru', 'proc_open', '__import__', 'import_module', 'system'], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
+    re: /(?:\bos|(?:__import__|\bimport_module)\(\s*["']os["']\s*\))\s*\.\s*(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?)\s*\(|[=(,:]\s*os\s*\.\s*(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?)\b(?!\s*\()|\bsubprocess\.\w+\([^)\n]*shell\s*=\s*True|\bpty\.spawn\s*\(|\bcommands\.getoutput\s*\(|\bRuntime\.getRuntime\(\)\.exec|\bshell_exec\s*\(|\bpassthru\s*\(|\bproc_open\s*\(|(?<![.\w$>:])system\s*\(\s*["'$@\w]/,
     message: 'runs a shell command from a script (os.system / shell=True / popen)',
   },
   {
@@ -113,6 +145,23 @@ export const RULES: AuditRule[] = [
     id: 'exfil.instruction', hints: ['http', 'webhook', 'pastebin', 'ngrok', 'requestbin'], family: 'exfiltration', level: 'P0', contexts: ['prose', 'comment'], weak: ['inline', 'example'], mentionable: true, negatable: true,
     re: /\b(?:send|upload|post|transmit|forward|exfiltrate|copy|share|submit|beam)\b(?:[^.\n]|\.(?=\w)){0,80}\b(?:contents?|files?|source(?: code)?|workspace|repo(?:sitory)?|secrets?|credentials?|keys?|tokens?|env(?:ironment)?(?: variables)?|\.env|\.ssh|ssh keys?|history|conversation|codebase|password)\b(?:[^.\n]|\.(?=\w)){0,80}\b(?:to|at|into)\b(?:[^.\n]|\.(?=\w)){0,20}(?:https?:\/\/|\b(?:webhook|pastebin|ngrok|requestbin)\b)/i,
     message: 'tells the agent to send workspace data or secrets to an outside address',
+  },
+  {
+    id: 'exfil.url-secret', hints: ['http', 'url', 'query', 'link', 'image', 'src'], family: 'exfiltration', level: 'P0', contexts: ['prose', 'comment', 'inline'], weak: ['example'], mentionable: true, negatable: true,
+    // A markdown image/link (or <img src>) whose query is filled with a secret, or words telling the agent to put one there.
+    re: new RegExp(String.raw`${MD_URL}${URL_QUERY}(?:\{\{?|\$\{?|%|<)[^}\n)>%"']{0,40}?(?:${SECRET_WORD})` +
+      String.raw`|${EMBED_VERB}[^.\n]{0,100}\b(?:${SECRET_WORD})[^.\n]{0,80}\b(?:in|into|to|as|inside)\b[^.\n]{0,30}${URL_WORD}` +
+      String.raw`|https?:\/\/[^\s?#]{0,300}[?#]\S{0,300}?=\s+${FILLED_BY}[^.\n]{0,60}\b(?:${SECRET_WORD})`, 'i'),
+    message: 'tells the agent to put secrets (keys, tokens, .env) into a URL it renders or opens: a disguised upload',
+  },
+  {
+    id: 'exfil.url-data', hints: ['http', 'url', 'query', 'link', 'image', 'src'], family: 'exfiltration', level: 'P1', contexts: ['prose', 'comment', 'inline', 'example'], negatable: true,
+    // An image fetched with a filled-in query (rendering it sends the data), a link filled with workspace data, or words saying to.
+    re: new RegExp(String.raw`(?:!\[[^\]\n]{0,200}\]\(\s*<?|<img\b[^>\n]{0,200}\bsrc\s*=\s*["']?)${URL_QUERY}(?:\{\{?[^}\n]{1,80}\}|\$\{?[A-Za-z_]\w{0,60}|%[A-Z_]{1,60}%|<[A-Za-z_][\w -]{0,40}>|\[[A-Z_ ]{3,40}\])` +
+      String.raw`|${MD_URL}${URL_QUERY}(?:\{\{?|\$\{?|<)[^}\n)>"']{0,40}?(?:${DATA_WORD})` +
+      String.raw`|${EMBED_VERB}[^.\n]{0,100}\b(?:${DATA_WORD})[^.\n]{0,80}\b(?:in|into|to|as|inside)\b[^.\n]{0,30}${URL_WORD}` +
+      String.raw`|https?:\/\/[^\s?#]{0,300}[?#]\S{0,300}?=\s+${FILLED_BY}[^.\n]{0,60}\b(?:${DATA_WORD})`, 'i'),
+    message: 'puts workspace or conversation data into a URL query (an image or link that sends it out when rendered or opened)',
   },
   // ---- network and installs (P1) ----
   { id: 'network.curl', hints: ['curl'], family: 'network', level: 'P1', contexts: [...SHELLISH, 'script'], re: /(?:^|[\s;&|(`"'])curl\s+\S/, message: 'downloads from the network (curl)' },
@@ -207,4 +256,4 @@ export const LEVEL_RANK: Record<Level, number> = { P2: 0, P1: 1, P0: 2 };
 export const maxLevel = (a: Level, b: Level): Level => (LEVEL_RANK[a] >= LEVEL_RANK[b] ? a : b);
 
 /** Bump when rules change: cached audits of an older rule book are redone. */
-export const AUDITOR_VERSION = 'rules-4';
+export const AUDITOR_VERSION = 'rules-5';

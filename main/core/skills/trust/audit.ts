@@ -11,6 +11,7 @@ import { readPermissionRequest } from '../format/permissions.js';
 import { permissionDiff, type PermissionDiff } from '../../policy/diff.js';
 import { readFrontmatterText } from '../format/skill-frontmatter.js';
 import { isInside } from '../../base/paths.js';
+import { invocableName, slugify } from '../format/manifest.js';
 
 export interface Finding {
   /** Path relative to the skill folder, "/" separators. */
@@ -39,7 +40,26 @@ export interface AuditReport {
   manifestDiagnostics: Diagnostic[];
   /** Against the previous version, when one was given. */
   diff?: PermissionDiff;
+  /**
+   * The two verdicts the level is made of: the manifest's (frontmatter and permission request) and the content's
+   * (instructions, references, scripts). The content rules run whatever the manifest's verdict.
+   */
+  verdicts: { manifest: Level; content: Level };
   auditor: string;
+}
+
+/** Families judged as the manifest (frontmatter, permission request); every other finding is about the content. */
+export const MANIFEST_FAMILIES: ReadonlySet<Family> = new Set<Family>(['manifest', 'permissions']);
+
+/** The manifest and content verdicts of a set of findings. */
+export function verdictsOf(findings: Finding[]): { manifest: Level; content: Level } {
+  let manifest: Level = 'P2';
+  let content: Level = 'P2';
+  for (const f of findings) {
+    if (MANIFEST_FAMILIES.has(f.family)) manifest = maxLevel(manifest, f.level);
+    else content = maxLevel(content, f.level);
+  }
+  return { manifest, content };
 }
 
 export const LIMITS = { maxFiles: 2000, maxFileBytes: 2 * 1024 * 1024, maxTotalBytes: 64 * 1024 * 1024, maxPerRule: 20 };
@@ -128,7 +148,24 @@ function executableMagic(buf: Buffer): string | undefined {
 }
 
 /** A line with its context; `prose` is the surrounding sentence used for negation/mention checks. */
-interface Segment { text: string; ctx: Context; line: number; around: string; quoted?: boolean }
+/**
+ * A line (or part of one) with its context. `around` is the surrounding sentence used for negation/mention checks.
+ * `placement` marks text the user does not see rendered but the model reads on every turn: the frontmatter
+ * description (in every prompt) and HTML comments (invisible when rendered). It aggravates, never lessens.
+ */
+interface Segment {
+  text: string; ctx: Context; line: number; around: string; quoted?: boolean; placement?: Placement;
+  /** A list item under a heading or lead-in that lists things to look for ("## Red flags", "Watch for these sinks:"). */
+  listedAsCheck?: boolean;
+}
+type Placement = 'description' | 'html-comment';
+const PLACEMENT_NOTE: Record<Placement, string> = {
+  description: 'in the frontmatter description, which goes into every prompt',
+  'html-comment': 'inside an HTML comment: invisible when rendered, read by the model',
+};
+
+/** A shell line that feeds an inline program to an interpreter through a here-document: `python3 - <<'EOF'`. */
+const HEREDOC_RE = /\b(?:python[\d.]*|node(?:js)?|perl|ruby|php|bun|deno(?:\s+run)?|osascript)\b[^<\n]*<<-?\s*(["']?)([A-Za-z_]\w*)\1/;
 
 /** Shell lines ending in a backslash continue on the next line: `curl … \` / `| sh` is one command. */
 function continues(raw: string): boolean {
@@ -143,15 +180,25 @@ function markdownSegments(lines: string[], firstLine = 1): Segment[] {
   let prevBlank = true;
   let inIndented = false;
   let inList = false;
+  let heredoc: string | undefined;
+  let comment: { text: string; line: number } | undefined;
+  let checkList = false;
   lines.forEach((raw, i) => {
     const line = i + firstLine;
     const fm = /^\s{0,3}(`{3,}|~{3,})\s*([\w+-]*)/.exec(raw);
-    if (fm) {
-      if (!fence) { fence = { marker: fm[1]!, ctx: SHELL_FENCE.has(fm[2]!.toLowerCase()) ? 'shell' : 'example' }; carry = undefined; return; }
-      if (fm[1]!.startsWith(fence.marker) && raw.trim().replace(/[`~]/g, '') === '') { fence = undefined; carry = undefined; prevBlank = false; return; }
+    if (fm && !comment) {
+      if (!fence) { fence = { marker: fm[1]!, ctx: SHELL_FENCE.has(fm[2]!.toLowerCase()) ? 'shell' : 'example' }; carry = undefined; heredoc = undefined; return; }
+      if (fm[1]!.startsWith(fence.marker) && raw.trim().replace(/[`~]/g, '') === '') { fence = undefined; carry = undefined; heredoc = undefined; prevBlank = false; return; }
     }
     if (fence) {
       const t = raw.replace(/^\s*(?:\$|>|PS>|#\s*\$)\s+/, '');
+      if (heredoc !== undefined) {
+        // The body of `python3 - <<'EOF'` is a program: judged as a script.
+        if (raw.trim() === heredoc) heredoc = undefined;
+        else out.push({ text: raw, ctx: fence.ctx === 'shell' ? 'script' : 'example', line, around: raw });
+        return;
+      }
+      if (fence.ctx === 'shell') heredoc = HEREDOC_RE.exec(t)?.[2];
       const comment = /^\s*#(?!!)/.test(raw) && fence.ctx === 'shell';
       if (fence.ctx === 'shell' && !comment && (carry || continues(t))) {
         // Join continued lines so a command split over several lines is matched whole.
@@ -176,19 +223,51 @@ function markdownSegments(lines: string[], firstLine = 1): Segment[] {
     }
     if (!blank) inIndented = false;
     prevBlank = blank;
-    out.push({ text: raw, ctx: 'prose', line, around: raw });
+    const item = /^\s*(?:[-*+]|\d+[.)])\s/.test(raw);
+    const heading = /^\s{0,3}#/.test(raw);
+    if (heading || (!blank && !item && !/^\s/.test(raw))) {
+      // A heading or a lead-in line opens (or closes) a list of things to look for.
+      checkList = (heading || /[:：]\s*$/.test(raw)) && CHECK_RE.test(raw) && !RUN_RE.test(raw.replace(/:\s*$/, ''));
+    }
+    const listed = checkList && (item || /^\s/.test(raw));
+    out.push({ text: raw, ctx: 'prose', line, around: raw, ...(listed ? { listedAsCheck: true } : {}) });
+    // HTML comments (one line or many): what they hold is judged as text placed out of the reader's sight.
+    let rest = raw;
+    while (rest) {
+      if (comment) {
+        const end = rest.indexOf('-->');
+        comment.text += (comment.text ? ' ' : '') + (end === -1 ? rest : rest.slice(0, end));
+        if (end === -1) break;
+        if (comment.text.trim()) out.push({ text: comment.text, ctx: 'prose', line: comment.line, around: comment.text, placement: 'html-comment' });
+        comment = undefined;
+        rest = rest.slice(end + 3);
+        continue;
+      }
+      const start = rest.indexOf('<!--');
+      if (start === -1) break;
+      comment = { text: '', line };
+      rest = rest.slice(start + 4);
+    }
     for (const m of raw.matchAll(/(`+)([^`]+?)\1/g)) {
       const before = raw.slice(Math.max(0, (m.index ?? 0) - 1), m.index ?? 0);
-      out.push({ text: m[2]!, ctx: 'inline', line, around: raw, quoted: /["“'‘]/.test(before) });
+      out.push({ text: m[2]!, ctx: 'inline', line, around: raw, quoted: /["“'‘]/.test(before), ...(listed ? { listedAsCheck: true } : {}) });
     }
   });
+  if (comment?.text.trim()) out.push({ text: comment.text, ctx: 'prose', line: comment.line, around: comment.text, placement: 'html-comment' });
   return out;
 }
 
 function scriptSegments(lines: string[], shell: boolean): Segment[] {
   const out: Segment[] = [];
   let carry: { text: string; line: number } | undefined;
+  let heredoc: string | undefined;
   lines.forEach((raw, i) => {
+    if (heredoc !== undefined) {
+      if (raw.trim() === heredoc) heredoc = undefined;
+      else out.push({ text: raw, ctx: 'script', line: i + 1, around: raw });
+      return;
+    }
+    if (shell) heredoc = HEREDOC_RE.exec(raw)?.[2];
     const trimmed = raw.trimStart();
     const comment = (trimmed.startsWith('#') && !trimmed.startsWith('#!')) || trimmed.startsWith('//') || trimmed.startsWith('--') ||
       trimmed.startsWith('/*') || trimmed.startsWith('* ') || trimmed.startsWith('REM ');
@@ -207,8 +286,12 @@ function scriptSegments(lines: string[], shell: boolean): Segment[] {
 
 interface Hit { rule: AuditRule; level: 'P0' | 'P1'; index: number }
 
-/** Apply the rule book to one normalised segment. */
-function matchRules(seg: Segment, text: string, rules: AuditRule[] = RULES): Hit[] {
+/**
+ * Apply the rule book to one normalised segment. `aggravated`: the text sits where the user does not see it (a
+ * description, an HTML comment): a rule applies at its full level wherever it would apply at all, and a quoted or
+ * discussed phrase is not let off.
+ */
+function matchRules(seg: Segment, text: string, rules: AuditRule[] = RULES, aggravated = false): Hit[] {
   const hits: Hit[] = [];
   const lower = text.toLowerCase();
   for (const rule of rules) {
@@ -220,20 +303,125 @@ function matchRules(seg: Segment, text: string, rules: AuditRule[] = RULES): Hit
     if (!hinted) continue;
     const m = rule.re.exec(text);
     if (!m) continue;
-    let level: 'P0' | 'P1' = weak ? 'P1' : rule.level;
+    let level: 'P0' | 'P1' = weak && !aggravated ? 'P1' : rule.level;
     if (rule.negatable && (seg.ctx === 'prose' || seg.ctx === 'inline' || seg.ctx === 'comment')) {
       const around = normalizeLine(seg.around).text;
       const idx = seg.ctx === 'inline' ? Math.max(0, around.indexOf(text.slice(0, 20))) : m.index;
       const before = around.slice(Math.max(0, idx - 80), idx).split(/[.!?;。！？]\s/).pop() ?? '';
       if (NEGATION_RE.test(before)) continue;
     }
-    if (rule.mentionable && level === 'P0') {
+    if (rule.mentionable && level === 'P0' && !aggravated) {
       const around = normalizeLine(seg.around).text;
       const pre = text.slice(Math.max(0, m.index - 2), m.index);
       const quoted = seg.quoted || /["“'‘`]\s*$/.test(pre) || /^\s*\|/.test(seg.around) || seg.ctx === 'example' || seg.ctx === 'inline';
       if (quoted || MENTION_RE.test(around.replace(/\b(?:https?:\/\/|www\.)\S+/g, ' '))) level = 'P1';
     }
     hits.push({ rule, level, index: m.index });
+  }
+  return hits;
+}
+
+/** Rule families about commands and code: judged on code spans on their own, not again in the sentence around them. */
+const COMMAND_FAMILIES = new Set<Family>(['destructive', 'privilege', 'code-execution', 'obfuscation', 'network', 'install']);
+const COMMAND_RULES = RULES.filter((r) => COMMAND_FAMILIES.has(r.family));
+const TEXT_RULES = RULES.filter((r) => !COMMAND_FAMILIES.has(r.family));
+
+/** Verbs that put a command in front of the agent to run (`Run \`…\``, `First, execute …`). */
+const RUN_RE = /\b(?:run|runs|running|execute|exec|type|paste|enter|invoke|launch|start|call|install|then|first|next|now|always|please)\b|[:：]\s*$/i;
+/** Words that show a code span is quoted as something to look for, not a step to take. */
+const CHECK_RE = /\b(?:dangerous|danger|risky|risk|unsafe|insecure|harmful|forbidden|banned|bad|wrong|anti-?patterns?|smells?|grep for|search for|look (?:out )?for|looks for|scan for|watch (?:out )?for|audit|review|checklist|flag|flags|flagged|detect\w*|catch(?:es)?|report(?:s|ed)?|warn(?:s|ing)? (?:about|on)|never|avoid|instead of|rather than|don't|do not|injection|vulnerab\w*|cve|exploit\w*|sinks?|red flags?|suspicious|malicious|indicators?|signs? of|mistakes?|pitfalls?)\b|^\s*[-*+]\s+\[[ xX]\]/i;
+
+/**
+ * A code span quoted in a sentence as something to look for (a security checklist: "Flag \`eval(\` on user input",
+ * "- [ ] Dangerous: \`rm -rf /\`"), with no verb telling the agent to run it in the same clause.
+ */
+function quotedAsCheck(seg: Segment, span: string): boolean {
+  const line = lineFacts(seg.around);
+  const idx = Math.max(0, line.text.indexOf(span.slice(0, 20)));
+  const clause = line.text.slice(Math.max(0, idx - 200), idx).split(/[.!?;。！？]\s/).pop() ?? '';
+  if (RUN_RE.test(clause)) return false;
+  return seg.listedAsCheck === true || CHECK_RE.test(clause) || line.checkNoRun || line.tableRow;
+}
+
+/** What quotedAsCheck needs of a line, worked out once per line (a line can hold thousands of code spans). */
+let lastFacts: { around: string; text: string; checkNoRun: boolean; tableRow: boolean } | undefined;
+function lineFacts(around: string): { text: string; checkNoRun: boolean; tableRow: boolean } {
+  if (lastFacts?.around !== around) {
+    const text = normalizeLine(around).text;
+    lastFacts = { around, text, checkNoRun: CHECK_RE.test(text) && !RUN_RE.test(text), tableRow: /^\s*\|/.test(around) };
+  }
+  return lastFacts;
+}
+
+/** Code spans blanked out of a prose line (their own inline segments judge them as code). */
+function withoutCodeSpans(text: string): string {
+  return text.includes('`') ? text.replace(/(`+)([^`]+?)\1/g, (m) => ' '.repeat(m.length)) : text;
+}
+
+/** A run verb before a command in prose (`run sudo …`, `execute: curl …`) marks where the command starts. */
+function commandStarts(text: string): string {
+  return text.replace(/\b(?:run|execute|exec|type|paste|enter|invoke|then|first|and)\b\s*:?\s+/gi, '; ');
+}
+
+/** The program inside `python3 -c "…"`, `node -e '…'`, `perl -e …`, `ruby -e …`, `php -r …`, `deno eval …`. */
+const INLINE_PROGRAM_RE = /\b(python[\d.]*|node(?:js)?|perl|ruby|php|bun|deno\s+eval|osascript)\s+(?:-[\w-]{1,20}\s+){0,4}?(?:(?:-c|-e|-E|-r|-p|--eval|--print|--command)\s+|(?<=eval\s+))(?:"((?:[^"\\\n]|\\.){0,4000})"|'([^'\n]{0,4000})'|\$'((?:[^'\\\n]|\\.){0,4000})')/g;
+
+function inlinePrograms(text: string): { interpreter: string; code: string }[] {
+  if (!/\b(?:python|node|perl|ruby|php|bun|deno|osascript)/.test(text)) return [];
+  const out: { interpreter: string; code: string }[] = [];
+  for (const m of text.matchAll(INLINE_PROGRAM_RE)) {
+    const code = (m[2] ?? m[3] ?? m[4] ?? '').replace(/\\(["\\$`])/g, '$1');
+    if (code.trim()) out.push({ interpreter: m[1]!.split(/\s/)[0]!, code });
+  }
+  return out;
+}
+
+/** One segment's hits: code spans, prose, hidden placements and inline programs each judged as what they are. */
+/** The rules a file can trigger at all (by their hints), split as judge() uses them. */
+interface RuleSet { all: AuditRule[]; text: AuditRule[]; command: AuditRule[] }
+const EVERY_RULE: RuleSet = { all: RULES, text: TEXT_RULES, command: COMMAND_RULES };
+
+/**
+ * The rules whose hints occur somewhere in the file's normalised text: a line can only match those (the per-line
+ * prefilter then runs on far fewer rules). Decoded forms (de-obfuscation, base64, tag characters, inline programs)
+ * are still judged against every rule.
+ */
+function rulesFor(text: string): RuleSet {
+  const lower = normalizeLine(text).text.toLowerCase();
+  const on = new Set(RULES.filter((r) => r.hints.some((h) => lower.includes(h))));
+  if (on.size === RULES.length) return EVERY_RULE;
+  return { all: RULES.filter((r) => on.has(r)), text: TEXT_RULES.filter((r) => on.has(r)), command: COMMAND_RULES.filter((r) => on.has(r)) };
+}
+
+function judge(seg: Segment, text: string, rules: RuleSet = EVERY_RULE): (Hit & { note?: string })[] {
+  if (seg.placement) {
+    // What the user never sees rendered: the words as instructions, and the commands in them as commands to run.
+    const note = PLACEMENT_NOTE[seg.placement];
+    const hits: (Hit & { note?: string })[] = matchRules(seg, text, rules.text, true).map((h) => ({ ...h, note }));
+    const cmd = commandStarts(text);
+    for (const h of matchRules({ ...seg, ctx: 'shell' }, cmd, rules.command, true)) {
+      if (quotedAsCheck({ ...seg, around: cmd }, cmd.slice(h.index, h.index + 20))) continue;
+      hits.push({ ...h, note });
+    }
+    return hits;
+  }
+  let hits: (Hit & { note?: string })[];
+  if (seg.ctx === 'prose') {
+    // Commands in running prose (at most P1): not when the sentence lists them as things to look for.
+    const masked = withoutCodeSpans(text);
+    const commands = matchRules(seg, masked, rules.command).filter((h) => !quotedAsCheck({ ...seg, around: masked }, masked.slice(h.index, h.index + 20)));
+    hits = [...matchRules(seg, text, rules.text), ...commands];
+  }
+  else if (seg.ctx === 'inline' && quotedAsCheck(seg, text)) hits = matchRules(seg, text, rules.text);
+  else hits = matchRules(seg, text, rules.all);
+  if (seg.ctx === 'shell' || seg.ctx === 'script' || seg.ctx === 'inline' || seg.ctx === 'example') {
+    for (const p of inlinePrograms(text)) {
+      const ctx: Context = seg.ctx === 'example' ? 'example' : 'script';
+      for (const h of matchRules({ ...seg, ctx: ctx === 'example' ? 'example' : 'script' }, normalizeLine(deobfuscate(p.code)).text)) {
+        if (seg.ctx === 'inline' && quotedAsCheck(seg, text)) continue;
+        hits.push({ ...h, note: `inside an inline ${p.interpreter} program` });
+      }
+    }
   }
   return hits;
 }
@@ -255,9 +443,14 @@ function windows(text: string): string[] {
 export interface TextAudit { findings: Finding[]; hidden: { line: number; hidden: HiddenText }[] }
 
 /** Audit one file's text. `kind` picks how lines are read (Markdown or a script). */
-export function auditText(file: string, text: string, kind: 'markdown' | 'shell' | 'script'): TextAudit {
+export function auditText(file: string, text: string, kind: 'markdown' | 'shell' | 'script', opts: { description?: { text: string; line: number } } = {}): TextAudit {
   const lines = text.split(/\r?\n/);
   const segments = kind === 'markdown' ? markdownSegments(lines) : scriptSegments(lines, kind === 'shell');
+  const fileRules = rulesFor(opts.description ? `${text}\n${opts.description.text}` : text);
+  if (opts.description?.text.trim()) {
+    const d = opts.description.text.replace(/\s+/g, ' ');
+    segments.push({ text: d, ctx: 'prose', line: opts.description.line, around: d, placement: 'description' });
+  }
   const findings: Finding[] = [];
   const hidden: TextAudit['hidden'] = [];
   const perRule = new Map<string, number>();
@@ -297,11 +490,12 @@ export function auditText(file: string, text: string, kind: 'markdown' | 'shell'
     if (!norm.text) continue;
     // Very long lines are scanned in overlapping windows so no pattern can go quadratic on them.
     for (const t of windows(norm.text)) {
-      const hits = matchRules(seg, t);
+      const hits = judge(seg, t, fileRules);
       for (const h of hits) {
-        add({ file, line: seg.line, rule: h.rule.id, family: h.rule.family, level: h.level, excerpt: excerptOf(t, h.index), message: h.rule.message });
+        add({ file, line: seg.line, rule: h.rule.id, family: h.rule.family, level: h.level, excerpt: excerptOf(t, h.index),
+          message: h.note ? `${h.rule.message} (${h.note})` : h.rule.message });
       }
-      if (seg.ctx === 'script' || seg.ctx === 'shell' || seg.ctx === 'example' || seg.ctx === 'inline') {
+      if (seg.ctx === 'script' || seg.ctx === 'shell' || seg.ctx === 'example' || (seg.ctx === 'inline' && !quotedAsCheck(seg, t))) {
         const d = deobfuscate(t);
         if (d !== t) {
           const plain = new Set(hits.map((h) => h.rule.id));
@@ -321,6 +515,11 @@ export function auditText(file: string, text: string, kind: 'markdown' | 'shell'
           excerpt: excerptOf(dn), message: `a base64 blob decodes to content that ${h.rule.message}` });
       }
     }
+  }
+  // A URL filled with secrets is reported once, as that (not also as the milder "filled with data").
+  const secretUrl = new Set(findings.filter((f) => f.rule === 'exfil.url-secret').map((f) => f.line));
+  if (secretUrl.size) {
+    for (let i = findings.length - 1; i >= 0; i--) if (findings[i]!.rule === 'exfil.url-data' && secretUrl.has(findings[i]!.line)) findings.splice(i, 1);
   }
   // Exfiltration: reading secrets and sending data in the same file is refused.
   const reads = findings.filter((f) => f.rule === 'exfil.sensitive-read');
@@ -414,15 +613,22 @@ export function auditSkill(dir: string, opts: AuditOptions = {}): AuditReport {
       findings.push({ file: f.rel, line: 1, rule: 'hidden.nul-bytes', family: 'hidden-text', level: 'P1', excerpt: '',
         message: 'NUL bytes in a text file (they make tools treat it as binary and skip it); audited with them removed' });
     }
+    let description: { text: string; line: number } | undefined;
     if (f === skillFile) {
       const fm = readFrontmatterText(text, f.rel);
+      for (const key of ['description', 'summary']) {
+        const v = fm.data?.[key];
+        if (typeof v === 'string' && !description) description = { text: v, line: fm.lineOf([key]) ?? 2 };
+      }
       if (!fm.data) {
         for (const e of fm.errors) {
           findings.push({ file: f.rel, line: e.line ?? 1, rule: 'manifest.unreadable', family: 'manifest', level: 'P0', excerpt: '', message: `${e.message}: the skill cannot be reviewed` });
         }
       } else {
         if (typeof fm.data.name === 'string' && fm.data.name.trim()) skill = fm.data.name.trim().normalize('NFKC');
-        else if (typeof fm.data.title === 'string' && fm.data.title.trim()) skill = fm.data.title.trim().normalize('NFKC');
+        else if (typeof fm.data.title === 'string' && fm.data.title.trim()) skill = slugify(fm.data.title.trim());
+        // A display name (`Agent Development`) is indexed under its slug: the report names the skill the same way.
+        if (/\s/u.test(skill)) skill = invocableName(skill, basename(dir)) ?? skill;
         const parsed = readPermissionRequest(fm.data, f.rel, fm.lineOf);
         manifestDiagnostics.push(...parsed.diagnostics);
         permissions = parsed.permissions;
@@ -447,7 +653,7 @@ export function auditSkill(dir: string, opts: AuditOptions = {}): AuditReport {
         }
       }
     }
-    findings.push(...auditText(f.rel, text, kindOf(f.rel, text.slice(0, 200))).findings);
+    findings.push(...auditText(f.rel, text, kindOf(f.rel, text.slice(0, 200)), f === skillFile ? { ...(description ? { description } : {}) } : {}).findings);
   }
   let diff: PermissionDiff | undefined;
   if (opts.previous !== undefined && permissions) {
@@ -462,7 +668,7 @@ export function auditSkill(dir: string, opts: AuditOptions = {}): AuditReport {
   const level = findings.reduce<Level>((l, f) => maxLevel(l, f.level), 'P2');
   return {
     skill, dir, level, findings, contentHash: hash.digest('hex'), files: files.length, bytes,
-    ...(permissions ? { permissions } : {}), manifestDiagnostics, ...(diff ? { diff } : {}), auditor: AUDITOR_VERSION,
+    ...(permissions ? { permissions } : {}), manifestDiagnostics, ...(diff ? { diff } : {}), verdicts: verdictsOf(findings), auditor: AUDITOR_VERSION,
   };
 }
 

@@ -50,15 +50,42 @@ export interface NormalizedLine {
   hidden?: HiddenText;
 }
 
+/** A zero-width joiner inside an emoji sequence (👩‍💻, 👨‍👩‍👧, 🏳️‍🌈): part of the picture, not hidden text. */
+const EMOJI_ZWJ = /(\p{Extended_Pictographic}(?:\uFE0F|[\u{1F3FB}-\u{1F3FF}])?)\u200D(?=\p{Extended_Pictographic})/gu;
+/** Scripts whose spelling uses ZWJ/ZWNJ between letters (Persian می‌خواهم, Devanagari क्‍ष, Sinhala, Khmer …). */
+const JOINING = '\\p{Script=Arabic}\\p{Script=Syriac}\\p{Script=Nko}\\p{Script=Mongolian}\\p{Script=Devanagari}\\p{Script=Bengali}' +
+  '\\p{Script=Gurmukhi}\\p{Script=Gujarati}\\p{Script=Oriya}\\p{Script=Tamil}\\p{Script=Telugu}\\p{Script=Kannada}\\p{Script=Malayalam}' +
+  '\\p{Script=Sinhala}\\p{Script=Khmer}\\p{Script=Myanmar}\\p{Script=Tibetan}\\p{Script=Thaana}\\p{Script=Hebrew}';
+const SCRIPT_JOINER = new RegExp(`([${JOINING}]\\p{M}*)[\\u200C\\u200D](?=[${JOINING}])`, 'gu');
+/** Right-to-left letters: a line holding them may carry direction marks (LRM, RLM, ALM) as ordinary typography. */
+const RTL_LETTER = /[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/u;
+const DIRECTION_MARK = /[\u200E\u200F\u061C]/g;
+/** A subdivision flag (🏴 + 2–6 tag letters/digits + cancel tag: England, Scotland, Wales): an emoji, not smuggled text. */
+const FLAG_TAGS = /\u{1F3F4}[\u{E0030}-\u{E0039}\u{E0061}-\u{E007A}]{2,6}\u{E007F}/gu;
+
+/**
+ * The line without the invisible characters ordinary writing uses: joiners inside emoji and inside the letters of
+ * scripts that spell with them, direction marks in right-to-left prose, subdivision flags. What remains is counted.
+ */
+function withoutTypography(line: string): string {
+  let t = line;
+  if (t.includes('\u200D')) t = t.replace(EMOJI_ZWJ, '$1');
+  if (/[\u200C\u200D]/.test(t)) t = t.replace(SCRIPT_JOINER, '$1');
+  if (RTL_LETTER.test(t)) t = t.replace(DIRECTION_MARK, '');
+  if (t.includes('\u{1F3F4}')) t = t.replace(FLAG_TAGS, '');
+  return t;
+}
+
 export function normalizeLine(line: string): NormalizedLine {
   let hidden: HiddenText | undefined;
   // Fast path: plain ASCII lines need no Unicode work.
   if (/[^\x00-\x7e]/.test(line)) {
-    const zw = line.match(ZERO_WIDTH)?.length ?? 0;
-    const bd = line.match(BIDI)?.length ?? 0;
-    const tagChars = line.match(TAGS) ?? [];
+    const counted = withoutTypography(line);
+    const zw = counted.match(ZERO_WIDTH)?.length ?? 0;
+    const bd = counted.match(BIDI)?.length ?? 0;
+    const tagChars = counted.match(TAGS) ?? [];
     // A BOM at the very start of a file is not hidden text.
-    const zeroWidth = zw - (line.startsWith('\uFEFF') ? 1 : 0);
+    const zeroWidth = zw - (counted.startsWith('\uFEFF') ? 1 : 0);
     if (zeroWidth > 0 || bd > 0 || tagChars.length > 0) {
       const decodedTags = tagChars
         .map((c) => c.codePointAt(0)! - 0xe0000)
@@ -107,15 +134,23 @@ export function deobfuscate(code: string): string {
     if (next === t) break;
     t = next;
   }
-  // global["eval"](…) / window['Function'] / obj["child_process"] → global.eval(…)
-  t = t.replace(/([\w$)\]])\s*\[\s*["'`]([A-Za-z_$][\w$]*)["'`]\s*\]/g, (_m, obj: string, name: string) =>
-    (/^(?:eval|exec|Function|compile|__import__)$/.test(name) ? ` ${name}` : `${obj}.${name}`));
+  // global["eval"](…) / window['Function'] / obj["child_process"] → global.eval(…). `exec`/`compile` are also
+  // ordinary methods (`regex["exec"](s)`): bare only on a global object (Python's __builtins__["exec"]).
+  t = t.replace(/([\w$)\]])\s*\[\s*["'`]([A-Za-z_$][\w$]*)["'`]\s*\]/g, (m, obj: string, name: string, at: number) => {
+    const owner = /[\w$]*$/.exec(t.slice(0, at + obj.length))?.[0] ?? obj;
+    const bare = /^(?:eval|Function|__import__)$/.test(name) || (/^(?:exec|compile)$/.test(name) && GLOBALS.test(owner));
+    return bare ? ` ${name}` : `${obj}.${name}`;
+  });
+  // __import__("os") / importlib.import_module("os") → os
+  t = t.replace(/\b(?:__import__|(?:importlib\.)?import_module)\(\s*["'](\w+)["']\s*\)/g, '$1');
   // require("child_" + "process") was joined above; getattr(os, "system") → os.system
   t = t.replace(/getattr\(\s*([\w.]+)\s*,\s*["'](\w+)["']\s*\)/g, '$1.$2');
   // global.eval / window.Function / __builtins__.exec are the bare builtins
   t = t.replace(/\b(?:globalThis|global|window|self|top|parent|frames|__builtins__|builtins)\s*\.\s*(eval|exec|Function|compile|__import__)\b/g, ' $1');
   return t;
 }
+
+const GLOBALS = /^(?:globalThis|global|window|self|top|parent|frames|__builtins__|builtins)$/;
 
 function safeCodePoint(n: number): string {
   try { return String.fromCodePoint(n); } catch { return ''; }

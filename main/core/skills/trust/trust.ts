@@ -2,36 +2,71 @@
 // P0 → disabled with findings; P1 → disabled until the user trusts this exact content hash; built-ins are trusted.
 import { createHash } from 'node:crypto';
 import type { Store } from '../../store/index.js';
-import type { CatalogEntry } from '../format/types.js';
-import { auditSkill, listSkillFiles, type AuditReport } from './audit.js';
+import type { CatalogEntry, TrustHold } from '../format/types.js';
+import { auditSkill, listSkillFiles, MANIFEST_FAMILIES, verdictsOf, type AuditReport, type Finding } from './audit.js';
 import { AUDITOR_VERSION } from './audit-rules.js';
+import { AuditPool, type AuditPoolStats } from './audit-pool.js';
 import { defaultPermissions, type Permissions } from '../../policy/permissions.js';
 import { permissionDiff } from '../../policy/diff.js';
 
-export type ReviewVerdict = { enabled: false; reason: string } | undefined;
+export type ReviewVerdict = { enabled: false; reason: string; trust: TrustHold } | undefined;
+
+/** The (path, size, mtime, link) fingerprint of a folder's files: an unchanged fingerprint reuses the stored audit. */
+export function folderFingerprint(dir: string): string {
+  const { files } = listSkillFiles(dir);
+  const fp = createHash('sha256');
+  for (const f of files) fp.update(`${f.rel}\0${f.size}\0${f.mtimeMs}\0${f.link ?? ''}\n`);
+  return fp.digest('hex');
+}
+
+/** The stored report of a folder when its files are unchanged since it was audited, else the fingerprint to store with a new one. */
+export function storedAudit(dir: string, store: Store): { report: AuditReport } | { fingerprint: string } {
+  const fingerprint = folderFingerprint(dir);
+  const known = store.policy.fingerprint(dir);
+  if (known && known.fingerprint === fingerprint) {
+    const cached = store.policy.cachedAudit(known.contentHash, AUDITOR_VERSION);
+    if (cached) return { report: { ...(JSON.parse(cached) as AuditReport), dir } };
+  }
+  return { fingerprint };
+}
+
+/** Keep a fresh report (the main thread is the store's one writer; workers only audit). */
+export function storeAudit(dir: string, fingerprint: string, report: AuditReport, store: Store): void {
+  store.policy.putAudit(report.contentHash, AUDITOR_VERSION, JSON.stringify(report));
+  store.policy.putFingerprint(dir, fingerprint, report.contentHash);
+}
 
 /** Audit a folder, reusing the stored report when the files' (path, size, mtime) are unchanged. */
 export function auditCached(dir: string, store?: Store): AuditReport {
   if (!store) return auditSkill(dir);
-  const { files } = listSkillFiles(dir);
-  const fp = createHash('sha256');
-  for (const f of files) fp.update(`${f.rel}\0${f.size}\0${f.mtimeMs}\0${f.link ?? ''}\n`);
-  const fingerprint = fp.digest('hex');
-  const known = store.policy.fingerprint(dir);
-  if (known && known.fingerprint === fingerprint) {
-    const cached = store.policy.cachedAudit(known.contentHash, AUDITOR_VERSION);
-    if (cached) return { ...(JSON.parse(cached) as AuditReport), dir };
-  }
+  const known = storedAudit(dir, store);
+  if ('report' in known) return known.report;
   const report = auditSkill(dir);
-  store.policy.putAudit(report.contentHash, AUDITOR_VERSION, JSON.stringify(report));
-  store.policy.putFingerprint(dir, fingerprint, report.contentHash);
+  storeAudit(dir, known.fingerprint, report, store);
   return report;
 }
 
-function summary(report: AuditReport, level: 'P0' | 'P1'): string {
-  const fs = report.findings.filter((f) => f.level === level);
+function firstOf(fs: Finding[]): string {
   const first = fs[0];
   return first ? `${first.file}:${first.line} ${first.rule}: ${first.message}${fs.length > 1 ? ` (+${fs.length - 1} more)` : ''}` : '';
+}
+
+/**
+ * The findings at `level`, the manifest's and the content's each named: a refused permission request never hides
+ * what the instructions and scripts hold (`manifest P0: …; content P1: …`).
+ */
+export function summary(report: AuditReport, level: 'P0' | 'P1'): string {
+  const at = report.findings.filter((f) => f.level === level);
+  const manifest = at.filter((f) => MANIFEST_FAMILIES.has(f.family));
+  const content = at.filter((f) => !MANIFEST_FAMILIES.has(f.family));
+  if (!manifest.length || !content.length) {
+    const v = report.verdicts ?? verdictsOf(report.findings);
+    const other = manifest.length ? v.content : v.manifest;
+    const side = manifest.length ? 'content' : 'manifest';
+    const rest = other !== 'P2' && other !== level ? `; ${side} ${other}` : '';
+    return firstOf(at) + rest;
+  }
+  return `manifest ${level}: ${firstOf(manifest)}; content ${level}: ${firstOf(content)}`;
 }
 
 /**
@@ -45,9 +80,14 @@ export function reviewDiscovered(entry: Pick<CatalogEntry, 'tier' | 'realDir' | 
   try {
     report = auditCached(entry.realDir, store);
   } catch (e) {
-    return { enabled: false, reason: `could not audit: ${(e as Error).message}` };
+    return { enabled: false, reason: `could not audit: ${(e as Error).message}`, trust: 'refused' };
   }
-  if (report.level === 'P0') return { enabled: false, reason: `audit P0 (refused): ${summary(report, 'P0')}` };
+  return verdictOf(entry, report, store);
+}
+
+/** The verdict a report gives a discovered skill (see reviewDiscovered). */
+export function verdictOf(entry: Pick<CatalogEntry, 'realDir' | 'manifest'>, report: AuditReport, store?: Store): ReviewVerdict {
+  if (report.level === 'P0') return { enabled: false, reason: `audit P0 (refused): ${summary(report, 'P0')}`, trust: 'refused' };
   const trusted = store?.policy.trustByHash(report.contentHash) === 'trusted';
   const permissions = report.permissions ?? defaultPermissions();
   const accepted = store?.policy.acceptedPermissions(entry.realDir);
@@ -55,11 +95,11 @@ export function reviewDiscovered(entry: Pick<CatalogEntry, 'tier' | 'realDir' | 
     const diff = permissionDiff(JSON.parse(accepted.permissionsJson) as Permissions, permissions);
     if (diff.widened) {
       const added = diff.lines.filter((l) => l.startsWith('+')).map((l) => l.slice(2));
-      return { enabled: false, reason: `permissions widened since last use (${added.join(', ')}): run \`knack skills trust ${entry.manifest.name}\` to accept` };
+      return { enabled: false, reason: `permissions widened since last use (${added.join(', ')}): run \`knack skills trust ${entry.manifest.name}\` to accept`, trust: 'pending' };
     }
   }
   if (report.level === 'P1' && !trusted) {
-    return { enabled: false, reason: `audit P1, not trusted yet: ${summary(report, 'P1')} — run \`knack skills trust ${entry.manifest.name}\`` };
+    return { enabled: false, reason: `audit P1, not trusted yet: ${summary(report, 'P1')} — run \`knack skills trust ${entry.manifest.name}\``, trust: 'pending' };
   }
   if (store && accepted?.contentHash !== report.contentHash) {
     store.policy.acceptPermissions(entry.realDir, entry.manifest.name, report.contentHash, JSON.stringify(permissions));
@@ -67,9 +107,116 @@ export function reviewDiscovered(entry: Pick<CatalogEntry, 'tier' | 'realDir' | 
   return undefined;
 }
 
+/** Below this many folders to audit, a review pass audits them in this thread (a worker's start costs more). */
+export const BACKGROUND_MIN_AUDITS = 24;
+
+export interface TrustReviewOptions {
+  /**
+   * Audit on worker threads and let the catalog answer at once: skills whose audit is not done are `checking`
+   * (never prompted nor matched) and the catalog is told when verdicts arrive. Small batches stay in-thread.
+   */
+  background?: boolean | { pool?: AuditPool; minBatch?: number };
+}
+
+/** The review hook with the catalog's optional extras (see ReviewHook in catalog.ts). */
+export interface TrustReview {
+  (entry: CatalogEntry): ReviewVerdict;
+  /** Called by the catalog before a review pass with every entry: finds what must be audited, starts it. */
+  prepare(entries: CatalogEntry[]): void;
+  /** The catalog's listener for arriving verdicts (it reviews again and emits 'change'). */
+  onVerdicts(listener: () => void): void;
+  /** Audits waiting or running on the workers. */
+  readonly checking: number;
+  /** Stop the workers (the workspace closes it). */
+  close(): Promise<void>;
+  /** Throughput of the background audits so far. */
+  readonly stats: AuditPoolStats;
+}
+
 /** The catalog's review hook (CatalogOptions.review): plug in as `review: createTrustReview(store)`. */
-export function createTrustReview(store?: Store): (entry: CatalogEntry) => ReviewVerdict {
-  return (entry) => reviewDiscovered(entry, store);
+export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}): TrustReview {
+  const bg = opts.background ? (typeof opts.background === 'object' ? opts.background : {}) : undefined;
+  let pool: AuditPool | undefined = bg?.pool;
+  const minBatch = bg?.minBatch ?? BACKGROUND_MIN_AUDITS;
+  /** Reports audited this session (fresh, not yet in the store when there is none), by real folder. */
+  const fresh = new Map<string, AuditReport>();
+  /** Folders on the workers now. */
+  const inFlight = new Set<string>();
+  const listeners: (() => void)[] = [];
+  let notify: NodeJS.Immediate | undefined;
+  let closed = false;
+  const arrived = (): void => {
+    // Verdicts arrive one by one: tell the catalog once per turn of the event loop, not once per skill.
+    notify ??= setImmediate(() => {
+      notify = undefined;
+      for (const l of listeners) l();
+    });
+  };
+
+  const review = ((entry: CatalogEntry): ReviewVerdict => {
+    if (entry.tier === 'builtin') return undefined;
+    if (inFlight.has(entry.realDir)) return { enabled: false, reason: 'checking: the audit has not finished yet', trust: 'checking' };
+    const report = fresh.get(entry.realDir);
+    if (report) return verdictOf(entry, report, store);
+    return reviewDiscovered(entry, store);
+  }) as TrustReview;
+
+  review.prepare = (entries) => {
+    if (!bg) return;
+    const misses: { dir: string; fingerprint: string }[] = [];
+    for (const e of entries) {
+      if (e.tier === 'builtin' || inFlight.has(e.realDir) || misses.some((m) => m.dir === e.realDir)) continue;
+      let known: ReturnType<typeof storedAudit> | undefined;
+      try {
+        known = store ? storedAudit(e.realDir, store) : fresh.has(e.realDir) ? undefined : { fingerprint: '' };
+      } catch {
+        continue; // an unreadable folder is judged (refused) by the in-thread review
+      }
+      if (!known) continue;
+      if ('report' in known) fresh.set(e.realDir, known.report);
+      else misses.push({ dir: e.realDir, fingerprint: known.fingerprint });
+    }
+    if (misses.length < minBatch) {
+      for (const m of misses) {
+        try {
+          const r = auditSkill(m.dir);
+          if (store) storeAudit(m.dir, m.fingerprint, r, store);
+          fresh.set(m.dir, r);
+        } catch {
+          // left to the in-thread review, which reports it
+        }
+      }
+      return;
+    }
+    pool ??= new AuditPool();
+    for (const m of misses) {
+      inFlight.add(m.dir);
+      fresh.delete(m.dir);
+      pool.audit(m.dir).then((r) => {
+        if (closed) return;
+        fresh.set(m.dir, r);
+        try {
+          if (store) storeAudit(m.dir, m.fingerprint, r, store);
+        } catch {
+          // the cache is an optimisation: the verdict stands without it
+        }
+      }, () => {
+        // A failed worker: the next review pass audits it in-thread (reviewDiscovered), which reports any error.
+      }).finally(() => {
+        inFlight.delete(m.dir);
+        if (!closed) arrived();
+      });
+    }
+  };
+  review.onVerdicts = (listener) => void listeners.push(listener);
+  Object.defineProperty(review, 'checking', { get: () => inFlight.size });
+  Object.defineProperty(review, 'stats', { get: () => pool?.stats ?? { audited: 0, bytes: 0, threads: 0 } });
+  review.close = async () => {
+    closed = true;
+    if (notify) clearImmediate(notify);
+    await pool?.close();
+  };
+  return review;
 }
 
 export type TrustResult =

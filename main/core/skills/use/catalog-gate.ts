@@ -3,7 +3,7 @@
 import type { Actor, Decision, Gate, ToolCall } from '../../policy/types.js';
 import type { Ceiling } from '../../policy/ceiling.js';
 import type { SkillPolicy } from '../../policy/gate.js';
-import { gateOver, workspaceCeiling } from '../../policy/setup.js';
+import { gateOver, ownRoots, workspaceCeiling } from '../../policy/setup.js';
 import type { Settings } from '../../config/settings.js';
 import type { Store } from '../../store/index.js';
 import { nameKey } from '../../base/names.js';
@@ -27,6 +27,8 @@ export interface CatalogGateOptions {
   settings: Settings;
   workspace: string;
   store?: Store;
+  /** The home and data folder in use: their Knack folders always ask for writes. */
+  paths?: { home: string; dataDir: string };
   catalog: CatalogSource;
 }
 
@@ -85,7 +87,7 @@ export class CatalogGate implements Gate {
       }
     }
     this.pending = new Set();
-    this.current = gateOver(this.ceiling, this.policies, this.opts.store).gate;
+    this.current = gateOver(this.ceiling, this.policies, this.opts.store, undefined, ownRoots(this.opts.paths)).gate;
     return this.current;
   }
 }

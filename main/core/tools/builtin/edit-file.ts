@@ -1,9 +1,9 @@
 // edit_file: exact string replacement in a text file. The old text must occur exactly once (or replace_all
 // must be set); no match or several matches come back as structured errors with where they are.
-import { readFile, stat } from 'node:fs/promises';
 import { errorFromThrown, ok, toolError } from '../errors.js';
 import type { ToolDefinition } from '../types.js';
-import { displayPath, looksBinary, resolveArg } from './workspace.js';
+import { checkedRealPath, displayPath, looksBinary, resolveArg } from './workspace.js';
+import { HardLinkError, openReal, readAll } from '../safe-fs.js';
 import { atomicWrite, WRITE_MAX_BYTES } from './write-file.js';
 
 interface Args {
@@ -54,10 +54,18 @@ export const editFileTool: ToolDefinition<Args> = {
     const shown = displayPath(ctx.workspace, file);
     if (a.old_string === a.new_string) return toolError('tool.invalid_args', 'new_string: must differ from old_string');
     try {
-      const st = await stat(file);
-      if (!st.isFile()) return toolError('tool.failed', `${shown} is not a regular file (a folder, pipe, socket or device); edit_file changes text files`);
-      if (st.size > WRITE_MAX_BYTES) return toolError('tool.too_large', `${shown} is ${st.size} bytes (limit ${WRITE_MAX_BYTES})`);
-      const buf = await readFile(file);
+      const real = checkedRealPath(ctx, file, 'write');
+      const f = openReal(checkedRealPath(ctx, file, 'read'));
+      let buf: Buffer;
+      try {
+        const st = f.stat;
+        if (!st.isFile()) return toolError('tool.failed', `${shown} is not a regular file (a folder, pipe, socket or device); edit_file changes text files`);
+        if (st.size > WRITE_MAX_BYTES) return toolError('tool.too_large', `${shown} is ${st.size} bytes (limit ${WRITE_MAX_BYTES})`);
+        if (st.nlink > 1 && ctx.actor.kind !== 'user') throw new HardLinkError(shown, st.nlink);
+        buf = readAll(f, WRITE_MAX_BYTES);
+      } finally {
+        f.close();
+      }
       if (looksBinary(buf)) return toolError('tool.binary', `${shown} is a binary file; edit_file only changes text`);
       const text = buf.toString('utf8');
       // read_file shows CRLF files with plain newlines; match and write them back in the file's own line endings.
@@ -76,7 +84,7 @@ export const editFileTool: ToolDefinition<Args> = {
         });
       }
       const next = a.replace_all ? text.split(oldS).join(newS) : text.slice(0, at[0]) + newS + text.slice(at[0]! + oldS.length);
-      await atomicWrite(file, next);
+      await atomicWrite(real, next, { allowHardLinks: ctx.actor.kind === 'user' });
       return ok({ path: shown, replacements: a.replace_all ? at.length : 1, firstLine: lineOf(text, at[0]!) });
     } catch (e) {
       return errorFromThrown(e, shown);

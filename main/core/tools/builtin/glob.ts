@@ -43,6 +43,8 @@ export const globTool: ToolDefinition<Args> = {
       let truncated = false;
       for await (const f of walkFiles(root, { ...(ctx.signal ? { signal: ctx.signal } : {}) })) {
         if (!isMatch(f.rel)) continue;
+        // The gate checked the starting folder; each file returned must be readable under the same grants too.
+        if (ctx.mayRead && !ctx.mayRead(f.path)) continue;
         if (found.length >= GLOB_MAX_RESULTS) {
           truncated = true;
           break;

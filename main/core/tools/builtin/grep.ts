@@ -4,7 +4,7 @@ import { readFile, stat } from 'node:fs/promises';
 import vm from 'node:vm';
 import { errorFromThrown, ok, toolError } from '../errors.js';
 import { globMatcher, GlobTooSlowError } from '../../base/glob.js';
-import type { ToolDefinition } from '../types.js';
+import type { ToolContext, ToolDefinition, ToolResult } from '../types.js';
 import { walkFiles } from './walk.js';
 import { displayPath, looksBinary, resolveArg } from './workspace.js';
 
@@ -13,8 +13,29 @@ export const GREP_MAX_RESULTS = 2000;
 /** Files larger than this are skipped (and counted). */
 export const GREP_MAX_FILE_BYTES = 4 * 1024 * 1024;
 const LINE_MAX_CHARS = 400;
-/** Regex time allowed per file: a pattern that backtracks catastrophically ends the search, it never freezes the app. */
-export const GREP_FILE_TIMEOUT_MS = 2000;
+/** Regex time allowed for one whole call (all files together): a pattern that backtracks ends the search, it never freezes the app. */
+export const GREP_CALL_TIMEOUT_MS = 2000;
+
+/**
+ * Regex time shared by every file of one call: only the matching counts (not reading files). `now` is injectable
+ * so the limit can be tested without timing.
+ */
+export class TimeBudget {
+  private spent = 0;
+  constructor(readonly ms: number, private readonly now: () => number = () => performance.now()) {}
+  remaining(): number {
+    return this.ms - this.spent;
+  }
+  /** Run `fn` with the time left as its limit, and count the time it took. */
+  measure<T>(fn: (limitMs: number) => T): T {
+    const t = this.now();
+    try {
+      return fn(this.remaining());
+    } finally {
+      this.spent += this.now() - t;
+    }
+  }
+}
 
 /** Line indexes (0-based) of `text` that `re` matches, at most `room` (+1 to tell there were more). Runs under a timeout. */
 const SCAN = new vm.Script(
@@ -23,15 +44,15 @@ const SCAN = new vm.Script(
 );
 
 /** A line scanner for one pattern (one vm context per search, reused for every file). Throws on timeout. */
-function lineScanner(re: RegExp): (text: string, room: number) => number[] {
+function lineScanner(re: RegExp): (text: string, room: number, timeoutMs: number) => number[] {
   // The whole-file pre-check runs multiline, so `^`/`$` match at every line as they do line by line.
   const pre = re.multiline ? re : new RegExp(re.source, `${re.flags}m`);
   const box = vm.createContext({ re, pre, text: '', room: 0, hits: [] as number[] });
-  return (text, room) => {
+  return (text, room, timeoutMs) => {
     box.text = text;
     box.room = room;
     try {
-      SCAN.runInContext(box, { timeout: GREP_FILE_TIMEOUT_MS });
+      SCAN.runInContext(box, { timeout: Math.max(1, Math.ceil(timeoutMs)) });
     } finally {
       box.text = '';
     }
@@ -75,7 +96,15 @@ export const grepTool: ToolDefinition<Args> = {
   deferLoading: false,
   risk: 'read',
   access: (a, ctx) => ({ read: [resolveArg(ctx.workspace, a.path)] }),
-  async handler(a, ctx) {
+  handler: (a, ctx) => grepFiles(a, ctx),
+};
+
+/**
+ * The search behind grep. Every file found is checked against the caller's grants (ctx.mayRead), and the regex
+ * time limit is one budget for the whole call.
+ */
+export async function grepFiles(a: Args, ctx: ToolContext, budget = new TimeBudget(GREP_CALL_TIMEOUT_MS)): Promise<ToolResult> {
+  {
     const root = resolveArg(ctx.workspace, a.path);
     let re: RegExp;
     try {
@@ -101,10 +130,16 @@ export const grepTool: ToolDefinition<Args> = {
     let filesSearched = 0;
     let skippedBinary = 0;
     let skippedLarge = 0;
+    let skippedDenied = 0;
     let truncated = false;
     try {
       outer: for await (const f of walkFiles(root, { ...(ctx.signal ? { signal: ctx.signal } : {}) })) {
         if (inGlob && f.rel && !inGlob(f.rel)) continue;
+        // The gate checked the starting folder; each file found must be readable under the same grants too.
+        if (ctx.mayRead && !ctx.mayRead(f.path)) {
+          skippedDenied++;
+          continue;
+        }
         const st = await stat(f.path).catch(() => undefined);
         if (!st?.isFile()) continue;
         if (st.size > GREP_MAX_FILE_BYTES) {
@@ -117,16 +152,18 @@ export const grepTool: ToolDefinition<Args> = {
           skippedBinary++;
           continue;
         }
+        const tooSlow = (): ToolResult => toolError('tool.timeout', `pattern: matching took over ${budget.ms} ms for this search (stopped at ${displayPath(ctx.workspace, f.path)}; a pattern like (a+)+ backtracks without end); simplify the pattern or narrow path/glob`, {
+          matches, filesSearched,
+        });
+        if (budget.remaining() <= 0) return tooSlow();
         filesSearched++;
         const text = buf.toString('utf8');
         let hits: number[];
         try {
-          hits = scan(text, max - matches.length);
+          hits = budget.measure((limit) => scan(text, max - matches.length, limit));
         } catch (e) {
           if ((e as NodeJS.ErrnoException).code !== 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw e;
-          return toolError('tool.timeout', `pattern: matching took over ${GREP_FILE_TIMEOUT_MS} ms on ${displayPath(ctx.workspace, f.path)} (a pattern like (a+)+ backtracks without end); simplify the pattern`, {
-            matches, filesSearched,
-          });
+          return tooSlow();
         }
         if (hits.length === 0) continue;
         const lines = text.split(/\r?\n/);
@@ -139,10 +176,10 @@ export const grepTool: ToolDefinition<Args> = {
           matches.push({ file: displayPath(ctx.workspace, f.path), line: i + 1, text: line.length > LINE_MAX_CHARS ? `${line.slice(0, LINE_MAX_CHARS)}…` : line });
         }
       }
-      return ok({ matches, truncated, filesSearched, skippedBinary, skippedLarge });
+      return ok({ matches, truncated, filesSearched, skippedBinary, skippedLarge, ...(skippedDenied ? { skippedNotPermitted: skippedDenied } : {}) });
     } catch (e) {
       if (e instanceof GlobTooSlowError) return toolError('tool.timeout', `glob: ${e.message}`);
       return errorFromThrown(e, displayPath(ctx.workspace, root));
     }
-  },
-};
+  }
+}

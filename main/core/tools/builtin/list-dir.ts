@@ -27,7 +27,8 @@ export const listDirTool: ToolDefinition<Args> = {
     const dir = resolveArg(ctx.workspace, a.path);
     const shown = displayPath(ctx.workspace, dir);
     try {
-      const entries = await readdir(dir, { withFileTypes: true });
+      // The gate checked the folder; each entry shown must be readable under the same grants too.
+      const entries = (await readdir(dir, { withFileTypes: true })).filter((e) => !ctx.mayRead || ctx.mayRead(join(dir, e.name)));
       const rows = await Promise.all(
         entries.slice(0, LIST_MAX_ENTRIES).map(async (e) => {
           const kind = e.isDirectory() ? 'dir' : e.isSymbolicLink() ? 'symlink' : 'file';

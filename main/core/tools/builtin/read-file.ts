@@ -1,11 +1,11 @@
 // read_file: read a text file in the workspace, whole or a line range, with a size cap and binary detection.
 // Large files must be read by range; binary files are refused with a structured error, never returned as mojibake.
-import { open, stat } from 'node:fs/promises';
-import { createReadStream } from 'node:fs';
+import { createReadStream, readSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { errorFromThrown, ok, toolError } from '../errors.js';
 import type { ToolDefinition } from '../types.js';
-import { capText, displayPath, looksBinary, resolveArg } from './workspace.js';
+import { capText, checkedRealPath, displayPath, looksBinary, resolveArg } from './workspace.js';
+import { openReal, type OpenedFile } from '../safe-fs.js';
 
 /** Whole-file reads above this size must give offset/limit. */
 export const READ_MAX_BYTES = 256 * 1024;
@@ -22,19 +22,14 @@ interface Args {
   limit?: number;
 }
 
-async function head(file: string, bytes: number): Promise<Buffer> {
-  const fh = await open(file, 'r');
-  try {
-    const buf = Buffer.alloc(bytes);
-    const { bytesRead } = await fh.read(buf, 0, bytes, 0);
-    return buf.subarray(0, bytesRead);
-  } finally {
-    await fh.close();
-  }
+function head(f: OpenedFile, bytes: number): Buffer {
+  const buf = Buffer.alloc(bytes);
+  const n = readSync(f.fd, buf, 0, bytes, 0);
+  return buf.subarray(0, n);
 }
 
-async function readRange(file: string, from: number, count: number): Promise<{ lines: string[]; total: number }> {
-  const rl = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+async function readRange(f: OpenedFile, from: number, count: number): Promise<{ lines: string[]; total: number }> {
+  const rl = createInterface({ input: createReadStream('', { fd: f.fd, start: 0, autoClose: false, encoding: 'utf8' }), crlfDelay: Infinity });
   const lines: string[] = [];
   let n = 0;
   for await (const line of rl) {
@@ -67,12 +62,15 @@ export const readFileTool: ToolDefinition<Args> = {
   async handler(a, ctx) {
     const file = resolveArg(ctx.workspace, a.path);
     const shown = displayPath(ctx.workspace, file);
+    let f: OpenedFile | undefined;
     try {
-      const st = await stat(file);
+      // Opened once, by the real path the gate checked (a symlink swapped in meanwhile is refused).
+      f = openReal(checkedRealPath(ctx, file, 'read'));
+      const st = f.stat;
       if (st.isDirectory()) return toolError('tool.failed', `${shown} is a folder; use list_dir`);
       // A FIFO, socket or device would block the read (and a file-system thread) forever.
       if (!st.isFile()) return toolError('tool.failed', `${shown} is not a regular file (a pipe, socket or device); it is not read`);
-      if (looksBinary(await head(file, 8192))) {
+      if (looksBinary(head(f, 8192))) {
         return toolError('tool.binary', `${shown} is a binary file (${st.size} bytes); read_file only returns text`);
       }
       const ranged = a.offset !== undefined || a.limit !== undefined;
@@ -87,7 +85,7 @@ export const readFileTool: ToolDefinition<Args> = {
       }
       const from = a.offset ?? 1;
       const count = a.limit ?? READ_MAX_LINES;
-      const { lines, total } = await readRange(file, from, ranged ? count : Number.MAX_SAFE_INTEGER);
+      const { lines, total } = await readRange(f, from, ranged ? count : Number.MAX_SAFE_INTEGER);
       const capped = capText(lines.join('\n'), READ_MAX_RETURN);
       const endLine = lines.length ? from + lines.length - 1 : from - 1;
       return ok({
@@ -97,9 +95,13 @@ export const readFileTool: ToolDefinition<Args> = {
         endLine,
         totalLines: total,
         truncated: capped.truncated || endLine < total,
+        // A file with several hard links may be the same file as one outside the workspace: say so.
+        ...(st.nlink > 1 ? { warning: `${shown} has ${st.nlink} hard links: it may be the same file as one outside the workspace` } : {}),
       });
     } catch (e) {
       return errorFromThrown(e, shown);
+    } finally {
+      f?.close();
     }
   },
 };

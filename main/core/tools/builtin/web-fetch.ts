@@ -1,7 +1,14 @@
 // web_fetch (deferred): GET an http(s) URL and return its text, with a timeout and a size cap. Registered only
-// when the ceiling allows network; access() says network + host so the gate can still refuse per call.
+// when the ceiling allows network; access() says network + the normalised host so the gate can refuse per call.
+// Internal addresses: the gate asks for literal ones (loopback, private, link-local, metadata) unless you allow
+// that exact host; a name that resolves to one is refused at connect time (DNS rebinding), on every redirect too.
+import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
 import { ok, toolError } from '../errors.js';
 import type { ToolDefinition } from '../types.js';
+import { describeInternal, internalKind, normalizeHost } from '../../policy/hosts.js';
 
 export const FETCH_TIMEOUT_MS = 20_000;
 export const FETCH_MAX_BYTES = 1_000_000;
@@ -15,10 +22,35 @@ interface Args {
 
 function hostOf(url: string): string | undefined {
   try {
-    return new URL(url).hostname;
+    return normalizeHost(new URL(url).hostname);
   } catch {
     return undefined;
   }
+}
+
+type Resolver = (host: string, opts: LookupAllOptions, cb: (err: NodeJS.ErrnoException | null, addrs: LookupAddress[]) => void) => void;
+
+/**
+ * A lookup for http.request that refuses internal answers: a public name that resolves to loopback, a private
+ * network or a metadata address is not connected to. `allowInternal` is for a host that is itself an internal
+ * literal (or localhost), which the gate has already put to you.
+ */
+export function guardedLookup(allowInternal: boolean, resolver: Resolver = dnsLookup as unknown as Resolver): LookupFunction {
+  return ((host: string, options: object, callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void) => {
+    const all = (options as { all?: boolean }).all === true;
+    resolver(host, { ...(options as object), all: true }, (err, addrs) => {
+      if (err) return callback(err, all ? [] : '');
+      const bad = allowInternal ? undefined : addrs.map((a) => ({ a, kind: internalKind(a.address) })).find((x) => x.kind);
+      if (bad) {
+        const e: NodeJS.ErrnoException = new Error(`${host} resolves to ${bad.a.address}, ${describeInternal(bad.kind!)}: not fetched (internal addresses need an exact allow for that address)`);
+        e.code = 'EINTERNALADDRESS';
+        return callback(e, all ? [] : '');
+      }
+      if (all) return callback(null, addrs);
+      const first = addrs[0];
+      return first ? callback(null, first.address, first.family) : callback(Object.assign(new Error(`no address for ${host}`), { code: 'ENOTFOUND' }), '');
+    });
+  }) as unknown as LookupFunction;
 }
 
 /** Rough HTML → text: scripts/styles dropped, tags removed, entities for the common cases, blank runs collapsed. */
@@ -36,6 +68,21 @@ export function htmlToText(html: string): string {
     .replace(/[ \t]+/g, ' ')
     .replace(/\n\s*\n+/g, '\n\n')
     .trim();
+}
+
+function get(url: URL, signal: AbortSignal): Promise<IncomingMessage> {
+  const mod = url.protocol === 'https:' ? https : http;
+  const literal = internalKind(url.hostname) !== undefined;
+  return new Promise((resolve, reject) => {
+    const req = mod.get(url, { signal, lookup: guardedLookup(literal), headers: { 'user-agent': 'Knack/0.1 (+web_fetch)', accept: '*/*' } }, resolve);
+    req.on('error', reject);
+  });
+}
+
+/** Same host and port, and never from https down to http: the gate's approval was for this origin. */
+function sameOrigin(a: URL, b: URL): boolean {
+  const port = (u: URL): string => u.port || (u.protocol === 'https:' ? '443' : '80');
+  return normalizeHost(a.hostname) === normalizeHost(b.hostname) && port(a) === port(b) && !(a.protocol === 'https:' && b.protocol !== 'https:');
 }
 
 export const webFetchTool: ToolDefinition<Args> = {
@@ -71,42 +118,41 @@ export const webFetchTool: ToolDefinition<Args> = {
     const timeout = AbortSignal.timeout(FETCH_TIMEOUT_MS);
     const signal = ctx.signal ? AbortSignal.any([ctx.signal, timeout]) : timeout;
     try {
-      // Redirects are followed by hand and only on the same host: the gate approved this host, and an open redirect
-      // must not carry the request (and whatever its URL holds) to a host nobody approved.
-      let res = await fetch(url, { signal, redirect: 'manual', headers: { 'user-agent': 'Knack/0.1 (+web_fetch)' } });
-      for (let hops = 0; res.status >= 300 && res.status < 400 && res.headers.has('location'); hops++) {
-        const next = new URL(res.headers.get('location')!, url);
-        await res.body?.cancel();
-        if (next.hostname !== url.hostname || (next.protocol !== 'http:' && next.protocol !== 'https:') || hops >= MAX_REDIRECTS) {
-          const why = hops >= MAX_REDIRECTS ? `more than ${MAX_REDIRECTS} redirects` : `a redirect to another host (${next.host})`;
-          return ok({ url: url.toString(), status: res.status, redirect: next.toString(), contentType: '', truncated: false,
-            text: `${why}: not followed. To read it, call web_fetch again with ${next.toString()} (that host needs its own permission).` });
+      // Redirects are followed by hand and only to the same origin (host and port): the gate approved this one, and
+      // an open redirect must not carry the request (and whatever its URL holds) anywhere nobody approved.
+      let res = await get(url, signal);
+      for (let hops = 0; res.statusCode !== undefined && res.statusCode >= 300 && res.statusCode < 400 && res.headers.location; hops++) {
+        const next = new URL(res.headers.location, url);
+        res.destroy();
+        if (!sameOrigin(url, next) || (next.protocol !== 'http:' && next.protocol !== 'https:') || hops >= MAX_REDIRECTS) {
+          const why = hops >= MAX_REDIRECTS ? `more than ${MAX_REDIRECTS} redirects` : `a redirect to another host, port or scheme (${next.protocol}//${next.host})`;
+          return ok({ url: url.toString(), status: res.statusCode, redirect: next.toString(), contentType: '', truncated: false,
+            text: `${why}: not followed. To read it, call web_fetch again with ${next.toString()} (it needs its own permission).` });
         }
         url = next;
-        res = await fetch(url, { signal, redirect: 'manual', headers: { 'user-agent': 'Knack/0.1 (+web_fetch)' } });
+        res = await get(url, signal);
       }
-      const reader = res.body?.getReader();
-      const chunks: Uint8Array[] = [];
+      const chunks: Buffer[] = [];
       let size = 0;
       let truncated = false;
-      while (reader) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        chunks.push(value);
-        size += value.length;
+      for await (const chunk of res as AsyncIterable<Buffer>) {
+        chunks.push(chunk);
+        size += chunk.length;
         if (size >= max) {
           truncated = true;
-          await reader.cancel();
+          res.destroy();
           break;
         }
       }
       const body = Buffer.concat(chunks).subarray(0, max).toString('utf8');
-      const type = res.headers.get('content-type') ?? '';
+      const type = String(res.headers['content-type'] ?? '');
       const text = /html/i.test(type) ? htmlToText(body) : body;
-      return ok({ url: url.toString(), status: res.status, contentType: type, text, truncated });
+      return ok({ url: url.toString(), status: res.statusCode, contentType: type, text, truncated });
     } catch (e) {
       if (timeout.aborted) return toolError('tool.timeout', `fetching ${url.host} timed out after ${FETCH_TIMEOUT_MS} ms`);
-      return toolError('tool.network', `fetching ${url.host} failed: ${(e as Error).message}`);
+      const err = e as NodeJS.ErrnoException;
+      if (err.code === 'EINTERNALADDRESS') return toolError('tool.denied', `fetching ${url.host} refused: ${err.message}`);
+      return toolError('tool.network', `fetching ${url.host} failed: ${err.message}`);
     }
   },
 };

@@ -1,6 +1,25 @@
 // Path handling shared by the file tools: arguments are relative to the workspace (absolute paths are taken
 // as given and left to the gate, which checks real paths), plus text/binary detection and byte caps.
 import { isAbsolute, join, normalize, relative, sep } from 'node:path';
+import { isInside, realPathOf, realRoot } from '../../base/paths.js';
+import { PathChangedError } from '../safe-fs.js';
+import type { ToolContext } from '../types.js';
+
+/**
+ * The real path a file tool may open: `file` resolved now, which must be one the gate checked for this call
+ * (ctx.decision.paths) — a symlink swapped in after the check leads elsewhere and is refused. Without a decision
+ * (a handler called directly) the path must stay inside the workspace.
+ */
+export function checkedRealPath(ctx: ToolContext, file: string, kind: 'read' | 'write'): string {
+  const now = realPathOf(file, ctx.workspace).real;
+  const approved = ctx.decision?.paths?.[kind];
+  if (approved && approved.length) {
+    if (!approved.includes(now)) throw new PathChangedError(file, `it was checked as ${approved.join(', ')} and now leads to ${now}`);
+  } else if (!isInside(now, realRoot(ctx.workspace))) {
+    throw new PathChangedError(file, `it leads to ${now}, outside the workspace`);
+  }
+  return now;
+}
 
 /** The absolute path a tool argument names. Relative paths are resolved against the workspace. */
 export function resolveArg(workspace: string, p: string | undefined): string {

@@ -1,10 +1,9 @@
 // write_file: create or overwrite a text file in the workspace (parent folders created), written atomically
-// through a temp file + rename so a failed write never leaves half a file.
-import { chmod, mkdir, rename, stat, writeFile, unlink } from 'node:fs/promises';
-import { dirname } from 'node:path';
+// through a temp file + rename in the checked folder, so a failed write never leaves half a file (tools/safe-fs.ts).
 import { errorFromThrown, ok, toolError } from '../errors.js';
 import type { ToolDefinition } from '../types.js';
-import { displayPath, resolveArg } from './workspace.js';
+import { checkedRealPath, displayPath, resolveArg } from './workspace.js';
+import { writeReal, type WriteOptions } from '../safe-fs.js';
 
 export const WRITE_MAX_BYTES = 5 * 1024 * 1024;
 
@@ -13,19 +12,9 @@ interface Args {
   content: string;
 }
 
-/** Write `content` to `file` via a sibling temp file and rename; an existing file keeps its mode. */
-export async function atomicWrite(file: string, content: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  const mode = await stat(file).then((s) => s.mode & 0o7777, () => undefined);
-  const tmp = `${file}.knack-${process.pid}-${Date.now()}.tmp`;
-  try {
-    await writeFile(tmp, content, 'utf8');
-    if (mode !== undefined) await chmod(tmp, mode);
-    await rename(tmp, file);
-  } catch (e) {
-    await unlink(tmp).catch(() => undefined);
-    throw e;
-  }
+/** Write `content` to the real path `file` atomically (temp file + rename in the verified folder); an existing file keeps its mode. */
+export async function atomicWrite(file: string, content: string, opts: WriteOptions = {}): Promise<{ created: boolean }> {
+  return writeReal(file, content, opts);
 }
 
 export const writeFileTool: ToolDefinition<Args> = {
@@ -52,18 +41,10 @@ export const writeFileTool: ToolDefinition<Args> = {
     const bytes = Buffer.byteLength(a.content, 'utf8');
     if (bytes > WRITE_MAX_BYTES) return toolError('tool.too_large', `content is ${bytes} bytes (limit ${WRITE_MAX_BYTES})`);
     try {
-      const existed = await stat(file).then(
-        (s) => {
-          if (s.isDirectory()) throw Object.assign(new Error('is a folder'), { code: 'EISDIR' });
-          return true;
-        },
-        (e: NodeJS.ErrnoException) => {
-          if (e.code === 'ENOENT') return false;
-          throw e;
-        },
-      );
-      await atomicWrite(file, a.content);
-      return ok({ path: shown, bytes, created: !existed });
+      // Opened once, by the real path the gate checked: a symlink swapped in meanwhile or a hard link is refused.
+      const real = checkedRealPath(ctx, file, 'write');
+      const { created } = await atomicWrite(real, a.content, { mkdirs: true, allowHardLinks: ctx.actor.kind === 'user' });
+      return ok({ path: shown, bytes, created });
     } catch (e) {
       return errorFromThrown(e, shown);
     }

@@ -1,0 +1,31 @@
+// The terminal approval prompt: what would run, who asks, why the gate asks and which rule spoke — every piece
+// passed through the shared display escaping, so nothing in a path or command can rewrite the prompt.
+import type { Access, Actor, Decision } from '../core/policy/types.js';
+import { displaySafe } from '../core/policy/display.js';
+
+export interface ApprovalQuestion {
+  tool: string;
+  args: Record<string, unknown>;
+  access?: Access;
+  actor: Actor;
+  reason: string;
+  decision?: Decision;
+}
+
+function who(actor: Actor, d?: Decision): string {
+  if (actor.kind === 'user') return 'you';
+  if (actor.kind === 'skill') {
+    const id = d?.skill;
+    return id ? `skill "${id.name}" (${id.tier ?? 'unknown tier'}, ${id.dir}${id.hash ? `, ${id.hash.slice(0, 12)}` : ''})` : `skill "${actor.skill}"`;
+  }
+  return actor.activeSkills.length ? `the agent (skills loaded: ${actor.activeSkills.join(', ')})` : 'the agent';
+}
+
+/** The lines of an approval question, each safe to print on a terminal. Ends with "allow once?". */
+export function approvalQuestion(q: ApprovalQuestion): string {
+  const what = typeof q.access?.command === 'string' && q.tool === 'bash' ? `${q.tool}: ${q.access.command}` : `${q.tool} ${JSON.stringify(q.args)}`;
+  const lines = [displaySafe(what), `  who: ${displaySafe(who(q.actor, q.decision))}`, `  why: ${displaySafe(q.reason)}`];
+  if (q.decision?.rule) lines.push(`  rule: ${displaySafe(q.decision.rule)}${q.decision.scope ? ` (${displaySafe(q.decision.scope)})` : ''}`);
+  lines.push('  allow once?');
+  return lines.join('\n');
+}

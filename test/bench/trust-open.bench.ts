@@ -1,0 +1,109 @@
+// Opening a realistic folder with the discovery audit: skills with references and scripts (not only SKILL.md).
+// Cold open (every skill audited, on worker threads) vs warm open (verdicts from the store), as a ratio in one run;
+// time until the catalog answers; audit throughput in skills/s and MB/s (workers, and one thread for comparison).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openCatalog } from '../../main/core/skills/catalog/catalog.js';
+import { auditSkill } from '../../main/core/skills/trust/audit.js';
+import { createTrustReview } from '../../main/core/skills/trust/trust.js';
+import { Store } from '../../main/core/store/index.js';
+import { resolvePaths } from '../../main/core/config/paths.js';
+
+const N = Number(process.env.KNACK_BENCH_AUDIT_SKILLS ?? 800);
+const RUNS = Number(process.env.KNACK_BENCH_RUNS ?? 3);
+const TARGET = 2.5;
+
+const root = mkdtempSync(join(tmpdir(), 'knack-bench-trust-'));
+const ws = join(root, 'ws');
+const home = join(root, 'home');
+const builtin = join(root, 'builtin');
+mkdirSync(home, { recursive: true });
+mkdirSync(builtin, { recursive: true });
+
+const WORDS = 'review commit deploy test build lint format database query schema migrate release branch merge docs api cache index search render parse compile bundle profile trace log metric alert backup restore'.split(' ');
+function words(seed: number, n: number): string {
+  const out: string[] = [];
+  let x = (seed * 2654435761) >>> 0;
+  for (let i = 0; i < n; i++) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    out.push(WORDS[x % WORDS.length]!);
+  }
+  return out.join(' ');
+}
+
+/** A skill folder like the public ones: SKILL.md, two references with code blocks, a Python and a shell script. */
+function generate(): number {
+  let bytes = 0;
+  const put = (p: string, text: string): void => {
+    mkdirSync(join(p, '..'), { recursive: true });
+    writeFileSync(p, text);
+    bytes += Buffer.byteLength(text);
+  };
+  for (let i = 0; i < N; i++) {
+    const dir = join(ws, '.workbuddy', 'skills', `skill-${i}`);
+    const steps = Array.from({ length: 30 }, (_, k) => `${k + 1}. ${words(i * 31 + k, 12)}.`).join('\n');
+    const install = i % 5 === 0 ? '\n```bash\npip install requests rich\n```\n' : '\n```bash\ngit status\ngit diff --stat\n```\n';
+    put(join(dir, 'SKILL.md'), `---\nname: skill-${i}\ndescription: Use when the user asks to ${words(i, 14)}.\nlicense: MIT\n---\n# Skill ${i}\n\n${steps}\n${install}\nSee [the guide](references/guide.md).\n`);
+    const para = (seed: number) => Array.from({ length: 8 }, (_, k) => words(seed + k, 16) + '.').join(' ');
+    put(join(dir, 'references', 'guide.md'), `# Guide\n\n${Array.from({ length: 10 }, (_, k) => para(i + k * 7)).join('\n\n')}\n\n\`\`\`python\nimport json\nwith open(path) as f:\n    data = json.load(f)\n\`\`\`\n`);
+    put(join(dir, 'references', 'api.md'), `# API\n\n| call | meaning |\n|---|---|\n${Array.from({ length: 40 }, (_, k) => `| \`${words(i + k, 1)}_${k}(x)\` | ${words(i + k, 8)} |`).join('\n')}\n`);
+    put(join(dir, 'scripts', 'report.py'), `#!/usr/bin/env python3\n"""Summarise a JSON report."""\nimport json, sys\n\n${Array.from({ length: 30 }, (_, k) => `def step_${k}(data):\n    return [x for x in data if x.get("${words(k, 1)}")]\n`).join('\n')}\nif __name__ == "__main__":\n    print(json.dumps(step_0(json.load(sys.stdin))))\n`);
+    put(join(dir, 'scripts', 'check.sh'), `#!/bin/sh\nset -eu\n${Array.from({ length: 20 }, (_, k) => `echo "${words(i + k, 6)}"`).join('\n')}\ngit log --oneline -5\n`);
+  }
+  return bytes;
+}
+
+const paths = resolvePaths({ home, dataDir: join(root, 'data'), builtinSkillsDir: builtin });
+
+interface Open { answerMs: number; allMs: number; audited: number; bytes: number; threads: number }
+
+async function open(dataDir: string, background: boolean): Promise<Open> {
+  const store = Store.openIn(dataDir);
+  const review = createTrustReview(store, { background });
+  try {
+    const t0 = performance.now();
+    const catalog = await openCatalog({ paths: { ...paths, dataDir }, workspace: ws, store, review });
+    const answerMs = performance.now() - t0;
+    await catalog.settled();
+    const allMs = performance.now() - t0;
+    if (catalog.entries().length !== N) throw new Error(`indexed ${catalog.entries().length} of ${N}`);
+    const s = review.stats;
+    return { answerMs, allMs, audited: s.audited, bytes: s.bytes, threads: s.threads };
+  } finally {
+    await review.close();
+    store.close();
+  }
+}
+
+const corpusBytes = generate();
+console.log(`corpus: ${N} skills, 5 files each (SKILL.md, 2 references, a Python and a shell script), ${(corpusBytes / 1e6).toFixed(1)} MB; ${availableParallelism()} cores, load ${loadavg()[0]!.toFixed(1)}`);
+
+// One thread, no cache: the audit's own throughput.
+const t = performance.now();
+let auditedBytes = 0;
+for (let i = 0; i < N; i++) auditedBytes += auditSkill(join(ws, '.workbuddy', 'skills', `skill-${i}`)).bytes;
+const oneMs = performance.now() - t;
+console.log(`audit, one thread: ${(N / (oneMs / 1000)).toFixed(0)} skills/s, ${(auditedBytes / 1e6 / (oneMs / 1000)).toFixed(1)} MB/s (${oneMs.toFixed(0)} ms)`);
+
+const cold: Open[] = [];
+const coldInline: Open[] = [];
+const warm: Open[] = [];
+for (let r = 0; r < RUNS; r++) {
+  const d = join(root, `data-${r}`);
+  cold.push(await open(d, true));
+  warm.push(await open(d, true));
+  const di = join(root, `data-inline-${r}`);
+  coldInline.push(await open(di, false));
+  rmSync(di, { recursive: true, force: true });
+}
+const best = (xs: Open[], k: keyof Open): number => Math.min(...xs.map((x) => x[k]));
+const c = cold.reduce((a, b) => (a.allMs <= b.allMs ? a : b));
+const w = best(warm, 'allMs');
+console.log(`cold open, audits on ${c.threads} worker threads: catalog answers in ${best(cold, 'answerMs').toFixed(0)} ms; every verdict in ${c.allMs.toFixed(0)} ms ` +
+  `(${(c.audited / (c.allMs / 1000)).toFixed(0)} skills/s, ${(c.bytes / 1e6 / (c.allMs / 1000)).toFixed(1)} MB/s end to end)`);
+console.log(`cold open, audits in the opening thread (before): ${best(coldInline, 'allMs').toFixed(0)} ms`);
+console.log(`warm open (verdicts from the store): ${w.toFixed(0)} ms`);
+const ratio = c.allMs / w;
+console.log(`cold with audit / warm: ${ratio.toFixed(2)}× (target ≤ ${TARGET}×) ${ratio <= TARGET ? 'OK' : 'OVER'}; in-thread cold / warm: ${(best(coldInline, 'allMs') / w).toFixed(2)}×`);
+rmSync(root, { recursive: true, force: true });
