@@ -25,8 +25,8 @@ test("related words on the document side: a request in other words than the skil
   assert.match(relatedText('Repair broken builds.', { wordnet: 2, pivot: 0 }, cacheDir), /\bfix\b/);
 });
 
-test('WordNet synonyms on the request side, at a lower weight than the words themselves', () => {
-  const on = new SkillSearch(skills, { cacheDir, body: false, related: false });
+test('WordNet synonyms on the request side (opt-in), at a lower weight than the words themselves', () => {
+  const on = new SkillSearch(skills, { cacheDir, body: false, related: false, wordnet: { perTerm: 3, weight: 0.3 } });
   const off = new SkillSearch(skills, { cacheDir, body: false, related: false, wordnet: false });
   assert.deepEqual(top(on, 'mend the pipeline'), ['build-doctor']);
   assert.deepEqual(top(off, 'mend the pipeline'), []);
