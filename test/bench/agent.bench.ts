@@ -101,6 +101,7 @@ const fixtures = existsSync(FIXTURES) ? FIXTURES : join(import.meta.dirname, '..
   writeFileSync(toolsFile, JSON.stringify(raw.slice(0, 80)));
   const catalogTools = readCatalogFile(toolsFile);
   const workspace = await openWorkspace({ paths: resolvePaths({ home, dataDir: join(home, 'data') }, {}), workspace: ws, requireStore: true, toolCatalogs: [catalogTools] });
+  await workspace.catalog.settled(); // measure the catalog a user sees once the audits are in, not the 'checking' window
   const agent = Agent.create(workspace, { offline: true });
   const chat = agent.newSession();
   await chat.send('summarise what changed in this folder');
