@@ -1,8 +1,8 @@
 // Parses many SKILL.md heads on every core: the calling thread and worker threads share one queue through an
 // atomic counter (work stealing), so a slow-starting worker never delays the batch; small batches stay in-thread.
 import { availableParallelism, loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { workerSpec } from '../../base/worker-spec.js';
 import { drain, parseOne } from './parse-drain.js';
 import type { ParsedSkill } from '../format/manifest.js';
 
@@ -13,29 +13,6 @@ export interface ParsedBatch {
   results: ParsedSkill[];
   /** Threads that actually parsed something. */
   threads: number;
-}
-
-type WorkerSpec = { code: string } | { url: URL; execArgv: string[] };
-let spec: Promise<WorkerSpec> | undefined;
-
-/**
- * How to start a parse worker. A built app runs parse-worker.js directly. From a TypeScript checkout (tsx) a
- * worker that loads tsx takes ~300 ms to start, so the worker is bundled once per process with esbuild (tsx's own
- * compiler) and started from source (~30 ms); if esbuild is missing it falls back to the tsx loader.
- */
-function workerSpec(): Promise<WorkerSpec> {
-  if (!import.meta.url.endsWith('.ts')) return Promise.resolve({ url: new URL('./parse-worker.js', import.meta.url), execArgv: [] });
-  spec ??= (async (): Promise<WorkerSpec> => {
-    const entry = fileURLToPath(new URL('./parse-worker.ts', import.meta.url));
-    try {
-      const esbuild = await import('esbuild');
-      const out = await esbuild.build({ entryPoints: [entry], bundle: true, format: 'cjs', platform: 'node', target: 'node20', write: false, logLevel: 'silent' });
-      return { code: out.outputFiles[0]!.text };
-    } catch {
-      return { url: new URL('./parse-worker.ts', import.meta.url), execArgv: ['--import', import.meta.resolve('tsx')] };
-    }
-  })();
-  return spec;
 }
 
 /** Cores this process can use now: all of them minus what the machine's load already takes (at least 1). */
@@ -52,7 +29,7 @@ export function idleCores(): number {
 export async function parseFilesParallel(files: string[], threads?: number): Promise<ParsedBatch> {
   const n = Math.max(1, Math.min(threads ?? idleCores(), 8));
   if (n <= 1 || files.length < PARALLEL_MIN_FILES) return { results: files.map(parseOne), threads: 1 };
-  const ws = await workerSpec();
+  const ws = await workerSpec(import.meta.url, 'parse-worker');
   // shared[0] = next file index; shared[slot] = worker state: 0 not started, 1 running, 2 closed before it started.
   const sab = new SharedArrayBuffer(4 * (1 + n));
   const shared = new Int32Array(sab);

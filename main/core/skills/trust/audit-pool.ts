@@ -1,28 +1,9 @@
 // Audits skill folders on worker threads (one per core), so opening a big folder never waits on the audit: the
 // calling thread stays free to answer; reports come back as each folder is done. Idle workers do not keep Node alive.
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { workerSpec } from '../../base/worker-spec.js';
 import type { AuditReport } from './audit.js';
-
-type WorkerSpec = { code: string } | { url: URL; execArgv: string[] };
-let spec: Promise<WorkerSpec> | undefined;
-
-/** How to start an audit worker: the built .js directly; from TypeScript, bundled once per process with esbuild (fast start). */
-function workerSpec(): Promise<WorkerSpec> {
-  if (!import.meta.url.endsWith('.ts')) return Promise.resolve({ url: new URL('./audit-worker.js', import.meta.url), execArgv: [] });
-  spec ??= (async (): Promise<WorkerSpec> => {
-    const entry = fileURLToPath(new URL('./audit-worker.ts', import.meta.url));
-    try {
-      const esbuild = await import('esbuild');
-      const out = await esbuild.build({ entryPoints: [entry], bundle: true, format: 'cjs', platform: 'node', target: 'node20', write: false, logLevel: 'silent' });
-      return { code: out.outputFiles[0]!.text };
-    } catch {
-      return { url: new URL('./audit-worker.ts', import.meta.url), execArgv: ['--import', import.meta.resolve('tsx')] };
-    }
-  })();
-  return spec;
-}
 
 interface Job { id: number; dir: string; resolve: (r: AuditReport) => void; reject: (e: Error) => void }
 interface Slot { worker: Worker; job?: Job }
@@ -61,7 +42,7 @@ export class AuditPool {
   }
 
   private async start(): Promise<void> {
-    const ws = await workerSpec();
+    const ws = await workerSpec(import.meta.url, 'audit-worker');
     if (this.closed) return;
     for (let i = 0; i < this.threads; i++) {
       const worker = 'code' in ws ? new Worker(ws.code, { eval: true }) : new Worker(ws.url, { execArgv: ws.execArgv });
