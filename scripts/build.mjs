@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run build`: the renderer with Vite (dist/renderer), then the Electron main, the preload, the sandbox host and
-// the catalog's parse worker with esbuild (dist/main/electron, dist/preload) — compiled JavaScript, no tsx at run time.
+// the catalog's parse and audit workers with esbuild (dist/main/electron, dist/preload) — compiled JavaScript, no tsx at run time.
 // Usage: node scripts/build.mjs [--main-only | --renderer-only]
 import { build } from 'esbuild';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,13 +23,14 @@ export async function buildMain() {
   const out = join(root, 'dist', 'main', 'electron');
   rmSync(out, { recursive: true, force: true });
   const common = { bundle: true, platform: 'node', target: 'node20', format: 'esm', sourcemap: 'linked', external, banner, logLevel: 'warning', legalComments: 'none' };
-  // main.js, and beside it the files the core starts by path (sandbox/spawn.ts: ./host.js; skills/parse-pool.ts: ./parse-worker.js).
+  // main.js, and beside it the files the core starts by path (sandbox/spawn.ts: ./host.js; skills/parse-pool.ts: ./parse-worker.js; skills/trust/audit-pool.ts: ./audit-worker.js).
   await build({
     ...common,
     entryPoints: {
       main: join(root, 'main', 'electron', 'main.ts'),
       host: join(root, 'main', 'core', 'sandbox', 'host.ts'),
       'parse-worker': join(root, 'main', 'core', 'skills', 'catalog', 'parse-worker.ts'),
+      'audit-worker': join(root, 'main', 'core', 'skills', 'trust', 'audit-worker.ts'),
     },
     outdir: out,
   });
@@ -58,7 +59,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     }
     if (!args.has('--renderer-only')) {
       await buildMain();
-      built.push('dist/main/electron (main, host, parse-worker)', 'dist/preload/index.cjs');
+      built.push('dist/main/electron (main, host, parse-worker, audit-worker)', 'dist/preload/index.cjs');
     }
     console.log(`built: ${built.join(', ')}`);
   } catch (e) {

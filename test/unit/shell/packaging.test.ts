@@ -95,7 +95,7 @@ test('electron-builder packs dist into app.asar over a stub Electron: compiled c
   const asar = require('@electron/asar') as { listPackage(p: string, o: object): string[]; extractFile(p: string, f: string): Buffer };
   const archive = join(app, 'resources', 'app.asar');
   const files = asar.listPackage(archive, {}).map((f) => f.replace(/\\/g, '/'));
-  for (const f of ['/package.json', '/dist/main/electron/main.js', '/dist/main/electron/host.js', '/dist/main/electron/parse-worker.js', '/dist/preload/index.cjs', '/dist/renderer/index.html']) {
+  for (const f of ['/package.json', '/dist/main/electron/main.js', '/dist/main/electron/host.js', '/dist/main/electron/parse-worker.js', '/dist/main/electron/audit-worker.js', '/dist/preload/index.cjs', '/dist/renderer/index.html']) {
     assert.ok(files.includes(f), `${f} in app.asar`);
   }
   const own = files.filter((f) => !f.startsWith('/node_modules/'));
@@ -115,12 +115,12 @@ test('the built main process imports only Node built-ins, electron and runtime d
   ensureBuilt();
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
   const allowed = new Set(['electron', ...Object.keys(pkg.dependencies).filter((d) => d !== 'tsx')]);
-  for (const file of ['dist/main/electron/main.js', 'dist/main/electron/host.js', 'dist/main/electron/parse-worker.js']) {
+  for (const file of ['dist/main/electron/main.js', 'dist/main/electron/host.js', 'dist/main/electron/parse-worker.js', 'dist/main/electron/audit-worker.js']) {
     const code = readFileSync(join(root, file), 'utf8');
     const specs = [...code.matchAll(/(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|require\(\s*["']([^"']+)["']\s*\)/gm)]
       .map((m) => m[1] ?? m[2] ?? m[3]!);
     assert.ok(specs.length > 0, `${file} has imports`);
-    // The one exception: parse-pool's `import('esbuild')`, dynamic and on the TypeScript-checkout path only.
+    // The one exception: base/worker-spec's `import('esbuild')`, dynamic and on the TypeScript-checkout path only.
     assert.doesNotMatch(code, /from\s*["']esbuild["']/, `${file} imports esbuild statically`);
     for (const s of specs) {
       if (s.startsWith('node:') || (s === 'esbuild' && file.endsWith('main.js'))) continue;
