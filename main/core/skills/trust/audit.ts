@@ -6,6 +6,7 @@ import { basename, extname, join, relative, sep } from 'node:path';
 import type { Diagnostic } from '../../base/diagnostics.js';
 import { AUDITOR_VERSION, LEVEL_RANK, MENTION_RE, NEGATION_RE, RULES, maxLevel, type AuditRule, type Context, type Family, type Level } from './audit-rules.js';
 import { decodeBase64Blobs, deobfuscate, normalizeLine, type HiddenText } from './normalize.js';
+import { hasRule, hintScanner, type RuleMask } from './audit-hints.js';
 import type { Permissions } from '../../policy/permissions.js';
 import { readPermissionRequest } from '../format/permissions.js';
 import { permissionDiff, type PermissionDiff } from '../../policy/diff.js';
@@ -291,16 +292,24 @@ interface Hit { rule: AuditRule; level: 'P0' | 'P1'; index: number }
  * description, an HTML comment): a rule applies at its full level wherever it would apply at all, and a quoted or
  * discussed phrase is not let off.
  */
-function matchRules(seg: Segment, text: string, rules: AuditRule[] = RULES, aggravated = false): Hit[] {
+function matchRules(seg: Segment, text: string, rules: RuleMask = EVERY_RULE.all, aggravated = false): Hit[] {
+  // One pass over the text finds every hint: only rules with a hint in it (and in `rules`) run their regex.
+  // The same text is often judged twice in a row (a prose line for its words, then for its commands): scanned once.
+  if (text !== scanned.text) {
+    scanned.any = HINTS.scan(text, scanned.mask);
+    scanned.text = text;
+  }
+  if (!scanned.any) return [];
+  let any = 0;
+  for (let w = 0; w < HINTED.length; w++) any |= (HINTED[w] = scanned.mask[w]! & rules[w]!);
+  if (!any) return [];
   const hits: Hit[] = [];
-  const lower = text.toLowerCase();
-  for (const rule of rules) {
+  for (let i = 0; i < RULES.length; i++) {
+    if (!hasRule(HINTED, i)) continue;
+    const rule = RULES[i]!;
     const full = rule.contexts.includes(seg.ctx);
     const weak = !full && rule.weak?.includes(seg.ctx);
     if (!full && !weak) continue;
-    let hinted = false;
-    for (const h of rule.hints) if (lower.includes(h)) { hinted = true; break; }
-    if (!hinted) continue;
     const m = rule.re.exec(text);
     if (!m) continue;
     let level: 'P0' | 'P1' = weak && !aggravated ? 'P1' : rule.level;
@@ -323,8 +332,18 @@ function matchRules(seg: Segment, text: string, rules: AuditRule[] = RULES, aggr
 
 /** Rule families about commands and code: judged on code spans on their own, not again in the sentence around them. */
 const COMMAND_FAMILIES = new Set<Family>(['destructive', 'privilege', 'code-execution', 'obfuscation', 'network', 'install']);
-const COMMAND_RULES = RULES.filter((r) => COMMAND_FAMILIES.has(r.family));
-const TEXT_RULES = RULES.filter((r) => !COMMAND_FAMILIES.has(r.family));
+/** The hint automaton over the whole rule book, and the scratch mask of one matchRules call (never re-entered). */
+const HINTS = hintScanner(RULES);
+const HINTED = HINTS.mask();
+const scanned = { text: '', any: false, mask: HINTS.mask() };
+/** A set of rules as a mask over RULES. */
+function maskOf(keep: (r: AuditRule) => boolean): RuleMask {
+  const m = HINTS.mask();
+  RULES.forEach((r, i) => {
+    if (keep(r)) m[i >> 5]! |= 1 << (i & 31);
+  });
+  return m;
+}
 
 /** Verbs that put a command in front of the agent to run (`Run \`…\``, `First, execute …`). */
 const RUN_RE = /\b(?:run|runs|running|execute|exec|type|paste|enter|invoke|launch|start|call|install|then|first|next|now|always|please)\b|[:：]\s*$/i;
@@ -377,21 +396,9 @@ function inlinePrograms(text: string): { interpreter: string; code: string }[] {
 }
 
 /** One segment's hits: code spans, prose, hidden placements and inline programs each judged as what they are. */
-/** The rules a file can trigger at all (by their hints), split as judge() uses them. */
-interface RuleSet { all: AuditRule[]; text: AuditRule[]; command: AuditRule[] }
-const EVERY_RULE: RuleSet = { all: RULES, text: TEXT_RULES, command: COMMAND_RULES };
-
-/**
- * The rules whose hints occur somewhere in the file's normalised text: a line can only match those (the per-line
- * prefilter then runs on far fewer rules). Decoded forms (de-obfuscation, base64, tag characters, inline programs)
- * are still judged against every rule.
- */
-function rulesFor(text: string): RuleSet {
-  const lower = normalizeLine(text).text.toLowerCase();
-  const on = new Set(RULES.filter((r) => r.hints.some((h) => lower.includes(h))));
-  if (on.size === RULES.length) return EVERY_RULE;
-  return { all: RULES.filter((r) => on.has(r)), text: TEXT_RULES.filter((r) => on.has(r)), command: COMMAND_RULES.filter((r) => on.has(r)) };
-}
+/** The rules judge() runs on a segment: all, the ones about words, the ones about commands (each still needs a hint). */
+interface RuleSet { all: RuleMask; text: RuleMask; command: RuleMask }
+const EVERY_RULE: RuleSet = { all: maskOf(() => true), text: maskOf((r) => !COMMAND_FAMILIES.has(r.family)), command: maskOf((r) => COMMAND_FAMILIES.has(r.family)) };
 
 function judge(seg: Segment, text: string, rules: RuleSet = EVERY_RULE): (Hit & { note?: string })[] {
   if (seg.placement) {
@@ -446,7 +453,6 @@ export interface TextAudit { findings: Finding[]; hidden: { line: number; hidden
 export function auditText(file: string, text: string, kind: 'markdown' | 'shell' | 'script', opts: { description?: { text: string; line: number } } = {}): TextAudit {
   const lines = text.split(/\r?\n/);
   const segments = kind === 'markdown' ? markdownSegments(lines) : scriptSegments(lines, kind === 'shell');
-  const fileRules = rulesFor(opts.description ? `${text}\n${opts.description.text}` : text);
   if (opts.description?.text.trim()) {
     const d = opts.description.text.replace(/\s+/g, ' ');
     segments.push({ text: d, ctx: 'prose', line: opts.description.line, around: d, placement: 'description' });
@@ -490,7 +496,7 @@ export function auditText(file: string, text: string, kind: 'markdown' | 'shell'
     if (!norm.text) continue;
     // Very long lines are scanned in overlapping windows so no pattern can go quadratic on them.
     for (const t of windows(norm.text)) {
-      const hits = judge(seg, t, fileRules);
+      const hits = judge(seg, t);
       for (const h of hits) {
         add({ file, line: seg.line, rule: h.rule.id, family: h.rule.family, level: h.level, excerpt: excerptOf(t, h.index),
           message: h.note ? `${h.rule.message} (${h.note})` : h.rule.message });

@@ -76,6 +76,9 @@ function withoutTypography(line: string): string {
   return t;
 }
 
+/** Whitespace that `\s+ → ' '` would change: any whitespace but a plain space, or two spaces in a row. */
+const COLLAPSIBLE = /[^\S ]| {2}/;
+
 export function normalizeLine(line: string): NormalizedLine {
   let hidden: HiddenText | undefined;
   // Fast path: plain ASCII lines need no Unicode work.
@@ -103,7 +106,8 @@ export function normalizeLine(line: string): NormalizedLine {
       }
     }
   }
-  const text = line.replace(/\s+/g, ' ').trim();
+  // Collapsing whitespace allocates a new string: only when there is whitespace other than single spaces.
+  const text = (COLLAPSIBLE.test(line) ? line.replace(/\s+/g, ' ') : line).trim();
   return hidden ? { text, hidden } : { text };
 }
 
@@ -128,7 +132,7 @@ export function deobfuscate(code: string): string {
       [...m.matchAll(/chr\(\s*(\d+)\s*\)/g)].map((x) => String.fromCharCode(Number(x[1]) & 0xffff)).join('')));
   }
   // "ev" + "al" → "eval" (repeat for longer chains), also Python implicit concatenation "ev" "al".
-  for (let i = 0; i < 8; i++) {
+  for (let i = 0; i < 8 && (t.includes('"') || t.includes("'")); i++) {
     const next = t.replace(/(["'])([^"'\n\\]*)\1\s*\+?\s*(["'])([^"'\n\\]*)\3/g, (m, _q: string, a: string, _q2: string, b: string) =>
       `"${a}${b}"`);
     if (next === t) break;
@@ -136,20 +140,24 @@ export function deobfuscate(code: string): string {
   }
   // global["eval"](…) / window['Function'] / obj["child_process"] → global.eval(…). `exec`/`compile` are also
   // ordinary methods (`regex["exec"](s)`): bare only on a global object (Python's __builtins__["exec"]).
-  t = t.replace(/([\w$)\]])\s*\[\s*["'`]([A-Za-z_$][\w$]*)["'`]\s*\]/g, (m, obj: string, name: string, at: number) => {
-    const owner = /[\w$]*$/.exec(t.slice(0, at + obj.length))?.[0] ?? obj;
-    const bare = /^(?:eval|Function|__import__)$/.test(name) || (/^(?:exec|compile)$/.test(name) && GLOBALS.test(owner));
-    return bare ? ` ${name}` : `${obj}.${name}`;
-  });
+  if (t.includes('[')) {
+    t = t.replace(/([\w$)\]])\s*\[\s*["'`]([A-Za-z_$][\w$]*)["'`]\s*\]/g, (m, obj: string, name: string, at: number) => {
+      const owner = /[\w$]*$/.exec(t.slice(0, at + obj.length))?.[0] ?? obj;
+      const bare = /^(?:eval|Function|__import__)$/.test(name) || (/^(?:exec|compile)$/.test(name) && GLOBALS.test(owner));
+      return bare ? ` ${name}` : `${obj}.${name}`;
+    });
+  }
   // __import__("os") / importlib.import_module("os") → os
-  t = t.replace(/\b(?:__import__|(?:importlib\.)?import_module)\(\s*["'](\w+)["']\s*\)/g, '$1');
+  if (t.includes('import')) t = t.replace(/\b(?:__import__|(?:importlib\.)?import_module)\(\s*["'](\w+)["']\s*\)/g, '$1');
   // require("child_" + "process") was joined above; getattr(os, "system") → os.system
-  t = t.replace(/getattr\(\s*([\w.]+)\s*,\s*["'](\w+)["']\s*\)/g, '$1.$2');
+  if (t.includes('getattr')) t = t.replace(/getattr\(\s*([\w.]+)\s*,\s*["'](\w+)["']\s*\)/g, '$1.$2');
   // global.eval / window.Function / __builtins__.exec are the bare builtins
-  t = t.replace(/\b(?:globalThis|global|window|self|top|parent|frames|__builtins__|builtins)\s*\.\s*(eval|exec|Function|compile|__import__)\b/g, ' $1');
+  if (BUILTIN_NAME.test(t)) t = t.replace(/\b(?:globalThis|global|window|self|top|parent|frames|__builtins__|builtins)\s*\.\s*(eval|exec|Function|compile|__import__)\b/g, ' $1');
   return t;
 }
 
+/** The builtins the last rewrite looks for (checked first: most code lines hold none). */
+const BUILTIN_NAME = /eval|exec|Function|compile|__import__/;
 const GLOBALS = /^(?:globalThis|global|window|self|top|parent|frames|__builtins__|builtins)$/;
 
 function safeCodePoint(n: number): string {
@@ -157,10 +165,39 @@ function safeCodePoint(n: number): string {
 }
 
 const B64 = /[A-Za-z0-9+/]{24,}={0,2}/g;
+const B64_CHAR = new Uint8Array(128);
+for (let c = 0; c < 128; c++) B64_CHAR[c] = /[A-Za-z0-9+/]/.test(String.fromCharCode(c)) ? 1 : 0;
+
+/**
+ * Whether the line holds 24 base64 characters in a row (what B64 needs), without a regex step per character: any such
+ * run covers one of every 24th position, so only those are looked at, and the run around a hit is measured.
+ */
+export function hasBase64Run(line: string): boolean {
+  const n = line.length;
+  for (let i = 23; i < n; i += 24) {
+    const c = line.charCodeAt(i);
+    if (c >= 128 || !B64_CHAR[c]) continue;
+    let lo = i;
+    let hi = i;
+    while (lo > 0) {
+      const d = line.charCodeAt(lo - 1);
+      if (d < 128 && B64_CHAR[d]) lo--;
+      else break;
+    }
+    while (hi + 1 < n) {
+      const d = line.charCodeAt(hi + 1);
+      if (d < 128 && B64_CHAR[d]) hi++;
+      else break;
+    }
+    if (hi - lo + 1 >= 24) return true;
+    i = hi;
+  }
+  return false;
+}
 
 /** Base64 blobs in a line that decode to mostly printable text (returned decoded). */
 export function decodeBase64Blobs(line: string): string[] {
-  if (line.length < 24 || !/[A-Za-z0-9+/]{24}/.test(line)) return [];
+  if (!hasBase64Run(line)) return [];
   const out: string[] = [];
   for (const m of line.matchAll(B64)) {
     const blob = m[0];
