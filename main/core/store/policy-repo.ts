@@ -62,7 +62,20 @@ const APPROVAL_COLS = `id, kind, skill, tier, source, target, content_hash AS co
   status, created_at AS createdAt, decided_at AS decidedAt`;
 
 export class PolicyRepo {
-  constructor(private readonly db: Db) {}
+  private readonly db: Pick<Db, 'prepare' | 'transaction'>;
+
+  constructor(db: Db) {
+    // Statements are prepared once and reused: opening a big folder looks up hundreds of skills' audits and trust.
+    const statements = new Map<string, ReturnType<Db['prepare']>>();
+    this.db = {
+      prepare: ((sql: string) => {
+        let st = statements.get(sql);
+        if (!st) statements.set(sql, (st = db.prepare(sql)));
+        return st;
+      }) as Db['prepare'],
+      transaction: db.transaction.bind(db),
+    };
+  }
 
   // ---- rules ----
   rules(): Rule[] {
@@ -168,6 +181,16 @@ export class PolicyRepo {
       `INSERT INTO audit_cache (content_hash, auditor, report_json, created_at) VALUES (?, ?, ?, ?)
        ON CONFLICT(content_hash, auditor) DO UPDATE SET report_json = excluded.report_json, created_at = excluded.created_at`,
     ).run(contentHash, auditor, reportJson, Date.now());
+  }
+
+  /** Keep many audits (reports by content hash, folder fingerprints) in one transaction. */
+  putAudits(rows: { contentHash: string; auditor: string; reportJson: string; dir: string; fingerprint: string }[]): void {
+    this.db.transaction(() => {
+      for (const r of rows) {
+        this.putAudit(r.contentHash, r.auditor, r.reportJson);
+        this.putFingerprint(r.dir, r.fingerprint, r.contentHash);
+      }
+    })();
   }
 
   fingerprint(dir: string): { fingerprint: string; contentHash: string } | undefined {

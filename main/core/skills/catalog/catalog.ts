@@ -43,8 +43,11 @@ export const PARSER_VERSION = CACHE_VERSION;
 export type ReviewHook = ((entry: CatalogEntry) => { enabled: false; reason: string; trust?: TrustHold } | undefined) & {
   /** Called before each review pass with every entry (the trust layer starts background audits here). */
   prepare?(entries: CatalogEntry[]): void;
-  /** Verdicts that arrive later (background audits): the catalog reviews again and emits 'change'. */
-  onVerdicts?(listener: () => void): void;
+  /**
+   * Verdicts that arrive later (background audits): the catalog reviews again and emits 'change'. The listener is
+   * given the real folders whose verdicts arrived (only their skills are reviewed again), or nothing to review all.
+   */
+  onVerdicts?(listener: (dirs?: ReadonlySet<string>) => void): void;
   /** Stop background work (Catalog.close). */
   close?(): Promise<void>;
 };
@@ -121,6 +124,10 @@ export class Catalog extends EventEmitter {
   private brokenList: BrokenSkill[] = [];
   private discoveryDiags: Diagnostic[] = [];
   private memToggles = new Map<string, boolean>();
+  /** Each entry's name key (nameKey of its name), worked out once at merge. */
+  private keys = new WeakMap<CatalogEntry, string>();
+  /** Each entry's disabled reason as the toggles and the trust review gave it (before shadowing words are added). */
+  private reasons = new WeakMap<CatalogEntry, string | undefined>();
   private running: Promise<CatalogChange> | undefined;
   private again = false;
   timings: CatalogTimings = { discoverMs: 0, parseMs: 0, mergeMs: 0, totalMs: 0, files: 0, parsed: 0, cached: 0, folders: 0, listed: 0, threads: 1 };
@@ -130,7 +137,7 @@ export class Catalog extends EventEmitter {
     this.settings = options.settings ?? DEFAULT_SETTINGS;
     // Toggles are kept under the workspace's real path: a folder opened through a symbolic link is the same workspace.
     this.workspaceKey = options.workspace ? realOr(options.workspace) : '';
-    options.review?.onVerdicts?.(() => this.verdictsArrived());
+    options.review?.onVerdicts?.((dirs) => this.verdictsArrived(dirs));
   }
 
   /** Skills whose audit has not finished (`checking`): never prompted nor matched until their verdict is in. */
@@ -156,16 +163,33 @@ export class Catalog extends EventEmitter {
     });
   }
 
-  /** Background audits finished: review again; emit 'change' for every skill whose state moved, then 'verdicts'. */
-  private verdictsArrived(): void {
-    const before = new Map(this.all.map((e) => [e, `${e.enabled}|${e.trust ?? ''}|${e.shadowedBy?.file ?? ''}|${e.disabledReason ?? ''}`]));
-    this.applyToggles();
-    const changed = new Set<string>();
-    for (const e of this.all) {
-      if (before.get(e) !== `${e.enabled}|${e.trust ?? ''}|${e.shadowedBy?.file ?? ''}|${e.disabledReason ?? ''}`) changed.add(e.manifest.name);
+  /**
+   * Background audits finished: review again the skills in `dirs` (every skill when not given); emit 'change' for
+   * every skill whose state moved, then 'verdicts'. Only the names involved are looked at: verdicts arrive one by one,
+   * and reviewing the whole catalog per verdict would make opening a big folder quadratic.
+   */
+  private verdictsArrived(dirs?: ReadonlySet<string>): void {
+    const state = (e: CatalogEntry): string => `${e.enabled}|${e.trust ?? ''}|${e.shadowedBy?.file ?? ''}|${e.disabledReason ?? ''}`;
+    let names: Set<string> | undefined;
+    let group = this.all;
+    let review = this.all;
+    if (dirs) {
+      review = this.all.filter((e) => dirs.has(e.realDir));
+      names = new Set(review.map((e) => this.keyOf(e)));
+      group = this.all.filter((e) => names!.has(this.keyOf(e)));
     }
+    const before = new Map(group.map((e) => [e, state(e)]));
+    this.applyToggles(review, names);
+    const changed = new Set<string>();
+    for (const e of group) if (before.get(e) !== state(e)) changed.add(e.manifest.name);
     if (changed.size) this.emit('change', { added: [], removed: [], changed: [...changed] } satisfies CatalogChange);
     this.emit('verdicts');
+  }
+
+  private keyOf(e: CatalogEntry): string {
+    let k = this.keys.get(e);
+    if (k === undefined) this.keys.set(e, (k = nameKey(e.manifest.name)));
+    return k;
   }
 
   /** The settings this catalog was built with (defaults applied). */
@@ -402,6 +426,7 @@ export class Catalog extends EventEmitter {
       return ka < kb ? -1 : ka > kb ? 1 : a - b;
     });
     this.all = order.map((i) => all[i]!);
+    for (let i = 0; i < all.length; i++) this.keys.set(all[i]!, keys[i]!);
     this.winners = winners;
     // Broken skills in discovery order.
     this.brokenList = broken.sort((a, b) => a[0] - b[0]).map((x) => x[1]);
@@ -413,13 +438,13 @@ export class Catalog extends EventEmitter {
     this.applyToggles();
   }
 
-  private applyToggles(): void {
+  /** Toggles and trust verdicts for `entries` (all by default), then who acts for their names (`names`, all by default). */
+  private applyToggles(entries: CatalogEntry[] = this.all, names?: ReadonlySet<string>): void {
     const toggles = this.options.store ? this.options.store.skills.toggles(this.workspaceKey) : this.memToggles;
-    for (const e of this.all) {
+    for (const e of entries) {
       const t = toggles.get(e.manifest.name);
       e.enabled = t ?? true;
-      delete e.disabledReason;
-      if (t === false) e.disabledReason = 'disabled by the user in this workspace';
+      let reason: string | undefined = t === false ? 'disabled by the user in this workspace' : undefined;
       let verdict: ReturnType<ReviewHook>;
       try {
         verdict = this.options.review?.(e);
@@ -430,24 +455,29 @@ export class Catalog extends EventEmitter {
       delete e.trust;
       if (verdict && verdict.enabled === false) {
         e.enabled = false;
-        e.disabledReason = verdict.reason;
+        reason = verdict.reason;
         if (verdict.trust) e.trust = verdict.trust;
       }
+      this.reasons.set(e, reason);
     }
-    this.resolveShadowing();
+    this.resolveShadowing(names);
   }
 
   /**
-   * Who acts for each name: the highest-precedence skill that is not held for trust. A held skill (refused, pending,
-   * checking) shadows nobody — a cloned repository's `git-commit` folder does not switch off the built-in one — and
-   * says which skill it would shadow once trusted. `this.all` is sorted by name, then precedence.
+   * Who acts for each name (of `names`, or every name): the highest-precedence skill that is not held for trust. A held
+   * skill (refused, pending, checking) shadows nobody — a cloned repository's `git-commit` folder does not switch off
+   * the built-in one — and says which skill it would shadow once trusted. `this.all` is sorted by name, then precedence.
    */
-  private resolveShadowing(): void {
-    const winners = new Map<string, CatalogEntry>();
+  private resolveShadowing(names?: ReadonlySet<string>): void {
+    const winners = names ? new Map(this.winners) : new Map<string, CatalogEntry>();
     for (let i = 0; i < this.all.length;) {
-      const key = nameKey(this.all[i]!.manifest.name);
+      const key = this.keyOf(this.all[i]!);
       let j = i + 1;
-      while (j < this.all.length && nameKey(this.all[j]!.manifest.name) === key) j++;
+      while (j < this.all.length && this.keyOf(this.all[j]!) === key) j++;
+      if (names && !names.has(key)) {
+        i = j;
+        continue;
+      }
       const group = this.all.slice(i, j);
       const win = group.find((e) => !e.trust) ?? group[0]!;
       winners.set(key, win);
@@ -455,12 +485,15 @@ export class Catalog extends EventEmitter {
       group.forEach((e, k) => {
         delete e.shadowedBy;
         delete e.wouldShadow;
+        const reason = this.reasons.get(e);
+        if (reason === undefined) delete e.disabledReason;
+        else e.disabledReason = reason;
         if (e === win) return;
         if (k > winAt) e.shadowedBy = { tier: win.tier, file: win.file };
         else {
           // Held and above the one that acts: it would take that one's place once trusted.
           e.wouldShadow = { tier: win.tier, file: win.file, name: win.manifest.name };
-          e.disabledReason = `${HOLD_WORDS[e.trust!]} — would shadow ${win.tier} ${win.manifest.name}${e.disabledReason ? `: ${e.disabledReason}` : ''}`;
+          e.disabledReason = `${HOLD_WORDS[e.trust!]} — would shadow ${win.tier} ${win.manifest.name}${reason ? `: ${reason}` : ''}`;
         }
       });
       i = j;

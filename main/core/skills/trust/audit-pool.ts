@@ -6,7 +6,13 @@ import { workerSpec } from '../../base/worker-spec.js';
 import type { AuditReport } from './audit.js';
 
 interface Job { id: number; dir: string; resolve: (r: AuditReport) => void; reject: (e: Error) => void }
-interface Slot { worker: Worker; job?: Job }
+interface Slot { worker: Worker; jobs: Map<number, Job> }
+
+/**
+ * Folders sent to a worker before its first report is back: a worker never waits on the opening thread (which is
+ * busy answering) for its next folder. Small, so a crashed worker fails few jobs and the two workers stay balanced.
+ */
+const IN_FLIGHT = 4;
 
 export interface AuditPoolStats {
   /** Folders audited by the pool. */
@@ -38,7 +44,7 @@ export class AuditPool {
 
   /** Jobs waiting or running. */
   get pending(): number {
-    return this.queue.length + this.slots.filter((s) => s.job).length;
+    return this.queue.length + this.slots.reduce((n, s) => n + s.jobs.size, 0);
   }
 
   private async start(): Promise<void> {
@@ -46,11 +52,11 @@ export class AuditPool {
     if (this.closed) return;
     for (let i = 0; i < this.threads; i++) {
       const worker = 'code' in ws ? new Worker(ws.code, { eval: true }) : new Worker(ws.url, { execArgv: ws.execArgv });
-      const slot: Slot = { worker };
+      const slot: Slot = { worker, jobs: new Map() };
       worker.on('message', (m: { id: number; report?: AuditReport; error?: string }) => {
-        const job = slot.job;
-        slot.job = undefined;
-        if (job && job.id === m.id) {
+        const job = slot.jobs.get(m.id);
+        slot.jobs.delete(m.id);
+        if (job) {
           if (m.report) {
             this.stats.audited++;
             this.stats.bytes += m.report.bytes;
@@ -61,8 +67,8 @@ export class AuditPool {
       });
       worker.on('error', (e) => {
         // A crashed worker fails its job (the caller falls back) and is replaced on the next pump.
-        slot.job?.reject(e instanceof Error ? e : new Error(String(e)));
-        slot.job = undefined;
+        for (const job of slot.jobs.values()) job.reject(e instanceof Error ? e : new Error(String(e)));
+        slot.jobs.clear();
         this.slots = this.slots.filter((s) => s !== slot);
         if (!this.slots.length) this.starting = undefined;
         void this.pump();
@@ -78,15 +84,18 @@ export class AuditPool {
       this.starting ??= this.start();
       await this.starting;
     }
-    for (const slot of this.slots) {
-      if (slot.job || !this.queue.length) continue;
-      const job = this.queue.shift()!;
-      slot.job = job;
-      slot.worker.ref();
-      slot.worker.postMessage({ id: job.id, dir: job.dir });
+    // Round by round, so both workers get folders before either gets its next.
+    for (let round = 0; round < IN_FLIGHT && this.queue.length; round++) {
+      for (const slot of this.slots) {
+        if (slot.jobs.size > round || !this.queue.length) continue;
+        const job = this.queue.shift()!;
+        slot.jobs.set(job.id, job);
+        slot.worker.ref();
+        slot.worker.postMessage({ id: job.id, dir: job.dir });
+      }
     }
-    // Idle workers do not hold the process open; busy ones do until their report is back.
-    for (const slot of this.slots) if (!slot.job) slot.worker.unref();
+    // Idle workers do not hold the process open; busy ones do until their reports are back.
+    for (const slot of this.slots) if (!slot.jobs.size) slot.worker.unref();
   }
 
   /** Stop the workers; waiting jobs are rejected. */
@@ -95,7 +104,7 @@ export class AuditPool {
     for (const j of this.queue.splice(0)) j.reject(new Error('the audit pool was closed'));
     const slots = this.slots;
     this.slots = [];
-    for (const s of slots) s.job?.reject(new Error('the audit pool was closed'));
+    for (const s of slots) for (const job of s.jobs.values()) job.reject(new Error('the audit pool was closed'));
     await Promise.all(slots.map((s) => s.worker.terminate()));
   }
 }

@@ -199,7 +199,7 @@ function markdownSegments(lines: string[], firstLine = 1): Segment[] {
         else out.push({ text: raw, ctx: fence.ctx === 'shell' ? 'script' : 'example', line, around: raw });
         return;
       }
-      if (fence.ctx === 'shell') heredoc = HEREDOC_RE.exec(t)?.[2];
+      if (fence.ctx === 'shell' && t.includes('<<')) heredoc = HEREDOC_RE.exec(t)?.[2];
       const comment = /^\s*#(?!!)/.test(raw) && fence.ctx === 'shell';
       if (fence.ctx === 'shell' && !comment && (carry || continues(t))) {
         // Join continued lines so a command split over several lines is matched whole.
@@ -249,7 +249,7 @@ function markdownSegments(lines: string[], firstLine = 1): Segment[] {
       comment = { text: '', line };
       rest = rest.slice(start + 4);
     }
-    for (const m of raw.matchAll(/(`+)([^`]+?)\1/g)) {
+    if (raw.includes('`')) for (const m of raw.matchAll(/(`+)([^`]+?)\1/g)) {
       const before = raw.slice(Math.max(0, (m.index ?? 0) - 1), m.index ?? 0);
       out.push({ text: m[2]!, ctx: 'inline', line, around: raw, quoted: /["“'‘]/.test(before), ...(listed ? { listedAsCheck: true } : {}) });
     }
@@ -268,7 +268,7 @@ function scriptSegments(lines: string[], shell: boolean): Segment[] {
       else out.push({ text: raw, ctx: 'script', line: i + 1, around: raw });
       return;
     }
-    if (shell) heredoc = HEREDOC_RE.exec(raw)?.[2];
+    if (shell && raw.includes('<<')) heredoc = HEREDOC_RE.exec(raw)?.[2];
     const trimmed = raw.trimStart();
     const comment = (trimmed.startsWith('#') && !trimmed.startsWith('#!')) || trimmed.startsWith('//') || trimmed.startsWith('--') ||
       trimmed.startsWith('/*') || trimmed.startsWith('* ') || trimmed.startsWith('REM ');
@@ -385,8 +385,10 @@ function commandStarts(text: string): string {
 /** The program inside `python3 -c "…"`, `node -e '…'`, `perl -e …`, `ruby -e …`, `php -r …`, `deno eval …`. */
 const INLINE_PROGRAM_RE = /\b(python[\d.]*|node(?:js)?|perl|ruby|php|bun|deno\s+eval|osascript)\s+(?:-[\w-]{1,20}\s+){0,4}?(?:(?:-c|-e|-E|-r|-p|--eval|--print|--command)\s+|(?<=eval\s+))(?:"((?:[^"\\\n]|\\.){0,4000})"|'([^'\n]{0,4000})'|\$'((?:[^'\\\n]|\\.){0,4000})')/g;
 
-function inlinePrograms(text: string): { interpreter: string; code: string }[] {
-  if (!/\b(?:python|node|perl|ruby|php|bun|deno|osascript)/.test(text)) return [];
+const NO_PROGRAMS: readonly { interpreter: string; code: string }[] = Object.freeze([]);
+
+function inlinePrograms(text: string): readonly { interpreter: string; code: string }[] {
+  if (!/\b(?:python|node|perl|ruby|php|bun|deno|osascript)/.test(text)) return NO_PROGRAMS;
   const out: { interpreter: string; code: string }[] = [];
   for (const m of text.matchAll(INLINE_PROGRAM_RE)) {
     const code = (m[2] ?? m[3] ?? m[4] ?? '').replace(/\\(["\\$`])/g, '$1');
@@ -416,11 +418,16 @@ function judge(seg: Segment, text: string, rules: RuleSet = EVERY_RULE): (Hit & 
   if (seg.ctx === 'prose') {
     // Commands in running prose (at most P1): not when the sentence lists them as things to look for.
     const masked = withoutCodeSpans(text);
-    const commands = matchRules(seg, masked, rules.command).filter((h) => !quotedAsCheck({ ...seg, around: masked }, masked.slice(h.index, h.index + 20)));
-    hits = [...matchRules(seg, text, rules.text), ...commands];
+    hits = matchRules(seg, text, rules.text);
+    const commands = matchRules(seg, masked, rules.command);
+    if (commands.length) hits.push(...commands.filter((h) => !quotedAsCheck({ ...seg, around: masked }, masked.slice(h.index, h.index + 20))));
+  } else {
+    hits = matchRules(seg, text, rules.all);
+    // A code span quoted as something to look for is judged for its words only (asked only when a command rule hit).
+    if (seg.ctx === 'inline' && hits.some((h) => COMMAND_FAMILIES.has(h.rule.family)) && quotedAsCheck(seg, text)) {
+      hits = hits.filter((h) => !COMMAND_FAMILIES.has(h.rule.family));
+    }
   }
-  else if (seg.ctx === 'inline' && quotedAsCheck(seg, text)) hits = matchRules(seg, text, rules.text);
-  else hits = matchRules(seg, text, rules.all);
   if (seg.ctx === 'shell' || seg.ctx === 'script' || seg.ctx === 'inline' || seg.ctx === 'example') {
     for (const p of inlinePrograms(text)) {
       const ctx: Context = seg.ctx === 'example' ? 'example' : 'script';
@@ -495,15 +502,17 @@ export function auditText(file: string, text: string, kind: 'markdown' | 'shell'
     }
     if (!norm.text) continue;
     // Very long lines are scanned in overlapping windows so no pattern can go quadratic on them.
-    for (const t of windows(norm.text)) {
+    const nt = norm.text;
+    for (let at = 0; ; at += WINDOW - OVERLAP) {
+      const t = nt.length <= WINDOW ? nt : nt.slice(at, at + WINDOW);
       const hits = judge(seg, t);
       for (const h of hits) {
         add({ file, line: seg.line, rule: h.rule.id, family: h.rule.family, level: h.level, excerpt: excerptOf(t, h.index),
           message: h.note ? `${h.rule.message} (${h.note})` : h.rule.message });
       }
-      if (seg.ctx === 'script' || seg.ctx === 'shell' || seg.ctx === 'example' || (seg.ctx === 'inline' && !quotedAsCheck(seg, t))) {
+      if (seg.ctx === 'script' || seg.ctx === 'shell' || seg.ctx === 'example' || seg.ctx === 'inline') {
         const d = deobfuscate(t);
-        if (d !== t) {
+        if (d !== t && (seg.ctx !== 'inline' || !quotedAsCheck(seg, t))) {
           const plain = new Set(hits.map((h) => h.rule.id));
           for (const h of matchRules(seg, normalizeLine(d).text)) {
             if (plain.has(h.rule.id) || h.rule.family === 'network' || h.rule.family === 'install') continue;
@@ -512,6 +521,7 @@ export function auditText(file: string, text: string, kind: 'markdown' | 'shell'
           }
         }
       }
+      if (at + WINDOW >= nt.length) break;
     }
     for (const decoded of decodeBase64Blobs(norm.text)) {
       const dn = normalizeLine(decoded.replace(/\r?\n/g, ' ; ')).text;

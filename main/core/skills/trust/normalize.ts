@@ -196,8 +196,10 @@ export function hasBase64Run(line: string): boolean {
 }
 
 /** Base64 blobs in a line that decode to mostly printable text (returned decoded). */
-export function decodeBase64Blobs(line: string): string[] {
-  if (!hasBase64Run(line)) return [];
+const NO_BLOBS: readonly string[] = Object.freeze([]);
+
+export function decodeBase64Blobs(line: string): readonly string[] {
+  if (!hasBase64Run(line)) return NO_BLOBS;
   const out: string[] = [];
   for (const m of line.matchAll(B64)) {
     const blob = m[0];

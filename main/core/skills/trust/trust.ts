@@ -36,6 +36,13 @@ export function storeAudit(dir: string, fingerprint: string, report: AuditReport
   store.policy.putFingerprint(dir, fingerprint, report.contentHash);
 }
 
+/** Keep fresh reports in one transaction (a big folder's verdicts arrive in bursts). */
+export function storeAudits(rows: { dir: string; fingerprint: string; report: AuditReport }[], store: Store): void {
+  store.policy.putAudits(rows.map((r) => ({
+    contentHash: r.report.contentHash, auditor: AUDITOR_VERSION, reportJson: JSON.stringify(r.report), dir: r.dir, fingerprint: r.fingerprint,
+  })));
+}
+
 /** Audit a folder, reusing the stored report when the files' (path, size, mtime) are unchanged. */
 export function auditCached(dir: string, store?: Store): AuditReport {
   if (!store) return auditSkill(dir);
@@ -123,8 +130,8 @@ export interface TrustReview {
   (entry: CatalogEntry): ReviewVerdict;
   /** Called by the catalog before a review pass with every entry: finds what must be audited, starts it. */
   prepare(entries: CatalogEntry[]): void;
-  /** The catalog's listener for arriving verdicts (it reviews again and emits 'change'). */
-  onVerdicts(listener: () => void): void;
+  /** The catalog's listener for arriving verdicts, given the real folders they are about (it reviews those again). */
+  onVerdicts(listener: (dirs: ReadonlySet<string>) => void): void;
   /** Audits waiting or running on the workers. */
   readonly checking: number;
   /** Stop the workers (the workspace closes it). */
@@ -142,14 +149,29 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
   const fresh = new Map<string, AuditReport>();
   /** Folders on the workers now. */
   const inFlight = new Set<string>();
-  const listeners: (() => void)[] = [];
+  const listeners: ((dirs: ReadonlySet<string>) => void)[] = [];
   let notify: NodeJS.Immediate | undefined;
   let closed = false;
-  const arrived = (): void => {
-    // Verdicts arrive one by one: tell the catalog once per turn of the event loop, not once per skill.
+  /** Folders whose verdicts arrived since the catalog was last told, and the fresh reports still to store. */
+  let arrivedDirs = new Set<string>();
+  let toStore: { dir: string; fingerprint: string; report: AuditReport }[] = [];
+  const arrived = (dir: string): void => {
+    arrivedDirs.add(dir);
+    // Verdicts arrive one by one: store them in one transaction and tell the catalog once per turn of the event loop.
     notify ??= setImmediate(() => {
       notify = undefined;
-      for (const l of listeners) l();
+      const dirs = arrivedDirs;
+      const rows = toStore;
+      arrivedDirs = new Set();
+      toStore = [];
+      if (store && rows.length) {
+        try {
+          storeAudits(rows, store);
+        } catch {
+          // the cache is an optimisation: the verdicts stand without it
+        }
+      }
+      for (const l of listeners) l(dirs);
     });
   };
 
@@ -164,8 +186,10 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
   review.prepare = (entries) => {
     if (!bg) return;
     const misses: { dir: string; fingerprint: string }[] = [];
+    const seen = new Set<string>();
     for (const e of entries) {
-      if (e.tier === 'builtin' || inFlight.has(e.realDir) || misses.some((m) => m.dir === e.realDir)) continue;
+      if (e.tier === 'builtin' || inFlight.has(e.realDir) || seen.has(e.realDir)) continue;
+      seen.add(e.realDir);
       let known: ReturnType<typeof storedAudit> | undefined;
       try {
         known = store ? storedAudit(e.realDir, store) : fresh.has(e.realDir) ? undefined : { fingerprint: '' };
@@ -195,16 +219,12 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
       pool.audit(m.dir).then((r) => {
         if (closed) return;
         fresh.set(m.dir, r);
-        try {
-          if (store) storeAudit(m.dir, m.fingerprint, r, store);
-        } catch {
-          // the cache is an optimisation: the verdict stands without it
-        }
+        toStore.push({ dir: m.dir, fingerprint: m.fingerprint, report: r });
       }, () => {
         // A failed worker: the next review pass audits it in-thread (reviewDiscovered), which reports any error.
       }).finally(() => {
         inFlight.delete(m.dir);
-        if (!closed) arrived();
+        if (!closed) arrived(m.dir);
       });
     }
   };
