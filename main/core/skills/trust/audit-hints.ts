@@ -12,7 +12,10 @@ export interface HintScanner {
   readonly words: number;
   /** A fresh, empty mask. */
   mask(): RuleMask;
-  /** Set in `out` (cleared first) the bit of every rule with a hint in `text`; returns whether any was set. */
+  /**
+   * Set in `out` (cleared first) the bit of every rule with a hint in `text`, case-insensitively and reading any run of
+   * whitespace as one space (so it never misses a hint the normalised text would show); returns whether any was set.
+   */
   scan(text: string, out: RuleMask): boolean;
 }
 
@@ -25,13 +28,14 @@ export function hintScanner(rules: readonly AuditRule[]): HintScanner {
   for (const r of rules) {
     if (!r.hints.length) throw new Error(`audit rule ${r.id} has no hints: the prefilter would never run it`);
     for (const h of r.hints) {
-      if (!h || h !== h.toLowerCase() || /[^\x20-\x7e]/.test(h)) throw new Error(`audit rule ${r.id}: hint ${JSON.stringify(h)} must be lowercase printable ASCII`);
+      if (!h || h !== h.toLowerCase() || /[^\x20-\x7e]|\s\s/.test(h)) throw new Error(`audit rule ${r.id}: hint ${JSON.stringify(h)} must be lowercase printable ASCII, single spaces inside`);
       for (let i = 0; i < h.length; i++) {
         const c = h.charCodeAt(i);
         if (!classOf[c]) classOf[c] = classes++;
       }
     }
   }
+  if (!classOf[32]) classOf[32] = classes++;
   // Upper-case letters fold onto their lower-case class.
   for (let c = 65; c <= 90; c++) classOf[c] = classOf[c + 32]!;
   // The trie of hints, then failure links (breadth first) and the full transition table.
@@ -86,14 +90,9 @@ export function hintScanner(rules: readonly AuditRule[]): HintScanner {
     }
   }
 
-  const scanLower = (text: string, out: RuleMask): void => {
-    let s = 0;
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      s = c < 128 ? next[s * classes + classOf[c]!]! : 0;
-      if (hasOut[s]) for (let w = 0; w < words; w++) out[w]! |= outMask[s * words + w]!;
-    }
-  };
+  const space = classOf[32]!;
+  const iClass = classOf[105]!;
+  const kClass = classOf[107]!;
 
   return {
     rules,
@@ -102,21 +101,47 @@ export function hintScanner(rules: readonly AuditRule[]): HintScanner {
     scan(text, out) {
       out.fill(0);
       let s = 0;
+      let white = false;
       for (let i = 0; i < text.length; i++) {
         const c = text.charCodeAt(i);
-        if (c >= 128) {
-          // Outside ASCII, lower-casing can change more than one character: scan the lower-cased text as it is.
-          out.fill(0);
-          scanLower(text.toLowerCase(), out);
-          break;
+        let k: number;
+        if (c < 128) {
+          if (c === 32 || (c >= 9 && c <= 13)) {
+            // A run of whitespace reads as one space, as the audit's normalisation writes it.
+            if (white) continue;
+            white = true;
+            k = space;
+          } else {
+            white = false;
+            k = classOf[c]!;
+          }
+        } else if (isSpace(c)) {
+          if (white) continue;
+          white = true;
+          k = space;
+        } else {
+          white = false;
+          // Lower-cased, only two characters outside ASCII become ASCII letters: İ (then a combining dot) and K (Kelvin).
+          if (c === 0x130) {
+            s = next[s * classes + iClass]!;
+            if (hasOut[s]) for (let w = 0; w < words; w++) out[w]! |= outMask[s * words + w]!;
+            s = 0;
+            continue;
+          }
+          k = c === 0x212a ? kClass : 0;
         }
-        s = next[s * classes + classOf[c]!]!;
+        s = next[s * classes + k]!;
         if (hasOut[s]) for (let w = 0; w < words; w++) out[w]! |= outMask[s * words + w]!;
       }
       for (let w = 0; w < words; w++) if (out[w]) return true;
       return false;
     },
   };
+}
+
+/** Whitespace outside ASCII, as `\s` in a regex has it. */
+function isSpace(c: number): boolean {
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
 /** Whether rule `i` is set in a mask. */

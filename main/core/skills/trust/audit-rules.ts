@@ -62,7 +62,7 @@ export const RULES: AuditRule[] = [
     message: 'recursive delete of the root, home or current folder (or of a variable path that is / when the variable is empty)',
   },
   {
-    id: 'destructive.disk', hints: ['mkfs', 'dd ', '(){', 'chmod', '/dev/sd'], family: 'destructive', level: 'P0', contexts: [...CODE], weak: ['example', 'prose'], negatable: true,
+    id: 'destructive.disk', hints: ['mkfs', 'dd ', ':()', 'chmod', '/dev/sd'], family: 'destructive', level: 'P0', contexts: [...CODE], weak: ['example', 'prose'], negatable: true,
     re: /\bmkfs(\.\w+)?\s|\bdd\s+[^\n]*of=\/dev\/(sd|nvme|disk|hd)|:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|\bchmod\s+(-R\s+)?[0-7]?777\s+\/(\s|$)|>\s*\/dev\/sd[a-z]/,
     message: 'destroys a disk or the system (mkfs, dd to a device, fork bomb, chmod 777 /)',
   },
@@ -93,7 +93,7 @@ export const RULES: AuditRule[] = [
     message: 'builds a function from a string (Function constructor)',
   },
   {
-    id: 'exec.indirect-eval', hints: ['eval', 'settimeout', 'setinterval', 'setimmediate', 'vm.', 'constructor', 'runin'], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
+    id: 'exec.indirect-eval', hints: ['eval', 'settimeout', 'setinterval', 'setimmediate', 'vm', 'constructor', 'runin', 'compilefunction'], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
     // (0, eval)(…) and window.eval are global eval; a string handed to a timer is evaluated; vm runs code; (…).constructor("…") is Function.
     re: /\(\s*\d+\s*,\s*eval\s*\)|(?:[=(,:?]|\breturn)\s*eval\b(?!\s*[(\w$.])|\bset(?:Timeout|Interval|Immediate)\s*\(\s*(?:["'][^"'\n]|`)|\bvm\s*\.\s*(?:runIn(?:New|This)?Context|compileFunction)\s*\(|\bnew\s+vm\s*\.\s*Script\s*\(|\.\s*constructor\s*\(\s*["'`]/,
     message: 'evaluates a string as code indirectly ((0, eval), a string timer, vm, a constructor call)',
@@ -110,7 +110,7 @@ export const RULES: AuditRule[] = [
     message: 'spawns system processes from a script (child_process)',
   },
   {
-    id: 'exec.os-system', hints: ['os.', 'subprocess', 'pty.', 'commands.', 'runtime', 'shell_exec', 'passthru', 'proc_open', '__import__', 'import_module', 'system'], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
+    id: 'exec.os-system', hints: ['system', 'popen', 'exec', 'spawn', 'subprocess', 'pty.', 'commands.', 'runtime', 'shell_exec', 'passthru', 'proc_open'], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
     re: /(?:\bos|(?:__import__|\bimport_module)\(\s*["']os["']\s*\))\s*\.\s*(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?)\s*\(|[=(,:]\s*os\s*\.\s*(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?)\b(?!\s*\()|\bsubprocess\.\w+\([^)\n]*shell\s*=\s*True|\bpty\.spawn\s*\(|\bcommands\.getoutput\s*\(|\bRuntime\.getRuntime\(\)\.exec|\bshell_exec\s*\(|\bpassthru\s*\(|\bproc_open\s*\(|(?<![.\w$>:])system\s*\(\s*["'$@\w]/,
     message: 'runs a shell command from a script (os.system / shell=True / popen)',
   },
@@ -126,7 +126,7 @@ export const RULES: AuditRule[] = [
   },
   // ---- obfuscation (P0) ----
   {
-    id: 'obfuscation.decode-exec', hints: ['eval', 'exec', 'function', 'base64'], family: 'obfuscation', level: 'P0', contexts: ['shell', 'script', 'inline', 'example'],
+    id: 'obfuscation.decode-exec', hints: ['eval', 'exec', 'function', 'base64', 'atob', 'b64decode'], family: 'obfuscation', level: 'P0', contexts: ['shell', 'script', 'inline', 'example'],
     re: /(?:eval|exec|Function)\s*\([^\n]*(?:atob|b64decode|base64|fromCharCode|unhexlify|decode\(|Buffer\.from)|base64\s+(?:-d|--decode|-D)\b[^\n]*\|\s*(?:ba|z)?sh\b|(?:atob|b64decode)\([^\n]*\)[^\n]*\|\s*(?:ba)?sh/,
     message: 'decodes hidden content and executes it',
   },
@@ -147,7 +147,7 @@ export const RULES: AuditRule[] = [
     message: 'tells the agent to send workspace data or secrets to an outside address',
   },
   {
-    id: 'exfil.url-secret', hints: ['http', 'url', 'query', 'link', 'image', 'src'], family: 'exfiltration', level: 'P0', contexts: ['prose', 'comment', 'inline'], weak: ['example'], mentionable: true, negatable: true,
+    id: 'exfil.url-secret', hints: ['http', 'url', 'query', 'link', 'image', 'src', 'href'], family: 'exfiltration', level: 'P0', contexts: ['prose', 'comment', 'inline'], weak: ['example'], mentionable: true, negatable: true,
     // A markdown image/link (or <img src>) whose query is filled with a secret, or words telling the agent to put one there.
     re: new RegExp(String.raw`${MD_URL}${URL_QUERY}(?:\{\{?|\$\{?|%|<)[^}\n)>%"']{0,40}?(?:${SECRET_WORD})` +
       String.raw`|${EMBED_VERB}[^.\n]{0,100}\b(?:${SECRET_WORD})[^.\n]{0,80}\b(?:in|into|to|as|inside)\b[^.\n]{0,30}${URL_WORD}` +
@@ -155,7 +155,7 @@ export const RULES: AuditRule[] = [
     message: 'tells the agent to put secrets (keys, tokens, .env) into a URL it renders or opens: a disguised upload',
   },
   {
-    id: 'exfil.url-data', hints: ['http', 'url', 'query', 'link', 'image', 'src'], family: 'exfiltration', level: 'P1', contexts: ['prose', 'comment', 'inline', 'example'], negatable: true,
+    id: 'exfil.url-data', hints: ['http', 'url', 'query', 'link', 'image', 'src', 'href'], family: 'exfiltration', level: 'P1', contexts: ['prose', 'comment', 'inline', 'example'], negatable: true,
     // An image fetched with a filled-in query (rendering it sends the data), a link filled with workspace data, or words saying to.
     re: new RegExp(String.raw`(?:!\[[^\]\n]{0,200}\]\(\s*<?|<img\b[^>\n]{0,200}\bsrc\s*=\s*["']?)${URL_QUERY}(?:\{\{?[^}\n]{1,80}\}|\$\{?[A-Za-z_]\w{0,60}|%[A-Z_]{1,60}%|<[A-Za-z_][\w -]{0,40}>|\[[A-Z_ ]{3,40}\])` +
       String.raw`|${MD_URL}${URL_QUERY}(?:\{\{?|\$\{?|<)[^}\n)>"']{0,40}?(?:${DATA_WORD})` +
@@ -193,7 +193,7 @@ export const RULES: AuditRule[] = [
   },
   // ---- secrets and supply chain (P1) ----
   {
-    id: 'secrets.hardcoded', family: 'exfiltration', level: 'P1', hints: ['akia', 'ghp_', 'gho_', 'github_pat_', 'sk-', 'xox', 'private key', 'aiza', 'glpat-'], contexts: ['shell', 'script', 'inline', 'example', 'prose'],
+    id: 'secrets.hardcoded', family: 'exfiltration', level: 'P1', hints: ['akia', 'ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_', 'sk-', 'xox', 'private key', 'aiza', 'glpat-'], contexts: ['shell', 'script', 'inline', 'example', 'prose'],
     re: /\bAKIA[0-9A-Z]{16}\b|\bgh[pousr]_[A-Za-z0-9]{36,}\b|\bgithub_pat_[A-Za-z0-9_]{40,}|\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{32,}|\bxox[abpors]-[A-Za-z0-9-]{10,}|-----BEGIN (?:RSA |EC |OPENSSH |DSA )?PRIVATE KEY-----|\bAIza[0-9A-Za-z_-]{35}\b|\bglpat-[A-Za-z0-9_-]{20,}/,
     message: 'contains what looks like a real credential (API key, token or private key)',
   },
@@ -220,7 +220,7 @@ export const RULES: AuditRule[] = [
     message: 'tries to override the harness instructions ("ignore previous instructions")',
   },
   {
-    id: 'inject.conceal', hints: ['user'], family: 'prompt-injection', level: 'P0', contexts: ALL, mentionable: true,
+    id: 'inject.conceal', hints: ['user', 'hidden from', 'secret from'], family: 'prompt-injection', level: 'P0', contexts: ALL, mentionable: true,
     re: /\b(?:do not|don't|never)\s+(?:tell|inform|notify|mention (?:this|it) to|reveal (?:this|it) to|alert|let)\s+(?:the\s+)?user(?:s)?\b(?!\s+(?:wait|down|guess))|\bwithout\s+(?:telling|informing|notifying|alerting)\s+(?:the\s+)?user|\bhide\s+(?:this|it|these|that|your actions?)\b[^.\n]{0,20}\bfrom\s+(?:the\s+)?user|\bkeep\s+(?:this|it)\s+(?:secret|hidden)\s+from\b|\bthe user (?:must|should) not (?:know|see|find out)\b/i,
     message: 'tells the agent to hide what it does from the user',
   },
@@ -256,4 +256,4 @@ export const LEVEL_RANK: Record<Level, number> = { P2: 0, P1: 1, P0: 2 };
 export const maxLevel = (a: Level, b: Level): Level => (LEVEL_RANK[a] >= LEVEL_RANK[b] ? a : b);
 
 /** Bump when rules change: cached audits of an older rule book are redone. */
-export const AUDITOR_VERSION = 'rules-5';
+export const AUDITOR_VERSION = 'rules-6';
