@@ -5,7 +5,7 @@ import { loadSettings, type Settings } from './config/settings.js';
 import { userSkillDirs, type KnackPaths } from './config/paths.js';
 import { Store } from './store/index.js';
 import { openCatalog, type Catalog, type CatalogChange } from './skills/catalog/catalog.js';
-import { createTrustReview } from './skills/trust/trust.js';
+import { createTrustReview, type TrustReview, type TrustReviewOptions } from './skills/trust/trust.js';
 import { watchCatalog, type CatalogWatcher } from './skills/catalog/watch.js';
 import { SkillMatcher } from './skills/use/matcher.js';
 import { SkillLoader } from './skills/use/loader.js';
@@ -55,6 +55,8 @@ export interface WorkspaceOptions {
   onDiagnostic?: (d: Diagnostic) => void;
   /** Throw instead of continuing without the store when the database cannot be opened. */
   requireStore?: boolean;
+  /** How discovered skills are audited (default: on worker threads, the catalog answering at once). */
+  audit?: TrustReviewOptions['background'];
 }
 
 export class KnackWorkspace {
@@ -74,6 +76,8 @@ export class KnackWorkspace {
     readonly store: Store | undefined,
     readonly catalog: Catalog,
     settings: Settings,
+    /** The catalog's trust review: each skill's verdict and the audit report behind it (views read it, never audit). */
+    readonly trust: TrustReview,
   ) {
     this.settings = settings;
     this.expander = crossLanguageExpander({ cacheDir: join(options.paths.dataDir, 'cache') });
@@ -99,20 +103,22 @@ export class KnackWorkspace {
     }
     // Trust review: discovered P0 skills are disabled, P1 ones until the user trusts them (skills/trust/trust.ts).
     let catalog: Catalog;
+    // Audits run on worker threads: a big folder answers at once, unaudited skills are `checking` until their verdict.
+    const trust = createTrustReview(store, { background: options.audit ?? true });
     try {
       catalog = await openCatalog({
         paths: options.paths,
         workspace: options.workspace,
         settings,
         ...(store ? { store } : {}),
-        // Audits run on worker threads: a big folder answers at once, unaudited skills are `checking` until their verdict.
-        review: createTrustReview(store, { background: true }),
+        review: trust,
       });
     } catch (e) {
+      await trust.close();
       store?.close(); // never leak the database handle on a failed open
       throw e;
     }
-    const ws = new KnackWorkspace(options, store, catalog, settings);
+    const ws = new KnackWorkspace(options, store, catalog, settings, trust);
     if (options.watch) ws.watcher = watchCatalog(catalog);
     return ws;
   }

@@ -14,7 +14,7 @@ import { toolHandlers } from './tools.js';
 import { settingsHandlers } from './settings.js';
 import { ChatBinding } from './chat.js';
 import { addRecent, listRecent } from './recent.js';
-import { auditOf, auditState, clearAudits } from './views.js';
+import { auditOf, auditState } from './views.js';
 import { openWorkspace, type KnackWorkspace, type WorkspaceOptions } from '../workspace.js';
 import { loadMcpConfig } from '../mcp/config.js';
 import type { KnackPaths } from '../config/paths.js';
@@ -134,15 +134,13 @@ export class KnackService {
     await this.chat.detach();
     this.ws = next;
     this.wsDiagnostics = diagnostics;
-    clearAudits(next.store);
     next.catalog.on('change', (c: { added: string[]; removed: string[]; changed: string[] }) => {
-      clearAudits(next.store);
       if (this.ws !== next) return;
       this.events.emit('catalog.changed', { workspace: next.workspace, added: c.added, removed: c.removed, changed: c.changed });
       // New or edited skills were audited again: their verdicts (or `checking`, until it finishes) go out one by one.
       for (const name of [...c.added, ...c.changed]) {
         const e = next.catalog.get(name);
-        if (e && e.tier !== 'builtin') this.events.emit('audit.verdict', { name: e.manifest.name, audit: auditState(e, auditOf(e, next.store), next.store) });
+        if (e && e.tier !== 'builtin') this.events.emit('audit.verdict', { name: e.manifest.name, audit: auditState(e, auditOf(e, next.trust), next.store) });
       }
     });
     this.chat.attach(next);

@@ -26,7 +26,7 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
   };
   const view = (e: CatalogEntry) => {
     const ws = ctx.workspace();
-    return skillView(e, ws.catalog.entries(), auditOf(e, ws.store), ws.store);
+    return skillView(e, ws.catalog.entries(), auditOf(e, ws.trust), ws.store);
   };
   const refreshed = async (name: string) => {
     await ctx.workspace().catalog.refresh();
@@ -38,7 +38,7 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
       const ws = ctx.workspace();
       const all = ws.catalog.entries();
       return {
-        skills: all.map((e) => skillView(e, all, auditOf(e, ws.store), ws.store)),
+        skills: all.map((e) => skillView(e, all, auditOf(e, ws.trust), ws.store)),
         broken: ws.catalog.broken().map((b) => ({ tier: b.tier, dir: b.dir, file: b.file, diagnostics: b.diagnostics })),
         diagnostics: ws.catalog.discoveryDiagnostics(),
       };
@@ -47,7 +47,7 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
     'skills.show': ({ name }) => {
       const e = entry(name);
       const ws = ctx.workspace();
-      const report = auditOf(e, ws.store);
+      const report = auditOf(e, ws.trust);
       let body: string;
       try {
         body = readSkillBody(e.file);
@@ -82,7 +82,7 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
       const e = entry(name);
       const store = ctx.store();
       if (e.tier === 'builtin') return view(e);
-      const before = auditOf(e, store);
+      const before = auditOf(e, ctx.workspace().trust);
       if (before && before.contentHash !== contentHash) {
         throw new ServiceError('conflict', `"${name}" changed since it was shown (hash ${contentHash.slice(0, 12)} → ${before.contentHash.slice(0, 12)}); review it again`, { contentHash: before.contentHash });
       }

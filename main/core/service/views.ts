@@ -1,9 +1,9 @@
 // Core records → the contract's view shapes (skills with audit state and shadowing, audit reports, rules, installs).
-// Pure mapping: no I/O except the cached audit of a skill folder.
+// Pure mapping: audit state comes from the catalog (its trust hold) and the trust review's reports; views never audit.
 import type { z } from 'zod';
 import type * as C from '../../../preload/contract.js';
 import type { AuditReport } from '../skills/trust/audit.js';
-import { auditCached } from '../skills/trust/trust.js';
+import type { TrustReview } from '../skills/trust/trust.js';
 import type { CatalogEntry } from '../skills/format/types.js';
 import type { Permissions } from '../policy/permissions.js';
 import { describeRule } from '../policy/rules.js';
@@ -34,46 +34,25 @@ export function reportView(r: AuditReport): Out<typeof C.AuditReport> {
   };
 }
 
-/** The audit state a list shows. Built-in skills ship with the app and are trusted by design. */
+/**
+ * The audit state a list shows, read from the catalog: its trust hold (`checking`, `refused`, `pending`) is the one
+ * source of truth; the report behind the verdict adds level, findings and hash. Built-ins ship with the app, trusted.
+ */
 export function auditState(entry: CatalogEntry, report: AuditReport | undefined, store: Store | undefined): Out<typeof C.AuditState> {
   if (entry.tier === 'builtin') return { status: 'clean', findings: 0 };
-  // The catalog marks a skill whose audit has not finished (`trust: 'checking'`); its verdict arrives as audit.verdict.
-  if ((entry as { trust?: string }).trust === 'checking') return { status: 'checking', findings: 0 };
-  // The audit could not run at all (unreadable folder): the catalog keeps it disabled and says why.
+  // The audit has not finished: no report yet; the verdict arrives as audit.verdict.
+  if (entry.trust === 'checking') return { status: 'checking', findings: 0 };
+  const base = report ? { level: report.level, findings: report.findings.length, contentHash: report.contentHash } : { findings: 0 };
+  if (entry.trust === 'refused') return { status: 'blocked', ...base };
+  if (entry.trust === 'pending') return { status: 'needs-trust', ...base };
+  // Not held, yet no report: the review itself failed (the catalog keeps it disabled and says why).
   if (!report) return { status: 'blocked', findings: 0 };
-  const base = { level: report.level, findings: report.findings.length, contentHash: report.contentHash };
-  if (report.level === 'P0') return { status: 'blocked', ...base };
-  const trusted = store?.policy.trustByHash(report.contentHash) === 'trusted';
-  if (trusted) return { status: 'trusted', ...base };
-  if (report.level === 'P1' || entry.disabledReason?.startsWith('permissions widened')) return { status: 'needs-trust', ...base };
-  return { status: 'clean', ...base };
+  return { status: store?.policy.trustByHash(report.contentHash) === 'trusted' ? 'trusted' : 'clean', ...base };
 }
 
-/**
- * Reports as of the catalog's last build, per store: skills.list shows what the catalog's trust review decided on,
- * without walking every skill folder again per call. Cleared whenever the catalog changes (clearAudits).
- */
-const reports = new WeakMap<object, Map<string, AuditReport>>();
-const NO_STORE = {};
-
-export function clearAudits(store: Store | undefined): void {
-  reports.delete(store ?? NO_STORE);
-}
-
-/** The audit of a catalog entry (cached by file fingerprint in the store), or undefined when it cannot run. */
-export function auditOf(entry: CatalogEntry, store: Store | undefined): AuditReport | undefined {
-  if (entry.tier === 'builtin') return undefined;
-  let cache = reports.get(store ?? NO_STORE);
-  if (!cache) reports.set(store ?? NO_STORE, (cache = new Map()));
-  const hit = cache.get(entry.realDir);
-  if (hit) return hit;
-  try {
-    const report = auditCached(entry.realDir, store);
-    cache.set(entry.realDir, report);
-    return report;
-  } catch {
-    return undefined;
-  }
+/** The audit report behind a catalog entry's verdict, as the workspace's trust review holds it (never audits). */
+export function auditOf(entry: CatalogEntry, trust: Pick<TrustReview, 'reportOf'>): AuditReport | undefined {
+  return trust.reportOf(entry);
 }
 
 export function skillView(entry: CatalogEntry, all: CatalogEntry[], report: AuditReport | undefined, store: Store | undefined): Out<typeof C.SkillSummary> {

@@ -134,6 +134,11 @@ export interface TrustReview {
   onVerdicts(listener: (dirs: ReadonlySet<string>) => void): void;
   /** Audits waiting or running on the workers. */
   readonly checking: number;
+  /**
+   * The audit report behind a skill's current verdict (the one the catalog's last review used), or undefined: for a
+   * built-in, a skill still `checking`, or one whose folder could not be audited. Views read this, never audit.
+   */
+  reportOf(entry: Pick<CatalogEntry, 'tier' | 'realDir'>): AuditReport | undefined;
   /** Stop the workers (the workspace closes it). */
   close(): Promise<void>;
   /** Throughput of the background audits so far. */
@@ -175,12 +180,26 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
     });
   };
 
+  /** The report behind each folder's current verdict (what reportOf answers). */
+  const shown = new Map<string, AuditReport>();
+
   const review = ((entry: CatalogEntry): ReviewVerdict => {
     if (entry.tier === 'builtin') return undefined;
-    if (inFlight.has(entry.realDir)) return { enabled: false, reason: 'checking: the audit has not finished yet', trust: 'checking' };
-    const report = fresh.get(entry.realDir);
-    if (report) return verdictOf(entry, report, store);
-    return reviewDiscovered(entry, store);
+    if (inFlight.has(entry.realDir)) {
+      shown.delete(entry.realDir);
+      return { enabled: false, reason: 'checking: the audit has not finished yet', trust: 'checking' };
+    }
+    let report = fresh.get(entry.realDir);
+    if (!report) {
+      try {
+        report = auditCached(entry.realDir, store);
+      } catch (e) {
+        shown.delete(entry.realDir);
+        return { enabled: false, reason: `could not audit: ${(e as Error).message}`, trust: 'refused' };
+      }
+    }
+    shown.set(entry.realDir, report);
+    return verdictOf(entry, report, store);
   }) as TrustReview;
 
   review.prepare = (entries) => {
@@ -229,6 +248,7 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
     }
   };
   review.onVerdicts = (listener) => void listeners.push(listener);
+  review.reportOf = (entry) => (entry.tier === 'builtin' ? undefined : shown.get(entry.realDir));
   Object.defineProperty(review, 'checking', { get: () => inFlight.size });
   Object.defineProperty(review, 'stats', { get: () => pool?.stats ?? { audited: 0, bytes: 0, threads: 0 } });
   review.close = async () => {
