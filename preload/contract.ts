@@ -121,6 +121,8 @@ export const SkillSummary = z.object({
   shadows: z.array(z.object({ tier: Tier, file: z.string() })),
   diagnostics: z.array(Diagnostic),
   audit: AuditState,
+  /** The manifest's `read_when` phrases (any language): what the sidebar filter and the matcher look for. */
+  triggers: z.array(z.string()),
 });
 export type SkillSummary = z.infer<typeof SkillSummary>;
 
@@ -257,6 +259,8 @@ export const LoadedSkill = z.object({
   version: z.string().optional(),
   reason: z.string(),
   tokens: z.number().int().nonnegative(),
+  /** Files of this skill the model read in this conversation (relative to the skill folder), in order. */
+  resources: z.array(z.object({ path: z.string(), tokens: z.number().int().nonnegative() })),
 });
 
 /** Token accounting per prompt section (system, catalog, skills, tools, history …). */
@@ -335,6 +339,13 @@ export type SettingsView = z.infer<typeof SettingsView>;
 
 // ───────────────────────────── methods ─────────────────────────────
 
+/** Largest .zip accepted by skills.installUpload (bytes, before base64). */
+export const MAX_UPLOAD_BYTES = 4 * 1024 * 1024;
+/** Characters of base64 for `bytes` bytes. */
+export function base64Length(bytes: number): number {
+  return 4 * Math.ceil(bytes / 3);
+}
+
 const m = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O) => ({ input, output });
 
 export const methods = {
@@ -375,6 +386,16 @@ export const methods = {
   /** Approve a pending install; goes through only if the content still hashes to `contentHash`. */
   'skills.approveInstall': m(z.object({ approvalId: Id, contentHash: z.string().min(1) }).strict(), InstallOutcome),
   'skills.rejectInstall': m(z.object({ approvalId: Id }).strict(), InstallOutcome),
+  /**
+   * Audit and install a .zip the user dropped on the window (serve mode has no file paths): its bytes, base64, at
+   * most MAX_UPLOAD_BYTES. Unpacked safely into a temporary folder, then the same outcome as skills.install.
+   */
+  'skills.installUpload': m(z.object({
+    filename: z.string().min(1).max(255),
+    data: z.string().min(1).max(base64Length(MAX_UPLOAD_BYTES)).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64'),
+    tier: z.enum(['user', 'project']),
+    replace: z.boolean().default(false),
+  }).strict(), InstallOutcome),
   /** Lint the catalog, or the given folders / SKILL.md files. */
   'skills.lint': m(z.object({ paths: z.array(Path).max(100).optional() }).strict(), LintResult),
 
@@ -387,6 +408,8 @@ export const methods = {
   'chat.answer': m(z.object({ sessionId: Id, approvalId: Id, answer: z.enum(['once', 'always', 'deny']), message: z.string().max(4000).optional() }).strict(),
     z.object({ ok: z.boolean() })),
   'chat.setPlanMode': m(z.object({ sessionId: Id, on: z.boolean() }).strict(), z.object({ planMode: z.boolean() })),
+  /** Take a loaded skill out of the conversation (its instructions leave the next prompt). */
+  'chat.unloadSkill': m(z.object({ sessionId: Id, name: Name }).strict(), z.object({ unloaded: z.boolean() })),
 
   // sessions
   'sessions.list': m(Empty, z.object({ sessions: z.array(SessionMeta) })),

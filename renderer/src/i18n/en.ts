@@ -36,6 +36,8 @@ export const en = {
     findings: 'Findings', permissions: 'Requested permissions', diff: 'Permission changes (update)', noDiff: 'No new permissions.',
     hash: 'Content hash', approve: 'Approve', reject: 'Reject', installed: '{{name}} is installed.', rejected: 'Rejected. Nothing was installed.',
     refused: 'Refused:', level: { P0: 'dangerous — refused', P1: 'needs your approval', P2: 'clean' },
+    drop: 'Drop a skill .zip here', dropHint: 'or choose one:', zipFile: 'Skill .zip file', notZip: '{{name}} is not a .zip file.', uploading: 'Uploading {{name}}…',
+    dropWindow: 'Drop the .zip to audit and install it',
   },
   chat: {
     title: 'Chat', transcript: 'Conversation', message: 'Message', placeholder: 'Ask anything — Enter sends, Shift+Enter adds a line',

@@ -36,6 +36,8 @@ export const zh: Strings = {
     findings: '发现', permissions: '请求的权限', diff: '权限变化（更新）', noDiff: '没有新增权限。', hash: '内容哈希',
     approve: '批准', reject: '拒绝', installed: '{{name}} 已安装。', rejected: '已拒绝，未安装任何内容。', refused: '已拒绝：',
     level: { P0: '危险——拒绝安装', P1: '需要你的批准', P2: '无问题' },
+    drop: '把技能 .zip 拖到这里', dropHint: '或者选择一个：', zipFile: '技能 .zip 文件', notZip: '{{name}} 不是 .zip 文件。', uploading: '正在上传 {{name}}…',
+    dropWindow: '松开即可审计并安装这个 .zip',
   },
   chat: {
     title: '对话', transcript: '对话记录', message: '消息', placeholder: '随便问——回车发送，Shift+回车换行',

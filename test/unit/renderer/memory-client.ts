@@ -71,6 +71,11 @@ export function memoryClient(init: Partial<Pick<MemoryClient, 'skills' | 'loaded
       if (!r) throw { code: 'not_found', message: `${source}: no such file or folder` };
       return r;
     },
+    async installZip(_w, file) {
+      const r = c.installReports[file.name];
+      if (!r) throw { code: 'refused', message: `${file.name} is not a zip archive` };
+      return r;
+    },
     async approveInstall(_w, id) {
       const r = Object.values(c.installReports).find((x) => x.approvalId === id)!;
       return { ...r, status: 'installed', approvalId: undefined };
