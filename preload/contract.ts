@@ -379,6 +379,13 @@ export const methods = {
     trusted: z.array(z.string()),
     refused: z.array(z.object({ name: z.string(), reason: z.string() })),
     summary: z.string(),
+    /** The review's findings grouped by rule, most frequent first: what saying yes accepts. */
+    groups: z.array(z.object({ rule: z.string(), message: z.string(), count: z.number().int().nonnegative(), skills: z.array(z.string()) })),
+    /** The union of what the skills ask for: the most the user grants by saying yes. */
+    widest: z.object({
+      tools: z.array(z.string()), anyCommand: z.array(z.string()), network: z.boolean(), read: z.array(z.string()), write: z.array(z.string()),
+      undeclared: z.number().int().nonnegative(),
+    }),
   })),
   /** Audit and install a folder or .zip into the user or project tier; P1 waits for approveInstall, P0 is refused. */
   'skills.install': m(z.object({ source: Path, tier: z.enum(['user', 'project']), replace: z.boolean().default(false) }).strict(), InstallOutcome),

@@ -81,11 +81,11 @@ async function main() {
       const page = await ctx.newPage();
       try {
         // warm the server's catalog once, then measure a fresh page load to the first skill row
-        await page.goto(served.url);
+        await page.goto(served.url, { timeout: 180_000 });
         await page.waitForSelector('[role="switch"][aria-label^="Enable "]', { timeout: 120_000 });
         const loads: number[] = [];
         for (let r = 0; r < 3; r++) {
-          await page.reload();
+          await page.reload({ timeout: 180_000 });
           await page.waitForSelector('[role="switch"][aria-label^="Enable "]', { timeout: 120_000 });
           loads.push(await now(page));
         }

@@ -127,7 +127,10 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
       const summary = trusted.length === 0 && refused.length === 0
         ? 'nothing needs trust'
         : `${verb} ${trusted.length} skill${trusted.length === 1 ? '' : 's'}${refused.length ? `; ${refused.length} refused (P0 skills are never trusted)` : ''}`;
-      return { trusted, refused, summary };
+      const groups = review.groups.map((g) => ({ rule: g.rule, message: g.message, count: g.count, skills: [...g.skills] }));
+      const w = review.widest;
+      const widest = { tools: [...w.tools], anyCommand: [...w.anyCommand], network: w.network, read: [...w.read], write: [...w.write], undeclared: w.undeclared };
+      return { trusted, refused, summary, groups, widest };
     },
 
     'skills.install': ({ source, tier, replace }) => install(source, tier, replace),

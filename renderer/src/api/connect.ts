@@ -119,7 +119,7 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
   const toRule = (r: MethodOutput<'rules.list'>['rules'][number]): Rule => ({ id: r.id, action: r.effect, pattern: r.description });
   const trust = async (dryRun: boolean): Promise<TrustSummary> => {
     const r = await k.call('skills.trustAll', { dryRun });
-    return { summary: r.summary, skills: r.trusted, refused: r.refused };
+    return { summary: r.summary, skills: r.trusted, refused: r.refused, groups: r.groups, widest: r.widest };
   };
 
   const client: KnackClient = {

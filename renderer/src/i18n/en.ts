@@ -1,7 +1,7 @@
 // English strings. Keys mirror zh.ts exactly (a test checks both tables have the same keys).
 export const en = {
   app: { name: 'Knack' },
-  common: { loading: 'Loading…', cancel: 'Cancel', close: 'Close', save: 'Save', remove: 'Remove', back: 'Back', none: 'none', yes: 'yes', no: 'no' },
+  common: { loading: 'Loading…', cancel: 'Cancel', close: 'Close', save: 'Save', remove: 'Remove', back: 'Back', none: 'none', yes: 'yes', no: 'no', on: 'on', off: 'off' },
   workspace: {
     intro: 'Open a folder to work in. Its project skills, settings and rules come with it.',
     choose: 'Choose folder…', path: 'Folder path', open: 'Open', recent: 'Recent workspaces', noRecent: 'No recent workspaces yet.',
@@ -21,6 +21,8 @@ export const en = {
     title: 'Trust all pending skills', intro_one: '{{count}} skill waits for your trust. What they ask for:',
     intro_other: '{{count}} skills wait for your trust. What they ask for:', confirm_one: 'Trust {{count}} skill', confirm_other: 'Trust {{count}} skills',
     done_one: 'Trusted {{count}} skill.', done_other: 'Trusted {{count}} skills.', refused: 'Cannot be trusted',
+    byRule: 'Findings by rule', group_one: '{{count}} skill', group_other: '{{count}} skills', findings_one: '{{count}} finding', findings_other: '{{count}} findings',
+    more: '+{{count}} more', widest: 'The most you grant by saying yes', anyCommand: 'any command: {{tools}}',
   },
   skill: {
     none: 'Pick a skill in the sidebar.', detail: 'Skill {{name}}', tier: 'Tier', state: 'State', on: 'on', off: 'off', shadowed: 'Shadowed',
