@@ -59,7 +59,7 @@ export const en = {
   },
   context: {
     title: 'Context', empty: 'Token use shows up once the conversation starts.', used: '{{used}} of {{window}} tokens',
-    section: { system: 'System', catalog: 'Skill catalog', skills: 'Loaded skills', tools: 'Tools', history: 'History' },
+    section: { system: 'System', catalog: 'Skill catalog', skills: 'Loaded skills', tools: 'Tools', history: 'History', observations: 'Tool results' },
     leftOut_one: '{{count}} skill left out of the catalog', leftOut_other: '{{count}} skills left out of the catalog',
   },
   tools: {

@@ -59,7 +59,7 @@ export const zh: Strings = {
   },
   context: {
     title: '上下文', empty: '对话开始后会显示令牌用量。', used: '已用 {{used}} / {{window}} 令牌',
-    section: { system: '系统', catalog: '技能目录', skills: '已加载技能', tools: '工具', history: '历史' },
+    section: { system: '系统', catalog: '技能目录', skills: '已加载技能', tools: '工具', history: '历史', observations: '工具结果' },
     leftOut_one: '{{count}} 个技能未进入目录', leftOut_other: '{{count}} 个技能未进入目录',
   },
   tools: {
