@@ -407,16 +407,19 @@ function popcount(x: number): number {
   return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }
 
-/** 0, 1, or 2 (meaning "more than one"): the edit distance of two strings, when it is at most one. */
+/** 0, 1, or 2 (meaning "more than one"): the edit distance of two strings, when it is at most one. No allocation. */
 function oneEdit(a: string, b: string): number {
   if (a === b) return 0;
   const la = a.length;
   const lb = b.length;
-  if (Math.abs(la - lb) > 1) return 2;
+  if (la - lb > 1 || lb - la > 1) return 2;
   let i = 0;
   while (i < la && i < lb && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  if (la === lb) return a.slice(i + 1) === b.slice(i + 1) ? 1 : 2;
-  return la > lb ? (a.slice(i + 1) === b.slice(i) ? 1 : 2) : a.slice(i) === b.slice(i + 1) ? 1 : 2;
+  // Compare the rest after skipping one unit of the longer string (or one of each, for a substitution).
+  let x = la >= lb ? i + 1 : i;
+  let y = lb >= la ? i + 1 : i;
+  while (x < la && y < lb) if (a.charCodeAt(x++) !== b.charCodeAt(y++)) return 2;
+  return 1;
 }
 
 /** Levenshtein distance of two strings, or max + 1 once it must exceed max. */

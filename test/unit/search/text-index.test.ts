@@ -89,6 +89,29 @@ test('typos within the allowed edits are forgiven in the user’s own words; pre
   assert.deepEqual(ids(both, 'screen'), ['exact', 'long']);
 });
 
+/** Reference Levenshtein distance (full table). */
+function levenshtein(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+  }
+  return d[a.length]![b.length]!;
+}
+
+test('a request word reaches exactly the indexed words it prefixes or is one edit from (random words)', () => {
+  // Consonant-only words: the stemmer leaves them as they are, so index terms are the words themselves.
+  const word = (min: number) => fc.array(fc.constantFrom('b', 'c', 'd', 'f'), { minLength: min, maxLength: 8 }).map((a) => a.join(''));
+  fc.assert(
+    fc.property(fc.uniqueArray(word(3), { minLength: 1, maxLength: 30 }), word(5), (vocab, q) => {
+      const ix = index(vocab.map((w) => ({ id: w, title: w, body: '' })));
+      const got = new Set(ids(ix, q, 100));
+      const want = new Set(vocab.filter((w) => w.startsWith(q) || levenshtein(q, w) <= 1));
+      assert.deepEqual(got, want);
+    }),
+    { numRuns: 300 },
+  );
+});
+
 test('typo and prefix reach stay with the user’s own words, not their translations', () => {
   const ix = index([{ id: 'x', title: 'databases', body: '' }], { expand: (t) => (t === '数据库' ? ['databas'] : []) });
   // The expansion "databas" would prefix-match "databases" if expansions could reach; they cannot.
