@@ -56,20 +56,23 @@ function generate(): number {
 
 const paths = resolvePaths({ home, dataDir: join(root, 'data'), builtinSkillsDir: builtin });
 
-interface Open { answerMs: number; allMs: number; audited: number; bytes: number; threads: number }
+interface Open { answerMs: number; allMs: number; audited: number; bytes: number; threads: number; cpuMs: number }
 
 async function open(dataDir: string, background: boolean): Promise<Open> {
   const store = Store.openIn(dataDir);
   const review = createTrustReview(store, { background });
   try {
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     const catalog = await openCatalog({ paths: { ...paths, dataDir }, workspace: ws, store, review });
     const answerMs = performance.now() - t0;
     await catalog.settled();
     const allMs = performance.now() - t0;
+    // CPU of every thread of the process (the opening thread and the audit workers): what the open costs, whatever the load.
+    const cpu = process.cpuUsage(c0);
     if (catalog.entries().length !== N) throw new Error(`indexed ${catalog.entries().length} of ${N}`);
     const s = review.stats;
-    return { answerMs, allMs, audited: s.audited, bytes: s.bytes, threads: s.threads };
+    return { answerMs, allMs, audited: s.audited, bytes: s.bytes, threads: s.threads, cpuMs: (cpu.user + cpu.system) / 1000 };
   } finally {
     await review.close();
     store.close();
@@ -78,13 +81,23 @@ async function open(dataDir: string, background: boolean): Promise<Open> {
 
 const corpusBytes = generate();
 console.log(`corpus: ${N} skills, 5 files each (SKILL.md, 2 references, a Python and a shell script), ${(corpusBytes / 1e6).toFixed(1)} MB; ${availableParallelism()} cores, load ${loadavg()[0]!.toFixed(1)}`);
+console.log('cold = a fresh data folder: no parse cache, no stored verdicts; every skill is parsed and audited (audits on worker threads).');
+console.log('warm = the same folder opened again: SKILL.md parses from the SQLite catalog cache, and each verdict from the SQLite');
+console.log('       audit cache (folder fingerprint path+size+mtime → content hash → stored report, valid for this rule book).');
+console.log('Both are timed until every verdict is in (no skill checking), from the same process, best of the runs.');
 
-// One thread, no cache: the audit's own throughput.
-const t = performance.now();
-let auditedBytes = 0;
-for (let i = 0; i < N; i++) auditedBytes += auditSkill(join(ws, '.workbuddy', 'skills', `skill-${i}`)).bytes;
-const oneMs = performance.now() - t;
-console.log(`audit, one thread: ${(N / (oneMs / 1000)).toFixed(0)} skills/s, ${(auditedBytes / 1e6 / (oneMs / 1000)).toFixed(1)} MB/s (${oneMs.toFixed(0)} ms)`);
+// One thread, no cache: the audit's own throughput, the first pass (code not yet optimised, as in a fresh worker) and steady.
+const auditAll = (): { ms: number; bytes: number } => {
+  const c0 = process.cpuUsage();
+  let bytes = 0;
+  for (let i = 0; i < N; i++) bytes += auditSkill(join(ws, '.workbuddy', 'skills', `skill-${i}`)).bytes;
+  const cpu = process.cpuUsage(c0);
+  return { ms: (cpu.user + cpu.system) / 1000, bytes };
+};
+const first = auditAll();
+const steady = [auditAll(), auditAll()].reduce((a, b) => (a.ms <= b.ms ? a : b));
+const rate = (r: { ms: number; bytes: number }): string => `${(N / (r.ms / 1000)).toFixed(0)} skills/s, ${(r.bytes / 1e6 / (r.ms / 1000)).toFixed(1)} MB/s`;
+console.log(`audit, one thread (CPU time): first pass ${rate(first)} (${first.ms.toFixed(0)} ms); steady ${rate(steady)} (${steady.ms.toFixed(0)} ms)`);
 
 const cold: Open[] = [];
 const coldInline: Open[] = [];
@@ -100,10 +113,14 @@ for (let r = 0; r < RUNS; r++) {
 const best = (xs: Open[], k: keyof Open): number => Math.min(...xs.map((x) => x[k]));
 const c = cold.reduce((a, b) => (a.allMs <= b.allMs ? a : b));
 const w = best(warm, 'allMs');
-console.log(`cold open, audits on ${c.threads} worker threads: catalog answers in ${best(cold, 'answerMs').toFixed(0)} ms; every verdict in ${c.allMs.toFixed(0)} ms ` +
-  `(${(c.audited / (c.allMs / 1000)).toFixed(0)} skills/s, ${(c.bytes / 1e6 / (c.allMs / 1000)).toFixed(1)} MB/s end to end)`);
-console.log(`cold open, audits in the opening thread (before): ${best(coldInline, 'allMs').toFixed(0)} ms`);
-console.log(`warm open (verdicts from the store): ${w.toFixed(0)} ms`);
+const auditPhase = c.allMs - c.answerMs;
+console.log(`cold open, audits on ${c.threads} worker threads: catalog answers in ${c.answerMs.toFixed(0)} ms (skills listed as checking); every verdict in ${c.allMs.toFixed(0)} ms`);
+console.log(`  audit throughput on the workers, answer → last verdict: ${(c.audited / (auditPhase / 1000)).toFixed(0)} skills/s, ${(c.bytes / 1e6 / (auditPhase / 1000)).toFixed(1)} MB/s; whole open: ${(c.audited / (c.allMs / 1000)).toFixed(0)} skills/s, ${(c.bytes / 1e6 / (c.allMs / 1000)).toFixed(1)} MB/s`);
+console.log(`cold open, audits in the opening thread: ${best(coldInline, 'allMs').toFixed(0)} ms`);
+console.log(`warm open (parse cache + verdicts from the SQLite audit cache): ${w.toFixed(0)} ms`);
 const ratio = c.allMs / w;
-console.log(`cold with audit / warm: ${ratio.toFixed(2)}× (target ≤ ${TARGET}×) ${ratio <= TARGET ? 'OK' : 'OVER'}; in-thread cold / warm: ${(best(coldInline, 'allMs') / w).toFixed(2)}×`);
+console.log(`cold with audit / warm, wall clock: ${ratio.toFixed(2)}× (target ≤ ${TARGET}×) ${ratio <= TARGET ? 'OK' : 'OVER'}; catalog answer / warm: ${(c.answerMs / w).toFixed(2)}×; in-thread cold / warm: ${(best(coldInline, 'allMs') / w).toFixed(2)}×`);
+const wc = best(warm, 'cpuMs');
+console.log(`CPU time of the opens (all threads; meaningful under load, where wall clock is not): cold ${best(cold, 'cpuMs').toFixed(0)} ms, ` +
+  `warm ${wc.toFixed(0)} ms = ${(best(cold, 'cpuMs') / wc).toFixed(2)}×; with 2 cores the cold wall time can at best be about half its CPU time.`);
 rmSync(root, { recursive: true, force: true });
