@@ -68,7 +68,9 @@ export function Sidebar() {
   useEffect(() => {
     set({ skillsLoading: true });
     void refresh();
-    return client.onCatalogChanged((w) => { if (w === ws) void refresh(); });
+    const offList = client.onCatalogChanged((w) => { if (w === ws) void refresh(); });
+    const offRow = client.onSkillChanged?.((item) => { if (!useView.getState().replaceSkill(item)) void refresh(); });
+    return () => { offList(); offRow?.(); };
   }, [client, ws, refresh, set]);
 
   const virtualizer = useVirtualizer({
