@@ -148,7 +148,7 @@ const trust: Command = {
       const entry = catalog.held(name) ?? catalog.get(name);
       if (!entry) throw new CliError(`no skill named "${name}" in ${ctx.workspace} or the user tier`);
       if (entry.tier === 'builtin') { ctx.io.out(`${entry.manifest.name} is built in and trusted`); return 0; }
-      const r = trustSkill(entry.realDir, store);
+      const r = trustSkill(entry.realDir, store, entry.manifest);
       if (ctx.json) printJson(ctx.io, { ok: r.ok, ...(r.ok ? {} : { reason: r.reason }), report: r.report ? reportJson(r.report) : null });
       else if (r.ok) ctx.io.out(`trusted ${r.report.skill} (${r.report.level}, content ${r.report.contentHash.slice(0, 12)}); a change to its files needs trust again`);
       else ctx.io.err(`not trusted: ${r.reason}`);
