@@ -7,12 +7,12 @@ import { projectSkillDirs, userSkillDirs } from '../core/config/paths.js';
 import { openCatalog } from '../core/skills/catalog/catalog.js';
 import { auditSkill, formatFinding, type AuditReport } from '../core/skills/trust/audit.js';
 import { installSkill, approvePendingInstall, type InstallResult } from '../core/skills/trust/install.js';
-import { createTrustReview, trustSkill } from '../core/skills/trust/trust.js';
+import { auditCached, createTrustReview, trustSkill } from '../core/skills/trust/trust.js';
 import { applyBulkTrust, reviewBulkTrust, type BulkTrustReview } from '../core/skills/trust/bulk-trust.js';
 import { describePermissions } from '../core/policy/permissions.js';
 import { toPending } from '../core/skills/trust/approvals.js';
 import { accessForArgs } from '../core/policy/setup.js';
-import { CATEGORIES, describeRule, skillScopeKey } from '../core/policy/rules.js';
+import { CATEGORIES, describeRule, parseSkillScope, skillScopeKey } from '../core/policy/rules.js';
 import type { Effect, NewRule } from '../core/store/policy-repo.js';
 import { addRule } from '../core/policy/rule-book.js';
 import { displaySafe } from '../core/policy/display.js';
@@ -324,7 +324,8 @@ const rulesList: Command = {
     const store = openStore(ctx);
     try {
       const rules = store.policy.rules();
-      if (ctx.json) { printJson(ctx.io, rules); return 0; }
+      // The skill a rule is bound to, read back (name, tier, real folder, content hash), beside the stored scope.
+      if (ctx.json) { printJson(ctx.io, rules.map((r) => (r.skill !== undefined ? { ...r, skillScope: parseSkillScope(r.skill) } : r))); return 0; }
       if (!rules.length) ctx.io.out('no rules (defaults: reads allowed; writes, network and every bash command ask)');
       for (const r of rules) ctx.io.out(`${r.id}  ${describeRule(r)}${r.note ? `  # ${r.note}` : ''}`);
       return 0;
@@ -361,7 +362,8 @@ const rulesAdd: Command = {
         const catalog = await openCatalog({ paths: ctx.paths, workspace: ctx.workspace, settings, store });
         const entry = catalog.get(rule.skill);
         if (!entry) throw new CliError(`no skill named "${rule.skill}" in ${ctx.workspace} or the user tier`);
-        rule.skill = skillScopeKey({ name: entry.manifest.name, tier: entry.tier, dir: entry.realDir });
+        // …and to its content now (the hash its review records): after an edit the rule no longer applies.
+        rule.skill = skillScopeKey({ name: entry.manifest.name, tier: entry.tier, dir: entry.realDir, hash: auditCached(entry.realDir, store).contentHash });
       }
       const { rule: r, added } = addRule(store.policy, rule);
       if (ctx.json) printJson(ctx.io, { added, rule: r });

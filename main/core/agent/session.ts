@@ -12,6 +12,7 @@ import type { Gate } from '../policy/types.js';
 import { describeRule, generaliseRules } from '../policy/rules.js';
 import { addRule } from '../policy/rule-book.js';
 import { decisionFields } from '../policy/decision-fields.js';
+import { alwaysPreview, answerScope } from '../policy/answers.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolSearchIndex } from '../tools/tool-search.js';
 import type { ApprovalRequest } from '../tools/executor.js';
@@ -516,11 +517,14 @@ export class ChatSession {
   }
 
   private preview(req: ApprovalRequest): string[] {
-    return generaliseRules({ tool: req.tool, args: req.args, access: req.access }, this.host.workspace, 'allow').map(describeRule);
+    return alwaysPreview({ tool: req.tool, args: req.args, access: req.access }, req.actor, this.host.workspace, req.decision);
   }
 
+  /** "Always": the rule shown in the preview, bound to the loaded skills' identities when skills are loaded. */
   private storeAlways(req: ApprovalRequest): string[] {
-    return generaliseRules({ tool: req.tool, args: req.args, access: req.access }, this.host.workspace, 'allow').map((r) => describeRule(addRule(this.store.policy, r).rule));
+    const scope = answerScope(req.actor, req.decision);
+    if (!scope.ok) return [];
+    return generaliseRules({ tool: req.tool, args: req.args, access: req.access }, this.host.workspace, 'allow', scope.skill).map((r) => describeRule(addRule(this.store.policy, r).rule));
   }
 
   // ---- skills ----
