@@ -3,6 +3,7 @@
 import type { Access, Actor, Decision } from '../core/policy/types.js';
 import { displaySafe } from '../core/policy/display.js';
 import { decisionFields, decisionLines } from '../core/policy/decision-fields.js';
+import { COMMAND_TOOLS } from '../core/policy/tool-table.js';
 
 export interface ApprovalQuestion {
   tool: string;
@@ -24,7 +25,7 @@ function who(actor: Actor, d?: Decision): string {
 
 /** The lines of an approval question, each safe to print on a terminal. Ends with "allow once?". */
 export function approvalQuestion(q: ApprovalQuestion): string {
-  const what = typeof q.access?.command === 'string' && q.tool === 'bash' ? `${q.tool}: ${q.access.command}` : `${q.tool} ${JSON.stringify(q.args)}`;
+  const what = typeof q.access?.command === 'string' && COMMAND_TOOLS.has(q.tool) ? `${q.tool}: ${q.access.command}` : `${q.tool} ${JSON.stringify(q.args)}`;
   const lines = [displaySafe(what), `  who: ${displaySafe(who(q.actor, q.decision))}`, `  why: ${displaySafe(q.reason)}`];
   // The rule and its scope, the acting skill's identity, the real paths checked (decisionLines escapes each).
   for (const l of decisionLines(decisionFields(q.decision))) lines.push(`  ${l}`);
