@@ -11,6 +11,8 @@ import { SkillLoader, listResources } from '../skills/use/loader.js';
 import type { Gate } from '../policy/types.js';
 import { describeRule, generaliseRules } from '../policy/rules.js';
 import { addRule } from '../policy/rule-book.js';
+import { decisionFields } from '../policy/decision-fields.js';
+import { alwaysPreview, answerScope } from '../policy/answers.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolSearchIndex } from '../tools/tool-search.js';
 import type { ApprovalRequest } from '../tools/executor.js';
@@ -488,7 +490,8 @@ export class ChatSession {
   private async approve(req: ApprovalRequest): Promise<boolean> {
     const call = this.currentCall;
     const callId = call?.id ?? '';
-    this.record({ type: 'gate_decision', callId, tool: req.tool, verdict: 'ask', reason: req.reason });
+    const fields = decisionFields(req.decision);
+    this.record({ type: 'gate_decision', callId, tool: req.tool, verdict: 'ask', reason: req.reason, ...fields });
     let answer = this.preAnswered.get(callId);
     if (answer) {
       this.preAnswered.delete(callId);
@@ -496,13 +499,13 @@ export class ChatSession {
     } else if (this.opts.autoApprove) {
       answer = { kind: 'once' };
       const approvalId = randomUUID().slice(0, 8);
-      this.record({ type: 'approval_requested', approvalId, callId, tool: req.tool, args: req.args, reason: req.reason, activeSkills: this.activeSkills(), alwaysPreview: this.preview(req) });
+      this.record({ type: 'approval_requested', approvalId, callId, tool: req.tool, args: req.args, reason: req.reason, activeSkills: this.activeSkills(), alwaysPreview: this.preview(req), ...(Object.keys(fields).length ? { decision: fields } : {}) });
       this.record({ type: 'approval_answered', approvalId, answer: 'once', message: 'approved by --yes' });
     } else {
       const approvalId = randomUUID().slice(0, 8);
       answer = await new Promise<ApprovalAnswer>((resolve) => {
         this.waiters.set(approvalId, { resolve, req });
-        this.record({ type: 'approval_requested', approvalId, callId, tool: req.tool, args: req.args, reason: req.reason, activeSkills: this.activeSkills(), alwaysPreview: this.preview(req) });
+        this.record({ type: 'approval_requested', approvalId, callId, tool: req.tool, args: req.args, reason: req.reason, activeSkills: this.activeSkills(), alwaysPreview: this.preview(req), ...(Object.keys(fields).length ? { decision: fields } : {}) });
       });
     }
     if (answer.kind === 'deny') this.denyMessage = answer.message;
@@ -514,11 +517,14 @@ export class ChatSession {
   }
 
   private preview(req: ApprovalRequest): string[] {
-    return generaliseRules({ tool: req.tool, args: req.args, access: req.access }, this.host.workspace, 'allow').map(describeRule);
+    return alwaysPreview({ tool: req.tool, args: req.args, access: req.access }, req.actor, this.host.workspace, req.decision);
   }
 
+  /** "Always": the rule shown in the preview, bound to the loaded skills' identities when skills are loaded. */
   private storeAlways(req: ApprovalRequest): string[] {
-    return generaliseRules({ tool: req.tool, args: req.args, access: req.access }, this.host.workspace, 'allow').map((r) => describeRule(addRule(this.store.policy, r).rule));
+    const scope = answerScope(req.actor, req.decision);
+    if (!scope.ok) return [];
+    return generaliseRules({ tool: req.tool, args: req.args, access: req.access }, this.host.workspace, 'allow', scope.skill).map((r) => describeRule(addRule(this.store.policy, r).rule));
   }
 
   // ---- skills ----
@@ -589,7 +595,7 @@ export class ChatSession {
       // The session stores an "always" itself (storeAlways); the executor is told to run the call once.
       approver: async (req) => ((await this.approve(req)) ? 'once' : 'deny'),
       planMode: () => this.state.planMode,
-      onDecision: (tool, d) => this.record({ type: 'gate_decision', callId: this.currentCall?.id ?? '', tool, verdict: d.verdict, reason: d.reason, ...(d.ruleId ? { ruleId: d.ruleId } : {}) }),
+      onDecision: (tool, d) => this.record({ type: 'gate_decision', callId: this.currentCall?.id ?? '', tool, verdict: d.verdict, reason: d.reason, ...decisionFields(d) }),
       loadSkill: (name) => this.modelLoadsSkill(name),
     });
     this.tools.session.discover(this.state.discovered);
