@@ -17,8 +17,8 @@ import type { ApprovalRequest } from '../tools/executor.js';
 import type { ToolResult } from '../tools/types.js';
 import type { ModelProvider, StreamEvent, ToolCallPart, Usage } from './providers/types.js';
 import { ProviderError, redact } from './providers/errors.js';
-import { applyEvent, emptyState, unresolvedCalls, type SessionState } from './state.js';
-import { assemblePrompt, CatalogCache, MessageTokens, TextTokens, type AssembledPrompt, type LoadedBody } from './prompt.js';
+import { applyEvent, emptyState, titleOf, unresolvedCalls, type SessionState } from './state.js';
+import { assemblePrompt, MessageTokens, promptCacheFor, TextTokens, type AssembledPrompt, type LoadedBody, type PromptCache } from './prompt.js';
 import { sessionTools, type SessionTools } from './session-tools.js';
 import { compactionBoundary, summarize } from './compaction.js';
 import type {
@@ -89,7 +89,7 @@ export class ChatSession {
   private readonly listeners = new Set<AgentListener>();
   private readonly loader: SkillLoader;
   private readonly bodies = new Map<string, LoadedBody>();
-  private readonly catalogCache = new CatalogCache();
+  private readonly promptCache: PromptCache;
   private readonly messageTokens = new MessageTokens();
   private readonly textTokens = new TextTokens();
   private readonly waiters = new Map<string, { resolve: (a: ApprovalAnswer) => void; req: ApprovalRequest }>();
@@ -112,6 +112,7 @@ export class ChatSession {
     private readonly opts: SessionOptions,
   ) {
     this.loader = new SkillLoader((n) => host.catalog.get(n));
+    this.promptCache = promptCacheFor(host.catalog);
   }
 
   /** Start a new session (recorded in the store). */
@@ -391,6 +392,7 @@ export class ChatSession {
     const prompt = (await this.maybeCompact(signal)) ?? (await this.assemble());
     this.record({ type: 'context', sections: prompt.sections });
     this.record({ type: 'assistant_start', step, provider: provider.id, model: provider.model });
+    this.lastFlush = -Infinity;
     let stop = 'end_turn';
     for await (const ev of provider.stream({ ...prompt.request, maxTokens: this.opts.maxTokens ?? 8192, signal }) as AsyncIterable<StreamEvent>) {
       switch (ev.type) {
@@ -604,7 +606,7 @@ export class ChatSession {
     return assemblePrompt(
       {
         workspace: this.host.workspace,
-        catalogEntries: this.host.catalog.enabled(),
+        catalogEntries: () => this.host.catalog.enabled(),
         catalogSettings: this.host.settings.catalog,
         contextWindow: this.opts.provider?.contextWindow ?? this.host.settings.catalog.contextWindow,
         loaded,
@@ -613,7 +615,7 @@ export class ChatSession {
         planMode: this.state.planMode,
         messages: this.state.messages,
       },
-      { catalog: this.catalogCache, messages: this.messageTokens, text: this.textTokens },
+      { prompt: this.promptCache, messages: this.messageTokens, text: this.textTokens },
     );
   }
 
@@ -634,6 +636,7 @@ export class ChatSession {
 
   // ---- recording ----
 
+  /** Deltas are coalesced (one event per 25 ms); the first of each reply is committed and shown at once. */
   private textDelta(text: string): void {
     this.pendingText += text;
     const now = performance.now();
@@ -659,9 +662,10 @@ export class ChatSession {
 
   private commit(body: AgentEventBody, touch = false): AgentEvent {
     const at = Date.now();
-    const seq = this.store.sessions.append(this.id, body.type, body as unknown as Record<string, unknown>, { at, touch });
+    // The first message names the session: its title is written in the same transaction as the event.
+    const title = body.type === 'user_message' && !this.state.title ? titleOf(body.text) : undefined;
+    const seq = this.store.sessions.append(this.id, body.type, body as unknown as Record<string, unknown>, { at, touch, ...(title ? { title } : {}) });
     applyEvent(this.state, body);
-    if (body.type === 'user_message' && this.state.messages.filter((m) => m.role === 'user').length === 1) this.store.sessions.update(this.id, { title: this.state.title });
     const ev = { ...body, seq, at, sessionId: this.id } as AgentEvent;
     for (const l of this.listeners) {
       try {

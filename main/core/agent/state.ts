@@ -48,6 +48,11 @@ export function emptyState(): SessionState {
   };
 }
 
+/** A session's title: its first message on one line, at most 80 characters. */
+export function titleOf(text: string): string {
+  return text.replace(/\s+/g, ' ').trim().slice(0, 80);
+}
+
 export const SUMMARY_PREFIX = '[Summary of the earlier conversation, written when it was compacted]\n';
 
 const key = (name: string): string => name.normalize('NFKC').toLowerCase();
@@ -63,7 +68,7 @@ export function applyEvent(s: SessionState, e: AgentEventBody): void {
     case 'user_message':
       s.messages.push({ role: 'user', text: e.text });
       s.turnOpen = true;
-      if (!s.title) s.title = e.text.replace(/\s+/g, ' ').trim().slice(0, 80);
+      if (!s.title) s.title = titleOf(e.text);
       break;
     case 'assistant_start':
       s.messages.push({ role: 'assistant', text: '', toolCalls: [] });
