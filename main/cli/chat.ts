@@ -154,12 +154,12 @@ async function slash(ctx: CommandContext, ws: KnackWorkspace, chat: ChatSession,
       for (const e of ws.catalog.enabled()) ctx.io.out(`${e.manifest.name} (${e.tier}): ${short(e.manifest.description, 100)}`);
       break;
     case 'load': {
-      const r = chat.loadSkill(arg);
+      const r = await chat.loadSkill(arg);
       ctx.io.out(r.ok ? `loaded: ${r.loaded.join(', ') || '(already loaded)'}` : `cannot load: ${r.message}`);
       break;
     }
     case 'unload':
-      ctx.io.out(chat.unloadSkill(arg) ? `unloaded ${arg}` : `${arg} is not loaded`);
+      ctx.io.out((await chat.unloadSkill(arg)) ? `unloaded ${arg}` : `${arg} is not loaded`);
       break;
     case 'tools': {
       const t = await chat.toolList();

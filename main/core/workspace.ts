@@ -152,7 +152,7 @@ export class KnackWorkspace {
    * A new conversation over this workspace: its own loaded skills (and projection) and discovered tools, and the model
    * acting with exactly the skills it loaded as active (see skills/use/session.ts). Opens the tool box if needed.
    */
-  async newSession(opts: { approver?: Approver; onDecision?: ExecutorOptions['onDecision'] } = {}): Promise<WorkspaceSession> {
+  async newSession(opts: { approver?: Approver; onDecision?: ExecutorOptions['onDecision']; gate?: Gate } = {}): Promise<WorkspaceSession> {
     const box = await this.toolbox();
     const approver = opts.approver ?? this.options.approver;
     const onDecision = opts.onDecision ?? this.options.onDecision;
@@ -160,7 +160,8 @@ export class KnackWorkspace {
       workspace: this.workspace,
       registry: box.registry,
       index: box.index,
-      gate: this.gate,
+      // A conversation may judge with a stricter gate over the live one (the agent's plan mode is read-only).
+      gate: opts.gate ?? this.gate,
       ...(approver ? { approver } : {}),
       ...(this.store ? { rules: this.store.policy } : {}),
       ...(onDecision ? { onDecision } : {}),
