@@ -77,7 +77,11 @@ export class KnackWorkspace {
   ) {
     this.settings = settings;
     this.expander = crossLanguageExpander({ cacheDir: join(options.paths.dataDir, 'cache') });
-    this.liveGate = new CatalogGate({ settings, workspace: options.workspace, ...(store ? { store } : {}), catalog, paths: options.paths });
+    this.liveGate = new CatalogGate({
+      settings, workspace: options.workspace, ...(store ? { store } : {}), catalog, paths: options.paths,
+      // create_skill (save-as-skill) writes the user tier: a write root, protected, so it always asks.
+      userSkillsDir: userSkillDirs(options.paths.home).workbuddy,
+    });
     catalog.on('change', (change: CatalogChange) => {
       this.liveGate.changed(change);
       this.matcherCache = undefined;

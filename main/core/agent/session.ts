@@ -16,6 +16,7 @@ import type { ToolSearchIndex } from '../tools/tool-search.js';
 import type { ApprovalRequest, Approver, ExecutorOptions } from '../tools/executor.js';
 import type { ToolResult } from '../tools/types.js';
 import type { ModelProvider, StreamEvent, ToolCallPart, Usage } from './providers/types.js';
+import { costOf, type Price } from './providers/pricing.js';
 import { ProviderError, redact } from './providers/errors.js';
 import { applyEvent, emptyState, titleOf, unresolvedCalls, type SessionState } from './state.js';
 import { assemblePrompt, MessageTokens, promptCacheFor, TextTokens, type AssembledPrompt, type LoadedBody, type PromptCache } from './prompt.js';
@@ -46,6 +47,8 @@ export interface AgentHost {
 export interface SessionOptions {
   /** No provider: the offline inspector (matching, loading and prompt assembly without a model). */
   provider?: ModelProvider | undefined;
+  /** The model's price (providers/pricing.ts): usage events carry a cost only when it is known. */
+  price?: Price | undefined;
   /** Model calls per user turn before the turn stops (default 25). */
   maxSteps?: number;
   /** Reply budget per model call (default 8192). */
@@ -187,6 +190,11 @@ export class ChatSession {
 
   usage(): Usage {
     return { ...this.state.usage };
+  }
+
+  /** What the session has cost so far in USD; undefined when the model's price is unknown. */
+  cost(): number | undefined {
+    return this.state.cost;
   }
 
   /** Token counts per section of the next prompt. */
@@ -423,7 +431,11 @@ export class ChatSession {
           break;
         }
         case 'usage':
-          this.record({ type: 'usage', usage: ev.usage, total: addUsage(this.state.usage, ev.usage) });
+        {
+          const cost = costOf(ev.usage, this.opts.price);
+          const totalCost = cost !== undefined && this.state.cost !== undefined ? this.state.cost + cost : undefined;
+          this.record({ type: 'usage', usage: ev.usage, total: addUsage(this.state.usage, ev.usage), ...(cost !== undefined ? { cost } : {}), ...(totalCost !== undefined ? { totalCost } : {}) });
+        }
           break;
         case 'stop':
           stop = ev.raw;

@@ -26,6 +26,8 @@ export interface SessionState {
   /** A user turn is open (user_message without turn_end). */
   turnOpen: boolean;
   usage: Usage;
+  /** Session cost in USD; undefined once a call could not be priced. */
+  cost: number | undefined;
   lastContext?: ContextSections;
   compactions: { summary: string; compactedMessages: number }[];
   resources: { skill: string; path: string; tokens: number }[];
@@ -42,6 +44,7 @@ export function emptyState(): SessionState {
     streaming: false,
     turnOpen: false,
     usage: emptyUsage(),
+    cost: 0,
     compactions: [],
     resources: [],
     title: '',
@@ -123,6 +126,7 @@ export function applyEvent(s: SessionState, e: AgentEventBody): void {
       break;
     case 'usage':
       s.usage = { ...e.total };
+      s.cost = e.totalCost;
       break;
     case 'context':
       s.lastContext = e.sections;
