@@ -111,8 +111,8 @@ export function evaluateRules(rules: Rule[], call: ToolCall, ctx: MatchContext):
   ];
   const cmd = call.access.command;
   const parsed = cmd === undefined ? undefined : parseCommandLine(cmd);
-  let seen: string[][] | undefined;
-  const lists = (): string[][] => (seen ??= wordLists(cmd ?? '', parsed!));
+  let seen: WordList[] | undefined;
+  const lists = (): WordList[] => (seen ??= wordLists(cmd ?? '', parsed!));
   for (const level of levels) {
     const scoped = level.filter((r) => scopeMatches(r, call, ctx));
     const deny = scoped.find((r) => r.effect === 'deny' && commandHits(r, cmd, lists));
@@ -142,11 +142,11 @@ export function evaluateRules(rules: Rule[], call: ToolCall, ctx: MatchContext):
 }
 
 /** Deny/ask rules with a command match anywhere in the line: any command, nested or run by another program. */
-function commandHits(r: Rule, cmd: string | undefined, lists: () => string[][]): boolean {
+function commandHits(r: Rule, cmd: string | undefined, lists: () => WordList[]): boolean {
   if (r.command === undefined) return true;
   if (cmd === undefined || cmd.trim() === '') return false;
   const want = ruleWords(r.command);
-  return want.length > 0 && lists().some((words) => denyMatches(want, words));
+  return want.length > 0 && lists().some((l) => denyMatches(want, l.words));
 }
 
 /** Literal-word fallback for what the parser cannot read: quotes and backslashes dropped, split on shell punctuation. */
@@ -154,16 +154,34 @@ function roughWords(line: string): string[] {
   return line.replace(/['"\\]/g, '').split(/[\s;&|()<>`$={}]+/).filter(Boolean);
 }
 
+/** One list of words a deny/ask rule is matched against (the program anywhere in it, see denyMatches). */
+interface WordList { words: string[] }
+
 /**
- * Every word list a deny rule must look at: each simple command anywhere in the line (assignments dropped, a word
- * that is not literal left out), the commands inside literal arguments that are themselves command lines
- * (`bash -c "…"`, `find -exec`, `xargs …`), and a rough split of the raw line.
+ * Does this simple command (its words without assignments) run code given as an argument, or stand for another
+ * program? Shells and interpreters, runners (`xargs`, `env`, `sudo`, `find`), `sed`/`awk`, `git -c …`, a path to a
+ * program: the exact-only programs, by any spelling of their name.
  */
-function wordLists(line: string, parsed: ParsedLine, depth = 0): string[][] {
-  const out: string[][] = [roughWords(line)];
+function mayRunArguments(args: string[]): boolean {
+  const [first = '', ...rest] = args;
+  return exactOnly(args) || exactOnly([programName(first), ...rest]);
+}
+
+/**
+ * Every word list a deny/ask rule must look at. A line of plain words where no command runs its arguments as code
+ * is matched by each command's own words (its argv): `git commit -m "rm -rf is bad"` runs git, not rm. Anywhere
+ * else the match stays conservative: each simple command anywhere in the line (a word that is not literal left
+ * out), the commands inside every literal argument read as a command line (`bash -c "…"`, `echo "…" | sh`,
+ * `python -c "…"`), and a rough split of the raw text.
+ */
+function wordLists(line: string, parsed: ParsedLine, depth = 0): WordList[] {
+  const plain = parsed.parsed && parsed.notPlain === undefined && parsed.commands.length > 0 && parsed.commands.every((c) => c.words !== undefined);
+  if (plain && !parsed.commands.some((c) => mayRunArguments(c.args as string[]))) {
+    return parsed.commands.map((c) => ({ words: c.words! }));
+  }
+  const out: WordList[] = [{ words: roughWords(line) }];
   for (const c of parsed.commands) {
-    const words = c.args.map((a) => a ?? '\0');
-    out.push(words);
+    out.push({ words: c.args.map((a) => a ?? '\0') });
     if (depth < 3) {
       for (const a of c.args) {
         if (a !== undefined && /[\s;&|`$()]/.test(a)) out.push(...wordLists(a, parseCommandLine(a), depth + 1));
@@ -249,6 +267,10 @@ export const EXACT_ONLY_PROGRAMS = new Set([
   'sed', 'gsed', 'awk', 'gawk', 'mawk', 'nawk', 'tar', 'gtar', 'bsdtar', 'sort', 'zip', 'unzip', 'cpio', 'tee', 'cp', 'ln', 'install', 'rsync', 'patch',
   'make', 'gmake', 'cmake', 'ninja', 'vi', 'vim', 'nvim', 'emacs', 'nano', 'ed', 'ex', 'less', 'more', 'man', 'git-shell',
   'curl', 'wget', 'ssh', 'scp', 'sftp', 'nc', 'ncat', 'socat', 'telnet', 'crontab', 'at', 'launchctl', 'systemctl', 'open', 'xdg-open',
+  // Runners: their arguments (or one of them) are another command to run.
+  'flock', 'chroot', 'setsid', 'taskset', 'strace', 'ltrace', 'unshare', 'nsenter', 'firejail', 'fakeroot', 'caffeinate', 'systemd-run',
+  'runuser', 'chpst', 'valgrind', 'gdb', 'lldb', 'entr', 'nodemon', 'tmux', 'screen', 'unbuffer', 'numactl', 'prlimit', 'sg', 'newgrp',
+  'proxychains', 'proxychains4', 'torsocks', 'faketime', 'xvfb-run', 'dbus-launch', 'ssh-agent', 'sshpass', 'hyperfine', 'sem', 'direnv',
 ]);
 
 /** Subcommands whose arguments can run code or rewrite configuration (`git config`, `git rebase --exec`, `npm exec`). */

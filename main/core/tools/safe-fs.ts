@@ -1,7 +1,7 @@
-// Opening files by a checked real path without a check-then-use race: open once, with O_NOFOLLOW, then ask the
-// kernel where the open file really is (/proc/self/fd) and refuse when it is not the path that was checked.
+// Opening files by a checked real path without a check-then-use race: open once, with O_NOFOLLOW, then ask the kernel
+// where the open file really is (/proc/self/fd; elsewhere: same device + inode as the checked path) and refuse a mismatch.
 // Writes go through a folder handle (create temp + rename inside that very folder), and refuse hard-linked files.
-import { closeSync, constants as C, fchmodSync, fstatSync, lstatSync, mkdirSync, openSync, readlinkSync, readSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, constants as C, fchmodSync, fstatSync, lstatSync, mkdirSync, openSync, readlinkSync, readSync, realpathSync, renameSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /** A path changed (a symlink swapped in, a folder moved) between the check and the use. */
@@ -29,15 +29,48 @@ function existsProcFd(): boolean {
   }
 }
 
-/** Where an open descriptor really is: the kernel's answer on Linux, a re-resolution checked by inode elsewhere. */
-function whereIs(fd: number, expected: string): string {
-  if (PROC) return readlinkSync(`/proc/self/fd/${fd}`);
-  const st = fstatSync(fd);
-  const now = statSync(expected, { throwIfNoEntry: false });
-  return now && now.ino === st.ino && now.dev === st.dev && realpathSync.native(expected) === expected ? expected : '(elsewhere)';
+/**
+ * How an opened descriptor is checked: `proc` asks the kernel where it is (/proc/self/fd, Linux); `stat` is the
+ * portable check (macOS, Windows, Linux without /proc): the descriptor must be the same file (device + inode) as the
+ * checked path, whose name is not a symlink and which still resolves to itself (no folder on the way swapped).
+ */
+export type FdCheck = 'proc' | 'stat';
+let mode: FdCheck = PROC ? 'proc' : 'stat';
+
+/** The check in use. */
+export function fdCheck(): FdCheck {
+  return mode;
 }
 
-function verify(fd: number, real: string, what: string): void {
+/** Use another check (`proc` only where /proc/self/fd exists); returns the one before. Tests force `stat` on Linux. */
+export function useFdCheck(next: FdCheck): FdCheck {
+  const before = mode;
+  mode = next === 'proc' && !PROC ? 'stat' : next;
+  return before;
+}
+
+/** Where an open descriptor really is (proc), or why it is not the checked path (stat); `expected` when it is. */
+function whereIs(fd: number, expected: string): string {
+  if (mode === 'proc') return readlinkSync(`/proc/self/fd/${fd}`);
+  const st = fstatSync(fd);
+  const before = lstatSync(expected, { throwIfNoEntry: false });
+  if (!before) return '(gone from the checked path)';
+  if (before.isSymbolicLink()) return '(the checked path is now a symlink)';
+  if (before.dev !== st.dev || before.ino !== st.ino) return '(another file: not the file that was checked)';
+  // The name is the opened file; every folder on the way must still be real, and the name still the same file after.
+  let resolved: string;
+  try {
+    resolved = realpathSync.native(expected);
+  } catch {
+    return '(gone from the checked path)';
+  }
+  if (resolved !== expected) return resolved;
+  const after = lstatSync(expected, { throwIfNoEntry: false });
+  return after && !after.isSymbolicLink() && after.dev === st.dev && after.ino === st.ino ? expected : '(another file: not the file that was checked)';
+}
+
+/** Refuse (PathChangedError) when the opened descriptor `fd` is not the file or folder at the checked real path. */
+export function verifyOpened(fd: number, real: string, what: string): void {
   const at = whereIs(fd, real);
   if (at !== real) throw new PathChangedError(real, `${what} is really ${at}`);
 }
@@ -68,7 +101,7 @@ function openNoFollow(path: string, flags: number, mode?: number): number {
 export function openReal(real: string): OpenedFile {
   const fd = openNoFollow(real, C.O_RDONLY | C.O_NONBLOCK);
   try {
-    verify(fd, real, 'the opened file');
+    verifyOpened(fd, real, 'the opened file');
     return { fd, stat: fstatSync(fd), close: () => closeSync(fd) };
   } catch (e) {
     closeSync(fd);
@@ -107,9 +140,9 @@ export function writeReal(real: string, data: Uint8Array | string, opts: WriteOp
   if (opts.mkdirs) mkdirSync(dir, { recursive: true });
   const dfd = openNoFollow(dir, C.O_RDONLY | C.O_DIRECTORY);
   try {
-    verify(dfd, dir, 'the folder');
+    verifyOpened(dfd, dir, 'the folder');
     // Names inside the verified folder: /proc/self/fd/N/<name> is resolved from the open folder, wherever it is now.
-    const inDir = (n: string): string => (PROC ? `/proc/self/fd/${dfd}/${n}` : join(dir, n));
+    const inDir = (n: string): string => (mode === 'proc' ? `/proc/self/fd/${dfd}/${n}` : join(dir, n));
     const existing = lstatSync(inDir(name), { throwIfNoEntry: false });
     if (existing?.isSymbolicLink()) throw new PathChangedError(real, 'it became a symlink');
     if (existing?.isDirectory()) throw Object.assign(new Error(`${real} is a folder`), { code: 'EISDIR' });
