@@ -70,6 +70,22 @@ export class PromptCache {
     return value;
   }
 
+  private readonly counts = new Map<string, number>();
+
+  /**
+   * Tokens of a per-turn part (the deferred tool names, the plan-mode note, loaded skills' text), remembered by text
+   * across sessions: a new conversation's first turn counts nothing it has counted before.
+   */
+  tokens(text: string): number {
+    if (!text) return 0;
+    let n = this.counts.get(text);
+    if (n === undefined) {
+      if (this.counts.size >= 256) this.counts.clear();
+      this.counts.set(text, (n = countTokens(text)));
+    }
+    return n;
+  }
+
   /** Tokens of the tool section: a tool's schema is fixed for its name, so it is re-counted only when the set changes. */
   toolTokens(tools: PromptTool[]): number {
     const key = tools.map((x) => x.name).join('\n');
@@ -172,9 +188,10 @@ export function assemblePrompt(input: PromptInput, caches: { prompt: PromptCache
   const dynamic = [skillsText, deferredLine, input.planMode ? PLAN_MODE_NOTE : ''].filter(Boolean).join('\n\n');
   const { history, observations } = caches.messages.conversation(input.messages);
   const t = caches.text;
-  const system = prefix.baseTokens + (input.planMode ? t.count('plan', PLAN_MODE_NOTE) : 0);
+  const shared = caches.prompt;
+  const system = prefix.baseTokens + (input.planMode ? shared.tokens(PLAN_MODE_NOTE) : 0);
   const skills = t.count('skills', skillsText);
-  const tools = caches.prompt.toolTokens(input.tools) + t.count('deferred', deferredLine);
+  const tools = shared.toolTokens(input.tools) + shared.tokens(deferredLine);
   const sections: ContextSections = {
     system,
     catalog: catalog.tokens,
