@@ -1,6 +1,5 @@
-// One ranked full-text index (MiniSearch) used by SkillSearch and ToolSearch alike:
-// field boosts, prefix and fuzzy matching, shared tokenisation, optional query expansion.
-import MiniSearch, { type SearchResult } from 'minisearch';
+// One ranked full-text index used by SkillSearch: BM25+ over boosted fields, prefix and one-edit typo matching, shared
+// tokenisation, weighted query expansion; flat postings scored term-at-a-time into per-document accumulators.
 import { hasHan, terms } from './tokenize.js';
 import { requestTerms, type QueryNormalization } from './query.js';
 
@@ -35,20 +34,65 @@ export interface Hit {
   match: Record<string, string[]>;
 }
 
+/*
+ * Scoring (the formula MiniSearch uses, which the search defaults were tuned with): for each query term q at weight
+ * w, each index term d it reaches (itself; longer words it is a prefix of, at 0.375·|d|/(|d| + 0.3·extra letters);
+ * words one edit away, at 0.45·|d|/(|d| + 1)) and each field f at boost b:
+ *   w · reach · b · idf_f(d) · (0.5 + tf·(k1 + 1) / (tf + k1·(1 − B + B·len/avglen)))      k1 1.2, B 0.7
+ * with idf_f(d) = ln(1 + (N − df + 0.5)/(df + 0.5)) over the documents having d in field f and len counting
+ * distinct terms. A document's sum is multiplied by how many of the user's own words it covers (a translation
+ * or synonym covers the word it came from), so many translations of one word never outrank the word itself.
+ */
+const K1 = 1.2;
+const B = 0.7;
+const D = 0.5;
+const PREFIX_WEIGHT = 0.375;
+const FUZZY_WEIGHT = 0.45;
+
+/** Documents holding one term, per field: slots in insertion order and term counts. */
+interface Postings {
+  docs: number[][];
+  tf: number[][];
+  /** Live documents per field (removed ones stay in the lists until the next compaction). */
+  df: number[];
+}
+
+interface Slot<T> {
+  id: string;
+  doc: T;
+  /** Distinct terms per field. */
+  len: number[];
+  /** The document's distinct terms and, per term, a bit per field it occurs in. */
+  terms: string[];
+  fieldBits: number[];
+}
+
 export class TextIndex<T> {
-  private readonly mini: MiniSearch<Record<string, string>>;
   private readonly opts: TextIndexOptions<T>;
-  private readonly docs = new Map<string, T>();
+  private readonly fieldNames: string[];
+  private readonly boosts: number[];
+  private readonly docs = new Map<string, number>();
+  private slots: (Slot<T> | undefined)[] = [];
+  private postings = new Map<string, Postings>();
+  private totalLen: number[];
+  private live = 0;
+  private dead = 0;
+  /** Per slot × field: the BM25 length term k1·(1 − B + B·len/avglen); NaN for removed slots. Rebuilt after changes. */
+  private lenNorm: Float64Array | undefined;
+  /** Sorted vocabulary (prefix ranges) and terms by length (typo candidates), rebuilt after changes. */
+  private vocab: string[] | undefined;
+  private byLength: Map<number, string[]> | undefined;
+  // Per-query scratch, reused: scores, the user's words covered (a bit each; past 32 words, a set), documents touched.
+  private acc = new Float64Array(0);
+  private words = new Uint32Array(0);
+  private seen = new Uint8Array(0);
+  private touched = new Int32Array(0);
 
   constructor(opts: TextIndexOptions<T>) {
     this.opts = opts;
-    this.mini = new MiniSearch<Record<string, string>>({
-      idField: '__id',
-      fields: Object.keys(opts.fields),
-      tokenize: (text) => terms(text),
-      processTerm: (t) => t,
-      searchOptions: { boost: opts.fields },
-    });
+    this.fieldNames = Object.keys(opts.fields);
+    this.boosts = this.fieldNames.map((f) => opts.fields[f] ?? 1);
+    this.totalLen = this.fieldNames.map(() => 0);
   }
 
   get size(): number {
@@ -56,7 +100,8 @@ export class TextIndex<T> {
   }
 
   get(id: string): T | undefined {
-    return this.docs.get(id);
+    const s = this.docs.get(id);
+    return s === undefined ? undefined : this.slots[s]!.doc;
   }
 
   has(id: string): boolean {
@@ -64,25 +109,78 @@ export class TextIndex<T> {
   }
 
   addAll(docs: Iterable<T>): void {
-    const batch: Record<string, string>[] = [];
+    const F = this.fieldNames.length;
     for (const d of docs) {
       const id = this.opts.idOf(d);
       if (this.docs.has(id)) this.remove(id);
-      this.docs.set(id, d);
-      batch.push({ ...this.opts.extract(d), __id: id });
+      const fields = this.opts.extract(d);
+      const slot = this.slots.length;
+      const len: number[] = [];
+      const bits = new Map<string, number>();
+      for (let f = 0; f < F; f++) {
+        const text = fields[this.fieldNames[f]!];
+        const counts = new Map<string, number>();
+        if (text) for (const t of terms(text)) counts.set(t, (counts.get(t) ?? 0) + 1);
+        len.push(counts.size);
+        this.totalLen[f]! += counts.size;
+        for (const [t, n] of counts) {
+          let p = this.postings.get(t);
+          if (!p) {
+            p = { docs: [], tf: [], df: new Array<number>(F).fill(0) };
+            this.postings.set(t, p);
+          }
+          (p.docs[f] ??= []).push(slot);
+          (p.tf[f] ??= []).push(n);
+          p.df[f]!++;
+          bits.set(t, (bits.get(t) ?? 0) | (1 << f));
+        }
+      }
+      this.slots.push({ id, doc: d, len, terms: [...bits.keys()], fieldBits: [...bits.values()] });
+      this.docs.set(id, slot);
+      this.live++;
     }
-    this.mini.addAll(batch);
+    // The term tables for prefix and typo matching, built here so that no request pays for them.
+    this.vocab = undefined;
+    this.byLength = undefined;
+    this.lenNorm = undefined;
+    this.sortedVocab();
+    this.termsByLength();
   }
 
   remove(id: string): void {
-    if (!this.docs.has(id)) return;
-    this.mini.discard(id);
+    const s = this.docs.get(id);
+    if (s === undefined) return;
+    const slot = this.slots[s]!;
+    slot.terms.forEach((t, i) => {
+      const p = this.postings.get(t)!;
+      for (let f = 0; f < this.fieldNames.length; f++) if (slot.fieldBits[i]! & (1 << f)) p.df[f]!--;
+    });
+    slot.len.forEach((n, f) => (this.totalLen[f]! -= n));
+    this.slots[s] = undefined;
+    this.lenNorm = undefined;
     this.docs.delete(id);
+    this.live--;
+    this.dead++;
+    if (this.dead > 64 && this.dead > this.live / 4) this.compact();
   }
 
   clear(): void {
-    this.mini.removeAll();
     this.docs.clear();
+    this.slots = [];
+    this.postings = new Map();
+    this.totalLen = this.fieldNames.map(() => 0);
+    this.live = 0;
+    this.dead = 0;
+    this.vocab = undefined;
+    this.byLength = undefined;
+    this.lenNorm = undefined;
+  }
+
+  /** Renumbers the live documents and drops removed ones from the postings. */
+  private compact(): void {
+    const live = this.slots.filter((s): s is Slot<T> => s !== undefined).map((s) => s.doc);
+    this.clear();
+    this.addAll(live);
   }
 
   /** Query terms after tokenisation and expansion, with their weights. */
@@ -130,40 +228,213 @@ export class TextIndex<T> {
     return { weights, source, own: new Set(own) };
   }
 
+  private sortedVocab(): string[] {
+    return (this.vocab ??= [...this.postings.keys()].sort());
+  }
+
+  private termsByLength(): Map<number, string[]> {
+    if (!this.byLength) {
+      this.byLength = new Map();
+      for (const t of this.postings.keys()) {
+        const l = this.byLength.get(t.length);
+        if (l) l.push(t);
+        else this.byLength.set(t.length, [t]);
+      }
+    }
+    return this.byLength;
+  }
+
+  /** Index terms that start with `term` and are longer. */
+  private prefixed(term: string): string[] {
+    const v = this.sortedVocab();
+    let lo = 0;
+    let hi = v.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (v[mid]! < term) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: string[] = [];
+    for (let i = lo; i < v.length && v[i]!.startsWith(term); i++) if (v[i] !== term) out.push(v[i]!);
+    return out;
+  }
+
+  /** Index terms within `max` edits of `term` (Levenshtein over UTF-16 units), with their distances; not `term` itself. */
+  private near(term: string, max: number): [string, number][] {
+    const out: [string, number][] = [];
+    const byLen = this.termsByLength();
+    for (let l = term.length - max; l <= term.length + max; l++) {
+      for (const cand of byLen.get(l) ?? []) {
+        if (cand === term) continue;
+        const d = max === 1 ? oneEdit(term, cand) : editDistance(term, cand, max);
+        if (d <= max) out.push([cand, d]);
+      }
+    }
+    return out;
+  }
+
+  private lengthNorms(): Float64Array {
+    if (this.lenNorm) return this.lenNorm;
+    const F = this.fieldNames.length;
+    const norm = new Float64Array(this.slots.length * F).fill(NaN);
+    const avg = this.totalLen.map((t) => t / Math.max(1, this.live));
+    this.slots.forEach((slot, s) => {
+      if (slot) for (let f = 0; f < F; f++) norm[s * F + f] = K1 * (1 - B + (B * slot.len[f]!) / avg[f]!);
+    });
+    return (this.lenNorm = norm);
+  }
+
+  private scratch(n: number): void {
+    if (this.acc.length >= n) return;
+    const size = Math.max(n, this.acc.length * 2, 64);
+    this.acc = new Float64Array(size);
+    this.words = new Uint32Array(size);
+    this.seen = new Uint8Array(size);
+    this.touched = new Int32Array(size);
+  }
+
   search(query: string, opts: { limit?: number; filter?: (doc: T) => boolean } = {}): Hit[] {
     const { weights, source, own } = this.expandQuery(query);
-    if (weights.size === 0) return [];
+    if (weights.size === 0 || this.live === 0) return [];
     const fuzzy = this.opts.fuzzy ?? 0.2;
     const prefixMin = this.opts.prefixMin ?? 3;
-    const results: SearchResult[] = this.mini.search(
-      { queries: [...weights.keys()], combineWith: 'OR' },
-      {
-        // Query terms are already tokenised and stemmed: stemming them again would miss exact matches.
-        tokenize: (t) => [t],
-        processTerm: (t) => t,
-        prefix: (t) => t.length >= prefixMin && own.has(t),
-        // Typos are forgiven in the user's own words only; translations and synonyms must match as written.
-        fuzzy: (t) => (fuzzy > 0 && t.length > 4 && own.has(t) ? fuzzy : false),
-        // One edit is enough for a typo; more makes large indexes slow (p99) and matches unrelated words.
-        maxFuzzy: this.opts.maxFuzzy ?? 1,
-        boostTerm: (t) => weights.get(t) ?? 1,
-        filter: opts.filter ? (r) => opts.filter!(this.docs.get(r.id as string)!) : undefined,
-      },
-    );
-    // MiniSearch multiplies a score by the number of query terms matched; count the user's words instead,
-    // so many translations of one word do not outrank a document that has the word itself.
-    const rescored = results.map((r) => {
-      const covered = new Set(r.queryTerms.map((q) => source.get(q) ?? q)).size;
-      return { r, score: (r.score / Math.max(1, r.queryTerms.length)) * Math.max(1, covered) };
-    });
-    rescored.sort((a, b) => b.score - a.score);
-    const limit = opts.limit ?? 10;
-    return rescored.slice(0, limit).map(({ r, score }) => {
-      const match: Record<string, string[]> = {};
-      for (const [term, fields] of Object.entries(r.match)) {
-        for (const f of fields) (match[f] ??= []).push(term);
+    const maxFuzzy = this.opts.maxFuzzy ?? 1;
+    const N = this.live;
+    const F = this.fieldNames.length;
+    const lenNorm = this.lengthNorms();
+    this.scratch(this.slots.length);
+    const { acc, words, seen, touched } = this;
+    let nTouched = 0;
+    let moreWords: Map<number, Set<number>> | undefined;
+    const wordIndex = new Map<string, number>();
+    // Which query terms each reached index term stands for (to report matches for the results only).
+    const reached = new Map<string, string[]>();
+
+    const score = (derived: string, weight: number, word: number): void => {
+      const p = this.postings.get(derived);
+      if (!p) return;
+      for (let f = 0; f < F; f++) {
+        const docs = p.docs[f];
+        const df = p.df[f]!;
+        if (!docs || df === 0) continue;
+        const idf = Math.log(1 + (N - df + 0.5) / (df + 0.5));
+        const w = weight * this.boosts[f]! * idf;
+        const tfs = p.tf[f]!;
+        for (let i = 0; i < docs.length; i++) {
+          const s = docs[i]!;
+          const n = lenNorm[s * F + f]!;
+          if (n !== n) continue; // removed
+          const tf = tfs[i]!;
+          acc[s]! += w * (D + (tf * (K1 + 1)) / (tf + n));
+          if (!seen[s]) {
+            seen[s] = 1;
+            touched[nTouched++] = s;
+          }
+          if (word < 32) words[s]! |= 1 << word;
+          else {
+            const set = (moreWords ??= new Map()).get(s);
+            if (set) set.add(word);
+            else moreWords.set(s, new Set([word]));
+          }
+        }
       }
-      return { id: r.id as string, score, match };
+    };
+
+    for (const [q, w] of weights) {
+      const src = source.get(q) ?? q;
+      let word = wordIndex.get(src);
+      if (word === undefined) wordIndex.set(src, (word = wordIndex.size));
+      const reach = (d: string) => {
+        const r = reached.get(d);
+        if (r) r.push(q);
+        else reached.set(d, [q]);
+      };
+      if (this.postings.has(q)) reach(q);
+      score(q, w, word);
+      const isOwn = own.has(q);
+      const pre = isOwn && q.length >= prefixMin ? this.prefixed(q) : [];
+      for (const d of pre) {
+        reach(d);
+        score(d, (w * PREFIX_WEIGHT * d.length) / (d.length + 0.3 * (d.length - q.length)), word);
+      }
+      const edits = isOwn && fuzzy > 0 && q.length > 4 ? Math.min(maxFuzzy, Math.round(q.length * fuzzy)) : 0;
+      if (edits > 0) {
+        const skip = new Set(pre);
+        for (const [d, dist] of this.near(q, edits)) {
+          if (skip.has(d)) continue;
+          reach(d);
+          score(d, (w * FUZZY_WEIGHT * d.length) / (d.length + dist), word);
+        }
+      }
+    }
+
+    // Ranking: the limit best of the touched documents, ties in the order they were first reached.
+    const limit = opts.limit ?? 10;
+    const best: { s: number; score: number }[] = [];
+    for (let i = 0; i < nTouched; i++) {
+      const s = touched[i]!;
+      const sc = acc[s]! * (popcount(words[s]!) + (moreWords?.get(s)?.size ?? 0));
+      if (best.length < limit || sc > best[best.length - 1]!.score) {
+        if (!opts.filter || opts.filter(this.slots[s]!.doc)) {
+          let at = best.length;
+          while (at > 0 && best[at - 1]!.score < sc) at--;
+          best.splice(at, 0, { s, score: sc });
+          if (best.length > limit) best.pop();
+        }
+      }
+    }
+    for (let i = 0; i < nTouched; i++) {
+      const s = touched[i]!;
+      acc[s] = 0;
+      words[s] = 0;
+      seen[s] = 0;
+    }
+    return best.map(({ s, score: sc }) => {
+      const slot = this.slots[s]!;
+      const match: Record<string, string[]> = {};
+      slot.terms.forEach((t, i) => {
+        if (!reached.has(t)) return;
+        for (let f = 0; f < F; f++) if (slot.fieldBits[i]! & (1 << f)) (match[this.fieldNames[f]!] ??= []).push(t);
+      });
+      return { id: slot.id, score: sc, match };
     });
   }
+}
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
+
+/** 0, 1, or 2 (meaning "more than one"): the edit distance of two strings, when it is at most one. No allocation. */
+function oneEdit(a: string, b: string): number {
+  if (a === b) return 0;
+  const la = a.length;
+  const lb = b.length;
+  if (la - lb > 1 || lb - la > 1) return 2;
+  let i = 0;
+  while (i < la && i < lb && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  // Compare the rest after skipping one unit of the longer string (or one of each, for a substitution).
+  let x = la >= lb ? i + 1 : i;
+  let y = lb >= la ? i + 1 : i;
+  while (x < la && y < lb) if (a.charCodeAt(x++) !== b.charCodeAt(y++)) return 2;
+  return 1;
+}
+
+/** Levenshtein distance of two strings, or max + 1 once it must exceed max. */
+function editDistance(a: string, b: string, max: number): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1));
+      cur.push(v);
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin > max) return max + 1;
+    prev = cur;
+  }
+  return Math.min(prev[b.length]!, max + 1);
 }

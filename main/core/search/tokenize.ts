@@ -50,12 +50,46 @@ export function stem(word: string): string {
   return stemmer(word);
 }
 
-/** Index/query terms: words, stop words dropped, stemmed. */
-export function terms(text: string, opts: { keepStopwords?: boolean } = {}): string[] {
+/** Index/query terms of one whitespace-free chunk, uncached. */
+function chunkTerms(chunk: string, keepStopwords: boolean): string[] {
   const out: string[] = [];
-  for (const w of words(text)) {
-    if (!opts.keepStopwords && STOPWORDS.has(w)) continue;
+  for (const w of words(chunk)) {
+    if (!keepStopwords && STOPWORDS.has(w)) continue;
     out.push(stem(w));
   }
   return out;
+}
+
+/*
+ * Whitespace always ends a word (UAX #29, and the Chinese dictionary segmenter works within runs of Han), so a
+ * text's terms are its whitespace-separated chunks' terms in order, and chunks repeat: "the", "deploy", a
+ * Chinese phrase. Each chunk is segmented and stemmed once, then served from a bounded cache (indexing 10,000
+ * skills segments a few thousand distinct chunks instead of every word of every field).
+ */
+const CACHE_LIMIT = 100_000;
+const cache = [new Map<string, readonly string[]>(), new Map<string, readonly string[]>()] as const;
+const SPACE = /\s+/;
+
+/** Index/query terms: words, stop words dropped, stemmed. */
+export function terms(text: string, opts: { keepStopwords?: boolean } = {}): string[] {
+  const keep = opts.keepStopwords === true;
+  const memo = cache[keep ? 1 : 0];
+  const out: string[] = [];
+  for (const chunk of text.split(SPACE)) {
+    if (!chunk) continue;
+    let t = memo.get(chunk);
+    if (t === undefined) {
+      // Past the limit the cache starts over rather than growing without bound.
+      if (memo.size >= CACHE_LIMIT) memo.clear();
+      t = chunkTerms(chunk, keep);
+      memo.set(chunk, t);
+    }
+    for (let i = 0; i < t.length; i++) out.push(t[i]!);
+  }
+  return out;
+}
+
+/** The same terms without the chunk cache (the reference the cached path is checked against). */
+export function termsUncached(text: string, opts: { keepStopwords?: boolean } = {}): string[] {
+  return chunkTerms(text, opts.keepStopwords === true);
 }

@@ -1,7 +1,7 @@
 // SkillSearch: ranks the whole enabled catalog for a free-text request, in either language, on the shared TextIndex:
 // name, title, triggers and description, plus related words (WordNet, Chinese round trip) and the SKILL.md body.
 import { closeSync, openSync, readSync } from 'node:fs';
-import { TextIndex, type Expander } from '../../search/text-index.js';
+import { TextIndex, type Expander, type TextIndexOptions } from '../../search/text-index.js';
 import { crossLanguageExpander, type CrossLanguageOptions } from '../../search/expand.js';
 import { sharedSynonymTable, wordnetExpander } from '../../search/wordnet.js';
 import { sharedBilingualMap, translateTerm } from '../../search/bilingual.js';
@@ -64,14 +64,19 @@ export const WORDNET: { perTerm: number; weight: number } | false = false;
 export const RELATED: RelatedWords = { wordnet: 0, pivot: 2, boost: 0.5 };
 export const BODY: SkillBody = { boost: 0.3, maxChars: 3000 };
 
+/** One read buffer for every body (an index build reads thousands): only grows. */
+let bodyBuffer = Buffer.allocUnsafe(0);
+
 /** The start of a SKILL.md body (frontmatter skipped), read without loading a huge file whole. */
 export function readSkillBody(file: string | undefined, maxChars: number): string | undefined {
   if (!file) return undefined;
   let fd: number | undefined;
   try {
     fd = openSync(file, 'r');
-    const buf = Buffer.alloc(maxChars * 3 + 16_384);
-    const n = readSync(fd, buf, 0, buf.length, 0);
+    const size = maxChars * 3 + 16_384;
+    if (bodyBuffer.length < size) bodyBuffer = Buffer.allocUnsafe(size);
+    const buf = bodyBuffer;
+    const n = readSync(fd, buf, 0, size, 0);
     const text = buf.subarray(0, n).toString('utf8');
     const m = /^\uFEFF?---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
     return (m ? text.slice(m[0].length) : text).slice(0, maxChars);
@@ -109,48 +114,57 @@ export function relatedText(
   return out.join(' ');
 }
 
+/** The fields, weights and expansions SkillSearch indexes the given skills with (also for benchmarking other engines). */
+export function skillIndexOptions(opts: SkillSearchOptions = {}, own: MatchableSkill[] = []): TextIndexOptions<MatchableSkill> {
+  const wordnet = opts.wordnet ?? WORDNET;
+  const related = opts.related ?? RELATED;
+  const body = opts.body ?? BODY;
+  // Skills share most of their words: each word's related words are looked up once per index build.
+  const memo = new Map<string, string[]>();
+  const readBody = body ? (body.read ?? ((e: MatchableSkill, max: number) => readSkillBody(e.file, max))) : undefined;
+  return {
+    fields: {
+      name: 3,
+      title: 2,
+      triggers: 2,
+      description: 1,
+      ...(related ? { related: related.boost } : {}),
+      ...(body ? { body: body.boost } : {}),
+      ...opts.boosts,
+    },
+    idOf: (e) => e.manifest.name,
+    extract: (e) => {
+      const f: Record<string, string> = {
+        name: e.manifest.name,
+        title: e.manifest.title ?? '',
+        triggers: e.manifest.readWhen.join(' ; '),
+        description: e.manifest.description,
+      };
+      if (related) f.related = relatedText(`${f.name} ${f.title} ${f.triggers} ${f.description}`, related, opts.cacheDir, memo);
+      if (body && readBody) f.body = (readBody(e, body.maxChars) ?? '').slice(0, body.maxChars);
+      return f;
+    },
+    expand: opts.expander ?? crossLanguageExpander({ ...opts, synonyms: [...(opts.synonyms ?? []), ...own.flatMap((e) => skillSynonyms(e))] }),
+    ...(opts.fuzzy !== undefined ? { fuzzy: opts.fuzzy } : {}),
+    normalize: opts.normalize ?? {},
+    ...(wordnet
+      ? { moreExpansions: [{ expand: wordnetExpander(() => sharedSynonymTable(opts.cacheDir).table, wordnet.perTerm), weight: wordnet.weight }] }
+      : {}),
+  };
+}
+
+/** The skills SkillSearch indexes: enabled and not shadowed. */
+export function searchableSkills(entries: Iterable<MatchableSkill>): MatchableSkill[] {
+  return [...entries].filter((e) => e.enabled && !e.shadowedBy);
+}
+
 export class SkillSearch {
   private readonly index: TextIndex<MatchableSkill>;
 
   /** Index the enabled, unshadowed entries; disabled skills are never returned. */
   constructor(entries: Iterable<MatchableSkill>, opts: SkillSearchOptions = {}) {
-    const list = [...entries].filter((e) => e.enabled && !e.shadowedBy);
-    const own = list.flatMap((e) => skillSynonyms(e));
-    const wordnet = opts.wordnet ?? WORDNET;
-    const related = opts.related ?? RELATED;
-    const body = opts.body ?? BODY;
-    // Skills share most of their words: each word's related words are looked up once per index build.
-    const memo = new Map<string, string[]>();
-    const readBody = body ? (body.read ?? ((e: MatchableSkill, max: number) => readSkillBody(e.file, max))) : undefined;
-    this.index = new TextIndex<MatchableSkill>({
-      fields: {
-        name: 3,
-        title: 2,
-        triggers: 2,
-        description: 1,
-        ...(related ? { related: related.boost } : {}),
-        ...(body ? { body: body.boost } : {}),
-        ...opts.boosts,
-      },
-      idOf: (e) => e.manifest.name,
-      extract: (e) => {
-        const f: Record<string, string> = {
-          name: e.manifest.name,
-          title: e.manifest.title ?? '',
-          triggers: e.manifest.readWhen.join(' ; '),
-          description: e.manifest.description,
-        };
-        if (related) f.related = relatedText(`${f.name} ${f.title} ${f.triggers} ${f.description}`, related, opts.cacheDir, memo);
-        if (body && readBody) f.body = (readBody(e, body.maxChars) ?? '').slice(0, body.maxChars);
-        return f;
-      },
-      expand: opts.expander ?? crossLanguageExpander({ ...opts, synonyms: [...(opts.synonyms ?? []), ...own] }),
-      ...(opts.fuzzy !== undefined ? { fuzzy: opts.fuzzy } : {}),
-      normalize: opts.normalize ?? {},
-      ...(wordnet
-        ? { moreExpansions: [{ expand: wordnetExpander(() => sharedSynonymTable(opts.cacheDir).table, wordnet.perTerm), weight: wordnet.weight }] }
-        : {}),
-    });
+    const list = searchableSkills(entries);
+    this.index = new TextIndex<MatchableSkill>(skillIndexOptions(opts, list));
     this.index.addAll(list);
   }
 
