@@ -5,6 +5,7 @@ import { CliError, stringFlag, type Command, type CommandContext } from './comma
 import { openWorkspaceFor } from './workspace.js';
 import type { KnackWorkspace } from '../core/workspace.js';
 import { addTurnUsage, Agent, describeUsage, ProviderError, PRESETS, type AgentEvent, type ChatSession, type PendingApproval, type TurnResult, type TurnUsage } from '../core/agent/index.js';
+import { decisionLines } from '../core/policy/decision-fields.js';
 
 const OPTIONS = {
   once: { type: 'string' as const },
@@ -124,7 +125,8 @@ function lineReader(ctx: CommandContext): LineReader {
 }
 
 async function askTerminal(rl: LineReader | undefined, ctx: CommandContext, p: PendingApproval): Promise<{ kind: 'once' | 'always' | 'deny'; message?: string }> {
-  ctx.io.err(`? ${p.tool} ${short(p.args, 400)}\n  why: ${p.reason}${p.activeSkills.length ? `\n  active skills: ${p.activeSkills.join(', ')}` : ''}\n  always would store: ${p.alwaysPreview.join('; ') || '(nothing reusable)'}`);
+  const gate = decisionLines(p.decision ?? {}).map((l) => `\n  ${l}`).join('');
+  ctx.io.err(`? ${p.tool} ${short(p.args, 400)}\n  why: ${p.reason}${gate}${p.activeSkills.length ? `\n  active skills: ${p.activeSkills.join(', ')}` : ''}\n  always would store: ${p.alwaysPreview.join('; ') || '(nothing reusable)'}`);
   if (!rl) {
     if (ctx.io.confirm) return (await ctx.io.confirm(`allow ${p.tool} once?`)) ? { kind: 'once' } : { kind: 'deny', message: 'declined on the terminal' };
     return { kind: 'deny', message: 'no terminal to ask (use --yes to allow asks once)' };

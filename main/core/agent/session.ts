@@ -10,7 +10,8 @@ import type { SkillMatcher, MatchReason } from '../skills/use/matcher.js';
 import { SkillLoader, listResources } from '../skills/use/loader.js';
 import type { WorkspaceSession } from '../skills/use/session.js';
 import type { Gate } from '../policy/types.js';
-import { describeRule, generaliseRules } from '../policy/rules.js';
+import { decisionFields } from '../policy/decision-fields.js';
+import { alwaysPreview } from '../policy/answers.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolSearchIndex } from '../tools/tool-search.js';
 import type { ApprovalRequest, Approver, ExecutorOptions } from '../tools/executor.js';
@@ -521,20 +522,21 @@ export class ChatSession {
   private async approve(req: ApprovalRequest): Promise<ApprovalAnswer> {
     const call = this.currentCall;
     const callId = call?.id ?? '';
-    this.record({ type: 'gate_decision', callId, tool: req.tool, verdict: 'ask', reason: req.reason });
+    const fields = decisionFields(req.decision);
+    this.record({ type: 'gate_decision', callId, tool: req.tool, verdict: 'ask', reason: req.reason, ...fields });
     let answer = this.preAnswered.get(callId);
     if (answer) {
       this.preAnswered.delete(callId);
     } else if (this.opts.autoApprove) {
       answer = { kind: 'once' };
       const approvalId = randomUUID().slice(0, 8);
-      this.record({ type: 'approval_requested', approvalId, callId, tool: req.tool, args: req.args, reason: req.reason, activeSkills: this.activeSkills(), alwaysPreview: this.preview(req) });
+      this.record({ type: 'approval_requested', approvalId, callId, tool: req.tool, args: req.args, reason: req.reason, activeSkills: this.activeSkills(), alwaysPreview: this.preview(req), ...(Object.keys(fields).length ? { decision: fields } : {}) });
       this.record({ type: 'approval_answered', approvalId, answer: 'once', message: 'approved by --yes' });
     } else {
       const approvalId = randomUUID().slice(0, 8);
       answer = await new Promise<ApprovalAnswer>((resolve) => {
         this.waiters.set(approvalId, { resolve, req });
-        this.record({ type: 'approval_requested', approvalId, callId, tool: req.tool, args: req.args, reason: req.reason, activeSkills: this.activeSkills(), alwaysPreview: this.preview(req) });
+        this.record({ type: 'approval_requested', approvalId, callId, tool: req.tool, args: req.args, reason: req.reason, activeSkills: this.activeSkills(), alwaysPreview: this.preview(req), ...(Object.keys(fields).length ? { decision: fields } : {}) });
       });
     }
     if (answer.kind === 'deny') this.denyMessage = answer.message;
@@ -546,7 +548,7 @@ export class ChatSession {
   }
 
   private preview(req: ApprovalRequest): string[] {
-    return generaliseRules({ tool: req.tool, args: req.args, access: req.access }, this.host.workspace, 'allow').map(describeRule);
+    return alwaysPreview({ tool: req.tool, args: req.args, access: req.access }, req.actor, this.host.workspace, req.decision);
   }
 
 
@@ -640,7 +642,7 @@ export class ChatSession {
         gate: planModeGate(this.host.gate, box.registry, () => this.state.planMode),
         approver: async (req) => (await this.approve(req)).kind,
         onDecision: (call, d) => {
-          if (d.verdict !== 'ask') this.record({ type: 'gate_decision', callId: this.currentCall?.id ?? '', tool: call.tool, verdict: d.verdict, reason: d.reason, ...(d.ruleId ? { ruleId: d.ruleId } : {}) });
+          if (d.verdict !== 'ask') this.record({ type: 'gate_decision', callId: this.currentCall?.id ?? '', tool: call.tool, verdict: d.verdict, reason: d.reason, ...decisionFields(d) });
         },
       });
       ws.tools.discover(this.state.discovered);

@@ -10,6 +10,22 @@ import { nameKey } from '../../base/names.js';
 import { realRoot } from '../../base/paths.js';
 import { skillPolicyOf } from '../format/permissions.js';
 import type { CatalogEntry } from '../format/types.js';
+import { folderFingerprint } from '../trust/trust.js';
+
+/**
+ * A skill folder's content hash as its review recorded it, while its files are unchanged since (same names, sizes,
+ * times): else undefined, and rules bound to a content hash do not apply until it is reviewed (and then they match
+ * only when the content is what it was).
+ */
+export function reviewedHash(dir: string, store?: Store): string | undefined {
+  const known = store?.policy.fingerprint(dir);
+  if (!known) return undefined;
+  try {
+    return folderFingerprint(dir) === known.fingerprint ? known.contentHash : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** What the gate needs of a catalog: the winner of a name, and every entry (for the first build). */
 export interface CatalogSource {
@@ -96,8 +112,10 @@ export class CatalogGate implements Gate {
     }
     this.pending = new Set();
     // The user tier folder is a skill root too: a skill's script can never write there (the agent asks each time).
+    // Skills act by identity: tier, real folder and, when a rule or an answer needs it, the reviewed content hash.
+    const store = this.opts.store;
     const roots = this.opts.userSkillsDir ? [...[...this.policies.values()].map((p) => p.dir), realRoot(this.opts.userSkillsDir)] : undefined;
-    this.current = gateOver(this.ceiling, this.policies, this.opts.store, roots, ownRoots(this.opts.paths)).gate;
+    this.current = gateOver(this.ceiling, this.policies, store, roots, ownRoots(this.opts.paths), (sp) => reviewedHash(sp.dir, store)).gate;
     return this.current;
   }
 }

@@ -6,6 +6,7 @@ import { listResources, type SkillLoader } from './loader.js';
 import { createSkill } from './create.js';
 import type { CatalogEntry } from '../format/types.js';
 import type { ToolDefinition, ToolResult } from '../../tools/types.js';
+import { TOOL, TOOLS } from '../../policy/tool-table.js';
 
 /** What the tools need of the catalog (the Catalog class fits). */
 export interface CatalogView {
@@ -43,7 +44,7 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
   const enabledNames = (): string[] => deps.catalog.enabled().map((e) => e.manifest.name).sort();
 
   const skill: ToolDefinition = {
-    name: 'Skill',
+    name: TOOL.Skill,
     summary: 'Load a skill’s instructions (and its dependencies) into the conversation by name.',
     description:
       'Load the full instructions of an installed skill by its exact name. Skills it depends on are loaded first. ' +
@@ -58,7 +59,7 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
       };
     },
     deferLoading: false,
-    risk: 'read',
+    risk: TOOLS.Skill.access,
     access: (args: Args) => {
       // The skill and every dependency that would load with it (lookup only, no I/O).
       const plan = deps.loader.plan(str(args.name));
@@ -87,7 +88,7 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
   };
 
   const skillSearch: ToolDefinition = {
-    name: 'SkillSearch',
+    name: TOOL.SkillSearch,
     summary: 'Find installed skills for a task described in any language (English or Chinese).',
     description:
       'Search every enabled skill — including ones not listed in the prompt catalog — by name, description and triggers. ' +
@@ -103,7 +104,7 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
       additionalProperties: false,
     },
     deferLoading: false,
-    risk: 'meta',
+    risk: TOOLS.SkillSearch.access,
     access: () => ({}),
     handler: async (args: Args) => {
       const query = str(args.query).trim();
@@ -115,7 +116,7 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
   };
 
   const listSkills: ToolDefinition = {
-    name: 'list_skills',
+    name: TOOL.list_skills,
     summary: 'List every enabled skill with its summary and tier.',
     description: 'List the enabled skills (name, summary, tier, source file). Optionally only one tier.',
     inputSchema: {
@@ -124,7 +125,7 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
       additionalProperties: false,
     },
     deferLoading: true,
-    risk: 'meta',
+    risk: TOOLS.list_skills.access,
     access: () => ({}),
     handler: async (args: Args) => {
       const tier = str(args.tier);
@@ -138,7 +139,7 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
   };
 
   const readResource: ToolDefinition = {
-    name: 'read_skill_resource',
+    name: TOOL.read_skill_resource,
     summary: 'Read a text file a skill ships under references/, assets/ or scripts/.',
     description:
       'Read one text file from a skill’s own references/, assets/ or scripts/ folder (path relative to the skill folder, ' +
@@ -153,7 +154,7 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
       additionalProperties: false,
     },
     deferLoading: false,
-    risk: 'read',
+    risk: TOOLS.read_skill_resource.access,
     access: (args: Args) => {
       const e = deps.catalog.get(str(args.skill));
       return e ? { read: [join(e.dir, str(args.path))] } : {};
@@ -166,7 +167,7 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
   };
 
   const create: ToolDefinition = {
-    name: 'create_skill',
+    name: TOOL.create_skill,
     summary: 'Save reusable know-how as a new skill in the user’s skill folder.',
     description:
       'Create a new skill in the user tier (~/.workbuddy/skills/<name>/SKILL.md), marked agent_created. ' +
@@ -187,7 +188,7 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
       additionalProperties: false,
     },
     deferLoading: true,
-    risk: 'write',
+    risk: TOOLS.create_skill.access,
     access: (args: Args) => ({ write: [join(deps.userSkillsDir, str(args.name))] }),
     handler: async (args: Args) => {
       const files = args.files && typeof args.files === 'object' && !Array.isArray(args.files) ? (args.files as Record<string, unknown>) : undefined;
