@@ -72,7 +72,8 @@ export type AgentEventBody =
   | { type: 'approval_answered'; approvalId: string; answer: ApprovalAnswerKind; message?: string; rules?: string[] }
   | { type: 'tool_result'; callId: string; name: string; ok: boolean; content: string; code?: string; durationMs: number }
   | { type: 'assistant_end'; stopReason: string; interrupted?: boolean }
-  | { type: 'usage'; usage: Usage; total: Usage }
+  /** `cost`: this call in USD; `totalCost`: the session so far — each absent when it cannot be priced (no guesses). */
+  | { type: 'usage'; usage: Usage; total: Usage; cost?: number; totalCost?: number }
   | { type: 'context'; sections: ContextSections }
   | { type: 'compaction'; summary: string; compactedMessages: number; tokensBefore: number; tokensAfter: number }
   | { type: 'plan_mode'; on: boolean }
