@@ -12,5 +12,7 @@ export default defineConfig({
     restoreMocks: true,
     pool: 'threads',
     maxWorkers: 2,
+    // The machine running the suite is shared (2 cores, several test runs at once): a slow test is not a failing one.
+    testTimeout: 30_000,
   },
 });

@@ -121,6 +121,8 @@ export const SkillSummary = z.object({
   shadows: z.array(z.object({ tier: Tier, file: z.string() })),
   diagnostics: z.array(Diagnostic),
   audit: AuditState,
+  /** The manifest's `read_when` phrases (any language): what the sidebar filter and the matcher look for. */
+  triggers: z.array(z.string()),
 });
 export type SkillSummary = z.infer<typeof SkillSummary>;
 
@@ -257,6 +259,8 @@ export const LoadedSkill = z.object({
   version: z.string().optional(),
   reason: z.string(),
   tokens: z.number().int().nonnegative(),
+  /** Files of this skill the model read in this conversation (relative to the skill folder), in order. */
+  resources: z.array(z.object({ path: z.string(), tokens: z.number().int().nonnegative() })),
 });
 
 /** Token accounting per prompt section (system, catalog, skills, tools, history …). */
@@ -335,6 +339,13 @@ export type SettingsView = z.infer<typeof SettingsView>;
 
 // ───────────────────────────── methods ─────────────────────────────
 
+/** Largest .zip accepted by skills.installUpload (bytes, before base64). */
+export const MAX_UPLOAD_BYTES = 4 * 1024 * 1024;
+/** Characters of base64 for `bytes` bytes. */
+export function base64Length(bytes: number): number {
+  return 4 * Math.ceil(bytes / 3);
+}
+
 const m = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O) => ({ input, output });
 
 export const methods = {
@@ -368,6 +379,13 @@ export const methods = {
     trusted: z.array(z.string()),
     refused: z.array(z.object({ name: z.string(), reason: z.string() })),
     summary: z.string(),
+    /** The review's findings grouped by rule, most frequent first: what saying yes accepts. */
+    groups: z.array(z.object({ rule: z.string(), message: z.string(), count: z.number().int().nonnegative(), skills: z.array(z.string()) })),
+    /** The union of what the skills ask for: the most the user grants by saying yes. */
+    widest: z.object({
+      tools: z.array(z.string()), anyCommand: z.array(z.string()), network: z.boolean(), read: z.array(z.string()), write: z.array(z.string()),
+      undeclared: z.number().int().nonnegative(),
+    }),
   })),
   /** Audit and install a folder or .zip into the user or project tier; P1 waits for approveInstall, P0 is refused. */
   'skills.install': m(z.object({ source: Path, tier: z.enum(['user', 'project']), replace: z.boolean().default(false) }).strict(), InstallOutcome),
@@ -375,6 +393,16 @@ export const methods = {
   /** Approve a pending install; goes through only if the content still hashes to `contentHash`. */
   'skills.approveInstall': m(z.object({ approvalId: Id, contentHash: z.string().min(1) }).strict(), InstallOutcome),
   'skills.rejectInstall': m(z.object({ approvalId: Id }).strict(), InstallOutcome),
+  /**
+   * Audit and install a .zip the user dropped on the window (serve mode has no file paths): its bytes, base64, at
+   * most MAX_UPLOAD_BYTES. Unpacked safely into a temporary folder, then the same outcome as skills.install.
+   */
+  'skills.installUpload': m(z.object({
+    filename: z.string().min(1).max(255),
+    data: z.string().min(1).max(base64Length(MAX_UPLOAD_BYTES)).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64'),
+    tier: z.enum(['user', 'project']),
+    replace: z.boolean().default(false),
+  }).strict(), InstallOutcome),
   /** Lint the catalog, or the given folders / SKILL.md files. */
   'skills.lint': m(z.object({ paths: z.array(Path).max(100).optional() }).strict(), LintResult),
 
@@ -387,6 +415,8 @@ export const methods = {
   'chat.answer': m(z.object({ sessionId: Id, approvalId: Id, answer: z.enum(['once', 'always', 'deny']), message: z.string().max(4000).optional() }).strict(),
     z.object({ ok: z.boolean() })),
   'chat.setPlanMode': m(z.object({ sessionId: Id, on: z.boolean() }).strict(), z.object({ planMode: z.boolean() })),
+  /** Take a loaded skill out of the conversation (its instructions leave the next prompt). */
+  'chat.unloadSkill': m(z.object({ sessionId: Id, name: Name }).strict(), z.object({ unloaded: z.boolean() })),
 
   // sessions
   'sessions.list': m(Empty, z.object({ sessions: z.array(SessionMeta) })),

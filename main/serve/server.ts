@@ -6,7 +6,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { ClientFrame, SOCKET_PATH, contractError, type ServerFrame } from '../../preload/contract.js';
+import { ClientFrame, MAX_UPLOAD_BYTES, SOCKET_PATH, base64Length, contractError, type ServerFrame } from '../../preload/contract.js';
 import { dispatch, type Handlers, type EventHub } from '../core/service/dispatch.js';
 import { contentTypeFor, rendererFileFor, securityHeaders, serveContentSecurityPolicy } from './http-security.js';
 import { cookieName, cookieValue, judgeRequest, listenAddressProblem, newToken, tokenCookie, tokensEqual, type RequestFacts } from './guards.js';
@@ -22,7 +22,7 @@ export interface ServeOptions {
   host?: string;
   /** Fixed token (tests); default: a fresh random one. */
   token?: string;
-  /** Largest accepted frame (default 4 MiB). */
+  /** Largest accepted frame (default: room for the largest skills.installUpload, MAX_UPLOAD_BYTES as base64). */
   maxPayload?: number;
   log?: (line: string) => void;
 }
@@ -110,7 +110,7 @@ export async function startServe(opts: ServeOptions): Promise<ServeHandle> {
     });
   });
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: opts.maxPayload ?? 4 * 1024 * 1024 });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: opts.maxPayload ?? base64Length(MAX_UPLOAD_BYTES) + 64 * 1024 });
   const refuseUpgrade = (socket: Duplex, status: number, reason: string) => {
     const text = status === 401 ? 'Unauthorized' : status === 421 ? 'Misdirected Request' : status === 404 ? 'Not Found' : 'Forbidden';
     socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(reason)}\r\n\r\n${reason}`);

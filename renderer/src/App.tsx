@@ -17,6 +17,7 @@ import { Tools } from './components/Tools';
 import { WorkspaceOpen } from './components/WorkspaceOpen';
 import { setLang } from './i18n';
 import { useView, type View } from './state/store';
+import { useShallow } from 'zustand/react/shallow';
 import { useChatStream } from './state/stream';
 
 const NAV: { view: View; label: string }[] = [
@@ -43,7 +44,10 @@ function useShortcuts() {
 export function App() {
   const { t, i18n } = useTranslation();
   const client = useClient();
-  const { workspace, view, installOpen, paletteOpen, shortcutsOpen, toast } = useView();
+  // Only what this component shows: a streamed delta must not re-render the rest of the window.
+  const { workspace, view, installOpen, paletteOpen, shortcutsOpen, toast } = useView(useShallow((s) => ({
+    workspace: s.workspace, view: s.view, installOpen: s.installOpen, paletteOpen: s.paletteOpen, shortcutsOpen: s.shortcutsOpen, toast: s.toast,
+  })));
   const set = useView((s) => s.set);
   useChatStream(client);
   useShortcuts();
@@ -61,7 +65,14 @@ export function App() {
   if (!workspace) return <WorkspaceOpen />;
 
   return (
-    <div className="app">
+    <div className="app" onDragOver={(e) => { if (e.dataTransfer.types.includes('Files')) e.preventDefault(); }}
+      onDrop={(e) => {
+        // A skill .zip dropped anywhere on the window opens the install dialog with it (audited before anything else).
+        const file = e.dataTransfer.files[0];
+        if (!file || !client.installZip) return;
+        e.preventDefault();
+        set({ installOpen: true, installFile: file });
+      }}>
       <header className="topbar">
         <button type="button" className="ws-name" onClick={() => useView.getState().setWorkspace(undefined)} title={workspace.path}
           aria-label={t('workspace.switch', { name: workspace.name })}>

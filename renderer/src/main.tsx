@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { ClientProvider } from './api/context';
 import { connect } from './api/connect';
 import { App } from './App';
+import { warmHighlighter } from './components/Markdown';
 import { initI18n } from './i18n';
 import { useView } from './state/store';
 import './theme.css';
@@ -15,6 +16,7 @@ connect().then(
     const info = await client.info().catch(() => undefined);
     if (info?.workspace) useView.getState().setWorkspace(info.workspace);
     root.render(<ClientProvider client={client}><App /></ClientProvider>);
+    warmHighlighter();
   },
   (e: unknown) => root.render(<main className="welcome"><h1>Knack</h1><p role="alert" className="error">{String((e as Error)?.message ?? e)}</p></main>),
 );

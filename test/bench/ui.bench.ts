@@ -7,10 +7,9 @@ import { join } from 'node:path';
 import type { Page } from 'playwright';
 import { startFakeAnthropic } from '../helpers/fake-anthropic.js';
 import { ROOT, launchChromium, startServe } from '../e2e/ui-harness.js';
+import { longAnswer, OBSERVE, until, WORDS } from './ui-stream.js';
 
 const root = mkdtempSync(join(tmpdir(), 'knack-bench-ui-'));
-const WORDS = 'review commit deploy test build lint format database query schema migrate release branch merge docs api cache index search render parse compile bundle profile trace log metric alert backup restore'.split(' ');
-
 function skills(dir: string, n: number, prefix: string): void {
   for (let i = 0; i < n; i++) {
     const name = `${prefix}-${String(i).padStart(4, '0')}`;
@@ -20,30 +19,6 @@ function skills(dir: string, n: number, prefix: string): void {
     writeFileSync(join(d, 'SKILL.md'), `---\nname: ${name}\ndescription: ${w(1)} ${w(2)} ${w(3)} helper for ${w(4)} work. Use when the user asks to ${w(5)}.\nread_when:\n  - ${w(6)} ${w(7)}\n  - 处理${i % 50}\n---\n# ${name}\n\nDo it.\n`);
   }
 }
-
-/** ~20,000 tokens of varied Markdown (prose, lists, code, tables), cut into small stream chunks. */
-function longAnswer(): string[] {
-  const parts: string[] = [];
-  for (let s = 0; s < 120; s++) {
-    parts.push(`## Section ${s}\n\nThis part explains how the ${WORDS[s % WORDS.length]} step works and why it matters for the release. It has **bold**, \`code\` and a [link](https://example.com/${s}).\n\n`);
-    parts.push(`- first point about ${WORDS[(s + 1) % WORDS.length]}\n- second point about ${WORDS[(s + 2) % WORDS.length]}\n- third point\n\n`);
-    parts.push('```ts\n' + Array.from({ length: 8 }, (_, i) => `const v${i} = compute(${i}, "${WORDS[(s + i) % WORDS.length]}");`).join('\n') + '\n```\n\n');
-    if (s % 10 === 0) parts.push('| a | b | c |\n|---|---|---|\n| 1 | 2 | 3 |\n| 4 | 5 | 6 |\n\n');
-  }
-  const text = parts.join('');
-  const chunks: string[] = [];
-  for (let i = 0; i < text.length; i += 14) chunks.push(text.slice(i, i + 14));
-  return chunks;
-}
-
-const OBSERVE = `
-  window.__lt = [];
-  new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__lt.push({ start: e.startTime, ms: e.duration }); }).observe({ type: 'longtask', buffered: true });
-  window.__frames = { on: false, gaps: [] };
-  let last = 0;
-  const tick = (t) => { if (window.__frames.on && last) window.__frames.gaps.push(t - last); last = t; requestAnimationFrame(tick); };
-  requestAnimationFrame(tick);
-`;
 
 interface Window { lt: { start: number; ms: number }[]; gaps: number[] }
 /** Page globals used by the measuring functions (this file compiles for Node, without the DOM library). */
@@ -69,18 +44,19 @@ const startFrames = (page: Page) => page.evaluate(() => {
   return g.performance.now();
 });
 
-/** Type into the filter box as a user would (React sees the input event); resolves with ms until the count changed. */
+/** Type into the filter box as a user would (React sees the input event); resolves with ms until the list shows it. */
 function keystroke(page: Page, value: string): Promise<number> {
   return page.evaluate(async (v) => {
     const g = globalThis as unknown as G;
     const input = g.document.getElementById('skill-filter') as { dispatchEvent(e: unknown): void };
     // no named helper functions in here: tsx would wrap them in __name(), which the page does not have
-    const sel = '.sidebar-meta [role="status"]';
-    const before = g.document.querySelector(sel)?.textContent;
+    // the list carries the filter it shows (data-filter, the deferred value); the next frame paints it
+    const list = g.document.querySelector('.skill-list') as unknown as { dataset: { filter?: string } };
     const t0 = g.performance.now();
     Object.getOwnPropertyDescriptor(g.HTMLInputElement.prototype, 'value')!.set!.call(input, v);
     input.dispatchEvent(new g.Event('input', { bubbles: true }));
-    for (let i = 0; i < 600 && g.document.querySelector(sel)?.textContent === before; i++) await new Promise<void>((r) => g.requestAnimationFrame(() => r()));
+    for (let i = 0; i < 600 && list.dataset.filter !== v; i++) await new Promise<void>((r) => g.requestAnimationFrame(() => r()));
+    await new Promise<void>((r) => g.requestAnimationFrame(() => r()));
     return g.performance.now() - t0;
   }, value);
 }
@@ -105,11 +81,11 @@ async function main() {
       const page = await ctx.newPage();
       try {
         // warm the server's catalog once, then measure a fresh page load to the first skill row
-        await page.goto(served.url);
+        await page.goto(served.url, { timeout: 180_000 });
         await page.waitForSelector('[role="switch"][aria-label^="Enable "]', { timeout: 120_000 });
         const loads: number[] = [];
         for (let r = 0; r < 3; r++) {
-          await page.reload();
+          await page.reload({ timeout: 180_000 });
           await page.waitForSelector('[role="switch"][aria-label^="Enable "]', { timeout: 120_000 });
           loads.push(await now(page));
         }
@@ -133,8 +109,10 @@ async function main() {
           const t0 = await startFrames(page);
           await page.getByRole('textbox', { name: 'Message' }).fill('write the long report');
           await page.keyboard.press('Enter');
-          await page.getByRole('button', { name: 'Stop' }).waitFor({ timeout: 60_000 });
-          await page.getByRole('button', { name: 'Send' }).waitFor({ timeout: 600_000 });
+          // Polled from here, cheaply: Playwright's role locators walk the accessibility tree of the page on every
+          // animation frame, which on a long transcript would itself make long tasks.
+          await until(page, '.composer button.danger', 60_000);
+          await until(page, '.composer button[type="submit"]', 600_000);
           const t1 = await now(page);
           const s = await windowOf(page, t0);
           const over100 = s.lt.filter((e) => e.ms > 100);

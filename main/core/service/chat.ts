@@ -15,7 +15,7 @@ import type { KeyStore } from './context.js';
 import type { SessionMeta, SettingsView } from '../../../preload/contract.js';
 
 type ChatHandlers = Pick<Handlers,
-  'chat.send' | 'chat.stop' | 'chat.answer' | 'chat.setPlanMode' | 'sessions.list' | 'sessions.open' | 'sessions.export' |
+  'chat.send' | 'chat.stop' | 'chat.answer' | 'chat.setPlanMode' | 'chat.unloadSkill' | 'sessions.list' | 'sessions.open' | 'sessions.export' |
   'sessions.delete' | 'context.get' | 'settings.get' | 'settings.setProvider' | 'settings.setKey' | 'settings.clearKey'>;
 
 interface Live {
@@ -206,6 +206,13 @@ export class ChatBinding {
         l.chat.setPlanMode(on);
         return { planMode: l.chat.planMode };
       },
+      'chat.unloadSkill': async ({ sessionId, name }) => {
+        const chat = this.session(sessionId).chat;
+        if (!chat.unloadSkill(name)) throw new ServiceError('not_found', `"${name}" is not loaded in this conversation`, { name });
+        const sections = await chat.contextSections();
+        this.ctx.events.emit('context.changed', { sessionId: chat.id, total: sections.total, contextWindow: sections.window });
+        return { unloaded: true };
+      },
       'sessions.list': () => {
         try {
           return { sessions: this.agent().listSessions().map((r) => this.rowMeta(r)) };
@@ -256,6 +263,9 @@ export class ChatBinding {
           })),
           loadedSkills: chat.loadedSkills().map((s) => ({
             name: s.name, tier: s.tier as 'builtin' | 'user' | 'project', version: s.version, reason: `${s.reason}: ${s.why}`, tokens: s.tokens,
+            resources: projection
+              .filter((p) => p.kind === 'resource' && p.path && p.name.toLowerCase() === s.name.toLowerCase())
+              .map((p) => ({ path: p.path!, tokens: p.tokens })),
           })),
         };
       },

@@ -1,5 +1,5 @@
 // Contract handlers for skills: list (tiers, shadowing, diagnostics, audit state), show, toggle, trust one/all bound
-// to the content hash, install from a folder or .zip → audit report → approve/reject, lint.
+// to the content hash, install from a folder or .zip (a path, or a dropped zip's bytes) → audit report → approve/reject, lint.
 import { resolve } from 'node:path';
 import type { Handlers } from './dispatch.js';
 import { ServiceError } from './dispatch.js';
@@ -13,10 +13,11 @@ import { approvePendingInstall, installSkill } from '../skills/trust/install.js'
 import { lintCatalog, lintPaths } from '../skills/catalog/lint.js';
 import { projectSkillDirs, userSkillDirs } from '../config/paths.js';
 import type { CatalogEntry } from '../skills/format/types.js';
+import { dropUpload, saveUpload } from './uploads.js';
 
 type SkillHandlers = Pick<Handlers,
   'skills.list' | 'skills.show' | 'skills.setEnabled' | 'skills.trust' | 'skills.trustAll' | 'skills.install' |
-  'skills.pendingInstalls' | 'skills.approveInstall' | 'skills.rejectInstall' | 'skills.lint'>;
+  'skills.pendingInstalls' | 'skills.approveInstall' | 'skills.rejectInstall' | 'skills.installUpload' | 'skills.lint'>;
 
 export function skillHandlers(ctx: ServiceContext): SkillHandlers {
   const entry = (name: string): CatalogEntry => {
@@ -27,6 +28,19 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
   const view = (e: CatalogEntry) => {
     const ws = ctx.workspace();
     return skillView(e, ws.catalog.entries(), auditOf(e, ws.store), ws.store);
+  };
+  const install = async (source: string, tier: 'user' | 'project', replace: boolean, shownAs = source) => {
+    const ws = ctx.workspace();
+    const store = ctx.store();
+    const tierRoot = tier === 'user' ? userSkillDirs(ws.paths.home).workbuddy : projectSkillDirs(ws.workspace).workbuddy;
+    let r;
+    try {
+      r = installSkill({ source, tierRoot, tier, store, replace });
+    } catch (e) {
+      throw new ServiceError('refused', `cannot install ${shownAs}: ${(e as Error).message}`);
+    }
+    if (r.status === 'installed') await ws.catalog.refresh();
+    return installView(r);
   };
   const refreshed = async (name: string) => {
     await ctx.workspace().catalog.refresh();
@@ -113,21 +127,27 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
       const summary = trusted.length === 0 && refused.length === 0
         ? 'nothing needs trust'
         : `${verb} ${trusted.length} skill${trusted.length === 1 ? '' : 's'}${refused.length ? `; ${refused.length} refused (P0 skills are never trusted)` : ''}`;
-      return { trusted, refused, summary };
+      const groups = review.groups.map((g) => ({ rule: g.rule, message: g.message, count: g.count, skills: [...g.skills] }));
+      const w = review.widest;
+      const widest = { tools: [...w.tools], anyCommand: [...w.anyCommand], network: w.network, read: [...w.read], write: [...w.write], undeclared: w.undeclared };
+      return { trusted, refused, summary, groups, widest };
     },
 
-    'skills.install': async ({ source, tier, replace }) => {
-      const ws = ctx.workspace();
-      const store = ctx.store();
-      const tierRoot = tier === 'user' ? userSkillDirs(ws.paths.home).workbuddy : projectSkillDirs(ws.workspace).workbuddy;
-      let r;
+    'skills.install': ({ source, tier, replace }) => install(source, tier, replace),
+
+    'skills.installUpload': async ({ filename, data, tier, replace }) => {
+      ctx.workspace();
+      const file = saveUpload(ctx.paths.dataDir, filename, data);
+      let out;
       try {
-        r = installSkill({ source, tierRoot, tier, store, replace });
+        out = await install(file, tier, replace, filename);
       } catch (e) {
-        throw new ServiceError('refused', `cannot install ${source}: ${(e as Error).message}`);
+        dropUpload(ctx.paths.dataDir, file);
+        throw e;
       }
-      if (r.status === 'installed') await ws.catalog.refresh();
-      return installView(r);
+      // A pending install keeps its zip until it is approved or rejected; anything else is decided now.
+      if (out.status !== 'pending') dropUpload(ctx.paths.dataDir, file);
+      return out;
     },
 
     'skills.pendingInstalls': () => ({
@@ -144,6 +164,7 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
         throw new ServiceError('conflict', `approval ${approvalId} is for content ${row.contentHash.slice(0, 12)}, not the ${contentHash.slice(0, 12)} shown`);
       }
       const r = approvePendingInstall(store, approvalId);
+      if (r.status !== 'pending') dropUpload(ctx.paths.dataDir, row.source);
       if (r.status === 'installed') await ctx.workspace().catalog.refresh();
       return installView(r);
     },
@@ -154,6 +175,7 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
       if (!row) throw new ServiceError('not_found', `no pending install ${approvalId}`);
       if (row.status !== 'pending') throw new ServiceError('conflict', `approval ${approvalId} is already ${row.status}`);
       store.policy.decideApproval(approvalId, 'rejected');
+      dropUpload(ctx.paths.dataDir, row.source);
       return { status: 'rejected' as const, skill: row.skill, approvalId, reason: 'rejected by the user' };
     },
 

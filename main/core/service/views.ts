@@ -92,6 +92,7 @@ export function skillView(entry: CatalogEntry, all: CatalogEntry[], report: Audi
     shadows: entry.shadowedBy ? [] : all.filter((o) => o.shadowedBy?.file === entry.file).map((o) => ({ tier: o.tier, file: o.file })),
     diagnostics: entry.diagnostics,
     audit: auditState(entry, report, store),
+    triggers: [...m.readWhen],
   };
 }
 

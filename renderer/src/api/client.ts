@@ -23,6 +23,8 @@ export interface KnackClient {
   trustAllSummary(workspace: string): Promise<TrustSummary>;
   trustAll(workspace: string): Promise<TrustSummary>;
   installSkill(workspace: string, source: string, scope: 'user' | 'project', replace?: boolean): Promise<InstallReport>;
+  /** A .zip dropped on the window, sent as bytes (serve mode has no file paths); same report as installSkill. */
+  installZip?(workspace: string, file: { name: string; bytes: Uint8Array }, scope: 'user' | 'project', replace?: boolean): Promise<InstallReport>;
   approveInstall(workspace: string, approvalId: string, contentHash: string): Promise<InstallReport>;
   rejectInstall(workspace: string, approvalId: string): Promise<void>;
 

@@ -1,7 +1,7 @@
 // The shipped KnackClient: the shell's typed contract client (Electron's window.knack or serve mode's WebSocket,
 // chosen by connectFromPage) adapted to the screens' view models. The only file that knows contract shapes.
 import { connectFromPage, type KnackClient as ContractClient } from '../../../preload/client';
-import type { EventPayload, MethodOutput } from '../../../preload/contract';
+import { MAX_UPLOAD_BYTES, type EventPayload, type MethodOutput } from '../../../preload/contract';
 import type { KnackClient } from './client';
 import type {
   ChatEvent, ChatMessage, InstallReport, PermissionsView, Rule, SettingsView, SkillDetail, SkillItem, ToolCallView, ToolInfo, TrustSummary,
@@ -14,7 +14,6 @@ type Perms = NonNullable<MethodOutput<'skills.show'>['permissions']>;
 
 export function toSkillItem(s: Summary): SkillItem {
   const a = s.audit;
-  const extra = s as Summary & { readWhen?: string[] };
   return {
     name: s.name,
     description: s.description,
@@ -23,13 +22,20 @@ export function toSkillItem(s: Summary): SkillItem {
     enabled: s.enabled,
     ...(s.disabledReason ? { disabledReason: s.disabledReason } : {}),
     ...(s.shadowedBy ? { shadowedBy: s.shadowedBy.tier } : {}),
-    triggers: extra.readWhen ?? [],
+    triggers: s.triggers,
     diagnostics: s.diagnostics.filter((d) => d.severity !== 'info').length,
     ...(a.level ? { audit: a.level } : a.status === 'blocked' ? { audit: 'P0' as const } : {}),
     ...(a.status === 'checking' ? { checking: true } : {}),
     ...(a.status === 'needs-trust' ? { pendingTrust: true } : {}),
     path: s.dir,
   };
+}
+
+/** Bytes → base64 without one huge argument list (btoa takes a binary string). */
+export function toBase64(bytes: Uint8Array): string {
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin);
 }
 
 function toPerms(p?: Perms): PermissionsView | undefined {
@@ -113,7 +119,7 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
   const toRule = (r: MethodOutput<'rules.list'>['rules'][number]): Rule => ({ id: r.id, action: r.effect, pattern: r.description });
   const trust = async (dryRun: boolean): Promise<TrustSummary> => {
     const r = await k.call('skills.trustAll', { dryRun });
-    return { summary: r.summary, skills: r.trusted, refused: r.refused };
+    return { summary: r.summary, skills: r.trusted, refused: r.refused, groups: r.groups, widest: r.widest };
   };
 
   const client: KnackClient = {
@@ -168,6 +174,12 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
     trustAllSummary: () => trust(true),
     trustAll: () => trust(false),
     async installSkill(_w, source, tier, replace = false) { return toReport(await k.call('skills.install', { source, tier, replace })); },
+    async installZip(_w, file, tier, replace = false) {
+      if (file.bytes.length > MAX_UPLOAD_BYTES) {
+        throw { code: 'refused', message: `${file.name} is ${(file.bytes.length / 1048576).toFixed(1)} MB; the largest .zip accepted here is ${MAX_UPLOAD_BYTES / 1048576} MB (install it from a folder instead)` };
+      }
+      return toReport(await k.call('skills.installUpload', { filename: file.name, data: toBase64(file.bytes), tier, replace }));
+    },
     async approveInstall(_w, approvalId, contentHash) { return toReport(await k.call('skills.approveInstall', { approvalId, contentHash })); },
     async rejectInstall(_w, approvalId) { await k.call('skills.rejectInstall', { approvalId }); },
 
@@ -193,8 +205,12 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
 
     async loadedSkills(sessionId) {
       const c = await k.call('context.get', { sessionId });
-      return c.loadedSkills.map((s) => ({ name: s.name, tier: s.tier, why: s.reason, tokens: s.tokens, ...(s.version ? { version: s.version } : {}) }));
+      return c.loadedSkills.map((s) => ({
+        name: s.name, tier: s.tier, why: s.reason, tokens: s.tokens, ...(s.version ? { version: s.version } : {}),
+        resources: s.resources.map((r) => r.path),
+      }));
     },
+    async unloadSkill(sessionId, name) { await k.call('chat.unloadSkill', { sessionId, name }); },
     async contextUsage(_w, sessionId) {
       const c = await k.call('context.get', { sessionId });
       const leftOut = c.sections.flatMap((s) => s.items.filter((i) => i.note && /left out|omitted|dropped/i.test(i.note)).map((i) => i.label));

@@ -70,6 +70,10 @@ export interface TrustSummary {
   skills: string[];
   /** Skills that cannot be trusted (P0), with why. */
   refused: { name: string; reason: string }[];
+  /** Findings grouped by rule (most frequent first) with the skills that have them. */
+  groups?: { rule: string; message: string; count: number; skills: string[] }[];
+  /** The most the user grants by saying yes: the union of what the skills ask for. */
+  widest?: { tools: string[]; anyCommand: string[]; network: boolean; read: string[]; write: string[]; undeclared: number };
 }
 
 export interface InstallReport {

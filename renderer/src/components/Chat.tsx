@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
 import type { ChatMessage } from '../api/types';
 import { useView } from '../state/store';
+import { useShallow } from 'zustand/react/shallow';
 import { ApprovalCard } from './ApprovalCard';
 import { Markdown } from './Markdown';
 import { ToolCard } from './ToolCard';
@@ -29,7 +30,10 @@ const Message = memo(function Message({ m }: { m: ChatMessage }) {
 export function Chat() {
   const { t } = useTranslation();
   const client = useClient();
-  const { messages, streaming, planMode, sessionId, workspace } = useView();
+  // Only what this component shows: a streamed delta must not re-render the rest of the window.
+  const { messages, streaming, planMode, sessionId, workspace } = useView(useShallow((s) => ({
+    messages: s.messages, streaming: s.streaming, planMode: s.planMode, sessionId: s.sessionId, workspace: s.workspace,
+  })));
   const set = useView((s) => s.set);
   const [text, setText] = useState('');
   const [error, setError] = useState<string>();

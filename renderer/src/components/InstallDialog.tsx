@@ -1,7 +1,7 @@
-// Install a skill: pick a folder or .zip (native dialog in Electron; a path field in serve mode)
-// → the audit report (level, findings with file:line and the line, permissions, update diff) → Approve / Reject.
+// Install a skill: pick a folder or .zip (native dialog in Electron; a path field, a file field or a dropped .zip in
+// serve mode, sent as bytes) → the audit report (level, findings with file:line and the line, permissions, update diff) → Approve / Reject.
 // P0 shows why and offers no Approve; approval is bound to the audited content hash.
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
 import type { InstallReport } from '../api/types';
@@ -20,7 +20,10 @@ export function InstallDialog() {
   const [outcome, setOutcome] = useState<string>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
-  const close = () => set({ installOpen: false });
+  const close = () => set({ installOpen: false, installFile: undefined });
+  const [dragging, setDragging] = useState(false);
+  const started = useRef(false);
+  const lastZip = useRef<File>(undefined);
 
   async function run(f: () => Promise<InstallReport>) {
     setBusy(true);
@@ -39,6 +42,33 @@ export function InstallDialog() {
     }
   }
 
+  /** A .zip from a drop or the file field: read here, sent as bytes, audited by main like a path. */
+  function uploadZip(file: File) {
+    if (!client.installZip) return;
+    if (!/\.zip$/i.test(file.name)) { setError(t('install.notZip', { name: file.name })); return; }
+    setSource(file.name);
+    lastZip.current = file;
+    void run(async () => client.installZip!(ws, { name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) }, scope));
+  }
+
+  // A .zip dropped on the window opened this dialog: audit it right away (once).
+  const dropped = useView((s) => s.installFile);
+  useEffect(() => {
+    if (dropped && !started.current) {
+      started.current = true;
+      set({ installFile: undefined });
+      uploadZip(dropped);
+    }
+  });
+
+  function onDrop(e: DragEvent) {
+    e.preventDefault();
+    e.stopPropagation();
+    setDragging(false);
+    const file = e.dataTransfer.files[0];
+    if (file) uploadZip(file);
+  }
+
   function audit(e?: FormEvent) {
     e?.preventDefault();
     if (!source.trim()) { setError(t('install.needSource')); return; }
@@ -51,7 +81,9 @@ export function InstallDialog() {
   }
 
   async function update() {
-    await run(() => client.installSkill(ws, source.trim(), scope, true));
+    const zip = lastZip.current;
+    if (zip && client.installZip) await run(async () => client.installZip!(ws, { name: zip.name, bytes: new Uint8Array(await zip.arrayBuffer()) }, scope, true));
+    else await run(() => client.installSkill(ws, source.trim(), scope, true));
   }
 
   async function approve() {
@@ -84,6 +116,15 @@ export function InstallDialog() {
             <option value="project">{t('tier.project')}</option>
             <option value="user">{t('tier.user')}</option>
           </select>
+          {client.installZip && (
+            <div className={`dropzone${dragging ? ' over' : ''}`} onDragOver={(e) => { e.preventDefault(); setDragging(true); }}
+              onDragLeave={() => setDragging(false)} onDrop={onDrop}>
+              <p>{t('install.drop')}</p>
+              <label htmlFor="install-zip" className="small-text">{t('install.dropHint')}</label>{' '}
+              <input id="install-zip" type="file" accept=".zip,application/zip" aria-label={t('install.zipFile')}
+                onChange={(e) => { const f = e.target.files?.[0]; if (f) uploadZip(f); e.target.value = ''; }} />
+            </div>
+          )}
           <div className="actions">
             <button type="submit" className="primary" disabled={busy}>{busy ? t('install.auditing') : t('install.audit')}</button>
             <button type="button" onClick={close}>{t('common.cancel')}</button>

@@ -1,5 +1,6 @@
 // GitHub-flavoured Markdown with highlighted code blocks and a copy button on each.
-// Streaming text is split into blocks; finished blocks are memoized so each delta re-renders only the last one.
+// Streaming text is split into blocks; finished blocks are memoized so each delta re-renders only the last one,
+// code is highlighted once its fence closes, and off-screen blocks skip style and layout (content-visibility).
 import { memo, useState, type ReactNode } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
@@ -38,8 +39,46 @@ const components: Components = {
   a: ({ href, children }) => <a href={href} target="_blank" rel="noreferrer noopener">{children}</a>,
 };
 
+/**
+ * rehype-highlight builds a new highlighter (every grammar registered and compiled again) each time its plugin is
+ * attached, and react-markdown attaches plugins on every render: attach it once and reuse the transformer.
+ */
+type Transformer = ReturnType<typeof rehypeHighlight>;
+let highlighter: Transformer | undefined;
+function sharedHighlight(): Transformer {
+  return (highlighter ??= rehypeHighlight({ detect: false }));
+}
+
+/** Build the highlighter ahead of time, when the page is idle, so the first code block of an answer does not pay for it. */
+export function warmHighlighter(): void {
+  const idle = (globalThis as { requestIdleCallback?: (f: () => void, o?: { timeout: number }) => void }).requestIdleCallback;
+  if (idle) idle(() => void sharedHighlight(), { timeout: 5000 });
+}
+
+const REMARK = [remarkGfm];
+const REHYPE = [sharedHighlight];
+const NO_REHYPE: typeof REHYPE = [];
+
+/** True when the block ends inside a fenced code block that has not closed yet (still streaming). */
+export function openFence(block: string): boolean {
+  let fence: string | undefined;
+  for (const line of block.split('\n')) {
+    const m = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
+    if (!m) continue;
+    if (!fence) fence = m[1]!;
+    else if (line.trim().startsWith(fence)) fence = undefined;
+  }
+  return fence !== undefined;
+}
+
 const Block = memo(function Block({ text }: { text: string }) {
-  return <ReactMarkdown remarkPlugins={[remarkGfm]} rehypePlugins={[[rehypeHighlight, { detect: false, ignoreMissing: true }]]} components={components}>{text}</ReactMarkdown>;
+  // Code is highlighted when its fence closes: an open block re-renders on every delta, a closed one once.
+  const open = openFence(text);
+  return (
+    <div className="md-block">
+      <ReactMarkdown remarkPlugins={REMARK} rehypePlugins={open ? NO_REHYPE : REHYPE} components={components}>{text}</ReactMarkdown>
+    </div>
+  );
 });
 
 /**

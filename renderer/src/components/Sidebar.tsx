@@ -6,6 +6,7 @@ import { observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/
 import { errorText, useClient } from '../api/context';
 import type { SkillItem } from '../api/types';
 import { useView } from '../state/store';
+import { useShallow } from 'zustand/react/shallow';
 import { groupRows } from './filter';
 import { SkillRow } from './SkillRow';
 import { TrustAllDialog } from './TrustAllDialog';
@@ -22,7 +23,11 @@ function observeRect(instance: Virtualizer<HTMLDivElement, Element>, cb: (r: { w
 export function Sidebar() {
   const { t } = useTranslation();
   const client = useClient();
-  const { workspace, skills, skillsError, skillsLoading, filter, selectedSkill, catalogTick } = useView();
+  // Only what this component shows: a streamed delta must not re-render the rest of the window.
+  const { workspace, skills, skillsError, skillsLoading, filter, selectedSkill, catalogTick } = useView(useShallow((s) => ({
+    workspace: s.workspace, skills: s.skills, skillsError: s.skillsError, skillsLoading: s.skillsLoading, filter: s.filter,
+    selectedSkill: s.selectedSkill, catalogTick: s.catalogTick,
+  })));
   const set = useView((s) => s.set);
   const patchSkill = useView((s) => s.patchSkill);
   const [trustAllOpen, setTrustAllOpen] = useState(false);
@@ -99,7 +104,7 @@ export function Sidebar() {
       {!skillsError && skillsLoading && skills.length === 0 && <p className="muted">{t('common.loading')}</p>}
       {!skillsError && !skillsLoading && skills.length === 0 && <p className="muted">{t('skills.empty')}</p>}
       {skills.length > 0 && shown === 0 && <p className="muted">{t('skills.noMatch')}</p>}
-      <div ref={parentRef} className="skill-list" role="list" aria-label={t('skills.list')}>
+      <div ref={parentRef} className="skill-list" role="list" aria-label={t('skills.list')} data-filter={deferred}>
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((v) => {
             const row = rows[v.index]!;

@@ -34,7 +34,32 @@ export function TrustAllDialog({ onClose }: { onClose(): void }) {
       {summary && done === undefined && (
         <>
           <p>{t('trustAll.intro', { count: summary.skills.length })}</p>
-          <pre className="summary">{summary.summary}</pre>
+          <p className="summary">{summary.summary}</p>
+          {summary.groups && summary.groups.length > 0 && (
+            <>
+              <h3>{t('trustAll.byRule')}</h3>
+              <ul className="plain groups">
+                {summary.groups.map((g) => (
+                  <li key={g.rule}>
+                    <strong>{t('trustAll.group', { count: g.skills.length })}</strong> <code>{g.rule}</code>{' '}
+                    <span className="muted">({t('trustAll.findings', { count: g.count })})</span>: {g.message}
+                    <div className="small-text">{g.skills.length > 8 ? `${g.skills.slice(0, 8).join(', ')} ${t('trustAll.more', { count: g.skills.length - 8 })}` : g.skills.join(', ')}</div>
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+          {summary.widest && (
+            <>
+              <h3>{t('trustAll.widest')}</h3>
+              <dl className="facts">
+                <dt>{t('perm.tools')}</dt><dd>{summary.widest.tools.join(', ') || '—'}{summary.widest.anyCommand.length > 0 && <> ({t('trustAll.anyCommand', { tools: summary.widest.anyCommand.join(', ') })})</>}</dd>
+                <dt>{t('perm.network')}</dt><dd>{summary.widest.network ? t('common.on') : t('common.off')}</dd>
+                <dt>{t('perm.read')}</dt><dd>{summary.widest.read.join(', ') || '—'}</dd>
+                <dt>{t('perm.write')}</dt><dd>{summary.widest.write.join(', ') || '—'}</dd>
+              </dl>
+            </>
+          )}
           {summary.skills.length > 0 && <p className="small-text">{summary.skills.join(', ')}</p>}
           {summary.refused.length > 0 && (
             <>

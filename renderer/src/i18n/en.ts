@@ -1,7 +1,7 @@
 // English strings. Keys mirror zh.ts exactly (a test checks both tables have the same keys).
 export const en = {
   app: { name: 'Knack' },
-  common: { loading: 'Loading…', cancel: 'Cancel', close: 'Close', save: 'Save', remove: 'Remove', back: 'Back', none: 'none', yes: 'yes', no: 'no' },
+  common: { loading: 'Loading…', cancel: 'Cancel', close: 'Close', save: 'Save', remove: 'Remove', back: 'Back', none: 'none', yes: 'yes', no: 'no', on: 'on', off: 'off' },
   workspace: {
     intro: 'Open a folder to work in. Its project skills, settings and rules come with it.',
     choose: 'Choose folder…', path: 'Folder path', open: 'Open', recent: 'Recent workspaces', noRecent: 'No recent workspaces yet.',
@@ -21,6 +21,8 @@ export const en = {
     title: 'Trust all pending skills', intro_one: '{{count}} skill waits for your trust. What they ask for:',
     intro_other: '{{count}} skills wait for your trust. What they ask for:', confirm_one: 'Trust {{count}} skill', confirm_other: 'Trust {{count}} skills',
     done_one: 'Trusted {{count}} skill.', done_other: 'Trusted {{count}} skills.', refused: 'Cannot be trusted',
+    byRule: 'Findings by rule', group_one: '{{count}} skill', group_other: '{{count}} skills', findings_one: '{{count}} finding', findings_other: '{{count}} findings',
+    more: '+{{count}} more', widest: 'The most you grant by saying yes', anyCommand: 'any command: {{tools}}',
   },
   skill: {
     none: 'Pick a skill in the sidebar.', detail: 'Skill {{name}}', tier: 'Tier', state: 'State', on: 'on', off: 'off', shadowed: 'Shadowed',
@@ -36,6 +38,8 @@ export const en = {
     findings: 'Findings', permissions: 'Requested permissions', diff: 'Permission changes (update)', noDiff: 'No new permissions.',
     hash: 'Content hash', approve: 'Approve', reject: 'Reject', installed: '{{name}} is installed.', rejected: 'Rejected. Nothing was installed.',
     refused: 'Refused:', level: { P0: 'dangerous — refused', P1: 'needs your approval', P2: 'clean' },
+    drop: 'Drop a skill .zip here', dropHint: 'or choose one:', zipFile: 'Skill .zip file', notZip: '{{name}} is not a .zip file.', uploading: 'Uploading {{name}}…',
+    dropWindow: 'Drop the .zip to audit and install it',
   },
   chat: {
     title: 'Chat', transcript: 'Conversation', message: 'Message', placeholder: 'Ask anything — Enter sends, Shift+Enter adds a line',
@@ -55,7 +59,7 @@ export const en = {
   },
   context: {
     title: 'Context', empty: 'Token use shows up once the conversation starts.', used: '{{used}} of {{window}} tokens',
-    section: { system: 'System', catalog: 'Skill catalog', skills: 'Loaded skills', tools: 'Tools', history: 'History' },
+    section: { system: 'System', catalog: 'Skill catalog', skills: 'Loaded skills', tools: 'Tools', history: 'History', observations: 'Tool results' },
     leftOut_one: '{{count}} skill left out of the catalog', leftOut_other: '{{count}} skills left out of the catalog',
   },
   tools: {

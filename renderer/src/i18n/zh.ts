@@ -3,7 +3,7 @@ import type { Strings } from './en';
 
 export const zh: Strings = {
   app: { name: 'Knack' },
-  common: { loading: '加载中…', cancel: '取消', close: '关闭', save: '保存', remove: '移除', back: '返回', none: '无', yes: '是', no: '否' },
+  common: { loading: '加载中…', cancel: '取消', close: '关闭', save: '保存', remove: '移除', back: '返回', none: '无', yes: '是', no: '否', on: '开', off: '关' },
   workspace: {
     intro: '打开一个文件夹作为工作区。其中的项目技能、设置和规则会一起生效。',
     choose: '选择文件夹…', path: '文件夹路径', open: '打开', recent: '最近的工作区', noRecent: '还没有最近的工作区。',
@@ -22,6 +22,8 @@ export const zh: Strings = {
   trustAll: {
     title: '信任所有待审技能', intro_one: '有 {{count}} 个技能等待你的信任。它们请求：', intro_other: '有 {{count}} 个技能等待你的信任。它们请求：',
     confirm_one: '信任 {{count}} 个技能', confirm_other: '信任 {{count}} 个技能', done_one: '已信任 {{count}} 个技能。', done_other: '已信任 {{count}} 个技能。', refused: '无法信任',
+    byRule: '按规则分组的发现', group_one: '{{count}} 个技能', group_other: '{{count}} 个技能', findings_one: '{{count}} 处发现', findings_other: '{{count}} 处发现',
+    more: '另有 {{count}} 个', widest: '同意后最多授予的权限', anyCommand: '任意命令：{{tools}}',
   },
   skill: {
     none: '在侧边栏中选择一个技能。', detail: '技能 {{name}}', tier: '层级', state: '状态', on: '开', off: '关', shadowed: '被覆盖',
@@ -36,6 +38,8 @@ export const zh: Strings = {
     findings: '发现', permissions: '请求的权限', diff: '权限变化（更新）', noDiff: '没有新增权限。', hash: '内容哈希',
     approve: '批准', reject: '拒绝', installed: '{{name}} 已安装。', rejected: '已拒绝，未安装任何内容。', refused: '已拒绝：',
     level: { P0: '危险——拒绝安装', P1: '需要你的批准', P2: '无问题' },
+    drop: '把技能 .zip 拖到这里', dropHint: '或者选择一个：', zipFile: '技能 .zip 文件', notZip: '{{name}} 不是 .zip 文件。', uploading: '正在上传 {{name}}…',
+    dropWindow: '松开即可审计并安装这个 .zip',
   },
   chat: {
     title: '对话', transcript: '对话记录', message: '消息', placeholder: '随便问——回车发送，Shift+回车换行',
@@ -55,7 +59,7 @@ export const zh: Strings = {
   },
   context: {
     title: '上下文', empty: '对话开始后会显示令牌用量。', used: '已用 {{used}} / {{window}} 令牌',
-    section: { system: '系统', catalog: '技能目录', skills: '已加载技能', tools: '工具', history: '历史' },
+    section: { system: '系统', catalog: '技能目录', skills: '已加载技能', tools: '工具', history: '历史', observations: '工具结果' },
     leftOut_one: '{{count}} 个技能未进入目录', leftOut_other: '{{count}} 个技能未进入目录',
   },
   tools: {

@@ -14,6 +14,8 @@ export interface ViewState {
   selectedSkill?: { name: string; tier: string };
   view: View;
   installOpen: boolean;
+  /** A .zip dropped on the window: the install dialog audits it as soon as it opens. */
+  installFile?: File;
   paletteOpen: boolean;
   shortcutsOpen: boolean;
   sessionId?: string;

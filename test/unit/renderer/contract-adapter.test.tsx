@@ -2,7 +2,7 @@
 // adapted to the screens' view models. Answers here are contract-valid; a shape drift fails these tests.
 import { describe, expect, it } from 'vitest';
 import { createClient, type Transport } from '../../../preload/client';
-import type { MethodName, MethodOutput } from '../../../preload/contract';
+import { MAX_UPLOAD_BYTES, type MethodName, type MethodOutput } from '../../../preload/contract';
 import { adapt } from '../../../renderer/src/api/connect';
 import type { ChatEvent } from '../../../renderer/src/api/types';
 
@@ -29,6 +29,7 @@ const summary = {
   file: '/w/.agents/skills/deploy/SKILL.md', enabled: false, disabledReason: 'P1 not trusted yet', shadows: [],
   diagnostics: [{ severity: 'warning' as const, code: 'x', file: 'SKILL.md', line: 2, message: 'm' }, { severity: 'info' as const, code: 'y', file: 'SKILL.md', message: 'i' }],
   audit,
+  triggers: ['ship it', '发布上线'],
 };
 
 describe('contract client adapter', () => {
@@ -40,6 +41,7 @@ describe('contract client adapter', () => {
     const c = adapt(createClient(t), 'serve', false);
     const [row] = await c.listSkills('/w');
     expect(row).toMatchObject({ name: 'deploy', tier: 'project', agents: true, enabled: false, diagnostics: 1, audit: 'P1', pendingTrust: true });
+    expect(row!.triggers).toEqual(['ship it', '发布上线']);
     await c.trustSkill('/w', 'deploy');
     expect(calls.at(-1)).toEqual({ method: 'skills.trust', input: { name: 'deploy', contentHash: 'h-123' } });
     expect(c.pickFolder).toBeUndefined();
@@ -102,5 +104,32 @@ describe('contract client adapter', () => {
     });
     const s = await adapt(createClient(t), 'serve', false).getSettings('/w');
     expect(s).toMatchObject({ provider: 'anthropic', model: 'claude-x', hasApiKey: false, rules: [{ id: 'r1', action: 'allow', pattern: 'allow bash: git status' }] });
+  });
+
+  it('sends a dropped .zip as base64 bytes and refuses one over the limit before sending', async () => {
+    const report = { skill: 'zipped', dir: '/tmp/u/zipped.zip', level: 'P1' as const, contentHash: 'zh', files: 1, bytes: 5, manifestDiagnostics: [], findings: [] };
+    const { t, calls } = transport({ 'skills.installUpload': () => ({ status: 'pending', approvalId: 'ap9', report, skill: 'zipped' }) });
+    const c = adapt(createClient(t), 'serve', false);
+    const bytes = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0xff, 0x00]);
+    const r = await c.installZip!('/w', { name: 'zipped.zip', bytes }, 'user');
+    expect(r).toMatchObject({ status: 'pending', approvalId: 'ap9', contentHash: 'zh' });
+    expect(calls.at(-1)).toEqual({ method: 'skills.installUpload', input: { filename: 'zipped.zip', data: 'UEsDBP8A', tier: 'user', replace: false } });
+    const n = calls.length;
+    await expect(c.installZip!('/w', { name: 'big.zip', bytes: new Uint8Array(MAX_UPLOAD_BYTES + 1) }, 'user')).rejects.toMatchObject({ code: 'refused', message: /big\.zip is 4\.0 MB/ });
+    expect(calls.length).toBe(n);
+  });
+
+  it('lists loaded skills with the resources the model read, and unloads one', async () => {
+    const { t, calls } = transport({
+      'context.get': () => ({
+        sessionId: 's1', contextWindow: 1000, total: 10, sections: [],
+        loadedSkills: [{ name: 'pdf', tier: 'builtin', version: 'v1', reason: 'trigger: pdf', tokens: 5, resources: [{ path: 'reference/forms.md', tokens: 40 }] }],
+      }),
+      'chat.unloadSkill': () => ({ unloaded: true }),
+    });
+    const c = adapt(createClient(t), 'serve', false);
+    expect(await c.loadedSkills('s1')).toEqual([{ name: 'pdf', tier: 'builtin', why: 'trigger: pdf', tokens: 5, version: 'v1', resources: ['reference/forms.md'] }]);
+    await c.unloadSkill!('s1', 'pdf');
+    expect(calls.at(-1)).toEqual({ method: 'chat.unloadSkill', input: { sessionId: 's1', name: 'pdf' } });
   });
 });

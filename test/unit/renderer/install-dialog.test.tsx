@@ -1,7 +1,7 @@
 // The install dialog: audit report (level, findings file:line with the line, permissions, update diff),
 // Approve bound to the content hash, Reject, P0 refused without Approve, errors.
 import { describe, expect, it } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { InstallDialog } from '../../../renderer/src/components/InstallDialog';
 import { memoryClient } from './memory-client';
@@ -86,5 +86,47 @@ describe('install dialog', () => {
     const { useView } = await import('../../../renderer/src/state/store');
     expect(useView.getState().installOpen).toBe(false);
     expect(container).toBeTruthy();
+  });
+
+  it('audits a .zip dropped on the dialog (sent as bytes), then approves it bound to the audited hash', async () => {
+    const c = memoryClient();
+    c.installReports['fetcher.zip'] = p1;
+    renderWith(<InstallDialog />, c, { workspace: WS, installOpen: true });
+    const dialog = screen.getByRole('dialog', { name: 'Install a skill' });
+    const zone = within(dialog).getByText('Drop a skill .zip here').parentElement!;
+    const file = new File([new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2])], 'fetcher.zip', { type: 'application/zip' });
+    fireEvent.drop(zone, { dataTransfer: { files: [file], types: ['Files'] } });
+    expect(await within(dialog).findByText('scripts/run.sh:3')).toBeTruthy();
+    const sent = c.calls.find((x) => x.method === 'installZip')!.args as [string, { name: string; bytes: Uint8Array }, string];
+    expect(sent[1].name).toBe('fetcher.zip');
+    expect([...sent[1].bytes]).toEqual([0x50, 0x4b, 0x03, 0x04, 1, 2]);
+    expect(sent[2]).toBe('project');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    expect(await within(dialog).findByText('fetcher is installed.')).toBeTruthy();
+    expect(c.calls.find((x) => x.method === 'approveInstall')?.args).toEqual([WS.path, 'ap-1', 'abc123def4567890ffff']);
+  });
+
+  it('takes a .zip from the file field too, and says so when a dropped file is not a .zip', async () => {
+    const c = memoryClient();
+    c.installReports['evil.zip'] = p0;
+    renderWith(<InstallDialog />, c, { workspace: WS, installOpen: true });
+    const dialog = screen.getByRole('dialog', { name: 'Install a skill' });
+    const zone = within(dialog).getByText('Drop a skill .zip here').parentElement!;
+    fireEvent.drop(zone, { dataTransfer: { files: [new File(['x'], 'notes.txt')], types: ['Files'] } });
+    expect(await within(dialog).findByText('notes.txt is not a .zip file.')).toBeTruthy();
+    expect(c.calls.some((x) => x.method === 'installZip')).toBe(false);
+    await userEvent.upload(within(dialog).getByLabelText('Skill .zip file'), new File(['PK'], 'evil.zip', { type: 'application/zip' }));
+    expect(await within(dialog).findByText('dangerous — refused')).toBeTruthy();
+    expect(within(dialog).queryByRole('button', { name: 'Approve' })).toBeNull();
+  });
+
+  it('a .zip dropped on the window opens the dialog and audits it', async () => {
+    const c = memoryClient();
+    c.installReports['fetcher.zip'] = p1;
+    const file = new File(['PK'], 'fetcher.zip');
+    renderWith(<InstallDialog />, c, { workspace: WS, installOpen: true, installFile: file });
+    const dialog = screen.getByRole('dialog', { name: 'Install a skill' });
+    expect(await within(dialog).findByText('needs your approval')).toBeTruthy();
+    await waitFor(() => expect(c.calls.filter((x) => x.method === 'installZip')).toHaveLength(1));
   });
 });

@@ -1,9 +1,9 @@
 // Keyboard-first (palette, shortcuts, list of shortcuts), the en/zh tables, and Markdown block splitting.
 import { describe, expect, it } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { App } from '../../../renderer/src/App';
-import { splitBlocks } from '../../../renderer/src/components/Markdown';
+import { Markdown, openFence, splitBlocks } from '../../../renderer/src/components/Markdown';
 import { en } from '../../../renderer/src/i18n/en';
 import { zh } from '../../../renderer/src/i18n/zh';
 import { useView } from '../../../renderer/src/state/store';
@@ -50,5 +50,24 @@ describe('markdown blocks', () => {
 
   it('keeps a list item and its indented continuation together', () => {
     expect(splitBlocks('- a\n\n  more of a\n- b')).toEqual(['- a\n\n  more of a\n- b']);
+  });
+
+  it('knows when a block ends inside a code fence that has not closed yet', () => {
+    expect(openFence('```ts\nconst a = 1;')).toBe(true);
+    expect(openFence('```ts\nconst a = 1;\n```')).toBe(false);
+    expect(openFence('~~~\n```\nstill open')).toBe(true);
+    expect(openFence('plain text')).toBe(false);
+  });
+
+  it('highlights code once its fence closes, and keeps finished blocks as they were while the answer grows', () => {
+    const first = '# Head\n\nsome text\n\n```js\nconst x = 1;';
+    const { container, rerender } = render(<Markdown text={first} />);
+    expect(container.querySelector('.hljs-keyword')).toBeNull();
+    expect(container.querySelector('pre code')?.textContent).toContain('const x = 1;');
+    const heading = container.querySelector('h1');
+    rerender(<Markdown text={`${first}\n\`\`\`\n\nmore`} />);
+    expect(container.querySelector('.hljs-keyword')?.textContent).toBe('const');
+    expect(container.querySelector('h1')).toBe(heading);
+    expect(container.querySelectorAll('.md-block')).toHaveLength(4);
   });
 });

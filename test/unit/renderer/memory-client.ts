@@ -59,7 +59,11 @@ export function memoryClient(init: Partial<Pick<MemoryClient, 'skills' | 'loaded
     async trustSkill(_w, name) { for (const s of c.skills) if (s.name === name) { s.pendingTrust = false; s.audit = 'P1'; s.enabled = true; } },
     async trustAllSummary() {
       const p = c.skills.filter((s) => s.pendingTrust);
-      return { summary: `${p.length} skills ask for bash`, skills: p.map((s) => s.name), refused: [] };
+      return {
+        summary: `${p.length} skills ask for bash`, skills: p.map((s) => s.name), refused: [],
+        groups: [{ rule: 'net.curl', message: 'downloads from the network', count: 3, skills: p.map((s) => s.name) }],
+        widest: { tools: ['bash'], anyCommand: [], network: true, read: ['**'], write: [], undeclared: 0 },
+      };
     },
     async trustAll() {
       const p = c.skills.filter((s) => s.pendingTrust);
@@ -69,6 +73,11 @@ export function memoryClient(init: Partial<Pick<MemoryClient, 'skills' | 'loaded
     async installSkill(_w, source) {
       const r = c.installReports[source];
       if (!r) throw { code: 'not_found', message: `${source}: no such file or folder` };
+      return r;
+    },
+    async installZip(_w, file) {
+      const r = c.installReports[file.name];
+      if (!r) throw { code: 'refused', message: `${file.name} is not a zip archive` };
       return r;
     },
     async approveInstall(_w, id) {

@@ -17,7 +17,8 @@ async function setup(t: { after(fn: () => unknown): void }) {
   const ws = join(root, 'repo');
   writeTree(ws, {
     'notes.txt': 'release on Friday',
-    '.workbuddy/skills/release-notes/SKILL.md': skillMd({ name: 'release-notes', description: 'Write release notes', read_when: ['release notes'] }),
+    '.workbuddy/skills/release-notes/SKILL.md': skillMd({ name: 'release-notes', description: 'Write release notes', read_when: ['release notes'] }, '# Notes\n\nGroup the changes under UNLOAD-MARKER-7 headings.\n'),
+    '.workbuddy/skills/release-notes/references/checklist.md': '# Checklist\n\n- link every pull request\n',
   });
   const server = await startFakeAnthropic();
   const paths = resolvePaths({ home: join(root, 'home'), dataDir: join(root, 'data'), builtinSkillsDir: join(root, 'none') });
@@ -101,6 +102,37 @@ test('an ask becomes a chat.approval with the "always" preview; deny from the co
   assert.ok(s.of('chat.toolCall').some((c) => c.card.callId === 'w1' && c.card.status === 'denied'));
   await assert.rejects(s.call('chat.answer', { sessionId, approvalId: approval.approvalId, answer: 'once' }), /not_found/);
   await assert.rejects(s.call('sessions.open', { id: 'no-such-session' }), /not_found/);
+});
+
+test('the loaded-skill view lists the resources the model read per skill; unload takes a skill out and says so', async (t) => {
+  const s = await setup(t);
+  s.server.script(
+    { toolCalls: [{ id: 'r1', name: 'read_skill_resource', input: { skill: 'release-notes', path: 'references/checklist.md' } }] },
+    { text: 'Done.' },
+  );
+  const ended = s.next('chat.turnEnd');
+  const { sessionId } = await s.call('chat.send', { text: 'write the release notes' });
+  assert.equal((await ended).reason, 'done');
+  const before = await s.call('context.get', { sessionId });
+  const notes = before.loadedSkills.find((x) => x.name === 'release-notes')!;
+  assert.equal(notes.resources.length, 1);
+  assert.equal(notes.resources[0]!.path, 'references/checklist.md');
+  assert.ok(notes.resources[0]!.tokens > 0);
+
+  assert.match(JSON.stringify(s.server.requests.at(-1)!.body), /UNLOAD-MARKER-7/);
+  const changed = s.next('context.changed', (p) => p.sessionId === sessionId);
+  assert.deepEqual(await s.call('chat.unloadSkill', { sessionId, name: 'release-notes' }), { unloaded: true });
+  await changed;
+  assert.deepEqual((await s.call('context.get', { sessionId })).loadedSkills, []);
+  assert.ok(s.of('chat.notice').some((n) => /release-notes unloaded/.test(n.text)));
+  // the next prompt no longer carries the skill's instructions
+  s.server.script({ text: 'ok' });
+  const again = s.next('chat.turnEnd');
+  await s.call('chat.send', { sessionId, text: 'thanks' });
+  await again;
+  const last = s.server.requests.at(-1)!.body as { system?: unknown; messages: { role: string; content: unknown }[] };
+  assert.doesNotMatch(JSON.stringify(last.system ?? ''), /UNLOAD-MARKER-7/);
+  await assert.rejects(s.call('chat.unloadSkill', { sessionId, name: 'release-notes' }), /not_found/);
 });
 
 test('plan mode is set per session, and a second send while a turn runs is a conflict', async (t) => {

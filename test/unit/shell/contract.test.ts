@@ -70,7 +70,7 @@ test('a ServiceError keeps its code and details; an unexpected throw is internal
 
 test('defaults are filled in before the handler runs', async () => {
   let seen: unknown;
-  const h = handlers({ 'skills.trustAll': (args) => { seen = args; return { trusted: [], refused: [], summary: 'nothing to trust' }; } });
+  const h = handlers({ 'skills.trustAll': (args) => { seen = args; return { trusted: [], refused: [], summary: 'nothing to trust', groups: [], widest: { tools: [], anyCommand: [], network: false, read: [], write: [], undeclared: 0 } }; } });
   const r = await dispatch(h, 'skills.trustAll', {}, quiet);
   assert.ok(r.ok);
   assert.deepEqual(seen, { dryRun: false });

@@ -94,6 +94,11 @@ test('trust is bound to the content hash the user saw; P0 is refused; trust all 
   assert.deepEqual(dry.trusted, ['syncer']);
   assert.deepEqual(dry.refused.map((r) => r.name), ['hostile']);
   assert.match(dry.summary, /would trust 1 skill; 1 refused/);
+  // the grouped summary: findings by rule with the skills that have them, and the widest grant
+  assert.ok(dry.groups.length > 0);
+  assert.ok(dry.groups.every((g) => g.skills.includes('syncer') && g.count > 0 && g.message.length > 0));
+  assert.ok(!dry.groups.some((g) => g.skills.includes('hostile')), 'P0 skills are not part of what is trusted');
+  assert.equal(typeof dry.widest.network, 'boolean');
   const trusted = await call('skills.trust', { name: 'syncer', contentHash: hash });
   assert.equal(trusted.audit.status, 'trusted');
   assert.equal(trusted.enabled, true);
