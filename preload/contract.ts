@@ -495,7 +495,12 @@ export const events = {
   /** The skill catalog changed (a file edited, a toggle, a trust decision, an install). Re-fetch skills.list. */
   'catalog.changed': z.object({ workspace: z.string(), added: z.array(z.string()), removed: z.array(z.string()), changed: z.array(z.string()) }),
   /** An audit that was `checking` finished. */
-  'audit.verdict': z.object({ name: z.string(), audit: AuditState }),
+  'audit.verdict': z.object({
+    name: z.string(),
+    audit: AuditState,
+    /** The skill's row as skills.list would show it now (enabled may follow the verdict): lists patch one row. */
+    skill: SkillSummary.optional(),
+  }),
   'tools.mcpChanged': z.object({ servers: z.array(McpServerStatus) }),
   'workspace.changed': z.object({ workspace: WorkspaceInfo }),
   /** A native menu item the renderer acts on (desktop only): start the install flow with a picked source. */

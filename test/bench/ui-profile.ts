@@ -1,6 +1,6 @@
 // Profiles the streamed answer of the UI bench in Debian's Chromium (CPU profile over the DevTools protocol, an
 // unminified renderer build): prints the long tasks and the functions with the most self time. A tool, not a bench:
-//   node --import tsx test/bench/ui-profile.ts [chars]
+//   [SKILLS=2000] [TRACE=trace.json] node --import tsx test/bench/ui-profile.ts [chars]
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,8 +19,12 @@ const server = await startFakeAnthropic();
 const browser = await launchChromium();
 const home = join(root, 'home');
 const ws = join(root, 'ws');
-mkdirSync(join(ws, '.workbuddy', 'skills', 'one'), { recursive: true });
-writeFileSync(join(ws, '.workbuddy', 'skills', 'one', 'SKILL.md'), '---\nname: one\ndescription: one skill.\n---\n# one\n');
+// SKILLS=N: that many project skills in the sidebar (the bench streams beside 2,000).
+for (let i = 0; i < Number(process.env.SKILLS ?? 1); i++) {
+  const name = `skill-${String(i).padStart(4, '0')}`;
+  mkdirSync(join(ws, '.workbuddy', 'skills', name), { recursive: true });
+  writeFileSync(join(ws, '.workbuddy', 'skills', name, 'SKILL.md'), `---\nname: ${name}\ndescription: skill number ${i}.\n---\n# ${name}\n`);
+}
 const served = await startServe({ renderer, workspace: ws, home, dataDir: join(home, 'data'), args: ['--provider', 'anthropic', '--model', 'fake', '--base-url', server.url], env: { ANTHROPIC_API_KEY: 'sk-ant-bench' } });
 try {
   const ctx = await browser.newContext({ viewport: { width: 1360, height: 860 } });

@@ -14,7 +14,7 @@ import { toolHandlers } from './tools.js';
 import { settingsHandlers } from './settings.js';
 import { ChatBinding } from './chat.js';
 import { addRecent, listRecent } from './recent.js';
-import { auditOf, auditState, clearAudits } from './views.js';
+import { auditOf, auditState, clearAudits, skillView } from './views.js';
 import { openWorkspace, type KnackWorkspace, type WorkspaceOptions } from '../workspace.js';
 import { loadMcpConfig } from '../mcp/config.js';
 import type { KnackPaths } from '../config/paths.js';
@@ -142,7 +142,9 @@ export class KnackService {
       // New or edited skills were audited again: their verdicts (or `checking`, until it finishes) go out one by one.
       for (const name of [...c.added, ...c.changed]) {
         const e = next.catalog.get(name);
-        if (e && e.tier !== 'builtin') this.events.emit('audit.verdict', { name: e.manifest.name, audit: auditState(e, auditOf(e, next.store), next.store) });
+        if (!e || e.tier === 'builtin') continue;
+        const report = auditOf(e, next.store);
+        this.events.emit('audit.verdict', { name: e.manifest.name, audit: auditState(e, report, next.store), skill: skillView(e, next.catalog.entries(), report, next.store) });
       }
     });
     this.chat.attach(next);

@@ -54,5 +54,8 @@ export interface KnackClient {
   removeRule(workspace: string, id: string): Promise<Rule[]>;
 
   onChat(handler: (e: ChatEvent) => void): () => void;
+  /** The skill list must be read again (skills added or removed, or a change no single row carries). */
   onCatalogChanged(handler: (workspace: string) => void): () => void;
+  /** One skill's row changed (its audit verdict arrived): patch it without reading the whole list. */
+  onSkillChanged?(handler: (skill: SkillItem) => void): () => void;
 }

@@ -273,9 +273,17 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
       return () => { for (const off of offs) off(); };
     },
     onCatalogChanged(h) {
-      const a = k.on('catalog.changed', () => h(workspace));
-      const b = k.on('audit.verdict', () => h(workspace));
+      // Only added or removed skills need the whole list; a changed one is followed by its verdict with its row.
+      const a = k.on('catalog.changed', (e) => { if (e.added.length || e.removed.length || e.changed.length === 0) h(workspace); });
+      const b = k.on('audit.verdict', (e) => { if (!e.skill) h(workspace); });
       return () => { a(); b(); };
+    },
+    onSkillChanged(h) {
+      return k.on('audit.verdict', (e) => {
+        if (!e.skill) return;
+        if (!e.skill.shadowedBy && e.skill.audit.contentHash) hashes.set(e.skill.name, e.skill.audit.contentHash);
+        h(toSkillItem(e.skill));
+      });
     },
   };
   return client;

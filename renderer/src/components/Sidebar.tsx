@@ -14,6 +14,8 @@ import { TrustAllDialog } from './TrustAllDialog';
 /** Fixed row heights (px): no per-row measuring, so 2,000 rows cost nothing until shown. */
 const HEADER_H = 30;
 const ROW_H = 62;
+/** Least time between two reads of the skill list while catalog events keep arriving. */
+const REFRESH_GAP_MS = 400;
 
 /** Before layout (or in a DOM without layout) assume a typical window height instead of rendering nothing. */
 function observeRect(instance: Virtualizer<HTMLDivElement, Element>, cb: (r: { width: number; height: number }) => void) {
@@ -36,12 +38,26 @@ export function Sidebar() {
   const parentRef = useRef<HTMLDivElement>(null);
   const ws = workspace?.path ?? '';
 
+  // Catalog events come in bursts (a background audit of 2,000 skills reports skill by skill): one list read at a
+  // time, and one more after it for everything that arrived meanwhile, spaced so a streaming answer keeps its frames.
+  const reading = useRef({ running: false, again: false });
   const refresh = useCallback(async () => {
     if (!ws) return;
+    const r = reading.current;
+    if (r.running) { r.again = true; return; }
+    r.running = true;
     try {
-      useView.getState().setSkills(await client.listSkills(ws));
-    } catch (e) {
-      set({ skillsError: errorText(e), skillsLoading: false });
+      do {
+        r.again = false;
+        try {
+          useView.getState().setSkills(await client.listSkills(ws));
+        } catch (e) {
+          set({ skillsError: errorText(e), skillsLoading: false });
+        }
+        if (r.again) await new Promise((done) => setTimeout(done, REFRESH_GAP_MS));
+      } while (r.again);
+    } finally {
+      r.running = false;
     }
   }, [client, ws, set]);
 
@@ -52,7 +68,9 @@ export function Sidebar() {
   useEffect(() => {
     set({ skillsLoading: true });
     void refresh();
-    return client.onCatalogChanged((w) => { if (w === ws) void refresh(); });
+    const offList = client.onCatalogChanged((w) => { if (w === ws) void refresh(); });
+    const offRow = client.onSkillChanged?.((item) => { if (!useView.getState().replaceSkill(item)) void refresh(); });
+    return () => { offList(); offRow?.(); };
   }, [client, ws, refresh, set]);
 
   const virtualizer = useVirtualizer({

@@ -32,6 +32,8 @@ export interface ViewState {
   setWorkspace(w: WorkspaceInfo | undefined): void;
   setSkills(s: SkillItem[]): void;
   patchSkill(name: string, tier: string, p: Partial<SkillItem>): void;
+  /** Replace one row (same name and tier); false when the list has no such row. */
+  replaceSkill(s: SkillItem): boolean;
   addUserMessage(id: string, text: string): void;
   applyChat(events: ChatEvent[]): void;
   markApproval(approvalId: string, d: Decision): void;
@@ -73,6 +75,15 @@ export const useView = create<ViewState>((set, get) => ({
   set: (p) => set(p),
   setWorkspace: (w) => set({ workspace: w, skills: [], selectedSkill: undefined, messages: [], sessionId: undefined, view: 'chat' }),
   setSkills: (skills) => set({ skills, skillsError: undefined, skillsLoading: false }),
+  replaceSkill: (item) => {
+    const skills = get().skills;
+    const i = skills.findIndex((s) => s.name === item.name && s.tier === item.tier);
+    if (i < 0) return false;
+    const next = skills.slice();
+    next[i] = item;
+    set({ skills: next });
+    return true;
+  },
   patchSkill: (name, tier, p) =>
     set({ skills: get().skills.map((s) => (s.name === name && s.tier === tier ? { ...s, ...p } : s)) }),
   addUserMessage: (id, text) =>

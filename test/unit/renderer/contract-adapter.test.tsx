@@ -132,4 +132,20 @@ describe('contract client adapter', () => {
     await c.unloadSkill!('s1', 'pdf');
     expect(calls.at(-1)).toEqual({ method: 'chat.unloadSkill', input: { sessionId: 's1', name: 'pdf' } });
   });
+
+  it('a verdict with its row patches that row; only added or removed skills ask for the whole list', async () => {
+    const { t, emit } = transport({});
+    const c = adapt(createClient(t, { onContractViolation: (w) => { throw new Error(w); } }), 'serve', false);
+    const lists: string[] = [];
+    const rows: string[] = [];
+    c.onCatalogChanged((w) => lists.push(w));
+    c.onSkillChanged!((s) => rows.push(`${s.name}:${s.pendingTrust ? 'pending' : 'ok'}`));
+    emit('catalog.changed', { workspace: '/w', added: [], removed: [], changed: ['deploy'] });
+    emit('audit.verdict', { name: 'deploy', audit, skill: summary });
+    expect(lists).toHaveLength(0);
+    expect(rows).toEqual(['deploy:pending']);
+    emit('catalog.changed', { workspace: '/w', added: ['x'], removed: [], changed: [] });
+    emit('audit.verdict', { name: 'old', audit });
+    expect(lists).toHaveLength(2);
+  });
 });

@@ -15,6 +15,7 @@ export interface MemoryClient extends KnackClient {
   failing: Set<string>;
   emit(e: ChatEvent): void;
   catalogChanged(ws: string): void;
+  skillChanged(s: SkillItem): void;
   installReports: Record<string, InstallReport>;
   loaded: LoadedSkill[];
   settings: SettingsView;
@@ -26,6 +27,7 @@ export interface MemoryClient extends KnackClient {
 export function memoryClient(init: Partial<Pick<MemoryClient, 'skills' | 'loaded' | 'tools' | 'servers'>> = {}): MemoryClient {
   const chat = new Set<(e: ChatEvent) => void>();
   const catalog = new Set<(w: string) => void>();
+  const rows = new Set<(s: SkillItem) => void>();
   const c = {
     mode: 'serve' as const,
     calls: [] as MemoryClient['calls'],
@@ -42,6 +44,7 @@ export function memoryClient(init: Partial<Pick<MemoryClient, 'skills' | 'loaded
     } as SettingsView,
     emit(e: ChatEvent) { for (const h of chat) h(e); },
     catalogChanged(ws: string) { for (const h of catalog) h(ws); },
+    skillChanged(s: SkillItem) { for (const h of rows) h(s); },
   } as MemoryClient;
 
   const api: Omit<KnackClient, 'mode' | 'pickFolder' | 'pickSkillSource' | 'setPlanMode'> = {
@@ -106,6 +109,7 @@ export function memoryClient(init: Partial<Pick<MemoryClient, 'skills' | 'loaded
     async removeRule(_w, id) { c.settings.rules = c.settings.rules.filter((r) => r.id !== id); return structuredClone(c.settings.rules); },
     onChat(h) { chat.add(h); return () => chat.delete(h); },
     onCatalogChanged(h) { catalog.add(h); return () => catalog.delete(h); },
+    onSkillChanged(h) { rows.add(h); return () => rows.delete(h); },
   };
 
   for (const [name, fn] of Object.entries(api)) {

@@ -1,6 +1,6 @@
 // The skills sidebar: tiers, filter (English and Chinese), switches, badges, trust, empty and error states, virtualization.
 import { describe, expect, it } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Sidebar } from '../../../renderer/src/components/Sidebar';
 import { useView } from '../../../renderer/src/state/store';
@@ -118,6 +118,21 @@ describe('skills sidebar', () => {
     c.skills.push(skill('fresh', { tier: 'user' }));
     c.catalogChanged(WS.path);
     expect(await screen.findByRole('switch', { name: 'Enable fresh' })).toBeTruthy();
+  });
+
+  it('patches one row when a verdict arrives, without reading the list again', async () => {
+    const c = memoryClient({ skills: three() });
+    renderWith(<Sidebar />, c, { workspace: WS });
+    const sw = await screen.findByRole('switch', { name: 'Enable deploy' });
+    const reads = c.calls.filter((x) => x.method === 'listSkills').length;
+    const row = { ...c.skills.find((s) => s.name === 'deploy')!, enabled: !sw.getAttribute('aria-checked')?.startsWith('t'), audit: 'P1' as const, pendingTrust: true };
+    act(() => c.skillChanged(row));
+    expect(await screen.findByRole('button', { name: 'Trust deploy' })).toBeTruthy();
+    expect(c.calls.filter((x) => x.method === 'listSkills').length).toBe(reads);
+    // a row the list does not have yet: read the list
+    c.skills.push(skill('newcomer', { tier: 'user' }));
+    act(() => c.skillChanged(skill('newcomer', { tier: 'user' })));
+    expect(await screen.findByRole('switch', { name: 'Enable newcomer' })).toBeTruthy();
   });
 
   it('names switches with the skill name in Chinese too', async () => {

@@ -158,6 +158,10 @@ test('a skill added while the workspace is open announces the catalog change and
   await service.workspace!.catalog.refresh();
   const changed = events.find((e) => e.name === 'catalog.changed')?.payload as { added: string[] } | undefined;
   assert.deepEqual(changed?.added, ['late']);
-  const verdict = events.find((e) => e.name === 'audit.verdict')?.payload as { name: string; audit: { status: string } } | undefined;
+  const verdict = events.find((e) => e.name === 'audit.verdict')?.payload as { name: string; audit: { status: string }; skill?: { name: string; tier: string; enabled: boolean; audit: { status: string } } } | undefined;
   assert.deepEqual([verdict?.name, verdict?.audit.status], ['late', 'needs-trust']);
+  // the row as skills.list shows it, so a list patches one row instead of reading 2,000 again
+  const row = (await call('skills.list', {})).skills.find((x) => x.name === 'late');
+  assert.deepEqual(verdict?.skill, row);
+  assert.equal(verdict?.skill?.enabled, false);
 });
