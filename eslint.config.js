@@ -2,8 +2,12 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
-import { layeringPlugin } from './eslint/layering.js';
+import { layersRule } from './eslint/layering.js';
+import { toolNamesRule } from './eslint/tool-names.js';
 import electronSecurity from 'eslint-plugin-electron-security';
+
+/** Knack's own lint rules (eslint/). */
+const knack = { rules: { layers: layersRule, 'tool-names': toolNamesRule } };
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'out/**', 'packaging/**/*.d.mts', 'builtin-skills/**/scripts/**', 'test/fixtures/**'] },
@@ -49,8 +53,16 @@ export default tseslint.config(
   {
     // The folders of main/ form one-way layers (eslint/layering.js); an import against them is an error.
     files: ['main/**/*.ts'],
-    plugins: { knack: layeringPlugin },
+    plugins: { knack },
     rules: { 'knack/layers': 'error' },
+  },
+  {
+    // Tool names are written once, in the tool table (main/core/policy/tool-table.ts); the core reads them from it.
+    // (main/core/agent is moving onto workspace sessions this wave and still spells a few out.)
+    files: ['main/core/**/*.ts'],
+    ignores: ['main/core/agent/**'],
+    plugins: { knack },
+    rules: { 'knack/tool-names': 'error' },
   },
   {
     files: ['renderer/**/*.{ts,tsx}'],

@@ -121,7 +121,6 @@ export const layersRule = {
   },
 };
 
-export const layeringPlugin = { rules: { layers: layersRule } };
 
 const IMPORT_RE = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)['"]/g;
 

@@ -2,6 +2,7 @@
 // passed through the shared display escaping, so nothing in a path or command can rewrite the prompt.
 import type { Access, Actor, Decision } from '../core/policy/types.js';
 import { displaySafe } from '../core/policy/display.js';
+import { COMMAND_TOOLS } from '../core/policy/tool-table.js';
 
 export interface ApprovalQuestion {
   tool: string;
@@ -23,7 +24,7 @@ function who(actor: Actor, d?: Decision): string {
 
 /** The lines of an approval question, each safe to print on a terminal. Ends with "allow once?". */
 export function approvalQuestion(q: ApprovalQuestion): string {
-  const what = typeof q.access?.command === 'string' && q.tool === 'bash' ? `${q.tool}: ${q.access.command}` : `${q.tool} ${JSON.stringify(q.args)}`;
+  const what = typeof q.access?.command === 'string' && COMMAND_TOOLS.has(q.tool) ? `${q.tool}: ${q.access.command}` : `${q.tool} ${JSON.stringify(q.args)}`;
   const lines = [displaySafe(what), `  who: ${displaySafe(who(q.actor, q.decision))}`, `  why: ${displaySafe(q.reason)}`];
   if (q.decision?.rule) lines.push(`  rule: ${displaySafe(q.decision.rule)}${q.decision.scope ? ` (${displaySafe(q.decision.scope)})` : ''}`);
   lines.push('  allow once?');

@@ -3,12 +3,9 @@
 import { CliError, jsonFlag, printJson, stringFlag, type Command, type CommandContext } from './command.js';
 import { approvalQuestion } from './approval.js';
 import { confirmOf, openWorkspaceFor, printDiagnostic } from './workspace.js';
-import { loadSettings } from '../core/config/settings.js';
-import type { Gate } from '../core/policy/types.js';
 import { loadMcpConfig, workspaceMcpPath, type McpServerConfig } from '../core/mcp/config.js';
-import { crossLanguageExpander } from '../core/search/expand.js';
 import { readCatalogFile, type ImportedCatalog } from '../core/tools/catalog-import.js';
-import { openToolbox, type Toolbox } from '../core/toolbox.js';
+import type { Toolbox } from '../core/toolbox.js';
 import { evaluate, readQueriesFile } from '../core/tools/retrieval-eval.js';
 import type { Approver } from '../core/tools/executor.js';
 import { join } from 'node:path';
@@ -18,9 +15,6 @@ const MCP_OPTIONS = {
   'trust-mcp': { type: 'boolean' as const },
   catalog: { type: 'string' as const, multiple: true as const },
 };
-
-/** Listing and searching never run anything: a gate that refuses every call. */
-const NO_CALLS: Gate = { authorize: () => ({ verdict: 'deny', reason: 'this command only lists tools' }) };
 
 function catalogsOf(ctx: CommandContext): { catalogs: ImportedCatalog[]; renamed: Record<string, string> } {
   const raw = ctx.values.catalog;
@@ -183,17 +177,15 @@ const evalCmd: Command = {
       throw new CliError((e as Error).message);
     }
     const { catalogs, renamed } = catalogsOf(ctx);
-    const { settings } = loadSettings(ctx.paths.dataDir, ctx.workspace);
-    // Only the catalog: built-ins and connectors would blur the measurement.
-    const box = await openToolbox({
-      workspace: ctx.workspace,
-      settings: { ...settings, tools: { deferred: ['*'], alwaysLoaded: [] } },
-      gate: NO_CALLS,
-      catalogs,
-      expander: crossLanguageExpander({ cacheDir: join(ctx.paths.dataDir, 'cache') }),
-    });
+    // The workspace's tool box (one composition root), without connectors: only the catalog is measured, so the
+    // index this command searches holds exactly the catalog's tools (also those your settings keep always loaded).
+    const ws = await openWorkspaceFor(ctx, { toolCatalogs: catalogs });
     try {
-      for (const t of box.registry.list()) if (t.source !== 'catalog') box.index.remove(t.def.name);
+      const box = await ws.toolbox();
+      for (const t of box.registry.list()) {
+        if (t.source !== 'catalog') box.index.remove(t.def.name);
+        else if (!box.index.has(t.def.name)) box.index.addAll([{ name: t.def.name, summary: t.def.summary, description: t.def.description, inputSchema: t.def.inputSchema }]);
+      }
       const mapped = queries.map((q) => ({ query: q.query, gold: q.gold.map((g) => renamed[g] ?? g) }));
       const t0 = performance.now();
       const report = evaluate(mapped, (q) => box.index.search(q, 10).tools.map((t) => t.name), (n) => box.registry.has(n));
@@ -215,7 +207,7 @@ const evalCmd: Command = {
       );
       return 0;
     } finally {
-      await box.close();
+      await ws.close();
     }
   },
 };

@@ -2,25 +2,24 @@
 // Audit exits by level (0 = P2, 1 = P1, 2 = P0; 3 = could not run); install asks on the terminal, `--yes` accepts P1, never P0.
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadSettings } from '../core/config/settings.js';
 import { projectSkillDirs, userSkillDirs } from '../core/config/paths.js';
-import { openCatalog } from '../core/skills/catalog/catalog.js';
 import { auditSkill, formatFinding, type AuditReport } from '../core/skills/trust/audit.js';
 import { installSkill, approvePendingInstall, type InstallResult } from '../core/skills/trust/install.js';
-import { createTrustReview, trustSkill } from '../core/skills/trust/trust.js';
+import { trustSkill } from '../core/skills/trust/trust.js';
 import { applyBulkTrust, reviewBulkTrust, type BulkTrustReview } from '../core/skills/trust/bulk-trust.js';
 import { describePermissions } from '../core/policy/permissions.js';
 import { toPending } from '../core/skills/trust/approvals.js';
-import { accessForArgs } from '../core/policy/setup.js';
+import { accessForArgs } from '../core/policy/tool-table.js';
 import { CATEGORIES, describeRule, skillScopeKey } from '../core/policy/rules.js';
 import type { Effect, NewRule } from '../core/store/policy-repo.js';
 import { addRule } from '../core/policy/rule-book.js';
 import { displaySafe } from '../core/policy/display.js';
 import { realRoot } from '../core/base/paths.js';
 import type { Access, Actor, ToolCall } from '../core/policy/types.js';
-import { builtinTools } from '../core/tools/builtin/index.js';
+import type { KnackWorkspace } from '../core/workspace.js';
+import { TIER_RANK } from '../core/skills/format/types.js';
 import { Store } from '../core/store/index.js';
-import { confirmOf, openWorkspaceFor } from './workspace.js';
+import { confirmOf, openWorkspaceFor, withCatalog } from './workspace.js';
 import { CliError, jsonFlag, printJson, stringFlag, type Command, type CommandContext } from './command.js';
 
 const LEVEL_EXIT = { P2: 0, P1: 1, P0: 2 } as const;
@@ -140,21 +139,22 @@ const trust: Command = {
     if (ctx.values.all === true) return trustAll(ctx);
     const name = ctx.positionals[0];
     if (!name) throw new CliError('missing NAME (or --all)');
-    const store = openStore(ctx);
+    // The workspace's own catalog (trust-reviewed, audits settled) and store: one composition root for every command.
+    const ws = await openWorkspaceFor(ctx, { requireStore: true });
     try {
-      const { settings } = loadSettings(ctx.paths.dataDir, ctx.workspace);
-      const catalog = await openCatalog({ paths: ctx.paths, workspace: ctx.workspace, settings, store, review: createTrustReview(store) });
+      const store = ws.store!;
+      const catalog = ws.catalog;
       // The skill held for trust (it acts as nobody, so get() names the one it would shadow), else the one that acts.
       const entry = catalog.held(name) ?? catalog.get(name);
       if (!entry) throw new CliError(`no skill named "${name}" in ${ctx.workspace} or the user tier`);
       if (entry.tier === 'builtin') { ctx.io.out(`${entry.manifest.name} is built in and trusted`); return 0; }
-      const r = trustSkill(entry.realDir, store);
+      const r = trustSkill(entry.realDir, store, entry.manifest);
       if (ctx.json) printJson(ctx.io, { ok: r.ok, ...(r.ok ? {} : { reason: r.reason }), report: r.report ? reportJson(r.report) : null });
       else if (r.ok) ctx.io.out(`trusted ${r.report.skill} (${r.report.level}, content ${r.report.contentHash.slice(0, 12)}); a change to its files needs trust again`);
       else ctx.io.err(`not trusted: ${r.reason}`);
       return r.ok ? 0 : 2;
     } finally {
-      store.close();
+      await ws.close();
     }
   },
 };
@@ -178,11 +178,10 @@ async function trustAll(ctx: CommandContext): Promise<number> {
   if (ctx.positionals.length) throw new CliError('--all takes no NAME');
   const tier = stringFlag(ctx, 'tier');
   if (tier !== undefined && tier !== 'project' && tier !== 'user') throw new CliError(`--tier must be project or user, not "${tier}"`);
-  const store = openStore(ctx);
+  const ws = await openWorkspaceFor(ctx, { requireStore: true });
   try {
-    const { settings } = loadSettings(ctx.paths.dataDir, ctx.workspace);
-    const catalog = await openCatalog({ paths: ctx.paths, workspace: ctx.workspace, settings, store });
-    const review = reviewBulkTrust(catalog.entries(), store, tier ? { tier } : {});
+    const store = ws.store!;
+    const review = reviewBulkTrust(ws.catalog.entries(), store, tier ? { tier } : {});
     if (!ctx.json) printBulkReview(ctx, review);
     if (review.candidates.length === 0) {
       if (ctx.json) printJson(ctx.io, { review, result: null });
@@ -203,7 +202,7 @@ async function trustAll(ctx: CommandContext): Promise<number> {
     }
     return result.skipped.length ? 1 : 0;
   } finally {
-    store.close();
+    await ws.close();
   }
 }
 
@@ -266,12 +265,15 @@ const reject: Command = {
   },
 };
 
-/** Access from the real tool's access() for built-ins (as the agent loop will ask), else from the argument names. */
-function accessOf(tool: string, args: Record<string, unknown>, workspace: string, actor: Actor): Access {
-  const def = builtinTools({ network: true }).find((t) => t.name === tool);
+/**
+ * Access from the registered tool's access() in the workspace's tool box (as the agent loop asks), else from the
+ * argument names the tool table gives (a tool this workspace does not offer, such as web_fetch with the network off).
+ */
+async function accessOf(ws: KnackWorkspace, tool: string, args: Record<string, unknown>, actor: Actor): Promise<Access> {
+  const def = (await ws.toolbox()).registry.get(tool)?.def;
   if (def) {
     try {
-      return def.access(args, { workspace, actor });
+      return def.access(args, { workspace: ws.workspace, actor });
     } catch {
       // fall back to the argument names below
     }
@@ -301,7 +303,7 @@ const check: Command = {
       // The workspace's live gate: settings ceiling (a workspace file may only narrow it), rules, manifests.
       const gate = ws.gate;
       const actor: Actor = skill ? { kind: 'skill', skill } : { kind: 'agent', activeSkills: active };
-      const call: ToolCall = { tool, args: args as Record<string, unknown>, access: accessOf(tool, args as Record<string, unknown>, ctx.workspace, actor) };
+      const call: ToolCall = { tool, args: args as Record<string, unknown>, access: await accessOf(ws, tool, args as Record<string, unknown>, actor) };
       const d = gate.authorize(call, actor);
       if (ctx.json) printJson(ctx.io, { ...d, call: { tool, access: call.access }, actor });
       else {
@@ -353,16 +355,18 @@ const rulesAdd: Command = {
       const v = stringFlag(ctx, k);
       if (v !== undefined) rule[k] = v;
     }
+    if (rule.skill !== undefined) {
+      // Bind to the skill's identity now (tier + real folder), never to the name: a look-alike elsewhere gets nothing.
+      // The skill is looked up in the workspace's catalog (the one the gate judges by).
+      const name = rule.skill;
+      // Highest precedence whether or not it is trusted yet (a rule may be made before trusting the skill).
+      const entry = await withCatalog(ctx, (catalog) => [catalog.get(name), catalog.held(name)]
+        .filter((e) => e !== undefined).sort((x, y) => TIER_RANK[y.tier] - TIER_RANK[x.tier])[0], { requireStore: true });
+      if (!entry) throw new CliError(`no skill named "${name}" in ${ctx.workspace} or the user tier`);
+      rule.skill = skillScopeKey({ name: entry.manifest.name, tier: entry.tier, dir: entry.realDir });
+    }
     const store = openStore(ctx);
     try {
-      if (rule.skill !== undefined) {
-        // Bind to the skill's identity now (tier + real folder), never to the name: a look-alike elsewhere gets nothing.
-        const { settings } = loadSettings(ctx.paths.dataDir, ctx.workspace);
-        const catalog = await openCatalog({ paths: ctx.paths, workspace: ctx.workspace, settings, store });
-        const entry = catalog.get(rule.skill);
-        if (!entry) throw new CliError(`no skill named "${rule.skill}" in ${ctx.workspace} or the user tier`);
-        rule.skill = skillScopeKey({ name: entry.manifest.name, tier: entry.tier, dir: entry.realDir });
-      }
       const { rule: r, added } = addRule(store.policy, rule);
       if (ctx.json) printJson(ctx.io, { added, rule: r });
       else ctx.io.out(added ? `added ${r.id}  ${describeRule(r)}` : `already covered by ${r.id}  ${describeRule(r)}`);

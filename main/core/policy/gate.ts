@@ -6,6 +6,7 @@ import type { Ceiling } from './ceiling.js';
 import { ceilingAllowsTool } from './ceiling.js';
 import type { Permissions } from './permissions.js';
 import { canonicalToolName, COMMAND_TOOLS, SKILL_PREFIX } from './permissions.js';
+import { toolsWhere } from './tool-table.js';
 import { isInside, realPathOf, realRoot, relPosix } from '../base/paths.js';
 import { join } from 'node:path';
 import { resolvePaths, type KnackPaths } from '../config/paths.js';
@@ -69,7 +70,7 @@ interface Resolved { given: string; real: string; viaLink: boolean }
  * arrive here as these tools with actor = the skill. They are bounded by the manifest's paths, not its tools list:
  * that is how a skill declaring nothing can still read its own folder (the least-privilege default).
  */
-export const SCRIPT_FILE_TOOLS = new Set(['read_file', 'write_file', 'list_dir']);
+export const SCRIPT_FILE_TOOLS = toolsWhere((s) => s.scriptCapability === true);
 
 /**
  * The harness's own tools (finding and running tools, finding and loading skills). While skills with declared
@@ -82,9 +83,9 @@ export const SCRIPT_FILE_TOOLS = new Set(['read_file', 'write_file', 'list_dir']
  * identities: never callable by a skill's script, directly, through DeferExecuteTool or any other indirection (the
  * inner call reaches the gate with the same actor). This also bounds recursion: scripts cannot start scripts.
  */
-export const NOT_FOR_SKILLS = new Set(['run_skill_script', 'create_skill']);
+export const NOT_FOR_SKILLS = toolsWhere((s) => s.notForSkills === true);
 
-export const HARNESS_TOOLS = new Set(['ToolSearch', 'DeferExecuteTool', 'SkillSearch', 'list_skills', 'Skill', 'read_skill_resource']);
+export const HARNESS_TOOLS = toolsWhere((s) => s.harness === true);
 
 /** The rule part of a decision: its id, its description and its scope (workspace, skill). */
 function ruleFields(rule?: Rule): Partial<Decision> {

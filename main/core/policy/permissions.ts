@@ -1,6 +1,7 @@
 // The strict permission manifest parser: `permissions:` and Agent Skills `allowed-tools` → one Permissions model.
 // A manifest is a request, never a grant; anything outside the whitelist is rejected with a diagnostic naming the field.
 import type { Diagnostic } from '../base/diagnostics.js';
+import { COMMAND_TOOLS, SKILL_TOOL_NAMES, toolsWhere } from './tool-table.js';
 
 /** A command pattern for a multi-purpose tool: `git` (prefix, from `Bash(git:*)`) or an exact command line. */
 export interface CommandPattern {
@@ -9,7 +10,7 @@ export interface CommandPattern {
 }
 
 export interface Permissions {
-  /** Knack tool names the skill may use (`read_file`, `bash`, `mcp__srv__tool`). */
+  /** Knack tool names the skill may use (names of tool-table.ts, or `mcp__srv__tool`). */
   tools: string[];
   /** Per multi-purpose tool, the commands it may run; a tool absent here is unrestricted by the manifest. */
   commands: Record<string, CommandPattern[]>;
@@ -36,19 +37,18 @@ export function defaultPermissions(): Permissions {
   return { tools: [], commands: {}, network: false, read: [`${SKILL_PREFIX}**`], write: [], declared: 'none' };
 }
 
-/** Agent Skills / Claude Code tool names → Knack built-in tool names. */
-export const TOOL_ALIASES: Record<string, string> = {
-  read: 'read_file', write: 'write_file', edit: 'edit_file', multiedit: 'edit_file', notebookedit: 'edit_file',
-  glob: 'glob', grep: 'grep', ls: 'list_dir', bash: 'bash', shell: 'bash', webfetch: 'web_fetch',
-  websearch: 'web_search', task: 'task', todowrite: 'todo_write',
-};
+/** Agent Skills / Claude Code tool names → Knack tool names (lowercase keys), from the one table (tool-table.ts). */
+export const TOOL_ALIASES: Readonly<Record<string, string>> = SKILL_TOOL_NAMES;
 
 /** Tools whose effect is not described by their arguments (Access.command): they always need a rule or approval. */
-export const COMMAND_TOOLS = new Set(['bash']);
-/** Tools that only read inside the workspace; used when mapping allowed-tools (which has no paths). */
-const READ_TOOLS = new Set(['read_file', 'glob', 'grep', 'list_dir']);
-const WRITE_TOOLS = new Set(['write_file', 'edit_file']);
-const NETWORK_TOOLS = new Set(['web_fetch', 'web_search']);
+export { COMMAND_TOOLS };
+/**
+ * `allowed-tools` names tools only: a tool that touches workspace paths or runs commands reaches the workspace; one
+ * that writes or runs commands may write it; a network tool gets the network (the table's `args` and access class).
+ */
+const READS_WORKSPACE = toolsWhere((s) => s.args !== undefined && (s.args.read ?? s.args.write ?? s.args.command) !== undefined);
+const WRITES_WORKSPACE = toolsWhere((s) => s.args !== undefined && (s.args.write ?? s.args.command) !== undefined);
+const NETWORK_TOOLS = toolsWhere((s) => s.access === 'network');
 
 export function canonicalToolName(name: string): string {
   if (name.startsWith('mcp__')) return name;
@@ -259,8 +259,8 @@ function parseAllowedTools(raw: unknown, push: Push): Permissions | undefined {
     if (t) addTool(p, t, false);
   });
   // allowed-tools names tools only; their reach is the workspace (the ceiling still bounds it).
-  if (p.tools.some((t) => READ_TOOLS.has(t) || WRITE_TOOLS.has(t) || COMMAND_TOOLS.has(t))) p.read.push('**');
-  if (p.tools.some((t) => WRITE_TOOLS.has(t) || COMMAND_TOOLS.has(t))) p.write.push('**');
+  if (p.tools.some((t) => READS_WORKSPACE.has(t))) p.read.push('**');
+  if (p.tools.some((t) => WRITES_WORKSPACE.has(t))) p.write.push('**');
   if (p.tools.some((t) => NETWORK_TOOLS.has(t))) p.network = true;
   return p;
 }

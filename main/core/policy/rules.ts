@@ -6,6 +6,7 @@ import { isInside, relPosix } from '../base/paths.js';
 import { globMatcher } from '../base/glob.js';
 import { joinWords, parseCommandLine, quoteWord, ruleWords, type ParsedLine } from './shell.js';
 import { normalizeHost } from './hosts.js';
+import { COMMAND_TOOLS } from './tool-table.js';
 
 export const CATEGORIES = ['@read', '@write', '@execute', '@network'] as const;
 
@@ -352,7 +353,7 @@ function prefixOf(words: string[]): string {
  */
 export function generaliseRules(call: ToolCall, workspace: string, effect: Effect = 'allow', skill?: string): NewRule[] {
   const base: NewRule = { effect, tool: call.tool, workspace, ...(skill ? { skill } : {}) };
-  if (call.access.command !== undefined && call.tool !== 'bash') {
+  if (call.access.command !== undefined && !COMMAND_TOOLS.has(call.tool)) {
     // Other command-like tools (connector tools that change things) describe their call as a synthetic line:
     // "always" means this tool, "never" this tool too.
     return [base];

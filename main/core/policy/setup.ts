@@ -2,7 +2,7 @@
 // derives Access for built-in tools. The catalog's live gate (skills/use/catalog-gate.ts) builds on buildGate().
 import type { Settings } from '../config/settings.js';
 import type { Store } from '../store/index.js';
-import type { Access, Gate } from './types.js';
+import type { Gate } from './types.js';
 import { ceilingFrom, type Ceiling } from './ceiling.js';
 import { appOwnedRoots, createGate, type SkillPolicy } from './gate.js';
 import { nameKey } from '../base/names.js';
@@ -55,25 +55,5 @@ export function buildGate(setup: GateSetup): { gate: Gate; ceiling: Ceiling } {
   return gateOver(workspaceCeiling(setup.settings, setup.workspace), policies, setup.store, setup.skills.map((s) => s.dir), ownRoots(setup.paths));
 }
 
-/** Access of the built-in tool names from their arguments (read_file … {path}, bash {command}, web_fetch {url}). */
-export function accessForArgs(tool: string, args: Record<string, unknown>): Access {
-  const str = (k: string): string | undefined => (typeof args[k] === 'string' ? (args[k] as string) : undefined);
-  switch (tool) {
-    case 'read_file': case 'list_dir': case 'glob': case 'grep':
-      return { read: [str('path') ?? '.'] };
-    case 'write_file': case 'edit_file':
-      return { write: [str('path') ?? ''].filter(Boolean) };
-    case 'bash':
-      return { command: str('command') ?? '' };
-    case 'web_fetch': {
-      const url = str('url') ?? '';
-      let host: string | undefined;
-      try { host = new URL(url).hostname; } catch { host = undefined; }
-      return { network: true, ...(host ? { host } : {}) };
-    }
-    case 'web_search':
-      return { network: true };
-    default:
-      return {};
-  }
-}
+/** Access of a tool call from its arguments, by the one tool table (tool-table.ts). */
+export { accessForArgs } from './tool-table.js';

@@ -12,6 +12,7 @@ import { isInside, realPathOf, realRoot } from '../base/paths.js';
 import { SandboxError, type CapabilityOp } from './protocol.js';
 import type { CapabilityHandler, RunControls } from './client.js';
 import type { SandboxLimits } from '../config/settings.js';
+import { TOOL } from '../policy/tool-table.js';
 
 /** The skill a script belongs to, as the sandbox needs it. */
 export interface ScriptSkill {
@@ -51,7 +52,7 @@ export interface CapabilityOptions {
 }
 
 /** Tools a script may never call through callTool (no nested sandboxes). */
-const NOT_CALLABLE = new Set(['run_skill_script']);
+const NOT_CALLABLE = new Set<string>([TOOL.run_skill_script]);
 
 const pathField = z.string().min(1).max(4096).refine((p) => !p.includes('\0'), 'contains a NUL character');
 const from = z.enum(['workspace', 'skill']).optional();
@@ -145,7 +146,7 @@ export function createCapabilityHandler(opts: CapabilityOptions): CapabilityHand
       case 'readFile': {
         const p = parsePayload('readFile', payload);
         const t = confine(op, p.path, p.from, ctx);
-        await authorize(opts, { tool: 'read_file', args: { path: t.real }, access: { read: [t.real] } }, actor, ctx, `knack.readFile("${p.path}")`, run);
+        await authorize(opts, { tool: TOOL.read_file, args: { path: t.real }, access: { read: [t.real] } }, actor, ctx, `knack.readFile("${p.path}")`, run);
         // Opened once by the checked real path (the same opener as the file tools): a swapped symlink is refused.
         let f: OpenedFile;
         try {
@@ -177,7 +178,7 @@ export function createCapabilityHandler(opts: CapabilityOptions): CapabilityHand
           throw new SandboxError('limit.file_size', `knack.writeFile("${p.path}"): ${data.length} bytes is over the ${opts.limits.maxFileBytes}-byte limit (maxFileBytes)`, { limit: opts.limits.maxFileBytes });
         }
         const t = confine(op, p.path, p.from, ctx);
-        await authorize(opts, { tool: 'write_file', args: { path: t.real }, access: { write: [t.real] } }, actor, ctx, `knack.writeFile("${p.path}")`, run);
+        await authorize(opts, { tool: TOOL.write_file, args: { path: t.real }, access: { write: [t.real] } }, actor, ctx, `knack.writeFile("${p.path}")`, run);
         // The shared writer (tools/safe-fs.ts): through a verified folder handle, never a swapped symlink or a hard link.
         try {
           writeReal(t.real, data, { mkdirs: true });
@@ -192,7 +193,7 @@ export function createCapabilityHandler(opts: CapabilityOptions): CapabilityHand
       case 'listDir': {
         const p = parsePayload('listDir', payload);
         const t = confine(op, p.path, p.from, ctx);
-        await authorize(opts, { tool: 'list_dir', args: { path: t.real }, access: { read: [t.real] } }, actor, ctx, `knack.listDir("${p.path}")`, run);
+        await authorize(opts, { tool: TOOL.list_dir, args: { path: t.real }, access: { read: [t.real] } }, actor, ctx, `knack.listDir("${p.path}")`, run);
         const entries = await readdir(t.real, { withFileTypes: true }).catch((e: NodeJS.ErrnoException) => {
           throw new SandboxError(e.code === 'ENOENT' ? 'capability.not_found' : 'capability.failed', `knack.listDir("${p.path}"): ${e.code === 'ENOENT' ? 'no such folder' : e.message}`);
         });

@@ -6,6 +6,7 @@ import type { ScriptSkill } from './capabilities.js';
 import { SandboxError } from './protocol.js';
 import type { CatalogEntry } from '../skills/format/types.js';
 import { policyFromEntry } from './skill-policy.js';
+import { TOOL, TOOLS } from '../policy/tool-table.js';
 
 export interface RunSkillScriptArgs extends Record<string, unknown> {
   skill: string;
@@ -21,7 +22,7 @@ export interface RunSkillScriptDeps {
 
 export function createRunSkillScriptTool(deps: RunSkillScriptDeps): ToolDefinition<RunSkillScriptArgs> {
   return {
-    name: 'run_skill_script',
+    name: TOOL.run_skill_script,
     summary: "Run a skill's JavaScript script in the sandbox with JSON arguments; returns its JSON result.",
     description:
       "Runs <skill>/scripts/<script> (.js or .mjs) in an isolated sandbox with no network, bounded time and memory. " +
@@ -38,7 +39,7 @@ export function createRunSkillScriptTool(deps: RunSkillScriptDeps): ToolDefiniti
       additionalProperties: false,
     },
     deferLoading: true,
-    risk: 'execute',
+    risk: TOOLS.run_skill_script.access,
     // The run itself touches nothing: each capability call inside it passes the gate with the skill as actor.
     access: () => ({}),
     async handler(args, ctx) {

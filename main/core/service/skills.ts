@@ -101,7 +101,7 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
         throw new ServiceError('conflict', `"${name}" changed since it was shown (hash ${contentHash.slice(0, 12)} → ${before.contentHash.slice(0, 12)}); review it again`, { contentHash: before.contentHash });
       }
       // trustSkill audits again and binds trust to what it hashed now: refuse if that is not what the user saw.
-      const r = trustSkill(e.realDir, store);
+      const r = trustSkill(e.realDir, store, e.manifest);
       if (!r.ok) throw new ServiceError('refused', r.reason, r.report ? { report: reportView(r.report) } : undefined);
       if (r.report.contentHash !== contentHash) {
         store.policy.setTrust(r.report.skill, r.report.contentHash, 'distrusted');

@@ -68,7 +68,7 @@ export function auditOf(entry: CatalogEntry, store: Store | undefined): AuditRep
   const hit = cache.get(entry.realDir);
   if (hit) return hit;
   try {
-    const report = auditCached(entry.realDir, store);
+    const report = auditCached(entry.realDir, store, entry.manifest);
     cache.set(entry.realDir, report);
     return report;
   } catch {

@@ -3,6 +3,7 @@
 import { ok, toolError } from './errors.js';
 import { DEFER_EXECUTE, TOOL_SEARCH, type ToolSession } from './session.js';
 import type { ToolDefinition } from './types.js';
+import { TOOLS } from '../policy/tool-table.js';
 
 export function toolSearchTool(session: ToolSession): ToolDefinition<{ query: string; limit?: number }> {
   return {
@@ -22,7 +23,7 @@ export function toolSearchTool(session: ToolSession): ToolDefinition<{ query: st
       additionalProperties: false,
     },
     deferLoading: false,
-    risk: 'meta',
+    risk: TOOLS.ToolSearch.access,
     access: () => ({}),
     async handler(args) {
       const r = session.search(args.query, args.limit ?? 5);
@@ -51,7 +52,7 @@ export function deferExecuteTool(session: ToolSession): ToolDefinition<{ name: s
       additionalProperties: false,
     },
     deferLoading: false,
-    risk: 'meta',
+    risk: TOOLS.DeferExecuteTool.access,
     access: () => ({}),
     async handler(args, ctx) {
       if (typeof args.name !== 'string') return toolError('tool.invalid_args', 'name: must be string');

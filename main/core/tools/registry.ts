@@ -3,6 +3,9 @@
 import { compileValidator, type ArgProblem, type Validator } from './validate.js';
 import { isValidToolName } from './names.js';
 import type { ToolDefinition } from './types.js';
+import { toolsWhere } from '../policy/tool-table.js';
+
+const ALWAYS_OFFERED = toolsWhere((s) => s.alwaysOffered === true);
 
 /** Where a tool came from: shown in listings, used to remove a connector's tools together. */
 export type ToolSource = 'builtin' | 'meta' | 'skill' | 'catalog' | `mcp:${string}`;
@@ -10,7 +13,7 @@ export type ToolSource = 'builtin' | 'meta' | 'skill' | 'catalog' | `mcp:${strin
 export interface RegistryOptions extends Partial<DeferralSettings> {
   /**
    * Tools the harness offers at all (settings policy.ceiling.tools; `*` = all). A tool outside it is not
-   * registered — it cannot be listed, found or called. ToolSearch and DeferExecuteTool are always offered.
+   * registered — it cannot be listed, found or called. ToolSearch and DeferExecuteTool are always offered (tool-table.ts).
    */
   offered?: string[];
 }
@@ -58,7 +61,7 @@ export class ToolRegistry {
     this.isForcedLoaded = patternMatcher(settings.alwaysLoaded ?? []);
     const offered = settings.offered ?? ['*'];
     const match = patternMatcher(offered);
-    this.isOffered = (name) => name === 'ToolSearch' || name === 'DeferExecuteTool' || match(name);
+    this.isOffered = (name) => ALWAYS_OFFERED.has(name) || match(name);
   }
 
   /**

@@ -7,9 +7,10 @@ import type { ToolSearchIndex, ToolSearchResult } from './tool-search.js';
 import type { ToolContext, ToolResult } from './types.js';
 import { renderToolSection, type PromptTool } from './prompt-cost.js';
 import { countTokens } from '../base/tokens.js';
+import { TOOL } from '../policy/tool-table.js';
 
-export const TOOL_SEARCH = 'ToolSearch';
-export const DEFER_EXECUTE = 'DeferExecuteTool';
+export const TOOL_SEARCH = TOOL.ToolSearch;
+export const DEFER_EXECUTE = TOOL.DeferExecuteTool;
 
 export class ToolSession {
   private readonly discovered = new Set<string>();

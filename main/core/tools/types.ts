@@ -1,9 +1,11 @@
 // The tool registry's shared types: a tool's definition and the context its handler runs with.
 import type { Access, Actor, Decision } from '../policy/types.js';
+import type { AccessClass } from '../policy/tool-table.js';
 
 export type JsonSchema = Record<string, unknown>;
 
-export type RiskClass = 'read' | 'write' | 'execute' | 'network' | 'meta';
+/** What a call does (the tool table's access class): the gate's plan mode and listings read it. */
+export type RiskClass = AccessClass;
 
 export interface ToolContext {
   workspace: string;

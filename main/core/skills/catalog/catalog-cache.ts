@@ -7,7 +7,7 @@ import type { SkillManifest } from '../format/types.js';
 import type { Diagnostic } from '../../base/diagnostics.js';
 
 /** Bump when the parser's output or this format changes: older snapshots are ignored (everything re-read once). */
-export const CACHE_VERSION = 5;
+export const CACHE_VERSION = 6; // 6: manifests carry the audit's frontmatter facts (format/frontmatter-facts.ts)
 
 /**
  * A folder listing is reused only when the folder last changed at least this long before it was read. File-system

@@ -171,6 +171,13 @@ export function readSkillBody(file: string): string {
   return s.body;
 }
 
+let yamlParses = 0;
+
+/** Frontmatter YAML parses in this thread so far: a SKILL.md is parsed once from discovery to a tool call (tests hold it). */
+export function frontmatterParses(): number {
+  return yamlParses;
+}
+
 export interface ParsedYaml {
   /** The top-level mapping as plain JS (undefined when the YAML was rejected). */
   data?: Record<string, unknown>;
@@ -191,6 +198,7 @@ export interface ParsedYaml {
  * tags, too many aliases, a document that is not a mapping.
  */
 export function parseFrontmatterYaml(text: string, file: string, firstLine = 2, detectFlow = false): ParsedYaml {
+  yamlParses++;
   const lineCounter = new LineCounter();
   const keyLines = new Map<string, number>();
   const flowKeys = new Set<string>();

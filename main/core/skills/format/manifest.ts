@@ -6,6 +6,7 @@ import { parseSynonymGroups } from '../../search/synonyms.js';
 import { readPermissionRequest } from './permissions.js';
 import { MSG_NO_START, parseFrontmatterYaml, readFrontmatterHead, splitFrontmatter, type SplitResult } from './frontmatter.js';
 import type { SkillManifest } from './types.js';
+import { frontmatterFacts } from './frontmatter-facts.js';
 import type { Diagnostic } from '../../base/diagnostics.js';
 
 export const NAME_MAX = 64;
@@ -371,6 +372,7 @@ export function manifestFromSplit(split: SplitResult, file: string, opts: ParseO
     ...(d.permissions !== undefined ? { permissions: { raw: d.permissions, reviewed: false as const } } : {}),
     requested: readPermissionRequest(d, file, y.lineOf),
     extra,
+    frontmatter: frontmatterFacts(split.frontmatter, d, y.lineOf, description),
   };
   const nameLine = y.keyLines.get('name') ?? y.keyLines.get('title');
   return { manifest, diagnostics, ...(nameLine !== undefined ? { nameLine } : {}) };

@@ -7,6 +7,8 @@ import { parseFrontmatterYaml, splitFrontmatter } from './frontmatter.js';
 export interface Frontmatter {
   /** The mapping, or undefined when it could not be read. */
   data?: Record<string, unknown>;
+  /** The frontmatter text it was read from (between the `---` fences), when it could be split. */
+  text?: string;
   /** Problems reading it (one line each, with line numbers when known). */
   errors: { line?: number; message: string }[];
   /** 1-based line in SKILL.md of a field path, e.g. ['permissions','paths','read',0]. */
@@ -30,7 +32,7 @@ export function readFrontmatterText(text: string, file = 'SKILL.md'): Frontmatte
   if (!parsed.data || parsed.diagnostics.some((d) => d.severity === 'error')) {
     return none(parsed.diagnostics.map((d) => ({ ...(d.line ? { line: d.line } : {}), message: d.message })));
   }
-  return { data: parsed.data, errors: [], lineOf: parsed.lineOf };
+  return { data: parsed.data, text: split.frontmatter, errors: [], lineOf: parsed.lineOf };
 }
 
 export function readFrontmatterFile(file: string): Frontmatter {

@@ -2,6 +2,7 @@
 // Other areas (policy, tools, sandbox, agent) import these; extend fields, never rename them.
 import type { Diagnostic } from '../../base/diagnostics.js';
 import type { ParsedPermissions } from '../../policy/permissions.js';
+import type { FrontmatterFacts } from './frontmatter-facts.js';
 
 export type Tier = 'builtin' | 'user' | 'project';
 
@@ -41,6 +42,19 @@ export interface SkillManifest {
   requested: ParsedPermissions;
   /** Unknown top-level keys, kept for tools that want them. */
   extra: Record<string, unknown>;
+  /**
+   * What the trust audit reads from the frontmatter, taken in this same parse (format/frontmatter-facts.ts): the audit
+   * uses it instead of parsing the YAML again while the frontmatter text is unchanged. Absent in manifests built by hand.
+   */
+  frontmatter?: FrontmatterFacts;
+}
+
+/** What the audit takes from a discovered skill's manifest (so the frontmatter is parsed once, at discovery). */
+export type ParsedManifest = Pick<SkillManifest, 'requested' | 'description' | 'frontmatter'>;
+
+/** The part of a manifest the audit takes (small: it crosses to the audit workers). */
+export function parsedManifestOf(m: ParsedManifest): ParsedManifest {
+  return { requested: m.requested, description: m.description, ...(m.frontmatter ? { frontmatter: m.frontmatter } : {}) };
 }
 
 /** A skill found on disk in one tier. */

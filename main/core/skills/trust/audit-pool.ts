@@ -4,8 +4,9 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { workerSpec } from '../../base/worker-spec.js';
 import type { AuditReport } from './audit.js';
+import type { ParsedManifest } from '../format/types.js';
 
-interface Job { id: number; dir: string; resolve: (r: AuditReport) => void; reject: (e: Error) => void }
+interface Job { id: number; dir: string; parsed?: ParsedManifest; resolve: (r: AuditReport) => void; reject: (e: Error) => void }
 interface Slot { worker: Worker; job?: Job }
 
 export interface AuditPoolStats {
@@ -27,11 +28,14 @@ export class AuditPool {
   /** `threads`: workers to run (default: every core, at most 4). */
   constructor(private readonly threads = Math.max(1, Math.min(availableParallelism(), 4))) {}
 
-  /** Audit a folder on a worker. Rejects only when the worker itself fails (a bad skill gives findings, not errors). */
-  audit(dir: string): Promise<AuditReport> {
+  /**
+   * Audit a folder on a worker. Rejects only when the worker itself fails (a bad skill gives findings, not errors).
+   * `parsed`: the manifest discovery read from it (see AuditOptions.parsed).
+   */
+  audit(dir: string, parsed?: ParsedManifest): Promise<AuditReport> {
     if (this.closed) return Promise.reject(new Error('the audit pool is closed'));
     return new Promise<AuditReport>((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, dir, resolve, reject });
+      this.queue.push({ id: this.nextId++, dir, ...(parsed ? { parsed } : {}), resolve, reject });
       void this.pump();
     });
   }
@@ -83,7 +87,7 @@ export class AuditPool {
       const job = this.queue.shift()!;
       slot.job = job;
       slot.worker.ref();
-      slot.worker.postMessage({ id: job.id, dir: job.dir });
+      slot.worker.postMessage({ id: job.id, dir: job.dir, ...(job.parsed ? { parsed: job.parsed } : {}) });
     }
     // Idle workers do not hold the process open; busy ones do until their report is back.
     for (const slot of this.slots) if (!slot.job) slot.worker.unref();

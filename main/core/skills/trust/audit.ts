@@ -6,10 +6,13 @@ import { basename, extname, join, relative, sep } from 'node:path';
 import type { Diagnostic } from '../../base/diagnostics.js';
 import { AUDITOR_VERSION, LEVEL_RANK, MENTION_RE, NEGATION_RE, RULES, maxLevel, type AuditRule, type Context, type Family, type Level } from './audit-rules.js';
 import { decodeBase64Blobs, deobfuscate, normalizeLine, type HiddenText } from './normalize.js';
-import type { Permissions } from '../../policy/permissions.js';
+import type { ParsedPermissions, Permissions } from '../../policy/permissions.js';
 import { readPermissionRequest } from '../format/permissions.js';
 import { permissionDiff, type PermissionDiff } from '../../policy/diff.js';
 import { readFrontmatterText } from '../format/skill-frontmatter.js';
+import { splitFrontmatter } from '../format/frontmatter.js';
+import { frontmatterDigest, frontmatterFacts, type FrontmatterFacts } from '../format/frontmatter-facts.js';
+import type { ParsedManifest } from '../format/types.js';
 import { isInside } from '../../base/paths.js';
 import { invocableName, slugify } from '../format/manifest.js';
 
@@ -564,6 +567,29 @@ function kindOf(rel: string, head: string): 'markdown' | 'shell' | 'script' {
 export interface AuditOptions {
   /** Permissions of the installed version, or its folder: a widening makes the audit at least P1. */
   previous?: Permissions | string;
+  /**
+   * The manifest discovery read from this folder's SKILL.md: its frontmatter facts and permission request are used
+   * instead of parsing the YAML again — only while the frontmatter text is the one they were read from (else it is read now).
+   */
+  parsed?: ParsedManifest;
+}
+
+type FrontmatterRead =
+  | { facts: FrontmatterFacts; requested: ParsedPermissions; description?: string }
+  | { errors: { line?: number; message: string }[] };
+
+/** SKILL.md's frontmatter facts and permission request: discovery's when `parsed` came from this same text, else read now. */
+function frontmatterOf(text: string, file: string, parsed?: ParsedManifest): FrontmatterRead {
+  if (parsed?.frontmatter) {
+    const split = splitFrontmatter(text, file);
+    if (split.ok && frontmatterDigest(split.frontmatter) === parsed.frontmatter.sha256) {
+      const requested = { ...parsed.requested, diagnostics: parsed.requested.diagnostics.map((d) => ({ ...d, file })) };
+      return { facts: parsed.frontmatter, requested, description: parsed.description };
+    }
+  }
+  const fm = readFrontmatterText(text, file);
+  if (!fm.data) return { errors: fm.errors };
+  return { facts: frontmatterFacts(fm.text ?? '', fm.data, fm.lineOf), requested: readPermissionRequest(fm.data, file, fm.lineOf) };
 }
 
 /** Audit a skill folder. Never throws for bad content: unreadable parts become findings. */
@@ -615,21 +641,19 @@ export function auditSkill(dir: string, opts: AuditOptions = {}): AuditReport {
     }
     let description: { text: string; line: number } | undefined;
     if (f === skillFile) {
-      const fm = readFrontmatterText(text, f.rel);
-      for (const key of ['description', 'summary']) {
-        const v = fm.data?.[key];
-        if (typeof v === 'string' && !description) description = { text: v, line: fm.lineOf([key]) ?? 2 };
-      }
-      if (!fm.data) {
+      const fm = frontmatterOf(text, f.rel, opts.parsed);
+      if ('errors' in fm) {
         for (const e of fm.errors) {
           findings.push({ file: f.rel, line: e.line ?? 1, rule: 'manifest.unreadable', family: 'manifest', level: 'P0', excerpt: '', message: `${e.message}: the skill cannot be reviewed` });
         }
       } else {
-        if (typeof fm.data.name === 'string' && fm.data.name.trim()) skill = fm.data.name.trim().normalize('NFKC');
-        else if (typeof fm.data.title === 'string' && fm.data.title.trim()) skill = slugify(fm.data.title.trim());
+        const { facts } = fm;
+        if (facts.description) description = { text: facts.description.text ?? fm.description ?? '', line: facts.description.line };
+        if (facts.name?.trim()) skill = facts.name.trim().normalize('NFKC');
+        else if (facts.title?.trim()) skill = slugify(facts.title.trim());
         // A display name (`Agent Development`) is indexed under its slug: the report names the skill the same way.
         if (/\s/u.test(skill)) skill = invocableName(skill, basename(dir)) ?? skill;
-        const parsed = readPermissionRequest(fm.data, f.rel, fm.lineOf);
+        const parsed = fm.requested;
         manifestDiagnostics.push(...parsed.diagnostics);
         permissions = parsed.permissions;
         for (const d of parsed.diagnostics.filter((x) => x.severity === 'error')) {
@@ -637,18 +661,18 @@ export function auditSkill(dir: string, opts: AuditOptions = {}): AuditReport {
             message: `${d.field}: ${d.message} (a permission request that cannot be read cannot be confined)` });
         }
         if (permissions?.network) {
-          findings.push({ file: f.rel, line: fm.lineOf(['permissions', 'network']) ?? fm.lineOf(['allowed-tools']) ?? 1, rule: 'permissions.network',
+          findings.push({ file: f.rel, line: facts.lines.network ?? facts.lines.allowedTools ?? 1, rule: 'permissions.network',
             family: 'permissions', level: 'P1', excerpt: 'network: true', message: 'requests network access' });
         }
         for (const t of permissions?.tools ?? []) {
           const c = permissions?.commands[t];
           if (c && c.length === 0) {
-            findings.push({ file: f.rel, line: fm.lineOf(['permissions', 'tools']) ?? fm.lineOf(['allowed-tools']) ?? 1, rule: 'permissions.command-tool',
+            findings.push({ file: f.rel, line: facts.lines.tools ?? facts.lines.allowedTools ?? 1, rule: 'permissions.command-tool',
               family: 'permissions', level: 'P1', excerpt: t, message: `requests ${t} with any command (each command still needs your approval or a rule)` });
           }
         }
-        if ('hooks' in fm.data) {
-          findings.push({ file: f.rel, line: fm.lineOf(['hooks']) ?? 1, rule: 'manifest.hooks', family: 'manifest', level: 'P1', excerpt: 'hooks:',
+        if (facts.hooks) {
+          findings.push({ file: f.rel, line: facts.lines.hooks ?? 1, rule: 'manifest.hooks', family: 'manifest', level: 'P1', excerpt: 'hooks:',
             message: 'declares hooks, which other agents run automatically as shell commands' });
         }
       }

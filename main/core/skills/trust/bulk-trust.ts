@@ -70,7 +70,7 @@ export function reviewBulkTrust(entries: CatalogEntry[], store: Store, opts: { t
       refused.push({ name: e.manifest.name, tier: e.tier, reason: verdict.reason });
       continue;
     }
-    const report = auditCached(e.realDir, store);
+    const report = auditCached(e.realDir, store, e.manifest);
     if (report.level === 'P0') continue;
     candidates.push({
       name: e.manifest.name, tier: e.tier, dir: e.dir, realDir: e.realDir, level: report.level, contentHash: report.contentHash,

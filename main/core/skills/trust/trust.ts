@@ -2,7 +2,7 @@
 // P0 → disabled with findings; P1 → disabled until the user trusts this exact content hash; built-ins are trusted.
 import { createHash } from 'node:crypto';
 import type { Store } from '../../store/index.js';
-import type { CatalogEntry, TrustHold } from '../format/types.js';
+import { parsedManifestOf, type CatalogEntry, type ParsedManifest, type TrustHold } from '../format/types.js';
 import { auditSkill, listSkillFiles, MANIFEST_FAMILIES, verdictsOf, type AuditReport, type Finding } from './audit.js';
 import { AUDITOR_VERSION } from './audit-rules.js';
 import { AuditPool, type AuditPoolStats } from './audit-pool.js';
@@ -36,12 +36,16 @@ export function storeAudit(dir: string, fingerprint: string, report: AuditReport
   store.policy.putFingerprint(dir, fingerprint, report.contentHash);
 }
 
-/** Audit a folder, reusing the stored report when the files' (path, size, mtime) are unchanged. */
-export function auditCached(dir: string, store?: Store): AuditReport {
-  if (!store) return auditSkill(dir);
+/**
+ * Audit a folder, reusing the stored report when the files' (path, size, mtime) are unchanged. `parsed`: the manifest
+ * discovery read from it (the audit then does not parse the frontmatter again).
+ */
+export function auditCached(dir: string, store?: Store, parsed?: ParsedManifest): AuditReport {
+  const opts = parsed ? { parsed: parsedManifestOf(parsed) } : {};
+  if (!store) return auditSkill(dir, opts);
   const known = storedAudit(dir, store);
   if ('report' in known) return known.report;
-  const report = auditSkill(dir);
+  const report = auditSkill(dir, opts);
   storeAudit(dir, known.fingerprint, report, store);
   return report;
 }
@@ -78,7 +82,7 @@ export function reviewDiscovered(entry: Pick<CatalogEntry, 'tier' | 'realDir' | 
   if (entry.tier === 'builtin') return undefined;
   let report: AuditReport;
   try {
-    report = auditCached(entry.realDir, store);
+    report = auditCached(entry.realDir, store, entry.manifest);
   } catch (e) {
     return { enabled: false, reason: `could not audit: ${(e as Error).message}`, trust: 'refused' };
   }
@@ -163,7 +167,7 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
 
   review.prepare = (entries) => {
     if (!bg) return;
-    const misses: { dir: string; fingerprint: string }[] = [];
+    const misses: { dir: string; fingerprint: string; parsed: ParsedManifest }[] = [];
     for (const e of entries) {
       if (e.tier === 'builtin' || inFlight.has(e.realDir) || misses.some((m) => m.dir === e.realDir)) continue;
       let known: ReturnType<typeof storedAudit> | undefined;
@@ -174,12 +178,12 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
       }
       if (!known) continue;
       if ('report' in known) fresh.set(e.realDir, known.report);
-      else misses.push({ dir: e.realDir, fingerprint: known.fingerprint });
+      else misses.push({ dir: e.realDir, fingerprint: known.fingerprint, parsed: parsedManifestOf(e.manifest) });
     }
     if (misses.length < minBatch) {
       for (const m of misses) {
         try {
-          const r = auditSkill(m.dir);
+          const r = auditSkill(m.dir, { parsed: m.parsed });
           if (store) storeAudit(m.dir, m.fingerprint, r, store);
           fresh.set(m.dir, r);
         } catch {
@@ -192,7 +196,7 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
     for (const m of misses) {
       inFlight.add(m.dir);
       fresh.delete(m.dir);
-      pool.audit(m.dir).then((r) => {
+      pool.audit(m.dir, m.parsed).then((r) => {
         if (closed) return;
         fresh.set(m.dir, r);
         try {
@@ -223,9 +227,12 @@ export type TrustResult =
   | { ok: true; report: AuditReport }
   | { ok: false; reason: string; report?: AuditReport };
 
-/** The user trusts a discovered skill: bound to the content hash audited now. P0 can never be trusted. */
-export function trustSkill(dir: string, store: Store): TrustResult {
-  const report = auditSkill(dir);
+/**
+ * The user trusts a discovered skill: bound to the content hash audited now. P0 can never be trusted. `parsed`: its
+ * manifest from discovery (the frontmatter is not parsed again while it is unchanged).
+ */
+export function trustSkill(dir: string, store: Store, parsed?: ParsedManifest): TrustResult {
+  const report = auditSkill(dir, parsed ? { parsed: parsedManifestOf(parsed) } : {});
   if (report.level === 'P0') return { ok: false, reason: `P0 skills cannot be trusted: ${summary(report, 'P0')}`, report };
   store.policy.setTrust(report.skill, report.contentHash, 'trusted');
   return { ok: true, report };

@@ -6,6 +6,7 @@ import { listResources, type SkillLoader } from './loader.js';
 import { createSkill } from './create.js';
 import type { CatalogEntry } from '../format/types.js';
 import type { ToolDefinition, ToolResult } from '../../tools/types.js';
+import { TOOL, TOOLS } from '../../policy/tool-table.js';
 
 /** What the tools need of the catalog (the Catalog class fits). */
 export interface CatalogView {
@@ -48,7 +49,7 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
   const enabledNames = (): string[] => deps.catalog.enabled().map((e) => e.manifest.name).sort();
 
   const skill: ToolDefinition = {
-    name: 'Skill',
+    name: TOOL.Skill,
     summary: 'Load a skill’s instructions (and its dependencies) into the conversation by name.',
     description:
       'Load the full instructions of an installed skill by its exact name. Skills it depends on are loaded first. ' +
@@ -63,7 +64,7 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
       };
     },
     deferLoading: false,
-    risk: 'read',
+    risk: TOOLS.Skill.access,
     access: (args: Args) => {
       // The skill and every dependency that would load with it (lookup only, no I/O).
       const plan = deps.loader.plan(str(args.name));
@@ -92,7 +93,7 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
   };
 
   const skillSearch: ToolDefinition = {
-    name: 'SkillSearch',
+    name: TOOL.SkillSearch,
     summary: 'Find installed skills for a task described in any language (English or Chinese).',
     description:
       'Search every enabled skill — including ones not listed in the prompt catalog — by name, description and triggers. ' +
@@ -108,7 +109,7 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
       additionalProperties: false,
     },
     deferLoading: false,
-    risk: 'meta',
+    risk: TOOLS.SkillSearch.access,
     access: () => ({}),
     handler: async (args: Args) => {
       const query = str(args.query).trim();
@@ -120,7 +121,7 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
   };
 
   const listSkills: ToolDefinition = {
-    name: 'list_skills',
+    name: TOOL.list_skills,
     summary: 'List every enabled skill with its summary and tier.',
     description: 'List the enabled skills (name, summary, tier, source file). Optionally only one tier.',
     inputSchema: {
@@ -129,7 +130,7 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
       additionalProperties: false,
     },
     deferLoading: true,
-    risk: 'meta',
+    risk: TOOLS.list_skills.access,
     access: () => ({}),
     handler: async (args: Args) => {
       const tier = str(args.tier);
@@ -143,7 +144,7 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
   };
 
   const readResource: ToolDefinition = {
-    name: 'read_skill_resource',
+    name: TOOL.read_skill_resource,
     summary: 'Read a text file a skill ships under references/, assets/ or scripts/.',
     description:
       'Read one text file from a skill’s own references/, assets/ or scripts/ folder (path relative to the skill folder, ' +
@@ -158,7 +159,7 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
       additionalProperties: false,
     },
     deferLoading: false,
-    risk: 'read',
+    risk: TOOLS.read_skill_resource.access,
     access: (args: Args) => {
       const e = deps.catalog.get(str(args.skill));
       return e ? { read: [join(e.dir, str(args.path))] } : {};
@@ -171,7 +172,7 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
   };
 
   const create: ToolDefinition = {
-    name: 'create_skill',
+    name: TOOL.create_skill,
     summary: 'Save reusable know-how as a new skill in the user’s skill folder.',
     description:
       'Create a new skill in the user tier (~/.workbuddy/skills/<name>/SKILL.md), marked agent_created. ' +
@@ -192,7 +193,7 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
       additionalProperties: false,
     },
     deferLoading: true,
-    risk: 'write',
+    risk: TOOLS.create_skill.access,
     access: (args: Args) => ({ write: [join(deps.userSkillsDir, str(args.name))] }),
     handler: async (args: Args) => {
       const files = args.files && typeof args.files === 'object' && !Array.isArray(args.files) ? (args.files as Record<string, unknown>) : undefined;

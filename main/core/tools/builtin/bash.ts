@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { ok, toolError } from '../errors.js';
 import type { ToolDefinition } from '../types.js';
+import { TOOL, TOOLS } from '../../policy/tool-table.js';
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
@@ -64,6 +65,7 @@ function killGroup(pid: number | undefined): void {
 export function runBash(command: string, cwd: string, opts: { timeoutMs: number; cap?: number; signal?: AbortSignal }): Promise<BashResult> {
   const started = performance.now();
   return new Promise((resolveRun, rejectRun) => {
+    // eslint-disable-next-line knack/tool-names -- the program bash runs the command line
     const child = spawn('bash', ['-c', command], {
       cwd,
       detached: true,
@@ -105,7 +107,7 @@ export function runBash(command: string, cwd: string, opts: { timeoutMs: number;
 }
 
 export const bashTool: ToolDefinition<Args> = {
-  name: 'bash',
+  name: TOOL.bash,
   summary: 'Run a shell command in the workspace (needs an allow rule or your approval).',
   description:
     'Run a bash command line with the workspace as the working folder. Returns exit code, stdout and stderr ' +
@@ -122,7 +124,7 @@ export const bashTool: ToolDefinition<Args> = {
     additionalProperties: false,
   },
   deferLoading: false,
-  risk: 'execute',
+  risk: TOOLS.bash.access,
   access: (a) => ({ command: a.command }),
   async handler(a, ctx) {
     try {

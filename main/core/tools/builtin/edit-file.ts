@@ -5,6 +5,7 @@ import type { ToolDefinition } from '../types.js';
 import { checkedRealPath, displayPath, looksBinary, resolveArg } from './workspace.js';
 import { HardLinkError, openReal, readAll } from '../safe-fs.js';
 import { atomicWrite, WRITE_MAX_BYTES } from './write-file.js';
+import { TOOL, TOOLS } from '../../policy/tool-table.js';
 
 interface Args {
   path: string;
@@ -26,7 +27,7 @@ function lineOf(text: string, index: number): number {
 }
 
 export const editFileTool: ToolDefinition<Args> = {
-  name: 'edit_file',
+  name: TOOL.edit_file,
   summary: 'Replace an exact piece of text in a file (must be unique unless replace_all).',
   description:
     'Replace old_string with new_string in a text file. old_string must match the file exactly (whitespace ' +
@@ -44,7 +45,7 @@ export const editFileTool: ToolDefinition<Args> = {
     additionalProperties: false,
   },
   deferLoading: false,
-  risk: 'write',
+  risk: TOOLS.edit_file.access,
   access: (a, ctx) => {
     const p = resolveArg(ctx.workspace, a.path);
     return { read: [p], write: [p] };

@@ -4,6 +4,7 @@ import { globMatcher, GlobTooSlowError } from '../../base/glob.js';
 import type { ToolDefinition } from '../types.js';
 import { walkFiles } from './walk.js';
 import { displayPath, resolveArg } from './workspace.js';
+import { TOOL, TOOLS } from '../../policy/tool-table.js';
 
 export const GLOB_MAX_RESULTS = 1000;
 
@@ -13,7 +14,7 @@ interface Args {
 }
 
 export const globTool: ToolDefinition<Args> = {
-  name: 'glob',
+  name: TOOL.glob,
   summary: 'Find files by name pattern (e.g. src/**/*.ts), respecting .gitignore.',
   description:
     `Find files whose path (relative to the search folder) matches a glob pattern such as "**/*.test.ts" or "src/*.{js,ts}". ` +
@@ -28,7 +29,7 @@ export const globTool: ToolDefinition<Args> = {
     additionalProperties: false,
   },
   deferLoading: false,
-  risk: 'read',
+  risk: TOOLS.glob.access,
   access: (a, ctx) => ({ read: [resolveArg(ctx.workspace, a.path)] }),
   async handler(a, ctx) {
     const root = resolveArg(ctx.workspace, a.path);

@@ -7,6 +7,7 @@ import { globMatcher, GlobTooSlowError } from '../../base/glob.js';
 import type { ToolContext, ToolDefinition, ToolResult } from '../types.js';
 import { walkFiles } from './walk.js';
 import { displayPath, looksBinary, resolveArg } from './workspace.js';
+import { TOOL, TOOLS } from '../../policy/tool-table.js';
 
 export const GREP_DEFAULT_RESULTS = 200;
 export const GREP_MAX_RESULTS = 2000;
@@ -75,7 +76,7 @@ export interface GrepMatch {
 }
 
 export const grepTool: ToolDefinition<Args> = {
-  name: 'grep',
+  name: TOOL.grep,
   summary: 'Search file contents with a regular expression, respecting .gitignore.',
   description:
     'Search the text of workspace files for a JavaScript regular expression. Returns file, line number and the ' +
@@ -94,7 +95,7 @@ export const grepTool: ToolDefinition<Args> = {
     additionalProperties: false,
   },
   deferLoading: false,
-  risk: 'read',
+  risk: TOOLS.grep.access,
   access: (a, ctx) => ({ read: [resolveArg(ctx.workspace, a.path)] }),
   handler: (a, ctx) => grepFiles(a, ctx),
 };

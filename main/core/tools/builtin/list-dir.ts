@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { errorFromThrown, ok } from '../errors.js';
 import type { ToolDefinition } from '../types.js';
 import { displayPath, resolveArg } from './workspace.js';
+import { TOOL, TOOLS } from '../../policy/tool-table.js';
 
 export const LIST_MAX_ENTRIES = 1000;
 
@@ -12,7 +13,7 @@ interface Args {
 }
 
 export const listDirTool: ToolDefinition<Args> = {
-  name: 'list_dir',
+  name: TOOL.list_dir,
   summary: 'List the files and folders in a workspace folder.',
   description: `List one folder (default: the workspace root): name, kind (file, dir, symlink) and size. At most ${LIST_MAX_ENTRIES} entries.`,
   inputSchema: {
@@ -21,7 +22,7 @@ export const listDirTool: ToolDefinition<Args> = {
     additionalProperties: false,
   },
   deferLoading: false,
-  risk: 'read',
+  risk: TOOLS.list_dir.access,
   access: (a, ctx) => ({ read: [resolveArg(ctx.workspace, a.path)] }),
   async handler(a, ctx) {
     const dir = resolveArg(ctx.workspace, a.path);

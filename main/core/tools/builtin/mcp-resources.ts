@@ -2,6 +2,7 @@
 // exposes), listed across connected servers and read by server + URI. Backed by any McpResourceProvider.
 import { ok, toolError } from '../errors.js';
 import type { ToolDefinition } from '../types.js';
+import { TOOL, TOOLS } from '../../policy/tool-table.js';
 
 export interface McpResourceInfo {
   server: string;
@@ -29,7 +30,7 @@ export interface McpResourceProvider {
 
 export function listMcpResourcesTool(provider: McpResourceProvider): ToolDefinition<{ server?: string }> {
   return {
-    name: 'ListMcpResources',
+    name: TOOL.ListMcpResources,
     summary: 'List the resources (documents, files, records) that connected MCP servers expose.',
     description: 'List resources offered by connected MCP servers (connectors): server, URI, name, description and MIME type. Give server to list one server only.',
     inputSchema: {
@@ -38,7 +39,7 @@ export function listMcpResourcesTool(provider: McpResourceProvider): ToolDefinit
       additionalProperties: false,
     },
     deferLoading: true,
-    risk: 'read',
+    risk: TOOLS.ListMcpResources.access,
     access: () => ({}),
     async handler(a) {
       if (a.server && !provider.connectedServers().includes(a.server)) {
@@ -52,7 +53,7 @@ export function listMcpResourcesTool(provider: McpResourceProvider): ToolDefinit
 
 export function readMcpResourceTool(provider: McpResourceProvider): ToolDefinition<{ server: string; uri: string }> {
   return {
-    name: 'ReadMcpResource',
+    name: TOOL.ReadMcpResource,
     summary: 'Read one resource from a connected MCP server by its URI.',
     description: 'Read a resource that an MCP server (connector) exposes, by server name and URI (from ListMcpResources). Returns text, or base64 for binary content.',
     inputSchema: {
@@ -65,7 +66,7 @@ export function readMcpResourceTool(provider: McpResourceProvider): ToolDefiniti
       additionalProperties: false,
     },
     deferLoading: true,
-    risk: 'read',
+    risk: TOOLS.ReadMcpResource.access,
     access: () => ({}),
     async handler(a) {
       if (!provider.connectedServers().includes(a.server)) {

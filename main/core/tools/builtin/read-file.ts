@@ -6,6 +6,7 @@ import { errorFromThrown, ok, toolError } from '../errors.js';
 import type { ToolDefinition } from '../types.js';
 import { capText, checkedRealPath, displayPath, looksBinary, resolveArg } from './workspace.js';
 import { openReal, type OpenedFile } from '../safe-fs.js';
+import { TOOL, TOOLS } from '../../policy/tool-table.js';
 
 /** Whole-file reads above this size must give offset/limit. */
 export const READ_MAX_BYTES = 256 * 1024;
@@ -40,7 +41,7 @@ async function readRange(f: OpenedFile, from: number, count: number): Promise<{ 
 }
 
 export const readFileTool: ToolDefinition<Args> = {
-  name: 'read_file',
+  name: TOOL.read_file,
   summary: 'Read a text file in the workspace, whole or by line range.',
   description:
     'Read a UTF-8 text file. Paths are relative to the workspace. Give offset (first line, 1-based) and limit ' +
@@ -57,7 +58,7 @@ export const readFileTool: ToolDefinition<Args> = {
     additionalProperties: false,
   },
   deferLoading: false,
-  risk: 'read',
+  risk: TOOLS.read_file.access,
   access: (a, ctx) => ({ read: [resolveArg(ctx.workspace, a.path)] }),
   async handler(a, ctx) {
     const file = resolveArg(ctx.workspace, a.path);

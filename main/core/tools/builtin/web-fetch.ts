@@ -9,6 +9,7 @@ import type { LookupFunction } from 'node:net';
 import { ok, toolError } from '../errors.js';
 import type { ToolDefinition } from '../types.js';
 import { describeInternal, internalKind, normalizeHost } from '../../policy/hosts.js';
+import { TOOL, TOOLS } from '../../policy/tool-table.js';
 
 export const FETCH_TIMEOUT_MS = 20_000;
 export const FETCH_MAX_BYTES = 1_000_000;
@@ -86,7 +87,7 @@ function sameOrigin(a: URL, b: URL): boolean {
 }
 
 export const webFetchTool: ToolDefinition<Args> = {
-  name: 'web_fetch',
+  name: TOOL.web_fetch,
   summary: 'Fetch a web page or HTTP resource and return its text.',
   description:
     `Download an http or https URL (GET) and return its text content; HTML is reduced to plain text. ` +
@@ -101,7 +102,7 @@ export const webFetchTool: ToolDefinition<Args> = {
     additionalProperties: false,
   },
   deferLoading: true,
-  risk: 'network',
+  risk: TOOLS.web_fetch.access,
   access: (a) => {
     const host = hostOf(a.url);
     return host ? { network: true, host } : { network: true };

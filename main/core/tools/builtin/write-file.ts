@@ -4,6 +4,7 @@ import { errorFromThrown, ok, toolError } from '../errors.js';
 import type { ToolDefinition } from '../types.js';
 import { checkedRealPath, displayPath, resolveArg } from './workspace.js';
 import { writeReal, type WriteOptions } from '../safe-fs.js';
+import { TOOL, TOOLS } from '../../policy/tool-table.js';
 
 export const WRITE_MAX_BYTES = 5 * 1024 * 1024;
 
@@ -18,7 +19,7 @@ export async function atomicWrite(file: string, content: string, opts: WriteOpti
 }
 
 export const writeFileTool: ToolDefinition<Args> = {
-  name: 'write_file',
+  name: TOOL.write_file,
   summary: 'Create or overwrite a text file in the workspace.',
   description:
     'Write the full content of a text file, creating parent folders as needed. Overwrites an existing file; ' +
@@ -33,7 +34,7 @@ export const writeFileTool: ToolDefinition<Args> = {
     additionalProperties: false,
   },
   deferLoading: false,
-  risk: 'write',
+  risk: TOOLS.write_file.access,
   access: (a, ctx) => ({ write: [resolveArg(ctx.workspace, a.path)] }),
   async handler(a, ctx) {
     const file = resolveArg(ctx.workspace, a.path);
