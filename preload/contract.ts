@@ -458,6 +458,16 @@ export const METHOD_NAMES = Object.keys(methods) as MethodName[];
 
 // ───────────────────────────── events (main → renderer) ─────────────────────────────
 
+/** Which rule the gate used, its scope, the acting skill's identity and the real paths it checked (all display-escaped). */
+export const GateDecisionFields = z.object({
+  rule: z.string().optional(),
+  ruleId: z.string().optional(),
+  scope: z.string().optional(),
+  skill: z.object({ name: z.string(), tier: z.string().optional(), dir: z.string(), hash: z.string().optional() }).optional(),
+  paths: z.object({ read: z.array(z.string()), write: z.array(z.string()) }).optional(),
+});
+export type GateDecisionFields = z.output<typeof GateDecisionFields>;
+
 export const events = {
   /** Streamed assistant text (or thinking) for a running turn. */
   'chat.delta': z.object({ sessionId: z.string(), turnId: z.string(), kind: z.enum(['text', 'thinking']), text: z.string() }),
@@ -475,6 +485,8 @@ export const events = {
     summary: z.string(),
     /** What "always" would store, one rule per line, shown before the user picks it (empty: "always" is not offered). */
     alwaysPreview: z.array(z.string()),
+    /** The gate's decision fields, each escaped: the rule that asked and its scope, the acting skill, the real paths checked. */
+    decision: GateDecisionFields.optional(),
   }),
   /** A skill was loaded into the conversation. */
   'chat.skillLoaded': z.object({ sessionId: z.string(), turnId: z.string(), skill: z.string(), tier: Tier, reason: z.string(), tokens: z.number().int().nonnegative() }),

@@ -2,6 +2,7 @@
 // passed through the shared display escaping, so nothing in a path or command can rewrite the prompt.
 import type { Access, Actor, Decision } from '../core/policy/types.js';
 import { displaySafe } from '../core/policy/display.js';
+import { decisionFields, decisionLines } from '../core/policy/decision-fields.js';
 import { COMMAND_TOOLS } from '../core/policy/tool-table.js';
 
 export interface ApprovalQuestion {
@@ -26,7 +27,8 @@ function who(actor: Actor, d?: Decision): string {
 export function approvalQuestion(q: ApprovalQuestion): string {
   const what = typeof q.access?.command === 'string' && COMMAND_TOOLS.has(q.tool) ? `${q.tool}: ${q.access.command}` : `${q.tool} ${JSON.stringify(q.args)}`;
   const lines = [displaySafe(what), `  who: ${displaySafe(who(q.actor, q.decision))}`, `  why: ${displaySafe(q.reason)}`];
-  if (q.decision?.rule) lines.push(`  rule: ${displaySafe(q.decision.rule)}${q.decision.scope ? ` (${displaySafe(q.decision.scope)})` : ''}`);
+  // The rule and its scope, the acting skill's identity, the real paths checked (decisionLines escapes each).
+  for (const l of decisionLines(decisionFields(q.decision))) lines.push(`  ${l}`);
   lines.push('  allow once?');
   return lines.join('\n');
 }

@@ -4,7 +4,8 @@ import { createInterface, type Interface } from 'node:readline/promises';
 import { CliError, stringFlag, type Command, type CommandContext } from './command.js';
 import { openWorkspaceFor } from './workspace.js';
 import type { KnackWorkspace } from '../core/workspace.js';
-import { Agent, ProviderError, PRESETS, type AgentEvent, type ChatSession, type PendingApproval, type TurnResult } from '../core/agent/index.js';
+import { addTurnUsage, Agent, describeUsage, ProviderError, PRESETS, type AgentEvent, type ChatSession, type PendingApproval, type TurnResult, type TurnUsage } from '../core/agent/index.js';
+import { decisionLines } from '../core/policy/decision-fields.js';
 
 const OPTIONS = {
   once: { type: 'string' as const },
@@ -30,6 +31,8 @@ function short(v: unknown, max = 160): string {
 function renderer(ctx: CommandContext): (e: AgentEvent) => void {
   const write = (t: string): void => (ctx.io.write ? ctx.io.write(t) : ctx.io.out(t));
   let midLine = false;
+  // Usage of the current turn (a turn may take several model calls).
+  let turn: TurnUsage | undefined;
   const line = (t: string): void => {
     if (midLine) write('\n');
     midLine = false;
@@ -84,6 +87,17 @@ function renderer(ctx: CommandContext): (e: AgentEvent) => void {
       case 'plan_mode':
         line(`· plan mode ${e.on ? 'on (read-only)' : 'off'}`);
         break;
+      case 'user_message':
+        turn = undefined;
+        break;
+      case 'usage': {
+        turn = addTurnUsage(turn, e);
+        break;
+      }
+      case 'turn_end':
+        if (turn) line(`· ${describeUsage(turn.usage, turn.cost, turn.sessionCost)}`);
+        turn = undefined;
+        break;
       default:
         break;
     }
@@ -111,7 +125,8 @@ function lineReader(ctx: CommandContext): LineReader {
 }
 
 async function askTerminal(rl: LineReader | undefined, ctx: CommandContext, p: PendingApproval): Promise<{ kind: 'once' | 'always' | 'deny'; message?: string }> {
-  ctx.io.err(`? ${p.tool} ${short(p.args, 400)}\n  why: ${p.reason}${p.activeSkills.length ? `\n  active skills: ${p.activeSkills.join(', ')}` : ''}\n  always would store: ${p.alwaysPreview.join('; ') || '(nothing reusable)'}`);
+  const gate = decisionLines(p.decision ?? {}).map((l) => `\n  ${l}`).join('');
+  ctx.io.err(`? ${p.tool} ${short(p.args, 400)}\n  why: ${p.reason}${gate}${p.activeSkills.length ? `\n  active skills: ${p.activeSkills.join(', ')}` : ''}\n  always would store: ${p.alwaysPreview.join('; ') || '(nothing reusable)'}`);
   if (!rl) {
     if (ctx.io.confirm) return (await ctx.io.confirm(`allow ${p.tool} once?`)) ? { kind: 'once' } : { kind: 'deny', message: 'declined on the terminal' };
     return { kind: 'deny', message: 'no terminal to ask (use --yes to allow asks once)' };
@@ -154,12 +169,12 @@ async function slash(ctx: CommandContext, ws: KnackWorkspace, chat: ChatSession,
       for (const e of ws.catalog.enabled()) ctx.io.out(`${e.manifest.name} (${e.tier}): ${short(e.manifest.description, 100)}`);
       break;
     case 'load': {
-      const r = chat.loadSkill(arg);
+      const r = await chat.loadSkill(arg);
       ctx.io.out(r.ok ? `loaded: ${r.loaded.join(', ') || '(already loaded)'}` : `cannot load: ${r.message}`);
       break;
     }
     case 'unload':
-      ctx.io.out(chat.unloadSkill(arg) ? `unloaded ${arg}` : `${arg} is not loaded`);
+      ctx.io.out((await chat.unloadSkill(arg)) ? `unloaded ${arg}` : `${arg} is not loaded`);
       break;
     case 'tools': {
       const t = await chat.toolList();
@@ -217,7 +232,8 @@ const chat: Command = {
     const once = stringFlag(ctx, 'once');
     const steps = maxSteps(ctx);
     const ws = await openWorkspaceFor(ctx, { requireStore: true });
-    const interactive = once === undefined && process.stdin.isTTY === true;
+    // Without --once the chat reads lines from stdin: a terminal, or a pipe (scripts and tests type into it the same way).
+    const interactive = once === undefined;
     let rl: LineReader | undefined;
     try {
       let agent: Agent;
@@ -263,7 +279,7 @@ const chat: Command = {
         if (agent.offline && !ctx.json) await inspect(ctx, ws, chatSession, once);
         return exitCode(ctx, r);
       }
-      if (!rl) throw new CliError('no terminal for an interactive chat: use --once "MESSAGE" (and --yes to allow asks once)');
+      if (!rl) throw new CliError('no input for an interactive chat: use --once "MESSAGE" (and --yes to allow asks once)');
       const onSigint = (): void => {
         if (chatSession.busy) chatSession.stop();
         else rl?.close();

@@ -108,7 +108,7 @@ const skillsRun: Command = {
       } catch (e) {
         throw new CliError((e as Error).message);
       }
-      const skill: ScriptSkill = { name: entry.manifest.name, dir: entry.realDir };
+      const skill: ScriptSkill = { name: entry.manifest.name, dir: entry.realDir, tier: entry.tier };
       const runner = await session.runnerFor();
       return await runWith(ctx, `${skill.name}/${script}`, (onLog, timeoutMs) =>
         runner.runSkillScript(skill, script, { args, onLog, ...(timeoutMs ? { limits: { timeoutMs } } : {}) }));

@@ -5,12 +5,12 @@ import { resolve } from 'node:path';
 import { projectSkillDirs, userSkillDirs } from '../core/config/paths.js';
 import { auditSkill, formatFinding, type AuditReport } from '../core/skills/trust/audit.js';
 import { installSkill, approvePendingInstall, type InstallResult } from '../core/skills/trust/install.js';
-import { trustSkill } from '../core/skills/trust/trust.js';
+import { auditCached, trustSkill } from '../core/skills/trust/trust.js';
 import { applyBulkTrust, reviewBulkTrust, type BulkTrustReview } from '../core/skills/trust/bulk-trust.js';
 import { describePermissions } from '../core/policy/permissions.js';
 import { toPending } from '../core/skills/trust/approvals.js';
 import { accessForArgs } from '../core/policy/tool-table.js';
-import { CATEGORIES, describeRule, skillScopeKey } from '../core/policy/rules.js';
+import { CATEGORIES, describeRule, parseSkillScope, skillScopeKey } from '../core/policy/rules.js';
 import type { Effect, NewRule } from '../core/store/policy-repo.js';
 import { addRule } from '../core/policy/rule-book.js';
 import { displaySafe } from '../core/policy/display.js';
@@ -326,7 +326,8 @@ const rulesList: Command = {
     const store = openStore(ctx);
     try {
       const rules = store.policy.rules();
-      if (ctx.json) { printJson(ctx.io, rules); return 0; }
+      // The skill a rule is bound to, read back (name, tier, real folder, content hash), beside the stored scope.
+      if (ctx.json) { printJson(ctx.io, rules.map((r) => (r.skill !== undefined ? { ...r, skillScope: parseSkillScope(r.skill) } : r))); return 0; }
       if (!rules.length) ctx.io.out('no rules (defaults: reads allowed; writes, network and every bash command ask)');
       for (const r of rules) ctx.io.out(`${r.id}  ${describeRule(r)}${r.note ? `  # ${r.note}` : ''}`);
       return 0;
@@ -355,6 +356,7 @@ const rulesAdd: Command = {
       const v = stringFlag(ctx, k);
       if (v !== undefined) rule[k] = v;
     }
+    let bound: { name: string; tier: string; dir: string } | undefined;
     if (rule.skill !== undefined) {
       // Bind to the skill's identity now (tier + real folder), never to the name: a look-alike elsewhere gets nothing.
       // The skill is looked up in the workspace's catalog (the one the gate judges by).
@@ -363,10 +365,13 @@ const rulesAdd: Command = {
       const entry = await withCatalog(ctx, (catalog) => [catalog.get(name), catalog.held(name)]
         .filter((e) => e !== undefined).sort((x, y) => TIER_RANK[y.tier] - TIER_RANK[x.tier])[0], { requireStore: true });
       if (!entry) throw new CliError(`no skill named "${name}" in ${ctx.workspace} or the user tier`);
-      rule.skill = skillScopeKey({ name: entry.manifest.name, tier: entry.tier, dir: entry.realDir });
+      bound = { name: entry.manifest.name, tier: entry.tier, dir: entry.realDir };
+      rule.skill = skillScopeKey(bound);
     }
     const store = openStore(ctx);
     try {
+      // …and to its content now (the hash its review records): after an edit to the skill the rule no longer applies.
+      if (bound) rule.skill = skillScopeKey({ ...bound, hash: auditCached(bound.dir, store).contentHash });
       const { rule: r, added } = addRule(store.policy, rule);
       if (ctx.json) printJson(ctx.io, { added, rule: r });
       else ctx.io.out(added ? `added ${r.id}  ${describeRule(r)}` : `already covered by ${r.id}  ${describeRule(r)}`);

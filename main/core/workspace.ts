@@ -78,7 +78,11 @@ export class KnackWorkspace {
   ) {
     this.settings = settings;
     this.expander = crossLanguageExpander({ cacheDir: join(options.paths.dataDir, 'cache') });
-    this.liveGate = new CatalogGate({ settings, workspace: options.workspace, ...(store ? { store } : {}), catalog, paths: options.paths });
+    this.liveGate = new CatalogGate({
+      settings, workspace: options.workspace, ...(store ? { store } : {}), catalog, paths: options.paths,
+      // create_skill (save-as-skill) writes the user tier: a write root, protected, so it always asks.
+      userSkillsDir: userSkillDirs(options.paths.home).workbuddy,
+    });
     catalog.on('change', (change: CatalogChange) => {
       this.liveGate.changed(change);
       this.matcherCache = undefined;
@@ -155,7 +159,7 @@ export class KnackWorkspace {
    * A new conversation over this workspace: its own loaded skills (and projection) and discovered tools, and the model
    * acting with exactly the skills it loaded as active (see skills/use/session.ts). Opens the tool box if needed.
    */
-  async newSession(opts: { approver?: Approver; onDecision?: ExecutorOptions['onDecision'] } = {}): Promise<WorkspaceSession> {
+  async newSession(opts: { approver?: Approver; onDecision?: ExecutorOptions['onDecision']; gate?: Gate } = {}): Promise<WorkspaceSession> {
     const box = await this.toolbox();
     const approver = opts.approver ?? this.options.approver;
     const onDecision = opts.onDecision ?? this.options.onDecision;
@@ -163,7 +167,8 @@ export class KnackWorkspace {
       workspace: this.workspace,
       registry: box.registry,
       index: box.index,
-      gate: this.gate,
+      // A conversation may judge with a stricter gate over the live one (the agent's plan mode is read-only).
+      gate: opts.gate ?? this.gate,
       ...(approver ? { approver } : {}),
       ...(this.store ? { rules: this.store.policy } : {}),
       ...(onDecision ? { onDecision } : {}),

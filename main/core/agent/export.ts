@@ -1,10 +1,43 @@
 // Session export as Markdown (for people) or JSON (every event). Keys never appear: sessions never hold them,
 // and exported text is passed through the same redaction as errors.
-import type { AgentEvent } from './types.js';
+import type { AgentEvent, Usage } from './types.js';
+import { formatCost } from './providers/pricing.js';
 import type { SessionRow } from '../store/session-repo.js';
 import { redact } from './providers/errors.js';
 
 export type ExportFormat = 'md' | 'json';
+
+const n = (x: number): string => x.toLocaleString('en-US');
+
+/** Usage of one turn (several model calls): tokens summed, cost summed while every call was priced. */
+export interface TurnUsage {
+  usage: Usage;
+  cost: number | undefined;
+  /** The session's cost after this turn (undefined once a call could not be priced). */
+  sessionCost: number | undefined;
+}
+
+export function addTurnUsage(t: TurnUsage | undefined, e: Extract<AgentEvent, { type: 'usage' }>): TurnUsage {
+  const u = t?.usage;
+  return {
+    usage: {
+      inputTokens: (u?.inputTokens ?? 0) + e.usage.inputTokens,
+      outputTokens: (u?.outputTokens ?? 0) + e.usage.outputTokens,
+      cacheReadTokens: (u?.cacheReadTokens ?? 0) + e.usage.cacheReadTokens,
+      cacheWriteTokens: (u?.cacheWriteTokens ?? 0) + e.usage.cacheWriteTokens,
+    },
+    cost: (t ? t.cost : 0) !== undefined && e.cost !== undefined ? (t?.cost ?? 0) + e.cost : undefined,
+    sessionCost: e.totalCost,
+  };
+}
+
+/** "1,200 in (800 read from cache, 0 written), 40 out · $0.0042 this turn · session cost $0.0123" — no price, no cost. */
+export function describeUsage(u: Usage, cost: number | undefined, sessionCost?: number | undefined, what = 'this turn'): string {
+  const cached = u.cacheReadTokens + u.cacheWriteTokens;
+  const tokens = `tokens: ${n(u.inputTokens)} in${cached ? ` (${n(u.cacheReadTokens)} read from cache, ${n(u.cacheWriteTokens)} written)` : ''}, ${n(u.outputTokens)} out`;
+  if (cost === undefined) return `${tokens} · cost unknown (no price for this model: add one under "prices" in providers.json)`;
+  return `${tokens} · ${formatCost(cost)} ${what}${sessionCost !== undefined ? ` · session cost ${formatCost(sessionCost)}` : ''}`;
+}
 
 function fence(text: string): string {
   const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
@@ -12,12 +45,22 @@ function fence(text: string): string {
   return `${f}\n${text}\n${f}`;
 }
 
+/** The session's total usage and cost (undefined when any call could not be priced), from its last usage event. */
+export function sessionUsage(events: AgentEvent[]): { usage: Usage; cost: number | undefined } | undefined {
+  let last: Extract<AgentEvent, { type: 'usage' }> | undefined;
+  for (const e of events) if (e.type === 'usage') last = e;
+  return last ? { usage: last.total, cost: last.totalCost } : undefined;
+}
+
 export function exportSession(row: SessionRow, events: AgentEvent[], format: ExportFormat): string {
-  if (format === 'json') return redact(JSON.stringify({ session: row, events }, null, 2));
+  const total = sessionUsage(events);
+  if (format === 'json') return redact(JSON.stringify({ session: row, ...(total ? { usage: { ...total.usage, ...(total.cost !== undefined ? { costUsd: total.cost } : {}) } } : {}), events }, null, 2));
   const out: string[] = [`# ${row.title || 'Untitled session'}`, '', `- session: ${row.id}`, `- workspace: ${row.workspace}`];
   if (row.provider) out.push(`- model: ${row.provider} / ${row.model ?? ''}`);
+  if (total) out.push(`- ${describeUsage(total.usage, total.cost, undefined, 'in all')}`);
   out.push(`- started: ${new Date(row.createdAt).toISOString()}`, '');
   let text = '';
+  let turn: TurnUsage | undefined;
   const flush = (): void => {
     if (text.trim()) out.push('**Assistant:**', '', text.trim(), '');
     text = '';
@@ -66,6 +109,13 @@ export function exportSession(row: SessionRow, events: AgentEvent[], format: Exp
         break;
       case 'recovered':
         out.push(`> session recovered after an interruption`, '');
+        break;
+      case 'usage':
+        turn = addTurnUsage(turn, e);
+        break;
+      case 'turn_end':
+        if (turn) out.push(`> ${describeUsage(turn.usage, turn.cost, turn.sessionCost)}`, '');
+        turn = undefined;
         break;
       default:
         break;

@@ -7,9 +7,11 @@
 //   await chat.send('帮我提交代码');                    // resolves at the end of the turn
 //   chat.answer(approvalId, { kind: 'once' | 'always' | 'deny', message });   chat.stop();   chat.setPlanMode(true);
 import { ChatSession, type AgentHost, type SessionOptions } from './session.js';
-import { createProvider, resolveProvider, type KeyStore, type ProviderChoice, type ProviderConfig } from './providers/settings.js';
+import { createProvider, readProvidersFile, resolveProvider, type KeyStore, type ProviderChoice, type ProviderConfig } from './providers/settings.js';
+import { priceFor } from './providers/pricing.js';
 import type { ModelProvider } from './providers/types.js';
 import { exportSession, type ExportFormat } from './export.js';
+export { describeUsage, addTurnUsage, sessionUsage, type TurnUsage } from './export.js';
 import type { AgentEvent, AgentEventBody } from './types.js';
 import type { SessionRow } from '../store/session-repo.js';
 
@@ -22,6 +24,7 @@ export { resolveProvider, createProvider, readProvidersFile, writeProvidersFile,
 export type { KeyStore, ProviderChoice, ProviderConfig, ProvidersFile, UserProvider } from './providers/settings.js';
 export type { ModelProvider, ChatMessage, Usage } from './providers/types.js';
 export type { ExportFormat } from './export.js';
+export { PRICES, priceFor, costOf, formatCost, type Price } from './providers/pricing.js';
 export type { SessionRow } from '../store/session-repo.js';
 
 export interface AgentOptions extends Omit<SessionOptions, 'provider'> {
@@ -67,8 +70,18 @@ export class Agent {
 
   private sessionOptions(): SessionOptions {
     const { provider: _p, providerInstance: _i, keyStore: _k, env: _e, timeoutMs: _t, maxRetries: _r, offline: _o, ...rest } = this.opts;
-    return { ...rest, provider: this.provider };
+    return { ...rest, provider: this.provider, price: this.price };
   }
+
+  /** The model's price per million tokens, when known (providers.json's prices over the built-in table). */
+  get price() {
+    if (this.opts.price !== undefined) return this.opts.price;
+    if (this.providerConfig) return this.providerConfig.price;
+    if (!this.provider) return undefined;
+    return (this.priceCache ??= { v: priceFor(this.provider.id, this.provider.model, readProvidersFile(this.host.paths.dataDir).file.prices) }).v;
+  }
+
+  private priceCache: { v: ReturnType<typeof priceFor> } | undefined;
 
   newSession(opts: { planMode?: boolean } = {}): ChatSession {
     return ChatSession.create(this.host, { ...this.sessionOptions(), ...opts });

@@ -27,7 +27,8 @@ export interface LoadedBody {
 
 export interface PromptInput {
   workspace: string;
-  catalogEntries: CatalogEntry[];
+  /** Read only when the stable prefix is rebuilt. */
+  catalogEntries: () => CatalogEntry[];
   catalogSettings: Settings['catalog'];
   contextWindow: number;
   loaded: LoadedBody[];
@@ -43,14 +44,75 @@ export interface AssembledPrompt {
   catalog: PromptCatalog;
 }
 
-/** The skill catalog text is stable while the catalog does not change: cache it by the catalog's signature. */
-export class CatalogCache {
-  private last: { sig: string; value: PromptCatalog } | undefined;
-  get(entries: CatalogEntry[], settings: Settings['catalog'], contextWindow: number): PromptCatalog {
-    const sig = `${contextWindow}\0${settings.budgetTokens ?? ''}\0${settings.budgetFraction}\0` + entries.map((e) => `${e.manifest.name}\0${e.file}\0${e.mtimeMs}\0${e.enabled}`).join('\n');
-    if (this.last?.sig !== sig) this.last = { sig, value: buildPromptCatalog(entries, { settings: { ...settings, contextWindow } }) };
-    return this.last.value;
+/**
+ * The stable prompt prefix (instructions + budgeted skill catalog, and the tool section's token count), shared by an
+ * agent's sessions and rebuilt only when the catalog changes (`invalidate()`, wired to the catalog's change event)
+ * or its inputs do (window, budget, workspace, the set of always-loaded tools).
+ */
+export class PromptCache {
+  private generation = 0;
+  private stable: { key: string; generation: number; value: StablePrefix } | undefined;
+  private tools: { key: string; tokens: number } | undefined;
+
+  /** The catalog changed: rebuild the prefix on the next turn. */
+  invalidate(): void {
+    this.generation++;
   }
+
+  prefix(workspace: string, entries: () => CatalogEntry[], settings: Settings['catalog'], contextWindow: number): StablePrefix {
+    const key = `${workspace}\0${contextWindow}\0${settings.budgetTokens ?? ''}\0${settings.budgetFraction}`;
+    const hit = this.stable;
+    if (hit && hit.generation === this.generation && hit.key === key) return hit.value;
+    const catalog = buildPromptCatalog(entries(), { settings: { ...settings, contextWindow } });
+    const base = `${BASE_SYSTEM}\nThe open folder is ${workspace}.`;
+    const value = { base, baseTokens: countTokens(base), text: catalog.text ? `${base}\n\n${catalog.text}` : base, catalog };
+    this.stable = { key, generation: this.generation, value };
+    return value;
+  }
+
+  private readonly counts = new Map<string, number>();
+
+  /**
+   * Tokens of a per-turn part (the deferred tool names, the plan-mode note, loaded skills' text), remembered by text
+   * across sessions: a new conversation's first turn counts nothing it has counted before.
+   */
+  tokens(text: string): number {
+    if (!text) return 0;
+    let n = this.counts.get(text);
+    if (n === undefined) {
+      if (this.counts.size >= 256) this.counts.clear();
+      this.counts.set(text, (n = countTokens(text)));
+    }
+    return n;
+  }
+
+  /** Tokens of the tool section: a tool's schema is fixed for its name, so it is re-counted only when the set changes. */
+  toolTokens(tools: PromptTool[]): number {
+    const key = tools.map((x) => x.name).join('\n');
+    if (this.tools?.key !== key) this.tools = { key, tokens: countTokens(renderToolSection(tools)) };
+    return this.tools.tokens;
+  }
+}
+
+const caches = new WeakMap<object, PromptCache>();
+
+/** One prompt cache per catalog, invalidated by its change event (sessions of every agent on it share it). */
+export function promptCacheFor(catalog: { on(event: 'change', l: () => void): unknown }): PromptCache {
+  let c = caches.get(catalog);
+  if (!c) {
+    const cache = (c = new PromptCache());
+    catalog.on('change', () => cache.invalidate());
+    caches.set(catalog, cache);
+  }
+  return c;
+}
+
+export interface StablePrefix {
+  base: string;
+  baseTokens: number;
+  /** The cacheable system text: instructions + catalog. */
+  text: string;
+  catalog: PromptCatalog;
 }
 
 /** Token counts of messages, cached by identity and size (a message only grows while it streams). */
@@ -69,6 +131,7 @@ export class MessageTokens {
     this.cache.set(m, v);
     return v;
   }
+  /** Sum over a list (compaction's cut). */
   total(ms: ChatMessage[]): { history: number; observations: number } {
     let history = 0;
     let observations = 0;
@@ -79,20 +142,29 @@ export class MessageTokens {
     }
     return { history, observations };
   }
+
+  private running: { of: ChatMessage[]; upto: number; history: number; observations: number } | undefined;
+
+  /**
+   * The conversation's totals, kept as a running sum: only the last message can still grow (a streaming reply, a
+   * tool message gathering results), so everything before it is counted once. A new array (compaction) starts over.
+   */
+  conversation(ms: ChatMessage[]): { history: number; observations: number } {
+    let r = this.running;
+    if (!r || r.of !== ms || r.upto > Math.max(0, ms.length - 1)) r = this.running = { of: ms, upto: 0, history: 0, observations: 0 };
+    for (; r.upto < ms.length - 1; r.upto++) {
+      const c = this.count(ms[r.upto]!);
+      r.history += c.history;
+      r.observations += c.observations;
+    }
+    const last = ms.length ? this.count(ms[ms.length - 1]!) : { history: 0, observations: 0 };
+    return { history: r.history + last.history, observations: r.observations + last.observations };
+  }
 }
 
 /** Token counts of the prompt's other parts, remembered per slot while their text does not change. */
 export class TextTokens {
   private readonly last = new Map<string, { text: string; tokens: number }>();
-  /** Tokens of a part whose text is fully determined by `key` (rendered only when the key changes). */
-  countKeyed(slot: string, key: string, render: () => string): number {
-    const hit = this.last.get(slot);
-    if (hit && hit.text === key) return hit.tokens;
-    const tokens = countTokens(render());
-    this.last.set(slot, { text: key, tokens });
-    return tokens;
-  }
-
   count(slot: string, text: string): number {
     const hit = this.last.get(slot);
     if (hit && hit.text === text) return hit.tokens;
@@ -108,20 +180,18 @@ export function renderLoadedSkills(loaded: LoadedBody[]): string {
   return `<loaded_skills>\n${parts.join('\n')}\n</loaded_skills>`;
 }
 
-export function assemblePrompt(input: PromptInput, caches: { catalog: CatalogCache; messages: MessageTokens; text: TextTokens }): AssembledPrompt {
-  const catalog = caches.catalog.get(input.catalogEntries, input.catalogSettings, input.contextWindow);
-  const base = `${BASE_SYSTEM}\nThe open folder is ${input.workspace}.`;
-  const stable = catalog.text ? `${base}\n\n${catalog.text}` : base;
+export function assemblePrompt(input: PromptInput, caches: { prompt: PromptCache; messages: MessageTokens; text: TextTokens }): AssembledPrompt {
+  const prefix = caches.prompt.prefix(input.workspace, input.catalogEntries, input.catalogSettings, input.contextWindow);
+  const catalog = prefix.catalog;
   const skillsText = renderLoadedSkills(input.loaded);
   const deferredLine = input.deferredNames.length ? renderToolSection([], { deferredNames: input.deferredNames }) : '';
   const dynamic = [skillsText, deferredLine, input.planMode ? PLAN_MODE_NOTE : ''].filter(Boolean).join('\n\n');
-  const toolKey = input.tools.map((x) => x.name).join('\n');
-  const { history, observations } = caches.messages.total(input.messages);
+  const { history, observations } = caches.messages.conversation(input.messages);
   const t = caches.text;
-  const system = t.count('base', base) + (input.planMode ? t.count('plan', PLAN_MODE_NOTE) : 0);
+  const shared = caches.prompt;
+  const system = prefix.baseTokens + (input.planMode ? shared.tokens(PLAN_MODE_NOTE) : 0);
   const skills = t.count('skills', skillsText);
-  // A tool's schema is fixed for its name: the section is re-counted only when the set of tools changes.
-  const tools = t.countKeyed('tools', toolKey, () => renderToolSection(input.tools)) + t.count('deferred', deferredLine);
+  const tools = shared.toolTokens(input.tools) + shared.tokens(deferredLine);
   const sections: ContextSections = {
     system,
     catalog: catalog.tokens,
@@ -132,5 +202,5 @@ export function assemblePrompt(input: PromptInput, caches: { catalog: CatalogCac
     total: system + catalog.tokens + skills + tools + history + observations,
     window: input.contextWindow,
   };
-  return { request: { system: { stable, dynamic }, tools: input.tools, messages: input.messages }, sections, catalog };
+  return { request: { system: { stable: prefix.text, dynamic }, tools: input.tools, messages: input.messages }, sections, catalog };
 }

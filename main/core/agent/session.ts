@@ -8,18 +8,20 @@ import type { Store } from '../store/index.js';
 import type { Catalog } from '../skills/catalog/catalog.js';
 import type { SkillMatcher, MatchReason } from '../skills/use/matcher.js';
 import { SkillLoader, listResources } from '../skills/use/loader.js';
+import type { WorkspaceSession } from '../skills/use/session.js';
 import type { Gate } from '../policy/types.js';
-import { describeRule, generaliseRules } from '../policy/rules.js';
-import { addRule } from '../policy/rule-book.js';
+import { decisionFields } from '../policy/decision-fields.js';
+import { alwaysPreview } from '../policy/answers.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolSearchIndex } from '../tools/tool-search.js';
-import type { ApprovalRequest } from '../tools/executor.js';
+import type { ApprovalRequest, Approver, ExecutorOptions } from '../tools/executor.js';
 import type { ToolResult } from '../tools/types.js';
 import type { ModelProvider, StreamEvent, ToolCallPart, Usage } from './providers/types.js';
+import { costOf, type Price } from './providers/pricing.js';
 import { ProviderError, redact } from './providers/errors.js';
-import { applyEvent, emptyState, unresolvedCalls, type SessionState } from './state.js';
-import { assemblePrompt, CatalogCache, MessageTokens, TextTokens, type AssembledPrompt, type LoadedBody } from './prompt.js';
-import { sessionTools, type SessionTools } from './session-tools.js';
+import { applyEvent, emptyState, titleOf, unresolvedCalls, type SessionState } from './state.js';
+import { assemblePrompt, MessageTokens, promptCacheFor, TextTokens, type AssembledPrompt, type LoadedBody, type PromptCache } from './prompt.js';
+import { planModeGate, SKILL_SCHEMA } from './session-tools.js';
 import { compactionBoundary, summarize } from './compaction.js';
 import type {
   AgentEvent, AgentEventBody, AgentListener, ApprovalAnswer, ContextSections, PendingApproval, ProjectionEntry, SkillLoadReason, TurnEndReason,
@@ -34,13 +36,20 @@ export interface AgentHost {
   readonly gate: Gate;
   readonly paths: KnackPaths;
   matcher(): SkillMatcher;
-  /** The workspace's tools (registry with deferral, the deferred-tool index); the session views them through its own overlay. */
+  /** The workspace's tools (registry with deferral, the deferred-tool index). */
   toolbox(): Promise<{ registry: ToolRegistry; index: ToolSearchIndex }>;
+  /**
+   * A conversation over the workspace (KnackWorkspace.newSession): its own skill loader (what the gate sees as the
+   * model's active skills), discovered tools, and one executor whose "always" answers go to the workspace's rule store.
+   */
+  newSession(opts: { approver?: Approver; onDecision?: ExecutorOptions['onDecision']; gate?: Gate }): Promise<WorkspaceSession>;
 }
 
 export interface SessionOptions {
   /** No provider: the offline inspector (matching, loading and prompt assembly without a model). */
   provider?: ModelProvider | undefined;
+  /** The model's price (providers/pricing.ts): usage events carry a cost only when it is known. */
+  price?: Price | undefined;
   /** Model calls per user turn before the turn stops (default 25). */
   maxSteps?: number;
   /** Reply budget per model call (default 8192). */
@@ -87,14 +96,15 @@ function addUsage(a: Usage, b: Usage): Usage {
 export class ChatSession {
   private readonly state: SessionState = emptyState();
   private readonly listeners = new Set<AgentListener>();
-  private readonly loader: SkillLoader;
   private readonly bodies = new Map<string, LoadedBody>();
-  private readonly catalogCache = new CatalogCache();
+  private readonly promptCache: PromptCache;
   private readonly messageTokens = new MessageTokens();
   private readonly textTokens = new TextTokens();
   private readonly waiters = new Map<string, { resolve: (a: ApprovalAnswer) => void; req: ApprovalRequest }>();
   private readonly preAnswered = new Map<string, ApprovalAnswer>();
-  private tools: SessionTools | undefined;
+  private tools: Promise<WorkspaceSession> | undefined;
+  private workspaceSession: WorkspaceSession | undefined;
+  private bootLoader: SkillLoader | undefined;
   private abort: AbortController | undefined;
   private running: Promise<TurnResult> | undefined;
   private currentCall: ToolCallPart | undefined;
@@ -111,7 +121,7 @@ export class ChatSession {
     readonly id: string,
     private readonly opts: SessionOptions,
   ) {
-    this.loader = new SkillLoader((n) => host.catalog.get(n));
+    this.promptCache = promptCacheFor(host.catalog);
   }
 
   /** Start a new session (recorded in the store). */
@@ -183,6 +193,11 @@ export class ChatSession {
     return { ...this.state.usage };
   }
 
+  /** What the session has cost so far in USD; undefined when the model's price is unknown. */
+  cost(): number | undefined {
+    return this.state.cost;
+  }
+
   /** Token counts per section of the next prompt. */
   async contextSections(): Promise<ContextSections> {
     return (await this.assemble()).sections;
@@ -195,7 +210,7 @@ export class ChatSession {
     for (const s of this.state.loaded.values()) out.push({ kind: 'skill', name: s.name, tier: s.tier, version: s.version, reason: `${s.reason}: ${s.why}`, tokens: s.tokens });
     for (const r of this.state.resources) out.push({ kind: 'resource', name: r.skill, path: r.path, reason: 'read by the model', tokens: r.tokens });
     const tools = await this.toolsReady();
-    for (const t of tools.session.visibleTools()) {
+    for (const t of tools.tools.visibleTools()) {
       const found = this.state.discovered.includes(t.def.name);
       out.push({ kind: 'tool', name: t.def.name, reason: found ? 'found with ToolSearch' : 'always loaded', tokens: 0 });
     }
@@ -217,6 +232,7 @@ export class ChatSession {
       this.preAnswered.clear();
       this.closeUnresolved('not run: the user sent a new message instead');
       this.record({ type: 'user_message', text }, true);
+      await this.toolsReady();
       this.autoLoad(text);
       if (!this.opts.provider) {
         this.record({ type: 'context', sections: (await this.assemble()).sections });
@@ -250,7 +266,8 @@ export class ChatSession {
     if (!pending) return false;
     const w = this.waiters.get(approvalId);
     let rules: string[] | undefined;
-    if (answer.kind === 'always' && w) rules = this.storeAlways(w.req);
+    // What the executor stores for "always" as it resumes (the preview shown with the request).
+    if (answer.kind === 'always') rules = pending.alwaysPreview;
     this.record({
       type: 'approval_answered',
       approvalId,
@@ -274,15 +291,18 @@ export class ChatSession {
   }
 
   /** Load a skill by hand (`/load NAME`), with its dependencies. */
-  loadSkill(name: string): { ok: true; loaded: string[] } | { ok: false; message: string } {
+  async loadSkill(name: string): Promise<{ ok: true; loaded: string[] } | { ok: false; message: string }> {
+    await this.toolsReady();
     const r = this.loadInto(name, 'user', 'loaded by the user');
     return r.ok ? { ok: true, loaded: r.loaded } : { ok: false, message: r.message };
   }
 
-  unloadSkill(name: string): boolean {
+  async unloadSkill(name: string): Promise<boolean> {
+    const ws = await this.toolsReady();
     const s = this.state.loaded.get(key(name));
     if (!s) return false;
     this.bodies.delete(key(name));
+    ws.loader.unload(s.name);
     this.record({ type: 'skill_unloaded', name: s.name, reason: 'unloaded by the user' });
     return true;
   }
@@ -295,7 +315,7 @@ export class ChatSession {
     const tools = await this.toolsReady();
     this.currentCall = { id: `user-${randomUUID().slice(0, 8)}`, name, arguments: JSON.stringify(args) };
     try {
-      return await tools.session.call(name, args, { workspace: this.host.workspace, actor: { kind: 'user' } });
+      return await tools.tools.call(name, args, { workspace: this.host.workspace, actor: { kind: 'user' } });
     } finally {
       this.currentCall = undefined;
     }
@@ -305,8 +325,8 @@ export class ChatSession {
   async toolList(): Promise<{ visible: { name: string; summary: string; discovered: boolean }[]; deferred: string[] }> {
     const tools = await this.toolsReady();
     return {
-      visible: tools.session.visibleTools().map((t) => ({ name: t.def.name, summary: t.def.summary, discovered: this.state.discovered.includes(t.def.name) })),
-      deferred: tools.session.hiddenTools().map((t) => t.def.name),
+      visible: tools.tools.visibleTools().map((t) => ({ name: t.def.name, summary: t.def.summary, discovered: this.state.discovered.includes(t.def.name) })),
+      deferred: tools.tools.hiddenTools().map((t) => t.def.name),
     };
   }
 
@@ -391,6 +411,7 @@ export class ChatSession {
     const prompt = (await this.maybeCompact(signal)) ?? (await this.assemble());
     this.record({ type: 'context', sections: prompt.sections });
     this.record({ type: 'assistant_start', step, provider: provider.id, model: provider.model });
+    this.lastFlush = -Infinity;
     let stop = 'end_turn';
     for await (const ev of provider.stream({ ...prompt.request, maxTokens: this.opts.maxTokens ?? 8192, signal }) as AsyncIterable<StreamEvent>) {
       switch (ev.type) {
@@ -411,7 +432,11 @@ export class ChatSession {
           break;
         }
         case 'usage':
-          this.record({ type: 'usage', usage: ev.usage, total: addUsage(this.state.usage, ev.usage) });
+        {
+          const cost = costOf(ev.usage, this.opts.price);
+          const totalCost = cost !== undefined && this.state.cost !== undefined ? this.state.cost + cost : undefined;
+          this.record({ type: 'usage', usage: ev.usage, total: addUsage(this.state.usage, ev.usage), ...(cost !== undefined ? { cost } : {}), ...(totalCost !== undefined ? { totalCost } : {}) });
+        }
           break;
         case 'stop':
           stop = ev.raw;
@@ -433,25 +458,33 @@ export class ChatSession {
       return;
     }
     const tools = await this.toolsReady();
-    const discoveredBefore = new Set(tools.session.discoveredNames());
+    const discoveredBefore = new Set(tools.tools.discoveredNames());
+    const loadsBefore = tools.loader.projection().length;
     this.currentCall = call;
     this.denyMessage = undefined;
     let result: ToolResult;
     try {
-      result = await tools.session.call(call.name, args, {
-        workspace: this.host.workspace,
-        actor: { kind: 'agent', activeSkills: [...this.state.loaded.values()].map((s) => s.name) },
-        signal,
-      });
+      // The Skill tool is answered here for a name the catalog does not have: its schema's enum of every skill
+      // would otherwise come back as the error (thousands of names with a large catalog).
+      const skillName = call.name === 'Skill' && args && typeof args === 'object' ? (args as { name?: unknown }).name : undefined;
+      const entry = typeof skillName === 'string' ? this.host.catalog.get(skillName) : undefined;
+      if (call.name === 'Skill' && (!entry || !entry.enabled)) {
+        result = { ok: false, error: { code: entry ? 'skill.disabled' : 'skill.not_found', message: entry ? `skill "${entry.manifest.name}" is disabled in this workspace` : `no skill named "${String(skillName ?? '')}": find skills with SkillSearch` } };
+      } else {
+        // The model acts as the workspace session's actor: the skills this conversation has loaded, as the gate sees them.
+        const callArgs = entry ? { ...(args as object), name: entry.manifest.name } : args; // the catalog's spelling
+        result = await tools.call(call.name, callArgs, signal);
+      }
     } finally {
       this.currentCall = undefined;
     }
+    if (tools.loader.projection().length > loadsBefore) result = this.modelLoaded(tools, loadsBefore, result);
     if (!result.ok && result.error.code === 'tool.declined' && this.denyMessage) {
       result = { ok: false, error: { ...result.error, message: `${result.error.message}. The user says: ${this.denyMessage}` } };
     }
     this.turn.toolCalls++;
     if (result.ok) this.turn.tools.push(call.name === 'DeferExecuteTool' && args && typeof args === 'object' ? String((args as { name?: unknown }).name) : call.name);
-    const found = tools.session.discoveredNames().filter((n) => !discoveredBefore.has(n));
+    const found = tools.tools.discoveredNames().filter((n) => !discoveredBefore.has(n));
     if (found.length) this.record({ type: 'tools_discovered', names: found, via: call.name });
     if (result.ok && call.name === 'read_skill_resource') {
       const c = result.content as { skill?: string; path?: string; tokens?: number };
@@ -485,28 +518,29 @@ export class ChatSession {
 
   // ---- approvals ----
 
-  private async approve(req: ApprovalRequest): Promise<boolean> {
+  /** The executor asks here; an "always" is stored by the executor in the workspace's rule store (what `knack policy` lists). */
+  private async approve(req: ApprovalRequest): Promise<ApprovalAnswer> {
     const call = this.currentCall;
     const callId = call?.id ?? '';
-    this.record({ type: 'gate_decision', callId, tool: req.tool, verdict: 'ask', reason: req.reason });
+    const fields = decisionFields(req.decision);
+    this.record({ type: 'gate_decision', callId, tool: req.tool, verdict: 'ask', reason: req.reason, ...fields });
     let answer = this.preAnswered.get(callId);
     if (answer) {
       this.preAnswered.delete(callId);
-      if (answer.kind === 'always') this.storeAlways(req);
     } else if (this.opts.autoApprove) {
       answer = { kind: 'once' };
       const approvalId = randomUUID().slice(0, 8);
-      this.record({ type: 'approval_requested', approvalId, callId, tool: req.tool, args: req.args, reason: req.reason, activeSkills: this.activeSkills(), alwaysPreview: this.preview(req) });
+      this.record({ type: 'approval_requested', approvalId, callId, tool: req.tool, args: req.args, reason: req.reason, activeSkills: this.activeSkills(), alwaysPreview: this.preview(req), ...(Object.keys(fields).length ? { decision: fields } : {}) });
       this.record({ type: 'approval_answered', approvalId, answer: 'once', message: 'approved by --yes' });
     } else {
       const approvalId = randomUUID().slice(0, 8);
       answer = await new Promise<ApprovalAnswer>((resolve) => {
         this.waiters.set(approvalId, { resolve, req });
-        this.record({ type: 'approval_requested', approvalId, callId, tool: req.tool, args: req.args, reason: req.reason, activeSkills: this.activeSkills(), alwaysPreview: this.preview(req) });
+        this.record({ type: 'approval_requested', approvalId, callId, tool: req.tool, args: req.args, reason: req.reason, activeSkills: this.activeSkills(), alwaysPreview: this.preview(req), ...(Object.keys(fields).length ? { decision: fields } : {}) });
       });
     }
     if (answer.kind === 'deny') this.denyMessage = answer.message;
-    return answer.kind !== 'deny';
+    return answer;
   }
 
   private activeSkills(): string[] {
@@ -514,12 +548,9 @@ export class ChatSession {
   }
 
   private preview(req: ApprovalRequest): string[] {
-    return generaliseRules({ tool: req.tool, args: req.args, access: req.access }, this.host.workspace, 'allow').map(describeRule);
+    return alwaysPreview({ tool: req.tool, args: req.args, access: req.access }, req.actor, this.host.workspace, req.decision);
   }
 
-  private storeAlways(req: ApprovalRequest): string[] {
-    return generaliseRules({ tool: req.tool, args: req.args, access: req.access }, this.host.workspace, 'allow').map((r) => describeRule(addRule(this.store.policy, r).rule));
-  }
 
   // ---- skills ----
 
@@ -539,7 +570,7 @@ export class ChatSession {
   }
 
   private loadInto(name: string, reason: SkillLoadReason, why: string): { ok: true; loaded: string[]; bodies: LoadedBody[] } | { ok: false; message: string; code: string } {
-    const r = this.loader.load(name, reason === 'recovered' ? 'user' : reason);
+    const r = this.loaderOf().load(name, reason === 'recovered' ? 'user' : reason);
     if (!r.ok) return { ok: false, message: r.error.message, code: r.error.code };
     const loaded: string[] = [];
     for (const s of r.value) {
@@ -564,47 +595,85 @@ export class ChatSession {
     return { ok: true, loaded, bodies: r.value.map((s) => ({ name: s.name, tier: s.tier, body: s.body })) };
   }
 
-  private async modelLoadsSkill(name: string): Promise<ToolResult> {
-    const r = this.loadInto(name, 'model', 'the model asked for it');
-    if (!r.ok) return { ok: false, error: { code: r.code, message: r.code === 'skill.not_found' ? `${r.message}: find skills with SkillSearch` : r.message } };
+  /**
+   * The model loaded skills through the workspace session's Skill tool (or DeferExecuteTool): record each load with
+   * its projection, keep the bodies for <loaded_skills>, and answer with a note instead of the instructions (they are
+   * in the system prompt, where compaction never drops them).
+   */
+  private modelLoaded(ws: WorkspaceSession, from: number, result: ToolResult): ToolResult {
+    const bodies = new Map<string, string>();
+    if (result.ok) {
+      const c = result.content as { skills?: { name?: unknown; instructions?: unknown }[] } | undefined;
+      for (const sk of Array.isArray(c?.skills) ? c.skills : []) if (typeof sk.name === 'string' && typeof sk.instructions === 'string') bodies.set(key(sk.name), sk.instructions);
+    }
+    const loaded: string[] = [];
+    for (const rec of ws.loader.projection().slice(from)) {
+      if (rec.kind !== 'skill') continue;
+      const body = bodies.get(key(rec.skill));
+      if (body === undefined) continue;
+      this.bodies.set(key(rec.skill), { name: rec.skill, tier: rec.tier, body });
+      const isDep = rec.reason === 'dependency';
+      this.record({
+        type: 'skill_loaded', name: rec.skill, tier: rec.tier, version: rec.version,
+        reason: isDep ? 'dependency' : 'model', why: isDep ? `needed by ${rec.requiredBy}` : 'the model asked for it', tokens: rec.tokens,
+        ...(rec.requiredBy ? { requiredBy: rec.requiredBy } : {}),
+      });
+      loaded.push(rec.skill);
+    }
+    if (!result.ok || !loaded.length) return result;
     return {
       ok: true,
       content: {
-        loaded: r.bodies.map((b) => b.name),
+        loaded,
         note: 'The instructions are now in the system prompt under <loaded_skills>; follow them.',
-        resources: Object.fromEntries(r.bodies.map((b) => [b.name, listResources(this.host.catalog.get(b.name)?.realDir ?? '')])),
+        resources: Object.fromEntries(loaded.map((n) => [n, listResources(this.host.catalog.get(n)?.realDir ?? '')])),
       },
     };
   }
 
   // ---- prompt, compaction ----
 
-  private async toolsReady(): Promise<SessionTools> {
-    if (this.tools) return this.tools;
-    const box = await this.host.toolbox();
-    this.tools ??= sessionTools({
-      registry: box.registry,
-      index: box.index,
-      gate: this.host.gate,
-      // The session stores an "always" itself (storeAlways); the executor is told to run the call once.
-      approver: async (req) => ((await this.approve(req)) ? 'once' : 'deny'),
-      planMode: () => this.state.planMode,
-      onDecision: (tool, d) => this.record({ type: 'gate_decision', callId: this.currentCall?.id ?? '', tool, verdict: d.verdict, reason: d.reason, ...(d.ruleId ? { ruleId: d.ruleId } : {}) }),
-      loadSkill: (name) => this.modelLoadsSkill(name),
-    });
-    this.tools.session.discover(this.state.discovered);
+  /** The workspace session this chat runs on (opened on first use; it needs the tool box). */
+  private toolsReady(): Promise<WorkspaceSession> {
+    this.tools ??= (async () => {
+      const box = await this.host.toolbox();
+      const ws = await this.host.newSession({
+        // Plan mode is a read-only ceiling over the workspace gate.
+        gate: planModeGate(this.host.gate, box.registry, () => this.state.planMode),
+        approver: async (req) => (await this.approve(req)).kind,
+        onDecision: (call, d) => {
+          if (d.verdict !== 'ask') this.record({ type: 'gate_decision', callId: this.currentCall?.id ?? '', tool: call.tool, verdict: d.verdict, reason: d.reason, ...decisionFields(d) });
+        },
+      });
+      ws.tools.discover(this.state.discovered);
+      const have = new Set(ws.loader.loadedSkills());
+      for (const sk of this.state.loaded.values()) if (!have.has(key(sk.name))) ws.loader.load(sk.name, sk.reason === 'model' ? 'model' : 'user');
+      this.workspaceSession = ws;
+      this.bootLoader = undefined;
+      return ws;
+    })();
     return this.tools;
+  }
+
+  /**
+   * The loader skills go into: the workspace session's (what the gate sees as the model's active skills). Reopening a
+   * session reads its skills before that session exists (open() is synchronous); toolsReady() then loads them into it.
+   */
+  private loaderOf(): SkillLoader {
+    if (this.workspaceSession) return this.workspaceSession.loader;
+    return (this.bootLoader ??= new SkillLoader((n) => this.host.catalog.get(n)));
   }
 
   private async assemble(): Promise<AssembledPrompt> {
     const tools = await this.toolsReady();
-    const visible = tools.session.visibleTools().map((t) => ({ name: t.def.name, description: t.def.description, inputSchema: t.def.inputSchema }));
-    const deferredNames = tools.session.hiddenTools().map((t) => t.def.name);
+    // Skill's schema without the enum of every skill name (the catalog lists them; ~8,000 tokens with 1,700 skills).
+    const visible = tools.tools.visibleTools().map((t) => ({ name: t.def.name, description: t.def.description, inputSchema: t.def.name === 'Skill' ? SKILL_SCHEMA : t.def.inputSchema }));
+    const deferredNames = tools.tools.hiddenTools().map((t) => t.def.name);
     const loaded = [...this.state.loaded.keys()].map((k) => this.bodies.get(k)).filter((b): b is LoadedBody => b !== undefined);
     return assemblePrompt(
       {
         workspace: this.host.workspace,
-        catalogEntries: this.host.catalog.enabled(),
+        catalogEntries: () => this.host.catalog.enabled(),
         catalogSettings: this.host.settings.catalog,
         contextWindow: this.opts.provider?.contextWindow ?? this.host.settings.catalog.contextWindow,
         loaded,
@@ -613,7 +682,7 @@ export class ChatSession {
         planMode: this.state.planMode,
         messages: this.state.messages,
       },
-      { catalog: this.catalogCache, messages: this.messageTokens, text: this.textTokens },
+      { prompt: this.promptCache, messages: this.messageTokens, text: this.textTokens },
     );
   }
 
@@ -634,6 +703,7 @@ export class ChatSession {
 
   // ---- recording ----
 
+  /** Deltas are coalesced (one event per 25 ms); the first of each reply is committed and shown at once. */
   private textDelta(text: string): void {
     this.pendingText += text;
     const now = performance.now();
@@ -659,9 +729,10 @@ export class ChatSession {
 
   private commit(body: AgentEventBody, touch = false): AgentEvent {
     const at = Date.now();
-    const seq = this.store.sessions.append(this.id, body.type, body as unknown as Record<string, unknown>, { at, touch });
+    // The first message names the session: its title is written in the same transaction as the event.
+    const title = body.type === 'user_message' && !this.state.title ? titleOf(body.text) : undefined;
+    const seq = this.store.sessions.append(this.id, body.type, body as unknown as Record<string, unknown>, { at, touch, ...(title ? { title } : {}) });
     applyEvent(this.state, body);
-    if (body.type === 'user_message' && this.state.messages.filter((m) => m.role === 'user').length === 1) this.store.sessions.update(this.id, { title: this.state.title });
     const ev = { ...body, seq, at, sessionId: this.id } as AgentEvent;
     for (const l of this.listeners) {
       try {

@@ -26,6 +26,8 @@ export interface SessionState {
   /** A user turn is open (user_message without turn_end). */
   turnOpen: boolean;
   usage: Usage;
+  /** Session cost in USD; undefined once a call could not be priced. */
+  cost: number | undefined;
   lastContext?: ContextSections;
   compactions: { summary: string; compactedMessages: number }[];
   resources: { skill: string; path: string; tokens: number }[];
@@ -42,10 +44,16 @@ export function emptyState(): SessionState {
     streaming: false,
     turnOpen: false,
     usage: emptyUsage(),
+    cost: 0,
     compactions: [],
     resources: [],
     title: '',
   };
+}
+
+/** A session's title: its first message on one line, at most 80 characters. */
+export function titleOf(text: string): string {
+  return text.replace(/\s+/g, ' ').trim().slice(0, 80);
 }
 
 export const SUMMARY_PREFIX = '[Summary of the earlier conversation, written when it was compacted]\n';
@@ -63,7 +71,7 @@ export function applyEvent(s: SessionState, e: AgentEventBody): void {
     case 'user_message':
       s.messages.push({ role: 'user', text: e.text });
       s.turnOpen = true;
-      if (!s.title) s.title = e.text.replace(/\s+/g, ' ').trim().slice(0, 80);
+      if (!s.title) s.title = titleOf(e.text);
       break;
     case 'assistant_start':
       s.messages.push({ role: 'assistant', text: '', toolCalls: [] });
@@ -118,6 +126,7 @@ export function applyEvent(s: SessionState, e: AgentEventBody): void {
       break;
     case 'usage':
       s.usage = { ...e.total };
+      s.cost = e.totalCost;
       break;
     case 'context':
       s.lastContext = e.sections;

@@ -2,6 +2,7 @@
 // requests and answers, context sections and the projection. The UI, the CLI and serve mode consume these.
 import type { Usage } from './providers/types.js';
 import type { Tier } from '../skills/format/types.js';
+import type { DecisionFields } from '../policy/decision-fields.js';
 
 export type { Usage };
 
@@ -52,7 +53,7 @@ export type AgentEventBody =
   | { type: 'text_delta'; text: string }
   | { type: 'tool_call_started'; callId: string; name: string }
   | { type: 'tool_call'; callId: string; name: string; arguments: string; args?: unknown }
-  | { type: 'gate_decision'; callId: string; tool: string; verdict: 'allow' | 'ask' | 'deny'; reason: string; ruleId?: string }
+  | ({ type: 'gate_decision'; callId: string; tool: string; verdict: 'allow' | 'ask' | 'deny'; reason: string } & DecisionFields)
   | {
       type: 'approval_requested';
       approvalId: string;
@@ -65,11 +66,14 @@ export type AgentEventBody =
       activeSkills: string[];
       /** What "always allow" would store, one rule per line, shown before saving. */
       alwaysPreview: string[];
+      /** The gate's decision fields: the rule that asked and its scope, the acting skill, the real paths checked. */
+      decision?: DecisionFields;
     }
   | { type: 'approval_answered'; approvalId: string; answer: ApprovalAnswerKind; message?: string; rules?: string[] }
   | { type: 'tool_result'; callId: string; name: string; ok: boolean; content: string; code?: string; durationMs: number }
   | { type: 'assistant_end'; stopReason: string; interrupted?: boolean }
-  | { type: 'usage'; usage: Usage; total: Usage }
+  /** `cost`: this call in USD; `totalCost`: the session so far — each absent when it cannot be priced (no guesses). */
+  | { type: 'usage'; usage: Usage; total: Usage; cost?: number; totalCost?: number }
   | { type: 'context'; sections: ContextSections }
   | { type: 'compaction'; summary: string; compactedMessages: number; tokensBefore: number; tokensAfter: number }
   | { type: 'plan_mode'; on: boolean }

@@ -2,7 +2,7 @@
 // prefix, never a pile of one-offs); `once`/`deny` decide this call only. The tool pipeline and the app's approvals use it.
 import type { PolicyRepo, Rule } from '../store/policy-repo.js';
 import type { Actor, Decision, ToolCall } from './types.js';
-import { generaliseRules, skillScopeKey } from './rules.js';
+import { describeRule, generaliseRules, loadedScopeKey, skillScopeKey } from './rules.js';
 import { addRule } from './rule-book.js';
 
 /** How the user answered a tool call the gate marked `ask`. */
@@ -17,10 +17,29 @@ export function recordAnswer(
 ): { allowed: boolean; rules: Rule[] } {
   const allowed = answer === 'once' || answer === 'always';
   if ((answer !== 'always' && answer !== 'never') || !rules) return { allowed, rules: [] };
-  // A skill's rule binds to the identity the gate reported (tier + real folder + hash); without it, nothing reusable
-  // is stored (a name alone would be inherited by a look-alike skill).
-  if (actor.kind === 'skill' && !decision?.skill) return { allowed, rules: [] };
-  const skill = actor.kind === 'skill' && decision?.skill ? skillScopeKey(decision.skill) : undefined;
+  const scope = answerScope(actor, decision);
+  if (!scope.ok) return { allowed, rules: [] };
+  const skill = scope.skill;
   const stored = generaliseRules(call, workspace, answer === 'always' ? 'allow' : 'deny', skill).map((r) => addRule(rules, r).rule);
   return { allowed, rules: stored };
+}
+
+/**
+ * The skill scope an "always"/"never" is stored with: a skill's script → that skill's identity (tier, real folder,
+ * content hash) as the gate reported it; the agent with skills loaded → `loaded:` those identities (the rule holds
+ * while they are loaded, with that content); else none. ok = false: nothing reusable can be stored (the identity is
+ * unknown, and a name alone would be inherited by a look-alike skill).
+ */
+export function answerScope(actor: Actor, decision?: Decision): { ok: boolean; skill?: string } {
+  if (actor.kind === 'skill') return decision?.skill ? { ok: true, skill: skillScopeKey(decision.skill) } : { ok: false };
+  if (actor.kind === 'agent' && actor.activeSkills.length) {
+    return decision?.loaded?.length ? { ok: true, skill: loadedScopeKey(decision.loaded) } : { ok: false };
+  }
+  return { ok: true };
+}
+
+/** What "always" would store for this call, described (shown before the user picks it). */
+export function alwaysPreview(call: ToolCall, actor: Actor, workspace: string, decision?: Decision): string[] {
+  const scope = answerScope(actor, decision);
+  return scope.ok ? generaliseRules(call, workspace, 'allow', scope.skill).map(describeRule) : [];
 }

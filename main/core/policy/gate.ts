@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { resolvePaths, type KnackPaths } from '../config/paths.js';
 import { globMatcher, matchesAny } from '../base/glob.js';
 import type { Rule } from '../store/policy-repo.js';
-import { categoryOf, commandSegments, describeRule, evaluateRules } from './rules.js';
+import { categoryOf, commandSegments, describeRule, describeSkillScope, evaluateRules } from './rules.js';
 import { parseCommandLine, ruleWords } from './shell.js';
 import { describeInternal, internalKind, normalizeHost } from './hosts.js';
 
@@ -39,6 +39,12 @@ export interface GateOptions {
   rules: () => Rule[];
   /** Look a skill up by name (undefined when unknown). */
   skill: (name: string) => SkillPolicy | undefined;
+  /**
+   * A skill's content hash as it is now, for skills whose policy carries none; asked only when a rule scoped to a skill
+   * or an answer needs it (the catalog's gate: the reviewed hash while the folder's files are unchanged since the
+   * review, else undefined — then rules bound to a content hash do not apply).
+   */
+  contentHash?: (sp: SkillPolicy) => string | undefined;
   /** Workspace-relative globs whose writes always ask (they change what the agent may do). */
   protectedWrites?: string[];
   /**
@@ -90,7 +96,7 @@ export const HARNESS_TOOLS = toolsWhere((s) => s.harness === true);
 /** The rule part of a decision: its id, its description and its scope (workspace, skill). */
 function ruleFields(rule?: Rule): Partial<Decision> {
   if (!rule) return {};
-  const scope = [rule.workspace !== undefined ? `workspace ${rule.workspace}` : 'every workspace', ...(rule.skill !== undefined ? [`skill ${rule.skill}`] : [])].join(', ');
+  const scope = [rule.workspace !== undefined ? `workspace ${rule.workspace}` : 'every workspace', ...(rule.skill !== undefined ? [describeSkillScope(rule.skill)] : [])].join(', ');
   return { ruleId: rule.id, rule: describeRule(rule), scope };
 }
 const deny = (reason: string, rule?: Rule): Decision => ({ verdict: 'deny', reason, ...ruleFields(rule) });
@@ -182,6 +188,31 @@ export function createGate(opts: GateOptions): Gate {
 
   /** The real paths the current call was judged on (decide is synchronous: one call at a time). */
   let checked: Decision['paths'];
+  /** Content hashes computed during the current call (each skill's at most once per call). */
+  let hashes = new Map<SkillPolicy, string | undefined>();
+
+  /**
+   * A skill's full identity, content hash included (computed now when the policy does not carry one). `claimed`: the
+   * identity a script was started as; when its hash differs from the content now, the content is not known to be
+   * either, so hash-bound rules do not apply.
+   */
+  function fullIdentity(sp: SkillPolicy, claimed?: SkillIdentity): SkillIdentity {
+    let hash = sp.hash;
+    if (hash === undefined && opts.contentHash) {
+      if (!hashes.has(sp)) hashes.set(sp, opts.contentHash(sp));
+      hash = hashes.get(sp);
+    }
+    if (claimed?.hash !== undefined && claimed.hash !== hash) hash = undefined;
+    const { hash: _drop, ...rest } = identityOf(sp);
+    void _drop;
+    return hash ? { ...rest, hash } : rest;
+  }
+
+  /** The identities of the skills the agent has loaded (those the gate knows). */
+  function loadedIdentities(actor: Actor): SkillIdentity[] {
+    if (actor.kind !== 'agent') return [];
+    return actor.activeSkills.map((n) => opts.skill(n)).filter((s): s is SkillPolicy => s !== undefined).map((s) => fullIdentity(s));
+  }
 
   function decide(call: ToolCall, actor: Actor): Decision {
     const bad = malformed(call);
@@ -217,6 +248,10 @@ export function createGate(opts: GateOptions): Gate {
     if (actor.kind === 'skill') {
       const sp = opts.skill(actor.skill);
       if (!sp) return deny(`unknown skill "${actor.skill}": its permissions cannot be checked`);
+      const started = actor.identity;
+      if (started && (realRoot(started.dir) !== sp.dir || (started.tier !== undefined && sp.tier !== undefined && started.tier !== sp.tier))) {
+        return deny(`the script was started as skill "${displaySafe(started.name)}" from ${displaySafe(started.dir)}${started.tier ? ` (${started.tier} tier)` : ''}, but that name now stands for ${displaySafe(sp.dir)}${sp.tier ? ` (${sp.tier} tier)` : ''}: a script keeps the identity it was started with`);
+      }
       acting = [sp];
     } else if (actor.kind === 'agent') {
       acting = actor.activeSkills.map((n) => opts.skill(n)).filter((s): s is SkillPolicy => s !== undefined && s.permissions.declared !== 'none');
@@ -228,9 +263,13 @@ export function createGate(opts: GateOptions): Gate {
       if (problem) return deny(`${problem}; ${actor.kind === 'agent' ? 'while it is loaded, the agent stays inside its manifest' : 'a skill gets only what it declared'}`);
     }
 
-    const m = evaluateRules(opts.rules(), call, {
+    const rules = opts.rules();
+    // Content hashes are computed only when some rule is scoped to a skill (they cost a look at the skill's files).
+    const scoped = rules.some((r) => r.skill !== undefined);
+    const m = evaluateRules(rules, call, {
       workspace: ceiling.workspace,
-      ...(actor.kind === 'skill' && acting[0] ? { skill: identityOf(acting[0]) } : {}),
+      ...(actor.kind === 'skill' && acting[0] ? { skill: scoped ? fullIdentity(acting[0], actor.identity) : identityOf(acting[0]) } : {}),
+      ...(actor.kind === 'agent' && scoped ? { loaded: loadedIdentities(actor) } : {}),
       realPaths: [...reads, ...writes].map((r) => r.real),
     });
     if (m?.effect === 'deny') return deny(`your rule "${describeRule(m.rule)}" denies this`, m.rule);
@@ -268,15 +307,18 @@ export function createGate(opts: GateOptions): Gate {
     authorize(call: ToolCall, actor: Actor): Decision {
       let d: Decision;
       checked = undefined;
+      hashes = new Map();
       try {
         d = decide(call, actor);
         if (checked && d.verdict !== 'deny') d.paths = checked;
+        // The acting skill by identity; for an ask with its content hash, so that "always" binds to this content.
+        if (actor?.kind === 'skill' && !d.skill) {
+          const sp = opts.skill(actor.skill);
+          if (sp) d.skill = d.verdict === 'ask' ? fullIdentity(sp, actor.identity) : identityOf(sp);
+        }
+        if (actor?.kind === 'agent' && d.verdict === 'ask' && actor.activeSkills.length) d.loaded = loadedIdentities(actor);
       } catch (e) {
         d = deny(`refused: the call could not be checked (${displaySafe((e as Error).message ?? String(e))})`);
-      }
-      if (actor?.kind === 'skill' && !d.skill) {
-        const sp = opts.skill(actor.skill);
-        if (sp) d.skill = identityOf(sp);
       }
       return d;
     },

@@ -47,23 +47,89 @@ export function hasHiddenEffects(cmd: string): boolean {
   return hiddenEffects(cmd) !== undefined;
 }
 
-/** The stored scope of a rule made for one skill: `name@tier:/real/dir`, plus `#hash` when the content is known. */
+/** The stored scope of a rule made for one skill's scripts: `name@tier:/real/dir`, plus `#hash` when the content is known. */
 export function skillScopeKey(id: SkillIdentity): string {
   return `${id.name}@${id.tier ?? '?'}:${id.dir}${id.hash ? `#${id.hash}` : ''}`;
 }
 
-const SCOPE_RE = /^([^@]+)@([^:]*):(.+?)(?:#([0-9a-f]{8,128}))?$/;
+/**
+ * The scope of an "always" answered while the agent had skills loaded: the agent's calls while every one of these
+ * (same tier, folder and content) is loaded. `loaded:` + one skillScopeKey per line.
+ */
+export const LOADED_PREFIX = 'loaded:';
+
+export function loadedScopeKey(ids: SkillIdentity[]): string {
+  return LOADED_PREFIX + [...new Set(ids.map(skillScopeKey))].sort().join('\n');
+}
+
+const SCOPE_RE = /^([^@\n]+)@([^:\n]*):([^\n]+?)(?:#([0-9a-f]{8,128}))?$/;
 const sameName = (a: string, b: string): boolean => a.normalize('NFKC').toLowerCase() === b.normalize('NFKC').toLowerCase();
 
-/** Does a rule's skill scope name this acting skill? By identity (tier, real folder, hash), never by name alone. */
+/** A stored skill scope read back: a bare name (rules from before identities), one skill's identity, or loaded skills. */
+export type SkillScope =
+  | { kind: 'name'; name: string }
+  | { kind: 'skill'; id: SkillIdentity }
+  | { kind: 'loaded'; ids: SkillIdentity[] }
+  | { kind: 'unreadable'; text: string };
+
+function parseKey(key: string): SkillIdentity | undefined {
+  const m = SCOPE_RE.exec(key);
+  if (!m) return undefined;
+  const [, name = '', tier = '', dir = '', hash] = m;
+  return { name, dir, ...(tier !== '?' && tier !== '' ? { tier } : {}), ...(hash ? { hash } : {}) };
+}
+
+export function parseSkillScope(scope: string): SkillScope {
+  if (scope.startsWith(LOADED_PREFIX)) {
+    const ids = scope.slice(LOADED_PREFIX.length).split('\n').map(parseKey);
+    return ids.length && ids.every((i) => i !== undefined) ? { kind: 'loaded', ids: ids as SkillIdentity[] } : { kind: 'unreadable', text: scope };
+  }
+  const id = parseKey(scope);
+  if (id) return { kind: 'skill', id };
+  // A bare name (rules stored before rules were bound to identities): kept and still read, see skillScopeMatches.
+  return /[@\n]/.test(scope) ? { kind: 'unreadable', text: scope } : { kind: 'name', name: scope };
+}
+
+/** Does a stored identity name this skill? Same name, real folder and tier (when stored); same content when a hash is stored. */
+function identityMatches(want: SkillIdentity, id: SkillIdentity): boolean {
+  if (!sameName(want.name, id.name) || want.dir !== id.dir) return false;
+  if (want.tier !== undefined && want.tier !== id.tier) return false;
+  // Bound to content: a skill whose content is unknown right now (changed since its last review) does not match.
+  return want.hash === undefined || want.hash === id.hash;
+}
+
+/**
+ * Does a rule's skill scope name the skill whose script acts? By identity (tier, real folder, content hash), never by
+ * name alone. Rules stored before content binding (no hash) still match tier + folder; bare names (older still) match
+ * only a user or built-in skill of that name. Scopes made while skills were loaded apply to the agent, not scripts.
+ */
 export function skillScopeMatches(scope: string, id: SkillIdentity | undefined): boolean {
   if (!id) return false;
-  const m = SCOPE_RE.exec(scope);
-  if (!m) return sameName(scope, id.name) && (id.tier === 'user' || id.tier === 'builtin');
-  const [, name = '', tier = '', dir = '', hash] = m;
-  if (!sameName(name, id.name) || dir !== id.dir) return false;
-  if (tier !== '?' && tier !== id.tier) return false;
-  return hash === undefined || hash === id.hash;
+  const s = parseSkillScope(scope);
+  if (s.kind === 'name') return sameName(s.name, id.name) && (id.tier === 'user' || id.tier === 'builtin');
+  return s.kind === 'skill' && identityMatches(s.id, id);
+}
+
+/** Does a `loaded:` scope hold for the agent: is every skill it names loaded now, with the same identity and content? */
+export function loadedScopeMatches(scope: string, loaded: SkillIdentity[] | undefined): boolean {
+  const s = parseSkillScope(scope);
+  return s.kind === 'loaded' && s.ids.every((want) => (loaded ?? []).some((id) => identityMatches(want, id)));
+}
+
+/** A skill identity for people: `deploy (user tier, /home/u/.workbuddy/skills/deploy, content 0123456789ab)`. */
+export function describeSkillIdentity(id: SkillIdentity, unbound = 'any content'): string {
+  return `${id.name} (${id.tier ? `${id.tier} tier` : 'any tier'}, ${id.dir}, ${id.hash ? `content ${id.hash.slice(0, 12)}` : unbound})`;
+}
+
+/** A stored skill scope for people (rule listings, decisions): which skill, where, which content. */
+export function describeSkillScope(scope: string): string {
+  const s = parseSkillScope(scope);
+  switch (s.kind) {
+    case 'name': return `for skill ${s.name} (by name only: a user or built-in skill of that name; add it again with --skill to bind it to one folder and content)`;
+    case 'skill': return `for skill ${describeSkillIdentity(s.id, 'any content: stored before rules were bound to content; add it again with --skill to bind it')}`;
+    case 'loaded': return `while skill${s.ids.length > 1 ? 's' : ''} ${s.ids.map((i) => describeSkillIdentity(i)).join(' and ')} ${s.ids.length > 1 ? 'are' : 'is'} loaded`;
+    default: return `for skill scope "${scope}" (unreadable: it matches nothing)`;
+  }
 }
 
 export interface MatchContext {
@@ -71,6 +137,8 @@ export interface MatchContext {
   workspace: string;
   /** The skill whose script makes the call, if any (its identity, not just its name). */
   skill?: SkillIdentity;
+  /** For the agent: the identities of the skills loaded now (`loaded:` scopes match against them). */
+  loaded?: SkillIdentity[];
   /** Real paths the call touches (already resolved by the gate). */
   realPaths: string[];
 }
@@ -78,7 +146,10 @@ export interface MatchContext {
 /** Does the rule's scope (workspace, skill, path, host) cover the call? Commands are checked separately. */
 function scopeMatches(r: Rule, call: ToolCall, ctx: MatchContext): boolean {
   if (r.workspace !== undefined && r.workspace !== ctx.workspace) return false;
-  if (r.skill !== undefined && !skillScopeMatches(r.skill, ctx.skill)) return false;
+  if (r.skill !== undefined) {
+    const holds = r.skill.startsWith(LOADED_PREFIX) ? loadedScopeMatches(r.skill, ctx.loaded) : skillScopeMatches(r.skill, ctx.skill);
+    if (!holds) return false;
+  }
   if (r.path !== undefined) {
     if (ctx.realPaths.length === 0) return false;
     // Deny and ask rules ignore case (on macOS and Windows `Secrets/` is `secrets/`); an allow never widens that way.
@@ -385,7 +456,7 @@ export function describeRule(r: NewRule | Rule): string {
   if (r.command !== undefined) parts.push(`command "${r.command}"`);
   if (r.path !== undefined) parts.push(`path ${r.path}`);
   if (r.host !== undefined) parts.push(`host ${r.host}`);
-  if (r.skill !== undefined) parts.push(`for skill ${r.skill}`);
+  if (r.skill !== undefined) parts.push(describeSkillScope(r.skill));
   parts.push(r.workspace !== undefined ? `in ${r.workspace}` : 'everywhere');
   return parts.join(' ');
 }

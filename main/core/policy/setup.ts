@@ -36,7 +36,7 @@ export function workspaceCeiling(settings: Settings, workspace: string): Ceiling
  */
 export function gateOver(
   ceiling: Ceiling, skills: ReadonlyMap<string, SkillPolicy>, store?: Store, roots: string[] = [...skills.values()].map((s) => s.dir),
-  protectedRoots: string[] = ownRoots(),
+  protectedRoots: string[] = ownRoots(), contentHash?: (sp: SkillPolicy) => string | undefined,
 ): { gate: Gate; ceiling: Ceiling } {
   const full: Ceiling = { ...ceiling, skillRoots: roots };
   const gate = createGate({
@@ -44,6 +44,7 @@ export function gateOver(
     rules: () => store?.policy.rules() ?? [],
     skill: (name) => skills.get(nameKey(name)),
     protectedRoots,
+    ...(contentHash ? { contentHash } : {}),
   });
   return { gate, ceiling: full };
 }

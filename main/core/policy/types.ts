@@ -24,8 +24,11 @@ export interface ToolCall {
 export type Actor =
   /** The model, with the skills currently loaded in the conversation. */
   | { kind: 'agent'; activeSkills: string[] }
-  /** A skill's own script running in the sandbox. */
-  | { kind: 'skill'; skill: string }
+  /**
+   * A skill's own script running in the sandbox. `identity`: the skill the script was started as (tier, real folder,
+   * content hash when known); the gate refuses the call when that name now stands for another folder.
+   */
+  | { kind: 'skill'; skill: string; identity?: SkillIdentity }
   /** The user, directly (CLI `tools call`, UI action). */
   | { kind: 'user' };
 
@@ -54,6 +57,8 @@ export interface Decision {
   scope?: string;
   /** The acting skill, when a skill's script makes the call. */
   skill?: SkillIdentity;
+  /** For an `ask` to the agent: the skills loaded now, by identity ("always" then holds only while they are loaded). */
+  loaded?: SkillIdentity[];
   /**
    * The real paths the gate checked (symlinks resolved). A file tool opens exactly these and refuses when the path
    * resolves elsewhere by the time it runs (a symlink swapped in between the check and the use).

@@ -19,6 +19,8 @@ export interface ScriptSkill {
   name: string;
   /** The skill folder (real path). */
   dir: string;
+  /** builtin | user | project, when known: the script acts as this skill's identity (tier + folder). */
+  tier?: string;
 }
 
 /** Who runs a script and where: handed to every capability call of that run. */
@@ -141,7 +143,9 @@ const TOOL_TO_CAPABILITY: Record<string, string> = {
 
 export function createCapabilityHandler(opts: CapabilityOptions): CapabilityHandler<ScriptContext> {
   return async (op, payload, ctx, run) => {
-    const actor: Actor = { kind: 'skill', skill: ctx.skill.name };
+    // The script acts as the skill it was started as (by identity, not only the name): the gate refuses the call if
+    // the name now stands for another folder or tier.
+    const actor: Actor = { kind: 'skill', skill: ctx.skill.name, identity: { name: ctx.skill.name, dir: ctx.skill.dir, ...(ctx.skill.tier ? { tier: ctx.skill.tier } : {}) } };
     switch (op) {
       case 'readFile': {
         const p = parsePayload('readFile', payload);

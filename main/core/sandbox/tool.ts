@@ -73,6 +73,6 @@ export function catalogSkillFinder(catalog: { get(name: string): CatalogEntry | 
     } catch (err) {
       return err instanceof SandboxError ? err : new SandboxError('skill.bad_permissions', String(err));
     }
-    return { name: e.manifest.name, dir: e.realDir };
+    return { name: e.manifest.name, dir: e.realDir, tier: e.tier };
   };
 }

@@ -1,15 +1,34 @@
 // The agent's events (AgentEvent) → the contract's events and transcript items: stream deltas, tool-call cards,
 // approval requests with their "always" preview, skills loaded, notices, the context meter, turn ends.
-import type { EventName, EventPayload, ToolCallCard, TranscriptItem } from '../../../preload/contract.js';
+import type { EventName, EventPayload, GateDecisionFields, ToolCallCard, TranscriptItem } from '../../../preload/contract.js';
 import type { AgentEvent, TurnEndReason } from '../agent/index.js';
+import { displaySafe, displaySafeLines } from '../policy/display.js';
+import type { DecisionFields } from '../policy/decision-fields.js';
 
 type Emit = <E extends EventName>(name: E, payload: EventPayload<E>) => void;
 
 const MAX_OUTPUT = 4000;
 
-/** Control and bidi characters made visible, so a summary shows what the call really contains. */
+/**
+ * Control, bidi and invisible characters made visible (the one shared helper, policy/display.ts), so a summary shows
+ * what the call really contains; line breaks and tabs of multi-line output stay.
+ */
 export function visible(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+  return text.split('\t').map(displaySafeLines).join('\t');
+}
+
+/** The gate's decision fields for the approval card, every string escaped. */
+export function visibleDecision(f: DecisionFields | undefined): GateDecisionFields | undefined {
+  if (!f || Object.keys(f).length === 0) return undefined;
+  const out: GateDecisionFields = {};
+  if (f.rule !== undefined) out.rule = displaySafe(f.rule);
+  if (f.ruleId !== undefined) out.ruleId = displaySafe(f.ruleId);
+  if (f.scope !== undefined) out.scope = displaySafe(f.scope);
+  if (f.skill) {
+    out.skill = { name: displaySafe(f.skill.name), dir: displaySafe(f.skill.dir), ...(f.skill.tier ? { tier: displaySafe(f.skill.tier) } : {}), ...(f.skill.hash ? { hash: displaySafe(f.skill.hash) } : {}) };
+  }
+  if (f.paths) out.paths = { read: f.paths.read.map(displaySafe), write: f.paths.write.map(displaySafe) };
+  return out;
 }
 
 function argsOf(v: unknown): Record<string, unknown> {
@@ -83,6 +102,7 @@ export class EventMapper {
         return this.emit('chat.approval', {
           sessionId: s, approvalId: e.approvalId, tool: e.tool, args, actor: { kind: 'agent', activeSkills: e.activeSkills },
           reason: visible(e.reason), summary: callSummary(e.tool, args), alwaysPreview: e.alwaysPreview.map(visible),
+          ...(visibleDecision(e.decision) ? { decision: visibleDecision(e.decision)! } : {}),
         });
       }
       case 'approval_answered':

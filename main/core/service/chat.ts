@@ -208,7 +208,7 @@ export class ChatBinding {
       },
       'chat.unloadSkill': async ({ sessionId, name }) => {
         const chat = this.session(sessionId).chat;
-        if (!chat.unloadSkill(name)) throw new ServiceError('not_found', `"${name}" is not loaded in this conversation`, { name });
+        if (!(await chat.unloadSkill(name))) throw new ServiceError('not_found', `"${name}" is not loaded in this conversation`, { name });
         const sections = await chat.contextSections();
         this.ctx.events.emit('context.changed', { sessionId: chat.id, total: sections.total, contextWindow: sections.window });
         return { unloaded: true };

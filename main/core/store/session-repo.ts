@@ -28,22 +28,35 @@ const COLS = `s.id, s.workspace, s.title, s.provider, s.model, s.created_at AS c
 export class SessionRepo {
   private readonly insert: Database.Statement;
   private readonly touch: Database.Statement;
+  private readonly retitle: Database.Statement;
+  private readonly insertSession: Database.Statement;
+  private readonly byId: Database.Statement;
+  private readonly appendTouching: (sessionId: string, type: string, json: string, at: number, title: string | undefined) => number;
 
   constructor(private readonly db: Db) {
+    // Statements are prepared once: appending is on the path to the first token of every turn.
     this.insert = db.prepare('INSERT INTO chat_events (session_id, type, data_json, at) VALUES (?, ?, ?, ?)');
     this.touch = db.prepare('UPDATE chat_sessions SET updated_at = ? WHERE id = ?');
+    this.retitle = db.prepare('UPDATE chat_sessions SET title = ? WHERE id = ?');
+    this.insertSession = db.prepare('INSERT INTO chat_sessions (id, workspace, title, provider, model, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    this.byId = db.prepare(`SELECT ${COLS} FROM chat_sessions s WHERE s.id = ?`);
+    // An event with its session's bookkeeping (last used, title) is one transaction: one commit, all or nothing.
+    this.appendTouching = db.transaction((sessionId: string, type: string, json: string, at: number, title: string | undefined) => {
+      const info = this.insert.run(sessionId, type, json, at);
+      this.touch.run(at, sessionId);
+      if (title !== undefined) this.retitle.run(title, sessionId);
+      return Number(info.lastInsertRowid);
+    });
   }
 
   create(row: { id: string; workspace: string; title?: string; provider?: string | null; model?: string | null; now?: number }): SessionRow {
     const now = row.now ?? Date.now();
-    this.db
-      .prepare('INSERT INTO chat_sessions (id, workspace, title, provider, model, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-      .run(row.id, row.workspace, row.title ?? '', row.provider ?? null, row.model ?? null, now, now);
+    this.insertSession.run(row.id, row.workspace, row.title ?? '', row.provider ?? null, row.model ?? null, now, now);
     return this.get(row.id)!;
   }
 
   get(id: string): SessionRow | undefined {
-    return this.db.prepare(`SELECT ${COLS} FROM chat_sessions s WHERE s.id = ?`).get(id) as SessionRow | undefined;
+    return this.byId.get(id) as SessionRow | undefined;
   }
 
   /** Sessions, most recently used first; only one workspace's when given. */
@@ -59,17 +72,22 @@ export class SessionRepo {
   }
 
   update(id: string, fields: { title?: string; provider?: string | null; model?: string | null }): void {
-    if (fields.title !== undefined) this.db.prepare('UPDATE chat_sessions SET title = ? WHERE id = ?').run(fields.title, id);
+    if (fields.title !== undefined) this.retitle.run(fields.title, id);
     if (fields.provider !== undefined) this.db.prepare('UPDATE chat_sessions SET provider = ? WHERE id = ?').run(fields.provider, id);
     if (fields.model !== undefined) this.db.prepare('UPDATE chat_sessions SET model = ? WHERE id = ?').run(fields.model, id);
   }
 
-  /** Append one event, committed when this returns. `touch` also moves the session to the top of the list. */
-  append(sessionId: string, type: string, data: Record<string, unknown>, opts: { at?: number; touch?: boolean } = {}): number {
+  /**
+   * Append one event, committed when this returns (its own transaction). `touch` also moves the session to the top
+   * of the list and `title` names it, in the same transaction. The database runs WAL with synchronous=NORMAL: a
+   * commit survives a crash or `kill -9` of the app (it is in the WAL file the moment this returns); only a power
+   * loss or OS crash may lose the last few commits, never corrupt the log — acceptable for an append-only chat log.
+   */
+  append(sessionId: string, type: string, data: Record<string, unknown>, opts: { at?: number; touch?: boolean; title?: string } = {}): number {
     const at = opts.at ?? Date.now();
-    const info = this.insert.run(sessionId, type, JSON.stringify(data), at);
-    if (opts.touch) this.touch.run(at, sessionId);
-    return Number(info.lastInsertRowid);
+    const json = JSON.stringify(data);
+    if (opts.touch || opts.title !== undefined) return this.appendTouching(sessionId, type, json, at, opts.title);
+    return Number(this.insert.run(sessionId, type, json, at).lastInsertRowid);
   }
 
   events(sessionId: string, afterSeq = 0): StoredEvent[] {

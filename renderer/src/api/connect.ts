@@ -260,6 +260,7 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
           request: {
             id: e.approvalId, tool: e.tool, args: e.args, reason: e.reason, summary: e.summary,
             ...(e.alwaysPreview.length ? { rule: e.alwaysPreview.join('\n') } : {}), ...(e.actor.kind === 'skill' ? { skill: e.actor.skill } : {}),
+            ...(e.decision ? { decision: e.decision } : {}),
           },
         })),
         k.on('chat.skillLoaded', (e) => h({ type: 'loaded', sessionId: e.sessionId, messageId: e.turnId, skill: { name: e.skill, reason: e.reason } })),

@@ -102,6 +102,13 @@ export interface ApprovalRequest {
   summary?: string;
   reason: string;
   skill?: string;
+  /** The gate's decision: the rule that asked and its scope, the acting skill's identity, the real paths it checked. */
+  decision?: {
+    rule?: string;
+    scope?: string;
+    skill?: { name: string; tier?: string; dir: string; hash?: string };
+    paths?: { read: string[]; write: string[] };
+  };
 }
 
 export interface ToolCallView {

@@ -1,10 +1,32 @@
 // The gate asked: Allow once / Always allow (showing the rule it saves) / Deny with an optional reason for the model.
-// The renderer only answers a question main asked; it cannot create one.
-import { useState } from 'react';
+// Shows what the gate checked (rule, scope, skill identity, real paths), every string through the shared escaping.
+import { Fragment, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
 import type { ApprovalRequest, Decision } from '../api/types';
 import { useView } from '../state/store';
+// The one control/bidi escaping helper (pure, no Node): nothing in a path or command can reorder what is read.
+import { displaySafe, displaySafeLines } from '../../../main/core/policy/display';
+
+/** The gate's decision on the card: the rule that asked and its scope, the acting skill's identity, the paths checked. */
+function GateDecision({ d }: { d: NonNullable<ApprovalRequest['decision']> }) {
+  const { t } = useTranslation();
+  const rows: [string, string][] = [];
+  if (d.rule) rows.push([t('approval.gateRule'), displaySafe(d.rule)]);
+  if (d.scope) rows.push([t('approval.scope'), displaySafe(d.scope)]);
+  if (d.skill) {
+    const who = t('approval.skillIdentity', { name: displaySafe(d.skill.name), tier: displaySafe(d.skill.tier ?? '?'), dir: displaySafe(d.skill.dir) });
+    rows.push([t('approval.skill'), d.skill.hash ? `${who} · ${t('approval.content', { hash: displaySafe(d.skill.hash.slice(0, 12)) })}` : who]);
+  }
+  if (d.paths?.read.length) rows.push([t('approval.reads'), d.paths.read.map(displaySafe).join(', ')]);
+  if (d.paths?.write.length) rows.push([t('approval.writes'), d.paths.write.map(displaySafe).join(', ')]);
+  if (!rows.length) return null;
+  return (
+    <dl className="gate-decision" aria-label={t('approval.decision')}>
+      {rows.map(([k, v]) => <Fragment key={k}><dt>{k}</dt><dd><code>{v}</code></dd></Fragment>)}
+    </dl>
+  );
+}
 
 export function ApprovalCard({ request, answered }: { request: ApprovalRequest; answered?: Decision }) {
   const { t } = useTranslation();
@@ -27,10 +49,11 @@ export function ApprovalCard({ request, answered }: { request: ApprovalRequest; 
 
   return (
     <section className="approval-card" aria-label={t('approval.label', { tool: request.tool })}>
-      <header><strong>{t('approval.title', { tool: request.tool })}</strong>{request.skill && <span className="muted"> · {request.skill}</span>}</header>
-      {request.summary && <p><code>{request.summary}</code></p>}
-      <p>{request.reason}</p>
-      <pre className="args">{JSON.stringify(request.args, null, 2)}</pre>
+      <header><strong>{t('approval.title', { tool: displaySafe(request.tool) })}</strong>{request.skill && <span className="muted"> · {displaySafe(request.skill)}</span>}</header>
+      {request.summary && <p><code>{displaySafe(request.summary)}</code></p>}
+      <p>{displaySafe(request.reason)}</p>
+      {request.decision && <GateDecision d={request.decision} />}
+      <pre className="args">{displaySafeLines(JSON.stringify(request.args, null, 2) ?? '')}</pre>
       {answered ? (
         <p role="status" className="muted">{t(`approval.answered.${answered}`)}</p>
       ) : (
@@ -41,7 +64,7 @@ export function ApprovalCard({ request, answered }: { request: ApprovalRequest; 
             <button type="button" className="danger" onClick={() => (denying ? void answer('deny') : setDenying(true))}>{t('approval.deny')}</button>
           </div>
           <p id={`rule-${request.id}`} className="muted small-text">
-            {request.rule ? <>{t('approval.rule')} <code className="rule">{request.rule}</code></> : t('approval.noRule')}
+            {request.rule ? <>{t('approval.rule')} <code className="rule">{displaySafeLines(request.rule)}</code></> : t('approval.noRule')}
           </p>
           {denying && (
             <div className="row">

@@ -64,7 +64,8 @@ test('catalogSkillFinder finds enabled skills and explains the others', async ()
     size: 1, mtimeMs: 1, diagnostics: [], enabled: true, ...over,
   }) as never;
   const find = (e: unknown) => catalogSkillFinder({ get: (n) => (n === 'counter' ? (e as never) : undefined) });
-  assert.deepEqual(find(entry({}))('counter'), w.skill('counter'));
+  // The script acts as that skill's identity: its real folder and its tier.
+  assert.deepEqual(find(entry({}))('counter'), { ...w.skill('counter'), tier: 'project' });
   const missing = find(entry({}))('ghost');
   assert.ok(missing instanceof SandboxError && missing.code === 'skill.not_found');
   const disabled = find(entry({ enabled: false, disabledReason: 'audit P0' }))('counter');

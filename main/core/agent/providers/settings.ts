@@ -7,6 +7,7 @@ import type { ModelProvider, ProviderKind } from './types.js';
 import { ProviderError } from './errors.js';
 import { anthropicProvider } from './anthropic.js';
 import { openaiProvider } from './openai.js';
+import { parsePrice, priceFor, type Price } from './pricing.js';
 
 export const PROVIDERS_FILE = 'providers.json';
 
@@ -30,6 +31,8 @@ export interface UserProvider {
 export interface ProvidersFile {
   default?: string;
   providers: Record<string, UserProvider>;
+  /** Prices per million tokens, keyed `provider/model` or `model`; they override the built-in table (pricing.ts). */
+  prices?: Record<string, Price>;
 }
 
 export interface ProviderChoice {
@@ -50,6 +53,8 @@ export interface ProviderConfig {
   keySource: 'option' | 'key-store' | 'env' | 'file' | 'none';
   keyHint: string;
   sendMaxTokens: boolean;
+  /** The model's price when known (the user's, else the built-in table); no price, no cost. */
+  price?: Price;
 }
 
 export interface ResolveResult {
@@ -109,7 +114,18 @@ export function readProvidersFile(dataDir: string): { file: ProvidersFile; keysU
     if (typeof p.contextWindow === 'number' && p.contextWindow > 0) up.contextWindow = p.contextWindow;
     providers[name] = up;
   }
-  return { file: { ...(typeof obj.default === 'string' ? { default: obj.default } : {}), providers }, keysUsable, warnings };
+  const prices: Record<string, Price> = {};
+  if (obj.prices !== undefined) {
+    if (!obj.prices || typeof obj.prices !== 'object' || Array.isArray(obj.prices)) warnings.push(`${path}: prices: must be an object of "provider/model": {input, output, cacheRead, cacheWrite} (USD per million tokens)`);
+    else {
+      for (const [k, v] of Object.entries(obj.prices as Record<string, unknown>)) {
+        const p = parsePrice(v);
+        if (p) prices[k] = p;
+        else warnings.push(`${path}: prices.${k}: expected {input, output, cacheRead?, cacheWrite?} as non-negative USD per million tokens; ignored`);
+      }
+    }
+  }
+  return { file: { ...(typeof obj.default === 'string' ? { default: obj.default } : {}), providers, ...(Object.keys(prices).length ? { prices } : {}) }, keysUsable, warnings };
 }
 
 /** Write providers.json readable only by the user (0600), atomically. */
@@ -159,8 +175,9 @@ export function resolveProvider(choice: ProviderChoice, opts: { dataDir: string;
     throw new ProviderError('auth', `no API key for ${id}: set ${keyHint} (or add it to ${providersFilePath(opts.dataDir)}, mode 600)`);
   }
   const contextWindow = user?.contextWindow ?? preset?.contextWindow ?? 32_768;
+  const price = priceFor(providerId, model, file.prices);
   return {
-    config: { id: providerId, kind, model, baseURL, contextWindow, keySource, keyHint, sendMaxTokens: preset?.sendMaxTokens ?? false },
+    config: { id: providerId, kind, model, baseURL, contextWindow, keySource, keyHint, sendMaxTokens: preset?.sendMaxTokens ?? false, ...(price ? { price } : {}) },
     ...(apiKey ? { apiKey } : {}),
     warnings,
   };

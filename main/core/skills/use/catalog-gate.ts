@@ -7,8 +7,25 @@ import { gateOver, ownRoots, workspaceCeiling } from '../../policy/setup.js';
 import type { Settings } from '../../config/settings.js';
 import type { Store } from '../../store/index.js';
 import { nameKey } from '../../base/names.js';
+import { realRoot } from '../../base/paths.js';
 import { skillPolicyOf } from '../format/permissions.js';
 import type { CatalogEntry } from '../format/types.js';
+import { folderFingerprint } from '../trust/trust.js';
+
+/**
+ * A skill folder's content hash as its review recorded it, while its files are unchanged since (same names, sizes,
+ * times): else undefined, and rules bound to a content hash do not apply until it is reviewed (and then they match
+ * only when the content is what it was).
+ */
+export function reviewedHash(dir: string, store?: Store): string | undefined {
+  const known = store?.policy.fingerprint(dir);
+  if (!known) return undefined;
+  try {
+    return folderFingerprint(dir) === known.fingerprint ? known.contentHash : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** What the gate needs of a catalog: the winner of a name, and every entry (for the first build). */
 export interface CatalogSource {
@@ -30,6 +47,12 @@ export interface CatalogGateOptions {
   /** The home and data folder in use: their Knack folders always ask for writes. */
   paths?: { home: string; dataDir: string };
   catalog: CatalogSource;
+  /**
+   * The user tier folder create_skill saves to (`~/.workbuddy/skills`): a write root beside the workspace, so saving a
+   * task as a skill can pass the gate. It stays protected (Knack's own folder): every write there asks, and a skill's
+   * script may never write a skill folder.
+   */
+  userSkillsDir?: string;
 }
 
 /**
@@ -44,7 +67,8 @@ export class CatalogGate implements Gate {
   private current: Gate | undefined;
 
   constructor(private readonly opts: CatalogGateOptions) {
-    this.ceiling = workspaceCeiling(opts.settings, opts.workspace);
+    const c = workspaceCeiling(opts.settings, opts.workspace);
+    this.ceiling = opts.userSkillsDir ? { ...c, writeRoots: [...c.writeRoots, realRoot(opts.userSkillsDir)] } : c;
   }
 
   /** Note a catalog change: the skills it names are re-read at the next call (nothing else is). */
@@ -87,7 +111,11 @@ export class CatalogGate implements Gate {
       }
     }
     this.pending = new Set();
-    this.current = gateOver(this.ceiling, this.policies, this.opts.store, undefined, ownRoots(this.opts.paths)).gate;
+    // The user tier folder is a skill root too: a skill's script can never write there (the agent asks each time).
+    // Skills act by identity: tier, real folder and, when a rule or an answer needs it, the reviewed content hash.
+    const store = this.opts.store;
+    const roots = this.opts.userSkillsDir ? [...[...this.policies.values()].map((p) => p.dir), realRoot(this.opts.userSkillsDir)] : undefined;
+    this.current = gateOver(this.ceiling, this.policies, store, roots, ownRoots(this.opts.paths), (sp) => reviewedHash(sp.dir, store)).gate;
     return this.current;
   }
 }

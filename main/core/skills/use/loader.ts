@@ -171,6 +171,11 @@ export class SkillLoader {
     return [...this.records];
   }
 
+  /** Take a skill out of the context (the user unloaded it): it is no longer among the loaded, active skills. */
+  unload(name: string): boolean {
+    return this.loadedVersions.delete(nameKey(name));
+  }
+
   /** Names already in the context (so a dependency is not loaded twice). */
   loadedSkills(): string[] {
     return [...this.loadedVersions.keys()];

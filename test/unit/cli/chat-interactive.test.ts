@@ -1,0 +1,153 @@
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from '../../helpers/tmp.js';
+import { startFakeAnthropic } from '../../helpers/fake-anthropic.js';
+import { main } from '../../../main/cli/index.js';
+
+const root = join(import.meta.dirname, '..', '..', '..');
+
+/** The real `knack chat` in a child process, typed into through stdin; waits for what it prints. */
+function chatChild(args: string[], env: Record<string, string>) {
+  const p = spawn(process.execPath, [join(root, 'bin', 'knack.js'), 'chat', ...args], {
+    env: { ...process.env, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const waiters: { test: () => boolean; resolve: () => void }[] = [];
+  const check = (): void => {
+    for (const w of [...waiters]) if (w.test()) { waiters.splice(waiters.indexOf(w), 1); w.resolve(); }
+  };
+  p.stdout.on('data', (d: Buffer) => { stdout += d.toString(); check(); });
+  p.stderr.on('data', (d: Buffer) => { stderr += d.toString(); check(); });
+  const exited = new Promise<number | null>((resolve) => p.on('exit', (code) => resolve(code)));
+  const prompts = (): number => (stderr.match(/^>$/gm) ?? []).length;
+  return {
+    get stdout() { return stdout; },
+    get stderr() { return stderr; },
+    /** Resolve once `re` has matched the output (stdout + stderr) `times` times. */
+    until(re: RegExp, times = 1): Promise<void> {
+      const g = new RegExp(re.source, re.flags.includes('g') ? re.flags : re.flags + 'g');
+      const seen = (): boolean => ((stdout + '\n' + stderr).match(g) ?? []).length >= times;
+      if (seen()) return Promise.resolve();
+      return new Promise((resolve, reject) => {
+        const t = setTimeout(() => reject(new Error(`timed out waiting for ${re} (${times}×)\n--- stdout\n${stdout}\n--- stderr\n${stderr}`)), 60_000);
+        waiters.push({ test: seen, resolve: () => { clearTimeout(t); resolve(); } });
+      });
+    },
+    /** Wait for the n-th `>` prompt, then type a line. */
+    async at(n: number, line: string): Promise<void> {
+      const g = { test: () => prompts() >= n };
+      if (!g.test()) {
+        await new Promise<void>((resolve, reject) => {
+          const t = setTimeout(() => reject(new Error(`timed out waiting for prompt ${n}\n--- stdout\n${stdout}\n--- stderr\n${stderr}`)), 60_000);
+          waiters.push({ test: g.test, resolve: () => { clearTimeout(t); resolve(); } });
+        });
+      }
+      p.stdin.write(line + '\n');
+    },
+    type(line: string): void {
+      p.stdin.write(line + '\n');
+    },
+    signal(s: NodeJS.Signals): void {
+      p.kill(s);
+    },
+    exited,
+    kill(): void {
+      if (p.exitCode === null) p.kill('SIGKILL');
+    },
+  };
+}
+
+test('interactive knack chat over stdin: a skill auto-loads, approvals are answered always / deny with a message / once, slash commands, Ctrl-C stops a reply, /exit; the session holds it all', async () => {
+  const server = await startFakeAnthropic();
+  const home = tempDir('knack-chat-i-home-');
+  const ws = tempDir('knack-chat-i-ws-');
+  const dataDir = join(home, 'data');
+  const common = ['--workspace', ws, '--home', home, '--data-dir', dataDir, '--provider', 'anthropic', '--base-url', server.url, '--model', 'claude-sonnet-4-5'];
+  server.script(
+    // 1: the message names a built-in skill's trigger; the model writes a file (asks; answered "always").
+    { text: 'Writing the notes.', toolCalls: [{ id: 'w1', name: 'write_file', input: { path: 'notes.txt', content: 'ship it' } }], usage: { input: 1200, output: 40 } },
+    { text: 'Wrote notes.txt.', usage: { input: 1300, output: 10 } },
+    // 2: a command (asks; denied with a message for the model).
+    { toolCalls: [{ id: 'b1', name: 'bash', input: { command: 'touch denied.txt' } }] },
+    { text: 'Understood, I left it.' },
+    // 3: a command allowed once.
+    { toolCalls: [{ id: 'b2', name: 'bash', input: { command: 'echo hello-once' } }] },
+    { text: 'It printed hello-once.' },
+    // 4: a long reply stopped with Ctrl-C.
+    { chunks: ['Once upon a time', ' there was', ' a very long story'], chunkDelayMs: 40, hang: true },
+  );
+  const c = chatChild(common, { ANTHROPIC_API_KEY: 'sk-ant-interactive-0123456789' });
+  after(async () => {
+    c.kill();
+    await server.close();
+  });
+
+  await c.at(1, '帮我提交代码，先把笔记写进 notes.txt');
+  await c.until(/· skill git-commit loaded \(trigger/);
+  await c.until(/\? write_file/);
+  await c.until(/allow \[o\]nce, \[a\]lways, \[d\]eny\?/);
+  c.type('a');
+  await c.until(/approval: always — stored: /);
+  await c.until(/Wrote notes\.txt\./);
+  await c.until(/\$\d+\.\d{4} this turn/);
+
+  await c.at(2, 'make denied.txt');
+  await c.until(/\? bash/);
+  await c.until(/allow \[o\]nce, \[a\]lways, \[d\]eny\?/, 2);
+  c.type('d');
+  await c.until(/message for the model \(optional\):/);
+  c.type('please do not touch files');
+  await c.until(/Understood, I left it\./);
+
+  await c.at(3, 'say hello');
+  await c.until(/allow \[o\]nce, \[a\]lways, \[d\]eny\?/, 3);
+  c.type('o');
+  await c.until(/It printed hello-once\./);
+
+  await c.at(4, '/load code-review');
+  await c.until(/loaded: code-review/);
+  await c.at(5, '/context');
+  await c.until(/prompt: \d+ tokens of \d+ — system \d+, catalog \d+, skills \d+/);
+  await c.until(/skill code-review: user: loaded by the user/);
+  await c.at(6, '/tools');
+  await c.until(/deferred tools \(ToolSearch finds them\)/);
+  await c.at(7, '/help');
+  await c.until(/commands: \/skills/);
+
+  await c.at(8, 'tell me a long story');
+  await c.until(/Once upon a time/);
+  c.signal('SIGINT');
+  await c.until(/\(interrupted\)/);
+  await c.at(9, '/exit');
+  assert.equal(await c.exited, 0, c.stderr);
+
+  assert.equal(readFileSync(join(ws, 'notes.txt'), 'utf8'), 'ship it');
+  assert.equal(existsSync(join(ws, 'denied.txt')), false);
+  assert.match(c.stderr, /session cost \$\d+\.\d{4}/);
+
+  // The stored session, as `knack sessions show --json` reads it back.
+  const out: string[] = [];
+  const io = { out: (t: string) => void out.push(t), err: () => {} };
+  assert.equal(await main(['sessions', 'list', '--json', '--workspace', ws, '--home', home, '--data-dir', dataDir], io), 0);
+  const [row] = JSON.parse(out.join('\n')) as { id: string; title: string }[];
+  assert.ok(row);
+  assert.match(row.title, /帮我提交代码/);
+  out.length = 0;
+  assert.equal(await main(['sessions', 'show', row.id, '--json', '--workspace', ws, '--home', home, '--data-dir', dataDir], io), 0);
+  const events = (JSON.parse(out.join('\n')) as { events: { type: string; [k: string]: unknown }[] }).events;
+  const of = (t: string) => events.filter((e) => e.type === t);
+  assert.deepEqual(of('user_message').map((e) => e.text), ['帮我提交代码，先把笔记写进 notes.txt', 'make denied.txt', 'say hello', 'tell me a long story']);
+  assert.deepEqual(of('skill_loaded').map((e) => [e.name, e.reason]), [['git-commit', 'trigger'], ['code-review', 'user']]);
+  assert.deepEqual(of('approval_answered').map((e) => e.answer), ['always', 'deny', 'once']);
+  assert.equal(of('approval_answered')[1]!.message, 'please do not touch files');
+  assert.match(String(of('tool_result').find((e) => e.callId === 'b1')!.content), /please do not touch files/);
+  assert.deepEqual(of('turn_end').map((e) => e.reason), ['end_turn', 'end_turn', 'end_turn', 'cancelled']);
+  assert.ok(of('assistant_end').some((e) => e.interrupted === true));
+  const usage = of('usage')[0] as { cost?: number };
+  assert.ok(typeof usage.cost === 'number' && usage.cost > 0, JSON.stringify(usage));
+});

@@ -1,0 +1,63 @@
+// The approval card shows what the gate checked (issue 8, remaining gap 2): the rule that asked and its scope, the
+// acting skill's identity with its content hash and the real paths — every string through the shared escaping, so
+// a bidi override or an escape sequence in a path or argument cannot reorder what the person approving reads.
+import { describe, expect, it } from 'vitest';
+import { act, screen } from '@testing-library/react';
+import { App } from '../../../renderer/src/App';
+import { memoryClient } from './memory-client';
+import { renderWith, WS } from './render';
+
+const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
+
+describe('approval card', () => {
+  it('shows the rule, its scope, the skill identity and the real paths the gate checked', async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
+    act(() => c.emit({
+      type: 'approval', sessionId: 's1', messageId: 'm1',
+      request: {
+        id: 'a1', tool: 'write_file', args: { path: 'out.txt' }, reason: 'your rule asks every time', rule: 'allow write_file in /home/me/alpha',
+        decision: {
+          rule: 'ask write_file in /home/me/alpha', scope: 'workspace /home/me/alpha, skill deploy',
+          skill: { name: 'deploy', tier: 'user', dir: '/home/me/.workbuddy/skills/deploy', hash: '0123456789abcdef0123' },
+          paths: { read: [], write: ['/home/me/alpha/out.txt'] },
+        },
+      },
+    }));
+    const card = await screen.findByRole('region', { name: 'Approval for write_file' });
+    const gate = card.querySelector('dl.gate-decision')!;
+    expect(gate).toBeTruthy();
+    expect(gate.getAttribute('aria-label')).toBe('What the gate checked');
+    const text = gate.textContent ?? '';
+    expect(text).toContain('Ruleask write_file in /home/me/alpha');
+    expect(text).toContain('Scopeworkspace /home/me/alpha, skill deploy');
+    expect(text).toContain('deploy (user tier, /home/me/.workbuddy/skills/deploy) · content 0123456789ab');
+    expect(text).toContain('Writes/home/me/alpha/out.txt');
+    expect(text).not.toContain('Reads');
+  });
+
+  it('escapes control and bidi characters in every field it shows, the arguments too', async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
+    const evil = 'invoice\u202etxt.exe\x1b[2K\u200b';
+    act(() => c.emit({
+      type: 'approval', sessionId: 's1', messageId: 'm1',
+      request: {
+        id: 'a2', tool: 'write_file', args: { path: evil }, reason: `writes ${evil}`, summary: `write_file: ${evil}`,
+        decision: { rule: `ask write_file path ${evil}`, scope: `workspace /w${evil}`, skill: { name: `d${evil}`, dir: `/s/${evil}` }, paths: { read: [`/w/${evil}`], write: [`/w/${evil}`] } },
+      },
+    }));
+    const card = await screen.findByRole('region', { name: 'Approval for write_file' });
+    expect(INVISIBLE.test(card.textContent ?? '')).toBe(false);
+    expect(card.querySelector('dl.gate-decision')!.textContent).toContain('invoice\\u{202e}txt.exe\\x1b[2K\\u{200b}');
+    expect(card.querySelector('pre.args')!.textContent).toContain('\\u{202e}');
+  });
+
+  it('shows no decision block when the gate reported no fields (a call asked by category default)', async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
+    act(() => c.emit({ type: 'approval', sessionId: 's1', messageId: 'm1', request: { id: 'a3', tool: 'bash', args: { command: 'ls' }, reason: 'asks' } }));
+    const card = await screen.findByRole('region', { name: 'Approval for bash' });
+    expect(card.querySelector('dl.gate-decision')).toBeNull();
+  });
+});
