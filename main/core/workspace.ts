@@ -65,6 +65,7 @@ export class KnackWorkspace {
   private readonly liveGate: CatalogGate;
   private matcherCache: SkillMatcher | undefined;
   private searchCache: SkillSearch | undefined;
+  private searchStale = false;
   private toolboxPromise: Promise<Toolbox> | undefined;
   private runnerCache: ScriptRunner | undefined;
   private readonly runners: ScriptRunner[] = [];
@@ -89,7 +90,7 @@ export class KnackWorkspace {
     catalog.on('change', (change: CatalogChange) => {
       this.liveGate.changed(change);
       this.matcherCache = undefined;
-      this.searchCache = undefined;
+      this.searchStale = true;
     });
   }
 
@@ -153,8 +154,10 @@ export class KnackWorkspace {
     return (this.matcherCache ??= new SkillMatcher(this.catalog.enabled()));
   }
 
-  /** SkillSearch over the enabled catalog (cross-language, with the workspace's cache); rebuilt after the catalog changes. */
+  /** SkillSearch over the enabled catalog (cross-language, with the workspace's cache); updated after the catalog changes. */
   skillSearch(): SkillSearch {
+    if (this.searchCache && this.searchStale) this.searchCache.update(this.catalog.enabled());
+    this.searchStale = false;
     return (this.searchCache ??= new SkillSearch(this.catalog.enabled(), { cacheDir: join(this.options.paths.dataDir, 'cache') }));
   }
 

@@ -110,6 +110,7 @@ export class TextIndex<T> {
 
   addAll(docs: Iterable<T>): void {
     const F = this.fieldNames.length;
+    const fresh: string[] = [];
     for (const d of docs) {
       const id = this.opts.idOf(d);
       if (this.docs.has(id)) this.remove(id);
@@ -128,6 +129,7 @@ export class TextIndex<T> {
           if (!p) {
             p = { docs: [], tf: [], df: new Array<number>(F).fill(0) };
             this.postings.set(t, p);
+            fresh.push(t);
           }
           (p.docs[f] ??= []).push(slot);
           (p.tf[f] ??= []).push(n);
@@ -139,12 +141,22 @@ export class TextIndex<T> {
       this.docs.set(id, slot);
       this.live++;
     }
-    // The term tables for prefix and typo matching, built here so that no request pays for them.
-    this.vocab = undefined;
-    this.byLength = undefined;
+    // The term tables for prefix and typo matching, kept up to date here so that no request pays for them: a
+    // first build sorts the vocabulary, later additions merge their new terms in.
     this.lenNorm = undefined;
-    this.sortedVocab();
-    this.termsByLength();
+    if (!this.vocab || !this.byLength) {
+      this.vocab = undefined;
+      this.byLength = undefined;
+      this.sortedVocab();
+      this.termsByLength();
+    } else if (fresh.length) {
+      this.vocab = mergeSorted(this.vocab, fresh.sort());
+      for (const t of fresh) {
+        const l = this.byLength.get(t.length);
+        if (l) l.push(t);
+        else this.byLength.set(t.length, [t]);
+      }
+    }
   }
 
   remove(id: string): void {
@@ -176,11 +188,42 @@ export class TextIndex<T> {
     this.lenNorm = undefined;
   }
 
-  /** Renumbers the live documents and drops removed ones from the postings. */
+  /** Renumbers the live documents and drops removed ones (and terms left without documents) from the postings. */
   private compact(): void {
-    const live = this.slots.filter((s): s is Slot<T> => s !== undefined).map((s) => s.doc);
-    this.clear();
-    this.addAll(live);
+    const renumber = new Int32Array(this.slots.length).fill(-1);
+    const slots: Slot<T>[] = [];
+    this.slots.forEach((slot, s) => {
+      if (!slot) return;
+      renumber[s] = slots.length;
+      this.docs.set(slot.id, slots.length);
+      slots.push(slot);
+    });
+    for (const [t, p] of this.postings) {
+      let any = false;
+      for (let f = 0; f < p.docs.length; f++) {
+        const docs = p.docs[f];
+        if (!docs) continue;
+        const tf = p.tf[f]!;
+        let n = 0;
+        for (let i = 0; i < docs.length; i++) {
+          const to = renumber[docs[i]!]!;
+          if (to < 0) continue;
+          docs[n] = to;
+          tf[n++] = tf[i]!;
+        }
+        docs.length = n;
+        tf.length = n;
+        if (n) any = true;
+      }
+      if (!any) this.postings.delete(t);
+    }
+    this.slots = slots;
+    this.dead = 0;
+    this.lenNorm = undefined;
+    this.vocab = undefined;
+    this.byLength = undefined;
+    this.sortedVocab();
+    this.termsByLength();
   }
 
   /** Query terms after tokenisation and expansion, with their weights. */
@@ -399,6 +442,17 @@ export class TextIndex<T> {
       return { id: slot.id, score: sc, match };
     });
   }
+}
+
+/** Two sorted lists merged into one sorted list. */
+function mergeSorted(a: string[], b: string[]): string[] {
+  const out: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) out.push(a[i]! <= b[j]! ? a[i++]! : b[j++]!);
+  while (i < a.length) out.push(a[i++]!);
+  while (j < b.length) out.push(b[j++]!);
+  return out;
 }
 
 function popcount(x: number): number {

@@ -158,14 +158,55 @@ export function searchableSkills(entries: Iterable<MatchableSkill>): MatchableSk
   return [...entries].filter((e) => e.enabled && !e.shadowedBy);
 }
 
+/** What a skill is indexed from: when this changes, the skill is indexed again. */
+function indexKey(e: MatchableSkill): string {
+  const m = e.manifest;
+  const stat = e as { mtimeMs?: number; size?: number };
+  return JSON.stringify([e.file, stat.mtimeMs, stat.size, e.tier, m.title ?? '', m.description, m.readWhen, m.metadata, m.extra['synonyms']]);
+}
+
 export class SkillSearch {
   private readonly index: TextIndex<MatchableSkill>;
+  private readonly opts: SkillSearchOptions;
+  private readonly keys = new Map<string, string>();
+  /** The request expander; rebuilt by update() when the skills' own synonyms change. */
+  private expand: Expander;
+  private synonymsKey: string;
 
   /** Index the enabled, unshadowed entries; disabled skills are never returned. */
   constructor(entries: Iterable<MatchableSkill>, opts: SkillSearchOptions = {}) {
+    this.opts = opts;
     const list = searchableSkills(entries);
-    this.index = new TextIndex<MatchableSkill>(skillIndexOptions(opts, list));
+    const indexOpts = skillIndexOptions(opts, list);
+    this.expand = indexOpts.expand!;
+    this.synonymsKey = JSON.stringify(list.map((e) => skillSynonyms(e)));
+    this.index = new TextIndex<MatchableSkill>({ ...indexOpts, expand: (t) => this.expand(t) });
     this.index.addAll(list);
+    for (const e of list) this.keys.set(e.manifest.name, indexKey(e));
+  }
+
+  /**
+   * Follow a changed catalog without indexing it all again: skills gone or changed (file, manifest) are removed,
+   * new and changed ones added. Rankings are those of a fresh SkillSearch over the same entries.
+   */
+  update(entries: Iterable<MatchableSkill>): void {
+    const list = searchableSkills(entries);
+    const wanted = new Map(list.map((e) => [e.manifest.name, e]));
+    for (const [name, key] of this.keys) {
+      const e = wanted.get(name);
+      if (!e || indexKey(e) !== key) {
+        this.index.remove(name);
+        this.keys.delete(name);
+      }
+    }
+    const added = list.filter((e) => !this.keys.has(e.manifest.name));
+    this.index.addAll(added);
+    for (const e of added) this.keys.set(e.manifest.name, indexKey(e));
+    const synonymsKey = JSON.stringify(list.map((e) => skillSynonyms(e)));
+    if (synonymsKey !== this.synonymsKey && !this.opts.expander) {
+      this.synonymsKey = synonymsKey;
+      this.expand = skillIndexOptions(this.opts, list).expand!;
+    }
   }
 
   get size(): number {

@@ -38,7 +38,12 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
   const search = (): SkillSearch => {
     const enabled = deps.catalog.enabled();
     const sig = enabled.map((e) => `${e.manifest.name}\0${e.file}\0${e.mtimeMs}`).join('\n');
-    if (!cached || cached.sig !== sig) cached = { sig, search: new SkillSearch(enabled, deps.searchOptions) };
+    if (!cached) cached = { sig, search: new SkillSearch(enabled, deps.searchOptions) };
+    else if (cached.sig !== sig) {
+      // Only the skills that changed are indexed again.
+      cached.search.update(enabled);
+      cached.sig = sig;
+    }
     return cached.search;
   };
   const enabledNames = (): string[] => deps.catalog.enabled().map((e) => e.manifest.name).sort();
