@@ -67,6 +67,49 @@ interface Slot<T> {
   fieldBits: number[];
 }
 
+/** A request's terms with their weights, the user's word each stands for, and the user's own terms. */
+export interface ExpandedQuery { weights: Map<string, number>; source: Map<string, string>; own: Set<string> }
+
+/**
+ * Weights and, for every term, the user's word it stands for. An expansion written as several terms
+ * (数据库 → 数据 + 库) shares its weight among them, so a translation never outweighs the word it translates.
+ */
+export function expandQuery<T>(query: string, opts: TextIndexOptions<T>): ExpandedQuery {
+  const norm = opts.normalize ?? false;
+  const ownWeighted = norm === false ? terms(query).map((term) => ({ term, weight: 1 })) : requestTerms(query, terms, norm);
+  const own = ownWeighted.map((t) => t.term);
+  const weights = new Map<string, number>();
+  const source = new Map<string, string>();
+  for (const { term, weight } of ownWeighted) {
+    weights.set(term, Math.max(weights.get(term) ?? 0, weight));
+    source.set(term, term);
+  }
+  const expansions = [
+    ...(opts.expand ? [{ expand: opts.expand, weight: opts.expansionWeight ?? 0.5 }] : []),
+    ...(opts.moreExpansions ?? []),
+  ];
+  // The segmenter may split one dictionary word (数据库 → 数据 + 库): adjacent Chinese terms are also
+  // expanded joined, credited to the first of them.
+  const lookups: [string, string][] = own.map((t) => [t, t]);
+  for (let i = 0; i + 1 < own.length; i++) {
+    if (hasHan(own[i]!) && hasHan(own[i + 1]!)) lookups.push([own[i]! + own[i + 1]!, own[i]!]);
+  }
+  for (const { expand, weight: w } of expansions) {
+    for (const [lookup, t] of lookups) {
+      const base = weights.get(t) ?? 1;
+      for (const raw of expand(lookup)) {
+        const parts = terms(raw);
+        for (const e of parts) {
+          if (weights.has(e)) continue;
+          weights.set(e, (base * w) / parts.length);
+          source.set(e, t);
+        }
+      }
+    }
+  }
+  return { weights, source, own: new Set(own) };
+}
+
 export class TextIndex<T> {
   private readonly opts: TextIndexOptions<T>;
   private readonly fieldNames: string[];
@@ -228,47 +271,7 @@ export class TextIndex<T> {
 
   /** Query terms after tokenisation and expansion, with their weights. */
   queryTerms(query: string): Map<string, number> {
-    return this.expandQuery(query).weights;
-  }
-
-  /**
-   * Weights and, for every term, the user's word it stands for. An expansion written as several terms
-   * (数据库 → 数据 + 库) shares its weight among them, so a translation never outweighs the word it translates.
-   */
-  private expandQuery(query: string): { weights: Map<string, number>; source: Map<string, string>; own: Set<string> } {
-    const norm = this.opts.normalize ?? false;
-    const ownWeighted = norm === false ? terms(query).map((term) => ({ term, weight: 1 })) : requestTerms(query, terms, norm);
-    const own = ownWeighted.map((t) => t.term);
-    const weights = new Map<string, number>();
-    const source = new Map<string, string>();
-    for (const { term, weight } of ownWeighted) {
-      weights.set(term, Math.max(weights.get(term) ?? 0, weight));
-      source.set(term, term);
-    }
-    const expansions = [
-      ...(this.opts.expand ? [{ expand: this.opts.expand, weight: this.opts.expansionWeight ?? 0.5 }] : []),
-      ...(this.opts.moreExpansions ?? []),
-    ];
-    // The segmenter may split one dictionary word (数据库 → 数据 + 库): adjacent Chinese terms are also
-    // expanded joined, credited to the first of them.
-    const lookups: [string, string][] = own.map((t) => [t, t]);
-    for (let i = 0; i + 1 < own.length; i++) {
-      if (hasHan(own[i]!) && hasHan(own[i + 1]!)) lookups.push([own[i]! + own[i + 1]!, own[i]!]);
-    }
-    for (const { expand, weight: w } of expansions) {
-      for (const [lookup, t] of lookups) {
-        const base = weights.get(t) ?? 1;
-        for (const raw of expand(lookup)) {
-          const parts = terms(raw);
-          for (const e of parts) {
-            if (weights.has(e)) continue;
-            weights.set(e, (base * w) / parts.length);
-            source.set(e, t);
-          }
-        }
-      }
-    }
-    return { weights, source, own: new Set(own) };
+    return expandQuery(query, this.opts).weights;
   }
 
   private sortedVocab(): string[] {
@@ -337,7 +340,7 @@ export class TextIndex<T> {
   }
 
   search(query: string, opts: { limit?: number; filter?: (doc: T) => boolean } = {}): Hit[] {
-    const { weights, source, own } = this.expandQuery(query);
+    const { weights, source, own } = expandQuery(query, this.opts);
     if (weights.size === 0 || this.live === 0) return [];
     const fuzzy = this.opts.fuzzy ?? 0.2;
     const prefixMin = this.opts.prefixMin ?? 3;
