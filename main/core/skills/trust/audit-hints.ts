@@ -1,8 +1,8 @@
-// The audit's prefilter: one pass over a text (an Aho-Corasick automaton over every rule's hints) says which rules
-// can match it at all, so a line with no hint costs one scan and no regex. Case-insensitive, like the hints.
+// The audit's prefilters: one pass over a text (an Aho-Corasick automaton over every rule's hints) says which rules
+// can match it at all, and one pass over a file says which lines hold anything any rule could act on. Case-insensitive.
 import type { AuditRule } from './audit-rules.js';
 
-/** Which rules' hints occur in a text: bit i of word i >> 5 ↔ rules[i]. */
+/** Which rules' hints occur in a text: bit i of word i >> 5 ↔ rules[i] (words past the rules are scratch). */
 export type RuleMask = Uint32Array;
 
 export interface HintScanner {
@@ -13,39 +13,33 @@ export interface HintScanner {
   /** A fresh, empty mask. */
   mask(): RuleMask;
   /**
-   * Set in `out` (cleared first) the bit of every rule with a hint in `text`, case-insensitively and reading any run of
-   * whitespace as one space (so it never misses a hint the normalised text would show); returns whether any was set.
+   * Set in `out` (cleared first) the bit of every rule with a hint in `text` (or one of each side of its hint pair),
+   * case-insensitively and reading any run of whitespace as one space (so it never misses a hint the normalised text
+   * would show); returns whether any was set.
    */
   scan(text: string, out: RuleMask): boolean;
 }
 
-/** Build the automaton for a rule book. Hints are lowercase ASCII (checked here: a rule book that breaks it throws). */
-export function hintScanner(rules: readonly AuditRule[]): HintScanner {
-  const words = Math.max(1, Math.ceil(rules.length / 32));
-  // Character classes: each character used in a hint has its own, every other character is class 0.
-  const classOf = new Uint8Array(128);
-  let classes = 1;
-  for (const r of rules) {
-    if (!r.hints.length) throw new Error(`audit rule ${r.id} has no hints: the prefilter would never run it`);
-    for (const h of r.hints) {
-      if (!h || h !== h.toLowerCase() || /[^\x20-\x7e]|\s\s/.test(h)) throw new Error(`audit rule ${r.id}: hint ${JSON.stringify(h)} must be lowercase printable ASCII, single spaces inside`);
-      for (let i = 0; i < h.length; i++) {
-        const c = h.charCodeAt(i);
-        if (!classOf[c]) classOf[c] = classes++;
-      }
-    }
-  }
-  if (!classOf[32]) classOf[32] = classes++;
-  // Upper-case letters fold onto their lower-case class.
-  for (let c = 65; c <= 90; c++) classOf[c] = classOf[c + 32]!;
-  // The trie of hints, then failure links (breadth first) and the full transition table.
+/** A rule's hints are lowercase printable ASCII with single spaces inside (a rule book that breaks it throws). */
+function checkHint(id: string, h: string): void {
+  if (!h || h !== h.toLowerCase() || /[^\x20-\x7e]|\s\s/.test(h)) throw new Error(`audit rule ${id}: hint ${JSON.stringify(h)} must be lowercase printable ASCII, single spaces inside`);
+}
+
+/**
+ * A dense automaton over groups of lowercase ASCII strings: `next[state * 128 + char]` (upper case folded onto lower
+ * case, every character outside ASCII is 0) and, per state, the groups whose strings end there (suffixes included).
+ */
+interface Automaton { next: Uint16Array; words: number; out: Uint32Array; hasOut: Uint8Array }
+
+function automaton(groups: readonly (readonly string[])[]): Automaton {
+  const words = Math.max(1, Math.ceil(groups.length / 32));
   const children: Map<number, number>[] = [new Map()];
   const outs: number[][] = [[]];
-  rules.forEach((r, i) => {
-    for (const h of r.hints) {
+  groups.forEach((strings, g) => {
+    for (const h of strings) {
       let s = 0;
       for (let k = 0; k < h.length; k++) {
-        const c = classOf[h.charCodeAt(k)]!;
+        const c = h.charCodeAt(k);
         let t = children[s]!.get(c);
         if (t === undefined) {
           t = children.push(new Map()) - 1;
@@ -54,45 +48,68 @@ export function hintScanner(rules: readonly AuditRule[]): HintScanner {
         }
         s = t;
       }
-      if (!outs[s]!.includes(i)) outs[s]!.push(i);
+      if (!outs[s]!.includes(g)) outs[s]!.push(g);
     }
   });
   const states = children.length;
-  const next = new Uint16Array(states * classes);
+  if (states > 0xffff) throw new Error('audit hints: too many automaton states');
+  const next = new Uint16Array(states * 128);
   const fail = new Uint16Array(states);
   const queue: number[] = [];
-  for (let c = 1; c < classes; c++) {
+  for (let c = 1; c < 128; c++) {
     const t = children[0]!.get(c);
     if (t !== undefined) {
       next[c] = t;
       queue.push(t);
     }
   }
-  while (queue.length) {
-    const s = queue.shift()!;
+  for (let q = 0; q < queue.length; q++) {
+    const s = queue[q]!;
     for (const o of outs[fail[s]!]!) if (!outs[s]!.includes(o)) outs[s]!.push(o);
-    for (let c = 1; c < classes; c++) {
+    for (let c = 1; c < 128; c++) {
       const t = children[s]!.get(c);
       if (t !== undefined) {
-        fail[t] = next[fail[s]! * classes + c]!;
-        next[s * classes + c] = t;
+        fail[t] = next[fail[s]! * 128 + c]!;
+        next[s * 128 + c] = t;
         queue.push(t);
-      } else next[s * classes + c] = next[fail[s]! * classes + c]!;
+      } else next[s * 128 + c] = next[fail[s]! * 128 + c]!;
     }
   }
-  // Per state, the rules whose hints end there (suffixes included): flagged, and as masks.
+  // Upper-case letters step like their lower-case letters.
+  for (let s = 0; s < states; s++) for (let c = 65; c <= 90; c++) next[s * 128 + c] = next[s * 128 + c + 32]!;
   const hasOut = new Uint8Array(states);
-  const outMask = new Uint32Array(states * words);
+  const out = new Uint32Array(states * words);
   for (let s = 0; s < states; s++) {
-    for (const i of outs[s]!) {
+    for (const g of outs[s]!) {
       hasOut[s] = 1;
-      outMask[s * words + (i >> 5)]! |= 1 << (i & 31);
+      out[s * words + (g >> 5)]! |= 1 << (g & 31);
     }
   }
+  return { next, words, out, hasOut };
+}
 
-  const space = classOf[32]!;
-  const iClass = classOf[105]!;
-  const kClass = classOf[107]!;
+/** The hint groups of a rule book: group i is rule i's hints, then both sides of each rule's hint pair. */
+function hintGroups(rules: readonly AuditRule[]): { groups: string[][]; pairs: { rule: number; a: number; b: number }[] } {
+  const groups: string[][] = [];
+  const pairs: { rule: number; a: number; b: number }[] = [];
+  rules.forEach((r) => {
+    if (!r.hints.length && !r.hintPair) throw new Error(`audit rule ${r.id} has no hints: the prefilter would never run it`);
+    for (const h of [...r.hints, ...(r.hintPair?.flat() ?? [])]) checkHint(r.id, h);
+    groups.push([...r.hints]);
+  });
+  rules.forEach((r, i) => {
+    if (!r.hintPair) return;
+    pairs.push({ rule: i, a: groups.push([...r.hintPair[0]]) - 1, b: groups.push([...r.hintPair[1]]) - 1 });
+  });
+  return { groups, pairs };
+}
+
+/** Build the automaton for a rule book. */
+export function hintScanner(rules: readonly AuditRule[]): HintScanner {
+  const { groups, pairs } = hintGroups(rules);
+  const { next, words, out: outMask, hasOut } = automaton(groups);
+  const ruleWords = Math.ceil(rules.length / 32);
+  const has = (m: Uint32Array, g: number): boolean => ((m[g >> 5]! >>> (g & 31)) & 1) === 1;
 
   return {
     rules,
@@ -102,39 +119,123 @@ export function hintScanner(rules: readonly AuditRule[]): HintScanner {
       out.fill(0);
       let s = 0;
       let white = false;
+      let hit = false;
       for (let i = 0; i < text.length; i++) {
-        const c = text.charCodeAt(i);
-        let k: number;
+        let c = text.charCodeAt(i);
         if (c < 128) {
           if (c === 32 || (c >= 9 && c <= 13)) {
             // A run of whitespace reads as one space, as the audit's normalisation writes it.
             if (white) continue;
             white = true;
-            k = space;
-          } else {
-            white = false;
-            k = classOf[c]!;
-          }
+            c = 32;
+          } else white = false;
         } else if (isSpace(c)) {
           if (white) continue;
           white = true;
-          k = space;
+          c = 32;
         } else {
           white = false;
           // Lower-cased, only two characters outside ASCII become ASCII letters: İ (then a combining dot) and K (Kelvin).
           if (c === 0x130) {
-            s = next[s * classes + iClass]!;
-            if (hasOut[s]) for (let w = 0; w < words; w++) out[w]! |= outMask[s * words + w]!;
+            s = next[s * 128 + 105]!;
+            if (hasOut[s]) {
+              hit = true;
+              for (let w = 0; w < words; w++) out[w]! |= outMask[s * words + w]!;
+            }
             s = 0;
             continue;
           }
-          k = c === 0x212a ? kClass : 0;
+          c = c === 0x212a ? 107 : 0;
         }
-        s = next[s * classes + k]!;
-        if (hasOut[s]) for (let w = 0; w < words; w++) out[w]! |= outMask[s * words + w]!;
+        s = next[s * 128 + c]!;
+        if (hasOut[s]) {
+          hit = true;
+          for (let w = 0; w < words; w++) out[w]! |= outMask[s * words + w]!;
+        }
       }
-      for (let w = 0; w < words; w++) if (out[w]) return true;
+      if (!hit) return false;
+      for (const p of pairs) if (has(out, p.a) && has(out, p.b)) out[p.rule >> 5]! |= 1 << (p.rule & 31);
+      // Pair sides alone are no rule's hint: the scratch words past the rules are cleared.
+      if (pairs.length) {
+        for (let g = rules.length; g < words * 32; g++) out[g >> 5]! &= ~(1 << (g & 31));
+      }
+      for (let w = 0; w < ruleWords; w++) if (out[w]) return true;
       return false;
+    },
+  };
+}
+
+export interface LineFilter {
+  /**
+   * For each of `lines`, 1 when nothing in it can give a finding on its own: it is plain ASCII, holds no rule's hint
+   * (nor both sides of a hint pair), none of the `triggers` (text a rewrite acts on, see audit.ts) and no run of 24
+   * base64 characters. A code span on the line may be blanked out (audit.ts reads prose without its code spans), so
+   * the words before a space in a multi-word hint, followed by a backtick, count too.
+   */
+  quiet(lines: readonly string[]): Uint8Array;
+}
+
+/** The line prefilter for a rule book and the rewrites' trigger strings (lowercase ASCII). */
+export function lineFilter(rules: readonly AuditRule[], triggers: readonly string[]): LineFilter {
+  const { groups, pairs } = hintGroups(rules);
+  for (const t of triggers) checkHint('(rewrite trigger)', t);
+  // Group 0: anything that makes the line worth reading; then the pair sides; then the backtick-only prefixes.
+  const loud = [...new Set([...groups.slice(0, rules.length).flat(), ...triggers])];
+  const prefixes = [...new Set(loud.filter((h) => h.includes(' ')).map((h) => h.slice(0, h.indexOf(' ')) + '`'))];
+  const pairGroups = pairs.flatMap((p) => [groups[p.a]!, groups[p.b]!]);
+  if (pairGroups.length > 28) throw new Error('audit hints: too many hint pairs');
+  const all = [loud, prefixes, ...pairGroups];
+  const { next, out, hasOut } = automaton(all);
+  const LOUD = 1;
+  const PREFIX = 2;
+  const b64 = new Uint8Array(128);
+  for (let c = 0; c < 128; c++) b64[c] = /[A-Za-z0-9+/]/.test(String.fromCharCode(c)) ? 1 : 0;
+  return {
+    quiet(lines) {
+      const quiet = new Uint8Array(lines.length);
+      for (let n = 0; n < lines.length; n++) {
+        const line = lines[n]!;
+        let s = 0;
+        let white = false;
+        let bits = 0;
+        let run = 0;
+        let tick = false;
+        let loudLine = false;
+        for (let i = 0; i < line.length; i++) {
+          let c = line.charCodeAt(i);
+          if (c >= 128) {
+            loudLine = true;
+            break;
+          }
+          if (b64[c]) {
+            if (++run >= 24) {
+              loudLine = true;
+              break;
+            }
+          } else run = 0;
+          if (c === 32 || (c >= 9 && c <= 13)) {
+            if (white) continue;
+            white = true;
+            c = 32;
+          } else {
+            white = false;
+            if (c === 96) tick = true;
+          }
+          s = next[s * 128 + c]!;
+          if (hasOut[s]) {
+            bits |= out[s]!;
+            if (bits & LOUD) {
+              loudLine = true;
+              break;
+            }
+          }
+        }
+        if (loudLine || (tick && bits & PREFIX)) continue;
+        let paired = false;
+        for (let p = 0; p < pairGroups.length && !paired; p += 2) paired = ((bits >>> (p + 2)) & 3) === 3;
+        if (!paired) quiet[n] = 1;
+      }
+      return quiet;
     },
   };
 }

@@ -5,8 +5,8 @@ import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync } from
 import { basename, extname, join, relative, sep } from 'node:path';
 import type { Diagnostic } from '../../base/diagnostics.js';
 import { AUDITOR_VERSION, LEVEL_RANK, MENTION_RE, NEGATION_RE, RULES, maxLevel, type AuditRule, type Context, type Family, type Level } from './audit-rules.js';
-import { decodeBase64Blobs, deobfuscate, normalizeLine, type HiddenText } from './normalize.js';
-import { hasRule, hintScanner, type RuleMask } from './audit-hints.js';
+import { REWRITE_TRIGGERS, decodeBase64Blobs, deobfuscate, normalizeLine, type HiddenText } from './normalize.js';
+import { hasRule, hintScanner, lineFilter, type RuleMask } from './audit-hints.js';
 import type { ParsedPermissions, Permissions } from '../../policy/permissions.js';
 import { readPermissionRequest } from '../format/permissions.js';
 import { permissionDiff, type PermissionDiff } from '../../policy/diff.js';
@@ -161,6 +161,8 @@ interface Segment {
   text: string; ctx: Context; line: number; around: string; quoted?: boolean; placement?: Placement;
   /** A list item under a heading or lead-in that lists things to look for ("## Red flags", "Watch for these sinks:"). */
   listedAsCheck?: boolean;
+  /** Lines joined into one (a shell command continued with backslashes): its text is not part of one line. */
+  joined?: boolean;
 }
 type Placement = 'description' | 'html-comment';
 const PLACEMENT_NOTE: Record<Placement, string> = {
@@ -208,7 +210,7 @@ function markdownSegments(lines: string[], firstLine = 1): Segment[] {
         // Join continued lines so a command split over several lines is matched whole.
         carry = carry ? { text: carry.text.replace(/\\\s*$/, ' ') + t, line: carry.line } : { text: t, line };
         if (continues(t)) return;
-        out.push({ text: carry.text, ctx: 'shell', line: carry.line, around: carry.text });
+        out.push({ text: carry.text, ctx: 'shell', line: carry.line, around: carry.text, joined: true });
         carry = undefined;
         return;
       }
@@ -279,7 +281,7 @@ function scriptSegments(lines: string[], shell: boolean): Segment[] {
       // Join continued lines so a command split over several lines is matched whole.
       carry = carry ? { text: carry.text.replace(/\\\s*$/, ' ') + raw, line: carry.line } : { text: raw, line: i + 1 };
       if (continues(raw) && i < lines.length - 1) return;
-      out.push({ text: carry.text, ctx: 'shell', line: carry.line, around: carry.text });
+      out.push({ text: carry.text, ctx: 'shell', line: carry.line, around: carry.text, joined: true });
       carry = undefined;
       return;
     }
@@ -388,6 +390,15 @@ function commandStarts(text: string): string {
 /** The program inside `python3 -c "…"`, `node -e '…'`, `perl -e …`, `ruby -e …`, `php -r …`, `deno eval …`. */
 const INLINE_PROGRAM_RE = /\b(python[\d.]*|node(?:js)?|perl|ruby|php|bun|deno\s+eval|osascript)\s+(?:-[\w-]{1,20}\s+){0,4}?(?:(?:-c|-e|-E|-r|-p|--eval|--print|--command)\s+|(?<=eval\s+))(?:"((?:[^"\\\n]|\\.){0,4000})"|'([^'\n]{0,4000})'|\$'((?:[^'\\\n]|\\.){0,4000})')/g;
 
+/** What inlinePrograms() needs in a line before it reads one (an interpreter's name then whitespace). */
+const INLINE_PROGRAM_HINTS = ['python', 'node ', 'nodejs ', 'perl ', 'ruby ', 'php ', 'bun ', 'deno ', 'osascript '];
+
+/**
+ * The line prefilter: a line with none of the rules' hints, nothing a rewrite acts on (string splitting, escapes,
+ * inline programs), no base64 run and no character outside ASCII gives no finding, and is not read further.
+ */
+const LINES = lineFilter(RULES, [...REWRITE_TRIGGERS, ...INLINE_PROGRAM_HINTS]);
+
 const NO_PROGRAMS: readonly { interpreter: string; code: string }[] = Object.freeze([]);
 
 function inlinePrograms(text: string): readonly { interpreter: string; code: string }[] {
@@ -460,8 +471,10 @@ function windows(text: string): string[] {
 export interface TextAudit { findings: Finding[]; hidden: { line: number; hidden: HiddenText }[] }
 
 /** Audit one file's text. `kind` picks how lines are read (Markdown or a script). */
-export function auditText(file: string, text: string, kind: 'markdown' | 'shell' | 'script', opts: { description?: { text: string; line: number } } = {}): TextAudit {
+export function auditText(file: string, text: string, kind: 'markdown' | 'shell' | 'script', opts: { description?: { text: string; line: number }; everyLine?: boolean } = {}): TextAudit {
   const lines = text.split(/\r?\n/);
+  // `everyLine`: no line prefilter (tests compare the two readings).
+  const quiet = opts.everyLine ? undefined : LINES.quiet(lines);
   const segments = kind === 'markdown' ? markdownSegments(lines) : scriptSegments(lines, kind === 'shell');
   if (opts.description?.text.trim()) {
     const d = opts.description.text.replace(/\s+/g, ' ');
@@ -488,6 +501,8 @@ export function auditText(file: string, text: string, kind: 'markdown' | 'shell'
   };
   const hiddenLines = new Set<number>();
   for (const seg of segments) {
+    // A segment that is (part of) one quiet line holds nothing to find; joined lines and placements are always read.
+    if (quiet?.[seg.line - 1] && !seg.joined && !seg.placement) continue;
     const norm = normalizeLine(seg.text);
     if (norm.hidden && !hiddenLines.has(seg.line)) {
       hiddenLines.add(seg.line);
