@@ -1,6 +1,7 @@
 // The audit's prefilters: one pass over a text (an Aho-Corasick automaton over every rule's hints) says which rules
 // can match it at all, and one pass over a file says which lines hold anything any rule could act on. Case-insensitive.
 import type { AuditRule } from './audit-rules.js';
+import { hasBase64Run } from './normalize.js';
 
 /** Which rules' hints occur in a text: bit i of word i >> 5 ↔ rules[i] (words past the rules are scratch). */
 export type RuleMask = Uint32Array;
@@ -22,19 +23,24 @@ export interface HintScanner {
 
 /** A rule's hints are lowercase printable ASCII with single spaces inside (a rule book that breaks it throws). */
 function checkHint(id: string, h: string): void {
-  if (!h || h !== h.toLowerCase() || /[^\x20-\x7e]|\s\s/.test(h)) throw new Error(`audit rule ${id}: hint ${JSON.stringify(h)} must be lowercase printable ASCII, single spaces inside`);
+  if (!h || h !== h.toLowerCase() || /[^\x20-\x7e]|\s\s|^ /.test(h)) throw new Error(`audit rule ${id}: hint ${JSON.stringify(h)} must be lowercase printable ASCII, single spaces inside, not first`);
 }
 
 /**
  * A dense automaton over groups of lowercase ASCII strings: `next[state * 128 + char]` (upper case folded onto lower
  * case, every character outside ASCII is 0) and, per state, the groups whose strings end there (suffixes included).
  */
-interface Automaton { next: Uint16Array; words: number; out: Uint32Array; hasOut: Uint8Array }
+interface Automaton {
+  next: Uint16Array; words: number; out: Uint32Array; hasOut: Uint8Array;
+  /** States entered by a space (the last character of their prefix). */
+  spaceEnded: Uint8Array;
+}
 
 function automaton(groups: readonly (readonly string[])[]): Automaton {
   const words = Math.max(1, Math.ceil(groups.length / 32));
   const children: Map<number, number>[] = [new Map()];
   const outs: number[][] = [[]];
+  const last: number[] = [0];
   groups.forEach((strings, g) => {
     for (const h of strings) {
       let s = 0;
@@ -44,6 +50,7 @@ function automaton(groups: readonly (readonly string[])[]): Automaton {
         if (t === undefined) {
           t = children.push(new Map()) - 1;
           outs.push([]);
+          last.push(c);
           children[s]!.set(c, t);
         }
         s = t;
@@ -85,7 +92,7 @@ function automaton(groups: readonly (readonly string[])[]): Automaton {
       out[s * words + (g >> 5)]! |= 1 << (g & 31);
     }
   }
-  return { next, words, out, hasOut };
+  return { next, words, out, hasOut, spaceEnded: Uint8Array.from(last, (c) => (c === 32 ? 1 : 0)) };
 }
 
 /** The hint groups of a rule book: group i is rule i's hints, then both sides of each rule's hint pair. */
@@ -169,8 +176,8 @@ export interface LineFilter {
   /**
    * For each of `lines`, 1 when nothing in it can give a finding on its own: it is plain ASCII, holds no rule's hint
    * (nor both sides of a hint pair), none of the `triggers` (text a rewrite acts on, see audit.ts) and no run of 24
-   * base64 characters. A code span on the line may be blanked out (audit.ts reads prose without its code spans), so
-   * the words before a space in a multi-word hint, followed by a backtick, count too.
+   * base64 characters. Prose is also read without its code spans (audit.ts blanks them out), which can join the words
+   * of a multi-word hint across a span: the words before each space of such a hint, then a backtick, count too.
    */
   quiet(lines: readonly string[]): Uint8Array;
 }
@@ -179,60 +186,45 @@ export interface LineFilter {
 export function lineFilter(rules: readonly AuditRule[], triggers: readonly string[]): LineFilter {
   const { groups, pairs } = hintGroups(rules);
   for (const t of triggers) checkHint('(rewrite trigger)', t);
-  // Group 0: anything that makes the line worth reading; then the pair sides; then the backtick-only prefixes.
-  const loud = [...new Set([...groups.slice(0, rules.length).flat(), ...triggers])];
-  const prefixes = [...new Set(loud.filter((h) => h.includes(' ')).map((h) => h.slice(0, h.indexOf(' ')) + '`'))];
+  // Group 0: anything that makes the line worth reading; then both sides of each hint pair.
   const pairGroups = pairs.flatMap((p) => [groups[p.a]!, groups[p.b]!]);
-  if (pairGroups.length > 28) throw new Error('audit hints: too many hint pairs');
-  const all = [loud, prefixes, ...pairGroups];
-  const { next, out, hasOut } = automaton(all);
-  const LOUD = 1;
-  const PREFIX = 2;
-  const b64 = new Uint8Array(128);
-  for (let c = 0; c < 128; c++) b64[c] = /[A-Za-z0-9+/]/.test(String.fromCharCode(c)) ? 1 : 0;
+  const spanned = (h: string): string[] => [...h.matchAll(/ /g)].flatMap((m) => [h.slice(0, m.index) + '`', h.slice(0, m.index) + ' `']);
+  const loud = [...groups.slice(0, rules.length).flat(), ...triggers];
+  loud.push(...[...loud, ...pairGroups.flat()].flatMap(spanned));
+  if (pairGroups.length > 30) throw new Error('audit hints: too many hint pairs');
+  const { next, out, spaceEnded } = automaton([[...new Set(loud)], ...pairGroups]);
+  // A run of whitespace reads as one space: every ASCII space character steps as a space, and a state just entered
+  // by a space stays where it is on the next one (no hint starts with a space, so the start state needs no care).
+  const map = new Uint8Array(128);
+  for (let c = 0; c < 128; c++) map[c] = c === 32 || (c >= 9 && c <= 13) ? 32 : c;
+  for (let st = 0; st < spaceEnded.length; st++) if (spaceEnded[st]) next[st * 128 + 32] = st;
   return {
     quiet(lines) {
       const quiet = new Uint8Array(lines.length);
       for (let n = 0; n < lines.length; n++) {
         const line = lines[n]!;
         let s = 0;
-        let white = false;
         let bits = 0;
-        let run = 0;
-        let tick = false;
         let loudLine = false;
         for (let i = 0; i < line.length; i++) {
-          let c = line.charCodeAt(i);
-          if (c >= 128) {
+          const c = line.charCodeAt(i);
+          if (c > 127) {
             loudLine = true;
             break;
           }
-          if (b64[c]) {
-            if (++run >= 24) {
+          s = next[(s << 7) | map[c]!]!;
+          const o = out[s]!;
+          if (o) {
+            if (o & 1) {
               loudLine = true;
               break;
             }
-          } else run = 0;
-          if (c === 32 || (c >= 9 && c <= 13)) {
-            if (white) continue;
-            white = true;
-            c = 32;
-          } else {
-            white = false;
-            if (c === 96) tick = true;
-          }
-          s = next[s * 128 + c]!;
-          if (hasOut[s]) {
-            bits |= out[s]!;
-            if (bits & LOUD) {
-              loudLine = true;
-              break;
-            }
+            bits |= o;
           }
         }
-        if (loudLine || (tick && bits & PREFIX)) continue;
+        if (loudLine || (line.length >= 24 && hasBase64Run(line))) continue;
         let paired = false;
-        for (let p = 0; p < pairGroups.length && !paired; p += 2) paired = ((bits >>> (p + 2)) & 3) === 3;
+        for (let p = 1; p < pairGroups.length && !paired; p += 2) paired = ((bits >>> p) & 3) === 3;
         if (!paired) quiet[n] = 1;
       }
       return quiet;

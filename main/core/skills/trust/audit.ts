@@ -178,8 +178,18 @@ function continues(raw: string): boolean {
   return /(?:^|[^\\])(?:\\\\)*\\\s*$/.test(raw);
 }
 
-/** Split a Markdown file into segments: prose lines, inline code spans, fenced blocks (shell or example), indented code. */
-function markdownSegments(lines: string[], firstLine = 1): Segment[] {
+/** Whether a line ends in a colon (then whitespace), as `/[:：]\s*$/` says, without a regex step per character. */
+function endsWithColon(raw: string): boolean {
+  const t = raw.trimEnd();
+  const c = t.charCodeAt(t.length - 1);
+  return c === 0x3a || c === 0xff1a;
+}
+
+/**
+ * Split a Markdown file into segments: prose lines, inline code spans, fenced blocks (shell or example), indented code.
+ * `quiet` lines (see LINES) give no segment of their own; they still move the reading state (fences, lists, comments).
+ */
+function markdownSegments(lines: string[], quiet?: Uint8Array): Segment[] {
   const out: Segment[] = [];
   let fence: { marker: string; ctx: Context } | undefined;
   let carry: { text: string; line: number } | undefined;
@@ -190,7 +200,8 @@ function markdownSegments(lines: string[], firstLine = 1): Segment[] {
   let comment: { text: string; line: number } | undefined;
   let checkList = false;
   lines.forEach((raw, i) => {
-    const line = i + firstLine;
+    const line = i + 1;
+    const q = quiet?.[i] === 1;
     const fm = /^\s{0,3}(`{3,}|~{3,})\s*([\w+-]*)/.exec(raw);
     if (fm && !comment) {
       if (!fence) { fence = { marker: fm[1]!, ctx: SHELL_FENCE.has(fm[2]!.toLowerCase()) ? 'shell' : 'example' }; carry = undefined; heredoc = undefined; return; }
@@ -201,7 +212,7 @@ function markdownSegments(lines: string[], firstLine = 1): Segment[] {
       if (heredoc !== undefined) {
         // The body of `python3 - <<'EOF'` is a program: judged as a script.
         if (raw.trim() === heredoc) heredoc = undefined;
-        else out.push({ text: raw, ctx: fence.ctx === 'shell' ? 'script' : 'example', line, around: raw });
+        else if (!q) out.push({ text: raw, ctx: fence.ctx === 'shell' ? 'script' : 'example', line, around: raw });
         return;
       }
       if (fence.ctx === 'shell' && t.includes('<<')) heredoc = HEREDOC_RE.exec(t)?.[2];
@@ -214,7 +225,7 @@ function markdownSegments(lines: string[], firstLine = 1): Segment[] {
         carry = undefined;
         return;
       }
-      out.push({ text: t, ctx: comment ? 'comment' : fence.ctx, line, around: raw });
+      if (!q) out.push({ text: t, ctx: comment ? 'comment' : fence.ctx, line, around: raw });
       return;
     }
     // An indented code block (4 spaces or a tab after a blank line, not inside a list) shows code like a fence does.
@@ -224,7 +235,7 @@ function markdownSegments(lines: string[], firstLine = 1): Segment[] {
     if (indented && !inList && (prevBlank || inIndented)) {
       inIndented = true;
       prevBlank = false;
-      out.push({ text: raw.trim().replace(/^(?:\$|>|PS>)\s+/, ''), ctx: 'example', line, around: raw });
+      if (!q) out.push({ text: raw.trim().replace(/^(?:\$|>|PS>)\s+/, ''), ctx: 'example', line, around: raw });
       return;
     }
     if (!blank) inIndented = false;
@@ -233,10 +244,10 @@ function markdownSegments(lines: string[], firstLine = 1): Segment[] {
     const heading = /^\s{0,3}#/.test(raw);
     if (heading || (!blank && !item && !/^\s/.test(raw))) {
       // A heading or a lead-in line opens (or closes) a list of things to look for.
-      checkList = (heading || /[:：]\s*$/.test(raw)) && CHECK_RE.test(raw) && !RUN_RE.test(raw.replace(/:\s*$/, ''));
+      checkList = (heading || endsWithColon(raw)) && CHECK_RE.test(raw) && !RUN_RE.test(raw.replace(/:\s*$/, ''));
     }
     const listed = checkList && (item || /^\s/.test(raw));
-    out.push({ text: raw, ctx: 'prose', line, around: raw, ...(listed ? { listedAsCheck: true } : {}) });
+    if (!q) out.push({ text: raw, ctx: 'prose', line, around: raw, ...(listed ? { listedAsCheck: true } : {}) });
     // HTML comments (one line or many): what they hold is judged as text placed out of the reader's sight.
     let rest = raw;
     while (rest) {
@@ -254,7 +265,7 @@ function markdownSegments(lines: string[], firstLine = 1): Segment[] {
       comment = { text: '', line };
       rest = rest.slice(start + 4);
     }
-    if (raw.includes('`')) for (const m of raw.matchAll(/(`+)([^`]+?)\1/g)) {
+    if (!q && raw.includes('`')) for (const m of raw.matchAll(/(`+)([^`]+?)\1/g)) {
       const before = raw.slice(Math.max(0, (m.index ?? 0) - 1), m.index ?? 0);
       out.push({ text: m[2]!, ctx: 'inline', line, around: raw, quoted: /["“'‘]/.test(before), ...(listed ? { listedAsCheck: true } : {}) });
     }
@@ -263,14 +274,15 @@ function markdownSegments(lines: string[], firstLine = 1): Segment[] {
   return out;
 }
 
-function scriptSegments(lines: string[], shell: boolean): Segment[] {
+function scriptSegments(lines: string[], shell: boolean, quiet?: Uint8Array): Segment[] {
   const out: Segment[] = [];
   let carry: { text: string; line: number } | undefined;
   let heredoc: string | undefined;
   lines.forEach((raw, i) => {
+    const q = quiet?.[i] === 1;
     if (heredoc !== undefined) {
       if (raw.trim() === heredoc) heredoc = undefined;
-      else out.push({ text: raw, ctx: 'script', line: i + 1, around: raw });
+      else if (!q) out.push({ text: raw, ctx: 'script', line: i + 1, around: raw });
       return;
     }
     if (shell && raw.includes('<<')) heredoc = HEREDOC_RE.exec(raw)?.[2];
@@ -285,7 +297,7 @@ function scriptSegments(lines: string[], shell: boolean): Segment[] {
       carry = undefined;
       return;
     }
-    out.push({ text: raw, ctx: comment ? 'comment' : shell ? 'shell' : 'script', line: i + 1, around: raw });
+    if (!q) out.push({ text: raw, ctx: comment ? 'comment' : shell ? 'shell' : 'script', line: i + 1, around: raw });
   });
   return out;
 }
@@ -475,7 +487,7 @@ export function auditText(file: string, text: string, kind: 'markdown' | 'shell'
   const lines = text.split(/\r?\n/);
   // `everyLine`: no line prefilter (tests compare the two readings).
   const quiet = opts.everyLine ? undefined : LINES.quiet(lines);
-  const segments = kind === 'markdown' ? markdownSegments(lines) : scriptSegments(lines, kind === 'shell');
+  const segments = kind === 'markdown' ? markdownSegments(lines, quiet) : scriptSegments(lines, kind === 'shell', quiet);
   if (opts.description?.text.trim()) {
     const d = opts.description.text.replace(/\s+/g, ' ');
     segments.push({ text: d, ctx: 'prose', line: opts.description.line, around: d, placement: 'description' });
