@@ -27,30 +27,36 @@ function checkHint(id: string, h: string): void {
 }
 
 /**
- * A dense automaton over groups of lowercase ASCII strings: `next[state * 128 + char]` (upper case folded onto lower
- * case, every character outside ASCII is 0) and, per state, the groups whose strings end there (suffixes included).
+ * A dense automaton over groups of lowercase ASCII strings, over character classes: `cls[c]` is the class of an ASCII
+ * character (each character used in a string has its own, upper case folds onto lower case, ASCII whitespace onto
+ * the space, every other character is class 0); `next[state * width + class]`; per state, the groups whose strings
+ * end there (suffixes included). A run of whitespace steps as one space: a state entered by a space stays put on the
+ * next one (no string starts with a space, so the start state needs no care).
  */
-interface Automaton {
-  next: Uint16Array; words: number; out: Uint32Array; hasOut: Uint8Array;
-  /** States entered by a space (the last character of their prefix). */
-  spaceEnded: Uint8Array;
-}
+interface Automaton { next: Uint16Array; width: number; cls: Uint8Array; words: number; out: Uint32Array; hasOut: Uint8Array }
 
 function automaton(groups: readonly (readonly string[])[]): Automaton {
   const words = Math.max(1, Math.ceil(groups.length / 32));
+  const cls = new Uint8Array(128);
+  let width = 1;
+  for (const strings of groups) for (const h of strings) for (let k = 0; k < h.length; k++) if (!cls[h.charCodeAt(k)]) cls[h.charCodeAt(k)] = width++;
+  if (!cls[32]) cls[32] = width++;
+  for (let c = 65; c <= 90; c++) cls[c] = cls[c + 32]!;
+  for (let c = 9; c <= 13; c++) cls[c] = cls[32]!;
+  const space = cls[32]!;
   const children: Map<number, number>[] = [new Map()];
   const outs: number[][] = [[]];
-  const last: number[] = [0];
+  const spaceEnded: number[] = [0];
   groups.forEach((strings, g) => {
     for (const h of strings) {
       let s = 0;
       for (let k = 0; k < h.length; k++) {
-        const c = h.charCodeAt(k);
+        const c = cls[h.charCodeAt(k)]!;
         let t = children[s]!.get(c);
         if (t === undefined) {
           t = children.push(new Map()) - 1;
           outs.push([]);
-          last.push(c);
+          spaceEnded.push(c === space ? 1 : 0);
           children[s]!.set(c, t);
         }
         s = t;
@@ -60,10 +66,10 @@ function automaton(groups: readonly (readonly string[])[]): Automaton {
   });
   const states = children.length;
   if (states > 0xffff) throw new Error('audit hints: too many automaton states');
-  const next = new Uint16Array(states * 128);
+  const next = new Uint16Array(states * width);
   const fail = new Uint16Array(states);
   const queue: number[] = [];
-  for (let c = 1; c < 128; c++) {
+  for (let c = 1; c < width; c++) {
     const t = children[0]!.get(c);
     if (t !== undefined) {
       next[c] = t;
@@ -73,17 +79,16 @@ function automaton(groups: readonly (readonly string[])[]): Automaton {
   for (let q = 0; q < queue.length; q++) {
     const s = queue[q]!;
     for (const o of outs[fail[s]!]!) if (!outs[s]!.includes(o)) outs[s]!.push(o);
-    for (let c = 1; c < 128; c++) {
+    for (let c = 1; c < width; c++) {
       const t = children[s]!.get(c);
       if (t !== undefined) {
-        fail[t] = next[fail[s]! * 128 + c]!;
-        next[s * 128 + c] = t;
+        fail[t] = next[fail[s]! * width + c]!;
+        next[s * width + c] = t;
         queue.push(t);
-      } else next[s * 128 + c] = next[fail[s]! * 128 + c]!;
+      } else next[s * width + c] = next[fail[s]! * width + c]!;
     }
   }
-  // Upper-case letters step like their lower-case letters.
-  for (let s = 0; s < states; s++) for (let c = 65; c <= 90; c++) next[s * 128 + c] = next[s * 128 + c + 32]!;
+  for (let s = 0; s < states; s++) if (spaceEnded[s]) next[s * width + space] = s;
   const hasOut = new Uint8Array(states);
   const out = new Uint32Array(states * words);
   for (let s = 0; s < states; s++) {
@@ -92,7 +97,7 @@ function automaton(groups: readonly (readonly string[])[]): Automaton {
       out[s * words + (g >> 5)]! |= 1 << (g & 31);
     }
   }
-  return { next, words, out, hasOut, spaceEnded: Uint8Array.from(last, (c) => (c === 32 ? 1 : 0)) };
+  return { next, width, cls, words, out, hasOut };
 }
 
 /** The hint groups of a rule book: group i is rule i's hints, then both sides of each rule's hint pair. */
@@ -114,9 +119,12 @@ function hintGroups(rules: readonly AuditRule[]): { groups: string[][]; pairs: {
 /** Build the automaton for a rule book. */
 export function hintScanner(rules: readonly AuditRule[]): HintScanner {
   const { groups, pairs } = hintGroups(rules);
-  const { next, words, out: outMask, hasOut } = automaton(groups);
+  const { next, width, cls, words, out: outMask, hasOut } = automaton(groups);
   const ruleWords = Math.ceil(rules.length / 32);
   const has = (m: Uint32Array, g: number): boolean => ((m[g >> 5]! >>> (g & 31)) & 1) === 1;
+  const space = cls[32]!;
+  const iClass = cls[105]!;
+  const kClass = cls[107]!;
 
   return {
     rules,
@@ -125,36 +133,23 @@ export function hintScanner(rules: readonly AuditRule[]): HintScanner {
     scan(text, out) {
       out.fill(0);
       let s = 0;
-      let white = false;
       let hit = false;
       for (let i = 0; i < text.length; i++) {
-        let c = text.charCodeAt(i);
-        if (c < 128) {
-          if (c === 32 || (c >= 9 && c <= 13)) {
-            // A run of whitespace reads as one space, as the audit's normalisation writes it.
-            if (white) continue;
-            white = true;
-            c = 32;
-          } else white = false;
-        } else if (isSpace(c)) {
-          if (white) continue;
-          white = true;
-          c = 32;
-        } else {
-          white = false;
+        const c = text.charCodeAt(i);
+        let k: number;
+        if (c < 128) k = cls[c]!;
+        else if (isSpace(c)) k = space;
+        else if (c === 0x130) {
           // Lower-cased, only two characters outside ASCII become ASCII letters: İ (then a combining dot) and K (Kelvin).
-          if (c === 0x130) {
-            s = next[s * 128 + 105]!;
-            if (hasOut[s]) {
-              hit = true;
-              for (let w = 0; w < words; w++) out[w]! |= outMask[s * words + w]!;
-            }
-            s = 0;
-            continue;
+          s = next[s * width + iClass]!;
+          if (hasOut[s]) {
+            hit = true;
+            for (let w = 0; w < words; w++) out[w]! |= outMask[s * words + w]!;
           }
-          c = c === 0x212a ? 107 : 0;
-        }
-        s = next[s * 128 + c]!;
+          s = 0;
+          continue;
+        } else k = c === 0x212a ? kClass : 0;
+        s = next[s * width + k]!;
         if (hasOut[s]) {
           hit = true;
           for (let w = 0; w < words; w++) out[w]! |= outMask[s * words + w]!;
@@ -180,6 +175,11 @@ export interface LineFilter {
    * of a multi-word hint across a span: the words before each space of such a hint, then a backtick, count too.
    */
   quiet(lines: readonly string[]): Uint8Array;
+  /**
+   * The same over a file's UTF-8 bytes, line i being what `text.split(/\r?\n/)[i]` is once decoded (an ASCII byte is
+   * never part of a longer sequence, so the newlines are the same; any byte past ASCII makes its line loud).
+   */
+  quietBytes(buf: Uint8Array): Uint8Array;
 }
 
 /** The line prefilter for a rule book and the rewrites' trigger strings (lowercase ASCII). */
@@ -192,12 +192,16 @@ export function lineFilter(rules: readonly AuditRule[], triggers: readonly strin
   const loud = [...groups.slice(0, rules.length).flat(), ...triggers];
   loud.push(...[...loud, ...pairGroups.flat()].flatMap(spanned));
   if (pairGroups.length > 30) throw new Error('audit hints: too many hint pairs');
-  const { next, out, spaceEnded } = automaton([[...new Set(loud)], ...pairGroups]);
-  // A run of whitespace reads as one space: every ASCII space character steps as a space, and a state just entered
-  // by a space stays where it is on the next one (no hint starts with a space, so the start state needs no care).
-  const map = new Uint8Array(128);
-  for (let c = 0; c < 128; c++) map[c] = c === 32 || (c >= 9 && c <= 13) ? 32 : c;
-  for (let st = 0; st < spaceEnded.length; st++) if (spaceEnded[st]) next[st * 128 + 32] = st;
+  const { next, width, cls, out } = automaton([[...new Set(loud)], ...pairGroups]);
+  // Per ASCII character, its class; past ASCII, a mark (0xff) that makes the line loud.
+  const step = new Uint8Array(256).fill(0xff);
+  step.set(cls);
+  const b64 = new Uint8Array(256);
+  for (let c = 0; c < 128; c++) b64[c] = /[A-Za-z0-9+/]/.test(String.fromCharCode(c)) ? 1 : 0;
+  const paired = (bits: number): boolean => {
+    for (let p = 1; p < pairGroups.length; p += 2) if (((bits >>> p) & 3) === 3) return true;
+    return false;
+  };
   return {
     quiet(lines) {
       const quiet = new Uint8Array(lines.length);
@@ -205,28 +209,65 @@ export function lineFilter(rules: readonly AuditRule[], triggers: readonly strin
         const line = lines[n]!;
         let s = 0;
         let bits = 0;
-        let loudLine = false;
-        for (let i = 0; i < line.length; i++) {
+        let i = 0;
+        for (; i < line.length; i++) {
           const c = line.charCodeAt(i);
-          if (c > 127) {
-            loudLine = true;
-            break;
-          }
-          s = next[(s << 7) | map[c]!]!;
+          if (c > 127) break;
+          s = next[s * width + cls[c]!]!;
           const o = out[s]!;
           if (o) {
-            if (o & 1) {
-              loudLine = true;
-              break;
-            }
+            if (o & 1) break;
             bits |= o;
           }
         }
-        if (loudLine || (line.length >= 24 && hasBase64Run(line))) continue;
-        let paired = false;
-        for (let p = 1; p < pairGroups.length && !paired; p += 2) paired = ((bits >>> p) & 3) === 3;
-        if (!paired) quiet[n] = 1;
+        if (i < line.length || (line.length >= 24 && hasBase64Run(line))) continue;
+        if (!bits || !paired(bits)) quiet[n] = 1;
       }
+      return quiet;
+    },
+    quietBytes(buf) {
+      let lines = 1;
+      for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, i + 1)) lines++;
+      const quiet = new Uint8Array(lines).fill(1);
+      let n = 0;
+      let s = 0;
+      let bits = 0;
+      let run = 0;
+      for (let i = 0; i < buf.length; i++) {
+        const b = buf[i]!;
+        if (b === 10) {
+          if (bits && paired(bits)) quiet[n] = 0;
+          n++;
+          s = 0;
+          bits = 0;
+          run = 0;
+          continue;
+        }
+        const k = step[b]!;
+        let loud = k === 0xff;
+        if (!loud) {
+          s = next[s * width + k]!;
+          const o = out[s]!;
+          if (o) {
+            if (o & 1) loud = true;
+            else bits |= o;
+          }
+          if (b64[b]) {
+            if (++run >= 24) loud = true;
+          } else run = 0;
+        }
+        if (loud) {
+          // The rest of the line does not matter.
+          quiet[n] = 0;
+          const nl = buf.indexOf(10, i + 1);
+          if (nl === -1) break;
+          i = nl - 1;
+          s = 0;
+          bits = 0;
+          run = 0;
+        }
+      }
+      if (bits && paired(bits)) quiet[n] = 0;
       return quiet;
     },
   };

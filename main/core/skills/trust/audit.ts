@@ -482,11 +482,24 @@ function windows(text: string): string[] {
 
 export interface TextAudit { findings: Finding[]; hidden: { line: number; hidden: HiddenText }[] }
 
+export interface TextAuditOptions {
+  /** SKILL.md's frontmatter description and its line: judged as text placed in every prompt. */
+  description?: { text: string; line: number };
+  /** No line prefilter: every line is read (tests compare the two readings). */
+  everyLine?: boolean;
+  /** The quiet lines, already found from the file's bytes (LINES.quietBytes); must have one flag per line. */
+  quiet?: Uint8Array;
+}
+
+/** Quiet lines of a file's UTF-8 bytes, or of its lines (see LineFilter). */
+export function quietLinesOf(buf: Uint8Array | readonly string[]): Uint8Array {
+  return buf instanceof Uint8Array ? LINES.quietBytes(buf) : LINES.quiet(buf);
+}
+
 /** Audit one file's text. `kind` picks how lines are read (Markdown or a script). */
-export function auditText(file: string, text: string, kind: 'markdown' | 'shell' | 'script', opts: { description?: { text: string; line: number }; everyLine?: boolean } = {}): TextAudit {
+export function auditText(file: string, text: string, kind: 'markdown' | 'shell' | 'script', opts: TextAuditOptions = {}): TextAudit {
   const lines = text.split(/\r?\n/);
-  // `everyLine`: no line prefilter (tests compare the two readings).
-  const quiet = opts.everyLine ? undefined : LINES.quiet(lines);
+  const quiet = opts.everyLine ? undefined : opts.quiet?.length === lines.length ? opts.quiet : LINES.quiet(lines);
   const segments = kind === 'markdown' ? markdownSegments(lines, quiet) : scriptSegments(lines, kind === 'shell', quiet);
   if (opts.description?.text.trim()) {
     const d = opts.description.text.replace(/\s+/g, ' ');
@@ -720,7 +733,9 @@ export function auditSkill(dir: string, opts: AuditOptions = {}): AuditReport {
         }
       }
     }
-    findings.push(...auditText(f.rel, text, kindOf(f.rel, text.slice(0, 200)), f === skillFile ? { ...(description ? { description } : {}) } : {}).findings);
+    // Plain UTF-8 (no NUL removed, no UTF-16): the quiet lines are found on the bytes, before any string work.
+    const quiet = decoded.nul || decoded.text.length === 0 || (buf[0] === 0xff || buf[0] === 0xfe) ? undefined : LINES.quietBytes(buf);
+    findings.push(...auditText(f.rel, text, kindOf(f.rel, text.slice(0, 200)), { ...(f === skillFile && description ? { description } : {}), ...(quiet ? { quiet } : {}) }).findings);
   }
   let diff: PermissionDiff | undefined;
   if (opts.previous !== undefined && permissions) {
