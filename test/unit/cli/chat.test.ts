@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { chmodSync, statSync } from 'node:fs';
 import { main } from '../../../main/cli/index.js';
+import { capture } from '../../helpers/cli.js';
 import { tempDir, writeTree } from '../../helpers/tmp.js';
 import { startFakeAnthropic } from '../../helpers/fake-anthropic.js';
 import { startFakeOpenAI } from '../../helpers/fake-openai.js';
@@ -18,12 +19,6 @@ async function server(kind: 'anthropic' | 'openai'): Promise<FakeServer> {
   const s = kind === 'anthropic' ? await startFakeAnthropic() : await startFakeOpenAI();
   servers.push(s);
   return s;
-}
-
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { out, err, io: { out: (t: string) => void out.push(t), err: (t: string) => void err.push(t), write: (t: string) => void out.push(t) } };
 }
 
 function setup() {
