@@ -38,6 +38,7 @@ export class SessionRepo {
   private readonly insert: Database.Statement;
   private readonly touch: Database.Statement;
   private readonly retitle: Database.Statement;
+  private readonly touchRetitle: Database.Statement;
   private readonly insertSession: Database.Statement;
   private readonly byId: Database.Statement;
   private readonly appendTouching: (sessionId: string, type: string, json: string, at: number, title: string | undefined) => number;
@@ -48,6 +49,7 @@ export class SessionRepo {
     this.insert = db.prepare('INSERT INTO chat_events (session_id, type, data_json, at) VALUES (?, ?, ?, ?)');
     this.touch = db.prepare('UPDATE chat_sessions SET updated_at = ? WHERE id = ?');
     this.retitle = db.prepare('UPDATE chat_sessions SET title = ? WHERE id = ?');
+    this.touchRetitle = db.prepare('UPDATE chat_sessions SET updated_at = ?, title = ? WHERE id = ?');
     this.insertSession = db.prepare('INSERT INTO chat_sessions (id, workspace, title, provider, model, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
     this.byId = db.prepare(`SELECT ${COLS} FROM chat_sessions s WHERE s.id = ?`);
     // An event with its session's bookkeeping (last used, title) is one transaction: one commit, all or nothing.
@@ -66,8 +68,9 @@ export class SessionRepo {
         if (r.touch) touchAt = r.at;
         if (r.title !== undefined) title = r.title;
       }
-      if (touchAt !== undefined) this.touch.run(touchAt, sessionId);
-      if (title !== undefined) this.retitle.run(title, sessionId);
+      if (touchAt !== undefined && title !== undefined) this.touchRetitle.run(touchAt, title, sessionId);
+      else if (touchAt !== undefined) this.touch.run(touchAt, sessionId);
+      else if (title !== undefined) this.retitle.run(title, sessionId);
       return seqs;
     });
   }
