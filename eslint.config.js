@@ -57,10 +57,9 @@ export default tseslint.config(
     rules: { 'knack/layers': 'error' },
   },
   {
-    // Tool names are written once, in the tool table (main/core/policy/tool-table.ts); the core reads them from it.
-    // (main/core/agent is moving onto workspace sessions this wave and still spells a few out.)
-    files: ['main/core/**/*.ts'],
-    ignores: ['main/core/agent/**'],
+    // Tool names are written once, in the tool table (main/core/policy/tool-table.ts); all of main/ (the core, the agent,
+    // the CLI, serve mode, the Electron glue) reads them from it.
+    files: ['main/**/*.ts'],
     plugins: { knack },
     rules: { 'knack/tool-names': 'error' },
   },

@@ -6,6 +6,7 @@ import { openWorkspaceFor } from './workspace.js';
 import type { KnackWorkspace } from '../core/workspace.js';
 import { addTurnUsage, Agent, describeUsage, ProviderError, PRESETS, type AgentEvent, type ChatSession, type PendingApproval, type TurnResult, type TurnUsage } from '../core/agent/index.js';
 import { decisionLines } from '../core/policy/decision-fields.js';
+import { TOOL } from '../core/policy/tool-table.js';
 
 const OPTIONS = {
   once: { type: 'string' as const },
@@ -183,7 +184,7 @@ async function slash(ctx: CommandContext, ws: KnackWorkspace, chat: ChatSession,
       break;
     }
     case 'search': {
-      const skills = await chat.runTool('SkillSearch', { query: arg || ' ' });
+      const skills = await chat.runTool(TOOL.SkillSearch, { query: arg || ' ' });
       ctx.io.out(`skills: ${short(skills.ok ? skills.content : skills.error.message, 600)}`);
       const box = await ws.toolbox();
       ctx.io.out(`tools: ${box.index.search(arg, 5).tools.map((t) => t.name).join(', ') || 'none'}`);
@@ -193,7 +194,7 @@ async function slash(ctx: CommandContext, ws: KnackWorkspace, chat: ChatSession,
       const [skill, script] = rest;
       if (!skill || !script) ctx.io.out('usage: /run SKILL SCRIPT');
       else {
-        const r = await chat.runTool('run_skill_script', { skill, script });
+        const r = await chat.runTool(TOOL.run_skill_script, { skill, script });
         ctx.io.out(short(r.ok ? r.content : r.error.message, 2000));
       }
       break;

@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { CliError, printJson, stringFlag, type Command, type CommandContext } from './command.js';
 import { withWorkspace } from './workspace.js';
-import { deleteSession, exportSessionOf, findSession, listSessions, sessionEvents } from '../core/agent/index.js';
+import { deleteSession, exportSessionOf, findSession, formatCost, listSessions, sessionCost, sessionEvents } from '../core/agent/index.js';
 import type { KnackWorkspace } from '../core/workspace.js';
 
 function run<T>(ctx: CommandContext, fn: (ws: KnackWorkspace) => T): Promise<T> {
@@ -27,13 +27,20 @@ const list: Command = {
   maxPositionals: 0,
   run: (ctx) =>
     run(ctx, (ws) => {
-      const rows = listSessions(ws, { allWorkspaces: ctx.values.all === true });
+      // Cost is the session's running total; blank (never $0) when a call could not be priced or none was made.
+      const rows = listSessions(ws, { allWorkspaces: ctx.values.all === true }).map((r) => {
+        const costUsd = sessionCost(ws, r.id);
+        return costUsd === undefined ? r : { ...r, costUsd };
+      });
       if (ctx.json) {
         printJson(ctx.io, rows);
         return 0;
       }
       if (rows.length === 0) ctx.io.out('no sessions yet (start one with: knack chat)');
-      for (const r of rows) ctx.io.out(`${r.id.slice(0, 8)}  ${when(r.updatedAt)}  ${String(r.events).padStart(5)} events  ${r.model ?? 'offline'}  ${r.title || '(untitled)'}${ctx.values.all ? `  ${r.workspace}` : ''}`);
+      for (const r of rows) {
+        const cost = ('costUsd' in r ? formatCost(r.costUsd) : '').padStart(8);
+        ctx.io.out(`${r.id.slice(0, 8)}  ${when(r.updatedAt)}  ${String(r.events).padStart(5)} events  ${cost}  ${r.model ?? 'offline'}  ${r.title || '(untitled)'}${ctx.values.all ? `  ${r.workspace}` : ''}`);
+      }
       return 0;
     }),
 };

@@ -160,6 +160,7 @@ const evalCmd: Command = {
       for (const r of results) {
         ctx.io.out(`\n${r.group} (${r.skillSearch.queries} requests)   recall@1  recall@5  recall@10 MRR`);
         ctx.io.out(row('BM25', r.bm25));
+        // eslint-disable-next-line knack/tool-names -- the search engine's name as a report label, not a tool call
         ctx.io.out(row('SkillSearch', r.skillSearch));
         if (r.skillSearch.unknownGold) ctx.io.out(`  warning: ${r.skillSearch.unknownGold} requests name gold skills that are not enabled in this catalog`);
       }

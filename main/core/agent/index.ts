@@ -130,6 +130,12 @@ export function sessionEvents(host: AgentHost, id: string): AgentEvent[] {
   return store(host).sessions.events(row.id).map((e) => ({ ...(e.data as AgentEventBody), seq: e.seq, at: e.at, sessionId: row.id }));
 }
 
+/** The session's cost in USD so far, from its last usage event; undefined when a call could not be priced or none was made. */
+export function sessionCost(host: AgentHost, id: string): number | undefined {
+  const last = store(host).sessions.lastOfType(id, 'usage')?.data.totalCost;
+  return typeof last === 'number' && Number.isFinite(last) ? last : undefined;
+}
+
 export function exportSessionOf(host: AgentHost, id: string, format: ExportFormat): string {
   const row = findSession(host, id);
   return exportSession(row, sessionEvents(host, row.id), format);

@@ -12,6 +12,7 @@ import type { WorkspaceSession } from '../skills/use/session.js';
 import type { Gate } from '../policy/types.js';
 import { decisionFields } from '../policy/decision-fields.js';
 import { alwaysPreview } from '../policy/answers.js';
+import { TOOL } from '../policy/tool-table.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolSearchIndex } from '../tools/tool-search.js';
 import type { ApprovalRequest, Approver, ExecutorOptions } from '../tools/executor.js';
@@ -75,7 +76,7 @@ export interface TurnResult {
   error?: { kind: string; message: string };
 }
 
-const META_TOOLS = new Set(['Skill', 'SkillSearch', 'ToolSearch', 'list_skills', 'read_skill_resource']);
+const META_TOOLS = new Set<string>([TOOL.Skill, TOOL.SkillSearch, TOOL.ToolSearch, TOOL.list_skills, TOOL.read_skill_resource]);
 const key = (n: string): string => n.normalize('NFKC').toLowerCase();
 
 function whyMatched(r: MatchReason | undefined): string {
@@ -474,9 +475,9 @@ export class ChatSession {
     try {
       // The Skill tool is answered here for a name the catalog does not have: its schema's enum of every skill
       // would otherwise come back as the error (thousands of names with a large catalog).
-      const skillName = call.name === 'Skill' && args && typeof args === 'object' ? (args as { name?: unknown }).name : undefined;
+      const skillName = call.name === TOOL.Skill && args && typeof args === 'object' ? (args as { name?: unknown }).name : undefined;
       const entry = typeof skillName === 'string' ? this.host.catalog.get(skillName) : undefined;
-      if (call.name === 'Skill' && (!entry || !entry.enabled)) {
+      if (call.name === TOOL.Skill && (!entry || !entry.enabled)) {
         result = { ok: false, error: { code: entry ? 'skill.disabled' : 'skill.not_found', message: entry ? `skill "${entry.manifest.name}" is disabled in this workspace` : `no skill named "${String(skillName ?? '')}": find skills with SkillSearch` } };
       } else {
         // The model acts as the workspace session's actor: the skills this conversation has loaded, as the gate sees them.
@@ -491,10 +492,10 @@ export class ChatSession {
       result = { ok: false, error: { ...result.error, message: `${result.error.message}. The user says: ${this.denyMessage}` } };
     }
     this.turn.toolCalls++;
-    if (result.ok) this.turn.tools.push(call.name === 'DeferExecuteTool' && args && typeof args === 'object' ? String((args as { name?: unknown }).name) : call.name);
+    if (result.ok) this.turn.tools.push(call.name === TOOL.DeferExecuteTool && args && typeof args === 'object' ? String((args as { name?: unknown }).name) : call.name);
     const found = tools.tools.discoveredNames().filter((n) => !discoveredBefore.has(n));
     if (found.length) this.record({ type: 'tools_discovered', names: found, via: call.name });
-    if (result.ok && call.name === 'read_skill_resource') {
+    if (result.ok && call.name === TOOL.read_skill_resource) {
       const c = result.content as { skill?: string; path?: string; tokens?: number };
       if (c.skill && c.path) this.record({ type: 'resource_read', skill: c.skill, path: c.path, tokens: c.tokens ?? 0 });
     }
@@ -675,7 +676,7 @@ export class ChatSession {
   private async assemble(): Promise<AssembledPrompt> {
     const tools = await this.toolsReady();
     // Skill's schema without the enum of every skill name (the catalog lists them; ~8,000 tokens with 1,700 skills).
-    const visible = tools.tools.visibleTools().map((t) => ({ name: t.def.name, description: t.def.description, inputSchema: t.def.name === 'Skill' ? SKILL_SCHEMA : t.def.inputSchema }));
+    const visible = tools.tools.visibleTools().map((t) => ({ name: t.def.name, description: t.def.description, inputSchema: t.def.name === TOOL.Skill ? SKILL_SCHEMA : t.def.inputSchema }));
     const deferredNames = tools.tools.hiddenTools().map((t) => t.def.name);
     const loaded = [...this.state.loaded.keys()].map((k) => this.bodies.get(k)).filter((b): b is LoadedBody => b !== undefined);
     return assemblePrompt(

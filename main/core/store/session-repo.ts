@@ -140,6 +140,19 @@ export class SessionRepo {
     return out;
   }
 
+  /** The session's most recent event of one type (a usage event's running totals, say), without reading the rest. */
+  lastOfType(sessionId: string, type: string): StoredEvent | undefined {
+    const r = this.db
+      .prepare('SELECT id AS seq, type, data_json AS json, at FROM chat_events WHERE session_id = ? AND type = ? ORDER BY id DESC LIMIT 1')
+      .get(sessionId, type) as { seq: number; type: string; json: string; at: number } | undefined;
+    if (!r) return undefined;
+    try {
+      return { seq: r.seq, type: r.type, data: JSON.parse(r.json) as Record<string, unknown>, at: r.at };
+    } catch {
+      return undefined;
+    }
+  }
+
   delete(id: string): boolean {
     return this.db.prepare('DELETE FROM chat_sessions WHERE id = ?').run(id).changes > 0;
   }

@@ -1,5 +1,5 @@
 // Tool names come from one table (main/core/policy/tool-table.ts): every tool the workspace registers is in it, every
-// tool it offers is registered by someone, the tools agree with it, and a tool name spelled out in the core fails lint.
+// tool it offers is registered by someone, the tools agree with it, and a tool name spelled out in main/ fails lint.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -105,4 +105,14 @@ test('the lint rule reads the same table, refuses a tool name spelled out in the
   assert.deepEqual(hits, ['1:ToolSearch', '1:Skill', '2:bash']);
   const [table] = await eslint.lintText("export const X = 'read_file';\n", { filePath: TABLE_FILE });
   assert.equal(table!.messages.filter((m) => m.ruleId === 'knack/tool-names').length, 0, 'the table itself spells the names');
+});
+
+test('the lint rule covers the agent and the CLI: a tool name spelled out in core/agent or main/cli is reported', async () => {
+  const eslint = new ESLint({ cwd: repoRoot });
+  const code = "export const isSkillCall = (name: string): boolean => name === 'Skill' || name === `read_skill_resource`;\n";
+  for (const file of [['main', 'core', 'agent', 'session.ts'], ['main', 'core', 'agent', 'session-tools.ts'], ['main', 'cli', 'chat.ts']]) {
+    const [r] = await eslint.lintText(code, { filePath: join(repoRoot, ...file) });
+    const hits = r!.messages.filter((m) => m.ruleId === 'knack/tool-names').map((m) => /"([^"]+)"/.exec(m.message)?.[1]);
+    assert.deepEqual(hits, ['Skill', 'read_skill_resource'], file.join('/'));
+  }
 });
