@@ -7,6 +7,7 @@ import type { KnackWorkspace } from '../core/workspace.js';
 import { addTurnUsage, Agent, describeUsage, ProviderError, PRESETS, type AgentEvent, type ChatSession, type PendingApproval, type TurnResult, type TurnUsage } from '../core/agent/index.js';
 import { decisionLines } from '../core/policy/decision-fields.js';
 import { TOOL } from '../core/policy/tool-table.js';
+import { displaySafe } from '../core/policy/display.js';
 
 const OPTIONS = {
   once: { type: 'string' as const },
@@ -65,7 +66,8 @@ function renderer(ctx: CommandContext): (e: AgentEvent) => void {
         line(`→ ${e.name} ${short(e.arguments)}`);
         break;
       case 'gate_decision':
-        if (e.verdict === 'deny') line(`  ✗ denied: ${e.reason}`);
+        // The rule that denied, its scope, the acting skill and the real paths, as the approval prompt shows them.
+        if (e.verdict === 'deny') for (const l of [`  ✗ denied: ${displaySafe(e.reason)}`, ...decisionLines(e).map((f) => `    ${f}`)]) line(l);
         break;
       case 'tool_result':
         line(e.ok ? `  ✓ ${e.name} (${e.durationMs} ms)` : `  ✗ ${e.name}: ${short(e.content)}`);

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { chmodSync, statSync } from 'node:fs';
 import { main } from '../../../main/cli/index.js';
+import { capture } from '../../helpers/cli.js';
 import { tempDir, writeTree } from '../../helpers/tmp.js';
 import { startFakeAnthropic } from '../../helpers/fake-anthropic.js';
 import { startFakeOpenAI } from '../../helpers/fake-openai.js';
@@ -18,12 +19,6 @@ async function server(kind: 'anthropic' | 'openai'): Promise<FakeServer> {
   const s = kind === 'anthropic' ? await startFakeAnthropic() : await startFakeOpenAI();
   servers.push(s);
   return s;
-}
-
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { out, err, io: { out: (t: string) => void out.push(t), err: (t: string) => void err.push(t), write: (t: string) => void out.push(t) } };
 }
 
 function setup() {
@@ -147,4 +142,29 @@ test('knack sessions list, show, export --format md|json and delete work on a re
   const bad = capture();
   assert.equal(await main(['sessions', 'show', 'nope-nope', ...common], bad.io), 2);
   assert.match(bad.err.join(''), /no session "nope-nope"/);
+});
+
+test('knack chat\'s deny line names the rule and its scope (and the skill and paths when the decision has them), escaped like the approval prompt', async () => {
+  const s = await server('anthropic');
+  const { common } = setup();
+  const dir = 'sec\u202eret';
+  const added = capture();
+  assert.equal(await main(['policy', 'rules', 'add', 'deny', '--tool', 'write_file', '--path', `${dir}/**`, ...common], added.io), 0, added.err.join('\n'));
+  s.script({ toolCalls: [{ id: 'w1', name: 'write_file', input: { path: `${dir}/k.txt`, content: 'x' } }] }, { text: 'could not write it' });
+  const c = capture();
+  process.env.ANTHROPIC_API_KEY = 'sk-ant-deny-line-0123456789';
+  try {
+    assert.equal(await main(['chat', '--once', 'write the key', '--provider', 'anthropic', '--base-url', s.url, ...common], c.io), 0, c.err.join('\n'));
+  } finally {
+    delete process.env.ANTHROPIC_API_KEY;
+  }
+  const err = c.err.join('\n');
+  const at = err.indexOf('✗ denied:');
+  assert.ok(at >= 0, err);
+  // (A denial carries no checked paths: the gate records them for what it lets through or asks about.)
+  const shown = err.slice(at).split('\n').slice(0, 3);
+  assert.match(shown[0]!, /✗ denied: .*sec\\u\{202e\}ret/, err);
+  assert.match(shown[1]!, /^ {4}rule: deny write_file path sec\\u\{202e\}ret\/\*\* in /, err);
+  assert.match(shown[2]!, /^ {4}scope: workspace /, err);
+  assert.ok(!err.includes('\u202e'), 'no raw bidi override reaches the terminal');
 });

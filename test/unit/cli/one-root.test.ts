@@ -4,9 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { main } from '../../../main/cli/index.js';
-import type { Io } from '../../../main/cli/command.js';
 import { skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
+import { run } from '../../helpers/cli.js';
 
 const CLI_DIR = join(import.meta.dirname, '..', '..', '..', 'main', 'cli');
 
@@ -16,13 +15,6 @@ const SERVICE_BUILDERS = [
   /\bnew\s+SkillLoader\b/, /\bnew\s+ToolRegistry\b/, /\bbindDeferredIndex\s*\(/, /\bbuiltinTools\s*\(/, /\bnew\s+ToolExecutor\b/,
 ];
 
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: Io = { out: (t) => void (out += `${t}\n`), err: (t) => void (err += `${t}\n`) };
-  const code = await main(args, io);
-  return { code, out, err };
-}
 
 test('no CLI command builds a catalog, tool box, matcher, search or trust review of its own', () => {
   const found: string[] = [];

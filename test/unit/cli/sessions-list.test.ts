@@ -2,18 +2,13 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { main } from '../../../main/cli/index.js';
+import { capture } from '../../helpers/cli.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { startFakeAnthropic } from '../../helpers/fake-anthropic.js';
 import { writeProvidersFile } from '../../../main/core/agent/index.js';
 
 const server = await startFakeAnthropic();
 after(() => server.close());
-
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { out, err, io: { out: (t: string) => void out.push(t), err: (t: string) => void err.push(t), write: (t: string) => void out.push(t) } };
-}
 
 test('knack sessions list shows each session\'s cost, and a blank (not $0) where the model has no price', async () => {
   const home = tempDir('knack-sessions-home-');

@@ -6,7 +6,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, cpSync, mkdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { main } from '../../../main/cli/index.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { Store } from '../../../main/core/store/index.js';
 import { createGate, type SkillPolicy } from '../../../main/core/policy/gate.js';
@@ -15,15 +14,10 @@ import { recordAnswer } from '../../../main/core/policy/answers.js';
 import { describeRule, parseSkillScope } from '../../../main/core/policy/rules.js';
 import type { Rule } from '../../../main/core/store/policy-repo.js';
 import type { Actor, ToolCall } from '../../../main/core/policy/types.js';
+import { run as cli } from '../../helpers/cli.js';
 
 const FIXTURE = join(import.meta.dirname, '..', '..', 'fixtures', 'skills', 'word-stats');
 
-async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await main(argv, { out: (t) => void (out += t + '\n'), err: (t) => void (err += t + '\n') });
-  return { code, out, err };
-}
 
 test('a --skill rule binds to the skill\'s content: after an edit to the skill the script asks again; the listing shows the identity', async () => {
   const root = tempDir('knack-skill-hash-');

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, existsSync, writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { main } from '../../../main/cli/index.js';
 import { tempDir } from '../../helpers/tmp.js';
+import { run as cli } from '../../helpers/cli.js';
 
 const FIXTURE = join(import.meta.dirname, '..', '..', 'fixtures', 'skills', 'word-stats');
 
@@ -17,12 +17,6 @@ function setup(): { ws: string; base: string[]; root: string } {
   return { root, ws, base: ['--workspace', ws, '--home', join(root, 'home'), '--data-dir', join(root, 'data')] };
 }
 
-async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await main(argv, { out: (t) => void (out += t + '\n'), err: (t) => void (err += t + '\n') });
-  return { code, out, err };
-}
 
 test('knack skills run runs the example skill script and prints its JSON result and logs', async () => {
   const { base } = setup();

@@ -4,17 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { main } from '../../../main/cli/index.js';
-import type { Io } from '../../../main/cli/command.js';
 import { SHARED_FIXTURES, tempDir } from '../../helpers/tmp.js';
+import { run } from '../../helpers/cli.js';
 
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: Io = { out: (t) => void (out += t + '\n'), err: (t) => void (err += t + '\n') };
-  const code = await main(args, io);
-  return { code, out, err };
-}
 
 const home = tempDir();
 const data = tempDir();

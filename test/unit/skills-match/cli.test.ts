@@ -2,17 +2,9 @@
 // ranked matches with reasons, cross-language search, load order with tokens, JSON output and clear errors.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { main } from '../../../main/cli/index.js';
-import type { Io } from '../../../main/cli/command.js';
 import { skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
+import { run } from '../../helpers/cli.js';
 
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: Io = { out: (t) => void (out += t + '\n'), err: (t) => void (err += t + '\n') };
-  const code = await main(args, io);
-  return { code, out, err };
-}
 
 const home = tempDir();
 const data = tempDir();

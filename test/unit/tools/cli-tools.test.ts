@@ -2,18 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { tempDir, writeTree } from '../../helpers/tmp.js';
-import { main } from '../../../main/cli/index.js';
-import type { Io } from '../../../main/cli/command.js';
+import { run } from '../../helpers/cli.js';
 
 const SERVER = join(import.meta.dirname, '..', '..', 'fixtures', 'mcp', 'server.mjs');
 
-async function run(args: string[], answer?: boolean): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: Io = { out: (t) => void (out += `${t}\n`), err: (t) => void (err += `${t}\n`), ...(answer === undefined ? {} : { confirm: async () => answer }) };
-  const code = await main(args, io);
-  return { code, out, err };
-}
 
 function dirs() {
   const root = tempDir();
