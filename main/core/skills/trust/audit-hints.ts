@@ -39,64 +39,61 @@ function automaton(groups: readonly (readonly string[])[]): Automaton {
   const words = Math.max(1, Math.ceil(groups.length / 32));
   const cls = new Uint8Array(128);
   let width = 1;
-  for (const strings of groups) for (const h of strings) for (let k = 0; k < h.length; k++) if (!cls[h.charCodeAt(k)]) cls[h.charCodeAt(k)] = width++;
+  let states = 1;
+  for (const strings of groups) {
+    for (const h of strings) {
+      states += h.length;
+      for (let k = 0; k < h.length; k++) if (!cls[h.charCodeAt(k)]) cls[h.charCodeAt(k)] = width++;
+    }
+  }
   if (!cls[32]) cls[32] = width++;
   for (let c = 65; c <= 90; c++) cls[c] = cls[c + 32]!;
   for (let c = 9; c <= 13; c++) cls[c] = cls[32]!;
   const space = cls[32]!;
-  const children: Map<number, number>[] = [new Map()];
-  const outs: number[][] = [[]];
-  const spaceEnded: number[] = [0];
+  // The trie, straight into the transition table (0 = no child yet: no string returns to the start state).
+  let next = new Uint16Array(states * width);
+  let out = new Uint32Array(states * words);
+  const spaceEnded = new Uint8Array(states);
+  let used = 1;
   groups.forEach((strings, g) => {
     for (const h of strings) {
       let s = 0;
       for (let k = 0; k < h.length; k++) {
         const c = cls[h.charCodeAt(k)]!;
-        let t = children[s]!.get(c);
-        if (t === undefined) {
-          t = children.push(new Map()) - 1;
-          outs.push([]);
-          spaceEnded.push(c === space ? 1 : 0);
-          children[s]!.set(c, t);
+        let t = next[s * width + c]!;
+        if (!t) {
+          t = used++;
+          next[s * width + c] = t;
+          if (c === space) spaceEnded[t] = 1;
         }
         s = t;
       }
-      if (!outs[s]!.includes(g)) outs[s]!.push(g);
-    }
-  });
-  const states = children.length;
-  if (states > 0xffff) throw new Error('audit hints: too many automaton states');
-  const next = new Uint16Array(states * width);
-  const fail = new Uint16Array(states);
-  const queue: number[] = [];
-  for (let c = 1; c < width; c++) {
-    const t = children[0]!.get(c);
-    if (t !== undefined) {
-      next[c] = t;
-      queue.push(t);
-    }
-  }
-  for (let q = 0; q < queue.length; q++) {
-    const s = queue[q]!;
-    for (const o of outs[fail[s]!]!) if (!outs[s]!.includes(o)) outs[s]!.push(o);
-    for (let c = 1; c < width; c++) {
-      const t = children[s]!.get(c);
-      if (t !== undefined) {
-        fail[t] = next[fail[s]! * width + c]!;
-        next[s * width + c] = t;
-        queue.push(t);
-      } else next[s * width + c] = next[fail[s]! * width + c]!;
-    }
-  }
-  for (let s = 0; s < states; s++) if (spaceEnded[s]) next[s * width + space] = s;
-  const hasOut = new Uint8Array(states);
-  const out = new Uint32Array(states * words);
-  for (let s = 0; s < states; s++) {
-    for (const g of outs[s]!) {
-      hasOut[s] = 1;
       out[s * words + (g >> 5)]! |= 1 << (g & 31);
     }
+  });
+  if (used > 0xffff) throw new Error('audit hints: too many automaton states');
+  next = next.slice(0, used * width);
+  out = out.slice(0, used * words);
+  // Failure links breadth first: a missing transition is the failure state's; outputs include the failure state's.
+  const fail = new Uint16Array(used);
+  const queue = new Uint16Array(used);
+  let tail = 0;
+  for (let c = 1; c < width; c++) if (next[c]) queue[tail++] = next[c]!;
+  for (let head = 0; head < tail; head++) {
+    const s = queue[head]!;
+    const f = fail[s]!;
+    for (let w = 0; w < words; w++) out[s * words + w]! |= out[f * words + w]!;
+    for (let c = 1; c < width; c++) {
+      const t = next[s * width + c]!;
+      if (t) {
+        fail[t] = next[f * width + c]!;
+        queue[tail++] = t;
+      } else next[s * width + c] = next[f * width + c]!;
+    }
   }
+  for (let s = 0; s < used; s++) if (spaceEnded[s]) next[s * width + space] = s;
+  const hasOut = new Uint8Array(used);
+  for (let s = 0; s < used; s++) for (let w = 0; w < words; w++) if (out[s * words + w]) hasOut[s] = 1;
   return { next, width, cls, words, out, hasOut };
 }
 

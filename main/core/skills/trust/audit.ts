@@ -2,7 +2,7 @@
 // Context-aware (prose vs. shell block vs. example vs. script), normalised first, findings carry file, line, rule, excerpt, level.
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
-import { basename, extname, join, relative, sep } from 'node:path';
+import { basename, extname, sep } from 'node:path';
 import type { Diagnostic } from '../../base/diagnostics.js';
 import { AUDITOR_VERSION, LEVEL_RANK, MENTION_RE, NEGATION_RE, RULES, maxLevel, type AuditRule, type Context, type Family, type Level } from './audit-rules.js';
 import { REWRITE_TRIGGERS, decodeBase64Blobs, deobfuscate, normalizeLine, type HiddenText } from './normalize.js';
@@ -83,15 +83,16 @@ export function listSkillFiles(dir: string): { files: FileEntry[]; truncated: bo
   const root = realpathSync(dir);
   const files: FileEntry[] = [];
   let truncated = false;
-  const walk = (abs: string): void => {
+  // `relDir`: the folder's path from the root, "/" separators, ending in "/" (empty for the root).
+  const walk = (abs: string, relDir: string): void => {
     let names: string[];
     try { names = readdirSync(abs).sort(); } catch { return; }
     for (const name of names) {
       if (files.length >= LIMITS.maxFiles) { truncated = true; return; }
-      const p = join(abs, name);
+      const p = abs.endsWith(sep) ? abs + name : abs + sep + name;
       let st;
       try { st = lstatSync(p); } catch { continue; }
-      const rel = relative(root, p).split(sep).join('/');
+      const rel = relDir + name;
       if (st.isSymbolicLink()) {
         let target = '';
         try { target = readlinkSync(p); } catch { /* unreadable link */ }
@@ -106,13 +107,13 @@ export function listSkillFiles(dir: string): { files: FileEntry[]; truncated: bo
         } catch { /* ignore */ }
         files.push({ rel, abs: p, size, mtimeMs: st.mtimeMs, link: target, escapes, ...(special && !escapes ? { special } : {}) });
       } else if (st.isDirectory()) {
-        walk(p);
+        walk(p, rel + '/');
       } else if (st.isFile()) {
         files.push({ rel, abs: p, size: st.size, mtimeMs: st.mtimeMs });
       }
     }
   };
-  walk(root);
+  walk(root, '');
   return { files, truncated };
 }
 
