@@ -2,9 +2,15 @@
 // with a sorted vocabulary for prefix matches, a one/two-edit typo fallback for words the index does not know,
 // weighted query expansion (synonyms, Chinese↔English) from the shared search Expander, and the term statistics
 // for pseudo-relevance feedback. Incremental adds and removals; postings are recompiled lazily on the next search.
+//
+// Terms are interned to stable integer ids when a document is added, and everything a search touches per query
+// (scores, coverage masks, the plan, feedback weights) lives in typed arrays reused across searches and reset
+// through touched lists: a search allocates almost nothing, so it neither pays for allocation nor triggers GC.
 import type { Expander } from '../search/text-index.js';
 import { fastTerms } from './fast-terms.js';
 import { requestTerms, type QueryNormalization } from '../search/query.js';
+import { TopK } from './top-k.js';
+import { prefixMatches, typoMatches } from './vocab-match.js';
 
 export interface FieldSpec {
   weight: number;
@@ -41,23 +47,13 @@ export interface ToolIndexOptions {
   normalize?: QueryNormalization | false;
 }
 
-
 interface Doc {
   id: string;
-  /** Per field: term → count, and the field length in terms. */
-  fields: { tf: Map<string, number>; len: number }[];
+  /** Whatever the caller attached (ToolSearch: the tool and its re-ranking features). */
+  data: unknown;
+  /** Per field: distinct term ids in first-occurrence order, their counts, and the field length in terms. */
+  fields: { tids: Int32Array; counts: Int32Array; len: number }[];
   alive: boolean;
-  /** Saturated BM25F weight per term (without idf), as of the last compile. */
-  sat: Map<string, number>;
-  /** Terms with their share of the field-weighted text (P(t|d) for feedback), as of the last compile. */
-  lm: { term: string; p: number }[];
-}
-
-interface Posting {
-  docs: Int32Array;
-  /** Saturated BM25F term weight per doc (without idf). */
-  w: Float32Array;
-  idf: number;
 }
 
 export interface WeightedTerm {
@@ -72,38 +68,95 @@ export interface IndexHit {
   score: number;
 }
 
-function editDistanceAtMost(a: string, b: string, max: number): boolean {
-  if (Math.abs(a.length - b.length) > max) return false;
-  let prev = new Array<number>(b.length + 1);
-  let cur = new Array<number>(b.length + 1);
-  for (let j = 0; j <= b.length; j++) prev[j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    cur[0] = i;
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
-      if (cur[j]! < rowMin) rowMin = cur[j]!;
-    }
-    if (rowMin > max) return false;
-    [prev, cur] = [cur, prev];
-  }
-  return prev[b.length]! <= max;
+export interface FeedbackOptions {
+  /** Top first-pass documents the feedback terms are drawn from. */
+  docs: number;
+  /** Feedback terms added to the query. */
+  terms: number;
+  /** Share of the expanded query's weight given to the feedback terms (0–1). */
+  weight: number;
 }
+
+/**
+ * A ranked search's candidates, in buffers owned by the index and overwritten by its next search: read them
+ * before searching again. `docs[i]` is a document number for `idOf`; plan term ids are for `termId` look-ups.
+ */
+export interface RankedCandidates {
+  n: number;
+  docs: Int32Array;
+  scores: Float64Array;
+  planTerms: Int32Array;
+  planCount: number;
+}
+
+/** What one request word (index term) stands for, cached per word until the vocabulary changes. */
+interface WordPlan {
+  /** Term ids and weight factors: the word itself, prefix matches, typo matches (in `put` order). */
+  direct: number[];
+  directF: number[];
+  /** Per expander (in option order): term ids and weight factors of its expansions that the index knows. */
+  exp: { tids: number[]; f: number[] }[];
+}
+
+/** Expansion-cache entries before it starts over (requests are user input: keep it bounded). */
+const WORD_CACHE_LIMIT = 20_000;
+/** Request words that count for coordination (one bit each). */
+const MAX_SOURCES = 32;
+/** Requests with up to this many words get their coordination factors from a per-search table. */
+const COVERAGE_LUT_BITS = 12;
+
+const EMPTY_I32 = new Int32Array(0);
+const EMPTY_F32 = new Float32Array(0);
+const EMPTY_F64 = new Float64Array(0);
 
 export class ToolIndex {
   private readonly fieldNames: string[];
   private readonly specs: FieldSpec[];
   private readonly docs: Doc[] = [];
   private readonly byId = new Map<string, number>();
-  private postings = new Map<string, Posting>();
-  private vocab: string[] = [];
   private dirty = true;
   private alive = 0;
-  /** Score accumulator reused across searches (reset after each), so a search allocates little. */
-  private scores = new Float64Array(0);
-  /** Per document, a bit per request word matched (coverage), reset like `scores`. */
+
+  /** Term dictionary: ids are stable for the index's lifetime (a removed tool's words keep theirs). */
+  private readonly termIds = new Map<string, number>();
+  private readonly termText: string[] = [];
+  /** Per term id, as of the last compile: posting documents, saturated weights, idf^power (0 = not indexed). */
+  private postDocs: Int32Array[] = [];
+  private postW: Float32Array[] = [];
+  private idf = EMPTY_F64;
+  private vocab: string[] = [];
+  /** Per document number: rank of its id in code-unit order (ties between equal scores go to the smaller id). */
+  private idRank = EMPTY_I32;
+  /**
+   * Per document number, as of the last compile, in one flat run per document (docStart[d] … docStart[d + 1]):
+   * its distinct term ids, their saturated BM25F weight (without idf) and P(t|d) (share of its weighted text).
+   */
+  private docStart = EMPTY_I32;
+  private docTerm = EMPTY_I32;
+  private docSat = EMPTY_F64;
+  private docLm = EMPTY_F64;
+  private readonly wordCache = new Map<string, WordPlan>();
+
+  // Per-search scratch, sized to documents or terms, all zero / -1 between searches.
+  private scores = EMPTY_F64;
   private masks = new Uint32Array(0);
+  private touched = EMPTY_I32;
+  private termScratch = EMPTY_F64;
+  private termScratch2 = EMPTY_F64;
+  private planPos = EMPTY_I32;
+  // The current plan (terms in first-put order, best weight, request word) and its coordination slots.
+  private planT = new Int32Array(64);
+  private planW = new Float64Array(64);
+  private planSrc = new Int32Array(64);
+  private planN = 0;
+  private slotOfSrc = new Int32Array(64);
+  private readonly slotW = new Float64Array(MAX_SOURCES);
+  private readonly slotBit = new Uint32Array(MAX_SOURCES);
+  private readonly coverageLut = new Float64Array(1 << COVERAGE_LUT_BITS);
+  // Results: top candidates, and feedback terms.
+  private readonly top = new TopK();
+  private fbT = new Int32Array(64);
+  private fbW = new Float64Array(64);
 
   constructor(private readonly opts: ToolIndexOptions) {
     this.fieldNames = Object.keys(opts.fields);
@@ -114,18 +167,56 @@ export class ToolIndex {
     return this.alive;
   }
 
-  add(id: string, fields: Record<string, string>): void {
+  /** The stable id of a term, created if new. */
+  intern(term: string): number {
+    let id = this.termIds.get(term);
+    if (id === undefined) {
+      id = this.termText.length;
+      this.termIds.set(term, id);
+      this.termText.push(term);
+    }
+    return id;
+  }
+
+  /** The stable id of a term, or -1 if no document ever had it. */
+  termId(term: string): number {
+    return this.termIds.get(term) ?? -1;
+  }
+
+  /** Terms in the dictionary (every term id is below this). */
+  get termCount(): number {
+    return this.termText.length;
+  }
+
+  /** The id of a document number from RankedCandidates. */
+  idOf(doc: number): string {
+    return this.docs[doc]!.id;
+  }
+
+  /** Where a document number's id comes in code-unit order among the indexed ids (for breaking ties). */
+  nameOrder(doc: number): number {
+    return this.idRank[doc]!;
+  }
+
+  /** What was attached to a document number from RankedCandidates when it was added. */
+  dataOf(doc: number): unknown {
+    return this.docs[doc]!.data;
+  }
+
+  add(id: string, fields: Record<string, string>, data?: unknown): void {
     this.remove(id);
     const doc: Doc = {
       id,
+      data,
       alive: true,
-      sat: new Map(),
-      lm: [],
       fields: this.fieldNames.map((f) => {
         const ts = fastTerms(fields[f] ?? '');
-        const tf = new Map<string, number>();
-        for (const t of ts) tf.set(t, (tf.get(t) ?? 0) + 1);
-        return { tf, len: ts.length };
+        const tf = new Map<number, number>();
+        for (const t of ts) {
+          const tid = this.intern(t);
+          tf.set(tid, (tf.get(tid) ?? 0) + 1);
+        }
+        return { tids: Int32Array.from(tf.keys()), counts: Int32Array.from(tf.values()), len: ts.length };
       }),
     };
     this.byId.set(id, this.docs.length);
@@ -143,6 +234,10 @@ export class ToolIndex {
     this.dirty = true;
   }
 
+  private known(tid: number): boolean {
+    return tid >= 0 && tid < this.idf.length && this.idf[tid]! > 0;
+  }
+
   /** Rebuild postings from the per-doc term counts (drops removed docs). */
   private compile(): void {
     if (!this.dirty) return;
@@ -157,117 +252,216 @@ export class ToolIndex {
     }
     const k1 = this.opts.k1 ?? 1.2;
     const n = this.alive;
+    const T = this.termText.length;
     const avg = this.specs.map((_, f) => {
       let sum = 0;
       for (const d of this.docs) if (d.alive) sum += d.fields[f]!.len;
       return n ? Math.max(1, sum / n) : 1;
     });
-    const acc = new Map<string, { docs: number[]; w: number[] }>();
-    const wtf = new Map<string, number>();
-    const raw = new Map<string, number>();
+    const pDocs: number[][] = new Array<number[]>(T);
+    const pW: number[][] = new Array<number[]>(T);
+    const wtf = new Float64Array(T);
+    const raw = new Float64Array(T);
+    const order: number[] = [];
+    const start = new Int32Array(this.docs.length + 1);
+    const fT: number[] = [];
+    const fSat: number[] = [];
+    const fLm: number[] = [];
     this.docs.forEach((d, di) => {
+      start[di] = fT.length;
       if (!d.alive) return;
-      wtf.clear();
-      raw.clear();
+      order.length = 0;
       let weighted = 0;
       d.fields.forEach((fd, f) => {
         const spec = this.specs[f]!;
         const norm = 1 - spec.b + (spec.b * fd.len) / avg[f]!;
         weighted += spec.weight * fd.len;
-        for (const [t, c] of fd.tf) {
-          wtf.set(t, (wtf.get(t) ?? 0) + (spec.weight * c) / norm);
-          raw.set(t, (raw.get(t) ?? 0) + spec.weight * c);
+        for (let j = 0; j < fd.tids.length; j++) {
+          const t = fd.tids[j]!;
+          const c = fd.counts[j]!;
+          if (wtf[t] === 0 && raw[t] === 0) order.push(t);
+          wtf[t] = wtf[t]! + (spec.weight * c) / norm;
+          raw[t] = raw[t]! + spec.weight * c;
         }
       });
-      d.sat = new Map();
-      d.lm = [];
-      for (const [t, x] of wtf) {
-        let p = acc.get(t);
-        if (!p) acc.set(t, (p = { docs: [], w: [] }));
+      for (const t of order) {
+        const x = wtf[t]!;
         const w = (x * (k1 + 1)) / (x + k1);
-        p.docs.push(di);
-        p.w.push(w);
-        d.sat.set(t, w);
-        d.lm.push({ term: t, p: weighted ? raw.get(t)! / weighted : 0 });
+        (pDocs[t] ??= []).push(di);
+        (pW[t] ??= []).push(w);
+        fT.push(t);
+        fSat.push(w);
+        fLm.push(weighted ? raw[t]! / weighted : 0);
+        wtf[t] = 0;
+        raw[t] = 0;
       }
     });
-    this.postings = new Map();
-    for (const [t, p] of acc) {
-      const df = p.docs.length;
-      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      this.postings.set(t, { docs: Int32Array.from(p.docs), w: Float32Array.from(p.w), idf: idf ** (this.opts.idfPower ?? 1.5) });
+    start[this.docs.length] = fT.length;
+    this.docStart = start;
+    this.docTerm = Int32Array.from(fT);
+    this.docSat = Float64Array.from(fSat);
+    this.docLm = Float64Array.from(fLm);
+    const power = this.opts.idfPower ?? 1.5;
+    this.postDocs = new Array<Int32Array>(T);
+    this.postW = new Array<Float32Array>(T);
+    this.idf = new Float64Array(T);
+    this.vocab = [];
+    for (let t = 0; t < T; t++) {
+      const docs = pDocs[t];
+      if (!docs) {
+        this.postDocs[t] = EMPTY_I32;
+        this.postW[t] = EMPTY_F32;
+        continue;
+      }
+      const df = docs.length;
+      this.postDocs[t] = Int32Array.from(docs);
+      this.postW[t] = Float32Array.from(pW[t]!);
+      this.idf[t] = Math.log(1 + (n - df + 0.5) / (df + 0.5)) ** power;
+      this.vocab.push(this.termText[t]!);
     }
-    this.vocab = [...acc.keys()].sort();
+    this.vocab.sort();
+    const byName = this.docs.map((_, i) => i).sort((a, b) => (this.docs[a]!.id < this.docs[b]!.id ? -1 : 1));
+    this.idRank = new Int32Array(this.docs.length);
+    byName.forEach((d, r) => (this.idRank[d] = r));
+    if (this.scores.length < this.docs.length) {
+      this.scores = new Float64Array(this.docs.length * 2);
+      this.masks = new Uint32Array(this.docs.length * 2);
+      this.touched = new Int32Array(this.docs.length * 2);
+    }
+    if (this.termScratch.length < T) {
+      this.termScratch = new Float64Array(T * 2);
+      this.termScratch2 = new Float64Array(T * 2);
+      this.planPos = new Int32Array(T * 2).fill(-1);
+    }
+    this.wordCache.clear();
     this.dirty = false;
   }
 
-  private prefixTerms(prefix: string, cap = 24): string[] {
-    const v = this.vocab;
-    let lo = 0;
-    let hi = v.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (v[mid]! < prefix) lo = mid + 1;
-      else hi = mid;
-    }
-    const out: string[] = [];
-    for (let i = lo; i < v.length && out.length < cap && v[i]!.startsWith(prefix); i++) if (v[i] !== prefix) out.push(v[i]!);
-    return out;
+  private expansions(): { expand: Expander; weight: number; unknownOnly?: boolean }[] {
+    return [
+      ...(this.opts.expand ? [{ expand: this.opts.expand, weight: this.opts.expansionWeight ?? 0.5 }] : []),
+      ...(this.opts.moreExpansions ?? []),
+    ];
   }
 
-  private typoTerms(term: string): string[] {
-    const max = term.length >= 8 ? 2 : 1;
-    const out: string[] = [];
-    for (const v of this.vocab) {
-      if (Math.abs(v.length - term.length) > max || v[0] !== term[0]) continue;
-      if (editDistanceAtMost(term, v, max)) out.push(v);
-      if (out.length >= 8) break;
+  /** What one request word stands for: itself, prefix and typo matches, expansions (weights per unit weight). */
+  private wordPlan(t: string): WordPlan {
+    const hit = this.wordCache.get(t);
+    if (hit) return hit;
+    const pw = this.opts.prefixWeight ?? 0.4;
+    const fw = this.opts.fuzzyWeight ?? 0.4;
+    const pmin = this.opts.prefixMin ?? 3;
+    const direct: number[] = [];
+    const directF: number[] = [];
+    const tid = this.termId(t);
+    const known = this.known(tid);
+    if (known) {
+      direct.push(tid);
+      directF.push(1);
     }
-    return out;
+    let viaPrefix = false;
+    if (pw > 0 && t.length >= pmin) {
+      for (const p of prefixMatches(this.vocab, t)) {
+        direct.push(this.termId(p));
+        directF.push(pw * (t.length / p.length));
+        viaPrefix = true;
+      }
+    }
+    if (!known && !viaPrefix && fw > 0 && t.length > 4) {
+      for (const f of typoMatches(this.vocab, t)) {
+        direct.push(this.termId(f));
+        directF.push(fw);
+      }
+    }
+    const exp = this.expansions().map(({ expand, weight: ew, unknownOnly }) => {
+      const out = { tids: [] as number[], f: [] as number[] };
+      if (unknownOnly && known) return out;
+      for (const rawTerm of expand(t)) {
+        const parts = fastTerms(rawTerm);
+        for (const e of parts) {
+          const eid = this.termId(e);
+          if (!this.known(eid)) continue;
+          out.tids.push(eid);
+          out.f.push(ew / parts.length);
+        }
+      }
+      return out;
+    });
+    const plan = { direct, directF, exp };
+    if (this.wordCache.size >= WORD_CACHE_LIMIT) this.wordCache.clear();
+    this.wordCache.set(t, plan);
+    return plan;
+  }
+
+  /** Add a term to the current plan, keeping its best weight (and the request word that gave it). */
+  private put(tid: number, weight: number, source: number): void {
+    const at = this.planPos[tid]!;
+    if (at >= 0) {
+      if (this.planW[at]! < weight) {
+        this.planW[at] = weight;
+        this.planSrc[at] = source;
+      }
+      return;
+    }
+    if (this.planN === this.planT.length) {
+      const grow = <A extends Int32Array | Float64Array>(a: A, make: (n: number) => A): A => {
+        const b = make(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.planT = grow(this.planT, (n) => new Int32Array(n));
+      this.planW = grow(this.planW, (n) => new Float64Array(n));
+      this.planSrc = grow(this.planSrc, (n) => new Int32Array(n));
+    }
+    this.planPos[tid] = this.planN;
+    this.planT[this.planN] = tid;
+    this.planW[this.planN] = weight;
+    this.planSrc[this.planN] = source;
+    this.planN++;
+  }
+
+  private clearPlan(): void {
+    for (let i = 0; i < this.planN; i++) this.planPos[this.planT[i]!] = -1;
+    this.planN = 0;
+  }
+
+  /** The request's own words with their weights (normalised unless turned off). */
+  private ownWords(query: string): { term: string; weight: number }[] {
+    const norm = this.opts.normalize ?? {};
+    return norm === false
+      ? [...new Set(fastTerms(query))].map((term) => ({ term, weight: 1 }))
+      : requestTerms(query, fastTerms, norm);
+  }
+
+  /** Build the current plan for a query; returns its request words (plan sources index into them). */
+  private buildPlan(query: string): { term: string; weight: number }[] {
+    this.compile();
+    this.clearPlan();
+    const own = this.ownWords(query);
+    const plans = own.map((o) => this.wordPlan(o.term));
+    for (let s = 0; s < own.length; s++) {
+      const w = own[s]!.weight;
+      const p = plans[s]!;
+      for (let j = 0; j < p.direct.length; j++) this.put(p.direct[j]!, w * p.directF[j]!, s);
+    }
+    const nExp = plans.length ? plans[0]!.exp.length : 0;
+    for (let k = 0; k < nExp; k++) {
+      for (let s = 0; s < own.length; s++) {
+        const w = own[s]!.weight;
+        const e = plans[s]!.exp[k]!;
+        for (let j = 0; j < e.tids.length; j++) this.put(e.tids[j]!, w * e.f[j]!, s);
+      }
+    }
+    return own;
   }
 
   /** The weighted index terms a query stands for: own words, prefix and typo matches, expansions. */
   queryPlan(query: string): { term: string; weight: number; source: string }[] {
-    this.compile();
-    const norm = this.opts.normalize ?? {};
-    const own =
-      norm === false
-        ? [...new Set(fastTerms(query))].map((term) => ({ term, weight: 1 }))
-        : requestTerms(query, fastTerms, norm);
-    const plan = new Map<string, { term: string; weight: number; source: string }>();
-    const put = (term: string, weight: number, source: string) => {
-      const cur = plan.get(term);
-      if (!cur || cur.weight < weight) plan.set(term, { term, weight, source });
-    };
-    const pw = this.opts.prefixWeight ?? 0.4;
-    const fw = this.opts.fuzzyWeight ?? 0.4;
-    const pmin = this.opts.prefixMin ?? 3;
-    for (const { term: t, weight: w } of own) {
-      const known = this.postings.has(t);
-      if (known) put(t, w, t);
-      let viaPrefix = false;
-      if (pw > 0 && t.length >= pmin) {
-        for (const p of this.prefixTerms(t)) {
-          put(p, w * pw * (t.length / p.length), t);
-          viaPrefix = true;
-        }
-      }
-      if (!known && !viaPrefix && fw > 0 && t.length > 4) for (const f of this.typoTerms(t)) put(f, w * fw, t);
-    }
-    const expansions = [
-      ...(this.opts.expand ? [{ expand: this.opts.expand, weight: this.opts.expansionWeight ?? 0.5 }] : []),
-      ...(this.opts.moreExpansions ?? []),
-    ];
-    for (const { expand, weight: ew, unknownOnly } of expansions as { expand: Expander; weight: number; unknownOnly?: boolean }[]) {
-      for (const { term: t, weight: w } of own) {
-        if (unknownOnly && this.postings.has(t)) continue;
-        for (const raw of expand(t)) {
-          const parts = fastTerms(raw);
-          for (const e of parts) if (this.postings.has(e)) put(e, (w * ew) / parts.length, t);
-        }
-      }
-    }
-    return [...plan.values()].filter((p) => this.postings.has(p.term));
+    const own = this.buildPlan(query);
+    const out: { term: string; weight: number; source: string }[] = [];
+    for (let i = 0; i < this.planN; i++) out.push({ term: this.termText[this.planT[i]!]!, weight: this.planW[i]!, source: own[this.planSrc[i]!]!.term });
+    this.clearPlan();
+    return out;
   }
 
   search(query: string, limit: number, filter?: (id: string) => boolean): IndexHit[] {
@@ -278,63 +472,151 @@ export class ToolIndex {
   searchPlan(plan: readonly WeightedTerm[], limit: number, filter?: (id: string) => boolean): IndexHit[] {
     this.compile();
     if (!plan.length || limit <= 0) return [];
-    if (this.scores.length < this.docs.length) {
-      this.scores = new Float64Array(this.docs.length * 2);
-      this.masks = new Uint32Array(this.docs.length * 2);
-    }
+    const keys = new Map<string, number>();
+    const tids = new Int32Array(plan.length);
+    const ws = new Float64Array(plan.length);
+    const srcs = new Int32Array(plan.length);
+    plan.forEach((p, i) => {
+      tids[i] = this.termId(p.term);
+      ws[i] = p.weight;
+      const key = p.source ?? p.term;
+      let k = keys.get(key);
+      if (k === undefined) keys.set(key, (k = keys.size));
+      srcs[i] = k;
+    });
+    const n = this.rank(tids, ws, srcs, plan.length, keys.size, limit, filter);
+    const out: IndexHit[] = [];
+    for (let i = 0; i < n; i++) out.push({ id: this.docs[this.top.docs[i]!]!.id, score: this.top.scores[i]! });
+    return out;
+  }
+
+  /**
+   * BM25F with coordination over a plan given as arrays (term id or -1, weight, request word number < nSources);
+   * the best `limit` documents go to `top`, their count is returned. Scratch buffers are left cleared.
+   */
+  private rank(tids: Int32Array, ws: Float64Array, srcs: Int32Array, n: number, nSources: number, limit: number, filter?: (id: string) => boolean): number {
+    if (n === 0 || limit <= 0) return 0;
     const scores = this.scores;
     const masks = this.masks;
+    const touched = this.touched;
     const coverage = this.opts.coverage ?? 0;
-    // Request words (sources) and their weights: a word's weight is that of its best term in the plan.
-    const sources = new Map<string, { bit: number; weight: number }>();
+    // Request words get a coordination bit in the order the plan first names them, with their best term's weight.
+    if (this.slotOfSrc.length < nSources) this.slotOfSrc = new Int32Array(nSources * 2);
+    const slotOfSrc = this.slotOfSrc;
+    slotOfSrc.fill(-1, 0, nSources);
+    let slots = 0;
     if (coverage > 0) {
-      for (const p of plan) {
-        const key = p.source ?? p.term;
-        const cur = sources.get(key);
-        if (cur) cur.weight = Math.max(cur.weight, p.weight);
-        else if (sources.size < 32) sources.set(key, { bit: 1 << sources.size, weight: p.weight });
+      for (let i = 0; i < n; i++) {
+        const s = slotOfSrc[srcs[i]!]!;
+        if (s >= 0) this.slotW[s] = Math.max(this.slotW[s]!, ws[i]!);
+        else if (slots < MAX_SOURCES) {
+          slotOfSrc[srcs[i]!] = slots;
+          this.slotW[slots] = ws[i]!;
+          this.slotBit[slots] = (1 << slots) >>> 0;
+          slots++;
+        }
       }
     }
-    const seen: number[] = [];
-    for (const { term, weight, source } of plan) {
-      const p = this.postings.get(term);
-      if (!p) continue;
-      const f = p.idf * weight;
-      const bit = coverage > 0 ? (sources.get(source ?? term)?.bit ?? 0) : 0;
-      for (let i = 0; i < p.docs.length; i++) {
-        const d = p.docs[i]!;
+    let seen = 0;
+    for (let i = 0; i < n; i++) {
+      const t = tids[i]!;
+      if (!this.known(t)) continue;
+      const docs = this.postDocs[t]!;
+      const w = this.postW[t]!;
+      const f = this.idf[t]! * ws[i]!;
+      const slot = coverage > 0 ? slotOfSrc[srcs[i]!]! : -1;
+      const bit = slot >= 0 ? this.slotBit[slot]! : 0;
+      for (let j = 0; j < docs.length; j++) {
+        const d = docs[j]!;
         const before = scores[d]!;
-        if (before === 0) seen.push(d);
-        scores[d] = before + f * p.w[i]!;
-        masks[d]! |= bit;
+        if (before === 0) touched[seen++] = d;
+        scores[d] = before + f * w[j]!;
+        masks[d] = masks[d]! | bit;
       }
     }
-    if (coverage > 0 && sources.size > 1) {
-      let total = 0;
-      for (const s of sources.values()) total += s.weight;
-      for (const d of seen) {
-        let got = 0;
-        for (const s of sources.values()) if (masks[d]! & s.bit) got += s.weight;
-        scores[d] = scores[d]! * (got / total) ** coverage;
+    // Coordination: the factor depends only on which request words a document matched (its mask), so it is
+    // computed once per distinct mask (in a table for up to COVERAGE_LUT_BITS words) and applied in the same
+    // pass that selects the top documents.
+    const coordinate = coverage > 0 && slots > 1;
+    let total = 0;
+    for (let s = 0; s < slots; s++) total += this.slotW[s]!;
+    const lut = this.coverageLut;
+    const useLut = slots <= COVERAGE_LUT_BITS;
+    if (coordinate && useLut) lut.fill(NaN, 0, 1 << slots);
+    const top = this.top;
+    top.reset(limit, this.idRank);
+    for (let k = 0; k < seen; k++) {
+      const d = touched[k]!;
+      let s = scores[d]!;
+      if (coordinate) {
+        const m = masks[d]!;
+        let factor = useLut ? lut[m]! : NaN;
+        if (factor !== factor) {
+          let got = 0;
+          for (let j = 0; j < slots; j++) if (m & this.slotBit[j]!) got += this.slotW[j]!;
+          factor = (got / total) ** coverage;
+          if (useLut) lut[m] = factor;
+        }
+        s *= factor;
       }
-    }
-    // Top-k selection: a small sorted list, touched only when a document beats its last entry.
-    const top: { d: number; s: number }[] = [];
-    const before = (a: { d: number; s: number }, b: { d: number; s: number }) =>
-      a.s > b.s || (a.s === b.s && this.docs[a.d]!.id < this.docs[b.d]!.id);
-    for (const d of seen) {
-      const doc = this.docs[d]!;
-      const cand = { d, s: scores[d]! };
       scores[d] = 0;
       masks[d] = 0;
-      if (!doc.alive || (filter && !filter(doc.id))) continue;
-      if (top.length >= limit && !before(cand, top[top.length - 1]!)) continue;
-      let i = top.length;
-      while (i > 0 && before(cand, top[i - 1]!)) i--;
-      top.splice(i, 0, cand);
-      if (top.length > limit) top.pop();
+      // Removed documents have no postings (removal recompiles), so only the caller's filter can skip one.
+      if (filter && !filter(this.docs[d]!.id)) continue;
+      top.offer(d, s);
     }
-    return top.map((t) => ({ id: this.docs[t.d]!.id, score: t.s }));
+    top.finish();
+    return top.size;
+  }
+
+  /**
+   * The best `depth` documents for a request, re-scored with one round of pseudo-relevance feedback (RM3) when
+   * `feedback` is given: (1 − w)·score/Σ query weights + w·score under the feedback terms, for the first-pass
+   * candidates only (feedback never pulls in a document the request did not match). Buffers: see RankedCandidates.
+   */
+  rankRequest(query: string, depth: number, feedback: FeedbackOptions | false): RankedCandidates {
+    const own = this.buildPlan(query);
+    const n = this.planN;
+    const srcs = this.planSrc;
+    const hits = this.rank(this.planT, this.planW, srcs, n, own.length, depth);
+    if (feedback && feedback.weight > 0 && hits > 1) {
+      let total = 0;
+      for (let i = 0; i < n; i++) total += this.planW[i]!;
+      total ||= 1;
+      const top = this.top;
+      const nFb = this.feedbackInto(top.docs, top.scores, Math.min(feedback.docs, hits), feedback.terms);
+      const w = feedback.weight;
+      this.setFactors(this.fbT, this.fbW, nFb);
+      for (let i = 0; i < hits; i++) top.scores[i] = ((1 - w) * top.scores[i]!) / total + w * this.scoreDoc(top.docs[i]!);
+      this.clearFactors(this.fbT, nFb);
+    }
+    // The plan stays readable (planTerms) until the next search; only its position index is cleared now.
+    for (let i = 0; i < n; i++) this.planPos[this.planT[i]!] = -1;
+    this.planN = 0;
+    return { n: hits, docs: this.top.docs, scores: this.top.scores, planTerms: this.planT, planCount: n };
+  }
+
+  /** Set the per-term query factors (idf × weight) of a plan in termScratch2; `clearFactors` undoes it. */
+  private setFactors(tids: Int32Array, ws: Float64Array, n: number): void {
+    const f = this.termScratch2;
+    for (let i = 0; i < n; i++) {
+      const t = tids[i]!;
+      if (t >= 0 && t < this.idf.length) f[t] = f[t]! + this.idf[t]! * ws[i]!;
+    }
+  }
+
+  private clearFactors(tids: Int32Array, n: number): void {
+    for (let i = 0; i < n; i++) if (tids[i]! >= 0 && tids[i]! < this.idf.length) this.termScratch2[tids[i]!] = 0;
+  }
+
+  /** Score of one document under the factors set by setFactors, from the document's own term weights. */
+  private scoreDoc(d: number): number {
+    const f = this.termScratch2;
+    const terms = this.docTerm;
+    const sat = this.docSat;
+    let score = 0;
+    for (let j = this.docStart[d]!, end = this.docStart[d + 1]!; j < end; j++) score += f[terms[j]!]! * sat[j]!;
+    return score;
   }
 
   /**
@@ -343,15 +625,55 @@ export class ToolIndex {
    */
   scoreDocs(ids: readonly string[], plan: readonly WeightedTerm[]): number[] {
     this.compile();
-    const terms = plan.map((p) => ({ term: p.term, f: (this.postings.get(p.term)?.idf ?? 0) * p.weight }));
-    return ids.map((id) => {
+    const tids = Int32Array.from(plan, (p) => this.termId(p.term));
+    const ws = Float64Array.from(plan, (p) => p.weight);
+    this.setFactors(tids, ws, plan.length);
+    const out = ids.map((id) => {
       const i = this.byId.get(id);
-      if (i === undefined) return 0;
-      const sat = this.docs[i]!.sat;
-      let score = 0;
-      for (const t of terms) score += t.f * (sat.get(t.term) ?? 0);
-      return score;
+      return i === undefined ? 0 : this.scoreDoc(i);
     });
+    this.clearFactors(tids, plan.length);
+    return out;
+  }
+
+  /**
+   * Relevance-model feedback terms (RM3's RM1 step) into fbT/fbW: P(t|R) ≈ Σ_d P(t|d)·P(d|q) over the first `k`
+   * documents, with P(t|d) the term's share of the document's field-weighted text and P(d|q) the documents'
+   * normalised scores. The `terms` most probable index terms, weights summing to 1; returns their count.
+   */
+  private feedbackInto(docs: Int32Array, scores: Float64Array, k: number, terms: number): number {
+    let total = 0;
+    for (let i = 0; i < k; i++) total += Math.max(0, scores[i]!);
+    if (!(total > 0) || terms <= 0) return 0;
+    const acc = this.termScratch;
+    const list: number[] = [];
+    for (let i = 0; i < k; i++) {
+      const s = scores[i]!;
+      if (s <= 0) continue;
+      const d = docs[i]!;
+      const pd = s / total;
+      for (let j = this.docStart[d]!, end = this.docStart[d + 1]!; j < end; j++) {
+        const t = this.docTerm[j]!;
+        if (acc[t] === 0) list.push(t);
+        acc[t] = acc[t]! + this.docLm[j]! * pd;
+      }
+    }
+    const text = this.termText;
+    list.sort((a, b) => acc[b]! - acc[a]! || (text[a]! < text[b]! ? -1 : 1));
+    const m = Math.min(terms, list.length);
+    if (this.fbT.length < m) {
+      this.fbT = new Int32Array(m * 2);
+      this.fbW = new Float64Array(m * 2);
+    }
+    let sum = 0;
+    for (let i = 0; i < m; i++) sum += acc[list[i]!]!;
+    sum ||= 1;
+    for (let i = 0; i < m; i++) {
+      this.fbT[i] = list[i]!;
+      this.fbW[i] = acc[list[i]!]! / sum;
+    }
+    for (const t of list) acc[t] = 0;
+    return m;
   }
 
   /**
@@ -361,20 +683,14 @@ export class ToolIndex {
    */
   feedbackTerms(hits: readonly IndexHit[], terms: number): WeightedTerm[] {
     this.compile();
-    const total = hits.reduce((a, h) => a + Math.max(0, h.score), 0);
-    if (!(total > 0) || terms <= 0) return [];
-    const acc = new Map<string, number>();
-    for (const h of hits) {
-      const i = this.byId.get(h.id);
-      if (i === undefined || h.score <= 0) continue;
-      const pd = h.score / total;
-      for (const { term, p } of this.docs[i]!.lm) acc.set(term, (acc.get(term) ?? 0) + p * pd);
-    }
-    const best = [...acc]
-      .filter(([t]) => this.postings.has(t))
-      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-      .slice(0, terms);
-    const sum = best.reduce((a, [, p]) => a + p, 0) || 1;
-    return best.map(([term, p]) => ({ term, weight: p / sum }));
+    // Hits no longer indexed are skipped; their share of P(d|q) would scale every term alike, and the weights
+    // are normalised at the end, so leaving them out changes nothing.
+    const live = hits.filter((h) => this.byId.has(h.id));
+    const docs = Int32Array.from(live, (h) => this.byId.get(h.id)!);
+    const scores = Float64Array.from(live, (h) => h.score);
+    const m = this.feedbackInto(docs, scores, docs.length, terms);
+    const out: WeightedTerm[] = [];
+    for (let i = 0; i < m; i++) out.push({ term: this.termText[this.fbT[i]!]!, weight: this.fbW[i]! });
+    return out;
   }
 }

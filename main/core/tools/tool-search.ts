@@ -3,7 +3,7 @@
 // pseudo-relevance feedback (RM3), phrase and tool-name bonuses; plus exact-name and `select:a,b`.
 import type { Expander } from '../search/text-index.js';
 import { fastTerms as terms } from './fast-terms.js';
-import { ToolIndex, type FieldSpec } from './tool-index.js';
+import { ToolIndex, type FeedbackOptions, type FieldSpec } from './tool-index.js';
 import { toSearchDoc, type SearchableTool } from './search-doc.js';
 import type { QueryNormalization } from '../search/query.js';
 
@@ -39,12 +39,7 @@ export const NAME_BONUS = 0.2;
 /** How requests are read: value types (a date, a time, a URL) searched as their type word at full weight. */
 export const NORMALIZE: QueryNormalization = { hintWeight: 1 };
 
-export interface FeedbackOptions {
-  docs: number;
-  terms: number;
-  /** Share of the expanded query's weight given to the feedback terms (0–1). */
-  weight: number;
-}
+export type { FeedbackOptions };
 
 export interface ToolSearchHit {
   name: string;
@@ -83,21 +78,40 @@ export interface ToolSearchOptions {
   normalize?: QueryNormalization | false;
 }
 
-function pairs(ts: string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i + 1 < ts.length; i++) out.push(`${ts[i]} ${ts[i + 1]}`);
-  return out;
+/** Key of an adjacent term pair (term ids are below 2^26: far more distinct words than any tool set has). */
+const pairKey = (a: number, b: number) => a * 0x4000000 + b;
+function hasSorted(xs: Float64Array, x: number): boolean {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (xs[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < xs.length && xs[lo] === x;
+}
+
+/** What the re-ranking bonuses need of one tool, in index term ids (precomputed when it is added). */
+interface ToolFeatures {
+  tool: SearchableTool;
+  name: string;
+  /** Adjacent term pairs of its name, summary and description (pairKey), sorted. */
+  pairs: Float64Array;
+  /** Distinct terms of its name. */
+  nameTerms: Int32Array;
 }
 
 export class ToolSearchIndex {
   private readonly index: ToolIndex;
-  private readonly tools = new Map<string, SearchableTool>();
-  private readonly bigrams = new Map<string, Set<string>>();
+  private readonly tools = new Map<string, ToolFeatures>();
+  /** How many tools have each adjacent term pair: a request pair no tool has is not looked for. */
+  private readonly pairCounts = new Map<number, number>();
   private readonly lowerNames = new Map<string, string>();
-  private readonly nameTerms = new Map<string, string[]>();
   private readonly nameBonus: number;
   private readonly phraseBonus: number;
   private readonly feedback: FeedbackOptions | false;
+  /** Per term id: 1 while it is in the current request's plan (name bonus), reset after each search. */
+  private inPlan = new Uint8Array(0);
 
   constructor(opts: ToolSearchOptions = {}) {
     this.phraseBonus = opts.phraseBonus ?? PHRASE_BONUS;
@@ -126,21 +140,31 @@ export class ToolSearchIndex {
 
   addAll(tools: Iterable<SearchableTool>): void {
     for (const t of tools) {
+      this.remove(t.name);
       const d = toSearchDoc(t);
-      this.index.add(t.name, { name: d.name, summary: d.summary, description: d.description, params: d.params });
-      this.tools.set(t.name, t);
-      this.bigrams.set(t.name, new Set(pairs(terms(`${d.name} . ${d.summary} . ${d.description}`))));
+      const seq = terms(`${d.name} . ${d.summary} . ${d.description}`).map((w) => this.index.intern(w));
+      const pairSet = new Set<number>();
+      for (let i = 0; i + 1 < seq.length; i++) pairSet.add(pairKey(seq[i]!, seq[i + 1]!));
+      for (const p of pairSet) this.pairCounts.set(p, (this.pairCounts.get(p) ?? 0) + 1);
+      const nameTerms = Int32Array.from(new Set(terms(d.name).map((w) => this.index.intern(w))));
+      const features: ToolFeatures = { tool: t, name: t.name, pairs: Float64Array.from(pairSet).sort(), nameTerms };
+      this.index.add(t.name, { name: d.name, summary: d.summary, description: d.description, params: d.params }, features);
+      this.tools.set(t.name, features);
       this.lowerNames.set(t.name.toLowerCase(), t.name);
-      this.nameTerms.set(t.name, [...new Set(terms(d.name))]);
     }
   }
 
   remove(name: string): void {
+    const f = this.tools.get(name);
+    if (!f) return;
+    for (const p of f.pairs) {
+      const n = this.pairCounts.get(p)! - 1;
+      if (n > 0) this.pairCounts.set(p, n);
+      else this.pairCounts.delete(p);
+    }
     this.index.remove(name);
     this.tools.delete(name);
-    this.bigrams.delete(name);
     this.lowerNames.delete(name.toLowerCase());
-    this.nameTerms.delete(name);
   }
 
   /** The real name of a tool given in any letter case, if indexed. */
@@ -149,7 +173,7 @@ export class ToolSearchIndex {
   }
 
   private hit(name: string, score: number): ToolSearchHit {
-    return { name, summary: this.tools.get(name)?.summary ?? '', score };
+    return { name, summary: this.tools.get(name)?.tool.summary ?? '', score };
   }
 
   search(query: string, limit = 5): ToolSearchResult {
@@ -170,29 +194,41 @@ export class ToolSearchIndex {
     if (exact) return { mode: 'exact', tools: [this.hit(exact, Infinity)] };
     if (limit <= 0) return { mode: 'ranked', tools: [] };
 
-    const depth = Math.max(limit, RERANK_DEPTH);
-    const plan = this.index.queryPlan(q);
-    let hits = this.index.searchPlan(plan, depth);
-    const fb = this.feedback;
-    if (fb && fb.weight > 0 && hits.length > 1) {
-      // RM3 re-scoring of the candidates: (1 − w)·score/Σ query weights + w·score under the feedback terms.
-      // Linear in the terms, so the first-pass score is reused and only the feedback part is computed.
-      const total = plan.reduce((a, p) => a + p.weight, 0) || 1;
-      const extra = this.index.scoreDocs(hits.map((h) => h.id), this.index.feedbackTerms(hits.slice(0, fb.docs), fb.terms));
-      hits = hits.map((h, i) => ({ id: h.id, score: ((1 - fb.weight) * h.score) / total + fb.weight * extra[i]! }));
+    // First pass (BM25F, coordination) and feedback re-scoring of the best RERANK_DEPTH candidates.
+    const c = this.index.rankRequest(q, Math.max(limit, RERANK_DEPTH), this.feedback);
+    // Bonuses for those candidates only: adjacent request word pairs found in the tool's text, and the share of
+    // the tool name's words the request's terms cover.
+    const qt = terms(q);
+    const qPairs: number[] = [];
+    for (let i = 0; i + 1 < qt.length; i++) {
+      const a = this.index.termId(qt[i]!);
+      const b = this.index.termId(qt[i + 1]!);
+      if (a >= 0 && b >= 0 && this.pairCounts.has(pairKey(a, b))) qPairs.push(pairKey(a, b));
     }
-    const qPairs = pairs(terms(q));
-    const planTerms = new Set(plan.map((p) => p.term));
-    const ranked = hits.map((h) => {
+    if (this.inPlan.length < this.index.termCount) this.inPlan = new Uint8Array(this.index.termCount * 2);
+    const inPlan = this.inPlan;
+    for (let i = 0; i < c.planCount; i++) inPlan[c.planTerms[i]!] = 1;
+    const ranked: { f: ToolFeatures; score: number; order: number }[] = [];
+    for (let i = 0; i < c.n; i++) {
+      const f = this.index.dataOf(c.docs[i]!) as ToolFeatures;
       let n = 0;
-      const bg = this.bigrams.get(h.id);
-      if (bg) for (const p of qPairs) if (bg.has(p) && ++n >= PHRASE_CAP) break;
+      for (const p of qPairs) if (hasSorted(f.pairs, p) && ++n >= PHRASE_CAP) break;
       let named = 0;
-      const nt = this.nameTerms.get(h.id);
-      if (this.nameBonus > 0 && nt?.length) named = nt.filter((t) => planTerms.has(t)).length / nt.length;
-      return { name: h.id, score: h.score * (1 + this.phraseBonus * n) * (1 + this.nameBonus * named) };
-    });
-    ranked.sort((a, b) => b.score - a.score || a.name.localeCompare(b.name));
-    return { mode: 'ranked', tools: ranked.slice(0, limit).map((r) => this.hit(r.name, r.score)) };
+      if (this.nameBonus > 0 && f.nameTerms.length) {
+        let k = 0;
+        for (const t of f.nameTerms) k += inPlan[t]!;
+        named = k / f.nameTerms.length;
+      }
+      ranked.push({ f, score: c.scores[i]! * (1 + this.phraseBonus * n) * (1 + this.nameBonus * named), order: this.index.nameOrder(c.docs[i]!) });
+    }
+    for (let i = 0; i < c.planCount; i++) inPlan[c.planTerms[i]!] = 0;
+    // Equal scores in name order (code units, as the first pass breaks its ties).
+    ranked.sort((a, b) => b.score - a.score || a.order - b.order);
+    const out: ToolSearchHit[] = [];
+    for (let i = 0; i < Math.min(limit, ranked.length); i++) {
+      const r = ranked[i]!;
+      out.push({ name: r.f.name, summary: r.f.tool.summary, score: r.score });
+    }
+    return { mode: 'ranked', tools: out };
   }
 }
