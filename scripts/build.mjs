@@ -42,8 +42,12 @@ export async function buildMain() {
   });
   // dist/ holds ESM .js files next to a CommonJS preload: say which is which for Node and Electron.
   writeFileSync(join(root, 'dist', 'package.json'), JSON.stringify({ type: 'module' }) + '\n');
-  // The window's icon ships inside app.asar (main/electron/app-icon.ts); the installers' icons come from packaging/.
-  copyFileSync(join(root, 'packaging', 'icon.png'), join(root, 'dist', 'icon.png'));
+  copyWindowIcon();
+}
+
+/** The window's icon ships inside app.asar (main/electron/app-icon.ts); the installers' icons come from packaging/. */
+export function copyWindowIcon(distDir = join(root, 'dist')) {
+  copyFileSync(join(root, 'packaging', 'icon.png'), join(distDir, 'icon.png'));
 }
 
 export function buildRenderer() {
