@@ -1,12 +1,13 @@
-// Agent benchmark: (1) harness overhead to first token vs a bare SDK call to the same fake server; (2) prompt tokens
-// per turn with 1,913 skills and 80 tools, budgeted catalog + deferred tools vs everything eager; (3) the session
-// store: append rate vs raw inserts and recovery time of a 1,000-turn session vs reading its rows.
+// Agent benchmark: (1) harness overhead to first token vs a bare SDK call to the same fake server (in this process and
+// in a child process); (2) prompt tokens per turn with 1,913 skills and 80 tools, budgeted catalog + deferred tools vs
+// everything eager; (3) the session store: append rate vs raw inserts and recovery time of a 1,000-turn session.
 import { mkdirSync, readFileSync, writeFileSync, rmSync, mkdtempSync, realpathSync, readdirSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Anthropic from '@anthropic-ai/sdk';
 import { startFakeAnthropic } from '../helpers/fake-anthropic.js';
+import { startFakeAnthropicProcess } from './fake-anthropic-process.js';
 import { openWorkspace } from '../../main/core/workspace.js';
 import { resolvePaths } from '../../main/core/config/paths.js';
 import { Agent, type ChatSession } from '../../main/core/agent/index.js';
@@ -32,21 +33,31 @@ const fixtures = existsSync(FIXTURES) ? FIXTURES : join(import.meta.dirname, '..
 // opens a chat and then types): commit the message, match and auto-load, assemble, stream, commit the first delta,
 // show it; (c) the bare SDK call again with Knack's exact request (system, catalog, tool definitions), which tells
 // the harness's own work apart from the cost of sending a real prompt. And the same for a 40-turn conversation.
-{
-  const server = await startFakeAnthropic();
-  const home = join(scratch, 'h1');
-  const ws = join(scratch, 'w1');
+// The whole comparison runs twice against the same fake server code: in this process (its JSON parsing of the
+// request and its SSE writing share the event loop with the harness and the client), and in a child process (as a
+// real provider is another machine: the server's work runs elsewhere while the caller waits). Both (a), (b) and (c)
+// always hit the same server in the same run; scripting the server and fetching Knack's request for (c) happen
+// before each clock starts.
+interface BenchServer {
+  url: string;
+  script(turn: { text: string }): Promise<void>;
+  lastRequest(): Promise<Record<string, unknown>>;
+}
+async function firstTokenBench(label: string, server: BenchServer, dir: string): Promise<void> {
+  const home = join(scratch, dir, 'h');
+  const ws = join(scratch, dir, 'w');
   mkdirSync(ws, { recursive: true });
   const workspace = await openWorkspace({ paths: resolvePaths({ home, dataDir: join(home, 'data') }, {}), workspace: ws, requireStore: true });
   await workspace.catalog.settled();
   const agent = Agent.create(workspace, { providerInstance: anthropicProvider({ apiKey: 'sk-bench', model: 'fake', baseURL: server.url, contextWindow: 200_000, maxRetries: 0 }) });
   const client = new Anthropic({ apiKey: 'sk-bench', baseURL: server.url, maxRetries: 0 });
   const TEXT = 'first token, then more words';
-  // Wall time to the first token, and this process's CPU time to it (client, harness and the in-process server):
-  // on a loaded machine the CPU time is the steadier of the two.
+  // Wall time to the first token, and this process's CPU time to it (client and harness, and the server when it runs
+  // in this process): on a loaded machine the CPU time is the steadier of the two.
   const cpuMs = (c: NodeJS.CpuUsage): number => (c.user + c.system) / 1000;
+  let cpu: number[] = [];
   const firstToken = async (body: Anthropic.MessageCreateParamsStreaming): Promise<number> => {
-    server.script({ text: TEXT });
+    await server.script({ text: TEXT });
     const t0 = performance.now();
     const c0 = process.cpuUsage();
     let first = 0;
@@ -59,10 +70,9 @@ const fixtures = existsSync(FIXTURES) ? FIXTURES : join(import.meta.dirname, '..
     }
     return first;
   };
-  let cpu: number[] = [];
   const bare = (): Promise<number> => firstToken({ model: 'fake', max_tokens: 100, messages: [{ role: 'user', content: 'hello' }], stream: true });
   const harness = async (chat: ChatSession): Promise<number> => {
-    server.script({ text: TEXT });
+    await server.script({ text: TEXT });
     const t0 = performance.now();
     const c0 = process.cpuUsage();
     let first = 0;
@@ -77,7 +87,7 @@ const fixtures = existsSync(FIXTURES) ? FIXTURES : join(import.meta.dirname, '..
     return first;
   };
   /** Knack's last request, replayed through the bare SDK. */
-  const sameRequest = (): Promise<number> => firstToken(server.requests.at(-1)!.body as unknown as Anthropic.MessageCreateParamsStreaming);
+  const sameRequest = async (): Promise<number> => firstToken((await server.lastRequest()) as unknown as Anthropic.MessageCreateParamsStreaming);
   for (let i = 0; i < 5; i++) {
     await bare();
     await harness(agent.newSession());
@@ -100,11 +110,11 @@ const fixtures = existsSync(FIXTURES) ? FIXTURES : join(import.meta.dirname, '..
   }
   cpu = [];
   const f = (xs: number[]): string => `median ${median(xs).toFixed(2)} ms, p90 ${p90(xs).toFixed(2)} ms`;
-  console.log(`first token against the same fake Anthropic server (${N} of each, alternating):`);
+  console.log(`first token, fake Anthropic server ${label} (${N} of each, alternating):`);
   console.log(`  bare SDK call, one short message:                    ${f(b)}`);
   console.log(`  Knack, first turn of a new conversation:             ${f(h)} → ${(median(h) / median(b)).toFixed(2)}× median, ${(p90(h) / p90(b)).toFixed(2)}× p90  (target ≤ 1.2×)`);
   console.log(`  bare SDK call sending Knack's exact request:         ${f(same)} → Knack's own work is ${(median(h) / median(same)).toFixed(2)}× of that`);
-  console.log(`  CPU time to the first token (this process), median: bare ${median(cb).toFixed(2)} ms, Knack ${median(ch).toFixed(2)} ms → ${(median(ch) / median(cb)).toFixed(2)}×; bare with Knack's request ${median(cs).toFixed(2)} ms`);
+  console.log(`  CPU time to the first token (this process): bare ${f(cb)}; Knack ${f(ch)} → ${(median(ch) / median(cb)).toFixed(2)}× median, ${(p90(ch) / p90(cb)).toFixed(2)}× p90; bare with Knack's request median ${median(cs).toFixed(2)} ms`);
   // A longer conversation: 40 turns in one session, each against the bare call replaying the same request.
   const chat = agent.newSession();
   const lh: number[] = [];
@@ -115,7 +125,19 @@ const fixtures = existsSync(FIXTURES) ? FIXTURES : join(import.meta.dirname, '..
   }
   console.log(`  Knack, turns 1–40 of one conversation:               ${f(lh)}; bare SDK with the same requests ${f(ls)} → ${(median(lh) / median(ls)).toFixed(2)}×`);
   await workspace.close();
+}
+{
+  const server = await startFakeAnthropic();
+  await firstTokenBench('in this process', {
+    url: server.url,
+    script: async (turn) => server.script(turn),
+    lastRequest: async () => server.requests.at(-1)!.body,
+  }, 'ft-in');
   await server.close();
+  const child = await startFakeAnthropicProcess();
+  console.log('');
+  await firstTokenBench('in a child process', child, 'ft-out');
+  await child.close();
 }
 
 // ---------- 2. prompt tokens per turn: 1,913 skills, 80 tools ----------

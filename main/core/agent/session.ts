@@ -115,6 +115,9 @@ export class ChatSession {
   private flushTimer: NodeJS.Timeout | undefined;
   private turn = { steps: 0, toolCalls: 0, tools: [] as string[] };
   private closed = false;
+  /** Events held between the user's message and the model call: one commit for all, shown after it (see hold()). */
+  private held: { body: AgentEventBody; at: number; touch: boolean; title: string | undefined }[] | undefined;
+  private heldTimer: NodeJS.Timeout | undefined;
 
   private constructor(
     private readonly host: AgentHost,
@@ -232,6 +235,7 @@ export class ChatSession {
       for (const p of [...this.state.pending.values()]) this.record({ type: 'approval_answered', approvalId: p.approvalId, answer: 'deny', message: 'the user sent a new message instead' });
       this.preAnswered.clear();
       this.closeUnresolved('not run: the user sent a new message instead');
+      this.hold();
       this.record({ type: 'user_message', text }, true);
       await this.toolsReady();
       this.autoLoad(text);
@@ -358,6 +362,7 @@ export class ChatSession {
       try {
         reason = await body(ac.signal);
       } catch (e) {
+        this.release();
         const kind = e instanceof ProviderError ? e.kind : 'internal';
         const message = redact(e instanceof Error ? e.message.split('\n')[0]! : String(e));
         this.flushText();
@@ -368,6 +373,7 @@ export class ChatSession {
         }
         reason = kind === 'cancelled' || ac.signal.aborted ? 'cancelled' : 'error';
       }
+      this.release();
       if (ac.signal.aborted && reason !== 'error') reason = 'cancelled';
       this.closeUnresolved(reason === 'cancelled' ? 'cancelled by the user before it ran' : 'not run: the turn ended first');
       this.record({ type: 'turn_end', reason, steps: this.turn.steps, toolCalls: this.turn.toolCalls }, true);
@@ -412,6 +418,8 @@ export class ChatSession {
     const prompt = (await this.maybeCompact(signal)) ?? (await this.assemble());
     this.record({ type: 'context', sections: prompt.sections });
     this.record({ type: 'assistant_start', step, provider: provider.id, model: provider.model });
+    // Everything the model is about to be asked is committed (with the user's message, on a turn's first step).
+    this.release();
     this.lastFlush = -Infinity;
     let stop = 'end_turn';
     for await (const ev of provider.stream({ ...prompt.request, maxTokens: this.opts.maxTokens ?? 8192, signal }) as AsyncIterable<StreamEvent>) {
@@ -695,6 +703,7 @@ export class ChatSession {
     if (p.sections.total + (this.opts.maxTokens ?? 8192) <= limit) return p;
     const cut = compactionBoundary(this.state.messages);
     if (cut <= 0) return p;
+    this.release(); // the user's message is committed before any model call
     const summary = await summarize(provider, this.state.messages.slice(0, cut), signal);
     const before = p.sections.total;
     const old = this.messageTokens.total(this.state.messages.slice(0, cut));
@@ -723,18 +732,27 @@ export class ChatSession {
   }
 
   /** Commit an event to SQLite, apply it to the state, then show it to the listeners. */
-  private record(body: AgentEventBody, touch = false): AgentEvent {
+  private record(body: AgentEventBody, touch = false): void {
     if (this.pendingText) this.flushText();
-    return this.commit(body, touch);
+    this.commit(body, touch);
   }
 
-  private commit(body: AgentEventBody, touch = false): AgentEvent {
+  private commit(body: AgentEventBody, touch = false): void {
     const at = Date.now();
     // The first message names the session: its title is written in the same transaction as the event.
     const title = body.type === 'user_message' && !this.state.title ? titleOf(body.text) : undefined;
+    if (this.held) {
+      // Applied now (matching, loading and assembly read the state); committed and shown by release().
+      applyEvent(this.state, body);
+      this.held.push({ body, at, touch, title });
+      return;
+    }
     const seq = this.store.sessions.append(this.id, body.type, body as unknown as Record<string, unknown>, { at, touch, ...(title ? { title } : {}) });
     applyEvent(this.state, body);
-    const ev = { ...body, seq, at, sessionId: this.id } as AgentEvent;
+    this.show({ ...body, seq, at, sessionId: this.id } as AgentEvent);
+  }
+
+  private show(ev: AgentEvent): void {
     for (const l of this.listeners) {
       try {
         l(ev);
@@ -742,7 +760,39 @@ export class ChatSession {
         /* a failing listener never breaks the session */
       }
     }
-    return ev;
+  }
+
+  /**
+   * Hold the events of a turn's start — the user's message, auto-loaded skills, the context and the reply's start —
+   * until the model call: they are committed in one transaction (one commit instead of one each) and only then shown,
+   * so every event is still committed before it is shown. A turn that waits (the tool box still opening) releases
+   * them after 20 ms, so the user's message never waits on it.
+   */
+  private hold(): void {
+    this.held ??= [];
+    if (!this.heldTimer) {
+      this.heldTimer = setTimeout(() => {
+        try {
+          this.release();
+        } catch {
+          /* the store failed: the turn's next write reports it */
+        }
+      }, 20);
+      this.heldTimer.unref();
+    }
+  }
+
+  private release(): void {
+    if (this.heldTimer) clearTimeout(this.heldTimer);
+    this.heldTimer = undefined;
+    const held = this.held;
+    this.held = undefined;
+    if (!held?.length) return;
+    const seqs = this.store.sessions.appendMany(
+      this.id,
+      held.map((h) => ({ type: h.body.type, data: h.body as unknown as Record<string, unknown>, at: h.at, touch: h.touch, title: h.title })),
+    );
+    held.forEach((h, i) => this.show({ ...h.body, seq: seqs[i]!, at: h.at, sessionId: this.id } as AgentEvent));
   }
 
   private recover(): void {

@@ -22,6 +22,15 @@ export interface StoredEvent {
   at: number;
 }
 
+/** One event of appendMany: `touch` moves the session to the top of the list, `title` names it. */
+export interface AppendRow {
+  type: string;
+  data: Record<string, unknown>;
+  at: number;
+  touch?: boolean;
+  title?: string | undefined;
+}
+
 const COLS = `s.id, s.workspace, s.title, s.provider, s.model, s.created_at AS createdAt, s.updated_at AS updatedAt,
   (SELECT COUNT(*) FROM chat_events e WHERE e.session_id = s.id) AS events`;
 
@@ -29,15 +38,18 @@ export class SessionRepo {
   private readonly insert: Database.Statement;
   private readonly touch: Database.Statement;
   private readonly retitle: Database.Statement;
+  private readonly touchRetitle: Database.Statement;
   private readonly insertSession: Database.Statement;
   private readonly byId: Database.Statement;
   private readonly appendTouching: (sessionId: string, type: string, json: string, at: number, title: string | undefined) => number;
+  private readonly appendBatch: (sessionId: string, rows: AppendRow[]) => number[];
 
   constructor(private readonly db: Db) {
     // Statements are prepared once: appending is on the path to the first token of every turn.
     this.insert = db.prepare('INSERT INTO chat_events (session_id, type, data_json, at) VALUES (?, ?, ?, ?)');
     this.touch = db.prepare('UPDATE chat_sessions SET updated_at = ? WHERE id = ?');
     this.retitle = db.prepare('UPDATE chat_sessions SET title = ? WHERE id = ?');
+    this.touchRetitle = db.prepare('UPDATE chat_sessions SET updated_at = ?, title = ? WHERE id = ?');
     this.insertSession = db.prepare('INSERT INTO chat_sessions (id, workspace, title, provider, model, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
     this.byId = db.prepare(`SELECT ${COLS} FROM chat_sessions s WHERE s.id = ?`);
     // An event with its session's bookkeeping (last used, title) is one transaction: one commit, all or nothing.
@@ -46,6 +58,20 @@ export class SessionRepo {
       this.touch.run(at, sessionId);
       if (title !== undefined) this.retitle.run(title, sessionId);
       return Number(info.lastInsertRowid);
+    });
+    this.appendBatch = db.transaction((sessionId: string, rows: AppendRow[]) => {
+      const seqs: number[] = [];
+      let touchAt: number | undefined;
+      let title: string | undefined;
+      for (const r of rows) {
+        seqs.push(Number(this.insert.run(sessionId, r.type, JSON.stringify(r.data), r.at).lastInsertRowid));
+        if (r.touch) touchAt = r.at;
+        if (r.title !== undefined) title = r.title;
+      }
+      if (touchAt !== undefined && title !== undefined) this.touchRetitle.run(touchAt, title, sessionId);
+      else if (touchAt !== undefined) this.touch.run(touchAt, sessionId);
+      else if (title !== undefined) this.retitle.run(title, sessionId);
+      return seqs;
     });
   }
 
@@ -88,6 +114,15 @@ export class SessionRepo {
     const json = JSON.stringify(data);
     if (opts.touch || opts.title !== undefined) return this.appendTouching(sessionId, type, json, at, opts.title);
     return Number(this.insert.run(sessionId, type, json, at).lastInsertRowid);
+  }
+
+  /**
+   * Append several events in one transaction (one commit, all or nothing): the events between a user's message and
+   * the model call, committed together just before they are shown. Returns their seqs in order.
+   */
+  appendMany(sessionId: string, rows: AppendRow[]): number[] {
+    if (rows.length === 0) return [];
+    return this.appendBatch(sessionId, rows);
   }
 
   events(sessionId: string, afterSeq = 0): StoredEvent[] {

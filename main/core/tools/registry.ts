@@ -49,6 +49,8 @@ function patternMatcher(patterns: string[]): (name: string) => boolean {
 
 export class ToolRegistry {
   private readonly tools = new Map<string, RegisteredTool>();
+  /** The tools sorted by name, kept until the next registration or removal (prompt assembly lists them every turn). */
+  private sorted: RegisteredTool[] | undefined;
   private readonly listeners = new Set<(e: RegistryEvent) => void>();
   private readonly isForcedDeferred: (name: string) => boolean;
   private readonly isForcedLoaded: (name: string) => boolean;
@@ -121,6 +123,7 @@ export class ToolRegistry {
     const deferred = this.isForcedLoaded(def.name) ? false : this.isForcedDeferred(def.name) ? true : def.deferLoading;
     const tool: RegisteredTool = { def, source, deferred, validate };
     this.tools.set(def.name, tool);
+    this.sorted = undefined;
     this.emit({ kind: 'add', tool });
     return tool;
   }
@@ -140,6 +143,7 @@ export class ToolRegistry {
 
   unregister(name: string): boolean {
     if (!this.tools.delete(name)) return false;
+    this.sorted = undefined;
     this.emit({ kind: 'remove', name });
     return true;
   }
@@ -160,9 +164,8 @@ export class ToolRegistry {
   }
 
   list(filter: { deferred?: boolean } = {}): RegisteredTool[] {
-    const all = [...this.tools.values()];
-    const out = filter.deferred === undefined ? all : all.filter((t) => t.deferred === filter.deferred);
-    return out.sort((a, b) => a.def.name.localeCompare(b.def.name));
+    const all = (this.sorted ??= [...this.tools.values()].sort((a, b) => a.def.name.localeCompare(b.def.name)));
+    return filter.deferred === undefined ? [...all] : all.filter((t) => t.deferred === filter.deferred);
   }
 
   get size(): number {

@@ -55,8 +55,7 @@ export class WorkspaceSession {
     });
     this.tools = new ToolSession(registry, executor, opts.index);
     for (const t of skillTools({ ...opts.skills, loader: this.loader })) over.set(t.name, t);
-    over.set(toolSearchTool(this.tools).name, toolSearchTool(this.tools) as unknown as ToolDefinition);
-    over.set(deferExecuteTool(this.tools).name, deferExecuteTool(this.tools) as unknown as ToolDefinition);
+    for (const t of [toolSearchTool(this.tools), deferExecuteTool(this.tools)]) over.set(t.name, t as unknown as ToolDefinition);
   }
 
   /** The model as the gate sees it in this conversation: bound by the manifests of the skills it has loaded. */

@@ -50,7 +50,7 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
 
   const skill: ToolDefinition = {
     name: TOOL.Skill,
-    summary: 'Load a skill’s instructions (and its dependencies) into the conversation by name.',
+    summary: "Load a skill's instructions (and its dependencies) into the conversation by name.",
     description:
       'Load the full instructions of an installed skill by its exact name. Skills it depends on are loaded first. ' +
       'Use it when a skill from the catalog (or found with SkillSearch) fits the task, before starting the work. ' +
@@ -96,7 +96,7 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
     name: TOOL.SkillSearch,
     summary: 'Find installed skills for a task described in any language (English or Chinese).',
     description:
-      'Search every enabled skill — including ones not listed in the prompt catalog — by name, description and triggers. ' +
+      'Search every enabled skill (including ones not listed in the prompt catalog) by name, description and triggers. ' +
       'Describe the task in your own words, in English or Chinese; returns the best skill names with their summaries. ' +
       'Then load one with the Skill tool.',
     inputSchema: {
@@ -147,7 +147,7 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
     name: TOOL.read_skill_resource,
     summary: 'Read a text file a skill ships under references/, assets/ or scripts/.',
     description:
-      'Read one text file from a skill’s own references/, assets/ or scripts/ folder (path relative to the skill folder, ' +
+      "Read one text file from a skill's own references/, assets/ or scripts/ folder (path relative to the skill folder, " +
       'e.g. "references/checklist.md"). Files outside those folders, binary files and files over the size limit are refused.',
     inputSchema: {
       type: 'object',
@@ -173,7 +173,7 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
 
   const create: ToolDefinition = {
     name: TOOL.create_skill,
-    summary: 'Save reusable know-how as a new skill in the user’s skill folder.',
+    summary: "Save reusable know-how as a new skill in the user's skill folder.",
     description:
       'Create a new skill in the user tier (~/.workbuddy/skills/<name>/SKILL.md), marked agent_created. ' +
       'Use when the user asks to remember a procedure as a skill. The name is lowercase-with-hyphens; an existing skill is never overwritten. ' +
@@ -187,7 +187,7 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
         instructions: { type: 'string', minLength: 1, description: 'The Markdown body of SKILL.md.' },
         read_when: { type: 'array', items: { type: 'string' }, description: 'Trigger phrases that auto-load the skill.' },
         depends_on: { type: 'array', items: { type: 'string' } },
-        files: { type: 'object', additionalProperties: { type: 'string' }, description: 'Extra text files: {"references/x.md": "…"}.' },
+        files: { type: 'object', additionalProperties: { type: 'string' }, description: 'Extra text files: {"references/x.md": "..."}.' },
       },
       required: ['name', 'description', 'instructions'],
       additionalProperties: false,

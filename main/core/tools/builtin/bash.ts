@@ -113,7 +113,7 @@ export const bashTool: ToolDefinition<Args> = {
     'Run a bash command line with the workspace as the working folder. Returns exit code, stdout and stderr ' +
     `(each capped at ${BASH_OUTPUT_CAP / 1000} KB). Default timeout ${BASH_DEFAULT_TIMEOUT_MS / 1000} s, at most ${BASH_MAX_TIMEOUT_MS / 1000} s; ` +
     'on timeout the command and everything it started are killed. Not interactive: no stdin. ' +
-    'Every command needs an allow rule or the user’s approval.',
+    'Every command needs an allow rule or the user\'s approval.',
   inputSchema: {
     type: 'object',
     properties: {
