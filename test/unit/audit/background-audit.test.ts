@@ -101,3 +101,29 @@ test('a small batch is audited in this thread at once (no workers, no checking s
     store.close();
   }
 });
+
+test('a cold build tells the trust layer how many unseen files it parses (its workers start then); a warm one does not', async () => {
+  const s = setup(30);
+  const store = Store.openIn(s.data);
+  const review = createTrustReview(store, { background: { minBatch: 1, pool: new AuditPool(2) } });
+  const expected: number[] = [];
+  const hook = Object.assign((e: Parameters<typeof review>[0]) => review(e), review, {
+    expect: (n: number) => {
+      expected.push(n);
+      review.expect(n);
+    },
+  });
+  try {
+    const catalog = await openCatalog({ paths: s.paths, workspace: s.ws, store, review: hook, threads: 1 });
+    assert.deepEqual(expected, [31], 'the 30 project skills and the built-in one, told before they are parsed');
+    await catalog.settled();
+    assert.equal(review.stats.audited, 30, 'every folder audited by the workers started early, in batches');
+    assert.equal(catalog.checking().length, 0);
+    const again = await openCatalog({ paths: s.paths, workspace: s.ws, store, review: hook, threads: 1 });
+    assert.equal(expected.length, 1, 'the second build parses nothing new');
+    assert.equal(again.checking().length, 0);
+  } finally {
+    await review.close();
+    store.close();
+  }
+});

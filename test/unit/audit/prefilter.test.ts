@@ -10,10 +10,14 @@ import { normalizeLine } from '../../../main/core/skills/trust/normalize.js';
 
 const scanner = hintScanner(RULES);
 
-/** The rules a plain reading finds: some hint occurs in the lower-cased text with its whitespace runs collapsed. */
+/**
+ * The rules a plain reading finds: some hint (or one of each side of the rule's hint pair) occurs in the lower-cased
+ * text with its whitespace runs collapsed.
+ */
 function naive(text: string): number[] {
   const lower = text.toLowerCase().replace(/\s+/g, ' ');
-  return RULES.flatMap((r, i) => (r.hints.some((h) => lower.includes(h)) ? [i] : []));
+  const has = (hs: string[]): boolean => hs.some((h) => lower.includes(h));
+  return RULES.flatMap((r, i) => (has(r.hints) || (r.hintPair && has(r.hintPair[0]) && has(r.hintPair[1])) ? [i] : []));
 }
 
 function scanned(text: string): number[] {
@@ -22,7 +26,7 @@ function scanned(text: string): number[] {
   return RULES.flatMap((_, i) => (hasRule(m, i) ? [i] : []));
 }
 
-const HINTS = [...new Set(RULES.flatMap((r) => r.hints))];
+const HINTS = [...new Set(RULES.flatMap((r) => [...r.hints, ...(r.hintPair?.flat() ?? [])]))];
 const piece = fc.oneof(
   fc.constantFrom(...HINTS),
   fc.constantFrom(...HINTS).map((h) => h.toUpperCase()),

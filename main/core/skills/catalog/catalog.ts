@@ -44,6 +44,11 @@ export type ReviewHook = ((entry: CatalogEntry) => { enabled: false; reason: str
   /** Called before each review pass with every entry (the trust layer starts background audits here). */
   prepare?(entries: CatalogEntry[]): void;
   /**
+   * Called when a build is about to parse `files` SKILL.md files it has never seen (no parse cache): their audits
+   * will follow, so the trust layer may start its workers now, while the catalog parses.
+   */
+  expect?(files: number): void;
+  /**
    * Verdicts that arrive later (background audits): the catalog reviews again and emits 'change'. The listener is
    * given the real folders whose verdicts arrived (only their skills are reviewed again), or nothing to review all.
    */
@@ -303,6 +308,11 @@ export class Catalog extends EventEmitter {
     let threads = 1;
     let parsedCount = 0;
     if (toParse.length) {
+      try {
+        this.options.review?.expect?.(toParse.length);
+      } catch {
+        // only a head start: the audits still run when prepare() asks for them
+      }
       // One parse per real file, even when two tier folders reach it.
       const slot = new Map<string, number>();
       const files: string[] = [];

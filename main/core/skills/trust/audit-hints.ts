@@ -1,8 +1,9 @@
-// The audit's prefilter: one pass over a text (an Aho-Corasick automaton over every rule's hints) says which rules
-// can match it at all, so a line with no hint costs one scan and no regex. Case-insensitive, like the hints.
+// The audit's prefilters: one pass over a text (an Aho-Corasick automaton over every rule's hints) says which rules
+// can match it at all, and one pass over a file says which lines hold anything any rule could act on. Case-insensitive.
 import type { AuditRule } from './audit-rules.js';
+import { hasBase64Run } from './normalize.js';
 
-/** Which rules' hints occur in a text: bit i of word i >> 5 ↔ rules[i]. */
+/** Which rules' hints occur in a text: bit i of word i >> 5 ↔ rules[i] (words past the rules are scratch). */
 export type RuleMask = Uint32Array;
 
 export interface HintScanner {
@@ -13,86 +14,117 @@ export interface HintScanner {
   /** A fresh, empty mask. */
   mask(): RuleMask;
   /**
-   * Set in `out` (cleared first) the bit of every rule with a hint in `text`, case-insensitively and reading any run of
-   * whitespace as one space (so it never misses a hint the normalised text would show); returns whether any was set.
+   * Set in `out` (cleared first) the bit of every rule with a hint in `text` (or one of each side of its hint pair),
+   * case-insensitively and reading any run of whitespace as one space (so it never misses a hint the normalised text
+   * would show); returns whether any was set.
    */
   scan(text: string, out: RuleMask): boolean;
 }
 
-/** Build the automaton for a rule book. Hints are lowercase ASCII (checked here: a rule book that breaks it throws). */
-export function hintScanner(rules: readonly AuditRule[]): HintScanner {
-  const words = Math.max(1, Math.ceil(rules.length / 32));
-  // Character classes: each character used in a hint has its own, every other character is class 0.
-  const classOf = new Uint8Array(128);
-  let classes = 1;
-  for (const r of rules) {
-    if (!r.hints.length) throw new Error(`audit rule ${r.id} has no hints: the prefilter would never run it`);
-    for (const h of r.hints) {
-      if (!h || h !== h.toLowerCase() || /[^\x20-\x7e]|\s\s/.test(h)) throw new Error(`audit rule ${r.id}: hint ${JSON.stringify(h)} must be lowercase printable ASCII, single spaces inside`);
-      for (let i = 0; i < h.length; i++) {
-        const c = h.charCodeAt(i);
-        if (!classOf[c]) classOf[c] = classes++;
-      }
-    }
-  }
-  if (!classOf[32]) classOf[32] = classes++;
-  // Upper-case letters fold onto their lower-case class.
-  for (let c = 65; c <= 90; c++) classOf[c] = classOf[c + 32]!;
-  // The trie of hints, then failure links (breadth first) and the full transition table.
+/** A rule's hints are lowercase printable ASCII with single spaces inside (a rule book that breaks it throws). */
+function checkHint(id: string, h: string): void {
+  if (!h || h !== h.toLowerCase() || /[^\x20-\x7e]|\s\s|^ /.test(h)) throw new Error(`audit rule ${id}: hint ${JSON.stringify(h)} must be lowercase printable ASCII, single spaces inside, not first`);
+}
+
+/**
+ * A dense automaton over groups of lowercase ASCII strings, over character classes: `cls[c]` is the class of an ASCII
+ * character (each character used in a string has its own, upper case folds onto lower case, ASCII whitespace onto
+ * the space, every other character is class 0); `next[state * width + class]`; per state, the groups whose strings
+ * end there (suffixes included). A run of whitespace steps as one space: a state entered by a space stays put on the
+ * next one (no string starts with a space, so the start state needs no care).
+ */
+interface Automaton { next: Uint16Array; width: number; cls: Uint8Array; words: number; out: Uint32Array; hasOut: Uint8Array }
+
+function automaton(groups: readonly (readonly string[])[]): Automaton {
+  const words = Math.max(1, Math.ceil(groups.length / 32));
+  const cls = new Uint8Array(128);
+  let width = 1;
+  for (const strings of groups) for (const h of strings) for (let k = 0; k < h.length; k++) if (!cls[h.charCodeAt(k)]) cls[h.charCodeAt(k)] = width++;
+  if (!cls[32]) cls[32] = width++;
+  for (let c = 65; c <= 90; c++) cls[c] = cls[c + 32]!;
+  for (let c = 9; c <= 13; c++) cls[c] = cls[32]!;
+  const space = cls[32]!;
   const children: Map<number, number>[] = [new Map()];
   const outs: number[][] = [[]];
-  rules.forEach((r, i) => {
-    for (const h of r.hints) {
+  const spaceEnded: number[] = [0];
+  groups.forEach((strings, g) => {
+    for (const h of strings) {
       let s = 0;
       for (let k = 0; k < h.length; k++) {
-        const c = classOf[h.charCodeAt(k)]!;
+        const c = cls[h.charCodeAt(k)]!;
         let t = children[s]!.get(c);
         if (t === undefined) {
           t = children.push(new Map()) - 1;
           outs.push([]);
+          spaceEnded.push(c === space ? 1 : 0);
           children[s]!.set(c, t);
         }
         s = t;
       }
-      if (!outs[s]!.includes(i)) outs[s]!.push(i);
+      if (!outs[s]!.includes(g)) outs[s]!.push(g);
     }
   });
   const states = children.length;
-  const next = new Uint16Array(states * classes);
+  if (states > 0xffff) throw new Error('audit hints: too many automaton states');
+  const next = new Uint16Array(states * width);
   const fail = new Uint16Array(states);
   const queue: number[] = [];
-  for (let c = 1; c < classes; c++) {
+  for (let c = 1; c < width; c++) {
     const t = children[0]!.get(c);
     if (t !== undefined) {
       next[c] = t;
       queue.push(t);
     }
   }
-  while (queue.length) {
-    const s = queue.shift()!;
+  for (let q = 0; q < queue.length; q++) {
+    const s = queue[q]!;
     for (const o of outs[fail[s]!]!) if (!outs[s]!.includes(o)) outs[s]!.push(o);
-    for (let c = 1; c < classes; c++) {
+    for (let c = 1; c < width; c++) {
       const t = children[s]!.get(c);
       if (t !== undefined) {
-        fail[t] = next[fail[s]! * classes + c]!;
-        next[s * classes + c] = t;
+        fail[t] = next[fail[s]! * width + c]!;
+        next[s * width + c] = t;
         queue.push(t);
-      } else next[s * classes + c] = next[fail[s]! * classes + c]!;
+      } else next[s * width + c] = next[fail[s]! * width + c]!;
     }
   }
-  // Per state, the rules whose hints end there (suffixes included): flagged, and as masks.
+  for (let s = 0; s < states; s++) if (spaceEnded[s]) next[s * width + space] = s;
   const hasOut = new Uint8Array(states);
-  const outMask = new Uint32Array(states * words);
+  const out = new Uint32Array(states * words);
   for (let s = 0; s < states; s++) {
-    for (const i of outs[s]!) {
+    for (const g of outs[s]!) {
       hasOut[s] = 1;
-      outMask[s * words + (i >> 5)]! |= 1 << (i & 31);
+      out[s * words + (g >> 5)]! |= 1 << (g & 31);
     }
   }
+  return { next, width, cls, words, out, hasOut };
+}
 
-  const space = classOf[32]!;
-  const iClass = classOf[105]!;
-  const kClass = classOf[107]!;
+/** The hint groups of a rule book: group i is rule i's hints, then both sides of each rule's hint pair. */
+function hintGroups(rules: readonly AuditRule[]): { groups: string[][]; pairs: { rule: number; a: number; b: number }[] } {
+  const groups: string[][] = [];
+  const pairs: { rule: number; a: number; b: number }[] = [];
+  rules.forEach((r) => {
+    if (!r.hints.length && !r.hintPair) throw new Error(`audit rule ${r.id} has no hints: the prefilter would never run it`);
+    for (const h of [...r.hints, ...(r.hintPair?.flat() ?? [])]) checkHint(r.id, h);
+    groups.push([...r.hints]);
+  });
+  rules.forEach((r, i) => {
+    if (!r.hintPair) return;
+    pairs.push({ rule: i, a: groups.push([...r.hintPair[0]]) - 1, b: groups.push([...r.hintPair[1]]) - 1 });
+  });
+  return { groups, pairs };
+}
+
+/** Build the automaton for a rule book. */
+export function hintScanner(rules: readonly AuditRule[]): HintScanner {
+  const { groups, pairs } = hintGroups(rules);
+  const { next, width, cls, words, out: outMask, hasOut } = automaton(groups);
+  const ruleWords = Math.ceil(rules.length / 32);
+  const has = (m: Uint32Array, g: number): boolean => ((m[g >> 5]! >>> (g & 31)) & 1) === 1;
+  const space = cls[32]!;
+  const iClass = cls[105]!;
+  const kClass = cls[107]!;
 
   return {
     rules,
@@ -101,40 +133,142 @@ export function hintScanner(rules: readonly AuditRule[]): HintScanner {
     scan(text, out) {
       out.fill(0);
       let s = 0;
-      let white = false;
+      let hit = false;
       for (let i = 0; i < text.length; i++) {
         const c = text.charCodeAt(i);
         let k: number;
-        if (c < 128) {
-          if (c === 32 || (c >= 9 && c <= 13)) {
-            // A run of whitespace reads as one space, as the audit's normalisation writes it.
-            if (white) continue;
-            white = true;
-            k = space;
-          } else {
-            white = false;
-            k = classOf[c]!;
-          }
-        } else if (isSpace(c)) {
-          if (white) continue;
-          white = true;
-          k = space;
-        } else {
-          white = false;
+        if (c < 128) k = cls[c]!;
+        else if (isSpace(c)) k = space;
+        else if (c === 0x130) {
           // Lower-cased, only two characters outside ASCII become ASCII letters: İ (then a combining dot) and K (Kelvin).
-          if (c === 0x130) {
-            s = next[s * classes + iClass]!;
-            if (hasOut[s]) for (let w = 0; w < words; w++) out[w]! |= outMask[s * words + w]!;
-            s = 0;
-            continue;
+          s = next[s * width + iClass]!;
+          if (hasOut[s]) {
+            hit = true;
+            for (let w = 0; w < words; w++) out[w]! |= outMask[s * words + w]!;
           }
-          k = c === 0x212a ? kClass : 0;
+          s = 0;
+          continue;
+        } else k = c === 0x212a ? kClass : 0;
+        s = next[s * width + k]!;
+        if (hasOut[s]) {
+          hit = true;
+          for (let w = 0; w < words; w++) out[w]! |= outMask[s * words + w]!;
         }
-        s = next[s * classes + k]!;
-        if (hasOut[s]) for (let w = 0; w < words; w++) out[w]! |= outMask[s * words + w]!;
       }
-      for (let w = 0; w < words; w++) if (out[w]) return true;
+      if (!hit) return false;
+      for (const p of pairs) if (has(out, p.a) && has(out, p.b)) out[p.rule >> 5]! |= 1 << (p.rule & 31);
+      // Pair sides alone are no rule's hint: the scratch words past the rules are cleared.
+      if (pairs.length) {
+        for (let g = rules.length; g < words * 32; g++) out[g >> 5]! &= ~(1 << (g & 31));
+      }
+      for (let w = 0; w < ruleWords; w++) if (out[w]) return true;
       return false;
+    },
+  };
+}
+
+export interface LineFilter {
+  /**
+   * For each of `lines`, 1 when nothing in it can give a finding on its own: it is plain ASCII, holds no rule's hint
+   * (nor both sides of a hint pair), none of the `triggers` (text a rewrite acts on, see audit.ts) and no run of 24
+   * base64 characters. Prose is also read without its code spans (audit.ts blanks them out), which can join the words
+   * of a multi-word hint across a span: the words before each space of such a hint, then a backtick, count too.
+   */
+  quiet(lines: readonly string[]): Uint8Array;
+  /**
+   * The same over a file's UTF-8 bytes, line i being what `text.split(/\r?\n/)[i]` is once decoded (an ASCII byte is
+   * never part of a longer sequence, so the newlines are the same; any byte past ASCII makes its line loud).
+   */
+  quietBytes(buf: Uint8Array): Uint8Array;
+}
+
+/** The line prefilter for a rule book and the rewrites' trigger strings (lowercase ASCII). */
+export function lineFilter(rules: readonly AuditRule[], triggers: readonly string[]): LineFilter {
+  const { groups, pairs } = hintGroups(rules);
+  for (const t of triggers) checkHint('(rewrite trigger)', t);
+  // Group 0: anything that makes the line worth reading; then both sides of each hint pair.
+  const pairGroups = pairs.flatMap((p) => [groups[p.a]!, groups[p.b]!]);
+  const spanned = (h: string): string[] => [...h.matchAll(/ /g)].flatMap((m) => [h.slice(0, m.index) + '`', h.slice(0, m.index) + ' `']);
+  const loud = [...groups.slice(0, rules.length).flat(), ...triggers];
+  loud.push(...[...loud, ...pairGroups.flat()].flatMap(spanned));
+  if (pairGroups.length > 30) throw new Error('audit hints: too many hint pairs');
+  const { next, width, cls, out } = automaton([[...new Set(loud)], ...pairGroups]);
+  // Per ASCII character, its class; past ASCII, a mark (0xff) that makes the line loud.
+  const step = new Uint8Array(256).fill(0xff);
+  step.set(cls);
+  const b64 = new Uint8Array(256);
+  for (let c = 0; c < 128; c++) b64[c] = /[A-Za-z0-9+/]/.test(String.fromCharCode(c)) ? 1 : 0;
+  const paired = (bits: number): boolean => {
+    for (let p = 1; p < pairGroups.length; p += 2) if (((bits >>> p) & 3) === 3) return true;
+    return false;
+  };
+  return {
+    quiet(lines) {
+      const quiet = new Uint8Array(lines.length);
+      for (let n = 0; n < lines.length; n++) {
+        const line = lines[n]!;
+        let s = 0;
+        let bits = 0;
+        let i = 0;
+        for (; i < line.length; i++) {
+          const c = line.charCodeAt(i);
+          if (c > 127) break;
+          s = next[s * width + cls[c]!]!;
+          const o = out[s]!;
+          if (o) {
+            if (o & 1) break;
+            bits |= o;
+          }
+        }
+        if (i < line.length || (line.length >= 24 && hasBase64Run(line))) continue;
+        if (!bits || !paired(bits)) quiet[n] = 1;
+      }
+      return quiet;
+    },
+    quietBytes(buf) {
+      let lines = 1;
+      for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, i + 1)) lines++;
+      const quiet = new Uint8Array(lines).fill(1);
+      let n = 0;
+      let s = 0;
+      let bits = 0;
+      let run = 0;
+      for (let i = 0; i < buf.length; i++) {
+        const b = buf[i]!;
+        if (b === 10) {
+          if (bits && paired(bits)) quiet[n] = 0;
+          n++;
+          s = 0;
+          bits = 0;
+          run = 0;
+          continue;
+        }
+        const k = step[b]!;
+        let loud = k === 0xff;
+        if (!loud) {
+          s = next[s * width + k]!;
+          const o = out[s]!;
+          if (o) {
+            if (o & 1) loud = true;
+            else bits |= o;
+          }
+          if (b64[b]) {
+            if (++run >= 24) loud = true;
+          } else run = 0;
+        }
+        if (loud) {
+          // The rest of the line does not matter.
+          quiet[n] = 0;
+          const nl = buf.indexOf(10, i + 1);
+          if (nl === -1) break;
+          i = nl - 1;
+          s = 0;
+          bits = 0;
+          run = 0;
+        }
+      }
+      if (bits && paired(bits)) quiet[n] = 0;
+      return quiet;
     },
   };
 }

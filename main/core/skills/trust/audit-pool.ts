@@ -1,5 +1,5 @@
 // Audits skill folders on worker threads (one per core), so opening a big folder never waits on the audit: the
-// calling thread stays free to answer; reports come back as each folder is done. Idle workers do not keep Node alive.
+// calling thread stays free to answer; reports come back in small batches. Idle workers do not keep Node alive.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { workerSpec } from '../../base/worker-spec.js';
@@ -7,13 +7,20 @@ import type { AuditReport } from './audit.js';
 import type { ParsedManifest } from '../format/types.js';
 
 interface Job { id: number; dir: string; parsed?: ParsedManifest; resolve: (r: AuditReport) => void; reject: (e: Error) => void }
-interface Slot { worker: Worker; jobs: Map<number, Job> }
+interface Slot { worker: Worker; jobs: Map<number, Job>; batches: number }
+
+/** What a worker is sent (a batch of folders) and posts back (their reports, in one message). */
+export interface AuditBatch { jobs: { id: number; dir: string; parsed?: ParsedManifest }[] }
+export interface AuditBatchResult { results: { id: number; report?: AuditReport; error?: string }[] }
 
 /**
- * Folders sent to a worker before its first report is back: a worker never waits on the opening thread (which is
- * busy answering) for its next folder. Small, so a crashed worker fails few jobs and the two workers stay balanced.
+ * Folders per message and batches sent to a worker before its first batch is back: a worker never waits on the
+ * opening thread (busy answering) for its next folders, and the opening thread handles one message (one store
+ * transaction, one review of the arrived skills) per batch rather than per folder. Small, so a crashed worker fails
+ * few jobs, the workers stay balanced and verdicts still arrive steadily.
  */
-const IN_FLIGHT = 4;
+const BATCH = 8;
+const IN_FLIGHT = 2;
 
 export interface AuditPoolStats {
   /** Folders audited by the pool. */
@@ -46,6 +53,19 @@ export class AuditPool {
     });
   }
 
+  /**
+   * Start the workers now (they load the auditor and build its tables while the caller does other work), so the
+   * first folders do not wait for a worker's start-up. Safe to call more than once.
+   */
+  warm(): void {
+    if (this.closed || this.slots.length) return;
+    this.starting ??= this.start();
+    void this.starting.then(() => {
+      // Started early and nothing to do yet: they must not keep the process alive.
+      for (const s of this.slots) if (!s.jobs.size) s.worker.unref();
+    });
+  }
+
   /** Jobs waiting or running. */
   get pending(): number {
     return this.queue.length + this.slots.reduce((n, s) => n + s.jobs.size, 0);
@@ -56,21 +76,23 @@ export class AuditPool {
     if (this.closed) return;
     for (let i = 0; i < this.threads; i++) {
       const worker = 'code' in ws ? new Worker(ws.code, { eval: true }) : new Worker(ws.url, { execArgv: ws.execArgv });
-      const slot: Slot = { worker, jobs: new Map() };
-      worker.on('message', (m: { id: number; report?: AuditReport; error?: string }) => {
-        const job = slot.jobs.get(m.id);
-        slot.jobs.delete(m.id);
-        if (job) {
-          if (m.report) {
+      const slot: Slot = { worker, jobs: new Map(), batches: 0 };
+      worker.on('message', (m: AuditBatchResult) => {
+        slot.batches--;
+        for (const r of m.results) {
+          const job = slot.jobs.get(r.id);
+          slot.jobs.delete(r.id);
+          if (!job) continue;
+          if (r.report) {
             this.stats.audited++;
-            this.stats.bytes += m.report.bytes;
-            job.resolve(m.report);
-          } else job.reject(new Error(m.error ?? 'audit failed'));
+            this.stats.bytes += r.report.bytes;
+            job.resolve(r.report);
+          } else job.reject(new Error(r.error ?? 'audit failed'));
         }
         void this.pump();
       });
       worker.on('error', (e) => {
-        // A crashed worker fails its job (the caller falls back) and is replaced on the next pump.
+        // A crashed worker fails its jobs (the caller falls back) and is replaced on the next pump.
         for (const job of slot.jobs.values()) job.reject(e instanceof Error ? e : new Error(String(e)));
         slot.jobs.clear();
         this.slots = this.slots.filter((s) => s !== slot);
@@ -88,14 +110,17 @@ export class AuditPool {
       this.starting ??= this.start();
       await this.starting;
     }
-    // Round by round, so both workers get folders before either gets its next.
+    // Round by round, so every worker gets a batch before any gets its next; a batch is never more than an even
+    // share of what is waiting, so the last folders are not all on one worker.
     for (let round = 0; round < IN_FLIGHT && this.queue.length; round++) {
       for (const slot of this.slots) {
-        if (slot.jobs.size > round || !this.queue.length) continue;
-        const job = this.queue.shift()!;
-        slot.jobs.set(job.id, job);
+        if (slot.batches > round || !this.queue.length) continue;
+        const size = Math.max(1, Math.min(BATCH, Math.ceil(this.queue.length / this.slots.length)));
+        const jobs = this.queue.splice(0, size);
+        for (const job of jobs) slot.jobs.set(job.id, job);
+        slot.batches++;
         slot.worker.ref();
-        slot.worker.postMessage({ id: job.id, dir: job.dir, ...(job.parsed ? { parsed: job.parsed } : {}) });
+        slot.worker.postMessage({ jobs: jobs.map((j) => ({ id: j.id, dir: j.dir, ...(j.parsed ? { parsed: j.parsed } : {}) })) } satisfies AuditBatch);
       }
     }
     // Idle workers do not hold the process open; busy ones do until their reports are back.
@@ -109,6 +134,7 @@ export class AuditPool {
     const slots = this.slots;
     this.slots = [];
     for (const s of slots) for (const job of s.jobs.values()) job.reject(new Error('the audit pool was closed'));
-    await Promise.all(slots.map((s) => s.worker.terminate()));
+    await this.starting?.catch(() => undefined);
+    await Promise.all([...slots, ...this.slots].map((s) => s.worker.terminate()));
   }
 }

@@ -19,6 +19,11 @@ export interface AuditRule {
   re: RegExp;
   /** Lowercase substrings of which at least one must occur before the regex runs (a cheap prefilter). */
   hints: string[];
+  /**
+   * Or one substring of each side (for a pattern that needs two words, each common alone: an embedding verb and a
+   * URL word). Whitespace in a hint stands for any run of whitespace.
+   */
+  hintPair?: [string[], string[]];
   /** Contexts where the rule applies at its level. */
   contexts: Context[];
   /** Contexts where it applies one level lower (P0 → P1): e.g. code shown as an example in a doc. */
@@ -45,6 +50,9 @@ const URL_WORD = String.raw`(?:\b(?:the |an? |its |each )?(?:urls?|query(?: stri
 /** How words say a URL's empty query value is to be filled: `…?q= followed by the key`. */
 const FILLED_BY = String.raw`(?:followed by|plus|\+|containing|concatenated with|appended with|and then (?:add|append))\b`;
 
+/** The verbs of EMBED_VERB, as hints. */
+const EMBED_HINTS = ['append', 'add', 'include', 'embed', 'put', 'encode', 'insert', 'place', 'pass', 'attach', 'stuff', 'smuggle', 'fill', 'substitute', 'interpolate'];
+
 const CODE: Context[] = ['shell', 'script', 'inline'];
 const ALL: Context[] = ['prose', 'inline', 'shell', 'example', 'script', 'comment'];
 const SHELLISH: Context[] = ['shell', 'inline'];
@@ -52,7 +60,7 @@ const SHELLISH: Context[] = ['shell', 'inline'];
 export const RULES: AuditRule[] = [
   // ---- destructive / privilege (P0) ----
   {
-    id: 'destructive.rm-root', hints: ['rm ', 'find'], family: 'destructive', level: 'P0', contexts: [...CODE], weak: ['example', 'prose'], negatable: true,
+    id: 'destructive.rm-root', hints: ['rm ', 'find /', 'find ~', 'find "$', 'find $'], family: 'destructive', level: 'P0', contexts: [...CODE], weak: ['example', 'prose'], negatable: true,
     // Targets: /, /*, ~, $HOME, *, . and .. — and a variable path that expands to / or ~ when the variable is empty or
     // unset ("$DIR"/, $DIR/*, "${DIR}/", ${X:-/}). A ${X:?} guard stops the shell first and is not matched.
     re: new RegExp(String.raw`\brm\s+(?=(?:-{1,2}[\w-]*\s+)*?-(?:[a-zA-Z]*[rR]|-recursive\b))(?:-{1,2}[\w-]*\s+)+` +
@@ -73,33 +81,33 @@ export const RULES: AuditRule[] = [
   },
   // ---- code execution (P0) ----
   {
-    id: 'exec.eval', hints: ['eval'], family: 'code-execution', level: 'P0', contexts: ['script', 'shell'], weak: ['example', 'inline'],
+    id: 'exec.eval', hints: ['eval(', 'eval ('], family: 'code-execution', level: 'P0', contexts: ['script', 'shell'], weak: ['example', 'inline'],
     re: /(?<![.\w$])eval\s*\(/,
     message: 'evaluates a string as code (eval)',
   },
   {
-    id: 'exec.shell-eval', hints: ['eval'], family: 'code-execution', level: 'P1', contexts: ['shell'],
+    id: 'exec.shell-eval', hints: ['eval "', "eval '", 'eval $', 'eval `'], family: 'code-execution', level: 'P1', contexts: ['shell'],
     re: /(?:^|[;&|]\s*)eval\s+["'$`]/,
     message: 'evaluates generated text as shell commands (eval)',
   },
   {
-    id: 'exec.exec', hints: ['exec'], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
+    id: 'exec.exec', hints: ['exec(', 'exec ('], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
     re: /(?<![.\w$])exec\s*\(\s*(?!\))/,
     message: 'executes a string as code (exec)',
   },
   {
-    id: 'exec.function-constructor', hints: ['function'], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
+    id: 'exec.function-constructor', hints: ['function(', 'function ('], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
     re: /\bnew\s+Function\s*\(|(?<![.\w$])Function\s*\(\s*["'`\w]/,
     message: 'builds a function from a string (Function constructor)',
   },
   {
-    id: 'exec.indirect-eval', hints: ['eval', 'settimeout', 'setinterval', 'setimmediate', 'vm', 'constructor', 'runin', 'compilefunction'], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
+    id: 'exec.indirect-eval', hints: ['=eval', '= eval', '(eval', '( eval', ',eval', ', eval', ':eval', ': eval', '?eval', '? eval', 'return eval', 'returneval', 'settimeout', 'setinterval', 'setimmediate', 'vm.', 'vm .', '.constructor', '. constructor'], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
     // (0, eval)(…) and window.eval are global eval; a string handed to a timer is evaluated; vm runs code; (…).constructor("…") is Function.
     re: /\(\s*\d+\s*,\s*eval\s*\)|(?:[=(,:?]|\breturn)\s*eval\b(?!\s*[(\w$.])|\bset(?:Timeout|Interval|Immediate)\s*\(\s*(?:["'][^"'\n]|`)|\bvm\s*\.\s*(?:runIn(?:New|This)?Context|compileFunction)\s*\(|\bnew\s+vm\s*\.\s*Script\s*\(|\.\s*constructor\s*\(\s*["'`]/,
     message: 'evaluates a string as code indirectly ((0, eval), a string timer, vm, a constructor call)',
   },
   {
-    id: 'exec.dynamic-import', hints: ['import'], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
+    id: 'exec.dynamic-import', hints: ['import(', 'import ('], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
     // import() of anything but a plain string literal: the module to run is computed at run time.
     re: /(?<![.\w$])import\s*\(\s*(?!["'][^"'\n$]*["']\s*[,)]|`[^`$\n]*`\s*[,)]|\))/,
     message: 'loads a module whose name is computed at run time (dynamic import of a built string)',
@@ -110,34 +118,34 @@ export const RULES: AuditRule[] = [
     message: 'spawns system processes from a script (child_process)',
   },
   {
-    id: 'exec.os-system', hints: ['system', 'popen', 'exec', 'spawn', 'subprocess', 'pty.', 'commands.', 'runtime', 'shell_exec', 'passthru', 'proc_open'], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
+    id: 'exec.os-system', hints: ['.system', '. system', '.popen', '. popen', '.exec', '. exec', '.spawn', '. spawn', 'system(', 'system (', 'subprocess', 'commands.', 'getruntime', 'shell_exec', 'passthru', 'proc_open'], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
     re: /(?:\bos|(?:__import__|\bimport_module)\(\s*["']os["']\s*\))\s*\.\s*(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?)\s*\(|[=(,:]\s*os\s*\.\s*(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?)\b(?!\s*\()|\bsubprocess\.\w+\([^)\n]*shell\s*=\s*True|\bpty\.spawn\s*\(|\bcommands\.getoutput\s*\(|\bRuntime\.getRuntime\(\)\.exec|\bshell_exec\s*\(|\bpassthru\s*\(|\bproc_open\s*\(|(?<![.\w$>:])system\s*\(\s*["'$@\w]/,
     message: 'runs a shell command from a script (os.system / shell=True / popen)',
   },
   {
-    id: 'exec.pipe-to-shell', hints: ['curl', 'wget', 'fetch', 'iwr', 'invoke-', 'irm', 'iex'], family: 'code-execution', level: 'P0', contexts: ['shell', 'script', 'inline', 'example'], weak: ['prose'], negatable: true,
+    id: 'exec.pipe-to-shell', hints: ['curl', 'wget', 'iex'], hintPair: [['fetch', 'iwr', 'invoke-', 'irm'], ['|']], family: 'code-execution', level: 'P0', contexts: ['shell', 'script', 'inline', 'example'], weak: ['prose'], negatable: true,
     re: /\b(?:curl|wget|fetch|iwr|Invoke-WebRequest|Invoke-RestMethod|irm)\b[^|\n]*\|\s*(?:sudo\s+)?(?:ba|z|da|k|fi)?sh\b|\b(?:curl|wget|iwr|irm)\b[^|\n]*\|\s*(?:sudo\s+)?(?:python3?|node|perl|ruby|php|iex|Invoke-Expression)\b|(?:ba)?sh\s+(?:-c\s+)?["']?\$\(\s*(?:curl|wget)|(?:ba)?sh\s+<\(\s*(?:curl|wget)|\biex\s*\(\s*(?:iwr|irm|New-Object\s+Net\.WebClient)/i,
     message: 'downloads code and runs it straight away (curl … | sh)',
   },
   {
-    id: 'exec.reverse-shell', hints: ['/dev/tcp', 'nc ', 'ncat', 'socket', 'dup2'], family: 'code-execution', level: 'P0', contexts: ['shell', 'script', 'inline', 'example'],
+    id: 'exec.reverse-shell', hints: ['/dev/tcp', 'nc ', 'ncat', 'socket.socket', 'dup2'], family: 'code-execution', level: 'P0', contexts: ['shell', 'script', 'inline', 'example'],
     re: /\/dev\/tcp\/[\w.-]+\/\d+|\bnc(?:at)?\s+(?:-\w+\s+)*-e\s+\/bin\/(?:ba)?sh|\bsocket\.socket\([^)]*\)[^\n]*\.connect\([^\n]*(?:dup2|subprocess)|os\.dup2\([^)]*fileno\(\)/,
     message: 'opens a reverse shell',
   },
   // ---- obfuscation (P0) ----
   {
-    id: 'obfuscation.decode-exec', hints: ['eval', 'exec', 'function', 'base64', 'atob', 'b64decode'], family: 'obfuscation', level: 'P0', contexts: ['shell', 'script', 'inline', 'example'],
+    id: 'obfuscation.decode-exec', hints: ['base64', 'atob', 'b64decode', 'fromcharcode', 'unhexlify', 'decode(', 'buffer.from'], family: 'obfuscation', level: 'P0', contexts: ['shell', 'script', 'inline', 'example'],
     re: /(?:eval|exec|Function)\s*\([^\n]*(?:atob|b64decode|base64|fromCharCode|unhexlify|decode\(|Buffer\.from)|base64\s+(?:-d|--decode|-D)\b[^\n]*\|\s*(?:ba|z)?sh\b|(?:atob|b64decode)\([^\n]*\)[^\n]*\|\s*(?:ba)?sh/,
     message: 'decodes hidden content and executes it',
   },
   // ---- exfiltration ----
   {
-    id: 'exfil.sensitive-read', hints: ['.ssh', '.aws', '.gnupg', '.kube', '.docker', 'gcloud', 'azure', 'id_', '.netrc', 'credentials', '.pypirc', '.npmrc', 'token', 'key', '.env', 'login data', 'cookies', 'find-', 'shadow'], family: 'exfiltration', level: 'P1', contexts: ['shell', 'script'],
+    id: 'exfil.sensitive-read', hints: ['.ssh', '.aws', '.gnupg', '.kube', '.docker', 'gcloud', 'azure', 'id_', '.netrc', 'credentials', '.pypirc', '.npmrc', 'aws_secret_access_key', 'aws_session_token', 'github_token', 'gh_token', 'openai_api_key', 'anthropic_api_key', 'npm_token', 'slack_token', 'stripe_secret_key', '.env', 'login data', 'cookies', 'find-', 'shadow'], family: 'exfiltration', level: 'P1', contexts: ['shell', 'script'],
     re: /(?:~|\$HOME|\$\{HOME\}|\/root|\/home\/[\w.-]+|%USERPROFILE%|expanduser\(["']~)[/\\]*\.(?:ssh|aws|gnupg|kube|docker|config\/gcloud|azure)\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws\/credentials|\.netrc\b|\.git-credentials|\.pypirc|(?:~|\$HOME)\/\.npmrc|\b(?:AWS_SECRET_ACCESS_KEY|AWS_SESSION_TOKEN|GITHUB_TOKEN|GH_TOKEN|OPENAI_API_KEY|ANTHROPIC_API_KEY|NPM_TOKEN|SLACK_TOKEN|STRIPE_SECRET_KEY)\b|(?:cat|source|read|open|load|readFile\w*)\W{1,3}[\w./-]*\.env\b(?![.\w])|\bLogin Data\b|\bcookies\.sqlite\b|\bsecurity\s+find-(?:generic|internet)-password\b|\/etc\/shadow/i,
     message: 'reads credentials or secrets (SSH/cloud keys, tokens, .env)',
   },
   {
-    id: 'exfil.network-send', hints: ['curl', 'wget', 'requests.', 'fetch', 'axios', 'http', 'nc ', 'scp ', 'sendbeacon', 'smtplib', 'invoke-restmethod'], family: 'exfiltration', level: 'P1', contexts: ['shell', 'script', 'inline'],
+    id: 'exfil.network-send', hints: ['curl', 'wget', 'requests.', 'fetch(', 'fetch (', 'axios', 'http.request', 'https.request', 'nc ', 'scp ', 'sendbeacon', 'smtplib', 'invoke-restmethod'], family: 'exfiltration', level: 'P1', contexts: ['shell', 'script', 'inline'],
     re: /\bcurl\b[^\n]*\s(?:-d|--data(?:-\w+)?|-F|--form|-T|--upload-file|-X\s*(?:POST|PUT))(?=[\s=@"'])|\bwget\b[^\n]*--post-(?:data|file)|\brequests\.(?:post|put|patch)\s*\(|\bfetch\s*\([^)\n]*method\s*:\s*["'](?:POST|PUT)|\baxios\.(?:post|put)\s*\(|\bhttps?\.request\s*\(|\bnc\s+[\w.-]+\s+\d{2,5}\b|\bscp\s+[^\n]*\s[\w.-]+@?[\w.-]+:|\bsendBeacon\s*\(|\bsmtplib\b|\bInvoke-RestMethod\b[^\n]*-Method\s+Post/i,
     message: 'sends data over the network',
   },
@@ -147,7 +155,7 @@ export const RULES: AuditRule[] = [
     message: 'tells the agent to send workspace data or secrets to an outside address',
   },
   {
-    id: 'exfil.url-secret', hints: ['http', 'url', 'query', 'link', 'image', 'src', 'href'], family: 'exfiltration', level: 'P0', contexts: ['prose', 'comment', 'inline'], weak: ['example'], mentionable: true, negatable: true,
+    id: 'exfil.url-secret', hints: ['http'], hintPair: [['url', 'query', 'link', 'src', 'href'], EMBED_HINTS], family: 'exfiltration', level: 'P0', contexts: ['prose', 'comment', 'inline'], weak: ['example'], mentionable: true, negatable: true,
     // A markdown image/link (or <img src>) whose query is filled with a secret, or words telling the agent to put one there.
     re: new RegExp(String.raw`${MD_URL}${URL_QUERY}(?:\{\{?|\$\{?|%|<)[^}\n)>%"']{0,40}?(?:${SECRET_WORD})` +
       String.raw`|${EMBED_VERB}[^.\n]{0,100}\b(?:${SECRET_WORD})[^.\n]{0,80}\b(?:in|into|to|as|inside)\b[^.\n]{0,30}${URL_WORD}` +
@@ -155,7 +163,7 @@ export const RULES: AuditRule[] = [
     message: 'tells the agent to put secrets (keys, tokens, .env) into a URL it renders or opens: a disguised upload',
   },
   {
-    id: 'exfil.url-data', hints: ['http', 'url', 'query', 'link', 'image', 'src', 'href'], family: 'exfiltration', level: 'P1', contexts: ['prose', 'comment', 'inline', 'example'], negatable: true,
+    id: 'exfil.url-data', hints: ['http'], hintPair: [['url', 'query', 'link', 'src', 'href'], EMBED_HINTS], family: 'exfiltration', level: 'P1', contexts: ['prose', 'comment', 'inline', 'example'], negatable: true,
     // An image fetched with a filled-in query (rendering it sends the data), a link filled with workspace data, or words saying to.
     re: new RegExp(String.raw`(?:!\[[^\]\n]{0,200}\]\(\s*<?|<img\b[^>\n]{0,200}\bsrc\s*=\s*["']?)${URL_QUERY}(?:\{\{?[^}\n]{1,80}\}|\$\{?[A-Za-z_]\w{0,60}|%[A-Z_]{1,60}%|<[A-Za-z_][\w -]{0,40}>|\[[A-Z_ ]{3,40}\])` +
       String.raw`|${MD_URL}${URL_QUERY}(?:\{\{?|\$\{?|<)[^}\n)>"']{0,40}?(?:${DATA_WORD})` +
@@ -167,14 +175,14 @@ export const RULES: AuditRule[] = [
   { id: 'network.curl', hints: ['curl'], family: 'network', level: 'P1', contexts: [...SHELLISH, 'script'], re: /(?:^|[\s;&|(`"'])curl\s+\S/, message: 'downloads from the network (curl)' },
   { id: 'network.wget', hints: ['wget'], family: 'network', level: 'P1', contexts: [...SHELLISH, 'script'], re: /(?:^|[\s;&|(`"'])wget\s+\S/, message: 'downloads from the network (wget)' },
   {
-    id: 'network.script-request', hints: ['requests', 'urllib', 'httpx', 'fetch', 'axios', 'http', 'websocket', 'socket', 'net.connect', 'invoke-webrequest'], family: 'network', level: 'P1', contexts: ['script'],
+    id: 'network.script-request', hints: ['requests.', 'urllib', 'httpx.', 'fetch(', 'fetch (', 'axios', 'http.get', 'https.get', 'websocket', 'socket.', 'net.connect', 'invoke-webrequest'], family: 'network', level: 'P1', contexts: ['script'],
     re: /\brequests\.(?:get|post|put|request|Session)\b|\burllib(?:\.request|2)?\.(?:urlopen|Request)|\bhttpx\.\w+\(|\bfetch\s*\(\s*["'`]https?:|\bfetch\s*\(\s*\w*url\w*|\baxios\b|\bhttps?\.get\s*\(|\bnew\s+WebSocket\s*\(|\bsocket\.(?:socket|create_connection)\s*\(|\bnet\.connect\s*\(|\bInvoke-WebRequest\b/i,
     message: 'a script talks to the network',
   },
-  { id: 'install.npm', hints: ['npm', 'npx', 'yarn', 'pnpm', 'bun'], family: 'install', level: 'P1', contexts: [...SHELLISH, 'script'], re: /\b(?:npm\s+(?:install|i|add|ci)\b|npx\s+(?:-y\s+|--yes\s+)?[@\w]|yarn\s+(?:add|global\s+add)\b|pnpm\s+(?:add|install|dlx)\b|bunx?\s+(?:add|install)\b)/, message: 'installs packages (npm/npx/yarn/pnpm)' },
-  { id: 'install.pip', hints: ['pip', 'uv ', 'poetry', 'gem ', 'cargo', 'go install'], family: 'install', level: 'P1', contexts: [...SHELLISH, 'script'], re: /\b(?:pip3?\s+install|python3?\s+-m\s+pip\s+install|uv\s+(?:pip\s+install|add|tool\s+install)|pipx\s+(?:install|run)|poetry\s+add|gem\s+install|cargo\s+install|go\s+install)\b/, message: 'installs packages (pip/uv/gem/cargo/go)' },
-  { id: 'install.git-clone', hints: ['clone'], family: 'install', level: 'P1', contexts: [...SHELLISH, 'script'], re: /\bgit\s+clone\b/, message: 'fetches a repository (git clone)' },
-  { id: 'install.system', hints: ['install', 'add', '-s'], family: 'install', level: 'P1', contexts: [...SHELLISH, 'script'], re: /\b(?:brew|apt|apt-get|yum|dnf|pacman|zypper|apk|choco|winget|scoop|snap)\s+(?:-\S+\s+)*(?:install|add|-S)\b/, message: 'installs system packages' },
+  { id: 'install.npm', hints: ['npm', 'npx', 'yarn', 'pnpm', 'bun ', 'bunx '], family: 'install', level: 'P1', contexts: [...SHELLISH, 'script'], re: /\b(?:npm\s+(?:install|i|add|ci)\b|npx\s+(?:-y\s+|--yes\s+)?[@\w]|yarn\s+(?:add|global\s+add)\b|pnpm\s+(?:add|install|dlx)\b|bunx?\s+(?:add|install)\b)/, message: 'installs packages (npm/npx/yarn/pnpm)' },
+  { id: 'install.pip', hints: ['pip install', 'pip3 install', 'uv ', 'pipx ', 'poetry add', 'gem install', 'cargo install', 'go install'], family: 'install', level: 'P1', contexts: [...SHELLISH, 'script'], re: /\b(?:pip3?\s+install|python3?\s+-m\s+pip\s+install|uv\s+(?:pip\s+install|add|tool\s+install)|pipx\s+(?:install|run)|poetry\s+add|gem\s+install|cargo\s+install|go\s+install)\b/, message: 'installs packages (pip/uv/gem/cargo/go)' },
+  { id: 'install.git-clone', hints: ['git clone'], family: 'install', level: 'P1', contexts: [...SHELLISH, 'script'], re: /\bgit\s+clone\b/, message: 'fetches a repository (git clone)' },
+  { id: 'install.system', hints: ['brew', 'apt', 'yum', 'dnf', 'pacman', 'zypper', 'apk', 'choco', 'winget', 'scoop', 'snap'], family: 'install', level: 'P1', contexts: [...SHELLISH, 'script'], re: /\b(?:brew|apt|apt-get|yum|dnf|pacman|zypper|apk|choco|winget|scoop|snap)\s+(?:-\S+\s+)*(?:install|add|-S)\b/, message: 'installs system packages' },
   {
     id: 'exec.subprocess', hints: ['subprocess', 'deno.', 'bun.spawn', 'processbuilder'], family: 'code-execution', level: 'P1', contexts: ['script'],
     re: /\bsubprocess\.(?:run|call|Popen|check_output|check_call)\b|\bDeno\.(?:run|Command)\b|\bBun\.spawn\b|\bProcessBuilder\b/,
@@ -198,49 +206,49 @@ export const RULES: AuditRule[] = [
     message: 'contains what looks like a real credential (API key, token or private key)',
   },
   {
-    id: 'install.registry-redirect', family: 'install', level: 'P1', hints: ['index-url', 'registry', 'trusted-host', 'find-links'], contexts: [...SHELLISH, 'script', 'example'],
+    id: 'install.registry-redirect', family: 'install', level: 'P1', hints: ['index-url', 'set registry', '--registry', 'trusted-host', 'find-links'], contexts: [...SHELLISH, 'script', 'example'],
     re: /--(?:extra-)?index-url\s+\S+|--trusted-host\s|--find-links\s+https?:|\bnpm\s+config\s+set\s+registry\b|--registry[=\s]+https?:\/\/(?!registry\.npmjs\.org)/i,
     message: 'installs from a non-default package registry (dependency confusion / registry redirection)',
   },
   // ---- skill discovery and autonomy abuse (P1) ----
   {
-    id: 'inject.capability-inflation', family: 'prompt-injection', level: 'P1', hints: ['skill'], contexts: ['prose', 'comment'], negatable: true,
+    id: 'inject.capability-inflation', family: 'prompt-injection', level: 'P1', hints: ['this skill'], contexts: ['prose', 'comment'], negatable: true,
     re: /\b(?:always|must)\s+(?:use|load|invoke|activate|prefer)\s+this\s+skill\b|\bthis\s+skill\s+(?:overrides|replaces|supersedes|takes precedence over)\s+(?:all\s+)?(?:other|any)\b|\buse\s+this\s+skill\s+for\s+(?:every|all|any)\s+(?:task|request|question|message)s?\b/i,
     message: 'tries to make the agent pick this skill for everything or over other skills',
   },
   {
-    id: 'autonomy.no-confirmation', family: 'prompt-injection', level: 'P1', hints: ['without', 'never ask', "don't ask", 'do not ask'], contexts: ['prose', 'comment'],
+    id: 'autonomy.no-confirmation', family: 'prompt-injection', level: 'P1', hints: ['without asking', 'without waiting', 'without requesting', 'without seeking', 'never ask', "don't ask", 'do not ask'], contexts: ['prose', 'comment'],
     re: /\bwithout\s+(?:asking|waiting for|requesting|seeking)\s+(?:the\s+user(?:'s)?\s+)?(?:for\s+)?(?:permission|confirmation|approval|consent)\b|\b(?:never|don't|do not)\s+ask\s+(?:the\s+user\s+)?(?:for\s+)?(?:permission|confirmation|approval)\b/i,
     message: 'tells the agent to act without the user\'s confirmation',
   },
   // ---- prompt injection ----
   {
-    id: 'inject.ignore-instructions', hints: ['ignore', 'disregard', 'forget', 'override', 'bypass'], family: 'prompt-injection', level: 'P0', contexts: ALL, mentionable: true, negatable: true,
+    id: 'inject.ignore-instructions', hints: [], hintPair: [['ignore', 'disregard', 'forget', 'override', 'bypass'], ['instruction', 'prompt', 'rules', 'direction', 'guideline', 'message']], family: 'prompt-injection', level: 'P0', contexts: ALL, mentionable: true, negatable: true,
     re: /\b(?:ignore|disregard|forget|override|bypass)\b[^.\n]{0,30}\b(?:previous|prior|above|earlier|preceding|system|original|your|developer|safety)\b[^.\n]{0,20}\b(?:instructions?|prompts?|rules|directions|guidelines|messages?)\b/i,
     message: 'tries to override the harness instructions ("ignore previous instructions")',
   },
   {
-    id: 'inject.conceal', hints: ['user', 'hidden from', 'secret from'], family: 'prompt-injection', level: 'P0', contexts: ALL, mentionable: true,
+    id: 'inject.conceal', hints: ['hidden from', 'secret from'], hintPair: [['user'], ['tell', 'inform', 'notif', 'mention', 'reveal', 'alert', 'let', 'without', 'hide', 'must', 'should']], family: 'prompt-injection', level: 'P0', contexts: ALL, mentionable: true,
     re: /\b(?:do not|don't|never)\s+(?:tell|inform|notify|mention (?:this|it) to|reveal (?:this|it) to|alert|let)\s+(?:the\s+)?user(?:s)?\b(?!\s+(?:wait|down|guess))|\bwithout\s+(?:telling|informing|notifying|alerting)\s+(?:the\s+)?user|\bhide\s+(?:this|it|these|that|your actions?)\b[^.\n]{0,20}\bfrom\s+(?:the\s+)?user|\bkeep\s+(?:this|it)\s+(?:secret|hidden)\s+from\b|\bthe user (?:must|should) not (?:know|see|find out)\b/i,
     message: 'tells the agent to hide what it does from the user',
   },
   {
-    id: 'inject.unrestricted', hints: ['mode', 'you are now', 'no longer', 'act as'], family: 'prompt-injection', level: 'P0', contexts: ALL, mentionable: true, negatable: true,
+    id: 'inject.unrestricted', hints: ['unrestricted', 'jailbr', 'god mode', 'dan mode', 'limit mode', 'limits mode', 'you are now', 'no longer', 'act as'], family: 'prompt-injection', level: 'P0', contexts: ALL, mentionable: true, negatable: true,
     re: /\b(?:unrestricted|jailbreak|jailbroken|god|DAN|no[- ]limits?)\s+mode\b|\byou are now (?:DAN|unrestricted|free of|jailbroken|no longer bound)|\bno longer (?:bound|restricted) by\b|\bact as (?:an? )?(?:unrestricted|unfiltered)\b/i,
     message: 'tries to switch the agent into an "unrestricted mode"',
   },
   {
-    id: 'inject.disable-approvals', hints: ['approv', 'sandbox', 'permission', 'safety', 'guardrail', 'policy', 'gate', 'security', 'confirmation', 'dangerously', 'yolo'], family: 'prompt-injection', level: 'P0', contexts: ALL, mentionable: true, negatable: true,
+    id: 'inject.disable-approvals', hints: ['dangerously', 'auto-approve', 'autoapprove', 'yolo mode'], hintPair: [['approv', 'sandbox', 'permission', 'safety', 'guardrail', 'policy', 'gate', 'security', 'confirmation'], ['disable', 'bypass', 'skip', 'turn off', 'circumvent', 'switch off', 'deactivate', 'get around']], family: 'prompt-injection', level: 'P0', contexts: ALL, mentionable: true, negatable: true,
     re: /\b(?:disable|bypass|skip|turn off|circumvent|switch off|deactivate|get around)\b[^.\n]{0,30}\b(?:approvals?|approval prompts?|permission (?:checks?|prompts?|system)|the sandbox|sandbox(?:ing)?|safety (?:checks?|filters?|rules)|guardrails?|the (?:policy|gate)|security (?:checks?|policy|controls?)|user confirmation)\b|--dangerously-skip-permissions|--dangerously-bypass-approvals|\bauto-?approve (?:all|every|everything)\b|\byolo mode\b/i,
     message: 'tries to disable approvals, the sandbox or the policy',
   },
   {
-    id: 'inject.policy-change', hints: ['settings.json', 'policy', 'permission', 'allowlist', 'ceiling', 'approval'], family: 'prompt-injection', level: 'P0', contexts: ['prose', 'inline', 'comment', 'shell', 'script'], mentionable: true, negatable: true,
+    id: 'inject.policy-change', hints: [], hintPair: [['settings.json', 'policy', 'permission', 'allowlist', 'ceiling', 'approval'], ['modify', 'edit', 'change', 'rewrite', 'update', 'append', 'write', 'add', 'grant', 'widen', 'raise']], family: 'prompt-injection', level: 'P0', contexts: ['prose', 'inline', 'comment', 'shell', 'script'], mentionable: true, negatable: true,
     re: /\b(?:modify|edit|change|rewrite|update|append to|write to|add (?:yourself|itself|this skill|it) to|grant yourself|widen|raise)\b[^.\n]{0,40}(?:\.workbuddy\/settings\.json|\bpolicy\.ceiling\b|\b(?:your|the agent's|knack's|its own) (?:permissions|policy|allowlist|ceiling)\b|\bpermission (?:allowlist|rules)\b|\bapproval (?:rules|settings)\b)/i,
     message: 'tells the agent to change its own policy or permissions',
   },
   {
-    id: 'inject.agent-config', hints: ['bashrc', 'zshrc', 'profile', '.claude', '.agents', '.workbuddy', 'hooks', 'crontab'], family: 'prompt-injection', level: 'P1', contexts: ['prose', 'inline', 'comment', 'shell', 'script'], negatable: true,
+    id: 'inject.agent-config', hints: ['.bashrc', '.zshrc', '.profile', '.bash_profile', '~/.claude/', '~/.agents/', '~/.workbuddy/', '.git/hooks/', 'crontab'], family: 'prompt-injection', level: 'P1', contexts: ['prose', 'inline', 'comment', 'shell', 'script'], negatable: true,
     re: /\b(?:append|add|write|insert|inject)\b[^.\n]{0,40}\b(?:to|into)\b[^.\n]{0,20}(?:~\/\.(?:bashrc|zshrc|profile|bash_profile)|~\/\.claude\/|~\/\.agents\/|~\/\.workbuddy\/|\.git\/hooks\/|crontab)/i,
     message: 'writes into shell start-up files, agent config or git hooks (persists after removal)',
   },

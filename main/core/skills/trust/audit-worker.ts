@@ -1,13 +1,17 @@
-// Worker-thread entry for the audit pool: audits one skill folder per message and posts the report back.
-// Runs the same auditor as the main thread (audit.ts): one rule book, never two.
+// Worker-thread entry for the audit pool: audits a batch of skill folders per message and posts their reports back
+// in one message. Runs the same auditor as the main thread (audit.ts): one rule book, never two.
 import { parentPort } from 'node:worker_threads';
 import { auditSkill } from './audit.js';
-import type { ParsedManifest } from '../format/types.js';
+import type { AuditBatch, AuditBatchResult } from './audit-pool.js';
 
-parentPort?.on('message', (m: { id: number; dir: string; parsed?: ParsedManifest }) => {
-  try {
-    parentPort!.postMessage({ id: m.id, report: auditSkill(m.dir, m.parsed ? { parsed: m.parsed } : {}) });
-  } catch (e) {
-    parentPort!.postMessage({ id: m.id, error: (e as Error).message });
+parentPort?.on('message', (m: AuditBatch) => {
+  const results: AuditBatchResult['results'] = [];
+  for (const j of m.jobs) {
+    try {
+      results.push({ id: j.id, report: auditSkill(j.dir, j.parsed ? { parsed: j.parsed } : {}) });
+    } catch (e) {
+      results.push({ id: j.id, error: (e as Error).message });
+    }
   }
+  parentPort!.postMessage({ results } satisfies AuditBatchResult);
 });

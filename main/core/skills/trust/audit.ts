@@ -5,8 +5,8 @@ import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync } from
 import { basename, extname, join, relative, sep } from 'node:path';
 import type { Diagnostic } from '../../base/diagnostics.js';
 import { AUDITOR_VERSION, LEVEL_RANK, MENTION_RE, NEGATION_RE, RULES, maxLevel, type AuditRule, type Context, type Family, type Level } from './audit-rules.js';
-import { decodeBase64Blobs, deobfuscate, normalizeLine, type HiddenText } from './normalize.js';
-import { hasRule, hintScanner, type RuleMask } from './audit-hints.js';
+import { REWRITE_TRIGGERS, decodeBase64Blobs, deobfuscate, normalizeLine, type HiddenText } from './normalize.js';
+import { hasRule, hintScanner, lineFilter, type RuleMask } from './audit-hints.js';
 import type { ParsedPermissions, Permissions } from '../../policy/permissions.js';
 import { readPermissionRequest } from '../format/permissions.js';
 import { permissionDiff, type PermissionDiff } from '../../policy/diff.js';
@@ -161,6 +161,8 @@ interface Segment {
   text: string; ctx: Context; line: number; around: string; quoted?: boolean; placement?: Placement;
   /** A list item under a heading or lead-in that lists things to look for ("## Red flags", "Watch for these sinks:"). */
   listedAsCheck?: boolean;
+  /** Lines joined into one (a shell command continued with backslashes): its text is not part of one line. */
+  joined?: boolean;
 }
 type Placement = 'description' | 'html-comment';
 const PLACEMENT_NOTE: Record<Placement, string> = {
@@ -176,8 +178,18 @@ function continues(raw: string): boolean {
   return /(?:^|[^\\])(?:\\\\)*\\\s*$/.test(raw);
 }
 
-/** Split a Markdown file into segments: prose lines, inline code spans, fenced blocks (shell or example), indented code. */
-function markdownSegments(lines: string[], firstLine = 1): Segment[] {
+/** Whether a line ends in a colon (then whitespace), as `/[:：]\s*$/` says, without a regex step per character. */
+function endsWithColon(raw: string): boolean {
+  const t = raw.trimEnd();
+  const c = t.charCodeAt(t.length - 1);
+  return c === 0x3a || c === 0xff1a;
+}
+
+/**
+ * Split a Markdown file into segments: prose lines, inline code spans, fenced blocks (shell or example), indented code.
+ * `quiet` lines (see LINES) give no segment of their own; they still move the reading state (fences, lists, comments).
+ */
+function markdownSegments(lines: string[], quiet?: Uint8Array): Segment[] {
   const out: Segment[] = [];
   let fence: { marker: string; ctx: Context } | undefined;
   let carry: { text: string; line: number } | undefined;
@@ -188,7 +200,8 @@ function markdownSegments(lines: string[], firstLine = 1): Segment[] {
   let comment: { text: string; line: number } | undefined;
   let checkList = false;
   lines.forEach((raw, i) => {
-    const line = i + firstLine;
+    const line = i + 1;
+    const q = quiet?.[i] === 1;
     const fm = /^\s{0,3}(`{3,}|~{3,})\s*([\w+-]*)/.exec(raw);
     if (fm && !comment) {
       if (!fence) { fence = { marker: fm[1]!, ctx: SHELL_FENCE.has(fm[2]!.toLowerCase()) ? 'shell' : 'example' }; carry = undefined; heredoc = undefined; return; }
@@ -199,7 +212,7 @@ function markdownSegments(lines: string[], firstLine = 1): Segment[] {
       if (heredoc !== undefined) {
         // The body of `python3 - <<'EOF'` is a program: judged as a script.
         if (raw.trim() === heredoc) heredoc = undefined;
-        else out.push({ text: raw, ctx: fence.ctx === 'shell' ? 'script' : 'example', line, around: raw });
+        else if (!q) out.push({ text: raw, ctx: fence.ctx === 'shell' ? 'script' : 'example', line, around: raw });
         return;
       }
       if (fence.ctx === 'shell' && t.includes('<<')) heredoc = HEREDOC_RE.exec(t)?.[2];
@@ -208,11 +221,11 @@ function markdownSegments(lines: string[], firstLine = 1): Segment[] {
         // Join continued lines so a command split over several lines is matched whole.
         carry = carry ? { text: carry.text.replace(/\\\s*$/, ' ') + t, line: carry.line } : { text: t, line };
         if (continues(t)) return;
-        out.push({ text: carry.text, ctx: 'shell', line: carry.line, around: carry.text });
+        out.push({ text: carry.text, ctx: 'shell', line: carry.line, around: carry.text, joined: true });
         carry = undefined;
         return;
       }
-      out.push({ text: t, ctx: comment ? 'comment' : fence.ctx, line, around: raw });
+      if (!q) out.push({ text: t, ctx: comment ? 'comment' : fence.ctx, line, around: raw });
       return;
     }
     // An indented code block (4 spaces or a tab after a blank line, not inside a list) shows code like a fence does.
@@ -222,7 +235,7 @@ function markdownSegments(lines: string[], firstLine = 1): Segment[] {
     if (indented && !inList && (prevBlank || inIndented)) {
       inIndented = true;
       prevBlank = false;
-      out.push({ text: raw.trim().replace(/^(?:\$|>|PS>)\s+/, ''), ctx: 'example', line, around: raw });
+      if (!q) out.push({ text: raw.trim().replace(/^(?:\$|>|PS>)\s+/, ''), ctx: 'example', line, around: raw });
       return;
     }
     if (!blank) inIndented = false;
@@ -231,10 +244,10 @@ function markdownSegments(lines: string[], firstLine = 1): Segment[] {
     const heading = /^\s{0,3}#/.test(raw);
     if (heading || (!blank && !item && !/^\s/.test(raw))) {
       // A heading or a lead-in line opens (or closes) a list of things to look for.
-      checkList = (heading || /[:：]\s*$/.test(raw)) && CHECK_RE.test(raw) && !RUN_RE.test(raw.replace(/:\s*$/, ''));
+      checkList = (heading || endsWithColon(raw)) && CHECK_RE.test(raw) && !RUN_RE.test(raw.replace(/:\s*$/, ''));
     }
     const listed = checkList && (item || /^\s/.test(raw));
-    out.push({ text: raw, ctx: 'prose', line, around: raw, ...(listed ? { listedAsCheck: true } : {}) });
+    if (!q) out.push({ text: raw, ctx: 'prose', line, around: raw, ...(listed ? { listedAsCheck: true } : {}) });
     // HTML comments (one line or many): what they hold is judged as text placed out of the reader's sight.
     let rest = raw;
     while (rest) {
@@ -252,7 +265,7 @@ function markdownSegments(lines: string[], firstLine = 1): Segment[] {
       comment = { text: '', line };
       rest = rest.slice(start + 4);
     }
-    if (raw.includes('`')) for (const m of raw.matchAll(/(`+)([^`]+?)\1/g)) {
+    if (!q && raw.includes('`')) for (const m of raw.matchAll(/(`+)([^`]+?)\1/g)) {
       const before = raw.slice(Math.max(0, (m.index ?? 0) - 1), m.index ?? 0);
       out.push({ text: m[2]!, ctx: 'inline', line, around: raw, quoted: /["“'‘]/.test(before), ...(listed ? { listedAsCheck: true } : {}) });
     }
@@ -261,14 +274,15 @@ function markdownSegments(lines: string[], firstLine = 1): Segment[] {
   return out;
 }
 
-function scriptSegments(lines: string[], shell: boolean): Segment[] {
+function scriptSegments(lines: string[], shell: boolean, quiet?: Uint8Array): Segment[] {
   const out: Segment[] = [];
   let carry: { text: string; line: number } | undefined;
   let heredoc: string | undefined;
   lines.forEach((raw, i) => {
+    const q = quiet?.[i] === 1;
     if (heredoc !== undefined) {
       if (raw.trim() === heredoc) heredoc = undefined;
-      else out.push({ text: raw, ctx: 'script', line: i + 1, around: raw });
+      else if (!q) out.push({ text: raw, ctx: 'script', line: i + 1, around: raw });
       return;
     }
     if (shell && raw.includes('<<')) heredoc = HEREDOC_RE.exec(raw)?.[2];
@@ -279,11 +293,11 @@ function scriptSegments(lines: string[], shell: boolean): Segment[] {
       // Join continued lines so a command split over several lines is matched whole.
       carry = carry ? { text: carry.text.replace(/\\\s*$/, ' ') + raw, line: carry.line } : { text: raw, line: i + 1 };
       if (continues(raw) && i < lines.length - 1) return;
-      out.push({ text: carry.text, ctx: 'shell', line: carry.line, around: carry.text });
+      out.push({ text: carry.text, ctx: 'shell', line: carry.line, around: carry.text, joined: true });
       carry = undefined;
       return;
     }
-    out.push({ text: raw, ctx: comment ? 'comment' : shell ? 'shell' : 'script', line: i + 1, around: raw });
+    if (!q) out.push({ text: raw, ctx: comment ? 'comment' : shell ? 'shell' : 'script', line: i + 1, around: raw });
   });
   return out;
 }
@@ -388,6 +402,15 @@ function commandStarts(text: string): string {
 /** The program inside `python3 -c "…"`, `node -e '…'`, `perl -e …`, `ruby -e …`, `php -r …`, `deno eval …`. */
 const INLINE_PROGRAM_RE = /\b(python[\d.]*|node(?:js)?|perl|ruby|php|bun|deno\s+eval|osascript)\s+(?:-[\w-]{1,20}\s+){0,4}?(?:(?:-c|-e|-E|-r|-p|--eval|--print|--command)\s+|(?<=eval\s+))(?:"((?:[^"\\\n]|\\.){0,4000})"|'([^'\n]{0,4000})'|\$'((?:[^'\\\n]|\\.){0,4000})')/g;
 
+/** What inlinePrograms() needs in a line before it reads one (an interpreter's name then whitespace). */
+const INLINE_PROGRAM_HINTS = ['python', 'node ', 'nodejs ', 'perl ', 'ruby ', 'php ', 'bun ', 'deno ', 'osascript '];
+
+/**
+ * The line prefilter: a line with none of the rules' hints, nothing a rewrite acts on (string splitting, escapes,
+ * inline programs), no base64 run and no character outside ASCII gives no finding, and is not read further.
+ */
+const LINES = lineFilter(RULES, [...REWRITE_TRIGGERS, ...INLINE_PROGRAM_HINTS]);
+
 const NO_PROGRAMS: readonly { interpreter: string; code: string }[] = Object.freeze([]);
 
 function inlinePrograms(text: string): readonly { interpreter: string; code: string }[] {
@@ -459,10 +482,25 @@ function windows(text: string): string[] {
 
 export interface TextAudit { findings: Finding[]; hidden: { line: number; hidden: HiddenText }[] }
 
+export interface TextAuditOptions {
+  /** SKILL.md's frontmatter description and its line: judged as text placed in every prompt. */
+  description?: { text: string; line: number };
+  /** No line prefilter: every line is read (tests compare the two readings). */
+  everyLine?: boolean;
+  /** The quiet lines, already found from the file's bytes (LINES.quietBytes); must have one flag per line. */
+  quiet?: Uint8Array;
+}
+
+/** Quiet lines of a file's UTF-8 bytes, or of its lines (see LineFilter). */
+export function quietLinesOf(buf: Uint8Array | readonly string[]): Uint8Array {
+  return buf instanceof Uint8Array ? LINES.quietBytes(buf) : LINES.quiet(buf);
+}
+
 /** Audit one file's text. `kind` picks how lines are read (Markdown or a script). */
-export function auditText(file: string, text: string, kind: 'markdown' | 'shell' | 'script', opts: { description?: { text: string; line: number } } = {}): TextAudit {
+export function auditText(file: string, text: string, kind: 'markdown' | 'shell' | 'script', opts: TextAuditOptions = {}): TextAudit {
   const lines = text.split(/\r?\n/);
-  const segments = kind === 'markdown' ? markdownSegments(lines) : scriptSegments(lines, kind === 'shell');
+  const quiet = opts.everyLine ? undefined : opts.quiet?.length === lines.length ? opts.quiet : LINES.quiet(lines);
+  const segments = kind === 'markdown' ? markdownSegments(lines, quiet) : scriptSegments(lines, kind === 'shell', quiet);
   if (opts.description?.text.trim()) {
     const d = opts.description.text.replace(/\s+/g, ' ');
     segments.push({ text: d, ctx: 'prose', line: opts.description.line, around: d, placement: 'description' });
@@ -488,6 +526,8 @@ export function auditText(file: string, text: string, kind: 'markdown' | 'shell'
   };
   const hiddenLines = new Set<number>();
   for (const seg of segments) {
+    // A segment that is (part of) one quiet line holds nothing to find; joined lines and placements are always read.
+    if (quiet?.[seg.line - 1] && !seg.joined && !seg.placement) continue;
     const norm = normalizeLine(seg.text);
     if (norm.hidden && !hiddenLines.has(seg.line)) {
       hiddenLines.add(seg.line);
@@ -693,7 +733,9 @@ export function auditSkill(dir: string, opts: AuditOptions = {}): AuditReport {
         }
       }
     }
-    findings.push(...auditText(f.rel, text, kindOf(f.rel, text.slice(0, 200)), f === skillFile ? { ...(description ? { description } : {}) } : {}).findings);
+    // Plain UTF-8 (no NUL removed, no UTF-16): the quiet lines are found on the bytes, before any string work.
+    const quiet = decoded.nul || decoded.text.length === 0 || (buf[0] === 0xff || buf[0] === 0xfe) ? undefined : LINES.quietBytes(buf);
+    findings.push(...auditText(f.rel, text, kindOf(f.rel, text.slice(0, 200)), { ...(f === skillFile && description ? { description } : {}), ...(quiet ? { quiet } : {}) }).findings);
   }
   let diff: PermissionDiff | undefined;
   if (opts.previous !== undefined && permissions) {

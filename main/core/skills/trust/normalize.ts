@@ -156,6 +156,20 @@ export function deobfuscate(code: string): string {
   return t;
 }
 
+/**
+ * Lowercase strings without which deobfuscate() leaves a line as it is (whitespace in them stands for any run): the
+ * line prefilter (audit-hints.ts) reads a line that holds none of them, and no rule's hint, as having nothing to find.
+ * Keep in step with the rewrites above (a test checks that a line with none of them comes back unchanged).
+ */
+export const REWRITE_TRIGGERS: readonly string[] = [
+  '\\x', '\\u', 'fromcharcode', 'chr(', 'getattr(', '__import__(', 'import_module(',
+  // "a" + "b", "a" "b", 'a''b': a closing quote, then an opening one.
+  ...['"', "'"].flatMap((a) => ['"', "'"].flatMap((b) => ['', ' ', '+', ' +', '+ ', ' + '].map((mid) => a + mid + b))),
+  // x["eval"], x[ 'exec' ]
+  ...['"', "'", '`'].flatMap((q) => ['[' + q, '[ ' + q]),
+  ...['globalthis', 'global', 'window', 'self', 'top', 'parent', 'frames', '__builtins__', 'builtins'].flatMap((g) => [g + '.', g + ' .']),
+];
+
 /** The builtins the last rewrite looks for (checked first: most code lines hold none). */
 const BUILTIN_NAME = /eval|exec|Function|compile|__import__/;
 const GLOBALS = /^(?:globalThis|global|window|self|top|parent|frames|__builtins__|builtins)$/;

@@ -134,6 +134,8 @@ export interface TrustReview {
   (entry: CatalogEntry): ReviewVerdict;
   /** Called by the catalog before a review pass with every entry: finds what must be audited, starts it. */
   prepare(entries: CatalogEntry[]): void;
+  /** Called by the catalog before it parses `files` unseen SKILL.md files: starts the audit workers early. */
+  expect(files: number): void;
   /** The catalog's listener for arriving verdicts, given the real folders they are about (it reviews those again). */
   onVerdicts(listener: (dirs: ReadonlySet<string>) => void): void;
   /** Audits waiting or running on the workers. */
@@ -250,6 +252,12 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
         if (!closed) arrived(m.dir);
       });
     }
+  };
+  review.expect = (files) => {
+    // Files never parsed are folders never audited (or changed): start the workers while the catalog parses.
+    if (!bg || closed || files < minBatch) return;
+    pool ??= new AuditPool();
+    pool.warm();
   };
   review.onVerdicts = (listener) => void listeners.push(listener);
   review.reportOf = (entry) => (entry.tier === 'builtin' ? undefined : shown.get(entry.realDir));
