@@ -3,6 +3,7 @@
 // electron-builder derives the .icns/.ico from it.
 import { deflateSync } from 'node:zlib';
 import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 const N = 1024;
 const px = Buffer.alloc(N * N * 4);
@@ -49,5 +50,7 @@ const chunk = (type, data) => {
 const ihdr = Buffer.alloc(13);
 ihdr.writeUInt32BE(N, 0); ihdr.writeUInt32BE(N, 4); ihdr[8] = 8; ihdr[9] = 6;
 const png = Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
-writeFileSync(new URL('./icon.png', import.meta.url), png);
-console.log(`packaging/icon.png: ${png.length} bytes`);
+// `node packaging/make-icon.mjs [OUT]`: OUT defaults to packaging/icon.png (a test draws it elsewhere and compares).
+const out = process.argv[2] ?? fileURLToPath(new URL('./icon.png', import.meta.url));
+writeFileSync(out, png);
+console.log(`${out}: ${png.length} bytes`);

@@ -263,9 +263,12 @@ export const LoadedSkill = z.object({
   resources: z.array(z.object({ path: z.string(), tokens: z.number().int().nonnegative() })),
 });
 
-/** Token accounting per prompt section (system, catalog, skills, tools, history …). */
+/** The prompt's sections, in the order the context meter shows them; each has a label in both languages (renderer/src/i18n). */
+export const CONTEXT_SECTIONS = ['system', 'catalog', 'skills', 'tools', 'history', 'observations'] as const;
+
+/** Token accounting per prompt section (system, catalog, skills, tools, history, tool results). */
 export const ContextSection = z.object({
-  section: z.string(),
+  section: z.enum(CONTEXT_SECTIONS),
   tokens: z.number().int().nonnegative(),
   items: z.array(z.object({ label: z.string(), tokens: z.number().int().nonnegative(), note: z.string().optional() })),
 });

@@ -3,7 +3,7 @@
 // the catalog's parse and audit workers with esbuild (dist/main/electron, dist/preload) — compiled JavaScript, no tsx at run time.
 // Usage: node scripts/build.mjs [--main-only | --renderer-only]
 import { build } from 'esbuild';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
@@ -42,6 +42,12 @@ export async function buildMain() {
   });
   // dist/ holds ESM .js files next to a CommonJS preload: say which is which for Node and Electron.
   writeFileSync(join(root, 'dist', 'package.json'), JSON.stringify({ type: 'module' }) + '\n');
+  copyWindowIcon();
+}
+
+/** The window's icon ships inside app.asar (main/electron/app-icon.ts); the installers' icons come from packaging/. */
+export function copyWindowIcon(distDir = join(root, 'dist')) {
+  copyFileSync(join(root, 'packaging', 'icon.png'), join(distDir, 'icon.png'));
 }
 
 export function buildRenderer() {
@@ -59,7 +65,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     }
     if (!args.has('--renderer-only')) {
       await buildMain();
-      built.push('dist/main/electron (main, host, parse-worker, audit-worker)', 'dist/preload/index.cjs');
+      built.push('dist/main/electron (main, host, parse-worker, audit-worker)', 'dist/preload/index.cjs', 'dist/icon.png');
     }
     console.log(`built: ${built.join(', ')}`);
   } catch (e) {

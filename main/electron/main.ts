@@ -13,6 +13,7 @@ import {
 import { menuLanguage, menuTemplate, type MenuCommand, type MenuItemSpec } from './menu.js';
 import { safeKeyStore } from './key-store.js';
 import { utilityProcessHost } from './sandbox-host.js';
+import { windowIconPath } from './app-icon.js';
 
 // Must run before `ready`: app:// behaves like a secure, standard origin (fetch, relative URLs), never like file://.
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
@@ -134,6 +135,7 @@ function createWindow(): void {
     height: 800,
     show: false,
     title: 'Knack',
+    icon: windowIconPath(appRoot),
     webPreferences: {
       preload: preloadFile,
       sandbox: true,

@@ -32,8 +32,32 @@ export const PHRASE_FILLERS = new Set(
 
 /** Tokenise text for phrase matching. Fillers (articles, 帮我, 一下 …) are dropped. */
 export function phraseTokens(text: string): PhraseToken[] {
+  const prepared = normalize(splitIdentifiers(text));
+  return PLAIN_WORDS.test(prepared) ? plainTokens(prepared) : segmentedTokens(prepared);
+}
+
+/**
+ * Lowercase ASCII words separated by ASCII white space, each optionally followed by , ! ? or ; — text that ICU's word
+ * boundaries split exactly at the spaces and punctuation (no apostrophe, no comma inside a number). Most short
+ * English messages are such text; splitting it without the segmenter skips cloning ICU's break iterator, the
+ * larger part of matching a short message. (`.`, `:`, `/`, `-` and `_` are spaces already: splitIdentifiers.)
+ */
+const PLAIN_WORDS = /^[ \t\n\r]*(?:[a-z0-9]+[,!?;]*(?:[ \t\n\r]+|$))*$/;
+
+function plainTokens(prepared: string): PhraseToken[] {
   const out: PhraseToken[] = [];
-  for (const s of segmenter.segment(normalize(splitIdentifiers(text)))) {
+  for (const m of prepared.matchAll(/[a-z0-9]+/g)) {
+    const seg = m[0];
+    if (PHRASE_FILLERS.has(seg)) continue;
+    out.push({ key: stem(seg), surface: seg, han: false, startB: true, endB: true });
+  }
+  return out;
+}
+
+/** The general path: Intl.Segmenter word boundaries (Chinese, apostrophes, numbers with separators, any script). */
+export function segmentedTokens(prepared: string): PhraseToken[] {
+  const out: PhraseToken[] = [];
+  for (const s of segmenter.segment(prepared)) {
     if (!s.isWordLike) continue;
     const seg = s.segment;
     if (PHRASE_FILLERS.has(seg)) continue;

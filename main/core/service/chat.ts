@@ -12,7 +12,7 @@ import {
   type ChatSession, type ContextSections, type KeyStore as AgentKeyStore, type ProjectionEntry, type SessionRow,
 } from '../agent/index.js';
 import type { KeyStore } from './context.js';
-import type { SessionMeta, SettingsView } from '../../../preload/contract.js';
+import { CONTEXT_SECTIONS, type SessionMeta, type SettingsView } from '../../../preload/contract.js';
 
 type ChatHandlers = Pick<Handlers,
   'chat.send' | 'chat.stop' | 'chat.answer' | 'chat.setPlanMode' | 'chat.unloadSkill' | 'sessions.list' | 'sessions.open' | 'sessions.export' |
@@ -249,12 +249,11 @@ export class ChatBinding {
       'context.get': async ({ sessionId }) => {
         const chat = this.session(sessionId).chat;
         const [sections, projection] = await Promise.all([chat.contextSections(), chat.projection()]);
-        const names = ['system', 'catalog', 'skills', 'tools', 'history', 'observations'] as const;
         return {
           sessionId: chat.id,
           contextWindow: sections.window,
           total: sections.total,
-          sections: names.map((section) => ({
+          sections: CONTEXT_SECTIONS.map((section) => ({
             section,
             tokens: sections[section],
             items: projection.filter((p) => SECTION_OF[p.kind] === section).map((p) => ({

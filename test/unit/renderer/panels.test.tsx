@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ContextMeter } from '../../../renderer/src/components/ContextMeter';
+import { CONTEXT_SECTIONS } from '../../../preload/contract';
 import { LoadedSkills } from '../../../renderer/src/components/LoadedSkills';
 import { Sessions } from '../../../renderer/src/components/Sessions';
 import { SkillDetail } from '../../../renderer/src/components/SkillDetail';
@@ -53,6 +54,22 @@ describe('context meter', () => {
     expect(meter.getAttribute('aria-valuemax')).toBe('200000');
     expect(screen.getByText('Skill catalog: 800')).toBeTruthy();
     expect(screen.getByText('1 skill left out of the catalog')).toBeTruthy();
+  });
+
+  it('labels every section the core sends in English and Chinese, never with the raw section name', async () => {
+    // The real list the service sends (preload/contract.ts), tool results ("observations") included.
+    const sections = CONTEXT_SECTIONS.map((name, i) => ({ name, tokens: 100 * (i + 1) }));
+    const labels = { en: ['System', 'Skill catalog', 'Loaded skills', 'Tools', 'History', 'Tool results'], zh: ['系统', '技能目录', '已加载技能', '工具', '历史', '工具结果'] };
+    for (const lang of ['en', 'zh'] as const) {
+      const c = memoryClient();
+      c.usage = { window: 200000, sections, leftOut: [] };
+      const { unmount } = renderWith(<ContextMeter />, c, { workspace: WS, sessionId: 's1' }, lang);
+      await screen.findByRole('meter');
+      const legend = [...document.querySelectorAll('.legend li')].map((li) => li.textContent);
+      expect(legend).toEqual(sections.map((s, i) => `${labels[lang][i]}: ${s.tokens.toLocaleString()}`));
+      for (const name of CONTEXT_SECTIONS) expect(legend.some((l) => l?.startsWith(`${name}:`))).toBe(false);
+      unmount();
+    }
   });
 });
 

@@ -73,7 +73,7 @@ test('the afterPack hook flips the fuses: no RunAsNode, NODE_OPTIONS or --inspec
 });
 
 function ensureBuilt(): void {
-  const need = ['dist/main/electron/main.js', 'dist/main/electron/host.js', 'dist/preload/index.cjs', 'dist/renderer/index.html'];
+  const need = ['dist/main/electron/main.js', 'dist/main/electron/host.js', 'dist/preload/index.cjs', 'dist/renderer/index.html', 'dist/icon.png'];
   if (need.every((f) => existsSync(join(root, f)))) return;
   const r = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
   assert.equal(r.status, 0, 'npm run build failed');
@@ -95,7 +95,7 @@ test('electron-builder packs dist into app.asar over a stub Electron: compiled c
   const asar = require('@electron/asar') as { listPackage(p: string, o: object): string[]; extractFile(p: string, f: string): Buffer };
   const archive = join(app, 'resources', 'app.asar');
   const files = asar.listPackage(archive, {}).map((f) => f.replace(/\\/g, '/'));
-  for (const f of ['/package.json', '/dist/main/electron/main.js', '/dist/main/electron/host.js', '/dist/main/electron/parse-worker.js', '/dist/main/electron/audit-worker.js', '/dist/preload/index.cjs', '/dist/renderer/index.html']) {
+  for (const f of ['/package.json', '/dist/main/electron/main.js', '/dist/main/electron/host.js', '/dist/main/electron/parse-worker.js', '/dist/main/electron/audit-worker.js', '/dist/preload/index.cjs', '/dist/renderer/index.html', '/dist/icon.png']) {
     assert.ok(files.includes(f), `${f} in app.asar`);
   }
   const own = files.filter((f) => !f.startsWith('/node_modules/'));
