@@ -52,7 +52,7 @@ interface Doc {
   /** Whatever the caller attached (ToolSearch: the tool and its re-ranking features). */
   data: unknown;
   /** Per field: distinct term ids in first-occurrence order, their counts, and the field length in terms. */
-  fields: { tids: Int32Array; counts: Int32Array; len: number }[];
+  fields: { tids: number[]; counts: number[]; len: number }[];
   alive: boolean;
 }
 
@@ -216,7 +216,13 @@ export class ToolIndex {
           const tid = this.intern(t);
           tf.set(tid, (tf.get(tid) ?? 0) + 1);
         }
-        return { tids: Int32Array.from(tf.keys()), counts: Int32Array.from(tf.values()), len: ts.length };
+        const tids: number[] = [];
+        const counts: number[] = [];
+        for (const [tid, c] of tf) {
+          tids.push(tid);
+          counts.push(c);
+        }
+        return { tids, counts, len: ts.length };
       }),
     };
     this.byId.set(id, this.docs.length);

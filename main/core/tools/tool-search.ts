@@ -80,7 +80,7 @@ export interface ToolSearchOptions {
 
 /** Key of an adjacent term pair (term ids are below 2^26: far more distinct words than any tool set has). */
 const pairKey = (a: number, b: number) => a * 0x4000000 + b;
-function hasSorted(xs: Float64Array, x: number): boolean {
+function hasSorted(xs: readonly number[], x: number): boolean {
   let lo = 0;
   let hi = xs.length;
   while (lo < hi) {
@@ -96,9 +96,9 @@ interface ToolFeatures {
   tool: SearchableTool;
   name: string;
   /** Adjacent term pairs of its name, summary and description (pairKey), sorted. */
-  pairs: Float64Array;
+  pairs: number[];
   /** Distinct terms of its name. */
-  nameTerms: Int32Array;
+  nameTerms: number[];
 }
 
 export class ToolSearchIndex {
@@ -146,8 +146,8 @@ export class ToolSearchIndex {
       const pairSet = new Set<number>();
       for (let i = 0; i + 1 < seq.length; i++) pairSet.add(pairKey(seq[i]!, seq[i + 1]!));
       for (const p of pairSet) this.pairCounts.set(p, (this.pairCounts.get(p) ?? 0) + 1);
-      const nameTerms = Int32Array.from(new Set(terms(d.name).map((w) => this.index.intern(w))));
-      const features: ToolFeatures = { tool: t, name: t.name, pairs: Float64Array.from(pairSet).sort(), nameTerms };
+      const nameTerms = [...new Set(terms(d.name).map((w) => this.index.intern(w)))];
+      const features: ToolFeatures = { tool: t, name: t.name, pairs: [...pairSet].sort((a, b) => a - b), nameTerms };
       this.index.add(t.name, { name: d.name, summary: d.summary, description: d.description, params: d.params }, features);
       this.tools.set(t.name, features);
       this.lowerNames.set(t.name.toLowerCase(), t.name);
