@@ -232,6 +232,8 @@ export function lineFilter(rules: readonly AuditRule[], triggers: readonly strin
       let run = 0;
       for (let i = 0; i < buf.length; i++) {
         const b = buf[i]!;
+        // A CR just before LF belongs to the line break, as in `split(/\r?\n/)`: not to the line's text.
+        if (b === 13 && buf[i + 1] === 10) continue;
         if (b === 10) {
           if (bits && paired(bits)) quiet[n] = 0;
           n++;
