@@ -5,6 +5,7 @@ import type { Expander } from '../search/text-index.js';
 import { fastTerms as terms } from './fast-terms.js';
 import { ToolIndex, type FeedbackOptions, type FieldSpec } from './tool-index.js';
 import { toSearchDoc, type SearchableTool } from './search-doc.js';
+import { lowerBound } from './vocab-match.js';
 import type { QueryNormalization } from '../search/query.js';
 
 /** Field weights and length normalisation. The name and summary say what a tool is for; parameters only hint. */
@@ -81,14 +82,8 @@ export interface ToolSearchOptions {
 /** Key of an adjacent term pair (term ids are below 2^26: far more distinct words than any tool set has). */
 const pairKey = (a: number, b: number) => a * 0x4000000 + b;
 function hasSorted(xs: readonly number[], x: number): boolean {
-  let lo = 0;
-  let hi = xs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (xs[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < xs.length && xs[lo] === x;
+  const i = lowerBound(xs, x);
+  return i < xs.length && xs[i] === x;
 }
 
 /** What the re-ranking bonuses need of one tool, in index term ids (precomputed when it is added). */

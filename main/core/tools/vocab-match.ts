@@ -20,15 +20,21 @@ function editDistanceAtMost(a: string, b: string, max: number): boolean {
   return prev[b.length]! <= max;
 }
 
-/** Up to `cap` words of `vocab` (sorted) that start with `prefix`, other than `prefix` itself. */
-export function prefixMatches(vocab: readonly string[], prefix: string, cap = 24): string[] {
+/** The first index of sorted `xs` whose value is not below `x` (xs.length when none is). */
+export function lowerBound<T extends string | number>(xs: readonly T[], x: T): number {
   let lo = 0;
-  let hi = vocab.length;
+  let hi = xs.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (vocab[mid]! < prefix) lo = mid + 1;
+    if (xs[mid]! < x) lo = mid + 1;
     else hi = mid;
   }
+  return lo;
+}
+
+/** Up to `cap` words of `vocab` (sorted) that start with `prefix`, other than `prefix` itself. */
+export function prefixMatches(vocab: readonly string[], prefix: string, cap = 24): string[] {
+  const lo = lowerBound(vocab, prefix);
   const out: string[] = [];
   for (let i = lo; i < vocab.length && out.length < cap && vocab[i]!.startsWith(prefix); i++) if (vocab[i] !== prefix) out.push(vocab[i]!);
   return out;
