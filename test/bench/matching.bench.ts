@@ -1,10 +1,10 @@
 // Matching and SkillSearch benchmarks: one message against 10,000 skills × 5 triggers (automaton vs a loop over
 // every trigger), SkillSearch latency over 10,000 skills, dictionary and WordNet load times, and SkillSearch quality on
 // public-skills per language (recall@1/5/10, MRR; tuning and held-out halves) beside BM25.
-import { readFileSync, readdirSync, mkdtempSync, rmSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, mkdtempSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SHARED_FIXTURES } from '../helpers/tmp.js';
+import { publicSkillFiles } from '../helpers/tmp.js';
 import { SkillMatcher } from '../../main/core/skills/use/matcher.js';
 import { SkillSearch, searchableSkills, skillIndexOptions } from '../../main/core/skills/use/skill-search.js';
 import { MiniSearchTextIndex } from './baseline/minisearch-text-index.js';
@@ -16,7 +16,6 @@ import { evaluate, type EvalQuery, type EvalReport } from '../../main/core/tools
 import type { CatalogEntry, SkillManifest } from '../../main/core/skills/format/types.js';
 import { defaultPermissions } from '../../main/core/policy/permissions.js';
 
-const FIXTURES = SHARED_FIXTURES;
 
 function entry(m: SkillManifest, tier: CatalogEntry['tier'] = 'user'): CatalogEntry {
   return { manifest: m, tier, source: 'workbuddy', dir: `/s/${m.name}`, realDir: `/s/${m.name}`, file: `/s/${m.name}/SKILL.md`, size: 0, mtimeMs: 0, diagnostics: [], enabled: true };
@@ -124,17 +123,6 @@ const cacheDir = mkdtempSync(join(tmpdir(), 'knack-bench-'));
 }
 
 // ---------------------------------------------------------------- SkillSearch latency
-/** Every SKILL.md under public-skills (real skills: their bodies and, below, the quality dev set). */
-function publicSkillFiles(): string[] {
-  const root = join(FIXTURES, 'public-skills');
-  const files: string[] = [];
-  for (const repo of readdirSync(root)) {
-    const dir = join(root, repo, 'skills');
-    if (!existsSync(dir)) continue;
-    for (const s of readdirSync(dir)) if (existsSync(join(dir, s, 'SKILL.md'))) files.push(join(dir, s, 'SKILL.md'));
-  }
-  return files;
-}
 
 {
   // 10,000 synthetic skills, each with a real SKILL.md on disk (the public skills' files in turn): the index reads

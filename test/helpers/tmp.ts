@@ -1,5 +1,5 @@
 // Test helpers: throwaway folders that clean up after the test, and skill folders written to disk.
-import { existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync, realpathSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after } from 'node:test';
@@ -36,3 +36,15 @@ export const SHARED_FIXTURES = ((): string => {
     if (dirname(dir) === dir) return join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures');
   }
 })();
+
+/** Every SKILL.md of the real public skills (shared/fixtures/public-skills/<repo>/skills/<skill>/SKILL.md), in folder order. */
+export function publicSkillFiles(): string[] {
+  const root = join(SHARED_FIXTURES, 'public-skills');
+  const files: string[] = [];
+  for (const repo of readdirSync(root)) {
+    const dir = join(root, repo, 'skills');
+    if (!existsSync(dir)) continue;
+    for (const s of readdirSync(dir)) if (existsSync(join(dir, s, 'SKILL.md'))) files.push(join(dir, s, 'SKILL.md'));
+  }
+  return files;
+}

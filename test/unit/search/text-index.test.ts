@@ -2,12 +2,11 @@
 // user's words past 32 of them, and the chunk-cached tokenizer giving exactly the segmenter's terms on real texts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { TextIndex } from '../../../main/core/search/text-index.js';
 import { terms, termsUncached } from '../../../main/core/search/tokenize.js';
-import { SHARED_FIXTURES } from '../../helpers/tmp.js';
+import { publicSkillFiles } from '../../helpers/tmp.js';
 
 interface Doc {
   id: string;
@@ -142,13 +141,7 @@ test('each hit reports which of its fields matched which terms', () => {
 });
 
 test('the cached tokenizer gives exactly the segmenter’s terms on every public SKILL.md and on random text', () => {
-  const root = join(SHARED_FIXTURES, 'public-skills');
-  const files: string[] = [];
-  for (const repo of readdirSync(root)) {
-    const dir = join(root, repo, 'skills');
-    if (!existsSync(dir)) continue;
-    for (const s of readdirSync(dir)) if (existsSync(join(dir, s, 'SKILL.md'))) files.push(join(dir, s, 'SKILL.md'));
-  }
+  const files = publicSkillFiles();
   assert.ok(files.length > 20);
   for (const f of files) {
     const text = readFileSync(f, 'utf8');

@@ -2,26 +2,19 @@
 // exactly as a SkillSearch built fresh over the same skills, on the real public skills and the dev set's requests.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { SkillSearch } from '../../../main/core/skills/use/skill-search.js';
 import { parseSkillFile } from '../../../main/core/skills/format/manifest.js';
 import type { CatalogEntry } from '../../../main/core/skills/format/types.js';
-import { SHARED_FIXTURES } from '../../helpers/tmp.js';
+import { publicSkillFiles } from '../../helpers/tmp.js';
 import { entry, manifest } from './entries.js';
 
 function publicSkills(): CatalogEntry[] {
-  const root = join(SHARED_FIXTURES, 'public-skills');
   const out: CatalogEntry[] = [];
-  for (const repo of readdirSync(root)) {
-    const dir = join(root, repo, 'skills');
-    if (!existsSync(dir)) continue;
-    for (const s of readdirSync(dir)) {
-      const file = join(dir, s, 'SKILL.md');
-      if (!existsSync(file)) continue;
-      const p = parseSkillFile(file);
-      if (p.manifest) out.push(entry(p.manifest, { file, dir: join(dir, s), realDir: join(dir, s) }));
-    }
+  for (const file of publicSkillFiles()) {
+    const p = parseSkillFile(file);
+    if (p.manifest) out.push(entry(p.manifest, { file, dir: dirname(file), realDir: dirname(file) }));
   }
   return out;
 }
