@@ -41,7 +41,6 @@ export class SessionRepo {
   private readonly touchRetitle: Database.Statement;
   private readonly insertSession: Database.Statement;
   private readonly byId: Database.Statement;
-  private readonly appendTouching: (sessionId: string, type: string, json: string, at: number, title: string | undefined) => number;
   private readonly appendBatch: (sessionId: string, rows: AppendRow[]) => number[];
 
   constructor(private readonly db: Db) {
@@ -52,13 +51,7 @@ export class SessionRepo {
     this.touchRetitle = db.prepare('UPDATE chat_sessions SET updated_at = ?, title = ? WHERE id = ?');
     this.insertSession = db.prepare('INSERT INTO chat_sessions (id, workspace, title, provider, model, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
     this.byId = db.prepare(`SELECT ${COLS} FROM chat_sessions s WHERE s.id = ?`);
-    // An event with its session's bookkeeping (last used, title) is one transaction: one commit, all or nothing.
-    this.appendTouching = db.transaction((sessionId: string, type: string, json: string, at: number, title: string | undefined) => {
-      const info = this.insert.run(sessionId, type, json, at);
-      this.touch.run(at, sessionId);
-      if (title !== undefined) this.retitle.run(title, sessionId);
-      return Number(info.lastInsertRowid);
-    });
+    // Events with their session's bookkeeping (last used, title) are one transaction: one commit, all or nothing.
     this.appendBatch = db.transaction((sessionId: string, rows: AppendRow[]) => {
       const seqs: number[] = [];
       let touchAt: number | undefined;
@@ -111,9 +104,9 @@ export class SessionRepo {
    */
   append(sessionId: string, type: string, data: Record<string, unknown>, opts: { at?: number; touch?: boolean; title?: string } = {}): number {
     const at = opts.at ?? Date.now();
-    const json = JSON.stringify(data);
-    if (opts.touch || opts.title !== undefined) return this.appendTouching(sessionId, type, json, at, opts.title);
-    return Number(this.insert.run(sessionId, type, json, at).lastInsertRowid);
+    // Naming the session also moves it to the top of the list.
+    if (opts.touch || opts.title !== undefined) return this.appendBatch(sessionId, [{ type, data, at, touch: true, title: opts.title }])[0]!;
+    return Number(this.insert.run(sessionId, type, JSON.stringify(data), at).lastInsertRowid);
   }
 
   /**
