@@ -176,14 +176,97 @@ const HEREDOC_RE = /\b(?:python[\d.]*|node(?:js)?|perl|ruby|php|bun|deno(?:\s+ru
 
 /** Shell lines ending in a backslash continue on the next line: `curl … \` / `| sh` is one command. */
 function continues(raw: string): boolean {
-  return /(?:^|[^\\])(?:\\\\)*\\\s*$/.test(raw);
+  // Only a line whose last character (past ASCII whitespace) is a backslash, or lies past ASCII, can.
+  const c = raw.charCodeAt(trailOf(raw) - 1);
+  return (c === 0x5c || c >= 128) && CONTINUED_RE.test(raw);
 }
+const CONTINUED_RE = /(?:^|[^\\])(?:\\\\)*\\\s*$/;
 
 /** Whether a line ends in a colon (then whitespace), as `/[:：]\s*$/` says, without a regex step per character. */
 function endsWithColon(raw: string): boolean {
   const t = raw.trimEnd();
   const c = t.charCodeAt(t.length - 1);
   return c === 0x3a || c === 0xff1a;
+}
+
+/** ASCII whitespace, what `\s` matches below 128. */
+function asciiSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13);
+}
+
+/** Index of a line's first character that is not ASCII whitespace (its length when there is none). */
+function leadOf(raw: string): number {
+  let k = 0;
+  while (k < raw.length && asciiSpace(raw.charCodeAt(k))) k++;
+  return k;
+}
+
+/** One past a line's last character that is not ASCII whitespace (0 when there is none). */
+function trailOf(raw: string): number {
+  let k = raw.length;
+  while (k > 0 && asciiSpace(raw.charCodeAt(k - 1))) k--;
+  return k;
+}
+
+/** The regexes that read a line's start (see fenceOpen and the others below). */
+const FENCE_RE = /^\s{0,3}(`{3,}|~{3,})\s*([\w+-]*)/;
+const LIST_RE = /^\s{0,3}(?:[-*+]|\d+[.)])\s/;
+const ITEM_RE = /^\s*(?:[-*+]|\d+[.)])\s/;
+const HEADING_RE = /^\s{0,3}#/;
+const PROMPT_RE = /^\s*(?:\$|>|PS>|#\s*\$)\s+/;
+const SHELL_COMMENT_RE = /^\s*#(?!!)/;
+/** A list marker's first character: `-`, `*`, `+` or a digit. */
+function markerStart(c: number): boolean {
+  return c === 0x2d || c === 0x2a || c === 0x2b || (c >= 0x30 && c <= 0x39);
+}
+
+/*
+ * How a Markdown reader sees a line's start, each the regex beside it; `lead` is leadOf(raw). The regex is only asked
+ * when the character at `lead` lets it match (a character past ASCII may be Unicode whitespace: then it is asked).
+ */
+function fenceOpen(raw: string, lead: number): RegExpExecArray | null {
+  const c = raw.charCodeAt(lead);
+  return (lead <= 3 && (c === 0x60 || c === 0x7e)) || c >= 128 ? FENCE_RE.exec(raw) : null;
+}
+function withoutPrompt(raw: string, lead: number): string {
+  const c = raw.charCodeAt(lead);
+  return c === 0x24 || c === 0x3e || c === 0x50 || c === 0x23 || c >= 128 ? raw.replace(PROMPT_RE, '') : raw;
+}
+function shellComment(raw: string, lead: number): boolean {
+  const c = raw.charCodeAt(lead);
+  return (c === 0x23 || c >= 128) && SHELL_COMMENT_RE.test(raw);
+}
+function blankLine(raw: string, lead: number): boolean {
+  return raw.charCodeAt(lead) >= 128 ? raw.trim() === '' : lead === raw.length;
+}
+function listStart(raw: string, lead: number): boolean {
+  const c = raw.charCodeAt(lead);
+  return lead <= 3 && (markerStart(c) || c >= 128) && LIST_RE.test(raw);
+}
+function itemStart(raw: string, lead: number): boolean {
+  const c = raw.charCodeAt(lead);
+  return (markerStart(c) || c >= 128) && ITEM_RE.test(raw);
+}
+function headingStart(raw: string, lead: number): boolean {
+  const c = raw.charCodeAt(lead);
+  return ((lead <= 3 && c === 0x23) || c >= 128) && HEADING_RE.test(raw);
+}
+function spacedStart(raw: string): boolean {
+  const c = raw.charCodeAt(0);
+  return asciiSpace(c) || (c >= 128 && /^\s/.test(raw));
+}
+
+/** The readings above of one line, for tests that hold them to their regexes. */
+export function lineStartReadings(raw: string): unknown[] {
+  const lead = leadOf(raw);
+  return [fenceOpen(raw, lead)?.slice(1) ?? null, withoutPrompt(raw, lead), shellComment(raw, lead), blankLine(raw, lead), listStart(raw, lead),
+    itemStart(raw, lead), headingStart(raw, lead), spacedStart(raw), continues(raw)];
+}
+
+/** The same readings, each by its regex alone (what lineStartReadings must equal). */
+export function lineStartByRegex(raw: string): unknown[] {
+  return [FENCE_RE.exec(raw)?.slice(1) ?? null, raw.replace(PROMPT_RE, ''), SHELL_COMMENT_RE.test(raw), raw.trim() === '', LIST_RE.test(raw),
+    ITEM_RE.test(raw), HEADING_RE.test(raw), /^\s/.test(raw), CONTINUED_RE.test(raw)];
 }
 
 /**
@@ -200,54 +283,57 @@ function markdownSegments(lines: string[], quiet?: Uint8Array): Segment[] {
   let heredoc: string | undefined;
   let comment: { text: string; line: number } | undefined;
   let checkList = false;
-  lines.forEach((raw, i) => {
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i]!;
     const line = i + 1;
-    const q = quiet?.[i] === 1;
-    const fm = /^\s{0,3}(`{3,}|~{3,})\s*([\w+-]*)/.exec(raw);
+    const q = quiet !== undefined && quiet[i] === 1;
+    const lead = leadOf(raw);
+    const fm = fenceOpen(raw, lead);
     if (fm && !comment) {
-      if (!fence) { fence = { marker: fm[1]!, ctx: SHELL_FENCE.has(fm[2]!.toLowerCase()) ? 'shell' : 'example' }; carry = undefined; heredoc = undefined; return; }
-      if (fm[1]!.startsWith(fence.marker) && raw.trim().replace(/[`~]/g, '') === '') { fence = undefined; carry = undefined; heredoc = undefined; prevBlank = false; return; }
+      if (!fence) { fence = { marker: fm[1]!, ctx: SHELL_FENCE.has(fm[2]!.toLowerCase()) ? 'shell' : 'example' }; carry = undefined; heredoc = undefined; continue; }
+      if (fm[1]!.startsWith(fence.marker) && raw.trim().replace(/[`~]/g, '') === '') { fence = undefined; carry = undefined; heredoc = undefined; prevBlank = false; continue; }
     }
     if (fence) {
-      const t = raw.replace(/^\s*(?:\$|>|PS>|#\s*\$)\s+/, '');
+      const t = withoutPrompt(raw, lead);
       if (heredoc !== undefined) {
         // The body of `python3 - <<'EOF'` is a program: judged as a script.
         if (raw.trim() === heredoc) heredoc = undefined;
         else if (!q) out.push({ text: raw, ctx: fence.ctx === 'shell' ? 'script' : 'example', line, around: raw });
-        return;
+        continue;
       }
       if (fence.ctx === 'shell' && t.includes('<<')) heredoc = HEREDOC_RE.exec(t)?.[2];
-      const comment = /^\s*#(?!!)/.test(raw) && fence.ctx === 'shell';
+      const comment = fence.ctx === 'shell' && shellComment(raw, lead);
       if (fence.ctx === 'shell' && !comment && (carry || continues(t))) {
         // Join continued lines so a command split over several lines is matched whole.
         carry = carry ? { text: carry.text.replace(/\\\s*$/, ' ') + t, line: carry.line } : { text: t, line };
-        if (continues(t)) return;
+        if (continues(t)) continue;
         out.push({ text: carry.text, ctx: 'shell', line: carry.line, around: carry.text, joined: true });
         carry = undefined;
-        return;
+        continue;
       }
       if (!q) out.push({ text: t, ctx: comment ? 'comment' : fence.ctx, line, around: raw });
-      return;
+      continue;
     }
     // An indented code block (4 spaces or a tab after a blank line, not inside a list) shows code like a fence does.
-    const blank = raw.trim() === '';
-    const indented = /^(?: {4}|\t)/.test(raw) && !blank;
-    if (!indented && !blank) inList = /^\s{0,3}(?:[-*+]|\d+[.)])\s/.test(raw) || (inList && !prevBlank);
+    const blank = blankLine(raw, lead);
+    const indented = (raw.startsWith('    ') || raw.charCodeAt(0) === 9) && !blank;
+    if (!indented && !blank) inList = listStart(raw, lead) || (inList && !prevBlank);
     if (indented && !inList && (prevBlank || inIndented)) {
       inIndented = true;
       prevBlank = false;
       if (!q) out.push({ text: raw.trim().replace(/^(?:\$|>|PS>)\s+/, ''), ctx: 'example', line, around: raw });
-      return;
+      continue;
     }
     if (!blank) inIndented = false;
     prevBlank = blank;
-    const item = /^\s*(?:[-*+]|\d+[.)])\s/.test(raw);
-    const heading = /^\s{0,3}#/.test(raw);
-    if (heading || (!blank && !item && !/^\s/.test(raw))) {
+    const item = itemStart(raw, lead);
+    const heading = headingStart(raw, lead);
+    const startsSpaced = spacedStart(raw);
+    if (heading || (!blank && !item && !startsSpaced)) {
       // A heading or a lead-in line opens (or closes) a list of things to look for.
       checkList = (heading || endsWithColon(raw)) && CHECK_RE.test(raw) && !RUN_RE.test(raw.replace(/:\s*$/, ''));
     }
-    const listed = checkList && (item || /^\s/.test(raw));
+    const listed = checkList && (item || startsSpaced);
     if (!q) out.push({ text: raw, ctx: 'prose', line, around: raw, ...(listed ? { listedAsCheck: true } : {}) });
     // HTML comments (one line or many): what they hold is judged as text placed out of the reader's sight.
     let rest = raw;
@@ -270,7 +356,7 @@ function markdownSegments(lines: string[], quiet?: Uint8Array): Segment[] {
       const before = raw.slice(Math.max(0, (m.index ?? 0) - 1), m.index ?? 0);
       out.push({ text: m[2]!, ctx: 'inline', line, around: raw, quoted: /["“'‘]/.test(before), ...(listed ? { listedAsCheck: true } : {}) });
     }
-  });
+  }
   if (comment?.text.trim()) out.push({ text: comment.text, ctx: 'prose', line: comment.line, around: comment.text, placement: 'html-comment' });
   return out;
 }
@@ -279,12 +365,13 @@ function scriptSegments(lines: string[], shell: boolean, quiet?: Uint8Array): Se
   const out: Segment[] = [];
   let carry: { text: string; line: number } | undefined;
   let heredoc: string | undefined;
-  lines.forEach((raw, i) => {
-    const q = quiet?.[i] === 1;
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i]!;
+    const q = quiet !== undefined && quiet[i] === 1;
     if (heredoc !== undefined) {
       if (raw.trim() === heredoc) heredoc = undefined;
       else if (!q) out.push({ text: raw, ctx: 'script', line: i + 1, around: raw });
-      return;
+      continue;
     }
     if (shell && raw.includes('<<')) heredoc = HEREDOC_RE.exec(raw)?.[2];
     const trimmed = raw.trimStart();
@@ -293,13 +380,13 @@ function scriptSegments(lines: string[], shell: boolean, quiet?: Uint8Array): Se
     if (shell && !comment && (carry || continues(raw))) {
       // Join continued lines so a command split over several lines is matched whole.
       carry = carry ? { text: carry.text.replace(/\\\s*$/, ' ') + raw, line: carry.line } : { text: raw, line: i + 1 };
-      if (continues(raw) && i < lines.length - 1) return;
+      if (continues(raw) && i < lines.length - 1) continue;
       out.push({ text: carry.text, ctx: 'shell', line: carry.line, around: carry.text, joined: true });
       carry = undefined;
-      return;
+      continue;
     }
     if (!q) out.push({ text: raw, ctx: comment ? 'comment' : shell ? 'shell' : 'script', line: i + 1, around: raw });
-  });
+  }
   return out;
 }
 
@@ -497,11 +584,27 @@ export function quietLinesOf(buf: Uint8Array | readonly string[]): Uint8Array {
   return buf instanceof Uint8Array ? LINES.quietBytes(buf) : LINES.quiet(buf);
 }
 
+/** A text's lines, as `split(/\r?\n/)` gives them. */
+function splitLines(text: string): string[] {
+  return text.includes('\r') ? text.split(/\r?\n/) : text.split('\n');
+}
+
+/** How many lines `splitLines` gives. */
+function lineCount(text: string): number {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
 /** Audit one file's text. `kind` picks how lines are read (Markdown or a script). */
 export function auditText(file: string, text: string, kind: 'markdown' | 'shell' | 'script', opts: TextAuditOptions = {}): TextAudit {
-  const lines = text.split(/\r?\n/);
-  const quiet = opts.everyLine ? undefined : opts.quiet?.length === lines.length ? opts.quiet : LINES.quiet(lines);
-  const segments = kind === 'markdown' ? markdownSegments(lines, quiet) : scriptSegments(lines, kind === 'shell', quiet);
+  // A file whose every line is quiet, with no HTML comment and no line continued by a backslash, gives no segment
+  // that could be read (see the skip below): its lines are not even split.
+  const silent = !opts.everyLine && opts.quiet !== undefined && opts.quiet.indexOf(0) === -1 && !text.includes('<!--') &&
+    !text.includes('\\') && lineCount(text) === opts.quiet.length;
+  let lines = silent ? undefined : splitLines(text);
+  const quiet = opts.everyLine || !lines ? undefined : opts.quiet?.length === lines.length ? opts.quiet : LINES.quiet(lines);
+  const segments = !lines ? [] : kind === 'markdown' ? markdownSegments(lines, quiet) : scriptSegments(lines, kind === 'shell', quiet);
   if (opts.description?.text.trim()) {
     const d = opts.description.text.replace(/\s+/g, ' ');
     segments.push({ text: d, ctx: 'prose', line: opts.description.line, around: d, placement: 'description' });
@@ -599,14 +702,14 @@ export function auditText(file: string, text: string, kind: 'markdown' | 'shell'
       const first = invisible[0]!;
       const total = invisible.reduce((n, h) => n + h.hidden.zeroWidth + h.hidden.bidi + h.hidden.tags, 0);
       findings.push({ file, line: first.line, rule: invisible.some((h) => h.hidden.bidi) ? 'hidden.bidi' : invisible.some((h) => h.hidden.tags) ? 'hidden.tags' : 'hidden.zero-width',
-        family: 'hidden-text', level: 'P1', excerpt: excerptOf(normalizeLine(lines[first.line - 1] ?? '').text),
+        family: 'hidden-text', level: 'P1', excerpt: excerptOf(normalizeLine((lines ??= splitLines(text))[first.line - 1] ?? '').text),
         message: `${total} invisible character(s) (${kinds}) on ${invisible.length} line(s): text the user cannot see; removed before matching` });
     }
     const lookalike = hidden.filter((h) => (h.hidden.homoglyphs ?? 0) > 0);
     if (lookalike.length) {
       const first = lookalike[0]!;
       findings.push({ file, line: first.line, rule: 'hidden.homoglyphs', family: 'hidden-text', level: 'P1',
-        excerpt: excerptOf(lines[first.line - 1] ?? ''),
+        excerpt: excerptOf((lines ??= splitLines(text))[first.line - 1] ?? ''),
         message: `${lookalike.reduce((n, h) => n + (h.hidden.homoglyphs ?? 0), 0)} Cyrillic/Greek look-alike letter(s) inside Latin words on ${lookalike.length} line(s): they read as English but are not; matched as the Latin letters` });
     }
   }
