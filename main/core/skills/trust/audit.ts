@@ -1,7 +1,7 @@
 // The install audit: scans SKILL.md, every script and every reference of a skill folder and grades it P0/P1/P2.
 // Context-aware (prose vs. shell block vs. example vs. script), normalised first, findings carry file, line, rule, excerpt, level.
 import { createHash } from 'node:crypto';
-import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
+import { closeSync, constants as fsConstants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, type Dirent } from 'node:fs';
 import { basename, extname, sep } from 'node:path';
 import type { Diagnostic } from '../../base/diagnostics.js';
 import { AUDITOR_VERSION, LEVEL_RANK, MENTION_RE, NEGATION_RE, RULES, maxLevel, type AuditRule, type Context, type Family, type Level } from './audit-rules.js';
@@ -80,19 +80,33 @@ export interface FileEntry {
 
 /** Every file of a skill folder (symlinks reported, not followed out of the folder), sorted by path. */
 export function listSkillFiles(dir: string): { files: FileEntry[]; truncated: boolean } {
-  const root = realpathSync(dir);
+  return walkSkillFiles(dir, true);
+}
+
+/**
+ * The walk behind listSkillFiles. `stat` false: a regular file's size and mtime are left for its reader to take from
+ * the open file (size -1 until then), which saves an lstat per file; links are always looked at here.
+ */
+function walkSkillFiles(dir: string, stat: boolean): { files: FileEntry[]; truncated: boolean } {
+  const root = realpathSync.native(dir);
   const files: FileEntry[] = [];
   let truncated = false;
   // `relDir`: the folder's path from the root, "/" separators, ending in "/" (empty for the root).
   const walk = (abs: string, relDir: string): void => {
-    let names: string[];
-    try { names = readdirSync(abs).sort(); } catch { return; }
-    for (const name of names) {
+    let entries: Dirent[];
+    try { entries = readdirSync(abs, { withFileTypes: true }); } catch { return; }
+    entries.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+    for (const ent of entries) {
       if (files.length >= LIMITS.maxFiles) { truncated = true; return; }
+      const name = ent.name;
       const p = abs.endsWith(sep) ? abs + name : abs + sep + name;
+      const rel = relDir + name;
+      if (!stat && ent.isFile()) {
+        files.push({ rel, abs: p, size: -1, mtimeMs: 0 });
+        continue;
+      }
       let st;
       try { st = lstatSync(p); } catch { continue; }
-      const rel = relDir + name;
       if (st.isSymbolicLink()) {
         let target = '';
         try { target = readlinkSync(p); } catch { /* unreadable link */ }
@@ -115,6 +129,37 @@ export function listSkillFiles(dir: string): { files: FileEntry[]; truncated: bo
   };
   walk(root, '');
   return { files, truncated };
+}
+
+/** Open flags for a listed regular file: never follow a link swapped in since, never block on a FIFO swapped in. */
+const READ_FLAGS = fsConstants.O_RDONLY | (fsConstants.O_NOFOLLOW ?? 0) | (fsConstants.O_NONBLOCK ?? 0);
+/** One read buffer per thread, reused for every file (grown as needed, never past LIMITS.maxFileBytes). */
+let readBuf = Buffer.allocUnsafe(256 * 1024);
+
+/**
+ * Read a listed file: its bytes (in the shared buffer: valid until the next read) with its size and mtime from the
+ * open file, or `tooLarge` (nothing read) when it passes the limits. A regular file the walk did not stat is opened
+ * first and measured on the open descriptor (one fstat instead of an lstat before the read).
+ */
+function readListed(f: FileEntry, room: number): { buf?: Buffer; size: number; mtimeMs: number; notFile?: boolean } {
+  if (f.size >= 0 && f.link === undefined && (f.size > LIMITS.maxFileBytes || f.size > room)) return { size: f.size, mtimeMs: f.mtimeMs };
+  const fd = openSync(f.abs, f.link === undefined ? READ_FLAGS : fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return { size: st.size, mtimeMs: st.mtimeMs, notFile: true };
+    const size = st.size;
+    if (size > LIMITS.maxFileBytes || size > room) return { size, mtimeMs: st.mtimeMs };
+    if (readBuf.length < size) readBuf = Buffer.allocUnsafe(Math.min(LIMITS.maxFileBytes, Math.max(size, readBuf.length * 2)));
+    let n = 0;
+    while (n < size) {
+      const got = readSync(fd, readBuf, n, size - n, n);
+      if (got === 0) break;
+      n += got;
+    }
+    return { buf: readBuf.subarray(0, n), size, mtimeMs: st.mtimeMs };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function excerptOf(text: string, index = 0): string {
@@ -754,7 +799,16 @@ function frontmatterOf(text: string, file: string, parsed?: ParsedManifest): Fro
 
 /** Audit a skill folder. Never throws for bad content: unreadable parts become findings. */
 export function auditSkill(dir: string, opts: AuditOptions = {}): AuditReport {
-  const { files, truncated } = listSkillFiles(dir);
+  return auditFolder(dir, opts).report;
+}
+
+/**
+ * Audit a skill folder, and give the (path, size, mtime, link) fingerprint of the files it read, as
+ * folderFingerprint (trust.ts) would give it from a listing: the audit cache keys a stored report by it.
+ */
+export function auditFolder(dir: string, opts: AuditOptions = {}): { report: AuditReport; fingerprint: string } {
+  const { files, truncated } = walkSkillFiles(dir, false);
+  const fp = createHash('sha256');
   const findings: Finding[] = [];
   const hash = createHash('sha256');
   let bytes = 0;
@@ -764,9 +818,11 @@ export function auditSkill(dir: string, opts: AuditOptions = {}): AuditReport {
   const skillFile = files.find((f) => f.rel === 'SKILL.md') ?? files.find((f) => f.rel === 'skill.md');
   if (truncated) findings.push({ file: '.', line: 0, rule: 'structure.too-many-files', family: 'structure', level: 'P1', excerpt: '', message: `more than ${LIMITS.maxFiles} files: the rest was not audited` });
   if (!skillFile) findings.push({ file: 'SKILL.md', line: 0, rule: 'structure.no-skill-md', family: 'structure', level: 'P0', excerpt: '', message: 'no SKILL.md: this is not a skill folder' });
+  const fingerprint = (f: FileEntry, size: number, mtimeMs: number): void => void fp.update(`${f.rel}\0${size}\0${mtimeMs}\0${f.link ?? ''}\n`);
   for (const f of files) {
     hash.update(`${f.rel}\0`);
     if (f.link !== undefined) {
+      fingerprint(f, f.size, f.mtimeMs);
       hash.update(`link:${f.link}\0`);
       if (f.escapes) {
         findings.push({ file: f.rel, line: 0, rule: 'structure.symlink-escape', family: 'structure', level: 'P0', excerpt: `-> ${f.link}`,
@@ -776,16 +832,27 @@ export function auditSkill(dir: string, opts: AuditOptions = {}): AuditReport {
       // Reading a FIFO or device would block forever; a linked folder is audited where it lives.
       if (f.special) continue;
     }
-    if (f.size > LIMITS.maxFileBytes || bytes + f.size > LIMITS.maxTotalBytes) {
-      hash.update(`size:${f.size}\0`);
-      findings.push({ file: f.rel, line: 0, rule: 'structure.too-large', family: 'structure', level: 'P1', excerpt: '', message: `${f.size} bytes: too large to audit` });
-      continue;
-    }
-    let buf: Buffer;
-    try { buf = readFileSync(f.abs); } catch (e) {
+    let read: ReturnType<typeof readListed>;
+    try { read = readListed(f, LIMITS.maxTotalBytes - bytes); } catch (e) {
+      if (f.link === undefined) {
+        let st;
+        try { st = lstatSync(f.abs); } catch { /* gone */ }
+        fingerprint(f, st?.size ?? -1, st?.mtimeMs ?? 0);
+      }
       findings.push({ file: f.rel, line: 0, rule: 'structure.unreadable', family: 'structure', level: 'P1', excerpt: '', message: `cannot read: ${(e as Error).message}` });
       continue;
     }
+    if (f.link === undefined) fingerprint(f, read.size, read.mtimeMs);
+    if (read.notFile) {
+      findings.push({ file: f.rel, line: 0, rule: 'structure.unreadable', family: 'structure', level: 'P1', excerpt: '', message: 'cannot read: no longer a regular file' });
+      continue;
+    }
+    if (!read.buf) {
+      hash.update(`size:${read.size}\0`);
+      findings.push({ file: f.rel, line: 0, rule: 'structure.too-large', family: 'structure', level: 'P1', excerpt: '', message: `${read.size} bytes: too large to audit` });
+      continue;
+    }
+    const buf = read.buf;
     bytes += buf.length;
     hash.update(buf);
     hash.update('\0');
@@ -852,10 +919,11 @@ export function auditSkill(dir: string, opts: AuditOptions = {}): AuditReport {
   }
   findings.sort((a, b) => LEVEL_RANK[b.level] - LEVEL_RANK[a.level] || a.file.localeCompare(b.file) || a.line - b.line);
   const level = findings.reduce<Level>((l, f) => maxLevel(l, f.level), 'P2');
-  return {
+  const report: AuditReport = {
     skill, dir, level, findings, contentHash: hash.digest('hex'), files: files.length, bytes,
     ...(permissions ? { permissions } : {}), manifestDiagnostics, ...(diff ? { diff } : {}), verdicts: verdictsOf(findings), auditor: AUDITOR_VERSION,
   };
+  return { report, fingerprint: fp.digest('hex') };
 }
 
 /** One line per finding: `P0 scripts/x.sh:3 exec.pipe-to-shell: downloads code and runs it (curl … | sh)`. */
