@@ -118,6 +118,8 @@ export class ChatSession {
   /** Events held between the user's message and the model call: one commit for all, shown after it (see hold()). */
   private held: { body: AgentEventBody; at: number; touch: boolean; title: string | undefined }[] | undefined;
   private heldTimer: NodeJS.Timeout | undefined;
+  /** The in-flight commit of a turn's start failed: the turn ends with this error before any model output is shown. */
+  private releaseFailure: unknown;
 
   private constructor(
     private readonly host: AgentHost,
@@ -136,6 +138,7 @@ export class ChatSession {
     const s = new ChatSession(host, store, id, opts);
     s.record({ type: 'session_started', workspace: host.workspace, provider: opts.provider?.id ?? null, model: opts.provider?.model ?? null, offline: !opts.provider });
     if (opts.planMode) s.record({ type: 'plan_mode', on: true });
+    s.openToolsEarly();
     return s;
   }
 
@@ -149,6 +152,7 @@ export class ChatSession {
     const s = new ChatSession(host, store, row.id, opts);
     for (const ev of store.sessions.events(row.id)) applyEvent(s.state, ev.data as AgentEventBody);
     s.recover();
+    s.openToolsEarly();
     return s;
   }
 
@@ -344,9 +348,19 @@ export class ChatSession {
     );
   }
 
+  /**
+   * Resolves once the conversation's tools are open (they start opening when the session is created or reopened);
+   * rejects with the reason they could not be opened. Sending does not need it: a turn waits for the tools itself.
+   */
+  async ready(): Promise<void> {
+    await this.toolsReady();
+  }
+
   async close(): Promise<void> {
     this.stop();
     await this.running?.catch(() => undefined);
+    // The tool session opening in the background is finished (or failed) before close returns: nothing is left running.
+    await this.tools?.catch(() => undefined);
     this.flushText();
     this.closed = true;
   }
@@ -363,6 +377,7 @@ export class ChatSession {
         reason = await body(ac.signal);
       } catch (e) {
         this.release();
+        this.releaseFailure = undefined; // reported as this error, or lost to an earlier one of the same turn
         const kind = e instanceof ProviderError ? e.kind : 'internal';
         const message = redact(e instanceof Error ? e.message.split('\n')[0]! : String(e));
         this.flushText();
@@ -418,43 +433,57 @@ export class ChatSession {
     const prompt = (await this.maybeCompact(signal)) ?? (await this.assemble());
     this.record({ type: 'context', sections: prompt.sections });
     this.record({ type: 'assistant_start', step, provider: provider.id, model: provider.model });
-    // Everything the model is about to be asked is committed (with the user's message, on a turn's first step).
-    this.release();
     this.lastFlush = -Infinity;
     let stop = 'end_turn';
-    for await (const ev of provider.stream({ ...prompt.request, maxTokens: this.opts.maxTokens ?? 8192, signal }) as AsyncIterable<StreamEvent>) {
-      switch (ev.type) {
-        case 'text':
-          this.textDelta(ev.text);
-          break;
-        case 'tool_call_start':
-          this.record({ type: 'tool_call_started', callId: ev.id, name: ev.name });
-          break;
-        case 'tool_call': {
-          let args: unknown;
-          try {
-            args = JSON.parse(ev.call.arguments || '{}');
-          } catch {
-            args = undefined;
-          }
-          this.record({ type: 'tool_call', callId: ev.call.id, name: ev.call.name, arguments: ev.call.arguments, ...(args !== undefined ? { args } : {}) });
-          break;
-        }
-        case 'usage':
-        {
-          const cost = costOf(ev.usage, this.opts.price);
-          const totalCost = cost !== undefined && this.state.cost !== undefined ? this.state.cost + cost : undefined;
-          this.record({ type: 'usage', usage: ev.usage, total: addUsage(this.state.usage, ev.usage), ...(cost !== undefined ? { cost } : {}), ...(totalCost !== undefined ? { totalCost } : {}) });
-        }
-          break;
-        case 'stop':
-          stop = ev.raw;
-          break;
+    // The request goes out first; the held start of the turn (the user's message, auto-loaded skills, the context,
+    // this reply's start) is committed in one transaction while it is in flight — as soon as the event loop has sent
+    // it (setImmediate), and in any case before the first model event is handled — and only then shown. So the
+    // commit costs the first token nothing when the provider is elsewhere, and no event is shown before it is committed.
+    const inFlight = this.held ? setImmediate(() => this.releaseInFlight()) : undefined;
+    try {
+      for await (const ev of provider.stream({ ...prompt.request, maxTokens: this.opts.maxTokens ?? 8192, signal }) as AsyncIterable<StreamEvent>) {
+        if (this.held || this.releaseFailure) this.releaseBeforeOutput();
+        this.handle(ev);
+        if (ev.type === 'stop') stop = ev.raw;
       }
+    } finally {
+      if (inFlight) clearImmediate(inFlight);
     }
+    this.releaseBeforeOutput(); // a stream that ended without an event
     this.flushText();
     this.record({ type: 'assistant_end', stopReason: stop });
     return stop === 'max_tokens' || stop === 'length' ? 'max_tokens' : stop;
+  }
+
+  /** One event of the model's stream, committed and shown. */
+  private handle(ev: StreamEvent): void {
+    switch (ev.type) {
+      case 'text':
+        this.textDelta(ev.text);
+        break;
+      case 'tool_call_start':
+        this.record({ type: 'tool_call_started', callId: ev.id, name: ev.name });
+        break;
+      case 'tool_call': {
+        let args: unknown;
+        try {
+          args = JSON.parse(ev.call.arguments || '{}');
+        } catch {
+          args = undefined;
+        }
+        this.record({ type: 'tool_call', callId: ev.call.id, name: ev.call.name, arguments: ev.call.arguments, ...(args !== undefined ? { args } : {}) });
+        break;
+      }
+      case 'usage':
+      {
+        const cost = costOf(ev.usage, this.opts.price);
+        const totalCost = cost !== undefined && this.state.cost !== undefined ? this.state.cost + cost : undefined;
+        this.record({ type: 'usage', usage: ev.usage, total: addUsage(this.state.usage, ev.usage), ...(cost !== undefined ? { cost } : {}), ...(totalCost !== undefined ? { totalCost } : {}) });
+      }
+        break;
+      case 'stop':
+        break;
+    }
   }
 
   private async execute(call: ToolCallPart, signal: AbortSignal): Promise<void> {
@@ -642,7 +671,16 @@ export class ChatSession {
 
   // ---- prompt, compaction ----
 
-  /** The workspace session this chat runs on (opened on first use; it needs the tool box). */
+  /**
+   * Start opening the conversation's tool session now, in the background, as a user opens a chat and then types (as
+   * Claude Code readies its tools when a session starts): the first turn then finds it open. A failure is not lost
+   * and never an unhandled rejection: the next use (the first turn, /tools) tries again and reports it.
+   */
+  private openToolsEarly(): void {
+    this.toolsReady().catch(() => undefined);
+  }
+
+  /** The workspace session this chat runs on (opening starts at creation, see openToolsEarly; it needs the tool box). */
   private toolsReady(): Promise<WorkspaceSession> {
     this.tools ??= (async () => {
       const box = await this.host.toolbox();
@@ -661,7 +699,12 @@ export class ChatSession {
       this.bootLoader = undefined;
       return ws;
     })();
-    return this.tools;
+    // A failed open is not kept: the next use opens again (and reports the error if it fails again).
+    const opening = this.tools;
+    opening.catch(() => {
+      if (this.tools === opening) this.tools = undefined;
+    });
+    return opening;
   }
 
   /**
@@ -780,6 +823,25 @@ export class ChatSession {
       }, 20);
       this.heldTimer.unref();
     }
+  }
+
+  /** The held start of a turn, committed while the request is in flight; a failure is reported before any model output. */
+  private releaseInFlight(): void {
+    try {
+      this.release();
+    } catch (e) {
+      this.releaseFailure = e;
+    }
+  }
+
+  /** Before the model's first event is handled: the turn's start is committed (now, if it is not yet) and shown. */
+  private releaseBeforeOutput(): void {
+    const failed = this.releaseFailure;
+    if (failed !== undefined) {
+      this.releaseFailure = undefined;
+      throw failed;
+    }
+    this.release();
   }
 
   private release(): void {
