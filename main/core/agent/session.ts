@@ -115,7 +115,7 @@ export class ChatSession {
   private flushTimer: NodeJS.Timeout | undefined;
   private turn = { steps: 0, toolCalls: 0, tools: [] as string[] };
   private closed = false;
-  /** Events held between the user's message and the model call: one commit for all, shown after it (see hold()). */
+  /** Events held between the user's message and the request's dispatch: one commit for all, shown after it (see hold()). */
   private held: { body: AgentEventBody; at: number; touch: boolean; title: string | undefined }[] | undefined;
   private heldTimer: NodeJS.Timeout | undefined;
   /** The in-flight commit of a turn's start failed: the turn ends with this error before any model output is shown. */
@@ -359,8 +359,6 @@ export class ChatSession {
   async close(): Promise<void> {
     this.stop();
     await this.running?.catch(() => undefined);
-    // The tool session opening in the background is finished (or failed) before close returns: nothing is left running.
-    await this.tools?.catch(() => undefined);
     this.flushText();
     this.closed = true;
   }
@@ -807,9 +805,12 @@ export class ChatSession {
 
   /**
    * Hold the events of a turn's start — the user's message, auto-loaded skills, the context and the reply's start —
-   * until the model call: they are committed in one transaction (one commit instead of one each) and only then shown,
-   * so every event is still committed before it is shown. A turn that waits (the tool box still opening) releases
-   * them after 20 ms, so the user's message never waits on it.
+   * until the model's request has gone out: they are committed in one transaction (one commit instead of one each)
+   * while it is in flight, and only then shown, always before any model output (modelStep), so every event is still
+   * committed before it is shown. The request is sent before its turn is in the log: a kill -9 in the instant
+   * between the two (well under a millisecond) loses the message (the provider saw a request the log does not).
+   * A turn that waits (the tool box still opening, a compaction) releases them first, after at most 20 ms, so the
+   * user's message never waits on it.
    */
   private hold(): void {
     this.held ??= [];
@@ -850,10 +851,22 @@ export class ChatSession {
     const held = this.held;
     this.held = undefined;
     if (!held?.length) return;
-    const seqs = this.store.sessions.appendMany(
-      this.id,
-      held.map((h) => ({ type: h.body.type, data: h.body as unknown as Record<string, unknown>, at: h.at, touch: h.touch, title: h.title })),
-    );
+    let seqs: number[];
+    try {
+      seqs = this.store.sessions.appendMany(
+        this.id,
+        held.map((h) => ({ type: h.body.type, data: h.body as unknown as Record<string, unknown>, at: h.at, touch: h.touch, title: h.title })),
+      );
+    } catch (e) {
+      // Nothing of it was stored (one transaction) nor shown: the state goes back to what the store holds.
+      try {
+        Object.assign(this.state, emptyState());
+        for (const ev of this.store.sessions.events(this.id)) applyEvent(this.state, ev.data as AgentEventBody);
+      } catch {
+        /* the store cannot be read either: the error below says why */
+      }
+      throw e;
+    }
     held.forEach((h, i) => this.show({ ...h.body, seq: seqs[i]!, at: h.at, sessionId: this.id } as AgentEvent));
   }
 
