@@ -23,6 +23,7 @@ import { ProviderError, redact } from './providers/errors.js';
 import { applyEvent, emptyState, titleOf, unresolvedCalls, type SessionState } from './state.js';
 import { assemblePrompt, MessageTokens, promptCacheFor, TextTokens, type AssembledPrompt, type LoadedBody, type PromptCache } from './prompt.js';
 import { planModeGate, SKILL_SCHEMA } from './session-tools.js';
+import type { PromptTool } from '../tools/prompt-cost.js';
 import { compactionBoundary, summarize } from './compaction.js';
 import type {
   AgentEvent, AgentEventBody, AgentListener, ApprovalAnswer, ContextSections, PendingApproval, ProjectionEntry, SkillLoadReason, TurnEndReason,
@@ -104,6 +105,7 @@ export class ChatSession {
   private readonly waiters = new Map<string, { resolve: (a: ApprovalAnswer) => void; req: ApprovalRequest }>();
   private readonly preAnswered = new Map<string, ApprovalAnswer>();
   private tools: Promise<WorkspaceSession> | undefined;
+  private promptToolCache: { version: number; found: number; visible: PromptTool[]; deferredNames: string[] } | undefined;
   private workspaceSession: WorkspaceSession | undefined;
   private bootLoader: SkillLoader | undefined;
   private abort: AbortController | undefined;
@@ -116,7 +118,7 @@ export class ChatSession {
   private turn = { steps: 0, toolCalls: 0, tools: [] as string[] };
   private closed = false;
   /** Events held between the user's message and the request's dispatch: one commit for all, shown after it (see hold()). */
-  private held: { body: AgentEventBody; at: number; touch: boolean; title: string | undefined }[] | undefined;
+  private held: { body: AgentEventBody | undefined; at: number; touch: boolean; title: string | undefined; later?: () => AgentEventBody }[] | undefined;
   private heldTimer: NodeJS.Timeout | undefined;
   /** The in-flight commit of a turn's start failed: the turn ends with this error before any model output is shown. */
   private releaseFailure: unknown;
@@ -429,7 +431,9 @@ export class ChatSession {
   private async modelStep(step: number, signal: AbortSignal): Promise<string> {
     const provider = this.opts.provider!;
     const prompt = (await this.maybeCompact(signal)) ?? (await this.assemble());
-    this.record({ type: 'context', sections: prompt.sections });
+    // The context's token counts are not part of the request: a held turn start counts them while it is in flight.
+    if (this.held) this.recordLater(() => ({ type: 'context', sections: prompt.sections }));
+    else this.record({ type: 'context', sections: prompt.sections });
     this.record({ type: 'assistant_start', step, provider: provider.id, model: provider.model });
     this.lastFlush = -Infinity;
     let stop = 'end_turn';
@@ -716,9 +720,7 @@ export class ChatSession {
 
   private async assemble(): Promise<AssembledPrompt> {
     const tools = await this.toolsReady();
-    // Skill's schema without the enum of every skill name (the catalog lists them; ~8,000 tokens with 1,700 skills).
-    const visible = tools.tools.visibleTools().map((t) => ({ name: t.def.name, description: t.def.description, inputSchema: t.def.name === TOOL.Skill ? SKILL_SCHEMA : t.def.inputSchema }));
-    const deferredNames = tools.tools.hiddenTools().map((t) => t.def.name);
+    const { visible, deferredNames } = this.promptTools(tools);
     const loaded = [...this.state.loaded.keys()].map((k) => this.bodies.get(k)).filter((b): b is LoadedBody => b !== undefined);
     return assemblePrompt(
       {
@@ -736,12 +738,37 @@ export class ChatSession {
     );
   }
 
+  /**
+   * The tools in the next prompt (Skill's schema without the enum of every skill name: the catalog lists them;
+   * ~8,000 tokens with 1,700 skills) and the deferred names, kept while the registry and this conversation's
+   * discovered tools are unchanged: the same array each turn, so the token count and the provider's request
+   * reuse their work too.
+   */
+  private promptTools(ws: WorkspaceSession): { visible: PromptTool[]; deferredNames: string[] } {
+    const version = ws.tools.registry.version;
+    const found = ws.tools.discoveredCount;
+    const hit = this.promptToolCache;
+    if (hit && hit.version === version && hit.found === found) return hit;
+    let stable = true;
+    const visible = ws.tools.visibleTools().map((t) => {
+      if (t.def.name === TOOL.Skill) return { name: t.def.name, description: t.def.description, inputSchema: SKILL_SCHEMA };
+      // A schema computed on access may change without the registry changing: such a list is not kept.
+      if (Object.getOwnPropertyDescriptor(t.def, 'inputSchema')?.get) stable = false;
+      return { name: t.def.name, description: t.def.description, inputSchema: t.def.inputSchema };
+    });
+    const list = { version, found, visible, deferredNames: ws.tools.hiddenTools().map((t) => t.def.name) };
+    this.promptToolCache = stable ? list : undefined;
+    return list;
+  }
+
   /** Compact when the prompt nears the window. Returns the prompt as it stands when nothing was compacted. */
   private async maybeCompact(signal: AbortSignal): Promise<AssembledPrompt | undefined> {
     const provider = this.opts.provider!;
     const p = await this.assemble();
     const limit = (this.opts.compactAt ?? 0.8) * provider.contextWindow;
-    if (p.sections.total + (this.opts.maxTokens ?? 8192) <= limit) return p;
+    const reply = this.opts.maxTokens ?? 8192;
+    // Far from the window (by a bound that counts nothing new), or under it once counted: no compaction.
+    if (p.totalAtMost + reply <= limit || p.sections.total + reply <= limit) return p;
     const cut = compactionBoundary(this.state.messages);
     if (cut <= 0) return p;
     this.release(); // the user's message is committed before any model call
@@ -793,6 +820,11 @@ export class ChatSession {
     this.show({ ...body, seq, at, sessionId: this.id } as AgentEvent);
   }
 
+  /** A held event made when the held events are committed: work the request does not need, done while it is in flight. */
+  private recordLater(make: () => AgentEventBody): void {
+    this.held!.push({ body: undefined, at: Date.now(), touch: false, title: undefined, later: make });
+  }
+
   private show(ev: AgentEvent): void {
     for (const l of this.listeners) {
       try {
@@ -814,7 +846,8 @@ export class ChatSession {
    */
   private hold(): void {
     this.held ??= [];
-    if (!this.heldTimer) {
+    // With the tools open, nothing before the request waits on another event (a compaction releases first).
+    if (!this.heldTimer && !this.workspaceSession) {
       this.heldTimer = setTimeout(() => {
         try {
           this.release();
@@ -851,11 +884,17 @@ export class ChatSession {
     const held = this.held;
     this.held = undefined;
     if (!held?.length) return;
+    const bodies = held.map((h) => {
+      if (!h.later) return h.body!;
+      const body = h.later();
+      applyEvent(this.state, body);
+      return body;
+    });
     let seqs: number[];
     try {
       seqs = this.store.sessions.appendMany(
         this.id,
-        held.map((h) => ({ type: h.body.type, data: h.body as unknown as Record<string, unknown>, at: h.at, touch: h.touch, title: h.title })),
+        held.map((h, i) => ({ type: bodies[i]!.type, data: bodies[i] as unknown as Record<string, unknown>, at: h.at, touch: h.touch, title: h.title })),
       );
     } catch (e) {
       // Nothing of it was stored (one transaction) nor shown: the state goes back to what the store holds.
@@ -867,7 +906,7 @@ export class ChatSession {
       }
       throw e;
     }
-    held.forEach((h, i) => this.show({ ...h.body, seq: seqs[i]!, at: h.at, sessionId: this.id } as AgentEvent));
+    held.forEach((h, i) => this.show({ ...bodies[i]!, seq: seqs[i]!, at: h.at, sessionId: this.id } as AgentEvent));
   }
 
   private recover(): void {
