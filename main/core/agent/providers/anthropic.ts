@@ -102,6 +102,9 @@ export function anthropicProvider(o: AnthropicOptions): ModelProvider {
     model: o.model,
     baseURL: o.baseURL,
     contextWindow: o.contextWindow,
+    prepareTools(tools) {
+      anthropicTools(tools);
+    },
     async *stream(req: ModelRequest): AsyncIterable<StreamEvent> {
       const blocks = new Map<number, { id: string; name: string; json: string }>();
       let input = 0, cacheRead = 0, cacheWrite = 0, output = 0;
