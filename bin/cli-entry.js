@@ -1,5 +1,56 @@
-// Loads the TypeScript CLI through tsx so a checkout runs without a build step.
-import { register } from 'tsx/esm/api';
+// Loads the CLI: the built bundle (dist/main/electron/cli.js, made by `npm run build`) when it is newer than every
+// source file it is built from, else the TypeScript through tsx, so a checkout runs without a build step and never
+// runs stale code. The bundle starts several times faster (no TypeScript to compile at start-up).
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-register();
-export const { main } = await import('../main/cli/index.ts');
+const root = fileURLToPath(new URL('..', import.meta.url));
+const built = join(root, 'dist', 'main', 'electron');
+// The bundle and the files it starts by path (the sandbox host, the parse and audit workers).
+const BUNDLE = ['cli.js', 'host.js', 'parse-worker.js', 'audit-worker.js'];
+
+/** Newest modification time of a file under `dir` (0 when it does not exist). */
+function newest(dir) {
+  let t = 0;
+  let names;
+  try {
+    names = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return 0;
+  }
+  for (const d of names) {
+    const p = join(dir, d.name);
+    if (d.isDirectory()) t = Math.max(t, newest(p));
+    else if (d.isFile()) t = Math.max(t, statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+function bundleIsFresh() {
+  if (process.env.KNACK_CLI_FROM_SOURCE) return false;
+  let oldest = Infinity;
+  for (const f of BUNDLE) {
+    const p = join(built, f);
+    if (!existsSync(p)) return false;
+    oldest = Math.min(oldest, statSync(p).mtimeMs);
+  }
+  // What the CLI bundle is built from: the core and CLI sources, the IPC contract (serve), and the build settings.
+  const sources = Math.max(newest(join(root, 'main')), newest(join(root, 'preload')), statSync(join(root, 'package.json')).mtimeMs);
+  return sources <= oldest;
+}
+
+async function load() {
+  if (bundleIsFresh()) {
+    try {
+      return await import(pathToFileURL(join(built, 'cli.js')).href);
+    } catch {
+      // A bundle being rebuilt right now: the sources always work.
+    }
+  }
+  const { register } = await import('tsx/esm/api');
+  register();
+  return import('../main/cli/index.ts');
+}
+
+export const { main } = await load();

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run build`: the renderer with Vite (dist/renderer), then the Electron main, the preload, the sandbox host and
-// the catalog's parse and audit workers with esbuild (dist/main/electron, dist/preload) — compiled JavaScript, no tsx at run time.
+// the catalog's parse and audit workers, and the `knack` CLI with esbuild (dist/main/electron, dist/preload) — compiled
+// JavaScript, no tsx at run time.
 // Usage: node scripts/build.mjs [--main-only | --renderer-only]
 import { build } from 'esbuild';
 import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,11 +24,14 @@ export async function buildMain() {
   const out = join(root, 'dist', 'main', 'electron');
   rmSync(out, { recursive: true, force: true });
   const common = { bundle: true, platform: 'node', target: 'node20', format: 'esm', sourcemap: 'linked', external, banner, logLevel: 'warning', legalComments: 'none' };
-  // main.js, and beside it the files the core starts by path (sandbox/spawn.ts: ./host.js; skills/parse-pool.ts: ./parse-worker.js; skills/trust/audit-pool.ts: ./audit-worker.js).
+  // main.js (and cli.js, the `knack` command: bin/cli-entry.js runs it when it is newer than the sources), and beside
+  // them the files the core starts by path (sandbox/spawn.ts: ./host.js; skills/parse-pool.ts: ./parse-worker.js;
+  // skills/trust/audit-pool.ts: ./audit-worker.js).
   await build({
     ...common,
     entryPoints: {
       main: join(root, 'main', 'electron', 'main.ts'),
+      cli: join(root, 'main', 'cli', 'index.ts'),
       host: join(root, 'main', 'core', 'sandbox', 'host.ts'),
       'parse-worker': join(root, 'main', 'core', 'skills', 'catalog', 'parse-worker.ts'),
       'audit-worker': join(root, 'main', 'core', 'skills', 'trust', 'audit-worker.ts'),
@@ -65,7 +69,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     }
     if (!args.has('--renderer-only')) {
       await buildMain();
-      built.push('dist/main/electron (main, host, parse-worker, audit-worker)', 'dist/preload/index.cjs', 'dist/icon.png');
+      built.push('dist/main/electron (main, cli, host, parse-worker, audit-worker)', 'dist/preload/index.cjs', 'dist/icon.png');
     }
     console.log(`built: ${built.join(', ')}`);
   } catch (e) {

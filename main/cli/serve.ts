@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { CliError, type Command, type CommandContext } from './command.js';
 import { repoRoot } from '../core/config/paths.js';
 import { KnackService } from '../core/service/index.js';
-import { startServe } from '../serve/server.js';
 import { openBrowser } from '../serve/browser.js';
 
 export function appVersion(): string {
@@ -55,6 +54,8 @@ export async function runServe(ctx: CommandContext, until: Promise<string> = sto
   const rendererDir = typeof v.renderer === 'string' ? v.renderer : join(repoRoot, 'dist', 'renderer');
   let handle;
   try {
+    // Loaded here: the WebSocket server is only needed by this command.
+    const { startServe } = await import('../serve/server.js');
     handle = await startServe({ handlers: service.handlers, events: service.events, rendererDir, port, log: (l) => ctx.io.err(`knack serve: ${l}`) });
   } catch (e) {
     await service.close();

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { readFile, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { WebSocket } from 'ws';
 import { ClientFrame, MAX_UPLOAD_BYTES, SOCKET_PATH, base64Length, contractError, type ServerFrame } from '../../preload/contract.js';
 import { dispatch, type Handlers, type EventHub } from '../core/service/dispatch.js';
 import { contentTypeFor, rendererFileFor, securityHeaders, serveContentSecurityPolicy } from './http-security.js';
@@ -110,6 +110,8 @@ export async function startServe(opts: ServeOptions): Promise<ServeHandle> {
     });
   });
 
+  // Imported here: only serve mode needs a WebSocket server (the `knack` bundle starts without it).
+  const { WebSocketServer } = await import('ws');
   const wss = new WebSocketServer({ noServer: true, maxPayload: opts.maxPayload ?? base64Length(MAX_UPLOAD_BYTES) + 64 * 1024 });
   const refuseUpgrade = (socket: Duplex, status: number, reason: string) => {
     const text = status === 401 ? 'Unauthorized' : status === 421 ? 'Misdirected Request' : status === 404 ? 'Not Found' : 'Forbidden';

@@ -1,6 +1,6 @@
 // Catalog benchmark: 10,000 synthetic skills across the three tiers; cold and warm builds as ratios to their floors
 // measured in the same run (warm also in fresh processes), plus catalog tokens per skill on the real public skills.
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir, availableParallelism, loadavg } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,7 @@ import { parseSkillFile } from '../../main/core/skills/format/manifest.js';
 import { countTokens } from '../../main/core/base/tokens.js';
 import { Store } from '../../main/core/store/index.js';
 import { DEFAULT_SETTINGS } from '../../main/core/config/settings.js';
+import { publicSkillFiles } from '../helpers/tmp.js';
 
 const N = Number(process.env.KNACK_BENCH_SKILLS ?? 10_000);
 /** Runs per measurement; the best run of each side is compared (least disturbed by other load on the machine). */
@@ -190,20 +191,10 @@ async function main(): Promise<void> {
   console.log(`warm, fresh process ${fww.toFixed(0).padStart(4)} ms  floor in a fresh process ${ffw.toFixed(0).padStart(9)} ms  ratio ${(fww / ffw).toFixed(2)}×  (best of ${freshWarm.length}; JIT cold, as a real start)`);
 
   // Catalog tokens per skill on the real public skills.
-  const pub = join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures', 'public-skills');
   const counts: number[] = [];
-  for (const repo of readdirSync(pub)) {
-    const skillsDir = join(pub, repo, 'skills');
-    let names: string[] = [];
-    try {
-      names = readdirSync(skillsDir);
-    } catch {
-      continue;
-    }
-    for (const n of names) {
-      const p = parseSkillFile(join(skillsDir, n, 'SKILL.md'));
-      if (p.manifest) counts.push(countTokens(catalogLine(p.manifest.name, p.manifest.description)));
-    }
+  for (const f of publicSkillFiles()) {
+    const p = parseSkillFile(f);
+    if (p.manifest) counts.push(countTokens(catalogLine(p.manifest.name, p.manifest.description)));
   }
   const total = counts.reduce((a, b) => a + b, 0);
   console.log(`catalog tokens per skill (public-skills, ${counts.length} skills): median ${median(counts)}, max ${Math.max(...counts)}, total ${total}`);

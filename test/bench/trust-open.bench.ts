@@ -1,7 +1,7 @@
 // Opening a realistic folder with the discovery audit: skills with references and scripts (not only SKILL.md).
 // Cold open (every skill audited, on worker threads) vs warm open (verdicts from the store), as a ratio in one run;
 // time until the catalog answers; audit throughput in skills/s and MB/s (workers, and one thread for comparison).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openCatalog } from '../../main/core/skills/catalog/catalog.js';
@@ -9,6 +9,7 @@ import { auditSkill } from '../../main/core/skills/trust/audit.js';
 import { createTrustReview } from '../../main/core/skills/trust/trust.js';
 import { Store } from '../../main/core/store/index.js';
 import { resolvePaths } from '../../main/core/config/paths.js';
+import { writeSkillCorpus } from './skill-corpus.js';
 
 const N = Number(process.env.KNACK_BENCH_AUDIT_SKILLS ?? 800);
 const RUNS = Number(process.env.KNACK_BENCH_RUNS ?? 3);
@@ -20,39 +21,6 @@ const home = join(root, 'home');
 const builtin = join(root, 'builtin');
 mkdirSync(home, { recursive: true });
 mkdirSync(builtin, { recursive: true });
-
-const WORDS = 'review commit deploy test build lint format database query schema migrate release branch merge docs api cache index search render parse compile bundle profile trace log metric alert backup restore'.split(' ');
-function words(seed: number, n: number): string {
-  const out: string[] = [];
-  let x = (seed * 2654435761) >>> 0;
-  for (let i = 0; i < n; i++) {
-    x = (x * 1103515245 + 12345) >>> 0;
-    out.push(WORDS[x % WORDS.length]!);
-  }
-  return out.join(' ');
-}
-
-/** A skill folder like the public ones: SKILL.md, two references with code blocks, a Python and a shell script. */
-function generate(): number {
-  let bytes = 0;
-  const put = (p: string, text: string): void => {
-    mkdirSync(join(p, '..'), { recursive: true });
-    writeFileSync(p, text);
-    bytes += Buffer.byteLength(text);
-  };
-  for (let i = 0; i < N; i++) {
-    const dir = join(ws, '.workbuddy', 'skills', `skill-${i}`);
-    const steps = Array.from({ length: 30 }, (_, k) => `${k + 1}. ${words(i * 31 + k, 12)}.`).join('\n');
-    const install = i % 5 === 0 ? '\n```bash\npip install requests rich\n```\n' : '\n```bash\ngit status\ngit diff --stat\n```\n';
-    put(join(dir, 'SKILL.md'), `---\nname: skill-${i}\ndescription: Use when the user asks to ${words(i, 14)}.\nlicense: MIT\n---\n# Skill ${i}\n\n${steps}\n${install}\nSee [the guide](references/guide.md).\n`);
-    const para = (seed: number) => Array.from({ length: 8 }, (_, k) => words(seed + k, 16) + '.').join(' ');
-    put(join(dir, 'references', 'guide.md'), `# Guide\n\n${Array.from({ length: 10 }, (_, k) => para(i + k * 7)).join('\n\n')}\n\n\`\`\`python\nimport json\nwith open(path) as f:\n    data = json.load(f)\n\`\`\`\n`);
-    put(join(dir, 'references', 'api.md'), `# API\n\n| call | meaning |\n|---|---|\n${Array.from({ length: 40 }, (_, k) => `| \`${words(i + k, 1)}_${k}(x)\` | ${words(i + k, 8)} |`).join('\n')}\n`);
-    put(join(dir, 'scripts', 'report.py'), `#!/usr/bin/env python3\n"""Summarise a JSON report."""\nimport json, sys\n\n${Array.from({ length: 30 }, (_, k) => `def step_${k}(data):\n    return [x for x in data if x.get("${words(k, 1)}")]\n`).join('\n')}\nif __name__ == "__main__":\n    print(json.dumps(step_0(json.load(sys.stdin))))\n`);
-    put(join(dir, 'scripts', 'check.sh'), `#!/bin/sh\nset -eu\n${Array.from({ length: 20 }, (_, k) => `echo "${words(i + k, 6)}"`).join('\n')}\ngit log --oneline -5\n`);
-  }
-  return bytes;
-}
 
 const paths = resolvePaths({ home, dataDir: join(root, 'data'), builtinSkillsDir: builtin });
 
@@ -79,7 +47,7 @@ async function open(dataDir: string, background: boolean): Promise<Open> {
   }
 }
 
-const corpusBytes = generate();
+const corpusBytes = writeSkillCorpus(join(ws, '.workbuddy', 'skills'), N);
 console.log(`corpus: ${N} skills, 5 files each (SKILL.md, 2 references, a Python and a shell script), ${(corpusBytes / 1e6).toFixed(1)} MB; ${availableParallelism()} cores, load ${loadavg()[0]!.toFixed(1)}`);
 console.log('cold = a fresh data folder: no parse cache, no stored verdicts; every skill is parsed and audited (audits on worker threads).');
 console.log('warm = the same folder opened again: SKILL.md parses from the SQLite catalog cache, and each verdict from the SQLite');

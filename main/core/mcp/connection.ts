@@ -1,10 +1,8 @@
 // One MCP server connection over stdio or loopback streamable HTTP (@modelcontextprotocol/sdk): connect with a
 // timeout, list tools, call with a timeout, notice crashes, and reconnect with exponential back-off.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { loadMcpSdk, loadedMcpSdk, type McpSdk } from './sdk.js';
 import type { McpServerConfig } from './config.js';
 import type { McpCallOutcome, McpToolInfo } from './tool-adapter.js';
 import type { McpResourceContent, McpResourceInfo } from '../tools/builtin/mcp-resources.js';
@@ -105,7 +103,7 @@ export class McpConnection {
     this.events.onStatus?.(this.status());
   }
 
-  private makeTransport(): Transport {
+  private makeTransport({ StdioClientTransport, StreamableHTTPClientTransport, getDefaultEnvironment }: McpSdk): Transport {
     const c = this.config;
     if (c.kind === 'http') {
       return new StreamableHTTPClientTransport(new URL(c.url), { requestInit: { headers: c.headers } });
@@ -130,21 +128,29 @@ export class McpConnection {
   /** Connect and list tools. Resolves true on success; on failure schedules a retry and resolves false. Never throws. */
   async connect(): Promise<boolean> {
     if (this.isClosed()) return false;
+    let sdk: McpSdk;
+    try {
+      sdk = await loadMcpSdk();
+    } catch (e) {
+      this.fail(`the MCP SDK could not be loaded: ${(e as Error).message}`);
+      return false;
+    }
+    if (this.isClosed()) return false;
     clearTimeout(this.retryTimer);
     await this.teardown();
     const gen = ++this.generation;
     this.setState('connecting');
-    const client = new Client({ name: this.opts.clientName ?? 'knack', version: '0.1.0' }, { capabilities: {} });
-    const transport = this.makeTransport();
+    const client = new sdk.Client({ name: this.opts.clientName ?? 'knack', version: '0.1.0' }, { capabilities: {} });
+    const transport = this.makeTransport(sdk);
     this.client = client;
     this.transport = transport;
     try {
       await withTimeout(client.connect(transport, { timeout: this.config.connectTimeoutMs }), this.config.connectTimeoutMs, `connecting to "${this.name}"`);
-      if (transport instanceof StdioClientTransport) this.pid = transport.pid ?? undefined;
+      if (transport instanceof sdk.StdioClientTransport) this.pid = transport.pid ?? undefined;
       const tools = await this.listTools(client);
       if (gen !== this.generation || this.isClosed()) return false;
       // A server may change its tools while connected (tools/list_changed): list again and re-register.
-      client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, async () => {
         if (gen !== this.generation || this.state !== 'connected') return;
         try {
           const next = await this.listTools(client);
@@ -217,7 +223,8 @@ export class McpConnection {
     const client = this.client;
     const transport = this.transport;
     // A server that never finished the handshake has a process too: take its pid from the transport.
-    const pid = this.pid ?? (transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined);
+    const Stdio = loadedMcpSdk()?.StdioClientTransport;
+    const pid = this.pid ?? (Stdio && transport instanceof Stdio ? (transport.pid ?? undefined) : undefined);
     this.client = undefined;
     this.transport = undefined;
     this.pid = undefined;

@@ -1,6 +1,7 @@
 // Argument validation against a tool's JSON Schema with Ajv: compiled once per tool, and errors turned
 // into one line per problem that names the field (`path: must be string`), for the model to fix its call.
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { RegExpEngine } from 'ajv/dist/types/index.js';
 import type { JsonSchema } from './types.js';
 import { RegexTimeoutError, testWithin } from '../base/glob.js';
@@ -40,7 +41,15 @@ const timedRegExp: RegExpEngine = Object.assign(
   { code: 'knackTimedRegExp' },
 );
 
-const ajv = new Ajv({ allErrors: true, strict: false, validateSchema: true, allowUnionTypes: true, code: { regExp: timedRegExp } });
+let instance: Ajv | undefined;
+/** Made on the first schema compiled: loading Ajv takes ~0.1 s that most `knack` commands never need. */
+function ajv(): Ajv {
+  if (!instance) {
+    const { Ajv: AjvClass } = createRequire(import.meta.url)('ajv') as { Ajv: typeof Ajv };
+    instance = new AjvClass({ allErrors: true, strict: false, validateSchema: true, allowUnionTypes: true, code: { regExp: timedRegExp } });
+  }
+  return instance;
+}
 
 function fieldOf(e: ErrorObject): string {
   let path = e.instancePath
@@ -85,7 +94,7 @@ export function compileValidator(schema: JsonSchema): Validator {
   // default build does not ship. Both say nothing about the arguments, so they are dropped.
   const { $id: _id, $schema: _draft, ...body } = schema;
   try {
-    fn = ajv.compile(body);
+    fn = ajv().compile(body);
   } catch (e) {
     throw new Error(`invalid input schema: ${(e as Error).message}`);
   }

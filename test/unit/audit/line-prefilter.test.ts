@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { auditSkill, auditText, quietLinesOf } from '../../../main/core/skills/trust/audit.js';
+import { auditSkill, auditText, lineStartByRegex, lineStartReadings, quietLinesOf } from '../../../main/core/skills/trust/audit.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { RULES } from '../../../main/core/skills/trust/audit-rules.js';
 import { REWRITE_TRIGGERS, deobfuscate } from '../../../main/core/skills/trust/normalize.js';
@@ -85,4 +85,29 @@ test('a skill folder with CRLF, UTF-16, NUL-byte and bidi files is audited on ev
   assert.ok(got.includes('P1 scripts/b.sh:1 hidden.nul-bytes'), got.join('\n'));
   assert.ok(got.includes('P1 notes.md:1 hidden.bidi'), got.join('\n'));
   assert.ok(got.some((g) => g.startsWith('P0 scripts/a.ps1:1 ')), got.join('\n'));
+});
+
+// The fast paths of the byte reading and of the Markdown reader, each held to the plain definition it replaces.
+const edgy = fc.string({
+  unit: fc.constantFrom(' ', '  ', '\t', '\v', '\f', '\r', '\u00a0', '\u2003', '\u3000', '\ufeff', '\u2028', '`', '```', '~~~', '#', '$', '>', 'PS>',
+    '-', '*', '+', '1', '12', '.', ')', ':', '\\', '\\\\', 'a', 'Z', 'é', '中', 'bash', 'py', '<<', '!', "'", '"'),
+  maxLength: 16,
+});
+
+test('each line-start reading asks its regex only when it could match, and always answers as the regex does', () => {
+  fc.assert(fc.property(edgy, (raw) => {
+    assert.deepEqual(lineStartReadings(raw), lineStartByRegex(raw));
+  }), { numRuns: 20000 });
+});
+
+test('the byte automaton reads the lines of any UTF-8 text as the line reading does (CR, LF, runs of base64, long lines)', () => {
+  const piece = fc.oneof(
+    fc.constantFrom(...HINTS), fc.constantFrom(...HINTS.filter((h) => h.includes(' '))).map((h) => h.replace(/ /g, '\r')),
+    fc.constantFrom(...REWRITE_TRIGGERS), fc.constantFrom('\r', '\n', '\r\n', '\r\r\n', ' ', '\t', '`', 'é', '\u202e'),
+    fc.stringMatching(/^[A-Za-z0-9+/]{20,30}$/), fc.string({ maxLength: 12 }), fc.string({ unit: 'binary', maxLength: 6 }),
+  );
+  fc.assert(fc.property(fc.array(piece, { maxLength: 80 }).map((a) => a.join('')), fc.nat(3), (t, repeat) => {
+    const clean = t.replace(/\0/g, '').repeat(1 + repeat);
+    assert.deepEqual(quietLinesOf(Buffer.from(clean, 'utf8')), quietLinesOf(clean.split(/\r?\n/)));
+  }), { numRuns: 3000 });
 });

@@ -83,7 +83,9 @@ test('every text a rule matches holds one of its hints: the prefilter never hide
   const holes: string[] = [];
   RULES.forEach((rule, i) => {
     let matched = 0;
-    fc.assert(fc.property(fc.stringMatching(new RegExp(widened(rule.re.source))), (s) => {
+    // The widened pattern drops \b: for a pattern with several word boundaries few generated strings match the rule,
+    // so a rule none matched is tried again (up to 10 × 400 strings) rather than left unproven or failed by chance.
+    for (let round = 0; round < 10 && matched === 0; round++) fc.assert(fc.property(fc.stringMatching(new RegExp(widened(rule.re.source))), (s) => {
       for (const t of [s, normalizeLine(s).text]) {
         if (!rule.re.test(t)) continue;
         matched++;

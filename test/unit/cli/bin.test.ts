@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { copyFileSync, mkdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
@@ -45,4 +46,41 @@ test('npm start without an Electron binary says why in one line, serves the app 
   assert.equal((await fetch(url, { redirect: 'manual' })).status, 303);
   child.kill('SIGINT');
   assert.equal(await exited, 0, err);
+});
+
+test('knack runs the built bundle only while it is newer than every source it is built from, else the TypeScript sources', () => {
+  // A checkout of its own: the real bin/ files, stub sources and a stub bundle that say which one ran.
+  const dir = tempDir();
+  const put = (rel: string, text: string, mtime?: number): void => {
+    mkdirSync(dirname(join(dir, rel)), { recursive: true });
+    writeFileSync(join(dir, rel), text);
+    if (mtime !== undefined) utimesSync(join(dir, rel), mtime, mtime);
+  };
+  mkdirSync(join(dir, 'bin'));
+  for (const f of ['knack.js', 'cli-entry.js']) copyFileSync(join(root, 'bin', f), join(dir, 'bin', f));
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
+  put('package.json', JSON.stringify({ type: 'module' }), 1000);
+  const stub = (who: string): string => `export async function main() { console.log(${JSON.stringify(who)}); return 0; }\n`;
+  put('main/cli/index.ts', stub('from source'), 1000);
+  put('preload/contract.ts', 'export {};\n', 1000);
+  for (const f of ['cli.js', 'host.js', 'parse-worker.js', 'audit-worker.js']) put(`dist/main/electron/${f}`, f === 'cli.js' ? stub('from bundle') : '', 2000);
+  const knack = (env: Record<string, string> = {}): string => {
+    const r = spawnSync(process.execPath, [join(dir, 'bin', 'knack.js'), 'help'], { cwd: dir, env: { ...process.env, KNACK_CLI_FROM_SOURCE: '', ...env }, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    return r.stdout.trim();
+  };
+  assert.equal(knack(), 'from bundle');
+  assert.equal(knack({ KNACK_CLI_FROM_SOURCE: '1' }), 'from source');
+  // A source edited after the build (here a nested one): the bundle is stale and is not run.
+  put('main/cli/index.ts', stub('from source'), 3000);
+  assert.equal(knack(), 'from source');
+  put('dist/main/electron/cli.js', stub('from bundle'), 4000);
+  assert.equal(knack(), 'from source', 'the workers beside it are older than the sources: the bundle is incomplete');
+  for (const f of ['host.js', 'parse-worker.js', 'audit-worker.js']) utimesSync(join(dir, 'dist/main/electron', f), 4000, 4000);
+  assert.equal(knack(), 'from bundle');
+  put('preload/contract.ts', 'export {};\n', 5000);
+  assert.equal(knack(), 'from source', 'the IPC contract is part of the bundle');
+  for (const f of ['cli.js', 'host.js', 'parse-worker.js', 'audit-worker.js']) utimesSync(join(dir, 'dist/main/electron', f), 6000, 6000);
+  rmSync(join(dir, 'dist/main/electron/host.js'));
+  assert.equal(knack(), 'from source', 'a file the bundle starts by path is missing');
 });

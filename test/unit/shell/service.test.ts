@@ -9,8 +9,7 @@ import { resolvePaths } from '../../../main/core/config/paths.js';
 import { METHOD_NAMES, type EventName, type MethodInput, type MethodName, type MethodOutput } from '../../../preload/contract.js';
 import { KnackService } from '../../../main/core/service/index.js';
 import { dispatch } from '../../../main/core/service/dispatch.js';
-import { AuditPool } from '../../../main/core/skills/trust/audit-pool.js';
-import type { AuditReport } from '../../../main/core/skills/trust/audit.js';
+import { AuditPool, type AuditResult } from '../../../main/core/skills/trust/audit-pool.js';
 import type { WorkspaceOptions } from '../../../main/core/workspace.js';
 
 const NETWORKY = '# Sync\n\n```bash\ncurl -s https://api.example.com/status\n```\n';
@@ -173,7 +172,7 @@ test('a skill added while the workspace is open announces the catalog change and
 class HeldPool extends AuditPool {
   release!: () => void;
   private readonly held = new Promise<void>((resolve) => (this.release = resolve));
-  override audit(dir: string): Promise<AuditReport> {
+  override audit(dir: string): Promise<AuditResult> {
     return this.held.then(() => super.audit(dir));
   }
 }

@@ -1,6 +1,7 @@
 // Anthropic Messages API through the official SDK: streaming with text and tool_use blocks (input_json_delta
 // pieces joined), tool_result back, prompt caching (cache_control) on the stable prefix: tools, system, catalog.
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
+import { loadAnthropicSdk } from './sdk.js';
 import type { ChatMessage, ModelProvider, ModelRequest, StopReason, StreamEvent } from './types.js';
 import { mapProviderError, ProviderError } from './errors.js';
 
@@ -89,12 +90,14 @@ function stopOf(raw: string | null | undefined): StopReason {
 }
 
 export function anthropicProvider(o: AnthropicOptions): ModelProvider {
-  const client = new Anthropic({
-    apiKey: o.apiKey,
-    ...(o.baseURL ? { baseURL: o.baseURL } : {}),
-    timeout: o.timeoutMs ?? 120_000,
-    maxRetries: o.maxRetries ?? 2,
-  });
+  let client: Anthropic | undefined;
+  const makeClient = async (): Promise<Anthropic> =>
+    (client ??= new (await loadAnthropicSdk()).default({
+      apiKey: o.apiKey,
+      ...(o.baseURL ? { baseURL: o.baseURL } : {}),
+      timeout: o.timeoutMs ?? 120_000,
+      maxRetries: o.maxRetries ?? 2,
+    }));
   const where = { provider: o.id ?? 'anthropic', model: o.model, baseURL: o.baseURL, key: o.apiKey, keyHint: o.keyHint ?? 'ANTHROPIC_API_KEY' };
   return {
     id: o.id ?? 'anthropic',
@@ -110,7 +113,7 @@ export function anthropicProvider(o: AnthropicOptions): ModelProvider {
       let input = 0, cacheRead = 0, cacheWrite = 0, output = 0;
       let stop = 'end_turn';
       try {
-        const stream = await client.messages.create(anthropicRequest(o.model, req), req.signal ? { signal: req.signal } : {});
+        const stream = await (client ?? (await makeClient())).messages.create(anthropicRequest(o.model, req), req.signal ? { signal: req.signal } : {});
         for await (const ev of stream) {
           switch (ev.type) {
             case 'message_start':

@@ -1,7 +1,6 @@
 // Provider failures as one clear line each: bad key, unknown model, context too long, rate limited, overloaded,
 // network down, timeout, cancelled. Both SDKs' error classes share a shape (status, error body); keys are redacted.
-import * as AnthropicSdk from '@anthropic-ai/sdk';
-import * as OpenAISdk from 'openai';
+import { loadedSdks } from './sdk.js';
 
 export type ProviderErrorKind =
   | 'auth' | 'model' | 'context' | 'rate_limit' | 'overloaded' | 'network' | 'timeout' | 'cancelled' | 'bad_request' | 'server' | 'config';
@@ -39,7 +38,7 @@ const CONTEXT_RE = /context (length|window)|too long|maximum context|prompt is t
 
 /** The SDK error class by identity (bundlers may rename classes, and their `name` is just "Error"). */
 function sdkClass(e: unknown): string | undefined {
-  for (const sdk of [AnthropicSdk, OpenAISdk]) {
+  for (const sdk of loadedSdks()) {
     if (e instanceof sdk.APIUserAbortError) return 'APIUserAbortError';
     if (e instanceof sdk.APIConnectionTimeoutError) return 'APIConnectionTimeoutError';
     if (e instanceof sdk.APIConnectionError) return 'APIConnectionError';

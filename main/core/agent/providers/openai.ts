@@ -1,6 +1,7 @@
 // OpenAI-compatible Chat Completions through the official SDK (with baseURL for DeepSeek, Qwen, Kimi, GLM,
 // OpenRouter, Ollama, LM Studio, vLLM): streaming text and tool_calls deltas (joined by index), usage, [DONE].
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
+import { loadOpenAISdk } from './sdk.js';
 import type { ChatMessage, ModelProvider, ModelRequest, StopReason, StreamEvent, ToolCallPart } from './types.js';
 import { mapProviderError, ProviderError } from './errors.js';
 
@@ -53,12 +54,14 @@ function stopOf(raw: string): StopReason {
 }
 
 export function openaiProvider(o: OpenAIOptions): ModelProvider {
-  const client = new OpenAI({
-    apiKey: o.apiKey,
-    ...(o.baseURL ? { baseURL: o.baseURL } : {}),
-    timeout: o.timeoutMs ?? 120_000,
-    maxRetries: o.maxRetries ?? 2,
-  });
+  let client: OpenAI | undefined;
+  const makeClient = async (): Promise<OpenAI> =>
+    (client ??= new (await loadOpenAISdk()).default({
+      apiKey: o.apiKey,
+      ...(o.baseURL ? { baseURL: o.baseURL } : {}),
+      timeout: o.timeoutMs ?? 120_000,
+      maxRetries: o.maxRetries ?? 2,
+    }));
   const id = o.id ?? 'openai';
   const where = { provider: id, model: o.model, baseURL: o.baseURL, key: o.apiKey, keyHint: o.keyHint ?? 'OPENAI_API_KEY' };
   return {
@@ -73,7 +76,7 @@ export function openaiProvider(o: OpenAIOptions): ModelProvider {
       let usage: OpenAI.CompletionUsage | undefined;
       const system = req.system.dynamic.trim() ? `${req.system.stable}\n\n${req.system.dynamic}` : req.system.stable;
       try {
-        const stream = await client.chat.completions.create(
+        const stream = await (client ?? (await makeClient())).chat.completions.create(
           {
             model: o.model,
             messages: toOpenAIMessages(system, req.messages),

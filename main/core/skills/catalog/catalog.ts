@@ -45,9 +45,10 @@ export type ReviewHook = ((entry: CatalogEntry) => { enabled: false; reason: str
   prepare?(entries: CatalogEntry[]): void;
   /**
    * Called when a build is about to parse `files` SKILL.md files it has never seen (no parse cache): their audits
-   * will follow, so the trust layer may start its workers now, while the catalog parses.
+   * will follow, so the trust layer may start its workers now, while the catalog parses. Returns true when it did:
+   * the cores are the audit workers' then, and the catalog parses in the opening thread (no parse workers).
    */
-  expect?(files: number): void;
+  expect?(files: number): boolean | void;
   /**
    * Verdicts that arrive later (background audits): the catalog reviews again and emits 'change'. The listener is
    * given the real folders whose verdicts arrived (only their skills are reviewed again), or nothing to review all.
@@ -133,6 +134,11 @@ export class Catalog extends EventEmitter {
   private keys = new WeakMap<CatalogEntry, string>();
   /** Each entry's disabled reason as the toggles and the trust review gave it (before shadowing words are added). */
   private reasons = new WeakMap<CatalogEntry, string | undefined>();
+  /** Where each name's entries sit in `this.all` ([start, end), sorted by name) and each real folder's entries. */
+  private groups = new Map<string, [number, number]>();
+  private byDir = new Map<string, CatalogEntry[]>();
+  /** How many entries are `checking` (kept by applyToggles: settled() asks after every batch of verdicts). */
+  private checkingCount = 0;
   private running: Promise<CatalogChange> | undefined;
   private again = false;
   timings: CatalogTimings = { discoverMs: 0, parseMs: 0, mergeMs: 0, totalMs: 0, files: 0, parsed: 0, cached: 0, folders: 0, listed: 0, threads: 1 };
@@ -157,10 +163,10 @@ export class Catalog extends EventEmitter {
 
   /** Resolves when no skill is `checking` any more (every verdict is in). */
   settled(): Promise<void> {
-    if (!this.checking().length) return Promise.resolve();
+    if (!this.checkingCount) return Promise.resolve();
     return new Promise((resolve) => {
       const check = (): void => {
-        if (this.checking().length) return;
+        if (this.checkingCount) return;
         this.off('verdicts', check);
         resolve();
       };
@@ -179,9 +185,15 @@ export class Catalog extends EventEmitter {
     let group = this.all;
     let review = this.all;
     if (dirs) {
-      review = this.all.filter((e) => dirs.has(e.realDir));
+      // Through the indexes built at merge: a batch of verdicts costs its own size, not the catalog's.
+      review = [];
+      for (const d of dirs) for (const e of this.byDir.get(d) ?? []) review.push(e);
       names = new Set(review.map((e) => this.keyOf(e)));
-      group = this.all.filter((e) => names!.has(this.keyOf(e)));
+      group = [];
+      for (const k of names) {
+        const r = this.groups.get(k);
+        if (r) for (let i = r[0]; i < r[1]; i++) group.push(this.all[i]!);
+      }
     }
     const before = new Map(group.map((e) => [e, state(e)]));
     this.applyToggles(review, names);
@@ -308,8 +320,9 @@ export class Catalog extends EventEmitter {
     let threads = 1;
     let parsedCount = 0;
     if (toParse.length) {
+      let auditWorkers = false;
       try {
-        this.options.review?.expect?.(toParse.length);
+        auditWorkers = this.options.review?.expect?.(toParse.length) === true;
       } catch {
         // only a head start: the audits still run when prepare() asks for them
       }
@@ -320,7 +333,8 @@ export class Catalog extends EventEmitter {
         const real = found[i]!.realFile;
         if (!slot.has(real)) slot.set(real, files.push(real) - 1);
       }
-      const parsed = await parseFilesParallel(files, this.options.threads);
+      // Audit workers starting now need the cores more than a parse worker would help (unless threads were asked for).
+      const parsed = await parseFilesParallel(files, this.options.threads ?? (auditWorkers ? 1 : undefined));
       threads = parsed.threads;
       parsedCount = files.length;
       for (const i of toParse) {
@@ -437,6 +451,20 @@ export class Catalog extends EventEmitter {
     });
     this.all = order.map((i) => all[i]!);
     for (let i = 0; i < all.length; i++) this.keys.set(all[i]!, keys[i]!);
+    this.groups = new Map();
+    this.byDir = new Map();
+    for (let i = 0; i < order.length;) {
+      const key = keys[order[i]!]!;
+      let j = i + 1;
+      while (j < order.length && keys[order[j]!] === key) j++;
+      this.groups.set(key, [i, j]);
+      i = j;
+    }
+    for (const e of this.all) {
+      const list = this.byDir.get(e.realDir);
+      if (list) list.push(e);
+      else this.byDir.set(e.realDir, [e]);
+    }
     this.winners = winners;
     // Broken skills in discovery order.
     this.brokenList = broken.sort((a, b) => a[0] - b[0]).map((x) => x[1]);
@@ -451,7 +479,10 @@ export class Catalog extends EventEmitter {
   /** Toggles and trust verdicts for `entries` (all by default), then who acts for their names (`names`, all by default). */
   private applyToggles(entries: CatalogEntry[] = this.all, names?: ReadonlySet<string>): void {
     const toggles = this.options.store ? this.options.store.skills.toggles(this.workspaceKey) : this.memToggles;
+    const full = entries === this.all;
+    if (full) this.checkingCount = 0;
     for (const e of entries) {
+      if (!full && e.trust === 'checking') this.checkingCount--;
       const t = toggles.get(e.manifest.name);
       e.enabled = t ?? true;
       let reason: string | undefined = t === false ? 'disabled by the user in this workspace' : undefined;
@@ -468,6 +499,7 @@ export class Catalog extends EventEmitter {
         reason = verdict.reason;
         if (verdict.trust) e.trust = verdict.trust;
       }
+      if (e.trust === 'checking') this.checkingCount++;
       this.reasons.set(e, reason);
     }
     this.resolveShadowing(names);
@@ -479,36 +511,48 @@ export class Catalog extends EventEmitter {
    * the built-in one — and says which skill it would shadow once trusted. `this.all` is sorted by name, then precedence.
    */
   private resolveShadowing(names?: ReadonlySet<string>): void {
-    const winners = names ? new Map(this.winners) : new Map<string, CatalogEntry>();
-    for (let i = 0; i < this.all.length;) {
-      const key = this.keyOf(this.all[i]!);
-      let j = i + 1;
-      while (j < this.all.length && this.keyOf(this.all[j]!) === key) j++;
-      if (names && !names.has(key)) {
-        i = j;
+    if (!names) {
+      const winners = new Map<string, CatalogEntry>();
+      for (const [key, r] of this.groups) winners.set(key, this.resolveGroup(r[0], r[1]));
+      this.winners = winners;
+      return;
+    }
+    // A few names (verdicts arriving): only their groups, the other winners stand.
+    for (const key of names) {
+      const r = this.groups.get(key);
+      if (r) this.winners.set(key, this.resolveGroup(r[0], r[1]));
+    }
+  }
+
+  /** Who acts among the entries of one name (this.all[start, end), in precedence order); marks the others. */
+  private resolveGroup(start: number, end: number): CatalogEntry {
+    let win = this.all[start]!;
+    for (let i = start; i < end; i++) {
+      if (!this.all[i]!.trust) {
+        win = this.all[i]!;
+        break;
+      }
+    }
+    let after = false;
+    for (let i = start; i < end; i++) {
+      const e = this.all[i]!;
+      delete e.shadowedBy;
+      delete e.wouldShadow;
+      const reason = this.reasons.get(e);
+      if (reason === undefined) delete e.disabledReason;
+      else e.disabledReason = reason;
+      if (e === win) {
+        after = true;
         continue;
       }
-      const group = this.all.slice(i, j);
-      const win = group.find((e) => !e.trust) ?? group[0]!;
-      winners.set(key, win);
-      const winAt = group.indexOf(win);
-      group.forEach((e, k) => {
-        delete e.shadowedBy;
-        delete e.wouldShadow;
-        const reason = this.reasons.get(e);
-        if (reason === undefined) delete e.disabledReason;
-        else e.disabledReason = reason;
-        if (e === win) return;
-        if (k > winAt) e.shadowedBy = { tier: win.tier, file: win.file };
-        else {
-          // Held and above the one that acts: it would take that one's place once trusted.
-          e.wouldShadow = { tier: win.tier, file: win.file, name: win.manifest.name };
-          e.disabledReason = `${HOLD_WORDS[e.trust!]} — would shadow ${win.tier} ${win.manifest.name}${reason ? `: ${reason}` : ''}`;
-        }
-      });
-      i = j;
+      if (after) e.shadowedBy = { tier: win.tier, file: win.file };
+      else {
+        // Held and above the one that acts: it would take that one's place once trusted.
+        e.wouldShadow = { tier: win.tier, file: win.file, name: win.manifest.name };
+        e.disabledReason = `${HOLD_WORDS[e.trust!]} — would shadow ${win.tier} ${win.manifest.name}${reason ? `: ${reason}` : ''}`;
+      }
     }
-    this.winners = winners;
+    return win;
   }
 
   /** The highest-precedence skill of that name held for trust (refused, pending, checking), if any: what `trust NAME` means. */

@@ -2,8 +2,9 @@
 // (size cap, alias cap, no custom tags, duplicate keys reported with their line, BOM and CRLF tolerated).
 import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
-import { isMap, isNode, isScalar, LineCounter, parseDocument, visit, type Document } from 'yaml';
+import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, visit, type Document } from 'yaml';
 import type { Diagnostic } from '../../base/diagnostics.js';
+import { nodeAt, parseFrontmatterFast, toJS, type FastParse } from './frontmatter-fast.js';
 
 /** The frontmatter may not be bigger than this (bytes, opening and closing `---` included). */
 export const MAX_FRONTMATTER_BYTES = 64 * 1024;
@@ -172,10 +173,29 @@ export function readSkillBody(file: string): string {
 }
 
 let yamlParses = 0;
+let fastParses = 0;
+let fastEnabled = true;
+
+/** Turn the fast plain-frontmatter reader off (every parse through `yaml`) or on: for differential tests and benches. */
+export function useFastFrontmatter(on: boolean): void {
+  fastEnabled = on;
+}
 
 /** Frontmatter YAML parses in this thread so far: a SKILL.md is parsed once from discovery to a tool call (tests hold it). */
 export function frontmatterParses(): number {
   return yamlParses;
+}
+
+/** Of those, the ones the fast plain-frontmatter reader answered (the others went through `yaml`). */
+export function frontmatterFastParses(): number {
+  return fastParses;
+}
+
+/** One entry of a top-level mapping value, as text: a scalar as written (`1.0` stays "1.0"), a collection as JSON. */
+export interface SourceEntry {
+  key: string;
+  text: string;
+  collection: boolean;
 }
 
 export interface ParsedYaml {
@@ -190,6 +210,35 @@ export interface ParsedYaml {
   flowKeys: Set<string>;
   /** 1-based file line of a nested field, e.g. ['permissions','paths','read',0] (its nearest present parent otherwise). */
   lineOf(path: (string | number)[]): number | undefined;
+  /** The entries of the top-level mapping value `key` as text (metadata), or undefined when that value is no mapping. */
+  sourcesOf(key: string): SourceEntry[] | undefined;
+}
+
+/** The ParsedYaml of a frontmatter the fast reader understood: the same data, key lines, field lines and sources. */
+function fromFast(fast: FastParse): ParsedYaml {
+  const keyLines = new Map<string, number>();
+  fast.root.keys.forEach((k, i) => keyLines.set(k, fast.root.keyLines[i]!));
+  return {
+    data: fast.data,
+    keyLines,
+    diagnostics: [],
+    flowKeys: new Set(),
+    lineOf(path) {
+      for (let n = path.length; n > 0; n--) {
+        const node = nodeAt(fast.root, path.slice(0, n));
+        if (node) return node.line;
+      }
+      return undefined;
+    },
+    sourcesOf(key) {
+      const node = nodeAt(fast.root, [key]);
+      if (node?.t !== 'm') return undefined;
+      return node.keys.map((k, i) => {
+        const v = node.vals[i]!;
+        return v.t === 's' ? { key: k, text: v.src, collection: false } : { key: k, text: JSON.stringify(toJS(v)), collection: true };
+      });
+    },
+  };
 }
 
 /**
@@ -199,6 +248,20 @@ export interface ParsedYaml {
  */
 export function parseFrontmatterYaml(text: string, file: string, firstLine = 2, detectFlow = false): ParsedYaml {
   yamlParses++;
+  // Plain frontmatter (nearly all of it) is read by the fast reader, which gives up on anything it is not sure of.
+  // Strict mode (lint) asks which values use flow style: that is yaml's to say.
+  if (!detectFlow && fastEnabled) {
+    const fast = parseFrontmatterFast(text, firstLine);
+    if (fast) {
+      fastParses++;
+      return fromFast(fast);
+    }
+  }
+  return parseFrontmatterYamlOnly(text, file, firstLine, detectFlow);
+}
+
+/** The `yaml` package's reading of frontmatter (every construct; the diagnostics' source). Use parseFrontmatterYaml. */
+export function parseFrontmatterYamlOnly(text: string, file: string, firstLine = 2, detectFlow = false): ParsedYaml {
   const lineCounter = new LineCounter();
   const keyLines = new Map<string, number>();
   const flowKeys = new Set<string>();
@@ -211,6 +274,17 @@ export function parseFrontmatterYaml(text: string, file: string, firstLine = 2, 
       if (isNode(node) && node.range) return lineAt(node.range[0]);
     }
     return undefined;
+  };
+  const sourcesOf = (key: string): SourceEntry[] | undefined => {
+    const node = isMap(doc.contents) ? doc.contents.get(key, true) : undefined;
+    if (!isMap(node)) return undefined;
+    return node.items.map((pair) => {
+      const k = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+      const val = pair.value;
+      if (isScalar(val)) return { key: k, text: val.source ?? String(val.value), collection: false };
+      if (isSeq(val) || isMap(val)) return { key: k, text: JSON.stringify(val.toJSON()), collection: true };
+      return { key: k, text: '', collection: false };
+    });
   };
   // The top-level key an offset falls under (errors name the field they break).
   const topKeys: { key: string; start: number }[] = [];
@@ -254,13 +328,13 @@ export function parseFrontmatterYaml(text: string, file: string, firstLine = 2, 
   }
   // With the core schema and no custom tags, any tag yaml cannot resolve (`!!python/object`, `!shell`) is reported
   // above as TAG_RESOLVE_FAILED; the core tags (`!!str`, `!!int`, …) are harmless.
-  if (diagnostics.length) return { keyLines, diagnostics, flowKeys, lineOf };
+  if (diagnostics.length) return { keyLines, diagnostics, flowKeys, lineOf, sourcesOf };
   const contents = doc.contents;
   if (contents === null || (isScalar(contents) && (contents.value === null || contents.value === ''))) {
-    return { data: {}, doc, keyLines, diagnostics, flowKeys, lineOf };
+    return { data: {}, doc, keyLines, diagnostics, flowKeys, lineOf, sourcesOf };
   }
   if (!isMap(contents)) {
-    return { keyLines, diagnostics: [diag(file, 'yaml.not-mapping', 'SKILL.md frontmatter must be a YAML mapping', firstLine)], flowKeys, lineOf };
+    return { keyLines, diagnostics: [diag(file, 'yaml.not-mapping', 'SKILL.md frontmatter must be a YAML mapping', firstLine)], flowKeys, lineOf, sourcesOf };
   }
   if (contents.flow) flowKeys.add('');
   for (const pair of contents.items) {
@@ -279,7 +353,7 @@ export function parseFrontmatterYaml(text: string, file: string, firstLine = 2, 
   try {
     data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (e) {
-    return { keyLines, diagnostics: [diag(file, 'yaml.alias-limit', `Invalid YAML in frontmatter: ${(e as Error).message}`, firstLine)], flowKeys, lineOf };
+    return { keyLines, diagnostics: [diag(file, 'yaml.alias-limit', `Invalid YAML in frontmatter: ${(e as Error).message}`, firstLine)], flowKeys, lineOf, sourcesOf };
   }
-  return { data: (data ?? {}) as Record<string, unknown>, doc, keyLines, diagnostics, flowKeys, lineOf };
+  return { data: (data ?? {}) as Record<string, unknown>, doc, keyLines, diagnostics, flowKeys, lineOf, sourcesOf };
 }

@@ -1,7 +1,6 @@
 // SKILL.md → SkillManifest: both vocabularies (WorkBuddy and Agent Skills) normalised into one shape, with
 // diagnostics naming file, line and field. Lenient by default (warnings); `strict` reports the reference validator's verdict.
 import { basename, dirname } from 'node:path';
-import { isMap, isScalar, isSeq } from 'yaml';
 import { parseSynonymGroups } from '../../search/synonyms.js';
 import { readPermissionRequest } from './permissions.js';
 import { MSG_NO_START, parseFrontmatterYaml, readFrontmatterHead, splitFrontmatter, type SplitResult } from './frontmatter.js';
@@ -209,17 +208,12 @@ export function manifestFromSplit(split: SplitResult, file: string, opts: ParseO
   // metadata: a mapping of strings (numbers keep their source text: `1.0` stays "1.0").
   const metadata: Record<string, string> = {};
   if (d.metadata !== undefined && d.metadata !== null) {
-    const node = y.doc && isMap(y.doc.contents) ? y.doc.contents.get('metadata', true) : undefined;
-    if (!isMap(node)) rep.lenient('field.type', 'metadata', 'metadata must be a mapping of strings');
+    const entries = y.sourcesOf('metadata');
+    if (!entries) rep.lenient('field.type', 'metadata', 'metadata must be a mapping of strings');
     else {
-      for (const pair of node.items) {
-        const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-        const val = pair.value;
-        if (isScalar(val)) metadata[key] = val.source ?? String(val.value);
-        else if (isSeq(val) || isMap(val)) {
-          rep.lenient('field.type', `metadata.${key}`, 'metadata values must be strings (kept as JSON)');
-          metadata[key] = JSON.stringify(val.toJSON());
-        } else metadata[key] = '';
+      for (const { key, text, collection } of entries) {
+        if (collection) rep.lenient('field.type', `metadata.${key}`, 'metadata values must be strings (kept as JSON)');
+        metadata[key] = text;
       }
     }
   }

@@ -190,11 +190,6 @@ export function lineFilter(rules: readonly AuditRule[], triggers: readonly strin
   loud.push(...[...loud, ...pairGroups.flat()].flatMap(spanned));
   if (pairGroups.length > 30) throw new Error('audit hints: too many hint pairs');
   const { next, width, cls, out } = automaton([[...new Set(loud)], ...pairGroups]);
-  // Per ASCII character, its class; past ASCII, a mark (0xff) that makes the line loud.
-  const step = new Uint8Array(256).fill(0xff);
-  step.set(cls);
-  const b64 = new Uint8Array(256);
-  for (let c = 0; c < 128; c++) b64[c] = /[A-Za-z0-9+/]/.test(String.fromCharCode(c)) ? 1 : 0;
   const paired = (bits: number): boolean => {
     for (let p = 1; p < pairGroups.length; p += 2) if (((bits >>> p) & 3) === 3) return true;
     return false;
@@ -222,53 +217,152 @@ export function lineFilter(rules: readonly AuditRule[], triggers: readonly strin
       }
       return quiet;
     },
-    quietBytes(buf) {
-      let lines = 1;
-      for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, i + 1)) lines++;
-      const quiet = new Uint8Array(lines).fill(1);
-      let n = 0;
-      let s = 0;
-      let bits = 0;
-      let run = 0;
-      for (let i = 0; i < buf.length; i++) {
-        const b = buf[i]!;
-        // A CR just before LF belongs to the line break, as in `split(/\r?\n/)`: not to the line's text.
-        if (b === 13 && buf[i + 1] === 10) continue;
-        if (b === 10) {
-          if (bits && paired(bits)) quiet[n] = 0;
-          n++;
-          s = 0;
-          bits = 0;
-          run = 0;
+    quietBytes: byteFilter(next, width, cls, out, pairGroups.length),
+  };
+}
+
+/** Base64 characters, by byte. */
+const B64_BYTE = new Uint8Array(256);
+for (let c = 0; c < 128; c++) B64_BYTE[c] = /[A-Za-z0-9+/]/.test(String.fromCharCode(c)) ? 1 : 0;
+
+/**
+ * Whether bytes [start, end) hold 24 base64 characters in a row: any such run covers one of every 24th position, so
+ * only those are looked at, and the run around a hit is measured (as hasBase64Run does on a string).
+ */
+function base64Run(buf: Uint8Array, start: number, end: number): boolean {
+  for (let i = start + 23; i < end; i += 24) {
+    if (!B64_BYTE[buf[i]!]) continue;
+    let lo = i;
+    let hi = i;
+    while (lo > start && B64_BYTE[buf[lo - 1]!]) lo--;
+    while (hi + 1 < end && B64_BYTE[buf[hi + 1]!]) hi++;
+    if (hi - lo + 1 >= 24) return true;
+    i = hi;
+  }
+  return false;
+}
+
+/**
+ * The line prefilter as a byte automaton, one table step per byte: the text automaton's states renumbered so that a
+ * state worth a look (it ends a side of a hint pair) is at or above FLAG, with the marks LOUD (anything past ASCII, or
+ * a loud string: the rest of the line does not matter), NL (a line ends) and CR (a line ends when LF follows, else a
+ * space) above those. Rows are 1 << SHIFT wide (the classes, padded), so a step is `next[(s << SHIFT) | cls[byte]]`.
+ */
+function byteFilter(next: Uint16Array, width: number, cls: Uint8Array, out: Uint32Array, pairSides: number): (buf: Uint8Array) => Uint8Array {
+  const states = next.length / width;
+  const words = out.length / states;
+  const loudState = (s: number): boolean => (out[s * words]! & 1) === 1;
+  const pairBits = (s: number): number => out[s * words]! & ~1;
+  // New numbers: quiet states first (the start state stays 0), then the ones with pair bits, then the marks; each
+  // part breadth first, so the shallow states most text stays in have neighbouring rows.
+  const order: number[] = [0];
+  const seen = new Uint8Array(states);
+  seen[0] = 1;
+  for (let h = 0; h < order.length; h++) {
+    for (let c = 0; c < width; c++) {
+      const t = next[order[h]! * width + c]!;
+      if (!seen[t]) { seen[t] = 1; order.push(t); }
+    }
+  }
+  const id = new Int32Array(states).fill(-1);
+  let plain = 0;
+  for (const s of order) if (!loudState(s) && !pairBits(s)) id[s] = plain++;
+  let flagged = plain;
+  for (const s of order) if (!loudState(s) && pairBits(s)) id[s] = flagged++;
+  if (loudState(0) || pairBits(0)) throw new Error('audit hints: the start state cannot match');
+  const FLAG = plain;
+  const LOUD = flagged;
+  const NL = flagged + 1;
+  const CR = flagged + 2;
+  if (CR > 0xffff) throw new Error('audit hints: too many automaton states');
+  const lfClass = width;
+  const crClass = width + 1;
+  const highClass = width + 2;
+  let SHIFT = 0;
+  while (1 << SHIFT < width + 3) SHIFT++;
+  // Entries are row offsets (a state's number << SHIFT), so a step is one load: `next[s | cls[byte]]`.
+  const table = new Int32Array(flagged << SHIFT);
+  const bits = new Uint32Array(flagged - FLAG);
+  for (const s of order) {
+    const n = id[s]!;
+    if (n < 0) continue;
+    if (n >= FLAG) bits[n - FLAG] = pairBits(s);
+    for (let c = 0; c < width; c++) {
+      const t = next[s * width + c]!;
+      table[(n << SHIFT) | c] = (loudState(t) ? LOUD : id[t]!) << SHIFT;
+    }
+    table[(n << SHIFT) | lfClass] = NL << SHIFT;
+    table[(n << SHIFT) | crClass] = CR << SHIFT;
+    table[(n << SHIFT) | highClass] = LOUD << SHIFT;
+  }
+  const byteClass = new Uint8Array(256).fill(highClass);
+  byteClass.set(cls.subarray(0, 128));
+  byteClass[10] = lfClass;
+  byteClass[13] = crClass;
+  const space = cls[32]!;
+  const paired = (b: number): boolean => {
+    for (let p = 1; p < pairSides; p += 2) if (((b >>> p) & 3) === 3) return true;
+    return false;
+  };
+
+  const F = FLAG << SHIFT;
+  const L = LOUD << SHIFT;
+  const R = CR << SHIFT;
+  let scratch = new Uint8Array(1024);
+
+  return function quietBytes(buf: Uint8Array): Uint8Array {
+    const len = buf.length;
+    const T = table;
+    const C = byteClass;
+    let q = scratch;
+    let n = 0;
+    let s = 0;
+    let b = 0;
+    let start = 0;
+    let loud = false;
+    for (let i = 0; i < len; i++) {
+      let t = T[s | C[buf[i]!]!]!;
+      if (t < F) {
+        s = t;
+        continue;
+      }
+      if (t === R) {
+        // A CR just before LF belongs to the line break, as in `split(/\r?\n/)`; any other CR is whitespace.
+        if (i + 1 < len && buf[i + 1] === 10) continue;
+        t = T[s | space]!;
+        if (t < F) {
+          s = t;
           continue;
         }
-        const k = step[b]!;
-        let loud = k === 0xff;
-        if (!loud) {
-          s = next[s * width + k]!;
-          const o = out[s]!;
-          if (o) {
-            if (o & 1) loud = true;
-            else bits |= o;
-          }
-          if (b64[b]) {
-            if (++run >= 24) loud = true;
-          } else run = 0;
-        }
-        if (loud) {
-          // The rest of the line does not matter.
-          quiet[n] = 0;
-          const nl = buf.indexOf(10, i + 1);
-          if (nl === -1) break;
-          i = nl - 1;
-          s = 0;
-          bits = 0;
-          run = 0;
-        }
       }
-      if (bits && paired(bits)) quiet[n] = 0;
-      return quiet;
-    },
+      if (t < L) {
+        b |= bits[(t - F) >> SHIFT]!;
+        s = t;
+        continue;
+      }
+      if (t === L) {
+        // The rest of the line does not matter.
+        loud = true;
+        const nl = buf.indexOf(10, i + 1);
+        if (nl === -1) break;
+        i = nl;
+      }
+      // The end of a line (i is its LF).
+      if (n === q.length) {
+        const grown = new Uint8Array(q.length * 2);
+        grown.set(q);
+        q = scratch = grown;
+      }
+      q[n++] = loud || (b !== 0 && paired(b)) || (i - start >= 24 && base64Run(buf, start, i)) ? 0 : 1;
+      s = 0;
+      b = 0;
+      loud = false;
+      start = i + 1;
+    }
+    const quiet = new Uint8Array(n + 1);
+    quiet.set(q.subarray(0, n));
+    quiet[n] = loud || (b !== 0 && paired(b)) || (len - start >= 24 && base64Run(buf, start, len)) ? 0 : 1;
+    return quiet;
   };
 }
 

@@ -6,12 +6,15 @@ import { workerSpec } from '../../base/worker-spec.js';
 import type { AuditReport } from './audit.js';
 import type { ParsedManifest } from '../format/types.js';
 
-interface Job { id: number; dir: string; parsed?: ParsedManifest; resolve: (r: AuditReport) => void; reject: (e: Error) => void }
+interface Job { id: number; dir: string; parsed?: ParsedManifest; resolve: (r: AuditResult) => void; reject: (e: Error) => void }
+
+/** A folder's report and the fingerprint of the files it read (see auditFolder). */
+export interface AuditResult { report: AuditReport; fingerprint: string }
 interface Slot { worker: Worker; jobs: Map<number, Job>; batches: number }
 
 /** What a worker is sent (a batch of folders) and posts back (their reports, in one message). */
 export interface AuditBatch { jobs: { id: number; dir: string; parsed?: ParsedManifest }[] }
-export interface AuditBatchResult { results: { id: number; report?: AuditReport; error?: string }[] }
+export interface AuditBatchResult { results: { id: number; report?: AuditReport; fingerprint?: string; error?: string }[] }
 
 /**
  * Folders per message and batches sent to a worker before its first batch is back: a worker never waits on the
@@ -45,9 +48,9 @@ export class AuditPool {
    * Audit a folder on a worker. Rejects only when the worker itself fails (a bad skill gives findings, not errors).
    * `parsed`: the manifest discovery read from it (see AuditOptions.parsed).
    */
-  audit(dir: string, parsed?: ParsedManifest): Promise<AuditReport> {
+  audit(dir: string, parsed?: ParsedManifest): Promise<AuditResult> {
     if (this.closed) return Promise.reject(new Error('the audit pool is closed'));
-    return new Promise<AuditReport>((resolve, reject) => {
+    return new Promise<AuditResult>((resolve, reject) => {
       this.queue.push({ id: this.nextId++, dir, ...(parsed ? { parsed } : {}), resolve, reject });
       void this.pump();
     });
@@ -86,7 +89,7 @@ export class AuditPool {
           if (r.report) {
             this.stats.audited++;
             this.stats.bytes += r.report.bytes;
-            job.resolve(r.report);
+            job.resolve({ report: r.report, fingerprint: r.fingerprint ?? '' });
           } else job.reject(new Error(r.error ?? 'audit failed'));
         }
         void this.pump();

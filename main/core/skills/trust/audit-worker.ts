@@ -1,14 +1,14 @@
 // Worker-thread entry for the audit pool: audits a batch of skill folders per message and posts their reports back
 // in one message. Runs the same auditor as the main thread (audit.ts): one rule book, never two.
 import { parentPort } from 'node:worker_threads';
-import { auditSkill } from './audit.js';
+import { auditFolder } from './audit.js';
 import type { AuditBatch, AuditBatchResult } from './audit-pool.js';
 
 parentPort?.on('message', (m: AuditBatch) => {
   const results: AuditBatchResult['results'] = [];
   for (const j of m.jobs) {
     try {
-      results.push({ id: j.id, report: auditSkill(j.dir, j.parsed ? { parsed: j.parsed } : {}) });
+      results.push({ id: j.id, ...auditFolder(j.dir, j.parsed ? { parsed: j.parsed } : {}) });
     } catch (e) {
       results.push({ id: j.id, error: (e as Error).message });
     }

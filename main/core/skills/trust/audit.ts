@@ -1,7 +1,7 @@
 // The install audit: scans SKILL.md, every script and every reference of a skill folder and grades it P0/P1/P2.
 // Context-aware (prose vs. shell block vs. example vs. script), normalised first, findings carry file, line, rule, excerpt, level.
 import { createHash } from 'node:crypto';
-import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
+import { closeSync, constants as fsConstants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, type Dirent } from 'node:fs';
 import { basename, extname, sep } from 'node:path';
 import type { Diagnostic } from '../../base/diagnostics.js';
 import { AUDITOR_VERSION, LEVEL_RANK, MENTION_RE, NEGATION_RE, RULES, maxLevel, type AuditRule, type Context, type Family, type Level } from './audit-rules.js';
@@ -80,19 +80,33 @@ export interface FileEntry {
 
 /** Every file of a skill folder (symlinks reported, not followed out of the folder), sorted by path. */
 export function listSkillFiles(dir: string): { files: FileEntry[]; truncated: boolean } {
-  const root = realpathSync(dir);
+  return walkSkillFiles(dir, true);
+}
+
+/**
+ * The walk behind listSkillFiles. `stat` false: a regular file's size and mtime are left for its reader to take from
+ * the open file (size -1 until then), which saves an lstat per file; links are always looked at here.
+ */
+function walkSkillFiles(dir: string, stat: boolean): { files: FileEntry[]; truncated: boolean } {
+  const root = realpathSync.native(dir);
   const files: FileEntry[] = [];
   let truncated = false;
   // `relDir`: the folder's path from the root, "/" separators, ending in "/" (empty for the root).
   const walk = (abs: string, relDir: string): void => {
-    let names: string[];
-    try { names = readdirSync(abs).sort(); } catch { return; }
-    for (const name of names) {
+    let entries: Dirent[];
+    try { entries = readdirSync(abs, { withFileTypes: true }); } catch { return; }
+    entries.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+    for (const ent of entries) {
       if (files.length >= LIMITS.maxFiles) { truncated = true; return; }
+      const name = ent.name;
       const p = abs.endsWith(sep) ? abs + name : abs + sep + name;
+      const rel = relDir + name;
+      if (!stat && ent.isFile()) {
+        files.push({ rel, abs: p, size: -1, mtimeMs: 0 });
+        continue;
+      }
       let st;
       try { st = lstatSync(p); } catch { continue; }
-      const rel = relDir + name;
       if (st.isSymbolicLink()) {
         let target = '';
         try { target = readlinkSync(p); } catch { /* unreadable link */ }
@@ -115,6 +129,37 @@ export function listSkillFiles(dir: string): { files: FileEntry[]; truncated: bo
   };
   walk(root, '');
   return { files, truncated };
+}
+
+/** Open flags for a listed regular file: never follow a link swapped in since, never block on a FIFO swapped in. */
+const READ_FLAGS = fsConstants.O_RDONLY | (fsConstants.O_NOFOLLOW ?? 0) | (fsConstants.O_NONBLOCK ?? 0);
+/** One read buffer per thread, reused for every file (grown as needed, never past LIMITS.maxFileBytes). */
+let readBuf = Buffer.allocUnsafe(256 * 1024);
+
+/**
+ * Read a listed file: its bytes (in the shared buffer: valid until the next read) with its size and mtime from the
+ * open file, or `tooLarge` (nothing read) when it passes the limits. A regular file the walk did not stat is opened
+ * first and measured on the open descriptor (one fstat instead of an lstat before the read).
+ */
+function readListed(f: FileEntry, room: number): { buf?: Buffer; size: number; mtimeMs: number; notFile?: boolean } {
+  if (f.size >= 0 && f.link === undefined && (f.size > LIMITS.maxFileBytes || f.size > room)) return { size: f.size, mtimeMs: f.mtimeMs };
+  const fd = openSync(f.abs, f.link === undefined ? READ_FLAGS : fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return { size: st.size, mtimeMs: st.mtimeMs, notFile: true };
+    const size = st.size;
+    if (size > LIMITS.maxFileBytes || size > room) return { size, mtimeMs: st.mtimeMs };
+    if (readBuf.length < size) readBuf = Buffer.allocUnsafe(Math.min(LIMITS.maxFileBytes, Math.max(size, readBuf.length * 2)));
+    let n = 0;
+    while (n < size) {
+      const got = readSync(fd, readBuf, n, size - n, n);
+      if (got === 0) break;
+      n += got;
+    }
+    return { buf: readBuf.subarray(0, n), size, mtimeMs: st.mtimeMs };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function excerptOf(text: string, index = 0): string {
@@ -176,14 +221,97 @@ const HEREDOC_RE = /\b(?:python[\d.]*|node(?:js)?|perl|ruby|php|bun|deno(?:\s+ru
 
 /** Shell lines ending in a backslash continue on the next line: `curl … \` / `| sh` is one command. */
 function continues(raw: string): boolean {
-  return /(?:^|[^\\])(?:\\\\)*\\\s*$/.test(raw);
+  // Only a line whose last character (past ASCII whitespace) is a backslash, or lies past ASCII, can.
+  const c = raw.charCodeAt(trailOf(raw) - 1);
+  return (c === 0x5c || c >= 128) && CONTINUED_RE.test(raw);
 }
+const CONTINUED_RE = /(?:^|[^\\])(?:\\\\)*\\\s*$/;
 
 /** Whether a line ends in a colon (then whitespace), as `/[:：]\s*$/` says, without a regex step per character. */
 function endsWithColon(raw: string): boolean {
   const t = raw.trimEnd();
   const c = t.charCodeAt(t.length - 1);
   return c === 0x3a || c === 0xff1a;
+}
+
+/** ASCII whitespace, what `\s` matches below 128. */
+function asciiSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13);
+}
+
+/** Index of a line's first character that is not ASCII whitespace (its length when there is none). */
+function leadOf(raw: string): number {
+  let k = 0;
+  while (k < raw.length && asciiSpace(raw.charCodeAt(k))) k++;
+  return k;
+}
+
+/** One past a line's last character that is not ASCII whitespace (0 when there is none). */
+function trailOf(raw: string): number {
+  let k = raw.length;
+  while (k > 0 && asciiSpace(raw.charCodeAt(k - 1))) k--;
+  return k;
+}
+
+/** The regexes that read a line's start (see fenceOpen and the others below). */
+const FENCE_RE = /^\s{0,3}(`{3,}|~{3,})\s*([\w+-]*)/;
+const LIST_RE = /^\s{0,3}(?:[-*+]|\d+[.)])\s/;
+const ITEM_RE = /^\s*(?:[-*+]|\d+[.)])\s/;
+const HEADING_RE = /^\s{0,3}#/;
+const PROMPT_RE = /^\s*(?:\$|>|PS>|#\s*\$)\s+/;
+const SHELL_COMMENT_RE = /^\s*#(?!!)/;
+/** A list marker's first character: `-`, `*`, `+` or a digit. */
+function markerStart(c: number): boolean {
+  return c === 0x2d || c === 0x2a || c === 0x2b || (c >= 0x30 && c <= 0x39);
+}
+
+/*
+ * How a Markdown reader sees a line's start, each the regex beside it; `lead` is leadOf(raw). The regex is only asked
+ * when the character at `lead` lets it match (a character past ASCII may be Unicode whitespace: then it is asked).
+ */
+function fenceOpen(raw: string, lead: number): RegExpExecArray | null {
+  const c = raw.charCodeAt(lead);
+  return (lead <= 3 && (c === 0x60 || c === 0x7e)) || c >= 128 ? FENCE_RE.exec(raw) : null;
+}
+function withoutPrompt(raw: string, lead: number): string {
+  const c = raw.charCodeAt(lead);
+  return c === 0x24 || c === 0x3e || c === 0x50 || c === 0x23 || c >= 128 ? raw.replace(PROMPT_RE, '') : raw;
+}
+function shellComment(raw: string, lead: number): boolean {
+  const c = raw.charCodeAt(lead);
+  return (c === 0x23 || c >= 128) && SHELL_COMMENT_RE.test(raw);
+}
+function blankLine(raw: string, lead: number): boolean {
+  return raw.charCodeAt(lead) >= 128 ? raw.trim() === '' : lead === raw.length;
+}
+function listStart(raw: string, lead: number): boolean {
+  const c = raw.charCodeAt(lead);
+  return lead <= 3 && (markerStart(c) || c >= 128) && LIST_RE.test(raw);
+}
+function itemStart(raw: string, lead: number): boolean {
+  const c = raw.charCodeAt(lead);
+  return (markerStart(c) || c >= 128) && ITEM_RE.test(raw);
+}
+function headingStart(raw: string, lead: number): boolean {
+  const c = raw.charCodeAt(lead);
+  return ((lead <= 3 && c === 0x23) || c >= 128) && HEADING_RE.test(raw);
+}
+function spacedStart(raw: string): boolean {
+  const c = raw.charCodeAt(0);
+  return asciiSpace(c) || (c >= 128 && /^\s/.test(raw));
+}
+
+/** The readings above of one line, for tests that hold them to their regexes. */
+export function lineStartReadings(raw: string): unknown[] {
+  const lead = leadOf(raw);
+  return [fenceOpen(raw, lead)?.slice(1) ?? null, withoutPrompt(raw, lead), shellComment(raw, lead), blankLine(raw, lead), listStart(raw, lead),
+    itemStart(raw, lead), headingStart(raw, lead), spacedStart(raw), continues(raw)];
+}
+
+/** The same readings, each by its regex alone (what lineStartReadings must equal). */
+export function lineStartByRegex(raw: string): unknown[] {
+  return [FENCE_RE.exec(raw)?.slice(1) ?? null, raw.replace(PROMPT_RE, ''), SHELL_COMMENT_RE.test(raw), raw.trim() === '', LIST_RE.test(raw),
+    ITEM_RE.test(raw), HEADING_RE.test(raw), /^\s/.test(raw), CONTINUED_RE.test(raw)];
 }
 
 /**
@@ -200,54 +328,57 @@ function markdownSegments(lines: string[], quiet?: Uint8Array): Segment[] {
   let heredoc: string | undefined;
   let comment: { text: string; line: number } | undefined;
   let checkList = false;
-  lines.forEach((raw, i) => {
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i]!;
     const line = i + 1;
-    const q = quiet?.[i] === 1;
-    const fm = /^\s{0,3}(`{3,}|~{3,})\s*([\w+-]*)/.exec(raw);
+    const q = quiet !== undefined && quiet[i] === 1;
+    const lead = leadOf(raw);
+    const fm = fenceOpen(raw, lead);
     if (fm && !comment) {
-      if (!fence) { fence = { marker: fm[1]!, ctx: SHELL_FENCE.has(fm[2]!.toLowerCase()) ? 'shell' : 'example' }; carry = undefined; heredoc = undefined; return; }
-      if (fm[1]!.startsWith(fence.marker) && raw.trim().replace(/[`~]/g, '') === '') { fence = undefined; carry = undefined; heredoc = undefined; prevBlank = false; return; }
+      if (!fence) { fence = { marker: fm[1]!, ctx: SHELL_FENCE.has(fm[2]!.toLowerCase()) ? 'shell' : 'example' }; carry = undefined; heredoc = undefined; continue; }
+      if (fm[1]!.startsWith(fence.marker) && raw.trim().replace(/[`~]/g, '') === '') { fence = undefined; carry = undefined; heredoc = undefined; prevBlank = false; continue; }
     }
     if (fence) {
-      const t = raw.replace(/^\s*(?:\$|>|PS>|#\s*\$)\s+/, '');
+      const t = withoutPrompt(raw, lead);
       if (heredoc !== undefined) {
         // The body of `python3 - <<'EOF'` is a program: judged as a script.
         if (raw.trim() === heredoc) heredoc = undefined;
         else if (!q) out.push({ text: raw, ctx: fence.ctx === 'shell' ? 'script' : 'example', line, around: raw });
-        return;
+        continue;
       }
       if (fence.ctx === 'shell' && t.includes('<<')) heredoc = HEREDOC_RE.exec(t)?.[2];
-      const comment = /^\s*#(?!!)/.test(raw) && fence.ctx === 'shell';
+      const comment = fence.ctx === 'shell' && shellComment(raw, lead);
       if (fence.ctx === 'shell' && !comment && (carry || continues(t))) {
         // Join continued lines so a command split over several lines is matched whole.
         carry = carry ? { text: carry.text.replace(/\\\s*$/, ' ') + t, line: carry.line } : { text: t, line };
-        if (continues(t)) return;
+        if (continues(t)) continue;
         out.push({ text: carry.text, ctx: 'shell', line: carry.line, around: carry.text, joined: true });
         carry = undefined;
-        return;
+        continue;
       }
       if (!q) out.push({ text: t, ctx: comment ? 'comment' : fence.ctx, line, around: raw });
-      return;
+      continue;
     }
     // An indented code block (4 spaces or a tab after a blank line, not inside a list) shows code like a fence does.
-    const blank = raw.trim() === '';
-    const indented = /^(?: {4}|\t)/.test(raw) && !blank;
-    if (!indented && !blank) inList = /^\s{0,3}(?:[-*+]|\d+[.)])\s/.test(raw) || (inList && !prevBlank);
+    const blank = blankLine(raw, lead);
+    const indented = (raw.startsWith('    ') || raw.charCodeAt(0) === 9) && !blank;
+    if (!indented && !blank) inList = listStart(raw, lead) || (inList && !prevBlank);
     if (indented && !inList && (prevBlank || inIndented)) {
       inIndented = true;
       prevBlank = false;
       if (!q) out.push({ text: raw.trim().replace(/^(?:\$|>|PS>)\s+/, ''), ctx: 'example', line, around: raw });
-      return;
+      continue;
     }
     if (!blank) inIndented = false;
     prevBlank = blank;
-    const item = /^\s*(?:[-*+]|\d+[.)])\s/.test(raw);
-    const heading = /^\s{0,3}#/.test(raw);
-    if (heading || (!blank && !item && !/^\s/.test(raw))) {
+    const item = itemStart(raw, lead);
+    const heading = headingStart(raw, lead);
+    const startsSpaced = spacedStart(raw);
+    if (heading || (!blank && !item && !startsSpaced)) {
       // A heading or a lead-in line opens (or closes) a list of things to look for.
       checkList = (heading || endsWithColon(raw)) && CHECK_RE.test(raw) && !RUN_RE.test(raw.replace(/:\s*$/, ''));
     }
-    const listed = checkList && (item || /^\s/.test(raw));
+    const listed = checkList && (item || startsSpaced);
     if (!q) out.push({ text: raw, ctx: 'prose', line, around: raw, ...(listed ? { listedAsCheck: true } : {}) });
     // HTML comments (one line or many): what they hold is judged as text placed out of the reader's sight.
     let rest = raw;
@@ -270,7 +401,7 @@ function markdownSegments(lines: string[], quiet?: Uint8Array): Segment[] {
       const before = raw.slice(Math.max(0, (m.index ?? 0) - 1), m.index ?? 0);
       out.push({ text: m[2]!, ctx: 'inline', line, around: raw, quoted: /["“'‘]/.test(before), ...(listed ? { listedAsCheck: true } : {}) });
     }
-  });
+  }
   if (comment?.text.trim()) out.push({ text: comment.text, ctx: 'prose', line: comment.line, around: comment.text, placement: 'html-comment' });
   return out;
 }
@@ -279,12 +410,13 @@ function scriptSegments(lines: string[], shell: boolean, quiet?: Uint8Array): Se
   const out: Segment[] = [];
   let carry: { text: string; line: number } | undefined;
   let heredoc: string | undefined;
-  lines.forEach((raw, i) => {
-    const q = quiet?.[i] === 1;
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i]!;
+    const q = quiet !== undefined && quiet[i] === 1;
     if (heredoc !== undefined) {
       if (raw.trim() === heredoc) heredoc = undefined;
       else if (!q) out.push({ text: raw, ctx: 'script', line: i + 1, around: raw });
-      return;
+      continue;
     }
     if (shell && raw.includes('<<')) heredoc = HEREDOC_RE.exec(raw)?.[2];
     const trimmed = raw.trimStart();
@@ -293,13 +425,13 @@ function scriptSegments(lines: string[], shell: boolean, quiet?: Uint8Array): Se
     if (shell && !comment && (carry || continues(raw))) {
       // Join continued lines so a command split over several lines is matched whole.
       carry = carry ? { text: carry.text.replace(/\\\s*$/, ' ') + raw, line: carry.line } : { text: raw, line: i + 1 };
-      if (continues(raw) && i < lines.length - 1) return;
+      if (continues(raw) && i < lines.length - 1) continue;
       out.push({ text: carry.text, ctx: 'shell', line: carry.line, around: carry.text, joined: true });
       carry = undefined;
-      return;
+      continue;
     }
     if (!q) out.push({ text: raw, ctx: comment ? 'comment' : shell ? 'shell' : 'script', line: i + 1, around: raw });
-  });
+  }
   return out;
 }
 
@@ -497,11 +629,27 @@ export function quietLinesOf(buf: Uint8Array | readonly string[]): Uint8Array {
   return buf instanceof Uint8Array ? LINES.quietBytes(buf) : LINES.quiet(buf);
 }
 
+/** A text's lines, as `split(/\r?\n/)` gives them. */
+function splitLines(text: string): string[] {
+  return text.includes('\r') ? text.split(/\r?\n/) : text.split('\n');
+}
+
+/** How many lines `splitLines` gives. */
+function lineCount(text: string): number {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
 /** Audit one file's text. `kind` picks how lines are read (Markdown or a script). */
 export function auditText(file: string, text: string, kind: 'markdown' | 'shell' | 'script', opts: TextAuditOptions = {}): TextAudit {
-  const lines = text.split(/\r?\n/);
-  const quiet = opts.everyLine ? undefined : opts.quiet?.length === lines.length ? opts.quiet : LINES.quiet(lines);
-  const segments = kind === 'markdown' ? markdownSegments(lines, quiet) : scriptSegments(lines, kind === 'shell', quiet);
+  // A file whose every line is quiet, with no HTML comment and no line continued by a backslash, gives no segment
+  // that could be read (see the skip below): its lines are not even split.
+  const silent = !opts.everyLine && opts.quiet !== undefined && opts.quiet.indexOf(0) === -1 && !text.includes('<!--') &&
+    !text.includes('\\') && lineCount(text) === opts.quiet.length;
+  let lines = silent ? undefined : splitLines(text);
+  const quiet = opts.everyLine || !lines ? undefined : opts.quiet?.length === lines.length ? opts.quiet : LINES.quiet(lines);
+  const segments = !lines ? [] : kind === 'markdown' ? markdownSegments(lines, quiet) : scriptSegments(lines, kind === 'shell', quiet);
   if (opts.description?.text.trim()) {
     const d = opts.description.text.replace(/\s+/g, ' ');
     segments.push({ text: d, ctx: 'prose', line: opts.description.line, around: d, placement: 'description' });
@@ -599,14 +747,14 @@ export function auditText(file: string, text: string, kind: 'markdown' | 'shell'
       const first = invisible[0]!;
       const total = invisible.reduce((n, h) => n + h.hidden.zeroWidth + h.hidden.bidi + h.hidden.tags, 0);
       findings.push({ file, line: first.line, rule: invisible.some((h) => h.hidden.bidi) ? 'hidden.bidi' : invisible.some((h) => h.hidden.tags) ? 'hidden.tags' : 'hidden.zero-width',
-        family: 'hidden-text', level: 'P1', excerpt: excerptOf(normalizeLine(lines[first.line - 1] ?? '').text),
+        family: 'hidden-text', level: 'P1', excerpt: excerptOf(normalizeLine((lines ??= splitLines(text))[first.line - 1] ?? '').text),
         message: `${total} invisible character(s) (${kinds}) on ${invisible.length} line(s): text the user cannot see; removed before matching` });
     }
     const lookalike = hidden.filter((h) => (h.hidden.homoglyphs ?? 0) > 0);
     if (lookalike.length) {
       const first = lookalike[0]!;
       findings.push({ file, line: first.line, rule: 'hidden.homoglyphs', family: 'hidden-text', level: 'P1',
-        excerpt: excerptOf(lines[first.line - 1] ?? ''),
+        excerpt: excerptOf((lines ??= splitLines(text))[first.line - 1] ?? ''),
         message: `${lookalike.reduce((n, h) => n + (h.hidden.homoglyphs ?? 0), 0)} Cyrillic/Greek look-alike letter(s) inside Latin words on ${lookalike.length} line(s): they read as English but are not; matched as the Latin letters` });
     }
   }
@@ -651,7 +799,16 @@ function frontmatterOf(text: string, file: string, parsed?: ParsedManifest): Fro
 
 /** Audit a skill folder. Never throws for bad content: unreadable parts become findings. */
 export function auditSkill(dir: string, opts: AuditOptions = {}): AuditReport {
-  const { files, truncated } = listSkillFiles(dir);
+  return auditFolder(dir, opts).report;
+}
+
+/**
+ * Audit a skill folder, and give the (path, size, mtime, link) fingerprint of the files it read, as
+ * folderFingerprint (trust.ts) would give it from a listing: the audit cache keys a stored report by it.
+ */
+export function auditFolder(dir: string, opts: AuditOptions = {}): { report: AuditReport; fingerprint: string } {
+  const { files, truncated } = walkSkillFiles(dir, false);
+  const fp = createHash('sha256');
   const findings: Finding[] = [];
   const hash = createHash('sha256');
   let bytes = 0;
@@ -661,9 +818,11 @@ export function auditSkill(dir: string, opts: AuditOptions = {}): AuditReport {
   const skillFile = files.find((f) => f.rel === 'SKILL.md') ?? files.find((f) => f.rel === 'skill.md');
   if (truncated) findings.push({ file: '.', line: 0, rule: 'structure.too-many-files', family: 'structure', level: 'P1', excerpt: '', message: `more than ${LIMITS.maxFiles} files: the rest was not audited` });
   if (!skillFile) findings.push({ file: 'SKILL.md', line: 0, rule: 'structure.no-skill-md', family: 'structure', level: 'P0', excerpt: '', message: 'no SKILL.md: this is not a skill folder' });
+  const fingerprint = (f: FileEntry, size: number, mtimeMs: number): void => void fp.update(`${f.rel}\0${size}\0${mtimeMs}\0${f.link ?? ''}\n`);
   for (const f of files) {
     hash.update(`${f.rel}\0`);
     if (f.link !== undefined) {
+      fingerprint(f, f.size, f.mtimeMs);
       hash.update(`link:${f.link}\0`);
       if (f.escapes) {
         findings.push({ file: f.rel, line: 0, rule: 'structure.symlink-escape', family: 'structure', level: 'P0', excerpt: `-> ${f.link}`,
@@ -673,16 +832,27 @@ export function auditSkill(dir: string, opts: AuditOptions = {}): AuditReport {
       // Reading a FIFO or device would block forever; a linked folder is audited where it lives.
       if (f.special) continue;
     }
-    if (f.size > LIMITS.maxFileBytes || bytes + f.size > LIMITS.maxTotalBytes) {
-      hash.update(`size:${f.size}\0`);
-      findings.push({ file: f.rel, line: 0, rule: 'structure.too-large', family: 'structure', level: 'P1', excerpt: '', message: `${f.size} bytes: too large to audit` });
-      continue;
-    }
-    let buf: Buffer;
-    try { buf = readFileSync(f.abs); } catch (e) {
+    let read: ReturnType<typeof readListed>;
+    try { read = readListed(f, LIMITS.maxTotalBytes - bytes); } catch (e) {
+      if (f.link === undefined) {
+        let st;
+        try { st = lstatSync(f.abs); } catch { /* gone */ }
+        fingerprint(f, st?.size ?? -1, st?.mtimeMs ?? 0);
+      }
       findings.push({ file: f.rel, line: 0, rule: 'structure.unreadable', family: 'structure', level: 'P1', excerpt: '', message: `cannot read: ${(e as Error).message}` });
       continue;
     }
+    if (f.link === undefined) fingerprint(f, read.size, read.mtimeMs);
+    if (read.notFile) {
+      findings.push({ file: f.rel, line: 0, rule: 'structure.unreadable', family: 'structure', level: 'P1', excerpt: '', message: 'cannot read: no longer a regular file' });
+      continue;
+    }
+    if (!read.buf) {
+      hash.update(`size:${read.size}\0`);
+      findings.push({ file: f.rel, line: 0, rule: 'structure.too-large', family: 'structure', level: 'P1', excerpt: '', message: `${read.size} bytes: too large to audit` });
+      continue;
+    }
+    const buf = read.buf;
     bytes += buf.length;
     hash.update(buf);
     hash.update('\0');
@@ -749,10 +919,11 @@ export function auditSkill(dir: string, opts: AuditOptions = {}): AuditReport {
   }
   findings.sort((a, b) => LEVEL_RANK[b.level] - LEVEL_RANK[a.level] || a.file.localeCompare(b.file) || a.line - b.line);
   const level = findings.reduce<Level>((l, f) => maxLevel(l, f.level), 'P2');
-  return {
+  const report: AuditReport = {
     skill, dir, level, findings, contentHash: hash.digest('hex'), files: files.length, bytes,
     ...(permissions ? { permissions } : {}), manifestDiagnostics, ...(diff ? { diff } : {}), verdicts: verdictsOf(findings), auditor: AUDITOR_VERSION,
   };
+  return { report, fingerprint: fp.digest('hex') };
 }
 
 /** One line per finding: `P0 scripts/x.sh:3 exec.pipe-to-shell: downloads code and runs it (curl … | sh)`. */

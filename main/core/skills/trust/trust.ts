@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { Store } from '../../store/index.js';
 import { parsedManifestOf, type CatalogEntry, type ParsedManifest, type TrustHold } from '../format/types.js';
-import { auditSkill, listSkillFiles, MANIFEST_FAMILIES, verdictsOf, type AuditReport, type Finding } from './audit.js';
+import { auditFolder, auditSkill, listSkillFiles, MANIFEST_FAMILIES, verdictsOf, type AuditReport, type Finding } from './audit.js';
 import { AUDITOR_VERSION } from './audit-rules.js';
 import { AuditPool, type AuditPoolStats } from './audit-pool.js';
 import { defaultPermissions, type Permissions } from '../../policy/permissions.js';
@@ -19,11 +19,15 @@ export function folderFingerprint(dir: string): string {
   return fp.digest('hex');
 }
 
-/** The stored report of a folder when its files are unchanged since it was audited, else the fingerprint to store with a new one. */
-export function storedAudit(dir: string, store: Store): { report: AuditReport } | { fingerprint: string } {
-  const fingerprint = folderFingerprint(dir);
+/**
+ * The stored report of a folder when its files are unchanged since it was audited, else a miss. A folder the store
+ * has never seen is a miss without being listed: the audit gives its fingerprint (auditFolder) from its own reading.
+ */
+export function storedAudit(dir: string, store: Store): { report: AuditReport } | { fingerprint?: string } {
   const known = store.policy.fingerprint(dir);
-  if (known && known.fingerprint === fingerprint) {
+  if (!known) return {};
+  const fingerprint = folderFingerprint(dir);
+  if (known.fingerprint === fingerprint) {
     const cached = store.policy.cachedAudit(known.contentHash, AUDITOR_VERSION);
     if (cached) return { report: { ...(JSON.parse(cached) as AuditReport), dir } };
   }
@@ -52,8 +56,8 @@ export function auditCached(dir: string, store?: Store, parsed?: ParsedManifest)
   if (!store) return auditSkill(dir, opts);
   const known = storedAudit(dir, store);
   if ('report' in known) return known.report;
-  const report = auditSkill(dir, opts);
-  storeAudit(dir, known.fingerprint, report, store);
+  const { report, fingerprint } = auditFolder(dir, opts);
+  storeAudit(dir, fingerprint, report, store);
   return report;
 }
 
@@ -210,26 +214,26 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
 
   review.prepare = (entries) => {
     if (!bg) return;
-    const misses: { dir: string; fingerprint: string; parsed: ParsedManifest }[] = [];
+    const misses: { dir: string; parsed: ParsedManifest }[] = [];
     const seen = new Set<string>();
     for (const e of entries) {
       if (e.tier === 'builtin' || inFlight.has(e.realDir) || seen.has(e.realDir)) continue;
       seen.add(e.realDir);
       let known: ReturnType<typeof storedAudit> | undefined;
       try {
-        known = store ? storedAudit(e.realDir, store) : fresh.has(e.realDir) ? undefined : { fingerprint: '' };
+        known = store ? storedAudit(e.realDir, store) : fresh.has(e.realDir) ? undefined : {};
       } catch {
         continue; // an unreadable folder is judged (refused) by the in-thread review
       }
       if (!known) continue;
       if ('report' in known) fresh.set(e.realDir, known.report);
-      else misses.push({ dir: e.realDir, fingerprint: known.fingerprint, parsed: parsedManifestOf(e.manifest) });
+      else misses.push({ dir: e.realDir, parsed: parsedManifestOf(e.manifest) });
     }
     if (misses.length < minBatch) {
       for (const m of misses) {
         try {
-          const r = auditSkill(m.dir, { parsed: m.parsed });
-          if (store) storeAudit(m.dir, m.fingerprint, r, store);
+          const { report: r, fingerprint } = auditFolder(m.dir, { parsed: m.parsed });
+          if (store) storeAudit(m.dir, fingerprint, r, store);
           fresh.set(m.dir, r);
         } catch {
           // left to the in-thread review, which reports it
@@ -241,10 +245,10 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
     for (const m of misses) {
       inFlight.add(m.dir);
       fresh.delete(m.dir);
-      pool.audit(m.dir, m.parsed).then((r) => {
+      pool.audit(m.dir, m.parsed).then(({ report: r, fingerprint }) => {
         if (closed) return;
         fresh.set(m.dir, r);
-        toStore.push({ dir: m.dir, fingerprint: m.fingerprint, report: r });
+        toStore.push({ dir: m.dir, fingerprint, report: r });
       }, () => {
         // A failed worker: the next review pass audits it in-thread (reviewDiscovered), which reports any error.
       }).finally(() => {

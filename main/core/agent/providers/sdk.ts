@@ -1,0 +1,25 @@
+// The providers' official SDKs, imported on a provider's first request: loading them takes a few hundred ms that
+// `knack` commands without a model (and the app until the first message) never need. One instance per process:
+// errors.ts tells their error classes apart by identity.
+import type * as AnthropicModule from '@anthropic-ai/sdk';
+import type * as OpenAIModule from 'openai';
+
+type AnthropicSdk = typeof AnthropicModule;
+type OpenAISdk = typeof OpenAIModule;
+
+let anthropic: Promise<AnthropicSdk> | undefined;
+let openai: Promise<OpenAISdk> | undefined;
+const loaded: (AnthropicSdk | OpenAISdk)[] = [];
+
+export function loadAnthropicSdk(): Promise<AnthropicSdk> {
+  return (anthropic ??= import('@anthropic-ai/sdk').then((m) => (loaded.push(m), m)));
+}
+
+export function loadOpenAISdk(): Promise<OpenAISdk> {
+  return (openai ??= import('openai').then((m) => (loaded.push(m), m)));
+}
+
+/** The SDKs loaded so far: an error can only come from one of them. */
+export function loadedSdks(): readonly (AnthropicSdk | OpenAISdk)[] {
+  return loaded;
+}
