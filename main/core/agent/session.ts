@@ -699,11 +699,11 @@ export class ChatSession {
       for (const sk of this.state.loaded.values()) if (!have.has(key(sk.name))) ws.loader.load(sk.name, sk.reason === 'model' ? 'model' : 'user');
       this.workspaceSession = ws;
       this.bootLoader = undefined;
-      // The prompt's tool list, its token count and the provider's shape of it are made now, as the chat opens,
-      // not on its first turn (kept while the tools do not change).
+      // The prompt's tool list, its token count, the provider's SDK and its shape of the list are made ready now,
+      // as the chat opens, not on its first turn (the list is kept while the tools do not change).
       const { visible } = this.promptTools(ws);
       this.promptCache.toolTokens(visible);
-      this.opts.provider?.prepareTools?.(visible);
+      this.opts.provider?.prepare?.(visible);
       return ws;
     })();
     // A failed open is not kept: the next use opens again (and reports the error if it fails again).

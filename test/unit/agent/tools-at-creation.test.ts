@@ -49,12 +49,18 @@ async function unhandledDuring(fn: () => Promise<void>): Promise<unknown[]> {
 test('a new chat opens its tool session when it is created, before the first message, and the turn uses that one', async () => {
   const env = await agentEnv();
   const { host, opens } = countingHost(env);
-  const agent = Agent.create(host, { providerInstance: env.agent.provider! });
+  // The provider is told to get ready (its SDK, its shape of the tool list) as the chat's tools open.
+  const real = env.agent.provider!;
+  const prepared: string[][] = [];
+  const provider = { ...real, prepare: (tools: { name: string }[]) => void prepared.push(tools.map((t) => t.name)) };
+  const agent = Agent.create(host, { providerInstance: provider });
   const chat = agent.newSession();
   await new Promise((r) => setImmediate(r)); // no message sent: the open started with the chat
   assert.equal(opens(), 1);
   await chat.ready();
   assert.equal(env.server.requests.length, 0);
+  assert.equal(prepared.length, 1);
+  assert.ok(prepared[0]!.includes('Skill'), prepared[0]!.join(','));
   env.server.script({ text: 'hi' });
   const r = await chat.send('hello');
   assert.equal(r.reason, 'end_turn', JSON.stringify(r));
@@ -62,6 +68,7 @@ test('a new chat opens its tool session when it is created, before the first mes
   // Its tools are the ones the model was offered.
   const sent = (env.server.requests[0]!.body.tools as { name: string }[]).map((t) => t.name);
   assert.ok(sent.includes('Skill') && sent.includes('ToolSearch'), sent.join(','));
+  assert.deepEqual(sent, prepared[0]);
 });
 
 test('a reopened chat opens its tool session at once too, with its skills loaded into it', async () => {

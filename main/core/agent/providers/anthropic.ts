@@ -105,8 +105,9 @@ export function anthropicProvider(o: AnthropicOptions): ModelProvider {
     model: o.model,
     baseURL: o.baseURL,
     contextWindow: o.contextWindow,
-    prepareTools(tools) {
+    prepare(tools) {
       anthropicTools(tools);
+      makeClient().catch(() => undefined);
     },
     async *stream(req: ModelRequest): AsyncIterable<StreamEvent> {
       const blocks = new Map<number, { id: string; name: string; json: string }>();
