@@ -28,7 +28,7 @@ import type { Store } from '../../store/index.js';
 import { CACHE_VERSION, decodeSnapshot, fileRow, RootCache, type FileRow, type RootSnapshot } from './catalog-cache.js';
 import { discoverAll, tierRoots, type FoundSkill, type TierRoot } from './discover.js';
 import { folderMismatch, parseSkillFile, type ParsedSkill } from '../format/manifest.js';
-import { parseFilesParallel } from './parse-pool.js';
+import { parseFilesParallel, parseThreadsFor } from './parse-pool.js';
 import { TIER_RANK, type CatalogEntry, type Tier, type TrustHold } from '../format/types.js';
 import type { Diagnostic } from '../../base/diagnostics.js';
 import { nameKey } from '../../base/names.js';
@@ -65,7 +65,7 @@ export interface CatalogOptions {
   store?: Store;
   settings?: Settings;
   review?: ReviewHook;
-  /** Parse threads for cold builds: 0/1 = in this thread; default: all cores when there are many files to parse. */
+  /** Parse threads for cold builds: 0/1 = in this thread; default: parseThreadsFor (idle cores for very many files). */
   threads?: number;
   /**
    * A cached folder listing is reused only when the folder changed at least this long before it was read
@@ -334,7 +334,7 @@ export class Catalog extends EventEmitter {
         if (!slot.has(real)) slot.set(real, files.push(real) - 1);
       }
       // Audit workers starting now need the cores more than a parse worker would help (unless threads were asked for).
-      const parsed = await parseFilesParallel(files, this.options.threads ?? (auditWorkers ? 1 : undefined));
+      const parsed = await parseFilesParallel(files, parseThreadsFor(files.length, this.options.threads, auditWorkers));
       threads = parsed.threads;
       parsedCount = files.length;
       for (const i of toParse) {

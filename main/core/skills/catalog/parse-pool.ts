@@ -6,8 +6,12 @@ import { workerSpec } from '../../base/worker-spec.js';
 import { drain, parseOne } from './parse-drain.js';
 import type { ParsedSkill } from '../format/manifest.js';
 
-/** Below this many files a worker's start-up costs more than it saves. */
-export const PARALLEL_MIN_FILES = 400;
+/**
+ * Below this many files a parse worker's start-up costs more than it saves. With the fast frontmatter reader one
+ * thread parses a plain SKILL.md head in about 50 µs: 800 files take ~40 ms, less than a worker needs to start, and
+ * at 10,000 files a forced second thread was 0.6–1× the speed of one on the shared 2-core machine (catalog bench).
+ */
+export const PARALLEL_MIN_FILES = 5000;
 
 export interface ParsedBatch {
   results: ParsedSkill[];
@@ -22,13 +26,24 @@ export function idleCores(): number {
 }
 
 /**
- * Parse `files` (real paths) into manifests, in input order. `threads` caps the threads (default: every core).
+ * Threads for parsing `files` new SKILL.md files: `requested` when given (capped at 8); else one thread for fewer than
+ * PARALLEL_MIN_FILES files or while audit workers are starting (`auditWorkers`: the cores are theirs, and a cold
+ * open's verdicts wait on them), else the idle cores.
+ */
+export function parseThreadsFor(files: number, requested?: number, auditWorkers = false): number {
+  if (requested !== undefined) return Math.max(1, Math.min(requested, 8));
+  if (auditWorkers || files < PARALLEL_MIN_FILES) return 1;
+  return Math.max(1, Math.min(idleCores(), 8));
+}
+
+/**
+ * Parse `files` (real paths) into manifests, in input order, on `threads` threads (default: parseThreadsFor).
  * The calling thread parses too; a worker that has not started by the time the queue is empty is told to stop
  * and not waited for. A worker that fails has its claimed files parsed again here, so every file gets a result.
  */
 export async function parseFilesParallel(files: string[], threads?: number): Promise<ParsedBatch> {
-  const n = Math.max(1, Math.min(threads ?? idleCores(), 8));
-  if (n <= 1 || files.length < PARALLEL_MIN_FILES) return { results: files.map(parseOne), threads: 1 };
+  const n = parseThreadsFor(files.length, threads);
+  if (n <= 1 || files.length < 2) return { results: files.map(parseOne), threads: 1 };
   const ws = await workerSpec(import.meta.url, 'parse-worker');
   // shared[0] = next file index; shared[slot] = worker state: 0 not started, 1 running, 2 closed before it started.
   const sab = new SharedArrayBuffer(4 * (1 + n));

@@ -138,8 +138,8 @@ export interface TrustReview {
   (entry: CatalogEntry): ReviewVerdict;
   /** Called by the catalog before a review pass with every entry: finds what must be audited, starts it. */
   prepare(entries: CatalogEntry[]): void;
-  /** Called by the catalog before it parses `files` unseen SKILL.md files: starts the audit workers early. */
-  expect(files: number): void;
+  /** Called by the catalog before it parses `files` unseen SKILL.md files: starts the audit workers early (true when it did). */
+  expect(files: number): boolean;
   /** The catalog's listener for arriving verdicts, given the real folders they are about (it reviews those again). */
   onVerdicts(listener: (dirs: ReadonlySet<string>) => void): void;
   /** Audits waiting or running on the workers. */
@@ -259,9 +259,10 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
   };
   review.expect = (files) => {
     // Files never parsed are folders never audited (or changed): start the workers while the catalog parses.
-    if (!bg || closed || files < minBatch) return;
+    if (!bg || closed || files < minBatch) return false;
     pool ??= new AuditPool();
     pool.warm();
+    return true;
   };
   review.onVerdicts = (listener) => void listeners.push(listener);
   review.reportOf = (entry) => (entry.tier === 'builtin' ? undefined : shown.get(entry.realDir));
