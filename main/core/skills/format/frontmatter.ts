@@ -2,7 +2,9 @@
 // (size cap, alias cap, no custom tags, duplicate keys reported with their line, BOM and CRLF tolerated).
 import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
-import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, visit, type Document } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
+import type { Document } from 'yaml';
 import type { Diagnostic } from '../../base/diagnostics.js';
 import { lineAlong, nodeAt, parseFrontmatterFast, toJS, type FastParse } from './frontmatter-fast.js';
 
@@ -254,8 +256,15 @@ export function parseFrontmatterYaml(text: string, file: string, firstLine = 2, 
   return parseFrontmatterYamlOnly(text, file, firstLine, detectFlow);
 }
 
+let yamlModule: typeof Yaml | undefined;
+/** `yaml`, loaded when the first frontmatter needs it: the fast reader answers nearly all, and loading it costs ~0.1 s. */
+export function yamlLib(): typeof Yaml {
+  return (yamlModule ??= createRequire(import.meta.url)('yaml') as typeof Yaml);
+}
+
 /** The `yaml` package's reading of frontmatter (every construct; the diagnostics' source). Use parseFrontmatterYaml. */
 export function parseFrontmatterYamlOnly(text: string, file: string, firstLine = 2, detectFlow = false): ParsedYaml {
+  const { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, visit } = yamlLib();
   const lineCounter = new LineCounter();
   const keyLines = new Map<string, number>();
   const flowKeys = new Set<string>();

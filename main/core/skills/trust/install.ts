@@ -3,7 +3,8 @@
 import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { unzipSync } from 'fflate';
+import { createRequire } from 'node:module';
+import type * as Fflate from 'fflate';
 import type { Store } from '../../store/index.js';
 import type { ApprovalRow } from '../../store/policy-repo.js';
 import type { PermissionDiff } from '../../policy/diff.js';
@@ -46,6 +47,8 @@ function extractZip(file: string, into: string): string | undefined {
   let problem: string | undefined;
   let files;
   try {
+    // fflate builds its tables when loaded (~0.1 s): only a .zip install needs it.
+    const { unzipSync } = createRequire(import.meta.url)('fflate') as typeof Fflate;
     files = unzipSync(new Uint8Array(readFileSync(file)), {
       filter: (f) => {
         count++;

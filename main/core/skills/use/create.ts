@@ -2,7 +2,7 @@
 // the resulting SKILL.md first, never overwriting an existing skill, and writing atomically (temp folder + rename).
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { stringify } from 'yaml';
+import { yamlLib } from '../format/frontmatter.js';
 import { DESCRIPTION_MAX, nameProblems, parseSkillText } from '../format/manifest.js';
 import type { Diagnostic } from '../../base/diagnostics.js';
 
@@ -39,7 +39,7 @@ export function renderSkillMd(input: CreateSkillInput): string {
   if (input.readWhen?.length) fm.read_when = input.readWhen;
   if (input.dependsOn?.length) fm.depends_on = input.dependsOn;
   fm.agent_created = true;
-  return `---\n${stringify(fm, { lineWidth: 0 })}---\n\n${input.body.trim()}\n`;
+  return `---\n${yamlLib().stringify(fm, { lineWidth: 0 })}---\n\n${input.body.trim()}\n`;
 }
 
 /** Create `<userSkillsDir>/<name>/SKILL.md` (+ files). Refuses invalid names and existing folders. */
