@@ -56,7 +56,7 @@ const blockScalar: Block = (ind) => fc.tuple(
 /** A sequence item: an inline scalar, or a block scalar / multi-line plain value under its dash (at column `at`). */
 const seqItem = (at: number): fc.Arbitrary<string[]> => fc.oneof(
   { weight: 6, arbitrary: inlineScalar.map((x) => [`${' '.repeat(at)}- ${x}`]) },
-  { weight: 1, arbitrary: fc.constantFrom([`${' '.repeat(at)}-`], [`${' '.repeat(at)}- a: b`], [`${' '.repeat(at)}- - x`]) },
+  { weight: 1, arbitrary: fc.constantFrom('-', '- a: b', '- - x').map((x) => [' '.repeat(at) + x]) },
   { weight: 2, arbitrary: fc.oneof(blockScalar(at), multiPlain(at)).map((v) => [`${' '.repeat(at)}- ${v.head}`, ...v.lines]) },
 );
 const blockSeq: Block = (ind) => fc.constantFrom(0, 2, 2, 1, 4)
