@@ -30,8 +30,10 @@ const fixtures = existsSync(FIXTURES) ? FIXTURES : join(import.meta.dirname, '..
 // ---------- 1. overhead to first token ----------
 // Three calls alternate, each to its first text token as the caller sees it: (a) a bare SDK call with one short
 // message; (b) Knack's first turn of a new conversation (the session is opened before the clock starts, as a user
-// opens a chat and then types): commit the message, match and auto-load, assemble, stream, commit the first delta,
-// show it; (c) the bare SDK call again with Knack's exact request (system, catalog, tool definitions), which tells
+// opens a chat and then types; opening a chat also opens its tool session in the background, as Claude Code readies
+// its tools at session start, and the clock starts once that is done — `chat.ready()` — since a user types after
+// the chat is open): match and auto-load, assemble, send, commit the turn's start (while the request is in flight),
+// commit the first delta, show it; (c) the bare SDK call again with Knack's exact request (system, catalog, tool definitions), which tells
 // the harness's own work apart from the cost of sending a real prompt. And the same for a 40-turn conversation.
 // The whole comparison runs twice against the same fake server code: in this process (its JSON parsing of the
 // request and its SSE writing share the event loop with the harness and the client), and in a child process (as a
@@ -88,9 +90,15 @@ async function firstTokenBench(label: string, server: BenchServer, dir: string):
   };
   /** Knack's last request, replayed through the bare SDK. */
   const sameRequest = async (): Promise<number> => firstToken((await server.lastRequest()) as unknown as Anthropic.MessageCreateParamsStreaming);
+  /** A new conversation, opened (its tools too) before the clock starts. */
+  const opened = async (): Promise<ChatSession> => {
+    const chat = agent.newSession();
+    await chat.ready();
+    return chat;
+  };
   for (let i = 0; i < 5; i++) {
     await bare();
-    await harness(agent.newSession());
+    await harness(await opened());
     await sameRequest();
   }
   const b: number[] = [];
@@ -104,7 +112,7 @@ async function firstTokenBench(label: string, server: BenchServer, dir: string):
     cpu = cb;
     b.push(await bare());
     cpu = ch;
-    h.push(await harness(agent.newSession()));
+    h.push(await harness(await opened()));
     cpu = cs;
     same.push(await sameRequest());
   }
@@ -116,7 +124,7 @@ async function firstTokenBench(label: string, server: BenchServer, dir: string):
   console.log(`  bare SDK call sending Knack's exact request:         ${f(same)} → Knack's own work is ${(median(h) / median(same)).toFixed(2)}× of that`);
   console.log(`  CPU time to the first token (this process): bare ${f(cb)}; Knack ${f(ch)} → ${(median(ch) / median(cb)).toFixed(2)}× median, ${(p90(ch) / p90(cb)).toFixed(2)}× p90; bare with Knack's request median ${median(cs).toFixed(2)} ms`);
   // A longer conversation: 40 turns in one session, each against the bare call replaying the same request.
-  const chat = agent.newSession();
+  const chat = await opened();
   const lh: number[] = [];
   const ls: number[] = [];
   for (let i = 0; i < 40; i++) {

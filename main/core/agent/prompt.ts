@@ -40,7 +40,13 @@ export interface PromptInput {
 
 export interface AssembledPrompt {
   request: Omit<ModelRequest, 'signal' | 'maxTokens'>;
-  sections: ContextSections;
+  /** Token counts per section (counted on first read: the request does not need them). */
+  readonly sections: ContextSections;
+  /**
+   * An upper bound of `sections.total` that counts nothing new: a message not counted yet is taken at its UTF-8 size
+   * (a token is at least one byte). Enough to see that the prompt is far from the window without counting.
+   */
+  totalAtMost: number;
   catalog: PromptCatalog;
 }
 
@@ -52,7 +58,7 @@ export interface AssembledPrompt {
 export class PromptCache {
   private generation = 0;
   private stable: { key: string; generation: number; value: StablePrefix } | undefined;
-  private tools: { key: string; tokens: number } | undefined;
+  private tools: { of: PromptTool[]; key: string; tokens: number } | undefined;
 
   /** The catalog changed: rebuild the prefix on the next turn. */
   invalidate(): void {
@@ -88,8 +94,10 @@ export class PromptCache {
 
   /** Tokens of the tool section: a tool's schema is fixed for its name, so it is re-counted only when the set changes. */
   toolTokens(tools: PromptTool[]): number {
+    if (this.tools?.of === tools) return this.tools.tokens; // a session passes the same list while it is unchanged
     const key = tools.map((x) => x.name).join('\n');
-    if (this.tools?.key !== key) this.tools = { key, tokens: countTokens(renderToolSection(tools)) };
+    if (this.tools?.key !== key) this.tools = { of: tools, key, tokens: countTokens(renderToolSection(tools)) };
+    else this.tools.of = tools;
     return this.tools.tokens;
   }
 }
@@ -115,11 +123,14 @@ export interface StablePrefix {
   catalog: PromptCatalog;
 }
 
+/** What changes when a message grows (it only grows while it streams or gathers results). */
+const sizeOf = (m: ChatMessage): number => (m.role === 'user' ? m.text.length : m.role === 'assistant' ? m.text.length + m.toolCalls.length * 1e9 : m.results.length);
+
 /** Token counts of messages, cached by identity and size (a message only grows while it streams). */
 export class MessageTokens {
   private readonly cache = new WeakMap<ChatMessage, { size: number; history: number; observations: number }>();
   count(m: ChatMessage): { history: number; observations: number } {
-    const size = m.role === 'user' ? m.text.length : m.role === 'assistant' ? m.text.length + m.toolCalls.length * 1e9 : m.results.length;
+    const size = sizeOf(m);
     const hit = this.cache.get(m);
     if (hit && hit.size === size) return hit;
     let history = 0;
@@ -143,21 +154,50 @@ export class MessageTokens {
     return { history, observations };
   }
 
+  /** At least what `count(m)` returns, without counting: its cached count, or its UTF-8 size (a token is at least one byte). */
+  atMost(m: ChatMessage): number {
+    const hit = this.cache.get(m);
+    if (hit && hit.size === sizeOf(m)) return hit.history + hit.observations;
+    if (m.role === 'user') return Buffer.byteLength(m.text) + 4;
+    if (m.role === 'assistant') return Buffer.byteLength(m.text) + m.toolCalls.reduce((s, c) => s + Buffer.byteLength(c.name + c.arguments) + 8, 4);
+    return m.results.reduce((s, r) => s + Buffer.byteLength(r.content) + 8, 0);
+  }
+
+  /** An upper bound of the conversation's tokens that counts nothing: the running sum so far, and atMost() of the rest. */
+  conversationAtMost(ms: ChatMessage[]): number {
+    const r = this.running;
+    let from = 0;
+    let sum = 0;
+    if (r && r.of === ms && r.upto <= ms.length) {
+      from = r.upto;
+      sum = r.history + r.observations;
+    }
+    for (let i = from; i < ms.length; i++) sum += this.atMost(ms[i]!);
+    return sum;
+  }
+
   private running: { of: ChatMessage[]; upto: number; history: number; observations: number } | undefined;
 
-  /**
-   * The conversation's totals, kept as a running sum: only the last message can still grow (a streaming reply, a
-   * tool message gathering results), so everything before it is counted once. A new array (compaction) starts over.
-   */
-  conversation(ms: ChatMessage[]): { history: number; observations: number } {
+  /** The running sum over the first n - 1 messages. */
+  private advance(ms: ChatMessage[], n = ms.length): { history: number; observations: number } {
     let r = this.running;
-    if (!r || r.of !== ms || r.upto > Math.max(0, ms.length - 1)) r = this.running = { of: ms, upto: 0, history: 0, observations: 0 };
-    for (; r.upto < ms.length - 1; r.upto++) {
+    if (!r || r.of !== ms || r.upto > Math.max(0, n - 1)) r = this.running = { of: ms, upto: 0, history: 0, observations: 0 };
+    for (; r.upto < n - 1; r.upto++) {
       const c = this.count(ms[r.upto]!);
       r.history += c.history;
       r.observations += c.observations;
     }
-    const last = ms.length ? this.count(ms[ms.length - 1]!) : { history: 0, observations: 0 };
+    return r;
+  }
+
+  /**
+   * The conversation's totals, kept as a running sum: only the last message can still grow (a streaming reply, a
+   * tool message gathering results), so everything before it is counted once. A new array (compaction) starts over.
+   * `n`: only the first n messages (the conversation as it was when a prompt was assembled).
+   */
+  conversation(ms: ChatMessage[], n = ms.length): { history: number; observations: number } {
+    const r = this.advance(ms, n);
+    const last = n ? this.count(ms[n - 1]!) : { history: 0, observations: 0 };
     return { history: r.history + last.history, observations: r.observations + last.observations };
   }
 }
@@ -186,21 +226,25 @@ export function assemblePrompt(input: PromptInput, caches: { prompt: PromptCache
   const skillsText = renderLoadedSkills(input.loaded);
   const deferredLine = input.deferredNames.length ? renderToolSection([], { deferredNames: input.deferredNames }) : '';
   const dynamic = [skillsText, deferredLine, input.planMode ? PLAN_MODE_NOTE : ''].filter(Boolean).join('\n\n');
-  const { history, observations } = caches.messages.conversation(input.messages);
   const t = caches.text;
   const shared = caches.prompt;
   const system = prefix.baseTokens + (input.planMode ? shared.tokens(PLAN_MODE_NOTE) : 0);
   const skills = t.count('skills', skillsText);
   const tools = shared.toolTokens(input.tools) + shared.tokens(deferredLine);
-  const sections: ContextSections = {
-    system,
-    catalog: catalog.tokens,
-    skills,
-    tools,
-    history,
-    observations,
-    total: system + catalog.tokens + skills + tools + history + observations,
-    window: input.contextWindow,
+  const fixed = system + catalog.tokens + skills + tools;
+  const count = input.messages.length; // the live list may grow (the reply's start) before the sections are read
+  let sections: ContextSections | undefined;
+  return {
+    request: { system: { stable: prefix.text, dynamic }, tools: input.tools, messages: input.messages },
+    // The new message is counted when the sections are read (the context event, while the request is in flight).
+    get sections(): ContextSections {
+      if (!sections) {
+        const { history, observations } = caches.messages.conversation(input.messages, count);
+        sections = { system, catalog: catalog.tokens, skills, tools, history, observations, total: fixed + history + observations, window: input.contextWindow };
+      }
+      return sections;
+    },
+    totalAtMost: fixed + caches.messages.conversationAtMost(input.messages),
+    catalog,
   };
-  return { request: { system: { stable: prefix.text, dynamic }, tools: input.tools, messages: input.messages }, sections, catalog };
 }

@@ -23,6 +23,7 @@ import { ProviderError, redact } from './providers/errors.js';
 import { applyEvent, emptyState, titleOf, unresolvedCalls, type SessionState } from './state.js';
 import { assemblePrompt, MessageTokens, promptCacheFor, TextTokens, type AssembledPrompt, type LoadedBody, type PromptCache } from './prompt.js';
 import { planModeGate, SKILL_SCHEMA } from './session-tools.js';
+import type { PromptTool } from '../tools/prompt-cost.js';
 import { compactionBoundary, summarize } from './compaction.js';
 import type {
   AgentEvent, AgentEventBody, AgentListener, ApprovalAnswer, ContextSections, PendingApproval, ProjectionEntry, SkillLoadReason, TurnEndReason,
@@ -104,6 +105,7 @@ export class ChatSession {
   private readonly waiters = new Map<string, { resolve: (a: ApprovalAnswer) => void; req: ApprovalRequest }>();
   private readonly preAnswered = new Map<string, ApprovalAnswer>();
   private tools: Promise<WorkspaceSession> | undefined;
+  private promptToolCache: { version: number; found: number; visible: PromptTool[]; deferredNames: string[] } | undefined;
   private workspaceSession: WorkspaceSession | undefined;
   private bootLoader: SkillLoader | undefined;
   private abort: AbortController | undefined;
@@ -115,9 +117,11 @@ export class ChatSession {
   private flushTimer: NodeJS.Timeout | undefined;
   private turn = { steps: 0, toolCalls: 0, tools: [] as string[] };
   private closed = false;
-  /** Events held between the user's message and the model call: one commit for all, shown after it (see hold()). */
-  private held: { body: AgentEventBody; at: number; touch: boolean; title: string | undefined }[] | undefined;
+  /** Events held between the user's message and the request's dispatch: one commit for all, shown after it (see hold()). */
+  private held: { body: AgentEventBody | undefined; at: number; touch: boolean; title: string | undefined; later?: () => AgentEventBody }[] | undefined;
   private heldTimer: NodeJS.Timeout | undefined;
+  /** The in-flight commit of a turn's start failed: the turn ends with this error before any model output is shown. */
+  private releaseFailure: unknown;
 
   private constructor(
     private readonly host: AgentHost,
@@ -136,6 +140,7 @@ export class ChatSession {
     const s = new ChatSession(host, store, id, opts);
     s.record({ type: 'session_started', workspace: host.workspace, provider: opts.provider?.id ?? null, model: opts.provider?.model ?? null, offline: !opts.provider });
     if (opts.planMode) s.record({ type: 'plan_mode', on: true });
+    s.openToolsEarly();
     return s;
   }
 
@@ -149,6 +154,7 @@ export class ChatSession {
     const s = new ChatSession(host, store, row.id, opts);
     for (const ev of store.sessions.events(row.id)) applyEvent(s.state, ev.data as AgentEventBody);
     s.recover();
+    s.openToolsEarly();
     return s;
   }
 
@@ -344,6 +350,14 @@ export class ChatSession {
     );
   }
 
+  /**
+   * Resolves once the conversation's tools are open (they start opening when the session is created or reopened);
+   * rejects with the reason they could not be opened. Sending does not need it: a turn waits for the tools itself.
+   */
+  async ready(): Promise<void> {
+    await this.toolsReady();
+  }
+
   async close(): Promise<void> {
     this.stop();
     await this.running?.catch(() => undefined);
@@ -363,6 +377,7 @@ export class ChatSession {
         reason = await body(ac.signal);
       } catch (e) {
         this.release();
+        this.releaseFailure = undefined; // reported as this error, or lost to an earlier one of the same turn
         const kind = e instanceof ProviderError ? e.kind : 'internal';
         const message = redact(e instanceof Error ? e.message.split('\n')[0]! : String(e));
         this.flushText();
@@ -416,45 +431,61 @@ export class ChatSession {
   private async modelStep(step: number, signal: AbortSignal): Promise<string> {
     const provider = this.opts.provider!;
     const prompt = (await this.maybeCompact(signal)) ?? (await this.assemble());
-    this.record({ type: 'context', sections: prompt.sections });
+    // The context's token counts are not part of the request: a held turn start counts them while it is in flight.
+    if (this.held) this.recordLater(() => ({ type: 'context', sections: prompt.sections }));
+    else this.record({ type: 'context', sections: prompt.sections });
     this.record({ type: 'assistant_start', step, provider: provider.id, model: provider.model });
-    // Everything the model is about to be asked is committed (with the user's message, on a turn's first step).
-    this.release();
     this.lastFlush = -Infinity;
     let stop = 'end_turn';
-    for await (const ev of provider.stream({ ...prompt.request, maxTokens: this.opts.maxTokens ?? 8192, signal }) as AsyncIterable<StreamEvent>) {
-      switch (ev.type) {
-        case 'text':
-          this.textDelta(ev.text);
-          break;
-        case 'tool_call_start':
-          this.record({ type: 'tool_call_started', callId: ev.id, name: ev.name });
-          break;
-        case 'tool_call': {
-          let args: unknown;
-          try {
-            args = JSON.parse(ev.call.arguments || '{}');
-          } catch {
-            args = undefined;
-          }
-          this.record({ type: 'tool_call', callId: ev.call.id, name: ev.call.name, arguments: ev.call.arguments, ...(args !== undefined ? { args } : {}) });
-          break;
-        }
-        case 'usage':
-        {
-          const cost = costOf(ev.usage, this.opts.price);
-          const totalCost = cost !== undefined && this.state.cost !== undefined ? this.state.cost + cost : undefined;
-          this.record({ type: 'usage', usage: ev.usage, total: addUsage(this.state.usage, ev.usage), ...(cost !== undefined ? { cost } : {}), ...(totalCost !== undefined ? { totalCost } : {}) });
-        }
-          break;
-        case 'stop':
-          stop = ev.raw;
-          break;
+    // The request goes out first; the held start of the turn (the user's message, auto-loaded skills, the context,
+    // this reply's start) is committed in one transaction while it is in flight — as soon as the event loop has sent
+    // it (setImmediate), and in any case before the first model event is handled — and only then shown. So the
+    // commit costs the first token nothing when the provider is elsewhere, and no event is shown before it is committed.
+    const inFlight = this.held ? setImmediate(() => this.releaseInFlight()) : undefined;
+    try {
+      for await (const ev of provider.stream({ ...prompt.request, maxTokens: this.opts.maxTokens ?? 8192, signal }) as AsyncIterable<StreamEvent>) {
+        if (this.held || this.releaseFailure) this.releaseBeforeOutput();
+        this.handle(ev);
+        if (ev.type === 'stop') stop = ev.raw;
       }
+    } finally {
+      if (inFlight) clearImmediate(inFlight);
     }
+    this.releaseBeforeOutput(); // a stream that ended without an event
     this.flushText();
     this.record({ type: 'assistant_end', stopReason: stop });
     return stop === 'max_tokens' || stop === 'length' ? 'max_tokens' : stop;
+  }
+
+  /** One event of the model's stream, committed and shown. */
+  private handle(ev: StreamEvent): void {
+    switch (ev.type) {
+      case 'text':
+        this.textDelta(ev.text);
+        break;
+      case 'tool_call_start':
+        this.record({ type: 'tool_call_started', callId: ev.id, name: ev.name });
+        break;
+      case 'tool_call': {
+        let args: unknown;
+        try {
+          args = JSON.parse(ev.call.arguments || '{}');
+        } catch {
+          args = undefined;
+        }
+        this.record({ type: 'tool_call', callId: ev.call.id, name: ev.call.name, arguments: ev.call.arguments, ...(args !== undefined ? { args } : {}) });
+        break;
+      }
+      case 'usage':
+      {
+        const cost = costOf(ev.usage, this.opts.price);
+        const totalCost = cost !== undefined && this.state.cost !== undefined ? this.state.cost + cost : undefined;
+        this.record({ type: 'usage', usage: ev.usage, total: addUsage(this.state.usage, ev.usage), ...(cost !== undefined ? { cost } : {}), ...(totalCost !== undefined ? { totalCost } : {}) });
+      }
+        break;
+      case 'stop':
+        break;
+    }
   }
 
   private async execute(call: ToolCallPart, signal: AbortSignal): Promise<void> {
@@ -642,7 +673,16 @@ export class ChatSession {
 
   // ---- prompt, compaction ----
 
-  /** The workspace session this chat runs on (opened on first use; it needs the tool box). */
+  /**
+   * Start opening the conversation's tool session now, in the background, as a user opens a chat and then types (as
+   * Claude Code readies its tools when a session starts): the first turn then finds it open. A failure is not lost
+   * and never an unhandled rejection: the next use (the first turn, /tools) tries again and reports it.
+   */
+  private openToolsEarly(): void {
+    this.toolsReady().catch(() => undefined);
+  }
+
+  /** The workspace session this chat runs on (opening starts at creation, see openToolsEarly; it needs the tool box). */
   private toolsReady(): Promise<WorkspaceSession> {
     this.tools ??= (async () => {
       const box = await this.host.toolbox();
@@ -659,9 +699,19 @@ export class ChatSession {
       for (const sk of this.state.loaded.values()) if (!have.has(key(sk.name))) ws.loader.load(sk.name, sk.reason === 'model' ? 'model' : 'user');
       this.workspaceSession = ws;
       this.bootLoader = undefined;
+      // The prompt's tool list, its token count, the provider's SDK and its shape of the list are made ready now,
+      // as the chat opens, not on its first turn (the list is kept while the tools do not change).
+      const { visible } = this.promptTools(ws);
+      this.promptCache.toolTokens(visible);
+      this.opts.provider?.prepare?.(visible);
       return ws;
     })();
-    return this.tools;
+    // A failed open is not kept: the next use opens again (and reports the error if it fails again).
+    const opening = this.tools;
+    opening.catch(() => {
+      if (this.tools === opening) this.tools = undefined;
+    });
+    return opening;
   }
 
   /**
@@ -675,9 +725,7 @@ export class ChatSession {
 
   private async assemble(): Promise<AssembledPrompt> {
     const tools = await this.toolsReady();
-    // Skill's schema without the enum of every skill name (the catalog lists them; ~8,000 tokens with 1,700 skills).
-    const visible = tools.tools.visibleTools().map((t) => ({ name: t.def.name, description: t.def.description, inputSchema: t.def.name === TOOL.Skill ? SKILL_SCHEMA : t.def.inputSchema }));
-    const deferredNames = tools.tools.hiddenTools().map((t) => t.def.name);
+    const { visible, deferredNames } = this.promptTools(tools);
     const loaded = [...this.state.loaded.keys()].map((k) => this.bodies.get(k)).filter((b): b is LoadedBody => b !== undefined);
     return assemblePrompt(
       {
@@ -695,12 +743,37 @@ export class ChatSession {
     );
   }
 
+  /**
+   * The tools in the next prompt (Skill's schema without the enum of every skill name: the catalog lists them;
+   * ~8,000 tokens with 1,700 skills) and the deferred names, kept while the registry and this conversation's
+   * discovered tools are unchanged: the same array each turn, so the token count and the provider's request
+   * reuse their work too.
+   */
+  private promptTools(ws: WorkspaceSession): { visible: PromptTool[]; deferredNames: string[] } {
+    const version = ws.tools.registry.version;
+    const found = ws.tools.discoveredCount;
+    const hit = this.promptToolCache;
+    if (hit && hit.version === version && hit.found === found) return hit;
+    let stable = true;
+    const visible = ws.tools.visibleTools().map((t) => {
+      if (t.def.name === TOOL.Skill) return { name: t.def.name, description: t.def.description, inputSchema: SKILL_SCHEMA };
+      // A schema computed on access may change without the registry changing: such a list is not kept.
+      if (Object.getOwnPropertyDescriptor(t.def, 'inputSchema')?.get) stable = false;
+      return { name: t.def.name, description: t.def.description, inputSchema: t.def.inputSchema };
+    });
+    const list = { version, found, visible, deferredNames: ws.tools.hiddenTools().map((t) => t.def.name) };
+    this.promptToolCache = stable ? list : undefined;
+    return list;
+  }
+
   /** Compact when the prompt nears the window. Returns the prompt as it stands when nothing was compacted. */
   private async maybeCompact(signal: AbortSignal): Promise<AssembledPrompt | undefined> {
     const provider = this.opts.provider!;
     const p = await this.assemble();
     const limit = (this.opts.compactAt ?? 0.8) * provider.contextWindow;
-    if (p.sections.total + (this.opts.maxTokens ?? 8192) <= limit) return p;
+    const reply = this.opts.maxTokens ?? 8192;
+    // Far from the window (by a bound that counts nothing new), or under it once counted: no compaction.
+    if (p.totalAtMost + reply <= limit || p.sections.total + reply <= limit) return p;
     const cut = compactionBoundary(this.state.messages);
     if (cut <= 0) return p;
     this.release(); // the user's message is committed before any model call
@@ -752,6 +825,11 @@ export class ChatSession {
     this.show({ ...body, seq, at, sessionId: this.id } as AgentEvent);
   }
 
+  /** A held event made when the held events are committed: work the request does not need, done while it is in flight. */
+  private recordLater(make: () => AgentEventBody): void {
+    this.held!.push({ body: undefined, at: Date.now(), touch: false, title: undefined, later: make });
+  }
+
   private show(ev: AgentEvent): void {
     for (const l of this.listeners) {
       try {
@@ -764,13 +842,17 @@ export class ChatSession {
 
   /**
    * Hold the events of a turn's start — the user's message, auto-loaded skills, the context and the reply's start —
-   * until the model call: they are committed in one transaction (one commit instead of one each) and only then shown,
-   * so every event is still committed before it is shown. A turn that waits (the tool box still opening) releases
-   * them after 20 ms, so the user's message never waits on it.
+   * until the model's request has gone out: they are committed in one transaction (one commit instead of one each)
+   * while it is in flight, and only then shown, always before any model output (modelStep), so every event is still
+   * committed before it is shown. The request is sent before its turn is in the log: a kill -9 in the instant
+   * between the two (well under a millisecond) loses the message (the provider saw a request the log does not).
+   * A turn that waits (the tool box still opening, a compaction) releases them first, after at most 20 ms, so the
+   * user's message never waits on it.
    */
   private hold(): void {
     this.held ??= [];
-    if (!this.heldTimer) {
+    // With the tools open, nothing before the request waits on another event (a compaction releases first).
+    if (!this.heldTimer && !this.workspaceSession) {
       this.heldTimer = setTimeout(() => {
         try {
           this.release();
@@ -782,17 +864,54 @@ export class ChatSession {
     }
   }
 
+  /** The held start of a turn, committed while the request is in flight; a failure is reported before any model output. */
+  private releaseInFlight(): void {
+    try {
+      this.release();
+    } catch (e) {
+      this.releaseFailure = e;
+    }
+  }
+
+  /** Before the model's first event is handled: the turn's start is committed (now, if it is not yet) and shown. */
+  private releaseBeforeOutput(): void {
+    const failed = this.releaseFailure;
+    if (failed !== undefined) {
+      this.releaseFailure = undefined;
+      throw failed;
+    }
+    this.release();
+  }
+
   private release(): void {
     if (this.heldTimer) clearTimeout(this.heldTimer);
     this.heldTimer = undefined;
     const held = this.held;
     this.held = undefined;
     if (!held?.length) return;
-    const seqs = this.store.sessions.appendMany(
-      this.id,
-      held.map((h) => ({ type: h.body.type, data: h.body as unknown as Record<string, unknown>, at: h.at, touch: h.touch, title: h.title })),
-    );
-    held.forEach((h, i) => this.show({ ...h.body, seq: seqs[i]!, at: h.at, sessionId: this.id } as AgentEvent));
+    const bodies = held.map((h) => {
+      if (!h.later) return h.body!;
+      const body = h.later();
+      applyEvent(this.state, body);
+      return body;
+    });
+    let seqs: number[];
+    try {
+      seqs = this.store.sessions.appendMany(
+        this.id,
+        held.map((h, i) => ({ type: bodies[i]!.type, data: bodies[i] as unknown as Record<string, unknown>, at: h.at, touch: h.touch, title: h.title })),
+      );
+    } catch (e) {
+      // Nothing of it was stored (one transaction) nor shown: the state goes back to what the store holds.
+      try {
+        Object.assign(this.state, emptyState());
+        for (const ev of this.store.sessions.events(this.id)) applyEvent(this.state, ev.data as AgentEventBody);
+      } catch {
+        /* the store cannot be read either: the error below says why */
+      }
+      throw e;
+    }
+    held.forEach((h, i) => this.show({ ...bodies[i]!, seq: seqs[i]!, at: h.at, sessionId: this.id } as AgentEvent));
   }
 
   private recover(): void {

@@ -51,6 +51,7 @@ export class ToolRegistry {
   private readonly tools = new Map<string, RegisteredTool>();
   /** The tools sorted by name, kept until the next registration or removal (prompt assembly lists them every turn). */
   private sorted: RegisteredTool[] | undefined;
+  private changes = 0;
   private readonly listeners = new Set<(e: RegistryEvent) => void>();
   private readonly isForcedDeferred: (name: string) => boolean;
   private readonly isForcedLoaded: (name: string) => boolean;
@@ -124,6 +125,7 @@ export class ToolRegistry {
     const tool: RegisteredTool = { def, source, deferred, validate };
     this.tools.set(def.name, tool);
     this.sorted = undefined;
+    this.changes++;
     this.emit({ kind: 'add', tool });
     return tool;
   }
@@ -144,6 +146,7 @@ export class ToolRegistry {
   unregister(name: string): boolean {
     if (!this.tools.delete(name)) return false;
     this.sorted = undefined;
+    this.changes++;
     this.emit({ kind: 'remove', name });
     return true;
   }
@@ -170,6 +173,11 @@ export class ToolRegistry {
 
   get size(): number {
     return this.tools.size;
+  }
+
+  /** Changes with every registration and removal: what callers key their caches of the tool list on. */
+  get version(): number {
+    return this.changes;
   }
 
   validate(name: string, args: unknown): ArgProblem[] {

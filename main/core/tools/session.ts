@@ -26,6 +26,11 @@ export class ToolSession {
     return [...this.discovered].filter((n) => this.registry.has(n)).sort();
   }
 
+  /** How many tools this session has discovered (it only grows): with the registry's version, a key for caches of the tool list. */
+  get discoveredCount(): number {
+    return this.discovered.size;
+  }
+
   /** Mark tools as discovered: from now on they go into the prompt with their full schema. */
   discover(names: Iterable<string>): void {
     for (const n of names) if (this.registry.get(n)?.deferred) this.discovered.add(n);

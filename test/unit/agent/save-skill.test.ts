@@ -53,7 +53,7 @@ test('a refused save writes nothing, and a skill script may never write the user
   await chat.saveAsSkill();
   const result = get(evs, 'tool_result')[0]!;
   assert.equal(result.ok, false);
-  assert.equal(result.code, 'tool.declined');
+  assert.equal(result.code, 'tool.declined', result.content);
   assert.equal(existsSync(join(env.home, '.workbuddy', 'skills', 'weekly-report')), false);
 
   const target = join(env.home, '.workbuddy', 'skills', 'planted', 'SKILL.md');

@@ -1,12 +1,13 @@
-// A turn's start (user message, auto-loaded skills, context, reply start) is committed in one transaction before
-// the model call and before any of it is shown; a turn that waits on the tool box still shows the message at once.
+// A turn's start (user message, auto-loaded skills, context, reply start) is committed in one transaction while the
+// request is in flight, before any of it and any model output is shown; a turn that waits on the tool box still
+// shows the message at once; a failed commit ends the turn before any model output is shown.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { agentEnv } from '../../helpers/agent-env.js';
 import { Agent, type AgentHost } from '../../../main/core/agent/index.js';
 import type { AgentEvent } from '../../../main/core/agent/types.js';
 
-test('the start of a turn is committed together before the model is called, and each event is stored before it is shown', async () => {
+test('the start of a turn is committed together, before the first event of the model is shown, and each event is stored before it is shown', async () => {
   const env = await agentEnv();
   env.server.script({ text: 'hi there' });
   const chat = env.agent.newSession();
@@ -21,8 +22,12 @@ test('the start of a turn is committed together before the model is called, and 
   const first = storedWhenShown.find((x) => x.type === 'user_message')!;
   // When the user's message is shown, the whole start of the turn is already in the store: one commit for all.
   assert.deepEqual(first.stored.slice(-4), ['user_message', 'skill_loaded', 'context', 'assistant_start']);
-  // The model was called after that commit: its request carried the message the store holds.
+  // The request went out with that message; the start of the turn was shown (and so committed) before the reply.
   assert.equal(env.server.requests.length, 1);
+  const shownTypes = storedWhenShown.map((x) => x.type);
+  assert.ok(shownTypes.indexOf('assistant_start') < shownTypes.indexOf('text_delta'), shownTypes.join(','));
+  const firstText = storedWhenShown.find((x) => x.type === 'text_delta')!;
+  assert.deepEqual(firstText.stored.slice(-5), ['user_message', 'skill_loaded', 'context', 'assistant_start', 'text_delta']);
   // The session's title (written with the message) and last-used time are in the same commit.
   assert.equal(env.agent.listSessions().find((s) => s.id === chat.id)?.title, '/git-commit please');
 });
@@ -66,4 +71,61 @@ test('when the tool box is slow to open, the user message is committed and shown
   const r = await turn;
   assert.equal(r.reason, 'end_turn', JSON.stringify(r));
   assert.deepEqual(shown.map((e) => e.type).slice(0, 3), ['user_message', 'context', 'assistant_start']);
+});
+
+test('every event of a turn with tool calls and several model calls is in the store before it is shown, in the order shown', async () => {
+  const env = await agentEnv({ files: { 'notes.txt': 'hello' } });
+  env.server.script(
+    { text: 'Looking.', toolCalls: [{ id: 'r1', name: 'read_file', input: { path: 'notes.txt' } }, { id: 'l1', name: 'list_dir', input: { path: '.' } }] },
+    { chunks: ['It says ', 'hello.'] },
+  );
+  const chat = env.agent.newSession();
+  const shown: AgentEvent[] = [];
+  chat.on((e) => {
+    const stored = chat.events();
+    assert.ok(stored.some((s) => s.seq === e.seq && s.type === e.type), `${e.type} shown before it was committed`);
+    shown.push(e);
+  });
+  const r = await chat.send('what is in notes.txt?');
+  assert.equal(r.reason, 'end_turn', JSON.stringify(r));
+  assert.equal(env.server.requests.length, 2);
+  // Shown in the order committed, and nothing committed that was not shown.
+  const seqs = shown.map((e) => e.seq);
+  assert.deepEqual(seqs, [...seqs].sort((a, b) => a - b));
+  const stored = chat.events().filter((e) => e.seq >= seqs[0]!);
+  assert.deepEqual(stored.map((e) => e.seq), seqs);
+  // Each model call's start came before its output.
+  const types = shown.map((e) => e.type);
+  const starts = types.flatMap((t, i) => (t === 'assistant_start' ? [i] : []));
+  assert.equal(starts.length, 2);
+  assert.ok(starts[0]! < types.indexOf('text_delta') && starts[0]! < types.indexOf('tool_call'));
+  assert.ok(types.slice(starts[1]!).includes('text_delta'));
+});
+
+test('when the commit of the start of a turn fails while the request is in flight, the turn ends with that error and no model output is shown or stored', async () => {
+  const env = await agentEnv();
+  env.server.script({ text: 'this must never be shown' });
+  const chat = env.agent.newSession();
+  await chat.ready();
+  // A disk that fails this one commit (fault injection on the real store; later writes work again).
+  const sessions = env.ws.store!.sessions;
+  const appendMany = sessions.appendMany.bind(sessions);
+  let failed = 0;
+  sessions.appendMany = (id, rows) => {
+    if (!failed++) throw new Error('disk I/O error');
+    return appendMany(id, rows);
+  };
+  const shown: AgentEvent[] = [];
+  chat.on((e) => shown.push(e));
+  const r = await chat.send('hello');
+  sessions.appendMany = appendMany;
+  assert.equal(failed, 1);
+  assert.equal(r.reason, 'error');
+  assert.match(r.error?.message ?? '', /disk I\/O error/);
+  assert.equal(env.server.requests.length, 1, 'the request had gone out');
+  assert.ok(!shown.some((e) => e.type === 'text_delta' || e.type === 'user_message'), shown.map((e) => e.type).join(','));
+  assert.ok(!chat.events().some((e) => e.type === 'text_delta'));
+  assert.deepEqual(shown.map((e) => e.type), ['error', 'turn_end']);
+  // The live conversation is what the store holds: the message that was never stored is not in it either.
+  assert.deepEqual(chat.messages(), []);
 });

@@ -55,15 +55,26 @@ export function toAnthropicMessages(messages: ChatMessage[]): Msg[] {
   return out;
 }
 
+/** Tool definitions in Anthropic's shape, the last one carrying the cache breakpoint; kept per tool list (a session passes the same list while it is unchanged). */
+const toolShapes = new WeakMap<ModelRequest['tools'], Anthropic.Tool[]>();
+function anthropicTools(list: ModelRequest['tools']): Anthropic.Tool[] {
+  let tools = toolShapes.get(list);
+  if (!tools) {
+    tools = list.map((t, i) => ({
+      name: t.name,
+      description: t.description,
+      input_schema: t.inputSchema as Anthropic.Tool.InputSchema,
+      ...(i === list.length - 1 ? { cache_control: EPHEMERAL } : {}),
+    }));
+    toolShapes.set(list, tools);
+  }
+  return tools;
+}
+
 export function anthropicRequest(model: string, req: ModelRequest): Anthropic.MessageCreateParamsStreaming {
   const system: Anthropic.TextBlockParam[] = [{ type: 'text', text: req.system.stable, cache_control: EPHEMERAL }];
   if (req.system.dynamic.trim()) system.push({ type: 'text', text: req.system.dynamic, cache_control: EPHEMERAL });
-  const tools: Anthropic.Tool[] = req.tools.map((t, i) => ({
-    name: t.name,
-    description: t.description,
-    input_schema: t.inputSchema as Anthropic.Tool.InputSchema,
-    ...(i === req.tools.length - 1 ? { cache_control: EPHEMERAL } : {}),
-  }));
+  const tools = anthropicTools(req.tools);
   const messages = toAnthropicMessages(req.messages);
   // The last breakpoint caches the conversation so far (at most 4 in all: tools, system ×2, history).
   const last = messages.at(-1);
@@ -94,6 +105,10 @@ export function anthropicProvider(o: AnthropicOptions): ModelProvider {
     model: o.model,
     baseURL: o.baseURL,
     contextWindow: o.contextWindow,
+    prepare(tools) {
+      anthropicTools(tools);
+      makeClient().catch(() => undefined);
+    },
     async *stream(req: ModelRequest): AsyncIterable<StreamEvent> {
       const blocks = new Map<number, { id: string; name: string; json: string }>();
       let input = 0, cacheRead = 0, cacheWrite = 0, output = 0;

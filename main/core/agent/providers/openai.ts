@@ -70,6 +70,9 @@ export function openaiProvider(o: OpenAIOptions): ModelProvider {
     model: o.model,
     baseURL: o.baseURL,
     contextWindow: o.contextWindow,
+    prepare() {
+      makeClient().catch(() => undefined);
+    },
     async *stream(req: ModelRequest): AsyncIterable<StreamEvent> {
       const calls = new Map<number, { id: string; name: string; args: string; started: boolean }>();
       let finish = 'stop';

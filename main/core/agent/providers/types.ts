@@ -61,6 +61,12 @@ export interface ModelProvider {
   readonly contextWindow: number;
   /** Stream one reply. Throws ProviderError (one clear line) on failure; honours `req.signal`. */
   stream(req: ModelRequest): AsyncIterable<StreamEvent>;
+  /**
+   * Optional: get ready for a chat's requests when it opens, in the background (load the SDK, shape the tool list
+   * the requests will carry), so its first message does not wait for that. Never throws; a failure shows on the
+   * first request.
+   */
+  prepare?(tools: ModelRequest['tools']): void;
 }
 
 export const emptyUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 });
