@@ -155,6 +155,11 @@ export class PolicyRepo {
     return r?.decision;
   }
 
+  /** Run `fn` as one transaction (one commit for all its writes; a nested call joins the outer one). */
+  batch<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
   // ---- permissions last accepted per discovered skill folder ----
   acceptedPermissions(dir: string): { contentHash: string; permissionsJson: string } | undefined {
     return this.db.prepare('SELECT content_hash AS contentHash, permissions_json AS permissionsJson FROM skill_accepted_permissions WHERE dir = ?').get(dir) as

@@ -88,7 +88,10 @@ export class AuditPool {
   async ready(): Promise<void> {
     this.warm();
     await this.starting;
+    // Waiting on them keeps the process alive until they are ready; then idle ones are let go again.
+    for (const s of this.slots) s.worker.ref();
     await Promise.all(this.slots.map((s) => s.ready));
+    for (const s of this.slots) if (!s.jobs.size) s.worker.unref();
   }
 
   /** Jobs waiting or running. */

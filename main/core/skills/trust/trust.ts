@@ -192,7 +192,12 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
           // the cache is an optimisation: the verdicts stand without it
         }
       }
-      for (const l of listeners) l(dirs);
+      // The catalog reviews the arrived skills now: their accepted-permission writes (verdictOf) commit once.
+      const tell = (): void => {
+        for (const l of listeners) l(dirs);
+      };
+      if (store) store.policy.batch(tell);
+      else tell();
     });
   };
 
