@@ -47,8 +47,9 @@ export type ReviewHook = ((entry: CatalogEntry) => { enabled: false; reason: str
    * Called when a build is about to parse `files` SKILL.md files it has never seen (no parse cache): their audits
    * will follow, so the trust layer may start its workers now, while the catalog parses. Returns true when it did:
    * the cores are the audit workers' then, and the catalog parses in the opening thread (no parse workers).
+   * `found`: those skills' folders (the trust layer may start auditing the ones it has never seen at once).
    */
-  expect?(files: number): boolean | void;
+  expect?(files: number, found?: readonly Pick<FoundSkill, 'tier' | 'realDir'>[]): boolean | void;
   /**
    * Verdicts that arrive later (background audits): the catalog reviews again and emits 'change'. The listener is
    * given the real folders whose verdicts arrived (only their skills are reviewed again), or nothing to review all.
@@ -333,7 +334,7 @@ export class Catalog extends EventEmitter {
     if (toParse.length) {
       let auditWorkers = false;
       try {
-        auditWorkers = this.options.review?.expect?.(toParse.length) === true;
+        auditWorkers = this.options.review?.expect?.(toParse.length, toParse.map((i) => found[i]!)) === true;
       } catch {
         // only a head start: the audits still run when prepare() asks for them
       }

@@ -141,7 +141,7 @@ export interface TrustReview {
   /** Called by the catalog before a review pass with every entry: finds what must be audited, starts it. */
   prepare(entries: CatalogEntry[]): void;
   /** Called by the catalog before it parses `files` unseen SKILL.md files: starts the audit workers early (true when it did). */
-  expect(files: number): boolean;
+  expect(files: number, found?: readonly { tier: string; realDir: string }[]): boolean;
   /** The catalog's listener for arriving verdicts, given the real folders they are about (it reviews those again). */
   onVerdicts(listener: (dirs: ReadonlySet<string>) => void): void;
   /** Audits waiting or running on the workers. */
@@ -201,6 +201,9 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
     });
   };
 
+  /** Folders expect() sent to the workers since the last prepare(). */
+  let earlyDirs = new Set<string>();
+
   /** The report behind each folder's current verdict (what reportOf answers). */
   const shown = new Map<string, AuditReport>();
 
@@ -225,10 +228,14 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
 
   review.prepare = (entries) => {
     if (!bg) return;
+    // Folders expect() sent to the workers for this build: on the way (inFlight) or done (fresh), never audited twice.
+    const sentEarly = earlyDirs;
+    earlyDirs = new Set();
     const misses: { dir: string; parsed: ParsedManifest }[] = [];
     const seen = new Set<string>();
     for (const e of entries) {
       if (e.tier === 'builtin' || inFlight.has(e.realDir) || seen.has(e.realDir)) continue;
+      if (sentEarly.has(e.realDir) && fresh.has(e.realDir)) continue;
       seen.add(e.realDir);
       let known: ReturnType<typeof storedAudit> | undefined;
       try {
@@ -252,6 +259,10 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
       }
       return;
     }
+    send(misses);
+  };
+  /** Audit folders on the pool; their verdicts arrive (arrived) as they are done. */
+  const send = (misses: readonly { dir: string; parsed?: ParsedManifest }[]): void => {
     const p = usePool();
     for (const m of misses) {
       inFlight.add(m.dir);
@@ -271,10 +282,27 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
       });
     }
   };
-  review.expect = (files) => {
+  review.expect = (files, found) => {
     // Files never parsed are folders never audited (or changed): start the workers while the catalog parses.
     if (!bg || closed || files < minBatch) return false;
     usePool().warm();
+    // Folders the store has never seen are audited now, while the catalog parses (their workers read the frontmatter
+    // themselves); prepare() then finds them on the way or done. A folder seen before waits for prepare(), which
+    // compares its fingerprint.
+    const early: { dir: string }[] = [];
+    const picked = new Set<string>();
+    for (const f of found ?? []) {
+      if (f.tier === 'builtin' || inFlight.has(f.realDir) || picked.has(f.realDir)) continue;
+      picked.add(f.realDir);
+      try {
+        if (store ? store.policy.fingerprint(f.realDir) : false) continue;
+      } catch {
+        continue;
+      }
+      earlyDirs.add(f.realDir);
+      early.push({ dir: f.realDir });
+    }
+    if (early.length) send(early);
     return true;
   };
   review.onVerdicts = (listener) => void listeners.push(listener);
