@@ -85,8 +85,16 @@ export interface BrokenSkill {
 
 export interface CatalogTimings {
   discoverMs: number;
+  /** Cache lookups, parsing of new or changed files, and the snapshot store writes. */
   parseMs: number;
+  /** Of parseMs: parsing the new or changed SKILL.md heads. */
+  newParseMs: number;
+  /** Of parseMs: encoding and storing the changed tier-folder snapshots. */
+  storeMs: number;
+  /** Merge, shadowing, and the trust layer's pass (prepare + one review per entry). */
   mergeMs: number;
+  /** Of mergeMs: the trust layer's prepare, the toggles with one review per entry, and shadowing. */
+  reviewMs: number;
   totalMs: number;
   /** SKILL.md files found. */
   files: number;
@@ -139,9 +147,11 @@ export class Catalog extends EventEmitter {
   private byDir = new Map<string, CatalogEntry[]>();
   /** How many entries are `checking` (kept by applyToggles: settled() asks after every batch of verdicts). */
   private checkingCount = 0;
+  /** Time the current build spent in the trust layer's pass (for timings). */
+  private reviewMs = 0;
   private running: Promise<CatalogChange> | undefined;
   private again = false;
-  timings: CatalogTimings = { discoverMs: 0, parseMs: 0, mergeMs: 0, totalMs: 0, files: 0, parsed: 0, cached: 0, folders: 0, listed: 0, threads: 1 };
+  timings: CatalogTimings = { discoverMs: 0, parseMs: 0, newParseMs: 0, storeMs: 0, mergeMs: 0, reviewMs: 0, totalMs: 0, files: 0, parsed: 0, cached: 0, folders: 0, listed: 0, threads: 1 };
 
   constructor(readonly options: CatalogOptions) {
     super();
@@ -319,6 +329,7 @@ export class Catalog extends EventEmitter {
     const cached = found.length - toParse.length;
     let threads = 1;
     let parsedCount = 0;
+    let newParseMs = 0;
     if (toParse.length) {
       let auditWorkers = false;
       try {
@@ -334,7 +345,9 @@ export class Catalog extends EventEmitter {
         if (!slot.has(real)) slot.set(real, files.push(real) - 1);
       }
       // Audit workers starting now need the cores more than a parse worker would help (unless threads were asked for).
+      const tp = now();
       const parsed = await parseFilesParallel(files, parseThreadsFor(files.length, this.options.threads, auditWorkers));
+      newParseMs = now() - tp;
       threads = parsed.threads;
       parsedCount = files.length;
       for (const i of toParse) {
@@ -346,6 +359,7 @@ export class Catalog extends EventEmitter {
       }
     }
     // Keep each tier folder's snapshot; store the ones that changed (an emptied folder's is removed).
+    const ts = now();
     const nextSnapshots = new Map<string, RootSnapshot>();
     const writes: { root: string; json: string | undefined }[] = [];
     for (const r of roots) {
@@ -365,6 +379,7 @@ export class Catalog extends EventEmitter {
     const t2 = now();
 
     const before = this.winners;
+    this.reviewMs = 0;
     this.merge(found, rows);
     // A SKILL.md that exists but cannot be read (a folder, a pipe, no permission) is a broken skill like a bad parse.
     const unreadable = new Set(disc.unreadable.map((u) => u.diagnostic));
@@ -372,7 +387,7 @@ export class Catalog extends EventEmitter {
     this.discoveryDiags = unreadable.size ? disc.diagnostics.filter((d) => !unreadable.has(d)) : disc.diagnostics;
     const t3 = now();
     this.timings = {
-      discoverMs: t1 - t0, parseMs: t2 - t1, mergeMs: t3 - t2, totalMs: t3 - t0,
+      discoverMs: t1 - t0, parseMs: t2 - t1, newParseMs, storeMs: t2 - ts, mergeMs: t3 - t2, reviewMs: this.reviewMs, totalMs: t3 - t0,
       files: found.length, parsed: parsedCount, cached, folders: disc.visited, listed: disc.listed, threads,
     };
     const change = this.changeSince(before);
@@ -468,12 +483,14 @@ export class Catalog extends EventEmitter {
     this.winners = winners;
     // Broken skills in discovery order.
     this.brokenList = broken.sort((a, b) => a[0] - b[0]).map((x) => x[1]);
+    const tr = now();
     try {
       this.options.review?.prepare?.(this.all);
     } catch {
       // the per-entry review below still judges every skill (fail closed there)
     }
     this.applyToggles();
+    this.reviewMs += now() - tr;
   }
 
   /** Toggles and trust verdicts for `entries` (all by default), then who acts for their names (`names`, all by default). */

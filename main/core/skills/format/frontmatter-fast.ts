@@ -456,19 +456,39 @@ export function parseFrontmatterFast(text: string, firstLine = 2): FastParse | u
   }
 }
 
-/** The node at a path, looked up as yaml's Document.getIn does (sequence indexes may be numeric strings). */
+/** A child of a node, looked up as yaml's getIn does (sequence indexes may be numeric strings; map keys match exactly). */
+function childOf(node: FastNode, key: string | number): FastNode | undefined {
+  if (node.t === 'm') {
+    if (typeof key !== 'string') return undefined;
+    const k = node.keys.indexOf(key);
+    return k === -1 ? undefined : node.vals[k];
+  }
+  if (node.t === 'q') {
+    let idx: unknown = key;
+    if (idx && typeof idx === 'string') idx = Number(idx);
+    return typeof idx === 'number' && Number.isInteger(idx) && idx >= 0 ? node.items[idx] : undefined;
+  }
+  return undefined;
+}
+
+/** The node at a path, looked up as yaml's Document.getIn does. */
 export function nodeAt(root: FastNode, path: (string | number)[]): FastNode | undefined {
   let node: FastNode | undefined = root;
   for (const key of path) {
     if (!node) return undefined;
-    if (node.t === 'm') {
-      const k: number = node.keys.indexOf(key as string);
-      node = typeof key === 'string' && k !== -1 ? node.vals[k] : undefined;
-    } else if (node.t === 'q') {
-      let idx: unknown = key;
-      if (idx && typeof idx === 'string') idx = Number(idx);
-      node = typeof idx === 'number' && Number.isInteger(idx) && idx >= 0 ? node.items[idx] : undefined;
-    } else return undefined;
+    node = childOf(node, key);
   }
   return node;
+}
+
+/** The line of the deepest node along a path (the field's own line, else its nearest present parent's), in one walk. */
+export function lineAlong(root: FastNode, path: (string | number)[]): number | undefined {
+  let node: FastNode | undefined = root;
+  let line: number | undefined;
+  for (const key of path) {
+    node = childOf(node, key);
+    if (!node) break;
+    line = node.line;
+  }
+  return line;
 }

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
 import type { Document } from 'yaml';
 import type { Diagnostic } from '../../base/diagnostics.js';
-import { nodeAt, parseFrontmatterFast, toJS, type FastParse } from './frontmatter-fast.js';
+import { lineAlong, nodeAt, parseFrontmatterFast, toJS, type FastParse } from './frontmatter-fast.js';
 
 /** The frontmatter may not be bigger than this (bytes, opening and closing `---` included). */
 export const MAX_FRONTMATTER_BYTES = 64 * 1024;
@@ -225,13 +225,7 @@ function fromFast(fast: FastParse): ParsedYaml {
     keyLines,
     diagnostics: [],
     flowKeys: new Set(),
-    lineOf(path) {
-      for (let n = path.length; n > 0; n--) {
-        const node = nodeAt(fast.root, path.slice(0, n));
-        if (node) return node.line;
-      }
-      return undefined;
-    },
+    lineOf: (path) => lineAlong(fast.root, path),
     sourcesOf(key) {
       const node = nodeAt(fast.root, [key]);
       if (node?.t !== 'm') return undefined;
