@@ -9,7 +9,7 @@ import { Store } from '../../../main/core/store/index.js';
 import { openCatalog, type CatalogChange } from '../../../main/core/skills/catalog/catalog.js';
 import { resolvePaths } from '../../../main/core/config/paths.js';
 import { auditSkill } from '../../../main/core/skills/trust/audit.js';
-import { AuditPool } from '../../../main/core/skills/trust/audit-pool.js';
+import { AuditPool, sharedAuditPool } from '../../../main/core/skills/trust/audit-pool.js';
 import { createTrustReview } from '../../../main/core/skills/trust/trust.js';
 import { SkillMatcher } from '../../../main/core/skills/use/matcher.js';
 
@@ -125,5 +125,41 @@ test('a cold build tells the trust layer how many unseen files it parses (its wo
   } finally {
     await review.close();
     store.close();
+  }
+});
+
+test('the process pool outlives a review: the next workspace reuses its warm workers; closing a review drops only its waiting jobs', async () => {
+  const pool = sharedAuditPool();
+  await pool.ready();
+  for (const run of [1, 2]) {
+    const s = setup(30);
+    const store = Store.openIn(s.data);
+    const review = createTrustReview(store, { background: { minBatch: 1 } });
+    try {
+      const catalog = await openCatalog({ paths: s.paths, workspace: s.ws, store, review, threads: 1 });
+      await catalog.settled();
+      assert.equal(review.stats.audited, 30, `open ${run}: every folder audited on the shared pool`);
+      assert.equal(sharedAuditPool(), pool, 'one pool for the process');
+    } finally {
+      await review.close();
+      store.close();
+    }
+  }
+  const s = setup(30);
+  const dirs = Array.from({ length: 30 }, (_, i) => join(s.ws, '.workbuddy', 'skills', `skill-${i}`));
+  const own = new AuditPool(1, 2);
+  try {
+    const a = {};
+    const b = {};
+    const asked = dirs.map((d, i) => own.audit(d, undefined, i % 2 ? a : b).then((r) => r.report.skill, () => 'cancelled'));
+    own.cancel(a);
+    const got = await Promise.all(asked);
+    assert.ok(got.filter((x, i) => i % 2 === 0).every((x) => x !== 'cancelled'), 'the other owner\'s jobs all finish');
+    assert.ok(got.some((x) => x === 'cancelled'), 'the cancelled owner\'s waiting jobs are dropped');
+    // A warmed worker's reports are the in-thread ones.
+    const r = await own.audit(dirs[0]!);
+    assert.deepEqual(r.report, auditSkill(dirs[0]!));
+  } finally {
+    await own.close();
   }
 });

@@ -33,7 +33,11 @@ function checkHint(id: string, h: string): void {
  * end there (suffixes included). A run of whitespace steps as one space: a state entered by a space stays put on the
  * next one (no string starts with a space, so the start state needs no care).
  */
-interface Automaton { next: Uint16Array; width: number; cls: Uint8Array; words: number; out: Uint32Array; hasOut: Uint8Array }
+interface Automaton {
+  next: Uint16Array; width: number; cls: Uint8Array; words: number; out: Uint32Array; hasOut: Uint8Array;
+  /** Every state, breadth first (the start state first). */
+  order: Uint16Array;
+}
 
 function automaton(groups: readonly (readonly string[])[]): Automaton {
   const words = Math.max(1, Math.ceil(groups.length / 32));
@@ -94,7 +98,9 @@ function automaton(groups: readonly (readonly string[])[]): Automaton {
   for (let s = 0; s < used; s++) if (spaceEnded[s]) next[s * width + space] = s;
   const hasOut = new Uint8Array(used);
   for (let s = 0; s < used; s++) for (let w = 0; w < words; w++) if (out[s * words + w]) hasOut[s] = 1;
-  return { next, width, cls, words, out, hasOut };
+  const order = new Uint16Array(used);
+  order.set(queue.subarray(0, tail), 1);
+  return { next, width, cls, words, out, hasOut, order };
 }
 
 /** The hint groups of a rule book: group i is rule i's hints, then both sides of each rule's hint pair. */
@@ -189,7 +195,7 @@ export function lineFilter(rules: readonly AuditRule[], triggers: readonly strin
   const loud = [...groups.slice(0, rules.length).flat(), ...triggers];
   loud.push(...[...loud, ...pairGroups.flat()].flatMap(spanned));
   if (pairGroups.length > 30) throw new Error('audit hints: too many hint pairs');
-  const { next, width, cls, out } = automaton([[...new Set(loud)], ...pairGroups]);
+  const { next, width, cls, out, order } = automaton([[...new Set(loud)], ...pairGroups]);
   const paired = (bits: number): boolean => {
     for (let p = 1; p < pairGroups.length; p += 2) if (((bits >>> p) & 3) === 3) return true;
     return false;
@@ -217,7 +223,7 @@ export function lineFilter(rules: readonly AuditRule[], triggers: readonly strin
       }
       return quiet;
     },
-    quietBytes: byteFilter(next, width, cls, out, pairGroups.length),
+    quietBytes: byteFilter(next, width, cls, out, order, pairGroups.length),
   };
 }
 
@@ -248,28 +254,24 @@ function base64Run(buf: Uint8Array, start: number, end: number): boolean {
  * a loud string: the rest of the line does not matter), NL (a line ends) and CR (a line ends when LF follows, else a
  * space) above those. Rows are 1 << SHIFT wide (the classes, padded), so a step is `next[(s << SHIFT) | cls[byte]]`.
  */
-function byteFilter(next: Uint16Array, width: number, cls: Uint8Array, out: Uint32Array, pairSides: number): (buf: Uint8Array) => Uint8Array {
+function byteFilter(next: Uint16Array, width: number, cls: Uint8Array, out: Uint32Array, order: Uint16Array, pairSides: number): (buf: Uint8Array) => Uint8Array {
   const states = next.length / width;
   const words = out.length / states;
-  const loudState = (s: number): boolean => (out[s * words]! & 1) === 1;
-  const pairBits = (s: number): number => out[s * words]! & ~1;
   // New numbers: quiet states first (the start state stays 0), then the ones with pair bits, then the marks; each
   // part breadth first, so the shallow states most text stays in have neighbouring rows.
-  const order: number[] = [0];
-  const seen = new Uint8Array(states);
-  seen[0] = 1;
-  for (let h = 0; h < order.length; h++) {
-    for (let c = 0; c < width; c++) {
-      const t = next[order[h]! * width + c]!;
-      if (!seen[t]) { seen[t] = 1; order.push(t); }
-    }
-  }
   const id = new Int32Array(states).fill(-1);
   let plain = 0;
-  for (const s of order) if (!loudState(s) && !pairBits(s)) id[s] = plain++;
+  for (let k = 0; k < states; k++) {
+    const s = order[k]!;
+    if (out[s * words]! === 0) id[s] = plain++;
+  }
   let flagged = plain;
-  for (const s of order) if (!loudState(s) && pairBits(s)) id[s] = flagged++;
-  if (loudState(0) || pairBits(0)) throw new Error('audit hints: the start state cannot match');
+  for (let k = 0; k < states; k++) {
+    const s = order[k]!;
+    const o = out[s * words]!;
+    if (o !== 0 && (o & 1) === 0) id[s] = flagged++;
+  }
+  if (out[0]) throw new Error('audit hints: the start state cannot match');
   const FLAG = plain;
   const LOUD = flagged;
   const NL = flagged + 1;
@@ -281,19 +283,20 @@ function byteFilter(next: Uint16Array, width: number, cls: Uint8Array, out: Uint
   let SHIFT = 0;
   while (1 << SHIFT < width + 3) SHIFT++;
   // Entries are row offsets (a state's number << SHIFT), so a step is one load: `next[s | cls[byte]]`.
+  const target = new Int32Array(states);
+  for (let s = 0; s < states; s++) target[s] = ((out[s * words]! & 1) === 1 ? LOUD : id[s]!) << SHIFT;
   const table = new Int32Array(flagged << SHIFT);
   const bits = new Uint32Array(flagged - FLAG);
-  for (const s of order) {
+  for (let s = 0; s < states; s++) {
     const n = id[s]!;
     if (n < 0) continue;
-    if (n >= FLAG) bits[n - FLAG] = pairBits(s);
-    for (let c = 0; c < width; c++) {
-      const t = next[s * width + c]!;
-      table[(n << SHIFT) | c] = (loudState(t) ? LOUD : id[t]!) << SHIFT;
-    }
-    table[(n << SHIFT) | lfClass] = NL << SHIFT;
-    table[(n << SHIFT) | crClass] = CR << SHIFT;
-    table[(n << SHIFT) | highClass] = LOUD << SHIFT;
+    if (n >= FLAG) bits[n - FLAG] = out[s * words]!;
+    const row = n << SHIFT;
+    const from = s * width;
+    for (let c = 0; c < width; c++) table[row | c] = target[next[from + c]!]!;
+    table[row | lfClass] = NL << SHIFT;
+    table[row | crClass] = CR << SHIFT;
+    table[row | highClass] = LOUD << SHIFT;
   }
   const byteClass = new Uint8Array(256).fill(highClass);
   byteClass.set(cls.subarray(0, 128));

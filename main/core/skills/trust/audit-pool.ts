@@ -6,15 +6,17 @@ import { workerSpec } from '../../base/worker-spec.js';
 import type { AuditReport } from './audit.js';
 import type { ParsedManifest } from '../format/types.js';
 
-interface Job { id: number; dir: string; parsed?: ParsedManifest; resolve: (r: AuditResult) => void; reject: (e: Error) => void }
+interface Job { id: number; dir: string; parsed?: ParsedManifest; owner?: object; resolve: (r: AuditResult) => void; reject: (e: Error) => void }
 
 /** A folder's report and the fingerprint of the files it read (see auditFolder). */
 export interface AuditResult { report: AuditReport; fingerprint: string }
-interface Slot { worker: Worker; jobs: Map<number, Job>; batches: number }
+interface Slot { worker: Worker; jobs: Map<number, Job>; batches: number; ready: Promise<void> }
 
 /** What a worker is sent (a batch of folders) and posts back (their reports, in one message). */
 export interface AuditBatch { jobs: { id: number; dir: string; parsed?: ParsedManifest }[] }
 export interface AuditBatchResult { results: { id: number; report?: AuditReport; fingerprint?: string; error?: string }[] }
+/** What a worker posts once it has loaded and warmed up. */
+export interface AuditWorkerReady { ready: true }
 
 /**
  * Folders per message and batches sent to a worker before its first batch is back: a worker never waits on the
@@ -41,19 +43,32 @@ export class AuditPool {
   private closed = false;
   readonly stats: AuditPoolStats = { audited: 0, bytes: 0, threads: 0 };
 
-  /** `threads`: workers to run (default: every core, at most 4). */
-  constructor(private readonly threads = Math.max(1, Math.min(availableParallelism(), 4))) {}
+  /**
+   * `threads`: workers to run (default: every core, at most 4). `warmRounds`: each worker first reads a built-in
+   * sample skill this many times (audit-warm.ts), so its first real folders run optimised code.
+   */
+  constructor(private readonly threads = Math.max(1, Math.min(availableParallelism(), 4)), private readonly warmRounds = 0) {}
 
   /**
    * Audit a folder on a worker. Rejects only when the worker itself fails (a bad skill gives findings, not errors).
-   * `parsed`: the manifest discovery read from it (see AuditOptions.parsed).
+   * `parsed`: the manifest discovery read from it (see AuditOptions.parsed). `owner`: who asked (see cancel).
    */
-  audit(dir: string, parsed?: ParsedManifest): Promise<AuditResult> {
+  audit(dir: string, parsed?: ParsedManifest, owner?: object): Promise<AuditResult> {
     if (this.closed) return Promise.reject(new Error('the audit pool is closed'));
     return new Promise<AuditResult>((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, dir, ...(parsed ? { parsed } : {}), resolve, reject });
+      this.queue.push({ id: this.nextId++, dir, ...(parsed ? { parsed } : {}), ...(owner ? { owner } : {}), resolve, reject });
       void this.pump();
     });
+  }
+
+  /** Drop the waiting jobs `owner` asked for (they are rejected); batches already on a worker finish. */
+  cancel(owner: object): void {
+    for (let i = this.queue.length - 1; i >= 0; i--) {
+      const job = this.queue[i]!;
+      if (job.owner !== owner) continue;
+      this.queue.splice(i, 1);
+      job.reject(new Error('the audit was cancelled'));
+    }
   }
 
   /**
@@ -69,6 +84,13 @@ export class AuditPool {
     });
   }
 
+  /** Resolves once every worker has started and warmed up (starting them if need be). */
+  async ready(): Promise<void> {
+    this.warm();
+    await this.starting;
+    await Promise.all(this.slots.map((s) => s.ready));
+  }
+
   /** Jobs waiting or running. */
   get pending(): number {
     return this.queue.length + this.slots.reduce((n, s) => n + s.jobs.size, 0);
@@ -78,9 +100,13 @@ export class AuditPool {
     const ws = await workerSpec(import.meta.url, 'audit-worker');
     if (this.closed) return;
     for (let i = 0; i < this.threads; i++) {
-      const worker = 'code' in ws ? new Worker(ws.code, { eval: true }) : new Worker(ws.url, { execArgv: ws.execArgv });
-      const slot: Slot = { worker, jobs: new Map(), batches: 0 };
-      worker.on('message', (m: AuditBatchResult) => {
+      const workerData = { warm: this.warmRounds };
+      const worker = 'code' in ws ? new Worker(ws.code, { eval: true, workerData }) : new Worker(ws.url, { execArgv: ws.execArgv, workerData });
+      let started!: () => void;
+      const slot: Slot = { worker, jobs: new Map(), batches: 0, ready: new Promise<void>((resolve) => (started = resolve)) };
+      worker.once('exit', () => started());
+      worker.on('message', (m: AuditBatchResult | AuditWorkerReady) => {
+        if ('ready' in m) return started();
         slot.batches--;
         for (const r of m.results) {
           const job = slot.jobs.get(r.id);
@@ -140,4 +166,24 @@ export class AuditPool {
     await this.starting?.catch(() => undefined);
     await Promise.all([...slots, ...this.slots].map((s) => s.worker.terminate()));
   }
+}
+
+/** Sample reads a worker of the process's pool warms up with (about 15–25 ms of its time, once). */
+export const WARM_ROUNDS = 20;
+
+let shared: AuditPool | undefined;
+
+/**
+ * The process's audit pool: one for the life of the process, shared by every workspace it opens, so opening a folder
+ * finds its workers started and warm. The desktop host and the CLI start it when they start (startAuditPool).
+ */
+export function sharedAuditPool(): AuditPool {
+  return (shared ??= new AuditPool(undefined, WARM_ROUNDS));
+}
+
+/** Start the process's audit pool now (at launch, before any folder is opened): its workers load and warm up. */
+export function startAuditPool(): AuditPool {
+  const pool = sharedAuditPool();
+  pool.warm();
+  return pool;
 }

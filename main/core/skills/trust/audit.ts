@@ -222,7 +222,8 @@ const HEREDOC_RE = /\b(?:python[\d.]*|node(?:js)?|perl|ruby|php|bun|deno(?:\s+ru
 /** Shell lines ending in a backslash continue on the next line: `curl … \` / `| sh` is one command. */
 function continues(raw: string): boolean {
   // Only a line whose last character (past ASCII whitespace) is a backslash, or lies past ASCII, can.
-  const c = raw.charCodeAt(trailOf(raw) - 1);
+  const end = trailOf(raw);
+  const c = end > 0 ? raw.charCodeAt(end - 1) : -1;
   return (c === 0x5c || c >= 128) && CONTINUED_RE.test(raw);
 }
 const CONTINUED_RE = /(?:^|[^\\])(?:\\\\)*\\\s*$/;
@@ -232,6 +233,11 @@ function endsWithColon(raw: string): boolean {
   const t = raw.trimEnd();
   const c = t.charCodeAt(t.length - 1);
   return c === 0x3a || c === 0xff1a;
+}
+
+/** The UTF-16 unit at `i`, or -1 past the end (never read out of bounds: optimised code would be thrown away). */
+function codeAt(raw: string, i: number): number {
+  return i < raw.length ? raw.charCodeAt(i) : -1;
 }
 
 /** ASCII whitespace, what `\s` matches below 128. */
@@ -270,34 +276,34 @@ function markerStart(c: number): boolean {
  * when the character at `lead` lets it match (a character past ASCII may be Unicode whitespace: then it is asked).
  */
 function fenceOpen(raw: string, lead: number): RegExpExecArray | null {
-  const c = raw.charCodeAt(lead);
+  const c = codeAt(raw, lead);
   return (lead <= 3 && (c === 0x60 || c === 0x7e)) || c >= 128 ? FENCE_RE.exec(raw) : null;
 }
 function withoutPrompt(raw: string, lead: number): string {
-  const c = raw.charCodeAt(lead);
+  const c = codeAt(raw, lead);
   return c === 0x24 || c === 0x3e || c === 0x50 || c === 0x23 || c >= 128 ? raw.replace(PROMPT_RE, '') : raw;
 }
 function shellComment(raw: string, lead: number): boolean {
-  const c = raw.charCodeAt(lead);
+  const c = codeAt(raw, lead);
   return (c === 0x23 || c >= 128) && SHELL_COMMENT_RE.test(raw);
 }
 function blankLine(raw: string, lead: number): boolean {
-  return raw.charCodeAt(lead) >= 128 ? raw.trim() === '' : lead === raw.length;
+  return codeAt(raw, lead) >= 128 ? raw.trim() === '' : lead === raw.length;
 }
 function listStart(raw: string, lead: number): boolean {
-  const c = raw.charCodeAt(lead);
+  const c = codeAt(raw, lead);
   return lead <= 3 && (markerStart(c) || c >= 128) && LIST_RE.test(raw);
 }
 function itemStart(raw: string, lead: number): boolean {
-  const c = raw.charCodeAt(lead);
+  const c = codeAt(raw, lead);
   return (markerStart(c) || c >= 128) && ITEM_RE.test(raw);
 }
 function headingStart(raw: string, lead: number): boolean {
-  const c = raw.charCodeAt(lead);
+  const c = codeAt(raw, lead);
   return ((lead <= 3 && c === 0x23) || c >= 128) && HEADING_RE.test(raw);
 }
 function spacedStart(raw: string): boolean {
-  const c = raw.charCodeAt(0);
+  const c = codeAt(raw, 0);
   return asciiSpace(c) || (c >= 128 && /^\s/.test(raw));
 }
 
@@ -361,7 +367,7 @@ function markdownSegments(lines: string[], quiet?: Uint8Array): Segment[] {
     }
     // An indented code block (4 spaces or a tab after a blank line, not inside a list) shows code like a fence does.
     const blank = blankLine(raw, lead);
-    const indented = (raw.startsWith('    ') || raw.charCodeAt(0) === 9) && !blank;
+    const indented = (raw.startsWith('    ') || codeAt(raw, 0) === 9) && !blank;
     if (!indented && !blank) inList = listStart(raw, lead) || (inList && !prevBlank);
     if (indented && !inList && (prevBlank || inIndented)) {
       inIndented = true;

@@ -5,7 +5,7 @@ import type { Store } from '../../store/index.js';
 import { parsedManifestOf, type CatalogEntry, type ParsedManifest, type TrustHold } from '../format/types.js';
 import { auditFolder, auditSkill, listSkillFiles, MANIFEST_FAMILIES, verdictsOf, type AuditReport, type Finding } from './audit.js';
 import { AUDITOR_VERSION } from './audit-rules.js';
-import { AuditPool, type AuditPoolStats } from './audit-pool.js';
+import { sharedAuditPool, type AuditPool, type AuditPoolStats } from './audit-pool.js';
 import { defaultPermissions, type Permissions } from '../../policy/permissions.js';
 import { permissionDiff } from '../../policy/diff.js';
 
@@ -131,6 +131,8 @@ export interface TrustReviewOptions {
    * (never prompted nor matched) and the catalog is told when verdicts arrive. Small batches stay in-thread.
    */
   background?: boolean | { pool?: AuditPool; minBatch?: number };
+  // `pool`: the review's own pool, closed with it; by default the process's shared pool (sharedAuditPool), which
+  // outlives the review (closing the review only drops its waiting jobs).
 }
 
 /** The review hook with the catalog's optional extras (see ReviewHook in catalog.ts). */
@@ -158,7 +160,11 @@ export interface TrustReview {
 /** The catalog's review hook (CatalogOptions.review): plug in as `review: createTrustReview(store)`. */
 export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}): TrustReview {
   const bg = opts.background ? (typeof opts.background === 'object' ? opts.background : {}) : undefined;
-  let pool: AuditPool | undefined = bg?.pool;
+  const ownPool = bg?.pool;
+  let pool: AuditPool | undefined = ownPool;
+  const usePool = (): AuditPool => (pool ??= sharedAuditPool());
+  /** What this review's audits on the pool came to (a shared pool also serves other reviews). */
+  const stats: AuditPoolStats = { audited: 0, bytes: 0, threads: 0 };
   const minBatch = bg?.minBatch ?? BACKGROUND_MIN_AUDITS;
   /** Reports audited this session (fresh, not yet in the store when there is none), by real folder. */
   const fresh = new Map<string, AuditReport>();
@@ -241,12 +247,15 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
       }
       return;
     }
-    pool ??= new AuditPool();
+    const p = usePool();
     for (const m of misses) {
       inFlight.add(m.dir);
       fresh.delete(m.dir);
-      pool.audit(m.dir, m.parsed).then(({ report: r, fingerprint }) => {
+      p.audit(m.dir, m.parsed, review).then(({ report: r, fingerprint }) => {
         if (closed) return;
+        stats.audited++;
+        stats.bytes += r.bytes;
+        stats.threads = p.stats.threads;
         fresh.set(m.dir, r);
         toStore.push({ dir: m.dir, fingerprint, report: r });
       }, () => {
@@ -260,18 +269,18 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
   review.expect = (files) => {
     // Files never parsed are folders never audited (or changed): start the workers while the catalog parses.
     if (!bg || closed || files < minBatch) return false;
-    pool ??= new AuditPool();
-    pool.warm();
+    usePool().warm();
     return true;
   };
   review.onVerdicts = (listener) => void listeners.push(listener);
   review.reportOf = (entry) => (entry.tier === 'builtin' ? undefined : shown.get(entry.realDir));
   Object.defineProperty(review, 'checking', { get: () => inFlight.size });
-  Object.defineProperty(review, 'stats', { get: () => pool?.stats ?? { audited: 0, bytes: 0, threads: 0 } });
+  Object.defineProperty(review, 'stats', { get: () => stats });
   review.close = async () => {
     closed = true;
     if (notify) clearImmediate(notify);
-    await pool?.close();
+    if (ownPool) await ownPool.close();
+    else pool?.cancel(review);
   };
   return review;
 }
