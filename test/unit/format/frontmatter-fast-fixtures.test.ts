@@ -6,8 +6,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { publicSkillFiles, SHARED_FIXTURES } from '../../helpers/tmp.js';
 import { compareWithYaml } from '../../helpers/frontmatter-diff.js';
-import { splitFrontmatter, useFastFrontmatter } from '../../../main/core/skills/format/frontmatter.js';
-import { parseSkillText, type ParsedSkill } from '../../../main/core/skills/format/manifest.js';
+import { frontmatterFastParses, frontmatterParses, splitFrontmatter, useFastFrontmatter } from '../../../main/core/skills/format/frontmatter.js';
+import { parseSkillFile, parseSkillText, type ParsedSkill } from '../../../main/core/skills/format/manifest.js';
 import { readFrontmatterText } from '../../../main/core/skills/format/skill-frontmatter.js';
 
 /** Every SKILL.md / skill.md below a folder. */
@@ -66,4 +66,15 @@ test('every shared fixture SKILL.md gives the same manifest and diagnostics with
   const slow = read(false);
   files.forEach((f, i) => assert.deepStrictEqual(fast[i], slow[i], f));
   assert.ok(fast.filter((r) => (r.lenient as { manifest?: unknown }).manifest).length > files.length / 2);
+});
+
+test('the catalog\'s parse of the public skills goes through the fast reader (yaml only for what it leaves)', () => {
+  const files = publicSkillFiles();
+  const all0 = frontmatterParses();
+  const fast0 = frontmatterFastParses();
+  for (const f of files) parseSkillFile(f, { folderName: null });
+  const all = frontmatterParses() - all0;
+  const fast = frontmatterFastParses() - fast0;
+  assert.equal(all, files.length);
+  assert.ok(fast >= files.length * 0.9, `${fast} of ${all} through the fast reader`);
 });
