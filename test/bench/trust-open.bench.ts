@@ -120,6 +120,8 @@ const c = bestRun(cold);
 const f = bestRun(coldFresh);
 describe('app', c);
 describe('fresh', f);
+// The first app run is the first folder opened after launch (workers only warmed on the sample); later ones reuse hot workers.
+console.log(`  every run, until the last verdict: app ${cold.map((x) => x.allMs.toFixed(0)).join(', ')} ms (first = first open after launch); fresh ${coldFresh.map((x) => x.allMs.toFixed(0)).join(', ')} ms`);
 console.log(`cold open, audits in the opening thread: ${best(coldInline, 'allMs').toFixed(0)} ms`);
 console.log(`warm open (parse cache + verdicts from the SQLite audit cache): ${w.toFixed(0)} ms`);
 const ratio = c.allMs / w;

@@ -5,12 +5,27 @@ import { auditFolder } from './audit.js';
 import { warmAuditor } from './audit-warm.js';
 import type { AuditBatch, AuditBatchResult, AuditWorkerReady } from './audit-pool.js';
 
-// Warm first (batches posted meanwhile wait in the port): the first real folders then run optimised code.
-const warm = (workerData as { warm?: number } | undefined)?.warm;
-if (warm) warmAuditor(warm);
-parentPort?.postMessage({ ready: true } satisfies AuditWorkerReady);
+// Warm up on the sample in small steps while there is nothing to do: the first real folders then run optimised code,
+// and a batch that arrives meanwhile stops the warm-up (it waits one step at most).
+let warmLeft = (workerData as { warm?: number } | undefined)?.warm ?? 0;
+let told = false;
+const ready = (): void => {
+  if (told) return;
+  told = true;
+  parentPort?.postMessage({ ready: true } satisfies AuditWorkerReady);
+};
+const warmStep = (): void => {
+  if (warmLeft <= 0) return ready();
+  const n = Math.min(WARM_STEP, warmLeft);
+  warmAuditor(n);
+  warmLeft -= n;
+  setImmediate(warmStep);
+};
+const WARM_STEP = 4;
 
 parentPort?.on('message', (m: AuditBatch) => {
+  warmLeft = 0;
+  ready();
   const results: AuditBatchResult['results'] = [];
   for (const j of m.jobs) {
     try {
@@ -21,3 +36,4 @@ parentPort?.on('message', (m: AuditBatch) => {
   }
   parentPort!.postMessage({ results } satisfies AuditBatchResult);
 });
+warmStep();
