@@ -1,31 +1,15 @@
 // Loads the CLI: the built bundle (dist/main/electron/cli.js, made by `npm run build`) when it is newer than every
 // source file it is built from, else the TypeScript through tsx, so a checkout runs without a build step and never
 // runs stale code. The bundle starts several times faster (no TypeScript to compile at start-up).
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { newest } from './newest.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const built = join(root, 'dist', 'main', 'electron');
 // The bundle and the files it starts by path (the sandbox host, the parse and audit workers).
 const BUNDLE = ['cli.js', 'host.js', 'parse-worker.js', 'audit-worker.js'];
-
-/** Newest modification time of a file under `dir` (0 when it does not exist). */
-function newest(dir) {
-  let t = 0;
-  let names;
-  try {
-    names = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return 0;
-  }
-  for (const d of names) {
-    const p = join(dir, d.name);
-    if (d.isDirectory()) t = Math.max(t, newest(p));
-    else if (d.isFile()) t = Math.max(t, statSync(p).mtimeMs);
-  }
-  return t;
-}
 
 function bundleIsFresh() {
   if (process.env.KNACK_CLI_FROM_SOURCE) return false;

@@ -2,10 +2,11 @@
 // `npm start`: the desktop app when the Electron binary is installed; otherwise serve mode in the system browser.
 // Builds first when dist/ is missing or older than the sources, and says in one line which mode runs and why.
 import { createRequire } from 'node:module';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { newest } from './newest.js';
 
 const require = createRequire(import.meta.url);
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -17,21 +18,6 @@ function electronBinary() {
   } catch {
     return undefined;
   }
-}
-
-function newest(dir) {
-  let t = 0;
-  let names;
-  try {
-    names = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return 0;
-  }
-  for (const d of names) {
-    const p = join(dir, d.name);
-    t = Math.max(t, d.isDirectory() ? newest(p) : statSync(p).mtimeMs);
-  }
-  return t;
 }
 
 function mtime(file) {

@@ -8,7 +8,7 @@ import { startFakeOpenAI } from './fake-openai.js';
 import type { FakeServer } from './fake-provider.js';
 import { openWorkspace, type KnackWorkspace } from '../../main/core/workspace.js';
 import { resolvePaths } from '../../main/core/config/paths.js';
-import { Agent, type AgentOptions } from '../../main/core/agent/index.js';
+import { Agent, type AgentHost, type AgentOptions } from '../../main/core/agent/index.js';
 import { anthropicProvider } from '../../main/core/agent/providers/anthropic.js';
 import { openaiProvider } from '../../main/core/agent/providers/openai.js';
 import type { AgentEvent } from '../../main/core/agent/types.js';
@@ -49,3 +49,19 @@ export function recorder(session: { on(l: (e: AgentEvent) => void): () => void }
 }
 
 export const typesOf = (evs: AgentEvent[]): string[] => evs.map((e) => e.type).filter((t) => t !== 'text_delta' && t !== 'context' && t !== 'usage' && t !== 'tool_call_started');
+
+/** The real workspace as the agent sees it, with some of its parts replaced (a slow or failing tool box, say). */
+export function hostOf(ws: KnackWorkspace, replace: Partial<AgentHost> = {}): AgentHost {
+  return {
+    workspace: ws.workspace,
+    settings: ws.settings,
+    store: ws.store,
+    catalog: ws.catalog,
+    gate: ws.gate,
+    paths: ws.paths,
+    matcher: () => ws.matcher(),
+    toolbox: () => ws.toolbox(),
+    newSession: (o) => ws.newSession(o),
+    ...replace,
+  };
+}

@@ -2,7 +2,7 @@
 // wait for it; a failure to open is reported on first use (never an unhandled rejection) and retried.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { agentEnv, type AgentEnv } from '../../helpers/agent-env.js';
+import { agentEnv, hostOf, type AgentEnv } from '../../helpers/agent-env.js';
 import { Agent, type AgentHost, type TurnResult } from '../../../main/core/agent/index.js';
 
 /** The real workspace as the agent sees it, counting tool-session opens, with the first `failures` opens failing. */
@@ -10,15 +10,7 @@ function countingHost(env: AgentEnv, opts: { failures?: number; gate?: Promise<v
   const ws = env.ws;
   let opens = 0;
   let failures = opts.failures ?? 0;
-  const host: AgentHost = {
-    workspace: ws.workspace,
-    settings: ws.settings,
-    store: ws.store,
-    catalog: ws.catalog,
-    gate: ws.gate,
-    paths: ws.paths,
-    matcher: () => ws.matcher(),
-    toolbox: () => ws.toolbox(),
+  const host = hostOf(ws, {
     newSession: async (o) => {
       opens++;
       await opts.gate;
@@ -28,7 +20,7 @@ function countingHost(env: AgentEnv, opts: { failures?: number; gate?: Promise<v
       }
       return ws.newSession(o);
     },
-  };
+  });
   return { host, opens: () => opens };
 }
 

@@ -3,8 +3,8 @@
 // shows the message at once; a failed commit ends the turn before any model output is shown.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { agentEnv } from '../../helpers/agent-env.js';
-import { Agent, type AgentHost } from '../../../main/core/agent/index.js';
+import { agentEnv, hostOf } from '../../helpers/agent-env.js';
+import { Agent } from '../../../main/core/agent/index.js';
 import type { AgentEvent } from '../../../main/core/agent/types.js';
 
 test('the start of a turn is committed together, before the first event of the model is shown, and each event is stored before it is shown', async () => {
@@ -38,14 +38,7 @@ test('when the tool box is slow to open, the user message is committed and shown
   const toolsGate = new Promise<void>((resolve) => (openTools = resolve));
   const ws = env.ws;
   // The workspace as the agent sees it, with a tool box that opens only when the test says so.
-  const host: AgentHost = {
-    workspace: ws.workspace,
-    settings: ws.settings,
-    store: ws.store,
-    catalog: ws.catalog,
-    gate: ws.gate,
-    paths: ws.paths,
-    matcher: () => ws.matcher(),
+  const host = hostOf(ws, {
     toolbox: async () => {
       await toolsGate;
       return ws.toolbox();
@@ -54,7 +47,8 @@ test('when the tool box is slow to open, the user message is committed and shown
       await toolsGate;
       return ws.newSession(o);
     },
-  };
+  });
+
   const agent = Agent.create(host, { providerInstance: env.agent.provider! });
   env.server.script({ text: 'done' });
   const chat = agent.newSession();

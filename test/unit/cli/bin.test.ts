@@ -57,7 +57,7 @@ test('knack runs the built bundle only while it is newer than every source it is
     if (mtime !== undefined) utimesSync(join(dir, rel), mtime, mtime);
   };
   mkdirSync(join(dir, 'bin'));
-  for (const f of ['knack.js', 'cli-entry.js']) copyFileSync(join(root, 'bin', f), join(dir, 'bin', f));
+  for (const f of ['knack.js', 'cli-entry.js', 'newest.js']) copyFileSync(join(root, 'bin', f), join(dir, 'bin', f));
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
   put('package.json', JSON.stringify({ type: 'module' }), 1000);
   const stub = (who: string): string => `export async function main() { console.log(${JSON.stringify(who)}); return 0; }\n`;

@@ -1,7 +1,7 @@
 // Anthropic Messages API through the official SDK: streaming with text and tool_use blocks (input_json_delta
 // pieces joined), tool_result back, prompt caching (cache_control) on the stable prefix: tools, system, catalog.
 import type Anthropic from '@anthropic-ai/sdk';
-import { loadAnthropicSdk } from './sdk.js';
+import { clientOptions, loadAnthropicSdk } from './sdk.js';
 import type { ChatMessage, ModelProvider, ModelRequest, StopReason, StreamEvent } from './types.js';
 import { mapProviderError, ProviderError } from './errors.js';
 
@@ -92,12 +92,7 @@ function stopOf(raw: string | null | undefined): StopReason {
 export function anthropicProvider(o: AnthropicOptions): ModelProvider {
   let client: Anthropic | undefined;
   const makeClient = async (): Promise<Anthropic> =>
-    (client ??= new (await loadAnthropicSdk()).default({
-      apiKey: o.apiKey,
-      ...(o.baseURL ? { baseURL: o.baseURL } : {}),
-      timeout: o.timeoutMs ?? 120_000,
-      maxRetries: o.maxRetries ?? 2,
-    }));
+    (client ??= new (await loadAnthropicSdk()).default(clientOptions(o)));
   const where = { provider: o.id ?? 'anthropic', model: o.model, baseURL: o.baseURL, key: o.apiKey, keyHint: o.keyHint ?? 'ANTHROPIC_API_KEY' };
   return {
     id: o.id ?? 'anthropic',

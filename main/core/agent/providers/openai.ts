@@ -1,7 +1,7 @@
 // OpenAI-compatible Chat Completions through the official SDK (with baseURL for DeepSeek, Qwen, Kimi, GLM,
 // OpenRouter, Ollama, LM Studio, vLLM): streaming text and tool_calls deltas (joined by index), usage, [DONE].
 import type OpenAI from 'openai';
-import { loadOpenAISdk } from './sdk.js';
+import { clientOptions, loadOpenAISdk } from './sdk.js';
 import type { ChatMessage, ModelProvider, ModelRequest, StopReason, StreamEvent, ToolCallPart } from './types.js';
 import { mapProviderError, ProviderError } from './errors.js';
 
@@ -56,12 +56,7 @@ function stopOf(raw: string): StopReason {
 export function openaiProvider(o: OpenAIOptions): ModelProvider {
   let client: OpenAI | undefined;
   const makeClient = async (): Promise<OpenAI> =>
-    (client ??= new (await loadOpenAISdk()).default({
-      apiKey: o.apiKey,
-      ...(o.baseURL ? { baseURL: o.baseURL } : {}),
-      timeout: o.timeoutMs ?? 120_000,
-      maxRetries: o.maxRetries ?? 2,
-    }));
+    (client ??= new (await loadOpenAISdk()).default(clientOptions(o)));
   const id = o.id ?? 'openai';
   const where = { provider: id, model: o.model, baseURL: o.baseURL, key: o.apiKey, keyHint: o.keyHint ?? 'OPENAI_API_KEY' };
   return {

@@ -23,3 +23,10 @@ export function loadOpenAISdk(): Promise<OpenAISdk> {
 export function loadedSdks(): readonly (AnthropicSdk | OpenAISdk)[] {
   return loaded;
 }
+
+/** The options both SDKs' clients take, the same way: key, base URL, per-request timeout (default 120 s), retries (default 2). */
+export function clientOptions(o: { apiKey: string; baseURL?: string | undefined; timeoutMs?: number; maxRetries?: number }): {
+  apiKey: string; baseURL?: string; timeout: number; maxRetries: number;
+} {
+  return { apiKey: o.apiKey, ...(o.baseURL ? { baseURL: o.baseURL } : {}), timeout: o.timeoutMs ?? 120_000, maxRetries: o.maxRetries ?? 2 };
+}

@@ -173,18 +173,28 @@ class Reader {
     return root;
   }
 
+  /**
+   * Index of the next content line when it sits at column `ind`; -1 at the end or at a shallower line (the
+   * collection ends); a deeper line gives up (nothing this reader accepts continues that way).
+   */
+  private nextAt(ind: number): number {
+    const j = this.nextContent(this.i);
+    if (j >= this.n) return -1;
+    const li = indentOf(this.lines[j]!);
+    if (li < ind) return -1;
+    if (li > ind) giveUp();
+    return j;
+  }
+
   /** A block mapping whose keys sit at column `ind`. */
   private map(ind: number, depth: number): Extract<FastNode, { t: 'm' }> {
     if (depth > MAX_DEPTH) giveUp();
     const node: Extract<FastNode, { t: 'm' }> = { t: 'm', keys: [], vals: [], keyLines: [], line: 0 };
     const seen = new Set<string>();
     for (;;) {
-      const j = this.nextContent(this.i);
-      if (j >= this.n) break;
+      const j = this.nextAt(ind);
+      if (j === -1) break;
       const line = this.lines[j]!;
-      const li = indentOf(line);
-      if (li < ind) break;
-      if (li > ind) giveUp();
       const m = KEY.exec(ind ? line.slice(ind) : line);
       if (!m) {
         // A sequence at the parent key's column ends this mapping only in the caller's eyes: never here.
@@ -401,12 +411,9 @@ class Reader {
     if (depth > MAX_DEPTH) giveUp();
     const node: Extract<FastNode, { t: 'q' }> = { t: 'q', items: [], line: this.fileLine(this.i) };
     for (;;) {
-      const j = this.nextContent(this.i);
-      if (j >= this.n) break;
+      const j = this.nextAt(ind);
+      if (j === -1) break;
       const line = this.lines[j]!;
-      const li = indentOf(line);
-      if (li < ind) break;
-      if (li > ind) giveUp();
       if (line[ind] !== '-') break;
       if (line[ind + 1] !== ' ') giveUp();
       const rest = line.slice(ind + 2);
