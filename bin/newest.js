@@ -2,12 +2,16 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Newest mtime (ms) of a file under `dir`, 0 when it does not exist. Symlinks and other special files are skipped. */
+/**
+ * Newest mtime (ms) under `dir`: its files' and its folders' own (a deleted or renamed file changes its folder's), 0
+ * when it does not exist. Symlinks and other special files are skipped.
+ */
 export function newest(dir) {
   let t = 0;
   let names;
   try {
     names = readdirSync(dir, { withFileTypes: true });
+    t = statSync(dir).mtimeMs;
   } catch {
     return 0;
   }

@@ -244,6 +244,8 @@ export class ChatSession {
       this.hold();
       this.record({ type: 'user_message', text }, true);
       await this.toolsReady();
+      // The message was committed by the hold timer while the tools opened: if that commit failed, the turn ends here.
+      this.throwReleaseFailure();
       this.autoLoad(text);
       if (!this.opts.provider) {
         this.record({ type: 'context', sections: (await this.assemble()).sections });
@@ -395,7 +397,8 @@ export class ChatSession {
       const offer = this.opts.offerSkillAfter ?? 3;
       const real = this.turn.tools.filter((t) => !META_TOOLS.has(t));
       if (reason === 'end_turn' && real.length >= offer) this.record({ type: 'skill_offer', toolCalls: real.length, tools: [...new Set(real)] });
-      const last = this.state.messages.at(-1);
+      // The turn's answer comes from one of its own model calls: a turn that made none never passes off an earlier reply.
+      const last = this.turn.steps > 0 ? this.state.messages.at(-1) : undefined;
       return { reason, text: last?.role === 'assistant' ? last.text : '', steps: this.turn.steps, toolCalls: this.turn.toolCalls, ...(error ? { error } : {}) };
     })();
     this.running = run;
@@ -853,13 +856,7 @@ export class ChatSession {
     this.held ??= [];
     // With the tools open, nothing before the request waits on another event (a compaction releases first).
     if (!this.heldTimer && !this.workspaceSession) {
-      this.heldTimer = setTimeout(() => {
-        try {
-          this.release();
-        } catch {
-          /* the store failed: the turn's next write reports it */
-        }
-      }, 20);
+      this.heldTimer = setTimeout(() => this.releaseInFlight(), 20);
       this.heldTimer.unref();
     }
   }
@@ -875,12 +872,17 @@ export class ChatSession {
 
   /** Before the model's first event is handled: the turn's start is committed (now, if it is not yet) and shown. */
   private releaseBeforeOutput(): void {
+    this.throwReleaseFailure();
+    this.release();
+  }
+
+  /** A held start whose commit failed in the background (in flight, or by the hold timer) ends the turn with its error. */
+  private throwReleaseFailure(): void {
     const failed = this.releaseFailure;
     if (failed !== undefined) {
       this.releaseFailure = undefined;
       throw failed;
     }
-    this.release();
   }
 
   private release(): void {
@@ -889,14 +891,15 @@ export class ChatSession {
     const held = this.held;
     this.held = undefined;
     if (!held?.length) return;
-    const bodies = held.map((h) => {
-      if (!h.later) return h.body!;
-      const body = h.later();
-      applyEvent(this.state, body);
-      return body;
-    });
+    let bodies: AgentEventBody[];
     let seqs: number[];
     try {
+      bodies = held.map((h) => {
+        if (!h.later) return h.body!;
+        const body = h.later();
+        applyEvent(this.state, body);
+        return body;
+      });
       seqs = this.store.sessions.appendMany(
         this.id,
         held.map((h, i) => ({ type: bodies[i]!.type, data: bodies[i] as unknown as Record<string, unknown>, at: h.at, touch: h.touch, title: h.title })),

@@ -28,7 +28,11 @@ export function loadMcpSdk(): Promise<McpSdk> {
     getDefaultEnvironment: stdio.getDefaultEnvironment,
     StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
     ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
-  }));
+  }), (e: unknown) => {
+    // Not kept: the next connection attempt tries again.
+    loading = undefined;
+    throw e;
+  });
   return loading;
 }
 

@@ -123,3 +123,43 @@ test('when the commit of the start of a turn fails while the request is in fligh
   // The live conversation is what the store holds: the message that was never stored is not in it either.
   assert.deepEqual(chat.messages(), []);
 });
+
+test('when the tool box is slow and the early commit of the message fails, the turn ends with that error: no model call, no earlier reply passed off as the answer', { timeout: 60_000 }, async () => {
+  const env = await agentEnv();
+  env.server.script({ text: 'the first answer' });
+  const first = env.agent.newSession();
+  await first.send('hello');
+  // The same conversation reopened over a tool box that opens only when the test says so.
+  let openTools: () => void = () => undefined;
+  const toolsGate = new Promise<void>((resolve) => (openTools = resolve));
+  const ws = env.ws;
+  const host = hostOf(ws, {
+    newSession: async (o) => {
+      await toolsGate;
+      return ws.newSession(o);
+    },
+  });
+  const chat = Agent.create(host, { providerInstance: env.agent.provider! }).openSession(first.id);
+  // A disk that fails the commit the hold timer makes while the tools open (fault injection on the real store).
+  const sessions = env.ws.store!.sessions;
+  const appendMany = sessions.appendMany.bind(sessions);
+  let failed = 0;
+  sessions.appendMany = (id, rows) => {
+    if (!failed++) throw new Error('disk I/O error');
+    return appendMany(id, rows);
+  };
+  const shown: AgentEvent[] = [];
+  chat.on((e) => shown.push(e));
+  const turn = chat.send('and now?');
+  await new Promise((r) => setTimeout(r, 100)); // the hold timer (20 ms) has committed, and failed
+  assert.equal(failed, 1);
+  openTools();
+  const r = await turn;
+  sessions.appendMany = appendMany;
+  assert.equal(r.reason, 'error', JSON.stringify(r));
+  assert.match(r.error?.message ?? '', /disk I\/O error/);
+  assert.notEqual(r.text, 'the first answer');
+  assert.equal(env.server.requests.length, 1, 'no model call for a message that was not stored');
+  assert.ok(!shown.some((e) => e.type === 'user_message'));
+  assert.deepEqual(chat.messages().map((m) => m.role), ['user', 'assistant'], 'the conversation is what the store holds');
+});

@@ -51,10 +51,13 @@ test('npm start without an Electron binary says why in one line, serves the app 
 test('knack runs the built bundle only while it is newer than every source it is built from, else the TypeScript sources', () => {
   // A checkout of its own: the real bin/ files, stub sources and a stub bundle that say which one ran.
   const dir = tempDir();
+  // Times (s) from a base after now: the folders this test makes (their mtime is now) are older than every file.
+  const T = Math.ceil(Date.now() / 1000) + 100_000;
+  const at = (rel: string, t: number): void => utimesSync(join(dir, rel), T + t, T + t);
   const put = (rel: string, text: string, mtime?: number): void => {
     mkdirSync(dirname(join(dir, rel)), { recursive: true });
     writeFileSync(join(dir, rel), text);
-    if (mtime !== undefined) utimesSync(join(dir, rel), mtime, mtime);
+    if (mtime !== undefined) at(rel, mtime);
   };
   mkdirSync(join(dir, 'bin'));
   for (const f of ['knack.js', 'cli-entry.js', 'newest.js']) copyFileSync(join(root, 'bin', f), join(dir, 'bin', f));
@@ -76,11 +79,19 @@ test('knack runs the built bundle only while it is newer than every source it is
   assert.equal(knack(), 'from source');
   put('dist/main/electron/cli.js', stub('from bundle'), 4000);
   assert.equal(knack(), 'from source', 'the workers beside it are older than the sources: the bundle is incomplete');
-  for (const f of ['host.js', 'parse-worker.js', 'audit-worker.js']) utimesSync(join(dir, 'dist/main/electron', f), 4000, 4000);
+  for (const f of ['host.js', 'parse-worker.js', 'audit-worker.js']) at(`dist/main/electron/${f}`, 4000);
   assert.equal(knack(), 'from bundle');
   put('preload/contract.ts', 'export {};\n', 5000);
   assert.equal(knack(), 'from source', 'the IPC contract is part of the bundle');
-  for (const f of ['cli.js', 'host.js', 'parse-worker.js', 'audit-worker.js']) utimesSync(join(dir, 'dist/main/electron', f), 6000, 6000);
+  for (const f of ['cli.js', 'host.js', 'parse-worker.js', 'audit-worker.js']) at(`dist/main/electron/${f}`, 6000);
+  assert.equal(knack(), 'from bundle');
+  // A source file deleted after the build: its folder changed, so the bundle (which still holds it) is stale.
+  put('main/cli/old-command.ts', 'export {};\n', 1000);
+  rmSync(join(dir, 'main/cli/old-command.ts'));
+  at('main/cli', 7000);
+  assert.equal(knack(), 'from source', 'a source deleted after the build');
+  for (const f of ['cli.js', 'host.js', 'parse-worker.js', 'audit-worker.js']) at(`dist/main/electron/${f}`, 8000);
+  assert.equal(knack(), 'from bundle');
   rmSync(join(dir, 'dist/main/electron/host.js'));
   assert.equal(knack(), 'from source', 'a file the bundle starts by path is missing');
 });

@@ -12,11 +12,18 @@ let openai: Promise<OpenAISdk> | undefined;
 const loaded: (AnthropicSdk | OpenAISdk)[] = [];
 
 export function loadAnthropicSdk(): Promise<AnthropicSdk> {
-  return (anthropic ??= import('@anthropic-ai/sdk').then((m) => (loaded.push(m), m)));
+  // A failed import is not kept: the next request tries again.
+  return (anthropic ??= import('@anthropic-ai/sdk').then((m) => (loaded.push(m), m), (e: unknown) => {
+    anthropic = undefined;
+    throw e;
+  }));
 }
 
 export function loadOpenAISdk(): Promise<OpenAISdk> {
-  return (openai ??= import('openai').then((m) => (loaded.push(m), m)));
+  return (openai ??= import('openai').then((m) => (loaded.push(m), m), (e: unknown) => {
+    openai = undefined;
+    throw e;
+  }));
 }
 
 /** The SDKs loaded so far: an error can only come from one of them. */

@@ -196,8 +196,18 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
       const tell = (): void => {
         for (const l of listeners) l(dirs);
       };
-      if (store) store.policy.batch(tell);
-      else tell();
+      // Never throws out of this callback: a failed batch (disk full, the database locked) reviews again with each
+      // write on its own, where a failed write fails closed for its skill alone.
+      try {
+        if (store) store.policy.batch(tell);
+        else tell();
+      } catch {
+        try {
+          if (store) tell();
+        } catch {
+          /* a listener's failure never stops the audits */
+        }
+      }
     });
   };
 
