@@ -6,6 +6,20 @@ import assert from 'node:assert/strict';
 import { agentEnv, hostOf } from '../../helpers/agent-env.js';
 import { Agent } from '../../../main/core/agent/index.js';
 import type { AgentEvent } from '../../../main/core/agent/types.js';
+import type { Store } from '../../../main/core/store/index.js';
+
+
+/** Fault injection on the real store: the session's next multi-event commit fails (a disk I/O error); later ones work. */
+function failFirstCommit(env: { ws: { store: Store | undefined } }): { failed: () => number; restore: () => void } {
+  const sessions = env.ws.store!.sessions;
+  const appendMany = sessions.appendMany.bind(sessions);
+  let failed = 0;
+  sessions.appendMany = (id, rows) => {
+    if (!failed++) throw new Error('disk I/O error');
+    return appendMany(id, rows);
+  };
+  return { failed: () => failed, restore: () => void (sessions.appendMany = appendMany) };
+}
 
 test('the start of a turn is committed together, before the first event of the model is shown, and each event is stored before it is shown', async () => {
   const env = await agentEnv();
@@ -102,18 +116,12 @@ test('when the commit of the start of a turn fails while the request is in fligh
   const chat = env.agent.newSession();
   await chat.ready();
   // A disk that fails this one commit (fault injection on the real store; later writes work again).
-  const sessions = env.ws.store!.sessions;
-  const appendMany = sessions.appendMany.bind(sessions);
-  let failed = 0;
-  sessions.appendMany = (id, rows) => {
-    if (!failed++) throw new Error('disk I/O error');
-    return appendMany(id, rows);
-  };
+  const disk = failFirstCommit(env);
   const shown: AgentEvent[] = [];
   chat.on((e) => shown.push(e));
   const r = await chat.send('hello');
-  sessions.appendMany = appendMany;
-  assert.equal(failed, 1);
+  disk.restore();
+  assert.equal(disk.failed(), 1);
   assert.equal(r.reason, 'error');
   assert.match(r.error?.message ?? '', /disk I\/O error/);
   assert.equal(env.server.requests.length, 1, 'the request had gone out');
@@ -140,22 +148,16 @@ test('when the tool box is slow and the early commit of the message fails, the t
     },
   });
   const chat = Agent.create(host, { providerInstance: env.agent.provider! }).openSession(first.id);
-  // A disk that fails the commit the hold timer makes while the tools open (fault injection on the real store).
-  const sessions = env.ws.store!.sessions;
-  const appendMany = sessions.appendMany.bind(sessions);
-  let failed = 0;
-  sessions.appendMany = (id, rows) => {
-    if (!failed++) throw new Error('disk I/O error');
-    return appendMany(id, rows);
-  };
+  // A disk that fails the commit the hold timer makes while the tools open.
+  const disk = failFirstCommit(env);
   const shown: AgentEvent[] = [];
   chat.on((e) => shown.push(e));
   const turn = chat.send('and now?');
   await new Promise((r) => setTimeout(r, 100)); // the hold timer (20 ms) has committed, and failed
-  assert.equal(failed, 1);
+  assert.equal(disk.failed(), 1);
   openTools();
   const r = await turn;
-  sessions.appendMany = appendMany;
+  disk.restore();
   assert.equal(r.reason, 'error', JSON.stringify(r));
   assert.match(r.error?.message ?? '', /disk I\/O error/);
   assert.notEqual(r.text, 'the first answer');
