@@ -7,6 +7,7 @@ import type { AuditBatch, AuditBatchResult, AuditWorkerReady } from './audit-poo
 
 // Warm up on the sample in small steps while there is nothing to do: the first real folders then run optimised code,
 // and a batch that arrives meanwhile stops the warm-up (it waits one step at most).
+const WARM_STEP = 4;
 let warmLeft = (workerData as { warm?: number } | undefined)?.warm ?? 0;
 let told = false;
 const ready = (): void => {
@@ -21,7 +22,6 @@ const warmStep = (): void => {
   warmLeft -= n;
   setImmediate(warmStep);
 };
-const WARM_STEP = 4;
 
 parentPort?.on('message', (m: AuditBatch) => {
   warmLeft = 0;

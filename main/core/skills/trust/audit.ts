@@ -803,6 +803,14 @@ function frontmatterOf(text: string, file: string, parsed?: ParsedManifest): Fro
   return { facts: frontmatterFacts(fm.text ?? '', fm.data, fm.lineOf), requested: readPermissionRequest(fm.data, file, fm.lineOf) };
 }
 
+/**
+ * One file's line in a folder's (path, size, mtime, link) fingerprint: folderFingerprint (trust.ts) hashes them from a
+ * listing and auditFolder from its own reading, and the two must agree for a stored report to be found again.
+ */
+export function fingerprintLine(f: Pick<FileEntry, 'rel' | 'link'>, size: number, mtimeMs: number): string {
+  return `${f.rel}\0${size}\0${mtimeMs}\0${f.link ?? ''}\n`;
+}
+
 /** Audit a skill folder. Never throws for bad content: unreadable parts become findings. */
 export function auditSkill(dir: string, opts: AuditOptions = {}): AuditReport {
   return auditFolder(dir, opts).report;
@@ -824,7 +832,7 @@ export function auditFolder(dir: string, opts: AuditOptions = {}): { report: Aud
   const skillFile = files.find((f) => f.rel === 'SKILL.md') ?? files.find((f) => f.rel === 'skill.md');
   if (truncated) findings.push({ file: '.', line: 0, rule: 'structure.too-many-files', family: 'structure', level: 'P1', excerpt: '', message: `more than ${LIMITS.maxFiles} files: the rest was not audited` });
   if (!skillFile) findings.push({ file: 'SKILL.md', line: 0, rule: 'structure.no-skill-md', family: 'structure', level: 'P0', excerpt: '', message: 'no SKILL.md: this is not a skill folder' });
-  const fingerprint = (f: FileEntry, size: number, mtimeMs: number): void => void fp.update(`${f.rel}\0${size}\0${mtimeMs}\0${f.link ?? ''}\n`);
+  const fingerprint = (f: FileEntry, size: number, mtimeMs: number): void => void fp.update(fingerprintLine(f, size, mtimeMs));
   for (const f of files) {
     hash.update(`${f.rel}\0`);
     if (f.link !== undefined) {

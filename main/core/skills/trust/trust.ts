@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { Store } from '../../store/index.js';
 import { parsedManifestOf, type CatalogEntry, type ParsedManifest, type TrustHold } from '../format/types.js';
-import { auditFolder, auditSkill, listSkillFiles, MANIFEST_FAMILIES, verdictsOf, type AuditReport, type Finding } from './audit.js';
+import { auditFolder, auditSkill, fingerprintLine, listSkillFiles, MANIFEST_FAMILIES, verdictsOf, type AuditReport, type Finding } from './audit.js';
 import { AUDITOR_VERSION } from './audit-rules.js';
 import { sharedAuditPool, type AuditPool, type AuditPoolStats } from './audit-pool.js';
 import { defaultPermissions, type Permissions } from '../../policy/permissions.js';
@@ -15,23 +15,19 @@ export type ReviewVerdict = { enabled: false; reason: string; trust: TrustHold }
 export function folderFingerprint(dir: string): string {
   const { files } = listSkillFiles(dir);
   const fp = createHash('sha256');
-  for (const f of files) fp.update(`${f.rel}\0${f.size}\0${f.mtimeMs}\0${f.link ?? ''}\n`);
+  for (const f of files) fp.update(fingerprintLine(f, f.size, f.mtimeMs));
   return fp.digest('hex');
 }
 
 /**
- * The stored report of a folder when its files are unchanged since it was audited, else a miss. A folder the store
+ * The stored report of a folder when its files are unchanged since it was audited, else undefined. A folder the store
  * has never seen is a miss without being listed: the audit gives its fingerprint (auditFolder) from its own reading.
  */
-export function storedAudit(dir: string, store: Store): { report: AuditReport } | { fingerprint?: string } {
+export function storedAudit(dir: string, store: Store): AuditReport | undefined {
   const known = store.policy.fingerprint(dir);
-  if (!known) return {};
-  const fingerprint = folderFingerprint(dir);
-  if (known.fingerprint === fingerprint) {
-    const cached = store.policy.cachedAudit(known.contentHash, AUDITOR_VERSION);
-    if (cached) return { report: { ...(JSON.parse(cached) as AuditReport), dir } };
-  }
-  return { fingerprint };
+  if (!known || known.fingerprint !== folderFingerprint(dir)) return undefined;
+  const cached = store.policy.cachedAudit(known.contentHash, AUDITOR_VERSION);
+  return cached ? { ...(JSON.parse(cached) as AuditReport), dir } : undefined;
 }
 
 /** Keep a fresh report (the main thread is the store's one writer; workers only audit). */
@@ -54,8 +50,8 @@ export function storeAudits(rows: { dir: string; fingerprint: string; report: Au
 export function auditCached(dir: string, store?: Store, parsed?: ParsedManifest): AuditReport {
   const opts = parsed ? { parsed: parsedManifestOf(parsed) } : {};
   if (!store) return auditSkill(dir, opts);
-  const known = storedAudit(dir, store);
-  if ('report' in known) return known.report;
+  const stored = storedAudit(dir, store);
+  if (stored) return stored;
   const { report, fingerprint } = auditFolder(dir, opts);
   storeAudit(dir, fingerprint, report, store);
   return report;
@@ -247,14 +243,15 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
       if (e.tier === 'builtin' || inFlight.has(e.realDir) || seen.has(e.realDir)) continue;
       if (sentEarly.has(e.realDir) && fresh.has(e.realDir)) continue;
       seen.add(e.realDir);
-      let known: ReturnType<typeof storedAudit> | undefined;
+      // Without a store, a folder audited this session is done; with one, its stored report when the files are unchanged.
+      if (!store && fresh.has(e.realDir)) continue;
+      let stored: AuditReport | undefined;
       try {
-        known = store ? storedAudit(e.realDir, store) : fresh.has(e.realDir) ? undefined : {};
+        stored = store ? storedAudit(e.realDir, store) : undefined;
       } catch {
         continue; // an unreadable folder is judged (refused) by the in-thread review
       }
-      if (!known) continue;
-      if ('report' in known) fresh.set(e.realDir, known.report);
+      if (stored) fresh.set(e.realDir, stored);
       else misses.push({ dir: e.realDir, parsed: parsedManifestOf(e.manifest) });
     }
     if (misses.length < minBatch) {
