@@ -15,7 +15,12 @@ export function workerSpec(from: string, name: string): Promise<WorkerSpec> {
     spec = (async (): Promise<WorkerSpec> => {
       try {
         const esbuild = await import('esbuild');
-        const out = await esbuild.build({ entryPoints: [fileURLToPath(tsUrl)], bundle: true, format: 'cjs', platform: 'node', target: 'node20', write: false, logLevel: 'silent' });
+        // CommonJS output has no import.meta: its url is the entry's, so a module's createRequire (base/lazy-require.ts)
+        // resolves packages from the checkout, as it does unbundled.
+        const out = await esbuild.build({
+          entryPoints: [fileURLToPath(tsUrl)], bundle: true, format: 'cjs', platform: 'node', target: 'node20', write: false, logLevel: 'silent',
+          define: { 'import.meta.url': JSON.stringify(tsUrl.href) },
+        });
         return { code: out.outputFiles[0]!.text };
       } catch {
         return { url: tsUrl, execArgv: ['--import', import.meta.resolve('tsx')] };

@@ -1,6 +1,6 @@
 // Command lines read by a real shell parser (mvdan/sh): the simple commands a line runs, their words after quote
 // removal, and whether the whole line is "plain" (no expansion, substitution, glob or write redirection anywhere).
-import { createRequire } from 'node:module';
+import { lazyRequire } from '../base/lazy-require.js';
 
 /** One simple command found in a line (nested ones too: inside $(), subshells, functions, loops). */
 export interface ShellCommand {
@@ -39,10 +39,9 @@ type Node = any;
 interface Syntax {
   NewParser(): { Parse(src: string, name: string): Node };
 }
-let syntaxMod: Syntax | undefined;
+const mvdanSh = lazyRequire<{ syntax: Syntax }>('mvdan-sh');
 function sh(): Syntax {
-  syntaxMod ??= (createRequire(import.meta.url)('mvdan-sh') as { syntax: Syntax }).syntax;
-  return syntaxMod;
+  return mvdanSh().syntax;
 }
 
 function isNil(n: Node): boolean {

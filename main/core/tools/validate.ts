@@ -1,6 +1,6 @@
 // Argument validation against a tool's JSON Schema with Ajv: compiled once per tool, and errors turned
 // into one line per problem that names the field (`path: must be string`), for the model to fix its call.
-import { createRequire } from 'node:module';
+import { lazyRequire } from '../base/lazy-require.js';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { RegExpEngine } from 'ajv/dist/types/index.js';
 import type { JsonSchema } from './types.js';
@@ -41,11 +41,12 @@ const timedRegExp: RegExpEngine = Object.assign(
   { code: 'knackTimedRegExp' },
 );
 
+const ajvModule = lazyRequire<{ Ajv: typeof Ajv }>('ajv');
 let instance: Ajv | undefined;
 /** Made on the first schema compiled: loading Ajv takes ~0.1 s that most `knack` commands never need. */
 function ajv(): Ajv {
   if (!instance) {
-    const { Ajv: AjvClass } = createRequire(import.meta.url)('ajv') as { Ajv: typeof Ajv };
+    const { Ajv: AjvClass } = ajvModule();
     instance = new AjvClass({ allErrors: true, strict: false, validateSchema: true, allowUnionTypes: true, code: { regExp: timedRegExp } });
   }
   return instance;

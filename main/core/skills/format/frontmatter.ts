@@ -2,7 +2,7 @@
 // (size cap, alias cap, no custom tags, duplicate keys reported with their line, BOM and CRLF tolerated).
 import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
-import { createRequire } from 'node:module';
+import { lazyRequire } from '../../base/lazy-require.js';
 import type * as Yaml from 'yaml';
 import type { Document } from 'yaml';
 import type { Diagnostic } from '../../base/diagnostics.js';
@@ -256,11 +256,8 @@ export function parseFrontmatterYaml(text: string, file: string, firstLine = 2, 
   return parseFrontmatterYamlOnly(text, file, firstLine, detectFlow);
 }
 
-let yamlModule: typeof Yaml | undefined;
 /** `yaml`, loaded when the first frontmatter needs it: the fast reader answers nearly all, and loading it costs ~0.1 s. */
-export function yamlLib(): typeof Yaml {
-  return (yamlModule ??= createRequire(import.meta.url)('yaml') as typeof Yaml);
-}
+export const yamlLib = lazyRequire<typeof Yaml>('yaml');
 
 /** The `yaml` package's reading of frontmatter (every construct; the diagnostics' source). Use parseFrontmatterYaml. */
 export function parseFrontmatterYamlOnly(text: string, file: string, firstLine = 2, detectFlow = false): ParsedYaml {

@@ -3,13 +3,16 @@
 import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createRequire } from 'node:module';
+import { lazyRequire } from '../../base/lazy-require.js';
 import type * as Fflate from 'fflate';
 import type { Store } from '../../store/index.js';
 import type { ApprovalRow } from '../../store/policy-repo.js';
 import type { PermissionDiff } from '../../policy/diff.js';
 import { isInside } from '../../base/paths.js';
 import { auditSkill, type AuditReport } from './audit.js';
+
+/** fflate builds its tables when loaded (~0.1 s): only a .zip install needs it. */
+const fflate = lazyRequire<typeof Fflate>('fflate');
 
 export const ZIP_LIMITS = { maxEntries: 5000, maxTotalBytes: 100 * 1024 * 1024 };
 
@@ -47,8 +50,7 @@ function extractZip(file: string, into: string): string | undefined {
   let problem: string | undefined;
   let files;
   try {
-    // fflate builds its tables when loaded (~0.1 s): only a .zip install needs it.
-    const { unzipSync } = createRequire(import.meta.url)('fflate') as typeof Fflate;
+    const { unzipSync } = fflate();
     files = unzipSync(new Uint8Array(readFileSync(file)), {
       filter: (f) => {
         count++;
