@@ -152,7 +152,7 @@ export class ChatSession {
     const store = requireStore(host);
     const row = store.sessions.get(id) ?? uniquePrefix(store, id);
     const s = new ChatSession(host, store, row.id, opts);
-    for (const ev of store.sessions.events(row.id)) applyEvent(s.state, ev.data as AgentEventBody);
+    s.replay();
     s.recover();
     s.openToolsEarly();
     return s;
@@ -907,14 +907,19 @@ export class ChatSession {
     } catch (e) {
       // Nothing of it was stored (one transaction) nor shown: the state goes back to what the store holds.
       try {
-        Object.assign(this.state, emptyState());
-        for (const ev of this.store.sessions.events(this.id)) applyEvent(this.state, ev.data as AgentEventBody);
+        this.replay();
       } catch {
         /* the store cannot be read either: the error below says why */
       }
       throw e;
     }
     held.forEach((h, i) => this.show({ ...bodies[i]!, seq: seqs[i]!, at: h.at, sessionId: this.id } as AgentEvent));
+  }
+
+  /** The conversation's state, rebuilt from every stored event (a reopened session; a rolled-back commit). */
+  private replay(): void {
+    Object.assign(this.state, emptyState());
+    for (const ev of this.store.sessions.events(this.id)) applyEvent(this.state, ev.data as AgentEventBody);
   }
 
   private recover(): void {
