@@ -5,7 +5,7 @@ import type { Store } from '../../store/index.js';
 import { parsedManifestOf, type CatalogEntry, type ParsedManifest, type TrustHold } from '../format/types.js';
 import { auditFolder, auditSkill, fingerprintLine, listSkillFiles, MANIFEST_FAMILIES, verdictsOf, type AuditReport, type Finding } from './audit.js';
 import { AUDITOR_VERSION } from './audit-rules.js';
-import { sharedAuditPool, type AuditPool, type AuditPoolStats } from './audit-pool.js';
+import { AuditCrashError, sharedAuditPool, type AuditPool, type AuditPoolStats } from './audit-pool.js';
 import { defaultPermissions, type Permissions } from '../../policy/permissions.js';
 import { permissionDiff } from '../../policy/diff.js';
 
@@ -166,6 +166,11 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
   const fresh = new Map<string, AuditReport>();
   /** Folders on the workers now. */
   const inFlight = new Set<string>();
+  /**
+   * Folders whose audit killed a worker twice, with the fingerprint of their files then: refused (never audited in
+   * this thread, which they could take down too) until their files change.
+   */
+  const crashed = new Map<string, { reason: string; fingerprint: string }>();
   const listeners: ((dirs: ReadonlySet<string>) => void)[] = [];
   let notify: NodeJS.Immediate | undefined;
   let closed = false;
@@ -219,6 +224,11 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
       shown.delete(entry.realDir);
       return { enabled: false, reason: 'checking: the audit has not finished yet', trust: 'checking' };
     }
+    const crash = crashed.get(entry.realDir);
+    if (crash) {
+      shown.delete(entry.realDir);
+      return { enabled: false, reason: `could not audit: ${crash.reason}`, trust: 'refused' };
+    }
     let report = fresh.get(entry.realDir);
     if (!report) {
       try {
@@ -243,6 +253,18 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
       if (e.tier === 'builtin' || inFlight.has(e.realDir) || seen.has(e.realDir)) continue;
       if (sentEarly.has(e.realDir) && fresh.has(e.realDir)) continue;
       seen.add(e.realDir);
+      const crash = crashed.get(e.realDir);
+      if (crash) {
+        // Held until its files change; then audited again.
+        let now = '';
+        try {
+          now = folderFingerprint(e.realDir);
+        } catch {
+          // unreadable now: stays held
+        }
+        if (now === crash.fingerprint) continue;
+        crashed.delete(e.realDir);
+      }
       // Without a store, a folder audited this session is done; with one, its stored report when the files are unchanged.
       if (!store && fresh.has(e.realDir)) continue;
       let stored: AuditReport | undefined;
@@ -281,8 +303,18 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
         stats.threads = p.stats.threads;
         fresh.set(m.dir, r);
         toStore.push({ dir: m.dir, fingerprint, report: r });
-      }, () => {
-        // A failed worker: the next review pass audits it in-thread (reviewDiscovered), which reports any error.
+      }, (e: unknown) => {
+        // A folder that killed a worker twice is refused (fail closed). Workers that cannot start: the next review
+        // pass audits it in this thread (reviewDiscovered), which reports any error.
+        if (closed || !(e instanceof AuditCrashError)) return;
+        let fingerprint = '';
+        try {
+          fingerprint = folderFingerprint(m.dir);
+        } catch {
+          // unreadable: held until it can be read and has changed
+        }
+        fresh.delete(m.dir);
+        crashed.set(m.dir, { reason: e.message, fingerprint });
       }).finally(() => {
         inFlight.delete(m.dir);
         if (!closed) arrived(m.dir);
@@ -299,7 +331,7 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
     const early: { dir: string }[] = [];
     const picked = new Set<string>();
     for (const f of found ?? []) {
-      if (f.tier === 'builtin' || inFlight.has(f.realDir) || picked.has(f.realDir)) continue;
+      if (f.tier === 'builtin' || inFlight.has(f.realDir) || picked.has(f.realDir) || crashed.has(f.realDir)) continue;
       picked.add(f.realDir);
       try {
         if (store ? store.policy.fingerprint(f.realDir) : false) continue;
