@@ -140,6 +140,11 @@ export interface TrustReview {
   expect(files: number, found?: readonly { tier: string; realDir: string }[]): boolean;
   /** The catalog's listener for arriving verdicts, given the real folders they are about (it reviews those again). */
   onVerdicts(listener: (dirs: ReadonlySet<string>) => void): void;
+  /**
+   * The catalog's listener for folders whose verdict was for another SKILL.md frontmatter than the catalog's entry
+   * (the file changed between the catalog's read and the audit's): it reads them again (a refresh).
+   */
+  onStale(listener: (dirs: ReadonlySet<string>) => void): void;
   /** Audits waiting or running on the workers. */
   readonly checking: number;
   /**
@@ -218,6 +223,48 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
   /** The report behind each folder's current verdict (what reportOf answers). */
   const shown = new Map<string, AuditReport>();
 
+  const staleListeners: ((dirs: ReadonlySet<string>) => void)[] = [];
+  let staleDirs = new Set<string>();
+  let staleNotify: NodeJS.Immediate | undefined;
+  /** Per folder, the mismatch (entry digest > report digest) already sent back to the catalog once. */
+  const retried = new Map<string, string>();
+  /**
+   * A report judges the SKILL.md frontmatter it read; the entry shows (and prompts with) the one the catalog read. When
+   * they differ the file changed in between: the verdict is not this entry's. The skill stays checking and the catalog
+   * reads it again; the same disagreement twice (the file reads differently to the two, not a change) fails closed.
+   */
+  const mismatch = (entry: CatalogEntry, report: AuditReport): ReviewVerdict | undefined => {
+    const dir = entry.realDir;
+    const want = entry.manifest.frontmatter?.sha256;
+    const got = report.frontmatterSha256;
+    if (!want || !got || want === got) {
+      retried.delete(dir);
+      return undefined;
+    }
+    fresh.delete(dir);
+    shown.delete(dir);
+    const key = `${want}>${got}`;
+    if (retried.get(dir) === key) {
+      return { enabled: false, reason: 'could not audit: the audit read another SKILL.md frontmatter than the catalog shows', trust: 'refused' };
+    }
+    retried.set(dir, key);
+    staleDirs.add(dir);
+    staleNotify ??= setImmediate(() => {
+      staleNotify = undefined;
+      const dirs = staleDirs;
+      staleDirs = new Set();
+      if (closed) return;
+      for (const l of staleListeners) {
+        try {
+          l(dirs);
+        } catch {
+          // the skill stays held
+        }
+      }
+    });
+    return { enabled: false, reason: 'checking: SKILL.md changed while it was audited; reading it again', trust: 'checking' };
+  };
+
   const review = ((entry: CatalogEntry): ReviewVerdict => {
     if (entry.tier === 'builtin') return undefined;
     if (inFlight.has(entry.realDir)) {
@@ -238,6 +285,8 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
         return { enabled: false, reason: `could not audit: ${(e as Error).message}`, trust: 'refused' };
       }
     }
+    const stale = mismatch(entry, report);
+    if (stale) return stale;
     shown.set(entry.realDir, report);
     return verdictOf(entry, report, store);
   }) as TrustReview;
@@ -345,12 +394,14 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
     return true;
   };
   review.onVerdicts = (listener) => void listeners.push(listener);
+  review.onStale = (listener) => void staleListeners.push(listener);
   review.reportOf = (entry) => (entry.tier === 'builtin' ? undefined : shown.get(entry.realDir));
   Object.defineProperty(review, 'checking', { get: () => inFlight.size });
   Object.defineProperty(review, 'stats', { get: () => stats });
   review.close = async () => {
     closed = true;
     if (notify) clearImmediate(notify);
+    if (staleNotify) clearImmediate(staleNotify);
     if (ownPool) await ownPool.close();
     else pool?.cancel(review);
   };
