@@ -154,7 +154,8 @@ export class ChatSession {
     const s = new ChatSession(host, store, row.id, opts);
     s.replay();
     s.recover();
-    s.openToolsEarly();
+    // Its tool session (the user's MCP servers among it) is not opened here: a chat reopened to be read or exported
+    // never starts them. A turn opens it (send, an answer that resumes one), or ready() when the user starts typing.
     return s;
   }
 
@@ -353,8 +354,9 @@ export class ChatSession {
   }
 
   /**
-   * Resolves once the conversation's tools are open (they start opening when the session is created or reopened);
-   * rejects with the reason they could not be opened. Sending does not need it: a turn waits for the tools itself.
+   * Open the conversation's tools and resolve once they are open; rejects with the reason they could not be opened.
+   * A new chat starts opening them when it is created; a reopened one only when it is used — call this when the user
+   * starts typing in it. Sending does not need it: a turn waits for the tools itself.
    */
   async ready(): Promise<void> {
     await this.toolsReady();
@@ -684,15 +686,15 @@ export class ChatSession {
   // ---- prompt, compaction ----
 
   /**
-   * Start opening the conversation's tool session now, in the background, as a user opens a chat and then types (as
-   * Claude Code readies its tools when a session starts): the first turn then finds it open. A failure is not lost
+   * Start opening a new conversation's tool session now, in the background, as a user opens a new chat and then types
+   * (as Claude Code readies its tools when a session starts): the first turn then finds it open. A failure is not lost
    * and never an unhandled rejection: the next use (the first turn, /tools) tries again and reports it.
    */
   private openToolsEarly(): void {
     this.toolsReady().catch(() => undefined);
   }
 
-  /** The workspace session this chat runs on (opening starts at creation, see openToolsEarly; it needs the tool box). */
+  /** The workspace session this chat runs on (a new chat starts opening it at creation, see openToolsEarly; it needs the tool box). */
   private toolsReady(): Promise<WorkspaceSession> {
     if (this.tools) return this.tools;
     this.tools = (async () => {
