@@ -4,7 +4,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { newest } from './newest.js';
+import { newest, newestBuildSetting } from './newest.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const built = join(root, 'dist', 'main', 'electron');
@@ -20,7 +20,7 @@ function bundleIsFresh() {
     oldest = Math.min(oldest, statSync(p).mtimeMs);
   }
   // What the CLI bundle is built from: the core and CLI sources, the IPC contract (serve), and the build settings.
-  const sources = Math.max(newest(join(root, 'main')), newest(join(root, 'preload')), statSync(join(root, 'package.json')).mtimeMs);
+  const sources = Math.max(newest(join(root, 'main')), newest(join(root, 'preload')), newestBuildSetting(root));
   return sources <= oldest;
 }
 

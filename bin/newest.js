@@ -1,4 +1,5 @@
-// Newest modification time under a folder: how `npm start` and `knack` tell whether dist/ is older than its sources.
+// Newest modification time under a folder, and of the build settings: how `npm start` and `knack` tell whether dist/
+// is older than what it is built from.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -21,4 +22,18 @@ export function newest(dir) {
     else if (d.isFile()) t = Math.max(t, statSync(p).mtimeMs);
   }
   return t;
+}
+
+/** A file's mtime (ms), 0 when it does not exist (a settings file a checkout lacks cannot make a build stale). */
+export function mtimeOf(file) {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+/** Newest mtime of the files that shape every build: the package, the build script and the TypeScript settings (esbuild reads them). */
+export function newestBuildSetting(root) {
+  return Math.max(...['package.json', 'scripts/build.mjs', 'tsconfig.json', 'tsconfig.base.json', 'tsconfig.electron.json'].map((f) => mtimeOf(join(root, f))));
 }

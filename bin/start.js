@@ -2,11 +2,11 @@
 // `npm start`: the desktop app when the Electron binary is installed; otherwise serve mode in the system browser.
 // Builds first when dist/ is missing or older than the sources, and says in one line which mode runs and why.
 import { createRequire } from 'node:module';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { newest } from './newest.js';
+import { mtimeOf as mtime, newest, newestBuildSetting } from './newest.js';
 
 const require = createRequire(import.meta.url);
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -20,19 +20,12 @@ function electronBinary() {
   }
 }
 
-function mtime(file) {
-  try {
-    return statSync(file).mtimeMs;
-  } catch {
-    return 0;
-  }
-}
-
 /** Build what is missing or stale: the renderer always; main and preload only for the desktop app. */
 function buildIfNeeded(desktop) {
-  const sources = Math.max(newest(join(root, 'renderer')), newest(join(root, 'preload')), mtime(join(root, 'vite.config.ts')));
+  const settings = newestBuildSetting(root);
+  const sources = Math.max(newest(join(root, 'renderer')), newest(join(root, 'preload')), mtime(join(root, 'vite.config.ts')), mtime(join(root, 'tsconfig.renderer.json')), settings);
   const rendererStale = mtime(join(root, 'dist', 'renderer', 'index.html')) < sources;
-  const mainStale = desktop && mtime(join(root, 'dist', 'main', 'electron', 'main.js')) < Math.max(newest(join(root, 'main')), newest(join(root, 'preload')));
+  const mainStale = desktop && mtime(join(root, 'dist', 'main', 'electron', 'main.js')) < Math.max(newest(join(root, 'main')), newest(join(root, 'preload')), settings);
   if (!rendererStale && !mainStale) return;
   const args = rendererStale && mainStale ? [] : rendererStale ? ['--renderer-only'] : ['--main-only'];
   console.log('Knack: building the app first (npm run build)…');

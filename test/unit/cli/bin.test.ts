@@ -92,6 +92,15 @@ test('knack runs the built bundle only while it is newer than every source it is
   assert.equal(knack(), 'from source', 'a source deleted after the build');
   for (const f of ['cli.js', 'host.js', 'parse-worker.js', 'audit-worker.js']) at(`dist/main/electron/${f}`, 8000);
   assert.equal(knack(), 'from bundle');
+  // The build settings: a changed build script or TypeScript setting makes a different bundle.
+  put('scripts/build.mjs', '// build\n', 9000);
+  assert.equal(knack(), 'from source', 'the build script changed after the build');
+  for (const f of ['cli.js', 'host.js', 'parse-worker.js', 'audit-worker.js']) at(`dist/main/electron/${f}`, 10000);
+  assert.equal(knack(), 'from bundle');
+  put('tsconfig.base.json', '{}\n', 11000);
+  assert.equal(knack(), 'from source', 'a TypeScript setting changed after the build');
+  for (const f of ['cli.js', 'host.js', 'parse-worker.js', 'audit-worker.js']) at(`dist/main/electron/${f}`, 12000);
+  assert.equal(knack(), 'from bundle');
   rmSync(join(dir, 'dist/main/electron/host.js'));
   assert.equal(knack(), 'from source', 'a file the bundle starts by path is missing');
 });

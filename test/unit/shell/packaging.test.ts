@@ -95,11 +95,13 @@ test('electron-builder packs dist into app.asar over a stub Electron: compiled c
   const asar = require('@electron/asar') as { listPackage(p: string, o: object): string[]; extractFile(p: string, f: string): Buffer };
   const archive = join(app, 'resources', 'app.asar');
   const files = asar.listPackage(archive, {}).map((f) => f.replace(/\\/g, '/'));
-  for (const f of ['/package.json', '/dist/main/electron/main.js', '/dist/main/electron/host.js', '/dist/main/electron/parse-worker.js', '/dist/main/electron/audit-worker.js', '/dist/preload/index.cjs', '/dist/renderer/index.html', '/dist/icon.png']) {
+  for (const f of ['/package.json', '/dist/package.json', '/dist/main/electron/main.js', '/dist/main/electron/host.js', '/dist/main/electron/parse-worker.js', '/dist/main/electron/audit-worker.js', '/dist/preload/index.cjs', '/dist/renderer/index.html', '/dist/icon.png']) {
     assert.ok(files.includes(f), `${f} in app.asar`);
   }
   const own = files.filter((f) => !f.startsWith('/node_modules/'));
   assert.deepEqual(own.filter((f) => /\.(ts|tsx|map)$/.test(f)), [], 'no TypeScript sources or source maps');
+  // Only what the build makes: a stray file under dist/ (a profile, an experiment) is not shipped.
+  assert.deepEqual(own.filter((f) => f.startsWith('/dist/') && !/^\/dist\/(?:(?:main|preload|renderer)(?:\/|$)|icon\.png$|package\.json$)/.test(f)), [], 'only build outputs from dist/');
   assert.ok(!own.some((f) => f.startsWith('/main/') || f.startsWith('/test/') || f.startsWith('/renderer/')), 'no source folders');
   assert.ok(!files.some((f) => f.startsWith('/node_modules/tsx/') || f.startsWith('/node_modules/esbuild/')), 'no tsx or esbuild at run time');
   assert.ok(files.some((f) => f.startsWith('/node_modules/zod/')), 'runtime dependencies are packed');

@@ -70,6 +70,12 @@ export const RULES: AuditRule[] = [
     message: 'recursive delete of the root, home or current folder (or of a variable path that is / when the variable is empty)',
   },
   {
+    id: 'destructive.tree-root', hints: ['rmtree', 'rmsync', 'rmdirsync', 'rm(', 'rm (', 'rmdir(', 'rmdir ('], family: 'destructive', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
+    // The same delete from a program: shutil.rmtree / fs.rm / fs.rmSync / fs.rmdirSync of /, ~ or the home folder.
+    re: /\b(?:rmtree|rm|rmSync|rmdir|rmdirSync)\s*\(\s*(?:(?:r|f)?["'`]\s*(?:\/|~\/?|\$HOME\/?)\s*["'`]|os\.path\.expanduser\(\s*["']~\/?["']\s*\)|(?:pathlib\.)?Path\.home\(\s*\)|(?:os\.)?environ(?:\.get)?\s*[[(]\s*["']HOME["']|os\.getenv\(\s*["']HOME["']|(?:[\w$]+(?:\([^()\n]*\))?\s*\.\s*)?homedir\(\s*\)|process\.env\.HOME\b)/,
+    message: 'recursive delete of the root or home folder from a script (rmtree / fs.rm)',
+  },
+  {
     id: 'destructive.disk', hints: ['mkfs', 'dd ', ':()', 'chmod', '/dev/sd'], family: 'destructive', level: 'P0', contexts: [...CODE], weak: ['example', 'prose'], negatable: true,
     re: /\bmkfs(\.\w+)?\s|\bdd\s+[^\n]*of=\/dev\/(sd|nvme|disk|hd)|:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|\bchmod\s+(-R\s+)?[0-7]?777\s+\/(\s|$)|>\s*\/dev\/sd[a-z]/,
     message: 'destroys a disk or the system (mkfs, dd to a device, fork bomb, chmod 777 /)',
@@ -113,13 +119,20 @@ export const RULES: AuditRule[] = [
     message: 'loads a module whose name is computed at run time (dynamic import of a built string)',
   },
   {
-    id: 'exec.child-process', hints: ['child_process'], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
-    re: /\bchild_process\b|\bnode:child_process\b/,
+    id: 'exec.child-process', hints: ['child_process', '.binding', '. binding', '_linkedbinding'], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
+    // process.binding('spawn_sync') is child_process without its name.
+    re: /\bchild_process\b|\bnode:child_process\b|\bprocess\s*\.\s*(?:binding|_linkedBinding)\s*\(/,
     message: 'spawns system processes from a script (child_process)',
   },
   {
-    id: 'exec.os-system', hints: ['.system', '. system', '.popen', '. popen', '.exec', '. exec', '.spawn', '. spawn', 'system(', 'system (', 'subprocess', 'commands.', 'getruntime', 'shell_exec', 'passthru', 'proc_open'], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
-    re: /(?:\bos|(?:__import__|\bimport_module)\(\s*["']os["']\s*\))\s*\.\s*(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?)\s*\(|[=(,:]\s*os\s*\.\s*(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?)\b(?!\s*\()|\bsubprocess\.\w+\([^)\n]*shell\s*=\s*True|\bpty\.spawn\s*\(|\bcommands\.getoutput\s*\(|\bRuntime\.getRuntime\(\)\.exec|\bshell_exec\s*\(|\bpassthru\s*\(|\bproc_open\s*\(|(?<![.\w$>:])system\s*\(\s*["'$@\w]/,
+    id: 'exec.vm-module', hints: ['vm"', "vm'", 'vm`', 'eval:', 'eval :'], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
+    // The vm module exists to run strings as code; a Worker with eval: true runs a string as a thread's program.
+    re: /\brequire\s*\(\s*["'`](?:node:)?vm["'`]\s*\)|\b(?:from|import)\s+["'](?:node:)?vm["']|\bimport\s*\(\s*["'](?:node:)?vm["']|\bnew\s+Worker\s*\([^)\n]*\beval\s*:\s*true\b/,
+    message: 'loads the vm module or starts a Worker from a string (code built at run time)',
+  },
+  {
+    id: 'exec.os-system', hints: ['.system', '. system', '.popen', '. popen', '.exec', '. exec', '.spawn', '. spawn', 'system(', 'system (', 'subprocess', 'commands.', 'getruntime', 'shell_exec', 'passthru', 'proc_open', 'from os import', 'import os as'], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
+    re: /(?:\bos|(?:__import__|\bimport_module)\(\s*["']os["']\s*\))\s*\.\s*(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?)\s*\(|\bfrom\s+os\s+import\b[^#\n]*\b(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?)\b|\bimport\s+os\s+as\s+\w+|[=(,:]\s*os\s*\.\s*(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?)\b(?!\s*\()|\bsubprocess\.\w+\([^)\n]*shell\s*=\s*True|\bpty\.spawn\s*\(|\bcommands\.getoutput\s*\(|\bRuntime\.getRuntime\(\)\.exec|\bshell_exec\s*\(|\bpassthru\s*\(|\bproc_open\s*\(|(?<![.\w$>:])system\s*\(\s*["'$@\w]/,
     message: 'runs a shell command from a script (os.system / shell=True / popen)',
   },
   {
@@ -139,6 +152,12 @@ export const RULES: AuditRule[] = [
     message: 'decodes hidden content and executes it',
   },
   // ---- exfiltration ----
+  {
+    id: 'exfil.env-send', hints: ['env |', 'env|', 'printenv', '$(env', '$( env', '`env', '` env'], family: 'exfiltration', level: 'P0', contexts: ['shell', 'script', 'inline', 'example'], negatable: true,
+    // The whole environment (every key and token in it) sent to the network: `env | curl -d @- …`, `printenv | nc …`, `-d "$(env)"`.
+    re: /(?:^|[;&|(`]\s*|\$\(\s*)(?:env|printenv)\s*\|[^\n]*\b(?:curl|wget|nc|ncat|socat|http|Invoke-RestMethod|Invoke-WebRequest)\b|\b(?:curl|wget|http)\b[^\n]*(?:\$\(\s*(?:env|printenv)\s*\)|`(?:env|printenv)`)/,
+    message: 'sends the whole environment (every key and token in it) over the network',
+  },
   {
     id: 'exfil.sensitive-read', hints: ['.ssh', '.aws', '.gnupg', '.kube', '.docker', 'gcloud', 'azure', 'id_', '.netrc', 'credentials', '.pypirc', '.npmrc', 'aws_secret_access_key', 'aws_session_token', 'github_token', 'gh_token', 'openai_api_key', 'anthropic_api_key', 'npm_token', 'slack_token', 'stripe_secret_key', '.env', 'login data', 'cookies', 'find-', 'shadow'], family: 'exfiltration', level: 'P1', contexts: ['shell', 'script'],
     re: /(?:~|\$HOME|\$\{HOME\}|\/root|\/home\/[\w.-]+|%USERPROFILE%|expanduser\(["']~)[/\\]*\.(?:ssh|aws|gnupg|kube|docker|config\/gcloud|azure)\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws\/credentials|\.netrc\b|\.git-credentials|\.pypirc|(?:~|\$HOME)\/\.npmrc|\b(?:AWS_SECRET_ACCESS_KEY|AWS_SESSION_TOKEN|GITHUB_TOKEN|GH_TOKEN|OPENAI_API_KEY|ANTHROPIC_API_KEY|NPM_TOKEN|SLACK_TOKEN|STRIPE_SECRET_KEY)\b|(?:cat|source|read|open|load|readFile\w*)\W{1,3}[\w./-]*\.env\b(?![.\w])|\bLogin Data\b|\bcookies\.sqlite\b|\bsecurity\s+find-(?:generic|internet)-password\b|\/etc\/shadow/i,
@@ -179,8 +198,8 @@ export const RULES: AuditRule[] = [
     re: /\brequests\.(?:get|post|put|request|Session)\b|\burllib(?:\.request|2)?\.(?:urlopen|Request)|\bhttpx\.\w+\(|\bfetch\s*\(\s*["'`]https?:|\bfetch\s*\(\s*\w*url\w*|\baxios\b|\bhttps?\.get\s*\(|\bnew\s+WebSocket\s*\(|\bsocket\.(?:socket|create_connection)\s*\(|\bnet\.connect\s*\(|\bInvoke-WebRequest\b/i,
     message: 'a script talks to the network',
   },
-  { id: 'install.npm', hints: ['npm', 'npx', 'yarn', 'pnpm', 'bun ', 'bunx '], family: 'install', level: 'P1', contexts: [...SHELLISH, 'script'], re: /\b(?:npm\s+(?:install|i|add|ci)\b|npx\s+(?:-y\s+|--yes\s+)?[@\w]|yarn\s+(?:add|global\s+add)\b|pnpm\s+(?:add|install|dlx)\b|bunx?\s+(?:add|install)\b)/, message: 'installs packages (npm/npx/yarn/pnpm)' },
-  { id: 'install.pip', hints: ['pip install', 'pip3 install', 'uv ', 'pipx ', 'poetry add', 'gem install', 'cargo install', 'go install'], family: 'install', level: 'P1', contexts: [...SHELLISH, 'script'], re: /\b(?:pip3?\s+install|python3?\s+-m\s+pip\s+install|uv\s+(?:pip\s+install|add|tool\s+install)|pipx\s+(?:install|run)|poetry\s+add|gem\s+install|cargo\s+install|go\s+install)\b/, message: 'installs packages (pip/uv/gem/cargo/go)' },
+  { id: 'install.npm', hints: ['npm', 'npx', 'yarn', 'pnpm', 'bun ', 'bunx '], family: 'install', level: 'P1', contexts: [...SHELLISH, 'script'], re: /\b(?:npm\s+(?:install|i|add|ci)\b|npx\s+(?:-y\s+|--yes\s+)?[@\w]|yarn\s+(?:add|global\s+add)\b|pnpm\s+(?:add|install|dlx)\b|bunx?\s+(?:add|install)\b|bunx\s+(?:--?\S+\s+)*[@\w])/, message: 'installs packages (npm/npx/yarn/pnpm/bunx)' },
+  { id: 'install.pip', hints: ['pip install', 'pip3 install', 'uv ', 'pipx ', 'poetry add', 'gem install', 'cargo install', 'go install', 'uvx '], family: 'install', level: 'P1', contexts: [...SHELLISH, 'script'], re: /\b(?:uvx\s+(?:--\S+\s+)*(?=[@\w])|pip3?\s+install|python3?\s+-m\s+pip\s+install|uv\s+(?:pip\s+install|add|tool\s+install)|pipx\s+(?:install|run)|poetry\s+add|gem\s+install|cargo\s+install|go\s+install)\b/, message: 'installs packages (pip/uv/uvx/gem/cargo/go)' },
   { id: 'install.git-clone', hints: ['git clone'], family: 'install', level: 'P1', contexts: [...SHELLISH, 'script'], re: /\bgit\s+clone\b/, message: 'fetches a repository (git clone)' },
   { id: 'install.system', hints: ['brew', 'apt', 'yum', 'dnf', 'pacman', 'zypper', 'apk', 'choco', 'winget', 'scoop', 'snap'], family: 'install', level: 'P1', contexts: [...SHELLISH, 'script'], re: /\b(?:brew|apt|apt-get|yum|dnf|pacman|zypper|apk|choco|winget|scoop|snap)\s+(?:-\S+\s+)*(?:install|add|-S)\b/, message: 'installs system packages' },
   {
@@ -264,4 +283,4 @@ export const LEVEL_RANK: Record<Level, number> = { P2: 0, P1: 1, P0: 2 };
 export const maxLevel = (a: Level, b: Level): Level => (LEVEL_RANK[a] >= LEVEL_RANK[b] ? a : b);
 
 /** Bump when rules change: cached audits of an older rule book are redone. */
-export const AUDITOR_VERSION = 'rules-6';
+export const AUDITOR_VERSION = 'rules-8';

@@ -501,10 +501,10 @@ function maskOf(keep: (r: AuditRule) => boolean): RuleMask {
   return m;
 }
 
-/** Verbs that put a command in front of the agent to run (`Run \`…\``, `First, execute …`). */
-const RUN_RE = /\b(?:run|runs|running|execute|exec|type|paste|enter|invoke|launch|start|call|install|then|first|next|now|always|please)\b|[:：]\s*$/i;
-/** Words that show a code span is quoted as something to look for, not a step to take. */
-const CHECK_RE = /\b(?:dangerous|danger|risky|risk|unsafe|insecure|harmful|forbidden|banned|bad|wrong|anti-?patterns?|smells?|grep for|search for|look (?:out )?for|looks for|scan for|watch (?:out )?for|audit|review|checklist|flag|flags|flagged|detect\w*|catch(?:es)?|report(?:s|ed)?|warn(?:s|ing)? (?:about|on)|never|avoid|instead of|rather than|don't|do not|injection|vulnerab\w*|cve|exploit\w*|sinks?|red flags?|suspicious|malicious|indicators?|signs? of|mistakes?|pitfalls?)\b|^\s*[-*+]\s+\[[ xX]\]/i;
+/** Verbs that put a command in front of the agent to run (`Run \`…\``, `First, execute …`; also in Chinese, Japanese, Korean). */
+const RUN_RE = /\b(?:run|runs|running|execute|exec|type|paste|enter|invoke|launch|start|call|install|then|first|next|now|always|please)\b|[:：]\s*$|运行|执行|输入|粘贴|调用|启动|安装|然后|首先|接着|现在|总是|务必|请|実行|入力|貼り付け|起動|インストール|してください|실행|입력|설치|하세요/i;
+/** Words that show a code span is quoted as something to look for, not a step to take (also in Chinese, Japanese, Korean). */
+const CHECK_RE = /\b(?:dangerous|danger|risky|risk|unsafe|insecure|harmful|forbidden|banned|bad|wrong|anti-?patterns?|smells?|grep for|search for|look (?:out )?for|looks for|scan for|watch (?:out )?for|audit|review|checklist|flag|flags|flagged|detect\w*|catch(?:es)?|report(?:s|ed)?|warn(?:s|ing)? (?:about|on)|never|avoid|instead of|rather than|don't|do not|injection|vulnerab\w*|cve|exploit\w*|sinks?|red flags?|suspicious|malicious|indicators?|signs? of|mistakes?|pitfalls?)\b|^\s*[-*+]\s+\[[ xX]\]|危险|风险|不安全|漏洞|审查|审计|检查|排查|清单|恶意|可疑|警惕|危険|脆弱性|チェック|点検|위험|취약|점검|검사/i;
 
 /**
  * A code span quoted in a sentence as something to look for (a security checklist: "Flag \`eval(\` on user input",
@@ -600,7 +600,9 @@ function judge(seg: Segment, text: string, rules: RuleSet = EVERY_RULE): (Hit & 
       const ctx: Context = seg.ctx === 'example' ? 'example' : 'script';
       for (const h of matchRules({ ...seg, ctx: ctx === 'example' ? 'example' : 'script' }, normalizeLine(deobfuscate(p.code)).text)) {
         if (seg.ctx === 'inline' && quotedAsCheck(seg, text)) continue;
-        hits.push({ ...h, note: `inside an inline ${p.interpreter} program` });
+        // A one-liner that starts processes runs a shell command inline: as dangerous as os.system or child_process.
+        const level = h.rule.id === 'exec.subprocess' && ctx === 'script' ? 'P0' : h.level;
+        hits.push({ ...h, level, note: `inside an inline ${p.interpreter} program` });
       }
     }
   }
