@@ -55,6 +55,11 @@ export type ReviewHook = ((entry: CatalogEntry) => { enabled: false; reason: str
    * given the real folders whose verdicts arrived (only their skills are reviewed again), or nothing to review all.
    */
   onVerdicts?(listener: (dirs?: ReadonlySet<string>) => void): void;
+  /**
+   * Folders whose SKILL.md changed between the catalog's read and the audit's (the verdict was for other bytes): the
+   * catalog reads them again (a refresh: their stat moved, so they are parsed again), then says 'verdicts'.
+   */
+  onStale?(listener: (dirs: ReadonlySet<string>) => void): void;
   /** Stop background work (Catalog.close). */
   close?(): Promise<void>;
 };
@@ -160,6 +165,9 @@ export class Catalog extends EventEmitter {
     // Toggles are kept under the workspace's real path: a folder opened through a symbolic link is the same workspace.
     this.workspaceKey = options.workspace ? realOr(options.workspace) : '';
     options.review?.onVerdicts?.((dirs) => this.verdictsArrived(dirs));
+    options.review?.onStale?.(() => {
+      this.refresh().then(() => this.emit('verdicts'), () => this.emit('verdicts'));
+    });
   }
 
   /** Skills whose audit has not finished (`checking`): never prompted nor matched until their verdict is in. */

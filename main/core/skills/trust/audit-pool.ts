@@ -2,21 +2,45 @@
 // calling thread stays free to answer; reports come back in small batches. Idle workers do not keep Node alive.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { workerSpec } from '../../base/worker-spec.js';
+import { workerSpec, type WorkerSpec } from '../../base/worker-spec.js';
 import type { AuditReport } from './audit.js';
 import type { ParsedManifest } from '../format/types.js';
+import { removeSampleSkill, writeSampleSkill } from './audit-sample.js';
 
-interface Job { id: number; dir: string; parsed?: ParsedManifest; owner?: object; resolve: (r: AuditResult) => void; reject: (e: Error) => void }
+interface Job {
+  id: number; dir: string; parsed?: ParsedManifest; owner?: object; resolve: (r: AuditResult) => void; reject: (e: Error) => void;
+  /** Workers that died while auditing it; after the first it is sent alone, so a second death is its own. */
+  crashes: number;
+}
 
 /** A folder's report and the fingerprint of the files it read (see auditFolder). */
 export interface AuditResult { report: AuditReport; fingerprint: string }
-interface Slot { worker: Worker; jobs: Map<number, Job>; batches: number; ready: Promise<void> }
+interface Slot {
+  worker: Worker;
+  /** Batches sent and not yet answered, oldest first: the worker audits them in that order. */
+  batches: Job[][];
+  ready: Promise<void>;
+  /** Resolves `ready` (when the worker has loaded, or ended). */
+  settle: () => void;
+  /** The worker has loaded (it said ready, or answered). */
+  started: boolean;
+  /** Why it failed, when it did ('error' comes before 'exit'). */
+  error?: Error;
+}
 
 /** What a worker is sent (a batch of folders) and posts back (their reports, in one message). */
 export interface AuditBatch { jobs: { id: number; dir: string; parsed?: ParsedManifest }[] }
 export interface AuditBatchResult { results: { id: number; report?: AuditReport; fingerprint?: string; error?: string }[] }
 /** What a worker posts once it has loaded and warmed up. */
 export interface AuditWorkerReady { ready: true }
+
+/**
+ * A folder whose audit killed a worker twice (the second time audited alone): it is not audited again this way, and
+ * the caller must hold the skill (fail closed: auditing it in its own thread could take that thread down too).
+ */
+export class AuditCrashError extends Error {
+  readonly crashed = true;
+}
 
 /**
  * Folders per message and batches sent to a worker before its first batch is back: a worker never waits on the
@@ -26,6 +50,8 @@ export interface AuditWorkerReady { ready: true }
  */
 const BATCH = 8;
 const IN_FLIGHT = 2;
+/** Workers that die before they load, one after another, before the waiting jobs are failed (the caller falls back). */
+const START_FAILURES = 3;
 
 export interface AuditPoolStats {
   /** Folders audited by the pool. */
@@ -35,28 +61,44 @@ export interface AuditPoolStats {
   threads: number;
 }
 
+export interface AuditPoolOptions {
+  /** The worker entry (tests give one that crashes on purpose): a sibling module of `from`, as workerSpec takes it. */
+  entry?: { from: string; name: string };
+}
+
 export class AuditPool {
   private readonly queue: Job[] = [];
   private slots: Slot[] = [];
-  private starting: Promise<void> | undefined;
+  private spec: WorkerSpec | undefined;
+  private loading: Promise<void> | undefined;
   private nextId = 1;
   private closed = false;
+  /** warm() was called: a dead worker is replaced at once, so the pool stays warm for the next folder. */
+  private keepFull = false;
+  private startFailures = 0;
+  /** The warm-up's sample skill on disk while workers are warming up (removed once they are all ready, and at exit). */
+  private sample: string | undefined;
   readonly stats: AuditPoolStats = { audited: 0, bytes: 0, threads: 0 };
 
   /**
-   * `threads`: workers to run (default: every core, at most 4). `warmRounds`: each worker first reads a built-in
+   * `threads`: workers to run (default: every core, at most 4). `warmRounds`: each worker first audits a built-in
    * sample skill this many times (audit-warm.ts), so its first real folders run optimised code.
    */
-  constructor(private readonly threads = Math.max(1, Math.min(availableParallelism(), 4)), private readonly warmRounds = 0) {}
+  constructor(
+    private readonly threads = Math.max(1, Math.min(availableParallelism(), 4)),
+    private readonly warmRounds = 0,
+    private readonly options: AuditPoolOptions = {},
+  ) {}
 
   /**
-   * Audit a folder on a worker. Rejects only when the worker itself fails (a bad skill gives findings, not errors).
+   * Audit a folder on a worker. Rejects only when the workers fail: an AuditCrashError when this folder's audit killed
+   * a worker twice, another error when no worker could start (a bad skill gives findings, not errors).
    * `parsed`: the manifest discovery read from it (see AuditOptions.parsed). `owner`: who asked (see cancel).
    */
   audit(dir: string, parsed?: ParsedManifest, owner?: object): Promise<AuditResult> {
     if (this.closed) return Promise.reject(new Error('the audit pool is closed'));
     return new Promise<AuditResult>((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, dir, ...(parsed ? { parsed } : {}), ...(owner ? { owner } : {}), resolve, reject });
+      this.queue.push({ id: this.nextId++, dir, ...(parsed ? { parsed } : {}), ...(owner ? { owner } : {}), resolve, reject, crashes: 0 });
       void this.pump();
     });
   }
@@ -72,91 +114,154 @@ export class AuditPool {
   }
 
   /**
-   * Start the workers now (they load the auditor and build its tables while the caller does other work), so the
-   * first folders do not wait for a worker's start-up. Safe to call more than once.
+   * Start the workers now (they load the auditor and warm up while the caller does other work), so the first folders
+   * do not wait for a worker's start-up. Safe to call more than once.
    */
   warm(): void {
-    if (this.closed || this.slots.length) return;
-    this.starting ??= this.start();
-    void this.starting.then(() => {
-      // Started early and nothing to do yet: they must not keep the process alive.
-      for (const s of this.slots) if (!s.jobs.size) s.worker.unref();
-    });
+    if (this.closed) return;
+    this.keepFull = true;
+    void this.pump();
   }
 
   /** Resolves once every worker has started and warmed up (starting them if need be). */
   async ready(): Promise<void> {
     this.warm();
-    await this.starting;
+    await this.load();
     // Waiting on them keeps the process alive until they are ready; then idle ones are let go again.
     for (const s of this.slots) s.worker.ref();
     await Promise.all(this.slots.map((s) => s.ready));
-    for (const s of this.slots) if (!s.jobs.size) s.worker.unref();
+    this.letIdleGo();
   }
 
   /** Jobs waiting or running. */
   get pending(): number {
-    return this.queue.length + this.slots.reduce((n, s) => n + s.jobs.size, 0);
+    return this.queue.length + this.slots.reduce((n, s) => n + s.batches.reduce((m, b) => m + b.length, 0), 0);
   }
 
-  private async start(): Promise<void> {
-    const ws = await workerSpec(import.meta.url, 'audit-worker');
-    if (this.closed) return;
-    for (let i = 0; i < this.threads; i++) {
-      const workerData = { warm: this.warmRounds };
-      const worker = 'code' in ws ? new Worker(ws.code, { eval: true, workerData }) : new Worker(ws.url, { execArgv: ws.execArgv, workerData });
-      let started!: () => void;
-      const slot: Slot = { worker, jobs: new Map(), batches: 0, ready: new Promise<void>((resolve) => (started = resolve)) };
-      worker.once('exit', () => started());
-      worker.on('message', (m: AuditBatchResult | AuditWorkerReady) => {
-        if ('ready' in m) return started();
-        slot.batches--;
-        for (const r of m.results) {
-          const job = slot.jobs.get(r.id);
-          slot.jobs.delete(r.id);
-          if (!job) continue;
-          if (r.report) {
-            this.stats.audited++;
-            this.stats.bytes += r.report.bytes;
-            job.resolve({ report: r.report, fingerprint: r.fingerprint ?? '' });
-          } else job.reject(new Error(r.error ?? 'audit failed'));
-        }
-        void this.pump();
-      });
-      worker.on('error', (e) => {
-        // A crashed worker fails its jobs (the caller falls back) and is replaced on the next pump.
-        for (const job of slot.jobs.values()) job.reject(e instanceof Error ? e : new Error(String(e)));
-        slot.jobs.clear();
-        this.slots = this.slots.filter((s) => s !== slot);
-        if (!this.slots.length) this.starting = undefined;
-        void this.pump();
-      });
-      worker.unref();
-      this.slots.push(slot);
+  /** Workers running now. */
+  get workers(): number {
+    return this.slots.length;
+  }
+
+  private load(): Promise<void> {
+    const { from, name } = this.options.entry ?? { from: import.meta.url, name: 'audit-worker' };
+    this.loading ??= workerSpec(from, name).then((ws) => void (this.spec = ws));
+    return this.loading;
+  }
+
+  private spawn(ws: WorkerSpec): void {
+    if (this.warmRounds > 0 && !this.sample) {
+      this.sample = writeSampleSkill();
     }
-    this.stats.threads = this.slots.length;
+    const workerData = { warm: this.warmRounds, ...(this.sample ? { warmDir: this.sample } : {}) };
+    const worker = 'code' in ws ? new Worker(ws.code, { eval: true, workerData }) : new Worker(ws.url, { execArgv: ws.execArgv, workerData });
+    let settle!: () => void;
+    const ready = new Promise<void>((resolve) => (settle = resolve));
+    const slot: Slot = { worker, batches: [], started: false, ready, settle };
+    const loaded = (): void => {
+      slot.started = true;
+      this.startFailures = 0;
+      settle();
+      this.warmedUp();
+    };
+    worker.on('message', (m: AuditBatchResult | AuditWorkerReady) => {
+      if ('ready' in m) return loaded();
+      if (!slot.started) loaded();
+      // The worker answers its batches in the order they were sent.
+      const batch = slot.batches.shift() ?? [];
+      const byId = new Map(batch.map((j) => [j.id, j]));
+      for (const r of m.results) {
+        const job = byId.get(r.id);
+        if (!job) continue;
+        byId.delete(r.id);
+        if (r.report) {
+          this.stats.audited++;
+          this.stats.bytes += r.report.bytes;
+          job.resolve({ report: r.report, fingerprint: r.fingerprint ?? '' });
+        } else job.reject(new Error(r.error ?? 'audit failed'));
+      }
+      // A job the worker did not answer (it never should) goes round again rather than waiting forever.
+      for (const job of byId.values()) this.queue.unshift(job);
+      void this.pump();
+    });
+    worker.on('error', (e) => {
+      slot.error = e instanceof Error ? e : new Error(String(e));
+    });
+    // Every way a worker ends (a crash, running out of memory, process.exit, terminate) comes here, 'error' or not.
+    worker.once('exit', (code) => this.died(slot, code));
+    worker.unref();
+    this.slots.push(slot);
+    this.stats.threads = Math.max(this.stats.threads, this.slots.length);
+  }
+
+  /**
+   * A worker ended. The batch it was auditing (the oldest) is sent again, each folder alone, so a second death names
+   * the folder that causes it, which then fails (AuditCrashError); batches it had not started go back as they were.
+   * A worker that dies before it loads counts towards START_FAILURES. The pool replaces it; jobs never wait on a dead one.
+   */
+  private died(slot: Slot, code: number): void {
+    slot.settle();
+    this.slots = this.slots.filter((s) => s !== slot);
+    if (this.closed) return;
+    this.warmedUp();
+    const why = slot.error?.message ?? `exited with code ${code}`;
+    const [running = [], ...notStarted] = slot.batches;
+    slot.batches = [];
+    const again: Job[] = [];
+    if (slot.started) {
+      for (const job of running) {
+        job.crashes++;
+        if (job.crashes >= 2 && running.length === 1) job.reject(new AuditCrashError(`the audit worker died auditing this folder twice (${why})`));
+        else again.push(job);
+      }
+    } else {
+      this.startFailures++;
+      again.push(...running);
+    }
+    for (const b of notStarted) again.push(...b);
+    this.queue.unshift(...again);
+    if (this.startFailures >= START_FAILURES) {
+      this.startFailures = 0;
+      for (const job of this.queue.splice(0)) job.reject(new Error(`the audit workers cannot start (${why})`));
+      return;
+    }
+    void this.pump();
   }
 
   private async pump(): Promise<void> {
-    if (!this.slots.length) {
-      this.starting ??= this.start();
-      await this.starting;
+    if (this.closed) return;
+    if (!this.spec) {
+      await this.load();
+      if (this.closed) return;
     }
+    while (this.slots.length < this.threads && (this.keepFull || this.queue.length)) this.spawn(this.spec!);
     // Round by round, so every worker gets a batch before any gets its next; a batch is never more than an even
-    // share of what is waiting, so the last folders are not all on one worker.
+    // share of what is waiting, so the last folders are not all on one worker. A folder whose worker died goes alone.
     for (let round = 0; round < IN_FLIGHT && this.queue.length; round++) {
       for (const slot of this.slots) {
-        if (slot.batches > round || !this.queue.length) continue;
+        if (slot.batches.length > round || !this.queue.length) continue;
         const size = Math.max(1, Math.min(BATCH, Math.ceil(this.queue.length / this.slots.length)));
-        const jobs = this.queue.splice(0, size);
-        for (const job of jobs) slot.jobs.set(job.id, job);
-        slot.batches++;
+        let n = 1;
+        if (!this.queue[0]!.crashes) while (n < size && n < this.queue.length && !this.queue[n]!.crashes) n++;
+        const jobs = this.queue.splice(0, n);
+        slot.batches.push(jobs);
         slot.worker.ref();
         slot.worker.postMessage({ jobs: jobs.map((j) => ({ id: j.id, dir: j.dir, ...(j.parsed ? { parsed: j.parsed } : {}) })) } satisfies AuditBatch);
       }
     }
-    // Idle workers do not hold the process open; busy ones do until their reports are back.
-    for (const slot of this.slots) if (!slot.jobs.size) slot.worker.unref();
+    this.letIdleGo();
+  }
+
+  /** Every worker is warm: the sample skill is no longer needed. */
+  private warmedUp(): void {
+    if (!this.sample || !this.slots.every((s) => s.started)) return;
+    removeSampleSkill(this.sample);
+    this.sample = undefined;
+  }
+
+  /** Idle workers do not hold the process open; busy ones do until their reports are back. */
+  private letIdleGo(): void {
+    for (const slot of this.slots) if (!slot.batches.length) slot.worker.unref();
   }
 
   /** Stop the workers; waiting jobs are rejected. */
@@ -165,18 +270,20 @@ export class AuditPool {
     for (const j of this.queue.splice(0)) j.reject(new Error('the audit pool was closed'));
     const slots = this.slots;
     this.slots = [];
-    for (const s of slots) for (const job of s.jobs.values()) job.reject(new Error('the audit pool was closed'));
-    await this.starting?.catch(() => undefined);
-    await Promise.all([...slots, ...this.slots].map((s) => s.worker.terminate()));
+    for (const s of slots) for (const b of s.batches) for (const job of b) job.reject(new Error('the audit pool was closed'));
+    await Promise.all(slots.map((s) => s.worker.terminate()));
+    if (this.sample) removeSampleSkill(this.sample);
+    this.sample = undefined;
   }
 }
 
 /**
- * Sample reads a worker of the process's pool warms up with, in small steps while it has nothing to do (a batch that
- * arrives stops it): about 20–50 ms of each worker's time, once. (150 rounds made no measurable difference to the
- * first open after launch.)
+ * Sample rounds a worker of the process's pool warms up with, in small steps while it has nothing to do (a batch that
+ * arrives stops it): each round parses the sample skill's SKILL.md and audits its folder from disk twice
+ * (audit-warm.ts), so the file walk, reads, hashing and report building are compiled too, not only the rules. About
+ * 150–250 ms of each worker's time, once; the first open after launch then costs about what a later one does.
  */
-export const WARM_ROUNDS = 20;
+export const WARM_ROUNDS = 60;
 
 let shared: AuditPool | undefined;
 

@@ -8,7 +8,8 @@ import type { AuditBatch, AuditBatchResult, AuditWorkerReady } from './audit-poo
 // Warm up on the sample in small steps while there is nothing to do: the first real folders then run optimised code,
 // and a batch that arrives meanwhile stops the warm-up (it waits one step at most).
 const WARM_STEP = 4;
-let warmLeft = (workerData as { warm?: number } | undefined)?.warm ?? 0;
+const data = workerData as { warm?: number; warmDir?: string } | undefined;
+let warmLeft = data?.warm ?? 0;
 let told = false;
 const ready = (): void => {
   if (told) return;
@@ -18,7 +19,7 @@ const ready = (): void => {
 const warmStep = (): void => {
   if (warmLeft <= 0) return ready();
   const n = Math.min(WARM_STEP, warmLeft);
-  warmAuditor(n);
+  warmAuditor(n, data?.warmDir);
   warmLeft -= n;
   setImmediate(warmStep);
 };

@@ -50,6 +50,11 @@ export interface AuditReport {
    */
   verdicts: { manifest: Level; content: Level };
   auditor: string;
+  /**
+   * sha256 of the SKILL.md frontmatter text this audit read (FrontmatterFacts.sha256), when it could read one: the
+   * catalog's entry must come from the same text for this verdict to apply to it (trust.ts).
+   */
+  frontmatterSha256?: string;
 }
 
 /** Families judged as the manifest (frontmatter, permission request); every other finding is about the content. */
@@ -832,6 +837,7 @@ export function auditFolder(dir: string, opts: AuditOptions = {}): { report: Aud
   let bytes = 0;
   let skill = basename(dir);
   let permissions: Permissions | undefined;
+  let frontmatterSha256: string | undefined;
   const manifestDiagnostics: Diagnostic[] = [];
   const skillFile = files.find((f) => f.rel === 'SKILL.md') ?? files.find((f) => f.rel === 'skill.md');
   if (truncated) findings.push({ file: '.', line: 0, rule: 'structure.too-many-files', family: 'structure', level: 'P1', excerpt: '', message: `more than ${LIMITS.maxFiles} files: the rest was not audited` });
@@ -893,6 +899,7 @@ export function auditFolder(dir: string, opts: AuditOptions = {}): { report: Aud
         }
       } else {
         const { facts } = fm;
+        frontmatterSha256 = facts.sha256;
         if (facts.description) description = { text: facts.description.text ?? fm.description ?? '', line: facts.description.line };
         if (facts.name?.trim()) skill = facts.name.trim().normalize('NFKC');
         else if (facts.title?.trim()) skill = slugify(facts.title.trim());
@@ -940,6 +947,7 @@ export function auditFolder(dir: string, opts: AuditOptions = {}): { report: Aud
   const report: AuditReport = {
     skill, dir, level, findings, contentHash: hash.digest('hex'), files: files.length, bytes,
     ...(permissions ? { permissions } : {}), manifestDiagnostics, ...(diff ? { diff } : {}), verdicts: verdictsOf(findings), auditor: AUDITOR_VERSION,
+    ...(frontmatterSha256 ? { frontmatterSha256 } : {}),
   };
   return { report, fingerprint: fp.digest('hex') };
 }

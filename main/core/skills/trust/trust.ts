@@ -5,7 +5,7 @@ import type { Store } from '../../store/index.js';
 import { parsedManifestOf, type CatalogEntry, type ParsedManifest, type TrustHold } from '../format/types.js';
 import { auditFolder, auditSkill, fingerprintLine, listSkillFiles, MANIFEST_FAMILIES, verdictsOf, type AuditReport, type Finding } from './audit.js';
 import { AUDITOR_VERSION } from './audit-rules.js';
-import { sharedAuditPool, type AuditPool, type AuditPoolStats } from './audit-pool.js';
+import { AuditCrashError, sharedAuditPool, type AuditPool, type AuditPoolStats } from './audit-pool.js';
 import { defaultPermissions, type Permissions } from '../../policy/permissions.js';
 import { permissionDiff } from '../../policy/diff.js';
 
@@ -140,6 +140,11 @@ export interface TrustReview {
   expect(files: number, found?: readonly { tier: string; realDir: string }[]): boolean;
   /** The catalog's listener for arriving verdicts, given the real folders they are about (it reviews those again). */
   onVerdicts(listener: (dirs: ReadonlySet<string>) => void): void;
+  /**
+   * The catalog's listener for folders whose verdict was for another SKILL.md frontmatter than the catalog's entry
+   * (the file changed between the catalog's read and the audit's): it reads them again (a refresh).
+   */
+  onStale(listener: (dirs: ReadonlySet<string>) => void): void;
   /** Audits waiting or running on the workers. */
   readonly checking: number;
   /**
@@ -166,6 +171,11 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
   const fresh = new Map<string, AuditReport>();
   /** Folders on the workers now. */
   const inFlight = new Set<string>();
+  /**
+   * Folders whose audit killed a worker twice, with the fingerprint of their files then: refused (never audited in
+   * this thread, which they could take down too) until their files change.
+   */
+  const crashed = new Map<string, { reason: string; fingerprint: string }>();
   const listeners: ((dirs: ReadonlySet<string>) => void)[] = [];
   let notify: NodeJS.Immediate | undefined;
   let closed = false;
@@ -213,11 +223,58 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
   /** The report behind each folder's current verdict (what reportOf answers). */
   const shown = new Map<string, AuditReport>();
 
+  const staleListeners: ((dirs: ReadonlySet<string>) => void)[] = [];
+  let staleDirs = new Set<string>();
+  let staleNotify: NodeJS.Immediate | undefined;
+  /** Per folder, the mismatch (entry digest > report digest) already sent back to the catalog once. */
+  const retried = new Map<string, string>();
+  /**
+   * A report judges the SKILL.md frontmatter it read; the entry shows (and prompts with) the one the catalog read. When
+   * they differ the file changed in between: the verdict is not this entry's. The skill stays checking and the catalog
+   * reads it again; the same disagreement twice (the file reads differently to the two, not a change) fails closed.
+   */
+  const mismatch = (entry: CatalogEntry, report: AuditReport): ReviewVerdict | undefined => {
+    const dir = entry.realDir;
+    const want = entry.manifest.frontmatter?.sha256;
+    const got = report.frontmatterSha256;
+    if (!want || !got || want === got) {
+      retried.delete(dir);
+      return undefined;
+    }
+    fresh.delete(dir);
+    shown.delete(dir);
+    const key = `${want}>${got}`;
+    if (retried.get(dir) === key) {
+      return { enabled: false, reason: 'could not audit: the audit read another SKILL.md frontmatter than the catalog shows', trust: 'refused' };
+    }
+    retried.set(dir, key);
+    staleDirs.add(dir);
+    staleNotify ??= setImmediate(() => {
+      staleNotify = undefined;
+      const dirs = staleDirs;
+      staleDirs = new Set();
+      if (closed) return;
+      for (const l of staleListeners) {
+        try {
+          l(dirs);
+        } catch {
+          // the skill stays held
+        }
+      }
+    });
+    return { enabled: false, reason: 'checking: SKILL.md changed while it was audited; reading it again', trust: 'checking' };
+  };
+
   const review = ((entry: CatalogEntry): ReviewVerdict => {
     if (entry.tier === 'builtin') return undefined;
     if (inFlight.has(entry.realDir)) {
       shown.delete(entry.realDir);
       return { enabled: false, reason: 'checking: the audit has not finished yet', trust: 'checking' };
+    }
+    const crash = crashed.get(entry.realDir);
+    if (crash) {
+      shown.delete(entry.realDir);
+      return { enabled: false, reason: `could not audit: ${crash.reason}`, trust: 'refused' };
     }
     let report = fresh.get(entry.realDir);
     if (!report) {
@@ -228,6 +285,8 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
         return { enabled: false, reason: `could not audit: ${(e as Error).message}`, trust: 'refused' };
       }
     }
+    const stale = mismatch(entry, report);
+    if (stale) return stale;
     shown.set(entry.realDir, report);
     return verdictOf(entry, report, store);
   }) as TrustReview;
@@ -243,6 +302,18 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
       if (e.tier === 'builtin' || inFlight.has(e.realDir) || seen.has(e.realDir)) continue;
       if (sentEarly.has(e.realDir) && fresh.has(e.realDir)) continue;
       seen.add(e.realDir);
+      const crash = crashed.get(e.realDir);
+      if (crash) {
+        // Held until its files change; then audited again.
+        let now = '';
+        try {
+          now = folderFingerprint(e.realDir);
+        } catch {
+          // unreadable now: stays held
+        }
+        if (now === crash.fingerprint) continue;
+        crashed.delete(e.realDir);
+      }
       // Without a store, a folder audited this session is done; with one, its stored report when the files are unchanged.
       if (!store && fresh.has(e.realDir)) continue;
       let stored: AuditReport | undefined;
@@ -281,8 +352,18 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
         stats.threads = p.stats.threads;
         fresh.set(m.dir, r);
         toStore.push({ dir: m.dir, fingerprint, report: r });
-      }, () => {
-        // A failed worker: the next review pass audits it in-thread (reviewDiscovered), which reports any error.
+      }, (e: unknown) => {
+        // A folder that killed a worker twice is refused (fail closed). Workers that cannot start: the next review
+        // pass audits it in this thread (reviewDiscovered), which reports any error.
+        if (closed || !(e instanceof AuditCrashError)) return;
+        let fingerprint = '';
+        try {
+          fingerprint = folderFingerprint(m.dir);
+        } catch {
+          // unreadable: held until it can be read and has changed
+        }
+        fresh.delete(m.dir);
+        crashed.set(m.dir, { reason: e.message, fingerprint });
       }).finally(() => {
         inFlight.delete(m.dir);
         if (!closed) arrived(m.dir);
@@ -299,7 +380,7 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
     const early: { dir: string }[] = [];
     const picked = new Set<string>();
     for (const f of found ?? []) {
-      if (f.tier === 'builtin' || inFlight.has(f.realDir) || picked.has(f.realDir)) continue;
+      if (f.tier === 'builtin' || inFlight.has(f.realDir) || picked.has(f.realDir) || crashed.has(f.realDir)) continue;
       picked.add(f.realDir);
       try {
         if (store ? store.policy.fingerprint(f.realDir) : false) continue;
@@ -313,12 +394,14 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
     return true;
   };
   review.onVerdicts = (listener) => void listeners.push(listener);
+  review.onStale = (listener) => void staleListeners.push(listener);
   review.reportOf = (entry) => (entry.tier === 'builtin' ? undefined : shown.get(entry.realDir));
   Object.defineProperty(review, 'checking', { get: () => inFlight.size });
   Object.defineProperty(review, 'stats', { get: () => stats });
   review.close = async () => {
     closed = true;
     if (notify) clearImmediate(notify);
+    if (staleNotify) clearImmediate(staleNotify);
     if (ownPool) await ownPool.close();
     else pool?.cancel(review);
   };
