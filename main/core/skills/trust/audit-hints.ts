@@ -2,6 +2,7 @@
 // can match it at all, and one pass over a file says which lines hold anything any rule could act on. Case-insensitive.
 import type { AuditRule } from './audit-rules.js';
 import { hasBase64Run } from './normalize.js';
+import { quietKernel, type ByteAutomaton, type QuietKernel } from './scan-kernel.js';
 
 /** Which rules' hints occur in a text: bit i of word i >> 5 ↔ rules[i] (words past the rules are scratch). */
 export type RuleMask = Uint32Array;
@@ -183,6 +184,12 @@ export interface LineFilter {
    * never part of a longer sequence, so the newlines are the same; any byte past ASCII makes its line loud).
    */
   quietBytes(buf: Uint8Array): Uint8Array;
+  /** quietBytes in JavaScript: the reference the WebAssembly kernel is held to, and the fallback without it. */
+  quietBytesJs(buf: Uint8Array): Uint8Array;
+  /** The WebAssembly kernel quietBytes runs on (undefined where WebAssembly is not available). */
+  kernel?: QuietKernel;
+  /** The byte automaton both run (tests build kernels of their own from it). */
+  automaton: ByteAutomaton;
 }
 
 /** The line prefilter for a rule book and the rewrites' trigger strings (lowercase ASCII). */
@@ -200,6 +207,7 @@ export function lineFilter(rules: readonly AuditRule[], triggers: readonly strin
     for (let p = 1; p < pairGroups.length; p += 2) if (((bits >>> p) & 3) === 3) return true;
     return false;
   };
+  const bytes = byteFilter(next, width, cls, out, order, pairGroups.length);
   return {
     quiet(lines) {
       const quiet = new Uint8Array(lines.length);
@@ -223,7 +231,10 @@ export function lineFilter(rules: readonly AuditRule[], triggers: readonly strin
       }
       return quiet;
     },
-    quietBytes: byteFilter(next, width, cls, out, order, pairGroups.length),
+    quietBytes: bytes.kernel ? bytes.kernel.quietBytes : bytes.js,
+    quietBytesJs: bytes.js,
+    automaton: bytes.automaton,
+    ...(bytes.kernel ? { kernel: bytes.kernel } : {}),
   };
 }
 
@@ -254,7 +265,7 @@ function base64Run(buf: Uint8Array, start: number, end: number): boolean {
  * a loud string: the rest of the line does not matter), NL (a line ends) and CR (a line ends when LF follows, else a
  * space) above those. Rows are 1 << SHIFT wide (the classes, padded), so a step is `next[(s << SHIFT) | cls[byte]]`.
  */
-function byteFilter(next: Uint16Array, width: number, cls: Uint8Array, out: Uint32Array, order: Uint16Array, pairSides: number): (buf: Uint8Array) => Uint8Array {
+function byteFilter(next: Uint16Array, width: number, cls: Uint8Array, out: Uint32Array, order: Uint16Array, pairSides: number): { js: (buf: Uint8Array) => Uint8Array; kernel?: QuietKernel; automaton: ByteAutomaton } {
   const states = next.length / width;
   const words = out.length / states;
   // New numbers: quiet states first (the start state stays 0), then the ones with pair bits, then the marks; each
@@ -313,7 +324,12 @@ function byteFilter(next: Uint16Array, width: number, cls: Uint8Array, out: Uint
   const R = CR << SHIFT;
   let scratch = new Uint8Array(1024);
 
-  return function quietBytes(buf: Uint8Array): Uint8Array {
+  let pairMask = 0;
+  for (let p = 1; p < pairSides; p += 2) pairMask |= 1 << p;
+  const automaton: ByteAutomaton = { table, shift: SHIFT, byteClass, flag: F, loud: L, cr: R, space, bits, pairMask };
+  const kernel = quietKernel(automaton);
+
+  const js = function quietBytes(buf: Uint8Array): Uint8Array {
     const len = buf.length;
     const T = table;
     const C = byteClass;
@@ -367,6 +383,7 @@ function byteFilter(next: Uint16Array, width: number, cls: Uint8Array, out: Uint
     quiet[n] = loud || (b !== 0 && paired(b)) || (len - start >= 24 && base64Run(buf, start, len)) ? 0 : 1;
     return quiet;
   };
+  return kernel ? { js, kernel, automaton } : { js, automaton };
 }
 
 /** Whitespace outside ASCII, as `\s` in a regex has it. */

@@ -6,7 +6,7 @@ import { basename, extname, sep } from 'node:path';
 import type { Diagnostic } from '../../base/diagnostics.js';
 import { AUDITOR_VERSION, LEVEL_RANK, MENTION_RE, NEGATION_RE, RULES, maxLevel, type AuditRule, type Context, type Family, type Level } from './audit-rules.js';
 import { REWRITE_TRIGGERS, decodeBase64Blobs, deobfuscate, normalizeLine, type HiddenText } from './normalize.js';
-import { hasRule, hintScanner, lineFilter, type RuleMask } from './audit-hints.js';
+import { hasRule, hintScanner, lineFilter, type LineFilter, type RuleMask } from './audit-hints.js';
 import type { ParsedPermissions, Permissions } from '../../policy/permissions.js';
 import { readPermissionRequest } from '../format/permissions.js';
 import { permissionDiff, type PermissionDiff } from '../../policy/diff.js';
@@ -554,6 +554,8 @@ const INLINE_PROGRAM_HINTS = ['python', 'node ', 'nodejs ', 'perl ', 'ruby ', 'p
  * inline programs), no base64 run and no character outside ASCII gives no finding, and is not read further.
  */
 const LINES = lineFilter(RULES, [...REWRITE_TRIGGERS, ...INLINE_PROGRAM_HINTS]);
+/** The audit's line prefilter (tests hold its WebAssembly kernel to its JavaScript reference). */
+export const LINE_FILTER: LineFilter = LINES;
 
 const NO_PROGRAMS: readonly { interpreter: string; code: string }[] = Object.freeze([]);
 
