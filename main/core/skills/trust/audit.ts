@@ -145,8 +145,22 @@ function walkSkillFiles(dir: string, stat: boolean): { files: FileEntry[]; trunc
 
 /** Open flags for a listed regular file: never follow a link swapped in since, never block on a FIFO swapped in. */
 const READ_FLAGS = fsConstants.O_RDONLY | (fsConstants.O_NOFOLLOW ?? 0) | (fsConstants.O_NONBLOCK ?? 0);
-/** One read buffer per thread, reused for every file (grown as needed, never past LIMITS.maxFileBytes). */
+/** One read buffer per thread, reused for every file (grown as needed, never past LIMITS.maxFileBytes) without WebAssembly. */
 let readBuf = Buffer.allocUnsafe(256 * 1024);
+
+/**
+ * Where a file of `size` bytes is read: inside the line prefilter's WebAssembly memory, where its kernel scans it
+ * without a copy (valid until the next file), else the reused buffer.
+ */
+function readInto(size: number): Buffer {
+  const kernel = LINES.kernel;
+  if (kernel) {
+    const view = kernel.input(size);
+    return Buffer.from(view.buffer, view.byteOffset, size);
+  }
+  if (readBuf.length < size) readBuf = Buffer.allocUnsafe(Math.min(LIMITS.maxFileBytes, Math.max(size, readBuf.length * 2)));
+  return readBuf;
+}
 
 /**
  * Read a listed file: its bytes (in the shared buffer: valid until the next read) with its size and mtime from the
@@ -161,14 +175,14 @@ function readListed(f: FileEntry, room: number): { buf?: Buffer; size: number; m
     if (!st.isFile()) return { size: st.size, mtimeMs: st.mtimeMs, notFile: true };
     const size = st.size;
     if (size > LIMITS.maxFileBytes || size > room) return { size, mtimeMs: st.mtimeMs };
-    if (readBuf.length < size) readBuf = Buffer.allocUnsafe(Math.min(LIMITS.maxFileBytes, Math.max(size, readBuf.length * 2)));
+    const into = readInto(size);
     let n = 0;
     while (n < size) {
-      const got = readSync(fd, readBuf, n, size - n, n);
+      const got = readSync(fd, into, n, size - n, n);
       if (got === 0) break;
       n += got;
     }
-    return { buf: readBuf.subarray(0, n), size, mtimeMs: st.mtimeMs };
+    return { buf: into.subarray(0, n), size, mtimeMs: st.mtimeMs };
   } finally {
     closeSync(fd);
   }
