@@ -263,7 +263,11 @@ const chat: Command = {
         throw new CliError((e as Error).message);
       }
       if (session && ctx.values.plan) chatSession.setPlanMode(true);
-      if (interactive) rl = lineReader(ctx);
+      if (interactive) {
+        rl = lineReader(ctx);
+        // The user is about to type in a reopened chat: open its tools meanwhile (a failure shows on the first turn).
+        if (session) chatSession.ready().catch(() => undefined);
+      }
       const show = ctx.json ? (e: AgentEvent) => ctx.io.out(JSON.stringify(e)) : renderer(ctx);
       chatSession.on(show);
       chatSession.on((e) => {

@@ -33,6 +33,8 @@ export interface FakeTurn {
   chunkDelayMs?: number;
   /** After the chunks, keep the stream open until the client goes away (for cancellation tests). */
   hang?: boolean;
+  /** Answer nothing at all (not even the headers) until the client goes away (an aborted request ends it). */
+  stall?: boolean;
   /** Cut the connection after the chunks without finishing the message. */
   dropAfterChunks?: boolean;
   stopReason?: string;
@@ -43,6 +45,8 @@ export interface RecordedRequest {
   path: string;
   headers: Record<string, string | string[] | undefined>;
   body: Record<string, unknown>;
+  /** The client went away before the reply was complete (it aborted the request). */
+  clientClosed?: boolean;
 }
 
 export interface FakeServer {
@@ -53,6 +57,8 @@ export interface FakeServer {
   requests: RecordedRequest[];
   /** Append turns; each request consumes one. With none left, the server echoes the last user message. */
   script(...turns: FakeTurn[]): void;
+  /** Drop the turns not consumed yet. */
+  clear(): void;
   /** Turns not consumed yet. */
   remaining(): number;
   /** Resolves when a request has started streaming (count from 1). */
@@ -133,11 +139,15 @@ export async function startFakeServer(opts: { basePath: string; endpoint: string
           return;
         }
         const ac = new AbortController();
-        res.on('close', () => ac.abort());
+        res.on('close', () => {
+          if (!res.writableFinished) rec.clientClosed = true;
+          ac.abort();
+        });
         open.add(res);
         started++;
         for (const w of [...waiters]) if (started >= w.n) { waiters.splice(waiters.indexOf(w), 1); w.resolve(); }
         try {
+          if (turn.stall) return void (await sleep(3_600_000, ac.signal));
           await opts.write(turn, rec, res, ac.signal);
         } finally {
           open.delete(res);
@@ -152,6 +162,7 @@ export async function startFakeServer(opts: { basePath: string; endpoint: string
     origin,
     requests,
     script: (...t) => void turns.push(...t),
+    clear: () => void turns.splice(0),
     remaining: () => turns.length,
     streaming: (n = 1) => (started >= n ? Promise.resolve() : new Promise((resolve) => waiters.push({ n, resolve }))),
     close: () =>

@@ -92,6 +92,16 @@ export class PromptCache {
     return n;
   }
 
+  private deferred: { of: string[]; line: string; tokens: number } | undefined;
+
+  /** The line naming the deferred tools and its tokens, kept while a session passes the same list (it does while the tools do not change). */
+  deferredLine(names: string[]): { line: string; tokens: number } {
+    if (this.deferred?.of === names) return this.deferred;
+    const line = names.length ? renderToolSection([], { deferredNames: names }) : '';
+    this.deferred = { of: names, line, tokens: this.tokens(line) };
+    return this.deferred;
+  }
+
   /** Tokens of the tool section: a tool's schema is fixed for its name, so it is re-counted only when the set changes. */
   toolTokens(tools: PromptTool[]): number {
     if (this.tools?.of === tools) return this.tools.tokens; // a session passes the same list while it is unchanged
@@ -224,13 +234,15 @@ export function assemblePrompt(input: PromptInput, caches: { prompt: PromptCache
   const prefix = caches.prompt.prefix(input.workspace, input.catalogEntries, input.catalogSettings, input.contextWindow);
   const catalog = prefix.catalog;
   const skillsText = renderLoadedSkills(input.loaded);
-  const deferredLine = input.deferredNames.length ? renderToolSection([], { deferredNames: input.deferredNames }) : '';
-  const dynamic = [skillsText, deferredLine, input.planMode ? PLAN_MODE_NOTE : ''].filter(Boolean).join('\n\n');
   const t = caches.text;
   const shared = caches.prompt;
+  const deferred = shared.deferredLine(input.deferredNames);
+  let dynamic = skillsText;
+  if (deferred.line) dynamic = dynamic ? `${dynamic}\n\n${deferred.line}` : deferred.line;
+  if (input.planMode) dynamic = dynamic ? `${dynamic}\n\n${PLAN_MODE_NOTE}` : PLAN_MODE_NOTE;
   const system = prefix.baseTokens + (input.planMode ? shared.tokens(PLAN_MODE_NOTE) : 0);
   const skills = t.count('skills', skillsText);
-  const tools = shared.toolTokens(input.tools) + shared.tokens(deferredLine);
+  const tools = shared.toolTokens(input.tools) + deferred.tokens;
   const fixed = system + catalog.tokens + skills + tools;
   const count = input.messages.length; // the live list may grow (the reply's start) before the sections are read
   let sections: ContextSections | undefined;

@@ -154,7 +154,8 @@ export class ChatSession {
     const s = new ChatSession(host, store, row.id, opts);
     s.replay();
     s.recover();
-    s.openToolsEarly();
+    // Its tool session (the user's MCP servers among it) is not opened here: a chat reopened to be read or exported
+    // never starts them. A turn opens it (send, an answer that resumes one), or ready() when the user starts typing.
     return s;
   }
 
@@ -243,7 +244,7 @@ export class ChatSession {
       this.closeUnresolved('not run: the user sent a new message instead');
       this.hold();
       this.record({ type: 'user_message', text }, true);
-      await this.toolsReady();
+      if (!this.workspaceSession) await this.toolsReady(); // open (the usual case): no wait at all
       // The message was committed by the hold timer while the tools opened: if that commit failed, the turn ends here.
       this.throwReleaseFailure();
       this.autoLoad(text);
@@ -353,8 +354,9 @@ export class ChatSession {
   }
 
   /**
-   * Resolves once the conversation's tools are open (they start opening when the session is created or reopened);
-   * rejects with the reason they could not be opened. Sending does not need it: a turn waits for the tools itself.
+   * Open the conversation's tools and resolve once they are open; rejects with the reason they could not be opened.
+   * A new chat starts opening them when it is created; a reopened one only when it is used — call this when the user
+   * starts typing in it. Sending does not need it: a turn waits for the tools itself.
    */
   async ready(): Promise<void> {
     await this.toolsReady();
@@ -377,9 +379,13 @@ export class ChatSession {
       let error: { kind: string; message: string } | undefined;
       try {
         reason = await body(ac.signal);
-      } catch (e) {
+      } catch (caught) {
         this.release();
-        this.releaseFailure = undefined; // reported as this error, or lost to an earlier one of the same turn
+        // A failed commit of the turn's start aborted the request (releaseInFlight): the turn ends with that error,
+        // not as cancelled by the abort it caused.
+        const commitFailed = this.releaseFailure !== undefined;
+        const e = commitFailed ? this.releaseFailure : caught;
+        this.releaseFailure = undefined;
         const kind = e instanceof ProviderError ? e.kind : 'internal';
         const message = redact(e instanceof Error ? e.message.split('\n')[0]! : String(e));
         this.flushText();
@@ -388,7 +394,7 @@ export class ChatSession {
           error = { kind, message };
           this.record({ type: 'error', kind, message });
         }
-        reason = kind === 'cancelled' || ac.signal.aborted ? 'cancelled' : 'error';
+        reason = kind === 'cancelled' || (ac.signal.aborted && !commitFailed) ? 'cancelled' : 'error';
       }
       this.release();
       if (ac.signal.aborted && reason !== 'error') reason = 'cancelled';
@@ -433,7 +439,9 @@ export class ChatSession {
 
   private async modelStep(step: number, signal: AbortSignal): Promise<string> {
     const provider = this.opts.provider!;
-    const prompt = (await this.maybeCompact(signal)) ?? (await this.assemble());
+    // With the tools open (the usual turn) the prompt is assembled without waiting on anything.
+    let prompt = this.workspaceSession ? this.assembleWith(this.workspaceSession) : await this.assemble();
+    if (this.nearWindow(prompt) && (await this.compact(prompt, signal))) prompt = await this.assemble();
     // The context's token counts are not part of the request: a held turn start counts them while it is in flight.
     if (this.held) this.recordLater(() => ({ type: 'context', sections: prompt.sections }));
     else this.record({ type: 'context', sections: prompt.sections });
@@ -446,11 +454,12 @@ export class ChatSession {
     // commit costs the first token nothing when the provider is elsewhere, and no event is shown before it is committed.
     const inFlight = this.held ? setImmediate(() => this.releaseInFlight()) : undefined;
     try {
-      for await (const ev of provider.stream({ ...prompt.request, maxTokens: this.opts.maxTokens ?? 8192, signal }) as AsyncIterable<StreamEvent>) {
+      // Each event comes straight from the SDK's stream (no async layer between it and the loop).
+      await provider.run({ ...prompt.request, maxTokens: this.opts.maxTokens ?? 8192, signal }, (ev) => {
         if (this.held || this.releaseFailure) this.releaseBeforeOutput();
         this.handle(ev);
         if (ev.type === 'stop') stop = ev.raw;
-      }
+      });
     } finally {
       if (inFlight) clearImmediate(inFlight);
     }
@@ -677,17 +686,18 @@ export class ChatSession {
   // ---- prompt, compaction ----
 
   /**
-   * Start opening the conversation's tool session now, in the background, as a user opens a chat and then types (as
-   * Claude Code readies its tools when a session starts): the first turn then finds it open. A failure is not lost
+   * Start opening a new conversation's tool session now, in the background, as a user opens a new chat and then types
+   * (as Claude Code readies its tools when a session starts): the first turn then finds it open. A failure is not lost
    * and never an unhandled rejection: the next use (the first turn, /tools) tries again and reports it.
    */
   private openToolsEarly(): void {
     this.toolsReady().catch(() => undefined);
   }
 
-  /** The workspace session this chat runs on (opening starts at creation, see openToolsEarly; it needs the tool box). */
+  /** The workspace session this chat runs on (a new chat starts opening it at creation, see openToolsEarly; it needs the tool box). */
   private toolsReady(): Promise<WorkspaceSession> {
-    this.tools ??= (async () => {
+    if (this.tools) return this.tools;
+    this.tools = (async () => {
       const box = await this.host.toolbox();
       const ws = await this.host.newSession({
         // Plan mode is a read-only ceiling over the workspace gate.
@@ -727,9 +737,16 @@ export class ChatSession {
   }
 
   private async assemble(): Promise<AssembledPrompt> {
-    const tools = await this.toolsReady();
+    return this.assembleWith(await this.toolsReady());
+  }
+
+  private assembleWith(tools: WorkspaceSession): AssembledPrompt {
     const { visible, deferredNames } = this.promptTools(tools);
-    const loaded = [...this.state.loaded.keys()].map((k) => this.bodies.get(k)).filter((b): b is LoadedBody => b !== undefined);
+    const loaded: LoadedBody[] = [];
+    for (const k of this.state.loaded.keys()) {
+      const b = this.bodies.get(k);
+      if (b) loaded.push(b);
+    }
     return assemblePrompt(
       {
         workspace: this.host.workspace,
@@ -769,22 +786,23 @@ export class ChatSession {
     return list;
   }
 
-  /** Compact when the prompt nears the window. Returns the prompt as it stands when nothing was compacted. */
-  private async maybeCompact(signal: AbortSignal): Promise<AssembledPrompt | undefined> {
-    const provider = this.opts.provider!;
-    const p = await this.assemble();
-    const limit = (this.opts.compactAt ?? 0.8) * provider.contextWindow;
+  /** The prompt plus the reply budget passes `compactAt` of the window (a bound that counts nothing new says no first). */
+  private nearWindow(p: AssembledPrompt): boolean {
+    const limit = (this.opts.compactAt ?? 0.8) * this.opts.provider!.contextWindow;
     const reply = this.opts.maxTokens ?? 8192;
-    // Far from the window (by a bound that counts nothing new), or under it once counted: no compaction.
-    if (p.totalAtMost + reply <= limit || p.sections.total + reply <= limit) return p;
+    return p.totalAtMost + reply > limit && p.sections.total + reply > limit;
+  }
+
+  /** Summarise the messages before the current request (the prompt nears the window). False when there is nothing to compact. */
+  private async compact(p: AssembledPrompt, signal: AbortSignal): Promise<boolean> {
     const cut = compactionBoundary(this.state.messages);
-    if (cut <= 0) return p;
+    if (cut <= 0) return false;
     this.release(); // the user's message is committed before any model call
-    const summary = await summarize(provider, this.state.messages.slice(0, cut), signal);
+    const summary = await summarize(this.opts.provider!, this.state.messages.slice(0, cut), signal);
     const before = p.sections.total;
     const old = this.messageTokens.total(this.state.messages.slice(0, cut));
     this.record({ type: 'compaction', summary, compactedMessages: cut, tokensBefore: before, tokensAfter: before - old.history - old.observations });
-    return undefined;
+    return true;
   }
 
   // ---- recording ----
@@ -861,12 +879,16 @@ export class ChatSession {
     }
   }
 
-  /** The held start of a turn, committed while the request is in flight; a failure is reported before any model output. */
+  /**
+   * The held start of a turn, committed while the request is in flight (or by the hold timer). If that commit fails,
+   * the request is aborted at once and the turn ends with the error (runTurn), before any model output is shown.
+   */
   private releaseInFlight(): void {
     try {
       this.release();
     } catch (e) {
       this.releaseFailure = e;
+      this.abort?.abort();
     }
   }
 
@@ -876,13 +898,9 @@ export class ChatSession {
     this.release();
   }
 
-  /** A held start whose commit failed in the background (in flight, or by the hold timer) ends the turn with its error. */
+  /** A held start whose commit failed in the background (in flight, or by the hold timer) ends the turn with its error (runTurn clears it). */
   private throwReleaseFailure(): void {
-    const failed = this.releaseFailure;
-    if (failed !== undefined) {
-      this.releaseFailure = undefined;
-      throw failed;
-    }
+    if (this.releaseFailure !== undefined) throw this.releaseFailure;
   }
 
   private release(): void {

@@ -31,6 +31,9 @@ export interface AppendRow {
   title?: string | undefined;
 }
 
+/** Events per INSERT statement (4 parameters each, far below SQLite's limit on parameters). */
+const MAX_ROWS = 100;
+
 const COLS = `s.id, s.workspace, s.title, s.provider, s.model, s.created_at AS createdAt, s.updated_at AS updatedAt,
   (SELECT COUNT(*) FROM chat_events e WHERE e.session_id = s.id) AS events`;
 
@@ -42,6 +45,7 @@ export class SessionRepo {
   private readonly insertSession: Database.Statement;
   private readonly byId: Database.Statement;
   private readonly appendBatch: (sessionId: string, rows: AppendRow[]) => number[];
+  private readonly inserts = new Map<number, Database.Statement>();
 
   constructor(private readonly db: Db) {
     // Statements are prepared once: appending is on the path to the first token of every turn.
@@ -52,20 +56,38 @@ export class SessionRepo {
     this.insertSession = db.prepare('INSERT INTO chat_sessions (id, workspace, title, provider, model, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
     this.byId = db.prepare(`SELECT ${COLS} FROM chat_sessions s WHERE s.id = ?`);
     // Events with their session's bookkeeping (last used, title) are one transaction: one commit, all or nothing.
+    // The events go in as one multi-row INSERT (one statement per batch, not one per event: a turn's start is on the
+    // path to its first token); SQLite numbers them in order, so their seqs are the last rowid and those before it.
     this.appendBatch = db.transaction((sessionId: string, rows: AppendRow[]) => {
-      const seqs: number[] = [];
       let touchAt: number | undefined;
       let title: string | undefined;
-      for (const r of rows) {
-        seqs.push(Number(this.insert.run(sessionId, r.type, JSON.stringify(r.data), r.at).lastInsertRowid));
-        if (r.touch) touchAt = r.at;
-        if (r.title !== undefined) title = r.title;
+      const seqs: number[] = [];
+      for (let from = 0; from < rows.length; from += MAX_ROWS) {
+        const part = rows.length <= MAX_ROWS ? rows : rows.slice(from, from + MAX_ROWS);
+        const args: unknown[] = [];
+        for (const r of part) {
+          args.push(sessionId, r.type, JSON.stringify(r.data), r.at);
+          if (r.touch) touchAt = r.at;
+          if (r.title !== undefined) title = r.title;
+        }
+        const last = Number(this.insertRows(part.length).run(args).lastInsertRowid);
+        for (let i = part.length - 1; i >= 0; i--) seqs.push(last - i);
       }
       if (touchAt !== undefined && title !== undefined) this.touchRetitle.run(touchAt, title, sessionId);
       else if (touchAt !== undefined) this.touch.run(touchAt, sessionId);
       else if (title !== undefined) this.retitle.run(title, sessionId);
       return seqs;
     });
+  }
+
+  /** INSERT of n events in one statement (prepared once per n ≤ MAX_ROWS; a turn's start has a handful). */
+  private insertRows(n: number): Database.Statement {
+    let st = this.inserts.get(n);
+    if (!st) {
+      st = n === 1 ? this.insert : this.db.prepare(`INSERT INTO chat_events (session_id, type, data_json, at) VALUES ${Array(n).fill('(?, ?, ?, ?)').join(', ')}`);
+      this.inserts.set(n, st);
+    }
+    return st;
   }
 
   create(row: { id: string; workspace: string; title?: string; provider?: string | null; model?: string | null; now?: number }): SessionRow {

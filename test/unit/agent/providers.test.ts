@@ -192,3 +192,35 @@ test('a server that is not there is "network down", not a stack trace', async ()
   assert.equal(e.kind, 'network');
   assert.match(e.message, /cannot reach openai at http:\/\/127\.0\.0\.1:9\/v1/);
 });
+
+test('events are pushed to the loop straight from the SDK stream; an error the loop throws ends the request and comes back as it is', async () => {
+  for (const { name, server, provider } of await both()) {
+    server.script({ text: 'one two three four five six seven', hang: true });
+    const seen: string[] = [];
+    const mine = new Error('the loop could not take this event');
+    const e = await provider.run(request(), (ev) => {
+      if (ev.type !== 'text') return;
+      seen.push(ev.text);
+      throw mine;
+    }).then(() => undefined, (err: unknown) => err);
+    assert.equal(e, mine, name);
+    assert.equal(seen.length, 1, name);
+    // The stream was left: the server sees the client go away (it would otherwise hang on).
+    const req = server.requests.at(-1)!;
+    while (!req.clientClosed) await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+});
+
+test('leaving a stream early (break) ends its request', async () => {
+  for (const { name, server, provider } of await both()) {
+    server.script({ text: 'one two three four five six seven', hang: true });
+    const seen: string[] = [];
+    for await (const ev of provider.stream(request())) {
+      if (ev.type === 'text') seen.push(ev.text);
+      if (seen.length) break;
+    }
+    assert.equal(seen.length, 1, name);
+    const req = server.requests.at(-1)!;
+    while (!req.clientClosed) await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+});

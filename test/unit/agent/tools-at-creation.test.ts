@@ -1,5 +1,5 @@
-// A chat opens its tool session when it is created (or reopened), in the background, so the first turn does not
-// wait for it; a failure to open is reported on first use (never an unhandled rejection) and retried.
+// A new chat opens its tool session when it is created, in the background, so the first turn does not wait for it; a
+// reopened one only when it is used (never to be read); a failure to open is reported on first use and retried.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { agentEnv, hostOf, type AgentEnv } from '../../helpers/agent-env.js';
@@ -63,18 +63,33 @@ test('a new chat opens its tool session when it is created, before the first mes
   assert.deepEqual(sent, prepared[0]);
 });
 
-test('a reopened chat opens its tool session at once too, with its skills loaded into it', async () => {
+test('a chat reopened to be read or exported starts no tools; its first message (or ready()) opens them, with its skills loaded into them', async () => {
   const env = await agentEnv();
   env.server.script({ text: 'ok' });
   const first = env.agent.newSession();
   await first.send('/git-commit please');
+  await first.close();
   const { host, opens } = countingHost(env);
   const agent = Agent.create(host, { providerInstance: env.agent.provider! });
+  // Reading it: its transcript, its skills, an export — none of it opens the tool session (the user's MCP servers).
   const chat = agent.openSession(first.id);
-  await new Promise((r) => setImmediate(r));
+  await new Promise((r) => setTimeout(r, 20));
+  assert.ok(chat.events().some((e) => e.type === 'user_message'));
+  assert.deepEqual(chat.loadedSkills().map((s) => s.name), ['git-commit']);
+  assert.match(agent.exportSession(first.id, 'md'), /git-commit please/);
+  assert.equal(opens(), 0);
+  // Writing in it: the turn opens it, once, and the skill it had loaded is active in it.
+  env.server.script({ text: 'again' });
+  const r = await chat.send('and once more');
+  assert.equal(r.reason, 'end_turn', JSON.stringify(r));
   assert.equal(opens(), 1);
-  await chat.ready();
   assert.deepEqual((await chat.projection()).filter((p) => p.kind === 'skill').map((p) => p.name), ['git-commit']);
+  const system = JSON.stringify(env.server.requests.at(-1)!.body.system);
+  assert.match(system, /<skill name=\\"git-commit\\"/);
+  // A chat the user starts typing in is readied ahead of the message.
+  const other = agent.openSession(first.id);
+  await other.ready();
+  assert.equal(opens(), 2);
 });
 
 test('a tool session that fails to open is reported by the first turn, never as an unhandled rejection, and the next turn opens it again', async () => {

@@ -1,6 +1,6 @@
 // A turn's start (user message, auto-loaded skills, context, reply start) is committed in one transaction while the
 // request is in flight, before any of it and any model output is shown; a turn that waits on the tool box still
-// shows the message at once; a failed commit ends the turn before any model output is shown.
+// shows the message at once; a failed commit aborts the request and ends the turn before any model output is shown.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { agentEnv, hostOf } from '../../helpers/agent-env.js';
@@ -124,12 +124,42 @@ test('when the commit of the start of a turn fails while the request is in fligh
   assert.equal(disk.failed(), 1);
   assert.equal(r.reason, 'error');
   assert.match(r.error?.message ?? '', /disk I\/O error/);
-  assert.equal(env.server.requests.length, 1, 'the request had gone out');
+  // The request had gone out (the commit runs while it is in flight) and was aborted when the commit failed: whether
+  // the server got to read it first is a race, so the model call is checked on the turn's side.
+  assert.equal(r.steps, 1, 'the model call was made');
+  assert.ok(env.server.requests.length <= 1);
   assert.ok(!shown.some((e) => e.type === 'text_delta' || e.type === 'user_message'), shown.map((e) => e.type).join(','));
   assert.ok(!chat.events().some((e) => e.type === 'text_delta'));
   assert.deepEqual(shown.map((e) => e.type), ['error', 'turn_end']);
   // The live conversation is what the store holds: the message that was never stored is not in it either.
   assert.deepEqual(chat.messages(), []);
+});
+
+test('when the commit of the start of a turn fails while the request is in flight, the request is aborted at once: a provider that has not answered yet does not hold the turn', { timeout: 60_000 }, async () => {
+  const env = await agentEnv();
+  // A provider that answers nothing, not even headers, until the client goes away: the turn can only end by aborting it.
+  env.server.script({ stall: true });
+  const chat = env.agent.newSession();
+  await chat.ready();
+  const disk = failFirstCommit(env);
+  const shown: AgentEvent[] = [];
+  chat.on((e) => shown.push(e));
+  const r = await chat.send('hello');
+  disk.restore();
+  assert.equal(disk.failed(), 1);
+  assert.equal(r.reason, 'error', JSON.stringify(r));
+  assert.match(r.error?.message ?? '', /disk I\/O error/);
+  assert.deepEqual(shown.map((e) => e.type), ['error', 'turn_end']);
+  assert.equal(r.steps, 1, 'the model call was made');
+  // If the server got to read the request before it was aborted, it saw the client go away.
+  if (env.server.requests.length) while (!env.server.requests[0]!.clientClosed) await new Promise((resolve) => setTimeout(resolve, 5));
+  assert.deepEqual(chat.messages(), []);
+  // The next message works: the session is not left holding anything of the failed turn. (With no turn scripted the
+  // server echoes; the stalled one is dropped in case the aborted request never reached it.)
+  env.server.clear();
+  const next = await chat.send('hello again');
+  assert.equal(next.reason, 'end_turn', JSON.stringify(next));
+  assert.equal(next.text, 'ok: hello again');
 });
 
 test('when the tool box is slow and the early commit of the message fails, the turn ends with that error: no model call, no earlier reply passed off as the answer', { timeout: 60_000 }, async () => {

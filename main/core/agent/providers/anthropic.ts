@@ -4,6 +4,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { clientOptions, loadAnthropicSdk } from './sdk.js';
 import type { ChatMessage, ModelProvider, ModelRequest, StopReason, StreamEvent } from './types.js';
 import { mapProviderError, ProviderError } from './errors.js';
+import { streamOf } from './stream.js';
 
 export interface AnthropicOptions {
   id?: string;
@@ -94,6 +95,70 @@ export function anthropicProvider(o: AnthropicOptions): ModelProvider {
   const makeClient = async (): Promise<Anthropic> =>
     (client ??= new (await loadAnthropicSdk()).default(clientOptions(o)));
   const where = { provider: o.id ?? 'anthropic', model: o.model, baseURL: o.baseURL, key: o.apiKey, keyHint: o.keyHint ?? 'ANTHROPIC_API_KEY' };
+  /** One reply, each event pushed to `onEvent` from inside the SDK stream's loop. */
+  const run = async (req: ModelRequest, onEvent: (ev: StreamEvent) => void): Promise<void> => {
+    const blocks = new Map<number, { id: string; name: string; json: string }>();
+    let input = 0, cacheRead = 0, cacheWrite = 0, output = 0;
+    let stop = 'end_turn';
+    let handlerFailed: { error: unknown } | undefined;
+    const emit = (ev: StreamEvent): void => {
+      try {
+        onEvent(ev);
+      } catch (error) {
+        handlerFailed = { error };
+        throw error; // leaves the SDK's loop, which aborts the request
+      }
+    };
+    try {
+      const stream = await (client ?? (await makeClient())).messages.create(anthropicRequest(o.model, req), req.signal ? { signal: req.signal } : {});
+      for await (const ev of stream) {
+        switch (ev.type) {
+          case 'message_start':
+            input = ev.message.usage.input_tokens ?? 0;
+            cacheRead = ev.message.usage.cache_read_input_tokens ?? 0;
+            cacheWrite = ev.message.usage.cache_creation_input_tokens ?? 0;
+            output = ev.message.usage.output_tokens ?? 0;
+            break;
+          case 'content_block_start':
+            if (ev.content_block.type === 'tool_use') {
+              blocks.set(ev.index, { id: ev.content_block.id, name: ev.content_block.name, json: '' });
+              emit({ type: 'tool_call_start', id: ev.content_block.id, name: ev.content_block.name });
+            } else if (ev.content_block.type === 'text' && ev.content_block.text) {
+              emit({ type: 'text', text: ev.content_block.text });
+            }
+            break;
+          case 'content_block_delta':
+            if (ev.delta.type === 'text_delta') emit({ type: 'text', text: ev.delta.text });
+            else if (ev.delta.type === 'input_json_delta') {
+              const b = blocks.get(ev.index);
+              if (b) b.json += ev.delta.partial_json;
+            }
+            break;
+          case 'content_block_stop': {
+            const b = blocks.get(ev.index);
+            if (b) {
+              blocks.delete(ev.index);
+              emit({ type: 'tool_call', call: { id: b.id, name: b.name, arguments: b.json || '{}' } });
+            }
+            break;
+          }
+          case 'message_delta':
+            stop = ev.delta.stop_reason ?? stop;
+            output = ev.usage.output_tokens ?? output;
+            break;
+          default:
+            break;
+        }
+      }
+    } catch (e) {
+      if (handlerFailed) throw handlerFailed.error;
+      throw mapProviderError(e, where);
+    }
+    // The SDKs end an aborted stream quietly: a cancelled reply must not look finished.
+    if (req.signal?.aborted) throw new ProviderError('cancelled', 'cancelled');
+    onEvent({ type: 'usage', usage: { inputTokens: input + cacheRead + cacheWrite, outputTokens: output, cacheReadTokens: cacheRead, cacheWriteTokens: cacheWrite } });
+    onEvent({ type: 'stop', reason: stopOf(stop), raw: stop });
+  };
   return {
     id: o.id ?? 'anthropic',
     kind: 'anthropic',
@@ -104,58 +169,7 @@ export function anthropicProvider(o: AnthropicOptions): ModelProvider {
       anthropicTools(tools);
       makeClient().catch(() => undefined);
     },
-    async *stream(req: ModelRequest): AsyncIterable<StreamEvent> {
-      const blocks = new Map<number, { id: string; name: string; json: string }>();
-      let input = 0, cacheRead = 0, cacheWrite = 0, output = 0;
-      let stop = 'end_turn';
-      try {
-        const stream = await (client ?? (await makeClient())).messages.create(anthropicRequest(o.model, req), req.signal ? { signal: req.signal } : {});
-        for await (const ev of stream) {
-          switch (ev.type) {
-            case 'message_start':
-              input = ev.message.usage.input_tokens ?? 0;
-              cacheRead = ev.message.usage.cache_read_input_tokens ?? 0;
-              cacheWrite = ev.message.usage.cache_creation_input_tokens ?? 0;
-              output = ev.message.usage.output_tokens ?? 0;
-              break;
-            case 'content_block_start':
-              if (ev.content_block.type === 'tool_use') {
-                blocks.set(ev.index, { id: ev.content_block.id, name: ev.content_block.name, json: '' });
-                yield { type: 'tool_call_start', id: ev.content_block.id, name: ev.content_block.name };
-              } else if (ev.content_block.type === 'text' && ev.content_block.text) {
-                yield { type: 'text', text: ev.content_block.text };
-              }
-              break;
-            case 'content_block_delta':
-              if (ev.delta.type === 'text_delta') yield { type: 'text', text: ev.delta.text };
-              else if (ev.delta.type === 'input_json_delta') {
-                const b = blocks.get(ev.index);
-                if (b) b.json += ev.delta.partial_json;
-              }
-              break;
-            case 'content_block_stop': {
-              const b = blocks.get(ev.index);
-              if (b) {
-                blocks.delete(ev.index);
-                yield { type: 'tool_call', call: { id: b.id, name: b.name, arguments: b.json || '{}' } };
-              }
-              break;
-            }
-            case 'message_delta':
-              stop = ev.delta.stop_reason ?? stop;
-              output = ev.usage.output_tokens ?? output;
-              break;
-            default:
-              break;
-          }
-        }
-      } catch (e) {
-        throw mapProviderError(e, where);
-      }
-      // The SDKs end an aborted stream quietly: a cancelled reply must not look finished.
-      if (req.signal?.aborted) throw new ProviderError('cancelled', 'cancelled');
-      yield { type: 'usage', usage: { inputTokens: input + cacheRead + cacheWrite, outputTokens: output, cacheReadTokens: cacheRead, cacheWriteTokens: cacheWrite } };
-      yield { type: 'stop', reason: stopOf(stop), raw: stop };
-    },
+    run,
+    stream: (req) => streamOf(run, req),
   };
 }

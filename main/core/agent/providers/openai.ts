@@ -4,6 +4,7 @@ import type OpenAI from 'openai';
 import { clientOptions, loadOpenAISdk } from './sdk.js';
 import type { ChatMessage, ModelProvider, ModelRequest, StopReason, StreamEvent, ToolCallPart } from './types.js';
 import { mapProviderError, ProviderError } from './errors.js';
+import { streamOf } from './stream.js';
 
 export interface OpenAIOptions {
   id?: string;
@@ -59,6 +60,66 @@ export function openaiProvider(o: OpenAIOptions): ModelProvider {
     (client ??= new (await loadOpenAISdk()).default(clientOptions(o)));
   const id = o.id ?? 'openai';
   const where = { provider: id, model: o.model, baseURL: o.baseURL, key: o.apiKey, keyHint: o.keyHint ?? 'OPENAI_API_KEY' };
+  /** One reply, each event pushed to `onEvent` from inside the SDK stream's loop. */
+  const run = async (req: ModelRequest, onEvent: (ev: StreamEvent) => void): Promise<void> => {
+    let handlerFailed: { error: unknown } | undefined;
+    const emit = (ev: StreamEvent): void => {
+      try {
+        onEvent(ev);
+      } catch (error) {
+        handlerFailed = { error };
+        throw error; // leaves the SDK's loop, which aborts the request
+      }
+    };
+    const calls = new Map<number, { id: string; name: string; args: string; started: boolean }>();
+    let finish = 'stop';
+    let usage: OpenAI.CompletionUsage | undefined;
+    const system = req.system.dynamic.trim() ? `${req.system.stable}\n\n${req.system.dynamic}` : req.system.stable;
+    try {
+      const stream = await (client ?? (await makeClient())).chat.completions.create(
+        {
+          model: o.model,
+          messages: toOpenAIMessages(system, req.messages),
+          ...(req.tools.length
+            ? { tools: req.tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.inputSchema } })) }
+            : {}),
+          ...(o.sendMaxTokens ? { max_tokens: req.maxTokens } : {}),
+          stream: true,
+          stream_options: { include_usage: true },
+        },
+        req.signal ? { signal: req.signal } : {},
+      );
+      for await (const chunk of stream) {
+        if (chunk.usage) usage = chunk.usage;
+        const choice = chunk.choices?.[0];
+        if (!choice) continue;
+        const d = choice.delta;
+        if (d?.content) emit({ type: 'text', text: d.content });
+        for (const tc of d?.tool_calls ?? []) {
+          let c = calls.get(tc.index);
+          if (!c) calls.set(tc.index, (c = { id: '', name: '', args: '', started: false }));
+          if (tc.id) c.id = tc.id;
+          if (tc.function?.name) c.name += tc.function.name;
+          if (tc.function?.arguments) c.args += tc.function.arguments;
+          if (!c.started && c.name) {
+            c.started = true;
+            emit({ type: 'tool_call_start', id: c.id, name: c.name });
+          }
+        }
+        if (choice.finish_reason) finish = choice.finish_reason;
+      }
+    } catch (e) {
+      if (handlerFailed) throw handlerFailed.error;
+      throw mapProviderError(e, where);
+    }
+    // The SDKs end an aborted stream quietly: a cancelled reply must not look finished.
+    if (req.signal?.aborted) throw new ProviderError('cancelled', 'cancelled');
+    const done: ToolCallPart[] = [...calls.entries()].sort((a, b) => a[0] - b[0]).map(([i, c]) => ({ id: c.id || `call_${i}`, name: c.name, arguments: c.args || '{}' }));
+    for (const call of done) onEvent({ type: 'tool_call', call });
+    const cached = usage?.prompt_tokens_details?.cached_tokens ?? 0;
+    onEvent({ type: 'usage', usage: { inputTokens: usage?.prompt_tokens ?? 0, outputTokens: usage?.completion_tokens ?? 0, cacheReadTokens: cached, cacheWriteTokens: 0 } });
+    onEvent({ type: 'stop', reason: done.length && finish !== 'length' ? 'tool_use' : stopOf(finish), raw: finish });
+  };
   return {
     id,
     kind: 'openai',
@@ -68,54 +129,7 @@ export function openaiProvider(o: OpenAIOptions): ModelProvider {
     prepare() {
       makeClient().catch(() => undefined);
     },
-    async *stream(req: ModelRequest): AsyncIterable<StreamEvent> {
-      const calls = new Map<number, { id: string; name: string; args: string; started: boolean }>();
-      let finish = 'stop';
-      let usage: OpenAI.CompletionUsage | undefined;
-      const system = req.system.dynamic.trim() ? `${req.system.stable}\n\n${req.system.dynamic}` : req.system.stable;
-      try {
-        const stream = await (client ?? (await makeClient())).chat.completions.create(
-          {
-            model: o.model,
-            messages: toOpenAIMessages(system, req.messages),
-            ...(req.tools.length
-              ? { tools: req.tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.inputSchema } })) }
-              : {}),
-            ...(o.sendMaxTokens ? { max_tokens: req.maxTokens } : {}),
-            stream: true,
-            stream_options: { include_usage: true },
-          },
-          req.signal ? { signal: req.signal } : {},
-        );
-        for await (const chunk of stream) {
-          if (chunk.usage) usage = chunk.usage;
-          const choice = chunk.choices?.[0];
-          if (!choice) continue;
-          const d = choice.delta;
-          if (d?.content) yield { type: 'text', text: d.content };
-          for (const tc of d?.tool_calls ?? []) {
-            let c = calls.get(tc.index);
-            if (!c) calls.set(tc.index, (c = { id: '', name: '', args: '', started: false }));
-            if (tc.id) c.id = tc.id;
-            if (tc.function?.name) c.name += tc.function.name;
-            if (tc.function?.arguments) c.args += tc.function.arguments;
-            if (!c.started && c.name) {
-              c.started = true;
-              yield { type: 'tool_call_start', id: c.id, name: c.name };
-            }
-          }
-          if (choice.finish_reason) finish = choice.finish_reason;
-        }
-      } catch (e) {
-        throw mapProviderError(e, where);
-      }
-      // The SDKs end an aborted stream quietly: a cancelled reply must not look finished.
-      if (req.signal?.aborted) throw new ProviderError('cancelled', 'cancelled');
-      const done: ToolCallPart[] = [...calls.entries()].sort((a, b) => a[0] - b[0]).map(([i, c]) => ({ id: c.id || `call_${i}`, name: c.name, arguments: c.args || '{}' }));
-      for (const call of done) yield { type: 'tool_call', call };
-      const cached = usage?.prompt_tokens_details?.cached_tokens ?? 0;
-      yield { type: 'usage', usage: { inputTokens: usage?.prompt_tokens ?? 0, outputTokens: usage?.completion_tokens ?? 0, cacheReadTokens: cached, cacheWriteTokens: 0 } };
-      yield { type: 'stop', reason: done.length && finish !== 'length' ? 'tool_use' : stopOf(finish), raw: finish };
-    },
+    run,
+    stream: (req) => streamOf(run, req),
   };
 }

@@ -59,7 +59,13 @@ export interface ModelProvider {
   readonly baseURL: string | undefined;
   /** The model's context window in tokens. */
   readonly contextWindow: number;
-  /** Stream one reply. Throws ProviderError (one clear line) on failure; honours `req.signal`. */
+  /**
+   * Stream one reply, each event handed to `onEvent` as the SDK delivers it (the chat loop: nothing between the SDK's
+   * stream and the loop); resolves when the reply has ended. Throws ProviderError (one clear line) on failure; honours
+   * `req.signal`. An error thrown by `onEvent` ends the request and is thrown as it is.
+   */
+  run(req: ModelRequest, onEvent: (ev: StreamEvent) => void): Promise<void>;
+  /** The same reply as an async iterable (compaction, tests): `streamOf(run)`. */
   stream(req: ModelRequest): AsyncIterable<StreamEvent>;
   /**
    * Optional: get ready for a chat's requests when it opens, in the background (load the SDK, shape the tool list
