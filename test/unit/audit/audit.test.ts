@@ -191,6 +191,23 @@ test('a symlink out of the skill folder is P0', () => {
   assert.ok(rules(r, 'P0').includes('structure.symlink-escape'));
 });
 
+test('links inside a skill reached through a linked parent folder are not escapes; a link out of it still is', () => {
+  const base = tempDir();
+  const dir = join(base, 'real', 'demo');
+  writeTree(dir, { 'SKILL.md': skillMd({ name: 'demo', description: 'A demo skill' }), 'references/a.md': '# A\n' });
+  symlinkSync(join(base, 'real'), join(base, 'alias'));
+  // The folder named through the alias; its links are absolute through the alias, relative, and into a subfolder.
+  const viaAlias = join(base, 'alias', 'demo');
+  symlinkSync(join(viaAlias, 'references', 'a.md'), join(dir, 'absolute-link.md'));
+  symlinkSync(join('references', 'a.md'), join(dir, 'relative-link.md'));
+  symlinkSync('references', join(dir, 'folder-link'));
+  const r = auditSkill(viaAlias);
+  assert.deepEqual(rules(r, 'P0'), [], JSON.stringify(r.findings));
+  writeFileSync(join(base, 'secret'), 'key');
+  symlinkSync(join(base, 'alias', '..', 'secret'), join(dir, 'out.md'));
+  assert.deepEqual(rules(auditSkill(viaAlias), 'P0'), ['structure.symlink-escape']);
+});
+
 test('zero false P0 across the public skills', () => {
   const root = join(SHARED_FIXTURES, 'public-skills');
   let n = 0;

@@ -90,7 +90,7 @@ test('a skill folder with CRLF, UTF-16, NUL-byte and bidi files is audited on ev
 // The fast paths of the byte reading and of the Markdown reader, each held to the plain definition it replaces.
 const edgy = fc.string({
   unit: fc.constantFrom(' ', '  ', '\t', '\v', '\f', '\r', '\u00a0', '\u2003', '\u3000', '\ufeff', '\u2028', '`', '```', '~~~', '#', '$', '>', 'PS>',
-    '-', '*', '+', '1', '12', '.', ')', ':', '\\', '\\\\', 'a', 'Z', 'é', '中', 'bash', 'py', '<<', '!', "'", '"'),
+    '-', '*', '+', '1', '12', '.', ')', ':', '\\', '\\\\', 'a', 'Z', 'é', '中', 'bash', 'py', '<<', '!', "'", '"', '：'),
   maxLength: 16,
 });
 
@@ -110,4 +110,19 @@ test('the byte automaton reads the lines of any UTF-8 text as the line reading d
     const clean = t.replace(/\0/g, '').repeat(1 + repeat);
     assert.deepEqual(quietLinesOf(Buffer.from(clean, 'utf8')), quietLinesOf(clean.split(/\r?\n/)));
   }), { numRuns: 3000 });
+});
+
+test('quiet flags that are not one per line are not trusted: the lines are read as if none were given', () => {
+  const text = 'import os\r\nx = 1\nos.system("rm -rf /")\n"ev" + "al"\n';
+  const every = auditText('x.py', text, 'script', { everyLine: true }).findings;
+  assert.ok(every.some((f) => f.line === 3 && f.level === 'P0'), JSON.stringify(every));
+  for (const quiet of [new Uint8Array(0), new Uint8Array([1, 1, 1]), new Uint8Array(9).fill(1), new Uint8Array([1, 1, 1, 1, 1, 1])]) {
+    for (const kind of ['script', 'shell', 'markdown'] as const) {
+      assert.deepEqual(auditText('x.py', text, kind, { quiet }).findings, auditText('x.py', text, kind, { everyLine: true }).findings, `${kind} ${quiet.length}`);
+    }
+  }
+  // One flag per line, from the bytes: only the loud lines of a script are read, with the same findings.
+  const quiet = quietLinesOf(Buffer.from(text));
+  assert.equal(quiet.length, 5);
+  assert.deepEqual(auditText('x.py', text, 'script', { quiet }).findings, every);
 });

@@ -110,13 +110,20 @@ function walkSkillFiles(dir: string, stat: boolean): { files: FileEntry[]; trunc
         files.push({ rel, abs: p, size: -1, mtimeMs: 0 });
         continue;
       }
+      // The listing's type is lstat's (a link to a folder is a link): a folder is walked without another lstat.
+      if (ent.isDirectory()) {
+        walk(p, rel + '/');
+        continue;
+      }
       let st;
       try { st = lstatSync(p); } catch { continue; }
       if (st.isSymbolicLink()) {
         let target = '';
         try { target = readlinkSync(p); } catch { /* unreadable link */ }
         let real: string | undefined;
-        try { real = realpathSync(p); } catch { real = undefined; }
+        // Resolved as the root was (realpathSync.native): the JS resolver can spell the same folder differently
+        // (letter case on a case-insensitive disk, a subst drive), which would read as an escape.
+        try { real = realpathSync.native(p); } catch { real = undefined; }
         const escapes = real === undefined || !isInside(real, root);
         let size = 0;
         let special = true;
@@ -138,8 +145,22 @@ function walkSkillFiles(dir: string, stat: boolean): { files: FileEntry[]; trunc
 
 /** Open flags for a listed regular file: never follow a link swapped in since, never block on a FIFO swapped in. */
 const READ_FLAGS = fsConstants.O_RDONLY | (fsConstants.O_NOFOLLOW ?? 0) | (fsConstants.O_NONBLOCK ?? 0);
-/** One read buffer per thread, reused for every file (grown as needed, never past LIMITS.maxFileBytes). */
+/** One read buffer per thread, reused for every file (grown as needed, never past LIMITS.maxFileBytes) without WebAssembly. */
 let readBuf = Buffer.allocUnsafe(256 * 1024);
+
+/**
+ * Where a file of `size` bytes is read: inside the line prefilter's WebAssembly memory, where its kernel scans it
+ * without a copy (valid until the next file), else the reused buffer.
+ */
+function readInto(size: number): Buffer {
+  const kernel = LINES.kernel;
+  if (kernel) {
+    const view = kernel.input(size);
+    return Buffer.from(view.buffer, view.byteOffset, size);
+  }
+  if (readBuf.length < size) readBuf = Buffer.allocUnsafe(Math.min(LIMITS.maxFileBytes, Math.max(size, readBuf.length * 2)));
+  return readBuf;
+}
 
 /**
  * Read a listed file: its bytes (in the shared buffer: valid until the next read) with its size and mtime from the
@@ -154,14 +175,14 @@ function readListed(f: FileEntry, room: number): { buf?: Buffer; size: number; m
     if (!st.isFile()) return { size: st.size, mtimeMs: st.mtimeMs, notFile: true };
     const size = st.size;
     if (size > LIMITS.maxFileBytes || size > room) return { size, mtimeMs: st.mtimeMs };
-    if (readBuf.length < size) readBuf = Buffer.allocUnsafe(Math.min(LIMITS.maxFileBytes, Math.max(size, readBuf.length * 2)));
+    const into = readInto(size);
     let n = 0;
     while (n < size) {
-      const got = readSync(fd, readBuf, n, size - n, n);
+      const got = readSync(fd, into, n, size - n, n);
       if (got === 0) break;
       n += got;
     }
-    return { buf: readBuf.subarray(0, n), size, mtimeMs: st.mtimeMs };
+    return { buf: into.subarray(0, n), size, mtimeMs: st.mtimeMs };
   } finally {
     closeSync(fd);
   }
@@ -235,6 +256,9 @@ const CONTINUED_RE = /(?:^|[^\\])(?:\\\\)*\\\s*$/;
 
 /** Whether a line ends in a colon (then whitespace), as `/[:：]\s*$/` says, without a regex step per character. */
 function endsWithColon(raw: string): boolean {
+  // Past ASCII whitespace without a copy; a last character past ASCII may be Unicode whitespace: trimEnd() then.
+  const end = trailOf(raw);
+  if (end > 0 && raw.charCodeAt(end - 1) < 128) return raw.charCodeAt(end - 1) === 0x3a;
   const t = raw.trimEnd();
   const c = t.charCodeAt(t.length - 1);
   return c === 0x3a || c === 0xff1a;
@@ -316,13 +340,13 @@ function spacedStart(raw: string): boolean {
 export function lineStartReadings(raw: string): unknown[] {
   const lead = leadOf(raw);
   return [fenceOpen(raw, lead)?.slice(1) ?? null, withoutPrompt(raw, lead), shellComment(raw, lead), blankLine(raw, lead), listStart(raw, lead),
-    itemStart(raw, lead), headingStart(raw, lead), spacedStart(raw), continues(raw)];
+    itemStart(raw, lead), headingStart(raw, lead), spacedStart(raw), continues(raw), endsWithColon(raw)];
 }
 
 /** The same readings, each by its regex alone (what lineStartReadings must equal). */
 export function lineStartByRegex(raw: string): unknown[] {
   return [FENCE_RE.exec(raw)?.slice(1) ?? null, raw.replace(PROMPT_RE, ''), SHELL_COMMENT_RE.test(raw), raw.trim() === '', LIST_RE.test(raw),
-    ITEM_RE.test(raw), HEADING_RE.test(raw), /^\s/.test(raw), CONTINUED_RE.test(raw)];
+    ITEM_RE.test(raw), HEADING_RE.test(raw), /^\s/.test(raw), CONTINUED_RE.test(raw), /[:：]\s*$/.test(raw)];
 }
 
 /**
@@ -430,9 +454,7 @@ function scriptSegments(lines: string[], shell: boolean, quiet?: Uint8Array): Se
       continue;
     }
     if (shell && raw.includes('<<')) heredoc = HEREDOC_RE.exec(raw)?.[2];
-    const trimmed = raw.trimStart();
-    const comment = (trimmed.startsWith('#') && !trimmed.startsWith('#!')) || trimmed.startsWith('//') || trimmed.startsWith('--') ||
-      trimmed.startsWith('/*') || trimmed.startsWith('* ') || trimmed.startsWith('REM ');
+    const comment = scriptComment(raw);
     if (shell && !comment && (carry || continues(raw))) {
       // Join continued lines so a command split over several lines is matched whole.
       carry = carry ? { text: carry.text.replace(/\\\s*$/, ' ') + raw, line: carry.line } : { text: raw, line: i + 1 };
@@ -442,6 +464,35 @@ function scriptSegments(lines: string[], shell: boolean, quiet?: Uint8Array): Se
       continue;
     }
     if (!q) out.push({ text: raw, ctx: comment ? 'comment' : shell ? 'shell' : 'script', line: i + 1, around: raw });
+  }
+  return out;
+}
+
+/** A script line that is a comment (`#`, `//`, `--`, `/*`, `* `, `REM `; a shebang is not). */
+function scriptComment(raw: string): boolean {
+  const trimmed = raw.trimStart();
+  return (trimmed.startsWith('#') && !trimmed.startsWith('#!')) || trimmed.startsWith('//') || trimmed.startsWith('--') ||
+    trimmed.startsWith('/*') || trimmed.startsWith('* ') || trimmed.startsWith('REM ');
+}
+
+/**
+ * scriptSegments of a script that is not a shell script (no here-document, no continued line: each line is read on
+ * its own), from its loud lines only, cut out of the text as `split(/\r?\n/)` gives them; undefined when `quiet`
+ * does not have one flag per line of the text.
+ */
+function loudScriptSegments(text: string, quiet: Uint8Array): Segment[] | undefined {
+  const out: Segment[] = [];
+  if (quiet.length === 0) return undefined;
+  let start = 0;
+  for (let i = 0; i < quiet.length; i++) {
+    const nl = text.indexOf('\n', start);
+    if ((nl === -1) !== (i === quiet.length - 1)) return undefined;
+    if (quiet[i] !== 1) {
+      const end = nl === -1 ? text.length : nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+      const raw = text.slice(start, end);
+      out.push({ text: raw, ctx: scriptComment(raw) ? 'comment' : 'script', line: i + 1, around: raw });
+    }
+    start = nl + 1;
   }
   return out;
 }
@@ -662,9 +713,11 @@ export function auditText(file: string, text: string, kind: 'markdown' | 'shell'
   // that could be read (see the skip below): its lines are not even split.
   const silent = !opts.everyLine && opts.quiet !== undefined && opts.quiet.indexOf(0) === -1 && !text.includes('<!--') &&
     !text.includes('\\') && lineCount(text) === opts.quiet.length;
-  let lines = silent ? undefined : splitLines(text);
-  const quiet = opts.everyLine || !lines ? undefined : opts.quiet?.length === lines.length ? opts.quiet : LINES.quiet(lines);
-  const segments = !lines ? [] : kind === 'markdown' ? markdownSegments(lines, quiet) : scriptSegments(lines, kind === 'shell', quiet);
+  // A script that is not a shell script reads each line on its own: only its loud lines are cut out of the text.
+  const loud = !silent && !opts.everyLine && opts.quiet !== undefined && kind === 'script' ? loudScriptSegments(text, opts.quiet) : undefined;
+  let lines = silent || loud ? undefined : splitLines(text);
+  const quiet = loud ? opts.quiet : opts.everyLine || !lines ? undefined : opts.quiet?.length === lines.length ? opts.quiet : LINES.quiet(lines);
+  const segments = loud ?? (!lines ? [] : kind === 'markdown' ? markdownSegments(lines, quiet) : scriptSegments(lines, kind === 'shell', quiet));
   if (opts.description?.text.trim()) {
     const d = opts.description.text.replace(/\s+/g, ' ');
     segments.push({ text: d, ctx: 'prose', line: opts.description.line, around: d, placement: 'description' });

@@ -117,7 +117,7 @@ const PAGE = 65536;
 const align = (n: number, a: number): number => Math.ceil(n / a) * a;
 
 /** Streams a file is cut into (at line ends), stepped in turns so that their chains of table loads overlap. */
-export const STREAMS = 2;
+export const STREAMS = 3;
 
 /**
  * Memory: the byte classes (pre-scaled to byte offsets in a row: u8, or u16 when rows are wider than 64 entries),
