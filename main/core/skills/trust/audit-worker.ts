@@ -18,8 +18,9 @@ const parsedByDir = new Map<string, ParsedManifest>();
 const PARSED_MAX = 20_000;
 
 // Warm up on the sample in small steps while there is nothing to do: the first real folders then run optimised code,
-// and a batch that arrives meanwhile stops the warm-up (it waits one step at most).
-const WARM_STEP = 4;
+// and a batch that arrives meanwhile stops the warm-up (it waits one step, one sample round, at most). The first step
+// waits a turn too: a batch already waiting when the worker has loaded (a `knack` command) goes first.
+const WARM_STEP = 1;
 const data = workerData as { warm?: number; warmDir?: string } | undefined;
 let warmLeft = data?.warm ?? 0;
 let told = false;
@@ -62,4 +63,4 @@ parentPort?.on('message', (m: AuditBatch | ParseRequest) => {
   }
   parentPort!.postMessage({ results } satisfies AuditBatchResult);
 });
-warmStep();
+setImmediate(warmStep);
