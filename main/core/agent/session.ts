@@ -20,7 +20,7 @@ import type { ToolResult } from '../tools/types.js';
 import type { ModelProvider, StreamEvent, ToolCallPart, Usage } from './providers/types.js';
 import { costOf, type Price } from './providers/pricing.js';
 import { ProviderError, redact } from './providers/errors.js';
-import { applyEvent, emptyState, titleOf, unresolvedCalls, type SessionState } from './state.js';
+import { applyEvent, emptyState, unresolvedCalls, type SessionState } from './state.js';
 import { assemblePrompt, MessageTokens, promptCacheFor, TextTokens, type AssembledPrompt, type LoadedBody, type PromptCache } from './prompt.js';
 import { planModeGate, SKILL_SCHEMA } from './session-tools.js';
 import type { PromptTool } from '../tools/prompt-cost.js';
@@ -109,6 +109,7 @@ export class ChatSession {
   private workspaceSession: WorkspaceSession | undefined;
   private bootLoader: SkillLoader | undefined;
   private abort: AbortController | undefined;
+  private nextAbort: AbortController | undefined = freshAbort();
   private running: Promise<TurnResult> | undefined;
   private currentCall: ToolCallPart | undefined;
   private denyMessage: string | undefined;
@@ -118,7 +119,7 @@ export class ChatSession {
   private turn = { steps: 0, toolCalls: 0, tools: [] as string[] };
   private closed = false;
   /** Events held between the user's message and the request's dispatch: one commit for all, shown after it (see hold()). */
-  private held: { body: AgentEventBody | undefined; at: number; touch: boolean; title: string | undefined; later?: () => AgentEventBody }[] | undefined;
+  private held: { body: AgentEventBody | undefined; at: number; later?: () => AgentEventBody }[] | undefined;
   private heldTimer: NodeJS.Timeout | undefined;
   /** The in-flight commit of a turn's start failed: the turn ends with this error before any model output is shown. */
   private releaseFailure: unknown;
@@ -243,7 +244,7 @@ export class ChatSession {
       this.preAnswered.clear();
       this.closeUnresolved('not run: the user sent a new message instead');
       this.hold();
-      this.record({ type: 'user_message', text }, true);
+      this.record({ type: 'user_message', text });
       if (!this.workspaceSession) await this.toolsReady(); // open (the usual case): no wait at all
       // The message was committed by the hold timer while the tools opened: if that commit failed, the turn ends here.
       this.throwReleaseFailure();
@@ -372,7 +373,9 @@ export class ChatSession {
   // ---- the loop ----
 
   private async runTurn(body: (signal: AbortSignal) => Promise<TurnEndReason>): Promise<TurnResult> {
-    const ac = (this.abort = new AbortController());
+    // A fresh controller each turn, made ready when the last turn ended (its signal costs a few µs to make).
+    const ac = (this.abort = this.nextAbort ?? freshAbort());
+    this.nextAbort = undefined;
     this.turn = { steps: 0, toolCalls: 0, tools: [] };
     const run = (async (): Promise<TurnResult> => {
       let reason: TurnEndReason;
@@ -399,7 +402,7 @@ export class ChatSession {
       this.release();
       if (ac.signal.aborted && reason !== 'error') reason = 'cancelled';
       this.closeUnresolved(reason === 'cancelled' ? 'cancelled by the user before it ran' : 'not run: the turn ended first');
-      this.record({ type: 'turn_end', reason, steps: this.turn.steps, toolCalls: this.turn.toolCalls }, true);
+      this.record({ type: 'turn_end', reason, steps: this.turn.steps, toolCalls: this.turn.toolCalls });
       const offer = this.opts.offerSkillAfter ?? 3;
       const real = this.turn.tools.filter((t) => !META_TOOLS.has(t));
       if (reason === 'end_turn' && real.length >= offer) this.record({ type: 'skill_offer', toolCalls: real.length, tools: [...new Set(real)] });
@@ -413,6 +416,7 @@ export class ChatSession {
     } finally {
       this.running = undefined;
       this.abort = undefined;
+      this.nextAbort = freshAbort();
     }
   }
 
@@ -825,30 +829,31 @@ export class ChatSession {
     this.commit({ type: 'text_delta', text });
   }
 
-  /** Commit an event to SQLite, apply it to the state, then show it to the listeners. */
-  private record(body: AgentEventBody, touch = false): void {
+  /**
+   * Commit an event to SQLite, apply it to the state, then show it to the listeners. (The session's title and
+   * last-used time are read from its log: no event write updates the session's row.)
+   */
+  private record(body: AgentEventBody): void {
     if (this.pendingText) this.flushText();
-    this.commit(body, touch);
+    this.commit(body);
   }
 
-  private commit(body: AgentEventBody, touch = false): void {
+  private commit(body: AgentEventBody): void {
     const at = Date.now();
-    // The first message names the session: its title is written in the same transaction as the event.
-    const title = body.type === 'user_message' && !this.state.title ? titleOf(body.text) : undefined;
     if (this.held) {
       // Applied now (matching, loading and assembly read the state); committed and shown by release().
       applyEvent(this.state, body);
-      this.held.push({ body, at, touch, title });
+      this.held.push({ body, at });
       return;
     }
-    const seq = this.store.sessions.append(this.id, body.type, body as unknown as Record<string, unknown>, { at, touch, ...(title ? { title } : {}) });
+    const seq = this.store.sessions.append(this.id, body.type, body as unknown as Record<string, unknown>, { at });
     applyEvent(this.state, body);
     this.show({ ...body, seq, at, sessionId: this.id } as AgentEvent);
   }
 
   /** A held event made when the held events are committed: work the request does not need, done while it is in flight. */
   private recordLater(make: () => AgentEventBody): void {
-    this.held!.push({ body: undefined, at: Date.now(), touch: false, title: undefined, later: make });
+    this.held!.push({ body: undefined, at: Date.now(), later: make });
   }
 
   private show(ev: AgentEvent): void {
@@ -920,7 +925,7 @@ export class ChatSession {
       });
       seqs = this.store.sessions.appendMany(
         this.id,
-        held.map((h, i) => ({ type: bodies[i]!.type, data: bodies[i] as unknown as Record<string, unknown>, at: h.at, touch: h.touch, title: h.title })),
+        held.map((h, i) => ({ type: bodies[i]!.type, data: bodies[i] as unknown as Record<string, unknown>, at: h.at })),
       );
     } catch (e) {
       // Nothing of it was stored (one transaction) nor shown: the state goes back to what the store holds.
@@ -962,6 +967,13 @@ export class ChatSession {
       for (const p of [...this.state.pending.values()]) this.record({ ...p });
     }
   }
+}
+
+/** An AbortController with its signal made (Node makes the signal on first access). */
+function freshAbort(): AbortController {
+  const ac = new AbortController();
+  void ac.signal;
+  return ac;
 }
 
 function requireStore(host: AgentHost): Store {

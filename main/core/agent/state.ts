@@ -4,6 +4,7 @@ import type { ChatMessage } from './providers/types.js';
 import { emptyUsage, type Usage } from './providers/types.js';
 import type { AgentEventBody, ContextSections, PendingApproval, SkillLoadReason } from './types.js';
 import type { Tier } from '../skills/format/types.js';
+import { sessionTitle } from '../store/session-repo.js';
 
 export interface LoadedSkillState {
   name: string;
@@ -52,9 +53,8 @@ export function emptyState(): SessionState {
 }
 
 /** A session's title: its first message on one line, at most 80 characters. */
-export function titleOf(text: string): string {
-  return text.replace(/\s+/g, ' ').trim().slice(0, 80);
-}
+/** The title a session gets from its first message (the store reads the same from the log). */
+export const titleOf = sessionTitle;
 
 export const SUMMARY_PREFIX = '[Summary of the earlier conversation, written when it was compacted]\n';
 

@@ -34,8 +34,32 @@ export interface AppendRow {
 /** Events per INSERT statement (4 parameters each, far below SQLite's limit on parameters). */
 const MAX_ROWS = 100;
 
-const COLS = `s.id, s.workspace, s.title, s.provider, s.model, s.created_at AS createdAt, s.updated_at AS updatedAt,
+/** A session's title from its first message: one line, at most 80 characters. */
+export function sessionTitle(text: string): string {
+  return text.replace(/\s+/g, ' ').trim().slice(0, 80);
+}
+
+/**
+ * A session's row. Its title and last-used time are read from its log — the title from its first message (unless one
+ * was set), the last use from its latest message or turn end — so appending an event never has to update the row
+ * (one statement less on the path to a turn's first token); the (session_id, id) index finds both in a step or two.
+ */
+const COLS = `s.id, s.workspace, s.title,
+  CASE WHEN s.title = '' THEN (SELECT json_extract(e.data_json, '$.text') FROM chat_events e
+    WHERE e.session_id = s.id AND e.type = 'user_message' ORDER BY e.id LIMIT 1) END AS firstMessage,
+  s.provider, s.model, s.created_at AS createdAt,
+  MAX(s.updated_at, COALESCE((SELECT e.at FROM chat_events e
+    WHERE e.session_id = s.id AND e.type IN ('user_message', 'turn_end') ORDER BY e.id DESC LIMIT 1), 0)) AS updatedAt,
   (SELECT COUNT(*) FROM chat_events e WHERE e.session_id = s.id) AS events`;
+
+type RawRow = SessionRow & { firstMessage: string | null };
+
+function rowOf(r: RawRow | undefined): SessionRow | undefined {
+  if (!r) return undefined;
+  const { firstMessage, ...row } = r;
+  if (!row.title && typeof firstMessage === 'string') row.title = sessionTitle(firstMessage);
+  return row;
+}
 
 export class SessionRepo {
   private readonly insert: Database.Statement;
@@ -97,19 +121,19 @@ export class SessionRepo {
   }
 
   get(id: string): SessionRow | undefined {
-    return this.byId.get(id) as SessionRow | undefined;
+    return rowOf(this.byId.get(id) as RawRow | undefined);
   }
 
   /** Sessions, most recently used first; only one workspace's when given. */
   list(opts: { workspace?: string; limit?: number } = {}): SessionRow[] {
     const where = opts.workspace ? 'WHERE s.workspace = ?' : '';
     const args: unknown[] = opts.workspace ? [opts.workspace] : [];
-    return this.db.prepare(`SELECT ${COLS} FROM chat_sessions s ${where} ORDER BY s.updated_at DESC, s.id LIMIT ?`).all(...args, opts.limit ?? 1000) as SessionRow[];
+    return (this.db.prepare(`SELECT ${COLS} FROM chat_sessions s ${where} ORDER BY updatedAt DESC, s.id LIMIT ?`).all(...args, opts.limit ?? 1000) as RawRow[]).map((r) => rowOf(r)!);
   }
 
   /** Sessions whose id starts with `prefix` (so a short id from a listing works). */
   findByPrefix(prefix: string): SessionRow[] {
-    return this.db.prepare(`SELECT ${COLS} FROM chat_sessions s WHERE s.id LIKE ? ESCAPE '\\' ORDER BY s.updated_at DESC LIMIT 10`).all(prefix.replace(/[%_\\]/g, '\\$&') + '%') as SessionRow[];
+    return (this.db.prepare(`SELECT ${COLS} FROM chat_sessions s WHERE s.id LIKE ? ESCAPE '\\' ORDER BY updatedAt DESC LIMIT 10`).all(prefix.replace(/[%_\\]/g, '\\$&') + '%') as RawRow[]).map((r) => rowOf(r)!);
   }
 
   update(id: string, fields: { title?: string; provider?: string | null; model?: string | null }): void {
@@ -119,8 +143,8 @@ export class SessionRepo {
   }
 
   /**
-   * Append one event, committed when this returns (its own transaction). `touch` also moves the session to the top
-   * of the list and `title` names it, in the same transaction. The database runs WAL with synchronous=NORMAL: a
+   * Append one event, committed when this returns (its own transaction). `touch` also sets the session's last-used
+   * time and `title` names it, in the same transaction (the agent needs neither: both are read from the log). The database runs WAL with synchronous=NORMAL: a
    * commit survives a crash or `kill -9` of the app (it is in the WAL file the moment this returns); only a power
    * loss or OS crash may lose the last few commits, never corrupt the log — acceptable for an append-only chat log.
    */

@@ -53,3 +53,29 @@ test('a batch that cannot be stored leaves nothing of it behind, also past one s
     store.close();
   }
 });
+
+test('a session\'s title and last use are read from its log: its first message names it, its latest message or turn end orders the list', () => {
+  const store = Store.openIn(tempDir());
+  try {
+    const ids = ['a0000000-0000-4000-8000-000000000001', 'b0000000-0000-4000-8000-000000000002', 'c0000000-0000-4000-8000-000000000003'];
+    for (const id of ids) store.sessions.create({ id, workspace: '/w', now: 1 });
+    const msg = (id: string, text: string, at: number): void => void store.sessions.append(id, 'user_message', { type: 'user_message', text }, { at });
+    msg(ids[0]!, '  first\n\tquestion   here ', 10);
+    msg(ids[1]!, 'b asks', 20);
+    store.sessions.append(ids[1]!, 'turn_end', { type: 'turn_end', reason: 'end_turn' }, { at: 30 });
+    msg(ids[0]!, 'a again', 40);
+    // An event that is not the user's activity (a recovery note, say) does not move a session up.
+    store.sessions.append(ids[1]!, 'recovered', { type: 'recovered' }, { at: 50 });
+    const list = store.sessions.list();
+    assert.deepEqual(list.map((s) => s.id), [ids[0], ids[1], ids[2]]);
+    assert.deepEqual(list.map((s) => s.title), ['first question here', 'b asks', '']);
+    assert.deepEqual(list.map((s) => s.updatedAt), [40, 30, 1]);
+    assert.equal(store.sessions.get(ids[0]!)!.title, 'first question here');
+    assert.deepEqual(store.sessions.findByPrefix('b000').map((s) => [s.title, s.updatedAt]), [['b asks', 30]]);
+    // A title that was set wins over the first message.
+    store.sessions.update(ids[0]!, { title: 'Renamed' });
+    assert.equal(store.sessions.get(ids[0]!)!.title, 'Renamed');
+  } finally {
+    store.close();
+  }
+});

@@ -42,7 +42,7 @@ test('the start of a turn is committed together, before the first event of the m
   assert.ok(shownTypes.indexOf('assistant_start') < shownTypes.indexOf('text_delta'), shownTypes.join(','));
   const firstText = storedWhenShown.find((x) => x.type === 'text_delta')!;
   assert.deepEqual(firstText.stored.slice(-5), ['user_message', 'skill_loaded', 'context', 'assistant_start', 'text_delta']);
-  // The session's title (written with the message) and last-used time are in the same commit.
+  // The session's title comes from that message (read from the log).
   assert.equal(env.agent.listSessions().find((s) => s.id === chat.id)?.title, '/git-commit please');
 });
 
