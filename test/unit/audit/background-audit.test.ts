@@ -9,9 +9,19 @@ import { Store } from '../../../main/core/store/index.js';
 import { openCatalog, type CatalogChange } from '../../../main/core/skills/catalog/catalog.js';
 import { resolvePaths } from '../../../main/core/config/paths.js';
 import { auditSkill } from '../../../main/core/skills/trust/audit.js';
-import { AuditPool, sharedAuditPool } from '../../../main/core/skills/trust/audit-pool.js';
+import { AuditPool, sharedAuditPool, type AuditResult } from '../../../main/core/skills/trust/audit-pool.js';
+import type { ParsedManifest } from '../../../main/core/skills/format/types.js';
 import { createTrustReview } from '../../../main/core/skills/trust/trust.js';
 import { SkillMatcher } from '../../../main/core/skills/use/matcher.js';
+
+/** The real pool, holding every audit until released. */
+class HeldPool extends AuditPool {
+  open!: () => void;
+  private readonly held = new Promise<void>((resolve) => (this.open = resolve));
+  override audit(dir: string, parsed?: ParsedManifest, owner?: object): Promise<AuditResult> {
+    return this.held.then(() => super.audit(dir, parsed, owner));
+  }
+}
 
 function setup(n: number) {
   const root = tempDir();
@@ -33,7 +43,10 @@ function setup(n: number) {
 test('the catalog answers at once; unaudited skills are checking, not prompted, not matched; verdicts arrive with a change', async () => {
   const s = setup(30);
   const store = Store.openIn(s.data);
-  const review = createTrustReview(store, { background: { minBatch: 1, pool: new AuditPool(2) } });
+  // Audits are held until the test has looked (the workers parse the SKILL.md files meanwhile; a fast audit could
+  // otherwise land before the catalog answers, which is allowed but not what this test looks at).
+  const pool = new HeldPool(2);
+  const review = createTrustReview(store, { background: { minBatch: 1, pool } });
   try {
     const catalog = await openCatalog({ paths: s.paths, workspace: s.ws, store, review, threads: 1 });
     const checking = catalog.checking();
@@ -45,6 +58,7 @@ test('the catalog answers at once; unaudited skills are checking, not prompted, 
 
     const changes: CatalogChange[] = [];
     catalog.on('change', (c: CatalogChange) => changes.push(c));
+    pool.open();
     await catalog.settled();
     assert.equal(catalog.checking().length, 0);
     assert.ok(changes.length >= 1);

@@ -1,11 +1,18 @@
 // A test entry for the audit pool: the audit worker's protocol over the real auditor, except that a folder named
-// `crash-exit…` ends the thread silently (process.exit: no 'error' event) and one named `crash-throw…` throws out of it.
-import { basename } from 'node:path';
+// `crash-exit…` ends the thread silently (process.exit: no 'error' event), one named `crash-throw…` throws out of it,
+// and a parse request holding a `crash-parse…` folder ends the thread.
+import { basename, dirname } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { auditFolder } from '../../../main/core/skills/trust/audit.js';
-import type { AuditBatch, AuditBatchResult, AuditWorkerReady } from '../../../main/core/skills/trust/audit-pool.js';
+import { parseSkillFile } from '../../../main/core/skills/format/manifest.js';
+import type { AuditBatch, AuditBatchResult, AuditWorkerReady, ParseRequest, ParseResult } from '../../../main/core/skills/trust/audit-pool.js';
 
-parentPort?.on('message', (m: AuditBatch) => {
+parentPort?.on('message', (m: AuditBatch | ParseRequest) => {
+  if ('parse' in m) {
+    if (m.files.some((f) => basename(dirname(f)).startsWith('crash-parse'))) process.exit(9);
+    parentPort!.postMessage({ parsed: m.parse, results: m.files.map((f) => parseSkillFile(f, { folderName: null })) } satisfies ParseResult);
+    return;
+  }
   const results: AuditBatchResult['results'] = [];
   for (const j of m.jobs) {
     if (basename(j.dir).startsWith('crash-exit')) process.exit(7);

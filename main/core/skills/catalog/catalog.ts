@@ -28,7 +28,7 @@ import type { Store } from '../../store/index.js';
 import { CACHE_VERSION, decodeSnapshot, fileRow, RootCache, type FileRow, type RootSnapshot } from './catalog-cache.js';
 import { discoverAll, tierRoots, type FoundSkill, type TierRoot } from './discover.js';
 import { folderMismatch, parseSkillFile, type ParsedSkill } from '../format/manifest.js';
-import { parseFilesParallel, parseThreadsFor } from './parse-pool.js';
+import { parseFilesParallel, parseThreadsFor, type ParsedBatch } from './parse-pool.js';
 import { TIER_RANK, type CatalogEntry, type Tier, type TrustHold } from '../format/types.js';
 import type { Diagnostic } from '../../base/diagnostics.js';
 import { nameKey } from '../../base/names.js';
@@ -50,6 +50,12 @@ export type ReviewHook = ((entry: CatalogEntry) => { enabled: false; reason: str
    * `found`: those skills' folders (the trust layer may start auditing the ones it has never seen at once).
    */
   expect?(files: number, found?: readonly Pick<FoundSkill, 'tier' | 'realDir'>[]): boolean | void;
+  /**
+   * Parse these SKILL.md files (real paths) for the catalog, as parseFilesParallel would: the trust layer's audit
+   * workers read and parse each once for both the catalog and its audit. Undefined (or a rejection): the catalog
+   * parses them itself. Called before expect(), so the audits expect() starts go to the worker that parsed them.
+   */
+  parse?(files: string[]): Promise<ParsedBatch> | undefined;
   /**
    * Verdicts that arrive later (background audits): the catalog reviews again and emits 'change'. The listener is
    * given the real folders whose verdicts arrived (only their skills are reviewed again), or nothing to review all.
@@ -340,12 +346,6 @@ export class Catalog extends EventEmitter {
     let parsedCount = 0;
     let newParseMs = 0;
     if (toParse.length) {
-      let auditWorkers = false;
-      try {
-        auditWorkers = this.options.review?.expect?.(toParse.length, toParse.map((i) => found[i]!)) === true;
-      } catch {
-        // only a head start: the audits still run when prepare() asks for them
-      }
       // One parse per real file, even when two tier folders reach it.
       const slot = new Map<string, number>();
       const files: string[] = [];
@@ -353,9 +353,22 @@ export class Catalog extends EventEmitter {
         const real = found[i]!.realFile;
         if (!slot.has(real)) slot.set(real, files.push(real) - 1);
       }
-      // Audit workers starting now need the cores more than a parse worker would help (unless threads were asked for).
       const tp = now();
-      const parsed = await parseFilesParallel(files, parseThreadsFor(files.length, this.options.threads, auditWorkers));
+      let onWorkers: Promise<ParsedBatch> | undefined;
+      try {
+        onWorkers = this.options.review?.parse?.(files);
+      } catch {
+        // parsed here instead
+      }
+      let auditWorkers = false;
+      try {
+        auditWorkers = this.options.review?.expect?.(toParse.length, toParse.map((i) => found[i]!)) === true;
+      } catch {
+        // only a head start: the audits still run when prepare() asks for them
+      }
+      let parsed = onWorkers ? await onWorkers.catch(() => undefined) : undefined;
+      // Audit workers starting now need the cores more than a parse worker would help (unless threads were asked for).
+      parsed ??= await parseFilesParallel(files, parseThreadsFor(files.length, this.options.threads, auditWorkers));
       newParseMs = now() - tp;
       threads = parsed.threads;
       parsedCount = files.length;

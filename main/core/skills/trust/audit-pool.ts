@@ -1,10 +1,12 @@
 // Audits skill folders on worker threads (one per core), so opening a big folder never waits on the audit: the
 // calling thread stays free to answer; reports come back in small batches. Idle workers do not keep Node alive.
 import { availableParallelism } from 'node:os';
+import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { workerSpec, type WorkerSpec } from '../../base/worker-spec.js';
 import type { AuditReport } from './audit.js';
 import type { ParsedManifest } from '../format/types.js';
+import type { ParsedSkill } from '../format/manifest.js';
 import { removeSampleSkill, writeSampleSkill } from './audit-sample.js';
 
 interface Job {
@@ -17,6 +19,10 @@ interface Job {
 export interface AuditResult { report: AuditReport; fingerprint: string }
 interface Slot {
   worker: Worker;
+  /** Folders whose SKILL.md this worker parsed (parse()): it audits them from that parse unless another runs dry first. */
+  own: Job[];
+  /** Parse requests sent and not yet answered. */
+  parses: Map<number, (r: ParsedSkill[] | undefined) => void>;
   /** Batches sent and not yet answered, oldest first: the worker audits them in that order. */
   batches: Job[][];
   ready: Promise<void>;
@@ -31,6 +37,12 @@ interface Slot {
 /** What a worker is sent (a batch of folders) and posts back (their reports, in one message). */
 export interface AuditBatch { jobs: { id: number; dir: string; parsed?: ParsedManifest }[] }
 export interface AuditBatchResult { results: { id: number; report?: AuditReport; fingerprint?: string; error?: string }[] }
+/**
+ * SKILL.md files a worker parses for the catalog (as parse-drain's parseOne does), answered in one message. The worker
+ * keeps each file's manifest for the audit of its folder that follows: one read and one parse of SKILL.md per folder.
+ */
+export interface ParseRequest { parse: number; files: string[] }
+export interface ParseResult { parsed: number; results: ParsedSkill[] }
 /** What a worker posts once it has loaded and warmed up. */
 export interface AuditWorkerReady { ready: true }
 
@@ -50,6 +62,8 @@ export class AuditCrashError extends Error {
  */
 const BATCH = 8;
 const IN_FLIGHT = 2;
+/** Folders remembered as parsed by a worker and not audited yet (a catalog whose verdicts were all stored, say). */
+const AFFINITY_MAX = 50_000;
 /** Workers that die before they load, one after another, before the waiting jobs are failed (the caller falls back). */
 const START_FAILURES = 3;
 
@@ -76,6 +90,8 @@ export class AuditPool {
   /** warm() was called: a dead worker is replaced at once, so the pool stays warm for the next folder. */
   private keepFull = false;
   private startFailures = 0;
+  /** The worker that parsed each folder's SKILL.md (parse()), until the folder's audit is asked for. */
+  private readonly affinity = new Map<string, Slot>();
   /** The warm-up's sample skill on disk while workers are warming up (removed once they are all ready, and at exit). */
   private sample: string | undefined;
   readonly stats: AuditPoolStats = { audited: 0, bytes: 0, threads: 0 };
@@ -98,19 +114,64 @@ export class AuditPool {
   audit(dir: string, parsed?: ParsedManifest, owner?: object): Promise<AuditResult> {
     if (this.closed) return Promise.reject(new Error('the audit pool is closed'));
     return new Promise<AuditResult>((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, dir, ...(parsed ? { parsed } : {}), ...(owner ? { owner } : {}), resolve, reject, crashes: 0 });
+      const job: Job = { id: this.nextId++, dir, ...(parsed ? { parsed } : {}), ...(owner ? { owner } : {}), resolve, reject, crashes: 0 };
+      // The worker that parsed its SKILL.md (parse()) audits it, unless handed a manifest anyway.
+      const slot = parsed ? undefined : this.affinity.get(dir);
+      this.affinity.delete(dir);
+      if (slot && this.slots.includes(slot)) slot.own.push(job);
+      else this.queue.push(job);
       void this.pump();
     });
   }
 
   /** Drop the waiting jobs `owner` asked for (they are rejected); batches already on a worker finish. */
   cancel(owner: object): void {
-    for (let i = this.queue.length - 1; i >= 0; i--) {
-      const job = this.queue[i]!;
-      if (job.owner !== owner) continue;
-      this.queue.splice(i, 1);
-      job.reject(new Error('the audit was cancelled'));
+    for (const q of [this.queue, ...this.slots.map((s) => s.own)]) {
+      for (let i = q.length - 1; i >= 0; i--) {
+        const job = q[i]!;
+        if (job.owner !== owner) continue;
+        q.splice(i, 1);
+        job.reject(new Error('the audit was cancelled'));
+      }
     }
+  }
+
+  /**
+   * Parse SKILL.md files (real paths) on the workers, an even share each, in input order: what the catalog would get
+   * from parseFilesParallel. Each worker then audits the folders whose SKILL.md it parsed from that parse (audit()
+   * routes them to it): the file is read and parsed once, off the calling thread. Rejects when a worker fails
+   * meanwhile (the caller parses them itself).
+   */
+  parse(files: readonly string[]): Promise<ParsedSkill[]> {
+    if (this.closed) return Promise.reject(new Error('the audit pool is closed'));
+    this.keepFull = true;
+    // Started workers take their shares now, so the audits asked for next already go to the worker that parses them.
+    if (this.spec) void this.pump();
+    if (this.slots.length) return this.parseOn(files);
+    return this.pump().then(() => {
+      if (this.closed || !this.slots.length) throw new Error('no audit worker');
+      return this.parseOn(files);
+    });
+  }
+
+  private async parseOn(files: readonly string[]): Promise<ParsedSkill[]> {
+    if (this.affinity.size > AFFINITY_MAX) this.affinity.clear();
+    const slots = [...this.slots];
+    const share = Math.ceil(files.length / slots.length);
+    const parts = await Promise.all(slots.map((slot, k) => {
+      const chunk = files.slice(k * share, (k + 1) * share);
+      if (!chunk.length) return Promise.resolve([]);
+      for (const f of chunk) this.affinity.set(dirname(f), slot);
+      const id = this.nextId++;
+      return new Promise<ParsedSkill[] | undefined>((resolve) => {
+        slot.parses.set(id, resolve);
+        slot.worker.ref();
+        slot.worker.postMessage({ parse: id, files: chunk } satisfies ParseRequest);
+      });
+    }));
+    this.letIdleGo();
+    if (parts.some((p) => !p)) throw new Error('an audit worker failed while parsing');
+    return parts.flatMap((p) => p!);
   }
 
   /**
@@ -135,12 +196,17 @@ export class AuditPool {
 
   /** Jobs waiting or running. */
   get pending(): number {
-    return this.queue.length + this.slots.reduce((n, s) => n + s.batches.reduce((m, b) => m + b.length, 0), 0);
+    return this.queue.length + this.slots.reduce((n, s) => n + s.own.length + s.batches.reduce((m, b) => m + b.length, 0), 0);
   }
 
   /** Workers running now. */
   get workers(): number {
     return this.slots.length;
+  }
+
+  /** Workers that have loaded (and warmed up): ready to take work at once. */
+  get loaded(): number {
+    return this.slots.filter((s) => s.started).length;
   }
 
   private load(): Promise<void> {
@@ -157,16 +223,22 @@ export class AuditPool {
     const worker = 'code' in ws ? new Worker(ws.code, { eval: true, workerData }) : new Worker(ws.url, { execArgv: ws.execArgv, workerData });
     let settle!: () => void;
     const ready = new Promise<void>((resolve) => (settle = resolve));
-    const slot: Slot = { worker, batches: [], started: false, ready, settle };
+    const slot: Slot = { worker, own: [], parses: new Map(), batches: [], started: false, ready, settle };
     const loaded = (): void => {
       slot.started = true;
       this.startFailures = 0;
       settle();
       this.warmedUp();
     };
-    worker.on('message', (m: AuditBatchResult | AuditWorkerReady) => {
+    worker.on('message', (m: AuditBatchResult | AuditWorkerReady | ParseResult) => {
       if ('ready' in m) return loaded();
       if (!slot.started) loaded();
+      if ('parsed' in m) {
+        slot.parses.get(m.parsed)?.(m.results);
+        slot.parses.delete(m.parsed);
+        this.letIdleGo();
+        return;
+      }
       // The worker answers its batches in the order they were sent.
       const batch = slot.batches.shift() ?? [];
       const byId = new Map(batch.map((j) => [j.id, j]));
@@ -205,8 +277,12 @@ export class AuditPool {
     if (this.closed) return;
     this.warmedUp();
     const why = slot.error?.message ?? `exited with code ${code}`;
+    for (const done of slot.parses.values()) done(undefined);
+    slot.parses.clear();
+    for (const [d, s] of this.affinity) if (s === slot) this.affinity.delete(d);
     const [running = [], ...notStarted] = slot.batches;
     slot.batches = [];
+    this.queue.unshift(...slot.own.splice(0));
     const again: Job[] = [];
     if (slot.started) {
       for (const job of running) {
@@ -236,14 +312,18 @@ export class AuditPool {
     }
     while (this.slots.length < this.threads && (this.keepFull || this.queue.length)) this.spawn(this.spec!);
     // Round by round, so every worker gets a batch before any gets its next; a batch is never more than an even
-    // share of what is waiting, so the last folders are not all on one worker. A folder whose worker died goes alone.
-    for (let round = 0; round < IN_FLIGHT && this.queue.length; round++) {
+    // share of what is waiting, so the last folders are not all on one worker. A worker takes the folders it parsed
+    // first, then the common queue, then another's. A folder whose worker died goes alone.
+    for (let round = 0; round < IN_FLIGHT; round++) {
       for (const slot of this.slots) {
-        if (slot.batches.length > round || !this.queue.length) continue;
-        const size = Math.max(1, Math.min(BATCH, Math.ceil(this.queue.length / this.slots.length)));
+        if (slot.batches.length > round) continue;
+        const waiting = this.queue.length + this.slots.reduce((n, s) => n + s.own.length, 0);
+        if (!waiting) break;
+        const from = slot.own.length ? slot.own : this.queue.length ? this.queue : this.slots.reduce((x, y) => (y.own.length > x.own.length ? y : x)).own;
+        const size = Math.max(1, Math.min(BATCH, Math.ceil(waiting / this.slots.length)));
         let n = 1;
-        if (!this.queue[0]!.crashes) while (n < size && n < this.queue.length && !this.queue[n]!.crashes) n++;
-        const jobs = this.queue.splice(0, n);
+        if (!from[0]!.crashes) while (n < size && n < from.length && !from[n]!.crashes) n++;
+        const jobs = from.splice(0, n);
         slot.batches.push(jobs);
         slot.worker.ref();
         slot.worker.postMessage({ jobs: jobs.map((j) => ({ id: j.id, dir: j.dir, ...(j.parsed ? { parsed: j.parsed } : {}) })) } satisfies AuditBatch);
@@ -261,7 +341,7 @@ export class AuditPool {
 
   /** Idle workers do not hold the process open; busy ones do until their reports are back. */
   private letIdleGo(): void {
-    for (const slot of this.slots) if (!slot.batches.length) slot.worker.unref();
+    for (const slot of this.slots) if (!slot.batches.length && !slot.parses.size) slot.worker.unref();
   }
 
   /** Stop the workers; waiting jobs are rejected. */
@@ -270,7 +350,11 @@ export class AuditPool {
     for (const j of this.queue.splice(0)) j.reject(new Error('the audit pool was closed'));
     const slots = this.slots;
     this.slots = [];
-    for (const s of slots) for (const b of s.batches) for (const job of b) job.reject(new Error('the audit pool was closed'));
+    for (const s of slots) {
+      for (const job of [...s.own, ...s.batches.flat()]) job.reject(new Error('the audit pool was closed'));
+      for (const done of s.parses.values()) done(undefined);
+    }
+    this.affinity.clear();
     await Promise.all(slots.map((s) => s.worker.terminate()));
     if (this.sample) removeSampleSkill(this.sample);
     this.sample = undefined;

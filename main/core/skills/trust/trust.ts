@@ -2,6 +2,7 @@
 // P0 → disabled with findings; P1 → disabled until the user trusts this exact content hash; built-ins are trusted.
 import { createHash } from 'node:crypto';
 import type { Store } from '../../store/index.js';
+import type { ParsedSkill } from '../format/manifest.js';
 import { parsedManifestOf, type CatalogEntry, type ParsedManifest, type TrustHold } from '../format/types.js';
 import { auditFolder, auditSkill, fingerprintLine, listSkillFiles, MANIFEST_FAMILIES, verdictsOf, type AuditReport, type Finding } from './audit.js';
 import { AUDITOR_VERSION } from './audit-rules.js';
@@ -118,6 +119,9 @@ export function verdictOf(entry: Pick<CatalogEntry, 'realDir' | 'manifest'>, rep
   return undefined;
 }
 
+/** Verdicts that arrive while others are still being audited are stored and told at most this often (ms). */
+export const FLUSH_MS = 30;
+
 /** Below this many folders to audit, a review pass audits them in this thread (a worker's start costs more). */
 export const BACKGROUND_MIN_AUDITS = 24;
 
@@ -136,6 +140,12 @@ export interface TrustReview {
   (entry: CatalogEntry): ReviewVerdict;
   /** Called by the catalog before a review pass with every entry: finds what must be audited, starts it. */
   prepare(entries: CatalogEntry[]): void;
+  /**
+   * Called by the catalog before it parses unseen SKILL.md files (real paths): parses them on the audit workers, which
+   * then audit those folders from that parse (one read, one parse, off the opening thread). Undefined: the catalog
+   * parses them itself (no background audits, or too few files).
+   */
+  parse(files: string[]): Promise<{ results: ParsedSkill[]; threads: number }> | undefined;
   /** Called by the catalog before it parses `files` unseen SKILL.md files: starts the audit workers early (true when it did). */
   expect(files: number, found?: readonly { tier: string; realDir: string }[]): boolean;
   /** The catalog's listener for arriving verdicts, given the real folders they are about (it reviews those again). */
@@ -177,44 +187,55 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
    */
   const crashed = new Map<string, { reason: string; fingerprint: string }>();
   const listeners: ((dirs: ReadonlySet<string>) => void)[] = [];
-  let notify: NodeJS.Immediate | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let immediate: NodeJS.Immediate | undefined;
   let closed = false;
   /** Folders whose verdicts arrived since the catalog was last told, and the fresh reports still to store. */
   let arrivedDirs = new Set<string>();
   let toStore: { dir: string; fingerprint: string; report: AuditReport }[] = [];
+  /**
+   * Store the arrived reports and tell the catalog, in one transaction: the reports, then the catalog's review of the
+   * arrived skills (their accepted-permission writes, verdictOf). Never throws: a failed transaction (disk full, the
+   * database locked) drops the cache writes (the verdicts stand without them) and reviews again with each write on its
+   * own, where a failed write fails closed for its skill alone.
+   */
+  const flush = (): void => {
+    if (timer) clearTimeout(timer);
+    if (immediate) clearImmediate(immediate);
+    timer = immediate = undefined;
+    const dirs = arrivedDirs;
+    const rows = toStore;
+    arrivedDirs = new Set();
+    toStore = [];
+    const tell = (): void => {
+      for (const l of listeners) l(dirs);
+    };
+    try {
+      if (!store) return tell();
+      store.policy.batch(() => {
+        if (rows.length) storeAudits(rows, store);
+        tell();
+      });
+    } catch {
+      try {
+        if (store) tell();
+      } catch {
+        /* a listener's failure never stops the audits */
+      }
+    }
+  };
   const arrived = (dir: string): void => {
     arrivedDirs.add(dir);
-    // Verdicts arrive one by one: store them in one transaction and tell the catalog once per turn of the event loop.
-    notify ??= setImmediate(() => {
-      notify = undefined;
-      const dirs = arrivedDirs;
-      const rows = toStore;
-      arrivedDirs = new Set();
-      toStore = [];
-      if (store && rows.length) {
-        try {
-          storeAudits(rows, store);
-        } catch {
-          // the cache is an optimisation: the verdicts stand without it
-        }
-      }
-      // The catalog reviews the arrived skills now: their accepted-permission writes (verdictOf) commit once.
-      const tell = (): void => {
-        for (const l of listeners) l(dirs);
-      };
-      // Never throws out of this callback: a failed batch (disk full, the database locked) reviews again with each
-      // write on its own, where a failed write fails closed for its skill alone.
-      try {
-        if (store) store.policy.batch(tell);
-        else tell();
-      } catch {
-        try {
-          if (store) tell();
-        } catch {
-          /* a listener's failure never stops the audits */
-        }
-      }
-    });
+    if (immediate) return;
+    // The last verdict is told at once; the ones before it in bursts, at most one transaction and one review every
+    // FLUSH_MS (a store commit and a catalog 'change' per arriving message cost the opening thread more than the wait).
+    if (!inFlight.size) {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      immediate = setImmediate(flush);
+      return;
+    }
+    timer ??= setTimeout(flush, FLUSH_MS);
   };
 
   /** Folders expect() sent to the workers since the last prepare(). */
@@ -370,6 +391,14 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
       });
     }
   };
+  review.parse = (files) => {
+    if (!bg || closed || files.length < minBatch) return undefined;
+    // Only on workers already loaded (the app's pool, started at launch): a pool still starting would keep the catalog
+    // waiting for its workers' start-up, so this thread parses meanwhile (and the audits read the files themselves).
+    const p = usePool();
+    if (!p.loaded) return undefined;
+    return p.parse(files).then((results) => ({ results, threads: p.workers }));
+  };
   review.expect = (files, found) => {
     // Files never parsed are folders never audited (or changed): start the workers while the catalog parses.
     if (!bg || closed || files < minBatch) return false;
@@ -399,8 +428,18 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
   Object.defineProperty(review, 'checking', { get: () => inFlight.size });
   Object.defineProperty(review, 'stats', { get: () => stats });
   review.close = async () => {
+    // Reports that arrived and are not stored yet are kept (the next open finds them); nobody is told any more.
+    if (store && toStore.length) {
+      try {
+        storeAudits(toStore, store);
+      } catch {
+        // the cache is an optimisation
+      }
+    }
+    toStore = [];
     closed = true;
-    if (notify) clearImmediate(notify);
+    if (timer) clearTimeout(timer);
+    if (immediate) clearImmediate(immediate);
     if (staleNotify) clearImmediate(staleNotify);
     if (ownPool) await ownPool.close();
     else pool?.cancel(review);
