@@ -845,6 +845,8 @@ export interface AuditOptions {
    * instead of parsing the YAML again — only while the frontmatter text is the one they were read from (else it is read now).
    */
   parsed?: ParsedManifest;
+  /** No line prefilter: every line of every file is read (tests hold the prefiltered audit to it). */
+  everyLine?: boolean;
 }
 
 type FrontmatterRead =
@@ -884,9 +886,11 @@ export function auditSkill(dir: string, opts: AuditOptions = {}): AuditReport {
  */
 export function auditFolder(dir: string, opts: AuditOptions = {}): { report: AuditReport; fingerprint: string } {
   const { files, truncated } = walkSkillFiles(dir, false);
-  const fp = createHash('sha256');
+  // The fingerprint's lines, and the content hash's text since the last file's bytes, are hashed in one update each.
+  let fpText = '';
   const findings: Finding[] = [];
   const hash = createHash('sha256');
+  let hashText = '';
   let bytes = 0;
   let skill = basename(dir);
   let permissions: Permissions | undefined;
@@ -895,12 +899,12 @@ export function auditFolder(dir: string, opts: AuditOptions = {}): { report: Aud
   const skillFile = files.find((f) => f.rel === 'SKILL.md') ?? files.find((f) => f.rel === 'skill.md');
   if (truncated) findings.push({ file: '.', line: 0, rule: 'structure.too-many-files', family: 'structure', level: 'P1', excerpt: '', message: `more than ${LIMITS.maxFiles} files: the rest was not audited` });
   if (!skillFile) findings.push({ file: 'SKILL.md', line: 0, rule: 'structure.no-skill-md', family: 'structure', level: 'P0', excerpt: '', message: 'no SKILL.md: this is not a skill folder' });
-  const fingerprint = (f: FileEntry, size: number, mtimeMs: number): void => void fp.update(fingerprintLine(f, size, mtimeMs));
+  const fingerprint = (f: FileEntry, size: number, mtimeMs: number): void => void (fpText += fingerprintLine(f, size, mtimeMs));
   for (const f of files) {
-    hash.update(`${f.rel}\0`);
+    hashText += `${f.rel}\0`;
     if (f.link !== undefined) {
       fingerprint(f, f.size, f.mtimeMs);
-      hash.update(`link:${f.link}\0`);
+      hashText += `link:${f.link}\0`;
       if (f.escapes) {
         findings.push({ file: f.rel, line: 0, rule: 'structure.symlink-escape', family: 'structure', level: 'P0', excerpt: `-> ${f.link}`,
           message: 'a symlink points outside the skill folder (it can disguise reads of ~/.ssh or other private files)' });
@@ -925,17 +929,24 @@ export function auditFolder(dir: string, opts: AuditOptions = {}): { report: Aud
       continue;
     }
     if (!read.buf) {
-      hash.update(`size:${read.size}\0`);
+      hashText += `size:${read.size}\0`;
       findings.push({ file: f.rel, line: 0, rule: 'structure.too-large', family: 'structure', level: 'P1', excerpt: '', message: `${read.size} bytes: too large to audit` });
       continue;
     }
     const buf = read.buf;
     bytes += buf.length;
+    hash.update(hashText);
     hash.update(buf);
-    hash.update('\0');
+    hashText = '\0';
     // Executables always hold NUL bytes; a text file that merely starts with "MZ" is not one.
-    const exe = buf.includes(0) ? executableMagic(buf) : undefined;
+    const nul = buf.includes(0);
+    const exe = nul ? executableMagic(buf) : undefined;
     if (exe) findings.push({ file: f.rel, line: 0, rule: 'structure.binary-executable', family: 'structure', level: 'P1', excerpt: '', message: `${exe}: compiled code cannot be reviewed` });
+    // Plain UTF-8 (no NUL to remove, no UTF-16): the quiet lines are found on the bytes, before any string work. A file
+    // other than SKILL.md whose every line is quiet, with no HTML comment and no backslash, has nothing to find (it is
+    // auditText's `silent` file: an LF byte is one in the text, so the flags are one per line): it is not decoded.
+    const quiet = opts.everyLine || nul || buf.length === 0 || buf[0] === 0xff || buf[0] === 0xfe ? undefined : LINES.quietBytes(buf);
+    if (quiet && f !== skillFile && quiet.indexOf(0) === -1 && buf.indexOf('<!--') === -1 && buf.indexOf(0x5c) === -1) continue;
     const decoded = auditTextOf(buf);
     if (!decoded) continue;
     const { text } = decoded;
@@ -982,9 +993,7 @@ export function auditFolder(dir: string, opts: AuditOptions = {}): { report: Aud
         }
       }
     }
-    // Plain UTF-8 (no NUL removed, no UTF-16): the quiet lines are found on the bytes, before any string work.
-    const quiet = decoded.nul || decoded.text.length === 0 || (buf[0] === 0xff || buf[0] === 0xfe) ? undefined : LINES.quietBytes(buf);
-    findings.push(...auditText(f.rel, text, kindOf(f.rel, text.slice(0, 200)), { ...(f === skillFile && description ? { description } : {}), ...(quiet ? { quiet } : {}) }).findings);
+    findings.push(...auditText(f.rel, text, kindOf(f.rel, text.slice(0, 200)), { ...(f === skillFile && description ? { description } : {}), ...(quiet ? { quiet } : {}), ...(opts.everyLine ? { everyLine: true } : {}) }).findings);
   }
   let diff: PermissionDiff | undefined;
   if (opts.previous !== undefined && permissions) {
@@ -998,11 +1007,11 @@ export function auditFolder(dir: string, opts: AuditOptions = {}): { report: Aud
   findings.sort((a, b) => LEVEL_RANK[b.level] - LEVEL_RANK[a.level] || a.file.localeCompare(b.file) || a.line - b.line);
   const level = findings.reduce<Level>((l, f) => maxLevel(l, f.level), 'P2');
   const report: AuditReport = {
-    skill, dir, level, findings, contentHash: hash.digest('hex'), files: files.length, bytes,
+    skill, dir, level, findings, contentHash: hash.update(hashText).digest('hex'), files: files.length, bytes,
     ...(permissions ? { permissions } : {}), manifestDiagnostics, ...(diff ? { diff } : {}), verdicts: verdictsOf(findings), auditor: AUDITOR_VERSION,
     ...(frontmatterSha256 ? { frontmatterSha256 } : {}),
   };
-  return { report, fingerprint: fp.digest('hex') };
+  return { report, fingerprint: createHash('sha256').update(fpText).digest('hex') };
 }
 
 /** One line per finding: `P0 scripts/x.sh:3 exec.pipe-to-shell: downloads code and runs it (curl … | sh)`. */
