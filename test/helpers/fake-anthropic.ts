@@ -34,6 +34,7 @@ export function startFakeAnthropic(): Promise<FakeServer> {
         },
       });
       send('ping', { type: 'ping' });
+      if (turn.firstDelayMs) await sleep(turn.firstDelayMs, signal);
       let index = 0;
       const chunks = chunksOf(turn);
       if (chunks.length) {

@@ -28,6 +28,7 @@ export function startFakeOpenAI(): Promise<FakeServer> {
         void res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`);
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       chunk({ role: 'assistant', content: '' });
+      if (turn.firstDelayMs) await sleep(turn.firstDelayMs, signal);
       let n = 0;
       for (const c of chunksOf(turn)) {
         if (signal.aborted) return;

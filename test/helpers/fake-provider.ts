@@ -29,6 +29,8 @@ export interface FakeTurn {
   retryAfter?: number;
   /** Send an error event after this many text chunks (an error mid-stream). */
   failAfterChunks?: number;
+  /** Milliseconds between the stream's start (headers, the first frame) and its first content (a model thinking). */
+  firstDelayMs?: number;
   /** Milliseconds between chunks. */
   chunkDelayMs?: number;
   /** After the chunks, keep the stream open until the client goes away (for cancellation tests). */
