@@ -72,7 +72,7 @@ export const RULES: AuditRule[] = [
   {
     id: 'destructive.tree-root', hints: ['rmtree', 'rmsync', 'rmdirsync', 'rm(', 'rm (', 'rmdir(', 'rmdir ('], family: 'destructive', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
     // The same delete from a program: shutil.rmtree / fs.rm / fs.rmSync / fs.rmdirSync of /, ~ or the home folder.
-    re: /\b(?:rmtree|rm|rmSync|rmdir|rmdirSync)\s*\(\s*(?:(?:r|f)?["'`]\s*(?:\/|~\/?|\$HOME\/?)\s*["'`]|os\.path\.expanduser\(\s*["']~\/?["']\s*\)|(?:pathlib\.)?Path\.home\(\s*\)|(?:os\.)?environ(?:\.get)?\s*[[(]\s*["']HOME["']|os\.getenv\(\s*["']HOME["']|(?:[\w$]+(?:\([^()\n]*\))?\s*\.\s*)?homedir\(\s*\)|process\.env\.HOME\b)/,
+    re: /\b(?:rmtree|rm|rmSync|rmdir|rmdirSync)\s*\(\s*(?:(?:r|f)?["'`]\s*(?:\/|~\/?|\$HOME\/?)\s*["'`]|os\.path\.expanduser\(\s*["']~\/?["']\s*\)|(?:pathlib\.)?Path\.home\(\s*\)|(?:os\.)?environ(?:\.get)?\s*[[(]\s*["']HOME["']|os\.getenv\(\s*["']HOME["']|(?:[\w$]+(?:\([^()\n]*\))?\s*\.\s*)?homedir\(\s*\)|process\.env\.HOME\b|str\(\s*(?:(?:pathlib\.)?Path\.home\(\s*\)|os\.path\.expanduser\(\s*["']~\/?["']\s*\))\s*\)|`\$\{\s*(?:process\.env\.HOME|(?:[\w$]+\.)?homedir\(\s*\))\s*\}\/?`)/,
     message: 'recursive delete of the root or home folder from a script (rmtree / fs.rm)',
   },
   {
@@ -131,8 +131,8 @@ export const RULES: AuditRule[] = [
     message: 'loads the vm module or starts a Worker from a string (code built at run time)',
   },
   {
-    id: 'exec.os-system', hints: ['.system', '. system', '.popen', '. popen', '.exec', '. exec', '.spawn', '. spawn', 'system(', 'system (', 'subprocess', 'commands.', 'getruntime', 'shell_exec', 'passthru', 'proc_open', 'from os import', 'import os as'], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
-    re: /(?:\bos|(?:__import__|\bimport_module)\(\s*["']os["']\s*\))\s*\.\s*(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?)\s*\(|\bfrom\s+os\s+import\b[^#\n]*\b(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?)\b|\bimport\s+os\s+as\s+\w+|[=(,:]\s*os\s*\.\s*(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?)\b(?!\s*\()|\bsubprocess\.\w+\([^)\n]*shell\s*=\s*True|\bpty\.spawn\s*\(|\bcommands\.getoutput\s*\(|\bRuntime\.getRuntime\(\)\.exec|\bshell_exec\s*\(|\bpassthru\s*\(|\bproc_open\s*\(|(?<![.\w$>:])system\s*\(\s*["'$@\w]/,
+    id: 'exec.os-system', hints: ['.system', '. system', '.popen', '. popen', '.exec', '. exec', '.spawn', '. spawn', 'system(', 'system (', 'subprocess', 'commands.', 'getruntime', 'shell_exec', 'passthru', 'proc_open', 'from os import'], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
+    re: /(?:\bos|(?:__import__|\bimport_module)\(\s*["']os["']\s*\))\s*\.\s*(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?)\s*\(|\bfrom\s+os\s+import\b[^#\n]*\b(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?)\b|(?<![\w$.])(?!platform\b)[A-Za-z_]\w*\s*\.\s*(?:system|popen)\s*\(\s*(?:[rbf]?["'`]|input\s*\(|sys\.argv|cmd\b|command\b)|[=(,:]\s*os\s*\.\s*(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?)\b(?!\s*\()|\bsubprocess\.\w+\([^)\n]*shell\s*=\s*True|\bpty\.spawn\s*\(|\bcommands\.getoutput\s*\(|\bRuntime\.getRuntime\(\)\.exec|\bshell_exec\s*\(|\bpassthru\s*\(|\bproc_open\s*\(|(?<![.\w$>:])system\s*\(\s*["'$@\w]/,
     message: 'runs a shell command from a script (os.system / shell=True / popen)',
   },
   {
@@ -283,4 +283,4 @@ export const LEVEL_RANK: Record<Level, number> = { P2: 0, P1: 1, P0: 2 };
 export const maxLevel = (a: Level, b: Level): Level => (LEVEL_RANK[a] >= LEVEL_RANK[b] ? a : b);
 
 /** Bump when rules change: cached audits of an older rule book are redone. */
-export const AUDITOR_VERSION = 'rules-8';
+export const AUDITOR_VERSION = 'rules-10';

@@ -71,7 +71,8 @@ export function verdictsOf(findings: Finding[]): { manifest: Level; content: Lev
   return { manifest, content };
 }
 
-export const LIMITS = { maxFiles: 2000, maxFileBytes: 2 * 1024 * 1024, maxTotalBytes: 64 * 1024 * 1024, maxPerRule: 20 };
+/** maxUnauditedBytes: files too large to audit are still hashed (so trust binds to their bytes), up to this much per folder. */
+export const LIMITS = { maxFiles: 2000, maxFileBytes: 2 * 1024 * 1024, maxTotalBytes: 64 * 1024 * 1024, maxUnauditedBytes: 256 * 1024 * 1024, maxPerRule: 20 };
 
 const MARKDOWN_EXT = new Set(['.md', '.markdown', '.mdx', '.txt', '.rst']);
 const SHELL_EXT = new Set(['.sh', '.bash', '.zsh', '.ksh', '.fish', '.ps1', '.bat', '.cmd', '.command']);
@@ -183,6 +184,32 @@ function readListed(f: FileEntry, room: number): { buf?: Buffer; size: number; m
       n += got;
     }
     return { buf: into.subarray(0, n), size, mtimeMs: st.mtimeMs };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Feed a file's bytes to a hash in chunks (not audited: too large); the bytes hashed, or -1 when it cannot be read as the regular file listed. */
+function hashFileInto(hash: ReturnType<typeof createHash>, f: FileEntry): number {
+  let fd: number;
+  try {
+    fd = openSync(f.abs, f.link === undefined ? READ_FLAGS : fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
+  } catch {
+    return -1;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return -1;
+    const chunk = Buffer.allocUnsafe(1 << 20);
+    let total = 0;
+    for (;;) {
+      const got = readSync(fd, chunk, 0, chunk.length, total);
+      if (got === 0) return total;
+      total += got;
+      if (total > LIMITS.maxUnauditedBytes) return -1;
+      hash.update(chunk.subarray(0, got));
+    }
+  } catch {
+    return -1;
   } finally {
     closeSync(fd);
   }
@@ -558,9 +585,13 @@ function maskOf(keep: (r: AuditRule) => boolean): RuleMask {
 }
 
 /** Verbs that put a command in front of the agent to run (`Run \`…\``, `First, execute …`; also in Chinese, Japanese, Korean). */
-const RUN_RE = /\b(?:run|runs|running|execute|exec|type|paste|enter|invoke|launch|start|call|install|then|first|next|now|always|please)\b|[:：]\s*$|运行|执行|输入|粘贴|调用|启动|安装|然后|首先|接着|现在|总是|务必|请|実行|入力|貼り付け|起動|インストール|してください|실행|입력|설치|하세요/i;
-/** Words that show a code span is quoted as something to look for, not a step to take (also in Chinese, Japanese, Korean). */
-const CHECK_RE = /\b(?:dangerous|danger|risky|risk|unsafe|insecure|harmful|forbidden|banned|bad|wrong|anti-?patterns?|smells?|grep for|search for|look (?:out )?for|looks for|scan for|watch (?:out )?for|audit|review|checklist|flag|flags|flagged|detect\w*|catch(?:es)?|report(?:s|ed)?|warn(?:s|ing)? (?:about|on)|never|avoid|instead of|rather than|don't|do not|injection|vulnerab\w*|cve|exploit\w*|sinks?|red flags?|suspicious|malicious|indicators?|signs? of|mistakes?|pitfalls?)\b|^\s*[-*+]\s+\[[ xX]\]|危险|风险|不安全|漏洞|审查|审计|检查|排查|清单|恶意|可疑|警惕|危険|脆弱性|チェック|点検|위험|취약|점검|검사/i;
+const RUN_RE = /\b(?:run|runs|running|execute|exec|type|paste|enter|invoke|launch|start|call|install|then|first|next|now|always|please)\b|[:：]\s*$|运行|执行|输入|粘贴|启动|安装|然后|首先|接着|现在|总是|务必|请|実行|入力|貼り付け|起動|インストール|してください|실행|입력|설치|하세요/i;
+/**
+ * Words that show a code span is quoted as something to look for, not a step to take. In Chinese, Japanese and Korean
+ * only the words for danger, risk and vulnerability count: their everyday "check" (检查, チェック, 점검) also means "use
+ * this to check" and would hide a command.
+ */
+const CHECK_RE = /\b(?:dangerous|danger|risky|risk|unsafe|insecure|harmful|forbidden|banned|bad|wrong|anti-?patterns?|smells?|grep for|search for|look (?:out )?for|looks for|scan for|watch (?:out )?for|audit|review|checklist|flag|flags|flagged|detect\w*|catch(?:es)?|report(?:s|ed)?|warn(?:s|ing)? (?:about|on)|never|avoid|instead of|rather than|don't|do not|injection|vulnerab\w*|cve|exploit\w*|sinks?|red flags?|suspicious|malicious|indicators?|signs? of|mistakes?|pitfalls?)\b|^\s*[-*+]\s+\[[ xX]\]|危险|风险|不安全|漏洞|恶意|可疑|危険|脆弱性|위험|취약/i;
 
 /**
  * A code span quoted in a sentence as something to look for (a security checklist: "Flag \`eval(\` on user input",
@@ -892,6 +923,7 @@ export function auditFolder(dir: string, opts: AuditOptions = {}): { report: Aud
   const hash = createHash('sha256');
   let hashText = '';
   let bytes = 0;
+  let unauditedBytes = 0;
   let skill = basename(dir);
   let permissions: Permissions | undefined;
   let frontmatterSha256: string | undefined;
@@ -930,6 +962,21 @@ export function auditFolder(dir: string, opts: AuditOptions = {}): { report: Aud
     }
     if (!read.buf) {
       hashText += `size:${read.size}\0`;
+      // The instructions that go to the model must be read to be judged: a SKILL.md too large to audit is refused.
+      if (f === skillFile) {
+        findings.push({ file: f.rel, line: 0, rule: 'structure.too-large', family: 'structure', level: 'P0', excerpt: '', message: `${read.size} bytes: SKILL.md is too large to audit, so its instructions cannot be reviewed` });
+        continue;
+      }
+      // Not audited, but its bytes are in the content hash, so a trust given to this folder does not carry over to
+      // other bytes of the same size; past the hashing bound the folder is refused rather than trusted blind.
+      hash.update(hashText);
+      hashText = '\0';
+      const hashed = unauditedBytes + read.size <= LIMITS.maxUnauditedBytes ? hashFileInto(hash, f) : -1;
+      if (hashed < 0) {
+        findings.push({ file: f.rel, line: 0, rule: 'structure.too-large', family: 'structure', level: 'P0', excerpt: '', message: `${read.size} bytes: too large to audit or to fingerprint` });
+        continue;
+      }
+      unauditedBytes += hashed;
       findings.push({ file: f.rel, line: 0, rule: 'structure.too-large', family: 'structure', level: 'P1', excerpt: '', message: `${read.size} bytes: too large to audit` });
       continue;
     }
