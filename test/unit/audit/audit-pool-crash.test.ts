@@ -119,3 +119,22 @@ test('opening a folder with a skill that crashes the audit worker: that skill is
     store.close();
   }
 });
+
+test('a pool kept full (the app\'s, warmed at launch) whose workers cannot start gives up instead of respawning them forever', async () => {
+  const pool = new AuditPool(2, 0, { entry: broken });
+  try {
+    pool.warm();
+    // Every worker dies before it loads; after START_FAILURES of them the pool stops refilling itself.
+    for (let i = 0; i < 400 && !(pool.started > 0 && pool.workers === 0); i++) await new Promise((r) => setTimeout(r, 25));
+    assert.equal(pool.workers, 0, `still respawning: ${pool.started} workers started`);
+    const started = pool.started;
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(pool.started, started, 'no worker started after giving up');
+    assert.ok(started <= 4, `${started} workers started`);
+    // Asking again tries again (and fails the job clearly rather than hanging).
+    const dir = skills(tempDir(), ['again'])[0]!;
+    await assert.rejects(pool.audit(dir), /cannot start/);
+  } finally {
+    await pool.close();
+  }
+});

@@ -95,6 +95,8 @@ export class AuditPool {
   /** The warm-up's sample skill on disk while workers are warming up (removed once they are all ready, and at exit). */
   private sample: string | undefined;
   readonly stats: AuditPoolStats = { audited: 0, bytes: 0, threads: 0 };
+  /** Workers started over the pool's life (replacements included). */
+  started = 0;
 
   /**
    * `threads`: workers to run (default: every core, at most 4). `warmRounds`: each worker first audits a built-in
@@ -262,6 +264,7 @@ export class AuditPool {
     // Every way a worker ends (a crash, running out of memory, process.exit, terminate) comes here, 'error' or not.
     worker.once('exit', (code) => this.died(slot, code));
     worker.unref();
+    this.started++;
     this.slots.push(slot);
     this.stats.threads = Math.max(this.stats.threads, this.slots.length);
   }
@@ -297,7 +300,10 @@ export class AuditPool {
     for (const b of notStarted) again.push(...b);
     this.queue.unshift(...again);
     if (this.startFailures >= START_FAILURES) {
+      // Give up until someone asks again (audit(), parse(), warm()): the other slots, still starting, die too, and
+      // must not refill the pool (keepFull would respawn workers that cannot start, forever).
       this.startFailures = 0;
+      this.keepFull = false;
       for (const job of this.queue.splice(0)) job.reject(new Error(`the audit workers cannot start (${why})`));
       return;
     }
