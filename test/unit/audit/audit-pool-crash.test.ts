@@ -23,14 +23,18 @@ function skills(root: string, names: string[]): string[] {
   return names.map((n) => join(root, n));
 }
 
-for (const kind of ['crash-exit', 'crash-throw'] as const) {
-  test(`a worker that dies (${kind === 'crash-exit' ? 'exits without an error event' : 'throws'}) is replaced: the other folders of its batch are audited, the culprit fails after a second death`, async () => {
+const HOW = { 'crash-exit': 'exits without an error event', 'crash-throw': 'throws', hang: 'hangs, and is ended when silent past its deadline' } as const;
+for (const kind of ['crash-exit', 'crash-throw', 'hang'] as const) {
+  test(`a worker that dies (${HOW[kind]}) is replaced: the other folders of its batch are audited, the culprit fails after a second death`, async () => {
     const root = tempDir();
     const names = Array.from({ length: 12 }, (_, i) => (i === 5 ? `${kind}-5` : `skill-${i}`));
     const dirs = skills(root, names);
-    const pool = new AuditPool(2, 0, { entry: crashing });
+    const pool = new AuditPool(2, 0, { entry: crashing, silenceMs: kind === 'hang' ? 500 : 60_000 });
+    // Without the hang deadline the audits would never settle: closing the pool (which ends its workers) fails them.
+    const guard = setTimeout(() => void pool.close(), 20_000);
     try {
       const settled = await Promise.allSettled(dirs.map((d) => pool.audit(d)));
+      clearTimeout(guard);
       for (let i = 0; i < dirs.length; i++) {
         const r = settled[i]!;
         if (i === 5) {

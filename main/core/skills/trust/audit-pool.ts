@@ -32,6 +32,8 @@ interface Slot {
   started: boolean;
   /** Why it failed, when it did ('error' comes before 'exit'). */
   error?: Error;
+  /** Ends a worker that holds work and has said nothing for too long (see watch()). */
+  watchdog?: ReturnType<typeof setTimeout>;
 }
 
 /** What a worker is sent (a batch of folders) and posts back (their reports, in one message). */
@@ -66,6 +68,8 @@ const IN_FLIGHT = 2;
 const AFFINITY_MAX = 50_000;
 /** Workers that die before they load, one after another, before the waiting jobs are failed (the caller falls back). */
 const START_FAILURES = 3;
+/** See AuditPoolOptions.silenceMs. */
+const SILENCE_MS = 60_000;
 
 export interface AuditPoolStats {
   /** Folders audited by the pool. */
@@ -78,6 +82,12 @@ export interface AuditPoolStats {
 export interface AuditPoolOptions {
   /** The worker entry (tests give one that crashes on purpose): a sibling module of `from`, as workerSpec takes it. */
   entry?: { from: string; name: string };
+  /**
+   * How long a worker holding work may go without answering before it is ended as hung (default 60 s: far above any
+   * folder within the audit's size limits). Its folders then go round again alone, as after a crash, so a folder that
+   * hangs the auditor twice is refused rather than left checking forever.
+   */
+  silenceMs?: number;
 }
 
 export class AuditPool {
@@ -169,6 +179,7 @@ export class AuditPool {
         slot.parses.set(id, resolve);
         slot.worker.ref();
         slot.worker.postMessage({ parse: id, files: chunk } satisfies ParseRequest);
+        this.watch(slot);
       });
     }));
     this.letIdleGo();
@@ -232,7 +243,16 @@ export class AuditPool {
       settle();
       this.warmedUp();
     };
+    // Any answer restarts the hang deadline; it is armed again after the answer's bookkeeping if work is still held.
     worker.on('message', (m: AuditBatchResult | AuditWorkerReady | ParseResult) => {
+      this.watch(slot, true);
+      try {
+        answered(m);
+      } finally {
+        this.watch(slot);
+      }
+    });
+    const answered = (m: AuditBatchResult | AuditWorkerReady | ParseResult): void => {
       if ('ready' in m) return loaded();
       if (!slot.started) loaded();
       if ('parsed' in m) {
@@ -257,7 +277,7 @@ export class AuditPool {
       // A job the worker did not answer (it never should) goes round again rather than waiting forever.
       for (const job of byId.values()) this.queue.unshift(job);
       void this.pump();
-    });
+    };
     worker.on('error', (e) => {
       slot.error = e instanceof Error ? e : new Error(String(e));
     });
@@ -275,6 +295,7 @@ export class AuditPool {
    * A worker that dies before it loads counts towards START_FAILURES. The pool replaces it; jobs never wait on a dead one.
    */
   private died(slot: Slot, code: number): void {
+    clearTimeout(slot.watchdog);
     slot.settle();
     this.slots = this.slots.filter((s) => s !== slot);
     if (this.closed) return;
@@ -310,6 +331,26 @@ export class AuditPool {
     void this.pump();
   }
 
+  /**
+   * Keep a deadline on a worker while it holds work (batches or parses sent, not answered): armed when work is sent,
+   * restarted by each answer (`heard`), dropped when it holds none. A worker silent past it is terminated, and its
+   * exit is handled as a death (died()).
+   */
+  private watch(slot: Slot, heard = false): void {
+    const holding = slot.batches.length > 0 || slot.parses.size > 0;
+    if (heard || !holding) {
+      clearTimeout(slot.watchdog);
+      slot.watchdog = undefined;
+    }
+    if (heard || slot.watchdog || !holding || !this.slots.includes(slot)) return;
+    const ms = this.options.silenceMs ?? SILENCE_MS;
+    slot.watchdog = setTimeout(() => {
+      slot.error = new Error(`no answer in ${Math.round(ms / 1000)} s: the worker was ended as hung`);
+      void slot.worker.terminate();
+    }, ms);
+    slot.watchdog.unref();
+  }
+
   private async pump(): Promise<void> {
     if (this.closed) return;
     if (!this.spec) {
@@ -333,6 +374,7 @@ export class AuditPool {
         slot.batches.push(jobs);
         slot.worker.ref();
         slot.worker.postMessage({ jobs: jobs.map((j) => ({ id: j.id, dir: j.dir, ...(j.parsed ? { parsed: j.parsed } : {}) })) } satisfies AuditBatch);
+        this.watch(slot);
       }
     }
     this.letIdleGo();
