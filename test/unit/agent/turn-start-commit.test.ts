@@ -129,20 +129,28 @@ test('every event of a turn with tool calls and several model calls is in the st
   assert.ok(types.slice(starts[1]!).includes('text_delta'));
 });
 
-test('when the commit of the start of a turn fails while the request is in flight, the turn ends with that error and no model output is shown or stored', async () => {
+/**
+ * A new chat's first turn ('hello') against `script`, with a disk that fails the commit of its start (fault injection on
+ * the real store; later writes work again): the turn must end with that error.
+ */
+async function turnWithFailedStart(script: Parameters<Awaited<ReturnType<typeof agentEnv>>['server']['script']>[0]) {
   const env = await agentEnv();
-  env.server.script({ text: 'this must never be shown' });
+  env.server.script(script);
   const chat = env.agent.newSession();
   await chat.ready();
-  // A disk that fails this one commit (fault injection on the real store; later writes work again).
   const disk = failFirstCommit(env);
   const shown: AgentEvent[] = [];
   chat.on((e) => shown.push(e));
   const r = await chat.send('hello');
   disk.restore();
   assert.equal(disk.failed(), 1);
-  assert.equal(r.reason, 'error');
+  assert.equal(r.reason, 'error', JSON.stringify(r));
   assert.match(r.error?.message ?? '', /disk I\/O error/);
+  return { env, chat, shown, r };
+}
+
+test('when the commit of the start of a turn fails while the request is in flight, the turn ends with that error and no model output is shown or stored', async () => {
+  const { env, chat, shown, r } = await turnWithFailedStart({ text: 'this must never be shown' });
   // The request had gone out (the commit runs while it is in flight) and was aborted when the commit failed: whether
   // the server got to read it first is a race, so the model call is checked on the turn's side.
   assert.equal(r.steps, 1, 'the model call was made');
@@ -155,19 +163,8 @@ test('when the commit of the start of a turn fails while the request is in fligh
 });
 
 test('when the commit of the start of a turn fails while the request is in flight, the request is aborted at once: a provider that has not answered yet does not hold the turn', { timeout: 60_000 }, async () => {
-  const env = await agentEnv();
   // A provider that answers nothing, not even headers, until the client goes away: the turn can only end by aborting it.
-  env.server.script({ stall: true });
-  const chat = env.agent.newSession();
-  await chat.ready();
-  const disk = failFirstCommit(env);
-  const shown: AgentEvent[] = [];
-  chat.on((e) => shown.push(e));
-  const r = await chat.send('hello');
-  disk.restore();
-  assert.equal(disk.failed(), 1);
-  assert.equal(r.reason, 'error', JSON.stringify(r));
-  assert.match(r.error?.message ?? '', /disk I\/O error/);
+  const { env, chat, shown, r } = await turnWithFailedStart({ stall: true });
   assert.deepEqual(shown.map((e) => e.type), ['error', 'turn_end']);
   assert.equal(r.steps, 1, 'the model call was made');
   // If the server got to read the request before it was aborted, it saw the client go away.

@@ -23,6 +23,23 @@ function skills(root: string, names: string[]): string[] {
   return names.map((n) => join(root, n));
 }
 
+/** A repository holding `names` as project skills, a store, and a review whose audits go to `pool`; open() opens its catalog until every verdict is in. */
+function repoWith(root: string, names: string[], pool: AuditPool): { store: Store; review: ReturnType<typeof createTrustReview>; open: () => Promise<Awaited<ReturnType<typeof openCatalog>>> } {
+  const ws = join(root, 'repo');
+  const home = join(root, 'home');
+  mkdirSync(home, { recursive: true });
+  skills(join(ws, '.workbuddy', 'skills'), names);
+  const paths = resolvePaths({ home, dataDir: join(root, 'data'), builtinSkillsDir: join(root, 'builtin') });
+  const store = Store.openIn(join(root, 'data'));
+  const review = createTrustReview(store, { background: { minBatch: 1, pool } });
+  const open = async (): Promise<Awaited<ReturnType<typeof openCatalog>>> => {
+    const catalog = await openCatalog({ paths, workspace: ws, store, review, threads: 1 });
+    await catalog.settled();
+    return catalog;
+  };
+  return { store, review, open };
+}
+
 const HOW = { 'crash-exit': 'exits without an error event', 'crash-throw': 'throws', hang: 'hangs, and is ended when silent past its deadline' } as const;
 for (const kind of ['crash-exit', 'crash-throw', 'hang'] as const) {
   test(`a worker that dies (${HOW[kind]}) is replaced: the other folders of its batch are audited, the culprit fails after a second death`, async () => {
@@ -74,16 +91,9 @@ test('workers that cannot start fail their jobs (no hang), and the review audits
     await pool.close();
   }
 
-  const ws = join(root, 'repo');
-  const home = join(root, 'home');
-  mkdirSync(home, { recursive: true });
-  skills(join(ws, '.workbuddy', 'skills'), ['alpha', 'beta', 'gamma']);
-  const paths = resolvePaths({ home, dataDir: join(root, 'data'), builtinSkillsDir: join(root, 'builtin') });
-  const store = Store.openIn(join(root, 'data'));
-  const review = createTrustReview(store, { background: { minBatch: 1, pool: new AuditPool(1, 0, { entry: broken }) } });
+  const { store, review, open } = repoWith(root, ['alpha', 'beta', 'gamma'], new AuditPool(1, 0, { entry: broken }));
   try {
-    const catalog = await openCatalog({ paths, workspace: ws, store, review, threads: 1 });
-    await catalog.settled();
+    const catalog = await open();
     assert.deepEqual(catalog.enabled().map((e) => e.manifest.name), ['alpha', 'beta', 'gamma'], 'audited in this thread: benign, enabled');
   } finally {
     await review.close();
@@ -93,17 +103,10 @@ test('workers that cannot start fail their jobs (no hang), and the review audits
 
 test('opening a folder with a skill that crashes the audit worker: that skill is refused, every other verdict arrives, nothing stays checking', async () => {
   const root = tempDir();
-  const ws = join(root, 'repo');
-  const home = join(root, 'home');
-  mkdirSync(home, { recursive: true });
   const names = [...Array.from({ length: 10 }, (_, i) => `skill-${i}`), 'crash-exit-skill', 'crash-throw-skill'];
-  skills(join(ws, '.workbuddy', 'skills'), names);
-  const paths = resolvePaths({ home, dataDir: join(root, 'data'), builtinSkillsDir: join(root, 'builtin') });
-  const store = Store.openIn(join(root, 'data'));
-  const review = createTrustReview(store, { background: { minBatch: 1, pool: new AuditPool(2, 0, { entry: crashing }) } });
+  const { store, review, open } = repoWith(root, names, new AuditPool(2, 0, { entry: crashing }));
   try {
-    const catalog = await openCatalog({ paths, workspace: ws, store, review, threads: 1 });
-    await catalog.settled();
+    const catalog = await open();
     assert.equal(catalog.checking().length, 0);
     for (const n of ['crash-exit-skill', 'crash-throw-skill']) {
       const e = catalog.entries().find((x) => x.manifest.name === n)!;

@@ -3,7 +3,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { clientOptions, loadAnthropicSdk } from './sdk.js';
 import type { ChatMessage, ModelProvider, ModelRequest, StopReason, StreamEvent } from './types.js';
-import { mapProviderError, ProviderError } from './errors.js';
+import { guardedHandler, ProviderError } from './errors.js';
 import { streamOf } from './stream.js';
 
 export interface AnthropicOptions {
@@ -100,15 +100,7 @@ export function anthropicProvider(o: AnthropicOptions): ModelProvider {
     const blocks = new Map<number, { id: string; name: string; json: string }>();
     let input = 0, cacheRead = 0, cacheWrite = 0, output = 0;
     let stop = 'end_turn';
-    let handlerFailed: { error: unknown } | undefined;
-    const emit = (ev: StreamEvent): void => {
-      try {
-        onEvent(ev);
-      } catch (error) {
-        handlerFailed = { error };
-        throw error; // leaves the SDK's loop, which aborts the request
-      }
-    };
+    const { emit, failed } = guardedHandler(onEvent);
     try {
       const stream = await (client ?? (await makeClient())).messages.create(anthropicRequest(o.model, req), req.signal ? { signal: req.signal } : {});
       for await (const ev of stream) {
@@ -151,8 +143,7 @@ export function anthropicProvider(o: AnthropicOptions): ModelProvider {
         }
       }
     } catch (e) {
-      if (handlerFailed) throw handlerFailed.error;
-      throw mapProviderError(e, where);
+      throw failed(e, where);
     }
     // The SDKs end an aborted stream quietly: a cancelled reply must not look finished.
     if (req.signal?.aborted) throw new ProviderError('cancelled', 'cancelled');

@@ -1,6 +1,7 @@
 // Provider failures as one clear line each: bad key, unknown model, context too long, rate limited, overloaded,
 // network down, timeout, cancelled. Both SDKs' error classes share a shape (status, error body); keys are redacted.
 import { loadedSdks } from './sdk.js';
+import type { StreamEvent } from './types.js';
 
 export type ProviderErrorKind =
   | 'auth' | 'model' | 'context' | 'rate_limit' | 'overloaded' | 'network' | 'timeout' | 'cancelled' | 'bad_request' | 'server' | 'config';
@@ -76,4 +77,23 @@ export function mapProviderError(e: unknown, where: { provider: string; model: s
   if (type === 'api_error') return new ProviderError('server', `${who} had an internal error: ${detail}`);
   if (/fetch failed|ECONNREFUSED|ENOTFOUND|ECONNRESET|socket/i.test(detail)) return new ProviderError('network', `cannot reach ${who}${host}: ${detail}`);
   return new ProviderError('server', `${who}: ${detail}`, status);
+}
+
+/**
+ * The loop's event handler, called from inside an SDK stream's loop. A handler that throws leaves that loop (which
+ * aborts the request); `failed(e, where)` then gives back the handler's own error, else the provider's error mapped.
+ */
+export function guardedHandler(onEvent: (ev: StreamEvent) => void): { emit: (ev: StreamEvent) => void; failed: (e: unknown, where: Parameters<typeof mapProviderError>[1]) => unknown } {
+  let handlerFailed: { error: unknown } | undefined;
+  return {
+    emit(ev) {
+      try {
+        onEvent(ev);
+      } catch (error) {
+        handlerFailed = { error };
+        throw error;
+      }
+    },
+    failed: (e, where) => (handlerFailed ? handlerFailed.error : mapProviderError(e, where)),
+  };
 }

@@ -3,7 +3,7 @@
 import type OpenAI from 'openai';
 import { clientOptions, loadOpenAISdk } from './sdk.js';
 import type { ChatMessage, ModelProvider, ModelRequest, StopReason, StreamEvent, ToolCallPart } from './types.js';
-import { mapProviderError, ProviderError } from './errors.js';
+import { guardedHandler, ProviderError } from './errors.js';
 import { streamOf } from './stream.js';
 
 export interface OpenAIOptions {
@@ -62,15 +62,7 @@ export function openaiProvider(o: OpenAIOptions): ModelProvider {
   const where = { provider: id, model: o.model, baseURL: o.baseURL, key: o.apiKey, keyHint: o.keyHint ?? 'OPENAI_API_KEY' };
   /** One reply, each event pushed to `onEvent` from inside the SDK stream's loop. */
   const run = async (req: ModelRequest, onEvent: (ev: StreamEvent) => void): Promise<void> => {
-    let handlerFailed: { error: unknown } | undefined;
-    const emit = (ev: StreamEvent): void => {
-      try {
-        onEvent(ev);
-      } catch (error) {
-        handlerFailed = { error };
-        throw error; // leaves the SDK's loop, which aborts the request
-      }
-    };
+    const { emit, failed } = guardedHandler(onEvent);
     const calls = new Map<number, { id: string; name: string; args: string; started: boolean }>();
     let finish = 'stop';
     let usage: OpenAI.CompletionUsage | undefined;
@@ -109,8 +101,7 @@ export function openaiProvider(o: OpenAIOptions): ModelProvider {
         if (choice.finish_reason) finish = choice.finish_reason;
       }
     } catch (e) {
-      if (handlerFailed) throw handlerFailed.error;
-      throw mapProviderError(e, where);
+      throw failed(e, where);
     }
     // The SDKs end an aborted stream quietly: a cancelled reply must not look finished.
     if (req.signal?.aborted) throw new ProviderError('cancelled', 'cancelled');
