@@ -66,7 +66,12 @@ test('knack runs the built bundle only while it is newer than every source it is
   const stub = (who: string): string => `export async function main() { console.log(${JSON.stringify(who)}); return 0; }\n`;
   put('main/cli/index.ts', stub('from source'), 1000);
   put('preload/contract.ts', 'export {};\n', 1000);
-  for (const f of ['cli.js', 'host.js', 'parse-worker.js', 'audit-worker.js']) put(`dist/main/electron/${f}`, f === 'cli.js' ? stub('from bundle') : '', 2000);
+  const BUNDLE = ['cli.js', 'host.js', 'parse-worker.js', 'audit-worker.js'];
+  for (const f of BUNDLE) put(`dist/main/electron/${f}`, f === 'cli.js' ? stub('from bundle') : '', 2000);
+  /** `npm run build` again at time t: every bundle file is newer. */
+  const rebuilt = (t: number): void => {
+    for (const f of BUNDLE) at(`dist/main/electron/${f}`, t);
+  };
   const knack = (env: Record<string, string> = {}): string => {
     const r = spawnSync(process.execPath, [join(dir, 'bin', 'knack.js'), 'help'], { cwd: dir, env: { ...process.env, KNACK_CLI_FROM_SOURCE: '', ...env }, encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
@@ -83,23 +88,23 @@ test('knack runs the built bundle only while it is newer than every source it is
   assert.equal(knack(), 'from bundle');
   put('preload/contract.ts', 'export {};\n', 5000);
   assert.equal(knack(), 'from source', 'the IPC contract is part of the bundle');
-  for (const f of ['cli.js', 'host.js', 'parse-worker.js', 'audit-worker.js']) at(`dist/main/electron/${f}`, 6000);
+  rebuilt(6000);
   assert.equal(knack(), 'from bundle');
   // A source file deleted after the build: its folder changed, so the bundle (which still holds it) is stale.
   put('main/cli/old-command.ts', 'export {};\n', 1000);
   rmSync(join(dir, 'main/cli/old-command.ts'));
   at('main/cli', 7000);
   assert.equal(knack(), 'from source', 'a source deleted after the build');
-  for (const f of ['cli.js', 'host.js', 'parse-worker.js', 'audit-worker.js']) at(`dist/main/electron/${f}`, 8000);
+  rebuilt(8000);
   assert.equal(knack(), 'from bundle');
   // The build settings: a changed build script or TypeScript setting makes a different bundle.
   put('scripts/build.mjs', '// build\n', 9000);
   assert.equal(knack(), 'from source', 'the build script changed after the build');
-  for (const f of ['cli.js', 'host.js', 'parse-worker.js', 'audit-worker.js']) at(`dist/main/electron/${f}`, 10000);
+  rebuilt(10000);
   assert.equal(knack(), 'from bundle');
   put('tsconfig.base.json', '{}\n', 11000);
   assert.equal(knack(), 'from source', 'a TypeScript setting changed after the build');
-  for (const f of ['cli.js', 'host.js', 'parse-worker.js', 'audit-worker.js']) at(`dist/main/electron/${f}`, 12000);
+  rebuilt(12000);
   assert.equal(knack(), 'from bundle');
   rmSync(join(dir, 'dist/main/electron/host.js'));
   assert.equal(knack(), 'from source', 'a file the bundle starts by path is missing');
