@@ -1,10 +1,9 @@
 // Loads the CLI: the built bundle (dist/main/electron/cli.js, made by `npm run build`) when it is newer than every
 // source file it is built from, else the TypeScript through tsx, so a checkout runs without a build step and never
 // runs stale code. The bundle starts several times faster (no TypeScript to compile at start-up).
-import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { newest, newestBuildSetting } from './newest.js';
+import { mtimeOf, newest, newestBuildSetting } from './newest.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const built = join(root, 'dist', 'main', 'electron');
@@ -15,9 +14,9 @@ function bundleIsFresh() {
   if (process.env.KNACK_CLI_FROM_SOURCE) return false;
   let oldest = Infinity;
   for (const f of BUNDLE) {
-    const p = join(built, f);
-    if (!existsSync(p)) return false;
-    oldest = Math.min(oldest, statSync(p).mtimeMs);
+    const t = mtimeOf(join(built, f));
+    if (!t) return false; // missing
+    oldest = Math.min(oldest, t);
   }
   // What the CLI bundle is built from: the core and CLI sources, the IPC contract (serve), and the build settings.
   const sources = Math.max(newest(join(root, 'main')), newest(join(root, 'preload')), newestBuildSetting(root));
