@@ -32,6 +32,8 @@ export interface AuditRule {
   negatable?: boolean;
   /** P0 → P1 when the phrase is quoted or discussed (a security doc listing attack phrases). */
   mentionable?: boolean;
+  /** Its level inside an inline program run as a command (`python3 -c "…"`), when higher than in a script file. */
+  inlineProgram?: 'P0';
   message: string;
 }
 
@@ -204,6 +206,8 @@ export const RULES: AuditRule[] = [
   { id: 'install.system', hints: ['brew', 'apt', 'yum', 'dnf', 'pacman', 'zypper', 'apk', 'choco', 'winget', 'scoop', 'snap'], family: 'install', level: 'P1', contexts: [...SHELLISH, 'script'], re: /\b(?:brew|apt|apt-get|yum|dnf|pacman|zypper|apk|choco|winget|scoop|snap)\s+(?:-\S+\s+)*(?:install|add|-S)\b/, message: 'installs system packages' },
   {
     id: 'exec.subprocess', hints: ['subprocess', 'deno.', 'bun.spawn', 'processbuilder'], family: 'code-execution', level: 'P1', contexts: ['script'],
+    // A one-liner that starts processes runs a shell command inline: as dangerous as os.system or child_process.
+    inlineProgram: 'P0',
     re: /\bsubprocess\.(?:run|call|Popen|check_output|check_call)\b|\bDeno\.(?:run|Command)\b|\bBun\.spawn\b|\bProcessBuilder\b/,
     message: 'a script starts other programs',
   },

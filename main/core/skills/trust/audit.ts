@@ -687,8 +687,7 @@ function judge(seg: Segment, text: string, rules: RuleSet = EVERY_RULE): (Hit & 
       const ctx: Context = seg.ctx === 'example' ? 'example' : 'script';
       for (const h of matchRules({ ...seg, ctx: ctx === 'example' ? 'example' : 'script' }, normalizeLine(deobfuscate(p.code)).text)) {
         if (seg.ctx === 'inline' && quotedAsCheck(seg, text)) continue;
-        // A one-liner that starts processes runs a shell command inline: as dangerous as os.system or child_process.
-        const level = h.rule.id === 'exec.subprocess' && ctx === 'script' ? 'P0' : h.level;
+        const level = ctx === 'script' ? (h.rule.inlineProgram ?? h.level) : h.level;
         hits.push({ ...h, level, note: `inside an inline ${p.interpreter} program` });
       }
     }
