@@ -86,26 +86,23 @@ test('knack runs the built bundle only while it is newer than every source it is
   assert.equal(knack(), 'from source', 'the workers beside it are older than the sources: the bundle is incomplete');
   for (const f of ['host.js', 'parse-worker.js', 'audit-worker.js']) at(`dist/main/electron/${f}`, 4000);
   assert.equal(knack(), 'from bundle');
-  put('preload/contract.ts', 'export {};\n', 5000);
-  assert.equal(knack(), 'from source', 'the IPC contract is part of the bundle');
-  rebuilt(6000);
-  assert.equal(knack(), 'from bundle');
+  // A change at time t after the build makes the bundle stale (the sources run) until it is built again.
+  const staleUntilRebuilt = (t: number, change: () => void, why: string): void => {
+    change();
+    assert.equal(knack(), 'from source', why);
+    rebuilt(t + 1000);
+    assert.equal(knack(), 'from bundle');
+  };
+  staleUntilRebuilt(5000, () => put('preload/contract.ts', 'export {};\n', 5000), 'the IPC contract is part of the bundle');
   // A source file deleted after the build: its folder changed, so the bundle (which still holds it) is stale.
-  put('main/cli/old-command.ts', 'export {};\n', 1000);
-  rmSync(join(dir, 'main/cli/old-command.ts'));
-  at('main/cli', 7000);
-  assert.equal(knack(), 'from source', 'a source deleted after the build');
-  rebuilt(8000);
-  assert.equal(knack(), 'from bundle');
+  staleUntilRebuilt(7000, () => {
+    put('main/cli/old-command.ts', 'export {};\n', 1000);
+    rmSync(join(dir, 'main/cli/old-command.ts'));
+    at('main/cli', 7000);
+  }, 'a source deleted after the build');
   // The build settings: a changed build script or TypeScript setting makes a different bundle.
-  put('scripts/build.mjs', '// build\n', 9000);
-  assert.equal(knack(), 'from source', 'the build script changed after the build');
-  rebuilt(10000);
-  assert.equal(knack(), 'from bundle');
-  put('tsconfig.base.json', '{}\n', 11000);
-  assert.equal(knack(), 'from source', 'a TypeScript setting changed after the build');
-  rebuilt(12000);
-  assert.equal(knack(), 'from bundle');
+  staleUntilRebuilt(9000, () => put('scripts/build.mjs', '// build\n', 9000), 'the build script changed after the build');
+  staleUntilRebuilt(11000, () => put('tsconfig.base.json', '{}\n', 11000), 'a TypeScript setting changed after the build');
   rmSync(join(dir, 'dist/main/electron/host.js'));
   assert.equal(knack(), 'from source', 'a file the bundle starts by path is missing');
 });
