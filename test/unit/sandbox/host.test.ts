@@ -54,14 +54,14 @@ test('a host that stops answering (no heartbeat) is killed by the watchdog and r
 });
 
 test('a healthy host is not killed as unresponsive when this thread was too busy to read its heartbeats', async () => {
-  const client = echoClient({ timeoutMs: 20_000, cpuTimeMs: 20_000, heartbeatMs: 50, heartbeatTimeoutMs: 300 });
+  const client = echoClient({ timeoutMs: 20_000, cpuTimeMs: 20_000, heartbeatMs: 50, heartbeatTimeoutMs: 500 });
   await run(client, trivial);
-  const pending = run(client, 'export default () => { const end = Date.now() + 1500; while (Date.now() < end) {} return 7; }');
-  await new Promise((r) => setTimeout(r, 100));
-  // This thread is blocked twice the heartbeat timeout (a long synchronous task): the host's beats wait in the pipe,
-  // and the watchdog's timer comes due before the loop reads them (blocked in the check phase, timers run next).
+  // The script waits on this thread (a capability call), so it is still running when this thread wakes up.
+  const pending = run(client, 'export default async (a, knack) => { await knack.listDir("."); return 7; }');
+  // This thread is blocked over twice the heartbeat timeout (a long synchronous task): the idle host's beats wait in
+  // the pipe, and the watchdog's timer comes due before the loop reads them (blocked in the check phase, timers run next).
   await new Promise<void>((r) => setImmediate(() => {
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 700);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1_200);
     r();
   }));
   const r = await pending;
