@@ -100,17 +100,20 @@ export function reviewDiscovered(entry: Pick<CatalogEntry, 'tier' | 'realDir' | 
 /** The verdict a report gives a discovered skill (see reviewDiscovered). */
 export function verdictOf(entry: Pick<CatalogEntry, 'realDir' | 'manifest'>, report: AuditReport, store?: Store): ReviewVerdict {
   if (report.level === 'P0') return { enabled: false, reason: `audit P0 (refused): ${summary(report, 'P0')}`, trust: 'refused' };
-  const trusted = store?.policy.trustByHash(report.contentHash) === 'trusted';
+  // The user's trust in this content is looked up only when it decides something (a P1, or content new to a folder
+  // whose permissions were accepted before): a cold open of a big folder asks it for the few, not for every skill.
+  let trustedNow: boolean | undefined;
+  const isTrusted = (): boolean => (trustedNow ??= store?.policy.trustByHash(report.contentHash) === 'trusted');
   const permissions = report.permissions ?? defaultPermissions();
   const accepted = store?.policy.acceptedPermissions(entry.realDir);
-  if (accepted && accepted.contentHash !== report.contentHash && !trusted) {
+  if (accepted && accepted.contentHash !== report.contentHash && !isTrusted()) {
     const diff = permissionDiff(JSON.parse(accepted.permissionsJson) as Permissions, permissions);
     if (diff.widened) {
       const added = diff.lines.filter((l) => l.startsWith('+')).map((l) => l.slice(2));
       return { enabled: false, reason: `permissions widened since last use (${added.join(', ')}): run \`knack skills trust ${entry.manifest.name}\` to accept`, trust: 'pending' };
     }
   }
-  if (report.level === 'P1' && !trusted) {
+  if (report.level === 'P1' && !isTrusted()) {
     return { enabled: false, reason: `audit P1, not trusted yet: ${summary(report, 'P1')} — run \`knack skills trust ${entry.manifest.name}\``, trust: 'pending' };
   }
   if (store && accepted?.contentHash !== report.contentHash) {
