@@ -50,9 +50,19 @@ export function words(text: string): string[] {
 
 /** Stem a single normalised word (English only; Han and digits pass through). */
 export function stem(word: string): string {
-  if (!LATIN_WORD.test(word) || hasHan(word) || word.length < 4) return word;
-  return stemmer(word);
+  if (word.length < 4) return word;
+  let s = stems.get(word);
+  if (s === undefined) {
+    s = !LATIN_WORD.test(word) || hasHan(word) ? word : stemmer(word);
+    if (stems.size >= MAX_STEMS) stems.clear();
+    stems.set(word, s);
+  }
+  return s;
 }
+
+/** Stems of words seen (a vocabulary repeats: every message and index reuses most of its words), bounded. */
+const stems = new Map<string, string>();
+const MAX_STEMS = 20_000;
 
 /** Index/query terms of one whitespace-free chunk, uncached. */
 function chunkTerms(chunk: string, keepStopwords: boolean): string[] {
