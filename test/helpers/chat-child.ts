@@ -1,16 +1,20 @@
 // A real child process holding one chat turn (for crash tests): opens the workspace, talks to the fake server,
-// prints `SESSION <id>` and one `EVENT <type>` line per committed event, and waits to be killed.
+// prints `SESSION <id>` and one `EVENT <type>` line per committed event, and waits to be killed. Given an event type
+// to stop at, it freezes right after printing that event, so the turn cannot run past the point the test kills it at.
 import { openWorkspace } from '../../main/core/workspace.js';
 import { resolvePaths } from '../../main/core/config/paths.js';
 import { Agent } from '../../main/core/agent/index.js';
 import { anthropicProvider } from '../../main/core/agent/providers/anthropic.js';
 
-const [home, dataDir, workspace, baseURL, message] = process.argv.slice(2) as [string, string, string, string, string];
+const [home, dataDir, workspace, baseURL, message, stopAt] = process.argv.slice(2) as [string, string, string, string, string, string?];
 const ws = await openWorkspace({ paths: resolvePaths({ home, dataDir }, {}), workspace, requireStore: true });
 const agent = Agent.create(ws, { providerInstance: anthropicProvider({ apiKey: 'sk-child', model: 'fake', baseURL, contextWindow: 200_000, maxRetries: 0 }) });
 const chat = agent.newSession();
 process.stdout.write(`SESSION ${chat.id}\n`);
-chat.on((e) => void process.stdout.write(`EVENT ${e.type}\n`));
+chat.on((e) => {
+  process.stdout.write(`EVENT ${e.type}\n`); // a pipe: written before this returns
+  if (e.type === stopAt) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); // until killed
+});
 await chat.send(message);
 process.stdout.write('DONE\n');
 setInterval(() => {}, 1000);

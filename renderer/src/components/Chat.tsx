@@ -57,6 +57,9 @@ export function Chat() {
       const r = await client.sendMessage(workspace.path, sessionId, body, planMode);
       if (!sessionId) set({ sessionId: r.sessionId });
     } catch (err) {
+      // Not sent: the message leaves the transcript and goes back into the input box (unless something new was typed).
+      useView.getState().dropMessage(localId);
+      setText((now) => (now.trim() ? now : body));
       set({ streaming: false });
       setError(errorText(err));
     }

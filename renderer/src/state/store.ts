@@ -35,6 +35,8 @@ export interface ViewState {
   /** Replace one row (same name and tier); false when the list has no such row. */
   replaceSkill(s: SkillItem): boolean;
   addUserMessage(id: string, text: string): void;
+  /** Takes back a message shown before it was sent (sending failed: it goes back into the input box). */
+  dropMessage(id: string): void;
   applyChat(events: ChatEvent[]): void;
   markApproval(approvalId: string, d: Decision): void;
   newChat(): void;
@@ -88,6 +90,7 @@ export const useView = create<ViewState>((set, get) => ({
     set({ skills: get().skills.map((s) => (s.name === name && s.tier === tier ? { ...s, ...p } : s)) }),
   addUserMessage: (id, text) =>
     set({ messages: [...get().messages, { id, role: 'user', parts: [{ kind: 'text', text }] }], streaming: true }),
+  dropMessage: (id) => set({ messages: get().messages.filter((m) => m.id !== id) }),
   newChat: () => set({ messages: [], sessionId: undefined, streaming: false, view: 'chat', loadedTick: get().loadedTick + 1 }),
   markApproval: (approvalId, d) =>
     set({

@@ -9,9 +9,13 @@ import { Store } from '../../../main/core/store/index.js';
 
 const child = join(import.meta.dirname, '..', '..', 'helpers', 'chat-child.ts');
 
-/** Run a chat turn in a real child process and kill -9 it when `killWhen` sees the event type. */
-async function crashDuring(env: Awaited<ReturnType<typeof agentEnv>>, message: string, killWhen: string): Promise<string> {
-  const p = spawn(process.execPath, ['--import', 'tsx', child, env.home, env.dataDir, env.workspace, env.server.url, message], { stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Run a chat turn in a real child process and kill -9 it when it shows the event type `killWhen`. With `stopThere`
+ * the child freezes at that event, so on a busy machine it cannot run on (to the next tool call) before the signal
+ * lands; without it, the kill lands wherever the child has got to (mid-stream, perhaps mid-commit).
+ */
+async function crashDuring(env: Awaited<ReturnType<typeof agentEnv>>, message: string, killWhen: string, stopThere = true): Promise<string> {
+  const p = spawn(process.execPath, ['--import', 'tsx', child, env.home, env.dataDir, env.workspace, env.server.url, message, ...(stopThere ? [killWhen] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   let id = '';
@@ -34,7 +38,7 @@ async function crashDuring(env: Awaited<ReturnType<typeof agentEnv>>, message: s
 test('kill -9 mid-stream: the database is intact and the session reopens with the conversation, its skills and the partial answer marked interrupted', async () => {
   const env = await agentEnv();
   env.server.script({ chunks: ['第一部分，', '第二部分', '……'], hang: true, chunkDelayMs: 20 });
-  const id = await crashDuring(env, '帮我提交代码', 'text_delta');
+  const id = await crashDuring(env, '帮我提交代码', 'text_delta', false);
   const check = Store.openIn(env.dataDir);
   assert.equal(check.integrityCheck(), 'ok');
   check.close();

@@ -100,13 +100,21 @@ describe('chat', () => {
     expect(c.calls.find((x) => x.method === 'sendMessage')?.args[3]).toBe(true);
   });
 
-  it('shows the error when sending fails and lets the user send again', async () => {
+  it('shows the error when sending fails, gives the typed text back and lets the user send again', async () => {
     const c = memoryClient();
     c.failing.add('sendMessage');
     renderWith(<App />, c, { workspace: WS });
-    await sendHello();
+    await sendHello('please keep this long message');
     expect((await screen.findByRole('alert')).textContent).toContain('sendMessage failed on purpose');
     expect(useView.getState().streaming).toBe(false);
+    // Nothing was sent: the text is back in the input box, not left in the transcript as if it had been.
+    const box = screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Message' });
+    expect(box.value).toBe('please keep this long message');
+    expect(useView.getState().messages).toHaveLength(0);
+    c.failing.delete('sendMessage');
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(c.calls.filter((x) => x.method === 'sendMessage').at(-1)?.args[2]).toBe('please keep this long message'));
+    expect(box.value).toBe('');
   });
 
   it('shows skills loaded during the turn and notices in the transcript', async () => {
