@@ -74,7 +74,8 @@ export interface TurnResult {
   text: string;
   steps: number;
   toolCalls: number;
-  error?: { kind: string; message: string };
+  /** `unsent`: the user's message, when the turn failed before it could be stored (see the `error` event): give it back. */
+  error?: { kind: string; message: string; unsent?: string };
 }
 
 const META_TOOLS = new Set<string>([TOOL.Skill, TOOL.SkillSearch, TOOL.ToolSearch, TOOL.list_skills, TOOL.read_skill_resource]);
@@ -123,6 +124,8 @@ export class ChatSession {
   private heldTimer: NodeJS.Timeout | undefined;
   /** The in-flight commit of a turn's start failed: the turn ends with this error before any model output is shown. */
   private releaseFailure: unknown;
+  /** The user's message of a turn start whose commit failed: the turn's error gives it back (TurnResult, error event). */
+  private unsent: string | undefined;
 
   private constructor(
     private readonly host: AgentHost,
@@ -379,11 +382,16 @@ export class ChatSession {
     this.turn = { steps: 0, toolCalls: 0, tools: [] };
     const run = (async (): Promise<TurnResult> => {
       let reason: TurnEndReason;
-      let error: { kind: string; message: string } | undefined;
+      let error: TurnResult['error'];
       try {
         reason = await body(ac.signal);
       } catch (caught) {
-        this.release();
+        try {
+          this.release();
+        } catch (e) {
+          // The turn's start could not be stored now either: the turn ends with that error (its message given back).
+          this.releaseFailure ??= e;
+        }
         // A failed commit of the turn's start aborted the request (releaseInFlight): the turn ends with that error,
         // not as cancelled by the abort it caused.
         const commitFailed = this.releaseFailure !== undefined;
@@ -391,11 +399,18 @@ export class ChatSession {
         this.releaseFailure = undefined;
         const kind = e instanceof ProviderError ? e.kind : 'internal';
         const message = redact(e instanceof Error ? e.message.split('\n')[0]! : String(e));
-        this.flushText();
-        if (this.state.streaming) this.record({ type: 'assistant_end', stopReason: kind === 'cancelled' ? 'cancelled' : 'error', interrupted: true });
-        if (kind !== 'cancelled') {
-          error = { kind, message };
-          this.record({ type: 'error', kind, message });
+        const unsent = this.unsent;
+        this.unsent = undefined;
+        try {
+          this.flushText();
+          if (this.state.streaming) this.record({ type: 'assistant_end', stopReason: kind === 'cancelled' ? 'cancelled' : 'error', interrupted: true });
+          if (kind !== 'cancelled' || unsent !== undefined) {
+            error = { kind, message, ...(unsent !== undefined ? { unsent } : {}) };
+            this.record({ type: 'error', kind, message, ...(unsent !== undefined ? { unsent } : {}) });
+          }
+        } catch (e) {
+          // The store cannot take the error either: send() rejects with that, the user's message still given back.
+          throw unsent !== undefined && e instanceof Error ? Object.assign(e, { unsent }) : e;
         }
         reason = kind === 'cancelled' || (ac.signal.aborted && !commitFailed) ? 'cancelled' : 'error';
       }
@@ -935,7 +950,10 @@ export class ChatSession {
         held.map((h, i) => ({ type: bodies[i]!.type, data: bodies[i] as unknown as Record<string, unknown>, at: h.at })),
       );
     } catch (e) {
-      // Nothing of it was stored (one transaction) nor shown: the state goes back to what the store holds.
+      // Nothing of it was stored (one transaction) nor shown: the state goes back to what the store holds, and the
+      // user's message, not stored, is given back by the turn's error (runTurn).
+      const user = held.find((h) => h.body?.type === 'user_message')?.body as { text: string } | undefined;
+      if (user) this.unsent = user.text;
       try {
         this.replay();
       } catch {
