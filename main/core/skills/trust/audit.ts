@@ -6,7 +6,7 @@ import { basename, extname, sep } from 'node:path';
 import type { Diagnostic } from '../../base/diagnostics.js';
 import { AUDITOR_VERSION, LEVEL_RANK, MENTION_RE, NEGATION_RE, RULES, maxLevel, type AuditRule, type Context, type Family, type Level } from './audit-rules.js';
 import { REWRITE_TRIGGERS, decodeBase64Blobs, deobfuscate, normalizeLine, type HiddenText } from './normalize.js';
-import { hasRule, hintScanner, lineFilter, type LineFilter, type RuleMask } from './audit-hints.js';
+import { hintScanner, lineFilter, type LineFilter, type RuleMask } from './audit-hints.js';
 import type { ParsedPermissions, Permissions } from '../../policy/permissions.js';
 import { readPermissionRequest } from '../format/permissions.js';
 import { permissionDiff, type PermissionDiff } from '../../policy/diff.js';
@@ -257,11 +257,22 @@ function executableMagic(buf: Buffer): string | undefined {
  * description (in every prompt) and HTML comments (invisible when rendered). It aggravates, never lessens.
  */
 interface Segment {
-  text: string; ctx: Context; line: number; around: string; quoted?: boolean; placement?: Placement;
+  text: string; ctx: Context; line: number; around: string;
+  /** An inline code span right after a quote mark. */
+  quoted: boolean;
+  placement: Placement | undefined;
   /** A list item under a heading or lead-in that lists things to look for ("## Red flags", "Watch for these sinks:"). */
-  listedAsCheck?: boolean;
+  listedAsCheck: boolean;
   /** Lines joined into one (a shell command continued with backslashes): its text is not part of one line. */
-  joined?: boolean;
+  joined: boolean;
+}
+/**
+ * A segment, every field set in one order: segments of every kind share one shape, so the functions that read them
+ * see one map and stay optimised (a field present on some segments only made them polymorphic).
+ */
+function segment(text: string, ctx: Context, line: number, around: string, placement: Placement | undefined = undefined,
+  listedAsCheck = false, joined = false, quoted = false): Segment {
+  return { text, ctx, line, around, quoted, placement, listedAsCheck, joined };
 }
 type Placement = 'description' | 'html-comment';
 const PLACEMENT_NOTE: Record<Placement, string> = {
@@ -381,91 +392,117 @@ export function lineStartByRegex(raw: string): unknown[] {
  * `quiet` lines (see LINES) give no segment of their own; they still move the reading state (fences, lists, comments).
  */
 function markdownSegments(lines: string[], quiet?: Uint8Array): Segment[] {
-  const out: Segment[] = [];
-  let fence: { marker: string; ctx: Context } | undefined;
-  let carry: { text: string; line: number } | undefined;
-  let prevBlank = true;
-  let inIndented = false;
-  let inList = false;
-  let heredoc: string | undefined;
-  let comment: { text: string; line: number } | undefined;
-  let checkList = false;
-  for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i]!;
-    const line = i + 1;
-    const q = quiet !== undefined && quiet[i] === 1;
-    const lead = leadOf(raw);
-    const fm = fenceOpen(raw, lead);
-    if (fm && !comment) {
-      if (!fence) { fence = { marker: fm[1]!, ctx: SHELL_FENCE.has(fm[2]!.toLowerCase()) ? 'shell' : 'example' }; carry = undefined; heredoc = undefined; continue; }
-      if (fm[1]!.startsWith(fence.marker) && raw.trim().replace(/[`~]/g, '') === '') { fence = undefined; carry = undefined; heredoc = undefined; prevBlank = false; continue; }
-    }
-    if (fence) {
-      const t = withoutPrompt(raw, lead);
-      if (heredoc !== undefined) {
-        // The body of `python3 - <<'EOF'` is a program: judged as a script.
-        if (raw.trim() === heredoc) heredoc = undefined;
-        else if (!q) out.push({ text: raw, ctx: fence.ctx === 'shell' ? 'script' : 'example', line, around: raw });
-        continue;
-      }
-      if (fence.ctx === 'shell' && t.includes('<<')) heredoc = HEREDOC_RE.exec(t)?.[2];
-      const comment = fence.ctx === 'shell' && shellComment(raw, lead);
-      if (fence.ctx === 'shell' && !comment && (carry || continues(t))) {
-        // Join continued lines so a command split over several lines is matched whole.
-        carry = carry ? { text: carry.text.replace(/\\\s*$/, ' ') + t, line: carry.line } : { text: t, line };
-        if (continues(t)) continue;
-        out.push({ text: carry.text, ctx: 'shell', line: carry.line, around: carry.text, joined: true });
-        carry = undefined;
-        continue;
-      }
-      if (!q) out.push({ text: t, ctx: comment ? 'comment' : fence.ctx, line, around: raw });
-      continue;
-    }
-    // An indented code block (4 spaces or a tab after a blank line, not inside a list) shows code like a fence does.
-    const blank = blankLine(raw, lead);
-    const indented = (raw.startsWith('    ') || codeAt(raw, 0) === 9) && !blank;
-    if (!indented && !blank) inList = listStart(raw, lead) || (inList && !prevBlank);
-    if (indented && !inList && (prevBlank || inIndented)) {
-      inIndented = true;
-      prevBlank = false;
-      if (!q) out.push({ text: raw.trim().replace(/^(?:\$|>|PS>)\s+/, ''), ctx: 'example', line, around: raw });
-      continue;
-    }
-    if (!blank) inIndented = false;
-    prevBlank = blank;
-    const item = itemStart(raw, lead);
-    const heading = headingStart(raw, lead);
-    const startsSpaced = spacedStart(raw);
-    if (heading || (!blank && !item && !startsSpaced)) {
-      // A heading or a lead-in line opens (or closes) a list of things to look for.
-      checkList = (heading || endsWithColon(raw)) && CHECK_RE.test(raw) && !RUN_RE.test(raw.replace(/:\s*$/, ''));
-    }
-    const listed = checkList && (item || startsSpaced);
-    if (!q) out.push({ text: raw, ctx: 'prose', line, around: raw, ...(listed ? { listedAsCheck: true } : {}) });
-    // HTML comments (one line or many): what they hold is judged as text placed out of the reader's sight.
-    let rest = raw;
-    while (rest) {
-      if (comment) {
-        const end = rest.indexOf('-->');
-        comment.text += (comment.text ? ' ' : '') + (end === -1 ? rest : rest.slice(0, end));
-        if (end === -1) break;
-        if (comment.text.trim()) out.push({ text: comment.text, ctx: 'prose', line: comment.line, around: comment.text, placement: 'html-comment' });
-        comment = undefined;
-        rest = rest.slice(end + 3);
-        continue;
-      }
-      const start = rest.indexOf('<!--');
-      if (start === -1) break;
-      comment = { text: '', line };
-      rest = rest.slice(start + 4);
-    }
-    if (!q && raw.includes('`')) for (const m of raw.matchAll(/(`+)([^`]+?)\1/g)) {
-      const before = raw.slice(Math.max(0, (m.index ?? 0) - 1), m.index ?? 0);
-      out.push({ text: m[2]!, ctx: 'inline', line, around: raw, quoted: /["“'‘]/.test(before), ...(listed ? { listedAsCheck: true } : {}) });
-    }
+  const md: MarkdownReading = {
+    out: [], fence: undefined, carry: undefined, prevBlank: true, inIndented: false, inList: false, heredoc: undefined, comment: undefined, checkList: false,
+  };
+  for (let i = 0; i < lines.length; i++) markdownLine(md, lines[i]!, i + 1, quiet !== undefined && quiet[i] === 1);
+  const comment = md.comment;
+  if (comment?.text.trim()) md.out.push(segment(comment.text, 'prose', comment.line, comment.text, 'html-comment'));
+  return md.out;
+}
+
+/** markdownSegments's reading state, from one line to the next. */
+interface MarkdownReading {
+  readonly out: Segment[];
+  fence: { marker: string; ctx: Context } | undefined;
+  carry: { text: string; line: number } | undefined;
+  prevBlank: boolean;
+  inIndented: boolean;
+  inList: boolean;
+  heredoc: string | undefined;
+  comment: { text: string; line: number } | undefined;
+  checkList: boolean;
+}
+
+/** One Markdown line (`q`: quiet, it gives no segment of its own). */
+function markdownLine(md: MarkdownReading, raw: string, line: number, q: boolean): void {
+  const lead = leadOf(raw);
+  const fm = fenceOpen(raw, lead);
+  if (fm && !md.comment) {
+    if (!md.fence) { md.fence = { marker: fm[1]!, ctx: SHELL_FENCE.has(fm[2]!.toLowerCase()) ? 'shell' : 'example' }; md.carry = undefined; md.heredoc = undefined; return; }
+    if (fm[1]!.startsWith(md.fence.marker) && raw.trim().replace(/[`~]/g, '') === '') { md.fence = undefined; md.carry = undefined; md.heredoc = undefined; md.prevBlank = false; return; }
   }
-  if (comment?.text.trim()) out.push({ text: comment.text, ctx: 'prose', line: comment.line, around: comment.text, placement: 'html-comment' });
-  return out;
+  if (md.fence) fencedLine(md, md.fence.ctx, raw, lead, line, q);
+  else proseLine(md, raw, lead, line, q);
+}
+
+/** A line inside a fenced block of `ctx` ('shell' or 'example'). */
+function fencedLine(md: MarkdownReading, ctx: Context, raw: string, lead: number, line: number, q: boolean): void {
+  const t = withoutPrompt(raw, lead);
+  if (md.heredoc !== undefined) {
+    // The body of `python3 - <<'EOF'` is a program: judged as a script.
+    if (raw.trim() === md.heredoc) md.heredoc = undefined;
+    else if (!q) md.out.push(segment(raw, ctx === 'shell' ? 'script' : 'example', line, raw));
+    return;
+  }
+  if (ctx === 'shell' && t.includes('<<')) md.heredoc = HEREDOC_RE.exec(t)?.[2];
+  const comment = ctx === 'shell' && shellComment(raw, lead);
+  if (ctx === 'shell' && !comment && (md.carry || continues(t))) {
+    // Join continued lines so a command split over several lines is matched whole.
+    const carry = (md.carry = md.carry ? { text: md.carry.text.replace(/\\\s*$/, ' ') + t, line: md.carry.line } : { text: t, line });
+    if (continues(t)) return;
+    md.out.push(segment(carry.text, 'shell', carry.line, carry.text, undefined, false, true));
+    md.carry = undefined;
+    return;
+  }
+  if (!q) md.out.push(segment(t, comment ? 'comment' : ctx, line, raw));
+}
+
+/** A line outside fences: indented code, or prose (with its HTML comments and code spans). */
+function proseLine(md: MarkdownReading, raw: string, lead: number, line: number, q: boolean): void {
+  // An indented code block (4 spaces or a tab after a blank line, not inside a list) shows code like a fence does.
+  const blank = blankLine(raw, lead);
+  const indented = (raw.startsWith('    ') || codeAt(raw, 0) === 9) && !blank;
+  if (!indented && !blank) md.inList = listStart(raw, lead) || (md.inList && !md.prevBlank);
+  if (indented && !md.inList && (md.prevBlank || md.inIndented)) {
+    md.inIndented = true;
+    md.prevBlank = false;
+    if (!q) md.out.push(segment(raw.trim().replace(/^(?:\$|>|PS>)\s+/, ''), 'example', line, raw));
+    return;
+  }
+  if (!blank) md.inIndented = false;
+  md.prevBlank = blank;
+  const item = itemStart(raw, lead);
+  const heading = headingStart(raw, lead);
+  const startsSpaced = spacedStart(raw);
+  if (heading || (!blank && !item && !startsSpaced)) {
+    // A heading or a lead-in line opens (or closes) a list of things to look for.
+    md.checkList = (heading || endsWithColon(raw)) && CHECK_RE.test(raw) && !RUN_RE.test(raw.replace(/:\s*$/, ''));
+  }
+  const listed = md.checkList && (item || startsSpaced);
+  if (!q) md.out.push(segment(raw, 'prose', line, raw, undefined, listed));
+  // HTML comments (one line or many): what they hold is judged as text placed out of the reader's sight.
+  if (md.comment || raw.includes('<!--')) htmlComments(md, raw, line);
+  if (!q && raw.includes('`')) codeSpans(md.out, raw, line, listed);
+}
+
+/** The HTML comments a prose line opens, continues or closes. */
+function htmlComments(md: MarkdownReading, raw: string, line: number): void {
+  let rest = raw;
+  while (rest) {
+    const comment = md.comment;
+    if (comment) {
+      const end = rest.indexOf('-->');
+      comment.text += (comment.text ? ' ' : '') + (end === -1 ? rest : rest.slice(0, end));
+      if (end === -1) break;
+      if (comment.text.trim()) md.out.push(segment(comment.text, 'prose', comment.line, comment.text, 'html-comment'));
+      md.comment = undefined;
+      rest = rest.slice(end + 3);
+      continue;
+    }
+    const start = rest.indexOf('<!--');
+    if (start === -1) break;
+    md.comment = { text: '', line };
+    rest = rest.slice(start + 4);
+  }
+}
+
+/** A prose line's inline code spans, each a segment of its own. */
+function codeSpans(out: Segment[], raw: string, line: number, listed: boolean): void {
+  for (const m of raw.matchAll(/(`+)([^`]+?)\1/g)) {
+    const before = raw.slice(Math.max(0, (m.index ?? 0) - 1), m.index ?? 0);
+    out.push(segment(m[2]!, 'inline', line, raw, undefined, listed, false, /["“'‘]/.test(before)));
+  }
 }
 
 function scriptSegments(lines: string[], shell: boolean, quiet?: Uint8Array): Segment[] {
@@ -477,7 +514,7 @@ function scriptSegments(lines: string[], shell: boolean, quiet?: Uint8Array): Se
     const q = quiet !== undefined && quiet[i] === 1;
     if (heredoc !== undefined) {
       if (raw.trim() === heredoc) heredoc = undefined;
-      else if (!q) out.push({ text: raw, ctx: 'script', line: i + 1, around: raw });
+      else if (!q) out.push(segment(raw, 'script', i + 1, raw));
       continue;
     }
     if (shell && raw.includes('<<')) heredoc = HEREDOC_RE.exec(raw)?.[2];
@@ -486,11 +523,11 @@ function scriptSegments(lines: string[], shell: boolean, quiet?: Uint8Array): Se
       // Join continued lines so a command split over several lines is matched whole.
       carry = carry ? { text: carry.text.replace(/\\\s*$/, ' ') + raw, line: carry.line } : { text: raw, line: i + 1 };
       if (continues(raw) && i < lines.length - 1) continue;
-      out.push({ text: carry.text, ctx: 'shell', line: carry.line, around: carry.text, joined: true });
+      out.push(segment(carry.text, 'shell', carry.line, carry.text, undefined, false, true));
       carry = undefined;
       continue;
     }
-    if (!q) out.push({ text: raw, ctx: comment ? 'comment' : shell ? 'shell' : 'script', line: i + 1, around: raw });
+    if (!q) out.push(segment(raw, comment ? 'comment' : shell ? 'shell' : 'script', i + 1, raw));
   }
   return out;
 }
@@ -517,14 +554,15 @@ function loudScriptSegments(text: string, quiet: Uint8Array): Segment[] | undefi
     if (quiet[i] !== 1) {
       const end = nl === -1 ? text.length : nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
       const raw = text.slice(start, end);
-      out.push({ text: raw, ctx: scriptComment(raw) ? 'comment' : 'script', line: i + 1, around: raw });
+      out.push(segment(raw, scriptComment(raw) ? 'comment' : 'script', i + 1, raw));
     }
     start = nl + 1;
   }
   return out;
 }
 
-interface Hit { rule: AuditRule; level: 'P0' | 'P1'; index: number }
+/** A rule's match in a text; `note` says where it sits when that aggravates it (every hit has the same fields). */
+interface Hit { rule: AuditRule; level: 'P0' | 'P1'; index: number; note: string | undefined }
 
 /**
  * Apply the rule book to one normalised segment. `aggravated`: the text sits where the user does not see it (a
@@ -543,30 +581,48 @@ function matchRules(seg: Segment, text: string, rules: RuleMask = EVERY_RULE.all
   for (let w = 0; w < HINTED.length; w++) any |= (HINTED[w] = scanned.mask[w]! & rules[w]!);
   if (!any) return [];
   const hits: Hit[] = [];
-  for (let i = 0; i < RULES.length; i++) {
-    if (!hasRule(HINTED, i)) continue;
-    const rule = RULES[i]!;
-    const full = rule.contexts.includes(seg.ctx);
-    const weak = !full && rule.weak?.includes(seg.ctx);
-    if (!full && !weak) continue;
-    const m = rule.re.exec(text);
-    if (!m) continue;
-    let level: 'P0' | 'P1' = weak && !aggravated ? 'P1' : rule.level;
-    if (rule.negatable && (seg.ctx === 'prose' || seg.ctx === 'inline' || seg.ctx === 'comment')) {
-      const around = normalizeLine(seg.around).text;
-      const idx = seg.ctx === 'inline' ? Math.max(0, around.indexOf(text.slice(0, 20))) : m.index;
-      const before = around.slice(Math.max(0, idx - 80), idx).split(/[.!?;。！？]\s/).pop() ?? '';
-      if (NEGATION_RE.test(before)) continue;
+  // The rules with a hint, in rule-book order: each word's set bits, lowest first.
+  for (let w = 0; w < HINTED.length; w++) {
+    let bits = HINTED[w]!;
+    while (bits !== 0) {
+      const low = bits & -bits;
+      bits ^= low;
+      const i = (w << 5) + 31 - Math.clz32(low);
+      if (i >= RULES.length) break;
+      const hit = ruleHit(RULES[i]!, seg, text, aggravated);
+      if (hit) hits.push(hit);
     }
-    if (rule.mentionable && level === 'P0' && !aggravated) {
-      const around = normalizeLine(seg.around).text;
-      const pre = text.slice(Math.max(0, m.index - 2), m.index);
-      const quoted = seg.quoted || /["“'‘`]\s*$/.test(pre) || /^\s*\|/.test(seg.around) || seg.ctx === 'example' || seg.ctx === 'inline';
-      if (quoted || MENTION_RE.test(around.replace(/\b(?:https?:\/\/|www\.)\S+/g, ' '))) level = 'P1';
-    }
-    hits.push({ rule, level, index: m.index });
   }
   return hits;
+}
+
+/** One hinted rule on a segment's text: its hit, or undefined (no match, not in this context, or negated). */
+function ruleHit(rule: AuditRule, seg: Segment, text: string, aggravated: boolean): Hit | undefined {
+  const full = rule.contexts.includes(seg.ctx);
+  const weak = !full && rule.weak?.includes(seg.ctx);
+  if (!full && !weak) return undefined;
+  const m = rule.re.exec(text);
+  if (!m) return undefined;
+  let level: 'P0' | 'P1' = weak && !aggravated ? 'P1' : rule.level;
+  if (rule.negatable && (seg.ctx === 'prose' || seg.ctx === 'inline' || seg.ctx === 'comment') && negated(seg, text, m.index)) return undefined;
+  if (rule.mentionable && level === 'P0' && !aggravated && mentioned(seg, text, m.index)) level = 'P1';
+  return { rule, level, index: m.index, note: undefined };
+}
+
+/** The sentence before a match negates it ("never use sudo"). */
+function negated(seg: Segment, text: string, index: number): boolean {
+  const around = normalizeLine(seg.around).text;
+  const idx = seg.ctx === 'inline' ? Math.max(0, around.indexOf(text.slice(0, 20))) : index;
+  const before = around.slice(Math.max(0, idx - 80), idx).split(/[.!?;。！？]\s/).pop() ?? '';
+  return NEGATION_RE.test(before);
+}
+
+/** A P0 phrase quoted or discussed, not said (a security doc listing attack phrases): P1. */
+function mentioned(seg: Segment, text: string, index: number): boolean {
+  const around = normalizeLine(seg.around).text;
+  const pre = text.slice(Math.max(0, index - 2), index);
+  const quoted = seg.quoted || /["“'‘`]\s*$/.test(pre) || /^\s*\|/.test(seg.around) || seg.ctx === 'example' || seg.ctx === 'inline';
+  return quoted || MENTION_RE.test(around.replace(/\b(?:https?:\/\/|www\.)\S+/g, ' '));
 }
 
 /** Rule families about commands and code: judged on code spans on their own, not again in the sentence around them. */
@@ -651,48 +707,60 @@ function inlinePrograms(text: string): readonly { interpreter: string; code: str
   return out;
 }
 
-/** One segment's hits: code spans, prose, hidden placements and inline programs each judged as what they are. */
 /** The rules judge() runs on a segment: all, the ones about words, the ones about commands (each still needs a hint). */
 interface RuleSet { all: RuleMask; text: RuleMask; command: RuleMask }
 const EVERY_RULE: RuleSet = { all: maskOf(() => true), text: maskOf((r) => !COMMAND_FAMILIES.has(r.family)), command: maskOf((r) => COMMAND_FAMILIES.has(r.family)) };
 
-function judge(seg: Segment, text: string, rules: RuleSet = EVERY_RULE): (Hit & { note?: string })[] {
-  if (seg.placement) {
-    // What the user never sees rendered: the words as instructions, and the commands in them as commands to run.
-    const note = PLACEMENT_NOTE[seg.placement];
-    const hits: (Hit & { note?: string })[] = matchRules(seg, text, rules.text, true).map((h) => ({ ...h, note }));
-    const cmd = commandStarts(text);
-    for (const h of matchRules({ ...seg, ctx: 'shell' }, cmd, rules.command, true)) {
-      if (quotedAsCheck({ ...seg, around: cmd }, cmd.slice(h.index, h.index + 20))) continue;
-      hits.push({ ...h, note });
-    }
-    return hits;
-  }
-  let hits: (Hit & { note?: string })[];
-  if (seg.ctx === 'prose') {
-    // Commands in running prose (at most P1): not when the sentence lists them as things to look for.
-    const masked = withoutCodeSpans(text);
-    hits = matchRules(seg, text, rules.text);
-    const commands = matchRules(seg, masked, rules.command);
-    if (commands.length) hits.push(...commands.filter((h) => !quotedAsCheck({ ...seg, around: masked }, masked.slice(h.index, h.index + 20))));
-  } else {
+/** One segment's hits: code spans, prose, hidden placements and inline programs each judged as what they are. */
+function judge(seg: Segment, text: string, rules: RuleSet = EVERY_RULE): Hit[] {
+  if (seg.placement) return judgePlaced(seg, seg.placement, text, rules);
+  let hits: Hit[];
+  if (seg.ctx === 'prose') hits = judgeProse(seg, text, rules);
+  else {
     hits = matchRules(seg, text, rules.all);
     // A code span quoted as something to look for is judged for its words only (asked only when a command rule hit).
-    if (seg.ctx === 'inline' && hits.some((h) => COMMAND_FAMILIES.has(h.rule.family)) && quotedAsCheck(seg, text)) {
+    if (seg.ctx === 'inline' && hits.length && hits.some((h) => COMMAND_FAMILIES.has(h.rule.family)) && quotedAsCheck(seg, text)) {
       hits = hits.filter((h) => !COMMAND_FAMILIES.has(h.rule.family));
     }
   }
   if (seg.ctx === 'shell' || seg.ctx === 'script' || seg.ctx === 'inline' || seg.ctx === 'example') {
-    for (const p of inlinePrograms(text)) {
-      const ctx: Context = seg.ctx === 'example' ? 'example' : 'script';
-      for (const h of matchRules({ ...seg, ctx: ctx === 'example' ? 'example' : 'script' }, normalizeLine(deobfuscate(p.code)).text)) {
-        if (seg.ctx === 'inline' && quotedAsCheck(seg, text)) continue;
-        const level = ctx === 'script' ? (h.rule.inlineProgram ?? h.level) : h.level;
-        hits.push({ ...h, level, note: `inside an inline ${p.interpreter} program` });
-      }
-    }
+    const programs = inlinePrograms(text);
+    if (programs.length) inlineProgramHits(seg, text, programs, hits);
   }
   return hits;
+}
+
+/** What the user never sees rendered: the words as instructions, and the commands in them as commands to run. */
+function judgePlaced(seg: Segment, placement: Placement, text: string, rules: RuleSet): Hit[] {
+  const note = PLACEMENT_NOTE[placement];
+  const hits: Hit[] = matchRules(seg, text, rules.text, true).map((h) => ({ ...h, note }));
+  const cmd = commandStarts(text);
+  for (const h of matchRules({ ...seg, ctx: 'shell' }, cmd, rules.command, true)) {
+    if (quotedAsCheck({ ...seg, around: cmd }, cmd.slice(h.index, h.index + 20))) continue;
+    hits.push({ ...h, note });
+  }
+  return hits;
+}
+
+/** Commands in running prose (at most P1): not when the sentence lists them as things to look for. */
+function judgeProse(seg: Segment, text: string, rules: RuleSet): Hit[] {
+  const masked = withoutCodeSpans(text);
+  const hits = matchRules(seg, text, rules.text);
+  const commands = matchRules(seg, masked, rules.command);
+  if (commands.length) hits.push(...commands.filter((h) => !quotedAsCheck({ ...seg, around: masked }, masked.slice(h.index, h.index + 20))));
+  return hits;
+}
+
+/** The programs run inline by a code segment (`python3 -c "…"`), judged as scripts (examples stay examples). */
+function inlineProgramHits(seg: Segment, text: string, programs: readonly { interpreter: string; code: string }[], hits: Hit[]): void {
+  for (const p of programs) {
+    const ctx: Context = seg.ctx === 'example' ? 'example' : 'script';
+    for (const h of matchRules({ ...seg, ctx: ctx === 'example' ? 'example' : 'script' }, normalizeLine(deobfuscate(p.code)).text)) {
+      if (seg.ctx === 'inline' && quotedAsCheck(seg, text)) continue;
+      const level = ctx === 'script' ? (h.rule.inlineProgram ?? h.level) : h.level;
+      hits.push({ ...h, level, note: `inside an inline ${p.interpreter} program` });
+    }
+  }
 }
 
 const WINDOW = 4096;
@@ -739,89 +807,136 @@ function lineCount(text: string): number {
 
 /** Audit one file's text. `kind` picks how lines are read (Markdown or a script). */
 export function auditText(file: string, text: string, kind: 'markdown' | 'shell' | 'script', opts: TextAuditOptions = {}): TextAudit {
+  return auditFileText(file, text, kind, opts.description, opts.everyLine === true, opts.quiet);
+}
+
+/** auditText with its options as arguments (auditFolder's way in: no options object per file). */
+function auditFileText(file: string, text: string, kind: 'markdown' | 'shell' | 'script', description: { text: string; line: number } | undefined,
+  everyLine: boolean, quietIn: Uint8Array | undefined): TextAudit {
   // A file whose every line is quiet, with no HTML comment and no line continued by a backslash, gives no segment
   // that could be read (see the skip below): its lines are not even split.
-  const silent = !opts.everyLine && opts.quiet !== undefined && opts.quiet.indexOf(0) === -1 && !text.includes('<!--') &&
-    !text.includes('\\') && lineCount(text) === opts.quiet.length;
+  const silent = !everyLine && quietIn !== undefined && quietIn.indexOf(0) === -1 && !text.includes('<!--') &&
+    !text.includes('\\') && lineCount(text) === quietIn.length;
   // A script that is not a shell script reads each line on its own: only its loud lines are cut out of the text.
-  const loud = !silent && !opts.everyLine && opts.quiet !== undefined && kind === 'script' ? loudScriptSegments(text, opts.quiet) : undefined;
-  let lines = silent || loud ? undefined : splitLines(text);
-  const quiet = loud ? opts.quiet : opts.everyLine || !lines ? undefined : opts.quiet?.length === lines.length ? opts.quiet : LINES.quiet(lines);
+  const loud = !silent && !everyLine && quietIn !== undefined && kind === 'script' ? loudScriptSegments(text, quietIn) : undefined;
+  const lines = silent || loud ? undefined : splitLines(text);
+  const quiet = loud ? quietIn : everyLine || !lines ? undefined : quietIn?.length === lines.length ? quietIn : LINES.quiet(lines);
   const segments = loud ?? (!lines ? [] : kind === 'markdown' ? markdownSegments(lines, quiet) : scriptSegments(lines, kind === 'shell', quiet));
-  if (opts.description?.text.trim()) {
-    const d = opts.description.text.replace(/\s+/g, ' ');
-    segments.push({ text: d, ctx: 'prose', line: opts.description.line, around: d, placement: 'description' });
+  if (description?.text.trim()) {
+    const d = description.text.replace(/\s+/g, ' ');
+    segments.push(segment(d, 'prose', description.line, d, 'description'));
   }
-  const findings: Finding[] = [];
-  const hidden: TextAudit['hidden'] = [];
-  const perRule = new Map<string, number>();
-  // One finding per rule and line. A line is seen more than once (the prose line, then its inline code span):
-  // the most severe reading wins, so `run \`curl … | sh\`` in a sentence is judged as the command it is.
-  const seen = new Map<string, Finding>();
-  const add = (f: Finding): void => {
-    const key = `${f.rule}:${f.line}`;
-    const had = seen.get(key);
-    if (had) {
-      if (had.level === 'P1' && f.level === 'P0') Object.assign(had, f);
-      return;
-    }
-    const n = perRule.get(f.rule) ?? 0;
-    if (n >= LIMITS.maxPerRule) return;
-    perRule.set(f.rule, n + 1);
-    seen.set(key, f);
-    findings.push(f);
-  };
-  const hiddenLines = new Set<number>();
-  for (const seg of segments) {
+  const acc: TextFindings = { file, findings: [], hidden: [], perRule: new Map(), seen: new Map(), hiddenLines: new Set() };
+  for (let k = 0; k < segments.length; k++) {
+    const seg = segments[k]!;
     // A segment that is (part of) one quiet line holds nothing to find; joined lines and placements are always read.
     if (quiet?.[seg.line - 1] && !seg.joined && !seg.placement) continue;
-    const norm = normalizeLine(seg.text);
-    if (norm.hidden && !hiddenLines.has(seg.line)) {
-      hiddenLines.add(seg.line);
-      hidden.push({ line: seg.line, hidden: norm.hidden });
-      if (norm.hidden.decodedTags.replace(/[^A-Za-z0-9 ]/g, '').length >= 8) {
-        add({ file, line: seg.line, rule: 'hidden.ascii-smuggling', family: 'hidden-text', level: 'P0', excerpt: excerptOf(norm.hidden.decodedTags),
-          message: 'text hidden in invisible Unicode tag characters (ASCII smuggling): the model reads it, you cannot see it' });
-      }
-      if (norm.hidden.decodedTags) {
-        for (const h of matchRules({ ...seg, ctx: 'prose', around: '' }, normalizeLine(norm.hidden.decodedTags).text)) {
-          add({ file, line: seg.line, rule: `hidden.${h.rule.id}`, family: 'hidden-text', level: h.rule.level,
-            excerpt: excerptOf(norm.hidden.decodedTags), message: `invisible tag characters spell out text that ${h.rule.message}` });
-        }
-      }
-    }
-    if (!norm.text) continue;
-    // Very long lines are scanned in overlapping windows so no pattern can go quadratic on them.
-    const nt = norm.text;
+    readSegment(acc, seg);
+  }
+  return acc.findings.length || acc.hidden.length ? fileFindings(acc, text, lines) : { findings: acc.findings, hidden: acc.hidden };
+}
+
+/**
+ * One file's findings as they are found. One finding per rule and line: a line is seen more than once (the prose
+ * line, then its inline code span), and the most severe reading wins, so `run \`curl … | sh\`` in a sentence is
+ * judged as the command it is.
+ */
+interface TextFindings {
+  readonly file: string;
+  readonly findings: Finding[];
+  readonly hidden: TextAudit['hidden'];
+  readonly perRule: Map<string, number>;
+  readonly seen: Map<string, Finding>;
+  readonly hiddenLines: Set<number>;
+}
+
+function addFinding(acc: TextFindings, f: Finding): void {
+  const key = `${f.rule}:${f.line}`;
+  const had = acc.seen.get(key);
+  if (had) {
+    if (had.level === 'P1' && f.level === 'P0') Object.assign(had, f);
+    return;
+  }
+  const n = acc.perRule.get(f.rule) ?? 0;
+  if (n >= LIMITS.maxPerRule) return;
+  acc.perRule.set(f.rule, n + 1);
+  acc.seen.set(key, f);
+  acc.findings.push(f);
+}
+
+/** One segment: its hidden characters, its text in windows, and any base64 blob in it. */
+function readSegment(acc: TextFindings, seg: Segment): void {
+  const norm = normalizeLine(seg.text);
+  if (norm.hidden && !acc.hiddenLines.has(seg.line)) hiddenInSegment(acc, seg, norm.hidden);
+  const nt = norm.text;
+  if (!nt) return;
+  // Very long lines are scanned in overlapping windows so no pattern can go quadratic on them.
+  if (nt.length <= WINDOW) readWindow(acc, seg, nt);
+  else {
     for (let at = 0; ; at += WINDOW - OVERLAP) {
-      const t = nt.length <= WINDOW ? nt : nt.slice(at, at + WINDOW);
-      const hits = judge(seg, t);
-      for (const h of hits) {
-        add({ file, line: seg.line, rule: h.rule.id, family: h.rule.family, level: h.level, excerpt: excerptOf(t, h.index),
-          message: h.note ? `${h.rule.message} (${h.note})` : h.rule.message });
-      }
-      if (seg.ctx === 'script' || seg.ctx === 'shell' || seg.ctx === 'example' || seg.ctx === 'inline') {
-        const d = deobfuscate(t);
-        if (d !== t && (seg.ctx !== 'inline' || !quotedAsCheck(seg, t))) {
-          const plain = new Set(hits.map((h) => h.rule.id));
-          for (const h of matchRules(seg, normalizeLine(d).text)) {
-            if (plain.has(h.rule.id) || h.rule.family === 'network' || h.rule.family === 'install') continue;
-            add({ file, line: seg.line, rule: `obfuscation.${h.rule.id}`, family: 'obfuscation', level: seg.ctx === 'example' ? h.level : h.rule.level,
-              excerpt: excerptOf(t), message: `hidden by string splitting or escapes: ${h.rule.message}` });
-          }
-        }
-      }
+      readWindow(acc, seg, nt.slice(at, at + WINDOW));
       if (at + WINDOW >= nt.length) break;
     }
-    for (const decoded of decodeBase64Blobs(norm.text)) {
-      const dn = normalizeLine(decoded.replace(/\r?\n/g, ' ; ')).text;
-      const hs = windows(dn).flatMap((w) => [...matchRules({ ...seg, ctx: 'shell', around: '' }, deobfuscate(w)), ...matchRules({ ...seg, ctx: 'prose', around: '' }, w)]);
-      for (const h of hs) {
-        add({ file, line: seg.line, rule: `obfuscation.base64.${h.rule.id}`, family: 'obfuscation', level: h.rule.level,
-          excerpt: excerptOf(dn), message: `a base64 blob decodes to content that ${h.rule.message}` });
-      }
+  }
+  const blobs = decodeBase64Blobs(nt);
+  if (blobs.length) base64InSegment(acc, seg, blobs);
+}
+
+/** Hidden characters on a segment's line: counted for the file's finding, and what tag characters spell, judged. */
+function hiddenInSegment(acc: TextFindings, seg: Segment, hidden: HiddenText): void {
+  acc.hiddenLines.add(seg.line);
+  acc.hidden.push({ line: seg.line, hidden });
+  if (hidden.decodedTags.replace(/[^A-Za-z0-9 ]/g, '').length >= 8) {
+    addFinding(acc, { file: acc.file, line: seg.line, rule: 'hidden.ascii-smuggling', family: 'hidden-text', level: 'P0', excerpt: excerptOf(hidden.decodedTags),
+      message: 'text hidden in invisible Unicode tag characters (ASCII smuggling): the model reads it, you cannot see it' });
+  }
+  if (hidden.decodedTags) {
+    for (const h of matchRules({ ...seg, ctx: 'prose', around: '' }, normalizeLine(hidden.decodedTags).text)) {
+      addFinding(acc, { file: acc.file, line: seg.line, rule: `hidden.${h.rule.id}`, family: 'hidden-text', level: h.rule.level,
+        excerpt: excerptOf(hidden.decodedTags), message: `invisible tag characters spell out text that ${h.rule.message}` });
     }
   }
+}
+
+/** One window of a segment's normalised text: judged as it is, and code judged again once de-obfuscated. */
+function readWindow(acc: TextFindings, seg: Segment, t: string): void {
+  const hits = judge(seg, t);
+  for (let k = 0; k < hits.length; k++) {
+    const h = hits[k]!;
+    addFinding(acc, { file: acc.file, line: seg.line, rule: h.rule.id, family: h.rule.family, level: h.level, excerpt: excerptOf(t, h.index),
+      message: h.note ? `${h.rule.message} (${h.note})` : h.rule.message });
+  }
+  if (seg.ctx === 'script' || seg.ctx === 'shell' || seg.ctx === 'example' || seg.ctx === 'inline') {
+    const d = deobfuscate(t);
+    if (d !== t && (seg.ctx !== 'inline' || !quotedAsCheck(seg, t))) deobfuscatedWindow(acc, seg, t, d, hits);
+  }
+}
+
+function deobfuscatedWindow(acc: TextFindings, seg: Segment, t: string, d: string, hits: readonly Hit[]): void {
+  const plain = new Set(hits.map((h) => h.rule.id));
+  for (const h of matchRules(seg, normalizeLine(d).text)) {
+    if (plain.has(h.rule.id) || h.rule.family === 'network' || h.rule.family === 'install') continue;
+    addFinding(acc, { file: acc.file, line: seg.line, rule: `obfuscation.${h.rule.id}`, family: 'obfuscation', level: seg.ctx === 'example' ? h.level : h.rule.level,
+      excerpt: excerptOf(t), message: `hidden by string splitting or escapes: ${h.rule.message}` });
+  }
+}
+
+function base64InSegment(acc: TextFindings, seg: Segment, blobs: readonly string[]): void {
+  for (const decoded of blobs) {
+    const dn = normalizeLine(decoded.replace(/\r?\n/g, ' ; ')).text;
+    const hs = windows(dn).flatMap((w) => [...matchRules({ ...seg, ctx: 'shell', around: '' }, deobfuscate(w)), ...matchRules({ ...seg, ctx: 'prose', around: '' }, w)]);
+    for (const h of hs) {
+      addFinding(acc, { file: acc.file, line: seg.line, rule: `obfuscation.base64.${h.rule.id}`, family: 'obfuscation', level: h.rule.level,
+        excerpt: excerptOf(dn), message: `a base64 blob decodes to content that ${h.rule.message}` });
+    }
+  }
+}
+
+/** What is judged of a file as a whole once its segments are read: secret URLs, reads sent out, hidden text. */
+function fileFindings(acc: TextFindings, text: string, split: string[] | undefined): TextAudit {
+  const { file, findings, hidden } = acc;
+  let lines = split;
+  const add = (f: Finding): void => addFinding(acc, f);
   // A URL filled with secrets is reported once, as that (not also as the milder "filled with data").
   const secretUrl = new Set(findings.filter((f) => f.rule === 'exfil.url-secret').map((f) => f.line));
   if (secretUrl.size) {
@@ -859,11 +974,12 @@ export function auditText(file: string, text: string, kind: 'markdown' | 'shell'
   return { findings, hidden };
 }
 
-function kindOf(rel: string, head: string): 'markdown' | 'shell' | 'script' {
+/** How a file's lines are read: by its name, else by a shell's shebang in its first 200 characters. */
+function kindOf(rel: string, text: string): 'markdown' | 'shell' | 'script' {
   const ext = extname(rel).toLowerCase();
   if (MARKDOWN_EXT.has(ext) || /^(readme|license|licence|changelog|notice|authors)$/i.test(basename(rel))) return 'markdown';
   if (SHELL_EXT.has(ext)) return 'shell';
-  if (/^#!.*\b(?:ba|z|da|k|fi)?sh\b/.test(head)) return 'shell';
+  if (text.charCodeAt(0) === 0x23 && text.charCodeAt(1) === 0x21 && /^#!.*\b(?:ba|z|da|k|fi)?sh\b/.test(text.slice(0, 200))) return 'shell';
   return 'script';
 }
 
@@ -916,148 +1032,198 @@ export function auditSkill(dir: string, opts: AuditOptions = {}): AuditReport {
  */
 export function auditFolder(dir: string, opts: AuditOptions = {}): { report: AuditReport; fingerprint: string } {
   const { files, truncated } = walkSkillFiles(dir, false);
-  // The fingerprint's lines, and the content hash's text since the last file's bytes, are hashed in one update each.
-  let fpText = '';
-  const findings: Finding[] = [];
-  const hash = createHash('sha256');
-  let hashText = '';
-  let bytes = 0;
-  let unauditedBytes = 0;
-  let skill = basename(dir);
-  let permissions: Permissions | undefined;
-  let frontmatterSha256: string | undefined;
-  const manifestDiagnostics: Diagnostic[] = [];
   const skillFile = files.find((f) => f.rel === 'SKILL.md') ?? files.find((f) => f.rel === 'skill.md');
-  if (truncated) findings.push({ file: '.', line: 0, rule: 'structure.too-many-files', family: 'structure', level: 'P1', excerpt: '', message: `more than ${LIMITS.maxFiles} files: the rest was not audited` });
-  if (!skillFile) findings.push({ file: 'SKILL.md', line: 0, rule: 'structure.no-skill-md', family: 'structure', level: 'P0', excerpt: '', message: 'no SKILL.md: this is not a skill folder' });
-  const fingerprint = (f: FileEntry, size: number, mtimeMs: number): void => void (fpText += fingerprintLine(f, size, mtimeMs));
-  for (const f of files) {
-    hashText += `${f.rel}\0`;
-    if (f.link !== undefined) {
-      fingerprint(f, f.size, f.mtimeMs);
-      hashText += `link:${f.link}\0`;
-      if (f.escapes) {
-        findings.push({ file: f.rel, line: 0, rule: 'structure.symlink-escape', family: 'structure', level: 'P0', excerpt: `-> ${f.link}`,
-          message: 'a symlink points outside the skill folder (it can disguise reads of ~/.ssh or other private files)' });
-        continue;
-      }
-      // Reading a FIFO or device would block forever; a linked folder is audited where it lives.
-      if (f.special) continue;
-    }
-    let read: ReturnType<typeof readListed>;
-    try { read = readListed(f, LIMITS.maxTotalBytes - bytes); } catch (e) {
-      if (f.link === undefined) {
-        let st;
-        try { st = lstatSync(f.abs); } catch { /* gone */ }
-        fingerprint(f, st?.size ?? -1, st?.mtimeMs ?? 0);
-      }
-      findings.push({ file: f.rel, line: 0, rule: 'structure.unreadable', family: 'structure', level: 'P1', excerpt: '', message: `cannot read: ${(e as Error).message}` });
-      continue;
-    }
-    if (f.link === undefined) fingerprint(f, read.size, read.mtimeMs);
-    if (read.notFile) {
-      findings.push({ file: f.rel, line: 0, rule: 'structure.unreadable', family: 'structure', level: 'P1', excerpt: '', message: 'cannot read: no longer a regular file' });
-      continue;
-    }
-    if (!read.buf) {
-      hashText += `size:${read.size}\0`;
-      // The instructions that go to the model must be read to be judged: a SKILL.md too large to audit is refused.
-      if (f === skillFile) {
-        findings.push({ file: f.rel, line: 0, rule: 'structure.too-large', family: 'structure', level: 'P0', excerpt: '', message: `${read.size} bytes: SKILL.md is too large to audit, so its instructions cannot be reviewed` });
-        continue;
-      }
-      // Not audited, but its bytes are in the content hash, so a trust given to this folder does not carry over to
-      // other bytes of the same size; past the hashing bound the folder is refused rather than trusted blind.
-      hash.update(hashText);
-      hashText = '\0';
-      const hashed = unauditedBytes + read.size <= LIMITS.maxUnauditedBytes ? hashFileInto(hash, f) : -1;
-      if (hashed < 0) {
-        findings.push({ file: f.rel, line: 0, rule: 'structure.too-large', family: 'structure', level: 'P0', excerpt: '', message: `${read.size} bytes: too large to audit or to fingerprint` });
-        continue;
-      }
-      unauditedBytes += hashed;
-      findings.push({ file: f.rel, line: 0, rule: 'structure.too-large', family: 'structure', level: 'P1', excerpt: '', message: `${read.size} bytes: too large to audit` });
-      continue;
-    }
-    const buf = read.buf;
-    bytes += buf.length;
-    hash.update(hashText);
-    hash.update(buf);
-    hashText = '\0';
-    // Executables always hold NUL bytes; a text file that merely starts with "MZ" is not one.
-    const nul = buf.includes(0);
-    const exe = nul ? executableMagic(buf) : undefined;
-    if (exe) findings.push({ file: f.rel, line: 0, rule: 'structure.binary-executable', family: 'structure', level: 'P1', excerpt: '', message: `${exe}: compiled code cannot be reviewed` });
-    // Plain UTF-8 (no NUL to remove, no UTF-16): the quiet lines are found on the bytes, before any string work. A file
-    // other than SKILL.md whose every line is quiet, with no HTML comment and no backslash, has nothing to find (it is
-    // auditText's `silent` file: an LF byte is one in the text, so the flags are one per line): it is not decoded.
-    const quiet = opts.everyLine || nul || buf.length === 0 || buf[0] === 0xff || buf[0] === 0xfe ? undefined : LINES.quietBytes(buf);
-    if (quiet && f !== skillFile && quiet.indexOf(0) === -1 && buf.indexOf('<!--') === -1 && buf.indexOf(0x5c) === -1) continue;
-    const decoded = auditTextOf(buf);
-    if (!decoded) continue;
-    const { text } = decoded;
-    if (decoded.nul) {
-      findings.push({ file: f.rel, line: 1, rule: 'hidden.nul-bytes', family: 'hidden-text', level: 'P1', excerpt: '',
-        message: 'NUL bytes in a text file (they make tools treat it as binary and skip it); audited with them removed' });
-    }
-    let description: { text: string; line: number } | undefined;
-    if (f === skillFile) {
-      const fm = frontmatterOf(text, f.rel, opts.parsed);
-      if ('errors' in fm) {
-        for (const e of fm.errors) {
-          findings.push({ file: f.rel, line: e.line ?? 1, rule: 'manifest.unreadable', family: 'manifest', level: 'P0', excerpt: '', message: `${e.message}: the skill cannot be reviewed` });
-        }
-      } else {
-        const { facts } = fm;
-        frontmatterSha256 = facts.sha256;
-        if (facts.description) description = { text: facts.description.text ?? fm.description ?? '', line: facts.description.line };
-        if (facts.name?.trim()) skill = facts.name.trim().normalize('NFKC');
-        else if (facts.title?.trim()) skill = slugify(facts.title.trim());
-        // A display name (`Agent Development`) is indexed under its slug: the report names the skill the same way.
-        if (/\s/u.test(skill)) skill = invocableName(skill, basename(dir)) ?? skill;
-        const parsed = fm.requested;
-        manifestDiagnostics.push(...parsed.diagnostics);
-        permissions = parsed.permissions;
-        for (const d of parsed.diagnostics.filter((x) => x.severity === 'error')) {
-          findings.push({ file: f.rel, line: d.line ?? 1, rule: 'manifest.permissions', family: 'manifest', level: 'P0', excerpt: d.field ?? '',
-            message: `${d.field}: ${d.message} (a permission request that cannot be read cannot be confined)` });
-        }
-        if (permissions?.network) {
-          findings.push({ file: f.rel, line: facts.lines.network ?? facts.lines.allowedTools ?? 1, rule: 'permissions.network',
-            family: 'permissions', level: 'P1', excerpt: 'network: true', message: 'requests network access' });
-        }
-        for (const t of permissions?.tools ?? []) {
-          const c = permissions?.commands[t];
-          if (c && c.length === 0) {
-            findings.push({ file: f.rel, line: facts.lines.tools ?? facts.lines.allowedTools ?? 1, rule: 'permissions.command-tool',
-              family: 'permissions', level: 'P1', excerpt: t, message: `requests ${t} with any command (each command still needs your approval or a rule)` });
-          }
-        }
-        if (facts.hooks) {
-          findings.push({ file: f.rel, line: facts.lines.hooks ?? 1, rule: 'manifest.hooks', family: 'manifest', level: 'P1', excerpt: 'hooks:',
-            message: 'declares hooks, which other agents run automatically as shell commands' });
-        }
-      }
-    }
-    findings.push(...auditText(f.rel, text, kindOf(f.rel, text.slice(0, 200)), { ...(f === skillFile && description ? { description } : {}), ...(quiet ? { quiet } : {}), ...(opts.everyLine ? { everyLine: true } : {}) }).findings);
+  const st: FolderAudit = {
+    dir, opts, skillFile, fpText: '', findings: [], hash: createHash('sha256'), hashText: '', bytes: 0, unauditedBytes: 0,
+    skill: basename(dir), permissions: undefined, frontmatterSha256: undefined, manifestDiagnostics: [],
+  };
+  if (truncated) st.findings.push({ file: '.', line: 0, rule: 'structure.too-many-files', family: 'structure', level: 'P1', excerpt: '', message: `more than ${LIMITS.maxFiles} files: the rest was not audited` });
+  if (!skillFile) st.findings.push({ file: 'SKILL.md', line: 0, rule: 'structure.no-skill-md', family: 'structure', level: 'P0', excerpt: '', message: 'no SKILL.md: this is not a skill folder' });
+  for (let k = 0; k < files.length; k++) auditListed(st, files[k]!);
+  return folderResult(st, files.length);
+}
+
+/**
+ * One folder's audit in progress (auditFolder), handed through its small steps: each step is a small function V8
+ * optimises after a few folders, and the rare paths (links, unreadable or too large files, the manifest) stay out of
+ * the hot ones.
+ */
+interface FolderAudit {
+  readonly dir: string;
+  readonly opts: AuditOptions;
+  readonly skillFile: FileEntry | undefined;
+  /** The fingerprint's lines; the content hash's text since the last file's bytes (each hashed in one update). */
+  fpText: string;
+  readonly findings: Finding[];
+  readonly hash: ReturnType<typeof createHash>;
+  hashText: string;
+  bytes: number;
+  unauditedBytes: number;
+  skill: string;
+  permissions: Permissions | undefined;
+  frontmatterSha256: string | undefined;
+  readonly manifestDiagnostics: Diagnostic[];
+}
+
+/** One listed file: hashed, fingerprinted, read and audited (or reported as what stops that). */
+function auditListed(st: FolderAudit, f: FileEntry): void {
+  st.hashText += `${f.rel}\0`;
+  if (f.link !== undefined && !linkToRead(st, f)) return;
+  const read = readOrReport(st, f);
+  if (read === undefined) return;
+  if (f.link === undefined) st.fpText += fingerprintLine(f, read.size, read.mtimeMs);
+  if (read.notFile) {
+    st.findings.push({ file: f.rel, line: 0, rule: 'structure.unreadable', family: 'structure', level: 'P1', excerpt: '', message: 'cannot read: no longer a regular file' });
+    return;
   }
+  if (read.buf) auditBytes(st, f, read.buf);
+  else notAudited(st, f, read.size);
+}
+
+/** A symlink's fingerprint and hash line, and whether its target is read (a regular file inside the folder). */
+function linkToRead(st: FolderAudit, f: FileEntry): boolean {
+  st.fpText += fingerprintLine(f, f.size, f.mtimeMs);
+  st.hashText += `link:${f.link}\0`;
+  if (f.escapes) {
+    st.findings.push({ file: f.rel, line: 0, rule: 'structure.symlink-escape', family: 'structure', level: 'P0', excerpt: `-> ${f.link}`,
+      message: 'a symlink points outside the skill folder (it can disguise reads of ~/.ssh or other private files)' });
+    return false;
+  }
+  // Reading a FIFO or device would block forever; a linked folder is audited where it lives.
+  return !f.special;
+}
+
+/** readListed, or undefined when the file cannot be read (reported, and fingerprinted as it is now). */
+function readOrReport(st: FolderAudit, f: FileEntry): ReturnType<typeof readListed> | undefined {
+  try {
+    return readListed(f, LIMITS.maxTotalBytes - st.bytes);
+  } catch (e) {
+    if (f.link === undefined) {
+      let s;
+      try { s = lstatSync(f.abs); } catch { /* gone */ }
+      st.fpText += fingerprintLine(f, s?.size ?? -1, s?.mtimeMs ?? 0);
+    }
+    st.findings.push({ file: f.rel, line: 0, rule: 'structure.unreadable', family: 'structure', level: 'P1', excerpt: '', message: `cannot read: ${(e as Error).message}` });
+    return undefined;
+  }
+}
+
+/** A file too large to audit: hashed from disk when it can be (up to the bound), reported either way. */
+function notAudited(st: FolderAudit, f: FileEntry, size: number): void {
+  st.hashText += `size:${size}\0`;
+  // The instructions that go to the model must be read to be judged: a SKILL.md too large to audit is refused.
+  if (f === st.skillFile) {
+    st.findings.push({ file: f.rel, line: 0, rule: 'structure.too-large', family: 'structure', level: 'P0', excerpt: '', message: `${size} bytes: SKILL.md is too large to audit, so its instructions cannot be reviewed` });
+    return;
+  }
+  // Not audited, but its bytes are in the content hash, so a trust given to this folder does not carry over to
+  // other bytes of the same size; past the hashing bound the folder is refused rather than trusted blind.
+  st.hash.update(st.hashText);
+  st.hashText = '\0';
+  const hashed = st.unauditedBytes + size <= LIMITS.maxUnauditedBytes ? hashFileInto(st.hash, f) : -1;
+  if (hashed < 0) {
+    st.findings.push({ file: f.rel, line: 0, rule: 'structure.too-large', family: 'structure', level: 'P0', excerpt: '', message: `${size} bytes: too large to audit or to fingerprint` });
+    return;
+  }
+  st.unauditedBytes += hashed;
+  st.findings.push({ file: f.rel, line: 0, rule: 'structure.too-large', family: 'structure', level: 'P1', excerpt: '', message: `${size} bytes: too large to audit` });
+}
+
+/** A read file's bytes: hashed, prefiltered, and (unless every line is quiet) decoded and audited. */
+function auditBytes(st: FolderAudit, f: FileEntry, buf: Buffer): void {
+  st.bytes += buf.length;
+  st.hash.update(st.hashText);
+  st.hash.update(buf);
+  st.hashText = '\0';
+  // Executables always hold NUL bytes; a text file that merely starts with "MZ" is not one.
+  const nul = buf.includes(0);
+  if (nul) binaryExecutable(st, f, buf);
+  // Plain UTF-8 (no NUL to remove, no UTF-16): the quiet lines are found on the bytes, before any string work. A file
+  // other than SKILL.md whose every line is quiet, with no HTML comment and no backslash, has nothing to find (it is
+  // auditText's `silent` file: an LF byte is one in the text, so the flags are one per line): it is not decoded.
+  const everyLine = st.opts.everyLine === true;
+  const quiet = everyLine || nul || buf.length === 0 || buf[0] === 0xff || buf[0] === 0xfe ? undefined : LINES.quietBytes(buf);
+  if (quiet && f !== st.skillFile && quiet.indexOf(0) === -1 && buf.indexOf('<!--') === -1 && buf.indexOf(0x5c) === -1) return;
+  const decoded = auditTextOf(buf);
+  if (!decoded) return;
+  const { text } = decoded;
+  if (decoded.nul) {
+    st.findings.push({ file: f.rel, line: 1, rule: 'hidden.nul-bytes', family: 'hidden-text', level: 'P1', excerpt: '',
+      message: 'NUL bytes in a text file (they make tools treat it as binary and skip it); audited with them removed' });
+  }
+  const description = f === st.skillFile ? readManifest(st, f, text) : undefined;
+  const found = auditFileText(f.rel, text, kindOf(f.rel, text), description, everyLine, quiet).findings;
+  for (let k = 0; k < found.length; k++) st.findings.push(found[k]!);
+}
+
+function binaryExecutable(st: FolderAudit, f: FileEntry, buf: Buffer): void {
+  const exe = executableMagic(buf);
+  if (exe) st.findings.push({ file: f.rel, line: 0, rule: 'structure.binary-executable', family: 'structure', level: 'P1', excerpt: '', message: `${exe}: compiled code cannot be reviewed` });
+}
+
+/** SKILL.md's frontmatter: the skill's name, its permission request and the manifest's findings; gives its description. */
+function readManifest(st: FolderAudit, f: FileEntry, text: string): { text: string; line: number } | undefined {
+  const fm = frontmatterOf(text, f.rel, st.opts.parsed);
+  const findings = st.findings;
+  if ('errors' in fm) {
+    for (const e of fm.errors) {
+      findings.push({ file: f.rel, line: e.line ?? 1, rule: 'manifest.unreadable', family: 'manifest', level: 'P0', excerpt: '', message: `${e.message}: the skill cannot be reviewed` });
+    }
+    return undefined;
+  }
+  let description: { text: string; line: number } | undefined;
+  const { facts } = fm;
+  st.frontmatterSha256 = facts.sha256;
+  if (facts.description) description = { text: facts.description.text ?? fm.description ?? '', line: facts.description.line };
+  if (facts.name?.trim()) st.skill = facts.name.trim().normalize('NFKC');
+  else if (facts.title?.trim()) st.skill = slugify(facts.title.trim());
+  // A display name (`Agent Development`) is indexed under its slug: the report names the skill the same way.
+  if (/\s/u.test(st.skill)) st.skill = invocableName(st.skill, basename(st.dir)) ?? st.skill;
+  const parsed = fm.requested;
+  st.manifestDiagnostics.push(...parsed.diagnostics);
+  const permissions = (st.permissions = parsed.permissions);
+  for (const d of parsed.diagnostics.filter((x) => x.severity === 'error')) {
+    findings.push({ file: f.rel, line: d.line ?? 1, rule: 'manifest.permissions', family: 'manifest', level: 'P0', excerpt: d.field ?? '',
+      message: `${d.field}: ${d.message} (a permission request that cannot be read cannot be confined)` });
+  }
+  if (permissions?.network) {
+    findings.push({ file: f.rel, line: facts.lines.network ?? facts.lines.allowedTools ?? 1, rule: 'permissions.network',
+      family: 'permissions', level: 'P1', excerpt: 'network: true', message: 'requests network access' });
+  }
+  for (const t of permissions?.tools ?? []) {
+    const c = permissions?.commands[t];
+    if (c && c.length === 0) {
+      findings.push({ file: f.rel, line: facts.lines.tools ?? facts.lines.allowedTools ?? 1, rule: 'permissions.command-tool',
+        family: 'permissions', level: 'P1', excerpt: t, message: `requests ${t} with any command (each command still needs your approval or a rule)` });
+    }
+  }
+  if (facts.hooks) {
+    findings.push({ file: f.rel, line: facts.lines.hooks ?? 1, rule: 'manifest.hooks', family: 'manifest', level: 'P1', excerpt: 'hooks:',
+      message: 'declares hooks, which other agents run automatically as shell commands' });
+  }
+  return description;
+}
+
+/** The folder's report and fingerprint, once every file is read. */
+function folderResult(st: FolderAudit, fileCount: number): { report: AuditReport; fingerprint: string } {
+  const { opts, findings, permissions } = st;
   let diff: PermissionDiff | undefined;
   if (opts.previous !== undefined && permissions) {
     const prev = typeof opts.previous === 'string' ? auditSkill(opts.previous).permissions : opts.previous;
     diff = permissionDiff(prev, permissions);
     if (diff.widened) {
-      findings.push({ file: skillFile?.rel ?? 'SKILL.md', line: 1, rule: 'permissions.widened', family: 'permissions', level: 'P1',
+      findings.push({ file: st.skillFile?.rel ?? 'SKILL.md', line: 1, rule: 'permissions.widened', family: 'permissions', level: 'P1',
         excerpt: diff.lines.join('; '), message: `the update asks for more than the installed version: ${diff.lines.join(', ')}` });
     }
   }
-  findings.sort((a, b) => LEVEL_RANK[b.level] - LEVEL_RANK[a.level] || a.file.localeCompare(b.file) || a.line - b.line);
+  if (findings.length > 1) findings.sort((a, b) => LEVEL_RANK[b.level] - LEVEL_RANK[a.level] || a.file.localeCompare(b.file) || a.line - b.line);
   const level = findings.reduce<Level>((l, f) => maxLevel(l, f.level), 'P2');
   const report: AuditReport = {
-    skill, dir, level, findings, contentHash: hash.update(hashText).digest('hex'), files: files.length, bytes,
-    ...(permissions ? { permissions } : {}), manifestDiagnostics, ...(diff ? { diff } : {}), verdicts: verdictsOf(findings), auditor: AUDITOR_VERSION,
-    ...(frontmatterSha256 ? { frontmatterSha256 } : {}),
+    skill: st.skill, dir: st.dir, level, findings, contentHash: st.hash.update(st.hashText).digest('hex'), files: fileCount, bytes: st.bytes,
+    ...(permissions ? { permissions } : {}), manifestDiagnostics: st.manifestDiagnostics, ...(diff ? { diff } : {}), verdicts: verdictsOf(findings), auditor: AUDITOR_VERSION,
+    ...(st.frontmatterSha256 ? { frontmatterSha256: st.frontmatterSha256 } : {}),
   };
-  return { report, fingerprint: createHash('sha256').update(fpText).digest('hex') };
+  return { report, fingerprint: createHash('sha256').update(st.fpText).digest('hex') };
 }
 
 /** One line per finding: `P0 scripts/x.sh:3 exec.pipe-to-shell: downloads code and runs it (curl … | sh)`. */

@@ -21,8 +21,9 @@ export interface ByteAutomaton {
 export interface QuietKernel {
   quietBytes(buf: Uint8Array): Uint8Array;
   /**
-   * A view of `size` bytes inside the kernel's memory for a file to be read into (valid until the next call): a
-   * buffer from here is scanned where it lies, without a copy.
+   * A view of `size` bytes inside the kernel's memory for a file to be read into (valid until the next call: a later
+   * call can grow the memory, which empties every earlier view; quietBytes refuses one): a buffer from here is
+   * scanned where it lies, without a copy.
    */
   input(size: number): Uint8Array;
 }
@@ -254,7 +255,8 @@ function assemble(a: ByteAutomaton, pages: number, K: number): Uint8Array {
     r.inc(S.i).get(S.i).set(S.start);
     r.get(S.i).get(S.end).ltU().brIf(cont);
     r.end(); // 'atEnd': the stream's bytes are read (or it was parked)
-    r.get(S.end).eqz().if().const(PARK).set(S.i).br(cont).end();
+    // A parked stream is back at its line's start: parked again, from the start state (whatever its spaces stepped to).
+    r.get(S.end).eqz().if().const(PARK).set(S.i).const(0).set(S.s).br(cont).end();
     // The last stream's last line has no LF (it may be empty); every other stream ends just past one.
     if (last) flag(S);
     r.get(LIVE).const(1).sub().tee(LIVE).eqz().brIf('finished');
@@ -333,10 +335,18 @@ export function quietKernel(a: ByteAutomaton, streams = STREAMS): QuietKernel | 
   for (let k = 0; k < a.bits.length; k++) init.setUint32(BITS + (flagged + k) * 4, a.bits[k]!, true);
   for (let k = 0; k < a.table.length; k++) init.setInt32(TB + k * 4, a.table[k]! << 2, true);
   let bytes = new Uint8Array(mem.buffer);
+  /**
+   * The memory's buffers before it grew: growing detaches them, and a view into one reads as empty (zero bytes, one
+   * quiet line). quietBytes refuses such a view rather than call a file it never saw quiet.
+   */
+  const outgrown = new WeakSet<ArrayBufferLike>();
   /** Room for a file of `size` bytes, the LF after it and its flags. */
   const room = (size: number): void => {
     const need = IN + align(size + 1, 8) + size + 1;
-    if (mem.buffer.byteLength < need) mem.grow(Math.ceil((need - mem.buffer.byteLength) / PAGE));
+    if (mem.buffer.byteLength < need) {
+      outgrown.add(mem.buffer);
+      mem.grow(Math.ceil((need - mem.buffer.byteLength) / PAGE));
+    }
     if (bytes.buffer !== mem.buffer) bytes = new Uint8Array(mem.buffer);
   };
   const m = [0, 0, 0, 0];
@@ -346,6 +356,7 @@ export function quietKernel(a: ByteAutomaton, streams = STREAMS): QuietKernel | 
       return bytes.subarray(IN, IN + size);
     },
     quietBytes(buf) {
+      if (outgrown.has(buf.buffer)) throw new Error('scan kernel: a view from input() read after the kernel\'s memory grew (it is empty now): take a new one');
       const len = buf.length;
       room(len);
       if (buf.buffer !== bytes.buffer || buf.byteOffset !== IN) bytes.set(buf, IN);
