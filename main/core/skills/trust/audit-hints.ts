@@ -179,8 +179,9 @@ export interface LineFilter {
   /**
    * For each of `lines`, 1 when nothing in it can give a finding on its own: it is plain ASCII, holds no rule's hint
    * (nor both sides of a hint pair), none of the `triggers` (text a rewrite acts on, see audit.ts) and no run of 24
-   * base64 characters. Prose is also read without its code spans (audit.ts blanks them out), which can join the words
-   * of a multi-word hint across a span: the words before each space of such a hint, then a backtick, count too.
+   * base64 characters. Prose is also read without its code spans (audit.ts blanks them out) for some rules (`masked`),
+   * which can join the words of a multi-word hint of theirs across a span: the words before each space of such a hint,
+   * then a backtick, count too.
    */
   quiet(lines: readonly string[]): Uint8Array;
   /**
@@ -196,15 +197,23 @@ export interface LineFilter {
   automaton: ByteAutomaton;
 }
 
-/** The line prefilter for a rule book and the rewrites' trigger strings (lowercase ASCII). */
-export function lineFilter(rules: readonly AuditRule[], triggers: readonly string[]): LineFilter {
+/**
+ * The line prefilter for a rule book and the rewrites' trigger strings (lowercase ASCII). `masked`: the rules audit.ts
+ * also runs on prose with its code spans blanked out (default: every rule); only their hints are looked for across a
+ * span (a fence line's backticks are no reason to read it unless such a hint starts with one).
+ */
+export function lineFilter(rules: readonly AuditRule[], triggers: readonly string[], masked: (r: AuditRule) => boolean = () => true): LineFilter {
   const { groups, pairs } = hintGroups(rules);
   for (const t of triggers) checkHint('(rewrite trigger)', t);
   // Group 0: anything that makes the line worth reading; then both sides of each hint pair.
   const pairGroups = pairs.flatMap((p) => [groups[p.a]!, groups[p.b]!]);
   const spanned = (h: string): string[] => [...h.matchAll(/ /g)].flatMap((m) => [h.slice(0, m.index) + '`', h.slice(0, m.index) + ' `']);
   const loud = [...groups.slice(0, rules.length).flat(), ...triggers];
-  loud.push(...[...loud, ...pairGroups.flat()].flatMap(spanned));
+  const acrossSpans = [
+    ...rules.flatMap((r, i) => (masked(r) ? groups[i]! : [])),
+    ...pairs.flatMap((p) => (masked(rules[p.rule]!) ? [...groups[p.a]!, ...groups[p.b]!] : [])),
+  ];
+  loud.push(...acrossSpans.flatMap(spanned));
   if (pairGroups.length > 30) throw new Error('audit hints: too many hint pairs');
   const { next, width, cls, out, order } = automaton([[...new Set(loud)], ...pairGroups]);
   const paired = (bits: number): boolean => {
