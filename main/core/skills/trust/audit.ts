@@ -6,7 +6,7 @@ import { basename, extname, sep } from 'node:path';
 import type { Diagnostic } from '../../base/diagnostics.js';
 import { AUDITOR_VERSION, LEVEL_RANK, MENTION_RE, NEGATION_RE, RULES, maxLevel, type AuditRule, type Context, type Family, type Level } from './audit-rules.js';
 import { REWRITE_TRIGGERS, decodeBase64Blobs, deobfuscate, normalizeLine, type HiddenText } from './normalize.js';
-import { hintScanner, lineFilter, type LineFilter, type RuleMask } from './audit-hints.js';
+import { BUILT_TABLES, hintScanner, lineFilter, type LineFilter, type RuleMask } from './audit-hints.js';
 import type { ParsedPermissions, Permissions } from '../../policy/permissions.js';
 import { readPermissionRequest } from '../format/permissions.js';
 import { permissionDiff, type PermissionDiff } from '../../policy/diff.js';
@@ -700,7 +700,15 @@ const MASKED_RULE = (r: AuditRule): boolean => COMMAND_FAMILIES.has(r.family) &&
  * The line prefilter: a line with none of the rules' hints, nothing a rewrite acts on (string splitting, escapes,
  * inline programs), no base64 run and no character outside ASCII gives no finding, and is not read further.
  */
-const LINES = lineFilter(RULES, [...REWRITE_TRIGGERS, ...INLINE_PROGRAM_HINTS], MASKED_RULE);
+const LINE_TRIGGERS = [...REWRITE_TRIGGERS, ...INLINE_PROGRAM_HINTS];
+const LINES = lineFilter(RULES, LINE_TRIGGERS, MASKED_RULE);
+
+/** The audit's hint automata built now (not taken from scan-tables.ts), by key: what `npm run scan-tables` stores. */
+export function auditScanTables(): ReadonlyMap<string, Record<string, unknown>> {
+  hintScanner(RULES, true);
+  lineFilter(RULES, LINE_TRIGGERS, MASKED_RULE, true);
+  return new Map(BUILT_TABLES);
+}
 /** The audit's line prefilter (tests hold its WebAssembly kernel to its JavaScript reference). */
 export const LINE_FILTER: LineFilter = LINES;
 
