@@ -145,3 +145,22 @@ test('a pool kept full (the app\'s, warmed at launch) whose workers cannot start
     await pool.close();
   }
 });
+
+test('a worker that dies while parsing is not blamed on the folders waiting for it: one that then kills a worker once is audited again, not refused', async () => {
+  const root = tempDir();
+  const [parseKiller, once] = skills(root, ['crash-parse-a', 'crash-once-b']);
+  const pool = new AuditPool(1, 0, { entry: crashing });
+  try {
+    await pool.ready();
+    // The folder's audit goes to the worker that parses it, and waits behind that parse, which kills the worker.
+    const parsing = pool.parse([join(parseKiller!, 'SKILL.md'), join(once!, 'SKILL.md')]);
+    const audited = pool.audit(once!);
+    await assert.rejects(parsing);
+    // Its own audit then kills a worker once: one death of its own is not two; audited alone again, it passes.
+    const r = await audited;
+    assert.equal(r.report.contentHash, auditSkill(once!).contentHash);
+    assert.equal(pool.pending, 0);
+  } finally {
+    await pool.close();
+  }
+});

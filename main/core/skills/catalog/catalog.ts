@@ -150,6 +150,8 @@ export class Catalog extends EventEmitter {
   private brokenList: BrokenSkill[] = [];
   private discoveryDiags: Diagnostic[] = [];
   private memToggles = new Map<string, boolean>();
+  /** The toggles as last read from the store. */
+  private lastToggles: Map<string, boolean> | undefined;
   /** Each entry's name key (nameKey of its name), worked out once at merge. */
   private keys = new WeakMap<CatalogEntry, string>();
   /** Each entry's disabled reason as the toggles and the trust review gave it (before shadowing words are added). */
@@ -171,8 +173,8 @@ export class Catalog extends EventEmitter {
     // Toggles are kept under the workspace's real path: a folder opened through a symbolic link is the same workspace.
     this.workspaceKey = options.workspace ? realOr(options.workspace) : '';
     options.review?.onVerdicts?.((dirs) => this.verdictsArrived(dirs));
-    options.review?.onStale?.(() => {
-      this.refresh().then(() => this.emit('verdicts'), () => this.emit('verdicts'));
+    options.review?.onStale?.((dirs) => {
+      this.refresh().then(() => this.emit('verdicts'), (e: unknown) => this.staleNotRead(dirs, e));
     });
   }
 
@@ -225,6 +227,28 @@ export class Catalog extends EventEmitter {
     const changed = new Set<string>();
     for (const e of group) if (before.get(e) !== state(e)) changed.add(e.manifest.name);
     if (changed.size) this.emit('change', { added: [], removed: [], changed: [...changed] } satisfies CatalogChange);
+    this.emit('verdicts');
+  }
+
+  /**
+   * Reading again the skills whose SKILL.md changed during their audit failed: they are refused (held, never enabled
+   * on a verdict for other bytes), not left checking forever; the next refresh reads and audits them again.
+   */
+  private staleNotRead(dirs: ReadonlySet<string>, e: unknown): void {
+    const names = new Set<string>();
+    for (const d of dirs) {
+      for (const entry of this.byDir.get(d) ?? []) {
+        if (entry.trust !== 'checking') continue;
+        entry.trust = 'refused';
+        entry.enabled = false;
+        this.checkingCount--;
+        this.reasons.set(entry, `could not audit: SKILL.md changed while it was audited and could not be read again (${e instanceof Error ? e.message : String(e)})`);
+        names.add(this.keyOf(entry));
+      }
+    }
+    this.resolveShadowing(names);
+    const changed = [...names].map((k) => this.winners.get(k)?.manifest.name ?? k);
+    if (changed.length) this.emit('change', { added: [], removed: [], changed } satisfies CatalogChange);
     this.emit('verdicts');
   }
 
@@ -460,7 +484,8 @@ export class Catalog extends EventEmitter {
         if (mm) diagnostics.push(mm);
         const e: CatalogEntry = {
           manifest, tier: f.tier, source: f.source, dir: f.dir, realDir: f.realDir, file: f.file,
-          size: f.size, mtimeMs: f.mtimeMs, diagnostics, enabled: true,
+          // Disabled until the toggles and the trust review have judged it (applyToggles), whatever fails on the way.
+          size: f.size, mtimeMs: f.mtimeMs, diagnostics, enabled: false,
         };
         const key = nameKey(manifest.name);
         const win = winners.get(key);
@@ -517,14 +542,15 @@ export class Catalog extends EventEmitter {
 
   /** Toggles and trust verdicts for `entries` (all by default), then who acts for their names (`names`, all by default). */
   private applyToggles(entries: CatalogEntry[] = this.all, names?: ReadonlySet<string>): void {
-    const toggles = this.options.store ? this.options.store.skills.toggles(this.workspaceKey) : this.memToggles;
+    const toggles = this.toggles();
     const full = entries === this.all;
     if (full) this.checkingCount = 0;
     for (const e of entries) {
       if (!full && e.trust === 'checking') this.checkingCount--;
-      const t = toggles.get(e.manifest.name);
+      const t = toggles instanceof Error ? false : toggles.get(e.manifest.name);
       e.enabled = t ?? true;
-      let reason: string | undefined = t === false ? 'disabled by the user in this workspace' : undefined;
+      let reason: string | undefined = toggles instanceof Error ? `could not read this workspace's skill switches: ${toggles.message}`
+        : t === false ? 'disabled by the user in this workspace' : undefined;
       let verdict: ReturnType<ReviewHook>;
       try {
         verdict = this.options.review?.(e);
@@ -542,6 +568,19 @@ export class Catalog extends EventEmitter {
       this.reasons.set(e, reason);
     }
     this.resolveShadowing(names);
+  }
+
+  /**
+   * The workspace's toggles: the store's (the last ones read when it cannot be read now, a locked or failing database),
+   * an Error when it has never been read (every skill is then disabled: a switched-off skill never comes back on).
+   */
+  private toggles(): Map<string, boolean> | Error {
+    if (!this.options.store) return this.memToggles;
+    try {
+      return (this.lastToggles = this.options.store.skills.toggles(this.workspaceKey));
+    } catch (e) {
+      return this.lastToggles ?? (e instanceof Error ? e : new Error(String(e)));
+    }
   }
 
   /**

@@ -1,5 +1,5 @@
 // Audits skill folders on worker threads (one per core), so opening a big folder never waits on the audit: the
-// calling thread stays free to answer; reports come back in small batches. Idle workers do not keep Node alive.
+// calling thread stays free to answer; reports come back in groups. Idle workers do not keep Node alive.
 import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -15,6 +15,23 @@ interface Job {
   crashes: number;
 }
 
+/**
+ * Folders sent to the workers together: every worker taking part gets the whole list and a share to start with, and
+ * claims folders one at a time in `claims` (shared memory: 0 free, a worker's mark while it audits one, minus its mark
+ * once done, REVOKED when this thread took it back), its share first, then the others' from their ends. No worker
+ * waits on this thread for its next folders, and none sits idle while another still has folders it has not started.
+ */
+interface Round {
+  id: number;
+  claims: Int32Array;
+  /** Jobs by cell; undefined once answered, taken back or sent round again. */
+  jobs: (Job | undefined)[];
+  /** Workers taking part that have not said they are done. */
+  slots: Set<Slot>;
+}
+/** A cell this thread took back from a round (never a worker's mark or minus one). */
+const REVOKED = -0x7fffffff;
+
 /** A folder's report and the fingerprint of the files it read (see auditFolder). */
 export interface AuditResult { report: AuditReport; fingerprint: string }
 interface Slot {
@@ -23,8 +40,10 @@ interface Slot {
   own: Job[];
   /** Parse requests sent and not yet answered. */
   parses: Map<number, (r: ParsedSkill[] | undefined) => void>;
-  /** Batches sent and not yet answered, oldest first: the worker audits them in that order. */
-  batches: Job[][];
+  /** Rounds this worker takes part in and has not finished. */
+  rounds: Set<Round>;
+  /** Its mark in rounds' claims (unique in the pool's life). */
+  mark: number;
   ready: Promise<void>;
   /** Resolves `ready` (when the worker has loaded, or ended). */
   settle: () => void;
@@ -36,9 +55,14 @@ interface Slot {
   watchdog?: ReturnType<typeof setTimeout>;
 }
 
-/** What a worker is sent (a batch of folders) and posts back (their reports, in one message). */
-export interface AuditBatch { jobs: { id: number; dir: string; parsed?: ParsedManifest }[] }
-export interface AuditBatchResult { results: { id: number; report?: AuditReport; fingerprint?: string; error?: string }[] }
+/** One folder to audit: `parsed`, the manifest discovery read from it (else the worker's own parse of it, if any). */
+export interface AuditJob { id: number; dir: string; parsed?: ParsedManifest }
+/**
+ * What a worker is sent: a round of folders (see Round), the share [from, to) it starts with, and its mark. It posts
+ * back groups of reports (`i`: the folder's cell) and says `done` with the last group, when it can claim no more.
+ */
+export interface AuditRound { round: number; jobs: AuditJob[]; claims: Int32Array; mark: number; from: number; to: number }
+export interface AuditRoundResult { round: number; results: { i: number; report?: AuditReport; fingerprint?: string; error?: string }[]; done?: true }
 /**
  * SKILL.md files a worker parses for the catalog (as parse-drain's parseOne does), answered in one message. The worker
  * keeps each file's manifest for the audit of its folder that follows: one read and one parse of SKILL.md per folder.
@@ -56,14 +80,6 @@ export class AuditCrashError extends Error {
   readonly crashed = true;
 }
 
-/**
- * Folders per message and batches sent to a worker before its first batch is back: a worker never waits on the
- * opening thread (busy answering) for its next folders, and the opening thread handles one message (one store
- * transaction, one review of the arrived skills) per batch rather than per folder. Small, so a crashed worker fails
- * few jobs, the workers stay balanced and verdicts still arrive steadily.
- */
-const BATCH = 8;
-const IN_FLIGHT = 2;
 /** Folders remembered as parsed by a worker and not audited yet (a catalog whose verdicts were all stored, say). */
 const AFFINITY_MAX = 50_000;
 /** Workers that die before they load, one after another, before the waiting jobs are failed (the caller falls back). */
@@ -84,8 +100,9 @@ export interface AuditPoolOptions {
   entry?: { from: string; name: string };
   /**
    * How long a worker holding work may go without answering before it is ended as hung (default 60 s: far above any
-   * folder within the audit's size limits). Its folders then go round again alone, as after a crash, so a folder that
-   * hangs the auditor twice is refused rather than left checking forever.
+   * folder within the audit's size limits; a worker still loading gets at least the default). The folder it was on
+   * then goes round again alone, as after a crash, so a folder that hangs the auditor twice is refused rather than left
+   * checking forever.
    */
   silenceMs?: number;
 }
@@ -100,6 +117,10 @@ export class AuditPool {
   /** warm() was called: a dead worker is replaced at once, so the pool stays warm for the next folder. */
   private keepFull = false;
   private startFailures = 0;
+  private nextRound = 1;
+  private nextMark = 1;
+  /** A dispatch is queued for the end of this turn (the audits asked for in one go travel together). */
+  private dispatching = false;
   /** The worker that parsed each folder's SKILL.md (parse()), until the folder's audit is asked for. */
   private readonly affinity = new Map<string, Slot>();
   /** The warm-up's sample skill on disk while workers are warming up (removed once they are all ready, and at exit). */
@@ -132,20 +153,41 @@ export class AuditPool {
       this.affinity.delete(dir);
       if (slot && this.slots.includes(slot)) slot.own.push(job);
       else this.queue.push(job);
-      void this.pump();
+      this.pumpSoon();
     });
   }
 
-  /** Drop the waiting jobs `owner` asked for (they are rejected); batches already on a worker finish. */
+  /** Drop the jobs `owner` asked for that no worker has started (they are rejected); the ones started finish. */
   cancel(owner: object): void {
+    const cancelled = new Error('the audit was cancelled');
     for (const q of [this.queue, ...this.slots.map((s) => s.own)]) {
       for (let i = q.length - 1; i >= 0; i--) {
         const job = q[i]!;
         if (job.owner !== owner) continue;
         q.splice(i, 1);
-        job.reject(new Error('the audit was cancelled'));
+        job.reject(cancelled);
       }
     }
+    for (const round of this.rounds()) {
+      round.jobs.forEach((job, i) => {
+        if (job?.owner !== owner || !this.revoke(round, i)) return;
+        job.reject(cancelled);
+      });
+    }
+  }
+
+  /** Every round some worker has not finished. */
+  private rounds(): Set<Round> {
+    const all = new Set<Round>();
+    for (const s of this.slots) for (const r of s.rounds) all.add(r);
+    return all;
+  }
+
+  /** Take a folder no worker has claimed back from its round (true when it was still free). */
+  private revoke(round: Round, i: number): boolean {
+    if (!round.jobs[i] || Atomics.compareExchange(round.claims, i, 0, REVOKED) !== 0) return false;
+    round.jobs[i] = undefined;
+    return true;
   }
 
   /**
@@ -209,7 +251,9 @@ export class AuditPool {
 
   /** Jobs waiting or running. */
   get pending(): number {
-    return this.queue.length + this.slots.reduce((n, s) => n + s.own.length + s.batches.reduce((m, b) => m + b.length, 0), 0);
+    let n = this.queue.length + this.slots.reduce((m, s) => m + s.own.length, 0);
+    for (const r of this.rounds()) for (const j of r.jobs) if (j) n++;
+    return n;
   }
 
   /** Workers running now. */
@@ -236,7 +280,7 @@ export class AuditPool {
     const worker = 'code' in ws ? new Worker(ws.code, { eval: true, workerData }) : new Worker(ws.url, { execArgv: ws.execArgv, workerData });
     let settle!: () => void;
     const ready = new Promise<void>((resolve) => (settle = resolve));
-    const slot: Slot = { worker, own: [], parses: new Map(), batches: [], started: false, ready, settle };
+    const slot: Slot = { worker, own: [], parses: new Map(), rounds: new Set(), mark: this.nextMark++, started: false, ready, settle };
     const loaded = (): void => {
       slot.started = true;
       this.startFailures = 0;
@@ -244,7 +288,7 @@ export class AuditPool {
       this.warmedUp();
     };
     // Any answer restarts the hang deadline; it is armed again after the answer's bookkeeping if work is still held.
-    worker.on('message', (m: AuditBatchResult | AuditWorkerReady | ParseResult) => {
+    worker.on('message', (m: AuditRoundResult | AuditWorkerReady | ParseResult) => {
       this.watch(slot, true);
       try {
         answered(m);
@@ -252,7 +296,7 @@ export class AuditPool {
         this.watch(slot);
       }
     });
-    const answered = (m: AuditBatchResult | AuditWorkerReady | ParseResult): void => {
+    const answered = (m: AuditRoundResult | AuditWorkerReady | ParseResult): void => {
       if ('ready' in m) return loaded();
       if (!slot.started) loaded();
       if ('parsed' in m) {
@@ -261,22 +305,23 @@ export class AuditPool {
         this.letIdleGo();
         return;
       }
-      // The worker answers its batches in the order they were sent.
-      const batch = slot.batches.shift() ?? [];
-      const byId = new Map(batch.map((j) => [j.id, j]));
+      const round = [...slot.rounds].find((r) => r.id === m.round);
+      if (!round) return;
       for (const r of m.results) {
-        const job = byId.get(r.id);
+        const job = round.jobs[r.i];
         if (!job) continue;
-        byId.delete(r.id);
+        round.jobs[r.i] = undefined;
         if (r.report) {
           this.stats.audited++;
           this.stats.bytes += r.report.bytes;
           job.resolve({ report: r.report, fingerprint: r.fingerprint ?? '' });
         } else job.reject(new Error(r.error ?? 'audit failed'));
       }
-      // A job the worker did not answer (it never should) goes round again rather than waiting forever.
-      for (const job of byId.values()) this.queue.unshift(job);
-      void this.pump();
+      if (!m.done) return;
+      slot.rounds.delete(round);
+      round.slots.delete(slot);
+      this.finish(round);
+      this.letIdleGo();
     };
     worker.on('error', (e) => {
       slot.error = e instanceof Error ? e : new Error(String(e));
@@ -290,8 +335,9 @@ export class AuditPool {
   }
 
   /**
-   * A worker ended. The batch it was auditing (the oldest) is sent again, each folder alone, so a second death names
-   * the folder that causes it, which then fails (AuditCrashError); batches it had not started go back as they were.
+   * A worker ended. The folder it was auditing (its cell holds the worker's mark) is sent again alone, so a second
+   * death is that folder's own, and then it fails (AuditCrashError); folders it audited without posting their reports
+   * go round again; its unclaimed share is left to the other workers of the round, or taken back when none is left.
    * A worker that dies before it loads counts towards START_FAILURES. The pool replaces it; jobs never wait on a dead one.
    */
   private died(slot: Slot, code: number): void {
@@ -304,21 +350,29 @@ export class AuditPool {
     for (const done of slot.parses.values()) done(undefined);
     slot.parses.clear();
     for (const [d, s] of this.affinity) if (s === slot) this.affinity.delete(d);
-    const [running = [], ...notStarted] = slot.batches;
-    slot.batches = [];
     this.queue.unshift(...slot.own.splice(0));
     const again: Job[] = [];
-    if (slot.started) {
-      for (const job of running) {
-        job.crashes++;
-        if (job.crashes >= 2 && running.length === 1) job.reject(new AuditCrashError(`the audit worker died auditing this folder twice (${why})`));
-        else again.push(job);
-      }
-    } else {
-      this.startFailures++;
-      again.push(...running);
+    let claimed = false;
+    for (const round of slot.rounds) {
+      round.slots.delete(slot);
+      round.jobs.forEach((job, i) => {
+        if (!job) return;
+        const cell = Atomics.load(round.claims, i);
+        if (cell === slot.mark) {
+          claimed = true;
+          round.jobs[i] = undefined;
+          job.crashes++;
+          if (job.crashes >= 2) job.reject(new AuditCrashError(`the audit worker died auditing this folder twice (${why})`));
+          else again.push(job);
+        } else if (cell === -slot.mark) {
+          round.jobs[i] = undefined;
+          again.push(job);
+        }
+      });
+      this.finish(round, false);
     }
-    for (const b of notStarted) again.push(...b);
+    slot.rounds.clear();
+    if (!slot.started && !claimed) this.startFailures++;
     this.queue.unshift(...again);
     if (this.startFailures >= START_FAILURES) {
       // Give up until someone asks again (audit(), parse(), warm()): the other slots, still starting, die too, and
@@ -337,18 +391,29 @@ export class AuditPool {
    * exit is handled as a death (died()).
    */
   private watch(slot: Slot, heard = false): void {
-    const holding = slot.batches.length > 0 || slot.parses.size > 0;
+    const holding = slot.rounds.size > 0 || slot.parses.size > 0;
     if (heard || !holding) {
       clearTimeout(slot.watchdog);
       slot.watchdog = undefined;
     }
     if (heard || slot.watchdog || !holding || !this.slots.includes(slot)) return;
-    const ms = this.options.silenceMs ?? SILENCE_MS;
+    // A worker still loading (a slow start on a busy machine is not a hang) gets at least the default deadline.
+    const ms = slot.started ? this.options.silenceMs ?? SILENCE_MS : Math.max(this.options.silenceMs ?? 0, SILENCE_MS);
     slot.watchdog = setTimeout(() => {
       slot.error = new Error(`no answer in ${Math.round(ms / 1000)} s: the worker was ended as hung`);
       void slot.worker.terminate();
     }, ms);
     slot.watchdog.unref();
+  }
+
+  /** Dispatch at the end of this turn: the audits asked for in one go (a review's loop) travel as one round. */
+  private pumpSoon(): void {
+    if (this.dispatching) return;
+    this.dispatching = true;
+    queueMicrotask(() => {
+      this.dispatching = false;
+      void this.pump();
+    });
   }
 
   private async pump(): Promise<void> {
@@ -358,26 +423,60 @@ export class AuditPool {
       if (this.closed) return;
     }
     while (this.slots.length < this.threads && (this.keepFull || this.queue.length)) this.spawn(this.spec!);
-    // Round by round, so every worker gets a batch before any gets its next; a batch is never more than an even
-    // share of what is waiting, so the last folders are not all on one worker. A worker takes the folders it parsed
-    // first, then the common queue, then another's. A folder whose worker died goes alone.
-    for (let round = 0; round < IN_FLIGHT; round++) {
-      for (const slot of this.slots) {
-        if (slot.batches.length > round) continue;
-        const waiting = this.queue.length + this.slots.reduce((n, s) => n + s.own.length, 0);
-        if (!waiting) break;
-        const from = slot.own.length ? slot.own : this.queue.length ? this.queue : this.slots.reduce((x, y) => (y.own.length > x.own.length ? y : x)).own;
-        const size = Math.max(1, Math.min(BATCH, Math.ceil(waiting / this.slots.length)));
-        let n = 1;
-        if (!from[0]!.crashes) while (n < size && n < from.length && !from[n]!.crashes) n++;
-        const jobs = from.splice(0, n);
-        slot.batches.push(jobs);
-        slot.worker.ref();
-        slot.worker.postMessage({ jobs: jobs.map((j) => ({ id: j.id, dir: j.dir, ...(j.parsed ? { parsed: j.parsed } : {}) })) } satisfies AuditBatch);
-        this.watch(slot);
-      }
-    }
+    if (this.slots.length) this.dispatch();
     this.letIdleGo();
+  }
+
+  /**
+   * Send every waiting folder. A folder whose worker died goes alone, to one worker (a second death is its own); the
+   * rest travel as one round to every worker, each starting with the folders whose SKILL.md it parsed plus an even
+   * share of the others, then claiming whatever the others have not started.
+   */
+  private dispatch(): void {
+    const slots = this.slots;
+    const alone: Job[] = [];
+    const take = (q: Job[]): Job[] => {
+      const keep: Job[] = [];
+      for (const j of q.splice(0)) (j.crashes ? alone : keep).push(j);
+      return keep;
+    };
+    const shares = slots.map((s) => take(s.own));
+    const common = take(this.queue);
+    // The common folders fill the smallest shares first, so the shares end up even.
+    for (const job of common) shares.reduce((a, b) => (b.length < a.length ? b : a)).push(job);
+    if (shares.some((x) => x.length)) this.send(slots, shares);
+    alone.forEach((job, k) => this.send([slots[k % slots.length]!], [[job]]));
+  }
+
+  /** One round: `slots[k]` starts with `shares[k]`. */
+  private send(slots: Slot[], shares: Job[][]): void {
+    const jobs = shares.flat();
+    const round: Round = { id: this.nextRound++, claims: new Int32Array(new SharedArrayBuffer(4 * jobs.length)), jobs, slots: new Set(slots) };
+    const wire = jobs.map((j) => ({ id: j.id, dir: j.dir, ...(j.parsed ? { parsed: j.parsed } : {}) }));
+    let from = 0;
+    slots.forEach((slot, k) => {
+      const to = from + shares[k]!.length;
+      slot.rounds.add(round);
+      slot.worker.ref();
+      slot.worker.postMessage({ round: round.id, jobs: wire, claims: round.claims, mark: slot.mark, from, to } satisfies AuditRound);
+      this.watch(slot);
+      from = to;
+    });
+  }
+
+  /**
+   * A round's workers have all finished (or died): what none of them answered goes round again, rather than waiting
+   * forever (when a worker died; after `done` it never should). While one still works, it claims what is free.
+   */
+  private finish(round: Round, pump = true): void {
+    if (round.slots.size) return;
+    round.jobs.forEach((job, i) => {
+      if (!job) return;
+      Atomics.store(round.claims, i, REVOKED);
+      round.jobs[i] = undefined;
+      this.queue.unshift(job);
+    });
+    if (pump && this.queue.length) void this.pump();
   }
 
   /** Every worker is warm: the sample skill is no longer needed. */
@@ -389,7 +488,7 @@ export class AuditPool {
 
   /** Idle workers do not hold the process open; busy ones do until their reports are back. */
   private letIdleGo(): void {
-    for (const slot of this.slots) if (!slot.batches.length && !slot.parses.size) slot.worker.unref();
+    for (const slot of this.slots) if (!slot.rounds.size && !slot.parses.size) slot.worker.unref();
   }
 
   /** Stop the workers; waiting jobs are rejected. */
@@ -399,7 +498,8 @@ export class AuditPool {
     const slots = this.slots;
     this.slots = [];
     for (const s of slots) {
-      for (const job of [...s.own, ...s.batches.flat()]) job.reject(new Error('the audit pool was closed'));
+      for (const job of [...s.own, ...[...s.rounds].flatMap((r) => r.jobs)]) job?.reject(new Error('the audit pool was closed'));
+      for (const r of s.rounds) r.jobs.fill(undefined);
       for (const done of s.parses.values()) done(undefined);
     }
     this.affinity.clear();

@@ -1,13 +1,13 @@
-// Worker-thread entry for the audit pool: parses SKILL.md files for the catalog, audits a batch of skill folders per
-// message and posts their reports back in one message. Runs the same parser and auditor as the main thread
-// (format/manifest.ts, audit.ts): one rule book, never two.
+// Worker-thread entry for the audit pool: parses SKILL.md files for the catalog and audits skill folders in rounds
+// (audit-serve.ts). Runs the same parser and auditor as the main thread (format/manifest.ts, audit.ts): one rule
+// book, never two.
 import { dirname } from 'node:path';
-import { parentPort, workerData } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
 import { auditFolder } from './audit.js';
 import { warmAuditor } from './audit-warm.js';
+import { sayReady, serveAuditPool } from './audit-serve.js';
 import { parseSkillFile } from '../format/manifest.js';
 import { parsedManifestOf, type ParsedManifest } from '../format/types.js';
-import type { AuditBatch, AuditBatchResult, AuditWorkerReady, ParseRequest, ParseResult } from './audit-pool.js';
 
 /**
  * The manifest of each SKILL.md this worker parsed for the catalog, by folder, until that folder's audit: the audit
@@ -18,8 +18,8 @@ const parsedByDir = new Map<string, ParsedManifest>();
 const PARSED_MAX = 20_000;
 
 // Warm up on the sample in small steps while there is nothing to do: the first real folders then run optimised code,
-// and a batch that arrives meanwhile stops the warm-up (it waits one step, one sample round, at most). The first step
-// waits a turn too: a batch already waiting when the worker has loaded (a `knack` command) goes first.
+// and a message that arrives meanwhile stops the warm-up (it waits one step, one sample round, at most). The first
+// step waits a turn too: work already waiting when the worker has loaded (a `knack` command) goes first.
 const WARM_STEP = 1;
 const data = workerData as { warm?: number; warmDir?: string } | undefined;
 let warmLeft = data?.warm ?? 0;
@@ -27,7 +27,7 @@ let told = false;
 const ready = (): void => {
   if (told) return;
   told = true;
-  parentPort?.postMessage({ ready: true } satisfies AuditWorkerReady);
+  sayReady();
 };
 const warmStep = (): void => {
   if (warmLeft <= 0) return ready();
@@ -37,30 +37,28 @@ const warmStep = (): void => {
   setImmediate(warmStep);
 };
 
-parentPort?.on('message', (m: AuditBatch | ParseRequest) => {
-  warmLeft = 0;
-  ready();
-  if ('parse' in m) {
+serveAuditPool({
+  heard() {
+    warmLeft = 0;
+    ready();
+  },
+  parse(files) {
     if (parsedByDir.size > PARSED_MAX) parsedByDir.clear();
-    const results = m.files.map((f) => {
+    return files.map((f) => {
       // As the catalog parses a found file (parse-drain.ts parseOne): diagnostics name the real file.
       const r = parseSkillFile(f, { folderName: null });
       if (r.manifest) parsedByDir.set(dirname(f), parsedManifestOf(r.manifest));
       return r;
     });
-    parentPort!.postMessage({ parsed: m.parse, results } satisfies ParseResult);
-    return;
-  }
-  const results: AuditBatchResult['results'] = [];
-  for (const j of m.jobs) {
+  },
+  audit(j) {
     const parsed = j.parsed ?? parsedByDir.get(j.dir);
     parsedByDir.delete(j.dir);
     try {
-      results.push({ id: j.id, ...auditFolder(j.dir, parsed ? { parsed } : {}) });
+      return auditFolder(j.dir, parsed ? { parsed } : {});
     } catch (e) {
-      results.push({ id: j.id, error: (e as Error).message });
+      return { error: (e as Error).message };
     }
-  }
-  parentPort!.postMessage({ results } satisfies AuditBatchResult);
+  },
 });
 setImmediate(warmStep);
