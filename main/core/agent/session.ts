@@ -74,14 +74,9 @@ export interface TurnResult {
   text: string;
   steps: number;
   toolCalls: number;
-  error?: { kind: string; message: string };
+  /** `unsent`: the user's message, when the turn failed before it could be stored (see the `error` event): give it back. */
+  error?: { kind: string; message: string; unsent?: string };
 }
-
-/**
- * How long a turn's start waits, once its request is out, to be committed with the model's first event (one commit
- * for both) before it is committed on its own while the request is in flight.
- */
-const IN_FLIGHT_MS = 2;
 
 const META_TOOLS = new Set<string>([TOOL.Skill, TOOL.SkillSearch, TOOL.ToolSearch, TOOL.list_skills, TOOL.read_skill_resource]);
 const key = (n: string): string => n.normalize('NFKC').toLowerCase();
@@ -129,6 +124,8 @@ export class ChatSession {
   private heldTimer: NodeJS.Timeout | undefined;
   /** The in-flight commit of a turn's start failed: the turn ends with this error before any model output is shown. */
   private releaseFailure: unknown;
+  /** The user's message of a turn start whose commit failed: the turn's error gives it back (TurnResult, error event). */
+  private unsent: string | undefined;
 
   private constructor(
     private readonly host: AgentHost,
@@ -385,11 +382,16 @@ export class ChatSession {
     this.turn = { steps: 0, toolCalls: 0, tools: [] };
     const run = (async (): Promise<TurnResult> => {
       let reason: TurnEndReason;
-      let error: { kind: string; message: string } | undefined;
+      let error: TurnResult['error'];
       try {
         reason = await body(ac.signal);
       } catch (caught) {
-        this.release();
+        try {
+          this.release();
+        } catch (e) {
+          // The turn's start could not be stored now either: the turn ends with that error (its message given back).
+          this.releaseFailure ??= e;
+        }
         // A failed commit of the turn's start aborted the request (releaseInFlight): the turn ends with that error,
         // not as cancelled by the abort it caused.
         const commitFailed = this.releaseFailure !== undefined;
@@ -397,11 +399,18 @@ export class ChatSession {
         this.releaseFailure = undefined;
         const kind = e instanceof ProviderError ? e.kind : 'internal';
         const message = redact(e instanceof Error ? e.message.split('\n')[0]! : String(e));
-        this.flushText();
-        if (this.state.streaming) this.record({ type: 'assistant_end', stopReason: kind === 'cancelled' ? 'cancelled' : 'error', interrupted: true });
-        if (kind !== 'cancelled') {
-          error = { kind, message };
-          this.record({ type: 'error', kind, message });
+        const unsent = this.unsent;
+        this.unsent = undefined;
+        try {
+          this.flushText();
+          if (this.state.streaming) this.record({ type: 'assistant_end', stopReason: kind === 'cancelled' ? 'cancelled' : 'error', interrupted: true });
+          if (kind !== 'cancelled' || unsent !== undefined) {
+            error = { kind, message, ...(unsent !== undefined ? { unsent } : {}) };
+            this.record({ type: 'error', kind, message, ...(unsent !== undefined ? { unsent } : {}) });
+          }
+        } catch (e) {
+          // The store cannot take the error either: send() rejects with that, the user's message still given back.
+          throw unsent !== undefined && e instanceof Error ? Object.assign(e, { unsent }) : e;
         }
         reason = kind === 'cancelled' || (ac.signal.aborted && !commitFailed) ? 'cancelled' : 'error';
       }
@@ -459,11 +468,13 @@ export class ChatSession {
     this.lastFlush = -Infinity;
     let stop = 'end_turn';
     // The request goes out first. The held start of the turn (the user's message, auto-loaded skills, the context,
-    // this reply's start) is committed in one transaction, and only then shown: together with the model's first event
-    // when that comes within IN_FLIGHT_MS (a local server: one commit before the first token instead of two), or else
-    // while the request is in flight, when that window ends (a remote provider: the commit costs the first token
-    // nothing). No event is shown before it is committed, and no model output before the turn's start.
-    const inFlight = this.held ? setTimeout(() => this.releaseInFlight(), IN_FLIGHT_MS) : undefined;
+    // this reply's start) is committed in one transaction, and only then shown, as soon as the request has been handed
+    // to the socket (the next turn of the event loop: the SDK and fetch write it without waiting on anything once the
+    // connection is open), while the caller waits for the model: that commit lands in time the first token waits
+    // anyway. Should the model's first event come before it (the request still connecting, a busy loop), that event
+    // goes into the same transaction instead. No event is shown before it is committed, and no model output before
+    // the turn's start.
+    const inFlight = this.held ? setImmediate(() => this.releaseInFlight()) : undefined;
     try {
       // Each event comes straight from the SDK's stream (no async layer between it and the loop).
       await provider.run({ ...prompt.request, maxTokens: this.opts.maxTokens ?? 8192, signal }, (ev) => {
@@ -475,7 +486,7 @@ export class ChatSession {
         if (ev.type === 'stop') stop = ev.raw;
       });
     } finally {
-      if (inFlight) clearTimeout(inFlight);
+      if (inFlight) clearImmediate(inFlight);
     }
     this.releaseBeforeOutput(); // a stream that ended without an event
     this.flushText();
@@ -879,10 +890,10 @@ export class ChatSession {
   /**
    * Hold the events of a turn's start — the user's message, auto-loaded skills, the context and the reply's start —
    * until the model's request has gone out: they are committed in one transaction (one commit instead of one each),
-   * with the model's first event or while the request is in flight (modelStep), and only then shown, always before any
-   * model output, so every event is still committed before it is shown. The request is sent before its turn is in the
-   * log: a kill -9 in that window (at most IN_FLIGHT_MS after the request is written) loses the message (the provider
-   * saw a request the log does not).
+   * right after the request is handed to the socket, while it is in flight (modelStep), and only then shown, always
+   * before any model output, so every event is still committed before it is shown. The request is sent before its
+   * turn is in the log: a kill -9 in that window (the turn of the event loop in which the request is written) loses
+   * the message (the provider saw a request the log does not).
    * A turn that waits (the tool box still opening, a compaction) releases them first, after at most 20 ms, so the
    * user's message never waits on it.
    */
@@ -939,7 +950,10 @@ export class ChatSession {
         held.map((h, i) => ({ type: bodies[i]!.type, data: bodies[i] as unknown as Record<string, unknown>, at: h.at })),
       );
     } catch (e) {
-      // Nothing of it was stored (one transaction) nor shown: the state goes back to what the store holds.
+      // Nothing of it was stored (one transaction) nor shown: the state goes back to what the store holds, and the
+      // user's message, not stored, is given back by the turn's error (runTurn).
+      const user = held.find((h) => h.body?.type === 'user_message')?.body as { text: string } | undefined;
+      if (user) this.unsent = user.text;
       try {
         this.replay();
       } catch {

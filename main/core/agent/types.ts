@@ -77,7 +77,12 @@ export type AgentEventBody =
   | { type: 'context'; sections: ContextSections }
   | { type: 'compaction'; summary: string; compactedMessages: number; tokensBefore: number; tokensAfter: number }
   | { type: 'plan_mode'; on: boolean }
-  | { type: 'error'; kind: string; message: string }
+  /**
+   * `unsent`: the user's message of this turn when the turn failed before that message could be stored (the commit of
+   * the turn's start failed): it is not in the conversation, and no reply to it was kept. A UI gives it back to the
+   * user (the input box) to send again.
+   */
+  | { type: 'error'; kind: string; message: string; unsent?: string }
   | { type: 'turn_end'; reason: TurnEndReason; steps: number; toolCalls: number }
   | { type: 'recovered'; interruptedAnswer: boolean; pendingApprovals: number; unfinishedCalls: number }
   | { type: 'skill_offer'; toolCalls: number; tools: string[] };

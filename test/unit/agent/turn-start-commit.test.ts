@@ -146,6 +146,10 @@ async function turnWithFailedStart(script: Parameters<Awaited<ReturnType<typeof 
   assert.equal(disk.failed(), 1);
   assert.equal(r.reason, 'error', JSON.stringify(r));
   assert.match(r.error?.message ?? '', /disk I\/O error/);
+  // The message that could not be stored is given back (the turn's result and its error event) for the user to send again.
+  assert.equal(r.error?.unsent, 'hello');
+  const err = shown.find((e) => e.type === 'error');
+  assert.equal(err && err.type === 'error' ? err.unsent : undefined, 'hello');
   return { env, chat, shown, r };
 }
 
@@ -207,7 +211,38 @@ test('when the tool box is slow and the early commit of the message fails, the t
   assert.equal(r.reason, 'error', JSON.stringify(r));
   assert.match(r.error?.message ?? '', /disk I\/O error/);
   assert.notEqual(r.text, 'the first answer');
+  assert.equal(r.error?.unsent, 'and now?', 'the message that was not stored is given back');
   assert.equal(env.server.requests.length, 1, 'no model call for a message that was not stored');
   assert.ok(!shown.some((e) => e.type === 'user_message'));
   assert.deepEqual(chat.messages().map((m) => m.role), ['user', 'assistant'], 'the conversation is what the store holds');
+});
+
+test('when the store takes nothing at all, sending rejects with the error, and the message that was not stored comes with it', async () => {
+  const env = await agentEnv();
+  env.server.script({ text: 'this must never be shown' });
+  const chat = env.agent.newSession();
+  await chat.ready();
+  const sessions = env.ws.store!.sessions;
+  const { append, appendMany } = sessions;
+  sessions.append = () => {
+    throw new Error('disk I/O error');
+  };
+  sessions.appendMany = () => {
+    throw new Error('disk I/O error');
+  };
+  try {
+    await assert.rejects(chat.send('please keep my words'), (e: Error & { unsent?: string }) => {
+      assert.match(e.message, /disk I\/O error/);
+      assert.equal(e.unsent, 'please keep my words');
+      return true;
+    });
+  } finally {
+    sessions.append = append;
+    sessions.appendMany = appendMany;
+  }
+  // The store works again: so does the conversation, which holds nothing of the failed turn.
+  assert.deepEqual(chat.messages(), []);
+  env.server.clear();
+  const next = await chat.send('hello again');
+  assert.equal(next.reason, 'end_turn', JSON.stringify(next));
 });

@@ -45,6 +45,8 @@ test('naming a skill as /name or $name loads it and ranks first', () => {
   assert.deepEqual(names(m.match('（$code-review帮我看看）')), ['code-review'], 'name followed directly by Chinese text');
   assert.deepEqual(m.match('see /usr/bin and $HOME'), [], 'paths and variables that are no skill names');
   assert.deepEqual(m.match('path/deploy-check'), [], 'a slash inside a word is not an invocation');
+  assert.deepEqual(names(m.match('／deploy-check now')), ['deploy-check'], 'a full-width slash is a slash after NFKC');
+  assert.deepEqual(names(m.match('run ＄code-review')), ['code-review'], 'a full-width dollar sign too');
 });
 
 test('the built-in synonym table matches across languages, and reports it', () => {

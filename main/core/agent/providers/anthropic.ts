@@ -22,6 +22,7 @@ export interface AnthropicOptions {
 type Block = Anthropic.ContentBlockParam;
 type Msg = Anthropic.MessageParam;
 const EPHEMERAL = { type: 'ephemeral' as const };
+const JSON_BODY = { 'content-type': 'application/json' };
 
 function parseArgs(raw: string): Record<string, unknown> {
   try {
@@ -56,26 +57,47 @@ export function toAnthropicMessages(messages: ChatMessage[]): Msg[] {
   return out;
 }
 
-/** Tool definitions in Anthropic's shape, the last one carrying the cache breakpoint; kept per tool list (a session passes the same list while it is unchanged). */
-const toolShapes = new WeakMap<ModelRequest['tools'], Anthropic.Tool[]>();
-function anthropicTools(list: ModelRequest['tools']): Anthropic.Tool[] {
-  let tools = toolShapes.get(list);
-  if (!tools) {
-    tools = list.map((t, i) => ({
-      name: t.name,
-      description: t.description,
-      input_schema: t.inputSchema as Anthropic.Tool.InputSchema,
-      ...(i === list.length - 1 ? { cache_control: EPHEMERAL } : {}),
-    }));
-    toolShapes.set(list, tools);
+/** Tool definitions in Anthropic's shape, the last one carrying the cache breakpoint, and their JSON text. */
+interface ToolShapes {
+  tools: Anthropic.Tool[];
+  json: string;
+}
+
+/** Kept per tool list (a session passes the same list while it is unchanged). */
+const toolShapes = new WeakMap<ModelRequest['tools'], ToolShapes>();
+/** One tool's JSON (without the cache breakpoint), kept per schema object: every session sends the same built-in tools. */
+const toolJson = new WeakMap<object, { name: string; description: string; json: string }>();
+const BREAKPOINT_JSON = `,"cache_control":${JSON.stringify(EPHEMERAL)}}`;
+
+function anthropicTools(list: ModelRequest['tools']): ToolShapes {
+  let shapes = toolShapes.get(list);
+  if (!shapes) {
+    const parts: string[] = [];
+    const tools = list.map((t, i) => {
+      const shape: Anthropic.Tool = { name: t.name, description: t.description, input_schema: t.inputSchema as Anthropic.Tool.InputSchema };
+      const schema = t.inputSchema as object;
+      let hit = toolJson.get(schema);
+      if (hit?.name !== t.name || hit.description !== t.description) {
+        hit = { name: t.name, description: t.description, json: JSON.stringify(shape) };
+        toolJson.set(schema, hit);
+      }
+      if (i < list.length - 1) {
+        parts.push(hit.json);
+        return shape;
+      }
+      parts.push(hit.json.slice(0, -1) + BREAKPOINT_JSON);
+      return { ...shape, cache_control: EPHEMERAL };
+    });
+    shapes = { tools, json: `[${parts.join(',')}]` };
+    toolShapes.set(list, shapes);
   }
-  return tools;
+  return shapes;
 }
 
 export function anthropicRequest(model: string, req: ModelRequest): Anthropic.MessageCreateParamsStreaming {
   const system: Anthropic.TextBlockParam[] = [{ type: 'text', text: req.system.stable, cache_control: EPHEMERAL }];
   if (req.system.dynamic.trim()) system.push({ type: 'text', text: req.system.dynamic, cache_control: EPHEMERAL });
-  const tools = anthropicTools(req.tools);
+  const { tools } = anthropicTools(req.tools);
   const messages = toAnthropicMessages(req.messages);
   // The last breakpoint caches the conversation so far (at most 4 in all: tools, system ×2, history).
   const last = messages.at(-1);
@@ -84,6 +106,25 @@ export function anthropicRequest(model: string, req: ModelRequest): Anthropic.Me
     b.cache_control = EPHEMERAL;
   }
   return { model, max_tokens: req.maxTokens, system, messages, ...(tools.length ? { tools } : {}), stream: true };
+}
+
+/** The system text's JSON (instructions + catalog), kept while it is unchanged. */
+let systemJson: { text: string; json: string } | undefined;
+
+/**
+ * The request's JSON text: byte for byte `JSON.stringify(params)`, with the stable prefix (the system text with the
+ * catalog, the tool definitions: ~95% of a first turn's bytes) serialised once while it is unchanged instead of on
+ * every request. Handed to the SDK as the request's body (its `body` option: it sends a string as it is).
+ */
+export function anthropicBody(params: Anthropic.MessageCreateParamsStreaming, tools: ModelRequest['tools']): string {
+  const system = params.system as Anthropic.TextBlockParam[];
+  const first = system[0]!;
+  if (systemJson?.text !== first.text) systemJson = { text: first.text, json: JSON.stringify(first) };
+  let out = `{"model":${JSON.stringify(params.model)},"max_tokens":${JSON.stringify(params.max_tokens)},"system":[${systemJson.json}`;
+  for (let i = 1; i < system.length; i++) out += `,${JSON.stringify(system[i])}`;
+  out += `],"messages":${JSON.stringify(params.messages)}`;
+  if (params.tools) out += `,"tools":${anthropicTools(tools).json}`;
+  return `${out},"stream":true}`;
 }
 
 function stopOf(raw: string | null | undefined): StopReason {
@@ -102,7 +143,10 @@ export function anthropicProvider(o: AnthropicOptions): ModelProvider {
     let stop = 'end_turn';
     const { emit, failed } = guardedHandler(onEvent);
     try {
-      const stream = await (client ?? (await makeClient())).messages.create(anthropicRequest(o.model, req), req.signal ? { signal: req.signal } : {});
+      const params = anthropicRequest(o.model, req);
+      // The SDK sends a string body as it is (with its content type); everything else about the request is its own.
+      const options = { body: anthropicBody(params, req.tools), headers: JSON_BODY, ...(req.signal ? { signal: req.signal } : {}) };
+      const stream = await (client ?? (await makeClient())).messages.create(params, options);
       for await (const ev of stream) {
         switch (ev.type) {
           case 'message_start':

@@ -202,6 +202,7 @@ export class SkillMatcher {
   private namedSkills(message: string): { skill: number; text: string }[] {
     const out: { skill: number; text: string }[] = [];
     const text = normalize(message);
+    if (!text.includes('/') && !text.includes('$')) return out; // most messages name no skill
     for (const m of text.matchAll(/(?:^|[\s([{（「"'“‘,，。:：;；])([/$])([\p{L}\p{N}][\p{L}\p{N}_.:-]*)/gu)) {
       let name = m[2]!.replace(/[.:-]+$/, '');
       let si = this.byName.get(name);

@@ -1,0 +1,52 @@
+// The Anthropic request's JSON text is built from the stable prefix serialised once (system text with the catalog,
+// tool definitions) plus the turn's own parts: it must be byte for byte what JSON.stringify would send, every turn.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { anthropicBody, anthropicRequest } from '../../../main/core/agent/providers/anthropic.js';
+import type { ModelRequest } from '../../../main/core/agent/providers/types.js';
+import type { PromptTool } from '../../../main/core/tools/prompt-cost.js';
+import { agentEnv } from '../../helpers/agent-env.js';
+
+const schema = { type: 'object', properties: { path: { type: 'string', description: 'File "path" \\ with\nescapes' } }, required: ['path'] };
+const tools: PromptTool[] = [
+  { name: 'read_file', description: 'Read a file.', inputSchema: schema },
+  { name: 'bash', description: 'Run a command – in the workspace 中文', inputSchema: { type: 'object', properties: { command: { type: 'string' } } } },
+];
+
+function same(req: Omit<ModelRequest, 'maxTokens'> & { maxTokens?: number }, label: string): void {
+  const full = { maxTokens: 1024, ...req };
+  const params = anthropicRequest('claude-x', full);
+  assert.equal(anthropicBody(params, full.tools), JSON.stringify(params), label);
+}
+
+test('the request body is exactly JSON.stringify of the request, as the system text, tools and messages change', () => {
+  const messages: ModelRequest['messages'] = [{ role: 'user', text: 'hello "there"\n\u2028' }];
+  same({ system: { stable: 'STABLE', dynamic: '' }, tools, messages }, 'first turn');
+  same({ system: { stable: 'STABLE', dynamic: '' }, tools, messages }, 'the same prefix again (kept JSON)');
+  same({ system: { stable: 'STABLE, then the catalog changed', dynamic: 'LOADED <skill>' }, tools, messages }, 'a new system text and a dynamic block');
+  // The same schema object under another description or name: the kept JSON of that schema must not be reused.
+  same({ system: { stable: 'S', dynamic: '' }, tools: [{ ...tools[0]!, description: 'Read a file (changed).' }, tools[1]!], messages }, 'a changed description');
+  same({ system: { stable: 'S', dynamic: '' }, tools: [tools[1]!, { ...tools[0]!, name: 'view_file' }], messages }, 'a renamed tool, now last (cache breakpoint)');
+  same({ system: { stable: 'S', dynamic: '' }, tools: [], messages }, 'no tools');
+  same({
+    system: { stable: 'S', dynamic: 'D' }, tools, messages: [
+      ...messages,
+      { role: 'assistant', text: 'ok', toolCalls: [{ id: 't1', name: 'read_file', arguments: '{"path":"x"}' }] },
+      { role: 'tool', results: [{ callId: 't1', name: 'read_file', content: '{"ok":true}', isError: false }] },
+    ],
+  }, 'a conversation with a tool call');
+});
+
+test('the server receives the body as JSON, with the content type, through the official SDK', async () => {
+  const env = await agentEnv();
+  env.server.script({ text: 'ok' });
+  const chat = env.agent.newSession();
+  await chat.send('hello');
+  const r = env.server.requests[0]!;
+  assert.match(String(r.headers['content-type']), /^application\/json/);
+  assert.equal((r.body as { model?: string }).model, 'fake-model');
+  assert.ok(Array.isArray(r.body.tools) && r.body.tools.length > 0, 'the tool definitions are sent');
+  const tools = r.body.tools as { cache_control?: unknown }[];
+  assert.deepEqual(tools.at(-1)!.cache_control, { type: 'ephemeral' });
+  assert.equal(tools.filter((t) => t.cache_control).length, 1, 'one breakpoint on the tool list');
+});
