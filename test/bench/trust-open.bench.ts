@@ -9,6 +9,10 @@
 //    would find them. Its later opens reuse the same (hot) workers, as the app's do.
 //  - fresh: a new pool is created inside the timed region (worker start, code load, warm-up all timed), as in a
 //    process that opens a folder the moment it starts.
+// Where the CPU of the app opens goes, by thread (Linux only, from /proc/self/task/*/schedstat): the opening thread,
+// the audit workers, and every other thread (V8's compiler and GC helpers): this says whether the gap is the audit,
+// the opening thread's handling, or V8 compiling the workers' code in the first opens after launch. Only reported.
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,13 +39,47 @@ mkdirSync(builtin, { recursive: true });
 
 const paths = resolvePaths({ home, dataDir: join(root, 'data'), builtinSkillsDir: builtin });
 
-interface Open { answerMs: number; allMs: number; audited: number; bytes: number; threads: number; cpuMs: number }
+interface Open { answerMs: number; allMs: number; audited: number; bytes: number; threads: number; cpuMs: number; byThread?: string }
+
+/** CPU time (ns) of each thread of this process, by thread id; empty where /proc is not there. */
+function threadTimes(): Map<string, number> {
+  const out = new Map<string, number>();
+  try {
+    for (const t of readdirSync('/proc/self/task')) {
+      try {
+        out.set(t, Number(readFileSync(`/proc/self/task/${t}/schedstat`, 'utf8').split(' ')[0]));
+      } catch {
+        // the thread ended
+      }
+    }
+  } catch {
+    // not Linux
+  }
+  return out;
+}
+/** Threads of the app's audit pool (known once it is ready). */
+const poolThreads = new Set<string>();
+function byThread(before: Map<string, number>): string | undefined {
+  const after = threadTimes();
+  if (!after.size) return undefined;
+  let main = 0;
+  let workers = 0;
+  let other = 0;
+  for (const [t, ns] of after) {
+    const ms = (ns - (before.get(t) ?? 0)) / 1e6;
+    if (t === String(process.pid)) main += ms;
+    else if (poolThreads.has(t)) workers += ms;
+    else other += ms;
+  }
+  return `opening thread ${main.toFixed(0)} ms, audit workers ${workers.toFixed(0)} ms, other threads (V8 compiler, GC) ${other.toFixed(0)} ms`;
+}
 
 /** `pool`: 'shared' (the process's pool, started before), 'fresh' (a new pool, created inside the timed region), or none (in-thread). */
 async function open(dataDir: string, pool: 'shared' | 'fresh' | 'none'): Promise<Open> {
   const store = Store.openIn(dataDir);
   let review: ReturnType<typeof createTrustReview> | undefined;
   try {
+    const threads0 = threadTimes();
     const c0 = process.cpuUsage();
     const t0 = performance.now();
     review = createTrustReview(store, { background: pool === 'none' ? false : pool === 'shared' ? true : { pool: new AuditPool(undefined, WARM_ROUNDS) } });
@@ -51,9 +89,10 @@ async function open(dataDir: string, pool: 'shared' | 'fresh' | 'none'): Promise
     const allMs = performance.now() - t0;
     // CPU of every thread of the process (the opening thread and the audit workers): what the open costs, whatever the load.
     const cpu = process.cpuUsage(c0);
+    const split = pool === 'shared' ? byThread(threads0) : undefined;
     if (catalog.entries().length !== N) throw new Error(`indexed ${catalog.entries().length} of ${N}`);
     const s = review.stats;
-    return { answerMs, allMs, audited: s.audited, bytes: s.bytes, threads: s.threads, cpuMs: (cpu.user + cpu.system) / 1000 };
+    return { answerMs, allMs, audited: s.audited, bytes: s.bytes, threads: s.threads, cpuMs: (cpu.user + cpu.system) / 1000, ...(split ? { byThread: split } : {}) };
   } finally {
     await review?.close();
     store.close();
@@ -91,7 +130,9 @@ const rate = (r: { ms: number; bytes: number }): string => `${(N / (r.ms / 1000)
 console.log(`audit, one thread (CPU time, manifest given as discovery parsed it): first pass ${rate(first)} (${first.ms.toFixed(0)} ms); steady ${rate(steady)} (${steady.ms.toFixed(0)} ms)`);
 
 // The app's pool: started at launch, before any folder is opened; the clock starts once its workers are warm.
+const threadsBefore = new Set(threadTimes().keys());
 await startAuditPool().ready();
+for (const t of threadTimes().keys()) if (!threadsBefore.has(t)) poolThreads.add(t);
 
 const cold: Open[] = [];
 const coldFresh: Open[] = [];
@@ -108,7 +149,7 @@ for (let r = 0; r < RUNS; r++) {
   coldInline.push(await open(di, 'none'));
   rmSync(di, { recursive: true, force: true });
 }
-const best = (xs: Open[], k: keyof Open): number => Math.min(...xs.map((x) => x[k]));
+const best = (xs: Open[], k: Exclude<keyof Open, 'byThread'>): number => Math.min(...xs.map((x) => x[k]));
 const bestRun = (xs: Open[]): Open => xs.reduce((a, b) => (a.allMs <= b.allMs ? a : b));
 const w = best(warm, 'allMs');
 const describe = (label: string, c: Open): void => {
@@ -122,6 +163,7 @@ describe('app', c);
 describe('fresh', f);
 // The first app run is the first folder opened after launch (workers only warmed on the sample); later ones reuse hot workers.
 console.log(`  every run, until the last verdict: app ${cold.map((x) => x.allMs.toFixed(0)).join(', ')} ms (first = first open after launch); fresh ${coldFresh.map((x) => x.allMs.toFixed(0)).join(', ')} ms`);
+for (const [k, x] of cold.entries()) if (x.byThread) console.log(`  CPU by thread, app run ${k + 1}: ${x.byThread}`);
 console.log(`cold open, audits in the opening thread: ${best(coldInline, 'allMs').toFixed(0)} ms`);
 console.log(`warm open (parse cache + verdicts from the SQLite audit cache): ${w.toFixed(0)} ms`);
 const ratio = c.allMs / w;
