@@ -126,7 +126,7 @@ export class ChatSession {
   private turn = { steps: 0, toolCalls: 0, tools: [] as string[] };
   private closed = false;
   /** Events held between the user's message and the request's dispatch: one commit for all, shown after it (see hold()). */
-  private held: { body: AgentEventBody | undefined; at: number; later?: () => AgentEventBody }[] | undefined;
+  private held: { body: AgentEventBody | undefined; at: number; later?: (() => AgentEventBody) | undefined; json?: string }[] | undefined;
   private heldTimer: NodeJS.Timeout | undefined;
   /** The in-flight commit of a turn's start failed: the turn ends with this error before any model output is shown. */
   private releaseFailure: unknown;
@@ -479,6 +479,8 @@ export class ChatSession {
     // while the request is in flight, when that window ends (a remote provider: the commit costs the first token
     // nothing). No event is shown before it is committed, and no model output before the turn's start.
     const inFlight = this.held ? setTimeout(() => this.releaseInFlight(), IN_FLIGHT_MS) : undefined;
+    // What that commit needs besides the SQL is made as soon as the request is on the socket (the next turn of the loop).
+    const prepare = this.held ? setImmediate(() => this.prepareHeld()) : undefined;
     try {
       // Each event comes straight from the SDK's stream (no async layer between it and the loop).
       await provider.run({ ...prompt.request, maxTokens: this.opts.maxTokens ?? 8192, signal }, (ev) => {
@@ -491,6 +493,7 @@ export class ChatSession {
       });
     } finally {
       if (inFlight) clearTimeout(inFlight);
+      if (prepare) clearImmediate(prepare);
     }
     this.releaseBeforeOutput(); // a stream that ended without an event
     this.flushText();
@@ -923,6 +926,27 @@ export class ChatSession {
     }
   }
 
+  /**
+   * The held start's work that its commit needs and the request does not — the events made later (the context's
+   * token counts) and every event's JSON — done once the request is on the socket, in the time the caller waits for
+   * the model; the commit itself (one transaction) stays with the first event (modelStep).
+   */
+  private prepareHeld(): void {
+    try {
+      for (const h of this.held ?? []) {
+        if (h.later) {
+          const body = h.later();
+          applyEvent(this.state, body);
+          h.body = body;
+          h.later = undefined;
+        }
+        h.json ??= JSON.stringify(h.body);
+      }
+    } catch {
+      /* release() makes whatever is missing, and reports what fails */
+    }
+  }
+
   /** A stream that ended without any event: the turn's start is committed (now, if it is not yet) and shown. */
   private releaseBeforeOutput(): void {
     this.throwReleaseFailure();
@@ -951,7 +975,7 @@ export class ChatSession {
       });
       seqs = this.store.sessions.appendMany(
         this.id,
-        held.map((h, i) => ({ type: bodies[i]!.type, data: bodies[i] as unknown as Record<string, unknown>, at: h.at })),
+        held.map((h, i) => ({ type: bodies[i]!.type, data: bodies[i] as unknown as Record<string, unknown>, at: h.at, ...(h.json !== undefined ? { json: h.json } : {}) })),
       );
     } catch (e) {
       // Nothing of it was stored (one transaction) nor shown: the state goes back to what the store holds, and the
