@@ -503,6 +503,8 @@ export const events = {
     /** done; stopped (by the user or an interruption); limit (steps or tokens); offline (no model configured). */
     reason: z.enum(['done', 'stopped', 'error', 'limit', 'offline']),
     error: ContractErrorSchema.optional(),
+    /** The turn failed before the user's message could be stored: it is not in the conversation; give it back to the user. */
+    unsent: z.string().optional(),
     usage: Usage.optional(),
   }),
   'session.updated': z.object({ session: SessionMeta }),

@@ -74,7 +74,7 @@ const truncate = (s: string) => (s.length > MAX_OUTPUT ? `${s.slice(0, MAX_OUTPU
 /** Maps one session's live events; keeps the tool cards so a later event updates the same card. */
 export class EventMapper {
   private readonly cards = new Map<string, ToolCallCard>();
-  private lastError: { kind: string; message: string } | undefined;
+  private lastError: { kind: string; message: string; unsent?: string } | undefined;
   constructor(private readonly emit: Emit, private readonly turnId: () => string) {}
 
   private card(sessionId: string, callId: string, patch: Partial<ToolCallCard> & { tool?: string }): void {
@@ -124,7 +124,7 @@ export class EventMapper {
       case 'skill_offer':
         return this.emit('chat.notice', { sessionId: s, level: 'info', kind: 'skill_offer', text: `this task used ${e.toolCalls} tool calls; it can be saved as a skill` });
       case 'error':
-        this.lastError = { kind: e.kind, message: e.message };
+        this.lastError = { kind: e.kind, message: e.message, ...(e.unsent !== undefined ? { unsent: e.unsent } : {}) };
         return this.emit('chat.notice', { sessionId: s, level: 'error', kind: e.kind, text: e.message });
       case 'context':
         return this.emit('context.changed', { sessionId: s, total: e.sections.total, contextWindow: e.sections.window });
@@ -135,6 +135,7 @@ export class EventMapper {
         return this.emit('chat.turnEnd', {
           sessionId: s, turnId: this.turnId(), reason,
           ...(reason === 'error' && err ? { error: { code: err.kind, message: err.message } } : {}),
+          ...(err?.unsent !== undefined ? { unsent: err.unsent } : {}),
         });
       }
       default:

@@ -185,7 +185,12 @@ export class ChatBinding {
         live.turn++;
         const turnId = `${live.chat.id}:${live.turn}`;
         live.chat.send(text).catch((e: unknown) => {
-          this.ctx.events.emit('chat.turnEnd', { sessionId: live.chat.id, turnId, reason: 'error', error: { code: 'internal', message: (e as Error).message } });
+          // The store took nothing of the turn (not even its error): the message, not stored, goes back to the user.
+          const unsent = (e as { unsent?: unknown }).unsent;
+          this.ctx.events.emit('chat.turnEnd', {
+            sessionId: live.chat.id, turnId, reason: 'error', error: { code: 'internal', message: (e as Error).message },
+            ...(typeof unsent === 'string' ? { unsent } : {}),
+          });
         });
         this.ctx.events.emit('session.updated', { session: this.meta(live.chat) });
         return { sessionId: live.chat.id, turnId };

@@ -269,6 +269,7 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
         k.on('chat.turnEnd', (e) => h({
           type: 'done', sessionId: e.sessionId, messageId: e.turnId,
           ...(e.reason === 'stopped' ? { stopped: true } : {}), ...(e.error ? { error: e.error.message } : {}),
+          ...(e.unsent !== undefined ? { unsent: e.unsent } : {}),
         })),
       ];
       return () => { for (const off of offs) off(); };

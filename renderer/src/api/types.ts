@@ -214,6 +214,7 @@ export type ChatEvent =
   | { type: 'delta'; sessionId: string; messageId: string; text: string }
   | { type: 'tool'; sessionId: string; messageId: string; call: ToolCallView }
   | { type: 'approval'; sessionId: string; messageId: string; request: ApprovalRequest }
-  | { type: 'done'; sessionId: string; messageId: string; stopped?: boolean; error?: string }
+  /** `unsent`: the turn failed before the user's message could be stored; it goes back into the input box. */
+  | { type: 'done'; sessionId: string; messageId: string; stopped?: boolean; error?: string; unsent?: string }
   | { type: 'loaded'; sessionId: string; messageId?: string; skill?: { name: string; reason: string } }
   | { type: 'notice'; sessionId: string; level: 'info' | 'warning' | 'error'; text: string };

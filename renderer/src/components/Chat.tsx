@@ -40,6 +40,14 @@ export function Chat() {
   const logRef = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
 
+  // A message handed back (its turn failed before it was stored) refills the input box unless something new was typed.
+  const draft = useView((s) => s.draft);
+  useEffect(() => {
+    if (draft === undefined) return;
+    setText((now) => (now.trim() ? now : draft));
+    set({ draft: undefined });
+  }, [draft, set]);
+
   useEffect(() => {
     const el = logRef.current;
     if (el && stick.current) el.scrollTop = el.scrollHeight;

@@ -27,6 +27,8 @@ export interface ViewState {
   /** Bumped when the skill list must be read again (after an install, a trust …). */
   catalogTick: number;
   toast?: { kind: 'error' | 'info'; text: string };
+  /** Text handed back to the input box (a message that was not stored); the composer takes it once. */
+  draft?: string;
 
   set(p: Partial<ViewState>): void;
   setWorkspace(w: WorkspaceInfo | undefined): void;
@@ -105,6 +107,7 @@ export const useView = create<ViewState>((set, get) => ({
     let messages = s.messages;
     let streaming = s.streaming;
     let loadedTick = s.loadedTick;
+    let draft: string | undefined;
     for (const e of events) {
       if (s.sessionId && e.sessionId !== s.sessionId) continue;
       if (e.type === 'loaded' && !(e.skill && e.messageId)) { loadedTick++; continue; }
@@ -129,8 +132,14 @@ export const useView = create<ViewState>((set, get) => ({
         if (e.stopped) m.stopped = true;
         if (e.error) m.error = e.error;
         loadedTick++;
+        if (e.unsent !== undefined) {
+          // Not stored, so not in the conversation: the message leaves the transcript and goes back to the input box.
+          const i = messages.findLastIndex((x) => x.role === 'user' && x.parts.some((p) => p.kind === 'text' && p.text === e.unsent));
+          if (i >= 0) messages = messages.filter((_, j) => j !== i);
+          draft = e.unsent;
+        }
       }
     }
-    set({ messages, streaming, loadedTick });
+    set({ messages, streaming, loadedTick, ...(draft !== undefined ? { draft } : {}) });
   },
 }));

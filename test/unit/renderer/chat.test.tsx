@@ -117,6 +117,20 @@ describe('chat', () => {
     expect(box.value).toBe('');
   });
 
+  it('a message the engine could not store comes back into the input box, with the error', async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS });
+    await sendHello('draft this release note');
+    await waitFor(() => expect(useView.getState().sessionId).toBe('s1'));
+    expect(screen.getByText('draft this release note')).toBeTruthy();
+    act(() => c.emit({ type: 'done', sessionId: 's1', messageId: 'm1', error: 'could not save the message: disk full', unsent: 'draft this release note' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('disk full');
+    const box = screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Message' });
+    await waitFor(() => expect(box.value).toBe('draft this release note'));
+    expect(useView.getState().messages.some((m) => m.role === 'user')).toBe(false);
+    expect(useView.getState().streaming).toBe(false);
+  });
+
   it('shows skills loaded during the turn and notices in the transcript', async () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });

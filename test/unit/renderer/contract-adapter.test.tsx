@@ -91,6 +91,8 @@ describe('contract client adapter', () => {
     expect((got[3] as Extract<ChatEvent, { type: 'approval' }>).request).toMatchObject({ id: 'a1', rule: 'allow bash: git status', summary: 'git status' });
     expect(got[3]).toMatchObject({ messageId: 't1' });
     expect(got[4]).toMatchObject({ type: 'done', stopped: true });
+    emit('chat.turnEnd', { sessionId: 's1', turnId: 't2', reason: 'error', error: { code: 'internal', message: 'disk full' }, unsent: 'keep me' });
+    expect(got[5]).toMatchObject({ type: 'done', error: 'disk full', unsent: 'keep me' });
     await c.answerApproval('s1', 'a1', 'deny', 'not now');
   });
 

@@ -169,3 +169,31 @@ test('a key goes in and never comes back: settings show only that one is stored,
   assert.equal(switched.provider?.preset, 'anthropic');
   if (process.platform !== 'win32') assert.equal(statSync(file).mode & 0o077, 0);
 });
+
+test('a message the store could not take comes back with the turn\'s end (unsent), and the next send works', async (t) => {
+  const s = await setup(t);
+  // Fault injection on the real store: the turn's start (one transaction) fails once, as on a full disk.
+  const sessions = s.service.workspace!.store!.sessions;
+  const appendMany = sessions.appendMany.bind(sessions);
+  let failures = 0;
+  sessions.appendMany = (id, rows) => {
+    if (!failures++) throw new Error('database or disk is full');
+    return appendMany(id, rows);
+  };
+  s.server.script({ text: 'never shown' }, { text: 'Saved this time.' });
+  const end = s.next('chat.turnEnd');
+  const { sessionId } = await s.call('chat.send', { text: 'write the release notes' });
+  const e = await end;
+  assert.equal(e.reason, 'error');
+  assert.match(e.error?.message ?? '', /disk is full/);
+  assert.equal(e.unsent, 'write the release notes');
+  assert.ok(!s.of('chat.delta').some((d) => d.text.includes('never shown')), 'no reply to a message that was not stored');
+  await new Promise((r) => setImmediate(r)); // as a client's next message arrives: after the turn has wound down
+  const ok = s.next('chat.turnEnd');
+  await s.call('chat.send', { sessionId, text: 'write the release notes' });
+  const e2 = await ok;
+  assert.equal(e2.reason, 'done');
+  assert.equal(e2.unsent, undefined);
+  const opened = await s.call('sessions.open', { id: sessionId });
+  assert.deepEqual(opened.items.filter((i) => i.kind === 'user').map((i) => (i as { text: string }).text), ['write the release notes']);
+});
