@@ -203,6 +203,17 @@ export class PolicyRepo {
       { fingerprint: string; contentHash: string } | undefined;
   }
 
+  /**
+   * The folders under `parent` (a real path, without a trailing separator) that have a fingerprint: one range read of
+   * the primary key, for a folder of hundreds of skills opened cold (instead of one lookup per skill).
+   */
+  fingerprintedUnder(parent: string, sep: string): Set<string> {
+    const base = parent.endsWith(sep) ? parent.slice(0, -1) : parent;
+    const rows = this.db.prepare('SELECT dir FROM audit_fingerprints WHERE dir > ? AND dir < ?')
+      .all(base + sep, base + String.fromCharCode(sep.charCodeAt(0) + 1)) as { dir: string }[];
+    return new Set(rows.map((r) => r.dir));
+  }
+
   putFingerprint(dir: string, fingerprint: string, contentHash: string): void {
     this.db.prepare(
       `INSERT INTO audit_fingerprints (dir, fingerprint, content_hash) VALUES (?, ?, ?)

@@ -1,6 +1,7 @@
 // Trust for skills that arrive without an install (cloned project tier, folders dropped in by hand): audit on discovery.
 // P0 → disabled with findings; P1 → disabled until the user trusts this exact content hash; built-ins are trusted.
 import { createHash } from 'node:crypto';
+import { dirname, sep } from 'node:path';
 import type { Store } from '../../store/index.js';
 import type { ParsedSkill } from '../format/manifest.js';
 import { parsedManifestOf, type CatalogEntry, type ParsedManifest, type TrustHold } from '../format/types.js';
@@ -100,17 +101,20 @@ export function reviewDiscovered(entry: Pick<CatalogEntry, 'tier' | 'realDir' | 
 /** The verdict a report gives a discovered skill (see reviewDiscovered). */
 export function verdictOf(entry: Pick<CatalogEntry, 'realDir' | 'manifest'>, report: AuditReport, store?: Store): ReviewVerdict {
   if (report.level === 'P0') return { enabled: false, reason: `audit P0 (refused): ${summary(report, 'P0')}`, trust: 'refused' };
-  const trusted = store?.policy.trustByHash(report.contentHash) === 'trusted';
+  // The user's trust in this content is looked up only when it decides something (a P1, or content new to a folder
+  // whose permissions were accepted before): a cold open of a big folder asks it for the few, not for every skill.
+  let trustedNow: boolean | undefined;
+  const isTrusted = (): boolean => (trustedNow ??= store?.policy.trustByHash(report.contentHash) === 'trusted');
   const permissions = report.permissions ?? defaultPermissions();
   const accepted = store?.policy.acceptedPermissions(entry.realDir);
-  if (accepted && accepted.contentHash !== report.contentHash && !trusted) {
+  if (accepted && accepted.contentHash !== report.contentHash && !isTrusted()) {
     const diff = permissionDiff(JSON.parse(accepted.permissionsJson) as Permissions, permissions);
     if (diff.widened) {
       const added = diff.lines.filter((l) => l.startsWith('+')).map((l) => l.slice(2));
       return { enabled: false, reason: `permissions widened since last use (${added.join(', ')}): run \`knack skills trust ${entry.manifest.name}\` to accept`, trust: 'pending' };
     }
   }
-  if (report.level === 'P1' && !trusted) {
+  if (report.level === 'P1' && !isTrusted()) {
     return { enabled: false, reason: `audit P1, not trusted yet: ${summary(report, 'P1')} — run \`knack skills trust ${entry.manifest.name}\``, trust: 'pending' };
   }
   if (store && accepted?.contentHash !== report.contentHash) {
@@ -408,11 +412,12 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
     // compares its fingerprint.
     const early: { dir: string }[] = [];
     const picked = new Set<string>();
+    const seenBefore = fingerprintedOf(found ?? []);
     for (const f of found ?? []) {
       if (f.tier === 'builtin' || inFlight.has(f.realDir) || picked.has(f.realDir) || crashed.has(f.realDir)) continue;
       picked.add(f.realDir);
       try {
-        if (store ? store.policy.fingerprint(f.realDir) : false) continue;
+        if (seenBefore ? seenBefore(f.realDir) : store ? store.policy.fingerprint(f.realDir) : false) continue;
       } catch {
         continue;
       }
@@ -421,6 +426,25 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
     }
     if (early.length) send(early);
     return true;
+  };
+  /**
+   * Whether the store has a fingerprint for a folder, read for all of `found` at once when they sit in a few parent
+   * folders (a tier's skills folder): one range read instead of a lookup per skill. Undefined: look each up.
+   */
+  const fingerprintedOf = (found: readonly { realDir: string }[]): ((dir: string) => boolean) | undefined => {
+    if (!store || found.length < minBatch) return undefined;
+    const parents = new Set<string>();
+    for (const f of found) {
+      parents.add(dirname(f.realDir));
+      if (parents.size > 8) return undefined;
+    }
+    try {
+      const known = new Set<string>();
+      for (const p of parents) for (const d of store.policy.fingerprintedUnder(p, sep)) known.add(d);
+      return (dir) => known.has(dir);
+    } catch {
+      return undefined;
+    }
   };
   review.onVerdicts = (listener) => void listeners.push(listener);
   review.onStale = (listener) => void staleListeners.push(listener);
