@@ -78,6 +78,12 @@ export interface TurnResult {
   error?: { kind: string; message: string; unsent?: string };
 }
 
+/**
+ * How long a turn's start waits, once its request is out, to be committed with the model's first event (one commit
+ * for both) before it is committed on its own while the request is in flight.
+ */
+const IN_FLIGHT_MS = 2;
+
 const META_TOOLS = new Set<string>([TOOL.Skill, TOOL.SkillSearch, TOOL.ToolSearch, TOOL.list_skills, TOOL.read_skill_resource]);
 const key = (n: string): string => n.normalize('NFKC').toLowerCase();
 
@@ -120,7 +126,7 @@ export class ChatSession {
   private turn = { steps: 0, toolCalls: 0, tools: [] as string[] };
   private closed = false;
   /** Events held between the user's message and the request's dispatch: one commit for all, shown after it (see hold()). */
-  private held: { body: AgentEventBody | undefined; at: number; later?: () => AgentEventBody }[] | undefined;
+  private held: { body: AgentEventBody | undefined; at: number; later?: (() => AgentEventBody) | undefined; json?: string }[] | undefined;
   private heldTimer: NodeJS.Timeout | undefined;
   /** The in-flight commit of a turn's start failed: the turn ends with this error before any model output is shown. */
   private releaseFailure: unknown;
@@ -468,13 +474,13 @@ export class ChatSession {
     this.lastFlush = -Infinity;
     let stop = 'end_turn';
     // The request goes out first. The held start of the turn (the user's message, auto-loaded skills, the context,
-    // this reply's start) is committed in one transaction, and only then shown, as soon as the request has been handed
-    // to the socket (the next turn of the event loop: the SDK and fetch write it without waiting on anything once the
-    // connection is open), while the caller waits for the model: that commit lands in time the first token waits
-    // anyway. Should the model's first event come before it (the request still connecting, a busy loop), that event
-    // goes into the same transaction instead. No event is shown before it is committed, and no model output before
-    // the turn's start.
-    const inFlight = this.held ? setImmediate(() => this.releaseInFlight()) : undefined;
+    // this reply's start) is committed in one transaction, and only then shown: together with the model's first event
+    // when that comes within IN_FLIGHT_MS (a local server: one commit before the first token instead of two), or else
+    // while the request is in flight, when that window ends (a remote provider: the commit costs the first token
+    // nothing). No event is shown before it is committed, and no model output before the turn's start.
+    const inFlight = this.held ? setTimeout(() => this.releaseInFlight(), IN_FLIGHT_MS) : undefined;
+    // What that commit needs besides the SQL is made as soon as the request is on the socket (the next turn of the loop).
+    const prepare = this.held ? setImmediate(() => this.prepareHeld()) : undefined;
     try {
       // Each event comes straight from the SDK's stream (no async layer between it and the loop).
       await provider.run({ ...prompt.request, maxTokens: this.opts.maxTokens ?? 8192, signal }, (ev) => {
@@ -486,7 +492,8 @@ export class ChatSession {
         if (ev.type === 'stop') stop = ev.raw;
       });
     } finally {
-      if (inFlight) clearImmediate(inFlight);
+      if (inFlight) clearTimeout(inFlight);
+      if (prepare) clearImmediate(prepare);
     }
     this.releaseBeforeOutput(); // a stream that ended without an event
     this.flushText();
@@ -890,10 +897,10 @@ export class ChatSession {
   /**
    * Hold the events of a turn's start — the user's message, auto-loaded skills, the context and the reply's start —
    * until the model's request has gone out: they are committed in one transaction (one commit instead of one each),
-   * right after the request is handed to the socket, while it is in flight (modelStep), and only then shown, always
-   * before any model output, so every event is still committed before it is shown. The request is sent before its
-   * turn is in the log: a kill -9 in that window (the turn of the event loop in which the request is written) loses
-   * the message (the provider saw a request the log does not).
+   * with the model's first event or while the request is in flight (modelStep), and only then shown, always before any
+   * model output, so every event is still committed before it is shown. The request is sent before its turn is in the
+   * log: a kill -9 in that window (at most IN_FLIGHT_MS after the request is written) loses the message (the provider
+   * saw a request the log does not).
    * A turn that waits (the tool box still opening, a compaction) releases them first, after at most 20 ms, so the
    * user's message never waits on it.
    */
@@ -916,6 +923,27 @@ export class ChatSession {
     } catch (e) {
       this.releaseFailure = e;
       this.abort?.abort();
+    }
+  }
+
+  /**
+   * The held start's work that its commit needs and the request does not — the events made later (the context's
+   * token counts) and every event's JSON — done once the request is on the socket, in the time the caller waits for
+   * the model; the commit itself (one transaction) stays with the first event (modelStep).
+   */
+  private prepareHeld(): void {
+    try {
+      for (const h of this.held ?? []) {
+        if (h.later) {
+          const body = h.later();
+          applyEvent(this.state, body);
+          h.body = body;
+          h.later = undefined;
+        }
+        h.json ??= JSON.stringify(h.body);
+      }
+    } catch {
+      /* release() makes whatever is missing, and reports what fails */
     }
   }
 
@@ -947,7 +975,7 @@ export class ChatSession {
       });
       seqs = this.store.sessions.appendMany(
         this.id,
-        held.map((h, i) => ({ type: bodies[i]!.type, data: bodies[i] as unknown as Record<string, unknown>, at: h.at })),
+        held.map((h, i) => ({ type: bodies[i]!.type, data: bodies[i] as unknown as Record<string, unknown>, at: h.at, ...(h.json !== undefined ? { json: h.json } : {}) })),
       );
     } catch (e) {
       // Nothing of it was stored (one transaction) nor shown: the state goes back to what the store holds, and the

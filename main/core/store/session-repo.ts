@@ -26,6 +26,8 @@ export interface StoredEvent {
 export interface AppendRow {
   type: string;
   data: Record<string, unknown>;
+  /** `data` as JSON, when the caller has made it already (it is stored as given). */
+  json?: string;
   at: number;
   touch?: boolean;
   title?: string | undefined;
@@ -90,7 +92,7 @@ export class SessionRepo {
         const part = rows.length <= MAX_ROWS ? rows : rows.slice(from, from + MAX_ROWS);
         const args: unknown[] = [];
         for (const r of part) {
-          args.push(sessionId, r.type, JSON.stringify(r.data), r.at);
+          args.push(sessionId, r.type, r.json ?? JSON.stringify(r.data), r.at);
           if (r.touch) touchAt = r.at;
           if (r.title !== undefined) title = r.title;
         }
