@@ -386,11 +386,17 @@ export class ChatSession {
     const ac = (this.abort = this.nextAbort ?? freshAbort());
     this.nextAbort = undefined;
     this.turn = { steps: 0, toolCalls: 0, tools: [] };
+    // Nothing of an earlier turn's failure carries over (its message was given back with that turn's error).
+    this.unsent = undefined;
+    this.releaseFailure = undefined;
     const run = (async (): Promise<TurnResult> => {
       let reason: TurnEndReason;
       let error: TurnResult['error'];
       try {
         reason = await body(ac.signal);
+        // A start still held (a turn with no model, or stopped while the tools opened) is committed here, where a
+        // failure ends the turn like any other: with its error and the user's message given back.
+        this.release();
       } catch (caught) {
         try {
           this.release();

@@ -246,3 +246,20 @@ test('when the store takes nothing at all, sending rejects with the error, and t
   const next = await chat.send('hello again');
   assert.equal(next.reason, 'end_turn', JSON.stringify(next));
 });
+
+test('with no model configured, a failed commit of the turn\'s start ends the turn with that error and gives the message back, once', async () => {
+  const env = await agentEnv();
+  const chat = Agent.create(env.ws, {}).newSession(); // offline: the turn's start is still held when the turn body returns
+  await chat.ready();
+  const disk = failFirstCommit(env);
+  const r = await chat.send('please keep my words');
+  disk.restore();
+  assert.equal(r.reason, 'error', JSON.stringify(r));
+  assert.match(r.error?.message ?? '', /disk I\/O error/);
+  assert.equal(r.error?.unsent, 'please keep my words');
+  // The next turn works and hands back nothing of the failed one.
+  const next = await chat.send('hello');
+  assert.equal(next.reason, 'offline', JSON.stringify(next));
+  assert.equal(next.error, undefined);
+  assert.deepEqual(chat.messages().filter((m) => m.role === 'user').map((m) => m.role === 'user' && m.text), ['hello']);
+});
