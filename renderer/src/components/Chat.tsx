@@ -27,6 +27,11 @@ const Message = memo(function Message({ m }: { m: ChatMessage }) {
   );
 });
 
+/** The input box after a message comes back: that message, then whatever was typed since (nothing is lost). */
+function withDraft(back: string, now: string): string {
+  return now.trim() ? `${back}\n\n${now}` : back;
+}
+
 export function Chat() {
   const { t } = useTranslation();
   const client = useClient();
@@ -40,11 +45,11 @@ export function Chat() {
   const logRef = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
 
-  // A message handed back (its turn failed before it was stored) refills the input box unless something new was typed.
+  // A message handed back (its turn failed before it was stored) goes back into the input box, above anything typed since.
   const draft = useView((s) => s.draft);
   useEffect(() => {
     if (draft === undefined) return;
-    setText((now) => (now.trim() ? now : draft));
+    setText((now) => withDraft(draft, now));
     set({ draft: undefined });
   }, [draft, set]);
 
@@ -67,7 +72,7 @@ export function Chat() {
     } catch (err) {
       // Not sent: the message leaves the transcript and goes back into the input box (unless something new was typed).
       useView.getState().dropMessage(localId);
-      setText((now) => (now.trim() ? now : body));
+      setText((now) => withDraft(body, now));
       set({ streaming: false });
       setError(errorText(err));
     }

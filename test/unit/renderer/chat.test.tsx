@@ -131,6 +131,25 @@ describe('chat', () => {
     expect(useView.getState().streaming).toBe(false);
   });
 
+  it('a message given back while the user was typing the next one keeps both in the input box', async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS });
+    await sendHello('the first message');
+    await waitFor(() => expect(useView.getState().sessionId).toBe('s1'));
+    await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'a second thought');
+    act(() => c.emit({ type: 'done', sessionId: 's1', messageId: 'm1', error: 'could not save the message: disk full', unsent: 'the first message' }));
+    const box = screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Message' });
+    await waitFor(() => expect(box.value).toBe('the first message\n\na second thought'));
+  });
+
+  it('a message given back from another conversation still comes back to the input box', async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS, sessionId: 's2' });
+    act(() => c.emit({ type: 'done', sessionId: 's1', messageId: 'm1', error: 'disk full', unsent: 'sent from the other chat' }));
+    const box = screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Message' });
+    await waitFor(() => expect(box.value).toBe('sent from the other chat'));
+  });
+
   it('shows skills loaded during the turn and notices in the transcript', async () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
