@@ -1,5 +1,5 @@
 // The audit pool's workers never wait on each other nor on the opening thread: a worker that is done with its share
-// takes the folders another has not started, so a slow folder holds up only itself; each folder is audited once.
+// takes the folders another has not started, so a slow folder holds up no other folder's audit; each is audited once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -17,7 +17,7 @@ function skills(root: string, names: string[]): string[] {
   return names.map((n) => join(root, n));
 }
 
-test('a folder that takes long holds up only itself: the other worker audits every other folder meanwhile, each once', async () => {
+test('a folder that takes long holds up no other audit: the other worker audits every other folder meanwhile, each once', async () => {
   const root = tempDir();
   const names = ['wait-0', ...Array.from({ length: 15 }, (_, i) => `skill-${i + 1}`)];
   const dirs = skills(root, names);

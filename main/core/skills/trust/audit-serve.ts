@@ -50,14 +50,17 @@ function runRound(m: AuditRound, service: AuditService): void {
     out = [];
     since = performance.now();
   };
-  const take = (i: number): void => {
+  const take = (i: number, stolen: boolean): void => {
     if (Atomics.compareExchange(claims, i, 0, mark) !== 0) return;
+    // A folder taken from another's share comes at the end of the round, where each verdict is awaited: what this
+    // worker has finished goes out first, so a slow folder here holds back no report but its own.
+    if (stolen && out.length) post(false);
     const outcome = service.audit(jobs[i]!);
     Atomics.store(claims, i, -mark);
     out.push({ i, ...outcome });
     if (out.length >= POST_EVERY || performance.now() - since >= POST_MS) post(false);
   };
-  for (let i = m.from; i < m.to; i++) take(i);
-  for (let i = jobs.length - 1; i >= 0; i--) if (i < m.from || i >= m.to) take(i);
+  for (let i = m.from; i < m.to; i++) take(i, false);
+  for (let i = jobs.length - 1; i >= 0; i--) if (i < m.from || i >= m.to) take(i, true);
   post(true);
 }
