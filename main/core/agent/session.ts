@@ -426,16 +426,21 @@ export class ChatSession {
         }
         reason = kind === 'cancelled' || (ac.signal.aborted && !commitFailed) ? 'cancelled' : 'error';
       }
-      this.release();
-      if (ac.signal.aborted && reason !== 'error') reason = 'cancelled';
-      this.closeUnresolved(reason === 'cancelled' ? 'cancelled by the user before it ran' : 'not run: the turn ended first');
-      this.record({ type: 'turn_end', reason, steps: this.turn.steps, toolCalls: this.turn.toolCalls });
-      const offer = this.opts.offerSkillAfter ?? 3;
-      const real = this.turn.tools.filter((t) => !META_TOOLS.has(t));
-      if (reason === 'end_turn' && real.length >= offer) this.record({ type: 'skill_offer', toolCalls: real.length, tools: [...new Set(real)] });
-      // The turn's answer comes from one of its own model calls: a turn that made none never passes off an earlier reply.
-      const last = this.turn.steps > 0 ? this.state.messages.at(-1) : undefined;
-      return { reason, text: last?.role === 'assistant' ? last.text : '', steps: this.turn.steps, toolCalls: this.turn.toolCalls, ...(error ? { error } : {}) };
+      try {
+        this.release();
+        if (ac.signal.aborted && reason !== 'error') reason = 'cancelled';
+        this.closeUnresolved(reason === 'cancelled' ? 'cancelled by the user before it ran' : 'not run: the turn ended first');
+        this.record({ type: 'turn_end', reason, steps: this.turn.steps, toolCalls: this.turn.toolCalls });
+        const offer = this.opts.offerSkillAfter ?? 3;
+        const real = this.turn.tools.filter((t) => !META_TOOLS.has(t));
+        if (reason === 'end_turn' && real.length >= offer) this.record({ type: 'skill_offer', toolCalls: real.length, tools: [...new Set(real)] });
+        // The turn's answer comes from one of its own model calls: a turn that made none never passes off an earlier reply.
+        const last = this.turn.steps > 0 ? this.state.messages.at(-1) : undefined;
+        return { reason, text: last?.role === 'assistant' ? last.text : '', steps: this.turn.steps, toolCalls: this.turn.toolCalls, ...(error ? { error } : {}) };
+      } catch (e) {
+        // Whatever fails after the turn's error was shown (storing the turn's end, say) still gives the message back.
+        throw error?.unsent !== undefined && e instanceof Error ? Object.assign(e, { unsent: error.unsent }) : e;
+      }
     })();
     this.running = run;
     try {

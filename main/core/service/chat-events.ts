@@ -86,6 +86,8 @@ export class EventMapper {
 
   map(e: AgentEvent): void {
     const s = e.sessionId;
+    // A new turn: nothing of an earlier turn's error (whose end may not have been shown) belongs to its end.
+    if (e.type === 'user_message') this.lastError = undefined;
     switch (e.type) {
       case 'text_delta':
         return this.emit('chat.delta', { sessionId: s, turnId: this.turnId(), kind: 'text', text: e.text });

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { agentEnv, hostOf } from '../../helpers/agent-env.js';
 import { Agent } from '../../../main/core/agent/index.js';
 import type { AgentEvent } from '../../../main/core/agent/types.js';
+import { EventMapper } from '../../../main/core/service/chat-events.js';
 import type { Store } from '../../../main/core/store/index.js';
 
 
@@ -262,4 +263,40 @@ test('with no model configured, a failed commit of the turn\'s start ends the tu
   assert.equal(next.reason, 'offline', JSON.stringify(next));
   assert.equal(next.error, undefined);
   assert.deepEqual(chat.messages().filter((m) => m.role === 'user').map((m) => m.role === 'user' && m.text), ['hello']);
+});
+
+test('when the turn\'s end cannot be stored after its start failed, sending rejects with the message given back, and the next turn\'s end carries nothing of it', async () => {
+  const env = await agentEnv();
+  env.server.script({ text: 'one' }, { text: 'two' });
+  const chat = env.agent.newSession();
+  await chat.ready();
+  const ends: { unsent?: string; reason: string }[] = [];
+  const mapper = new EventMapper((n, p) => {
+    if (n === 'chat.turnEnd') ends.push(p as { unsent?: string; reason: string });
+  }, () => 't');
+  chat.on((e) => mapper.map(e));
+  const sessions = env.ws.store!.sessions;
+  const { append, appendMany } = sessions;
+  let startFails = 1;
+  let endFails = 1;
+  sessions.appendMany = (id, rows) => {
+    if (startFails-- > 0) throw new Error('disk I/O error');
+    return appendMany.call(sessions, id, rows);
+  };
+  sessions.append = ((...a: Parameters<typeof append>) => {
+    if (a[1] === 'turn_end' && endFails-- > 0) throw new Error('disk I/O error (turn end)');
+    return append.apply(sessions, a);
+  }) as typeof append;
+  try {
+    await assert.rejects(chat.send('my precious first message'), (e: Error & { unsent?: string }) => {
+      assert.equal(e.unsent, 'my precious first message');
+      return true;
+    });
+    const second = await chat.send('second message');
+    assert.equal(second.reason, 'end_turn', JSON.stringify(second));
+    assert.equal(ends.at(-1)?.unsent, undefined, 'the next turn carries nothing of the failed one');
+  } finally {
+    sessions.append = append;
+    sessions.appendMany = appendMany;
+  }
 });
