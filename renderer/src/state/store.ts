@@ -109,11 +109,9 @@ export const useView = create<ViewState>((set, get) => ({
     let loadedTick = s.loadedTick;
     let draft: string | undefined;
     for (const e of events) {
-      if (s.sessionId && e.sessionId !== s.sessionId) {
-        // Another conversation's message that was not stored still comes back (the user may have switched chats).
-        if (e.type === 'done' && e.unsent !== undefined) draft = e.unsent;
-        continue;
-      }
+      // Another conversation's events, its messages given back included: in serve mode every open tab hears every
+      // session, and a tab must not take up a message another tab sent.
+      if (s.sessionId && e.sessionId !== s.sessionId) continue;
       if (e.type === 'loaded' && !(e.skill && e.messageId)) { loadedTick++; continue; }
       if (e.type === 'notice') {
         const last = messages[messages.length - 1];
