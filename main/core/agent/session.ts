@@ -427,7 +427,7 @@ export class ChatSession {
         reason = kind === 'cancelled' || (ac.signal.aborted && !commitFailed) ? 'cancelled' : 'error';
       }
       try {
-        this.release();
+        // Nothing is held here: the try above released the turn's start, or the catch did (or failed to, and said so).
         if (ac.signal.aborted && reason !== 'error') reason = 'cancelled';
         this.closeUnresolved(reason === 'cancelled' ? 'cancelled by the user before it ran' : 'not run: the turn ended first');
         this.record({ type: 'turn_end', reason, steps: this.turn.steps, toolCalls: this.turn.toolCalls });
@@ -944,15 +944,7 @@ export class ChatSession {
    */
   private prepareHeld(): void {
     try {
-      for (const h of this.held ?? []) {
-        if (h.later) {
-          const body = h.later();
-          applyEvent(this.state, body);
-          h.body = body;
-          h.later = undefined;
-        }
-        h.json ??= JSON.stringify(h.body);
-      }
+      for (const h of this.held ?? []) h.json ??= JSON.stringify(this.heldBody(h));
     } catch {
       /* release() makes whatever is missing, and reports what fails */
     }
@@ -969,6 +961,16 @@ export class ChatSession {
     if (this.releaseFailure !== undefined) throw this.releaseFailure;
   }
 
+  /** A held event's body, made (and applied to the state) now if it was held to be made later. */
+  private heldBody(h: NonNullable<ChatSession['held']>[number]): AgentEventBody {
+    if (h.later) {
+      h.body = h.later();
+      h.later = undefined;
+      applyEvent(this.state, h.body);
+    }
+    return h.body!;
+  }
+
   private release(): void {
     if (this.heldTimer) clearTimeout(this.heldTimer);
     this.heldTimer = undefined;
@@ -978,12 +980,7 @@ export class ChatSession {
     let bodies: AgentEventBody[];
     let seqs: number[];
     try {
-      bodies = held.map((h) => {
-        if (!h.later) return h.body!;
-        const body = h.later();
-        applyEvent(this.state, body);
-        return body;
-      });
+      bodies = held.map((h) => this.heldBody(h));
       seqs = this.store.sessions.appendMany(
         this.id,
         held.map((h, i) => ({ type: bodies[i]!.type, data: bodies[i] as unknown as Record<string, unknown>, at: h.at, ...(h.json !== undefined ? { json: h.json } : {}) })),
