@@ -90,6 +90,23 @@ test('tools the ceiling does not offer are never registered, so they cannot be f
   assert.deepEqual([...reg.notOffered], ['bash']);
 });
 
+test('many values against a pattern that backtracks cannot multiply the freeze: once it runs out of time in a call, it is not run again in that call', async () => {
+  const runs: string[] = [];
+  const reg = new ToolRegistry();
+  reg.register({
+    ...tool('slow_items', runs),
+    inputSchema: { type: 'object', properties: { title: { type: 'string' }, tags: { type: 'array', items: { type: 'string', pattern: '^(a+)+$' } } }, required: ['title'] },
+  });
+  const ex = new ToolExecutor({ registry: reg, gate: allowAll });
+  const started = Date.now();
+  // A hostile model's arguments: 100 values, each of which would take the pattern's whole time limit (twice).
+  const r = await ex.execute('slow_items', { title: 't', tags: Array.from({ length: 100 }, () => `${'a'.repeat(40)}!`) }, ctx);
+  assert.equal(!r.ok && r.error.code, 'tool.invalid_args');
+  assert.match(!r.ok ? r.error.message : '', /tags\[0\]: .*too long/);
+  assert.deepEqual(runs, []);
+  assert.ok(Date.now() - started < 10_000, 'one pattern time-out per call, not one per value');
+});
+
 test('a schema pattern that backtracks without end (from a connector or catalog) cannot freeze validation', async () => {
   const runs: string[] = [];
   const reg = new ToolRegistry();
