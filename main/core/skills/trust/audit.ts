@@ -163,6 +163,11 @@ function readInto(size: number): Buffer {
   return readBuf;
 }
 
+/** How a listed file is opened: a regular file with READ_FLAGS; a listed link (its target checked) is followed, never blocking. */
+function openFlags(f: FileEntry): number {
+  return f.link === undefined ? READ_FLAGS : fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0);
+}
+
 /**
  * Read a listed file: its bytes (in the shared buffer: valid until the next read) with its size and mtime from the
  * open file, or `tooLarge` (nothing read) when it passes the limits. A regular file the walk did not stat is opened
@@ -170,7 +175,7 @@ function readInto(size: number): Buffer {
  */
 function readListed(f: FileEntry, room: number): { buf?: Buffer; size: number; mtimeMs: number; notFile?: boolean } {
   if (f.size >= 0 && f.link === undefined && (f.size > LIMITS.maxFileBytes || f.size > room)) return { size: f.size, mtimeMs: f.mtimeMs };
-  const fd = openSync(f.abs, f.link === undefined ? READ_FLAGS : fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
+  const fd = openSync(f.abs, openFlags(f));
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) return { size: st.size, mtimeMs: st.mtimeMs, notFile: true };
@@ -193,7 +198,7 @@ function readListed(f: FileEntry, room: number): { buf?: Buffer; size: number; m
 function hashFileInto(hash: ReturnType<typeof createHash>, f: FileEntry): number {
   let fd: number;
   try {
-    fd = openSync(f.abs, f.link === undefined ? READ_FLAGS : fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
+    fd = openSync(f.abs, openFlags(f));
   } catch {
     return -1;
   }
