@@ -198,7 +198,6 @@ export function hintScanner(rules: readonly AuditRule[], fresh = false): HintSca
   const { groups, pairs } = hintGroups(rules);
   const { next, width, cls, words, out: outMask, hasOut } = tablesOf('text', groups, fresh, () => automaton(groups));
   const ruleWords = Math.ceil(rules.length / 32);
-  const has = (m: Uint32Array, g: number): boolean => ((m[g >> 5]! >>> (g & 31)) & 1) === 1;
   const space = cls[32]!;
   const iClass = cls[105]!;
   const kClass = cls[107]!;
@@ -238,7 +237,7 @@ export function hintScanner(rules: readonly AuditRule[], fresh = false): HintSca
 
   /** The rules a text's hints give, from the groups found: a pair's rule when both its sides are there (in place). */
   function rulesOf(out: RuleMask): boolean {
-    for (const p of pairs) if (has(out, p.a) && has(out, p.b)) out[p.rule >> 5]! |= 1 << (p.rule & 31);
+    for (const p of pairs) if (hasRule(out, p.a) && hasRule(out, p.b)) out[p.rule >> 5]! |= 1 << (p.rule & 31);
     // Pair sides alone are no rule's hint: the scratch words past the rules are cleared.
     if (pairs.length) {
       for (let g = rules.length; g < words * 32; g++) out[g >> 5]! &= ~(1 << (g & 31));
@@ -289,15 +288,12 @@ export function lineFilter(rules: readonly AuditRule[], triggers: readonly strin
   loud.push(...acrossSpans.flatMap(spanned));
   if (pairGroups.length > 30) throw new Error('audit hints: too many hint pairs');
   const input = [[...new Set(loud)], ...pairGroups];
-  const { next, width, cls, out } = tablesOf('text', input, fresh, () => automaton(input));
-  const paired = (bits: number): boolean => {
-    for (let p = 1; p < pairGroups.length; p += 2) if (((bits >>> p) & 3) === 3) return true;
-    return false;
-  };
-  const bytes = byteFilter(tablesOf(`bytes ${pairGroups.length}`, input, fresh, () => {
-    const a = tablesOf('text', input, fresh, () => automaton(input));
-    return byteAutomaton(a.next, a.width, a.cls, a.out, a.order, pairGroups.length);
-  }));
+  const text = tablesOf('text', input, fresh, () => automaton(input));
+  const { next, width, cls, out } = text;
+  const bytes = byteFilter(tablesOf(`bytes ${pairGroups.length}`, input, fresh, () => byteAutomaton(next, width, cls, out, text.order, pairGroups.length)));
+  // Both sides of a pair seen: the byte automaton's test, its bits laid out as these (see byteAutomaton's pairMask).
+  const { pairMask } = bytes.automaton;
+  const paired = (bits: number): boolean => ((bits >>> 1) & bits & pairMask) !== 0;
   return {
     quiet(lines) {
       const quiet = new Uint8Array(lines.length);
