@@ -17,7 +17,7 @@ export function Sessions() {
   async function open(id: string) {
     try {
       const messages = await client.openSession(id);
-      useView.getState().set({ sessionId: id, messages, streaming: false, view: 'chat', loadedTick: useView.getState().loadedTick + 1 });
+      useView.getState().showSession(id, messages);
     } catch (e) { setError(errorText(e)); }
   }
 
