@@ -59,8 +59,8 @@ export interface ViewState {
   sent(epoch: number, sessionId: string | undefined, newSessionId: string): void;
   /** A send failed (nothing reached the engine). */
   sendFailed(sessionId: string | undefined): void;
-  /** Shows a stored conversation, with any message handed back to it while it was not on screen. */
-  showSession(id: string, messages: ChatMessage[]): void;
+  /** Shows a stored conversation (`running`: its turn goes on), with any message handed back to it while it was not on screen. */
+  showSession(id: string, messages: ChatMessage[], running?: boolean): void;
 }
 
 function withLastAssistant(messages: ChatMessage[], id: string): [ChatMessage[], ChatMessage] {
@@ -141,11 +141,11 @@ export const useView = create<ViewState>((set, get) => ({
     const awaiting = Math.max(0, get().awaiting - 1);
     set({ awaiting, ...(awaiting ? {} : { early: [] }) });
   },
-  showSession: (id, messages) => {
+  showSession: (id, messages, running = false) => {
     const s = get();
     const { [id]: held, ...heldDrafts } = s.heldDrafts;
     set({
-      sessionId: id, messages, streaming: false, view: 'chat', loadedTick: s.loadedTick + 1, epoch: s.epoch + 1, heldDrafts,
+      sessionId: id, messages, streaming: running, view: 'chat', loadedTick: s.loadedTick + 1, epoch: s.epoch + 1, heldDrafts,
       ...(held !== undefined ? { draft: held } : {}),
     });
   },

@@ -97,7 +97,7 @@ export function memoryClient(init: Partial<Pick<MemoryClient, 'skills' | 'loaded
     async stop() {},
     async answerApproval() {},
     async listSessions() { return [{ id: 's1', title: 'First chat', updatedAt: '2026-11-30T10:00:00Z', messages: 2 }]; },
-    async openSession() { return [{ id: 'u1', role: 'user', parts: [{ kind: 'text', text: 'hello again' }] }]; },
+    async openSession() { return { messages: [{ id: 'u1', role: 'user', parts: [{ kind: 'text', text: 'hello again' }] }], running: false }; },
     async exportSession() { return { filename: 'first-chat.md', mime: 'text/markdown', content: '# First chat\n' }; },
     async loadedSkills() { return c.loaded; },
     async unloadSkill(_s, name) { c.loaded = c.loaded.filter((l) => l.name !== name); },
