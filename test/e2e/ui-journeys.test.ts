@@ -2,7 +2,7 @@
 // open a workspace → three tiers → toggle (the CLI agrees) → filter by triggers → trust all (grouped summary) →
 // install P1 (approve) and P0 (refused) → a .zip dropped on the window → a Chinese message auto-loads a built-in skill
 // → unload it → a tool call asks: allow once, then always (rule in settings), deny with a reason (the model gets it)
-// → stop → export the session → axe on every screen.
+// → stop → export the session → leave a conversation waiting for approval and answer it after reopening → axe on every screen.
 import { after, afterEach, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
