@@ -483,34 +483,60 @@ export class ChatSession {
     else this.record({ type: 'context', sections: prompt.sections });
     this.record({ type: 'assistant_start', step, provider: provider.id, model: provider.model });
     this.lastFlush = -Infinity;
-    let stop = 'end_turn';
     // The request goes out first. The held start of the turn (the user's message, auto-loaded skills, the context,
     // this reply's start) is committed in one transaction, and only then shown: together with the model's first event
-    // when that comes within IN_FLIGHT_MS (a local server: one commit before the first token instead of two), or else
-    // while the request is in flight, when that window ends (a remote provider: the commit costs the first token
-    // nothing). No event is shown before it is committed, and no model output before the turn's start.
-    const inFlight = this.held ? setTimeout(() => this.releaseInFlight(), IN_FLIGHT_MS) : undefined;
-    // What that commit needs besides the SQL is made as soon as the request is on the socket (the next turn of the loop).
-    const prepare = this.held ? setImmediate(() => this.prepareHeld()) : undefined;
+    // when that comes within IN_FLIGHT_MS of the request being on the socket (a local server: one commit before the
+    // first token instead of two), or else while the request is in flight, when that window ends (a remote provider:
+    // the commit costs the first token nothing). No event is shown before it is committed, and no model output before
+    // the turn's start. The window opens once the request is on the socket (the next turn of the loop: requestSent).
+    if (this.held) this.sentTimer = setImmediate(this.requestSent);
+    this.stepStop = 'end_turn';
     try {
       // Each event comes straight from the SDK's stream (no async layer between it and the loop).
-      await provider.run({ ...prompt.request, maxTokens: this.opts.maxTokens ?? 8192, signal }, (ev) => {
-        this.throwReleaseFailure();
-        if (this.held) {
-          this.handle(ev); // held too: committed with the turn's start, shown after it
-          this.release();
-        } else this.handle(ev);
-        if (ev.type === 'stop') stop = ev.raw;
-      });
+      await provider.run({ system: prompt.request.system, tools: prompt.request.tools, messages: prompt.request.messages, maxTokens: this.opts.maxTokens ?? 8192, signal }, this.onModelEvent);
     } finally {
-      if (inFlight) clearTimeout(inFlight);
-      if (prepare) clearImmediate(prepare);
+      this.clearInFlight();
     }
+    const stop = this.stepStop;
     this.releaseBeforeOutput(); // a stream that ended without an event
     this.flushText();
     this.record({ type: 'assistant_end', stopReason: stop });
     return stop === 'max_tokens' || stop === 'length' ? 'max_tokens' : stop;
   }
+
+  /** The stop reason of the model call in progress (set by its `stop` event). */
+  private stepStop = 'end_turn';
+  /** The request's dispatch (an immediate), then the in-flight window's end (a timeout), while a turn's start is held. */
+  private sentTimer: NodeJS.Immediate | undefined;
+  private inFlightTimer: NodeJS.Timeout | undefined;
+
+  /**
+   * The request is on the socket: the held start's JSON is made now, in the time the caller waits for the model, and
+   * the in-flight window starts (at its end the held start is committed without waiting for the model's first event).
+   */
+  private readonly requestSent = (): void => {
+    this.sentTimer = undefined;
+    if (!this.held) return;
+    this.prepareHeld();
+    this.inFlightTimer = setTimeout(this.releaseInFlight, IN_FLIGHT_MS);
+  };
+
+  private clearInFlight(): void {
+    if (this.sentTimer) clearImmediate(this.sentTimer);
+    if (this.inFlightTimer) clearTimeout(this.inFlightTimer);
+    this.sentTimer = undefined;
+    this.inFlightTimer = undefined;
+  }
+
+  /** One event of the model's stream, straight from the SDK's loop (one handler per session, not a closure per call). */
+  private readonly onModelEvent = (ev: StreamEvent): void => {
+    this.throwReleaseFailure();
+    if (this.held) {
+      this.handle(ev); // held too: committed with the turn's start, shown after it
+      this.release();
+    } else this.handle(ev);
+    if (ev.type === 'stop') this.stepStop = ev.raw;
+  };
 
   /** One event of the model's stream, committed and shown. */
   private handle(ev: StreamEvent): void {
@@ -928,14 +954,15 @@ export class ChatSession {
    * The held start of a turn, committed while the request is in flight (or by the hold timer). If that commit fails,
    * the request is aborted at once and the turn ends with the error (runTurn), before any model output is shown.
    */
-  private releaseInFlight(): void {
+  private readonly releaseInFlight = (): void => {
+    this.inFlightTimer = undefined;
     try {
       this.release();
     } catch (e) {
       this.releaseFailure = e;
       this.abort?.abort();
     }
-  }
+  };
 
   /**
    * The held start's work that its commit needs and the request does not — the events made later (the context's
