@@ -5,7 +5,9 @@ import { performance } from 'node:perf_hooks';
 import type { Settings } from '../config/settings.js';
 import type { KnackPaths } from '../config/paths.js';
 import type { Store } from '../store/index.js';
+import type { AppendRow } from '../store/session-repo.js';
 import type { Catalog } from '../skills/catalog/catalog.js';
+import type { CatalogEntry } from '../skills/format/types.js';
 import type { SkillMatcher, MatchReason } from '../skills/use/matcher.js';
 import { SkillLoader, listResources } from '../skills/use/loader.js';
 import type { WorkspaceSession } from '../skills/use/session.js';
@@ -102,6 +104,18 @@ function addUsage(a: Usage, b: Usage): Usage {
   };
 }
 
+/**
+ * An event of a turn's start held until the request has gone out (see hold()): a row as the store takes it. `later`
+ * makes the body when the rows are committed (work the request does not need); `json` is made while it is in flight.
+ */
+interface HeldEvent {
+  type: string;
+  data: AgentEventBody | undefined;
+  at: number;
+  json: string | undefined;
+  later: (() => AgentEventBody) | undefined;
+}
+
 export class ChatSession {
   private readonly state: SessionState = emptyState();
   private readonly listeners = new Set<AgentListener>();
@@ -126,7 +140,7 @@ export class ChatSession {
   private turn = { steps: 0, toolCalls: 0, tools: [] as string[] };
   private closed = false;
   /** Events held between the user's message and the request's dispatch: one commit for all, shown after it (see hold()). */
-  private held: { body: AgentEventBody | undefined; at: number; later?: (() => AgentEventBody) | undefined; json?: string }[] | undefined;
+  private held: HeldEvent[] | undefined;
   private heldTimer: NodeJS.Timeout | undefined;
   /** The in-flight commit of a turn's start failed: the turn ends with this error before any model output is shown. */
   private releaseFailure: unknown;
@@ -140,6 +154,7 @@ export class ChatSession {
     private readonly opts: SessionOptions,
   ) {
     this.promptCache = promptCacheFor(host.catalog);
+    this.promptCaches = { prompt: this.promptCache, messages: this.messageTokens, text: this.textTokens };
   }
 
   /** Start a new session (recorded in the store). */
@@ -249,7 +264,7 @@ export class ChatSession {
     return this.runTurn(async (signal) => {
       // Approvals left from before a restart are dropped when the user moves on; their calls get a result first,
       // so the conversation the model reads stays valid (every tool call answered).
-      for (const p of [...this.state.pending.values()]) this.record({ type: 'approval_answered', approvalId: p.approvalId, answer: 'deny', message: 'the user sent a new message instead' });
+      if (this.state.pending.size) for (const p of [...this.state.pending.values()]) this.record({ type: 'approval_answered', approvalId: p.approvalId, answer: 'deny', message: 'the user sent a new message instead' });
       this.preAnswered.clear();
       this.closeUnresolved('not run: the user sent a new message instead');
       this.hold();
@@ -479,7 +494,7 @@ export class ChatSession {
     let prompt = this.workspaceSession ? this.assembleWith(this.workspaceSession) : await this.assemble();
     if (this.nearWindow(prompt) && (await this.compact(prompt, signal))) prompt = await this.assemble();
     // The context's token counts are not part of the request: a held turn start counts them while it is in flight.
-    if (this.held) this.recordLater(() => ({ type: 'context', sections: prompt.sections }));
+    if (this.held) this.recordLater('context', () => ({ type: 'context', sections: prompt.sections }));
     else this.record({ type: 'context', sections: prompt.sections });
     this.record({ type: 'assistant_start', step, provider: provider.id, model: provider.model });
     this.lastFlush = -Infinity;
@@ -781,11 +796,11 @@ export class ChatSession {
       for (const sk of this.state.loaded.values()) if (!have.has(key(sk.name))) ws.loader.load(sk.name, sk.reason === 'model' ? 'model' : 'user');
       this.workspaceSession = ws;
       this.bootLoader = undefined;
-      // The prompt's tool list, its token count, the provider's SDK and its shape of the list are made ready now,
-      // as the chat opens, not on its first turn (the list is kept while the tools do not change).
-      const { visible } = this.promptTools(ws);
-      this.promptCache.toolTokens(visible);
-      this.opts.provider?.prepare?.(visible);
+      // The prompt's tool list, its token count, the prompt's other parts that do not depend on the conversation, the
+      // provider's SDK and its shape of the list are made ready now, as the chat opens, not on its first turn (they are
+      // kept while the tools, the catalog and the loaded skills do not change).
+      this.assembleWith(ws);
+      this.opts.provider?.prepare?.(this.promptTools(ws).visible);
       return ws;
     })();
     // A failed open is not kept: the next use opens again (and reports the error if it fails again).
@@ -819,7 +834,7 @@ export class ChatSession {
     return assemblePrompt(
       {
         workspace: this.host.workspace,
-        catalogEntries: () => this.host.catalog.enabled(),
+        catalogEntries: this.catalogEntries,
         catalogSettings: this.host.settings.catalog,
         contextWindow: this.opts.provider?.contextWindow ?? this.host.settings.catalog.contextWindow,
         loaded,
@@ -828,9 +843,13 @@ export class ChatSession {
         planMode: this.state.planMode,
         messages: this.state.messages,
       },
-      { prompt: this.promptCache, messages: this.messageTokens, text: this.textTokens },
+      this.promptCaches,
     );
   }
+
+  /** What assembly reads (made once per session, not on every call). */
+  private readonly catalogEntries = (): CatalogEntry[] => this.host.catalog.enabled();
+  private readonly promptCaches: { prompt: PromptCache; messages: MessageTokens; text: TextTokens };
 
   /**
    * The tools in the next prompt (Skill's schema without the enum of every skill name: the catalog lists them;
@@ -908,7 +927,7 @@ export class ChatSession {
     if (this.held) {
       // Applied now (matching, loading and assembly read the state); committed and shown by release().
       applyEvent(this.state, body);
-      this.held.push({ body, at });
+      this.held.push({ type: body.type, data: body, at, json: undefined, later: undefined });
       return;
     }
     const seq = this.store.sessions.append(this.id, body.type, body as unknown as Record<string, unknown>, { at });
@@ -917,8 +936,8 @@ export class ChatSession {
   }
 
   /** A held event made when the held events are committed: work the request does not need, done while it is in flight. */
-  private recordLater(make: () => AgentEventBody): void {
-    this.held!.push({ body: undefined, at: Date.now(), later: make });
+  private recordLater(type: AgentEventBody['type'], make: () => AgentEventBody): void {
+    this.held!.push({ type, data: undefined, at: Date.now(), json: undefined, later: make });
   }
 
   private show(ev: AgentEvent): void {
@@ -989,13 +1008,13 @@ export class ChatSession {
   }
 
   /** A held event's body, made (and applied to the state) now if it was held to be made later. */
-  private heldBody(h: NonNullable<ChatSession['held']>[number]): AgentEventBody {
+  private heldBody(h: HeldEvent): AgentEventBody {
     if (h.later) {
-      h.body = h.later();
+      h.data = h.later();
       h.later = undefined;
-      applyEvent(this.state, h.body);
+      applyEvent(this.state, h.data);
     }
-    return h.body!;
+    return h.data!;
   }
 
   private release(): void {
@@ -1004,18 +1023,15 @@ export class ChatSession {
     const held = this.held;
     this.held = undefined;
     if (!held?.length) return;
-    let bodies: AgentEventBody[];
     let seqs: number[];
     try {
-      bodies = held.map((h) => this.heldBody(h));
-      seqs = this.store.sessions.appendMany(
-        this.id,
-        held.map((h, i) => ({ type: bodies[i]!.type, data: bodies[i] as unknown as Record<string, unknown>, at: h.at, ...(h.json !== undefined ? { json: h.json } : {}) })),
-      );
+      for (const h of held) if (h.later) this.heldBody(h);
+      // The held events are the rows as they are (type, body, time, and their JSON when it was made in flight).
+      seqs = this.store.sessions.appendMany(this.id, held as AppendRow[]);
     } catch (e) {
       // Nothing of it was stored (one transaction) nor shown: the state goes back to what the store holds, and the
       // user's message, not stored, is given back by the turn's error (runTurn).
-      const user = held.find((h) => h.body?.type === 'user_message')?.body as { text: string } | undefined;
+      const user = held.find((h) => h.type === 'user_message')?.data as { text: string } | undefined;
       if (user) this.unsent = user.text;
       try {
         this.replay();
@@ -1024,7 +1040,7 @@ export class ChatSession {
       }
       throw e;
     }
-    held.forEach((h, i) => this.show({ ...bodies[i]!, seq: seqs[i]!, at: h.at, sessionId: this.id } as AgentEvent));
+    for (let i = 0; i < held.length; i++) this.show({ ...held[i]!.data!, seq: seqs[i]!, at: held[i]!.at, sessionId: this.id } as AgentEvent);
   }
 
   /** The conversation's state, rebuilt from every stored event (a reopened session; a rolled-back commit). */

@@ -27,7 +27,7 @@ export interface AppendRow {
   type: string;
   data: Record<string, unknown>;
   /** `data` as JSON, when the caller has made it already (it is stored as given). */
-  json?: string;
+  json?: string | undefined;
   at: number;
   touch?: boolean;
   title?: string | undefined;
