@@ -16,8 +16,8 @@ export function Sessions() {
 
   async function open(id: string) {
     try {
-      const messages = await client.openSession(id);
-      useView.getState().set({ sessionId: id, messages, streaming: false, view: 'chat', loadedTick: useView.getState().loadedTick + 1 });
+      const { messages, running } = await client.openSession(id);
+      useView.getState().showSession(id, messages, running);
     } catch (e) { setError(errorText(e)); }
   }
 

@@ -42,6 +42,7 @@ export const en = {
     dropWindow: 'Drop the .zip to audit and install it',
   },
   chat: {
+    heldBack: 'A message you sent in another conversation could not be stored: it is back in that conversation\'s input box.',
     title: 'Chat', transcript: 'Conversation', message: 'Message', placeholder: 'Ask anything — Enter sends, Shift+Enter adds a line',
     send: 'Send', stop: 'Stop', planMode: 'Plan mode', new: 'New chat', empty: 'Say what you want to do. Skills load when your words call for them.',
     thinking: 'Answering…', stopped: 'Stopped.', you: 'You', assistant: 'Knack', copy: 'Copy', copied: 'Copied', copyCode: 'Copy code',

@@ -201,6 +201,14 @@ export function hintScanner(rules: readonly AuditRule[], fresh = false): HintSca
   const space = cls[32]!;
   const iClass = cls[105]!;
   const kClass = cls[107]!;
+  // The hint pairs as numbers (group of each side, rule), and the words past the rules cleared by `keep`: rulesOf
+  // below runs without a branch, so every load in it has run (and has type feedback) before any real text is scanned.
+  const pairCount = pairs.length;
+  const pairA = Int32Array.from(pairs, (p) => p.a);
+  const pairB = Int32Array.from(pairs, (p) => p.b);
+  const pairRule = Int32Array.from(pairs, (p) => p.rule);
+  const keep = new Uint32Array(words).fill(0xffffffff);
+  for (let g = rules.length; g < words * 32; g++) keep[g >> 5]! &= ~(1 << (g & 31));
 
   return {
     rules,
@@ -212,24 +220,15 @@ export function hintScanner(rules: readonly AuditRule[], fresh = false): HintSca
       let hit = false;
       for (let i = 0; i < text.length; i++) {
         const c = text.charCodeAt(i);
-        let k: number;
-        if (c < 128) k = cls[c]!;
-        else if (isSpace(c)) k = space;
-        else if (c === 0x130) {
-          // Lower-cased, only two characters outside ASCII become ASCII letters: İ (then a combining dot) and K (Kelvin).
-          s = next[s * width + iClass]!;
-          if (hasOut[s]) {
-            hit = true;
-            for (let w = 0; w < words; w++) out[w]! |= outMask[s * words + w]!;
-          }
-          s = 0;
-          continue;
-        } else k = c === 0x212a ? kClass : 0;
+        // Lower-cased, only two characters outside ASCII become ASCII letters: İ (then a combining dot, which ends
+        // any hint: the state goes back to the start after it) and K (Kelvin).
+        const k = c < 128 ? cls[c]! : c === 0x130 ? iClass : c === 0x212a ? kClass : isSpace(c) ? space : 0;
         s = next[s * width + k]!;
         if (hasOut[s]) {
           hit = true;
           for (let w = 0; w < words; w++) out[w]! |= outMask[s * words + w]!;
         }
+        if (c === 0x130) s = 0;
       }
       return hit && rulesOf(out);
     },
@@ -237,13 +236,19 @@ export function hintScanner(rules: readonly AuditRule[], fresh = false): HintSca
 
   /** The rules a text's hints give, from the groups found: a pair's rule when both its sides are there (in place). */
   function rulesOf(out: RuleMask): boolean {
-    for (const p of pairs) if (hasRule(out, p.a) && hasRule(out, p.b)) out[p.rule >> 5]! |= 1 << (p.rule & 31);
-    // Pair sides alone are no rule's hint: the scratch words past the rules are cleared.
-    if (pairs.length) {
-      for (let g = rules.length; g < words * 32; g++) out[g >> 5]! &= ~(1 << (g & 31));
+    for (let p = 0; p < pairCount; p++) {
+      const a = pairA[p]!;
+      const b = pairB[p]!;
+      const r = pairRule[p]!;
+      out[r >> 5]! |= ((out[a >> 5]! >>> (a & 31)) & (out[b >> 5]! >>> (b & 31)) & 1) << (r & 31);
     }
-    for (let w = 0; w < ruleWords; w++) if (out[w]) return true;
-    return false;
+    // Pair sides alone are no rule's hint: the scratch words past the rules are cleared.
+    let any = 0;
+    for (let w = 0; w < words; w++) {
+      const m = (out[w]! &= keep[w]!);
+      if (w < ruleWords) any |= m;
+    }
+    return any !== 0;
   }
 }
 

@@ -279,6 +279,10 @@ function segment(text: string, ctx: Context, line: number, around: string, place
   listedAsCheck = false, joined = false, quoted = false): Segment {
   return { text, ctx, line, around, quoted, placement, listedAsCheck, joined };
 }
+/** A segment with another context (and `around`): made by segment(), so it has the segments' one map. */
+function recast(seg: Segment, ctx: Context, around: string = seg.around): Segment {
+  return segment(seg.text, ctx, seg.line, around, seg.placement, seg.listedAsCheck, seg.joined, seg.quoted);
+}
 type Placement = 'description' | 'html-comment';
 const PLACEMENT_NOTE: Record<Placement, string> = {
   description: 'in the frontmatter description, which goes into every prompt',
@@ -577,15 +581,16 @@ interface Hit { rule: AuditRule; level: 'P0' | 'P1'; index: number; note: string
 function matchRules(seg: Segment, text: string, rules: RuleMask = EVERY_RULE.all, aggravated = false): Hit[] {
   // One pass over the text finds every hint: only rules with a hint in it (and in `rules`) run their regex.
   // The same text is often judged twice in a row (a prose line for its words, then for its commands): scanned once.
+  // Every call gives an array from this one literal (its elements kind is the same whatever was found).
+  const hits: Hit[] = [];
   if (text !== scanned.text) {
     scanned.any = HINTS.scan(text, scanned.mask);
     scanned.text = text;
   }
-  if (!scanned.any) return [];
+  if (!scanned.any) return hits;
   let any = 0;
   for (let w = 0; w < HINTED.length; w++) any |= (HINTED[w] = scanned.mask[w]! & rules[w]!);
-  if (!any) return [];
-  const hits: Hit[] = [];
+  if (!any) return hits;
   // The rules with a hint, in rule-book order: each word's set bits, lowest first.
   for (let w = 0; w < HINTED.length; w++) {
     let bits = HINTED[w]!;
@@ -741,9 +746,7 @@ function judge(seg: Segment, text: string, rules: RuleSet = EVERY_RULE): Hit[] {
   else {
     hits = matchRules(seg, text, rules.all);
     // A code span quoted as something to look for is judged for its words only (asked only when a command rule hit).
-    if (seg.ctx === 'inline' && hits.length && hits.some((h) => COMMAND_FAMILIES.has(h.rule.family)) && quotedAsCheck(seg, text)) {
-      hits = hits.filter((h) => !COMMAND_FAMILIES.has(h.rule.family));
-    }
+    if (seg.ctx === 'inline' && hasCommandHit(hits) && quotedAsCheck(seg, text)) dropCommandHits(hits);
   }
   if (seg.ctx === 'shell' || seg.ctx === 'script' || seg.ctx === 'inline' || seg.ctx === 'example') {
     const programs = inlinePrograms(text);
@@ -752,14 +755,32 @@ function judge(seg: Segment, text: string, rules: RuleSet = EVERY_RULE): Hit[] {
   return hits;
 }
 
+/** Whether a command rule is among the hits. */
+function hasCommandHit(hits: Hit[]): boolean {
+  for (let k = 0; k < hits.length; k++) if (COMMAND_FAMILIES.has(hits[k]!.rule.family)) return true;
+  return false;
+}
+
+/** The hits without the command rules' (in place). */
+function dropCommandHits(hits: Hit[]): void {
+  let n = 0;
+  for (let k = 0; k < hits.length; k++) if (!COMMAND_FAMILIES.has(hits[k]!.rule.family)) hits[n++] = hits[k]!;
+  hits.length = n;
+}
+
 /** What the user never sees rendered: the words as instructions, and the commands in them as commands to run. */
 function judgePlaced(seg: Segment, placement: Placement, text: string, rules: RuleSet): Hit[] {
   const note = PLACEMENT_NOTE[placement];
-  const hits: Hit[] = matchRules(seg, text, rules.text, true).map((h) => ({ ...h, note }));
+  // Each call's hits are its own: noted in place.
+  const hits = matchRules(seg, text, rules.text, true);
+  for (let k = 0; k < hits.length; k++) hits[k]!.note = note;
   const cmd = commandStarts(text);
-  for (const h of matchRules({ ...seg, ctx: 'shell' }, cmd, rules.command, true)) {
-    if (quotedAsCheck({ ...seg, around: cmd }, cmd.slice(h.index, h.index + 20))) continue;
-    hits.push({ ...h, note });
+  const commands = matchRules(recast(seg, 'shell'), cmd, rules.command, true);
+  for (let k = 0; k < commands.length; k++) {
+    const h = commands[k]!;
+    if (quotedAsCheck(recast(seg, seg.ctx, cmd), cmd.slice(h.index, h.index + 20))) continue;
+    h.note = note;
+    hits.push(h);
   }
   return hits;
 }
@@ -769,7 +790,10 @@ function judgeProse(seg: Segment, text: string, rules: RuleSet): Hit[] {
   const masked = withoutCodeSpans(text);
   const hits = matchRules(seg, text, rules.text);
   const commands = matchRules(seg, masked, rules.command);
-  if (commands.length) hits.push(...commands.filter((h) => !quotedAsCheck({ ...seg, around: masked }, masked.slice(h.index, h.index + 20))));
+  for (let k = 0; k < commands.length; k++) {
+    const h = commands[k]!;
+    if (!quotedAsCheck(recast(seg, seg.ctx, masked), masked.slice(h.index, h.index + 20))) hits.push(h);
+  }
   return hits;
 }
 
@@ -777,10 +801,13 @@ function judgeProse(seg: Segment, text: string, rules: RuleSet): Hit[] {
 function inlineProgramHits(seg: Segment, text: string, programs: readonly { interpreter: string; code: string }[], hits: Hit[]): void {
   for (const p of programs) {
     const ctx: Context = seg.ctx === 'example' ? 'example' : 'script';
-    for (const h of matchRules({ ...seg, ctx: ctx === 'example' ? 'example' : 'script' }, normalizeLine(deobfuscate(p.code)).text)) {
+    const found = matchRules(recast(seg, ctx), normalizeLine(deobfuscate(p.code)).text);
+    for (let k = 0; k < found.length; k++) {
+      const h = found[k]!;
       if (seg.ctx === 'inline' && quotedAsCheck(seg, text)) continue;
-      const level = ctx === 'script' ? (h.rule.inlineProgram ?? h.level) : h.level;
-      hits.push({ ...h, level, note: `inside an inline ${p.interpreter} program` });
+      if (ctx === 'script') h.level = h.rule.inlineProgram ?? h.level;
+      h.note = `inside an inline ${p.interpreter} program`;
+      hits.push(h);
     }
   }
 }
@@ -913,7 +940,7 @@ function hiddenInSegment(acc: TextFindings, seg: Segment, hidden: HiddenText): v
       message: 'text hidden in invisible Unicode tag characters (ASCII smuggling): the model reads it, you cannot see it' });
   }
   if (hidden.decodedTags) {
-    for (const h of matchRules({ ...seg, ctx: 'prose', around: '' }, normalizeLine(hidden.decodedTags).text)) {
+    for (const h of matchRules(recast(seg, 'prose', ''), normalizeLine(hidden.decodedTags).text)) {
       addFinding(acc, { file: acc.file, line: seg.line, rule: `hidden.${h.rule.id}`, family: 'hidden-text', level: h.rule.level,
         excerpt: excerptOf(hidden.decodedTags), message: `invisible tag characters spell out text that ${h.rule.message}` });
     }
@@ -934,10 +961,15 @@ function readWindow(acc: TextFindings, seg: Segment, t: string): void {
   }
 }
 
+/** Whether one of the hits is of `rule`. */
+function hitsRule(hits: readonly Hit[], rule: AuditRule): boolean {
+  for (let k = 0; k < hits.length; k++) if (hits[k]!.rule === rule) return true;
+  return false;
+}
+
 function deobfuscatedWindow(acc: TextFindings, seg: Segment, t: string, d: string, hits: readonly Hit[]): void {
-  const plain = new Set(hits.map((h) => h.rule.id));
   for (const h of matchRules(seg, normalizeLine(d).text)) {
-    if (plain.has(h.rule.id) || h.rule.family === 'network' || h.rule.family === 'install') continue;
+    if (hitsRule(hits, h.rule) || h.rule.family === 'network' || h.rule.family === 'install') continue;
     addFinding(acc, { file: acc.file, line: seg.line, rule: `obfuscation.${h.rule.id}`, family: 'obfuscation', level: seg.ctx === 'example' ? h.level : h.rule.level,
       excerpt: excerptOf(t), message: `hidden by string splitting or escapes: ${h.rule.message}` });
   }
@@ -946,7 +978,11 @@ function deobfuscatedWindow(acc: TextFindings, seg: Segment, t: string, d: strin
 function base64InSegment(acc: TextFindings, seg: Segment, blobs: readonly string[]): void {
   for (const decoded of blobs) {
     const dn = normalizeLine(decoded.replace(/\r?\n/g, ' ; ')).text;
-    const hs = windows(dn).flatMap((w) => [...matchRules({ ...seg, ctx: 'shell', around: '' }, deobfuscate(w)), ...matchRules({ ...seg, ctx: 'prose', around: '' }, w)]);
+    const hs: Hit[] = [];
+    for (const w of windows(dn)) {
+      for (const h of matchRules(recast(seg, 'shell', ''), deobfuscate(w))) hs.push(h);
+      for (const h of matchRules(recast(seg, 'prose', ''), w)) hs.push(h);
+    }
     for (const h of hs) {
       addFinding(acc, { file: acc.file, line: seg.line, rule: `obfuscation.base64.${h.rule.id}`, family: 'obfuscation', level: h.rule.level,
         excerpt: excerptOf(dn), message: `a base64 blob decodes to content that ${h.rule.message}` });
@@ -1017,22 +1053,42 @@ export interface AuditOptions {
   everyLine?: boolean;
 }
 
-type FrontmatterRead =
-  | { facts: FrontmatterFacts; requested: ParsedPermissions; description?: string }
-  | { errors: { line?: number; message: string }[] };
+/**
+ * SKILL.md's frontmatter as the audit reads it: `errors` when it cannot be read, else its facts and permission
+ * request (and discovery's description). Every read has every field, made in one place: one shape, whichever way.
+ */
+interface FrontmatterRead {
+  errors: { line?: number; message: string }[] | undefined;
+  facts: FrontmatterFacts | undefined;
+  requested: ParsedPermissions | undefined;
+  description: string | undefined;
+}
+function frontmatterRead(errors: FrontmatterRead['errors'], facts: FrontmatterFacts | undefined, requested: ParsedPermissions | undefined,
+  description: string | undefined): FrontmatterRead {
+  return { errors, facts, requested, description };
+}
 
 /** SKILL.md's frontmatter facts and permission request: discovery's when `parsed` came from this same text, else read now. */
 function frontmatterOf(text: string, file: string, parsed?: ParsedManifest): FrontmatterRead {
   if (parsed?.frontmatter) {
     const split = splitFrontmatter(text, file);
     if (split.ok && frontmatterDigest(split.frontmatter) === parsed.frontmatter.sha256) {
-      const requested = { ...parsed.requested, diagnostics: parsed.requested.diagnostics.map((d) => ({ ...d, file })) };
-      return { facts: parsed.frontmatter, requested, description: parsed.description };
+      // Discovery's diagnostics, naming this file (copied: the parse is discovery's); each keeps its fields' order.
+      const from = parsed.requested.diagnostics;
+      const diagnostics: Diagnostic[] = [];
+      for (let k = 0; k < from.length; k++) diagnostics.push({ ...from[k]!, file });
+      return frontmatterRead(undefined, parsed.frontmatter, permissionRequest(parsed.requested.permissions, diagnostics), parsed.description);
     }
   }
   const fm = readFrontmatterText(text, file);
-  if (!fm.data) return { errors: fm.errors };
-  return { facts: frontmatterFacts(fm.text ?? '', fm.data, fm.lineOf), requested: readPermissionRequest(fm.data, file, fm.lineOf) };
+  if (!fm.data) return frontmatterRead(fm.errors, undefined, undefined, undefined);
+  const requested = readPermissionRequest(fm.data, file, fm.lineOf);
+  return frontmatterRead(undefined, frontmatterFacts(fm.text ?? '', fm.data, fm.lineOf), permissionRequest(requested.permissions, requested.diagnostics), undefined);
+}
+
+/** A permission request in one shape (`permissions` always a field, undefined when the manifest was rejected). */
+function permissionRequest(permissions: Permissions | undefined, diagnostics: Diagnostic[]): ParsedPermissions {
+  return { permissions, diagnostics };
 }
 
 /**
@@ -1186,66 +1242,100 @@ function binaryExecutable(st: FolderAudit, f: FileEntry, buf: Buffer): void {
 /** SKILL.md's frontmatter: the skill's name, its permission request and the manifest's findings; gives its description. */
 function readManifest(st: FolderAudit, f: FileEntry, text: string): { text: string; line: number } | undefined {
   const fm = frontmatterOf(text, f.rel, st.opts.parsed);
-  const findings = st.findings;
-  if ('errors' in fm) {
-    for (const e of fm.errors) {
-      findings.push({ file: f.rel, line: e.line ?? 1, rule: 'manifest.unreadable', family: 'manifest', level: 'P0', excerpt: '', message: `${e.message}: the skill cannot be reviewed` });
-    }
+  if (fm.errors) {
+    unreadableManifest(st, f, fm.errors);
     return undefined;
   }
-  let description: { text: string; line: number } | undefined;
-  const { facts } = fm;
+  const facts = fm.facts!;
   st.frontmatterSha256 = facts.sha256;
-  if (facts.description) description = { text: facts.description.text ?? fm.description ?? '', line: facts.description.line };
+  nameSkill(st, facts);
+  const parsed = fm.requested!;
+  const diagnostics = parsed.diagnostics;
+  for (let k = 0; k < diagnostics.length; k++) {
+    const d = diagnostics[k]!;
+    st.manifestDiagnostics.push(d);
+    if (d.severity === 'error') unreadablePermissions(st, f, d);
+  }
+  const permissions = (st.permissions = parsed.permissions);
+  if (permissions) requestFindings(st, f, facts, permissions);
+  if (facts.hooks) {
+    st.findings.push({ file: f.rel, line: facts.lines.hooks ?? 1, rule: 'manifest.hooks', family: 'manifest', level: 'P1', excerpt: 'hooks:',
+      message: 'declares hooks, which other agents run automatically as shell commands' });
+  }
+  const description = facts.description;
+  return description ? { text: description.text ?? fm.description ?? '', line: description.line } : undefined;
+}
+
+/** A frontmatter that cannot be read: one finding per error. */
+function unreadableManifest(st: FolderAudit, f: FileEntry, errors: { line?: number; message: string }[]): void {
+  for (const e of errors) {
+    st.findings.push({ file: f.rel, line: e.line ?? 1, rule: 'manifest.unreadable', family: 'manifest', level: 'P0', excerpt: '', message: `${e.message}: the skill cannot be reviewed` });
+  }
+}
+
+/** The skill's name in the report: the frontmatter's name, else its title's slug (else the folder's name). */
+function nameSkill(st: FolderAudit, facts: FrontmatterFacts): void {
   if (facts.name?.trim()) st.skill = facts.name.trim().normalize('NFKC');
   else if (facts.title?.trim()) st.skill = slugify(facts.title.trim());
   // A display name (`Agent Development`) is indexed under its slug: the report names the skill the same way.
   if (/\s/u.test(st.skill)) st.skill = invocableName(st.skill, basename(st.dir)) ?? st.skill;
-  const parsed = fm.requested;
-  st.manifestDiagnostics.push(...parsed.diagnostics);
-  const permissions = (st.permissions = parsed.permissions);
-  for (const d of parsed.diagnostics.filter((x) => x.severity === 'error')) {
-    findings.push({ file: f.rel, line: d.line ?? 1, rule: 'manifest.permissions', family: 'manifest', level: 'P0', excerpt: d.field ?? '',
-      message: `${d.field}: ${d.message} (a permission request that cannot be read cannot be confined)` });
-  }
-  if (permissions?.network) {
-    findings.push({ file: f.rel, line: facts.lines.network ?? facts.lines.allowedTools ?? 1, rule: 'permissions.network',
+}
+
+/** A permission request's error: the request cannot be read, so it cannot be confined. */
+function unreadablePermissions(st: FolderAudit, f: FileEntry, d: Diagnostic): void {
+  st.findings.push({ file: f.rel, line: d.line ?? 1, rule: 'manifest.permissions', family: 'manifest', level: 'P0', excerpt: d.field ?? '',
+    message: `${d.field}: ${d.message} (a permission request that cannot be read cannot be confined)` });
+}
+
+/** What a readable permission request asks for that needs the user's eye: the network, a command tool with any command. */
+function requestFindings(st: FolderAudit, f: FileEntry, facts: FrontmatterFacts, permissions: Permissions): void {
+  if (permissions.network) {
+    st.findings.push({ file: f.rel, line: facts.lines.network ?? facts.lines.allowedTools ?? 1, rule: 'permissions.network',
       family: 'permissions', level: 'P1', excerpt: 'network: true', message: 'requests network access' });
   }
-  for (const t of permissions?.tools ?? []) {
-    const c = permissions?.commands[t];
+  const tools = permissions.tools;
+  for (let k = 0; k < tools.length; k++) {
+    const t = tools[k]!;
+    const c = permissions.commands[t];
     if (c && c.length === 0) {
-      findings.push({ file: f.rel, line: facts.lines.tools ?? facts.lines.allowedTools ?? 1, rule: 'permissions.command-tool',
+      st.findings.push({ file: f.rel, line: facts.lines.tools ?? facts.lines.allowedTools ?? 1, rule: 'permissions.command-tool',
         family: 'permissions', level: 'P1', excerpt: t, message: `requests ${t} with any command (each command still needs your approval or a rule)` });
     }
   }
-  if (facts.hooks) {
-    findings.push({ file: f.rel, line: facts.lines.hooks ?? 1, rule: 'manifest.hooks', family: 'manifest', level: 'P1', excerpt: 'hooks:',
-      message: 'declares hooks, which other agents run automatically as shell commands' });
-  }
-  return description;
 }
 
 /** The folder's report and fingerprint, once every file is read. */
 function folderResult(st: FolderAudit, fileCount: number): { report: AuditReport; fingerprint: string } {
-  const { opts, findings, permissions } = st;
-  let diff: PermissionDiff | undefined;
-  if (opts.previous !== undefined && permissions) {
-    const prev = typeof opts.previous === 'string' ? auditSkill(opts.previous).permissions : opts.previous;
-    diff = permissionDiff(prev, permissions);
-    if (diff.widened) {
-      findings.push({ file: st.skillFile?.rel ?? 'SKILL.md', line: 1, rule: 'permissions.widened', family: 'permissions', level: 'P1',
-        excerpt: diff.lines.join('; '), message: `the update asks for more than the installed version: ${diff.lines.join(', ')}` });
-    }
-  }
-  if (findings.length > 1) findings.sort((a, b) => LEVEL_RANK[b.level] - LEVEL_RANK[a.level] || a.file.localeCompare(b.file) || a.line - b.line);
-  const level = findings.reduce<Level>((l, f) => maxLevel(l, f.level), 'P2');
-  const report: AuditReport = {
-    skill: st.skill, dir: st.dir, level, findings, contentHash: st.hash.update(st.hashText).digest('hex'), files: fileCount, bytes: st.bytes,
-    ...(permissions ? { permissions } : {}), manifestDiagnostics: st.manifestDiagnostics, ...(diff ? { diff } : {}), verdicts: verdictsOf(findings), auditor: AUDITOR_VERSION,
-    ...(st.frontmatterSha256 ? { frontmatterSha256: st.frontmatterSha256 } : {}),
-  };
+  const { findings, permissions } = st;
+  const diff = st.opts.previous !== undefined && permissions ? widening(st, st.opts.previous, permissions) : undefined;
+  if (findings.length > 1) findings.sort(byLevelFileLine);
+  let level: Level = 'P2';
+  for (let k = 0; k < findings.length; k++) level = maxLevel(level, findings[k]!.level);
+  // Fields in the report's order (its JSON is stored and compared): the optional ones only when there is one.
+  const report = { skill: st.skill, dir: st.dir, level, findings, contentHash: st.hash.update(st.hashText).digest('hex'), files: fileCount, bytes: st.bytes } as AuditReport;
+  if (permissions) report.permissions = permissions;
+  report.manifestDiagnostics = st.manifestDiagnostics;
+  if (diff) report.diff = diff;
+  report.verdicts = verdictsOf(findings);
+  report.auditor = AUDITOR_VERSION;
+  if (st.frontmatterSha256) report.frontmatterSha256 = st.frontmatterSha256;
   return { report, fingerprint: createHash('sha256').update(st.fpText).digest('hex') };
+}
+
+/** Most severe first, then by file and line. */
+function byLevelFileLine(a: Finding, b: Finding): number {
+  return LEVEL_RANK[b.level] - LEVEL_RANK[a.level] || a.file.localeCompare(b.file) || a.line - b.line;
+}
+
+/** The permission diff against the installed version (its permissions, or its folder audited now), and its finding. */
+function widening(st: FolderAudit, previous: Permissions | string, permissions: Permissions): PermissionDiff {
+  const prev = typeof previous === 'string' ? auditSkill(previous).permissions : previous;
+  const diff = permissionDiff(prev, permissions);
+  if (diff.widened) {
+    st.findings.push({ file: st.skillFile?.rel ?? 'SKILL.md', line: 1, rule: 'permissions.widened', family: 'permissions', level: 'P1',
+      excerpt: diff.lines.join('; '), message: `the update asks for more than the installed version: ${diff.lines.join(', ')}` });
+  }
+  return diff;
 }
 
 /** One line per finding: `P0 scripts/x.sh:3 exec.pipe-to-shell: downloads code and runs it (curl … | sh)`. */
