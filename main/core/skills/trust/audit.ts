@@ -189,7 +189,8 @@ function readListed(f: FileEntry, room: number): { buf?: Buffer; size: number; m
       if (got === 0) break;
       n += got;
     }
-    return { buf: into.subarray(0, n), size, mtimeMs: st.mtimeMs };
+    // A whole read in a view of exactly its size (the kernel's) is not viewed again.
+    return { buf: n === into.length ? into : into.subarray(0, n), size, mtimeMs: st.mtimeMs };
   } finally {
     closeSync(fd);
   }
