@@ -252,6 +252,32 @@ export const TranscriptItem = z.discriminatedUnion('kind', [
 ]);
 export type TranscriptItem = z.infer<typeof TranscriptItem>;
 
+/** Which rule the gate used, its scope, the acting skill's identity and the real paths it checked (all display-escaped). */
+export const GateDecisionFields = z.object({
+  rule: z.string().optional(),
+  ruleId: z.string().optional(),
+  scope: z.string().optional(),
+  skill: z.object({ name: z.string(), tier: z.string().optional(), dir: z.string(), hash: z.string().optional() }).optional(),
+  paths: z.object({ read: z.array(z.string()), write: z.array(z.string()) }).optional(),
+});
+export type GateDecisionFields = z.output<typeof GateDecisionFields>;
+
+/** An approval the gate asked for (the `chat.approval` event, and a running turn's open ones in `sessions.open`). */
+export const ChatApproval = z.object({
+  sessionId: z.string(),
+  approvalId: z.string(),
+  tool: z.string(),
+  args: z.record(z.string(), z.unknown()),
+  actor: Actor,
+  reason: z.string(),
+  /** Escaped one-line summary (command, path, host). */
+  summary: z.string(),
+  /** What "always" would store, one rule per line, shown before the user picks it (empty: "always" is not offered). */
+  alwaysPreview: z.array(z.string()),
+  /** The gate's decision fields, each escaped: the rule that asked and its scope, the acting skill, the real paths checked. */
+  decision: GateDecisionFields.optional(),
+});
+
 export const LoadedSkill = z.object({
   name: z.string(),
   tier: Tier,
@@ -423,7 +449,13 @@ export const methods = {
 
   // sessions
   'sessions.list': m(Empty, z.object({ sessions: z.array(SessionMeta) })),
-  'sessions.open': m(z.object({ id: Id }).strict(), z.object({ session: SessionMeta, items: z.array(TranscriptItem) })),
+  /**
+   * A conversation's transcript. One with a turn running or waiting for approval also gives that turn's id (the
+   * `turnId` its coming events carry) and the approvals still open (asked again after a restart), to answer here.
+   */
+  'sessions.open': m(z.object({ id: Id }).strict(), z.object({
+    session: SessionMeta, items: z.array(TranscriptItem), turnId: z.string().optional(), approvals: z.array(ChatApproval),
+  })),
   'sessions.export': m(z.object({ id: Id, format: z.enum(['markdown', 'json']) }).strict(),
     z.object({ filename: z.string(), mime: z.string(), content: z.string() })),
   'sessions.delete': m(z.object({ id: Id }).strict(), z.object({ deleted: z.boolean() })),
@@ -461,36 +493,13 @@ export const METHOD_NAMES = Object.keys(methods) as MethodName[];
 
 // ───────────────────────────── events (main → renderer) ─────────────────────────────
 
-/** Which rule the gate used, its scope, the acting skill's identity and the real paths it checked (all display-escaped). */
-export const GateDecisionFields = z.object({
-  rule: z.string().optional(),
-  ruleId: z.string().optional(),
-  scope: z.string().optional(),
-  skill: z.object({ name: z.string(), tier: z.string().optional(), dir: z.string(), hash: z.string().optional() }).optional(),
-  paths: z.object({ read: z.array(z.string()), write: z.array(z.string()) }).optional(),
-});
-export type GateDecisionFields = z.output<typeof GateDecisionFields>;
-
 export const events = {
   /** Streamed assistant text (or thinking) for a running turn. */
   'chat.delta': z.object({ sessionId: z.string(), turnId: z.string(), kind: z.enum(['text', 'thinking']), text: z.string() }),
   /** A tool call card appeared or changed state. */
   'chat.toolCall': z.object({ sessionId: z.string(), turnId: z.string(), card: ToolCallCard }),
   /** The gate asked: the renderer shows it and answers with chat.answer. Only main creates these. */
-  'chat.approval': z.object({
-    sessionId: z.string(),
-    approvalId: z.string(),
-    tool: z.string(),
-    args: z.record(z.string(), z.unknown()),
-    actor: Actor,
-    reason: z.string(),
-    /** Escaped one-line summary (command, path, host). */
-    summary: z.string(),
-    /** What "always" would store, one rule per line, shown before the user picks it (empty: "always" is not offered). */
-    alwaysPreview: z.array(z.string()),
-    /** The gate's decision fields, each escaped: the rule that asked and its scope, the acting skill, the real paths checked. */
-    decision: GateDecisionFields.optional(),
-  }),
+  'chat.approval': ChatApproval,
   /** A skill was loaded into the conversation. */
   'chat.skillLoaded': z.object({ sessionId: z.string(), turnId: z.string(), skill: z.string(), tier: Tier, reason: z.string(), tokens: z.number().int().nonnegative() }),
   /** Something the transcript shows as a line of its own: compaction, recovery after a crash, a provider error, an offer. */

@@ -2,7 +2,7 @@
 // open a workspace → three tiers → toggle (the CLI agrees) → filter by triggers → trust all (grouped summary) →
 // install P1 (approve) and P0 (refused) → a .zip dropped on the window → a Chinese message auto-loads a built-in skill
 // → unload it → a tool call asks: allow once, then always (rule in settings), deny with a reason (the model gets it)
-// → stop → export the session → axe on every screen.
+// → stop → export the session → leave a conversation waiting for approval and answer it after reopening → axe on every screen.
 import { after, afterEach, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -333,6 +333,32 @@ test('export a past session as Markdown from the Sessions view', { skip }, async
   assert.match(text, /Understood, I left the changelog alone\./);
   assert.doesNotMatch(text, /sk-ant-test/);
   await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Chat' }).click();
+});
+
+test('leave a conversation waiting for an approval for a new chat, then reopen it: the card is there, and answering it finishes', { skip }, async (t) => {
+  if (chatMissing) return t.skip(`serve mode has no chat backend yet: ${chatMissing}`);
+  await page.getByRole('button', { name: 'New chat' }).click();
+  server.script(
+    { text: 'Writing the plan.', toolCalls: [{ name: 'write_file', input: { path: 'PLAN.md', content: '# Plan' } }] },
+    { text: 'The plan is written.' },
+  );
+  await page.getByRole('textbox', { name: 'Message' }).fill('write the plan file');
+  await page.keyboard.press('Enter');
+  await page.getByRole('region', { name: 'Approval for write_file' }).waitFor();
+  await page.getByRole('button', { name: 'New chat' }).click();
+  await page.getByText(/Say what you want to do/).waitFor();
+  assert.equal(await page.getByRole('region', { name: 'Approval for write_file' }).count(), 0, 'the waiting conversation does not spill into the new chat');
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Sessions' }).click();
+  await page.getByRole('button', { name: /^Open write the plan file/ }).click();
+  const card = page.getByRole('region', { name: 'Approval for write_file' });
+  await card.waitFor();
+  await page.getByText('Writing the plan.').waitFor();
+  assert.ok(await page.getByRole('button', { name: 'Stop' }).isVisible(), 'the reopened conversation is still answering');
+  await card.getByRole('button', { name: 'Allow once' }).click();
+  await page.getByText('The plan is written.').waitFor();
+  assert.equal(readFileSync(join(dirs.workspace, 'PLAN.md'), 'utf8'), '# Plan');
+  await page.getByRole('button', { name: 'Send' }).waitFor();
+  assert.equal(await page.getByText('Writing the plan.').count(), 1, 'the reply goes on in place, not as a second one');
 });
 
 test('the other screens render without serious accessibility problems; no page errors', { skip }, async () => {

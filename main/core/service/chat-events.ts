@@ -1,7 +1,7 @@
 // The agent's events (AgentEvent) → the contract's events and transcript items: stream deltas, tool-call cards,
 // approval requests with their "always" preview, skills loaded, notices, the context meter, turn ends.
 import type { EventName, EventPayload, GateDecisionFields, ToolCallCard, TranscriptItem } from '../../../preload/contract.js';
-import type { AgentEvent, TurnEndReason } from '../agent/index.js';
+import type { AgentEvent, PendingApproval, TurnEndReason } from '../agent/index.js';
 import { displaySafe, displaySafeLines } from '../policy/display.js';
 import type { DecisionFields } from '../policy/decision-fields.js';
 
@@ -71,6 +71,17 @@ export function turnEndReason(r: TurnEndReason): EventPayload<'chat.turnEnd'>['r
 
 const truncate = (s: string) => (s.length > MAX_OUTPUT ? `${s.slice(0, MAX_OUTPUT)}… (${s.length - MAX_OUTPUT} more characters)` : s);
 
+/** The approval card's payload for an open approval (every shown string escaped). */
+export function approvalOf(sessionId: string, e: PendingApproval): EventPayload<'chat.approval'> {
+  const args = argsOf(e.args);
+  const decision = visibleDecision(e.decision);
+  return {
+    sessionId, approvalId: e.approvalId, tool: e.tool, args, actor: { kind: 'agent', activeSkills: e.activeSkills },
+    reason: visible(e.reason), summary: callSummary(e.tool, args), alwaysPreview: e.alwaysPreview.map(visible),
+    ...(decision ? { decision } : {}),
+  };
+}
+
 /** Maps one session's live events; keeps the tool cards so a later event updates the same card. */
 export class EventMapper {
   private readonly cards = new Map<string, ToolCallCard>();
@@ -99,14 +110,8 @@ export class EventMapper {
         if (e.verdict === 'deny') return this.card(s, e.callId, { tool: e.tool, status: 'denied', output: visible(e.reason) });
         if (e.verdict === 'ask') return this.card(s, e.callId, { tool: e.tool, status: 'awaiting-approval' });
         return;
-      case 'approval_requested': {
-        const args = argsOf(e.args);
-        return this.emit('chat.approval', {
-          sessionId: s, approvalId: e.approvalId, tool: e.tool, args, actor: { kind: 'agent', activeSkills: e.activeSkills },
-          reason: visible(e.reason), summary: callSummary(e.tool, args), alwaysPreview: e.alwaysPreview.map(visible),
-          ...(visibleDecision(e.decision) ? { decision: visibleDecision(e.decision)! } : {}),
-        });
-      }
+      case 'approval_requested':
+        return this.emit('chat.approval', approvalOf(s, e));
       case 'approval_answered':
         if (e.answer === 'deny') {
           const card = [...this.cards.values()].find((c) => c.status === 'awaiting-approval');

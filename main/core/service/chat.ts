@@ -4,7 +4,7 @@ import type { Handlers } from './dispatch.js';
 import { ServiceError } from './dispatch.js';
 import type { ServiceContext } from './context.js';
 import type { ServiceOptions } from './index.js';
-import { EventMapper, transcriptOf } from './chat-events.js';
+import { approvalOf, EventMapper, transcriptOf } from './chat-events.js';
 import type { KnackWorkspace } from '../workspace.js';
 import { loadSettings } from '../config/settings.js';
 import {
@@ -102,8 +102,18 @@ export class ChatBinding {
     const live: Live = { chat, off: () => {}, turn: 0 };
     const mapper = new EventMapper((n, p) => this.ctx.events.emit(n, p), () => `${chat.id}:${live.turn}`);
     live.off = chat.on((e) => {
+      if (e.type === 'turn_end') {
+        // Said once the session has let the turn go: a window that sends again on turnEnd (or reopens the conversation)
+        // must find it idle, not busy for a few more microtasks.
+        const said = (): void => {
+          mapper.map(e);
+          this.ctx.events.emit('session.updated', { session: this.meta(chat) });
+        };
+        void chat.idle().then(said, said);
+        return;
+      }
       mapper.map(e);
-      if (e.type === 'user_message' || e.type === 'turn_end' || e.type === 'plan_mode') this.ctx.events.emit('session.updated', { session: this.meta(chat) });
+      if (e.type === 'user_message' || e.type === 'plan_mode') this.ctx.events.emit('session.updated', { session: this.meta(chat) });
     });
     this.live.set(chat.id, live);
     return live;
@@ -227,7 +237,11 @@ export class ChatBinding {
       },
       'sessions.open': ({ id }) => {
         const l = this.session(id);
-        return { session: this.meta(l.chat), items: transcriptOf(l.chat.events()) };
+        // A turn still running, or waiting for an answer (asked again after a restart): the window shows its open
+        // approvals and joins its coming events (they carry this turn id) to the reply it shows.
+        const approvals = l.chat.pendingApprovals().map((p) => approvalOf(l.chat.id, p));
+        const turnId = l.chat.busy || approvals.length ? `${l.chat.id}:${l.turn}` : undefined;
+        return { session: this.meta(l.chat), items: transcriptOf(l.chat.events()), approvals, ...(turnId ? { turnId } : {}) };
       },
       'sessions.export': ({ id, format }) => {
         const l = this.session(id);

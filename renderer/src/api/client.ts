@@ -33,7 +33,8 @@ export interface KnackClient {
   answerApproval(sessionId: string, approvalId: string, decision: Decision, message?: string): Promise<void>;
   setPlanMode?(sessionId: string, on: boolean): Promise<void>;
   listSessions(workspace: string): Promise<SessionSummary[]>;
-  openSession(sessionId: string): Promise<ChatMessage[]>;
+  /** A stored conversation; `running` while a turn still runs or waits for an approval (its cards are in `messages`). */
+  openSession(sessionId: string): Promise<{ messages: ChatMessage[]; running: boolean }>;
   exportSession(sessionId: string): Promise<{ filename: string; mime: string; content: string }>;
 
   loadedSkills(sessionId: string): Promise<LoadedSkill[]>;

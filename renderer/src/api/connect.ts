@@ -4,11 +4,12 @@ import { connectFromPage, type KnackClient as ContractClient } from '../../../pr
 import { MAX_UPLOAD_BYTES, type EventPayload, type MethodOutput } from '../../../preload/contract';
 import type { KnackClient } from './client';
 import type {
-  ChatEvent, ChatMessage, InstallReport, PermissionsView, Rule, SettingsView, SkillDetail, SkillItem, ToolCallView, ToolInfo, TrustSummary,
+  ApprovalRequest, ChatEvent, ChatMessage, InstallReport, PermissionsView, Rule, SettingsView, SkillDetail, SkillItem, ToolCallView, ToolInfo, TrustSummary,
 } from './types';
 
 type Summary = MethodOutput<'skills.list'>['skills'][number];
 type Card = EventPayload<'chat.toolCall'>['card'];
+type ChatApprovalPayload = EventPayload<'chat.approval'>;
 type Outcome = MethodOutput<'skills.install'>;
 type Perms = NonNullable<MethodOutput<'skills.show'>['permissions']>;
 
@@ -93,6 +94,27 @@ export function toMessages(items: MethodOutput<'sessions.open'>['items']): ChatM
     else current.parts.push({ kind: 'notice', level: it.level, text: it.text });
   }
   return out;
+}
+
+/** The approval card's request from the contract's approval (an event, or one still open in an opened conversation). */
+function toApproval(e: ChatApprovalPayload): ApprovalRequest {
+  return {
+    id: e.approvalId, tool: e.tool, args: e.args, reason: e.reason, summary: e.summary,
+    ...(e.alwaysPreview.length ? { rule: e.alwaysPreview.join('\n') } : {}), ...(e.actor.kind === 'skill' ? { skill: e.actor.skill } : {}),
+    ...(e.decision ? { decision: e.decision } : {}),
+  };
+}
+
+/**
+ * A conversation opened while its turn runs: the reply shown so far takes the turn's id, so the events still to come
+ * join it rather than start a second reply, and the approvals still open are cards to answer.
+ */
+export function withOpenTurn(messages: ChatMessage[], turnId: string | undefined, approvals: ChatApprovalPayload[]): ChatMessage[] {
+  if (!turnId) return messages;
+  const last = messages[messages.length - 1];
+  const reply: ChatMessage = last && last.role === 'assistant' ? { ...last, id: turnId, parts: last.parts.slice() } : { id: turnId, role: 'assistant', parts: [] };
+  for (const a of approvals) reply.parts.push({ kind: 'approval', request: toApproval(a) });
+  return last && last.role === 'assistant' ? [...messages.slice(0, -1), reply] : [...messages, reply];
 }
 
 export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialogs: boolean): KnackClient {
@@ -198,9 +220,13 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
       return r.sessions
         .filter((s) => !workspace || s.workspace === workspace)
         .sort((a, b) => b.updatedAt - a.updatedAt)
-        .map((s) => ({ id: s.id, title: s.title, updatedAt: new Date(s.updatedAt).toISOString(), messages: s.messages }));
+        .map((s) => ({ id: s.id, title: s.title, updatedAt: new Date(s.updatedAt).toISOString(), messages: s.messages, running: s.running }));
     },
-    async openSession(id) { return toMessages((await k.call('sessions.open', { id })).items); },
+    async openSession(id) {
+      const r = await k.call('sessions.open', { id });
+      if (r.turnId) lastTurn.set(id, r.turnId);
+      return { messages: withOpenTurn(toMessages(r.items), r.turnId, r.approvals), running: r.turnId !== undefined };
+    },
     async exportSession(id) { return k.call('sessions.export', { id, format: 'markdown' }); },
 
     async loadedSkills(sessionId) {
@@ -255,14 +281,7 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
           if (finished) started.delete(id);
           h({ type: 'tool', sessionId: e.sessionId, messageId: e.turnId, call: toCall(e.card, ms) });
         }),
-        k.on('chat.approval', (e) => h({
-          type: 'approval', sessionId: e.sessionId, messageId: lastTurn.get(e.sessionId) ?? e.approvalId,
-          request: {
-            id: e.approvalId, tool: e.tool, args: e.args, reason: e.reason, summary: e.summary,
-            ...(e.alwaysPreview.length ? { rule: e.alwaysPreview.join('\n') } : {}), ...(e.actor.kind === 'skill' ? { skill: e.actor.skill } : {}),
-            ...(e.decision ? { decision: e.decision } : {}),
-          },
-        })),
+        k.on('chat.approval', (e) => h({ type: 'approval', sessionId: e.sessionId, messageId: lastTurn.get(e.sessionId) ?? e.approvalId, request: toApproval(e) })),
         k.on('chat.skillLoaded', (e) => h({ type: 'loaded', sessionId: e.sessionId, messageId: e.turnId, skill: { name: e.skill, reason: e.reason } })),
         k.on('chat.notice', (e) => h({ type: 'notice', sessionId: e.sessionId, level: e.level, text: e.text })),
         k.on('context.changed', (e) => h({ type: 'loaded', sessionId: e.sessionId })),

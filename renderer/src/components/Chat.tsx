@@ -65,12 +65,15 @@ export function Chat() {
     setError(undefined);
     setText('');
     const localId = `local-${Date.now()}`;
-    useView.getState().addUserMessage(localId, body);
+    const view = useView.getState();
+    view.addUserMessage(localId, body);
+    const epoch = view.beginSend();
     try {
       const r = await client.sendMessage(workspace.path, sessionId, body, planMode);
-      if (!sessionId) set({ sessionId: r.sessionId });
+      useView.getState().sent(epoch, sessionId, r.sessionId);
     } catch (err) {
       // Not sent: the message leaves the transcript and goes back into the input box (unless something new was typed).
+      useView.getState().sendFailed(sessionId);
       useView.getState().dropMessage(localId);
       setText((now) => withDraft(body, now));
       set({ streaming: false });

@@ -1,5 +1,6 @@
 // View state only (zustand): what is open, what is selected, the filter text, the chat transcript being shown.
 // The main process is the source of truth; everything here is a copy refreshed from the client.
+import i18n from 'i18next';
 import { create } from 'zustand';
 import type { ChatEvent, ChatMessage, ChatPart, Decision, SkillItem, WorkspaceInfo } from '../api/types';
 
@@ -29,6 +30,16 @@ export interface ViewState {
   toast?: { kind: 'error' | 'info'; text: string };
   /** Text handed back to the input box (a message that was not stored); the composer takes it once. */
   draft?: string;
+  /** Which conversation is on screen: bumped by a new chat, an opened session or another workspace. */
+  epoch: number;
+  /** Conversations this window sent to (in serve mode every tab hears every session; only these are ours). */
+  mine: string[];
+  /** First sends of new conversations still waiting for their session id. */
+  awaiting: number;
+  /** Events of conversations not known yet, kept while a first send waits: one of them may be its own. */
+  early: ChatEvent[];
+  /** Messages handed back to a conversation of ours that was not on screen: its input box takes them when reopened. */
+  heldDrafts: Record<string, string>;
 
   set(p: Partial<ViewState>): void;
   setWorkspace(w: WorkspaceInfo | undefined): void;
@@ -42,6 +53,14 @@ export interface ViewState {
   applyChat(events: ChatEvent[]): void;
   markApproval(approvalId: string, d: Decision): void;
   newChat(): void;
+  /** Before a send: the conversation on screen (its epoch) becomes ours; a new one's first send is counted as waiting. */
+  beginSend(): number;
+  /** After a send: the engine named the conversation. It is shown if the user is still on it; its early events apply. */
+  sent(epoch: number, sessionId: string | undefined, newSessionId: string): void;
+  /** A send failed (nothing reached the engine). */
+  sendFailed(sessionId: string | undefined): void;
+  /** Shows a stored conversation (`running`: its turn goes on), with any message handed back to it while it was not on screen. */
+  showSession(id: string, messages: ChatMessage[], running?: boolean): void;
 }
 
 function withLastAssistant(messages: ChatMessage[], id: string): [ChatMessage[], ChatMessage] {
@@ -75,9 +94,14 @@ export const useView = create<ViewState>((set, get) => ({
   planMode: false,
   loadedTick: 0,
   catalogTick: 0,
+  epoch: 0,
+  mine: [],
+  awaiting: 0,
+  early: [],
+  heldDrafts: {},
 
   set: (p) => set(p),
-  setWorkspace: (w) => set({ workspace: w, skills: [], selectedSkill: undefined, messages: [], sessionId: undefined, view: 'chat' }),
+  setWorkspace: (w) => set({ workspace: w, skills: [], selectedSkill: undefined, messages: [], sessionId: undefined, view: 'chat', epoch: get().epoch + 1 }),
   setSkills: (skills) => set({ skills, skillsError: undefined, skillsLoading: false }),
   replaceSkill: (item) => {
     const skills = get().skills;
@@ -93,7 +117,38 @@ export const useView = create<ViewState>((set, get) => ({
   addUserMessage: (id, text) =>
     set({ messages: [...get().messages, { id, role: 'user', parts: [{ kind: 'text', text }] }], streaming: true }),
   dropMessage: (id) => set({ messages: get().messages.filter((m) => m.id !== id) }),
-  newChat: () => set({ messages: [], sessionId: undefined, streaming: false, view: 'chat', loadedTick: get().loadedTick + 1 }),
+  newChat: () => set({ messages: [], sessionId: undefined, streaming: false, view: 'chat', loadedTick: get().loadedTick + 1, epoch: get().epoch + 1 }),
+  beginSend: () => {
+    const s = get();
+    if (!s.sessionId) set({ awaiting: s.awaiting + 1 });
+    else if (!s.mine.includes(s.sessionId)) set({ mine: [...s.mine, s.sessionId] });
+    return s.epoch;
+  },
+  sent: (epoch, sessionId, id) => {
+    const s = get();
+    const awaiting = sessionId ? s.awaiting : Math.max(0, s.awaiting - 1);
+    const own = s.early.filter((e) => e.sessionId === id);
+    set({
+      mine: s.mine.includes(id) ? s.mine : [...s.mine, id],
+      awaiting,
+      early: awaiting ? s.early.filter((e) => e.sessionId !== id) : [],
+      ...(!sessionId && s.epoch === epoch && !s.sessionId ? { sessionId: id } : {}),
+    });
+    if (own.length) get().applyChat(own);
+  },
+  sendFailed: (sessionId) => {
+    if (sessionId) return;
+    const awaiting = Math.max(0, get().awaiting - 1);
+    set({ awaiting, ...(awaiting ? {} : { early: [] }) });
+  },
+  showSession: (id, messages, running = false) => {
+    const s = get();
+    const { [id]: held, ...heldDrafts } = s.heldDrafts;
+    set({
+      sessionId: id, messages, streaming: running, view: 'chat', loadedTick: s.loadedTick + 1, epoch: s.epoch + 1, heldDrafts,
+      ...(held !== undefined ? { draft: held } : {}),
+    });
+  },
   markApproval: (approvalId, d) =>
     set({
       messages: get().messages.map((m) => ({
@@ -108,10 +163,27 @@ export const useView = create<ViewState>((set, get) => ({
     let streaming = s.streaming;
     let loadedTick = s.loadedTick;
     let draft: string | undefined;
+    let early = s.early;
+    let heldDrafts = s.heldDrafts;
+    let toast = s.toast;
     for (const e of events) {
-      // Another conversation's events, its messages given back included: in serve mode every open tab hears every
-      // session, and a tab must not take up a message another tab sent.
-      if (s.sessionId && e.sessionId !== s.sessionId) continue;
+      if (e.sessionId !== s.sessionId) {
+        // Not the conversation on screen. While a new conversation's first send waits for its id, an unknown
+        // conversation's events may be its own: kept until the id arrives. A message handed back to a conversation of
+        // ours waits for it to be reopened, and one of ours that asks for an approval says so. Anything else belongs to another tab (serve mode: every tab hears every
+        // session) or to a conversation the user left, and is not shown here.
+        if (s.awaiting && !s.mine.includes(e.sessionId)) {
+          if (early === s.early) early = early.slice();
+          early.push(e);
+        }
+        else if (e.type === 'approval' && s.mine.includes(e.sessionId)) toast = { kind: 'info', text: i18n.t('chat.waitingElsewhere') };
+        else if (e.type === 'done' && e.unsent !== undefined && s.mine.includes(e.sessionId)) {
+          const before = heldDrafts[e.sessionId];
+          heldDrafts = { ...heldDrafts, [e.sessionId]: before ? `${before}\n\n${e.unsent}` : e.unsent };
+          toast = { kind: 'error', text: i18n.t('chat.heldBack') };
+        }
+        continue;
+      }
       if (e.type === 'loaded' && !(e.skill && e.messageId)) { loadedTick++; continue; }
       if (e.type === 'notice') {
         const last = messages[messages.length - 1];
@@ -142,6 +214,6 @@ export const useView = create<ViewState>((set, get) => ({
         }
       }
     }
-    set({ messages, streaming, loadedTick, ...(draft !== undefined ? { draft } : {}) });
+    set({ messages, streaming, loadedTick, early, heldDrafts, toast, ...(draft !== undefined ? { draft } : {}) });
   },
 }));

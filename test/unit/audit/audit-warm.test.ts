@@ -1,34 +1,55 @@
-// The audit workers warm up on a sample skill written to a private temporary folder (the file walk, reads, hashing and
-// rules all run before the first real folder), and the folder is removed afterwards.
+// The audit workers warm up on sample skills written to a private temporary folder: each goes through the worker's own
+// path (SKILL.md parsed as the catalog asks, the folder audited in a rehearsed round), and the folder is removed after.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { removeSampleSkill, writeSampleSkill } from '../../../main/core/skills/trust/audit-sample.js';
-import { warmAuditor } from '../../../main/core/skills/trust/audit-warm.js';
+import { removeSampleSkill, SAMPLE_SKILLS, writeSampleSkill } from '../../../main/core/skills/trust/audit-sample.js';
+import { sampleFolders, warmRound, warmTexts } from '../../../main/core/skills/trust/audit-warm.js';
+import { rehearseRound } from '../../../main/core/skills/trust/audit-serve.js';
+import { auditService } from '../../../main/core/skills/trust/audit-service.js';
 import { auditSkill } from '../../../main/core/skills/trust/audit.js';
 import { parseSkillFile } from '../../../main/core/skills/format/manifest.js';
 import { AuditPool } from '../../../main/core/skills/trust/audit-pool.js';
 import { tempDir, writeTree, skillMd } from '../../helpers/tmp.js';
 
-test('the sample skill on disk is a real skill folder the auditor reads like any other, and is removed after', () => {
-  const dir = writeSampleSkill();
-  assert.ok(dir && existsSync(join(dir, 'SKILL.md')));
+test('the sample skills on disk are real, varied skill folders the auditor reads like any other, and are removed after', () => {
+  const root = writeSampleSkill();
+  assert.ok(root);
   try {
-    assert.equal(parseSkillFile(join(dir, 'SKILL.md'), { folderName: null }).manifest?.name, 'release-helper');
-    assert.deepEqual(readdirSync(join(dir, 'scripts')).sort(), ['notes.py', 'release.sh']);
-    const report = auditSkill(dir);
-    assert.equal(report.files, 4);
-    assert.equal(report.level, 'P1', 'its install lines are findings, as in real skills');
-    warmAuditor(2, dir);
-    warmAuditor(1);
+    const folders = sampleFolders(root);
+    assert.deepEqual(folders.map((d) => d.slice(root.length + 1)), Object.keys(SAMPLE_SKILLS).sort());
+    const parsed = folders.map((d) => parseSkillFile(join(d, 'SKILL.md'), { folderName: null }));
+    assert.equal(parsed.find((p) => p.manifest?.name === 'agent-development')?.diagnostics[0]?.code, 'name.slugified', 'a display name');
+    assert.ok(parsed.some((p) => !p.manifest), 'a skill that does not index (no description)');
+    assert.ok(parsed.some((p) => p.manifest?.requested.permissions?.declared === 'both'), 'permissions and allowed-tools');
+    assert.deepEqual(readdirSync(join(root, 'release-helper', 'scripts')).sort(), ['notes.py', 'release.sh']);
+    const levels = new Set(folders.map((d) => auditSkill(d).level));
+    assert.deepEqual([...levels].sort(), ['P0', 'P1', 'P2'], 'clean skills, install lines and refused lines, as in a real folder');
+    const service = auditService();
+    for (let r = 0; r < 3; r++) warmRound(service, folders, r);
+    warmTexts();
   } finally {
-    removeSampleSkill(dir);
+    removeSampleSkill(root);
   }
-  assert.equal(existsSync(dir), false);
+  assert.equal(existsSync(root), false);
 });
 
-test('a pool warmed on the sample audits exactly as this thread does', async () => {
+test("a rehearsed round audits each folder once, from the worker's own parse, as the pool's round does", () => {
+  const root = tempDir();
+  writeTree(root, {
+    'one/SKILL.md': skillMd({ name: 'one', description: 'The one skill' }, '```bash\npip install rich\n```\n'),
+    'two/SKILL.md': skillMd({ name: 'two', description: 'The other skill' }),
+  });
+  const service = auditService();
+  service.parse([join(root, 'one', 'SKILL.md')]);
+  const results = rehearseRound([{ id: 1, dir: join(root, 'one') }, { id: 2, dir: join(root, 'two') }], service);
+  assert.deepEqual(results.map((r) => r.i).sort(), [0, 1]);
+  assert.deepEqual(results.find((r) => r.i === 0)?.report, auditSkill(join(root, 'one')));
+  assert.deepEqual(results.find((r) => r.i === 1)?.report, auditSkill(join(root, 'two')));
+});
+
+test('a pool warmed on the samples audits exactly as this thread does', async () => {
   const root = tempDir();
   writeTree(root, { 'one/SKILL.md': skillMd({ name: 'one', description: 'The one skill' }, '```bash\npip install rich\n```\n') });
   const pool = new AuditPool(1, 2);

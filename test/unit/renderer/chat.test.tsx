@@ -150,6 +150,77 @@ describe('chat', () => {
     expect(screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Message' }).value).toBe('');
   });
 
+  it('a conversation left for a new chat streams on into itself, not into the new chat', async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS });
+    await sendHello('write the changelog');
+    await waitFor(() => expect(useView.getState().sessionId).toBe('s1'));
+    await userEvent.click(screen.getByRole('button', { name: 'New chat' }));
+    act(() => {
+      c.emit({ type: 'delta', sessionId: 's1', messageId: 'm1', text: 'the changelog so far' });
+      c.emit({ type: 'done', sessionId: 's1', messageId: 'm1' });
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryByText('the changelog so far')).toBeNull();
+    expect(useView.getState().messages).toHaveLength(0);
+    expect(screen.getByText(/Say what you want to do/)).toBeTruthy();
+  });
+
+  it('a new chat shows its own first events, even those before the engine names the conversation, and no other tab\'s', async () => {
+    const c = memoryClient();
+    let answer!: () => void;
+    c.sendGate = new Promise((r) => { answer = r; });
+    renderWith(<App />, c, { workspace: WS });
+    await sendHello();
+    act(() => {
+      c.emit({ type: 'delta', sessionId: 's9', messageId: 'm9', text: 'from another tab' });
+      c.emit({ type: 'delta', sessionId: 's1', messageId: 'm1', text: 'early words' });
+    });
+    // The window applies these (a frame later) before the engine's answer to the send arrives.
+    await act(async () => { await new Promise((r) => setTimeout(r, 50)); });
+    expect(useView.getState().sessionId).toBeUndefined();
+    await act(async () => { answer(); await c.sendGate; });
+    await waitFor(() => expect(useView.getState().sessionId).toBe('s1'));
+    expect(await screen.findByText('early words')).toBeTruthy();
+    act(() => c.emit({ type: 'delta', sessionId: 's9', messageId: 'm9', text: ' and more of it' }));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryByText(/from another tab|and more of it/)).toBeNull();
+  });
+
+  it('a message handed back to a conversation the user has left waits in its input box until it is reopened', async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS });
+    await sendHello('tag the release');
+    await waitFor(() => expect(useView.getState().sessionId).toBe('s1'));
+    await userEvent.click(screen.getByRole('button', { name: 'New chat' }));
+    act(() => c.emit({ type: 'done', sessionId: 's1', messageId: 'm1', error: 'could not save the message: disk full', unsent: 'tag the release' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('back in that conversation');
+    const box = screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Message' });
+    expect(box.value).toBe('');
+    act(() => useView.getState().showSession('s1', []));
+    await waitFor(() => expect(screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Message' }).value).toBe('tag the release'));
+    // Taken once: opening it again does not put it back a second time.
+    await userEvent.clear(screen.getByRole('textbox', { name: 'Message' }));
+    act(() => useView.getState().showSession('s1', []));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Message' }).value).toBe('');
+  });
+
+  it('a conversation the user left that asks for an approval says so; another tab\'s does not', async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS });
+    await sendHello('deploy it');
+    await waitFor(() => expect(useView.getState().sessionId).toBe('s1'));
+    await userEvent.click(screen.getByRole('button', { name: 'New chat' }));
+    const request = { id: 'a1', tool: 'bash', args: { command: 'make deploy' }, reason: 'asks' };
+    act(() => c.emit({ type: 'approval', sessionId: 's9', messageId: 'm9', request }));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryByText(/waiting for your approval/)).toBeNull();
+    act(() => c.emit({ type: 'approval', sessionId: 's1', messageId: 'm1', request }));
+    expect((await screen.findByText(/waiting for your approval/)).getAttribute('role')).toBe('status');
+    expect(screen.queryByRole('region', { name: /Approval for/ })).toBeNull();
+  });
+
   it('shows skills loaded during the turn and notices in the transcript', async () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });

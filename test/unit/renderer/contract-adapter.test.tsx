@@ -96,6 +96,27 @@ describe('contract client adapter', () => {
     await c.answerApproval('s1', 'a1', 'deny', 'not now');
   });
 
+  it('opens a conversation whose turn still runs: its reply takes the turn id, open approvals are cards, the turn streams on into it', async () => {
+    const meta = { id: 's1', title: 'Chat', workspace: '/w', createdAt: 1, updatedAt: 2, messages: 3, provider: null, model: null, planMode: false, running: true };
+    const approval = { sessionId: 's1', approvalId: 'a1', tool: 'bash', args: { command: 'git push' }, actor: { kind: 'agent' as const, activeSkills: [] }, reason: 'asks', summary: 'git push', alwaysPreview: [] };
+    const { t, emit } = transport({
+      'sessions.open': () => ({
+        session: meta, turnId: 's1:2', approvals: [approval],
+        items: [{ kind: 'user', id: '1', text: 'push it', at: 1 }, { kind: 'assistant', id: '2', text: 'Pushing.', at: 2 }],
+      }),
+    });
+    const c = adapt(createClient(t, { onContractViolation: (w) => { throw new Error(w); } }), 'serve', false);
+    const got: ChatEvent[] = [];
+    c.onChat((e) => got.push(e));
+    const opened = await c.openSession('s1');
+    expect(opened.running).toBe(true);
+    expect(opened.messages).toHaveLength(2);
+    expect(opened.messages[1]).toMatchObject({ id: 's1:2', role: 'assistant', parts: [{ kind: 'text', text: 'Pushing.' }, { kind: 'approval', request: { id: 'a1', summary: 'git push' } }] });
+    emit('chat.approval', { ...approval, approvalId: 'a2' });
+    emit('chat.delta', { sessionId: 's1', turnId: 's1:2', kind: 'text', text: ' Done.' });
+    expect(got.map((e) => ('messageId' in e ? e.messageId : undefined))).toEqual(['s1:2', 's1:2']);
+  });
+
   it('reads settings with rules, without a key ever in the answer, when no provider is configured yet', async () => {
     const { t } = transport({
       'settings.get': () => ({

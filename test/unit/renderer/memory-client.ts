@@ -13,6 +13,8 @@ export interface MemoryClient extends KnackClient {
   calls: { method: string; args: unknown[] }[];
   skills: SkillItem[];
   failing: Set<string>;
+  /** While set, sendMessage waits for it (the engine has not answered yet). */
+  sendGate?: Promise<void>;
   emit(e: ChatEvent): void;
   catalogChanged(ws: string): void;
   skillChanged(s: SkillItem): void;
@@ -88,11 +90,14 @@ export function memoryClient(init: Partial<Pick<MemoryClient, 'skills' | 'loaded
       return { ...r, status: 'installed', approvalId: undefined };
     },
     async rejectInstall() {},
-    async sendMessage() { return { sessionId: 's1', messageId: 'm1' }; },
+    async sendMessage(_w, sessionId) {
+      if (c.sendGate) await c.sendGate;
+      return { sessionId: sessionId ?? 's1', messageId: 'm1' };
+    },
     async stop() {},
     async answerApproval() {},
     async listSessions() { return [{ id: 's1', title: 'First chat', updatedAt: '2026-11-30T10:00:00Z', messages: 2 }]; },
-    async openSession() { return [{ id: 'u1', role: 'user', parts: [{ kind: 'text', text: 'hello again' }] }]; },
+    async openSession() { return { messages: [{ id: 'u1', role: 'user', parts: [{ kind: 'text', text: 'hello again' }] }], running: false }; },
     async exportSession() { return { filename: 'first-chat.md', mime: 'text/markdown', content: '# First chat\n' }; },
     async loadedSkills() { return c.loaded; },
     async unloadSkill(_s, name) { c.loaded = c.loaded.filter((l) => l.name !== name); },

@@ -104,6 +104,70 @@ test('an ask becomes a chat.approval with the "always" preview; deny from the co
   await assert.rejects(s.call('sessions.open', { id: 'no-such-session' }), /not_found/);
 });
 
+test('a conversation reopened while it waits for an approval shows that approval and its turn id; answered from there, the turn ends under that id', async (t) => {
+  const s = await setup(t);
+  s.server.script({ toolCalls: [{ id: 'w1', name: 'write_file', input: { path: 'out.txt', content: 'hi' } }] }, { text: 'written' });
+  const asked = s.next('chat.approval');
+  const { sessionId, turnId } = await s.call('chat.send', { text: 'write out.txt' });
+  const approval = await asked;
+  const opened = await s.call('sessions.open', { id: sessionId });
+  assert.equal(opened.session.running, true);
+  assert.equal(opened.turnId, turnId);
+  assert.deepEqual(opened.approvals, [approval]);
+  const ended = s.next('chat.turnEnd');
+  await s.call('chat.answer', { sessionId, approvalId: opened.approvals[0]!.approvalId, answer: 'once' });
+  assert.equal((await ended).turnId, turnId);
+  assert.equal(readFileSync(join(s.ws, 'out.txt'), 'utf8'), 'hi');
+  const after = await s.call('sessions.open', { id: sessionId });
+  assert.deepEqual([after.turnId, after.approvals, after.session.running], [undefined, [], false]);
+});
+
+test('after a restart, a conversation that was waiting for an approval opens with that approval asked again, and answering it goes on', async (t) => {
+  const s = await setup(t);
+  s.server.script({ toolCalls: [{ id: 'w1', name: 'write_file', input: { path: 'later.txt', content: 'after restart' } }] }, { text: 'written after all' });
+  const asked = s.next('chat.approval');
+  const { sessionId } = await s.call('chat.send', { text: 'write later.txt' });
+  await asked;
+  // The app dies here (as with kill -9: nothing is closed; the first service is simply never used again).
+  const again = new KnackService({
+    paths: s.paths, transport: 'serve', version: 't', log: () => {}, workspaceOptions: { watch: false },
+    provider: { provider: 'anthropic', model: 'fake-model', baseURL: s.server.url }, env: { ANTHROPIC_API_KEY: 'sk-ant-test-0123456789' },
+  });
+  t.after(() => again.close());
+  await again.openWorkspace(s.ws);
+  const call = async <M extends MethodName>(m: M, input: MethodInput<M>): Promise<MethodOutput<M>> => {
+    const r = await dispatch(again.handlers, m, input, () => {});
+    if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
+    return r.value as MethodOutput<M>;
+  };
+  const opened = await call('sessions.open', { id: sessionId });
+  assert.equal(opened.approvals.length, 1, 'the open approval is asked again');
+  assert.equal(opened.approvals[0]!.tool, 'write_file');
+  assert.ok(opened.turnId);
+  const ended = new Promise<EventPayload<'chat.turnEnd'>>((resolve) => again.events.on((n, p) => { if (n === 'chat.turnEnd') resolve(p as EventPayload<'chat.turnEnd'>); }));
+  await call('chat.answer', { sessionId, approvalId: opened.approvals[0]!.approvalId, answer: 'once' });
+  assert.equal((await ended).turnId, opened.turnId);
+  assert.equal(readFileSync(join(s.ws, 'later.txt'), 'utf8'), 'after restart');
+});
+
+test('the moment a turn ends the conversation takes the next message (a window may send on turnEnd itself)', async (t) => {
+  const s = await setup(t);
+  s.server.script({ text: 'first answer' }, { text: 'second answer' });
+  const { sessionId } = await s.call('chat.send', { text: 'one' });
+  const second = new Promise<unknown>((resolve) => {
+    const off = s.service.events.on((n, p) => {
+      if (n !== 'chat.turnEnd') return;
+      off();
+      assert.equal((p as EventPayload<'chat.turnEnd'>).reason, 'done');
+      s.call('chat.send', { sessionId, text: 'two' }).then(resolve, resolve);
+    });
+  });
+  const r = await second;
+  assert.ok(!(r instanceof Error), `the second message was refused: ${String(r)}`);
+  await s.next('chat.turnEnd');
+  assert.deepEqual(s.of('chat.delta').map((d) => d.text).join(''), 'first answersecond answer');
+});
+
 test('the loaded-skill view lists the resources the model read per skill; unload takes a skill out and says so', async (t) => {
   const s = await setup(t);
   s.server.script(

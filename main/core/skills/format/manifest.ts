@@ -164,27 +164,19 @@ export function parseSkillText(text: string, file: string, opts: ParseOptions = 
   return manifestFromSplit(splitFrontmatter(text, file), file, opts);
 }
 
+/**
+ * A split SKILL.md → manifest and diagnostics. Kept small: it runs for every skill of a folder, and V8 compiles a
+ * function whole, so each field's rare cases (strict mode, wrong types, display names) live in the helpers below.
+ */
 export function manifestFromSplit(split: SplitResult, file: string, opts: ParseOptions = {}): ParsedSkill {
   const strict = opts.strict === true;
   if (!split.ok) return { diagnostics: [split.diagnostic] };
-  const pre: Diagnostic[] = [];
-  if (split.badUtf8Line !== undefined) {
-    pre.push({
-      severity: strict ? 'error' : 'warning', code: 'file.encoding', file, line: split.badUtf8Line,
-      message: 'the frontmatter is not valid UTF-8 (bad bytes are read as \ufffd); save the file as UTF-8',
-    });
-  }
-  if (strict && split.bom) pre.push({ severity: 'error', code: 'frontmatter.bom', file, line: 1, message: `${MSG_NO_START}: the file starts with a byte order mark (BOM)` });
+  const pre = split.badUtf8Line !== undefined || (strict && split.bom) ? splitDiagnostics(split, file, strict) : [];
   const y = parseFrontmatterYaml(split.frontmatter, file, 2, strict);
   if (!y.data) return { diagnostics: [...pre, ...y.diagnostics] };
   const rep = new Reporter(file, strict, y.keyLines);
   rep.list.push(...pre);
   const d = y.data;
-  if (strict) {
-    for (const k of [...y.flowKeys].sort()) {
-      rep.add('error', 'yaml.flow', k || undefined, 'Invalid YAML in frontmatter: flow style ([a, b] / {a: b}) is not allowed by the reference validator (strictyaml); use block style');
-    }
-  }
 
   // Unknown keys: warning, kept in `extra`; strict = the reference validator's single error.
   const extra: Record<string, unknown> = {};
@@ -195,133 +187,18 @@ export function manifestFromSplit(split: SplitResult, file: string, opts: ParseO
       extra[k] = v;
     } else if (KEPT_IN_EXTRA.has(k)) extra[k] = v;
   }
-  if (strict) {
-    const nonSpec = Object.keys(d).filter((k) => !(SPEC_KEYS as readonly string[]).includes(k)).sort();
-    if (nonSpec.length) {
-      const first = [...nonSpec].sort((a, b) => (y.keyLines.get(a) ?? 0) - (y.keyLines.get(b) ?? 0))[0];
-      rep.add('error', 'field.unexpected', first, `Unexpected fields in frontmatter: ${nonSpec.join(', ')}. Only [${SPEC_KEYS.map((k) => `'${k}'`).join(', ')}] are allowed.`);
-    }
-  } else {
-    for (const k of unknown) rep.add('warning', 'field.unknown', k, `Unexpected fields in frontmatter: ${k} (unknown key, kept but not used)`);
-  }
+  if (strict) strictKeys(d, y, rep);
+  else for (const k of unknown) rep.add('warning', 'field.unknown', k, `Unexpected fields in frontmatter: ${k} (unknown key, kept but not used)`);
 
-  // metadata: a mapping of strings (numbers keep their source text: `1.0` stays "1.0").
-  const metadata: Record<string, string> = {};
-  if (d.metadata !== undefined && d.metadata !== null) {
-    const entries = y.sourcesOf('metadata');
-    if (!entries) rep.lenient('field.type', 'metadata', 'metadata must be a mapping of strings');
-    else {
-      for (const { key, text, collection } of entries) {
-        if (collection) rep.lenient('field.type', `metadata.${key}`, 'metadata values must be strings (kept as JSON)');
-        metadata[key] = text;
-      }
-    }
-  }
-
-  // name / title
-  const rawName = d.name;
-  const rawTitle = d.title ?? metadata['workbuddy.title'];
-  let name: string | undefined;
-  let title: string | undefined;
-  if (rawTitle !== undefined && rawTitle !== null) {
-    const t = scalarText(rawTitle);
-    if (t === undefined) rep.add('warning', 'field.type', 'title', 'title must be a string (ignored)');
-    else title = t.trim().normalize('NFKC');
-  }
-  if (rawName !== undefined && rawName !== null && rawName !== '') {
-    const n = scalarText(rawName);
-    if (n === undefined) rep.add('error', 'name.type', 'name', 'Field \'name\' must be a string');
-    else {
-      name = n.trim().normalize('NFKC');
-      if (typeof rawName !== 'string') rep.lenient('name.type', 'name', `Field 'name' should be a string (quote it: name: '${n}')`);
-    }
-  } else if (title) {
-    name = slugify(title);
-    if (strict) rep.add('error', 'name.missing', 'name', 'Missing required field in frontmatter: name', y.keyLines.get('title') ?? 1);
-  }
-  if (name === undefined || name === '') {
-    if (!rep.list.some((x) => x.field === 'name' && x.severity === 'error')) rep.add('error', 'name.missing', 'name', 'Missing required field in frontmatter: name', y.keyLines.get('name') ?? 2);
-    name = undefined;
-  } else {
-    let bad = unusableName(name);
-    let slugged = false;
-    if (bad && /\s/u.test(name)) {
-      // Real repositories write display names (`Agent Development`): index the skill under a slug, keep the words.
-      const slug = invocableName(name, opts.folderName ?? basename(dirname(file)));
-      if (slug) {
-        rep.lenient('name.slugified', 'name', `Skill name '${name}' ${bad}; it is invoked as '${slug}' and '${name}' is kept as its display title`);
-        title ??= name;
-        name = slug;
-        bad = undefined;
-        slugged = true;
-      }
-    }
-    if (bad) {
-      rep.add('error', 'name.unusable', 'name', `Skill name '${name}' ${bad}`);
-      name = undefined;
-    } else if (name !== undefined) {
-      for (const p of nameProblems(name)) rep.lenient(p.code, 'name', p.message);
-      if ((title && !rawName && !strict) || slugged) {
-        // name derived from title, or a display name slugged (already reported): no second warning.
-      } else if (title && rawName !== undefined && slugify(title) !== name.toLowerCase()) {
-        rep.add('warning', 'name.title-differs', 'title', `title "${title}" and name "${name}" differ; using name`);
-      }
-      if (opts.folderName !== null) {
-        const m = folderMismatch(name, opts.folderName ?? basename(dirname(file)), file, strict, y.keyLines.get('name'));
-        if (m) rep.list.push(m);
-      }
-    }
-  }
-
-  // description / summary
-  let description: string | undefined;
-  const rawDesc = d.description;
-  const rawSummary = d.summary;
-  const descText = rawDesc === undefined || rawDesc === null ? undefined : scalarText(rawDesc);
-  const sumText = rawSummary === undefined || rawSummary === null ? undefined : scalarText(rawSummary);
-  if (rawDesc !== undefined && rawDesc !== null && descText === undefined) rep.add('error', 'description.type', 'description', "Field 'description' must be a non-empty string");
-  if (rawSummary !== undefined && rawSummary !== null && sumText === undefined) rep.add('warning', 'field.type', 'summary', 'summary must be a string (ignored)');
-  if (descText !== undefined && descText.trim() === '') {
-    rep.add('error', 'description.empty', 'description', "Field 'description' must be a non-empty string");
-  } else if (descText !== undefined) {
-    description = descText.trim();
-    if (sumText !== undefined && sumText.trim() && sumText.trim() !== description) {
-      rep.add('warning', 'description.summary-differs', 'summary', 'summary and description differ; using description');
-    }
-  } else if (sumText !== undefined && sumText.trim()) {
-    description = sumText.trim();
-    if (strict) rep.add('error', 'description.missing', 'description', 'Missing required field in frontmatter: description', y.keyLines.get('summary') ?? 1);
-  }
-  if (description === undefined && !rep.list.some((x) => x.field === 'description' && x.severity === 'error')) {
-    rep.add('error', 'description.missing', 'description', 'Missing required field in frontmatter: description', y.keyLines.get('description') ?? 2);
-  }
-  if (description !== undefined && [...description].length > DESCRIPTION_MAX) {
-    rep.lenient('description.length', rawDesc !== undefined ? 'description' : 'summary', `Description exceeds ${DESCRIPTION_MAX} character limit (${[...description].length} chars)`);
-  }
-
-  // license / compatibility
-  let license: string | undefined;
-  if (d.license !== undefined && d.license !== null) {
-    license = scalarText(d.license);
-    if (license === undefined) rep.lenient('field.type', 'license', 'license must be a string');
-  }
-  let compatibility: string | undefined;
-  if (d.compatibility !== undefined && d.compatibility !== null) {
-    compatibility = scalarText(d.compatibility);
-    if (compatibility === undefined || compatibility.trim() === '') {
-      rep.lenient('field.type', 'compatibility', 'Field \'compatibility\' must be a non-empty string');
-      compatibility = undefined;
-    } else if ([...compatibility].length > COMPATIBILITY_MAX) {
-      rep.lenient('compatibility.length', 'compatibility', `Compatibility exceeds ${COMPATIBILITY_MAX} character limit (${[...compatibility].length} chars)`);
-    }
-  }
+  const metadata = d.metadata !== undefined && d.metadata !== null ? metadataOf(y, rep) : {};
+  const { name, title } = nameAndTitle(d, metadata, y, rep, file, opts);
+  const description = descriptionOf(d, y, rep);
+  const license = d.license !== undefined && d.license !== null ? licenseOf(d.license, rep) : undefined;
+  const compatibility = d.compatibility !== undefined && d.compatibility !== null ? compatibilityOf(d.compatibility, rep) : undefined;
 
   // allowed-tools: list, or a space/comma separated string
-  let allowedTools: string[] = [];
   const at = d['allowed-tools'];
-  if (typeof at === 'string') allowedTools = splitToolList(at);
-  else if (Array.isArray(at)) allowedTools = stringList(at, 'allowed-tools', rep);
-  else if (at !== undefined && at !== null) rep.lenient('field.type', 'allowed-tools', 'allowed-tools must be a list or a space/comma separated string');
+  const allowedTools = typeof at === 'string' ? splitToolList(at) : at !== undefined && at !== null ? allowedToolList(at, rep) : [];
 
   // WorkBuddy fields (also accepted namespaced under metadata)
   const readWhen = [
@@ -332,21 +209,15 @@ export function manifestFromSplit(split: SplitResult, file: string, opts: ParseO
     ...stringList(d.depends_on, 'depends_on', rep),
     ...stringList(metadata.depends_on ?? metadata['workbuddy.depends_on'], 'metadata.depends_on', rep, true),
   ].map((s) => s.normalize('NFKC'));
-  // synonyms: the skill's own synonym groups for trigger matching (`synonyms:` or `metadata.synonyms`), kept as
-  // written for the matcher; groups it would ignore are reported here.
-  for (const [field, raw] of [['synonyms', d.synonyms], ['metadata.synonyms', metadata.synonyms]] as const) {
-    if (raw === undefined || raw === null) continue;
-    for (const problem of parseSynonymGroups(raw).problems) {
-      const m = /^synonyms(\[\d+\])?: (.*)$/.exec(problem);
-      const text = m?.[2] ?? problem;
-      rep.add('warning', 'field.synonyms', `${field}${m?.[1] ?? ''}`, /ignored/.test(text) ? text : `${text} (ignored)`, y.keyLines.get(field === 'synonyms' ? 'synonyms' : 'metadata'));
-    }
+  if ((d.synonyms !== undefined && d.synonyms !== null) || (metadata.synonyms !== undefined && metadata.synonyms !== null)) {
+    synonymProblems(d.synonyms, metadata.synonyms, y, rep);
   }
 
-  let agentCreated = false;
   const ac = d.agent_created ?? metadata['workbuddy.agent_created'];
-  if (ac === true || ac === 'true') agentCreated = true;
-  else if (ac !== undefined && ac !== null && ac !== false && ac !== 'false') rep.add('warning', 'field.type', 'agent_created', 'agent_created must be true or false (treated as false)');
+  const agentCreated = ac === true || ac === 'true';
+  if (!agentCreated && ac !== undefined && ac !== null && ac !== false && ac !== 'false') {
+    rep.add('warning', 'field.type', 'agent_created', 'agent_created must be true or false (treated as false)');
+  }
 
   const diagnostics = rep.list;
   if (!name || description === undefined || diagnostics.some((x) => x.severity === 'error' && !strict)) {
@@ -370,6 +241,185 @@ export function manifestFromSplit(split: SplitResult, file: string, opts: ParseO
   };
   const nameLine = y.keyLines.get('name') ?? y.keyLines.get('title');
   return { manifest, diagnostics, ...(nameLine !== undefined ? { nameLine } : {}) };
+}
+
+type Yaml = ReturnType<typeof parseFrontmatterYaml>;
+
+/** A frontmatter that is not valid UTF-8, or (strict) starts with a byte order mark. */
+function splitDiagnostics(split: Extract<SplitResult, { ok: true }>, file: string, strict: boolean): Diagnostic[] {
+  const pre: Diagnostic[] = [];
+  if (split.badUtf8Line !== undefined) {
+    pre.push({
+      severity: strict ? 'error' : 'warning', code: 'file.encoding', file, line: split.badUtf8Line,
+      message: 'the frontmatter is not valid UTF-8 (bad bytes are read as \ufffd); save the file as UTF-8',
+    });
+  }
+  if (strict && split.bom) pre.push({ severity: 'error', code: 'frontmatter.bom', file, line: 1, message: `${MSG_NO_START}: the file starts with a byte order mark (BOM)` });
+  return pre;
+}
+
+/** Strict mode: flow style, then the reference validator's single error for keys outside the standard's. */
+function strictKeys(d: Record<string, unknown>, y: Yaml, rep: Reporter): void {
+  for (const k of [...y.flowKeys].sort()) {
+    rep.add('error', 'yaml.flow', k || undefined, 'Invalid YAML in frontmatter: flow style ([a, b] / {a: b}) is not allowed by the reference validator (strictyaml); use block style');
+  }
+  const nonSpec = Object.keys(d).filter((k) => !(SPEC_KEYS as readonly string[]).includes(k)).sort();
+  if (nonSpec.length) {
+    const first = [...nonSpec].sort((a, b) => (y.keyLines.get(a) ?? 0) - (y.keyLines.get(b) ?? 0))[0];
+    rep.add('error', 'field.unexpected', first, `Unexpected fields in frontmatter: ${nonSpec.join(', ')}. Only [${SPEC_KEYS.map((k) => `'${k}'`).join(', ')}] are allowed.`);
+  }
+}
+
+/** metadata: a mapping of strings (numbers keep their source text: `1.0` stays "1.0"). */
+function metadataOf(y: Yaml, rep: Reporter): Record<string, string> {
+  const metadata: Record<string, string> = {};
+  const entries = y.sourcesOf('metadata');
+  if (!entries) rep.lenient('field.type', 'metadata', 'metadata must be a mapping of strings');
+  else {
+    for (const { key, text, collection } of entries) {
+      if (collection) rep.lenient('field.type', `metadata.${key}`, 'metadata values must be strings (kept as JSON)');
+      metadata[key] = text;
+    }
+  }
+  return metadata;
+}
+
+/** name and title: the name as written, or from the title; a display name (`Agent Development`) indexed under a slug. */
+function nameAndTitle(
+  d: Record<string, unknown>, metadata: Record<string, string>, y: Yaml, rep: Reporter, file: string, opts: ParseOptions,
+): { name?: string; title?: string } {
+  const strict = rep.strict;
+  const rawName = d.name;
+  const rawTitle = d.title ?? metadata['workbuddy.title'];
+  let name: string | undefined;
+  let title: string | undefined;
+  if (rawTitle !== undefined && rawTitle !== null) title = titleOf(rawTitle, rep);
+  if (rawName !== undefined && rawName !== null && rawName !== '') {
+    if (typeof rawName === 'string') name = rawName.trim().normalize('NFKC');
+    else name = nonStringName(rawName, rep);
+  } else if (title) {
+    name = slugify(title);
+    if (strict) rep.add('error', 'name.missing', 'name', 'Missing required field in frontmatter: name', y.keyLines.get('title') ?? 1);
+  }
+  if (name === undefined || name === '') {
+    if (!rep.list.some((x) => x.field === 'name' && x.severity === 'error')) rep.add('error', 'name.missing', 'name', 'Missing required field in frontmatter: name', y.keyLines.get('name') ?? 2);
+    return { title };
+  }
+  let bad = unusableName(name);
+  let slugged = false;
+  if (bad && /\s/u.test(name)) {
+    // Real repositories write display names (`Agent Development`): index the skill under a slug, keep the words.
+    const slug = invocableName(name, opts.folderName ?? basename(dirname(file)));
+    if (slug) {
+      rep.lenient('name.slugified', 'name', `Skill name '${name}' ${bad}; it is invoked as '${slug}' and '${name}' is kept as its display title`);
+      title ??= name;
+      name = slug;
+      bad = undefined;
+      slugged = true;
+    }
+  }
+  if (bad) {
+    rep.add('error', 'name.unusable', 'name', `Skill name '${name}' ${bad}`);
+    return { title };
+  }
+  for (const p of nameProblems(name)) rep.lenient(p.code, 'name', p.message);
+  if ((title && !rawName && !strict) || slugged) {
+    // name derived from title, or a display name slugged (already reported): no second warning.
+  } else if (title && rawName !== undefined && slugify(title) !== name.toLowerCase()) {
+    rep.add('warning', 'name.title-differs', 'title', `title "${title}" and name "${name}" differ; using name`);
+  }
+  if (opts.folderName !== null) {
+    const m = folderMismatch(name, opts.folderName ?? basename(dirname(file)), file, strict, y.keyLines.get('name'));
+    if (m) rep.list.push(m);
+  }
+  return { name, title };
+}
+
+function titleOf(rawTitle: unknown, rep: Reporter): string | undefined {
+  const t = scalarText(rawTitle);
+  if (t === undefined) rep.add('warning', 'field.type', 'title', 'title must be a string (ignored)');
+  return t?.trim().normalize('NFKC');
+}
+
+/** A `name` that YAML read as a number or boolean (kept as its text, with a warning), or as a collection (an error). */
+function nonStringName(rawName: unknown, rep: Reporter): string | undefined {
+  const n = scalarText(rawName);
+  if (n === undefined) {
+    rep.add('error', 'name.type', 'name', 'Field \'name\' must be a string');
+    return undefined;
+  }
+  rep.lenient('name.type', 'name', `Field 'name' should be a string (quote it: name: '${n}')`);
+  return n.trim().normalize('NFKC');
+}
+
+/** description, or summary when there is none. */
+function descriptionOf(d: Record<string, unknown>, y: Yaml, rep: Reporter): string | undefined {
+  const strict = rep.strict;
+  let description: string | undefined;
+  const rawDesc = d.description;
+  const rawSummary = d.summary;
+  const descText = rawDesc === undefined || rawDesc === null ? undefined : scalarText(rawDesc);
+  const sumText = rawSummary === undefined || rawSummary === null ? undefined : scalarText(rawSummary);
+  if (rawDesc !== undefined && rawDesc !== null && descText === undefined) rep.add('error', 'description.type', 'description', "Field 'description' must be a non-empty string");
+  if (rawSummary !== undefined && rawSummary !== null && sumText === undefined) rep.add('warning', 'field.type', 'summary', 'summary must be a string (ignored)');
+  if (descText !== undefined && descText.trim() === '') {
+    rep.add('error', 'description.empty', 'description', "Field 'description' must be a non-empty string");
+  } else if (descText !== undefined) {
+    description = descText.trim();
+    if (sumText !== undefined && sumText.trim() && sumText.trim() !== description) {
+      rep.add('warning', 'description.summary-differs', 'summary', 'summary and description differ; using description');
+    }
+  } else if (sumText !== undefined && sumText.trim()) {
+    description = sumText.trim();
+    if (strict) rep.add('error', 'description.missing', 'description', 'Missing required field in frontmatter: description', y.keyLines.get('summary') ?? 1);
+  }
+  if (description === undefined && !rep.list.some((x) => x.field === 'description' && x.severity === 'error')) {
+    rep.add('error', 'description.missing', 'description', 'Missing required field in frontmatter: description', y.keyLines.get('description') ?? 2);
+  }
+  if (description !== undefined && description.length > DESCRIPTION_MAX && [...description].length > DESCRIPTION_MAX) {
+    rep.lenient('description.length', rawDesc !== undefined ? 'description' : 'summary', `Description exceeds ${DESCRIPTION_MAX} character limit (${[...description].length} chars)`);
+  }
+  return description;
+}
+
+function licenseOf(raw: unknown, rep: Reporter): string | undefined {
+  const license = scalarText(raw);
+  if (license === undefined) rep.lenient('field.type', 'license', 'license must be a string');
+  return license;
+}
+
+function compatibilityOf(raw: unknown, rep: Reporter): string | undefined {
+  const compatibility = scalarText(raw);
+  if (compatibility === undefined || compatibility.trim() === '') {
+    rep.lenient('field.type', 'compatibility', 'Field \'compatibility\' must be a non-empty string');
+    return undefined;
+  }
+  if ([...compatibility].length > COMPATIBILITY_MAX) {
+    rep.lenient('compatibility.length', 'compatibility', `Compatibility exceeds ${COMPATIBILITY_MAX} character limit (${[...compatibility].length} chars)`);
+  }
+  return compatibility;
+}
+
+/** allowed-tools that is not a string: a list of strings, else a finding and no tools. */
+function allowedToolList(at: unknown, rep: Reporter): string[] {
+  if (Array.isArray(at)) return stringList(at, 'allowed-tools', rep);
+  rep.lenient('field.type', 'allowed-tools', 'allowed-tools must be a list or a space/comma separated string');
+  return [];
+}
+
+/**
+ * synonyms: the skill's own synonym groups for trigger matching (`synonyms:` or `metadata.synonyms`), kept as written
+ * for the matcher; groups it would ignore are reported here.
+ */
+function synonymProblems(top: unknown, inMetadata: unknown, y: Yaml, rep: Reporter): void {
+  for (const [field, raw] of [['synonyms', top], ['metadata.synonyms', inMetadata]] as const) {
+    if (raw === undefined || raw === null) continue;
+    for (const problem of parseSynonymGroups(raw).problems) {
+      const m = /^synonyms(\[\d+\])?: (.*)$/.exec(problem);
+      const text = m?.[2] ?? problem;
+      rep.add('warning', 'field.synonyms', `${field}${m?.[1] ?? ''}`, /ignored/.test(text) ? text : `${text} (ignored)`, y.keyLines.get(field === 'synonyms' ? 'synonyms' : 'metadata'));
+    }
+  }
 }
 
 const ASCII = /^[\x00-\x7f]*$/;

@@ -511,9 +511,13 @@ export class AuditPool {
 
 /**
  * Sample rounds a worker of the process's pool warms up with, in small steps while it has nothing to do (a batch that
- * arrives stops it): each round parses the sample skill's SKILL.md and audits its folder from disk twice
- * (audit-warm.ts), so the file walk, reads, hashing and report building are compiled too, not only the rules. About
- * 150–250 ms of each worker's time, once; the first open after launch then costs about what a later one does.
+ * arrives stops it): each round takes the sample skills (audit-sample.ts: varied frontmatter, references, scripts,
+ * findings) through the worker's own path (audit-warm.ts): SKILL.md parsed as the catalog asks, the folders audited in
+ * a rehearsed round from that parse, from a copy handed over, and one as a folder taken from another worker's share.
+ * V8 optimises a function after enough calls with the same kinds of values, so the rounds must reach that for the
+ * per-folder functions (SKILL.md parse, folder walk, report) with feedback as broad as a real folder's: fewer rounds
+ * left them to be compiled during the first opens, on the cores the open needs. About 0.5 s of each worker's CPU and
+ * 0.3 s of V8's compiler threads, once, at launch (measured on 2 cores); the first open then costs what a later one does.
  */
 export const WARM_ROUNDS = 60;
 

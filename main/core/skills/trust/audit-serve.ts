@@ -26,7 +26,7 @@ export function serveAuditPool(service: AuditService): void {
       parentPort!.postMessage({ parsed: m.parse, results: service.parse(m.files) } satisfies ParseResult);
       return;
     }
-    runRound(m, service);
+    runRound(m, service, (msg) => parentPort!.postMessage(msg));
   });
 }
 
@@ -36,17 +36,28 @@ export function sayReady(): void {
 }
 
 /**
+ * Go through a round of `jobs` as runRound does for the pool (claims, audits, result groups), alone and posting nothing:
+ * the warm-up's rehearsal of the real path. Gives the results it would have posted.
+ */
+export function rehearseRound(jobs: AuditJob[], service: AuditService): AuditRoundResult['results'] {
+  const claims = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, jobs.length)));
+  const results: AuditRoundResult['results'] = [];
+  runRound({ round: 0, jobs, claims, mark: 1, from: 0, to: jobs.length }, service, (m) => void results.push(...m.results));
+  return results;
+}
+
+/**
  * Audit the round's folders this worker claims: its own share [from, to) in order, then the rest from the end (where
  * the other workers, working forward through theirs, reach last). A folder is claimed by swapping its cell from 0 to
  * this worker's mark, so each is audited once whichever worker is faster; the cell is set to -mark once it is done,
  * so the pool knows, if this thread dies, which folder it was auditing.
  */
-function runRound(m: AuditRound, service: AuditService): void {
+function runRound(m: AuditRound, service: AuditService, send: (msg: AuditRoundResult) => void): void {
   const { claims, mark, jobs } = m;
   let out: AuditRoundResult['results'] = [];
   let since = performance.now();
   const post = (done: boolean): void => {
-    parentPort!.postMessage({ round: m.round, results: out, ...(done ? { done } : {}) } satisfies AuditRoundResult);
+    send({ round: m.round, results: out, ...(done ? { done } : {}) } satisfies AuditRoundResult);
     out = [];
     since = performance.now();
   };
