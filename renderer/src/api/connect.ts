@@ -220,7 +220,7 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
       return r.sessions
         .filter((s) => !workspace || s.workspace === workspace)
         .sort((a, b) => b.updatedAt - a.updatedAt)
-        .map((s) => ({ id: s.id, title: s.title, updatedAt: new Date(s.updatedAt).toISOString(), messages: s.messages }));
+        .map((s) => ({ id: s.id, title: s.title, updatedAt: new Date(s.updatedAt).toISOString(), messages: s.messages, running: s.running }));
     },
     async openSession(id) {
       const r = await k.call('sessions.open', { id });

@@ -143,6 +143,8 @@ export interface SessionSummary {
   title: string;
   updatedAt: string;
   messages: number;
+  /** A turn is still running (answering, or waiting for an approval). */
+  running?: boolean;
 }
 
 export interface LoadedSkill {

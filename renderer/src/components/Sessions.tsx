@@ -43,7 +43,11 @@ export function Sessions() {
         <ul className="plain sessions">
           {list.map((s) => (
             <li key={s.id}>
-              <div><strong>{s.title || t('sessions.untitled')}</strong> <span className="muted small-text">{new Date(s.updatedAt).toLocaleString()} · {t('sessions.messages', { count: s.messages })}</span></div>
+              <div>
+                <strong>{s.title || t('sessions.untitled')}</strong>{' '}
+                {s.running && <span className="badge">{t('sessions.running')}</span>}{' '}
+                <span className="muted small-text">{new Date(s.updatedAt).toLocaleString()} · {t('sessions.messages', { count: s.messages })}</span>
+              </div>
               <div className="actions">
                 <button type="button" className="small" onClick={() => void open(s.id)} aria-label={t('sessions.openOne', { title: s.title })}>{t('sessions.open')}</button>
                 <button type="button" className="small" onClick={() => void exportIt(s)} aria-label={t('sessions.exportOne', { title: s.title })}>{t('sessions.export')}</button>

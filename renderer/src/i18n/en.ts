@@ -42,6 +42,7 @@ export const en = {
     dropWindow: 'Drop the .zip to audit and install it',
   },
   chat: {
+    waitingElsewhere: 'A conversation you left is waiting for your approval: open it from Sessions.',
     heldBack: 'A message you sent in another conversation could not be stored: it is back in that conversation\'s input box.',
     title: 'Chat', transcript: 'Conversation', message: 'Message', placeholder: 'Ask anything — Enter sends, Shift+Enter adds a line',
     send: 'Send', stop: 'Stop', planMode: 'Plan mode', new: 'New chat', empty: 'Say what you want to do. Skills load when your words call for them.',
@@ -73,7 +74,7 @@ export const en = {
   },
   sessions: {
     title: 'Sessions', empty: 'No conversations yet.', untitled: 'Untitled', open: 'Open', export: 'Export', openOne: 'Open {{title}}',
-    exportOne: 'Export {{title}}', messages_one: '{{count}} message', messages_other: '{{count}} messages',
+    running: 'still answering', exportOne: 'Export {{title}}', messages_one: '{{count}} message', messages_other: '{{count}} messages',
   },
   settings: {
     title: 'Settings', provider: 'Model provider', preset: 'Preset', model: 'Model', baseUrl: 'Base URL', apiKey: 'API key',

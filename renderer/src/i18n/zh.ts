@@ -42,6 +42,7 @@ export const zh: Strings = {
     dropWindow: '松开即可审计并安装这个 .zip',
   },
   chat: {
+    waitingElsewhere: '你离开的一个对话正在等待你的批准，可在“会话”中打开它。',
     heldBack: '你在另一个对话中发送的消息未能保存，已放回那个对话的输入框。',
     title: '对话', transcript: '对话记录', message: '消息', placeholder: '随便问——回车发送，Shift+回车换行',
     send: '发送', stop: '停止', planMode: '计划模式', new: '新对话', empty: '说说你想做什么。相关技能会在需要时自动加载。',
@@ -73,7 +74,7 @@ export const zh: Strings = {
   },
   sessions: {
     title: '会话', empty: '还没有对话。', untitled: '未命名', open: '打开', export: '导出', openOne: '打开 {{title}}',
-    exportOne: '导出 {{title}}', messages_one: '{{count}} 条消息', messages_other: '{{count}} 条消息',
+    running: '仍在进行', exportOne: '导出 {{title}}', messages_one: '{{count}} 条消息', messages_other: '{{count}} 条消息',
   },
   settings: {
     title: '设置', provider: '模型服务', preset: '预设', model: '模型', baseUrl: '接口地址', apiKey: 'API 密钥',

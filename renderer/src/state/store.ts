@@ -170,12 +170,13 @@ export const useView = create<ViewState>((set, get) => ({
       if (e.sessionId !== s.sessionId) {
         // Not the conversation on screen. While a new conversation's first send waits for its id, an unknown
         // conversation's events may be its own: kept until the id arrives. A message handed back to a conversation of
-        // ours waits for it to be reopened. Anything else belongs to another tab (serve mode: every tab hears every
+        // ours waits for it to be reopened, and one of ours that asks for an approval says so. Anything else belongs to another tab (serve mode: every tab hears every
         // session) or to a conversation the user left, and is not shown here.
         if (s.awaiting && !s.mine.includes(e.sessionId)) {
           if (early === s.early) early = early.slice();
           early.push(e);
         }
+        else if (e.type === 'approval' && s.mine.includes(e.sessionId)) toast = { kind: 'info', text: i18n.t('chat.waitingElsewhere') };
         else if (e.type === 'done' && e.unsent !== undefined && s.mine.includes(e.sessionId)) {
           const before = heldDrafts[e.sessionId];
           heldDrafts = { ...heldDrafts, [e.sessionId]: before ? `${before}\n\n${e.unsent}` : e.unsent };

@@ -206,6 +206,21 @@ describe('chat', () => {
     expect(screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Message' }).value).toBe('');
   });
 
+  it('a conversation the user left that asks for an approval says so; another tab\'s does not', async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS });
+    await sendHello('deploy it');
+    await waitFor(() => expect(useView.getState().sessionId).toBe('s1'));
+    await userEvent.click(screen.getByRole('button', { name: 'New chat' }));
+    const request = { id: 'a1', tool: 'bash', args: { command: 'make deploy' }, reason: 'asks' };
+    act(() => c.emit({ type: 'approval', sessionId: 's9', messageId: 'm9', request }));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryByText(/waiting for your approval/)).toBeNull();
+    act(() => c.emit({ type: 'approval', sessionId: 's1', messageId: 'm1', request }));
+    expect((await screen.findByText(/waiting for your approval/)).getAttribute('role')).toBe('status');
+    expect(screen.queryByRole('region', { name: /Approval for/ })).toBeNull();
+  });
+
   it('shows skills loaded during the turn and notices in the transcript', async () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });

@@ -108,6 +108,18 @@ describe('sessions', () => {
     expect(useView.getState().messages[0]?.parts[0]).toEqual({ kind: 'text', text: 'hello again' });
   });
 
+  it('says which conversations are still answering', async () => {
+    const c = memoryClient();
+    c.listSessions = async () => [
+      { id: 's1', title: 'First chat', updatedAt: '2026-11-30T10:00:00Z', messages: 2 },
+      { id: 's2', title: 'Long job', updatedAt: '2026-11-30T11:00:00Z', messages: 5, running: true },
+    ];
+    renderWith(<Sessions />, c, { workspace: WS, view: 'sessions' });
+    const items = await screen.findAllByRole('listitem');
+    expect(items[0]!.textContent).not.toContain('still answering');
+    expect(items[1]!.textContent).toContain('still answering');
+  });
+
   it('shows the empty state', async () => {
     const c = memoryClient();
     c.listSessions = async () => [];

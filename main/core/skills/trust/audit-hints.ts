@@ -254,7 +254,7 @@ export function hintScanner(rules: readonly AuditRule[], fresh = false): HintSca
 
 export interface LineFilter {
   /**
-   * For each of `lines`, 1 when nothing in it can give a finding on its own: it is plain ASCII, holds no rule's hint
+   * For each of `lines`, 1 when nothing in it can give a finding on its own: it is plain ASCII without NUL, holds no rule's hint
    * (nor both sides of a hint pair), none of the `triggers` (text a rewrite acts on, see audit.ts) and no run of 24
    * base64 characters. Prose is also read without its code spans (audit.ts blanks them out) for some rules (`masked`),
    * which can join the words of a multi-word hint of theirs across a span: the words before each space of such a hint,
@@ -309,7 +309,7 @@ export function lineFilter(rules: readonly AuditRule[], triggers: readonly strin
         let i = 0;
         for (; i < line.length; i++) {
           const c = line.charCodeAt(i);
-          if (c > 127) break;
+          if (c > 127 || c === 0) break;
           s = next[s * width + cls[c]!]!;
           const o = out[s]!;
           if (o) {
@@ -404,6 +404,8 @@ function byteAutomaton(next: Uint16Array, width: number, cls: Uint8Array, out: U
   byteClass.set(cls.subarray(0, 128));
   byteClass[10] = lfClass;
   byteClass[13] = crClass;
+  // A NUL byte makes its line loud, as a byte past ASCII does: a file whose every line is quiet holds none.
+  byteClass[0] = highClass;
   let pairMask = 0;
   for (let p = 1; p < pairSides; p += 2) pairMask |= 1 << p;
   return { table, shift: SHIFT, byteClass, flag: FLAG << SHIFT, loud: LOUD << SHIFT, cr: CR << SHIFT, space: cls[32]!, bits, pairMask };

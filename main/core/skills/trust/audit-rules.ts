@@ -59,7 +59,7 @@ const CODE: Context[] = ['shell', 'script', 'inline'];
 const ALL: Context[] = ['prose', 'inline', 'shell', 'example', 'script', 'comment'];
 const SHELLISH: Context[] = ['shell', 'inline'];
 
-export const RULES: AuditRule[] = [
+const RULE_BOOK: AuditRule[] = [
   // ---- destructive / privilege (P0) ----
   {
     id: 'destructive.rm-root', hints: ['rm ', 'find /', 'find ~', 'find "$', 'find $'], family: 'destructive', level: 'P0', contexts: [...CODE], weak: ['example', 'prose'], negatable: true,
@@ -276,6 +276,16 @@ export const RULES: AuditRule[] = [
     message: 'writes into shell start-up files, agent config or git hooks (persists after removal)',
   },
 ];
+
+/**
+ * The rule book with every field on every rule (undefined where a rule leaves one out), each made by one literal:
+ * the matcher reads them all through one map, so a rule first hit on a real folder is never a shape its optimised
+ * code has not seen (a rule with an optional field only some have was a deoptimisation, 'wrong map', in ruleHit).
+ */
+export const RULES: AuditRule[] = RULE_BOOK.map((r) => ({
+  id: r.id, family: r.family, level: r.level, re: r.re, hints: r.hints, hintPair: r.hintPair, contexts: r.contexts, weak: r.weak,
+  negatable: r.negatable, mentionable: r.mentionable, inlineProgram: r.inlineProgram, message: r.message,
+}));
 
 /** Words that show a line is discussing an attack rather than performing one. */
 export const MENTION_RE = /\b(?:detect(?:s|ed|ing|ion)?|flag(?:s|ged)?|patterns?|examples?|e\.g\.|such as|for instance|injections?|attacks?|attackers?|malicious|scan(?:s|ner|ning)?|look (?:out )?for|check (?:for|whether|if)|watch for|red flags?|suspicious|jailbreaks?|phishing|threats?|vulnerab\w*|like\s*[:"“'`])/i;

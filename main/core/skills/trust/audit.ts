@@ -1,8 +1,9 @@
 // The install audit: scans SKILL.md, every script and every reference of a skill folder and grades it P0/P1/P2.
 // Context-aware (prose vs. shell block vs. example vs. script), normalised first, findings carry file, line, rule, excerpt, level.
+import * as nodeCrypto from 'node:crypto';
 import { createHash } from 'node:crypto';
 import { closeSync, constants as fsConstants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, type Dirent } from 'node:fs';
-import { basename, extname, sep } from 'node:path';
+import { basename, sep } from 'node:path';
 import type { Diagnostic } from '../../base/diagnostics.js';
 import { AUDITOR_VERSION, LEVEL_RANK, MENTION_RE, NEGATION_RE, RULES, maxLevel, type AuditRule, type Context, type Family, type Level } from './audit-rules.js';
 import { REWRITE_TRIGGERS, decodeBase64Blobs, deobfuscate, normalizeLine, type HiddenText } from './normalize.js';
@@ -188,7 +189,8 @@ function readListed(f: FileEntry, room: number): { buf?: Buffer; size: number; m
       if (got === 0) break;
       n += got;
     }
-    return { buf: into.subarray(0, n), size, mtimeMs: st.mtimeMs };
+    // A whole read in a view of exactly its size (the kernel's) is not viewed again.
+    return { buf: n === into.length ? into : into.subarray(0, n), size, mtimeMs: st.mtimeMs };
   } finally {
     closeSync(fd);
   }
@@ -708,9 +710,11 @@ const MASKED_RULE = (r: AuditRule): boolean => COMMAND_FAMILIES.has(r.family) &&
 
 /**
  * The line prefilter: a line with none of the rules' hints, nothing a rewrite acts on (string splitting, escapes,
- * inline programs), no base64 run and no character outside ASCII gives no finding, and is not read further.
+ * inline programs), no base64 run, no NUL and no character outside ASCII gives no finding, and is not read further.
+ * A backslash (a shell line continued onto the next) and an HTML comment's start make a line loud too: what they do
+ * reaches past their line, so a file whose every line is quiet holds neither (nor a NUL byte) and is not decoded.
  */
-const LINE_TRIGGERS = [...REWRITE_TRIGGERS, ...INLINE_PROGRAM_HINTS];
+const LINE_TRIGGERS = [...REWRITE_TRIGGERS, ...INLINE_PROGRAM_HINTS, '\\', '<!--'];
 const LINES = lineFilter(RULES, LINE_TRIGGERS, MASKED_RULE);
 
 /** The audit's hint automata built now (not taken from scan-tables.ts), by key: what `npm run scan-tables` stores. */
@@ -862,10 +866,9 @@ export function auditText(file: string, text: string, kind: 'markdown' | 'shell'
 /** auditText with its options as arguments (auditFolder's way in: no options object per file). */
 function auditFileText(file: string, text: string, kind: 'markdown' | 'shell' | 'script', description: { text: string; line: number } | undefined,
   everyLine: boolean, quietIn: Uint8Array | undefined): TextAudit {
-  // A file whose every line is quiet, with no HTML comment and no line continued by a backslash, gives no segment
-  // that could be read (see the skip below): its lines are not even split.
-  const silent = !everyLine && quietIn !== undefined && quietIn.indexOf(0) === -1 && !text.includes('<!--') &&
-    !text.includes('\\') && lineCount(text) === quietIn.length;
+  // A file whose every line is quiet (so with no HTML comment and no line continued by a backslash: see LINE_TRIGGERS)
+  // gives no segment that could be read (see the skip below): its lines are not even split.
+  const silent = !everyLine && quietIn !== undefined && quietIn.indexOf(0) === -1 && lineCount(text) === quietIn.length;
   // A script that is not a shell script reads each line on its own: only its loud lines are cut out of the text.
   const loud = !silent && !everyLine && quietIn !== undefined && kind === 'script' ? loudScriptSegments(text, quietIn) : undefined;
   const lines = silent || loud ? undefined : splitLines(text);
@@ -1033,12 +1036,24 @@ function fileFindings(acc: TextFindings, text: string, split: string[] | undefin
 }
 
 /** How a file's lines are read: by its name, else by a shell's shebang in its first 200 characters. */
-function kindOf(rel: string, text: string): 'markdown' | 'shell' | 'script' {
-  const ext = extname(rel).toLowerCase();
-  if (MARKDOWN_EXT.has(ext) || /^(readme|license|licence|changelog|notice|authors)$/i.test(basename(rel))) return 'markdown';
+export function kindOf(rel: string, text: string): 'markdown' | 'shell' | 'script' {
+  const base = baseName(rel);
+  const ext = extOf(base).toLowerCase();
+  if (MARKDOWN_EXT.has(ext) || /^(readme|license|licence|changelog|notice|authors)$/i.test(base)) return 'markdown';
   if (SHELL_EXT.has(ext)) return 'shell';
   if (text.charCodeAt(0) === 0x23 && text.charCodeAt(1) === 0x21 && /^#!.*\b(?:ba|z|da|k|fi)?sh\b/.test(text.slice(0, 200))) return 'shell';
   return 'script';
+}
+
+/** path.basename of a listed file's "/"-separated path (the path module's own when it holds a backslash, as on Windows). */
+export function baseName(rel: string): string {
+  return rel.includes('\\') ? basename(rel) : rel.slice(rel.lastIndexOf('/') + 1);
+}
+
+/** path.extname of a file name: from its last dot, unless that is its first character, or the name is `..`. */
+export function extOf(base: string): string {
+  const dot = base.lastIndexOf('.');
+  return dot <= 0 || base === '..' ? '' : base.slice(dot);
 }
 
 export interface AuditOptions {
@@ -1213,15 +1228,19 @@ function auditBytes(st: FolderAudit, f: FileEntry, buf: Buffer): void {
   st.hash.update(st.hashText);
   st.hash.update(buf);
   st.hashText = '\0';
-  // Executables always hold NUL bytes; a text file that merely starts with "MZ" is not one.
-  const nul = buf.includes(0);
-  if (nul) binaryExecutable(st, f, buf);
-  // Plain UTF-8 (no NUL to remove, no UTF-16): the quiet lines are found on the bytes, before any string work. A file
-  // other than SKILL.md whose every line is quiet, with no HTML comment and no backslash, has nothing to find (it is
-  // auditText's `silent` file: an LF byte is one in the text, so the flags are one per line): it is not decoded.
+  // The quiet lines are found on the bytes, before any string work (not for UTF-16). A file whose every line is
+  // quiet holds no NUL, no HTML comment and no backslash (see LINE_TRIGGERS): other than SKILL.md, it has nothing to
+  // find (it is auditText's `silent` file: an LF byte is one in the text, so the flags are one per line) and is not decoded.
   const everyLine = st.opts.everyLine === true;
-  const quiet = everyLine || nul || buf.length === 0 || buf[0] === 0xff || buf[0] === 0xfe ? undefined : LINES.quietBytes(buf);
-  if (quiet && f !== st.skillFile && quiet.indexOf(0) === -1 && buf.indexOf('<!--') === -1 && buf.indexOf(0x5c) === -1) return;
+  let quiet = everyLine || buf.length === 0 || buf[0] === 0xff || buf[0] === 0xfe ? undefined : LINES.quietBytes(buf);
+  const silent = quiet !== undefined && quiet.indexOf(0) === -1;
+  if (silent && f !== st.skillFile) return;
+  // Executables always hold NUL bytes; a text file that merely starts with "MZ" is not one. With NUL bytes (dropped
+  // from the text) every line is read.
+  if (!silent && buf.includes(0)) {
+    binaryExecutable(st, f, buf);
+    quiet = undefined;
+  }
   const decoded = auditTextOf(buf);
   if (!decoded) return;
   const { text } = decoded;
@@ -1319,8 +1338,13 @@ function folderResult(st: FolderAudit, fileCount: number): { report: AuditReport
   report.verdicts = verdictsOf(findings);
   report.auditor = AUDITOR_VERSION;
   if (st.frontmatterSha256) report.frontmatterSha256 = st.frontmatterSha256;
-  return { report, fingerprint: createHash('sha256').update(st.fpText).digest('hex') };
+  return { report, fingerprint: sha256Hex(st.fpText) };
 }
+
+/** sha256 of a text, hex: one call, without a Hash object per folder, where this Node has crypto.hash (20.12 on). */
+const sha256Hex: (text: string) => string = typeof (nodeCrypto.hash as unknown) === 'function'
+  ? (text) => nodeCrypto.hash('sha256', text, 'hex')
+  : (text) => createHash('sha256').update(text).digest('hex');
 
 /** Most severe first, then by file and line. */
 function byLevelFileLine(a: Finding, b: Finding): number {
