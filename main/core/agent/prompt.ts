@@ -57,8 +57,12 @@ export interface AssembledPrompt {
  */
 export class PromptCache {
   private generation = 0;
-  private stable: { key: string; generation: number; value: StablePrefix } | undefined;
+  private stable:
+    | { workspace: string; contextWindow: number; budgetTokens: number | undefined; budgetFraction: number; generation: number; value: StablePrefix }
+    | undefined;
   private tools: { of: PromptTool[]; key: string; tokens: number } | undefined;
+  /** The last prompt's parts that do not depend on the conversation (see assemblePrompt), shared by the catalog's chats. */
+  fixed: FixedParts | undefined;
 
   /** The catalog changed: rebuild the prefix on the next turn. */
   invalidate(): void {
@@ -66,13 +70,15 @@ export class PromptCache {
   }
 
   prefix(workspace: string, entries: () => CatalogEntry[], settings: Settings['catalog'], contextWindow: number): StablePrefix {
-    const key = `${workspace}\0${contextWindow}\0${settings.budgetTokens ?? ''}\0${settings.budgetFraction}`;
     const hit = this.stable;
-    if (hit && hit.generation === this.generation && hit.key === key) return hit.value;
+    if (
+      hit && hit.generation === this.generation && hit.workspace === workspace && hit.contextWindow === contextWindow &&
+      hit.budgetTokens === settings.budgetTokens && hit.budgetFraction === settings.budgetFraction
+    ) return hit.value;
     const catalog = buildPromptCatalog(entries(), { settings: { ...settings, contextWindow } });
     const base = `${BASE_SYSTEM}\nThe open folder is ${workspace}.`;
     const value = { base, baseTokens: countTokens(base), text: catalog.text ? `${base}\n\n${catalog.text}` : base, catalog };
-    this.stable = { key, generation: this.generation, value };
+    this.stable = { workspace, contextWindow, budgetTokens: settings.budgetTokens, budgetFraction: settings.budgetFraction, generation: this.generation, value };
     return value;
   }
 
@@ -230,33 +236,85 @@ export function renderLoadedSkills(loaded: LoadedBody[]): string {
   return `<loaded_skills>\n${parts.join('\n')}\n</loaded_skills>`;
 }
 
-export function assemblePrompt(input: PromptInput, caches: { prompt: PromptCache; messages: MessageTokens; text: TextTokens }): AssembledPrompt {
-  const prefix = caches.prompt.prefix(input.workspace, input.catalogEntries, input.catalogSettings, input.contextWindow);
-  const catalog = prefix.catalog;
+/** A prompt's parts that do not depend on the conversation, kept while their inputs are the same objects. */
+interface FixedParts {
+  prefix: StablePrefix;
+  loaded: readonly LoadedBody[];
+  tools: PromptTool[];
+  deferredNames: string[];
+  planMode: boolean;
+  system: { stable: string; dynamic: string };
+  systemTokens: number;
+  skills: number;
+  toolTokens: number;
+  fixed: number;
+}
+
+function sameLoaded(a: readonly LoadedBody[], b: readonly LoadedBody[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function fixedParts(input: PromptInput, prefix: StablePrefix, caches: { prompt: PromptCache; text: TextTokens }): FixedParts {
+  const hit = caches.prompt.fixed;
+  if (
+    hit && hit.prefix === prefix && hit.tools === input.tools && hit.deferredNames === input.deferredNames &&
+    hit.planMode === input.planMode && sameLoaded(hit.loaded, input.loaded)
+  ) return hit;
   const skillsText = renderLoadedSkills(input.loaded);
-  const t = caches.text;
   const shared = caches.prompt;
   const deferred = shared.deferredLine(input.deferredNames);
   let dynamic = skillsText;
   if (deferred.line) dynamic = dynamic ? `${dynamic}\n\n${deferred.line}` : deferred.line;
   if (input.planMode) dynamic = dynamic ? `${dynamic}\n\n${PLAN_MODE_NOTE}` : PLAN_MODE_NOTE;
-  const system = prefix.baseTokens + (input.planMode ? shared.tokens(PLAN_MODE_NOTE) : 0);
-  const skills = t.count('skills', skillsText);
-  const tools = shared.toolTokens(input.tools) + deferred.tokens;
-  const fixed = system + catalog.tokens + skills + tools;
-  const count = input.messages.length; // the live list may grow (the reply's start) before the sections are read
-  let sections: ContextSections | undefined;
-  return {
-    request: { system: { stable: prefix.text, dynamic }, tools: input.tools, messages: input.messages },
-    // The new message is counted when the sections are read (the context event, while the request is in flight).
-    get sections(): ContextSections {
-      if (!sections) {
-        const { history, observations } = caches.messages.conversation(input.messages, count);
-        sections = { system, catalog: catalog.tokens, skills, tools, history, observations, total: fixed + history + observations, window: input.contextWindow };
-      }
-      return sections;
-    },
-    totalAtMost: fixed + caches.messages.conversationAtMost(input.messages),
-    catalog,
+  const systemTokens = prefix.baseTokens + (input.planMode ? shared.tokens(PLAN_MODE_NOTE) : 0);
+  const skills = caches.text.count('skills', skillsText);
+  const toolTokens = shared.toolTokens(input.tools) + deferred.tokens;
+  const parts: FixedParts = {
+    prefix, loaded: input.loaded, tools: input.tools, deferredNames: input.deferredNames, planMode: input.planMode,
+    system: { stable: prefix.text, dynamic }, systemTokens, skills, toolTokens, fixed: systemTokens + prefix.catalog.tokens + skills + toolTokens,
   };
+  shared.fixed = parts;
+  return parts;
+}
+
+/** An assembled prompt: the request, and its token counts per section counted on first read (see `sections`). */
+class Assembled implements AssembledPrompt {
+  readonly request: AssembledPrompt['request'];
+  readonly totalAtMost: number;
+  readonly catalog: PromptCatalog;
+  private counted: ContextSections | undefined;
+
+  constructor(
+    private readonly parts: FixedParts,
+    private readonly messages: ChatMessage[],
+    /** The live list may grow (the reply's start) before the sections are read: only its first `count` messages. */
+    private readonly count: number,
+    private readonly contextWindow: number,
+    private readonly tokens: MessageTokens,
+  ) {
+    this.request = { system: parts.system, tools: parts.tools, messages };
+    this.totalAtMost = parts.fixed + tokens.conversationAtMost(messages);
+    this.catalog = parts.prefix.catalog;
+  }
+
+  // The new message is counted when the sections are read (the context event, while the request is in flight).
+  get sections(): ContextSections {
+    if (!this.counted) {
+      const p = this.parts;
+      const { history, observations } = this.tokens.conversation(this.messages, this.count);
+      this.counted = {
+        system: p.systemTokens, catalog: p.prefix.catalog.tokens, skills: p.skills, tools: p.toolTokens, history, observations,
+        total: p.fixed + history + observations, window: this.contextWindow,
+      };
+    }
+    return this.counted;
+  }
+}
+
+export function assemblePrompt(input: PromptInput, caches: { prompt: PromptCache; messages: MessageTokens; text: TextTokens }): AssembledPrompt {
+  const prefix = caches.prompt.prefix(input.workspace, input.catalogEntries, input.catalogSettings, input.contextWindow);
+  const parts = fixedParts(input, prefix, caches);
+  return new Assembled(parts, input.messages, input.messages.length, input.contextWindow, caches.messages);
 }

@@ -5,7 +5,9 @@ import { performance } from 'node:perf_hooks';
 import type { Settings } from '../config/settings.js';
 import type { KnackPaths } from '../config/paths.js';
 import type { Store } from '../store/index.js';
+import type { AppendRow } from '../store/session-repo.js';
 import type { Catalog } from '../skills/catalog/catalog.js';
+import type { CatalogEntry } from '../skills/format/types.js';
 import type { SkillMatcher, MatchReason } from '../skills/use/matcher.js';
 import { SkillLoader, listResources } from '../skills/use/loader.js';
 import type { WorkspaceSession } from '../skills/use/session.js';
@@ -102,6 +104,18 @@ function addUsage(a: Usage, b: Usage): Usage {
   };
 }
 
+/**
+ * An event of a turn's start held until the request has gone out (see hold()): a row as the store takes it. `later`
+ * makes the body when the rows are committed (work the request does not need); `json` is made while it is in flight.
+ */
+interface HeldEvent {
+  type: string;
+  data: AgentEventBody | undefined;
+  at: number;
+  json: string | undefined;
+  later: (() => AgentEventBody) | undefined;
+}
+
 export class ChatSession {
   private readonly state: SessionState = emptyState();
   private readonly listeners = new Set<AgentListener>();
@@ -126,7 +140,7 @@ export class ChatSession {
   private turn = { steps: 0, toolCalls: 0, tools: [] as string[] };
   private closed = false;
   /** Events held between the user's message and the request's dispatch: one commit for all, shown after it (see hold()). */
-  private held: { body: AgentEventBody | undefined; at: number; later?: (() => AgentEventBody) | undefined; json?: string }[] | undefined;
+  private held: HeldEvent[] | undefined;
   private heldTimer: NodeJS.Timeout | undefined;
   /** The in-flight commit of a turn's start failed: the turn ends with this error before any model output is shown. */
   private releaseFailure: unknown;
@@ -140,6 +154,7 @@ export class ChatSession {
     private readonly opts: SessionOptions,
   ) {
     this.promptCache = promptCacheFor(host.catalog);
+    this.promptCaches = { prompt: this.promptCache, messages: this.messageTokens, text: this.textTokens };
   }
 
   /** Start a new session (recorded in the store). */
@@ -249,7 +264,7 @@ export class ChatSession {
     return this.runTurn(async (signal) => {
       // Approvals left from before a restart are dropped when the user moves on; their calls get a result first,
       // so the conversation the model reads stays valid (every tool call answered).
-      for (const p of [...this.state.pending.values()]) this.record({ type: 'approval_answered', approvalId: p.approvalId, answer: 'deny', message: 'the user sent a new message instead' });
+      if (this.state.pending.size) for (const p of [...this.state.pending.values()]) this.record({ type: 'approval_answered', approvalId: p.approvalId, answer: 'deny', message: 'the user sent a new message instead' });
       this.preAnswered.clear();
       this.closeUnresolved('not run: the user sent a new message instead');
       this.hold();
@@ -479,38 +494,64 @@ export class ChatSession {
     let prompt = this.workspaceSession ? this.assembleWith(this.workspaceSession) : await this.assemble();
     if (this.nearWindow(prompt) && (await this.compact(prompt, signal))) prompt = await this.assemble();
     // The context's token counts are not part of the request: a held turn start counts them while it is in flight.
-    if (this.held) this.recordLater(() => ({ type: 'context', sections: prompt.sections }));
+    if (this.held) this.recordLater('context', () => ({ type: 'context', sections: prompt.sections }));
     else this.record({ type: 'context', sections: prompt.sections });
     this.record({ type: 'assistant_start', step, provider: provider.id, model: provider.model });
     this.lastFlush = -Infinity;
-    let stop = 'end_turn';
     // The request goes out first. The held start of the turn (the user's message, auto-loaded skills, the context,
     // this reply's start) is committed in one transaction, and only then shown: together with the model's first event
-    // when that comes within IN_FLIGHT_MS (a local server: one commit before the first token instead of two), or else
-    // while the request is in flight, when that window ends (a remote provider: the commit costs the first token
-    // nothing). No event is shown before it is committed, and no model output before the turn's start.
-    const inFlight = this.held ? setTimeout(() => this.releaseInFlight(), IN_FLIGHT_MS) : undefined;
-    // What that commit needs besides the SQL is made as soon as the request is on the socket (the next turn of the loop).
-    const prepare = this.held ? setImmediate(() => this.prepareHeld()) : undefined;
+    // when that comes within IN_FLIGHT_MS of the request being on the socket (a local server: one commit before the
+    // first token instead of two), or else while the request is in flight, when that window ends (a remote provider:
+    // the commit costs the first token nothing). No event is shown before it is committed, and no model output before
+    // the turn's start. The window opens once the request is on the socket (the next turn of the loop: requestSent).
+    if (this.held) this.sentTimer = setImmediate(this.requestSent);
+    this.stepStop = 'end_turn';
     try {
       // Each event comes straight from the SDK's stream (no async layer between it and the loop).
-      await provider.run({ ...prompt.request, maxTokens: this.opts.maxTokens ?? 8192, signal }, (ev) => {
-        this.throwReleaseFailure();
-        if (this.held) {
-          this.handle(ev); // held too: committed with the turn's start, shown after it
-          this.release();
-        } else this.handle(ev);
-        if (ev.type === 'stop') stop = ev.raw;
-      });
+      await provider.run({ system: prompt.request.system, tools: prompt.request.tools, messages: prompt.request.messages, maxTokens: this.opts.maxTokens ?? 8192, signal }, this.onModelEvent);
     } finally {
-      if (inFlight) clearTimeout(inFlight);
-      if (prepare) clearImmediate(prepare);
+      this.clearInFlight();
     }
+    const stop = this.stepStop;
     this.releaseBeforeOutput(); // a stream that ended without an event
     this.flushText();
     this.record({ type: 'assistant_end', stopReason: stop });
     return stop === 'max_tokens' || stop === 'length' ? 'max_tokens' : stop;
   }
+
+  /** The stop reason of the model call in progress (set by its `stop` event). */
+  private stepStop = 'end_turn';
+  /** The request's dispatch (an immediate), then the in-flight window's end (a timeout), while a turn's start is held. */
+  private sentTimer: NodeJS.Immediate | undefined;
+  private inFlightTimer: NodeJS.Timeout | undefined;
+
+  /**
+   * The request is on the socket: the held start's JSON is made now, in the time the caller waits for the model, and
+   * the in-flight window starts (at its end the held start is committed without waiting for the model's first event).
+   */
+  private readonly requestSent = (): void => {
+    this.sentTimer = undefined;
+    if (!this.held) return;
+    this.prepareHeld();
+    this.inFlightTimer = setTimeout(this.releaseInFlight, IN_FLIGHT_MS);
+  };
+
+  private clearInFlight(): void {
+    if (this.sentTimer) clearImmediate(this.sentTimer);
+    if (this.inFlightTimer) clearTimeout(this.inFlightTimer);
+    this.sentTimer = undefined;
+    this.inFlightTimer = undefined;
+  }
+
+  /** One event of the model's stream, straight from the SDK's loop (one handler per session, not a closure per call). */
+  private readonly onModelEvent = (ev: StreamEvent): void => {
+    this.throwReleaseFailure();
+    if (this.held) {
+      this.handle(ev); // held too: committed with the turn's start, shown after it
+      this.release();
+    } else this.handle(ev);
+    if (ev.type === 'stop') this.stepStop = ev.raw;
+  };
 
   /** One event of the model's stream, committed and shown. */
   private handle(ev: StreamEvent): void {
@@ -755,11 +796,11 @@ export class ChatSession {
       for (const sk of this.state.loaded.values()) if (!have.has(key(sk.name))) ws.loader.load(sk.name, sk.reason === 'model' ? 'model' : 'user');
       this.workspaceSession = ws;
       this.bootLoader = undefined;
-      // The prompt's tool list, its token count, the provider's SDK and its shape of the list are made ready now,
-      // as the chat opens, not on its first turn (the list is kept while the tools do not change).
-      const { visible } = this.promptTools(ws);
-      this.promptCache.toolTokens(visible);
-      this.opts.provider?.prepare?.(visible);
+      // The prompt's tool list, its token count, the prompt's other parts that do not depend on the conversation, the
+      // provider's SDK and its shape of the list are made ready now, as the chat opens, not on its first turn (they are
+      // kept while the tools, the catalog and the loaded skills do not change).
+      this.assembleWith(ws);
+      this.opts.provider?.prepare?.(this.promptTools(ws).visible);
       return ws;
     })();
     // A failed open is not kept: the next use opens again (and reports the error if it fails again).
@@ -793,7 +834,7 @@ export class ChatSession {
     return assemblePrompt(
       {
         workspace: this.host.workspace,
-        catalogEntries: () => this.host.catalog.enabled(),
+        catalogEntries: this.catalogEntries,
         catalogSettings: this.host.settings.catalog,
         contextWindow: this.opts.provider?.contextWindow ?? this.host.settings.catalog.contextWindow,
         loaded,
@@ -802,9 +843,13 @@ export class ChatSession {
         planMode: this.state.planMode,
         messages: this.state.messages,
       },
-      { prompt: this.promptCache, messages: this.messageTokens, text: this.textTokens },
+      this.promptCaches,
     );
   }
+
+  /** What assembly reads (made once per session, not on every call). */
+  private readonly catalogEntries = (): CatalogEntry[] => this.host.catalog.enabled();
+  private readonly promptCaches: { prompt: PromptCache; messages: MessageTokens; text: TextTokens };
 
   /**
    * The tools in the next prompt (Skill's schema without the enum of every skill name: the catalog lists them;
@@ -882,7 +927,7 @@ export class ChatSession {
     if (this.held) {
       // Applied now (matching, loading and assembly read the state); committed and shown by release().
       applyEvent(this.state, body);
-      this.held.push({ body, at });
+      this.held.push({ type: body.type, data: body, at, json: undefined, later: undefined });
       return;
     }
     const seq = this.store.sessions.append(this.id, body.type, body as unknown as Record<string, unknown>, { at });
@@ -891,8 +936,8 @@ export class ChatSession {
   }
 
   /** A held event made when the held events are committed: work the request does not need, done while it is in flight. */
-  private recordLater(make: () => AgentEventBody): void {
-    this.held!.push({ body: undefined, at: Date.now(), later: make });
+  private recordLater(type: AgentEventBody['type'], make: () => AgentEventBody): void {
+    this.held!.push({ type, data: undefined, at: Date.now(), json: undefined, later: make });
   }
 
   private show(ev: AgentEvent): void {
@@ -928,14 +973,15 @@ export class ChatSession {
    * The held start of a turn, committed while the request is in flight (or by the hold timer). If that commit fails,
    * the request is aborted at once and the turn ends with the error (runTurn), before any model output is shown.
    */
-  private releaseInFlight(): void {
+  private readonly releaseInFlight = (): void => {
+    this.inFlightTimer = undefined;
     try {
       this.release();
     } catch (e) {
       this.releaseFailure = e;
       this.abort?.abort();
     }
-  }
+  };
 
   /**
    * The held start's work that its commit needs and the request does not — the events made later (the context's
@@ -962,13 +1008,13 @@ export class ChatSession {
   }
 
   /** A held event's body, made (and applied to the state) now if it was held to be made later. */
-  private heldBody(h: NonNullable<ChatSession['held']>[number]): AgentEventBody {
+  private heldBody(h: HeldEvent): AgentEventBody {
     if (h.later) {
-      h.body = h.later();
+      h.data = h.later();
       h.later = undefined;
-      applyEvent(this.state, h.body);
+      applyEvent(this.state, h.data);
     }
-    return h.body!;
+    return h.data!;
   }
 
   private release(): void {
@@ -977,18 +1023,15 @@ export class ChatSession {
     const held = this.held;
     this.held = undefined;
     if (!held?.length) return;
-    let bodies: AgentEventBody[];
     let seqs: number[];
     try {
-      bodies = held.map((h) => this.heldBody(h));
-      seqs = this.store.sessions.appendMany(
-        this.id,
-        held.map((h, i) => ({ type: bodies[i]!.type, data: bodies[i] as unknown as Record<string, unknown>, at: h.at, ...(h.json !== undefined ? { json: h.json } : {}) })),
-      );
+      for (const h of held) if (h.later) this.heldBody(h);
+      // The held events are the rows as they are (type, body, time, and their JSON when it was made in flight).
+      seqs = this.store.sessions.appendMany(this.id, held as AppendRow[]);
     } catch (e) {
       // Nothing of it was stored (one transaction) nor shown: the state goes back to what the store holds, and the
       // user's message, not stored, is given back by the turn's error (runTurn).
-      const user = held.find((h) => h.body?.type === 'user_message')?.body as { text: string } | undefined;
+      const user = held.find((h) => h.type === 'user_message')?.data as { text: string } | undefined;
       if (user) this.unsent = user.text;
       try {
         this.replay();
@@ -997,7 +1040,7 @@ export class ChatSession {
       }
       throw e;
     }
-    held.forEach((h, i) => this.show({ ...bodies[i]!, seq: seqs[i]!, at: h.at, sessionId: this.id } as AgentEvent));
+    for (let i = 0; i < held.length; i++) this.show({ ...held[i]!.data!, seq: seqs[i]!, at: held[i]!.at, sessionId: this.id } as AgentEvent);
   }
 
   /** The conversation's state, rebuilt from every stored event (a reopened session; a rolled-back commit). */

@@ -147,6 +147,8 @@ export function applyEvent(s: SessionState, e: AgentEventBody): void {
 /** Tool calls of the last assistant reply that have no result yet (in call order). */
 export function unresolvedCalls(s: SessionState): { id: string; name: string; arguments: string }[] {
   let i = s.messages.length - 1;
+  // A new conversation, or one whose last message is the user's (every turn's start): nothing to look through.
+  if (i < 0 || s.messages[i]!.role === 'user') return [];
   const done = new Set<string>();
   while (i >= 0 && s.messages[i]!.role === 'tool') {
     for (const r of (s.messages[i] as Extract<ChatMessage, { role: 'tool' }>).results) done.add(r.callId);

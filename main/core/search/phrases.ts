@@ -32,7 +32,11 @@ export const PHRASE_FILLERS = new Set(
 
 /** Tokenise text for phrase matching. Fillers (articles, 帮我, 一下 …) are dropped. */
 export function phraseTokens(text: string): PhraseToken[] {
-  const prepared = normalize(splitIdentifiers(text));
+  return preparedTokens(normalize(splitIdentifiers(text)));
+}
+
+/** phraseTokens of text already split and normalised (`normalize(splitIdentifiers(text))`): the matcher shares it. */
+export function preparedTokens(prepared: string): PhraseToken[] {
   return PLAIN_WORDS.test(prepared) ? plainTokens(prepared) : segmentedTokens(prepared);
 }
 
@@ -46,12 +50,26 @@ const PLAIN_WORDS = /^[ \t\n\r]*(?:[a-z0-9]+[,!?;]*(?:[ \t\n\r]+|$))*$/;
 
 function plainTokens(prepared: string): PhraseToken[] {
   const out: PhraseToken[] = [];
-  for (const m of prepared.matchAll(/[a-z0-9]+/g)) {
-    const seg = m[0];
+  // The runs of [a-z0-9] (a loop over char codes: no RegExp clone or match objects for a short message).
+  const n = prepared.length;
+  for (let i = 0; i < n; ) {
+    if (!isWordCode(prepared.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < n && isWordCode(prepared.charCodeAt(j))) j++;
+    const seg = prepared.slice(i, j);
+    i = j;
     if (PHRASE_FILLERS.has(seg)) continue;
     out.push({ key: stem(seg), surface: seg, han: false, startB: true, endB: true });
   }
   return out;
+}
+
+/** a-z or 0-9. */
+function isWordCode(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
 }
 
 /** The general path: Intl.Segmenter word boundaries (Chinese, apostrophes, numbers with separators, any script). */

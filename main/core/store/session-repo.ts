@@ -27,7 +27,7 @@ export interface AppendRow {
   type: string;
   data: Record<string, unknown>;
   /** `data` as JSON, when the caller has made it already (it is stored as given). */
-  json?: string;
+  json?: string | undefined;
   at: number;
   touch?: boolean;
   title?: string | undefined;
@@ -162,8 +162,24 @@ export class SessionRepo {
    * the model call, committed together just before they are shown. Returns their seqs in order.
    */
   appendMany(sessionId: string, rows: AppendRow[]): number[] {
-    if (rows.length === 0) return [];
-    return this.appendBatch(sessionId, rows);
+    const n = rows.length;
+    if (n === 0) return [];
+    if (n > MAX_ROWS) return this.appendBatch(sessionId, rows);
+    // One INSERT statement is atomic on its own (all its rows or none): without bookkeeping to write with it, it needs
+    // no explicit transaction (BEGIN and COMMIT are two statements more on the path to a turn's first token).
+    const args: unknown[] = new Array(n * 4);
+    for (let i = 0; i < n; i++) {
+      const r = rows[i]!;
+      if (r.touch || r.title !== undefined) return this.appendBatch(sessionId, rows);
+      args[i * 4] = sessionId;
+      args[i * 4 + 1] = r.type;
+      args[i * 4 + 2] = r.json ?? JSON.stringify(r.data);
+      args[i * 4 + 3] = r.at;
+    }
+    const last = Number(this.insertRows(n).run(args).lastInsertRowid);
+    const seqs: number[] = new Array(n);
+    for (let i = 0; i < n; i++) seqs[i] = last - (n - 1 - i);
+    return seqs;
   }
 
   events(sessionId: string, afterSeq = 0): StoredEvent[] {

@@ -23,6 +23,8 @@ test('the request body is exactly JSON.stringify of the request, as the system t
   const messages: ModelRequest['messages'] = [{ role: 'user', text: 'hello "there"\n\u2028' }];
   same({ system: { stable: 'STABLE', dynamic: '' }, tools, messages }, 'first turn');
   same({ system: { stable: 'STABLE', dynamic: '' }, tools, messages }, 'the same prefix again (kept JSON)');
+  same({ system: { stable: 'STABLE', dynamic: '' }, tools, messages, maxTokens: 77 }, 'the same system with another reply budget');
+  assert.notEqual(anthropicBody(anthropicRequest('claude-y', { system: { stable: 'STABLE', dynamic: '' }, tools, messages, maxTokens: 77 }), tools).indexOf('"model":"claude-y"'), -1, 'another model with the same system');
   same({ system: { stable: 'STABLE, then the catalog changed', dynamic: 'LOADED <skill>' }, tools, messages }, 'a new system text and a dynamic block');
   // The same schema object under another description or name: the kept JSON of that schema must not be reused.
   same({ system: { stable: 'S', dynamic: '' }, tools: [{ ...tools[0]!, description: 'Read a file (changed).' }, tools[1]!], messages }, 'a changed description');

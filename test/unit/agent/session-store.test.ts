@@ -1,5 +1,5 @@
-// The session log's batch append: one transaction, events in order with the seqs it returns (also past the number of
-// events one INSERT statement takes), the session's title and last-used time with them, all or nothing.
+// The session log's batch append: one transaction (one INSERT when the session's row is not written), events in order
+// with the seqs it returns (also past one INSERT statement's worth), the session's title and last use with them, all or nothing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Store } from '../../../main/core/store/index.js';
@@ -49,6 +49,23 @@ test('a batch that cannot be stored leaves nothing of it behind, also past one s
     assert.throws(() => store.sessions.appendMany(id, rows), /BigInt/);
     assert.equal(store.sessions.events(id).length, before);
     assert.equal(store.sessions.get(id)!.title, '');
+  } finally {
+    store.close();
+  }
+});
+
+test('a batch with nothing to write on the session row is one INSERT: a row that SQLite refuses takes the rows before it with it', () => {
+  const { store, id } = storeWithSession();
+  try {
+    const before = store.sessions.events(id).length;
+    // The third event breaks a constraint (type is NOT NULL) after two rows of the same statement went in: none stays.
+    const rows = Array.from({ length: 5 }, (_, i) => ({ type: i === 2 ? (null as unknown as string) : `t${i}`, data: { i }, at: i }));
+    assert.throws(() => store.sessions.appendMany(id, rows), /NOT NULL/);
+    assert.equal(store.sessions.events(id).length, before);
+    // The same batch, whole, goes in with its seqs in order.
+    rows[2]!.type = 't2';
+    const seqs = store.sessions.appendMany(id, rows);
+    assert.deepEqual(store.sessions.events(id).slice(before).map((e) => [e.seq, e.type]), seqs.map((s, i) => [s, `t${i}`]));
   } finally {
     store.close();
   }

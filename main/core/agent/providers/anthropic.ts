@@ -36,25 +36,27 @@ function parseArgs(raw: string): Record<string, unknown> {
 /** The conversation in Anthropic's shape: tool results ride in user turns; consecutive same-role turns merge. */
 export function toAnthropicMessages(messages: ChatMessage[]): Msg[] {
   const out: Msg[] = [];
-  const push = (role: 'user' | 'assistant', blocks: Block[]): void => {
-    if (blocks.length === 0) return;
-    const last = out.at(-1);
-    if (last && last.role === role) (last.content as Block[]).push(...blocks);
-    else out.push({ role, content: blocks });
-  };
   for (const m of messages) {
-    if (m.role === 'user') push('user', [{ type: 'text', text: m.text }]);
+    if (m.role === 'user') pushBlocks(out, 'user', [{ type: 'text', text: m.text }]);
     else if (m.role === 'tool') {
-      push('user', m.results.map((r) => ({ type: 'tool_result' as const, tool_use_id: r.callId, content: r.content, ...(r.isError ? { is_error: true } : {}) })));
+      pushBlocks(out, 'user', m.results.map((r) => ({ type: 'tool_result' as const, tool_use_id: r.callId, content: r.content, ...(r.isError ? { is_error: true } : {}) })));
     } else {
       const blocks: Block[] = [];
       const text = m.interrupted ? `${m.text}\n[interrupted]` : m.text;
       if (text.trim()) blocks.push({ type: 'text', text: text.trimEnd() });
       for (const c of m.toolCalls) blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: parseArgs(c.arguments) });
-      push('assistant', blocks);
+      pushBlocks(out, 'assistant', blocks);
     }
   }
   return out;
+}
+
+/** Append a turn's blocks: consecutive turns of the same role merge into one. */
+function pushBlocks(out: Msg[], role: 'user' | 'assistant', blocks: Block[]): void {
+  if (blocks.length === 0) return;
+  const last = out.length ? out[out.length - 1]! : undefined;
+  if (last && last.role === role) (last.content as Block[]).push(...blocks);
+  else out.push({ role, content: blocks });
 }
 
 /** Tool definitions in Anthropic's shape, the last one carrying the cache breakpoint, and their JSON text. */
@@ -94,9 +96,20 @@ function anthropicTools(list: ModelRequest['tools']): ToolShapes {
   return shapes;
 }
 
+/** The system blocks, kept while the system text is unchanged (every turn of every chat on a workspace sends the same). */
+let systemBlocks: { stable: string; dynamic: string; blocks: Anthropic.TextBlockParam[] } | undefined;
+
+function systemOf(s: ModelRequest['system']): Anthropic.TextBlockParam[] {
+  const hit = systemBlocks;
+  if (hit && hit.stable === s.stable && hit.dynamic === s.dynamic) return hit.blocks;
+  const blocks: Anthropic.TextBlockParam[] = [{ type: 'text', text: s.stable, cache_control: EPHEMERAL }];
+  if (s.dynamic.trim()) blocks.push({ type: 'text', text: s.dynamic, cache_control: EPHEMERAL });
+  systemBlocks = { stable: s.stable, dynamic: s.dynamic, blocks };
+  return blocks;
+}
+
 export function anthropicRequest(model: string, req: ModelRequest): Anthropic.MessageCreateParamsStreaming {
-  const system: Anthropic.TextBlockParam[] = [{ type: 'text', text: req.system.stable, cache_control: EPHEMERAL }];
-  if (req.system.dynamic.trim()) system.push({ type: 'text', text: req.system.dynamic, cache_control: EPHEMERAL });
+  const system = systemOf(req.system);
   const { tools } = anthropicTools(req.tools);
   const messages = toAnthropicMessages(req.messages);
   // The last breakpoint caches the conversation so far (at most 4 in all: tools, system ×2, history).
@@ -105,11 +118,15 @@ export function anthropicRequest(model: string, req: ModelRequest): Anthropic.Me
     const b = last.content[last.content.length - 1] as { cache_control?: unknown };
     b.cache_control = EPHEMERAL;
   }
-  return { model, max_tokens: req.maxTokens, system, messages, ...(tools.length ? { tools } : {}), stream: true };
+  return tools.length
+    ? { model, max_tokens: req.maxTokens, system, messages, tools, stream: true }
+    : { model, max_tokens: req.maxTokens, system, messages, stream: true };
 }
 
 /** The system text's JSON (instructions + catalog), kept while it is unchanged. */
 let systemJson: { text: string; json: string } | undefined;
+/** The body's JSON up to the messages (model, reply budget, system blocks), kept while those are unchanged. */
+let headJson: { system: Anthropic.TextBlockParam[]; model: string; maxTokens: number; json: string } | undefined;
 
 /**
  * The request's JSON text: byte for byte `JSON.stringify(params)`, with the stable prefix (the system text with the
@@ -118,13 +135,16 @@ let systemJson: { text: string; json: string } | undefined;
  */
 export function anthropicBody(params: Anthropic.MessageCreateParamsStreaming, tools: ModelRequest['tools']): string {
   const system = params.system as Anthropic.TextBlockParam[];
-  const first = system[0]!;
-  if (systemJson?.text !== first.text) systemJson = { text: first.text, json: JSON.stringify(first) };
-  let out = `{"model":${JSON.stringify(params.model)},"max_tokens":${JSON.stringify(params.max_tokens)},"system":[${systemJson.json}`;
-  for (let i = 1; i < system.length; i++) out += `,${JSON.stringify(system[i])}`;
-  out += `],"messages":${JSON.stringify(params.messages)}`;
-  if (params.tools) out += `,"tools":${anthropicTools(tools).json}`;
-  return `${out},"stream":true}`;
+  let head = headJson;
+  if (head?.system !== system || head.model !== params.model || head.maxTokens !== params.max_tokens) {
+    const first = system[0]!;
+    if (systemJson?.text !== first.text) systemJson = { text: first.text, json: JSON.stringify(first) };
+    let json = `{"model":${JSON.stringify(params.model)},"max_tokens":${JSON.stringify(params.max_tokens)},"system":[${systemJson.json}`;
+    for (let i = 1; i < system.length; i++) json += `,${JSON.stringify(system[i])}`;
+    head = headJson = { system, model: params.model, maxTokens: params.max_tokens, json: `${json}]` };
+  }
+  const out = `${head.json},"messages":${JSON.stringify(params.messages)}`;
+  return params.tools ? `${out},"tools":${anthropicTools(tools).json},"stream":true}` : `${out},"stream":true}`;
 }
 
 function stopOf(raw: string | null | undefined): StopReason {

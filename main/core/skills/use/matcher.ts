@@ -1,8 +1,8 @@
 // Trigger matching: which enabled skills a user message auto-loads — `read_when` phrases (synonyms included) and
 // skills named as `/name` or `$name`. One Aho-Corasick automaton over all triggers, built once per catalog.
-import { normalize } from '../../search/tokenize.js';
+import { normalize, splitIdentifiers } from '../../search/tokenize.js';
 import { BUILTIN_SYNONYMS, parseSynonymGroups, type SynonymGroup } from '../../search/synonyms.js';
-import { onBoundaries, PhraseAutomaton, phraseTokens, SynonymCanon, type PhraseToken } from '../../search/phrases.js';
+import { onBoundaries, PhraseAutomaton, phraseTokens, preparedTokens, SynonymCanon, type PhraseToken } from '../../search/phrases.js';
 import type { CatalogEntry } from '../format/types.js';
 
 /** What the matcher needs of a catalog entry. */
@@ -55,6 +55,30 @@ function indexOfSeq(hay: readonly string[], needle: readonly string[]): number {
     return i;
   }
   return -1;
+}
+
+/** The accumulator both matchers share: one entry per skill, reasons merged, a small bonus per extra reason. */
+class Found {
+  private map: Map<number, SkillMatch> | undefined;
+
+  constructor(private readonly skills: readonly MatchableSkill[]) {}
+
+  add(si: number, score: number, reason: MatchReason): void {
+    const s = this.skills[si]!;
+    const m = (this.map ??= new Map<number, SkillMatch>()).get(si);
+    if (!m) {
+      this.map.set(si, { name: s.manifest.name, tier: s.tier, score, reasons: [reason] });
+      return;
+    }
+    const dup = m.reasons.some((r) => JSON.stringify(r) === JSON.stringify(reason));
+    if (!dup) m.reasons.push(reason);
+    m.score = Math.max(m.score, score) + (dup ? 0 : 0.25);
+  }
+
+  ranked(): SkillMatch[] {
+    if (!this.map) return [];
+    return [...this.map.values()].sort((a, b) => b.score - a.score || a.name.localeCompare(b.name));
+  }
 }
 
 /** Trigger variants from a skill's own synonym groups: each group phrase found in the trigger swapped for the others. */
@@ -130,31 +154,17 @@ export class SkillMatcher {
 
   /** Ranked skills the message triggers, each with its reasons. Explicit `/name` / `$name` rank first. */
   match(message: string): SkillMatch[] {
-    const { add, ranked } = this.collector();
-    for (const n of this.namedSkills(message)) add(n.skill, 100, { kind: 'named', text: n.text });
-
-    const tokens = this.messageTokens(message);
-    const keys = tokens.map((t) => t.key);
-    for (const hit of this.automaton.scan(keys)) this.acceptTrigger(tokens, hit.id, hit.start, hit.end, add);
-    return ranked();
-  }
-
-  /** The accumulator both matchers share: one entry per skill, reasons merged, a small bonus per extra reason. */
-  private collector(): { add: (si: number, score: number, reason: MatchReason) => void; ranked: () => SkillMatch[] } {
-    const found = new Map<number, SkillMatch>();
-    const add = (si: number, score: number, reason: MatchReason): void => {
-      const s = this.skills[si]!;
-      const m = found.get(si);
-      if (!m) {
-        found.set(si, { name: s.manifest.name, tier: s.tier, score, reasons: [reason] });
-        return;
-      }
-      const dup = m.reasons.some((r) => JSON.stringify(r) === JSON.stringify(reason));
-      if (!dup) m.reasons.push(reason);
-      m.score = Math.max(m.score, score) + (dup ? 0 : 0.25);
-    };
-    const ranked = (): SkillMatch[] => [...found.values()].sort((a, b) => b.score - a.score || a.name.localeCompare(b.name));
-    return { add, ranked };
+    const found = new Found(this.skills);
+    // The message is normalised once for both rules (when splitting identifiers leaves it as it is: most messages).
+    const normalized = normalize(message);
+    for (const n of this.namedSkills(normalized)) found.add(n.skill, 100, { kind: 'named', text: n.text });
+    const split = splitIdentifiers(message);
+    const tokens = this.canon.apply(preparedTokens(split === message ? normalized : normalize(split)));
+    if (tokens.length) {
+      const keys = tokens.map((t) => t.key);
+      for (const hit of this.automaton.scan(keys)) this.acceptTrigger(tokens, hit.id, hit.start, hit.end, found);
+    }
+    return found.ranked();
   }
 
   /**
@@ -162,8 +172,8 @@ export class SkillMatcher {
    * Used by tests to prove the automaton equivalent and by the benchmark as the naive baseline.
    */
   matchNaive(message: string): SkillMatch[] {
-    const { add, ranked } = this.collector();
-    for (const n of this.namedSkills(message)) add(n.skill, 100, { kind: 'named', text: n.text });
+    const found = new Found(this.skills);
+    for (const n of this.namedSkills(normalize(message))) found.add(n.skill, 100, { kind: 'named', text: n.text });
     const tokens = this.messageTokens(message);
     const keys = tokens.map((t) => t.key);
     // Occurrences in message order (end position, then shorter first), as the automaton reports them.
@@ -176,8 +186,8 @@ export class SkillMatcher {
       }
     });
     hits.sort((a, b) => a.end - b.end || a.start - b.start || a.id - b.id);
-    for (const h of hits) this.acceptTrigger(tokens, h.id, h.start, h.end, add);
-    return ranked();
+    for (const h of hits) this.acceptTrigger(tokens, h.id, h.start, h.end, found);
+    return found.ranked();
   }
 
   private acceptTrigger(
@@ -185,7 +195,7 @@ export class SkillMatcher {
     id: number,
     start: number,
     end: number,
-    add: (si: number, score: number, reason: MatchReason) => void,
+    found: Found,
   ): void {
     if (!onBoundaries(tokens, start, end)) return;
     const t = this.triggers[id]!;
@@ -195,13 +205,12 @@ export class SkillMatcher {
     const via = t.skillSynonym ? 'skill-synonym' : surfaceKeys === t.rawKeys ? 'exact' : 'synonym';
     // Longer triggers are more specific; exact wording beats a synonym.
     const score = 10 + Math.min(t.length, 8) + (via === 'exact' ? 1 : 0);
-    add(t.skill, score, { kind: 'trigger', trigger: t.phrase, matched, via });
+    found.add(t.skill, score, { kind: 'trigger', trigger: t.phrase, matched, via });
   }
 
   /** Skills the user named as `/name` or `$name` (at the start or after a space or bracket). */
-  private namedSkills(message: string): { skill: number; text: string }[] {
+  private namedSkills(text: string): { skill: number; text: string }[] {
     const out: { skill: number; text: string }[] = [];
-    const text = normalize(message);
     if (!text.includes('/') && !text.includes('$')) return out; // most messages name no skill
     for (const m of text.matchAll(/(?:^|[\s([{（「"'“‘,，。:：;；])([/$])([\p{L}\p{N}][\p{L}\p{N}_.:-]*)/gu)) {
       let name = m[2]!.replace(/[.:-]+$/, '');
