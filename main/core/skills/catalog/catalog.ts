@@ -29,7 +29,7 @@ import { CACHE_VERSION, decodeSnapshot, fileRow, RootCache, type FileRow, type R
 import { discoverAll, tierRoots, type FoundSkill, type TierRoot } from './discover.js';
 import { folderMismatch, parseSkillFile, type ParsedSkill } from '../format/manifest.js';
 import { parseFilesParallel, parseThreadsFor, type ParsedBatch } from './parse-pool.js';
-import { TIER_RANK, type CatalogEntry, type Tier, type TrustHold } from '../format/types.js';
+import { TIER_RANK, type CatalogEntry, type SkillManifest, type Tier, type TrustHold } from '../format/types.js';
 import type { Diagnostic } from '../../base/diagnostics.js';
 import { nameKey } from '../../base/names.js';
 
@@ -453,57 +453,49 @@ export class Catalog extends EventEmitter {
     return change;
   }
 
+  /**
+   * Entries in precedence order, the winner of each name, the broken skills; then the trust layer's pass. Kept small,
+   * as the functions it calls: it runs on every build, warm or cold, for every skill.
+   */
   private merge(found: FoundSkill[], rows: FileRow[]): void {
     const broken: [number, BrokenSkill][] = [];
-    // Precedence: higher tier first; within a tier `.workbuddy` before `.agents`, then discovery order. Found files
-    // come grouped by tier folder, so ordering the (at most five) groups orders every file.
-    const groups: { start: number; end: number; tier: Tier; source: FoundSkill['source'] }[] = [];
-    for (let i = 0; i < found.length; i++) {
-      const f = found[i]!;
-      const g = groups.at(-1);
-      if (g && g.tier === f.tier && g.source === f.source) g.end = i + 1;
-      else groups.push({ start: i, end: i + 1, tier: f.tier, source: f.source });
-    }
-    groups.sort((a, b) => TIER_RANK[b.tier] - TIER_RANK[a.tier] || (a.source === b.source ? 0 : a.source === 'workbuddy' ? -1 : 1));
     const winners = new Map<string, CatalogEntry>();
     const all: CatalogEntry[] = [];
     const keys: string[] = [];
-    for (const g of groups) {
+    for (const g of precedenceGroups(found)) {
       for (let i = g.start; i < g.end; i++) {
         const f = found[i]!;
         const row = rows[i]!;
         const manifest = row[4];
-        const diags = row[5];
-        const nameLine = row[6];
-        const diagnostics = diags ? diags.map((d) => (d.file === f.realFile ? { ...d, file: f.file } : d)) : [];
         if (!manifest) {
-          broken.push([i, { tier: f.tier, source: f.source, dir: f.dir, file: f.file, diagnostics }]);
+          broken.push([i, { tier: f.tier, source: f.source, dir: f.dir, file: f.file, diagnostics: diagnosticsOf(f, row) }]);
           continue;
         }
-        const mm = folderMismatch(manifest.name, f.dir.slice(f.dir.lastIndexOf(sep) + 1), f.file, false, nameLine || undefined);
-        if (mm) diagnostics.push(mm);
-        const e: CatalogEntry = {
-          manifest, tier: f.tier, source: f.source, dir: f.dir, realDir: f.realDir, file: f.file,
-          // Disabled until the toggles and the trust review have judged it (applyToggles), whatever fails on the way.
-          size: f.size, mtimeMs: f.mtimeMs, diagnostics, enabled: false,
-        };
+        const e = entryOf(f, row, manifest);
         const key = nameKey(manifest.name);
         const win = winners.get(key);
         if (!win) winners.set(key, e);
-        else {
-          e.shadowedBy = { tier: win.tier, file: win.file };
-          if (win.tier === e.tier) {
-            e.diagnostics.push({
-              severity: 'warning', code: 'name.duplicate', file: e.file, field: 'name',
-              message: `another ${e.tier} skill is also named "${manifest.name}" (${win.file}); that one is used`,
-            });
-          }
-        }
+        else shadowedAt(e, win);
         all.push(e);
         keys.push(key);
       }
     }
-    // Sort by name; equal names keep precedence order (the index breaks ties).
+    this.index(all, keys);
+    this.winners = winners;
+    // Broken skills in discovery order.
+    this.brokenList = broken.sort((a, b) => a[0] - b[0]).map((x) => x[1]);
+    const tr = now();
+    try {
+      this.options.review?.prepare?.(this.all);
+    } catch {
+      // the per-entry review below still judges every skill (fail closed there)
+    }
+    this.applyToggles();
+    this.reviewMs += now() - tr;
+  }
+
+  /** Sort the entries by name (equal names keep precedence order) and index them by name and by real folder. */
+  private index(all: CatalogEntry[], keys: string[]): void {
     const order: number[] = new Array<number>(all.length);
     for (let i = 0; i < all.length; i++) order[i] = i;
     order.sort((a, b) => {
@@ -527,17 +519,6 @@ export class Catalog extends EventEmitter {
       if (list) list.push(e);
       else this.byDir.set(e.realDir, [e]);
     }
-    this.winners = winners;
-    // Broken skills in discovery order.
-    this.brokenList = broken.sort((a, b) => a[0] - b[0]).map((x) => x[1]);
-    const tr = now();
-    try {
-      this.options.review?.prepare?.(this.all);
-    } catch {
-      // the per-entry review below still judges every skill (fail closed there)
-    }
-    this.applyToggles();
-    this.reviewMs += now() - tr;
   }
 
   /** Toggles and trust verdicts for `entries` (all by default), then who acts for their names (`names`, all by default). */
@@ -637,6 +618,50 @@ export class Catalog extends EventEmitter {
   held(name: string): CatalogEntry | undefined {
     const key = nameKey(name);
     return this.all.find((e) => e.trust && nameKey(e.manifest.name) === key);
+  }
+}
+
+/**
+ * Found files in precedence order, as groups: higher tier first; within a tier `.workbuddy` before `.agents`, then
+ * discovery order. Found files come grouped by tier folder, so ordering the (at most five) groups orders every file.
+ */
+function precedenceGroups(found: FoundSkill[]): { start: number; end: number; tier: Tier; source: FoundSkill['source'] }[] {
+  const groups: { start: number; end: number; tier: Tier; source: FoundSkill['source'] }[] = [];
+  for (let i = 0; i < found.length; i++) {
+    const f = found[i]!;
+    const g = groups.at(-1);
+    if (g && g.tier === f.tier && g.source === f.source) g.end = i + 1;
+    else groups.push({ start: i, end: i + 1, tier: f.tier, source: f.source });
+  }
+  return groups.sort((a, b) => TIER_RANK[b.tier] - TIER_RANK[a.tier] || (a.source === b.source ? 0 : a.source === 'workbuddy' ? -1 : 1));
+}
+
+/** A parsed file's diagnostics, naming the file as found (not its real path). */
+function diagnosticsOf(f: FoundSkill, row: FileRow): Diagnostic[] {
+  const diags = row[5];
+  return diags ? diags.map((d) => (d.file === f.realFile ? { ...d, file: f.file } : d)) : [];
+}
+
+/** A found skill's entry: disabled until the toggles and the trust review have judged it (applyToggles). */
+function entryOf(f: FoundSkill, row: FileRow, manifest: SkillManifest): CatalogEntry {
+  const diagnostics = diagnosticsOf(f, row);
+  const mm = folderMismatch(manifest.name, f.dir.slice(f.dir.lastIndexOf(sep) + 1), f.file, false, row[6] || undefined);
+  if (mm) diagnostics.push(mm);
+  return {
+    manifest, tier: f.tier, source: f.source, dir: f.dir, realDir: f.realDir, file: f.file,
+    // Disabled until the toggles and the trust review have judged it (applyToggles), whatever fails on the way.
+    size: f.size, mtimeMs: f.mtimeMs, diagnostics, enabled: false,
+  };
+}
+
+/** `e` comes after `win`, of the same name: shadowed by it (a warning when both are of one tier). */
+function shadowedAt(e: CatalogEntry, win: CatalogEntry): void {
+  e.shadowedBy = { tier: win.tier, file: win.file };
+  if (win.tier === e.tier) {
+    e.diagnostics.push({
+      severity: 'warning', code: 'name.duplicate', file: e.file, field: 'name',
+      message: `another ${e.tier} skill is also named "${e.manifest.name}" (${win.file}); that one is used`,
+    });
   }
 }
 

@@ -150,46 +150,22 @@ export function discoverRoot(root: TierRoot, opts: DiscoverOptions, seenReal = n
   const found: FoundSkill[] = [];
   const diagnostics: Diagnostic[] = [];
   const unreadable: UnreadableSkill[] = [];
-  let realRoot: string;
-  try {
-    realRoot = realpathSync.native(root.dir);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') {
-      diagnostics.push({ severity: 'warning', code: 'discovery.root', file: root.dir, message: `cannot read ${root.tier} skills folder: ${errMessage(e)}` });
-    }
-    return { found, diagnostics, unreadable, visited: 0, listed: 0 };
-  }
-  if (seenReal.has(realRoot)) return { found, diagnostics, unreadable, visited: 0, listed: 0 };
+  const realRoot = realRootOf(root, diagnostics);
+  if (realRoot === undefined || seenReal.has(realRoot)) return { found, diagnostics, unreadable, visited: 0, listed: 0 };
   seenReal.add(realRoot);
   let visited = 0;
   let depthHit = 0;
   let folderHit = false;
-  // Stack of [path, realPath, depth]; depth 0 = the root itself.
+  // Stack of [path, realPath, depth]; depth 0 = the root itself. The walk's rare cases (an unreadable SKILL.md or
+  // folder, symbolic links, bounds hit) are in their own functions: this loop runs for every folder of every open.
   const stack: [string, string, number][] = [[root.dir, realRoot, 0]];
   while (stack.length) {
     const [dir, real, depth] = stack.pop()!;
     if (depth > 0) {
       const skill = statSkillFile(dir);
-      if (skill && 'st' in skill) {
-        found.push({
-          tier: root.tier,
-          source: root.source,
-          dir,
-          realDir: real,
-          file: skill.file,
-          // Without symbolic links on the way the real path is the path: share the string.
-          realFile: real === dir ? skill.file : real + sep + skill.name,
-          size: skill.st.size,
-          mtimeMs: skill.st.mtimeMs,
-          ctimeMs: skill.st.ctimeMs,
-        });
-        continue;
-      }
-      if (skill && 'error' in skill) {
-        const diagnostic: Diagnostic = { severity: 'error', code: 'file.unreadable', file: skill.file, message: `cannot read SKILL.md: ${errMessage(skill.error)}` };
-        diagnostics.push(diagnostic);
-        unreadable.push({ tier: root.tier, source: root.source, dir, file: skill.file, diagnostic });
+      if (skill) {
+        if ('st' in skill) found.push(foundSkill(root, dir, real, skill));
+        else unreadableSkill(root, dir, skill, diagnostics, unreadable);
         continue;
       }
       if (depth >= opts.maxDepth) {
@@ -202,42 +178,95 @@ export function discoverRoot(root: TierRoot, opts: DiscoverOptions, seenReal = n
       break;
     }
     visited++;
-    let children: Children;
-    try {
-      children = lister.list(dir, real);
-    } catch (e) {
-      diagnostics.push({ severity: 'warning', code: 'discovery.unreadable', file: dir, message: `cannot list folder: ${errMessage(e)}` });
-      continue;
-    }
+    const children = listOrReport(lister, dir, real, diagnostics);
+    if (!children) continue;
     const { names } = children;
     const links = children.links ? new Set(children.links) : undefined;
     // Push in reverse so the stack pops children in name order.
     for (let i = names.length - 1; i >= 0; i--) {
       const name = names[i]!;
       const child = dir + sep + name;
-      if (!links?.has(name)) {
-        stack.push([child, real === dir ? child : real + sep + name, depth + 1]);
-        continue;
+      if (!links?.has(name)) stack.push([child, real === dir ? child : real + sep + name, depth + 1]);
+      else {
+        const target = linkedFolder(child, real, seenReal, diagnostics);
+        if (target !== undefined) stack.push([child, target, depth + 1]);
       }
-      // A link's target can change without its parent folder changing: resolve it on every walk.
-      let childReal: string;
-      let st: Stats;
-      try {
-        childReal = realpathSync.native(child);
-        st = statSync(childReal);
-      } catch (e) {
-        diagnostics.push({ severity: 'warning', code: 'discovery.symlink', file: child, message: `broken symbolic link: ${errMessage(e)}` });
-        continue;
-      }
-      if (!st.isDirectory()) continue;
-      if (seenReal.has(childReal) || isAncestorOrSelf(childReal, real)) {
-        diagnostics.push({ severity: 'info', code: 'discovery.loop', file: child, message: `symbolic link leads to a folder already visited (${childReal}); skipped` });
-        continue;
-      }
-      seenReal.add(childReal);
-      stack.push([child, childReal, depth + 1]);
     }
   }
+  if (depthHit || folderHit) boundsHit(root, opts, depthHit, folderHit, diagnostics);
+  return { found, diagnostics, unreadable, visited, listed: lister.listed - listedBefore };
+}
+
+/** The root's real path; undefined when it cannot be resolved (a missing root says nothing, others a warning). */
+function realRootOf(root: TierRoot, diagnostics: Diagnostic[]): string | undefined {
+  try {
+    return realpathSync.native(root.dir);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+      diagnostics.push({ severity: 'warning', code: 'discovery.root', file: root.dir, message: `cannot read ${root.tier} skills folder: ${errMessage(e)}` });
+    }
+    return undefined;
+  }
+}
+
+function foundSkill(root: TierRoot, dir: string, real: string, skill: { name: string; file: string; st: Stats }): FoundSkill {
+  return {
+    tier: root.tier,
+    source: root.source,
+    dir,
+    realDir: real,
+    file: skill.file,
+    // Without symbolic links on the way the real path is the path: share the string.
+    realFile: real === dir ? skill.file : real + sep + skill.name,
+    size: skill.st.size,
+    mtimeMs: skill.st.mtimeMs,
+    ctimeMs: skill.st.ctimeMs,
+  };
+}
+
+/** A SKILL.md that exists but cannot be read as a file: a broken skill, with its diagnostic. */
+function unreadableSkill(root: TierRoot, dir: string, skill: { error: unknown; file: string }, diagnostics: Diagnostic[], unreadable: UnreadableSkill[]): void {
+  const diagnostic: Diagnostic = { severity: 'error', code: 'file.unreadable', file: skill.file, message: `cannot read SKILL.md: ${errMessage(skill.error)}` };
+  diagnostics.push(diagnostic);
+  unreadable.push({ tier: root.tier, source: root.source, dir, file: skill.file, diagnostic });
+}
+
+/** A folder's walkable children, or undefined (with a warning) when it cannot be listed. */
+function listOrReport(lister: FolderLister, dir: string, real: string, diagnostics: Diagnostic[]): Children | undefined {
+  try {
+    return lister.list(dir, real);
+  } catch (e) {
+    diagnostics.push({ severity: 'warning', code: 'discovery.unreadable', file: dir, message: `cannot list folder: ${errMessage(e)}` });
+    return undefined;
+  }
+}
+
+/**
+ * Where a symbolic link child leads, when the walk should follow it: a folder not visited yet. A link's target can
+ * change without its parent folder changing: it is resolved on every walk.
+ */
+function linkedFolder(child: string, real: string, seenReal: Set<string>, diagnostics: Diagnostic[]): string | undefined {
+  let childReal: string;
+  let st: Stats;
+  try {
+    childReal = realpathSync.native(child);
+    st = statSync(childReal);
+  } catch (e) {
+    diagnostics.push({ severity: 'warning', code: 'discovery.symlink', file: child, message: `broken symbolic link: ${errMessage(e)}` });
+    return undefined;
+  }
+  if (!st.isDirectory()) return undefined;
+  if (seenReal.has(childReal) || isAncestorOrSelf(childReal, real)) {
+    diagnostics.push({ severity: 'info', code: 'discovery.loop', file: child, message: `symbolic link leads to a folder already visited (${childReal}); skipped` });
+    return undefined;
+  }
+  seenReal.add(childReal);
+  return childReal;
+}
+
+/** The walk stopped at a bound: say which, and where to change it. */
+function boundsHit(root: TierRoot, opts: DiscoverOptions, depthHit: number, folderHit: boolean, diagnostics: Diagnostic[]): void {
   if (depthHit) {
     diagnostics.push({
       severity: 'warning', code: 'discovery.depth', file: root.dir,
@@ -250,7 +279,6 @@ export function discoverRoot(root: TierRoot, opts: DiscoverOptions, seenReal = n
       message: `stopped after ${opts.maxFolders} folders; skills beyond that were not searched (setting discovery.maxFolders)`,
     });
   }
-  return { found, diagnostics, unreadable, visited, listed: lister.listed - listedBefore };
 }
 
 /** `anc` is `p` or one of its ancestors (a link back up the tree: a loop). */

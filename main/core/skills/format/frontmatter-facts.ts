@@ -1,6 +1,6 @@
 // What the trust audit reads from a SKILL.md's frontmatter, taken once with the manifest (format/manifest.ts) and kept
 // with it: the audit uses these instead of parsing the YAML again, as long as the frontmatter text is the same.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 export interface FrontmatterFacts {
   /** sha256 of the frontmatter text (between the `---` fences) these facts were read from. */
@@ -19,9 +19,12 @@ export interface FrontmatterFacts {
   hooks: boolean;
 }
 
-/** The digest that binds facts to the frontmatter text they came from. */
+/**
+ * The digest that binds facts to the frontmatter text they came from. One-shot `hash` (no Hash object): it runs for
+ * every SKILL.md parsed and audited, and createHash's wrappers made the callers' optimised code several times bigger.
+ */
 export function frontmatterDigest(frontmatter: string): string {
-  return createHash('sha256').update(frontmatter).digest('hex');
+  return hash('sha256', frontmatter, 'hex');
 }
 
 /**

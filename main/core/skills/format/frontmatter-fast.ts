@@ -259,8 +259,22 @@ class Reader {
   private plain(v: string, ind: number, line: number): FastNode {
     const hash = v.indexOf(' #');
     const comment = hash !== -1;
-    let text = rstrip(comment ? v.slice(0, hash) : v);
+    const text = rstrip(comment ? v.slice(0, hash) : v);
     if (!plainTextOk(text)) giveUp();
+    // Nearly always the next line is the next key (or the end): then the scalar is this line's text.
+    const j = this.i + 1;
+    if (j < this.n) {
+      const l = this.lines[j]!;
+      const li = indentOf(l);
+      if (li === l.length || li > ind) return this.plainContinued(text, comment, ind, line);
+    }
+    this.i = j;
+    return { t: 's', v: resolvePlain(text), src: text, line };
+  }
+
+  /** A plain scalar whose next line is blank or more indented: more lines may continue it. */
+  private plainContinued(first: string, comment: boolean, ind: number, line: number): FastNode {
+    let text = first;
     let j = this.i + 1;
     let blanks = 0;
     let end = j;

@@ -516,8 +516,10 @@ export class AuditPool {
  * a rehearsed round from that parse, from a copy handed over, and one as a folder taken from another worker's share.
  * V8 optimises a function after enough calls with the same kinds of values, so the rounds must reach that for the
  * per-folder functions (SKILL.md parse, folder walk, report) with feedback as broad as a real folder's: fewer rounds
- * left them to be compiled during the first opens, on the cores the open needs. About 0.5 s of each worker's CPU and
- * 0.3 s of V8's compiler threads, once, at launch (measured on 2 cores); the first open then costs what a later one does.
+ * left them to be compiled during the first opens, on the cores the open needs (30 rounds still did). The price, once,
+ * at launch, off any open: about 0.6 s of each worker's CPU and 0.4 s of V8's compiler threads per worker (measured at
+ * load 10–14 on 2 cores; the one-sample warm-up before took about a third of that and left 300–1,000 ms of compiling
+ * to each of the first opens).
  */
 export const WARM_ROUNDS = 60;
 

@@ -7,10 +7,9 @@ import { rehearseRound, type AuditService } from './audit-serve.js';
 import { auditService } from './audit-service.js';
 import { SAMPLE_FILES } from './audit-sample.js';
 import { parsedManifestOf } from '../format/types.js';
-import type { AuditJob } from './audit-pool.js';
 
 /**
- * SKILL.md parses per folder audit in a round: discovery parses every file at once, but a parse is some 10× cheaper
+ * SKILL.md parses per folder audit in the warm-up: discovery parses every file at once, but a parse is some 10× cheaper
  * than its folder's audit, and V8 optimises a function after a number of calls, not of milliseconds spent in it.
  */
 export const PARSES_PER_ROUND = 3;
@@ -29,21 +28,40 @@ const other = auditService();
 
 /**
  * One warm-up round through `service` (the worker's own parse and audit), the ways a real round goes: every sample's
- * SKILL.md parsed as the catalog asks, then the folders audited in a rehearsed round, each from that parse (a cold
- * open's audits) or from a copy of it handed over with the job (as the pool's message gives a review's audits); and
- * one folder, in turn, audited by a worker that did not parse it (taken from another's share), reading SKILL.md itself.
+ * SKILL.md parsed as the catalog asks, then its folder audited in a rehearsed round, from that parse (a cold open's
+ * audits) or from a copy of it handed over with the job (as the pool's message gives a review's audits); and one
+ * folder, in turn, audited by a worker that did not parse it (taken from another's share), reading SKILL.md itself.
+ * In slices (warmSlice): `slicesPerRound(folders)` of them make a round.
  */
 export function warmRound(service: AuditService, folders: readonly string[], round: number): void {
-  const files = folders.map((d) => join(d, 'SKILL.md'));
+  const n = slicesPerRound(folders);
+  for (let k = 0; k < n; k++) warmSlice(service, folders, round * n + k);
+}
+
+/** Slices of a warm-up round: one per sample folder, and the folder from another worker's share. */
+export function slicesPerRound(folders: readonly string[]): number {
+  return folders.length + 1;
+}
+
+/**
+ * Slice `step` of the warm-up (see warmRound): about one folder's audit, so a real request that arrives meanwhile
+ * waits for little more than that.
+ */
+export function warmSlice(service: AuditService, folders: readonly string[], step: number): void {
+  const n = slicesPerRound(folders);
+  const round = Math.floor(step / n);
+  const k = step % n;
+  if (k === folders.length) {
+    const j = round % folders.length;
+    rehearseRound([{ id: -1 - j, dir: folders[j]! }], other);
+    return;
+  }
+  const dir = folders[k]!;
+  const files = [join(dir, 'SKILL.md')];
   for (let p = 1; p < PARSES_PER_ROUND; p++) service.parse(files);
-  const parsed = service.parse(files);
-  const jobs = folders.map((dir, i): AuditJob => {
-    const m = (i + round) % 3 === 0 ? parsed[i]?.manifest : undefined;
-    return { id: -1 - i, dir, ...(m ? { parsed: structuredClone(parsedManifestOf(m)) } : {}) };
-  });
-  rehearseRound(jobs, service);
-  const k = round % folders.length;
-  rehearseRound([{ id: -1 - k, dir: folders[k]! }], other);
+  const m = service.parse(files)[0]?.manifest;
+  const handed = m && (k + round) % 3 === 0 ? { parsed: structuredClone(parsedManifestOf(m)) } : {};
+  rehearseRound([{ id: -1 - k, dir, ...handed }], service);
 }
 
 /** Without the sample folders on disk: the sample's texts alone go through the rules. */

@@ -2,19 +2,19 @@
 // (audit-service.ts, audit-serve.ts). Runs the same parser and auditor as the main thread (format/manifest.ts,
 // audit.ts): one rule book, never two.
 import { workerData } from 'node:worker_threads';
-import { warmRound, warmTexts, sampleFolders } from './audit-warm.js';
+import { sampleFolders, slicesPerRound, warmSlice, warmTexts } from './audit-warm.js';
 import { sayReady, serveAuditPool } from './audit-serve.js';
 import { auditService } from './audit-service.js';
 
 const service = auditService();
 
 // Warm up on the samples in small steps while there is nothing to do: the first real folders then run optimised code,
-// and a message that arrives meanwhile stops the warm-up (it waits one step, one round over the samples, at most).
+// and a message that arrives meanwhile stops the warm-up (it waits one step, about one sample folder's audit, at most).
 // The first step waits a turn too: work already waiting when the worker has loaded (a `knack` command) goes first.
 const data = workerData as { warm?: number; warmDir?: string } | undefined;
-let warmLeft = data?.warm ?? 0;
 const folders = data?.warmDir ? sampleFolders(data.warmDir) : [];
-let round = 0;
+let warmLeft = (data?.warm ?? 0) * (folders.length ? slicesPerRound(folders) : 1);
+let step = 0;
 let told = false;
 const ready = (): void => {
   if (told) return;
@@ -24,7 +24,7 @@ const ready = (): void => {
 const warmStep = (): void => {
   if (warmLeft <= 0) return ready();
   try {
-    if (folders.length) warmRound(service, folders, round++);
+    if (folders.length) warmSlice(service, folders, step++);
     else warmTexts();
   } catch {
     // the warm-up is only a head start
