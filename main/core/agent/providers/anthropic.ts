@@ -3,7 +3,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { clientOptions, loadAnthropicSdk } from './sdk.js';
 import type { ChatMessage, ModelProvider, ModelRequest, StopReason, StreamEvent } from './types.js';
-import { guardedHandler, ProviderError } from './errors.js';
+import { GuardedHandler, ProviderError } from './errors.js';
 import { streamOf } from './stream.js';
 
 export interface AnthropicOptions {
@@ -161,7 +161,7 @@ export function anthropicProvider(o: AnthropicOptions): ModelProvider {
     const blocks = new Map<number, { id: string; name: string; json: string }>();
     let input = 0, cacheRead = 0, cacheWrite = 0, output = 0;
     let stop = 'end_turn';
-    const { emit, failed } = guardedHandler(onEvent);
+    const guard = new GuardedHandler(onEvent);
     try {
       const params = anthropicRequest(o.model, req);
       // The SDK sends a string body as it is (with its content type); everything else about the request is its own.
@@ -178,13 +178,13 @@ export function anthropicProvider(o: AnthropicOptions): ModelProvider {
           case 'content_block_start':
             if (ev.content_block.type === 'tool_use') {
               blocks.set(ev.index, { id: ev.content_block.id, name: ev.content_block.name, json: '' });
-              emit({ type: 'tool_call_start', id: ev.content_block.id, name: ev.content_block.name });
+              guard.emit({ type: 'tool_call_start', id: ev.content_block.id, name: ev.content_block.name });
             } else if (ev.content_block.type === 'text' && ev.content_block.text) {
-              emit({ type: 'text', text: ev.content_block.text });
+              guard.emit({ type: 'text', text: ev.content_block.text });
             }
             break;
           case 'content_block_delta':
-            if (ev.delta.type === 'text_delta') emit({ type: 'text', text: ev.delta.text });
+            if (ev.delta.type === 'text_delta') guard.emit({ type: 'text', text: ev.delta.text });
             else if (ev.delta.type === 'input_json_delta') {
               const b = blocks.get(ev.index);
               if (b) b.json += ev.delta.partial_json;
@@ -194,7 +194,7 @@ export function anthropicProvider(o: AnthropicOptions): ModelProvider {
             const b = blocks.get(ev.index);
             if (b) {
               blocks.delete(ev.index);
-              emit({ type: 'tool_call', call: { id: b.id, name: b.name, arguments: b.json || '{}' } });
+              guard.emit({ type: 'tool_call', call: { id: b.id, name: b.name, arguments: b.json || '{}' } });
             }
             break;
           }
@@ -207,7 +207,7 @@ export function anthropicProvider(o: AnthropicOptions): ModelProvider {
         }
       }
     } catch (e) {
-      throw failed(e, where);
+      throw guard.failed(e, where);
     }
     // The SDKs end an aborted stream quietly: a cancelled reply must not look finished.
     if (req.signal?.aborted) throw new ProviderError('cancelled', 'cancelled');

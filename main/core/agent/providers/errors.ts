@@ -82,18 +82,23 @@ export function mapProviderError(e: unknown, where: { provider: string; model: s
 /**
  * The loop's event handler, called from inside an SDK stream's loop. A handler that throws leaves that loop (which
  * aborts the request); `failed(e, where)` then gives back the handler's own error, else the provider's error mapped.
+ * (A class, not a pair of closures: one is made per model call, on the path to its first token.)
  */
-export function guardedHandler(onEvent: (ev: StreamEvent) => void): { emit: (ev: StreamEvent) => void; failed: (e: unknown, where: Parameters<typeof mapProviderError>[1]) => unknown } {
-  let handlerFailed: { error: unknown } | undefined;
-  return {
-    emit(ev) {
-      try {
-        onEvent(ev);
-      } catch (error) {
-        handlerFailed = { error };
-        throw error;
-      }
-    },
-    failed: (e, where) => (handlerFailed ? handlerFailed.error : mapProviderError(e, where)),
-  };
+export class GuardedHandler {
+  private handlerFailed: { error: unknown } | undefined;
+
+  constructor(private readonly onEvent: (ev: StreamEvent) => void) {}
+
+  emit(ev: StreamEvent): void {
+    try {
+      this.onEvent(ev);
+    } catch (error) {
+      this.handlerFailed = { error };
+      throw error;
+    }
+  }
+
+  failed(e: unknown, where: Parameters<typeof mapProviderError>[1]): unknown {
+    return this.handlerFailed ? this.handlerFailed.error : mapProviderError(e, where);
+  }
 }

@@ -3,7 +3,7 @@
 import type OpenAI from 'openai';
 import { clientOptions, loadOpenAISdk } from './sdk.js';
 import type { ChatMessage, ModelProvider, ModelRequest, StopReason, StreamEvent, ToolCallPart } from './types.js';
-import { guardedHandler, ProviderError } from './errors.js';
+import { GuardedHandler, ProviderError } from './errors.js';
 import { streamOf } from './stream.js';
 
 export interface OpenAIOptions {
@@ -62,7 +62,7 @@ export function openaiProvider(o: OpenAIOptions): ModelProvider {
   const where = { provider: id, model: o.model, baseURL: o.baseURL, key: o.apiKey, keyHint: o.keyHint ?? 'OPENAI_API_KEY' };
   /** One reply, each event pushed to `onEvent` from inside the SDK stream's loop. */
   const run = async (req: ModelRequest, onEvent: (ev: StreamEvent) => void): Promise<void> => {
-    const { emit, failed } = guardedHandler(onEvent);
+    const guard = new GuardedHandler(onEvent);
     const calls = new Map<number, { id: string; name: string; args: string; started: boolean }>();
     let finish = 'stop';
     let usage: OpenAI.CompletionUsage | undefined;
@@ -86,7 +86,7 @@ export function openaiProvider(o: OpenAIOptions): ModelProvider {
         const choice = chunk.choices?.[0];
         if (!choice) continue;
         const d = choice.delta;
-        if (d?.content) emit({ type: 'text', text: d.content });
+        if (d?.content) guard.emit({ type: 'text', text: d.content });
         for (const tc of d?.tool_calls ?? []) {
           let c = calls.get(tc.index);
           if (!c) calls.set(tc.index, (c = { id: '', name: '', args: '', started: false }));
@@ -95,13 +95,13 @@ export function openaiProvider(o: OpenAIOptions): ModelProvider {
           if (tc.function?.arguments) c.args += tc.function.arguments;
           if (!c.started && c.name) {
             c.started = true;
-            emit({ type: 'tool_call_start', id: c.id, name: c.name });
+            guard.emit({ type: 'tool_call_start', id: c.id, name: c.name });
           }
         }
         if (choice.finish_reason) finish = choice.finish_reason;
       }
     } catch (e) {
-      throw failed(e, where);
+      throw guard.failed(e, where);
     }
     // The SDKs end an aborted stream quietly: a cancelled reply must not look finished.
     if (req.signal?.aborted) throw new ProviderError('cancelled', 'cancelled');

@@ -20,6 +20,10 @@ Use this skill when the user asks to cut a release, write the changelog or tag a
 \`\`\`bash
 npm ci
 npm test -- --reporter=dot
+$ npm run lint
+python3 - <<'EOF'
+print("released")
+EOF
 git tag -a "v$VERSION" -m "release $VERSION" && \\
   git push origin "v$VERSION"
 \`\`\`
@@ -65,6 +69,7 @@ def main():
     with open("notes.json", "w") as f:
         json.dump(notes, f, indent=2)
     print(json.dumps(notes))
+    print("\\x2d" * 20)
 
 
 if __name__ == "__main__":
@@ -103,6 +108,7 @@ print(len(data["entries"]))
 \`\`\`
 
 Check the [calendar](https://example.com/calendar) and the \`CHANGELOG.md\` before tagging.
+Tags are spelled \`'v' + '1.2.0'\` in the scripts; the banner text is TG9yZW0gaXBzdW0gZG9sb3Igc2l0IGFtZXQ= in base64.
 `;
 
 const FRONTMATTER = '---\nname: release-helper\ndescription: Use when the user asks to cut a release, write the changelog or tag a version.\nlicense: MIT\n---\n';
