@@ -4,7 +4,8 @@
 //
 // Two cold figures, both timed from openCatalog until the last verdict is in:
 //  - app: the process's audit pool (sharedAuditPool) was started at launch, before any folder is opened, as the
-//    desktop host and `knack` do (startAuditPool in main/electron/main.ts and main/cli/index.ts); the bench starts
+//    desktop host and `knack serve` do (startAuditPool in main/electron/main.ts and main/cli/index.ts; one-shot CLI
+//    commands start it without the warm-up, and `bench -- cli` times them in their own processes); the bench starts
 //    it and waits until its workers are loaded and warm before the clock, as a user opening a folder after launch
 //    would find them. Its later opens reuse the same (hot) workers, as the app's do.
 //  - fresh: a new pool is created inside the timed region (worker start, code load, warm-up all timed), as in a

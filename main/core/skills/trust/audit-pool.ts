@@ -529,13 +529,17 @@ let shared: AuditPool | undefined;
  * The process's audit pool: one for the life of the process, shared by every workspace it opens, so opening a folder
  * finds its workers started and warm. The desktop host and the CLI start it when they start (startAuditPool).
  */
-export function sharedAuditPool(): AuditPool {
-  return (shared ??= new AuditPool(undefined, WARM_ROUNDS));
+export function sharedAuditPool(warmRounds = WARM_ROUNDS): AuditPool {
+  return (shared ??= new AuditPool(undefined, warmRounds));
 }
 
-/** Start the process's audit pool now (at launch, before any folder is opened): its workers load and warm up. */
-export function startAuditPool(): AuditPool {
-  const pool = sharedAuditPool();
+/**
+ * Start the process's audit pool now (at launch, before any folder is opened): its workers load and warm up.
+ * `warmRounds: 0` for a process that opens one folder and exits (a CLI command): a cold open takes its workers from
+ * the warm-up at once, and a warm one audits nothing, so a warm-up would only compete with it for the cores.
+ */
+export function startAuditPool(opts: { warmRounds?: number } = {}): AuditPool {
+  const pool = sharedAuditPool(opts.warmRounds);
   pool.warm();
   return pool;
 }
