@@ -1,6 +1,6 @@
 // What the trust audit reads from a SKILL.md's frontmatter, taken once with the manifest (format/manifest.ts) and kept
 // with it: the audit uses these instead of parsing the YAML again, as long as the frontmatter text is the same.
-import { hash } from 'node:crypto';
+import { sha256Hex } from '../../base/sha256.js';
 
 export interface FrontmatterFacts {
   /** sha256 of the frontmatter text (between the `---` fences) these facts were read from. */
@@ -20,11 +20,12 @@ export interface FrontmatterFacts {
 }
 
 /**
- * The digest that binds facts to the frontmatter text they came from. One-shot `hash` (no Hash object): it runs for
- * every SKILL.md parsed and audited, and createHash's wrappers made the callers' optimised code several times bigger.
+ * The digest that binds facts to the frontmatter text they came from. One-shot where Node has crypto.hash (no Hash
+ * object): it runs for every SKILL.md parsed and audited, and createHash's wrappers made the callers' optimised code
+ * several times bigger.
  */
 export function frontmatterDigest(frontmatter: string): string {
-  return hash('sha256', frontmatter, 'hex');
+  return sha256Hex(frontmatter);
 }
 
 /**

@@ -1,7 +1,7 @@
 // The install audit: scans SKILL.md, every script and every reference of a skill folder and grades it P0/P1/P2.
 // Context-aware (prose vs. shell block vs. example vs. script), normalised first, findings carry file, line, rule, excerpt, level.
-import * as nodeCrypto from 'node:crypto';
 import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../base/sha256.js';
 import { closeSync, constants as fsConstants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, type Dirent } from 'node:fs';
 import { basename, sep } from 'node:path';
 import type { Diagnostic } from '../../base/diagnostics.js';
@@ -1341,10 +1341,6 @@ function folderResult(st: FolderAudit, fileCount: number): { report: AuditReport
   return { report, fingerprint: sha256Hex(st.fpText) };
 }
 
-/** sha256 of a text, hex: one call, without a Hash object per folder, where this Node has crypto.hash (20.12 on). */
-const sha256Hex: (text: string) => string = typeof (nodeCrypto.hash as unknown) === 'function'
-  ? (text) => nodeCrypto.hash('sha256', text, 'hex')
-  : (text) => createHash('sha256').update(text).digest('hex');
 
 /** Most severe first, then by file and line. */
 function byLevelFileLine(a: Finding, b: Finding): number {
