@@ -291,6 +291,14 @@ export class ChatSession {
     }
   }
 
+  /**
+   * Commit a turn's held start now, for a reader of the log (the conversation reopened in another view while its
+   * request is on its way). A failure ends the turn with its error and the message given back, as in flight.
+   */
+  commitHeldStart(): void {
+    if (this.held) this.releaseInFlight();
+  }
+
   /** Wait for the running turn (if any). */
   async idle(): Promise<TurnResult | undefined> {
     return this.running;

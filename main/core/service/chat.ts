@@ -9,7 +9,7 @@ import type { KnackWorkspace } from '../workspace.js';
 import { loadSettings } from '../config/settings.js';
 import {
   Agent, PRESETS, ProviderError, findPreset, readProvidersFile, writeProvidersFile,
-  type ChatSession, type ContextSections, type KeyStore as AgentKeyStore, type ProjectionEntry, type SessionRow,
+  type AgentEvent, type ChatSession, type ContextSections, type KeyStore as AgentKeyStore, type ProjectionEntry, type SessionRow,
 } from '../agent/index.js';
 import type { KeyStore } from './context.js';
 import { CONTEXT_SECTIONS, type SessionMeta, type SettingsView } from '../../../preload/contract.js';
@@ -101,20 +101,31 @@ export class ChatBinding {
   private bind(chat: ChatSession): Live {
     const live: Live = { chat, off: () => {}, turn: 0 };
     const mapper = new EventMapper((n, p) => this.ctx.events.emit(n, p), () => `${chat.id}:${live.turn}`);
-    live.off = chat.on((e) => {
+    // Events after a turn's end that wait for it to be said (the skill offer): in order, after it.
+    let afterEnd: AgentEvent[] | undefined;
+    const handle = (e: AgentEvent): void => {
+      if (afterEnd) {
+        afterEnd.push(e);
+        return;
+      }
       if (e.type === 'turn_end') {
         // Said once the session has let the turn go: a window that sends again on turnEnd (or reopens the conversation)
         // must find it idle, not busy for a few more microtasks.
+        afterEnd = [];
         const said = (): void => {
           mapper.map(e);
           this.ctx.events.emit('session.updated', { session: this.meta(chat) });
+          const later = afterEnd ?? [];
+          afterEnd = undefined;
+          later.forEach(handle);
         };
         void chat.idle().then(said, said);
         return;
       }
       mapper.map(e);
       if (e.type === 'user_message' || e.type === 'plan_mode') this.ctx.events.emit('session.updated', { session: this.meta(chat) });
-    });
+    };
+    live.off = chat.on(handle);
     this.live.set(chat.id, live);
     return live;
   }
@@ -237,6 +248,8 @@ export class ChatBinding {
       },
       'sessions.open': ({ id }) => {
         const l = this.session(id);
+        // A turn whose start is still held (its request on the way) is in the log before the log is read.
+        l.chat.commitHeldStart();
         // A turn still running, or waiting for an answer (asked again after a restart): the window shows its open
         // approvals and joins its coming events (they carry this turn id) to the reply it shows.
         const approvals = l.chat.pendingApprovals().map((p) => approvalOf(l.chat.id, p));

@@ -150,6 +150,37 @@ test('after a restart, a conversation that was waiting for an approval opens wit
   assert.equal(readFileSync(join(s.ws, 'later.txt'), 'utf8'), 'after restart');
 });
 
+test('a conversation reopened while its new turn\'s request is on the way has that turn\'s message, and its reply is not merged into the last one', async (t) => {
+  const s = await setup(t);
+  s.server.script({ text: 'first reply' }, { text: 'second reply' });
+  const first = s.next('chat.turnEnd');
+  const { sessionId } = await s.call('chat.send', { text: 'one' });
+  await first;
+  const second = s.next('chat.turnEnd');
+  const { turnId } = await s.call('chat.send', { sessionId, text: 'two' });
+  const opened = await s.call('sessions.open', { id: sessionId });
+  assert.equal(opened.turnId, turnId);
+  assert.deepEqual(opened.items.filter((i) => i.kind === 'user').map((i) => i.kind === 'user' && i.text), ['one', 'two'], 'the running turn\'s message is in the log it was read from');
+  assert.equal(opened.items.at(-1)!.kind, 'user', 'nothing after it yet: the window starts the turn\'s reply afresh');
+  await second;
+});
+
+test('a turn\'s end is said before what follows it (the offer to save a multi-step task as a skill)', async (t) => {
+  const s = await setup(t);
+  const calls = [1, 2, 3].map((i) => ({ id: `r${i}`, name: 'read_file', input: { path: 'notes.txt' } }));
+  s.server.script({ toolCalls: calls }, { text: 'Read it three times.' });
+  const order: string[] = [];
+  s.service.events.on((n, p) => {
+    if (n === 'chat.turnEnd') order.push('turnEnd');
+    if (n === 'chat.notice' && (p as EventPayload<'chat.notice'>).kind === 'skill_offer') order.push('offer');
+  });
+  const ended = s.next('chat.turnEnd');
+  await s.call('chat.send', { text: 'read the notes three times' });
+  await ended;
+  await new Promise((r) => setTimeout(r, 20));
+  assert.deepEqual(order, ['turnEnd', 'offer']);
+});
+
 test('the moment a turn ends the conversation takes the next message (a window may send on turnEnd itself)', async (t) => {
   const s = await setup(t);
   s.server.script({ text: 'first answer' }, { text: 'second answer' });
