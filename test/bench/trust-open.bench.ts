@@ -9,6 +9,8 @@
 //    would find them. Its later opens reuse the same (hot) workers, as the app's do.
 //  - fresh: a new pool is created inside the timed region (worker start, code load, warm-up all timed), as in a
 //    process that opens a folder the moment it starts.
+// The launch's own price is printed too: the CPU the pool's workers spend loading and warming up before the first open
+// (off any open, once per process), and that of every thread meanwhile (V8 compiling the warm-up's code).
 // Where the CPU of the app opens goes, by thread (Linux only, from /proc/self/task/*/schedstat): the opening thread,
 // the audit workers, and every other thread (V8's compiler and GC helpers): this says whether the gap is the audit,
 // the opening thread's handling, or V8 compiling the workers' code in the first opens after launch. Only reported.
@@ -130,9 +132,19 @@ const rate = (r: { ms: number; bytes: number }): string => `${(N / (r.ms / 1000)
 console.log(`audit, one thread (CPU time, manifest given as discovery parsed it): first pass ${rate(first)} (${first.ms.toFixed(0)} ms); steady ${rate(steady)} (${steady.ms.toFixed(0)} ms)`);
 
 // The app's pool: started at launch, before any folder is opened; the clock starts once its workers are warm.
-const threadsBefore = new Set(threadTimes().keys());
+const threadsBefore = threadTimes();
+const launchCpu0 = process.cpuUsage();
 await startAuditPool().ready();
-for (const t of threadTimes().keys()) if (!threadsBefore.has(t)) poolThreads.add(t);
+const launchCpu = process.cpuUsage(launchCpu0);
+const threadsReady = threadTimes();
+for (const t of threadsReady.keys()) if (!threadsBefore.has(t)) poolThreads.add(t);
+// The launch's price: the pool's workers loading and warming up (audit-warm.ts), and V8's threads compiling meanwhile.
+let launchWorkers = 0;
+for (const t of poolThreads) launchWorkers += (threadsReady.get(t) ?? 0) / 1e6;
+const launchAll = (launchCpu.user + launchCpu.system) / 1000;
+if (threadsReady.size) {
+  console.log(`launch (once, before any open): the pool's ${poolThreads.size} workers loading and warming up ${launchWorkers.toFixed(0)} ms of CPU; all threads ${launchAll.toFixed(0)} ms`);
+}
 
 const cold: Open[] = [];
 const coldFresh: Open[] = [];
