@@ -5,12 +5,20 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { App } from '../../../renderer/src/App';
 import { useView } from '../../../renderer/src/state/store';
-import { memoryClient } from './memory-client';
+import { memoryClient, type MemoryClient } from './memory-client';
 import { renderWith, WS } from './render';
 
 async function sendHello(text = 'hello') {
   await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), text);
   await userEvent.keyboard('{Enter}');
+}
+
+/** A new conversation (s1) is sent `text`, then left for a new chat while it answers. */
+async function sendThenLeave(c: MemoryClient, text: string) {
+  renderWith(<App />, c, { workspace: WS });
+  await sendHello(text);
+  await waitFor(() => expect(useView.getState().sessionId).toBe('s1'));
+  await userEvent.click(screen.getByRole('button', { name: 'New chat' }));
 }
 
 describe('chat', () => {
@@ -152,10 +160,7 @@ describe('chat', () => {
 
   it('a conversation left for a new chat streams on into itself, not into the new chat', async () => {
     const c = memoryClient();
-    renderWith(<App />, c, { workspace: WS });
-    await sendHello('write the changelog');
-    await waitFor(() => expect(useView.getState().sessionId).toBe('s1'));
-    await userEvent.click(screen.getByRole('button', { name: 'New chat' }));
+    await sendThenLeave(c, 'write the changelog');
     act(() => {
       c.emit({ type: 'delta', sessionId: 's1', messageId: 'm1', text: 'the changelog so far' });
       c.emit({ type: 'done', sessionId: 's1', messageId: 'm1' });
@@ -189,10 +194,7 @@ describe('chat', () => {
 
   it('a message handed back to a conversation the user has left waits in its input box until it is reopened', async () => {
     const c = memoryClient();
-    renderWith(<App />, c, { workspace: WS });
-    await sendHello('tag the release');
-    await waitFor(() => expect(useView.getState().sessionId).toBe('s1'));
-    await userEvent.click(screen.getByRole('button', { name: 'New chat' }));
+    await sendThenLeave(c, 'tag the release');
     act(() => c.emit({ type: 'done', sessionId: 's1', messageId: 'm1', error: 'could not save the message: disk full', unsent: 'tag the release' }));
     expect((await screen.findByRole('alert')).textContent).toContain('back in that conversation');
     const box = screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Message' });
@@ -208,10 +210,7 @@ describe('chat', () => {
 
   it('a conversation the user left that asks for an approval says so; another tab\'s does not', async () => {
     const c = memoryClient();
-    renderWith(<App />, c, { workspace: WS });
-    await sendHello('deploy it');
-    await waitFor(() => expect(useView.getState().sessionId).toBe('s1'));
-    await userEvent.click(screen.getByRole('button', { name: 'New chat' }));
+    await sendThenLeave(c, 'deploy it');
     const request = { id: 'a1', tool: 'bash', args: { command: 'make deploy' }, reason: 'asks' };
     act(() => c.emit({ type: 'approval', sessionId: 's9', messageId: 'm9', request }));
     await new Promise((r) => setTimeout(r, 50));
