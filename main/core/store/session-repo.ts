@@ -88,22 +88,24 @@ export class SessionRepo {
       let touchAt: number | undefined;
       let title: string | undefined;
       const seqs: number[] = [];
-      for (let from = 0; from < rows.length; from += MAX_ROWS) {
-        const part = rows.length <= MAX_ROWS ? rows : rows.slice(from, from + MAX_ROWS);
-        const args: unknown[] = [];
-        for (const r of part) {
-          args.push(sessionId, r.type, r.json ?? JSON.stringify(r.data), r.at);
-          if (r.touch) touchAt = r.at;
-          if (r.title !== undefined) title = r.title;
-        }
-        const last = Number(this.insertRows(part.length).run(args).lastInsertRowid);
-        for (let i = part.length - 1; i >= 0; i--) seqs.push(last - i);
+      for (let from = 0; from < rows.length; from += MAX_ROWS) this.insertPart(sessionId, rows.length <= MAX_ROWS ? rows : rows.slice(from, from + MAX_ROWS), seqs);
+      for (const r of rows) {
+        if (r.touch) touchAt = r.at;
+        if (r.title !== undefined) title = r.title;
       }
       if (touchAt !== undefined && title !== undefined) this.touchRetitle.run(touchAt, title, sessionId);
       else if (touchAt !== undefined) this.touch.run(touchAt, sessionId);
       else if (title !== undefined) this.retitle.run(title, sessionId);
       return seqs;
     });
+  }
+
+  /** At most MAX_ROWS events in one INSERT statement; their seqs are pushed onto `seqs` in order. */
+  private insertPart(sessionId: string, part: readonly AppendRow[], seqs: number[]): void {
+    const args: unknown[] = [];
+    for (const r of part) args.push(sessionId, r.type, r.json ?? JSON.stringify(r.data), r.at);
+    const last = Number(this.insertRows(part.length).run(args).lastInsertRowid);
+    for (let i = part.length - 1; i >= 0; i--) seqs.push(last - i);
   }
 
   /** INSERT of n events in one statement (prepared once per n ≤ MAX_ROWS; a turn's start has a handful). */
@@ -162,23 +164,12 @@ export class SessionRepo {
    * the model call, committed together just before they are shown. Returns their seqs in order.
    */
   appendMany(sessionId: string, rows: AppendRow[]): number[] {
-    const n = rows.length;
-    if (n === 0) return [];
-    if (n > MAX_ROWS) return this.appendBatch(sessionId, rows);
+    if (rows.length === 0) return [];
+    if (rows.length > MAX_ROWS || rows.some((r) => r.touch || r.title !== undefined)) return this.appendBatch(sessionId, rows);
     // One INSERT statement is atomic on its own (all its rows or none): without bookkeeping to write with it, it needs
     // no explicit transaction (BEGIN and COMMIT are two statements more on the path to a turn's first token).
-    const args: unknown[] = new Array(n * 4);
-    for (let i = 0; i < n; i++) {
-      const r = rows[i]!;
-      if (r.touch || r.title !== undefined) return this.appendBatch(sessionId, rows);
-      args[i * 4] = sessionId;
-      args[i * 4 + 1] = r.type;
-      args[i * 4 + 2] = r.json ?? JSON.stringify(r.data);
-      args[i * 4 + 3] = r.at;
-    }
-    const last = Number(this.insertRows(n).run(args).lastInsertRowid);
-    const seqs: number[] = new Array(n);
-    for (let i = 0; i < n; i++) seqs[i] = last - (n - 1 - i);
+    const seqs: number[] = [];
+    this.insertPart(sessionId, rows, seqs);
     return seqs;
   }
 
