@@ -147,19 +147,23 @@ export class SkillMatcher {
     return this.triggers.length;
   }
 
-  /** Canonical tokens of a message (exposed for the reference matcher and diagnostics). */
-  messageTokens(message: string): PhraseToken[] {
-    return this.canon.apply(phraseTokens(message));
+  /**
+   * Canonical tokens of a message (phraseTokens, synonyms canonicalised; exposed for the reference matcher and
+   * diagnostics). `normalized`, when the caller has it, is normalize(message): reused when splitting identifiers
+   * leaves the message as it is (most messages).
+   */
+  messageTokens(message: string, normalized?: string): PhraseToken[] {
+    const split = splitIdentifiers(message);
+    return this.canon.apply(preparedTokens(split === message && normalized !== undefined ? normalized : normalize(split)));
   }
 
   /** Ranked skills the message triggers, each with its reasons. Explicit `/name` / `$name` rank first. */
   match(message: string): SkillMatch[] {
     const found = new Found(this.skills);
-    // The message is normalised once for both rules (when splitting identifiers leaves it as it is: most messages).
+    // The message is normalised once for both rules.
     const normalized = normalize(message);
     for (const n of this.namedSkills(normalized)) found.add(n.skill, 100, { kind: 'named', text: n.text });
-    const split = splitIdentifiers(message);
-    const tokens = this.canon.apply(preparedTokens(split === message ? normalized : normalize(split)));
+    const tokens = this.messageTokens(message, normalized);
     if (tokens.length) {
       const keys = tokens.map((t) => t.key);
       for (const hit of this.automaton.scan(keys)) this.acceptTrigger(tokens, hit.id, hit.start, hit.end, found);
