@@ -15,8 +15,7 @@
 // Where the CPU of the app opens goes, by thread (Linux only, from /proc/self/task/*/schedstat): the opening thread,
 // the audit workers, and every other thread (V8's compiler and GC helpers): this says whether the gap is the audit,
 // the opening thread's handling, or V8 compiling the workers' code in the first opens after launch. Only reported.
-import { readdirSync, readFileSync } from 'node:fs';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openCatalog } from '../../main/core/skills/catalog/catalog.js';
