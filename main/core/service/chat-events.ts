@@ -182,6 +182,12 @@ export function transcriptOf(events: AgentEvent[]): TranscriptItem[] {
         if (c && e.verdict === 'deny') c.card = { ...c.card, status: 'denied', output: visible(e.reason) };
         break;
       }
+      case 'approval_requested': {
+        // As the live card says (its result, once there, says what came of it).
+        const c = cards.get(e.callId);
+        if (c) c.card = { ...c.card, status: 'awaiting-approval' };
+        break;
+      }
       case 'tool_result': {
         const c = cards.get(e.callId);
         if (c) c.card = { ...c.card, status: e.ok ? 'ok' : 'error', output: truncate(e.content), ...(e.code ? { errorCode: e.code } : {}) };

@@ -114,12 +114,18 @@ test('a conversation reopened while it waits for an approval shows that approval
   assert.equal(opened.session.running, true);
   assert.equal(opened.turnId, turnId);
   assert.deepEqual(opened.approvals, [approval]);
+  const statusOf = (items: typeof opened.items): string | undefined => {
+    const it = items.find((i) => i.kind === 'tool' && i.card.callId === 'w1');
+    return it?.kind === 'tool' ? it.card.status : undefined;
+  };
+  assert.equal(statusOf(opened.items), 'awaiting-approval', 'its tool card waits, as the live one did');
   const ended = s.next('chat.turnEnd');
   await s.call('chat.answer', { sessionId, approvalId: opened.approvals[0]!.approvalId, answer: 'once' });
   assert.equal((await ended).turnId, turnId);
   assert.equal(readFileSync(join(s.ws, 'out.txt'), 'utf8'), 'hi');
   const after = await s.call('sessions.open', { id: sessionId });
   assert.deepEqual([after.turnId, after.approvals, after.session.running], [undefined, [], false]);
+  assert.equal(statusOf(after.items), 'ok');
 });
 
 test('after a restart, a conversation that was waiting for an approval opens with that approval asked again, and answering it goes on', async (t) => {
