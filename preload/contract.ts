@@ -305,6 +305,8 @@ export const ContextView = z.object({
   total: z.number().int().nonnegative(),
   sections: z.array(ContextSection),
   loadedSkills: z.array(LoadedSkill),
+  /** Skills the catalog's token budget left out of the prompt (the model still finds them with SkillSearch). */
+  leftOut: z.array(z.string()),
 });
 export type ContextView = z.infer<typeof ContextView>;
 

@@ -341,6 +341,7 @@ export class ChatBinding {
               .filter((p) => p.kind === 'resource' && p.path && p.name.toLowerCase() === s.name.toLowerCase())
               .map((p) => ({ path: p.path!, tokens: p.tokens })),
           })),
+          leftOut: projection.find((p) => p.kind === 'catalog')?.leftOut ?? [],
         };
       },
       'settings.get': () => this.settingsView(),

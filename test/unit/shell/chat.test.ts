@@ -12,10 +12,11 @@ import { KnackService, type ServiceOptions } from '../../../main/core/service/in
 import { dispatch } from '../../../main/core/service/dispatch.js';
 import type { EventName, EventPayload, MethodInput, MethodName, MethodOutput } from '../../../preload/contract.js';
 
-async function setup(t: { after(fn: () => unknown): void }, extra: Partial<ServiceOptions> = {}) {
+async function setup(t: { after(fn: () => unknown): void }, extra: Partial<ServiceOptions> = {}, files: Record<string, string> = {}) {
   const root = tempDir();
   const ws = join(root, 'repo');
   writeTree(ws, {
+    ...files,
     'notes.txt': 'release on Friday',
     '.workbuddy/skills/release-notes/SKILL.md': skillMd({ name: 'release-notes', description: 'Write release notes', read_when: ['release notes'] }, '# Notes\n\nGroup the changes under UNLOAD-MARKER-7 headings.\n'),
     '.workbuddy/skills/release-notes/references/checklist.md': '# Checklist\n\n- link every pull request\n',
@@ -82,6 +83,7 @@ test('a message streams deltas, a tool card and a loaded skill, then the session
   assert.deepEqual(ctx.loadedSkills.map((x) => x.name), ['release-notes']);
   assert.ok(ctx.sections.find((x) => x.section === 'skills')!.tokens > 0);
   assert.equal(ctx.total, ctx.sections.reduce((a, x) => a + x.tokens, 0));
+  assert.deepEqual(ctx.leftOut, [], 'one skill fits the catalog budget');
   assert.deepEqual(await s.call('sessions.delete', { id: sessionId }), { deleted: true });
   assert.deepEqual(s.of('session.deleted'), [{ id: sessionId }]);
   assert.deepEqual((await s.call('sessions.list', {})).sessions, []);
@@ -334,4 +336,21 @@ test('a long-running window keeps only its recent idle conversations in memory; 
   assert.ok(s.service.openConversations <= 2, `${s.service.openConversations} conversations still open`);
   const { sessions } = await s.call('sessions.list', {});
   assert.equal(sessions.length, 4, 'closing one in memory deletes nothing');
+});
+
+test('the context view names the skills the catalog budget left out', async (t) => {
+  const skills: Record<string, string> = {};
+  for (const n of ['alpha-report', 'bravo-report', 'charlie-report', 'delta-report']) {
+    skills[`.workbuddy/skills/${n}/SKILL.md`] = skillMd({ name: n, description: `Write the ${n.split('-')[0]} report with every section the team asks for, in full detail` }, '# Report\n');
+  }
+  const s = await setup(t, {}, { ...skills, '.workbuddy/settings.json': JSON.stringify({ catalog: { budgetTokens: 90 } }) });
+  s.server.script({ text: 'ok' });
+  const ended = s.next('chat.turnEnd');
+  const { sessionId } = await s.call('chat.send', { text: 'hello' });
+  await ended;
+  const ctx = await s.call('context.get', { sessionId });
+  const catalog = ctx.sections.find((x) => x.section === 'catalog')!;
+  assert.ok(ctx.leftOut.length > 0, `nothing left out with a 90-token budget: ${JSON.stringify(catalog)}`);
+  assert.ok(ctx.leftOut.every((n) => /^(alpha|bravo|charlie|delta)-report$|^release-notes$/.test(n)), ctx.leftOut.join(', '));
+  assert.match(catalog.items[0]!.note!, new RegExp(`${ctx.leftOut.length} left out`));
 });
