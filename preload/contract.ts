@@ -220,7 +220,7 @@ export const SessionMeta = z.object({
   workspace: z.string(),
   createdAt: z.number(),
   updatedAt: z.number(),
-  /** Stored events (messages, tool calls, …). */
+  /** The user's messages and the model's replies (one per model call; tool results not counted). */
   messages: z.number().int().nonnegative(),
   provider: z.string().nullable(),
   model: z.string().nullable(),

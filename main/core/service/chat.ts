@@ -185,14 +185,14 @@ export class ChatBinding {
   }
 
   private meta(chat: ChatSession, row?: SessionRow): SessionMeta {
-    const r = row ?? this.agent().listSessions().find((s) => s.id === chat.id);
+    const r = row ?? this.agent().sessionRow(chat.id);
     return {
       id: chat.id,
       title: chat.title || r?.title || 'New chat',
       workspace: r?.workspace ?? this.ctx.workspace().workspace,
       createdAt: r?.createdAt ?? Date.now(),
       updatedAt: r?.updatedAt ?? Date.now(),
-      messages: r?.events ?? 0,
+      messages: r?.messages ?? 0,
       provider: r?.provider ?? chat.provider?.id ?? null,
       model: r?.model ?? chat.provider?.model ?? null,
       planMode: chat.planMode,
@@ -203,7 +203,7 @@ export class ChatBinding {
   private rowMeta(row: SessionRow): SessionMeta {
     const l = this.live.get(row.id);
     if (l) return this.meta(l.chat, row);
-    return { id: row.id, title: row.title || 'New chat', workspace: row.workspace, createdAt: row.createdAt, updatedAt: row.updatedAt, messages: row.events, provider: row.provider, model: row.model, planMode: false, running: false };
+    return { id: row.id, title: row.title || 'New chat', workspace: row.workspace, createdAt: row.createdAt, updatedAt: row.updatedAt, messages: row.messages, provider: row.provider, model: row.model, planMode: false, running: false };
   }
 
   settingsView(): SettingsView {

@@ -73,6 +73,9 @@ test('a message streams deltas, a tool card and a loaded skill, then the session
 
   const { sessions } = await s.call('sessions.list', {});
   assert.deepEqual(sessions.map((x) => x.id), [sessionId]);
+  // The message and the model's two replies (a tool call, then the answer): not the ~15 events stored for them.
+  assert.equal(sessions[0]!.messages, 3);
+  assert.equal(s.of('session.updated').at(-1)!.session.messages, 3);
   const opened = await s.call('sessions.open', { id: sessionId });
   assert.deepEqual(opened.items.map((i) => i.kind), ['user', 'skill', 'assistant', 'tool', 'assistant']);
   const md = await s.call('sessions.export', { id: sessionId, format: 'markdown' });
