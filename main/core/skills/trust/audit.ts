@@ -674,6 +674,19 @@ const COMMAND_FAMILIES = new Set<Family>(['destructive', 'privilege', 'code-exec
 const HINTS = hintScanner(RULES);
 const HINTED = HINTS.mask();
 const scanned = { text: '', any: false, mask: HINTS.mask() };
+/** No rule's hint (nor a side of a hint pair) holds a ';' (see judgePlaced). */
+const NO_SEMICOLON_HINT = RULES.every((r) => [...r.hints, ...(r.hintPair?.flat() ?? [])].every((h) => !h.includes(';')));
+
+/** Whether a text holds the hint of one of `rules` (scanned as matchRules scans it: the same text is not scanned again). */
+function hinted(text: string, rules: RuleMask): boolean {
+  if (text !== scanned.text) {
+    scanned.any = HINTS.scan(text, scanned.mask);
+    scanned.text = text;
+  }
+  if (!scanned.any) return false;
+  for (let w = 0; w < rules.length; w++) if ((scanned.mask[w]! & rules[w]!) !== 0) return true;
+  return false;
+}
 /** A set of rules as a mask over RULES. */
 function maskOf(keep: (r: AuditRule) => boolean): RuleMask {
   const m = HINTS.mask();
@@ -809,6 +822,9 @@ function judgePlaced(seg: Segment, placement: Placement, text: string, rules: Ru
   // Each call's hits are its own: noted in place.
   const hits = matchRules(seg, text, rules.text, true);
   for (let k = 0; k < hits.length; k++) hits[k]!.note = note;
+  // commandStarts puts '; ' where a run verb was: all cmd holds that the text does not spans it, so holds a ';', which
+  // no hint does. Without a command rule's hint in the text, the commands' reading finds nothing.
+  if (NO_SEMICOLON_HINT && !hinted(text, rules.command)) return hits;
   const cmd = commandStarts(text);
   const commands = matchRules(recast(seg, 'shell'), cmd, rules.command, true);
   for (let k = 0; k < commands.length; k++) {
