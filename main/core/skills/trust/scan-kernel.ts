@@ -173,15 +173,17 @@ function assemble(a: ByteAutomaton, pages: number, K: number, simd: boolean): Ui
   let bLocals: number[][];
   if (simd) {
     const start = 0, end = 1, p = 2, run = 3, m = 4, v = 5;
+    // The vectors the classing compares with, set once per call (locals: registers, not constants loaded per block).
+    const k20 = 6, k61 = 7, k26 = 8, k30 = 9, k10 = 10, k04 = 11, k2f = 12;
+    for (const [l, byte] of [[k20, 0x20], [k61, 0x61], [k26, 26], [k30, 0x30], [k10, 10], [k04, 4], [k2f, 0x2f]] as const) b.splat8(byte).set(l);
     b.get(start).set(p).const(0).set(run);
     b.block('out').loop('next');
     b.get(p).get(end).geU().brIf('out');
     b.get(p).loadV(0).set(v);
-    // A-Z, a-z: (byte | 0x20) - 'a' < 26; 0-9: byte - '0' < 10; '+', '/'.
-    b.get(v).splat8(0x20).orV().splat8(0x61).sub8().splat8(26).ltU8();
-    b.get(v).splat8(0x30).sub8().splat8(10).ltU8().orV();
-    b.get(v).splat8(0x2b).eq8().orV();
-    b.get(v).splat8(0x2f).eq8().orV();
+    // A-Z, a-z: (byte | 0x20) - 'a' < 26; 0-9: byte - '0' < 10; '+' and '/': byte | 4 = '/' (only 0x2b and 0x2f).
+    b.get(v).get(k20).orV().get(k61).sub8().get(k26).ltU8();
+    b.get(v).get(k30).sub8().get(k10).ltU8().orV();
+    b.get(v).get(k04).orV().get(k2f).eq8().orV();
     // A block may reach past `end`: the byte there is the line's LF (every line of the kernel's input ends in one),
     // which is not base64, so no run goes past it.
     b.bitmask8().set(m);
@@ -195,7 +197,7 @@ function assemble(a: ByteAutomaton, pages: number, K: number, simd: boolean): Ui
     b.inc(p, 16).br('next');
     b.end().end();
     b.const(0);
-    bLocals = [[3, I32], [1, V128]];
+    bLocals = [[3, I32], [8, V128]];
   } else {
     const start = 0, end = 1, i = 2, lo = 3, hi = 4;
     b.get(start).const(23).add().set(i);
