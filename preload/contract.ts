@@ -220,7 +220,7 @@ export const SessionMeta = z.object({
   workspace: z.string(),
   createdAt: z.number(),
   updatedAt: z.number(),
-  /** Stored events (messages, tool calls, …). */
+  /** The user's messages and the model's replies (one per model call; tool results not counted). */
   messages: z.number().int().nonnegative(),
   provider: z.string().nullable(),
   model: z.string().nullable(),
@@ -305,6 +305,8 @@ export const ContextView = z.object({
   total: z.number().int().nonnegative(),
   sections: z.array(ContextSection),
   loadedSkills: z.array(LoadedSkill),
+  /** Skills the catalog's token budget left out of the prompt (the model still finds them with SkillSearch). */
+  leftOut: z.array(z.string()),
 });
 export type ContextView = z.infer<typeof ContextView>;
 

@@ -47,6 +47,8 @@ export interface RecordedRequest {
   path: string;
   headers: Record<string, string | string[] | undefined>;
   body: Record<string, unknown>;
+  /** The body's bytes as received (UTF-8). */
+  raw: string;
   /** The client went away before the reply was complete (it aborted the request). */
   clientClosed?: boolean;
 }
@@ -123,14 +125,15 @@ export async function startFakeServer(opts: { basePath: string; endpoint: string
           return;
         }
         let body: Record<string, unknown> = {};
+        const raw = Buffer.concat(chunks).toString('utf8');
         try {
-          body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+          body = JSON.parse(raw) as Record<string, unknown>;
         } catch {
           res.writeHead(400, { 'content-type': 'application/json' });
           res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: 'body is not JSON' } }));
           return;
         }
-        const rec: RecordedRequest = { path, headers: req.headers, body };
+        const rec: RecordedRequest = { path, headers: req.headers, body, raw };
         requests.push(rec);
         const turn = turns.shift() ?? { text: `ok: ${lastUserText(body)}` };
         if (turn.status) {

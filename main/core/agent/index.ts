@@ -96,6 +96,11 @@ export class Agent {
     return listSessions(this.host, opts);
   }
 
+  /** One session's row by its exact id (a lookup, where listSessions reads every session's). */
+  sessionRow(id: string): SessionRow | undefined {
+    return store(this.host).sessions.get(id);
+  }
+
   exportSession(id: string, format: ExportFormat): string {
     return exportSessionOf(this.host, id, format);
   }

@@ -242,7 +242,7 @@ export class ChatSession {
   /** What is in the model's context and why: catalog, loaded skills (with their reason), read resources, tools, compactions. */
   async projection(): Promise<ProjectionEntry[]> {
     const p = await this.assemble();
-    const out: ProjectionEntry[] = [{ kind: 'catalog', name: 'skill catalog', reason: `${p.catalog.included.length} listed, ${p.catalog.dropped.length} left out (budget ${p.catalog.budget})`, tokens: p.catalog.tokens }];
+    const out: ProjectionEntry[] = [{ kind: 'catalog', name: 'skill catalog', reason: `${p.catalog.included.length} listed, ${p.catalog.dropped.length} left out (budget ${p.catalog.budget})`, tokens: p.catalog.tokens, leftOut: p.catalog.dropped }];
     for (const s of this.state.loaded.values()) out.push({ kind: 'skill', name: s.name, tier: s.tier, version: s.version, reason: `${s.reason}: ${s.why}`, tokens: s.tokens });
     for (const r of this.state.resources) out.push({ kind: 'resource', name: r.skill, path: r.path, reason: 'read by the model', tokens: r.tokens });
     const tools = await this.toolsReady();

@@ -38,6 +38,8 @@ export interface ProjectionEntry {
   reason: string;
   tokens: number;
   path?: string;
+  /** The catalog's entry: the skills its token budget left out (SkillSearch still finds them). */
+  leftOut?: string[];
 }
 
 export type TurnEndReason = 'end_turn' | 'max_steps' | 'max_tokens' | 'cancelled' | 'error' | 'interrupted' | 'offline';

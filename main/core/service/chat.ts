@@ -22,7 +22,12 @@ interface Live {
   chat: ChatSession;
   off: () => void;
   turn: number;
+  /** Its turn's end waits to be said (until the session is idle); what follows it waits too. */
+  ending: boolean;
 }
+
+/** Conversations kept open by default; each holds its events, loaded skills and tool session in memory. */
+const LIVE_SESSIONS = 16;
 
 /** Keys in providers.json (mode 600), where serve mode and the CLI keep them when no OS keychain is at hand. */
 export function fileKeyStore(dataDir: string): KeyStore {
@@ -49,7 +54,10 @@ export class ChatBinding {
   private ws: KnackWorkspace | undefined;
   private agentCache: Agent | undefined;
   private agentProblem: string | undefined;
+  /** Open conversations, least recently used first. */
   private readonly live = new Map<string, Live>();
+  /** The last turn number of each conversation closed to save memory: its turn ids go on where they were. */
+  private readonly turns = new Map<string, number>();
   private readonly keys: KeyStore;
 
   constructor(private readonly ctx: ServiceContext, private readonly options: ServiceOptions) {
@@ -64,6 +72,7 @@ export class ChatBinding {
   async detach(): Promise<void> {
     const all = [...this.live.values()];
     this.live.clear();
+    this.turns.clear();
     for (const l of all) l.off();
     await Promise.all(all.map((l) => l.chat.close().catch(() => undefined)));
     this.ws = undefined;
@@ -95,11 +104,18 @@ export class ChatBinding {
       l.off();
       void l.chat.close();
       this.live.delete(id);
+      this.turns.set(id, l.turn);
     }
   }
 
+  /** How many conversations are open in memory. */
+  get liveCount(): number {
+    return this.live.size;
+  }
+
   private bind(chat: ChatSession): Live {
-    const live: Live = { chat, off: () => {}, turn: 0 };
+    const live: Live = { chat, off: () => {}, turn: this.turns.get(chat.id) ?? 0, ending: false };
+    this.turns.delete(chat.id);
     const mapper = new EventMapper((n, p) => this.ctx.events.emit(n, p), () => `${chat.id}:${live.turn}`);
     // Events after a turn's end that wait for it to be said (the skill offer): in order, after it.
     let afterEnd: AgentEvent[] | undefined;
@@ -112,7 +128,9 @@ export class ChatBinding {
         // Said once the session has let the turn go: a window that sends again on turnEnd (or reopens the conversation)
         // must find it idle, not busy for a few more microtasks.
         afterEnd = [];
+        live.ending = true;
         const said = (): void => {
+          live.ending = false;
           mapper.map(e);
           this.ctx.events.emit('session.updated', { session: this.meta(chat) });
           const later = afterEnd ?? [];
@@ -127,12 +145,36 @@ export class ChatBinding {
     };
     live.off = chat.on(handle);
     this.live.set(chat.id, live);
+    this.closeIdle(chat.id);
     return live;
+  }
+
+  /**
+   * Past the limit, close the least recently used conversations that are idle (no turn running or ending, no approval
+   * waiting): everything of theirs is in the store, and session() reopens one when it is used again. Without this,
+   * every New chat of a long-running window stayed in memory.
+   */
+  private closeIdle(keep: string): void {
+    let over = this.live.size - (this.options.liveSessions ?? LIVE_SESSIONS);
+    for (const [id, l] of this.live) {
+      if (over <= 0) return;
+      if (id === keep || l.chat.busy || l.ending || l.chat.pendingApprovals().length) continue;
+      this.live.delete(id);
+      this.turns.set(id, l.turn);
+      l.off();
+      void l.chat.close().catch(() => undefined);
+      over--;
+    }
   }
 
   private session(id: string): Live {
     const found = this.live.get(id);
-    if (found) return found;
+    if (found) {
+      // Most recently used last.
+      this.live.delete(id);
+      this.live.set(id, found);
+      return found;
+    }
     let chat: ChatSession;
     try {
       chat = this.agent().openSession(id);
@@ -143,14 +185,14 @@ export class ChatBinding {
   }
 
   private meta(chat: ChatSession, row?: SessionRow): SessionMeta {
-    const r = row ?? this.agent().listSessions().find((s) => s.id === chat.id);
+    const r = row ?? this.agent().sessionRow(chat.id);
     return {
       id: chat.id,
       title: chat.title || r?.title || 'New chat',
       workspace: r?.workspace ?? this.ctx.workspace().workspace,
       createdAt: r?.createdAt ?? Date.now(),
       updatedAt: r?.updatedAt ?? Date.now(),
-      messages: r?.events ?? 0,
+      messages: r?.messages ?? 0,
       provider: r?.provider ?? chat.provider?.id ?? null,
       model: r?.model ?? chat.provider?.model ?? null,
       planMode: chat.planMode,
@@ -161,7 +203,7 @@ export class ChatBinding {
   private rowMeta(row: SessionRow): SessionMeta {
     const l = this.live.get(row.id);
     if (l) return this.meta(l.chat, row);
-    return { id: row.id, title: row.title || 'New chat', workspace: row.workspace, createdAt: row.createdAt, updatedAt: row.updatedAt, messages: row.events, provider: row.provider, model: row.model, planMode: false, running: false };
+    return { id: row.id, title: row.title || 'New chat', workspace: row.workspace, createdAt: row.createdAt, updatedAt: row.updatedAt, messages: row.messages, provider: row.provider, model: row.model, planMode: false, running: false };
   }
 
   settingsView(): SettingsView {
@@ -269,6 +311,7 @@ export class ChatBinding {
           await live.chat.close();
           this.live.delete(id);
         }
+        this.turns.delete(id);
         let deleted: boolean;
         try {
           deleted = this.agent().deleteSession(id);
@@ -298,6 +341,7 @@ export class ChatBinding {
               .filter((p) => p.kind === 'resource' && p.path && p.name.toLowerCase() === s.name.toLowerCase())
               .map((p) => ({ path: p.path!, tokens: p.tokens })),
           })),
+          leftOut: projection.find((p) => p.kind === 'catalog')?.leftOut ?? [],
         };
       },
       'settings.get': () => this.settingsView(),

@@ -40,6 +40,11 @@ export interface ServiceOptions {
   workspaceOptions?: Partial<Omit<WorkspaceOptions, 'paths' | 'workspace'>>;
   /** Where internal failures are logged (default: console.error). */
   log?: (message: string, err?: unknown) => void;
+  /**
+   * Conversations kept open in memory (default 16): past it, the least recently used idle one is closed; it reopens
+   * from the store when next used.
+   */
+  liveSessions?: number;
 }
 
 export class KnackService {
@@ -50,6 +55,11 @@ export class KnackService {
   private opening: Promise<unknown> = Promise.resolve();
   private readonly chat: ChatBinding;
   private closed = false;
+
+  /** Conversations open in memory: at most `liveSessions`, more only while the extra ones are running or waiting. */
+  get openConversations(): number {
+    return this.chat.liveCount;
+  }
 
   constructor(readonly options: ServiceOptions) {
     const log = options.log ?? ((m: string, e?: unknown) => console.error(`knack: ${m}`, e ?? ''));

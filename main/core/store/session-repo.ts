@@ -12,6 +12,8 @@ export interface SessionRow {
   createdAt: number;
   updatedAt: number;
   events: number;
+  /** The user's messages and the model's replies (one per model call), as a chat list counts them. */
+  messages: number;
 }
 
 export interface StoredEvent {
@@ -52,7 +54,8 @@ const COLS = `s.id, s.workspace, s.title,
   s.provider, s.model, s.created_at AS createdAt,
   MAX(s.updated_at, COALESCE((SELECT e.at FROM chat_events e
     WHERE e.session_id = s.id AND e.type IN ('user_message', 'turn_end') ORDER BY e.id DESC LIMIT 1), 0)) AS updatedAt,
-  (SELECT COUNT(*) FROM chat_events e WHERE e.session_id = s.id) AS events`;
+  (SELECT COUNT(*) FROM chat_events e WHERE e.session_id = s.id) AS events,
+  (SELECT COUNT(*) FROM chat_events e WHERE e.session_id = s.id AND e.type IN ('user_message', 'assistant_start')) AS messages`;
 
 type RawRow = SessionRow & { firstMessage: string | null };
 

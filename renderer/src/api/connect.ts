@@ -239,8 +239,7 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
     async unloadSkill(sessionId, name) { await k.call('chat.unloadSkill', { sessionId, name }); },
     async contextUsage(_w, sessionId) {
       const c = await k.call('context.get', { sessionId });
-      const leftOut = c.sections.flatMap((s) => s.items.filter((i) => i.note && /left out|omitted|dropped/i.test(i.note)).map((i) => i.label));
-      return { window: c.contextWindow, sections: c.sections.map((s) => ({ name: s.section, tokens: s.tokens })), leftOut };
+      return { window: c.contextWindow, sections: c.sections.map((s) => ({ name: s.section, tokens: s.tokens })), leftOut: c.leftOut };
     },
 
     async listTools() { return (await k.call('tools.list', {})).tools.map(toTool); },

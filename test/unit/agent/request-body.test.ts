@@ -1,8 +1,9 @@
 // The Anthropic request's JSON text is built from the stable prefix serialised once (system text with the catalog,
-// tool definitions) plus the turn's own parts: it must be byte for byte what JSON.stringify would send, every turn.
+// tool definitions) plus the turn's own parts: it must be byte for byte what JSON.stringify would send, every turn,
+// as text and as the UTF-8 bytes that go on the wire (the prefix kept encoded too).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { anthropicBody, anthropicRequest } from '../../../main/core/agent/providers/anthropic.js';
+import { anthropicBody, anthropicBodyBytes, anthropicRequest } from '../../../main/core/agent/providers/anthropic.js';
 import type { ModelRequest } from '../../../main/core/agent/providers/types.js';
 import type { PromptTool } from '../../../main/core/tools/prompt-cost.js';
 import { agentEnv } from '../../helpers/agent-env.js';
@@ -16,12 +17,17 @@ const tools: PromptTool[] = [
 function same(req: Omit<ModelRequest, 'maxTokens'> & { maxTokens?: number }, label: string): void {
   const full = { maxTokens: 1024, ...req };
   const params = anthropicRequest('claude-x', full);
-  assert.equal(anthropicBody(params, full.tools), JSON.stringify(params), label);
+  const json = JSON.stringify(params);
+  assert.equal(anthropicBody(params, full.tools), json, label);
+  const bytes = anthropicBodyBytes(params, full.tools);
+  assert.ok(bytes.equals(Buffer.from(json, 'utf8')), `${label}: the bytes are the UTF-8 of JSON.stringify (${bytes.length} vs ${Buffer.byteLength(json)} bytes)`);
 }
 
 test('the request body is exactly JSON.stringify of the request, as the system text, tools and messages change', () => {
   const messages: ModelRequest['messages'] = [{ role: 'user', text: 'hello "there"\n\u2028' }];
   same({ system: { stable: 'STABLE', dynamic: '' }, tools, messages }, 'first turn');
+  same({ system: { stable: 'STABLE', dynamic: '' }, tools, messages: [{ role: 'user', text: 'a lone surrogate \ud800, a pair \ud83d\ude00, 中文 — ünïcödé' }] }, 'non-ASCII text in the messages');
+  same({ system: { stable: 'STABLE 中文 skill — é', dynamic: '' }, tools, messages }, 'non-ASCII text in the kept prefix');
   same({ system: { stable: 'STABLE', dynamic: '' }, tools, messages }, 'the same prefix again (kept JSON)');
   same({ system: { stable: 'STABLE', dynamic: '' }, tools, messages, maxTokens: 77 }, 'the same system with another reply budget');
   assert.notEqual(anthropicBody(anthropicRequest('claude-y', { system: { stable: 'STABLE', dynamic: '' }, tools, messages, maxTokens: 77 }), tools).indexOf('"model":"claude-y"'), -1, 'another model with the same system');
@@ -30,6 +36,7 @@ test('the request body is exactly JSON.stringify of the request, as the system t
   same({ system: { stable: 'S', dynamic: '' }, tools: [{ ...tools[0]!, description: 'Read a file (changed).' }, tools[1]!], messages }, 'a changed description');
   same({ system: { stable: 'S', dynamic: '' }, tools: [tools[1]!, { ...tools[0]!, name: 'view_file' }], messages }, 'a renamed tool, now last (cache breakpoint)');
   same({ system: { stable: 'S', dynamic: '' }, tools: [], messages }, 'no tools');
+  same({ system: { stable: 'S', dynamic: '' }, tools, messages }, 'tools again after none (their kept bytes)');
   same({
     system: { stable: 'S', dynamic: 'D' }, tools, messages: [
       ...messages,
@@ -51,4 +58,20 @@ test('the server receives the body as JSON, with the content type, through the o
   const tools = r.body.tools as { cache_control?: unknown }[];
   assert.deepEqual(tools.at(-1)!.cache_control, { type: 'ephemeral' });
   assert.equal(tools.filter((t) => t.cache_control).length, 1, 'one breakpoint on the tool list');
+});
+
+test('the bytes on the wire are the JSON of the request as JSON.stringify writes it, non-ASCII text included, turn after turn', async () => {
+  const env = await agentEnv();
+  env.server.script({ text: 'ok' }, { text: 'ok again' });
+  const chat = env.agent.newSession();
+  await chat.send('hello — 你好 \ud83d\ude00');
+  await chat.send('and a second turn: ünïcödé');
+  assert.equal(env.server.requests.length, 2);
+  for (const r of env.server.requests) {
+    assert.equal(Number(r.headers['content-length']), Buffer.byteLength(r.raw), 'the length sent is the bytes sent');
+    assert.equal(r.raw, JSON.stringify(r.body));
+  }
+  const last = env.server.requests[1]!.body.messages as { content: { text?: string }[] }[];
+  assert.equal(last[0]!.content[0]!.text, 'hello — 你好 \ud83d\ude00');
+  assert.equal(last.at(-1)!.content[0]!.text, 'and a second turn: ünïcödé');
 });

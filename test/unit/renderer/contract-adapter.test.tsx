@@ -147,6 +147,7 @@ describe('contract client adapter', () => {
       'context.get': () => ({
         sessionId: 's1', contextWindow: 1000, total: 10, sections: [],
         loadedSkills: [{ name: 'pdf', tier: 'builtin', version: 'v1', reason: 'trigger: pdf', tokens: 5, resources: [{ path: 'reference/forms.md', tokens: 40 }] }],
+        leftOut: [],
       }),
       'chat.unloadSkill': () => ({ unloaded: true }),
     });
@@ -154,6 +155,16 @@ describe('contract client adapter', () => {
     expect(await c.loadedSkills('s1')).toEqual([{ name: 'pdf', tier: 'builtin', why: 'trigger: pdf', tokens: 5, version: 'v1', resources: ['reference/forms.md'] }]);
     await c.unloadSkill!('s1', 'pdf');
     expect(calls.at(-1)).toEqual({ method: 'chat.unloadSkill', input: { sessionId: 's1', name: 'pdf' } });
+  });
+
+  it('the context meter names the skills the catalog budget left out — none when none were, whatever the catalog note says', async () => {
+    let leftOut: string[] = [];
+    const catalog = { section: 'catalog' as const, tokens: 1353, items: [{ label: 'skill catalog', tokens: 1353, note: '22 listed, 0 left out (budget 4000)' }] };
+    const { t } = transport({ 'context.get': () => ({ sessionId: 's1', contextWindow: 200000, total: 1353, sections: [catalog], loadedSkills: [], leftOut }) });
+    const c = adapt(createClient(t), 'serve', false);
+    expect((await c.contextUsage('/w', 's1')).leftOut).toEqual([]);
+    leftOut = ['zeta-report', 'zulu-deploy'];
+    expect((await c.contextUsage('/w', 's1')).leftOut).toEqual(['zeta-report', 'zulu-deploy']);
   });
 
   it('a verdict with its row patches that row; only added or removed skills ask for the whole list', async () => {

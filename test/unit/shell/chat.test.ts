@@ -8,14 +8,15 @@ import { join } from 'node:path';
 import { tempDir, writeTree, skillMd } from '../../helpers/tmp.js';
 import { startFakeAnthropic } from '../../helpers/fake-anthropic.js';
 import { resolvePaths } from '../../../main/core/config/paths.js';
-import { KnackService } from '../../../main/core/service/index.js';
+import { KnackService, type ServiceOptions } from '../../../main/core/service/index.js';
 import { dispatch } from '../../../main/core/service/dispatch.js';
 import type { EventName, EventPayload, MethodInput, MethodName, MethodOutput } from '../../../preload/contract.js';
 
-async function setup(t: { after(fn: () => unknown): void }) {
+async function setup(t: { after(fn: () => unknown): void }, extra: Partial<ServiceOptions> = {}, files: Record<string, string> = {}) {
   const root = tempDir();
   const ws = join(root, 'repo');
   writeTree(ws, {
+    ...files,
     'notes.txt': 'release on Friday',
     '.workbuddy/skills/release-notes/SKILL.md': skillMd({ name: 'release-notes', description: 'Write release notes', read_when: ['release notes'] }, '# Notes\n\nGroup the changes under UNLOAD-MARKER-7 headings.\n'),
     '.workbuddy/skills/release-notes/references/checklist.md': '# Checklist\n\n- link every pull request\n',
@@ -26,6 +27,7 @@ async function setup(t: { after(fn: () => unknown): void }) {
     paths, transport: 'serve', version: 't', log: () => {}, workspaceOptions: { watch: false },
     provider: { provider: 'anthropic', model: 'fake-model', baseURL: server.url },
     env: { ANTHROPIC_API_KEY: 'sk-ant-test-0123456789' },
+    ...extra,
   });
   await service.openWorkspace(ws);
   const events: { name: EventName; payload: unknown }[] = [];
@@ -71,6 +73,9 @@ test('a message streams deltas, a tool card and a loaded skill, then the session
 
   const { sessions } = await s.call('sessions.list', {});
   assert.deepEqual(sessions.map((x) => x.id), [sessionId]);
+  // The message and the model's two replies (a tool call, then the answer): not the ~15 events stored for them.
+  assert.equal(sessions[0]!.messages, 3);
+  assert.equal(s.of('session.updated').at(-1)!.session.messages, 3);
   const opened = await s.call('sessions.open', { id: sessionId });
   assert.deepEqual(opened.items.map((i) => i.kind), ['user', 'skill', 'assistant', 'tool', 'assistant']);
   const md = await s.call('sessions.export', { id: sessionId, format: 'markdown' });
@@ -81,6 +86,7 @@ test('a message streams deltas, a tool card and a loaded skill, then the session
   assert.deepEqual(ctx.loadedSkills.map((x) => x.name), ['release-notes']);
   assert.ok(ctx.sections.find((x) => x.section === 'skills')!.tokens > 0);
   assert.equal(ctx.total, ctx.sections.reduce((a, x) => a + x.tokens, 0));
+  assert.deepEqual(ctx.leftOut, [], 'one skill fits the catalog budget');
   assert.deepEqual(await s.call('sessions.delete', { id: sessionId }), { deleted: true });
   assert.deepEqual(s.of('session.deleted'), [{ id: sessionId }]);
   assert.deepEqual((await s.call('sessions.list', {})).sessions, []);
@@ -297,4 +303,57 @@ test('a message the store could not take comes back with the turn\'s end (unsent
   assert.equal(e2.unsent, undefined);
   const opened = await s.call('sessions.open', { id: sessionId });
   assert.deepEqual(opened.items.filter((i) => i.kind === 'user').map((i) => (i as { text: string }).text), ['write the release notes']);
+});
+
+test('a long-running window keeps only its recent idle conversations in memory; an older one reopens from the store and goes on where it was', async (t) => {
+  const s = await setup(t, { liveSessions: 2 });
+  // The first conversation waits for an approval while newer ones come and go: it is never the one closed.
+  s.server.script({ toolCalls: [{ id: 'w1', name: 'write_file', input: { path: 'kept.txt', content: 'kept' } }] });
+  const asked = s.next('chat.approval');
+  const waiting = await s.call('chat.send', { text: 'write kept.txt' });
+  const approval = await asked;
+  const chats: { sessionId: string; turnId: string }[] = [];
+  for (const text of ['one', 'two', 'three']) {
+    s.server.script({ text: `answer ${text}` });
+    const ended = s.next('chat.turnEnd');
+    chats.push(await s.call('chat.send', { text }));
+    await ended;
+  }
+  assert.equal(s.service.openConversations, 2, 'the waiting one and the newest; the older idle ones are closed in memory');
+  s.server.script({ text: 'written' });
+  const done = s.next('chat.turnEnd', (p) => p.sessionId === waiting.sessionId);
+  await s.call('chat.answer', { sessionId: waiting.sessionId, approvalId: approval.approvalId, answer: 'once' });
+  assert.equal((await done).turnId, waiting.turnId);
+  assert.equal(readFileSync(join(s.ws, 'kept.txt'), 'utf8'), 'kept');
+
+  // The oldest idle conversation was closed in memory: it opens from the store with all it said, and its next turn
+  // goes on with the next turn id (a window joins events to replies by turn id).
+  const first = chats[0]!;
+  const opened = await s.call('sessions.open', { id: first.sessionId });
+  assert.deepEqual(opened.items.map((i) => (i.kind === 'assistant' || i.kind === 'user' ? `${i.kind}:${i.text}` : i.kind)), ['user:one', 'assistant:answer one']);
+  s.server.script({ text: 'and again' });
+  const ended = s.next('chat.turnEnd', (p) => p.sessionId === first.sessionId);
+  const again = await s.call('chat.send', { sessionId: first.sessionId, text: 'once more' });
+  assert.equal(again.turnId, `${first.sessionId}:2`);
+  assert.equal((await ended).turnId, again.turnId);
+  assert.ok(s.service.openConversations <= 2, `${s.service.openConversations} conversations still open`);
+  const { sessions } = await s.call('sessions.list', {});
+  assert.equal(sessions.length, 4, 'closing one in memory deletes nothing');
+});
+
+test('the context view names the skills the catalog budget left out', async (t) => {
+  const skills: Record<string, string> = {};
+  for (const n of ['alpha-report', 'bravo-report', 'charlie-report', 'delta-report']) {
+    skills[`.workbuddy/skills/${n}/SKILL.md`] = skillMd({ name: n, description: `Write the ${n.split('-')[0]} report with every section the team asks for, in full detail` }, '# Report\n');
+  }
+  const s = await setup(t, {}, { ...skills, '.workbuddy/settings.json': JSON.stringify({ catalog: { budgetTokens: 90 } }) });
+  s.server.script({ text: 'ok' });
+  const ended = s.next('chat.turnEnd');
+  const { sessionId } = await s.call('chat.send', { text: 'hello' });
+  await ended;
+  const ctx = await s.call('context.get', { sessionId });
+  const catalog = ctx.sections.find((x) => x.section === 'catalog')!;
+  assert.ok(ctx.leftOut.length > 0, `nothing left out with a 90-token budget: ${JSON.stringify(catalog)}`);
+  assert.ok(ctx.leftOut.every((n) => /^(alpha|bravo|charlie|delta)-report$|^release-notes$/.test(n)), ctx.leftOut.join(', '));
+  assert.match(catalog.items[0]!.note!, new RegExp(`${ctx.leftOut.length} left out`));
 });

@@ -63,6 +63,8 @@ function pushBlocks(out: Msg[], role: 'user' | 'assistant', blocks: Block[]): vo
 interface ToolShapes {
   tools: Anthropic.Tool[];
   json: string;
+  /** The body's end with these tools (`,"tools":[…],"stream":true}`) as UTF-8, made on first use. */
+  tail: Buffer | undefined;
 }
 
 /** Kept per tool list (a session passes the same list while it is unchanged). */
@@ -90,7 +92,7 @@ function anthropicTools(list: ModelRequest['tools']): ToolShapes {
       parts.push(hit.json.slice(0, -1) + BREAKPOINT_JSON);
       return { ...shape, cache_control: EPHEMERAL };
     });
-    shapes = { tools, json: `[${parts.join(',')}]` };
+    shapes = { tools, json: `[${parts.join(',')}]`, tail: undefined };
     toolShapes.set(list, shapes);
   }
   return shapes;
@@ -125,15 +127,13 @@ export function anthropicRequest(model: string, req: ModelRequest): Anthropic.Me
 
 /** The system text's JSON (instructions + catalog), kept while it is unchanged. */
 let systemJson: { text: string; json: string } | undefined;
-/** The body's JSON up to the messages (model, reply budget, system blocks), kept while those are unchanged. */
-let headJson: { system: Anthropic.TextBlockParam[]; model: string; maxTokens: number; json: string } | undefined;
+/** The body's JSON up to the messages (model, reply budget, system blocks), kept while those are unchanged; its UTF-8 made on first use. */
+let headJson: { system: Anthropic.TextBlockParam[]; model: string; maxTokens: number; json: string; bytes: Buffer | undefined } | undefined;
+const NO_TOOLS_TAIL = ',"stream":true}';
+const NO_TOOLS_TAIL_BYTES = Buffer.from(NO_TOOLS_TAIL);
 
-/**
- * The request's JSON text: byte for byte `JSON.stringify(params)`, with the stable prefix (the system text with the
- * catalog, the tool definitions: ~95% of a first turn's bytes) serialised once while it is unchanged instead of on
- * every request. Handed to the SDK as the request's body (its `body` option: it sends a string as it is).
- */
-export function anthropicBody(params: Anthropic.MessageCreateParamsStreaming, tools: ModelRequest['tools']): string {
+/** The kept head of the body for these params (rebuilt when the system blocks, the model or the reply budget change). */
+function headOf(params: Anthropic.MessageCreateParamsStreaming): NonNullable<typeof headJson> {
   const system = params.system as Anthropic.TextBlockParam[];
   let head = headJson;
   if (head?.system !== system || head.model !== params.model || head.maxTokens !== params.max_tokens) {
@@ -141,10 +141,38 @@ export function anthropicBody(params: Anthropic.MessageCreateParamsStreaming, to
     if (systemJson?.text !== first.text) systemJson = { text: first.text, json: JSON.stringify(first) };
     let json = `{"model":${JSON.stringify(params.model)},"max_tokens":${JSON.stringify(params.max_tokens)},"system":[${systemJson.json}`;
     for (let i = 1; i < system.length; i++) json += `,${JSON.stringify(system[i])}`;
-    head = headJson = { system, model: params.model, maxTokens: params.max_tokens, json: `${json}]` };
+    head = headJson = { system, model: params.model, maxTokens: params.max_tokens, json: `${json}]`, bytes: undefined };
   }
-  const out = `${head.json},"messages":${JSON.stringify(params.messages)}`;
-  return params.tools ? `${out},"tools":${anthropicTools(tools).json},"stream":true}` : `${out},"stream":true}`;
+  return head;
+}
+
+/**
+ * The request's JSON text: byte for byte `JSON.stringify(params)`, with the stable prefix (the system text with the
+ * catalog, the tool definitions: ~95% of a first turn's bytes) serialised once while it is unchanged instead of on
+ * every request.
+ */
+export function anthropicBody(params: Anthropic.MessageCreateParamsStreaming, tools: ModelRequest['tools']): string {
+  const out = `${headOf(params).json},"messages":${JSON.stringify(params.messages)}`;
+  return params.tools ? `${out},"tools":${anthropicTools(tools).json}${NO_TOOLS_TAIL}` : `${out}${NO_TOOLS_TAIL}`;
+}
+
+/** The body's end after the messages, with these tools, as UTF-8 (kept with the tool list). */
+function toolsTail(shapes: ToolShapes): Buffer {
+  return (shapes.tail ??= Buffer.from(`,"tools":${shapes.json}${NO_TOOLS_TAIL}`));
+}
+
+/**
+ * The same body as UTF-8 bytes, handed to the SDK as the request's body (it sends bytes as they are): the stable
+ * prefix is kept encoded too, so only the messages are encoded per request. A string body would be scanned for lone
+ * surrogates (fetch's USVString conversion: a regex over all ~27 KB once any part of it was cut from text that is not
+ * all Latin-1, a skill file with one Chinese character, say), then measured and encoded again, on every request.
+ */
+export function anthropicBodyBytes(params: Anthropic.MessageCreateParamsStreaming, tools: ModelRequest['tools']): Buffer {
+  const head = headOf(params);
+  const headBytes = (head.bytes ??= Buffer.from(head.json));
+  const messages = Buffer.from(`,"messages":${JSON.stringify(params.messages)}`);
+  const tail = params.tools ? toolsTail(anthropicTools(tools)) : NO_TOOLS_TAIL_BYTES;
+  return Buffer.concat([headBytes, messages, tail], headBytes.length + messages.length + tail.length);
 }
 
 function stopOf(raw: string | null | undefined): StopReason {
@@ -164,8 +192,8 @@ export function anthropicProvider(o: AnthropicOptions): ModelProvider {
     const guard = new GuardedHandler(onEvent);
     try {
       const params = anthropicRequest(o.model, req);
-      // The SDK sends a string body as it is (with its content type); everything else about the request is its own.
-      const options = { body: anthropicBody(params, req.tools), headers: JSON_BODY, ...(req.signal ? { signal: req.signal } : {}) };
+      // The SDK sends a body of bytes as it is (with our content type); everything else about the request is its own.
+      const options = { body: anthropicBodyBytes(params, req.tools), headers: JSON_BODY, ...(req.signal ? { signal: req.signal } : {}) };
       const stream = await (client ?? (await makeClient())).messages.create(params, options);
       for await (const ev of stream) {
         switch (ev.type) {
@@ -221,7 +249,7 @@ export function anthropicProvider(o: AnthropicOptions): ModelProvider {
     baseURL: o.baseURL,
     contextWindow: o.contextWindow,
     prepare(tools) {
-      anthropicTools(tools);
+      toolsTail(anthropicTools(tools));
       makeClient().catch(() => undefined);
     },
     run,
