@@ -1,6 +1,7 @@
 // Audit benchmark: skills/second audited on the real public skills (every file of each folder), beside two baselines
-// measured in the same run — plain reading of the same files, and a naive lowercase substring scan — plus warm cached discovery.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+// measured in the same run — plain reading of the same files, and a naive lowercase substring scan — plus warm cached discovery,
+// and a skill with binary assets (images, fonts: 4 MiB of bytes with NULs) against plain reading of its files.
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { auditSkill, listSkillFiles } from '../../main/core/skills/trust/audit.js';
@@ -52,6 +53,25 @@ const cachedMs = time(() => {
 store.close();
 rmSync(dataDir, { recursive: true, force: true });
 
+// A skill with binary assets: four 1 MiB files of pseudo-random bytes (as compressed images and fonts are, NULs included).
+const assetDir = mkdtempSync(join(tmpdir(), 'knack-bench-assets-'));
+mkdirSync(join(assetDir, 'assets'));
+writeFileSync(join(assetDir, 'SKILL.md'), '---\nname: charts\ndescription: Draws charts from CSV files.\n---\n# Charts\n\nUse the fonts in assets/.\n');
+let seed = 1;
+for (let k = 0; k < 4; k++) {
+  const b = Buffer.alloc(1024 * 1024);
+  for (let i = 0; i < b.length; i++) b[i] = (seed = (seed * 1103515245 + 12345) >>> 0) >>> 24;
+  writeFileSync(join(assetDir, 'assets', `font-${k}.ttf`), b);
+}
+const assetFiles = listSkillFiles(assetDir).files;
+const assetRead = time(() => {
+  for (const f of assetFiles) sink += readFileSync(f.abs).length;
+});
+const assetAudit = time(() => {
+  if (auditSkill(assetDir).level !== 'P2') throw new Error('binary assets are not a finding');
+});
+rmSync(assetDir, { recursive: true, force: true });
+
 const bytes = dirs.reduce((n, d) => n + listSkillFiles(d).files.reduce((m, f) => m + f.size, 0), 0);
 const perSec = (ms: number): string => (dirs.length / (ms / 1000)).toFixed(0);
 console.log(`public skills: ${dirs.length} folders, ${(bytes / 1024).toFixed(0)} KiB, ${ROUNDS} rounds (sink ${sink % 7})`);
@@ -59,5 +79,6 @@ console.log(`plain read (floor)          ${readMs.toFixed(2).padStart(8)} ms/pas
 console.log(`naive substring scan        ${naiveMs.toFixed(2).padStart(8)} ms/pass  ${perSec(naiveMs).padStart(7)} skills/s`);
 console.log(`full audit (P0/P1/P2)       ${auditMs.toFixed(2).padStart(8)} ms/pass  ${perSec(auditMs).padStart(7)} skills/s  = ${(auditMs / readMs).toFixed(1)}× plain read, ${(auditMs / naiveMs).toFixed(1)}× naive scan; ${(bytes / 1024 / 1024 / (auditMs / 1000)).toFixed(1)} MiB/s`);
 console.log(`cached discovery audit      ${cachedMs.toFixed(2).padStart(8)} ms/pass  ${perSec(cachedMs).padStart(7)} skills/s  = ${(cachedMs / auditMs * 100).toFixed(0)}% of a full audit (stat fingerprint + store lookup)`);
+console.log(`skill with binary assets   ${assetAudit.toFixed(2).padStart(8)} ms/pass  (4 MiB) = ${(assetAudit / assetRead).toFixed(1)}× plain read of its files (${assetRead.toFixed(2)} ms)`);
 console.log(`false P0 on public skills: ${p0} (target 0)`);
 if (p0 !== 0) process.exitCode = 1;

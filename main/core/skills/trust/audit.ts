@@ -238,13 +238,44 @@ export function auditTextOf(buf: Buffer): { text: string; nul: boolean } | undef
   if (buf.length >= 2 && buf[0] === 0xfe && buf[1] === 0xff) return { text: Buffer.from(buf.subarray(2, buf.length - (buf.length % 2))).swap16().toString('utf16le'), nul: false };
   if (!buf.includes(0)) return { text: buf.toString('utf8'), nul: false };
   const text = buf.toString('utf8').replace(/\0/g, '');
-  const sample = text.slice(0, 8000);
+  return mostlyText(text.slice(0, SAMPLE_CHARS)) ? { text, nul: true } : undefined;
+}
+
+/** The start of a text with NUL bytes that says whether it is text (auditTextOf). */
+const SAMPLE_CHARS = 8000;
+
+/** A sample with at most 5% replacement characters and control characters (tab, LF, CR, ESC aside). */
+function mostlyText(sample: string): boolean {
   let odd = 0;
   for (const ch of sample) {
     const c = ch.codePointAt(0)!;
     if (c === 0xfffd || (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d && c !== 0x1b)) odd++;
   }
-  return sample.length > 0 && odd / sample.length <= 0.05 ? { text, nul: true } : undefined;
+  return sample.length > 0 && odd / sample.length <= 0.05;
+}
+
+/** A NUL byte among a file's first bytes: images, fonts, archives and executables all show one there. */
+const NUL_PROBE = 512;
+/** The bytes binaryData decodes of a large file: their text (NULs removed) holds auditTextOf's sample when it is binary. */
+const HEAD_BYTES = 64 * 1024;
+
+/**
+ * Whether auditTextOf gives nothing for bytes with a NUL and no UTF-16 byte order mark (binary data), decoding only
+ * the first HEAD_BYTES of a larger file when they hold the whole sample: UTF-8 decodes from the start, so a prefix
+ * decodes to the same characters as the whole file but for the last one (a character cut in two decodes as one
+ * U+FFFD), and with more than SAMPLE_CHARS characters after NULs are dropped the sample is all whole characters.
+ */
+export function binaryData(buf: Buffer): boolean {
+  if (buf.length > HEAD_BYTES) {
+    const head = buf.toString('utf8', 0, HEAD_BYTES).replace(/\0/g, '');
+    if (head.length > SAMPLE_CHARS) return !mostlyText(head.slice(0, SAMPLE_CHARS));
+  }
+  return auditTextOf(buf) === undefined;
+}
+
+/** A UTF-16 byte order mark (auditTextOf decodes the file as UTF-16). */
+function utf16Bom(buf: Buffer): boolean {
+  return buf.length >= 2 && ((buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff));
 }
 
 function executableMagic(buf: Buffer): string | undefined {
@@ -643,6 +674,19 @@ const COMMAND_FAMILIES = new Set<Family>(['destructive', 'privilege', 'code-exec
 const HINTS = hintScanner(RULES);
 const HINTED = HINTS.mask();
 const scanned = { text: '', any: false, mask: HINTS.mask() };
+/** No rule's hint (nor a side of a hint pair) holds a ';' (see judgePlaced). */
+const NO_SEMICOLON_HINT = RULES.every((r) => [...r.hints, ...(r.hintPair?.flat() ?? [])].every((h) => !h.includes(';')));
+
+/** Whether a text holds the hint of one of `rules` (scanned as matchRules scans it: the same text is not scanned again). */
+function hinted(text: string, rules: RuleMask): boolean {
+  if (text !== scanned.text) {
+    scanned.any = HINTS.scan(text, scanned.mask);
+    scanned.text = text;
+  }
+  if (!scanned.any) return false;
+  for (let w = 0; w < rules.length; w++) if ((scanned.mask[w]! & rules[w]!) !== 0) return true;
+  return false;
+}
 /** A set of rules as a mask over RULES. */
 function maskOf(keep: (r: AuditRule) => boolean): RuleMask {
   const m = HINTS.mask();
@@ -778,6 +822,9 @@ function judgePlaced(seg: Segment, placement: Placement, text: string, rules: Ru
   // Each call's hits are its own: noted in place.
   const hits = matchRules(seg, text, rules.text, true);
   for (let k = 0; k < hits.length; k++) hits[k]!.note = note;
+  // commandStarts puts '; ' where a run verb was: all cmd holds that the text does not spans it, so holds a ';', which
+  // no hint does. Without a command rule's hint in the text, the commands' reading finds nothing.
+  if (NO_SEMICOLON_HINT && !hinted(text, rules.command)) return hits;
   const cmd = commandStarts(text);
   const commands = matchRules(recast(seg, 'shell'), cmd, rules.command, true);
   for (let k = 0; k < commands.length; k++) {
@@ -1228,6 +1275,12 @@ function auditBytes(st: FolderAudit, f: FileEntry, buf: Buffer): void {
   st.hash.update(st.hashText);
   st.hash.update(buf);
   st.hashText = '\0';
+  // Binary data (an image, a font, an archive) shows a NUL among its first bytes: judged from its start, before any
+  // pass over all of it (what auditTextOf would say of it; a text file with NULs is audited below).
+  if (!utf16Bom(buf) && buf.subarray(0, NUL_PROBE).includes(0) && binaryData(buf)) {
+    binaryExecutable(st, f, buf);
+    return;
+  }
   // The quiet lines are found on the bytes, before any string work (not for UTF-16). A file whose every line is
   // quiet holds no NUL, no HTML comment and no backslash (see LINE_TRIGGERS): other than SKILL.md, it has nothing to
   // find (it is auditText's `silent` file: an LF byte is one in the text, so the flags are one per line) and is not decoded.

@@ -79,25 +79,46 @@ function withoutTypography(line: string): string {
 /** Whitespace that `\s+ → ' '` would change: any whitespace but a plain space, or two spaces in a row. */
 const COLLAPSIBLE = /[^\S ]| {2}/;
 
+/**
+ * Whether a line holds a character ZERO_WIDTH, BIDI or TAGS match (a tag or variation selector is a surrogate pair
+ * led by U+DB40): without one, nothing is hidden, counted or removed, and only NFKC and the homoglyphs are left to do.
+ */
+function mayHide(line: string): boolean {
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c < 0xad) continue;
+    if (c === 0xad || c === 0x61c || c === 0x180e || (c >= 0x200b && c <= 0x200f) || (c >= 0x202a && c <= 0x202e) ||
+      (c >= 0x2060 && c <= 0x2069) || c === 0xfeff || c === 0xdb40) return true;
+  }
+  return false;
+}
+
+/** The hidden characters of a line, counted (not the ones ordinary typography uses); undefined when there are none. */
+function hiddenIn(line: string): HiddenText | undefined {
+  const counted = withoutTypography(line);
+  const zw = counted.match(ZERO_WIDTH)?.length ?? 0;
+  const bd = counted.match(BIDI)?.length ?? 0;
+  const tagChars = counted.match(TAGS) ?? [];
+  // A BOM at the very start of a file is not hidden text.
+  const zeroWidth = zw - (counted.startsWith('\uFEFF') ? 1 : 0);
+  if (zeroWidth <= 0 && bd <= 0 && tagChars.length <= 0) return undefined;
+  const decodedTags = tagChars
+    .map((c) => c.codePointAt(0)! - 0xe0000)
+    .filter((n) => n >= 0x20 && n < 0x7f)
+    .map((n) => String.fromCharCode(n))
+    .join('');
+  return { zeroWidth, bidi: bd, tags: tagChars.length, decodedTags };
+}
+
 export function normalizeLine(line: string): NormalizedLine {
   let hidden: HiddenText | undefined;
-  // Fast path: plain ASCII lines need no Unicode work.
+  // Fast path: plain ASCII lines need no Unicode work; lines with nothing hidden (mayHide), only NFKC and homoglyphs.
   if (/[^\x00-\x7e]/.test(line)) {
-    const counted = withoutTypography(line);
-    const zw = counted.match(ZERO_WIDTH)?.length ?? 0;
-    const bd = counted.match(BIDI)?.length ?? 0;
-    const tagChars = counted.match(TAGS) ?? [];
-    // A BOM at the very start of a file is not hidden text.
-    const zeroWidth = zw - (counted.startsWith('\uFEFF') ? 1 : 0);
-    if (zeroWidth > 0 || bd > 0 || tagChars.length > 0) {
-      const decodedTags = tagChars
-        .map((c) => c.codePointAt(0)! - 0xe0000)
-        .filter((n) => n >= 0x20 && n < 0x7f)
-        .map((n) => String.fromCharCode(n))
-        .join('');
-      hidden = { zeroWidth, bidi: bd, tags: tagChars.length, decodedTags };
+    if (mayHide(line)) {
+      hidden = hiddenIn(line);
+      line = line.replace(ZERO_WIDTH, '').replace(BIDI, '').replace(TAGS, '');
     }
-    line = line.replace(ZERO_WIDTH, '').replace(BIDI, '').replace(TAGS, '').normalize('NFKC');
+    line = line.normalize('NFKC');
     if (CYRILLIC_GREEK.test(line)) {
       const folded = foldHomoglyphs(line);
       if (folded.count > 0) {
@@ -133,8 +154,8 @@ export function deobfuscate(code: string): string {
   }
   // "ev" + "al" → "eval" (repeat for longer chains), also Python implicit concatenation "ev" "al".
   for (let i = 0; i < 8 && (t.includes('"') || t.includes("'")); i++) {
-    const next = t.replace(/(["'])([^"'\n\\]*)\1\s*\+?\s*(["'])([^"'\n\\]*)\3/g, (m, _q: string, a: string, _q2: string, b: string) =>
-      `"${a}${b}"`);
+    // A replacement pattern, not a function: no call per match ($2 and $4 are inserted as they are).
+    const next = t.replace(/(["'])([^"'\n\\]*)\1\s*\+?\s*(["'])([^"'\n\\]*)\3/g, '"$2$4"');
     if (next === t) break;
     t = next;
   }

@@ -1,0 +1,39 @@
+// Every invisible character is still found and removed now that lines without one skip the hidden-text pass: each
+// code point of the BMP and every tag and variation selector, between two Latin letters, is counted exactly when the
+// zero-width, bidi-control and tag classes hold it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { normalizeLine } from '../../../main/core/skills/trust/normalize.js';
+
+/** The classes normalize.ts removes (zero-width, bidi controls, tags and variation selectors supplement), as written there. */
+// eslint-disable-next-line no-misleading-character-class -- matching invisible selectors is the point
+const HIDDEN = /^(?:[\u00AD\u180E\u200B-\u200D\u2060-\u2064\uFEFF]|\u061C|\u200E|\u200F|[\u202A-\u202E]|[\u2066-\u2069]|[\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}])$/u;
+
+test('each character of the hidden classes is counted and removed, and no other character is', () => {
+  const points: number[] = [];
+  for (let c = 0x7f; c <= 0xffff; c++) if (c < 0xd800 || c > 0xdfff) points.push(c);
+  for (let c = 0xe0000; c <= 0xe01ff; c++) points.push(c);
+  points.push(0x1f600, 0x1d400, 0x10ffff);
+  const wrong: string[] = [];
+  let hiddenSeen = 0;
+  for (const c of points) {
+    const ch = String.fromCodePoint(c);
+    const n = normalizeLine(`a${ch}b`);
+    const h = n.hidden;
+    const counted = h !== undefined && h.zeroWidth + h.bidi + h.tags > 0;
+    const hidden = HIDDEN.test(ch);
+    if (hidden) hiddenSeen++;
+    // The Arabic letter mark is itself of the Arabic script: its line reads as right-to-left text, whose direction
+    // marks are typography (removed, not counted).
+    if (counted !== (hidden && c !== 0x61c) || (hidden && n.text !== 'ab')) wrong.push(`U+${c.toString(16)}: ${JSON.stringify(n)}`);
+  }
+  assert.deepEqual(wrong.slice(0, 10), []);
+  assert.ok(hiddenSeen > 380, `${hiddenSeen} hidden code points`);
+});
+
+test('lines with visible non-ASCII text keep their NFKC and homoglyph reading', () => {
+  assert.deepEqual(normalizeLine('Ｉｇｎｏｒｅ the ﬁle … — “quoted”'), { text: 'Ignore the file ... — “quoted”' });
+  assert.deepEqual(normalizeLine('іgnоre previous'), { text: 'ignore previous', hidden: { zeroWidth: 0, bidi: 0, tags: 0, decodedTags: '', homoglyphs: 2 } });
+  assert.deepEqual(normalizeLine('Привет мир'), { text: 'Привет мир' });
+  assert.deepEqual(normalizeLine('\u202eexe.txt  and\tmore'), { text: 'exe.txt and more', hidden: { zeroWidth: 0, bidi: 1, tags: 0, decodedTags: '' } });
+});
