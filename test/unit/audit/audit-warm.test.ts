@@ -4,8 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { removeSampleSkill, SAMPLE_SKILLS, writeSampleSkill } from '../../../main/core/skills/trust/audit-sample.js';
-import { sampleFolders, warmRound, warmTexts } from '../../../main/core/skills/trust/audit-warm.js';
+import { REPEAT_COPIES, removeSampleSkill, SAMPLE_SKILLS, writeSampleSkill } from '../../../main/core/skills/trust/audit-sample.js';
+import { REPEAT_SLICES, repeatFolders, sampleFolders, slicesPerRound, warmRound, warmTexts, warmUp } from '../../../main/core/skills/trust/audit-warm.js';
 import { rehearseRound } from '../../../main/core/skills/trust/audit-serve.js';
 import { auditService } from '../../../main/core/skills/trust/audit-service.js';
 import { auditSkill } from '../../../main/core/skills/trust/audit.js';
@@ -33,6 +33,55 @@ test('the sample skills on disk are real, varied skill folders the auditor reads
     removeSampleSkill(root);
   }
   assert.equal(existsSync(root), false);
+});
+
+test('the repeat skills are common, real skill folders: each indexes under its folder name, every fifth holds an install line', () => {
+  const root = writeSampleSkill();
+  assert.ok(root);
+  try {
+    const repeats = repeatFolders(root);
+    assert.equal(repeats.length, REPEAT_COPIES);
+    assert.equal(sampleFolders(root).some((d) => repeats.includes(d)), false, 'the sample rounds do not take them');
+    for (const [n, dir] of repeats.entries()) {
+      const parsed = parseSkillFile(join(dir, 'SKILL.md'), { folderName: null });
+      assert.equal(parsed.manifest?.name, `repeat-${n}`);
+      assert.deepEqual(parsed.diagnostics, []);
+      assert.deepEqual(readdirSync(join(dir, 'scripts')).sort(), ['check.sh', 'report.py']);
+      const report = auditSkill(dir);
+      assert.equal(report.files, 4);
+      assert.deepEqual(report.findings.map((f) => f.rule), n % 5 === 0 ? ['install.pip'] : [], dir);
+    }
+  } finally {
+    removeSampleSkill(root);
+  }
+});
+
+test('the warm-up goes through every round of samples, then every round of repeats, one slice per step, and ends', () => {
+  const root = writeSampleSkill();
+  assert.ok(root);
+  try {
+    const rounds = 2;
+    const seen: string[] = [];
+    const service = auditService();
+    // What each step asks the service: the sample slices parse one SKILL.md at a time, the repeat slices all copies.
+    const watched = { ...service, parse: (files: string[]) => (seen.push(files.length === REPEAT_COPIES ? 'repeat' : 'sample'), service.parse(files)) };
+    const step = warmUp(watched, root, rounds);
+    let steps = 0;
+    while (step()) steps++;
+    const samples = sampleFolders(root);
+    assert.equal(steps, rounds * (slicesPerRound(samples) + REPEAT_SLICES));
+    assert.equal(step(), false, 'done stays done');
+    const firstRepeat = seen.indexOf('repeat');
+    assert.equal(seen.slice(firstRepeat).every((k) => k === 'repeat'), true, 'the repeats come after every sample round');
+    assert.equal(seen.slice(firstRepeat).length, rounds * REPEAT_SLICES);
+    // Without the samples on disk: the texts alone, once per round.
+    const texts = warmUp(service, undefined, 3);
+    let n = 0;
+    while (texts()) n++;
+    assert.equal(n, 3);
+  } finally {
+    removeSampleSkill(root);
+  }
 });
 
 test("a rehearsed round audits each folder once, from the worker's own parse, as the pool's round does", () => {

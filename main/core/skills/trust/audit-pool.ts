@@ -510,18 +510,16 @@ export class AuditPool {
 }
 
 /**
- * Sample rounds a worker of the process's pool warms up with, in small steps while it has nothing to do (a batch that
- * arrives stops it): each round takes the sample skills (audit-sample.ts: varied frontmatter, references, scripts,
- * findings) through the worker's own path (audit-warm.ts): SKILL.md parsed as the catalog asks, the folders audited in
+ * Rounds a worker of the process's pool warms up with, in small steps while it has nothing to do (a batch that arrives
+ * stops it), through the worker's own path (audit-warm.ts): SKILL.md parsed as the catalog asks, the folders audited in
  * a rehearsed round from that parse, from a copy handed over, and one as a folder taken from another worker's share.
- * V8 optimises a function after enough calls with the same kinds of values, so the rounds must reach that for the
- * per-folder functions (SKILL.md parse, folder walk, report) with feedback as broad as a real folder's: fewer rounds
- * left them to be compiled during the first opens, on the cores the open needs (30 rounds still did). The price, once,
- * at launch, off any open: about 0.6 s of each worker's CPU and 0.4 s of V8's compiler threads per worker (measured at
- * load 10–14 on 2 cores; the one-sample warm-up before took about a third of that and left 300–1,000 ms of compiling
- * to each of the first opens).
+ * Each round takes the varied sample skills (audit-sample.ts: frontmatter of every kind, references, scripts, findings)
+ * once, for feedback as broad as real folders give; then each round's REPEAT_SLICES batches of a small common skill
+ * give the per-folder and per-file functions the calls V8 optimises them after (60 rounds of the samples alone cost
+ * about as much and left them to be compiled during the first opens). The price, once, at launch, off any open: see
+ * the trust-open bench's launch line (about 0.5–0.7 s of each worker's CPU, idle).
  */
-export const WARM_ROUNDS = 60;
+export const WARM_ROUNDS = 20;
 
 let shared: AuditPool | undefined;
 

@@ -465,9 +465,34 @@ export const SAMPLE_SKILLS: Record<string, Record<string, string>> = {
   },
 };
 
+/** The folder, under the warm-up's folder, that holds the repeat skills (REPEAT_SKILL). */
+export const REPEAT_DIR = '.repeat';
+/** Copies of the repeat skill (`repeat-0` …): a warm-up repeat slice parses and audits each once, as a batch of a real open. */
+export const REPEAT_COPIES = 10;
+
 /**
- * Write the sample skills into a new private temporary folder, one folder each (SAMPLE_SKILLS), and give its path;
- * undefined when the temporary folder cannot be written (the warm-up then uses the texts alone).
+ * A small skill like the common public ones (SKILL.md with steps, a reference, a Python and a shell script), cheap to
+ * audit: the warm-up's second part goes through it many times (audit-warm.ts), so that the functions called once per
+ * folder or per file reach the call counts V8 optimises after, which the varied samples would need many costly rounds
+ * for. `{{n}}`: the copy's number; every fifth copy has an install line (a P1 finding), as public folders do.
+ */
+export function repeatSkill(n: number): Record<string, string> {
+  const run = n % 5 === 0 ? 'pip install rich' : 'git status --short';
+  return {
+    'SKILL.md': `---\nname: repeat-${n}\ndescription: Use when the user asks to summarise a JSON report or to chart its numbers.\nlicense: MIT\n---\n` +
+      `# Report summary\n\n1. Run \`python3 scripts/report.py < report.json\`.\n2. Check the output with \`sh scripts/check.sh\`.\n` +
+      `3. Write the summary under \`## Results\`.\n\n\`\`\`bash\n${run}\n\`\`\`\n\nSee [the notes](references/notes.md).\n`,
+    'references/notes.md': '# Notes\n\nThe report is a JSON list of objects; each has a `name` and a `value`.\n\n```python\nimport json\nwith open(path) as f:\n    data = json.load(f)\n```\n',
+    'scripts/report.py': '#!/usr/bin/env python3\n"""Summarise a JSON report."""\nimport json, sys\n\n\ndef main():\n    data = json.load(sys.stdin)\n' +
+      '    print("\\n".join(x["name"] for x in data if x.get("value")))\n\n\nif __name__ == "__main__":\n    main()\n',
+    'scripts/check.sh': '#!/bin/sh\nset -eu\necho "checking"\ngit log --oneline \\\n  -5\n',
+  };
+}
+
+/**
+ * Write the sample skills into a new private temporary folder, one folder each (SAMPLE_SKILLS), and the repeat skill's
+ * copies under REPEAT_DIR, and give its path; undefined when the temporary folder cannot be written (the warm-up then
+ * uses the texts alone).
  */
 export function writeSampleSkill(): string | undefined {
   let dir: string | undefined;
@@ -475,7 +500,9 @@ export function writeSampleSkill(): string | undefined {
     dir = mkdtempSync(join(tmpdir(), 'knack-audit-warm-'));
     if (!live.size) process.once('exit', removeAll);
     live.add(dir);
-    for (const [skill, files] of Object.entries(SAMPLE_SKILLS)) {
+    const folders: [string, Record<string, string>][] = Object.entries(SAMPLE_SKILLS);
+    for (let n = 0; n < REPEAT_COPIES; n++) folders.push([join(REPEAT_DIR, `repeat-${n}`), repeatSkill(n)]);
+    for (const [skill, files] of folders) {
       for (const [rel, text] of Object.entries(files)) {
         const p = join(dir, skill, rel);
         mkdirSync(dirname(p), { recursive: true });

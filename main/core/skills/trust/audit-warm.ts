@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { auditText, quietLinesOf } from './audit.js';
 import { rehearseRound, type AuditService } from './audit-serve.js';
 import { auditService } from './audit-service.js';
-import { SAMPLE_FILES } from './audit-sample.js';
+import { REPEAT_COPIES, REPEAT_DIR, SAMPLE_FILES } from './audit-sample.js';
 import { parsedManifestOf } from '../format/types.js';
 
 /**
@@ -17,10 +17,63 @@ export const PARSES_PER_ROUND = 3;
 /** The sample skill folders under the warm-up's folder (writeSampleSkill), in name order; none when it cannot be read. */
 export function sampleFolders(root: string): string[] {
   try {
-    return readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => join(root, d.name)).sort();
+    return readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory() && d.name !== REPEAT_DIR).map((d) => join(root, d.name)).sort();
   } catch {
     return [];
   }
+}
+
+/**
+ * Repeat slices per warm-up round. They come after every round's sample slices, each one parsing the REPEAT_COPIES
+ * copies of the repeat skill (audit-sample.ts) in one request and auditing them in one rehearsed round, as a real
+ * open's batch goes. V8 optimises a function once it has run enough of its own bytecode, and some 500 calls after its
+ * feedback last changed: a function called once per folder or per file (the folder walk, the report, the manifest
+ * read, the SKILL.md parse) needs some 1,500–2,500 calls. The varied samples give it eleven per round at about twice
+ * a repeat folder's price; with the samples alone (60 rounds) these functions were compiled during the first opens
+ * after launch, on the cores the open needed (`--trace-opt`: auditFolder, folderResult, readManifest, nameAndTitle,
+ * auditTextOf … in opens 1–3, 60–110 ms of compiling per open).
+ */
+export const REPEAT_SLICES = 12;
+
+/** The repeat skill's copies under the warm-up's folder (writeSampleSkill), in name order. */
+export function repeatFolders(root: string): string[] {
+  return Array.from({ length: REPEAT_COPIES }, (_, n) => join(root, REPEAT_DIR, `repeat-${n}`));
+}
+
+/**
+ * The warm-up of `rounds` rounds from the sample folder `root`, one slice per call (each about one sample folder's
+ * audit or one repeat batch: a real request that arrives meanwhile waits little more than that); false once done.
+ * First every round's sample slices (warmSlice: feedback as broad as real folders give), then its repeat slices.
+ * Without readable samples, the sample texts alone (warmTexts), once per round.
+ */
+export function warmUp(service: AuditService, root: string | undefined, rounds: number): () => boolean {
+  const folders = root ? sampleFolders(root) : [];
+  if (!folders.length) {
+    let left = rounds;
+    return () => {
+      if (left <= 0) return false;
+      left--;
+      warmTexts();
+      return true;
+    };
+  }
+  const repeats = repeatFolders(root!);
+  const sampleSteps = rounds * slicesPerRound(folders);
+  const steps = sampleSteps + rounds * REPEAT_SLICES;
+  let step = 0;
+  return () => {
+    if (step >= steps) return false;
+    const k = step++;
+    if (k < sampleSteps) warmSlice(service, folders, k);
+    else repeatSlice(service, repeats);
+    return true;
+  };
+}
+
+/** One repeat slice: the copies' SKILL.md parsed in one request, then their folders audited in one rehearsed round. */
+export function repeatSlice(service: AuditService, repeats: readonly string[]): void {
+  service.parse(repeats.map((d) => join(d, 'SKILL.md')));
+  rehearseRound(repeats.map((dir, k) => ({ id: -1 - k, dir })), service);
 }
 
 /** A second worker's service, which never parsed the samples: a folder taken from another worker's share. */

@@ -2,7 +2,7 @@
 // (audit-service.ts, audit-serve.ts). Runs the same parser and auditor as the main thread (format/manifest.ts,
 // audit.ts): one rule book, never two.
 import { workerData } from 'node:worker_threads';
-import { sampleFolders, slicesPerRound, warmSlice, warmTexts } from './audit-warm.js';
+import { warmUp } from './audit-warm.js';
 import { sayReady, serveAuditPool } from './audit-serve.js';
 import { auditService } from './audit-service.js';
 
@@ -12,9 +12,8 @@ const service = auditService();
 // and a message that arrives meanwhile stops the warm-up (it waits one step, about one sample folder's audit, at most).
 // The first step waits a turn too: work already waiting when the worker has loaded (a `knack` command) goes first.
 const data = workerData as { warm?: number; warmDir?: string } | undefined;
-const folders = data?.warmDir ? sampleFolders(data.warmDir) : [];
-let warmLeft = (data?.warm ?? 0) * (folders.length ? slicesPerRound(folders) : 1);
-let step = 0;
+let warming = true;
+const nextStep = warmUp(service, data?.warmDir, data?.warm ?? 0);
 let told = false;
 const ready = (): void => {
   if (told) return;
@@ -22,21 +21,21 @@ const ready = (): void => {
   sayReady();
 };
 const warmStep = (): void => {
-  if (warmLeft <= 0) return ready();
+  let more = false;
   try {
-    if (folders.length) warmSlice(service, folders, step++);
-    else warmTexts();
+    more = warming && nextStep();
   } catch {
     // the warm-up is only a head start
+    more = warming;
   }
-  warmLeft--;
+  if (!more) return ready();
   setImmediate(warmStep);
 };
 
 serveAuditPool({
   ...service,
   heard() {
-    warmLeft = 0;
+    warming = false;
     ready();
   },
 });
