@@ -51,7 +51,14 @@ async function setup(t: { after(fn: () => unknown): void }, extra: Partial<Servi
       });
     });
   const of = <E extends EventName>(name: E) => events.filter((e) => e.name === name).map((e) => e.payload as EventPayload<E>);
-  return { root, ws, server, service, call, next, of, paths };
+  /** A new conversation whose model asks to write `path` (call w1), scripted to say `then` once answered; resolves when it waits for the approval. */
+  const askToWrite = async (path: string, content: string, then?: string) => {
+    server.script({ toolCalls: [{ id: 'w1', name: 'write_file', input: { path, content } }] }, ...(then ? [{ text: then }] : []));
+    const asked = next('chat.approval');
+    const sent = await call('chat.send', { text: `write ${path}` });
+    return { ...sent, approval: await asked };
+  };
+  return { root, ws, server, service, call, next, of, paths, askToWrite };
 }
 
 test('a message streams deltas, a tool card and a loaded skill, then the session lists, opens, exports and deletes', async (t) => {
@@ -94,10 +101,7 @@ test('a message streams deltas, a tool card and a loaded skill, then the session
 
 test('an ask becomes a chat.approval with the "always" preview; deny from the contract ends the turn; a stale answer is not_found', async (t) => {
   const s = await setup(t);
-  s.server.script({ toolCalls: [{ id: 'w1', name: 'write_file', input: { path: 'out.txt', content: 'hi' } }] }, { text: 'ok, not writing' });
-  const asked = s.next('chat.approval');
-  const { sessionId } = await s.call('chat.send', { text: 'write out.txt' });
-  const approval = await asked;
+  const { sessionId, approval } = await s.askToWrite('out.txt', 'hi', 'ok, not writing');
   assert.equal(approval.tool, 'write_file');
   assert.match(approval.summary, /write_file: out\.txt/);
   assert.ok(approval.alwaysPreview.length > 0);
@@ -112,10 +116,7 @@ test('an ask becomes a chat.approval with the "always" preview; deny from the co
 
 test('a conversation reopened while it waits for an approval shows that approval and its turn id; answered from there, the turn ends under that id', async (t) => {
   const s = await setup(t);
-  s.server.script({ toolCalls: [{ id: 'w1', name: 'write_file', input: { path: 'out.txt', content: 'hi' } }] }, { text: 'written' });
-  const asked = s.next('chat.approval');
-  const { sessionId, turnId } = await s.call('chat.send', { text: 'write out.txt' });
-  const approval = await asked;
+  const { sessionId, turnId, approval } = await s.askToWrite('out.txt', 'hi', 'written');
   const opened = await s.call('sessions.open', { id: sessionId });
   assert.equal(opened.session.running, true);
   assert.equal(opened.turnId, turnId);
@@ -136,10 +137,7 @@ test('a conversation reopened while it waits for an approval shows that approval
 
 test('after a restart, a conversation that was waiting for an approval opens with that approval asked again, and answering it goes on', async (t) => {
   const s = await setup(t);
-  s.server.script({ toolCalls: [{ id: 'w1', name: 'write_file', input: { path: 'later.txt', content: 'after restart' } }] }, { text: 'written after all' });
-  const asked = s.next('chat.approval');
-  const { sessionId } = await s.call('chat.send', { text: 'write later.txt' });
-  await asked;
+  const { sessionId } = await s.askToWrite('later.txt', 'after restart', 'written after all');
   // The app dies here (as with kill -9: nothing is closed; the first service is simply never used again).
   const again = new KnackService({
     paths: s.paths, transport: 'serve', version: 't', log: () => {}, workspaceOptions: { watch: false },
@@ -308,10 +306,7 @@ test('a message the store could not take comes back with the turn\'s end (unsent
 test('a long-running window keeps only its recent idle conversations in memory; an older one reopens from the store and goes on where it was', async (t) => {
   const s = await setup(t, { liveSessions: 2 });
   // The first conversation waits for an approval while newer ones come and go: it is never the one closed.
-  s.server.script({ toolCalls: [{ id: 'w1', name: 'write_file', input: { path: 'kept.txt', content: 'kept' } }] });
-  const asked = s.next('chat.approval');
-  const waiting = await s.call('chat.send', { text: 'write kept.txt' });
-  const approval = await asked;
+  const { approval, ...waiting } = await s.askToWrite('kept.txt', 'kept');
   const chats: { sessionId: string; turnId: string }[] = [];
   for (const text of ['one', 'two', 'three']) {
     s.server.script({ text: `answer ${text}` });
@@ -360,10 +355,7 @@ test('the context view names the skills the catalog budget left out', async (t) 
 
 test('going back to the folder already open (the window\'s picker, a recent entry) leaves its conversations running', async (t) => {
   const s = await setup(t);
-  s.server.script({ toolCalls: [{ id: 'w1', name: 'write_file', input: { path: 'back.txt', content: 'still here' } }] }, { text: 'written' });
-  const asked = s.next('chat.approval');
-  const { sessionId, turnId } = await s.call('chat.send', { text: 'write back.txt' });
-  const approval = await asked;
+  const { sessionId, turnId, approval } = await s.askToWrite('back.txt', 'still here', 'written');
   const info = await s.call('workspace.open', { path: join(s.ws, '.') });
   assert.equal(info.path, s.ws);
   assert.deepEqual(s.of('workspace.changed'), [], 'nothing was switched');
