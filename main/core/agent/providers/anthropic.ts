@@ -179,10 +179,20 @@ function stopOf(raw: string | null | undefined): StopReason {
   return raw === 'end_turn' || raw === 'stop_sequence' ? 'end_turn' : raw === 'tool_use' ? 'tool_use' : raw === 'max_tokens' ? 'max_tokens' : 'other';
 }
 
+/**
+ * The SDK's OpenTelemetry spans: off, unless ANTHROPIC_OPEN_TELEMETRY asks for them (set to anything but `false`, the
+ * SDK reads its variables as it always does). Knack registers no tracer provider, so each span would be a no-op that
+ * still costs the SDK its attributes, headers and context lookups on every request, before the request is sent.
+ */
+export function anthropicTelemetry(env: Record<string, string | undefined> = process.env): { openTelemetry?: false } {
+  const asked = env.ANTHROPIC_OPEN_TELEMETRY;
+  return asked !== undefined && asked.trim().toLowerCase() !== 'false' ? {} : { openTelemetry: false };
+}
+
 export function anthropicProvider(o: AnthropicOptions): ModelProvider {
   let client: Anthropic | undefined;
   const makeClient = async (): Promise<Anthropic> =>
-    (client ??= new (await loadAnthropicSdk()).default(clientOptions(o)));
+    (client ??= new (await loadAnthropicSdk()).default({ ...clientOptions(o), ...anthropicTelemetry() }));
   const where = { provider: o.id ?? 'anthropic', model: o.model, baseURL: o.baseURL, key: o.apiKey, keyHint: o.keyHint ?? 'ANTHROPIC_API_KEY' };
   /** One reply, each event pushed to `onEvent` from inside the SDK stream's loop. */
   const run = async (req: ModelRequest, onEvent: (ev: StreamEvent) => void): Promise<void> => {
