@@ -391,7 +391,8 @@ export const methods = {
   })),
 
   // workspaces
-  'workspace.open': m(z.object({ path: Path }).strict(), WorkspaceInfo),
+  /** Open a folder; the one already open is left as it is (its conversations go on) unless `reload` reads it again. */
+  'workspace.open': m(z.object({ path: Path, reload: z.boolean().optional() }).strict(), WorkspaceInfo),
   'workspace.current': m(Empty, WorkspaceInfo.nullable()),
   'workspace.recent': m(Empty, z.object({ items: z.array(RecentWorkspace) })),
   /** Native folder picker (desktop only; `unsupported` in serve mode). null = cancelled. */

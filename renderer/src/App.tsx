@@ -62,10 +62,14 @@ export function App() {
     return () => clearTimeout(id);
   }, [toast, set]);
 
-  if (!workspace || picking) return <WorkspaceOpen />;
+  if (!workspace) return <WorkspaceOpen />;
 
+  // The picker over an open workspace keeps the workspace's screens mounted (hidden): a draft in the message box, a
+  // send that fails meanwhile (its text goes back into that box) and every view's state are there on Back.
   return (
-    <div className="app" onDragOver={(e) => { if (e.dataTransfer.types.includes('Files')) e.preventDefault(); }}
+    <>
+    {picking && <WorkspaceOpen />}
+    <div className="app" hidden={picking} onDragOver={(e) => { if (e.dataTransfer.types.includes('Files')) e.preventDefault(); }}
       onDrop={(e) => {
         // A skill .zip dropped anywhere on the window opens the install dialog with it (audited before anything else).
         const file = e.dataTransfer.files[0];
@@ -106,5 +110,6 @@ export function App() {
       {shortcutsOpen && <ShortcutsList />}
       {toast && <div className={`toast ${toast.kind}`} role={toast.kind === 'error' ? 'alert' : 'status'}>{toast.text}</div>}
     </div>
+    </>
   );
 }

@@ -91,8 +91,8 @@ export class KnackService {
         nativeDialogs: !!dialogs,
         workspace: this.ws ? this.info() : null,
       }),
-      'workspace.open': async ({ path }) => {
-        await this.openWorkspace(path);
+      'workspace.open': async ({ path, reload }) => {
+        await this.openWorkspace(path, { reload: reload === true });
         return this.info();
       },
       'workspace.current': () => (this.ws ? this.info() : null),

@@ -9,7 +9,8 @@ export interface KnackClient {
   /** 'electron' offers native dialogs; 'serve' uses path fields. */
   readonly mode: 'electron' | 'serve';
   info(): Promise<AppInfo>;
-  openWorkspace(path: string): Promise<WorkspaceInfo>;
+  /** The folder already open is left as it is unless `reload` (which closes its conversations) reads it again. */
+  openWorkspace(path: string, opts?: { reload?: boolean }): Promise<WorkspaceInfo>;
   recentWorkspaces(): Promise<string[]>;
   /** Native folder picker (Electron only); undefined when cancelled. */
   pickFolder?(): Promise<string | undefined>;

@@ -151,8 +151,8 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
       if (i.workspace) workspace = i.workspace.path;
       return { mode: i.transport, ...(i.workspace ? { workspace: { path: i.workspace.path, name: i.workspace.name } } : {}) };
     },
-    async openWorkspace(path) {
-      const w = await k.call('workspace.open', { path });
+    async openWorkspace(path, opts) {
+      const w = await k.call('workspace.open', { path, ...(opts?.reload ? { reload: true } : {}) });
       workspace = w.path;
       return { path: w.path, name: w.name };
     },

@@ -28,14 +28,14 @@ export function WorkspaceOpen() {
     client.recentWorkspaces().then(setRecent, () => setRecent([]));
   }, [client]);
 
-  async function open(p: string) {
+  async function open(p: string, reload = false) {
     if (!p.trim()) { setError(t('workspace.empty')); return; }
     setBusy(true);
     setError(undefined);
     try {
-      const opened = await client.openWorkspace(p.trim());
-      // The folder already open: its conversations and the one on screen go on as they were.
-      if (opened.path === useView.getState().workspace?.path) back();
+      const opened = await client.openWorkspace(p.trim(), reload ? { reload } : undefined);
+      // The folder already open: its conversations and the one on screen go on as they were (unless reloaded).
+      if (!reload && opened.path === useView.getState().workspace?.path) back();
       else setWorkspace(opened);
     } catch (e) {
       setError(errorText(e));
@@ -59,7 +59,12 @@ export function WorkspaceOpen() {
       <h1>{t('app.name')}</h1>
       <p className="muted">{t('workspace.intro')}</p>
       {current && (
-        <button type="button" onClick={back}>{t('workspace.back', { name: current.name })}</button>
+        <div className="row">
+          <button type="button" onClick={back}>{t('workspace.back', { name: current.name })}</button>
+          <button type="button" onClick={() => void open(current.path, true)} disabled={busy} title={t('workspace.reloadHint')}>
+            {t('workspace.reload', { name: current.name })}
+          </button>
+        </div>
       )}
       {client.pickFolder && (
         <button type="button" className="primary" onClick={() => void choose()} disabled={busy}>

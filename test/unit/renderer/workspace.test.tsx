@@ -66,6 +66,41 @@ describe('workspace screen', () => {
     expect(useView.getState()).toMatchObject({ sessionId: undefined, messages: [] });
   });
 
+  it('a draft in the message box, and a message whose send fails while the picker is up, are there on Back', async () => {
+    const c = memoryClient();
+    let fail!: () => void;
+    const failing = new Promise<void>((r) => (fail = r));
+    c.sendMessage = async () => {
+      await failing;
+      throw Object.assign(new Error('the store is full'), { code: 'failed' });
+    };
+    renderWith(<App />, c, { workspace: WS, sessionId: 's1', messages: [] });
+    const box = () => screen.getByRole('textbox', { name: /message/i }) as HTMLTextAreaElement;
+    const picker = () => userEvent.click(screen.getByRole('button', { name: 'Workspace alpha (switch)' }));
+    await userEvent.type(box(), 'a draft I am still writing');
+    await picker();
+    await userEvent.click(screen.getByRole('button', { name: 'Back to alpha' }));
+    expect(box().value).toBe('a draft I am still writing');
+    await userEvent.clear(box());
+    await userEvent.type(box(), 'important message{Enter}');
+    await picker();
+    fail();
+    await waitFor(() => expect(useView.getState().messages).toEqual([]));
+    await userEvent.click(screen.getByRole('button', { name: 'Back to alpha' }));
+    expect(box().value).toContain('important message');
+    expect(screen.getByRole('alert').textContent).toContain('the store is full');
+  });
+
+  it('Reload reads the open folder again (asked of the engine as a reload) and starts from an empty chat', async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS, sessionId: 's1', messages: [{ id: 'm1', role: 'user', parts: [{ kind: 'text', text: 'old' }] }] });
+    await userEvent.click(screen.getByRole('button', { name: 'Workspace alpha (switch)' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Reload alpha' }));
+    await waitFor(() => expect(screen.queryByLabelText('Folder path')).toBeNull());
+    expect(c.calls.filter((x) => x.method === 'openWorkspace').map((x) => x.args)).toEqual([[WS.path, { reload: true }]]);
+    expect(useView.getState()).toMatchObject({ workspace: WS, sessionId: undefined, messages: [] });
+  });
+
   it('offers the native folder dialog only when the client has one (Electron)', async () => {
     const c = memoryClient();
     renderWith(<WorkspaceOpen />, c);

@@ -3,7 +3,7 @@
 // view, and provider keys that go in but never come back out.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir, writeTree, skillMd } from '../../helpers/tmp.js';
 import { startFakeAnthropic } from '../../helpers/fake-anthropic.js';
@@ -364,4 +364,17 @@ test('going back to the folder already open (the window\'s picker, a recent entr
   const end = await ended;
   assert.deepEqual([end.turnId, end.reason], [turnId, 'done']);
   assert.equal(readFileSync(join(s.ws, 'back.txt'), 'utf8'), 'still here');
+});
+
+test('a reload of the open folder (asked for) reads it again: its conversations are closed, and it says the workspace changed', async (t) => {
+  const s = await setup(t);
+  const { sessionId, approval } = await s.askToWrite('reload.txt', 'never');
+  const changed = s.next('workspace.changed');
+  await s.call('workspace.open', { path: s.ws, reload: true });
+  assert.equal((await changed).workspace.path, s.ws);
+  // Its turn was stopped, not left waiting: reopened, it runs nothing and asks nothing.
+  const opened = await s.call('sessions.open', { id: sessionId });
+  assert.deepEqual([opened.session.running, opened.approvals, opened.turnId], [false, [], undefined]);
+  await assert.rejects(s.call('chat.answer', { sessionId, approvalId: approval.approvalId, answer: 'once' }), /not_found/);
+  assert.ok(!existsSync(join(s.ws, 'reload.txt')));
 });
