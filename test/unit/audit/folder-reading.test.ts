@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { auditFolder, listSkillFiles, quietLinesOf } from '../../../main/core/skills/trust/audit.js';
 import { writeSkillCorpus } from '../../bench/skill-corpus.js';
@@ -68,4 +68,18 @@ test('the content hash is sha256 over each file path, NUL, its bytes, NUL, in pa
   assert.equal(report.contentHash, h.digest('hex'));
   assert.equal(report.files, 7);
   sameAsEveryLine(dir);
+});
+
+test('a folder is walked as it is named (resolved only for its links), and a folder that does not exist still throws', () => {
+  const base = tempDir();
+  const dir = join(base, 'real', 'named');
+  writeTree(dir, { 'SKILL.md': skillMd({ name: 'named', description: 'Named through a link.' }), 'references/a.md': '# A\n' });
+  symlinkSync(join(base, 'real'), join(base, 'alias'));
+  const viaAlias = join(base, 'alias', 'named');
+  const direct = auditFolder(dir);
+  const linked = auditFolder(viaAlias);
+  assert.deepEqual({ ...linked.report, dir: '' }, { ...direct.report, dir: '' });
+  assert.equal(linked.fingerprint, direct.fingerprint);
+  assert.ok(listSkillFiles(viaAlias).files.every((f) => f.abs.startsWith(viaAlias)));
+  assert.throws(() => auditFolder(join(base, 'missing')), /ENOENT/);
 });

@@ -95,13 +95,22 @@ export function listSkillFiles(dir: string): { files: FileEntry[]; truncated: bo
  * the open file (size -1 until then), which saves an lstat per file; links are always looked at here.
  */
 function walkSkillFiles(dir: string, stat: boolean): { files: FileEntry[]; truncated: boolean } {
-  const root = realpathSync.native(dir);
+  // The folder's real path, taken when a link needs it (is its target inside the folder?): a folder without links is
+  // walked as it was given, without resolving it.
+  let root: string | undefined;
+  const realRoot = (): string => (root ??= realpathSync.native(dir));
   const files: FileEntry[] = [];
   let truncated = false;
   // `relDir`: the folder's path from the root, "/" separators, ending in "/" (empty for the root).
   const walk = (abs: string, relDir: string): void => {
     let entries: Dirent[];
-    try { entries = readdirSync(abs, { withFileTypes: true }); } catch { return; }
+    try {
+      entries = readdirSync(abs, { withFileTypes: true });
+    } catch {
+      // A folder that does not resolve throws, as it always did (a resolved one that cannot be listed is empty).
+      if (relDir === '') realRoot();
+      return;
+    }
     entries.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
     for (const ent of entries) {
       if (files.length >= LIMITS.maxFiles) { truncated = true; return; }
@@ -126,7 +135,7 @@ function walkSkillFiles(dir: string, stat: boolean): { files: FileEntry[]; trunc
         // Resolved as the root was (realpathSync.native): the JS resolver can spell the same folder differently
         // (letter case on a case-insensitive disk, a subst drive), which would read as an escape.
         try { real = realpathSync.native(p); } catch { real = undefined; }
-        const escapes = real === undefined || !isInside(real, root);
+        const escapes = real === undefined || !isInside(real, realRoot());
         let size = 0;
         let special = true;
         try {
@@ -141,7 +150,7 @@ function walkSkillFiles(dir: string, stat: boolean): { files: FileEntry[]; trunc
       }
     }
   };
-  walk(root, '');
+  walk(dir, '');
   return { files, truncated };
 }
 

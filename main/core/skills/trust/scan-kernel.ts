@@ -392,15 +392,18 @@ export function quietKernel(a: ByteAutomaton, streams = STREAMS, simd?: boolean)
    * quiet line). quietBytes refuses such a view rather than call a file it never saw quiet.
    */
   const outgrown = new WeakSet<ArrayBufferLike>();
-  /** Room for a file of `size` bytes, the LF after it and its flags. */
+  /**
+   * Room for a file of `size` bytes, the LF after it and its flags. Only this grows the memory, so `bytes` always
+   * views all of it and its length is the memory's (the memory's own `buffer` getter is a call into the engine).
+   */
   const room = (size: number): void => {
     // 16 bytes past the flags: the SIMD base64 check reads a line's last bytes 16 at a time.
     const need = IN + align(size + 1, 8) + size + 1 + 16;
-    if (mem.buffer.byteLength < need) {
-      outgrown.add(mem.buffer);
-      mem.grow(Math.ceil((need - mem.buffer.byteLength) / PAGE));
+    if (bytes.length < need) {
+      outgrown.add(bytes.buffer);
+      mem.grow(Math.ceil((need - bytes.length) / PAGE));
+      bytes = new Uint8Array(mem.buffer);
     }
-    if (bytes.buffer !== mem.buffer) bytes = new Uint8Array(mem.buffer);
   };
   const m = [0, 0, 0, 0];
   return {
@@ -409,7 +412,7 @@ export function quietKernel(a: ByteAutomaton, streams = STREAMS, simd?: boolean)
       return bytes.subarray(IN, IN + size);
     },
     quietBytes(buf) {
-      if (outgrown.has(buf.buffer)) throw new Error('scan kernel: a view from input() read after the kernel\'s memory grew (it is empty now): take a new one');
+      if (buf.buffer !== bytes.buffer && outgrown.has(buf.buffer)) throw new Error('scan kernel: a view from input() read after the kernel\'s memory grew (it is empty now): take a new one');
       const len = buf.length;
       room(len);
       if (buf.buffer !== bytes.buffer || buf.byteOffset !== IN) bytes.set(buf, IN);
