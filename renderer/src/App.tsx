@@ -31,7 +31,7 @@ function useShortcuts() {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const s = useView.getState();
-      if (!s.workspace) return;
+      if (!s.workspace || s.picking) return;
       for (const c of COMMANDS) {
         if (c.keys && matchesKeys(c.keys, e)) { e.preventDefault(); c.run(s); return; }
       }
@@ -45,8 +45,8 @@ export function App() {
   const { t, i18n } = useTranslation();
   const client = useClient();
   // Only what this component shows: a streamed delta must not re-render the rest of the window.
-  const { workspace, view, installOpen, paletteOpen, shortcutsOpen, toast } = useView(useShallow((s) => ({
-    workspace: s.workspace, view: s.view, installOpen: s.installOpen, paletteOpen: s.paletteOpen, shortcutsOpen: s.shortcutsOpen, toast: s.toast,
+  const { workspace, picking, view, installOpen, paletteOpen, shortcutsOpen, toast } = useView(useShallow((s) => ({
+    workspace: s.workspace, picking: s.picking, view: s.view, installOpen: s.installOpen, paletteOpen: s.paletteOpen, shortcutsOpen: s.shortcutsOpen, toast: s.toast,
   })));
   const set = useView((s) => s.set);
   useChatStream(client);
@@ -62,7 +62,7 @@ export function App() {
     return () => clearTimeout(id);
   }, [toast, set]);
 
-  if (!workspace) return <WorkspaceOpen />;
+  if (!workspace || picking) return <WorkspaceOpen />;
 
   return (
     <div className="app" onDragOver={(e) => { if (e.dataTransfer.types.includes('Files')) e.preventDefault(); }}
@@ -74,7 +74,7 @@ export function App() {
         set({ installOpen: true, installFile: file });
       }}>
       <header className="topbar">
-        <button type="button" className="ws-name" onClick={() => useView.getState().setWorkspace(undefined)} title={workspace.path}
+        <button type="button" className="ws-name" onClick={() => set({ picking: true })} title={workspace.path}
           aria-label={t('workspace.switch', { name: workspace.name })}>
           {workspace.name}
         </button>

@@ -111,14 +111,17 @@ export class KnackService {
     return this.ws;
   }
 
-  /** Open (or switch to) a workspace folder. Opening one at a time: a second call waits for the first. */
-  openWorkspace(path: string): Promise<void> {
-    const next = this.opening.catch(() => {}).then(() => this.doOpen(path));
+  /**
+   * Open (or switch to) a workspace folder. Opening one at a time: a second call waits for the first. The folder that
+   * is already open stays as it is (its conversations go on) unless `reload` asks to read it again.
+   */
+  openWorkspace(path: string, opts: { reload?: boolean } = {}): Promise<void> {
+    const next = this.opening.catch(() => {}).then(() => this.doOpen(path, opts.reload === true));
     this.opening = next;
     return next;
   }
 
-  private async doOpen(path: string): Promise<void> {
+  private async doOpen(path: string, reload: boolean): Promise<void> {
     if (this.closed) throw new ServiceError('unavailable', 'the service is shutting down');
     let real: string;
     try {
@@ -127,8 +130,13 @@ export class KnackService {
     } catch (e) {
       throw new ServiceError('not_found', `cannot open ${path} as a workspace: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such folder' : (e as Error).message}`, { path });
     }
-    const diagnostics: Diagnostic[] = [];
     const o = this.options;
+    if (!reload && this.ws?.workspace === real) {
+      // Going back to the open folder (the window's picker, a recent entry) must not stop its running conversations.
+      addRecent(o.paths.dataDir, real);
+      return;
+    }
+    const diagnostics: Diagnostic[] = [];
     const mcp = loadMcpConfig(o.paths.dataDir, real, { trustWorkspace: false });
     diagnostics.push(...mcp.diagnostics);
     const next = await openWorkspace({
@@ -163,7 +171,7 @@ export class KnackService {
 
   /** Reopen the current workspace (after settings that are read at open time changed). */
   private async reopen(): Promise<void> {
-    if (this.ws) await this.openWorkspace(this.ws.workspace);
+    if (this.ws) await this.openWorkspace(this.ws.workspace, { reload: true });
   }
 
   private info() {

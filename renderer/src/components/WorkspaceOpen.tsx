@@ -1,5 +1,6 @@
 // The first screen: open a workspace folder (native dialog in Electron, a path field in serve mode) or a recent one.
-// On success the store holds the workspace and the window title names the folder.
+// On success the store holds the workspace and the window title names the folder. Shown over an open workspace (the
+// header's workspace button), it goes back to it as it was: Back, Escape, or opening the same folder again.
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
@@ -9,6 +10,15 @@ export function WorkspaceOpen() {
   const { t } = useTranslation();
   const client = useClient();
   const setWorkspace = useView((s) => s.setWorkspace);
+  const current = useView((s) => s.workspace);
+  const back = () => useView.getState().set({ picking: false });
+
+  useEffect(() => {
+    if (!current) return;
+    const onKey = (e: KeyboardEvent) => { if (e.key === 'Escape') back(); };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [current]);
   const [path, setPath] = useState('');
   const [recent, setRecent] = useState<string[]>([]);
   const [error, setError] = useState<string>();
@@ -23,7 +33,10 @@ export function WorkspaceOpen() {
     setBusy(true);
     setError(undefined);
     try {
-      setWorkspace(await client.openWorkspace(p.trim()));
+      const opened = await client.openWorkspace(p.trim());
+      // The folder already open: its conversations and the one on screen go on as they were.
+      if (opened.path === useView.getState().workspace?.path) back();
+      else setWorkspace(opened);
     } catch (e) {
       setError(errorText(e));
     } finally {
@@ -45,6 +58,9 @@ export function WorkspaceOpen() {
     <main className="welcome">
       <h1>{t('app.name')}</h1>
       <p className="muted">{t('workspace.intro')}</p>
+      {current && (
+        <button type="button" onClick={back}>{t('workspace.back', { name: current.name })}</button>
+      )}
       {client.pickFolder && (
         <button type="button" className="primary" onClick={() => void choose()} disabled={busy}>
           {t('workspace.choose')}

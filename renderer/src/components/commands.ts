@@ -22,7 +22,7 @@ export const COMMANDS: Command[] = [
   { id: 'settings', label: 'cmd.settings', keys: 'Mod+,', run: (s) => s.set({ view: 'settings' }) },
   { id: 'plan', label: 'cmd.plan', keys: 'Mod+Shift+P', run: (s) => s.set({ planMode: !s.planMode }) },
   { id: 'shortcuts', label: 'cmd.shortcuts', keys: 'Mod+/', run: (s) => s.set({ shortcutsOpen: true }) },
-  { id: 'workspace', label: 'cmd.workspace', run: (s) => s.setWorkspace(undefined) },
+  { id: 'workspace', label: 'cmd.workspace', run: (s) => s.set({ picking: true }) },
 ];
 
 /** True when a keyboard event is the command's shortcut. */

@@ -5,7 +5,7 @@ export const en = {
   workspace: {
     intro: 'Open a folder to work in. Its project skills, settings and rules come with it.',
     choose: 'Choose folder…', path: 'Folder path', open: 'Open', recent: 'Recent workspaces', noRecent: 'No recent workspaces yet.',
-    empty: 'Type the path of a folder.', switch: 'Workspace {{name}} (switch)',
+    empty: 'Type the path of a folder.', switch: 'Workspace {{name}} (switch)', back: 'Back to {{name}}',
   },
   nav: { label: 'Views', chat: 'Chat', sessions: 'Sessions', tools: 'Tools', settings: 'Settings', switchLang: 'Switch language to 中文' },
   panels: { label: 'Context' },

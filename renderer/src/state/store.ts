@@ -8,6 +8,8 @@ export type View = 'chat' | 'skill' | 'tools' | 'settings' | 'sessions' | 'conte
 
 export interface ViewState {
   workspace?: WorkspaceInfo;
+  /** The open-workspace screen is shown over the open workspace, which stays as it is until another one opens. */
+  picking: boolean;
   skills: SkillItem[];
   skillsError?: string;
   skillsLoading: boolean;
@@ -100,8 +102,10 @@ export const useView = create<ViewState>((set, get) => ({
   early: [],
   heldDrafts: {},
 
+  picking: false,
+
   set: (p) => set(p),
-  setWorkspace: (w) => set({ workspace: w, skills: [], selectedSkill: undefined, messages: [], sessionId: undefined, view: 'chat', epoch: get().epoch + 1 }),
+  setWorkspace: (w) => set({ workspace: w, picking: false, skills: [], selectedSkill: undefined, messages: [], sessionId: undefined, view: 'chat', epoch: get().epoch + 1 }),
   setSkills: (skills) => set({ skills, skillsError: undefined, skillsLoading: false }),
   replaceSkill: (item) => {
     const skills = get().skills;

@@ -6,7 +6,7 @@ import { App } from '../../../renderer/src/App';
 import { WorkspaceOpen } from '../../../renderer/src/components/WorkspaceOpen';
 import { useView } from '../../../renderer/src/state/store';
 import { memoryClient } from './memory-client';
-import { renderWith } from './render';
+import { renderWith, WS } from './render';
 
 describe('workspace screen', () => {
   it('opens the folder typed in the path field and names it in the window title', async () => {
@@ -43,6 +43,27 @@ describe('workspace screen', () => {
     expect(await screen.findByText('No recent workspaces yet.')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Open' }));
     expect(screen.getByRole('alert').textContent).toBe('Type the path of a folder.');
+  });
+
+  it('the workspace button shows the picker over the open workspace; Back, Escape or the same folder again return to it as it was', async () => {
+    const c = memoryClient();
+    const messages = [{ id: 'm1', role: 'user' as const, parts: [{ kind: 'text' as const, text: 'keep me on screen' }] }];
+    renderWith(<App />, c, { workspace: WS, sessionId: 's1', messages });
+    const reopen = async () => userEvent.click(screen.getByRole('button', { name: 'Workspace alpha (switch)' }));
+    await reopen();
+    await userEvent.click(screen.getByRole('button', { name: 'Back to alpha' }));
+    await reopen();
+    await userEvent.keyboard('{Escape}');
+    await reopen();
+    await userEvent.click(await screen.findByRole('button', { name: '/home/me/alpha' }));
+    await waitFor(() => expect(screen.queryByLabelText('Folder path')).toBeNull());
+    expect(useView.getState()).toMatchObject({ workspace: WS, sessionId: 's1', messages });
+    expect(screen.getByText('keep me on screen')).toBeTruthy();
+    // Another folder is a switch: its own, empty chat.
+    await reopen();
+    await userEvent.click(await screen.findByRole('button', { name: '/home/me/beta' }));
+    await waitFor(() => expect(useView.getState().workspace?.name).toBe('beta'));
+    expect(useView.getState()).toMatchObject({ sessionId: undefined, messages: [] });
   });
 
   it('offers the native folder dialog only when the client has one (Electron)', async () => {

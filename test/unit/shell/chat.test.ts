@@ -357,3 +357,19 @@ test('the context view names the skills the catalog budget left out', async (t) 
   assert.ok(ctx.leftOut.every((n) => /^(alpha|bravo|charlie|delta)-report$|^release-notes$/.test(n)), ctx.leftOut.join(', '));
   assert.match(catalog.items[0]!.note!, new RegExp(`${ctx.leftOut.length} left out`));
 });
+
+test('going back to the folder already open (the window\'s picker, a recent entry) leaves its conversations running', async (t) => {
+  const s = await setup(t);
+  s.server.script({ toolCalls: [{ id: 'w1', name: 'write_file', input: { path: 'back.txt', content: 'still here' } }] }, { text: 'written' });
+  const asked = s.next('chat.approval');
+  const { sessionId, turnId } = await s.call('chat.send', { text: 'write back.txt' });
+  const approval = await asked;
+  const info = await s.call('workspace.open', { path: join(s.ws, '.') });
+  assert.equal(info.path, s.ws);
+  assert.deepEqual(s.of('workspace.changed'), [], 'nothing was switched');
+  const ended = s.next('chat.turnEnd');
+  await s.call('chat.answer', { sessionId, approvalId: approval.approvalId, answer: 'once' });
+  const end = await ended;
+  assert.deepEqual([end.turnId, end.reason], [turnId, 'done']);
+  assert.equal(readFileSync(join(s.ws, 'back.txt'), 'utf8'), 'still here');
+});

@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
+import { mkdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
@@ -124,15 +125,18 @@ test('the server listens on loopback only: 0.0.0.0 is refused and no other inter
 });
 
 test('the contract over the socket: typed calls, the same input validation, errors as {code, message}, events', async (t) => {
-  const { server, ws } = await setup(t);
+  const { server, root } = await setup(t);
   const client = createClient(socketTransport({ connect: () => new WebSocket(`ws://127.0.0.1:${server.port}/ws`, { headers: { Origin: origin(server), Cookie: cookie(server) } }) as unknown as SocketLike }));
   t.after(() => client.close());
   const { skills } = await client.call('skills.list', {});
   assert.ok(skills.some((s) => s.name === 'notes' && s.tier === 'project'));
   await assert.rejects(client.call('skills.show', { name: 'ghost' }), (e: unknown) => e instanceof KnackError && e.code === 'not_found');
+  // Another folder (opening the one already open changes nothing, so says nothing).
+  const other = join(root, 'other');
+  mkdirSync(other);
   const changed = new Promise((resolve) => client.on('workspace.changed', resolve));
-  await client.call('workspace.open', { path: ws });
-  assert.ok(await changed);
+  await client.call('workspace.open', { path: other });
+  assert.deepEqual(await changed, { workspace: { ...(await client.call('workspace.current', {}))! } });
 });
 
 test('frames that break the contract are answered with invalid_input or close the socket, never reach a handler', async (t) => {

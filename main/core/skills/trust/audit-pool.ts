@@ -516,8 +516,9 @@ export class AuditPool {
  * Each round takes the varied sample skills (audit-sample.ts: frontmatter of every kind, references, scripts, findings)
  * once, for feedback as broad as real folders give; then each round's REPEAT_SLICES batches of a small common skill
  * give the per-folder and per-file functions the calls V8 optimises them after (60 rounds of the samples alone cost
- * about as much and left them to be compiled during the first opens). The price, once, at launch, off any open: see
- * the trust-open bench's launch line (about 0.5–0.7 s of each worker's CPU, idle).
+ * about as much and left them to be compiled during the first opens). The price, once, at launch, off any open: the
+ * trust-open bench's launch line (1.2–1.6 s of CPU for the two workers at load 9, against 1.6–1.8 s for 60 sample
+ * rounds in the same runs).
  */
 export const WARM_ROUNDS = 20;
 

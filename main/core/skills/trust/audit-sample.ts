@@ -471,20 +471,18 @@ export const REPEAT_DIR = '.repeat';
 export const REPEAT_COPIES = 10;
 
 /**
- * A small skill like the common public ones (SKILL.md with steps, a reference, a Python and a shell script), cheap to
- * audit: the warm-up's second part goes through it many times (audit-warm.ts), so that the functions called once per
- * folder or per file reach the call counts V8 optimises after, which the varied samples would need many costly rounds
- * for. `{{n}}`: the copy's number; every fifth copy has an install line (a P1 finding), as public folders do.
+ * A small skill like the common public ones (SKILL.md with steps and a shell script), cheap to audit: the warm-up's
+ * second part goes through it many times (audit-warm.ts), so that the functions called once per folder or per file
+ * reach the call counts V8 optimises after, which the varied samples would need many costly rounds for. Two files: a
+ * folder's price is mostly its files' opens and reads, and the per-file functions already get more calls than the
+ * per-folder ones. `n`: the copy's number; every fifth copy has an install line (a P1 finding), as public folders do.
  */
 export function repeatSkill(n: number): Record<string, string> {
   const run = n % 5 === 0 ? 'pip install rich' : 'git status --short';
   return {
-    'SKILL.md': `---\nname: repeat-${n}\ndescription: Use when the user asks to summarise a JSON report or to chart its numbers.\nlicense: MIT\n---\n` +
-      `# Report summary\n\n1. Run \`python3 scripts/report.py < report.json\`.\n2. Check the output with \`sh scripts/check.sh\`.\n` +
-      `3. Write the summary under \`## Results\`.\n\n\`\`\`bash\n${run}\n\`\`\`\n\nSee [the notes](references/notes.md).\n`,
-    'references/notes.md': '# Notes\n\nThe report is a JSON list of objects; each has a `name` and a `value`.\n\n```python\nimport json\nwith open(path) as f:\n    data = json.load(f)\n```\n',
-    'scripts/report.py': '#!/usr/bin/env python3\n"""Summarise a JSON report."""\nimport json, sys\n\n\ndef main():\n    data = json.load(sys.stdin)\n' +
-      '    print("\\n".join(x["name"] for x in data if x.get("value")))\n\n\nif __name__ == "__main__":\n    main()\n',
+    'SKILL.md': `---\nname: repeat-${n}\ndescription: Use when the user asks to summarise the changes or to check the working tree.\nlicense: MIT\n---\n` +
+      `# Change summary\n\n1. Run \`sh scripts/check.sh\` and read its output.\n2. List the changed files with \`git diff --stat\`.\n` +
+      `3. Write the summary under \`## Results\`.\n\n\`\`\`bash\n${run}\n\`\`\`\n`,
     'scripts/check.sh': '#!/bin/sh\nset -eu\necho "checking"\ngit log --oneline \\\n  -5\n',
   };
 }

@@ -28,7 +28,7 @@ export function sampleFolders(root: string): string[] {
  * copies of the repeat skill (audit-sample.ts) in one request and auditing them in one rehearsed round, as a real
  * open's batch goes. V8 optimises a function once it has run enough of its own bytecode, and some 500 calls after its
  * feedback last changed: a function called once per folder or per file (the folder walk, the report, the manifest
- * read, the SKILL.md parse) needs some 1,500–2,500 calls. The varied samples give it eleven per round at about twice
+ * read, the SKILL.md parse) needs some 1,500–2,500 calls. The varied samples give it eleven per round at several times
  * a repeat folder's price; with the samples alone (60 rounds) these functions were compiled during the first opens
  * after launch, on the cores the open needed (`--trace-opt`: auditFolder, folderResult, readManifest, nameAndTitle,
  * auditTextOf … in opens 1–3, 60–110 ms of compiling per open).

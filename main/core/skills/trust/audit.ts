@@ -384,10 +384,6 @@ const ITEM_RE = /^\s*(?:[-*+]|\d+[.)])\s/;
 const HEADING_RE = /^\s{0,3}#/;
 const PROMPT_RE = /^\s*(?:\$|>|PS>|#\s*\$)\s+/;
 const SHELL_COMMENT_RE = /^\s*#(?!!)/;
-/** A list marker's first character: `-`, `*`, `+` or a digit. */
-function markerStart(c: number): boolean {
-  return c === 0x2d || c === 0x2a || c === 0x2b || (c >= 0x30 && c <= 0x39);
-}
 
 /*
  * How a Markdown reader sees a line's start, each the regex beside it; `lead` is leadOf(raw). The regex is only asked
@@ -409,12 +405,26 @@ function blankLine(raw: string, lead: number): boolean {
   return codeAt(raw, lead) >= 128 ? raw.trim() === '' : lead === raw.length;
 }
 function listStart(raw: string, lead: number): boolean {
-  const c = codeAt(raw, lead);
-  return lead <= 3 && (markerStart(c) || c >= 128) && LIST_RE.test(raw);
+  return lead <= 3 && (markerThenSpace(raw, lead) ?? LIST_RE.test(raw));
 }
 function itemStart(raw: string, lead: number): boolean {
-  const c = codeAt(raw, lead);
-  return (markerStart(c) || c >= 128) && ITEM_RE.test(raw);
+  return markerThenSpace(raw, lead) ?? ITEM_RE.test(raw);
+}
+/**
+ * Whether a list marker (`-`, `*`, `+`, or digits then `.` or `)`) is at `k`, then whitespace, as LIST_RE and ITEM_RE
+ * read it past the line's lead; undefined when a character past ASCII (maybe Unicode whitespace) decides: the regex is
+ * asked then.
+ */
+function markerThenSpace(raw: string, k: number): boolean | undefined {
+  let c = codeAt(raw, k);
+  if (c === 0x2d || c === 0x2a || c === 0x2b) k++;
+  else if (c >= 0x30 && c <= 0x39) {
+    do c = codeAt(raw, ++k); while (c >= 0x30 && c <= 0x39);
+    if (c !== 0x2e && c !== 0x29) return false;
+    k++;
+  } else return c >= 128 ? undefined : false;
+  const d = codeAt(raw, k);
+  return d >= 128 ? undefined : asciiSpace(d);
 }
 function headingStart(raw: string, lead: number): boolean {
   const c = codeAt(raw, lead);
