@@ -1,9 +1,10 @@
-// The Anthropic request's JSON text is built from the stable prefix serialised once (system text with the catalog,
+// The Anthropic and Chat Completions requests' JSON text is built from the stable prefix serialised once (system text with the catalog,
 // tool definitions) plus the turn's own parts: it must be byte for byte what JSON.stringify would send, every turn,
 // as text and as the UTF-8 bytes that go on the wire (the prefix kept encoded too).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { anthropicBody, anthropicBodyBytes, anthropicRequest } from '../../../main/core/agent/providers/anthropic.js';
+import { openaiBody, openaiBodyBytes, openaiRequest } from '../../../main/core/agent/providers/openai.js';
 import type { ModelRequest } from '../../../main/core/agent/providers/types.js';
 import type { PromptTool } from '../../../main/core/tools/prompt-cost.js';
 import { agentEnv } from '../../helpers/agent-env.js';
@@ -74,4 +75,54 @@ test('the bytes on the wire are the JSON of the request as JSON.stringify writes
   const last = env.server.requests[1]!.body.messages as { content: { text?: string }[] }[];
   assert.equal(last[0]!.content[0]!.text, 'hello — 你好 \ud83d\ude00');
   assert.equal(last.at(-1)!.content[0]!.text, 'and a second turn: ünïcödé');
+});
+
+function sameChat(req: Omit<ModelRequest, 'maxTokens'> & { maxTokens?: number }, label: string, sendMaxTokens = false): void {
+  const full = { maxTokens: 1024, ...req };
+  const params = openaiRequest('gpt-x', full, sendMaxTokens);
+  const json = JSON.stringify(params);
+  assert.equal(openaiBody(params, full.tools), json, label);
+  const bytes = openaiBodyBytes(params, full.tools);
+  assert.ok(bytes.equals(Buffer.from(json, 'utf8')), `${label}: the bytes are the UTF-8 of JSON.stringify (${bytes.length} vs ${Buffer.byteLength(json)} bytes)`);
+}
+
+test('the Chat Completions request body is exactly JSON.stringify of the request, as the system text, tools, reply budget and messages change', () => {
+  const messages: ModelRequest['messages'] = [{ role: 'user', text: 'hello "there"\n\u2028' }];
+  sameChat({ system: { stable: 'STABLE', dynamic: '' }, tools, messages }, 'first turn');
+  sameChat({ system: { stable: 'STABLE', dynamic: '' }, tools, messages }, 'the same prefix again (kept JSON)');
+  sameChat({ system: { stable: 'STABLE', dynamic: '' }, tools, messages }, 'with a reply budget', true);
+  sameChat({ system: { stable: 'STABLE', dynamic: '' }, tools, messages, maxTokens: 77 }, 'another reply budget', true);
+  sameChat({ system: { stable: 'STABLE', dynamic: '' }, tools, messages }, 'no reply budget again');
+  sameChat({ system: { stable: 'STABLE 中文 — é', dynamic: 'LOADED <skill>' }, tools, messages: [{ role: 'user', text: 'a lone surrogate \ud800, a pair \ud83d\ude00, 你好' }] }, 'non-ASCII text, a dynamic part');
+  sameChat({ system: { stable: 'S', dynamic: '' }, tools: [], messages }, 'no tools');
+  sameChat({ system: { stable: 'S', dynamic: '' }, tools: [], messages: [] }, 'no messages after the system message');
+  sameChat({ system: { stable: 'S', dynamic: '' }, tools: [tools[1]!, { ...tools[0]!, name: 'view_file' }], messages }, 'another tool list');
+  sameChat({
+    system: { stable: 'S', dynamic: 'D' }, tools, messages: [
+      ...messages,
+      { role: 'assistant', text: '', toolCalls: [{ id: 't1', name: 'read_file', arguments: '{"path":"x"}' }, { id: 't2', name: 'bash', arguments: 'not json' }] },
+      { role: 'tool', results: [{ callId: 't1', name: 'read_file', content: '{"ok":true}', isError: false }, { callId: 't2', name: 'bash', content: 'failed', isError: true }] },
+      { role: 'assistant', text: 'done', toolCalls: [], interrupted: true },
+    ],
+  }, 'a conversation with tool calls', true);
+});
+
+test('an OpenAI-compatible server receives the bytes of the request as JSON.stringify writes it, turn after turn', async () => {
+  const env = await agentEnv({ kind: 'openai' });
+  env.server.script({ text: 'ok' }, { text: 'ok again' });
+  const chat = env.agent.newSession();
+  await chat.send('hello — 你好 \ud83d\ude00');
+  await chat.send('and a second turn');
+  assert.equal(env.server.requests.length, 2);
+  for (const r of env.server.requests) {
+    assert.match(String(r.headers['content-type']), /^application\/json/);
+    assert.equal(Number(r.headers['content-length']), Buffer.byteLength(r.raw), 'the length sent is the bytes sent');
+    assert.equal(r.raw, JSON.stringify(r.body));
+  }
+  const last = env.server.requests[1]!.body as { messages: { role: string; content: string }[]; tools?: unknown[]; stream?: boolean };
+  assert.equal(last.messages[0]!.role, 'system');
+  assert.equal(last.messages[1]!.content, 'hello — 你好 \ud83d\ude00');
+  assert.equal(last.messages.at(-1)!.content, 'and a second turn');
+  assert.ok(Array.isArray(last.tools) && last.tools.length > 0, 'the tool definitions are sent');
+  assert.equal(last.stream, true);
 });

@@ -20,6 +20,8 @@ export interface OpenAIOptions {
 }
 
 type Msg = OpenAI.Chat.Completions.ChatCompletionMessageParam;
+type Params = OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
+const JSON_BODY = { 'content-type': 'application/json' };
 
 function validJson(raw: string): string {
   try {
@@ -50,6 +52,96 @@ export function toOpenAIMessages(system: string, messages: ChatMessage[]): Msg[]
   return out;
 }
 
+/** The system message's text (instructions with the catalog, then the loaded skills), kept while its parts are the same. */
+let systemText: { stable: string; dynamic: string; text: string } | undefined;
+
+function systemOf(s: ModelRequest['system']): string {
+  const hit = systemText;
+  if (hit && hit.stable === s.stable && hit.dynamic === s.dynamic) return hit.text;
+  const text = s.dynamic.trim() ? `${s.stable}\n\n${s.dynamic}` : s.stable;
+  systemText = { stable: s.stable, dynamic: s.dynamic, text };
+  return text;
+}
+
+/** Tool definitions in the Chat Completions shape, their JSON, and the body's end with them as UTF-8 (made on first use). */
+interface ToolShapes {
+  tools: OpenAI.Chat.Completions.ChatCompletionTool[];
+  json: string;
+  tail: { maxTokens: number | null | undefined; bytes: Buffer } | undefined;
+}
+
+/** Kept per tool list (a session passes the same list while it is unchanged). */
+const toolShapes = new WeakMap<ModelRequest['tools'], ToolShapes>();
+
+function openaiTools(list: ModelRequest['tools']): ToolShapes {
+  let shapes = toolShapes.get(list);
+  if (!shapes) {
+    const tools = list.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.inputSchema } }));
+    shapes = { tools, json: JSON.stringify(tools), tail: undefined };
+    toolShapes.set(list, shapes);
+  }
+  return shapes;
+}
+
+export function openaiRequest(model: string, req: ModelRequest, sendMaxTokens: boolean): Params {
+  return {
+    model,
+    messages: toOpenAIMessages(systemOf(req.system), req.messages),
+    ...(req.tools.length ? { tools: openaiTools(req.tools).tools } : {}),
+    ...(sendMaxTokens ? { max_tokens: req.maxTokens } : {}),
+    stream: true,
+    stream_options: { include_usage: true },
+  };
+}
+
+/** The body's JSON up to the system message's end (model, system text), kept while those are unchanged; its UTF-8 made on first use. */
+let headJson: { model: string; system: string; json: string; bytes: Buffer | undefined } | undefined;
+const STREAM_TAIL = ',"stream":true,"stream_options":{"include_usage":true}}';
+
+function headOf(params: Params): NonNullable<typeof headJson> {
+  const system = (params.messages[0] as { content: string }).content;
+  let head = headJson;
+  if (head?.model !== params.model || head.system !== system) {
+    head = headJson = { model: params.model, system, json: `{"model":${JSON.stringify(params.model)},"messages":[${JSON.stringify(params.messages[0])}`, bytes: undefined };
+  }
+  return head;
+}
+
+/** The messages after the system message, as JSON continuing the list (`,{…},{…}`), and the list's end. */
+function restOf(params: Params): string {
+  return params.messages.length > 1 ? `,${JSON.stringify(params.messages.slice(1)).slice(1, -1)}]` : ']';
+}
+
+function tailOf(params: Params, tools: ModelRequest['tools']): string {
+  const t = params.tools ? `,"tools":${openaiTools(tools).json}` : '';
+  return params.max_tokens !== undefined ? `${t},"max_tokens":${JSON.stringify(params.max_tokens)}${STREAM_TAIL}` : `${t}${STREAM_TAIL}`;
+}
+
+/**
+ * The request's JSON text: byte for byte `JSON.stringify(params)`, with the system message (instructions with the
+ * catalog) and the tool definitions, most of a first turn's bytes, serialised once while they are unchanged instead
+ * of by the SDK on every request.
+ */
+export function openaiBody(params: Params, tools: ModelRequest['tools']): string {
+  return `${headOf(params).json}${restOf(params)}${tailOf(params, tools)}`;
+}
+
+/** The same body as UTF-8 bytes, the SDK's body (it sends bytes as they are): the kept parts are kept encoded too. */
+export function openaiBodyBytes(params: Params, tools: ModelRequest['tools']): Buffer {
+  const head = headOf(params);
+  const headBytes = (head.bytes ??= Buffer.from(head.json));
+  const rest = Buffer.from(restOf(params));
+  let tail: Buffer;
+  if (params.tools) {
+    // Kept with the tool list, for the reply budget it was made with (the same on every request of a provider).
+    const shapes = openaiTools(tools);
+    let kept = shapes.tail;
+    if (!kept || kept.maxTokens !== params.max_tokens) kept = shapes.tail = { maxTokens: params.max_tokens, bytes: Buffer.from(tailOf(params, tools)) };
+    tail = kept.bytes;
+  } else tail = Buffer.from(tailOf(params, tools));
+  return Buffer.concat([headBytes, rest, tail], headBytes.length + rest.length + tail.length);
+}
+
 function stopOf(raw: string): StopReason {
   return raw === 'stop' ? 'end_turn' : raw === 'tool_calls' || raw === 'function_call' ? 'tool_use' : raw === 'length' ? 'max_tokens' : 'other';
 }
@@ -66,21 +158,11 @@ export function openaiProvider(o: OpenAIOptions): ModelProvider {
     const calls = new Map<number, { id: string; name: string; args: string; started: boolean }>();
     let finish = 'stop';
     let usage: OpenAI.CompletionUsage | undefined;
-    const system = req.system.dynamic.trim() ? `${req.system.stable}\n\n${req.system.dynamic}` : req.system.stable;
     try {
-      const stream = await (client ?? (await makeClient())).chat.completions.create(
-        {
-          model: o.model,
-          messages: toOpenAIMessages(system, req.messages),
-          ...(req.tools.length
-            ? { tools: req.tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.inputSchema } })) }
-            : {}),
-          ...(o.sendMaxTokens ? { max_tokens: req.maxTokens } : {}),
-          stream: true,
-          stream_options: { include_usage: true },
-        },
-        req.signal ? { signal: req.signal } : {},
-      );
+      const params = openaiRequest(o.model, req, o.sendMaxTokens ?? false);
+      // The SDK sends a body of bytes as it is (with our content type); everything else about the request is its own.
+      const options = { body: openaiBodyBytes(params, req.tools), headers: JSON_BODY, ...(req.signal ? { signal: req.signal } : {}) };
+      const stream = await (client ?? (await makeClient())).chat.completions.create(params, options);
       for await (const chunk of stream) {
         if (chunk.usage) usage = chunk.usage;
         const choice = chunk.choices?.[0];
@@ -117,7 +199,8 @@ export function openaiProvider(o: OpenAIOptions): ModelProvider {
     model: o.model,
     baseURL: o.baseURL,
     contextWindow: o.contextWindow,
-    prepare() {
+    prepare(tools) {
+      openaiTools(tools);
       makeClient().catch(() => undefined);
     },
     run,
