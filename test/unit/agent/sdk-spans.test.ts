@@ -33,21 +33,33 @@ async function oneRequest(): Promise<void> {
   assert.ok(events.some((e) => e.type === 'text'));
 }
 
+/** Runs `fn` with ANTHROPIC_OPEN_TELEMETRY set to `value` (unset when undefined), whatever the shell running the suite has. */
+async function withTelemetryEnv(value: string | undefined, fn: () => Promise<void>): Promise<void> {
+  const saved = process.env.ANTHROPIC_OPEN_TELEMETRY;
+  if (value === undefined) delete process.env.ANTHROPIC_OPEN_TELEMETRY;
+  else process.env.ANTHROPIC_OPEN_TELEMETRY = value;
+  try {
+    await fn();
+  } finally {
+    if (saved === undefined) delete process.env.ANTHROPIC_OPEN_TELEMETRY;
+    else process.env.ANTHROPIC_OPEN_TELEMETRY = saved;
+  }
+}
+
 test('with a tracer provider registered, Knack\'s Anthropic requests start no span by default', async () => {
-  const before = started.length;
-  await oneRequest();
-  assert.equal(started.length, before, started.join(','));
+  await withTelemetryEnv(undefined, async () => {
+    const before = started.length;
+    await oneRequest();
+    assert.equal(started.length, before, started.join(','));
+  });
 });
 
 test('ANTHROPIC_OPEN_TELEMETRY turns the SDK\'s spans back on; set to false, it keeps them off', async () => {
-  process.env.ANTHROPIC_OPEN_TELEMETRY = 'true';
-  try {
+  await withTelemetryEnv('true', async () => {
     const before = started.length;
     await oneRequest();
     assert.deepEqual(started.slice(before), ['anthropic.messages.create']);
-  } finally {
-    delete process.env.ANTHROPIC_OPEN_TELEMETRY;
-  }
+  });
   assert.deepEqual(anthropicTelemetry({ ANTHROPIC_OPEN_TELEMETRY: 'FALSE' }), { openTelemetry: false });
   assert.deepEqual(anthropicTelemetry({ ANTHROPIC_OPEN_TELEMETRY: '1' }), {});
   assert.deepEqual(anthropicTelemetry({}), { openTelemetry: false });
