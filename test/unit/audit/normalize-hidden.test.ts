@@ -23,9 +23,7 @@ test('each character of the hidden classes is counted and removed, and no other 
     const counted = h !== undefined && h.zeroWidth + h.bidi + h.tags > 0;
     const hidden = HIDDEN.test(ch);
     if (hidden) hiddenSeen++;
-    // The Arabic letter mark is itself of the Arabic script: its line reads as right-to-left text, whose direction
-    // marks are typography (removed, not counted).
-    if (counted !== (hidden && c !== 0x61c) || (hidden && n.text !== 'ab')) wrong.push(`U+${c.toString(16)}: ${JSON.stringify(n)}`);
+    if (counted !== hidden || (hidden && n.text !== 'ab')) wrong.push(`U+${c.toString(16)}: ${JSON.stringify(n)}`);
   }
   assert.deepEqual(wrong.slice(0, 10), []);
   assert.ok(hiddenSeen > 380, `${hiddenSeen} hidden code points`);
@@ -36,4 +34,15 @@ test('lines with visible non-ASCII text keep their NFKC and homoglyph reading', 
   assert.deepEqual(normalizeLine('іgnоre previous'), { text: 'ignore previous', hidden: { zeroWidth: 0, bidi: 0, tags: 0, decodedTags: '', homoglyphs: 2 } });
   assert.deepEqual(normalizeLine('Привет мир'), { text: 'Привет мир' });
   assert.deepEqual(normalizeLine('\u202eexe.txt  and\tmore'), { text: 'exe.txt and more', hidden: { zeroWidth: 0, bidi: 1, tags: 0, decodedTags: '' } });
+});
+
+test('direction marks are typography in right-to-left prose only: an Arabic letter mark does not make a Latin line right-to-left', () => {
+  // The mark is of the Arabic script itself; it used to excuse every direction mark on its line.
+  const latin = normalizeLine('run\u061C rm -rf\u200F ~ now');
+  assert.deepEqual([latin.text, latin.hidden?.bidi], ['run rm -rf ~ now', 2]);
+  for (const prose of ['مرحبا\u200F بالعالم', 'שלום\u200E world', 'السلام\u061C عليكم']) {
+    const n = normalizeLine(prose);
+    assert.equal(n.hidden === undefined || n.hidden.bidi === 0, true, `${JSON.stringify(prose)}: ${JSON.stringify(n)}`);
+    assert.ok(!/[\u200E\u200F\u061C]/.test(n.text));
+  }
 });

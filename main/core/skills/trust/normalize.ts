@@ -57,8 +57,11 @@ const JOINING = '\\p{Script=Arabic}\\p{Script=Syriac}\\p{Script=Nko}\\p{Script=M
   '\\p{Script=Gurmukhi}\\p{Script=Gujarati}\\p{Script=Oriya}\\p{Script=Tamil}\\p{Script=Telugu}\\p{Script=Kannada}\\p{Script=Malayalam}' +
   '\\p{Script=Sinhala}\\p{Script=Khmer}\\p{Script=Myanmar}\\p{Script=Tibetan}\\p{Script=Thaana}\\p{Script=Hebrew}';
 const SCRIPT_JOINER = new RegExp(`([${JOINING}]\\p{M}*)[\\u200C\\u200D](?=[${JOINING}])`, 'gu');
-/** Right-to-left letters: a line holding them may carry direction marks (LRM, RLM, ALM) as ordinary typography. */
-const RTL_LETTER = /[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/u;
+/**
+ * Right-to-left letters: a line holding them may carry direction marks (LRM, RLM, ALM) as ordinary typography. Letters
+ * only: the Arabic letter mark (U+061C) is of the Arabic script itself, and must not make its own line right-to-left prose.
+ */
+const RTL_LETTER = /(?=\p{L})[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/u;
 const DIRECTION_MARK = /[\u200E\u200F\u061C]/g;
 /** A subdivision flag (🏴 + 2–6 tag letters/digits + cancel tag: England, Scotland, Wales): an emoji, not smuggled text. */
 const FLAG_TAGS = /\u{1F3F4}[\u{E0030}-\u{E0039}\u{E0061}-\u{E007A}]{2,6}\u{E007F}/gu;
