@@ -65,11 +65,12 @@ export function App() {
   if (!workspace) return <WorkspaceOpen />;
 
   // The picker over an open workspace keeps the workspace's screens mounted (hidden): a draft in the message box, a
-  // send that fails meanwhile (its text goes back into that box) and every view's state are there on Back.
+  // send that fails meanwhile (its text goes back into that box) and every view's state are there on Back. Another
+  // folder gets screens of its own (keyed by its path): nothing typed for one folder is sent to another.
   return (
     <>
     {picking && <WorkspaceOpen />}
-    <div className="app" hidden={picking} onDragOver={(e) => { if (e.dataTransfer.types.includes('Files')) e.preventDefault(); }}
+    <div className="app" key={workspace.path} hidden={picking} onDragOver={(e) => { if (e.dataTransfer.types.includes('Files')) e.preventDefault(); }}
       onDrop={(e) => {
         // A skill .zip dropped anywhere on the window opens the install dialog with it (audited before anything else).
         const file = e.dataTransfer.files[0];

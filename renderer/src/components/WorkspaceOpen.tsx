@@ -11,18 +11,23 @@ export function WorkspaceOpen() {
   const client = useClient();
   const setWorkspace = useView((s) => s.setWorkspace);
   const current = useView((s) => s.workspace);
-  const back = () => useView.getState().set({ picking: false });
-
-  useEffect(() => {
-    if (!current) return;
-    const onKey = (e: KeyboardEvent) => { if (e.key === 'Escape') back(); };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [current]);
   const [path, setPath] = useState('');
   const [recent, setRecent] = useState<string[]>([]);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  /** Back to the open workspace, focus on the header button that opened the picker. */
+  const back = () => {
+    useView.getState().set({ picking: false });
+    setTimeout(() => document.querySelector<HTMLElement>('.ws-name')?.focus(), 0);
+  };
+
+  useEffect(() => {
+    // While a folder opens, the picker stays: its result (or its error) is shown here.
+    if (!current || busy) return;
+    const onKey = (e: KeyboardEvent) => { if (e.key === 'Escape') back(); };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [current, busy]);
 
   useEffect(() => {
     client.recentWorkspaces().then(setRecent, () => setRecent([]));
@@ -60,7 +65,7 @@ export function WorkspaceOpen() {
       <p className="muted">{t('workspace.intro')}</p>
       {current && (
         <div className="row">
-          <button type="button" onClick={back}>{t('workspace.back', { name: current.name })}</button>
+          <button type="button" onClick={back} disabled={busy}>{t('workspace.back', { name: current.name })}</button>
           <button type="button" onClick={() => void open(current.path, true)} disabled={busy} title={t('workspace.reloadHint')}>
             {t('workspace.reload', { name: current.name })}
           </button>

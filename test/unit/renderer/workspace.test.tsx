@@ -101,6 +101,36 @@ describe('workspace screen', () => {
     expect(useView.getState()).toMatchObject({ workspace: WS, sessionId: undefined, messages: [] });
   });
 
+  it('another folder gets a chat of its own: a draft typed for the first is not in the second\'s box', async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS, sessionId: 's1', messages: [] });
+    const box = () => screen.getByRole('textbox', { name: /message/i }) as HTMLTextAreaElement;
+    await userEvent.type(box(), 'only for alpha');
+    await userEvent.click(screen.getByRole('button', { name: 'Workspace alpha (switch)' }));
+    await userEvent.click(await screen.findByRole('button', { name: '/home/me/beta' }));
+    await waitFor(() => expect(useView.getState().workspace?.name).toBe('beta'));
+    expect(box().value).toBe('');
+  });
+
+  it('while a folder opens the picker stays (Back disabled, Escape ignored); Back returns focus to the workspace button', async () => {
+    const c = memoryClient();
+    let finish!: () => void;
+    const opening = new Promise<void>((r) => (finish = r));
+    const plain = c.openWorkspace.bind(c);
+    c.openWorkspace = async (p, o) => { await opening; return plain(p, o); };
+    renderWith(<App />, c, { workspace: WS, sessionId: 's1', messages: [] });
+    await userEvent.click(screen.getByRole('button', { name: 'Workspace alpha (switch)' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Back to alpha' }));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Workspace alpha (switch)' })));
+    await userEvent.click(screen.getByRole('button', { name: 'Workspace alpha (switch)' }));
+    await userEvent.click(await screen.findByRole('button', { name: '/home/me/beta' }));
+    expect((screen.getByRole('button', { name: 'Back to alpha' }) as HTMLButtonElement).disabled).toBe(true);
+    await userEvent.keyboard('{Escape}');
+    expect(screen.getByLabelText('Folder path')).toBeTruthy();
+    finish();
+    await waitFor(() => expect(useView.getState().workspace?.name).toBe('beta'));
+  });
+
   it('offers the native folder dialog only when the client has one (Electron)', async () => {
     const c = memoryClient();
     renderWith(<WorkspaceOpen />, c);
