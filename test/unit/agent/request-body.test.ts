@@ -15,13 +15,17 @@ const tools: PromptTool[] = [
   { name: 'bash', description: 'Run a command – in the workspace 中文', inputSchema: { type: 'object', properties: { command: { type: 'string' } } } },
 ];
 
+/** The body as text and as bytes are JSON.stringify of the request and its UTF-8. */
+function sameAsStringify(params: unknown, body: string, bytes: Buffer, label: string): void {
+  const json = JSON.stringify(params);
+  assert.equal(body, json, label);
+  assert.ok(bytes.equals(Buffer.from(json, 'utf8')), `${label}: the bytes are the UTF-8 of JSON.stringify (${bytes.length} vs ${Buffer.byteLength(json)} bytes)`);
+}
+
 function same(req: Omit<ModelRequest, 'maxTokens'> & { maxTokens?: number }, label: string): void {
   const full = { maxTokens: 1024, ...req };
   const params = anthropicRequest('claude-x', full);
-  const json = JSON.stringify(params);
-  assert.equal(anthropicBody(params, full.tools), json, label);
-  const bytes = anthropicBodyBytes(params, full.tools);
-  assert.ok(bytes.equals(Buffer.from(json, 'utf8')), `${label}: the bytes are the UTF-8 of JSON.stringify (${bytes.length} vs ${Buffer.byteLength(json)} bytes)`);
+  sameAsStringify(params, anthropicBody(params, full.tools), anthropicBodyBytes(params, full.tools), label);
 }
 
 test('the request body is exactly JSON.stringify of the request, as the system text, tools and messages change', () => {
@@ -61,18 +65,25 @@ test('the server receives the body as JSON, with the content type, through the o
   assert.equal(tools.filter((t) => t.cache_control).length, 1, 'one breakpoint on the tool list');
 });
 
-test('the bytes on the wire are the JSON of the request as JSON.stringify writes it, non-ASCII text included, turn after turn', async () => {
-  const env = await agentEnv();
+/** Two turns of a new chat against the fake `kind` server: each request's bytes are its JSON as JSON.stringify writes it. */
+async function twoTurnsOnTheWire(kind: 'anthropic' | 'openai', second: string) {
+  const env = await agentEnv({ kind });
   env.server.script({ text: 'ok' }, { text: 'ok again' });
   const chat = env.agent.newSession();
   await chat.send('hello — 你好 \ud83d\ude00');
-  await chat.send('and a second turn: ünïcödé');
+  await chat.send(second);
   assert.equal(env.server.requests.length, 2);
   for (const r of env.server.requests) {
+    assert.match(String(r.headers['content-type']), /^application\/json/);
     assert.equal(Number(r.headers['content-length']), Buffer.byteLength(r.raw), 'the length sent is the bytes sent');
     assert.equal(r.raw, JSON.stringify(r.body));
   }
-  const last = env.server.requests[1]!.body.messages as { content: { text?: string }[] }[];
+  return env.server.requests;
+}
+
+test('the bytes on the wire are the JSON of the request as JSON.stringify writes it, non-ASCII text included, turn after turn', async () => {
+  const requests = await twoTurnsOnTheWire('anthropic', 'and a second turn: ünïcödé');
+  const last = requests[1]!.body.messages as { content: { text?: string }[] }[];
   assert.equal(last[0]!.content[0]!.text, 'hello — 你好 \ud83d\ude00');
   assert.equal(last.at(-1)!.content[0]!.text, 'and a second turn: ünïcödé');
 });
@@ -80,10 +91,7 @@ test('the bytes on the wire are the JSON of the request as JSON.stringify writes
 function sameChat(req: Omit<ModelRequest, 'maxTokens'> & { maxTokens?: number }, label: string, sendMaxTokens = false): void {
   const full = { maxTokens: 1024, ...req };
   const params = openaiRequest('gpt-x', full, sendMaxTokens);
-  const json = JSON.stringify(params);
-  assert.equal(openaiBody(params, full.tools), json, label);
-  const bytes = openaiBodyBytes(params, full.tools);
-  assert.ok(bytes.equals(Buffer.from(json, 'utf8')), `${label}: the bytes are the UTF-8 of JSON.stringify (${bytes.length} vs ${Buffer.byteLength(json)} bytes)`);
+  sameAsStringify(params, openaiBody(params, full.tools), openaiBodyBytes(params, full.tools), label);
 }
 
 test('the Chat Completions request body is exactly JSON.stringify of the request, as the system text, tools, reply budget and messages change', () => {
@@ -108,18 +116,8 @@ test('the Chat Completions request body is exactly JSON.stringify of the request
 });
 
 test('an OpenAI-compatible server receives the bytes of the request as JSON.stringify writes it, turn after turn', async () => {
-  const env = await agentEnv({ kind: 'openai' });
-  env.server.script({ text: 'ok' }, { text: 'ok again' });
-  const chat = env.agent.newSession();
-  await chat.send('hello — 你好 \ud83d\ude00');
-  await chat.send('and a second turn');
-  assert.equal(env.server.requests.length, 2);
-  for (const r of env.server.requests) {
-    assert.match(String(r.headers['content-type']), /^application\/json/);
-    assert.equal(Number(r.headers['content-length']), Buffer.byteLength(r.raw), 'the length sent is the bytes sent');
-    assert.equal(r.raw, JSON.stringify(r.body));
-  }
-  const last = env.server.requests[1]!.body as { messages: { role: string; content: string }[]; tools?: unknown[]; stream?: boolean };
+  const requests = await twoTurnsOnTheWire('openai', 'and a second turn');
+  const last = requests[1]!.body as { messages: { role: string; content: string }[]; tools?: unknown[]; stream?: boolean };
   assert.equal(last.messages[0]!.role, 'system');
   assert.equal(last.messages[1]!.content, 'hello — 你好 \ud83d\ude00');
   assert.equal(last.messages.at(-1)!.content, 'and a second turn');
