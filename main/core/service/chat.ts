@@ -100,12 +100,16 @@ export class ChatBinding {
   private resetAgent(): void {
     this.agentCache = undefined;
     for (const [id, l] of this.live) {
-      if (l.chat.busy) continue;
-      l.off();
-      void l.chat.close();
-      this.live.delete(id);
-      this.turns.set(id, l.turn);
+      if (!l.chat.busy) this.closeLive(id, l);
     }
+  }
+
+  /** Close an open conversation in memory (everything of it is in the store; session() reopens it, turn ids going on). */
+  private closeLive(id: string, l: Live): void {
+    this.live.delete(id);
+    this.turns.set(id, l.turn);
+    l.off();
+    void l.chat.close().catch(() => undefined);
   }
 
   /** How many conversations are open in memory. */
@@ -159,10 +163,7 @@ export class ChatBinding {
     for (const [id, l] of this.live) {
       if (over <= 0) return;
       if (id === keep || l.chat.busy || l.ending || l.chat.pendingApprovals().length) continue;
-      this.live.delete(id);
-      this.turns.set(id, l.turn);
-      l.off();
-      void l.chat.close().catch(() => undefined);
+      this.closeLive(id, l);
       over--;
     }
   }

@@ -1,7 +1,7 @@
 // Anthropic Messages API through the official SDK: streaming with text and tool_use blocks (input_json_delta
 // pieces joined), tool_result back, prompt caching (cache_control) on the stable prefix: tools, system, catalog.
 import type Anthropic from '@anthropic-ai/sdk';
-import { clientOptions, loadAnthropicSdk } from './sdk.js';
+import { bytesBody, clientOptions, joinBody, loadAnthropicSdk } from './sdk.js';
 import type { ChatMessage, ModelProvider, ModelRequest, StopReason, StreamEvent } from './types.js';
 import { GuardedHandler, ProviderError } from './errors.js';
 import { streamOf } from './stream.js';
@@ -22,7 +22,6 @@ export interface AnthropicOptions {
 type Block = Anthropic.ContentBlockParam;
 type Msg = Anthropic.MessageParam;
 const EPHEMERAL = { type: 'ephemeral' as const };
-const JSON_BODY = { 'content-type': 'application/json' };
 
 function parseArgs(raw: string): Record<string, unknown> {
   try {
@@ -170,9 +169,7 @@ function toolsTail(shapes: ToolShapes): Buffer {
 export function anthropicBodyBytes(params: Anthropic.MessageCreateParamsStreaming, tools: ModelRequest['tools']): Buffer {
   const head = headOf(params);
   const headBytes = (head.bytes ??= Buffer.from(head.json));
-  const messages = Buffer.from(`,"messages":${JSON.stringify(params.messages)}`);
-  const tail = params.tools ? toolsTail(anthropicTools(tools)) : NO_TOOLS_TAIL_BYTES;
-  return Buffer.concat([headBytes, messages, tail], headBytes.length + messages.length + tail.length);
+  return joinBody(headBytes, `,"messages":${JSON.stringify(params.messages)}`, params.tools ? toolsTail(anthropicTools(tools)) : NO_TOOLS_TAIL_BYTES);
 }
 
 function stopOf(raw: string | null | undefined): StopReason {
@@ -202,9 +199,7 @@ export function anthropicProvider(o: AnthropicOptions): ModelProvider {
     const guard = new GuardedHandler(onEvent);
     try {
       const params = anthropicRequest(o.model, req);
-      // The SDK sends a body of bytes as it is (with our content type); everything else about the request is its own.
-      const options = { body: anthropicBodyBytes(params, req.tools), headers: JSON_BODY, ...(req.signal ? { signal: req.signal } : {}) };
-      const stream = await (client ?? (await makeClient())).messages.create(params, options);
+      const stream = await (client ?? (await makeClient())).messages.create(params, bytesBody(anthropicBodyBytes(params, req.tools), req.signal));
       for await (const ev of stream) {
         switch (ev.type) {
           case 'message_start':

@@ -1,7 +1,7 @@
 // OpenAI-compatible Chat Completions through the official SDK (with baseURL for DeepSeek, Qwen, Kimi, GLM,
 // OpenRouter, Ollama, LM Studio, vLLM): streaming text and tool_calls deltas (joined by index), usage, [DONE].
 import type OpenAI from 'openai';
-import { clientOptions, loadOpenAISdk } from './sdk.js';
+import { bytesBody, clientOptions, joinBody, loadOpenAISdk } from './sdk.js';
 import type { ChatMessage, ModelProvider, ModelRequest, StopReason, StreamEvent, ToolCallPart } from './types.js';
 import { GuardedHandler, ProviderError } from './errors.js';
 import { streamOf } from './stream.js';
@@ -21,7 +21,6 @@ export interface OpenAIOptions {
 
 type Msg = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type Params = OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
-const JSON_BODY = { 'content-type': 'application/json' };
 
 function validJson(raw: string): string {
   try {
@@ -130,7 +129,6 @@ export function openaiBody(params: Params, tools: ModelRequest['tools']): string
 export function openaiBodyBytes(params: Params, tools: ModelRequest['tools']): Buffer {
   const head = headOf(params);
   const headBytes = (head.bytes ??= Buffer.from(head.json));
-  const rest = Buffer.from(restOf(params));
   let tail: Buffer;
   if (params.tools) {
     // Kept with the tool list, for the reply budget it was made with (the same on every request of a provider).
@@ -139,7 +137,7 @@ export function openaiBodyBytes(params: Params, tools: ModelRequest['tools']): B
     if (!kept || kept.maxTokens !== params.max_tokens) kept = shapes.tail = { maxTokens: params.max_tokens, bytes: Buffer.from(tailOf(params, tools)) };
     tail = kept.bytes;
   } else tail = Buffer.from(tailOf(params, tools));
-  return Buffer.concat([headBytes, rest, tail], headBytes.length + rest.length + tail.length);
+  return joinBody(headBytes, restOf(params), tail);
 }
 
 function stopOf(raw: string): StopReason {
@@ -160,9 +158,7 @@ export function openaiProvider(o: OpenAIOptions): ModelProvider {
     let usage: OpenAI.CompletionUsage | undefined;
     try {
       const params = openaiRequest(o.model, req, o.sendMaxTokens ?? false);
-      // The SDK sends a body of bytes as it is (with our content type); everything else about the request is its own.
-      const options = { body: openaiBodyBytes(params, req.tools), headers: JSON_BODY, ...(req.signal ? { signal: req.signal } : {}) };
-      const stream = await (client ?? (await makeClient())).chat.completions.create(params, options);
+      const stream = await (client ?? (await makeClient())).chat.completions.create(params, bytesBody(openaiBodyBytes(params, req.tools), req.signal));
       for await (const chunk of stream) {
         if (chunk.usage) usage = chunk.usage;
         const choice = chunk.choices?.[0];

@@ -37,3 +37,16 @@ export function clientOptions(o: { apiKey: string; baseURL?: string | undefined;
 } {
   return { apiKey: o.apiKey, ...(o.baseURL ? { baseURL: o.baseURL } : {}), timeout: o.timeoutMs ?? 120_000, maxRetries: o.maxRetries ?? 2 };
 }
+
+/** A request body already made as UTF-8 bytes: its kept encoded head, the part made per request, its kept encoded tail. */
+export function joinBody(head: Buffer, middle: string, tail: Buffer): Buffer {
+  const mid = Buffer.from(middle);
+  return Buffer.concat([head, mid, tail], head.length + mid.length + tail.length);
+}
+
+const JSON_BODY = { 'content-type': 'application/json' };
+
+/** Per-request options for such a body: both SDKs send bytes as they are, with this content type; the rest is theirs. */
+export function bytesBody(body: Buffer, signal: AbortSignal | undefined): { body: Buffer; headers: typeof JSON_BODY; signal?: AbortSignal } {
+  return { body, headers: JSON_BODY, ...(signal ? { signal } : {}) };
+}
