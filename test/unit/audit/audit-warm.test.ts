@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPEAT_COPIES, removeSampleSkill, SAMPLE_SKILLS, writeSampleSkill } from '../../../main/core/skills/trust/audit-sample.js';
-import { REPEAT_SLICES, repeatFolders, sampleFolders, slicesPerRound, warmRound, warmTexts, warmUp } from '../../../main/core/skills/trust/audit-warm.js';
+import { REPEAT_SLICES, repeatFolders, sampleFolders, slicesPerRound, warmSlice, warmTexts, warmUp } from '../../../main/core/skills/trust/audit-warm.js';
 import { rehearseRound } from '../../../main/core/skills/trust/audit-serve.js';
 import { auditService } from '../../../main/core/skills/trust/audit-service.js';
 import { auditSkill } from '../../../main/core/skills/trust/audit.js';
@@ -27,7 +27,7 @@ test('the sample skills on disk are real, varied skill folders the auditor reads
     const levels = new Set(folders.map((d) => auditSkill(d).level));
     assert.deepEqual([...levels].sort(), ['P0', 'P1', 'P2'], 'clean skills, install lines and refused lines, as in a real folder');
     const service = auditService();
-    for (let r = 0; r < 3; r++) warmRound(service, folders, r);
+    for (let s = 0; s < 3 * slicesPerRound(folders); s++) warmSlice(service, folders, s);
     warmTexts();
   } finally {
     removeSampleSkill(root);

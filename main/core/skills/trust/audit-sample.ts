@@ -477,7 +477,7 @@ export const REPEAT_COPIES = 10;
  * folder's price is mostly its files' opens and reads, and the per-file functions already get more calls than the
  * per-folder ones. `n`: the copy's number; every fifth copy has an install line (a P1 finding), as public folders do.
  */
-export function repeatSkill(n: number): Record<string, string> {
+function repeatSkill(n: number): Record<string, string> {
   const run = n % 5 === 0 ? 'pip install rich' : 'git status --short';
   return {
     'SKILL.md': `---\nname: repeat-${n}\ndescription: Use when the user asks to summarise the changes or to check the working tree.\nlicense: MIT\n---\n` +

@@ -71,7 +71,7 @@ export function warmUp(service: AuditService, root: string | undefined, rounds: 
 }
 
 /** One repeat slice: the copies' SKILL.md parsed in one request, then their folders audited in one rehearsed round. */
-export function repeatSlice(service: AuditService, repeats: readonly string[]): void {
+function repeatSlice(service: AuditService, repeats: readonly string[]): void {
   service.parse(repeats.map((d) => join(d, 'SKILL.md')));
   rehearseRound(repeats.map((dir, k) => ({ id: -1 - k, dir })), service);
 }
@@ -79,26 +79,18 @@ export function repeatSlice(service: AuditService, repeats: readonly string[]): 
 /** A second worker's service, which never parsed the samples: a folder taken from another worker's share. */
 const other = auditService();
 
-/**
- * One warm-up round through `service` (the worker's own parse and audit), the ways a real round goes: every sample's
- * SKILL.md parsed as the catalog asks, then its folder audited in a rehearsed round, from that parse (a cold open's
- * audits) or from a copy of it handed over with the job (as the pool's message gives a review's audits); and one
- * folder, in turn, audited by a worker that did not parse it (taken from another's share), reading SKILL.md itself.
- * In slices (warmSlice): `slicesPerRound(folders)` of them make a round.
- */
-export function warmRound(service: AuditService, folders: readonly string[], round: number): void {
-  const n = slicesPerRound(folders);
-  for (let k = 0; k < n; k++) warmSlice(service, folders, round * n + k);
-}
-
 /** Slices of a warm-up round: one per sample folder, and the folder from another worker's share. */
 export function slicesPerRound(folders: readonly string[]): number {
   return folders.length + 1;
 }
 
 /**
- * Slice `step` of the warm-up (see warmRound): about one folder's audit, so a real request that arrives meanwhile
- * waits for little more than that.
+ * Slice `step` of the warm-up through `service` (the worker's own parse and audit): about one folder's audit, so a real
+ * request that arrives meanwhile waits for little more than that. `slicesPerRound(folders)` slices make a round, the
+ * ways a real round goes: every sample's SKILL.md parsed as the catalog asks, then its folder audited in a rehearsed
+ * round, from that parse (a cold open's audits) or from a copy of it handed over with the job (as the pool's message
+ * gives a review's audits); and one folder, in turn, audited by a worker that did not parse it (taken from another's
+ * share), reading SKILL.md itself.
  */
 export function warmSlice(service: AuditService, folders: readonly string[], step: number): void {
   const n = slicesPerRound(folders);

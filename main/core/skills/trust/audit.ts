@@ -635,11 +635,7 @@ function matchRules(seg: Segment, text: string, rules: RuleMask = EVERY_RULE.all
   // The same text is often judged twice in a row (a prose line for its words, then for its commands): scanned once.
   // Every call gives an array from this one literal (its elements kind is the same whatever was found).
   const hits: Hit[] = [];
-  if (text !== scanned.text) {
-    scanned.any = HINTS.scan(text, scanned.mask);
-    scanned.text = text;
-  }
-  if (!scanned.any) return hits;
+  if (!scanHints(text)) return hits;
   let any = 0;
   for (let w = 0; w < HINTED.length; w++) any |= (HINTED[w] = scanned.mask[w]! & rules[w]!);
   if (!any) return hits;
@@ -696,13 +692,18 @@ const scanned = { text: '', any: false, mask: HINTS.mask() };
 /** No rule's hint (nor a side of a hint pair) holds a ';' (see judgePlaced). */
 const NO_SEMICOLON_HINT = RULES.every((r) => [...r.hints, ...(r.hintPair?.flat() ?? [])].every((h) => !h.includes(';')));
 
-/** Whether a text holds the hint of one of `rules` (scanned as matchRules scans it: the same text is not scanned again). */
-function hinted(text: string, rules: RuleMask): boolean {
+/** Whether a text holds any rule's hint, its hints left in `scanned.mask` (the text last scanned is not scanned again). */
+function scanHints(text: string): boolean {
   if (text !== scanned.text) {
     scanned.any = HINTS.scan(text, scanned.mask);
     scanned.text = text;
   }
-  if (!scanned.any) return false;
+  return scanned.any;
+}
+
+/** Whether a text holds the hint of one of `rules` (scanned as matchRules scans it). */
+function hinted(text: string, rules: RuleMask): boolean {
+  if (!scanHints(text)) return false;
   for (let w = 0; w < rules.length; w++) if ((scanned.mask[w]! & rules[w]!) !== 0) return true;
   return false;
 }
