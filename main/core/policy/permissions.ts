@@ -269,6 +269,10 @@ function parseAllowedTools(raw: unknown, push: Push): Permissions | undefined {
 export function permissionsFromFrontmatter(
   data: Record<string, unknown>, file: string, lineOf?: (path: (string | number)[]) => number | undefined,
 ): ParsedPermissions {
+  // Most skills ask for nothing: the defaults, as parsePermissions gives them for a frontmatter without either key,
+  // without going through it (a large function, called once per SKILL.md, that V8 would otherwise compile during the
+  // first opens of a big folder for a path that reads nothing).
+  if (!('permissions' in data) && !('allowed-tools' in data)) return { permissions: defaultPermissions(), diagnostics: [] };
   return parsePermissions({
     file,
     ...(lineOf ? { lineOf } : {}),

@@ -4,10 +4,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { readPermissionRequest } from '../../../main/core/skills/format/permissions.js';
-import { permissionsFromFrontmatter } from '../../../main/core/policy/permissions.js';
+import { parsePermissions } from '../../../main/core/policy/permissions.js';
 
 const FILE = '/skills/x/SKILL.md';
 const lineOf = (path: (string | number)[]): number | undefined => (path[0] === 'permissions' ? 5 : path[0] === 'allowed-tools' ? 7 : undefined);
+/** The strict reader itself, given the frontmatter's two keys as written. */
+const strict = (data: Record<string, unknown>, file: string, at: typeof lineOf) => parsePermissions({
+  file, lineOf: at,
+  ...('permissions' in data ? { permissions: data.permissions } : {}),
+  ...('allowed-tools' in data ? { allowedTools: data['allowed-tools'] } : {}),
+});
 
 test('a frontmatter without `permissions` or `allowed-tools` gets what the strict reader gives it: the defaults', () => {
   // Keys near the two (other spellings, other cases) are not them: they ask for nothing either.
@@ -17,7 +23,7 @@ test('a frontmatter without `permissions` or `allowed-tools` gets what the stric
   ).filter((k) => k !== 'permissions' && k !== 'allowed-tools');
   const value = fc.oneof(fc.string(), fc.constant(null), fc.boolean(), fc.integer(), fc.array(fc.string(), { maxLength: 3 }), fc.dictionary(fc.string(), fc.string(), { maxKeys: 2 }));
   fc.assert(fc.property(fc.dictionary(key, value, { maxKeys: 6 }), (data) => {
-    assert.deepEqual(readPermissionRequest(data, FILE, lineOf), permissionsFromFrontmatter(data, FILE, lineOf));
+    assert.deepEqual(readPermissionRequest(data, FILE, lineOf), strict(data, FILE, lineOf));
   }), { numRuns: 300 });
 });
 
@@ -36,7 +42,7 @@ test('a frontmatter with either key, however written, is read by the strict read
     { permissions: undefined },
   ];
   for (const data of cases) {
-    assert.deepEqual(readPermissionRequest(data, FILE, lineOf), permissionsFromFrontmatter(data, FILE, lineOf), JSON.stringify(data));
+    assert.deepEqual(readPermissionRequest(data, FILE, lineOf), strict(data, FILE, lineOf), JSON.stringify(data));
   }
   const bad = readPermissionRequest({ permissions: { network: 'yes' } }, FILE, lineOf);
   assert.equal(bad.permissions, undefined, 'a request that cannot be read gives nothing, never the defaults');

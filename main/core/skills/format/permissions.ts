@@ -11,10 +11,6 @@ import type { SkillManifest } from './types.js';
 export function readPermissionRequest(
   data: Record<string, unknown>, file: string, lineOf?: (path: (string | number)[]) => number | undefined,
 ): ParsedPermissions {
-  // Most skills ask for nothing: the defaults, as the strict reader gives them for a frontmatter without either key,
-  // without going through it (a large function, called once per SKILL.md, that V8 would otherwise compile during the
-  // first opens of a big folder for a path that reads nothing).
-  if (!('permissions' in data) && !('allowed-tools' in data)) return { permissions: defaultPermissions(), diagnostics: [] };
   return permissionsFromFrontmatter(data, file, lineOf);
 }
 

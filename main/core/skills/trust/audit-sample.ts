@@ -470,6 +470,11 @@ export const REPEAT_DIR = '.repeat';
 /** Copies of the repeat skill (`repeat-0` …): a warm-up repeat slice parses and audits each once, as a batch of a real open. */
 export const REPEAT_COPIES = 10;
 
+/** Copy `n` of the repeat skill: its folder's name under REPEAT_DIR, and its skill name. */
+export function repeatName(n: number): string {
+  return `repeat-${n}`;
+}
+
 /**
  * A small skill like the common public ones (SKILL.md with steps and a shell script), cheap to audit: the warm-up's
  * second part goes through it many times (audit-warm.ts), so that the functions called once per folder or per file
@@ -480,7 +485,7 @@ export const REPEAT_COPIES = 10;
 function repeatSkill(n: number): Record<string, string> {
   const run = n % 5 === 0 ? 'pip install rich' : 'git status --short';
   return {
-    'SKILL.md': `---\nname: repeat-${n}\ndescription: Use when the user asks to summarise the changes or to check the working tree.\nlicense: MIT\n---\n` +
+    'SKILL.md': `---\nname: ${repeatName(n)}\ndescription: Use when the user asks to summarise the changes or to check the working tree.\nlicense: MIT\n---\n` +
       `# Change summary\n\n1. Run \`sh scripts/check.sh\` and read its output.\n2. List the changed files with \`git diff --stat\`.\n` +
       `3. Write the summary under \`## Results\`.\n\n\`\`\`bash\n${run}\n\`\`\`\n`,
     'scripts/check.sh': '#!/bin/sh\nset -eu\necho "checking"\ngit log --oneline \\\n  -5\n',
@@ -499,7 +504,7 @@ export function writeSampleSkill(): string | undefined {
     if (!live.size) process.once('exit', removeAll);
     live.add(dir);
     const folders: [string, Record<string, string>][] = Object.entries(SAMPLE_SKILLS);
-    for (let n = 0; n < REPEAT_COPIES; n++) folders.push([join(REPEAT_DIR, `repeat-${n}`), repeatSkill(n)]);
+    for (let n = 0; n < REPEAT_COPIES; n++) folders.push([join(REPEAT_DIR, repeatName(n)), repeatSkill(n)]);
     for (const [skill, files] of folders) {
       for (const [rel, text] of Object.entries(files)) {
         const p = join(dir, skill, rel);

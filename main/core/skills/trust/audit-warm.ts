@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { auditText, quietLinesOf } from './audit.js';
 import { rehearseRound, type AuditService } from './audit-serve.js';
 import { auditService } from './audit-service.js';
-import { REPEAT_COPIES, REPEAT_DIR, SAMPLE_FILES } from './audit-sample.js';
+import { REPEAT_COPIES, REPEAT_DIR, repeatName, SAMPLE_FILES } from './audit-sample.js';
 import { parsedManifestOf } from '../format/types.js';
 
 /**
@@ -37,7 +37,7 @@ export const REPEAT_SLICES = 12;
 
 /** The repeat skill's copies under the warm-up's folder (writeSampleSkill), in name order. */
 export function repeatFolders(root: string): string[] {
-  return Array.from({ length: REPEAT_COPIES }, (_, n) => join(root, REPEAT_DIR, `repeat-${n}`));
+  return Array.from({ length: REPEAT_COPIES }, (_, n) => join(root, REPEAT_DIR, repeatName(n)));
 }
 
 /**
