@@ -105,15 +105,14 @@ function addUsage(a: Usage, b: Usage): Usage {
 }
 
 /**
- * An event of a turn's start held until the request has gone out (see hold()): a row as the store takes it. `later`
- * makes the body when the rows are committed (work the request does not need); `json` is made while it is in flight.
+ * An event of a turn's start held until the request has gone out (see hold()): a row as the store takes it; `json` is
+ * made while the request is in flight.
  */
 interface HeldEvent {
   type: string;
-  data: AgentEventBody | undefined;
+  data: AgentEventBody;
   at: number;
   json: string | undefined;
-  later: (() => AgentEventBody) | undefined;
 }
 
 export class ChatSession {
@@ -141,6 +140,8 @@ export class ChatSession {
   private closed = false;
   /** Events held between the user's message and the request's dispatch: one commit for all, shown after it (see hold()). */
   private held: HeldEvent[] | undefined;
+  /** The prompt of a held turn start, whose context event (its token counts) is recorded once that start is shown. */
+  private contextAfterStart: AssembledPrompt | undefined;
   private heldTimer: NodeJS.Timeout | undefined;
   /** The in-flight commit of a turn's start failed: the turn ends with this error before any model output is shown. */
   private releaseFailure: unknown;
@@ -501,8 +502,9 @@ export class ChatSession {
     // With the tools open (the usual turn) the prompt is assembled without waiting on anything.
     let prompt = this.workspaceSession ? this.assembleWith(this.workspaceSession) : await this.assemble();
     if (this.nearWindow(prompt) && (await this.compact(prompt, signal))) prompt = await this.assemble();
-    // The context's token counts are not part of the request: a held turn start counts them while it is in flight.
-    if (this.held) this.recordLater('context', () => ({ type: 'context', sections: prompt.sections }));
+    // The context's token counts are not part of the request, nor of the reply: a held turn start records them right
+    // after it is shown (with the model's first event, that is once the first text is on screen).
+    if (this.held) this.contextAfterStart = prompt;
     else this.record({ type: 'context', sections: prompt.sections });
     this.record({ type: 'assistant_start', step, provider: provider.id, model: provider.model });
     this.lastFlush = -Infinity;
@@ -935,7 +937,7 @@ export class ChatSession {
     if (this.held) {
       // Applied now (matching, loading and assembly read the state); committed and shown by release().
       applyEvent(this.state, body);
-      this.held.push({ type: body.type, data: body, at, json: undefined, later: undefined });
+      this.held.push({ type: body.type, data: body, at, json: undefined });
       return;
     }
     const seq = this.store.sessions.append(this.id, body.type, body as unknown as Record<string, unknown>, { at });
@@ -943,10 +945,6 @@ export class ChatSession {
     this.show({ ...body, seq, at, sessionId: this.id } as AgentEvent);
   }
 
-  /** A held event made when the held events are committed: work the request does not need, done while it is in flight. */
-  private recordLater(type: AgentEventBody['type'], make: () => AgentEventBody): void {
-    this.held!.push({ type, data: undefined, at: Date.now(), json: undefined, later: make });
-  }
 
   private show(ev: AgentEvent): void {
     for (const l of this.listeners) {
@@ -992,13 +990,13 @@ export class ChatSession {
   };
 
   /**
-   * The held start's work that its commit needs and the request does not — the events made later (the context's
-   * token counts) and every event's JSON — done once the request is on the socket, in the time the caller waits for
-   * the model; the commit itself (one transaction) stays with the first event (modelStep).
+   * The held start's work that its commit needs and the request does not — every event's JSON — done once the request
+   * is on the socket, in the time the caller waits for the model; the commit itself (one transaction) stays with the
+   * first event (modelStep).
    */
   private prepareHeld(): void {
     try {
-      for (const h of this.held ?? []) h.json ??= JSON.stringify(this.heldBody(h));
+      for (const h of this.held ?? []) h.json ??= JSON.stringify(h.data);
     } catch {
       /* release() makes whatever is missing, and reports what fails */
     }
@@ -1015,25 +1013,19 @@ export class ChatSession {
     if (this.releaseFailure !== undefined) throw this.releaseFailure;
   }
 
-  /** A held event's body, made (and applied to the state) now if it was held to be made later. */
-  private heldBody(h: HeldEvent): AgentEventBody {
-    if (h.later) {
-      h.data = h.later();
-      h.later = undefined;
-      applyEvent(this.state, h.data);
-    }
-    return h.data!;
-  }
-
   private release(): void {
     if (this.heldTimer) clearTimeout(this.heldTimer);
     this.heldTimer = undefined;
     const held = this.held;
     this.held = undefined;
-    if (!held?.length) return;
+    const prompt = this.contextAfterStart;
+    this.contextAfterStart = undefined;
+    if (!held?.length) {
+      if (prompt) this.record({ type: 'context', sections: prompt.sections });
+      return;
+    }
     let seqs: number[];
     try {
-      for (const h of held) if (h.later) this.heldBody(h);
       // The held events are the rows as they are (type, body, time, and their JSON when it was made in flight).
       seqs = this.store.sessions.appendMany(this.id, held as AppendRow[]);
     } catch (e) {
@@ -1048,7 +1040,9 @@ export class ChatSession {
       }
       throw e;
     }
-    for (let i = 0; i < held.length; i++) this.show({ ...held[i]!.data!, seq: seqs[i]!, at: held[i]!.at, sessionId: this.id } as AgentEvent);
+    for (let i = 0; i < held.length; i++) this.show({ ...held[i]!.data, seq: seqs[i]!, at: held[i]!.at, sessionId: this.id } as AgentEvent);
+    // The context meter's counts come after the turn's start (and the reply's first event) is on screen.
+    if (prompt) this.record({ type: 'context', sections: prompt.sections });
   }
 
   /** The conversation's state, rebuilt from every stored event (a reopened session; a rolled-back commit). */
