@@ -8,6 +8,7 @@ import { McpManager } from './mcp/manager.js';
 import type { McpServerConfig } from './mcp/config.js';
 import type { BackoffOptions } from './mcp/connection.js';
 import { builtinTools } from './tools/builtin/index.js';
+import { webFetchTool } from './tools/builtin/web-fetch.js';
 import type { ImportedCatalog } from './tools/catalog-import.js';
 import { bindDeferredIndex } from './tools/deferred-index.js';
 import { ToolExecutor, type Approver, type ExecutorOptions } from './tools/executor.js';
@@ -44,6 +45,11 @@ export interface Toolbox {
   mcp: McpManager;
   /** Tokens of the tool section with and without deferral, for this session's current state. */
   promptCost(): ToolSectionCost;
+  /**
+   * The user changed the ceiling while the workspace stays open: the tools it offers (and web_fetch, with the network)
+   * are registered or removed in place; sessions see the change at their next turn. The gate judges calls on its own.
+   */
+  setCeiling(ceiling: Settings['policy']['ceiling']): void;
   close(): Promise<void>;
 }
 
@@ -83,6 +89,11 @@ export async function openToolbox(opts: ToolboxOptions): Promise<Toolbox> {
     mcp,
     promptCost: () =>
       toolSectionCost(session.visibleTools().map(promptTool), session.hiddenTools().map(promptTool), meta.map((m) => ({ name: m.name, description: m.description, inputSchema: m.inputSchema }))),
+    setCeiling(ceiling) {
+      for (const p of registry.setOffered(ceiling.tools)) report(p);
+      if (!ceiling.network) registry.unregister(webFetchTool.name);
+      else if (!registry.has(webFetchTool.name)) for (const p of registry.registerAll([webFetchTool], 'builtin')) report(p);
+    },
     async close() {
       unbind();
       await mcp.close();

@@ -60,7 +60,7 @@ export interface WorkspaceOptions {
 }
 
 export class KnackWorkspace {
-  readonly settings: Settings;
+  private currentSettings: Settings;
   readonly expander: Expander;
   private readonly liveGate: CatalogGate;
   private matcherCache: SkillMatcher | undefined;
@@ -80,7 +80,7 @@ export class KnackWorkspace {
     /** The catalog's trust review: each skill's verdict and the audit report behind it (views read it, never audit). */
     readonly trust: TrustReview,
   ) {
-    this.settings = settings;
+    this.currentSettings = settings;
     this.expander = crossLanguageExpander({ cacheDir: join(options.paths.dataDir, 'cache') });
     this.liveGate = new CatalogGate({
       settings, workspace: options.workspace, ...(store ? { store } : {}), catalog, paths: options.paths,
@@ -130,6 +130,24 @@ export class KnackWorkspace {
 
   get workspace(): string {
     return this.options.workspace;
+  }
+
+  /** Settings as read when the workspace opened, with the policy ceiling as it is now (reloadCeiling). */
+  get settings(): Settings {
+    return this.currentSettings;
+  }
+
+  /**
+   * Read the policy ceiling again (the user changed it in Settings) and apply it to this open workspace: the live gate
+   * judges the very next tool call by it — of every conversation, a running turn's included — and the tool box offers
+   * what it offers. Nothing is closed or stopped. Returns the settings files' diagnostics.
+   */
+  async reloadCeiling(): Promise<Diagnostic[]> {
+    const { settings, diagnostics } = loadSettings(this.options.paths.dataDir, this.options.workspace);
+    this.currentSettings = { ...this.currentSettings, policy: settings.policy };
+    this.liveGate.setCeiling(this.currentSettings);
+    (await this.toolboxPromise?.catch(() => undefined))?.setCeiling(settings.policy.ceiling);
+    return diagnostics;
   }
 
   get paths(): KnackPaths {

@@ -126,7 +126,12 @@ async function authorize(opts: CapabilityOptions, call: ToolCall, actor: Actor, 
       { ...(approver ? { approver } : {}), ...(opts.rules ? { rules: opts.rules } : {}), workspace: ctx.workspace },
     );
     if (run.signal.aborted) throw new SandboxError('run.ended', `${label}: the script ended before the approval came`);
-    if (asked.allowed) return;
+    if (asked.allowed) {
+      // Judged again once answered: a ceiling narrowed (or a deny rule added) while the question waited still holds.
+      const again = opts.gate.authorize(call, actor);
+      if (again.verdict === 'deny') throw new SandboxError('capability.denied', `${label}: denied: ${again.reason}`, { decision: again });
+      return;
+    }
     throw new SandboxError('capability.needs_approval', `${label}: needs your approval, which was not given: ${d.reason}`, { decision: d });
   }
   throw new SandboxError('capability.denied', `${label}: denied: ${d.reason}`, { decision: d });

@@ -101,7 +101,7 @@ export class KnackService {
       'dialog.pickSkillSource': async ({ kind }) => (dialogs ? { path: await dialogs.pickSkillSource(kind) } : noDialogs()),
       ...skillHandlers(ctx),
       ...toolHandlers(ctx),
-      ...settingsHandlers(ctx, options, () => this.reopen()),
+      ...settingsHandlers(ctx, options, () => this.applyCeiling()),
       ...this.chat.handlers(),
     };
   }
@@ -169,9 +169,18 @@ export class KnackService {
     this.events.emit('workspace.changed', { workspace: this.info() });
   }
 
-  /** Reopen the current workspace (after settings that are read at open time changed). */
-  private async reopen(): Promise<void> {
-    if (this.ws) await this.openWorkspace(this.ws.workspace, { reload: true });
+  /**
+   * The ceiling changed in the user's settings: the open workspace (after one being opened) takes it in place — its
+   * conversations stay open and a running turn goes on under the new ceiling. A workspace reload is not needed.
+   */
+  private async applyCeiling(): Promise<void> {
+    await this.opening.catch(() => {});
+    const ws = this.ws;
+    if (!ws) return;
+    const diagnostics = await ws.reloadCeiling();
+    if (this.ws !== ws) return;
+    const keep = this.wsDiagnostics.filter((d) => !d.code.startsWith('settings.'));
+    this.wsDiagnostics = [...keep, ...diagnostics];
   }
 
   private info() {

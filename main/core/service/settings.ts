@@ -1,5 +1,5 @@
-// Contract handlers for settings: the policy ceiling (written to the user's settings file, never the workspace's).
-// Provider presets, model and keys come from the agent's provider settings (chat.ts binds them).
+// Contract handlers for settings: the policy ceiling (written to the user's settings file, never the workspace's, and
+// applied to the open workspace in place). Provider presets, model and keys: the agent's provider settings (chat.ts).
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Handlers } from './dispatch.js';
@@ -34,14 +34,18 @@ export function writeUserCeiling(dataDir: string, ceiling: Record<string, unknow
   renameSync(tmp, file);
 }
 
-export function settingsHandlers(ctx: ServiceContext, _options: ServiceOptions, reopen: () => Promise<void>): SettingsHandlers {
+/**
+ * `applyCeiling` puts the new ceiling on the open workspace's live gate and tool box: conversations stay open and a
+ * running turn goes on, its next tool call judged by the new ceiling (a narrower one cannot be outrun).
+ */
+export function settingsHandlers(ctx: ServiceContext, _options: ServiceOptions, applyCeiling: () => Promise<void>): SettingsHandlers {
   return {
     'settings.setCeiling': async (ceiling) => {
       checkRoots(ceiling.readRoots, 'readRoots');
       checkRoots(ceiling.writeRoots, 'writeRoots');
       const defined = Object.fromEntries(Object.entries(ceiling).filter(([, v]) => v !== undefined));
       writeUserCeiling(ctx.paths.dataDir, defined);
-      await reopen(); // settings are read when a workspace opens
+      await applyCeiling();
       return ctx.settingsView();
     },
   };

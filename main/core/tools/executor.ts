@@ -34,6 +34,15 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+function decideNow(gate: Gate, call: { tool: string; args: Record<string, unknown>; access: Access }, ctx: ToolContext): Decision {
+  try {
+    return gate.authorize(call, ctx.actor);
+  } catch (e) {
+    // A gate that cannot decide must never let the call through.
+    return { verdict: 'deny', reason: `the policy gate failed: ${(e as Error).message}` };
+  }
+}
+
 export class ToolExecutor {
   constructor(private readonly opts: ExecutorOptions) {}
 
@@ -43,7 +52,15 @@ export class ToolExecutor {
 
   async execute(name: string, rawArgs: unknown, ctx: ToolContext, over: ExecuteOptions = {}): Promise<ToolResult> {
     const tool = this.opts.registry.get(name);
-    if (!tool) return toolError('tool.unknown', `unknown tool "${name}"`);
+    if (!tool) {
+      // A tool the ceiling stopped offering (Settings, mid-conversation) is refused as the gate would say it.
+      if (this.opts.registry.notOffered.has(name)) {
+        const decision: Decision = { verdict: 'deny', reason: `${name} is not offered in this workspace (settings policy.ceiling.tools)` };
+        this.opts.onDecision?.({ tool: name, args: isPlainObject(rawArgs) ? rawArgs : {}, access: {} }, decision);
+        return toolError('tool.denied', `${name} denied: ${decision.reason}`, { reason: decision.reason });
+      }
+      return toolError('tool.unknown', `unknown tool "${name}"`);
+    }
     const args = rawArgs === undefined || rawArgs === null ? {} : rawArgs;
     if (!isPlainObject(args)) {
       return toolError('tool.invalid_args', `invalid arguments for ${name}: (arguments): must be an object`, {
@@ -63,13 +80,7 @@ export class ToolExecutor {
       return toolError('tool.invalid_args', `${name}: ${(e as Error).message}`);
     }
     const call = { tool: name, args, access };
-    let decision: Decision;
-    try {
-      decision = this.opts.gate.authorize(call, ctx.actor);
-    } catch (e) {
-      // A gate that cannot decide must never let the call through.
-      decision = { verdict: 'deny', reason: `the policy gate failed: ${(e as Error).message}` };
-    }
+    const decision = decideNow(this.opts.gate, call, ctx);
     if (decision.verdict === 'deny') {
       this.opts.onDecision?.(call, decision);
       return toolError('tool.denied', `${name} denied: ${decision.reason}`, { reason: decision.reason, ruleId: decision.ruleId });
@@ -84,6 +95,13 @@ export class ToolExecutor {
       if (!asked.allowed) {
         const why = approver ? 'the user declined' : 'it needs approval and no one can approve here';
         return toolError('tool.declined', `${name} was not run: ${why} (${decision.reason})`, { reason: decision.reason });
+      }
+      // The user answered later: the gate is asked again (the ceiling may have been narrowed in Settings, or a deny
+      // rule added, while the question waited), and a call it now denies does not run — the answer never widens it.
+      const again = decideNow(this.opts.gate, call, ctx);
+      if (again.verdict === 'deny') {
+        this.opts.onDecision?.(call, again);
+        return toolError('tool.denied', `${name} denied: ${again.reason}`, { reason: again.reason, ruleId: again.ruleId });
       }
     } else {
       this.opts.onDecision?.(call, decision);

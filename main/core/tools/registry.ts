@@ -47,6 +47,11 @@ function patternMatcher(patterns: string[]): (name: string) => boolean {
   return (name) => exact.has(name) || globs.some((g) => g.test(name));
 }
 
+function offeredBy(offered: string[]): (name: string) => boolean {
+  const match = patternMatcher(offered);
+  return (name) => ALWAYS_OFFERED.has(name) || match(name);
+}
+
 export class ToolRegistry {
   private readonly tools = new Map<string, RegisteredTool>();
   /** The tools sorted by name, kept until the next registration or removal (prompt assembly lists them every turn). */
@@ -55,16 +60,43 @@ export class ToolRegistry {
   private readonly listeners = new Set<(e: RegistryEvent) => void>();
   private readonly isForcedDeferred: (name: string) => boolean;
   private readonly isForcedLoaded: (name: string) => boolean;
-  private readonly isOffered: (name: string) => boolean;
+  private isOffered: (name: string) => boolean;
   /** Names refused because the ceiling does not offer them. */
   readonly notOffered = new Set<string>();
+  /** Their definitions, registered should the ceiling offer them later (setOffered). */
+  private readonly held = new Map<string, { def: AnyTool; source: ToolSource; lazy: boolean }>();
 
   constructor(settings: RegistryOptions = {}) {
     this.isForcedDeferred = patternMatcher(settings.deferred ?? []);
     this.isForcedLoaded = patternMatcher(settings.alwaysLoaded ?? []);
-    const offered = settings.offered ?? ['*'];
-    const match = patternMatcher(offered);
-    this.isOffered = (name) => ALWAYS_OFFERED.has(name) || match(name);
+    this.isOffered = offeredBy(settings.offered ?? ['*']);
+  }
+
+  /**
+   * The ceiling's tool list changed (Settings, while the workspace stays open): tools it no longer offers are removed
+   * at once (not listed, found or callable); tools it offers now that were refused before are registered. Returns
+   * the problems of those (one line each), as registerAll does.
+   */
+  setOffered(offered: string[]): string[] {
+    const problems: string[] = [];
+    this.isOffered = offeredBy(offered);
+    for (const t of [...this.tools.values()]) {
+      if (this.isOffered(t.def.name)) continue;
+      this.unregister(t.def.name);
+      this.notOffered.add(t.def.name);
+      this.held.set(t.def.name, { def: t.def, source: t.source, lazy: false });
+    }
+    for (const [name, h] of [...this.held]) {
+      if (!this.isOffered(name)) continue;
+      this.held.delete(name);
+      this.notOffered.delete(name);
+      try {
+        if (!this.tools.has(name)) this.register(h.def, h.source, { lazy: h.lazy });
+      } catch (e) {
+        problems.push((e as Error).message);
+      }
+    }
+    return problems;
   }
 
   /**
@@ -78,6 +110,7 @@ export class ToolRegistry {
     }
     if (!this.isOffered(def.name)) {
       this.notOffered.add(def.name);
+      this.held.set(def.name, { def, source, lazy: opts.lazy === true });
       return undefined;
     }
     const existing = this.tools.get(def.name);
@@ -144,6 +177,7 @@ export class ToolRegistry {
   }
 
   unregister(name: string): boolean {
+    this.held.delete(name);
     if (!this.tools.delete(name)) return false;
     this.sorted = undefined;
     this.changes++;
@@ -155,6 +189,7 @@ export class ToolRegistry {
   unregisterSource(source: ToolSource): string[] {
     const names = [...this.tools.values()].filter((t) => t.source === source).map((t) => t.def.name);
     for (const n of names) this.unregister(n);
+    for (const [n, h] of [...this.held]) if (h.source === source) this.held.delete(n);
     return names;
   }
 

@@ -60,15 +60,28 @@ export interface CatalogGateOptions {
  * but its folder stays a read-only root and its manifest still binds it should it act.
  */
 export class CatalogGate implements Gate {
-  private readonly ceiling: Ceiling;
+  private ceiling: Ceiling;
   private readonly policies = new Map<string, SkillPolicy>();
   /** Names to re-read at the next call; `all` before the first build. */
   private pending: Set<string> | 'all' = 'all';
   private current: Gate | undefined;
 
   constructor(private readonly opts: CatalogGateOptions) {
-    const c = workspaceCeiling(opts.settings, opts.workspace);
-    this.ceiling = opts.userSkillsDir ? { ...c, writeRoots: [...c.writeRoots, realRoot(opts.userSkillsDir)] } : c;
+    this.ceiling = this.ceilingOf(opts.settings);
+  }
+
+  private ceilingOf(settings: Settings): Ceiling {
+    const c = workspaceCeiling(settings, this.opts.workspace);
+    return this.opts.userSkillsDir ? { ...c, writeRoots: [...c.writeRoots, realRoot(this.opts.userSkillsDir)] } : c;
+  }
+
+  /**
+   * The user changed the ceiling (Settings): the very next call is judged by the new one — a call in flight that was
+   * asked about is judged again when its answer comes (tools/executor.ts). Skills are not re-read.
+   */
+  setCeiling(settings: Settings): void {
+    this.ceiling = this.ceilingOf(settings);
+    this.current = undefined;
   }
 
   /** Note a catalog change: the skills it names are re-read at the next call (nothing else is). */

@@ -1,0 +1,114 @@
+// Saving the permission ceiling in Settings while a conversation runs: the open workspace takes the new ceiling in
+// place (no reopen, no stopped turn), and a narrower one binds the running turn's very next tool call.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir, writeTree } from '../../helpers/tmp.js';
+import { startFakeAnthropic } from '../../helpers/fake-anthropic.js';
+import { resolvePaths } from '../../../main/core/config/paths.js';
+import { KnackService } from '../../../main/core/service/index.js';
+import { dispatch } from '../../../main/core/service/dispatch.js';
+import type { EventName, EventPayload, MethodInput, MethodName, MethodOutput } from '../../../preload/contract.js';
+
+async function setup(t: { after(fn: () => unknown): void }) {
+  const root = tempDir();
+  const ws = join(root, 'repo');
+  writeTree(ws, { 'notes.txt': 'release on Friday' });
+  const server = await startFakeAnthropic();
+  const paths = resolvePaths({ home: join(root, 'home'), dataDir: join(root, 'data'), builtinSkillsDir: join(root, 'none') });
+  const service = new KnackService({
+    paths, transport: 'serve', version: 't', log: () => {}, workspaceOptions: { watch: false },
+    provider: { provider: 'anthropic', model: 'fake-model', baseURL: server.url },
+    env: { ANTHROPIC_API_KEY: 'sk-ant-test-0123456789' },
+  });
+  await service.openWorkspace(ws);
+  const events: { name: EventName; payload: unknown }[] = [];
+  service.events.on((name, payload) => events.push({ name, payload }));
+  t.after(async () => {
+    await service.close();
+    await server.close();
+  });
+  const call = async <M extends MethodName>(m: M, input: MethodInput<M>): Promise<MethodOutput<M>> => {
+    const r = await dispatch(service.handlers, m, input, () => {});
+    if (!r.ok) throw Object.assign(new Error(`${r.error.code}: ${r.error.message}`), { code: r.error.code });
+    return r.value as MethodOutput<M>;
+  };
+  const next = <E extends EventName>(name: E) =>
+    new Promise<EventPayload<E>>((resolve) => {
+      const off = service.events.on((n, p) => {
+        if (n === name) {
+          off();
+          resolve(p as EventPayload<E>);
+        }
+      });
+    });
+  const of = <E extends EventName>(name: E) => events.filter((e) => e.name === name).map((e) => e.payload as EventPayload<E>);
+  return { ws, server, service, call, next, of };
+}
+
+test('narrowing the ceiling while a turn waits for approval: the turn goes on, the approved write is judged again and denied, and its next write is denied at once', async (t) => {
+  const s = await setup(t);
+  s.server.script(
+    { toolCalls: [{ id: 'w1', name: 'write_file', input: { path: 'first.txt', content: 'x' } }] },
+    // The model tries again once the first call is refused: the turn is still running under the new ceiling.
+    { toolCalls: [{ id: 'w2', name: 'write_file', input: { path: 'second.txt', content: 'y' } }] },
+    { text: 'I cannot write files here.' },
+  );
+  const asked = s.next('chat.approval');
+  const { sessionId, turnId } = await s.call('chat.send', { text: 'write two files' });
+  const approval = await asked;
+  assert.equal(approval.tool, 'write_file');
+
+  const view = await s.call('settings.setCeiling', { tools: ['read_file', 'list_dir', 'glob', 'grep'] });
+  assert.deepEqual(view.ceiling.tools, ['read_file', 'list_dir', 'glob', 'grep']);
+  assert.deepEqual(s.of('workspace.changed'), [], 'the workspace was not reopened');
+  assert.equal(s.service.openConversations, 1, 'the conversation stays open');
+  const open = await s.call('sessions.open', { id: sessionId });
+  assert.deepEqual([open.session.running, open.approvals.map((a) => a.approvalId), open.turnId], [true, [approval.approvalId], turnId]);
+
+  const ended = s.next('chat.turnEnd');
+  await s.call('chat.answer', { sessionId, approvalId: approval.approvalId, answer: 'once' });
+  const end = await ended;
+  assert.deepEqual([end.turnId, end.reason], [turnId, 'done']);
+  assert.ok(!existsSync(join(s.ws, 'first.txt')), 'the write the user approved before the ceiling narrowed did not run');
+  assert.ok(!existsSync(join(s.ws, 'second.txt')), 'the turn could not use the tool the ceiling removed');
+  const cards = s.of('chat.toolCall').map((c) => c.card);
+  for (const id of ['w1', 'w2']) {
+    const mine = cards.filter((c) => c.callId === id);
+    assert.ok(mine.some((c) => c.status === 'denied' && /not offered in this workspace/.test(c.output ?? '')), `${id} was denied by the new ceiling`);
+    assert.equal(mine.at(-1)?.errorCode, 'tool.denied', `${id} did not run`);
+  }
+  assert.equal(s.of('chat.approval').length, 1, 'the removed tool was not asked about again');
+  // What the model was told about its second call: refused, not run.
+  const last = s.server.requests.at(-1)?.body as { tools?: { name: string }[] } | undefined;
+  assert.ok(last?.tools?.length);
+  assert.ok(!last.tools.some((x) => x.name === 'write_file'), 'the removed tool is no longer offered to the model');
+});
+
+test('the network switch applies to the open workspace in place: web_fetch is offered when it is turned on and gone when it is turned off', async (t) => {
+  const s = await setup(t);
+  const names = async () => (await s.call('tools.list', {})).tools.map((x) => x.name);
+  assert.ok(!(await names()).includes('web_fetch'));
+  await s.call('settings.setCeiling', { network: true });
+  assert.ok((await names()).includes('web_fetch'));
+  assert.equal(s.service.workspace!.gate.authorize({ tool: 'web_fetch', args: {}, access: { network: true, host: 'example.com' } }, { kind: 'agent', activeSkills: [] }).verdict !== 'deny', true);
+  await s.call('settings.setCeiling', { network: false });
+  assert.ok(!(await names()).includes('web_fetch'));
+  const d = s.service.workspace!.gate.authorize({ tool: 'web_fetch', args: {}, access: { network: true, host: 'example.com' } }, { kind: 'agent', activeSkills: [] });
+  assert.equal(d.verdict, 'deny');
+  assert.deepEqual(s.of('workspace.changed'), []);
+});
+
+test('a read root taken out of the ceiling is refused at the next call, without a reopen', async (t) => {
+  const s = await setup(t);
+  const outside = join(tempDir(), 'shared');
+  writeTree(outside, { 'doc.md': 'shared doc' });
+  const read = () => s.service.workspace!.gate.authorize({ tool: 'read_file', args: {}, access: { read: [join(outside, 'doc.md')] } }, { kind: 'agent', activeSkills: [] }).verdict;
+  assert.equal(read(), 'deny');
+  await s.call('settings.setCeiling', { readRoots: [outside] });
+  assert.notEqual(read(), 'deny');
+  await s.call('settings.setCeiling', { readRoots: [] });
+  assert.equal(read(), 'deny');
+  assert.deepEqual(s.of('workspace.changed'), []);
+});
