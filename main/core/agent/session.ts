@@ -1011,7 +1011,15 @@ export class ChatSession {
       }
       throw e;
     }
-    for (let i = 0; i < held.length; i++) this.show({ ...held[i]!.data, seq: seqs[i]!, at: held[i]!.at, sessionId: this.id } as AgentEvent);
+    // Each held body was made for this turn alone: it becomes its shown event as it is (no copy of each on the path to
+    // the first token).
+    for (let i = 0; i < held.length; i++) {
+      const e = held[i]!.data as AgentEvent;
+      e.seq = seqs[i]!;
+      e.at = held[i]!.at;
+      e.sessionId = this.id;
+      this.show(e);
+    }
     // The context meter's counts come after the turn's start (and the reply's first event) is on screen.
     if (prompt) this.record({ type: 'context', sections: prompt.sections });
   }
