@@ -75,6 +75,13 @@ export function exportSession(row: SessionRow, events: AgentEvent[], format: Exp
       flush();
       continue;
     }
+    // Bookkeeping the transcript does not show may come in the middle of a reply (a turn's context counts are recorded
+    // right after its first text piece is shown): it does not end the reply.
+    if (e.type === 'context') continue;
+    if (e.type === 'usage') {
+      turn = addTurnUsage(turn, e);
+      continue;
+    }
     flush();
     switch (e.type) {
       case 'user_message':
@@ -109,9 +116,6 @@ export function exportSession(row: SessionRow, events: AgentEvent[], format: Exp
         break;
       case 'recovered':
         out.push(`> session recovered after an interruption`, '');
-        break;
-      case 'usage':
-        turn = addTurnUsage(turn, e);
         break;
       case 'turn_end':
         if (turn) out.push(`> ${describeUsage(turn.usage, turn.cost, turn.sessionCost)}`, '');

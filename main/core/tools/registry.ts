@@ -63,8 +63,11 @@ export class ToolRegistry {
   private isOffered: (name: string) => boolean;
   /** Names refused because the ceiling does not offer them. */
   readonly notOffered = new Set<string>();
-  /** Their definitions, registered should the ceiling offer them later (setOffered). */
-  private readonly held = new Map<string, { def: AnyTool; source: ToolSource; lazy: boolean }>();
+  /**
+   * Their definitions, registered should the ceiling offer them later (setOffered); a tool taken out of the registry
+   * keeps its registration (its schema compiled or still lazy), so offering it again compiles nothing.
+   */
+  private readonly held = new Map<string, { def: AnyTool; source: ToolSource; lazy: boolean; tool?: RegisteredTool }>();
 
   constructor(settings: RegistryOptions = {}) {
     this.isForcedDeferred = patternMatcher(settings.deferred ?? []);
@@ -84,14 +87,16 @@ export class ToolRegistry {
       if (this.isOffered(t.def.name)) continue;
       this.unregister(t.def.name);
       this.notOffered.add(t.def.name);
-      this.held.set(t.def.name, { def: t.def, source: t.source, lazy: false });
+      this.held.set(t.def.name, { def: t.def, source: t.source, lazy: false, tool: t });
     }
     for (const [name, h] of [...this.held]) {
       if (!this.isOffered(name)) continue;
       this.held.delete(name);
       this.notOffered.delete(name);
       try {
-        if (!this.tools.has(name)) this.register(h.def, h.source, { lazy: h.lazy });
+        if (this.tools.has(name)) continue;
+        if (h.tool) this.add(h.tool);
+        else this.register(h.def, h.source, { lazy: h.lazy });
       } catch (e) {
         problems.push((e as Error).message);
       }
@@ -156,11 +161,15 @@ export class ToolRegistry {
     }
     const deferred = this.isForcedLoaded(def.name) ? false : this.isForcedDeferred(def.name) ? true : def.deferLoading;
     const tool: RegisteredTool = { def, source, deferred, validate };
-    this.tools.set(def.name, tool);
+    this.add(tool);
+    return tool;
+  }
+
+  private add(tool: RegisteredTool): void {
+    this.tools.set(tool.def.name, tool);
     this.sorted = undefined;
     this.changes++;
     this.emit({ kind: 'add', tool });
-    return tool;
   }
 
   /** Register many; returns the problems (one line each) instead of stopping at the first bad tool. */
