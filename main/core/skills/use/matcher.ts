@@ -1,9 +1,10 @@
-// Trigger matching: which enabled skills a user message auto-loads — `read_when` phrases (synonyms included) and
-// skills named as `/name` or `$name`. One Aho-Corasick automaton over all triggers, built once per catalog.
+// Trigger matching: which enabled skills a user message auto-loads — `read_when` phrases and the skill's name read as
+// words (synonyms included), skills named as `/name` or `$name`; a higher tier wins words two tiers match. One
+// Aho-Corasick automaton over all triggers, built once per catalog.
 import { normalize, splitIdentifiers } from '../../search/tokenize.js';
 import { BUILTIN_SYNONYMS, parseSynonymGroups, type SynonymGroup } from '../../search/synonyms.js';
 import { onBoundaries, PhraseAutomaton, phraseTokens, preparedTokens, SynonymCanon, type PhraseToken } from '../../search/phrases.js';
-import type { CatalogEntry } from '../format/types.js';
+import { TIER_RANK, type CatalogEntry } from '../format/types.js';
 
 /** What the matcher needs of a catalog entry. */
 export type MatchableSkill = Pick<CatalogEntry, 'manifest' | 'tier' | 'enabled'> & Partial<Pick<CatalogEntry, 'shadowedBy' | 'file'>>;
@@ -18,13 +19,34 @@ export type MatchReason =
       matched: string;
       /** exact: same words; synonym: via the built-in table; skill-synonym: via the skill's own `synonyms`. */
       via: 'exact' | 'synonym' | 'skill-synonym';
+      /** The trigger is the skill's name read as words (`git-commit` → "git commit"), not a `read_when` phrase. */
+      fromName?: true;
     };
+
+/** A lower-tier skill the same words also matched: not auto-loaded (it stays findable with SkillSearch and loadable). */
+export interface PassedOver {
+  name: string;
+  tier: CatalogEntry['tier'];
+}
 
 export interface SkillMatch {
   name: string;
   tier: CatalogEntry['tier'];
   score: number;
   reasons: MatchReason[];
+  /** Lower-tier skills matched only by words this one matched too: this one won them (see Found.ranked). */
+  over?: PassedOver[];
+}
+
+/** Why a skill was auto-loaded, in one line (the session's projection and the loaded-skill view show it). */
+export function describeMatch(m: Pick<SkillMatch, 'reasons' | 'over' | 'tier'>): string {
+  const r = m.reasons[0];
+  let why = !r ? 'matched the message' : r.kind === 'named' ? `named as ${r.text}`
+    : `${r.fromName ? 'its name' : 'trigger'} "${r.trigger}" matched "${r.matched}"${r.via === 'exact' ? '' : ` (${r.via})`}`;
+  if (m.over?.length) {
+    why += `; chosen over ${m.over.map((o) => `${o.tier} skill "${o.name}"`).join(', ')}, matched by the same words (a ${m.tier} skill wins them)`;
+  }
+  return why;
 }
 
 interface TriggerInfo {
@@ -34,6 +56,7 @@ interface TriggerInfo {
   rawKeys: string;
   length: number;
   skillSynonym: boolean;
+  fromName: boolean;
 }
 
 export interface MatcherOptions {
@@ -57,14 +80,26 @@ function indexOfSeq(hay: readonly string[], needle: readonly string[]): number {
   return -1;
 }
 
-/** The accumulator both matchers share: one entry per skill, reasons merged, a small bonus per extra reason. */
+/**
+ * The accumulator both matchers share: one entry per skill, reasons merged, a small bonus per extra reason; the words
+ * (token spans) each skill's triggers matched, for the tier rule in ranked().
+ */
 class Found {
   private map: Map<number, SkillMatch> | undefined;
+  private spans: Map<number, [number, number][]> | undefined;
+  private named: Set<number> | undefined;
 
   constructor(private readonly skills: readonly MatchableSkill[]) {}
 
-  add(si: number, score: number, reason: MatchReason): void {
+  add(si: number, score: number, reason: MatchReason, span?: [number, number]): void {
     const s = this.skills[si]!;
+    if (span) {
+      const list = (this.spans ??= new Map()).get(si);
+      if (list) list.push(span);
+      else this.spans.set(si, [span]);
+    } else (this.named ??= new Set()).add(si);
+    // `/git-commit` also says the name's words: the invocation is the reason, not the name trigger as well.
+    if (reason.kind === 'trigger' && reason.fromName && this.named?.has(si)) return;
     const m = (this.map ??= new Map<number, SkillMatch>()).get(si);
     if (!m) {
       this.map.set(si, { name: s.manifest.name, tier: s.tier, score, reasons: [reason] });
@@ -75,9 +110,34 @@ class Found {
     m.score = Math.max(m.score, score) + (dup ? 0 : 0.25);
   }
 
+  /**
+   * The matches to auto-load, best first. The tier rule: a skill none of whose matched words is its own — each of its
+   * spans overlaps a span of a higher-tier match — is passed over (a project's `commit` wins "commit my changes" from
+   * the built-in `git-commit`); the winners list it in `over`. A skill named as /name is never passed over.
+   */
   ranked(): SkillMatch[] {
     if (!this.map) return [];
-    return [...this.map.values()].sort((a, b) => b.score - a.score || a.name.localeCompare(b.name));
+    const passed = this.map.size > 1 && this.spans ? this.passOver() : undefined;
+    const out = [...this.map.values()].filter((m) => !passed?.has(m));
+    return out.sort((a, b) => b.score - a.score || a.name.localeCompare(b.name));
+  }
+
+  /** The matches the tier rule passes over; each winner that took their words lists them in `over`. */
+  private passOver(): Set<SkillMatch> {
+    const spans = this.spans!;
+    const passed = new Set<SkillMatch>();
+    const overlap = (a: [number, number], b: readonly [number, number][]): boolean => b.some(([s, e]) => a[0] <= e && s <= a[1]);
+    // Highest tier first: a skill passed over does not pass over others in turn.
+    const byTier = [...this.map!.entries()].sort(([, a], [, b]) => TIER_RANK[b.tier] - TIER_RANK[a.tier]);
+    for (const [si, m] of byTier) {
+      const mine = spans.get(si);
+      if (!mine || this.named?.has(si)) continue;
+      const winners = byTier.filter(([hi, h]) => TIER_RANK[h.tier] > TIER_RANK[m.tier] && !passed.has(h) && spans.has(hi));
+      if (!winners.length || !mine.every((sp) => winners.some(([hi]) => overlap(sp, spans.get(hi)!)))) continue;
+      passed.add(m);
+      for (const [hi, h] of winners) if (mine.some((sp) => overlap(sp, spans.get(hi)!))) (h.over ??= []).push({ name: m.name, tier: m.tier });
+    }
+    return passed;
   }
 }
 
@@ -119,7 +179,10 @@ export class SkillMatcher {
       this.byName.set(normalize(e.manifest.name), si);
       const own = skillSynonyms(e);
       const seen = new Set<string>();
-      for (const phrase of e.manifest.readWhen) {
+      // The skill's name read as words is a trigger too (after its own phrases: one that says the same wins), so a
+      // skill without `read_when` — the open standard has none — still loads when the message says what it is called.
+      const phrases = [...e.manifest.readWhen.map((p) => ({ phrase: p, fromName: false })), { phrase: e.manifest.name, fromName: true }];
+      for (const { phrase, fromName } of phrases) {
         const raw = phraseTokens(phrase);
         if (raw.length === 0) continue;
         const forms: { toks: PhraseToken[]; skillSynonym: boolean }[] = [{ toks: raw, skillSynonym: false }];
@@ -130,7 +193,7 @@ export class SkillMatcher {
           if (seen.has(sig)) continue;
           seen.add(sig);
           const id = this.triggers.length;
-          this.triggers.push({ skill: si, phrase, rawKeys: f.toks.map((t) => t.key).join(' '), length: keys.length, skillSynonym: f.skillSynonym });
+          this.triggers.push({ skill: si, phrase, rawKeys: f.toks.map((t) => t.key).join(' '), length: keys.length, skillSynonym: f.skillSynonym, fromName });
           this.triggerKeys.push(keys);
           this.automaton.add(keys, id);
         }
@@ -209,7 +272,7 @@ export class SkillMatcher {
     const via = t.skillSynonym ? 'skill-synonym' : surfaceKeys === t.rawKeys ? 'exact' : 'synonym';
     // Longer triggers are more specific; exact wording beats a synonym.
     const score = 10 + Math.min(t.length, 8) + (via === 'exact' ? 1 : 0);
-    found.add(t.skill, score, { kind: 'trigger', trigger: t.phrase, matched, via });
+    found.add(t.skill, score, { kind: 'trigger', trigger: t.phrase, matched, via, ...(t.fromName ? { fromName: true as const } : {}) }, [start, end]);
   }
 
   /** Skills the user named as `/name` or `$name` (at the start or after a space or bracket). */
