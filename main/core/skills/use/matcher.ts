@@ -86,20 +86,21 @@ function indexOfSeq(hay: readonly string[], needle: readonly string[]): number {
  */
 class Found {
   private map: Map<number, SkillMatch> | undefined;
-  private spans: Map<number, [number, number][]> | undefined;
+  /** Per skill, the token spans its triggers matched, flat: start, end, start, end … */
+  private spans: Map<number, number[]> | undefined;
   private named: Set<number> | undefined;
 
   constructor(private readonly skills: readonly MatchableSkill[]) {}
 
-  add(si: number, score: number, reason: MatchReason, span?: [number, number]): void {
+  add(si: number, score: number, reason: MatchReason, start = -1, end = -1): void {
     const s = this.skills[si]!;
-    if (span) {
+    if (start >= 0) {
       const list = (this.spans ??= new Map()).get(si);
-      if (list) list.push(span);
-      else this.spans.set(si, [span]);
+      if (list) list.push(start, end);
+      else this.spans.set(si, [start, end]);
+      // `/git-commit` also says the name's words: the invocation is the reason, not the name trigger as well.
+      if (this.named?.has(si) && reason.kind === 'trigger' && reason.fromName) return;
     } else (this.named ??= new Set()).add(si);
-    // `/git-commit` also says the name's words: the invocation is the reason, not the name trigger as well.
-    if (reason.kind === 'trigger' && reason.fromName && this.named?.has(si)) return;
     const m = (this.map ??= new Map<number, SkillMatch>()).get(si);
     if (!m) {
       this.map.set(si, { name: s.manifest.name, tier: s.tier, score, reasons: [reason] });
@@ -118,24 +119,56 @@ class Found {
   ranked(): SkillMatch[] {
     if (!this.map) return [];
     const passed = this.map.size > 1 && this.spans ? this.passOver() : undefined;
-    const out = [...this.map.values()].filter((m) => !passed?.has(m));
+    const out = passed ? [...this.map.values()].filter((m) => !passed.has(m)) : [...this.map.values()];
     return out.sort((a, b) => b.score - a.score || a.name.localeCompare(b.name));
   }
 
-  /** The matches the tier rule passes over; each winner that took their words lists them in `over`. */
-  private passOver(): Set<SkillMatch> {
+  /**
+   * The matches the tier rule passes over; each winner that took their words lists them in `over`. Tier by tier from
+   * the top, the message tokens the winners so far matched are marked: a lower-tier match all of whose spans touch a
+   * marked token is passed over (a skill passed over does not pass over others in turn). Linear in the matched spans.
+   */
+  private passOver(): Set<SkillMatch> | undefined {
     const spans = this.spans!;
-    const passed = new Set<SkillMatch>();
-    const overlap = (a: [number, number], b: readonly [number, number][]): boolean => b.some(([s, e]) => a[0] <= e && s <= a[1]);
-    // Highest tier first: a skill passed over does not pass over others in turn.
-    const byTier = [...this.map!.entries()].sort(([, a], [, b]) => TIER_RANK[b.tier] - TIER_RANK[a.tier]);
-    for (const [si, m] of byTier) {
-      const mine = spans.get(si);
-      if (!mine || this.named?.has(si)) continue;
-      const winners = byTier.filter(([hi, h]) => TIER_RANK[h.tier] > TIER_RANK[m.tier] && !passed.has(h) && spans.has(hi));
-      if (!winners.length || !mine.every((sp) => winners.some(([hi]) => overlap(sp, spans.get(hi)!)))) continue;
-      passed.add(m);
-      for (const [hi, h] of winners) if (mine.some((sp) => overlap(sp, spans.get(hi)!))) (h.over ??= []).push({ name: m.name, tier: m.tier });
+    const byRank: [number, SkillMatch][][] = [[], [], []];
+    let len = 0;
+    for (const [si, m] of this.map!) {
+      byRank[TIER_RANK[m.tier]]!.push([si, m]);
+      const sp = spans.get(si);
+      if (sp) for (let i = 1; i < sp.length; i += 2) if (sp[i]! >= len) len = sp[i]! + 1;
+    }
+    if ((byRank[0]!.length ? 1 : 0) + (byRank[1]!.length ? 1 : 0) + (byRank[2]!.length ? 1 : 0) < 2) return undefined; // one tier
+    const cover = new Uint8Array(len);
+    /** Every span of `sp` touches a token a winner matched. */
+    const allCovered = (sp: number[]): boolean => {
+      outer: for (let i = 0; i < sp.length; i += 2) {
+        for (let t = sp[i]!; t <= sp[i + 1]!; t++) if (cover[t]) continue outer;
+        return false;
+      }
+      return true;
+    };
+    const overlap = (a: number[], b: number[]): boolean => {
+      for (let i = 0; i < a.length; i += 2) for (let j = 0; j < b.length; j += 2) if (a[i]! <= b[j + 1]! && b[j]! <= a[i + 1]!) return true;
+      return false;
+    };
+    let passed: Set<SkillMatch> | undefined;
+    const winners: [number[], SkillMatch][] = [];
+    for (let rank = byRank.length - 1; rank >= 0; rank--) {
+      const kept: [number[], SkillMatch][] = [];
+      for (const [si, m] of byRank[rank]!) {
+        const mine = spans.get(si);
+        if (!mine) continue;
+        if (winners.length && !this.named?.has(si) && allCovered(mine)) {
+          (passed ??= new Set()).add(m);
+          for (const [theirs, h] of winners) if (overlap(mine, theirs)) (h.over ??= []).push({ name: m.name, tier: m.tier });
+        } else kept.push([mine, m]);
+      }
+      // Marked once the tier is settled: skills of one tier never pass each other over.
+      for (const k of kept) {
+        winners.push(k);
+        const sp = k[0];
+        for (let i = 0; i < sp.length; i += 2) cover.fill(1, sp[i]!, sp[i + 1]! + 1);
+      }
     }
     return passed;
   }
@@ -272,7 +305,9 @@ export class SkillMatcher {
     const via = t.skillSynonym ? 'skill-synonym' : surfaceKeys === t.rawKeys ? 'exact' : 'synonym';
     // Longer triggers are more specific; exact wording beats a synonym.
     const score = 10 + Math.min(t.length, 8) + (via === 'exact' ? 1 : 0);
-    found.add(t.skill, score, { kind: 'trigger', trigger: t.phrase, matched, via, ...(t.fromName ? { fromName: true as const } : {}) }, [start, end]);
+    const reason: MatchReason = { kind: 'trigger', trigger: t.phrase, matched, via };
+    if (t.fromName) reason.fromName = true;
+    found.add(t.skill, score, reason, start, end);
   }
 
   /** Skills the user named as `/name` or `$name` (at the start or after a space or bracket). */
