@@ -299,7 +299,7 @@ class Assembled implements AssembledPrompt {
     this.catalog = parts.prefix.catalog;
   }
 
-  // The new message is counted when the sections are read (the context event, while the request is in flight).
+  // The new message is counted when the sections are read (the context event, once the turn's start is shown).
   get sections(): ContextSections {
     if (!this.counted) {
       const p = this.parts;

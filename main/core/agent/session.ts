@@ -81,10 +81,11 @@ export interface TurnResult {
 }
 
 /**
- * How long a turn's start waits, once its request is out, to be committed with the model's first event (one commit
- * for both) before it is committed on its own while the request is in flight.
+ * How long a turn's start waits, from the moment its request is handed to the SDK (which has it on the socket within
+ * about a millisecond), to be committed with the model's first event (one commit for both) before it is committed on
+ * its own while the request is in flight.
  */
-const IN_FLIGHT_MS = 2;
+const IN_FLIGHT_MS = 3;
 
 const META_TOOLS = new Set<string>([TOOL.Skill, TOOL.SkillSearch, TOOL.ToolSearch, TOOL.list_skills, TOOL.read_skill_resource]);
 const key = (n: string): string => n.normalize('NFKC').toLowerCase();
@@ -98,16 +99,11 @@ function addUsage(a: Usage, b: Usage): Usage {
   };
 }
 
-/**
- * An event of a turn's start held until the request has gone out (see hold()): a row as the store takes it. `later`
- * makes the body when the rows are committed (work the request does not need); `json` is made while it is in flight.
- */
+/** An event of a turn's start held until the request has gone out (see hold()): a row as the store takes it. */
 interface HeldEvent {
   type: string;
-  data: AgentEventBody | undefined;
+  data: AgentEventBody;
   at: number;
-  json: string | undefined;
-  later: (() => AgentEventBody) | undefined;
 }
 
 export class ChatSession {
@@ -135,6 +131,8 @@ export class ChatSession {
   private closed = false;
   /** Events held between the user's message and the request's dispatch: one commit for all, shown after it (see hold()). */
   private held: HeldEvent[] | undefined;
+  /** The prompt of a held turn start, whose context event (its token counts) is recorded once that start is shown. */
+  private contextAfterStart: AssembledPrompt | undefined;
   private heldTimer: NodeJS.Timeout | undefined;
   /** The in-flight commit of a turn's start failed: the turn ends with this error before any model output is shown. */
   private releaseFailure: unknown;
@@ -495,18 +493,19 @@ export class ChatSession {
     // With the tools open (the usual turn) the prompt is assembled without waiting on anything.
     let prompt = this.workspaceSession ? this.assembleWith(this.workspaceSession) : await this.assemble();
     if (this.nearWindow(prompt) && (await this.compact(prompt, signal))) prompt = await this.assemble();
-    // The context's token counts are not part of the request: a held turn start counts them while it is in flight.
-    if (this.held) this.recordLater('context', () => ({ type: 'context', sections: prompt.sections }));
+    // The context's token counts are not part of the request, nor of the reply: a held turn start records them right
+    // after it is shown (with the model's first event, that is once the first text is on screen).
+    if (this.held) this.contextAfterStart = prompt;
     else this.record({ type: 'context', sections: prompt.sections });
     this.record({ type: 'assistant_start', step, provider: provider.id, model: provider.model });
     this.lastFlush = -Infinity;
-    // The request goes out first. The held start of the turn (the user's message, auto-loaded skills, the context,
-    // this reply's start) is committed in one transaction, and only then shown: together with the model's first event
-    // when that comes within IN_FLIGHT_MS of the request being on the socket (a local server: one commit before the
-    // first token instead of two), or else while the request is in flight, when that window ends (a remote provider:
-    // the commit costs the first token nothing). No event is shown before it is committed, and no model output before
-    // the turn's start. The window opens once the request is on the socket (the next turn of the loop: requestSent).
-    if (this.held) this.sentTimer = setImmediate(this.requestSent);
+    // The request goes out first. The held start of the turn (the user's message, auto-loaded skills, this reply's
+    // start) is committed in one transaction, and only then shown: together with the model's first event when that
+    // comes within IN_FLIGHT_MS of the request (a local server: one commit before the first token instead of two), or
+    // else while the request is in flight, when that window ends (a remote provider: the commit costs the first token
+    // nothing). No event is shown before it is committed, and no model output before the turn's start. One timer, and
+    // nothing else of Knack's runs between the request and the reply (a local server's work shares this thread).
+    if (this.held) this.inFlightTimer = setTimeout(this.releaseInFlight, IN_FLIGHT_MS);
     this.stepStop = 'end_turn';
     try {
       // Each event comes straight from the SDK's stream (no async layer between it and the loop).
@@ -523,25 +522,11 @@ export class ChatSession {
 
   /** The stop reason of the model call in progress (set by its `stop` event). */
   private stepStop = 'end_turn';
-  /** The request's dispatch (an immediate), then the in-flight window's end (a timeout), while a turn's start is held. */
-  private sentTimer: NodeJS.Immediate | undefined;
+  /** The in-flight window's end, while a turn's start is held: it is committed then without waiting for the model. */
   private inFlightTimer: NodeJS.Timeout | undefined;
 
-  /**
-   * The request is on the socket: the held start's JSON is made now, in the time the caller waits for the model, and
-   * the in-flight window starts (at its end the held start is committed without waiting for the model's first event).
-   */
-  private readonly requestSent = (): void => {
-    this.sentTimer = undefined;
-    if (!this.held) return;
-    this.prepareHeld();
-    this.inFlightTimer = setTimeout(this.releaseInFlight, IN_FLIGHT_MS);
-  };
-
   private clearInFlight(): void {
-    if (this.sentTimer) clearImmediate(this.sentTimer);
     if (this.inFlightTimer) clearTimeout(this.inFlightTimer);
-    this.sentTimer = undefined;
     this.inFlightTimer = undefined;
   }
 
@@ -929,7 +914,7 @@ export class ChatSession {
     if (this.held) {
       // Applied now (matching, loading and assembly read the state); committed and shown by release().
       applyEvent(this.state, body);
-      this.held.push({ type: body.type, data: body, at, json: undefined, later: undefined });
+      this.held.push({ type: body.type, data: body, at });
       return;
     }
     const seq = this.store.sessions.append(this.id, body.type, body as unknown as Record<string, unknown>, { at });
@@ -937,10 +922,6 @@ export class ChatSession {
     this.show({ ...body, seq, at, sessionId: this.id } as AgentEvent);
   }
 
-  /** A held event made when the held events are committed: work the request does not need, done while it is in flight. */
-  private recordLater(type: AgentEventBody['type'], make: () => AgentEventBody): void {
-    this.held!.push({ type, data: undefined, at: Date.now(), json: undefined, later: make });
-  }
 
   private show(ev: AgentEvent): void {
     for (const l of this.listeners) {
@@ -957,7 +938,7 @@ export class ChatSession {
    * until the model's request has gone out: they are committed in one transaction (one commit instead of one each),
    * with the model's first event or while the request is in flight (modelStep), and only then shown, always before any
    * model output, so every event is still committed before it is shown. The request is sent before its turn is in the
-   * log: a kill -9 in that window (at most IN_FLIGHT_MS after the request is written) loses the message (the provider
+   * log: a kill -9 in that window (at most IN_FLIGHT_MS after the request is handed to the SDK) loses the message (the provider
    * saw a request the log does not).
    * A turn that waits (the tool box still opening, a compaction) releases them first, after at most 20 ms, so the
    * user's message never waits on it.
@@ -985,19 +966,6 @@ export class ChatSession {
     }
   };
 
-  /**
-   * The held start's work that its commit needs and the request does not — the events made later (the context's
-   * token counts) and every event's JSON — done once the request is on the socket, in the time the caller waits for
-   * the model; the commit itself (one transaction) stays with the first event (modelStep).
-   */
-  private prepareHeld(): void {
-    try {
-      for (const h of this.held ?? []) h.json ??= JSON.stringify(this.heldBody(h));
-    } catch {
-      /* release() makes whatever is missing, and reports what fails */
-    }
-  }
-
   /** A stream that ended without any event: the turn's start is committed (now, if it is not yet) and shown. */
   private releaseBeforeOutput(): void {
     this.throwReleaseFailure();
@@ -1009,26 +977,20 @@ export class ChatSession {
     if (this.releaseFailure !== undefined) throw this.releaseFailure;
   }
 
-  /** A held event's body, made (and applied to the state) now if it was held to be made later. */
-  private heldBody(h: HeldEvent): AgentEventBody {
-    if (h.later) {
-      h.data = h.later();
-      h.later = undefined;
-      applyEvent(this.state, h.data);
-    }
-    return h.data!;
-  }
-
   private release(): void {
     if (this.heldTimer) clearTimeout(this.heldTimer);
     this.heldTimer = undefined;
     const held = this.held;
     this.held = undefined;
-    if (!held?.length) return;
+    const prompt = this.contextAfterStart;
+    this.contextAfterStart = undefined;
+    if (!held?.length) {
+      if (prompt) this.record({ type: 'context', sections: prompt.sections });
+      return;
+    }
     let seqs: number[];
     try {
-      for (const h of held) if (h.later) this.heldBody(h);
-      // The held events are the rows as they are (type, body, time, and their JSON when it was made in flight).
+      // The held events are the rows as they are (type, body, time).
       seqs = this.store.sessions.appendMany(this.id, held as AppendRow[]);
     } catch (e) {
       // Nothing of it was stored (one transaction) nor shown: the state goes back to what the store holds, and the
@@ -1042,7 +1004,9 @@ export class ChatSession {
       }
       throw e;
     }
-    for (let i = 0; i < held.length; i++) this.show({ ...held[i]!.data!, seq: seqs[i]!, at: held[i]!.at, sessionId: this.id } as AgentEvent);
+    for (let i = 0; i < held.length; i++) this.show({ ...held[i]!.data, seq: seqs[i]!, at: held[i]!.at, sessionId: this.id } as AgentEvent);
+    // The context meter's counts come after the turn's start (and the reply's first event) is on screen.
+    if (prompt) this.record({ type: 'context', sections: prompt.sections });
   }
 
   /** The conversation's state, rebuilt from every stored event (a reopened session; a rolled-back commit). */

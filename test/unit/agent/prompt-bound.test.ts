@@ -32,7 +32,7 @@ test('the bound of a conversation is never below its counted tokens, however muc
   );
 });
 
-test('a turn records the same context counts as before, counted while the request is in flight, and a prompt near the window still compacts', async () => {
+test('a turn records the same context counts as before, counted once the start of the turn is shown, and a prompt near the window still compacts', async () => {
   const env = await agentEnv({ contextWindow: 6_000, agent: { maxTokens: 500, compactAt: 0.8 } });
   const chat = env.agent.newSession();
   env.server.script({ text: 'first answer' });

@@ -1,6 +1,6 @@
-// A turn's start (user message, auto-loaded skills, context, reply start) is committed in one transaction after the
-// request has gone out (with the model's first event, or on its own while the request is in flight), before any of it
-// and any model output is shown; a turn that waits on the tool box still shows the message at once; a failed commit
+// A turn's start (user message, auto-loaded skills, reply start) is committed in one transaction after the request has
+// gone out (with the model's first event, or on its own while the request is in flight), before any of it and any model
+// output is shown; the context's token counts follow once that start is shown; a turn that waits on the tool box still shows the message at once; a failed commit
 // aborts the request and ends the turn before any model output is shown.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -39,14 +39,24 @@ test('the start of a turn is committed together, before the first event of the m
   // When the user's message is shown, the whole start of the turn is already in the store: one commit for all (with
   // the first piece of the reply when it came within the in-flight window, as a local server's does).
   const from = first.stored.lastIndexOf('user_message');
-  assert.deepEqual(first.stored.slice(from, from + 4), ['user_message', 'skill_loaded', 'context', 'assistant_start']);
-  assert.ok(first.stored.length === from + 4 || (first.stored.length === from + 5 && first.stored[from + 4] === 'text_delta'), first.stored.join(','));
+  assert.deepEqual(first.stored.slice(from, from + 3), ['user_message', 'skill_loaded', 'assistant_start']);
+  assert.ok(first.stored.length === from + 3 || (first.stored.length === from + 4 && first.stored[from + 3] === 'text_delta'), first.stored.join(','));
   // The request went out with that message; the start of the turn was shown (and so committed) before the reply.
   assert.equal(env.server.requests.length, 1);
   const shownTypes = storedWhenShown.map((x) => x.type);
   assert.ok(shownTypes.indexOf('assistant_start') < shownTypes.indexOf('text_delta'), shownTypes.join(','));
   const firstText = storedWhenShown.find((x) => x.type === 'text_delta')!;
-  assert.deepEqual(firstText.stored.slice(-5), ['user_message', 'skill_loaded', 'context', 'assistant_start', 'text_delta']);
+  // The context meter's counts are recorded once the turn's start is shown: after the first text when that came within
+  // the in-flight window (nothing on the path to it counts tokens), or else before it.
+  const withText = ['user_message', 'skill_loaded', 'assistant_start', 'text_delta', 'context'];
+  const alone = ['user_message', 'skill_loaded', 'assistant_start', 'context', 'text_delta'];
+  const order = shownTypes.slice(0, 5).join(',');
+  assert.ok(order === withText.join(',') || order === alone.join(','), order);
+  // When the first text is shown, everything before it is in the store, the text too.
+  const before = order === withText.join(',') ? withText.slice(0, 4) : alone;
+  assert.deepEqual(firstText.stored.slice(-before.length), before);
+  const ctx = chat.events().find((e) => e.type === 'context');
+  assert.ok(ctx?.type === 'context' && ctx.sections.total > 0 && ctx.sections.skills > 0, JSON.stringify(ctx));
   // The session's title comes from that message (read from the log).
   assert.equal(env.agent.listSessions().find((s) => s.id === chat.id)?.title, '/git-commit please');
 });
@@ -62,8 +72,8 @@ test('while a slow model thinks, the start of the turn is committed and shown on
   const r = await chat.send('hello');
   assert.equal(r.reason, 'end_turn', JSON.stringify(r));
   const user = seen.find((x) => x.type === 'user_message')!;
-  assert.deepEqual(user.stored.slice(-3), ['user_message', 'context', 'assistant_start'], 'no reply stored yet when the message was shown');
-  assert.deepEqual(seen.map((x) => x.type).slice(0, 4), ['user_message', 'context', 'assistant_start', 'text_delta']);
+  assert.deepEqual(user.stored.slice(-2), ['user_message', 'assistant_start'], 'no reply stored yet when the message was shown');
+  assert.deepEqual(seen.map((x) => x.type).slice(0, 4), ['user_message', 'assistant_start', 'context', 'text_delta']);
 });
 
 test('when the tool box is slow to open, the user message is committed and shown without waiting for it', { timeout: 60_000 }, async () => {
