@@ -81,11 +81,12 @@ export interface TurnResult {
 }
 
 /**
- * How long a turn's start waits, from the moment its request is handed to the SDK (which has it on the socket within
- * about a millisecond), to be committed with the model's first event (one commit for both) before it is committed on
- * its own while the request is in flight.
+ * How long a turn's start waits, from the moment its request is handed to the SDK, to be committed with the model's
+ * first event (one commit for both) before it is committed on its own while the request is in flight. Under a frame
+ * (the user's message is on screen within 10 ms even when the model is slow), and long enough for a server on this
+ * machine to answer on a busy one (at 3 ms, a quarter of a loaded run's first turns paid two commits).
  */
-const IN_FLIGHT_MS = 3;
+const IN_FLIGHT_MS = 10;
 
 const META_TOOLS = new Set<string>([TOOL.Skill, TOOL.SkillSearch, TOOL.ToolSearch, TOOL.list_skills, TOOL.read_skill_resource]);
 const key = (n: string): string => n.normalize('NFKC').toLowerCase();
