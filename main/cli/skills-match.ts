@@ -18,7 +18,7 @@ function text(ctx: CommandContext, what: string): string {
 export function describeReason(r: MatchReason): string {
   if (r.kind === 'named') return `named as ${r.text}`;
   const via = r.via === 'exact' ? '' : r.via === 'synonym' ? ' (synonym)' : ' (skill synonym)';
-  return `read_when "${r.trigger}" matched "${r.matched}"${via}`;
+  return `${r.fromName ? 'its name' : 'read_when'} "${r.trigger}" matched "${r.matched}"${via}`;
 }
 
 const match: Command = {
@@ -44,6 +44,7 @@ const match: Command = {
       for (const m of matches) {
         ctx.io.out(`${m.name}  [${m.tier}]  score ${m.score}`);
         for (const r of m.reasons) ctx.io.out(`    ${describeReason(r)}`);
+        for (const o of m.over ?? []) ctx.io.out(`    chosen over ${o.name} [${o.tier}]: the same words matched it, and the ${m.tier} skill wins them (knack skills search finds it)`);
       }
       return 0;
     }, { requireStore: true });

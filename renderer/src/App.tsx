@@ -19,6 +19,7 @@ import { setLang } from './i18n';
 import { useView, type View } from './state/store';
 import { useShallow } from 'zustand/react/shallow';
 import { useChatStream } from './state/stream';
+import { useHeldReturn } from './state/held-return';
 
 const NAV: { view: View; label: string }[] = [
   { view: 'chat', label: 'nav.chat' },
@@ -50,6 +51,7 @@ export function App() {
   })));
   const set = useView((s) => s.set);
   useChatStream(client);
+  useHeldReturn(client);
   useShortcuts();
 
   useEffect(() => {

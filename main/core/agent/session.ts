@@ -8,7 +8,7 @@ import type { Store } from '../store/index.js';
 import type { AppendRow } from '../store/session-repo.js';
 import type { Catalog } from '../skills/catalog/catalog.js';
 import type { CatalogEntry } from '../skills/format/types.js';
-import type { SkillMatcher, MatchReason } from '../skills/use/matcher.js';
+import { describeMatch, type SkillMatcher } from '../skills/use/matcher.js';
 import { SkillLoader, listResources } from '../skills/use/loader.js';
 import type { WorkspaceSession } from '../skills/use/session.js';
 import type { Gate } from '../policy/types.js';
@@ -89,12 +89,6 @@ const IN_FLIGHT_MS = 3;
 
 const META_TOOLS = new Set<string>([TOOL.Skill, TOOL.SkillSearch, TOOL.ToolSearch, TOOL.list_skills, TOOL.read_skill_resource]);
 const key = (n: string): string => n.normalize('NFKC').toLowerCase();
-
-function whyMatched(r: MatchReason | undefined): string {
-  if (!r) return 'matched the message';
-  if (r.kind === 'named') return `named as ${r.text}`;
-  return `trigger "${r.trigger}" matched "${r.matched}"${r.via === 'exact' ? '' : ` (${r.via})`}`;
-}
 
 function addUsage(a: Usage, b: Usage): Usage {
   return {
@@ -693,7 +687,7 @@ export class ChatSession {
     }
     for (const m of matches.slice(0, this.opts.maxAutoLoad ?? 3)) {
       if (this.state.loaded.has(key(m.name))) continue;
-      const r = this.loadInto(m.name, 'trigger', whyMatched(m.reasons[0]));
+      const r = this.loadInto(m.name, 'trigger', describeMatch(m));
       if (!r.ok) this.record({ type: 'error', kind: 'skill', message: r.message });
     }
   }

@@ -70,14 +70,18 @@ export function Chat() {
     const epoch = view.beginSend();
     try {
       const r = await client.sendMessage(workspace.path, sessionId, body, planMode);
-      useView.getState().sent(epoch, sessionId, r.sessionId);
+      useView.getState().sent(epoch, sessionId, r.sessionId, workspace.path);
     } catch (err) {
-      // Not sent: the message leaves the transcript and goes back into the input box (unless something new was typed).
-      useView.getState().sendFailed(sessionId);
-      useView.getState().dropMessage(localId);
-      setText((now) => withDraft(body, now));
-      set({ streaming: false });
-      setError(errorText(err));
+      // Not sent: the message leaves the transcript and goes back into the input box of its conversation, above
+      // anything typed since. The user may have gone to another conversation or folder meanwhile (this box may be gone
+      // with it): then it waits for that conversation, kept with its folder, and a notice says so.
+      const view = useView.getState();
+      view.sendFailed(sessionId);
+      if (view.giveBack(workspace.path, sessionId, epoch, body)) {
+        view.dropMessage(localId);
+        set({ streaming: false });
+        setError(errorText(err));
+      }
     }
   }
 

@@ -45,6 +45,8 @@ export const en = {
   chat: {
     waitingElsewhere: 'A conversation you left is waiting for your approval: open it from Sessions.',
     heldBack: 'A message you sent in another conversation could not be stored: it is back in that conversation\'s input box.',
+    heldInFolder: 'A message you wrote in {{name}} could not be sent: it is kept in its message box there, and is back when you open {{name}} again.',
+    heldHere: 'A message that could not be sent belonged to a conversation that is gone: it is in this message box now.',
     title: 'Chat', transcript: 'Conversation', message: 'Message', placeholder: 'Ask anything — Enter sends, Shift+Enter adds a line',
     send: 'Send', stop: 'Stop', planMode: 'Plan mode', new: 'New chat', empty: 'Say what you want to do. Skills load when your words call for them.',
     thinking: 'Answering…', stopped: 'Stopped.', you: 'You', assistant: 'Knack', copy: 'Copy', copied: 'Copied', copyCode: 'Copy code',

@@ -45,6 +45,8 @@ export const zh: Strings = {
   chat: {
     waitingElsewhere: '你离开的一个对话正在等待你的批准，可在“会话”中打开它。',
     heldBack: '你在另一个对话中发送的消息未能保存，已放回那个对话的输入框。',
+    heldInFolder: '你在 {{name}} 中写的消息未能发送：已保存在那里的输入框中，重新打开 {{name}} 时会放回。',
+    heldHere: '一条未能发送的消息所属的对话已不存在：它现在放在这个输入框里。',
     title: '对话', transcript: '对话记录', message: '消息', placeholder: '随便问——回车发送，Shift+回车换行',
     send: '发送', stop: '停止', planMode: '计划模式', new: '新对话', empty: '说说你想做什么。相关技能会在需要时自动加载。',
     thinking: '正在回答…', stopped: '已停止。', you: '你', assistant: 'Knack', copy: '复制', copied: '已复制', copyCode: '复制代码',

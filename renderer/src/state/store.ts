@@ -40,8 +40,13 @@ export interface ViewState {
   awaiting: number;
   /** Events of conversations not known yet, kept while a first send waits: one of them may be its own. */
   early: ChatEvent[];
-  /** Messages handed back to a conversation of ours that was not on screen: its input box takes them when reopened. */
+  /**
+   * Messages handed back to a conversation of ours that was not on screen, by heldKey(workspace, conversation): its
+   * input box takes them when it is on screen again (reopened, or its folder opened again). Typed text is never lost.
+   */
   heldDrafts: Record<string, string>;
+  /** The folder each conversation of ours belongs to (a message handed back after a folder switch goes home). */
+  homes: Record<string, string>;
 
   set(p: Partial<ViewState>): void;
   setWorkspace(w: WorkspaceInfo | undefined): void;
@@ -57,10 +62,18 @@ export interface ViewState {
   newChat(): void;
   /** Before a send: the conversation on screen (its epoch) becomes ours; a new one's first send is counted as waiting. */
   beginSend(): number;
-  /** After a send: the engine named the conversation. It is shown if the user is still on it; its early events apply. */
-  sent(epoch: number, sessionId: string | undefined, newSessionId: string): void;
+  /**
+   * After a send: the engine named the conversation (of the folder `workspace`, open when it was sent). It is shown if
+   * the user is still on it; its early events apply.
+   */
+  sent(epoch: number, sessionId: string | undefined, newSessionId: string, workspace?: string): void;
   /** A send failed (nothing reached the engine). */
   sendFailed(sessionId: string | undefined): void;
+  /**
+   * A message that was not sent goes back to the input box of the conversation it was written in (folder, conversation,
+   * epoch at sending): now if that conversation is on screen (true), else kept for it with a notice (false).
+   */
+  giveBack(workspace: string, sessionId: string | undefined, epoch: number, text: string): boolean;
   /** Shows a stored conversation (`running`: its turn goes on), with any message handed back to it while it was not on screen. */
   showSession(id: string, messages: ChatMessage[], running?: boolean): void;
 }
@@ -83,6 +96,38 @@ function addText(parts: ChatPart[], text: string): void {
   else parts.push({ kind: 'text', text });
 }
 
+/** Where a handed-back message waits: its folder and its conversation (none: the folder's new chat). */
+export function heldKey(workspace: string, sessionId?: string): string {
+  return `${workspace}\n${sessionId ?? ''}`;
+}
+
+/** A conversation of `workspace` with a message waiting for it (the window reopens it when the folder is back). */
+export function heldConversation(held: Record<string, string>, workspace: string): string | undefined {
+  const prefix = heldKey(workspace);
+  for (const k of Object.keys(held)) if (k.startsWith(prefix) && k.length > prefix.length) return k.slice(prefix.length);
+  return undefined;
+}
+
+/**
+ * Another conversation comes on screen (`key`: its folder and conversation). A message handed back to the one leaving
+ * that its input box has not taken yet (the chat was not shown) stays with it; the one coming takes what waits for it.
+ */
+function switchHeld(s: ViewState, key: string | undefined): Partial<ViewState> {
+  let heldDrafts = s.heldDrafts;
+  if (s.draft !== undefined && s.workspace) {
+    const from = heldKey(s.workspace.path, s.sessionId);
+    heldDrafts = { ...heldDrafts, [from]: heldDrafts[from] ? `${heldDrafts[from]}\n\n${s.draft}` : s.draft };
+  }
+  const text = key === undefined ? undefined : heldDrafts[key];
+  if (text === undefined) return heldDrafts === s.heldDrafts ? {} : { heldDrafts, draft: undefined };
+  const { [key!]: _taken, ...rest } = heldDrafts;
+  return { heldDrafts: rest, draft: text };
+}
+
+function folderName(path: string): string {
+  return path.split(/[\\/]/).filter(Boolean).pop() ?? path;
+}
+
 export const useView = create<ViewState>((set, get) => ({
   skills: [],
   skillsLoading: false,
@@ -101,11 +146,16 @@ export const useView = create<ViewState>((set, get) => ({
   awaiting: 0,
   early: [],
   heldDrafts: {},
+  homes: {},
 
   picking: false,
 
   set: (p) => set(p),
-  setWorkspace: (w) => set({ workspace: w, picking: false, skills: [], selectedSkill: undefined, messages: [], sessionId: undefined, view: 'chat', epoch: get().epoch + 1 }),
+  setWorkspace: (w) => set({
+    workspace: w, picking: false, skills: [], selectedSkill: undefined, messages: [], sessionId: undefined, view: 'chat', epoch: get().epoch + 1,
+    // Back in a folder: what was written in its new chat and could not be sent is in the box again.
+    ...switchHeld(get(), w ? heldKey(w.path) : undefined),
+  }),
   setSkills: (skills) => set({ skills, skillsError: undefined, skillsLoading: false }),
   replaceSkill: (item) => {
     const skills = get().skills;
@@ -121,19 +171,27 @@ export const useView = create<ViewState>((set, get) => ({
   addUserMessage: (id, text) =>
     set({ messages: [...get().messages, { id, role: 'user', parts: [{ kind: 'text', text }] }], streaming: true }),
   dropMessage: (id) => set({ messages: get().messages.filter((m) => m.id !== id) }),
-  newChat: () => set({ messages: [], sessionId: undefined, streaming: false, view: 'chat', loadedTick: get().loadedTick + 1, epoch: get().epoch + 1 }),
+  newChat: () => {
+    const s = get();
+    set({
+      messages: [], sessionId: undefined, streaming: false, view: 'chat', loadedTick: s.loadedTick + 1, epoch: s.epoch + 1,
+      ...switchHeld(s, s.workspace ? heldKey(s.workspace.path) : undefined),
+    });
+  },
   beginSend: () => {
     const s = get();
     if (!s.sessionId) set({ awaiting: s.awaiting + 1 });
-    else if (!s.mine.includes(s.sessionId)) set({ mine: [...s.mine, s.sessionId] });
+    else if (!s.mine.includes(s.sessionId)) set({ mine: [...s.mine, s.sessionId], ...(s.workspace ? { homes: { ...s.homes, [s.sessionId]: s.workspace.path } } : {}) });
     return s.epoch;
   },
-  sent: (epoch, sessionId, id) => {
+  sent: (epoch, sessionId, id, workspace) => {
     const s = get();
     const awaiting = sessionId ? s.awaiting : Math.max(0, s.awaiting - 1);
     const own = s.early.filter((e) => e.sessionId === id);
+    const home = workspace ?? s.homes[id] ?? s.workspace?.path;
     set({
       mine: s.mine.includes(id) ? s.mine : [...s.mine, id],
+      ...(home && s.homes[id] !== home ? { homes: { ...s.homes, [id]: home } } : {}),
       awaiting,
       early: awaiting ? s.early.filter((e) => e.sessionId !== id) : [],
       ...(!sessionId && s.epoch === epoch && !s.sessionId ? { sessionId: id } : {}),
@@ -145,12 +203,26 @@ export const useView = create<ViewState>((set, get) => ({
     const awaiting = Math.max(0, get().awaiting - 1);
     set({ awaiting, ...(awaiting ? {} : { early: [] }) });
   },
+  giveBack: (workspace, sessionId, epoch, text) => {
+    const s = get();
+    if (s.workspace?.path === workspace && s.epoch === epoch) {
+      set({ draft: s.draft ? `${text}\n\n${s.draft}` : text });
+      return true;
+    }
+    const key = heldKey(workspace, sessionId);
+    const before = s.heldDrafts[key];
+    const elsewhere = s.workspace?.path !== workspace;
+    set({
+      heldDrafts: { ...s.heldDrafts, [key]: before ? `${before}\n\n${text}` : text },
+      toast: { kind: 'error', text: elsewhere ? i18n.t('chat.heldInFolder', { name: folderName(workspace) }) : i18n.t('chat.heldBack') },
+    });
+    return false;
+  },
   showSession: (id, messages, running = false) => {
     const s = get();
-    const { [id]: held, ...heldDrafts } = s.heldDrafts;
     set({
-      sessionId: id, messages, streaming: running, view: 'chat', loadedTick: s.loadedTick + 1, epoch: s.epoch + 1, heldDrafts,
-      ...(held !== undefined ? { draft: held } : {}),
+      sessionId: id, messages, streaming: running, view: 'chat', loadedTick: s.loadedTick + 1, epoch: s.epoch + 1,
+      ...switchHeld(s, s.workspace ? heldKey(s.workspace.path, id) : undefined),
     });
   },
   markApproval: (approvalId, d) =>
@@ -182,9 +254,12 @@ export const useView = create<ViewState>((set, get) => ({
         }
         else if (e.type === 'approval' && s.mine.includes(e.sessionId)) toast = { kind: 'info', text: i18n.t('chat.waitingElsewhere') };
         else if (e.type === 'done' && e.unsent !== undefined && s.mine.includes(e.sessionId)) {
-          const before = heldDrafts[e.sessionId];
-          heldDrafts = { ...heldDrafts, [e.sessionId]: before ? `${before}\n\n${e.unsent}` : e.unsent };
-          toast = { kind: 'error', text: i18n.t('chat.heldBack') };
+          // Kept with its folder and conversation: after a folder switch it waits for the user to come back.
+          const home = s.homes[e.sessionId] ?? s.workspace?.path ?? '';
+          const key = heldKey(home, e.sessionId);
+          const before = heldDrafts[key];
+          heldDrafts = { ...heldDrafts, [key]: before ? `${before}\n\n${e.unsent}` : e.unsent };
+          toast = { kind: 'error', text: home !== s.workspace?.path ? i18n.t('chat.heldInFolder', { name: folderName(home) }) : i18n.t('chat.heldBack') };
         }
         continue;
       }

@@ -2,7 +2,9 @@
 // ranked matches with reasons, cross-language search, load order with tokens, JSON output and clear errors.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
+import { cpSync } from 'node:fs';
+import { join } from 'node:path';
+import { SHARED_FIXTURES, skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
 import { run } from '../../helpers/cli.js';
 
 
@@ -39,6 +41,17 @@ test('skills match: the built-in skills trigger on English and Chinese messages,
   }
   const none = await run(['skills', 'match', 'what is the weather like', ...common]);
   assert.match(none.out, /^no skill triggered/);
+});
+
+test('skills match: a project skill that wins words from a built-in says what it was chosen over', async () => {
+  const own = tempDir();
+  cpSync(join(SHARED_FIXTURES, 'public-skills', 'getsentry__skills', 'skills', 'commit'), join(own, '.workbuddy', 'skills', 'commit'), { recursive: true });
+  const r = await run(['skills', 'match', 'commit my changes', '--home', home, '--data-dir', data, '--workspace', own]);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /^commit {2}\[project\]/);
+  assert.match(r.out, /its name "commit" matched "commit"/);
+  assert.match(r.out, /chosen over git-commit \[builtin\]/);
+  assert.doesNotMatch(r.out, /^git-commit/m);
 });
 
 test('skills search: ranks across languages and honours --limit', async () => {

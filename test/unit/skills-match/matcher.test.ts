@@ -44,7 +44,8 @@ test('naming a skill as /name or $name loads it and ranks first', () => {
   assert.deepEqual(names(m.match('use $Code-Review on this')), ['code-review']);
   assert.deepEqual(names(m.match('（$code-review帮我看看）')), ['code-review'], 'name followed directly by Chinese text');
   assert.deepEqual(m.match('see /usr/bin and $HOME'), [], 'paths and variables that are no skill names');
-  assert.deepEqual(m.match('path/deploy-check'), [], 'a slash inside a word is not an invocation');
+  // A slash inside a word is not an invocation (the name's words still match as its name trigger does anywhere).
+  assert.deepEqual(m.match('path/deploy-check').flatMap((x) => x.reasons.map((r) => r.kind)), ['trigger'], 'a slash inside a word is not an invocation');
   assert.deepEqual(names(m.match('／deploy-check now')), ['deploy-check'], 'a full-width slash is a slash after NFKC');
   assert.deepEqual(names(m.match('run ＄code-review')), ['code-review'], 'a full-width dollar sign too');
 });
@@ -82,11 +83,17 @@ test('disabled and shadowed skills are never matched, not even by /name', () => 
   assert.deepEqual(m.match('/git-commit $code-review 代码审查'), []);
 });
 
-test('words of the name or description never auto-load a skill', () => {
+test('a skill\'s name read as words is a trigger; words of its description never auto-load it', () => {
   const quiet = entry(manifest('database-migration', { description: 'Plan and run database migrations safely with rollback', readWhen: [] }));
   const m = new SkillMatcher([quiet, commit]);
-  assert.deepEqual(m.match('run the database migration with rollback'), []);
+  const r = m.match('run the database migration with rollback');
+  assert.deepEqual(names(r), ['database-migration']);
+  assert.deepEqual(r[0]!.reasons, [{ kind: 'trigger', trigger: 'database-migration', matched: 'database migration', via: 'exact', fromName: true }]);
+  assert.deepEqual(m.match('plan it safely with rollback'), [], 'description words');
+  assert.deepEqual(m.match('migration of the database'), [], 'the name\'s words in another order are not its name');
   assert.deepEqual(m.match('deploy nothing and write commit messages'.replace('commit', 'c0mmit')), []);
+  // A name its own read_when already says is one trigger, not two.
+  assert.equal(new SkillMatcher([commit]).triggerCount, 2);
 });
 
 test('matches are ranked: explicit name, then longer and exact triggers, each with reasons', () => {
@@ -99,8 +106,10 @@ test('matches are ranked: explicit name, then longer and exact triggers, each wi
 
 test('the automaton finds exactly what a loop over every trigger finds', () => {
   const vocab = ['提交', '代码', '审查', 'deploy', 'review', 'code', 'commit', 'test', '测试', '部署', '交代', 'run', 'the', 'ship', '上线', '清楚', 'fix', 'bug'];
+  // Three tiers, so the tier rule runs on both sides too; some skills are named after a word of the vocabulary.
+  const tiers = ['builtin', 'user', 'project'] as const;
   const skills = Array.from({ length: 40 }, (_, i) =>
-    entry(manifest(`s${i}`, { readWhen: [vocab[i % vocab.length]!, `${vocab[(i * 7) % vocab.length]!} ${vocab[(i * 3 + 1) % vocab.length]!}`, `${vocab[(i * 5 + 2) % vocab.length]!}${vocab[(i * 11 + 3) % vocab.length]!}`] })),
+    entry(manifest(i % 5 === 0 ? `${vocab[(i * 13) % vocab.length]!}-s${i}` : `s${i}`, { readWhen: [vocab[i % vocab.length]!, `${vocab[(i * 7) % vocab.length]!} ${vocab[(i * 3 + 1) % vocab.length]!}`, `${vocab[(i * 5 + 2) % vocab.length]!}${vocab[(i * 11 + 3) % vocab.length]!}`] }), { tier: tiers[i % 3]! }),
   );
   const m = new SkillMatcher(skills);
   fc.assert(
@@ -118,4 +127,39 @@ test('empty, punctuation-only and very long messages are handled', () => {
   assert.deepEqual(m.match('？！。… --- ///'), []);
   const long = '这是一段很长的文字。'.repeat(2000) + '最后帮我提交代码';
   assert.deepEqual(names(m.match(long)), ['git-commit']);
+});
+
+test('a project or user skill matched by the same words as a lower-tier one wins the auto-load; the other is listed as passed over', () => {
+  const builtin = entry(manifest('git-commit', { readWhen: ['commit', 'commit my changes', '提交', '提交代码'] }), { tier: 'builtin' });
+  const project = entry(manifest('commit', { readWhen: [] }), { tier: 'project' });
+  const deployB = entry(manifest('deploy-check', { readWhen: ['before deploying'] }), { tier: 'builtin' });
+  const m = new SkillMatcher([builtin, project, deployB]);
+  for (const msg of ['commit my changes', '帮我提交代码', 'please COMMIT these']) {
+    const r = m.match(msg);
+    assert.deepEqual(names(r), ['commit'], msg);
+    assert.deepEqual(r[0]!.over, [{ name: 'git-commit', tier: 'builtin' }], msg);
+    assert.deepEqual(m.matchNaive(msg), r);
+  }
+  // Words of its own keep a lower-tier skill: here "before deploying" is deploy-check's alone.
+  assert.deepEqual(names(m.match('commit my changes before deploying')).sort(), ['commit', 'deploy-check']);
+  // A lower-tier skill matched on other words as well as the shared ones keeps its load.
+  const both = entry(manifest('git-commit', { readWhen: ['commit', 'squash'] }), { tier: 'builtin' });
+  assert.deepEqual(names(new SkillMatcher([both, project]).match('commit and squash')).sort(), ['commit', 'git-commit']);
+  // Naming the built-in is the user's choice: it loads.
+  assert.deepEqual(names(m.match('/git-commit my changes')), ['git-commit', 'commit']);
+  // Without the higher-tier skill nothing is passed over.
+  const alone = new SkillMatcher([builtin]).match('commit my changes');
+  assert.deepEqual([names(alone), alone[0]!.over], [['git-commit'], undefined]);
+});
+
+test('the tier rule orders project over user over built-in, and same-tier skills share words as before', () => {
+  const b = entry(manifest('b-review', { readWhen: ['review'] }), { tier: 'builtin' });
+  const u = entry(manifest('u-review', { readWhen: ['review'] }), { tier: 'user' });
+  const p = entry(manifest('p-review', { readWhen: ['review'] }), { tier: 'project' });
+  const r = new SkillMatcher([b, u, p]).match('review this');
+  assert.deepEqual(names(r), ['p-review']);
+  assert.deepEqual(r[0]!.over, [{ name: 'u-review', tier: 'user' }, { name: 'b-review', tier: 'builtin' }]);
+  assert.deepEqual(names(new SkillMatcher([b, u]).match('review this')), ['u-review']);
+  const u2 = entry(manifest('u2-review', { readWhen: ['review'] }), { tier: 'user' });
+  assert.deepEqual(names(new SkillMatcher([u, u2]).match('review this')), ['u-review', 'u2-review']);
 });

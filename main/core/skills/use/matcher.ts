@@ -1,9 +1,10 @@
-// Trigger matching: which enabled skills a user message auto-loads — `read_when` phrases (synonyms included) and
-// skills named as `/name` or `$name`. One Aho-Corasick automaton over all triggers, built once per catalog.
+// Trigger matching: which enabled skills a user message auto-loads — `read_when` phrases and the skill's name read as
+// words (synonyms included), skills named as `/name` or `$name`; a higher tier wins words two tiers match. One
+// Aho-Corasick automaton over all triggers, built once per catalog.
 import { normalize, splitIdentifiers } from '../../search/tokenize.js';
 import { BUILTIN_SYNONYMS, parseSynonymGroups, type SynonymGroup } from '../../search/synonyms.js';
 import { onBoundaries, PhraseAutomaton, phraseTokens, preparedTokens, SynonymCanon, type PhraseToken } from '../../search/phrases.js';
-import type { CatalogEntry } from '../format/types.js';
+import { TIER_RANK, type CatalogEntry } from '../format/types.js';
 
 /** What the matcher needs of a catalog entry. */
 export type MatchableSkill = Pick<CatalogEntry, 'manifest' | 'tier' | 'enabled'> & Partial<Pick<CatalogEntry, 'shadowedBy' | 'file'>>;
@@ -18,13 +19,34 @@ export type MatchReason =
       matched: string;
       /** exact: same words; synonym: via the built-in table; skill-synonym: via the skill's own `synonyms`. */
       via: 'exact' | 'synonym' | 'skill-synonym';
+      /** The trigger is the skill's name read as words (`git-commit` → "git commit"), not a `read_when` phrase. */
+      fromName?: true;
     };
+
+/** A lower-tier skill the same words also matched: not auto-loaded (it stays findable with SkillSearch and loadable). */
+export interface PassedOver {
+  name: string;
+  tier: CatalogEntry['tier'];
+}
 
 export interface SkillMatch {
   name: string;
   tier: CatalogEntry['tier'];
   score: number;
   reasons: MatchReason[];
+  /** Lower-tier skills matched only by words this one matched too: this one won them (see Found.ranked). */
+  over?: PassedOver[];
+}
+
+/** Why a skill was auto-loaded, in one line (the session's projection and the loaded-skill view show it). */
+export function describeMatch(m: Pick<SkillMatch, 'reasons' | 'over' | 'tier'>): string {
+  const r = m.reasons[0];
+  let why = !r ? 'matched the message' : r.kind === 'named' ? `named as ${r.text}`
+    : `${r.fromName ? 'its name' : 'trigger'} "${r.trigger}" matched "${r.matched}"${r.via === 'exact' ? '' : ` (${r.via})`}`;
+  if (m.over?.length) {
+    why += `; chosen over ${m.over.map((o) => `${o.tier} skill "${o.name}"`).join(', ')}, matched by the same words (a ${m.tier} skill wins them)`;
+  }
+  return why;
 }
 
 interface TriggerInfo {
@@ -34,6 +56,7 @@ interface TriggerInfo {
   rawKeys: string;
   length: number;
   skillSynonym: boolean;
+  fromName: boolean;
 }
 
 export interface MatcherOptions {
@@ -57,14 +80,27 @@ function indexOfSeq(hay: readonly string[], needle: readonly string[]): number {
   return -1;
 }
 
-/** The accumulator both matchers share: one entry per skill, reasons merged, a small bonus per extra reason. */
+/**
+ * The accumulator both matchers share: one entry per skill, reasons merged, a small bonus per extra reason; the words
+ * (token spans) each skill's triggers matched, for the tier rule in ranked().
+ */
 class Found {
   private map: Map<number, SkillMatch> | undefined;
+  /** Per skill, the token spans its triggers matched, flat: start, end, start, end … */
+  private spans: Map<number, number[]> | undefined;
+  private named: Set<number> | undefined;
 
   constructor(private readonly skills: readonly MatchableSkill[]) {}
 
-  add(si: number, score: number, reason: MatchReason): void {
+  add(si: number, score: number, reason: MatchReason, start = -1, end = -1): void {
     const s = this.skills[si]!;
+    if (start >= 0) {
+      const list = (this.spans ??= new Map()).get(si);
+      if (list) list.push(start, end);
+      else this.spans.set(si, [start, end]);
+      // `/git-commit` also says the name's words: the invocation is the reason, not the name trigger as well.
+      if (this.named?.has(si) && reason.kind === 'trigger' && reason.fromName) return;
+    } else (this.named ??= new Set()).add(si);
     const m = (this.map ??= new Map<number, SkillMatch>()).get(si);
     if (!m) {
       this.map.set(si, { name: s.manifest.name, tier: s.tier, score, reasons: [reason] });
@@ -75,9 +111,66 @@ class Found {
     m.score = Math.max(m.score, score) + (dup ? 0 : 0.25);
   }
 
+  /**
+   * The matches to auto-load, best first. The tier rule: a skill none of whose matched words is its own — each of its
+   * spans overlaps a span of a higher-tier match — is passed over (a project's `commit` wins "commit my changes" from
+   * the built-in `git-commit`); the winners list it in `over`. A skill named as /name is never passed over.
+   */
   ranked(): SkillMatch[] {
     if (!this.map) return [];
-    return [...this.map.values()].sort((a, b) => b.score - a.score || a.name.localeCompare(b.name));
+    const passed = this.map.size > 1 && this.spans ? this.passOver() : undefined;
+    const out = passed ? [...this.map.values()].filter((m) => !passed.has(m)) : [...this.map.values()];
+    return out.sort((a, b) => b.score - a.score || a.name.localeCompare(b.name));
+  }
+
+  /**
+   * The matches the tier rule passes over; each winner that took their words lists them in `over`. Tier by tier from
+   * the top, the message tokens the winners so far matched are marked: a lower-tier match all of whose spans touch a
+   * marked token is passed over (a skill passed over does not pass over others in turn). Linear in the matched spans.
+   */
+  private passOver(): Set<SkillMatch> | undefined {
+    const spans = this.spans!;
+    const byRank: [number, SkillMatch][][] = [[], [], []];
+    let len = 0;
+    for (const [si, m] of this.map!) {
+      byRank[TIER_RANK[m.tier]]!.push([si, m]);
+      const sp = spans.get(si);
+      if (sp) for (let i = 1; i < sp.length; i += 2) if (sp[i]! >= len) len = sp[i]! + 1;
+    }
+    if ((byRank[0]!.length ? 1 : 0) + (byRank[1]!.length ? 1 : 0) + (byRank[2]!.length ? 1 : 0) < 2) return undefined; // one tier
+    const cover = new Uint8Array(len);
+    /** Every span of `sp` touches a token a winner matched. */
+    const allCovered = (sp: number[]): boolean => {
+      outer: for (let i = 0; i < sp.length; i += 2) {
+        for (let t = sp[i]!; t <= sp[i + 1]!; t++) if (cover[t]) continue outer;
+        return false;
+      }
+      return true;
+    };
+    const overlap = (a: number[], b: number[]): boolean => {
+      for (let i = 0; i < a.length; i += 2) for (let j = 0; j < b.length; j += 2) if (a[i]! <= b[j + 1]! && b[j]! <= a[i + 1]!) return true;
+      return false;
+    };
+    let passed: Set<SkillMatch> | undefined;
+    const winners: [number[], SkillMatch][] = [];
+    for (let rank = byRank.length - 1; rank >= 0; rank--) {
+      const kept: [number[], SkillMatch][] = [];
+      for (const [si, m] of byRank[rank]!) {
+        const mine = spans.get(si);
+        if (!mine) continue;
+        if (winners.length && !this.named?.has(si) && allCovered(mine)) {
+          (passed ??= new Set()).add(m);
+          for (const [theirs, h] of winners) if (overlap(mine, theirs)) (h.over ??= []).push({ name: m.name, tier: m.tier });
+        } else kept.push([mine, m]);
+      }
+      // Marked once the tier is settled: skills of one tier never pass each other over.
+      for (const k of kept) {
+        winners.push(k);
+        const sp = k[0];
+        for (let i = 0; i < sp.length; i += 2) cover.fill(1, sp[i]!, sp[i + 1]! + 1);
+      }
+    }
+    return passed;
   }
 }
 
@@ -119,7 +212,10 @@ export class SkillMatcher {
       this.byName.set(normalize(e.manifest.name), si);
       const own = skillSynonyms(e);
       const seen = new Set<string>();
-      for (const phrase of e.manifest.readWhen) {
+      // The skill's name read as words is a trigger too (after its own phrases: one that says the same wins), so a
+      // skill without `read_when` — the open standard has none — still loads when the message says what it is called.
+      const phrases = [...e.manifest.readWhen.map((p) => ({ phrase: p, fromName: false })), { phrase: e.manifest.name, fromName: true }];
+      for (const { phrase, fromName } of phrases) {
         const raw = phraseTokens(phrase);
         if (raw.length === 0) continue;
         const forms: { toks: PhraseToken[]; skillSynonym: boolean }[] = [{ toks: raw, skillSynonym: false }];
@@ -130,7 +226,7 @@ export class SkillMatcher {
           if (seen.has(sig)) continue;
           seen.add(sig);
           const id = this.triggers.length;
-          this.triggers.push({ skill: si, phrase, rawKeys: f.toks.map((t) => t.key).join(' '), length: keys.length, skillSynonym: f.skillSynonym });
+          this.triggers.push({ skill: si, phrase, rawKeys: f.toks.map((t) => t.key).join(' '), length: keys.length, skillSynonym: f.skillSynonym, fromName });
           this.triggerKeys.push(keys);
           this.automaton.add(keys, id);
         }
@@ -209,7 +305,9 @@ export class SkillMatcher {
     const via = t.skillSynonym ? 'skill-synonym' : surfaceKeys === t.rawKeys ? 'exact' : 'synonym';
     // Longer triggers are more specific; exact wording beats a synonym.
     const score = 10 + Math.min(t.length, 8) + (via === 'exact' ? 1 : 0);
-    found.add(t.skill, score, { kind: 'trigger', trigger: t.phrase, matched, via });
+    const reason: MatchReason = { kind: 'trigger', trigger: t.phrase, matched, via };
+    if (t.fromName) reason.fromName = true;
+    found.add(t.skill, score, reason, start, end);
   }
 
   /** Skills the user named as `/name` or `$name` (at the start or after a space or bracket). */
