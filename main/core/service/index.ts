@@ -180,7 +180,12 @@ export class KnackService {
     const diagnostics = await ws.reloadCeiling();
     if (this.ws !== ws) return;
     const keep = this.wsDiagnostics.filter((d) => !d.code.startsWith('settings.'));
+    const said = (ds: Diagnostic[]): string => JSON.stringify(ds.filter((d) => d.code.startsWith('settings.')));
+    const changed = said(this.wsDiagnostics) !== said(diagnostics);
     this.wsDiagnostics = [...keep, ...diagnostics];
+    // The workspace's info carries its settings warnings (a workspace file that tries to widen the ceiling, say): when
+    // the new ceiling changes them, the window hears it; the workspace itself stays open as it is.
+    if (changed) this.events.emit('workspace.changed', { workspace: this.info() });
   }
 
   private info() {

@@ -112,3 +112,22 @@ test('a read root taken out of the ceiling is refused at the next call, without 
   assert.equal(read(), 'deny');
   assert.deepEqual(s.of('workspace.changed'), []);
 });
+
+test('a save that changes the settings warnings tells the window, without reopening: a workspace asking for the network is no longer warned about once the user turns it on', async (t) => {
+  const s = await setup(t);
+  // The workspace's own settings ask for the network; the user's ceiling has it off: a warning, the network stays off.
+  writeTree(s.ws, { '.workbuddy/settings.json': JSON.stringify({ policy: { ceiling: { network: true } } }) });
+  await s.call('settings.setCeiling', { network: false });
+  const warned = s.of('workspace.changed').at(-1)?.workspace.diagnostics ?? [];
+  assert.ok(warned.some((d) => d.code === 'settings.ceiling-widening' && d.field === 'policy.ceiling.network'), JSON.stringify(warned));
+  const before = s.of('workspace.changed').length;
+  // Saved again unchanged: nothing new to say.
+  await s.call('settings.setCeiling', { network: false });
+  assert.equal(s.of('workspace.changed').length, before);
+  // The user turns the network on: the workspace's wish is no longer a widening, and the window hears that.
+  await s.call('settings.setCeiling', { network: true });
+  const after = s.of('workspace.changed').at(-1)!.workspace.diagnostics;
+  assert.equal(s.of('workspace.changed').length, before + 1);
+  assert.ok(!after.some((d) => d.code === 'settings.ceiling-widening'), JSON.stringify(after));
+  assert.ok(s.service.workspace, 'the workspace stayed open');
+});

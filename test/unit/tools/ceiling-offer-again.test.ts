@@ -2,8 +2,7 @@
 // lazy (its schema compiled at its first call, a bad one reported then), so a save in Settings never drops it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ToolRegistry } from '../../../main/core/tools/registry.js';
-import type { AnyTool } from '../../../main/core/tools/types.js';
+import { ToolRegistry, type AnyTool } from '../../../main/core/tools/registry.js';
 
 const tool = (name: string, inputSchema: Record<string, unknown>): AnyTool =>
   ({ name, summary: name, description: name, inputSchema, deferLoading: true, risk: 'meta', access: () => ({}), handler: async () => ({ ok: true, content: 1 }) }) as unknown as AnyTool;
