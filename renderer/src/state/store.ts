@@ -205,7 +205,8 @@ export const useView = create<ViewState>((set, get) => ({
   },
   giveBack: (workspace, sessionId, epoch, text) => {
     const s = get();
-    if (s.workspace?.path === workspace && s.epoch === epoch) {
+    // On screen: the same chat as at sending, or the same stored conversation opened again meanwhile.
+    if (s.workspace?.path === workspace && (s.epoch === epoch || (sessionId !== undefined && s.sessionId === sessionId))) {
       set({ draft: s.draft ? `${text}\n\n${s.draft}` : text });
       return true;
     }

@@ -105,4 +105,17 @@ describe('a message that could not be sent, after a folder switch', () => {
     await switchTo('alpha');
     await waitFor(() => expect(box().value).toBe('the first'));
   });
+
+  it('a conversation reopened while its send was pending takes the failed message at once', async () => {
+    const c = memoryClient();
+    const fail = failingSendAfter(c);
+    renderWith(<App />, c, { workspace: WS, sessionId: 's7', messages: [] });
+    await userEvent.type(box(), 'still here');
+    await userEvent.keyboard('{Enter}');
+    act(() => useView.getState().showSession('s7', []));
+    await act(async () => { fail(); await new Promise((r) => setTimeout(r, 20)); });
+    await waitFor(() => expect(box().value).toBe('still here'));
+    expect(useView.getState().heldDrafts).toEqual({});
+    expect((await screen.findByRole('alert')).textContent).toContain('the engine went away');
+  });
 });
