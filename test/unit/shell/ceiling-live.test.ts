@@ -5,47 +5,9 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir, writeTree } from '../../helpers/tmp.js';
-import { startFakeAnthropic } from '../../helpers/fake-anthropic.js';
-import { resolvePaths } from '../../../main/core/config/paths.js';
-import { KnackService } from '../../../main/core/service/index.js';
-import { dispatch } from '../../../main/core/service/dispatch.js';
-import type { EventName, EventPayload, MethodInput, MethodName, MethodOutput } from '../../../preload/contract.js';
+import { serviceEnv } from '../../helpers/service-env.js';
 
-async function setup(t: { after(fn: () => unknown): void }) {
-  const root = tempDir();
-  const ws = join(root, 'repo');
-  writeTree(ws, { 'notes.txt': 'release on Friday' });
-  const server = await startFakeAnthropic();
-  const paths = resolvePaths({ home: join(root, 'home'), dataDir: join(root, 'data'), builtinSkillsDir: join(root, 'none') });
-  const service = new KnackService({
-    paths, transport: 'serve', version: 't', log: () => {}, workspaceOptions: { watch: false },
-    provider: { provider: 'anthropic', model: 'fake-model', baseURL: server.url },
-    env: { ANTHROPIC_API_KEY: 'sk-ant-test-0123456789' },
-  });
-  await service.openWorkspace(ws);
-  const events: { name: EventName; payload: unknown }[] = [];
-  service.events.on((name, payload) => events.push({ name, payload }));
-  t.after(async () => {
-    await service.close();
-    await server.close();
-  });
-  const call = async <M extends MethodName>(m: M, input: MethodInput<M>): Promise<MethodOutput<M>> => {
-    const r = await dispatch(service.handlers, m, input, () => {});
-    if (!r.ok) throw Object.assign(new Error(`${r.error.code}: ${r.error.message}`), { code: r.error.code });
-    return r.value as MethodOutput<M>;
-  };
-  const next = <E extends EventName>(name: E) =>
-    new Promise<EventPayload<E>>((resolve) => {
-      const off = service.events.on((n, p) => {
-        if (n === name) {
-          off();
-          resolve(p as EventPayload<E>);
-        }
-      });
-    });
-  const of = <E extends EventName>(name: E) => events.filter((e) => e.name === name).map((e) => e.payload as EventPayload<E>);
-  return { ws, server, service, call, next, of };
-}
+const setup = (t: { after(fn: () => unknown): void }) => serviceEnv(t);
 
 test('narrowing the ceiling while a turn waits for approval: the turn goes on, the approved write is judged again and denied, and its next write is denied at once', async (t) => {
   const s = await setup(t);

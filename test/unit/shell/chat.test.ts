@@ -5,52 +5,22 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { tempDir, writeTree, skillMd } from '../../helpers/tmp.js';
-import { startFakeAnthropic } from '../../helpers/fake-anthropic.js';
-import { resolvePaths } from '../../../main/core/config/paths.js';
+import { skillMd } from '../../helpers/tmp.js';
+import { callerOf, serviceEnv } from '../../helpers/service-env.js';
 import { KnackService, type ServiceOptions } from '../../../main/core/service/index.js';
-import { dispatch } from '../../../main/core/service/dispatch.js';
-import type { EventName, EventPayload, MethodInput, MethodName, MethodOutput } from '../../../preload/contract.js';
+import type { EventPayload } from '../../../preload/contract.js';
 
 async function setup(t: { after(fn: () => unknown): void }, extra: Partial<ServiceOptions> = {}, files: Record<string, string> = {}) {
-  const root = tempDir();
-  const ws = join(root, 'repo');
-  writeTree(ws, {
-    ...files,
-    'notes.txt': 'release on Friday',
-    '.workbuddy/skills/release-notes/SKILL.md': skillMd({ name: 'release-notes', description: 'Write release notes', read_when: ['release notes'] }, '# Notes\n\nGroup the changes under UNLOAD-MARKER-7 headings.\n'),
-    '.workbuddy/skills/release-notes/references/checklist.md': '# Checklist\n\n- link every pull request\n',
+  const env = await serviceEnv(t, {
+    extra,
+    files: {
+      ...files,
+      'notes.txt': 'release on Friday',
+      '.workbuddy/skills/release-notes/SKILL.md': skillMd({ name: 'release-notes', description: 'Write release notes', read_when: ['release notes'] }, '# Notes\n\nGroup the changes under UNLOAD-MARKER-7 headings.\n'),
+      '.workbuddy/skills/release-notes/references/checklist.md': '# Checklist\n\n- link every pull request\n',
+    },
   });
-  const server = await startFakeAnthropic();
-  const paths = resolvePaths({ home: join(root, 'home'), dataDir: join(root, 'data'), builtinSkillsDir: join(root, 'none') });
-  const service = new KnackService({
-    paths, transport: 'serve', version: 't', log: () => {}, workspaceOptions: { watch: false },
-    provider: { provider: 'anthropic', model: 'fake-model', baseURL: server.url },
-    env: { ANTHROPIC_API_KEY: 'sk-ant-test-0123456789' },
-    ...extra,
-  });
-  await service.openWorkspace(ws);
-  const events: { name: EventName; payload: unknown }[] = [];
-  service.events.on((name, payload) => events.push({ name, payload }));
-  t.after(async () => {
-    await service.close();
-    await server.close();
-  });
-  const call = async <M extends MethodName>(m: M, input: MethodInput<M>): Promise<MethodOutput<M>> => {
-    const r = await dispatch(service.handlers, m, input, () => {});
-    if (!r.ok) throw Object.assign(new Error(`${r.error.code}: ${r.error.message}`), { code: r.error.code });
-    return r.value as MethodOutput<M>;
-  };
-  const next = <E extends EventName>(name: E, pred: (p: EventPayload<E>) => boolean = () => true) =>
-    new Promise<EventPayload<E>>((resolve) => {
-      const off = service.events.on((n, p) => {
-        if (n === name && pred(p as EventPayload<E>)) {
-          off();
-          resolve(p as EventPayload<E>);
-        }
-      });
-    });
-  const of = <E extends EventName>(name: E) => events.filter((e) => e.name === name).map((e) => e.payload as EventPayload<E>);
+  const { server, call, next } = env;
   /** A new conversation whose model asks to write `path` (call w1), scripted to say `then` once answered; resolves when it waits for the approval. */
   const askToWrite = async (path: string, content: string, then?: string) => {
     server.script({ toolCalls: [{ id: 'w1', name: 'write_file', input: { path, content } }] }, ...(then ? [{ text: then }] : []));
@@ -58,7 +28,7 @@ async function setup(t: { after(fn: () => unknown): void }, extra: Partial<Servi
     const sent = await call('chat.send', { text: `write ${path}` });
     return { ...sent, approval: await asked };
   };
-  return { root, ws, server, service, call, next, of, paths, askToWrite };
+  return { ...env, askToWrite };
 }
 
 test('a message streams deltas, a tool card and a loaded skill, then the session lists, opens, exports and deletes', async (t) => {
@@ -145,11 +115,7 @@ test('after a restart, a conversation that was waiting for an approval opens wit
   });
   t.after(() => again.close());
   await again.openWorkspace(s.ws);
-  const call = async <M extends MethodName>(m: M, input: MethodInput<M>): Promise<MethodOutput<M>> => {
-    const r = await dispatch(again.handlers, m, input, () => {});
-    if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-    return r.value as MethodOutput<M>;
-  };
+  const call = callerOf(again);
   const opened = await call('sessions.open', { id: sessionId });
   assert.equal(opened.approvals.length, 1, 'the open approval is asked again');
   assert.equal(opened.approvals[0]!.tool, 'write_file');

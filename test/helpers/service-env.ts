@@ -1,0 +1,53 @@
+// The service as the window meets it, for tests: a workspace folder, a fake Anthropic server, the real KnackService,
+// its contract called through dispatch (typed), and its events recorded.
+import { join } from 'node:path';
+import { tempDir, writeTree } from './tmp.js';
+import { startFakeAnthropic } from './fake-anthropic.js';
+import { resolvePaths } from '../../main/core/config/paths.js';
+import { KnackService, type ServiceOptions } from '../../main/core/service/index.js';
+import { dispatch } from '../../main/core/service/dispatch.js';
+import type { EventName, EventPayload, MethodInput, MethodName, MethodOutput } from '../../preload/contract.js';
+
+/** A contract method called as the window calls it; a failure throws `code: message`, with `code` on the error. */
+export function callerOf(service: KnackService) {
+  return async <M extends MethodName>(m: M, input: MethodInput<M>): Promise<MethodOutput<M>> => {
+    const r = await dispatch(service.handlers, m, input, () => {});
+    if (!r.ok) throw Object.assign(new Error(`${r.error.code}: ${r.error.message}`), { code: r.error.code });
+    return r.value as MethodOutput<M>;
+  };
+}
+
+/** The workspace `repo` (with `files`) open in a new service talking to a fake Anthropic server; closed after the test. */
+export async function serviceEnv(t: { after(fn: () => unknown): void }, opts: { files?: Record<string, string>; extra?: Partial<ServiceOptions> } = {}) {
+  const root = tempDir();
+  const ws = join(root, 'repo');
+  writeTree(ws, { 'notes.txt': 'release on Friday', ...opts.files });
+  const server = await startFakeAnthropic();
+  const paths = resolvePaths({ home: join(root, 'home'), dataDir: join(root, 'data'), builtinSkillsDir: join(root, 'none') });
+  const service = new KnackService({
+    paths, transport: 'serve', version: 't', log: () => {}, workspaceOptions: { watch: false },
+    provider: { provider: 'anthropic', model: 'fake-model', baseURL: server.url },
+    env: { ANTHROPIC_API_KEY: 'sk-ant-test-0123456789' },
+    ...opts.extra,
+  });
+  await service.openWorkspace(ws);
+  const events: { name: EventName; payload: unknown }[] = [];
+  service.events.on((name, payload) => events.push({ name, payload }));
+  t.after(async () => {
+    await service.close();
+    await server.close();
+  });
+  /** The next `name` event (that `pred` accepts). */
+  const next = <E extends EventName>(name: E, pred: (p: EventPayload<E>) => boolean = () => true) =>
+    new Promise<EventPayload<E>>((resolve) => {
+      const off = service.events.on((n, p) => {
+        if (n === name && pred(p as EventPayload<E>)) {
+          off();
+          resolve(p as EventPayload<E>);
+        }
+      });
+    });
+  /** Every `name` event so far. */
+  const of = <E extends EventName>(name: E) => events.filter((e) => e.name === name).map((e) => e.payload as EventPayload<E>);
+  return { root, ws, server, service, call: callerOf(service), next, of, paths };
+}
