@@ -922,7 +922,6 @@ export class ChatSession {
     this.show({ ...body, seq, at, sessionId: this.id } as AgentEvent);
   }
 
-
   private show(ev: AgentEvent): void {
     for (const l of this.listeners) {
       try {
