@@ -18,7 +18,7 @@ import { auditOf, auditState, skillView } from './views.js';
 import { openWorkspace, type KnackWorkspace, type WorkspaceOptions } from '../workspace.js';
 import { loadMcpConfig } from '../mcp/config.js';
 import type { KnackPaths } from '../config/paths.js';
-import type { Diagnostic } from '../base/diagnostics.js';
+import { formatDiagnostic, type Diagnostic } from '../base/diagnostics.js';
 import type { Store } from '../store/index.js';
 import type { SpawnHost } from '../sandbox/spawn.js';
 
@@ -76,7 +76,13 @@ export class KnackService {
         if (!store) throw new ServiceError('unavailable', `the database in ${options.paths.dataDir} could not be opened; this needs it`);
         return store;
       },
-      settingsView: () => this.chat.settingsView(),
+      settingsView: () => {
+        // The Settings page also lists the open workspace's settings problems (a workspace file that tries to widen the
+        // ceiling, a bad key), one line each, as `knack` prints them.
+        const view = this.chat.settingsView();
+        const own = this.wsDiagnostics.filter((d) => d.code.startsWith('settings.')).map(formatDiagnostic);
+        return own.length ? { ...view, warnings: [...view.warnings, ...own] } : view;
+      },
     };
     this.chat = new ChatBinding(ctx, options);
     const dialogs = options.dialogs;

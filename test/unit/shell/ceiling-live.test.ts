@@ -75,11 +75,13 @@ test('a read root taken out of the ceiling is refused at the next call, without 
   assert.deepEqual(s.of('workspace.changed'), []);
 });
 
-test('a save that changes the settings warnings tells the window, without reopening: a workspace asking for the network is no longer warned about once the user turns it on', async (t) => {
+test('a save that changes the settings warnings tells the window and the Settings page lists them, without reopening: a workspace asking for the network is no longer warned about once the user turns it on', async (t) => {
   const s = await setup(t);
   // The workspace's own settings ask for the network; the user's ceiling has it off: a warning, the network stays off.
   writeTree(s.ws, { '.workbuddy/settings.json': JSON.stringify({ policy: { ceiling: { network: true } } }) });
-  await s.call('settings.setCeiling', { network: false });
+  const view = await s.call('settings.setCeiling', { network: false });
+  // The Settings page lists it, naming the file and the key.
+  assert.ok(view.warnings.some((w) => w.includes(join('.workbuddy', 'settings.json')) && w.includes('policy.ceiling.network') && /cannot turn the network on/.test(w)), JSON.stringify(view.warnings));
   const warned = s.of('workspace.changed').at(-1)?.workspace.diagnostics ?? [];
   assert.ok(warned.some((d) => d.code === 'settings.ceiling-widening' && d.field === 'policy.ceiling.network'), JSON.stringify(warned));
   const before = s.of('workspace.changed').length;
@@ -87,7 +89,9 @@ test('a save that changes the settings warnings tells the window, without reopen
   await s.call('settings.setCeiling', { network: false });
   assert.equal(s.of('workspace.changed').length, before);
   // The user turns the network on: the workspace's wish is no longer a widening, and the window hears that.
-  await s.call('settings.setCeiling', { network: true });
+  const on = await s.call('settings.setCeiling', { network: true });
+  assert.ok(!on.warnings.some((w) => w.includes('policy.ceiling.network')), JSON.stringify(on.warnings));
+  assert.ok(!(await s.call('settings.get', {})).warnings.some((w) => w.includes('policy.ceiling')));
   const after = s.of('workspace.changed').at(-1)!.workspace.diagnostics;
   assert.equal(s.of('workspace.changed').length, before + 1);
   assert.ok(!after.some((d) => d.code === 'settings.ceiling-widening'), JSON.stringify(after));
