@@ -47,6 +47,9 @@ export interface ServiceOptions {
   liveSessions?: number;
 }
 
+/** A problem of a settings file (the ones a ceiling saved in Settings can change). */
+const fromSettings = (d: Diagnostic): boolean => d.code.startsWith('settings.');
+
 export class KnackService {
   readonly events: EventHub;
   readonly handlers: Handlers;
@@ -80,7 +83,7 @@ export class KnackService {
         // The Settings page also lists the open workspace's settings problems (a workspace file that tries to widen the
         // ceiling, a bad key), one line each, as `knack` prints them.
         const view = this.chat.settingsView();
-        const own = this.wsDiagnostics.filter((d) => d.code.startsWith('settings.')).map(formatDiagnostic);
+        const own = this.wsDiagnostics.filter(fromSettings).map(formatDiagnostic);
         return own.length ? { ...view, warnings: [...view.warnings, ...own] } : view;
       },
     };
@@ -185,8 +188,8 @@ export class KnackService {
     if (!ws) return;
     const diagnostics = await ws.reloadCeiling();
     if (this.ws !== ws) return;
-    const keep = this.wsDiagnostics.filter((d) => !d.code.startsWith('settings.'));
-    const said = (ds: Diagnostic[]): string => JSON.stringify(ds.filter((d) => d.code.startsWith('settings.')));
+    const keep = this.wsDiagnostics.filter((d) => !fromSettings(d));
+    const said = (ds: Diagnostic[]): string => JSON.stringify(ds.filter(fromSettings));
     const changed = said(this.wsDiagnostics) !== said(diagnostics);
     this.wsDiagnostics = [...keep, ...diagnostics];
     // The workspace's info carries its settings warnings (a workspace file that tries to widen the ceiling, say): when

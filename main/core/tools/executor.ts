@@ -55,9 +55,8 @@ export class ToolExecutor {
     if (!tool) {
       // A tool the ceiling stopped offering (Settings, mid-conversation) is refused as the gate would say it.
       if (this.opts.registry.notOffered.has(name)) {
-        const decision: Decision = { verdict: 'deny', reason: `${name} is not offered in this workspace (settings policy.ceiling.tools)` };
-        this.opts.onDecision?.({ tool: name, args: isPlainObject(rawArgs) ? rawArgs : {}, access: {} }, decision);
-        return toolError('tool.denied', `${name} denied: ${decision.reason}`, { reason: decision.reason });
+        const call = { tool: name, args: isPlainObject(rawArgs) ? rawArgs : {}, access: {} };
+        return this.refuse(call, { verdict: 'deny', reason: `${name} is not offered in this workspace (settings policy.ceiling.tools)` });
       }
       return toolError('tool.unknown', `unknown tool "${name}"`);
     }
@@ -81,10 +80,7 @@ export class ToolExecutor {
     }
     const call = { tool: name, args, access };
     const decision = decideNow(this.opts.gate, call, ctx);
-    if (decision.verdict === 'deny') {
-      this.opts.onDecision?.(call, decision);
-      return toolError('tool.denied', `${name} denied: ${decision.reason}`, { reason: decision.reason, ruleId: decision.ruleId });
-    }
+    if (decision.verdict === 'deny') return this.refuse(call, decision);
     if (decision.verdict === 'ask') {
       const approver = over.approver ?? this.opts.approver;
       const asked = await askApproval(
@@ -99,10 +95,7 @@ export class ToolExecutor {
       // The user answered later: the gate is asked again (the ceiling may have been narrowed in Settings, or a deny
       // rule added, while the question waited), and a call it now denies does not run — the answer never widens it.
       const again = decideNow(this.opts.gate, call, ctx);
-      if (again.verdict === 'deny') {
-        this.opts.onDecision?.(call, again);
-        return toolError('tool.denied', `${name} denied: ${again.reason}`, { reason: again.reason, ruleId: again.ruleId });
-      }
+      if (again.verdict === 'deny') return this.refuse(call, again);
     } else {
       this.opts.onDecision?.(call, decision);
     }
@@ -111,5 +104,11 @@ export class ToolExecutor {
     } catch (e) {
       return errorFromThrown(e, name);
     }
+  }
+
+  /** A call the gate (or the ceiling's tool list) denies: the decision is reported, and the call refused with its reason. */
+  private refuse(call: { tool: string; args: Record<string, unknown>; access: Access }, decision: Decision): ToolResult {
+    this.opts.onDecision?.(call, decision);
+    return toolError('tool.denied', `${call.tool} denied: ${decision.reason}`, { reason: decision.reason, ruleId: decision.ruleId });
   }
 }
