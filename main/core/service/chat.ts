@@ -207,6 +207,7 @@ export class ChatBinding {
     return { id: row.id, title: row.title || 'New chat', workspace: row.workspace, createdAt: row.createdAt, updatedAt: row.updatedAt, messages: row.messages, provider: row.provider, model: row.model, planMode: false, running: false };
   }
 
+  /** The provider's part of the Settings page (the service's view adds the workspace's settings problems: ctx.settingsView). */
   settingsView(): SettingsView {
     const settings = this.ws?.settings ?? loadSettings(this.options.paths.dataDir).settings;
     const { file, warnings } = readProvidersFile(this.options.paths.dataDir);
@@ -345,7 +346,7 @@ export class ChatBinding {
           leftOut: projection.find((p) => p.kind === 'catalog')?.leftOut ?? [],
         };
       },
-      'settings.get': () => this.settingsView(),
+      'settings.get': () => this.ctx.settingsView(),
       'settings.setProvider': ({ preset, model, baseUrl }) => {
         const id = known(preset);
         const { file } = readProvidersFile(dataDir);
@@ -358,7 +359,7 @@ export class ChatBinding {
         }
         writeProvidersFile(dataDir, { ...file, default: id });
         this.resetAgent();
-        return this.settingsView();
+        return this.ctx.settingsView();
       },
       'settings.setKey': ({ preset, key }) => {
         const id = known(preset);

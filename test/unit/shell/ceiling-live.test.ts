@@ -97,3 +97,12 @@ test('a save that changes the settings warnings tells the window and the Setting
   assert.ok(!after.some((d) => d.code === 'settings.ceiling-widening'), JSON.stringify(after));
   assert.ok(s.service.workspace, 'the workspace stayed open');
 });
+
+test('the Settings page lists a workspace settings problem from the moment the folder is open, not only after a save', async (t) => {
+  const s = await serviceEnv(t, { files: { '.workbuddy/settings.json': JSON.stringify({ policy: { ceiling: { network: true } } }) } });
+  const { warnings } = await s.call('settings.get', {});
+  assert.ok(warnings.some((w) => w.includes('policy.ceiling.network') && /cannot turn the network on/.test(w)), JSON.stringify(warnings));
+  // Changing the provider answers with the same page.
+  const after = await s.call('settings.setProvider', { preset: 'anthropic', model: 'claude-test' });
+  assert.ok(after.warnings.some((w) => w.includes('policy.ceiling.network')), JSON.stringify(after.warnings));
+});
