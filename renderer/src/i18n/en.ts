@@ -56,7 +56,7 @@ export const en = {
   },
   approval: {
     label: 'Approval for {{tool}}', title: 'Allow {{tool}}?', once: 'Allow once', always: 'Always allow', deny: 'Deny',
-    reason: 'Reason for the model (optional)', confirmDeny: 'Deny', rule: 'Always allow saves the rule', noRule: 'This call cannot be turned into a safe rule; allow it once or deny it.', answered: { once: 'Allowed once.', always: 'Always allowed (rule saved).', deny: 'Denied.' },
+    reason: 'Reason for the model (optional)', confirmDeny: 'Deny', rule_one: 'Always allow saves the rule', rule_other: 'Always allow saves these {{count}} rules', noRule: 'This call cannot be turned into a safe rule; allow it once or deny it.', answered: { once: 'Allowed once.', always: 'Always allowed (rule saved).', deny: 'Denied.' },
     decision: 'What the gate checked', gateRule: 'Rule', scope: 'Scope', skill: 'Skill', reads: 'Reads', writes: 'Writes',
     skillIdentity: '{{name}} ({{tier}} tier, {{dir}})', content: 'content {{hash}}',
   },
