@@ -199,11 +199,15 @@ export class AuditPool {
   parse(files: readonly string[]): Promise<ParsedSkill[]> {
     if (this.closed) return Promise.reject(new Error('the audit pool is closed'));
     this.keepFull = true;
-    // Started workers take their shares now, so the audits asked for next already go to the worker that parses them.
-    if (this.spec) void this.pump();
-    if (this.slots.length) return this.parseOn(files);
+    // With the worker code loaded, pump() fills the pool before it returns (keepFull): the workers take their shares
+    // now, so the audits asked for next already go to the worker that parses them. Else it fills the pool once loaded,
+    // unless the pool was closed meanwhile.
+    if (this.spec) {
+      void this.pump();
+      return this.parseOn(files);
+    }
     return this.pump().then(() => {
-      if (this.closed || !this.slots.length) throw new Error('no audit worker');
+      if (this.closed) throw new Error('the audit pool was closed');
       return this.parseOn(files);
     });
   }
