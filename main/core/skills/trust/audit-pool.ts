@@ -64,7 +64,7 @@ export interface AuditJob { id: number; dir: string; parsed?: ParsedManifest }
 export interface AuditRound { round: number; jobs: AuditJob[]; claims: Int32Array; mark: number; from: number; to: number }
 export interface AuditRoundResult { round: number; results: { i: number; report?: AuditReport; fingerprint?: string; error?: string }[]; done?: true }
 /**
- * SKILL.md files a worker parses for the catalog (as parse-drain's parseOne does), answered in one message. The worker
+ * SKILL.md files a worker parses for the catalog (parseFoundSkill, as the catalog does), answered in one message. The worker
  * keeps each file's manifest for the audit of its folder that follows: one read and one parse of SKILL.md per folder.
  */
 export interface ParseRequest { parse: number; files: string[] }
