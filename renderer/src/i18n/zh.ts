@@ -81,7 +81,7 @@ export const zh: Strings = {
   },
   settings: {
     title: '设置', provider: '模型服务', preset: '预设', model: '模型', baseUrl: '接口地址', apiKey: 'API 密钥',
-    keyStored: '已保存密钥，且不会再显示。', noKey: '未保存密钥。', newKey: '新密钥', setKey: '设置密钥', clearKey: '清除密钥',
+    keyStored: '已保存密钥，且不会再显示。', keyFromEnv: '正在使用环境变量 {{name}} 中的密钥。在这里设置的密钥会优先使用。', keyFromFile: '正在使用 providers.json（仅你可读的文件）中的密钥。', keyFromOption: '正在使用启动 Knack 时给出的密钥。', noKey: '未保存密钥。', newKey: '新密钥', setKey: '设置密钥', clearKey: '清除密钥',
     keyStorage: '（保存在{{where}}）', storage: { 'os-keychain': '系统钥匙串', file: '仅你可读的文件', memory: '内存中，退出后清除' },
     warnings: '设置问题', keySaved: '密钥已保存。', keyCleared: '密钥已清除。', saved: '已保存。', ceiling: '上限', network: '允许访问网络',
     readRoots: '额外可读文件夹（每行一个）', writeRoots: '额外可写文件夹（每行一个）', rules: '规则',
