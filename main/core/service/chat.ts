@@ -182,6 +182,12 @@ export class ChatBinding {
     } catch (e) {
       throw new ServiceError('not_found', (e as Error).message, { id });
     }
+    // A conversation goes on only in its own folder: under another one its tools would act on that folder's files.
+    const home = this.agent().sessionRow(chat.id)?.workspace;
+    if (home !== undefined && home !== this.ctx.workspace().workspace) {
+      void chat.close().catch(() => undefined);
+      throw new ServiceError('not_found', `conversation ${chat.id} belongs to the folder ${home}: open it to continue`, { id, workspace: home });
+    }
     return this.live.get(chat.id) ?? this.bind(chat);
   }
 
