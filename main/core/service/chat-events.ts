@@ -119,7 +119,7 @@ export class EventMapper {
         }
         return;
       case 'tool_result':
-        return this.card(s, e.callId, { tool: e.name, status: e.ok ? 'ok' : 'error', output: truncate(e.content), ...(e.code ? { errorCode: e.code } : {}) });
+        return this.card(s, e.callId, { tool: e.name, status: e.ok ? 'ok' : 'error', output: truncate(e.content), durationMs: e.durationMs, ...(e.code ? { errorCode: e.code } : {}) });
       case 'skill_loaded':
         return this.emit('chat.skillLoaded', { sessionId: s, turnId: this.turnId(), skill: e.name, tier: e.tier, reason: `${e.reason}: ${e.why}`, tokens: e.tokens });
       case 'skill_unloaded':
@@ -190,7 +190,7 @@ export function transcriptOf(events: AgentEvent[]): TranscriptItem[] {
       }
       case 'tool_result': {
         const c = cards.get(e.callId);
-        if (c) c.card = { ...c.card, status: e.ok ? 'ok' : 'error', output: truncate(e.content), ...(e.code ? { errorCode: e.code } : {}) };
+        if (c) c.card = { ...c.card, status: e.ok ? 'ok' : 'error', output: truncate(e.content), durationMs: e.durationMs, ...(e.code ? { errorCode: e.code } : {}) };
         break;
       }
       case 'skill_loaded':
