@@ -77,7 +77,7 @@ export function approvalOf(sessionId: string, e: PendingApproval): EventPayload<
   const decision = visibleDecision(e.decision);
   return {
     sessionId, approvalId: e.approvalId, tool: e.tool, args, actor: { kind: 'agent', activeSkills: e.activeSkills },
-    reason: visible(e.reason), summary: callSummary(e.tool, args), alwaysPreview: e.alwaysPreview.map(visible),
+    reason: visible(e.reason), summary: callSummary(e.tool, args), alwaysPreview: e.alwaysPreview.map(displaySafe), // one line each: a rule is one line
     ...(decision ? { decision } : {}),
   };
 }

@@ -100,7 +100,7 @@ export function toMessages(items: MethodOutput<'sessions.open'>['items']): ChatM
 function toApproval(e: ChatApprovalPayload): ApprovalRequest {
   return {
     id: e.approvalId, tool: e.tool, args: e.args, reason: e.reason, summary: e.summary,
-    ...(e.alwaysPreview.length ? { rule: e.alwaysPreview.join('\n') } : {}), ...(e.actor.kind === 'skill' ? { skill: e.actor.skill } : {}),
+    ...(e.alwaysPreview.length ? { rules: e.alwaysPreview } : {}), ...(e.actor.kind === 'skill' ? { skill: e.actor.skill } : {}),
     ...(e.decision ? { decision: e.decision } : {}),
   };
 }

@@ -89,7 +89,7 @@ describe('contract client adapter', () => {
     expect(done.call).toMatchObject({ status: 'done', result: 'a\nb' });
     // How long the call ran, as main measured it (its approval's wait not counted), not the time between two events.
     expect(done.call.durationMs).toBe(7);
-    expect((got[3] as Extract<ChatEvent, { type: 'approval' }>).request).toMatchObject({ id: 'a1', rule: 'allow bash: git status', summary: 'git status' });
+    expect((got[3] as Extract<ChatEvent, { type: 'approval' }>).request).toMatchObject({ id: 'a1', rules: ['allow bash: git status'], summary: 'git status' });
     expect(got[3]).toMatchObject({ messageId: 't1' });
     expect(got[4]).toMatchObject({ type: 'done', stopped: true });
     emit('chat.turnEnd', { sessionId: 's1', turnId: 't2', reason: 'error', error: { code: 'internal', message: 'disk full' }, unsent: 'keep me' });
