@@ -339,6 +339,10 @@ export const ProviderPreset = z.object({
   keyOptional: z.boolean(),
   /** A key for this preset is stored (key store) or present in the environment; never the key itself. */
   hasKey: z.boolean(),
+  /** Where that key comes from (the first found: the key store, the environment, providers.json), never the key. */
+  keySource: z.enum(['key-store', 'env', 'file', 'none']).optional(),
+  /** The environment variable that holds it, when it comes from the environment. */
+  keyEnv: z.string().optional(),
 });
 
 export const Ceiling = z.object({

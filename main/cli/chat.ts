@@ -129,17 +129,24 @@ function lineReader(ctx: CommandContext): LineReader {
 
 async function askTerminal(rl: LineReader | undefined, ctx: CommandContext, p: PendingApproval): Promise<{ kind: 'once' | 'always' | 'deny'; message?: string }> {
   const gate = decisionLines(p.decision ?? {}).map((l) => `\n  ${l}`).join('');
-  ctx.io.err(`? ${p.tool} ${short(p.args, 400)}\n  why: ${p.reason}${gate}${p.activeSkills.length ? `\n  active skills: ${p.activeSkills.join(', ')}` : ''}\n  always would store: ${p.alwaysPreview.join('; ') || '(nothing reusable)'}`);
+  // "Always" is offered only when a reusable rule can cover the call (as the window disables its button).
+  const always = p.alwaysPreview.length > 0;
+  const store = always ? `always would store: ${p.alwaysPreview.join('; ')}` : 'always: no rule can cover this call (answer once or deny)';
+  ctx.io.err(`? ${p.tool} ${short(p.args, 400)}\n  why: ${p.reason}${gate}${p.activeSkills.length ? `\n  active skills: ${p.activeSkills.join(', ')}` : ''}\n  ${store}`);
   if (!rl) {
     if (ctx.io.confirm) return (await ctx.io.confirm(`allow ${p.tool} once?`)) ? { kind: 'once' } : { kind: 'deny', message: 'declined on the terminal' };
     return { kind: 'deny', message: 'no terminal to ask (use --yes to allow asks once)' };
   }
   for (;;) {
-    const got = await rl.ask('  allow [o]nce, [a]lways, [d]eny?');
+    const got = await rl.ask(always ? '  allow [o]nce, [a]lways, [d]eny?' : '  allow [o]nce, [d]eny?');
     if (got === undefined) return { kind: 'deny', message: 'the terminal closed' };
     const a = got.trim().toLowerCase();
     if (a === 'o' || a === 'once' || a === 'y' || a === 'yes') return { kind: 'once' };
-    if (a === 'a' || a === 'always') return { kind: 'always' };
+    if (a === 'a' || a === 'always') {
+      if (always) return { kind: 'always' };
+      ctx.io.err('  nothing to store for "always": answer once or deny');
+      continue;
+    }
     if (a === 'd' || a === 'deny' || a === 'n' || a === 'no' || a === '') {
       const message = ((await rl.ask('  message for the model (optional):')) ?? '').trim();
       return { kind: 'deny', ...(message ? { message } : {}) };

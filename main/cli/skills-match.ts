@@ -3,7 +3,7 @@
 // The matcher, SkillSearch and loader are the workspace's own (the ones the agent uses), not built here.
 import { CliError, printJson, stringFlag, type Command, type CommandContext } from './command.js';
 import { withWorkspace } from './workspace.js';
-import type { MatchReason } from '../core/skills/use/matcher.js';
+import { describeOver, describeReason } from '../core/skills/use/matcher.js';
 import { listResources } from '../core/skills/use/loader.js';
 import { evaluate, readQueryGroups, type EvalReport } from '../core/tools/retrieval-eval.js';
 import { Bm25 } from '../core/tools/bm25.js';
@@ -13,12 +13,6 @@ function text(ctx: CommandContext, what: string): string {
   const t = ctx.positionals.join(' ').trim();
   if (!t) throw new CliError(`missing ${what}`);
   return t;
-}
-
-export function describeReason(r: MatchReason): string {
-  if (r.kind === 'named') return `named as ${r.text}`;
-  const via = r.via === 'exact' ? '' : r.via === 'synonym' ? ' (synonym)' : ' (skill synonym)';
-  return `${r.fromName ? 'its name' : 'read_when'} "${r.trigger}" matched "${r.matched}"${via}`;
 }
 
 const match: Command = {
@@ -44,7 +38,8 @@ const match: Command = {
       for (const m of matches) {
         ctx.io.out(`${m.name}  [${m.tier}]  score ${m.score}`);
         for (const r of m.reasons) ctx.io.out(`    ${describeReason(r)}`);
-        for (const o of m.over ?? []) ctx.io.out(`    chosen over ${o.name} [${o.tier}]: the same words matched it, and the ${m.tier} skill wins them (knack skills search finds it)`);
+        const over = describeOver(m);
+        if (over) ctx.io.out(`    ${over}; knack skills search still finds ${m.over?.length === 1 ? 'it' : 'them'}`);
       }
       return 0;
     }, { requireStore: true });

@@ -571,8 +571,12 @@ export class ChatSession {
     }
   }
 
+  /** Time the running tool call has spent waiting for the user's answer (left out of its duration). */
+  private approvalWaitMs = 0;
+
   private async execute(call: ToolCallPart, signal: AbortSignal): Promise<void> {
     const t0 = performance.now();
+    this.approvalWaitMs = 0;
     let args: unknown;
     try {
       args = JSON.parse(call.arguments || '{}');
@@ -627,7 +631,7 @@ export class ChatSession {
       ok: result.ok,
       content,
       ...(result.ok ? {} : { code: result.error.code }),
-      durationMs: Math.round(performance.now() - t0),
+      durationMs: Math.max(0, Math.round(performance.now() - t0 - this.approvalWaitMs)),
     });
   }
 
@@ -635,6 +639,7 @@ export class ChatSession {
   private closeUnresolved(why: string): void {
     for (const c of unresolvedCalls(this.state)) {
       if ([...this.state.pending.values()].some((p) => p.callId === c.id)) continue;
+      this.approvalWaitMs = 0;
       this.recordResult(c, { ok: false, error: { code: 'tool.not_run', message: why } }, performance.now());
     }
   }
@@ -657,10 +662,13 @@ export class ChatSession {
       this.record({ type: 'approval_answered', approvalId, answer: 'once', message: 'approved by --yes' });
     } else {
       const approvalId = randomUUID().slice(0, 8);
+      const asked = performance.now();
       answer = await new Promise<ApprovalAnswer>((resolve) => {
         this.waiters.set(approvalId, { resolve, req });
         this.record({ type: 'approval_requested', approvalId, callId, tool: req.tool, args: req.args, reason: req.reason, activeSkills: this.activeSkills(), alwaysPreview: this.preview(req), ...(Object.keys(fields).length ? { decision: fields } : {}) });
       });
+      // The call's duration is its run: the time the user took to answer is not the tool's.
+      this.approvalWaitMs += performance.now() - asked;
     }
     if (answer.kind === 'deny') this.denyMessage = answer.message;
     return answer;

@@ -212,7 +212,13 @@ export class ChatBinding {
     const settings = this.ws?.settings ?? loadSettings(this.options.paths.dataDir).settings;
     const { file, warnings } = readProvidersFile(this.options.paths.dataDir);
     const env = this.options.env ?? process.env;
-    const hasKey = (id: string, keyEnv: string[]) => !!(this.keys.get(id) || keyEnv.some((k) => env[k]) || file.providers[id]?.apiKey);
+    // In the order the provider settings look for a key (an --api-key given at start comes before them all).
+    const keyOf = (id: string, keyEnv: string[]): { keySource: 'key-store' | 'env' | 'file' | 'none'; keyEnv?: string } => {
+      if (this.keys.get(id)) return { keySource: 'key-store' };
+      const name = keyEnv.find((k) => env[k]);
+      if (name) return { keySource: 'env', keyEnv: name };
+      return { keySource: file.providers[id]?.apiKey ? 'file' : 'none' };
+    };
     let provider: SettingsView['provider'] = null;
     const problems = [...warnings];
     if (this.ws) {
@@ -224,10 +230,13 @@ export class ChatBinding {
     }
     return {
       provider,
-      presets: PRESETS.map((p) => ({
-        id: p.id, label: p.label, kind: p.kind, baseUrl: p.baseURL ?? null, defaultModel: p.defaultModel, contextWindow: p.contextWindow,
-        keyOptional: p.keyOptional === true, hasKey: hasKey(p.id, p.keyEnv),
-      })),
+      presets: PRESETS.map((p) => {
+        const key = keyOf(p.id, p.keyEnv);
+        return {
+          id: p.id, label: p.label, kind: p.kind, baseUrl: p.baseURL ?? null, defaultModel: p.defaultModel, contextWindow: p.contextWindow,
+          keyOptional: p.keyOptional === true, hasKey: key.keySource !== 'none', ...key,
+        };
+      }),
       ceiling: settings.policy.ceiling,
       warnings: problems,
       keyStorage: this.keys.kind,

@@ -187,7 +187,7 @@ export class KnackService {
     if (this.closed) throw new ServiceError('unavailable', 'the service is shutting down');
     let real: string;
     try {
-      real = realpathSync(path);
+      real = realpathSync.native(path);
       if (!statSync(real).isDirectory()) throw new Error('not a folder');
     } catch (e) {
       throw new ServiceError('not_found', `cannot open ${path} as a workspace: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such folder' : (e as Error).message}`, { path });

@@ -128,7 +128,12 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
     const current = s.provider ?? { preset: s.presets[0]?.id ?? '', model: s.presets[0]?.defaultModel ?? '', baseUrl: s.presets[0]?.baseUrl ?? null, hasKey: false };
     return {
       provider: current.preset,
-      presets: s.presets.map((p) => ({ id: p.id, label: p.label, baseUrl: p.baseUrl ?? '', models: [p.defaultModel], hasKey: p.hasKey })),
+      presets: s.presets.map((p) => ({
+        id: p.id, label: p.label, baseUrl: p.baseUrl ?? '', models: [p.defaultModel], hasKey: p.hasKey,
+        // A key given when Knack was started is used before any other, for the provider in use.
+        keySource: p.id === s.provider?.preset && s.provider.keySource === 'option' ? 'option' as const : p.keySource,
+        ...(p.keyEnv ? { keyEnv: p.keyEnv } : {}),
+      })),
       model: current.model,
       baseUrl: current.baseUrl ?? '',
       hasApiKey: current.hasKey,

@@ -185,9 +185,12 @@ export interface Rule {
   pattern: string;
 }
 
+export type KeySource = 'option' | 'key-store' | 'env' | 'file' | 'none';
+
 export interface SettingsView {
   provider: string;
-  presets: { id: string; label: string; baseUrl: string; models: string[]; hasKey?: boolean }[];
+  /** Per preset, whether a key is there and where it comes from ('option': given when Knack was started), never the key. */
+  presets: { id: string; label: string; baseUrl: string; models: string[]; hasKey?: boolean; keySource?: KeySource; keyEnv?: string }[];
   model: string;
   baseUrl: string;
   /** Whether a key is stored; the key itself never comes back. */

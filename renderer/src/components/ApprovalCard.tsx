@@ -47,6 +47,9 @@ export function ApprovalCard({ request, answered }: { request: ApprovalRequest; 
     }
   }
 
+  // One rule per program of a pipeline or list (`git log | head`): each on a line of its own.
+  const rules = request.rule ? request.rule.split('\n').filter((r) => r.trim()) : [];
+
   return (
     <section className="approval-card" aria-label={t('approval.label', { tool: request.tool })}>
       <header><strong>{t('approval.title', { tool: displaySafe(request.tool) })}</strong>{request.skill && <span className="muted"> · {displaySafe(request.skill)}</span>}</header>
@@ -63,9 +66,14 @@ export function ApprovalCard({ request, answered }: { request: ApprovalRequest; 
             <button type="button" onClick={() => void answer('always')} disabled={!request.rule} aria-describedby={`rule-${request.id}`}>{t('approval.always')}</button>
             <button type="button" className="danger" onClick={() => (denying ? void answer('deny') : setDenying(true))}>{t('approval.deny')}</button>
           </div>
-          <p id={`rule-${request.id}`} className="muted small-text">
-            {request.rule ? <>{t('approval.rule')} <code className="rule">{displaySafeLines(request.rule)}</code></> : t('approval.noRule')}
-          </p>
+          <div id={`rule-${request.id}`} className="muted small-text rule-note">
+            {rules.length ? (
+              <>
+                {t('approval.rule', { count: rules.length })}
+                <ul className="rules-preview">{rules.map((r, i) => <li key={i}><code className="rule">{displaySafe(r)}</code></li>)}</ul>
+              </>
+            ) : t('approval.noRule')}
+          </div>
           {denying && (
             <div className="row">
               <label htmlFor={`reason-${request.id}`}>{t('approval.reason')}</label>

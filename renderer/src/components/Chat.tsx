@@ -4,7 +4,7 @@ import { memo, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
 import type { ChatMessage } from '../api/types';
-import { useView } from '../state/store';
+import { heldAbove, useView } from '../state/store';
 import { useShallow } from 'zustand/react/shallow';
 import { ApprovalCard } from './ApprovalCard';
 import { Markdown } from './Markdown';
@@ -27,11 +27,6 @@ const Message = memo(function Message({ m }: { m: ChatMessage }) {
   );
 });
 
-/** The input box after a message comes back: that message, then whatever was typed since (nothing is lost). */
-function withDraft(back: string, now: string): string {
-  return now.trim() ? `${back}\n\n${now}` : back;
-}
-
 export function Chat() {
   const { t } = useTranslation();
   const client = useClient();
@@ -49,7 +44,7 @@ export function Chat() {
   const draft = useView((s) => s.draft);
   useEffect(() => {
     if (draft === undefined) return;
-    setText((now) => withDraft(draft, now));
+    setText((now) => heldAbove(draft, now));
     set({ draft: undefined });
   }, [draft, set]);
 

@@ -3,7 +3,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
-import type { SettingsView } from '../api/types';
+import type { KeySource, SettingsView } from '../api/types';
 import { chosenLang, setLang } from '../i18n';
 import { useView } from '../state/store';
 
@@ -40,10 +40,26 @@ export function Settings() {
     e.preventDefault();
     void act(async () => adopt(await client.saveProvider(ws, { provider: s!.provider, model: s!.model, baseUrl: s!.baseUrl })), t('settings.saved'));
   }
+  /** After a key is set or cleared: where each preset's key comes from now, as main says (the rest of the page as it is). */
+  async function refreshKeys() {
+    const v = await client.getSettings(ws);
+    setS((cur) => (cur ? { ...cur, presets: v.presets, hasApiKey: v.hasApiKey } : v));
+  }
   function pickPreset(id: string) {
     const p = s!.presets.find((x) => x.id === id);
     setS({ ...s!, provider: id, model: p?.models[0] ?? s!.model, baseUrl: p?.baseUrl ?? s!.baseUrl });
   }
+
+  // The key of the preset picked (not necessarily the one in use): where it comes from, never the key. Only a key set
+  // here can be cleared here; one from the environment or the start command stays until that changes.
+  const picked = s.presets.find((p) => p.id === s.provider);
+  const keySource: KeySource = picked?.keySource ?? (s.hasApiKey ? 'key-store' : 'none');
+  const storedIn = s.keyStorage ? ` ${t('settings.keyStorage', { where: t(`settings.storage.${s.keyStorage}`, { defaultValue: s.keyStorage }) })}` : '';
+  const keyStatus = keySource === 'key-store' ? `${t('settings.keyStored')}${storedIn}`
+    : keySource === 'env' ? t('settings.keyFromEnv', { name: picked?.keyEnv ?? '' })
+      : keySource === 'file' ? t('settings.keyFromFile')
+        : keySource === 'option' ? t('settings.keyFromOption')
+          : t('settings.noKey');
 
   return (
     <section className="page settings" aria-label={t('settings.title')}>
@@ -68,14 +84,14 @@ export function Settings() {
         <div className="actions"><button type="submit" className="primary">{t('common.save')}</button></div>
       </form>
 
-      <form className="grid-form" onSubmit={(e) => { e.preventDefault(); if (key) void act(async () => { await client.setApiKey(s.provider, key); setKey(''); setS({ ...s, hasApiKey: true }); }, t('settings.keySaved')); }}>
+      <form className="grid-form" onSubmit={(e) => { e.preventDefault(); if (key) void act(async () => { await client.setApiKey(s.provider, key); setKey(''); await refreshKeys(); }, t('settings.keySaved')); }}>
         <h3>{t('settings.apiKey')}</h3>
-        <p className="muted" role="status">{s.hasApiKey ? t('settings.keyStored') : t('settings.noKey')}{s.keyStorage ? ` ${t('settings.keyStorage', { where: t(`settings.storage.${s.keyStorage}`, { defaultValue: s.keyStorage }) })}` : ''}</p>
+        <p className="muted" role="status">{keyStatus}</p>
         <label htmlFor="set-key">{t('settings.newKey')}</label>
         <input id="set-key" type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} />
         <div className="actions">
           <button type="submit" disabled={!key}>{t('settings.setKey')}</button>
-          <button type="button" disabled={!s.hasApiKey} onClick={() => void act(async () => { await client.clearApiKey(s.provider); setS({ ...s, hasApiKey: false }); }, t('settings.keyCleared'))}>{t('settings.clearKey')}</button>
+          <button type="button" disabled={keySource !== 'key-store'} onClick={() => void act(async () => { await client.clearApiKey(s.provider); await refreshKeys(); }, t('settings.keyCleared'))}>{t('settings.clearKey')}</button>
         </div>
       </form>
 

@@ -56,7 +56,7 @@ export const en = {
   },
   approval: {
     label: 'Approval for {{tool}}', title: 'Allow {{tool}}?', once: 'Allow once', always: 'Always allow', deny: 'Deny',
-    reason: 'Reason for the model (optional)', confirmDeny: 'Deny', rule: 'Always allow saves the rule', noRule: 'This call cannot be turned into a safe rule; allow it once or deny it.', answered: { once: 'Allowed once.', always: 'Always allowed (rule saved).', deny: 'Denied.' },
+    reason: 'Reason for the model (optional)', confirmDeny: 'Deny', rule_one: 'Always allow saves the rule', rule_other: 'Always allow saves these {{count}} rules', noRule: 'This call cannot be turned into a safe rule; allow it once or deny it.', answered: { once: 'Allowed once.', always: 'Always allowed (rule saved).', deny: 'Denied.' },
     decision: 'What the gate checked', gateRule: 'Rule', scope: 'Scope', skill: 'Skill', reads: 'Reads', writes: 'Writes',
     skillIdentity: '{{name}} ({{tier}} tier, {{dir}})', content: 'content {{hash}}',
   },
@@ -81,7 +81,7 @@ export const en = {
   },
   settings: {
     title: 'Settings', provider: 'Model provider', preset: 'Preset', model: 'Model', baseUrl: 'Base URL', apiKey: 'API key',
-    keyStored: 'A key is stored. It is never shown again.', noKey: 'No key stored.', newKey: 'New key', setKey: 'Set key', clearKey: 'Clear key',
+    keyStored: 'A key is stored. It is never shown again.', keyFromEnv: 'Using the key in the environment variable {{name}}. A key set here is used instead.', keyFromFile: 'Using the key in providers.json (a file only you can read).', keyFromOption: 'Using the key Knack was started with.', noKey: 'No key stored.', newKey: 'New key', setKey: 'Set key', clearKey: 'Clear key',
     keyStorage: '(kept in {{where}})', storage: { 'os-keychain': 'the system keychain', file: 'a file only you can read', memory: 'memory until Knack quits' },
     warnings: 'Settings problems', keySaved: 'Key stored.', keyCleared: 'Key cleared.', saved: 'Saved.', ceiling: 'Limits (ceiling)', network: 'Allow network access',
     readRoots: 'Extra readable folders (one per line)', writeRoots: 'Extra writable folders (one per line)', rules: 'Rules',

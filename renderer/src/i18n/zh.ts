@@ -56,7 +56,7 @@ export const zh: Strings = {
   },
   approval: {
     label: '{{tool}} 的批准请求', title: '允许 {{tool}}？', once: '允许一次', always: '始终允许', deny: '拒绝',
-    reason: '给模型的原因（可选）', confirmDeny: '拒绝', rule: '“始终允许”会保存规则', noRule: '这个调用无法安全地变成规则；请允许一次或拒绝。', answered: { once: '已允许一次。', always: '已始终允许（规则已保存）。', deny: '已拒绝。' },
+    reason: '给模型的原因（可选）', confirmDeny: '拒绝', rule_one: '“始终允许”会保存这条规则', rule_other: '“始终允许”会保存以下 {{count}} 条规则', noRule: '这个调用无法安全地变成规则；请允许一次或拒绝。', answered: { once: '已允许一次。', always: '已始终允许（规则已保存）。', deny: '已拒绝。' },
     decision: '策略检查的内容', gateRule: '规则', scope: '范围', skill: '技能', reads: '读取', writes: '写入',
     skillIdentity: '{{name}}（{{tier}} 层，{{dir}}）', content: '内容 {{hash}}',
   },
@@ -81,7 +81,7 @@ export const zh: Strings = {
   },
   settings: {
     title: '设置', provider: '模型服务', preset: '预设', model: '模型', baseUrl: '接口地址', apiKey: 'API 密钥',
-    keyStored: '已保存密钥，且不会再显示。', noKey: '未保存密钥。', newKey: '新密钥', setKey: '设置密钥', clearKey: '清除密钥',
+    keyStored: '已保存密钥，且不会再显示。', keyFromEnv: '正在使用环境变量 {{name}} 中的密钥。在这里设置的密钥会优先使用。', keyFromFile: '正在使用 providers.json（仅你可读的文件）中的密钥。', keyFromOption: '正在使用启动 Knack 时给出的密钥。', noKey: '未保存密钥。', newKey: '新密钥', setKey: '设置密钥', clearKey: '清除密钥',
     keyStorage: '（保存在{{where}}）', storage: { 'os-keychain': '系统钥匙串', file: '仅你可读的文件', memory: '内存中，退出后清除' },
     warnings: '设置问题', keySaved: '密钥已保存。', keyCleared: '密钥已清除。', saved: '已保存。', ceiling: '上限', network: '允许访问网络',
     readRoots: '额外可读文件夹（每行一个）', writeRoots: '额外可写文件夹（每行一个）', rules: '规则',

@@ -3,7 +3,7 @@
 import { useEffect } from 'react';
 import i18n from 'i18next';
 import type { KnackClient } from '../api/client';
-import { heldConversation, heldKey, useView } from './store';
+import { heldAbove, heldConversation, heldKey, useView } from './store';
 
 export function useHeldReturn(client: KnackClient): void {
   const path = useView((s) => s.workspace?.path);
@@ -25,7 +25,7 @@ export function useHeldReturn(client: KnackClient): void {
         const text = now.heldDrafts[key];
         if (text === undefined) return;
         const { [key]: _gone, ...heldDrafts } = now.heldDrafts;
-        now.set({ heldDrafts, draft: now.draft ? `${text}\n\n${now.draft}` : text, toast: { kind: 'info', text: i18n.t('chat.heldHere') } });
+        now.set({ heldDrafts, draft: heldAbove(text, now.draft), toast: { kind: 'info', text: i18n.t('chat.heldHere') } });
       },
     );
   }, [client, path]);

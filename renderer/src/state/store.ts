@@ -101,6 +101,16 @@ export function heldKey(workspace: string, sessionId?: string): string {
   return `${workspace}\n${sessionId ?? ''}`;
 }
 
+/**
+ * Text handed back, above what came after it (a later message, or what is in the box), a blank line between: the one
+ * way a held message joins other text, so nothing is lost and a blank box adds nothing.
+ */
+export function heldAbove(held: string | undefined, below: string | undefined): string {
+  if (!below?.trim()) return held ?? below ?? '';
+  if (!held?.trim()) return below;
+  return `${held}\n\n${below}`;
+}
+
 /** A conversation of `workspace` with a message waiting for it (the window reopens it when the folder is back). */
 export function heldConversation(held: Record<string, string>, workspace: string): string | undefined {
   const prefix = heldKey(workspace);
@@ -116,7 +126,7 @@ function switchHeld(s: ViewState, key: string | undefined): Partial<ViewState> {
   let heldDrafts = s.heldDrafts;
   if (s.draft !== undefined && s.workspace) {
     const from = heldKey(s.workspace.path, s.sessionId);
-    heldDrafts = { ...heldDrafts, [from]: heldDrafts[from] ? `${heldDrafts[from]}\n\n${s.draft}` : s.draft };
+    heldDrafts = { ...heldDrafts, [from]: heldAbove(heldDrafts[from], s.draft) };
   }
   const text = key === undefined ? undefined : heldDrafts[key];
   if (text === undefined) return heldDrafts === s.heldDrafts ? {} : { heldDrafts, draft: undefined };
@@ -207,14 +217,13 @@ export const useView = create<ViewState>((set, get) => ({
     const s = get();
     // On screen: the same chat as at sending, or the same stored conversation opened again meanwhile.
     if (s.workspace?.path === workspace && (s.epoch === epoch || (sessionId !== undefined && s.sessionId === sessionId))) {
-      set({ draft: s.draft ? `${text}\n\n${s.draft}` : text });
+      set({ draft: heldAbove(text, s.draft) });
       return true;
     }
     const key = heldKey(workspace, sessionId);
-    const before = s.heldDrafts[key];
     const elsewhere = s.workspace?.path !== workspace;
     set({
-      heldDrafts: { ...s.heldDrafts, [key]: before ? `${before}\n\n${text}` : text },
+      heldDrafts: { ...s.heldDrafts, [key]: heldAbove(s.heldDrafts[key], text) },
       toast: { kind: 'error', text: elsewhere ? i18n.t('chat.heldInFolder', { name: folderName(workspace) }) : i18n.t('chat.heldBack') },
     });
     return false;
@@ -258,8 +267,7 @@ export const useView = create<ViewState>((set, get) => ({
           // Kept with its folder and conversation: after a folder switch it waits for the user to come back.
           const home = s.homes[e.sessionId] ?? s.workspace?.path ?? '';
           const key = heldKey(home, e.sessionId);
-          const before = heldDrafts[key];
-          heldDrafts = { ...heldDrafts, [key]: before ? `${before}\n\n${e.unsent}` : e.unsent };
+          heldDrafts = { ...heldDrafts, [key]: heldAbove(heldDrafts[key], e.unsent) };
           toast = { kind: 'error', text: home !== s.workspace?.path ? i18n.t('chat.heldInFolder', { name: folderName(home) }) : i18n.t('chat.heldBack') };
         }
         continue;

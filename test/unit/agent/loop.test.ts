@@ -91,6 +91,22 @@ test('always allow stores a reusable rule: the next identical call is not asked 
   assert.ok(env.ws.store!.policy.rules().some((r) => r.effect === 'allow' && r.tool === 'write_file'));
 });
 
+test('a tool call\'s duration is its run, not the time the user took to answer its approval', async () => {
+  const env = await agentEnv();
+  env.server.script({ toolCalls: [{ id: 'w1', name: 'write_file', input: { path: 'a.txt', content: 'x' } }] }, { text: 'written' });
+  const chat = env.agent.newSession();
+  const evs = recorder(chat);
+  const THINK_MS = 1500; // the user reads the card before answering
+  chat.on((e) => {
+    if (e.type === 'approval_requested') setTimeout(() => chat.answer(e.approvalId, { kind: 'once' }), THINK_MS);
+  });
+  await chat.send('write a.txt');
+  const result = get(evs, 'tool_result')[0]!;
+  assert.equal(result.ok, true, result.content);
+  // Writing one small file takes milliseconds; the answer came THINK_MS after the question.
+  assert.ok(result.durationMs < THINK_MS, `the card said ${result.durationMs} ms for writing a.txt`);
+});
+
 test('plan mode is a read-only ceiling: writes are denied, reads still work', async () => {
   const env = await agentEnv({ files: { 'a.txt': 'A' } });
   env.server.script(

@@ -151,3 +151,30 @@ test('interactive knack chat over stdin: a skill auto-loads, approvals are answe
   const usage = of('usage')[0] as { cost?: number };
   assert.ok(typeof usage.cost === 'number' && usage.cost > 0, JSON.stringify(usage));
 });
+
+test('interactive knack chat does not offer "always" for a call no rule can cover: it says so and asks once or deny', async () => {
+  const server = await startFakeAnthropic();
+  const home = tempDir('knack-chat-i2-home-');
+  const ws = tempDir('knack-chat-i2-ws-');
+  const common = ['--workspace', ws, '--home', home, '--data-dir', join(home, 'data'), '--provider', 'anthropic', '--base-url', server.url, '--model', 'claude-sonnet-4-5'];
+  // A redirection that writes a file: the gate asks, and no reusable rule can cover it.
+  server.script({ toolCalls: [{ id: 'b1', name: 'bash', input: { command: 'echo hi > out.txt' } }] }, { text: 'Wrote out.txt.' });
+  const c = chatChild(common, { ANTHROPIC_API_KEY: 'sk-ant-interactive-0123456789' });
+  after(async () => {
+    c.kill();
+    await server.close();
+  });
+  await c.at(1, 'write hi to out.txt');
+  await c.until(/\? bash/);
+  await c.until(/allow \[o\]nce, \[d\]eny\?/);
+  assert.doesNotMatch(c.stderr, /\[a\]lways/);
+  assert.match(c.stderr, /always: no rule can cover this call/);
+  c.type('a');
+  await c.until(/nothing to store for "always": answer once or deny/);
+  await c.until(/allow \[o\]nce, \[d\]eny\?/, 2);
+  c.type('o');
+  await c.until(/Wrote out\.txt\./);
+  await c.at(2, '/exit');
+  assert.equal(await c.exited, 0);
+  assert.equal(readFileSync(join(ws, 'out.txt'), 'utf8'), 'hi\n');
+});

@@ -60,4 +60,25 @@ describe('approval card', () => {
     const card = await screen.findByRole('region', { name: 'Approval for bash' });
     expect(card.querySelector('dl.gate-decision')).toBeNull();
   });
+
+  it('lists each rule "Always allow" would save on a line of its own (a pipeline saves one per program)', async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
+    const rules = ['allow bash command "git log" while skill notes is loaded in /w', 'allow bash command "head" while skill notes is loaded in /w'];
+    act(() => c.emit({ type: 'approval', sessionId: 's1', messageId: 'm1', request: { id: 'a4', tool: 'bash', args: { command: 'git log | head -5' }, reason: 'asks', rule: rules.join('\n') } }));
+    const card = await screen.findByRole('region', { name: 'Approval for bash' });
+    const list = card.querySelector('ul.rules-preview')!;
+    expect(list).toBeTruthy();
+    expect([...list.querySelectorAll('li')].map((li) => li.textContent)).toEqual(rules);
+    expect(card.textContent).toContain('Always allow saves these 2 rules');
+  });
+
+  it('names the single rule "Always allow" would save', async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
+    act(() => c.emit({ type: 'approval', sessionId: 's1', messageId: 'm1', request: { id: 'a5', tool: 'bash', args: { command: 'git status' }, reason: 'asks', rule: 'allow bash command "git status" in /w' } }));
+    const card = await screen.findByRole('region', { name: 'Approval for bash' });
+    expect([...card.querySelectorAll('ul.rules-preview li')].map((li) => li.textContent)).toEqual(['allow bash command "git status" in /w']);
+    expect(card.textContent).toContain('Always allow saves the rule');
+  });
 });

@@ -108,8 +108,17 @@ export function memoryClient(init: Partial<Pick<MemoryClient, 'skills' | 'loaded
     async getSettings() { return structuredClone(c.settings); },
     async saveProvider(_w, p) { Object.assign(c.settings, p); return structuredClone(c.settings); },
     async saveCeiling(_w, ceiling) { c.settings.ceiling = ceiling; return structuredClone(c.settings); },
-    async setApiKey() { c.settings.hasApiKey = true; },
-    async clearApiKey() { c.settings.hasApiKey = false; },
+    async setApiKey(preset) {
+      const p = c.settings.presets.find((x) => x.id === preset);
+      if (p?.keySource) p.keySource = 'key-store';
+      if (preset === c.settings.provider) c.settings.hasApiKey = true;
+    },
+    async clearApiKey(preset) {
+      // As the service: the stored key goes; a key in the environment stays.
+      const p = c.settings.presets.find((x) => x.id === preset);
+      if (p?.keySource) p.keySource = p.keyEnv ? 'env' : 'none';
+      if (preset === c.settings.provider) c.settings.hasApiKey = !!p?.keyEnv;
+    },
     async listRules() { return structuredClone(c.settings.rules); },
     async removeRule(_w, id) { c.settings.rules = c.settings.rules.filter((r) => r.id !== id); return structuredClone(c.settings.rules); },
     onChat(h) { chat.add(h); return () => chat.delete(h); },

@@ -30,6 +30,33 @@ describe('settings', () => {
     expect(await screen.findByText('No key stored.')).toBeTruthy();
   });
 
+  it('says a key from the environment is used, names the variable, and has nothing to clear', async () => {
+    const c = memoryClient();
+    c.settings.hasApiKey = true;
+    c.settings.presets[0] = { ...c.settings.presets[0]!, keySource: 'env', keyEnv: 'ANTHROPIC_API_KEY' };
+    renderWith(<Settings />, c, { workspace: WS });
+    expect(await screen.findByText('Using the key in the environment variable ANTHROPIC_API_KEY. A key set here is used instead.')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Clear key' }) as HTMLButtonElement).disabled).toBe(true);
+    // A key set here wins over the environment's; clearing it goes back to the environment's, which is still there.
+    await userEvent.type(screen.getByLabelText('New key'), 'sk-secret-123');
+    await userEvent.click(screen.getByRole('button', { name: 'Set key' }));
+    expect(await screen.findByText('A key is stored. It is never shown again.')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Clear key' }));
+    expect(await screen.findByText('Using the key in the environment variable ANTHROPIC_API_KEY. A key set here is used instead.')).toBeTruthy();
+  });
+
+  it('shows the key status of the preset picked, not of the one in use', async () => {
+    const c = memoryClient();
+    c.settings.hasApiKey = true;
+    c.settings.presets[0] = { ...c.settings.presets[0]!, keySource: 'key-store' };
+    c.settings.presets[1] = { ...c.settings.presets[1]!, keySource: 'none' };
+    renderWith(<Settings />, c, { workspace: WS });
+    expect(await screen.findByText('A key is stored. It is never shown again.')).toBeTruthy();
+    await userEvent.selectOptions(screen.getByLabelText('Preset'), 'openai');
+    expect(await screen.findByText('No key stored.')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Clear key' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
   it('lists the saved rules and removes one', async () => {
     const c = memoryClient();
     renderWith(<Settings />, c, { workspace: WS });

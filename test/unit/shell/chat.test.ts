@@ -241,6 +241,20 @@ test('a key goes in and never comes back: settings show only that one is stored,
   if (process.platform !== 'win32') assert.equal(statSync(file).mode & 0o077, 0);
 });
 
+test('the Settings page says where each preset\'s key comes from: the environment (naming the variable), the key store, or none', async (t) => {
+  const s = await setup(t);
+  const preset = async (id: string) => (await s.call('settings.get', {})).presets.find((p) => p.id === id)!;
+  // The test service runs with ANTHROPIC_API_KEY set: the key is the environment's, and clearing the stored one
+  // cannot take it away.
+  assert.deepEqual([(await preset('anthropic')).keySource, (await preset('anthropic')).keyEnv], ['env', 'ANTHROPIC_API_KEY']);
+  assert.equal((await preset('deepseek')).keySource, 'none');
+  await s.call('settings.setKey', { preset: 'deepseek', key: 'sk-deepseek-secret-value' });
+  assert.equal((await preset('deepseek')).keySource, 'key-store');
+  assert.equal((await preset('deepseek')).keyEnv, undefined);
+  await s.call('settings.clearKey', { preset: 'deepseek' });
+  assert.equal((await preset('deepseek')).keySource, 'none');
+});
+
 test('a message the store could not take comes back with the turn\'s end (unsent), and the next send works', async (t) => {
   const s = await setup(t);
   // Fault injection on the real store: the turn's start (one transaction) fails once, as on a full disk.

@@ -5,8 +5,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir, writeTree, skillMd } from '../../helpers/tmp.js';
+import { callerOf } from '../../helpers/service-env.js';
 import { resolvePaths } from '../../../main/core/config/paths.js';
-import { METHOD_NAMES, type EventName, type MethodInput, type MethodName, type MethodOutput } from '../../../preload/contract.js';
+import { METHOD_NAMES, type EventName, type MethodName } from '../../../preload/contract.js';
 import { KnackService } from '../../../main/core/service/index.js';
 import { dispatch } from '../../../main/core/service/dispatch.js';
 import { AuditPool, type AuditResult } from '../../../main/core/skills/trust/audit-pool.js';
@@ -31,11 +32,7 @@ function setup(workspaceOptions: Partial<WorkspaceOptions> = {}) {
   const service = new KnackService({ paths, transport: 'serve', version: '0.0.0-test', log: () => {}, workspaceOptions: { watch: false, ...workspaceOptions } });
   const events: { name: EventName; payload: unknown }[] = [];
   service.events.on((name, payload) => events.push({ name, payload }));
-  const call = async <M extends MethodName>(m: M, input: MethodInput<M>): Promise<MethodOutput<M>> => {
-    const r = await dispatch(service.handlers, m, input, () => {});
-    if (!r.ok) throw Object.assign(new Error(r.error.message), { code: r.error.code });
-    return r.value as MethodOutput<M>;
-  };
+  const call = callerOf(service);
   const fails = async (m: MethodName, input: unknown) => {
     const r = await dispatch(service.handlers, m, input, () => {});
     assert.ok(!r.ok, `${m} should fail`);

@@ -6,6 +6,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { strToU8, zipSync, type Zippable } from 'fflate';
 import { skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
+import { callerOf } from '../../helpers/service-env.js';
 import { resolvePaths } from '../../../main/core/config/paths.js';
 import { KnackService } from '../../../main/core/service/index.js';
 import { dispatch } from '../../../main/core/service/dispatch.js';
@@ -28,11 +29,7 @@ async function setup(t: { after(fn: () => unknown): void }) {
     if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
     return r.value as MethodOutput<'skills.installUpload'>;
   };
-  const call = async <M extends 'skills.approveInstall' | 'skills.rejectInstall' | 'skills.list'>(m: M, input: MethodInput<M>) => {
-    const r = await dispatch(service.handlers, m, input, () => {});
-    if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-    return r.value as MethodOutput<M>;
-  };
+  const call = callerOf(service);
   const skillsDir = join(ws, '.workbuddy', 'skills');
   const uploads = () => (existsSync(uploadsDir(paths.dataDir)) ? readdirSync(uploadsDir(paths.dataDir)) : []);
   return { root, ws, paths, upload, ok, call, skillsDir, uploads, handlers: service.handlers };

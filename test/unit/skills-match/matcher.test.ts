@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { SkillMatcher } from '../../../main/core/skills/use/matcher.js';
+import { SkillMatcher, describeMatch } from '../../../main/core/skills/use/matcher.js';
 import { entry, manifest } from './entries.js';
 
 const commit = entry(manifest('git-commit', { readWhen: ['提交', 'git commit'], description: 'Write commit messages and deploy nothing' }));
@@ -162,4 +162,16 @@ test('the tier rule orders project over user over built-in, and same-tier skills
   assert.deepEqual(names(new SkillMatcher([b, u]).match('review this')), ['u-review']);
   const u2 = entry(manifest('u2-review', { readWhen: ['review'] }), { tier: 'user' });
   assert.deepEqual(names(new SkillMatcher([u, u2]).match('review this')), ['u-review', 'u2-review']);
+});
+
+test('the loaded-skill reason says which read_when phrase matched, and through which synonyms, as knack skills match does', () => {
+  const notes = entry(manifest('release-notes', { readWhen: ['release notes'], metadata: { synonyms: 'release notes=发布说明' } }));
+  const m = new SkillMatcher([commit, notes]);
+  assert.equal(describeMatch(m.match('please commit these changes')[0]!), 'read_when "提交" matched "commit" (synonym)');
+  assert.equal(describeMatch(m.match('写一份发布说明')[0]!), 'read_when "release notes" matched "发布说明" (skill synonym)');
+  assert.equal(describeMatch(m.match('/git-commit now')[0]!), 'named as /git-commit');
+  const project = entry(manifest('commit', { readWhen: [] }), { tier: 'project' });
+  const builtin = entry(manifest('git-commit', { readWhen: ['commit'] }), { tier: 'builtin' });
+  assert.equal(describeMatch(new SkillMatcher([builtin, project]).match('commit my changes')[0]!),
+    'its name "commit" matched "commit"; chosen over builtin skill "git-commit", matched by the same words (a project skill wins them)');
 });

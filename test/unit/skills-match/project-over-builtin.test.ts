@@ -7,10 +7,10 @@ import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { SHARED_FIXTURES, tempDir, writeTree } from '../../helpers/tmp.js';
 import { startFakeAnthropic } from '../../helpers/fake-anthropic.js';
+import { callerOf } from '../../helpers/service-env.js';
 import { resolvePaths } from '../../../main/core/config/paths.js';
 import { KnackService } from '../../../main/core/service/index.js';
-import { dispatch } from '../../../main/core/service/dispatch.js';
-import type { EventName, EventPayload, MethodInput, MethodName, MethodOutput } from '../../../preload/contract.js';
+import type { EventName, EventPayload } from '../../../preload/contract.js';
 
 const BUILTIN = join(import.meta.dirname, '..', '..', '..', 'builtin-skills');
 const SENTRY_COMMIT = join(SHARED_FIXTURES, 'public-skills', 'getsentry__skills', 'skills', 'commit');
@@ -32,11 +32,7 @@ async function open(t: { after(fn: () => unknown): void }, withProjectSkill: boo
     await service.close();
     await server.close();
   });
-  const call = async <M extends MethodName>(m: M, input: MethodInput<M>): Promise<MethodOutput<M>> => {
-    const r = await dispatch(service.handlers, m, input, () => {});
-    if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-    return r.value as MethodOutput<M>;
-  };
+  const call = callerOf(service);
   const send = async (text: string) => {
     server.script({ text: 'ok' });
     const ended = new Promise<EventPayload<'chat.turnEnd'>>((resolve) => {

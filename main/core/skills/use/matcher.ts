@@ -38,15 +38,24 @@ export interface SkillMatch {
   over?: PassedOver[];
 }
 
+/** One reason a skill matched, in words; `knack skills match` prints each on its own line. */
+export function describeReason(r: MatchReason): string {
+  if (r.kind === 'named') return `named as ${r.text}`;
+  const via = r.via === 'exact' ? '' : r.via === 'synonym' ? ' (synonym)' : ' (skill synonym)';
+  return `${r.fromName ? 'its name' : 'read_when'} "${r.trigger}" matched "${r.matched}"${via}`;
+}
+
+/** The lower-tier skills a match won its words from, in words; undefined when it passed none over. */
+export function describeOver(m: Pick<SkillMatch, 'over' | 'tier'>): string | undefined {
+  if (!m.over?.length) return undefined;
+  return `chosen over ${m.over.map((o) => `${o.tier} skill "${o.name}"`).join(', ')}, matched by the same words (a ${m.tier} skill wins them)`;
+}
+
 /** Why a skill was auto-loaded, in one line (the session's projection and the loaded-skill view show it). */
 export function describeMatch(m: Pick<SkillMatch, 'reasons' | 'over' | 'tier'>): string {
-  const r = m.reasons[0];
-  let why = !r ? 'matched the message' : r.kind === 'named' ? `named as ${r.text}`
-    : `${r.fromName ? 'its name' : 'trigger'} "${r.trigger}" matched "${r.matched}"${r.via === 'exact' ? '' : ` (${r.via})`}`;
-  if (m.over?.length) {
-    why += `; chosen over ${m.over.map((o) => `${o.tier} skill "${o.name}"`).join(', ')}, matched by the same words (a ${m.tier} skill wins them)`;
-  }
-  return why;
+  const why = m.reasons[0] ? describeReason(m.reasons[0]) : 'matched the message';
+  const over = describeOver(m);
+  return over ? `${why}; ${over}` : why;
 }
 
 interface TriggerInfo {
