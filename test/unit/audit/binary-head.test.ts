@@ -1,11 +1,12 @@
-// Binary data (NUL bytes among its first bytes) is judged from its start before any pass over the whole file: the
-// verdict is always auditTextOf's (text or binary), including at the 8000-character sample's edge and a cut character.
+// Binary data (NUL bytes among its first bytes) is judged from its start before any pass over the whole file, and a
+// text file with such NULs is decoded once: the verdict and the text are always auditTextOf's, including at the
+// 8000-character sample's edge and a character cut by the head's end.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { auditSkill, auditTextOf, binaryData } from '../../../main/core/skills/trust/audit.js';
+import { auditSkill, auditTextOf, textWithNuls } from '../../../main/core/skills/trust/audit.js';
 import { tempDir, writeTree } from '../../helpers/tmp.js';
 
 const HEAD = 64 * 1024;
@@ -26,7 +27,9 @@ const bytes = fc.tuple(
 ).map(([kind, size, every, seed]) => {
   let x = seed;
   const rnd = (n: number): number => { x = (x * 1103515245 + 12345) >>> 0; return x % n; };
-  const text = Buffer.from('Würfel € 𝄞 plain words and lines\n'.repeat(Math.ceil(size / 30) + 1)).subarray(0, size);
+  // Shifted by up to a line, so that the head's end falls inside a multi-byte character too.
+  const shift = rnd(38);
+  const text = Buffer.from('Würfel € 𝄞 plain words and lines\n'.repeat(Math.ceil(size / 30) + 2)).subarray(shift, shift + size);
   const b = Buffer.alloc(size);
   for (let i = 0; i < size; i++) {
     if (kind === 'noise') b[i] = rnd(256);
@@ -38,9 +41,9 @@ const bytes = fc.tuple(
   return b;
 });
 
-test('binary data is told from its first 64 KiB exactly as auditTextOf tells it from all of it', () => {
+test('binary data is told from its first 64 KiB exactly as auditTextOf tells it from all of it, and text decodes to the same text', () => {
   fc.assert(fc.property(bytes, (b) => {
-    assert.equal(binaryData(b), auditTextOf(b) === undefined);
+    assert.deepEqual(textWithNuls(b), auditTextOf(b));
   }), { numRuns: 150 });
 });
 
@@ -54,7 +57,7 @@ test('a character cut at the end of the decoded head never counts in the sample:
   const b = Buffer.concat([nuls, content, euro, hostile]);
   assert.equal(b.indexOf(euro), HEAD - 2);
   assert.ok(auditTextOf(b), 'the whole file reads as text');
-  assert.equal(binaryData(b), false);
+  assert.deepEqual(textWithNuls(b), auditTextOf(b));
   const r = auditSkill(skillWith({ 'notes.txt': b }));
   assert.ok(r.findings.some((f) => f.rule === 'inject.ignore-instructions' && f.file === 'notes.txt'), JSON.stringify(r.findings));
   assert.ok(r.findings.some((f) => f.rule === 'hidden.nul-bytes'));

@@ -108,3 +108,12 @@ test('a worker that dies while parsing: the catalog parses in its own thread and
     await pool.close();
   }
 });
+
+test('a pool closed while its workers load: a parse asked for meanwhile fails saying so (the caller parses itself)', async () => {
+  const s = setup(['solo']);
+  const pool = new AuditPool(1);
+  const parsing = pool.parse([join(s.skills, 'solo', 'SKILL.md')]);
+  await pool.close();
+  await assert.rejects(parsing, /the audit pool was closed/);
+  await assert.rejects(pool.parse([join(s.skills, 'solo', 'SKILL.md')]), /the audit pool is closed/);
+});

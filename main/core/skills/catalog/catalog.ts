@@ -27,7 +27,7 @@ import type { KnackPaths } from '../../config/paths.js';
 import type { Store } from '../../store/index.js';
 import { CACHE_VERSION, decodeSnapshot, fileRow, RootCache, type FileRow, type RootSnapshot } from './catalog-cache.js';
 import { discoverAll, tierRoots, type FoundSkill, type TierRoot } from './discover.js';
-import { folderMismatch, parseSkillFile, type ParsedSkill } from '../format/manifest.js';
+import { folderMismatch, parseFoundSkill, type ParsedSkill } from '../format/manifest.js';
 import { parseFilesParallel, parseThreadsFor, type ParsedBatch } from './parse-pool.js';
 import { TIER_RANK, type CatalogEntry, type SkillManifest, type Tier, type TrustHold } from '../format/types.js';
 import type { Diagnostic } from '../../base/diagnostics.js';
@@ -687,5 +687,5 @@ function rootLookup(roots: TierRoot[], caches: Map<TierRoot, RootCache>): (f: Fo
 
 /** Parse files in this thread (small batches, workers, tests). */
 export function parseFilesInline(files: string[]): ParsedSkill[] {
-  return files.map((f) => parseSkillFile(f, { folderName: null }));
+  return files.map(parseFoundSkill);
 }

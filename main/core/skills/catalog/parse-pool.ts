@@ -3,8 +3,8 @@
 import { availableParallelism, loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { workerSpec } from '../../base/worker-spec.js';
-import { drain, parseOne } from './parse-drain.js';
-import type { ParsedSkill } from '../format/manifest.js';
+import { drain } from './parse-drain.js';
+import { parseFoundSkill, type ParsedSkill } from '../format/manifest.js';
 
 /**
  * Below this many files a parse worker's start-up costs more than it saves. With the fast frontmatter reader one
@@ -43,7 +43,7 @@ export function parseThreadsFor(files: number, requested?: number, auditWorkers 
  */
 export async function parseFilesParallel(files: string[], threads?: number): Promise<ParsedBatch> {
   const n = parseThreadsFor(files.length, threads);
-  if (n <= 1 || files.length < 2) return { results: files.map(parseOne), threads: 1 };
+  if (n <= 1 || files.length < 2) return { results: files.map(parseFoundSkill), threads: 1 };
   const ws = await workerSpec(import.meta.url, 'parse-worker');
   // shared[0] = next file index; shared[slot] = worker state: 0 not started, 1 running, 2 closed before it started.
   const sab = new SharedArrayBuffer(4 * (1 + n));
@@ -75,6 +75,6 @@ export async function parseFilesParallel(files: string[], threads?: number): Pro
     for (const [i, r] of got ?? []) results[i] = r;
   }
   // Anything a failed worker claimed but never returned is parsed here.
-  for (let i = 0; i < files.length; i++) if (!results[i]) results[i] = parseOne(files[i]!);
+  for (let i = 0; i < files.length; i++) if (!results[i]) results[i] = parseFoundSkill(files[i]!);
   return { results: results as ParsedSkill[], threads: used };
 }

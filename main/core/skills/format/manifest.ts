@@ -146,6 +146,14 @@ function stringList(v: unknown, field: string, rep: Reporter, splitSemicolons = 
   return [];
 }
 
+/**
+ * A found SKILL.md as the catalog parses it, wherever that runs (this thread, a parse worker, an audit worker parsing
+ * for the catalog): by its real path, its folder's name left to the catalog (folderMismatch, against the folder found).
+ */
+export function parseFoundSkill(file: string): ParsedSkill {
+  return parseSkillFile(file, { folderName: null });
+}
+
 /** Parse a skill file's frontmatter (head only) into a manifest plus diagnostics. Never throws. */
 export function parseSkillFile(file: string, opts: ParseOptions = {}): ParsedSkill {
   let head;

@@ -64,7 +64,7 @@ export interface AuditJob { id: number; dir: string; parsed?: ParsedManifest }
 export interface AuditRound { round: number; jobs: AuditJob[]; claims: Int32Array; mark: number; from: number; to: number }
 export interface AuditRoundResult { round: number; results: { i: number; report?: AuditReport; fingerprint?: string; error?: string }[]; done?: true }
 /**
- * SKILL.md files a worker parses for the catalog (as parse-drain's parseOne does), answered in one message. The worker
+ * SKILL.md files a worker parses for the catalog (parseFoundSkill, as the catalog does), answered in one message. The worker
  * keeps each file's manifest for the audit of its folder that follows: one read and one parse of SKILL.md per folder.
  */
 export interface ParseRequest { parse: number; files: string[] }
@@ -199,11 +199,15 @@ export class AuditPool {
   parse(files: readonly string[]): Promise<ParsedSkill[]> {
     if (this.closed) return Promise.reject(new Error('the audit pool is closed'));
     this.keepFull = true;
-    // Started workers take their shares now, so the audits asked for next already go to the worker that parses them.
-    if (this.spec) void this.pump();
-    if (this.slots.length) return this.parseOn(files);
+    // With the worker code loaded, pump() fills the pool before it returns (keepFull): the workers take their shares
+    // now, so the audits asked for next already go to the worker that parses them. Else it fills the pool once loaded,
+    // unless the pool was closed meanwhile.
+    if (this.spec) {
+      void this.pump();
+      return this.parseOn(files);
+    }
     return this.pump().then(() => {
-      if (this.closed || !this.slots.length) throw new Error('no audit worker');
+      if (this.closed) throw new Error('the audit pool was closed');
       return this.parseOn(files);
     });
   }

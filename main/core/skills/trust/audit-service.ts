@@ -3,7 +3,7 @@
 import { dirname } from 'node:path';
 import { auditFolder } from './audit.js';
 import type { AuditService } from './audit-serve.js';
-import { parseSkillFile } from '../format/manifest.js';
+import { parseFoundSkill } from '../format/manifest.js';
 import { parsedManifestOf, type ParsedManifest } from '../format/types.js';
 
 /** Kept parses past this many are forgotten (a folder never audited here). */
@@ -20,8 +20,7 @@ export function auditService(): AuditService {
     parse(files) {
       if (parsedByDir.size > PARSED_MAX) parsedByDir.clear();
       return files.map((f) => {
-        // As the catalog parses a found file (parse-drain.ts parseOne): diagnostics name the real file.
-        const r = parseSkillFile(f, { folderName: null });
+        const r = parseFoundSkill(f);
         if (r.manifest) parsedByDir.set(dirname(f), parsedManifestOf(r.manifest));
         return r;
       });

@@ -265,21 +265,28 @@ function mostlyText(sample: string): boolean {
 
 /** A NUL byte among a file's first bytes: images, fonts, archives and executables all show one there. */
 const NUL_PROBE = 512;
-/** The bytes binaryData decodes of a large file: their text (NULs removed) holds auditTextOf's sample when it is binary. */
+/** The bytes of a large file decoded first by textWithNuls: their text (NULs removed) holds auditTextOf's sample when it is binary. */
 const HEAD_BYTES = 64 * 1024;
 
 /**
- * Whether auditTextOf gives nothing for bytes with a NUL and no UTF-16 byte order mark (binary data), decoding only
- * the first HEAD_BYTES of a larger file when they hold the whole sample: UTF-8 decodes from the start, so a prefix
- * decodes to the same characters as the whole file but for the last one (a character cut in two decodes as one
- * U+FFFD), and with more than SAMPLE_CHARS characters after NULs are dropped the sample is all whole characters.
+ * auditTextOf for bytes with a NUL among them and no UTF-16 byte order mark, each byte decoded once. A large file's
+ * first HEAD_BYTES are decoded first: when their text (NULs removed) holds the whole sample and it says binary, the
+ * rest is never decoded; else the rest is decoded after them. The head ends where a character starts, so the two
+ * parts decode to the same characters as the whole file (UTF-8 decodes afresh at any byte that is not a continuation).
  */
-export function binaryData(buf: Buffer): boolean {
-  if (buf.length > HEAD_BYTES) {
-    const head = buf.toString('utf8', 0, HEAD_BYTES).replace(/\0/g, '');
-    if (head.length > SAMPLE_CHARS) return !mostlyText(head.slice(0, SAMPLE_CHARS));
-  }
-  return auditTextOf(buf) === undefined;
+export function textWithNuls(buf: Buffer): { text: string; nul: boolean } | undefined {
+  const cut = buf.length > HEAD_BYTES ? charStart(buf, HEAD_BYTES) : buf.length;
+  const head = buf.toString('utf8', 0, cut).replace(/\0/g, '');
+  if (head.length >= SAMPLE_CHARS && !mostlyText(head.slice(0, SAMPLE_CHARS))) return undefined;
+  const text = cut < buf.length ? head + buf.toString('utf8', cut).replace(/\0/g, '') : head;
+  if (head.length < SAMPLE_CHARS && !mostlyText(text.slice(0, SAMPLE_CHARS))) return undefined;
+  return { text, nul: true };
+}
+
+/** `at`, or the byte up to 3 before it that is not a UTF-8 continuation byte (where the character cut at `at` starts). */
+function charStart(buf: Buffer, at: number): number {
+  for (let i = at; i >= at - 3 && i > 0; i--) if ((buf[i]! & 0xc0) !== 0x80) return i;
+  return at;
 }
 
 /** A UTF-16 byte order mark (auditTextOf decodes the file as UTF-16). */
@@ -1296,10 +1303,14 @@ function auditBytes(st: FolderAudit, f: FileEntry, buf: Buffer): void {
   st.hash.update(buf);
   st.hashText = '\0';
   // Binary data (an image, a font, an archive) shows a NUL among its first bytes: judged from its start, before any
-  // pass over all of it (what auditTextOf would say of it; a text file with NULs is audited below).
-  if (!utf16Bom(buf) && buf.subarray(0, NUL_PROBE).includes(0) && binaryData(buf)) {
-    binaryExecutable(st, f, buf);
-    return;
+  // pass over all of it (what auditTextOf would say of it). A text file with NULs there keeps the text decoded here.
+  let decoded: { text: string; nul: boolean } | undefined;
+  if (!utf16Bom(buf) && buf.subarray(0, NUL_PROBE).includes(0)) {
+    decoded = textWithNuls(buf);
+    if (!decoded) {
+      binaryExecutable(st, f, buf);
+      return;
+    }
   }
   // The quiet lines are found on the bytes, before any string work (not for UTF-16). A file whose every line is
   // quiet holds no NUL, no HTML comment and no backslash (see LINE_TRIGGERS): other than SKILL.md, it has nothing to
@@ -1310,11 +1321,11 @@ function auditBytes(st: FolderAudit, f: FileEntry, buf: Buffer): void {
   if (silent && f !== st.skillFile) return;
   // Executables always hold NUL bytes; a text file that merely starts with "MZ" is not one. With NUL bytes (dropped
   // from the text) every line is read.
-  if (!silent && buf.includes(0)) {
+  if (!silent && (decoded !== undefined || buf.includes(0))) {
     binaryExecutable(st, f, buf);
     quiet = undefined;
   }
-  const decoded = auditTextOf(buf);
+  decoded ??= auditTextOf(buf);
   if (!decoded) return;
   const { text } = decoded;
   if (decoded.nul) {
