@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Browser, Page, WebSocketRoute } from 'playwright';
 import { tempDir, writeTree } from '../helpers/tmp.js';
 import { startFakeAnthropic, type FakeServer } from '../helpers/fake-anthropic.js';
-import { buildRenderer, chromiumPath, launchChromium, openUi, startServe, type Served, type Ui } from './ui-harness.js';
+import { buildRenderer, chromiumPath, launchChromium, openUi, pollUntil, startServe, type Served, type Ui } from './ui-harness.js';
 
 const skip = chromiumPath() ? false : 'Debian Chromium is not installed here (set KNACK_CHROMIUM)';
 
@@ -68,14 +68,7 @@ after(async () => {
   await server?.close();
 });
 
-/** Poll until `f` holds (the page's CSP forbids evaluating strings, so conditions are checked from here). */
-async function until(f: () => Promise<boolean>, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await f())) {
-    if (Date.now() > end) throw new Error(`condition not met within ${ms} ms: ${f.toString()} (server: ${served.stderr().slice(-500)})`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const until = (f: () => Promise<boolean>): Promise<void> => pollUntil(page, served, f);
 
 const box = () => page.getByRole('textbox', { name: 'Message' });
 const log = () => page.getByRole('log', { name: 'Conversation' });

@@ -76,6 +76,23 @@ export function startServe(o: ServeOptions): Promise<Served> {
   });
 }
 
+/**
+ * Poll until `f` holds (the page's CSP forbids evaluating strings, so conditions are checked from here). Past `ms`, the
+ * error names the condition, the page's title and the server's last words, with a screenshot in `shotDir` when given.
+ */
+export async function pollUntil(page: Page, served: Served, f: () => Promise<boolean>, o: { ms?: number; shotDir?: string } = {}): Promise<void> {
+  const ms = o.ms ?? 30_000;
+  const end = Date.now() + ms;
+  while (!(await f())) {
+    if (Date.now() > end) {
+      const shot = o.shotDir ? join(o.shotDir, 'failure.png') : undefined;
+      if (shot) await page.screenshot({ path: shot }).catch(() => {});
+      throw new Error(`condition not met within ${ms} ms: ${f.toString()} (${shot ? `page: ${shot}, ` : ''}title: ${await page.title()}, server: ${served.stderr().slice(-500)})`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 export interface Ui {
   browser: Browser;
   context: BrowserContext;

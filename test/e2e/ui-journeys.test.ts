@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright';
 import { strToU8, zipSync } from 'fflate';
 import { skillMd, tempDir, writeTree } from '../helpers/tmp.js';
 import { startFakeAnthropic, type FakeServer } from '../helpers/fake-anthropic.js';
-import { buildRenderer, chromiumPath, knack, launchChromium, openUi, startServe, type Served, type Ui } from './ui-harness.js';
+import { buildRenderer, chromiumPath, knack, launchChromium, openUi, pollUntil, startServe, type Served, type Ui } from './ui-harness.js';
 import { saveScreens } from './ui-screens.js';
 
 const skip = chromiumPath() ? false : 'Debian Chromium is not installed here (set KNACK_CHROMIUM)';
@@ -68,18 +68,8 @@ after(async () => {
   await server?.close();
 });
 
-/** Poll until `f` holds (the page's CSP forbids evaluating strings, so conditions are checked from here). */
-async function until(f: () => Promise<boolean>, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await f())) {
-    if (Date.now() > end) {
-      const shot = join(dirs.home, 'failure.png');
-      await page.screenshot({ path: shot }).catch(() => {});
-      throw new Error(`condition not met within ${ms} ms: ${f.toString()} (page: ${shot}, title: ${await page.title()}, server: ${served.stderr().slice(-500)})`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** Poll until `f` holds; on timeout with a screenshot of the page (pollUntil). */
+const until = (f: () => Promise<boolean>, ms?: number): Promise<void> => pollUntil(page, served, f, { ...(ms ? { ms } : {}), shotDir: dirs.home });
 
 const sidebar = () => page.getByRole('navigation', { name: 'Skills' });
 
