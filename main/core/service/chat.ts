@@ -11,6 +11,7 @@ import {
   Agent, PRESETS, ProviderError, findPreset, readProvidersFile, writeProvidersFile,
   type AgentEvent, type ChatSession, type ContextSections, type KeyStore as AgentKeyStore, type ProjectionEntry, type SessionRow,
 } from '../agent/index.js';
+import { keySourceOf } from '../agent/providers/settings.js';
 import type { KeyStore } from './context.js';
 import { CONTEXT_SECTIONS, type SessionMeta, type SettingsView } from '../../../preload/contract.js';
 
@@ -29,7 +30,11 @@ interface Live {
 /** Conversations kept open by default; each holds its events, loaded skills and tool session in memory. */
 const LIVE_SESSIONS = 16;
 
-/** Keys in providers.json (mode 600), where serve mode and the CLI keep them when no OS keychain is at hand. */
+/**
+ * Keys in providers.json (mode 600), where serve mode and the CLI keep them when no OS keychain is at hand. A file
+ * others can read gives no key, as resolveProvider would not take one from it: readProvidersFile's warning says why
+ * (chmod 600), and the Settings page shows it.
+ */
 export function fileKeyStore(dataDir: string): KeyStore {
   const update = (fn: (p: Record<string, { apiKey?: string }>) => void) => {
     const { file } = readProvidersFile(dataDir);
@@ -38,7 +43,10 @@ export function fileKeyStore(dataDir: string): KeyStore {
   };
   return {
     kind: 'file',
-    get: (id) => readProvidersFile(dataDir).file.providers[id]?.apiKey,
+    get: (id) => {
+      const { file, keysUsable } = readProvidersFile(dataDir);
+      return keysUsable ? file.providers[id]?.apiKey : undefined;
+    },
     set: (id, key) => update((p) => void (p[id] = { ...p[id], apiKey: key })),
     delete: (id) => update((p) => {
       if (p[id]) delete p[id].apiKey;
@@ -210,35 +218,35 @@ export class ChatBinding {
   /** The provider's part of the Settings page (the service's view adds the workspace's settings problems: ctx.settingsView). */
   settingsView(): SettingsView {
     const settings = this.ws?.settings ?? loadSettings(this.options.paths.dataDir).settings;
-    const { file, warnings } = readProvidersFile(this.options.paths.dataDir);
+    const { file, keysUsable, warnings } = readProvidersFile(this.options.paths.dataDir);
     const env = this.options.env ?? process.env;
-    // In the order the provider settings look for a key (an --api-key given at start comes before them all).
-    const keyOf = (id: string, keyEnv: string[]): { keySource: 'key-store' | 'env' | 'file' | 'none'; keyEnv?: string } => {
-      if (this.keys.get(id)) return { keySource: 'key-store' };
-      const name = keyEnv.find((k) => env[k]);
-      if (name) return { keySource: 'env', keyEnv: name };
-      return { keySource: file.providers[id]?.apiKey ? 'file' : 'none' };
+    // What the provider settings would use (resolveProvider's own lookup; an --api-key given at start comes before it).
+    const keyOf = (p: (typeof PRESETS)[number]): { keySource: 'key-store' | 'env' | 'file' | 'none'; keyEnv?: string } => {
+      const { keySource, keyEnv } = keySourceOf(p.id, { user: file.providers[p.id], preset: p, keysUsable, env, keyStore: this.keys });
+      return keySource === 'option' ? { keySource: 'none' } : { keySource, ...(keyEnv ? { keyEnv } : {}) };
     };
     let provider: SettingsView['provider'] = null;
-    const problems = [...warnings];
+    // One line each: the agent's warnings are providers.json's, as read when it was made (the same lines, or ones
+    // from before the file changed).
+    const problems = new Set(warnings);
     if (this.ws) {
       const agent = this.agent();
       const c = agent.providerConfig;
       if (c) provider = { preset: c.id, model: c.model, baseUrl: c.baseURL ?? null, contextWindow: c.contextWindow, hasKey: c.keySource !== 'none', keySource: c.keySource };
-      problems.push(...agent.warnings);
-      if (this.agentProblem) problems.push(this.agentProblem);
+      for (const w of agent.warnings) problems.add(w);
+      if (this.agentProblem) problems.add(this.agentProblem);
     }
     return {
       provider,
       presets: PRESETS.map((p) => {
-        const key = keyOf(p.id, p.keyEnv);
+        const key = keyOf(p);
         return {
           id: p.id, label: p.label, kind: p.kind, baseUrl: p.baseURL ?? null, defaultModel: p.defaultModel, contextWindow: p.contextWindow,
           keyOptional: p.keyOptional === true, hasKey: key.keySource !== 'none', ...key,
         };
       }),
       ceiling: settings.policy.ceiling,
-      warnings: problems,
+      warnings: [...problems],
       keyStorage: this.keys.kind,
     };
   }
@@ -384,9 +392,10 @@ export class ChatBinding {
         const id = known(preset);
         this.keys.delete(id);
         this.resetAgent();
-        const p = PRESETS.find((x) => x.id === id);
+        // A key the provider would still find (the environment, providers.json's keyEnv) is not taken away.
+        const { file, keysUsable } = readProvidersFile(dataDir);
         const env = this.options.env ?? process.env;
-        return { hasKey: !!p?.keyEnv.some((k) => env[k]) };
+        return { hasKey: keySourceOf(id, { user: file.providers[id], preset: findPreset(id), keysUsable, env, keyStore: this.keys }).keySource !== 'none' };
       },
     };
   }

@@ -138,6 +138,36 @@ export function writeProvidersFile(dataDir: string, file: ProvidersFile): void {
   renameSync(tmp, path);
 }
 
+/** The environment variables that may hold a provider's key, in the order they are tried: providers.json's keyEnv, then the preset's. */
+export function keyEnvOf(user: UserProvider | undefined, preset: ProviderPreset | undefined): string[] {
+  return [...(user?.keyEnv ? [user.keyEnv] : []), ...(preset?.keyEnv ?? [])];
+}
+
+export interface KeyLookup {
+  apiKey?: string;
+  keySource: ProviderConfig['keySource'];
+  /** The variable the key came from (keySource 'env'). */
+  keyEnv?: string;
+}
+
+/**
+ * Where a provider's key comes from, in this order: an explicit key (--api-key), the key store, the environment
+ * (keyEnvOf), then providers.json's apiKey — only when the file is readable by the user alone (`keysUsable`).
+ * The one lookup: resolveProvider uses it, and the Settings page says what it finds.
+ */
+export function keySourceOf(
+  providerId: string,
+  where: { user?: UserProvider | undefined; preset?: ProviderPreset | undefined; keysUsable: boolean; env: NodeJS.ProcessEnv; keyStore?: KeyStore; apiKey?: string },
+): KeyLookup {
+  if (where.apiKey) return { apiKey: where.apiKey, keySource: 'option' };
+  const stored = where.keyStore?.get(providerId);
+  if (stored) return { apiKey: stored, keySource: 'key-store' };
+  const name = keyEnvOf(where.user, where.preset).find((k) => where.env[k]);
+  if (name) return { apiKey: where.env[name], keySource: 'env', keyEnv: name };
+  if (where.user?.apiKey && where.keysUsable) return { apiKey: where.user.apiKey, keySource: 'file' };
+  return { keySource: 'none' };
+}
+
 /**
  * Decide the provider: `choice.provider` (a preset or providers.json name) or the file's default, else the first
  * preset whose key is in the environment. No provider at all → `config` undefined (the offline inspector).
@@ -163,14 +193,9 @@ export function resolveProvider(choice: ProviderChoice, opts: { dataDir: string;
   if (!baseURL && kind === 'openai') throw new ProviderError('config', `provider "${id}" needs a base URL (--base-url or baseURL in ${PROVIDERS_FILE})`);
   const model = choice.model ?? user?.model ?? preset?.defaultModel;
   if (!model) throw new ProviderError('config', `provider "${id}" needs a model (--model or model in ${PROVIDERS_FILE})`);
-  const keyEnv = [...(user?.keyEnv ? [user.keyEnv] : []), ...(preset?.keyEnv ?? [])];
+  const keyEnv = keyEnvOf(user, preset);
   const keyHint = keyEnv.length ? keyEnv.join(' or ') : `providers.${id}.apiKey in ${PROVIDERS_FILE}`;
-  let apiKey: string | undefined;
-  let keySource: ProviderConfig['keySource'] = 'none';
-  if (choice.apiKey) [apiKey, keySource] = [choice.apiKey, 'option'];
-  else if (opts.keyStore?.get(providerId)) [apiKey, keySource] = [opts.keyStore.get(providerId), 'key-store'];
-  else if (keyEnv.some((k) => env[k])) [apiKey, keySource] = [env[keyEnv.find((k) => env[k])!], 'env'];
-  else if (user?.apiKey && keysUsable) [apiKey, keySource] = [user.apiKey, 'file'];
+  const { apiKey, keySource } = keySourceOf(providerId, { user, preset, keysUsable, env, ...(opts.keyStore ? { keyStore: opts.keyStore } : {}), ...(choice.apiKey ? { apiKey: choice.apiKey } : {}) });
   if (!apiKey && !preset?.keyOptional && !(user && !preset)) {
     throw new ProviderError('auth', `no API key for ${id}: set ${keyHint} (or add it to ${providersFilePath(opts.dataDir)}, mode 600)`);
   }
