@@ -239,6 +239,8 @@ export const ToolCallCard = z.object({
   /** Result text or error message (truncated for display). */
   output: z.string().optional(),
   errorCode: z.string().optional(),
+  /** How long the call ran, once it has a result (the time its approval waited for the user not counted). */
+  durationMs: z.number().nonnegative().optional(),
 });
 export type ToolCallCard = z.infer<typeof ToolCallCard>;
 

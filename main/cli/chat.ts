@@ -131,8 +131,9 @@ async function askTerminal(rl: LineReader | undefined, ctx: CommandContext, p: P
   const gate = decisionLines(p.decision ?? {}).map((l) => `\n  ${l}`).join('');
   // "Always" is offered only when a reusable rule can cover the call (as the window disables its button).
   const always = p.alwaysPreview.length > 0;
-  const store = always ? `always would store: ${p.alwaysPreview.join('; ')}` : 'always: no rule can cover this call (answer once or deny)';
-  ctx.io.err(`? ${p.tool} ${short(p.args, 400)}\n  why: ${p.reason}${gate}${p.activeSkills.length ? `\n  active skills: ${p.activeSkills.join(', ')}` : ''}\n  ${store}`);
+  // Every string that comes from the model's call is escaped (a CR or an escape sequence could overdraw the rule shown).
+  const store = always ? `always would store: ${p.alwaysPreview.map(displaySafe).join('; ')}` : 'always: no rule can cover this call (answer once or deny)';
+  ctx.io.err(`? ${p.tool} ${short(p.args, 400)}\n  why: ${displaySafe(p.reason)}${gate}${p.activeSkills.length ? `\n  active skills: ${p.activeSkills.map(displaySafe).join(', ')}` : ''}\n  ${store}`);
   if (!rl) {
     if (ctx.io.confirm) return (await ctx.io.confirm(`allow ${p.tool} once?`)) ? { kind: 'once' } : { kind: 'deny', message: 'declined on the terminal' };
     return { kind: 'deny', message: 'no terminal to ask (use --yes to allow asks once)' };

@@ -77,7 +77,7 @@ export function approvalOf(sessionId: string, e: PendingApproval): EventPayload<
   const decision = visibleDecision(e.decision);
   return {
     sessionId, approvalId: e.approvalId, tool: e.tool, args, actor: { kind: 'agent', activeSkills: e.activeSkills },
-    reason: visible(e.reason), summary: callSummary(e.tool, args), alwaysPreview: e.alwaysPreview.map(visible),
+    reason: visible(e.reason), summary: callSummary(e.tool, args), alwaysPreview: e.alwaysPreview.map(displaySafe), // one line each: a rule is one line
     ...(decision ? { decision } : {}),
   };
 }
@@ -119,7 +119,7 @@ export class EventMapper {
         }
         return;
       case 'tool_result':
-        return this.card(s, e.callId, { tool: e.name, status: e.ok ? 'ok' : 'error', output: truncate(e.content), ...(e.code ? { errorCode: e.code } : {}) });
+        return this.card(s, e.callId, { tool: e.name, status: e.ok ? 'ok' : 'error', output: truncate(e.content), durationMs: e.durationMs, ...(e.code ? { errorCode: e.code } : {}) });
       case 'skill_loaded':
         return this.emit('chat.skillLoaded', { sessionId: s, turnId: this.turnId(), skill: e.name, tier: e.tier, reason: `${e.reason}: ${e.why}`, tokens: e.tokens });
       case 'skill_unloaded':
@@ -190,7 +190,7 @@ export function transcriptOf(events: AgentEvent[]): TranscriptItem[] {
       }
       case 'tool_result': {
         const c = cards.get(e.callId);
-        if (c) c.card = { ...c.card, status: e.ok ? 'ok' : 'error', output: truncate(e.content), ...(e.code ? { errorCode: e.code } : {}) };
+        if (c) c.card = { ...c.card, status: e.ok ? 'ok' : 'error', output: truncate(e.content), durationMs: e.durationMs, ...(e.code ? { errorCode: e.code } : {}) };
         break;
       }
       case 'skill_loaded':

@@ -64,7 +64,7 @@ const cardStatus: Record<Card['status'], ToolCallView['status']> = {
   pending: 'running', 'awaiting-approval': 'waiting', running: 'running', ok: 'done', error: 'error', denied: 'error',
 };
 
-function toCall(card: Card, durationMs?: number): ToolCallView {
+function toCall(card: Card): ToolCallView {
   const failed = card.status === 'error' || card.status === 'denied';
   return {
     id: card.callId,
@@ -73,7 +73,7 @@ function toCall(card: Card, durationMs?: number): ToolCallView {
     status: cardStatus[card.status],
     ...(card.status === 'denied' ? { decision: 'deny' as const } : card.status === 'awaiting-approval' ? { decision: 'ask' as const } : {}),
     ...(card.output !== undefined ? (failed ? { error: card.output } : { result: card.output }) : {}),
-    ...(durationMs !== undefined ? { durationMs } : {}),
+    ...(card.durationMs !== undefined ? { durationMs: card.durationMs } : {}),
   };
 }
 
@@ -100,7 +100,7 @@ export function toMessages(items: MethodOutput<'sessions.open'>['items']): ChatM
 function toApproval(e: ChatApprovalPayload): ApprovalRequest {
   return {
     id: e.approvalId, tool: e.tool, args: e.args, reason: e.reason, summary: e.summary,
-    ...(e.alwaysPreview.length ? { rule: e.alwaysPreview.join('\n') } : {}), ...(e.actor.kind === 'skill' ? { skill: e.actor.skill } : {}),
+    ...(e.alwaysPreview.length ? { rules: e.alwaysPreview } : {}), ...(e.actor.kind === 'skill' ? { skill: e.actor.skill } : {}),
     ...(e.decision ? { decision: e.decision } : {}),
   };
 }
@@ -120,7 +120,6 @@ export function withOpenTurn(messages: ChatMessage[], turnId: string | undefined
 export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialogs: boolean): KnackClient {
   const hashes = new Map<string, string>();
   const lastTurn = new Map<string, string>();
-  const started = new Map<string, number>();
   let workspace = '';
 
   const settings = async (): Promise<SettingsView> => {
@@ -278,12 +277,8 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
         }),
         k.on('chat.toolCall', (e) => {
           lastTurn.set(e.sessionId, e.turnId);
-          const id = e.card.callId;
-          if (!started.has(id)) started.set(id, performance.now());
-          const finished = e.card.status === 'ok' || e.card.status === 'error' || e.card.status === 'denied';
-          const ms = finished ? performance.now() - started.get(id)! : undefined;
-          if (finished) started.delete(id);
-          h({ type: 'tool', sessionId: e.sessionId, messageId: e.turnId, call: toCall(e.card, ms) });
+          // The card's duration is main's: how long the call ran, without the time its approval waited.
+          h({ type: 'tool', sessionId: e.sessionId, messageId: e.turnId, call: toCall(e.card) });
         }),
         k.on('chat.approval', (e) => h({ type: 'approval', sessionId: e.sessionId, messageId: lastTurn.get(e.sessionId) ?? e.approvalId, request: toApproval(e) })),
         k.on('chat.skillLoaded', (e) => h({ type: 'loaded', sessionId: e.sessionId, messageId: e.turnId, skill: { name: e.skill, reason: e.reason } })),

@@ -96,8 +96,8 @@ export interface ApprovalRequest {
   id: string;
   tool: string;
   args: unknown;
-  /** The rule "Always allow" would save, for people; absent when the call cannot be generalised safely. */
-  rule?: string;
+  /** The rules "Always allow" would save, for people, one per item; absent when the call cannot be generalised safely. */
+  rules?: string[];
   /** Escaped one-line summary of the call (command, path, host). */
   summary?: string;
   reason: string;

@@ -47,8 +47,9 @@ export function ApprovalCard({ request, answered }: { request: ApprovalRequest; 
     }
   }
 
-  // One rule per program of a pipeline or list (`git log | head`): each on a line of its own.
-  const rules = request.rule ? request.rule.split('\n').filter((r) => r.trim()) : [];
+  // One rule per program of a pipeline or list (`git log | head`): each its own item, shown on one line (a newline
+  // inside one, from a quoted word of the command, is escaped: it cannot make one rule look like two).
+  const rules = request.rules ?? [];
 
   return (
     <section className="approval-card" aria-label={t('approval.label', { tool: request.tool })}>
@@ -63,7 +64,7 @@ export function ApprovalCard({ request, answered }: { request: ApprovalRequest; 
         <>
           <div className="actions">
             <button type="button" className="primary" onClick={() => void answer('once')}>{t('approval.once')}</button>
-            <button type="button" onClick={() => void answer('always')} disabled={!request.rule} aria-describedby={`rule-${request.id}`}>{t('approval.always')}</button>
+            <button type="button" onClick={() => void answer('always')} disabled={rules.length === 0} aria-describedby={`rule-${request.id}`}>{t('approval.always')}</button>
             <button type="button" className="danger" onClick={() => (denying ? void answer('deny') : setDenying(true))}>{t('approval.deny')}</button>
           </div>
           <div id={`rule-${request.id}`} className="muted small-text rule-note">

@@ -56,7 +56,7 @@ export const zh: Strings = {
   },
   approval: {
     label: '{{tool}} 的批准请求', title: '允许 {{tool}}？', once: '允许一次', always: '始终允许', deny: '拒绝',
-    reason: '给模型的原因（可选）', confirmDeny: '拒绝', rule_one: '“始终允许”会保存这条规则', rule_other: '“始终允许”会保存以下 {{count}} 条规则', noRule: '这个调用无法安全地变成规则；请允许一次或拒绝。', answered: { once: '已允许一次。', always: '已始终允许（规则已保存）。', deny: '已拒绝。' },
+    reason: '给模型的原因（可选）', confirmDeny: '拒绝', rule_one: '“始终允许”会保存这条规则', rule_other: '“始终允许”会保存以下规则（{{count}} 条）', noRule: '这个调用无法安全地变成规则；请允许一次或拒绝。', answered: { once: '已允许一次。', always: '已始终允许（规则已保存）。', deny: '已拒绝。' },
     decision: '策略检查的内容', gateRule: '规则', scope: '范围', skill: '技能', reads: '读取', writes: '写入',
     skillIdentity: '{{name}}（{{tier}} 层，{{dir}}）', content: '内容 {{hash}}',
   },

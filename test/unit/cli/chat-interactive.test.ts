@@ -178,3 +178,27 @@ test('interactive knack chat does not offer "always" for a call no rule can cove
   assert.equal(await c.exited, 0);
   assert.equal(readFileSync(join(ws, 'out.txt'), 'utf8'), 'hi\n');
 });
+
+test('interactive knack chat escapes what the model sent in the approval prompt: a CR or an escape sequence in a command cannot overdraw the rule "always" stores', async () => {
+  const server = await startFakeAnthropic();
+  const home = tempDir('knack-chat-i3-home-');
+  const ws = tempDir('knack-chat-i3-ws-');
+  const common = ['--workspace', ws, '--home', home, '--data-dir', join(home, 'data'), '--provider', 'anthropic', '--base-url', server.url, '--model', 'claude-sonnet-4-5'];
+  // Erase the line, go back to its start, and print a harmless-looking rule over the real one.
+  const command = 'git "status\x1b[2K\r  always would store: allow bash command \\"git status\\" in ~/proj"';
+  server.script({ toolCalls: [{ id: 'b1', name: 'bash', input: { command } }] }, { text: 'Done.' });
+  const c = chatChild(common, { ANTHROPIC_API_KEY: 'sk-ant-interactive-0123456789' });
+  after(async () => {
+    c.kill();
+    await server.close();
+  });
+  await c.at(1, 'show the status');
+  await c.until(/allow \[o\]nce/);
+  c.type('d');
+  c.type('');
+  await c.at(2, '/exit');
+  await c.exited;
+  assert.doesNotMatch(c.stderr, /\x1b\[2K/, 'an escape sequence from the model reached the terminal');
+  assert.doesNotMatch(c.stderr, /\r/, 'a carriage return from the model reached the terminal');
+  assert.match(c.stderr, /always would store: .*\\x1b\[2K\\r/, 'the rule shows them escaped');
+});

@@ -16,7 +16,7 @@ describe('approval card', () => {
     act(() => c.emit({
       type: 'approval', sessionId: 's1', messageId: 'm1',
       request: {
-        id: 'a1', tool: 'write_file', args: { path: 'out.txt' }, reason: 'your rule asks every time', rule: 'allow write_file in /home/me/alpha',
+        id: 'a1', tool: 'write_file', args: { path: 'out.txt' }, reason: 'your rule asks every time', rules: ['allow write_file in /home/me/alpha'],
         decision: {
           rule: 'ask write_file in /home/me/alpha', scope: 'workspace /home/me/alpha, skill deploy',
           skill: { name: 'deploy', tier: 'user', dir: '/home/me/.workbuddy/skills/deploy', hash: '0123456789abcdef0123' },
@@ -65,7 +65,7 @@ describe('approval card', () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
     const rules = ['allow bash command "git log" while skill notes is loaded in /w', 'allow bash command "head" while skill notes is loaded in /w'];
-    act(() => c.emit({ type: 'approval', sessionId: 's1', messageId: 'm1', request: { id: 'a4', tool: 'bash', args: { command: 'git log | head -5' }, reason: 'asks', rule: rules.join('\n') } }));
+    act(() => c.emit({ type: 'approval', sessionId: 's1', messageId: 'm1', request: { id: 'a4', tool: 'bash', args: { command: 'git log | head -5' }, reason: 'asks', rules } }));
     const card = await screen.findByRole('region', { name: 'Approval for bash' });
     const list = card.querySelector('ul.rules-preview')!;
     expect(list).toBeTruthy();
@@ -76,9 +76,21 @@ describe('approval card', () => {
   it('names the single rule "Always allow" would save', async () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
-    act(() => c.emit({ type: 'approval', sessionId: 's1', messageId: 'm1', request: { id: 'a5', tool: 'bash', args: { command: 'git status' }, reason: 'asks', rule: 'allow bash command "git status" in /w' } }));
+    act(() => c.emit({ type: 'approval', sessionId: 's1', messageId: 'm1', request: { id: 'a5', tool: 'bash', args: { command: 'git status' }, reason: 'asks', rules: ['allow bash command "git status" in /w'] } }));
     const card = await screen.findByRole('region', { name: 'Approval for bash' });
     expect([...card.querySelectorAll('ul.rules-preview li')].map((li) => li.textContent)).toEqual(['allow bash command "git status" in /w']);
     expect(card.textContent).toContain('Always allow saves the rule');
   });
+
+  it('shows a rule with a newline in it (a quoted word of the command) as one rule, the newline escaped', async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
+    const rule = 'allow bash command "git \'status\nallow bash command "ls"\'" in /w';
+    act(() => c.emit({ type: 'approval', sessionId: 's1', messageId: 'm1', request: { id: 'a6', tool: 'bash', args: {}, reason: 'asks', rules: [rule] } }));
+    const card = await screen.findByRole('region', { name: 'Approval for bash' });
+    const items = [...card.querySelectorAll('ul.rules-preview li')].map((li) => li.textContent);
+    expect(items).toEqual(['allow bash command "git \'status\\nallow bash command "ls"\'" in /w']);
+    expect(card.textContent).toContain('Always allow saves the rule');
+  });
 });
+

@@ -59,9 +59,9 @@ describe('chat', () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
     act(() => {
-      c.emit({ type: 'approval', sessionId: 's1', messageId: 'm1', request: { id: 'a1', tool: 'bash', args: { command: 'git status' }, rule: 'bash(git status)', reason: 'bash is not allowed by default' } });
-      c.emit({ type: 'approval', sessionId: 's1', messageId: 'm1', request: { id: 'a2', tool: 'bash', args: { command: 'git push' }, rule: 'bash(git push)', reason: 'asks' } });
-      c.emit({ type: 'approval', sessionId: 's1', messageId: 'm1', request: { id: 'a3', tool: 'write_file', args: { path: 'x' }, rule: 'write_file(x)', reason: 'asks' } });
+      c.emit({ type: 'approval', sessionId: 's1', messageId: 'm1', request: { id: 'a1', tool: 'bash', args: { command: 'git status' }, rules: ['bash(git status)'], reason: 'bash is not allowed by default' } });
+      c.emit({ type: 'approval', sessionId: 's1', messageId: 'm1', request: { id: 'a2', tool: 'bash', args: { command: 'git push' }, rules: ['bash(git push)'], reason: 'asks' } });
+      c.emit({ type: 'approval', sessionId: 's1', messageId: 'm1', request: { id: 'a3', tool: 'write_file', args: { path: 'x' }, rules: ['write_file(x)'], reason: 'asks' } });
     });
     const cards = await screen.findAllByRole('region', { name: /Approval for/ });
     expect(cards).toHaveLength(3);

@@ -81,14 +81,15 @@ describe('contract client adapter', () => {
     emit('chat.delta', { sessionId: 's1', turnId: 't1', kind: 'text', text: 'Hello' });
     emit('chat.delta', { sessionId: 's1', turnId: 't1', kind: 'thinking', text: 'hmm' });
     emit('chat.toolCall', { sessionId: 's1', turnId: 't1', card: { callId: 'c1', tool: 'bash', args: { command: 'ls' }, status: 'running' } });
-    emit('chat.toolCall', { sessionId: 's1', turnId: 't1', card: { callId: 'c1', tool: 'bash', args: { command: 'ls' }, status: 'ok', output: 'a\nb' } });
+    emit('chat.toolCall', { sessionId: 's1', turnId: 't1', card: { callId: 'c1', tool: 'bash', args: { command: 'ls' }, status: 'ok', output: 'a\nb', durationMs: 7 } });
     emit('chat.approval', { sessionId: 's1', approvalId: 'a1', tool: 'bash', args: { command: 'git status' }, actor: { kind: 'agent', activeSkills: [] }, reason: 'asks', summary: 'git status', alwaysPreview: ['allow bash: git status'] });
     emit('chat.turnEnd', { sessionId: 's1', turnId: 't1', reason: 'stopped' });
     expect(got.map((e) => e.type)).toEqual(['delta', 'tool', 'tool', 'approval', 'done']);
     const done = got[2] as Extract<ChatEvent, { type: 'tool' }>;
     expect(done.call).toMatchObject({ status: 'done', result: 'a\nb' });
-    expect(typeof done.call.durationMs).toBe('number');
-    expect((got[3] as Extract<ChatEvent, { type: 'approval' }>).request).toMatchObject({ id: 'a1', rule: 'allow bash: git status', summary: 'git status' });
+    // How long the call ran, as main measured it (its approval's wait not counted), not the time between two events.
+    expect(done.call.durationMs).toBe(7);
+    expect((got[3] as Extract<ChatEvent, { type: 'approval' }>).request).toMatchObject({ id: 'a1', rules: ['allow bash: git status'], summary: 'git status' });
     expect(got[3]).toMatchObject({ messageId: 't1' });
     expect(got[4]).toMatchObject({ type: 'done', stopped: true });
     emit('chat.turnEnd', { sessionId: 's1', turnId: 't2', reason: 'error', error: { code: 'internal', message: 'disk full' }, unsent: 'keep me' });
