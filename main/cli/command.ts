@@ -1,6 +1,6 @@
 // What a CLI command is and the context it runs in: common flags, output, and one clear line per error.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { resolvePaths, type KnackPaths } from '../core/config/paths.js';
 
@@ -72,24 +72,30 @@ export function buildContext(cmd: Command, argv: string[], io: Io, env: NodeJS.P
     throw new CliError(`unexpected argument "${extra}"${hint}\nusage: knack ${cmd.path.join(' ')} ${cmd.usage}`);
   }
   const values = parsed.values as CommandContext['values'];
-  const workspace = resolve(typeof values.workspace === 'string' ? values.workspace : process.cwd());
-  if (typeof values.workspace === 'string') checkWorkspace(values.workspace, workspace);
+  const workspace = typeof values.workspace === 'string' ? realWorkspace(values.workspace) : process.cwd();
   const home = typeof values.home === 'string' ? resolve(values.home) : undefined;
   const dataDir = typeof values['data-dir'] === 'string' ? resolve(values['data-dir']) : undefined;
   const paths = resolvePaths({ ...(home ? { home } : {}), ...(dataDir ? { dataDir } : {}) }, home ? { ...env, KNACK_HOME: home } : env);
   return { io, values, positionals: parsed.positionals, workspace, paths, json: values.json === true };
 }
 
-/** A mistyped --workspace is an error, not a project tier that silently has no skills. */
-function checkWorkspace(given: string, dir: string): void {
+/**
+ * The --workspace folder under its real path, the one the gate and the ceiling resolve, so what is stored for it
+ * (an "always" rule, a toggle, a session) is found again through a symlinked folder or macOS's /tmp. A mistyped
+ * --workspace is an error, not a project tier that silently has no skills.
+ */
+function realWorkspace(given: string): string {
+  let real: string;
   let st;
   try {
-    st = statSync(dir);
+    real = realpathSync.native(resolve(given));
+    st = statSync(real);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new CliError(`--workspace ${given}: ${code === 'ENOENT' ? 'no such folder' : code === 'ENOTDIR' ? 'not a folder' : (e as Error).message}`);
   }
   if (!st.isDirectory()) throw new CliError(`--workspace ${given}: not a folder`);
+  return real;
 }
 
 export function printJson(io: Io, value: unknown): void {

@@ -1,6 +1,6 @@
 // One open workspace: settings, store, the trust-reviewed skill catalog, the live policy gate, the matcher, the
 // tool box (built-ins, skill tools, run_skill_script, MCP) and the script sandbox — wired once, for the CLI and the app.
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { blocksCeilingChange, loadSettings, type Settings } from './config/settings.js';
 import { userSkillDirs, type KnackPaths } from './config/paths.js';
 import { Store } from './store/index.js';
@@ -14,6 +14,7 @@ import { WorkspaceSession } from './skills/use/session.js';
 import { skillTools } from './skills/use/skill-tools.js';
 import type { CatalogEntry } from './skills/format/types.js';
 import type { Diagnostic } from './base/diagnostics.js';
+import { realRoot } from './base/paths.js';
 import { buildGate } from './policy/setup.js';
 import { CatalogGate } from './skills/use/catalog-gate.js';
 import { skillPolicyOf } from './skills/format/permissions.js';
@@ -95,6 +96,9 @@ export class KnackWorkspace {
   }
 
   static async open(options: WorkspaceOptions): Promise<KnackWorkspace> {
+    // One identity for the folder, whoever opens it: its real path, as the ceiling and the gate resolve it. An
+    // "always" rule, a toggle or a session stored under a symlink's spelling was never found again.
+    options = { ...options, workspace: realRoot(resolve(options.workspace)) };
     const report = options.onDiagnostic ?? (() => {});
     const { settings, diagnostics } = loadSettings(options.paths.dataDir, options.workspace);
     for (const d of diagnostics) report(d);
