@@ -105,7 +105,7 @@ export class ChatBinding {
   }
 
   /** Provider settings changed: new sessions use the new provider; idle live sessions are reopened on next use. */
-  private resetAgent(): void {
+  resetAgent(): void {
     this.agentCache = undefined;
     for (const [id, l] of this.live) {
       if (!l.chat.busy) this.closeLive(id, l);
