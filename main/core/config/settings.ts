@@ -3,6 +3,7 @@
 import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Diagnostic } from '../base/diagnostics.js';
+import { jsonLines } from './json-lines.js';
 
 /** Skill-script limits enforced inside the sandbox host for one run (meaning and bounds: sandbox/limits.ts). */
 export interface RunLimits {
@@ -157,7 +158,13 @@ function mergeInto(base: Json, over: Json, file: string, prefix: string, diags: 
   return out;
 }
 
-function readLayer(file: string, diags: Diagnostic[]): Json | undefined {
+/** One settings file as read: its object (when it is one) and the line of each key, for diagnostics. */
+interface Layer {
+  json?: Json;
+  keys: Map<string, number>;
+}
+
+function readLayer(file: string, diags: Diagnostic[]): Layer {
   let text: string;
   try {
     // Non-blocking open and fstat first: a pipe named settings.json would otherwise freeze start-up.
@@ -172,18 +179,21 @@ function readLayer(file: string, diags: Diagnostic[]): Json | undefined {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
       diags.push({ severity: 'error', code: 'settings.read', file, message: `cannot read settings: ${(e as Error).message}` });
     }
-    return undefined;
+    return { keys: new Map() };
   }
+  const where = jsonLines(text);
   try {
     const v: unknown = JSON.parse(text);
     if (!isObject(v)) {
-      diags.push({ severity: 'error', code: 'settings.type', file, message: 'settings must be a JSON object' });
-      return undefined;
+      diags.push({ severity: 'error', code: 'settings.type', file, line: 1, message: 'settings must be a JSON object' });
+      return { keys: where.keys };
     }
-    return v;
+    return { json: v, keys: where.keys };
   } catch (e) {
-    diags.push({ severity: 'error', code: 'settings.json', file, message: `invalid JSON: ${(e as Error).message}` });
-    return undefined;
+    // JSON.parse does not say the line; the scan does (an empty file: line 1).
+    const at = where.error ?? { line: 1, column: 1, message: (e as Error).message };
+    diags.push({ severity: 'error', code: 'settings.json', file, line: at.line, message: `invalid JSON at column ${at.column}: ${at.message}` });
+    return { keys: where.keys };
   }
 }
 
@@ -195,16 +205,43 @@ export interface LoadedSettings {
 export function loadSettings(dataDir: string, workspace?: string): LoadedSettings {
   const diagnostics: Diagnostic[] = [];
   let merged = structuredClone(DEFAULT_SETTINGS) as unknown as Json;
-  const files = [userSettingsPath(dataDir), ...(workspace ? [workspaceSettingsPath(workspace)] : [])];
+  const files = settingsFiles(dataDir, workspace);
   let userCeiling: Settings['policy']['ceiling'] | undefined;
+  const lines = new Map<string, Map<string, number>>();
   for (const f of files) {
     if (f !== files[0]) userCeiling = structuredClone((merged as unknown as Settings).policy.ceiling);
     const layer = readLayer(f, diagnostics);
-    if (layer) merged = mergeInto(merged, layer, f, '', diagnostics);
+    lines.set(f, layer.keys);
+    if (layer.json) merged = mergeInto(merged, layer.json, f, '', diagnostics);
   }
   const settings = merged as unknown as Settings;
   if (workspace && userCeiling) settings.policy.ceiling = narrowCeiling(userCeiling, settings.policy.ceiling, workspaceSettingsPath(workspace), diagnostics);
+  // Each problem about a key names the line the key is on: `…/.workbuddy/settings.json:4: policy.ceiling.network: …`.
+  for (const d of diagnostics) {
+    if (d.line === undefined && d.field) {
+      const line = lines.get(d.file)?.get(d.field);
+      if (line !== undefined) d.line = line;
+    }
+  }
   return { settings, diagnostics };
+}
+
+/** The settings files in the order they apply: the user's, then the workspace's (when a workspace is given). */
+export function settingsFiles(dataDir: string, workspace?: string): string[] {
+  return [userSettingsPath(dataDir), ...(workspace ? [workspaceSettingsPath(workspace)] : [])];
+}
+
+/**
+ * A problem that makes a settings file unfit to change the ceiling in force: the file cannot be read or is not JSON, or
+ * something under `policy` is of the wrong type or unknown. Read at open, such a file is skipped (defaults apply); read
+ * again while a workspace is open, it must not replace the last good ceiling — a half-saved file or a typo would
+ * otherwise drop a narrowing (turn the network back on, give back every tool).
+ */
+export function blocksCeilingChange(d: Diagnostic): boolean {
+  if (!d.code.startsWith('settings.') || d.code === 'settings.ceiling-widening') return false;
+  const underPolicy = d.field === 'policy' || d.field?.startsWith('policy.') === true;
+  if (d.severity === 'error') return !d.field || underPolicy;
+  return d.code === 'settings.unknown' && underPolicy;
 }
 
 /**

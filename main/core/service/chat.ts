@@ -153,7 +153,7 @@ export class ChatBinding {
   }
 
   /** Provider settings changed: new sessions use the new provider; idle live sessions are reopened on next use. */
-  private resetAgent(): void {
+  resetAgent(): void {
     this.agentCache = undefined;
     for (const [id, l] of this.live) {
       if (!l.chat.busy) this.closeLive(id, l);
@@ -436,7 +436,11 @@ export class ChatBinding {
       },
       'settings.clearKey': ({ preset }) => {
         const id = known(preset);
-        this.keys.delete(id);
+        try {
+          this.keys.delete(id);
+        } catch (e) {
+          throw new ServiceError('unavailable', (e as Error).message);
+        }
         this.resetAgent();
         // A key the provider would still find (the environment, providers.json's keyEnv) is not taken away.
         const { file, keysUsable } = readProvidersFile(dataDir);

@@ -5,7 +5,7 @@
 //   await service.openWorkspace('/path/to/project');
 //   service.events.on((name, payload) => socket.send(…));
 //   const result = await dispatch(service.handlers, 'skills.list', {});
-import { realpathSync, statSync } from 'node:fs';
+import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { EventHub, ServiceError, type Handlers } from './dispatch.js';
 import type { Dialogs, KeyStore, ServiceContext } from './context.js';
@@ -18,6 +18,9 @@ import { auditOf, auditState, skillView } from './views.js';
 import { openWorkspace, type KnackWorkspace, type WorkspaceOptions } from '../workspace.js';
 import { loadMcpConfig } from '../mcp/config.js';
 import type { KnackPaths } from '../config/paths.js';
+import { SETTINGS_FILE, settingsFiles } from '../config/settings.js';
+import { watchFiles, type FileWatcher } from '../config/watch.js';
+import { providersFilePath } from '../agent/providers/settings.js';
 import { formatDiagnostic, type Diagnostic } from '../base/diagnostics.js';
 import type { Store } from '../store/index.js';
 import type { SpawnHost } from '../sandbox/spawn.js';
@@ -45,10 +48,42 @@ export interface ServiceOptions {
    * from the store when next used.
    */
   liveSessions?: number;
+  /**
+   * Watch the settings files (the user's settings.json and providers.json, the open workspace's settings.json) and
+   * apply a hand edit as a Settings-page save does (default true).
+   */
+  watchSettings?: boolean;
 }
 
 /** A problem of a settings file (the ones a ceiling saved in Settings can change). */
 const fromSettings = (d: Diagnostic): boolean => d.code.startsWith('settings.');
+
+/**
+ * What a settings file holds now, to tell a real change from an event about nothing (and from our own save): its text,
+ * or why there is none. Opened non-blocking and checked to be a file, as the settings reader does (a pipe never blocks).
+ */
+function stampOf(file: string): string {
+  try {
+    const fd = openSync(file, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
+    try {
+      return fstatSync(fd).isFile() ? `=${readFileSync(fd, 'utf8')}` : '!not a file';
+    } finally {
+      closeSync(fd);
+    }
+  } catch (e) {
+    return `!${(e as NodeJS.ErrnoException).code ?? 'error'}`;
+  }
+}
+
+function parses(stamp: string): boolean {
+  if (!stamp.startsWith('=')) return stamp === '!ENOENT';
+  try {
+    JSON.parse(stamp.slice(1));
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export class KnackService {
   readonly events: EventHub;
@@ -58,6 +93,10 @@ export class KnackService {
   private opening: Promise<unknown> = Promise.resolve();
   private readonly chat: ChatBinding;
   private closed = false;
+  /** The open workspace's settings files, watched; and what each held when last applied. */
+  private settingsWatch: FileWatcher | undefined;
+  private readonly stamps = new Map<string, string>();
+  private settingsReload: Promise<void> = Promise.resolve();
 
   /** Conversations open in memory: at most `liveSessions`, more only while the extra ones are running or waiting. */
   get openConversations(): number {
@@ -111,8 +150,22 @@ export class KnackService {
       ...skillHandlers(ctx),
       ...toolHandlers(ctx),
       ...settingsHandlers(ctx, options, () => this.applyCeiling()),
-      ...this.chat.handlers(),
+      ...this.ownProviderWrites(this.chat.handlers()),
     };
+  }
+
+  /**
+   * The Settings page's provider and key changes write providers.json and apply themselves: the file watcher need not
+   * apply them a second time (which would close the idle conversations again).
+   */
+  private ownProviderWrites(h: ReturnType<ChatBinding['handlers']>): ReturnType<ChatBinding['handlers']> {
+    const file = providersFilePath(this.options.paths.dataDir);
+    const noted = <F extends (...a: never[]) => unknown>(f: F): F => ((...a: Parameters<F>) => {
+      const out = f(...a);
+      if (this.stamps.has(file)) this.stamps.set(file, stampOf(file));
+      return out;
+    }) as F;
+    return { ...h, 'settings.setProvider': noted(h['settings.setProvider']), 'settings.setKey': noted(h['settings.setKey']), 'settings.clearKey': noted(h['settings.clearKey']) };
   }
 
   /** The open workspace, if any. */
@@ -146,6 +199,9 @@ export class KnackService {
       return;
     }
     const diagnostics: Diagnostic[] = [];
+    // What the settings files hold as the workspace reads them: a later edit is told apart from an event about nothing.
+    const watched = this.watchedFiles(real);
+    const stamps = new Map(watched.map((f) => [f, stampOf(f)]));
     const mcp = loadMcpConfig(o.paths.dataDir, real, { trustWorkspace: false });
     diagnostics.push(...mcp.diagnostics);
     const next = await openWorkspace({
@@ -173,16 +229,65 @@ export class KnackService {
       }
     });
     this.chat.attach(next);
+    this.settingsWatch?.close();
+    this.settingsWatch = undefined;
+    this.stamps.clear();
+    if (o.watchSettings !== false) {
+      for (const [f, st] of stamps) this.stamps.set(f, st);
+      this.settingsWatch = watchFiles(watched, () => void this.settingsEdited(next), { onError: (e) => this.log('watching the settings files', e) });
+    }
     await previous?.close();
     addRecent(o.paths.dataDir, real);
     this.events.emit('workspace.changed', { workspace: this.info() });
+    // An edit made while the folder was opening (before the watcher started) is applied now.
+    if (this.settingsWatch) void this.settingsEdited(next);
+  }
+
+  /** The files whose hand edits apply live: the user's settings.json, the workspace's, providers.json. */
+  private watchedFiles(workspace: string): string[] {
+    return [...settingsFiles(this.options.paths.dataDir, workspace), providersFilePath(this.options.paths.dataDir)];
+  }
+
+  /**
+   * A watched settings file saw an event: what really changed is applied as a Settings-page save applies it — the
+   * ceiling (live gate, tool box, settings problems; a broken file keeps the ceiling in force), the provider (idle
+   * conversations take it on their next turn) — and the window hears `workspace.changed`. One at a time, in order.
+   */
+  private settingsEdited(ws: KnackWorkspace): Promise<void> {
+    const run = async (): Promise<void> => {
+      await this.opening.catch(() => {});
+      if (this.ws !== ws || this.closed) return;
+      const moved = (f: string): boolean => this.stamps.get(f) !== stampOf(f);
+      const settingsMoved = settingsFiles(this.options.paths.dataDir, ws.workspace).some(moved);
+      const providers = providersFilePath(this.options.paths.dataDir);
+      const providerStamp = stampOf(providers);
+      const providersMoved = this.stamps.get(providers) !== providerStamp;
+      if (!settingsMoved && !providersMoved) return;
+      if (providersMoved) {
+        this.stamps.set(providers, providerStamp);
+        // A providers.json that is not JSON keeps the provider in use; the Settings page shows why (its warnings).
+        if (parses(providerStamp)) this.chat.resetAgent();
+      }
+      if (settingsMoved) await this.applyCeiling({ announce: true });
+      else if (this.ws === ws) this.events.emit('workspace.changed', { workspace: this.info() });
+    };
+    const next = this.settingsReload.then(run).catch((e: unknown) => this.log('applying the edited settings files', e));
+    this.settingsReload = next;
+    return next;
+  }
+
+  private log(message: string, err?: unknown): void {
+    (this.options.log ?? ((m: string, e?: unknown) => console.error(`knack: ${m}`, e ?? '')))(message, err);
   }
 
   /**
    * The ceiling changed in the user's settings: the open workspace (after one being opened) takes it in place — its
    * conversations stay open and a running turn goes on under the new ceiling. A workspace reload is not needed.
    */
-  private async applyCeiling(): Promise<void> {
+  private async applyCeiling(opts: { announce?: boolean } = {}): Promise<void> {
+    // What the files hold as they are read below: the watcher's event about this same content changes nothing more.
+    // Taken at once, before waiting: a watcher's check already queued must not apply a Settings-page save again.
+    for (const [f] of this.stamps) if (basename(f) === SETTINGS_FILE) this.stamps.set(f, stampOf(f));
     await this.opening.catch(() => {});
     const ws = this.ws;
     if (!ws) return;
@@ -193,8 +298,9 @@ export class KnackService {
     const changed = said(this.wsDiagnostics) !== said(diagnostics);
     this.wsDiagnostics = [...keep, ...diagnostics];
     // The workspace's info carries its settings warnings (a workspace file that tries to widen the ceiling, say): when
-    // the new ceiling changes them, the window hears it; the workspace itself stays open as it is.
-    if (changed) this.events.emit('workspace.changed', { workspace: this.info() });
+    // the new ceiling changes them, the window hears it; the workspace itself stays open as it is. A file edited by hand
+    // (`announce`) may have changed the ceiling the Settings page shows: the window hears that too.
+    if (changed || opts.announce) this.events.emit('workspace.changed', { workspace: this.info() });
   }
 
   private info() {
@@ -212,6 +318,9 @@ export class KnackService {
     if (this.closed) return;
     this.closed = true;
     await this.opening.catch(() => {});
+    this.settingsWatch?.close();
+    this.settingsWatch = undefined;
+    await this.settingsReload;
     await this.chat.detach();
     await this.ws?.close();
     this.ws = undefined;

@@ -1,0 +1,65 @@
+// A settings file edited by hand and broken: the diagnostic names the file and the line (JSON.parse says neither), and
+// a key of the wrong type or one a workspace may not widen names its line too.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { tempDir, writeTree } from '../../helpers/tmp.js';
+import { jsonLines } from '../../../main/core/config/json-lines.js';
+import { blocksCeilingChange, loadSettings } from '../../../main/core/config/settings.js';
+import { formatDiagnostic } from '../../../main/core/base/diagnostics.js';
+
+test('jsonLines finds the line where a hand-edited file stops being JSON, for the mistakes people make', () => {
+  const cases: [string, number, RegExp][] = [
+    ['{\n  "policy": {\n    "ceiling": { "network": true, }\n  }\n}', 3, /trailing comma/],
+    ['{\n  "a": 1\n  "b": 2\n}', 3, /comma may be missing/],
+    ['{\n  "a": "unclosed\n}', 2, /control character|not closed/],
+    ['{\n  a: 1\n}', 2, /double-quoted/],
+    ['{\n  "a": tru\n}', 2, /expected a value/],
+    ['{\n  "a": 1\n', 3, /ends too early/],
+    ['', 1, /ends too early/],
+    ['{} {}', 1, /after the end/],
+  ];
+  for (const [text, line, message] of cases) {
+    assert.throws(() => JSON.parse(text), SyntaxError, 'the case is really broken JSON');
+    const r = jsonLines(text);
+    assert.equal(r.error?.line, line, JSON.stringify(text));
+    assert.match(r.error!.message, message, JSON.stringify(text));
+  }
+  for (const ok of ['{}', '[]', '{"a":[1,{"b":null}],"c":"\\u00e9\\n","d":-1.5e3}', ' "x" ', 'true']) {
+    assert.equal(jsonLines(ok).error, undefined, ok);
+  }
+});
+
+test('jsonLines gives the line of each key by its dotted path (keys inside lists are not listed)', () => {
+  const r = jsonLines('{\n  "policy": {\n    "ceiling": {\n      "network": true,\n      "tools": [{"x": 1}]\n    }\n  }\n}');
+  assert.equal(r.keys.get('policy'), 2);
+  assert.equal(r.keys.get('policy.ceiling'), 3);
+  assert.equal(r.keys.get('policy.ceiling.network'), 4);
+  assert.equal(r.keys.get('policy.ceiling.tools'), 5);
+  assert.equal(r.keys.get('x'), undefined);
+});
+
+test('loadSettings: invalid JSON, a wrong type and a widening each say file:line', () => {
+  const root = tempDir();
+  const data = join(root, 'data');
+  const ws = join(root, 'ws');
+  writeTree(data, { 'settings.json': '{\n  "policy": {\n    "ceiling": {\n      "tools": "read_file"\n    }\n  }\n}\n' });
+  writeTree(ws, { '.workbuddy/settings.json': '{\n  "policy": {\n    "ceiling": {\n\n      "network": true\n    }\n  }\n}\n' });
+  const { diagnostics } = loadSettings(data, ws);
+  const lines = diagnostics.map(formatDiagnostic);
+  assert.ok(lines.includes(`${join(data, 'settings.json')}:4: policy.ceiling.tools: "policy.ceiling.tools" must be a list of strings`), lines.join('\n'));
+  assert.ok(lines.some((l) => l.startsWith(`${join(ws, '.workbuddy', 'settings.json')}:5: warning: policy.ceiling.network:`)), lines.join('\n'));
+  // The wrong type under policy keeps a live ceiling from changing; the widening warning does not (it is the rule working).
+  assert.deepEqual(diagnostics.filter(blocksCeilingChange).map((d) => d.field), ['policy.ceiling.tools']);
+
+  writeTree(data, { 'settings.json': '{\n  "policy": {\n    "ceiling": { "network": false, }\n  }\n}\n' });
+  const broken = loadSettings(data).diagnostics;
+  assert.equal(broken.length, 1);
+  assert.match(formatDiagnostic(broken[0]!), new RegExp(`^${join(data, 'settings.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3: invalid JSON at column \\d+: .*trailing comma`));
+  assert.ok(blocksCeilingChange(broken[0]!));
+  // A wrong type outside policy, or an unknown key outside it, does not stop a ceiling change.
+  writeTree(data, { 'settings.json': JSON.stringify({ catalog: { contextWindow: 'big' }, theme: 'dark', policy: { ceiling: { network: true } } }) });
+  assert.deepEqual(loadSettings(data).diagnostics.filter(blocksCeilingChange), []);
+  writeTree(data, { 'settings.json': JSON.stringify({ policy: { ceiling: { netwrok: false } } }) });
+  assert.deepEqual(loadSettings(data).diagnostics.filter(blocksCeilingChange).map((d) => d.code), ['settings.unknown']);
+});
