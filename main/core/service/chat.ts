@@ -439,6 +439,7 @@ export class ChatBinding {
         try {
           this.keys.delete(id);
         } catch (e) {
+          if (e instanceof ServiceError) throw e;
           throw new ServiceError('unavailable', (e as Error).message);
         }
         this.resetAgent();
