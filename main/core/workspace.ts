@@ -1,7 +1,7 @@
 // One open workspace: settings, store, the trust-reviewed skill catalog, the live policy gate, the matcher, the
 // tool box (built-ins, skill tools, run_skill_script, MCP) and the script sandbox — wired once, for the CLI and the app.
 import { join, resolve } from 'node:path';
-import { blocksCeilingChange, loadSettings, type Settings } from './config/settings.js';
+import { blocksCeilingChange, loadSettings, narrowCeiling, type Settings } from './config/settings.js';
 import { userSkillDirs, type KnackPaths } from './config/paths.js';
 import { Store } from './store/index.js';
 import { openCatalog, type Catalog, type CatalogChange } from './skills/catalog/catalog.js';
@@ -145,21 +145,27 @@ export class KnackWorkspace {
    * Read the policy ceiling again (the user changed it in Settings, or edited a settings file by hand) and apply it to
    * this open workspace: the live gate judges the very next tool call by it — of every conversation, a running turn's
    * included — and the tool box offers what it offers. Nothing is closed or stopped. A file that does not read cleanly
-   * where the ceiling is concerned (not JSON, a policy key of the wrong type or unknown) changes nothing: the ceiling in
-   * force stays, and a `settings.kept` warning says so. Returns the settings files' diagnostics.
+   * where the ceiling is concerned (not JSON, a policy key of the wrong type or unknown) may only narrow it: what the
+   * files ask beyond the ceiling in force is not applied until the file is fixed (a `settings.kept` warning says so),
+   * while a permission taken away — in the Settings page or in another file — is taken away at once (a broken
+   * workspace file, or a typo in the user's own, must not hold the user's narrowing back). Returns the settings files'
+   * diagnostics.
    */
   async reloadCeiling(): Promise<Diagnostic[]> {
     const { settings, diagnostics } = loadSettings(this.options.paths.dataDir, this.options.workspace);
     const broken = [...new Set(diagnostics.filter(blocksCeilingChange).map((d) => d.file))];
+    let policy = settings.policy;
     if (broken.length) {
-      return [...diagnostics, ...broken.map((file): Diagnostic => ({
+      // The ceiling in force, narrowed by what was read (widenings dropped; their warnings are the `kept` lines).
+      policy = { ...this.currentSettings.policy, ceiling: narrowCeiling(this.currentSettings.policy.ceiling, settings.policy.ceiling, broken[0]!, []) };
+      diagnostics.push(...broken.map((file): Diagnostic => ({
         severity: 'warning', code: 'settings.kept', file,
-        message: 'not applied: the permission ceiling in force stays as it was until this file is fixed',
-      }))];
+        message: 'not applied beyond the permission ceiling in force: until this file is fixed, settings can take permissions away but not give them',
+      })));
     }
-    this.currentSettings = { ...this.currentSettings, policy: settings.policy };
+    this.currentSettings = { ...this.currentSettings, policy };
     this.liveGate.setCeiling(this.currentSettings);
-    (await this.toolboxPromise?.catch(() => undefined))?.setCeiling(settings.policy.ceiling);
+    (await this.toolboxPromise?.catch(() => undefined))?.setCeiling(policy.ceiling);
     return diagnostics;
   }
 

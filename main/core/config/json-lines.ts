@@ -9,10 +9,14 @@ export interface JsonLines {
   error?: { line: number; column: number; message: string };
 }
 
+/** Deepest nesting the scan follows: a settings file needs a handful of levels; a deeper one is reported, not followed. */
+export const MAX_DEPTH = 64;
+
 /** Scan `text` as JSON (RFC 8259, as JSON.parse reads it) and say where its keys are and where it breaks. */
 export function jsonLines(text: string): JsonLines {
   const keys = new Map<string, number>();
   let i = 0;
+  let depth = 0;
   let line = 1;
   let lineStart = 0;
 
@@ -58,6 +62,16 @@ export function jsonLines(text: string): JsonLines {
   const value = (path: string | undefined): void => {
     ws();
     const c = text[i];
+    // The scan is recursive: a file nested thousands of levels deep would overflow the stack.
+    if ((c === '{' || c === '[') && depth >= MAX_DEPTH) fail(`nested more than ${MAX_DEPTH} levels deep (a settings file needs a few)`);
+    if (c === '{' || c === '[') depth++;
+    try {
+      container(c, path);
+    } finally {
+      if (c === '{' || c === '[') depth--;
+    }
+  };
+  const container = (c: string | undefined, path: string | undefined): void => {
     if (c === '{') {
       i++;
       ws();

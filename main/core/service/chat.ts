@@ -11,7 +11,7 @@ import {
   Agent, PRESETS, ProviderError, findPreset, readProvidersFile, writeProvidersFile,
   type AgentEvent, type ChatSession, type ContextSections, type KeyStore as AgentKeyStore, type ProjectionEntry, type SessionRow,
 } from '../agent/index.js';
-import { keySourceOf } from '../agent/providers/settings.js';
+import { keySourceOf, providersToUpdate } from '../agent/providers/settings.js';
 import type { KeyStore } from './context.js';
 import { CONTEXT_SECTIONS, type SessionMeta, type SettingsView } from '../../../preload/contract.js';
 
@@ -37,7 +37,7 @@ const LIVE_SESSIONS = 16;
  */
 export function fileKeyStore(dataDir: string): KeyStore {
   const update = (fn: (p: Record<string, { apiKey?: string }>) => void) => {
-    const { file } = readProvidersFile(dataDir);
+    const file = providersToUpdate(dataDir);
     fn(file.providers as Record<string, { apiKey?: string }>);
     writeProvidersFile(dataDir, file);
   };
@@ -366,7 +366,12 @@ export class ChatBinding {
       'settings.get': () => this.ctx.settingsView(),
       'settings.setProvider': ({ preset, model, baseUrl }) => {
         const id = known(preset);
-        const { file } = readProvidersFile(dataDir);
+        let file;
+        try {
+          file = providersToUpdate(dataDir);
+        } catch (e) {
+          throw new ServiceError('unavailable', (e as Error).message);
+        }
         const current = file.providers[id] ?? {};
         file.providers[id] = { ...current, ...(model ? { model } : {}), ...(baseUrl ? { baseURL: baseUrl } : {}) };
         if (!findPreset(id) || model || baseUrl || file.providers[id].apiKey || file.providers[id].kind) {
@@ -390,7 +395,11 @@ export class ChatBinding {
       },
       'settings.clearKey': ({ preset }) => {
         const id = known(preset);
-        this.keys.delete(id);
+        try {
+          this.keys.delete(id);
+        } catch (e) {
+          throw new ServiceError('unavailable', (e as Error).message);
+        }
         this.resetAgent();
         // A key the provider would still find (the environment, providers.json's keyEnv) is not taken away.
         const { file, keysUsable } = readProvidersFile(dataDir);

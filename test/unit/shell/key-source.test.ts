@@ -3,7 +3,7 @@
 // a providers.json keyEnv is named, and serve mode's file key store hands out no key the provider would refuse.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { serviceEnv } from '../../helpers/service-env.js';
 import { tempDir } from '../../helpers/tmp.js';
@@ -102,4 +102,16 @@ test('serve mode with a world-readable providers.json: the page says no key and 
   assert.deepEqual([view.presets.find((x) => x.id === 'deepseek')!.keySource, view.provider], ['none', null]);
   assert.equal(view.warnings.filter((w) => readable.test(w)).length, 1, view.warnings.join('\n'));
   assert.ok(view.warnings.some((w) => /no API key for deepseek/.test(w)), view.warnings.join('\n'));
+});
+
+test('a providers.json that is not valid JSON is never overwritten by storing or clearing a key or choosing a provider: a clear error names the file', async (t) => {
+  const s = await serviceEnv(t);
+  const file = providersFilePath(s.paths.dataDir);
+  mkdirSync(dirname(file), { recursive: true });
+  const broken = '{ "providers": { "my-proxy": { "baseURL": "https://llm.example.com/v1", "apiKey": "sk-mine" }, } }\n';
+  writeFileSync(file, broken, { mode: 0o600 });
+  for (const [m, input] of [['settings.setKey', { preset: 'deepseek', key: 'sk-deepseek-new-0123' }], ['settings.clearKey', { preset: 'deepseek' }], ['settings.setProvider', { preset: 'deepseek', model: 'deepseek-chat' }]] as const) {
+    await assert.rejects(s.call(m, input as never), (e: Error) => e.message.includes(file) && /invalid JSON/.test(e.message), m);
+    assert.equal(readFileSync(file, 'utf8'), broken, `${m} overwrote the file`);
+  }
 });

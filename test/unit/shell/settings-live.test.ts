@@ -156,9 +156,13 @@ test('providers.json edited by hand: the next turn uses the new model; a broken 
   const providers = (model: string) => ({ default: 'anthropic', providers: { anthropic: { baseURL: s.server.url, model } } });
   await edit(s, file, providers('model-a'));
   const send = async (text: string, sessionId?: string) => {
+    const before = s.server.requests.length;
     const ended = s.next('chat.turnEnd');
     const r = await s.call('chat.send', { text, ...(sessionId ? { sessionId } : {}) });
-    await ended;
+    const end = await ended;
+    // The turn reached this server and ended well (a provider lost to a broken file would go elsewhere and fail).
+    assert.equal(end.reason, 'done', JSON.stringify(end));
+    assert.equal(s.server.requests.length, before + 1, 'one request to the fake server');
     return { sessionId: r.sessionId, model: s.server.requests.at(-1)?.body.model };
   };
   const first = await send('hello');

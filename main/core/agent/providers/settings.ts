@@ -68,8 +68,11 @@ export function providersFilePath(dataDir: string): string {
   return join(dataDir, PROVIDERS_FILE);
 }
 
-/** Read providers.json. Keys in a file others can read are ignored, with a warning (chmod 600). */
-export function readProvidersFile(dataDir: string): { file: ProvidersFile; keysUsable: boolean; warnings: string[] } {
+/**
+ * Read providers.json. Keys in a file others can read are ignored, with a warning (chmod 600). A file that is there
+ * but cannot be read as JSON reads as empty, and `unreadable` says why (it must not be written over: providersToUpdate).
+ */
+export function readProvidersFile(dataDir: string): { file: ProvidersFile; keysUsable: boolean; warnings: string[]; unreadable?: string } {
   const path = providersFilePath(dataDir);
   const warnings: string[] = [];
   let fd: number;
@@ -77,13 +80,14 @@ export function readProvidersFile(dataDir: string): { file: ProvidersFile; keysU
     fd = openSync(path, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { file: { providers: {} }, keysUsable: false, warnings };
-    return { file: { providers: {} }, keysUsable: false, warnings: [`${path}: cannot read: ${(e as Error).message}`] };
+    const why = `${path}: cannot read: ${(e as Error).message}`;
+    return { file: { providers: {} }, keysUsable: false, warnings: [why], unreadable: why };
   }
   let text: string;
   let keysUsable = true;
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) return { file: { providers: {} }, keysUsable: false, warnings: [`${path}: not a regular file`] };
+    if (!st.isFile()) return { file: { providers: {} }, keysUsable: false, warnings: [`${path}: not a regular file`], unreadable: `${path}: not a regular file` };
     if (process.platform !== 'win32' && (st.mode & 0o077) !== 0) {
       keysUsable = false;
       warnings.push(`${path}: readable by other users (mode ${(st.mode & 0o777).toString(8)}); its API keys are ignored until you run chmod 600 on it`);
@@ -96,7 +100,8 @@ export function readProvidersFile(dataDir: string): { file: ProvidersFile; keysU
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    return { file: { providers: {} }, keysUsable: false, warnings: [...warnings, `${path}: invalid JSON: ${(e as Error).message}`] };
+    const why = `${path}: invalid JSON: ${(e as Error).message}`;
+    return { file: { providers: {} }, keysUsable: false, warnings: [...warnings, why], unreadable: why };
   }
   const obj = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
   const providers: Record<string, UserProvider> = {};
@@ -126,6 +131,16 @@ export function readProvidersFile(dataDir: string): { file: ProvidersFile; keysU
     }
   }
   return { file: { ...(typeof obj.default === 'string' ? { default: obj.default } : {}), providers, ...(Object.keys(prices).length ? { prices } : {}) }, keysUsable, warnings };
+}
+
+/**
+ * providers.json as it is, to change and write back. One that is there but cannot be read as JSON is an error (it
+ * names the file and why), never replaced by a file holding only the change: the user's providers and keys would go.
+ */
+export function providersToUpdate(dataDir: string): ProvidersFile {
+  const { file, unreadable } = readProvidersFile(dataDir);
+  if (unreadable) throw new ProviderError('config', `${unreadable}; fix or remove it, then try again (Knack does not write over it)`);
+  return file;
 }
 
 /** Write providers.json readable only by the user (0600), atomically. */
