@@ -1,7 +1,7 @@
 // Watches settings files edited by hand (settings.json, providers.json) and calls back, debounced, when one changes.
 // Editors save by writing a new file and renaming it over the old one, so each file is watched through its folder;
 // a folder that does not exist yet (`<ws>/.workbuddy`) is watched from its nearest existing parent until it appears.
-import { existsSync, watch, type FSWatcher } from 'node:fs';
+import { existsSync, realpathSync, watch, type FSWatcher } from 'node:fs';
 import { dirname, relative, sep } from 'node:path';
 
 export interface FileWatcher {
@@ -38,8 +38,8 @@ export function watchFiles(files: string[], onChange: (files: string[]) => void,
     }, debounceMs);
   };
 
-  /** One file, watched through its folder or the nearest existing parent of it. */
-  const one = (file: string) => {
+  /** One file, watched through its folder or the nearest existing parent of it; its events are `report`'s. */
+  const one = (file: string, onEvent: () => void, report = file) => {
     let w: FSWatcher | undefined;
     let dir = '';
     const arm = (): void => {
@@ -57,14 +57,15 @@ export function watchFiles(files: string[], onChange: (files: string[]) => void,
           if (name !== null && name !== next) return;
           // The folder we watch went away, or the missing one on the way appeared: watch from where it is now.
           if (!existsSync(dir) || (!atFile && existsSync(`${dir}${sep}${next}`))) arm();
-          schedule(file);
+          onEvent();
+          schedule(report);
         });
         w.on('error', (e) => {
           // A watched folder deleted under us: look again from its parent.
           if (!closed) {
             opts.onError?.(e);
             arm();
-            schedule(file);
+            schedule(report);
           }
         });
       } catch (e) {
@@ -75,7 +76,32 @@ export function watchFiles(files: string[], onChange: (files: string[]) => void,
     return { close: () => w?.close() };
   };
 
-  const watchers = [...new Set(files)].map(one);
+  /**
+   * The file as written and, when it is a symlink (dotfiles linked in with stow, say), its target: an edit of the
+   * target, saved by rename in the target's folder, changes what the link reads. The target is looked up again on
+   * every event of either (the link may be pointed elsewhere).
+   */
+  const linked = (file: string) => {
+    const own = one(file, () => retarget());
+    let target: ReturnType<typeof one> | undefined;
+    let targetPath: string | undefined;
+    const retarget = (): void => {
+      let real: string | undefined;
+      try {
+        real = realpathSync.native(file);
+      } catch {
+        real = undefined; // no file (yet): its folder is watched
+      }
+      if (real === targetPath) return;
+      target?.close();
+      targetPath = real;
+      target = real !== undefined && real !== file ? one(real, retarget, file) : undefined;
+    };
+    retarget();
+    return { close: () => { own.close(); target?.close(); } };
+  };
+
+  const watchers = [...new Set(files)].map(linked);
   return {
     close() {
       closed = true;

@@ -2,7 +2,7 @@
 // heard; after close, nothing is. Every step waits for the callback (no timing).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
 import { watchFiles } from '../../../main/core/config/watch.js';
@@ -57,4 +57,38 @@ test('watchFiles hears a file saved by rename, its folder appearing, and its fol
   });
   clearInterval(alive);
   assert.equal(calls.length, before);
+});
+
+test('watchFiles hears a settings file that is a symlink edited through its target, and a settings folder that is a symlink', { timeout: 60_000, skip: process.platform === 'win32' && 'symlinks need rights on Windows' }, async () => {
+  const root = tempDir();
+  // Dotfiles kept elsewhere and linked in (stow): data/settings.json → dotfiles/knack.json.
+  mkdirSync(join(root, 'dotfiles'));
+  mkdirSync(join(root, 'data'));
+  const target = join(root, 'dotfiles', 'knack.json');
+  writeFileSync(target, '{}');
+  const linked = join(root, 'data', 'settings.json');
+  symlinkSync(target, linked);
+  // A workspace whose .workbuddy is a link to a shared folder.
+  mkdirSync(join(root, 'shared'));
+  mkdirSync(join(root, 'ws'));
+  symlinkSync(join(root, 'shared'), join(root, 'ws', '.workbuddy'));
+  const wsFile = join(root, 'ws', '.workbuddy', 'settings.json');
+  const alive = setInterval(() => {}, 1000);
+  let heard: (files: string[]) => void = () => {};
+  const w = watchFiles([linked, wsFile], (files) => heard(files), { debounceMs: 20 });
+  const next = (act: () => void) => new Promise<string[]>((resolve) => {
+    heard = resolve;
+    act();
+  });
+  try {
+    // Saved by rename in the target's folder, as an editor opened on the target does.
+    assert.deepEqual(await next(() => {
+      writeFileSync(`${target}.tmp`, '{"policy":{}}');
+      renameSync(`${target}.tmp`, target);
+    }), [linked]);
+    assert.deepEqual(await next(() => writeFileSync(join(root, 'shared', 'settings.json'), '{}')), [wsFile]);
+  } finally {
+    w.close();
+    clearInterval(alive);
+  }
 });
