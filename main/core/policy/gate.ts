@@ -69,6 +69,11 @@ export const DEFAULT_PROTECTED_WRITES = [
   '**/.gitmodules', '**/.envrc', '**/.vscode/tasks.json', '**/.vscode/settings.json',
 ];
 
+/** Knack's settings files in each of its own folders (user settings, model providers and keys, MCP servers). */
+export const OWN_SETTINGS_FILES = ['settings.json', 'providers.json', 'mcp.json'];
+/** The workspace's settings files under `.workbuddy`. */
+export const WORKSPACE_SETTINGS_FILES = ['settings.json', 'mcp.json'];
+
 interface Resolved { given: string; real: string; viaLink: boolean }
 
 /**
@@ -133,12 +138,32 @@ export function createGate(opts: GateOptions): Gate {
   // Case-insensitive: on macOS and Windows `.WorkBuddy/settings.json` is the same file as `.workbuddy/settings.json`.
   const protectedGlobs = opts.protectedWrites ?? DEFAULT_PROTECTED_WRITES;
   const protectedMatch = (rel: string): boolean => matchesAny(protectedGlobs, rel, { nocase: true });
-  const ownRoots = (opts.protectedRoots ?? appOwnedRoots()).map((r) => realRoot(r));
-  /** A write that changes Knack's own files or what tools run by themselves, wherever it is. */
-  const isProtected = (real: string): boolean => {
-    if (ownRoots.some((root) => isInside(real, root))) return true;
+  const givenRoots = opts.protectedRoots ?? appOwnedRoots();
+  /**
+   * Knack's own folders and settings files by the real path they have now (resolved at each call: a link made after
+   * start counts): each folder of its own, the settings files in them, and the workspace's `.workbuddy`/`.agents`
+   * folders and settings files. When one is a link, its target is where Knack reads, so writing the target is
+   * protected as writing the file itself is (a `.workbuddy` linked elsewhere, a settings.json stowed into a dotfiles
+   * repository). `what` names the file or folder for the reason.
+   */
+  function ownPlaces(): { real: string; what: string }[] {
+    const places: { real: string; what: string }[] = [];
+    const add = (p: string, what: string): void => {
+      try { places.push({ real: realPathOf(p, '/').real, what }); } catch { places.push({ real: p, what }); }
+    };
+    // The files first: the most precise name wins.
+    for (const r of givenRoots) for (const f of OWN_SETTINGS_FILES) add(join(r, f), `Knack's own ${f} at ${join(r, f)}`);
+    for (const f of WORKSPACE_SETTINGS_FILES) add(join(ceiling.workspace, '.workbuddy', f), `Knack's own ${f} of this workspace, .workbuddy/${f}`);
+    for (const r of givenRoots) add(r, `Knack's own folder ${r}`);
+    for (const d of ['.workbuddy', '.agents']) add(join(ceiling.workspace, d), `this workspace's ${d} folder`);
+    return places;
+  }
+  /** A write that changes Knack's own files or what tools run by themselves, wherever it is: what it is, or undefined. */
+  const protectedAs = (real: string, places: { real: string; what: string }[]): string | undefined => {
+    const own = places.find((p) => isInside(real, p.real));
+    if (own) return own.what;
     const base = [ceiling.workspace, ...ceiling.writeRoots].find((root) => isInside(real, root));
-    return base !== undefined && protectedMatch(relPosix(real, base));
+    return base !== undefined && protectedMatch(relPosix(real, base)) ? '' : undefined;
   };
   // Paths in reasons are escaped where they are made: a reason is shown to people and to the model.
   const show = (r: Resolved): string => displaySafe(r.viaLink ? `${r.given} (really ${r.real})` : r.given);
@@ -234,13 +259,16 @@ export function createGate(opts: GateOptions): Gate {
       if (!ok) return deny(`${call.tool} cannot read ${show(r)}: it is outside the workspace${r.viaLink ? ' (a symlink points out of it)' : ''} and the allowed read roots`);
     }
     let protectedWrite: Resolved | undefined;
+    let protectedWhat: string | undefined;
+    const places = writes.length ? ownPlaces() : [];
     for (const w of writes) {
       if (!ceiling.writeRoots.some((root) => isInside(w.real, root))) {
         return deny(`${call.tool} cannot write ${show(w)}: it is outside the workspace${w.viaLink ? ' (a symlink points out of it)' : ''} and the allowed write roots`);
       }
       const inSkill = ceiling.skillRoots.find((root) => isInside(w.real, root));
       if (inSkill && actor.kind === 'skill') return deny(`${call.tool} cannot write ${show(w)}: skill folders are read-only`);
-      if (inSkill || isProtected(w.real)) protectedWrite ??= w;
+      const what = inSkill ? '' : protectedAs(w.real, places);
+      if (what !== undefined && !protectedWrite) { protectedWrite = w; protectedWhat = what; }
     }
 
     // Manifests: a skill's script is bound by its own; the agent by every loaded skill that declares permissions.
@@ -275,7 +303,9 @@ export function createGate(opts: GateOptions): Gate {
     if (m?.effect === 'deny') return deny(`your rule "${describeRule(m.rule)}" denies this`, m.rule);
     if (m?.effect === 'ask') return ask(`your rule "${describeRule(m.rule)}" asks every time`, m.rule);
     if (protectedWrite) {
-      return ask(`${call.tool} would write ${show(protectedWrite)}, which can change Knack's settings, skills or hooks (or what git runs): confirm each time`, m?.rule);
+      // Named when it is one of Knack's own places: through a link, the path written does not say it.
+      const where = protectedWhat ? ` (${displaySafe(protectedWhat)})` : '';
+      return ask(`${call.tool} would write ${show(protectedWrite)}${where}, which can change Knack's settings, skills or hooks (or what git runs): confirm each time`, m?.rule);
     }
     // Loopback, private, link-local and metadata addresses: only a rule for that exact host allows them silently.
     const internal = access.network && access.host ? internalKind(access.host) : undefined;

@@ -1,5 +1,6 @@
 // Contract handlers for chat, sessions, the context view and the provider settings, bound to the agent
 // (main/core/agent): one Agent per open workspace, live ChatSessions by id, their events mapped to contract events.
+import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync } from 'node:fs';
 import type { Handlers } from './dispatch.js';
 import { ServiceError } from './dispatch.js';
 import type { ServiceContext } from './context.js';
@@ -8,10 +9,10 @@ import { approvalOf, EventMapper, transcriptOf } from './chat-events.js';
 import type { KnackWorkspace } from '../workspace.js';
 import { loadSettings } from '../config/settings.js';
 import {
-  Agent, PRESETS, ProviderError, findPreset, readProvidersFile, writeProvidersFile,
+  Agent, PRESETS, ProviderError, findPreset, providersFilePath, readProvidersFile, writeProvidersFile,
   type AgentEvent, type ChatSession, type ContextSections, type KeyStore as AgentKeyStore, type ProjectionEntry, type SessionRow,
 } from '../agent/index.js';
-import { keySourceOf, providersToUpdate } from '../agent/providers/settings.js';
+import { keySourceOf } from '../agent/providers/settings.js';
 import type { KeyStore } from './context.js';
 import { CONTEXT_SECTIONS, type SessionMeta, type SettingsView } from '../../../preload/contract.js';
 
@@ -36,22 +37,69 @@ const LIVE_SESSIONS = 16;
  * (chmod 600), and the Settings page shows it.
  */
 export function fileKeyStore(dataDir: string): KeyStore {
-  const update = (fn: (p: Record<string, { apiKey?: string }>) => void) => {
-    const file = providersToUpdate(dataDir);
-    fn(file.providers as Record<string, { apiKey?: string }>);
-    writeProvidersFile(dataDir, file);
-  };
   return {
     kind: 'file',
     get: (id) => {
       const { file, keysUsable } = readProvidersFile(dataDir);
       return keysUsable ? file.providers[id]?.apiKey : undefined;
     },
-    set: (id, key) => update((p) => void (p[id] = { ...p[id], apiKey: key })),
-    delete: (id) => update((p) => {
-      if (p[id]) delete p[id].apiKey;
-    }),
+    set: (id, key) => updateProvidersFile(dataDir, id, (_json, entry) => void (entry.apiKey = key)),
+    delete: (id) => updateProvidersFile(dataDir, id, (_json, entry) => void delete entry.apiKey),
   };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** JSON.parse's "at position N" as "line L, column C: " of `text` (1-based), when its message gives a position. */
+function jsonPlace(text: string, message: string): string {
+  const m = /at position (\d+)/.exec(message);
+  if (!m) return '';
+  const before = text.slice(0, Math.min(Number(m[1]), text.length));
+  return `line ${before.split('\n').length}, column ${before.length - before.lastIndexOf('\n')}: `;
+}
+
+/**
+ * Change the entry `id` of providers.json (and the file's other fields through `json`) as the file is on disk: every
+ * field and provider Knack does not know about is kept, and an entry is not created empty. A file that cannot be read
+ * as a JSON object whose `providers` (and entry `id`) are objects is never overwritten: a `conflict` names the file and
+ * the line to fix first (as writeUserCeiling does for settings.json).
+ */
+export function updateProvidersFile(dataDir: string, id: string, fn: (json: Record<string, unknown>, entry: Record<string, unknown>) => void): void {
+  const path = providersFilePath(dataDir);
+  const refuse = (why: string) => new ServiceError('conflict', `${path}: ${why}; fix it (or move it away) first: it was not changed`);
+  let text = '';
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
+    if (!fstatSync(fd).isFile()) throw refuse('not a regular file');
+    text = readFileSync(fd, 'utf8');
+  } catch (e) {
+    if (e instanceof ServiceError) throw e;
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw refuse(`cannot read it (${(e as Error).message})`);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+  let json: Record<string, unknown> = {};
+  if (text.trim() !== '') {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch (e) {
+      const msg = (e as Error).message;
+      throw refuse(`${jsonPlace(text, msg)}invalid JSON (${msg})`);
+    }
+    if (!isObject(raw)) throw refuse('not a JSON object');
+    json = raw;
+  }
+  json.providers ??= {};
+  if (!isObject(json.providers)) throw refuse('"providers" is not an object');
+  const providers = json.providers;
+  const existed = providers[id] !== undefined;
+  if (existed && !isObject(providers[id])) throw refuse(`providers.${id} is not an object`);
+  const entry = (existed ? providers[id] : {}) as Record<string, unknown>;
+  fn(json, entry);
+  if (existed || Object.keys(entry).length) providers[id] = entry;
+  writeProvidersFile(dataDir, json as unknown as Parameters<typeof writeProvidersFile>[1]);
 }
 
 const SECTION_OF: Record<ProjectionEntry['kind'], keyof Omit<ContextSections, 'total' | 'window'>> = {
@@ -366,20 +414,12 @@ export class ChatBinding {
       'settings.get': () => this.ctx.settingsView(),
       'settings.setProvider': ({ preset, model, baseUrl }) => {
         const id = known(preset);
-        let file;
-        try {
-          file = providersToUpdate(dataDir);
-        } catch (e) {
-          throw new ServiceError('unavailable', (e as Error).message);
-        }
-        const current = file.providers[id] ?? {};
-        file.providers[id] = { ...current, ...(model ? { model } : {}), ...(baseUrl ? { baseURL: baseUrl } : {}) };
-        if (!findPreset(id) || model || baseUrl || file.providers[id].apiKey || file.providers[id].kind) {
-          // keep the entry
-        } else {
-          delete file.providers[id];
-        }
-        writeProvidersFile(dataDir, { ...file, default: id });
+        // A file that does not read is refused, never replaced (the user's other providers are in it).
+        updateProvidersFile(dataDir, id, (json, entry) => {
+          if (model) entry.model = model;
+          if (baseUrl) entry.baseURL = baseUrl;
+          json.default = id;
+        });
         this.resetAgent();
         return this.ctx.settingsView();
       },
@@ -388,6 +428,7 @@ export class ChatBinding {
         try {
           this.keys.set(id, key);
         } catch (e) {
+          if (e instanceof ServiceError) throw e;
           throw new ServiceError('unavailable', (e as Error).message);
         }
         this.resetAgent();
@@ -398,6 +439,7 @@ export class ChatBinding {
         try {
           this.keys.delete(id);
         } catch (e) {
+          if (e instanceof ServiceError) throw e;
           throw new ServiceError('unavailable', (e as Error).message);
         }
         this.resetAgent();

@@ -70,7 +70,7 @@ export function providersFilePath(dataDir: string): string {
 
 /**
  * Read providers.json. Keys in a file others can read are ignored, with a warning (chmod 600). A file that is there
- * but cannot be read as JSON reads as empty, and `unreadable` says why (it must not be written over: providersToUpdate).
+ * but cannot be read as JSON reads as empty, and `unreadable` says why (it must not be written over: the service's updateProvidersFile refuses to).
  */
 export function readProvidersFile(dataDir: string): { file: ProvidersFile; keysUsable: boolean; warnings: string[]; unreadable?: string } {
   const path = providersFilePath(dataDir);
@@ -131,16 +131,6 @@ export function readProvidersFile(dataDir: string): { file: ProvidersFile; keysU
     }
   }
   return { file: { ...(typeof obj.default === 'string' ? { default: obj.default } : {}), providers, ...(Object.keys(prices).length ? { prices } : {}) }, keysUsable, warnings };
-}
-
-/**
- * providers.json as it is, to change and write back. One that is there but cannot be read as JSON is an error (it
- * names the file and why), never replaced by a file holding only the change: the user's providers and keys would go.
- */
-export function providersToUpdate(dataDir: string): ProvidersFile {
-  const { file, unreadable } = readProvidersFile(dataDir);
-  if (unreadable) throw new ProviderError('config', `${unreadable}; fix or remove it, then try again (Knack does not write over it)`);
-  return file;
 }
 
 /** Write providers.json readable only by the user (0600), atomically. */
