@@ -58,6 +58,13 @@ export function App() {
     document.title = workspace ? `${workspace.name} — ${t('app.name')}` : t('app.name');
   }, [workspace, t]);
 
+  // The open folder's info as the engine has it now (a settings file edited by hand changes its settings problems):
+  // taken in place, in every view, without reopening anything. Another folder's news is not this window's.
+  useEffect(() => client.onWorkspaceChanged?.((w) => {
+    const cur = useView.getState().workspace;
+    if (cur && cur.path === w.path && (cur.name !== w.name || cur.problems !== w.problems)) set({ workspace: w });
+  }), [client, set]);
+
   useEffect(() => {
     if (!toast) return;
     const id = setTimeout(() => set({ toast: undefined }), 6000);
@@ -85,6 +92,11 @@ export function App() {
           aria-label={t('workspace.switch', { name: workspace.name })}>
           {workspace.name}
         </button>
+        {!!workspace.problems && (
+          <button type="button" className="small badge warn" onClick={() => set({ view: 'settings' })}>
+            {t('workspace.problems', { count: workspace.problems })}
+          </button>
+        )}
         <nav aria-label={t('nav.label')} className="tabs">
           {NAV.map((n) => (
             <button key={n.view} type="button" aria-current={view === n.view ? 'page' : undefined} onClick={() => set({ view: n.view })}>{t(n.label)}</button>

@@ -60,4 +60,9 @@ export interface KnackClient {
   onCatalogChanged(handler: (workspace: string) => void): () => void;
   /** One skill's row changed (its audit verdict arrived): patch it without reading the whole list. */
   onSkillChanged?(handler: (skill: SkillItem) => void): () => void;
+  /**
+   * The open folder's info changed without the window asking: another folder opened, or a settings file edited (by
+   * hand, or saved elsewhere) changed its settings problems or the ceiling. The Settings page reads itself again.
+   */
+  onWorkspaceChanged?(handler: (workspace: WorkspaceInfo) => void): () => void;
 }

@@ -5,6 +5,7 @@ import { MAX_UPLOAD_BYTES, type EventPayload, type MethodOutput } from '../../..
 import type { KnackClient } from './client';
 import type {
   ApprovalRequest, ChatEvent, ChatMessage, InstallReport, PermissionsView, Rule, SettingsView, SkillDetail, SkillItem, ToolCallView, ToolInfo, TrustSummary,
+  WorkspaceInfo,
 } from './types';
 
 type Summary = MethodOutput<'skills.list'>['skills'][number];
@@ -117,6 +118,12 @@ export function withOpenTurn(messages: ChatMessage[], turnId: string | undefined
   return last && last.role === 'assistant' ? [...messages.slice(0, -1), reply] : [...messages, reply];
 }
 
+/** The window's view of a workspace: its folder and how many settings problems the Settings page lists for it. */
+export function toWorkspace(w: MethodOutput<'workspace.open'>): WorkspaceInfo {
+  const problems = w.diagnostics.filter((d) => d.code.startsWith('settings.') && d.severity !== 'info').length;
+  return { path: w.path, name: w.name, problems };
+}
+
 export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialogs: boolean): KnackClient {
   const hashes = new Map<string, string>();
   const lastTurn = new Map<string, string>();
@@ -153,12 +160,12 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
     async info() {
       const i = await k.call('app.info', {});
       if (i.workspace) workspace = i.workspace.path;
-      return { mode: i.transport, ...(i.workspace ? { workspace: { path: i.workspace.path, name: i.workspace.name } } : {}) };
+      return { mode: i.transport, ...(i.workspace ? { workspace: toWorkspace(i.workspace) } : {}) };
     },
     async openWorkspace(path, opts) {
       const w = await k.call('workspace.open', { path, ...(opts?.reload ? { reload: true } : {}) });
       workspace = w.path;
-      return { path: w.path, name: w.name };
+      return toWorkspace(w);
     },
     async recentWorkspaces() {
       return (await k.call('workspace.recent', {})).items.filter((i) => i.exists).map((i) => i.path);
@@ -297,6 +304,9 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
       const a = k.on('catalog.changed', (e) => { if (e.added.length || e.removed.length || e.changed.length === 0) h(workspace); });
       const b = k.on('audit.verdict', (e) => { if (!e.skill) h(workspace); });
       return () => { a(); b(); };
+    },
+    onWorkspaceChanged(h) {
+      return k.on('workspace.changed', (e) => h(toWorkspace(e.workspace)));
     },
     onSkillChanged(h) {
       return k.on('audit.verdict', (e) => {

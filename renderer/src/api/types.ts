@@ -206,6 +206,8 @@ export interface SettingsView {
 export interface WorkspaceInfo {
   path: string;
   name: string;
+  /** How many settings problems the open folder has (listed on the Settings page); absent = not known. */
+  problems?: number;
 }
 
 export interface AppInfo {

@@ -1,6 +1,6 @@
 // Settings: provider preset, model, base URL, API key (set / clear — never shown back), the ceiling
 // (network, read/write roots), the rules editor (allow / ask / deny with remove), language.
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
 import type { KeySource, SettingsView } from '../api/types';
@@ -20,13 +20,43 @@ export function Settings() {
   const [error, setError] = useState<string>();
   const [saved, setSaved] = useState<string>();
 
+  /** The page as the engine last gave it, and the form as it is now: what the user has not touched can follow the files. */
+  const given = useRef<SettingsView | undefined>(undefined);
+  const form = useRef({ s, read, write });
+  form.current = { s, read, write };
+
   function adopt(v: SettingsView) {
+    given.current = v;
     setS(v);
     setRead(v.ceiling.readRoots.join('\n'));
     setWrite(v.ceiling.writeRoots.join('\n'));
   }
 
+  /**
+   * The settings changed outside this page (a file edited by hand, another window): the problems list and rules are
+   * replaced; the provider and ceiling fields too unless the user is editing them (their edit is not thrown away).
+   */
+  function follow(v: SettingsView) {
+    const { s: cur, read: r, write: w } = form.current;
+    const was = given.current;
+    if (!cur || !was) return adopt(v);
+    const ceilingUntouched = cur.ceiling.network === was.ceiling.network && r === was.ceiling.readRoots.join('\n') && w === was.ceiling.writeRoots.join('\n');
+    const providerUntouched = cur.provider === was.provider && cur.model === was.model && cur.baseUrl === was.baseUrl;
+    given.current = v;
+    setS({
+      ...cur, warnings: v.warnings, rules: v.rules, presets: v.presets, hasApiKey: v.hasApiKey, keyStorage: v.keyStorage,
+      ...(ceilingUntouched ? { ceiling: v.ceiling } : {}),
+      ...(providerUntouched ? { provider: v.provider, model: v.model, baseUrl: v.baseUrl } : {}),
+    });
+    if (ceilingUntouched) {
+      setRead(v.ceiling.readRoots.join('\n'));
+      setWrite(v.ceiling.writeRoots.join('\n'));
+    }
+  }
+
   useEffect(() => { client.getSettings(ws).then(adopt, (e) => setError(errorText(e))); }, [client, ws]);
+  // `follow` reads the form through refs: the subscription need not change with it.
+  useEffect(() => client.onWorkspaceChanged?.((w) => { if (w.path === ws) client.getSettings(ws).then(follow, () => {}); }), [client, ws]);
 
   async function act(f: () => Promise<unknown>, msg: string) {
     setError(undefined);

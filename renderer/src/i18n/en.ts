@@ -6,6 +6,7 @@ export const en = {
     intro: 'Open a folder to work in. Its project skills, settings and rules come with it.',
     choose: 'Choose folder…', path: 'Folder path', open: 'Open', recent: 'Recent workspaces', noRecent: 'No recent workspaces yet.',
     empty: 'Type the path of a folder.', switch: 'Workspace {{name}} (switch)', back: 'Back to {{name}}',
+    problems: 'Settings problems: {{count}}',
     reload: 'Reload {{name}}', reloadHint: 'Reads its settings and MCP servers again; a running answer stops (it stays in Sessions).',
   },
   nav: { label: 'Views', chat: 'Chat', sessions: 'Sessions', tools: 'Tools', settings: 'Settings', switchLang: 'Switch language to 中文' },

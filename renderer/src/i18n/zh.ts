@@ -8,6 +8,7 @@ export const zh: Strings = {
     intro: '打开一个文件夹作为工作区。其中的项目技能、设置和规则会一起生效。',
     choose: '选择文件夹…', path: '文件夹路径', open: '打开', recent: '最近的工作区', noRecent: '还没有最近的工作区。',
     empty: '请输入文件夹路径。', switch: '工作区 {{name}}（切换）', back: '返回 {{name}}',
+    problems: '设置问题：{{count}}',
     reload: '重新加载 {{name}}', reloadHint: '重新读取它的设置和 MCP 服务器；正在进行的回答会停止（仍保留在会话中）。',
   },
   nav: { label: '视图', chat: '对话', sessions: '会话', tools: '工具', settings: '设置', switchLang: 'Switch language to English' },
