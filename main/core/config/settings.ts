@@ -1,6 +1,6 @@
 // Settings: defaults ← user file (<dataDir>/settings.json) ← workspace file (<ws>/.workbuddy/settings.json).
 // A broken settings file never stops the app: it is reported as a diagnostic and the other layers still apply.
-import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync } from 'node:fs';
+import { readRegularFile } from '../base/read-file.js';
 import { join } from 'node:path';
 import type { Diagnostic } from '../base/diagnostics.js';
 import { jsonLines } from './json-lines.js';
@@ -168,13 +168,7 @@ function readLayer(file: string, diags: Diagnostic[]): Layer {
   let text: string;
   try {
     // Non-blocking open and fstat first: a pipe named settings.json would otherwise freeze start-up.
-    const fd = openSync(file, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
-    try {
-      if (!fstatSync(fd).isFile()) throw new Error('not a regular file');
-      text = readFileSync(fd, 'utf8');
-    } finally {
-      closeSync(fd);
-    }
+    text = readRegularFile(file);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
       diags.push({ severity: 'error', code: 'settings.read', file, message: `cannot read settings: ${(e as Error).message}` });

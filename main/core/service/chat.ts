@@ -1,6 +1,6 @@
 // Contract handlers for chat, sessions, the context view and the provider settings, bound to the agent
 // (main/core/agent): one Agent per open workspace, live ChatSessions by id, their events mapped to contract events.
-import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync } from 'node:fs';
+import { readRegularFile } from '../base/read-file.js';
 import type { Handlers } from './dispatch.js';
 import { ServiceError } from './dispatch.js';
 import type { ServiceContext } from './context.js';
@@ -68,16 +68,12 @@ export function updateProvidersFile(dataDir: string, id: string, fn: (json: Reco
   const path = providersFilePath(dataDir);
   const refuse = (why: string) => new ServiceError('conflict', `${path}: ${why}; fix it (or move it away) first: it was not changed`);
   let text = '';
-  let fd: number | undefined;
   try {
-    fd = openSync(path, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
-    if (!fstatSync(fd).isFile()) throw refuse('not a regular file');
-    text = readFileSync(fd, 'utf8');
+    text = readRegularFile(path);
   } catch (e) {
-    if (e instanceof ServiceError) throw e;
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw refuse(`cannot read it (${(e as Error).message})`);
-  } finally {
-    if (fd !== undefined) closeSync(fd);
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === undefined) throw refuse((e as Error).message); // not a regular file
+    if (code !== 'ENOENT') throw refuse(`cannot read it (${(e as Error).message})`);
   }
   let json: Record<string, unknown> = {};
   if (text.trim() !== '') {

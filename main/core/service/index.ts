@@ -5,7 +5,7 @@
 //   await service.openWorkspace('/path/to/project');
 //   service.events.on((name, payload) => socket.send(…));
 //   const result = await dispatch(service.handlers, 'skills.list', {});
-import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { EventHub, ServiceError, type Handlers } from './dispatch.js';
 import type { Dialogs, KeyStore, ServiceContext } from './context.js';
@@ -22,6 +22,7 @@ import { SETTINGS_FILE, settingsFiles } from '../config/settings.js';
 import { watchFiles, type FileWatcher } from '../config/watch.js';
 import { providersFilePath } from '../agent/providers/settings.js';
 import { formatDiagnostic, type Diagnostic } from '../base/diagnostics.js';
+import { readRegularFile } from '../base/read-file.js';
 import type { Store } from '../store/index.js';
 import type { SpawnHost } from '../sandbox/spawn.js';
 
@@ -64,14 +65,9 @@ const fromSettings = (d: Diagnostic): boolean => d.code.startsWith('settings.');
  */
 function stampOf(file: string): string {
   try {
-    const fd = openSync(file, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
-    try {
-      return fstatSync(fd).isFile() ? `=${readFileSync(fd, 'utf8')}` : '!not a file';
-    } finally {
-      closeSync(fd);
-    }
+    return `=${readRegularFile(file)}`;
   } catch (e) {
-    return `!${(e as NodeJS.ErrnoException).code ?? 'error'}`;
+    return `!${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`;
   }
 }
 

@@ -69,10 +69,10 @@ export function providersFilePath(dataDir: string): string {
 }
 
 /**
- * Read providers.json. Keys in a file others can read are ignored, with a warning (chmod 600). A file that is there
- * but cannot be read as JSON reads as empty, and `unreadable` says why (it must not be written over: the service's updateProvidersFile refuses to).
+ * Read providers.json. Keys in a file others can read are ignored, with a warning (chmod 600). A file that is there but
+ * cannot be read as JSON reads as empty, with a warning (the service's updateProvidersFile refuses to write over it).
  */
-export function readProvidersFile(dataDir: string): { file: ProvidersFile; keysUsable: boolean; warnings: string[]; unreadable?: string } {
+export function readProvidersFile(dataDir: string): { file: ProvidersFile; keysUsable: boolean; warnings: string[] } {
   const path = providersFilePath(dataDir);
   const warnings: string[] = [];
   let fd: number;
@@ -80,14 +80,13 @@ export function readProvidersFile(dataDir: string): { file: ProvidersFile; keysU
     fd = openSync(path, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { file: { providers: {} }, keysUsable: false, warnings };
-    const why = `${path}: cannot read: ${(e as Error).message}`;
-    return { file: { providers: {} }, keysUsable: false, warnings: [why], unreadable: why };
+    return { file: { providers: {} }, keysUsable: false, warnings: [`${path}: cannot read: ${(e as Error).message}`] };
   }
   let text: string;
   let keysUsable = true;
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) return { file: { providers: {} }, keysUsable: false, warnings: [`${path}: not a regular file`], unreadable: `${path}: not a regular file` };
+    if (!st.isFile()) return { file: { providers: {} }, keysUsable: false, warnings: [`${path}: not a regular file`] };
     if (process.platform !== 'win32' && (st.mode & 0o077) !== 0) {
       keysUsable = false;
       warnings.push(`${path}: readable by other users (mode ${(st.mode & 0o777).toString(8)}); its API keys are ignored until you run chmod 600 on it`);
@@ -100,8 +99,7 @@ export function readProvidersFile(dataDir: string): { file: ProvidersFile; keysU
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    const why = `${path}: invalid JSON: ${(e as Error).message}`;
-    return { file: { providers: {} }, keysUsable: false, warnings: [...warnings, why], unreadable: why };
+    return { file: { providers: {} }, keysUsable: false, warnings: [...warnings, `${path}: invalid JSON: ${(e as Error).message}`] };
   }
   const obj = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
   const providers: Record<string, UserProvider> = {};
