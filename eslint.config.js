@@ -10,13 +10,25 @@ import electronSecurity from 'eslint-plugin-electron-security';
 const knack = { rules: { layers: layersRule, 'tool-names': toolNamesRule } };
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'out/**', 'packaging/**/*.d.mts', 'builtin-skills/**/scripts/**', 'test/fixtures/**'] },
+  {
+    ignores: [
+      'node_modules/**',
+      'dist/**',
+      'out/**',
+      'packaging/**/*.d.mts',
+      'builtin-skills/**/scripts/**',
+      'test/fixtures/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node } },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-control-regex': 'off',
     },
@@ -24,7 +36,10 @@ export default tseslint.config(
   {
     files: ['main/core/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'main/core must never import electron' }] }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'electron', message: 'main/core must never import electron' }] },
+      ],
     },
   },
   // Electron's security checklist as lint, every rule an error (strict), over the Electron glue, the preload and the
@@ -37,17 +52,26 @@ export default tseslint.config(
   {
     files: ['main/electron/**/*.ts', 'preload/**/*.ts', 'packaging/**/*.mjs'],
     rules: {
-      'electron-security/require-ipc-sender-validation': ['error', { senderGuards: ['validateSender', 'senderProblem'] }],
-      'electron-security/no-open-external-with-dynamic-url': ['error', { allowedProtocols: ['https:'], urlValidators: ['openableExternalUrl'] }],
+      'electron-security/require-ipc-sender-validation': [
+        'error',
+        { senderGuards: ['validateSender', 'senderProblem'] },
+      ],
+      'electron-security/no-open-external-with-dynamic-url': [
+        'error',
+        { allowedProtocols: ['https:'], urlValidators: ['openableExternalUrl'] },
+      ],
       // style-src needs 'unsafe-inline' for libraries' inline <style>; scripts never get it (see security.ts).
       'electron-security/require-csp': ['error', { allowUnsafeInline: true }],
-      'electron-security/require-factory': ['error', {
-        factories: [
-          { api: 'ipcMain.handle', use: 'the loop in main/electron/main.ts', allowIn: ['main/electron/main.ts'] },
-          { api: 'ipcMain.on', use: 'the loop in main/electron/main.ts', allowIn: ['main/electron/main.ts'] },
-          { api: 'BrowserWindow', use: 'createWindow in main/electron/main.ts', allowIn: ['main/electron/main.ts'] },
-        ],
-      }],
+      'electron-security/require-factory': [
+        'error',
+        {
+          factories: [
+            { api: 'ipcMain.handle', use: 'the loop in main/electron/main.ts', allowIn: ['main/electron/main.ts'] },
+            { api: 'ipcMain.on', use: 'the loop in main/electron/main.ts', allowIn: ['main/electron/main.ts'] },
+            { api: 'BrowserWindow', use: 'createWindow in main/electron/main.ts', allowIn: ['main/electron/main.ts'] },
+          ],
+        },
+      ],
     },
   },
   {

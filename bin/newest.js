@@ -35,5 +35,9 @@ export function mtimeOf(file) {
 
 /** Newest mtime of the files that shape every build: the package, the build script and the TypeScript settings (esbuild reads them). */
 export function newestBuildSetting(root) {
-  return Math.max(...['package.json', 'scripts/build.mjs', 'tsconfig.json', 'tsconfig.base.json', 'tsconfig.electron.json'].map((f) => mtimeOf(join(root, f))));
+  return Math.max(
+    ...['package.json', 'scripts/build.mjs', 'tsconfig.json', 'tsconfig.base.json', 'tsconfig.electron.json'].map((f) =>
+      mtimeOf(join(root, f)),
+    ),
+  );
 }

@@ -23,9 +23,18 @@ function electronBinary() {
 /** Build what is missing or stale: the renderer always; main and preload only for the desktop app. */
 function buildIfNeeded(desktop) {
   const settings = newestBuildSetting(root);
-  const sources = Math.max(newest(join(root, 'renderer')), newest(join(root, 'preload')), mtime(join(root, 'vite.config.ts')), mtime(join(root, 'tsconfig.renderer.json')), settings);
+  const sources = Math.max(
+    newest(join(root, 'renderer')),
+    newest(join(root, 'preload')),
+    mtime(join(root, 'vite.config.ts')),
+    mtime(join(root, 'tsconfig.renderer.json')),
+    settings,
+  );
   const rendererStale = mtime(join(root, 'dist', 'renderer', 'index.html')) < sources;
-  const mainStale = desktop && mtime(join(root, 'dist', 'main', 'electron', 'main.js')) < Math.max(newest(join(root, 'main')), newest(join(root, 'preload')), settings);
+  const mainStale =
+    desktop &&
+    mtime(join(root, 'dist', 'main', 'electron', 'main.js')) <
+      Math.max(newest(join(root, 'main')), newest(join(root, 'preload')), settings);
   if (!rendererStale && !mainStale) return;
   const args = rendererStale && mainStale ? [] : rendererStale ? ['--renderer-only'] : ['--main-only'];
   console.log('Knack: building the app first (npm run build)…');
@@ -42,9 +51,16 @@ if (bin) {
   const child = spawn(bin, [root], { stdio: 'inherit' });
   child.on('exit', (code) => process.exit(code ?? 0));
 } else {
-  console.log('Knack: the Electron binary is not installed on this machine, so Knack opens in your browser instead (serve mode).');
+  console.log(
+    'Knack: the Electron binary is not installed on this machine, so Knack opens in your browser instead (serve mode).',
+  );
   buildIfNeeded(false);
   const { main } = await import('./cli-entry.js');
   const extra = process.argv.slice(2);
-  process.exitCode = await main(['serve', '--open', ...(extra.includes('--workspace') || extra.includes('-w') ? [] : ['--workspace', process.cwd()]), ...extra]);
+  process.exitCode = await main([
+    'serve',
+    '--open',
+    ...(extra.includes('--workspace') || extra.includes('-w') ? [] : ['--workspace', process.cwd()]),
+    ...extra,
+  ]);
 }

@@ -95,8 +95,10 @@ export function layerViolation(fromFile, spec, root = mainDir, layers = LAYERS) 
   const from = unitOf(fromFile, root);
   const to = unitOf(target, root);
   if (from === undefined || to === undefined || from === to) return undefined;
-  if (!(from in layers)) return `folder main/${from} is not in the layer table (eslint/layering.js): add it where it belongs`;
-  if (!(to in layers)) return `folder main/${to} is not in the layer table (eslint/layering.js): add it where it belongs`;
+  if (!(from in layers))
+    return `folder main/${from} is not in the layer table (eslint/layering.js): add it where it belongs`;
+  if (!(to in layers))
+    return `folder main/${to} is not in the layer table (eslint/layering.js): add it where it belongs`;
   if (allowedFrom(from, layers).has(to)) return undefined;
   return `main/${from} may not import main/${to}: the layers are one way (eslint/layering.js, docs/architecture.md)`;
 }
@@ -120,7 +122,6 @@ export const layersRule = {
     };
   },
 };
-
 
 const IMPORT_RE = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)['"]/g;
 

@@ -16,7 +16,8 @@ export function tableToolNames(file = TABLE_FILE) {
   const visit = (node) => {
     if (ts.isVariableDeclaration(node) && node.name.getText(src) === 'TOOLS' && node.initializer) {
       let init = node.initializer;
-      while (ts.isSatisfiesExpression?.(init) || ts.isAsExpression(init) || ts.isParenthesizedExpression(init)) init = init.expression;
+      while (ts.isSatisfiesExpression?.(init) || ts.isAsExpression(init) || ts.isParenthesizedExpression(init))
+        init = init.expression;
       if (ts.isObjectLiteralExpression(init)) {
         for (const p of init.properties) if (p.name) names.add(p.name.getText(src).replace(/^['"]|['"]$/g, ''));
       }
@@ -48,16 +49,21 @@ export const toolNamesRule = {
     const file = context.filename ?? context.getFilename();
     if (file === TABLE_FILE) return {};
     const names = tableToolNames();
-    const report = (node, value) => context.report({
-      node,
-      message: `tool name "${value}" spelled out: use TOOL.${value} or the table's roles (main/core/policy/tool-table.ts)`,
-    });
+    const report = (node, value) =>
+      context.report({
+        node,
+        message: `tool name "${value}" spelled out: use TOOL.${value} or the table's roles (main/core/policy/tool-table.ts)`,
+      });
     return {
       Literal(node) {
         if (typeof node.value !== 'string' || !names.has(node.value)) return;
         // import/export sources and object keys are not tool names in code.
         const p = node.parent;
-        if (p && (p.type === 'ImportDeclaration' || p.type === 'ExportNamedDeclaration' || p.type === 'ExportAllDeclaration')) return;
+        if (
+          p &&
+          (p.type === 'ImportDeclaration' || p.type === 'ExportNamedDeclaration' || p.type === 'ExportAllDeclaration')
+        )
+          return;
         if (p && p.type === 'Property' && p.key === node && !p.computed) return;
         if (p && p.type === 'TSLiteralType') return;
         if (inForeignList(node, names)) return;

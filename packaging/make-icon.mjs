@@ -14,7 +14,8 @@ const inRounded = (x, y, r) => {
 };
 // The K: a vertical bar and two diagonal strokes, as distance tests.
 const distToSeg = (x, y, x1, y1, x2, y2) => {
-  const dx = x2 - x1, dy = y2 - y1;
+  const dx = x2 - x1,
+    dy = y2 - y1;
   const t = Math.max(0, Math.min(1, ((x - x1) * dx + (y - y1) * dy) / (dx * dx + dy * dy)));
   return Math.hypot(x - (x1 + t * dx), y - (y1 + t * dy));
 };
@@ -23,10 +24,19 @@ for (let y = 0; y < N; y++) {
     const i = (y * N + x) * 4;
     if (!inRounded(x, y, 200)) continue;
     const g = y / N;
-    let r = Math.round(79 - 30 * g), gg = Math.round(70 - 30 * g), b = Math.round(229 - 40 * g);
-    const k = Math.min(distToSeg(x, y, 360, 250, 360, 774), distToSeg(x, y, 380, 540, 680, 250), distToSeg(x, y, 470, 450, 690, 774));
+    let r = Math.round(79 - 30 * g),
+      gg = Math.round(70 - 30 * g),
+      b = Math.round(229 - 40 * g);
+    const k = Math.min(
+      distToSeg(x, y, 360, 250, 360, 774),
+      distToSeg(x, y, 380, 540, 680, 250),
+      distToSeg(x, y, 470, 450, 690, 774),
+    );
     if (k < 55) [r, gg, b] = [255, 255, 255];
-    px[i] = r; px[i + 1] = gg; px[i + 2] = b; px[i + 3] = 255;
+    px[i] = r;
+    px[i + 1] = gg;
+    px[i + 2] = b;
+    px[i + 3] = 255;
   }
 }
 const raw = Buffer.alloc(N * (N * 4 + 1));
@@ -42,14 +52,24 @@ const crc = (buf) => {
   return (c ^ 0xffffffff) >>> 0;
 };
 const chunk = (type, data) => {
-  const len = Buffer.alloc(4); len.writeUInt32BE(data.length);
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(data.length);
   const td = Buffer.concat([Buffer.from(type), data]);
-  const c = Buffer.alloc(4); c.writeUInt32BE(crc(td));
+  const c = Buffer.alloc(4);
+  c.writeUInt32BE(crc(td));
   return Buffer.concat([len, td, c]);
 };
 const ihdr = Buffer.alloc(13);
-ihdr.writeUInt32BE(N, 0); ihdr.writeUInt32BE(N, 4); ihdr[8] = 8; ihdr[9] = 6;
-const png = Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+ihdr.writeUInt32BE(N, 0);
+ihdr.writeUInt32BE(N, 4);
+ihdr[8] = 8;
+ihdr[9] = 6;
+const png = Buffer.concat([
+  Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+  chunk('IHDR', ihdr),
+  chunk('IDAT', deflateSync(raw, { level: 9 })),
+  chunk('IEND', Buffer.alloc(0)),
+]);
 // `node packaging/make-icon.mjs [OUT]`: OUT defaults to packaging/icon.png (a test draws it elsewhere and compares).
 const out = process.argv[2] ?? fileURLToPath(new URL('./icon.png', import.meta.url));
 writeFileSync(out, png);

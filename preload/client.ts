@@ -2,8 +2,21 @@
 // Same interface both ways; inputs are checked before sending and outputs/events validated on arrival. No Node imports.
 import type { ClientFrame } from './contract.js';
 import {
-  ContractErrorSchema, SOCKET_PATH, ServerFrame, contractError, events, formatIssues, isEventName, methods,
-  type ContractError, type EventName, type EventPayload, type MethodInput, type MethodName, type MethodOutput, type Result,
+  ContractErrorSchema,
+  SOCKET_PATH,
+  ServerFrame,
+  contractError,
+  events,
+  formatIssues,
+  isEventName,
+  methods,
+  type ContractError,
+  type EventName,
+  type EventPayload,
+  type MethodInput,
+  type MethodName,
+  type MethodOutput,
+  type Result,
 } from './contract.js';
 
 /** A failed call, carrying the contract's error shape. */
@@ -59,9 +72,15 @@ export function createClient(transport: Transport, opts: ClientOptions = {}): Kn
       const spec = methods[method];
       if (!spec) throw new KnackError(contractError('unknown_method', `unknown method ${String(method)}`));
       const checked = spec.input.safeParse(input);
-      if (!checked.success) throw new KnackError(contractError('invalid_input', `${method}: ${formatIssues(checked.error)}`));
+      if (!checked.success)
+        throw new KnackError(contractError('invalid_input', `${method}: ${formatIssues(checked.error)}`));
       const result = await transport.call(method, input);
-      if (!result.ok) throw new KnackError(ContractErrorSchema.safeParse(result.error).success ? result.error : contractError('internal', 'malformed error'));
+      if (!result.ok)
+        throw new KnackError(
+          ContractErrorSchema.safeParse(result.error).success
+            ? result.error
+            : contractError('internal', 'malformed error'),
+        );
       const out = spec.output.safeParse(result.value);
       if (!out.success) {
         violation(`${method} answered outside the contract: ${formatIssues(out.error)}`);
@@ -88,7 +107,9 @@ export function bridgeTransport(bridge: KnackBridge): Transport {
   return {
     call: (method, input) => {
       const fn = bridge.methods[method];
-      return fn ? fn(input) : Promise.resolve({ ok: false, error: contractError('unknown_method', `unknown method ${method}`) });
+      return fn
+        ? fn(input)
+        : Promise.resolve({ ok: false, error: contractError('unknown_method', `unknown method ${method}`) });
     },
     subscribe: (listener) => bridge.onEvent(listener),
   };
@@ -214,5 +235,8 @@ export function connectFromPage(opts: ClientOptions & { onDisconnect?: () => voi
   const WS = g.WebSocket;
   if (!loc || !WS) throw new Error('Knack: neither the desktop bridge nor a page location is available');
   const url = `${loc.protocol === 'https:' ? 'wss' : 'ws'}://${loc.host}${SOCKET_PATH}`;
-  return createClient(socketTransport({ connect: () => new WS(url), ...(opts.onDisconnect ? { onDisconnect: opts.onDisconnect } : {}) }), opts);
+  return createClient(
+    socketTransport({ connect: () => new WS(url), ...(opts.onDisconnect ? { onDisconnect: opts.onDisconnect } : {}) }),
+    opts,
+  );
 }

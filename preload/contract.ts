@@ -182,7 +182,12 @@ export const WorkspaceInfo = z.object({
 });
 export type WorkspaceInfo = z.infer<typeof WorkspaceInfo>;
 
-export const RecentWorkspace = z.object({ path: z.string(), name: z.string(), openedAt: z.number(), exists: z.boolean() });
+export const RecentWorkspace = z.object({
+  path: z.string(),
+  name: z.string(),
+  openedAt: z.number(),
+  exists: z.boolean(),
+});
 
 /** A policy rule the user made ("always allow `git status` in this workspace"). */
 export const PolicyRule = z.object({
@@ -250,7 +255,13 @@ export const TranscriptItem = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('assistant'), id: z.string(), text: z.string(), at: z.number() }),
   z.object({ kind: z.literal('tool'), id: z.string(), card: ToolCallCard, at: z.number() }),
   z.object({ kind: z.literal('skill'), id: z.string(), skill: z.string(), reason: z.string(), at: z.number() }),
-  z.object({ kind: z.literal('notice'), id: z.string(), level: z.enum(['info', 'warning', 'error']), text: z.string(), at: z.number() }),
+  z.object({
+    kind: z.literal('notice'),
+    id: z.string(),
+    level: z.enum(['info', 'warning', 'error']),
+    text: z.string(),
+    at: z.number(),
+  }),
 ]);
 export type TranscriptItem = z.infer<typeof TranscriptItem>;
 
@@ -259,7 +270,9 @@ export const GateDecisionFields = z.object({
   rule: z.string().optional(),
   ruleId: z.string().optional(),
   scope: z.string().optional(),
-  skill: z.object({ name: z.string(), tier: z.string().optional(), dir: z.string(), hash: z.string().optional() }).optional(),
+  skill: z
+    .object({ name: z.string(), tier: z.string().optional(), dir: z.string(), hash: z.string().optional() })
+    .optional(),
   paths: z.object({ read: z.array(z.string()), write: z.array(z.string()) }).optional(),
 });
 export type GateDecisionFields = z.output<typeof GateDecisionFields>;
@@ -357,14 +370,16 @@ export const Ceiling = z.object({
 /** Settings as the renderer sees them: a key is never sent back, only whether one is stored. */
 export const SettingsView = z.object({
   /** null = no model configured (chat runs as the offline inspector). */
-  provider: z.object({
-    preset: z.string(),
-    model: z.string(),
-    baseUrl: z.string().nullable(),
-    contextWindow: z.number().int().positive(),
-    hasKey: z.boolean(),
-    keySource: z.enum(['option', 'key-store', 'env', 'file', 'none']),
-  }).nullable(),
+  provider: z
+    .object({
+      preset: z.string(),
+      model: z.string(),
+      baseUrl: z.string().nullable(),
+      contextWindow: z.number().int().positive(),
+      hasKey: z.boolean(),
+      keySource: z.enum(['option', 'key-store', 'env', 'file', 'none']),
+    })
+    .nullable(),
   presets: z.array(ProviderPreset),
   ceiling: Ceiling,
   /** One line each: a providers.json others can read, an unknown field. */
@@ -387,14 +402,17 @@ const m = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O) => ({ 
 
 export const methods = {
   // app
-  'app.info': m(Empty, z.object({
-    version: z.string(),
-    transport: z.enum(['electron', 'serve']),
-    platform: z.string(),
-    /** Native dialogs exist in the desktop app only; serve mode asks for a typed path. */
-    nativeDialogs: z.boolean(),
-    workspace: WorkspaceInfo.nullable(),
-  })),
+  'app.info': m(
+    Empty,
+    z.object({
+      version: z.string(),
+      transport: z.enum(['electron', 'serve']),
+      platform: z.string(),
+      /** Native dialogs exist in the desktop app only; serve mode asks for a typed path. */
+      nativeDialogs: z.boolean(),
+      workspace: WorkspaceInfo.nullable(),
+    }),
+  ),
 
   // workspaces
   /** Open a folder; the one already open is left as it is (its conversations go on) unless `reload` reads it again. */
@@ -404,29 +422,52 @@ export const methods = {
   /** Native folder picker (desktop only; `unsupported` in serve mode). null = cancelled. */
   'dialog.pickWorkspace': m(Empty, z.object({ path: z.string().nullable() })),
   /** Native picker for a skill folder or a .zip (desktop only). null = cancelled. */
-  'dialog.pickSkillSource': m(z.object({ kind: z.enum(['folder', 'zip']) }).strict(), z.object({ path: z.string().nullable() })),
+  'dialog.pickSkillSource': m(
+    z.object({ kind: z.enum(['folder', 'zip']) }).strict(),
+    z.object({ path: z.string().nullable() }),
+  ),
 
   // skills
-  'skills.list': m(Empty, z.object({ skills: z.array(SkillSummary), broken: z.array(BrokenSkill), diagnostics: z.array(Diagnostic) })),
+  'skills.list': m(
+    Empty,
+    z.object({ skills: z.array(SkillSummary), broken: z.array(BrokenSkill), diagnostics: z.array(Diagnostic) }),
+  ),
   'skills.show': m(z.object({ name: Name }).strict(), SkillDetail),
   'skills.setEnabled': m(z.object({ name: Name, enabled: z.boolean() }).strict(), SkillSummary),
   /** Trust one P1 skill, bound to the content hash the user saw (a changed skill is a `conflict`). */
   'skills.trust': m(z.object({ name: Name, contentHash: z.string().min(1) }).strict(), SkillSummary),
   /** Trust every skill that needs trust (P0 never). `dryRun` only reports what would happen. */
-  'skills.trustAll': m(z.object({ dryRun: z.boolean().default(false) }).strict(), z.object({
-    trusted: z.array(z.string()),
-    refused: z.array(z.object({ name: z.string(), reason: z.string() })),
-    summary: z.string(),
-    /** The review's findings grouped by rule, most frequent first: what saying yes accepts. */
-    groups: z.array(z.object({ rule: z.string(), message: z.string(), count: z.number().int().nonnegative(), skills: z.array(z.string()) })),
-    /** The union of what the skills ask for: the most the user grants by saying yes. */
-    widest: z.object({
-      tools: z.array(z.string()), anyCommand: z.array(z.string()), network: z.boolean(), read: z.array(z.string()), write: z.array(z.string()),
-      undeclared: z.number().int().nonnegative(),
+  'skills.trustAll': m(
+    z.object({ dryRun: z.boolean().default(false) }).strict(),
+    z.object({
+      trusted: z.array(z.string()),
+      refused: z.array(z.object({ name: z.string(), reason: z.string() })),
+      summary: z.string(),
+      /** The review's findings grouped by rule, most frequent first: what saying yes accepts. */
+      groups: z.array(
+        z.object({
+          rule: z.string(),
+          message: z.string(),
+          count: z.number().int().nonnegative(),
+          skills: z.array(z.string()),
+        }),
+      ),
+      /** The union of what the skills ask for: the most the user grants by saying yes. */
+      widest: z.object({
+        tools: z.array(z.string()),
+        anyCommand: z.array(z.string()),
+        network: z.boolean(),
+        read: z.array(z.string()),
+        write: z.array(z.string()),
+        undeclared: z.number().int().nonnegative(),
+      }),
     }),
-  })),
+  ),
   /** Audit and install a folder or .zip into the user or project tier; P1 waits for approveInstall, P0 is refused. */
-  'skills.install': m(z.object({ source: Path, tier: z.enum(['user', 'project']), replace: z.boolean().default(false) }).strict(), InstallOutcome),
+  'skills.install': m(
+    z.object({ source: Path, tier: z.enum(['user', 'project']), replace: z.boolean().default(false) }).strict(),
+    InstallOutcome,
+  ),
   'skills.pendingInstalls': m(Empty, z.object({ items: z.array(PendingInstall) })),
   /** Approve a pending install; goes through only if the content still hashes to `contentHash`. */
   'skills.approveInstall': m(z.object({ approvalId: Id, contentHash: z.string().min(1) }).strict(), InstallOutcome),
@@ -435,23 +476,45 @@ export const methods = {
    * Audit and install a .zip the user dropped on the window (serve mode has no file paths): its bytes, base64, at
    * most MAX_UPLOAD_BYTES. Unpacked safely into a temporary folder, then the same outcome as skills.install.
    */
-  'skills.installUpload': m(z.object({
-    filename: z.string().min(1).max(255),
-    data: z.string().min(1).max(base64Length(MAX_UPLOAD_BYTES)).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64'),
-    tier: z.enum(['user', 'project']),
-    replace: z.boolean().default(false),
-  }).strict(), InstallOutcome),
+  'skills.installUpload': m(
+    z
+      .object({
+        filename: z.string().min(1).max(255),
+        data: z
+          .string()
+          .min(1)
+          .max(base64Length(MAX_UPLOAD_BYTES))
+          .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64'),
+        tier: z.enum(['user', 'project']),
+        replace: z.boolean().default(false),
+      })
+      .strict(),
+    InstallOutcome,
+  ),
   /** Lint the catalog, or the given folders / SKILL.md files. */
   'skills.lint': m(z.object({ paths: z.array(Path).max(100).optional() }).strict(), LintResult),
 
   // chat
   /** Start a turn. No sessionId = a new session. Streams chat.* events; resolves once the turn has started. */
-  'chat.send': m(z.object({ sessionId: Id.optional(), text: z.string().min(1).max(200_000), planMode: z.boolean().optional() }).strict(),
-    z.object({ sessionId: z.string(), turnId: z.string() })),
+  'chat.send': m(
+    z
+      .object({ sessionId: Id.optional(), text: z.string().min(1).max(200_000), planMode: z.boolean().optional() })
+      .strict(),
+    z.object({ sessionId: z.string(), turnId: z.string() }),
+  ),
   'chat.stop': m(z.object({ sessionId: Id }).strict(), z.object({ stopped: z.boolean() })),
   /** Answer an approval the main process asked for. `always` stores the rule shown in the request's preview. */
-  'chat.answer': m(z.object({ sessionId: Id, approvalId: Id, answer: z.enum(['once', 'always', 'deny']), message: z.string().max(4000).optional() }).strict(),
-    z.object({ ok: z.boolean() })),
+  'chat.answer': m(
+    z
+      .object({
+        sessionId: Id,
+        approvalId: Id,
+        answer: z.enum(['once', 'always', 'deny']),
+        message: z.string().max(4000).optional(),
+      })
+      .strict(),
+    z.object({ ok: z.boolean() }),
+  ),
   'chat.setPlanMode': m(z.object({ sessionId: Id, on: z.boolean() }).strict(), z.object({ planMode: z.boolean() })),
   /** Take a loaded skill out of the conversation (its instructions leave the next prompt). */
   'chat.unloadSkill': m(z.object({ sessionId: Id, name: Name }).strict(), z.object({ unloaded: z.boolean() })),
@@ -462,11 +525,19 @@ export const methods = {
    * A conversation's transcript. One with a turn running or waiting for approval also gives that turn's id (the
    * `turnId` its coming events carry) and the approvals still open (asked again after a restart), to answer here.
    */
-  'sessions.open': m(z.object({ id: Id }).strict(), z.object({
-    session: SessionMeta, items: z.array(TranscriptItem), turnId: z.string().optional(), approvals: z.array(ChatApproval),
-  })),
-  'sessions.export': m(z.object({ id: Id, format: z.enum(['markdown', 'json']) }).strict(),
-    z.object({ filename: z.string(), mime: z.string(), content: z.string() })),
+  'sessions.open': m(
+    z.object({ id: Id }).strict(),
+    z.object({
+      session: SessionMeta,
+      items: z.array(TranscriptItem),
+      turnId: z.string().optional(),
+      approvals: z.array(ChatApproval),
+    }),
+  ),
+  'sessions.export': m(
+    z.object({ id: Id, format: z.enum(['markdown', 'json']) }).strict(),
+    z.object({ filename: z.string(), mime: z.string(), content: z.string() }),
+  ),
   'sessions.delete': m(z.object({ id: Id }).strict(), z.object({ deleted: z.boolean() })),
 
   // context
@@ -475,16 +546,30 @@ export const methods = {
 
   // tools
   'tools.list': m(Empty, z.object({ tools: z.array(ToolInfo) })),
-  'tools.search': m(z.object({ query: z.string().min(1).max(2000), limit: z.number().int().min(1).max(50).default(10) }).strict(),
-    z.object({ hits: z.array(ToolInfo.extend({ score: z.number() })) })),
+  'tools.search': m(
+    z.object({ query: z.string().min(1).max(2000), limit: z.number().int().min(1).max(50).default(10) }).strict(),
+    z.object({ hits: z.array(ToolInfo.extend({ score: z.number() })) }),
+  ),
   'tools.mcpStatus': m(Empty, z.object({ servers: z.array(McpServerStatus) })),
 
   // settings
   'settings.get': m(Empty, SettingsView),
   /** Make a preset (with an optional model and base URL) the default provider. */
-  'settings.setProvider': m(z.object({ preset: Name, model: z.string().min(1).max(200).optional(), baseUrl: z.string().url().max(2000).optional() }).strict(), SettingsView),
+  'settings.setProvider': m(
+    z
+      .object({
+        preset: Name,
+        model: z.string().min(1).max(200).optional(),
+        baseUrl: z.string().url().max(2000).optional(),
+      })
+      .strict(),
+    SettingsView,
+  ),
   /** Store an API key for a preset. The key goes in; it never comes back out. */
-  'settings.setKey': m(z.object({ preset: Name, key: z.string().min(1).max(1000) }).strict(), z.object({ hasKey: z.boolean() })),
+  'settings.setKey': m(
+    z.object({ preset: Name, key: z.string().min(1).max(1000) }).strict(),
+    z.object({ hasKey: z.boolean() }),
+  ),
   'settings.clearKey': m(z.object({ preset: Name }).strict(), z.object({ hasKey: z.boolean() })),
   'settings.setCeiling': m(Ceiling.partial().strict(), SettingsView),
   'rules.list': m(Empty, z.object({ rules: z.array(PolicyRule) })),
@@ -504,17 +589,38 @@ export const METHOD_NAMES = Object.keys(methods) as MethodName[];
 
 export const events = {
   /** Streamed assistant text (or thinking) for a running turn. */
-  'chat.delta': z.object({ sessionId: z.string(), turnId: z.string(), kind: z.enum(['text', 'thinking']), text: z.string() }),
+  'chat.delta': z.object({
+    sessionId: z.string(),
+    turnId: z.string(),
+    kind: z.enum(['text', 'thinking']),
+    text: z.string(),
+  }),
   /** A tool call card appeared or changed state. */
   'chat.toolCall': z.object({ sessionId: z.string(), turnId: z.string(), card: ToolCallCard }),
   /** The gate asked: the renderer shows it and answers with chat.answer. Only main creates these. */
   'chat.approval': ChatApproval,
   /** A skill was loaded into the conversation. */
-  'chat.skillLoaded': z.object({ sessionId: z.string(), turnId: z.string(), skill: z.string(), tier: Tier, reason: z.string(), tokens: z.number().int().nonnegative() }),
+  'chat.skillLoaded': z.object({
+    sessionId: z.string(),
+    turnId: z.string(),
+    skill: z.string(),
+    tier: Tier,
+    reason: z.string(),
+    tokens: z.number().int().nonnegative(),
+  }),
   /** Something the transcript shows as a line of its own: compaction, recovery after a crash, a provider error, an offer. */
-  'chat.notice': z.object({ sessionId: z.string(), level: z.enum(['info', 'warning', 'error']), kind: z.string(), text: z.string() }),
+  'chat.notice': z.object({
+    sessionId: z.string(),
+    level: z.enum(['info', 'warning', 'error']),
+    kind: z.string(),
+    text: z.string(),
+  }),
   /** The context meter moved: re-fetch context.get for the detail. */
-  'context.changed': z.object({ sessionId: z.string(), total: z.number().int().nonnegative(), contextWindow: z.number().int().nonnegative() }),
+  'context.changed': z.object({
+    sessionId: z.string(),
+    total: z.number().int().nonnegative(),
+    contextWindow: z.number().int().nonnegative(),
+  }),
   'chat.turnEnd': z.object({
     sessionId: z.string(),
     turnId: z.string(),
@@ -528,7 +634,12 @@ export const events = {
   'session.updated': z.object({ session: SessionMeta }),
   'session.deleted': z.object({ id: z.string() }),
   /** The skill catalog changed (a file edited, a toggle, a trust decision, an install). Re-fetch skills.list. */
-  'catalog.changed': z.object({ workspace: z.string(), added: z.array(z.string()), removed: z.array(z.string()), changed: z.array(z.string()) }),
+  'catalog.changed': z.object({
+    workspace: z.string(),
+    added: z.array(z.string()),
+    removed: z.array(z.string()),
+    changed: z.array(z.string()),
+  }),
   /** An audit that was `checking` finished. */
   'audit.verdict': z.object({
     name: z.string(),
@@ -557,7 +668,12 @@ export const ResultSchema = z.discriminatedUnion('ok', [
 ]);
 
 /** Serve mode's WebSocket frames (JSON text). Client → server: call. Server → client: result, event. */
-export const ClientFrame = z.object({ type: z.literal('call'), id: z.number().int().nonnegative(), method: z.string().max(100), input: z.unknown() });
+export const ClientFrame = z.object({
+  type: z.literal('call'),
+  id: z.number().int().nonnegative(),
+  method: z.string().max(100),
+  input: z.unknown(),
+});
 export const ServerFrame = z.discriminatedUnion('type', [
   z.object({ type: z.literal('result'), id: z.number().int().nonnegative(), result: ResultSchema }),
   z.object({ type: z.literal('event'), name: z.string(), payload: z.unknown() }),

@@ -18,12 +18,24 @@ const args = new Set(process.argv.slice(2));
 const external = ['electron', 'esbuild', ...Object.keys(pkg.dependencies ?? {})];
 
 // Bundled ESM still meets `require` in dependencies' interop paths; give it a real one.
-const banner = { js: "import { createRequire as __knackCreateRequire } from 'node:module'; const require = __knackCreateRequire(import.meta.url);" };
+const banner = {
+  js: "import { createRequire as __knackCreateRequire } from 'node:module'; const require = __knackCreateRequire(import.meta.url);",
+};
 
 export async function buildMain() {
   const out = join(root, 'dist', 'main', 'electron');
   rmSync(out, { recursive: true, force: true });
-  const common = { bundle: true, platform: 'node', target: 'node20', format: 'esm', sourcemap: 'linked', external, banner, logLevel: 'warning', legalComments: 'none' };
+  const common = {
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    sourcemap: 'linked',
+    external,
+    banner,
+    logLevel: 'warning',
+    legalComments: 'none',
+  };
   // main.js (and cli.js, the `knack` command: bin/cli-entry.js runs it when it is newer than the sources), and beside
   // them the files the core starts by path (sandbox/spawn.ts: ./host.js; skills/parse-pool.ts: ./parse-worker.js;
   // skills/trust/audit-pool.ts: ./audit-worker.js).
@@ -40,7 +52,13 @@ export async function buildMain() {
   });
   // A sandboxed preload must be one CommonJS file that requires nothing but `electron`: zod and the contract go inside.
   await build({
-    bundle: true, platform: 'node', target: 'chrome130', format: 'cjs', sourcemap: 'linked', external: ['electron'], logLevel: 'warning',
+    bundle: true,
+    platform: 'node',
+    target: 'chrome130',
+    format: 'cjs',
+    sourcemap: 'linked',
+    external: ['electron'],
+    logLevel: 'warning',
     entryPoints: [join(root, 'preload', 'index.ts')],
     outfile: join(root, 'dist', 'preload', 'index.cjs'),
   });
@@ -69,7 +87,11 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     }
     if (!args.has('--renderer-only')) {
       await buildMain();
-      built.push('dist/main/electron (main, cli, host, parse-worker, audit-worker)', 'dist/preload/index.cjs', 'dist/icon.png');
+      built.push(
+        'dist/main/electron (main, cli, host, parse-worker, audit-worker)',
+        'dist/preload/index.cjs',
+        'dist/icon.png',
+      );
     }
     console.log(`built: ${built.join(', ')}`);
   } catch (e) {

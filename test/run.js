@@ -20,7 +20,13 @@ function walk(dir) {
 }
 
 const files = ['test/unit', 'test/e2e']
-  .flatMap((d) => { try { return walk(join(root, d)); } catch { return []; } })
+  .flatMap((d) => {
+    try {
+      return walk(join(root, d));
+    } catch {
+      return [];
+    }
+  })
   .map((f) => relative(root, f))
   .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
   .sort();

@@ -4,7 +4,18 @@ import { createInterface, type Interface } from 'node:readline/promises';
 import { CliError, stringFlag, type Command, type CommandContext } from './command.js';
 import { openWorkspaceFor } from './workspace.js';
 import type { KnackWorkspace } from '../core/workspace.js';
-import { addTurnUsage, Agent, describeUsage, ProviderError, PRESETS, type AgentEvent, type ChatSession, type PendingApproval, type TurnResult, type TurnUsage } from '../core/agent/index.js';
+import {
+  addTurnUsage,
+  Agent,
+  describeUsage,
+  ProviderError,
+  PRESETS,
+  type AgentEvent,
+  type ChatSession,
+  type PendingApproval,
+  type TurnResult,
+  type TurnUsage,
+} from '../core/agent/index.js';
 import { decisionLines } from '../core/policy/decision-fields.js';
 import { TOOL } from '../core/policy/tool-table.js';
 import { displaySafe } from '../core/policy/display.js';
@@ -21,10 +32,11 @@ const OPTIONS = {
   'max-steps': { type: 'string' as const },
 };
 
-const OFFLINE_LABEL = '[offline inspector] no model is configured: set ANTHROPIC_API_KEY (or another provider\'s key, or --provider NAME); showing what would go to the model';
+const OFFLINE_LABEL =
+  "[offline inspector] no model is configured: set ANTHROPIC_API_KEY (or another provider's key, or --provider NAME); showing what would go to the model";
 
 function short(v: unknown, max = 160): string {
-  const s = typeof v === 'string' ? v : JSON.stringify(v) ?? '';
+  const s = typeof v === 'string' ? v : (JSON.stringify(v) ?? '');
   const flat = s.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, ' ');
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
@@ -67,13 +79,16 @@ function renderer(ctx: CommandContext): (e: AgentEvent) => void {
         break;
       case 'gate_decision':
         // The rule that denied, its scope, the acting skill and the real paths, as the approval prompt shows them.
-        if (e.verdict === 'deny') for (const l of [`  ✗ denied: ${displaySafe(e.reason)}`, ...decisionLines(e).map((f) => `    ${f}`)]) line(l);
+        if (e.verdict === 'deny')
+          for (const l of [`  ✗ denied: ${displaySafe(e.reason)}`, ...decisionLines(e).map((f) => `    ${f}`)]) line(l);
         break;
       case 'tool_result':
         line(e.ok ? `  ✓ ${e.name} (${e.durationMs} ms)` : `  ✗ ${e.name}: ${short(e.content)}`);
         break;
       case 'approval_answered':
-        line(`  approval: ${e.answer}${e.message ? ` (${e.message})` : ''}${e.rules?.length ? ` — stored: ${e.rules.join('; ')}` : ''}`);
+        line(
+          `  approval: ${e.answer}${e.message ? ` (${e.message})` : ''}${e.rules?.length ? ` — stored: ${e.rules.join('; ')}` : ''}`,
+        );
         break;
       case 'compaction':
         line(`· compacted ${e.compactedMessages} older messages (${e.tokensBefore} → ${e.tokensAfter} tokens)`);
@@ -82,10 +97,14 @@ function renderer(ctx: CommandContext): (e: AgentEvent) => void {
         line(`error: ${e.message}`);
         break;
       case 'recovered':
-        line(`· session recovered${e.interruptedAnswer ? ': the last answer was interrupted' : ''}${e.pendingApprovals ? `, ${e.pendingApprovals} approval(s) pending` : ''}`);
+        line(
+          `· session recovered${e.interruptedAnswer ? ': the last answer was interrupted' : ''}${e.pendingApprovals ? `, ${e.pendingApprovals} approval(s) pending` : ''}`,
+        );
         break;
       case 'skill_offer':
-        line(`· this task used ${e.toolCalls} tool calls (${e.tools.join(', ')}): type /save-skill to save it as a skill`);
+        line(
+          `· this task used ${e.toolCalls} tool calls (${e.tools.join(', ')}): type /save-skill to save it as a skill`,
+        );
         break;
       case 'plan_mode':
         line(`· plan mode ${e.on ? 'on (read-only)' : 'off'}`);
@@ -115,7 +134,11 @@ interface LineReader {
 }
 
 function lineReader(ctx: CommandContext): LineReader {
-  const rl: Interface = createInterface({ input: process.stdin, output: process.stderr, terminal: process.stdin.isTTY === true });
+  const rl: Interface = createInterface({
+    input: process.stdin,
+    output: process.stderr,
+    terminal: process.stdin.isTTY === true,
+  });
   const it = rl[Symbol.asyncIterator]();
   return {
     async ask(prompt) {
@@ -127,15 +150,28 @@ function lineReader(ctx: CommandContext): LineReader {
   };
 }
 
-async function askTerminal(rl: LineReader | undefined, ctx: CommandContext, p: PendingApproval): Promise<{ kind: 'once' | 'always' | 'deny'; message?: string }> {
-  const gate = decisionLines(p.decision ?? {}).map((l) => `\n  ${l}`).join('');
+async function askTerminal(
+  rl: LineReader | undefined,
+  ctx: CommandContext,
+  p: PendingApproval,
+): Promise<{ kind: 'once' | 'always' | 'deny'; message?: string }> {
+  const gate = decisionLines(p.decision ?? {})
+    .map((l) => `\n  ${l}`)
+    .join('');
   // "Always" is offered only when a reusable rule can cover the call (as the window disables its button).
   const always = p.alwaysPreview.length > 0;
   // Every string that comes from the model's call is escaped (a CR or an escape sequence could overdraw the rule shown).
-  const store = always ? `always would store: ${p.alwaysPreview.map(displaySafe).join('; ')}` : 'always: no rule can cover this call (answer once or deny)';
-  ctx.io.err(`? ${p.tool} ${short(p.args, 400)}\n  why: ${displaySafe(p.reason)}${gate}${p.activeSkills.length ? `\n  active skills: ${p.activeSkills.map(displaySafe).join(', ')}` : ''}\n  ${store}`);
+  const store = always
+    ? `always would store: ${p.alwaysPreview.map(displaySafe).join('; ')}`
+    : 'always: no rule can cover this call (answer once or deny)';
+  ctx.io.err(
+    `? ${p.tool} ${short(p.args, 400)}\n  why: ${displaySafe(p.reason)}${gate}${p.activeSkills.length ? `\n  active skills: ${p.activeSkills.map(displaySafe).join(', ')}` : ''}\n  ${store}`,
+  );
   if (!rl) {
-    if (ctx.io.confirm) return (await ctx.io.confirm(`allow ${p.tool} once?`)) ? { kind: 'once' } : { kind: 'deny', message: 'declined on the terminal' };
+    if (ctx.io.confirm)
+      return (await ctx.io.confirm(`allow ${p.tool} once?`))
+        ? { kind: 'once' }
+        : { kind: 'deny', message: 'declined on the terminal' };
     return { kind: 'deny', message: 'no terminal to ask (use --yes to allow asks once)' };
   }
   for (;;) {
@@ -161,23 +197,40 @@ async function inspect(ctx: CommandContext, ws: KnackWorkspace, chat: ChatSessio
     ctx.io.out(matches.length ? `matched: ${matches.map((m) => m.name).join(', ')}` : 'matched: no skill');
   }
   const loaded = chat.loadedSkills();
-  ctx.io.out(`loaded skills: ${loaded.length ? loaded.map((s) => `${s.name} (${s.reason}, ${s.tokens} tokens)`).join(', ') : 'none'}`);
+  ctx.io.out(
+    `loaded skills: ${loaded.length ? loaded.map((s) => `${s.name} (${s.reason}, ${s.tokens} tokens)`).join(', ') : 'none'}`,
+  );
   const s = await chat.contextSections();
   ctx.io.out(
     `prompt: ${s.total} tokens of ${s.window} — system ${s.system}, catalog ${s.catalog}, skills ${s.skills}, tools ${s.tools}, history ${s.history}, observations ${s.observations}`,
   );
 }
 
-const SLASH = new Set(['exit', 'quit', 'skills', 'load', 'unload', 'tools', 'search', 'run', 'context', 'plan', 'save-skill', 'help']);
+const SLASH = new Set([
+  'exit',
+  'quit',
+  'skills',
+  'load',
+  'unload',
+  'tools',
+  'search',
+  'run',
+  'context',
+  'plan',
+  'save-skill',
+  'help',
+]);
 
 async function slash(ctx: CommandContext, ws: KnackWorkspace, chat: ChatSession, input: string): Promise<boolean> {
   const [cmd, ...rest] = input.slice(1).split(/\s+/);
   const arg = rest.join(' ').trim();
   switch (cmd) {
-    case 'exit': case 'quit':
+    case 'exit':
+    case 'quit':
       return false;
     case 'skills':
-      for (const e of ws.catalog.enabled()) ctx.io.out(`${e.manifest.name} (${e.tier}): ${short(e.manifest.description, 100)}`);
+      for (const e of ws.catalog.enabled())
+        ctx.io.out(`${e.manifest.name} (${e.tier}): ${short(e.manifest.description, 100)}`);
       break;
     case 'load': {
       const r = await chat.loadSkill(arg);
@@ -197,7 +250,14 @@ async function slash(ctx: CommandContext, ws: KnackWorkspace, chat: ChatSession,
       const skills = await chat.runTool(TOOL.SkillSearch, { query: arg || ' ' });
       ctx.io.out(`skills: ${short(skills.ok ? skills.content : skills.error.message, 600)}`);
       const box = await ws.toolbox();
-      ctx.io.out(`tools: ${box.index.search(arg, 5).tools.map((t) => t.name).join(', ') || 'none'}`);
+      ctx.io.out(
+        `tools: ${
+          box.index
+            .search(arg, 5)
+            .tools.map((t) => t.name)
+            .join(', ') || 'none'
+        }`,
+      );
       break;
     }
     case 'run': {
@@ -211,7 +271,10 @@ async function slash(ctx: CommandContext, ws: KnackWorkspace, chat: ChatSession,
     }
     case 'context':
       await inspect(ctx, ws, chat);
-      for (const p of await chat.projection()) ctx.io.out(`  ${p.kind} ${p.name}${p.path ? `/${p.path}` : ''}: ${p.reason}${p.tokens ? ` (${p.tokens} tokens)` : ''}`);
+      for (const p of await chat.projection())
+        ctx.io.out(
+          `  ${p.kind} ${p.name}${p.path ? `/${p.path}` : ''}: ${p.reason}${p.tokens ? ` (${p.tokens} tokens)` : ''}`,
+        );
       break;
     case 'plan':
       chat.setPlanMode(arg !== 'off');
@@ -220,7 +283,9 @@ async function slash(ctx: CommandContext, ws: KnackWorkspace, chat: ChatSession,
       await chat.saveAsSkill(arg);
       break;
     default:
-      ctx.io.out('commands: /skills /load NAME /unload NAME /tools /search QUERY /run SKILL SCRIPT /context /plan [on|off] /save-skill /exit');
+      ctx.io.out(
+        'commands: /skills /load NAME /unload NAME /tools /search QUERY /run SKILL SCRIPT /context /plan [on|off] /save-skill /exit',
+      );
   }
   return true;
 }
@@ -229,14 +294,17 @@ function maxSteps(ctx: CommandContext): number | undefined {
   const v = stringFlag(ctx, 'max-steps');
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 1 || n > 200) throw new CliError(`--max-steps: expected a whole number from 1 to 200, got "${v}"`);
+  if (!Number.isInteger(n) || n < 1 || n > 200)
+    throw new CliError(`--max-steps: expected a whole number from 1 to 200, got "${v}"`);
   return n;
 }
 
 const chat: Command = {
   path: ['chat'],
-  summary: 'Talk to the agent: skills auto-load, tools run through the gate, approvals are asked here. No model configured: the offline inspector.',
-  usage: '[--once "MESSAGE"] [--provider anthropic|openai|PRESET] [--model NAME] [--base-url URL] [--session ID] [--yes] [--plan] [--offline] [--json]',
+  summary:
+    'Talk to the agent: skills auto-load, tools run through the gate, approvals are asked here. No model configured: the offline inspector.',
+  usage:
+    '[--once "MESSAGE"] [--provider anthropic|openai|PRESET] [--model NAME] [--base-url URL] [--session ID] [--yes] [--plan] [--offline] [--json]',
   options: OPTIONS,
   maxPositionals: 0,
   async run(ctx) {
@@ -253,7 +321,15 @@ const chat: Command = {
         const model = stringFlag(ctx, 'model');
         const baseURL = stringFlag(ctx, 'base-url');
         agent = Agent.create(ws, {
-          ...(provider || model || baseURL ? { provider: { ...(provider ? { provider } : {}), ...(model ? { model } : {}), ...(baseURL ? { baseURL } : {}) } } : {}),
+          ...(provider || model || baseURL
+            ? {
+                provider: {
+                  ...(provider ? { provider } : {}),
+                  ...(model ? { model } : {}),
+                  ...(baseURL ? { baseURL } : {}),
+                },
+              }
+            : {}),
           autoApprove: ctx.values.yes === true,
           offline: ctx.values.offline === true,
           ...(steps ? { maxSteps: steps } : {}),
@@ -284,7 +360,10 @@ const chat: Command = {
       });
       if (!ctx.json) {
         if (agent.offline) ctx.io.err(OFFLINE_LABEL);
-        else ctx.io.err(`· ${agent.provider!.id} / ${agent.provider!.model} · session ${chatSession.id.slice(0, 8)}${chatSession.planMode ? ' · plan mode' : ''}`);
+        else
+          ctx.io.err(
+            `· ${agent.provider!.id} / ${agent.provider!.model} · session ${chatSession.id.slice(0, 8)}${chatSession.planMode ? ' · plan mode' : ''}`,
+          );
       }
       // Re-asked approvals of a recovered session: answer them, then wait for the resumed turn.
       for (const p of chatSession.pendingApprovals()) chatSession.answer(p.approvalId, await askTerminal(rl, ctx, p));
@@ -294,7 +373,8 @@ const chat: Command = {
         if (agent.offline && !ctx.json) await inspect(ctx, ws, chatSession, once);
         return exitCode(ctx, r);
       }
-      if (!rl) throw new CliError('no input for an interactive chat: use --once "MESSAGE" (and --yes to allow asks once)');
+      if (!rl)
+        throw new CliError('no input for an interactive chat: use --once "MESSAGE" (and --yes to allow asks once)');
       const onSigint = (): void => {
         if (chatSession.busy) chatSession.stop();
         else rl?.close();
@@ -338,7 +418,8 @@ function exitCode(ctx: CommandContext, r: TurnResult): number {
 
 const providers: Command = {
   path: ['chat', 'providers'],
-  summary: 'The provider presets (base URL, default model, context window, key variable); add your own in providers.json.',
+  summary:
+    'The provider presets (base URL, default model, context window, key variable); add your own in providers.json.',
   usage: '[--json]',
   maxPositionals: 0,
   async run(ctx) {
@@ -346,7 +427,10 @@ const providers: Command = {
       ctx.io.out(JSON.stringify(PRESETS, null, 2));
       return 0;
     }
-    for (const p of PRESETS) ctx.io.out(`${p.id.padEnd(11)} ${p.kind.padEnd(9)} ${p.defaultModel.padEnd(28)} ${String(p.contextWindow).padStart(8)}  ${p.keyOptional ? '(no key needed)' : p.keyEnv.join(' or ')}  ${p.baseURL ?? ''}`);
+    for (const p of PRESETS)
+      ctx.io.out(
+        `${p.id.padEnd(11)} ${p.kind.padEnd(9)} ${p.defaultModel.padEnd(28)} ${String(p.contextWindow).padStart(8)}  ${p.keyOptional ? '(no key needed)' : p.keyEnv.join(' or ')}  ${p.baseURL ?? ''}`,
+      );
     return 0;
   },
 };

@@ -54,15 +54,28 @@ export const COMMON_OPTIONS: Options = {
 
 /** A user-facing error: printed as one line, exit code 2 unless given. */
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode = 2) {
+  constructor(
+    message: string,
+    readonly exitCode = 2,
+  ) {
     super(message);
   }
 }
 
-export function buildContext(cmd: Command, argv: string[], io: Io, env: NodeJS.ProcessEnv = process.env): CommandContext {
+export function buildContext(
+  cmd: Command,
+  argv: string[],
+  io: Io,
+  env: NodeJS.ProcessEnv = process.env,
+): CommandContext {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: { ...COMMON_OPTIONS, ...cmd.options }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: argv,
+      options: { ...COMMON_OPTIONS, ...cmd.options },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (e) {
     throw new CliError(`${(e as Error).message.split('\n')[0]}\nusage: knack ${cmd.path.join(' ')} ${cmd.usage}`);
   }
@@ -75,7 +88,10 @@ export function buildContext(cmd: Command, argv: string[], io: Io, env: NodeJS.P
   const workspace = typeof values.workspace === 'string' ? realWorkspace(values.workspace) : process.cwd();
   const home = typeof values.home === 'string' ? resolve(values.home) : undefined;
   const dataDir = typeof values['data-dir'] === 'string' ? resolve(values['data-dir']) : undefined;
-  const paths = resolvePaths({ ...(home ? { home } : {}), ...(dataDir ? { dataDir } : {}) }, home ? { ...env, KNACK_HOME: home } : env);
+  const paths = resolvePaths(
+    { ...(home ? { home } : {}), ...(dataDir ? { dataDir } : {}) },
+    home ? { ...env, KNACK_HOME: home } : env,
+  );
   return { io, values, positionals: parsed.positionals, workspace, paths, json: values.json === true };
 }
 
@@ -92,7 +108,9 @@ function realWorkspace(given: string): string {
     st = statSync(real);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new CliError(`--workspace ${given}: ${code === 'ENOENT' ? 'no such folder' : code === 'ENOTDIR' ? 'not a folder' : (e as Error).message}`);
+    throw new CliError(
+      `--workspace ${given}: ${code === 'ENOENT' ? 'no such folder' : code === 'ENOTDIR' ? 'not a folder' : (e as Error).message}`,
+    );
   }
   if (!st.isDirectory()) throw new CliError(`--workspace ${given}: not a folder`);
   return real;

@@ -63,7 +63,8 @@ function timeoutFlag(ctx: CommandContext): number | undefined {
 function argsFlag(ctx: CommandContext): Record<string, unknown> {
   const a = jsonFlag(ctx, 'args');
   if (a === undefined) return {};
-  if (typeof a !== 'object' || a === null || Array.isArray(a)) throw new CliError('--args must be a JSON object, e.g. --args \'{"path": "notes.md"}\'');
+  if (typeof a !== 'object' || a === null || Array.isArray(a))
+    throw new CliError('--args must be a JSON object, e.g. --args \'{"path": "notes.md"}\'');
   return a as Record<string, unknown>;
 }
 
@@ -81,7 +82,11 @@ function report(io: Io, json: boolean, label: string, r: ScriptResult): number {
   return 1;
 }
 
-async function runWith(ctx: CommandContext, label: string, go: (onLog: (l: string) => void, timeoutMs?: number) => Promise<ScriptResult>): Promise<number> {
+async function runWith(
+  ctx: CommandContext,
+  label: string,
+  go: (onLog: (l: string) => void, timeoutMs?: number) => Promise<ScriptResult>,
+): Promise<number> {
   const timeoutMs = timeoutFlag(ctx);
   const onLog = (line: string): void => {
     if (!ctx.json) ctx.io.err(`[${label}] ${line}`);
@@ -91,7 +96,8 @@ async function runWith(ctx: CommandContext, label: string, go: (onLog: (l: strin
 
 const skillsRun: Command = {
   path: ['skills', 'run'],
-  summary: "Run a skill's JavaScript script in the sandbox (no network; bounded time, memory and output; file and tool access through the policy gate).",
+  summary:
+    "Run a skill's JavaScript script in the sandbox (no network; bounded time, memory and output; file and tool access through the policy gate).",
   usage: 'NAME SCRIPT [--args JSON] [--timeout MS] [--json]',
   options: RUN_OPTIONS,
   async run(ctx) {
@@ -102,7 +108,10 @@ const skillsRun: Command = {
     try {
       const entry = session.catalog.get(name);
       if (!entry) throw new CliError(`no skill named "${name}" in this workspace (see: knack skills list)`);
-      if (!entry.enabled) throw new CliError(`skill "${entry.manifest.name}" is disabled${entry.disabledReason ? `: ${entry.disabledReason}` : ''}`);
+      if (!entry.enabled)
+        throw new CliError(
+          `skill "${entry.manifest.name}" is disabled${entry.disabledReason ? `: ${entry.disabledReason}` : ''}`,
+        );
       try {
         policyFromEntry(entry);
       } catch (e) {
@@ -111,7 +120,8 @@ const skillsRun: Command = {
       const skill: ScriptSkill = { name: entry.manifest.name, dir: entry.realDir, tier: entry.tier };
       const runner = await session.runnerFor();
       return await runWith(ctx, `${skill.name}/${script}`, (onLog, timeoutMs) =>
-        runner.runSkillScript(skill, script, { args, onLog, ...(timeoutMs ? { limits: { timeoutMs } } : {}) }));
+        runner.runSkillScript(skill, script, { args, onLog, ...(timeoutMs ? { limits: { timeoutMs } } : {}) }),
+      );
     } finally {
       await session.close();
     }
@@ -131,7 +141,14 @@ function adHocSkill(ctx: CommandContext): AdHocSkill {
       file: join(realDir, 'SKILL.md'),
       realDir,
       manifest: {
-        name: NO_SKILL, description: '', metadata: {}, allowedTools: [], readWhen: [], agentCreated: false, dependsOn: [], extra: {},
+        name: NO_SKILL,
+        description: '',
+        metadata: {},
+        allowedTools: [],
+        readWhen: [],
+        agentCreated: false,
+        dependsOn: [],
+        extra: {},
         requested: { permissions: rejectedPermissions(), diagnostics: [] },
       },
     };
@@ -141,7 +158,9 @@ function adHocSkill(ctx: CommandContext): AdHocSkill {
   if (!file) throw new CliError(`--skill ${dirFlag}: no SKILL.md in that folder`);
   const parsed = parseSkillFile(file, { folderName: null });
   if (!parsed.manifest || hasErrors(parsed.diagnostics)) {
-    throw new CliError(`--skill ${dirFlag}: the skill does not parse:\n  ${parsed.diagnostics.map(formatDiagnostic).join('\n  ')}`);
+    throw new CliError(
+      `--skill ${dirFlag}: the skill does not parse:\n  ${parsed.diagnostics.map(formatDiagnostic).join('\n  ')}`,
+    );
   }
   const realDir = realpathSync(dir);
   try {
@@ -154,7 +173,8 @@ function adHocSkill(ctx: CommandContext): AdHocSkill {
 
 const sandboxRun: Command = {
   path: ['sandbox', 'run'],
-  summary: "Run a JavaScript file in the sandbox with the permissions of --skill's manifest (none without it); installs nothing.",
+  summary:
+    "Run a JavaScript file in the sandbox with the permissions of --skill's manifest (none without it); installs nothing.",
   usage: 'FILE.js [--skill DIR] [--args JSON] [--timeout MS] [--json]',
   options: { ...RUN_OPTIONS, skill: { type: 'string' } },
   async run(ctx) {
@@ -167,7 +187,8 @@ const sandboxRun: Command = {
       const runner = await session.runnerFor(adHoc);
       const skill: ScriptSkill = { name: adHoc.manifest.name, dir: adHoc.realDir };
       return await runWith(ctx, basename(file), (onLog, timeoutMs) =>
-        runner.runFile(resolve(file), skill, { args, onLog, ...(timeoutMs ? { limits: { timeoutMs } } : {}) }));
+        runner.runFile(resolve(file), skill, { args, onLog, ...(timeoutMs ? { limits: { timeoutMs } } : {}) }),
+      );
     } finally {
       await session.close();
     }

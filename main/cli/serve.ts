@@ -18,7 +18,8 @@ export function appVersion(): string {
 function portOf(v: unknown): number {
   if (v === undefined) return 0;
   const n = Number(v);
-  if (typeof v !== 'string' || !/^\d+$/.test(v) || n > 65535) throw new CliError(`--port: "${String(v)}" is not a port number (0-65535)`);
+  if (typeof v !== 'string' || !/^\d+$/.test(v) || n > 65535)
+    throw new CliError(`--port: "${String(v)}" is not a port number (0-65535)`);
   return n;
 }
 
@@ -49,14 +50,22 @@ export async function runServe(ctx: CommandContext, until: Promise<string> = sto
   try {
     await service.openWorkspace(ctx.workspace);
   } catch (e) {
-    ctx.io.err(`knack serve: could not open ${ctx.workspace}: ${(e as Error).message}; open another folder from the page`);
+    ctx.io.err(
+      `knack serve: could not open ${ctx.workspace}: ${(e as Error).message}; open another folder from the page`,
+    );
   }
   const rendererDir = typeof v.renderer === 'string' ? v.renderer : join(repoRoot, 'dist', 'renderer');
   let handle;
   try {
     // Loaded here: the WebSocket server is only needed by this command.
     const { startServe } = await import('../serve/server.js');
-    handle = await startServe({ handlers: service.handlers, events: service.events, rendererDir, port, log: (l) => ctx.io.err(`knack serve: ${l}`) });
+    handle = await startServe({
+      handlers: service.handlers,
+      events: service.events,
+      rendererDir,
+      port,
+      log: (l) => ctx.io.err(`knack serve: ${l}`),
+    });
   } catch (e) {
     await service.close();
     throw new CliError(`cannot listen on 127.0.0.1:${port}: ${(e as Error).message}`, 3);

@@ -3,18 +3,30 @@
 import { writeFileSync } from 'node:fs';
 import { CliError, printJson, stringFlag, type Command, type CommandContext } from './command.js';
 import { withWorkspace } from './workspace.js';
-import { deleteSession, exportSessionOf, findSession, formatCost, listSessions, sessionCost, sessionEvents } from '../core/agent/index.js';
+import {
+  deleteSession,
+  exportSessionOf,
+  findSession,
+  formatCost,
+  listSessions,
+  sessionCost,
+  sessionEvents,
+} from '../core/agent/index.js';
 import type { KnackWorkspace } from '../core/workspace.js';
 
 function run<T>(ctx: CommandContext, fn: (ws: KnackWorkspace) => T): Promise<T> {
-  return withWorkspace(ctx, (ws) => {
-    try {
-      return fn(ws);
-    } catch (e) {
-      if (e instanceof CliError) throw e;
-      throw new CliError((e as Error).message);
-    }
-  }, { requireStore: true });
+  return withWorkspace(
+    ctx,
+    (ws) => {
+      try {
+        return fn(ws);
+      } catch (e) {
+        if (e instanceof CliError) throw e;
+        throw new CliError((e as Error).message);
+      }
+    },
+    { requireStore: true },
+  );
 }
 
 const when = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').slice(0, 16);
@@ -39,7 +51,9 @@ const list: Command = {
       if (rows.length === 0) ctx.io.out('no sessions yet (start one with: knack chat)');
       for (const r of rows) {
         const cost = ('costUsd' in r ? formatCost(r.costUsd) : '').padStart(8);
-        ctx.io.out(`${r.id.slice(0, 8)}  ${when(r.updatedAt)}  ${String(r.events).padStart(5)} events  ${cost}  ${r.model ?? 'offline'}  ${r.title || '(untitled)'}${ctx.values.all ? `  ${r.workspace}` : ''}`);
+        ctx.io.out(
+          `${r.id.slice(0, 8)}  ${when(r.updatedAt)}  ${String(r.events).padStart(5)} events  ${cost}  ${r.model ?? 'offline'}  ${r.title || '(untitled)'}${ctx.values.all ? `  ${r.workspace}` : ''}`,
+        );
       }
       return 0;
     }),

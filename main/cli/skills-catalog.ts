@@ -19,7 +19,8 @@ const HOLD = { refused: 'refused (P0)', pending: 'pending trust', checking: 'che
 
 function state(e: CatalogEntry): string {
   if (e.shadowedBy) return `shadowed by ${e.shadowedBy.tier}`;
-  if (e.trust) return `${HOLD[e.trust]}${e.wouldShadow ? ` — would shadow ${e.wouldShadow.tier} ${e.wouldShadow.name}` : ''}`;
+  if (e.trust)
+    return `${HOLD[e.trust]}${e.wouldShadow ? ` — would shadow ${e.wouldShadow.tier} ${e.wouldShadow.name}` : ''}`;
   return e.enabled ? 'on' : 'off';
 }
 
@@ -62,7 +63,9 @@ const list: Command = {
         return 0;
       }
       if (entries.length === 0 && broken.length === 0) {
-        ctx.io.out(`No skills found. Put a skill folder (with SKILL.md) in ${relative(process.cwd(), ctx.workspace) || '.'}/.workbuddy/skills or ~/.workbuddy/skills.`);
+        ctx.io.out(
+          `No skills found. Put a skill folder (with SKILL.md) in ${relative(process.cwd(), ctx.workspace) || '.'}/.workbuddy/skills or ~/.workbuddy/skills.`,
+        );
         return 0;
       }
       const nameW = Math.min(32, Math.max(4, ...entries.map((e) => [...e.manifest.name].length)));
@@ -76,16 +79,25 @@ const list: Command = {
       if (all) {
         for (const b of broken) {
           const first = b.diagnostics.find((d) => d.severity === 'error') ?? b.diagnostics[0];
-          ctx.io.out(`${pad(b.tier, 8)} ${pad('(broken)', nameW)} ${pad('error', stateW)} ${first ? formatDiagnostic(first) : b.file}`);
+          ctx.io.out(
+            `${pad(b.tier, 8)} ${pad('(broken)', nameW)} ${pad('error', stateW)} ${first ? formatDiagnostic(first) : b.file}`,
+          );
         }
       }
       const winners = entries.filter((e) => !e.shadowedBy);
-      const summary = [`${winners.length} skill${winners.length === 1 ? '' : 's'}`, `${winners.filter((e) => e.enabled).length} on`];
+      const summary = [
+        `${winners.length} skill${winners.length === 1 ? '' : 's'}`,
+        `${winners.filter((e) => e.enabled).length} on`,
+      ];
       const shadowed = entries.length - winners.length;
       if (shadowed) summary.push(`${shadowed} shadowed`);
       ctx.io.out(`\n${summary.join(', ')}.`);
-      if (broken.length && !all) ctx.io.out(`${broken.length} skill${broken.length === 1 ? '' : 's'} could not be read: see \`knack skills list --all\` or \`knack skills lint\`.`);
-      for (const d of catalog.discoveryDiagnostics().filter((x) => x.severity !== 'info')) ctx.io.err(`warning: ${formatDiagnostic(d)}`);
+      if (broken.length && !all)
+        ctx.io.out(
+          `${broken.length} skill${broken.length === 1 ? '' : 's'} could not be read: see \`knack skills list --all\` or \`knack skills lint\`.`,
+        );
+      for (const d of catalog.discoveryDiagnostics().filter((x) => x.severity !== 'info'))
+        ctx.io.err(`warning: ${formatDiagnostic(d)}`);
       return 0;
     });
   },
@@ -114,7 +126,11 @@ const show: Command = {
       // Skills of this name held for trust above the one that acts (pending trust — would shadow builtin git-commit).
       const held = same.filter((e) => e.wouldShadow);
       if (ctx.json) {
-        printJson(ctx.io, { ...entryJson(win), manifest: win.manifest, shadows: same.filter((e) => e !== win).map(entryJson) });
+        printJson(ctx.io, {
+          ...entryJson(win),
+          manifest: win.manifest,
+          shadows: same.filter((e) => e !== win).map(entryJson),
+        });
         return 0;
       }
       const m = win.manifest;
@@ -216,29 +232,36 @@ const index: Command = {
 function toggle(on: boolean): Command {
   return {
     path: ['skills', on ? 'enable' : 'disable'],
-    summary: on ? 'Turn a skill on in this workspace.' : 'Turn a skill off in this workspace (never in the prompt, never matched).',
+    summary: on
+      ? 'Turn a skill on in this workspace.'
+      : 'Turn a skill off in this workspace (never in the prompt, never matched).',
     usage: 'NAME [--workspace DIR]',
     maxPositionals: 1,
     async run(ctx) {
       const name = ctx.positionals[0];
       if (!name) throw new CliError(`missing skill NAME (usage: knack skills ${on ? 'enable' : 'disable'} NAME)`);
-      return withCatalog(ctx, (catalog) => {
-        if (!catalog.get(name)) throw new CliError(`no skill named "${name}" (try: knack skills list)`);
-        const e = catalog.setEnabled(name, on);
-        if (ctx.json) printJson(ctx.io, entryJson(e));
-        else {
-          const note = on && !e.enabled && e.disabledReason ? ` (still off: ${e.disabledReason})` : '';
-          ctx.io.out(`${e.manifest.name}: ${on ? 'on' : 'off'} in ${ctx.workspace}${note}`);
-        }
-        return 0;
-      }, { requireStore: true });
+      return withCatalog(
+        ctx,
+        (catalog) => {
+          if (!catalog.get(name)) throw new CliError(`no skill named "${name}" (try: knack skills list)`);
+          const e = catalog.setEnabled(name, on);
+          if (ctx.json) printJson(ctx.io, entryJson(e));
+          else {
+            const note = on && !e.enabled && e.disabledReason ? ` (still off: ${e.disabledReason})` : '';
+            ctx.io.out(`${e.manifest.name}: ${on ? 'on' : 'off'} in ${ctx.workspace}${note}`);
+          }
+          return 0;
+        },
+        { requireStore: true },
+      );
     },
   };
 }
 
 const prompt: Command = {
   path: ['skills', 'prompt'],
-  summary: 'Show the skill catalog exactly as it goes into the prompt, within its token budget, and what was shortened or left out.',
+  summary:
+    'Show the skill catalog exactly as it goes into the prompt, within its token budget, and what was shortened or left out.',
   usage: '[--query TEXT] [--budget TOKENS] [--workspace DIR] [--json]',
   options: { query: { type: 'string' }, budget: { type: 'string' } },
   maxPositionals: 0,
@@ -258,7 +281,9 @@ const prompt: Command = {
         return 0;
       }
       ctx.io.out(r.text);
-      ctx.io.out(`\n${r.tokens} of ${r.budget} tokens; ${r.included.length} listed, ${r.shortened.length} shortened, ${r.dropped.length} left out (reachable with SkillSearch).`);
+      ctx.io.out(
+        `\n${r.tokens} of ${r.budget} tokens; ${r.included.length} listed, ${r.shortened.length} shortened, ${r.dropped.length} left out (reachable with SkillSearch).`,
+      );
       if (r.shortened.length) ctx.io.out(`shortened: ${r.shortened.join(', ')}`);
       if (r.dropped.length) ctx.io.out(`left out: ${r.dropped.join(', ')}`);
       return 0;

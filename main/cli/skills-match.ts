@@ -21,28 +21,40 @@ const match: Command = {
   usage: '"MESSAGE" [--workspace DIR] [--json]',
   async run(ctx) {
     const message = text(ctx, 'MESSAGE (the user message to match)');
-    return withWorkspace(ctx, (ws) => {
-      const t0 = performance.now();
-      const matcher = ws.matcher();
-      const t1 = performance.now();
-      const matches = matcher.match(message);
-      const t2 = performance.now();
-      if (ctx.json) {
-        printJson(ctx.io, { message, matches, skills: matcher.skillCount, triggers: matcher.triggerCount, timings: { buildMs: t1 - t0, matchMs: t2 - t1 } });
+    return withWorkspace(
+      ctx,
+      (ws) => {
+        const t0 = performance.now();
+        const matcher = ws.matcher();
+        const t1 = performance.now();
+        const matches = matcher.match(message);
+        const t2 = performance.now();
+        if (ctx.json) {
+          printJson(ctx.io, {
+            message,
+            matches,
+            skills: matcher.skillCount,
+            triggers: matcher.triggerCount,
+            timings: { buildMs: t1 - t0, matchMs: t2 - t1 },
+          });
+          return 0;
+        }
+        if (matches.length === 0) {
+          ctx.io.out(
+            `no skill triggered (${matcher.skillCount} enabled skills, ${matcher.triggerCount} triggers). Try: knack skills search "${message}"`,
+          );
+          return 0;
+        }
+        for (const m of matches) {
+          ctx.io.out(`${m.name}  [${m.tier}]  score ${m.score}`);
+          for (const r of m.reasons) ctx.io.out(`    ${describeReason(r)}`);
+          const over = describeOver(m);
+          if (over) ctx.io.out(`    ${over}; knack skills search still finds ${m.over?.length === 1 ? 'it' : 'them'}`);
+        }
         return 0;
-      }
-      if (matches.length === 0) {
-        ctx.io.out(`no skill triggered (${matcher.skillCount} enabled skills, ${matcher.triggerCount} triggers). Try: knack skills search "${message}"`);
-        return 0;
-      }
-      for (const m of matches) {
-        ctx.io.out(`${m.name}  [${m.tier}]  score ${m.score}`);
-        for (const r of m.reasons) ctx.io.out(`    ${describeReason(r)}`);
-        const over = describeOver(m);
-        if (over) ctx.io.out(`    ${over}; knack skills search still finds ${m.over?.length === 1 ? 'it' : 'them'}`);
-      }
-      return 0;
-    }, { requireStore: true });
+      },
+      { requireStore: true },
+    );
   },
 };
 
@@ -55,27 +67,32 @@ const search: Command = {
     const query = text(ctx, 'QUERY');
     const rawLimit = ctx.values.limit;
     const limit = rawLimit === undefined ? 10 : Number(rawLimit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new CliError(`--limit: expected a whole number from 1 to 1000, got "${String(rawLimit)}"`);
-    return withWorkspace(ctx, (ws) => {
-      const t0 = performance.now();
-      const s = ws.skillSearch();
-      const hits = s.search(query, { limit });
-      const ms = performance.now() - t0;
-      if (ctx.json) {
-        printJson(ctx.io, { query, terms: s.explain(query), results: hits, timings: { totalMs: ms } });
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+      throw new CliError(`--limit: expected a whole number from 1 to 1000, got "${String(rawLimit)}"`);
+    return withWorkspace(
+      ctx,
+      (ws) => {
+        const t0 = performance.now();
+        const s = ws.skillSearch();
+        const hits = s.search(query, { limit });
+        const ms = performance.now() - t0;
+        if (ctx.json) {
+          printJson(ctx.io, { query, terms: s.explain(query), results: hits, timings: { totalMs: ms } });
+          return 0;
+        }
+        if (hits.length === 0) {
+          ctx.io.out(`no skill found for "${query}" among ${s.size} enabled skills`);
+          return 0;
+        }
+        const width = Math.max(...hits.map((h) => h.name.length));
+        for (const h of hits) {
+          const summary = h.summary.length > 110 ? h.summary.slice(0, 107) + '...' : h.summary;
+          ctx.io.out(`${h.name.padEnd(width)}  [${h.tier}]  ${summary}`);
+        }
         return 0;
-      }
-      if (hits.length === 0) {
-        ctx.io.out(`no skill found for "${query}" among ${s.size} enabled skills`);
-        return 0;
-      }
-      const width = Math.max(...hits.map((h) => h.name.length));
-      for (const h of hits) {
-        const summary = h.summary.length > 110 ? h.summary.slice(0, 107) + '...' : h.summary;
-        ctx.io.out(`${h.name.padEnd(width)}  [${h.tier}]  ${summary}`);
-      }
-      return 0;
-    }, { requireStore: true });
+      },
+      { requireStore: true },
+    );
   },
 };
 
@@ -85,37 +102,47 @@ const load: Command = {
   usage: 'NAME [--workspace DIR] [--json]',
   async run(ctx) {
     const name = text(ctx, 'NAME');
-    return withWorkspace(ctx, (ws) => {
-      const { catalog } = ws;
-      const loader = ws.newLoader();
-      const r = loader.load(name, 'user');
-      if (!r.ok) {
-        if (ctx.json) printJson(ctx.io, { ok: false, error: r.error });
-        else ctx.io.err(`knack skills load: ${r.error.message}`);
-        return 1;
-      }
-      const withResources = r.value.map((s) => ({ ...s, resources: listResources(catalog.get(s.name)?.realDir ?? s.dir) }));
-      const total = r.value.reduce((a, s) => a + s.tokens, 0);
-      if (ctx.json) {
-        printJson(ctx.io, { ok: true, skills: withResources, totalTokens: total, projection: loader.projection() });
+    return withWorkspace(
+      ctx,
+      (ws) => {
+        const { catalog } = ws;
+        const loader = ws.newLoader();
+        const r = loader.load(name, 'user');
+        if (!r.ok) {
+          if (ctx.json) printJson(ctx.io, { ok: false, error: r.error });
+          else ctx.io.err(`knack skills load: ${r.error.message}`);
+          return 1;
+        }
+        const withResources = r.value.map((s) => ({
+          ...s,
+          resources: listResources(catalog.get(s.name)?.realDir ?? s.dir),
+        }));
+        const total = r.value.reduce((a, s) => a + s.tokens, 0);
+        if (ctx.json) {
+          printJson(ctx.io, { ok: true, skills: withResources, totalTokens: total, projection: loader.projection() });
+          return 0;
+        }
+        ctx.io.out(`load order: ${r.value.map((s) => s.name).join(' → ')}   (${total} tokens in total)`);
+        for (const s of withResources) {
+          ctx.io.out('');
+          ctx.io.out(
+            `── ${s.name} [${s.tier}] ${s.reason}${s.requiredBy ? ` of ${s.requiredBy}` : ''} · version ${s.version} · ${s.tokens} tokens · ${s.file}`,
+          );
+          if (s.resources.length) ctx.io.out(`   resources: ${s.resources.join(', ')}`);
+          ctx.io.out('');
+          ctx.io.out(s.body);
+        }
         return 0;
-      }
-      ctx.io.out(`load order: ${r.value.map((s) => s.name).join(' → ')}   (${total} tokens in total)`);
-      for (const s of withResources) {
-        ctx.io.out('');
-        ctx.io.out(`── ${s.name} [${s.tier}] ${s.reason}${s.requiredBy ? ` of ${s.requiredBy}` : ''} · version ${s.version} · ${s.tokens} tokens · ${s.file}`);
-        if (s.resources.length) ctx.io.out(`   resources: ${s.resources.join(', ')}`);
-        ctx.io.out('');
-        ctx.io.out(s.body);
-      }
-      return 0;
-    }, { requireStore: true });
+      },
+      { requireStore: true },
+    );
   },
 };
 
 const evalCmd: Command = {
   path: ['skills', 'eval'],
-  summary: 'Measure how findable your skills are: SkillSearch recall@1/5/10 and MRR over many requests, beside plain BM25.',
+  summary:
+    'Measure how findable your skills are: SkillSearch recall@1/5/10 and MRR over many requests, beside plain BM25.',
   usage: '--queries FILE.json [--workspace DIR] [--json]   (FILE: [{query, gold}] or {"en": [...], "zh": [...]})',
   options: { queries: { type: 'string' } },
   async run(ctx) {
@@ -128,40 +155,68 @@ const evalCmd: Command = {
     }
     // One list of requests in both languages is reported per language as well.
     if (groups.length === 1) {
-      const [zh, en] = [groups[0]!.queries.filter((q) => hasHan(q.query)), groups[0]!.queries.filter((q) => !hasHan(q.query))];
+      const [zh, en] = [
+        groups[0]!.queries.filter((q) => hasHan(q.query)),
+        groups[0]!.queries.filter((q) => !hasHan(q.query)),
+      ];
       if (zh.length && en.length) groups = [...groups, { label: 'en', queries: en }, { label: 'zh', queries: zh }];
     }
-    return withWorkspace(ctx, (ws) => {
-      const enabled = ws.catalog.enabled();
-      const t0 = performance.now();
-      const s = ws.skillSearch();
-      const buildMs = performance.now() - t0;
-      const bm = new Bm25(enabled.map((e) => ({ id: e.manifest.name, text: `${e.manifest.name.replace(/[-_]/g, ' ')} ${e.manifest.description}` })), 1.2, 0.75, terms);
-      const known = new Set(enabled.map((e) => e.manifest.name));
-      let searches = 0;
-      const t1 = performance.now();
-      const results = groups.map((g) => {
-        const ours = evaluate(g.queries, (q) => (searches++, s.search(q, { limit: 10 }).map((h) => h.name)), (n) => known.has(n));
-        const bm25 = evaluate(g.queries, (q) => bm.search(q, 10).map((h) => h.id), (n) => known.has(n));
-        return { group: g.label, skillSearch: ours, bm25 };
-      });
-      const msPerQuery = (performance.now() - t1) / Math.max(1, searches);
-      if (ctx.json) {
-        printJson(ctx.io, { skills: s.size, groups: results, timings: { buildMs, msPerQuery } });
+    return withWorkspace(
+      ctx,
+      (ws) => {
+        const enabled = ws.catalog.enabled();
+        const t0 = performance.now();
+        const s = ws.skillSearch();
+        const buildMs = performance.now() - t0;
+        const bm = new Bm25(
+          enabled.map((e) => ({
+            id: e.manifest.name,
+            text: `${e.manifest.name.replace(/[-_]/g, ' ')} ${e.manifest.description}`,
+          })),
+          1.2,
+          0.75,
+          terms,
+        );
+        const known = new Set(enabled.map((e) => e.manifest.name));
+        let searches = 0;
+        const t1 = performance.now();
+        const results = groups.map((g) => {
+          const ours = evaluate(
+            g.queries,
+            (q) => (searches++, s.search(q, { limit: 10 }).map((h) => h.name)),
+            (n) => known.has(n),
+          );
+          const bm25 = evaluate(
+            g.queries,
+            (q) => bm.search(q, 10).map((h) => h.id),
+            (n) => known.has(n),
+          );
+          return { group: g.label, skillSearch: ours, bm25 };
+        });
+        const msPerQuery = (performance.now() - t1) / Math.max(1, searches);
+        if (ctx.json) {
+          printJson(ctx.io, { skills: s.size, groups: results, timings: { buildMs, msPerQuery } });
+          return 0;
+        }
+        const row = (label: string, r: EvalReport) =>
+          `  ${label.padEnd(12)} ${r.recallAt1.toFixed(3)}     ${r.recallAt5.toFixed(3)}     ${r.recallAt10.toFixed(3)}     ${r.mrr.toFixed(3)}`;
+        ctx.io.out(
+          `${s.size} enabled skills; SkillSearch index built in ${buildMs.toFixed(0)} ms, ${msPerQuery.toFixed(2)} ms per request`,
+        );
+        for (const r of results) {
+          ctx.io.out(`\n${r.group} (${r.skillSearch.queries} requests)   recall@1  recall@5  recall@10 MRR`);
+          ctx.io.out(row('BM25', r.bm25));
+          // eslint-disable-next-line knack/tool-names -- the search engine's name as a report label, not a tool call
+          ctx.io.out(row('SkillSearch', r.skillSearch));
+          if (r.skillSearch.unknownGold)
+            ctx.io.out(
+              `  warning: ${r.skillSearch.unknownGold} requests name gold skills that are not enabled in this catalog`,
+            );
+        }
         return 0;
-      }
-      const row = (label: string, r: EvalReport) =>
-        `  ${label.padEnd(12)} ${r.recallAt1.toFixed(3)}     ${r.recallAt5.toFixed(3)}     ${r.recallAt10.toFixed(3)}     ${r.mrr.toFixed(3)}`;
-      ctx.io.out(`${s.size} enabled skills; SkillSearch index built in ${buildMs.toFixed(0)} ms, ${msPerQuery.toFixed(2)} ms per request`);
-      for (const r of results) {
-        ctx.io.out(`\n${r.group} (${r.skillSearch.queries} requests)   recall@1  recall@5  recall@10 MRR`);
-        ctx.io.out(row('BM25', r.bm25));
-        // eslint-disable-next-line knack/tool-names -- the search engine's name as a report label, not a tool call
-        ctx.io.out(row('SkillSearch', r.skillSearch));
-        if (r.skillSearch.unknownGold) ctx.io.out(`  warning: ${r.skillSearch.unknownGold} requests name gold skills that are not enabled in this catalog`);
-      }
-      return 0;
-    }, { requireStore: true });
+      },
+      { requireStore: true },
+    );
   },
 };
 

@@ -23,7 +23,8 @@ function catalogsOf(ctx: CommandContext): { catalogs: ImportedCatalog[]; renamed
   const renamed: Record<string, string> = {};
   for (const f of files) {
     const c = readCatalogFile(f);
-    if (c.tools.length === 0 && c.problems.length) throw new CliError(c.problems.map((p) => `${p.where}: ${p.message}`).join('\n'));
+    if (c.tools.length === 0 && c.problems.length)
+      throw new CliError(c.problems.map((p) => `${p.where}: ${p.message}`).join('\n'));
     for (const p of c.problems.slice(0, 20)) ctx.io.err(`warning: ${p.where}: ${p.message}`);
     if (c.problems.length > 20) ctx.io.err(`warning: … and ${c.problems.length - 20} more problems in ${f}`);
     Object.assign(renamed, c.renamed);
@@ -35,11 +36,15 @@ function catalogsOf(ctx: CommandContext): { catalogs: ImportedCatalog[]; renamed
 /** Workspace mcp.json servers run commands from a folder that may have come with a clone: they need --trust-mcp. */
 function mcpServersOf(ctx: CommandContext): McpServerConfig[] {
   if (ctx.values['no-mcp']) return [];
-  const { servers, held, diagnostics } = loadMcpConfig(ctx.paths.dataDir, ctx.workspace, { trustWorkspace: ctx.values['trust-mcp'] === true });
+  const { servers, held, diagnostics } = loadMcpConfig(ctx.paths.dataDir, ctx.workspace, {
+    trustWorkspace: ctx.values['trust-mcp'] === true,
+  });
   for (const d of diagnostics) printDiagnostic(ctx, d);
   for (const s of held) {
     const mine = servers.some((u) => u.name === s.name) ? ' (your own server of that name is used)' : '';
-    ctx.io.err(`note: MCP server "${s.name}" from ${workspaceMcpPath(ctx.workspace)} not started: workspace servers run only with --trust-mcp${mine}`);
+    ctx.io.err(
+      `note: MCP server "${s.name}" from ${workspaceMcpPath(ctx.workspace)} not started: workspace servers run only with --trust-mcp${mine}`,
+    );
   }
   return servers;
 }
@@ -48,7 +53,10 @@ function mcpServersOf(ctx: CommandContext): McpServerConfig[] {
  * The workspace's tool box: built-ins, the skill tools, run_skill_script, MCP connectors (from mcp.json) and imported
  * catalogs, over the real gate (settings ceiling, stored rules, the trust-reviewed catalog's manifests).
  */
-async function open(ctx: CommandContext, approver?: Approver): Promise<{ box: Toolbox; renamed: Record<string, string>; close(): Promise<void> }> {
+async function open(
+  ctx: CommandContext,
+  approver?: Approver,
+): Promise<{ box: Toolbox; renamed: Record<string, string>; close(): Promise<void> }> {
   const { catalogs, renamed } = catalogsOf(ctx);
   const ws = await openWorkspaceFor(ctx, {
     ...(approver ? { approver } : {}),
@@ -69,7 +77,8 @@ function limitOf(ctx: CommandContext, dflt: number): number {
   const v = stringFlag(ctx, 'limit');
   if (v === undefined) return dflt;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new CliError(`--limit: expected a whole number from 1 to 1000, got "${v}"`);
+  if (!Number.isInteger(n) || n < 1 || n > 1000)
+    throw new CliError(`--limit: expected a whole number from 1 to 1000, got "${v}"`);
   return n;
 }
 
@@ -85,16 +94,27 @@ const list: Command = {
       const cost = box.promptCost();
       if (ctx.json) {
         printJson(ctx.io, {
-          tools: rows.map((t) => ({ name: t.def.name, summary: t.def.summary, deferred: t.deferred, risk: t.def.risk, source: t.source })),
+          tools: rows.map((t) => ({
+            name: t.def.name,
+            summary: t.def.summary,
+            deferred: t.deferred,
+            risk: t.def.risk,
+            source: t.source,
+          })),
           mcp: box.mcp.status(),
           promptTokens: cost,
         });
         return 0;
       }
       const width = Math.min(48, Math.max(...rows.map((r) => r.def.name.length), 4));
-      for (const t of rows) ctx.io.out(`${t.def.name.padEnd(width)}  ${t.deferred ? 'deferred' : 'loaded  '}  ${t.def.risk.padEnd(7)}  ${t.def.summary}`);
+      for (const t of rows)
+        ctx.io.out(
+          `${t.def.name.padEnd(width)}  ${t.deferred ? 'deferred' : 'loaded  '}  ${t.def.risk.padEnd(7)}  ${t.def.summary}`,
+        );
       for (const s of box.mcp.status()) {
-        ctx.io.out(`mcp ${s.name}: ${s.state}${s.state === 'connected' ? ` (${s.tools} tools)` : ''}${s.lastError ? ` — ${s.lastError}` : ''}`);
+        ctx.io.out(
+          `mcp ${s.name}: ${s.state}${s.state === 'connected' ? ` (${s.tools} tools)` : ''}${s.lastError ? ` — ${s.lastError}` : ''}`,
+        );
       }
       ctx.io.out(
         `\n${rows.length} tools (${box.registry.list({ deferred: true }).length} deferred). Tool section of the prompt: ${cost.deferredTokens} tokens with deferral, ${cost.allLoadedTokens} if all were loaded (${(cost.ratio * 100).toFixed(1)}%).`,
@@ -119,10 +139,20 @@ const search: Command = {
     try {
       const r = box.index.search(query, limit);
       if (ctx.json) {
-        printJson(ctx.io, { query, mode: r.mode, tools: r.tools.map((t) => ({ name: t.name, description: t.summary, score: Number.isFinite(t.score) ? t.score : null })), ...(r.missing ? { missing: r.missing } : {}) });
+        printJson(ctx.io, {
+          query,
+          mode: r.mode,
+          tools: r.tools.map((t) => ({
+            name: t.name,
+            description: t.summary,
+            score: Number.isFinite(t.score) ? t.score : null,
+          })),
+          ...(r.missing ? { missing: r.missing } : {}),
+        });
         return r.tools.length ? 0 : 1;
       }
-      if (!r.tools.length) ctx.io.out(`no deferred tool matches "${query}" (${box.index.size} deferred tools searched)`);
+      if (!r.tools.length)
+        ctx.io.out(`no deferred tool matches "${query}" (${box.index.size} deferred tools searched)`);
       for (const t of r.tools) ctx.io.out(`${t.name}\n    ${t.summary}`);
       if (r.missing?.length) ctx.io.err(`not found: ${r.missing.join(', ')}`);
       return r.tools.length ? 0 : 1;
@@ -134,7 +164,8 @@ const search: Command = {
 
 const call: Command = {
   path: ['tools', 'call'],
-  summary: 'Run one tool through validation and the policy gate (you are asked on the terminal when the gate says ask).',
+  summary:
+    'Run one tool through validation and the policy gate (you are asked on the terminal when the gate says ask).',
   usage: 'NAME --args JSON [--yes] [--no-mcp] [--trust-mcp] [--json]',
   options: { args: { type: 'string' }, yes: { type: 'boolean' }, ...MCP_OPTIONS },
   async run(ctx) {
@@ -184,11 +215,23 @@ const evalCmd: Command = {
       const box = await ws.toolbox();
       for (const t of box.registry.list()) {
         if (t.source !== 'catalog') box.index.remove(t.def.name);
-        else if (!box.index.has(t.def.name)) box.index.addAll([{ name: t.def.name, summary: t.def.summary, description: t.def.description, inputSchema: t.def.inputSchema }]);
+        else if (!box.index.has(t.def.name))
+          box.index.addAll([
+            {
+              name: t.def.name,
+              summary: t.def.summary,
+              description: t.def.description,
+              inputSchema: t.def.inputSchema,
+            },
+          ]);
       }
       const mapped = queries.map((q) => ({ query: q.query, gold: q.gold.map((g) => renamed[g] ?? g) }));
       const t0 = performance.now();
-      const report = evaluate(mapped, (q) => box.index.search(q, 10).tools.map((t) => t.name), (n) => box.registry.has(n));
+      const report = evaluate(
+        mapped,
+        (q) => box.index.search(q, 10).tools.map((t) => t.name),
+        (n) => box.registry.has(n),
+      );
       const ms = performance.now() - t0;
       if (ctx.json) {
         printJson(ctx.io, { ...report, tools: box.index.size, msPerQuery: ms / Math.max(1, queries.length) });
@@ -201,7 +244,9 @@ const evalCmd: Command = {
           `recall@5  ${report.recallAt5.toFixed(3)}`,
           `recall@10 ${report.recallAt10.toFixed(3)}`,
           `MRR       ${report.mrr.toFixed(3)}`,
-          ...(report.unknownGold ? [`warning: ${report.unknownGold} queries name gold tools that are not in the catalog`] : []),
+          ...(report.unknownGold
+            ? [`warning: ${report.unknownGold} queries name gold tools that are not in the catalog`]
+            : []),
           `${(ms / Math.max(1, queries.length)).toFixed(2)} ms per query`,
         ].join('\n'),
       );
@@ -219,19 +264,27 @@ const mcpStatus: Command = {
   options: { 'trust-mcp': { type: 'boolean' } },
   async run(ctx) {
     // For display only (open() reports the config's problems once).
-    const servers = loadMcpConfig(ctx.paths.dataDir, ctx.workspace, { trustWorkspace: ctx.values['trust-mcp'] === true }).servers;
+    const servers = loadMcpConfig(ctx.paths.dataDir, ctx.workspace, {
+      trustWorkspace: ctx.values['trust-mcp'] === true,
+    }).servers;
     const { box, close } = await open(ctx);
     try {
       const status = box.mcp.status();
       if (ctx.json) {
-        printJson(ctx.io, { servers: status.map((s) => ({ ...s, source: servers.find((c) => c.name === s.name)?.source })) });
+        printJson(ctx.io, {
+          servers: status.map((s) => ({ ...s, source: servers.find((c) => c.name === s.name)?.source })),
+        });
       } else if (!status.length) {
-        ctx.io.out(`no MCP servers configured (user: ${join(ctx.paths.dataDir, 'mcp.json')}, workspace: ${workspaceMcpPath(ctx.workspace)})`);
+        ctx.io.out(
+          `no MCP servers configured (user: ${join(ctx.paths.dataDir, 'mcp.json')}, workspace: ${workspaceMcpPath(ctx.workspace)})`,
+        );
       }
       if (!ctx.json) {
         for (const s of status) {
           const cfg = servers.find((c) => c.name === s.name);
-          ctx.io.out(`${s.name}: ${s.state}${s.state === 'connected' ? `, ${s.tools} tools` : ''}  (${cfg?.kind === 'http' ? cfg.url : cfg ? `${cfg.command} ${cfg.args.join(' ')}` : ''}; from ${cfg?.source ?? '?'})`);
+          ctx.io.out(
+            `${s.name}: ${s.state}${s.state === 'connected' ? `, ${s.tools} tools` : ''}  (${cfg?.kind === 'http' ? cfg.url : cfg ? `${cfg.command} ${cfg.args.join(' ')}` : ''}; from ${cfg?.source ?? '?'})`,
+          );
           if (s.lastError) ctx.io.out(`    error: ${s.lastError}`);
           for (const line of s.stderrTail?.slice(-3) ?? []) ctx.io.out(`    stderr: ${line}`);
         }

@@ -34,7 +34,12 @@ export async function openWorkspaceFor(
 ): Promise<KnackWorkspace> {
   let ws: KnackWorkspace;
   try {
-    ws = await openWorkspace({ paths: ctx.paths, workspace: ctx.workspace, onDiagnostic: (d) => printDiagnostic(ctx, d), ...options });
+    ws = await openWorkspace({
+      paths: ctx.paths,
+      workspace: ctx.workspace,
+      onDiagnostic: (d) => printDiagnostic(ctx, d),
+      ...options,
+    });
   } catch (e) {
     throw new CliError((e as Error).message, 3);
   }
@@ -58,6 +63,10 @@ export async function withWorkspace<T>(
 }
 
 /** Run `fn` over the workspace's (trust-reviewed) catalog and always close the workspace. */
-export function withCatalog<T>(ctx: CommandContext, fn: (catalog: Catalog) => Promise<T> | T, options: { requireStore?: boolean } = {}): Promise<T> {
+export function withCatalog<T>(
+  ctx: CommandContext,
+  fn: (catalog: Catalog) => Promise<T> | T,
+  options: { requireStore?: boolean } = {},
+): Promise<T> {
   return withWorkspace(ctx, (ws) => fn(ws.catalog), options);
 }

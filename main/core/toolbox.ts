@@ -53,13 +53,16 @@ export interface Toolbox {
   close(): Promise<void>;
 }
 
-function promptTool(t: { def: { name: string; description: string; inputSchema: Record<string, unknown> } }): PromptTool {
+function promptTool(t: {
+  def: { name: string; description: string; inputSchema: Record<string, unknown> };
+}): PromptTool {
   return { name: t.def.name, description: t.def.description, inputSchema: t.def.inputSchema };
 }
 
 export async function openToolbox(opts: ToolboxOptions): Promise<Toolbox> {
   const registry = new ToolRegistry({ ...opts.settings.tools, offered: opts.settings.policy.ceiling.tools });
-  const report = (message: string, file = '(tools)') => opts.onDiagnostic?.({ severity: 'warning', code: 'tools.register', file, message });
+  const report = (message: string, file = '(tools)') =>
+    opts.onDiagnostic?.({ severity: 'warning', code: 'tools.register', file, message });
   const mcp = new McpManager({
     registry,
     workspace: opts.workspace,
@@ -67,12 +70,18 @@ export async function openToolbox(opts: ToolboxOptions): Promise<Toolbox> {
     ...(opts.onDiagnostic ? { onDiagnostic: opts.onDiagnostic } : {}),
   });
   const hasMcp = (opts.mcpServers?.length ?? 0) > 0;
-  for (const p of registry.registerAll(builtinTools({ network: opts.settings.policy.ceiling.network, ...(hasMcp ? { mcp } : {}) }), 'builtin')) report(p);
+  for (const p of registry.registerAll(
+    builtinTools({ network: opts.settings.policy.ceiling.network, ...(hasMcp ? { mcp } : {}) }),
+    'builtin',
+  ))
+    report(p);
   for (const x of opts.extraTools ?? []) for (const p of registry.registerAll(x.tools, x.source)) report(p);
-  for (const c of opts.catalogs ?? []) for (const p of registry.registerAll(c.tools, 'catalog', { lazy: true })) report(p);
+  for (const c of opts.catalogs ?? [])
+    for (const p of registry.registerAll(c.tools, 'catalog', { lazy: true })) report(p);
   const { index, close: unbind } = bindDeferredIndex(registry, opts.expander ? { expander: opts.expander } : {});
   const executor = new ToolExecutor({
-    registry, gate: opts.gate,
+    registry,
+    gate: opts.gate,
     ...(opts.approver ? { approver: opts.approver } : {}),
     ...(opts.rules ? { rules: opts.rules } : {}),
     ...(opts.onDecision ? { onDecision: opts.onDecision } : {}),
@@ -88,11 +97,16 @@ export async function openToolbox(opts: ToolboxOptions): Promise<Toolbox> {
     session,
     mcp,
     promptCost: () =>
-      toolSectionCost(session.visibleTools().map(promptTool), session.hiddenTools().map(promptTool), meta.map((m) => ({ name: m.name, description: m.description, inputSchema: m.inputSchema }))),
+      toolSectionCost(
+        session.visibleTools().map(promptTool),
+        session.hiddenTools().map(promptTool),
+        meta.map((m) => ({ name: m.name, description: m.description, inputSchema: m.inputSchema })),
+      ),
     setCeiling(ceiling) {
       for (const p of registry.setOffered(ceiling.tools)) report(p);
       if (!ceiling.network) registry.unregister(webFetchTool.name);
-      else if (!registry.has(webFetchTool.name)) for (const p of registry.registerAll([webFetchTool], 'builtin')) report(p);
+      else if (!registry.has(webFetchTool.name))
+        for (const p of registry.registerAll([webFetchTool], 'builtin')) report(p);
     },
     async close() {
       unbind();

@@ -84,7 +84,11 @@ export class KnackWorkspace {
     this.currentSettings = settings;
     this.expander = crossLanguageExpander({ cacheDir: join(options.paths.dataDir, 'cache') });
     this.liveGate = new CatalogGate({
-      settings, workspace: options.workspace, ...(store ? { store } : {}), catalog, paths: options.paths,
+      settings,
+      workspace: options.workspace,
+      ...(store ? { store } : {}),
+      catalog,
+      paths: options.paths,
       // create_skill (save-as-skill) writes the user tier: a write root, protected, so it always asks.
       userSkillsDir: userSkillDirs(options.paths.home).workbuddy,
     });
@@ -108,7 +112,12 @@ export class KnackWorkspace {
     } catch (e) {
       const message = `cannot open the database in ${options.paths.dataDir}: ${(e as Error).message}`;
       if (options.requireStore) throw new Error(message);
-      report({ severity: 'warning', code: 'store.open', file: options.paths.dataDir, message: `${message}; continuing without the cache, toggles, rules and trust decisions` });
+      report({
+        severity: 'warning',
+        code: 'store.open',
+        file: options.paths.dataDir,
+        message: `${message}; continuing without the cache, toggles, rules and trust decisions`,
+      });
     }
     // Trust review: discovered P0 skills are disabled, P1 ones until the user trusts them (skills/trust/trust.ts).
     let catalog: Catalog;
@@ -157,11 +166,19 @@ export class KnackWorkspace {
     let policy = settings.policy;
     if (broken.length) {
       // The ceiling in force, narrowed by what was read (widenings dropped; their warnings are the `kept` lines).
-      policy = { ...this.currentSettings.policy, ceiling: narrowCeiling(this.currentSettings.policy.ceiling, settings.policy.ceiling, broken[0]!, []) };
-      diagnostics.push(...broken.map((file): Diagnostic => ({
-        severity: 'warning', code: 'settings.kept', file,
-        message: 'not applied beyond the permission ceiling in force: until this file is fixed, settings can take permissions away but not give them',
-      })));
+      policy = {
+        ...this.currentSettings.policy,
+        ceiling: narrowCeiling(this.currentSettings.policy.ceiling, settings.policy.ceiling, broken[0]!, []),
+      };
+      diagnostics.push(
+        ...broken.map((file): Diagnostic => ({
+          severity: 'warning',
+          code: 'settings.kept',
+          file,
+          message:
+            'not applied beyond the permission ceiling in force: until this file is fixed, settings can take permissions away but not give them',
+        })),
+      );
     }
     this.currentSettings = { ...this.currentSettings, policy };
     this.liveGate.setCeiling(this.currentSettings);
@@ -195,14 +212,18 @@ export class KnackWorkspace {
   skillSearch(): SkillSearch {
     if (this.searchCache && this.searchStale) this.searchCache.update(this.catalog.enabled());
     this.searchStale = false;
-    return (this.searchCache ??= new SkillSearch(this.catalog.enabled(), { cacheDir: join(this.options.paths.dataDir, 'cache') }));
+    return (this.searchCache ??= new SkillSearch(this.catalog.enabled(), {
+      cacheDir: join(this.options.paths.dataDir, 'cache'),
+    }));
   }
 
   /**
    * A new conversation over this workspace: its own loaded skills (and projection) and discovered tools, and the model
    * acting with exactly the skills it loaded as active (see skills/use/session.ts). Opens the tool box if needed.
    */
-  async newSession(opts: { approver?: Approver; onDecision?: ExecutorOptions['onDecision']; gate?: Gate } = {}): Promise<WorkspaceSession> {
+  async newSession(
+    opts: { approver?: Approver; onDecision?: ExecutorOptions['onDecision']; gate?: Gate } = {},
+  ): Promise<WorkspaceSession> {
     const box = await this.toolbox();
     const approver = opts.approver ?? this.options.approver;
     const onDecision = opts.onDecision ?? this.options.onDecision;
@@ -249,7 +270,9 @@ export class KnackWorkspace {
     const rules = this.store?.policy;
     const tools: ToolRunner = {
       execute: async (name, args, ctx, over) => {
-        executor ??= this.toolbox().then((box) => new ToolExecutor({ registry: box.registry, gate, ...(rules ? { rules } : {}) }));
+        executor ??= this.toolbox().then(
+          (box) => new ToolExecutor({ registry: box.registry, gate, ...(rules ? { rules } : {}) }),
+        );
         return (await executor).execute(name, args, ctx, over);
       },
     };
@@ -287,7 +310,10 @@ export class KnackWorkspace {
       // The tool box's own Skill tool loads into a loader of its own: the one-shot CLI calls (`knack tools call`).
       // Conversations get theirs from newSession().
       const skill = skillTools({ ...this.skillToolDeps(), loader: this.newLoader() });
-      const script = createRunSkillScriptTool({ runner: this.scriptRunner(), findSkill: catalogSkillFinder(this.catalog) });
+      const script = createRunSkillScriptTool({
+        runner: this.scriptRunner(),
+        findSkill: catalogSkillFinder(this.catalog),
+      });
       return openToolbox({
         workspace: this.workspace,
         settings: this.settings,

@@ -42,7 +42,8 @@ export function safeKeyStore(dataDir: string, cipher: Cipher): KeyStore {
       }
     },
     set(id, key) {
-      if (!cipher.isEncryptionAvailable()) throw new Error('the OS keychain is not available, so the key cannot be stored encrypted');
+      if (!cipher.isEncryptionAvailable())
+        throw new Error('the OS keychain is not available, so the key cannot be stored encrypted');
       write({ ...read(), [id]: cipher.encryptString(key).toString('base64') });
     },
     delete(id) {

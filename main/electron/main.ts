@@ -1,6 +1,18 @@
 // Electron main: thin glue binding the service (main/core/service) to one hardened window. Every decision (CSP,
 // navigation, links, senders, app:// paths, menus, key storage) lives in Electron-free modules beside this file.
-import { BrowserWindow, Menu, app, dialog, ipcMain, protocol, safeStorage, session, shell, type IpcMainInvokeEvent, type WebContents } from 'electron';
+import {
+  BrowserWindow,
+  Menu,
+  app,
+  dialog,
+  ipcMain,
+  protocol,
+  safeStorage,
+  session,
+  shell,
+  type IpcMainInvokeEvent,
+  type WebContents,
+} from 'electron';
 import { readFile, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { IPC_EVENT_CHANNEL, IPC_PREFIX, METHOD_NAMES, contractError } from '../../preload/contract.js';
@@ -9,7 +21,15 @@ import { KnackService } from '../core/service/index.js';
 import { resolvePaths } from '../core/config/paths.js';
 import { startAuditPool } from '../core/skills/trust/audit-pool.js';
 import {
-  APP_ORIGIN, APP_SCHEME, allowNavigation, appFileFor, contentSecurityPolicy, contentTypeFor, openableExternalUrl, securityHeaders, senderProblem,
+  APP_ORIGIN,
+  APP_SCHEME,
+  allowNavigation,
+  appFileFor,
+  contentSecurityPolicy,
+  contentTypeFor,
+  openableExternalUrl,
+  securityHeaders,
+  senderProblem,
 } from './security.js';
 import { menuLanguage, menuTemplate, type MenuCommand, type MenuItemSpec } from './menu.js';
 import { safeKeyStore } from './key-store.js';
@@ -17,12 +37,16 @@ import { utilityProcessHost } from './sandbox-host.js';
 import { windowIconPath } from './app-icon.js';
 
 // Must run before `ready`: app:// behaves like a secure, standard origin (fetch, relative URLs), never like file://.
-protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+protocol.registerSchemesAsPrivileged([
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+]);
 
 const appRoot = app.getAppPath();
 const rendererDir = resolve(appRoot, 'dist', 'renderer');
 const preloadFile = join(appRoot, 'dist', 'preload', 'index.cjs');
-const builtinSkillsDir = app.isPackaged ? join(process.resourcesPath, 'builtin-skills') : join(appRoot, 'builtin-skills');
+const builtinSkillsDir = app.isPackaged
+  ? join(process.resourcesPath, 'builtin-skills')
+  : join(appRoot, 'builtin-skills');
 const CSP = contentSecurityPolicy();
 
 const appWindows = new Set<number>();
@@ -68,7 +92,10 @@ async function serveAppFile(request: Request): Promise<Response> {
   if (!file.startsWith(rendererDir + sep)) return new Response('not found', { status: 404, headers });
   try {
     if (!(await stat(file)).isFile()) return new Response('not found', { status: 404, headers });
-    return new Response(await readFile(file), { status: 200, headers: { ...headers, 'Content-Type': contentTypeFor(target.rel) } });
+    return new Response(await readFile(file), {
+      status: 200,
+      headers: { ...headers, 'Content-Type': contentTypeFor(target.rel) },
+    });
   } catch {
     return new Response('not found', { status: 404, headers });
   }
@@ -93,14 +120,19 @@ async function start(): Promise<void> {
     keyStore: safeKeyStore(paths.dataDir, safeStorage),
     dialogs: {
       pickFolder: async () => {
-        const r = mainWindow ? await dialog.showOpenDialog(mainWindow, { properties: ['openDirectory', 'createDirectory'] }) : undefined;
+        const r = mainWindow
+          ? await dialog.showOpenDialog(mainWindow, { properties: ['openDirectory', 'createDirectory'] })
+          : undefined;
         return r && !r.canceled ? (r.filePaths[0] ?? null) : null;
       },
       pickSkillSource: async (kind) => {
         if (!mainWindow) return null;
-        const r = await dialog.showOpenDialog(mainWindow, kind === 'zip'
-          ? { properties: ['openFile'], filters: [{ name: 'Skill archive', extensions: ['zip'] }] }
-          : { properties: ['openDirectory'] });
+        const r = await dialog.showOpenDialog(
+          mainWindow,
+          kind === 'zip'
+            ? { properties: ['openFile'], filters: [{ name: 'Skill archive', extensions: ['zip'] }] }
+            : { properties: ['openDirectory'] },
+        );
         return r.canceled ? null : (r.filePaths[0] ?? null);
       },
     },
@@ -115,11 +147,14 @@ async function start(): Promise<void> {
     });
   }
   svc.events.on((name, payload) => {
-    for (const w of BrowserWindow.getAllWindows()) if (appWindows.has(w.webContents.id)) w.webContents.send(IPC_EVENT_CHANNEL, name, payload);
+    for (const w of BrowserWindow.getAllWindows())
+      if (appWindows.has(w.webContents.id)) w.webContents.send(IPC_EVENT_CHANNEL, name, payload);
   });
 
   const lang = menuLanguage(app.getLocale());
-  Menu.setApplicationMenu(Menu.buildFromTemplate(toElectronMenu(menuTemplate(lang, process.platform), (c) => void runCommand(c))));
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(toElectronMenu(menuTemplate(lang, process.platform), (c) => void runCommand(c))),
+  );
 
   const last = (await svc.handlers['workspace.recent']({})).items.find((r) => r.exists);
   if (last) await svc.openWorkspace(last.path).catch(() => {});
@@ -129,7 +164,10 @@ async function start(): Promise<void> {
 /** Why this IPC call's sender may not use the contract (senderProblem in security.ts), or undefined. */
 function validateSender(event: IpcMainInvokeEvent): string | undefined {
   const frame = event.senderFrame;
-  return senderProblem(frame ? { url: frame.url, isMainFrame: frame.parent === null, webContentsId: event.sender.id } : null, appWindows);
+  return senderProblem(
+    frame ? { url: frame.url, isMainFrame: frame.parent === null, webContentsId: event.sender.id } : null,
+    appWindows,
+  );
 }
 
 function createWindow(): void {

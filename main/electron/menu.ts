@@ -6,7 +6,26 @@ export type MenuCommand = 'open-workspace' | 'install-skill-folder' | 'install-s
 
 export interface MenuItemSpec {
   label?: string;
-  role?: 'appMenu' | 'about' | 'quit' | 'undo' | 'redo' | 'cut' | 'copy' | 'paste' | 'selectAll' | 'minimize' | 'close' | 'togglefullscreen' | 'resetZoom' | 'zoomIn' | 'zoomOut' | 'hide' | 'hideOthers' | 'unhide' | 'services';
+  role?:
+    | 'appMenu'
+    | 'about'
+    | 'quit'
+    | 'undo'
+    | 'redo'
+    | 'cut'
+    | 'copy'
+    | 'paste'
+    | 'selectAll'
+    | 'minimize'
+    | 'close'
+    | 'togglefullscreen'
+    | 'resetZoom'
+    | 'zoomIn'
+    | 'zoomOut'
+    | 'hide'
+    | 'hideOthers'
+    | 'unhide'
+    | 'services';
   type?: 'separator';
   accelerator?: string;
   command?: MenuCommand;
@@ -15,12 +34,26 @@ export interface MenuItemSpec {
 
 const TEXT: Record<MenuLanguage, Record<string, string>> = {
   en: {
-    file: 'File', openWorkspace: 'Open Workspace…', installFolder: 'Install Skill from Folder…', installZip: 'Install Skill from .zip…',
-    reload: 'Reload Skills', edit: 'Edit', view: 'View', window: 'Window', quit: 'Quit Knack',
+    file: 'File',
+    openWorkspace: 'Open Workspace…',
+    installFolder: 'Install Skill from Folder…',
+    installZip: 'Install Skill from .zip…',
+    reload: 'Reload Skills',
+    edit: 'Edit',
+    view: 'View',
+    window: 'Window',
+    quit: 'Quit Knack',
   },
   zh: {
-    file: '文件', openWorkspace: '打开工作区…', installFolder: '从文件夹安装技能…', installZip: '从 .zip 安装技能…',
-    reload: '重新加载技能', edit: '编辑', view: '视图', window: '窗口', quit: '退出 Knack',
+    file: '文件',
+    openWorkspace: '打开工作区…',
+    installFolder: '从文件夹安装技能…',
+    installZip: '从 .zip 安装技能…',
+    reload: '重新加载技能',
+    edit: '编辑',
+    view: '视图',
+    window: '窗口',
+    quit: '退出 Knack',
   },
 };
 
@@ -45,10 +78,27 @@ export function menuTemplate(lang: MenuLanguage, platform: NodeJS.Platform): Men
   };
   const edit: MenuItemSpec = {
     label: t.edit,
-    submenu: [{ role: 'undo' }, { role: 'redo' }, { type: 'separator' }, { role: 'cut' }, { role: 'copy' }, { role: 'paste' }, { role: 'selectAll' }],
+    submenu: [
+      { role: 'undo' },
+      { role: 'redo' },
+      { type: 'separator' },
+      { role: 'cut' },
+      { role: 'copy' },
+      { role: 'paste' },
+      { role: 'selectAll' },
+    ],
   };
   // No reload / devtools items: a packaged app has no use for them and they are an attack surface.
-  const view: MenuItemSpec = { label: t.view, submenu: [{ role: 'resetZoom' }, { role: 'zoomIn' }, { role: 'zoomOut' }, { type: 'separator' }, { role: 'togglefullscreen' }] };
+  const view: MenuItemSpec = {
+    label: t.view,
+    submenu: [
+      { role: 'resetZoom' },
+      { role: 'zoomIn' },
+      { role: 'zoomOut' },
+      { type: 'separator' },
+      { role: 'togglefullscreen' },
+    ],
+  };
   const win: MenuItemSpec = { label: t.window, submenu: [{ role: 'minimize' }, { role: 'close' }] };
   return mac ? [{ role: 'appMenu' }, file, edit, view, win] : [file, edit, view, win];
 }

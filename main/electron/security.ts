@@ -3,7 +3,12 @@
 // main.ts only wires these into Electron's hooks. The CSP and the renderer's file mapping are shared with serve mode.
 import { rendererFileFor } from '../serve/http-security.js';
 
-export { contentSecurityPolicy, contentTypeFor, securityHeaders, serveContentSecurityPolicy } from '../serve/http-security.js';
+export {
+  contentSecurityPolicy,
+  contentTypeFor,
+  securityHeaders,
+  serveContentSecurityPolicy,
+} from '../serve/http-security.js';
 
 /** The custom scheme the renderer is served from (never file://, never a remote URL). */
 export const APP_SCHEME = 'app';
@@ -74,7 +79,10 @@ export interface SenderFrame {
  * Only the app's own top frame, in the app's own window, may call the contract. Subframes (an <iframe> a
  * renderer bug let in), other windows and any URL outside app://knack are refused.
  */
-export function senderProblem(frame: SenderFrame | null | undefined, appWebContentsIds: ReadonlySet<number>): string | undefined {
+export function senderProblem(
+  frame: SenderFrame | null | undefined,
+  appWebContentsIds: ReadonlySet<number>,
+): string | undefined {
   if (!frame) return 'no sender frame (the frame was destroyed or navigated)';
   if (!appWebContentsIds.has(frame.webContentsId)) return 'a call from a window that is not the app window';
   if (!frame.isMainFrame) return 'a call from a subframe';

@@ -18,10 +18,14 @@ function onPath(cmd: string, env: NodeJS.ProcessEnv): boolean {
 }
 
 /** The command that opens a URL here, or the reason there is none. */
-export function browserOpener(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): { cmd: string; args: string[] } | { reason: string } {
+export function browserOpener(
+  platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
+): { cmd: string; args: string[] } | { reason: string } {
   if (platform === 'darwin') return { cmd: 'open', args: [] };
   if (platform === 'win32') return { cmd: 'cmd', args: ['/c', 'start', '""'] };
-  if (!env.DISPLAY && !env.WAYLAND_DISPLAY) return { reason: 'no desktop session here (DISPLAY and WAYLAND_DISPLAY are unset)' };
+  if (!env.DISPLAY && !env.WAYLAND_DISPLAY)
+    return { reason: 'no desktop session here (DISPLAY and WAYLAND_DISPLAY are unset)' };
   if (!onPath('xdg-open', env)) return { reason: 'xdg-open is not installed' };
   return { cmd: 'xdg-open', args: [] };
 }

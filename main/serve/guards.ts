@@ -41,7 +41,13 @@ export function listenAddressProblem(host: string): string | undefined {
 /** The peer must be this machine. */
 export function isLoopbackPeer(address: string | undefined): boolean {
   if (!address) return false;
-  return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1' || /^127\.\d+\.\d+\.\d+$/.test(address) || /^::ffff:127\.\d+\.\d+\.\d+$/.test(address);
+  return (
+    address === '127.0.0.1' ||
+    address === '::1' ||
+    address === '::ffff:127.0.0.1' ||
+    /^127\.\d+\.\d+\.\d+$/.test(address) ||
+    /^::ffff:127\.\d+\.\d+\.\d+$/.test(address)
+  );
 }
 
 /** Names the page may be reached by. A rebinding attacker's page arrives with its own host name and is refused. */
@@ -79,12 +85,15 @@ export type Verdict = { ok: true } | { ok: false; status: 401 | 403 | 421; reaso
  */
 export function judgeRequest(f: RequestFacts, port: number, token: string): Verdict {
   if (!isLoopbackPeer(f.remoteAddress)) return { ok: false, status: 403, reason: 'not a loopback peer' };
-  if (!hostAllowed(f.host, port)) return { ok: false, status: 421, reason: `unexpected Host ${JSON.stringify(f.host ?? '')}` };
-  if (f.origin !== undefined && !originAllowed(f.origin, port)) return { ok: false, status: 403, reason: `foreign Origin ${JSON.stringify(f.origin)}` };
+  if (!hostAllowed(f.host, port))
+    return { ok: false, status: 421, reason: `unexpected Host ${JSON.stringify(f.host ?? '')}` };
+  if (f.origin !== undefined && !originAllowed(f.origin, port))
+    return { ok: false, status: 403, reason: `foreign Origin ${JSON.stringify(f.origin)}` };
   if (f.fetchSite !== undefined && f.fetchSite !== 'same-origin' && f.fetchSite !== 'none') {
     return { ok: false, status: 403, reason: `cross-site request (Sec-Fetch-Site: ${f.fetchSite})` };
   }
-  if (f.upgrade && f.origin === undefined && f.fetchSite !== undefined) return { ok: false, status: 403, reason: 'a browser socket without an Origin' };
+  if (f.upgrade && f.origin === undefined && f.fetchSite !== undefined)
+    return { ok: false, status: 403, reason: 'a browser socket without an Origin' };
   if (!tokensEqual(f.token, token)) return { ok: false, status: 401, reason: f.token ? 'wrong token' : 'no token' };
   return { ok: true };
 }

@@ -6,10 +6,26 @@ import { readFile, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
-import { ClientFrame, MAX_UPLOAD_BYTES, SOCKET_PATH, base64Length, contractError, type ServerFrame } from '../../preload/contract.js';
+import {
+  ClientFrame,
+  MAX_UPLOAD_BYTES,
+  SOCKET_PATH,
+  base64Length,
+  contractError,
+  type ServerFrame,
+} from '../../preload/contract.js';
 import { dispatch, type Handlers, type EventHub } from '../core/service/dispatch.js';
 import { contentTypeFor, rendererFileFor, securityHeaders, serveContentSecurityPolicy } from './http-security.js';
-import { cookieName, cookieValue, judgeRequest, listenAddressProblem, newToken, tokenCookie, tokensEqual, type RequestFacts } from './guards.js';
+import {
+  cookieName,
+  cookieValue,
+  judgeRequest,
+  listenAddressProblem,
+  newToken,
+  tokenCookie,
+  tokensEqual,
+  type RequestFacts,
+} from './guards.js';
 
 export interface ServeOptions {
   handlers: Handlers;
@@ -57,7 +73,7 @@ function facts(req: IncomingMessage, port: number, upgrade: boolean): RequestFac
 
 const DENIED_PAGE = (reason: string) =>
   `<!doctype html><meta charset="utf-8"><title>Knack</title><p>Knack refused this request (${reason.replace(/[<>&"]/g, '')}).</p>` +
-  '<p>Open the address printed by <code>knack serve</code> in the terminal; it carries this run\'s token.</p>';
+  "<p>Open the address printed by <code>knack serve</code> in the terminal; it carries this run's token.</p>";
 
 export async function startServe(opts: ServeOptions): Promise<ServeHandle> {
   const host = opts.host ?? '127.0.0.1';
@@ -69,7 +85,11 @@ export async function startServe(opts: ServeOptions): Promise<ServeHandle> {
   let port = opts.port ?? 0;
 
   const send = (res: ServerResponse, status: number, body: string | Buffer, headers: Record<string, string> = {}) => {
-    res.writeHead(status, { ...securityHeaders(serveContentSecurityPolicy(port)), 'Content-Type': 'text/html; charset=utf-8', ...headers });
+    res.writeHead(status, {
+      ...securityHeaders(serveContentSecurityPolicy(port)),
+      'Content-Type': 'text/html; charset=utf-8',
+      ...headers,
+    });
     res.end(body);
   };
 
@@ -81,7 +101,8 @@ export async function startServe(opts: ServeOptions): Promise<ServeHandle> {
         log(`refused ${f.method} ${req.url?.split('?')[0]}: ${verdict.reason}`);
         return send(res, verdict.status, DENIED_PAGE(verdict.reason));
       }
-      if (f.method !== 'GET' && f.method !== 'HEAD') return send(res, 405, 'method not allowed', { Allow: 'GET, HEAD' });
+      if (f.method !== 'GET' && f.method !== 'HEAD')
+        return send(res, 405, 'method not allowed', { Allow: 'GET, HEAD' });
       const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
       // First visit with ?token=: keep it in an HttpOnly cookie and drop it from the address bar and history.
       if (url.searchParams.has('token') && tokensEqual(url.searchParams.get('token') ?? undefined, token)) {
@@ -99,7 +120,11 @@ export async function startServe(opts: ServeOptions): Promise<ServeHandle> {
         return send(res, 200, f.method === 'HEAD' ? '' : body, { 'Content-Type': contentTypeFor(target.rel) });
       } catch {
         if (target.rel === 'index.html') {
-          return send(res, 503, `<!doctype html><meta charset="utf-8"><title>Knack</title><p>The interface is not built in ${root.replace(/[<>&"]/g, '')}. Run <code>npm run build</code>, then reload.</p>`);
+          return send(
+            res,
+            503,
+            `<!doctype html><meta charset="utf-8"><title>Knack</title><p>The interface is not built in ${root.replace(/[<>&"]/g, '')}. Run <code>npm run build</code>, then reload.</p>`,
+          );
         }
         return send(res, 404, 'not found');
       }
@@ -112,10 +137,22 @@ export async function startServe(opts: ServeOptions): Promise<ServeHandle> {
 
   // Imported here: only serve mode needs a WebSocket server (the `knack` bundle starts without it).
   const { WebSocketServer } = await import('ws');
-  const wss = new WebSocketServer({ noServer: true, maxPayload: opts.maxPayload ?? base64Length(MAX_UPLOAD_BYTES) + 64 * 1024 });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: opts.maxPayload ?? base64Length(MAX_UPLOAD_BYTES) + 64 * 1024,
+  });
   const refuseUpgrade = (socket: Duplex, status: number, reason: string) => {
-    const text = status === 401 ? 'Unauthorized' : status === 421 ? 'Misdirected Request' : status === 404 ? 'Not Found' : 'Forbidden';
-    socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(reason)}\r\n\r\n${reason}`);
+    const text =
+      status === 401
+        ? 'Unauthorized'
+        : status === 421
+          ? 'Misdirected Request'
+          : status === 404
+            ? 'Not Found'
+            : 'Forbidden';
+    socket.end(
+      `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(reason)}\r\n\r\n${reason}`,
+    );
   };
 
   server.on('upgrade', (req, socket, head) => {
@@ -125,7 +162,8 @@ export async function startServe(opts: ServeOptions): Promise<ServeHandle> {
       log(`refused socket: ${verdict.reason}`);
       return refuseUpgrade(socket, verdict.status, verdict.reason);
     }
-    if (new URL(req.url ?? '/', 'http://placeholder').pathname !== SOCKET_PATH) return refuseUpgrade(socket, 404, 'no such socket');
+    if (new URL(req.url ?? '/', 'http://placeholder').pathname !== SOCKET_PATH)
+      return refuseUpgrade(socket, 404, 'no such socket');
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   });
 
@@ -148,12 +186,18 @@ export async function startServe(opts: ServeOptions): Promise<ServeHandle> {
       if (!frame.success) {
         const id = (parsed as { id?: unknown } | null)?.id;
         if (typeof id === 'number' && Number.isInteger(id) && id >= 0) {
-          return out({ type: 'result', id, result: { ok: false, error: contractError('invalid_input', 'malformed call frame') } });
+          return out({
+            type: 'result',
+            id,
+            result: { ok: false, error: contractError('invalid_input', 'malformed call frame') },
+          });
         }
         return ws.close(1008, 'malformed frame');
       }
       const { id, method, input } = frame.data;
-      void dispatch(opts.handlers, method, input, (m, e) => log(`${m} failed: ${(e as Error)?.stack ?? String(e)}`)).then((result) => out({ type: 'result', id, result }));
+      void dispatch(opts.handlers, method, input, (m, e) =>
+        log(`${m} failed: ${(e as Error)?.stack ?? String(e)}`),
+      ).then((result) => out({ type: 'result', id, result }));
     });
   });
 

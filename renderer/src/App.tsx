@@ -34,7 +34,11 @@ function useShortcuts() {
       const s = useView.getState();
       if (!s.workspace || s.picking) return;
       for (const c of COMMANDS) {
-        if (c.keys && matchesKeys(c.keys, e)) { e.preventDefault(); c.run(s); return; }
+        if (c.keys && matchesKeys(c.keys, e)) {
+          e.preventDefault();
+          c.run(s);
+          return;
+        }
       }
     };
     window.addEventListener('keydown', onKey);
@@ -46,9 +50,17 @@ export function App() {
   const { t, i18n } = useTranslation();
   const client = useClient();
   // Only what this component shows: a streamed delta must not re-render the rest of the window.
-  const { workspace, picking, view, installOpen, paletteOpen, shortcutsOpen, toast } = useView(useShallow((s) => ({
-    workspace: s.workspace, picking: s.picking, view: s.view, installOpen: s.installOpen, paletteOpen: s.paletteOpen, shortcutsOpen: s.shortcutsOpen, toast: s.toast,
-  })));
+  const { workspace, picking, view, installOpen, paletteOpen, shortcutsOpen, toast } = useView(
+    useShallow((s) => ({
+      workspace: s.workspace,
+      picking: s.picking,
+      view: s.view,
+      installOpen: s.installOpen,
+      paletteOpen: s.paletteOpen,
+      shortcutsOpen: s.shortcutsOpen,
+      toast: s.toast,
+    })),
+  );
   const set = useView((s) => s.set);
   useChatStream(client);
   useHeldReturn(client);
@@ -60,10 +72,14 @@ export function App() {
 
   // The open folder's info as the engine has it now (a settings file edited by hand changes its settings problems):
   // taken in place, in every view, without reopening anything. Another folder's news is not this window's.
-  useEffect(() => client.onWorkspaceChanged?.((w) => {
-    const cur = useView.getState().workspace;
-    if (cur && cur.path === w.path && (cur.name !== w.name || cur.problems !== w.problems)) set({ workspace: w });
-  }), [client, set]);
+  useEffect(
+    () =>
+      client.onWorkspaceChanged?.((w) => {
+        const cur = useView.getState().workspace;
+        if (cur && cur.path === w.path && (cur.name !== w.name || cur.problems !== w.problems)) set({ workspace: w });
+      }),
+    [client, set],
+  );
 
   useEffect(() => {
     if (!toast) return;
@@ -78,53 +94,88 @@ export function App() {
   // folder gets screens of its own (keyed by its path): nothing typed for one folder is sent to another.
   return (
     <>
-    {picking && <WorkspaceOpen />}
-    <div className="app" key={workspace.path} hidden={picking} onDragOver={(e) => { if (e.dataTransfer.types.includes('Files')) e.preventDefault(); }}
-      onDrop={(e) => {
-        // A skill .zip dropped anywhere on the window opens the install dialog with it (audited before anything else).
-        const file = e.dataTransfer.files[0];
-        if (!file || !client.installZip) return;
-        e.preventDefault();
-        set({ installOpen: true, installFile: file });
-      }}>
-      <header className="topbar">
-        <button type="button" className="ws-name" onClick={() => set({ picking: true })} title={workspace.path}
-          aria-label={t('workspace.switch', { name: workspace.name })}>
-          {workspace.name}
-        </button>
-        {!!workspace.problems && (
-          <button type="button" className="small badge warn" onClick={() => set({ view: 'settings' })}>
-            {t('workspace.problems', { count: workspace.problems })}
+      {picking && <WorkspaceOpen />}
+      <div
+        className="app"
+        key={workspace.path}
+        hidden={picking}
+        onDragOver={(e) => {
+          if (e.dataTransfer.types.includes('Files')) e.preventDefault();
+        }}
+        onDrop={(e) => {
+          // A skill .zip dropped anywhere on the window opens the install dialog with it (audited before anything else).
+          const file = e.dataTransfer.files[0];
+          if (!file || !client.installZip) return;
+          e.preventDefault();
+          set({ installOpen: true, installFile: file });
+        }}
+      >
+        <header className="topbar">
+          <button
+            type="button"
+            className="ws-name"
+            onClick={() => set({ picking: true })}
+            title={workspace.path}
+            aria-label={t('workspace.switch', { name: workspace.name })}
+          >
+            {workspace.name}
           </button>
+          {!!workspace.problems && (
+            <button type="button" className="small badge warn" onClick={() => set({ view: 'settings' })}>
+              {t('workspace.problems', { count: workspace.problems })}
+            </button>
+          )}
+          <nav aria-label={t('nav.label')} className="tabs">
+            {NAV.map((n) => (
+              <button
+                key={n.view}
+                type="button"
+                aria-current={view === n.view ? 'page' : undefined}
+                onClick={() => set({ view: n.view })}
+              >
+                {t(n.label)}
+              </button>
+            ))}
+          </nav>
+          <span className="spacer" />
+          <button
+            type="button"
+            className="small"
+            onClick={() => set({ paletteOpen: true })}
+            aria-keyshortcuts="Control+K"
+          >
+            {t('cmd.palette')} <kbd>Ctrl K</kbd>
+          </button>
+          <button
+            type="button"
+            className="small"
+            onClick={() => setLang(i18n.language === 'zh' ? 'en' : 'zh')}
+            aria-label={t('nav.switchLang')}
+          >
+            {i18n.language === 'zh' ? 'EN' : '中文'}
+          </button>
+        </header>
+        <Sidebar />
+        <main className="main">
+          {view === 'chat' && <Chat />}
+          {view === 'skill' && <SkillDetail />}
+          {view === 'tools' && <Tools />}
+          {view === 'sessions' && <Sessions />}
+          {view === 'settings' && <Settings />}
+        </main>
+        <aside className="side-panels" aria-label={t('panels.label')}>
+          <LoadedSkills />
+          <ContextMeter />
+        </aside>
+        {installOpen && <InstallDialog />}
+        {paletteOpen && <CommandPalette />}
+        {shortcutsOpen && <ShortcutsList />}
+        {toast && (
+          <div className={`toast ${toast.kind}`} role={toast.kind === 'error' ? 'alert' : 'status'}>
+            {toast.text}
+          </div>
         )}
-        <nav aria-label={t('nav.label')} className="tabs">
-          {NAV.map((n) => (
-            <button key={n.view} type="button" aria-current={view === n.view ? 'page' : undefined} onClick={() => set({ view: n.view })}>{t(n.label)}</button>
-          ))}
-        </nav>
-        <span className="spacer" />
-        <button type="button" className="small" onClick={() => set({ paletteOpen: true })} aria-keyshortcuts="Control+K">{t('cmd.palette')} <kbd>Ctrl K</kbd></button>
-        <button type="button" className="small" onClick={() => setLang(i18n.language === 'zh' ? 'en' : 'zh')} aria-label={t('nav.switchLang')}>
-          {i18n.language === 'zh' ? 'EN' : '中文'}
-        </button>
-      </header>
-      <Sidebar />
-      <main className="main">
-        {view === 'chat' && <Chat />}
-        {view === 'skill' && <SkillDetail />}
-        {view === 'tools' && <Tools />}
-        {view === 'sessions' && <Sessions />}
-        {view === 'settings' && <Settings />}
-      </main>
-      <aside className="side-panels" aria-label={t('panels.label')}>
-        <LoadedSkills />
-        <ContextMeter />
-      </aside>
-      {installOpen && <InstallDialog />}
-      {paletteOpen && <CommandPalette />}
-      {shortcutsOpen && <ShortcutsList />}
-      {toast && <div className={`toast ${toast.kind}`} role={toast.kind === 'error' ? 'alert' : 'status'}>{toast.text}</div>}
-    </div>
+      </div>
     </>
   );
 }

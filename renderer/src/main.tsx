@@ -15,8 +15,20 @@ connect().then(
   async (client) => {
     const info = await client.info().catch(() => undefined);
     if (info?.workspace) useView.getState().setWorkspace(info.workspace);
-    root.render(<ClientProvider client={client}><App /></ClientProvider>);
+    root.render(
+      <ClientProvider client={client}>
+        <App />
+      </ClientProvider>,
+    );
     warmHighlighter();
   },
-  (e: unknown) => root.render(<main className="welcome"><h1>Knack</h1><p role="alert" className="error">{String((e as Error)?.message ?? e)}</p></main>),
+  (e: unknown) =>
+    root.render(
+      <main className="welcome">
+        <h1>Knack</h1>
+        <p role="alert" className="error">
+          {String((e as Error)?.message ?? e)}
+        </p>
+      </main>,
+    ),
 );

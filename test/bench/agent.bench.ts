@@ -1,7 +1,16 @@
 // Agent benchmark: (1) harness overhead to first token vs a bare SDK call to the same fake server (in this process and
 // in a child process); (2) prompt tokens per turn with 1,913 skills and 80 tools, budgeted catalog + deferred tools vs
 // everything eager; (3) the session store: append rate vs raw inserts and recovery time of a 1,000-turn session.
-import { mkdirSync, readFileSync, writeFileSync, rmSync, mkdtempSync, realpathSync, readdirSync, existsSync } from 'node:fs';
+import {
+  mkdirSync,
+  readFileSync,
+  writeFileSync,
+  rmSync,
+  mkdtempSync,
+  realpathSync,
+  readdirSync,
+  existsSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -25,7 +34,9 @@ process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const p90 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)]!;
 const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures');
-const fixtures = existsSync(FIXTURES) ? FIXTURES : join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'fixtures');
+const fixtures = existsSync(FIXTURES)
+  ? FIXTURES
+  : join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'fixtures');
 
 // ---------- 1. overhead to first token ----------
 // Three calls alternate, each to its first text token as the caller sees it: (a) a bare SDK call with one short
@@ -53,9 +64,21 @@ async function firstTokenBench(label: string, server: BenchServer, dir: string):
   const home = join(scratch, dir, 'h');
   const ws = join(scratch, dir, 'w');
   mkdirSync(ws, { recursive: true });
-  const workspace = await openWorkspace({ paths: resolvePaths({ home, dataDir: join(home, 'data') }, {}), workspace: ws, requireStore: true });
+  const workspace = await openWorkspace({
+    paths: resolvePaths({ home, dataDir: join(home, 'data') }, {}),
+    workspace: ws,
+    requireStore: true,
+  });
   await workspace.catalog.settled();
-  const agent = Agent.create(workspace, { providerInstance: anthropicProvider({ apiKey: 'sk-bench', model: 'fake', baseURL: server.url, contextWindow: 200_000, maxRetries: 0 }) });
+  const agent = Agent.create(workspace, {
+    providerInstance: anthropicProvider({
+      apiKey: 'sk-bench',
+      model: 'fake',
+      baseURL: server.url,
+      contextWindow: 200_000,
+      maxRetries: 0,
+    }),
+  });
   const client = new Anthropic({ apiKey: 'sk-bench', baseURL: server.url, maxRetries: 0 });
   const quiet = new Anthropic({ apiKey: 'sk-bench', baseURL: server.url, maxRetries: 0, openTelemetry: false });
   const TEXT = 'first token, then more words';
@@ -77,7 +100,8 @@ async function firstTokenBench(label: string, server: BenchServer, dir: string):
     }
     return first;
   };
-  const bare = (sdk = client): Promise<number> => firstToken({ model: 'fake', max_tokens: 100, messages: [{ role: 'user', content: 'hello' }], stream: true }, sdk);
+  const bare = (sdk = client): Promise<number> =>
+    firstToken({ model: 'fake', max_tokens: 100, messages: [{ role: 'user', content: 'hello' }], stream: true }, sdk);
   const harness = async (chat: ChatSession): Promise<number> => {
     await server.script({ text: TEXT });
     const t0 = performance.now();
@@ -94,7 +118,8 @@ async function firstTokenBench(label: string, server: BenchServer, dir: string):
     return first;
   };
   /** Knack's last request, replayed through the bare SDK. */
-  const sameRequest = async (): Promise<number> => firstToken((await server.lastRequest()) as unknown as Anthropic.MessageCreateParamsStreaming);
+  const sameRequest = async (): Promise<number> =>
+    firstToken((await server.lastRequest()) as unknown as Anthropic.MessageCreateParamsStreaming);
   /** A new conversation, opened (its tools too) before the clock starts. */
   const opened = async (): Promise<ChatSession> => {
     const chat = agent.newSession();
@@ -109,7 +134,14 @@ async function firstTokenBench(label: string, server: BenchServer, dir: string):
   }
   /** N rounds of three calls, one after the other: the baseline, Knack's first turn, the bare call with Knack's request. */
   const rounds = async (base: () => Promise<number>, N: number) => {
-    const r = { b: [] as number[], h: [] as number[], same: [] as number[], cb: [] as number[], ch: [] as number[], cs: [] as number[] };
+    const r = {
+      b: [] as number[],
+      h: [] as number[],
+      same: [] as number[],
+      cb: [] as number[],
+      ch: [] as number[],
+      cs: [] as number[],
+    };
     for (let i = 0; i < N; i++) {
       cpu = r.cb;
       r.b.push(await base());
@@ -131,10 +163,18 @@ async function firstTokenBench(label: string, server: BenchServer, dir: string):
   const f = (xs: number[]): string => `median ${median(xs).toFixed(2)} ms, p90 ${p90(xs).toFixed(2)} ms`;
   console.log(`first token, fake Anthropic server ${label} (${N} rounds, the calls alternating):`);
   console.log(`  bare SDK call, one short message:                    ${f(b)}`);
-  console.log(`  Knack, first turn of a new conversation:             ${f(h)} → ${paired(h, b)}× (median of the rounds' ratios; target ≤ 1.2×); ${(median(h) / median(b)).toFixed(2)}× median, ${(p90(h) / p90(b)).toFixed(2)}× p90`);
-  console.log(`  bare SDK call sending Knack's exact request:         ${f(same)} → Knack's own work is ${paired(h, same)}× of that (${(median(h) / median(same)).toFixed(2)}× median)`);
-  console.log(`  bare SDK call, spans off as Knack's client has them: ${f(strict.b)} → Knack ${paired(strict.h, strict.b)}× of that (60 rounds of their own; ${(median(strict.h) / median(strict.b)).toFixed(2)}× median)`);
-  console.log(`  CPU time to the first token (this process): bare ${f(cb)}; Knack ${f(ch)} → ${paired(ch, cb)}× (rounds' ratios), ${(median(ch) / median(cb)).toFixed(2)}× median, ${(p90(ch) / p90(cb)).toFixed(2)}× p90; bare with Knack's request median ${median(cs).toFixed(2)} ms`);
+  console.log(
+    `  Knack, first turn of a new conversation:             ${f(h)} → ${paired(h, b)}× (median of the rounds' ratios; target ≤ 1.2×); ${(median(h) / median(b)).toFixed(2)}× median, ${(p90(h) / p90(b)).toFixed(2)}× p90`,
+  );
+  console.log(
+    `  bare SDK call sending Knack's exact request:         ${f(same)} → Knack's own work is ${paired(h, same)}× of that (${(median(h) / median(same)).toFixed(2)}× median)`,
+  );
+  console.log(
+    `  bare SDK call, spans off as Knack's client has them: ${f(strict.b)} → Knack ${paired(strict.h, strict.b)}× of that (60 rounds of their own; ${(median(strict.h) / median(strict.b)).toFixed(2)}× median)`,
+  );
+  console.log(
+    `  CPU time to the first token (this process): bare ${f(cb)}; Knack ${f(ch)} → ${paired(ch, cb)}× (rounds' ratios), ${(median(ch) / median(cb)).toFixed(2)}× median, ${(p90(ch) / p90(cb)).toFixed(2)}× p90; bare with Knack's request median ${median(cs).toFixed(2)} ms`,
+  );
   // A longer conversation: 40 turns in one session, each against the bare call replaying the same request.
   const chat = await opened();
   const lh: number[] = [];
@@ -143,16 +183,22 @@ async function firstTokenBench(label: string, server: BenchServer, dir: string):
     lh.push(await harness(chat));
     ls.push(await sameRequest());
   }
-  console.log(`  Knack, turns 1–40 of one conversation:               ${f(lh)}; bare SDK with the same requests ${f(ls)} → ${(median(lh) / median(ls)).toFixed(2)}×`);
+  console.log(
+    `  Knack, turns 1–40 of one conversation:               ${f(lh)}; bare SDK with the same requests ${f(ls)} → ${(median(lh) / median(ls)).toFixed(2)}×`,
+  );
   await workspace.close();
 }
 {
   const server = await startFakeAnthropic();
-  await firstTokenBench('in this process', {
-    url: server.url,
-    script: async (turn) => server.script(turn),
-    lastRequest: async () => server.requests.at(-1)!.body,
-  }, 'ft-in');
+  await firstTokenBench(
+    'in this process',
+    {
+      url: server.url,
+      script: async (turn) => server.script(turn),
+      lastRequest: async () => server.requests.at(-1)!.body,
+    },
+    'ft-in',
+  );
   await server.close();
   const child = await startFakeAnthropicProcess();
   console.log('');
@@ -183,13 +229,21 @@ async function firstTokenBench(label: string, server: BenchServer, dir: string):
     const s = sources[i % sources.length]!;
     const name = `skill-${i.toString().padStart(4, '0')}`;
     mkdirSync(join(skillsDir, name), { recursive: true });
-    writeFileSync(join(skillsDir, name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${JSON.stringify(`${s.description} (variant ${i})`)}\n---\n${s.body}`);
+    writeFileSync(
+      join(skillsDir, name, 'SKILL.md'),
+      `---\nname: ${name}\ndescription: ${JSON.stringify(`${s.description} (variant ${i})`)}\n---\n${s.body}`,
+    );
   }
   const toolsFile = join(scratch, 'tools80.json');
   const raw = JSON.parse(readFileSync(join(fixtures, 'tool-retrieval', 'tools.json'), 'utf8')) as unknown[];
   writeFileSync(toolsFile, JSON.stringify(raw.slice(0, 80)));
   const catalogTools = readCatalogFile(toolsFile);
-  const workspace = await openWorkspace({ paths: resolvePaths({ home, dataDir: join(home, 'data') }, {}), workspace: ws, requireStore: true, toolCatalogs: [catalogTools] });
+  const workspace = await openWorkspace({
+    paths: resolvePaths({ home, dataDir: join(home, 'data') }, {}),
+    workspace: ws,
+    requireStore: true,
+    toolCatalogs: [catalogTools],
+  });
   await workspace.catalog.settled(); // measure the catalog a user sees once the audits are in, not the 'checking' window
   const agent = Agent.create(workspace, { offline: true });
   const chat = agent.newSession();
@@ -199,18 +253,36 @@ async function firstTokenBench(label: string, server: BenchServer, dir: string):
   const box = await workspace.toolbox();
   const allTools = box.registry.list().filter((t) => t.def.name !== 'ToolSearch' && t.def.name !== 'DeferExecuteTool');
   // Skill's schema as the session sends it (no enum of every skill name), so eager is not inflated by it.
-  const eagerTools = countTokens(renderToolSection(allTools.map((t) => ({ name: t.def.name, description: t.def.description, inputSchema: t.def.name === 'Skill' ? SKILL_SCHEMA : t.def.inputSchema }))));
+  const eagerTools = countTokens(
+    renderToolSection(
+      allTools.map((t) => ({
+        name: t.def.name,
+        description: t.def.description,
+        inputSchema: t.def.name === 'Skill' ? SKILL_SCHEMA : t.def.inputSchema,
+      })),
+    ),
+  );
   const enabled = workspace.catalog.enabled();
   const eagerCatalog = countTokens(enabled.map((e) => catalogLine(e.manifest.name, e.manifest.description)).join(''));
   const eager = countTokens(BASE_SYSTEM) + eagerCatalog + eagerTools;
   let bodies = 0;
   for (const e of enabled) bodies += countTokens(readFileSync(e.file, 'utf8'));
   const all = workspace.catalog.entries().length;
-  console.log(`\n${N} skills written; ${all} in the catalog, ${enabled.length} enabled (the rest held back by the trust review of discovered skills)`);
-  console.log(`prompt tokens per turn with ${enabled.length} skills and ${allTools.length} tools (${catalogTools.tools.length} imported, deferred), o200k tokenizer:`);
-  console.log(`  Knack: system ${s.system} + catalog ${s.catalog} (budget) + loaded skills ${s.skills} + tools ${s.tools} = ${budgeted} tokens`);
-  console.log(`  everything eager (every skill's description, every tool's schema): ${eager} tokens → ${((budgeted / eager) * 100).toFixed(1)}%  (goal ≤ 10%)`);
-  console.log(`  eager with every SKILL.md body as well: ${eager + bodies} tokens → ${((budgeted / (eager + bodies)) * 100).toFixed(2)}%`);
+  console.log(
+    `\n${N} skills written; ${all} in the catalog, ${enabled.length} enabled (the rest held back by the trust review of discovered skills)`,
+  );
+  console.log(
+    `prompt tokens per turn with ${enabled.length} skills and ${allTools.length} tools (${catalogTools.tools.length} imported, deferred), o200k tokenizer:`,
+  );
+  console.log(
+    `  Knack: system ${s.system} + catalog ${s.catalog} (budget) + loaded skills ${s.skills} + tools ${s.tools} = ${budgeted} tokens`,
+  );
+  console.log(
+    `  everything eager (every skill's description, every tool's schema): ${eager} tokens → ${((budgeted / eager) * 100).toFixed(1)}%  (goal ≤ 10%)`,
+  );
+  console.log(
+    `  eager with every SKILL.md body as well: ${eager + bodies} tokens → ${((budgeted / (eager + bodies)) * 100).toFixed(2)}%`,
+  );
   await workspace.close();
 }
 
@@ -220,22 +292,79 @@ async function firstTokenBench(label: string, server: BenchServer, dir: string):
   const ws = join(scratch, 'w3');
   mkdirSync(ws, { recursive: true });
   const dataDir = join(home, 'data');
-  const workspace = await openWorkspace({ paths: resolvePaths({ home, dataDir }, {}), workspace: ws, requireStore: true });
+  const workspace = await openWorkspace({
+    paths: resolvePaths({ home, dataDir }, {}),
+    workspace: ws,
+    requireStore: true,
+  });
   const store = workspace.store!;
   // A realistic turn: user, start, 6 coalesced text pieces, a tool call, its gate decision and result, end, usage, context, turn end.
   const turn = (i: number): { type: string; data: Record<string, unknown> }[] => [
     { type: 'user_message', data: { type: 'user_message', text: `request number ${i}: please look at the build` } },
-    { type: 'context', data: { type: 'context', sections: { system: 300, catalog: 4000, skills: 0, tools: 2500, history: i * 50, observations: i * 80, total: 0, window: 200000 } } },
+    {
+      type: 'context',
+      data: {
+        type: 'context',
+        sections: {
+          system: 300,
+          catalog: 4000,
+          skills: 0,
+          tools: 2500,
+          history: i * 50,
+          observations: i * 80,
+          total: 0,
+          window: 200000,
+        },
+      },
+    },
     { type: 'assistant_start', data: { type: 'assistant_start', step: 1, provider: 'anthropic', model: 'm' } },
-    ...Array.from({ length: 6 }, () => ({ type: 'text_delta', data: { type: 'text_delta', text: 'some streamed words of the answer ' } })),
-    { type: 'tool_call', data: { type: 'tool_call', callId: `c${i}`, name: 'read_file', arguments: '{"path":"package.json"}', args: { path: 'package.json' } } },
+    ...Array.from({ length: 6 }, () => ({
+      type: 'text_delta',
+      data: { type: 'text_delta', text: 'some streamed words of the answer ' },
+    })),
+    {
+      type: 'tool_call',
+      data: {
+        type: 'tool_call',
+        callId: `c${i}`,
+        name: 'read_file',
+        arguments: '{"path":"package.json"}',
+        args: { path: 'package.json' },
+      },
+    },
     { type: 'assistant_end', data: { type: 'assistant_end', stopReason: 'tool_use' } },
-    { type: 'gate_decision', data: { type: 'gate_decision', callId: `c${i}`, tool: 'read_file', verdict: 'allow', reason: 'inside the workspace' } },
-    { type: 'tool_result', data: { type: 'tool_result', callId: `c${i}`, name: 'read_file', ok: true, content: '{"content":"' + 'x'.repeat(400) + '"}', durationMs: 2 } },
+    {
+      type: 'gate_decision',
+      data: {
+        type: 'gate_decision',
+        callId: `c${i}`,
+        tool: 'read_file',
+        verdict: 'allow',
+        reason: 'inside the workspace',
+      },
+    },
+    {
+      type: 'tool_result',
+      data: {
+        type: 'tool_result',
+        callId: `c${i}`,
+        name: 'read_file',
+        ok: true,
+        content: '{"content":"' + 'x'.repeat(400) + '"}',
+        durationMs: 2,
+      },
+    },
     { type: 'assistant_start', data: { type: 'assistant_start', step: 2, provider: 'anthropic', model: 'm' } },
     { type: 'text_delta', data: { type: 'text_delta', text: 'Done.' } },
     { type: 'assistant_end', data: { type: 'assistant_end', stopReason: 'end_turn' } },
-    { type: 'usage', data: { type: 'usage', usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 }, total: { inputTokens: 10 * i, outputTokens: 5 * i, cacheReadTokens: 0, cacheWriteTokens: 0 } } },
+    {
+      type: 'usage',
+      data: {
+        type: 'usage',
+        usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        total: { inputTokens: 10 * i, outputTokens: 5 * i, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      },
+    },
     { type: 'turn_end', data: { type: 'turn_end', reason: 'end_turn', steps: 2, toolCalls: 1 } },
   ];
   const chat = Agent.create(workspace, { offline: true }).newSession();
@@ -243,10 +372,11 @@ async function firstTokenBench(label: string, server: BenchServer, dir: string):
   await chat.close();
   let events = 0;
   const t0 = performance.now();
-  for (let i = 0; i < 1000; i++) for (const e of turn(i)) {
-    store.sessions.append(id, e.type, e.data, { touch: e.type === 'turn_end' });
-    events++;
-  }
+  for (let i = 0; i < 1000; i++)
+    for (const e of turn(i)) {
+      store.sessions.append(id, e.type, e.data, { touch: e.type === 'turn_end' });
+      events++;
+    }
   const appendMs = performance.now() - t0;
   // Baseline: the same rows as JSON through one bare prepared INSERT (WAL, synchronous=NORMAL, autocommit).
   const raw = new Database(join(dataDir, 'baseline.db'));
@@ -265,7 +395,11 @@ async function firstTokenBench(label: string, server: BenchServer, dir: string):
   const reopened = Agent.create(workspace, { offline: true }).openSession(id);
   const openMs = performance.now() - o0;
   console.log(`\nsession store (WAL, each event its own committed write), 1,000 turns = ${events} events:`);
-  console.log(`  append ${((events / appendMs) * 1000).toFixed(0)} events/s (${((appendMs / events) * 1000).toFixed(1)} µs each); bare insert baseline ${((events / rawMs) * 1000).toFixed(0)} events/s → ${(appendMs / rawMs).toFixed(2)}×`);
-  console.log(`  recovery (replay ${rows} events into conversation, skills, approvals): ${openMs.toFixed(0)} ms; reading the rows alone ${readMs.toFixed(0)} ms → ${(openMs / readMs).toFixed(2)}×; ${reopened.messages().length} messages restored`);
+  console.log(
+    `  append ${((events / appendMs) * 1000).toFixed(0)} events/s (${((appendMs / events) * 1000).toFixed(1)} µs each); bare insert baseline ${((events / rawMs) * 1000).toFixed(0)} events/s → ${(appendMs / rawMs).toFixed(2)}×`,
+  );
+  console.log(
+    `  recovery (replay ${rows} events into conversation, skills, approvals): ${openMs.toFixed(0)} ms; reading the rows alone ${readMs.toFixed(0)} ms → ${(openMs / readMs).toFixed(2)}×; ${reopened.messages().length} messages restored`,
+  );
   await workspace.close();
 }

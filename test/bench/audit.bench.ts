@@ -24,8 +24,28 @@ function time(fn: () => void): number {
   return Number(process.hrtime.bigint() - t0) / 1e6 / ROUNDS;
 }
 
-const NAIVE = ['rm -rf /', 'sudo ', 'eval(', 'exec(', 'os.system', 'function(', 'child_process', '| sh', 'curl ', 'wget ', 'npm install',
-  'pip install', 'git clone', 'ignore previous instructions', 'do not tell the user', 'unrestricted mode', '.ssh', '.aws', '.env', 'base64'];
+const NAIVE = [
+  'rm -rf /',
+  'sudo ',
+  'eval(',
+  'exec(',
+  'os.system',
+  'function(',
+  'child_process',
+  '| sh',
+  'curl ',
+  'wget ',
+  'npm install',
+  'pip install',
+  'git clone',
+  'ignore previous instructions',
+  'do not tell the user',
+  'unrestricted mode',
+  '.ssh',
+  '.aws',
+  '.env',
+  'base64',
+];
 
 let sink = 0;
 const readMs = time(() => {
@@ -56,7 +76,10 @@ rmSync(dataDir, { recursive: true, force: true });
 // A skill with binary assets: four 1 MiB files of pseudo-random bytes (as compressed images and fonts are, NULs included).
 const assetDir = mkdtempSync(join(tmpdir(), 'knack-bench-assets-'));
 mkdirSync(join(assetDir, 'assets'));
-writeFileSync(join(assetDir, 'SKILL.md'), '---\nname: charts\ndescription: Draws charts from CSV files.\n---\n# Charts\n\nUse the fonts in assets/.\n');
+writeFileSync(
+  join(assetDir, 'SKILL.md'),
+  '---\nname: charts\ndescription: Draws charts from CSV files.\n---\n# Charts\n\nUse the fonts in assets/.\n',
+);
 let seed = 1;
 for (let k = 0; k < 4; k++) {
   const b = Buffer.alloc(1024 * 1024);
@@ -74,11 +97,23 @@ rmSync(assetDir, { recursive: true, force: true });
 
 const bytes = dirs.reduce((n, d) => n + listSkillFiles(d).files.reduce((m, f) => m + f.size, 0), 0);
 const perSec = (ms: number): string => (dirs.length / (ms / 1000)).toFixed(0);
-console.log(`public skills: ${dirs.length} folders, ${(bytes / 1024).toFixed(0)} KiB, ${ROUNDS} rounds (sink ${sink % 7})`);
-console.log(`plain read (floor)          ${readMs.toFixed(2).padStart(8)} ms/pass  ${perSec(readMs).padStart(7)} skills/s`);
-console.log(`naive substring scan        ${naiveMs.toFixed(2).padStart(8)} ms/pass  ${perSec(naiveMs).padStart(7)} skills/s`);
-console.log(`full audit (P0/P1/P2)       ${auditMs.toFixed(2).padStart(8)} ms/pass  ${perSec(auditMs).padStart(7)} skills/s  = ${(auditMs / readMs).toFixed(1)}× plain read, ${(auditMs / naiveMs).toFixed(1)}× naive scan; ${(bytes / 1024 / 1024 / (auditMs / 1000)).toFixed(1)} MiB/s`);
-console.log(`cached discovery audit      ${cachedMs.toFixed(2).padStart(8)} ms/pass  ${perSec(cachedMs).padStart(7)} skills/s  = ${(cachedMs / auditMs * 100).toFixed(0)}% of a full audit (stat fingerprint + store lookup)`);
-console.log(`skill with binary assets   ${assetAudit.toFixed(2).padStart(8)} ms/pass  (4 MiB) = ${(assetAudit / assetRead).toFixed(1)}× plain read of its files (${assetRead.toFixed(2)} ms)`);
+console.log(
+  `public skills: ${dirs.length} folders, ${(bytes / 1024).toFixed(0)} KiB, ${ROUNDS} rounds (sink ${sink % 7})`,
+);
+console.log(
+  `plain read (floor)          ${readMs.toFixed(2).padStart(8)} ms/pass  ${perSec(readMs).padStart(7)} skills/s`,
+);
+console.log(
+  `naive substring scan        ${naiveMs.toFixed(2).padStart(8)} ms/pass  ${perSec(naiveMs).padStart(7)} skills/s`,
+);
+console.log(
+  `full audit (P0/P1/P2)       ${auditMs.toFixed(2).padStart(8)} ms/pass  ${perSec(auditMs).padStart(7)} skills/s  = ${(auditMs / readMs).toFixed(1)}× plain read, ${(auditMs / naiveMs).toFixed(1)}× naive scan; ${(bytes / 1024 / 1024 / (auditMs / 1000)).toFixed(1)} MiB/s`,
+);
+console.log(
+  `cached discovery audit      ${cachedMs.toFixed(2).padStart(8)} ms/pass  ${perSec(cachedMs).padStart(7)} skills/s  = ${((cachedMs / auditMs) * 100).toFixed(0)}% of a full audit (stat fingerprint + store lookup)`,
+);
+console.log(
+  `skill with binary assets   ${assetAudit.toFixed(2).padStart(8)} ms/pass  (4 MiB) = ${(assetAudit / assetRead).toFixed(1)}× plain read of its files (${assetRead.toFixed(2)} ms)`,
+);
 console.log(`false P0 on public skills: ${p0} (target 0)`);
 if (p0 !== 0) process.exitCode = 1;

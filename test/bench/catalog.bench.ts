@@ -1,6 +1,16 @@
 // Catalog benchmark: 10,000 synthetic skills across the three tiers; cold and warm builds as ratios to their floors
 // measured in the same run (warm also in fresh processes), plus catalog tokens per skill on the real public skills.
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir, availableParallelism, loadavg } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -27,10 +37,13 @@ const ws = join(root, 'ws');
 const builtin = join(root, 'builtin');
 const tierDirs = [builtin, join(home, '.workbuddy', 'skills'), join(ws, '.workbuddy', 'skills')];
 
-const WORDS = 'review commit deploy test build lint format database query schema migrate release branch merge docs api cache index search render parse compile bundle profile trace log metric alert backup restore secure audit'.split(' ');
+const WORDS =
+  'review commit deploy test build lint format database query schema migrate release branch merge docs api cache index search render parse compile bundle profile trace log metric alert backup restore secure audit'.split(
+    ' ',
+  );
 function words(seed: number, n: number): string {
   const out: string[] = [];
-  let x = seed * 2654435761 >>> 0;
+  let x = (seed * 2654435761) >>> 0;
   for (let i = 0; i < n; i++) {
     x = (x * 1103515245 + 12345) >>> 0;
     out.push(WORDS[x % WORDS.length]!);
@@ -40,7 +53,10 @@ function words(seed: number, n: number): string {
 
 function generate(): string[] {
   const files: string[] = [];
-  const body = ('## Steps\n\n' + Array.from({ length: 70 }, (_, i) => `${i + 1}. ${words(i, 12)}.\n`).join('')).padEnd(7 * 1024, '\n');
+  const body = ('## Steps\n\n' + Array.from({ length: 70 }, (_, i) => `${i + 1}. ${words(i, 12)}.\n`).join('')).padEnd(
+    7 * 1024,
+    '\n',
+  );
   for (let i = 0; i < N; i++) {
     // 20% builtin, 40% user, 40% project; every 50th name repeats across tiers (shadowing).
     const tier = i % 5 === 0 ? 0 : i % 5 <= 2 ? 1 : 2;
@@ -108,7 +124,9 @@ async function main(): Promise<void> {
   const tg = performance.now();
   const files = generate();
   const generated = performance.now();
-  console.log(`generated ${N} skills (frontmatter ~300 B, body ~7 KB) in ${((performance.now() - tg) / 1000).toFixed(1)} s; cores: ${availableParallelism()}`);
+  console.log(
+    `generated ${N} skills (frontmatter ~300 B, body ~7 KB) in ${((performance.now() - tg) / 1000).toFixed(1)} s; cores: ${availableParallelism()}`,
+  );
   coldFloor(files); // warm the page cache so both sides read from memory
   // Folder listings taken within LISTING_RACY_MS of a change are not reused: let the generated folders age first.
   await sleep(Math.max(0, LISTING_RACY_MS + 100 - (performance.now() - generated)));
@@ -127,30 +145,36 @@ async function main(): Promise<void> {
     floorCold.push(time(() => coldFloor(files)));
     const dataDir = join(root, `data-${r}`);
     const store = Store.openIn(dataDir);
-    cold.push(await timeAsync(async () => {
-      const c = await openCatalog({ paths: { ...paths, dataDir }, workspace: ws, store, settings });
-      threads = c.timings.threads;
-      indexed = c.entries().length;
-    }));
+    cold.push(
+      await timeAsync(async () => {
+        const c = await openCatalog({ paths: { ...paths, dataDir }, workspace: ws, store, settings });
+        threads = c.timings.threads;
+        indexed = c.entries().length;
+      }),
+    );
     store.close();
     const s1 = Store.openIn(join(root, `data1-${r}`));
     cold1.push(await timeAsync(() => openCatalog({ paths, workspace: ws, store: s1, settings, threads: 1 })));
     s1.close();
     const s3 = Store.openIn(join(root, `data2-${r}`));
-    cold2.push(await timeAsync(async () => {
-      const c2 = await openCatalog({ paths, workspace: ws, store: s3, settings, threads: 2 });
-      threads2 = Math.max(threads2, c2.timings.threads);
-    }));
+    cold2.push(
+      await timeAsync(async () => {
+        const c2 = await openCatalog({ paths, workspace: ws, store: s3, settings, threads: 2 });
+        threads2 = Math.max(threads2, c2.timings.threads);
+      }),
+    );
     s3.close();
     // Warm: a new process would open the store and build from the cache.
     floorWarm.push(time(() => warmFloor(files)));
     const s2 = Store.openIn(dataDir);
     let parsed = -1;
-    warm.push(await timeAsync(async () => {
-      const c = await openCatalog({ paths: { ...paths, dataDir }, workspace: ws, store: s2, settings });
-      parsed = c.timings.parsed;
-      warmTimings.push(c.timings);
-    }));
+    warm.push(
+      await timeAsync(async () => {
+        const c = await openCatalog({ paths: { ...paths, dataDir }, workspace: ws, store: s2, settings });
+        parsed = c.timings.parsed;
+        warmTimings.push(c.timings);
+      }),
+    );
     s2.close();
     if (parsed !== 0) throw new Error(`warm build re-parsed ${parsed} files`);
   }
@@ -159,7 +183,13 @@ async function main(): Promise<void> {
   writeFileSync(filesList, JSON.stringify(files));
   const fresh = (what: 'floor' | 'warm', dataDir: string): number => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
-      env: { ...process.env, KNACK_BENCH_CHILD: what, KNACK_BENCH_ROOT: root, KNACK_BENCH_DATA: dataDir, KNACK_BENCH_FILES: filesList },
+      env: {
+        ...process.env,
+        KNACK_BENCH_CHILD: what,
+        KNACK_BENCH_ROOT: root,
+        KNACK_BENCH_DATA: dataDir,
+        KNACK_BENCH_FILES: filesList,
+      },
       encoding: 'utf8',
     });
     if (r.status !== 0) throw new Error(`fresh ${what} process failed: ${r.stderr}`);
@@ -177,18 +207,30 @@ async function main(): Promise<void> {
   const c1 = best(cold1);
   const fw = best(floorWarm);
   const w = best(warm);
-  console.log(`best of ${RUNS} runs each (medians: cold ${(median(cold) / median(floorCold)).toFixed(2)}×, warm ${(median(warm) / median(floorWarm)).toFixed(2)}×); load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`);
+  console.log(
+    `best of ${RUNS} runs each (medians: cold ${(median(cold) / median(floorCold)).toFixed(2)}×, warm ${(median(warm) / median(floorWarm)).toFixed(2)}×); load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`,
+  );
   console.log(`indexed ${indexed} catalog entries from ${files.length} files`);
-  console.log(`cold build      ${c.toFixed(0).padStart(6)} ms  floor (4 KB read + yaml.parse) ${fc.toFixed(0).padStart(6)} ms  ratio ${(c / fc).toFixed(2)}×  target ≤ 1.5×  (threads ${threads})`);
+  console.log(
+    `cold build      ${c.toFixed(0).padStart(6)} ms  floor (4 KB read + yaml.parse) ${fc.toFixed(0).padStart(6)} ms  ratio ${(c / fc).toFixed(2)}×  target ≤ 1.5×  (threads ${threads})`,
+  );
   const c2 = best(cold2);
   console.log(`cold, 1 thread  ${c1.toFixed(0).padStart(6)} ms  ratio ${(c1 / fc).toFixed(2)}×`);
-  console.log(`cold, 2 threads ${c2.toFixed(0).padStart(6)} ms  ratio ${(c2 / fc).toFixed(2)}×  (forced; a worker took part: ${threads2 > 1 ? 'yes' : 'no'}; speed-up over 1 thread ${(c1 / c2).toFixed(2)}×)`);
-  console.log(`warm build      ${w.toFixed(0).padStart(6)} ms  floor (one stat per file)      ${fw.toFixed(0).padStart(6)} ms  ratio ${(w / fw).toFixed(2)}×  target ≤ 2×`);
+  console.log(
+    `cold, 2 threads ${c2.toFixed(0).padStart(6)} ms  ratio ${(c2 / fc).toFixed(2)}×  (forced; a worker took part: ${threads2 > 1 ? 'yes' : 'no'}; speed-up over 1 thread ${(c1 / c2).toFixed(2)}×)`,
+  );
+  console.log(
+    `warm build      ${w.toFixed(0).padStart(6)} ms  floor (one stat per file)      ${fw.toFixed(0).padStart(6)} ms  ratio ${(w / fw).toFixed(2)}×  target ≤ 2×`,
+  );
   const wt = warmTimings[warm.indexOf(w)]!;
-  console.log(`  warm phases (best run): walk + stats ${wt.discoverMs.toFixed(0)} ms (${wt.folders} folders visited, ${wt.listed} read), cache rows ${wt.parseMs.toFixed(0)} ms (${wt.cached} files), merge ${wt.mergeMs.toFixed(0)} ms`);
+  console.log(
+    `  warm phases (best run): walk + stats ${wt.discoverMs.toFixed(0)} ms (${wt.folders} folders visited, ${wt.listed} read), cache rows ${wt.parseMs.toFixed(0)} ms (${wt.cached} files), merge ${wt.mergeMs.toFixed(0)} ms`,
+  );
   const ffw = best(freshFloor);
   const fww = best(freshWarm);
-  console.log(`warm, fresh process ${fww.toFixed(0).padStart(4)} ms  floor in a fresh process ${ffw.toFixed(0).padStart(9)} ms  ratio ${(fww / ffw).toFixed(2)}×  (best of ${freshWarm.length}; JIT cold, as a real start)`);
+  console.log(
+    `warm, fresh process ${fww.toFixed(0).padStart(4)} ms  floor in a fresh process ${ffw.toFixed(0).padStart(9)} ms  ratio ${(fww / ffw).toFixed(2)}×  (best of ${freshWarm.length}; JIT cold, as a real start)`,
+  );
 
   // Catalog tokens per skill on the real public skills.
   const counts: number[] = [];
@@ -197,9 +239,13 @@ async function main(): Promise<void> {
     if (p.manifest) counts.push(countTokens(catalogLine(p.manifest.name, p.manifest.description)));
   }
   const total = counts.reduce((a, b) => a + b, 0);
-  console.log(`catalog tokens per skill (public-skills, ${counts.length} skills): median ${median(counts)}, max ${Math.max(...counts)}, total ${total}`);
+  console.log(
+    `catalog tokens per skill (public-skills, ${counts.length} skills): median ${median(counts)}, max ${Math.max(...counts)}, total ${total}`,
+  );
   const budget = Math.floor(DEFAULT_SETTINGS.catalog.contextWindow * DEFAULT_SETTINGS.catalog.budgetFraction);
-  console.log(`default budget ${budget} tokens (2% of ${DEFAULT_SETTINGS.catalog.contextWindow}) ≈ ${Math.floor(budget / median(counts))} skills at the median size`);
+  console.log(
+    `default budget ${budget} tokens (2% of ${DEFAULT_SETTINGS.catalog.contextWindow}) ≈ ${Math.floor(budget / median(counts))} skills at the median size`,
+  );
 }
 
 /** Child mode: one measurement in this fresh process. */

@@ -18,7 +18,10 @@ process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
 
 // The bundle is what `npm run build` makes; build it when missing or older than the sources, as `npm test` does.
 const bundle = join(root, 'dist', 'main', 'electron', 'cli.js');
-const build = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--main-only'], { cwd: root, encoding: 'utf8' });
+const build = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--main-only'], {
+  cwd: root,
+  encoding: 'utf8',
+});
 if (build.status !== 0 || !existsSync(bundle)) throw new Error(`build failed: ${build.stderr}`);
 
 function time(args: string[], env: Record<string, string> = {}, cwd = scratch): number {
@@ -35,7 +38,9 @@ console.log(`${RUNS} runs each, best shown; load ${loadavg()[0]!.toFixed(1)}`);
 const bare = best(() => time(['-e', '0']));
 const fromBundle = best(() => time([knack, 'help']));
 const fromSource = best(() => time([knack, 'help'], { KNACK_CLI_FROM_SOURCE: '1' }));
-console.log(`start-up: node -e 0 ${bare.toFixed(0)} ms; knack help from the bundle ${fromBundle.toFixed(0)} ms (${(fromBundle / bare).toFixed(1)}× node), from the TypeScript sources ${fromSource.toFixed(0)} ms (${(fromSource / bare).toFixed(1)}× node) → the bundle starts ${(fromSource / fromBundle).toFixed(1)}× faster`);
+console.log(
+  `start-up: node -e 0 ${bare.toFixed(0)} ms; knack help from the bundle ${fromBundle.toFixed(0)} ms (${(fromBundle / bare).toFixed(1)}× node), from the TypeScript sources ${fromSource.toFixed(0)} ms (${(fromSource / bare).toFixed(1)}× node) → the bundle starts ${(fromSource / fromBundle).toFixed(1)}× faster`,
+);
 
 const ws = join(scratch, 'ws');
 const bytes = writeSkillCorpus(join(ws, '.workbuddy', 'skills'), N);
@@ -49,4 +54,6 @@ for (let r = 0; r < RUNS; r++) {
   warm = Math.min(warm, time([knack, 'skills', 'index', '--workspace', ws], env));
   if (!statSync(join(home, 'data')).isDirectory()) throw new Error('no data folder written');
 }
-console.log(`knack skills index, ${N} skills (${(bytes / 1e6).toFixed(1)} MB, every file audited): cold ${cold.toFixed(0)} ms, warm ${warm.toFixed(0)} ms → cold/warm ${(cold / warm).toFixed(2)}× (issue 10's goal ≤ 2.5×; the same ratio in-process, without the process start, is trust-open's)`);
+console.log(
+  `knack skills index, ${N} skills (${(bytes / 1e6).toFixed(1)} MB, every file audited): cold ${cold.toFixed(0)} ms, warm ${warm.toFixed(0)} ms → cold/warm ${(cold / warm).toFixed(2)}× (issue 10's goal ≤ 2.5×; the same ratio in-process, without the process start, is trust-open's)`,
+);

@@ -22,7 +22,12 @@ try {
     { id: 'b', effect: 'allow', tool: 'bash', command: 'ls', createdAt: 0 },
     { id: 'd', effect: 'deny', tool: 'bash', command: 'rm -rf', createdAt: 0 },
   ];
-  const gate = createGate({ ceiling: ceilingFrom(structuredClone(DEFAULT_SETTINGS), ws), rules: () => rules, skill: () => undefined, protectedRoots: [] });
+  const gate = createGate({
+    ceiling: ceilingFrom(structuredClone(DEFAULT_SETTINGS), ws),
+    rules: () => rules,
+    skill: () => undefined,
+    protectedRoots: [],
+  });
   const agent = { kind: 'agent' as const, activeSkills: [] };
   const ms = (f: () => void): number => {
     const t = performance.now();
@@ -32,21 +37,37 @@ try {
 
   const load = ms(() => parseCommandLine('true'));
   const N = 400;
-  const lines = Array.from({ length: N }, (_, i) => `git status -s ${i} && ls -la src/${i} | head -${i % 9 + 1} 2>&1`);
-  const bash = ms(() => { for (const c of lines) gate.authorize({ tool: 'bash', args: {}, access: { command: c } }, agent); }) / N;
-  const cached = ms(() => { for (const c of lines) gate.authorize({ tool: 'bash', args: {}, access: { command: c } }, agent); }) / N;
+  const lines = Array.from(
+    { length: N },
+    (_, i) => `git status -s ${i} && ls -la src/${i} | head -${(i % 9) + 1} 2>&1`,
+  );
+  const bash =
+    ms(() => {
+      for (const c of lines) gate.authorize({ tool: 'bash', args: {}, access: { command: c } }, agent);
+    }) / N;
+  const cached =
+    ms(() => {
+      for (const c of lines) gate.authorize({ tool: 'bash', args: {}, access: { command: c } }, agent);
+    }) / N;
   writeFileSync(join(ws, 'a.txt'), 'x');
-  const read = ms(() => { for (let i = 0; i < N; i++) gate.authorize({ tool: 'read_file', args: {}, access: { read: [join(ws, 'a.txt')] } }, agent); }) / N;
+  const read =
+    ms(() => {
+      for (let i = 0; i < N; i++)
+        gate.authorize({ tool: 'read_file', args: {}, access: { read: [join(ws, 'a.txt')] } }, agent);
+    }) / N;
   console.log(`shell parser first load            ${load.toFixed(1)} ms (once per process)`);
   console.log(`bash decision, distinct lines      ${bash.toFixed(3)} ms/call`);
   console.log(`bash decision, same line again     ${cached.toFixed(3)} ms/call (parse cached)`);
   console.log(`read_file decision (baseline)      ${read.toFixed(3)} ms/call`);
-  console.log(`ratio bash/read_file               ${(bash / read).toFixed(1)}×  (target: a bash decision well under the ~1 s a person needs to read it)`);
+  console.log(
+    `ratio bash/read_file               ${(bash / read).toFixed(1)}×  (target: a bash decision well under the ~1 s a person needs to read it)`,
+  );
 
   // grep over 2,000 files: per-file grant checks vs none.
   for (let d = 0; d < 20; d++) {
     mkdirSync(join(ws, `d${d}`));
-    for (let f = 0; f < 100; f++) writeFileSync(join(ws, `d${d}`, `f${f}.txt`), `line one\nneedle ${d}/${f}\nline three\n`);
+    for (let f = 0; f < 100; f++)
+      writeFileSync(join(ws, `d${d}`, `f${f}.txt`), `line one\nneedle ${d}/${f}\nline three\n`);
   }
   const ctx: ToolContext = { workspace: ws, actor: agent };
   const granted = withGrants(ctx, gate, 'grep', { pattern: 'needle' }, { verdict: 'allow', reason: 'bench' });

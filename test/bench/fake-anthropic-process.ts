@@ -7,7 +7,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startFakeAnthropic, type FakeTurn } from '../helpers/fake-anthropic.js';
 
 type ToChild = { kind: 'script'; turn: FakeTurn } | { kind: 'last'; id: number } | { kind: 'close' };
-type FromChild = { kind: 'ready'; url: string } | { kind: 'last'; id: number; body: Record<string, unknown> | null } | { kind: 'scripted' };
+type FromChild =
+  | { kind: 'ready'; url: string }
+  | { kind: 'last'; id: number; body: Record<string, unknown> | null }
+  | { kind: 'scripted' };
 
 export interface FakeAnthropicProcess {
   url: string;
@@ -19,7 +22,10 @@ export interface FakeAnthropicProcess {
 }
 
 export async function startFakeAnthropicProcess(): Promise<FakeAnthropicProcess> {
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child: ChildProcess = fork(fileURLToPath(import.meta.url), [], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const waiting: ((m: FromChild) => boolean)[] = [];
   child.on('message', (m: FromChild) => {
     const i = waiting.findIndex((w) => w(m));

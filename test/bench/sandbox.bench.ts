@@ -25,7 +25,10 @@ const ms = (n: number): string => `${n.toFixed(1).padStart(7)} ms`;
 const sleep = (t: number): Promise<void> => new Promise((r) => setTimeout(r, t));
 
 function client(over: Partial<SandboxLimits> = {}): SandboxClient<unknown> {
-  return new SandboxClient<unknown>({ limits: { ...limitsFromSettings(DEFAULT_SETTINGS.sandbox), ...over }, capabilities: async (_op, p) => p });
+  return new SandboxClient<unknown>({
+    limits: { ...limitsFromSettings(DEFAULT_SETTINGS.sandbox), ...over },
+    capabilities: async (_op, p) => p,
+  });
 }
 
 /** Baseline: a bare Node child (no tsx, no isolated-vm) that echoes IPC messages. */
@@ -63,7 +66,8 @@ async function latency(): Promise<void> {
   }
   const c = client();
   await c.warm();
-  for (let i = 0; i < 10; i++) await c.run({ source: TRIVIAL, filename: 'trivial.mjs', args: { a: 1, b: 2 }, context: {} });
+  for (let i = 0; i < 10; i++)
+    await c.run({ source: TRIVIAL, filename: 'trivial.mjs', args: { a: 1, b: 2 }, context: {} });
   const warm: number[] = [];
   for (let i = 0; i < 200; i++) {
     const t = performance.now();
@@ -73,8 +77,12 @@ async function latency(): Promise<void> {
   }
   await c.close();
   console.log('latency of a trivial script (fresh isolate per run)');
-  console.log(`  cold (new host) median ${ms(median(colds))}   baseline bare fork + first message ${ms(base.cold)}   ratio ${(median(colds) / base.cold).toFixed(1)}×`);
-  console.log(`  warm median            ${ms(median(warm))}   p95 ${ms(pct(warm, 0.95))}   baseline bare IPC round trip ${median(base.warm).toFixed(2)} ms   ratio ${(median(warm) / median(base.warm)).toFixed(1)}×   target warm ≤ 20 ms median: ${median(warm) <= 20 ? 'MET' : 'MISSED'}`);
+  console.log(
+    `  cold (new host) median ${ms(median(colds))}   baseline bare fork + first message ${ms(base.cold)}   ratio ${(median(colds) / base.cold).toFixed(1)}×`,
+  );
+  console.log(
+    `  warm median            ${ms(median(warm))}   p95 ${ms(pct(warm, 0.95))}   baseline bare IPC round trip ${median(base.warm).toFixed(2)} ms   ratio ${(median(warm) / median(base.warm)).toFixed(1)}×   target warm ≤ 20 ms median: ${median(warm) <= 20 ? 'MET' : 'MISSED'}`,
+  );
 }
 
 async function killTime(): Promise<void> {
@@ -89,7 +97,12 @@ async function killTime(): Promise<void> {
     await sleep(TIMEOUT);
     timerLate.push(performance.now() - tb - TIMEOUT);
     const t = performance.now();
-    const r = await c.run({ source: 'export default () => { for (;;) {} }', filename: 'runaway.mjs', args: {}, context: {} });
+    const r = await c.run({
+      source: 'export default () => { for (;;) {} }',
+      filename: 'runaway.mjs',
+      args: {},
+      context: {},
+    });
     late.push(performance.now() - t - TIMEOUT);
     if (r.ok || r.error.code !== 'limit.timeout') throw new Error(`expected limit.timeout, got ${JSON.stringify(r)}`);
   }
@@ -99,7 +112,12 @@ async function killTime(): Promise<void> {
   for (let i = 0; i < 3; i++) {
     const [pid] = c.hostPids();
     const t = performance.now();
-    const pending = c.run({ source: 'export default () => new Promise(() => {})', filename: 'stuck.mjs', args: {}, context: {} });
+    const pending = c.run({
+      source: 'export default () => new Promise(() => {})',
+      filename: 'stuck.mjs',
+      args: {},
+      context: {},
+    });
     await sleep(20);
     if (pid) process.kill(pid, 'SIGSTOP');
     const r = await pending;
@@ -108,11 +126,19 @@ async function killTime(): Promise<void> {
     await c.run({ source: TRIVIAL, filename: 'trivial.mjs', args: { a: 1, b: 1 }, context: {} });
   }
   await c.close();
-  console.log(`runaway (for (;;) {}) with a ${TIMEOUT} ms deadline: time from deadline to the run ending (isolate terminated)`);
+  console.log(
+    `runaway (for (;;) {}) with a ${TIMEOUT} ms deadline: time from deadline to the run ending (isolate terminated)`,
+  );
   const verdict = (v: number): string => (v <= 100 ? 'MET' : 'MISSED');
-  console.log(`  median ${ms(median(late))}   max ${ms(Math.max(...late))}   baseline idle timer lateness median ${ms(median(timerLate))} max ${ms(Math.max(...timerLate))}`);
-  console.log(`  target ≤ 100 ms: median ${verdict(median(late))}, max ${verdict(Math.max(...late))} (a loaded machine shows in the baseline's max)`);
-  console.log(`  frozen host (SIGSTOP) killed by the watchdog: median ${ms(median(hard))} after the deadline (killGraceMs ${grace})`);
+  console.log(
+    `  median ${ms(median(late))}   max ${ms(Math.max(...late))}   baseline idle timer lateness median ${ms(median(timerLate))} max ${ms(Math.max(...timerLate))}`,
+  );
+  console.log(
+    `  target ≤ 100 ms: median ${verdict(median(late))}, max ${verdict(Math.max(...late))} (a loaded machine shows in the baseline's max)`,
+  );
+  console.log(
+    `  frozen host (SIGSTOP) killed by the watchdog: median ${ms(median(hard))} after the deadline (killGraceMs ${grace})`,
+  );
 }
 
 async function eventLoopLag(): Promise<void> {
@@ -139,7 +165,17 @@ async function eventLoopLag(): Promise<void> {
   const h2 = monitorEventLoopDelay({ resolution: 5 });
   h2.enable();
   const t = performance.now();
-  const results = await Promise.all(Array.from({ length: 20 }, (_, i) => c.run({ source: busy, filename: `busy-${i}.mjs`, args: { ms: DURATION }, context: {}, limits: { maxLogBytes: 10_000_000, maxCapabilityCalls: 1_000_000 } })));
+  const results = await Promise.all(
+    Array.from({ length: 20 }, (_, i) =>
+      c.run({
+        source: busy,
+        filename: `busy-${i}.mjs`,
+        args: { ms: DURATION },
+        context: {},
+        limits: { maxLogBytes: 10_000_000, maxCapabilityCalls: 1_000_000 },
+      }),
+    ),
+  );
   const wall = performance.now() - t;
   h2.disable();
   await c.close();
@@ -147,8 +183,12 @@ async function eventLoopLag(): Promise<void> {
   if (failed.length) throw new Error(`busy runs failed: ${JSON.stringify(failed[0])}`);
   const calls = results.reduce((s, r) => s + (r.stats?.capabilityCalls ?? 0), 0);
   const busyLag = { p99: h2.percentile(99) / 1e6, max: h2.max / 1e6 };
-  console.log(`main event-loop lag while 20 scripts run at once (${(wall / 1000).toFixed(1)} s, ${calls} capability calls served)`);
-  console.log(`  p99 ${ms(busyLag.p99)}   max ${ms(busyLag.max)}   baseline idle p99 ${ms(idle.p99)} max ${ms(idle.max)}   target < 20 ms: ${busyLag.p99 < 20 ? 'MET (p99)' : 'MISSED (p99)'}`);
+  console.log(
+    `main event-loop lag while 20 scripts run at once (${(wall / 1000).toFixed(1)} s, ${calls} capability calls served)`,
+  );
+  console.log(
+    `  p99 ${ms(busyLag.p99)}   max ${ms(busyLag.max)}   baseline idle p99 ${ms(idle.p99)} max ${ms(idle.max)}   target < 20 ms: ${busyLag.p99 < 20 ? 'MET (p99)' : 'MISSED (p99)'}`,
+  );
 }
 
 try {

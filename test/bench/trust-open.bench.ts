@@ -41,7 +41,15 @@ mkdirSync(builtin, { recursive: true });
 
 const paths = resolvePaths({ home, dataDir: join(root, 'data'), builtinSkillsDir: builtin });
 
-interface Open { answerMs: number; allMs: number; audited: number; bytes: number; threads: number; cpuMs: number; byThread?: string }
+interface Open {
+  answerMs: number;
+  allMs: number;
+  audited: number;
+  bytes: number;
+  threads: number;
+  cpuMs: number;
+  byThread?: string;
+}
 
 /** CPU time (ns) of each thread of this process, by thread id; empty where /proc is not there. */
 function threadTimes(): Map<string, number> {
@@ -84,7 +92,9 @@ async function open(dataDir: string, pool: 'shared' | 'fresh' | 'none'): Promise
     const threads0 = threadTimes();
     const c0 = process.cpuUsage();
     const t0 = performance.now();
-    review = createTrustReview(store, { background: pool === 'none' ? false : pool === 'shared' ? true : { pool: new AuditPool(undefined, WARM_ROUNDS) } });
+    review = createTrustReview(store, {
+      background: pool === 'none' ? false : pool === 'shared' ? true : { pool: new AuditPool(undefined, WARM_ROUNDS) },
+    });
     const catalog = await openCatalog({ paths: { ...paths, dataDir }, workspace: ws, store, review });
     const answerMs = performance.now() - t0;
     await catalog.settled();
@@ -94,7 +104,15 @@ async function open(dataDir: string, pool: 'shared' | 'fresh' | 'none'): Promise
     const split = pool === 'shared' ? byThread(threads0) : undefined;
     if (catalog.entries().length !== N) throw new Error(`indexed ${catalog.entries().length} of ${N}`);
     const s = review.stats;
-    return { answerMs, allMs, audited: s.audited, bytes: s.bytes, threads: s.threads, cpuMs: (cpu.user + cpu.system) / 1000, ...(split ? { byThread: split } : {}) };
+    return {
+      answerMs,
+      allMs,
+      audited: s.audited,
+      bytes: s.bytes,
+      threads: s.threads,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      ...(split ? { byThread: split } : {}),
+    };
   } finally {
     await review?.close();
     store.close();
@@ -102,13 +120,25 @@ async function open(dataDir: string, pool: 'shared' | 'fresh' | 'none'): Promise
 }
 
 const corpusBytes = writeSkillCorpus(join(ws, '.workbuddy', 'skills'), N);
-console.log(`corpus: ${N} skills, 5 files each (SKILL.md, 2 references, a Python and a shell script), ${(corpusBytes / 1e6).toFixed(1)} MB; ${availableParallelism()} cores, load ${loadavg()[0]!.toFixed(1)}`);
-console.log('cold = a fresh data folder: no parse cache, no stored verdicts; every skill is parsed and audited (audits on worker threads).');
-console.log('warm = the same folder opened again: SKILL.md parses from the SQLite catalog cache, and each verdict from the SQLite');
-console.log('       audit cache (folder fingerprint path+size+mtime → content hash → stored report, valid for this rule book).');
+console.log(
+  `corpus: ${N} skills, 5 files each (SKILL.md, 2 references, a Python and a shell script), ${(corpusBytes / 1e6).toFixed(1)} MB; ${availableParallelism()} cores, load ${loadavg()[0]!.toFixed(1)}`,
+);
+console.log(
+  'cold = a fresh data folder: no parse cache, no stored verdicts; every skill is parsed and audited (audits on worker threads).',
+);
+console.log(
+  'warm = the same folder opened again: SKILL.md parses from the SQLite catalog cache, and each verdict from the SQLite',
+);
+console.log(
+  '       audit cache (folder fingerprint path+size+mtime → content hash → stored report, valid for this rule book).',
+);
 console.log('Both are timed until every verdict is in (no skill checking), from the same process, best of the runs.');
-console.log('cold (app)   = audit pool started at launch and warm when the folder is opened (as the desktop app and knack start it);');
-console.log('cold (fresh) = a new audit pool started inside the timed region (worker start, code load and warm-up timed).');
+console.log(
+  'cold (app)   = audit pool started at launch and warm when the folder is opened (as the desktop app and knack start it);',
+);
+console.log(
+  'cold (fresh) = a new audit pool started inside the timed region (worker start, code load and warm-up timed).',
+);
 
 // One thread, no cache: the audit's own throughput, the first pass (code not yet optimised, as in a fresh worker) and
 // steady. Each folder is given the manifest discovery parsed from its SKILL.md (as the pool's audits are), so the
@@ -128,8 +158,11 @@ const auditAll = (): { ms: number; bytes: number } => {
 };
 const first = auditAll();
 const steady = [auditAll(), auditAll()].reduce((a, b) => (a.ms <= b.ms ? a : b));
-const rate = (r: { ms: number; bytes: number }): string => `${(N / (r.ms / 1000)).toFixed(0)} skills/s, ${(r.bytes / 1e6 / (r.ms / 1000)).toFixed(1)} MB/s`;
-console.log(`audit, one thread (CPU time, manifest given as discovery parsed it): first pass ${rate(first)} (${first.ms.toFixed(0)} ms); steady ${rate(steady)} (${steady.ms.toFixed(0)} ms)`);
+const rate = (r: { ms: number; bytes: number }): string =>
+  `${(N / (r.ms / 1000)).toFixed(0)} skills/s, ${(r.bytes / 1e6 / (r.ms / 1000)).toFixed(1)} MB/s`;
+console.log(
+  `audit, one thread (CPU time, manifest given as discovery parsed it): first pass ${rate(first)} (${first.ms.toFixed(0)} ms); steady ${rate(steady)} (${steady.ms.toFixed(0)} ms)`,
+);
 
 // The app's pool: started at launch, before any folder is opened; the clock starts once its workers are warm.
 const threadsBefore = threadTimes();
@@ -143,7 +176,9 @@ let launchWorkers = 0;
 for (const t of poolThreads) launchWorkers += (threadsReady.get(t) ?? 0) / 1e6;
 const launchAll = (launchCpu.user + launchCpu.system) / 1000;
 if (threadsReady.size) {
-  console.log(`launch (once, before any open): the pool's ${poolThreads.size} workers loading and warming up ${launchWorkers.toFixed(0)} ms of CPU; all threads ${launchAll.toFixed(0)} ms`);
+  console.log(
+    `launch (once, before any open): the pool's ${poolThreads.size} workers loading and warming up ${launchWorkers.toFixed(0)} ms of CPU; all threads ${launchAll.toFixed(0)} ms`,
+  );
 }
 
 const cold: Open[] = [];
@@ -166,23 +201,35 @@ const bestRun = (xs: Open[]): Open => xs.reduce((a, b) => (a.allMs <= b.allMs ? 
 const w = best(warm, 'allMs');
 const describe = (label: string, c: Open): void => {
   const auditPhase = c.allMs - c.answerMs;
-  console.log(`cold open (${label}), audits on ${c.threads} worker threads: catalog answers in ${c.answerMs.toFixed(0)} ms (skills listed as checking); every verdict in ${c.allMs.toFixed(0)} ms`);
-  console.log(`  audit throughput on the workers, answer → last verdict: ${(c.audited / (auditPhase / 1000)).toFixed(0)} skills/s, ${(c.bytes / 1e6 / (auditPhase / 1000)).toFixed(1)} MB/s; whole open: ${(c.audited / (c.allMs / 1000)).toFixed(0)} skills/s, ${(c.bytes / 1e6 / (c.allMs / 1000)).toFixed(1)} MB/s`);
+  console.log(
+    `cold open (${label}), audits on ${c.threads} worker threads: catalog answers in ${c.answerMs.toFixed(0)} ms (skills listed as checking); every verdict in ${c.allMs.toFixed(0)} ms`,
+  );
+  console.log(
+    `  audit throughput on the workers, answer → last verdict: ${(c.audited / (auditPhase / 1000)).toFixed(0)} skills/s, ${(c.bytes / 1e6 / (auditPhase / 1000)).toFixed(1)} MB/s; whole open: ${(c.audited / (c.allMs / 1000)).toFixed(0)} skills/s, ${(c.bytes / 1e6 / (c.allMs / 1000)).toFixed(1)} MB/s`,
+  );
 };
 const c = bestRun(cold);
 const f = bestRun(coldFresh);
 describe('app', c);
 describe('fresh', f);
 // The first app run is the first folder opened after launch (workers only warmed on the sample); later ones reuse hot workers.
-console.log(`  every run, until the last verdict: app ${cold.map((x) => x.allMs.toFixed(0)).join(', ')} ms (first = first open after launch); fresh ${coldFresh.map((x) => x.allMs.toFixed(0)).join(', ')} ms`);
+console.log(
+  `  every run, until the last verdict: app ${cold.map((x) => x.allMs.toFixed(0)).join(', ')} ms (first = first open after launch); fresh ${coldFresh.map((x) => x.allMs.toFixed(0)).join(', ')} ms`,
+);
 for (const [k, x] of cold.entries()) if (x.byThread) console.log(`  CPU by thread, app run ${k + 1}: ${x.byThread}`);
 console.log(`cold open, audits in the opening thread: ${best(coldInline, 'allMs').toFixed(0)} ms`);
 console.log(`warm open (parse cache + verdicts from the SQLite audit cache): ${w.toFixed(0)} ms`);
 const ratio = c.allMs / w;
-console.log(`cold with audit / warm, wall clock (app): ${ratio.toFixed(2)}× (target ≤ ${TARGET}×) ${ratio <= TARGET ? 'OK' : 'OVER'}; catalog answer / warm: ${(c.answerMs / w).toFixed(2)}×`);
-console.log(`cold with audit / warm, wall clock (fresh): ${(f.allMs / w).toFixed(2)}×; in-thread cold / warm: ${(best(coldInline, 'allMs') / w).toFixed(2)}×`);
+console.log(
+  `cold with audit / warm, wall clock (app): ${ratio.toFixed(2)}× (target ≤ ${TARGET}×) ${ratio <= TARGET ? 'OK' : 'OVER'}; catalog answer / warm: ${(c.answerMs / w).toFixed(2)}×`,
+);
+console.log(
+  `cold with audit / warm, wall clock (fresh): ${(f.allMs / w).toFixed(2)}×; in-thread cold / warm: ${(best(coldInline, 'allMs') / w).toFixed(2)}×`,
+);
 const wc = best(warm, 'cpuMs');
-console.log(`CPU time of the opens (all threads; meaningful under load, where wall clock is not): cold (app) ${best(cold, 'cpuMs').toFixed(0)} ms, ` +
-  `cold (fresh) ${best(coldFresh, 'cpuMs').toFixed(0)} ms, warm ${wc.toFixed(0)} ms = ${(best(cold, 'cpuMs') / wc).toFixed(2)}× / ${(best(coldFresh, 'cpuMs') / wc).toFixed(2)}×; ` +
-  'with 2 cores the cold wall time can at best be about half its CPU time.');
+console.log(
+  `CPU time of the opens (all threads; meaningful under load, where wall clock is not): cold (app) ${best(cold, 'cpuMs').toFixed(0)} ms, ` +
+    `cold (fresh) ${best(coldFresh, 'cpuMs').toFixed(0)} ms, warm ${wc.toFixed(0)} ms = ${(best(cold, 'cpuMs') / wc).toFixed(2)}× / ${(best(coldFresh, 'cpuMs') / wc).toFixed(2)}×; ` +
+    'with 2 cores the cold wall time can at best be about half its CPU time.',
+);
 rmSync(root, { recursive: true, force: true });

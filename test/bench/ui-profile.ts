@@ -8,13 +8,26 @@ import { startFakeAnthropic } from '../helpers/fake-anthropic.js';
 import { ROOT, launchChromium, startServe } from '../e2e/ui-harness.js';
 import { longAnswer, OBSERVE, until } from './ui-stream.js';
 
-interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number; children?: number[] }
-interface Profile { nodes: Node[]; samples: number[]; timeDeltas: number[] }
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+  children?: number[];
+}
+interface Profile {
+  nodes: Node[];
+  samples: number[];
+  timeDeltas: number[];
+}
 
 const root = mkdtempSync(join(tmpdir(), 'knack-profile-ui-'));
 const { build } = await import('vite');
 const renderer = join(root, 'renderer');
-await build({ configFile: join(ROOT, 'vite.config.ts'), logLevel: 'error', build: { outDir: renderer, emptyOutDir: true, minify: false } });
+await build({
+  configFile: join(ROOT, 'vite.config.ts'),
+  logLevel: 'error',
+  build: { outDir: renderer, emptyOutDir: true, minify: false },
+});
 const server = await startFakeAnthropic();
 const browser = await launchChromium();
 const home = join(root, 'home');
@@ -23,16 +36,30 @@ const ws = join(root, 'ws');
 for (let i = 0; i < Number(process.env.SKILLS ?? 1); i++) {
   const name = `skill-${String(i).padStart(4, '0')}`;
   mkdirSync(join(ws, '.workbuddy', 'skills', name), { recursive: true });
-  writeFileSync(join(ws, '.workbuddy', 'skills', name, 'SKILL.md'), `---\nname: ${name}\ndescription: skill number ${i}.\n---\n# ${name}\n`);
+  writeFileSync(
+    join(ws, '.workbuddy', 'skills', name, 'SKILL.md'),
+    `---\nname: ${name}\ndescription: skill number ${i}.\n---\n# ${name}\n`,
+  );
 }
-const served = await startServe({ renderer, workspace: ws, home, dataDir: join(home, 'data'), args: ['--provider', 'anthropic', '--model', 'fake', '--base-url', server.url], env: { ANTHROPIC_API_KEY: 'sk-ant-bench' } });
+const served = await startServe({
+  renderer,
+  workspace: ws,
+  home,
+  dataDir: join(home, 'data'),
+  args: ['--provider', 'anthropic', '--model', 'fake', '--base-url', server.url],
+  env: { ANTHROPIC_API_KEY: 'sk-ant-bench' },
+});
 try {
   const ctx = await browser.newContext({ viewport: { width: 1360, height: 860 } });
   await ctx.addInitScript(OBSERVE);
   const page = await ctx.newPage();
   await page.goto(served.url);
   await page.waitForSelector('[role="switch"][aria-label^="Enable "]', { timeout: 120_000 });
-  if (process.env.TRACE) await browser.startTracing(page, { path: process.env.TRACE, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'blink.user_timing', 'toplevel'] });
+  if (process.env.TRACE)
+    await browser.startTracing(page, {
+      path: process.env.TRACE,
+      categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'blink.user_timing', 'toplevel'],
+    });
   const cdp = await ctx.newCDPSession(page);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
@@ -56,7 +83,8 @@ try {
   }
   const total = [...byFn.values()].reduce((a, b) => a + b, 0);
   console.log(`profiled ${Math.round(total)} ms; top self time:`);
-  for (const [k, ms] of [...byFn.entries()].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`${ms.toFixed(0).padStart(7)} ms  ${k}`);
+  for (const [k, ms] of [...byFn.entries()].sort((a, b) => b[1] - a[1]).slice(0, 40))
+    console.log(`${ms.toFixed(0).padStart(7)} ms  ${k}`);
   await ctx.close();
 } finally {
   await served.stop();

@@ -2,7 +2,10 @@
 // chunks, the page script that records long tasks and frame gaps, and a wait that does not load the page.
 import type { Page } from 'playwright';
 
-export const WORDS = 'review commit deploy test build lint format database query schema migrate release branch merge docs api cache index search render parse compile bundle profile trace log metric alert backup restore'.split(' ');
+export const WORDS =
+  'review commit deploy test build lint format database query schema migrate release branch merge docs api cache index search render parse compile bundle profile trace log metric alert backup restore'.split(
+    ' ',
+  );
 
 /** About `chars` characters of varied Markdown (≈ chars / 4 tokens), in 14-character stream chunks. */
 export function longAnswer(chars = 80_000): string[] {
@@ -12,7 +15,11 @@ export function longAnswer(chars = 80_000): string[] {
     const section = [
       `## Section ${s}\n\nThis part explains how the ${WORDS[s % WORDS.length]} step works and why it matters for the release. It has **bold**, \`code\` and a [link](https://example.com/${s}).\n\n`,
       `- first point about ${WORDS[(s + 1) % WORDS.length]}\n- second point about ${WORDS[(s + 2) % WORDS.length]}\n- third point\n\n`,
-      '```ts\n' + Array.from({ length: 8 }, (_, i) => `const v${i} = compute(${i}, "${WORDS[(s + i) % WORDS.length]}");`).join('\n') + '\n```\n\n',
+      '```ts\n' +
+        Array.from({ length: 8 }, (_, i) => `const v${i} = compute(${i}, "${WORDS[(s + i) % WORDS.length]}");`).join(
+          '\n',
+        ) +
+        '\n```\n\n',
       s % 10 === 0 ? '| a | b | c |\n|---|---|---|\n| 1 | 2 | 3 |\n| 4 | 5 | 6 |\n\n' : '',
     ].join('');
     parts.push(section);
@@ -40,7 +47,12 @@ export const OBSERVE = `
  */
 export async function until(page: Page, selector: string, ms: number): Promise<void> {
   const end = Date.now() + ms;
-  while (!(await page.evaluate((s) => !!(globalThis as unknown as { document: { querySelector(s: string): unknown } }).document.querySelector(s), selector))) {
+  while (
+    !(await page.evaluate(
+      (s) => !!(globalThis as unknown as { document: { querySelector(s: string): unknown } }).document.querySelector(s),
+      selector,
+    ))
+  ) {
     if (Date.now() > end) throw new Error(`${selector} did not appear within ${ms} ms`);
     await new Promise((r) => setTimeout(r, 250));
   }

@@ -16,11 +16,17 @@ function skills(dir: string, n: number, prefix: string): void {
     const d = join(dir, name);
     mkdirSync(d, { recursive: true });
     const w = (k: number) => WORDS[(i * 7 + k * 13) % WORDS.length];
-    writeFileSync(join(d, 'SKILL.md'), `---\nname: ${name}\ndescription: ${w(1)} ${w(2)} ${w(3)} helper for ${w(4)} work. Use when the user asks to ${w(5)}.\nread_when:\n  - ${w(6)} ${w(7)}\n  - 处理${i % 50}\n---\n# ${name}\n\nDo it.\n`);
+    writeFileSync(
+      join(d, 'SKILL.md'),
+      `---\nname: ${name}\ndescription: ${w(1)} ${w(2)} ${w(3)} helper for ${w(4)} work. Use when the user asks to ${w(5)}.\nread_when:\n  - ${w(6)} ${w(7)}\n  - 处理${i % 50}\n---\n# ${name}\n\nDo it.\n`,
+    );
   }
 }
 
-interface Window { lt: { start: number; ms: number }[]; gaps: number[] }
+interface Window {
+  lt: { start: number; ms: number }[];
+  gaps: number[];
+}
 /** Page globals used by the measuring functions (this file compiles for Node, without the DOM library). */
 interface G {
   __lt: { start: number; ms: number }[];
@@ -38,11 +44,12 @@ async function windowOf(page: Page, since: number): Promise<Window> {
   }, since);
 }
 const now = (page: Page) => page.evaluate(() => (globalThis as unknown as G).performance.now());
-const startFrames = (page: Page) => page.evaluate(() => {
-  const g = globalThis as unknown as G;
-  g.__frames = { on: true, gaps: [] };
-  return g.performance.now();
-});
+const startFrames = (page: Page) =>
+  page.evaluate(() => {
+    const g = globalThis as unknown as G;
+    g.__frames = { on: true, gaps: [] };
+    return g.performance.now();
+  });
 
 /** Type into the filter box as a user would (React sees the input event); resolves with ms until the list shows it. */
 function keystroke(page: Page, value: string): Promise<number> {
@@ -55,7 +62,8 @@ function keystroke(page: Page, value: string): Promise<number> {
     const t0 = g.performance.now();
     Object.getOwnPropertyDescriptor(g.HTMLInputElement.prototype, 'value')!.set!.call(input, v);
     input.dispatchEvent(new g.Event('input', { bubbles: true }));
-    for (let i = 0; i < 600 && list.dataset.filter !== v; i++) await new Promise<void>((r) => g.requestAnimationFrame(() => r()));
+    for (let i = 0; i < 600 && list.dataset.filter !== v; i++)
+      await new Promise<void>((r) => g.requestAnimationFrame(() => r()));
     await new Promise<void>((r) => g.requestAnimationFrame(() => r()));
     return g.performance.now() - t0;
   }, value);
@@ -75,7 +83,14 @@ async function main() {
       const ws = join(root, `ws-${n}`);
       skills(join(ws, '.workbuddy', 'skills'), Math.ceil(n / 2), 'proj');
       skills(join(home, '.workbuddy', 'skills'), Math.floor(n / 2), 'user');
-      const served = await startServe({ renderer, workspace: ws, home, dataDir: join(home, 'data'), args: ['--provider', 'anthropic', '--model', 'fake', '--base-url', server.url], env: { ANTHROPIC_API_KEY: 'sk-ant-bench' } });
+      const served = await startServe({
+        renderer,
+        workspace: ws,
+        home,
+        dataDir: join(home, 'data'),
+        args: ['--provider', 'anthropic', '--model', 'fake', '--base-url', server.url],
+        env: { ANTHROPIC_API_KEY: 'sk-ant-bench' },
+      });
       const ctx = await browser.newContext({ viewport: { width: 1360, height: 860 } });
       await ctx.addInitScript(OBSERVE);
       const page = await ctx.newPage();
@@ -96,7 +111,12 @@ async function main() {
         for (const q of ['d', 'de', 'dep', 'depl', '']) {
           keys.push(await keystroke(page, q));
         }
-        results[`skills=${n}`] = { firstRenderMs: Math.round(load), longTasksDuringLoad: loadLt.lt.length, maxLongTaskLoadMs: Math.round(Math.max(0, ...loadLt.lt.map((e) => e.ms))), filterKeystrokeMs: keys.map((k) => Math.round(k)) };
+        results[`skills=${n}`] = {
+          firstRenderMs: Math.round(load),
+          longTasksDuringLoad: loadLt.lt.length,
+          maxLongTaskLoadMs: Math.round(Math.max(0, ...loadLt.lt.map((e) => e.ms))),
+          filterKeystrokeMs: keys.map((k) => Math.round(k)),
+        };
 
         if (n === 2000) {
           // idle baseline: frames with nothing happening
@@ -117,11 +137,20 @@ async function main() {
           const s = await windowOf(page, t0);
           const over100 = s.lt.filter((e) => e.ms > 100);
           results.stream = {
-            chunks: chunks.length, chars: chunks.join('').length, seconds: +((t1 - t0) / 1000).toFixed(1),
-            longTasks: s.lt.length, longTasksOver100ms: over100.length, maxLongTaskMs: Math.round(Math.max(0, ...s.lt.map((e) => e.ms))),
-            frames: s.gaps.length, droppedFrames: dropped(s.gaps), idleDroppedFramesPer3s: dropped(idle.gaps),
+            chunks: chunks.length,
+            chars: chunks.join('').length,
+            seconds: +((t1 - t0) / 1000).toFixed(1),
+            longTasks: s.lt.length,
+            longTasksOver100ms: over100.length,
+            maxLongTaskMs: Math.round(Math.max(0, ...s.lt.map((e) => e.ms))),
+            frames: s.gaps.length,
+            droppedFrames: dropped(s.gaps),
+            idleDroppedFramesPer3s: dropped(idle.gaps),
             droppedFrameRatio: +(dropped(s.gaps) / Math.max(1, s.gaps.length + dropped(s.gaps))).toFixed(3),
-            goal: over100.length === 0 ? 'met: no long task over 100 ms while streaming' : `missed: ${over100.length} long tasks over 100 ms`,
+            goal:
+              over100.length === 0
+                ? 'met: no long task over 100 ms while streaming'
+                : `missed: ${over100.length} long tasks over 100 ms`,
           };
         }
       } finally {
@@ -138,7 +167,9 @@ async function main() {
   const b = results['skills=2000'] as { firstRenderMs: number; filterKeystrokeMs: number[] };
   const med = (x: number[]) => x.slice().sort((p, q) => p - q)[Math.floor(x.length / 2)]!;
   console.log(JSON.stringify(results, null, 2));
-  console.log(`first render 2,000 vs 20 skills: ${fmt(b.firstRenderMs / a.firstRenderMs)}x; filter keystroke (median) 2,000 vs 20: ${fmt(med(b.filterKeystrokeMs) / Math.max(1, med(a.filterKeystrokeMs)))}x`);
+  console.log(
+    `first render 2,000 vs 20 skills: ${fmt(b.firstRenderMs / a.firstRenderMs)}x; filter keystroke (median) 2,000 vs 20: ${fmt(med(b.filterKeystrokeMs) / Math.max(1, med(a.filterKeystrokeMs)))}x`,
+  );
   void ROOT;
 }
 

@@ -11,7 +11,16 @@ import { join } from 'node:path';
 import type { Browser, Page, WebSocketRoute } from 'playwright';
 import { tempDir, writeTree } from '../helpers/tmp.js';
 import { startFakeAnthropic, type FakeServer } from '../helpers/fake-anthropic.js';
-import { buildRenderer, chromiumPath, launchChromium, openUi, pollUntil, startServe, type Served, type Ui } from './ui-harness.js';
+import {
+  buildRenderer,
+  chromiumPath,
+  launchChromium,
+  openUi,
+  pollUntil,
+  startServe,
+  type Served,
+  type Ui,
+} from './ui-harness.js';
 
 const skip = chromiumPath() ? false : 'Debian Chromium is not installed here (set KNACK_CHROMIUM)';
 
@@ -34,13 +43,19 @@ const heldSends: string[] = [];
 
 before(async () => {
   if (skip) return;
-  for (const [dir, name] of [[alpha, 'alpha'], [beta, 'beta']] as const) {
+  for (const [dir, name] of [
+    [alpha, 'alpha'],
+    [beta, 'beta'],
+  ] as const) {
     mkdirSync(dir, { recursive: true });
     writeTree(dir, { 'README.md': `# ${name}\n` });
   }
   server = await startFakeAnthropic();
   served = await startServe({
-    renderer: await buildRenderer(rendererOut), workspace: alpha, home, dataDir: join(home, 'data'),
+    renderer: await buildRenderer(rendererOut),
+    workspace: alpha,
+    home,
+    dataDir: join(home, 'data'),
     args: ['--provider', 'anthropic', '--model', 'fake-model', '--base-url', server.url],
     env: { ANTHROPIC_API_KEY: 'sk-ant-test-0123456789' },
   });
@@ -51,7 +66,8 @@ before(async () => {
     const real = ws.connectToServer();
     pageSide = ws;
     ws.onMessage((m) => {
-      if (holdSends && typeof m === 'string' && (JSON.parse(m) as { method?: string }).method === 'chat.send') heldSends.push(m);
+      if (holdSends && typeof m === 'string' && (JSON.parse(m) as { method?: string }).method === 'chat.send')
+        heldSends.push(m);
       else real.send(m);
     });
     real.onMessage((m) => ws.send(m));
@@ -98,46 +114,68 @@ async function dropConnection(): Promise<void> {
   await pageSide.close();
 }
 
-test('a new chat\'s message: the notice names its folder, the other folder\'s box is empty, and back in its folder the text is in the box', { skip }, async () => {
-  await sendHeld('summarise the alpha release');
-  await switchTo(beta, 'beta');
-  await dropConnection();
-  const notice = page.getByRole('alert').filter({ hasText: 'could not be sent' });
-  await notice.waitFor();
-  assert.match((await notice.textContent()) ?? '', /in alpha could not be sent: it is kept in its message box there/);
-  assert.equal(await box().inputValue(), '', 'not in the other folder\'s box');
-  assert.equal(await log().getByText('summarise the alpha release').count(), 0, 'nor in its conversation');
-  await switchTo(alpha, 'alpha');
-  await until(async () => (await box().inputValue()) === 'summarise the alpha release');
-  assert.equal(server.requests.filter((r) => JSON.stringify(r.body).includes('summarise the alpha release')).length, 0, 'it never reached the model');
-  await box().fill('');
-});
+test(
+  "a new chat's message: the notice names its folder, the other folder's box is empty, and back in its folder the text is in the box",
+  { skip },
+  async () => {
+    await sendHeld('summarise the alpha release');
+    await switchTo(beta, 'beta');
+    await dropConnection();
+    const notice = page.getByRole('alert').filter({ hasText: 'could not be sent' });
+    await notice.waitFor();
+    assert.match((await notice.textContent()) ?? '', /in alpha could not be sent: it is kept in its message box there/);
+    assert.equal(await box().inputValue(), '', "not in the other folder's box");
+    assert.equal(await log().getByText('summarise the alpha release').count(), 0, 'nor in its conversation');
+    await switchTo(alpha, 'alpha');
+    await until(async () => (await box().inputValue()) === 'summarise the alpha release');
+    assert.equal(
+      server.requests.filter((r) => JSON.stringify(r.body).includes('summarise the alpha release')).length,
+      0,
+      'it never reached the model',
+    );
+    await box().fill('');
+  },
+);
 
-test('a stored conversation\'s message: back in its folder, that conversation opens again with the text in its box', { skip }, async () => {
-  await page.getByRole('button', { name: 'New chat' }).click();
-  server.script({ text: 'Tagged v1.' });
-  await box().fill('tag the release v1');
-  await page.keyboard.press('Enter');
-  await log().getByText('Tagged v1.').waitFor();
-  await page.getByRole('button', { name: 'Send' }).waitFor();
+test(
+  "a stored conversation's message: back in its folder, that conversation opens again with the text in its box",
+  { skip },
+  async () => {
+    await page.getByRole('button', { name: 'New chat' }).click();
+    server.script({ text: 'Tagged v1.' });
+    await box().fill('tag the release v1');
+    await page.keyboard.press('Enter');
+    await log().getByText('Tagged v1.').waitFor();
+    await page.getByRole('button', { name: 'Send' }).waitFor();
 
-  await sendHeld('and tag it v2 as well');
-  await switchTo(beta, 'beta');
-  await dropConnection();
-  await page.getByRole('alert').filter({ hasText: /in alpha could not be sent/ }).waitFor();
-  assert.equal(await box().inputValue(), '');
-  assert.equal(await log().getByText('Tagged v1.').count(), 0, 'beta shows a chat of its own');
+    await sendHeld('and tag it v2 as well');
+    await switchTo(beta, 'beta');
+    await dropConnection();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /in alpha could not be sent/ })
+      .waitFor();
+    assert.equal(await box().inputValue(), '');
+    assert.equal(await log().getByText('Tagged v1.').count(), 0, 'beta shows a chat of its own');
 
-  await switchTo(alpha, 'alpha');
-  // The conversation it was written in is on screen again (read back from the engine), its text in the box.
-  await log().getByText('Tagged v1.').waitFor();
-  await log().getByText('tag the release v1').waitFor();
-  await until(async () => (await box().inputValue()) === 'and tag it v2 as well');
-  assert.equal(await log().getByText('and tag it v2 as well').count(), 0, 'the unsent message is not in the conversation');
-  // Sent again from there, it goes on in that conversation.
-  server.script({ text: 'Tagged v2.' });
-  await box().press('Enter');
-  await log().getByText('Tagged v2.').waitFor();
-  assert.match(JSON.stringify(server.requests.at(-1)!.body), /tag the release v1[\s\S]*Tagged v1\.[\s\S]*and tag it v2 as well/);
-  assert.deepEqual(ui.problems, []);
-});
+    await switchTo(alpha, 'alpha');
+    // The conversation it was written in is on screen again (read back from the engine), its text in the box.
+    await log().getByText('Tagged v1.').waitFor();
+    await log().getByText('tag the release v1').waitFor();
+    await until(async () => (await box().inputValue()) === 'and tag it v2 as well');
+    assert.equal(
+      await log().getByText('and tag it v2 as well').count(),
+      0,
+      'the unsent message is not in the conversation',
+    );
+    // Sent again from there, it goes on in that conversation.
+    server.script({ text: 'Tagged v2.' });
+    await box().press('Enter');
+    await log().getByText('Tagged v2.').waitFor();
+    assert.match(
+      JSON.stringify(server.requests.at(-1)!.body),
+      /tag the release v1[\s\S]*Tagged v1\.[\s\S]*and tag it v2 as well/,
+    );
+    assert.deepEqual(ui.problems, []);
+  },
+);

@@ -9,7 +9,8 @@ export const ROOT = join(import.meta.dirname, '..', '..');
 
 /** Debian's Chromium (never a downloaded one). */
 export function chromiumPath(): string | undefined {
-  for (const p of [process.env.KNACK_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser']) if (p && existsSync(p)) return p;
+  for (const p of [process.env.KNACK_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'])
+    if (p && existsSync(p)) return p;
   return undefined;
 }
 
@@ -19,7 +20,13 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
   });
 }
 
@@ -28,7 +35,11 @@ export async function buildRenderer(out: string): Promise<string> {
   if (process.env.KNACK_E2E_RENDERER) return process.env.KNACK_E2E_RENDERER; // a build made moments ago (local debugging)
   mkdirSync(out, { recursive: true });
   const { build } = await import('vite');
-  await build({ configFile: join(ROOT, 'vite.config.ts'), logLevel: 'error', build: { outDir: out, emptyOutDir: true } });
+  await build({
+    configFile: join(ROOT, 'vite.config.ts'),
+    logLevel: 'error',
+    build: { outDir: out, emptyOutDir: true },
+  });
   return out;
 }
 
@@ -50,14 +61,30 @@ export interface ServeOptions {
 
 /** `knack serve --port 0`; resolves with the tokened URL it prints. */
 export function startServe(o: ServeOptions): Promise<Served> {
-  const proc = spawn(process.execPath, [join(ROOT, 'bin', 'knack.js'), 'serve', '--port', '0', '--workspace', o.workspace, '--renderer', o.renderer, ...(o.args ?? [])], {
-    cwd: ROOT,
-    env: { ...process.env, KNACK_HOME: o.home, KNACK_DATA_DIR: o.dataDir, ...o.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const proc = spawn(
+    process.execPath,
+    [
+      join(ROOT, 'bin', 'knack.js'),
+      'serve',
+      '--port',
+      '0',
+      '--workspace',
+      o.workspace,
+      '--renderer',
+      o.renderer,
+      ...(o.args ?? []),
+    ],
+    {
+      cwd: ROOT,
+      env: { ...process.env, KNACK_HOME: o.home, KNACK_DATA_DIR: o.dataDir, ...o.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
-  proc.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
+  proc.stderr!.on('data', (d: Buffer) => {
+    err += d.toString();
+  });
   const stop = async () => {
     if (proc.exitCode !== null || proc.signalCode) return;
     const done = new Promise<void>((r) => proc.once('exit', () => r()));
@@ -72,7 +99,9 @@ export function startServe(o: ServeOptions): Promise<Served> {
       const m = /running at (\S+)/.exec(out);
       if (m) resolve({ url: m[1]!, proc, stderr: () => err, stop });
     });
-    proc.once('exit', (code) => reject(new Error(`knack serve exited (${code}) before printing its address:\n${out}\n${err}`)));
+    proc.once('exit', (code) =>
+      reject(new Error(`knack serve exited (${code}) before printing its address:\n${out}\n${err}`)),
+    );
   });
 }
 
@@ -80,14 +109,21 @@ export function startServe(o: ServeOptions): Promise<Served> {
  * Poll until `f` holds (the page's CSP forbids evaluating strings, so conditions are checked from here). Past `ms`, the
  * error names the condition, the page's title and the server's last words, with a screenshot in `shotDir` when given.
  */
-export async function pollUntil(page: Page, served: Served, f: () => Promise<boolean>, o: { ms?: number; shotDir?: string } = {}): Promise<void> {
+export async function pollUntil(
+  page: Page,
+  served: Served,
+  f: () => Promise<boolean>,
+  o: { ms?: number; shotDir?: string } = {},
+): Promise<void> {
   const ms = o.ms ?? 30_000;
   const end = Date.now() + ms;
   while (!(await f())) {
     if (Date.now() > end) {
       const shot = o.shotDir ? join(o.shotDir, 'failure.png') : undefined;
       if (shot) await page.screenshot({ path: shot }).catch(() => {});
-      throw new Error(`condition not met within ${ms} ms: ${f.toString()} (${shot ? `page: ${shot}, ` : ''}title: ${await page.title()}, server: ${served.stderr().slice(-500)})`);
+      throw new Error(
+        `condition not met within ${ms} ms: ${f.toString()} (${shot ? `page: ${shot}, ` : ''}title: ${await page.title()}, server: ${served.stderr().slice(-500)})`,
+      );
     }
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -101,26 +137,45 @@ export interface Ui {
   problems: string[];
 }
 
-export async function openUi(browser: Browser, url: string, opts: { colorScheme?: 'light' | 'dark'; locale?: string } = {}): Promise<Ui> {
-  const context = await browser.newContext({ viewport: { width: 1360, height: 860 }, colorScheme: opts.colorScheme ?? 'light', locale: opts.locale ?? 'en-US' });
+export async function openUi(
+  browser: Browser,
+  url: string,
+  opts: { colorScheme?: 'light' | 'dark'; locale?: string } = {},
+): Promise<Ui> {
+  const context = await browser.newContext({
+    viewport: { width: 1360, height: 860 },
+    colorScheme: opts.colorScheme ?? 'light',
+    locale: opts.locale ?? 'en-US',
+  });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
   await page.goto(url);
   return { browser, context, page, problems };
 }
 
 /** Run the knack CLI against the same home and data folder (to check what the engine says). */
-export function knack(args: string[], o: Pick<ServeOptions, 'home' | 'dataDir' | 'workspace'>): Promise<{ code: number; out: string; err: string }> {
+export function knack(
+  args: string[],
+  o: Pick<ServeOptions, 'home' | 'dataDir' | 'workspace'>,
+): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve) => {
     const p = spawn(process.execPath, [join(ROOT, 'bin', 'knack.js'), ...args, '--workspace', o.workspace], {
-      cwd: ROOT, env: { ...process.env, KNACK_HOME: o.home, KNACK_DATA_DIR: o.dataDir }, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: ROOT,
+      env: { ...process.env, KNACK_HOME: o.home, KNACK_DATA_DIR: o.dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
     let err = '';
-    p.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-    p.stderr.on('data', (d: Buffer) => { err += d.toString(); });
+    p.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    p.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
     p.on('exit', (code) => resolve({ code: code ?? 1, out, err }));
   });
 }

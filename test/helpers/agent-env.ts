@@ -22,7 +22,15 @@ export interface AgentEnv {
   dataDir: string;
 }
 
-export async function agentEnv(opts: { files?: Record<string, string>; settings?: (home: string) => unknown; kind?: 'anthropic' | 'openai'; agent?: Omit<AgentOptions, 'providerInstance'>; contextWindow?: number } = {}): Promise<AgentEnv> {
+export async function agentEnv(
+  opts: {
+    files?: Record<string, string>;
+    settings?: (home: string) => unknown;
+    kind?: 'anthropic' | 'openai';
+    agent?: Omit<AgentOptions, 'providerInstance'>;
+    contextWindow?: number;
+  } = {},
+): Promise<AgentEnv> {
   const home = tempDir('knack-agent-home-');
   const workspace = tempDir('knack-agent-ws-');
   const dataDir = join(home, 'data');
@@ -31,7 +39,13 @@ export async function agentEnv(opts: { files?: Record<string, string>; settings?
   const ws = await openWorkspace({ paths: resolvePaths({ home, dataDir }, {}), workspace, requireStore: true });
   const kind = opts.kind ?? 'anthropic';
   const server = kind === 'anthropic' ? await startFakeAnthropic() : await startFakeOpenAI();
-  const p = { apiKey: 'sk-test-key-0123456789', model: 'fake-model', baseURL: server.url, contextWindow: opts.contextWindow ?? 200_000, maxRetries: 0 };
+  const p = {
+    apiKey: 'sk-test-key-0123456789',
+    model: 'fake-model',
+    baseURL: server.url,
+    contextWindow: opts.contextWindow ?? 200_000,
+    maxRetries: 0,
+  };
   const provider = kind === 'anthropic' ? anthropicProvider(p) : openaiProvider(p);
   const agent = Agent.create(ws, { ...opts.agent, providerInstance: provider });
   after(async () => {
@@ -48,7 +62,10 @@ export function recorder(session: { on(l: (e: AgentEvent) => void): () => void }
   return out;
 }
 
-export const typesOf = (evs: AgentEvent[]): string[] => evs.map((e) => e.type).filter((t) => t !== 'text_delta' && t !== 'context' && t !== 'usage' && t !== 'tool_call_started');
+export const typesOf = (evs: AgentEvent[]): string[] =>
+  evs
+    .map((e) => e.type)
+    .filter((t) => t !== 'text_delta' && t !== 'context' && t !== 'usage' && t !== 'tool_call_started');
 
 /** The real workspace as the agent sees it, with some of its parts replaced (a slow or failing tool box, say). */
 export function hostOf(ws: KnackWorkspace, replace: Partial<AgentHost> = {}): AgentHost {

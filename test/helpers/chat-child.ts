@@ -6,9 +6,24 @@ import { resolvePaths } from '../../main/core/config/paths.js';
 import { Agent } from '../../main/core/agent/index.js';
 import { anthropicProvider } from '../../main/core/agent/providers/anthropic.js';
 
-const [home, dataDir, workspace, baseURL, message, stopAt] = process.argv.slice(2) as [string, string, string, string, string, string?];
+const [home, dataDir, workspace, baseURL, message, stopAt] = process.argv.slice(2) as [
+  string,
+  string,
+  string,
+  string,
+  string,
+  string?,
+];
 const ws = await openWorkspace({ paths: resolvePaths({ home, dataDir }, {}), workspace, requireStore: true });
-const agent = Agent.create(ws, { providerInstance: anthropicProvider({ apiKey: 'sk-child', model: 'fake', baseURL, contextWindow: 200_000, maxRetries: 0 }) });
+const agent = Agent.create(ws, {
+  providerInstance: anthropicProvider({
+    apiKey: 'sk-child',
+    model: 'fake',
+    baseURL,
+    contextWindow: 200_000,
+    maxRetries: 0,
+  }),
+});
 const chat = agent.newSession();
 process.stdout.write(`SESSION ${chat.id}\n`);
 chat.on((e) => {

@@ -14,7 +14,11 @@ export interface CliRun {
 export async function run(args: string[], answer?: boolean): Promise<CliRun> {
   let out = '';
   let err = '';
-  const io: Io = { out: (t) => void (out += `${t}\n`), err: (t) => void (err += `${t}\n`), ...(answer === undefined ? {} : { confirm: async () => answer }) };
+  const io: Io = {
+    out: (t) => void (out += `${t}\n`),
+    err: (t) => void (err += `${t}\n`),
+    ...(answer === undefined ? {} : { confirm: async () => answer }),
+  };
   const code = await main(args, io);
   return { code, out, err };
 }
@@ -23,5 +27,9 @@ export async function run(args: string[], answer?: boolean): Promise<CliRun> {
 export function capture(): { out: string[]; err: string[]; io: Io } {
   const out: string[] = [];
   const err: string[] = [];
-  return { out, err, io: { out: (t) => void out.push(t), err: (t) => void err.push(t), write: (t) => void out.push(t) } };
+  return {
+    out,
+    err,
+    io: { out: (t) => void out.push(t), err: (t) => void err.push(t), write: (t) => void out.push(t) },
+  };
 }

@@ -1,13 +1,27 @@
 // A fake Anthropic Messages API on loopback speaking the real SSE wire format (message_start, content_block_*,
 // text_delta, input_json_delta, message_delta, message_stop, error events), driven by scripted turns.
 import { pathToFileURL } from 'node:url';
-import { chunksOf, nextId, runFromCommandLine, sleep, startFakeServer, type FakeServer, type FakeTurn } from './fake-provider.js';
+import {
+  chunksOf,
+  nextId,
+  runFromCommandLine,
+  sleep,
+  startFakeServer,
+  type FakeServer,
+  type FakeTurn,
+} from './fake-provider.js';
 
 export type { FakeServer, FakeTurn, FakeToolCall, RecordedRequest } from './fake-provider.js';
 
 const ERROR_TYPES: Record<number, string> = {
-  400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error',
-  413: 'request_too_large', 429: 'rate_limit_error', 500: 'api_error', 529: 'overloaded_error',
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  500: 'api_error',
+  529: 'overloaded_error',
 };
 
 function errorBody(turn: FakeTurn): unknown {
@@ -22,15 +36,30 @@ export function startFakeAnthropic(): Promise<FakeServer> {
     endpoint: '/v1/messages',
     errorBody,
     async write(turn, req, res, signal) {
-      const send = (event: string, data: unknown): void => void res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      const send = (event: string, data: unknown): void =>
+        void res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
       const u = turn.usage ?? {};
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': nextId('req_') });
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        'request-id': nextId('req_'),
+      });
       send('message_start', {
         type: 'message_start',
         message: {
-          id: nextId('msg_'), type: 'message', role: 'assistant', model: req.body.model ?? 'fake', content: [],
-          stop_reason: null, stop_sequence: null,
-          usage: { input_tokens: u.input ?? 10, output_tokens: 1, cache_creation_input_tokens: u.cacheWrite ?? 0, cache_read_input_tokens: u.cacheRead ?? 0 },
+          id: nextId('msg_'),
+          type: 'message',
+          role: 'assistant',
+          model: req.body.model ?? 'fake',
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: {
+            input_tokens: u.input ?? 10,
+            output_tokens: 1,
+            cache_creation_input_tokens: u.cacheWrite ?? 0,
+            cache_read_input_tokens: u.cacheRead ?? 0,
+          },
         },
       });
       send('ping', { type: 'ping' });
@@ -62,20 +91,33 @@ export function startFakeAnthropic(): Promise<FakeServer> {
       }
       for (const call of turn.toolCalls ?? []) {
         const json = call.rawArguments ?? JSON.stringify(call.input ?? {});
-        send('content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id: call.id ?? nextId('toolu_'), name: call.name, input: {} } });
+        send('content_block_start', {
+          type: 'content_block_start',
+          index,
+          content_block: { type: 'tool_use', id: call.id ?? nextId('toolu_'), name: call.name, input: {} },
+        });
         for (let i = 0; i < json.length; i += 12) {
-          send('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: json.slice(i, i + 12) } });
+          send('content_block_delta', {
+            type: 'content_block_delta',
+            index,
+            delta: { type: 'input_json_delta', partial_json: json.slice(i, i + 12) },
+          });
           if (turn.chunkDelayMs) await sleep(turn.chunkDelayMs, signal);
         }
         send('content_block_stop', { type: 'content_block_stop', index });
         index++;
       }
       const stop = turn.stopReason ?? (turn.toolCalls?.length ? 'tool_use' : 'end_turn');
-      send('message_delta', { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: u.output ?? Math.max(1, chunks.length) } });
+      send('message_delta', {
+        type: 'message_delta',
+        delta: { stop_reason: stop, stop_sequence: null },
+        usage: { output_tokens: u.output ?? Math.max(1, chunks.length) },
+      });
       send('message_stop', { type: 'message_stop' });
       res.end();
     },
   });
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) void runFromCommandLine(startFakeAnthropic, process.argv.slice(2));
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href)
+  void runFromCommandLine(startFakeAnthropic, process.argv.slice(2));

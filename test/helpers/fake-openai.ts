@@ -1,12 +1,25 @@
 // A fake OpenAI-compatible Chat Completions API on loopback speaking the real chunk format (delta.content,
 // delta.tool_calls with index/id/arguments pieces, finish_reason, usage, `data: [DONE]`), driven by scripted turns.
 import { pathToFileURL } from 'node:url';
-import { chunksOf, nextId, runFromCommandLine, sleep, startFakeServer, type FakeServer, type FakeTurn } from './fake-provider.js';
+import {
+  chunksOf,
+  nextId,
+  runFromCommandLine,
+  sleep,
+  startFakeServer,
+  type FakeServer,
+  type FakeTurn,
+} from './fake-provider.js';
 
 export type { FakeServer, FakeTurn, FakeToolCall, RecordedRequest } from './fake-provider.js';
 
 const CODES: Record<number, string> = {
-  400: 'invalid_request_error', 401: 'invalid_api_key', 404: 'model_not_found', 429: 'rate_limit_exceeded', 500: 'server_error', 503: 'overloaded',
+  400: 'invalid_request_error',
+  401: 'invalid_api_key',
+  404: 'model_not_found',
+  429: 'rate_limit_exceeded',
+  500: 'server_error',
+  503: 'overloaded',
 };
 
 function errorBody(turn: FakeTurn): unknown {
@@ -24,8 +37,14 @@ export function startFakeOpenAI(): Promise<FakeServer> {
       const id = nextId('chatcmpl-');
       const model = typeof req.body.model === 'string' ? req.body.model : 'fake';
       const created = Math.floor(Date.now() / 1000);
-      const chunk = (delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = {}): void =>
-        void res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`);
+      const chunk = (
+        delta: Record<string, unknown>,
+        finish: string | null = null,
+        extra: Record<string, unknown> = {},
+      ): void =>
+        void res.write(
+          `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`,
+        );
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       chunk({ role: 'assistant', content: '' });
       if (turn.firstDelayMs) await sleep(turn.firstDelayMs, signal);
@@ -49,8 +68,18 @@ export function startFakeOpenAI(): Promise<FakeServer> {
       }
       (turn.toolCalls ?? []).forEach((call, i) => {
         const json = call.rawArguments ?? JSON.stringify(call.input ?? {});
-        chunk({ tool_calls: [{ index: i, id: call.id ?? nextId('call_'), type: 'function', function: { name: call.name, arguments: '' } }] });
-        for (let k = 0; k < json.length; k += 10) chunk({ tool_calls: [{ index: i, function: { arguments: json.slice(k, k + 10) } }] });
+        chunk({
+          tool_calls: [
+            {
+              index: i,
+              id: call.id ?? nextId('call_'),
+              type: 'function',
+              function: { name: call.name, arguments: '' },
+            },
+          ],
+        });
+        for (let k = 0; k < json.length; k += 10)
+          chunk({ tool_calls: [{ index: i, function: { arguments: json.slice(k, k + 10) } }] });
       });
       const finish = turn.stopReason ?? (turn.toolCalls?.length ? 'tool_calls' : 'stop');
       chunk({}, finish);
@@ -59,7 +88,9 @@ export function startFakeOpenAI(): Promise<FakeServer> {
       if (wantsUsage) {
         const prompt = u.input ?? 10;
         const completion = u.output ?? Math.max(1, n);
-        res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, prompt_tokens_details: { cached_tokens: u.cacheRead ?? 0 } } })}\n\n`);
+        res.write(
+          `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, prompt_tokens_details: { cached_tokens: u.cacheRead ?? 0 } } })}\n\n`,
+        );
       }
       res.write('data: [DONE]\n\n');
       res.end();
@@ -67,4 +98,5 @@ export function startFakeOpenAI(): Promise<FakeServer> {
   });
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) void runFromCommandLine(startFakeOpenAI, process.argv.slice(2));
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href)
+  void runFromCommandLine(startFakeOpenAI, process.argv.slice(2));

@@ -70,13 +70,25 @@ export interface FakeServer {
   close(): Promise<void>;
 }
 
-export type TurnWriter = (turn: FakeTurn, req: RecordedRequest, res: ServerResponse, signal: AbortSignal) => Promise<void>;
+export type TurnWriter = (
+  turn: FakeTurn,
+  req: RecordedRequest,
+  res: ServerResponse,
+  signal: AbortSignal,
+) => Promise<void>;
 
 export const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
   new Promise((resolve) => {
     if (ms <= 0 || signal?.aborted) return resolve();
     const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        resolve();
+      },
+      { once: true },
+    );
   });
 
 /** Split text into small chunks the way providers stream (a few characters each, code points kept whole). */
@@ -97,7 +109,10 @@ export function lastUserText(body: Record<string, unknown>): string {
     if (m.role !== 'user') continue;
     if (typeof m.content === 'string') return m.content;
     if (Array.isArray(m.content)) {
-      const t = (m.content as { type: string; text?: string }[]).filter((b) => b.type === 'text').map((b) => b.text ?? '').join('');
+      const t = (m.content as { type: string; text?: string }[])
+        .filter((b) => b.type === 'text')
+        .map((b) => b.text ?? '')
+        .join('');
       if (t) return t;
     }
   }
@@ -107,7 +122,12 @@ export function lastUserText(body: Record<string, unknown>): string {
 let idCounter = 0;
 export const nextId = (prefix: string): string => `${prefix}${(++idCounter).toString(36).padStart(6, '0')}`;
 
-export async function startFakeServer(opts: { basePath: string; endpoint: string; write: TurnWriter; errorBody: (turn: FakeTurn) => unknown }): Promise<FakeServer> {
+export async function startFakeServer(opts: {
+  basePath: string;
+  endpoint: string;
+  write: TurnWriter;
+  errorBody: (turn: FakeTurn) => unknown;
+}): Promise<FakeServer> {
   const turns: FakeTurn[] = [];
   const requests: RecordedRequest[] = [];
   let started = 0;
@@ -150,7 +170,11 @@ export async function startFakeServer(opts: { basePath: string; endpoint: string
         });
         open.add(res);
         started++;
-        for (const w of [...waiters]) if (started >= w.n) { waiters.splice(waiters.indexOf(w), 1); w.resolve(); }
+        for (const w of [...waiters])
+          if (started >= w.n) {
+            waiters.splice(waiters.indexOf(w), 1);
+            w.resolve();
+          }
         try {
           if (turn.stall) return void (await sleep(3_600_000, ac.signal));
           await opts.write(turn, rec, res, ac.signal);

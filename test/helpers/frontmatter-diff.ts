@@ -2,7 +2,11 @@
 // reader answers, everything the manifest reads must be what `yaml` gives: data, key lines, field lines, sources.
 import assert from 'node:assert/strict';
 import { parseFrontmatterFast } from '../../main/core/skills/format/frontmatter-fast.js';
-import { parseFrontmatterYaml, parseFrontmatterYamlOnly, type ParsedYaml } from '../../main/core/skills/format/frontmatter.js';
+import {
+  parseFrontmatterYaml,
+  parseFrontmatterYamlOnly,
+  type ParsedYaml,
+} from '../../main/core/skills/format/frontmatter.js';
 
 /** Every path into a parsed value (each prefix), plus children that are not there and index spellings yaml accepts. */
 function paths(v: unknown, prefix: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
@@ -27,7 +31,11 @@ function view(y: ParsedYaml): unknown {
     data,
     diagnostics: y.diagnostics,
     keyLines: [...y.keyLines],
-    lines: data ? paths(data).filter((p) => p.length).map((p) => [p, y.lineOf(p)]) : [],
+    lines: data
+      ? paths(data)
+          .filter((p) => p.length)
+          .map((p) => [p, y.lineOf(p)])
+      : [],
     sources: data ? Object.keys(data).map((k) => [k, y.sourcesOf(k)]) : [],
   };
 }
@@ -41,9 +49,17 @@ export function compareWithYaml(text: string, file = 'SKILL.md'): boolean {
   const slow = parseFrontmatterYamlOnly(text, file, 2);
   const through = parseFrontmatterYaml(text, file, 2);
   // The public entry point gives yaml's answer in every case, whichever reader answered.
-  assert.deepStrictEqual(view(through), view(slow), `parseFrontmatterYaml differs from yaml on:\n${JSON.stringify(text)}`);
+  assert.deepStrictEqual(
+    view(through),
+    view(slow),
+    `parseFrontmatterYaml differs from yaml on:\n${JSON.stringify(text)}`,
+  );
   if (!fast) return false;
-  assert.equal(slow.diagnostics.length, 0, `the fast reader accepted what yaml refuses:\n${JSON.stringify(text)}\n${JSON.stringify(slow.diagnostics)}`);
+  assert.equal(
+    slow.diagnostics.length,
+    0,
+    `the fast reader accepted what yaml refuses:\n${JSON.stringify(text)}\n${JSON.stringify(slow.diagnostics)}`,
+  );
   assert.deepStrictEqual(fast.data, slow.data, `data differs on:\n${JSON.stringify(text)}`);
   return true;
 }

@@ -18,14 +18,25 @@ export function callerOf(service: KnackService) {
 }
 
 /** The workspace `repo` (with `files`) open in a new service talking to a fake Anthropic server; closed after the test. */
-export async function serviceEnv(t: { after(fn: () => unknown): void }, opts: { files?: Record<string, string>; extra?: Partial<ServiceOptions> } = {}) {
+export async function serviceEnv(
+  t: { after(fn: () => unknown): void },
+  opts: { files?: Record<string, string>; extra?: Partial<ServiceOptions> } = {},
+) {
   const root = tempDir();
   const ws = join(root, 'repo');
   writeTree(ws, { 'notes.txt': 'release on Friday', ...opts.files });
   const server = await startFakeAnthropic();
-  const paths = resolvePaths({ home: join(root, 'home'), dataDir: join(root, 'data'), builtinSkillsDir: join(root, 'none') });
+  const paths = resolvePaths({
+    home: join(root, 'home'),
+    dataDir: join(root, 'data'),
+    builtinSkillsDir: join(root, 'none'),
+  });
   const service = new KnackService({
-    paths, transport: 'serve', version: 't', log: () => {}, workspaceOptions: { watch: false },
+    paths,
+    transport: 'serve',
+    version: 't',
+    log: () => {},
+    workspaceOptions: { watch: false },
     provider: { provider: 'anthropic', model: 'fake-model', baseURL: server.url },
     env: { ANTHROPIC_API_KEY: 'sk-ant-test-0123456789' },
     ...opts.extra,
@@ -48,6 +59,7 @@ export async function serviceEnv(t: { after(fn: () => unknown): void }, opts: { 
       });
     });
   /** Every `name` event so far. */
-  const of = <E extends EventName>(name: E) => events.filter((e) => e.name === name).map((e) => e.payload as EventPayload<E>);
+  const of = <E extends EventName>(name: E) =>
+    events.filter((e) => e.name === name).map((e) => e.payload as EventPayload<E>);
   return { root, ws, server, service, call: callerOf(service), next, of, paths };
 }

@@ -21,10 +21,16 @@ export function writeTree(root: string, files: Record<string, string>): void {
 }
 
 /** SKILL.md text from frontmatter lines and a body. */
-export function skillMd(frontmatter: Record<string, unknown> | string, body = '# Instructions\n\nDo the thing.\n'): string {
-  const fm = typeof frontmatter === 'string'
-    ? frontmatter
-    : Object.entries(frontmatter).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join('\n');
+export function skillMd(
+  frontmatter: Record<string, unknown> | string,
+  body = '# Instructions\n\nDo the thing.\n',
+): string {
+  const fm =
+    typeof frontmatter === 'string'
+      ? frontmatter
+      : Object.entries(frontmatter)
+          .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+          .join('\n');
   return `---\n${fm}\n---\n${body}`;
 }
 

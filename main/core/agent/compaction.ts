@@ -4,7 +4,7 @@ import type { ChatMessage, ModelProvider } from './providers/types.js';
 import { SUMMARY_PREFIX } from './state.js';
 
 export const SUMMARY_INSTRUCTION =
-  'Summarise the conversation so far for your own later use: the user\'s goals and requests, decisions made, ' +
+  "Summarise the conversation so far for your own later use: the user's goals and requests, decisions made, " +
   'files and commands involved, tool results that still matter, and what is left to do. Be specific and brief. ' +
   'Write only the summary.';
 
@@ -25,7 +25,11 @@ export function compactionBoundary(messages: ChatMessage[]): number {
 }
 
 /** Ask the model for the summary (no tools). Throws the provider's error as it is. */
-export async function summarize(provider: ModelProvider, messages: ChatMessage[], signal?: AbortSignal): Promise<string> {
+export async function summarize(
+  provider: ModelProvider,
+  messages: ChatMessage[],
+  signal?: AbortSignal,
+): Promise<string> {
   let text = '';
   const req = {
     system: { stable: 'You write faithful, compact summaries of agent conversations.', dynamic: '' },

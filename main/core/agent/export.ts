@@ -32,10 +32,16 @@ export function addTurnUsage(t: TurnUsage | undefined, e: Extract<AgentEvent, { 
 }
 
 /** "1,200 in (800 read from cache, 0 written), 40 out · $0.0042 this turn · session cost $0.0123" — no price, no cost. */
-export function describeUsage(u: Usage, cost: number | undefined, sessionCost?: number | undefined, what = 'this turn'): string {
+export function describeUsage(
+  u: Usage,
+  cost: number | undefined,
+  sessionCost?: number | undefined,
+  what = 'this turn',
+): string {
   const cached = u.cacheReadTokens + u.cacheWriteTokens;
   const tokens = `tokens: ${n(u.inputTokens)} in${cached ? ` (${n(u.cacheReadTokens)} read from cache, ${n(u.cacheWriteTokens)} written)` : ''}, ${n(u.outputTokens)} out`;
-  if (cost === undefined) return `${tokens} · cost unknown (no price for this model: add one under "prices" in providers.json)`;
+  if (cost === undefined)
+    return `${tokens} · cost unknown (no price for this model: add one under "prices" in providers.json)`;
   return `${tokens} · ${formatCost(cost)} ${what}${sessionCost !== undefined ? ` · session cost ${formatCost(sessionCost)}` : ''}`;
 }
 
@@ -54,8 +60,24 @@ export function sessionUsage(events: AgentEvent[]): { usage: Usage; cost: number
 
 export function exportSession(row: SessionRow, events: AgentEvent[], format: ExportFormat): string {
   const total = sessionUsage(events);
-  if (format === 'json') return redact(JSON.stringify({ session: row, ...(total ? { usage: { ...total.usage, ...(total.cost !== undefined ? { costUsd: total.cost } : {}) } } : {}), events }, null, 2));
-  const out: string[] = [`# ${row.title || 'Untitled session'}`, '', `- session: ${row.id}`, `- workspace: ${row.workspace}`];
+  if (format === 'json')
+    return redact(
+      JSON.stringify(
+        {
+          session: row,
+          ...(total ? { usage: { ...total.usage, ...(total.cost !== undefined ? { costUsd: total.cost } : {}) } } : {}),
+          events,
+        },
+        null,
+        2,
+      ),
+    );
+  const out: string[] = [
+    `# ${row.title || 'Untitled session'}`,
+    '',
+    `- session: ${row.id}`,
+    `- workspace: ${row.workspace}`,
+  ];
   if (row.provider) out.push(`- model: ${row.provider} / ${row.model ?? ''}`);
   if (total) out.push(`- ${describeUsage(total.usage, total.cost, undefined, 'in all')}`);
   out.push(`- started: ${new Date(row.createdAt).toISOString()}`, '');
@@ -100,10 +122,18 @@ export function exportSession(row: SessionRow, events: AgentEvent[], format: Exp
         if (e.verdict !== 'allow') out.push(`> gate: ${e.verdict} — ${e.reason}`, '');
         break;
       case 'approval_answered':
-        out.push(`> approval: ${e.answer}${e.message ? ` — ${e.message}` : ''}${e.rules?.length ? ` (stored: ${e.rules.join('; ')})` : ''}`, '');
+        out.push(
+          `> approval: ${e.answer}${e.message ? ` — ${e.message}` : ''}${e.rules?.length ? ` (stored: ${e.rules.join('; ')})` : ''}`,
+          '',
+        );
         break;
       case 'tool_result':
-        out.push(`**Result** (${e.ok ? 'ok' : e.code ?? 'error'}, ${e.durationMs} ms)`, '', fence(e.content.length > 4000 ? `${e.content.slice(0, 4000)}…` : e.content), '');
+        out.push(
+          `**Result** (${e.ok ? 'ok' : (e.code ?? 'error')}, ${e.durationMs} ms)`,
+          '',
+          fence(e.content.length > 4000 ? `${e.content.slice(0, 4000)}…` : e.content),
+          '',
+        );
         break;
       case 'compaction':
         out.push(`> compacted ${e.compactedMessages} older messages into a summary`, '', fence(e.summary), '');

@@ -7,7 +7,14 @@
 //   await chat.send('帮我提交代码');                    // resolves at the end of the turn
 //   chat.answer(approvalId, { kind: 'once' | 'always' | 'deny', message });   chat.stop();   chat.setPlanMode(true);
 import { ChatSession, type AgentHost, type SessionOptions } from './session.js';
-import { createProvider, readProvidersFile, resolveProvider, type KeyStore, type ProviderChoice, type ProviderConfig } from './providers/settings.js';
+import {
+  createProvider,
+  readProvidersFile,
+  resolveProvider,
+  type KeyStore,
+  type ProviderChoice,
+  type ProviderConfig,
+} from './providers/settings.js';
 import { priceFor } from './providers/pricing.js';
 import type { ModelProvider } from './providers/types.js';
 import { exportSession, type ExportFormat } from './export.js';
@@ -20,7 +27,13 @@ export type { AgentHost, SessionOptions, TurnResult } from './session.js';
 export type * from './types.js';
 export { ProviderError, type ProviderErrorKind } from './providers/errors.js';
 export { PRESETS, findPreset, type ProviderPreset } from './providers/presets.js';
-export { resolveProvider, createProvider, readProvidersFile, writeProvidersFile, providersFilePath } from './providers/settings.js';
+export {
+  resolveProvider,
+  createProvider,
+  readProvidersFile,
+  writeProvidersFile,
+  providersFilePath,
+} from './providers/settings.js';
 export type { KeyStore, ProviderChoice, ProviderConfig, ProvidersFile, UserProvider } from './providers/settings.js';
 export type { ModelProvider, ChatMessage, Usage } from './providers/types.js';
 export type { ExportFormat } from './export.js';
@@ -56,9 +69,16 @@ export class Agent {
   static create(host: AgentHost, opts: AgentOptions = {}): Agent {
     if (opts.providerInstance) return new Agent(host, opts.providerInstance, undefined, [], opts);
     if (opts.offline) return new Agent(host, undefined, undefined, [], opts);
-    const r = resolveProvider(opts.provider ?? {}, { dataDir: host.paths.dataDir, ...(opts.env ? { env: opts.env } : {}), ...(opts.keyStore ? { keyStore: opts.keyStore } : {}) });
+    const r = resolveProvider(opts.provider ?? {}, {
+      dataDir: host.paths.dataDir,
+      ...(opts.env ? { env: opts.env } : {}),
+      ...(opts.keyStore ? { keyStore: opts.keyStore } : {}),
+    });
     const provider = r.config
-      ? createProvider(r.config, r.apiKey, { ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}), ...(opts.maxRetries !== undefined ? { maxRetries: opts.maxRetries } : {}) })
+      ? createProvider(r.config, r.apiKey, {
+          ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
+          ...(opts.maxRetries !== undefined ? { maxRetries: opts.maxRetries } : {}),
+        })
       : undefined;
     return new Agent(host, provider, r.config, r.warnings, opts);
   }
@@ -69,7 +89,16 @@ export class Agent {
   }
 
   private sessionOptions(): SessionOptions {
-    const { provider: _p, providerInstance: _i, keyStore: _k, env: _e, timeoutMs: _t, maxRetries: _r, offline: _o, ...rest } = this.opts;
+    const {
+      provider: _p,
+      providerInstance: _i,
+      keyStore: _k,
+      env: _e,
+      timeoutMs: _t,
+      maxRetries: _r,
+      offline: _o,
+      ...rest
+    } = this.opts;
     return { ...rest, provider: this.provider, price: this.price };
   }
 
@@ -78,7 +107,9 @@ export class Agent {
     if (this.opts.price !== undefined) return this.opts.price;
     if (this.providerConfig) return this.providerConfig.price;
     if (!this.provider) return undefined;
-    return (this.priceCache ??= { v: priceFor(this.provider.id, this.provider.model, readProvidersFile(this.host.paths.dataDir).file.prices) }).v;
+    return (this.priceCache ??= {
+      v: priceFor(this.provider.id, this.provider.model, readProvidersFile(this.host.paths.dataDir).file.prices),
+    }).v;
   }
 
   private priceCache: { v: ReturnType<typeof priceFor> } | undefined;
@@ -122,17 +153,23 @@ export function findSession(host: AgentHost, id: string): SessionRow {
   if (exact) return exact;
   const rows = id.length >= 4 ? s.sessions.findByPrefix(id) : [];
   if (rows.length === 1) return rows[0]!;
-  if (rows.length > 1) throw new Error(`session id "${id}" is ambiguous: ${rows.map((r) => r.id.slice(0, 8)).join(', ')}`);
+  if (rows.length > 1)
+    throw new Error(`session id "${id}" is ambiguous: ${rows.map((r) => r.id.slice(0, 8)).join(', ')}`);
   throw new Error(`no session "${id}"`);
 }
 
 export function listSessions(host: AgentHost, opts: { allWorkspaces?: boolean; limit?: number } = {}): SessionRow[] {
-  return store(host).sessions.list({ ...(opts.allWorkspaces ? {} : { workspace: host.workspace }), ...(opts.limit ? { limit: opts.limit } : {}) });
+  return store(host).sessions.list({
+    ...(opts.allWorkspaces ? {} : { workspace: host.workspace }),
+    ...(opts.limit ? { limit: opts.limit } : {}),
+  });
 }
 
 export function sessionEvents(host: AgentHost, id: string): AgentEvent[] {
   const row = findSession(host, id);
-  return store(host).sessions.events(row.id).map((e) => ({ ...(e.data as AgentEventBody), seq: e.seq, at: e.at, sessionId: row.id }));
+  return store(host)
+    .sessions.events(row.id)
+    .map((e) => ({ ...(e.data as AgentEventBody), seq: e.seq, at: e.at, sessionId: row.id }));
 }
 
 /** The session's cost in USD so far, from its last usage event; undefined when a call could not be priced or none was made. */

@@ -58,7 +58,14 @@ export interface AssembledPrompt {
 export class PromptCache {
   private generation = 0;
   private stable:
-    | { workspace: string; contextWindow: number; budgetTokens: number | undefined; budgetFraction: number; generation: number; value: StablePrefix }
+    | {
+        workspace: string;
+        contextWindow: number;
+        budgetTokens: number | undefined;
+        budgetFraction: number;
+        generation: number;
+        value: StablePrefix;
+      }
     | undefined;
   private tools: { of: PromptTool[]; key: string; tokens: number } | undefined;
   /** The last prompt's parts that do not depend on the conversation (see assemblePrompt), shared by the catalog's chats. */
@@ -69,16 +76,38 @@ export class PromptCache {
     this.generation++;
   }
 
-  prefix(workspace: string, entries: () => CatalogEntry[], settings: Settings['catalog'], contextWindow: number): StablePrefix {
+  prefix(
+    workspace: string,
+    entries: () => CatalogEntry[],
+    settings: Settings['catalog'],
+    contextWindow: number,
+  ): StablePrefix {
     const hit = this.stable;
     if (
-      hit && hit.generation === this.generation && hit.workspace === workspace && hit.contextWindow === contextWindow &&
-      hit.budgetTokens === settings.budgetTokens && hit.budgetFraction === settings.budgetFraction
-    ) return hit.value;
+      hit &&
+      hit.generation === this.generation &&
+      hit.workspace === workspace &&
+      hit.contextWindow === contextWindow &&
+      hit.budgetTokens === settings.budgetTokens &&
+      hit.budgetFraction === settings.budgetFraction
+    )
+      return hit.value;
     const catalog = buildPromptCatalog(entries(), { settings: { ...settings, contextWindow } });
     const base = `${BASE_SYSTEM}\nThe open folder is ${workspace}.`;
-    const value = { base, baseTokens: countTokens(base), text: catalog.text ? `${base}\n\n${catalog.text}` : base, catalog };
-    this.stable = { workspace, contextWindow, budgetTokens: settings.budgetTokens, budgetFraction: settings.budgetFraction, generation: this.generation, value };
+    const value = {
+      base,
+      baseTokens: countTokens(base),
+      text: catalog.text ? `${base}\n\n${catalog.text}` : base,
+      catalog,
+    };
+    this.stable = {
+      workspace,
+      contextWindow,
+      budgetTokens: settings.budgetTokens,
+      budgetFraction: settings.budgetFraction,
+      generation: this.generation,
+      value,
+    };
     return value;
   }
 
@@ -140,7 +169,12 @@ export interface StablePrefix {
 }
 
 /** What changes when a message grows (it only grows while it streams or gathers results). */
-const sizeOf = (m: ChatMessage): number => (m.role === 'user' ? m.text.length : m.role === 'assistant' ? m.text.length + m.toolCalls.length * 1e9 : m.results.length);
+const sizeOf = (m: ChatMessage): number =>
+  m.role === 'user'
+    ? m.text.length
+    : m.role === 'assistant'
+      ? m.text.length + m.toolCalls.length * 1e9
+      : m.results.length;
 
 /** Token counts of messages, cached by identity and size (a message only grows while it streams). */
 export class MessageTokens {
@@ -152,7 +186,8 @@ export class MessageTokens {
     let history = 0;
     let observations = 0;
     if (m.role === 'user') history = countTokens(m.text) + 4;
-    else if (m.role === 'assistant') history = countTokens(m.text) + m.toolCalls.reduce((s, c) => s + countTokens(c.name + c.arguments) + 8, 4);
+    else if (m.role === 'assistant')
+      history = countTokens(m.text) + m.toolCalls.reduce((s, c) => s + countTokens(c.name + c.arguments) + 8, 4);
     else observations = m.results.reduce((s, r) => s + countTokens(r.content) + 8, 0);
     const v = { size, history, observations };
     this.cache.set(m, v);
@@ -175,7 +210,10 @@ export class MessageTokens {
     const hit = this.cache.get(m);
     if (hit && hit.size === sizeOf(m)) return hit.history + hit.observations;
     if (m.role === 'user') return Buffer.byteLength(m.text) + 4;
-    if (m.role === 'assistant') return Buffer.byteLength(m.text) + m.toolCalls.reduce((s, c) => s + Buffer.byteLength(c.name + c.arguments) + 8, 4);
+    if (m.role === 'assistant')
+      return (
+        Buffer.byteLength(m.text) + m.toolCalls.reduce((s, c) => s + Buffer.byteLength(c.name + c.arguments) + 8, 4)
+      );
     return m.results.reduce((s, r) => s + Buffer.byteLength(r.content) + 8, 0);
   }
 
@@ -197,7 +235,8 @@ export class MessageTokens {
   /** The running sum over the first n - 1 messages. */
   private advance(ms: ChatMessage[], n = ms.length): { history: number; observations: number } {
     let r = this.running;
-    if (!r || r.of !== ms || r.upto > Math.max(0, n - 1)) r = this.running = { of: ms, upto: 0, history: 0, observations: 0 };
+    if (!r || r.of !== ms || r.upto > Math.max(0, n - 1))
+      r = this.running = { of: ms, upto: 0, history: 0, observations: 0 };
     for (; r.upto < n - 1; r.upto++) {
       const c = this.count(ms[r.upto]!);
       r.history += c.history;
@@ -256,12 +295,21 @@ function sameLoaded(a: readonly LoadedBody[], b: readonly LoadedBody[]): boolean
   return true;
 }
 
-function fixedParts(input: PromptInput, prefix: StablePrefix, caches: { prompt: PromptCache; text: TextTokens }): FixedParts {
+function fixedParts(
+  input: PromptInput,
+  prefix: StablePrefix,
+  caches: { prompt: PromptCache; text: TextTokens },
+): FixedParts {
   const hit = caches.prompt.fixed;
   if (
-    hit && hit.prefix === prefix && hit.tools === input.tools && hit.deferredNames === input.deferredNames &&
-    hit.planMode === input.planMode && sameLoaded(hit.loaded, input.loaded)
-  ) return hit;
+    hit &&
+    hit.prefix === prefix &&
+    hit.tools === input.tools &&
+    hit.deferredNames === input.deferredNames &&
+    hit.planMode === input.planMode &&
+    sameLoaded(hit.loaded, input.loaded)
+  )
+    return hit;
   const skillsText = renderLoadedSkills(input.loaded);
   const shared = caches.prompt;
   const deferred = shared.deferredLine(input.deferredNames);
@@ -272,8 +320,16 @@ function fixedParts(input: PromptInput, prefix: StablePrefix, caches: { prompt: 
   const skills = caches.text.count('skills', skillsText);
   const toolTokens = shared.toolTokens(input.tools) + deferred.tokens;
   const parts: FixedParts = {
-    prefix, loaded: input.loaded, tools: input.tools, deferredNames: input.deferredNames, planMode: input.planMode,
-    system: { stable: prefix.text, dynamic }, systemTokens, skills, toolTokens, fixed: systemTokens + prefix.catalog.tokens + skills + toolTokens,
+    prefix,
+    loaded: input.loaded,
+    tools: input.tools,
+    deferredNames: input.deferredNames,
+    planMode: input.planMode,
+    system: { stable: prefix.text, dynamic },
+    systemTokens,
+    skills,
+    toolTokens,
+    fixed: systemTokens + prefix.catalog.tokens + skills + toolTokens,
   };
   shared.fixed = parts;
   return parts;
@@ -305,16 +361,30 @@ class Assembled implements AssembledPrompt {
       const p = this.parts;
       const { history, observations } = this.tokens.conversation(this.messages, this.count);
       this.counted = {
-        system: p.systemTokens, catalog: p.prefix.catalog.tokens, skills: p.skills, tools: p.toolTokens, history, observations,
-        total: p.fixed + history + observations, window: this.contextWindow,
+        system: p.systemTokens,
+        catalog: p.prefix.catalog.tokens,
+        skills: p.skills,
+        tools: p.toolTokens,
+        history,
+        observations,
+        total: p.fixed + history + observations,
+        window: this.contextWindow,
       };
     }
     return this.counted;
   }
 }
 
-export function assemblePrompt(input: PromptInput, caches: { prompt: PromptCache; messages: MessageTokens; text: TextTokens }): AssembledPrompt {
-  const prefix = caches.prompt.prefix(input.workspace, input.catalogEntries, input.catalogSettings, input.contextWindow);
+export function assemblePrompt(
+  input: PromptInput,
+  caches: { prompt: PromptCache; messages: MessageTokens; text: TextTokens },
+): AssembledPrompt {
+  const prefix = caches.prompt.prefix(
+    input.workspace,
+    input.catalogEntries,
+    input.catalogSettings,
+    input.contextWindow,
+  );
   const parts = fixedParts(input, prefix, caches);
   return new Assembled(parts, input.messages, input.messages.length, input.contextWindow, caches.messages);
 }

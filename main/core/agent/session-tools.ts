@@ -14,7 +14,10 @@ export function planModeGate(inner: Gate, registry: ToolRegistry, planMode: () =
         const cat = categoryOf(call.access);
         const risk = registry.get(call.tool)?.def.risk ?? 'execute';
         if ((cat !== '@read' && cat !== '@meta') || !READ_ONLY_RISK.has(risk)) {
-          return { verdict: 'deny', reason: `plan mode is read-only: ${call.tool} would ${cat === '@meta' ? risk : cat.slice(1)}; present the plan and wait for the user to leave plan mode` };
+          return {
+            verdict: 'deny',
+            reason: `plan mode is read-only: ${call.tool} would ${cat === '@meta' ? risk : cat.slice(1)}; present the plan and wait for the user to leave plan mode`,
+          };
         }
       }
       return inner.authorize(call, actor);
@@ -24,8 +27,13 @@ export function planModeGate(inner: Gate, registry: ToolRegistry, planMode: () =
 
 export const SKILL_SCHEMA = {
   type: 'object',
-  properties: { name: { type: 'string', minLength: 1, description: 'The skill name, exactly as listed in <available_skills> or returned by SkillSearch.' } },
+  properties: {
+    name: {
+      type: 'string',
+      minLength: 1,
+      description: 'The skill name, exactly as listed in <available_skills> or returned by SkillSearch.',
+    },
+  },
   required: ['name'],
   additionalProperties: false,
 };
-

@@ -23,12 +23,28 @@ import type { ModelProvider, StreamEvent, ToolCallPart, Usage } from './provider
 import { costOf, type Price } from './providers/pricing.js';
 import { ProviderError, redact } from './providers/errors.js';
 import { applyEvent, emptyState, unresolvedCalls, type SessionState } from './state.js';
-import { assemblePrompt, MessageTokens, promptCacheFor, TextTokens, type AssembledPrompt, type LoadedBody, type PromptCache } from './prompt.js';
+import {
+  assemblePrompt,
+  MessageTokens,
+  promptCacheFor,
+  TextTokens,
+  type AssembledPrompt,
+  type LoadedBody,
+  type PromptCache,
+} from './prompt.js';
 import { planModeGate, SKILL_SCHEMA } from './session-tools.js';
 import type { PromptTool } from '../tools/prompt-cost.js';
 import { compactionBoundary, summarize } from './compaction.js';
 import type {
-  AgentEvent, AgentEventBody, AgentListener, ApprovalAnswer, ContextSections, PendingApproval, ProjectionEntry, SkillLoadReason, TurnEndReason,
+  AgentEvent,
+  AgentEventBody,
+  AgentListener,
+  ApprovalAnswer,
+  ContextSections,
+  PendingApproval,
+  ProjectionEntry,
+  SkillLoadReason,
+  TurnEndReason,
 } from './types.js';
 
 /** What the agent needs of an open workspace (KnackWorkspace provides it). */
@@ -46,7 +62,11 @@ export interface AgentHost {
    * A conversation over the workspace (KnackWorkspace.newSession): its own skill loader (what the gate sees as the
    * model's active skills), discovered tools, and one executor whose "always" answers go to the workspace's rule store.
    */
-  newSession(opts: { approver?: Approver; onDecision?: ExecutorOptions['onDecision']; gate?: Gate }): Promise<WorkspaceSession>;
+  newSession(opts: {
+    approver?: Approver;
+    onDecision?: ExecutorOptions['onDecision'];
+    gate?: Gate;
+  }): Promise<WorkspaceSession>;
 }
 
 export interface SessionOptions {
@@ -87,7 +107,13 @@ export interface TurnResult {
  */
 const IN_FLIGHT_MS = 3;
 
-const META_TOOLS = new Set<string>([TOOL.Skill, TOOL.SkillSearch, TOOL.ToolSearch, TOOL.list_skills, TOOL.read_skill_resource]);
+const META_TOOLS = new Set<string>([
+  TOOL.Skill,
+  TOOL.SkillSearch,
+  TOOL.ToolSearch,
+  TOOL.list_skills,
+  TOOL.read_skill_resource,
+]);
 const key = (n: string): string => n.normalize('NFKC').toLowerCase();
 
 function addUsage(a: Usage, b: Usage): Usage {
@@ -116,7 +142,8 @@ export class ChatSession {
   private readonly waiters = new Map<string, { resolve: (a: ApprovalAnswer) => void; req: ApprovalRequest }>();
   private readonly preAnswered = new Map<string, ApprovalAnswer>();
   private tools: Promise<WorkspaceSession> | undefined;
-  private promptToolCache: { version: number; found: number; visible: PromptTool[]; deferredNames: string[] } | undefined;
+  private promptToolCache:
+    { version: number; found: number; visible: PromptTool[]; deferredNames: string[] } | undefined;
   private workspaceSession: WorkspaceSession | undefined;
   private bootLoader: SkillLoader | undefined;
   private abort: AbortController | undefined;
@@ -153,9 +180,20 @@ export class ChatSession {
   static create(host: AgentHost, opts: SessionOptions & { planMode?: boolean } = {}): ChatSession {
     const store = requireStore(host);
     const id = randomUUID();
-    store.sessions.create({ id, workspace: host.workspace, provider: opts.provider?.id ?? null, model: opts.provider?.model ?? null });
+    store.sessions.create({
+      id,
+      workspace: host.workspace,
+      provider: opts.provider?.id ?? null,
+      model: opts.provider?.model ?? null,
+    });
     const s = new ChatSession(host, store, id, opts);
-    s.record({ type: 'session_started', workspace: host.workspace, provider: opts.provider?.id ?? null, model: opts.provider?.model ?? null, offline: !opts.provider });
+    s.record({
+      type: 'session_started',
+      workspace: host.workspace,
+      provider: opts.provider?.id ?? null,
+      model: opts.provider?.model ?? null,
+      offline: !opts.provider,
+    });
     if (opts.planMode) s.record({ type: 'plan_mode', on: true });
     s.openToolsEarly();
     return s;
@@ -202,14 +240,23 @@ export class ChatSession {
 
   /** Every stored event of this session, in order. */
   events(): AgentEvent[] {
-    return this.store.sessions.events(this.id).map((e) => ({ ...(e.data as AgentEventBody), seq: e.seq, at: e.at, sessionId: this.id }));
+    return this.store.sessions
+      .events(this.id)
+      .map((e) => ({ ...(e.data as AgentEventBody), seq: e.seq, at: e.at, sessionId: this.id }));
   }
 
   messages(): SessionState['messages'] {
     return this.state.messages;
   }
 
-  loadedSkills(): { name: string; tier: string; reason: SkillLoadReason; why: string; tokens: number; version: string }[] {
+  loadedSkills(): {
+    name: string;
+    tier: string;
+    reason: SkillLoadReason;
+    why: string;
+    tokens: number;
+    version: string;
+  }[] {
     return [...this.state.loaded.values()].map((s) => ({ ...s }));
   }
 
@@ -234,15 +281,43 @@ export class ChatSession {
   /** What is in the model's context and why: catalog, loaded skills (with their reason), read resources, tools, compactions. */
   async projection(): Promise<ProjectionEntry[]> {
     const p = await this.assemble();
-    const out: ProjectionEntry[] = [{ kind: 'catalog', name: 'skill catalog', reason: `${p.catalog.included.length} listed, ${p.catalog.dropped.length} left out (budget ${p.catalog.budget})`, tokens: p.catalog.tokens, leftOut: p.catalog.dropped }];
-    for (const s of this.state.loaded.values()) out.push({ kind: 'skill', name: s.name, tier: s.tier, version: s.version, reason: `${s.reason}: ${s.why}`, tokens: s.tokens });
-    for (const r of this.state.resources) out.push({ kind: 'resource', name: r.skill, path: r.path, reason: 'read by the model', tokens: r.tokens });
+    const out: ProjectionEntry[] = [
+      {
+        kind: 'catalog',
+        name: 'skill catalog',
+        reason: `${p.catalog.included.length} listed, ${p.catalog.dropped.length} left out (budget ${p.catalog.budget})`,
+        tokens: p.catalog.tokens,
+        leftOut: p.catalog.dropped,
+      },
+    ];
+    for (const s of this.state.loaded.values())
+      out.push({
+        kind: 'skill',
+        name: s.name,
+        tier: s.tier,
+        version: s.version,
+        reason: `${s.reason}: ${s.why}`,
+        tokens: s.tokens,
+      });
+    for (const r of this.state.resources)
+      out.push({ kind: 'resource', name: r.skill, path: r.path, reason: 'read by the model', tokens: r.tokens });
     const tools = await this.toolsReady();
     for (const t of tools.tools.visibleTools()) {
       const found = this.state.discovered.includes(t.def.name);
-      out.push({ kind: 'tool', name: t.def.name, reason: found ? 'found with ToolSearch' : 'always loaded', tokens: 0 });
+      out.push({
+        kind: 'tool',
+        name: t.def.name,
+        reason: found ? 'found with ToolSearch' : 'always loaded',
+        tokens: 0,
+      });
     }
-    for (const c of this.state.compactions) out.push({ kind: 'compaction', name: 'summary', reason: `${c.compactedMessages} older messages summarised`, tokens: 0 });
+    for (const c of this.state.compactions)
+      out.push({
+        kind: 'compaction',
+        name: 'summary',
+        reason: `${c.compactedMessages} older messages summarised`,
+        tokens: 0,
+      });
     return out;
   }
 
@@ -256,7 +331,14 @@ export class ChatSession {
     return this.runTurn(async (signal) => {
       // Approvals left from before a restart are dropped when the user moves on; their calls get a result first,
       // so the conversation the model reads stays valid (every tool call answered).
-      if (this.state.pending.size) for (const p of [...this.state.pending.values()]) this.record({ type: 'approval_answered', approvalId: p.approvalId, answer: 'deny', message: 'the user sent a new message instead' });
+      if (this.state.pending.size)
+        for (const p of [...this.state.pending.values()])
+          this.record({
+            type: 'approval_answered',
+            approvalId: p.approvalId,
+            answer: 'deny',
+            message: 'the user sent a new message instead',
+          });
       this.preAnswered.clear();
       this.closeUnresolved('not run: the user sent a new message instead');
       this.hold();
@@ -364,7 +446,11 @@ export class ChatSession {
   async toolList(): Promise<{ visible: { name: string; summary: string; discovered: boolean }[]; deferred: string[] }> {
     const tools = await this.toolsReady();
     return {
-      visible: tools.tools.visibleTools().map((t) => ({ name: t.def.name, summary: t.def.summary, discovered: this.state.discovered.includes(t.def.name) })),
+      visible: tools.tools.visibleTools().map((t) => ({
+        name: t.def.name,
+        summary: t.def.summary,
+        discovered: this.state.discovered.includes(t.def.name),
+      })),
       deferred: tools.tools.hiddenTools().map((t) => t.def.name),
     };
   }
@@ -374,7 +460,8 @@ export class ChatSession {
     return this.send(
       'Save the task we just finished as a reusable skill: call create_skill (run it with DeferExecuteTool if it is not listed) ' +
         'with a lowercase-hyphenated name, a description that says what it does and when to use it, read_when trigger phrases ' +
-        '(English and Chinese when useful) and step-by-step instructions. ' + hint,
+        '(English and Chinese when useful) and step-by-step instructions. ' +
+        hint,
     );
   }
 
@@ -430,7 +517,12 @@ export class ChatSession {
         this.unsent = undefined;
         try {
           this.flushText();
-          if (this.state.streaming) this.record({ type: 'assistant_end', stopReason: kind === 'cancelled' ? 'cancelled' : 'error', interrupted: true });
+          if (this.state.streaming)
+            this.record({
+              type: 'assistant_end',
+              stopReason: kind === 'cancelled' ? 'cancelled' : 'error',
+              interrupted: true,
+            });
           if (kind !== 'cancelled' || unsent !== undefined) {
             error = { kind, message, ...(unsent !== undefined ? { unsent } : {}) };
             this.record({ type: 'error', kind, message, ...(unsent !== undefined ? { unsent } : {}) });
@@ -444,14 +536,23 @@ export class ChatSession {
       try {
         // Nothing is held here: the try above released the turn's start, or the catch did (or failed to, and said so).
         if (ac.signal.aborted && reason !== 'error') reason = 'cancelled';
-        this.closeUnresolved(reason === 'cancelled' ? 'cancelled by the user before it ran' : 'not run: the turn ended first');
+        this.closeUnresolved(
+          reason === 'cancelled' ? 'cancelled by the user before it ran' : 'not run: the turn ended first',
+        );
         this.record({ type: 'turn_end', reason, steps: this.turn.steps, toolCalls: this.turn.toolCalls });
         const offer = this.opts.offerSkillAfter ?? 3;
         const real = this.turn.tools.filter((t) => !META_TOOLS.has(t));
-        if (reason === 'end_turn' && real.length >= offer) this.record({ type: 'skill_offer', toolCalls: real.length, tools: [...new Set(real)] });
+        if (reason === 'end_turn' && real.length >= offer)
+          this.record({ type: 'skill_offer', toolCalls: real.length, tools: [...new Set(real)] });
         // The turn's answer comes from one of its own model calls: a turn that made none never passes off an earlier reply.
         const last = this.turn.steps > 0 ? this.state.messages.at(-1) : undefined;
-        return { reason, text: last?.role === 'assistant' ? last.text : '', steps: this.turn.steps, toolCalls: this.turn.toolCalls, ...(error ? { error } : {}) };
+        return {
+          reason,
+          text: last?.role === 'assistant' ? last.text : '',
+          steps: this.turn.steps,
+          toolCalls: this.turn.toolCalls,
+          ...(error ? { error } : {}),
+        };
       } catch (e) {
         // Whatever fails after the turn's error was shown (storing the turn's end, say) still gives the message back.
         throw error?.unsent !== undefined && e instanceof Error ? Object.assign(e, { unsent: error.unsent }) : e;
@@ -509,7 +610,16 @@ export class ChatSession {
     this.stepStop = 'end_turn';
     try {
       // Each event comes straight from the SDK's stream (no async layer between it and the loop).
-      await provider.run({ system: prompt.request.system, tools: prompt.request.tools, messages: prompt.request.messages, maxTokens: this.opts.maxTokens ?? 8192, signal }, this.onModelEvent);
+      await provider.run(
+        {
+          system: prompt.request.system,
+          tools: prompt.request.tools,
+          messages: prompt.request.messages,
+          maxTokens: this.opts.maxTokens ?? 8192,
+          signal,
+        },
+        this.onModelEvent,
+      );
     } finally {
       this.clearInFlight();
     }
@@ -556,15 +666,27 @@ export class ChatSession {
         } catch {
           args = undefined;
         }
-        this.record({ type: 'tool_call', callId: ev.call.id, name: ev.call.name, arguments: ev.call.arguments, ...(args !== undefined ? { args } : {}) });
+        this.record({
+          type: 'tool_call',
+          callId: ev.call.id,
+          name: ev.call.name,
+          arguments: ev.call.arguments,
+          ...(args !== undefined ? { args } : {}),
+        });
         break;
       }
       case 'usage':
-      {
-        const cost = costOf(ev.usage, this.opts.price);
-        const totalCost = cost !== undefined && this.state.cost !== undefined ? this.state.cost + cost : undefined;
-        this.record({ type: 'usage', usage: ev.usage, total: addUsage(this.state.usage, ev.usage), ...(cost !== undefined ? { cost } : {}), ...(totalCost !== undefined ? { totalCost } : {}) });
-      }
+        {
+          const cost = costOf(ev.usage, this.opts.price);
+          const totalCost = cost !== undefined && this.state.cost !== undefined ? this.state.cost + cost : undefined;
+          this.record({
+            type: 'usage',
+            usage: ev.usage,
+            total: addUsage(this.state.usage, ev.usage),
+            ...(cost !== undefined ? { cost } : {}),
+            ...(totalCost !== undefined ? { totalCost } : {}),
+          });
+        }
         break;
       case 'stop':
         break;
@@ -581,7 +703,17 @@ export class ChatSession {
     try {
       args = JSON.parse(call.arguments || '{}');
     } catch (e) {
-      this.recordResult(call, { ok: false, error: { code: 'tool.invalid_json', message: `the arguments for ${call.name} are not valid JSON (${(e as Error).message}); send a JSON object` } }, t0);
+      this.recordResult(
+        call,
+        {
+          ok: false,
+          error: {
+            code: 'tool.invalid_json',
+            message: `the arguments for ${call.name} are not valid JSON (${(e as Error).message}); send a JSON object`,
+          },
+        },
+        t0,
+      );
       return;
     }
     const tools = await this.toolsReady();
@@ -593,10 +725,19 @@ export class ChatSession {
     try {
       // The Skill tool is answered here for a name the catalog does not have: its schema's enum of every skill
       // would otherwise come back as the error (thousands of names with a large catalog).
-      const skillName = call.name === TOOL.Skill && args && typeof args === 'object' ? (args as { name?: unknown }).name : undefined;
+      const skillName =
+        call.name === TOOL.Skill && args && typeof args === 'object' ? (args as { name?: unknown }).name : undefined;
       const entry = typeof skillName === 'string' ? this.host.catalog.get(skillName) : undefined;
       if (call.name === TOOL.Skill && (!entry || !entry.enabled)) {
-        result = { ok: false, error: { code: entry ? 'skill.disabled' : 'skill.not_found', message: entry ? `skill "${entry.manifest.name}" is disabled in this workspace` : `no skill named "${String(skillName ?? '')}": find skills with SkillSearch` } };
+        result = {
+          ok: false,
+          error: {
+            code: entry ? 'skill.disabled' : 'skill.not_found',
+            message: entry
+              ? `skill "${entry.manifest.name}" is disabled in this workspace`
+              : `no skill named "${String(skillName ?? '')}": find skills with SkillSearch`,
+          },
+        };
       } else {
         // The model acts as the workspace session's actor: the skills this conversation has loaded, as the gate sees them.
         const callArgs = entry ? { ...(args as object), name: entry.manifest.name } : args; // the catalog's spelling
@@ -607,15 +748,24 @@ export class ChatSession {
     }
     if (tools.loader.projection().length > loadsBefore) result = this.modelLoaded(tools, loadsBefore, result);
     if (!result.ok && result.error.code === 'tool.declined' && this.denyMessage) {
-      result = { ok: false, error: { ...result.error, message: `${result.error.message}. The user says: ${this.denyMessage}` } };
+      result = {
+        ok: false,
+        error: { ...result.error, message: `${result.error.message}. The user says: ${this.denyMessage}` },
+      };
     }
     this.turn.toolCalls++;
-    if (result.ok) this.turn.tools.push(call.name === TOOL.DeferExecuteTool && args && typeof args === 'object' ? String((args as { name?: unknown }).name) : call.name);
+    if (result.ok)
+      this.turn.tools.push(
+        call.name === TOOL.DeferExecuteTool && args && typeof args === 'object'
+          ? String((args as { name?: unknown }).name)
+          : call.name,
+      );
     const found = tools.tools.discoveredNames().filter((n) => !discoveredBefore.has(n));
     if (found.length) this.record({ type: 'tools_discovered', names: found, via: call.name });
     if (result.ok && call.name === TOOL.read_skill_resource) {
       const c = result.content as { skill?: string; path?: string; tokens?: number };
-      if (c.skill && c.path) this.record({ type: 'resource_read', skill: c.skill, path: c.path, tokens: c.tokens ?? 0 });
+      if (c.skill && c.path)
+        this.record({ type: 'resource_read', skill: c.skill, path: c.path, tokens: c.tokens ?? 0 });
     }
     this.recordResult(call, result, t0);
   }
@@ -658,14 +808,34 @@ export class ChatSession {
     } else if (this.opts.autoApprove) {
       answer = { kind: 'once' };
       const approvalId = randomUUID().slice(0, 8);
-      this.record({ type: 'approval_requested', approvalId, callId, tool: req.tool, args: req.args, reason: req.reason, activeSkills: this.activeSkills(), alwaysPreview: this.preview(req), ...(Object.keys(fields).length ? { decision: fields } : {}) });
+      this.record({
+        type: 'approval_requested',
+        approvalId,
+        callId,
+        tool: req.tool,
+        args: req.args,
+        reason: req.reason,
+        activeSkills: this.activeSkills(),
+        alwaysPreview: this.preview(req),
+        ...(Object.keys(fields).length ? { decision: fields } : {}),
+      });
       this.record({ type: 'approval_answered', approvalId, answer: 'once', message: 'approved by --yes' });
     } else {
       const approvalId = randomUUID().slice(0, 8);
       const asked = performance.now();
       answer = await new Promise<ApprovalAnswer>((resolve) => {
         this.waiters.set(approvalId, { resolve, req });
-        this.record({ type: 'approval_requested', approvalId, callId, tool: req.tool, args: req.args, reason: req.reason, activeSkills: this.activeSkills(), alwaysPreview: this.preview(req), ...(Object.keys(fields).length ? { decision: fields } : {}) });
+        this.record({
+          type: 'approval_requested',
+          approvalId,
+          callId,
+          tool: req.tool,
+          args: req.args,
+          reason: req.reason,
+          activeSkills: this.activeSkills(),
+          alwaysPreview: this.preview(req),
+          ...(Object.keys(fields).length ? { decision: fields } : {}),
+        });
       });
       // The call's duration is its run: the time the user took to answer is not the tool's.
       this.approvalWaitMs += performance.now() - asked;
@@ -679,9 +849,13 @@ export class ChatSession {
   }
 
   private preview(req: ApprovalRequest): string[] {
-    return alwaysPreview({ tool: req.tool, args: req.args, access: req.access }, req.actor, this.host.workspace, req.decision);
+    return alwaysPreview(
+      { tool: req.tool, args: req.args, access: req.access },
+      req.actor,
+      this.host.workspace,
+      req.decision,
+    );
   }
-
 
   // ---- skills ----
 
@@ -700,7 +874,11 @@ export class ChatSession {
     }
   }
 
-  private loadInto(name: string, reason: SkillLoadReason, why: string): { ok: true; loaded: string[]; bodies: LoadedBody[] } | { ok: false; message: string; code: string } {
+  private loadInto(
+    name: string,
+    reason: SkillLoadReason,
+    why: string,
+  ): { ok: true; loaded: string[]; bodies: LoadedBody[] } | { ok: false; message: string; code: string } {
     const r = this.loaderOf().load(name, reason === 'recovered' ? 'user' : reason);
     if (!r.ok) return { ok: false, message: r.error.message, code: r.error.code };
     const loaded: string[] = [];
@@ -717,7 +895,11 @@ export class ChatSession {
         tier: s.tier,
         version: s.version,
         reason: isDep ? 'dependency' : reason,
-        why: isDep ? `needed by ${s.requiredBy}` : reason === 'recovered' ? 'SKILL.md changed since the session was saved' : why,
+        why: isDep
+          ? `needed by ${s.requiredBy}`
+          : reason === 'recovered'
+            ? 'SKILL.md changed since the session was saved'
+            : why,
         tokens: s.tokens,
         ...(s.requiredBy ? { requiredBy: s.requiredBy } : {}),
       });
@@ -735,7 +917,9 @@ export class ChatSession {
     const bodies = new Map<string, string>();
     if (result.ok) {
       const c = result.content as { skills?: { name?: unknown; instructions?: unknown }[] } | undefined;
-      for (const sk of Array.isArray(c?.skills) ? c.skills : []) if (typeof sk.name === 'string' && typeof sk.instructions === 'string') bodies.set(key(sk.name), sk.instructions);
+      for (const sk of Array.isArray(c?.skills) ? c.skills : [])
+        if (typeof sk.name === 'string' && typeof sk.instructions === 'string')
+          bodies.set(key(sk.name), sk.instructions);
     }
     const loaded: string[] = [];
     for (const rec of ws.loader.projection().slice(from)) {
@@ -745,8 +929,13 @@ export class ChatSession {
       this.bodies.set(key(rec.skill), { name: rec.skill, tier: rec.tier, body });
       const isDep = rec.reason === 'dependency';
       this.record({
-        type: 'skill_loaded', name: rec.skill, tier: rec.tier, version: rec.version,
-        reason: isDep ? 'dependency' : 'model', why: isDep ? `needed by ${rec.requiredBy}` : 'the model asked for it', tokens: rec.tokens,
+        type: 'skill_loaded',
+        name: rec.skill,
+        tier: rec.tier,
+        version: rec.version,
+        reason: isDep ? 'dependency' : 'model',
+        why: isDep ? `needed by ${rec.requiredBy}` : 'the model asked for it',
+        tokens: rec.tokens,
         ...(rec.requiredBy ? { requiredBy: rec.requiredBy } : {}),
       });
       loaded.push(rec.skill);
@@ -783,12 +972,21 @@ export class ChatSession {
         gate: planModeGate(this.host.gate, box.registry, () => this.state.planMode),
         approver: async (req) => (await this.approve(req)).kind,
         onDecision: (call, d) => {
-          if (d.verdict !== 'ask') this.record({ type: 'gate_decision', callId: this.currentCall?.id ?? '', tool: call.tool, verdict: d.verdict, reason: d.reason, ...decisionFields(d) });
+          if (d.verdict !== 'ask')
+            this.record({
+              type: 'gate_decision',
+              callId: this.currentCall?.id ?? '',
+              tool: call.tool,
+              verdict: d.verdict,
+              reason: d.reason,
+              ...decisionFields(d),
+            });
         },
       });
       ws.tools.discover(this.state.discovered);
       const have = new Set(ws.loader.loadedSkills());
-      for (const sk of this.state.loaded.values()) if (!have.has(key(sk.name))) ws.loader.load(sk.name, sk.reason === 'model' ? 'model' : 'user');
+      for (const sk of this.state.loaded.values())
+        if (!have.has(key(sk.name))) ws.loader.load(sk.name, sk.reason === 'model' ? 'model' : 'user');
       this.workspaceSession = ws;
       this.bootLoader = undefined;
       // The prompt's tool list, its token count, the prompt's other parts that do not depend on the conversation, the
@@ -859,7 +1057,8 @@ export class ChatSession {
     if (hit && hit.version === version && hit.found === found) return hit;
     let stable = true;
     const visible = ws.tools.visibleTools().map((t) => {
-      if (t.def.name === TOOL.Skill) return { name: t.def.name, description: t.def.description, inputSchema: SKILL_SCHEMA };
+      if (t.def.name === TOOL.Skill)
+        return { name: t.def.name, description: t.def.description, inputSchema: SKILL_SCHEMA };
       // A schema computed on access may change without the registry changing: such a list is not kept.
       if (Object.getOwnPropertyDescriptor(t.def, 'inputSchema')?.get) stable = false;
       return { name: t.def.name, description: t.def.description, inputSchema: t.def.inputSchema };
@@ -884,7 +1083,13 @@ export class ChatSession {
     const summary = await summarize(this.opts.provider!, this.state.messages.slice(0, cut), signal);
     const before = p.sections.total;
     const old = this.messageTokens.total(this.state.messages.slice(0, cut));
-    this.record({ type: 'compaction', summary, compactedMessages: cut, tokensBefore: before, tokensAfter: before - old.history - old.observations });
+    this.record({
+      type: 'compaction',
+      summary,
+      compactedMessages: cut,
+      tokensBefore: before,
+      tokensAfter: before - old.history - old.observations,
+    });
     return true;
   }
 
@@ -1042,13 +1247,21 @@ export class ChatSession {
     if (pendingCalls.size === 0) {
       unresolvedCalls(this.state).forEach((c, i) => {
         unfinished++;
-        const message = i === 0 ? 'interrupted: Knack stopped while this call was running; it may have partly run' : 'not run: Knack stopped before it started';
+        const message =
+          i === 0
+            ? 'interrupted: Knack stopped while this call was running; it may have partly run'
+            : 'not run: Knack stopped before it started';
         this.recordResult(c, { ok: false, error: { code: 'tool.interrupted', message } }, performance.now());
       });
       if (this.state.turnOpen) this.record({ type: 'turn_end', reason: 'interrupted', steps: 0, toolCalls: 0 });
     }
     if (interrupted || unfinished || pendingCalls.size) {
-      this.record({ type: 'recovered', interruptedAnswer: interrupted, pendingApprovals: pendingCalls.size, unfinishedCalls: unfinished });
+      this.record({
+        type: 'recovered',
+        interruptedAnswer: interrupted,
+        pendingApprovals: pendingCalls.size,
+        unfinishedCalls: unfinished,
+      });
       for (const p of [...this.state.pending.values()]) this.record({ ...p });
     }
   }
@@ -1062,13 +1275,15 @@ function freshAbort(): AbortController {
 }
 
 function requireStore(host: AgentHost): Store {
-  if (!host.store) throw new Error('chat sessions need the database, which could not be opened (see the warning above)');
+  if (!host.store)
+    throw new Error('chat sessions need the database, which could not be opened (see the warning above)');
   return host.store;
 }
 
 function uniquePrefix(store: Store, id: string): { id: string } {
   const rows = id.length >= 4 ? store.sessions.findByPrefix(id) : [];
   if (rows.length === 1) return rows[0]!;
-  if (rows.length > 1) throw new Error(`session id "${id}" is ambiguous: ${rows.map((r) => r.id.slice(0, 8)).join(', ')}`);
+  if (rows.length > 1)
+    throw new Error(`session id "${id}" is ambiguous: ${rows.map((r) => r.id.slice(0, 8)).join(', ')}`);
   throw new Error(`no session "${id}"`);
 }

@@ -108,7 +108,12 @@ export function applyEvent(s: SessionState, e: AgentEventBody): void {
       break;
     case 'skill_loaded':
       s.loaded.set(key(e.name), {
-        name: e.name, tier: e.tier, version: e.version, reason: e.reason, why: e.why, tokens: e.tokens,
+        name: e.name,
+        tier: e.tier,
+        version: e.version,
+        reason: e.reason,
+        why: e.why,
+        tokens: e.tokens,
         ...(e.requiredBy ? { requiredBy: e.requiredBy } : {}),
       });
       break;

@@ -47,7 +47,16 @@ export type TurnEndReason = 'end_turn' | 'max_steps' | 'max_tokens' | 'cancelled
 export type AgentEventBody =
   | { type: 'session_started'; workspace: string; provider: string | null; model: string | null; offline: boolean }
   | { type: 'user_message'; text: string }
-  | { type: 'skill_loaded'; name: string; tier: Tier; version: string; reason: SkillLoadReason; why: string; tokens: number; requiredBy?: string }
+  | {
+      type: 'skill_loaded';
+      name: string;
+      tier: Tier;
+      version: string;
+      reason: SkillLoadReason;
+      why: string;
+      tokens: number;
+      requiredBy?: string;
+    }
   | { type: 'skill_unloaded'; name: string; reason: string }
   | { type: 'resource_read'; skill: string; path: string; tokens: number }
   | { type: 'tools_discovered'; names: string[]; via: string }
@@ -55,7 +64,13 @@ export type AgentEventBody =
   | { type: 'text_delta'; text: string }
   | { type: 'tool_call_started'; callId: string; name: string }
   | { type: 'tool_call'; callId: string; name: string; arguments: string; args?: unknown }
-  | ({ type: 'gate_decision'; callId: string; tool: string; verdict: 'allow' | 'ask' | 'deny'; reason: string } & DecisionFields)
+  | ({
+      type: 'gate_decision';
+      callId: string;
+      tool: string;
+      verdict: 'allow' | 'ask' | 'deny';
+      reason: string;
+    } & DecisionFields)
   | {
       type: 'approval_requested';
       approvalId: string;
@@ -72,7 +87,15 @@ export type AgentEventBody =
       decision?: DecisionFields;
     }
   | { type: 'approval_answered'; approvalId: string; answer: ApprovalAnswerKind; message?: string; rules?: string[] }
-  | { type: 'tool_result'; callId: string; name: string; ok: boolean; content: string; code?: string; durationMs: number }
+  | {
+      type: 'tool_result';
+      callId: string;
+      name: string;
+      ok: boolean;
+      content: string;
+      code?: string;
+      durationMs: number;
+    }
   | { type: 'assistant_end'; stopReason: string; interrupted?: boolean }
   /** `cost`: this call in USD; `totalCost`: the session so far — each absent when it cannot be priced (no guesses). */
   | { type: 'usage'; usage: Usage; total: Usage; cost?: number; totalCost?: number }

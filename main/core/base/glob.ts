@@ -38,7 +38,10 @@ export function isCheapGlob(glob: string): boolean {
 }
 
 export class RegexTimeoutError extends Error {
-  constructor(readonly pattern: string, readonly ms: number) {
+  constructor(
+    readonly pattern: string,
+    readonly ms: number,
+  ) {
     super(`matching /${pattern.slice(0, 200)}/ took longer than ${ms} ms`);
   }
 }

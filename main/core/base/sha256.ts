@@ -2,6 +2,7 @@
 // createHash elsewhere (Knack supports Node 20.10, where a named import of `hash` fails to load).
 import * as nodeCrypto from 'node:crypto';
 
-export const sha256Hex: (text: string) => string = typeof (nodeCrypto.hash as unknown) === 'function'
-  ? (text) => nodeCrypto.hash('sha256', text, 'hex')
-  : (text) => nodeCrypto.createHash('sha256').update(text).digest('hex');
+export const sha256Hex: (text: string) => string =
+  typeof (nodeCrypto.hash as unknown) === 'function'
+    ? (text) => nodeCrypto.hash('sha256', text, 'hex')
+    : (text) => nodeCrypto.createHash('sha256').update(text).digest('hex');

@@ -18,7 +18,13 @@ export function workerSpec(from: string, name: string): Promise<WorkerSpec> {
         // CommonJS output has no import.meta: its url is the entry's, so a module's createRequire (base/lazy-require.ts)
         // resolves packages from the checkout, as it does unbundled.
         const out = await esbuild.build({
-          entryPoints: [fileURLToPath(tsUrl)], bundle: true, format: 'cjs', platform: 'node', target: 'node20', write: false, logLevel: 'silent',
+          entryPoints: [fileURLToPath(tsUrl)],
+          bundle: true,
+          format: 'cjs',
+          platform: 'node',
+          target: 'node20',
+          write: false,
+          logLevel: 'silent',
           define: { 'import.meta.url': JSON.stringify(tsUrl.href) },
         });
         return { code: out.outputFiles[0]!.text };

@@ -34,7 +34,8 @@ export function jsonLines(text: string): JsonLines {
       i++;
     }
   };
-  const describe = (): string => (i >= text.length ? 'the file ends too early' : `unexpected ${JSON.stringify(text[i])}`);
+  const describe = (): string =>
+    i >= text.length ? 'the file ends too early' : `unexpected ${JSON.stringify(text[i])}`;
   const str = (): string => {
     if (text[i] !== '"') fail(`${describe()} (expected a double-quoted string)`);
     const start = ++i;
@@ -63,7 +64,8 @@ export function jsonLines(text: string): JsonLines {
     ws();
     const c = text[i];
     // The scan is recursive: a file nested thousands of levels deep would overflow the stack.
-    if ((c === '{' || c === '[') && depth >= MAX_DEPTH) fail(`nested more than ${MAX_DEPTH} levels deep (a settings file needs a few)`);
+    if ((c === '{' || c === '[') && depth >= MAX_DEPTH)
+      fail(`nested more than ${MAX_DEPTH} levels deep (a settings file needs a few)`);
     if (c === '{' || c === '[') depth++;
     try {
       container(c, path);

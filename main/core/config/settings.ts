@@ -86,9 +86,21 @@ export const DEFAULT_SETTINGS: Settings = {
   policy: { ceiling: { tools: ['*'], network: false, readRoots: [], writeRoots: [] } },
   tools: { deferred: [], alwaysLoaded: [] },
   sandbox: {
-    timeoutMs: 5_000, cpuTimeMs: 5_000, memoryMb: 64, maxOutputBytes: 1_000_000, maxLogBytes: 64_000,
-    maxCapabilityCalls: 1_000, maxPendingCalls: 16, maxConcurrent: 4, maxQueued: 64, poolSize: 1,
-    heartbeatMs: 100, heartbeatTimeoutMs: 2_000, killGraceMs: 250, maxFileBytes: 4_000_000, maxListEntries: 5_000,
+    timeoutMs: 5_000,
+    cpuTimeMs: 5_000,
+    memoryMb: 64,
+    maxOutputBytes: 1_000_000,
+    maxLogBytes: 64_000,
+    maxCapabilityCalls: 1_000,
+    maxPendingCalls: 16,
+    maxConcurrent: 4,
+    maxQueued: 64,
+    poolSize: 1,
+    heartbeatMs: 100,
+    heartbeatTimeoutMs: 2_000,
+    killGraceMs: 250,
+    maxFileBytes: 4_000_000,
+    maxListEntries: 5_000,
   },
 };
 
@@ -113,7 +125,12 @@ const NUMBER_RULES: Record<string, [number, number, boolean, string]> = {
   'discovery.maxDepth': [0, 1_000, true, 'a whole number of folder levels, 0 or more'],
   'discovery.maxFolders': [1, 10_000_000, true, 'a whole number of folders, 1 or more'],
   'catalog.contextWindow': [1, 100_000_000, true, 'a whole number of tokens, 1 or more'],
-  'catalog.budgetFraction': [Number.MIN_VALUE, 1, false, 'a share of the context window above 0 and at most 1 (0.02 = 2%)'],
+  'catalog.budgetFraction': [
+    Number.MIN_VALUE,
+    1,
+    false,
+    'a share of the context window above 0 and at most 1 (0.02 = 2%)',
+  ],
   'catalog.budgetTokens': [0, 100_000_000, true, 'a whole number of tokens, 0 or more'],
 };
 
@@ -131,7 +148,13 @@ function mergeInto(base: Json, over: Json, file: string, prefix: string, diags: 
   for (const [k, v] of Object.entries(over)) {
     const field = prefix ? `${prefix}.${k}` : k;
     if (!(k in base) && !(field === 'catalog.budgetTokens')) {
-      diags.push({ severity: 'warning', code: 'settings.unknown', file, field, message: `unknown setting "${field}" (ignored)` });
+      diags.push({
+        severity: 'warning',
+        code: 'settings.unknown',
+        file,
+        field,
+        message: `unknown setting "${field}" (ignored)`,
+      });
       continue;
     }
     const cur = field === 'catalog.budgetTokens' ? 0 : base[k];
@@ -143,12 +166,24 @@ function mergeInto(base: Json, over: Json, file: string, prefix: string, diags: 
       out[k] = mergeInto(cur, v, file, field, diags);
     } else if (Array.isArray(cur)) {
       if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) {
-        diags.push({ severity: 'error', code: 'settings.type', file, field, message: `"${field}" must be a list of strings` });
+        diags.push({
+          severity: 'error',
+          code: 'settings.type',
+          file,
+          field,
+          message: `"${field}" must be a list of strings`,
+        });
         continue;
       }
       out[k] = v;
     } else if (cur !== undefined && typeof v !== typeof cur) {
-      diags.push({ severity: 'error', code: 'settings.type', file, field, message: `"${field}" must be a ${typeof cur}` });
+      diags.push({
+        severity: 'error',
+        code: 'settings.type',
+        file,
+        field,
+        message: `"${field}" must be a ${typeof cur}`,
+      });
     } else if (typeof v === 'number' && numberProblem(field, v)) {
       diags.push({ severity: 'error', code: 'settings.range', file, field, message: numberProblem(field, v)! });
     } else {
@@ -171,7 +206,12 @@ function readLayer(file: string, diags: Diagnostic[]): Layer {
     text = readRegularFile(file);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
-      diags.push({ severity: 'error', code: 'settings.read', file, message: `cannot read settings: ${(e as Error).message}` });
+      diags.push({
+        severity: 'error',
+        code: 'settings.read',
+        file,
+        message: `cannot read settings: ${(e as Error).message}`,
+      });
     }
     return { keys: new Map() };
   }
@@ -179,14 +219,26 @@ function readLayer(file: string, diags: Diagnostic[]): Layer {
   try {
     const v: unknown = JSON.parse(text);
     if (!isObject(v)) {
-      diags.push({ severity: 'error', code: 'settings.type', file, line: 1, message: 'settings must be a JSON object' });
+      diags.push({
+        severity: 'error',
+        code: 'settings.type',
+        file,
+        line: 1,
+        message: 'settings must be a JSON object',
+      });
       return { keys: where.keys };
     }
     return { json: v, keys: where.keys };
   } catch (e) {
     // JSON.parse does not say the line; the scan does (an empty file: line 1).
     const at = where.error ?? { line: 1, column: 1, message: (e as Error).message };
-    diags.push({ severity: 'error', code: 'settings.json', file, line: at.line, message: `invalid JSON at column ${at.column}: ${at.message}` });
+    diags.push({
+      severity: 'error',
+      code: 'settings.json',
+      file,
+      line: at.line,
+      message: `invalid JSON at column ${at.column}: ${at.message}`,
+    });
     return { keys: where.keys };
   }
 }
@@ -209,7 +261,13 @@ export function loadSettings(dataDir: string, workspace?: string): LoadedSetting
     if (layer.json) merged = mergeInto(merged, layer.json, f, '', diagnostics);
   }
   const settings = merged as unknown as Settings;
-  if (workspace && userCeiling) settings.policy.ceiling = narrowCeiling(userCeiling, settings.policy.ceiling, workspaceSettingsPath(workspace), diagnostics);
+  if (workspace && userCeiling)
+    settings.policy.ceiling = narrowCeiling(
+      userCeiling,
+      settings.policy.ceiling,
+      workspaceSettingsPath(workspace),
+      diagnostics,
+    );
   // Each problem about a key names the line the key is on: `…/.workbuddy/settings.json:4: policy.ceiling.network: …`.
   for (const d of diagnostics) {
     if (d.line === undefined && d.field) {
@@ -243,20 +301,31 @@ export function blocksCeilingChange(d: Diagnostic): boolean {
  * to turn the network on, offer more tools or add read/write roots for itself. Widenings are dropped with a warning.
  */
 export function narrowCeiling(
-  user: Settings['policy']['ceiling'], merged: Settings['policy']['ceiling'], file: string, diags: Diagnostic[],
+  user: Settings['policy']['ceiling'],
+  merged: Settings['policy']['ceiling'],
+  file: string,
+  diags: Diagnostic[],
 ): Settings['policy']['ceiling'] {
   const warn = (field: string, message: string): void => {
     diags.push({ severity: 'warning', code: 'settings.ceiling-widening', file, field, message });
   };
   const userAll = user.tools.includes('*');
   const offered = (t: string): boolean => userAll || user.tools.includes(t);
-  if (merged.tools.some((t) => !offered(t))) warn('policy.ceiling.tools', 'a workspace cannot offer tools your user settings do not; ignored');
+  if (merged.tools.some((t) => !offered(t)))
+    warn('policy.ceiling.tools', 'a workspace cannot offer tools your user settings do not; ignored');
   const tools = merged.tools.includes('*') && !userAll ? [...user.tools] : merged.tools.filter(offered);
-  if (merged.network && !user.network) warn('policy.ceiling.network', 'a workspace cannot turn the network on; set it in your user settings');
+  if (merged.network && !user.network)
+    warn('policy.ceiling.network', 'a workspace cannot turn the network on; set it in your user settings');
   const roots = (kind: 'readRoots' | 'writeRoots'): string[] => {
     const extra = merged[kind].filter((r) => !user[kind].includes(r));
     if (extra.length) warn(`policy.ceiling.${kind}`, `a workspace cannot add roots (${extra.join(', ')}); ignored`);
     return merged[kind].filter((r) => user[kind].includes(r));
   };
-  return { ...merged, tools, network: user.network && merged.network, readRoots: roots('readRoots'), writeRoots: roots('writeRoots') };
+  return {
+    ...merged,
+    tools,
+    network: user.network && merged.network,
+    readRoots: roots('readRoots'),
+    writeRoots: roots('writeRoots'),
+  };
 }

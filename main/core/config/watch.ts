@@ -20,7 +20,11 @@ export interface WatchFilesOptions {
  * Watch `files`; `onChange` gets the files that saw events since the last call (they may be unchanged: read and
  * compare). Nothing is read here. Closing stops every fs watcher and the pending call.
  */
-export function watchFiles(files: string[], onChange: (files: string[]) => void, opts: WatchFilesOptions = {}): FileWatcher {
+export function watchFiles(
+  files: string[],
+  onChange: (files: string[]) => void,
+  opts: WatchFilesOptions = {},
+): FileWatcher {
   const debounceMs = opts.debounceMs ?? 100;
   const maxUp = opts.maxUp ?? 3;
   let closed = false;
@@ -98,7 +102,12 @@ export function watchFiles(files: string[], onChange: (files: string[]) => void,
       target = real !== undefined && real !== file ? one(real, retarget, file) : undefined;
     };
     retarget();
-    return { close: () => { own.close(); target?.close(); } };
+    return {
+      close: () => {
+        own.close();
+        target?.close();
+      },
+    };
   };
 
   const watchers = [...new Set(files)].map(linked);

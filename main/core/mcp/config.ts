@@ -56,7 +56,13 @@ function isObject(v: unknown): v is Record<string, unknown> {
 function stringMap(v: unknown, field: string, file: string, diags: Diagnostic[]): Record<string, string> | undefined {
   if (v === undefined) return {};
   if (!isObject(v) || !Object.values(v).every((x) => typeof x === 'string')) {
-    diags.push({ severity: 'error', code: 'mcp.config', file, field, message: `${field} must be an object of strings` });
+    diags.push({
+      severity: 'error',
+      code: 'mcp.config',
+      file,
+      field,
+      message: `${field} must be an object of strings`,
+    });
     return undefined;
   }
   return v as Record<string, string>;
@@ -65,57 +71,135 @@ function stringMap(v: unknown, field: string, file: string, diags: Diagnostic[])
 function timeout(v: unknown, field: string, dflt: number, file: string, diags: Diagnostic[]): number | undefined {
   if (v === undefined) return dflt;
   if (typeof v !== 'number' || !Number.isFinite(v) || v < 100 || v > 600_000) {
-    diags.push({ severity: 'error', code: 'mcp.config', file, field, message: `${field} must be a number of milliseconds between 100 and 600000` });
+    diags.push({
+      severity: 'error',
+      code: 'mcp.config',
+      file,
+      field,
+      message: `${field} must be a number of milliseconds between 100 and 600000`,
+    });
     return undefined;
   }
   return v;
 }
 
 /** Parse one config object (already JSON-decoded). `baseDir` resolves a relative cwd. */
-export function parseMcpConfig(value: unknown, file: string, baseDir: string): { servers: McpServerConfig[]; diagnostics: Diagnostic[] } {
+export function parseMcpConfig(
+  value: unknown,
+  file: string,
+  baseDir: string,
+): { servers: McpServerConfig[]; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const servers: McpServerConfig[] = [];
   if (!isObject(value) || !isObject(value.mcpServers)) {
-    diagnostics.push({ severity: 'error', code: 'mcp.config', file, field: 'mcpServers', message: 'expected {"mcpServers": {"name": {...}}}' });
+    diagnostics.push({
+      severity: 'error',
+      code: 'mcp.config',
+      file,
+      field: 'mcpServers',
+      message: 'expected {"mcpServers": {"name": {...}}}',
+    });
     return { servers, diagnostics };
   }
   for (const [name, raw] of Object.entries(value.mcpServers)) {
     const f = `mcpServers.${name}`;
     if (!SERVER_NAME.test(name)) {
-      diagnostics.push({ severity: 'error', code: 'mcp.config', file, field: f, message: `server name "${name}" must be 1–40 letters, digits, "_" or "-"` });
+      diagnostics.push({
+        severity: 'error',
+        code: 'mcp.config',
+        file,
+        field: f,
+        message: `server name "${name}" must be 1–40 letters, digits, "_" or "-"`,
+      });
       continue;
     }
     if (!isObject(raw)) {
-      diagnostics.push({ severity: 'error', code: 'mcp.config', file, field: f, message: 'must be an object with "command" or "url"' });
+      diagnostics.push({
+        severity: 'error',
+        code: 'mcp.config',
+        file,
+        field: f,
+        message: 'must be an object with "command" or "url"',
+      });
       continue;
     }
     if (raw.disabled === true) continue;
-    const known = new Set(['command', 'args', 'env', 'cwd', 'url', 'type', 'transport', 'headers', 'disabled', 'connectTimeoutMs', 'callTimeoutMs', 'description']);
+    const known = new Set([
+      'command',
+      'args',
+      'env',
+      'cwd',
+      'url',
+      'type',
+      'transport',
+      'headers',
+      'disabled',
+      'connectTimeoutMs',
+      'callTimeoutMs',
+      'description',
+    ]);
     for (const k of Object.keys(raw)) {
-      if (!known.has(k)) diagnostics.push({ severity: 'warning', code: 'mcp.config', file, field: `${f}.${k}`, message: `unknown field "${k}" (ignored)` });
+      if (!known.has(k))
+        diagnostics.push({
+          severity: 'warning',
+          code: 'mcp.config',
+          file,
+          field: `${f}.${k}`,
+          message: `unknown field "${k}" (ignored)`,
+        });
     }
-    const connectTimeoutMs = timeout(raw.connectTimeoutMs, `${f}.connectTimeoutMs`, DEFAULT_CONNECT_TIMEOUT_MS, file, diagnostics);
+    const connectTimeoutMs = timeout(
+      raw.connectTimeoutMs,
+      `${f}.connectTimeoutMs`,
+      DEFAULT_CONNECT_TIMEOUT_MS,
+      file,
+      diagnostics,
+    );
     const callTimeoutMs = timeout(raw.callTimeoutMs, `${f}.callTimeoutMs`, DEFAULT_CALL_TIMEOUT_MS, file, diagnostics);
     if (connectTimeoutMs === undefined || callTimeoutMs === undefined) continue;
     const type = raw.type ?? raw.transport;
     if (typeof raw.url === 'string' || type === 'http' || type === 'streamable-http') {
       if (typeof raw.url !== 'string') {
-        diagnostics.push({ severity: 'error', code: 'mcp.config', file, field: `${f}.url`, message: 'an http server needs a "url"' });
+        diagnostics.push({
+          severity: 'error',
+          code: 'mcp.config',
+          file,
+          field: `${f}.url`,
+          message: 'an http server needs a "url"',
+        });
         continue;
       }
       let url: URL;
       try {
         url = new URL(raw.url);
       } catch {
-        diagnostics.push({ severity: 'error', code: 'mcp.config', file, field: `${f}.url`, message: `"${raw.url}" is not a valid URL` });
+        diagnostics.push({
+          severity: 'error',
+          code: 'mcp.config',
+          file,
+          field: `${f}.url`,
+          message: `"${raw.url}" is not a valid URL`,
+        });
         continue;
       }
       if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-        diagnostics.push({ severity: 'error', code: 'mcp.config', file, field: `${f}.url`, message: 'must be an http:// URL' });
+        diagnostics.push({
+          severity: 'error',
+          code: 'mcp.config',
+          file,
+          field: `${f}.url`,
+          message: 'must be an http:// URL',
+        });
         continue;
       }
       if (!LOOPBACK.has(url.hostname)) {
-        diagnostics.push({ severity: 'error', code: 'mcp.config', file, field: `${f}.url`, message: `only loopback servers are supported (127.0.0.1, localhost, ::1), not ${url.hostname}` });
+        diagnostics.push({
+          severity: 'error',
+          code: 'mcp.config',
+          file,
+          field: `${f}.url`,
+          message: `only loopback servers are supported (127.0.0.1, localhost, ::1), not ${url.hostname}`,
+        });
         continue;
       }
       const headers = stringMap(raw.headers, `${f}.headers`, file, diagnostics);
@@ -124,17 +208,35 @@ export function parseMcpConfig(value: unknown, file: string, baseDir: string): {
       continue;
     }
     if (typeof raw.command !== 'string' || !raw.command.trim()) {
-      diagnostics.push({ severity: 'error', code: 'mcp.config', file, field: `${f}.command`, message: 'a stdio server needs a "command" (or give "url" for http)' });
+      diagnostics.push({
+        severity: 'error',
+        code: 'mcp.config',
+        file,
+        field: `${f}.command`,
+        message: 'a stdio server needs a "command" (or give "url" for http)',
+      });
       continue;
     }
     if (raw.args !== undefined && (!Array.isArray(raw.args) || !raw.args.every((a) => typeof a === 'string'))) {
-      diagnostics.push({ severity: 'error', code: 'mcp.config', file, field: `${f}.args`, message: 'args must be a list of strings' });
+      diagnostics.push({
+        severity: 'error',
+        code: 'mcp.config',
+        file,
+        field: `${f}.args`,
+        message: 'args must be a list of strings',
+      });
       continue;
     }
     const env = stringMap(raw.env, `${f}.env`, file, diagnostics);
     if (!env) continue;
     if (raw.cwd !== undefined && typeof raw.cwd !== 'string') {
-      diagnostics.push({ severity: 'error', code: 'mcp.config', file, field: `${f}.cwd`, message: 'cwd must be a string' });
+      diagnostics.push({
+        severity: 'error',
+        code: 'mcp.config',
+        file,
+        field: `${f}.cwd`,
+        message: 'cwd must be a string',
+      });
       continue;
     }
     const cwd = typeof raw.cwd === 'string' ? (isAbsolute(raw.cwd) ? raw.cwd : resolve(baseDir, raw.cwd)) : undefined;

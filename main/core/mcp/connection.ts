@@ -71,7 +71,7 @@ export class McpConnection {
   constructor(
     readonly config: McpServerConfig,
     private readonly events: ConnectionEvents,
-    private readonly opts: { workspace: string; backoff?: BackoffOptions; clientName?: string } ,
+    private readonly opts: { workspace: string; backoff?: BackoffOptions; clientName?: string },
   ) {}
 
   get name(): string {
@@ -103,7 +103,11 @@ export class McpConnection {
     this.events.onStatus?.(this.status());
   }
 
-  private makeTransport({ StdioClientTransport, StreamableHTTPClientTransport, getDefaultEnvironment }: McpSdk): Transport {
+  private makeTransport({
+    StdioClientTransport,
+    StreamableHTTPClientTransport,
+    getDefaultEnvironment,
+  }: McpSdk): Transport {
     const c = this.config;
     if (c.kind === 'http') {
       return new StreamableHTTPClientTransport(new URL(c.url), { requestInit: { headers: c.headers } });
@@ -145,7 +149,11 @@ export class McpConnection {
     this.client = client;
     this.transport = transport;
     try {
-      await withTimeout(client.connect(transport, { timeout: this.config.connectTimeoutMs }), this.config.connectTimeoutMs, `connecting to "${this.name}"`);
+      await withTimeout(
+        client.connect(transport, { timeout: this.config.connectTimeoutMs }),
+        this.config.connectTimeoutMs,
+        `connecting to "${this.name}"`,
+      );
       if (transport instanceof sdk.StdioClientTransport) this.pid = transport.pid ?? undefined;
       const tools = await this.listTools(client);
       if (gen !== this.generation || this.isClosed()) return false;
@@ -163,7 +171,8 @@ export class McpConnection {
       });
       // From here on a close of the transport is a crash.
       client.onclose = () => {
-        if (gen === this.generation && this.state === 'connected') this.fail(`server "${this.name}" closed the connection (crashed or exited)`);
+        if (gen === this.generation && this.state === 'connected')
+          this.fail(`server "${this.name}" closed the connection (crashed or exited)`);
       };
       client.onerror = (e) => {
         this.lastError = e.message;
@@ -186,7 +195,11 @@ export class McpConnection {
     const tools: McpToolInfo[] = [];
     let cursor: string | undefined;
     do {
-      const page = await withTimeout(client.listTools(cursor ? { cursor } : undefined, { timeout: this.config.connectTimeoutMs }), this.config.connectTimeoutMs, `listing tools of "${this.name}"`);
+      const page = await withTimeout(
+        client.listTools(cursor ? { cursor } : undefined, { timeout: this.config.connectTimeoutMs }),
+        this.config.connectTimeoutMs,
+        `listing tools of "${this.name}"`,
+      );
       tools.push(...(page.tools as McpToolInfo[]));
       cursor = page.nextCursor;
     } while (cursor && tools.length < 5000);
@@ -257,7 +270,8 @@ export class McpConnection {
   }
 
   private requireClient(): Client {
-    if (!this.client || this.state !== 'connected') throw new Error(`MCP server "${this.name}" is not connected (${this.lastError ?? this.state})`);
+    if (!this.client || this.state !== 'connected')
+      throw new Error(`MCP server "${this.name}" is not connected (${this.lastError ?? this.state})`);
     return this.client;
   }
 
@@ -298,7 +312,12 @@ export class McpConnection {
     const r = await client.readResource({ uri }, { timeout: this.config.callTimeoutMs });
     return r.contents.map((c) => {
       const x = c as { uri: string; mimeType?: string; text?: string; blob?: string };
-      return { uri: x.uri, ...(x.mimeType ? { mimeType: x.mimeType } : {}), ...(x.text !== undefined ? { text: x.text } : {}), ...(x.blob !== undefined ? { blob: x.blob } : {}) };
+      return {
+        uri: x.uri,
+        ...(x.mimeType ? { mimeType: x.mimeType } : {}),
+        ...(x.text !== undefined ? { text: x.text } : {}),
+        ...(x.blob !== undefined ? { blob: x.blob } : {}),
+      };
     });
   }
 }

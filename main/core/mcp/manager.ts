@@ -29,7 +29,13 @@ export class McpManager implements McpResourceProvider {
       try {
         this.opts.registry.register(def, source);
       } catch (e) {
-        this.opts.onDiagnostic?.({ severity: 'warning', code: 'mcp.tool', file: conn.config.source, field: `mcpServers.${conn.name}`, message: `tool "${info.name}" skipped: ${(e as Error).message}` });
+        this.opts.onDiagnostic?.({
+          severity: 'warning',
+          code: 'mcp.tool',
+          file: conn.config.source,
+          field: `mcpServers.${conn.name}`,
+          message: `tool "${info.name}" skipped: ${(e as Error).message}`,
+        });
       }
     }
   }
@@ -45,7 +51,13 @@ export class McpManager implements McpResourceProvider {
           onTools: (tools) => this.registerTools(conn, tools),
           onDown: (reason) => {
             this.opts.registry.unregisterSource(`mcp:${cfg.name}`);
-            this.opts.onDiagnostic?.({ severity: 'error', code: 'mcp.down', file: cfg.source, field: `mcpServers.${cfg.name}`, message: `MCP server "${cfg.name}": ${reason}` });
+            this.opts.onDiagnostic?.({
+              severity: 'error',
+              code: 'mcp.down',
+              file: cfg.source,
+              field: `mcpServers.${cfg.name}`,
+              message: `MCP server "${cfg.name}": ${reason}`,
+            });
           },
           onStatus: (s) => this.opts.onStatus?.(s),
         },
@@ -92,10 +104,15 @@ export class McpManager implements McpResourceProvider {
   }
 
   connectedServers(): string[] {
-    return [...this.connections.values()].filter((c) => c.isConnected()).map((c) => c.name).sort();
+    return [...this.connections.values()]
+      .filter((c) => c.isConnected())
+      .map((c) => c.name)
+      .sort();
   }
 
-  async listResources(server?: string): Promise<{ resources: McpResourceInfo[]; errors: { server: string; message: string }[] }> {
+  async listResources(
+    server?: string,
+  ): Promise<{ resources: McpResourceInfo[]; errors: { server: string; message: string }[] }> {
     const names = server ? [server] : this.connectedServers();
     const resources: McpResourceInfo[] = [];
     const errors: { server: string; message: string }[] = [];
@@ -108,7 +125,10 @@ export class McpManager implements McpResourceProvider {
         }
       }),
     );
-    return { resources: resources.sort((a, b) => a.server.localeCompare(b.server) || a.uri.localeCompare(b.uri)), errors };
+    return {
+      resources: resources.sort((a, b) => a.server.localeCompare(b.server) || a.uri.localeCompare(b.uri)),
+      errors,
+    };
   }
 
   async readResource(server: string, uri: string): Promise<McpResourceContent[]> {

@@ -22,17 +22,21 @@ export function loadMcpSdk(): Promise<McpSdk> {
     import('@modelcontextprotocol/sdk/client/stdio.js'),
     import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
     import('@modelcontextprotocol/sdk/types.js'),
-  ]).then(([c, stdio, http, types]) => (sdk = {
-    Client: c.Client,
-    StdioClientTransport: stdio.StdioClientTransport,
-    getDefaultEnvironment: stdio.getDefaultEnvironment,
-    StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
-    ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
-  }), (e: unknown) => {
-    // Not kept: the next connection attempt tries again.
-    loading = undefined;
-    throw e;
-  });
+  ]).then(
+    ([c, stdio, http, types]) =>
+      (sdk = {
+        Client: c.Client,
+        StdioClientTransport: stdio.StdioClientTransport,
+        getDefaultEnvironment: stdio.getDefaultEnvironment,
+        StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
+        ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
+      }),
+    (e: unknown) => {
+      // Not kept: the next connection attempt tries again.
+      loading = undefined;
+      throw e;
+    },
+  );
   return loading;
 }
 

@@ -27,7 +27,13 @@ export type McpCaller = (tool: string, args: Record<string, unknown>, signal?: A
 export function contentText(content: unknown[] | undefined): string {
   return (content ?? [])
     .map((c) => {
-      const b = c as { type?: string; text?: string; uri?: string; mimeType?: string; resource?: { uri?: string; text?: string } };
+      const b = c as {
+        type?: string;
+        text?: string;
+        uri?: string;
+        mimeType?: string;
+        resource?: { uri?: string; text?: string };
+      };
       if (b.type === 'text') return b.text ?? '';
       if (b.type === 'resource') return b.resource?.text ?? `[resource ${b.resource?.uri ?? ''}]`;
       if (b.type === 'resource_link') return `[resource ${b.uri ?? ''}]`;
@@ -54,7 +60,12 @@ export function adaptMcpTool(server: string, info: McpToolInfo, call: McpCaller)
       try {
         const r = await call(info.name, args, ctx.signal);
         const text = contentText(r.content);
-        if (r.isError) return toolError('tool.failed', text || `${name} reported an error`, r.structuredContent === undefined ? undefined : { structured: r.structuredContent });
+        if (r.isError)
+          return toolError(
+            'tool.failed',
+            text || `${name} reported an error`,
+            r.structuredContent === undefined ? undefined : { structured: r.structuredContent },
+          );
         return ok(r.structuredContent !== undefined ? { text, structured: r.structuredContent } : { text });
       } catch (e) {
         const msg = (e as Error).message ?? String(e);

@@ -13,14 +13,21 @@ export type ToolAnswer = 'once' | 'always' | 'deny' | 'never';
  * `always` and `never` still decide this call; nothing is remembered.
  */
 export function recordAnswer(
-  rules: PolicyRepo | undefined, call: ToolCall, actor: Actor, workspace: string, answer: ToolAnswer, decision?: Decision,
+  rules: PolicyRepo | undefined,
+  call: ToolCall,
+  actor: Actor,
+  workspace: string,
+  answer: ToolAnswer,
+  decision?: Decision,
 ): { allowed: boolean; rules: Rule[] } {
   const allowed = answer === 'once' || answer === 'always';
   if ((answer !== 'always' && answer !== 'never') || !rules) return { allowed, rules: [] };
   const scope = answerScope(actor, decision);
   if (!scope.ok) return { allowed, rules: [] };
   const skill = scope.skill;
-  const stored = generaliseRules(call, workspace, answer === 'always' ? 'allow' : 'deny', skill).map((r) => addRule(rules, r).rule);
+  const stored = generaliseRules(call, workspace, answer === 'always' ? 'allow' : 'deny', skill).map(
+    (r) => addRule(rules, r).rule,
+  );
   return { allowed, rules: stored };
 }
 
@@ -31,7 +38,8 @@ export function recordAnswer(
  * unknown, and a name alone would be inherited by a look-alike skill).
  */
 export function answerScope(actor: Actor, decision?: Decision): { ok: boolean; skill?: string } {
-  if (actor.kind === 'skill') return decision?.skill ? { ok: true, skill: skillScopeKey(decision.skill) } : { ok: false };
+  if (actor.kind === 'skill')
+    return decision?.skill ? { ok: true, skill: skillScopeKey(decision.skill) } : { ok: false };
   if (actor.kind === 'agent' && actor.activeSkills.length) {
     return decision?.loaded?.length ? { ok: true, skill: loadedScopeKey(decision.loaded) } : { ok: false };
   }

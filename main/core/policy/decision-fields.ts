@@ -14,13 +14,18 @@ export function decisionFields(d: Decision | undefined): DecisionFields {
   if (d.rule !== undefined) out.rule = d.rule;
   if (d.scope !== undefined) out.scope = d.scope;
   if (d.skill) out.skill = { ...d.skill };
-  if (d.paths && (d.paths.read.length || d.paths.write.length)) out.paths = { read: [...d.paths.read], write: [...d.paths.write] };
+  if (d.paths && (d.paths.read.length || d.paths.write.length))
+    out.paths = { read: [...d.paths.read], write: [...d.paths.write] };
   return out;
 }
 
 /** A skill's identity in one escaped line: `deploy (user tier, /home/u/.workbuddy/skills/deploy, content 0123456789ab)`. */
 export function describeIdentity(id: SkillIdentity): string {
-  const parts = [id.tier ? `${id.tier} tier` : 'tier unknown', id.dir, id.hash ? `content ${id.hash.slice(0, 12)}` : 'content not checked'];
+  const parts = [
+    id.tier ? `${id.tier} tier` : 'tier unknown',
+    id.dir,
+    id.hash ? `content ${id.hash.slice(0, 12)}` : 'content not checked',
+  ];
   return displaySafe(`${id.name} (${parts.join(', ')})`);
 }
 

@@ -48,7 +48,10 @@ export function permissionDiff(old: Permissions | undefined, next: Permissions):
     const a = patterns(before, t);
     const b = patterns(next, t);
     if (a === undefined) continue; // was unrestricted already
-    if (b === undefined) { if (Object.hasOwn(next.commands, t) || Object.hasOwn(before.commands, t)) addedCommands.push(`${t}(*)`); continue; }
+    if (b === undefined) {
+      if (Object.hasOwn(next.commands, t) || Object.hasOwn(before.commands, t)) addedCommands.push(`${t}(*)`);
+      continue;
+    }
     for (const x of b) if (!a.includes(x)) addedCommands.push(`${t}(${x})`);
   }
   const networkTurnedOn = next.network && !before.network;
@@ -62,6 +65,7 @@ export function permissionDiff(old: Permissions | undefined, next: Permissions):
     ...addedWrite.map((g) => `+ write ${g}`),
     ...removedTools.map((t) => `- tool ${t}`),
   ];
-  const widened = addedTools.length + addedCommands.length + addedRead.length + addedWrite.length > 0 || networkTurnedOn;
+  const widened =
+    addedTools.length + addedCommands.length + addedRead.length + addedWrite.length > 0 || networkTurnedOn;
   return { addedTools, removedTools, addedCommands, networkTurnedOn, addedRead, addedWrite, widened, lines };
 }

@@ -65,8 +65,19 @@ export function appOwnedRoots(paths: Pick<KnackPaths, 'home' | 'dataDir'> = reso
  * project tiers count as much as the root's).
  */
 export const DEFAULT_PROTECTED_WRITES = [
-  '**/.workbuddy', '**/.workbuddy/**', '**/.agents', '**/.agents/**', '**/.git', '**/.git/**', '**/.husky/**', '**/.mcp.json', '**/.claude/**',
-  '**/.gitmodules', '**/.envrc', '**/.vscode/tasks.json', '**/.vscode/settings.json',
+  '**/.workbuddy',
+  '**/.workbuddy/**',
+  '**/.agents',
+  '**/.agents/**',
+  '**/.git',
+  '**/.git/**',
+  '**/.husky/**',
+  '**/.mcp.json',
+  '**/.claude/**',
+  '**/.gitmodules',
+  '**/.envrc',
+  '**/.vscode/tasks.json',
+  '**/.vscode/settings.json',
 ];
 
 /** Knack's settings files in each of its own folders (user settings, model providers and keys, MCP servers). */
@@ -74,7 +85,11 @@ export const OWN_SETTINGS_FILES = ['settings.json', 'providers.json', 'mcp.json'
 /** The workspace's settings files under `.workbuddy`. */
 export const WORKSPACE_SETTINGS_FILES = ['settings.json', 'mcp.json'];
 
-interface Resolved { given: string; real: string; viaLink: boolean }
+interface Resolved {
+  given: string;
+  real: string;
+  viaLink: boolean;
+}
 
 /**
  * A skill's own scripts reach files through the sandbox's file capabilities (readFile, writeFile, listDir), which
@@ -101,7 +116,10 @@ export const HARNESS_TOOLS = toolsWhere((s) => s.harness === true);
 /** The rule part of a decision: its id, its description and its scope (workspace, skill). */
 function ruleFields(rule?: Rule): Partial<Decision> {
   if (!rule) return {};
-  const scope = [rule.workspace !== undefined ? `workspace ${rule.workspace}` : 'every workspace', ...(rule.skill !== undefined ? [describeSkillScope(rule.skill)] : [])].join(', ');
+  const scope = [
+    rule.workspace !== undefined ? `workspace ${rule.workspace}` : 'every workspace',
+    ...(rule.skill !== undefined ? [describeSkillScope(rule.skill)] : []),
+  ].join(', ');
   return { ruleId: rule.id, rule: describeRule(rule), scope };
 }
 const deny = (reason: string, rule?: Rule): Decision => ({ verdict: 'deny', reason, ...ruleFields(rule) });
@@ -111,13 +129,17 @@ const allow = (reason: string, rule?: Rule): Decision => ({ verdict: 'allow', re
 function malformed(call: unknown): string | undefined {
   if (typeof call !== 'object' || call === null) return 'the call is not an object';
   const c = call as Partial<ToolCall>;
-  if (typeof c.tool !== 'string' || c.tool.length === 0 || c.tool.length > 200) return 'the call has no valid tool name';
+  if (typeof c.tool !== 'string' || c.tool.length === 0 || c.tool.length > 200)
+    return 'the call has no valid tool name';
   const a = c.access as unknown;
   if (typeof a !== 'object' || a === null || Array.isArray(a)) return 'the call does not say what it touches (access)';
   const acc = a as Record<string, unknown>;
   for (const k of ['read', 'write'] as const) {
     const v = acc[k];
-    if (v !== undefined && (!Array.isArray(v) || !v.every((x) => typeof x === 'string' && x.length > 0 && !x.includes('\0')))) {
+    if (
+      v !== undefined &&
+      (!Array.isArray(v) || !v.every((x) => typeof x === 'string' && x.length > 0 && !x.includes('\0')))
+    ) {
       return `access.${k} must be a list of non-empty paths`;
     }
   }
@@ -149,11 +171,17 @@ export function createGate(opts: GateOptions): Gate {
   function ownPlaces(): { real: string; what: string }[] {
     const places: { real: string; what: string }[] = [];
     const add = (p: string, what: string): void => {
-      try { places.push({ real: realPathOf(p, '/').real, what }); } catch { places.push({ real: p, what }); }
+      try {
+        places.push({ real: realPathOf(p, '/').real, what });
+      } catch {
+        places.push({ real: p, what });
+      }
     };
     // The files first: the most precise name wins.
-    for (const r of givenRoots) for (const f of OWN_SETTINGS_FILES) add(join(r, f), `Knack's own ${f} at ${join(r, f)}`);
-    for (const f of WORKSPACE_SETTINGS_FILES) add(join(ceiling.workspace, '.workbuddy', f), `Knack's own ${f} of this workspace, .workbuddy/${f}`);
+    for (const r of givenRoots)
+      for (const f of OWN_SETTINGS_FILES) add(join(r, f), `Knack's own ${f} at ${join(r, f)}`);
+    for (const f of WORKSPACE_SETTINGS_FILES)
+      add(join(ceiling.workspace, '.workbuddy', f), `Knack's own ${f} of this workspace, .workbuddy/${f}`);
     for (const r of givenRoots) add(r, `Knack's own folder ${r}`);
     for (const d of ['.workbuddy', '.agents']) add(join(ceiling.workspace, d), `this workspace's ${d} folder`);
     return places;
@@ -172,11 +200,21 @@ export function createGate(opts: GateOptions): Gate {
     return (paths ?? []).map((given) => {
       const real = realPathOf(given, ceiling.workspace).real;
       const lexical = given.startsWith('/') ? given : `${ceiling.workspace}/${given}`;
-      return { given, real, viaLink: !isInside(real, ceiling.workspace) && isInside(lexical.replace(/\/+/g, '/'), ceiling.workspace) };
+      return {
+        given,
+        real,
+        viaLink: !isInside(real, ceiling.workspace) && isInside(lexical.replace(/\/+/g, '/'), ceiling.workspace),
+      };
     });
   }
 
-  function manifestProblem(sp: SkillPolicy, call: ToolCall, reads: Resolved[], writes: Resolved[], ownScript = false): string | undefined {
+  function manifestProblem(
+    sp: SkillPolicy,
+    call: ToolCall,
+    reads: Resolved[],
+    writes: Resolved[],
+    ownScript = false,
+  ): string | undefined {
     const p = sp.permissions;
     const tool = canonicalToolName(call.tool);
     const what = p.declared === 'none' ? 'declares no permissions (scripts get no tools)' : 'does not request';
@@ -188,26 +226,34 @@ export function createGate(opts: GateOptions): Gate {
     if (call.access.command !== undefined && patterns && patterns.length) {
       const parsed = parseCommandLine(call.access.command);
       const allowed = `commands starting ${patterns.map((x) => `"${x.text}"`).join(', ')}`;
-      if (parsed.notPlain !== undefined) return `skill "${sp.name}" may only run ${allowed}, and this command line is not plain words (${parsed.notPlain})`;
-      const covers = (words: string[]): boolean => patterns.some((pt) => {
-        const want = ruleWords(pt.text);
-        const prefix = want.length <= words.length && want.every((w, i) => words[i] === w);
-        return pt.exact ? prefix && want.length === words.length : pt.text === '' || prefix;
-      });
+      if (parsed.notPlain !== undefined)
+        return `skill "${sp.name}" may only run ${allowed}, and this command line is not plain words (${parsed.notPlain})`;
+      const covers = (words: string[]): boolean =>
+        patterns.some((pt) => {
+          const want = ruleWords(pt.text);
+          const prefix = want.length <= words.length && want.every((w, i) => words[i] === w);
+          return pt.exact ? prefix && want.length === words.length : pt.text === '' || prefix;
+        });
       const bad = parsed.commands.find((c) => !c.words || !covers(c.words));
-      if (bad !== undefined || parsed.commands.length === 0) return `skill "${sp.name}" may only run ${allowed}, not "${displaySafe(bad?.words?.join(' ') ?? call.access.command)}"`;
+      if (bad !== undefined || parsed.commands.length === 0)
+        return `skill "${sp.name}" may only run ${allowed}, not "${displaySafe(bad?.words?.join(' ') ?? call.access.command)}"`;
     }
     if (call.access.network && !p.network) return `skill "${sp.name}" did not request network access`;
     // The root folder itself ('' relative) matches only globs that cover everything under it (`**`).
-    const globMatch = (g: string, rel: string): boolean => (rel === '' ? /^\*\*(\/\*\*?)?$/.test(g) : globMatcher(g)(rel));
-    const inGlobs = (r: Resolved, globs: string[]): boolean => globs.some((g) => {
-      if (g.startsWith(SKILL_PREFIX)) return isInside(r.real, sp.dir) && globMatch(g.slice(SKILL_PREFIX.length), relPosix(r.real, sp.dir));
-      return isInside(r.real, ceiling.workspace) && globMatch(g, relPosix(r.real, ceiling.workspace));
-    });
+    const globMatch = (g: string, rel: string): boolean =>
+      rel === '' ? /^\*\*(\/\*\*?)?$/.test(g) : globMatcher(g)(rel);
+    const inGlobs = (r: Resolved, globs: string[]): boolean =>
+      globs.some((g) => {
+        if (g.startsWith(SKILL_PREFIX))
+          return isInside(r.real, sp.dir) && globMatch(g.slice(SKILL_PREFIX.length), relPosix(r.real, sp.dir));
+        return isInside(r.real, ceiling.workspace) && globMatch(g, relPosix(r.real, ceiling.workspace));
+      });
     const badRead = reads.find((r) => !isInside(r.real, sp.dir) && !inGlobs(r, p.read));
-    if (badRead) return `skill "${sp.name}" may not read ${show(badRead)} (its read paths: ${p.read.join(', ') || 'its own folder only'})`;
+    if (badRead)
+      return `skill "${sp.name}" may not read ${show(badRead)} (its read paths: ${p.read.join(', ') || 'its own folder only'})`;
     const badWrite = writes.find((r) => !inGlobs(r, p.write));
-    if (badWrite) return `skill "${sp.name}" may not write ${show(badWrite)} (its write paths: ${p.write.join(', ') || 'none'})`;
+    if (badWrite)
+      return `skill "${sp.name}" may not write ${show(badWrite)} (its write paths: ${p.write.join(', ') || 'none'})`;
     return undefined;
   }
 
@@ -236,7 +282,10 @@ export function createGate(opts: GateOptions): Gate {
   /** The identities of the skills the agent has loaded (those the gate knows). */
   function loadedIdentities(actor: Actor): SkillIdentity[] {
     if (actor.kind !== 'agent') return [];
-    return actor.activeSkills.map((n) => opts.skill(n)).filter((s): s is SkillPolicy => s !== undefined).map((s) => fullIdentity(s));
+    return actor.activeSkills
+      .map((n) => opts.skill(n))
+      .filter((s): s is SkillPolicy => s !== undefined)
+      .map((s) => fullIdentity(s));
   }
 
   function decide(call: ToolCall, actor: Actor): Decision {
@@ -245,9 +294,12 @@ export function createGate(opts: GateOptions): Gate {
     const who = actorLabel(actor);
     const { access } = call;
     if (actor.kind === 'skill' && NOT_FOR_SKILLS.has(canonicalToolName(call.tool))) {
-      return deny(`${call.tool} cannot be used by a skill's script (skill "${actor.skill}"): it would act as another skill; scripts cannot start scripts`);
+      return deny(
+        `${call.tool} cannot be used by a skill's script (skill "${actor.skill}"): it would act as another skill; scripts cannot start scripts`,
+      );
     }
-    if (!ceilingAllowsTool(ceiling, call.tool)) return deny(`${call.tool} is not offered in this workspace (settings policy.ceiling.tools)`);
+    if (!ceilingAllowsTool(ceiling, call.tool))
+      return deny(`${call.tool} is not offered in this workspace (settings policy.ceiling.tools)`);
     if (access.network && !ceiling.network) {
       return deny(`${call.tool} needs the network, which is off for this workspace (settings policy.ceiling.network)`);
     }
@@ -255,20 +307,31 @@ export function createGate(opts: GateOptions): Gate {
     const writes = resolveAll(access.write);
     checked = { read: reads.map((r) => r.real), write: writes.map((w) => w.real) };
     for (const r of reads) {
-      const ok = ceiling.readRoots.some((root) => isInside(r.real, root)) || ceiling.skillRoots.some((root) => isInside(r.real, root));
-      if (!ok) return deny(`${call.tool} cannot read ${show(r)}: it is outside the workspace${r.viaLink ? ' (a symlink points out of it)' : ''} and the allowed read roots`);
+      const ok =
+        ceiling.readRoots.some((root) => isInside(r.real, root)) ||
+        ceiling.skillRoots.some((root) => isInside(r.real, root));
+      if (!ok)
+        return deny(
+          `${call.tool} cannot read ${show(r)}: it is outside the workspace${r.viaLink ? ' (a symlink points out of it)' : ''} and the allowed read roots`,
+        );
     }
     let protectedWrite: Resolved | undefined;
     let protectedWhat: string | undefined;
     const places = writes.length ? ownPlaces() : [];
     for (const w of writes) {
       if (!ceiling.writeRoots.some((root) => isInside(w.real, root))) {
-        return deny(`${call.tool} cannot write ${show(w)}: it is outside the workspace${w.viaLink ? ' (a symlink points out of it)' : ''} and the allowed write roots`);
+        return deny(
+          `${call.tool} cannot write ${show(w)}: it is outside the workspace${w.viaLink ? ' (a symlink points out of it)' : ''} and the allowed write roots`,
+        );
       }
       const inSkill = ceiling.skillRoots.find((root) => isInside(w.real, root));
-      if (inSkill && actor.kind === 'skill') return deny(`${call.tool} cannot write ${show(w)}: skill folders are read-only`);
+      if (inSkill && actor.kind === 'skill')
+        return deny(`${call.tool} cannot write ${show(w)}: skill folders are read-only`);
       const what = inSkill ? '' : protectedAs(w.real, places);
-      if (what !== undefined && !protectedWrite) { protectedWrite = w; protectedWhat = what; }
+      if (what !== undefined && !protectedWrite) {
+        protectedWrite = w;
+        protectedWhat = what;
+      }
     }
 
     // Manifests: a skill's script is bound by its own; the agent by every loaded skill that declares permissions.
@@ -277,18 +340,34 @@ export function createGate(opts: GateOptions): Gate {
       const sp = opts.skill(actor.skill);
       if (!sp) return deny(`unknown skill "${actor.skill}": its permissions cannot be checked`);
       const started = actor.identity;
-      if (started && (realRoot(started.dir) !== sp.dir || (started.tier !== undefined && sp.tier !== undefined && started.tier !== sp.tier))) {
-        return deny(`the script was started as skill "${displaySafe(started.name)}" from ${displaySafe(started.dir)}${started.tier ? ` (${started.tier} tier)` : ''}, but that name now stands for ${displaySafe(sp.dir)}${sp.tier ? ` (${sp.tier} tier)` : ''}: a script keeps the identity it was started with`);
+      if (
+        started &&
+        (realRoot(started.dir) !== sp.dir ||
+          (started.tier !== undefined && sp.tier !== undefined && started.tier !== sp.tier))
+      ) {
+        return deny(
+          `the script was started as skill "${displaySafe(started.name)}" from ${displaySafe(started.dir)}${started.tier ? ` (${started.tier} tier)` : ''}, but that name now stands for ${displaySafe(sp.dir)}${sp.tier ? ` (${sp.tier} tier)` : ''}: a script keeps the identity it was started with`,
+        );
       }
       acting = [sp];
     } else if (actor.kind === 'agent') {
-      acting = actor.activeSkills.map((n) => opts.skill(n)).filter((s): s is SkillPolicy => s !== undefined && s.permissions.declared !== 'none');
+      acting = actor.activeSkills
+        .map((n) => opts.skill(n))
+        .filter((s): s is SkillPolicy => s !== undefined && s.permissions.declared !== 'none');
     }
-    const harnessOnly = actor.kind === 'agent' && HARNESS_TOOLS.has(call.tool) && !access.network && access.command === undefined &&
-      writes.length === 0 && reads.every((r) => ceiling.skillRoots.some((root) => isInside(r.real, root)));
+    const harnessOnly =
+      actor.kind === 'agent' &&
+      HARNESS_TOOLS.has(call.tool) &&
+      !access.network &&
+      access.command === undefined &&
+      writes.length === 0 &&
+      reads.every((r) => ceiling.skillRoots.some((root) => isInside(r.real, root)));
     for (const sp of harnessOnly ? [] : acting) {
       const problem = manifestProblem(sp, call, reads, writes, actor.kind === 'skill');
-      if (problem) return deny(`${problem}; ${actor.kind === 'agent' ? 'while it is loaded, the agent stays inside its manifest' : 'a skill gets only what it declared'}`);
+      if (problem)
+        return deny(
+          `${problem}; ${actor.kind === 'agent' ? 'while it is loaded, the agent stays inside its manifest' : 'a skill gets only what it declared'}`,
+        );
     }
 
     const rules = opts.rules();
@@ -296,7 +375,9 @@ export function createGate(opts: GateOptions): Gate {
     const scoped = rules.some((r) => r.skill !== undefined);
     const m = evaluateRules(rules, call, {
       workspace: ceiling.workspace,
-      ...(actor.kind === 'skill' && acting[0] ? { skill: scoped ? fullIdentity(acting[0], actor.identity) : identityOf(acting[0]) } : {}),
+      ...(actor.kind === 'skill' && acting[0]
+        ? { skill: scoped ? fullIdentity(acting[0], actor.identity) : identityOf(acting[0]) }
+        : {}),
       ...(actor.kind === 'agent' && scoped ? { loaded: loadedIdentities(actor) } : {}),
       realPaths: [...reads, ...writes].map((r) => r.real),
     });
@@ -305,30 +386,52 @@ export function createGate(opts: GateOptions): Gate {
     if (protectedWrite) {
       // Named when it is one of Knack's own places: through a link, the path written does not say it.
       const where = protectedWhat ? ` (${displaySafe(protectedWhat)})` : '';
-      return ask(`${call.tool} would write ${show(protectedWrite)}${where}, which can change Knack's settings, skills or hooks (or what git runs): confirm each time`, m?.rule);
+      return ask(
+        `${call.tool} would write ${show(protectedWrite)}${where}, which can change Knack's settings, skills or hooks (or what git runs): confirm each time`,
+        m?.rule,
+      );
     }
     // Loopback, private, link-local and metadata addresses: only a rule for that exact host allows them silently.
     const internal = access.network && access.host ? internalKind(access.host) : undefined;
     if (internal) {
-      const exact = m?.effect === 'allow' && m.rule.host !== undefined && !m.rule.host.startsWith('*.') && normalizeHost(m.rule.host) === normalizeHost(access.host!);
+      const exact =
+        m?.effect === 'allow' &&
+        m.rule.host !== undefined &&
+        !m.rule.host.startsWith('*.') &&
+        normalizeHost(m.rule.host) === normalizeHost(access.host!);
       if (!exact) {
-        return ask(`${call.tool} would contact ${displaySafe(access.host!)}, ${describeInternal(internal)}: approve this once, or allow that exact host`, m?.rule);
+        return ask(
+          `${call.tool} would contact ${displaySafe(access.host!)}, ${describeInternal(internal)}: approve this once, or allow that exact host`,
+          m?.rule,
+        );
       }
     }
     if (m?.effect === 'allow') {
       const used = m.rules ?? [m.rule];
-      return allow(`allowed by your rule${used.length > 1 ? 's' : ''} ${used.map((r) => `"${describeRule(r)}"`).join(' and ')}`, m.rule);
+      return allow(
+        `allowed by your rule${used.length > 1 ? 's' : ''} ${used.map((r) => `"${describeRule(r)}"`).join(' and ')}`,
+        m.rule,
+      );
     }
 
     const cat = categoryOf(access);
     if (access.command !== undefined || COMMAND_TOOLS.has(canonicalToolName(call.tool))) {
       const hidden = access.command !== undefined ? parseCommandLine(access.command).notPlain : undefined;
-      if (hidden) return ask(`${call.tool} would run a command line that is not plain words (${hidden}): no rule can cover it, approve it this once or not`);
-      return ask(`${call.tool} can do anything its command says and cannot be confined by string matching: approve this command or add a rule (e.g. allow commands starting "${displaySafe(commandSegments(access.command ?? '')[0]?.split(' ')[0] ?? '')}")`);
+      if (hidden)
+        return ask(
+          `${call.tool} would run a command line that is not plain words (${hidden}): no rule can cover it, approve it this once or not`,
+        );
+      return ask(
+        `${call.tool} can do anything its command says and cannot be confined by string matching: approve this command or add a rule (e.g. allow commands starting "${displaySafe(commandSegments(access.command ?? '')[0]?.split(' ')[0] ?? '')}")`,
+      );
     }
     if (actor.kind === 'user') return allow(`you asked for it directly and it stays inside the workspace ceiling`);
-    if (cat === '@network') return ask(`${call.tool} would contact ${access.host ?? 'the network'}: approve or add a rule for this host`);
-    if (cat === '@write') return ask(`${who} wants to write ${writes.map(show).join(', ')}: approve or add a rule allowing ${call.tool} here`);
+    if (cat === '@network')
+      return ask(`${call.tool} would contact ${access.host ?? 'the network'}: approve or add a rule for this host`);
+    if (cat === '@write')
+      return ask(
+        `${who} wants to write ${writes.map(show).join(', ')}: approve or add a rule allowing ${call.tool} here`,
+      );
     if (cat === '@read') return allow(`reading ${reads.map(show).join(', ')} stays inside the allowed roots`);
     return allow(`${call.tool} touches no files, network or commands`);
   }
@@ -346,7 +449,8 @@ export function createGate(opts: GateOptions): Gate {
           const sp = opts.skill(actor.skill);
           if (sp) d.skill = d.verdict === 'ask' ? fullIdentity(sp, actor.identity) : identityOf(sp);
         }
-        if (actor?.kind === 'agent' && d.verdict === 'ask' && actor.activeSkills.length) d.loaded = loadedIdentities(actor);
+        if (actor?.kind === 'agent' && d.verdict === 'ask' && actor.activeSkills.length)
+          d.loaded = loadedIdentities(actor);
       } catch (e) {
         d = deny(`refused: the call could not be checked (${displaySafe((e as Error).message ?? String(e))})`);
       }

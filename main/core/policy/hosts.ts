@@ -38,11 +38,18 @@ export function internalKind(host: string): string | undefined {
 /** Human words for an internal range. */
 export function describeInternal(kind: string): string {
   switch (kind) {
-    case 'loopback': return 'a loopback address (this computer)';
-    case 'private': case 'uniqueLocal': return 'a private network address';
-    case 'linkLocal': return 'a link-local address (where cloud metadata services answer)';
-    case 'unspecified': return 'the unspecified address (this computer)';
-    case 'carrierGradeNat': return 'a carrier-grade NAT address (also used by cloud metadata services)';
-    default: return `a reserved address (${kind})`;
+    case 'loopback':
+      return 'a loopback address (this computer)';
+    case 'private':
+    case 'uniqueLocal':
+      return 'a private network address';
+    case 'linkLocal':
+      return 'a link-local address (where cloud metadata services answer)';
+    case 'unspecified':
+      return 'the unspecified address (this computer)';
+    case 'carrierGradeNat':
+      return 'a carrier-grade NAT address (also used by cloud metadata services)';
+    default:
+      return `a reserved address (${kind})`;
   }
 }

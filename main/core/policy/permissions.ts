@@ -46,7 +46,9 @@ export { COMMAND_TOOLS };
  * `allowed-tools` names tools only: a tool that touches workspace paths or runs commands reaches the workspace; one
  * that writes or runs commands may write it; a network tool gets the network (the table's `args` and access class).
  */
-const READS_WORKSPACE = toolsWhere((s) => s.args !== undefined && (s.args.read ?? s.args.write ?? s.args.command) !== undefined);
+const READS_WORKSPACE = toolsWhere(
+  (s) => s.args !== undefined && (s.args.read ?? s.args.write ?? s.args.command) !== undefined,
+);
 const WRITES_WORKSPACE = toolsWhere((s) => s.args !== undefined && (s.args.write ?? s.args.command) !== undefined);
 const NETWORK_TOOLS = toolsWhere((s) => s.access === 'network');
 
@@ -79,7 +81,11 @@ function percentDecode(s: string): string {
   let cur = s;
   for (let i = 0; i < 4; i++) {
     let next: string;
-    try { next = decodeURIComponent(cur); } catch { next = cur.replace(/%2e/gi, '.').replace(/%2f/gi, '/').replace(/%5c/gi, '\\'); }
+    try {
+      next = decodeURIComponent(cur);
+    } catch {
+      next = cur.replace(/%2e/gi, '.').replace(/%2f/gi, '/').replace(/%5c/gi, '\\');
+    }
     if (next === cur) break;
     cur = next;
   }
@@ -95,7 +101,8 @@ export function pathGlobProblem(glob: string, kind: 'read' | 'write'): string | 
   const decoded = percentDecode(glob).normalize('NFKC');
   const body = decoded.startsWith(SKILL_PREFIX) ? decoded.slice(SKILL_PREFIX.length) : decoded;
   const where = decoded.startsWith(SKILL_PREFIX) ? 'the skill folder' : 'the workspace';
-  if (decoded.includes('..')) return `leaves ${where} (".." is not allowed${decoded !== glob ? ', also not percent-encoded or in look-alike characters' : ''})`;
+  if (decoded.includes('..'))
+    return `leaves ${where} (".." is not allowed${decoded !== glob ? ', also not percent-encoded or in look-alike characters' : ''})`;
   if (decoded.includes('\\')) return 'uses a backslash (write paths with "/")';
   if (/^\/\//.test(body)) return 'is a UNC/network path (paths are relative)';
   if (body.startsWith('/')) return 'is an absolute path (paths are relative to ' + where + ')';
@@ -108,7 +115,9 @@ export function pathGlobProblem(glob: string, kind: 'read' | 'write'): string | 
 }
 
 function parseToolEntry(
-  entry: string, field: string, push: (field: string, msg: string) => void,
+  entry: string,
+  field: string,
+  push: (field: string, msg: string) => void,
 ): { tool: string; pattern?: CommandPattern } | undefined {
   const m = TOOL_RE.exec(entry.trim());
   if (!m || !m[1]) {
@@ -122,8 +131,10 @@ function parseToolEntry(
     push(field, `"${entry}": only command tools (${[...COMMAND_TOOLS].join(', ')}) take a "(command)" pattern`);
     return undefined;
   }
-  if (inner.endsWith(':*')) return { tool, pattern: { text: inner.slice(0, -2).trim().replace(/\s+/g, ' '), exact: false } };
-  if (inner.endsWith('*')) return { tool, pattern: { text: inner.slice(0, -1).trim().replace(/\s+/g, ' '), exact: false } };
+  if (inner.endsWith(':*'))
+    return { tool, pattern: { text: inner.slice(0, -2).trim().replace(/\s+/g, ' '), exact: false } };
+  if (inner.endsWith('*'))
+    return { tool, pattern: { text: inner.slice(0, -1).trim().replace(/\s+/g, ' '), exact: false } };
   return { tool, pattern: { text: inner.replace(/\s+/g, ' '), exact: true } };
 }
 
@@ -148,17 +159,34 @@ export interface ManifestSource {
 export function parsePermissions(src: ManifestSource): ParsedPermissions {
   const diagnostics: Diagnostic[] = [];
   const push = (field: string, message: string, path?: (string | number)[]): void => {
-    const line = src.lineOf?.(path ?? field.replace(/\[(\d+)\]/g, '.$1').split('.').map((s) => (/^\d+$/.test(s) ? Number(s) : s)));
-    diagnostics.push({ severity: 'error', code: 'permissions.invalid', file: src.file, field, message, ...(line ? { line } : {}) });
+    const line = src.lineOf?.(
+      path ??
+        field
+          .replace(/\[(\d+)\]/g, '.$1')
+          .split('.')
+          .map((s) => (/^\d+$/.test(s) ? Number(s) : s)),
+    );
+    diagnostics.push({
+      severity: 'error',
+      code: 'permissions.invalid',
+      file: src.file,
+      field,
+      message,
+      ...(line ? { line } : {}),
+    });
   };
   // A key left empty (`permissions:`, `allowed-tools:`) says nothing: the same as leaving it out.
-  const fromBlock = src.permissions === undefined || src.permissions === null ? undefined : parseBlock(src.permissions, push);
+  const fromBlock =
+    src.permissions === undefined || src.permissions === null ? undefined : parseBlock(src.permissions, push);
   const fromAllowed = emptyValue(src.allowedTools) ? undefined : parseAllowedTools(src.allowedTools, push);
   if (diagnostics.length) return { diagnostics };
   if (!fromBlock && !fromAllowed) return { permissions: defaultPermissions(), diagnostics };
   if (fromBlock && fromAllowed) {
     diagnostics.push({
-      severity: 'warning', code: 'permissions.both', file: src.file, field: 'allowed-tools',
+      severity: 'warning',
+      code: 'permissions.both',
+      file: src.file,
+      field: 'allowed-tools',
       message: 'both "permissions" and "allowed-tools" are given; the skill gets only what both allow',
     });
     const tools = fromBlock.tools.filter((t) => fromAllowed.tools.includes(t));
@@ -166,10 +194,25 @@ export function parsePermissions(src: ManifestSource): ParsedPermissions {
     for (const t of tools) {
       const a = fromBlock.commands[t];
       const b = fromAllowed.commands[t];
-      if (a && b) commands[t] = a.length === 0 ? b : b.length === 0 ? a : a.filter((x) => b.some((y) => y.text === x.text && y.exact === x.exact));
+      if (a && b)
+        commands[t] =
+          a.length === 0
+            ? b
+            : b.length === 0
+              ? a
+              : a.filter((x) => b.some((y) => y.text === x.text && y.exact === x.exact));
       else if (a || b) commands[t] = (a ?? b)!;
     }
-    return { permissions: { ...fromBlock, tools, commands, network: fromBlock.network && fromAllowed.network, declared: 'both' }, diagnostics };
+    return {
+      permissions: {
+        ...fromBlock,
+        tools,
+        commands,
+        network: fromBlock.network && fromAllowed.network,
+        declared: 'both',
+      },
+      diagnostics,
+    };
   }
   return { permissions: (fromBlock ?? fromAllowed)!, diagnostics };
 }
@@ -178,7 +221,9 @@ type Push = (field: string, message: string, path?: (string | number)[]) => void
 
 /** `allowed-tools` absent, left empty, `[]` or `""`: it names no tool, the same as not being there. */
 function emptyValue(v: unknown): boolean {
-  return v === undefined || v === null || (Array.isArray(v) && v.length === 0) || (typeof v === 'string' && v.trim() === '');
+  return (
+    v === undefined || v === null || (Array.isArray(v) && v.length === 0) || (typeof v === 'string' && v.trim() === '')
+  );
 }
 
 function isMap(v: unknown): v is Record<string, unknown> {
@@ -188,8 +233,14 @@ function isMap(v: unknown): v is Record<string, unknown> {
 /** A list of strings. An empty list (or an empty key, YAML null) means "none": the same as leaving the field out. */
 function stringList(v: unknown, field: string, push: Push): string[] | undefined {
   if (v === null) return [];
-  if (!Array.isArray(v)) { push(field, `must be a list of strings, got ${describe(v)}`); return undefined; }
-  if (v.length > MAX_LIST) { push(field, `has ${v.length} entries; at most ${MAX_LIST} are allowed`); return undefined; }
+  if (!Array.isArray(v)) {
+    push(field, `must be a list of strings, got ${describe(v)}`);
+    return undefined;
+  }
+  if (v.length > MAX_LIST) {
+    push(field, `has ${v.length} entries; at most ${MAX_LIST} are allowed`);
+    return undefined;
+  }
   const out: string[] = [];
   v.forEach((x, i) => {
     if (typeof x !== 'string') push(`${field}[${i}]`, `must be a string, got ${describe(x)}`);
@@ -207,10 +258,14 @@ function describe(v: unknown): string {
 }
 
 function parseBlock(raw: unknown, push: Push): Permissions | undefined {
-  if (!isMap(raw)) { push('permissions', `must be a mapping {tools, network, paths}, got ${describe(raw)}`); return undefined; }
+  if (!isMap(raw)) {
+    push('permissions', `must be a mapping {tools, network, paths}, got ${describe(raw)}`);
+    return undefined;
+  }
   const p: Permissions = { tools: [], commands: {}, network: false, read: [], write: [], declared: 'permissions' };
   for (const key of Object.keys(raw)) {
-    if (!['tools', 'network', 'paths'].includes(key)) push(`permissions.${key}`, `unknown field "${key}" (allowed: tools, network, paths)`);
+    if (!['tools', 'network', 'paths'].includes(key))
+      push(`permissions.${key}`, `unknown field "${key}" (allowed: tools, network, paths)`);
   }
   if ('tools' in raw) {
     const list = stringList(raw.tools, 'permissions.tools', push);
@@ -220,7 +275,8 @@ function parseBlock(raw: unknown, push: Push): Permissions | undefined {
     });
   }
   if ('network' in raw && raw.network !== null) {
-    if (typeof raw.network !== 'boolean') push('permissions.network', `must be true or false, got ${describe(raw.network)}`);
+    if (typeof raw.network !== 'boolean')
+      push('permissions.network', `must be true or false, got ${describe(raw.network)}`);
     else p.network = raw.network;
   }
   if ('paths' in raw && raw.paths !== null) {
@@ -228,7 +284,8 @@ function parseBlock(raw: unknown, push: Push): Permissions | undefined {
     if (!isMap(paths)) push('permissions.paths', `must be a mapping {read, write}, got ${describe(paths)}`);
     else {
       for (const key of Object.keys(paths)) {
-        if (key !== 'read' && key !== 'write') push(`permissions.paths.${key}`, `unknown field "${key}" (allowed: read, write)`);
+        if (key !== 'read' && key !== 'write')
+          push(`permissions.paths.${key}`, `unknown field "${key}" (allowed: read, write)`);
       }
       for (const kind of ['read', 'write'] as const) {
         if (!(kind in paths)) continue;
@@ -248,7 +305,10 @@ function parseAllowedTools(raw: unknown, push: Push): Permissions | undefined {
   let entries: string[] | undefined;
   if (typeof raw === 'string') {
     entries = splitAllowedTools(raw);
-    if (entries.length > MAX_LIST) { push('allowed-tools', `has ${entries.length} entries; at most ${MAX_LIST} are allowed`); return undefined; }
+    if (entries.length > MAX_LIST) {
+      push('allowed-tools', `has ${entries.length} entries; at most ${MAX_LIST} are allowed`);
+      return undefined;
+    }
   } else {
     entries = stringList(raw, 'allowed-tools', push);
   }
@@ -267,12 +327,15 @@ function parseAllowedTools(raw: unknown, push: Push): Permissions | undefined {
 
 /** Parse permissions straight from a frontmatter mapping. */
 export function permissionsFromFrontmatter(
-  data: Record<string, unknown>, file: string, lineOf?: (path: (string | number)[]) => number | undefined,
+  data: Record<string, unknown>,
+  file: string,
+  lineOf?: (path: (string | number)[]) => number | undefined,
 ): ParsedPermissions {
   // Most skills ask for nothing: the defaults, as parsePermissions gives them for a frontmatter without either key,
   // without going through it (a large function, called once per SKILL.md, that V8 would otherwise compile during the
   // first opens of a big folder for a path that reads nothing).
-  if (!('permissions' in data) && !('allowed-tools' in data)) return { permissions: defaultPermissions(), diagnostics: [] };
+  if (!('permissions' in data) && !('allowed-tools' in data))
+    return { permissions: defaultPermissions(), diagnostics: [] };
   return parsePermissions({
     file,
     ...(lineOf ? { lineOf } : {}),

@@ -63,7 +63,8 @@ export function loadedScopeKey(ids: SkillIdentity[]): string {
 }
 
 const SCOPE_RE = /^([^@\n]+)@([^:\n]*):([^\n]+?)(?:#([0-9a-f]{8,128}))?$/;
-const sameName = (a: string, b: string): boolean => a.normalize('NFKC').toLowerCase() === b.normalize('NFKC').toLowerCase();
+const sameName = (a: string, b: string): boolean =>
+  a.normalize('NFKC').toLowerCase() === b.normalize('NFKC').toLowerCase();
 
 /** A stored skill scope read back: a bare name (rules from before identities), one skill's identity, or loaded skills. */
 export type SkillScope =
@@ -82,7 +83,9 @@ function parseKey(key: string): SkillIdentity | undefined {
 export function parseSkillScope(scope: string): SkillScope {
   if (scope.startsWith(LOADED_PREFIX)) {
     const ids = scope.slice(LOADED_PREFIX.length).split('\n').map(parseKey);
-    return ids.length && ids.every((i) => i !== undefined) ? { kind: 'loaded', ids: ids as SkillIdentity[] } : { kind: 'unreadable', text: scope };
+    return ids.length && ids.every((i) => i !== undefined)
+      ? { kind: 'loaded', ids: ids as SkillIdentity[] }
+      : { kind: 'unreadable', text: scope };
   }
   const id = parseKey(scope);
   if (id) return { kind: 'skill', id };
@@ -125,10 +128,14 @@ export function describeSkillIdentity(id: SkillIdentity, unbound = 'any content'
 export function describeSkillScope(scope: string): string {
   const s = parseSkillScope(scope);
   switch (s.kind) {
-    case 'name': return `for skill ${s.name} (by name only: a user or built-in skill of that name; add it again with --skill to bind it to one folder and content)`;
-    case 'skill': return `for skill ${describeSkillIdentity(s.id, 'any content: stored before rules were bound to content; add it again with --skill to bind it')}`;
-    case 'loaded': return `while skill${s.ids.length > 1 ? 's' : ''} ${s.ids.map((i) => describeSkillIdentity(i)).join(' and ')} ${s.ids.length > 1 ? 'are' : 'is'} loaded`;
-    default: return `for skill scope "${scope}" (unreadable: it matches nothing)`;
+    case 'name':
+      return `for skill ${s.name} (by name only: a user or built-in skill of that name; add it again with --skill to bind it to one folder and content)`;
+    case 'skill':
+      return `for skill ${describeSkillIdentity(s.id, 'any content: stored before rules were bound to content; add it again with --skill to bind it')}`;
+    case 'loaded':
+      return `while skill${s.ids.length > 1 ? 's' : ''} ${s.ids.map((i) => describeSkillIdentity(i)).join(' and ')} ${s.ids.length > 1 ? 'are' : 'is'} loaded`;
+    default:
+      return `for skill scope "${scope}" (unreadable: it matches nothing)`;
   }
 }
 
@@ -147,7 +154,9 @@ export interface MatchContext {
 function scopeMatches(r: Rule, call: ToolCall, ctx: MatchContext): boolean {
   if (r.workspace !== undefined && r.workspace !== ctx.workspace) return false;
   if (r.skill !== undefined) {
-    const holds = r.skill.startsWith(LOADED_PREFIX) ? loadedScopeMatches(r.skill, ctx.loaded) : skillScopeMatches(r.skill, ctx.skill);
+    const holds = r.skill.startsWith(LOADED_PREFIX)
+      ? loadedScopeMatches(r.skill, ctx.loaded)
+      : skillScopeMatches(r.skill, ctx.skill);
     if (!holds) return false;
   }
   if (r.path !== undefined) {
@@ -223,11 +232,16 @@ function commandHits(r: Rule, cmd: string | undefined, lists: () => WordList[]):
 
 /** Literal-word fallback for what the parser cannot read: quotes and backslashes dropped, split on shell punctuation. */
 function roughWords(line: string): string[] {
-  return line.replace(/['"\\]/g, '').split(/[\s;&|()<>`$={}]+/).filter(Boolean);
+  return line
+    .replace(/['"\\]/g, '')
+    .split(/[\s;&|()<>`$={}]+/)
+    .filter(Boolean);
 }
 
 /** One list of words a deny/ask rule is matched against (the program anywhere in it, see denyMatches). */
-interface WordList { words: string[] }
+interface WordList {
+  words: string[];
+}
 
 /**
  * Does this simple command (its words without assignments) run code given as an argument, or stand for another
@@ -247,7 +261,11 @@ function mayRunArguments(args: string[]): boolean {
  * `python -c "…"`), and a rough split of the raw text.
  */
 function wordLists(line: string, parsed: ParsedLine, depth = 0): WordList[] {
-  const plain = parsed.parsed && parsed.notPlain === undefined && parsed.commands.length > 0 && parsed.commands.every((c) => c.words !== undefined);
+  const plain =
+    parsed.parsed &&
+    parsed.notPlain === undefined &&
+    parsed.commands.length > 0 &&
+    parsed.commands.every((c) => c.words !== undefined);
   if (plain && !parsed.commands.some((c) => mayRunArguments(c.args as string[]))) {
     return parsed.commands.map((c) => ({ words: c.words! }));
   }
@@ -277,14 +295,21 @@ export function programName(word: string): string {
   return (word.slice(word.lastIndexOf('/') + 1) || word).toLowerCase();
 }
 
-interface OptionSet { shorts: Set<string>; longs: string[]; positional: string[] }
+interface OptionSet {
+  shorts: Set<string>;
+  longs: string[];
+  positional: string[];
+}
 
 function optionSet(program: string, words: string[]): OptionSet {
   const aliases = OPTION_ALIASES[program] ?? {};
   const out: OptionSet = { shorts: new Set(), longs: [], positional: [] };
   let ended = false;
   for (const w of words) {
-    if (!ended && w === '--') { ended = true; continue; }
+    if (!ended && w === '--') {
+      ended = true;
+      continue;
+    }
     if (!ended && w.startsWith('--') && w.length > 2) {
       const name = w.includes('=') ? w.slice(0, w.indexOf('=')) : w;
       const alias = aliases[name];
@@ -313,7 +338,8 @@ export function denyMatches(rule: string[], words: string[]): boolean {
     if (programName(words[i]!) !== prog) continue;
     const have = optionSet(prog, words.slice(i + 1));
     if (![...want.shorts].every((s) => have.shorts.has(s))) continue;
-    if (!want.longs.every((l) => have.longs.some((h) => h === l || (!l.includes('=') && h.startsWith(`${l}=`))))) continue;
+    if (!want.longs.every((l) => have.longs.some((h) => h === l || (!l.includes('=') && h.startsWith(`${l}=`)))))
+      continue;
     let j = 0;
     for (const p of have.positional) if (j < want.positional.length && p === want.positional[j]) j++;
     if (j === want.positional.length) return true;
@@ -322,7 +348,27 @@ export function denyMatches(rule: string[], words: string[]): boolean {
 }
 
 /** Programs whose first argument is a subcommand worth keeping in a generalised rule. */
-const SUBCOMMAND_PROGRAMS = new Set(['git', 'npm', 'pnpm', 'yarn', 'cargo', 'go', 'docker', 'kubectl', 'gh', 'pip', 'uv', 'bun', 'deno', 'poetry', 'brew', 'apt', 'dotnet', 'mvn', 'gradle']);
+const SUBCOMMAND_PROGRAMS = new Set([
+  'git',
+  'npm',
+  'pnpm',
+  'yarn',
+  'cargo',
+  'go',
+  'docker',
+  'kubectl',
+  'gh',
+  'pip',
+  'uv',
+  'bun',
+  'deno',
+  'poetry',
+  'brew',
+  'apt',
+  'dotnet',
+  'mvn',
+  'gradle',
+]);
 
 /**
  * Programs where a rule for the bare name would grant anything at all, because some argument can run code, write
@@ -332,22 +378,191 @@ const SUBCOMMAND_PROGRAMS = new Set(['git', 'npm', 'pnpm', 'yarn', 'cargo', 'go'
  * their whole command line, and an allow rule for them covers that exact line only.
  */
 export const EXACT_ONLY_PROGRAMS = new Set([
-  'sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'fish', 'csh', 'tcsh', 'pwsh', 'powershell', 'cmd', 'osascript', 'busybox',
-  'python', 'python2', 'python3', 'node', 'nodejs', 'deno', 'bun', 'perl', 'ruby', 'php', 'lua', 'java', 'tsx', 'ts-node', 'npx', 'bunx', 'pnpx', 'uvx', 'pipx',
-  'sudo', 'doas', 'su', 'pkexec', 'rm', 'rmdir', 'shred', 'dd', 'mkfs', 'truncate', 'chmod', 'chown', 'chgrp', 'mv', 'kill', 'pkill', 'killall',
-  'eval', 'exec', 'source', '.', 'xargs', 'env', 'nohup', 'time', 'timeout', 'watch', 'nice', 'ionice', 'stdbuf', 'command', 'builtin', 'find', 'parallel', 'script', 'expect',
-  'sed', 'gsed', 'awk', 'gawk', 'mawk', 'nawk', 'tar', 'gtar', 'bsdtar', 'sort', 'zip', 'unzip', 'cpio', 'tee', 'cp', 'ln', 'install', 'rsync', 'patch',
-  'make', 'gmake', 'cmake', 'ninja', 'vi', 'vim', 'nvim', 'emacs', 'nano', 'ed', 'ex', 'less', 'more', 'man', 'git-shell',
-  'curl', 'wget', 'ssh', 'scp', 'sftp', 'nc', 'ncat', 'socat', 'telnet', 'crontab', 'at', 'launchctl', 'systemctl', 'open', 'xdg-open',
+  'sh',
+  'bash',
+  'zsh',
+  'dash',
+  'ksh',
+  'mksh',
+  'fish',
+  'csh',
+  'tcsh',
+  'pwsh',
+  'powershell',
+  'cmd',
+  'osascript',
+  'busybox',
+  'python',
+  'python2',
+  'python3',
+  'node',
+  'nodejs',
+  'deno',
+  'bun',
+  'perl',
+  'ruby',
+  'php',
+  'lua',
+  'java',
+  'tsx',
+  'ts-node',
+  'npx',
+  'bunx',
+  'pnpx',
+  'uvx',
+  'pipx',
+  'sudo',
+  'doas',
+  'su',
+  'pkexec',
+  'rm',
+  'rmdir',
+  'shred',
+  'dd',
+  'mkfs',
+  'truncate',
+  'chmod',
+  'chown',
+  'chgrp',
+  'mv',
+  'kill',
+  'pkill',
+  'killall',
+  'eval',
+  'exec',
+  'source',
+  '.',
+  'xargs',
+  'env',
+  'nohup',
+  'time',
+  'timeout',
+  'watch',
+  'nice',
+  'ionice',
+  'stdbuf',
+  'command',
+  'builtin',
+  'find',
+  'parallel',
+  'script',
+  'expect',
+  'sed',
+  'gsed',
+  'awk',
+  'gawk',
+  'mawk',
+  'nawk',
+  'tar',
+  'gtar',
+  'bsdtar',
+  'sort',
+  'zip',
+  'unzip',
+  'cpio',
+  'tee',
+  'cp',
+  'ln',
+  'install',
+  'rsync',
+  'patch',
+  'make',
+  'gmake',
+  'cmake',
+  'ninja',
+  'vi',
+  'vim',
+  'nvim',
+  'emacs',
+  'nano',
+  'ed',
+  'ex',
+  'less',
+  'more',
+  'man',
+  'git-shell',
+  'curl',
+  'wget',
+  'ssh',
+  'scp',
+  'sftp',
+  'nc',
+  'ncat',
+  'socat',
+  'telnet',
+  'crontab',
+  'at',
+  'launchctl',
+  'systemctl',
+  'open',
+  'xdg-open',
   // Runners: their arguments (or one of them) are another command to run.
-  'flock', 'chroot', 'setsid', 'taskset', 'strace', 'ltrace', 'unshare', 'nsenter', 'firejail', 'fakeroot', 'caffeinate', 'systemd-run',
-  'runuser', 'chpst', 'valgrind', 'gdb', 'lldb', 'entr', 'nodemon', 'tmux', 'screen', 'unbuffer', 'numactl', 'prlimit', 'sg', 'newgrp',
-  'proxychains', 'proxychains4', 'torsocks', 'faketime', 'xvfb-run', 'dbus-launch', 'ssh-agent', 'sshpass', 'hyperfine', 'sem', 'direnv',
+  'flock',
+  'chroot',
+  'setsid',
+  'taskset',
+  'strace',
+  'ltrace',
+  'unshare',
+  'nsenter',
+  'firejail',
+  'fakeroot',
+  'caffeinate',
+  'systemd-run',
+  'runuser',
+  'chpst',
+  'valgrind',
+  'gdb',
+  'lldb',
+  'entr',
+  'nodemon',
+  'tmux',
+  'screen',
+  'unbuffer',
+  'numactl',
+  'prlimit',
+  'sg',
+  'newgrp',
+  'proxychains',
+  'proxychains4',
+  'torsocks',
+  'faketime',
+  'xvfb-run',
+  'dbus-launch',
+  'ssh-agent',
+  'sshpass',
+  'hyperfine',
+  'sem',
+  'direnv',
 ]);
 
 /** Subcommands whose arguments can run code or rewrite configuration (`git config`, `git rebase --exec`, `npm exec`). */
 const EXACT_ONLY_SUBCOMMANDS: Record<string, Set<string>> = {
-  git: new Set(['config', 'submodule', 'rebase', 'bisect', 'filter-branch', 'difftool', 'mergetool', 'grep', 'archive', 'daemon', 'instaweb', 'send-email', 'credential', 'hook', 'worktree', 'am', 'apply', 'clone', 'fetch', 'pull', 'push', 'ls-remote', 'remote']),
+  git: new Set([
+    'config',
+    'submodule',
+    'rebase',
+    'bisect',
+    'filter-branch',
+    'difftool',
+    'mergetool',
+    'grep',
+    'archive',
+    'daemon',
+    'instaweb',
+    'send-email',
+    'credential',
+    'hook',
+    'worktree',
+    'am',
+    'apply',
+    'clone',
+    'fetch',
+    'pull',
+    'push',
+    'ls-remote',
+    'remote',
+  ]),
   npm: new Set(['exec', 'x', 'explore', 'config', 'set-script']),
   pnpm: new Set(['exec', 'dlx', 'config']),
   yarn: new Set(['exec', 'dlx', 'config']),
@@ -366,13 +581,19 @@ const EXACT_ONLY_SUBCOMMANDS: Record<string, Set<string>> = {
 };
 
 /** Options that make otherwise harmless programs run code or write files anywhere: a prefix rule never covers them. */
-const RISKY_OPTION = /^--(output|exec|upload-pack|receive-pack|ext-diff|textconv|open-files-in-pager|config|config-env|exec-path|checkpoint-action|compress-program|use-compress-program|to-command|rsh|info-script|new-volume-script|template|git-dir|work-tree|namespace|pager|editor|filter|run)(=|$)/;
+const RISKY_OPTION =
+  /^--(output|exec|upload-pack|receive-pack|ext-diff|textconv|open-files-in-pager|config|config-env|exec-path|checkpoint-action|compress-program|use-compress-program|to-command|rsh|info-script|new-volume-script|template|git-dir|work-tree|namespace|pager|editor|filter|run)(=|$)/;
 
 /** An allow rule with these words names one exact command (a bare prefix would grant anything). */
 function exactOnly(words: string[]): boolean {
   const [first = '', second] = words;
   if (EXACT_ONLY_PROGRAMS.has(first) || first.includes('/') || first.includes('=')) return true;
-  if (SUBCOMMAND_PROGRAMS.has(first) && second !== undefined && (second.startsWith('-') || EXACT_ONLY_SUBCOMMANDS[first]?.has(second))) return true;
+  if (
+    SUBCOMMAND_PROGRAMS.has(first) &&
+    second !== undefined &&
+    (second.startsWith('-') || EXACT_ONLY_SUBCOMMANDS[first]?.has(second))
+  )
+    return true;
   return false;
 }
 
@@ -395,7 +616,11 @@ export function allowCovers(words: string[], ruleCommand: string): boolean {
 /** True when every command of `line` is plain and covered by the allow rule's command. */
 export function lineCovered(line: string, ruleCommand: string): boolean {
   const p = parseCommandLine(line);
-  return p.notPlain === undefined && p.commands.length > 0 && p.commands.every((c) => c.words !== undefined && allowCovers(c.words, ruleCommand));
+  return (
+    p.notPlain === undefined &&
+    p.commands.length > 0 &&
+    p.commands.every((c) => c.words !== undefined && allowCovers(c.words, ruleCommand))
+  );
 }
 
 /**
@@ -422,7 +647,12 @@ function prefixOf(words: string[]): string {
  * one host for network calls, the tool for this workspace for file tools. A command line with any expansion gives
  * no rule at all: it never counts as "the same command" again.
  */
-export function generaliseRules(call: ToolCall, workspace: string, effect: Effect = 'allow', skill?: string): NewRule[] {
+export function generaliseRules(
+  call: ToolCall,
+  workspace: string,
+  effect: Effect = 'allow',
+  skill?: string,
+): NewRule[] {
   const base: NewRule = { effect, tool: call.tool, workspace, ...(skill ? { skill } : {}) };
   if (call.access.command !== undefined && !COMMAND_TOOLS.has(call.tool)) {
     // Other command-like tools (connector tools that change things) describe their call as a synthetic line:
@@ -447,7 +677,14 @@ export function subsumes(a: NewRule, b: NewRule): boolean {
   if (a.skill !== undefined && a.skill !== b.skill) return false;
   if (a.host !== undefined && a.host !== b.host) return false;
   if (a.path !== undefined && a.path !== b.path) return false;
-  if (a.command !== undefined && (b.command === undefined || !(a.effect === 'allow' ? lineCovered(b.command, a.command) : denyMatches(ruleWords(a.command), ruleWords(b.command))))) return false;
+  if (
+    a.command !== undefined &&
+    (b.command === undefined ||
+      !(a.effect === 'allow'
+        ? lineCovered(b.command, a.command)
+        : denyMatches(ruleWords(a.command), ruleWords(b.command))))
+  )
+    return false;
   return true;
 }
 

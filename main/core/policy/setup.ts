@@ -35,8 +35,12 @@ export function workspaceCeiling(settings: Settings, workspace: string): Ceiling
  * are `roots` (default: the skills' folders — real paths already, the catalog resolved them when it found them).
  */
 export function gateOver(
-  ceiling: Ceiling, skills: ReadonlyMap<string, SkillPolicy>, store?: Store, roots: string[] = [...skills.values()].map((s) => s.dir),
-  protectedRoots: string[] = ownRoots(), contentHash?: (sp: SkillPolicy) => string | undefined,
+  ceiling: Ceiling,
+  skills: ReadonlyMap<string, SkillPolicy>,
+  store?: Store,
+  roots: string[] = [...skills.values()].map((s) => s.dir),
+  protectedRoots: string[] = ownRoots(),
+  contentHash?: (sp: SkillPolicy) => string | undefined,
 ): { gate: Gate; ceiling: Ceiling } {
   const full: Ceiling = { ...ceiling, skillRoots: roots };
   const gate = createGate({
@@ -53,7 +57,13 @@ export function buildGate(setup: GateSetup): { gate: Gate; ceiling: Ceiling } {
   const policies = new Map<string, SkillPolicy>();
   for (const s of setup.skills) if (!policies.has(nameKey(s.name))) policies.set(nameKey(s.name), s);
   // Every acting skill's folder is a read-only root, also one whose name another binds first.
-  return gateOver(workspaceCeiling(setup.settings, setup.workspace), policies, setup.store, setup.skills.map((s) => s.dir), ownRoots(setup.paths));
+  return gateOver(
+    workspaceCeiling(setup.settings, setup.workspace),
+    policies,
+    setup.store,
+    setup.skills.map((s) => s.dir),
+    ownRoots(setup.paths),
+  );
 }
 
 /** Access of a tool call from its arguments, by the one tool table (tool-table.ts). */

@@ -85,7 +85,20 @@ function walk(root: Node, fn: (n: Node, type: string) => boolean): void {
 }
 
 /** Redirect operator codes of mvdan/sh (syntax.RedirOperator). */
-const REDIR = { out: 54, append: 55, in: 56, rdwr: 57, dupIn: 58, dupOut: 59, clobber: 60, hdoc: 61, dashHdoc: 62, wordHdoc: 63, all: 64, appAll: 65 } as const;
+const REDIR = {
+  out: 54,
+  append: 55,
+  in: 56,
+  rdwr: 57,
+  dupIn: 58,
+  dupOut: 59,
+  clobber: 60,
+  hdoc: 61,
+  dashHdoc: 62,
+  wordHdoc: 63,
+  all: 64,
+  appAll: 65,
+} as const;
 
 /** Characters a backslash may escape inside double quotes (elsewhere the backslash stays). */
 const DQ_ESCAPABLE = new Set(['$', '`', '"', '\\', '\n']);
@@ -97,7 +110,10 @@ interface WordValue {
 }
 
 /** Remove backslash escapes of unquoted text, and report unescaped glob, brace or tilde characters. */
-function unquoted(raw: string, atWordStart: boolean): { text: string; glob: boolean; braceOpen: boolean; braceClose: boolean; tilde: boolean } {
+function unquoted(
+  raw: string,
+  atWordStart: boolean,
+): { text: string; glob: boolean; braceOpen: boolean; braceClose: boolean; tilde: boolean } {
   let text = '';
   let glob = false;
   let braceOpen = false;
@@ -145,7 +161,8 @@ function wordValue(word: Node, assignment = false): WordValue {
         const raw = str(inner.Value);
         for (let j = 0; j < raw.length; j++) {
           const c = raw[j]!;
-          if (c === '\\' && j + 1 < raw.length && DQ_ESCAPABLE.has(raw[j + 1]!)) text += raw[++j] === '\n' ? '' : raw[j];
+          if (c === '\\' && j + 1 < raw.length && DQ_ESCAPABLE.has(raw[j + 1]!))
+            text += raw[++j] === '\n' ? '' : raw[j];
           else text += c;
         }
       }
@@ -160,13 +177,20 @@ function wordValue(word: Node, assignment = false): WordValue {
 
 function describeNode(type: string): string {
   switch (type) {
-    case 'ParamExp': return 'a $variable expansion';
-    case 'CmdSubst': return 'a $(…) or `…` command substitution';
-    case 'ArithmExp': return 'an arithmetic $((…)) or $[…] expansion';
-    case 'ProcSubst': return 'a <(…) or >(…) process substitution';
-    case 'ExtGlob': return 'an extended glob';
-    case 'BraceExp': return 'a {…} brace expansion';
-    default: return `a ${type} construct`;
+    case 'ParamExp':
+      return 'a $variable expansion';
+    case 'CmdSubst':
+      return 'a $(…) or `…` command substitution';
+    case 'ArithmExp':
+      return 'an arithmetic $((…)) or $[…] expansion';
+    case 'ProcSubst':
+      return 'a <(…) or >(…) process substitution';
+    case 'ExtGlob':
+      return 'an extended glob';
+    case 'BraceExp':
+      return 'a {…} brace expansion';
+    default:
+      return `a ${type} construct`;
   }
 }
 
@@ -182,9 +206,14 @@ function redirectProblem(r: Node): string | undefined {
   }
   if (target.why) return `a redirection target with ${target.why}`;
   const t = target.text ?? '';
-  if (op === REDIR.dupOut || op === REDIR.dupIn) return /^(\d+|-)$/.test(t) ? undefined : `a redirection to the file ${t}`;
+  if (op === REDIR.dupOut || op === REDIR.dupIn)
+    return /^(\d+|-)$/.test(t) ? undefined : `a redirection to the file ${t}`;
   if (op === REDIR.in || op === REDIR.wordHdoc) return undefined;
-  if ((op === REDIR.out || op === REDIR.append || op === REDIR.all || op === REDIR.appAll || op === REDIR.clobber) && t === '/dev/null') return undefined;
+  if (
+    (op === REDIR.out || op === REDIR.append || op === REDIR.all || op === REDIR.appAll || op === REDIR.clobber) &&
+    t === '/dev/null'
+  )
+    return undefined;
   return `a redirection that writes ${t || 'a file'}`;
 }
 
@@ -193,7 +222,20 @@ function hdocQuoted(word: Node): boolean {
 }
 
 /** Statement kinds that only combine simple commands: a line made of these and plain commands is plain. */
-const PLAIN_CONTAINERS = new Set(['File', 'Stmt', 'BinaryCmd', 'Subshell', 'Block', 'CallExpr', 'Word', 'Lit', 'SglQuoted', 'DblQuoted', 'Redirect', 'Assign']);
+const PLAIN_CONTAINERS = new Set([
+  'File',
+  'Stmt',
+  'BinaryCmd',
+  'Subshell',
+  'Block',
+  'CallExpr',
+  'Word',
+  'Lit',
+  'SglQuoted',
+  'DblQuoted',
+  'Redirect',
+  'Assign',
+]);
 
 const cache = new Map<string, ParsedLine>();
 let parser: { Parse(src: string, name: string): Node } | undefined;
@@ -212,7 +254,8 @@ export function parseCommandLine(line: string): ParsedLine {
 }
 
 function parseUncached(line: string): ParsedLine {
-  if (line.length > MAX_PARSED_LINE) return { parsed: false, commands: [], notPlain: `the command is longer than ${MAX_PARSED_LINE} characters` };
+  if (line.length > MAX_PARSED_LINE)
+    return { parsed: false, commands: [], notPlain: `the command is longer than ${MAX_PARSED_LINE} characters` };
   if (line.includes('\0')) return { parsed: false, commands: [], notPlain: 'the command contains a NUL character' };
   const S = sh();
   let file: Node;
@@ -221,7 +264,8 @@ function parseUncached(line: string): ParsedLine {
     file = parser.Parse(line, '').__internal_object__;
   } catch (e) {
     parser = undefined;
-    const msg = typeof (e as Node)?.Error === 'function' ? String((e as Node).Error()) : String((e as Error)?.message ?? e);
+    const msg =
+      typeof (e as Node)?.Error === 'function' ? String((e as Node).Error()) : String((e as Error)?.message ?? e);
     return { parsed: false, commands: [], notPlain: `the shell parser cannot read it (${msg})` };
   }
   const commands: ShellCommand[] = [];
@@ -278,7 +322,13 @@ function parseUncached(line: string): ParsedLine {
         return v.text;
       });
       const literal = [...assigns, ...args].every((x) => x !== undefined);
-      commands.push({ assigns, args, literal, topLevel, ...(literal ? { words: [...assigns, ...args] as string[] } : {}) });
+      commands.push({
+        assigns,
+        args,
+        literal,
+        topLevel,
+        ...(literal ? { words: [...assigns, ...args] as string[] } : {}),
+      });
       return;
     }
     // Any other construct (if, for, while, case, function, [[ ]], (( )), declare, let, time, coproc): not plain, but

@@ -38,7 +38,11 @@ export interface ToolSpec {
 export const TOOLS = {
   read_file: { access: 'read', args: { read: 'path' }, skillNames: ['Read'], scriptCapability: true },
   write_file: { access: 'write', args: { write: 'path' }, skillNames: ['Write'], scriptCapability: true },
-  edit_file: { access: 'write', args: { read: 'path', write: 'path' }, skillNames: ['Edit', 'MultiEdit', 'NotebookEdit'] },
+  edit_file: {
+    access: 'write',
+    args: { read: 'path', write: 'path' },
+    skillNames: ['Edit', 'MultiEdit', 'NotebookEdit'],
+  },
   list_dir: { access: 'read', args: { read: 'path' }, skillNames: ['LS'], scriptCapability: true },
   glob: { access: 'read', args: { read: 'path' }, skillNames: ['Glob'] },
   grep: { access: 'read', args: { read: 'path' }, skillNames: ['Grep'] },
@@ -71,7 +75,11 @@ export function toolSpec(name: string): ToolSpec | undefined {
 
 /** The names whose entry satisfies `test`, as a set (the gate's and the permission reader's lists). */
 export function toolsWhere(test: (spec: ToolSpec) => boolean): ReadonlySet<string> {
-  return new Set(Object.entries(TOOLS as Record<string, ToolSpec>).filter(([, s]) => test(s)).map(([n]) => n));
+  return new Set(
+    Object.entries(TOOLS as Record<string, ToolSpec>)
+      .filter(([, s]) => test(s))
+      .map(([n]) => n),
+  );
 }
 
 /** Tools whose effect is their command line (Access.command): they always need a rule or an approval. */
@@ -80,7 +88,11 @@ export const COMMAND_TOOLS = toolsWhere((s) => s.args?.command !== undefined);
 /** Agent Skills / Claude Code names (lowercase) → Knack tool names: `read` → `read_file`, `ls` → `list_dir`. */
 export const SKILL_TOOL_NAMES: Readonly<Record<string, string>> = Object.assign(
   Object.create(null) as Record<string, string>, // no prototype: `constructor` is not a tool name
-  Object.fromEntries(Object.entries(TOOLS as Record<string, ToolSpec>).flatMap(([name, s]) => (s.skillNames ?? []).map((a) => [a.toLowerCase(), name]))),
+  Object.fromEntries(
+    Object.entries(TOOLS as Record<string, ToolSpec>).flatMap(([name, s]) =>
+      (s.skillNames ?? []).map((a) => [a.toLowerCase(), name]),
+    ),
+  ),
 );
 
 /**
@@ -90,7 +102,8 @@ export const SKILL_TOOL_NAMES: Readonly<Record<string, string>> = Object.assign(
 export function accessForArgs(tool: string, args: Record<string, unknown>): Access {
   const spec = toolSpec(tool);
   if (!spec) return {};
-  const str = (k: string | undefined): string | undefined => (k !== undefined && typeof args[k] === 'string' ? (args[k] as string) : undefined);
+  const str = (k: string | undefined): string | undefined =>
+    k !== undefined && typeof args[k] === 'string' ? (args[k] as string) : undefined;
   const a = spec.args ?? {};
   const access: Access = {};
   if (a.read !== undefined) access.read = [str(a.read) ?? '.'];
@@ -99,7 +112,11 @@ export function accessForArgs(tool: string, args: Record<string, unknown>): Acce
   if (spec.access === 'network') {
     access.network = true;
     let host: string | undefined;
-    try { host = new URL(str(a.url) ?? '').hostname; } catch { host = undefined; }
+    try {
+      host = new URL(str(a.url) ?? '').hostname;
+    } catch {
+      host = undefined;
+    }
     if (host) access.host = host;
   }
   return access;

@@ -56,11 +56,17 @@ export interface CapabilityOptions {
 /** Tools a script may never call through callTool (no nested sandboxes). */
 const NOT_CALLABLE = new Set<string>([TOOL.run_skill_script]);
 
-const pathField = z.string().min(1).max(4096).refine((p) => !p.includes('\0'), 'contains a NUL character');
+const pathField = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine((p) => !p.includes('\0'), 'contains a NUL character');
 const from = z.enum(['workspace', 'skill']).optional();
 const payloads = {
   readFile: z.object({ path: pathField, from, encoding: z.enum(['utf8', 'base64']).optional() }).strict(),
-  writeFile: z.object({ path: pathField, content: z.string(), from, encoding: z.enum(['utf8', 'base64']).optional() }).strict(),
+  writeFile: z
+    .object({ path: pathField, content: z.string(), from, encoding: z.enum(['utf8', 'base64']).optional() })
+    .strict(),
   listDir: z.object({ path: pathField, from }).strict(),
   callTool: z.object({ name: z.string().min(1).max(200), args: z.record(z.string(), z.unknown()) }).strict(),
 };
@@ -82,11 +88,20 @@ interface Target {
 }
 
 /** Resolve a script's path inside its base folder; anything that leaves it (by `..`, absolute path or symlink) is refused. */
-function confine(op: CapabilityOp, given: string, fromWhere: 'workspace' | 'skill' | undefined, ctx: ScriptContext): Target {
+function confine(
+  op: CapabilityOp,
+  given: string,
+  fromWhere: 'workspace' | 'skill' | undefined,
+  ctx: ScriptContext,
+): Target {
   const baseName = fromWhere === 'skill' ? `the skill folder of "${ctx.skill.name}"` : 'the workspace';
   const base = realRoot(fromWhere === 'skill' ? ctx.skill.dir : ctx.workspace);
   if (isAbsolute(given) || /^[a-zA-Z]:/.test(given) || given.startsWith('\\\\')) {
-    throw new SandboxError('capability.denied', `knack.${op}("${given}"): paths are relative to ${baseName}, not absolute`, { path: given });
+    throw new SandboxError(
+      'capability.denied',
+      `knack.${op}("${given}"): paths are relative to ${baseName}, not absolute`,
+      { path: given },
+    );
   }
   const lexical = resolve(base, given);
   if (!isInside(lexical, base)) {
@@ -94,7 +109,11 @@ function confine(op: CapabilityOp, given: string, fromWhere: 'workspace' | 'skil
   }
   const rp = realPathOf(lexical, base);
   if (!isInside(rp.real, base)) {
-    throw new SandboxError('capability.denied', `knack.${op}("${given}"): a symlink leads out of ${baseName} (to ${rp.real})`, { path: given });
+    throw new SandboxError(
+      'capability.denied',
+      `knack.${op}("${given}"): a symlink leads out of ${baseName} (to ${rp.real})`,
+      { path: given },
+    );
   }
   return { given, real: rp.real, exists: rp.exists };
 }
@@ -115,7 +134,14 @@ function holdingApprover(approve: Approver | undefined, run: RunControls): Appro
   };
 }
 
-async function authorize(opts: CapabilityOptions, call: ToolCall, actor: Actor, ctx: ScriptContext, label: string, run: RunControls): Promise<void> {
+async function authorize(
+  opts: CapabilityOptions,
+  call: ToolCall,
+  actor: Actor,
+  ctx: ScriptContext,
+  label: string,
+  run: RunControls,
+): Promise<void> {
   if (run.signal.aborted) throw new SandboxError('run.ended', `${label}: the script already ended`);
   const d = opts.gate.authorize(call, actor);
   if (d.verdict === 'allow') return;
@@ -129,10 +155,15 @@ async function authorize(opts: CapabilityOptions, call: ToolCall, actor: Actor, 
     if (asked.allowed) {
       // Judged again once answered: a ceiling narrowed (or a deny rule added) while the question waited still holds.
       const again = opts.gate.authorize(call, actor);
-      if (again.verdict === 'deny') throw new SandboxError('capability.denied', `${label}: denied: ${again.reason}`, { decision: again });
+      if (again.verdict === 'deny')
+        throw new SandboxError('capability.denied', `${label}: denied: ${again.reason}`, { decision: again });
       return;
     }
-    throw new SandboxError('capability.needs_approval', `${label}: needs your approval, which was not given: ${d.reason}`, { decision: d });
+    throw new SandboxError(
+      'capability.needs_approval',
+      `${label}: needs your approval, which was not given: ${d.reason}`,
+      { decision: d },
+    );
   }
   throw new SandboxError('capability.denied', `${label}: denied: ${d.reason}`, { decision: d });
 }
@@ -150,26 +181,44 @@ export function createCapabilityHandler(opts: CapabilityOptions): CapabilityHand
   return async (op, payload, ctx, run) => {
     // The script acts as the skill it was started as (by identity, not only the name): the gate refuses the call if
     // the name now stands for another folder or tier.
-    const actor: Actor = { kind: 'skill', skill: ctx.skill.name, identity: { name: ctx.skill.name, dir: ctx.skill.dir, ...(ctx.skill.tier ? { tier: ctx.skill.tier } : {}) } };
+    const actor: Actor = {
+      kind: 'skill',
+      skill: ctx.skill.name,
+      identity: { name: ctx.skill.name, dir: ctx.skill.dir, ...(ctx.skill.tier ? { tier: ctx.skill.tier } : {}) },
+    };
     switch (op) {
       case 'readFile': {
         const p = parsePayload('readFile', payload);
         const t = confine(op, p.path, p.from, ctx);
-        await authorize(opts, { tool: TOOL.read_file, args: { path: t.real }, access: { read: [t.real] } }, actor, ctx, `knack.readFile("${p.path}")`, run);
+        await authorize(
+          opts,
+          { tool: TOOL.read_file, args: { path: t.real }, access: { read: [t.real] } },
+          actor,
+          ctx,
+          `knack.readFile("${p.path}")`,
+          run,
+        );
         // Opened once by the checked real path (the same opener as the file tools): a swapped symlink is refused.
         let f: OpenedFile;
         try {
           f = openReal(t.real);
         } catch (e) {
           const code = (e as NodeJS.ErrnoException).code;
-          if (code === 'ENOENT') throw new SandboxError('capability.not_found', `knack.readFile("${p.path}"): no such file`);
-          if (e instanceof PathChangedError || code === 'ELOOP') throw new SandboxError('capability.denied', `knack.readFile("${p.path}"): ${(e as Error).message}`);
+          if (code === 'ENOENT')
+            throw new SandboxError('capability.not_found', `knack.readFile("${p.path}"): no such file`);
+          if (e instanceof PathChangedError || code === 'ELOOP')
+            throw new SandboxError('capability.denied', `knack.readFile("${p.path}"): ${(e as Error).message}`);
           throw e;
         }
         try {
-          if (!f.stat.isFile()) throw new SandboxError('capability.not_a_file', `knack.readFile("${p.path}"): not a file`);
+          if (!f.stat.isFile())
+            throw new SandboxError('capability.not_a_file', `knack.readFile("${p.path}"): not a file`);
           if (f.stat.size > opts.limits.maxFileBytes) {
-            throw new SandboxError('limit.file_size', `knack.readFile("${p.path}"): the file is ${f.stat.size} bytes, over the ${opts.limits.maxFileBytes}-byte limit (maxFileBytes)`, { limit: opts.limits.maxFileBytes });
+            throw new SandboxError(
+              'limit.file_size',
+              `knack.readFile("${p.path}"): the file is ${f.stat.size} bytes, over the ${opts.limits.maxFileBytes}-byte limit (maxFileBytes)`,
+              { limit: opts.limits.maxFileBytes },
+            );
           }
           const buf = readAll(f, opts.limits.maxFileBytes);
           return p.encoding === 'base64' ? buf.toString('base64') : buf.toString('utf8');
@@ -180,19 +229,37 @@ export function createCapabilityHandler(opts: CapabilityOptions): CapabilityHand
       case 'writeFile': {
         const p = parsePayload('writeFile', payload);
         if (p.from === 'skill') {
-          throw new SandboxError('capability.denied', `knack.writeFile("${p.path}"): a skill's own folder is read-only`);
+          throw new SandboxError(
+            'capability.denied',
+            `knack.writeFile("${p.path}"): a skill's own folder is read-only`,
+          );
         }
         const data = p.encoding === 'base64' ? Buffer.from(p.content, 'base64') : Buffer.from(p.content, 'utf8');
         if (data.length > opts.limits.maxFileBytes) {
-          throw new SandboxError('limit.file_size', `knack.writeFile("${p.path}"): ${data.length} bytes is over the ${opts.limits.maxFileBytes}-byte limit (maxFileBytes)`, { limit: opts.limits.maxFileBytes });
+          throw new SandboxError(
+            'limit.file_size',
+            `knack.writeFile("${p.path}"): ${data.length} bytes is over the ${opts.limits.maxFileBytes}-byte limit (maxFileBytes)`,
+            { limit: opts.limits.maxFileBytes },
+          );
         }
         const t = confine(op, p.path, p.from, ctx);
-        await authorize(opts, { tool: TOOL.write_file, args: { path: t.real }, access: { write: [t.real] } }, actor, ctx, `knack.writeFile("${p.path}")`, run);
+        await authorize(
+          opts,
+          { tool: TOOL.write_file, args: { path: t.real }, access: { write: [t.real] } },
+          actor,
+          ctx,
+          `knack.writeFile("${p.path}")`,
+          run,
+        );
         // The shared writer (tools/safe-fs.ts): through a verified folder handle, never a swapped symlink or a hard link.
         try {
           writeReal(t.real, data, { mkdirs: true });
         } catch (e) {
-          if (e instanceof PathChangedError || e instanceof HardLinkError || (e as NodeJS.ErrnoException).code === 'ELOOP') {
+          if (
+            e instanceof PathChangedError ||
+            e instanceof HardLinkError ||
+            (e as NodeJS.ErrnoException).code === 'ELOOP'
+          ) {
             throw new SandboxError('capability.denied', `knack.writeFile("${p.path}"): ${(e as Error).message}`);
           }
           throw e;
@@ -202,33 +269,61 @@ export function createCapabilityHandler(opts: CapabilityOptions): CapabilityHand
       case 'listDir': {
         const p = parsePayload('listDir', payload);
         const t = confine(op, p.path, p.from, ctx);
-        await authorize(opts, { tool: TOOL.list_dir, args: { path: t.real }, access: { read: [t.real] } }, actor, ctx, `knack.listDir("${p.path}")`, run);
+        await authorize(
+          opts,
+          { tool: TOOL.list_dir, args: { path: t.real }, access: { read: [t.real] } },
+          actor,
+          ctx,
+          `knack.listDir("${p.path}")`,
+          run,
+        );
         const entries = await readdir(t.real, { withFileTypes: true }).catch((e: NodeJS.ErrnoException) => {
-          throw new SandboxError(e.code === 'ENOENT' ? 'capability.not_found' : 'capability.failed', `knack.listDir("${p.path}"): ${e.code === 'ENOENT' ? 'no such folder' : e.message}`);
+          throw new SandboxError(
+            e.code === 'ENOENT' ? 'capability.not_found' : 'capability.failed',
+            `knack.listDir("${p.path}"): ${e.code === 'ENOENT' ? 'no such folder' : e.message}`,
+          );
         });
         const list = entries
-          .map((e) => ({ name: e.name, type: e.isDirectory() ? 'dir' : e.isFile() ? 'file' : e.isSymbolicLink() ? 'symlink' : 'other' }))
+          .map((e) => ({
+            name: e.name,
+            type: e.isDirectory() ? 'dir' : e.isFile() ? 'file' : e.isSymbolicLink() ? 'symlink' : 'other',
+          }))
           .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-        return { entries: list.slice(0, opts.limits.maxListEntries), truncated: list.length > opts.limits.maxListEntries };
+        return {
+          entries: list.slice(0, opts.limits.maxListEntries),
+          truncated: list.length > opts.limits.maxListEntries,
+        };
       }
       case 'callTool': {
         const p = parsePayload('callTool', payload);
         const label = `knack.callTool("${p.name}")`;
-        if (NOT_CALLABLE.has(p.name)) throw new SandboxError('capability.denied', `${label}: scripts cannot start other scripts`);
+        if (NOT_CALLABLE.has(p.name))
+          throw new SandboxError('capability.denied', `${label}: scripts cannot start other scripts`);
         // The tool is cancelled when the run ends (deadline, limit, crash).
-        const toolCtx: ToolContext = { workspace: ctx.workspace, actor, signal: ctx.signal ? AbortSignal.any([ctx.signal, run.signal]) : run.signal };
-        if (!opts.executor) throw new SandboxError('capability.unknown_tool', `${label}: no tools are reachable from scripts here`);
+        const toolCtx: ToolContext = {
+          workspace: ctx.workspace,
+          actor,
+          signal: ctx.signal ? AbortSignal.any([ctx.signal, run.signal]) : run.signal,
+        };
+        if (!opts.executor)
+          throw new SandboxError('capability.unknown_tool', `${label}: no tools are reachable from scripts here`);
         if (run.signal.aborted) throw new SandboxError('run.ended', `${label}: the script already ended`);
         const approver = holdingApprover(opts.approve, run);
         // An approver that always declines stands in for "nobody can approve": the run's own approver, never the app's.
-        const result = await opts.executor.execute(p.name, p.args, toolCtx, { approver: approver ?? (async () => 'deny') });
+        const result = await opts.executor.execute(p.name, p.args, toolCtx, {
+          approver: approver ?? (async () => 'deny'),
+        });
         if (result.ok) return result.content;
         const mapped = TOOL_TO_CAPABILITY[result.error.code];
-        const code = mapped ?? (result.error.code.startsWith('tool.') ? result.error.code : `tool.${result.error.code}`);
+        const code =
+          mapped ?? (result.error.code.startsWith('tool.') ? result.error.code : `tool.${result.error.code}`);
         const reason = (result.error.details as { reason?: string } | undefined)?.reason;
-        const message = reason && code === 'capability.denied' ? `denied: ${reason}`
-          : reason && code === 'capability.needs_approval' ? `needs your approval, which was not given: ${reason}`
-          : result.error.message;
+        const message =
+          reason && code === 'capability.denied'
+            ? `denied: ${reason}`
+            : reason && code === 'capability.needs_approval'
+              ? `needs your approval, which was not given: ${reason}`
+              : result.error.message;
         throw new SandboxError(code.slice(0, 100), `${label}: ${message}`, result.error.details);
       }
     }

@@ -1,7 +1,14 @@
 // The sandbox client in the main process: a lazily started warm pool of host processes, run queue and limits,
 // the watchdog (heartbeats, deadlines), and routing of capability calls from scripts to the main-process handler.
 import { randomUUID } from 'node:crypto';
-import { parseHostMessage, SandboxError, type HostMessage, type RunStats, type SandboxErrorData, type CapabilityOp } from './protocol.js';
+import {
+  parseHostMessage,
+  SandboxError,
+  type HostMessage,
+  type RunStats,
+  type SandboxErrorData,
+  type CapabilityOp,
+} from './protocol.js';
 import { runLimits } from './limits.js';
 import { type RunLimits, type SandboxLimits } from '../config/settings.js';
 import { forkHost, type HostProcess, type SpawnHost } from './spawn.js';
@@ -18,7 +25,12 @@ export interface RunControls {
 export const MAX_ARGS_BYTES = 8 * 1024 * 1024;
 
 /** Handles one capability call from a script; throw a SandboxError to refuse it. Runs in the main process. */
-export type CapabilityHandler<C> = (op: CapabilityOp, payload: unknown, context: C, run: RunControls) => Promise<unknown>;
+export type CapabilityHandler<C> = (
+  op: CapabilityOp,
+  payload: unknown,
+  context: C,
+  run: RunControls,
+) => Promise<unknown>;
 
 export interface ClientRunRequest<C> {
   /** ES module source of the script. */
@@ -124,7 +136,9 @@ export class SandboxClient<C = unknown> {
       return Promise.resolve(failure('script.bad_arguments', `the arguments are not JSON: ${(e as Error).message}`));
     }
     if (Buffer.byteLength(argsJson, 'utf8') > MAX_ARGS_BYTES) {
-      return Promise.resolve(failure('script.bad_arguments', `the arguments are larger than ${MAX_ARGS_BYTES} bytes of JSON`));
+      return Promise.resolve(
+        failure('script.bad_arguments', `the arguments are larger than ${MAX_ARGS_BYTES} bytes of JSON`),
+      );
     }
     const limits = runLimits(this.limits, req.limits);
     return new Promise<ScriptResult>((resolve) => {
@@ -135,7 +149,13 @@ export class SandboxClient<C = unknown> {
         return;
       }
       if (this.queue.length >= this.limits.maxQueued) {
-        resolve(failure('limit.concurrency', `too many scripts at once: ${this.limits.maxConcurrent} running and ${this.queue.length} waiting (maxConcurrent, maxQueued)`, { maxConcurrent: this.limits.maxConcurrent, maxQueued: this.limits.maxQueued }));
+        resolve(
+          failure(
+            'limit.concurrency',
+            `too many scripts at once: ${this.limits.maxConcurrent} running and ${this.queue.length} waiting (maxConcurrent, maxQueued)`,
+            { maxConcurrent: this.limits.maxConcurrent, maxQueued: this.limits.maxQueued },
+          ),
+        );
         return;
       }
       const entry: Queued = {
@@ -146,17 +166,26 @@ export class SandboxClient<C = unknown> {
         fail: (e) => resolve({ ok: false, error: e, logs: [] }),
       };
       this.queue.push(entry);
-      req.signal?.addEventListener('abort', () => {
-        const i = this.queue.indexOf(entry);
-        if (i >= 0) {
-          this.queue.splice(i, 1);
-          entry.fail({ code: 'run.cancelled', message: 'the run was cancelled before it started' });
-        }
-      }, { once: true });
+      req.signal?.addEventListener(
+        'abort',
+        () => {
+          const i = this.queue.indexOf(entry);
+          if (i >= 0) {
+            this.queue.splice(i, 1);
+            entry.fail({ code: 'run.cancelled', message: 'the run was cancelled before it started' });
+          }
+        },
+        { once: true },
+      );
     });
   }
 
-  private async execute(req: ClientRunRequest<C>, argsJson: string, limits: RunLimits, resolve: (r: ScriptResult) => void): Promise<void> {
+  private async execute(
+    req: ClientRunRequest<C>,
+    argsJson: string,
+    limits: RunLimits,
+    resolve: (r: ScriptResult) => void,
+  ): Promise<void> {
     const runId = randomUUID();
     let done = false;
     const run: ActiveRun = {
@@ -190,7 +219,8 @@ export class SandboxClient<C = unknown> {
     } catch (e) {
       return run.settle(failure('host.start_failed', `the sandbox host did not start: ${(e as Error).message}`));
     }
-    if (!this.hosts.includes(host)) return run.settle(failure('host.crashed', 'the sandbox host exited before the run could start'));
+    if (!this.hosts.includes(host))
+      return run.settle(failure('host.crashed', 'the sandbox host exited before the run could start'));
     run.host = host;
     host.runs.set(runId, run);
     // Watchdog: the host stops a runaway at its deadline; if it has not answered shortly after, it is killed.
@@ -201,14 +231,29 @@ export class SandboxClient<C = unknown> {
         deadline += performance.now() - run.heldAt;
         run.heldAt = undefined;
       }
-      run.watchdog = setTimeout(() => {
-        this.killHost(host, { code: 'limit.timeout', message: `the script ran longer than the ${limits.timeoutMs} ms time limit (timeoutMs) and its host was killed`, details: { limit: limits.timeoutMs } }, runId);
-      }, Math.max(0, deadline - performance.now()) + this.limits.killGraceMs);
+      run.watchdog = setTimeout(
+        () => {
+          this.killHost(
+            host,
+            {
+              code: 'limit.timeout',
+              message: `the script ran longer than the ${limits.timeoutMs} ms time limit (timeoutMs) and its host was killed`,
+              details: { limit: limits.timeoutMs },
+            },
+            runId,
+          );
+        },
+        Math.max(0, deadline - performance.now()) + this.limits.killGraceMs,
+      );
     };
     run.arm();
-    req.signal?.addEventListener('abort', () => {
-      host.proc.send({ type: 'cancel', runId, reason: { code: 'run.cancelled', message: 'the run was cancelled' } });
-    }, { once: true });
+    req.signal?.addEventListener(
+      'abort',
+      () => {
+        host.proc.send({ type: 'cancel', runId, reason: { code: 'run.cancelled', message: 'the run was cancelled' } });
+      },
+      { once: true },
+    );
     host.proc.send({ type: 'run', runId, source: req.source, filename: req.filename, argsJson, limits });
   }
 
@@ -263,27 +308,34 @@ export class SandboxClient<C = unknown> {
       clearTimeout(startTimer);
       this.hosts = this.hosts.filter((h) => h !== slot);
       const stderr = (proc as { stderr?: string }).stderr;
-      markFailed(new Error(`host exited (${signal ?? `code ${code}`})${stderr ? `: ${stderr.trim().split('\n').slice(-3).join(' | ')}` : ''}`));
+      markFailed(
+        new Error(
+          `host exited (${signal ?? `code ${code}`})${stderr ? `: ${stderr.trim().split('\n').slice(-3).join(' | ')}` : ''}`,
+        ),
+      );
       // Some allocations make V8 abort the whole process instead of failing the isolate (a known isolated-vm
       // limit): that is why scripts run out of process. Name it as the memory limit when it is one.
       const oom = !slot.killReason && OOM_PATTERN.test(stderr ?? '');
       const alone = slot.runs.size === 1;
-      const error: SandboxErrorData = slot.killReason ?? (oom
-        ? {
-          code: alone ? 'limit.memory' : 'host.crashed',
-          message: alone
-            ? `the script used more memory than its host process could give it (memoryMb ${this.limits.memoryMb}); the host was restarted`
-            : 'a script in the same sandbox host ran out of memory and the host was restarted; run this script again',
-          details: { signal, stderr: (stderr ?? '').slice(-2000) },
-        }
-        : {
-          code: 'host.crashed',
-          message: `the sandbox host process exited unexpectedly (${signal ?? `exit code ${code}`}) while this script ran; the next run starts a fresh host`,
-          ...(stderr ? { details: { stderr: stderr.slice(-2000) } } : {}),
-        });
+      const error: SandboxErrorData =
+        slot.killReason ??
+        (oom
+          ? {
+              code: alone ? 'limit.memory' : 'host.crashed',
+              message: alone
+                ? `the script used more memory than its host process could give it (memoryMb ${this.limits.memoryMb}); the host was restarted`
+                : 'a script in the same sandbox host ran out of memory and the host was restarted; run this script again',
+              details: { signal, stderr: (stderr ?? '').slice(-2000) },
+            }
+          : {
+              code: 'host.crashed',
+              message: `the sandbox host process exited unexpectedly (${signal ?? `exit code ${code}`}) while this script ran; the next run starts a fresh host`,
+              ...(stderr ? { details: { stderr: stderr.slice(-2000) } } : {}),
+            });
       const bystander: SandboxErrorData = {
         code: 'host.restarted',
-        message: 'another script in the same sandbox host had to be stopped, and this run was stopped with it; run it again',
+        message:
+          'another script in the same sandbox host had to be stopped, and this run was stopped with it; run it again',
       };
       for (const run of [...slot.runs.values()]) {
         const mine = slot.culprit === undefined || slot.culprit === run.runId;
@@ -327,23 +379,42 @@ export class SandboxClient<C = unknown> {
           try {
             value = JSON.parse(msg.valueJson ?? 'null');
           } catch {
-            return run.settle({ ok: false, error: { code: 'protocol.invalid_message', message: 'the script result was not valid JSON' }, logs: [], stats: msg.stats });
+            return run.settle({
+              ok: false,
+              error: { code: 'protocol.invalid_message', message: 'the script result was not valid JSON' },
+              logs: [],
+              stats: msg.stats,
+            });
           }
           run.settle({ ok: true, value, logs: [], stats: msg.stats });
         } else {
-          run.settle({ ok: false, error: msg.error ?? { code: 'script.error', message: 'the script failed' }, logs: [], stats: msg.stats });
+          run.settle({
+            ok: false,
+            error: msg.error ?? { code: 'script.error', message: 'the script failed' },
+            logs: [],
+            stats: msg.stats,
+          });
         }
         return;
       }
     }
   }
 
-  private async serveCapability(slot: HostSlot, run: ActiveRun, callId: number, op: CapabilityOp, payloadJson: string): Promise<void> {
+  private async serveCapability(
+    slot: HostSlot,
+    run: ActiveRun,
+    callId: number,
+    op: CapabilityOp,
+    payloadJson: string,
+  ): Promise<void> {
     let reply: { ok: true; valueJson: string } | { ok: false; error: SandboxErrorData };
     try {
       // JSON.parse makes `__proto__` an own property: nothing the script sends can reach a prototype here.
       const payload: unknown = JSON.parse(payloadJson);
-      const value = await this.handler(op, payload, run.context as C, { hold: () => this.hold(slot, run), signal: run.ended.signal });
+      const value = await this.handler(op, payload, run.context as C, {
+        hold: () => this.hold(slot, run),
+        signal: run.ended.signal,
+      });
       reply = { ok: true, valueJson: JSON.stringify(value ?? null) };
     } catch (e) {
       reply = { ok: false, error: toErrorData(e) };
@@ -384,7 +455,10 @@ export class SandboxClient<C = unknown> {
       const now = Date.now();
       for (const h of this.hosts) {
         if (h.isReady && h.runs.size > 0 && now - h.lastBeat > this.limits.heartbeatTimeoutMs) {
-          this.killHost(h, { code: 'host.unresponsive', message: `the sandbox host stopped answering for ${now - h.lastBeat} ms and was restarted` });
+          this.killHost(h, {
+            code: 'host.unresponsive',
+            message: `the sandbox host stopped answering for ${now - h.lastBeat} ms and was restarted`,
+          });
         }
       }
     };
@@ -399,13 +473,15 @@ export class SandboxClient<C = unknown> {
     this.ticker = undefined;
     for (const q of this.queue.splice(0)) q.fail({ code: 'sandbox.closed', message: 'the sandbox was shut down' });
     const exits = this.hosts.map((h) => new Promise<void>((r) => h.proc.onExit(() => r())));
-    for (const h of [...this.hosts]) this.killHost(h, { code: 'sandbox.closed', message: 'the sandbox was shut down while this script ran' });
+    for (const h of [...this.hosts])
+      this.killHost(h, { code: 'sandbox.closed', message: 'the sandbox was shut down while this script ran' });
     await Promise.all(exits);
   }
 }
 
 /** What V8 prints when a heap runs out for good. */
-const OOM_PATTERN = /is_heap_oom|heap out of memory|Reached heap limit|Fatal JavaScript invalid size|Fatal process out of memory|Invalid array length Allocation failed/i;
+const OOM_PATTERN =
+  /is_heap_oom|heap out of memory|Reached heap limit|Fatal JavaScript invalid size|Fatal process out of memory|Invalid array length Allocation failed/i;
 
 function failure(code: string, message: string, details?: unknown): ScriptResult {
   return { ok: false, error: { code, message, ...(details !== undefined ? { details } : {}) }, logs: [] };

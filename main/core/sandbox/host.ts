@@ -21,7 +21,9 @@ function parentChannel(): ParentChannel {
     return { send: (m) => port.postMessage(m), onMessage: (cb) => port.on('message', (e) => cb(e.data)) };
   }
   if (typeof process.send !== 'function') {
-    process.stderr.write('knack sandbox host: no parent channel (start it with child_process.fork or utilityProcess.fork)\n');
+    process.stderr.write(
+      'knack sandbox host: no parent channel (start it with child_process.fork or utilityProcess.fork)\n',
+    );
     process.exit(2);
   }
   return {
@@ -49,7 +51,10 @@ export function runHost(channel: ParentChannel): void {
     switch (msg.type) {
       case 'run': {
         if (runs.has(msg.runId)) {
-          channel.send({ type: 'protocolError', error: { code: 'protocol.duplicate_run', message: `run ${msg.runId} is already running` } });
+          channel.send({
+            type: 'protocolError',
+            error: { code: 'protocol.duplicate_run', message: `run ${msg.runId} is already running` },
+          });
           return;
         }
         let lines: string[] = [];
@@ -79,7 +84,9 @@ export function runHost(channel: ParentChannel): void {
       case 'capResult': {
         const run = runs.get(msg.runId);
         if (!run) return; // the run already ended; late replies are dropped
-        const json = msg.ok ? (msg.valueJson ?? 'null') : JSON.stringify(msg.error ?? { code: 'capability.failed', message: 'capability failed' });
+        const json = msg.ok
+          ? (msg.valueJson ?? 'null')
+          : JSON.stringify(msg.error ?? { code: 'capability.failed', message: 'capability failed' });
         run.deliver(msg.callId, msg.ok, json);
         return;
       }
@@ -111,7 +118,11 @@ export function runHost(channel: ParentChannel): void {
   }, heartbeatMs);
 
   process.on('disconnect', () => process.exit(0));
-  channel.send({ type: 'ready', pid: process.pid, isolatedVm: String((ivm as unknown as { version?: string }).version ?? '5') });
+  channel.send({
+    type: 'ready',
+    pid: process.pid,
+    isolatedVm: String((ivm as unknown as { version?: string }).version ?? '5'),
+  });
 }
 
 runHost(parentChannel());

@@ -20,8 +20,7 @@ export interface RunHooks {
 }
 
 export type RunOutcome =
-  | { ok: true; valueJson: string; stats: RunStats }
-  | { ok: false; error: SandboxErrorData; stats: RunStats };
+  { ok: true; valueJson: string; stats: RunStats } | { ok: false; error: SandboxErrorData; stats: RunStats };
 
 export interface ActiveRun {
   readonly runId: string;
@@ -62,7 +61,12 @@ export function startRun(input: RunInput, hooks: RunHooks): ActiveRun {
       return 0;
     }
   };
-  const stats = (): RunStats => ({ wallMs: Math.round(performance.now() - started), cpuMs: Math.round(cpuMs()), capabilityCalls: capCalls, logBytes });
+  const stats = (): RunStats => ({
+    wallMs: Math.round(performance.now() - started),
+    cpuMs: Math.round(cpuMs()),
+    capabilityCalls: capCalls,
+    logBytes,
+  });
 
   function finish(outcome: { ok: true; valueJson: string } | { ok: false; error: SandboxErrorData }): void {
     if (settled) return;
@@ -79,7 +83,11 @@ export function startRun(input: RunInput, hooks: RunHooks): ActiveRun {
   const fail = (error: SandboxErrorData): void => finish({ ok: false, error });
 
   // The wall clock covers everything: compile, run, and time spent waiting on the main process.
-  const timeoutError = (): SandboxErrorData => ({ code: 'limit.timeout', message: `the script ran longer than the ${limits.timeoutMs} ms time limit (timeoutMs)`, details: { limit: limits.timeoutMs } });
+  const timeoutError = (): SandboxErrorData => ({
+    code: 'limit.timeout',
+    message: `the script ran longer than the ${limits.timeoutMs} ms time limit (timeoutMs)`,
+    details: { limit: limits.timeoutMs },
+  });
   let timer = setTimeout(() => fail(timeoutError()), limits.timeoutMs);
   /** Host-side time counts too: a flood of bridged calls ends the run at its deadline even if the timer is late. */
   const pastDeadline = (): boolean => {
@@ -96,7 +104,11 @@ export function startRun(input: RunInput, hooks: RunHooks): ActiveRun {
       logBytes += utf8(text) + 1;
       // Backstop for the count kept inside the isolate: the host never trusts it.
       if (logBytes > limits.maxLogBytes) {
-        fail({ code: 'limit.log', message: `the script logged more than the ${limits.maxLogBytes}-byte log limit (maxLogBytes)`, details: { limit: limits.maxLogBytes } });
+        fail({
+          code: 'limit.log',
+          message: `the script logged more than the ${limits.maxLogBytes}-byte log limit (maxLogBytes)`,
+          details: { limit: limits.maxLogBytes },
+        });
         return;
       }
       hooks.log(text);
@@ -108,13 +120,21 @@ export function startRun(input: RunInput, hooks: RunHooks): ActiveRun {
   const sendCap = new ivm.Callback(
     (id: unknown, op: unknown, payloadJson: unknown) => {
       if (settled || pastDeadline()) return;
-      if (typeof id !== 'number' || typeof payloadJson !== 'string' || !(CAPABILITY_OPS as readonly unknown[]).includes(op)) {
+      if (
+        typeof id !== 'number' ||
+        typeof payloadJson !== 'string' ||
+        !(CAPABILITY_OPS as readonly unknown[]).includes(op)
+      ) {
         fail({ code: 'protocol.invalid_message', message: 'the script sent a malformed capability call' });
         return;
       }
       capCalls++;
       if (capCalls > limits.maxCapabilityCalls) {
-        fail({ code: 'limit.capability_calls', message: `the script made more than ${limits.maxCapabilityCalls} capability calls (maxCapabilityCalls)`, details: { limit: limits.maxCapabilityCalls } });
+        fail({
+          code: 'limit.capability_calls',
+          message: `the script made more than ${limits.maxCapabilityCalls} capability calls (maxCapabilityCalls)`,
+          details: { limit: limits.maxCapabilityCalls },
+        });
         return;
       }
       hooks.cap(id, op as CapabilityOp, payloadJson);
@@ -128,11 +148,17 @@ export function startRun(input: RunInput, hooks: RunHooks): ActiveRun {
       result: { reference: true },
       timeout: remaining(),
     });
-    const runRef = (await api.get('run', { reference: true })) as ivm.Reference<(ns: unknown, a: string) => Promise<string>>;
-    deliverRef = (await api.get('deliver', { reference: true })) as ivm.Reference<(id: number, ok: boolean, json: string) => void>;
+    const runRef = (await api.get('run', { reference: true })) as ivm.Reference<
+      (ns: unknown, a: string) => Promise<string>
+    >;
+    deliverRef = (await api.get('deliver', { reference: true })) as ivm.Reference<
+      (id: number, ok: boolean, json: string) => void
+    >;
     const mod = await isolate.compileModule(input.source, { filename: input.filename });
     await mod.instantiate(context, (specifier) => {
-      throw new Error(`imports are not available in skill scripts (import "${specifier.slice(0, 200)}"): a script is one self-contained file`);
+      throw new Error(
+        `imports are not available in skill scripts (import "${specifier.slice(0, 200)}"): a script is one self-contained file`,
+      );
     });
     await mod.evaluate({ timeout: remaining() });
     const envelope: unknown = await runRef.apply(undefined, [mod.namespace.derefInto(), input.argsJson], {
@@ -147,14 +173,21 @@ export function startRun(input: RunInput, hooks: RunHooks): ActiveRun {
     const body = envelope.slice(1);
     if (envelope[0] === 'R') {
       if (utf8(body) > limits.maxOutputBytes) {
-        fail({ code: 'limit.output', message: `the result is larger than the ${limits.maxOutputBytes}-byte output limit (maxOutputBytes)`, details: { limit: limits.maxOutputBytes } });
+        fail({
+          code: 'limit.output',
+          message: `the result is larger than the ${limits.maxOutputBytes}-byte output limit (maxOutputBytes)`,
+          details: { limit: limits.maxOutputBytes },
+        });
       } else finish({ ok: true, valueJson: body });
       return;
     }
     const error = parseScriptError(body);
     // V8 rejects import() with a bare "Not supported" when no module loader exists; say what that means.
     if (error.code === 'script.error' && error.message === 'Not supported' && /\bimport\s*\(/.test(input.source)) {
-      fail({ code: 'script.import', message: 'dynamic import() is not available in skill scripts: a script is one self-contained file' });
+      fail({
+        code: 'script.import',
+        message: 'dynamic import() is not available in skill scripts: a script is one self-contained file',
+      });
     } else fail(error);
   })().catch((e: unknown) => fail(mapIvmError(e, limits)));
 
@@ -163,7 +196,9 @@ export function startRun(input: RunInput, hooks: RunHooks): ActiveRun {
     done,
     deliver(callId, ok, json) {
       if (settled || !deliverRef) return;
-      deliverRef.apply(undefined, [callId, ok, json], { arguments: { copy: true }, timeout: remaining() }).catch((e: unknown) => fail(mapIvmError(e, limits)));
+      deliverRef
+        .apply(undefined, [callId, ok, json], { arguments: { copy: true }, timeout: remaining() })
+        .catch((e: unknown) => fail(mapIvmError(e, limits)));
     },
     stop: fail,
     hold() {
@@ -181,7 +216,11 @@ export function startRun(input: RunInput, hooks: RunHooks): ActiveRun {
       // When both limits are past, the wall clock is the one named (it is the one people set).
       if (settled || pastDeadline()) return;
       if (cpuMs() > limits.cpuTimeMs) {
-        fail({ code: 'limit.cpu', message: `the script used more than the ${limits.cpuTimeMs} ms CPU time limit (cpuTimeMs)`, details: { limit: limits.cpuTimeMs } });
+        fail({
+          code: 'limit.cpu',
+          message: `the script used more than the ${limits.cpuTimeMs} ms CPU time limit (cpuTimeMs)`,
+          details: { limit: limits.cpuTimeMs },
+        });
       }
     },
   };
@@ -191,7 +230,8 @@ export function startRun(input: RunInput, hooks: RunHooks): ActiveRun {
 function parseScriptError(json: string): SandboxErrorData {
   try {
     const v = JSON.parse(json) as Record<string, unknown>;
-    const code = typeof v.code === 'string' && /^(limit|script|capability|tool)\.[a-z_.]+$/.test(v.code) ? v.code : 'script.error';
+    const code =
+      typeof v.code === 'string' && /^(limit|script|capability|tool)\.[a-z_.]+$/.test(v.code) ? v.code : 'script.error';
     const message = typeof v.message === 'string' ? v.message.slice(0, 4000) : 'the script failed';
     return { code, message, ...(v.details !== undefined ? { details: v.details } : {}) };
   } catch {
@@ -203,10 +243,18 @@ function parseScriptError(json: string): SandboxErrorData {
 export function mapIvmError(e: unknown, limits: RunLimits): SandboxErrorData {
   const message = e instanceof Error ? e.message : String(e);
   if (/memory limit/i.test(message)) {
-    return { code: 'limit.memory', message: `the script used more than the ${limits.memoryMb} MB memory limit (memoryMb)`, details: { limit: limits.memoryMb } };
+    return {
+      code: 'limit.memory',
+      message: `the script used more than the ${limits.memoryMb} MB memory limit (memoryMb)`,
+      details: { limit: limits.memoryMb },
+    };
   }
   if (/Script execution timed out/i.test(message)) {
-    return { code: 'limit.timeout', message: `the script ran longer than the ${limits.timeoutMs} ms time limit (timeoutMs)`, details: { limit: limits.timeoutMs } };
+    return {
+      code: 'limit.timeout',
+      message: `the script ran longer than the ${limits.timeoutMs} ms time limit (timeoutMs)`,
+      details: { limit: limits.timeoutMs },
+    };
   }
   if (/Maximum call stack size exceeded/.test(message)) {
     return { code: 'limit.stack', message: 'the script recursed too deeply (call stack limit)' };
@@ -217,5 +265,9 @@ export function mapIvmError(e: unknown, limits: RunLimits): SandboxErrorData {
   if (/imports are not available/.test(message)) return { code: 'script.import', message };
   if (/disposed/i.test(message)) return { code: 'host.isolate_disposed', message: 'the script was stopped' };
   const stack = e instanceof Error ? e.stack : undefined;
-  return { code: 'script.error', message: message.slice(0, 4000), ...(stack ? { details: { stack: stack.slice(0, 4000) } } : {}) };
+  return {
+    code: 'script.error',
+    message: message.slice(0, 4000),
+    ...(stack ? { details: { stack: stack.slice(0, 4000) } } : {}),
+  };
 }

@@ -46,7 +46,10 @@ export function runLimits(base: SandboxLimits, over: Partial<RunLimits> = {}): R
   return {
     timeoutMs,
     // A longer wall clock asked for one run lifts the CPU budget with it unless that was set too.
-    cpuTimeMs: over.cpuTimeMs !== undefined ? pick('cpuTimeMs') : Math.max(base.cpuTimeMs, over.timeoutMs !== undefined ? timeoutMs : 0),
+    cpuTimeMs:
+      over.cpuTimeMs !== undefined
+        ? pick('cpuTimeMs')
+        : Math.max(base.cpuTimeMs, over.timeoutMs !== undefined ? timeoutMs : 0),
     memoryMb: pick('memoryMb'),
     maxOutputBytes: pick('maxOutputBytes'),
     maxLogBytes: pick('maxLogBytes'),

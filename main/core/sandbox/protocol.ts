@@ -24,7 +24,11 @@ export class SandboxError extends Error {
   }
 }
 
-export const errorSchema = z.object({ code: z.string().max(200), message: z.string().max(20_000), details: z.unknown().optional() });
+export const errorSchema = z.object({
+  code: z.string().max(200),
+  message: z.string().max(20_000),
+  details: z.unknown().optional(),
+});
 
 /** File capabilities a script may ask for, plus calling another tool. `log` never leaves the host as a capability. */
 export const CAPABILITY_OPS = ['readFile', 'writeFile', 'listDir', 'callTool'] as const;
@@ -76,7 +80,12 @@ export type ClientMessage = z.infer<typeof clientMessageSchema>;
 
 // ---- host → client ----
 
-export const runStatsSchema = z.object({ wallMs: z.number(), cpuMs: z.number(), capabilityCalls: z.number(), logBytes: z.number() });
+export const runStatsSchema = z.object({
+  wallMs: z.number(),
+  cpuMs: z.number(),
+  capabilityCalls: z.number(),
+  logBytes: z.number(),
+});
 export type RunStats = z.infer<typeof runStatsSchema>;
 
 export const hostMessageSchema = z.discriminatedUnion('type', [
@@ -109,7 +118,8 @@ export type HostMessage = z.infer<typeof hostMessageSchema>;
 export type Parsed<T> = { ok: true; message: T } | { ok: false; error: SandboxErrorData };
 
 function describe(raw: unknown): string {
-  if (raw && typeof raw === 'object' && 'type' in raw) return `"${String((raw as { type: unknown }).type).slice(0, 60)}"`;
+  if (raw && typeof raw === 'object' && 'type' in raw)
+    return `"${String((raw as { type: unknown }).type).slice(0, 60)}"`;
   return typeof raw;
 }
 

@@ -10,8 +10,19 @@ export const SCRIPT_EXTENSIONS = ['.mjs', '.js'];
 export const MAX_SCRIPT_BYTES = 2 * 1024 * 1024;
 
 const LANGUAGES: Record<string, string> = {
-  '.py': 'Python', '.sh': 'shell', '.bash': 'shell', '.zsh': 'shell', '.ps1': 'PowerShell', '.rb': 'Ruby',
-  '.pl': 'Perl', '.ts': 'TypeScript', '.cjs': 'CommonJS', '.bat': 'batch', '.cmd': 'batch', '.php': 'PHP', '.go': 'Go',
+  '.py': 'Python',
+  '.sh': 'shell',
+  '.bash': 'shell',
+  '.zsh': 'shell',
+  '.ps1': 'PowerShell',
+  '.rb': 'Ruby',
+  '.pl': 'Perl',
+  '.ts': 'TypeScript',
+  '.cjs': 'CommonJS',
+  '.bat': 'batch',
+  '.cmd': 'batch',
+  '.php': 'PHP',
+  '.go': 'Go',
 };
 
 export interface ScriptSource {
@@ -38,7 +49,11 @@ export async function readScriptFile(file: string, shown = file): Promise<Script
   if (!SCRIPT_EXTENSIONS.includes(extname(file).toLowerCase())) throw notJavaScript(shown);
   const st = await stat(file).catch(() => undefined);
   if (!st || !st.isFile()) throw new SandboxError('script.not_found', `${shown}: no such script file`);
-  if (st.size > MAX_SCRIPT_BYTES) throw new SandboxError('script.too_large', `${shown}: ${st.size} bytes is over the ${MAX_SCRIPT_BYTES}-byte script size limit`);
+  if (st.size > MAX_SCRIPT_BYTES)
+    throw new SandboxError(
+      'script.too_large',
+      `${shown}: ${st.size} bytes is over the ${MAX_SCRIPT_BYTES}-byte script size limit`,
+    );
   return { file, filename: shown, source: await readFile(file, 'utf8') };
 }
 
@@ -61,5 +76,8 @@ export async function findSkillScript(skillName: string, skillDir: string, scrip
     return readScriptFile(real.real, `${skillName}/scripts/${relative(scriptsDir, real.real).split(sep).join('/')}`);
   }
   if (extname(rel) && !SCRIPT_EXTENSIONS.includes(extname(rel).toLowerCase())) throw notJavaScript(shown);
-  throw new SandboxError('script.not_found', `${shown}: no such script (scripts live in ${basename(skillDir)}/scripts/ and end in .js or .mjs)`);
+  throw new SandboxError(
+    'script.not_found',
+    `${shown}: no such script (scripts live in ${basename(skillDir)}/scripts/ and end in .js or .mjs)`,
+  );
 }

@@ -5,7 +5,11 @@ import { formatDiagnostic, type Diagnostic } from '../base/diagnostics.js';
 import type { SkillPolicy } from '../policy/gate.js';
 import { SandboxError } from './protocol.js';
 
-export function policyFromManifest(name: string, realDir: string, manifest: Pick<SkillManifest, 'requested'>): SkillPolicy {
+export function policyFromManifest(
+  name: string,
+  realDir: string,
+  manifest: Pick<SkillManifest, 'requested'>,
+): SkillPolicy {
   // Fail closed: a manifest that carries no read request (built by hand, or from an old cache) runs nothing.
   const { permissions, diagnostics } = manifest.requested ?? { diagnostics: [] };
   if (!permissions) throw badPermissions(name, diagnostics);
@@ -18,5 +22,9 @@ export function policyFromEntry(e: CatalogEntry): SkillPolicy {
 
 function badPermissions(name: string, diags: Diagnostic[]): SandboxError {
   const lines = diags.map((d) => formatDiagnostic(d));
-  return new SandboxError('skill.bad_permissions', `skill "${name}" has a rejected permissions block, so its scripts do not run:\n  ${lines.join('\n  ')}`, { diagnostics: diags });
+  return new SandboxError(
+    'skill.bad_permissions',
+    `skill "${name}" has a rejected permissions block, so its scripts do not run:\n  ${lines.join('\n  ')}`,
+    { diagnostics: diags },
+  );
 }

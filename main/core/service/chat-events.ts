@@ -1,6 +1,12 @@
 // The agent's events (AgentEvent) → the contract's events and transcript items: stream deltas, tool-call cards,
 // approval requests with their "always" preview, skills loaded, notices, the context meter, turn ends.
-import type { EventName, EventPayload, GateDecisionFields, ToolCallCard, TranscriptItem } from '../../../preload/contract.js';
+import type {
+  EventName,
+  EventPayload,
+  GateDecisionFields,
+  ToolCallCard,
+  TranscriptItem,
+} from '../../../preload/contract.js';
 import type { AgentEvent, PendingApproval, TurnEndReason } from '../agent/index.js';
 import { displaySafe, displaySafeLines } from '../policy/display.js';
 import type { DecisionFields } from '../policy/decision-fields.js';
@@ -25,7 +31,12 @@ export function visibleDecision(f: DecisionFields | undefined): GateDecisionFiel
   if (f.ruleId !== undefined) out.ruleId = displaySafe(f.ruleId);
   if (f.scope !== undefined) out.scope = displaySafe(f.scope);
   if (f.skill) {
-    out.skill = { name: displaySafe(f.skill.name), dir: displaySafe(f.skill.dir), ...(f.skill.tier ? { tier: displaySafe(f.skill.tier) } : {}), ...(f.skill.hash ? { hash: displaySafe(f.skill.hash) } : {}) };
+    out.skill = {
+      name: displaySafe(f.skill.name),
+      dir: displaySafe(f.skill.dir),
+      ...(f.skill.tier ? { tier: displaySafe(f.skill.tier) } : {}),
+      ...(f.skill.hash ? { hash: displaySafe(f.skill.hash) } : {}),
+    };
   }
   if (f.paths) out.paths = { read: f.paths.read.map(displaySafe), write: f.paths.write.map(displaySafe) };
   return out;
@@ -69,15 +80,22 @@ export function turnEndReason(r: TurnEndReason): EventPayload<'chat.turnEnd'>['r
   }
 }
 
-const truncate = (s: string) => (s.length > MAX_OUTPUT ? `${s.slice(0, MAX_OUTPUT)}… (${s.length - MAX_OUTPUT} more characters)` : s);
+const truncate = (s: string) =>
+  s.length > MAX_OUTPUT ? `${s.slice(0, MAX_OUTPUT)}… (${s.length - MAX_OUTPUT} more characters)` : s;
 
 /** The approval card's payload for an open approval (every shown string escaped). */
 export function approvalOf(sessionId: string, e: PendingApproval): EventPayload<'chat.approval'> {
   const args = argsOf(e.args);
   const decision = visibleDecision(e.decision);
   return {
-    sessionId, approvalId: e.approvalId, tool: e.tool, args, actor: { kind: 'agent', activeSkills: e.activeSkills },
-    reason: visible(e.reason), summary: callSummary(e.tool, args), alwaysPreview: e.alwaysPreview.map(displaySafe), // one line each: a rule is one line
+    sessionId,
+    approvalId: e.approvalId,
+    tool: e.tool,
+    args,
+    actor: { kind: 'agent', activeSkills: e.activeSkills },
+    reason: visible(e.reason),
+    summary: callSummary(e.tool, args),
+    alwaysPreview: e.alwaysPreview.map(displaySafe), // one line each: a rule is one line
     ...(decision ? { decision } : {}),
   };
 }
@@ -86,7 +104,10 @@ export function approvalOf(sessionId: string, e: PendingApproval): EventPayload<
 export class EventMapper {
   private readonly cards = new Map<string, ToolCallCard>();
   private lastError: { kind: string; message: string; unsent?: string } | undefined;
-  constructor(private readonly emit: Emit, private readonly turnId: () => string) {}
+  constructor(
+    private readonly emit: Emit,
+    private readonly turnId: () => string,
+  ) {}
 
   private card(sessionId: string, callId: string, patch: Partial<ToolCallCard> & { tool?: string }): void {
     const prev = this.cards.get(callId) ?? { callId, tool: patch.tool ?? '?', args: {}, status: 'pending' as const };
@@ -107,7 +128,8 @@ export class EventMapper {
       case 'tool_call':
         return this.card(s, e.callId, { tool: e.name, args: argsOf(e.args ?? e.arguments), status: 'running' });
       case 'gate_decision':
-        if (e.verdict === 'deny') return this.card(s, e.callId, { tool: e.tool, status: 'denied', output: visible(e.reason) });
+        if (e.verdict === 'deny')
+          return this.card(s, e.callId, { tool: e.tool, status: 'denied', output: visible(e.reason) });
         if (e.verdict === 'ask') return this.card(s, e.callId, { tool: e.tool, status: 'awaiting-approval' });
         return;
       case 'approval_requested':
@@ -115,32 +137,72 @@ export class EventMapper {
       case 'approval_answered':
         if (e.answer === 'deny') {
           const card = [...this.cards.values()].find((c) => c.status === 'awaiting-approval');
-          if (card) this.card(s, card.callId, { status: 'denied', ...(e.message ? { output: visible(e.message) } : {}) });
+          if (card)
+            this.card(s, card.callId, { status: 'denied', ...(e.message ? { output: visible(e.message) } : {}) });
         }
         return;
       case 'tool_result':
-        return this.card(s, e.callId, { tool: e.name, status: e.ok ? 'ok' : 'error', output: truncate(e.content), durationMs: e.durationMs, ...(e.code ? { errorCode: e.code } : {}) });
+        return this.card(s, e.callId, {
+          tool: e.name,
+          status: e.ok ? 'ok' : 'error',
+          output: truncate(e.content),
+          durationMs: e.durationMs,
+          ...(e.code ? { errorCode: e.code } : {}),
+        });
       case 'skill_loaded':
-        return this.emit('chat.skillLoaded', { sessionId: s, turnId: this.turnId(), skill: e.name, tier: e.tier, reason: `${e.reason}: ${e.why}`, tokens: e.tokens });
+        return this.emit('chat.skillLoaded', {
+          sessionId: s,
+          turnId: this.turnId(),
+          skill: e.name,
+          tier: e.tier,
+          reason: `${e.reason}: ${e.why}`,
+          tokens: e.tokens,
+        });
       case 'skill_unloaded':
-        return this.emit('chat.notice', { sessionId: s, level: 'info', kind: 'skill_unloaded', text: `${e.name} unloaded: ${e.reason}` });
+        return this.emit('chat.notice', {
+          sessionId: s,
+          level: 'info',
+          kind: 'skill_unloaded',
+          text: `${e.name} unloaded: ${e.reason}`,
+        });
       case 'compaction':
-        return this.emit('chat.notice', { sessionId: s, level: 'info', kind: 'compaction', text: `${e.compactedMessages} older messages summarised (${e.tokensBefore} → ${e.tokensAfter} tokens)` });
+        return this.emit('chat.notice', {
+          sessionId: s,
+          level: 'info',
+          kind: 'compaction',
+          text: `${e.compactedMessages} older messages summarised (${e.tokensBefore} → ${e.tokensAfter} tokens)`,
+        });
       case 'recovered':
-        return this.emit('chat.notice', { sessionId: s, level: 'warning', kind: 'recovered', text: `recovered after an interruption (${e.pendingApprovals} approvals asked again, ${e.unfinishedCalls} tool calls closed)` });
+        return this.emit('chat.notice', {
+          sessionId: s,
+          level: 'warning',
+          kind: 'recovered',
+          text: `recovered after an interruption (${e.pendingApprovals} approvals asked again, ${e.unfinishedCalls} tool calls closed)`,
+        });
       case 'skill_offer':
-        return this.emit('chat.notice', { sessionId: s, level: 'info', kind: 'skill_offer', text: `this task used ${e.toolCalls} tool calls; it can be saved as a skill` });
+        return this.emit('chat.notice', {
+          sessionId: s,
+          level: 'info',
+          kind: 'skill_offer',
+          text: `this task used ${e.toolCalls} tool calls; it can be saved as a skill`,
+        });
       case 'error':
         this.lastError = { kind: e.kind, message: e.message, ...(e.unsent !== undefined ? { unsent: e.unsent } : {}) };
         return this.emit('chat.notice', { sessionId: s, level: 'error', kind: e.kind, text: e.message });
       case 'context':
-        return this.emit('context.changed', { sessionId: s, total: e.sections.total, contextWindow: e.sections.window });
+        return this.emit('context.changed', {
+          sessionId: s,
+          total: e.sections.total,
+          contextWindow: e.sections.window,
+        });
       case 'turn_end': {
         const reason = turnEndReason(e.reason);
         const err = this.lastError;
         this.lastError = undefined;
         return this.emit('chat.turnEnd', {
-          sessionId: s, turnId: this.turnId(), reason,
+          sessionId: s,
+          turnId: this.turnId(),
+          reason,
           ...(reason === 'error' && err ? { error: { code: err.kind, message: err.message } } : {}),
           ...(err?.unsent !== undefined ? { unsent: err.unsent } : {}),
         });
@@ -172,7 +234,17 @@ export function transcriptOf(events: AgentEvent[]): TranscriptItem[] {
         break;
       case 'tool_call': {
         reply = undefined;
-        const item = { kind: 'tool' as const, id, at: e.at, card: { callId: e.callId, tool: e.name, args: argsOf(e.args ?? e.arguments), status: 'running' as ToolCallCard['status'] } };
+        const item = {
+          kind: 'tool' as const,
+          id,
+          at: e.at,
+          card: {
+            callId: e.callId,
+            tool: e.name,
+            args: argsOf(e.args ?? e.arguments),
+            status: 'running' as ToolCallCard['status'],
+          },
+        };
         cards.set(e.callId, item);
         items.push(item);
         break;
@@ -190,7 +262,14 @@ export function transcriptOf(events: AgentEvent[]): TranscriptItem[] {
       }
       case 'tool_result': {
         const c = cards.get(e.callId);
-        if (c) c.card = { ...c.card, status: e.ok ? 'ok' : 'error', output: truncate(e.content), durationMs: e.durationMs, ...(e.code ? { errorCode: e.code } : {}) };
+        if (c)
+          c.card = {
+            ...c.card,
+            status: e.ok ? 'ok' : 'error',
+            output: truncate(e.content),
+            durationMs: e.durationMs,
+            ...(e.code ? { errorCode: e.code } : {}),
+          };
         break;
       }
       case 'skill_loaded':
@@ -200,7 +279,13 @@ export function transcriptOf(events: AgentEvent[]): TranscriptItem[] {
         items.push({ kind: 'notice', id, level: 'error', text: e.message, at: e.at });
         break;
       case 'compaction':
-        items.push({ kind: 'notice', id, level: 'info', text: `${e.compactedMessages} older messages summarised`, at: e.at });
+        items.push({
+          kind: 'notice',
+          id,
+          level: 'info',
+          text: `${e.compactedMessages} older messages summarised`,
+          at: e.at,
+        });
         break;
       case 'recovered':
         items.push({ kind: 'notice', id, level: 'warning', text: 'recovered after an interruption', at: e.at });

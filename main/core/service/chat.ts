@@ -9,16 +9,41 @@ import { approvalOf, EventMapper, transcriptOf } from './chat-events.js';
 import type { KnackWorkspace } from '../workspace.js';
 import { loadSettings } from '../config/settings.js';
 import {
-  Agent, PRESETS, ProviderError, findPreset, providersFilePath, readProvidersFile, writeProvidersFile,
-  type AgentEvent, type ChatSession, type ContextSections, type KeyStore as AgentKeyStore, type ProjectionEntry, type SessionRow,
+  Agent,
+  PRESETS,
+  ProviderError,
+  findPreset,
+  providersFilePath,
+  readProvidersFile,
+  writeProvidersFile,
+  type AgentEvent,
+  type ChatSession,
+  type ContextSections,
+  type KeyStore as AgentKeyStore,
+  type ProjectionEntry,
+  type SessionRow,
 } from '../agent/index.js';
 import { keySourceOf } from '../agent/providers/settings.js';
 import type { KeyStore } from './context.js';
 import { CONTEXT_SECTIONS, type SessionMeta, type SettingsView } from '../../../preload/contract.js';
 
-type ChatHandlers = Pick<Handlers,
-  'chat.send' | 'chat.stop' | 'chat.answer' | 'chat.setPlanMode' | 'chat.unloadSkill' | 'sessions.list' | 'sessions.open' | 'sessions.export' |
-  'sessions.delete' | 'context.get' | 'settings.get' | 'settings.setProvider' | 'settings.setKey' | 'settings.clearKey'>;
+type ChatHandlers = Pick<
+  Handlers,
+  | 'chat.send'
+  | 'chat.stop'
+  | 'chat.answer'
+  | 'chat.setPlanMode'
+  | 'chat.unloadSkill'
+  | 'sessions.list'
+  | 'sessions.open'
+  | 'sessions.export'
+  | 'sessions.delete'
+  | 'context.get'
+  | 'settings.get'
+  | 'settings.setProvider'
+  | 'settings.setKey'
+  | 'settings.clearKey'
+>;
 
 interface Live {
   chat: ChatSession;
@@ -64,9 +89,14 @@ function jsonPlace(text: string, message: string): string {
  * as a JSON object whose `providers` (and entry `id`) are objects is never overwritten: a `conflict` names the file and
  * the line to fix first (as writeUserCeiling does for settings.json).
  */
-export function updateProvidersFile(dataDir: string, id: string, fn: (json: Record<string, unknown>, entry: Record<string, unknown>) => void): void {
+export function updateProvidersFile(
+  dataDir: string,
+  id: string,
+  fn: (json: Record<string, unknown>, entry: Record<string, unknown>) => void,
+): void {
   const path = providersFilePath(dataDir);
-  const refuse = (why: string) => new ServiceError('conflict', `${path}: ${why}; fix it (or move it away) first: it was not changed`);
+  const refuse = (why: string) =>
+    new ServiceError('conflict', `${path}: ${why}; fix it (or move it away) first: it was not changed`);
   let text = '';
   try {
     text = readRegularFile(path);
@@ -99,7 +129,11 @@ export function updateProvidersFile(dataDir: string, id: string, fn: (json: Reco
 }
 
 const SECTION_OF: Record<ProjectionEntry['kind'], keyof Omit<ContextSections, 'total' | 'window'>> = {
-  catalog: 'catalog', skill: 'skills', resource: 'skills', tool: 'tools', compaction: 'history',
+  catalog: 'catalog',
+  skill: 'skills',
+  resource: 'skills',
+  tool: 'tools',
+  compaction: 'history',
 };
 
 export class ChatBinding {
@@ -112,7 +146,10 @@ export class ChatBinding {
   private readonly turns = new Map<string, number>();
   private readonly keys: KeyStore;
 
-  constructor(private readonly ctx: ServiceContext, private readonly options: ServiceOptions) {
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly options: ServiceOptions,
+  ) {
     this.keys = options.keyStore ?? fileKeyStore(options.paths.dataDir);
   }
 
@@ -138,7 +175,10 @@ export class ChatBinding {
     const keyStore: AgentKeyStore = { get: (id) => this.keys.get(id) };
     const common = { keyStore, ...(this.options.env ? { env: this.options.env } : {}) };
     try {
-      this.agentCache = Agent.create(ws, { ...common, ...(this.options.provider ? { provider: this.options.provider } : {}) });
+      this.agentCache = Agent.create(ws, {
+        ...common,
+        ...(this.options.provider ? { provider: this.options.provider } : {}),
+      });
       this.agentProblem = undefined;
     } catch (e) {
       if (!(e instanceof ProviderError)) throw e;
@@ -172,7 +212,10 @@ export class ChatBinding {
   private bind(chat: ChatSession): Live {
     const live: Live = { chat, off: () => {}, turn: this.turns.get(chat.id) ?? 0, ending: false };
     this.turns.delete(chat.id);
-    const mapper = new EventMapper((n, p) => this.ctx.events.emit(n, p), () => `${chat.id}:${live.turn}`);
+    const mapper = new EventMapper(
+      (n, p) => this.ctx.events.emit(n, p),
+      () => `${chat.id}:${live.turn}`,
+    );
     // Events after a turn's end that wait for it to be said (the skill offer): in order, after it.
     let afterEnd: AgentEvent[] | undefined;
     const handle = (e: AgentEvent): void => {
@@ -197,7 +240,8 @@ export class ChatBinding {
         return;
       }
       mapper.map(e);
-      if (e.type === 'user_message' || e.type === 'plan_mode') this.ctx.events.emit('session.updated', { session: this.meta(chat) });
+      if (e.type === 'user_message' || e.type === 'plan_mode')
+        this.ctx.events.emit('session.updated', { session: this.meta(chat) });
     };
     live.off = chat.on(handle);
     this.live.set(chat.id, live);
@@ -238,7 +282,11 @@ export class ChatBinding {
     const home = this.agent().sessionRow(chat.id)?.workspace;
     if (home !== undefined && home !== this.ctx.workspace().workspace) {
       void chat.close().catch(() => undefined);
-      throw new ServiceError('not_found', `conversation ${chat.id} belongs to the folder ${home}: open it to continue`, { id, workspace: home });
+      throw new ServiceError(
+        'not_found',
+        `conversation ${chat.id} belongs to the folder ${home}: open it to continue`,
+        { id, workspace: home },
+      );
     }
     return this.live.get(chat.id) ?? this.bind(chat);
   }
@@ -262,7 +310,18 @@ export class ChatBinding {
   private rowMeta(row: SessionRow): SessionMeta {
     const l = this.live.get(row.id);
     if (l) return this.meta(l.chat, row);
-    return { id: row.id, title: row.title || 'New chat', workspace: row.workspace, createdAt: row.createdAt, updatedAt: row.updatedAt, messages: row.messages, provider: row.provider, model: row.model, planMode: false, running: false };
+    return {
+      id: row.id,
+      title: row.title || 'New chat',
+      workspace: row.workspace,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+      messages: row.messages,
+      provider: row.provider,
+      model: row.model,
+      planMode: false,
+      running: false,
+    };
   }
 
   /** The provider's part of the Settings page (the service's view adds the workspace's settings problems: ctx.settingsView). */
@@ -271,8 +330,16 @@ export class ChatBinding {
     const { file, keysUsable, warnings } = readProvidersFile(this.options.paths.dataDir);
     const env = this.options.env ?? process.env;
     // What the provider settings would use (resolveProvider's own lookup; an --api-key given at start comes before it).
-    const keyOf = (p: (typeof PRESETS)[number]): { keySource: 'key-store' | 'env' | 'file' | 'none'; keyEnv?: string } => {
-      const { keySource, keyEnv } = keySourceOf(p.id, { user: file.providers[p.id], preset: p, keysUsable, env, keyStore: this.keys });
+    const keyOf = (
+      p: (typeof PRESETS)[number],
+    ): { keySource: 'key-store' | 'env' | 'file' | 'none'; keyEnv?: string } => {
+      const { keySource, keyEnv } = keySourceOf(p.id, {
+        user: file.providers[p.id],
+        preset: p,
+        keysUsable,
+        env,
+        keyStore: this.keys,
+      });
       return keySource === 'option' ? { keySource: 'none' } : { keySource, ...(keyEnv ? { keyEnv } : {}) };
     };
     let provider: SettingsView['provider'] = null;
@@ -282,7 +349,15 @@ export class ChatBinding {
     if (this.ws) {
       const agent = this.agent();
       const c = agent.providerConfig;
-      if (c) provider = { preset: c.id, model: c.model, baseUrl: c.baseURL ?? null, contextWindow: c.contextWindow, hasKey: c.keySource !== 'none', keySource: c.keySource };
+      if (c)
+        provider = {
+          preset: c.id,
+          model: c.model,
+          baseUrl: c.baseURL ?? null,
+          contextWindow: c.contextWindow,
+          hasKey: c.keySource !== 'none',
+          keySource: c.keySource,
+        };
       for (const w of agent.warnings) problems.add(w);
       if (this.agentProblem) problems.add(this.agentProblem);
     }
@@ -291,8 +366,15 @@ export class ChatBinding {
       presets: PRESETS.map((p) => {
         const key = keyOf(p);
         return {
-          id: p.id, label: p.label, kind: p.kind, baseUrl: p.baseURL ?? null, defaultModel: p.defaultModel, contextWindow: p.contextWindow,
-          keyOptional: p.keyOptional === true, hasKey: key.keySource !== 'none', ...key,
+          id: p.id,
+          label: p.label,
+          kind: p.kind,
+          baseUrl: p.baseURL ?? null,
+          defaultModel: p.defaultModel,
+          contextWindow: p.contextWindow,
+          keyOptional: p.keyOptional === true,
+          hasKey: key.keySource !== 'none',
+          ...key,
         };
       }),
       ceiling: settings.policy.ceiling,
@@ -307,12 +389,21 @@ export class ChatBinding {
       const p = findPreset(preset);
       if (p) return p.id;
       if (readProvidersFile(dataDir).file.providers[preset]) return preset;
-      throw new ServiceError('not_found', `unknown provider "${preset}" (presets: ${PRESETS.map((x) => x.id).join(', ')})`);
+      throw new ServiceError(
+        'not_found',
+        `unknown provider "${preset}" (presets: ${PRESETS.map((x) => x.id).join(', ')})`,
+      );
     };
     return {
       'chat.send': async ({ sessionId, text, planMode }) => {
-        const live = sessionId ? this.session(sessionId) : this.bind(this.agent().newSession(planMode ? { planMode } : {}));
-        if (live.chat.busy) throw new ServiceError('conflict', 'a turn is already running in this session: stop it or wait for it to finish');
+        const live = sessionId
+          ? this.session(sessionId)
+          : this.bind(this.agent().newSession(planMode ? { planMode } : {}));
+        if (live.chat.busy)
+          throw new ServiceError(
+            'conflict',
+            'a turn is already running in this session: stop it or wait for it to finish',
+          );
         if (planMode !== undefined && sessionId) live.chat.setPlanMode(planMode);
         live.turn++;
         const turnId = `${live.chat.id}:${live.turn}`;
@@ -320,7 +411,10 @@ export class ChatBinding {
           // The store took nothing of the turn (not even its error): the message, not stored, goes back to the user.
           const unsent = (e as { unsent?: unknown }).unsent;
           this.ctx.events.emit('chat.turnEnd', {
-            sessionId: live.chat.id, turnId, reason: 'error', error: { code: 'internal', message: (e as Error).message },
+            sessionId: live.chat.id,
+            turnId,
+            reason: 'error',
+            error: { code: 'internal', message: (e as Error).message },
             ...(typeof unsent === 'string' ? { unsent } : {}),
           });
         });
@@ -335,7 +429,11 @@ export class ChatBinding {
       },
       'chat.answer': ({ sessionId, approvalId, answer, message }) => {
         const ok = this.session(sessionId).chat.answer(approvalId, { kind: answer, ...(message ? { message } : {}) });
-        if (!ok) throw new ServiceError('not_found', `no pending approval ${approvalId} in this session (answered already, or the turn was stopped)`);
+        if (!ok)
+          throw new ServiceError(
+            'not_found',
+            `no pending approval ${approvalId} in this session (answered already, or the turn was stopped)`,
+          );
         return { ok };
       },
       'chat.setPlanMode': ({ sessionId, on }) => {
@@ -345,14 +443,23 @@ export class ChatBinding {
       },
       'chat.unloadSkill': async ({ sessionId, name }) => {
         const chat = this.session(sessionId).chat;
-        if (!(await chat.unloadSkill(name))) throw new ServiceError('not_found', `"${name}" is not loaded in this conversation`, { name });
+        if (!(await chat.unloadSkill(name)))
+          throw new ServiceError('not_found', `"${name}" is not loaded in this conversation`, { name });
         const sections = await chat.contextSections();
-        this.ctx.events.emit('context.changed', { sessionId: chat.id, total: sections.total, contextWindow: sections.window });
+        this.ctx.events.emit('context.changed', {
+          sessionId: chat.id,
+          total: sections.total,
+          contextWindow: sections.window,
+        });
         return { unloaded: true };
       },
       'sessions.list': () => {
         try {
-          return { sessions: this.agent().listSessions().map((r) => this.rowMeta(r)) };
+          return {
+            sessions: this.agent()
+              .listSessions()
+              .map((r) => this.rowMeta(r)),
+          };
         } catch (e) {
           throw new ServiceError('unavailable', (e as Error).message);
         }
@@ -365,13 +472,22 @@ export class ChatBinding {
         // approvals and joins its coming events (they carry this turn id) to the reply it shows.
         const approvals = l.chat.pendingApprovals().map((p) => approvalOf(l.chat.id, p));
         const turnId = l.chat.busy || approvals.length ? `${l.chat.id}:${l.turn}` : undefined;
-        return { session: this.meta(l.chat), items: transcriptOf(l.chat.events()), approvals, ...(turnId ? { turnId } : {}) };
+        return {
+          session: this.meta(l.chat),
+          items: transcriptOf(l.chat.events()),
+          approvals,
+          ...(turnId ? { turnId } : {}),
+        };
       },
       'sessions.export': ({ id, format }) => {
         const l = this.session(id);
         const content = this.agent().exportSession(l.chat.id, format === 'markdown' ? 'md' : 'json');
         const ext = format === 'markdown' ? 'md' : 'json';
-        return { filename: `knack-session-${l.chat.id.slice(0, 8)}.${ext}`, mime: format === 'markdown' ? 'text/markdown' : 'application/json', content };
+        return {
+          filename: `knack-session-${l.chat.id.slice(0, 8)}.${ext}`,
+          mime: format === 'markdown' ? 'text/markdown' : 'application/json',
+          content,
+        };
       },
       'sessions.delete': async ({ id }) => {
         const live = this.live.get(id);
@@ -400,12 +516,20 @@ export class ChatBinding {
           sections: CONTEXT_SECTIONS.map((section) => ({
             section,
             tokens: sections[section],
-            items: projection.filter((p) => SECTION_OF[p.kind] === section).map((p) => ({
-              label: p.path ? `${p.name}/${p.path}` : p.name, tokens: p.tokens, note: p.reason,
-            })),
+            items: projection
+              .filter((p) => SECTION_OF[p.kind] === section)
+              .map((p) => ({
+                label: p.path ? `${p.name}/${p.path}` : p.name,
+                tokens: p.tokens,
+                note: p.reason,
+              })),
           })),
           loadedSkills: chat.loadedSkills().map((s) => ({
-            name: s.name, tier: s.tier as 'builtin' | 'user' | 'project', version: s.version, reason: `${s.reason}: ${s.why}`, tokens: s.tokens,
+            name: s.name,
+            tier: s.tier as 'builtin' | 'user' | 'project',
+            version: s.version,
+            reason: `${s.reason}: ${s.why}`,
+            tokens: s.tokens,
             resources: projection
               .filter((p) => p.kind === 'resource' && p.path && p.name.toLowerCase() === s.name.toLowerCase())
               .map((p) => ({ path: p.path!, tokens: p.tokens })),
@@ -448,7 +572,11 @@ export class ChatBinding {
         // A key the provider would still find (the environment, providers.json's keyEnv) is not taken away.
         const { file, keysUsable } = readProvidersFile(dataDir);
         const env = this.options.env ?? process.env;
-        return { hasKey: keySourceOf(id, { user: file.providers[id], preset: findPreset(id), keysUsable, env, keyStore: this.keys }).keySource !== 'none' };
+        return {
+          hasKey:
+            keySourceOf(id, { user: file.providers[id], preset: findPreset(id), keysUsable, env, keyStore: this.keys })
+              .keySource !== 'none',
+        };
       },
     };
   }

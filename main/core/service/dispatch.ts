@@ -1,13 +1,28 @@
 // Binds the contract to handlers, the same way for every transport (Electron IPC, serve mode's WebSocket, tests):
 // unknown method → error, input validated before a handler runs, output validated after, every failure a ContractError.
 import {
-  contractError, events, formatIssues, isMethodName, methods,
-  type ContractError, type ErrorCode, type EventName, type EventPayload, type MethodArgs, type MethodName, type MethodOutput, type Result,
+  contractError,
+  events,
+  formatIssues,
+  isMethodName,
+  methods,
+  type ContractError,
+  type ErrorCode,
+  type EventName,
+  type EventPayload,
+  type MethodArgs,
+  type MethodName,
+  type MethodOutput,
+  type Result,
 } from '../../../preload/contract.js';
 
 /** A failure a handler reports on purpose; crosses as {code, message, details}. */
 export class ServiceError extends Error {
-  constructor(readonly code: ErrorCode, message: string, readonly details?: unknown) {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: unknown,
+  ) {
     super(message);
     this.name = 'ServiceError';
   }
@@ -26,12 +41,20 @@ export async function dispatch(
   onInternal: (method: string, err: unknown) => void = (m, e) => console.error(`knack: ${m} failed:`, e),
 ): Promise<Result<unknown>> {
   if (!isMethodName(method)) {
-    return { ok: false, error: contractError('unknown_method', `unknown method ${JSON.stringify(String(method)).slice(0, 100)}`) };
+    return {
+      ok: false,
+      error: contractError('unknown_method', `unknown method ${JSON.stringify(String(method)).slice(0, 100)}`),
+    };
   }
   const spec = methods[method];
   const parsed = spec.input.safeParse(input ?? {});
   if (!parsed.success) {
-    return { ok: false, error: contractError('invalid_input', `${method}: ${formatIssues(parsed.error)}`, { issues: parsed.error.issues.map((i) => ({ path: i.path.map(String), message: i.message })) }) };
+    return {
+      ok: false,
+      error: contractError('invalid_input', `${method}: ${formatIssues(parsed.error)}`, {
+        issues: parsed.error.issues.map((i) => ({ path: i.path.map(String), message: i.message })),
+      }),
+    };
   }
   let value: unknown;
   try {
@@ -47,7 +70,11 @@ export async function dispatch(
   return { ok: true, value: out.data };
 }
 
-function toContractError(method: string, e: unknown, onInternal: (method: string, err: unknown) => void): ContractError {
+function toContractError(
+  method: string,
+  e: unknown,
+  onInternal: (method: string, err: unknown) => void,
+): ContractError {
   if (e instanceof ServiceError) return contractError(e.code, e.message, e.details);
   onInternal(method, e);
   // The message of an unexpected error is shown; its stack stays in main's log.
@@ -55,9 +82,14 @@ function toContractError(method: string, e: unknown, onInternal: (method: string
 }
 
 /** Validates an event before it leaves main; an event outside the contract is dropped and logged, never sent. */
-export function checkedEvent<E extends EventName>(name: E, payload: EventPayload<E>): { ok: true; payload: unknown } | { ok: false; problem: string } {
+export function checkedEvent<E extends EventName>(
+  name: E,
+  payload: EventPayload<E>,
+): { ok: true; payload: unknown } | { ok: false; problem: string } {
   const parsed = events[name].safeParse(payload);
-  return parsed.success ? { ok: true, payload: parsed.data } : { ok: false, problem: `event ${name}: ${formatIssues(parsed.error)}` };
+  return parsed.success
+    ? { ok: true, payload: parsed.data }
+    : { ok: false, problem: `event ${name}: ${formatIssues(parsed.error)}` };
 }
 
 /** A small fan-out for contract events with validation at the source. */

@@ -111,7 +111,11 @@ export class KnackService {
       },
       store: (): Store => {
         const store = ctx.workspace().store;
-        if (!store) throw new ServiceError('unavailable', `the database in ${options.paths.dataDir} could not be opened; this needs it`);
+        if (!store)
+          throw new ServiceError(
+            'unavailable',
+            `the database in ${options.paths.dataDir} could not be opened; this needs it`,
+          );
         return store;
       },
       settingsView: () => {
@@ -142,7 +146,8 @@ export class KnackService {
       'workspace.current': () => (this.ws ? this.info() : null),
       'workspace.recent': () => ({ items: listRecent(options.paths.dataDir) }),
       'dialog.pickWorkspace': async () => (dialogs ? { path: await dialogs.pickFolder() } : noDialogs()),
-      'dialog.pickSkillSource': async ({ kind }) => (dialogs ? { path: await dialogs.pickSkillSource(kind) } : noDialogs()),
+      'dialog.pickSkillSource': async ({ kind }) =>
+        dialogs ? { path: await dialogs.pickSkillSource(kind) } : noDialogs(),
       ...skillHandlers(ctx),
       ...toolHandlers(ctx),
       ...settingsHandlers(ctx, options, () => this.applyCeiling()),
@@ -156,12 +161,18 @@ export class KnackService {
    */
   private ownProviderWrites(h: ReturnType<ChatBinding['handlers']>): ReturnType<ChatBinding['handlers']> {
     const file = providersFilePath(this.options.paths.dataDir);
-    const noted = <F extends (...a: never[]) => unknown>(f: F): F => ((...a: Parameters<F>) => {
-      const out = f(...a);
-      if (this.stamps.has(file)) this.stamps.set(file, stampOf(file));
-      return out;
-    }) as F;
-    return { ...h, 'settings.setProvider': noted(h['settings.setProvider']), 'settings.setKey': noted(h['settings.setKey']), 'settings.clearKey': noted(h['settings.clearKey']) };
+    const noted = <F extends (...a: never[]) => unknown>(f: F): F =>
+      ((...a: Parameters<F>) => {
+        const out = f(...a);
+        if (this.stamps.has(file)) this.stamps.set(file, stampOf(file));
+        return out;
+      }) as F;
+    return {
+      ...h,
+      'settings.setProvider': noted(h['settings.setProvider']),
+      'settings.setKey': noted(h['settings.setKey']),
+      'settings.clearKey': noted(h['settings.clearKey']),
+    };
   }
 
   /** The open workspace, if any. */
@@ -186,7 +197,11 @@ export class KnackService {
       real = realpathSync.native(path);
       if (!statSync(real).isDirectory()) throw new Error('not a folder');
     } catch (e) {
-      throw new ServiceError('not_found', `cannot open ${path} as a workspace: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such folder' : (e as Error).message}`, { path });
+      throw new ServiceError(
+        'not_found',
+        `cannot open ${path} as a workspace: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such folder' : (e as Error).message}`,
+        { path },
+      );
     }
     const o = this.options;
     if (!reload && this.ws?.workspace === real) {
@@ -215,13 +230,22 @@ export class KnackService {
     this.wsDiagnostics = diagnostics;
     next.catalog.on('change', (c: { added: string[]; removed: string[]; changed: string[] }) => {
       if (this.ws !== next) return;
-      this.events.emit('catalog.changed', { workspace: next.workspace, added: c.added, removed: c.removed, changed: c.changed });
+      this.events.emit('catalog.changed', {
+        workspace: next.workspace,
+        added: c.added,
+        removed: c.removed,
+        changed: c.changed,
+      });
       // New or edited skills were audited again: their verdicts (or `checking`, until it finishes) go out one by one.
       for (const name of [...c.added, ...c.changed]) {
         const e = next.catalog.get(name);
         if (!e || e.tier === 'builtin') continue;
         const report = auditOf(e, next.trust);
-        this.events.emit('audit.verdict', { name: e.manifest.name, audit: auditState(e, report, next.store), skill: skillView(e, next.catalog.entries(), report, next.store) });
+        this.events.emit('audit.verdict', {
+          name: e.manifest.name,
+          audit: auditState(e, report, next.store),
+          skill: skillView(e, next.catalog.entries(), report, next.store),
+        });
       }
     });
     this.chat.attach(next);
@@ -230,7 +254,9 @@ export class KnackService {
     this.stamps.clear();
     if (o.watchSettings !== false) {
       for (const [f, st] of stamps) this.stamps.set(f, st);
-      this.settingsWatch = watchFiles(watched, () => void this.settingsEdited(next), { onError: (e) => this.log('watching the settings files', e) });
+      this.settingsWatch = watchFiles(watched, () => void this.settingsEdited(next), {
+        onError: (e) => this.log('watching the settings files', e),
+      });
     }
     await previous?.close();
     addRecent(o.paths.dataDir, real);
@@ -305,7 +331,11 @@ export class KnackService {
     return {
       path: ws.workspace,
       name: basename(ws.workspace) || ws.workspace,
-      skills: { total: entries.length, enabled: entries.filter((e) => e.enabled).length, broken: ws.catalog.broken().length },
+      skills: {
+        total: entries.length,
+        enabled: entries.filter((e) => e.enabled).length,
+        broken: ws.catalog.broken().length,
+      },
       diagnostics: this.wsDiagnostics,
     };
   }

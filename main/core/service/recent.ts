@@ -5,7 +5,10 @@ import { basename, dirname, join } from 'node:path';
 export const RECENT_FILE = 'recent-workspaces.json';
 const MAX = 20;
 
-interface Entry { path: string; openedAt: number }
+interface Entry {
+  path: string;
+  openedAt: number;
+}
 
 export function recentPath(dataDir: string): string {
   return join(dataDir, RECENT_FILE);
@@ -15,14 +18,25 @@ function read(dataDir: string): Entry[] {
   try {
     const raw = JSON.parse(readFileSync(recentPath(dataDir), 'utf8')) as unknown;
     if (!Array.isArray(raw)) return [];
-    return raw.filter((e): e is Entry => !!e && typeof e === 'object' && typeof (e as Entry).path === 'string' && typeof (e as Entry).openedAt === 'number');
+    return raw.filter(
+      (e): e is Entry =>
+        !!e &&
+        typeof e === 'object' &&
+        typeof (e as Entry).path === 'string' &&
+        typeof (e as Entry).openedAt === 'number',
+    );
   } catch {
     return []; // missing or damaged: start a new list
   }
 }
 
 export function listRecent(dataDir: string): { path: string; name: string; openedAt: number; exists: boolean }[] {
-  return read(dataDir).map((e) => ({ path: e.path, name: basename(e.path) || e.path, openedAt: e.openedAt, exists: existsSync(e.path) }));
+  return read(dataDir).map((e) => ({
+    path: e.path,
+    name: basename(e.path) || e.path,
+    openedAt: e.openedAt,
+    exists: existsSync(e.path),
+  }));
 }
 
 export function addRecent(dataDir: string, path: string, now = Date.now()): void {

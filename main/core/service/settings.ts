@@ -18,15 +18,22 @@ export function writeUserCeiling(dataDir: string, ceiling: Record<string, unknow
   try {
     const raw = JSON.parse(readFileSync(file, 'utf8')) as unknown;
     if (raw && typeof raw === 'object' && !Array.isArray(raw)) json = raw as Record<string, unknown>;
-    else throw new ServiceError('conflict', `${file}: not a JSON object; fix or remove it before changing settings here`);
+    else
+      throw new ServiceError('conflict', `${file}: not a JSON object; fix or remove it before changing settings here`);
   } catch (e) {
     if (e instanceof ServiceError) throw e;
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
-      throw new ServiceError('conflict', `${file}: ${(e as Error).message}; fix or remove it before changing settings here`);
+      throw new ServiceError(
+        'conflict',
+        `${file}: ${(e as Error).message}; fix or remove it before changing settings here`,
+      );
     }
   }
   const policy = (json.policy && typeof json.policy === 'object' ? json.policy : {}) as Record<string, unknown>;
-  const current = (policy.ceiling && typeof policy.ceiling === 'object' ? policy.ceiling : {}) as Record<string, unknown>;
+  const current = (policy.ceiling && typeof policy.ceiling === 'object' ? policy.ceiling : {}) as Record<
+    string,
+    unknown
+  >;
   json.policy = { ...policy, ceiling: { ...current, ...ceiling } };
   mkdirSync(dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
@@ -38,7 +45,11 @@ export function writeUserCeiling(dataDir: string, ceiling: Record<string, unknow
  * `applyCeiling` puts the new ceiling on the open workspace's live gate and tool box: conversations stay open and a
  * running turn goes on, its next tool call judged by the new ceiling (a narrower one cannot be outrun).
  */
-export function settingsHandlers(ctx: ServiceContext, _options: ServiceOptions, applyCeiling: () => Promise<void>): SettingsHandlers {
+export function settingsHandlers(
+  ctx: ServiceContext,
+  _options: ServiceOptions,
+  applyCeiling: () => Promise<void>,
+): SettingsHandlers {
   return {
     'settings.setCeiling': async (ceiling) => {
       checkRoots(ceiling.readRoots, 'readRoots');

@@ -15,9 +15,20 @@ import { projectSkillDirs, userSkillDirs } from '../config/paths.js';
 import type { CatalogEntry } from '../skills/format/types.js';
 import { dropUpload, saveUpload } from './uploads.js';
 
-type SkillHandlers = Pick<Handlers,
-  'skills.list' | 'skills.show' | 'skills.setEnabled' | 'skills.trust' | 'skills.trustAll' | 'skills.install' |
-  'skills.pendingInstalls' | 'skills.approveInstall' | 'skills.rejectInstall' | 'skills.installUpload' | 'skills.lint'>;
+type SkillHandlers = Pick<
+  Handlers,
+  | 'skills.list'
+  | 'skills.show'
+  | 'skills.setEnabled'
+  | 'skills.trust'
+  | 'skills.trustAll'
+  | 'skills.install'
+  | 'skills.pendingInstalls'
+  | 'skills.approveInstall'
+  | 'skills.rejectInstall'
+  | 'skills.installUpload'
+  | 'skills.lint'
+>;
 
 export function skillHandlers(ctx: ServiceContext): SkillHandlers {
   const entry = (name: string): CatalogEntry => {
@@ -32,7 +43,8 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
   const install = async (source: string, tier: 'user' | 'project', replace: boolean, shownAs = source) => {
     const ws = ctx.workspace();
     const store = ctx.store();
-    const tierRoot = tier === 'user' ? userSkillDirs(ws.paths.home).workbuddy : projectSkillDirs(ws.workspace).workbuddy;
+    const tierRoot =
+      tier === 'user' ? userSkillDirs(ws.paths.home).workbuddy : projectSkillDirs(ws.workspace).workbuddy;
     let r;
     try {
       r = installSkill({ source, tierRoot, tier, store, replace });
@@ -53,7 +65,9 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
       const all = ws.catalog.entries();
       return {
         skills: all.map((e) => skillView(e, all, auditOf(e, ws.trust), ws.store)),
-        broken: ws.catalog.broken().map((b) => ({ tier: b.tier, dir: b.dir, file: b.file, diagnostics: b.diagnostics })),
+        broken: ws.catalog
+          .broken()
+          .map((b) => ({ tier: b.tier, dir: b.dir, file: b.file, diagnostics: b.diagnostics })),
         diagnostics: ws.catalog.discoveryDiagnostics(),
       };
     },
@@ -70,7 +84,9 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
       }
       let resources: string[] = [];
       try {
-        resources = listSkillFiles(e.realDir).files.filter((f) => !f.special).map((f) => f.rel);
+        resources = listSkillFiles(e.realDir)
+          .files.filter((f) => !f.special)
+          .map((f) => f.rel);
       } catch {
         // an unreadable folder lists nothing; the body above was readable
       }
@@ -98,14 +114,20 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
       if (e.tier === 'builtin') return view(e);
       const before = auditOf(e, ctx.workspace().trust);
       if (before && before.contentHash !== contentHash) {
-        throw new ServiceError('conflict', `"${name}" changed since it was shown (hash ${contentHash.slice(0, 12)} → ${before.contentHash.slice(0, 12)}); review it again`, { contentHash: before.contentHash });
+        throw new ServiceError(
+          'conflict',
+          `"${name}" changed since it was shown (hash ${contentHash.slice(0, 12)} → ${before.contentHash.slice(0, 12)}); review it again`,
+          { contentHash: before.contentHash },
+        );
       }
       // trustSkill audits again and binds trust to what it hashed now: refuse if that is not what the user saw.
       const r = trustSkill(e.realDir, store, e.manifest);
       if (!r.ok) throw new ServiceError('refused', r.reason, r.report ? { report: reportView(r.report) } : undefined);
       if (r.report.contentHash !== contentHash) {
         store.policy.setTrust(r.report.skill, r.report.contentHash, 'distrusted');
-        throw new ServiceError('conflict', `"${name}" changed while it was being trusted; review it again`, { contentHash: r.report.contentHash });
+        throw new ServiceError('conflict', `"${name}" changed while it was being trusted; review it again`, {
+          contentHash: r.report.contentHash,
+        });
       }
       return refreshed(e.manifest.name);
     },
@@ -124,12 +146,25 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
         if (trusted.length) await ws.catalog.refresh();
       }
       const verb = dryRun ? 'would trust' : 'trusted';
-      const summary = trusted.length === 0 && refused.length === 0
-        ? 'nothing needs trust'
-        : `${verb} ${trusted.length} skill${trusted.length === 1 ? '' : 's'}${refused.length ? `; ${refused.length} refused (P0 skills are never trusted)` : ''}`;
-      const groups = review.groups.map((g) => ({ rule: g.rule, message: g.message, count: g.count, skills: [...g.skills] }));
+      const summary =
+        trusted.length === 0 && refused.length === 0
+          ? 'nothing needs trust'
+          : `${verb} ${trusted.length} skill${trusted.length === 1 ? '' : 's'}${refused.length ? `; ${refused.length} refused (P0 skills are never trusted)` : ''}`;
+      const groups = review.groups.map((g) => ({
+        rule: g.rule,
+        message: g.message,
+        count: g.count,
+        skills: [...g.skills],
+      }));
       const w = review.widest;
-      const widest = { tools: [...w.tools], anyCommand: [...w.anyCommand], network: w.network, read: [...w.read], write: [...w.write], undeclared: w.undeclared };
+      const widest = {
+        tools: [...w.tools],
+        anyCommand: [...w.anyCommand],
+        network: w.network,
+        read: [...w.read],
+        write: [...w.write],
+        undeclared: w.undeclared,
+      };
       return { trusted, refused, summary, groups, widest };
     },
 
@@ -151,9 +186,20 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
     },
 
     'skills.pendingInstalls': () => ({
-      items: ctx.store().policy.approvals('pending').filter((a) => a.kind !== 'discovered').map((a) => ({
-        approvalId: a.id, kind: a.kind, skill: a.skill, tier: a.tier, source: a.source, contentHash: a.contentHash, level: a.level, createdAt: a.createdAt,
-      })),
+      items: ctx
+        .store()
+        .policy.approvals('pending')
+        .filter((a) => a.kind !== 'discovered')
+        .map((a) => ({
+          approvalId: a.id,
+          kind: a.kind,
+          skill: a.skill,
+          tier: a.tier,
+          source: a.source,
+          contentHash: a.contentHash,
+          level: a.level,
+          createdAt: a.createdAt,
+        })),
     }),
 
     'skills.approveInstall': async ({ approvalId, contentHash }) => {
@@ -161,7 +207,10 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
       const row = store.policy.approval(approvalId);
       if (!row) throw new ServiceError('not_found', `no pending install ${approvalId}`);
       if (row.contentHash !== contentHash) {
-        throw new ServiceError('conflict', `approval ${approvalId} is for content ${row.contentHash.slice(0, 12)}, not the ${contentHash.slice(0, 12)} shown`);
+        throw new ServiceError(
+          'conflict',
+          `approval ${approvalId} is for content ${row.contentHash.slice(0, 12)}, not the ${contentHash.slice(0, 12)} shown`,
+        );
       }
       const r = approvePendingInstall(store, approvalId);
       if (r.status !== 'pending') dropUpload(ctx.paths.dataDir, row.source);
@@ -173,7 +222,8 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
       const store = ctx.store();
       const row = store.policy.approval(approvalId);
       if (!row) throw new ServiceError('not_found', `no pending install ${approvalId}`);
-      if (row.status !== 'pending') throw new ServiceError('conflict', `approval ${approvalId} is already ${row.status}`);
+      if (row.status !== 'pending')
+        throw new ServiceError('conflict', `approval ${approvalId} is already ${row.status}`);
       store.policy.decideApproval(approvalId, 'rejected');
       dropUpload(ctx.paths.dataDir, row.source);
       return { status: 'rejected' as const, skill: row.skill, approvalId, reason: 'rejected by the user' };
@@ -182,10 +232,17 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
     'skills.lint': ({ paths }) => {
       const ws = ctx.workspace();
       const report = paths?.length
-        ? lintPaths(paths.map((p) => resolve(ws.workspace, p)), { settings: ws.settings })
+        ? lintPaths(
+            paths.map((p) => resolve(ws.workspace, p)),
+            { settings: ws.settings },
+          )
         : lintCatalog(ws.catalog, { settings: ws.settings });
       return {
-        skills: report.skills.map((s) => ({ ...(s.name ? { name: s.name } : {}), file: s.file, diagnostics: s.diagnostics })),
+        skills: report.skills.map((s) => ({
+          ...(s.name ? { name: s.name } : {}),
+          file: s.file,
+          diagnostics: s.diagnostics,
+        })),
         errors: report.errors,
         warnings: report.warnings,
       };

@@ -14,7 +14,12 @@ export function toolInfo(t: RegisteredTool) {
 }
 
 const STATE: Record<ConnectionStatus['state'], 'connecting' | 'connected' | 'failed' | 'disconnected'> = {
-  idle: 'connecting', connecting: 'connecting', retrying: 'connecting', connected: 'connected', failed: 'failed', closed: 'disconnected',
+  idle: 'connecting',
+  connecting: 'connecting',
+  retrying: 'connecting',
+  connected: 'connected',
+  failed: 'failed',
+  closed: 'disconnected',
 };
 
 export function mcpView(s: ConnectionStatus) {

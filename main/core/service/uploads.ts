@@ -15,20 +15,30 @@ export function uploadsDir(dataDir: string): string {
 /** A file name safe on every file system: letters, digits, ".", "-", "_" (anything else becomes "_"), ending .zip. */
 export function uploadName(filename: string): string {
   const base = filename.split(/[\\/]/).pop() ?? '';
-  const stem = base.replace(/\.zip$/i, '').normalize('NFC').replace(/[^\p{L}\p{N}._-]/gu, '_').replace(/^\.+/, '').slice(0, 100);
+  const stem = base
+    .replace(/\.zip$/i, '')
+    .normalize('NFC')
+    .replace(/[^\p{L}\p{N}._-]/gu, '_')
+    .replace(/^\.+/, '')
+    .slice(0, 100);
   return `${stem || 'skill'}.zip`;
 }
 
 /** Decode and store one upload; refuses what is too large or not a zip. Returns the stored file's path. */
 export function saveUpload(dataDir: string, filename: string, base64: string, now = Date.now()): string {
-  if (!/\.zip$/i.test(filename)) throw new ServiceError('refused', `${filename} is not a .zip (drop a skill packed as .zip, or give a folder path)`);
+  if (!/\.zip$/i.test(filename))
+    throw new ServiceError('refused', `${filename} is not a .zip (drop a skill packed as .zip, or give a folder path)`);
   const bytes = Buffer.from(base64, 'base64');
   if (bytes.length > MAX_UPLOAD_BYTES) {
-    throw new ServiceError('refused', `${filename} is ${bytes.length} bytes; the largest accepted upload is ${MAX_UPLOAD_BYTES} bytes (install larger skills from a folder)`);
+    throw new ServiceError(
+      'refused',
+      `${filename} is ${bytes.length} bytes; the largest accepted upload is ${MAX_UPLOAD_BYTES} bytes (install larger skills from a folder)`,
+    );
   }
   // Local file header, or the end record of an empty archive.
   const sig = bytes.subarray(0, 4).toString('hex');
-  if (sig !== '504b0304' && sig !== '504b0506') throw new ServiceError('refused', `${filename} is not a zip archive (its first bytes are not "PK")`);
+  if (sig !== '504b0304' && sig !== '504b0506')
+    throw new ServiceError('refused', `${filename} is not a zip archive (its first bytes are not "PK")`);
   const root = uploadsDir(dataDir);
   mkdirSync(root, { recursive: true, mode: 0o700 });
   pruneUploads(dataDir, now);

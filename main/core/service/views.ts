@@ -15,8 +15,16 @@ type Out<T extends z.ZodType> = z.output<T>;
 
 export function permissionsView(p: Permissions): Out<typeof C.Permissions> {
   const commands: Record<string, string[]> = {};
-  for (const [tool, pats] of Object.entries(p.commands)) commands[tool] = pats.map((x) => (x.exact ? x.text : `${x.text}:*`));
-  return { tools: [...p.tools], commands, network: p.network, read: [...p.read], write: [...p.write], declared: p.declared };
+  for (const [tool, pats] of Object.entries(p.commands))
+    commands[tool] = pats.map((x) => (x.exact ? x.text : `${x.text}:*`));
+  return {
+    tools: [...p.tools],
+    commands,
+    network: p.network,
+    read: [...p.read],
+    write: [...p.write],
+    declared: p.declared,
+  };
 }
 
 export function reportView(r: AuditReport): Out<typeof C.AuditReport> {
@@ -24,7 +32,15 @@ export function reportView(r: AuditReport): Out<typeof C.AuditReport> {
     skill: r.skill,
     dir: r.dir,
     level: r.level,
-    findings: r.findings.map((f) => ({ file: f.file, line: f.line, rule: f.rule, family: f.family, level: f.level, excerpt: f.excerpt, message: f.message })),
+    findings: r.findings.map((f) => ({
+      file: f.file,
+      line: f.line,
+      rule: f.rule,
+      family: f.family,
+      level: f.level,
+      excerpt: f.excerpt,
+      message: f.message,
+    })),
     contentHash: r.contentHash,
     files: r.files,
     bytes: r.bytes,
@@ -38,11 +54,17 @@ export function reportView(r: AuditReport): Out<typeof C.AuditReport> {
  * The audit state a list shows, read from the catalog: its trust hold (`checking`, `refused`, `pending`) is the one
  * source of truth; the report behind the verdict adds level, findings and hash. Built-ins ship with the app, trusted.
  */
-export function auditState(entry: CatalogEntry, report: AuditReport | undefined, store: Store | undefined): Out<typeof C.AuditState> {
+export function auditState(
+  entry: CatalogEntry,
+  report: AuditReport | undefined,
+  store: Store | undefined,
+): Out<typeof C.AuditState> {
   if (entry.tier === 'builtin') return { status: 'clean', findings: 0 };
   // The audit has not finished: no report yet; the verdict arrives as audit.verdict.
   if (entry.trust === 'checking') return { status: 'checking', findings: 0 };
-  const base = report ? { level: report.level, findings: report.findings.length, contentHash: report.contentHash } : { findings: 0 };
+  const base = report
+    ? { level: report.level, findings: report.findings.length, contentHash: report.contentHash }
+    : { findings: 0 };
   if (entry.trust === 'refused') return { status: 'blocked', ...base };
   if (entry.trust === 'pending') return { status: 'needs-trust', ...base };
   // Not held, yet no report: the review itself failed (the catalog keeps it disabled and says why).
@@ -55,7 +77,12 @@ export function auditOf(entry: CatalogEntry, trust: Pick<TrustReview, 'reportOf'
   return trust.reportOf(entry);
 }
 
-export function skillView(entry: CatalogEntry, all: CatalogEntry[], report: AuditReport | undefined, store: Store | undefined): Out<typeof C.SkillSummary> {
+export function skillView(
+  entry: CatalogEntry,
+  all: CatalogEntry[],
+  report: AuditReport | undefined,
+  store: Store | undefined,
+): Out<typeof C.SkillSummary> {
   const m = entry.manifest;
   return {
     name: m.name,
@@ -68,7 +95,9 @@ export function skillView(entry: CatalogEntry, all: CatalogEntry[], report: Audi
     enabled: entry.enabled,
     ...(entry.disabledReason ? { disabledReason: entry.disabledReason } : {}),
     ...(entry.shadowedBy ? { shadowedBy: { tier: entry.shadowedBy.tier, file: entry.shadowedBy.file } } : {}),
-    shadows: entry.shadowedBy ? [] : all.filter((o) => o.shadowedBy?.file === entry.file).map((o) => ({ tier: o.tier, file: o.file })),
+    shadows: entry.shadowedBy
+      ? []
+      : all.filter((o) => o.shadowedBy?.file === entry.file).map((o) => ({ tier: o.tier, file: o.file })),
     diagnostics: entry.diagnostics,
     audit: auditState(entry, report, store),
     triggers: [...m.readWhen],
@@ -83,7 +112,13 @@ export function installView(r: InstallResult): Out<typeof C.InstallOutcome> {
   const report = 'report' in r && r.report ? { report: reportView(r.report) } : {};
   switch (r.status) {
     case 'installed':
-      return { status: 'installed', skill: r.skill, dest: r.dest, ...report, ...(r.replaced ? { reason: 'replaced the installed version' } : {}) };
+      return {
+        status: 'installed',
+        skill: r.skill,
+        dest: r.dest,
+        ...report,
+        ...(r.replaced ? { reason: 'replaced the installed version' } : {}),
+      };
     case 'pending':
       return { status: 'pending', reason: r.reason, approvalId: r.approval.id, skill: r.approval.skill, ...report };
     case 'exists':

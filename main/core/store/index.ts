@@ -47,7 +47,9 @@ export class Store {
 
   /** PRAGMA integrity_check: 'ok' or the problems SQLite found. */
   integrityCheck(): string {
-    return (this.db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check).join('; ');
+    return (this.db.pragma('integrity_check') as { integrity_check: string }[])
+      .map((r) => r.integrity_check)
+      .join('; ');
   }
 
   close(): void {

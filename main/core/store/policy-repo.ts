@@ -43,8 +43,16 @@ export interface ApprovalRow {
 }
 
 interface RuleRow {
-  id: string; effect: Rule['effect']; tool: string; workspace: string | null; skill: string | null;
-  command: string | null; path: string | null; host: string | null; note: string | null; created_at: number;
+  id: string;
+  effect: Rule['effect'];
+  tool: string;
+  workspace: string | null;
+  skill: string | null;
+  command: string | null;
+  path: string | null;
+  host: string | null;
+  note: string | null;
+  created_at: number;
 }
 
 function toRule(r: RuleRow): Rule {
@@ -85,11 +93,23 @@ export class PolicyRepo {
   /** Store a new rule as given (policy/rule-book.ts decides whether it is needed and which rules it replaces). */
   insertRule(rule: NewRule): Rule {
     const row: Rule = { ...rule, id: randomUUID().slice(0, 8), createdAt: Date.now() };
-    this.db.prepare(
-      `INSERT INTO policy_rules (id, effect, tool, workspace, skill, command, path, host, note, created_at)
+    this.db
+      .prepare(
+        `INSERT INTO policy_rules (id, effect, tool, workspace, skill, command, path, host, note, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(row.id, row.effect, row.tool, row.workspace ?? null, row.skill ?? null, row.command ?? null, row.path ?? null,
-      row.host ?? null, row.note ?? null, row.createdAt);
+      )
+      .run(
+        row.id,
+        row.effect,
+        row.tool,
+        row.workspace ?? null,
+        row.skill ?? null,
+        row.command ?? null,
+        row.path ?? null,
+        row.host ?? null,
+        row.note ?? null,
+        row.createdAt,
+      );
     return row;
   }
 
@@ -99,19 +119,36 @@ export class PolicyRepo {
 
   // ---- approvals ----
   createApproval(a: Omit<ApprovalRow, 'id' | 'status' | 'createdAt' | 'decidedAt'>): ApprovalRow {
-    const pending = this.db.prepare(`SELECT ${APPROVAL_COLS} FROM skill_approvals WHERE status = 'pending' AND content_hash = ? AND target = ?`)
+    const pending = this.db
+      .prepare(
+        `SELECT ${APPROVAL_COLS} FROM skill_approvals WHERE status = 'pending' AND content_hash = ? AND target = ?`,
+      )
       .get(a.contentHash, a.target) as ApprovalRow | undefined;
     if (pending) return clean(pending);
     const row: ApprovalRow = { ...a, id: randomUUID().slice(0, 8), status: 'pending', createdAt: Date.now() };
-    this.db.prepare(
-      `INSERT INTO skill_approvals (id, kind, skill, tier, source, target, content_hash, level, report_json, status, created_at)
+    this.db
+      .prepare(
+        `INSERT INTO skill_approvals (id, kind, skill, tier, source, target, content_hash, level, report_json, status, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
-    ).run(row.id, row.kind, row.skill, row.tier, row.source, row.target, row.contentHash, row.level, row.reportJson, row.createdAt);
+      )
+      .run(
+        row.id,
+        row.kind,
+        row.skill,
+        row.tier,
+        row.source,
+        row.target,
+        row.contentHash,
+        row.level,
+        row.reportJson,
+        row.createdAt,
+      );
     return row;
   }
 
   approval(id: string): ApprovalRow | undefined {
-    const r = this.db.prepare(`SELECT ${APPROVAL_COLS} FROM skill_approvals WHERE id = ?`).get(id) as ApprovalRow | undefined;
+    const r = this.db.prepare(`SELECT ${APPROVAL_COLS} FROM skill_approvals WHERE id = ?`).get(id) as
+      ApprovalRow | undefined;
     return r && clean(r);
   }
 
@@ -123,35 +160,45 @@ export class PolicyRepo {
   }
 
   decideApproval(id: string, status: 'approved' | 'rejected'): boolean {
-    return this.db.prepare(`UPDATE skill_approvals SET status = ?, decided_at = ? WHERE id = ? AND status = 'pending'`)
-      .run(status, Date.now(), id).changes > 0;
+    return (
+      this.db
+        .prepare(`UPDATE skill_approvals SET status = ?, decided_at = ? WHERE id = ? AND status = 'pending'`)
+        .run(status, Date.now(), id).changes > 0
+    );
   }
 
   /** An approved approval for exactly this content going to exactly this target. */
   approvedFor(contentHash: string, target: string): ApprovalRow | undefined {
-    const r = this.db.prepare(`SELECT ${APPROVAL_COLS} FROM skill_approvals WHERE status = 'approved' AND content_hash = ? AND target = ?`)
+    const r = this.db
+      .prepare(
+        `SELECT ${APPROVAL_COLS} FROM skill_approvals WHERE status = 'approved' AND content_hash = ? AND target = ?`,
+      )
       .get(contentHash, target) as ApprovalRow | undefined;
     return r && clean(r);
   }
 
   // ---- trust ----
   setTrust(skill: string, contentHash: string, decision: 'trusted' | 'distrusted'): void {
-    this.db.prepare(
-      `INSERT INTO skill_trust (skill, content_hash, decision, decided_at) VALUES (?, ?, ?, ?)
+    this.db
+      .prepare(
+        `INSERT INTO skill_trust (skill, content_hash, decision, decided_at) VALUES (?, ?, ?, ?)
        ON CONFLICT(skill, content_hash) DO UPDATE SET decision = excluded.decision, decided_at = excluded.decided_at`,
-    ).run(skill, contentHash, decision, Date.now());
+      )
+      .run(skill, contentHash, decision, Date.now());
   }
 
   trust(skill: string, contentHash: string): 'trusted' | 'distrusted' | undefined {
-    const r = this.db.prepare('SELECT decision FROM skill_trust WHERE skill = ? AND content_hash = ?').get(skill, contentHash) as
-      { decision: 'trusted' | 'distrusted' } | undefined;
+    const r = this.db
+      .prepare('SELECT decision FROM skill_trust WHERE skill = ? AND content_hash = ?')
+      .get(skill, contentHash) as { decision: 'trusted' | 'distrusted' } | undefined;
     return r?.decision;
   }
 
   /** The latest decision about this exact content, whatever name it was trusted under. */
   trustByHash(contentHash: string): 'trusted' | 'distrusted' | undefined {
-    const r = this.db.prepare('SELECT decision FROM skill_trust WHERE content_hash = ? ORDER BY decided_at DESC LIMIT 1').get(contentHash) as
-      { decision: 'trusted' | 'distrusted' } | undefined;
+    const r = this.db
+      .prepare('SELECT decision FROM skill_trust WHERE content_hash = ? ORDER BY decided_at DESC LIMIT 1')
+      .get(contentHash) as { decision: 'trusted' | 'distrusted' } | undefined;
     return r?.decision;
   }
 
@@ -162,34 +209,44 @@ export class PolicyRepo {
 
   // ---- permissions last accepted per discovered skill folder ----
   acceptedPermissions(dir: string): { contentHash: string; permissionsJson: string } | undefined {
-    return this.db.prepare('SELECT content_hash AS contentHash, permissions_json AS permissionsJson FROM skill_accepted_permissions WHERE dir = ?').get(dir) as
-      { contentHash: string; permissionsJson: string } | undefined;
+    return this.db
+      .prepare(
+        'SELECT content_hash AS contentHash, permissions_json AS permissionsJson FROM skill_accepted_permissions WHERE dir = ?',
+      )
+      .get(dir) as { contentHash: string; permissionsJson: string } | undefined;
   }
 
   acceptPermissions(dir: string, skill: string, contentHash: string, permissionsJson: string): void {
-    this.db.prepare(
-      `INSERT INTO skill_accepted_permissions (dir, skill, content_hash, permissions_json, accepted_at) VALUES (?, ?, ?, ?, ?)
+    this.db
+      .prepare(
+        `INSERT INTO skill_accepted_permissions (dir, skill, content_hash, permissions_json, accepted_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT(dir) DO UPDATE SET skill = excluded.skill, content_hash = excluded.content_hash,
          permissions_json = excluded.permissions_json, accepted_at = excluded.accepted_at`,
-    ).run(dir, skill, contentHash, permissionsJson, Date.now());
+      )
+      .run(dir, skill, contentHash, permissionsJson, Date.now());
   }
 
   // ---- audit cache ----
   cachedAudit(contentHash: string, auditor: string): string | undefined {
-    const r = this.db.prepare('SELECT report_json AS j FROM audit_cache WHERE content_hash = ? AND auditor = ?').get(contentHash, auditor) as
-      { j: string } | undefined;
+    const r = this.db
+      .prepare('SELECT report_json AS j FROM audit_cache WHERE content_hash = ? AND auditor = ?')
+      .get(contentHash, auditor) as { j: string } | undefined;
     return r?.j;
   }
 
   putAudit(contentHash: string, auditor: string, reportJson: string): void {
-    this.db.prepare(
-      `INSERT INTO audit_cache (content_hash, auditor, report_json, created_at) VALUES (?, ?, ?, ?)
+    this.db
+      .prepare(
+        `INSERT INTO audit_cache (content_hash, auditor, report_json, created_at) VALUES (?, ?, ?, ?)
        ON CONFLICT(content_hash, auditor) DO UPDATE SET report_json = excluded.report_json, created_at = excluded.created_at`,
-    ).run(contentHash, auditor, reportJson, Date.now());
+      )
+      .run(contentHash, auditor, reportJson, Date.now());
   }
 
   /** Keep many audits (reports by content hash, folder fingerprints) in one transaction. */
-  putAudits(rows: { contentHash: string; auditor: string; reportJson: string; dir: string; fingerprint: string }[]): void {
+  putAudits(
+    rows: { contentHash: string; auditor: string; reportJson: string; dir: string; fingerprint: string }[],
+  ): void {
     this.db.transaction(() => {
       for (const r of rows) {
         this.putAudit(r.contentHash, r.auditor, r.reportJson);
@@ -199,8 +256,9 @@ export class PolicyRepo {
   }
 
   fingerprint(dir: string): { fingerprint: string; contentHash: string } | undefined {
-    return this.db.prepare('SELECT fingerprint, content_hash AS contentHash FROM audit_fingerprints WHERE dir = ?').get(dir) as
-      { fingerprint: string; contentHash: string } | undefined;
+    return this.db
+      .prepare('SELECT fingerprint, content_hash AS contentHash FROM audit_fingerprints WHERE dir = ?')
+      .get(dir) as { fingerprint: string; contentHash: string } | undefined;
   }
 
   /**
@@ -209,16 +267,19 @@ export class PolicyRepo {
    */
   fingerprintedUnder(parent: string, sep: string): Set<string> {
     const base = parent.endsWith(sep) ? parent.slice(0, -1) : parent;
-    const rows = this.db.prepare('SELECT dir FROM audit_fingerprints WHERE dir > ? AND dir < ?')
+    const rows = this.db
+      .prepare('SELECT dir FROM audit_fingerprints WHERE dir > ? AND dir < ?')
       .all(base + sep, base + String.fromCharCode(sep.charCodeAt(0) + 1)) as { dir: string }[];
     return new Set(rows.map((r) => r.dir));
   }
 
   putFingerprint(dir: string, fingerprint: string, contentHash: string): void {
-    this.db.prepare(
-      `INSERT INTO audit_fingerprints (dir, fingerprint, content_hash) VALUES (?, ?, ?)
+    this.db
+      .prepare(
+        `INSERT INTO audit_fingerprints (dir, fingerprint, content_hash) VALUES (?, ?, ?)
        ON CONFLICT(dir) DO UPDATE SET fingerprint = excluded.fingerprint, content_hash = excluded.content_hash`,
-    ).run(dir, fingerprint, contentHash);
+      )
+      .run(dir, fingerprint, contentHash);
   }
 }
 

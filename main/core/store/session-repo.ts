@@ -82,7 +82,9 @@ export class SessionRepo {
     this.touch = db.prepare('UPDATE chat_sessions SET updated_at = ? WHERE id = ?');
     this.retitle = db.prepare('UPDATE chat_sessions SET title = ? WHERE id = ?');
     this.touchRetitle = db.prepare('UPDATE chat_sessions SET updated_at = ?, title = ? WHERE id = ?');
-    this.insertSession = db.prepare('INSERT INTO chat_sessions (id, workspace, title, provider, model, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    this.insertSession = db.prepare(
+      'INSERT INTO chat_sessions (id, workspace, title, provider, model, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
     this.byId = db.prepare(`SELECT ${COLS} FROM chat_sessions s WHERE s.id = ?`);
     // Events with their session's bookkeeping (last used, title) are one transaction: one commit, all or nothing.
     // The events go in as one multi-row INSERT (one statement per batch, not one per event: a turn's start is on the
@@ -91,7 +93,8 @@ export class SessionRepo {
       let touchAt: number | undefined;
       let title: string | undefined;
       const seqs: number[] = [];
-      for (let from = 0; from < rows.length; from += MAX_ROWS) this.insertPart(sessionId, rows.length <= MAX_ROWS ? rows : rows.slice(from, from + MAX_ROWS), seqs);
+      for (let from = 0; from < rows.length; from += MAX_ROWS)
+        this.insertPart(sessionId, rows.length <= MAX_ROWS ? rows : rows.slice(from, from + MAX_ROWS), seqs);
       for (const r of rows) {
         if (r.touch) touchAt = r.at;
         if (r.title !== undefined) title = r.title;
@@ -115,13 +118,25 @@ export class SessionRepo {
   private insertRows(n: number): Database.Statement {
     let st = this.inserts.get(n);
     if (!st) {
-      st = n === 1 ? this.insert : this.db.prepare(`INSERT INTO chat_events (session_id, type, data_json, at) VALUES ${Array(n).fill('(?, ?, ?, ?)').join(', ')}`);
+      st =
+        n === 1
+          ? this.insert
+          : this.db.prepare(
+              `INSERT INTO chat_events (session_id, type, data_json, at) VALUES ${Array(n).fill('(?, ?, ?, ?)').join(', ')}`,
+            );
       this.inserts.set(n, st);
     }
     return st;
   }
 
-  create(row: { id: string; workspace: string; title?: string; provider?: string | null; model?: string | null; now?: number }): SessionRow {
+  create(row: {
+    id: string;
+    workspace: string;
+    title?: string;
+    provider?: string | null;
+    model?: string | null;
+    now?: number;
+  }): SessionRow {
     const now = row.now ?? Date.now();
     this.insertSession.run(row.id, row.workspace, row.title ?? '', row.provider ?? null, row.model ?? null, now, now);
     return this.get(row.id)!;
@@ -135,18 +150,28 @@ export class SessionRepo {
   list(opts: { workspace?: string; limit?: number } = {}): SessionRow[] {
     const where = opts.workspace ? 'WHERE s.workspace = ?' : '';
     const args: unknown[] = opts.workspace ? [opts.workspace] : [];
-    return (this.db.prepare(`SELECT ${COLS} FROM chat_sessions s ${where} ORDER BY updatedAt DESC, s.id LIMIT ?`).all(...args, opts.limit ?? 1000) as RawRow[]).map((r) => rowOf(r)!);
+    return (
+      this.db
+        .prepare(`SELECT ${COLS} FROM chat_sessions s ${where} ORDER BY updatedAt DESC, s.id LIMIT ?`)
+        .all(...args, opts.limit ?? 1000) as RawRow[]
+    ).map((r) => rowOf(r)!);
   }
 
   /** Sessions whose id starts with `prefix` (so a short id from a listing works). */
   findByPrefix(prefix: string): SessionRow[] {
-    return (this.db.prepare(`SELECT ${COLS} FROM chat_sessions s WHERE s.id LIKE ? ESCAPE '\\' ORDER BY updatedAt DESC LIMIT 10`).all(prefix.replace(/[%_\\]/g, '\\$&') + '%') as RawRow[]).map((r) => rowOf(r)!);
+    return (
+      this.db
+        .prepare(`SELECT ${COLS} FROM chat_sessions s WHERE s.id LIKE ? ESCAPE '\\' ORDER BY updatedAt DESC LIMIT 10`)
+        .all(prefix.replace(/[%_\\]/g, '\\$&') + '%') as RawRow[]
+    ).map((r) => rowOf(r)!);
   }
 
   update(id: string, fields: { title?: string; provider?: string | null; model?: string | null }): void {
     if (fields.title !== undefined) this.retitle.run(fields.title, id);
-    if (fields.provider !== undefined) this.db.prepare('UPDATE chat_sessions SET provider = ? WHERE id = ?').run(fields.provider, id);
-    if (fields.model !== undefined) this.db.prepare('UPDATE chat_sessions SET model = ? WHERE id = ?').run(fields.model, id);
+    if (fields.provider !== undefined)
+      this.db.prepare('UPDATE chat_sessions SET provider = ? WHERE id = ?').run(fields.provider, id);
+    if (fields.model !== undefined)
+      this.db.prepare('UPDATE chat_sessions SET model = ? WHERE id = ?').run(fields.model, id);
   }
 
   /**
@@ -155,10 +180,16 @@ export class SessionRepo {
    * commit survives a crash or `kill -9` of the app (it is in the WAL file the moment this returns); only a power
    * loss or OS crash may lose the last few commits, never corrupt the log — acceptable for an append-only chat log.
    */
-  append(sessionId: string, type: string, data: Record<string, unknown>, opts: { at?: number; touch?: boolean; title?: string } = {}): number {
+  append(
+    sessionId: string,
+    type: string,
+    data: Record<string, unknown>,
+    opts: { at?: number; touch?: boolean; title?: string } = {},
+  ): number {
     const at = opts.at ?? Date.now();
     // Naming the session also moves it to the top of the list.
-    if (opts.touch || opts.title !== undefined) return this.appendBatch(sessionId, [{ type, data, at, touch: true, title: opts.title }])[0]!;
+    if (opts.touch || opts.title !== undefined)
+      return this.appendBatch(sessionId, [{ type, data, at, touch: true, title: opts.title }])[0]!;
     return Number(this.insert.run(sessionId, type, JSON.stringify(data), at).lastInsertRowid);
   }
 
@@ -168,7 +199,8 @@ export class SessionRepo {
    */
   appendMany(sessionId: string, rows: AppendRow[]): number[] {
     if (rows.length === 0) return [];
-    if (rows.length > MAX_ROWS || rows.some((r) => r.touch || r.title !== undefined)) return this.appendBatch(sessionId, rows);
+    if (rows.length > MAX_ROWS || rows.some((r) => r.touch || r.title !== undefined))
+      return this.appendBatch(sessionId, rows);
     // One INSERT statement is atomic on its own (all its rows or none): without bookkeeping to write with it, it needs
     // no explicit transaction (BEGIN and COMMIT are two statements more on the path to a turn's first token).
     const seqs: number[] = [];
@@ -178,14 +210,21 @@ export class SessionRepo {
 
   events(sessionId: string, afterSeq = 0): StoredEvent[] {
     const rows = this.db
-      .prepare('SELECT id AS seq, type, data_json AS json, at FROM chat_events WHERE session_id = ? AND id > ? ORDER BY id')
+      .prepare(
+        'SELECT id AS seq, type, data_json AS json, at FROM chat_events WHERE session_id = ? AND id > ? ORDER BY id',
+      )
       .all(sessionId, afterSeq) as { seq: number; type: string; json: string; at: number }[];
     const out: StoredEvent[] = [];
     for (const r of rows) {
       try {
         out.push({ seq: r.seq, type: r.type, data: JSON.parse(r.json) as Record<string, unknown>, at: r.at });
       } catch {
-        out.push({ seq: r.seq, type: 'error', data: { kind: 'store', message: `event ${r.seq} could not be read` }, at: r.at });
+        out.push({
+          seq: r.seq,
+          type: 'error',
+          data: { kind: 'store', message: `event ${r.seq} could not be read` },
+          at: r.at,
+        });
       }
     }
     return out;
@@ -194,7 +233,9 @@ export class SessionRepo {
   /** The session's most recent event of one type (a usage event's running totals, say), without reading the rest. */
   lastOfType(sessionId: string, type: string): StoredEvent | undefined {
     const r = this.db
-      .prepare('SELECT id AS seq, type, data_json AS json, at FROM chat_events WHERE session_id = ? AND type = ? ORDER BY id DESC LIMIT 1')
+      .prepare(
+        'SELECT id AS seq, type, data_json AS json, at FROM chat_events WHERE session_id = ? AND type = ? ORDER BY id DESC LIMIT 1',
+      )
       .get(sessionId, type) as { seq: number; type: string; json: string; at: number } | undefined;
     if (!r) return undefined;
     try {

@@ -53,7 +53,8 @@ export class SkillRepo {
 
   toggles(workspace: string): Map<string, boolean> {
     const out = new Map<string, boolean>();
-    for (const r of this.toggleAll.all(workspace) as { skill: string; enabled: number }[]) out.set(r.skill, r.enabled === 1);
+    for (const r of this.toggleAll.all(workspace) as { skill: string; enabled: number }[])
+      out.set(r.skill, r.enabled === 1);
     return out;
   }
 }

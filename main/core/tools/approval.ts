@@ -48,6 +48,13 @@ export async function askApproval(req: ApprovalRequest, opts: AskOptions): Promi
   } catch {
     return { allowed: false, rules: [] };
   }
-  const { allowed, rules } = recordAnswer(opts.rules, { tool: req.tool, args: req.args, access: req.access }, req.actor, opts.workspace, answer, req.decision);
+  const { allowed, rules } = recordAnswer(
+    opts.rules,
+    { tool: req.tool, args: req.args, access: req.access },
+    req.actor,
+    opts.workspace,
+    answer,
+    req.decision,
+  );
   return { allowed, answer, rules };
 }

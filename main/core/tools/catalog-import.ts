@@ -54,7 +54,11 @@ export function parametersToSchema(p: unknown): JsonSchema {
 
 /** A callable name for a catalog name: `hf:org/model` → `hf_org_model` (unique within the catalog). */
 function callableName(raw: string, taken: Set<string>): string {
-  let base = isValidToolName(raw) ? raw : sanitizeNamePart(raw).replace(/^_+|_+$/g, '').slice(0, 60) || 'tool';
+  let base = isValidToolName(raw)
+    ? raw
+    : sanitizeNamePart(raw)
+        .replace(/^_+|_+$/g, '')
+        .slice(0, 60) || 'tool';
   if (base.length > 64) base = base.slice(0, 64);
   let name = base;
   for (let i = 2; taken.has(name); i++) name = `${base.slice(0, 60)}_${i}`;
@@ -67,7 +71,12 @@ export function importCatalog(value: unknown, file = 'catalog'): ImportedCatalog
   const problems: CatalogProblem[] = [];
   const renamed: Record<string, string> = {};
   const list = Array.isArray(value) ? value : isObject(value) && Array.isArray(value.tools) ? value.tools : undefined;
-  if (!list) return { tools, problems: [{ where: file, message: 'expected a JSON array of tools (or {"tools": [...]})' }], renamed };
+  if (!list)
+    return {
+      tools,
+      problems: [{ where: file, message: 'expected a JSON array of tools (or {"tools": [...]})' }],
+      renamed,
+    };
   const taken = new Set<string>();
   list.forEach((entry: unknown, i: number) => {
     const where = `${file}[${i}]`;
@@ -83,7 +92,10 @@ export function importCatalog(value: unknown, file = 'catalog'): ImportedCatalog
     }
     const description = typeof e.description === 'string' ? e.description.trim() : '';
     if (!description) {
-      problems.push({ where: `${where}.description`, message: `tool "${e.name}" has no description (it could never be found)` });
+      problems.push({
+        where: `${where}.description`,
+        message: `tool "${e.name}" has no description (it could never be found)`,
+      });
       return;
     }
     const rawSchema = e.input_schema ?? e.inputSchema ?? e.parameters;
@@ -99,7 +111,10 @@ export function importCatalog(value: unknown, file = 'catalog'): ImportedCatalog
       risk: 'meta',
       access: () => ({}),
       handler: async () =>
-        toolError('tool.unavailable', `${name} comes from an imported catalog and has no implementation in Knack; connect the MCP server that provides it`),
+        toolError(
+          'tool.unavailable',
+          `${name} comes from an imported catalog and has no implementation in Knack; connect the MCP server that provides it`,
+        ),
     });
   });
   return { tools, problems, renamed };
@@ -120,4 +135,3 @@ export function readCatalogFile(file: string): ImportedCatalog {
   }
   return importCatalog(value, file);
 }
-

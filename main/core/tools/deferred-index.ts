@@ -9,7 +9,10 @@ function searchable(t: RegisteredTool): SearchableTool {
 }
 
 /** Index the registry's deferred tools and follow its changes. Call `close()` to stop following. */
-export function bindDeferredIndex(registry: ToolRegistry, opts: ToolSearchOptions = {}): { index: ToolSearchIndex; close: () => void } {
+export function bindDeferredIndex(
+  registry: ToolRegistry,
+  opts: ToolSearchOptions = {},
+): { index: ToolSearchIndex; close: () => void } {
   const index = new ToolSearchIndex(opts);
   index.addAll(registry.list({ deferred: true }).map(searchable));
   const close = registry.subscribe((e) => {

@@ -20,7 +20,9 @@ export type ToolErrorCode =
   | 'tool.network';
 
 export function toolError(code: ToolErrorCode, message: string, details?: unknown): ToolResult {
-  return details === undefined ? { ok: false, error: { code, message } } : { ok: false, error: { code, message, details } };
+  return details === undefined
+    ? { ok: false, error: { code, message } }
+    : { ok: false, error: { code, message, details } };
 }
 
 export function ok(content: unknown): ToolResult {

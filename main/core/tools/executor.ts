@@ -20,7 +20,12 @@ export interface ExecutorOptions {
    * Called after each decision (for logs and the session record). For an `ask`: whether it ran, and the answer
    * (undefined when no one could be asked).
    */
-  onDecision?: (call: { tool: string; args: Record<string, unknown>; access: Access }, decision: Decision, approved?: boolean, answer?: ApprovalAnswer) => void;
+  onDecision?: (
+    call: { tool: string; args: Record<string, unknown>; access: Access },
+    decision: Decision,
+    approved?: boolean,
+    answer?: ApprovalAnswer,
+  ) => void;
 }
 
 /** Per call: another approver (a skill script's call holds the script's clock while asking). */
@@ -34,7 +39,11 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function decideNow(gate: Gate, call: { tool: string; args: Record<string, unknown>; access: Access }, ctx: ToolContext): Decision {
+function decideNow(
+  gate: Gate,
+  call: { tool: string; args: Record<string, unknown>; access: Access },
+  ctx: ToolContext,
+): Decision {
   try {
     return gate.authorize(call, ctx.actor);
   } catch (e) {
@@ -56,7 +65,10 @@ export class ToolExecutor {
       // A tool the ceiling stopped offering (Settings, mid-conversation) is refused as the gate would say it.
       if (this.opts.registry.notOffered.has(name)) {
         const call = { tool: name, args: isPlainObject(rawArgs) ? rawArgs : {}, access: {} };
-        return this.refuse(call, { verdict: 'deny', reason: `${name} is not offered in this workspace (settings policy.ceiling.tools)` });
+        return this.refuse(call, {
+          verdict: 'deny',
+          reason: `${name} is not offered in this workspace (settings policy.ceiling.tools)`,
+        });
       }
       return toolError('tool.unknown', `unknown tool "${name}"`);
     }
@@ -68,7 +80,8 @@ export class ToolExecutor {
     }
     const problems = tool.validate(args);
     if (problems.length) {
-      if (problems[0]?.field === '(schema)') return toolError('tool.schema', `${name} cannot be called: ${problems[0].message}`);
+      if (problems[0]?.field === '(schema)')
+        return toolError('tool.schema', `${name} cannot be called: ${problems[0].message}`);
       return toolError('tool.invalid_args', formatProblems(name, problems), { problems });
     }
 
@@ -85,12 +98,18 @@ export class ToolExecutor {
       const approver = over.approver ?? this.opts.approver;
       const asked = await askApproval(
         { tool: name, args, access, actor: ctx.actor, reason: decision.reason, decision },
-        { ...(approver ? { approver } : {}), ...(this.opts.rules ? { rules: this.opts.rules } : {}), workspace: ctx.workspace },
+        {
+          ...(approver ? { approver } : {}),
+          ...(this.opts.rules ? { rules: this.opts.rules } : {}),
+          workspace: ctx.workspace,
+        },
       );
       this.opts.onDecision?.(call, decision, asked.allowed, asked.answer);
       if (!asked.allowed) {
         const why = approver ? 'the user declined' : 'it needs approval and no one can approve here';
-        return toolError('tool.declined', `${name} was not run: ${why} (${decision.reason})`, { reason: decision.reason });
+        return toolError('tool.declined', `${name} was not run: ${why} (${decision.reason})`, {
+          reason: decision.reason,
+        });
       }
       // The user answered later: the gate is asked again (the ceiling may have been narrowed in Settings, or a deny
       // rule added, while the question waited), and a call it now denies does not run — the answer never widens it.
@@ -107,8 +126,14 @@ export class ToolExecutor {
   }
 
   /** A call the gate (or the ceiling's tool list) denies: the decision is reported, and the call refused with its reason. */
-  private refuse(call: { tool: string; args: Record<string, unknown>; access: Access }, decision: Decision): ToolResult {
+  private refuse(
+    call: { tool: string; args: Record<string, unknown>; access: Access },
+    decision: Decision,
+  ): ToolResult {
     this.opts.onDecision?.(call, decision);
-    return toolError('tool.denied', `${call.tool} denied: ${decision.reason}`, { reason: decision.reason, ruleId: decision.ruleId });
+    return toolError('tool.denied', `${call.tool} denied: ${decision.reason}`, {
+      reason: decision.reason,
+      ruleId: decision.ruleId,
+    });
   }
 }

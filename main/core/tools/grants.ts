@@ -4,7 +4,13 @@ import type { Gate, Decision } from '../policy/types.js';
 import type { ToolContext } from './types.js';
 
 /** `ctx` for the handler of an authorized call: the decision, and the same grants for every file it returns. */
-export function withGrants(ctx: ToolContext, gate: Gate, tool: string, args: Record<string, unknown>, decision: Decision): ToolContext {
+export function withGrants(
+  ctx: ToolContext,
+  gate: Gate,
+  tool: string,
+  args: Record<string, unknown>,
+  decision: Decision,
+): ToolContext {
   return {
     ...ctx,
     decision,

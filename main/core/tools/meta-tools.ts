@@ -35,7 +35,9 @@ export function toolSearchTool(session: ToolSession): ToolDefinition<{ query: st
   };
 }
 
-export function deferExecuteTool(session: ToolSession): ToolDefinition<{ name: string; arguments?: Record<string, unknown> }> {
+export function deferExecuteTool(
+  session: ToolSession,
+): ToolDefinition<{ name: string; arguments?: Record<string, unknown> }> {
   return {
     name: DEFER_EXECUTE,
     summary: 'Run a deferred tool by name with its arguments (validated against its full schema).',

@@ -18,7 +18,9 @@ export interface ToolSectionOptions {
 
 /** The tool section as providers receive it: one JSON tool object per line, then the deferred names. */
 export function renderToolSection(tools: PromptTool[], opts: ToolSectionOptions = {}): string {
-  const lines = tools.map((t) => JSON.stringify({ name: t.name, description: t.description, input_schema: t.inputSchema }));
+  const lines = tools.map((t) =>
+    JSON.stringify({ name: t.name, description: t.description, input_schema: t.inputSchema }),
+  );
   const deferred = opts.deferredNames ?? [];
   if (deferred.length) {
     const max = opts.maxListed ?? 200;

@@ -43,7 +43,15 @@ function patternMatcher(patterns: string[]): (name: string) => boolean {
   const exact = new Set(patterns.filter((p) => !p.includes('*')));
   const globs = patterns
     .filter((p) => p.includes('*'))
-    .map((p) => new RegExp(`^${p.split('*').map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`));
+    .map(
+      (p) =>
+        new RegExp(
+          `^${p
+            .split('*')
+            .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+            .join('.*')}$`,
+        ),
+    );
   return (name) => exact.has(name) || globs.some((g) => g.test(name));
 }
 

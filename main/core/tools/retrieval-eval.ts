@@ -37,7 +37,14 @@ export function evaluate(queries: EvalQuery[], rank: Ranker, known?: (name: stri
     rr += 1 / (idx + 1);
   }
   const n = queries.length || 1;
-  return { queries: queries.length, recallAt1: r1 / n, recallAt5: r5 / n, recallAt10: r10 / n, mrr: rr / n, unknownGold };
+  return {
+    queries: queries.length,
+    recallAt1: r1 / n,
+    recallAt5: r5 / n,
+    recallAt10: r10 / n,
+    mrr: rr / n,
+    unknownGold,
+  };
 }
 
 /** A labelled group of queries (a language, a section of the file). */
@@ -50,7 +57,8 @@ function parseEntries(file: string, list: unknown[], where: string): EvalQuery[]
   return list.map((v: unknown, i: number) => {
     const o = v as { query?: unknown; q?: unknown; gold?: unknown };
     const query = o?.query ?? o?.q;
-    if (typeof query !== 'string' || !query.trim()) throw new Error(`${file}${where}[${i}].query: missing or not a string`);
+    if (typeof query !== 'string' || !query.trim())
+      throw new Error(`${file}${where}[${i}].query: missing or not a string`);
     const gold = typeof o.gold === 'string' ? [o.gold] : o.gold;
     if (!Array.isArray(gold) || !gold.length || !gold.every((g) => typeof g === 'string')) {
       throw new Error(`${file}${where}[${i}].gold: expected a name or a list of names`);
@@ -88,5 +96,7 @@ export function readQueryGroups(file: string): EvalGroup[] {
       .map(([k, v]) => ({ label: k, queries: parseEntries(file, v as unknown[], `.${k}`) }));
     if (groups.length) return groups;
   }
-  throw new Error(`${file}: expected a JSON array of {query, gold}, or an object of such arrays (e.g. {"en": [...], "zh": [...]})`);
+  throw new Error(
+    `${file}: expected a JSON array of {query, gold}, or an object of such arrays (e.g. {"en": [...], "zh": [...]})`,
+  );
 }

@@ -1,13 +1,31 @@
 // Opening files by a checked real path without a check-then-use race: open once, with O_NOFOLLOW, then ask the kernel
 // where the open file really is (/proc/self/fd; elsewhere: same device + inode as the checked path) and refuse a mismatch.
 // Writes go through a folder handle (create temp + rename inside that very folder), and refuse hard-linked files.
-import { closeSync, constants as C, fchmodSync, fstatSync, lstatSync, mkdirSync, openSync, readlinkSync, readSync, realpathSync, renameSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants as C,
+  fchmodSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readlinkSync,
+  readSync,
+  realpathSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+  type Stats,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /** A path changed (a symlink swapped in, a folder moved) between the check and the use. */
 export class PathChangedError extends Error {
   readonly code = 'EPATHCHANGED';
-  constructor(readonly path: string, detail: string) {
+  constructor(
+    readonly path: string,
+    detail: string,
+  ) {
     super(`${path} changed while it was being used (${detail}); nothing was done`);
   }
 }
@@ -15,8 +33,13 @@ export class PathChangedError extends Error {
 /** A write to a file with more than one hard link (it may be the same file as one outside the workspace). */
 export class HardLinkError extends Error {
   readonly code = 'EHARDLINK';
-  constructor(readonly path: string, readonly links: number) {
-    super(`${path} has ${links} hard links: it may be the same file as one elsewhere, so it is not written (remove the extra links or write it yourself)`);
+  constructor(
+    readonly path: string,
+    readonly links: number,
+  ) {
+    super(
+      `${path} has ${links} hard links: it may be the same file as one elsewhere, so it is not written (remove the extra links or write it yourself)`,
+    );
   }
 }
 
@@ -66,7 +89,9 @@ function whereIs(fd: number, expected: string): string {
   }
   if (resolved !== expected) return resolved;
   const after = lstatSync(expected, { throwIfNoEntry: false });
-  return after && !after.isSymbolicLink() && after.dev === st.dev && after.ino === st.ino ? expected : '(another file: not the file that was checked)';
+  return after && !after.isSymbolicLink() && after.dev === st.dev && after.ino === st.ino
+    ? expected
+    : '(another file: not the file that was checked)';
 }
 
 /** Refuse (PathChangedError) when the opened descriptor `fd` is not the file or folder at the checked real path. */
@@ -146,7 +171,8 @@ export function writeReal(real: string, data: Uint8Array | string, opts: WriteOp
     const existing = lstatSync(inDir(name), { throwIfNoEntry: false });
     if (existing?.isSymbolicLink()) throw new PathChangedError(real, 'it became a symlink');
     if (existing?.isDirectory()) throw Object.assign(new Error(`${real} is a folder`), { code: 'EISDIR' });
-    if (existing && !existing.isFile()) throw Object.assign(new Error(`${real} is not a regular file`), { code: 'EINVAL' });
+    if (existing && !existing.isFile())
+      throw Object.assign(new Error(`${real} is not a regular file`), { code: 'EINVAL' });
     if (existing && existing.nlink > 1 && !opts.allowHardLinks) throw new HardLinkError(real, existing.nlink);
     const tmpName = `.${name.slice(0, 100)}.knack-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.tmp`;
     const tfd = openSync(inDir(tmpName), C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_NOFOLLOW, 0o666);
@@ -158,8 +184,16 @@ export function writeReal(real: string, data: Uint8Array | string, opts: WriteOp
       closeSync(tfd);
       renameSync(inDir(tmpName), inDir(name));
     } catch (e) {
-      try { closeSync(tfd); } catch { /* already closed */ }
-      try { unlinkSync(inDir(tmpName)); } catch { /* gone */ }
+      try {
+        closeSync(tfd);
+      } catch {
+        /* already closed */
+      }
+      try {
+        unlinkSync(inDir(tmpName));
+      } catch {
+        /* gone */
+      }
       throw e;
     }
     return { created: !existing };

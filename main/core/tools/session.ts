@@ -58,7 +58,11 @@ export class ToolSession {
    * names of the still-hidden deferred tools, rendered as providers receive them, with its token count.
    */
   promptSection(): { tools: PromptTool[]; deferredNames: string[]; text: string; tokens: number } {
-    const tools = this.visibleTools().map((t) => ({ name: t.def.name, description: t.def.description, inputSchema: t.def.inputSchema }));
+    const tools = this.visibleTools().map((t) => ({
+      name: t.def.name,
+      description: t.def.description,
+      inputSchema: t.def.inputSchema,
+    }));
     const deferredNames = this.hiddenTools().map((t) => t.def.name);
     const text = renderToolSection(tools, { deferredNames });
     return { tools, deferredNames, text, tokens: countTokens(text) };
@@ -74,7 +78,10 @@ export class ToolSession {
   async call(name: string, args: unknown, ctx: ToolContext): Promise<ToolResult> {
     const t = this.registry.get(name);
     if (t?.deferred && !this.discovered.has(name)) {
-      return toolError('tool.unavailable', `${name} is a deferred tool: find it with ${TOOL_SEARCH} or run it with ${DEFER_EXECUTE}`);
+      return toolError(
+        'tool.unavailable',
+        `${name} is a deferred tool: find it with ${TOOL_SEARCH} or run it with ${DEFER_EXECUTE}`,
+      );
     }
     return this.executor.execute(name, args, ctx);
   }
@@ -87,7 +94,11 @@ export class ToolSession {
     const real = this.registry.has(name) ? name : this.index.resolveName(name);
     if (!real || !this.registry.has(real)) {
       const near = this.index.search(name, 3).tools.map((t) => t.name);
-      return toolError('tool.unknown', `unknown tool "${name}"${near.length ? ` (did you mean: ${near.join(', ')}?)` : ''}`, { suggestions: near });
+      return toolError(
+        'tool.unknown',
+        `unknown tool "${name}"${near.length ? ` (did you mean: ${near.join(', ')}?)` : ''}`,
+        { suggestions: near },
+      );
     }
     this.discover([real]);
     return this.executor.execute(real, args, ctx);

@@ -37,7 +37,11 @@ export interface ToolIndexOptions {
    */
   idfPower?: number;
   /** Further expansions, each at its own weight (WordNet synonyms: lower than translations). */
-  moreExpansions?: { expand: Expander; weight: number; /** Only for request words the index does not know. */ unknownOnly?: boolean }[];
+  moreExpansions?: {
+    expand: Expander;
+    weight: number;
+    /** Only for request words the index does not know. */ unknownOnly?: boolean;
+  }[];
   /**
    * Coordination: a document's score is multiplied by (share of the request's words it matches)^coverage, so one
    * that answers the whole request beats one that repeats a single word (default 0 = plain sum).
@@ -465,7 +469,8 @@ export class ToolIndex {
   queryPlan(query: string): { term: string; weight: number; source: string }[] {
     const own = this.buildPlan(query);
     const out: { term: string; weight: number; source: string }[] = [];
-    for (let i = 0; i < this.planN; i++) out.push({ term: this.termText[this.planT[i]!]!, weight: this.planW[i]!, source: own[this.planSrc[i]!]!.term });
+    for (let i = 0; i < this.planN; i++)
+      out.push({ term: this.termText[this.planT[i]!]!, weight: this.planW[i]!, source: own[this.planSrc[i]!]!.term });
     this.clearPlan();
     return out;
   }
@@ -500,7 +505,15 @@ export class ToolIndex {
    * BM25F with coordination over a plan given as arrays (term id or -1, weight, request word number < nSources);
    * the best `limit` documents go to `top`, their count is returned. Scratch buffers are left cleared.
    */
-  private rank(tids: Int32Array, ws: Float64Array, srcs: Int32Array, n: number, nSources: number, limit: number, filter?: (id: string) => boolean): number {
+  private rank(
+    tids: Int32Array,
+    ws: Float64Array,
+    srcs: Int32Array,
+    n: number,
+    nSources: number,
+    limit: number,
+    filter?: (id: string) => boolean,
+  ): number {
     if (n === 0 || limit <= 0) return 0;
     const scores = this.scores;
     const masks = this.masks;
@@ -593,7 +606,8 @@ export class ToolIndex {
       const nFb = this.feedbackInto(top.docs, top.scores, Math.min(feedback.docs, hits), feedback.terms);
       const w = feedback.weight;
       this.setFactors(this.fbT, this.fbW, nFb);
-      for (let i = 0; i < hits; i++) top.scores[i] = ((1 - w) * top.scores[i]!) / total + w * this.scoreDoc(top.docs[i]!);
+      for (let i = 0; i < hits; i++)
+        top.scores[i] = ((1 - w) * top.scores[i]!) / total + w * this.scoreDoc(top.docs[i]!);
       this.clearFactors(this.fbT, nFb);
     }
     // The plan stays readable (planTerms) until the next search; only its position index is cleared now.

@@ -143,7 +143,11 @@ export class ToolSearchIndex {
       for (const p of pairSet) this.pairCounts.set(p, (this.pairCounts.get(p) ?? 0) + 1);
       const nameTerms = [...new Set(terms(d.name).map((w) => this.index.intern(w)))];
       const features: ToolFeatures = { tool: t, name: t.name, pairs: [...pairSet].sort((a, b) => a - b), nameTerms };
-      this.index.add(t.name, { name: d.name, summary: d.summary, description: d.description, params: d.params }, features);
+      this.index.add(
+        t.name,
+        { name: d.name, summary: d.summary, description: d.description, params: d.params },
+        features,
+      );
       this.tools.set(t.name, features);
       this.lowerNames.set(t.name.toLowerCase(), t.name);
     }
@@ -175,7 +179,10 @@ export class ToolSearchIndex {
     const q = query.trim();
     const sel = /^select:(.*)$/is.exec(q);
     if (sel) {
-      const wanted = sel[1]!.split(',').map((s) => s.trim()).filter(Boolean);
+      const wanted = sel[1]!
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       const found: ToolSearchHit[] = [];
       const missing: string[] = [];
       for (const w of wanted) {
@@ -214,7 +221,11 @@ export class ToolSearchIndex {
         for (const t of f.nameTerms) k += inPlan[t]!;
         named = k / f.nameTerms.length;
       }
-      ranked.push({ f, score: c.scores[i]! * (1 + this.phraseBonus * n) * (1 + this.nameBonus * named), order: this.index.nameOrder(c.docs[i]!) });
+      ranked.push({
+        f,
+        score: c.scores[i]! * (1 + this.phraseBonus * n) * (1 + this.nameBonus * named),
+        order: this.index.nameOrder(c.docs[i]!),
+      });
     }
     for (let i = 0; i < c.planCount; i++) inPlan[c.planTerms[i]!] = 0;
     // Equal scores in name order (code units, as the first pass breaks its ties).

@@ -67,7 +67,8 @@ export class TopK {
       let c = 2 * i + 1;
       if (c >= size) break;
       const r = c + 1;
-      if (r < size && (scores[r]! < scores[c]! || (scores[r] === scores[c] && rank[docs[r]!]! > rank[docs[c]!]!))) c = r;
+      if (r < size && (scores[r]! < scores[c]! || (scores[r] === scores[c] && rank[docs[r]!]! > rank[docs[c]!]!)))
+        c = r;
       const cs = scores[c]!;
       if (!(cs < s || (cs === s && rank[docs[c]!]! > rank[d]!))) break;
       docs[i] = docs[c]!;

@@ -22,8 +22,7 @@ export interface ToolContext {
 
 /** What a tool returns to the model: content on success, a structured error otherwise. */
 export type ToolResult =
-  | { ok: true; content: unknown }
-  | { ok: false; error: { code: string; message: string; details?: unknown } };
+  { ok: true; content: unknown } | { ok: false; error: { code: string; message: string; details?: unknown } };
 
 export interface ToolDefinition<A = Record<string, unknown>> {
   /** Unique; connector tools are `mcp__<server>__<tool>`. */

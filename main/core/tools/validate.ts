@@ -50,7 +50,13 @@ let instance: Ajv | undefined;
 function ajv(): Ajv {
   if (!instance) {
     const { Ajv: AjvClass } = ajvModule();
-    instance = new AjvClass({ allErrors: true, strict: false, validateSchema: true, allowUnionTypes: true, code: { regExp: timedRegExp } });
+    instance = new AjvClass({
+      allErrors: true,
+      strict: false,
+      validateSchema: true,
+      allowUnionTypes: true,
+      code: { regExp: timedRegExp },
+    });
   }
   return instance;
 }
@@ -81,7 +87,8 @@ function messageOf(e: ErrorObject): string {
       return 'is not a known parameter';
     case 'pattern': {
       const pattern = (e.params as { pattern: string }).pattern;
-      if (slowPatterns.has(pattern)) return `took too long to check against the schema's pattern (it backtracks on this value); send a simpler value`;
+      if (slowPatterns.has(pattern))
+        return `took too long to check against the schema's pattern (it backtracks on this value); send a simpler value`;
       return e.message ?? 'must match the pattern';
     }
     case 'enum':

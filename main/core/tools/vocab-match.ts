@@ -36,7 +36,8 @@ export function lowerBound<T extends string | number>(xs: readonly T[], x: T): n
 export function prefixMatches(vocab: readonly string[], prefix: string, cap = 24): string[] {
   const lo = lowerBound(vocab, prefix);
   const out: string[] = [];
-  for (let i = lo; i < vocab.length && out.length < cap && vocab[i]!.startsWith(prefix); i++) if (vocab[i] !== prefix) out.push(vocab[i]!);
+  for (let i = lo; i < vocab.length && out.length < cap && vocab[i]!.startsWith(prefix); i++)
+    if (vocab[i] !== prefix) out.push(vocab[i]!);
   return out;
 }
 

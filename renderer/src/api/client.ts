@@ -1,8 +1,22 @@
 // The renderer's one door to the main process: every screen calls these methods and nothing else.
 // The shipped app builds it from the typed contract (Electron bridge or serve-mode WebSocket); tests inject their own.
 import type {
-  AppInfo, ChatEvent, ChatMessage, ContextUsage, Decision, InstallReport, LoadedSkill, McpServerView, Rule, SessionSummary,
-  SettingsView, SkillDetail, SkillItem, ToolInfo, TrustSummary, WorkspaceInfo,
+  AppInfo,
+  ChatEvent,
+  ChatMessage,
+  ContextUsage,
+  Decision,
+  InstallReport,
+  LoadedSkill,
+  McpServerView,
+  Rule,
+  SessionSummary,
+  SettingsView,
+  SkillDetail,
+  SkillItem,
+  ToolInfo,
+  TrustSummary,
+  WorkspaceInfo,
 } from './types';
 
 export interface KnackClient {
@@ -25,11 +39,21 @@ export interface KnackClient {
   trustAll(workspace: string): Promise<TrustSummary>;
   installSkill(workspace: string, source: string, scope: 'user' | 'project', replace?: boolean): Promise<InstallReport>;
   /** A .zip dropped on the window, sent as bytes (serve mode has no file paths); same report as installSkill. */
-  installZip?(workspace: string, file: { name: string; bytes: Uint8Array }, scope: 'user' | 'project', replace?: boolean): Promise<InstallReport>;
+  installZip?(
+    workspace: string,
+    file: { name: string; bytes: Uint8Array },
+    scope: 'user' | 'project',
+    replace?: boolean,
+  ): Promise<InstallReport>;
   approveInstall(workspace: string, approvalId: string, contentHash: string): Promise<InstallReport>;
   rejectInstall(workspace: string, approvalId: string): Promise<void>;
 
-  sendMessage(workspace: string, sessionId: string | undefined, text: string, planMode: boolean): Promise<{ sessionId: string; messageId: string }>;
+  sendMessage(
+    workspace: string,
+    sessionId: string | undefined,
+    text: string,
+    planMode: boolean,
+  ): Promise<{ sessionId: string; messageId: string }>;
   stop(sessionId: string): Promise<void>;
   answerApproval(sessionId: string, approvalId: string, decision: Decision, message?: string): Promise<void>;
   setPlanMode?(sessionId: string, on: boolean): Promise<void>;

@@ -4,7 +4,18 @@ import { connectFromPage, type KnackClient as ContractClient } from '../../../pr
 import { MAX_UPLOAD_BYTES, type EventPayload, type MethodOutput } from '../../../preload/contract';
 import type { KnackClient } from './client';
 import type {
-  ApprovalRequest, ChatEvent, ChatMessage, InstallReport, PermissionsView, Rule, SettingsView, SkillDetail, SkillItem, ToolCallView, ToolInfo, TrustSummary,
+  ApprovalRequest,
+  ChatEvent,
+  ChatMessage,
+  InstallReport,
+  PermissionsView,
+  Rule,
+  SettingsView,
+  SkillDetail,
+  SkillItem,
+  ToolCallView,
+  ToolInfo,
+  TrustSummary,
   WorkspaceInfo,
 } from './types';
 
@@ -42,7 +53,13 @@ export function toBase64(bytes: Uint8Array): string {
 
 function toPerms(p?: Perms): PermissionsView | undefined {
   if (!p) return undefined;
-  return { tools: p.tools, network: p.network, read: p.read, write: p.write, ...(Object.keys(p.commands).length ? { commands: p.commands } : {}) };
+  return {
+    tools: p.tools,
+    network: p.network,
+    read: p.read,
+    write: p.write,
+    ...(Object.keys(p.commands).length ? { commands: p.commands } : {}),
+  };
 }
 
 function toReport(o: Outcome): InstallReport {
@@ -52,7 +69,14 @@ function toReport(o: Outcome): InstallReport {
     ...(o.approvalId ? { approvalId: o.approvalId } : {}),
     skill: o.skill ?? r.skill,
     level: r.level,
-    findings: r.findings.map((f) => ({ file: f.file, line: f.line, level: f.level, rule: f.rule, message: f.message, excerpt: f.excerpt })),
+    findings: r.findings.map((f) => ({
+      file: f.file,
+      line: f.line,
+      level: f.level,
+      rule: f.rule,
+      message: f.message,
+      excerpt: f.excerpt,
+    })),
     ...(r.permissions ? { permissions: toPerms(r.permissions)! } : {}),
     ...(r.diff ? { diff: r.diff } : {}),
     contentHash: r.contentHash,
@@ -62,7 +86,12 @@ function toReport(o: Outcome): InstallReport {
 }
 
 const cardStatus: Record<Card['status'], ToolCallView['status']> = {
-  pending: 'running', 'awaiting-approval': 'waiting', running: 'running', ok: 'done', error: 'error', denied: 'error',
+  pending: 'running',
+  'awaiting-approval': 'waiting',
+  running: 'running',
+  ok: 'done',
+  error: 'error',
+  denied: 'error',
 };
 
 function toCall(card: Card): ToolCallView {
@@ -72,7 +101,11 @@ function toCall(card: Card): ToolCallView {
     name: card.tool,
     args: card.args,
     status: cardStatus[card.status],
-    ...(card.status === 'denied' ? { decision: 'deny' as const } : card.status === 'awaiting-approval' ? { decision: 'ask' as const } : {}),
+    ...(card.status === 'denied'
+      ? { decision: 'deny' as const }
+      : card.status === 'awaiting-approval'
+        ? { decision: 'ask' as const }
+        : {}),
     ...(card.output !== undefined ? (failed ? { error: card.output } : { result: card.output }) : {}),
     ...(card.durationMs !== undefined ? { durationMs: card.durationMs } : {}),
   };
@@ -88,7 +121,10 @@ export function toMessages(items: MethodOutput<'sessions.open'>['items']): ChatM
       current = undefined;
       continue;
     }
-    if (!current) { current = { id: `a-${it.id}`, role: 'assistant', parts: [] }; out.push(current); }
+    if (!current) {
+      current = { id: `a-${it.id}`, role: 'assistant', parts: [] };
+      out.push(current);
+    }
     if (it.kind === 'assistant') current.parts.push({ kind: 'text', text: it.text });
     else if (it.kind === 'tool') current.parts.push({ kind: 'tool', call: toCall(it.card) });
     else if (it.kind === 'skill') current.parts.push({ kind: 'skill', name: it.skill, reason: it.reason });
@@ -100,8 +136,13 @@ export function toMessages(items: MethodOutput<'sessions.open'>['items']): ChatM
 /** The approval card's request from the contract's approval (an event, or one still open in an opened conversation). */
 function toApproval(e: ChatApprovalPayload): ApprovalRequest {
   return {
-    id: e.approvalId, tool: e.tool, args: e.args, reason: e.reason, summary: e.summary,
-    ...(e.alwaysPreview.length ? { rules: e.alwaysPreview } : {}), ...(e.actor.kind === 'skill' ? { skill: e.actor.skill } : {}),
+    id: e.approvalId,
+    tool: e.tool,
+    args: e.args,
+    reason: e.reason,
+    summary: e.summary,
+    ...(e.alwaysPreview.length ? { rules: e.alwaysPreview } : {}),
+    ...(e.actor.kind === 'skill' ? { skill: e.actor.skill } : {}),
     ...(e.decision ? { decision: e.decision } : {}),
   };
 }
@@ -110,10 +151,17 @@ function toApproval(e: ChatApprovalPayload): ApprovalRequest {
  * A conversation opened while its turn runs: the reply shown so far takes the turn's id, so the events still to come
  * join it rather than start a second reply, and the approvals still open are cards to answer.
  */
-export function withOpenTurn(messages: ChatMessage[], turnId: string | undefined, approvals: ChatApprovalPayload[]): ChatMessage[] {
+export function withOpenTurn(
+  messages: ChatMessage[],
+  turnId: string | undefined,
+  approvals: ChatApprovalPayload[],
+): ChatMessage[] {
   if (!turnId) return messages;
   const last = messages[messages.length - 1];
-  const reply: ChatMessage = last && last.role === 'assistant' ? { ...last, id: turnId, parts: last.parts.slice() } : { id: turnId, role: 'assistant', parts: [] };
+  const reply: ChatMessage =
+    last && last.role === 'assistant'
+      ? { ...last, id: turnId, parts: last.parts.slice() }
+      : { id: turnId, role: 'assistant', parts: [] };
   for (const a of approvals) reply.parts.push({ kind: 'approval', request: toApproval(a) });
   return last && last.role === 'assistant' ? [...messages.slice(0, -1), reply] : [...messages, reply];
 }
@@ -131,13 +179,22 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
 
   const settings = async (): Promise<SettingsView> => {
     const [s, r] = await Promise.all([k.call('settings.get', {}), k.call('rules.list', {})]);
-    const current = s.provider ?? { preset: s.presets[0]?.id ?? '', model: s.presets[0]?.defaultModel ?? '', baseUrl: s.presets[0]?.baseUrl ?? null, hasKey: false };
+    const current = s.provider ?? {
+      preset: s.presets[0]?.id ?? '',
+      model: s.presets[0]?.defaultModel ?? '',
+      baseUrl: s.presets[0]?.baseUrl ?? null,
+      hasKey: false,
+    };
     return {
       provider: current.preset,
       presets: s.presets.map((p) => ({
-        id: p.id, label: p.label, baseUrl: p.baseUrl ?? '', models: [p.defaultModel], hasKey: p.hasKey,
+        id: p.id,
+        label: p.label,
+        baseUrl: p.baseUrl ?? '',
+        models: [p.defaultModel],
+        hasKey: p.hasKey,
         // A key given when Knack was started is used before any other, for the provider in use.
-        keySource: p.id === s.provider?.preset && s.provider.keySource === 'option' ? 'option' as const : p.keySource,
+        keySource: p.id === s.provider?.preset && s.provider.keySource === 'option' ? ('option' as const) : p.keySource,
         ...(p.keyEnv ? { keyEnv: p.keyEnv } : {}),
       })),
       model: current.model,
@@ -149,7 +206,11 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
       keyStorage: s.keyStorage,
     };
   };
-  const toRule = (r: MethodOutput<'rules.list'>['rules'][number]): Rule => ({ id: r.id, action: r.effect, pattern: r.description });
+  const toRule = (r: MethodOutput<'rules.list'>['rules'][number]): Rule => ({
+    id: r.id,
+    action: r.effect,
+    pattern: r.description,
+  });
   const trust = async (dryRun: boolean): Promise<TrustSummary> => {
     const r = await k.call('skills.trustAll', { dryRun });
     return { summary: r.summary, skills: r.trusted, refused: r.refused, groups: r.groups, widest: r.widest };
@@ -170,10 +231,16 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
     async recentWorkspaces() {
       return (await k.call('workspace.recent', {})).items.filter((i) => i.exists).map((i) => i.path);
     },
-    ...(nativeDialogs ? {
-      async pickFolder() { return (await k.call('dialog.pickWorkspace', {})).path ?? undefined; },
-      async pickSkillSource(kind: 'folder' | 'zip') { return (await k.call('dialog.pickSkillSource', { kind })).path ?? undefined; },
-    } : {}),
+    ...(nativeDialogs
+      ? {
+          async pickFolder() {
+            return (await k.call('dialog.pickWorkspace', {})).path ?? undefined;
+          },
+          async pickSkillSource(kind: 'folder' | 'zip') {
+            return (await k.call('dialog.pickSkillSource', { kind })).path ?? undefined;
+          },
+        }
+      : {}),
 
     async listSkills() {
       const r = await k.call('skills.list', {});
@@ -187,18 +254,39 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
         ...toSkillItem(d),
         triggers: d.readWhen,
         manifest: {
-          name: d.name, ...(d.title ? { title: d.title } : {}), description: d.description, read_when: d.readWhen,
-          depends_on: d.dependsOn, 'allowed-tools': d.allowedTools, file: d.file,
+          name: d.name,
+          ...(d.title ? { title: d.title } : {}),
+          description: d.description,
+          read_when: d.readWhen,
+          depends_on: d.dependsOn,
+          'allowed-tools': d.allowedTools,
+          file: d.file,
         },
         ...(d.permissions ? { permissions: toPerms(d.permissions)! } : {}),
-        findings: d.report?.findings.map((f) => ({ file: f.file, line: f.line, level: f.level, rule: f.rule, message: f.message, excerpt: f.excerpt })) ?? [],
-        diagnosticList: d.diagnostics.map((x) => ({ severity: x.severity, file: x.file, message: x.message, ...(x.line ? { line: x.line } : {}), ...(x.field ? { field: x.field } : {}) })),
+        findings:
+          d.report?.findings.map((f) => ({
+            file: f.file,
+            line: f.line,
+            level: f.level,
+            rule: f.rule,
+            message: f.message,
+            excerpt: f.excerpt,
+          })) ?? [],
+        diagnosticList: d.diagnostics.map((x) => ({
+          severity: x.severity,
+          file: x.file,
+          message: x.message,
+          ...(x.line ? { line: x.line } : {}),
+          ...(x.field ? { field: x.field } : {}),
+        })),
         resources: d.resources,
         body: d.body,
       };
       return detail;
     },
-    async setSkillEnabled(_w, name, enabled) { await k.call('skills.setEnabled', { name, enabled }); },
+    async setSkillEnabled(_w, name, enabled) {
+      await k.call('skills.setEnabled', { name, enabled });
+    },
     async trustSkill(_w, name) {
       const hash = hashes.get(name) ?? (await k.call('skills.show', { name })).audit.contentHash;
       if (!hash) throw { code: 'conflict', message: `${name}: its audit has not finished yet` };
@@ -206,71 +294,123 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
     },
     trustAllSummary: () => trust(true),
     trustAll: () => trust(false),
-    async installSkill(_w, source, tier, replace = false) { return toReport(await k.call('skills.install', { source, tier, replace })); },
+    async installSkill(_w, source, tier, replace = false) {
+      return toReport(await k.call('skills.install', { source, tier, replace }));
+    },
     async installZip(_w, file, tier, replace = false) {
       if (file.bytes.length > MAX_UPLOAD_BYTES) {
-        throw { code: 'refused', message: `${file.name} is ${(file.bytes.length / 1048576).toFixed(1)} MB; the largest .zip accepted here is ${MAX_UPLOAD_BYTES / 1048576} MB (install it from a folder instead)` };
+        throw {
+          code: 'refused',
+          message: `${file.name} is ${(file.bytes.length / 1048576).toFixed(1)} MB; the largest .zip accepted here is ${MAX_UPLOAD_BYTES / 1048576} MB (install it from a folder instead)`,
+        };
       }
-      return toReport(await k.call('skills.installUpload', { filename: file.name, data: toBase64(file.bytes), tier, replace }));
+      return toReport(
+        await k.call('skills.installUpload', { filename: file.name, data: toBase64(file.bytes), tier, replace }),
+      );
     },
-    async approveInstall(_w, approvalId, contentHash) { return toReport(await k.call('skills.approveInstall', { approvalId, contentHash })); },
-    async rejectInstall(_w, approvalId) { await k.call('skills.rejectInstall', { approvalId }); },
+    async approveInstall(_w, approvalId, contentHash) {
+      return toReport(await k.call('skills.approveInstall', { approvalId, contentHash }));
+    },
+    async rejectInstall(_w, approvalId) {
+      await k.call('skills.rejectInstall', { approvalId });
+    },
 
     async sendMessage(_w, sessionId, text, planMode) {
       const r = await k.call('chat.send', { ...(sessionId ? { sessionId } : {}), text, planMode });
       lastTurn.set(r.sessionId, r.turnId);
       return { sessionId: r.sessionId, messageId: r.turnId };
     },
-    async stop(sessionId) { await k.call('chat.stop', { sessionId }); },
+    async stop(sessionId) {
+      await k.call('chat.stop', { sessionId });
+    },
     async answerApproval(sessionId, approvalId, answer, message) {
       await k.call('chat.answer', { sessionId, approvalId, answer, ...(message ? { message } : {}) });
     },
-    async setPlanMode(sessionId, on) { await k.call('chat.setPlanMode', { sessionId, on }); },
+    async setPlanMode(sessionId, on) {
+      await k.call('chat.setPlanMode', { sessionId, on });
+    },
     async listSessions() {
       const r = await k.call('sessions.list', {});
       return r.sessions
         .filter((s) => !workspace || s.workspace === workspace)
         .sort((a, b) => b.updatedAt - a.updatedAt)
-        .map((s) => ({ id: s.id, title: s.title, updatedAt: new Date(s.updatedAt).toISOString(), messages: s.messages, running: s.running }));
+        .map((s) => ({
+          id: s.id,
+          title: s.title,
+          updatedAt: new Date(s.updatedAt).toISOString(),
+          messages: s.messages,
+          running: s.running,
+        }));
     },
     async openSession(id) {
       const r = await k.call('sessions.open', { id });
       if (r.turnId) lastTurn.set(id, r.turnId);
       return { messages: withOpenTurn(toMessages(r.items), r.turnId, r.approvals), running: r.turnId !== undefined };
     },
-    async exportSession(id) { return k.call('sessions.export', { id, format: 'markdown' }); },
+    async exportSession(id) {
+      return k.call('sessions.export', { id, format: 'markdown' });
+    },
 
     async loadedSkills(sessionId) {
       const c = await k.call('context.get', { sessionId });
       return c.loadedSkills.map((s) => ({
-        name: s.name, tier: s.tier, why: s.reason, tokens: s.tokens, ...(s.version ? { version: s.version } : {}),
+        name: s.name,
+        tier: s.tier,
+        why: s.reason,
+        tokens: s.tokens,
+        ...(s.version ? { version: s.version } : {}),
         resources: s.resources.map((r) => r.path),
       }));
     },
-    async unloadSkill(sessionId, name) { await k.call('chat.unloadSkill', { sessionId, name }); },
+    async unloadSkill(sessionId, name) {
+      await k.call('chat.unloadSkill', { sessionId, name });
+    },
     async contextUsage(_w, sessionId) {
       const c = await k.call('context.get', { sessionId });
-      return { window: c.contextWindow, sections: c.sections.map((s) => ({ name: s.section, tokens: s.tokens })), leftOut: c.leftOut };
+      return {
+        window: c.contextWindow,
+        sections: c.sections.map((s) => ({ name: s.section, tokens: s.tokens })),
+        leftOut: c.leftOut,
+      };
     },
 
-    async listTools() { return (await k.call('tools.list', {})).tools.map(toTool); },
-    async searchTools(_w, query) { return (await k.call('tools.search', { query, limit: 10 })).hits.map(toTool); },
+    async listTools() {
+      return (await k.call('tools.list', {})).tools.map(toTool);
+    },
+    async searchTools(_w, query) {
+      return (await k.call('tools.search', { query, limit: 10 })).hits.map(toTool);
+    },
     async mcpServers() {
-      return (await k.call('tools.mcpStatus', {})).servers.map((s) => ({ name: s.name, state: s.state, tools: s.tools, ...(s.error ? { lastError: s.error } : {}) }));
+      return (await k.call('tools.mcpStatus', {})).servers.map((s) => ({
+        name: s.name,
+        state: s.state,
+        tools: s.tools,
+        ...(s.error ? { lastError: s.error } : {}),
+      }));
     },
 
     getSettings: settings,
     async saveProvider(_w, p) {
-      await k.call('settings.setProvider', { preset: p.provider, ...(p.model ? { model: p.model } : {}), ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}) });
+      await k.call('settings.setProvider', {
+        preset: p.provider,
+        ...(p.model ? { model: p.model } : {}),
+        ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}),
+      });
       return settings();
     },
     async saveCeiling(_w, c) {
       await k.call('settings.setCeiling', { network: c.network, readRoots: c.readRoots, writeRoots: c.writeRoots });
       return settings();
     },
-    async setApiKey(preset, key) { await k.call('settings.setKey', { preset, key }); },
-    async clearApiKey(preset) { await k.call('settings.clearKey', { preset }); },
-    async listRules() { return (await k.call('rules.list', {})).rules.map(toRule); },
+    async setApiKey(preset, key) {
+      await k.call('settings.setKey', { preset, key });
+    },
+    async clearApiKey(preset) {
+      await k.call('settings.clearKey', { preset });
+    },
+    async listRules() {
+      return (await k.call('rules.list', {})).rules.map(toRule);
+    },
     async removeRule(_w, id) {
       await k.call('rules.remove', { id });
       return (await k.call('rules.list', {})).rules.map(toRule);
@@ -287,23 +427,51 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
           // The card's duration is main's: how long the call ran, without the time its approval waited.
           h({ type: 'tool', sessionId: e.sessionId, messageId: e.turnId, call: toCall(e.card) });
         }),
-        k.on('chat.approval', (e) => h({ type: 'approval', sessionId: e.sessionId, messageId: lastTurn.get(e.sessionId) ?? e.approvalId, request: toApproval(e) })),
-        k.on('chat.skillLoaded', (e) => h({ type: 'loaded', sessionId: e.sessionId, messageId: e.turnId, skill: { name: e.skill, reason: e.reason } })),
+        k.on('chat.approval', (e) =>
+          h({
+            type: 'approval',
+            sessionId: e.sessionId,
+            messageId: lastTurn.get(e.sessionId) ?? e.approvalId,
+            request: toApproval(e),
+          }),
+        ),
+        k.on('chat.skillLoaded', (e) =>
+          h({
+            type: 'loaded',
+            sessionId: e.sessionId,
+            messageId: e.turnId,
+            skill: { name: e.skill, reason: e.reason },
+          }),
+        ),
         k.on('chat.notice', (e) => h({ type: 'notice', sessionId: e.sessionId, level: e.level, text: e.text })),
         k.on('context.changed', (e) => h({ type: 'loaded', sessionId: e.sessionId })),
-        k.on('chat.turnEnd', (e) => h({
-          type: 'done', sessionId: e.sessionId, messageId: e.turnId,
-          ...(e.reason === 'stopped' ? { stopped: true } : {}), ...(e.error ? { error: e.error.message } : {}),
-          ...(e.unsent !== undefined ? { unsent: e.unsent } : {}),
-        })),
+        k.on('chat.turnEnd', (e) =>
+          h({
+            type: 'done',
+            sessionId: e.sessionId,
+            messageId: e.turnId,
+            ...(e.reason === 'stopped' ? { stopped: true } : {}),
+            ...(e.error ? { error: e.error.message } : {}),
+            ...(e.unsent !== undefined ? { unsent: e.unsent } : {}),
+          }),
+        ),
       ];
-      return () => { for (const off of offs) off(); };
+      return () => {
+        for (const off of offs) off();
+      };
     },
     onCatalogChanged(h) {
       // Only added or removed skills need the whole list; a changed one is followed by its verdict with its row.
-      const a = k.on('catalog.changed', (e) => { if (e.added.length || e.removed.length || e.changed.length === 0) h(workspace); });
-      const b = k.on('audit.verdict', (e) => { if (!e.skill) h(workspace); });
-      return () => { a(); b(); };
+      const a = k.on('catalog.changed', (e) => {
+        if (e.added.length || e.removed.length || e.changed.length === 0) h(workspace);
+      });
+      const b = k.on('audit.verdict', (e) => {
+        if (!e.skill) h(workspace);
+      });
+      return () => {
+        a();
+        b();
+      };
     },
     onWorkspaceChanged(h) {
       return k.on('workspace.changed', (e) => h(toWorkspace(e.workspace)));

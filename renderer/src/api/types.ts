@@ -73,7 +73,14 @@ export interface TrustSummary {
   /** Findings grouped by rule (most frequent first) with the skills that have them. */
   groups?: { rule: string; message: string; count: number; skills: string[] }[];
   /** The most the user grants by saying yes: the union of what the skills ask for. */
-  widest?: { tools: string[]; anyCommand: string[]; network: boolean; read: string[]; write: string[]; undeclared: number };
+  widest?: {
+    tools: string[];
+    anyCommand: string[];
+    network: boolean;
+    read: string[];
+    write: string[];
+    undeclared: number;
+  };
 }
 
 export interface InstallReport {
@@ -190,7 +197,15 @@ export type KeySource = 'option' | 'key-store' | 'env' | 'file' | 'none';
 export interface SettingsView {
   provider: string;
   /** Per preset, whether a key is there and where it comes from ('option': given when Knack was started), never the key. */
-  presets: { id: string; label: string; baseUrl: string; models: string[]; hasKey?: boolean; keySource?: KeySource; keyEnv?: string }[];
+  presets: {
+    id: string;
+    label: string;
+    baseUrl: string;
+    models: string[];
+    hasKey?: boolean;
+    keySource?: KeySource;
+    keyEnv?: string;
+  }[];
   model: string;
   baseUrl: string;
   /** Whether a key is stored; the key itself never comes back. */

@@ -15,15 +15,29 @@ function GateDecision({ d }: { d: NonNullable<ApprovalRequest['decision']> }) {
   if (d.rule) rows.push([t('approval.gateRule'), displaySafe(d.rule)]);
   if (d.scope) rows.push([t('approval.scope'), displaySafe(d.scope)]);
   if (d.skill) {
-    const who = t('approval.skillIdentity', { name: displaySafe(d.skill.name), tier: displaySafe(d.skill.tier ?? '?'), dir: displaySafe(d.skill.dir) });
-    rows.push([t('approval.skill'), d.skill.hash ? `${who} · ${t('approval.content', { hash: displaySafe(d.skill.hash.slice(0, 12)) })}` : who]);
+    const who = t('approval.skillIdentity', {
+      name: displaySafe(d.skill.name),
+      tier: displaySafe(d.skill.tier ?? '?'),
+      dir: displaySafe(d.skill.dir),
+    });
+    rows.push([
+      t('approval.skill'),
+      d.skill.hash ? `${who} · ${t('approval.content', { hash: displaySafe(d.skill.hash.slice(0, 12)) })}` : who,
+    ]);
   }
   if (d.paths?.read.length) rows.push([t('approval.reads'), d.paths.read.map(displaySafe).join(', ')]);
   if (d.paths?.write.length) rows.push([t('approval.writes'), d.paths.write.map(displaySafe).join(', ')]);
   if (!rows.length) return null;
   return (
     <dl className="gate-decision" aria-label={t('approval.decision')}>
-      {rows.map(([k, v]) => <Fragment key={k}><dt>{k}</dt><dd><code>{v}</code></dd></Fragment>)}
+      {rows.map(([k, v]) => (
+        <Fragment key={k}>
+          <dt>{k}</dt>
+          <dd>
+            <code>{v}</code>
+          </dd>
+        </Fragment>
+      ))}
     </dl>
   );
 }
@@ -53,39 +67,80 @@ export function ApprovalCard({ request, answered }: { request: ApprovalRequest; 
 
   return (
     <section className="approval-card" aria-label={t('approval.label', { tool: request.tool })}>
-      <header><strong>{t('approval.title', { tool: displaySafe(request.tool) })}</strong>{request.skill && <span className="muted"> · {displaySafe(request.skill)}</span>}</header>
-      {request.summary && <p><code>{displaySafe(request.summary)}</code></p>}
+      <header>
+        <strong>{t('approval.title', { tool: displaySafe(request.tool) })}</strong>
+        {request.skill && <span className="muted"> · {displaySafe(request.skill)}</span>}
+      </header>
+      {request.summary && (
+        <p>
+          <code>{displaySafe(request.summary)}</code>
+        </p>
+      )}
       <p>{displaySafe(request.reason)}</p>
       {request.decision && <GateDecision d={request.decision} />}
       <pre className="args">{displaySafeLines(JSON.stringify(request.args, null, 2) ?? '')}</pre>
       {answered ? (
-        <p role="status" className="muted">{t(`approval.answered.${answered}`)}</p>
+        <p role="status" className="muted">
+          {t(`approval.answered.${answered}`)}
+        </p>
       ) : (
         <>
           <div className="actions">
-            <button type="button" className="primary" onClick={() => void answer('once')}>{t('approval.once')}</button>
-            <button type="button" onClick={() => void answer('always')} disabled={rules.length === 0} aria-describedby={`rule-${request.id}`}>{t('approval.always')}</button>
-            <button type="button" className="danger" onClick={() => (denying ? void answer('deny') : setDenying(true))}>{t('approval.deny')}</button>
+            <button type="button" className="primary" onClick={() => void answer('once')}>
+              {t('approval.once')}
+            </button>
+            <button
+              type="button"
+              onClick={() => void answer('always')}
+              disabled={rules.length === 0}
+              aria-describedby={`rule-${request.id}`}
+            >
+              {t('approval.always')}
+            </button>
+            <button type="button" className="danger" onClick={() => (denying ? void answer('deny') : setDenying(true))}>
+              {t('approval.deny')}
+            </button>
           </div>
           <div id={`rule-${request.id}`} className="muted small-text rule-note">
             {rules.length ? (
               <>
                 {t('approval.rule', { count: rules.length })}
-                <ul className="rules-preview">{rules.map((r, i) => <li key={i}><code className="rule">{displaySafe(r)}</code></li>)}</ul>
+                <ul className="rules-preview">
+                  {rules.map((r, i) => (
+                    <li key={i}>
+                      <code className="rule">{displaySafe(r)}</code>
+                    </li>
+                  ))}
+                </ul>
               </>
-            ) : t('approval.noRule')}
+            ) : (
+              t('approval.noRule')
+            )}
           </div>
           {denying && (
             <div className="row">
               <label htmlFor={`reason-${request.id}`}>{t('approval.reason')}</label>
-              <input id={`reason-${request.id}`} value={reason} onChange={(e) => setReason(e.target.value)}
-                onKeyDown={(e) => { if (e.key === 'Enter') void answer('deny'); }} autoFocus />
-              <button type="button" className="danger" onClick={() => void answer('deny')}>{t('approval.confirmDeny')}</button>
+              <input
+                id={`reason-${request.id}`}
+                value={reason}
+                onChange={(e) => setReason(e.target.value)}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter') void answer('deny');
+                }}
+                autoFocus
+              />
+              <button type="button" className="danger" onClick={() => void answer('deny')}>
+                {t('approval.confirmDeny')}
+              </button>
             </div>
           )}
         </>
       )}
-      {error && <p role="alert" className="error">{error}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
     </section>
   );
 }

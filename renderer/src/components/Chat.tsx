@@ -15,14 +15,35 @@ const Message = memo(function Message({ m }: { m: ChatMessage }) {
   return (
     <article className={`message ${m.role}`} aria-label={m.role === 'user' ? t('chat.you') : t('chat.assistant')}>
       {m.parts.map((p, i) => {
-        if (p.kind === 'text') return m.role === 'user' ? <p key={i} className="user-text">{p.text}</p> : <Markdown key={i} text={p.text} />;
+        if (p.kind === 'text')
+          return m.role === 'user' ? (
+            <p key={i} className="user-text">
+              {p.text}
+            </p>
+          ) : (
+            <Markdown key={i} text={p.text} />
+          );
         if (p.kind === 'tool') return <ToolCard key={p.call.id} call={p.call} />;
-        if (p.kind === 'skill') return <p key={i} className="skill-note small-text">{t('chat.skillLoaded', { name: p.name, reason: p.reason })}</p>;
-        if (p.kind === 'notice') return <p key={i} className={`notice ${p.level}`} role={p.level === 'error' ? 'alert' : undefined}>{p.text}</p>;
+        if (p.kind === 'skill')
+          return (
+            <p key={i} className="skill-note small-text">
+              {t('chat.skillLoaded', { name: p.name, reason: p.reason })}
+            </p>
+          );
+        if (p.kind === 'notice')
+          return (
+            <p key={i} className={`notice ${p.level}`} role={p.level === 'error' ? 'alert' : undefined}>
+              {p.text}
+            </p>
+          );
         return <ApprovalCard key={p.request.id} request={p.request} answered={p.answered} />;
       })}
       {m.stopped && <p className="muted">{t('chat.stopped')}</p>}
-      {m.error && <p role="alert" className="error">{m.error}</p>}
+      {m.error && (
+        <p role="alert" className="error">
+          {m.error}
+        </p>
+      )}
     </article>
   );
 });
@@ -31,9 +52,15 @@ export function Chat() {
   const { t } = useTranslation();
   const client = useClient();
   // Only what this component shows: a streamed delta must not re-render the rest of the window.
-  const { messages, streaming, planMode, sessionId, workspace } = useView(useShallow((s) => ({
-    messages: s.messages, streaming: s.streaming, planMode: s.planMode, sessionId: s.sessionId, workspace: s.workspace,
-  })));
+  const { messages, streaming, planMode, sessionId, workspace } = useView(
+    useShallow((s) => ({
+      messages: s.messages,
+      streaming: s.streaming,
+      planMode: s.planMode,
+      sessionId: s.sessionId,
+      workspace: s.workspace,
+    })),
+  );
   const set = useView((s) => s.set);
   const [text, setText] = useState('');
   const [error, setError] = useState<string>();
@@ -84,37 +111,89 @@ export function Chat() {
     const on = !planMode;
     set({ planMode: on });
     if (!sessionId || !client.setPlanMode) return;
-    try { await client.setPlanMode(sessionId, on); } catch (err) { set({ planMode: !on }); setError(errorText(err)); }
+    try {
+      await client.setPlanMode(sessionId, on);
+    } catch (err) {
+      set({ planMode: !on });
+      setError(errorText(err));
+    }
   }
 
   async function stop() {
     if (!sessionId) return;
-    try { await client.stop(sessionId); } catch (err) { setError(errorText(err)); }
+    try {
+      await client.stop(sessionId);
+    } catch (err) {
+      setError(errorText(err));
+    }
   }
 
   return (
     <section className="chat" aria-label={t('chat.title')}>
       <div className="chat-toolbar">
-        <button type="button" role="switch" aria-checked={planMode} className="switch-labelled" onClick={() => void togglePlan()}>
-          <span className="switch" aria-hidden="true"><span className="knob" /></span> {t('chat.planMode')}
+        <button
+          type="button"
+          role="switch"
+          aria-checked={planMode}
+          className="switch-labelled"
+          onClick={() => void togglePlan()}
+        >
+          <span className="switch" aria-hidden="true">
+            <span className="knob" />
+          </span>{' '}
+          {t('chat.planMode')}
         </button>
-        <button type="button" className="small" onClick={() => useView.getState().newChat()}>{t('chat.new')}</button>
+        <button type="button" className="small" onClick={() => useView.getState().newChat()}>
+          {t('chat.new')}
+        </button>
       </div>
-      <div ref={logRef} className="transcript" role="log" aria-label={t('chat.transcript')}
-        onScroll={(e) => { const el = e.currentTarget; stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40; }}>
+      <div
+        ref={logRef}
+        className="transcript"
+        role="log"
+        aria-label={t('chat.transcript')}
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+        }}
+      >
         {messages.length === 0 && <p className="muted empty">{t('chat.empty')}</p>}
-        {messages.map((m) => <Message key={m.id} m={m} />)}
-        {streaming && <p className="muted" role="status">{t('chat.thinking')}</p>}
+        {messages.map((m) => (
+          <Message key={m.id} m={m} />
+        ))}
+        {streaming && (
+          <p className="muted" role="status">
+            {t('chat.thinking')}
+          </p>
+        )}
       </div>
-      {error && <p role="alert" className="error">{error}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
       <form className="composer" onSubmit={(e) => void send(e)}>
-        <textarea aria-label={t('chat.message')} placeholder={t('chat.placeholder')} value={text} rows={3}
+        <textarea
+          aria-label={t('chat.message')}
+          placeholder={t('chat.placeholder')}
+          value={text}
+          rows={3}
           onChange={(e) => setText(e.target.value)}
-          onKeyDown={(e) => { if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) { e.preventDefault(); void send(); } }} />
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+              e.preventDefault();
+              void send();
+            }
+          }}
+        />
         {streaming ? (
-          <button type="button" className="danger" onClick={() => void stop()}>{t('chat.stop')}</button>
+          <button type="button" className="danger" onClick={() => void stop()}>
+            {t('chat.stop')}
+          </button>
         ) : (
-          <button type="submit" className="primary" disabled={!text.trim()}>{t('chat.send')}</button>
+          <button type="submit" className="primary" disabled={!text.trim()}>
+            {t('chat.send')}
+          </button>
         )}
       </form>
     </section>

@@ -16,34 +16,67 @@ export function ContextMeter() {
   const [error, setError] = useState<string>();
 
   useEffect(() => {
-    if (!ws || !sessionId) { setUsage(undefined); return; }
+    if (!ws || !sessionId) {
+      setUsage(undefined);
+      return;
+    }
     let live = true;
-    client.contextUsage(ws, sessionId).then((u) => { if (live) { setUsage(u); setError(undefined); } }, (e) => live && setError(errorText(e)));
-    return () => { live = false; };
+    client.contextUsage(ws, sessionId).then(
+      (u) => {
+        if (live) {
+          setUsage(u);
+          setError(undefined);
+        }
+      },
+      (e) => live && setError(errorText(e)),
+    );
+    return () => {
+      live = false;
+    };
   }, [client, ws, sessionId, tick]);
 
   const used = usage?.sections.reduce((a, s) => a + s.tokens, 0) ?? 0;
   return (
     <section className="panel" aria-label={t('context.title')}>
       <h2>{t('context.title')}</h2>
-      {error && <p role="alert" className="error">{error}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
       {!usage && !error && <p className="muted">{t('context.empty')}</p>}
       {usage && (
         <>
-          <div className="meter" role="meter" aria-valuemin={0} aria-valuemax={usage.window} aria-valuenow={used}
-            aria-label={t('context.used', { used: used.toLocaleString(), window: usage.window.toLocaleString() })}>
+          <div
+            className="meter"
+            role="meter"
+            aria-valuemin={0}
+            aria-valuemax={usage.window}
+            aria-valuenow={used}
+            aria-label={t('context.used', { used: used.toLocaleString(), window: usage.window.toLocaleString() })}
+          >
             {usage.sections.map((s) => (
-              <span key={s.name} className={`seg seg-${s.name}`} style={{ width: `${Math.max(0.5, (100 * s.tokens) / usage.window)}%` }} />
+              <span
+                key={s.name}
+                className={`seg seg-${s.name}`}
+                style={{ width: `${Math.max(0.5, (100 * s.tokens) / usage.window)}%` }}
+              />
             ))}
           </div>
-          <p className="small-text">{t('context.used', { used: used.toLocaleString(), window: usage.window.toLocaleString() })}</p>
+          <p className="small-text">
+            {t('context.used', { used: used.toLocaleString(), window: usage.window.toLocaleString() })}
+          </p>
           <ul className="plain legend">
             {usage.sections.map((s) => (
-              <li key={s.name}><span className={`dot seg-${s.name}`} aria-hidden="true" />{t(`context.section.${s.name}`, { defaultValue: s.name })}: {s.tokens.toLocaleString()}</li>
+              <li key={s.name}>
+                <span className={`dot seg-${s.name}`} aria-hidden="true" />
+                {t(`context.section.${s.name}`, { defaultValue: s.name })}: {s.tokens.toLocaleString()}
+              </li>
             ))}
           </ul>
           {usage.leftOut.length > 0 && (
-            <details><summary>{t('context.leftOut', { count: usage.leftOut.length })}</summary>
+            <details>
+              <summary>{t('context.leftOut', { count: usage.leftOut.length })}</summary>
               <p className="small-text">{usage.leftOut.join(', ')}</p>
             </details>
           )}

@@ -10,7 +10,13 @@ export function Findings({ findings }: { findings: Finding[] }) {
     <ul className="plain findings">
       {findings.map((f, i) => (
         <li key={i} className={`finding level-${f.level}`}>
-          <div><span className={`badge level-${f.level}`}>{f.level}</span> <code>{f.file}:{f.line}</code> {f.message}</div>
+          <div>
+            <span className={`badge level-${f.level}`}>{f.level}</span>{' '}
+            <code>
+              {f.file}:{f.line}
+            </code>{' '}
+            {f.message}
+          </div>
           {f.excerpt && <pre className="excerpt">{f.excerpt}</pre>}
         </li>
       ))}
@@ -23,13 +29,21 @@ export function Permissions({ p }: { p?: PermissionsView }) {
   if (!p) return <p className="muted">{t('audit.noPermissions')}</p>;
   return (
     <dl className="facts">
-      <dt>{t('perm.tools')}</dt><dd>{p.tools.length ? p.tools.join(', ') : t('common.none')}</dd>
-      <dt>{t('perm.network')}</dt><dd>{p.network ? t('common.yes') : t('common.no')}</dd>
-      <dt>{t('perm.read')}</dt><dd>{p.read.length ? p.read.join(', ') : t('common.none')}</dd>
-      <dt>{t('perm.write')}</dt><dd>{p.write.length ? p.write.join(', ') : t('common.none')}</dd>
-      {p.commands && Object.entries(p.commands).map(([tool, cmds]) => (
-        <div key={tool} className="contents"><dt>{t('perm.commands', { tool })}</dt><dd>{cmds.join(', ')}</dd></div>
-      ))}
+      <dt>{t('perm.tools')}</dt>
+      <dd>{p.tools.length ? p.tools.join(', ') : t('common.none')}</dd>
+      <dt>{t('perm.network')}</dt>
+      <dd>{p.network ? t('common.yes') : t('common.no')}</dd>
+      <dt>{t('perm.read')}</dt>
+      <dd>{p.read.length ? p.read.join(', ') : t('common.none')}</dd>
+      <dt>{t('perm.write')}</dt>
+      <dd>{p.write.length ? p.write.join(', ') : t('common.none')}</dd>
+      {p.commands &&
+        Object.entries(p.commands).map(([tool, cmds]) => (
+          <div key={tool} className="contents">
+            <dt>{t('perm.commands', { tool })}</dt>
+            <dd>{cmds.join(', ')}</dd>
+          </div>
+        ))}
     </dl>
   );
 }

@@ -45,10 +45,15 @@ export function InstallDialog() {
   /** A .zip from a drop or the file field: read here, sent as bytes, audited by main like a path. */
   function uploadZip(file: File) {
     if (!client.installZip) return;
-    if (!/\.zip$/i.test(file.name)) { setError(t('install.notZip', { name: file.name })); return; }
+    if (!/\.zip$/i.test(file.name)) {
+      setError(t('install.notZip', { name: file.name }));
+      return;
+    }
     setSource(file.name);
     lastZip.current = file;
-    void run(async () => client.installZip!(ws, { name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) }, scope));
+    void run(async () =>
+      client.installZip!(ws, { name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) }, scope),
+    );
   }
 
   // A .zip dropped on the window opened this dialog: audit it right away (once).
@@ -71,18 +76,27 @@ export function InstallDialog() {
 
   function audit(e?: FormEvent) {
     e?.preventDefault();
-    if (!source.trim()) { setError(t('install.needSource')); return; }
+    if (!source.trim()) {
+      setError(t('install.needSource'));
+      return;
+    }
     void run(() => client.installSkill(ws, source.trim(), scope));
   }
 
   async function pick(kind: 'folder' | 'zip') {
     const p = await client.pickSkillSource?.(kind);
-    if (p) { setSource(p); void run(() => client.installSkill(ws, p, scope)); }
+    if (p) {
+      setSource(p);
+      void run(() => client.installSkill(ws, p, scope));
+    }
   }
 
   async function update() {
     const zip = lastZip.current;
-    if (zip && client.installZip) await run(async () => client.installZip!(ws, { name: zip.name, bytes: new Uint8Array(await zip.arrayBuffer()) }, scope, true));
+    if (zip && client.installZip)
+      await run(async () =>
+        client.installZip!(ws, { name: zip.name, bytes: new Uint8Array(await zip.arrayBuffer()) }, scope, true),
+      );
     else await run(() => client.installSkill(ws, source.trim(), scope, true));
   }
 
@@ -93,7 +107,12 @@ export function InstallDialog() {
 
   async function reject() {
     if (report?.approvalId) {
-      try { await client.rejectInstall(ws, report.approvalId); } catch (e) { setError(errorText(e)); return; }
+      try {
+        await client.rejectInstall(ws, report.approvalId);
+      } catch (e) {
+        setError(errorText(e));
+        return;
+      }
     }
     setOutcome(t('install.rejected'));
   }
@@ -105,29 +124,61 @@ export function InstallDialog() {
           <p className="muted">{t('install.intro')}</p>
           {client.pickSkillSource && (
             <div className="actions">
-              <button type="button" onClick={() => void pick('folder')}>{t('install.chooseFolder')}</button>
-              <button type="button" onClick={() => void pick('zip')}>{t('install.chooseZip')}</button>
+              <button type="button" onClick={() => void pick('folder')}>
+                {t('install.chooseFolder')}
+              </button>
+              <button type="button" onClick={() => void pick('zip')}>
+                {t('install.chooseZip')}
+              </button>
             </div>
           )}
           <label htmlFor="install-source">{t('install.source')}</label>
-          <input id="install-source" value={source} onChange={(e) => setSource(e.target.value)} placeholder="/path/to/skill or skill.zip" spellCheck={false} />
+          <input
+            id="install-source"
+            value={source}
+            onChange={(e) => setSource(e.target.value)}
+            placeholder="/path/to/skill or skill.zip"
+            spellCheck={false}
+          />
           <label htmlFor="install-scope">{t('install.scope')}</label>
           <select id="install-scope" value={scope} onChange={(e) => setScope(e.target.value as 'user' | 'project')}>
             <option value="project">{t('tier.project')}</option>
             <option value="user">{t('tier.user')}</option>
           </select>
           {client.installZip && (
-            <div className={`dropzone${dragging ? ' over' : ''}`} onDragOver={(e) => { e.preventDefault(); setDragging(true); }}
-              onDragLeave={() => setDragging(false)} onDrop={onDrop}>
+            <div
+              className={`dropzone${dragging ? ' over' : ''}`}
+              onDragOver={(e) => {
+                e.preventDefault();
+                setDragging(true);
+              }}
+              onDragLeave={() => setDragging(false)}
+              onDrop={onDrop}
+            >
               <p>{t('install.drop')}</p>
-              <label htmlFor="install-zip" className="small-text">{t('install.dropHint')}</label>{' '}
-              <input id="install-zip" type="file" accept=".zip,application/zip" aria-label={t('install.zipFile')}
-                onChange={(e) => { const f = e.target.files?.[0]; if (f) uploadZip(f); e.target.value = ''; }} />
+              <label htmlFor="install-zip" className="small-text">
+                {t('install.dropHint')}
+              </label>{' '}
+              <input
+                id="install-zip"
+                type="file"
+                accept=".zip,application/zip"
+                aria-label={t('install.zipFile')}
+                onChange={(e) => {
+                  const f = e.target.files?.[0];
+                  if (f) uploadZip(f);
+                  e.target.value = '';
+                }}
+              />
             </div>
           )}
           <div className="actions">
-            <button type="submit" className="primary" disabled={busy}>{busy ? t('install.auditing') : t('install.audit')}</button>
-            <button type="button" onClick={close}>{t('common.cancel')}</button>
+            <button type="submit" className="primary" disabled={busy}>
+              {busy ? t('install.auditing') : t('install.audit')}
+            </button>
+            <button type="button" onClick={close}>
+              {t('common.cancel')}
+            </button>
           </div>
         </form>
       )}
@@ -137,7 +188,11 @@ export function InstallDialog() {
             <span className={`badge big level-${report.level}`}>{report.level}</span> <strong>{report.skill}</strong>{' '}
             <span className="muted">{t(`install.level.${report.level}`)}</span>
           </p>
-          {report.status === 'refused' && <p role="alert" className="error">{t('install.refused')} {report.reason}</p>}
+          {report.status === 'refused' && (
+            <p role="alert" className="error">
+              {t('install.refused')} {report.reason}
+            </p>
+          )}
           {report.status === 'exists' && <p className="muted">{report.reason}</p>}
           <h3>{t('install.findings')}</h3>
           <Findings findings={report.findings} />
@@ -146,28 +201,54 @@ export function InstallDialog() {
           {report.diff && (
             <>
               <h3>{t('install.diff')}</h3>
-              {report.diff.lines.length === 0 ? <p className="muted">{t('install.noDiff')}</p> : (
-                <ul className="plain diff">{report.diff.lines.map((l) => <li key={l} className={l.startsWith('-') ? 'minus' : 'plus'}><code>{l}</code></li>)}</ul>
+              {report.diff.lines.length === 0 ? (
+                <p className="muted">{t('install.noDiff')}</p>
+              ) : (
+                <ul className="plain diff">
+                  {report.diff.lines.map((l) => (
+                    <li key={l} className={l.startsWith('-') ? 'minus' : 'plus'}>
+                      <code>{l}</code>
+                    </li>
+                  ))}
+                </ul>
               )}
             </>
           )}
-          <p className="muted small-text">{t('install.hash')} <code>{report.contentHash.slice(0, 16)}</code></p>
-          {outcome && <p role="status" className="ok">{outcome}</p>}
+          <p className="muted small-text">
+            {t('install.hash')} <code>{report.contentHash.slice(0, 16)}</code>
+          </p>
+          {outcome && (
+            <p role="status" className="ok">
+              {outcome}
+            </p>
+          )}
           <div className="actions">
             {!outcome && report.status === 'pending' && report.level !== 'P0' && (
-              <button type="button" className="primary" onClick={() => void approve()} disabled={busy}>{t('install.approve')}</button>
+              <button type="button" className="primary" onClick={() => void approve()} disabled={busy}>
+                {t('install.approve')}
+              </button>
             )}
             {!outcome && report.status === 'exists' && report.level !== 'P0' && (
-              <button type="button" className="primary" onClick={() => void update()} disabled={busy}>{t('install.update')}</button>
+              <button type="button" className="primary" onClick={() => void update()} disabled={busy}>
+                {t('install.update')}
+              </button>
             )}
             {!outcome && (report.status === 'pending' || report.status === 'exists') && (
-              <button type="button" className="danger" onClick={() => void reject()}>{t('install.reject')}</button>
+              <button type="button" className="danger" onClick={() => void reject()}>
+                {t('install.reject')}
+              </button>
             )}
-            <button type="button" onClick={close}>{t('common.close')}</button>
+            <button type="button" onClick={close}>
+              {t('common.close')}
+            </button>
           </div>
         </div>
       )}
-      {error && <p role="alert" className="error">{error}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
     </Modal>
   );
 }

@@ -15,10 +15,23 @@ export function LoadedSkills() {
   const [error, setError] = useState<string>();
 
   useEffect(() => {
-    if (!sessionId) { setItems([]); return; }
+    if (!sessionId) {
+      setItems([]);
+      return;
+    }
     let live = true;
-    client.loadedSkills(sessionId).then((l) => { if (live) { setItems(l); setError(undefined); } }, (e) => live && setError(errorText(e)));
-    return () => { live = false; };
+    client.loadedSkills(sessionId).then(
+      (l) => {
+        if (live) {
+          setItems(l);
+          setError(undefined);
+        }
+      },
+      (e) => live && setError(errorText(e)),
+    );
+    return () => {
+      live = false;
+    };
   }, [client, sessionId, tick]);
 
   async function unload(name: string) {
@@ -34,7 +47,11 @@ export function LoadedSkills() {
   return (
     <section className="panel" aria-label={t('loaded.title')}>
       <h2>{t('loaded.title')}</h2>
-      {error && <p role="alert" className="error">{error}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
       {items.length === 0 && !error && <p className="muted">{t('loaded.empty')}</p>}
       <ul className="plain loaded">
         {items.map((s) => (
@@ -42,20 +59,41 @@ export function LoadedSkills() {
             <div className="loaded-head">
               <strong>{s.name}</strong>
               {client.unloadSkill && (
-                <button type="button" className="small" onClick={() => void unload(s.name)} aria-label={t('loaded.unload', { name: s.name })}>
+                <button
+                  type="button"
+                  className="small"
+                  onClick={() => void unload(s.name)}
+                  aria-label={t('loaded.unload', { name: s.name })}
+                >
                   {t('loaded.unloadShort')}
                 </button>
               )}
             </div>
             <div className="small-text">{s.why}</div>
             <dl className="facts">
-              <dt>{t('loaded.tier')}</dt><dd>{t(`tier.${s.tier}`)}</dd>
-              {s.version && <><dt>{t('loaded.version')}</dt><dd><code>{s.version.slice(0, 12)}</code></dd></>}
-              <dt>{t('loaded.tokens')}</dt><dd>{s.tokens.toLocaleString()}</dd>
+              <dt>{t('loaded.tier')}</dt>
+              <dd>{t(`tier.${s.tier}`)}</dd>
+              {s.version && (
+                <>
+                  <dt>{t('loaded.version')}</dt>
+                  <dd>
+                    <code>{s.version.slice(0, 12)}</code>
+                  </dd>
+                </>
+              )}
+              <dt>{t('loaded.tokens')}</dt>
+              <dd>{s.tokens.toLocaleString()}</dd>
             </dl>
             {s.resources && s.resources.length > 0 && (
-              <details><summary>{t('loaded.resources', { count: s.resources.length })}</summary>
-                <ul>{s.resources.map((r) => <li key={r}><code>{r}</code></li>)}</ul>
+              <details>
+                <summary>{t('loaded.resources', { count: s.resources.length })}</summary>
+                <ul>
+                  {s.resources.map((r) => (
+                    <li key={r}>
+                      <code>{r}</code>
+                    </li>
+                  ))}
+                </ul>
               </details>
             )}
           </li>

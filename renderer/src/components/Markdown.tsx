@@ -10,7 +10,8 @@ import { useTranslation } from 'react-i18next';
 function textOf(node: ReactNode): string {
   if (typeof node === 'string' || typeof node === 'number') return String(node);
   if (Array.isArray(node)) return node.map(textOf).join('');
-  if (node && typeof node === 'object' && 'props' in node) return textOf((node.props as { children?: ReactNode }).children);
+  if (node && typeof node === 'object' && 'props' in node)
+    return textOf((node.props as { children?: ReactNode }).children);
   return '';
 }
 
@@ -22,7 +23,9 @@ function CodeBlock({ children }: { children?: ReactNode }) {
       await navigator.clipboard.writeText(textOf(children).replace(/\n$/, ''));
       setCopied(true);
       setTimeout(() => setCopied(false), 1500);
-    } catch { /* clipboard refused: nothing to do */ }
+    } catch {
+      /* clipboard refused: nothing to do */
+    }
   }
   return (
     <div className="code-block">
@@ -36,7 +39,11 @@ function CodeBlock({ children }: { children?: ReactNode }) {
 
 const components: Components = {
   pre: ({ children }) => <CodeBlock>{children}</CodeBlock>,
-  a: ({ href, children }) => <a href={href} target="_blank" rel="noreferrer noopener">{children}</a>,
+  a: ({ href, children }) => (
+    <a href={href} target="_blank" rel="noreferrer noopener">
+      {children}
+    </a>
+  ),
 };
 
 /**
@@ -51,7 +58,8 @@ function sharedHighlight(): Transformer {
 
 /** Build the highlighter ahead of time, when the page is idle, so the first code block of an answer does not pay for it. */
 export function warmHighlighter(): void {
-  const idle = (globalThis as { requestIdleCallback?: (f: () => void, o?: { timeout: number }) => void }).requestIdleCallback;
+  const idle = (globalThis as { requestIdleCallback?: (f: () => void, o?: { timeout: number }) => void })
+    .requestIdleCallback;
   if (idle) idle(() => void sharedHighlight(), { timeout: 5000 });
 }
 
@@ -76,7 +84,9 @@ const Block = memo(function Block({ text }: { text: string }) {
   const open = openFence(text);
   return (
     <div className="md-block">
-      <ReactMarkdown remarkPlugins={REMARK} rehypePlugins={open ? NO_REHYPE : REHYPE} components={components}>{text}</ReactMarkdown>
+      <ReactMarkdown remarkPlugins={REMARK} rehypePlugins={open ? NO_REHYPE : REHYPE} components={components}>
+        {text}
+      </ReactMarkdown>
     </div>
   );
 });
@@ -111,5 +121,11 @@ export function splitBlocks(text: string): string[] {
 
 export function Markdown({ text }: { text: string }) {
   const blocks = splitBlocks(text);
-  return <div className="markdown">{blocks.map((b, i) => <Block key={i} text={b} />)}</div>;
+  return (
+    <div className="markdown">
+      {blocks.map((b, i) => (
+        <Block key={i} text={b} />
+      ))}
+    </div>
+  );
 }

@@ -12,13 +12,17 @@ export function Sessions() {
   const [list, setList] = useState<SessionSummary[]>();
   const [error, setError] = useState<string>();
 
-  useEffect(() => { client.listSessions(ws).then(setList, (e) => setError(errorText(e))); }, [client, ws]);
+  useEffect(() => {
+    client.listSessions(ws).then(setList, (e) => setError(errorText(e)));
+  }, [client, ws]);
 
   async function open(id: string) {
     try {
       const { messages, running } = await client.openSession(id);
       useView.getState().showSession(id, messages, running);
-    } catch (e) { setError(errorText(e)); }
+    } catch (e) {
+      setError(errorText(e));
+    }
   }
 
   async function exportIt(s: SessionSummary) {
@@ -30,13 +34,19 @@ export function Sessions() {
       a.download = file.filename;
       a.click();
       setTimeout(() => URL.revokeObjectURL(url), 1000);
-    } catch (e) { setError(errorText(e)); }
+    } catch (e) {
+      setError(errorText(e));
+    }
   }
 
   return (
     <section className="page" aria-label={t('sessions.title')}>
       <h2>{t('sessions.title')}</h2>
-      {error && <p role="alert" className="error">{error}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
       {!list && !error && <p className="muted">{t('common.loading')}</p>}
       {list && list.length === 0 && <p className="muted">{t('sessions.empty')}</p>}
       {list && list.length > 0 && (
@@ -46,11 +56,27 @@ export function Sessions() {
               <div>
                 <strong>{s.title || t('sessions.untitled')}</strong>{' '}
                 {s.running && <span className="badge">{t('sessions.running')}</span>}{' '}
-                <span className="muted small-text">{new Date(s.updatedAt).toLocaleString()} · {t('sessions.messages', { count: s.messages })}</span>
+                <span className="muted small-text">
+                  {new Date(s.updatedAt).toLocaleString()} · {t('sessions.messages', { count: s.messages })}
+                </span>
               </div>
               <div className="actions">
-                <button type="button" className="small" onClick={() => void open(s.id)} aria-label={t('sessions.openOne', { title: s.title })}>{t('sessions.open')}</button>
-                <button type="button" className="small" onClick={() => void exportIt(s)} aria-label={t('sessions.exportOne', { title: s.title })}>{t('sessions.export')}</button>
+                <button
+                  type="button"
+                  className="small"
+                  onClick={() => void open(s.id)}
+                  aria-label={t('sessions.openOne', { title: s.title })}
+                >
+                  {t('sessions.open')}
+                </button>
+                <button
+                  type="button"
+                  className="small"
+                  onClick={() => void exportIt(s)}
+                  aria-label={t('sessions.exportOne', { title: s.title })}
+                >
+                  {t('sessions.export')}
+                </button>
               </div>
             </li>
           ))}

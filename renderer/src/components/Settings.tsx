@@ -7,7 +7,11 @@ import type { KeySource, SettingsView } from '../api/types';
 import { chosenLang, setLang } from '../i18n';
 import { useView } from '../state/store';
 
-const lines = (s: string) => s.split('\n').map((x) => x.trim()).filter(Boolean);
+const lines = (s: string) =>
+  s
+    .split('\n')
+    .map((x) => x.trim())
+    .filter(Boolean);
 
 export function Settings() {
   const { t, i18n } = useTranslation();
@@ -40,11 +44,19 @@ export function Settings() {
     const { s: cur, read: r, write: w } = form.current;
     const was = given.current;
     if (!cur || !was) return adopt(v);
-    const ceilingUntouched = cur.ceiling.network === was.ceiling.network && r === was.ceiling.readRoots.join('\n') && w === was.ceiling.writeRoots.join('\n');
+    const ceilingUntouched =
+      cur.ceiling.network === was.ceiling.network &&
+      r === was.ceiling.readRoots.join('\n') &&
+      w === was.ceiling.writeRoots.join('\n');
     const providerUntouched = cur.provider === was.provider && cur.model === was.model && cur.baseUrl === was.baseUrl;
     given.current = v;
     setS({
-      ...cur, warnings: v.warnings, rules: v.rules, presets: v.presets, hasApiKey: v.hasApiKey, keyStorage: v.keyStorage,
+      ...cur,
+      warnings: v.warnings,
+      rules: v.rules,
+      presets: v.presets,
+      hasApiKey: v.hasApiKey,
+      keyStorage: v.keyStorage,
       ...(ceilingUntouched ? { ceiling: v.ceiling } : {}),
       ...(providerUntouched ? { provider: v.provider, model: v.model, baseUrl: v.baseUrl } : {}),
     });
@@ -54,21 +66,49 @@ export function Settings() {
     }
   }
 
-  useEffect(() => { client.getSettings(ws).then(adopt, (e) => setError(errorText(e))); }, [client, ws]);
+  useEffect(() => {
+    client.getSettings(ws).then(adopt, (e) => setError(errorText(e)));
+  }, [client, ws]);
   // `follow` reads the form through refs: the subscription need not change with it.
-  useEffect(() => client.onWorkspaceChanged?.((w) => { if (w.path === ws) client.getSettings(ws).then(follow, () => {}); }), [client, ws]);
+  useEffect(
+    () =>
+      client.onWorkspaceChanged?.((w) => {
+        if (w.path === ws) client.getSettings(ws).then(follow, () => {});
+      }),
+    [client, ws],
+  );
 
   async function act(f: () => Promise<unknown>, msg: string) {
     setError(undefined);
     setSaved(undefined);
-    try { await f(); setSaved(msg); } catch (e) { setError(errorText(e)); }
+    try {
+      await f();
+      setSaved(msg);
+    } catch (e) {
+      setError(errorText(e));
+    }
   }
 
-  if (!s) return <section className="page" aria-label={t('settings.title')}><h2>{t('settings.title')}</h2>{error ? <p role="alert" className="error">{error}</p> : <p className="muted">{t('common.loading')}</p>}</section>;
+  if (!s)
+    return (
+      <section className="page" aria-label={t('settings.title')}>
+        <h2>{t('settings.title')}</h2>
+        {error ? (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        ) : (
+          <p className="muted">{t('common.loading')}</p>
+        )}
+      </section>
+    );
 
   function saveProvider(e: FormEvent) {
     e.preventDefault();
-    void act(async () => adopt(await client.saveProvider(ws, { provider: s!.provider, model: s!.model, baseUrl: s!.baseUrl })), t('settings.saved'));
+    void act(
+      async () => adopt(await client.saveProvider(ws, { provider: s!.provider, model: s!.model, baseUrl: s!.baseUrl })),
+      t('settings.saved'),
+    );
   }
   /** After a key is set or cleared: where each preset's key comes from now, as main says (the rest of the page as it is). */
   async function refreshKeys() {
@@ -84,69 +124,193 @@ export function Settings() {
   // here can be cleared here; one from the environment or the start command stays until that changes.
   const picked = s.presets.find((p) => p.id === s.provider);
   const keySource: KeySource = picked?.keySource ?? (s.hasApiKey ? 'key-store' : 'none');
-  const storedIn = s.keyStorage ? ` ${t('settings.keyStorage', { where: t(`settings.storage.${s.keyStorage}`, { defaultValue: s.keyStorage }) })}` : '';
-  const keyStatus = keySource === 'key-store' ? `${t('settings.keyStored')}${storedIn}`
-    : keySource === 'env' ? t('settings.keyFromEnv', { name: picked?.keyEnv ?? '' })
-      : keySource === 'file' ? t('settings.keyFromFile')
-        : keySource === 'option' ? t('settings.keyFromOption')
-          : t('settings.noKey');
+  const storedIn = s.keyStorage
+    ? ` ${t('settings.keyStorage', { where: t(`settings.storage.${s.keyStorage}`, { defaultValue: s.keyStorage }) })}`
+    : '';
+  const keyStatus =
+    keySource === 'key-store'
+      ? `${t('settings.keyStored')}${storedIn}`
+      : keySource === 'env'
+        ? t('settings.keyFromEnv', { name: picked?.keyEnv ?? '' })
+        : keySource === 'file'
+          ? t('settings.keyFromFile')
+          : keySource === 'option'
+            ? t('settings.keyFromOption')
+            : t('settings.noKey');
 
   return (
     <section className="page settings" aria-label={t('settings.title')}>
       <h2>{t('settings.title')}</h2>
-      {error && <p role="alert" className="error">{error}</p>}
-      {saved && <p role="status" className="ok">{saved}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+      {saved && (
+        <p role="status" className="ok">
+          {saved}
+        </p>
+      )}
       {s.warnings && s.warnings.length > 0 && (
-        <div className="warnings"><h3>{t('settings.warnings')}</h3><ul>{s.warnings.map((w) => <li key={w}>{w}</li>)}</ul></div>
+        <div className="warnings">
+          <h3>{t('settings.warnings')}</h3>
+          <ul>
+            {s.warnings.map((w) => (
+              <li key={w}>{w}</li>
+            ))}
+          </ul>
+        </div>
       )}
 
       <form onSubmit={saveProvider} className="grid-form">
         <h3>{t('settings.provider')}</h3>
         <label htmlFor="set-preset">{t('settings.preset')}</label>
         <select id="set-preset" value={s.provider} onChange={(e) => pickPreset(e.target.value)}>
-          {s.presets.map((p) => <option key={p.id} value={p.id}>{p.label}</option>)}
+          {s.presets.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.label}
+            </option>
+          ))}
         </select>
         <label htmlFor="set-model">{t('settings.model')}</label>
-        <input id="set-model" list="set-models" value={s.model} onChange={(e) => setS({ ...s, model: e.target.value })} />
-        <datalist id="set-models">{s.presets.find((p) => p.id === s.provider)?.models.map((m) => <option key={m} value={m} />)}</datalist>
+        <input
+          id="set-model"
+          list="set-models"
+          value={s.model}
+          onChange={(e) => setS({ ...s, model: e.target.value })}
+        />
+        <datalist id="set-models">
+          {s.presets
+            .find((p) => p.id === s.provider)
+            ?.models.map((m) => (
+              <option key={m} value={m} />
+            ))}
+        </datalist>
         <label htmlFor="set-base">{t('settings.baseUrl')}</label>
-        <input id="set-base" value={s.baseUrl} onChange={(e) => setS({ ...s, baseUrl: e.target.value })} spellCheck={false} />
-        <div className="actions"><button type="submit" className="primary">{t('common.save')}</button></div>
-      </form>
-
-      <form className="grid-form" onSubmit={(e) => { e.preventDefault(); if (key) void act(async () => { await client.setApiKey(s.provider, key); setKey(''); await refreshKeys(); }, t('settings.keySaved')); }}>
-        <h3>{t('settings.apiKey')}</h3>
-        <p className="muted" role="status">{keyStatus}</p>
-        <label htmlFor="set-key">{t('settings.newKey')}</label>
-        <input id="set-key" type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} />
+        <input
+          id="set-base"
+          value={s.baseUrl}
+          onChange={(e) => setS({ ...s, baseUrl: e.target.value })}
+          spellCheck={false}
+        />
         <div className="actions">
-          <button type="submit" disabled={!key}>{t('settings.setKey')}</button>
-          <button type="button" disabled={keySource !== 'key-store'} onClick={() => void act(async () => { await client.clearApiKey(s.provider); await refreshKeys(); }, t('settings.keyCleared'))}>{t('settings.clearKey')}</button>
+          <button type="submit" className="primary">
+            {t('common.save')}
+          </button>
         </div>
       </form>
 
-      <form className="grid-form" onSubmit={(e) => { e.preventDefault(); void act(async () => adopt(await client.saveCeiling(ws, { network: s.ceiling.network, readRoots: lines(read), writeRoots: lines(write) })), t('settings.saved')); }}>
+      <form
+        className="grid-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (key)
+            void act(async () => {
+              await client.setApiKey(s.provider, key);
+              setKey('');
+              await refreshKeys();
+            }, t('settings.keySaved'));
+        }}
+      >
+        <h3>{t('settings.apiKey')}</h3>
+        <p className="muted" role="status">
+          {keyStatus}
+        </p>
+        <label htmlFor="set-key">{t('settings.newKey')}</label>
+        <input id="set-key" type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} />
+        <div className="actions">
+          <button type="submit" disabled={!key}>
+            {t('settings.setKey')}
+          </button>
+          <button
+            type="button"
+            disabled={keySource !== 'key-store'}
+            onClick={() =>
+              void act(async () => {
+                await client.clearApiKey(s.provider);
+                await refreshKeys();
+              }, t('settings.keyCleared'))
+            }
+          >
+            {t('settings.clearKey')}
+          </button>
+        </div>
+      </form>
+
+      <form
+        className="grid-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void act(
+            async () =>
+              adopt(
+                await client.saveCeiling(ws, {
+                  network: s.ceiling.network,
+                  readRoots: lines(read),
+                  writeRoots: lines(write),
+                }),
+              ),
+            t('settings.saved'),
+          );
+        }}
+      >
         <h3>{t('settings.ceiling')}</h3>
-        <label className="check"><input type="checkbox" checked={s.ceiling.network} onChange={(e) => setS({ ...s, ceiling: { ...s.ceiling, network: e.target.checked } })} /> {t('settings.network')}</label>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={s.ceiling.network}
+            onChange={(e) => setS({ ...s, ceiling: { ...s.ceiling, network: e.target.checked } })}
+          />{' '}
+          {t('settings.network')}
+        </label>
         <label htmlFor="set-read">{t('settings.readRoots')}</label>
         <textarea id="set-read" rows={2} value={read} onChange={(e) => setRead(e.target.value)} />
         <label htmlFor="set-write">{t('settings.writeRoots')}</label>
         <textarea id="set-write" rows={2} value={write} onChange={(e) => setWrite(e.target.value)} />
-        <div className="actions"><button type="submit">{t('common.save')}</button></div>
+        <div className="actions">
+          <button type="submit">{t('common.save')}</button>
+        </div>
       </form>
 
       <section aria-labelledby="rules-h">
         <h3 id="rules-h">{t('settings.rules')}</h3>
-        {s.rules.length === 0 ? <p className="muted">{t('settings.noRules')}</p> : (
+        {s.rules.length === 0 ? (
+          <p className="muted">{t('settings.noRules')}</p>
+        ) : (
           <table className="rules">
-            <thead><tr><th scope="col">{t('settings.action')}</th><th scope="col">{t('settings.pattern')}</th><th scope="col"><span className="sr-only">{t('common.remove')}</span></th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">{t('settings.action')}</th>
+                <th scope="col">{t('settings.pattern')}</th>
+                <th scope="col">
+                  <span className="sr-only">{t('common.remove')}</span>
+                </th>
+              </tr>
+            </thead>
             <tbody>
               {s.rules.map((r) => (
                 <tr key={r.id}>
-                  <td><span className={`badge decision-${r.action}`}>{t(`settings.act.${r.action}`)}</span></td>
-                  <td><code>{r.pattern}</code></td>
-                  <td><button type="button" className="small" aria-label={t('settings.removeRule', { pattern: r.pattern })}
-                    onClick={() => void act(async () => setS({ ...s, rules: await client.removeRule(ws, r.id) }), t('settings.saved'))}>{t('common.remove')}</button></td>
+                  <td>
+                    <span className={`badge decision-${r.action}`}>{t(`settings.act.${r.action}`)}</span>
+                  </td>
+                  <td>
+                    <code>{r.pattern}</code>
+                  </td>
+                  <td>
+                    <button
+                      type="button"
+                      className="small"
+                      aria-label={t('settings.removeRule', { pattern: r.pattern })}
+                      onClick={() =>
+                        void act(
+                          async () => setS({ ...s, rules: await client.removeRule(ws, r.id) }),
+                          t('settings.saved'),
+                        )
+                      }
+                    >
+                      {t('common.remove')}
+                    </button>
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -157,7 +321,12 @@ export function Settings() {
       <div className="grid-form">
         <h3>{t('settings.language')}</h3>
         <label htmlFor="set-lang">{t('settings.language')}</label>
-        <select id="set-lang" defaultValue={chosenLang()} onChange={(e) => setLang(e.target.value as 'en' | 'zh')} key={i18n.language}>
+        <select
+          id="set-lang"
+          defaultValue={chosenLang()}
+          onChange={(e) => setLang(e.target.value as 'en' | 'zh')}
+          key={i18n.language}
+        >
           <option value="en">English</option>
           <option value="zh">中文</option>
         </select>

@@ -18,7 +18,10 @@ const ROW_H = 62;
 const REFRESH_GAP_MS = 400;
 
 /** Before layout (or in a DOM without layout) assume a typical window height instead of rendering nothing. */
-function observeRect(instance: Virtualizer<HTMLDivElement, Element>, cb: (r: { width: number; height: number }) => void) {
+function observeRect(
+  instance: Virtualizer<HTMLDivElement, Element>,
+  cb: (r: { width: number; height: number }) => void,
+) {
   return observeElementRect(instance, (r) => cb(r.height > 0 ? r : { width: r.width || 300, height: 800 }));
 }
 
@@ -26,10 +29,17 @@ export function Sidebar() {
   const { t } = useTranslation();
   const client = useClient();
   // Only what this component shows: a streamed delta must not re-render the rest of the window.
-  const { workspace, skills, skillsError, skillsLoading, filter, selectedSkill, catalogTick } = useView(useShallow((s) => ({
-    workspace: s.workspace, skills: s.skills, skillsError: s.skillsError, skillsLoading: s.skillsLoading, filter: s.filter,
-    selectedSkill: s.selectedSkill, catalogTick: s.catalogTick,
-  })));
+  const { workspace, skills, skillsError, skillsLoading, filter, selectedSkill, catalogTick } = useView(
+    useShallow((s) => ({
+      workspace: s.workspace,
+      skills: s.skills,
+      skillsError: s.skillsError,
+      skillsLoading: s.skillsLoading,
+      filter: s.filter,
+      selectedSkill: s.selectedSkill,
+      catalogTick: s.catalogTick,
+    })),
+  );
   const set = useView((s) => s.set);
   const patchSkill = useView((s) => s.patchSkill);
   const [trustAllOpen, setTrustAllOpen] = useState(false);
@@ -44,7 +54,10 @@ export function Sidebar() {
   const refresh = useCallback(async () => {
     if (!ws) return;
     const r = reading.current;
-    if (r.running) { r.again = true; return; }
+    if (r.running) {
+      r.again = true;
+      return;
+    }
     r.running = true;
     try {
       do {
@@ -68,9 +81,16 @@ export function Sidebar() {
   useEffect(() => {
     set({ skillsLoading: true });
     void refresh();
-    const offList = client.onCatalogChanged((w) => { if (w === ws) void refresh(); });
-    const offRow = client.onSkillChanged?.((item) => { if (!useView.getState().replaceSkill(item)) void refresh(); });
-    return () => { offList(); offRow?.(); };
+    const offList = client.onCatalogChanged((w) => {
+      if (w === ws) void refresh();
+    });
+    const offRow = client.onSkillChanged?.((item) => {
+      if (!useView.getState().replaceSkill(item)) void refresh();
+    });
+    return () => {
+      offList();
+      offRow?.();
+    };
   }, [client, ws, refresh, set]);
 
   const virtualizer = useVirtualizer({
@@ -82,26 +102,35 @@ export function Sidebar() {
     initialRect: { width: 300, height: 800 },
   });
 
-  const onSelect = useCallback((s: SkillItem) => set({ selectedSkill: { name: s.name, tier: s.tier }, view: 'skill' }), [set]);
-  const onToggle = useCallback(async (s: SkillItem, enabled: boolean) => {
-    patchSkill(s.name, s.tier, { enabled });
-    try {
-      await client.setSkillEnabled(ws, s.name, enabled);
-    } catch (e) {
-      patchSkill(s.name, s.tier, { enabled: !enabled });
-      set({ toast: { kind: 'error', text: errorText(e) } });
-    }
-    void refresh();
-  }, [client, ws, patchSkill, refresh, set]);
-  const onTrust = useCallback(async (s: SkillItem) => {
-    patchSkill(s.name, s.tier, { checking: true });
-    try {
-      await client.trustSkill(ws, s.name);
-    } catch (e) {
-      set({ toast: { kind: 'error', text: errorText(e) } });
-    }
-    void refresh();
-  }, [client, ws, patchSkill, refresh, set]);
+  const onSelect = useCallback(
+    (s: SkillItem) => set({ selectedSkill: { name: s.name, tier: s.tier }, view: 'skill' }),
+    [set],
+  );
+  const onToggle = useCallback(
+    async (s: SkillItem, enabled: boolean) => {
+      patchSkill(s.name, s.tier, { enabled });
+      try {
+        await client.setSkillEnabled(ws, s.name, enabled);
+      } catch (e) {
+        patchSkill(s.name, s.tier, { enabled: !enabled });
+        set({ toast: { kind: 'error', text: errorText(e) } });
+      }
+      void refresh();
+    },
+    [client, ws, patchSkill, refresh, set],
+  );
+  const onTrust = useCallback(
+    async (s: SkillItem) => {
+      patchSkill(s.name, s.tier, { checking: true });
+      try {
+        await client.trustSkill(ws, s.name);
+      } catch (e) {
+        set({ toast: { kind: 'error', text: errorText(e) } });
+      }
+      void refresh();
+    },
+    [client, ws, patchSkill, refresh, set],
+  );
 
   const pending = skills.some((s) => s.pendingTrust);
   const shown = rows.filter((r) => r.kind === 'skill').length;
@@ -110,15 +139,32 @@ export function Sidebar() {
     <nav className="sidebar" aria-label={t('skills.title')}>
       <div className="sidebar-head">
         <h2>{t('skills.title')}</h2>
-        <button type="button" className="primary small" onClick={() => set({ installOpen: true })}>{t('install.button')}</button>
+        <button type="button" className="primary small" onClick={() => set({ installOpen: true })}>
+          {t('install.button')}
+        </button>
       </div>
-      <input id="skill-filter" type="search" className="filter" value={filter} placeholder={t('skills.filterHint')}
-        aria-label={t('skills.filter')} onChange={(e) => set({ filter: e.target.value })} />
+      <input
+        id="skill-filter"
+        type="search"
+        className="filter"
+        value={filter}
+        placeholder={t('skills.filterHint')}
+        aria-label={t('skills.filter')}
+        onChange={(e) => set({ filter: e.target.value })}
+      />
       <div className="sidebar-meta">
         <span role="status">{t('skills.count', { shown, total: skills.length })}</span>
-        {pending && <button type="button" className="link" onClick={() => setTrustAllOpen(true)}>{t('skills.trustAll')}</button>}
+        {pending && (
+          <button type="button" className="link" onClick={() => setTrustAllOpen(true)}>
+            {t('skills.trustAll')}
+          </button>
+        )}
       </div>
-      {skillsError && <p role="alert" className="error">{skillsError}</p>}
+      {skillsError && (
+        <p role="alert" className="error">
+          {skillsError}
+        </p>
+      )}
       {!skillsError && skillsLoading && skills.length === 0 && <p className="muted">{t('common.loading')}</p>}
       {!skillsError && !skillsLoading && skills.length === 0 && <p className="muted">{t('skills.empty')}</p>}
       {skills.length > 0 && shown === 0 && <p className="muted">{t('skills.noMatch')}</p>}
@@ -127,20 +173,45 @@ export function Sidebar() {
           {virtualizer.getVirtualItems().map((v) => {
             const row = rows[v.index]!;
             return (
-              <div key={v.key} role="listitem" data-index={v.index}
-                style={{ position: 'absolute', top: 0, left: 0, right: 0, height: v.size, transform: `translateY(${v.start}px)` }}>
+              <div
+                key={v.key}
+                role="listitem"
+                data-index={v.index}
+                style={{
+                  position: 'absolute',
+                  top: 0,
+                  left: 0,
+                  right: 0,
+                  height: v.size,
+                  transform: `translateY(${v.start}px)`,
+                }}
+              >
                 {row.kind === 'header' ? (
-                  <h3 className="tier-header">{t(`tier.${row.tier}`)} <span className="muted">({row.count})</span></h3>
+                  <h3 className="tier-header">
+                    {t(`tier.${row.tier}`)} <span className="muted">({row.count})</span>
+                  </h3>
                 ) : (
-                  <SkillRow skill={row.skill} selected={selectedSkill?.name === row.skill.name && selectedSkill.tier === row.skill.tier}
-                    onSelect={onSelect} onToggle={onToggle} onTrust={onTrust} />
+                  <SkillRow
+                    skill={row.skill}
+                    selected={selectedSkill?.name === row.skill.name && selectedSkill.tier === row.skill.tier}
+                    onSelect={onSelect}
+                    onToggle={onToggle}
+                    onTrust={onTrust}
+                  />
                 )}
               </div>
             );
           })}
         </div>
       </div>
-      {trustAllOpen && <TrustAllDialog onClose={() => { setTrustAllOpen(false); void refresh(); }} />}
+      {trustAllOpen && (
+        <TrustAllDialog
+          onClose={() => {
+            setTrustAllOpen(false);
+            void refresh();
+          }}
+        />
+      )}
     </nav>
   );
 }

@@ -15,29 +15,64 @@ interface Props {
 export const SkillRow = memo(function SkillRow({ skill, selected, onSelect, onToggle, onTrust }: Props) {
   const { t } = useTranslation();
   return (
-    <div className={`skill-row${selected ? ' selected' : ''}${skill.shadowedBy ? ' shadowed' : ''}`} data-skill={skill.name}>
-      <button type="button" className="skill-main" onClick={() => onSelect(skill)} aria-current={selected ? 'true' : undefined}
-        aria-label={t('skills.open', { name: skill.name })}>
+    <div
+      className={`skill-row${selected ? ' selected' : ''}${skill.shadowedBy ? ' shadowed' : ''}`}
+      data-skill={skill.name}
+    >
+      <button
+        type="button"
+        className="skill-main"
+        onClick={() => onSelect(skill)}
+        aria-current={selected ? 'true' : undefined}
+        aria-label={t('skills.open', { name: skill.name })}
+      >
         <span className="skill-name">{skill.name}</span>
         <span className="skill-desc">{skill.description}</span>
         <span className="badges">
           {skill.agents && <span className="badge">{t('skills.agentsFolder')}</span>}
-          {skill.checking && <span className="badge checking" role="status">{t('skills.checking')}</span>}
-          {!skill.checking && skill.audit && skill.audit !== 'P0' && <span className={`badge level-${skill.audit}`} title={t('skills.auditLevel')}>{skill.audit}</span>}
-          {skill.diagnostics > 0 && <span className="badge warn">{t('skills.diagnostics', { count: skill.diagnostics })}</span>}
-          {skill.shadowedBy && <span className="badge">{t('skills.shadowedBy', { tier: t(`tier.${skill.shadowedBy}`) })}</span>}
-          {skill.audit === 'P0' && <span className="badge level-P0" title={skill.disabledReason}>{t('skills.blocked')}</span>}
+          {skill.checking && (
+            <span className="badge checking" role="status">
+              {t('skills.checking')}
+            </span>
+          )}
+          {!skill.checking && skill.audit && skill.audit !== 'P0' && (
+            <span className={`badge level-${skill.audit}`} title={t('skills.auditLevel')}>
+              {skill.audit}
+            </span>
+          )}
+          {skill.diagnostics > 0 && (
+            <span className="badge warn">{t('skills.diagnostics', { count: skill.diagnostics })}</span>
+          )}
+          {skill.shadowedBy && (
+            <span className="badge">{t('skills.shadowedBy', { tier: t(`tier.${skill.shadowedBy}`) })}</span>
+          )}
+          {skill.audit === 'P0' && (
+            <span className="badge level-P0" title={skill.disabledReason}>
+              {t('skills.blocked')}
+            </span>
+          )}
         </span>
       </button>
       <span className="skill-actions">
         {skill.pendingTrust && (
-          <button type="button" className="small" onClick={() => onTrust(skill)} aria-label={t('skills.trustOne', { name: skill.name })}>
+          <button
+            type="button"
+            className="small"
+            onClick={() => onTrust(skill)}
+            aria-label={t('skills.trustOne', { name: skill.name })}
+          >
             {t('skills.trust')}
           </button>
         )}
-        <button type="button" role="switch" aria-checked={skill.enabled} className="switch"
-          aria-label={t('skills.toggle', { name: skill.name })} disabled={!!skill.shadowedBy}
-          onClick={() => onToggle(skill, !skill.enabled)}>
+        <button
+          type="button"
+          role="switch"
+          aria-checked={skill.enabled}
+          className="switch"
+          aria-label={t('skills.toggle', { name: skill.name })}
+          disabled={!!skill.shadowedBy}
+          onClick={() => onToggle(skill, !skill.enabled)}
+        >
           <span className="knob" aria-hidden="true" />
         </button>
       </span>

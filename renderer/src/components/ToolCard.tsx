@@ -9,9 +9,13 @@ export function ToolCard({ call }: { call: ToolCallView }) {
     <section className={`tool-card status-${call.status}`} aria-label={t('chat.toolCall', { name: call.name })}>
       <header>
         <span className="tool-name">{call.name}</span>
-        {call.decision && <span className={`badge decision-${call.decision}`}>{t(`chat.decision.${call.decision}`)}</span>}
+        {call.decision && (
+          <span className={`badge decision-${call.decision}`}>{t(`chat.decision.${call.decision}`)}</span>
+        )}
         <span className="muted">{t(`chat.status.${call.status}`)}</span>
-        {call.durationMs !== undefined && <span className="muted">{t('chat.duration', { ms: Math.round(call.durationMs) })}</span>}
+        {call.durationMs !== undefined && (
+          <span className="muted">{t('chat.duration', { ms: Math.round(call.durationMs) })}</span>
+        )}
       </header>
       <pre className="args">{args}</pre>
       {(call.result !== undefined || call.error !== undefined) && (

@@ -8,7 +8,15 @@ import { useView } from '../state/store';
 function ToolList({ tools }: { tools: ToolInfo[] }) {
   const { t } = useTranslation();
   if (tools.length === 0) return <p className="muted">{t('common.none')}</p>;
-  return <ul className="plain tools">{tools.map((x) => <li key={x.name}><code>{x.name}</code> <span className="muted">{x.description}</span></li>)}</ul>;
+  return (
+    <ul className="plain tools">
+      {tools.map((x) => (
+        <li key={x.name}>
+          <code>{x.name}</code> <span className="muted">{x.description}</span>
+        </li>
+      ))}
+    </ul>
+  );
 }
 
 export function Tools() {
@@ -29,18 +37,37 @@ export function Tools() {
   async function search(e: FormEvent) {
     e.preventDefault();
     if (!query.trim()) return;
-    try { setHits(await client.searchTools(ws, query.trim())); } catch (err) { setError(errorText(err)); }
+    try {
+      setHits(await client.searchTools(ws, query.trim()));
+    } catch (err) {
+      setError(errorText(err));
+    }
   }
 
   return (
     <section className="page" aria-label={t('tools.title')}>
       <h2>{t('tools.title')}</h2>
-      {error && <p role="alert" className="error">{error}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
       <form className="row" onSubmit={(e) => void search(e)} role="search">
-        <input type="search" aria-label={t('tools.search')} placeholder={t('tools.searchHint')} value={query} onChange={(e) => setQuery(e.target.value)} />
+        <input
+          type="search"
+          aria-label={t('tools.search')}
+          placeholder={t('tools.searchHint')}
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+        />
         <button type="submit">{t('tools.searchButton')}</button>
       </form>
-      {hits && (<><h3>{t('tools.results')}</h3><ToolList tools={hits} /></>)}
+      {hits && (
+        <>
+          <h3>{t('tools.results')}</h3>
+          <ToolList tools={hits} />
+        </>
+      )}
       {!tools && !error && <p className="muted">{t('common.loading')}</p>}
       {tools && (
         <>
@@ -55,7 +82,8 @@ export function Tools() {
       {servers && servers.length > 0 && (
         <ul className="plain">
           {servers.map((s) => (
-            <li key={s.name}><strong>{s.name}</strong> <span className={`badge mcp-${s.state}`}>{t(`tools.state.${s.state}`)}</span>{' '}
+            <li key={s.name}>
+              <strong>{s.name}</strong> <span className={`badge mcp-${s.state}`}>{t(`tools.state.${s.state}`)}</span>{' '}
               <span className="muted">{t('tools.count', { count: s.tools })}</span>
               {s.lastError && <div className="error small-text">{s.lastError}</div>}
             </li>

@@ -29,7 +29,11 @@ export function TrustAllDialog({ onClose }: { onClose(): void }) {
 
   return (
     <Modal title={t('trustAll.title')} onClose={onClose}>
-      {error && <p role="alert" className="error">{error}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
       {!summary && !error && <p className="muted">{t('common.loading')}</p>}
       {summary && done === undefined && (
         <>
@@ -43,7 +47,11 @@ export function TrustAllDialog({ onClose }: { onClose(): void }) {
                   <li key={g.rule}>
                     <strong>{t('trustAll.group', { count: g.skills.length })}</strong> <code>{g.rule}</code>{' '}
                     <span className="muted">({t('trustAll.findings', { count: g.count })})</span>: {g.message}
-                    <div className="small-text">{g.skills.length > 8 ? `${g.skills.slice(0, 8).join(', ')} ${t('trustAll.more', { count: g.skills.length - 8 })}` : g.skills.join(', ')}</div>
+                    <div className="small-text">
+                      {g.skills.length > 8
+                        ? `${g.skills.slice(0, 8).join(', ')} ${t('trustAll.more', { count: g.skills.length - 8 })}`
+                        : g.skills.join(', ')}
+                    </div>
                   </li>
                 ))}
               </ul>
@@ -53,10 +61,19 @@ export function TrustAllDialog({ onClose }: { onClose(): void }) {
             <>
               <h3>{t('trustAll.widest')}</h3>
               <dl className="facts">
-                <dt>{t('perm.tools')}</dt><dd>{summary.widest.tools.join(', ') || '—'}{summary.widest.anyCommand.length > 0 && <> ({t('trustAll.anyCommand', { tools: summary.widest.anyCommand.join(', ') })})</>}</dd>
-                <dt>{t('perm.network')}</dt><dd>{summary.widest.network ? t('common.on') : t('common.off')}</dd>
-                <dt>{t('perm.read')}</dt><dd>{summary.widest.read.join(', ') || '—'}</dd>
-                <dt>{t('perm.write')}</dt><dd>{summary.widest.write.join(', ') || '—'}</dd>
+                <dt>{t('perm.tools')}</dt>
+                <dd>
+                  {summary.widest.tools.join(', ') || '—'}
+                  {summary.widest.anyCommand.length > 0 && (
+                    <> ({t('trustAll.anyCommand', { tools: summary.widest.anyCommand.join(', ') })})</>
+                  )}
+                </dd>
+                <dt>{t('perm.network')}</dt>
+                <dd>{summary.widest.network ? t('common.on') : t('common.off')}</dd>
+                <dt>{t('perm.read')}</dt>
+                <dd>{summary.widest.read.join(', ') || '—'}</dd>
+                <dt>{t('perm.write')}</dt>
+                <dd>{summary.widest.write.join(', ') || '—'}</dd>
               </dl>
             </>
           )}
@@ -64,7 +81,13 @@ export function TrustAllDialog({ onClose }: { onClose(): void }) {
           {summary.refused.length > 0 && (
             <>
               <h3>{t('trustAll.refused')}</h3>
-              <ul>{summary.refused.map((r) => <li key={r.name}><strong>{r.name}</strong>: {r.reason}</li>)}</ul>
+              <ul>
+                {summary.refused.map((r) => (
+                  <li key={r.name}>
+                    <strong>{r.name}</strong>: {r.reason}
+                  </li>
+                ))}
+              </ul>
             </>
           )}
         </>
@@ -72,9 +95,13 @@ export function TrustAllDialog({ onClose }: { onClose(): void }) {
       {done !== undefined && <p role="status">{t('trustAll.done', { count: done.skills.length })}</p>}
       <div className="actions">
         {done === undefined && summary && summary.skills.length > 0 && (
-          <button type="button" className="primary" onClick={() => void confirm()}>{t('trustAll.confirm', { count: summary.skills.length })}</button>
+          <button type="button" className="primary" onClick={() => void confirm()}>
+            {t('trustAll.confirm', { count: summary.skills.length })}
+          </button>
         )}
-        <button type="button" onClick={onClose}>{done === undefined ? t('common.cancel') : t('common.close')}</button>
+        <button type="button" onClick={onClose}>
+          {done === undefined ? t('common.cancel') : t('common.close')}
+        </button>
       </div>
     </Modal>
   );

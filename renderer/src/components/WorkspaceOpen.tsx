@@ -24,7 +24,9 @@ export function WorkspaceOpen() {
   useEffect(() => {
     // While a folder opens, the picker stays: its result (or its error) is shown here.
     if (!current || busy) return;
-    const onKey = (e: KeyboardEvent) => { if (e.key === 'Escape') back(); };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') back();
+    };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [current, busy]);
@@ -34,7 +36,10 @@ export function WorkspaceOpen() {
   }, [client]);
 
   async function open(p: string, reload = false) {
-    if (!p.trim()) { setError(t('workspace.empty')); return; }
+    if (!p.trim()) {
+      setError(t('workspace.empty'));
+      return;
+    }
     setBusy(true);
     setError(undefined);
     try {
@@ -65,8 +70,15 @@ export function WorkspaceOpen() {
       <p className="muted">{t('workspace.intro')}</p>
       {current && (
         <div className="row">
-          <button type="button" onClick={back} disabled={busy}>{t('workspace.back', { name: current.name })}</button>
-          <button type="button" onClick={() => void open(current.path, true)} disabled={busy} title={t('workspace.reloadHint')}>
+          <button type="button" onClick={back} disabled={busy}>
+            {t('workspace.back', { name: current.name })}
+          </button>
+          <button
+            type="button"
+            onClick={() => void open(current.path, true)}
+            disabled={busy}
+            title={t('workspace.reloadHint')}
+          >
             {t('workspace.reload', { name: current.name })}
           </button>
         </div>
@@ -78,10 +90,23 @@ export function WorkspaceOpen() {
       )}
       <form onSubmit={submit} className="row">
         <label htmlFor="ws-path">{t('workspace.path')}</label>
-        <input id="ws-path" value={path} onChange={(e) => setPath(e.target.value)} placeholder="/home/me/project" autoFocus spellCheck={false} />
-        <button type="submit" className="primary" disabled={busy}>{t('workspace.open')}</button>
+        <input
+          id="ws-path"
+          value={path}
+          onChange={(e) => setPath(e.target.value)}
+          placeholder="/home/me/project"
+          autoFocus
+          spellCheck={false}
+        />
+        <button type="submit" className="primary" disabled={busy}>
+          {t('workspace.open')}
+        </button>
       </form>
-      {error && <p role="alert" className="error">{error}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
       <section aria-labelledby="recent-h">
         <h2 id="recent-h">{t('workspace.recent')}</h2>
         {recent.length === 0 ? (
@@ -89,7 +114,11 @@ export function WorkspaceOpen() {
         ) : (
           <ul className="plain">
             {recent.map((r) => (
-              <li key={r}><button type="button" className="link" onClick={() => void open(r)}>{r}</button></li>
+              <li key={r}>
+                <button type="button" className="link" onClick={() => void open(r)}>
+                  {r}
+                </button>
+              </li>
             ))}
           </ul>
         )}

@@ -16,7 +16,12 @@ export const COMMANDS: Command[] = [
   { id: 'new', label: 'cmd.newChat', keys: 'Mod+N', run: (s) => s.newChat() },
   { id: 'install', label: 'cmd.install', keys: 'Mod+I', run: (s) => s.set({ installOpen: true }) },
   { id: 'filter', label: 'cmd.filter', keys: 'Mod+F', run: () => document.getElementById('skill-filter')?.focus() },
-  { id: 'message', label: 'cmd.message', keys: 'Mod+L', run: () => document.querySelector<HTMLElement>('.composer textarea')?.focus() },
+  {
+    id: 'message',
+    label: 'cmd.message',
+    keys: 'Mod+L',
+    run: () => document.querySelector<HTMLElement>('.composer textarea')?.focus(),
+  },
   { id: 'tools', label: 'cmd.tools', keys: 'Mod+2', run: (s) => s.set({ view: 'tools' }) },
   { id: 'sessions', label: 'cmd.sessions', keys: 'Mod+3', run: (s) => s.set({ view: 'sessions' }) },
   { id: 'settings', label: 'cmd.settings', keys: 'Mod+,', run: (s) => s.set({ view: 'settings' }) },

@@ -19,7 +19,9 @@ export function chosenLang(): Lang {
   try {
     const v = localStorage.getItem(KEY);
     if (v === 'en' || v === 'zh') return v;
-  } catch { /* storage unavailable: follow the system */ }
+  } catch {
+    /* storage unavailable: follow the system */
+  }
   return systemLang();
 }
 
@@ -27,7 +29,9 @@ export function setLang(lang: Lang | 'system'): void {
   try {
     if (lang === 'system') localStorage.removeItem(KEY);
     else localStorage.setItem(KEY, lang);
-  } catch { /* not persisted, still switched */ }
+  } catch {
+    /* not persisted, still switched */
+  }
   const next = lang === 'system' ? systemLang() : lang;
   void i18n.changeLanguage(next);
   document.documentElement.lang = next === 'zh' ? 'zh-CN' : 'en';

@@ -16,7 +16,9 @@ export function useHeldReturn(client: KnackClient): void {
     // Still where the user came back to (nothing else chosen meanwhile)?
     const untouched = () => useView.getState().workspace?.path === path && useView.getState().epoch === epoch;
     client.openSession(id).then(
-      ({ messages, running }) => { if (untouched()) useView.getState().showSession(id, messages, running); },
+      ({ messages, running }) => {
+        if (untouched()) useView.getState().showSession(id, messages, running);
+      },
       () => {
         if (!untouched()) return;
         // The conversation is gone: its text comes into this box rather than waiting for nothing.
@@ -25,7 +27,11 @@ export function useHeldReturn(client: KnackClient): void {
         const text = now.heldDrafts[key];
         if (text === undefined) return;
         const { [key]: _gone, ...heldDrafts } = now.heldDrafts;
-        now.set({ heldDrafts, draft: heldAbove(text, now.draft), toast: { kind: 'info', text: i18n.t('chat.heldHere') } });
+        now.set({
+          heldDrafts,
+          draft: heldAbove(text, now.draft),
+          toast: { kind: 'info', text: i18n.t('chat.heldHere') },
+        });
       },
     );
   }, [client, path]);

@@ -114,7 +114,8 @@ export function heldAbove(held: string | undefined, below: string | undefined): 
 /** A conversation of `workspace` with a message waiting for it (the window reopens it when the folder is back). */
 export function heldConversation(held: Record<string, string>, workspace: string): string | undefined {
   const prefix = heldKey(workspace);
-  for (const k of Object.keys(held)) if (k.startsWith(prefix) && k.length > prefix.length) return k.slice(prefix.length);
+  for (const k of Object.keys(held))
+    if (k.startsWith(prefix) && k.length > prefix.length) return k.slice(prefix.length);
   return undefined;
 }
 
@@ -161,11 +162,19 @@ export const useView = create<ViewState>((set, get) => ({
   picking: false,
 
   set: (p) => set(p),
-  setWorkspace: (w) => set({
-    workspace: w, picking: false, skills: [], selectedSkill: undefined, messages: [], sessionId: undefined, view: 'chat', epoch: get().epoch + 1,
-    // Back in a folder: what was written in its new chat and could not be sent is in the box again.
-    ...switchHeld(get(), w ? heldKey(w.path) : undefined),
-  }),
+  setWorkspace: (w) =>
+    set({
+      workspace: w,
+      picking: false,
+      skills: [],
+      selectedSkill: undefined,
+      messages: [],
+      sessionId: undefined,
+      view: 'chat',
+      epoch: get().epoch + 1,
+      // Back in a folder: what was written in its new chat and could not be sent is in the box again.
+      ...switchHeld(get(), w ? heldKey(w.path) : undefined),
+    }),
   setSkills: (skills) => set({ skills, skillsError: undefined, skillsLoading: false }),
   replaceSkill: (item) => {
     const skills = get().skills;
@@ -184,14 +193,23 @@ export const useView = create<ViewState>((set, get) => ({
   newChat: () => {
     const s = get();
     set({
-      messages: [], sessionId: undefined, streaming: false, view: 'chat', loadedTick: s.loadedTick + 1, epoch: s.epoch + 1,
+      messages: [],
+      sessionId: undefined,
+      streaming: false,
+      view: 'chat',
+      loadedTick: s.loadedTick + 1,
+      epoch: s.epoch + 1,
       ...switchHeld(s, s.workspace ? heldKey(s.workspace.path) : undefined),
     });
   },
   beginSend: () => {
     const s = get();
     if (!s.sessionId) set({ awaiting: s.awaiting + 1 });
-    else if (!s.mine.includes(s.sessionId)) set({ mine: [...s.mine, s.sessionId], ...(s.workspace ? { homes: { ...s.homes, [s.sessionId]: s.workspace.path } } : {}) });
+    else if (!s.mine.includes(s.sessionId))
+      set({
+        mine: [...s.mine, s.sessionId],
+        ...(s.workspace ? { homes: { ...s.homes, [s.sessionId]: s.workspace.path } } : {}),
+      });
     return s.epoch;
   },
   sent: (epoch, sessionId, id, workspace) => {
@@ -216,7 +234,10 @@ export const useView = create<ViewState>((set, get) => ({
   giveBack: (workspace, sessionId, epoch, text) => {
     const s = get();
     // On screen: the same chat as at sending, or the same stored conversation opened again meanwhile.
-    if (s.workspace?.path === workspace && (s.epoch === epoch || (sessionId !== undefined && s.sessionId === sessionId))) {
+    if (
+      s.workspace?.path === workspace &&
+      (s.epoch === epoch || (sessionId !== undefined && s.sessionId === sessionId))
+    ) {
       set({ draft: heldAbove(text, s.draft) });
       return true;
     }
@@ -224,14 +245,22 @@ export const useView = create<ViewState>((set, get) => ({
     const elsewhere = s.workspace?.path !== workspace;
     set({
       heldDrafts: { ...s.heldDrafts, [key]: heldAbove(s.heldDrafts[key], text) },
-      toast: { kind: 'error', text: elsewhere ? i18n.t('chat.heldInFolder', { name: folderName(workspace) }) : i18n.t('chat.heldBack') },
+      toast: {
+        kind: 'error',
+        text: elsewhere ? i18n.t('chat.heldInFolder', { name: folderName(workspace) }) : i18n.t('chat.heldBack'),
+      },
     });
     return false;
   },
   showSession: (id, messages, running = false) => {
     const s = get();
     set({
-      sessionId: id, messages, streaming: running, view: 'chat', loadedTick: s.loadedTick + 1, epoch: s.epoch + 1,
+      sessionId: id,
+      messages,
+      streaming: running,
+      view: 'chat',
+      loadedTick: s.loadedTick + 1,
+      epoch: s.epoch + 1,
       ...switchHeld(s, s.workspace ? heldKey(s.workspace.path, id) : undefined),
     });
   },
@@ -261,21 +290,33 @@ export const useView = create<ViewState>((set, get) => ({
         if (s.awaiting && !s.mine.includes(e.sessionId)) {
           if (early === s.early) early = early.slice();
           early.push(e);
-        }
-        else if (e.type === 'approval' && s.mine.includes(e.sessionId)) toast = { kind: 'info', text: i18n.t('chat.waitingElsewhere') };
+        } else if (e.type === 'approval' && s.mine.includes(e.sessionId))
+          toast = { kind: 'info', text: i18n.t('chat.waitingElsewhere') };
         else if (e.type === 'done' && e.unsent !== undefined && s.mine.includes(e.sessionId)) {
           // Kept with its folder and conversation: after a folder switch it waits for the user to come back.
           const home = s.homes[e.sessionId] ?? s.workspace?.path ?? '';
           const key = heldKey(home, e.sessionId);
           heldDrafts = { ...heldDrafts, [key]: heldAbove(heldDrafts[key], e.unsent) };
-          toast = { kind: 'error', text: home !== s.workspace?.path ? i18n.t('chat.heldInFolder', { name: folderName(home) }) : i18n.t('chat.heldBack') };
+          toast = {
+            kind: 'error',
+            text:
+              home !== s.workspace?.path
+                ? i18n.t('chat.heldInFolder', { name: folderName(home) })
+                : i18n.t('chat.heldBack'),
+          };
         }
         continue;
       }
-      if (e.type === 'loaded' && !(e.skill && e.messageId)) { loadedTick++; continue; }
+      if (e.type === 'loaded' && !(e.skill && e.messageId)) {
+        loadedTick++;
+        continue;
+      }
       if (e.type === 'notice') {
         const last = messages[messages.length - 1];
-        const [next, m] = withLastAssistant(messages, last && last.role === 'assistant' ? last.id : `notice-${messages.length}`);
+        const [next, m] = withLastAssistant(
+          messages,
+          last && last.role === 'assistant' ? last.id : `notice-${messages.length}`,
+        );
         messages = next;
         m.parts.push({ kind: 'notice', level: e.level, text: e.text });
         continue;
@@ -288,15 +329,19 @@ export const useView = create<ViewState>((set, get) => ({
         if (i >= 0) m.parts[i] = { kind: 'tool', call: e.call };
         else m.parts.push({ kind: 'tool', call: e.call });
       } else if (e.type === 'approval') m.parts.push({ kind: 'approval', request: e.request });
-      else if (e.type === 'loaded') { loadedTick++; if (e.skill) m.parts.push({ kind: 'skill', name: e.skill.name, reason: e.skill.reason }); }
-      else if (e.type === 'done') {
+      else if (e.type === 'loaded') {
+        loadedTick++;
+        if (e.skill) m.parts.push({ kind: 'skill', name: e.skill.name, reason: e.skill.reason });
+      } else if (e.type === 'done') {
         streaming = false;
         if (e.stopped) m.stopped = true;
         if (e.error) m.error = e.error;
         loadedTick++;
         if (e.unsent !== undefined) {
           // Not stored, so not in the conversation: the message leaves the transcript and goes back to the input box.
-          const i = messages.findLastIndex((x) => x.role === 'user' && x.parts.some((p) => p.kind === 'text' && p.text === e.unsent));
+          const i = messages.findLastIndex(
+            (x) => x.role === 'user' && x.parts.some((p) => p.kind === 'text' && p.text === e.unsent),
+          );
           if (i >= 0) messages = messages.filter((_, j) => j !== i);
           draft = e.unsent;
         }

@@ -9,7 +9,8 @@ export function useChatStream(client: KnackClient): void {
   useEffect(() => {
     let queue: ChatEvent[] = [];
     let scheduled = false;
-    const raf = typeof requestAnimationFrame === 'function' ? requestAnimationFrame : (f: () => void) => setTimeout(f, 16);
+    const raf =
+      typeof requestAnimationFrame === 'function' ? requestAnimationFrame : (f: () => void) => setTimeout(f, 16);
     const flush = () => {
       scheduled = false;
       const batch = queue;
@@ -18,8 +19,14 @@ export function useChatStream(client: KnackClient): void {
     };
     const off = client.onChat((e) => {
       queue.push(e);
-      if (!scheduled) { scheduled = true; raf(flush); }
+      if (!scheduled) {
+        scheduled = true;
+        raf(flush);
+      }
     });
-    return () => { off(); queue = []; };
+    return () => {
+      off();
+      queue = [];
+    };
   }, [client]);
 }

@@ -10,16 +10,24 @@ import { skillMd } from '../../helpers/tmp.js';
 import { describeRule, LOADED_PREFIX } from '../../../main/core/policy/rules.js';
 import type { AgentEvent } from '../../../main/core/agent/types.js';
 
-const get = <T extends AgentEvent['type']>(evs: AgentEvent[], type: T) => evs.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
+const get = <T extends AgentEvent['type']>(evs: AgentEvent[], type: T) =>
+  evs.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
 
 // A project skill that may write notes: while a chat has it loaded, a write inside its manifest still asks.
 const files = {
   '.workbuddy/skills/note-taker/SKILL.md': skillMd(
-    { name: 'note-taker', description: 'Writes my notes. Use when asked to take a note.', read_when: ['take a note'], permissions: { tools: ['write_file'], paths: { write: ['notes/**'] } } },
+    {
+      name: 'note-taker',
+      description: 'Writes my notes. Use when asked to take a note.',
+      read_when: ['take a note'],
+      permissions: { tools: ['write_file'], paths: { write: ['notes/**'] } },
+    },
     '# Notes\n\nWrite each note under notes/.\n',
   ),
 };
-const write = (id: string, path: string, content: string) => ({ toolCalls: [{ id, name: 'write_file', input: { path, content } }] });
+const write = (id: string, path: string, content: string) => ({
+  toolCalls: [{ id, name: 'write_file', input: { path, content } }],
+});
 
 test('"always" with a skill loaded stores the rule its preview showed (loaded: scope); the next call is allowed by it', async () => {
   const env = await agentEnv({ files });
@@ -33,7 +41,10 @@ test('"always" with a skill loaded stores the rule its preview showed (loaded: s
     if (e.type === 'approval_requested') setImmediate(() => chat.answer(e.approvalId, { kind: 'always' }));
   });
   assert.equal((await chat.send('please take a note')).reason, 'end_turn');
-  assert.deepEqual(get(evs, 'skill_loaded').map((e) => e.name), ['note-taker']);
+  assert.deepEqual(
+    get(evs, 'skill_loaded').map((e) => e.name),
+    ['note-taker'],
+  );
 
   // What the user was shown, what the session recorded as stored, and what the rule store holds are the same rules.
   const asked = get(evs, 'approval_requested');
@@ -55,7 +66,10 @@ test('"always" with a skill loaded stores the rule its preview showed (loaded: s
   await chat.send('and another one');
   assert.equal(get(evs, 'approval_requested').length, 1, 'not asked again');
   const second = get(evs, 'gate_decision').filter((d) => d.callId === 'w2');
-  assert.deepEqual(second.map((d) => d.verdict), ['allow']);
+  assert.deepEqual(
+    second.map((d) => d.verdict),
+    ['allow'],
+  );
   assert.equal(second[0]!.ruleId, stored[0]!.id);
   assert.equal(get(evs, 'tool_result').find((r) => r.callId === 'w2')?.ok, true);
   assert.equal(readFileSync(join(env.workspace, 'notes', 'b.md'), 'utf8'), 'second');
@@ -70,5 +84,7 @@ test('"always" with a skill loaded stores the rule its preview showed (loaded: s
   await other.send('write notes/c.md');
   assert.deepEqual(get(evs2, 'skill_loaded'), []);
   assert.equal(get(evs2, 'approval_requested').length, 1, 'asked: the loaded: rule does not apply without the skill');
-  assert.deepEqual(get(evs2, 'approval_requested')[0]!.alwaysPreview, [describeRule({ effect: 'allow', tool: 'write_file', workspace: stored[0]!.workspace! })]);
+  assert.deepEqual(get(evs2, 'approval_requested')[0]!.alwaysPreview, [
+    describeRule({ effect: 'allow', tool: 'write_file', workspace: stored[0]!.workspace! }),
+  ]);
 });

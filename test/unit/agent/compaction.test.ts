@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { agentEnv, recorder } from '../../helpers/agent-env.js';
 import type { AgentEvent } from '../../../main/core/agent/types.js';
 
-const get = <T extends AgentEvent['type']>(evs: AgentEvent[], type: T) => evs.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
+const get = <T extends AgentEvent['type']>(evs: AgentEvent[], type: T) =>
+  evs.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
 
 test('near the context window, older turns are replaced by a model-written summary; loaded skills stay in the system prompt', async () => {
   // A small window: the fixed sections alone take most of it, so the second long turn triggers compaction.
@@ -32,13 +33,21 @@ test('near the context window, older turns are replaced by a model-written summa
   assert.match(system, /name="git-commit"/, 'the skill instructions are not compacted away');
   // Reopening the session replays the compaction.
   const again = env.agent.openSession(chat.id);
-  assert.match(again.messages()[0]!.role === 'user' ? (again.messages()[0] as { text: string }).text : '', /Summary of the earlier conversation/);
+  assert.match(
+    again.messages()[0]!.role === 'user' ? (again.messages()[0] as { text: string }).text : '',
+    /Summary of the earlier conversation/,
+  );
 });
 
 test('a finished task with three or more tool calls is offered as a skill', async () => {
   const env = await agentEnv({ files: { 'a.txt': 'a', 'b.txt': 'b' } });
   env.server.script(
-    { toolCalls: [{ name: 'read_file', input: { path: 'a.txt' } }, { name: 'read_file', input: { path: 'b.txt' } }] },
+    {
+      toolCalls: [
+        { name: 'read_file', input: { path: 'a.txt' } },
+        { name: 'read_file', input: { path: 'b.txt' } },
+      ],
+    },
     { toolCalls: [{ name: 'list_dir', input: { path: '.' } }] },
     { text: 'All read.' },
   );

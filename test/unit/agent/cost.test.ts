@@ -1,10 +1,22 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { agentEnv } from '../../helpers/agent-env.js';
-import { costOf, priceFor, readProvidersFile, resolveProvider, writeProvidersFile, exportSessionOf } from '../../../main/core/agent/index.js';
+import {
+  costOf,
+  priceFor,
+  readProvidersFile,
+  resolveProvider,
+  writeProvidersFile,
+  exportSessionOf,
+} from '../../../main/core/agent/index.js';
 import { tempDir } from '../../helpers/tmp.js';
 
-const usage = (inputTokens: number, outputTokens: number, cacheReadTokens = 0, cacheWriteTokens = 0) => ({ inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens });
+const usage = (inputTokens: number, outputTokens: number, cacheReadTokens = 0, cacheWriteTokens = 0) => ({
+  inputTokens,
+  outputTokens,
+  cacheReadTokens,
+  cacheWriteTokens,
+});
 
 test('cost of a call: plain input, cache reads, cache writes and output each at their price per million tokens', () => {
   const sonnet = priceFor('anthropic', 'claude-sonnet-4-5')!;
@@ -24,23 +36,45 @@ test('no price, no cost: an unknown model, or cached tokens without a cache pric
 
 test('prices in providers.json override the table, per provider/model or per model; a malformed one is named and ignored', () => {
   const dataDir = tempDir('knack-prices-');
-  writeProvidersFile(dataDir, { providers: {}, prices: { 'anthropic/claude-sonnet-4-5': { input: 1, output: 2, cacheRead: 0.1, cacheWrite: 1 }, 'my-model': { input: 5, output: 6 }, bad: { input: -1, output: 'x' } as never } });
+  writeProvidersFile(dataDir, {
+    providers: {},
+    prices: {
+      'anthropic/claude-sonnet-4-5': { input: 1, output: 2, cacheRead: 0.1, cacheWrite: 1 },
+      'my-model': { input: 5, output: 6 },
+      bad: { input: -1, output: 'x' } as never,
+    },
+  });
   const { file, warnings } = readProvidersFile(dataDir);
   assert.deepEqual(file.prices?.['my-model'], { input: 5, output: 6 });
   assert.equal(file.prices?.bad, undefined);
-  assert.ok(warnings.some((w) => /prices\.bad: expected/.test(w)), warnings.join('\n'));
+  assert.ok(
+    warnings.some((w) => /prices\.bad: expected/.test(w)),
+    warnings.join('\n'),
+  );
   const r = resolveProvider({ provider: 'anthropic' }, { dataDir, env: { ANTHROPIC_API_KEY: 'sk-ant-x-1234567890' } });
   assert.deepEqual(r.config?.price, { input: 1, output: 2, cacheRead: 0.1, cacheWrite: 1 });
-  const o = resolveProvider({ provider: 'openai', model: 'my-model' }, { dataDir, env: { OPENAI_API_KEY: 'sk-x-1234567890' } });
+  const o = resolveProvider(
+    { provider: 'openai', model: 'my-model' },
+    { dataDir, env: { OPENAI_API_KEY: 'sk-x-1234567890' } },
+  );
   assert.deepEqual(o.config?.price, { input: 5, output: 6 });
-  const u = resolveProvider({ provider: 'openai', model: 'gpt-unknown' }, { dataDir, env: { OPENAI_API_KEY: 'sk-x-1234567890' } });
+  const u = resolveProvider(
+    { provider: 'openai', model: 'gpt-unknown' },
+    { dataDir, env: { OPENAI_API_KEY: 'sk-x-1234567890' } },
+  );
   assert.equal(u.config?.price, undefined);
 });
 
 test('usage events carry the cost of each call and of the session; the Markdown and JSON exports show them', async () => {
   const env = await agentEnv();
-  writeProvidersFile(env.dataDir, { providers: {}, prices: { 'anthropic/fake-model': { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } } });
-  env.server.script({ text: 'one', usage: { input: 1000, output: 100, cacheRead: 4000 } }, { text: 'two', usage: { input: 2000, output: 200 } });
+  writeProvidersFile(env.dataDir, {
+    providers: {},
+    prices: { 'anthropic/fake-model': { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } },
+  });
+  env.server.script(
+    { text: 'one', usage: { input: 1000, output: 100, cacheRead: 4000 } },
+    { text: 'two', usage: { input: 2000, output: 200 } },
+  );
   const chat = env.agent.newSession();
   await chat.send('first');
   await chat.send('second');
@@ -52,9 +86,14 @@ test('usage events carry the cost of each call and of the session; the Markdown 
   assert.ok(events[1]!.type === 'usage' && Math.abs(events[1]!.totalCost! - (first + second)) < 1e-12);
   assert.ok(Math.abs(chat.cost()! - (first + second)) < 1e-12);
   const md = exportSessionOf(env.ws, chat.id, 'md');
-  assert.match(md, /tokens: 5,000 in \(4,000 read from cache, 0 written\), 100 out · \$0\.0057 this turn · session cost \$0\.0057/);
+  assert.match(
+    md,
+    /tokens: 5,000 in \(4,000 read from cache, 0 written\), 100 out · \$0\.0057 this turn · session cost \$0\.0057/,
+  );
   assert.match(md, /\$0\.0147 in all/);
-  const json = JSON.parse(exportSessionOf(env.ws, chat.id, 'json')) as { usage: { costUsd: number; outputTokens: number } };
+  const json = JSON.parse(exportSessionOf(env.ws, chat.id, 'json')) as {
+    usage: { costUsd: number; outputTokens: number };
+  };
   assert.ok(Math.abs(json.usage.costUsd - (first + second)) < 1e-12);
   assert.equal(json.usage.outputTokens, 300);
 });

@@ -8,13 +8,17 @@ import { join } from 'node:path';
 import { agentEnv, recorder } from '../../helpers/agent-env.js';
 import type { AgentEvent } from '../../../main/core/agent/types.js';
 
-const get = <T extends AgentEvent['type']>(evs: AgentEvent[], type: T) => evs.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
+const get = <T extends AgentEvent['type']>(evs: AgentEvent[], type: T) =>
+  evs.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
 
 test('an approval request and its gate decision carry the rule, its scope and the real paths, in the session log too', async () => {
   const env = await agentEnv();
   const wsReal = realpathSync(env.workspace);
   env.ws.store!.policy.insertRule({ effect: 'ask', tool: 'write_file', workspace: wsReal, note: 'review every write' });
-  env.server.script({ toolCalls: [{ id: 'w1', name: 'write_file', input: { path: 'out.txt', content: 'hi' } }] }, { text: 'done' });
+  env.server.script(
+    { toolCalls: [{ id: 'w1', name: 'write_file', input: { path: 'out.txt', content: 'hi' } }] },
+    { text: 'done' },
+  );
   const chat = env.agent.newSession();
   const evs = recorder(chat);
   chat.on((e) => {
@@ -40,7 +44,10 @@ test('a denial recorded in the session log names the rule and scope that denied 
   const env = await agentEnv();
   const wsReal = realpathSync(env.workspace);
   env.ws.store!.policy.insertRule({ effect: 'deny', tool: 'write_file', workspace: wsReal, path: 'secret/**' });
-  env.server.script({ toolCalls: [{ id: 'w1', name: 'write_file', input: { path: 'secret/k.txt', content: 'x' } }] }, { text: 'ok' });
+  env.server.script(
+    { toolCalls: [{ id: 'w1', name: 'write_file', input: { path: 'secret/k.txt', content: 'x' } }] },
+    { text: 'ok' },
+  );
   const chat = env.agent.newSession();
   const evs = recorder(chat);
   await chat.send('write the key');
@@ -48,21 +55,42 @@ test('a denial recorded in the session log names the rule and scope that denied 
   assert.ok(d, 'denied');
   assert.match(d.rule ?? '', /deny write_file path secret\/\*\*/);
   assert.match(d.scope ?? '', /workspace /);
-  const stored = env.ws.store!.sessions.events(chat.id).find((e) => e.type === 'gate_decision' && (e.data as { verdict?: string }).verdict === 'deny')!;
+  const stored = env.ws
+    .store!.sessions.events(chat.id)
+    .find((e) => e.type === 'gate_decision' && (e.data as { verdict?: string }).verdict === 'deny')!;
   assert.equal((stored.data as { rule?: string }).rule, d.rule);
 });
 
-test('the app\'s approval event carries the decision fields, escaped with the shared helper', async () => {
+test("the app's approval event carries the decision fields, escaped with the shared helper", async () => {
   const { EventMapper } = await import('../../../main/core/service/chat-events.js');
   const sent: { name: string; payload: Record<string, unknown> }[] = [];
-  const mapper = new EventMapper((name, payload) => sent.push({ name, payload: payload as Record<string, unknown> }), () => 't1');
+  const mapper = new EventMapper(
+    (name, payload) => sent.push({ name, payload: payload as Record<string, unknown> }),
+    () => 't1',
+  );
   const evil = 'a\u202eb\u2066c\x1b[1A';
   mapper.map({
-    type: 'approval_requested', approvalId: 'p1', callId: 'c1', tool: 'write_file', args: { path: evil }, reason: 'asks', activeSkills: ['deploy'], alwaysPreview: [],
-    decision: { rule: `ask write_file path ${evil}`, scope: 'every workspace', skill: { name: 'deploy', tier: 'user', dir: `/s/${evil}`, hash: 'abc123' }, paths: { read: [], write: [`/w/${evil}`] } },
-    seq: 1, at: 0, sessionId: 's',
+    type: 'approval_requested',
+    approvalId: 'p1',
+    callId: 'c1',
+    tool: 'write_file',
+    args: { path: evil },
+    reason: 'asks',
+    activeSkills: ['deploy'],
+    alwaysPreview: [],
+    decision: {
+      rule: `ask write_file path ${evil}`,
+      scope: 'every workspace',
+      skill: { name: 'deploy', tier: 'user', dir: `/s/${evil}`, hash: 'abc123' },
+      paths: { read: [], write: [`/w/${evil}`] },
+    },
+    seq: 1,
+    at: 0,
+    sessionId: 's',
   });
-  const ev = sent.find((e) => e.name === 'chat.approval')!.payload as { decision?: { rule?: string; skill?: { dir: string }; paths?: { write: string[] } } };
+  const ev = sent.find((e) => e.name === 'chat.approval')!.payload as {
+    decision?: { rule?: string; skill?: { dir: string }; paths?: { write: string[] } };
+  };
   assert.equal(ev.decision?.rule, 'ask write_file path a\\u{202e}b\\u{2066}c\\x1b[1A');
   assert.equal(ev.decision?.skill?.dir, '/s/a\\u{202e}b\\u{2066}c\\x1b[1A');
   assert.deepEqual(ev.decision?.paths?.write, ['/w/a\\u{202e}b\\u{2066}c\\x1b[1A']);

@@ -7,7 +7,17 @@ import { exportSession } from '../../../main/core/agent/export.js';
 import type { AgentEvent, AgentEventBody } from '../../../main/core/agent/types.js';
 import type { SessionRow } from '../../../main/core/store/session-repo.js';
 
-const row: SessionRow = { id: 's1', workspace: '/w', title: 'pieces', provider: 'anthropic', model: 'm', createdAt: 0, updatedAt: 0, events: 0, messages: 2 };
+const row: SessionRow = {
+  id: 's1',
+  workspace: '/w',
+  title: 'pieces',
+  provider: 'anthropic',
+  model: 'm',
+  createdAt: 0,
+  updatedAt: 0,
+  events: 0,
+  messages: 2,
+};
 const sections = { system: 10, catalog: 5, skills: 0, tools: 20, history: 3, observations: 0, total: 38, window: 1000 };
 const usage = { inputTokens: 38, outputTokens: 7, cacheReadTokens: 0, cacheWriteTokens: 0 };
 
@@ -16,16 +26,20 @@ function log(bodies: AgentEventBody[]): AgentEvent[] {
 }
 
 test('a reply whose context counts came after its first piece is exported as one block, its spacing kept', () => {
-  const md = exportSession(row, log([
-    { type: 'user_message', text: 'what is 1 + 1?' },
-    { type: 'assistant_start', step: 1, provider: 'anthropic', model: 'm' },
-    { type: 'text_delta', text: 'The answer ' },
-    { type: 'context', sections },
-    { type: 'text_delta', text: 'is 2.' },
-    { type: 'usage', usage, total: usage },
-    { type: 'assistant_end', stopReason: 'end_turn' },
-    { type: 'turn_end', reason: 'end_turn', steps: 1, toolCalls: 0 },
-  ] as AgentEventBody[]), 'md');
+  const md = exportSession(
+    row,
+    log([
+      { type: 'user_message', text: 'what is 1 + 1?' },
+      { type: 'assistant_start', step: 1, provider: 'anthropic', model: 'm' },
+      { type: 'text_delta', text: 'The answer ' },
+      { type: 'context', sections },
+      { type: 'text_delta', text: 'is 2.' },
+      { type: 'usage', usage, total: usage },
+      { type: 'assistant_end', stopReason: 'end_turn' },
+      { type: 'turn_end', reason: 'end_turn', steps: 1, toolCalls: 0 },
+    ] as AgentEventBody[]),
+    'md',
+  );
   assert.equal(md.match(/\*\*Assistant:\*\*/g)?.length, 1, md);
   assert.match(md, /The answer is 2\./);
   assert.match(md, /38 in/, 'the turn still reports its usage');

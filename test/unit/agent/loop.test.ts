@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { agentEnv, recorder, typesOf } from '../../helpers/agent-env.js';
 import type { AgentEvent } from '../../../main/core/agent/types.js';
 
-const get = <T extends AgentEvent['type']>(evs: AgentEvent[], type: T) => evs.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
+const get = <T extends AgentEvent['type']>(evs: AgentEvent[], type: T) =>
+  evs.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
 
 test('a Chinese request auto-loads the matching skill, the model reads a file through the gate and answers', async () => {
   const env = await agentEnv({ files: { 'notes.txt': 'release on Friday' } });
@@ -17,19 +18,28 @@ test('a Chinese request auto-loads the matching skill, the model reads a file th
   assert.equal(r.reason, 'end_turn', JSON.stringify(r));
   assert.equal(r.text, '文件说周五发布。');
   const loaded = get(evs, 'skill_loaded');
-  assert.deepEqual(loaded.map((e) => [e.name, e.reason]), [['git-commit', 'trigger']]);
+  assert.deepEqual(
+    loaded.map((e) => [e.name, e.reason]),
+    [['git-commit', 'trigger']],
+  );
   assert.match(loaded[0]!.why, /提交/);
   const result = get(evs, 'tool_result')[0]!;
   assert.equal(result.ok, true, result.content);
   assert.match(result.content, /release on Friday/);
-  assert.deepEqual(get(evs, 'gate_decision').map((e) => e.verdict), ['allow']);
+  assert.deepEqual(
+    get(evs, 'gate_decision').map((e) => e.verdict),
+    ['allow'],
+  );
   // The loaded skill is in the system prompt of both requests; the second carries the tool result.
   for (const req of env.server.requests) {
     const system = (req.body.system as { text: string }[]).map((b) => b.text).join('\n');
     assert.match(system, /<loaded_skills>[\s\S]*name="git-commit"/);
     assert.match(system, /<available_skills>/);
   }
-  const second = env.server.requests[1]!.body.messages as { role: string; content: { type: string; content?: string }[] }[];
+  const second = env.server.requests[1]!.body.messages as {
+    role: string;
+    content: { type: string; content?: string }[];
+  }[];
   assert.equal(second.at(-1)!.content[0]!.type, 'tool_result');
   // Order of what was shown: committed events with increasing seq.
   assert.ok(evs.every((e, i) => i === 0 || e.seq > evs[i - 1]!.seq));
@@ -54,11 +64,15 @@ test('malformed tool arguments come back to the model as an error naming the pro
 
 test('an ask pauses the turn with an approval request; deny with a message goes back to the model', async () => {
   const env = await agentEnv();
-  env.server.script({ toolCalls: [{ id: 'w1', name: 'write_file', input: { path: 'out.txt', content: 'hi' } }] }, { text: 'ok, not writing' });
+  env.server.script(
+    { toolCalls: [{ id: 'w1', name: 'write_file', input: { path: 'out.txt', content: 'hi' } }] },
+    { text: 'ok, not writing' },
+  );
   const chat = env.agent.newSession();
   const evs = recorder(chat);
   chat.on((e) => {
-    if (e.type === 'approval_requested') setImmediate(() => chat.answer(e.approvalId, { kind: 'deny', message: 'use a different name' }));
+    if (e.type === 'approval_requested')
+      setImmediate(() => chat.answer(e.approvalId, { kind: 'deny', message: 'use a different name' }));
   });
   const r = await chat.send('write out.txt');
   assert.equal(r.reason, 'end_turn');
@@ -91,9 +105,12 @@ test('always allow stores a reusable rule: the next identical call is not asked 
   assert.ok(env.ws.store!.policy.rules().some((r) => r.effect === 'allow' && r.tool === 'write_file'));
 });
 
-test('a tool call\'s duration is its run, not the time the user took to answer its approval', async () => {
+test("a tool call's duration is its run, not the time the user took to answer its approval", async () => {
   const env = await agentEnv();
-  env.server.script({ toolCalls: [{ id: 'w1', name: 'write_file', input: { path: 'a.txt', content: 'x' } }] }, { text: 'written' });
+  env.server.script(
+    { toolCalls: [{ id: 'w1', name: 'write_file', input: { path: 'a.txt', content: 'x' } }] },
+    { text: 'written' },
+  );
   const chat = env.agent.newSession();
   const evs = recorder(chat);
   const THINK_MS = 1500; // the user reads the card before answering
@@ -110,14 +127,22 @@ test('a tool call\'s duration is its run, not the time the user took to answer i
 test('plan mode is a read-only ceiling: writes are denied, reads still work', async () => {
   const env = await agentEnv({ files: { 'a.txt': 'A' } });
   env.server.script(
-    { toolCalls: [{ id: 'r', name: 'read_file', input: { path: 'a.txt' } }, { id: 'w', name: 'write_file', input: { path: 'b.txt', content: 'B' } }] },
+    {
+      toolCalls: [
+        { id: 'r', name: 'read_file', input: { path: 'a.txt' } },
+        { id: 'w', name: 'write_file', input: { path: 'b.txt', content: 'B' } },
+      ],
+    },
     { text: 'Plan: 1. write b.txt' },
   );
   const chat = env.agent.newSession({ planMode: true });
   const evs = recorder(chat);
   await chat.send('make b.txt');
   const results = get(evs, 'tool_result');
-  assert.deepEqual(results.map((r) => r.ok), [true, false]);
+  assert.deepEqual(
+    results.map((r) => r.ok),
+    [true, false],
+  );
   assert.match(results[1]!.content, /plan mode is read-only/);
   assert.equal(get(evs, 'approval_requested').length, 0);
   const system = (env.server.requests[0]!.body.system as { text: string }[]).map((b) => b.text).join('\n');
@@ -158,7 +183,12 @@ test('a provider failure ends the turn with one error line and the session stays
 test('ToolSearch finds a deferred tool for this session; the model loads a skill itself with Skill', async () => {
   const env = await agentEnv();
   env.server.script(
-    { toolCalls: [{ id: 's1', name: 'Skill', input: { name: 'code-review' } }, { id: 't1', name: 'ToolSearch', input: { query: 'create a new skill' } }] },
+    {
+      toolCalls: [
+        { id: 's1', name: 'Skill', input: { name: 'code-review' } },
+        { id: 't1', name: 'ToolSearch', input: { query: 'create a new skill' } },
+      ],
+    },
     { text: 'ready' },
   );
   const chat = env.agent.newSession();

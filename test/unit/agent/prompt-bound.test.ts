@@ -7,12 +7,26 @@ import { MessageTokens } from '../../../main/core/agent/prompt.js';
 import type { ChatMessage } from '../../../main/core/agent/providers/types.js';
 import { agentEnv } from '../../helpers/agent-env.js';
 
-const text = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 80 }), fc.constantFrom('hello', '帮我提交代码', 'naïve café ☕', '🙂🙂🙂', '', 'x'.repeat(300)));
+const text = fc.oneof(
+  fc.string({ unit: 'grapheme', maxLength: 80 }),
+  fc.constantFrom('hello', '帮我提交代码', 'naïve café ☕', '🙂🙂🙂', '', 'x'.repeat(300)),
+);
 const message: fc.Arbitrary<ChatMessage> = fc.oneof(
   text.map((t) => ({ role: 'user' as const, text: t })),
-  fc.record({ text, calls: fc.array(fc.record({ id: fc.string(), name: fc.constantFrom('read_file', 'bash'), arguments: text }), { maxLength: 2 }) })
+  fc
+    .record({
+      text,
+      calls: fc.array(fc.record({ id: fc.string(), name: fc.constantFrom('read_file', 'bash'), arguments: text }), {
+        maxLength: 2,
+      }),
+    })
     .map(({ text: t, calls }) => ({ role: 'assistant' as const, text: t, toolCalls: calls })),
-  fc.array(fc.record({ callId: fc.string(), name: fc.constant('read_file'), content: text, isError: fc.boolean() }), { minLength: 1, maxLength: 2 }).map((results) => ({ role: 'tool' as const, results })),
+  fc
+    .array(fc.record({ callId: fc.string(), name: fc.constant('read_file'), content: text, isError: fc.boolean() }), {
+      minLength: 1,
+      maxLength: 2,
+    })
+    .map((results) => ({ role: 'tool' as const, results })),
 );
 
 test('the bound of a conversation is never below its counted tokens, however much of it was counted before', () => {
@@ -37,7 +51,10 @@ test('a turn records the same context counts as before, counted once the start o
   const chat = env.agent.newSession();
   env.server.script({ text: 'first answer' });
   await chat.send('帮我看看这个文件夹里有什么');
-  const ctx = chat.events().filter((e) => e.type === 'context').at(-1)!;
+  const ctx = chat
+    .events()
+    .filter((e) => e.type === 'context')
+    .at(-1)!;
   assert.ok(ctx.type === 'context');
   // The recorded history is the user's message exactly as counted (not the reply that started after it).
   const alone = new MessageTokens().conversation([{ role: 'user', text: '帮我看看这个文件夹里有什么' }]);
@@ -50,6 +67,9 @@ test('a turn records the same context counts as before, counted once the start o
   env.server.script({ text: 'The user asked what is in the folder.' }, { text: 'second answer' });
   const r = await chat.send('word '.repeat(3000));
   assert.equal(r.text, 'second answer');
-  assert.ok(chat.events().some((e) => e.type === 'compaction'), 'compacted');
+  assert.ok(
+    chat.events().some((e) => e.type === 'compaction'),
+    'compacted',
+  );
   assert.equal(env.server.requests.length, 3);
 });

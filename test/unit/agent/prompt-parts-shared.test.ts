@@ -16,7 +16,14 @@ test('chats that share the kept prompt parts each send their own plan mode, load
     env.server.script({ text: 'ok' });
     await chat.send(text);
     const body = env.server.requests.at(-1)!.body as unknown as Sent;
-    return { dynamic: body.system.slice(1).map((s) => s.text).join('\n'), tools: (body.tools ?? []).map((t) => t.name), skills: (await chat.contextSections()).skills };
+    return {
+      dynamic: body.system
+        .slice(1)
+        .map((s) => s.text)
+        .join('\n'),
+      tools: (body.tools ?? []).map((t) => t.name),
+      skills: (await chat.contextSections()).skills,
+    };
   };
   const plain = await sent(b, 'hello');
   a.setPlanMode(true);

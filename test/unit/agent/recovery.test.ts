@@ -14,8 +14,27 @@ const child = join(import.meta.dirname, '..', '..', 'helpers', 'chat-child.ts');
  * the child freezes at that event, so on a busy machine it cannot run on (to the next tool call) before the signal
  * lands; without it, the kill lands wherever the child has got to (mid-stream, perhaps mid-commit).
  */
-async function crashDuring(env: Awaited<ReturnType<typeof agentEnv>>, message: string, killWhen: string, stopThere = true): Promise<string> {
-  const p = spawn(process.execPath, ['--import', 'tsx', child, env.home, env.dataDir, env.workspace, env.server.url, message, ...(stopThere ? [killWhen] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
+async function crashDuring(
+  env: Awaited<ReturnType<typeof agentEnv>>,
+  message: string,
+  killWhen: string,
+  stopThere = true,
+): Promise<string> {
+  const p = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      child,
+      env.home,
+      env.dataDir,
+      env.workspace,
+      env.server.url,
+      message,
+      ...(stopThere ? [killWhen] : []),
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let stderr = '';
   p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   let id = '';
@@ -51,20 +70,29 @@ test('kill -9 mid-stream: the database is intact and the session reopens with th
   assert.equal(a.role, 'assistant');
   assert.ok(a.role === 'assistant' && a.interrupted === true);
   assert.ok(a.role === 'assistant' && a.text.startsWith('第一部分'), 'the half-streamed text is kept');
-  assert.deepEqual(chat.loadedSkills().map((s) => s.name), ['git-commit']);
+  assert.deepEqual(
+    chat.loadedSkills().map((s) => s.name),
+    ['git-commit'],
+  );
   const rec = chat.events().find((e) => e.type === 'recovered');
   assert.ok(rec && rec.type === 'recovered' && rec.interruptedAnswer);
   // The conversation goes on, with the interrupted answer marked in what the model reads.
   env.server.script({ text: '继续。' });
   const r = await chat.send('继续');
   assert.equal(r.text, '继续。');
-  const sent = env.server.requests.at(-1)!.body.messages as { role: string; content: { type: string; text?: string }[] }[];
+  const sent = env.server.requests.at(-1)!.body.messages as {
+    role: string;
+    content: { type: string; text?: string }[];
+  }[];
   assert.match(sent[1]!.content[0]!.text ?? '', /\[interrupted\]/);
 });
 
 test('kill -9 while an approval is pending: reopening asks again, and the answer resumes the turn', async () => {
   const env = await agentEnv();
-  env.server.script({ text: 'Writing it.', toolCalls: [{ id: 'w1', name: 'write_file', input: { path: 'out.txt', content: 'saved' } }] });
+  env.server.script({
+    text: 'Writing it.',
+    toolCalls: [{ id: 'w1', name: 'write_file', input: { path: 'out.txt', content: 'saved' } }],
+  });
   const id = await crashDuring(env, 'write out.txt', 'approval_requested');
   const check = Store.openIn(env.dataDir);
   assert.equal(check.integrityCheck(), 'ok');
@@ -87,7 +115,12 @@ test('kill -9 while an approval is pending: reopening asks again, and the answer
 test('kill -9 while a tool call had no answer yet: reopening closes the call as interrupted instead of running it again', async () => {
   const env = await agentEnv();
   // The second call never gets its result: the child is killed as soon as the first result is committed.
-  env.server.script({ toolCalls: [{ id: 'l1', name: 'list_dir', input: { path: '.' } }, { id: 'l2', name: 'write_file', input: { path: 'never.txt', content: 'x' } }] });
+  env.server.script({
+    toolCalls: [
+      { id: 'l1', name: 'list_dir', input: { path: '.' } },
+      { id: 'l2', name: 'write_file', input: { path: 'never.txt', content: 'x' } },
+    ],
+  });
   const id = await crashDuring(env, 'list then write', 'tool_result');
   const chat = env.agent.openSession(id);
   const results = chat.events().filter((e) => e.type === 'tool_result');
@@ -108,7 +141,13 @@ test('a new message instead of answering a re-asked approval: the old call is cl
   assert.equal(r.text, 'Something else, then.');
   assert.equal(chat.pendingApprovals().length, 0);
   assert.equal(existsSync(join(env.workspace, 'skipped.txt')), false);
-  const msgs = env.server.requests.at(-1)!.body.messages as { role: string; content: { type: string; tool_use_id?: string }[] }[];
+  const msgs = env.server.requests.at(-1)!.body.messages as {
+    role: string;
+    content: { type: string; tool_use_id?: string }[];
+  }[];
   const results = msgs.flatMap((m) => m.content).filter((b) => b.type === 'tool_result');
-  assert.deepEqual(results.map((b) => b.tool_use_id), ['w9']);
+  assert.deepEqual(
+    results.map((b) => b.tool_use_id),
+    ['w9'],
+  );
 });

@@ -5,7 +5,10 @@ import assert from 'node:assert/strict';
 import { agentEnv } from '../../helpers/agent-env.js';
 import { BASE_SYSTEM, PLAN_MODE_NOTE } from '../../../main/core/agent/prompt.js';
 
-const nonAscii = (s: string): string[] => [...s.matchAll(/[^\x00-\x7f]/g)].map((m) => `${JSON.stringify(m[0])} in …${s.slice(Math.max(0, m.index - 40), m.index + 10)}…`);
+const nonAscii = (s: string): string[] =>
+  [...s.matchAll(/[^\x00-\x7f]/g)].map(
+    (m) => `${JSON.stringify(m[0])} in …${s.slice(Math.max(0, m.index - 40), m.index + 10)}…`,
+  );
 
 test('the request for a workspace of ASCII skills is pure ASCII: no typographic quote or dash from Knack itself', async () => {
   const env = await agentEnv();
@@ -17,7 +20,11 @@ test('the request for a workspace of ASCII skills is pure ASCII: no typographic 
   // Every tool's text too, deferred ones included (they enter the request once discovered).
   const box = await env.ws.toolbox();
   for (const t of box.registry.list()) {
-    assert.deepEqual(nonAscii(JSON.stringify({ description: t.def.description, summary: t.def.summary, schema: t.def.inputSchema })), [], t.def.name);
+    assert.deepEqual(
+      nonAscii(JSON.stringify({ description: t.def.description, summary: t.def.summary, schema: t.def.inputSchema })),
+      [],
+      t.def.name,
+    );
   }
   assert.deepEqual(nonAscii(BASE_SYSTEM + PLAN_MODE_NOTE), []);
 });

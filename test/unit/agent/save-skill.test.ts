@@ -5,11 +5,20 @@ import { join } from 'node:path';
 import { agentEnv, recorder } from '../../helpers/agent-env.js';
 import type { AgentEvent } from '../../../main/core/agent/types.js';
 
-const get = <T extends AgentEvent['type']>(evs: AgentEvent[], type: T) => evs.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
+const get = <T extends AgentEvent['type']>(evs: AgentEvent[], type: T) =>
+  evs.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
 
 const draft = (name: string) => ({
   name: 'DeferExecuteTool',
-  input: { name: 'create_skill', arguments: { name, description: 'Write the weekly report from the git log. Use when asked for the weekly report.', instructions: '1. Read the git log.\n2. Summarise.', read_when: ['weekly report', '周报'] } },
+  input: {
+    name: 'create_skill',
+    arguments: {
+      name,
+      description: 'Write the weekly report from the git log. Use when asked for the weekly report.',
+      instructions: '1. Read the git log.\n2. Summarise.',
+      read_when: ['weekly report', '周报'],
+    },
+  },
 });
 
 // No settings at all: the user tier (~/.workbuddy/skills) is among the gate's write roots, and protected — the
@@ -48,7 +57,8 @@ test('a refused save writes nothing, and a skill script may never write the user
   const chat = env.agent.newSession();
   const evs = recorder(chat);
   chat.on((e) => {
-    if (e.type === 'approval_requested') setImmediate(() => chat.answer(e.approvalId, { kind: 'deny', message: 'not now' }));
+    if (e.type === 'approval_requested')
+      setImmediate(() => chat.answer(e.approvalId, { kind: 'deny', message: 'not now' }));
   });
   await chat.saveAsSkill();
   const result = get(evs, 'tool_result')[0]!;
@@ -57,7 +67,10 @@ test('a refused save writes nothing, and a skill script may never write the user
   assert.equal(existsSync(join(env.home, '.workbuddy', 'skills', 'weekly-report')), false);
 
   const target = join(env.home, '.workbuddy', 'skills', 'planted', 'SKILL.md');
-  const d = env.ws.gate.authorize({ tool: 'write_file', args: { path: target }, access: { write: [target] } }, { kind: 'skill', skill: 'git-commit' });
+  const d = env.ws.gate.authorize(
+    { tool: 'write_file', args: { path: target }, access: { write: [target] } },
+    { kind: 'skill', skill: 'git-commit' },
+  );
   assert.equal(d.verdict, 'deny');
   assert.match(d.reason, /read-only/);
 });

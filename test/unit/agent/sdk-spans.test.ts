@@ -9,7 +9,11 @@ import { anthropicProvider, anthropicTelemetry } from '../../../main/core/agent/
 import type { StreamEvent } from '../../../main/core/agent/providers/types.js';
 
 const started: string[] = [];
-const span = trace.wrapSpanContext({ traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', traceFlags: 1 });
+const span = trace.wrapSpanContext({
+  traceId: '0af7651916cd43dd8448eb211c80319c',
+  spanId: 'b7ad6b7169203331',
+  traceFlags: 1,
+});
 const tracer = {
   startSpan(name: string): Span {
     started.push(name);
@@ -27,9 +31,18 @@ after(() => server.close());
 
 async function oneRequest(): Promise<void> {
   server.script({ text: 'ok' });
-  const p = anthropicProvider({ apiKey: 'sk-test', model: 'claude-test', baseURL: server.url, contextWindow: 200_000, maxRetries: 0 });
+  const p = anthropicProvider({
+    apiKey: 'sk-test',
+    model: 'claude-test',
+    baseURL: server.url,
+    contextWindow: 200_000,
+    maxRetries: 0,
+  });
   const events: StreamEvent[] = [];
-  await p.run({ system: { stable: 'S', dynamic: '' }, tools: [], messages: [{ role: 'user', text: 'hello' }], maxTokens: 64 }, (e) => void events.push(e));
+  await p.run(
+    { system: { stable: 'S', dynamic: '' }, tools: [], messages: [{ role: 'user', text: 'hello' }], maxTokens: 64 },
+    (e) => void events.push(e),
+  );
   assert.ok(events.some((e) => e.type === 'text'));
 }
 
@@ -46,7 +59,7 @@ async function withTelemetryEnv(value: string | undefined, fn: () => Promise<voi
   }
 }
 
-test('with a tracer provider registered, Knack\'s Anthropic requests start no span by default', async () => {
+test("with a tracer provider registered, Knack's Anthropic requests start no span by default", async () => {
   await withTelemetryEnv(undefined, async () => {
     const before = started.length;
     await oneRequest();
@@ -54,7 +67,7 @@ test('with a tracer provider registered, Knack\'s Anthropic requests start no sp
   });
 });
 
-test('ANTHROPIC_OPEN_TELEMETRY turns the SDK\'s spans back on; set to false, it keeps them off', async () => {
+test("ANTHROPIC_OPEN_TELEMETRY turns the SDK's spans back on; set to false, it keeps them off", async () => {
   await withTelemetryEnv('true', async () => {
     const before = started.length;
     await oneRequest();

@@ -6,7 +6,10 @@ import { agentEnv, hostOf, type AgentEnv } from '../../helpers/agent-env.js';
 import { Agent, type AgentHost, type TurnResult } from '../../../main/core/agent/index.js';
 
 /** The real workspace as the agent sees it, counting tool-session opens, with the first `failures` opens failing. */
-function countingHost(env: AgentEnv, opts: { failures?: number; gate?: Promise<void> } = {}): { host: AgentHost; opens: () => number } {
+function countingHost(
+  env: AgentEnv,
+  opts: { failures?: number; gate?: Promise<void> } = {},
+): { host: AgentHost; opens: () => number } {
   const ws = env.ws;
   let opens = 0;
   let failures = opts.failures ?? 0;
@@ -75,7 +78,10 @@ test('a chat reopened to be read or exported starts no tools; its first message 
   const chat = agent.openSession(first.id);
   await new Promise((r) => setTimeout(r, 20));
   assert.ok(chat.events().some((e) => e.type === 'user_message'));
-  assert.deepEqual(chat.loadedSkills().map((s) => s.name), ['git-commit']);
+  assert.deepEqual(
+    chat.loadedSkills().map((s) => s.name),
+    ['git-commit'],
+  );
   assert.match(agent.exportSession(first.id, 'md'), /git-commit please/);
   assert.equal(opens(), 0);
   // Writing in it: the turn opens it, once, and the skill it had loaded is active in it.
@@ -83,7 +89,10 @@ test('a chat reopened to be read or exported starts no tools; its first message 
   const r = await chat.send('and once more');
   assert.equal(r.reason, 'end_turn', JSON.stringify(r));
   assert.equal(opens(), 1);
-  assert.deepEqual((await chat.projection()).filter((p) => p.kind === 'skill').map((p) => p.name), ['git-commit']);
+  assert.deepEqual(
+    (await chat.projection()).filter((p) => p.kind === 'skill').map((p) => p.name),
+    ['git-commit'],
+  );
   const system = JSON.stringify(env.server.requests.at(-1)!.body.system);
   assert.match(system, /<skill name=\\"git-commit\\"/);
   // A chat the user starts typing in is readied ahead of the message.

@@ -10,7 +10,6 @@ import type { AgentEvent } from '../../../main/core/agent/types.js';
 import { EventMapper } from '../../../main/core/service/chat-events.js';
 import type { Store } from '../../../main/core/store/index.js';
 
-
 /** Fault injection on the real store: the session's next multi-event commit fails (a disk I/O error); later ones work. */
 function failFirstCommit(env: { ws: { store: Store | undefined } }): { failed: () => number; restore: () => void } {
   const sessions = env.ws.store!.sessions;
@@ -30,7 +29,10 @@ test('the start of a turn is committed together, before the first event of the m
   const storedWhenShown: { type: string; stored: string[] }[] = [];
   chat.on((e) => {
     const stored = chat.events();
-    assert.ok(stored.some((s) => s.seq === e.seq && s.type === e.type), `${e.type} shown before it was committed`);
+    assert.ok(
+      stored.some((s) => s.seq === e.seq && s.type === e.type),
+      `${e.type} shown before it was committed`,
+    );
     storedWhenShown.push({ type: e.type, stored: stored.map((s) => s.type) });
   });
   const r = await chat.send('/git-commit please');
@@ -40,7 +42,10 @@ test('the start of a turn is committed together, before the first event of the m
   // the first piece of the reply when it came within the in-flight window, as a local server's does).
   const from = first.stored.lastIndexOf('user_message');
   assert.deepEqual(first.stored.slice(from, from + 3), ['user_message', 'skill_loaded', 'assistant_start']);
-  assert.ok(first.stored.length === from + 3 || (first.stored.length === from + 4 && first.stored[from + 3] === 'text_delta'), first.stored.join(','));
+  assert.ok(
+    first.stored.length === from + 3 || (first.stored.length === from + 4 && first.stored[from + 3] === 'text_delta'),
+    first.stored.join(','),
+  );
   // The request went out with that message; the start of the turn was shown (and so committed) before the reply.
   assert.equal(env.server.requests.length, 1);
   const shownTypes = storedWhenShown.map((x) => x.type);
@@ -72,56 +77,81 @@ test('while a slow model thinks, the start of the turn is committed and shown on
   const r = await chat.send('hello');
   assert.equal(r.reason, 'end_turn', JSON.stringify(r));
   const user = seen.find((x) => x.type === 'user_message')!;
-  assert.deepEqual(user.stored.slice(-2), ['user_message', 'assistant_start'], 'no reply stored yet when the message was shown');
+  assert.deepEqual(
+    user.stored.slice(-2),
+    ['user_message', 'assistant_start'],
+    'no reply stored yet when the message was shown',
+  );
   assert.deepEqual(seen.map((x) => x.type).slice(0, 4), ['user_message', 'assistant_start', 'context', 'text_delta']);
 });
 
-test('when the tool box is slow to open, the user message is committed and shown without waiting for it', { timeout: 60_000 }, async () => {
-  const env = await agentEnv();
-  let openTools: () => void = () => undefined;
-  const toolsGate = new Promise<void>((resolve) => (openTools = resolve));
-  const ws = env.ws;
-  // The workspace as the agent sees it, with a tool box that opens only when the test says so.
-  const host = hostOf(ws, {
-    toolbox: async () => {
-      await toolsGate;
-      return ws.toolbox();
-    },
-    newSession: async (o) => {
-      await toolsGate;
-      return ws.newSession(o);
-    },
-  });
+test(
+  'when the tool box is slow to open, the user message is committed and shown without waiting for it',
+  { timeout: 60_000 },
+  async () => {
+    const env = await agentEnv();
+    let openTools: () => void = () => undefined;
+    const toolsGate = new Promise<void>((resolve) => (openTools = resolve));
+    const ws = env.ws;
+    // The workspace as the agent sees it, with a tool box that opens only when the test says so.
+    const host = hostOf(ws, {
+      toolbox: async () => {
+        await toolsGate;
+        return ws.toolbox();
+      },
+      newSession: async (o) => {
+        await toolsGate;
+        return ws.newSession(o);
+      },
+    });
 
-  const agent = Agent.create(host, { providerInstance: env.agent.provider! });
-  env.server.script({ text: 'done' });
-  const chat = agent.newSession();
-  const shown: AgentEvent[] = [];
-  const userShown = new Promise<void>((resolve) => chat.on((e) => {
-    shown.push(e);
-    if (e.type === 'user_message') resolve();
-  }));
-  const turn = chat.send('hello there');
-  await userShown;
-  assert.equal(env.server.requests.length, 0, 'the model is not called before the tool box is open');
-  assert.deepEqual(chat.events().map((e) => e.type).slice(-1), ['user_message']);
-  openTools();
-  const r = await turn;
-  assert.equal(r.reason, 'end_turn', JSON.stringify(r));
-  assert.deepEqual(shown.map((e) => e.type).slice(0, 3), ['user_message', 'context', 'assistant_start']);
-});
+    const agent = Agent.create(host, { providerInstance: env.agent.provider! });
+    env.server.script({ text: 'done' });
+    const chat = agent.newSession();
+    const shown: AgentEvent[] = [];
+    const userShown = new Promise<void>((resolve) =>
+      chat.on((e) => {
+        shown.push(e);
+        if (e.type === 'user_message') resolve();
+      }),
+    );
+    const turn = chat.send('hello there');
+    await userShown;
+    assert.equal(env.server.requests.length, 0, 'the model is not called before the tool box is open');
+    assert.deepEqual(
+      chat
+        .events()
+        .map((e) => e.type)
+        .slice(-1),
+      ['user_message'],
+    );
+    openTools();
+    const r = await turn;
+    assert.equal(r.reason, 'end_turn', JSON.stringify(r));
+    assert.deepEqual(shown.map((e) => e.type).slice(0, 3), ['user_message', 'context', 'assistant_start']);
+  },
+);
 
 test('every event of a turn with tool calls and several model calls is in the store before it is shown, in the order shown', async () => {
   const env = await agentEnv({ files: { 'notes.txt': 'hello' } });
   env.server.script(
-    { text: 'Looking.', toolCalls: [{ id: 'r1', name: 'read_file', input: { path: 'notes.txt' } }, { id: 'l1', name: 'list_dir', input: { path: '.' } }] },
+    {
+      text: 'Looking.',
+      toolCalls: [
+        { id: 'r1', name: 'read_file', input: { path: 'notes.txt' } },
+        { id: 'l1', name: 'list_dir', input: { path: '.' } },
+      ],
+    },
     { chunks: ['It says ', 'hello.'] },
   );
   const chat = env.agent.newSession();
   const shown: AgentEvent[] = [];
   chat.on((e) => {
     const stored = chat.events();
-    assert.ok(stored.some((s) => s.seq === e.seq && s.type === e.type), `${e.type} shown before it was committed`);
+    assert.ok(
+      stored.some((s) => s.seq === e.seq && s.type === e.type),
+      `${e.type} shown before it was committed`,
+    );
     shown.push(e);
   });
   const r = await chat.send('what is in notes.txt?');
@@ -129,9 +159,15 @@ test('every event of a turn with tool calls and several model calls is in the st
   assert.equal(env.server.requests.length, 2);
   // Shown in the order committed, and nothing committed that was not shown.
   const seqs = shown.map((e) => e.seq);
-  assert.deepEqual(seqs, [...seqs].sort((a, b) => a - b));
+  assert.deepEqual(
+    seqs,
+    [...seqs].sort((a, b) => a - b),
+  );
   const stored = chat.events().filter((e) => e.seq >= seqs[0]!);
-  assert.deepEqual(stored.map((e) => e.seq), seqs);
+  assert.deepEqual(
+    stored.map((e) => e.seq),
+    seqs,
+  );
   // Each model call's start came before its output.
   const types = shown.map((e) => e.type);
   const starts = types.flatMap((t, i) => (t === 'assistant_start' ? [i] : []));
@@ -170,63 +206,85 @@ test('when the commit of the start of a turn fails while the request is in fligh
   // the server got to read it first is a race, so the model call is checked on the turn's side.
   assert.equal(r.steps, 1, 'the model call was made');
   assert.ok(env.server.requests.length <= 1);
-  assert.ok(!shown.some((e) => e.type === 'text_delta' || e.type === 'user_message'), shown.map((e) => e.type).join(','));
+  assert.ok(
+    !shown.some((e) => e.type === 'text_delta' || e.type === 'user_message'),
+    shown.map((e) => e.type).join(','),
+  );
   assert.ok(!chat.events().some((e) => e.type === 'text_delta'));
-  assert.deepEqual(shown.map((e) => e.type), ['error', 'turn_end']);
+  assert.deepEqual(
+    shown.map((e) => e.type),
+    ['error', 'turn_end'],
+  );
   // The live conversation is what the store holds: the message that was never stored is not in it either.
   assert.deepEqual(chat.messages(), []);
 });
 
-test('when the commit of the start of a turn fails while the request is in flight, the request is aborted at once: a provider that has not answered yet does not hold the turn', { timeout: 60_000 }, async () => {
-  // A provider that answers nothing, not even headers, until the client goes away: the turn can only end by aborting it.
-  const { env, chat, shown, r } = await turnWithFailedStart({ stall: true });
-  assert.deepEqual(shown.map((e) => e.type), ['error', 'turn_end']);
-  assert.equal(r.steps, 1, 'the model call was made');
-  // If the server got to read the request before it was aborted, it saw the client go away.
-  if (env.server.requests.length) while (!env.server.requests[0]!.clientClosed) await new Promise((resolve) => setTimeout(resolve, 5));
-  assert.deepEqual(chat.messages(), []);
-  // The next message works: the session is not left holding anything of the failed turn. (With no turn scripted the
-  // server echoes; the stalled one is dropped in case the aborted request never reached it.)
-  env.server.clear();
-  const next = await chat.send('hello again');
-  assert.equal(next.reason, 'end_turn', JSON.stringify(next));
-  assert.equal(next.text, 'ok: hello again');
-});
+test(
+  'when the commit of the start of a turn fails while the request is in flight, the request is aborted at once: a provider that has not answered yet does not hold the turn',
+  { timeout: 60_000 },
+  async () => {
+    // A provider that answers nothing, not even headers, until the client goes away: the turn can only end by aborting it.
+    const { env, chat, shown, r } = await turnWithFailedStart({ stall: true });
+    assert.deepEqual(
+      shown.map((e) => e.type),
+      ['error', 'turn_end'],
+    );
+    assert.equal(r.steps, 1, 'the model call was made');
+    // If the server got to read the request before it was aborted, it saw the client go away.
+    if (env.server.requests.length)
+      while (!env.server.requests[0]!.clientClosed) await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.deepEqual(chat.messages(), []);
+    // The next message works: the session is not left holding anything of the failed turn. (With no turn scripted the
+    // server echoes; the stalled one is dropped in case the aborted request never reached it.)
+    env.server.clear();
+    const next = await chat.send('hello again');
+    assert.equal(next.reason, 'end_turn', JSON.stringify(next));
+    assert.equal(next.text, 'ok: hello again');
+  },
+);
 
-test('when the tool box is slow and the early commit of the message fails, the turn ends with that error: no model call, no earlier reply passed off as the answer', { timeout: 60_000 }, async () => {
-  const env = await agentEnv();
-  env.server.script({ text: 'the first answer' });
-  const first = env.agent.newSession();
-  await first.send('hello');
-  // The same conversation reopened over a tool box that opens only when the test says so.
-  let openTools: () => void = () => undefined;
-  const toolsGate = new Promise<void>((resolve) => (openTools = resolve));
-  const ws = env.ws;
-  const host = hostOf(ws, {
-    newSession: async (o) => {
-      await toolsGate;
-      return ws.newSession(o);
-    },
-  });
-  const chat = Agent.create(host, { providerInstance: env.agent.provider! }).openSession(first.id);
-  // A disk that fails the commit the hold timer makes while the tools open.
-  const disk = failFirstCommit(env);
-  const shown: AgentEvent[] = [];
-  chat.on((e) => shown.push(e));
-  const turn = chat.send('and now?');
-  await new Promise((r) => setTimeout(r, 100)); // the hold timer (20 ms) has committed, and failed
-  assert.equal(disk.failed(), 1);
-  openTools();
-  const r = await turn;
-  disk.restore();
-  assert.equal(r.reason, 'error', JSON.stringify(r));
-  assert.match(r.error?.message ?? '', /disk I\/O error/);
-  assert.notEqual(r.text, 'the first answer');
-  assert.equal(r.error?.unsent, 'and now?', 'the message that was not stored is given back');
-  assert.equal(env.server.requests.length, 1, 'no model call for a message that was not stored');
-  assert.ok(!shown.some((e) => e.type === 'user_message'));
-  assert.deepEqual(chat.messages().map((m) => m.role), ['user', 'assistant'], 'the conversation is what the store holds');
-});
+test(
+  'when the tool box is slow and the early commit of the message fails, the turn ends with that error: no model call, no earlier reply passed off as the answer',
+  { timeout: 60_000 },
+  async () => {
+    const env = await agentEnv();
+    env.server.script({ text: 'the first answer' });
+    const first = env.agent.newSession();
+    await first.send('hello');
+    // The same conversation reopened over a tool box that opens only when the test says so.
+    let openTools: () => void = () => undefined;
+    const toolsGate = new Promise<void>((resolve) => (openTools = resolve));
+    const ws = env.ws;
+    const host = hostOf(ws, {
+      newSession: async (o) => {
+        await toolsGate;
+        return ws.newSession(o);
+      },
+    });
+    const chat = Agent.create(host, { providerInstance: env.agent.provider! }).openSession(first.id);
+    // A disk that fails the commit the hold timer makes while the tools open.
+    const disk = failFirstCommit(env);
+    const shown: AgentEvent[] = [];
+    chat.on((e) => shown.push(e));
+    const turn = chat.send('and now?');
+    await new Promise((r) => setTimeout(r, 100)); // the hold timer (20 ms) has committed, and failed
+    assert.equal(disk.failed(), 1);
+    openTools();
+    const r = await turn;
+    disk.restore();
+    assert.equal(r.reason, 'error', JSON.stringify(r));
+    assert.match(r.error?.message ?? '', /disk I\/O error/);
+    assert.notEqual(r.text, 'the first answer');
+    assert.equal(r.error?.unsent, 'and now?', 'the message that was not stored is given back');
+    assert.equal(env.server.requests.length, 1, 'no model call for a message that was not stored');
+    assert.ok(!shown.some((e) => e.type === 'user_message'));
+    assert.deepEqual(
+      chat.messages().map((m) => m.role),
+      ['user', 'assistant'],
+      'the conversation is what the store holds',
+    );
+  },
+);
 
 test('when the store takes nothing at all, sending rejects with the error, and the message that was not stored comes with it', async () => {
   const env = await agentEnv();
@@ -258,7 +316,7 @@ test('when the store takes nothing at all, sending rejects with the error, and t
   assert.equal(next.reason, 'end_turn', JSON.stringify(next));
 });
 
-test('with no model configured, a failed commit of the turn\'s start ends the turn with that error and gives the message back, once', async () => {
+test("with no model configured, a failed commit of the turn's start ends the turn with that error and gives the message back, once", async () => {
   const env = await agentEnv();
   const chat = Agent.create(env.ws, {}).newSession(); // offline: the turn's start is still held when the turn body returns
   await chat.ready();
@@ -272,18 +330,27 @@ test('with no model configured, a failed commit of the turn\'s start ends the tu
   const next = await chat.send('hello');
   assert.equal(next.reason, 'offline', JSON.stringify(next));
   assert.equal(next.error, undefined);
-  assert.deepEqual(chat.messages().filter((m) => m.role === 'user').map((m) => m.role === 'user' && m.text), ['hello']);
+  assert.deepEqual(
+    chat
+      .messages()
+      .filter((m) => m.role === 'user')
+      .map((m) => m.role === 'user' && m.text),
+    ['hello'],
+  );
 });
 
-test('when the turn\'s end cannot be stored after its start failed, sending rejects with the message given back, and the next turn\'s end carries nothing of it', async () => {
+test("when the turn's end cannot be stored after its start failed, sending rejects with the message given back, and the next turn's end carries nothing of it", async () => {
   const env = await agentEnv();
   env.server.script({ text: 'one' }, { text: 'two' });
   const chat = env.agent.newSession();
   await chat.ready();
   const ends: { unsent?: string; reason: string }[] = [];
-  const mapper = new EventMapper((n, p) => {
-    if (n === 'chat.turnEnd') ends.push(p as { unsent?: string; reason: string });
-  }, () => 't');
+  const mapper = new EventMapper(
+    (n, p) => {
+      if (n === 'chat.turnEnd') ends.push(p as { unsent?: string; reason: string });
+    },
+    () => 't',
+  );
   chat.on((e) => mapper.map(e));
   const sessions = env.ws.store!.sessions;
   const { append, appendMany } = sessions;

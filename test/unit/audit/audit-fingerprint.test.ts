@@ -9,7 +9,7 @@ import { auditFolder, auditSkill, LIMITS } from '../../../main/core/skills/trust
 import { folderFingerprint } from '../../../main/core/skills/trust/trust.js';
 import { publicSkillFiles, skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
 
-test('the fingerprint of an audit is the listing\'s for every public skill folder', () => {
+test("the fingerprint of an audit is the listing's for every public skill folder", () => {
   const dirs = publicSkillFiles().map((f) => dirname(f));
   assert.ok(dirs.length > 20);
   for (const dir of dirs) {

@@ -18,13 +18,22 @@ const broken = { from: import.meta.url, name: 'broken-audit-worker' };
 
 function skills(root: string, names: string[]): string[] {
   const files: Record<string, string> = {};
-  for (const n of names) files[`${n}/SKILL.md`] = skillMd({ name: n, description: `The ${n} skill` }, '# Steps\n\nDo it well.\n');
+  for (const n of names)
+    files[`${n}/SKILL.md`] = skillMd({ name: n, description: `The ${n} skill` }, '# Steps\n\nDo it well.\n');
   writeTree(root, files);
   return names.map((n) => join(root, n));
 }
 
 /** A repository holding `names` as project skills, a store, and a review whose audits go to `pool`; open() opens its catalog until every verdict is in. */
-function repoWith(root: string, names: string[], pool: AuditPool): { store: Store; review: ReturnType<typeof createTrustReview>; open: () => Promise<Awaited<ReturnType<typeof openCatalog>>> } {
+function repoWith(
+  root: string,
+  names: string[],
+  pool: AuditPool,
+): {
+  store: Store;
+  review: ReturnType<typeof createTrustReview>;
+  open: () => Promise<Awaited<ReturnType<typeof openCatalog>>>;
+} {
   const ws = join(root, 'repo');
   const home = join(root, 'home');
   mkdirSync(home, { recursive: true });
@@ -40,7 +49,11 @@ function repoWith(root: string, names: string[], pool: AuditPool): { store: Stor
   return { store, review, open };
 }
 
-const HOW = { 'crash-exit': 'exits without an error event', 'crash-throw': 'throws', hang: 'hangs, and is ended when silent past its deadline' } as const;
+const HOW = {
+  'crash-exit': 'exits without an error event',
+  'crash-throw': 'throws',
+  hang: 'hangs, and is ended when silent past its deadline',
+} as const;
 for (const kind of ['crash-exit', 'crash-throw', 'hang'] as const) {
   test(`a worker that dies (${HOW[kind]}) is replaced: the other folders of its batch are audited, the culprit fails after a second death`, async () => {
     const root = tempDir();
@@ -56,18 +69,27 @@ for (const kind of ['crash-exit', 'crash-throw', 'hang'] as const) {
         const r = settled[i]!;
         if (i === 5) {
           assert.equal(r.status, 'rejected');
-          assert.ok((r as PromiseRejectedResult).reason instanceof AuditCrashError, String((r as PromiseRejectedResult).reason));
+          assert.ok(
+            (r as PromiseRejectedResult).reason instanceof AuditCrashError,
+            String((r as PromiseRejectedResult).reason),
+          );
           assert.match((r as PromiseRejectedResult).reason.message, /died auditing this folder twice/);
         } else {
           assert.equal(r.status, 'fulfilled', `${names[i]}: ${String((r as PromiseRejectedResult).reason)}`);
-          assert.equal((r as PromiseFulfilledResult<{ report: { contentHash: string } }>).value.report.contentHash, auditSkill(dirs[i]!).contentHash);
+          assert.equal(
+            (r as PromiseFulfilledResult<{ report: { contentHash: string } }>).value.report.contentHash,
+            auditSkill(dirs[i]!).contentHash,
+          );
         }
       }
       assert.equal(pool.pending, 0, 'no job is left waiting on a dead worker');
       // The pool still works: dead workers were replaced.
       const more = skills(join(root, 'more'), ['after-1', 'after-2', 'after-3']);
       const after = await Promise.all(more.map((d) => pool.audit(d)));
-      assert.deepEqual(after.map((r) => r.report.level), ['P2', 'P2', 'P2']);
+      assert.deepEqual(
+        after.map((r) => r.report.level),
+        ['P2', 'P2', 'P2'],
+      );
       assert.ok(pool.workers >= 1 && pool.workers <= 2);
     } finally {
       await pool.close();
@@ -94,7 +116,11 @@ test('workers that cannot start fail their jobs (no hang), and the review audits
   const { store, review, open } = repoWith(root, ['alpha', 'beta', 'gamma'], new AuditPool(1, 0, { entry: broken }));
   try {
     const catalog = await open();
-    assert.deepEqual(catalog.enabled().map((e) => e.manifest.name), ['alpha', 'beta', 'gamma'], 'audited in this thread: benign, enabled');
+    assert.deepEqual(
+      catalog.enabled().map((e) => e.manifest.name),
+      ['alpha', 'beta', 'gamma'],
+      'audited in this thread: benign, enabled',
+    );
   } finally {
     await review.close();
     store.close();
@@ -116,7 +142,13 @@ test('opening a folder with a skill that crashes the audit worker: that skill is
       assert.match(e.disabledReason ?? '', /could not audit: the audit worker died auditing this folder twice/, n);
       assert.equal(review.reportOf(e), undefined);
     }
-    assert.deepEqual(catalog.enabled().map((e) => e.manifest.name).sort(), names.filter((n) => n.startsWith('skill-')).sort());
+    assert.deepEqual(
+      catalog
+        .enabled()
+        .map((e) => e.manifest.name)
+        .sort(),
+      names.filter((n) => n.startsWith('skill-')).sort(),
+    );
     // Refreshing an unchanged folder does not send it to the workers again; it stays refused.
     await catalog.refresh();
     assert.equal(catalog.checking().length, 0);
@@ -127,12 +159,13 @@ test('opening a folder with a skill that crashes the audit worker: that skill is
   }
 });
 
-test('a pool kept full (the app\'s, warmed at launch) whose workers cannot start gives up instead of respawning them forever', async () => {
+test("a pool kept full (the app's, warmed at launch) whose workers cannot start gives up instead of respawning them forever", async () => {
   const pool = new AuditPool(2, 0, { entry: broken });
   try {
     pool.warm();
     // Every worker dies before it loads; after START_FAILURES of them the pool stops refilling itself.
-    for (let i = 0; i < 400 && !(pool.started > 0 && pool.workers === 0); i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 400 && !(pool.started > 0 && pool.workers === 0); i++)
+      await new Promise((r) => setTimeout(r, 25));
     assert.equal(pool.workers, 0, `still respawning: ${pool.started} workers started`);
     const started = pool.started;
     await new Promise((r) => setTimeout(r, 300));

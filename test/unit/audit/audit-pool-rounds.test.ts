@@ -12,7 +12,11 @@ const slowable = { from: import.meta.url, name: 'crashing-audit-worker' };
 
 function skills(root: string, names: string[]): string[] {
   const files: Record<string, string> = {};
-  for (const n of names) files[`${n}/SKILL.md`] = skillMd({ name: n, description: `The ${n} skill` }, n.endsWith('3') ? '```bash\npip install rich\n```\n' : '# Steps\n\nDo it well.\n');
+  for (const n of names)
+    files[`${n}/SKILL.md`] = skillMd(
+      { name: n, description: `The ${n} skill` },
+      n.endsWith('3') ? '```bash\npip install rich\n```\n' : '# Steps\n\nDo it well.\n',
+    );
   writeTree(root, files);
   return names.map((n) => join(root, n));
 }
@@ -28,8 +32,14 @@ test('a folder that takes long holds up no other audit: the other worker audits 
     await pool.ready();
     const all = dirs.map((d) => pool.audit(d));
     const others = await Promise.all(all.slice(1));
-    assert.deepEqual(others.map((r) => r.report.contentHash), dirs.slice(1).map((d) => auditSkill(d).contentHash));
-    assert.deepEqual(others.map((r) => r.report.level), names.slice(1).map((n) => (n.endsWith('3') ? 'P1' : 'P2')));
+    assert.deepEqual(
+      others.map((r) => r.report.contentHash),
+      dirs.slice(1).map((d) => auditSkill(d).contentHash),
+    );
+    assert.deepEqual(
+      others.map((r) => r.report.level),
+      names.slice(1).map((n) => (n.endsWith('3') ? 'P1' : 'P2')),
+    );
     assert.equal(pool.pending, 1, 'only the slow folder is still being audited');
     writeFileSync(join(dirs[0]!, 'go'), '');
     const slow = await all[0]!;

@@ -25,7 +25,10 @@ function setup() {
   const project = join(ws, '.workbuddy', 'skills');
   writeTree(project, {
     'fetch-a/SKILL.md': skillMd({ name: 'fetch-a', description: 'a' }, PIP),
-    'fetch-b/SKILL.md': skillMd('name: fetch-b\ndescription: b\npermissions:\n  tools: [read_file, bash]\n  network: true\n  paths:\n    read: ["src/**"]', NPM),
+    'fetch-b/SKILL.md': skillMd(
+      'name: fetch-b\ndescription: b\npermissions:\n  tools: [read_file, bash]\n  network: true\n  paths:\n    read: ["src/**"]',
+      NPM,
+    ),
     'plain/SKILL.md': skillMd({ name: 'plain', description: 'plain' }),
     'evil/SKILL.md': skillMd({ name: 'evil', description: 'evil' }, HOSTILE),
   });
@@ -38,10 +41,23 @@ test('the review groups findings by rule with counts, names the widest permissio
   const s = setup();
   const store = Store.openIn(s.data);
   try {
-    const catalog = await openCatalog({ paths: s.paths, workspace: s.ws, store, review: createTrustReview(store), threads: 1 });
+    const catalog = await openCatalog({
+      paths: s.paths,
+      workspace: s.ws,
+      store,
+      review: createTrustReview(store),
+      threads: 1,
+    });
     const review = reviewBulkTrust(catalog.entries(), store);
-    assert.deepEqual(review.candidates.map((c) => `${c.tier}:${c.name}`).sort(), ['project:fetch-a', 'project:fetch-b', 'user:mine']);
-    assert.deepEqual(review.refused.map((r) => r.name), ['evil']);
+    assert.deepEqual(review.candidates.map((c) => `${c.tier}:${c.name}`).sort(), [
+      'project:fetch-a',
+      'project:fetch-b',
+      'user:mine',
+    ]);
+    assert.deepEqual(
+      review.refused.map((r) => r.name),
+      ['evil'],
+    );
     const pip = review.groups.find((g) => g.rule === 'install.pip')!;
     assert.deepEqual(pip.skills.sort(), ['fetch-a', 'fetch-b', 'mine']);
     assert.equal(pip.count, 3);
@@ -52,12 +68,21 @@ test('the review groups findings by rule with counts, names the widest permissio
     assert.deepEqual(review.widest.anyCommand, ['bash']);
     assert.deepEqual(review.widest.read, ['src/**']);
     assert.equal(review.widest.undeclared, 2);
-    assert.deepEqual(reviewBulkTrust(catalog.entries(), store, { tier: 'user' }).candidates.map((c) => c.name), ['mine']);
+    assert.deepEqual(
+      reviewBulkTrust(catalog.entries(), store, { tier: 'user' }).candidates.map((c) => c.name),
+      ['mine'],
+    );
 
     const result = applyBulkTrust(review, store);
     assert.equal(result.trusted.length, 3);
     await catalog.refresh();
-    assert.deepEqual(catalog.enabled().map((e) => e.manifest.name).sort(), ['fetch-a', 'fetch-b', 'mine', 'plain']);
+    assert.deepEqual(
+      catalog
+        .enabled()
+        .map((e) => e.manifest.name)
+        .sort(),
+      ['fetch-a', 'fetch-b', 'mine', 'plain'],
+    );
     assert.equal(catalog.get('evil')?.enabled, false);
     assert.equal(reviewBulkTrust(catalog.entries(), store).candidates.length, 0);
   } finally {
@@ -69,12 +94,24 @@ test('a skill changed after the review is not trusted (trust is bound to the rev
   const s = setup();
   const store = Store.openIn(s.data);
   try {
-    const catalog = await openCatalog({ paths: s.paths, workspace: s.ws, store, review: createTrustReview(store), threads: 1 });
+    const catalog = await openCatalog({
+      paths: s.paths,
+      workspace: s.ws,
+      store,
+      review: createTrustReview(store),
+      threads: 1,
+    });
     const review = reviewBulkTrust(catalog.entries(), store, { tier: 'project' });
     appendFileSync(join(s.project, 'fetch-a', 'SKILL.md'), '\n```bash\ncurl -s https://x.example.org/a\n```\n');
     const result = applyBulkTrust(review, store);
-    assert.deepEqual(result.trusted.map((t) => t.name), ['fetch-b']);
-    assert.deepEqual(result.skipped.map((x) => x.name), ['fetch-a']);
+    assert.deepEqual(
+      result.trusted.map((t) => t.name),
+      ['fetch-b'],
+    );
+    assert.deepEqual(
+      result.skipped.map((x) => x.name),
+      ['fetch-a'],
+    );
     assert.match(result.skipped[0]!.reason, /changed after the review/);
     await catalog.refresh();
     assert.equal(catalog.get('fetch-a')?.enabled, false);
@@ -88,10 +125,23 @@ function cli(s: ReturnType<typeof setup>, answer: boolean | undefined, ...args: 
   const err: string[] = [];
   const asked: string[] = [];
   const io = {
-    out: (t: string) => void out.push(t), err: (t: string) => void err.push(t),
-    ...(answer === undefined ? {} : { confirm: (q: string) => { asked.push(q); return Promise.resolve(answer); } }),
+    out: (t: string) => void out.push(t),
+    err: (t: string) => void err.push(t),
+    ...(answer === undefined
+      ? {}
+      : {
+          confirm: (q: string) => {
+            asked.push(q);
+            return Promise.resolve(answer);
+          },
+        }),
   };
-  return main([...args, '--home', s.home, '--data-dir', s.data, '--workspace', s.ws], io).then((code) => ({ code, out: out.join('\n'), err: err.join('\n'), asked }));
+  return main([...args, '--home', s.home, '--data-dir', s.data, '--workspace', s.ws], io).then((code) => ({
+    code,
+    out: out.join('\n'),
+    err: err.join('\n'),
+    asked,
+  }));
 }
 
 test('knack skills trust --all prints one summary, asks once, and trusts each; --yes and --json for scripts', async () => {
@@ -104,13 +154,19 @@ test('knack skills trust --all prints one summary, asks once, and trusts each; -
     assert.match(no.asked[0]!, /Trust these 3 skills/);
     assert.match(no.out, /3 skills waiting for trust; 1 refused/);
     assert.match(no.out, /3 skills install\.pip \(3 findings\)/);
-    assert.match(no.out, /widest permissions asked: tools bash, read_file \(any command: bash\); network on; read src\/\*\*/);
+    assert.match(
+      no.out,
+      /widest permissions asked: tools bash, read_file \(any command: bash\); network on; read src\/\*\*/,
+    );
     const user = await cli(s, true, 'skills', 'trust', '--all', '--tier', 'user');
     assert.equal(user.code, 0);
     assert.match(user.out, /trusted 1 skill/);
     const json = await cli(s, undefined, 'skills', 'trust', '--all', '--yes', '--json');
     assert.equal(json.code, 0);
-    const parsed = JSON.parse(json.out) as { review: { candidates: { name: string }[] }; result: { trusted: { name: string }[] } };
+    const parsed = JSON.parse(json.out) as {
+      review: { candidates: { name: string }[] };
+      result: { trusted: { name: string }[] };
+    };
     assert.deepEqual(parsed.result.trusted.map((t) => t.name).sort(), ['fetch-a', 'fetch-b']);
     const again = await cli(s, undefined, 'skills', 'trust', '--all');
     assert.match(again.out, /nothing to trust/);
@@ -122,7 +178,9 @@ test('knack skills trust --all prints one summary, asks once, and trusts each; -
 
 test('knack skills trust NAME finds a pending skill that shadows nobody', async () => {
   const s = setup();
-  writeTree(s.paths.builtinSkillsDir, { 'fetch-a/SKILL.md': skillMd({ name: 'fetch-a', description: 'the built-in one' }) });
+  writeTree(s.paths.builtinSkillsDir, {
+    'fetch-a/SKILL.md': skillMd({ name: 'fetch-a', description: 'the built-in one' }),
+  });
   process.env.KNACK_BUILTIN_SKILLS = s.paths.builtinSkillsDir;
   try {
     const list = await cli(s, undefined, 'skills', 'list');

@@ -8,9 +8,18 @@ import { baseName, extOf, kindOf } from '../../../main/core/skills/trust/audit.j
 /** The kind as read through the path module (the auditor's reading before it split names itself). */
 function kindByPath(rel: string, text: string): string {
   const ext = extname(rel).toLowerCase();
-  if (['.md', '.markdown', '.mdx', '.txt', '.rst'].includes(ext) || /^(readme|license|licence|changelog|notice|authors)$/i.test(basename(rel))) return 'markdown';
+  if (
+    ['.md', '.markdown', '.mdx', '.txt', '.rst'].includes(ext) ||
+    /^(readme|license|licence|changelog|notice|authors)$/i.test(basename(rel))
+  )
+    return 'markdown';
   if (['.sh', '.bash', '.zsh', '.ksh', '.fish', '.ps1', '.bat', '.cmd', '.command'].includes(ext)) return 'shell';
-  if (text.charCodeAt(0) === 0x23 && text.charCodeAt(1) === 0x21 && /^#!.*\b(?:ba|z|da|k|fi)?sh\b/.test(text.slice(0, 200))) return 'shell';
+  if (
+    text.charCodeAt(0) === 0x23 &&
+    text.charCodeAt(1) === 0x21 &&
+    /^#!.*\b(?:ba|z|da|k|fi)?sh\b/.test(text.slice(0, 200))
+  )
+    return 'shell';
   return 'script';
 }
 
@@ -35,7 +44,26 @@ test('every name up to five characters of dots, letters, slashes and backslashes
 });
 
 test('names from real skill folders', () => {
-  const names = ['SKILL.md', 'references/guide.md', 'scripts/run.sh', 'scripts/tool.py', 'README', 'docs/LICENSE', 'a/.md', 'a/..', 'a/...',
-    'x/CHANGELOG.MD', 'scripts/setup.PS1', 'a.b/c', 'dir.md/file', '.bashrc', 'notes.', 'x/authors', 'Makefile', 'scripts/install.command'];
-  for (const name of names) for (const text of ['', '#!/usr/bin/env bash\n']) assert.equal(kindOf(name, text), kindByPath(name, text), name);
+  const names = [
+    'SKILL.md',
+    'references/guide.md',
+    'scripts/run.sh',
+    'scripts/tool.py',
+    'README',
+    'docs/LICENSE',
+    'a/.md',
+    'a/..',
+    'a/...',
+    'x/CHANGELOG.MD',
+    'scripts/setup.PS1',
+    'a.b/c',
+    'dir.md/file',
+    '.bashrc',
+    'notes.',
+    'x/authors',
+    'Makefile',
+    'scripts/install.command',
+  ];
+  for (const name of names)
+    for (const text of ['', '#!/usr/bin/env bash\n']) assert.equal(kindOf(name, text), kindByPath(name, text), name);
 });

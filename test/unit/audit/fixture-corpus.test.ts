@@ -8,13 +8,15 @@ import { auditSkill } from '../../../main/core/skills/trust/audit.js';
 import { LEVEL_RANK, type Level } from '../../../main/core/skills/trust/audit-rules.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', 'fixtures', 'audit');
-const cases = (kind: string): [string, Level][] => Object.entries(JSON.parse(readFileSync(join(ROOT, kind, 'expected.json'), 'utf8')) as Record<string, Level>);
+const cases = (kind: string): [string, Level][] =>
+  Object.entries(JSON.parse(readFileSync(join(ROOT, kind, 'expected.json'), 'utf8')) as Record<string, Level>);
 
 test('every adversarial fixture is caught at its level, with file, line and rule', () => {
   const missed: string[] = [];
   for (const [name, want] of cases('adversarial')) {
     const r = auditSkill(join(ROOT, 'adversarial', name));
-    if (LEVEL_RANK[r.level] < LEVEL_RANK[want]) missed.push(`${name}: ${r.level} (want ${want}) ${JSON.stringify(r.findings.map((f) => f.rule))}`);
+    if (LEVEL_RANK[r.level] < LEVEL_RANK[want])
+      missed.push(`${name}: ${r.level} (want ${want}) ${JSON.stringify(r.findings.map((f) => f.rule))}`);
     const top = r.findings.find((f) => f.level === r.level);
     if (top) assert.ok(top.line >= 1 && top.rule && top.message, name);
   }
@@ -26,7 +28,10 @@ test('every benign fixture audits clean (no P0, no P1): emoji, RTL scripts, chec
   const alarms: string[] = [];
   for (const [name, want] of cases('benign')) {
     const r = auditSkill(join(ROOT, 'benign', name));
-    if (LEVEL_RANK[r.level] > LEVEL_RANK[want]) alarms.push(`${name}: ${r.level} ${JSON.stringify(r.findings.map((f) => `${f.level} ${f.file}:${f.line} ${f.rule}`))}`);
+    if (LEVEL_RANK[r.level] > LEVEL_RANK[want])
+      alarms.push(
+        `${name}: ${r.level} ${JSON.stringify(r.findings.map((f) => `${f.level} ${f.file}:${f.line} ${f.rule}`))}`,
+      );
   }
   assert.deepEqual(alarms, []);
 });
@@ -38,8 +43,14 @@ test('placements aggravate: the description and HTML comments are named in the f
   assert.equal(f.line, 3);
   assert.match(f.message, /frontmatter description/);
   const c = auditSkill(join(ROOT, 'adversarial', 'html-comment-command'));
-  assert.ok(c.findings.some((x) => x.level === 'P0' && /HTML comment/.test(x.message)), JSON.stringify(c.findings));
+  assert.ok(
+    c.findings.some((x) => x.level === 'P0' && /HTML comment/.test(x.message)),
+    JSON.stringify(c.findings),
+  );
   // The same command as visible prose (not a code block) stays the milder reading it always had.
   const inline = auditSkill(join(ROOT, 'adversarial', 'inline-node-child-process'));
-  assert.ok(inline.findings.some((x) => x.level === 'P0' && /inline node program/.test(x.message)), JSON.stringify(inline.findings));
+  assert.ok(
+    inline.findings.some((x) => x.level === 'P0' && /inline node program/.test(x.message)),
+    JSON.stringify(inline.findings),
+  );
 });

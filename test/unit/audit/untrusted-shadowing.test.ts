@@ -20,15 +20,31 @@ function setup(projectBody: string, userBody?: string) {
   const home = join(root, 'home');
   const builtin = join(root, 'builtin');
   mkdirSync(home, { recursive: true });
-  writeTree(builtin, { 'git-commit/SKILL.md': skillMd({ name: 'git-commit', description: 'Write a git commit message' }) });
-  writeTree(ws, { '.workbuddy/skills/git-commit/SKILL.md': skillMd({ name: 'git-commit', description: 'Commit with our conventions' }, projectBody) });
-  if (userBody !== undefined) writeTree(home, { '.workbuddy/skills/git-commit/SKILL.md': skillMd({ name: 'git-commit', description: 'My commit style' }, userBody) });
+  writeTree(builtin, {
+    'git-commit/SKILL.md': skillMd({ name: 'git-commit', description: 'Write a git commit message' }),
+  });
+  writeTree(ws, {
+    '.workbuddy/skills/git-commit/SKILL.md': skillMd(
+      { name: 'git-commit', description: 'Commit with our conventions' },
+      projectBody,
+    ),
+  });
+  if (userBody !== undefined)
+    writeTree(home, {
+      '.workbuddy/skills/git-commit/SKILL.md': skillMd(
+        { name: 'git-commit', description: 'My commit style' },
+        userBody,
+      ),
+    });
   const store = Store.open(join(root, 'data', 'knack.db'));
   const paths = resolvePaths({ home, dataDir: join(root, 'data'), builtinSkillsDir: builtin });
   return { ws, store, paths };
 }
 
-for (const [label, body, hold, words] of [['pending (P1)', PENDING, 'pending', /^pending trust — would shadow builtin git-commit/], ['refused (P0)', HOSTILE, 'refused', /^refused — would shadow builtin git-commit/]] as const) {
+for (const [label, body, hold, words] of [
+  ['pending (P1)', PENDING, 'pending', /^pending trust — would shadow builtin git-commit/],
+  ['refused (P0)', HOSTILE, 'refused', /^refused — would shadow builtin git-commit/],
+] as const) {
   test(`a ${label} project skill shadows nobody: the built-in acts and the held one says what it would shadow`, async () => {
     const { ws, store, paths } = setup(body);
     try {
@@ -37,16 +53,25 @@ for (const [label, body, hold, words] of [['pending (P1)', PENDING, 'pending', /
       assert.equal(acting?.tier, 'builtin');
       assert.equal(acting.enabled, true);
       assert.equal(acting.shadowedBy, undefined);
-      assert.deepEqual(catalog.enabled().map((e) => `${e.tier}:${e.manifest.name}`), ['builtin:git-commit']);
+      assert.deepEqual(
+        catalog.enabled().map((e) => `${e.tier}:${e.manifest.name}`),
+        ['builtin:git-commit'],
+      );
       const held = catalog.held('git-commit');
       assert.equal(held?.tier, 'project');
       assert.equal(held.trust, hold);
       assert.equal(held.enabled, false);
-      assert.deepEqual(held.wouldShadow && { tier: held.wouldShadow.tier, name: held.wouldShadow.name }, { tier: 'builtin', name: 'git-commit' });
+      assert.deepEqual(held.wouldShadow && { tier: held.wouldShadow.tier, name: held.wouldShadow.name }, {
+        tier: 'builtin',
+        name: 'git-commit',
+      });
       assert.match(held.disabledReason ?? '', words);
       // The matcher sees the built-in's description, not the held one's.
       const m = new SkillMatcher(catalog.entries()).match('/git-commit please');
-      assert.deepEqual(m.map((x) => `${x.tier}:${x.name}`), ['builtin:git-commit']);
+      assert.deepEqual(
+        m.map((x) => `${x.tier}:${x.name}`),
+        ['builtin:git-commit'],
+      );
     } finally {
       store.close();
     }

@@ -28,7 +28,11 @@ test('an unknown command is one clear line and exit code 2', () => {
 test('npm start without an Electron binary says why in one line, serves the app on 127.0.0.1 and stops cleanly on Ctrl+C', async () => {
   const home = tempDir();
   const ws = tempDir();
-  const child = spawn(process.execPath, [join(root, 'bin', 'start.js')], { cwd: ws, env: { ...process.env, KNACK_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(root, 'bin', 'start.js')], {
+    cwd: ws,
+    env: { ...process.env, KNACK_HOME: home },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
@@ -41,7 +45,10 @@ test('npm start without an Electron binary says why in one line, serves the app 
     });
     void exited.then((code) => reject(new Error(`npm start exited early (${code}): ${out}${err}`)));
   });
-  assert.match(out, /^Knack: the Electron binary is not installed on this machine, so Knack opens in your browser instead \(serve mode\)\.$/m);
+  assert.match(
+    out,
+    /^Knack: the Electron binary is not installed on this machine, so Knack opens in your browser instead \(serve mode\)\.$/m,
+  );
   assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/\?token=/);
   assert.equal((await fetch(url, { redirect: 'manual' })).status, 303);
   child.kill('SIGINT');
@@ -63,7 +70,8 @@ test('knack runs the built bundle only while it is newer than every source it is
   for (const f of ['knack.js', 'cli-entry.js', 'newest.js']) copyFileSync(join(root, 'bin', f), join(dir, 'bin', f));
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
   put('package.json', JSON.stringify({ type: 'module' }), 1000);
-  const stub = (who: string): string => `export async function main() { console.log(${JSON.stringify(who)}); return 0; }\n`;
+  const stub = (who: string): string =>
+    `export async function main() { console.log(${JSON.stringify(who)}); return 0; }\n`;
   put('main/cli/index.ts', stub('from source'), 1000);
   put('preload/contract.ts', 'export {};\n', 1000);
   const BUNDLE = ['cli.js', 'host.js', 'parse-worker.js', 'audit-worker.js'];
@@ -73,7 +81,11 @@ test('knack runs the built bundle only while it is newer than every source it is
     for (const f of BUNDLE) at(`dist/main/electron/${f}`, t);
   };
   const knack = (env: Record<string, string> = {}): string => {
-    const r = spawnSync(process.execPath, [join(dir, 'bin', 'knack.js'), 'help'], { cwd: dir, env: { ...process.env, KNACK_CLI_FROM_SOURCE: '', ...env }, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [join(dir, 'bin', 'knack.js'), 'help'], {
+      cwd: dir,
+      env: { ...process.env, KNACK_CLI_FROM_SOURCE: '', ...env },
+      encoding: 'utf8',
+    });
     assert.equal(r.status, 0, r.stderr);
     return r.stdout.trim();
   };
@@ -93,16 +105,32 @@ test('knack runs the built bundle only while it is newer than every source it is
     rebuilt(t + 1000);
     assert.equal(knack(), 'from bundle');
   };
-  staleUntilRebuilt(5000, () => put('preload/contract.ts', 'export {};\n', 5000), 'the IPC contract is part of the bundle');
+  staleUntilRebuilt(
+    5000,
+    () => put('preload/contract.ts', 'export {};\n', 5000),
+    'the IPC contract is part of the bundle',
+  );
   // A source file deleted after the build: its folder changed, so the bundle (which still holds it) is stale.
-  staleUntilRebuilt(7000, () => {
-    put('main/cli/old-command.ts', 'export {};\n', 1000);
-    rmSync(join(dir, 'main/cli/old-command.ts'));
-    at('main/cli', 7000);
-  }, 'a source deleted after the build');
+  staleUntilRebuilt(
+    7000,
+    () => {
+      put('main/cli/old-command.ts', 'export {};\n', 1000);
+      rmSync(join(dir, 'main/cli/old-command.ts'));
+      at('main/cli', 7000);
+    },
+    'a source deleted after the build',
+  );
   // The build settings: a changed build script or TypeScript setting makes a different bundle.
-  staleUntilRebuilt(9000, () => put('scripts/build.mjs', '// build\n', 9000), 'the build script changed after the build');
-  staleUntilRebuilt(11000, () => put('tsconfig.base.json', '{}\n', 11000), 'a TypeScript setting changed after the build');
+  staleUntilRebuilt(
+    9000,
+    () => put('scripts/build.mjs', '// build\n', 9000),
+    'the build script changed after the build',
+  );
+  staleUntilRebuilt(
+    11000,
+    () => put('tsconfig.base.json', '{}\n', 11000),
+    'a TypeScript setting changed after the build',
+  );
   rmSync(join(dir, 'dist/main/electron/host.js'));
   assert.equal(knack(), 'from source', 'a file the bundle starts by path is missing');
 });

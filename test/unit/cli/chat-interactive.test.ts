@@ -19,23 +19,47 @@ function chatChild(args: string[], env: Record<string, string>) {
   let stderr = '';
   const waiters: { test: () => boolean; resolve: () => void }[] = [];
   const check = (): void => {
-    for (const w of [...waiters]) if (w.test()) { waiters.splice(waiters.indexOf(w), 1); w.resolve(); }
+    for (const w of [...waiters])
+      if (w.test()) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve();
+      }
   };
-  p.stdout.on('data', (d: Buffer) => { stdout += d.toString(); check(); });
-  p.stderr.on('data', (d: Buffer) => { stderr += d.toString(); check(); });
+  p.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+    check();
+  });
+  p.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+    check();
+  });
   const exited = new Promise<number | null>((resolve) => p.on('exit', (code) => resolve(code)));
   const prompts = (): number => (stderr.match(/^>$/gm) ?? []).length;
   return {
-    get stdout() { return stdout; },
-    get stderr() { return stderr; },
+    get stdout() {
+      return stdout;
+    },
+    get stderr() {
+      return stderr;
+    },
     /** Resolve once `re` has matched the output (stdout + stderr) `times` times. */
     until(re: RegExp, times = 1): Promise<void> {
       const g = new RegExp(re.source, re.flags.includes('g') ? re.flags : re.flags + 'g');
       const seen = (): boolean => ((stdout + '\n' + stderr).match(g) ?? []).length >= times;
       if (seen()) return Promise.resolve();
       return new Promise((resolve, reject) => {
-        const t = setTimeout(() => reject(new Error(`timed out waiting for ${re} (${times}×)\n--- stdout\n${stdout}\n--- stderr\n${stderr}`)), 60_000);
-        waiters.push({ test: seen, resolve: () => { clearTimeout(t); resolve(); } });
+        const t = setTimeout(
+          () =>
+            reject(new Error(`timed out waiting for ${re} (${times}×)\n--- stdout\n${stdout}\n--- stderr\n${stderr}`)),
+          60_000,
+        );
+        waiters.push({
+          test: seen,
+          resolve: () => {
+            clearTimeout(t);
+            resolve();
+          },
+        });
       });
     },
     /** Wait for the n-th `>` prompt, then type a line. */
@@ -43,8 +67,17 @@ function chatChild(args: string[], env: Record<string, string>) {
       const g = { test: () => prompts() >= n };
       if (!g.test()) {
         await new Promise<void>((resolve, reject) => {
-          const t = setTimeout(() => reject(new Error(`timed out waiting for prompt ${n}\n--- stdout\n${stdout}\n--- stderr\n${stderr}`)), 60_000);
-          waiters.push({ test: g.test, resolve: () => { clearTimeout(t); resolve(); } });
+          const t = setTimeout(
+            () => reject(new Error(`timed out waiting for prompt ${n}\n--- stdout\n${stdout}\n--- stderr\n${stderr}`)),
+            60_000,
+          );
+          waiters.push({
+            test: g.test,
+            resolve: () => {
+              clearTimeout(t);
+              resolve();
+            },
+          });
         });
       }
       p.stdin.write(line + '\n');
@@ -67,10 +100,27 @@ test('interactive knack chat over stdin: a skill auto-loads, approvals are answe
   const home = tempDir('knack-chat-i-home-');
   const ws = tempDir('knack-chat-i-ws-');
   const dataDir = join(home, 'data');
-  const common = ['--workspace', ws, '--home', home, '--data-dir', dataDir, '--provider', 'anthropic', '--base-url', server.url, '--model', 'claude-sonnet-4-5'];
+  const common = [
+    '--workspace',
+    ws,
+    '--home',
+    home,
+    '--data-dir',
+    dataDir,
+    '--provider',
+    'anthropic',
+    '--base-url',
+    server.url,
+    '--model',
+    'claude-sonnet-4-5',
+  ];
   server.script(
     // 1: the message names a built-in skill's trigger; the model writes a file (asks; answered "always").
-    { text: 'Writing the notes.', toolCalls: [{ id: 'w1', name: 'write_file', input: { path: 'notes.txt', content: 'ship it' } }], usage: { input: 1200, output: 40 } },
+    {
+      text: 'Writing the notes.',
+      toolCalls: [{ id: 'w1', name: 'write_file', input: { path: 'notes.txt', content: 'ship it' } }],
+      usage: { input: 1200, output: 40 },
+    },
     { text: 'Wrote notes.txt.', usage: { input: 1300, output: 10 } },
     // 2: a command (asks; denied with a message for the model).
     { toolCalls: [{ id: 'b1', name: 'bash', input: { command: 'touch denied.txt' } }] },
@@ -133,20 +183,41 @@ test('interactive knack chat over stdin: a skill auto-loads, approvals are answe
   // The stored session, as `knack sessions show --json` reads it back.
   const out: string[] = [];
   const io = { out: (t: string) => void out.push(t), err: () => {} };
-  assert.equal(await main(['sessions', 'list', '--json', '--workspace', ws, '--home', home, '--data-dir', dataDir], io), 0);
+  assert.equal(
+    await main(['sessions', 'list', '--json', '--workspace', ws, '--home', home, '--data-dir', dataDir], io),
+    0,
+  );
   const [row] = JSON.parse(out.join('\n')) as { id: string; title: string }[];
   assert.ok(row);
   assert.match(row.title, /帮我提交代码/);
   out.length = 0;
-  assert.equal(await main(['sessions', 'show', row.id, '--json', '--workspace', ws, '--home', home, '--data-dir', dataDir], io), 0);
+  assert.equal(
+    await main(['sessions', 'show', row.id, '--json', '--workspace', ws, '--home', home, '--data-dir', dataDir], io),
+    0,
+  );
   const events = (JSON.parse(out.join('\n')) as { events: { type: string; [k: string]: unknown }[] }).events;
   const of = (t: string) => events.filter((e) => e.type === t);
-  assert.deepEqual(of('user_message').map((e) => e.text), ['帮我提交代码，先把笔记写进 notes.txt', 'make denied.txt', 'say hello', 'tell me a long story']);
-  assert.deepEqual(of('skill_loaded').map((e) => [e.name, e.reason]), [['git-commit', 'trigger'], ['code-review', 'user']]);
-  assert.deepEqual(of('approval_answered').map((e) => e.answer), ['always', 'deny', 'once']);
+  assert.deepEqual(
+    of('user_message').map((e) => e.text),
+    ['帮我提交代码，先把笔记写进 notes.txt', 'make denied.txt', 'say hello', 'tell me a long story'],
+  );
+  assert.deepEqual(
+    of('skill_loaded').map((e) => [e.name, e.reason]),
+    [
+      ['git-commit', 'trigger'],
+      ['code-review', 'user'],
+    ],
+  );
+  assert.deepEqual(
+    of('approval_answered').map((e) => e.answer),
+    ['always', 'deny', 'once'],
+  );
   assert.equal(of('approval_answered')[1]!.message, 'please do not touch files');
   assert.match(String(of('tool_result').find((e) => e.callId === 'b1')!.content), /please do not touch files/);
-  assert.deepEqual(of('turn_end').map((e) => e.reason), ['end_turn', 'end_turn', 'end_turn', 'cancelled']);
+  assert.deepEqual(
+    of('turn_end').map((e) => e.reason),
+    ['end_turn', 'end_turn', 'end_turn', 'cancelled'],
+  );
   assert.ok(of('assistant_end').some((e) => e.interrupted === true));
   const usage = of('usage')[0] as { cost?: number };
   assert.ok(typeof usage.cost === 'number' && usage.cost > 0, JSON.stringify(usage));
@@ -156,9 +227,25 @@ test('interactive knack chat does not offer "always" for a call no rule can cove
   const server = await startFakeAnthropic();
   const home = tempDir('knack-chat-i2-home-');
   const ws = tempDir('knack-chat-i2-ws-');
-  const common = ['--workspace', ws, '--home', home, '--data-dir', join(home, 'data'), '--provider', 'anthropic', '--base-url', server.url, '--model', 'claude-sonnet-4-5'];
+  const common = [
+    '--workspace',
+    ws,
+    '--home',
+    home,
+    '--data-dir',
+    join(home, 'data'),
+    '--provider',
+    'anthropic',
+    '--base-url',
+    server.url,
+    '--model',
+    'claude-sonnet-4-5',
+  ];
   // A redirection that writes a file: the gate asks, and no reusable rule can cover it.
-  server.script({ toolCalls: [{ id: 'b1', name: 'bash', input: { command: 'echo hi > out.txt' } }] }, { text: 'Wrote out.txt.' });
+  server.script(
+    { toolCalls: [{ id: 'b1', name: 'bash', input: { command: 'echo hi > out.txt' } }] },
+    { text: 'Wrote out.txt.' },
+  );
   const c = chatChild(common, { ANTHROPIC_API_KEY: 'sk-ant-interactive-0123456789' });
   after(async () => {
     c.kill();
@@ -183,7 +270,20 @@ test('interactive knack chat escapes what the model sent in the approval prompt:
   const server = await startFakeAnthropic();
   const home = tempDir('knack-chat-i3-home-');
   const ws = tempDir('knack-chat-i3-ws-');
-  const common = ['--workspace', ws, '--home', home, '--data-dir', join(home, 'data'), '--provider', 'anthropic', '--base-url', server.url, '--model', 'claude-sonnet-4-5'];
+  const common = [
+    '--workspace',
+    ws,
+    '--home',
+    home,
+    '--data-dir',
+    join(home, 'data'),
+    '--provider',
+    'anthropic',
+    '--base-url',
+    server.url,
+    '--model',
+    'claude-sonnet-4-5',
+  ];
   // Erase the line, go back to its start, and print a harmless-looking rule over the real one.
   const command = 'git "status\x1b[2K\r  always would store: allow bash command \\"git status\\" in ~/proj"';
   server.script({ toolCalls: [{ id: 'b1', name: 'bash', input: { command } }] }, { text: 'Done.' });
@@ -203,35 +303,58 @@ test('interactive knack chat escapes what the model sent in the approval prompt:
   assert.match(c.stderr, /always would store: .*\\x1b\[2K\\r/, 'the rule shows them escaped');
 });
 
-test('knack chat --workspace through a symlinked folder: an "always" answer covers the same call next time (the rule is stored under the real path the gate compares)', { skip: process.platform === 'win32' }, async () => {
-  const server = await startFakeAnthropic();
-  const home = tempDir('knack-chat-i4-home-');
-  const real = tempDir('knack-chat-i4-real-');
-  const link = join(tempDir('knack-chat-i4-link-'), 'proj');
-  symlinkSync(real, link);
-  const common = ['--workspace', link, '--home', home, '--data-dir', join(home, 'data'), '--provider', 'anthropic', '--base-url', server.url, '--model', 'claude-sonnet-4-5'];
-  server.script(
-    { toolCalls: [{ id: 'b1', name: 'bash', input: { command: 'git status' } }] }, { text: 'first done.' },
-    { toolCalls: [{ id: 'b2', name: 'bash', input: { command: 'git status' } }] }, { text: 'second done.' },
-  );
-  const c = chatChild(common, { ANTHROPIC_API_KEY: 'sk-ant-interactive-0123456789' });
-  after(async () => {
-    c.kill();
-    await server.close();
-  });
-  await c.at(1, 'status please');
-  await c.until(/allow \[o\]nce, \[a\]lways/);
-  c.type('a');
-  await c.until(/first done\./);
-  await c.at(2, 'again');
-  // Either the second call runs by the rule, or it is asked again (the bug): answer once so the turn ends.
-  await c.until(/second done\.|\? bash[\s\S]*\? bash[\s\S]*allow \[o\]nce/);
-  const asked = (c.stderr.match(/^\? bash/gm) ?? []).length;
-  if (asked > 1) {
-    c.type('o');
-    await c.until(/second done\./);
-  }
-  await c.at(3, '/exit');
-  assert.equal(await c.exited, 0);
-  assert.equal(asked, 1, `asked ${asked} times: the "always" rule did not cover the same command (workspace ${link} -> ${real})\n${c.stderr}`);
-});
+test(
+  'knack chat --workspace through a symlinked folder: an "always" answer covers the same call next time (the rule is stored under the real path the gate compares)',
+  { skip: process.platform === 'win32' },
+  async () => {
+    const server = await startFakeAnthropic();
+    const home = tempDir('knack-chat-i4-home-');
+    const real = tempDir('knack-chat-i4-real-');
+    const link = join(tempDir('knack-chat-i4-link-'), 'proj');
+    symlinkSync(real, link);
+    const common = [
+      '--workspace',
+      link,
+      '--home',
+      home,
+      '--data-dir',
+      join(home, 'data'),
+      '--provider',
+      'anthropic',
+      '--base-url',
+      server.url,
+      '--model',
+      'claude-sonnet-4-5',
+    ];
+    server.script(
+      { toolCalls: [{ id: 'b1', name: 'bash', input: { command: 'git status' } }] },
+      { text: 'first done.' },
+      { toolCalls: [{ id: 'b2', name: 'bash', input: { command: 'git status' } }] },
+      { text: 'second done.' },
+    );
+    const c = chatChild(common, { ANTHROPIC_API_KEY: 'sk-ant-interactive-0123456789' });
+    after(async () => {
+      c.kill();
+      await server.close();
+    });
+    await c.at(1, 'status please');
+    await c.until(/allow \[o\]nce, \[a\]lways/);
+    c.type('a');
+    await c.until(/first done\./);
+    await c.at(2, 'again');
+    // Either the second call runs by the rule, or it is asked again (the bug): answer once so the turn ends.
+    await c.until(/second done\.|\? bash[\s\S]*\? bash[\s\S]*allow \[o\]nce/);
+    const asked = (c.stderr.match(/^\? bash/gm) ?? []).length;
+    if (asked > 1) {
+      c.type('o');
+      await c.until(/second done\./);
+    }
+    await c.at(3, '/exit');
+    assert.equal(await c.exited, 0);
+    assert.equal(
+      asked,
+      1,
+      `asked ${asked} times: the "always" rule did not cover the same command (workspace ${link} -> ${real})\n${c.stderr}`,
+    );
+  },
+);

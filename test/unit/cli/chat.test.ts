@@ -28,9 +28,15 @@ function setup() {
 }
 
 /** Run the real bin in a child (its own environment). */
-function bin(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function bin(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, [join(root, 'bin', 'knack.js'), ...args], { env: { ...process.env, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, [join(root, 'bin', 'knack.js'), ...args], {
+      env: { ...process.env, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -43,7 +49,9 @@ test('knack chat --once answers one message through the provider named on the co
   const s = await server('anthropic');
   s.script({ text: 'Hello from the model.' });
   const { common } = setup();
-  const r = await bin(['chat', '--once', 'hi', '--provider', 'anthropic', '--base-url', s.url, ...common], { ANTHROPIC_API_KEY: 'sk-ant-test-1234567890' });
+  const r = await bin(['chat', '--once', 'hi', '--provider', 'anthropic', '--base-url', s.url, ...common], {
+    ANTHROPIC_API_KEY: 'sk-ant-test-1234567890',
+  });
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /Hello from the model\./);
   assert.match(r.stderr, /anthropic \/ claude/);
@@ -54,7 +62,9 @@ test('knack chat --once with a refused key exits non-zero with one error line an
   s.script({ status: 401 });
   const { common } = setup();
   const key = 'sk-live-should-never-appear-123456';
-  const r = await bin(['chat', '--once', 'hi', '--provider', 'deepseek', '--base-url', s.url, ...common], { DEEPSEEK_API_KEY: key });
+  const r = await bin(['chat', '--once', 'hi', '--provider', 'deepseek', '--base-url', s.url, ...common], {
+    DEEPSEEK_API_KEY: key,
+  });
   assert.equal(r.code, 1);
   assert.match(r.stderr, /error: deepseek refused the API key \(401\): check DEEPSEEK_API_KEY/);
   assert.ok(!r.stderr.includes(key) && !r.stdout.includes(key));
@@ -62,14 +72,20 @@ test('knack chat --once with a refused key exits non-zero with one error line an
 
 test('knack chat --json prints every event as one JSON line; --yes allows an ask once', async () => {
   const s = await server('anthropic');
-  s.script({ toolCalls: [{ id: 'w', name: 'write_file', input: { path: 'x.txt', content: '1' } }] }, { text: 'wrote it' });
+  s.script(
+    { toolCalls: [{ id: 'w', name: 'write_file', input: { path: 'x.txt', content: '1' } }] },
+    { text: 'wrote it' },
+  );
   const { common, ws } = setup();
   const c = capture();
   writeTree(ws, {});
   process.env.ANTHROPIC_API_KEY = 'sk-ant-test-abcdefghijk';
   let code: number;
   try {
-    code = await main(['chat', '--once', 'write x', '--provider', 'anthropic', '--base-url', s.url, '--yes', '--json', ...common], c.io);
+    code = await main(
+      ['chat', '--once', 'write x', '--provider', 'anthropic', '--base-url', s.url, '--yes', '--json', ...common],
+      c.io,
+    );
   } finally {
     delete process.env.ANTHROPIC_API_KEY;
   }
@@ -95,7 +111,12 @@ test('a provider from providers.json (0600) with its own base URL and key is use
   s.script({ text: 'from my proxy' });
   const { common, home } = setup();
   const dataDir = join(home, 'data');
-  writeProvidersFile(dataDir, { default: 'my-proxy', providers: { 'my-proxy': { kind: 'openai', baseURL: s.url, model: 'proxy-model', apiKey: 'sk-file-key-123456789' } } });
+  writeProvidersFile(dataDir, {
+    default: 'my-proxy',
+    providers: {
+      'my-proxy': { kind: 'openai', baseURL: s.url, model: 'proxy-model', apiKey: 'sk-file-key-123456789' },
+    },
+  });
   assert.equal(statSync(join(dataDir, 'providers.json')).mode & 0o777, 0o600);
   const c = capture();
   assert.equal(await main(['chat', '--once', 'hi', ...common], c.io), 0, c.err.join('\n'));
@@ -117,7 +138,13 @@ test('knack sessions list, show, export --format md|json and delete work on a re
   const key = 'sk-ant-export-secret-999999';
   process.env.ANTHROPIC_API_KEY = key;
   try {
-    assert.equal(await main(['chat', '--once', 'keep this', '--provider', 'anthropic', '--base-url', s.url, ...common], capture().io), 0);
+    assert.equal(
+      await main(
+        ['chat', '--once', 'keep this', '--provider', 'anthropic', '--base-url', s.url, ...common],
+        capture().io,
+      ),
+      0,
+    );
   } finally {
     delete process.env.ANTHROPIC_API_KEY;
   }
@@ -144,17 +171,28 @@ test('knack sessions list, show, export --format md|json and delete work on a re
   assert.match(bad.err.join(''), /no session "nope-nope"/);
 });
 
-test('knack chat\'s deny line names the rule and its scope (and the skill and paths when the decision has them), escaped like the approval prompt', async () => {
+test("knack chat's deny line names the rule and its scope (and the skill and paths when the decision has them), escaped like the approval prompt", async () => {
   const s = await server('anthropic');
   const { common } = setup();
   const dir = 'sec\u202eret';
   const added = capture();
-  assert.equal(await main(['policy', 'rules', 'add', 'deny', '--tool', 'write_file', '--path', `${dir}/**`, ...common], added.io), 0, added.err.join('\n'));
-  s.script({ toolCalls: [{ id: 'w1', name: 'write_file', input: { path: `${dir}/k.txt`, content: 'x' } }] }, { text: 'could not write it' });
+  assert.equal(
+    await main(['policy', 'rules', 'add', 'deny', '--tool', 'write_file', '--path', `${dir}/**`, ...common], added.io),
+    0,
+    added.err.join('\n'),
+  );
+  s.script(
+    { toolCalls: [{ id: 'w1', name: 'write_file', input: { path: `${dir}/k.txt`, content: 'x' } }] },
+    { text: 'could not write it' },
+  );
   const c = capture();
   process.env.ANTHROPIC_API_KEY = 'sk-ant-deny-line-0123456789';
   try {
-    assert.equal(await main(['chat', '--once', 'write the key', '--provider', 'anthropic', '--base-url', s.url, ...common], c.io), 0, c.err.join('\n'));
+    assert.equal(
+      await main(['chat', '--once', 'write the key', '--provider', 'anthropic', '--base-url', s.url, ...common], c.io),
+      0,
+      c.err.join('\n'),
+    );
   } finally {
     delete process.env.ANTHROPIC_API_KEY;
   }

@@ -16,7 +16,11 @@ test('policy rules add/remove and skills reject print JSON under --json', async 
   const root = tempDir();
   const common = ['--home', join(root, 'home'), '--data-dir', join(root, 'data'), '--workspace', root, '--json'];
   const add = capture();
-  assert.equal(await main(['policy', 'rules', 'add', 'allow', '--tool', 'read_file', ...common], add), 0, add.stderr.join('\n'));
+  assert.equal(
+    await main(['policy', 'rules', 'add', 'allow', '--tool', 'read_file', ...common], add),
+    0,
+    add.stderr.join('\n'),
+  );
   const id = (JSON.parse(add.stdout.join('\n')) as { rule: { id: string } }).rule.id;
   const rm = capture();
   assert.equal(await main(['policy', 'rules', 'remove', id, ...common], rm), 0, rm.stderr.join('\n'));

@@ -11,10 +11,17 @@ const CLI_DIR = join(import.meta.dirname, '..', '..', '..', 'main', 'cli');
 
 /** Building these is the composition root's job (core/workspace.ts, core/toolbox.ts). */
 const SERVICE_BUILDERS = [
-  /\bopenCatalog\s*\(/, /\bopenToolbox\s*\(/, /\bcreateTrustReview\s*\(/, /\bnew\s+SkillMatcher\b/, /\bnew\s+SkillSearch\b/,
-  /\bnew\s+SkillLoader\b/, /\bnew\s+ToolRegistry\b/, /\bbindDeferredIndex\s*\(/, /\bbuiltinTools\s*\(/, /\bnew\s+ToolExecutor\b/,
+  /\bopenCatalog\s*\(/,
+  /\bopenToolbox\s*\(/,
+  /\bcreateTrustReview\s*\(/,
+  /\bnew\s+SkillMatcher\b/,
+  /\bnew\s+SkillSearch\b/,
+  /\bnew\s+SkillLoader\b/,
+  /\bnew\s+ToolRegistry\b/,
+  /\bbindDeferredIndex\s*\(/,
+  /\bbuiltinTools\s*\(/,
+  /\bnew\s+ToolExecutor\b/,
 ];
-
 
 test('no CLI command builds a catalog, tool box, matcher, search or trust review of its own', () => {
   const found: string[] = [];
@@ -27,31 +34,60 @@ test('no CLI command builds a catalog, tool box, matcher, search or trust review
   assert.deepEqual(found, [], 'use the workspace (openWorkspaceFor / withWorkspace in main/cli/workspace.ts)');
 });
 
-test('knack policy check judges a skill tool by the workspace\'s own tool: loading a skill reads its SKILL.md', async () => {
+test("knack policy check judges a skill tool by the workspace's own tool: loading a skill reads its SKILL.md", async () => {
   const root = tempDir();
   const ws = join(root, 'ws');
   writeTree(ws, { '.workbuddy/skills/notes/SKILL.md': skillMd({ name: 'notes', description: 'Take notes.' }) });
   const common = ['--workspace', ws, '--home', join(root, 'home'), '--data-dir', join(root, 'data')];
-  const r = await run(['policy', 'check', '--tool', 'Skill', '--args', JSON.stringify({ name: 'notes' }), '--json', ...common]);
+  const r = await run([
+    'policy',
+    'check',
+    '--tool',
+    'Skill',
+    '--args',
+    JSON.stringify({ name: 'notes' }),
+    '--json',
+    ...common,
+  ]);
   assert.equal(r.code, 0, r.err);
   const j = JSON.parse(r.out) as { verdict: string; call: { access: { read?: string[] } } };
   assert.equal(j.verdict, 'allow');
-  assert.deepEqual(j.call.access.read?.map((p) => p.slice(p.indexOf('.workbuddy'))), ['.workbuddy/skills/notes/SKILL.md']);
+  assert.deepEqual(
+    j.call.access.read?.map((p) => p.slice(p.indexOf('.workbuddy'))),
+    ['.workbuddy/skills/notes/SKILL.md'],
+  );
   // A tool this workspace does not offer (the network is off) is judged by the arguments the tool table names.
-  const fetch = await run(['policy', 'check', '--tool', 'web_fetch', '--args', JSON.stringify({ url: 'https://example.org/a' }), '--json', ...common]);
+  const fetch = await run([
+    'policy',
+    'check',
+    '--tool',
+    'web_fetch',
+    '--args',
+    JSON.stringify({ url: 'https://example.org/a' }),
+    '--json',
+    ...common,
+  ]);
   assert.equal(fetch.code, 2);
   const f = JSON.parse(fetch.out) as { reason: string; call: { access: { network?: boolean; host?: string } } };
   assert.deepEqual(f.call.access, { network: true, host: 'example.org' });
   assert.match(f.reason, /network/);
 });
 
-test('knack tools eval searches the workspace\'s tool index: the catalog\'s tools only, also ones your settings keep loaded', async () => {
+test("knack tools eval searches the workspace's tool index: the catalog's tools only, also ones your settings keep loaded", async () => {
   const root = tempDir();
   writeTree(root, {
     'data/settings.json': JSON.stringify({ tools: { alwaysLoaded: ['translate_text'] } }),
     'catalog.json': JSON.stringify([
-      { name: 'weather.forecast', description: 'Get the weather forecast for a city.', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
-      { name: 'translate_text', description: 'Translate text between languages.', input_schema: { type: 'object', properties: { text: { type: 'string' } } } },
+      {
+        name: 'weather.forecast',
+        description: 'Get the weather forecast for a city.',
+        parameters: { type: 'object', properties: { city: { type: 'string' } } },
+      },
+      {
+        name: 'translate_text',
+        description: 'Translate text between languages.',
+        input_schema: { type: 'object', properties: { text: { type: 'string' } } },
+      },
     ]),
     'queries.json': JSON.stringify([
       { query: 'what is the weather in Paris tomorrow', gold: ['weather.forecast'] },
@@ -61,11 +97,19 @@ test('knack tools eval searches the workspace\'s tool index: the catalog\'s tool
     'ws/readme.md': 'hello\n',
   });
   const common = ['--workspace', join(root, 'ws'), '--home', join(root, 'home'), '--data-dir', join(root, 'data')];
-  const r = await run(['tools', 'eval', '--catalog', join(root, 'catalog.json'), '--queries', join(root, 'queries.json'), '--json', ...common]);
+  const r = await run([
+    'tools',
+    'eval',
+    '--catalog',
+    join(root, 'catalog.json'),
+    '--queries',
+    join(root, 'queries.json'),
+    '--json',
+    ...common,
+  ]);
   assert.equal(r.code, 0, r.err);
   const j = JSON.parse(r.out) as { queries: number; tools: number; recallAt1: number; unknownGold: number };
   assert.equal(j.tools, 2, 'only the catalog is measured: no built-ins, skill tools or connectors in the index');
   assert.equal(j.queries, 3);
   assert.equal(j.unknownGold, 0, 'bash is a registered tool of the workspace');
-}
-);
+});

@@ -10,7 +10,7 @@ import { writeProvidersFile } from '../../../main/core/agent/index.js';
 const server = await startFakeAnthropic();
 after(() => server.close());
 
-test('knack sessions list shows each session\'s cost, and a blank (not $0) where the model has no price', async () => {
+test("knack sessions list shows each session's cost, and a blank (not $0) where the model has no price", async () => {
   const home = tempDir('knack-sessions-home-');
   const dataDir = join(home, 'data');
   const common = ['--workspace', tempDir('knack-sessions-ws-'), '--home', home, '--data-dir', dataDir];
@@ -20,7 +20,14 @@ test('knack sessions list shows each session\'s cost, and a blank (not $0) where
     const c = capture();
     process.env.ANTHROPIC_API_KEY = 'sk-ant-list-cost-0123456789';
     try {
-      assert.equal(await main(['chat', '--once', message, '--provider', 'anthropic', '--model', model, '--base-url', server.url, ...common], c.io), 0, c.err.join('\n'));
+      assert.equal(
+        await main(
+          ['chat', '--once', message, '--provider', 'anthropic', '--model', model, '--base-url', server.url, ...common],
+          c.io,
+        ),
+        0,
+        c.err.join('\n'),
+      );
     } finally {
       delete process.env.ANTHROPIC_API_KEY;
     }

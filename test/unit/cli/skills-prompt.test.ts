@@ -7,14 +7,21 @@ import { tempDir, writeTree, skillMd } from '../../helpers/tmp.js';
 const root = join(import.meta.dirname, '..', '..', '..');
 
 function knack(args: string[], home: string) {
-  return spawnSync(process.execPath, [join(root, 'bin', 'knack.js'), ...args, '--home', home, '--data-dir', join(home, '.knack')], { encoding: 'utf8' });
+  return spawnSync(
+    process.execPath,
+    [join(root, 'bin', 'knack.js'), ...args, '--home', home, '--data-dir', join(home, '.knack')],
+    { encoding: 'utf8' },
+  );
 }
 
 test('skills prompt shows the budgeted catalog, keeps the most relevant skill and says what was cut; disabled skills never appear', () => {
   const home = tempDir();
   const ws = tempDir();
   writeTree(join(ws, '.workbuddy', 'skills'), {
-    'invoice-parser/SKILL.md': skillMd({ name: 'invoice-parser', description: 'Parse invoices into line items. Use when the user sends an invoice PDF.' }),
+    'invoice-parser/SKILL.md': skillMd({
+      name: 'invoice-parser',
+      description: 'Parse invoices into line items. Use when the user sends an invoice PDF.',
+    }),
     'secret-tool/SKILL.md': skillMd({ name: 'secret-tool', description: 'Internal helper the user turned off.' }),
   });
   assert.equal(knack(['skills', 'disable', 'secret-tool', '--workspace', ws], home).status, 0);
@@ -26,7 +33,10 @@ test('skills prompt shows the budgeted catalog, keeps the most relevant skill an
   assert.ok(all.included.includes('invoice-parser') && all.included.includes('git-commit'));
   assert.ok(!all.text.includes('secret-tool'), 'a disabled skill is never in the prompt');
 
-  const tight = knack(['skills', 'prompt', '--workspace', ws, '--budget', '40', '--query', 'parse this invoice', '--json'], home);
+  const tight = knack(
+    ['skills', 'prompt', '--workspace', ws, '--budget', '40', '--query', 'parse this invoice', '--json'],
+    home,
+  );
   const cut = JSON.parse(tight.stdout) as { tokens: number; included: string[]; dropped: string[] };
   assert.deepEqual(cut.included, ['invoice-parser'], 'the skill relevant to the request is the one kept');
   assert.ok(cut.dropped.includes('git-commit'));

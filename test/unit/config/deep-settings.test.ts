@@ -34,12 +34,25 @@ test('a folder whose settings file is nested 20,000 levels deep still opens', { 
   const root = tempDir();
   const ws = join(root, 'ws');
   writeTree(ws, { '.workbuddy/settings.json': '{"a":'.repeat(DEEP) + '1' + '}'.repeat(DEEP) });
-  const paths = resolvePaths({ home: join(root, 'home'), dataDir: join(root, 'data'), builtinSkillsDir: join(root, 'none') });
-  const service = new KnackService({ paths, transport: 'serve', version: 't', log: () => {}, workspaceOptions: { watch: false } });
+  const paths = resolvePaths({
+    home: join(root, 'home'),
+    dataDir: join(root, 'data'),
+    builtinSkillsDir: join(root, 'none'),
+  });
+  const service = new KnackService({
+    paths,
+    transport: 'serve',
+    version: 't',
+    log: () => {},
+    workspaceOptions: { watch: false },
+  });
   try {
     await service.openWorkspace(ws);
     const info = await callerOf(service)('workspace.current', {});
-    assert.ok(info?.diagnostics.some((d) => d.file.endsWith('settings.json')), JSON.stringify(info?.diagnostics));
+    assert.ok(
+      info?.diagnostics.some((d) => d.file.endsWith('settings.json')),
+      JSON.stringify(info?.diagnostics),
+    );
   } finally {
     await service.close();
   }

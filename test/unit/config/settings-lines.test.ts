@@ -31,7 +31,9 @@ test('jsonLines finds the line where a hand-edited file stops being JSON, for th
 });
 
 test('jsonLines gives the line of each key by its dotted path (keys inside lists are not listed)', () => {
-  const r = jsonLines('{\n  "policy": {\n    "ceiling": {\n      "network": true,\n      "tools": [{"x": 1}]\n    }\n  }\n}');
+  const r = jsonLines(
+    '{\n  "policy": {\n    "ceiling": {\n      "network": true,\n      "tools": [{"x": 1}]\n    }\n  }\n}',
+  );
   assert.equal(r.keys.get('policy'), 2);
   assert.equal(r.keys.get('policy.ceiling'), 3);
   assert.equal(r.keys.get('policy.ceiling.network'), 4);
@@ -43,23 +45,54 @@ test('loadSettings: invalid JSON, a wrong type and a widening each say file:line
   const root = tempDir();
   const data = join(root, 'data');
   const ws = join(root, 'ws');
-  writeTree(data, { 'settings.json': '{\n  "policy": {\n    "ceiling": {\n      "tools": "read_file"\n    }\n  }\n}\n' });
-  writeTree(ws, { '.workbuddy/settings.json': '{\n  "policy": {\n    "ceiling": {\n\n      "network": true\n    }\n  }\n}\n' });
+  writeTree(data, {
+    'settings.json': '{\n  "policy": {\n    "ceiling": {\n      "tools": "read_file"\n    }\n  }\n}\n',
+  });
+  writeTree(ws, {
+    '.workbuddy/settings.json': '{\n  "policy": {\n    "ceiling": {\n\n      "network": true\n    }\n  }\n}\n',
+  });
   const { diagnostics } = loadSettings(data, ws);
   const lines = diagnostics.map(formatDiagnostic);
-  assert.ok(lines.includes(`${join(data, 'settings.json')}:4: policy.ceiling.tools: "policy.ceiling.tools" must be a list of strings`), lines.join('\n'));
-  assert.ok(lines.some((l) => l.startsWith(`${join(ws, '.workbuddy', 'settings.json')}:5: warning: policy.ceiling.network:`)), lines.join('\n'));
+  assert.ok(
+    lines.includes(
+      `${join(data, 'settings.json')}:4: policy.ceiling.tools: "policy.ceiling.tools" must be a list of strings`,
+    ),
+    lines.join('\n'),
+  );
+  assert.ok(
+    lines.some((l) => l.startsWith(`${join(ws, '.workbuddy', 'settings.json')}:5: warning: policy.ceiling.network:`)),
+    lines.join('\n'),
+  );
   // The wrong type under policy keeps a live ceiling from changing; the widening warning does not (it is the rule working).
-  assert.deepEqual(diagnostics.filter(blocksCeilingChange).map((d) => d.field), ['policy.ceiling.tools']);
+  assert.deepEqual(
+    diagnostics.filter(blocksCeilingChange).map((d) => d.field),
+    ['policy.ceiling.tools'],
+  );
 
   writeTree(data, { 'settings.json': '{\n  "policy": {\n    "ceiling": { "network": false, }\n  }\n}\n' });
   const broken = loadSettings(data).diagnostics;
   assert.equal(broken.length, 1);
-  assert.match(formatDiagnostic(broken[0]!), new RegExp(`^${join(data, 'settings.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3: invalid JSON at column \\d+: .*trailing comma`));
+  assert.match(
+    formatDiagnostic(broken[0]!),
+    new RegExp(
+      `^${join(data, 'settings.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3: invalid JSON at column \\d+: .*trailing comma`,
+    ),
+  );
   assert.ok(blocksCeilingChange(broken[0]!));
   // A wrong type outside policy, or an unknown key outside it, does not stop a ceiling change.
-  writeTree(data, { 'settings.json': JSON.stringify({ catalog: { contextWindow: 'big' }, theme: 'dark', policy: { ceiling: { network: true } } }) });
+  writeTree(data, {
+    'settings.json': JSON.stringify({
+      catalog: { contextWindow: 'big' },
+      theme: 'dark',
+      policy: { ceiling: { network: true } },
+    }),
+  });
   assert.deepEqual(loadSettings(data).diagnostics.filter(blocksCeilingChange), []);
   writeTree(data, { 'settings.json': JSON.stringify({ policy: { ceiling: { netwrok: false } } }) });
-  assert.deepEqual(loadSettings(data).diagnostics.filter(blocksCeilingChange).map((d) => d.code), ['settings.unknown']);
+  assert.deepEqual(
+    loadSettings(data)
+      .diagnostics.filter(blocksCeilingChange)
+      .map((d) => d.code),
+    ['settings.unknown'],
+  );
 });

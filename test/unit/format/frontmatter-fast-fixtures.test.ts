@@ -6,7 +6,12 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { publicSkillFiles, SHARED_FIXTURES } from '../../helpers/tmp.js';
 import { compareWithYaml } from '../../helpers/frontmatter-diff.js';
-import { frontmatterFastParses, frontmatterParses, splitFrontmatter, useFastFrontmatter } from '../../../main/core/skills/format/frontmatter.js';
+import {
+  frontmatterFastParses,
+  frontmatterParses,
+  splitFrontmatter,
+  useFastFrontmatter,
+} from '../../../main/core/skills/format/frontmatter.js';
 import { parseSkillFile, parseSkillText, type ParsedSkill } from '../../../main/core/skills/format/manifest.js';
 import { readFrontmatterText } from '../../../main/core/skills/format/skill-frontmatter.js';
 
@@ -43,7 +48,9 @@ test('on every shared fixture SKILL.md the fast reader answers as yaml does, or 
 
 /** A parse result with functions replaced by what they answer for the fields the trust layer asks about. */
 function comparable(p: ParsedSkill): unknown {
-  return JSON.parse(JSON.stringify(p, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v)));
+  return JSON.parse(
+    JSON.stringify(p, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v)),
+  );
 }
 
 test('every shared fixture SKILL.md gives the same manifest and diagnostics with the fast reader as with yaml only', () => {
@@ -54,9 +61,21 @@ test('every shared fixture SKILL.md gives the same manifest and diagnostics with
       return files.map((f) => {
         const text = readFileSync(f, 'utf8');
         const fm = readFrontmatterText(text, f);
-        const lines = [['permissions'], ['permissions', 'network'], ['permissions', 'tools', 0], ['allowed-tools'], ['hooks'], ['description'], ['name'], ['metadata']]
-          .map((p) => fm.lineOf(p));
-        return { lenient: comparable(parseSkillText(text, f)), strict: comparable(parseSkillText(text, f, { strict: true })), fm: { data: fm.data, errors: fm.errors, lines } };
+        const lines = [
+          ['permissions'],
+          ['permissions', 'network'],
+          ['permissions', 'tools', 0],
+          ['allowed-tools'],
+          ['hooks'],
+          ['description'],
+          ['name'],
+          ['metadata'],
+        ].map((p) => fm.lineOf(p));
+        return {
+          lenient: comparable(parseSkillText(text, f)),
+          strict: comparable(parseSkillText(text, f, { strict: true })),
+          fm: { data: fm.data, errors: fm.errors, lines },
+        };
       });
     } finally {
       useFastFrontmatter(true);
@@ -68,7 +87,7 @@ test('every shared fixture SKILL.md gives the same manifest and diagnostics with
   assert.ok(fast.filter((r) => (r.lenient as { manifest?: unknown }).manifest).length > files.length / 2);
 });
 
-test('the catalog\'s parse of the public skills goes through the fast reader (yaml only for what it leaves)', () => {
+test("the catalog's parse of the public skills goes through the fast reader (yaml only for what it leaves)", () => {
   const files = publicSkillFiles();
   const all0 = frontmatterParses();
   const fast0 = frontmatterFastParses();

@@ -7,24 +7,52 @@ import { readPermissionRequest } from '../../../main/core/skills/format/permissi
 import { parsePermissions } from '../../../main/core/policy/permissions.js';
 
 const FILE = '/skills/x/SKILL.md';
-const lineOf = (path: (string | number)[]): number | undefined => (path[0] === 'permissions' ? 5 : path[0] === 'allowed-tools' ? 7 : undefined);
+const lineOf = (path: (string | number)[]): number | undefined =>
+  path[0] === 'permissions' ? 5 : path[0] === 'allowed-tools' ? 7 : undefined;
 /** The strict reader itself, given the frontmatter's two keys as written. */
-const strict = (data: Record<string, unknown>, file: string, at: typeof lineOf) => parsePermissions({
-  file, lineOf: at,
-  ...('permissions' in data ? { permissions: data.permissions } : {}),
-  ...('allowed-tools' in data ? { allowedTools: data['allowed-tools'] } : {}),
-});
+const strict = (data: Record<string, unknown>, file: string, at: typeof lineOf) =>
+  parsePermissions({
+    file,
+    lineOf: at,
+    ...('permissions' in data ? { permissions: data.permissions } : {}),
+    ...('allowed-tools' in data ? { allowedTools: data['allowed-tools'] } : {}),
+  });
 
 test('a frontmatter without `permissions` or `allowed-tools` gets what the strict reader gives it: the defaults', () => {
   // Keys near the two (other spellings, other cases) are not them: they ask for nothing either.
-  const key = fc.oneof(
-    fc.constantFrom('name', 'description', 'license', 'metadata', 'tools', 'network', 'paths', 'Permissions', 'allowed_tools', 'allowedTools', 'allowed-tool', 'permission'),
-    fc.stringMatching(/^[a-z_][a-z0-9_.-]{0,8}$/),
-  ).filter((k) => k !== 'permissions' && k !== 'allowed-tools');
-  const value = fc.oneof(fc.string(), fc.constant(null), fc.boolean(), fc.integer(), fc.array(fc.string(), { maxLength: 3 }), fc.dictionary(fc.string(), fc.string(), { maxKeys: 2 }));
-  fc.assert(fc.property(fc.dictionary(key, value, { maxKeys: 6 }), (data) => {
-    assert.deepEqual(readPermissionRequest(data, FILE, lineOf), strict(data, FILE, lineOf));
-  }), { numRuns: 300 });
+  const key = fc
+    .oneof(
+      fc.constantFrom(
+        'name',
+        'description',
+        'license',
+        'metadata',
+        'tools',
+        'network',
+        'paths',
+        'Permissions',
+        'allowed_tools',
+        'allowedTools',
+        'allowed-tool',
+        'permission',
+      ),
+      fc.stringMatching(/^[a-z_][a-z0-9_.-]{0,8}$/),
+    )
+    .filter((k) => k !== 'permissions' && k !== 'allowed-tools');
+  const value = fc.oneof(
+    fc.string(),
+    fc.constant(null),
+    fc.boolean(),
+    fc.integer(),
+    fc.array(fc.string(), { maxLength: 3 }),
+    fc.dictionary(fc.string(), fc.string(), { maxKeys: 2 }),
+  );
+  fc.assert(
+    fc.property(fc.dictionary(key, value, { maxKeys: 6 }), (data) => {
+      assert.deepEqual(readPermissionRequest(data, FILE, lineOf), strict(data, FILE, lineOf));
+    }),
+    { numRuns: 300 },
+  );
 });
 
 test('a frontmatter with either key, however written, is read by the strict reader (errors with file, line and field)', () => {

@@ -11,14 +11,18 @@ type Graph = Map<string, Map<string, string[]>>;
 
 function describeLoop(graph: Graph, loop: string[]): string {
   const lines: string[] = [];
-  for (const a of loop) for (const b of loop) for (const why of graph.get(a)?.get(b) ?? []) lines.push(`  main/${a} → main/${b}: ${why}`);
+  for (const a of loop)
+    for (const b of loop) for (const why of graph.get(a)?.get(b) ?? []) lines.push(`  main/${a} → main/${b}: ${why}`);
   return `import loop between ${loop.map((u) => `main/${u}`).join(', ')}:\n${lines.join('\n')}`;
 }
 
 test('no two folders of main/ import each other, directly or through other folders', () => {
   const graph = unitGraph() as Graph;
   const loops = importLoops(graph) as string[][];
-  assert.deepEqual(loops.map((l) => describeLoop(graph, l)), []);
+  assert.deepEqual(
+    loops.map((l) => describeLoop(graph, l)),
+    [],
+  );
 });
 
 test('every folder of main/ is in the layer table and imports only the layers below it', () => {

@@ -7,7 +7,14 @@ import { join } from 'node:path';
 import { ESLint } from 'eslint';
 import { openWorkspace } from '../../../main/core/workspace.js';
 import { resolvePaths } from '../../../main/core/config/paths.js';
-import { accessForArgs, SKILL_TOOL_NAMES, TOOL, TOOLS, toolSpec, type ToolSpec } from '../../../main/core/policy/tool-table.js';
+import {
+  accessForArgs,
+  SKILL_TOOL_NAMES,
+  TOOL,
+  TOOLS,
+  toolSpec,
+  type ToolSpec,
+} from '../../../main/core/policy/tool-table.js';
 import { canonicalToolName, parsePermissions } from '../../../main/core/policy/permissions.js';
 import { builtinTools } from '../../../main/core/tools/builtin/index.js';
 import type { McpResourceProvider } from '../../../main/core/tools/builtin/mcp-resources.js';
@@ -35,9 +42,13 @@ async function registeredTools() {
   const ws = await openWorkspace({ paths, workspace });
   try {
     const box = await ws.toolbox();
-    const tools = box.registry.list().filter((t) => t.source !== 'catalog' && !t.source.startsWith('mcp:')).map((t) => t.def);
+    const tools = box.registry
+      .list()
+      .filter((t) => t.source !== 'catalog' && !t.source.startsWith('mcp:'))
+      .map((t) => t.def);
     // The MCP resource tools join the tool box when a connector is configured; the same definitions, here without one.
-    for (const d of builtinTools({ network: true, mcp: noMcp })) if (!tools.some((t) => t.name === d.name)) tools.push(d);
+    for (const d of builtinTools({ network: true, mcp: noMcp }))
+      if (!tools.some((t) => t.name === d.name)) tools.push(d);
     return { tools, workspace };
   } finally {
     await ws.close();
@@ -49,16 +60,33 @@ test('every registered tool is in the tool table with its access class, and ever
   const registered = new Set(tools.map((t) => t.name));
   const missing = [...registered].filter((n) => !toolSpec(n));
   assert.deepEqual(missing, [], 'tools registered but not in main/core/policy/tool-table.ts');
-  const unregistered = Object.entries(SPECS).filter(([n, s]) => s.provided !== false && !registered.has(n)).map(([n]) => n);
-  assert.deepEqual(unregistered, [], 'tools in the table that nobody registers (mark skill-vocabulary names provided: false)');
-  const offeredAnyway = Object.entries(SPECS).filter(([n, s]) => s.provided === false && registered.has(n)).map(([n]) => n);
+  const unregistered = Object.entries(SPECS)
+    .filter(([n, s]) => s.provided !== false && !registered.has(n))
+    .map(([n]) => n);
+  assert.deepEqual(
+    unregistered,
+    [],
+    'tools in the table that nobody registers (mark skill-vocabulary names provided: false)',
+  );
+  const offeredAnyway = Object.entries(SPECS)
+    .filter(([n, s]) => s.provided === false && registered.has(n))
+    .map(([n]) => n);
   assert.deepEqual(offeredAnyway, [], 'a tool marked provided: false is registered after all');
-  for (const t of tools) assert.equal(t.risk, SPECS[t.name]!.access, `${t.name}: its definition's risk is the table's access class`);
+  for (const t of tools)
+    assert.equal(t.risk, SPECS[t.name]!.access, `${t.name}: its definition's risk is the table's access class`);
 });
 
-test('a built-in tool\'s access() touches what the table says its arguments name', async () => {
+test("a built-in tool's access() touches what the table says its arguments name", async () => {
   const { tools, workspace } = await registeredTools();
-  const args = { path: 'notes/a.md', command: 'git status', url: 'https://example.org/x', pattern: '*.md', content: 'x', old_string: 'a', new_string: 'b' };
+  const args = {
+    path: 'notes/a.md',
+    command: 'git status',
+    url: 'https://example.org/x',
+    pattern: '*.md',
+    content: 'x',
+    old_string: 'a',
+    new_string: 'b',
+  };
   const ctx = { workspace, actor: { kind: 'agent' as const, activeSkills: [] } };
   for (const t of tools) {
     const spec = SPECS[t.name]!;
@@ -73,7 +101,7 @@ test('a built-in tool\'s access() touches what the table says its arguments name
   }
 });
 
-test('the table\'s names are valid tool names, and each allowed-tools spelling reads as its tool with the reach it implies', () => {
+test("the table's names are valid tool names, and each allowed-tools spelling reads as its tool with the reach it implies", () => {
   for (const n of Object.keys(SPECS)) assert.ok(isValidToolName(n), n);
   assert.equal(TOOL.read_file, 'read_file');
   for (const [name, spec] of Object.entries(SPECS)) {
@@ -101,18 +129,31 @@ test('the lint rule reads the same table, refuses a tool name spelled out in the
     '',
   ].join('\n');
   const [r] = await eslint.lintText(code, { filePath: join(repoRoot, 'main', 'core', 'policy', 'new-rule.ts') });
-  const hits = r!.messages.filter((m) => m.ruleId === 'knack/tool-names').map((m) => `${m.line}:${/"([^"]+)"/.exec(m.message)?.[1]}`);
+  const hits = r!.messages
+    .filter((m) => m.ruleId === 'knack/tool-names')
+    .map((m) => `${m.line}:${/"([^"]+)"/.exec(m.message)?.[1]}`);
   assert.deepEqual(hits, ['1:ToolSearch', '1:Skill', '2:bash']);
   const [table] = await eslint.lintText("export const X = 'read_file';\n", { filePath: TABLE_FILE });
-  assert.equal(table!.messages.filter((m) => m.ruleId === 'knack/tool-names').length, 0, 'the table itself spells the names');
+  assert.equal(
+    table!.messages.filter((m) => m.ruleId === 'knack/tool-names').length,
+    0,
+    'the table itself spells the names',
+  );
 });
 
 test('the lint rule covers the agent and the CLI: a tool name spelled out in core/agent or main/cli is reported', async () => {
   const eslint = new ESLint({ cwd: repoRoot });
-  const code = "export const isSkillCall = (name: string): boolean => name === 'Skill' || name === `read_skill_resource`;\n";
-  for (const file of [['main', 'core', 'agent', 'session.ts'], ['main', 'core', 'agent', 'session-tools.ts'], ['main', 'cli', 'chat.ts']]) {
+  const code =
+    "export const isSkillCall = (name: string): boolean => name === 'Skill' || name === `read_skill_resource`;\n";
+  for (const file of [
+    ['main', 'core', 'agent', 'session.ts'],
+    ['main', 'core', 'agent', 'session-tools.ts'],
+    ['main', 'cli', 'chat.ts'],
+  ]) {
     const [r] = await eslint.lintText(code, { filePath: join(repoRoot, ...file) });
-    const hits = r!.messages.filter((m) => m.ruleId === 'knack/tool-names').map((m) => /"([^"]+)"/.exec(m.message)?.[1]);
+    const hits = r!.messages
+      .filter((m) => m.ruleId === 'knack/tool-names')
+      .map((m) => /"([^"]+)"/.exec(m.message)?.[1]);
     assert.deepEqual(hits, ['Skill', 'read_skill_resource'], file.join('/'));
   }
 });

@@ -9,7 +9,9 @@ import { DEFAULT_SETTINGS } from '../../../main/core/config/settings.js';
 const SERVER = join(import.meta.dirname, '..', '..', 'fixtures', 'mcp', 'server.mjs');
 
 test('an MCP server over streamable HTTP on loopback registers its tools and answers calls', async () => {
-  const child = spawn(process.execPath, [SERVER, '--http', '0', '--name', 'web'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [SERVER, '--http', '0', '--name', 'web'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
     const port = await new Promise<number>((resolve, reject) => {
       child.stdout.on('data', (b: Buffer) => {
@@ -22,12 +24,26 @@ test('an MCP server over streamable HTTP on loopback registers its tools and ans
       workspace: tempDir(),
       settings: structuredClone(DEFAULT_SETTINGS),
       gate: { authorize: () => ({ verdict: 'allow', reason: 'test' }) },
-      mcpServers: [{ kind: 'http', name: 'web', url: `http://127.0.0.1:${port}/mcp`, headers: {}, connectTimeoutMs: 5000, callTimeoutMs: 5000, source: 'test' }],
+      mcpServers: [
+        {
+          kind: 'http',
+          name: 'web',
+          url: `http://127.0.0.1:${port}/mcp`,
+          headers: {},
+          connectTimeoutMs: 5000,
+          callTimeoutMs: 5000,
+          source: 'test',
+        },
+      ],
     });
     try {
       assert.equal(box.mcp.status()[0]?.state, 'connected');
       assert.equal(box.index.search('add two numbers', 1).tools[0]?.name, 'mcp__web__add_numbers');
-      const r = await box.session.deferExecute('mcp__web__add_numbers', { a: 20, b: 22 }, { workspace: '/', actor: { kind: 'user' } });
+      const r = await box.session.deferExecute(
+        'mcp__web__add_numbers',
+        { a: 20, b: 22 },
+        { workspace: '/', actor: { kind: 'user' } },
+      );
       assert.deepEqual(r.ok && r.content, { text: '42', structured: { sum: 42 } });
     } finally {
       await box.close();
@@ -42,7 +58,17 @@ test('an HTTP server that is not listening is reported without blocking', async 
     workspace: tempDir(),
     settings: structuredClone(DEFAULT_SETTINGS),
     gate: { authorize: () => ({ verdict: 'allow', reason: 'test' }) },
-    mcpServers: [{ kind: 'http', name: 'gone', url: 'http://127.0.0.1:9/mcp', headers: {}, connectTimeoutMs: 2000, callTimeoutMs: 2000, source: 'test' }],
+    mcpServers: [
+      {
+        kind: 'http',
+        name: 'gone',
+        url: 'http://127.0.0.1:9/mcp',
+        headers: {},
+        connectTimeoutMs: 2000,
+        callTimeoutMs: 2000,
+        source: 'test',
+      },
+    ],
     backoff: { initialMs: 10_000, maxMs: 10_000, maxAttempts: 2 },
   });
   try {

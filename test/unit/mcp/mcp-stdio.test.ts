@@ -12,14 +12,32 @@ const SERVER = join(import.meta.dirname, '..', '..', 'fixtures', 'mcp', 'server.
 const FAST = { initialMs: 150, maxMs: 300, maxAttempts: 3 };
 
 function stdio(name: string, mode = 'normal', extra: Partial<McpServerConfig> = {}): McpServerConfig {
-  return { kind: 'stdio', name, command: process.execPath, args: [SERVER, '--mode', mode, '--name', name], env: {}, connectTimeoutMs: 5000, callTimeoutMs: 1500, source: 'test', ...extra } as McpServerConfig;
+  return {
+    kind: 'stdio',
+    name,
+    command: process.execPath,
+    args: [SERVER, '--mode', mode, '--name', name],
+    env: {},
+    connectTimeoutMs: 5000,
+    callTimeoutMs: 1500,
+    source: 'test',
+    ...extra,
+  } as McpServerConfig;
 }
 
 async function open(servers: McpServerConfig[], approve = true) {
   const ws = tempDir();
   const diags: Diagnostic[] = [];
   const { gate } = buildGate({ settings: structuredClone(DEFAULT_SETTINGS), workspace: ws, skills: [] });
-  const box = await openToolbox({ workspace: ws, settings: structuredClone(DEFAULT_SETTINGS), gate, approver: async () => (approve ? 'once' : 'deny'), mcpServers: servers, backoff: FAST, onDiagnostic: (d) => diags.push(d) });
+  const box = await openToolbox({
+    workspace: ws,
+    settings: structuredClone(DEFAULT_SETTINGS),
+    gate,
+    approver: async () => (approve ? 'once' : 'deny'),
+    mcpServers: servers,
+    backoff: FAST,
+    onDiagnostic: (d) => diags.push(d),
+  });
   return { box, diags, ctx: { workspace: ws, actor: { kind: 'agent' as const, activeSkills: [] } } };
 }
 
@@ -35,12 +53,24 @@ test('a real MCP server over stdio: tools register deferred, ToolSearch finds th
     const t = box.registry.get('mcp__tracker__create_issue');
     assert.equal(t?.deferred, true);
     assert.equal(box.index.search('file a bug in the tracker', 3).tools[0]?.name, 'mcp__tracker__create_issue');
-    const bad = await box.executor.execute('DeferExecuteTool', { name: 'mcp__tracker__add_numbers', arguments: { a: 1 } }, ctx);
+    const bad = await box.executor.execute(
+      'DeferExecuteTool',
+      { name: 'mcp__tracker__add_numbers', arguments: { a: 1 } },
+      ctx,
+    );
     assert.equal(!bad.ok && bad.error.code, 'tool.invalid_args');
     assert.match(!bad.ok ? bad.error.message : '', /b: is required/);
-    const sum = await box.executor.execute('DeferExecuteTool', { name: 'mcp__tracker__add_numbers', arguments: { a: 2, b: 40 } }, ctx);
+    const sum = await box.executor.execute(
+      'DeferExecuteTool',
+      { name: 'mcp__tracker__add_numbers', arguments: { a: 2, b: 40 } },
+      ctx,
+    );
     assert.deepEqual(sum.ok && sum.content, { text: '42', structured: { sum: 42 } });
-    const issue = await box.executor.execute('DeferExecuteTool', { name: 'mcp__tracker__create_issue', arguments: { title: 'Crash on save' } }, ctx);
+    const issue = await box.executor.execute(
+      'DeferExecuteTool',
+      { name: 'mcp__tracker__create_issue', arguments: { title: 'Crash on save' } },
+      ctx,
+    );
     assert.deepEqual(issue.ok && issue.content, { text: 'created issue "Crash on save"' });
     const failed = await box.session.deferExecute('mcp__tracker__fail_politely', {}, ctx);
     assert.equal(!failed.ok && failed.error.message, 'the tracker is read-only today');
@@ -86,7 +116,11 @@ test('a server that crashes loses its tools from search, is reported, and comes 
 });
 
 test('servers that exit at start or never answer the handshake are reported and retried, and never block the others', async () => {
-  const { box, diags } = await open([stdio('good'), stdio('dead', 'exit-at-start'), stdio('mute', 'hang-at-start', { connectTimeoutMs: 400 })]);
+  const { box, diags } = await open([
+    stdio('good'),
+    stdio('dead', 'exit-at-start'),
+    stdio('mute', 'hang-at-start', { connectTimeoutMs: 400 }),
+  ]);
   try {
     const st = Object.fromEntries(box.mcp.status().map((s) => [s.name, s]));
     assert.equal(st.good?.state, 'connected');
@@ -95,7 +129,10 @@ test('servers that exit at start or never answer the handshake are reported and 
     assert.notEqual(st.mute?.state, 'connected');
     assert.match(st.mute?.lastError ?? '', /timed out after 400 ms/);
     assert.ok(diags.some((d) => d.field === 'mcpServers.mute'));
-    assert.ok(await until(() => box.mcp.status().find((s) => s.name === 'dead')!.state === 'failed', 8000), 'gives up after maxAttempts');
+    assert.ok(
+      await until(() => box.mcp.status().find((s) => s.name === 'dead')!.state === 'failed', 8000),
+      'gives up after maxAttempts',
+    );
     assert.ok(box.mcp.status().find((s) => s.name === 'dead')!.failures >= FAST.maxAttempts);
     assert.ok(box.registry.has('mcp__good__add_numbers'));
   } finally {
@@ -106,8 +143,19 @@ test('servers that exit at start or never answer the handshake are reported and 
 test('mcp.json: user and workspace files merge (workspace wins), bad entries are diagnostics naming the field', () => {
   const data = tempDir();
   const ws = tempDir();
-  writeTree(data, { 'mcp.json': JSON.stringify({ mcpServers: { a: { command: 'node', args: ['a.js'] }, b: { command: 'node' } } }) });
-  writeTree(ws, { '.workbuddy/mcp.json': JSON.stringify({ mcpServers: { a: { url: 'http://127.0.0.1:9000/mcp' }, c: { url: 'https://example.com/mcp' }, d: { args: 3 }, 'bad name': { command: 'x' } } }) });
+  writeTree(data, {
+    'mcp.json': JSON.stringify({ mcpServers: { a: { command: 'node', args: ['a.js'] }, b: { command: 'node' } } }),
+  });
+  writeTree(ws, {
+    '.workbuddy/mcp.json': JSON.stringify({
+      mcpServers: {
+        a: { url: 'http://127.0.0.1:9000/mcp' },
+        c: { url: 'https://example.com/mcp' },
+        d: { args: 3 },
+        'bad name': { command: 'x' },
+      },
+    }),
+  });
   const { servers, diagnostics } = loadMcpConfig(data, ws);
   assert.deepEqual(servers.map((s) => `${s.name}:${s.kind}`).sort(), ['a:http', 'b:stdio']);
   const fields = diagnostics.map((d) => d.field);
@@ -122,12 +170,22 @@ test('an untrusted workspace mcp.json never starts, and never displaces your own
   const data = tempDir();
   const ws = tempDir();
   writeTree(data, { 'mcp.json': JSON.stringify({ mcpServers: { db: { command: 'node', args: ['mine.js'] } } }) });
-  writeTree(ws, { '.workbuddy/mcp.json': JSON.stringify({ mcpServers: { db: { command: 'node', args: ['theirs.js'] }, extra: { command: 'node' } } }) });
+  writeTree(ws, {
+    '.workbuddy/mcp.json': JSON.stringify({
+      mcpServers: { db: { command: 'node', args: ['theirs.js'] }, extra: { command: 'node' } },
+    }),
+  });
   const held = loadMcpConfig(data, ws, { trustWorkspace: false });
-  assert.deepEqual(held.servers.map((s) => s.kind === 'stdio' && s.args.join(' ')), ['mine.js']);
+  assert.deepEqual(
+    held.servers.map((s) => s.kind === 'stdio' && s.args.join(' ')),
+    ['mine.js'],
+  );
   assert.deepEqual(held.held.map((s) => s.name).sort(), ['db', 'extra']);
   const trusted = loadMcpConfig(data, ws, { trustWorkspace: true });
-  assert.deepEqual(trusted.servers.map((s) => s.kind === 'stdio' && `${s.name}:${s.args.join(' ')}`).sort(), ['db:theirs.js', 'extra:']);
+  assert.deepEqual(trusted.servers.map((s) => s.kind === 'stdio' && `${s.name}:${s.args.join(' ')}`).sort(), [
+    'db:theirs.js',
+    'extra:',
+  ]);
 });
 
 test('a server that adds a tool while connected (tools/list_changed) gets it registered and searchable', async () => {
@@ -149,7 +207,13 @@ test('applying an edited configuration stops removed servers, restarts changed o
     const keepConn = box.mcp.connection('keep');
     await box.mcp.sync([stdio('keep'), stdio('added')]);
     assert.equal(box.mcp.connection('keep'), keepConn);
-    assert.deepEqual(box.mcp.status().map((s) => `${s.name}:${s.state}`).sort(), ['added:connected', 'keep:connected']);
+    assert.deepEqual(
+      box.mcp
+        .status()
+        .map((s) => `${s.name}:${s.state}`)
+        .sort(),
+      ['added:connected', 'keep:connected'],
+    );
     assert.equal(box.registry.has('mcp__drop__add_numbers'), false);
     assert.equal(box.registry.has('mcp__added__add_numbers'), true);
     await box.mcp.sync([stdio('keep', 'normal', { callTimeoutMs: 999 })]);
@@ -166,12 +230,32 @@ test('a server that never answers the handshake and ignores SIGTERM is killed wh
   const { readFileSync, existsSync } = await import('node:fs');
   const pidFile = join(tempDir(), 'pid');
   const script = `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); process.on('SIGTERM', () => {}); process.stdin.on('end', () => {}); process.stdin.resume(); setInterval(() => {}, 1000);`;
-  const cfg = { kind: 'stdio', name: 'stubborn', command: process.execPath, args: ['-e', script], env: {}, connectTimeoutMs: 400, callTimeoutMs: 1000, source: 'test' } as McpServerConfig;
-  const conn = new McpConnection(cfg, { onTools: () => undefined, onDown: () => undefined }, { workspace: tempDir(), backoff: { initialMs: 60_000, maxMs: 60_000, maxAttempts: 1 } });
+  const cfg = {
+    kind: 'stdio',
+    name: 'stubborn',
+    command: process.execPath,
+    args: ['-e', script],
+    env: {},
+    connectTimeoutMs: 400,
+    callTimeoutMs: 1000,
+    source: 'test',
+  } as McpServerConfig;
+  const conn = new McpConnection(
+    cfg,
+    { onTools: () => undefined, onDown: () => undefined },
+    { workspace: tempDir(), backoff: { initialMs: 60_000, maxMs: 60_000, maxAttempts: 1 } },
+  );
   assert.equal(await conn.connect(), false);
   assert.ok(await until(() => existsSync(pidFile)));
   const pid = Number(readFileSync(pidFile, 'utf8'));
   await conn.close();
-  const alive = (): boolean => { try { process.kill(pid, 0); return true; } catch { return false; } };
+  const alive = (): boolean => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
   assert.ok(await until(() => !alive(), 1000), `server process ${pid} is still running after close()`);
 });

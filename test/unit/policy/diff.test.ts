@@ -3,7 +3,15 @@ import assert from 'node:assert/strict';
 import { globCovers, permissionDiff } from '../../../main/core/policy/diff.js';
 import type { Permissions } from '../../../main/core/policy/permissions.js';
 
-const perms = (p: Partial<Permissions>): Permissions => ({ tools: [], commands: {}, network: false, read: [], write: [], declared: 'permissions', ...p });
+const perms = (p: Partial<Permissions>): Permissions => ({
+  tools: [],
+  commands: {},
+  network: false,
+  read: [],
+  write: [],
+  declared: 'permissions',
+  ...p,
+});
 
 test('an update that quietly turns the network on or adds a tool, a command or a path is a widening', () => {
   const old = perms({ tools: ['read_file'], read: ['docs/**'] });
@@ -14,7 +22,15 @@ test('an update that quietly turns the network on or adds a tool, a command or a
   assert.deepEqual(w.lines, ['+ write out/**']);
   const cmd = permissionDiff(
     perms({ tools: ['bash'], commands: { bash: [{ text: 'git status', exact: false }] } as Permissions['commands'] }),
-    perms({ tools: ['bash'], commands: { bash: [{ text: 'git status', exact: false }, { text: 'git push', exact: false }] } as Permissions['commands'] }),
+    perms({
+      tools: ['bash'],
+      commands: {
+        bash: [
+          { text: 'git status', exact: false },
+          { text: 'git push', exact: false },
+        ],
+      } as Permissions['commands'],
+    }),
   );
   assert.equal(cmd.widened, true);
   assert.deepEqual(cmd.addedCommands, ['bash(git push:*)']);

@@ -12,7 +12,22 @@ import type { Io } from '../../../main/cli/command.js';
 const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
 
 test('finding 8: every control, C1, bidi and zero-width character is escaped; ordinary text stays as it is', () => {
-  const attacks = ['\x1b[1A\x1b[2K', '\r', '\x9b1A', '\u202eexe.txt', '\u2066x\u2069', '\u200b', '\u200e', '\u061c', '\u2028', '\ufeff', '\x07', '\x7f', '\b', '\u{E0041}'];
+  const attacks = [
+    '\x1b[1A\x1b[2K',
+    '\r',
+    '\x9b1A',
+    '\u202eexe.txt',
+    '\u2066x\u2069',
+    '\u200b',
+    '\u200e',
+    '\u061c',
+    '\u2028',
+    '\ufeff',
+    '\x07',
+    '\x7f',
+    '\b',
+    '\u{E0041}',
+  ];
   for (const a of attacks) {
     const shown = displaySafe(`safe.txt${a}`);
     assert.ok(!INVISIBLE.test(shown), JSON.stringify(shown));
@@ -36,10 +51,32 @@ test('finding 8: the terminal approval prompt of knack tools call shows control 
   writeTree(root, { 'ws/readme.md': 'x' });
   const questions: string[] = [];
   let err = '';
-  const io: Io = { out: () => undefined, err: (t) => void (err += `${t}\n`), confirm: async (q) => { questions.push(q); return false; } };
+  const io: Io = {
+    out: () => undefined,
+    err: (t) => void (err += `${t}\n`),
+    confirm: async (q) => {
+      questions.push(q);
+      return false;
+    },
+  };
   const evil = 'ls notes\x1b[1A\x1b[2K\r\u202egpj.exe\x9b2K.md';
-  const code = await main(['tools', 'call', 'bash', '--args', JSON.stringify({ command: evil }), '--no-mcp',
-    '--workspace', join(root, 'ws'), '--home', join(root, 'home'), '--data-dir', join(root, 'data')], io);
+  const code = await main(
+    [
+      'tools',
+      'call',
+      'bash',
+      '--args',
+      JSON.stringify({ command: evil }),
+      '--no-mcp',
+      '--workspace',
+      join(root, 'ws'),
+      '--home',
+      join(root, 'home'),
+      '--data-dir',
+      join(root, 'data'),
+    ],
+    io,
+  );
   assert.equal(code, 1);
   assert.equal(questions.length, 1);
   const q = questions[0]!;
@@ -55,13 +92,25 @@ test('every gate decision names the rule that spoke and its scope; knack policy 
   const common = ['--workspace', join(root, 'ws'), '--home', join(root, 'home'), '--data-dir', join(root, 'data')];
   let out = '';
   const io: Io = { out: (t) => void (out += `${t}\n`), err: () => undefined };
-  assert.equal(await main(['policy', 'rules', 'add', 'deny', '--tool', 'bash', '--command', 'rm -rf', ...common], io), 0);
+  assert.equal(
+    await main(['policy', 'rules', 'add', 'deny', '--tool', 'bash', '--command', 'rm -rf', ...common], io),
+    0,
+  );
   out = '';
-  assert.equal(await main(['policy', 'check', '--tool', 'bash', '--args', JSON.stringify({ command: 'cd x && \\rm -fr /' }), ...common], io), 2);
+  assert.equal(
+    await main(
+      ['policy', 'check', '--tool', 'bash', '--args', JSON.stringify({ command: 'cd x && \\rm -fr /' }), ...common],
+      io,
+    ),
+    2,
+  );
   assert.match(out, /^deny: your rule "deny bash command "rm -rf"/m);
   assert.match(out, /^ {2}rule: deny bash command "rm -rf" in .+ \(workspace .+\)$/m);
   out = '';
-  await main(['policy', 'check', '--tool', 'bash', '--args', JSON.stringify({ command: 'ls', x: 1 }), '--json', ...common], io);
+  await main(
+    ['policy', 'check', '--tool', 'bash', '--args', JSON.stringify({ command: 'ls', x: 1 }), '--json', ...common],
+    io,
+  );
   const d = JSON.parse(out) as { verdict: string; rule?: string };
   assert.equal(d.verdict, 'ask');
   assert.equal(d.rule, undefined);

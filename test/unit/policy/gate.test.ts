@@ -11,7 +11,9 @@ import { parsePermissions, defaultPermissions, type Permissions } from '../../..
 import type { Rule } from '../../../main/core/store/policy-repo.js';
 import type { Actor, ToolCall } from '../../../main/core/policy/types.js';
 
-function setup(opts: { network?: boolean; rules?: Rule[]; skills?: Record<string, Permissions>; tools?: string[] } = {}) {
+function setup(
+  opts: { network?: boolean; rules?: Rule[]; skills?: Record<string, Permissions>; tools?: string[] } = {},
+) {
   const root = tempDir();
   const ws = join(root, 'ws');
   const outside = join(root, 'outside');
@@ -30,7 +32,11 @@ function setup(opts: { network?: boolean; rules?: Rule[]; skills?: Record<string
   const settings: Settings = structuredClone(DEFAULT_SETTINGS);
   settings.policy.ceiling.network = opts.network ?? false;
   if (opts.tools) settings.policy.ceiling.tools = opts.tools;
-  const ceiling = ceilingFrom(settings, ws, [...policies.values()].map((p) => p.dir));
+  const ceiling = ceilingFrom(
+    settings,
+    ws,
+    [...policies.values()].map((p) => p.dir),
+  );
   const rules = opts.rules ?? [];
   const gate = createGate({ ceiling, rules: () => rules, skill: (n) => policies.get(n) });
   return { gate, ws, outside, root, skillsDir, rules };
@@ -40,7 +46,11 @@ const agent: Actor = { kind: 'agent', activeSkills: [] };
 const read = (path: string): ToolCall => ({ tool: 'read_file', args: { path }, access: { read: [path] } });
 const write = (path: string): ToolCall => ({ tool: 'write_file', args: { path }, access: { write: [path] } });
 const bash = (command: string): ToolCall => ({ tool: 'bash', args: { command }, access: { command } });
-const perms = (p: unknown): Permissions => { const r = parsePermissions({ file: 'SKILL.md', permissions: p }); assert.ok(r.permissions, JSON.stringify(r.diagnostics)); return r.permissions; };
+const perms = (p: unknown): Permissions => {
+  const r = parsePermissions({ file: 'SKILL.md', permissions: p });
+  assert.ok(r.permissions, JSON.stringify(r.diagnostics));
+  return r.permissions;
+};
 
 test('reads inside the workspace are allowed, outside are denied with the path in the reason', () => {
   const { gate, outside } = setup();
@@ -77,7 +87,9 @@ test('a dangling symlink whose target is outside cannot be used to create a file
 });
 
 test('skill folders are readable but never writable by a skill', () => {
-  const { gate, skillsDir } = setup({ skills: { tabler: perms({ tools: ['read_file', 'write_file'], paths: { write: ['out/**'] } }) } });
+  const { gate, skillsDir } = setup({
+    skills: { tabler: perms({ tools: ['read_file', 'write_file'], paths: { write: ['out/**'] } }) },
+  });
   const actor: Actor = { kind: 'skill', skill: 'tabler' };
   assert.equal(gate.authorize(read(join(skillsDir, 'tabler', 'data', 'table.json')), actor).verdict, 'allow');
   assert.equal(gate.authorize(write(join(skillsDir, 'tabler', 'data', 'table.json')), actor).verdict, 'deny');
@@ -98,7 +110,12 @@ test('a skill script without a permissions block gets no tools, no network, and 
 test('a skill is held to its manifest: tools, read globs, write globs, network, command prefixes', () => {
   const { gate } = setup({
     network: true,
-    skills: { s: perms({ tools: ['read_file', 'write_file', 'bash(git status:*)'], paths: { read: ['src/**'], write: ['out/**'] } }) },
+    skills: {
+      s: perms({
+        tools: ['read_file', 'write_file', 'bash(git status:*)'],
+        paths: { read: ['src/**'], write: ['out/**'] },
+      }),
+    },
   });
   const actor: Actor = { kind: 'skill', skill: 's' };
   assert.equal(gate.authorize(read('src/a.ts'), actor).verdict, 'allow');
@@ -111,12 +128,17 @@ test('a skill is held to its manifest: tools, read globs, write globs, network, 
   // An environment prefix changes what git runs (GIT_EXTERNAL_DIFF, GIT_SSH_COMMAND, LD_PRELOAD): not "git status".
   assert.equal(gate.authorize(bash('GIT_SSH_COMMAND=./evil git status'), actor).verdict, 'deny');
   assert.equal(gate.authorize(bash('git status >&../outside/x'), actor).verdict, 'deny');
-  assert.equal(gate.authorize({ tool: 'web_fetch', args: {}, access: { network: true, host: 'x.org' } }, actor).verdict, 'deny');
+  assert.equal(
+    gate.authorize({ tool: 'web_fetch', args: {}, access: { network: true, host: 'x.org' } }, actor).verdict,
+    'deny',
+  );
   assert.equal(gate.authorize({ tool: 'grep', args: {}, access: { read: ['src'] } }, actor).verdict, 'deny');
 });
 
 test('attribution: while a skill with declared permissions is loaded, agent calls stay inside it', () => {
-  const { gate } = setup({ skills: { narrow: perms({ tools: ['read_file'], paths: { read: ['src/**'] } }), plain: defaultPermissions() } });
+  const { gate } = setup({
+    skills: { narrow: perms({ tools: ['read_file'], paths: { read: ['src/**'] } }), plain: defaultPermissions() },
+  });
   assert.equal(gate.authorize(read('README.md'), { kind: 'agent', activeSkills: [] }).verdict, 'allow');
   const d = gate.authorize(read('README.md'), { kind: 'agent', activeSkills: ['narrow'] });
   assert.equal(d.verdict, 'deny');
@@ -127,7 +149,9 @@ test('attribution: while a skill with declared permissions is loaded, agent call
 });
 
 test('attribution: a loaded skill with declared permissions does not lock the agent out of the harness tools', () => {
-  const { gate, skillsDir } = setup({ skills: { narrow: perms({ tools: ['read_file'], paths: { read: ['src/**'] } }), other: defaultPermissions() } });
+  const { gate, skillsDir } = setup({
+    skills: { narrow: perms({ tools: ['read_file'], paths: { read: ['src/**'] } }), other: defaultPermissions() },
+  });
   const actor: Actor = { kind: 'agent', activeSkills: ['narrow'] };
   for (const tool of ['ToolSearch', 'DeferExecuteTool', 'SkillSearch', 'list_skills']) {
     assert.equal(gate.authorize({ tool, args: {}, access: {} }, actor).verdict, 'allow', tool);
@@ -135,9 +159,15 @@ test('attribution: a loaded skill with declared permissions does not lock the ag
   // Loading another skill or reading its resources touches only skill folders.
   const otherFile = join(skillsDir, 'other', 'data', 'table.json');
   assert.equal(gate.authorize({ tool: 'Skill', args: {}, access: { read: [otherFile] } }, actor).verdict, 'allow');
-  assert.equal(gate.authorize({ tool: 'read_skill_resource', args: {}, access: { read: [otherFile] } }, actor).verdict, 'allow');
+  assert.equal(
+    gate.authorize({ tool: 'read_skill_resource', args: {}, access: { read: [otherFile] } }, actor).verdict,
+    'allow',
+  );
   // The same names get nothing beyond skill folders, and other tools stay bound by the manifest.
-  assert.equal(gate.authorize({ tool: 'read_skill_resource', args: {}, access: { read: ['README.md'] } }, actor).verdict, 'deny');
+  assert.equal(
+    gate.authorize({ tool: 'read_skill_resource', args: {}, access: { read: ['README.md'] } }, actor).verdict,
+    'deny',
+  );
   assert.equal(gate.authorize({ tool: 'glob', args: {}, access: { read: ['src'] } }, actor).verdict, 'deny');
 });
 
@@ -153,7 +183,10 @@ test('network is denied when the ceiling has it off; a tool outside the ceiling 
   const { gate } = setup({ tools: ['read_file'] });
   assert.match(gate.authorize({ tool: 'web_fetch', args: {}, access: { network: true } }, agent).reason, /not offered/);
   const g2 = setup().gate;
-  assert.match(g2.authorize({ tool: 'web_fetch', args: {}, access: { network: true } }, agent).reason, /network, which is off/);
+  assert.match(
+    g2.authorize({ tool: 'web_fetch', args: {}, access: { network: true } }, agent).reason,
+    /network, which is off/,
+  );
 });
 
 test('writes to Knack settings and skill folders inside the workspace always ask, even with an allow rule', () => {
@@ -175,7 +208,10 @@ test('writes to Knack settings and skill folders inside the workspace always ask
 test('a malformed call or actor is denied with a reason, never thrown', () => {
   const { gate } = setup();
   assert.equal(gate.authorize({ tool: '', args: {}, access: {} }, agent).verdict, 'deny');
-  assert.equal(gate.authorize({ tool: 'x', args: {}, access: { read: [42 as unknown as string] } }, agent).verdict, 'deny');
+  assert.equal(
+    gate.authorize({ tool: 'x', args: {}, access: { read: [42 as unknown as string] } }, agent).verdict,
+    'deny',
+  );
   assert.equal(gate.authorize(read('a'), { kind: 'skill', skill: 'nope' }).verdict, 'deny');
   assert.equal(gate.authorize(null as unknown as ToolCall, agent).verdict, 'deny');
 });
@@ -186,14 +222,20 @@ test('a workspace settings file can narrow the ceiling but never widen it', asyn
   // What every caller gets: loadSettings narrows, the ceiling follows the settings.
   const loadCeiling = (dataDir: string, workspace: string) => {
     const { settings, diagnostics } = loadSettings(dataDir, workspace);
-    return { ceiling: ceilingFrom(settings, workspace, []), diagnostics: diagnostics.filter((d) => d.code === 'settings.ceiling-widening') };
+    return {
+      ceiling: ceilingFrom(settings, workspace, []),
+      diagnostics: diagnostics.filter((d) => d.code === 'settings.ceiling-widening'),
+    };
   };
   const root = tempDir();
   const data = join(root, 'data');
   const ws = join(root, 'repo');
   mkdirSync(join(ws, '.workbuddy'), { recursive: true });
   mkdirSync(data, { recursive: true });
-  writeFileSync(join(ws, '.workbuddy', 'settings.json'), JSON.stringify({ policy: { ceiling: { network: true, readRoots: ['/'], tools: ['read_file', 'bash'] } } }));
+  writeFileSync(
+    join(ws, '.workbuddy', 'settings.json'),
+    JSON.stringify({ policy: { ceiling: { network: true, readRoots: ['/'], tools: ['read_file', 'bash'] } } }),
+  );
   const a = loadCeiling(data, ws);
   assert.equal(a.ceiling.network, false);
   assert.deepEqual(a.ceiling.readRoots, [ws]);
@@ -207,7 +249,9 @@ test('a workspace settings file can narrow the ceiling but never widen it', asyn
 
 test('a skill mapped from allowed-tools (read **) may list the workspace root; a narrower glob may not', () => {
   const wide = parsePermissions({ file: 'SKILL.md', allowedTools: 'Read Glob' }).permissions!;
-  const { gate } = setup({ skills: { wide, narrow: perms({ tools: ['list_dir', 'glob'], paths: { read: ['src/**'] } }) } });
+  const { gate } = setup({
+    skills: { wide, narrow: perms({ tools: ['list_dir', 'glob'], paths: { read: ['src/**'] } }) },
+  });
   const list = (path: string): ToolCall => ({ tool: 'glob', args: { path }, access: { read: [path] } });
   assert.equal(gate.authorize(list('.'), { kind: 'agent', activeSkills: ['wide'] }).verdict, 'allow');
   assert.equal(gate.authorize(list('.'), { kind: 'agent', activeSkills: ['narrow'] }).verdict, 'deny');

@@ -1,7 +1,12 @@
 // Strict permission manifests: every rejection names its field; allowed-tools maps onto the same model; defaults.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parsePermissions, defaultPermissions, splitAllowedTools, permissionsFromFrontmatter } from '../../../main/core/policy/permissions.js';
+import {
+  parsePermissions,
+  defaultPermissions,
+  splitAllowedTools,
+  permissionsFromFrontmatter,
+} from '../../../main/core/policy/permissions.js';
 import { readFrontmatterText } from '../../../main/core/skills/format/skill-frontmatter.js';
 
 const parse = (permissions: unknown) => parsePermissions({ file: 'skills/foo/SKILL.md', permissions });
@@ -14,7 +19,11 @@ const rejectedField = (permissions: unknown): { field?: string; message: string 
 };
 
 test('a well-formed permissions block becomes the Permission model', () => {
-  const r = parse({ tools: ['read_file', 'bash(git status:*)'], network: true, paths: { read: ['src/**', 'skill:data/*.json'], write: ['out/**'] } });
+  const r = parse({
+    tools: ['read_file', 'bash(git status:*)'],
+    network: true,
+    paths: { read: ['src/**', 'skill:data/*.json'], write: ['out/**'] },
+  });
   assert.deepEqual(r.diagnostics, []);
   assert.deepEqual(r.permissions?.tools, ['read_file', 'bash']);
   assert.deepEqual(r.permissions?.commands.bash, [{ text: 'git status', exact: false }]);
@@ -39,8 +48,16 @@ test('wrong types are rejected and named', () => {
 });
 
 test('absolute paths, drive letters, UNC paths and backslashes are rejected', () => {
-  for (const [g, word] of [['/etc/passwd', 'absolute'], ['C:/Users/x', 'drive letter'], ['c:secrets', 'drive letter'], ['//server/share', 'UNC'],
-    ['\\\\server\\share', 'backslash'], ['src\\main', 'backslash'], ['~/.ssh/id_rsa', 'home'], ['skill:/abs', 'absolute']] as const) {
+  for (const [g, word] of [
+    ['/etc/passwd', 'absolute'],
+    ['C:/Users/x', 'drive letter'],
+    ['c:secrets', 'drive letter'],
+    ['//server/share', 'UNC'],
+    ['\\\\server\\share', 'backslash'],
+    ['src\\main', 'backslash'],
+    ['~/.ssh/id_rsa', 'home'],
+    ['skill:/abs', 'absolute'],
+  ] as const) {
     const r = rejectedField({ paths: { read: [g] } });
     assert.equal(r.field, 'permissions.paths.read[0]');
     assert.match(r.message, new RegExp(word), `${g}: ${r.message}`);
@@ -48,7 +65,16 @@ test('absolute paths, drive letters, UNC paths and backslashes are rejected', ()
 });
 
 test('".." is rejected anywhere, also percent-encoded (once or twice)', () => {
-  for (const g of ['../x', 'a/../../b', 'a/..', 'skill:../other', '%2e%2e/x', '%2E%2E%2Fx', 'a/%252e%252e/b', '.%2e/x']) {
+  for (const g of [
+    '../x',
+    'a/../../b',
+    'a/..',
+    'skill:../other',
+    '%2e%2e/x',
+    '%2E%2E%2Fx',
+    'a/%252e%252e/b',
+    '.%2e/x',
+  ]) {
     const r = rejectedField({ paths: { write: [g] } });
     assert.equal(r.field, 'permissions.paths.write[0]');
     assert.match(r.message, /leaves/, g);
@@ -66,7 +92,10 @@ test('an empty list or an empty key means "none": the same as leaving the field 
   same({ tools: [] }, {});
   same({ paths: null }, {});
   same({ tools: null, network: null }, {});
-  same({ tools: ['read_file'], paths: { read: ['src/**'], write: [] } }, { tools: ['read_file'], paths: { read: ['src/**'] } });
+  same(
+    { tools: ['read_file'], paths: { read: ['src/**'], write: [] } },
+    { tools: ['read_file'], paths: { read: ['src/**'] } },
+  );
   // `permissions:` left empty is no permissions block at all (the documented default).
   assert.deepEqual(parse(null).permissions, defaultPermissions());
   for (const allowed of [[], '', '  ', null]) {
@@ -97,7 +126,9 @@ test('a command pattern on a non-command tool is rejected', () => {
 });
 
 test('diagnostics carry the SKILL.md line of the offending field', () => {
-  const fm = readFrontmatterText('---\nname: foo\ndescription: d\npermissions:\n  tools: [read_file]\n  paths:\n    read:\n      - ok/**\n      - ../x\n---\nbody\n');
+  const fm = readFrontmatterText(
+    '---\nname: foo\ndescription: d\npermissions:\n  tools: [read_file]\n  paths:\n    read:\n      - ok/**\n      - ../x\n---\nbody\n',
+  );
   assert.ok(fm.data);
   const r = permissionsFromFrontmatter(fm.data, 'skills/foo/SKILL.md', fm.lineOf);
   const d = r.diagnostics[0]!;
@@ -110,7 +141,10 @@ test('allowed-tools as a string (spaces or commas) maps onto the same model', ()
   assert.deepEqual(splitAllowedTools('Bash(git status:*) Read, Grep'), ['Bash(git status:*)', 'Read', 'Grep']);
   const r = parsePermissions({ file: 'SKILL.md', allowedTools: 'Bash(git:*) Bash(jq:*) Read' });
   assert.deepEqual(r.permissions?.tools, ['bash', 'read_file']);
-  assert.deepEqual(r.permissions?.commands.bash?.map((c) => c.text), ['git', 'jq']);
+  assert.deepEqual(
+    r.permissions?.commands.bash?.map((c) => c.text),
+    ['git', 'jq'],
+  );
   assert.equal(r.permissions?.network, false);
   assert.deepEqual(r.permissions?.read, ['**']);
   assert.equal(r.permissions?.declared, 'allowed-tools');
@@ -124,7 +158,11 @@ test('allowed-tools as a list maps WebFetch to network and Write to workspace wr
 });
 
 test('both permissions and allowed-tools: the skill gets only what both allow, with a warning', () => {
-  const r = parsePermissions({ file: 'SKILL.md', permissions: { tools: ['read_file', 'bash'], network: true }, allowedTools: 'Read Bash(git:*)' });
+  const r = parsePermissions({
+    file: 'SKILL.md',
+    permissions: { tools: ['read_file', 'bash'], network: true },
+    allowedTools: 'Read Bash(git:*)',
+  });
   assert.deepEqual(r.permissions?.tools, ['read_file', 'bash']);
   assert.deepEqual(r.permissions?.commands.bash, [{ text: 'git', exact: false }]);
   assert.equal(r.permissions?.network, false);
@@ -144,7 +182,10 @@ test('a YAML alias bomb in the frontmatter is refused, not expanded', () => {
   const lines = ['---', 'name: bomb', 'description: d', 'a: &a ["x","x","x","x","x","x","x","x","x"]'];
   const names = 'bcdefghijk'.split('');
   let prev = 'a';
-  for (const n of names) { lines.push(`${n}: &${n} [*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev}]`); prev = n; }
+  for (const n of names) {
+    lines.push(`${n}: &${n} [*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev}]`);
+    prev = n;
+  }
   lines.push(`permissions: {tools: *${prev}}`, '---', 'body');
   const fm = readFrontmatterText(lines.join('\n'));
   assert.equal(fm.data, undefined);

@@ -35,12 +35,17 @@ function setup() {
   mkdirSync(join(ws, 'wb'), { recursive: true });
   mkdirSync(skillDir, { recursive: true });
   writeFileSync(join(skillDir, 'SKILL.md'), 'x');
-  for (const f of ['settings.json', 'providers.json', 'mcp.json', 'ws-settings.json', 'notes.txt']) writeFileSync(join(ws, 'knack', f), '{}');
+  for (const f of ['settings.json', 'providers.json', 'mcp.json', 'ws-settings.json', 'notes.txt'])
+    writeFileSync(join(ws, 'knack', f), '{}');
   writeFileSync(join(ws, 'wb', 'settings.json'), '{}');
-  const perms = parsePermissions({ file: 'SKILL.md', permissions: { tools: ['write_file'], paths: { write: ['**'] } } });
+  const perms = parsePermissions({
+    file: 'SKILL.md',
+    permissions: { tools: ['write_file'], paths: { write: ['**'] } },
+  });
   assert.ok(perms.permissions, JSON.stringify(perms.diagnostics));
   const gate = createGate({
-    ceiling: ceilingFrom(structuredClone(DEFAULT_SETTINGS), ws, [skillDir]), rules: () => rules,
+    ceiling: ceilingFrom(structuredClone(DEFAULT_SETTINGS), ws, [skillDir]),
+    rules: () => rules,
     skill: (n) => (n === 'tidy' ? { name: 'tidy', dir: skillDir, permissions: perms.permissions! } : undefined),
     protectedRoots: appOwnedRoots({ home, dataDir }),
   });
@@ -50,7 +55,8 @@ function setup() {
 test('a symlinked settings.json, providers.json or mcp.json in the data folder: writing its target in the open folder asks, agent and skill script alike', () => {
   const { dataDir, ws, gate } = setup();
   // Before any link the targets are ordinary files (the control: the rule allows them).
-  for (const f of ['settings.json', 'providers.json', 'mcp.json']) assert.equal(gate.authorize(write(join(ws, 'knack', f)), agent).verdict, 'allow', f);
+  for (const f of ['settings.json', 'providers.json', 'mcp.json'])
+    assert.equal(gate.authorize(write(join(ws, 'knack', f)), agent).verdict, 'allow', f);
   // The links are made after the gate was built (stow run while Knack is open).
   for (const f of ['settings.json', 'providers.json', 'mcp.json']) symlinkSync(join(ws, 'knack', f), join(dataDir, f));
   for (const f of ['settings.json', 'providers.json', 'mcp.json']) {
@@ -63,12 +69,20 @@ test('a symlinked settings.json, providers.json or mcp.json in the data folder: 
       assert.equal(s.verdict, 'ask', `skill script knack.writeFile ${given}: ${s.reason}`);
     }
   }
-  assert.equal(gate.authorize(write(join(ws, 'knack', 'notes.txt')), agent).verdict, 'allow', 'a file beside them stays allowed');
+  assert.equal(
+    gate.authorize(write(join(ws, 'knack', 'notes.txt')), agent).verdict,
+    'allow',
+    'a file beside them stays allowed',
+  );
 });
 
 test('a symlinked .workbuddy folder or .workbuddy/settings.json in the open folder: writing the target asks', () => {
   const { ws, gate } = setup();
-  assert.equal(gate.authorize(write(join(ws, 'wb', 'settings.json')), agent).verdict, 'allow', 'control: before the link');
+  assert.equal(
+    gate.authorize(write(join(ws, 'wb', 'settings.json')), agent).verdict,
+    'allow',
+    'control: before the link',
+  );
   symlinkSync('wb', join(ws, '.workbuddy'));
   for (const given of [join(ws, 'wb', 'settings.json'), 'wb/settings.json', 'wb/mcp.json', 'wb/skills/x/SKILL.md']) {
     assert.equal(gate.authorize(write(given), agent).verdict, 'ask', given);
@@ -83,6 +97,10 @@ test('a .workbuddy folder whose settings.json is a link elsewhere in the open fo
   symlinkSync('../knack/ws-settings.json', join(ws, '.workbuddy', 'settings.json'));
   symlinkSync('../knack/not-yet.json', join(ws, '.workbuddy', 'mcp.json'));
   assert.equal(gate.authorize(write('knack/ws-settings.json'), agent).verdict, 'ask');
-  assert.equal(gate.authorize(write('knack/not-yet.json'), agent).verdict, 'ask', 'the model must not create the file a dangling link names');
+  assert.equal(
+    gate.authorize(write('knack/not-yet.json'), agent).verdict,
+    'ask',
+    'the model must not create the file a dangling link names',
+  );
   assert.equal(gate.authorize(write('knack/notes.txt'), agent).verdict, 'allow');
 });

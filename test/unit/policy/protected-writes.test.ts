@@ -25,15 +25,30 @@ function homeWorkspace(extraWriteRoots: string[] = []) {
   mkdirSync(join(home, 'project', 'vendor', 'lib', '.git', 'hooks'), { recursive: true });
   const settings: Settings = structuredClone(DEFAULT_SETTINGS);
   settings.policy.ceiling.writeRoots = extraWriteRoots;
-  const rules: Rule[] = [{ id: 'w', effect: 'allow', tool: 'write_file', createdAt: 0 }, { id: 'c', effect: 'allow', tool: '@write', createdAt: 0 }];
+  const rules: Rule[] = [
+    { id: 'w', effect: 'allow', tool: 'write_file', createdAt: 0 },
+    { id: 'c', effect: 'allow', tool: '@write', createdAt: 0 },
+  ];
   return { home, dataDir, settings, rules };
 }
 
 test('finding 2: with the home folder open, writes into the data folder, user settings and user skill tiers ask despite an allow rule', () => {
   const { home, dataDir, settings, rules } = homeWorkspace();
-  const gate = createGate({ ceiling: ceilingFrom(settings, home), rules: () => rules, skill: () => undefined, protectedRoots: appOwnedRoots({ home, dataDir }) });
-  for (const p of [join(dataDir, 'settings.json'), join(dataDir, 'mcp.json'), join(dataDir, 'knack.db'), join(home, '.workbuddy', 'skills', 'mine', 'SKILL.md'),
-    join(home, '.agents', 'skills', 'x', 'SKILL.md'), join(home, '.workbuddy', 'settings.json'), join(home, '.knack', 'settings.json')]) {
+  const gate = createGate({
+    ceiling: ceilingFrom(settings, home),
+    rules: () => rules,
+    skill: () => undefined,
+    protectedRoots: appOwnedRoots({ home, dataDir }),
+  });
+  for (const p of [
+    join(dataDir, 'settings.json'),
+    join(dataDir, 'mcp.json'),
+    join(dataDir, 'knack.db'),
+    join(home, '.workbuddy', 'skills', 'mine', 'SKILL.md'),
+    join(home, '.agents', 'skills', 'x', 'SKILL.md'),
+    join(home, '.workbuddy', 'settings.json'),
+    join(home, '.knack', 'settings.json'),
+  ]) {
     const d = gate.authorize(write(p), agent);
     assert.equal(d.verdict, 'ask', p);
     assert.match(d.reason, /Knack/);
@@ -55,17 +70,36 @@ test('finding 2: the data folder asks when it is reached through a wider write r
     assert.equal(gate.authorize(write(join(home, '.workbuddy', 'skills', 'mine', 'run.js')), agent).verdict, 'ask');
     assert.equal(gate.authorize(write(join(home, 'other.txt')), agent).verdict, 'allow');
   } finally {
-    if (saved === undefined) delete process.env.KNACK_HOME; else process.env.KNACK_HOME = saved;
-    if (savedData === undefined) delete process.env.KNACK_DATA_DIR; else process.env.KNACK_DATA_DIR = savedData;
+    if (saved === undefined) delete process.env.KNACK_HOME;
+    else process.env.KNACK_HOME = saved;
+    if (savedData === undefined) delete process.env.KNACK_DATA_DIR;
+    else process.env.KNACK_DATA_DIR = savedData;
   }
 });
 
 test('finding 7: git and Knack control files are protected at any depth (nested repositories, nested project tiers)', () => {
   const { home, settings, rules } = homeWorkspace();
   const ws = join(home, 'project');
-  const gate = createGate({ ceiling: ceilingFrom(settings, ws), rules: () => rules, skill: () => undefined, protectedRoots: [] });
-  for (const rel of ['vendor/lib/.git/config', 'vendor/lib/.git/hooks/pre-commit', 'vendor/lib/.git', 'a/b/.GIT/config', 'sub/.workbuddy/skills/x/SKILL.md',
-    'sub/.agents/skills/x/run.js', 'sub/.agents/settings.json', 'pkg/.husky/pre-commit', 'pkg/.mcp.json', 'pkg/.claude/settings.json', 'pkg/.gitmodules', 'pkg/.envrc']) {
+  const gate = createGate({
+    ceiling: ceilingFrom(settings, ws),
+    rules: () => rules,
+    skill: () => undefined,
+    protectedRoots: [],
+  });
+  for (const rel of [
+    'vendor/lib/.git/config',
+    'vendor/lib/.git/hooks/pre-commit',
+    'vendor/lib/.git',
+    'a/b/.GIT/config',
+    'sub/.workbuddy/skills/x/SKILL.md',
+    'sub/.agents/skills/x/run.js',
+    'sub/.agents/settings.json',
+    'pkg/.husky/pre-commit',
+    'pkg/.mcp.json',
+    'pkg/.claude/settings.json',
+    'pkg/.gitmodules',
+    'pkg/.envrc',
+  ]) {
     assert.equal(gate.authorize(write(join(ws, rel)), agent).verdict, 'ask', rel);
   }
   assert.equal(gate.authorize(write(join(ws, 'vendor/lib/src/git.ts')), agent).verdict, 'allow');
@@ -82,8 +116,23 @@ test('finding 2 end to end: knack tools call with the home folder as workspace a
   const asked: string[] = [];
   const io = { out: () => undefined, err: () => undefined, confirm: async (q: string) => (asked.push(q), false) };
   const wide = JSON.stringify({ policy: { ceiling: { network: true, readRoots: ['/'], writeRoots: ['/'] } } });
-  const code = await main(['tools', 'call', 'write_file', '--args', JSON.stringify({ path: 'appdata/settings.json', content: wide }), '--no-mcp',
-    '--workspace', home, '--home', home, '--data-dir', data], io);
+  const code = await main(
+    [
+      'tools',
+      'call',
+      'write_file',
+      '--args',
+      JSON.stringify({ path: 'appdata/settings.json', content: wide }),
+      '--no-mcp',
+      '--workspace',
+      home,
+      '--home',
+      home,
+      '--data-dir',
+      data,
+    ],
+    io,
+  );
   assert.equal(code, 1);
   assert.equal(asked.length, 1);
   assert.match(asked[0]!, /Knack/);

@@ -12,7 +12,11 @@ import type { ToolCall } from '../../../main/core/policy/types.js';
 
 const ws = '/work/ws';
 const bash = (command: string): ToolCall => ({ tool: 'bash', args: { command }, access: { command } });
-const rule = (r: Partial<Rule> & Pick<Rule, 'effect' | 'tool'>): Rule => ({ id: `${r.effect}-${r.tool}-${r.command ?? ''}`, createdAt: 0, ...r });
+const rule = (r: Partial<Rule> & Pick<Rule, 'effect' | 'tool'>): Rule => ({
+  id: `${r.effect}-${r.tool}-${r.command ?? ''}`,
+  createdAt: 0,
+  ...r,
+});
 const ctx = { workspace: ws, realPaths: [] };
 
 test('an allow rule for "git status" covers git status -s but not git statusx or a chained command', () => {
@@ -31,10 +35,7 @@ test('rules are scoped to their workspace', () => {
 });
 
 test('deny beats allow: "always deny rm -rf" wins over a broad allow', () => {
-  const rules = [
-    rule({ effect: 'allow', tool: 'bash' }),
-    rule({ effect: 'deny', tool: 'bash', command: 'rm -rf' }),
-  ];
+  const rules = [rule({ effect: 'allow', tool: 'bash' }), rule({ effect: 'deny', tool: 'bash', command: 'rm -rf' })];
   assert.equal(evaluateRules(rules, bash('ls'), ctx)?.effect, 'allow');
   assert.equal(evaluateRules(rules, bash('rm -rf build'), ctx)?.effect, 'deny');
   assert.equal(evaluateRules(rules, bash('cd x && rm -rf /'), ctx)?.effect, 'deny');
@@ -57,7 +58,10 @@ test('"always allow" generalises to a command prefix, not the exact line', () =>
   assert.equal(commandPrefix('ls -la src'), 'ls');
   assert.equal(commandPrefix('npm run test -- --watch'), 'npm run');
   const rs = generaliseRules(bash('git log --oneline -5 | head -3'), ws);
-  assert.deepEqual(rs.map((r) => r.command), ['git log', 'head']);
+  assert.deepEqual(
+    rs.map((r) => r.command),
+    ['git log', 'head'],
+  );
 });
 
 test('answering "always" many times stores one reusable rule, not dozens of one-offs', () => {
@@ -65,12 +69,16 @@ test('answering "always" many times stores one reusable rule, not dozens of one-
   try {
     const approvals = createApprovals(store);
     const actor = { kind: 'agent' as const, activeSkills: [] };
-    for (const c of ['git status', 'git status -s', 'git status --porcelain', 'git status -b']) approvals.answerToolCall(bash(c), actor, ws, 'always');
+    for (const c of ['git status', 'git status -s', 'git status --porcelain', 'git status -b'])
+      approvals.answerToolCall(bash(c), actor, ws, 'always');
     assert.equal(store.policy.rules().length, 1);
     assert.equal(store.policy.rules()[0]!.command, 'git status');
     // A broader rule absorbs the narrower ones already stored.
     addRule(store.policy, { effect: 'allow', tool: 'bash', workspace: ws, command: 'git' });
-    assert.deepEqual(store.policy.rules().map((r) => r.command), ['git']);
+    assert.deepEqual(
+      store.policy.rules().map((r) => r.command),
+      ['git'],
+    );
     approvals.answerToolCall(bash('rm -rf build'), actor, ws, 'never');
     const denies = store.policy.rules().filter((r) => r.effect === 'deny');
     assert.equal(denies.length, 1);
@@ -87,7 +95,10 @@ test('rules persist across store reopen', () => {
   s1.close();
   const s2 = Store.open(file);
   try {
-    assert.deepEqual(s2.policy.rules().map((x) => x.id), [r.id]);
+    assert.deepEqual(
+      s2.policy.rules().map((x) => x.id),
+      [r.id],
+    );
     assert.ok(s2.policy.removeRule(r.id));
     assert.equal(s2.policy.rules().length, 0);
   } finally {
@@ -96,7 +107,11 @@ test('rules persist across store reopen', () => {
 });
 
 test('a connector tool that changes things generalises to the tool, and a blanket allow covers any of its calls', () => {
-  const call: ToolCall = { tool: 'mcp__github__create_issue', args: { title: 'a; b | c' }, access: { command: 'mcp__github__create_issue {"title":"a; b | c"}' } };
+  const call: ToolCall = {
+    tool: 'mcp__github__create_issue',
+    args: { title: 'a; b | c' },
+    access: { command: 'mcp__github__create_issue {"title":"a; b | c"}' },
+  };
   const rs = generaliseRules(call, ws);
   assert.deepEqual(rs, [{ effect: 'allow', tool: 'mcp__github__create_issue', workspace: ws }]);
   const rules = [rule({ effect: 'allow', tool: 'mcp__github__create_issue', workspace: ws })];
@@ -116,10 +131,22 @@ test('an allow rule does not cover a command prefixed with environment assignmen
 
 test('an allow rule does not cover redirections to files written as >&file, &>file or >|file', () => {
   const rules = [rule({ effect: 'allow', tool: 'bash', command: 'git status', workspace: ws })];
-  for (const c of ['git status >&/home/u/.bashrc', 'git status &>/home/u/.bashrc', 'git status >|/home/u/.bashrc', 'git status 1>&out.txt', 'git status &>>log']) {
+  for (const c of [
+    'git status >&/home/u/.bashrc',
+    'git status &>/home/u/.bashrc',
+    'git status >|/home/u/.bashrc',
+    'git status 1>&out.txt',
+    'git status &>>log',
+  ]) {
     assert.equal(evaluateRules(rules, bash(c), ctx), undefined, c);
   }
-  for (const c of ['git status 2>&1', 'git status >/dev/null 2>&1', 'git status &>/dev/null', 'git status 2>&-', 'git status 2> /dev/null']) {
+  for (const c of [
+    'git status 2>&1',
+    'git status >/dev/null 2>&1',
+    'git status &>/dev/null',
+    'git status 2>&-',
+    'git status 2> /dev/null',
+  ]) {
     assert.equal(evaluateRules(rules, bash(c), ctx)?.effect, 'allow', c);
   }
 });
@@ -147,7 +174,10 @@ test('"always allow" keeps the whole command for programs where a bare prefix wo
 });
 
 test('an allow rule for an exact-only program covers that command only; " *" at the end makes it a prefix on purpose', () => {
-  const rules = [rule({ effect: 'allow', tool: 'bash', command: 'rm -rf build' }), rule({ effect: 'allow', tool: 'bash', command: 'python3 tools/gen.py *' })];
+  const rules = [
+    rule({ effect: 'allow', tool: 'bash', command: 'rm -rf build' }),
+    rule({ effect: 'allow', tool: 'bash', command: 'python3 tools/gen.py *' }),
+  ];
   assert.equal(evaluateRules(rules, bash('rm -rf build'), ctx)?.effect, 'allow');
   assert.equal(evaluateRules(rules, bash('rm -rf build ~'), ctx), undefined);
   assert.equal(evaluateRules(rules, bash('python3 tools/gen.py --all'), ctx)?.effect, 'allow');
@@ -156,7 +186,13 @@ test('an allow rule for an exact-only program covers that command only; " *" at 
   try {
     addRule(store.policy, { effect: 'allow', tool: 'bash', workspace: ws, command: 'rm -rf build' });
     addRule(store.policy, { effect: 'allow', tool: 'bash', workspace: ws, command: 'rm -rf build/cache' });
-    assert.deepEqual(store.policy.rules().map((r) => r.command).sort(), ['rm -rf build', 'rm -rf build/cache']);
+    assert.deepEqual(
+      store.policy
+        .rules()
+        .map((r) => r.command)
+        .sort(),
+      ['rm -rf build', 'rm -rf build/cache'],
+    );
   } finally {
     store.close();
   }

@@ -18,8 +18,7 @@ import { run as cli } from '../../helpers/cli.js';
 
 const FIXTURE = join(import.meta.dirname, '..', '..', 'fixtures', 'skills', 'word-stats');
 
-
-test('a --skill rule binds to the skill\'s content: after an edit to the skill the script asks again; the listing shows the identity', async () => {
+test("a --skill rule binds to the skill's content: after an edit to the skill the script asks again; the listing shows the identity", async () => {
   const root = tempDir('knack-skill-hash-');
   const ws = join(root, 'ws');
   const skillDir = join(ws, '.workbuddy', 'skills', 'word-stats');
@@ -27,14 +26,32 @@ test('a --skill rule binds to the skill\'s content: after an edit to the skill t
   cpSync(FIXTURE, skillDir, { recursive: true });
   writeFileSync(join(ws, 'notes.md'), 'The cat and the dog.\n');
   const base = ['--workspace', ws, '--home', join(root, 'home'), '--data-dir', join(root, 'data')];
-  const run = () => cli(['skills', 'run', 'word-stats', 'count.mjs', '--args', '{"path": "notes.md", "report": true}', ...base]);
+  const run = () =>
+    cli(['skills', 'run', 'word-stats', 'count.mjs', '--args', '{"path": "notes.md", "report": true}', ...base]);
 
-  const added = await cli(['policy', 'rules', 'add', 'allow', '--tool', 'write_file', '--path', 'reports/**', '--skill', 'word-stats', ...base]);
+  const added = await cli([
+    'policy',
+    'rules',
+    'add',
+    'allow',
+    '--tool',
+    'write_file',
+    '--path',
+    'reports/**',
+    '--skill',
+    'word-stats',
+    ...base,
+  ]);
   assert.equal(added.code, 0, added.err);
   assert.match(added.out, /for skill word-stats \(project tier, .*word-stats, content [0-9a-f]{12}\)/);
   const listed = await cli(['policy', 'rules', 'list', ...base]);
-  assert.match(listed.out, /allow write_file path reports\/\*\* for skill word-stats \(project tier, .*word-stats, content [0-9a-f]{12}\)/);
-  const json = JSON.parse((await cli(['policy', 'rules', 'list', '--json', ...base])).out) as { skillScope?: { kind: string; id?: { hash?: string; tier?: string } } }[];
+  assert.match(
+    listed.out,
+    /allow write_file path reports\/\*\* for skill word-stats \(project tier, .*word-stats, content [0-9a-f]{12}\)/,
+  );
+  const json = JSON.parse((await cli(['policy', 'rules', 'list', '--json', ...base])).out) as {
+    skillScope?: { kind: string; id?: { hash?: string; tier?: string } };
+  }[];
   assert.equal(json[0]?.skillScope?.kind, 'skill');
   assert.match(json[0]?.skillScope?.id?.hash ?? '', /^[0-9a-f]{64}$/);
 
@@ -55,25 +72,47 @@ test('a --skill rule binds to the skill\'s content: after an edit to the skill t
 const wsDir = '/work/ws';
 const perms = (p: unknown): Permissions => parsePermissions({ file: 'SKILL.md', permissions: p }).permissions!;
 const write = (path: string): ToolCall => ({ tool: 'write_file', args: { path }, access: { write: [path] } });
-const ceiling = { tools: ['*'], network: false, readRoots: [wsDir], writeRoots: [wsDir], skillRoots: [], workspace: wsDir };
+const ceiling = {
+  tools: ['*'],
+  network: false,
+  readRoots: [wsDir],
+  writeRoots: [wsDir],
+  skillRoots: [],
+  workspace: wsDir,
+};
 const deploy = (hash: string, over: Partial<SkillPolicy> = {}): SkillPolicy => ({
-  name: 'deploy', dir: '/home/u/.workbuddy/skills/deploy', tier: 'user', permissions: perms({ tools: ['write_file'], paths: { write: ['**'] } }),
-  ...(hash ? { hash } : {}), ...over,
+  name: 'deploy',
+  dir: '/home/u/.workbuddy/skills/deploy',
+  tier: 'user',
+  permissions: perms({ tools: ['write_file'], paths: { write: ['**'] } }),
+  ...(hash ? { hash } : {}),
+  ...over,
 });
 
 test('"always" answered while a skill is loaded holds only while that skill, with that content, is loaded', () => {
   const store = Store.open(join(tempDir(), 'k.db'));
   try {
     let current = deploy('a'.repeat(64));
-    const gate = createGate({ ceiling, rules: () => store.policy.rules(), skill: (n) => (n === 'deploy' ? current : undefined), protectedRoots: [] });
+    const gate = createGate({
+      ceiling,
+      rules: () => store.policy.rules(),
+      skill: (n) => (n === 'deploy' ? current : undefined),
+      protectedRoots: [],
+    });
     const agent: Actor = { kind: 'agent', activeSkills: ['deploy'] };
     const d = gate.authorize(write(`${wsDir}/out.txt`), agent);
     assert.equal(d.verdict, 'ask');
-    assert.deepEqual(d.loaded?.map((i) => [i.name, i.tier, i.dir, i.hash]), [['deploy', 'user', current.dir, 'a'.repeat(64)]]);
+    assert.deepEqual(
+      d.loaded?.map((i) => [i.name, i.tier, i.dir, i.hash]),
+      [['deploy', 'user', current.dir, 'a'.repeat(64)]],
+    );
     const { rules } = recordAnswer(store.policy, write(`${wsDir}/out.txt`), agent, wsDir, 'always', d);
     assert.equal(rules.length, 1);
     assert.equal(parseSkillScope(rules[0]!.skill!).kind, 'loaded');
-    assert.match(describeRule(rules[0]!), /while skill deploy \(user tier, \/home\/u\/\.workbuddy\/skills\/deploy, content aaaaaaaaaaaa\) is loaded/);
+    assert.match(
+      describeRule(rules[0]!),
+      /while skill deploy \(user tier, \/home\/u\/\.workbuddy\/skills\/deploy, content aaaaaaaaaaaa\) is loaded/,
+    );
     assert.equal(gate.authorize(write(`${wsDir}/out.txt`), agent).verdict, 'allow');
     // Without the skill loaded, with other content, or a look-alike in another folder: asked again.
     assert.equal(gate.authorize(write(`${wsDir}/out.txt`), { kind: 'agent', activeSkills: [] }).verdict, 'ask');
@@ -100,8 +139,14 @@ test('"always" for a skill\'s script binds to its content hash; an edit makes th
     let hashNow = 'c'.repeat(64);
     let computed = 0;
     const gate = createGate({
-      ceiling, rules: () => store.policy.rules(), skill: () => deploy(''), protectedRoots: [],
-      contentHash: () => { computed++; return hashNow; },
+      ceiling,
+      rules: () => store.policy.rules(),
+      skill: () => deploy(''),
+      protectedRoots: [],
+      contentHash: () => {
+        computed++;
+        return hashNow;
+      },
     });
     const actor: Actor = { kind: 'skill', skill: 'deploy' };
     const d = gate.authorize(write(`${wsDir}/o`), actor);
@@ -126,17 +171,28 @@ test('a script keeps the identity it was started with: when its name now stands 
   const mine = deploy('e'.repeat(64));
   const clone = deploy('e'.repeat(64), { dir: `${wsDir}/.workbuddy/skills/deploy`, tier: 'project' });
   let current = mine;
-  const rules: Rule[] = [{ id: 'r', effect: 'allow', tool: 'write_file', skill: `deploy@user:${mine.dir}#${'e'.repeat(64)}`, createdAt: 0 }];
+  const rules: Rule[] = [
+    { id: 'r', effect: 'allow', tool: 'write_file', skill: `deploy@user:${mine.dir}#${'e'.repeat(64)}`, createdAt: 0 },
+  ];
   const gate = createGate({ ceiling, rules: () => rules, skill: () => current, protectedRoots: [] });
   const started: Actor = { kind: 'skill', skill: 'deploy', identity: { name: 'deploy', tier: 'user', dir: mine.dir } };
   assert.equal(gate.authorize(write(`${wsDir}/o`), started).verdict, 'allow');
   current = clone;
   const d = gate.authorize(write(`${wsDir}/o`), started);
   assert.equal(d.verdict, 'deny');
-  assert.match(d.reason, /started as skill "deploy" from \/home\/u\/\.workbuddy\/skills\/deploy .*now stands for \/work\/ws\/\.workbuddy\/skills\/deploy/);
+  assert.match(
+    d.reason,
+    /started as skill "deploy" from \/home\/u\/\.workbuddy\/skills\/deploy .*now stands for \/work\/ws\/\.workbuddy\/skills\/deploy/,
+  );
   // A script started with other content than the folder holds now: neither content's rules apply.
   current = mine;
-  assert.equal(gate.authorize(write(`${wsDir}/o`), { ...started, identity: { ...started.identity!, hash: 'f'.repeat(64) } } as Actor).verdict, 'ask');
+  assert.equal(
+    gate.authorize(write(`${wsDir}/o`), {
+      ...started,
+      identity: { ...started.identity!, hash: 'f'.repeat(64) },
+    } as Actor).verdict,
+    'ask',
+  );
 });
 
 test('rules stored before content binding stay readable, listed and applied as before (never lost)', async () => {
@@ -151,15 +207,44 @@ test('rules stored before content binding stay readable, listed and applied as b
   } finally {
     store.close();
   }
-  const listed = await cli(['policy', 'rules', 'list', '--workspace', root, '--home', join(root, 'home'), '--data-dir', data]);
+  const listed = await cli([
+    'policy',
+    'rules',
+    'list',
+    '--workspace',
+    root,
+    '--home',
+    join(root, 'home'),
+    '--data-dir',
+    data,
+  ]);
   assert.equal(listed.code, 0, listed.err);
-  assert.match(listed.out, /allow write_file for skill deploy \(by name only: a user or built-in skill of that name; add it again with --skill/);
-  assert.match(listed.out, /allow bash command "make" for skill deploy \(user tier, \/home\/u\/\.workbuddy\/skills\/deploy, any content: stored before rules were bound to content/);
-  for (const legacy of [{ id: 'n', effect: 'allow' as const, tool: 'write_file', skill: 'deploy', createdAt: 0 }, { id: 'k', effect: 'allow' as const, tool: 'write_file', skill: `deploy@user:${dir}`, createdAt: 0 }]) {
-    const gate = createGate({ ceiling, rules: () => [legacy], skill: () => deploy('1'.repeat(64)), protectedRoots: [] });
+  assert.match(
+    listed.out,
+    /allow write_file for skill deploy \(by name only: a user or built-in skill of that name; add it again with --skill/,
+  );
+  assert.match(
+    listed.out,
+    /allow bash command "make" for skill deploy \(user tier, \/home\/u\/\.workbuddy\/skills\/deploy, any content: stored before rules were bound to content/,
+  );
+  for (const legacy of [
+    { id: 'n', effect: 'allow' as const, tool: 'write_file', skill: 'deploy', createdAt: 0 },
+    { id: 'k', effect: 'allow' as const, tool: 'write_file', skill: `deploy@user:${dir}`, createdAt: 0 },
+  ]) {
+    const gate = createGate({
+      ceiling,
+      rules: () => [legacy],
+      skill: () => deploy('1'.repeat(64)),
+      protectedRoots: [],
+    });
     assert.equal(gate.authorize(write(`${wsDir}/x`), { kind: 'skill', skill: 'deploy' }).ruleId, legacy.id);
     // …and still only for that skill: a project look-alike gets neither.
-    const look = createGate({ ceiling, rules: () => [legacy], skill: () => deploy('1'.repeat(64), { dir: `${wsDir}/.workbuddy/skills/deploy`, tier: 'project' }), protectedRoots: [] });
+    const look = createGate({
+      ceiling,
+      rules: () => [legacy],
+      skill: () => deploy('1'.repeat(64), { dir: `${wsDir}/.workbuddy/skills/deploy`, tier: 'project' }),
+      protectedRoots: [],
+    });
     assert.equal(look.authorize(write(`${wsDir}/x`), { kind: 'skill', skill: 'deploy' }).verdict, 'ask');
   }
 });

@@ -13,17 +13,31 @@ describe('approval card', () => {
   it('shows the rule, its scope, the skill identity and the real paths the gate checked', async () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
-    act(() => c.emit({
-      type: 'approval', sessionId: 's1', messageId: 'm1',
-      request: {
-        id: 'a1', tool: 'write_file', args: { path: 'out.txt' }, reason: 'your rule asks every time', rules: ['allow write_file in /home/me/alpha'],
-        decision: {
-          rule: 'ask write_file in /home/me/alpha', scope: 'workspace /home/me/alpha, skill deploy',
-          skill: { name: 'deploy', tier: 'user', dir: '/home/me/.workbuddy/skills/deploy', hash: '0123456789abcdef0123' },
-          paths: { read: [], write: ['/home/me/alpha/out.txt'] },
+    act(() =>
+      c.emit({
+        type: 'approval',
+        sessionId: 's1',
+        messageId: 'm1',
+        request: {
+          id: 'a1',
+          tool: 'write_file',
+          args: { path: 'out.txt' },
+          reason: 'your rule asks every time',
+          rules: ['allow write_file in /home/me/alpha'],
+          decision: {
+            rule: 'ask write_file in /home/me/alpha',
+            scope: 'workspace /home/me/alpha, skill deploy',
+            skill: {
+              name: 'deploy',
+              tier: 'user',
+              dir: '/home/me/.workbuddy/skills/deploy',
+              hash: '0123456789abcdef0123',
+            },
+            paths: { read: [], write: ['/home/me/alpha/out.txt'] },
+          },
         },
-      },
-    }));
+      }),
+    );
     const card = await screen.findByRole('region', { name: 'Approval for write_file' });
     const gate = card.querySelector('dl.gate-decision')!;
     expect(gate).toBeTruthy();
@@ -40,13 +54,26 @@ describe('approval card', () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
     const evil = 'invoice\u202etxt.exe\x1b[2K\u200b';
-    act(() => c.emit({
-      type: 'approval', sessionId: 's1', messageId: 'm1',
-      request: {
-        id: 'a2', tool: 'write_file', args: { path: evil }, reason: `writes ${evil}`, summary: `write_file: ${evil}`,
-        decision: { rule: `ask write_file path ${evil}`, scope: `workspace /w${evil}`, skill: { name: `d${evil}`, dir: `/s/${evil}` }, paths: { read: [`/w/${evil}`], write: [`/w/${evil}`] } },
-      },
-    }));
+    act(() =>
+      c.emit({
+        type: 'approval',
+        sessionId: 's1',
+        messageId: 'm1',
+        request: {
+          id: 'a2',
+          tool: 'write_file',
+          args: { path: evil },
+          reason: `writes ${evil}`,
+          summary: `write_file: ${evil}`,
+          decision: {
+            rule: `ask write_file path ${evil}`,
+            scope: `workspace /w${evil}`,
+            skill: { name: `d${evil}`, dir: `/s/${evil}` },
+            paths: { read: [`/w/${evil}`], write: [`/w/${evil}`] },
+          },
+        },
+      }),
+    );
     const card = await screen.findByRole('region', { name: 'Approval for write_file' });
     expect(INVISIBLE.test(card.textContent ?? '')).toBe(false);
     expect(card.querySelector('dl.gate-decision')!.textContent).toContain('invoice\\u{202e}txt.exe\\x1b[2K\\u{200b}');
@@ -56,7 +83,14 @@ describe('approval card', () => {
   it('shows no decision block when the gate reported no fields (a call asked by category default)', async () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
-    act(() => c.emit({ type: 'approval', sessionId: 's1', messageId: 'm1', request: { id: 'a3', tool: 'bash', args: { command: 'ls' }, reason: 'asks' } }));
+    act(() =>
+      c.emit({
+        type: 'approval',
+        sessionId: 's1',
+        messageId: 'm1',
+        request: { id: 'a3', tool: 'bash', args: { command: 'ls' }, reason: 'asks' },
+      }),
+    );
     const card = await screen.findByRole('region', { name: 'Approval for bash' });
     expect(card.querySelector('dl.gate-decision')).toBeNull();
   });
@@ -64,8 +98,18 @@ describe('approval card', () => {
   it('lists each rule "Always allow" would save on a line of its own (a pipeline saves one per program)', async () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
-    const rules = ['allow bash command "git log" while skill notes is loaded in /w', 'allow bash command "head" while skill notes is loaded in /w'];
-    act(() => c.emit({ type: 'approval', sessionId: 's1', messageId: 'm1', request: { id: 'a4', tool: 'bash', args: { command: 'git log | head -5' }, reason: 'asks', rules } }));
+    const rules = [
+      'allow bash command "git log" while skill notes is loaded in /w',
+      'allow bash command "head" while skill notes is loaded in /w',
+    ];
+    act(() =>
+      c.emit({
+        type: 'approval',
+        sessionId: 's1',
+        messageId: 'm1',
+        request: { id: 'a4', tool: 'bash', args: { command: 'git log | head -5' }, reason: 'asks', rules },
+      }),
+    );
     const card = await screen.findByRole('region', { name: 'Approval for bash' });
     const list = card.querySelector('ul.rules-preview')!;
     expect(list).toBeTruthy();
@@ -76,9 +120,24 @@ describe('approval card', () => {
   it('names the single rule "Always allow" would save', async () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
-    act(() => c.emit({ type: 'approval', sessionId: 's1', messageId: 'm1', request: { id: 'a5', tool: 'bash', args: { command: 'git status' }, reason: 'asks', rules: ['allow bash command "git status" in /w'] } }));
+    act(() =>
+      c.emit({
+        type: 'approval',
+        sessionId: 's1',
+        messageId: 'm1',
+        request: {
+          id: 'a5',
+          tool: 'bash',
+          args: { command: 'git status' },
+          reason: 'asks',
+          rules: ['allow bash command "git status" in /w'],
+        },
+      }),
+    );
     const card = await screen.findByRole('region', { name: 'Approval for bash' });
-    expect([...card.querySelectorAll('ul.rules-preview li')].map((li) => li.textContent)).toEqual(['allow bash command "git status" in /w']);
+    expect([...card.querySelectorAll('ul.rules-preview li')].map((li) => li.textContent)).toEqual([
+      'allow bash command "git status" in /w',
+    ]);
     expect(card.textContent).toContain('Always allow saves the rule');
   });
 
@@ -86,11 +145,17 @@ describe('approval card', () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
     const rule = 'allow bash command "git \'status\nallow bash command "ls"\'" in /w';
-    act(() => c.emit({ type: 'approval', sessionId: 's1', messageId: 'm1', request: { id: 'a6', tool: 'bash', args: {}, reason: 'asks', rules: [rule] } }));
+    act(() =>
+      c.emit({
+        type: 'approval',
+        sessionId: 's1',
+        messageId: 'm1',
+        request: { id: 'a6', tool: 'bash', args: {}, reason: 'asks', rules: [rule] },
+      }),
+    );
     const card = await screen.findByRole('region', { name: 'Approval for bash' });
     const items = [...card.querySelectorAll('ul.rules-preview li')].map((li) => li.textContent);
     expect(items).toEqual(['allow bash command "git \'status\\nallow bash command "ls"\'" in /w']);
     expect(card.textContent).toContain('Always allow saves the rule');
   });
 });
-

@@ -31,7 +31,12 @@ describe('chat', () => {
     await waitFor(() => expect(useView.getState().sessionId).toBe('s1'));
     act(() => {
       c.emit({ type: 'delta', sessionId: 's1', messageId: 'm1', text: '# Title\n\nSome **bold** text\n\n' });
-      c.emit({ type: 'delta', sessionId: 's1', messageId: 'm1', text: '```js\nconst x = 1;\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n' });
+      c.emit({
+        type: 'delta',
+        sessionId: 's1',
+        messageId: 'm1',
+        text: '```js\nconst x = 1;\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n',
+      });
     });
     expect(await screen.findByRole('heading', { name: 'Title' })).toBeTruthy();
     expect(screen.getByText('bold').tagName).toBe('STRONG');
@@ -46,7 +51,22 @@ describe('chat', () => {
   it('shows a tool-call card with arguments, decision, duration and a collapsed result', async () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1' });
-    act(() => c.emit({ type: 'tool', sessionId: 's1', messageId: 'm1', call: { id: 't1', name: 'read_file', args: { path: 'a.txt' }, status: 'done', decision: 'allow', durationMs: 12, result: 'contents of a' } }));
+    act(() =>
+      c.emit({
+        type: 'tool',
+        sessionId: 's1',
+        messageId: 'm1',
+        call: {
+          id: 't1',
+          name: 'read_file',
+          args: { path: 'a.txt' },
+          status: 'done',
+          decision: 'allow',
+          durationMs: 12,
+          result: 'contents of a',
+        },
+      }),
+    );
     const card = await screen.findByRole('region', { name: 'Tool call read_file' });
     expect(within(card).getByText('allowed')).toBeTruthy();
     expect(within(card).getByText('12 ms')).toBeTruthy();
@@ -59,9 +79,30 @@ describe('chat', () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
     act(() => {
-      c.emit({ type: 'approval', sessionId: 's1', messageId: 'm1', request: { id: 'a1', tool: 'bash', args: { command: 'git status' }, rules: ['bash(git status)'], reason: 'bash is not allowed by default' } });
-      c.emit({ type: 'approval', sessionId: 's1', messageId: 'm1', request: { id: 'a2', tool: 'bash', args: { command: 'git push' }, rules: ['bash(git push)'], reason: 'asks' } });
-      c.emit({ type: 'approval', sessionId: 's1', messageId: 'm1', request: { id: 'a3', tool: 'write_file', args: { path: 'x' }, rules: ['write_file(x)'], reason: 'asks' } });
+      c.emit({
+        type: 'approval',
+        sessionId: 's1',
+        messageId: 'm1',
+        request: {
+          id: 'a1',
+          tool: 'bash',
+          args: { command: 'git status' },
+          rules: ['bash(git status)'],
+          reason: 'bash is not allowed by default',
+        },
+      });
+      c.emit({
+        type: 'approval',
+        sessionId: 's1',
+        messageId: 'm1',
+        request: { id: 'a2', tool: 'bash', args: { command: 'git push' }, rules: ['bash(git push)'], reason: 'asks' },
+      });
+      c.emit({
+        type: 'approval',
+        sessionId: 's1',
+        messageId: 'm1',
+        request: { id: 'a3', tool: 'write_file', args: { path: 'x' }, rules: ['write_file(x)'], reason: 'asks' },
+      });
     });
     const cards = await screen.findAllByRole('region', { name: /Approval for/ });
     expect(cards).toHaveLength(3);
@@ -74,13 +115,24 @@ describe('chat', () => {
     await userEvent.type(within(cards[2]!).getByLabelText('Reason for the model (optional)'), 'not now{Enter}');
     expect(await within(cards[2]!).findByText('Denied.')).toBeTruthy();
     const answers = c.calls.filter((x) => x.method === 'answerApproval').map((x) => x.args);
-    expect(answers).toEqual([['s1', 'a1', 'once', undefined], ['s1', 'a2', 'always', undefined], ['s1', 'a3', 'deny', 'not now']]);
+    expect(answers).toEqual([
+      ['s1', 'a1', 'once', undefined],
+      ['s1', 'a2', 'always', undefined],
+      ['s1', 'a3', 'deny', 'not now'],
+    ]);
   });
 
   it('offers no Always allow when the call cannot become a safe rule', async () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
-    act(() => c.emit({ type: 'approval', sessionId: 's1', messageId: 'm1', request: { id: 'a9', tool: 'bash', args: { command: 'eval $(x)' }, reason: 'asks' } }));
+    act(() =>
+      c.emit({
+        type: 'approval',
+        sessionId: 's1',
+        messageId: 'm1',
+        request: { id: 'a9', tool: 'bash', args: { command: 'eval $(x)' }, reason: 'asks' },
+      }),
+    );
     const card = await screen.findByRole('region', { name: 'Approval for bash' });
     expect((within(card).getByRole('button', { name: 'Always allow' }) as HTMLButtonElement).disabled).toBe(true);
     expect(within(card).getByText(/cannot be turned into a safe rule/)).toBeTruthy();
@@ -121,7 +173,9 @@ describe('chat', () => {
     expect(useView.getState().messages).toHaveLength(0);
     c.failing.delete('sendMessage');
     await userEvent.keyboard('{Enter}');
-    await waitFor(() => expect(c.calls.filter((x) => x.method === 'sendMessage').at(-1)?.args[2]).toBe('please keep this long message'));
+    await waitFor(() =>
+      expect(c.calls.filter((x) => x.method === 'sendMessage').at(-1)?.args[2]).toBe('please keep this long message'),
+    );
     expect(box.value).toBe('');
   });
 
@@ -131,7 +185,15 @@ describe('chat', () => {
     await sendHello('draft this release note');
     await waitFor(() => expect(useView.getState().sessionId).toBe('s1'));
     expect(screen.getByText('draft this release note')).toBeTruthy();
-    act(() => c.emit({ type: 'done', sessionId: 's1', messageId: 'm1', error: 'could not save the message: disk full', unsent: 'draft this release note' }));
+    act(() =>
+      c.emit({
+        type: 'done',
+        sessionId: 's1',
+        messageId: 'm1',
+        error: 'could not save the message: disk full',
+        unsent: 'draft this release note',
+      }),
+    );
     expect((await screen.findByRole('alert')).textContent).toContain('disk full');
     const box = screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Message' });
     await waitFor(() => expect(box.value).toBe('draft this release note'));
@@ -145,7 +207,15 @@ describe('chat', () => {
     await sendHello('the first message');
     await waitFor(() => expect(useView.getState().sessionId).toBe('s1'));
     await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'a second thought');
-    act(() => c.emit({ type: 'done', sessionId: 's1', messageId: 'm1', error: 'could not save the message: disk full', unsent: 'the first message' }));
+    act(() =>
+      c.emit({
+        type: 'done',
+        sessionId: 's1',
+        messageId: 'm1',
+        error: 'could not save the message: disk full',
+        unsent: 'the first message',
+      }),
+    );
     const box = screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Message' });
     await waitFor(() => expect(box.value).toBe('the first message\n\na second thought'));
   });
@@ -153,7 +223,9 @@ describe('chat', () => {
   it('a message given back to another conversation (another tab, in serve mode) does not land in this one', async () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's2' });
-    act(() => c.emit({ type: 'done', sessionId: 's1', messageId: 'm1', error: 'disk full', unsent: 'sent from the other tab' }));
+    act(() =>
+      c.emit({ type: 'done', sessionId: 's1', messageId: 'm1', error: 'disk full', unsent: 'sent from the other tab' }),
+    );
     await new Promise((r) => setTimeout(r, 50));
     expect(screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Message' }).value).toBe('');
   });
@@ -171,10 +243,12 @@ describe('chat', () => {
     expect(screen.getByText(/Say what you want to do/)).toBeTruthy();
   });
 
-  it('a new chat shows its own first events, even those before the engine names the conversation, and no other tab\'s', async () => {
+  it("a new chat shows its own first events, even those before the engine names the conversation, and no other tab's", async () => {
     const c = memoryClient();
     let answer!: () => void;
-    c.sendGate = new Promise((r) => { answer = r; });
+    c.sendGate = new Promise((r) => {
+      answer = r;
+    });
     renderWith(<App />, c, { workspace: WS });
     await sendHello();
     act(() => {
@@ -182,9 +256,14 @@ describe('chat', () => {
       c.emit({ type: 'delta', sessionId: 's1', messageId: 'm1', text: 'early words' });
     });
     // The window applies these (a frame later) before the engine's answer to the send arrives.
-    await act(async () => { await new Promise((r) => setTimeout(r, 50)); });
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, 50));
+    });
     expect(useView.getState().sessionId).toBeUndefined();
-    await act(async () => { answer(); await c.sendGate; });
+    await act(async () => {
+      answer();
+      await c.sendGate;
+    });
     await waitFor(() => expect(useView.getState().sessionId).toBe('s1'));
     expect(await screen.findByText('early words')).toBeTruthy();
     act(() => c.emit({ type: 'delta', sessionId: 's9', messageId: 'm9', text: ' and more of it' }));
@@ -195,12 +274,22 @@ describe('chat', () => {
   it('a message handed back to a conversation the user has left waits in its input box until it is reopened', async () => {
     const c = memoryClient();
     await sendThenLeave(c, 'tag the release');
-    act(() => c.emit({ type: 'done', sessionId: 's1', messageId: 'm1', error: 'could not save the message: disk full', unsent: 'tag the release' }));
+    act(() =>
+      c.emit({
+        type: 'done',
+        sessionId: 's1',
+        messageId: 'm1',
+        error: 'could not save the message: disk full',
+        unsent: 'tag the release',
+      }),
+    );
     expect((await screen.findByRole('alert')).textContent).toContain('back in that conversation');
     const box = screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Message' });
     expect(box.value).toBe('');
     act(() => useView.getState().showSession('s1', []));
-    await waitFor(() => expect(screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Message' }).value).toBe('tag the release'));
+    await waitFor(() =>
+      expect(screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Message' }).value).toBe('tag the release'),
+    );
     // Taken once: opening it again does not put it back a second time.
     await userEvent.clear(screen.getByRole('textbox', { name: 'Message' }));
     act(() => useView.getState().showSession('s1', []));
@@ -208,7 +297,7 @@ describe('chat', () => {
     expect(screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Message' }).value).toBe('');
   });
 
-  it('a conversation the user left that asks for an approval says so; another tab\'s does not', async () => {
+  it("a conversation the user left that asks for an approval says so; another tab's does not", async () => {
     const c = memoryClient();
     await sendThenLeave(c, 'deploy it');
     const request = { id: 'a1', tool: 'bash', args: { command: 'make deploy' }, reason: 'asks' };
@@ -224,7 +313,12 @@ describe('chat', () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
     act(() => {
-      c.emit({ type: 'loaded', sessionId: 's1', messageId: 'm1', skill: { name: 'git-commit', reason: 'trigger: 提交代码' } });
+      c.emit({
+        type: 'loaded',
+        sessionId: 's1',
+        messageId: 'm1',
+        skill: { name: 'git-commit', reason: 'trigger: 提交代码' },
+      });
       c.emit({ type: 'notice', sessionId: 's1', level: 'warning', text: 'No model is configured: answering offline.' });
     });
     expect(await screen.findByText('Loaded skill git-commit — trigger: 提交代码')).toBeTruthy();

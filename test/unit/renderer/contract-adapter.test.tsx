@@ -18,16 +18,35 @@ function transport(answers: Answers) {
       if (!f) return { ok: false, error: { code: 'not_found', message: `no answer for ${method}` } };
       return { ok: true, value: f(input) };
     },
-    subscribe(l) { listeners.add(l); return () => listeners.delete(l); },
+    subscribe(l) {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
   };
-  return { t, calls, emit: (name: string, payload: unknown) => { for (const l of listeners) l(name, payload); } };
+  return {
+    t,
+    calls,
+    emit: (name: string, payload: unknown) => {
+      for (const l of listeners) l(name, payload);
+    },
+  };
 }
 
 const audit = { status: 'needs-trust' as const, level: 'P1' as const, findings: 1, contentHash: 'h-123' };
 const summary = {
-  name: 'deploy', description: 'Ship it', tier: 'project' as const, source: 'agents' as const, dir: '/w/.agents/skills/deploy',
-  file: '/w/.agents/skills/deploy/SKILL.md', enabled: false, disabledReason: 'P1 not trusted yet', shadows: [],
-  diagnostics: [{ severity: 'warning' as const, code: 'x', file: 'SKILL.md', line: 2, message: 'm' }, { severity: 'info' as const, code: 'y', file: 'SKILL.md', message: 'i' }],
+  name: 'deploy',
+  description: 'Ship it',
+  tier: 'project' as const,
+  source: 'agents' as const,
+  dir: '/w/.agents/skills/deploy',
+  file: '/w/.agents/skills/deploy/SKILL.md',
+  enabled: false,
+  disabledReason: 'P1 not trusted yet',
+  shadows: [],
+  diagnostics: [
+    { severity: 'warning' as const, code: 'x', file: 'SKILL.md', line: 2, message: 'm' },
+    { severity: 'info' as const, code: 'y', file: 'SKILL.md', message: 'i' },
+  ],
   audit,
   triggers: ['ship it', '发布上线'],
 };
@@ -40,7 +59,15 @@ describe('contract client adapter', () => {
     });
     const c = adapt(createClient(t), 'serve', false);
     const [row] = await c.listSkills('/w');
-    expect(row).toMatchObject({ name: 'deploy', tier: 'project', agents: true, enabled: false, diagnostics: 1, audit: 'P1', pendingTrust: true });
+    expect(row).toMatchObject({
+      name: 'deploy',
+      tier: 'project',
+      agents: true,
+      enabled: false,
+      diagnostics: 1,
+      audit: 'P1',
+      pendingTrust: true,
+    });
     expect(row!.triggers).toEqual(['ship it', '发布上线']);
     await c.trustSkill('/w', 'deploy');
     expect(calls.at(-1)).toEqual({ method: 'skills.trust', input: { name: 'deploy', contentHash: 'h-123' } });
@@ -49,70 +76,182 @@ describe('contract client adapter', () => {
 
   it('turns an install outcome into the dialog report and approves with the audited hash', async () => {
     const report = {
-      skill: 'fetcher', dir: '/tmp/fetcher', level: 'P1' as const, contentHash: 'abc', files: 2, bytes: 10, manifestDiagnostics: [],
-      findings: [{ file: 'run.sh', line: 3, rule: 'net', family: 'network', level: 'P1' as const, excerpt: 'curl x', message: 'downloads' }],
-      permissions: { tools: ['bash'], commands: { bash: ['curl:*'] }, network: true, read: [], write: [], declared: 'permissions' as const },
+      skill: 'fetcher',
+      dir: '/tmp/fetcher',
+      level: 'P1' as const,
+      contentHash: 'abc',
+      files: 2,
+      bytes: 10,
+      manifestDiagnostics: [],
+      findings: [
+        {
+          file: 'run.sh',
+          line: 3,
+          rule: 'net',
+          family: 'network',
+          level: 'P1' as const,
+          excerpt: 'curl x',
+          message: 'downloads',
+        },
+      ],
+      permissions: {
+        tools: ['bash'],
+        commands: { bash: ['curl:*'] },
+        network: true,
+        read: [],
+        write: [],
+        declared: 'permissions' as const,
+      },
     };
     const { t, calls } = transport({
       'skills.install': () => ({ status: 'pending', approvalId: 'ap1', report, skill: 'fetcher' }),
-      'skills.approveInstall': () => ({ status: 'installed', report, skill: 'fetcher', dest: '/w/.workbuddy/skills/fetcher' }),
+      'skills.approveInstall': () => ({
+        status: 'installed',
+        report,
+        skill: 'fetcher',
+        dest: '/w/.workbuddy/skills/fetcher',
+      }),
     });
     const c = adapt(createClient(t), 'serve', false);
     const r = await c.installSkill('/w', '/tmp/fetcher', 'project');
-    expect(r).toMatchObject({ status: 'pending', level: 'P1', approvalId: 'ap1', contentHash: 'abc', permissions: { commands: { bash: ['curl:*'] } } });
+    expect(r).toMatchObject({
+      status: 'pending',
+      level: 'P1',
+      approvalId: 'ap1',
+      contentHash: 'abc',
+      permissions: { commands: { bash: ['curl:*'] } },
+    });
     expect(r.findings[0]).toMatchObject({ file: 'run.sh', line: 3, excerpt: 'curl x' });
     expect((await c.approveInstall('/w', 'ap1', 'abc')).status).toBe('installed');
     expect(calls.at(-1)).toEqual({ method: 'skills.approveInstall', input: { approvalId: 'ap1', contentHash: 'abc' } });
   });
 
   it('a refusal without a report becomes an error with the reason', async () => {
-    const { t } = transport({ 'skills.install': () => ({ status: 'refused', reason: '/nope: no such file or folder' }) });
+    const { t } = transport({
+      'skills.install': () => ({ status: 'refused', reason: '/nope: no such file or folder' }),
+    });
     const c = adapt(createClient(t), 'serve', false);
-    await expect(c.installSkill('/w', '/nope', 'user')).rejects.toMatchObject({ message: '/nope: no such file or folder' });
+    await expect(c.installSkill('/w', '/nope', 'user')).rejects.toMatchObject({
+      message: '/nope: no such file or folder',
+    });
   });
 
   it('turns stream events into chat events: deltas, tool cards with duration, approvals with the always-rule, the end', async () => {
-    const { t, emit } = transport({ 'chat.send': () => ({ sessionId: 's1', turnId: 't1' }), 'chat.answer': () => ({ ok: true }) });
-    const k = createClient(t, { onContractViolation: (w) => { throw new Error(w); } });
+    const { t, emit } = transport({
+      'chat.send': () => ({ sessionId: 's1', turnId: 't1' }),
+      'chat.answer': () => ({ ok: true }),
+    });
+    const k = createClient(t, {
+      onContractViolation: (w) => {
+        throw new Error(w);
+      },
+    });
     const c = adapt(k, 'serve', false);
     const got: ChatEvent[] = [];
     c.onChat((e) => got.push(e));
     await c.sendMessage('/w', undefined, 'hi', true);
     emit('chat.delta', { sessionId: 's1', turnId: 't1', kind: 'text', text: 'Hello' });
     emit('chat.delta', { sessionId: 's1', turnId: 't1', kind: 'thinking', text: 'hmm' });
-    emit('chat.toolCall', { sessionId: 's1', turnId: 't1', card: { callId: 'c1', tool: 'bash', args: { command: 'ls' }, status: 'running' } });
-    emit('chat.toolCall', { sessionId: 's1', turnId: 't1', card: { callId: 'c1', tool: 'bash', args: { command: 'ls' }, status: 'ok', output: 'a\nb', durationMs: 7 } });
-    emit('chat.approval', { sessionId: 's1', approvalId: 'a1', tool: 'bash', args: { command: 'git status' }, actor: { kind: 'agent', activeSkills: [] }, reason: 'asks', summary: 'git status', alwaysPreview: ['allow bash: git status'] });
+    emit('chat.toolCall', {
+      sessionId: 's1',
+      turnId: 't1',
+      card: { callId: 'c1', tool: 'bash', args: { command: 'ls' }, status: 'running' },
+    });
+    emit('chat.toolCall', {
+      sessionId: 's1',
+      turnId: 't1',
+      card: { callId: 'c1', tool: 'bash', args: { command: 'ls' }, status: 'ok', output: 'a\nb', durationMs: 7 },
+    });
+    emit('chat.approval', {
+      sessionId: 's1',
+      approvalId: 'a1',
+      tool: 'bash',
+      args: { command: 'git status' },
+      actor: { kind: 'agent', activeSkills: [] },
+      reason: 'asks',
+      summary: 'git status',
+      alwaysPreview: ['allow bash: git status'],
+    });
     emit('chat.turnEnd', { sessionId: 's1', turnId: 't1', reason: 'stopped' });
     expect(got.map((e) => e.type)).toEqual(['delta', 'tool', 'tool', 'approval', 'done']);
     const done = got[2] as Extract<ChatEvent, { type: 'tool' }>;
     expect(done.call).toMatchObject({ status: 'done', result: 'a\nb' });
     // How long the call ran, as main measured it (its approval's wait not counted), not the time between two events.
     expect(done.call.durationMs).toBe(7);
-    expect((got[3] as Extract<ChatEvent, { type: 'approval' }>).request).toMatchObject({ id: 'a1', rules: ['allow bash: git status'], summary: 'git status' });
+    expect((got[3] as Extract<ChatEvent, { type: 'approval' }>).request).toMatchObject({
+      id: 'a1',
+      rules: ['allow bash: git status'],
+      summary: 'git status',
+    });
     expect(got[3]).toMatchObject({ messageId: 't1' });
     expect(got[4]).toMatchObject({ type: 'done', stopped: true });
-    emit('chat.turnEnd', { sessionId: 's1', turnId: 't2', reason: 'error', error: { code: 'internal', message: 'disk full' }, unsent: 'keep me' });
+    emit('chat.turnEnd', {
+      sessionId: 's1',
+      turnId: 't2',
+      reason: 'error',
+      error: { code: 'internal', message: 'disk full' },
+      unsent: 'keep me',
+    });
     expect(got[5]).toMatchObject({ type: 'done', error: 'disk full', unsent: 'keep me' });
     await c.answerApproval('s1', 'a1', 'deny', 'not now');
   });
 
   it('opens a conversation whose turn still runs: its reply takes the turn id, open approvals are cards, the turn streams on into it', async () => {
-    const meta = { id: 's1', title: 'Chat', workspace: '/w', createdAt: 1, updatedAt: 2, messages: 3, provider: null, model: null, planMode: false, running: true };
-    const approval = { sessionId: 's1', approvalId: 'a1', tool: 'bash', args: { command: 'git push' }, actor: { kind: 'agent' as const, activeSkills: [] }, reason: 'asks', summary: 'git push', alwaysPreview: [] };
+    const meta = {
+      id: 's1',
+      title: 'Chat',
+      workspace: '/w',
+      createdAt: 1,
+      updatedAt: 2,
+      messages: 3,
+      provider: null,
+      model: null,
+      planMode: false,
+      running: true,
+    };
+    const approval = {
+      sessionId: 's1',
+      approvalId: 'a1',
+      tool: 'bash',
+      args: { command: 'git push' },
+      actor: { kind: 'agent' as const, activeSkills: [] },
+      reason: 'asks',
+      summary: 'git push',
+      alwaysPreview: [],
+    };
     const { t, emit } = transport({
       'sessions.open': () => ({
-        session: meta, turnId: 's1:2', approvals: [approval],
-        items: [{ kind: 'user', id: '1', text: 'push it', at: 1 }, { kind: 'assistant', id: '2', text: 'Pushing.', at: 2 }],
+        session: meta,
+        turnId: 's1:2',
+        approvals: [approval],
+        items: [
+          { kind: 'user', id: '1', text: 'push it', at: 1 },
+          { kind: 'assistant', id: '2', text: 'Pushing.', at: 2 },
+        ],
       }),
     });
-    const c = adapt(createClient(t, { onContractViolation: (w) => { throw new Error(w); } }), 'serve', false);
+    const c = adapt(
+      createClient(t, {
+        onContractViolation: (w) => {
+          throw new Error(w);
+        },
+      }),
+      'serve',
+      false,
+    );
     const got: ChatEvent[] = [];
     c.onChat((e) => got.push(e));
     const opened = await c.openSession('s1');
     expect(opened.running).toBe(true);
     expect(opened.messages).toHaveLength(2);
-    expect(opened.messages[1]).toMatchObject({ id: 's1:2', role: 'assistant', parts: [{ kind: 'text', text: 'Pushing.' }, { kind: 'approval', request: { id: 'a1', summary: 'git push' } }] });
+    expect(opened.messages[1]).toMatchObject({
+      id: 's1:2',
+      role: 'assistant',
+      parts: [
+        { kind: 'text', text: 'Pushing.' },
+        { kind: 'approval', request: { id: 'a1', summary: 'git push' } },
+      ],
+    });
     emit('chat.approval', { ...approval, approvalId: 'a2' });
     emit('chat.delta', { sessionId: 's1', turnId: 's1:2', kind: 'text', text: ' Done.' });
     expect(got.map((e) => ('messageId' in e ? e.messageId : undefined))).toEqual(['s1:2', 's1:2']);
@@ -121,47 +260,127 @@ describe('contract client adapter', () => {
   it('reads settings with rules, without a key ever in the answer, when no provider is configured yet', async () => {
     const { t } = transport({
       'settings.get': () => ({
-        provider: null, ceiling: { tools: ['*'], network: false, readRoots: [], writeRoots: [] }, warnings: [], keyStorage: 'file',
-        presets: [{ id: 'anthropic', label: 'Anthropic', kind: 'anthropic', baseUrl: null, defaultModel: 'claude-x', contextWindow: 200000, keyOptional: false, hasKey: false }],
+        provider: null,
+        ceiling: { tools: ['*'], network: false, readRoots: [], writeRoots: [] },
+        warnings: [],
+        keyStorage: 'file',
+        presets: [
+          {
+            id: 'anthropic',
+            label: 'Anthropic',
+            kind: 'anthropic',
+            baseUrl: null,
+            defaultModel: 'claude-x',
+            contextWindow: 200000,
+            keyOptional: false,
+            hasKey: false,
+          },
+        ],
       }),
-      'rules.list': () => ({ rules: [{ id: 'r1', effect: 'allow', tool: 'bash', command: 'git status', createdAt: 1, description: 'allow bash: git status' }] }),
+      'rules.list': () => ({
+        rules: [
+          {
+            id: 'r1',
+            effect: 'allow',
+            tool: 'bash',
+            command: 'git status',
+            createdAt: 1,
+            description: 'allow bash: git status',
+          },
+        ],
+      }),
     });
     const s = await adapt(createClient(t), 'serve', false).getSettings('/w');
-    expect(s).toMatchObject({ provider: 'anthropic', model: 'claude-x', hasApiKey: false, rules: [{ id: 'r1', action: 'allow', pattern: 'allow bash: git status' }] });
+    expect(s).toMatchObject({
+      provider: 'anthropic',
+      model: 'claude-x',
+      hasApiKey: false,
+      rules: [{ id: 'r1', action: 'allow', pattern: 'allow bash: git status' }],
+    });
   });
 
   it('sends a dropped .zip as base64 bytes and refuses one over the limit before sending', async () => {
-    const report = { skill: 'zipped', dir: '/tmp/u/zipped.zip', level: 'P1' as const, contentHash: 'zh', files: 1, bytes: 5, manifestDiagnostics: [], findings: [] };
-    const { t, calls } = transport({ 'skills.installUpload': () => ({ status: 'pending', approvalId: 'ap9', report, skill: 'zipped' }) });
+    const report = {
+      skill: 'zipped',
+      dir: '/tmp/u/zipped.zip',
+      level: 'P1' as const,
+      contentHash: 'zh',
+      files: 1,
+      bytes: 5,
+      manifestDiagnostics: [],
+      findings: [],
+    };
+    const { t, calls } = transport({
+      'skills.installUpload': () => ({ status: 'pending', approvalId: 'ap9', report, skill: 'zipped' }),
+    });
     const c = adapt(createClient(t), 'serve', false);
     const bytes = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0xff, 0x00]);
     const r = await c.installZip!('/w', { name: 'zipped.zip', bytes }, 'user');
     expect(r).toMatchObject({ status: 'pending', approvalId: 'ap9', contentHash: 'zh' });
-    expect(calls.at(-1)).toEqual({ method: 'skills.installUpload', input: { filename: 'zipped.zip', data: 'UEsDBP8A', tier: 'user', replace: false } });
+    expect(calls.at(-1)).toEqual({
+      method: 'skills.installUpload',
+      input: { filename: 'zipped.zip', data: 'UEsDBP8A', tier: 'user', replace: false },
+    });
     const n = calls.length;
-    await expect(c.installZip!('/w', { name: 'big.zip', bytes: new Uint8Array(MAX_UPLOAD_BYTES + 1) }, 'user')).rejects.toMatchObject({ code: 'refused', message: /big\.zip is 4\.0 MB/ });
+    await expect(
+      c.installZip!('/w', { name: 'big.zip', bytes: new Uint8Array(MAX_UPLOAD_BYTES + 1) }, 'user'),
+    ).rejects.toMatchObject({ code: 'refused', message: /big\.zip is 4\.0 MB/ });
     expect(calls.length).toBe(n);
   });
 
   it('lists loaded skills with the resources the model read, and unloads one', async () => {
     const { t, calls } = transport({
       'context.get': () => ({
-        sessionId: 's1', contextWindow: 1000, total: 10, sections: [],
-        loadedSkills: [{ name: 'pdf', tier: 'builtin', version: 'v1', reason: 'trigger: pdf', tokens: 5, resources: [{ path: 'reference/forms.md', tokens: 40 }] }],
+        sessionId: 's1',
+        contextWindow: 1000,
+        total: 10,
+        sections: [],
+        loadedSkills: [
+          {
+            name: 'pdf',
+            tier: 'builtin',
+            version: 'v1',
+            reason: 'trigger: pdf',
+            tokens: 5,
+            resources: [{ path: 'reference/forms.md', tokens: 40 }],
+          },
+        ],
         leftOut: [],
       }),
       'chat.unloadSkill': () => ({ unloaded: true }),
     });
     const c = adapt(createClient(t), 'serve', false);
-    expect(await c.loadedSkills('s1')).toEqual([{ name: 'pdf', tier: 'builtin', why: 'trigger: pdf', tokens: 5, version: 'v1', resources: ['reference/forms.md'] }]);
+    expect(await c.loadedSkills('s1')).toEqual([
+      {
+        name: 'pdf',
+        tier: 'builtin',
+        why: 'trigger: pdf',
+        tokens: 5,
+        version: 'v1',
+        resources: ['reference/forms.md'],
+      },
+    ]);
     await c.unloadSkill!('s1', 'pdf');
     expect(calls.at(-1)).toEqual({ method: 'chat.unloadSkill', input: { sessionId: 's1', name: 'pdf' } });
   });
 
   it('the context meter names the skills the catalog budget left out — none when none were, whatever the catalog note says', async () => {
     let leftOut: string[] = [];
-    const catalog = { section: 'catalog' as const, tokens: 1353, items: [{ label: 'skill catalog', tokens: 1353, note: '22 listed, 0 left out (budget 4000)' }] };
-    const { t } = transport({ 'context.get': () => ({ sessionId: 's1', contextWindow: 200000, total: 1353, sections: [catalog], loadedSkills: [], leftOut }) });
+    const catalog = {
+      section: 'catalog' as const,
+      tokens: 1353,
+      items: [{ label: 'skill catalog', tokens: 1353, note: '22 listed, 0 left out (budget 4000)' }],
+    };
+    const { t } = transport({
+      'context.get': () => ({
+        sessionId: 's1',
+        contextWindow: 200000,
+        total: 1353,
+        sections: [catalog],
+        loadedSkills: [],
+        leftOut,
+      }),
+    });
     const c = adapt(createClient(t), 'serve', false);
     expect((await c.contextUsage('/w', 's1')).leftOut).toEqual([]);
     leftOut = ['zeta-report', 'zulu-deploy'];
@@ -170,7 +389,15 @@ describe('contract client adapter', () => {
 
   it('a verdict with its row patches that row; only added or removed skills ask for the whole list', async () => {
     const { t, emit } = transport({});
-    const c = adapt(createClient(t, { onContractViolation: (w) => { throw new Error(w); } }), 'serve', false);
+    const c = adapt(
+      createClient(t, {
+        onContractViolation: (w) => {
+          throw new Error(w);
+        },
+      }),
+      'serve',
+      false,
+    );
     const lists: string[] = [];
     const rows: string[] = [];
     c.onCatalogChanged((w) => lists.push(w));

@@ -28,14 +28,17 @@ function failingSendAfter(c: MemoryClient): () => void {
 }
 
 describe('a message that could not be sent, after a folder switch', () => {
-  it('in a new chat: a notice names its folder; back in that folder, the text is in the box — and never in the other folder\'s', async () => {
+  it("in a new chat: a notice names its folder; back in that folder, the text is in the box — and never in the other folder's", async () => {
     const c = memoryClient();
     const fail = failingSendAfter(c);
     renderWith(<App />, c, { workspace: WS });
     await userEvent.type(box(), 'summarise the alpha release');
     await userEvent.keyboard('{Enter}');
     await switchTo('beta');
-    await act(async () => { fail(); await new Promise((r) => setTimeout(r, 20)); });
+    await act(async () => {
+      fail();
+      await new Promise((r) => setTimeout(r, 20));
+    });
     expect((await screen.findByRole('alert')).textContent).toContain('could not be sent');
     expect(screen.getByRole('alert').textContent).toContain('alpha');
     expect(box().value).toBe('');
@@ -53,7 +56,10 @@ describe('a message that could not be sent, after a folder switch', () => {
     await userEvent.type(box(), 'and tag it v2');
     await userEvent.keyboard('{Enter}');
     await switchTo('beta');
-    await act(async () => { fail(); await new Promise((r) => setTimeout(r, 20)); });
+    await act(async () => {
+      fail();
+      await new Promise((r) => setTimeout(r, 20));
+    });
     expect((await screen.findByRole('alert')).textContent).toContain('alpha');
     await switchTo('alpha');
     await waitFor(() => expect(useView.getState().sessionId).toBe('s7'));
@@ -69,7 +75,15 @@ describe('a message that could not be sent, after a folder switch', () => {
     await userEvent.keyboard('{Enter}');
     await waitFor(() => expect(useView.getState().sessionId).toBe('s1'));
     await switchTo('beta');
-    act(() => c.emit({ type: 'done', sessionId: 's1', messageId: 'm1', error: 'could not save the message: disk full', unsent: 'write the alpha notes' }));
+    act(() =>
+      c.emit({
+        type: 'done',
+        sessionId: 's1',
+        messageId: 'm1',
+        error: 'could not save the message: disk full',
+        unsent: 'write the alpha notes',
+      }),
+    );
     expect((await screen.findByRole('alert')).textContent).toContain('alpha');
     expect(box().value).toBe('');
     await switchTo('alpha');
@@ -84,7 +98,10 @@ describe('a message that could not be sent, after a folder switch', () => {
     await userEvent.type(box(), 'do not lose me');
     await userEvent.keyboard('{Enter}');
     await switchTo('beta');
-    await act(async () => { fail(); await new Promise((r) => setTimeout(r, 20)); });
+    await act(async () => {
+      fail();
+      await new Promise((r) => setTimeout(r, 20));
+    });
     c.failing.add('openSession');
     await switchTo('alpha');
     await waitFor(() => expect(box().value).toBe('do not lose me'));
@@ -113,7 +130,10 @@ describe('a message that could not be sent, after a folder switch', () => {
     await userEvent.type(box(), 'still here');
     await userEvent.keyboard('{Enter}');
     act(() => useView.getState().showSession('s7', []));
-    await act(async () => { fail(); await new Promise((r) => setTimeout(r, 20)); });
+    await act(async () => {
+      fail();
+      await new Promise((r) => setTimeout(r, 20));
+    });
     await waitFor(() => expect(box().value).toBe('still here'));
     expect(useView.getState().heldDrafts).toEqual({});
     expect((await screen.findByRole('alert')).textContent).toContain('the engine went away');

@@ -8,14 +8,40 @@ import { memoryClient } from './memory-client';
 import { renderWith, WS } from './render';
 
 const p1 = {
-  approvalId: 'ap-1', skill: 'fetcher', level: 'P1' as const, status: 'pending' as const, contentHash: 'abc123def4567890ffff',
-  findings: [{ file: 'scripts/run.sh', line: 3, level: 'P1' as const, rule: 'net.curl', message: 'downloads from the network', excerpt: 'curl https://example.com/x' }],
+  approvalId: 'ap-1',
+  skill: 'fetcher',
+  level: 'P1' as const,
+  status: 'pending' as const,
+  contentHash: 'abc123def4567890ffff',
+  findings: [
+    {
+      file: 'scripts/run.sh',
+      line: 3,
+      level: 'P1' as const,
+      rule: 'net.curl',
+      message: 'downloads from the network',
+      excerpt: 'curl https://example.com/x',
+    },
+  ],
   permissions: { tools: ['bash'], network: true, read: ['**'], write: [] },
   diff: { lines: ['+ tool bash', '+ network on'], widened: true },
 };
 const p0 = {
-  skill: 'evil', level: 'P0' as const, status: 'refused' as const, contentHash: 'ffff', reason: 'it deletes your home folder',
-  findings: [{ file: 'SKILL.md', line: 9, level: 'P0' as const, rule: 'rm.home', message: 'removes the home folder', excerpt: 'rm -rf ~' }],
+  skill: 'evil',
+  level: 'P0' as const,
+  status: 'refused' as const,
+  contentHash: 'ffff',
+  reason: 'it deletes your home folder',
+  findings: [
+    {
+      file: 'SKILL.md',
+      line: 9,
+      level: 'P0' as const,
+      rule: 'rm.home',
+      message: 'removes the home folder',
+      excerpt: 'rm -rf ~',
+    },
+  ],
 };
 
 async function audit(source: string) {
@@ -67,12 +93,20 @@ describe('install dialog', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Audit' }));
     expect(screen.getByRole('alert').textContent).toBe('Type the path of a skill folder or .zip.');
     await audit('/tmp/missing');
-    await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('/tmp/missing: no such file or folder'));
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toContain('/tmp/missing: no such file or folder'),
+    );
   });
 
   it('installs a clean P2 skill at once', async () => {
     const c = memoryClient();
-    c.installReports['/tmp/clean'] = { skill: 'clean', level: 'P2', status: 'installed', contentHash: '00', findings: [] };
+    c.installReports['/tmp/clean'] = {
+      skill: 'clean',
+      level: 'P2',
+      status: 'installed',
+      contentHash: '00',
+      findings: [],
+    };
     renderWith(<InstallDialog />, c, { workspace: WS, installOpen: true });
     await audit('/tmp/clean');
     expect(await screen.findByText('clean is installed.')).toBeTruthy();
@@ -97,7 +131,11 @@ describe('install dialog', () => {
     const file = new File([new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2])], 'fetcher.zip', { type: 'application/zip' });
     fireEvent.drop(zone, { dataTransfer: { files: [file], types: ['Files'] } });
     expect(await within(dialog).findByText('scripts/run.sh:3')).toBeTruthy();
-    const sent = c.calls.find((x) => x.method === 'installZip')!.args as [string, { name: string; bytes: Uint8Array }, string];
+    const sent = c.calls.find((x) => x.method === 'installZip')!.args as [
+      string,
+      { name: string; bytes: Uint8Array },
+      string,
+    ];
     expect(sent[1].name).toBe('fetcher.zip');
     expect([...sent[1].bytes]).toEqual([0x50, 0x4b, 0x03, 0x04, 1, 2]);
     expect(sent[2]).toBe('project');
@@ -115,7 +153,10 @@ describe('install dialog', () => {
     fireEvent.drop(zone, { dataTransfer: { files: [new File(['x'], 'notes.txt')], types: ['Files'] } });
     expect(await within(dialog).findByText('notes.txt is not a .zip file.')).toBeTruthy();
     expect(c.calls.some((x) => x.method === 'installZip')).toBe(false);
-    await userEvent.upload(within(dialog).getByLabelText('Skill .zip file'), new File(['PK'], 'evil.zip', { type: 'application/zip' }));
+    await userEvent.upload(
+      within(dialog).getByLabelText('Skill .zip file'),
+      new File(['PK'], 'evil.zip', { type: 'application/zip' }),
+    );
     expect(await within(dialog).findByText('dangerous — refused')).toBeTruthy();
     expect(within(dialog).queryByRole('button', { name: 'Approve' })).toBeNull();
   });

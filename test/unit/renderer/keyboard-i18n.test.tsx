@@ -11,7 +11,9 @@ import { memoryClient } from './memory-client';
 import { renderWith, WS } from './render';
 
 function keys(o: object, prefix = ''): string[] {
-  return Object.entries(o).flatMap(([k, v]) => (typeof v === 'object' ? keys(v as object, `${prefix}${k}.`) : [`${prefix}${k}`])).sort();
+  return Object.entries(o)
+    .flatMap(([k, v]) => (typeof v === 'object' ? keys(v as object, `${prefix}${k}.`) : [`${prefix}${k}`]))
+    .sort();
 }
 
 describe('keyboard', () => {

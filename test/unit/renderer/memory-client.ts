@@ -2,11 +2,29 @@
 // Holds plain data, records calls, lets a test push chat events and make any method fail.
 import type { KnackClient } from '../../../renderer/src/api/client';
 import type {
-  ChatEvent, ContextUsage, InstallReport, LoadedSkill, McpServerView, SettingsView, SkillDetail, SkillItem, ToolInfo,
+  ChatEvent,
+  ContextUsage,
+  InstallReport,
+  LoadedSkill,
+  McpServerView,
+  SettingsView,
+  SkillDetail,
+  SkillItem,
+  ToolInfo,
 } from '../../../renderer/src/api/types';
 
 export function skill(name: string, p: Partial<SkillItem> = {}): SkillItem {
-  return { name, description: `${name} does things`, tier: 'builtin', agents: false, enabled: true, triggers: [], diagnostics: 0, path: `/skills/${name}`, ...p };
+  return {
+    name,
+    description: `${name} does things`,
+    tier: 'builtin',
+    agents: false,
+    enabled: true,
+    triggers: [],
+    diagnostics: 0,
+    path: `/skills/${name}`,
+    ...p,
+  };
 }
 
 export interface MemoryClient extends KnackClient {
@@ -26,7 +44,9 @@ export interface MemoryClient extends KnackClient {
   usage: ContextUsage;
 }
 
-export function memoryClient(init: Partial<Pick<MemoryClient, 'skills' | 'loaded' | 'tools' | 'servers'>> = {}): MemoryClient {
+export function memoryClient(
+  init: Partial<Pick<MemoryClient, 'skills' | 'loaded' | 'tools' | 'servers'>> = {},
+): MemoryClient {
   const chat = new Set<(e: ChatEvent) => void>();
   const catalog = new Set<(w: string) => void>();
   const rows = new Set<(s: SkillItem) => void>();
@@ -39,33 +59,83 @@ export function memoryClient(init: Partial<Pick<MemoryClient, 'skills' | 'loaded
     loaded: init.loaded ?? [],
     tools: init.tools ?? [],
     servers: init.servers ?? [],
-    usage: { window: 200000, sections: [{ name: 'system', tokens: 1200 }, { name: 'catalog', tokens: 800 }, { name: 'skills', tokens: 0 }, { name: 'tools', tokens: 2000 }, { name: 'history', tokens: 0 }], leftOut: [] } as ContextUsage,
+    usage: {
+      window: 200000,
+      sections: [
+        { name: 'system', tokens: 1200 },
+        { name: 'catalog', tokens: 800 },
+        { name: 'skills', tokens: 0 },
+        { name: 'tools', tokens: 2000 },
+        { name: 'history', tokens: 0 },
+      ],
+      leftOut: [],
+    } as ContextUsage,
     settings: {
-      provider: 'anthropic', presets: [{ id: 'anthropic', label: 'Anthropic', baseUrl: 'https://api.anthropic.com', models: ['claude-sonnet-4-5'] }, { id: 'openai', label: 'OpenAI', baseUrl: 'https://api.openai.com/v1', models: ['gpt-4.1', 'gpt-4.1-mini'] }],
-      model: 'claude-sonnet-4-5', baseUrl: 'https://api.anthropic.com', hasApiKey: false, ceiling: { network: false, readRoots: [], writeRoots: [] }, rules: [{ id: 'r1', action: 'allow', pattern: 'bash: git status (this workspace)' }],
+      provider: 'anthropic',
+      presets: [
+        { id: 'anthropic', label: 'Anthropic', baseUrl: 'https://api.anthropic.com', models: ['claude-sonnet-4-5'] },
+        { id: 'openai', label: 'OpenAI', baseUrl: 'https://api.openai.com/v1', models: ['gpt-4.1', 'gpt-4.1-mini'] },
+      ],
+      model: 'claude-sonnet-4-5',
+      baseUrl: 'https://api.anthropic.com',
+      hasApiKey: false,
+      ceiling: { network: false, readRoots: [], writeRoots: [] },
+      rules: [{ id: 'r1', action: 'allow', pattern: 'bash: git status (this workspace)' }],
     } as SettingsView,
-    emit(e: ChatEvent) { for (const h of chat) h(e); },
-    catalogChanged(ws: string) { for (const h of catalog) h(ws); },
-    skillChanged(s: SkillItem) { for (const h of rows) h(s); },
+    emit(e: ChatEvent) {
+      for (const h of chat) h(e);
+    },
+    catalogChanged(ws: string) {
+      for (const h of catalog) h(ws);
+    },
+    skillChanged(s: SkillItem) {
+      for (const h of rows) h(s);
+    },
   } as MemoryClient;
 
   const api: Omit<KnackClient, 'mode' | 'pickFolder' | 'pickSkillSource' | 'setPlanMode'> = {
-    async info() { return { mode: 'serve' }; },
-    async openWorkspace(path) { return { path, name: path.split('/').filter(Boolean).pop() ?? path }; },
-    async recentWorkspaces() { return ['/home/me/alpha', '/home/me/beta']; },
-    async listSkills() { return c.skills.map((s) => ({ ...s })); },
+    async info() {
+      return { mode: 'serve' };
+    },
+    async openWorkspace(path) {
+      return { path, name: path.split('/').filter(Boolean).pop() ?? path };
+    },
+    async recentWorkspaces() {
+      return ['/home/me/alpha', '/home/me/beta'];
+    },
+    async listSkills() {
+      return c.skills.map((s) => ({ ...s }));
+    },
     async showSkill(_w, name) {
       const s = c.skills.find((x) => x.name === name);
       if (!s) throw { code: 'not_found', message: `no skill named ${name}` };
-      const d: SkillDetail = { ...s, manifest: { name }, findings: [], diagnosticList: [], resources: ['references/a.md'], body: `# ${name}\n\nDo the thing.` };
+      const d: SkillDetail = {
+        ...s,
+        manifest: { name },
+        findings: [],
+        diagnosticList: [],
+        resources: ['references/a.md'],
+        body: `# ${name}\n\nDo the thing.`,
+      };
       return d;
     },
-    async setSkillEnabled(_w, name, enabled) { for (const s of c.skills) if (s.name === name) s.enabled = enabled; },
-    async trustSkill(_w, name) { for (const s of c.skills) if (s.name === name) { s.pendingTrust = false; s.audit = 'P1'; s.enabled = true; } },
+    async setSkillEnabled(_w, name, enabled) {
+      for (const s of c.skills) if (s.name === name) s.enabled = enabled;
+    },
+    async trustSkill(_w, name) {
+      for (const s of c.skills)
+        if (s.name === name) {
+          s.pendingTrust = false;
+          s.audit = 'P1';
+          s.enabled = true;
+        }
+    },
     async trustAllSummary() {
       const p = c.skills.filter((s) => s.pendingTrust);
       return {
-        summary: `${p.length} skills ask for bash`, skills: p.map((s) => s.name), refused: [],
+        summary: `${p.length} skills ask for bash`,
+        skills: p.map((s) => s.name),
+        refused: [],
         groups: [{ rule: 'net.curl', message: 'downloads from the network', count: 3, skills: p.map((s) => s.name) }],
         widest: { tools: ['bash'], anyCommand: [], network: true, read: ['**'], write: [], undeclared: 0 },
       };
@@ -96,18 +166,44 @@ export function memoryClient(init: Partial<Pick<MemoryClient, 'skills' | 'loaded
     },
     async stop() {},
     async answerApproval() {},
-    async listSessions() { return [{ id: 's1', title: 'First chat', updatedAt: '2026-11-30T10:00:00Z', messages: 2 }]; },
-    async openSession() { return { messages: [{ id: 'u1', role: 'user', parts: [{ kind: 'text', text: 'hello again' }] }], running: false }; },
-    async exportSession() { return { filename: 'first-chat.md', mime: 'text/markdown', content: '# First chat\n' }; },
-    async loadedSkills() { return c.loaded; },
-    async unloadSkill(_s, name) { c.loaded = c.loaded.filter((l) => l.name !== name); },
-    async contextUsage() { return c.usage; },
-    async listTools() { return c.tools; },
-    async searchTools(_w, q) { return c.tools.filter((t) => t.name.includes(q) || t.description.includes(q)); },
-    async mcpServers() { return c.servers; },
-    async getSettings() { return structuredClone(c.settings); },
-    async saveProvider(_w, p) { Object.assign(c.settings, p); return structuredClone(c.settings); },
-    async saveCeiling(_w, ceiling) { c.settings.ceiling = ceiling; return structuredClone(c.settings); },
+    async listSessions() {
+      return [{ id: 's1', title: 'First chat', updatedAt: '2026-11-30T10:00:00Z', messages: 2 }];
+    },
+    async openSession() {
+      return { messages: [{ id: 'u1', role: 'user', parts: [{ kind: 'text', text: 'hello again' }] }], running: false };
+    },
+    async exportSession() {
+      return { filename: 'first-chat.md', mime: 'text/markdown', content: '# First chat\n' };
+    },
+    async loadedSkills() {
+      return c.loaded;
+    },
+    async unloadSkill(_s, name) {
+      c.loaded = c.loaded.filter((l) => l.name !== name);
+    },
+    async contextUsage() {
+      return c.usage;
+    },
+    async listTools() {
+      return c.tools;
+    },
+    async searchTools(_w, q) {
+      return c.tools.filter((t) => t.name.includes(q) || t.description.includes(q));
+    },
+    async mcpServers() {
+      return c.servers;
+    },
+    async getSettings() {
+      return structuredClone(c.settings);
+    },
+    async saveProvider(_w, p) {
+      Object.assign(c.settings, p);
+      return structuredClone(c.settings);
+    },
+    async saveCeiling(_w, ceiling) {
+      c.settings.ceiling = ceiling;
+      return structuredClone(c.settings);
+    },
     async setApiKey(preset) {
       const p = c.settings.presets.find((x) => x.id === preset);
       if (p?.keySource) p.keySource = 'key-store';
@@ -119,11 +215,25 @@ export function memoryClient(init: Partial<Pick<MemoryClient, 'skills' | 'loaded
       if (p?.keySource) p.keySource = p.keyEnv ? 'env' : 'none';
       if (preset === c.settings.provider) c.settings.hasApiKey = !!p?.keyEnv;
     },
-    async listRules() { return structuredClone(c.settings.rules); },
-    async removeRule(_w, id) { c.settings.rules = c.settings.rules.filter((r) => r.id !== id); return structuredClone(c.settings.rules); },
-    onChat(h) { chat.add(h); return () => chat.delete(h); },
-    onCatalogChanged(h) { catalog.add(h); return () => catalog.delete(h); },
-    onSkillChanged(h) { rows.add(h); return () => rows.delete(h); },
+    async listRules() {
+      return structuredClone(c.settings.rules);
+    },
+    async removeRule(_w, id) {
+      c.settings.rules = c.settings.rules.filter((r) => r.id !== id);
+      return structuredClone(c.settings.rules);
+    },
+    onChat(h) {
+      chat.add(h);
+      return () => chat.delete(h);
+    },
+    onCatalogChanged(h) {
+      catalog.add(h);
+      return () => catalog.delete(h);
+    },
+    onSkillChanged(h) {
+      rows.add(h);
+      return () => rows.delete(h);
+    },
   };
 
   for (const [name, fn] of Object.entries(api)) {

@@ -12,14 +12,30 @@ import { memoryClient, skill } from './memory-client';
 import { renderWith, WS } from './render';
 
 const loaded = [
-  { name: 'git-commit', tier: 'builtin' as const, why: 'trigger: 提交代码', version: 'a1b2c3d4e5f6a7b8', tokens: 812, resources: ['references/style.md'] },
-  { name: 'conventional', tier: 'user' as const, why: 'dependency of git-commit', version: 'ffffeeee0000', tokens: 100, resources: [] },
+  {
+    name: 'git-commit',
+    tier: 'builtin' as const,
+    why: 'trigger: 提交代码',
+    version: 'a1b2c3d4e5f6a7b8',
+    tokens: 812,
+    resources: ['references/style.md'],
+  },
+  {
+    name: 'conventional',
+    tier: 'user' as const,
+    why: 'dependency of git-commit',
+    version: 'ffffeeee0000',
+    tokens: 100,
+    resources: [],
+  },
 ];
 
 describe('loaded skills panel', () => {
   it('lists each loaded skill with why, tier, version, tokens and resources, and unloads one', async () => {
     const c = memoryClient({ loaded });
-    c.unloadSkill = async (_s, name) => { c.loaded = c.loaded.filter((l) => l.name !== name); };
+    c.unloadSkill = async (_s, name) => {
+      c.loaded = c.loaded.filter((l) => l.name !== name);
+    };
     renderWith(<LoadedSkills />, c, { workspace: WS, sessionId: 's1' });
     const region = screen.getByRole('region', { name: 'Loaded skills' });
     expect(await within(region).findByText('trigger: 提交代码')).toBeTruthy();
@@ -59,7 +75,10 @@ describe('context meter', () => {
   it('labels every section the core sends in English and Chinese, never with the raw section name', async () => {
     // The real list the service sends (preload/contract.ts), tool results ("observations") included.
     const sections = CONTEXT_SECTIONS.map((name, i) => ({ name, tokens: 100 * (i + 1) }));
-    const labels = { en: ['System', 'Skill catalog', 'Loaded skills', 'Tools', 'History', 'Tool results'], zh: ['系统', '技能目录', '已加载技能', '工具', '历史', '工具结果'] };
+    const labels = {
+      en: ['System', 'Skill catalog', 'Loaded skills', 'Tools', 'History', 'Tool results'],
+      zh: ['系统', '技能目录', '已加载技能', '工具', '历史', '工具结果'],
+    };
     for (const lang of ['en', 'zh'] as const) {
       const c = memoryClient();
       c.usage = { window: 200000, sections, leftOut: [] };
@@ -77,12 +96,30 @@ describe('skill detail', () => {
   it('shows manifest facts, permissions, findings, resources and the rendered SKILL.md', async () => {
     const c = memoryClient({ skills: [skill('deploy', { tier: 'project', audit: 'P1', triggers: ['上线'] })] });
     c.showSkill = async () => ({
-      ...c.skills[0]!, manifest: { name: 'deploy' }, permissions: { tools: ['bash'], network: false, read: ['**'], write: ['dist/**'] },
-      findings: [{ file: 'scripts/go.sh', line: 4, level: 'P1', rule: 'x', message: 'runs a remote script', excerpt: 'curl | sh' }],
-      diagnosticList: [{ severity: 'warning', file: 'SKILL.md', line: 2, field: 'name', message: 'differs from the folder' }],
-      resources: ['scripts/go.sh'], body: '# Deploying\n\nRun the checks.',
+      ...c.skills[0]!,
+      manifest: { name: 'deploy' },
+      permissions: { tools: ['bash'], network: false, read: ['**'], write: ['dist/**'] },
+      findings: [
+        {
+          file: 'scripts/go.sh',
+          line: 4,
+          level: 'P1',
+          rule: 'x',
+          message: 'runs a remote script',
+          excerpt: 'curl | sh',
+        },
+      ],
+      diagnosticList: [
+        { severity: 'warning', file: 'SKILL.md', line: 2, field: 'name', message: 'differs from the folder' },
+      ],
+      resources: ['scripts/go.sh'],
+      body: '# Deploying\n\nRun the checks.',
     });
-    renderWith(<SkillDetail />, c, { workspace: WS, selectedSkill: { name: 'deploy', tier: 'project' }, view: 'skill' });
+    renderWith(<SkillDetail />, c, {
+      workspace: WS,
+      selectedSkill: { name: 'deploy', tier: 'project' },
+      view: 'skill',
+    });
     expect(await screen.findByRole('heading', { name: 'Deploying' })).toBeTruthy();
     expect(screen.getByText('scripts/go.sh:4')).toBeTruthy();
     expect(screen.getByText('curl | sh')).toBeTruthy();

@@ -35,14 +35,22 @@ describe('settings', () => {
     c.settings.hasApiKey = true;
     c.settings.presets[0] = { ...c.settings.presets[0]!, keySource: 'env', keyEnv: 'ANTHROPIC_API_KEY' };
     renderWith(<Settings />, c, { workspace: WS });
-    expect(await screen.findByText('Using the key in the environment variable ANTHROPIC_API_KEY. A key set here is used instead.')).toBeTruthy();
+    expect(
+      await screen.findByText(
+        'Using the key in the environment variable ANTHROPIC_API_KEY. A key set here is used instead.',
+      ),
+    ).toBeTruthy();
     expect((screen.getByRole('button', { name: 'Clear key' }) as HTMLButtonElement).disabled).toBe(true);
     // A key set here wins over the environment's; clearing it goes back to the environment's, which is still there.
     await userEvent.type(screen.getByLabelText('New key'), 'sk-secret-123');
     await userEvent.click(screen.getByRole('button', { name: 'Set key' }));
     expect(await screen.findByText('A key is stored. It is never shown again.')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Clear key' }));
-    expect(await screen.findByText('Using the key in the environment variable ANTHROPIC_API_KEY. A key set here is used instead.')).toBeTruthy();
+    expect(
+      await screen.findByText(
+        'Using the key in the environment variable ANTHROPIC_API_KEY. A key set here is used instead.',
+      ),
+    ).toBeTruthy();
   });
 
   it('shows the key status of the preset picked, not of the one in use', async () => {
@@ -73,7 +81,9 @@ describe('settings', () => {
     await userEvent.click(await screen.findByLabelText('Allow network access'));
     await userEvent.type(screen.getByLabelText('Extra readable folders (one per line)'), '/data{Enter}/more');
     await userEvent.click(screen.getAllByRole('button', { name: 'Save' })[1]!);
-    await waitFor(() => expect(c.settings.ceiling).toEqual({ network: true, readRoots: ['/data', '/more'], writeRoots: [] }));
+    await waitFor(() =>
+      expect(c.settings.ceiling).toEqual({ network: true, readRoots: ['/data', '/more'], writeRoots: [] }),
+    );
   });
 
   it('shows the error when settings cannot be read', async () => {
@@ -94,7 +104,10 @@ describe('settings', () => {
 describe('tools', () => {
   it('lists always-loaded and deferred tools, searches, and shows MCP server state with the last error', async () => {
     const c = memoryClient({
-      tools: [{ name: 'read_file', description: 'Read a file', deferred: false }, { name: 'web_fetch', description: 'Fetch a page', deferred: true }],
+      tools: [
+        { name: 'read_file', description: 'Read a file', deferred: false },
+        { name: 'web_fetch', description: 'Fetch a page', deferred: true },
+      ],
       servers: [{ name: 'github', state: 'failed', tools: 0, lastError: 'spawn gh-mcp ENOENT' }],
     });
     renderWith(<Tools />, c, { workspace: WS });

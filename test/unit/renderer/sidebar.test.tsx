@@ -49,7 +49,9 @@ describe('skills sidebar', () => {
     const sw = await screen.findByRole('switch', { name: 'Enable deploy' });
     expect(sw.getAttribute('aria-checked')).toBe('true');
     await userEvent.click(sw);
-    await waitFor(() => expect(screen.getByRole('switch', { name: 'Enable deploy' }).getAttribute('aria-checked')).toBe('false'));
+    await waitFor(() =>
+      expect(screen.getByRole('switch', { name: 'Enable deploy' }).getAttribute('aria-checked')).toBe('false'),
+    );
     expect(c.calls.find((x) => x.method === 'setSkillEnabled')?.args).toEqual([WS.path, 'deploy', false]);
   });
 
@@ -63,7 +65,12 @@ describe('skills sidebar', () => {
   });
 
   it('shows "checking…" while an audit runs and the trust action for a pending skill', async () => {
-    const c = memoryClient({ skills: [skill('slow', { checking: true, tier: 'user' }), skill('risky', { tier: 'project', pendingTrust: true, enabled: false, audit: 'P1' })] });
+    const c = memoryClient({
+      skills: [
+        skill('slow', { checking: true, tier: 'user' }),
+        skill('risky', { tier: 'project', pendingTrust: true, enabled: false, audit: 'P1' }),
+      ],
+    });
     renderWith(<Sidebar />, c, { workspace: WS });
     expect(await screen.findByText('checking…')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Trust risky' }));
@@ -72,7 +79,12 @@ describe('skills sidebar', () => {
   });
 
   it('trust all shows the grouped summary and trusts only after confirmation', async () => {
-    const c = memoryClient({ skills: [skill('a', { pendingTrust: true, tier: 'project' }), skill('b', { pendingTrust: true, tier: 'project' })] });
+    const c = memoryClient({
+      skills: [
+        skill('a', { pendingTrust: true, tier: 'project' }),
+        skill('b', { pendingTrust: true, tier: 'project' }),
+      ],
+    });
     renderWith(<Sidebar />, c, { workspace: WS });
     await userEvent.click(await screen.findByRole('button', { name: 'Trust all…' }));
     const dialog = await screen.findByRole('dialog', { name: 'Trust all pending skills' });
@@ -102,7 +114,9 @@ describe('skills sidebar', () => {
   });
 
   it('renders only a window of 2,000 skills', async () => {
-    const many = Array.from({ length: 2000 }, (_, i) => skill(`skill-${String(i).padStart(4, '0')}`, { tier: (['builtin', 'user', 'project'] as const)[i % 3] }));
+    const many = Array.from({ length: 2000 }, (_, i) =>
+      skill(`skill-${String(i).padStart(4, '0')}`, { tier: (['builtin', 'user', 'project'] as const)[i % 3] }),
+    );
     const c = memoryClient({ skills: many });
     renderWith(<Sidebar />, c, { workspace: WS });
     await screen.findByText('2000 of 2000');
@@ -125,7 +139,12 @@ describe('skills sidebar', () => {
     renderWith(<Sidebar />, c, { workspace: WS });
     const sw = await screen.findByRole('switch', { name: 'Enable deploy' });
     const reads = c.calls.filter((x) => x.method === 'listSkills').length;
-    const row = { ...c.skills.find((s) => s.name === 'deploy')!, enabled: !sw.getAttribute('aria-checked')?.startsWith('t'), audit: 'P1' as const, pendingTrust: true };
+    const row = {
+      ...c.skills.find((s) => s.name === 'deploy')!,
+      enabled: !sw.getAttribute('aria-checked')?.startsWith('t'),
+      audit: 'P1' as const,
+      pendingTrust: true,
+    };
     act(() => c.skillChanged(row));
     expect(await screen.findByRole('button', { name: 'Trust deploy' })).toBeTruthy();
     expect(c.calls.filter((x) => x.method === 'listSkills').length).toBe(reads);

@@ -47,7 +47,9 @@ describe('workspace screen', () => {
 
   it('the workspace button shows the picker over the open workspace; Back, Escape or the same folder again return to it as it was', async () => {
     const c = memoryClient();
-    const messages = [{ id: 'm1', role: 'user' as const, parts: [{ kind: 'text' as const, text: 'keep me on screen' }] }];
+    const messages = [
+      { id: 'm1', role: 'user' as const, parts: [{ kind: 'text' as const, text: 'keep me on screen' }] },
+    ];
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', messages });
     const reopen = async () => userEvent.click(screen.getByRole('button', { name: 'Workspace alpha (switch)' }));
     await reopen();
@@ -93,15 +95,21 @@ describe('workspace screen', () => {
 
   it('Reload reads the open folder again (asked of the engine as a reload) and starts from an empty chat', async () => {
     const c = memoryClient();
-    renderWith(<App />, c, { workspace: WS, sessionId: 's1', messages: [{ id: 'm1', role: 'user', parts: [{ kind: 'text', text: 'old' }] }] });
+    renderWith(<App />, c, {
+      workspace: WS,
+      sessionId: 's1',
+      messages: [{ id: 'm1', role: 'user', parts: [{ kind: 'text', text: 'old' }] }],
+    });
     await userEvent.click(screen.getByRole('button', { name: 'Workspace alpha (switch)' }));
     await userEvent.click(screen.getByRole('button', { name: 'Reload alpha' }));
     await waitFor(() => expect(screen.queryByLabelText('Folder path')).toBeNull());
-    expect(c.calls.filter((x) => x.method === 'openWorkspace').map((x) => x.args)).toEqual([[WS.path, { reload: true }]]);
+    expect(c.calls.filter((x) => x.method === 'openWorkspace').map((x) => x.args)).toEqual([
+      [WS.path, { reload: true }],
+    ]);
     expect(useView.getState()).toMatchObject({ workspace: WS, sessionId: undefined, messages: [] });
   });
 
-  it('another folder gets a chat of its own: a draft typed for the first is not in the second\'s box', async () => {
+  it("another folder gets a chat of its own: a draft typed for the first is not in the second's box", async () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', messages: [] });
     const box = () => screen.getByRole('textbox', { name: /message/i }) as HTMLTextAreaElement;
@@ -117,11 +125,16 @@ describe('workspace screen', () => {
     let finish!: () => void;
     const opening = new Promise<void>((r) => (finish = r));
     const plain = c.openWorkspace.bind(c);
-    c.openWorkspace = async (p, o) => { await opening; return plain(p, o); };
+    c.openWorkspace = async (p, o) => {
+      await opening;
+      return plain(p, o);
+    };
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', messages: [] });
     await userEvent.click(screen.getByRole('button', { name: 'Workspace alpha (switch)' }));
     await userEvent.click(screen.getByRole('button', { name: 'Back to alpha' }));
-    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Workspace alpha (switch)' })));
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Workspace alpha (switch)' })),
+    );
     await userEvent.click(screen.getByRole('button', { name: 'Workspace alpha (switch)' }));
     await userEvent.click(await screen.findByRole('button', { name: '/home/me/beta' }));
     expect((screen.getByRole('button', { name: 'Back to alpha' }) as HTMLButtonElement).disabled).toBe(true);

@@ -8,14 +8,18 @@ import { tempDir } from '../../helpers/tmp.js';
 import { createCapabilityHandler } from '../../../main/core/sandbox/capabilities.js';
 import type { Decision, Gate } from '../../../main/core/policy/types.js';
 
-test('a script\'s write approved after the ceiling narrowed is refused, and nothing is written', async () => {
+test("a script's write approved after the ceiling narrowed is refused, and nothing is written", async () => {
   const ws = tempDir();
   let narrowed = false;
   const gate: Gate = {
-    authorize: (): Decision => (narrowed ? { verdict: 'deny', reason: 'writes are outside the ceiling now' } : { verdict: 'ask', reason: 'writes ask' }),
+    authorize: (): Decision =>
+      narrowed
+        ? { verdict: 'deny', reason: 'writes are outside the ceiling now' }
+        : { verdict: 'ask', reason: 'writes ask' },
   };
   const handler = createCapabilityHandler({
-    gate, limits: { maxFileBytes: 1 << 20, maxListEntries: 100 },
+    gate,
+    limits: { maxFileBytes: 1 << 20, maxListEntries: 100 },
     // The user takes a while: Settings narrows the ceiling meanwhile, then the user says yes.
     approve: async () => {
       narrowed = true;
@@ -24,14 +28,21 @@ test('a script\'s write approved after the ceiling narrowed is refused, and noth
   });
   const run = { hold: () => () => undefined, signal: new AbortController().signal };
   const ctx = { skill: { name: 'writer', dir: join(ws, '.workbuddy', 'skills', 'writer') }, workspace: ws };
-  await assert.rejects(handler('writeFile', { path: 'out.txt', content: 'x' }, ctx, run), (e: Error & { code?: string }) => {
-    assert.equal(e.code, 'capability.denied');
-    assert.match(e.message, /outside the ceiling now/);
-    return true;
-  });
+  await assert.rejects(
+    handler('writeFile', { path: 'out.txt', content: 'x' }, ctx, run),
+    (e: Error & { code?: string }) => {
+      assert.equal(e.code, 'capability.denied');
+      assert.match(e.message, /outside the ceiling now/);
+      return true;
+    },
+  );
   assert.equal(existsSync(join(ws, 'out.txt')), false);
   // The policy unchanged: the approved write goes ahead.
   narrowed = false;
-  const ok = createCapabilityHandler({ gate, limits: { maxFileBytes: 1 << 20, maxListEntries: 100 }, approve: async () => 'once' });
+  const ok = createCapabilityHandler({
+    gate,
+    limits: { maxFileBytes: 1 << 20, maxListEntries: 100 },
+    approve: async () => 'once',
+  });
   assert.deepEqual(await ok('writeFile', { path: 'out.txt', content: 'x' }, ctx, run), { path: 'out.txt', bytes: 1 });
 });

@@ -10,7 +10,12 @@ const script = (body: string): string => `export default async function (args, k
 
 const calls: string[] = [];
 const echoTool: ToolDefinition<Record<string, unknown>> = {
-  name: 'echo', summary: 'echo', description: 'echo', inputSchema: {}, deferLoading: false, risk: 'meta',
+  name: 'echo',
+  summary: 'echo',
+  description: 'echo',
+  inputSchema: {},
+  deferLoading: false,
+  risk: 'meta',
   access: () => ({}),
   handler: async (args, ctx) => {
     calls.push(`${ctx.actor.kind === 'skill' ? ctx.actor.skill : ctx.actor.kind}:${JSON.stringify(args)}`);
@@ -36,7 +41,9 @@ const w = world({
         'scripts/tool.mjs': script('return knack.callTool("echo", { hi: 1 });'),
         'scripts/write-own.mjs': script('return knack.writeFile("scripts/own.mjs", "x", { from: "skill" });'),
         'scripts/tool.py': 'print(1)\n',
-        'scripts/caught.mjs': script('try { await knack.readFile("data/in.txt"); } catch (e) { return { code: e.code, message: e.message }; }'),
+        'scripts/caught.mjs': script(
+          'try { await knack.readFile("data/in.txt"); } catch (e) { return { code: e.code, message: e.message }; }',
+        ),
       },
     },
     reader: {
@@ -46,7 +53,9 @@ const w = world({
         'scripts/list.mjs': script('return knack.listDir(args.path);'),
         'scripts/write.mjs': script('return knack.writeFile(args.path, args.content);'),
         'scripts/tool.mjs': script('return knack.callTool("echo", { hi: 1 });'),
-        'scripts/other-tool.mjs': script('return knack.callTool("run_skill_script", { skill: "reader", script: "read.mjs" });'),
+        'scripts/other-tool.mjs': script(
+          'return knack.callTool("run_skill_script", { skill: "reader", script: "read.mjs" });',
+        ),
         'scripts/abs.mjs': script('return knack.readFile(args.path);'),
       },
     },
@@ -104,7 +113,12 @@ test('reads inside the manifest paths are allowed; outside them denied', async (
 
 test('paths that leave the workspace are refused: .., absolute, and symlinks pointing out', async () => {
   symlinkSync(outside, join(w.workspace, 'data', 'link'));
-  for (const path of ['../../outside/secret.txt', join(outside, 'secret.txt'), 'data/link/secret.txt', 'data/../../x']) {
+  for (const path of [
+    '../../outside/secret.txt',
+    join(outside, 'secret.txt'),
+    'data/link/secret.txt',
+    'data/../../x',
+  ]) {
     const e = await runErr('reader', 'abs.mjs', { path });
     assert.equal(e.code, 'capability.denied', path);
   }
@@ -119,7 +133,10 @@ test('listDir lists a permitted folder', async () => {
 });
 
 test('writes inside the manifest write paths land on disk (after approval); others are denied', async () => {
-  assert.deepEqual(await runOk('reader', 'write.mjs', { path: 'out/report.txt', content: 'done' }), { path: 'out/report.txt', bytes: 4 });
+  assert.deepEqual(await runOk('reader', 'write.mjs', { path: 'out/report.txt', content: 'done' }), {
+    path: 'out/report.txt',
+    bytes: 4,
+  });
   assert.equal(readFileSync(join(w.workspace, 'out', 'report.txt'), 'utf8'), 'done');
   assert.equal((await runErr('reader', 'write.mjs', { path: 'data/in.txt', content: 'x' })).code, 'capability.denied');
   assert.equal(readFileSync(join(w.workspace, 'data', 'in.txt'), 'utf8'), 'hello from the workspace');
@@ -150,7 +167,14 @@ test('a script name that leaves scripts/ or does not exist is refused', async ()
 });
 
 test('a write needing approval is refused when nobody approves', async () => {
-  const w2 = world({ skills: { s: { permissions: { paths: { write: ['out/**'] } }, files: { 'scripts/w.mjs': script('return knack.writeFile("out/x.txt", "x");') } } } });
+  const w2 = world({
+    skills: {
+      s: {
+        permissions: { paths: { write: ['out/**'] } },
+        files: { 'scripts/w.mjs': script('return knack.writeFile("out/x.txt", "x");') },
+      },
+    },
+  });
   const r = await w2.runner.runSkillScript(w2.skill('s'), 'w.mjs');
   assert.equal(!r.ok && r.error.code, 'capability.needs_approval');
   assert.equal(existsSync(join(w2.workspace, 'out', 'x.txt')), false);
@@ -160,7 +184,12 @@ test("the user's time to approve a call does not count against the script's time
   const w3 = world({
     limits: { timeoutMs: 300, cpuTimeMs: 300 },
     approve: () => new Promise((r) => setTimeout(() => r('once'), 700)),
-    skills: { s: { permissions: { paths: { write: ['out/**'] } }, files: { 'scripts/w.mjs': script('await knack.writeFile("out/x.txt", "x"); return "written";') } } },
+    skills: {
+      s: {
+        permissions: { paths: { write: ['out/**'] } },
+        files: { 'scripts/w.mjs': script('await knack.writeFile("out/x.txt", "x"); return "written";') },
+      },
+    },
   });
   const r = await w3.runner.runSkillScript(w3.skill('s'), 'w.mjs');
   assert.deepEqual(r.ok && r.value, 'written', JSON.stringify(r));
@@ -172,7 +201,12 @@ test("the user's time to approve a call does not count against the script's time
 test('a call still waiting for approval when the script ends never takes effect', async () => {
   const w4 = world({
     approve: () => new Promise((r) => setTimeout(() => r('once'), 300)),
-    skills: { s: { permissions: { paths: { write: ['out/**'] } }, files: { 'scripts/w.mjs': script('knack.writeFile("out/late.txt", "x").catch(() => {}); return "early";') } } },
+    skills: {
+      s: {
+        permissions: { paths: { write: ['out/**'] } },
+        files: { 'scripts/w.mjs': script('knack.writeFile("out/late.txt", "x").catch(() => {}); return "early";') },
+      },
+    },
   });
   const r = await w4.runner.runSkillScript(w4.skill('s'), 'w.mjs');
   assert.deepEqual(r.ok && r.value, 'early');

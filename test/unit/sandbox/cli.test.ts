@@ -17,14 +17,26 @@ function setup(): { ws: string; base: string[]; root: string } {
   return { root, ws, base: ['--workspace', ws, '--home', join(root, 'home'), '--data-dir', join(root, 'data')] };
 }
 
-
 test('knack skills run runs the example skill script and prints its JSON result and logs', async () => {
   const { base } = setup();
-  const r = await cli(['skills', 'run', 'word-stats', 'count.mjs', '--args', '{"path": "notes.md", "top": 2}', ...base]);
+  const r = await cli([
+    'skills',
+    'run',
+    'word-stats',
+    'count.mjs',
+    '--args',
+    '{"path": "notes.md", "top": 2}',
+    ...base,
+  ]);
   assert.equal(r.code, 0, r.err);
   assert.deepEqual(JSON.parse(r.out), {
-    path: 'notes.md', words: 11, lines: 3,
-    frequent: [{ word: 'cat', count: 2 }, { word: 'dog', count: 1 }],
+    path: 'notes.md',
+    words: 11,
+    lines: 3,
+    frequent: [
+      { word: 'cat', count: 2 },
+      { word: 'dog', count: 1 },
+    ],
   });
   assert.match(r.err, /\[word-stats\/count\.mjs\] counted 11 words in notes\.md/);
 });
@@ -38,7 +50,15 @@ test('knack skills run shows a denied capability as one clear line and exits 1',
 
 test('knack skills run without an approver refuses a write that needs approval, and writes nothing', async () => {
   const { base, ws } = setup();
-  const r = await cli(['skills', 'run', 'word-stats', 'count.mjs', '--args', '{"path": "notes.md", "report": true}', ...base]);
+  const r = await cli([
+    'skills',
+    'run',
+    'word-stats',
+    'count.mjs',
+    '--args',
+    '{"path": "notes.md", "report": true}',
+    ...base,
+  ]);
   assert.equal(r.code, 1);
   assert.match(r.err, /capability\.needs_approval/);
   assert.equal(existsSync(join(ws, 'reports')), false);
@@ -46,9 +66,29 @@ test('knack skills run without an approver refuses a write that needs approval, 
 
 test('a stored rule (knack policy rules add) lets the script write without asking', async () => {
   const { base, ws } = setup();
-  const added = await cli(['policy', 'rules', 'add', 'allow', '--tool', 'write_file', '--path', 'reports/**', '--skill', 'word-stats', ...base]);
+  const added = await cli([
+    'policy',
+    'rules',
+    'add',
+    'allow',
+    '--tool',
+    'write_file',
+    '--path',
+    'reports/**',
+    '--skill',
+    'word-stats',
+    ...base,
+  ]);
   assert.equal(added.code, 0, added.err);
-  const r = await cli(['skills', 'run', 'word-stats', 'count.mjs', '--args', '{"path": "notes.md", "report": true}', ...base]);
+  const r = await cli([
+    'skills',
+    'run',
+    'word-stats',
+    'count.mjs',
+    '--args',
+    '{"path": "notes.md", "report": true}',
+    ...base,
+  ]);
   assert.equal(r.code, 0, r.err);
   assert.equal(JSON.parse(readFileSync(join(ws, 'reports', 'notes.md.json'), 'utf8')).words, 11);
 });
@@ -56,8 +96,14 @@ test('a stored rule (knack policy rules add) lets the script write without askin
 test('knack skills run names unknown skills and bad flags', async () => {
   const { base } = setup();
   assert.match((await cli(['skills', 'run', 'nope', 'x.mjs', ...base])).err, /no skill named "nope"/);
-  assert.match((await cli(['skills', 'run', 'word-stats', 'count.mjs', '--args', '[1]', ...base])).err, /--args must be a JSON object/);
-  assert.match((await cli(['skills', 'run', 'word-stats', 'count.mjs', '--timeout', 'soon', ...base])).err, /--timeout: "soon"/);
+  assert.match(
+    (await cli(['skills', 'run', 'word-stats', 'count.mjs', '--args', '[1]', ...base])).err,
+    /--args must be a JSON object/,
+  );
+  assert.match(
+    (await cli(['skills', 'run', 'word-stats', 'count.mjs', '--timeout', 'soon', ...base])).err,
+    /--timeout: "soon"/,
+  );
 });
 
 test('knack sandbox run: no permissions without --skill, the manifest with it; --timeout applies', async () => {
@@ -67,7 +113,14 @@ test('knack sandbox run: no permissions without --skill, the manifest with it; -
   const none = await cli(['sandbox', 'run', file, ...base]);
   assert.equal(none.code, 1);
   assert.match(none.err, /capability\.denied/);
-  const withSkill = await cli(['sandbox', 'run', file, '--skill', join(ws, '.workbuddy', 'skills', 'word-stats'), ...base]);
+  const withSkill = await cli([
+    'sandbox',
+    'run',
+    file,
+    '--skill',
+    join(ws, '.workbuddy', 'skills', 'word-stats'),
+    ...base,
+  ]);
   assert.equal(withSkill.code, 0, withSkill.err);
   assert.match(withSkill.out, /The cat and the dog/);
   const loop = join(root, 'loop.js');
@@ -90,8 +143,14 @@ test('knack.callTool reaches the real built-in tools through the real gate, as t
   const { base, ws, root } = setup();
   const skillDir = join(ws, '.workbuddy', 'skills', 'reader');
   mkdirSync(join(skillDir, 'scripts'), { recursive: true });
-  writeFileSync(join(skillDir, 'SKILL.md'), '---\nname: reader\ndescription: Reads markdown notes with the read_file tool.\npermissions:\n  tools: [read_file]\n  paths:\n    read: ["**/*.md"]\n---\nRead notes.\n');
-  writeFileSync(join(skillDir, 'scripts', 'read.mjs'), 'export default (args, knack) => knack.callTool("read_file", { path: args.path })');
+  writeFileSync(
+    join(skillDir, 'SKILL.md'),
+    '---\nname: reader\ndescription: Reads markdown notes with the read_file tool.\npermissions:\n  tools: [read_file]\n  paths:\n    read: ["**/*.md"]\n---\nRead notes.\n',
+  );
+  writeFileSync(
+    join(skillDir, 'scripts', 'read.mjs'),
+    'export default (args, knack) => knack.callTool("read_file", { path: args.path })',
+  );
   const ok = await cli(['skills', 'run', 'reader', 'read.mjs', '--args', '{"path": "notes.md"}', '--json', ...base]);
   assert.equal(ok.code, 0, ok.err + ok.out);
   assert.match(JSON.stringify(JSON.parse(ok.out).value), /The cat and the dog/);

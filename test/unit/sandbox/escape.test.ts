@@ -19,7 +19,12 @@ test('the Function constructor reaches no Node: this.constructor.constructor("re
     try { out.require = typeof Function('return require')(); } catch (e) { out.require = e.name; }
     return out;
   }`);
-  assert.deepEqual(v, { viaThis: 'ReferenceError', viaArgs: 'ReferenceError', viaKnack: 'string', require: 'ReferenceError' });
+  assert.deepEqual(v, {
+    viaThis: 'ReferenceError',
+    viaArgs: 'ReferenceError',
+    viaKnack: 'string',
+    require: 'ReferenceError',
+  });
   // viaKnack is "string" because it evaluates `typeof process` inside the isolate: prove it is "undefined".
   assert.equal(await value('export default (a, k) => k.log.constructor("return typeof process")()'), 'undefined');
 });
@@ -38,13 +43,37 @@ test('globalThis holds only the language: no require, process, fetch, timers, co
     for (let o = globalThis; o; o = Object.getPrototypeOf(o)) for (const k of Reflect.ownKeys(o)) seen.add(String(k));
     return [...seen];
   }`)) as string[];
-  for (const forbidden of ['require', 'process', 'fetch', 'setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask', 'console',
-    'Buffer', 'WebAssembly', 'SharedArrayBuffer', 'Atomics', 'XMLHttpRequest', 'WebSocket', 'module', 'exports', '__dirname', 'global', 'ivm', '_ivm']) {
+  for (const forbidden of [
+    'require',
+    'process',
+    'fetch',
+    'setTimeout',
+    'setInterval',
+    'setImmediate',
+    'queueMicrotask',
+    'console',
+    'Buffer',
+    'WebAssembly',
+    'SharedArrayBuffer',
+    'Atomics',
+    'XMLHttpRequest',
+    'WebSocket',
+    'module',
+    'exports',
+    '__dirname',
+    'global',
+    'ivm',
+    '_ivm',
+  ]) {
     assert.ok(!names.includes(forbidden), `${forbidden} must not be a global`);
   }
   assert.ok(names.includes('JSON') && names.includes('Math') && names.includes('Promise'));
-  assert.deepEqual(await value('export default () => [typeof require, typeof process, typeof fetch, typeof setTimeout, typeof console]'),
-    ['undefined', 'undefined', 'undefined', 'undefined', 'undefined']);
+  assert.deepEqual(
+    await value(
+      'export default () => [typeof require, typeof process, typeof fetch, typeof setTimeout, typeof console]',
+    ),
+    ['undefined', 'undefined', 'undefined', 'undefined', 'undefined'],
+  );
 });
 
 test('the knack API object is frozen and exposes only its documented functions', async () => {
@@ -59,10 +88,13 @@ test('the knack API object is frozen and exposes only its documented functions',
 
 test('prototype pollution through arguments stays inside the isolate and never reaches the host', async () => {
   const args = JSON.parse('{"__proto__": {"polluted": "yes"}, "constructor": {"prototype": {"polluted2": "yes"}}}');
-  const v = await value(`export default (args) => {
+  const v = await value(
+    `export default (args) => {
     Object.prototype.pollutedInside = 'yes';
     return { own: Object.keys(args), inherited: ({}).polluted ?? null };
-  }`, args);
+  }`,
+    args,
+  );
   assert.deepEqual(v, { own: ['__proto__', 'constructor'], inherited: null });
   assert.equal(({} as Record<string, unknown>).polluted, undefined);
   assert.equal(({} as Record<string, unknown>).pollutedInside, undefined);
@@ -70,7 +102,10 @@ test('prototype pollution through arguments stays inside the isolate and never r
 });
 
 test('prototype pollution through capability payloads reaches the main process only as plain data', async () => {
-  const r = await run(client, `export default async (a, knack) => knack.callTool('x', JSON.parse('{"__proto__": {"polluted": "yes"}}'))`);
+  const r = await run(
+    client,
+    `export default async (a, knack) => knack.callTool('x', JSON.parse('{"__proto__": {"polluted": "yes"}}'))`,
+  );
   assert.ok(r.ok, JSON.stringify(r));
   assert.equal(({} as Record<string, unknown>).polluted, undefined);
 });

@@ -60,10 +60,12 @@ test('a healthy host is not killed as unresponsive when this thread was too busy
   const pending = run(client, 'export default async (a, knack) => { await knack.listDir("."); return 7; }');
   // This thread is blocked over twice the heartbeat timeout (a long synchronous task): the idle host's beats wait in
   // the pipe, and the watchdog's timer comes due before the loop reads them (blocked in the check phase, timers run next).
-  await new Promise<void>((r) => setImmediate(() => {
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1_200);
-    r();
-  }));
+  await new Promise<void>((r) =>
+    setImmediate(() => {
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1_200);
+      r();
+    }),
+  );
   const r = await pending;
   assert.equal(r.ok ? r.value : r.error.code, 7);
   await client.close();
@@ -71,7 +73,8 @@ test('a healthy host is not killed as unresponsive when this thread was too busy
 
 test('runs beyond maxConcurrent wait their turn; beyond maxQueued they get limit.concurrency', async () => {
   const client = echoClient({ maxConcurrent: 2, maxQueued: 2, poolSize: 2 });
-  const slow = 'export default async (a, knack) => { await knack.listDir("."); const end = Date.now() + 150; while (Date.now() < end) {} return a.i; }';
+  const slow =
+    'export default async (a, knack) => { await knack.listDir("."); const end = Date.now() + 150; while (Date.now() < end) {} return a.i; }';
   const runs = [0, 1, 2, 3, 4].map((i) => run(client, slow, { i }));
   assert.deepEqual(client.load(), { active: 2, queued: 2 });
   const results = await Promise.all(runs);
@@ -79,15 +82,28 @@ test('runs beyond maxConcurrent wait their turn; beyond maxQueued they get limit
   assert.equal(refused.length, 1);
   assert.equal(!refused[0]!.ok && refused[0]!.error.code, 'limit.concurrency');
   assert.match(!refused[0]!.ok ? refused[0]!.error.message : '', /maxConcurrent/);
-  assert.deepEqual(results.filter((r) => r.ok).map((r) => r.ok && r.value), [0, 1, 2, 3]);
+  assert.deepEqual(
+    results.filter((r) => r.ok).map((r) => r.ok && r.value),
+    [0, 1, 2, 3],
+  );
   assert.deepEqual(client.load(), { active: 0, queued: 0 });
 });
 
 test('many scripts run at once across the pool, each with its own result', async () => {
   const client = echoClient({ maxConcurrent: 8, maxQueued: 32, poolSize: 2 });
-  const results = await Promise.all(Array.from({ length: 20 }, (_, i) => run(client, 'export default async (a, k) => { k.log("run " + a.i); return a.i * a.i; }', { i })));
-  assert.deepEqual(results.map((r) => r.ok && r.value), Array.from({ length: 20 }, (_, i) => i * i));
-  assert.deepEqual(results.map((r) => r.logs), Array.from({ length: 20 }, (_, i) => [`run ${i}`]));
+  const results = await Promise.all(
+    Array.from({ length: 20 }, (_, i) =>
+      run(client, 'export default async (a, k) => { k.log("run " + a.i); return a.i * a.i; }', { i }),
+    ),
+  );
+  assert.deepEqual(
+    results.map((r) => r.ok && r.value),
+    Array.from({ length: 20 }, (_, i) => i * i),
+  );
+  assert.deepEqual(
+    results.map((r) => r.logs),
+    Array.from({ length: 20 }, (_, i) => [`run ${i}`]),
+  );
 });
 
 test('the protocol rejects unknown and malformed messages on both sides', () => {
@@ -136,6 +152,9 @@ test('arguments too large to send are refused before anything starts', async () 
 test('runs that arrive together on a cold pool are spread over poolSize hosts', async () => {
   const client = echoClient({ poolSize: 3, maxConcurrent: 3 });
   const results = await Promise.all([1, 2, 3].map((n) => run(client, trivial, { n })));
-  assert.deepEqual(results.map((r) => r.ok && r.value), [{ ok: 1 }, { ok: 2 }, { ok: 3 }]);
+  assert.deepEqual(
+    results.map((r) => r.ok && r.value),
+    [{ ok: 1 }, { ok: 2 }, { ok: 3 }],
+  );
   assert.equal(new Set(client.hostPids()).size, 3);
 });

@@ -2,7 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { echoClient, run } from './setup.js';
 
-const client = echoClient({ timeoutMs: 600, cpuTimeMs: 10_000, memoryMb: 32, maxOutputBytes: 10_000, maxLogBytes: 2_000 });
+const client = echoClient({
+  timeoutMs: 600,
+  cpuTimeMs: 10_000,
+  memoryMb: 32,
+  maxOutputBytes: 10_000,
+  maxLogBytes: 2_000,
+});
 
 async function assertNextRunWorks(): Promise<void> {
   const r = await run(client, 'export default (args) => ({ doubled: args.n * 2 })', { n: 21 });
@@ -38,7 +44,12 @@ test('CPU time is limited separately from the wall clock', async () => {
 });
 
 test('a memory bomb ends with limit.memory naming memoryMb', async () => {
-  const r = await run(client, 'export default function () { const a = []; for (;;) a.push({ s: "x" + Math.random(), n: [1, 2, 3] }); }', {}, { timeoutMs: 10_000, cpuTimeMs: 10_000 });
+  const r = await run(
+    client,
+    'export default function () { const a = []; for (;;) a.push({ s: "x" + Math.random(), n: [1, 2, 3] }); }',
+    {},
+    { timeoutMs: 10_000, cpuTimeMs: 10_000 },
+  );
   assert.equal(r.ok, false);
   if (!r.ok) {
     assert.equal(r.error.code, 'limit.memory', JSON.stringify(r.error));
@@ -48,14 +59,21 @@ test('a memory bomb ends with limit.memory naming memoryMb', async () => {
 });
 
 test('ArrayBuffer memory outside the JS heap counts against the memory limit', async () => {
-  await assertLimit('export default function () { const a = []; for (;;) a.push(new ArrayBuffer(4 * 1024 * 1024)); }', 'limit.memory', { timeoutMs: 5_000 });
+  await assertLimit(
+    'export default function () { const a = []; for (;;) a.push(new ArrayBuffer(4 * 1024 * 1024)); }',
+    'limit.memory',
+    { timeoutMs: 5_000 },
+  );
 });
 
 test('WebAssembly memories cannot be allocated: WebAssembly is not there', async () => {
-  const r = await run(client, `export default function () {
+  const r = await run(
+    client,
+    `export default function () {
     if (typeof WebAssembly !== 'undefined') return new WebAssembly.Memory({ initial: 1000, maximum: 65536 }).buffer.byteLength;
     return typeof WebAssembly;
-  }`);
+  }`,
+  );
   assert.deepEqual(r.ok && r.value, 'undefined');
 });
 
@@ -69,7 +87,10 @@ test('a huge string or result never gets copied out: limit.output, or memory', a
 });
 
 test('a log flood ends with limit.log even if the script catches the error', async () => {
-  const r = await run(client, 'export default (a, knack) => { for (let i = 0; i < 1e6; i++) { try { knack.log("line " + i); } catch {} } return "done"; }');
+  const r = await run(
+    client,
+    'export default (a, knack) => { for (let i = 0; i < 1e6; i++) { try { knack.log("line " + i); } catch {} } return "done"; }',
+  );
   assert.equal(r.ok, false);
   if (!r.ok) {
     assert.equal(r.error.code, 'limit.log');
@@ -81,7 +102,12 @@ test('a log flood ends with limit.log even if the script catches the error', asy
 
 test('a flood of bridged log calls cannot stretch a run past its deadline: the host stops it itself', async () => {
   const pids = client.hostPids();
-  const r = await run(client, 'export default (a, knack) => { for (;;) knack.log(""); }', {}, { maxLogBytes: 50_000_000 });
+  const r = await run(
+    client,
+    'export default (a, knack) => { for (;;) knack.log(""); }',
+    {},
+    { maxLogBytes: 50_000_000 },
+  );
   assert.equal(r.ok, false);
   if (!r.ok) {
     assert.equal(r.error.code, 'limit.timeout');
@@ -96,7 +122,10 @@ test('deep recursion ends with limit.stack', async () => {
 });
 
 test('a microtask flood ends at the deadline', async () => {
-  const r = await run(client, 'export default () => { const spin = () => Promise.resolve().then(spin); spin(); return new Promise(() => {}); }');
+  const r = await run(
+    client,
+    'export default () => { const spin = () => Promise.resolve().then(spin); spin(); return new Promise(() => {}); }',
+  );
   assert.equal(r.ok, false);
   // Whichever limit it meets first: the queue of promises may also fill the heap.
   if (!r.ok) assert.match(r.error.code, /^limit\.(timeout|memory)$/);
@@ -109,7 +138,10 @@ test('a catastrophic regular expression ends at the deadline', async () => {
 
 test('too many capability calls end with limit.capability_calls', async () => {
   const c = echoClient({ maxCapabilityCalls: 5 });
-  const r = await run(c, 'export default async (a, knack) => { for (let i = 0; i < 10; i++) await knack.listDir("."); return 1; }');
+  const r = await run(
+    c,
+    'export default async (a, knack) => { for (let i = 0; i < 10; i++) await knack.listDir("."); return 1; }',
+  );
   assert.equal(r.ok, false);
   if (!r.ok) assert.equal(r.error.code, 'limit.capability_calls');
 });

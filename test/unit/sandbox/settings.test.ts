@@ -14,7 +14,10 @@ test('every sandbox limit has a default in settings', () => {
 test('sandbox limits come from the workspace settings file, and wrong types are reported, not applied', () => {
   const dir = tempDir();
   mkdirSync(join(dir, 'ws', '.workbuddy'), { recursive: true });
-  writeFileSync(join(dir, 'ws', '.workbuddy', 'settings.json'), JSON.stringify({ sandbox: { timeoutMs: 20_000, memoryMb: 'lots' } }));
+  writeFileSync(
+    join(dir, 'ws', '.workbuddy', 'settings.json'),
+    JSON.stringify({ sandbox: { timeoutMs: 20_000, memoryMb: 'lots' } }),
+  );
   const { settings, diagnostics } = loadSettings(join(dir, 'data'), join(dir, 'ws'));
   assert.equal(settings.sandbox.timeoutMs, 20_000);
   assert.equal(settings.sandbox.memoryMb, DEFAULT_SETTINGS.sandbox.memoryMb);
@@ -22,11 +25,21 @@ test('sandbox limits come from the workspace settings file, and wrong types are 
 });
 
 test('out-of-range limits are clamped into sane bounds', () => {
-  const l = limitsFromSettings({ ...DEFAULT_SETTINGS.sandbox, memoryMb: 1, timeoutMs: -5, maxConcurrent: 10_000, heartbeatMs: 1_000, heartbeatTimeoutMs: 100 });
+  const l = limitsFromSettings({
+    ...DEFAULT_SETTINGS.sandbox,
+    memoryMb: 1,
+    timeoutMs: -5,
+    maxConcurrent: 10_000,
+    heartbeatMs: 1_000,
+    heartbeatTimeoutMs: 100,
+  });
   assert.equal(l.memoryMb, 8);
   assert.equal(l.timeoutMs, 10);
   assert.equal(l.maxConcurrent, 256);
-  assert.ok(l.heartbeatTimeoutMs >= 3 * l.heartbeatMs, 'a heartbeat timeout shorter than three beats would kill healthy hosts');
+  assert.ok(
+    l.heartbeatTimeoutMs >= 3 * l.heartbeatMs,
+    'a heartbeat timeout shorter than three beats would kill healthy hosts',
+  );
 });
 
 test('a per-run --timeout lifts the CPU budget with it unless that is given too', () => {

@@ -19,12 +19,21 @@ import { readPermissionRequest } from '../../../main/core/skills/format/permissi
 import { tempDir, writeTree, skillMd } from '../../helpers/tmp.js';
 
 export function testLimits(over: Partial<SandboxLimits> = {}): SandboxLimits {
-  return { ...limitsFromSettings(DEFAULT_SETTINGS.sandbox), timeoutMs: 1_000, cpuTimeMs: 10_000, killGraceMs: 2_000, ...over };
+  return {
+    ...limitsFromSettings(DEFAULT_SETTINGS.sandbox),
+    timeoutMs: 1_000,
+    cpuTimeMs: 10_000,
+    killGraceMs: 2_000,
+    ...over,
+  };
 }
 
 /** A bare client whose capability calls echo back (for limit and escape tests). */
 export function echoClient(over: Partial<SandboxLimits> = {}): SandboxClient<unknown> {
-  const client = new SandboxClient<unknown>({ limits: testLimits(over), capabilities: async (op, payload) => ({ op, payload }) });
+  const client = new SandboxClient<unknown>({
+    limits: testLimits(over),
+    capabilities: async (op, payload) => ({ op, payload }),
+  });
   after(() => client.close());
   return client;
 }
@@ -35,7 +44,14 @@ export function run(client: SandboxClient<unknown>, source: string, args: unknow
 
 function manifest(name: string, permissions?: unknown): SkillManifest {
   return {
-    name, description: 'test skill', metadata: {}, allowedTools: [], readWhen: [], agentCreated: false, dependsOn: [], extra: {},
+    name,
+    description: 'test skill',
+    metadata: {},
+    allowedTools: [],
+    readWhen: [],
+    agentCreated: false,
+    dependsOn: [],
+    extra: {},
     ...(permissions !== undefined ? { permissions: { raw: permissions, reviewed: false as const } } : {}),
     // The one reader, as the manifest parser calls it.
     requested: readPermissionRequest(permissions !== undefined ? { permissions } : {}, 'SKILL.md'),
@@ -79,12 +95,18 @@ export function world(opts: {
     policies.set(name, policyFromManifest(name, dir, manifest(name, s.permissions)));
   }
   const gate = createGate({
-    ceiling: ceilingFrom(opts.settings ?? DEFAULT_SETTINGS, workspace, [...policies.values()].map((p) => p.dir)),
+    ceiling: ceilingFrom(
+      opts.settings ?? DEFAULT_SETTINGS,
+      workspace,
+      [...policies.values()].map((p) => p.dir),
+    ),
     rules: () => [],
     skill: (n) => policies.get(n),
   });
   const runner = createScriptRunner({
-    gate, workspace, limits: testLimits(opts.limits),
+    gate,
+    workspace,
+    limits: testLimits(opts.limits),
     ...(opts.tools ? { executor: executorFor(opts.tools, gate) } : {}),
     ...(opts.approve ? { approve: opts.approve } : {}),
   });

@@ -12,7 +12,8 @@ const w = world({
     counter: {
       permissions: { paths: { read: ['**/*.md'] } },
       files: {
-        'scripts/count.mjs': 'export default async (args, knack) => { const t = await knack.readFile(args.path); knack.log("read " + t.length); return { words: t.split(/\\s+/).length }; }',
+        'scripts/count.mjs':
+          'export default async (args, knack) => { const t = await knack.readFile(args.path); knack.log("read " + t.length); return { words: t.split(/\\s+/).length }; }',
         'scripts/loop.mjs': 'export default () => { for (;;) {} }',
       },
     },
@@ -22,7 +23,8 @@ const w = world({
 
 const tool = createRunSkillScriptTool({
   runner: w.runner,
-  findSkill: (name) => (name === 'counter' ? w.skill('counter') : new SandboxError('skill.not_found', `no skill named "${name}"`)),
+  findSkill: (name) =>
+    name === 'counter' ? w.skill('counter') : new SandboxError('skill.not_found', `no skill named "${name}"`),
 });
 const ctx: ToolContext = { workspace: w.workspace, actor: { kind: 'agent', activeSkills: [] } };
 
@@ -42,7 +44,10 @@ test('run_skill_script reports limits and unknown skills as structured errors fo
   assert.equal(!loop.ok && loop.error.code, 'limit.timeout');
   const missing = await tool.handler({ skill: 'ghost', script: 'x.mjs' }, ctx);
   assert.equal(!missing.ok && missing.error.code, 'skill.not_found');
-  const bad = await tool.handler({ skill: 'counter', script: 'count.mjs', args: [1] as unknown as Record<string, unknown> }, ctx);
+  const bad = await tool.handler(
+    { skill: 'counter', script: 'count.mjs', args: [1] as unknown as Record<string, unknown> },
+    ctx,
+  );
   assert.equal(!bad.ok && bad.error.code, 'tool.bad_arguments');
 });
 
@@ -55,21 +60,39 @@ test('run_skill_script declares no access of its own: each capability call is ga
 
 test('catalogSkillFinder finds enabled skills and explains the others', async () => {
   const { catalogSkillFinder } = await import('../../../main/core/sandbox/tool.js');
-  const entry = (over: Record<string, unknown>) => ({
-    manifest: {
-      name: 'counter', description: 'd', metadata: {}, allowedTools: [], readWhen: [], agentCreated: false, dependsOn: [], extra: {},
-      requested: { permissions: defaultPermissions(), diagnostics: [] },
-    },
-    tier: 'project', source: 'workbuddy', dir: w.skill('counter').dir, realDir: w.skill('counter').dir, file: `${w.skill('counter').dir}/SKILL.md`,
-    size: 1, mtimeMs: 1, diagnostics: [], enabled: true, ...over,
-  }) as never;
+  const entry = (over: Record<string, unknown>) =>
+    ({
+      manifest: {
+        name: 'counter',
+        description: 'd',
+        metadata: {},
+        allowedTools: [],
+        readWhen: [],
+        agentCreated: false,
+        dependsOn: [],
+        extra: {},
+        requested: { permissions: defaultPermissions(), diagnostics: [] },
+      },
+      tier: 'project',
+      source: 'workbuddy',
+      dir: w.skill('counter').dir,
+      realDir: w.skill('counter').dir,
+      file: `${w.skill('counter').dir}/SKILL.md`,
+      size: 1,
+      mtimeMs: 1,
+      diagnostics: [],
+      enabled: true,
+      ...over,
+    }) as never;
   const find = (e: unknown) => catalogSkillFinder({ get: (n) => (n === 'counter' ? (e as never) : undefined) });
   // The script acts as that skill's identity: its real folder and its tier.
   assert.deepEqual(find(entry({}))('counter'), { ...w.skill('counter'), tier: 'project' });
   const missing = find(entry({}))('ghost');
   assert.ok(missing instanceof SandboxError && missing.code === 'skill.not_found');
   const disabled = find(entry({ enabled: false, disabledReason: 'audit P0' }))('counter');
-  assert.ok(disabled instanceof SandboxError && disabled.code === 'skill.disabled' && /audit P0/.test(disabled.message));
+  assert.ok(
+    disabled instanceof SandboxError && disabled.code === 'skill.disabled' && /audit P0/.test(disabled.message),
+  );
 });
 
 test('the gate lets the agent call run_skill_script inside the default ceiling', async () => {
@@ -78,6 +101,13 @@ test('the gate lets the agent call run_skill_script inside the default ceiling',
   const { gate } = buildGate({ settings: DEFAULT_SETTINGS, workspace: w.workspace, skills: [] });
   const args = { skill: 'counter', script: 'count.mjs' };
   assert.equal(gate.authorize({ tool: tool.name, args, access: tool.access(args, ctx) }, ctx.actor).verdict, 'allow');
-  const closed = buildGate({ settings: { ...DEFAULT_SETTINGS, policy: { ceiling: { ...DEFAULT_SETTINGS.policy.ceiling, tools: ['read_file'] } } }, workspace: w.workspace, skills: [] });
+  const closed = buildGate({
+    settings: {
+      ...DEFAULT_SETTINGS,
+      policy: { ceiling: { ...DEFAULT_SETTINGS.policy.ceiling, tools: ['read_file'] } },
+    },
+    workspace: w.workspace,
+    skills: [],
+  });
   assert.equal(closed.gate.authorize({ tool: tool.name, args, access: {} }, ctx.actor).verdict, 'deny');
 });

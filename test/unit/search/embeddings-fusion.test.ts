@@ -5,7 +5,14 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { EmbeddingIndex, EmbeddingsError, hybridSearch, ollamaEmbeddings, openAIEmbeddings, reciprocalRankFusion } from '../../../main/core/search/embeddings.js';
+import {
+  EmbeddingIndex,
+  EmbeddingsError,
+  hybridSearch,
+  ollamaEmbeddings,
+  openAIEmbeddings,
+  reciprocalRankFusion,
+} from '../../../main/core/search/embeddings.js';
 import { ToolSearchIndex } from '../../../main/core/tools/tool-search.js';
 
 // A toy embedding model: one dimension per concept, counting the concept's words.
@@ -18,7 +25,12 @@ const embed = (text: string) => CONCEPTS.map((ws) => ws.filter((w) => text.toLow
 
 const requests: { path: string; auth?: string; body: { model: string; input: string[] } }[] = [];
 let mode: 'ok' | 'broken' | 'short' = 'ok';
-const body = (req: IncomingMessage) => new Promise<string>((r) => { let s = ''; req.on('data', (c) => (s += c)); req.on('end', () => r(s)); });
+const body = (req: IncomingMessage) =>
+  new Promise<string>((r) => {
+    let s = '';
+    req.on('data', (c) => (s += c));
+    req.on('end', () => r(s));
+  });
 const server = createServer(async (req, res) => {
   const b = JSON.parse(await body(req)) as { model: string; input: string[] };
   requests.push({ path: req.url!, ...(req.headers.authorization ? { auth: req.headers.authorization } : {}), body: b });
@@ -43,21 +55,40 @@ test('both wire protocols return one vector per text, in order, in batches, with
   const b = await ollamaEmbeddings({ baseUrl: base, model: 'm2' }).embed(texts);
   assert.deepEqual(a, texts.map(embed));
   assert.deepEqual(b, texts.map(embed));
-  assert.deepEqual(requests.map((r) => [r.path, r.body.input.length]), [['/v1/embeddings', 2], ['/v1/embeddings', 2], ['/v1/embeddings', 1], ['/api/embed', 5]]);
+  assert.deepEqual(
+    requests.map((r) => [r.path, r.body.input.length]),
+    [
+      ['/v1/embeddings', 2],
+      ['/v1/embeddings', 2],
+      ['/v1/embeddings', 1],
+      ['/api/embed', 5],
+    ],
+  );
   assert.equal(requests[0]!.auth, 'Bearer sk-test');
   assert.equal(requests[3]!.auth, undefined);
 });
 
 test('a failing or short answer is a clear error naming the endpoint', async () => {
   mode = 'broken';
-  await assert.rejects(ollamaEmbeddings({ baseUrl: base, model: 'm' }).embed(['x']), (e: Error) => e instanceof EmbeddingsError && /api\/embed: HTTP 500/.test(e.message));
+  await assert.rejects(
+    ollamaEmbeddings({ baseUrl: base, model: 'm' }).embed(['x']),
+    (e: Error) => e instanceof EmbeddingsError && /api\/embed: HTTP 500/.test(e.message),
+  );
   mode = 'short';
   await assert.rejects(openAIEmbeddings({ baseUrl: base, model: 'm' }).embed(['x', 'y']), /expected 2 embeddings/);
   mode = 'ok';
 });
 
 test('reciprocal rank fusion: agreement ranks first, each list contributes, weights tilt it', () => {
-  assert.deepEqual(reciprocalRankFusion([['a', 'b', 'c'], ['b', 'a', 'd']]).slice(0, 2).sort(), ['a', 'b']);
+  assert.deepEqual(
+    reciprocalRankFusion([
+      ['a', 'b', 'c'],
+      ['b', 'a', 'd'],
+    ])
+      .slice(0, 2)
+      .sort(),
+    ['a', 'b'],
+  );
   assert.deepEqual(reciprocalRankFusion([['a', 'b'], ['c']]), ['a', 'c', 'b']);
   assert.deepEqual(reciprocalRankFusion([['a'], ['c']], { weights: [1, 2] }), ['c', 'a']);
   assert.deepEqual(reciprocalRankFusion([]), []);
@@ -65,9 +96,24 @@ test('reciprocal rank fusion: agreement ranks first, each list contributes, weig
 
 test('hybrid search lifts a tool the lexical ranking cannot see, and keeps what it found', async () => {
   const tools = [
-    { name: 'get_forecast', summary: 'Weather forecast for a city.', description: 'Weather forecast for a city.', inputSchema: { type: 'object', properties: {} } },
-    { name: 'send_invoice', summary: 'Email an invoice to a customer.', description: 'Email an invoice to a customer.', inputSchema: { type: 'object', properties: {} } },
-    { name: 'post_message', summary: 'Post a message to a Slack channel.', description: 'Post a message to a Slack channel.', inputSchema: { type: 'object', properties: {} } },
+    {
+      name: 'get_forecast',
+      summary: 'Weather forecast for a city.',
+      description: 'Weather forecast for a city.',
+      inputSchema: { type: 'object', properties: {} },
+    },
+    {
+      name: 'send_invoice',
+      summary: 'Email an invoice to a customer.',
+      description: 'Email an invoice to a customer.',
+      inputSchema: { type: 'object', properties: {} },
+    },
+    {
+      name: 'post_message',
+      summary: 'Post a message to a Slack channel.',
+      description: 'Post a message to a Slack channel.',
+      inputSchema: { type: 'object', properties: {} },
+    },
   ];
   const lexical = new ToolSearchIndex();
   lexical.addAll(tools);

@@ -8,8 +8,45 @@ import { normalize, splitIdentifiers } from '../../../main/core/search/tokenize.
 
 const viaSegmenter = (text: string) => segmentedTokens(normalize(splitIdentifiers(text)));
 
-test('phrase tokens of plain English text equal the segmenter\'s, for any mix of words, digits, spaces and punctuation', () => {
-  const piece = fc.constantFrom('hello', 'Fix', 'the', 'build', 'readFile', 'v2', '2024', 'a', 'please', 'commits', ' ', '  ', '\t', '\n', ',', '!', '?', ';', '.', ':', '-', '_', '/', "'", '"', '(', ')', '1,000', '3.14', 'e.g.', "don't", 'x_y', '提交', 'é', '\u00a0', '\ufeff');
+test("phrase tokens of plain English text equal the segmenter's, for any mix of words, digits, spaces and punctuation", () => {
+  const piece = fc.constantFrom(
+    'hello',
+    'Fix',
+    'the',
+    'build',
+    'readFile',
+    'v2',
+    '2024',
+    'a',
+    'please',
+    'commits',
+    ' ',
+    '  ',
+    '\t',
+    '\n',
+    ',',
+    '!',
+    '?',
+    ';',
+    '.',
+    ':',
+    '-',
+    '_',
+    '/',
+    "'",
+    '"',
+    '(',
+    ')',
+    '1,000',
+    '3.14',
+    'e.g.',
+    "don't",
+    'x_y',
+    '提交',
+    'é',
+    '\u00a0',
+    '\ufeff',
+  );
   fc.assert(
     fc.property(fc.array(piece, { maxLength: 14 }), (parts) => {
       const text = parts.join('');
@@ -20,8 +57,15 @@ test('phrase tokens of plain English text equal the segmenter\'s, for any mix of
 });
 
 test('the words of a plain message are matched with their stems, fillers dropped, as before', () => {
-  assert.deepEqual(phraseTokens('Please commit my changes, then push!').map((t) => t.key), viaSegmenter('Please commit my changes, then push!').map((t) => t.key));
-  assert.deepEqual(phraseTokens('Please commit my changes, then push!').map((t) => t.surface), ['commit', 'changes', 'then', 'push']);
+  assert.deepEqual(
+    phraseTokens('Please commit my changes, then push!').map((t) => t.key),
+    viaSegmenter('Please commit my changes, then push!').map((t) => t.key),
+  );
+  assert.deepEqual(
+    phraseTokens('Please commit my changes, then push!').map((t) => t.surface),
+    ['commit', 'changes', 'then', 'push'],
+  );
   // Text the fast path does not take (an apostrophe, a number with a comma, Chinese) is segmented by ICU.
-  for (const t of ["don't push", 'pay 1,000 now', '帮我提交代码', 'e.g. this']) assert.deepEqual(phraseTokens(t), viaSegmenter(t), t);
+  for (const t of ["don't push", 'pay 1,000 now', '帮我提交代码', 'e.g. this'])
+    assert.deepEqual(phraseTokens(t), viaSegmenter(t), t);
 });

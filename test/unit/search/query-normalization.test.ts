@@ -3,11 +3,20 @@ import assert from 'node:assert/strict';
 import { requestTerms, valueHints, isNumberish, REQUEST_FILLERS } from '../../../main/core/search/query.js';
 import { terms } from '../../../main/core/search/tokenize.js';
 
-const asObject = (q: string, opts = {}) => Object.fromEntries(requestTerms(q, terms, opts).map((t) => [t.term, t.weight]));
+const asObject = (q: string, opts = {}) =>
+  Object.fromEntries(requestTerms(q, terms, opts).map((t) => [t.term, t.weight]));
 
 test('how people ask is dropped: greetings, politeness and request phrasing leave only what they ask for', () => {
-  assert.deepEqual(Object.keys(asObject("Hi! Could you please tell me, I'd like to know the weather forecast")), ['weather', 'forecast']);
-  assert.deepEqual(Object.keys(asObject('can you kindly show me open pull requests')), ['show', 'open', 'pull', 'request']);
+  assert.deepEqual(Object.keys(asObject("Hi! Could you please tell me, I'd like to know the weather forecast")), [
+    'weather',
+    'forecast',
+  ]);
+  assert.deepEqual(Object.keys(asObject('can you kindly show me open pull requests')), [
+    'show',
+    'open',
+    'pull',
+    'request',
+  ]);
   // Off: every word counts.
   assert.ok('tell' in asObject('tell me the weather', { dropFillers: false }));
 });
@@ -45,6 +54,9 @@ test('quoted values, URLs and paths count less than the words around them, unles
 });
 
 test('a request made only of fillers or numbers still searches for what it says', () => {
-  assert.deepEqual(requestTerms('12345', terms).map((t) => t.term), ['12345']);
+  assert.deepEqual(
+    requestTerms('12345', terms).map((t) => t.term),
+    ['12345'],
+  );
   assert.ok(requestTerms('hello', terms).length > 0);
 });

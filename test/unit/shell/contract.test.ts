@@ -36,7 +36,12 @@ test('an unknown method name is refused with unknown_method, including names fro
 
 test('input that breaks the schema never reaches the handler and the error names the field', async () => {
   let called = false;
-  const h = handlers({ 'skills.setEnabled': () => { called = true; throw new Error('unreachable'); } });
+  const h = handlers({
+    'skills.setEnabled': () => {
+      called = true;
+      throw new Error('unreachable');
+    },
+  });
   const r = await dispatch(h, 'skills.setEnabled', { name: 'x', enabled: 'yes' }, quiet);
   assert.equal(called, false);
   assert.ok(!r.ok);
@@ -57,11 +62,18 @@ test('a handler that answers outside the contract yields invalid_output, not the
 
 test('a ServiceError keeps its code and details; an unexpected throw is internal without a stack', async () => {
   const h = handlers({
-    'skills.show': ({ name }) => { throw new ServiceError('not_found', `no skill named ${name}`, { name }); },
-    'rules.remove': () => { throw new TypeError('boom'); },
+    'skills.show': ({ name }) => {
+      throw new ServiceError('not_found', `no skill named ${name}`, { name });
+    },
+    'rules.remove': () => {
+      throw new TypeError('boom');
+    },
   });
   const a = await dispatch(h, 'skills.show', { name: 'ghost' }, quiet);
-  assert.deepEqual(a, { ok: false, error: { code: 'not_found', message: 'no skill named ghost', details: { name: 'ghost' } } });
+  assert.deepEqual(a, {
+    ok: false,
+    error: { code: 'not_found', message: 'no skill named ghost', details: { name: 'ghost' } },
+  });
   const b = await dispatch(h, 'rules.remove', { id: 'r1' }, quiet);
   assert.ok(!b.ok);
   assert.equal(b.error.code, 'internal');
@@ -70,7 +82,18 @@ test('a ServiceError keeps its code and details; an unexpected throw is internal
 
 test('defaults are filled in before the handler runs', async () => {
   let seen: unknown;
-  const h = handlers({ 'skills.trustAll': (args) => { seen = args; return { trusted: [], refused: [], summary: 'nothing to trust', groups: [], widest: { tools: [], anyCommand: [], network: false, read: [], write: [], undeclared: 0 } }; } });
+  const h = handlers({
+    'skills.trustAll': (args) => {
+      seen = args;
+      return {
+        trusted: [],
+        refused: [],
+        summary: 'nothing to trust',
+        groups: [],
+        widest: { tools: [], anyCommand: [], network: false, read: [], write: [], undeclared: 0 },
+      };
+    },
+  });
   const r = await dispatch(h, 'skills.trustAll', {}, quiet);
   assert.ok(r.ok);
   assert.deepEqual(seen, { dryRun: false });
@@ -82,26 +105,51 @@ function direct(h: Handlers, hub = new EventHub(quiet)): Transport {
 
 test('the typed client returns validated values and throws KnackError with the contract code', async () => {
   const h = handlers({
-    'rules.list': () => ({ rules: [{ id: 'a1', effect: 'allow', tool: 'bash', command: 'git status', createdAt: 1, description: 'allow bash `git status`' }] }),
-    'rules.remove': ({ id }) => { throw new ServiceError('not_found', `no rule ${id}`); },
+    'rules.list': () => ({
+      rules: [
+        {
+          id: 'a1',
+          effect: 'allow',
+          tool: 'bash',
+          command: 'git status',
+          createdAt: 1,
+          description: 'allow bash `git status`',
+        },
+      ],
+    }),
+    'rules.remove': ({ id }) => {
+      throw new ServiceError('not_found', `no rule ${id}`);
+    },
   });
   const client = createClient(direct(h), { onContractViolation: quiet });
   const { rules } = await client.call('rules.list', {});
   assert.equal(rules[0]?.command, 'git status');
-  await assert.rejects(client.call('rules.remove', { id: 'zz' }), (e: unknown) => e instanceof KnackError && e.code === 'not_found');
+  await assert.rejects(
+    client.call('rules.remove', { id: 'zz' }),
+    (e: unknown) => e instanceof KnackError && e.code === 'not_found',
+  );
 });
 
 test('the client refuses bad input locally and a transport answer outside the contract', async () => {
   let sent = 0;
   const lying: Transport = {
-    call: async () => { sent++; return { ok: true, value: { rules: 'all of them' } }; },
+    call: async () => {
+      sent++;
+      return { ok: true, value: { rules: 'all of them' } };
+    },
     subscribe: () => () => {},
   };
   const violations: string[] = [];
   const client = createClient(lying, { onContractViolation: (w) => violations.push(w) });
-  await assert.rejects(client.call('rules.remove', { id: '' }), (e: unknown) => e instanceof KnackError && e.code === 'invalid_input');
+  await assert.rejects(
+    client.call('rules.remove', { id: '' }),
+    (e: unknown) => e instanceof KnackError && e.code === 'invalid_input',
+  );
   assert.equal(sent, 0);
-  await assert.rejects(client.call('rules.list', {}), (e: unknown) => e instanceof KnackError && e.code === 'invalid_output');
+  await assert.rejects(
+    client.call('rules.list', {}),
+    (e: unknown) => e instanceof KnackError && e.code === 'invalid_output',
+  );
   assert.equal(violations.length, 1);
 });
 
@@ -123,7 +171,13 @@ test('events are validated at the source: a malformed one is dropped and reporte
 
 test('the client drops an event from the transport that does not match its schema', async () => {
   let push: (n: string, p: unknown) => void = () => {};
-  const t: Transport = { call: async () => ({ ok: true, value: {} }), subscribe: (l) => { push = l; return () => {}; } };
+  const t: Transport = {
+    call: async () => ({ ok: true, value: {} }),
+    subscribe: (l) => {
+      push = l;
+      return () => {};
+    },
+  };
   const violations: string[] = [];
   const client = createClient(t, { onContractViolation: (w) => violations.push(w) });
   const got: unknown[] = [];

@@ -24,11 +24,15 @@ test('a conversation of folder A is not continued, answered, opened or exported 
     ['sessions.export', { id: sessionId, format: 'markdown' }],
     ['context.get', { sessionId }],
   ] as const) {
-    await assert.rejects(s.call(m, input as never), (e: Error & { code?: string }) => {
-      assert.equal(e.code, 'not_found', `${m}: ${e.message}`);
-      assert.match(e.message, /belongs to the folder .*repo.*: open it to continue/);
-      return true;
-    }, m);
+    await assert.rejects(
+      s.call(m, input as never),
+      (e: Error & { code?: string }) => {
+        assert.equal(e.code, 'not_found', `${m}: ${e.message}`);
+        assert.match(e.message, /belongs to the folder .*repo.*: open it to continue/);
+        return true;
+      },
+      m,
+    );
   }
   assert.equal(s.server.requests.length, asked, 'nothing reached the model');
   await s.call('workspace.open', { path: s.ws });

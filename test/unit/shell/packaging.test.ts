@@ -17,14 +17,28 @@ const configOf = () => parseYaml(readFileSync(join(root, 'electron-builder.yml')
 const SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
 
 function validator() {
-  const schemaFile = join(require.resolve('app-builder-lib/package.json', { paths: [require.resolve('electron-builder')] }), '..', 'scheme.json');
+  const schemaFile = join(
+    require.resolve('app-builder-lib/package.json', { paths: [require.resolve('electron-builder')] }),
+    '..',
+    'scheme.json',
+  );
   const ajv = new Ajv({ strict: false, allErrors: true });
   return ajv.compile(JSON.parse(readFileSync(schemaFile, 'utf8')) as object);
 }
 
 /** A file that is not Electron but carries its fuse wire (sentinel, version 1, 8 fuses) the way the real binary does. */
 function stubElectron(file: string): void {
-  writeFileSync(file, Buffer.concat([Buffer.from('#!/bin/sh\necho stub\n'), Buffer.alloc(32), Buffer.from(SENTINEL), Buffer.from([1, 8]), Buffer.from('10110110'), Buffer.alloc(32)]));
+  writeFileSync(
+    file,
+    Buffer.concat([
+      Buffer.from('#!/bin/sh\necho stub\n'),
+      Buffer.alloc(32),
+      Buffer.from(SENTINEL),
+      Buffer.from([1, 8]),
+      Buffer.from('10110110'),
+      Buffer.alloc(32),
+    ]),
+  );
   chmodSync(file, 0o755);
 }
 
@@ -44,19 +58,35 @@ test('electron-builder.yml validates against the schema inside the installed ele
 
 test('the packaging config ships compiled code only, unpacks native modules, carries the built-in skills and every target', () => {
   const c = configOf() as {
-    appId: string; productName: string; files: string[]; asarUnpack: string[]; extraResources: { from: string; to: string }[]; afterPack: string;
-    mac: { target: string[]; icon: string }; win: { target: string[] }; linux: { target: string[] }; npmRebuild: boolean;
+    appId: string;
+    productName: string;
+    files: string[];
+    asarUnpack: string[];
+    extraResources: { from: string; to: string }[];
+    afterPack: string;
+    mac: { target: string[]; icon: string };
+    win: { target: string[] };
+    linux: { target: string[] };
+    npmRebuild: boolean;
   };
   assert.equal(c.appId, 'dev.knack.app');
   assert.equal(c.productName, 'Knack');
   assert.ok(c.files.includes('!dist/**/*.map'));
-  assert.ok(c.asarUnpack.some((g) => g.includes('better-sqlite3')) && c.asarUnpack.some((g) => g.includes('isolated-vm')));
+  assert.ok(
+    c.asarUnpack.some((g) => g.includes('better-sqlite3')) && c.asarUnpack.some((g) => g.includes('isolated-vm')),
+  );
   assert.equal(c.npmRebuild, true);
-  assert.deepEqual(c.extraResources.map((r) => [r.from, r.to]), [['builtin-skills', 'builtin-skills']]);
+  assert.deepEqual(
+    c.extraResources.map((r) => [r.from, r.to]),
+    [['builtin-skills', 'builtin-skills']],
+  );
   assert.ok(existsSync(join(root, c.afterPack)));
   assert.ok(existsSync(join(root, c.mac.icon)));
   assert.deepEqual([c.mac.target, c.win.target, c.linux.target], [['dmg', 'zip'], ['nsis'], ['AppImage', 'deb']]);
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { main: string; dependencies: Record<string, string> };
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    main: string;
+    dependencies: Record<string, string>;
+  };
   assert.equal(pkg.main, 'dist/main/electron/main.js');
   assert.equal(pkg.dependencies.electron, undefined, 'electron must be a devDependency, never shipped inside the app');
 });
@@ -66,14 +96,26 @@ test('the afterPack hook flips the fuses: no RunAsNode, NODE_OPTIONS or --inspec
   const bin = join(dir, 'knack');
   stubElectron(bin);
   assert.equal(fuseWire(bin), '10110110');
-  const { default: afterPack } = (await import('../../../packaging/after-pack.mjs')) as { default: (ctx: unknown) => Promise<void> };
-  await afterPack({ appOutDir: dir, electronPlatformName: 'linux', packager: { appInfo: { productFilename: 'Knack' }, executableName: 'knack' } });
+  const { default: afterPack } = (await import('../../../packaging/after-pack.mjs')) as {
+    default: (ctx: unknown) => Promise<void>;
+  };
+  await afterPack({
+    appOutDir: dir,
+    electronPlatformName: 'linux',
+    packager: { appInfo: { productFilename: 'Knack' }, executableName: 'knack' },
+  });
   // Order: RunAsNode, CookieEncryption, NODE_OPTIONS, --inspect, AsarIntegrity, OnlyLoadFromAsar, V8 snapshot, file: privileges.
   assert.equal(fuseWire(bin), '01001100');
 });
 
 function ensureBuilt(): void {
-  const need = ['dist/main/electron/main.js', 'dist/main/electron/host.js', 'dist/preload/index.cjs', 'dist/renderer/index.html', 'dist/icon.png'];
+  const need = [
+    'dist/main/electron/main.js',
+    'dist/main/electron/host.js',
+    'dist/preload/index.cjs',
+    'dist/renderer/index.html',
+    'dist/icon.png',
+  ];
   if (need.every((f) => existsSync(join(root, f)))) return;
   const r = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
   assert.equal(r.status, 0, 'npm run build failed');
@@ -88,23 +130,68 @@ test('electron-builder packs dist into app.asar over a stub Electron: compiled c
   copyFileSync(join(root, 'LICENSE'), join(dist, 'LICENSE'));
   const out = join(work, 'out');
   const cli = require.resolve('electron-builder/cli.js');
-  const r = spawnSync(process.execPath, [cli, '--linux', 'dir', '--config', 'electron-builder.yml', `-c.electronDist=${dist}`, '-c.npmRebuild=false', `-c.directories.output=${out}`],
-    { cwd: root, encoding: 'utf8', env: { ...process.env, ELECTRON_BUILDER_CACHE: join(work, 'cache') } });
+  const r = spawnSync(
+    process.execPath,
+    [
+      cli,
+      '--linux',
+      'dir',
+      '--config',
+      'electron-builder.yml',
+      `-c.electronDist=${dist}`,
+      '-c.npmRebuild=false',
+      `-c.directories.output=${out}`,
+    ],
+    { cwd: root, encoding: 'utf8', env: { ...process.env, ELECTRON_BUILDER_CACHE: join(work, 'cache') } },
+  );
   assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
   const app = join(out, 'linux-unpacked');
-  const asar = require('@electron/asar') as { listPackage(p: string, o: object): string[]; extractFile(p: string, f: string): Buffer };
+  const asar = require('@electron/asar') as {
+    listPackage(p: string, o: object): string[];
+    extractFile(p: string, f: string): Buffer;
+  };
   const archive = join(app, 'resources', 'app.asar');
   const files = asar.listPackage(archive, {}).map((f) => f.replace(/\\/g, '/'));
-  for (const f of ['/package.json', '/dist/package.json', '/dist/main/electron/main.js', '/dist/main/electron/host.js', '/dist/main/electron/parse-worker.js', '/dist/main/electron/audit-worker.js', '/dist/preload/index.cjs', '/dist/renderer/index.html', '/dist/icon.png']) {
+  for (const f of [
+    '/package.json',
+    '/dist/package.json',
+    '/dist/main/electron/main.js',
+    '/dist/main/electron/host.js',
+    '/dist/main/electron/parse-worker.js',
+    '/dist/main/electron/audit-worker.js',
+    '/dist/preload/index.cjs',
+    '/dist/renderer/index.html',
+    '/dist/icon.png',
+  ]) {
     assert.ok(files.includes(f), `${f} in app.asar`);
   }
   const own = files.filter((f) => !f.startsWith('/node_modules/'));
-  assert.deepEqual(own.filter((f) => /\.(ts|tsx|map)$/.test(f)), [], 'no TypeScript sources or source maps');
+  assert.deepEqual(
+    own.filter((f) => /\.(ts|tsx|map)$/.test(f)),
+    [],
+    'no TypeScript sources or source maps',
+  );
   // Only what the build makes: a stray file under dist/ (a profile, an experiment) is not shipped.
-  assert.deepEqual(own.filter((f) => f.startsWith('/dist/') && !/^\/dist\/(?:(?:main|preload|renderer)(?:\/|$)|icon\.png$|package\.json$)/.test(f)), [], 'only build outputs from dist/');
-  assert.ok(!own.some((f) => f.startsWith('/main/') || f.startsWith('/test/') || f.startsWith('/renderer/')), 'no source folders');
-  assert.ok(!files.some((f) => f.startsWith('/node_modules/tsx/') || f.startsWith('/node_modules/esbuild/')), 'no tsx or esbuild at run time');
-  assert.ok(files.some((f) => f.startsWith('/node_modules/zod/')), 'runtime dependencies are packed');
+  assert.deepEqual(
+    own.filter(
+      (f) =>
+        f.startsWith('/dist/') && !/^\/dist\/(?:(?:main|preload|renderer)(?:\/|$)|icon\.png$|package\.json$)/.test(f),
+    ),
+    [],
+    'only build outputs from dist/',
+  );
+  assert.ok(
+    !own.some((f) => f.startsWith('/main/') || f.startsWith('/test/') || f.startsWith('/renderer/')),
+    'no source folders',
+  );
+  assert.ok(
+    !files.some((f) => f.startsWith('/node_modules/tsx/') || f.startsWith('/node_modules/esbuild/')),
+    'no tsx or esbuild at run time',
+  );
+  assert.ok(
+    files.some((f) => f.startsWith('/node_modules/zod/')),
+    'runtime dependencies are packed',
+  );
   const pkg = JSON.parse(asar.extractFile(archive, 'package.json').toString()) as { main: string };
   assert.ok(files.includes(`/${pkg.main}`), 'package.json main points into the archive');
   const unpacked = join(app, 'resources', 'app.asar.unpacked', 'node_modules');
@@ -117,10 +204,18 @@ test('the built main process imports only Node built-ins, electron and runtime d
   ensureBuilt();
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
   const allowed = new Set(['electron', ...Object.keys(pkg.dependencies).filter((d) => d !== 'tsx')]);
-  for (const file of ['dist/main/electron/main.js', 'dist/main/electron/host.js', 'dist/main/electron/parse-worker.js', 'dist/main/electron/audit-worker.js']) {
+  for (const file of [
+    'dist/main/electron/main.js',
+    'dist/main/electron/host.js',
+    'dist/main/electron/parse-worker.js',
+    'dist/main/electron/audit-worker.js',
+  ]) {
     const code = readFileSync(join(root, file), 'utf8');
-    const specs = [...code.matchAll(/(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|require\(\s*["']([^"']+)["']\s*\)/gm)]
-      .map((m) => m[1] ?? m[2] ?? m[3]!);
+    const specs = [
+      ...code.matchAll(
+        /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|require\(\s*["']([^"']+)["']\s*\)/gm,
+      ),
+    ].map((m) => m[1] ?? m[2] ?? m[3]!);
     assert.ok(specs.length > 0, `${file} has imports`);
     // The one exception: base/worker-spec's `import('esbuild')`, dynamic and on the TypeScript-checkout path only.
     assert.doesNotMatch(code, /from\s*["']esbuild["']/, `${file} imports esbuild statically`);

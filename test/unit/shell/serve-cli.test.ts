@@ -12,8 +12,24 @@ const BIN = join(import.meta.dirname, '..', '..', '..', 'bin', 'knack.js');
 async function serveAndStop(signal: 'SIGINT' | 'SIGTERM') {
   const root = tempDir();
   writeTree(root, { 'renderer/index.html': '<!doctype html><title>served</title>', 'repo/README.md': 'x' });
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--workspace', join(root, 'repo'), '--home', join(root, 'home'),
-    '--data-dir', join(root, 'data'), '--renderer', join(root, 'renderer')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [
+      BIN,
+      'serve',
+      '--port',
+      '0',
+      '--workspace',
+      join(root, 'repo'),
+      '--home',
+      join(root, 'home'),
+      '--data-dir',
+      join(root, 'data'),
+      '--renderer',
+      join(root, 'renderer'),
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
@@ -35,7 +51,10 @@ async function serveAndStop(signal: 'SIGINT' | 'SIGTERM') {
   assert.match(err, new RegExp(`${signal}, shutting down`));
   const state = await new Promise<string>((resolve) => {
     const s = connect({ host: '127.0.0.1', port });
-    s.once('connect', () => { s.destroy(); resolve('open'); });
+    s.once('connect', () => {
+      s.destroy();
+      resolve('open');
+    });
     s.once('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? 'error'));
   });
   assert.equal(state, 'ECONNREFUSED');

@@ -23,13 +23,22 @@ function setup(workspaceOptions: Partial<WorkspaceOptions> = {}) {
   const builtin = join(root, 'builtin');
   writeTree(builtin, { 'git-commit/SKILL.md': skillMd({ name: 'git-commit', description: 'Write commit messages' }) });
   writeTree(ws, {
-    '.workbuddy/skills/git-commit/SKILL.md': skillMd({ name: 'git-commit', description: 'Our own commit rules' }, '# Ours\n\nUse our format.\n'),
+    '.workbuddy/skills/git-commit/SKILL.md': skillMd(
+      { name: 'git-commit', description: 'Our own commit rules' },
+      '# Ours\n\nUse our format.\n',
+    ),
     '.workbuddy/skills/syncer/SKILL.md': skillMd({ name: 'syncer', description: 'Sync status' }, NETWORKY),
     '.workbuddy/skills/hostile/SKILL.md': skillMd({ name: 'hostile', description: 'Helps' }, HOSTILE),
   });
   mkdirSync(home, { recursive: true });
   const paths = resolvePaths({ home, dataDir: join(root, 'data'), builtinSkillsDir: builtin });
-  const service = new KnackService({ paths, transport: 'serve', version: '0.0.0-test', log: () => {}, workspaceOptions: { watch: false, ...workspaceOptions } });
+  const service = new KnackService({
+    paths,
+    transport: 'serve',
+    version: '0.0.0-test',
+    log: () => {},
+    workspaceOptions: { watch: false, ...workspaceOptions },
+  });
   const events: { name: EventName; payload: unknown }[] = [];
   service.events.on((name, payload) => events.push({ name, payload }));
   const call = callerOf(service);
@@ -69,7 +78,10 @@ test('skills.list shows tiers, shadowing both ways and the audit state of each s
   const { skills } = await call('skills.list', {});
   const by = (name: string, tier: string) => skills.find((s) => s.name === name && s.tier === tier)!;
   assert.deepEqual(by('git-commit', 'builtin').shadowedBy?.tier, 'project');
-  assert.deepEqual(by('git-commit', 'project').shadows.map((s) => s.tier), ['builtin']);
+  assert.deepEqual(
+    by('git-commit', 'project').shadows.map((s) => s.tier),
+    ['builtin'],
+  );
   assert.equal(by('git-commit', 'builtin').audit.status, 'clean');
   assert.equal(by('syncer', 'project').audit.status, 'needs-trust');
   assert.equal(by('syncer', 'project').enabled, false);
@@ -88,10 +100,16 @@ test('trust is bound to the content hash the user saw; P0 is refused; trust all 
   const stale = await fails('skills.trust', { name: 'syncer', contentHash: 'f'.repeat(64) });
   assert.equal(stale.code, 'conflict');
   const hostile = await call('skills.show', { name: 'hostile' });
-  assert.equal((await fails('skills.trust', { name: 'hostile', contentHash: hostile.audit.contentHash! })).code, 'refused');
+  assert.equal(
+    (await fails('skills.trust', { name: 'hostile', contentHash: hostile.audit.contentHash! })).code,
+    'refused',
+  );
   const dry = await call('skills.trustAll', { dryRun: true });
   assert.deepEqual(dry.trusted, ['syncer']);
-  assert.deepEqual(dry.refused.map((r) => r.name), ['hostile']);
+  assert.deepEqual(
+    dry.refused.map((r) => r.name),
+    ['hostile'],
+  );
   assert.match(dry.summary, /would trust 1 skill; 1 refused/);
   // the grouped summary: findings by rule with the skills that have them, and the widest grant
   assert.ok(dry.groups.length > 0);
@@ -115,8 +133,14 @@ test('install: a P1 folder waits for approval, which only goes through with the 
   assert.equal(pending.status, 'pending');
   assert.ok(pending.approvalId && pending.report);
   assert.equal((await call('skills.pendingInstalls', {})).items.length, 1);
-  assert.equal((await fails('skills.approveInstall', { approvalId: pending.approvalId, contentHash: 'a'.repeat(64) })).code, 'conflict');
-  const done = await call('skills.approveInstall', { approvalId: pending.approvalId, contentHash: pending.report.contentHash });
+  assert.equal(
+    (await fails('skills.approveInstall', { approvalId: pending.approvalId, contentHash: 'a'.repeat(64) })).code,
+    'conflict',
+  );
+  const done = await call('skills.approveInstall', {
+    approvalId: pending.approvalId,
+    contentHash: pending.report.contentHash,
+  });
   assert.equal(done.status, 'installed');
   assert.ok((await call('skills.list', {})).skills.some((s) => s.name === 'fetcher' && s.tier === 'user'));
   const plain = join(root, 'incoming', 'plain');
@@ -153,11 +177,19 @@ test('a skill added while the workspace is open announces the catalog change and
   const { service, call, ws, events } = setup();
   t.after(() => service.close());
   await call('workspace.open', { path: ws });
-  writeTree(ws, { '.workbuddy/skills/late/SKILL.md': skillMd({ name: 'late', description: 'Arrives later' }, NETWORKY) });
+  writeTree(ws, {
+    '.workbuddy/skills/late/SKILL.md': skillMd({ name: 'late', description: 'Arrives later' }, NETWORKY),
+  });
   await service.workspace!.catalog.refresh();
   const changed = events.find((e) => e.name === 'catalog.changed')?.payload as { added: string[] } | undefined;
   assert.deepEqual(changed?.added, ['late']);
-  const verdict = events.find((e) => e.name === 'audit.verdict')?.payload as { name: string; audit: { status: string }; skill?: { name: string; tier: string; enabled: boolean; audit: { status: string } } } | undefined;
+  const verdict = events.find((e) => e.name === 'audit.verdict')?.payload as
+    | {
+        name: string;
+        audit: { status: string };
+        skill?: { name: string; tier: string; enabled: boolean; audit: { status: string } };
+      }
+    | undefined;
   assert.deepEqual([verdict?.name, verdict?.audit.status], ['late', 'needs-trust']);
   // the row as skills.list shows it, so a list patches one row instead of reading 2,000 again
   const row = (await call('skills.list', {})).skills.find((x) => x.name === 'late');
@@ -180,7 +212,8 @@ test('a skill still being audited lists as checking through the contract (listin
   t.after(() => service.close());
   await call('workspace.open', { path: ws });
   const listed = (await call('skills.list', {})).skills;
-  const by = (skills: typeof listed, name: string, tier = 'project') => skills.find((s) => s.name === name && s.tier === tier)!;
+  const by = (skills: typeof listed, name: string, tier = 'project') =>
+    skills.find((s) => s.name === name && s.tier === tier)!;
   for (const name of ['syncer', 'hostile', 'git-commit']) {
     const s = by(listed, name);
     assert.deepEqual([s.audit.status, s.enabled], ['checking', false], name);
@@ -200,13 +233,23 @@ test('a skill still being audited lists as checking through the contract (listin
   pool.release();
   await catalog.settled();
   await new Promise((r) => setImmediate(r));
-  const verdicts = new Map(events.filter((e) => e.name === 'audit.verdict').map((e) => {
-    const p = e.payload as { name: string; audit: { status: string } };
-    return [p.name, p.audit.status];
-  }));
-  assert.deepEqual([verdicts.get('syncer'), verdicts.get('hostile'), verdicts.get('git-commit')], ['needs-trust', 'blocked', 'clean']);
+  const verdicts = new Map(
+    events
+      .filter((e) => e.name === 'audit.verdict')
+      .map((e) => {
+        const p = e.payload as { name: string; audit: { status: string } };
+        return [p.name, p.audit.status];
+      }),
+  );
+  assert.deepEqual(
+    [verdicts.get('syncer'), verdicts.get('hostile'), verdicts.get('git-commit')],
+    ['needs-trust', 'blocked', 'clean'],
+  );
   const after = (await call('skills.list', {})).skills;
-  assert.deepEqual([by(after, 'syncer').audit.status, by(after, 'hostile').audit.status, by(after, 'git-commit').audit.status], ['needs-trust', 'blocked', 'clean']);
+  assert.deepEqual(
+    [by(after, 'syncer').audit.status, by(after, 'hostile').audit.status, by(after, 'git-commit').audit.status],
+    ['needs-trust', 'blocked', 'clean'],
+  );
   assert.equal(by(after, 'syncer').audit.level, 'P1');
   assert.ok(by(after, 'syncer').audit.contentHash);
   assert.equal(by(after, 'git-commit').enabled, true);

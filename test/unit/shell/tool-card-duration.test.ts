@@ -10,9 +10,15 @@ test('the tool card main sends says how long a write ran, not how long its appro
   env.service.events.on((name, payload) => {
     if (name !== 'chat.approval') return;
     const p = payload as { sessionId: string; approvalId: string };
-    setTimeout(() => void env.call('chat.answer', { sessionId: p.sessionId, approvalId: p.approvalId, answer: 'once' }), THINK_MS);
+    setTimeout(
+      () => void env.call('chat.answer', { sessionId: p.sessionId, approvalId: p.approvalId, answer: 'once' }),
+      THINK_MS,
+    );
   });
-  env.server.script({ toolCalls: [{ id: 'w1', name: 'write_file', input: { path: 'a.txt', content: 'x' } }] }, { text: 'written' });
+  env.server.script(
+    { toolCalls: [{ id: 'w1', name: 'write_file', input: { path: 'a.txt', content: 'x' } }] },
+    { text: 'written' },
+  );
   const done = env.next('chat.toolCall', (e) => e.card.status === 'ok');
   const end = env.next('chat.turnEnd');
   const { sessionId } = await env.call('chat.send', { text: 'write a.txt' });

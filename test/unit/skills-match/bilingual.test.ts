@@ -3,7 +3,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, writeFileSync } from 'node:fs';
-import { cleanGloss, deriveBilingualMap, loadBilingualMap, splitChinese, translateTerm } from '../../../main/core/search/bilingual.js';
+import {
+  cleanGloss,
+  deriveBilingualMap,
+  loadBilingualMap,
+  splitChinese,
+  translateTerm,
+} from '../../../main/core/search/bilingual.js';
 import { crossLanguageExpander } from '../../../main/core/search/expand.js';
 import { tempDir } from '../../helpers/tmp.js';
 
@@ -16,7 +22,8 @@ test('the derived map is cached in the data folder and the cache is reused', () 
   assert.match(files[0]!, /^bilingual-[0-9a-f]{16}\.tsv$/);
   const second = loadBilingualMap({ cacheDir: dir });
   assert.equal(second.source, 'cache');
-  for (const w of ['数据库', '部署', '浏览器', '測試']) assert.deepEqual(second.map.zhToEn.get(w), first.map.zhToEn.get(w), w);
+  for (const w of ['数据库', '部署', '浏览器', '測試'])
+    assert.deepEqual(second.map.zhToEn.get(w), first.map.zhToEn.get(w), w);
   assert.deepEqual(second.map.enToZh.get('databas'), first.map.enToZh.get('databas'));
   assert.equal(second.map.zhToEn.size, first.map.zhToEn.size);
 });
@@ -37,7 +44,10 @@ test('translations go both ways, traditional included, capped per term', () => {
   assert.ok(translateTerm(map, '部署').includes('deploy'));
   assert.ok(translateTerm(map, 'databas').includes('数据库'), 'stemmed English key');
   assert.ok(translateTerm(map, 'browser').includes('浏览器'));
-  assert.ok(translateTerm(map, '浏览器截图').some((g) => g.includes('screenshot')), 'unknown compound split into words');
+  assert.ok(
+    translateTerm(map, '浏览器截图').some((g) => g.includes('screenshot')),
+    'unknown compound split into words',
+  );
   for (const t of ['检查', 'check', '写', 'write']) assert.ok(translateTerm(map, t).length <= 3, t);
 });
 

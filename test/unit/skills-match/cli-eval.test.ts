@@ -7,34 +7,50 @@ import { join } from 'node:path';
 import { SHARED_FIXTURES, tempDir } from '../../helpers/tmp.js';
 import { run } from '../../helpers/cli.js';
 
-
 const home = tempDir();
 const data = tempDir();
 const ws = tempDir();
 // Real skills from the fixtures, installed as project skills.
 const repo = join(SHARED_FIXTURES, 'public-skills', 'obra__superpowers', 'skills');
 for (const name of ['systematic-debugging', 'test-driven-development', 'writing-plans', 'brainstorming']) {
-  if (existsSync(join(repo, name, 'SKILL.md'))) cpSync(join(repo, name), join(ws, '.workbuddy', 'skills', name), { recursive: true });
+  if (existsSync(join(repo, name, 'SKILL.md')))
+    cpSync(join(repo, name), join(ws, '.workbuddy', 'skills', name), { recursive: true });
 }
 const common = ['--home', home, '--data-dir', data, '--workspace', ws];
 
 test('skills eval reports SkillSearch beside BM25 for each language group of a queries file', async () => {
   assert.equal(readdirSync(join(ws, '.workbuddy', 'skills')).length, 4);
   const file = join(tempDir(), 'q.json');
-  writeFileSync(file, JSON.stringify({
-    about: 'ignored',
-    en: [
-      { q: 'the app crashes on startup, find out why', gold: ['systematic-debugging'] },
-      { q: 'write the failing test before the code', gold: 'test-driven-development' },
-      { query: 'break this spec into steps before coding', gold: ['writing-plans'] },
-    ],
-    zh: [{ q: '程序启动时崩溃，帮我查出原因', gold: ['systematic-debugging'] }],
-  }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      about: 'ignored',
+      en: [
+        { q: 'the app crashes on startup, find out why', gold: ['systematic-debugging'] },
+        { q: 'write the failing test before the code', gold: 'test-driven-development' },
+        { query: 'break this spec into steps before coding', gold: ['writing-plans'] },
+      ],
+      zh: [{ q: '程序启动时崩溃，帮我查出原因', gold: ['systematic-debugging'] }],
+    }),
+  );
   const r = await run(['skills', 'eval', '--queries', file, ...common, '--json']);
   assert.equal(r.code, 0, r.err);
-  const j = JSON.parse(r.out) as { skills: number; groups: { group: string; skillSearch: { queries: number; recallAt5: number; mrr: number }; bm25: { recallAt5: number } }[] };
+  const j = JSON.parse(r.out) as {
+    skills: number;
+    groups: {
+      group: string;
+      skillSearch: { queries: number; recallAt5: number; mrr: number };
+      bm25: { recallAt5: number };
+    }[];
+  };
   assert.ok(j.skills >= 4);
-  assert.deepEqual(j.groups.map((g) => [g.group, g.skillSearch.queries]), [['en', 3], ['zh', 1]]);
+  assert.deepEqual(
+    j.groups.map((g) => [g.group, g.skillSearch.queries]),
+    [
+      ['en', 3],
+      ['zh', 1],
+    ],
+  );
   for (const g of j.groups) {
     assert.ok(g.skillSearch.recallAt5 >= 0 && g.skillSearch.recallAt5 <= 1);
     assert.ok(g.skillSearch.mrr <= g.skillSearch.recallAt5 + 1e-9 || g.skillSearch.recallAt5 === 1);
@@ -51,11 +67,14 @@ test('skills eval reports SkillSearch beside BM25 for each language group of a q
 
 test('a plain list mixing languages is also reported per language; unknown gold names are flagged', async () => {
   const file = join(tempDir(), 'q.json');
-  writeFileSync(file, JSON.stringify([
-    { query: 'find the root cause of this flaky failure', gold: 'systematic-debugging' },
-    { query: '先写测试再写代码', gold: 'test-driven-development' },
-    { query: 'deploy to production', gold: 'no-such-skill' },
-  ]));
+  writeFileSync(
+    file,
+    JSON.stringify([
+      { query: 'find the root cause of this flaky failure', gold: 'systematic-debugging' },
+      { query: '先写测试再写代码', gold: 'test-driven-development' },
+      { query: 'deploy to production', gold: 'no-such-skill' },
+    ]),
+  );
   const r = await run(['skills', 'eval', '--queries', file, ...common]);
   assert.equal(r.code, 0, r.err);
   assert.match(r.out, /^all \(3 requests\)/m);

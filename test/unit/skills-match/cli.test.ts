@@ -7,13 +7,17 @@ import { join } from 'node:path';
 import { SHARED_FIXTURES, skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
 import { run } from '../../helpers/cli.js';
 
-
 const home = tempDir();
 const data = tempDir();
 const ws = tempDir();
 writeTree(ws, {
   '.workbuddy/skills/db-backup/SKILL.md': skillMd(
-    { name: 'db-backup', description: 'Back up the Postgres database and verify the dump restores.', read_when: ['back up the database', '备份数据库'], depends_on: ['deploy-check'] },
+    {
+      name: 'db-backup',
+      description: 'Back up the Postgres database and verify the dump restores.',
+      read_when: ['back up the database', '备份数据库'],
+      depends_on: ['deploy-check'],
+    },
     '# Backup\n\nRun pg_dump.\n',
   ),
 });
@@ -45,13 +49,20 @@ test('skills match: the built-in skills trigger on English and Chinese messages,
 
 test('skills match: a project skill that wins words from a built-in says what it was chosen over', async () => {
   const own = tempDir();
-  cpSync(join(SHARED_FIXTURES, 'public-skills', 'getsentry__skills', 'skills', 'commit'), join(own, '.workbuddy', 'skills', 'commit'), { recursive: true });
+  cpSync(
+    join(SHARED_FIXTURES, 'public-skills', 'getsentry__skills', 'skills', 'commit'),
+    join(own, '.workbuddy', 'skills', 'commit'),
+    { recursive: true },
+  );
   const r = await run(['skills', 'match', 'commit my changes', '--home', home, '--data-dir', data, '--workspace', own]);
   assert.equal(r.code, 0, r.err);
   assert.match(r.out, /^commit {2}\[project\]/);
   assert.match(r.out, /its name "commit" matched "commit"/);
   // The same words as the loaded-skill reason in the Context panel (describeMatch), and where the other one went.
-  assert.match(r.out, /^ {4}chosen over builtin skill "git-commit", matched by the same words \(a project skill wins them\); knack skills search still finds it$/m);
+  assert.match(
+    r.out,
+    /^ {4}chosen over builtin skill "git-commit", matched by the same words \(a project skill wins them\); knack skills search still finds it$/m,
+  );
   assert.doesNotMatch(r.out, /^git-commit/m);
 });
 
@@ -71,8 +82,18 @@ test('skills search: ranks across languages and honours --limit', async () => {
 test('skills load: dependencies first, bodies and token counts; unknown names fail clearly', async () => {
   const r = await run(['skills', 'load', 'db-backup', ...common, '--json']);
   assert.equal(r.code, 0, r.err);
-  const j = JSON.parse(r.out) as { skills: { name: string; tier: string; reason: string; tokens: number }[]; totalTokens: number; projection: unknown[] };
-  assert.deepEqual(j.skills.map((s) => [s.name, s.tier, s.reason]), [['deploy-check', 'builtin', 'dependency'], ['db-backup', 'project', 'user']]);
+  const j = JSON.parse(r.out) as {
+    skills: { name: string; tier: string; reason: string; tokens: number }[];
+    totalTokens: number;
+    projection: unknown[];
+  };
+  assert.deepEqual(
+    j.skills.map((s) => [s.name, s.tier, s.reason]),
+    [
+      ['deploy-check', 'builtin', 'dependency'],
+      ['db-backup', 'project', 'user'],
+    ],
+  );
   assert.equal(j.totalTokens, j.skills[0]!.tokens + j.skills[1]!.tokens);
   assert.equal(j.projection.length, 2);
   const txt = await run(['skills', 'load', 'db-backup', ...common]);

@@ -13,7 +13,12 @@ import type { ToolContext } from '../../../main/core/tools/types.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { diskSkill, lookupOf } from './entries.js';
 
-const input = { name: 'release-notes', description: 'Draft release notes from merged PRs. Use when asked for release notes.', body: '# Release notes\n\n1. Find the last tag.\n', readWhen: ['release notes', '发布说明'] };
+const input = {
+  name: 'release-notes',
+  description: 'Draft release notes from merged PRs. Use when asked for release notes.',
+  body: '# Release notes\n\n1. Find the last tag.\n',
+  readWhen: ['release notes', '发布说明'],
+};
 
 test('create_skill writes a valid SKILL.md to the user tier with agent_created: true', () => {
   const dir = tempDir();
@@ -69,22 +74,52 @@ test('the skill tools: schemas, access declarations and handlers', async () => {
   const root = tempDir();
   const userDir = join(tempDir(), 'skills');
   const entries = [
-    diskSkill(root, 'git-commit', { description: 'Write good commit messages.', depends_on: ['style'] }, '# Commit\n', { 'references/types.md': 'feat fix\n' }),
+    diskSkill(root, 'git-commit', { description: 'Write good commit messages.', depends_on: ['style'] }, '# Commit\n', {
+      'references/types.md': 'feat fix\n',
+    }),
     diskSkill(root, 'style', { description: 'House style.' }, '# Style\n'),
     { ...diskSkill(root, 'secret-off', { description: 'Disabled one.' }), enabled: false },
   ];
   let created = '';
-  const tools = skillTools({ catalog: catalogOf(entries), loader: new SkillLoader(lookupOf(entries)), userSkillsDir: userDir, onCreated: (d) => (created = d), searchOptions: { bilingual: false } });
+  const tools = skillTools({
+    catalog: catalogOf(entries),
+    loader: new SkillLoader(lookupOf(entries)),
+    userSkillsDir: userDir,
+    onCreated: (d) => (created = d),
+    searchOptions: { bilingual: false },
+  });
   const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-  assert.deepEqual(Object.keys(byName).sort(), ['Skill', 'SkillSearch', 'create_skill', 'list_skills', 'read_skill_resource']);
+  assert.deepEqual(Object.keys(byName).sort(), [
+    'Skill',
+    'SkillSearch',
+    'create_skill',
+    'list_skills',
+    'read_skill_resource',
+  ]);
 
   const skill = byName.Skill!;
-  assert.deepEqual((skill.inputSchema.properties as { name: { enum: string[] } }).name.enum, ['git-commit', 'style'], 'enum of enabled names');
-  assert.deepEqual(skill.access({ name: 'git-commit' }, ctx), { read: [entries[1]!.file, entries[0]!.file] }, 'the skill and its dependency');
+  assert.deepEqual(
+    (skill.inputSchema.properties as { name: { enum: string[] } }).name.enum,
+    ['git-commit', 'style'],
+    'enum of enabled names',
+  );
+  assert.deepEqual(
+    skill.access({ name: 'git-commit' }, ctx),
+    { read: [entries[1]!.file, entries[0]!.file] },
+    'the skill and its dependency',
+  );
   const loaded = await skill.handler({ name: 'git-commit' }, ctx);
   assert.ok(loaded.ok);
-  const content = loaded.content as { skills: { name: string; reason: string; instructions: string; resources: string[] }[] };
-  assert.deepEqual(content.skills.map((s) => [s.name, s.reason]), [['style', 'dependency'], ['git-commit', 'model']]);
+  const content = loaded.content as {
+    skills: { name: string; reason: string; instructions: string; resources: string[] }[];
+  };
+  assert.deepEqual(
+    content.skills.map((s) => [s.name, s.reason]),
+    [
+      ['style', 'dependency'],
+      ['git-commit', 'model'],
+    ],
+  );
   assert.deepEqual(content.skills[1]!.resources, ['references/types.md']);
   const off = await skill.handler({ name: 'secret-off' }, ctx);
   assert.ok(!off.ok && off.error.code === 'skill.disabled');
@@ -95,10 +130,15 @@ test('the skill tools: schemas, access declarations and handlers', async () => {
 
   const list = await byName.list_skills!.handler({}, ctx);
   assert.ok(list.ok);
-  assert.deepEqual((list.content as { skills: { name: string }[] }).skills.map((s) => s.name), ['git-commit', 'style']);
+  assert.deepEqual(
+    (list.content as { skills: { name: string }[] }).skills.map((s) => s.name),
+    ['git-commit', 'style'],
+  );
 
   const res = byName.read_skill_resource!;
-  assert.deepEqual(res.access({ skill: 'git-commit', path: 'references/types.md' }, ctx), { read: [join(entries[0]!.dir, 'references/types.md')] });
+  assert.deepEqual(res.access({ skill: 'git-commit', path: 'references/types.md' }, ctx), {
+    read: [join(entries[0]!.dir, 'references/types.md')],
+  });
   const read = await res.handler({ skill: 'git-commit', path: 'references/types.md' }, ctx);
   assert.ok(read.ok && (read.content as { content: string }).content === 'feat fix\n');
   const escape = await res.handler({ skill: 'git-commit', path: '../style/SKILL.md' }, ctx);
@@ -107,7 +147,10 @@ test('the skill tools: schemas, access declarations and handlers', async () => {
   const create = byName.create_skill!;
   assert.equal(create.risk, 'write');
   assert.deepEqual(create.access({ name: 'new-one' }, ctx), { write: [join(userDir, 'new-one')] });
-  const made = await create.handler({ name: 'new-one', description: 'Does a new thing.', instructions: '# New\n', read_when: ['new thing'] }, ctx);
+  const made = await create.handler(
+    { name: 'new-one', description: 'Does a new thing.', instructions: '# New\n', read_when: ['new thing'] },
+    ctx,
+  );
   assert.ok(made.ok, JSON.stringify(made));
   assert.equal(created, join(userDir, 'new-one'));
   assert.ok(existsSync(join(userDir, 'new-one', 'SKILL.md')));

@@ -8,7 +8,18 @@ import { defaultPermissions } from '../../../main/core/policy/permissions.js';
 import { skillMd, writeTree } from '../../helpers/tmp.js';
 
 export function manifest(name: string, over: Partial<SkillManifest> = {}): SkillManifest {
-  return { name, description: `${name} skill`, metadata: {}, allowedTools: [], readWhen: [], agentCreated: false, dependsOn: [], extra: {}, requested: { permissions: defaultPermissions(), diagnostics: [] }, ...over };
+  return {
+    name,
+    description: `${name} skill`,
+    metadata: {},
+    allowedTools: [],
+    readWhen: [],
+    agentCreated: false,
+    dependsOn: [],
+    extra: {},
+    requested: { permissions: defaultPermissions(), diagnostics: [] },
+    ...over,
+  };
 }
 
 export function entry(m: SkillManifest, over: Partial<CatalogEntry> = {}): CatalogEntry {
@@ -29,15 +40,28 @@ export function entry(m: SkillManifest, over: Partial<CatalogEntry> = {}): Catal
 }
 
 /** Write `<root>/<name>/SKILL.md` (+ extra files) and return its catalog entry, parsed by the real parser. */
-export function diskSkill(root: string, name: string, fm: Record<string, unknown>, body = '# Steps\n\nDo it.\n', files: Record<string, string> = {}): CatalogEntry {
-  const tree: Record<string, string> = { [`${name}/SKILL.md`]: skillMd({ name, description: `${name} skill`, ...fm }, body) };
+export function diskSkill(
+  root: string,
+  name: string,
+  fm: Record<string, unknown>,
+  body = '# Steps\n\nDo it.\n',
+  files: Record<string, string> = {},
+): CatalogEntry {
+  const tree: Record<string, string> = {
+    [`${name}/SKILL.md`]: skillMd({ name, description: `${name} skill`, ...fm }, body),
+  };
   for (const [k, v] of Object.entries(files)) tree[`${name}/${k}`] = v;
   writeTree(root, tree);
   const file = join(root, name, 'SKILL.md');
   const parsed = parseSkillFile(file);
   if (!parsed.manifest) throw new Error(`fixture ${file} did not parse: ${JSON.stringify(parsed.diagnostics)}`);
   const dir = dirname(file);
-  return entry(parsed.manifest, { dir, realDir: realpathSync(dir), file, tier: basename(root) === 'builtin' ? 'builtin' : 'user' });
+  return entry(parsed.manifest, {
+    dir,
+    realDir: realpathSync(dir),
+    file,
+    tier: basename(root) === 'builtin' ? 'builtin' : 'user',
+  });
 }
 
 /** A lookup by name over entries, as the catalog's get() behaves (case-insensitive). */

@@ -28,22 +28,32 @@ test('depends_on loads dependencies first, each once, then the skill', () => {
   const loader = new SkillLoader(lookupOf(entries));
   const r = loader.load('app-release', 'trigger');
   assert.ok(r.ok);
-  assert.deepEqual(r.value.map((s) => [s.name, s.reason, s.requiredBy]), [
-    ['setup-env', 'dependency', 'run-tests'],
-    ['run-tests', 'dependency', 'app-release'],
-    ['changelog', 'dependency', 'app-release'],
-    ['app-release', 'trigger', undefined],
-  ]);
+  assert.deepEqual(
+    r.value.map((s) => [s.name, s.reason, s.requiredBy]),
+    [
+      ['setup-env', 'dependency', 'run-tests'],
+      ['run-tests', 'dependency', 'app-release'],
+      ['changelog', 'dependency', 'app-release'],
+      ['app-release', 'trigger', undefined],
+    ],
+  );
   assert.equal(r.value[3]!.body, '# Release\n\nShip it.');
   // Already in context: a second skill needing setup-env does not load it again.
   const again = loader.load('run-tests', 'model');
   assert.ok(again.ok);
-  assert.deepEqual(again.value.map((s) => s.name), ['run-tests']);
+  assert.deepEqual(
+    again.value.map((s) => s.name),
+    ['run-tests'],
+  );
 });
 
 test('a dependency cycle is a clear error naming the chain', () => {
   const root = tempDir();
-  const entries = [diskSkill(root, 'a', { depends_on: ['b'] }), diskSkill(root, 'b', { depends_on: ['c'] }), diskSkill(root, 'c', { depends_on: ['a'] })];
+  const entries = [
+    diskSkill(root, 'a', { depends_on: ['b'] }),
+    diskSkill(root, 'b', { depends_on: ['c'] }),
+    diskSkill(root, 'c', { depends_on: ['a'] }),
+  ];
   const r = new SkillLoader(lookupOf(entries)).load('a', 'model');
   assert.ok(!r.ok);
   assert.equal(r.error.code, 'skill.dependency_cycle');
@@ -80,7 +90,11 @@ test('resources are read from references/, assets/ and scripts/ only', () => {
   assert.ok(loader.readResource('setup-env', './scripts/setup.sh').ok);
   const top = loader.readResource('setup-env', 'notes.md');
   assert.ok(!top.ok && top.error.code === 'resource.outside_skill');
-  assert.deepEqual((top.error.details as { available: string[] }).available, ['references/guide.md', 'assets/logo.png', 'scripts/setup.sh']);
+  assert.deepEqual((top.error.details as { available: string[] }).available, [
+    'references/guide.md',
+    'assets/logo.png',
+    'scripts/setup.sh',
+  ]);
   const skillMd = loader.readResource('setup-env', 'SKILL.md');
   assert.ok(!skillMd.ok && skillMd.error.code === 'resource.outside_skill');
   const missing = loader.readResource('setup-env', 'references/nope.md');
@@ -94,7 +108,13 @@ test('a resource path cannot escape the skill folder with ..', () => {
   const { root, entries } = setup();
   writeFileSync(join(root, 'secret.txt'), 'top secret');
   const loader = new SkillLoader(lookupOf(entries));
-  for (const p of ['references/../../secret.txt', '../secret.txt', 'references/../../../etc/passwd', join(root, 'secret.txt'), 'references\\..\\..\\secret.txt']) {
+  for (const p of [
+    'references/../../secret.txt',
+    '../secret.txt',
+    'references/../../../etc/passwd',
+    join(root, 'secret.txt'),
+    'references\\..\\..\\secret.txt',
+  ]) {
     const r = loader.readResource('setup-env', p);
     assert.ok(!r.ok, p);
     assert.ok(['resource.outside_skill', 'resource.invalid_path'].includes(r.error.code), `${p}: ${r.error.code}`);
@@ -123,7 +143,10 @@ test('a resource symlink pointing outside the skill folder is refused by real pa
 
 test('binary files and files over the size cap come back as structured errors, never empty strings', () => {
   const { root, entries } = setup();
-  writeFileSync(join(root, 'setup-env', 'assets', 'logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 13, 0x49]));
+  writeFileSync(
+    join(root, 'setup-env', 'assets', 'logo.png'),
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 13, 0x49]),
+  );
   writeFileSync(join(root, 'setup-env', 'assets', 'latin1.txt'), Buffer.from([0x63, 0x61, 0x66, 0xe9]));
   writeFileSync(join(root, 'setup-env', 'references', 'big.md'), 'x'.repeat(2048));
   const loader = new SkillLoader(lookupOf(entries), { maxResourceBytes: 1024 });
@@ -146,11 +169,14 @@ test('every load is recorded in the context projection: skill, tier, version, re
   assert.ok(loader.load('run-tests', 'trigger').ok);
   assert.ok(loader.readResource('setup-env', 'references/guide.md', 'model').ok);
   const p = loader.projection();
-  assert.deepEqual(p.map((r) => [r.kind, r.skill, r.reason, r.requiredBy, r.path]), [
-    ['skill', 'setup-env', 'dependency', 'run-tests', undefined],
-    ['skill', 'run-tests', 'trigger', undefined, undefined],
-    ['resource', 'setup-env', 'model', undefined, 'references/guide.md'],
-  ]);
+  assert.deepEqual(
+    p.map((r) => [r.kind, r.skill, r.reason, r.requiredBy, r.path]),
+    [
+      ['skill', 'setup-env', 'dependency', 'run-tests', undefined],
+      ['skill', 'run-tests', 'trigger', undefined, undefined],
+      ['resource', 'setup-env', 'model', undefined, 'references/guide.md'],
+    ],
+  );
   assert.equal(p[1]!.tokens, countTokens('# Tests\n\nnpm test'));
   assert.equal(p[2]!.tokens, countTokens('# Guide\n\nRead me.\n'));
   assert.equal(p[1]!.tier, 'user');

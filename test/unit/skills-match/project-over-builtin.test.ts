@@ -23,7 +23,10 @@ async function open(t: { after(fn: () => unknown): void }, withProjectSkill: boo
   const server = await startFakeAnthropic();
   const service = new KnackService({
     paths: resolvePaths({ home: join(root, 'home'), dataDir: join(root, 'data'), builtinSkillsDir: BUILTIN }),
-    transport: 'serve', version: 't', log: () => {}, workspaceOptions: { watch: false, audit: false },
+    transport: 'serve',
+    version: 't',
+    log: () => {},
+    workspaceOptions: { watch: false, audit: false },
     provider: { provider: 'anthropic', model: 'fake-model', baseURL: server.url },
     env: { ANTHROPIC_API_KEY: 'sk-ant-test-0123456789' },
   });
@@ -57,17 +60,28 @@ for (const message of ['commit my changes', '帮我提交代码']) {
     assert.equal(catalog.get('commit')?.tier, 'project');
     assert.equal(catalog.get('commit')?.enabled, true);
     const loaded = await s.send(message);
-    assert.deepEqual(loaded.map((x) => [x.name, x.tier]), [['commit', 'project']]);
+    assert.deepEqual(
+      loaded.map((x) => [x.name, x.tier]),
+      [['commit', 'project']],
+    );
     assert.match(loaded[0]!.reason, /its name "commit" matched/);
     assert.match(loaded[0]!.reason, /chosen over builtin skill "git-commit", matched by the same words/);
     // The built-in stays findable (and loadable by the model) — it only lost the automatic load.
-    assert.ok(s.service.workspace!.skillSearch().search(message, { limit: 10 }).some((h) => h.name === 'git-commit'));
+    assert.ok(
+      s.service
+        .workspace!.skillSearch()
+        .search(message, { limit: 10 })
+        .some((h) => h.name === 'git-commit'),
+    );
   });
 }
 
 test('without a project skill of its own, the same message auto-loads the built-in git-commit as before', async (t) => {
   const s = await open(t, false);
   const loaded = await s.send('commit my changes');
-  assert.deepEqual(loaded.map((x) => [x.name, x.tier]), [['git-commit', 'builtin']]);
+  assert.deepEqual(
+    loaded.map((x) => [x.name, x.tier]),
+    [['git-commit', 'builtin']],
+  );
   assert.doesNotMatch(loaded[0]!.reason, /chosen over/);
 });

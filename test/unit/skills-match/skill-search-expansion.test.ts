@@ -37,7 +37,12 @@ test('WordNet synonyms on the request side (opt-in), at a lower weight than the 
 
 test("the SKILL.md body is searched at a low weight: its examples say what the description doesn't", () => {
   const root = tempDir();
-  const tuning = diskSkill(root, 'pg-tuning', { description: 'Postgres best practices.' }, '# When to use\n\nSlow reads? Add the right indexes to your tables.\n');
+  const tuning = diskSkill(
+    root,
+    'pg-tuning',
+    { description: 'Postgres best practices.' },
+    '# When to use\n\nSlow reads? Add the right indexes to your tables.\n',
+  );
   const other = diskSkill(root, 'pg-backup', { description: 'Postgres backups.' }, '# Steps\n\nRun pg_dump nightly.\n');
   const on = new SkillSearch([tuning, other], { cacheDir });
   const off = new SkillSearch([tuning, other], { cacheDir, body: false });

@@ -28,7 +28,9 @@ function ranked(s: SkillSearch, q: string): string[] {
     .map((h) => `${h.name} ${h.score.toFixed(9)}`);
 }
 
-const dev = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'skill-search-devset.json'), 'utf8')) as Record<'en' | 'zh', { q: string }[]>;
+const dev = JSON.parse(
+  readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'skill-search-devset.json'), 'utf8'),
+) as Record<'en' | 'zh', { q: string }[]>;
 const requests = [...dev.en, ...dev.zh].map((x) => x.q);
 
 test('after adds, removals, edits and a disabled skill, update ranks exactly like a fresh index', () => {
@@ -37,19 +39,30 @@ test('after adds, removals, edits and a disabled skill, update ranks exactly lik
   const first = all.slice(0, 30);
   const s = new SkillSearch(first);
   // The catalog changes: 10 skills gone, the rest added, one description rewritten, one skill turned off.
-  const edited = { ...all[12]!, manifest: { ...all[12]!.manifest, description: 'Plan a database migration and roll it back safely.' } };
+  const edited = {
+    ...all[12]!,
+    manifest: { ...all[12]!.manifest, description: 'Plan a database migration and roll it back safely.' },
+  };
   const next = [...all.slice(10, 12), edited, ...all.slice(13)].map((e, i) => (i === 5 ? { ...e, enabled: false } : e));
   s.update(next);
   const fresh = new SkillSearch(next);
   assert.equal(s.size, fresh.size);
   for (const q of requests) assert.deepEqual(ranked(s, q), ranked(fresh, q), q);
-  assert.deepEqual(s.search('database migration roll back', { limit: 1 }).map((h) => h.name), [edited.manifest.name]);
-  assert.ok(!s.search(next[5]!.manifest.name, { limit: 50 }).some((h) => h.name === next[5]!.manifest.name), 'disabled skill is gone');
+  assert.deepEqual(
+    s.search('database migration roll back', { limit: 1 }).map((h) => h.name),
+    [edited.manifest.name],
+  );
+  assert.ok(
+    !s.search(next[5]!.manifest.name, { limit: 50 }).some((h) => h.name === next[5]!.manifest.name),
+    'disabled skill is gone',
+  );
 });
 
 test('removing most of the catalog (the postings are compacted) still ranks like a fresh index', () => {
   const all = publicSkills();
-  const many = Array.from({ length: 6 }, (_, k) => all.map((e) => ({ ...e, manifest: { ...e.manifest, name: `${e.manifest.name}-${k}` } }))).flat();
+  const many = Array.from({ length: 6 }, (_, k) =>
+    all.map((e) => ({ ...e, manifest: { ...e.manifest, name: `${e.manifest.name}-${k}` } })),
+  ).flat();
   const s = new SkillSearch(many);
   const keep = many.filter((_, i) => i % 5 === 0);
   s.update(keep);
@@ -59,10 +72,21 @@ test('removing most of the catalog (the postings are compacted) still ranks like
 
 test('a skill added later brings its own synonyms to the request expansion', () => {
   const s = new SkillSearch([entry(manifest('weather', { description: 'Show the weather forecast.' }))]);
-  assert.deepEqual(s.search('zorblat').map((h) => h.name), []);
+  assert.deepEqual(
+    s.search('zorblat').map((h) => h.name),
+    [],
+  );
   s.update([
     entry(manifest('weather', { description: 'Show the weather forecast.' })),
-    entry(manifest('ship-it', { description: 'Release the build to production.', extra: { synonyms: [['release', 'zorblat']] } })),
+    entry(
+      manifest('ship-it', {
+        description: 'Release the build to production.',
+        extra: { synonyms: [['release', 'zorblat']] },
+      }),
+    ),
   ]);
-  assert.deepEqual(s.search('zorblat').map((h) => h.name), ['ship-it']);
+  assert.deepEqual(
+    s.search('zorblat').map((h) => h.name),
+    ['ship-it'],
+  );
 });

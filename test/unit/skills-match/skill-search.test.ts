@@ -20,7 +20,10 @@ const search = new SkillSearch([...english, ...chinese]);
 const top = (q: string, n = 1): string[] => search.search(q, { limit: n }).map((h) => h.name);
 // Per direction: the skills in the other language, plus an unrelated one in the request's own language.
 const forChinese = new SkillSearch([...english, chinese[2]!]);
-const forEnglish = new SkillSearch([...chinese, entry(manifest('weather', { description: 'Show the weather forecast.' }))]);
+const forEnglish = new SkillSearch([
+  ...chinese,
+  entry(manifest('weather', { description: 'Show the weather forecast.' })),
+]);
 const topZh = (q: string): string | undefined => forChinese.search(q, { limit: 1 })[0]?.name;
 const topEn = (q: string): string | undefined => forEnglish.search(q, { limit: 1 })[0]?.name;
 
@@ -42,7 +45,10 @@ test('results carry names and summaries; own-language words outrank translations
   assert.ok(hits.length >= 2);
   assert.equal(hits[0]!.name, 'postgres-tuning');
   assert.equal(hits[0]!.summary, 'Optimize slow Postgres database queries and indexes.');
-  assert.ok(hits.some((h) => h.name === 'shujuku-beifen'), 'the Chinese database skill is found through 数据库');
+  assert.ok(
+    hits.some((h) => h.name === 'shujuku-beifen'),
+    'the Chinese database skill is found through 数据库',
+  );
 });
 
 test('prefix and typo-tolerant matching, and names weigh more than descriptions', () => {
@@ -61,7 +67,10 @@ test('triggers are searched, and disabled or shadowed skills never appear', () =
     entry(manifest('off', { description: 'golden path helper' }), { enabled: false }),
     entry(manifest('hidden', { description: 'golden path helper' }), { shadowedBy: { tier: 'project', file: '/x' } }),
   ]);
-  assert.deepEqual(s.search('golden path').map((h) => h.name), ['quiet']);
+  assert.deepEqual(
+    s.search('golden path').map((h) => h.name),
+    ['quiet'],
+  );
   assert.equal(s.size, 1);
 });
 

@@ -98,7 +98,10 @@ test('a touched file with the same content is re-parsed, and the others are not'
 });
 
 test('a deleted tier folder drops its skills and its cache; re-creating it brings them back', async () => {
-  const l = await layout({ 'u/SKILL.md': sk('u') }, { 'p/SKILL.md': sk('p'), 'shared/SKILL.md': sk('u', 'project wins') });
+  const l = await layout(
+    { 'u/SKILL.md': sk('u') },
+    { 'p/SKILL.md': sk('p'), 'shared/SKILL.md': sk('u', 'project wins') },
+  );
   const cold = await warmStart(l);
   assert.equal(cold.get('u')?.tier, 'project');
   rmSync(l.project, { recursive: true });
@@ -126,7 +129,11 @@ test('a SKILL.md replaced by a lowercase skill.md in the same folder is followed
 test('a symbolic link whose target changes is followed to the new target (its folder did not change)', async () => {
   const l = await layout({ 'local/SKILL.md': sk('local') });
   const store = join(l.root, 'store');
-  writeTree(store, { 'v1/tool/SKILL.md': sk('tool', 'version 1'), 'v2/tool/SKILL.md': sk('tool', 'version 2'), 'v2/extra/SKILL.md': sk('extra') });
+  writeTree(store, {
+    'v1/tool/SKILL.md': sk('tool', 'version 1'),
+    'v2/tool/SKILL.md': sk('tool', 'version 2'),
+    'v2/extra/SKILL.md': sk('extra'),
+  });
   // user/skills/pack -> store/current -> store/v1: swapping `current` changes `store`, never the tier folder.
   symlinkSync(join(store, 'v1'), join(store, 'current'));
   symlinkSync(join(store, 'current'), join(l.user, 'pack'));

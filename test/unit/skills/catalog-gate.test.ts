@@ -10,17 +10,29 @@ import { CatalogGate, type CatalogSource } from '../../../main/core/skills/use/c
 import { DEFAULT_SETTINGS } from '../../../main/core/config/settings.js';
 import type { Actor } from '../../../main/core/policy/types.js';
 
-const perms = (tools: string[], read: string[] = ['**']) => ({ name: '', description: 'd', permissions: { tools, paths: { read } } });
+const perms = (tools: string[], read: string[] = ['**']) => ({
+  name: '',
+  description: 'd',
+  permissions: { tools, paths: { read } },
+});
 
 async function setup() {
   const root = tempDir();
   const ws = join(root, 'ws');
   const user = join(root, 'home/.workbuddy/skills');
   writeTree(ws, { 'a.txt': 'a' });
-  for (const [name, tools] of [['alpha', ['read_file']], ['beta', ['grep']], ['gamma', ['read_file', 'grep']]] as const) {
+  for (const [name, tools] of [
+    ['alpha', ['read_file']],
+    ['beta', ['grep']],
+    ['gamma', ['read_file', 'grep']],
+  ] as const) {
     writeTree(user, { [`${name}/SKILL.md`]: skillMd({ ...perms([...tools]), name }) });
   }
-  const catalog = await openCatalog({ paths: { home: join(root, 'home'), dataDir: join(root, 'data'), builtinSkillsDir: join(root, 'builtin') }, workspace: ws, listingRacyMs: 0 });
+  const catalog = await openCatalog({
+    paths: { home: join(root, 'home'), dataDir: join(root, 'data'), builtinSkillsDir: join(root, 'builtin') },
+    workspace: ws,
+    listingRacyMs: 0,
+  });
   // Count what the gate asks the catalog for: a change must not make it walk every entry again.
   const asked = { entries: 0, get: [] as string[] };
   const source: CatalogSource = {

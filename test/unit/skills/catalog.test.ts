@@ -60,7 +60,10 @@ test('disabling a skill is per workspace, persists in the store, and removes it 
   const store = Store.openIn(s.paths.dataDir);
   const a = await openCatalog({ paths: s.paths, workspace: join(s.root, 'ws-a'), store });
   a.setEnabled('s0', false);
-  assert.deepEqual(a.enabled().map((e) => e.manifest.name), ['s1']);
+  assert.deepEqual(
+    a.enabled().map((e) => e.manifest.name),
+    ['s1'],
+  );
   assert.equal(a.get('s0')?.enabled, false);
   assert.match(a.get('s0')?.disabledReason ?? '', /disabled by the user/);
   const b = await openCatalog({ paths: s.paths, workspace: join(s.root, 'ws-b'), store });
@@ -78,19 +81,25 @@ test('disabling a skill is per workspace, persists in the store, and removes it 
 test('the review hook (trust layer) disables a skill with a reason, over the user toggle', async () => {
   const s = setup(2);
   const c = await openCatalog({
-    paths: s.paths, workspace: s.ws,
-    review: (e) => (e.manifest.name === 's1' ? { enabled: false, reason: 'audit P0: downloads and runs code' } : undefined),
+    paths: s.paths,
+    workspace: s.ws,
+    review: (e) =>
+      e.manifest.name === 's1' ? { enabled: false, reason: 'audit P0: downloads and runs code' } : undefined,
   });
   c.setEnabled('s1', true);
   assert.equal(c.get('s1')?.enabled, false);
   assert.equal(c.get('s1')?.disabledReason, 'audit P0: downloads and runs code');
-  assert.deepEqual(c.enabled().map((e) => e.manifest.name), ['s0']);
+  assert.deepEqual(
+    c.enabled().map((e) => e.manifest.name),
+    ['s0'],
+  );
 });
 
 test('a review hook that throws disables that skill (fail closed) and the catalog still opens', async () => {
   const s = setup(2);
   const c = await openCatalog({
-    paths: s.paths, workspace: s.ws,
+    paths: s.paths,
+    workspace: s.ws,
     review: (e) => {
       if (e.manifest.name === 's0') throw new Error('audit crashed');
       return undefined;
@@ -123,7 +132,9 @@ test('a damaged cache row is re-parsed, never trusted', async () => {
 test('parsing on worker threads gives exactly the single-thread result', async () => {
   const s = setup(450);
   writeTree(s.user, { 'bad/SKILL.md': '---\nname: bad\n---\n' });
-  const files = Array.from({ length: 450 }, (_, i) => join(s.user, `s${i}/SKILL.md`)).concat(join(s.user, 'bad/SKILL.md'));
+  const files = Array.from({ length: 450 }, (_, i) => join(s.user, `s${i}/SKILL.md`)).concat(
+    join(s.user, 'bad/SKILL.md'),
+  );
   const one = await parseFilesParallel(files, 1);
   const two = await parseFilesParallel(files, 2);
   assert.deepEqual(two.results, one.results);
@@ -140,6 +151,9 @@ test('a skill disabled in a workspace stays disabled when the same folder is ope
   (await openCatalog({ paths: s.paths, workspace: real, store })).setEnabled('s0', false);
   const viaLink = await openCatalog({ paths: s.paths, workspace: link, store });
   assert.equal(viaLink.get('s0')?.enabled, false);
-  assert.deepEqual(viaLink.enabled().map((e) => e.manifest.name), ['s1']);
+  assert.deepEqual(
+    viaLink.enabled().map((e) => e.manifest.name),
+    ['s1'],
+  );
   store.close();
 });

@@ -21,7 +21,9 @@ function setup() {
     'notes/SKILL.md': skillMd({ name: 'notes', description: 'Take notes\nacross lines' }),
     'broken/SKILL.md': '---\nname: broken\ndescription: [unclosed\n---\n',
   });
-  writeTree(join(ws, '.workbuddy/skills'), { 'deploy/SKILL.md': skillMd({ name: 'deploy', description: 'project deploy', read_when: ['ship it'] }) });
+  writeTree(join(ws, '.workbuddy/skills'), {
+    'deploy/SKILL.md': skillMd({ name: 'deploy', description: 'project deploy', read_when: ['ship it'] }),
+  });
   return { root, home, data, ws, builtin };
 }
 
@@ -37,9 +39,16 @@ test('skills list shows every tier with shadowing and on/off state', () => {
   const s = setup();
   const r = knack(s, 'skills', 'list');
   assert.equal(r.code, 0, r.err);
-  const rows = r.out.split('\n').filter((l) => /^(project|user|builtin) /.test(l))
+  const rows = r.out
+    .split('\n')
+    .filter((l) => /^(project|user|builtin) /.test(l))
     .map((l) => /^(\w+) +(\S+) +(shadowed by \w+|on|off) /.exec(l)?.slice(1, 4).join(' '));
-  assert.deepEqual(rows, ['project deploy on', 'user deploy shadowed by project', 'builtin deploy shadowed by project', 'user notes on']);
+  assert.deepEqual(rows, [
+    'project deploy on',
+    'user deploy shadowed by project',
+    'builtin deploy shadowed by project',
+    'user notes on',
+  ]);
   assert.match(r.out, /Take notes across lines/);
   assert.match(r.out, /1 skill could not be read/);
   const all = knack(s, 'skills', 'list', '--all');
@@ -50,9 +59,18 @@ test('skills list --json gives tier, path and shadowedBy for scripts', () => {
   const s = setup();
   const r = knack(s, 'skills', 'list', '--json');
   assert.equal(r.code, 0, r.err);
-  const j = JSON.parse(r.out) as { skills: { name: string; tier: string; path: string; shadowedBy?: { tier: string } }[] };
+  const j = JSON.parse(r.out) as {
+    skills: { name: string; tier: string; path: string; shadowedBy?: { tier: string } }[];
+  };
   const deploy = j.skills.filter((x) => x.name === 'deploy');
-  assert.deepEqual(deploy.map((x) => [x.tier, x.shadowedBy?.tier ?? null]), [['project', null], ['user', 'project'], ['builtin', 'project']]);
+  assert.deepEqual(
+    deploy.map((x) => [x.tier, x.shadowedBy?.tier ?? null]),
+    [
+      ['project', null],
+      ['user', 'project'],
+      ['builtin', 'project'],
+    ],
+  );
   assert.equal(deploy[0]!.path, join(s.ws, '.workbuddy/skills/deploy/SKILL.md'));
 });
 
@@ -89,10 +107,22 @@ test('skills lint explains every broken spec fixture; --strict gives the referen
   mkdirSync(join(spec, 'v02-missing-skill-md/my-skill'), { recursive: true });
   const lenient = knack(s, 'skills', 'lint', spec);
   assert.equal(lenient.code, 1);
-  for (const id of ['p02-missing-frontmatter', 'p03-unclosed-frontmatter', 'p04-invalid-yaml', 'p05-non-mapping', 'p08-missing-name', 'p09-missing-description', 'x03-unquoted-colon', 'x11-description-empty']) {
+  for (const id of [
+    'p02-missing-frontmatter',
+    'p03-unclosed-frontmatter',
+    'p04-invalid-yaml',
+    'p05-non-mapping',
+    'p08-missing-name',
+    'p09-missing-description',
+    'x03-unquoted-colon',
+    'x11-description-empty',
+  ]) {
     assert.match(lenient.out, new RegExp(`${id}/my-skill/SKILL\\.md:\\d+: `), id);
   }
-  assert.match(lenient.out, /v08-name-dir-mismatch\/wrong-name\/SKILL\.md:2: warning: name: Directory name 'wrong-name' must match skill name 'correct-name'/);
+  assert.match(
+    lenient.out,
+    /v08-name-dir-mismatch\/wrong-name\/SKILL\.md:2: warning: name: Directory name 'wrong-name' must match skill name 'correct-name'/,
+  );
   const strict = knack(s, 'skills', 'lint', '--strict', join(spec, 'v09-unexpected-field/my-skill'));
   assert.equal(strict.code, 1);
   assert.match(strict.out, /SKILL\.md:4: unknown_field: Unexpected fields in frontmatter: unknown_field/);
@@ -105,13 +135,20 @@ test('skills index --json reports every skill with tier, path, shadowing, diagno
   const s = setup();
   const r = knack(s, 'skills', 'index', '--json');
   assert.equal(r.code, 0, r.err);
-  const j = JSON.parse(r.out) as { timings: Record<string, number>; skills: { name: string; tier: string; path: string; diagnostics: unknown[] }[]; broken: { file: string }[] };
+  const j = JSON.parse(r.out) as {
+    timings: Record<string, number>;
+    skills: { name: string; tier: string; path: string; diagnostics: unknown[] }[];
+    broken: { file: string }[];
+  };
   assert.equal(j.skills.length, 4);
   assert.equal(j.broken.length, 1);
-  for (const k of ['discoverMs', 'parseMs', 'mergeMs', 'totalMs', 'files', 'parsed', 'cached']) assert.equal(typeof j.timings[k], 'number', k);
+  for (const k of ['discoverMs', 'parseMs', 'mergeMs', 'totalMs', 'files', 'parsed', 'cached'])
+    assert.equal(typeof j.timings[k], 'number', k);
   assert.equal(j.timings.files, 5);
   // The second run is served from the SQLite cache in the data dir.
-  const again = JSON.parse(knack(s, 'skills', 'index', '--json').out) as { timings: { parsed: number; cached: number } };
+  const again = JSON.parse(knack(s, 'skills', 'index', '--json').out) as {
+    timings: { parsed: number; cached: number };
+  };
   assert.deepEqual([again.timings.parsed, again.timings.cached], [0, 5]);
 });
 
@@ -120,10 +157,20 @@ test('skills disable/enable toggle a skill for this workspace only', () => {
   assert.equal(knack(s, 'skills', 'disable', 'notes').code, 0);
   const j = JSON.parse(knack(s, 'skills', 'list', '--json').out) as { skills: { name: string; enabled: boolean }[] };
   assert.equal(j.skills.find((x) => x.name === 'notes')?.enabled, false);
-  const other = spawnSync(process.execPath, [BIN, 'skills', 'list', '--json', '--home', s.home, '--data-dir', s.data, '--workspace', s.root], {
-    encoding: 'utf8', env: { ...process.env, KNACK_BUILTIN_SKILLS: s.builtin },
-  });
-  assert.equal((JSON.parse(other.stdout) as { skills: { name: string; enabled: boolean }[] }).skills.find((x) => x.name === 'notes')?.enabled, true);
+  const other = spawnSync(
+    process.execPath,
+    [BIN, 'skills', 'list', '--json', '--home', s.home, '--data-dir', s.data, '--workspace', s.root],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, KNACK_BUILTIN_SKILLS: s.builtin },
+    },
+  );
+  assert.equal(
+    (JSON.parse(other.stdout) as { skills: { name: string; enabled: boolean }[] }).skills.find(
+      (x) => x.name === 'notes',
+    )?.enabled,
+    true,
+  );
   assert.equal(knack(s, 'skills', 'enable', 'notes').code, 0);
   const k = JSON.parse(knack(s, 'skills', 'list', '--json').out) as { skills: { name: string; enabled: boolean }[] };
   assert.equal(k.skills.find((x) => x.name === 'notes')?.enabled, true);
@@ -135,9 +182,14 @@ test('skills disable/enable toggle a skill for this workspace only', () => {
 test('a --workspace that does not exist or is a file is one clear error (exit 2), not a silent empty project tier', () => {
   const s = setup();
   for (const ws of [join(s.root, 'no-such-folder'), join(s.ws, '.workbuddy/skills/deploy/SKILL.md')]) {
-    const r = spawnSync(process.execPath, [BIN, 'skills', 'list', '--home', s.home, '--data-dir', s.data, '--workspace', ws], {
-      encoding: 'utf8', env: { ...process.env, KNACK_BUILTIN_SKILLS: s.builtin },
-    });
+    const r = spawnSync(
+      process.execPath,
+      [BIN, 'skills', 'list', '--home', s.home, '--data-dir', s.data, '--workspace', ws],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, KNACK_BUILTIN_SKILLS: s.builtin },
+      },
+    );
     assert.equal(r.status, 2, r.stdout);
     assert.equal(r.stdout, '');
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
@@ -172,7 +224,10 @@ test('an argument a command does not take is an error, not silently ignored (lis
   const list = knack(s, 'skills', 'list', 'some/folder');
   assert.equal(list.code, 2);
   assert.equal(list.out, '');
-  assert.match(list.err, /^knack skills list: unexpected argument "some\/folder" \(a folder to look at is given with --workspace some\/folder\)/);
+  assert.match(
+    list.err,
+    /^knack skills list: unexpected argument "some\/folder" \(a folder to look at is given with --workspace some\/folder\)/,
+  );
   const dis = knack(s, 'skills', 'disable', 'notes', 'deploy');
   assert.equal(dis.code, 2);
   assert.match(dis.err, /unexpected argument "deploy"/);

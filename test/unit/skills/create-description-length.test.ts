@@ -9,7 +9,11 @@ test('a description of 600 emoji (1200 UTF-16 units, 600 characters) is accepted
   const long = '🚀'.repeat(600); // 600 characters, 1200 UTF-16 units
   const r = createSkill(tempDir(), { name: 'rocket-check', description: long, body: '# Steps\n\nCheck the rocket.' });
   assert.equal(r.ok, true, JSON.stringify(r));
-  const over = createSkill(tempDir(), { name: 'rocket-check', description: '🚀'.repeat(DESCRIPTION_MAX + 1), body: 'x' });
+  const over = createSkill(tempDir(), {
+    name: 'rocket-check',
+    description: '🚀'.repeat(DESCRIPTION_MAX + 1),
+    body: 'x',
+  });
   assert.equal(over.ok, false);
   assert.match(over.ok ? '' : over.error.message, /1025 characters; the limit is 1024/);
 });

@@ -24,16 +24,29 @@ function settingsWith(d: Partial<Settings['discovery']>): Settings {
 
 test('project shadows user shadows builtin; shadowed entries stay listed with who wins', async () => {
   const l = layout();
-  writeTree(l.paths.builtinSkillsDir, { 'deploy/SKILL.md': sk('deploy', 'builtin deploy'), 'lint/SKILL.md': sk('lint') });
+  writeTree(l.paths.builtinSkillsDir, {
+    'deploy/SKILL.md': sk('deploy', 'builtin deploy'),
+    'lint/SKILL.md': sk('lint'),
+  });
   writeTree(l.user, { 'deploy/SKILL.md': sk('deploy', 'user deploy') });
   writeTree(l.project, { 'deploy/SKILL.md': sk('deploy', 'project deploy') });
   const c = await openCatalog({ paths: l.paths, workspace: l.ws });
   assert.equal(c.get('deploy')?.tier, 'project');
   assert.equal(c.get('deploy')?.manifest.description, 'project deploy');
   const all = c.entries().filter((e) => e.manifest.name === 'deploy');
-  assert.deepEqual(all.map((e) => [e.tier, e.shadowedBy?.tier]), [['project', undefined], ['user', 'project'], ['builtin', 'project']]);
+  assert.deepEqual(
+    all.map((e) => [e.tier, e.shadowedBy?.tier]),
+    [
+      ['project', undefined],
+      ['user', 'project'],
+      ['builtin', 'project'],
+    ],
+  );
   assert.equal(all[1]!.shadowedBy?.file, join(l.project, 'deploy/SKILL.md'));
-  assert.deepEqual(c.enabled().map((e) => `${e.tier}:${e.manifest.name}`), ['project:deploy', 'builtin:lint']);
+  assert.deepEqual(
+    c.enabled().map((e) => `${e.tier}:${e.manifest.name}`),
+    ['project:deploy', 'builtin:lint'],
+  );
 });
 
 test('.agents/skills folders are read at user and project level unless the setting turns them off', async () => {
@@ -69,7 +82,10 @@ test('a symlink loop ends the walk of that branch and the other skills still ind
   symlinkSync(join(l.user, 'group'), join(l.user, 'group', 'loop'));
   symlinkSync(l.user, join(l.user, 'group', 'up'));
   const c = await openCatalog({ paths: l.paths, workspace: l.ws });
-  assert.deepEqual(c.entries().map((e) => e.manifest.name), ['real']);
+  assert.deepEqual(
+    c.entries().map((e) => e.manifest.name),
+    ['real'],
+  );
   assert.ok(c.discoveryDiagnostics().some((d) => d.code === 'discovery.loop'));
 });
 
@@ -79,7 +95,9 @@ test('a broken symlink is reported and does not hide the others', async () => {
   symlinkSync(join(l.root, 'nowhere'), join(l.user, 'dangling'));
   const c = await openCatalog({ paths: l.paths, workspace: l.ws });
   assert.ok(c.get('ok'));
-  assert.ok(c.discoveryDiagnostics().some((d) => d.code === 'discovery.symlink' && d.file === join(l.user, 'dangling')));
+  assert.ok(
+    c.discoveryDiagnostics().some((d) => d.code === 'discovery.symlink' && d.file === join(l.user, 'dangling')),
+  );
 });
 
 test('the walk is bounded by depth and folder count and says so when a bound is hit', async () => {
@@ -100,7 +118,9 @@ test('the walk is bounded by depth and folder count and says so when a bound is 
   writeTree(many.user, files);
   const b = await openCatalog({ paths: many.paths, workspace: many.ws, settings: settingsWith({ maxFolders: 10 }) });
   assert.ok(b.entries().length < 30 && b.entries().length > 0);
-  assert.ok(b.discoveryDiagnostics().some((x) => x.code === 'discovery.folders' && /discovery\.maxFolders/.test(x.message)));
+  assert.ok(
+    b.discoveryDiagnostics().some((x) => x.code === 'discovery.folders' && /discovery\.maxFolders/.test(x.message)),
+  );
 });
 
 test('one broken skill never hides the others; it is listed as broken with its error', async () => {
@@ -113,16 +133,28 @@ test('one broken skill never hides the others; it is listed as broken with its e
     'bin/SKILL.md': 'plain text, no frontmatter',
   });
   const c = await openCatalog({ paths: l.paths, workspace: l.ws });
-  assert.deepEqual(c.entries().map((e) => e.manifest.name), ['good']);
-  const broken = c.broken().map((b) => b.dir.split('/').pop()).sort();
+  assert.deepEqual(
+    c.entries().map((e) => e.manifest.name),
+    ['good'],
+  );
+  const broken = c
+    .broken()
+    .map((b) => b.dir.split('/').pop())
+    .sort();
   assert.deepEqual(broken, ['bad-yaml', 'bin', 'no-desc', 'not-a-file']);
   for (const b of c.broken()) assert.ok(b.diagnostics.every((d) => d.file === b.file && d.severity === 'error'));
-  assert.ok(c.diagnostics().some((d) => d.file === join(l.user, 'not-a-file/SKILL.md') && /folder, not a file/.test(d.message)));
+  assert.ok(
+    c.diagnostics().some((d) => d.file === join(l.user, 'not-a-file/SKILL.md') && /folder, not a file/.test(d.message)),
+  );
 });
 
 test('lowercase skill.md is found; SKILL.md is preferred when both exist', async () => {
   const l = layout();
-  writeTree(l.user, { 'lower/skill.md': sk('lower'), 'both/SKILL.md': sk('both', 'upper wins'), 'both/skill.md': sk('both', 'lower loses') });
+  writeTree(l.user, {
+    'lower/skill.md': sk('lower'),
+    'both/SKILL.md': sk('both', 'upper wins'),
+    'both/skill.md': sk('both', 'lower loses'),
+  });
   const c = await openCatalog({ paths: l.paths, workspace: l.ws });
   assert.ok(c.get('lower')?.file.endsWith('skill.md'));
   assert.equal(c.get('both')?.manifest.description, 'upper wins');
@@ -144,7 +176,12 @@ test('every public skill in fixtures/public-skills indexes without errors', asyn
   const c = await openCatalog({ paths: l.paths, workspace: l.ws });
   assert.equal(c.broken().length, 0, JSON.stringify(c.broken()));
   assert.equal(c.entries().length, 42);
-  for (const e of c.entries()) assert.deepEqual(e.diagnostics.filter((d) => d.severity === 'error'), [], e.file);
+  for (const e of c.entries())
+    assert.deepEqual(
+      e.diagnostics.filter((d) => d.severity === 'error'),
+      [],
+      e.file,
+    );
   assert.ok(c.get('supabase-postgres-best-practices')?.manifest.metadata.version === '1.1.0');
   assert.deepEqual(c.get('gha-security-review')?.manifest.allowedTools, ['Read', 'Grep', 'Glob', 'Bash', 'Task']);
 });
@@ -155,7 +192,10 @@ test('a SKILL.md that is a named pipe is reported as not a regular file (never o
   mkdirSync(join(l.project, 'pipe'), { recursive: true });
   execFileSync('mkfifo', [join(l.project, 'pipe', 'SKILL.md')]);
   const c = await openCatalog({ paths: l.paths, workspace: l.ws });
-  assert.deepEqual(c.entries().map((e) => e.manifest.name), ['good']);
+  assert.deepEqual(
+    c.entries().map((e) => e.manifest.name),
+    ['good'],
+  );
   const d = c.diagnostics().find((x) => x.file === join(l.project, 'pipe', 'SKILL.md'));
   assert.equal(d?.severity, 'error');
   assert.match(d?.message ?? '', /not a regular file/);

@@ -21,7 +21,10 @@ function setup(files: Record<string, string>) {
 
 test('a display name indexes under the folder slug, keeps the words as title, and warns', async () => {
   const s = setup({
-    'agent-development/SKILL.md': skillMd({ name: 'Agent Development', description: 'Build agents for Claude Code plugins' }),
+    'agent-development/SKILL.md': skillMd({
+      name: 'Agent Development',
+      description: 'Build agents for Claude Code plugins',
+    }),
     'Hook Dev/SKILL.md': skillMd({ name: 'Hook Development', description: 'Write plugin hooks' }),
   });
   const catalog = await openCatalog({ paths: s.paths, workspace: s.ws });
@@ -42,14 +45,21 @@ test('a display name indexes under the folder slug, keeps the words as title, an
 });
 
 test('without a usable folder name the slugified name is used; a frontmatter title is kept', () => {
-  const r = parseSkillText(skillMd('name: PDF Tools\ndescription: d\ntitle: PDF power tools'), 'x/.../SKILL.md', { folderName: null });
+  const r = parseSkillText(skillMd('name: PDF Tools\ndescription: d\ntitle: PDF power tools'), 'x/.../SKILL.md', {
+    folderName: null,
+  });
   assert.equal(r.manifest?.name, 'pdf-tools');
   assert.equal(r.manifest?.title, 'PDF power tools');
-  assert.deepEqual(r.diagnostics.map((d) => d.code), ['name.slugified']);
+  assert.deepEqual(
+    r.diagnostics.map((d) => d.code),
+    ['name.slugified'],
+  );
 });
 
 test('lint --strict still reports a display name as an error; lenient lint indexes it with a warning', () => {
-  const s = setup({ 'agent-development/SKILL.md': skillMd({ name: 'Agent Development', description: 'Build agents' }) });
+  const s = setup({
+    'agent-development/SKILL.md': skillMd({ name: 'Agent Development', description: 'Build agents' }),
+  });
   const lenient = lintPaths([join(s.skills, 'agent-development')]);
   assert.equal(lenient.errors, 0);
   assert.equal(lenient.skills[0]?.ok, true);
@@ -84,6 +94,9 @@ test('every public skill in the fixture folder that has a description indexes', 
     cpSync(dir, join(s.skills, relative(src, dir).replace(/\/skills\//, '__')), { recursive: true });
   }
   const catalog = await openCatalog({ paths: s.paths, workspace: s.ws });
-  assert.deepEqual(catalog.broken().map((b) => b.diagnostics), []);
+  assert.deepEqual(
+    catalog.broken().map((b) => b.diagnostics),
+    [],
+  );
   assert.equal(catalog.entries().length, withDescription.length);
 });

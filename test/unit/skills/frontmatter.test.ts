@@ -5,16 +5,29 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir, writeTree } from '../../helpers/tmp.js';
-import { MAX_FRONTMATTER_BYTES, readFrontmatterHead, readSkillBody, splitFrontmatter } from '../../../main/core/skills/format/frontmatter.js';
+import {
+  MAX_FRONTMATTER_BYTES,
+  readFrontmatterHead,
+  readSkillBody,
+  splitFrontmatter,
+} from '../../../main/core/skills/format/frontmatter.js';
 import { parseSkillFile, parseSkillText } from '../../../main/core/skills/format/manifest.js';
 
 test('a billion-laughs alias bomb is refused with a diagnostic, not expanded', () => {
   const lines = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
-  for (let i = 1; i < 9; i++) lines.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill('*' + String.fromCharCode(96 + i)).join(',')}]`);
+  for (let i = 1; i < 9; i++)
+    lines.push(
+      `${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9)
+        .fill('*' + String.fromCharCode(96 + i))
+        .join(',')}]`,
+    );
   const text = `---\nname: bomb\ndescription: boom\n${lines.join('\n')}\n---\nbody\n`;
   const r = parseSkillText(text, 'bomb/SKILL.md');
   assert.equal(r.manifest, undefined);
-  assert.ok(r.diagnostics.some((d) => d.code === 'yaml.alias-limit' && d.severity === 'error'), JSON.stringify(r.diagnostics));
+  assert.ok(
+    r.diagnostics.some((d) => d.code === 'yaml.alias-limit' && d.severity === 'error'),
+    JSON.stringify(r.diagnostics),
+  );
 });
 
 test('custom YAML tags are refused and the line is named', () => {
@@ -28,7 +41,10 @@ test('custom YAML tags are refused and the line is named', () => {
 });
 
 test('duplicate keys are an error naming the line of the second key', () => {
-  const r = parseSkillText('---\nname: dup\ndescription: one\npermissions:\n  network: false\npermissions:\n  network: true\n---\n', 'dup/SKILL.md');
+  const r = parseSkillText(
+    '---\nname: dup\ndescription: one\npermissions:\n  network: false\npermissions:\n  network: true\n---\n',
+    'dup/SKILL.md',
+  );
   assert.equal(r.manifest, undefined);
   const d = r.diagnostics.find((x) => x.code === 'yaml.duplicate-key');
   assert.ok(d);
@@ -76,11 +92,17 @@ test('BOM and CRLF files parse; the body starts after the closing fence', () => 
   assert.equal(s.crlf, true);
   assert.equal(s.body, '# Body\r\n');
   assert.equal(s.bodyStartLine, 5);
-  assert.equal(parseSkillText('\ufeff---\r\nname: a\r\ndescription: b\r\n---\r\n', 'a/SKILL.md').manifest?.description, 'b');
+  assert.equal(
+    parseSkillText('\ufeff---\r\nname: a\r\ndescription: b\r\n---\r\n', 'a/SKILL.md').manifest?.description,
+    'b',
+  );
 });
 
 test('--- inside a value or an indented block is not a fence; a --- line in the body is body', () => {
-  const r = parseSkillText('---\nname: a\ndescription: |\n  first\n  ---\n  last\n---\nBody\n---\nmore\n', 'a/SKILL.md');
+  const r = parseSkillText(
+    '---\nname: a\ndescription: |\n  first\n  ---\n  last\n---\nBody\n---\nmore\n',
+    'a/SKILL.md',
+  );
   assert.equal(r.manifest?.description, 'first\n---\nlast');
   const s = splitFrontmatter('---\nname: a\ndescription: a---b\n---\nBody\n---\nmore\n');
   assert.ok(s.ok);
@@ -88,8 +110,14 @@ test('--- inside a value or an indented block is not a fence; a --- line in the 
 });
 
 test('folded and literal block scalars keep YAML semantics', () => {
-  assert.equal(parseSkillText('---\nname: a\ndescription: >\n  one\n  two\n---\n', 'a/SKILL.md').manifest?.description, 'one two');
-  assert.equal(parseSkillText('---\nname: a\ndescription: |\n  one\n  two\n---\n', 'a/SKILL.md').manifest?.description, 'one\ntwo');
+  assert.equal(
+    parseSkillText('---\nname: a\ndescription: >\n  one\n  two\n---\n', 'a/SKILL.md').manifest?.description,
+    'one two',
+  );
+  assert.equal(
+    parseSkillText('---\nname: a\ndescription: |\n  one\n  two\n---\n', 'a/SKILL.md').manifest?.description,
+    'one\ntwo',
+  );
 });
 
 test('YAML 1.2 core schema: yes/no/on stay strings', () => {
@@ -100,7 +128,10 @@ test('readSkillBody returns the instructions and names the file when there is no
   const dir = tempDir();
   writeTree(dir, { 'a/SKILL.md': '---\nname: a\ndescription: b\n---\n# Steps\n1. go\n', 'b/SKILL.md': '# nothing' });
   assert.equal(readSkillBody(join(dir, 'a/SKILL.md')), '# Steps\n1. go\n');
-  assert.throws(() => readSkillBody(join(dir, 'b/SKILL.md')), /b\/SKILL\.md:1: SKILL\.md must start with YAML frontmatter/);
+  assert.throws(
+    () => readSkillBody(join(dir, 'b/SKILL.md')),
+    /b\/SKILL\.md:1: SKILL\.md must start with YAML frontmatter/,
+  );
 });
 
 test('an empty file and a file with only an opening fence get clear errors', () => {
@@ -115,7 +146,14 @@ test('frontmatter that is not valid UTF-8 still indexes but is reported with the
   const file = join(dir, 'latin1', 'SKILL.md');
   writeTree(dir, { 'latin1/SKILL.md': '' });
   // "Résumé" saved as Latin-1: 0xE9 is not UTF-8.
-  writeFileSync(file, Buffer.concat([Buffer.from('---\nname: latin1\ndescription: R'), Buffer.from([0xe9]), Buffer.from('sum\xE9 helper\n---\nbody\n', 'latin1')]));
+  writeFileSync(
+    file,
+    Buffer.concat([
+      Buffer.from('---\nname: latin1\ndescription: R'),
+      Buffer.from([0xe9]),
+      Buffer.from('sum\xE9 helper\n---\nbody\n', 'latin1'),
+    ]),
+  );
   const p = parseSkillFile(file);
   assert.equal(p.manifest?.name, 'latin1');
   const d = p.diagnostics.find((x) => x.code === 'file.encoding');
@@ -124,5 +162,8 @@ test('frontmatter that is not valid UTF-8 still indexes but is reported with the
   assert.match(d?.message ?? '', /not valid UTF-8/);
   // A clean UTF-8 file (Chinese included) gets no such finding.
   writeFileSync(file, '---\nname: latin1\ndescription: 提交代码 Résumé\n---\n');
-  assert.equal(parseSkillFile(file).diagnostics.some((x) => x.code === 'file.encoding'), false);
+  assert.equal(
+    parseSkillFile(file).diagnostics.some((x) => x.code === 'file.encoding'),
+    false,
+  );
 });

@@ -7,7 +7,7 @@ import { SkillMatcher } from '../../../main/core/skills/use/matcher.js';
 
 const file = 'skills/release-notes/SKILL.md';
 
-test('a top-level synonyms list is accepted without an unknown-key warning and extends the skill\'s triggers', () => {
+test("a top-level synonyms list is accepted without an unknown-key warning and extends the skill's triggers", () => {
   const text = [
     '---',
     'name: release-notes',
@@ -25,7 +25,10 @@ test('a top-level synonyms list is accepted without an unknown-key warning and e
   assert.deepEqual(r.manifest.extra.synonyms, [['release notes', '发布说明', 'changelog']]);
   const m = new SkillMatcher([{ manifest: r.manifest, tier: 'user', enabled: true }]);
   const hit = m.match('帮我写一下发布说明');
-  assert.deepEqual(hit.map((x) => x.name), ['release-notes']);
+  assert.deepEqual(
+    hit.map((x) => x.name),
+    ['release-notes'],
+  );
   assert.equal(hit[0]!.reasons[0]!.kind === 'trigger' && hit[0]!.reasons[0]!.via, 'skill-synonym');
 });
 
@@ -53,15 +56,28 @@ test('synonym groups the matcher would ignore are warnings naming the group and 
 });
 
 test('metadata.synonyms in the `a=b; c=d` form is checked the same way', () => {
-  const text = ['---', 'name: deployer', 'description: Deploy.', 'metadata:', '  synonyms: "ship=发车; lonely"', '---'].join('\n');
+  const text = [
+    '---',
+    'name: deployer',
+    'description: Deploy.',
+    'metadata:',
+    '  synonyms: "ship=发车; lonely"',
+    '---',
+  ].join('\n');
   const r = parseSkillText(text, file.replace('release-notes', 'deployer'));
   assert.ok(r.manifest);
   assert.equal(r.manifest.metadata.synonyms, 'ship=发车; lonely');
-  assert.deepEqual(r.diagnostics.map((d) => [d.field, d.line, d.message]), [['metadata.synonyms[1]', 4, 'a group needs at least two phrases (ignored)']]);
+  assert.deepEqual(
+    r.diagnostics.map((d) => [d.field, d.line, d.message]),
+    [['metadata.synonyms[1]', 4, 'a group needs at least two phrases (ignored)']],
+  );
 });
 
 test('synonyms that are not a list of groups are a warning, not an error', () => {
   const r = parseSkillText(['---', 'name: x', 'description: y', 'synonyms: 42', '---'].join('\n'), 'skills/x/SKILL.md');
   assert.ok(r.manifest);
-  assert.deepEqual(r.diagnostics.map((d) => [d.severity, d.field, d.line]), [['warning', 'synonyms', 4]]);
+  assert.deepEqual(
+    r.diagnostics.map((d) => [d.severity, d.field, d.line]),
+    [['warning', 'synonyms', 4]],
+  );
 });

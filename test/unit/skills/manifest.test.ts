@@ -7,17 +7,19 @@ const F = 'skills/git-commit/SKILL.md';
 const parse = (fm: string, file = F) => parseSkillText(`---\n${fm}\n---\nBody\n`, file);
 
 test('WorkBuddy vocabulary (title, summary, read_when, agent_created, depends_on, permissions) normalises', () => {
-  const r = parse([
-    'title: Git Commit',
-    'summary: Write a commit message',
-    'read_when:',
-    '  - user wants to commit',
-    '  - 提交代码',
-    'agent_created: true',
-    'depends_on: [code-review]',
-    'permissions:',
-    '  tools: [Bash]',
-  ].join('\n'));
+  const r = parse(
+    [
+      'title: Git Commit',
+      'summary: Write a commit message',
+      'read_when:',
+      '  - user wants to commit',
+      '  - 提交代码',
+      'agent_created: true',
+      'depends_on: [code-review]',
+      'permissions:',
+      '  tools: [Bash]',
+    ].join('\n'),
+  );
   assert.ok(r.manifest, JSON.stringify(r.diagnostics));
   assert.equal(r.manifest.name, 'git-commit');
   assert.equal(r.manifest.title, 'Git Commit');
@@ -30,9 +32,19 @@ test('WorkBuddy vocabulary (title, summary, read_when, agent_created, depends_on
 });
 
 test('Agent Skills vocabulary: allowed-tools as list, space- or comma-separated string', () => {
-  assert.deepEqual(parse('name: git-commit\ndescription: d\nallowed-tools: Read, Grep, Bash').manifest?.allowedTools, ['Read', 'Grep', 'Bash']);
-  assert.deepEqual(parse('name: git-commit\ndescription: d\nallowed-tools: Bash(git commit:*) Read').manifest?.allowedTools, ['Bash(git commit:*)', 'Read']);
-  assert.deepEqual(parse('name: git-commit\ndescription: d\nallowed-tools:\n  - Read\n  - Bash(git:*)').manifest?.allowedTools, ['Read', 'Bash(git:*)']);
+  assert.deepEqual(parse('name: git-commit\ndescription: d\nallowed-tools: Read, Grep, Bash').manifest?.allowedTools, [
+    'Read',
+    'Grep',
+    'Bash',
+  ]);
+  assert.deepEqual(
+    parse('name: git-commit\ndescription: d\nallowed-tools: Bash(git commit:*) Read').manifest?.allowedTools,
+    ['Bash(git commit:*)', 'Read'],
+  );
+  assert.deepEqual(
+    parse('name: git-commit\ndescription: d\nallowed-tools:\n  - Read\n  - Bash(git:*)').manifest?.allowedTools,
+    ['Read', 'Bash(git:*)'],
+  );
   assert.deepEqual(splitToolList('Read,Grep  Glob'), ['Read', 'Grep', 'Glob']);
 });
 
@@ -49,7 +61,13 @@ test('name and title, description and summary: when both differ, warn and use na
 test('unknown top-level keys warn with line and field, and the skill is still indexed', () => {
   const r = parse('name: git-commit\ndescription: d\nfoo: 1\ntriggers: [x]');
   assert.ok(r.manifest);
-  assert.deepEqual(r.diagnostics.map((d) => [d.severity, d.line, d.field]), [['warning', 4, 'foo'], ['warning', 5, 'triggers']]);
+  assert.deepEqual(
+    r.diagnostics.map((d) => [d.severity, d.line, d.field]),
+    [
+      ['warning', 4, 'foo'],
+      ['warning', 5, 'triggers'],
+    ],
+  );
   assert.deepEqual(r.manifest.extra, { foo: 1, triggers: ['x'] });
 });
 
@@ -82,7 +100,10 @@ test('names are NFKC-normalised, Unicode letters allowed, uppercase warned', () 
 test('a name that cannot be used (slashes, control characters) or is missing leaves the skill out with an error on its line', () => {
   const sl = parse('name: tools/evil\ndescription: d');
   assert.equal(sl.manifest, undefined);
-  assert.deepEqual(sl.diagnostics.map((d) => [d.severity, d.line, d.field]), [['error', 2, 'name']]);
+  assert.deepEqual(
+    sl.diagnostics.map((d) => [d.severity, d.line, d.field]),
+    [['error', 2, 'name']],
+  );
   assert.equal(parse('name: ../evil\ndescription: d').manifest, undefined);
   assert.equal(parse('name: "git\\u0007 commit"\ndescription: d').manifest, undefined);
   const missing = parse('description: d');
@@ -97,7 +118,9 @@ test('a missing or empty description leaves the skill out', () => {
 });
 
 test('metadata values become strings with their source text; WorkBuddy fields under metadata are read', () => {
-  const r = parse('name: git-commit\ndescription: d\nmetadata:\n  version: 1.0\n  workbuddy.read_when: commit; 提交\n  workbuddy.title: Git Commit');
+  const r = parse(
+    'name: git-commit\ndescription: d\nmetadata:\n  version: 1.0\n  workbuddy.read_when: commit; 提交\n  workbuddy.title: Git Commit',
+  );
   assert.equal(r.manifest?.metadata.version, '1.0');
   assert.deepEqual(r.manifest?.readWhen, ['commit', '提交']);
   assert.equal(r.manifest?.title, 'Git Commit');

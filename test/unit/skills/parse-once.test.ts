@@ -17,7 +17,9 @@ test('from discovery to a tool call, each SKILL.md frontmatter is parsed once (a
   const workspace = tempDir();
   const paths = resolvePaths({ home, dataDir: join(home, '.knack') });
   writeTree(join(workspace, '.workbuddy', 'skills'), {
-    'notes/SKILL.md': skillMd('name: notes\ndescription: Take notes in the notes folder.\npermissions:\n  tools: [read_file, write_file]\n  paths:\n    read: ["notes/**"]\n    write: ["notes/**"]'),
+    'notes/SKILL.md': skillMd(
+      'name: notes\ndescription: Take notes in the notes folder.\npermissions:\n  tools: [read_file, write_file]\n  paths:\n    read: ["notes/**"]\n    write: ["notes/**"]',
+    ),
     'fetcher/SKILL.md': skillMd('name: fetcher\ndescription: Fetch pages.\nallowed-tools: WebFetch Bash(git status:*)'),
     'plain/SKILL.md': skillMd({ name: 'plain', description: 'Nothing declared.' }),
   });
@@ -32,20 +34,34 @@ test('from discovery to a tool call, each SKILL.md frontmatter is parsed once (a
     const loaded = await s.call('Skill', { name: 'notes' });
     assert.equal(loaded.ok, true, JSON.stringify(loaded));
     const read = await s.call('read_file', { path: 'readme.md' });
-    assert.equal(read.ok, false, 'the loaded skill binds the agent to notes/**: the gate read its request from the manifest');
-    assert.equal(ws.gate.authorize({ tool: 'web_fetch', args: {}, access: { network: true, host: 'example.org' } }, { kind: 'skill', skill: 'plain' }).verdict, 'deny');
+    assert.equal(
+      read.ok,
+      false,
+      'the loaded skill binds the agent to notes/**: the gate read its request from the manifest',
+    );
+    assert.equal(
+      ws.gate.authorize(
+        { tool: 'web_fetch', args: {}, access: { network: true, host: 'example.org' } },
+        { kind: 'skill', skill: 'plain' },
+      ).verdict,
+      'deny',
+    );
     assert.equal(frontmatterParses() - before, skills, `one YAML parse per SKILL.md (${skills} skills)`);
   } finally {
     await ws.close();
   }
 });
 
-test('the audit with discovery\'s manifest reports exactly what it reports reading SKILL.md itself (shared fixtures)', () => {
+test("the audit with discovery's manifest reports exactly what it reports reading SKILL.md itself (shared fixtures)", () => {
   const root = join(SHARED_FIXTURES, 'public-skills');
   const dirs: string[] = [];
   const walk = (d: string, depth: number): void => {
     let names: string[];
-    try { names = readdirSync(d); } catch { return; }
+    try {
+      names = readdirSync(d);
+    } catch {
+      return;
+    }
     if (names.includes('SKILL.md')) dirs.push(d);
     if (depth < 4) for (const n of names) if (!n.startsWith('.')) walk(join(d, n), depth + 1);
   };
@@ -71,13 +87,15 @@ test('a SKILL.md changed after discovery is audited as it is now: the old manife
   const p = parseSkillFile(join(dir, 'SKILL.md'), { folderName: null });
   assert.equal(auditSkill(dir, { parsed: parsedManifestOf(p.manifest!) }).level, 'P2');
   // Swapped in after discovery: a wider request and hooks.
-  writeTree(dir, { 'SKILL.md': skillMd('name: quiet\ndescription: Harmless.\npermissions:\n  network: true\nhooks:\n  PreToolUse: []') });
+  writeTree(dir, {
+    'SKILL.md': skillMd('name: quiet\ndescription: Harmless.\npermissions:\n  network: true\nhooks:\n  PreToolUse: []'),
+  });
   const r = auditSkill(dir, { parsed: parsedManifestOf(p.manifest!) });
   assert.deepEqual(r.findings.map((f) => f.rule).sort(), ['manifest.hooks', 'permissions.network']);
   assert.equal(r.permissions?.network, true);
 });
 
-test('discovery\'s permission diagnostics reach the audit report naming SKILL.md and the line', () => {
+test("discovery's permission diagnostics reach the audit report naming SKILL.md and the line", () => {
   const dir = join(tempDir(), 'bad');
   writeTree(dir, { 'SKILL.md': skillMd('name: bad\ndescription: Asks badly.\nallowed-tools: [Read, {a: 1}]') });
   const p = parseSkillFile(join(dir, 'SKILL.md'), { folderName: null });

@@ -28,8 +28,15 @@ function skill(frontmatter: string): { dir: string; text: string } {
 }
 
 /** What each reader makes of one skill: the parsed request, the gate's, the sandbox's and the audit's view. */
-function readers(dir: string, text: string): {
-  manifest: SkillManifest; gate: Permissions; sandbox: Permissions | 'refused'; audit: Permissions | undefined; auditP0: boolean;
+function readers(
+  dir: string,
+  text: string,
+): {
+  manifest: SkillManifest;
+  gate: Permissions;
+  sandbox: Permissions | 'refused';
+  audit: Permissions | undefined;
+  auditP0: boolean;
 } {
   const parsed = parseSkillText(text, join(dir, 'SKILL.md'), { folderName: null });
   assert.ok(parsed.manifest, `the manifest parses: ${JSON.stringify(parsed.diagnostics)}`);
@@ -68,7 +75,10 @@ test('allowed-tools [Read, {a: 1}] is rejected by every reader (one reader used 
   const { dir, text } = skill('name: demo\ndescription: A demo skill\nallowed-tools: [Read, {a: 1}]');
   const r = readers(dir, text);
   assert.equal(r.manifest.requested.permissions, undefined);
-  assert.deepEqual(r.manifest.requested.diagnostics.map((d) => [d.field, d.line]), [['allowed-tools[1]', 4]]);
+  assert.deepEqual(
+    r.manifest.requested.diagnostics.map((d) => [d.field, d.line]),
+    [['allowed-tools[1]', 4]],
+  );
   assertAgree(r);
 });
 
@@ -91,33 +101,87 @@ test('the gate built from a rejected request lets the skill use no tool and read
   const manifest = parseSkillText(text, join(dir, 'SKILL.md'), { folderName: null }).manifest!;
   const ws = tempDir();
   writeTree(ws, { 'notes.txt': 'x' });
-  const { gate } = buildGate({ settings: DEFAULT_SETTINGS, workspace: ws, skills: [skillPolicyOf({ manifest, realDir: dir })] });
+  const { gate } = buildGate({
+    settings: DEFAULT_SETTINGS,
+    workspace: ws,
+    skills: [skillPolicyOf({ manifest, realDir: dir })],
+  });
   const actor = { kind: 'skill', skill: 'demo' } as const;
   const file = join(ws, 'notes.txt');
-  assert.equal(gate.authorize({ tool: 'read_file', args: { path: file }, access: { read: [file] } }, actor).verdict, 'deny');
+  assert.equal(
+    gate.authorize({ tool: 'read_file', args: { path: file }, access: { read: [file] } }, actor).verdict,
+    'deny',
+  );
   assert.equal(gate.authorize({ tool: 'grep', args: { path: '.' }, access: { read: [ws] } }, actor).verdict, 'deny');
   // The same request read by the old lenient reader granted read_file on the workspace: prove that difference is gone.
-  const declared = parseSkillText('---\nname: demo\ndescription: d\nallowed-tools: [Read]\n---\n', join(dir, 'SKILL.md'), { folderName: null }).manifest!;
-  const open = buildGate({ settings: DEFAULT_SETTINGS, workspace: ws, skills: [skillPolicyOf({ manifest: declared, realDir: dir })] }).gate;
-  assert.equal(open.authorize({ tool: 'read_file', args: { path: file }, access: { read: [file] } }, actor).verdict, 'allow');
+  const declared = parseSkillText(
+    '---\nname: demo\ndescription: d\nallowed-tools: [Read]\n---\n',
+    join(dir, 'SKILL.md'),
+    { folderName: null },
+  ).manifest!;
+  const open = buildGate({
+    settings: DEFAULT_SETTINGS,
+    workspace: ws,
+    skills: [skillPolicyOf({ manifest: declared, realDir: dir })],
+  }).gate;
+  assert.equal(
+    open.authorize({ tool: 'read_file', args: { path: file }, access: { read: [file] } }, actor).verdict,
+    'allow',
+  );
 });
 
 const scalar = fc.oneof(
-  fc.constantFrom('Read', 'Grep', 'bash', 'Bash(git:*)', 'Bash(git status)', 'Bash(rm -rf *)', 'WebFetch', 'web_fetch', 'mcp__srv__tool',
-    'x(y)', '', ' ', 'Read, Grep', 'Read Bash(git log:*)', '../x', '/etc/passwd', 'skill:**', 'skill:../x', '**', 'src/**', '%2e%2e/a'),
-  fc.integer({ min: -2, max: 2 }), fc.boolean(), fc.constant(null),
+  fc.constantFrom(
+    'Read',
+    'Grep',
+    'bash',
+    'Bash(git:*)',
+    'Bash(git status)',
+    'Bash(rm -rf *)',
+    'WebFetch',
+    'web_fetch',
+    'mcp__srv__tool',
+    'x(y)',
+    '',
+    ' ',
+    'Read, Grep',
+    'Read Bash(git log:*)',
+    '../x',
+    '/etc/passwd',
+    'skill:**',
+    'skill:../x',
+    '**',
+    'src/**',
+    '%2e%2e/a',
+  ),
+  fc.integer({ min: -2, max: 2 }),
+  fc.boolean(),
+  fc.constant(null),
 );
 const { value } = fc.letrec((tie) => ({
-  value: fc.oneof({ depthSize: 'small' }, scalar, fc.array(tie('value'), { maxLength: 4 }),
-    fc.dictionary(fc.constantFrom('tools', 'network', 'paths', 'read', 'write', 'a'), tie('value'), { maxKeys: 3 })),
+  value: fc.oneof(
+    { depthSize: 'small' },
+    scalar,
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc.dictionary(fc.constantFrom('tools', 'network', 'paths', 'read', 'write', 'a'), tie('value'), { maxKeys: 3 }),
+  ),
 }));
 const block = fc.oneof(
   value,
-  fc.record({
-    tools: fc.oneof(fc.array(scalar, { maxLength: 5 }), value),
-    network: fc.oneof(fc.boolean(), value),
-    paths: fc.oneof(fc.record({ read: fc.array(scalar, { maxLength: 4 }), write: fc.array(scalar, { maxLength: 4 }) }, { requiredKeys: [] }), value),
-  }, { requiredKeys: [] }),
+  fc.record(
+    {
+      tools: fc.oneof(fc.array(scalar, { maxLength: 5 }), value),
+      network: fc.oneof(fc.boolean(), value),
+      paths: fc.oneof(
+        fc.record(
+          { read: fc.array(scalar, { maxLength: 4 }), write: fc.array(scalar, { maxLength: 4 }) },
+          { requiredKeys: [] },
+        ),
+        value,
+      ),
+    },
+    { requiredKeys: [] },
+  ),
 );
 const frontmatter = fc.record({
   permissions: fc.option(block, { nil: undefined }),
@@ -127,31 +191,48 @@ const frontmatter = fc.record({
 });
 
 test('on arbitrary manifests the gate, the sandbox and the audit agree with the parsed request (fast-check)', () => {
-  fc.assert(fc.property(frontmatter, (f) => {
-    const fields: [string, unknown][] = [];
-    if (f.permissions !== undefined) fields.push(['permissions', f.permissions]);
-    if (f.allowed !== undefined) fields.push(['allowed-tools', f.allowed]);
-    if (!f.permissionsFirst) fields.reverse();
-    const data = Object.fromEntries([['name', 'demo'], ['description', 'A demo skill'], ...fields]);
-    const yaml = stringify(data, f.flow ? { collectionStyle: 'flow' as const } : {}).trimEnd();
-    const { dir, text } = skill(yaml);
-    assertAgree(readers(dir, text));
-  }), { numRuns: 120 });
+  fc.assert(
+    fc.property(frontmatter, (f) => {
+      const fields: [string, unknown][] = [];
+      if (f.permissions !== undefined) fields.push(['permissions', f.permissions]);
+      if (f.allowed !== undefined) fields.push(['allowed-tools', f.allowed]);
+      if (!f.permissionsFirst) fields.reverse();
+      const data = Object.fromEntries([['name', 'demo'], ['description', 'A demo skill'], ...fields]);
+      const yaml = stringify(data, f.flow ? { collectionStyle: 'flow' as const } : {}).trimEnd();
+      const { dir, text } = skill(yaml);
+      assertAgree(readers(dir, text));
+    }),
+    { numRuns: 120 },
+  );
 });
 
 test('the request reads the same whatever the key order and collection style (fast-check)', () => {
-  fc.assert(fc.property(frontmatter, (f) => {
-    const fields: [string, unknown][] = [];
-    if (f.permissions !== undefined) fields.push(['permissions', f.permissions]);
-    if (f.allowed !== undefined) fields.push(['allowed-tools', f.allowed]);
-    const a = stringify(Object.fromEntries([['name', 'demo'], ['description', 'A demo skill'], ...fields])).trimEnd();
-    const b = stringify(Object.fromEntries([...fields].reverse().concat([['description', 'A demo skill'], ['name', 'demo']])), { collectionStyle: 'flow' as const }).trimEnd();
-    const ra = parseSkillText(`---\n${a}\n---\n`, 'SKILL.md', { folderName: null }).manifest?.requested;
-    const rb = parseSkillText(`---\n${b}\n---\n`, 'SKILL.md', { folderName: null }).manifest?.requested;
-    assert.ok(ra && rb);
-    assert.deepEqual(ra.permissions, rb.permissions);
-    assert.deepEqual(ra.diagnostics.map((d) => [d.field, d.code, d.message]), rb.diagnostics.map((d) => [d.field, d.code, d.message]));
-    // The catalog cache stores manifests as JSON: the request survives the round trip unchanged.
-    assert.deepEqual(JSON.parse(JSON.stringify(ra)), ra);
-  }), { numRuns: 300 });
+  fc.assert(
+    fc.property(frontmatter, (f) => {
+      const fields: [string, unknown][] = [];
+      if (f.permissions !== undefined) fields.push(['permissions', f.permissions]);
+      if (f.allowed !== undefined) fields.push(['allowed-tools', f.allowed]);
+      const a = stringify(Object.fromEntries([['name', 'demo'], ['description', 'A demo skill'], ...fields])).trimEnd();
+      const b = stringify(
+        Object.fromEntries(
+          [...fields].reverse().concat([
+            ['description', 'A demo skill'],
+            ['name', 'demo'],
+          ]),
+        ),
+        { collectionStyle: 'flow' as const },
+      ).trimEnd();
+      const ra = parseSkillText(`---\n${a}\n---\n`, 'SKILL.md', { folderName: null }).manifest?.requested;
+      const rb = parseSkillText(`---\n${b}\n---\n`, 'SKILL.md', { folderName: null }).manifest?.requested;
+      assert.ok(ra && rb);
+      assert.deepEqual(ra.permissions, rb.permissions);
+      assert.deepEqual(
+        ra.diagnostics.map((d) => [d.field, d.code, d.message]),
+        rb.diagnostics.map((d) => [d.field, d.code, d.message]),
+      );
+      // The catalog cache stores manifests as JSON: the request survives the round trip unchanged.
+      assert.deepEqual(JSON.parse(JSON.stringify(ra)), ra);
+    }),
+    { numRuns: 300 },
+  );
 });

@@ -2,19 +2,48 @@
 // trimming order (shorten least relevant first, then drop least relevant) and the report of what was cut.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildPromptCatalog, catalogLine, defaultBudget, shortenSummary } from '../../../main/core/skills/use/prompt-catalog.js';
+import {
+  buildPromptCatalog,
+  catalogLine,
+  defaultBudget,
+  shortenSummary,
+} from '../../../main/core/skills/use/prompt-catalog.js';
 import { countTokens } from '../../../main/core/base/tokens.js';
 import type { CatalogEntry, Tier } from '../../../main/core/skills/format/types.js';
 import { defaultPermissions } from '../../../main/core/policy/permissions.js';
 
-function entry(name: string, description: string, tier: Tier = 'user', extra: Partial<CatalogEntry> = {}): CatalogEntry {
+function entry(
+  name: string,
+  description: string,
+  tier: Tier = 'user',
+  extra: Partial<CatalogEntry> = {},
+): CatalogEntry {
   return {
-    manifest: { name, description, metadata: {}, allowedTools: [], readWhen: [], agentCreated: false, dependsOn: [], extra: {}, requested: { permissions: defaultPermissions(), diagnostics: [] } },
-    tier, source: 'workbuddy', dir: `/s/${name}`, realDir: `/s/${name}`, file: `/s/${name}/SKILL.md`, size: 1, mtimeMs: 1,
-    diagnostics: [], enabled: true, ...extra,
+    manifest: {
+      name,
+      description,
+      metadata: {},
+      allowedTools: [],
+      readWhen: [],
+      agentCreated: false,
+      dependsOn: [],
+      extra: {},
+      requested: { permissions: defaultPermissions(), diagnostics: [] },
+    },
+    tier,
+    source: 'workbuddy',
+    dir: `/s/${name}`,
+    realDir: `/s/${name}`,
+    file: `/s/${name}/SKILL.md`,
+    size: 1,
+    mtimeMs: 1,
+    diagnostics: [],
+    enabled: true,
+    ...extra,
   };
 }
-const long = (topic: string) => `Use when working on ${topic}. ${'It explains every step in detail with examples and caveats. '.repeat(4)}`;
+const long = (topic: string) =>
+  `Use when working on ${topic}. ${'It explains every step in detail with examples and caveats. '.repeat(4)}`;
 
 test('entries are compact escaped name: summary lines; disabled and shadowed skills are never listed', () => {
   const p = buildPromptCatalog([
@@ -39,7 +68,10 @@ test('over budget, summaries are shortened first, least relevant first, before a
   const full = buildPromptCatalog(entries, { budgetTokens: 100_000 });
   assert.deepEqual(full.shortened, []);
   const budget = full.tokens - 40;
-  const p = buildPromptCatalog(entries, { budgetTokens: budget, relevance: (e) => ({ alpha: 4, beta: 3, gamma: 2, delta: 1 })[e.manifest.name]! });
+  const p = buildPromptCatalog(entries, {
+    budgetTokens: budget,
+    relevance: (e) => ({ alpha: 4, beta: 3, gamma: 2, delta: 1 })[e.manifest.name]!,
+  });
   assert.ok(p.tokens <= budget);
   assert.deepEqual(p.dropped, []);
   assert.equal(p.shortened[0], 'delta');
@@ -48,7 +80,9 @@ test('over budget, summaries are shortened first, least relevant first, before a
 });
 
 test('when shortening is not enough, the least relevant entries are dropped and reported', () => {
-  const entries = Array.from({ length: 40 }, (_, i) => entry(`skill-${String(i).padStart(2, '0')}`, long(`topic ${i}`)));
+  const entries = Array.from({ length: 40 }, (_, i) =>
+    entry(`skill-${String(i).padStart(2, '0')}`, long(`topic ${i}`)),
+  );
   const p = buildPromptCatalog(entries, { budgetTokens: 200, relevance: (e) => -Number(e.manifest.name.slice(6)) });
   assert.ok(p.tokens <= 200, `${p.tokens}`);
   assert.equal(p.tokens, countTokens(p.text));
@@ -65,13 +99,22 @@ test('when shortening is not enough, the least relevant entries are dropped and 
 });
 
 test('a query ranks entries sharing its words as more relevant', () => {
-  const d1 = 'Fill, merge, split and sign PDF forms and documents for the user with care and attention to every field and page';
-  const d2 = 'Deploy the application to production servers and check health, logs, rollbacks and alerts for every service';
+  const d1 =
+    'Fill, merge, split and sign PDF forms and documents for the user with care and attention to every field and page';
+  const d2 =
+    'Deploy the application to production servers and check health, logs, rollbacks and alerts for every service';
   const entries = [entry('pdf-tools', d1), entry('deploy', d2)];
   const note = countTokens('(1 more skill not listed: use SkillSearch to find them)\n');
-  const budget = countTokens('<available_skills>\n</available_skills>') + Math.max(countTokens(catalogLine('pdf-tools', d1)), countTokens(catalogLine('deploy', d2))) + note;
+  const budget =
+    countTokens('<available_skills>\n</available_skills>') +
+    Math.max(countTokens(catalogLine('pdf-tools', d1)), countTokens(catalogLine('deploy', d2))) +
+    note;
   assert.ok(countTokens(catalogLine('pdf-tools', d1)) > note + 2);
-  const a = buildPromptCatalog(entries, { budgetTokens: budget, query: 'please deploy my app to production', shortChars: 1000 });
+  const a = buildPromptCatalog(entries, {
+    budgetTokens: budget,
+    query: 'please deploy my app to production',
+    shortChars: 1000,
+  });
   assert.deepEqual([a.included, a.dropped], [['deploy'], ['pdf-tools']]);
   const b = buildPromptCatalog(entries, { budgetTokens: budget, query: 'merge these PDF files', shortChars: 1000 });
   assert.deepEqual([b.included, b.dropped], [['pdf-tools'], ['deploy']]);

@@ -33,8 +33,14 @@ for (const line of readFileSync(join(SPEC, 'INDEX.md'), 'utf8').split('\n')) {
 
 /** Cases Knack leaves out of the catalog (cannot be understood); every other case is indexed, maybe with warnings. */
 const LENIENT_EXCLUDED = new Set([
-  'p02-missing-frontmatter', 'p03-unclosed-frontmatter', 'p04-invalid-yaml', 'p05-non-mapping',
-  'p08-missing-name', 'p09-missing-description', 'x03-unquoted-colon', 'x11-description-empty',
+  'p02-missing-frontmatter',
+  'p03-unclosed-frontmatter',
+  'p04-invalid-yaml',
+  'p05-non-mapping',
+  'p08-missing-name',
+  'p09-missing-description',
+  'x03-unquoted-colon',
+  'x11-description-empty',
   'p10-both-cases-prefers-upper', // its SKILL.md holds only the word "uppercase"
 ]);
 
@@ -61,8 +67,13 @@ for (const c of cases) {
       const obs = observed.get(c.id) ?? '';
       const want = typeof expect.valid === 'boolean' ? expect.valid : obs.startsWith('VALID');
       assert.equal(valid, want, JSON.stringify(s.diagnostics));
-      if (typeof expect.error_contains === 'string') assert.ok(has(errors(s.diagnostics), expect.error_contains), JSON.stringify(s.diagnostics));
-      if (!want && obs.startsWith('INVALID')) assert.ok(has(errors(s.diagnostics), expectedKey(obs)), `${expectedKey(obs)} in ${JSON.stringify(s.diagnostics)}`);
+      if (typeof expect.error_contains === 'string')
+        assert.ok(has(errors(s.diagnostics), expect.error_contains), JSON.stringify(s.diagnostics));
+      if (!want && obs.startsWith('INVALID'))
+        assert.ok(
+          has(errors(s.diagnostics), expectedKey(obs)),
+          `${expectedKey(obs)} in ${JSON.stringify(s.diagnostics)}`,
+        );
       for (const d of s.diagnostics) assert.equal(d.file, file);
     });
     test(`spec ${c.id}: lenient parse indexes it or says why not, naming file and line`, () => {
@@ -77,11 +88,21 @@ for (const c of cases) {
       assert.deepEqual(errors(l.diagnostics), []);
       if (expect.valid === true) assert.deepEqual(l.diagnostics, []);
       if (typeof expect.error_contains === 'string') {
-        assert.ok(l.diagnostics.some((d) => d.severity === 'warning' && d.message.includes(expect.error_contains as string) && d.line !== undefined && d.field));
+        assert.ok(
+          l.diagnostics.some(
+            (d) =>
+              d.severity === 'warning' &&
+              d.message.includes(expect.error_contains as string) &&
+              d.line !== undefined &&
+              d.field,
+          ),
+        );
       }
-      if (typeof expect.allowed_tools === 'string') assert.equal(l.manifest.allowedTools.join(' '), expect.allowed_tools);
+      if (typeof expect.allowed_tools === 'string')
+        assert.equal(l.manifest.allowedTools.join(' '), expect.allowed_tools);
       const desc = /parsed description='((?:[^'\\]|\\.)*)'/.exec(observed.get(c.id) ?? '')?.[1];
-      if (desc !== undefined) assert.equal(l.manifest.description, BETTER_THAN_REFERENCE[c.id] ?? desc.replace(/\\n/g, '\n'));
+      if (desc !== undefined)
+        assert.equal(l.manifest.description, BETTER_THAN_REFERENCE[c.id] ?? desc.replace(/\\n/g, '\n'));
     });
   }
 
@@ -117,7 +138,10 @@ for (const c of cases) {
       }
       if (typeof expect.body_contains === 'string') assert.ok(readSkillBody(file).includes(expect.body_contains));
       if (typeof expect.find_skill_md === 'string') {
-        const found = discoverRoot({ tier: 'user', source: 'workbuddy', dir: join(dir, '..') }, { maxDepth: 2, maxFolders: 10 }).found;
+        const found = discoverRoot(
+          { tier: 'user', source: 'workbuddy', dir: join(dir, '..') },
+          { maxDepth: 2, maxFolders: 10 },
+        ).found;
         assert.equal(basename(found[0]!.file), expect.find_skill_md);
       }
     });
@@ -125,7 +149,10 @@ for (const c of cases) {
 
   if (c.kind === 'find_skill_md') {
     test(`spec ${c.id}: discovery prefers SKILL.md over skill.md`, () => {
-      const found = discoverRoot({ tier: 'user', source: 'workbuddy', dir: join(dir, '..') }, { maxDepth: 2, maxFolders: 10 }).found;
+      const found = discoverRoot(
+        { tier: 'user', source: 'workbuddy', dir: join(dir, '..') },
+        { maxDepth: 2, maxFolders: 10 },
+      ).found;
       assert.equal(found.length, 1);
       assert.equal(basename(found[0]!.file), expect.find_skill_md);
     });
@@ -136,7 +163,9 @@ for (const c of cases) {
       const root = tempDir();
       const tier = join(root, 'builtin');
       cpSync(c.file ? join(dir, '..') : dir, tier, { recursive: true });
-      const catalog = await openCatalog({ paths: { home: join(root, 'home'), dataDir: join(root, 'data'), builtinSkillsDir: tier } });
+      const catalog = await openCatalog({
+        paths: { home: join(root, 'home'), dataDir: join(root, 'data'), builtinSkillsDir: tier },
+      });
       const p = buildPromptCatalog(catalog.enabled());
       if (typeof expect.skill_count === 'number') assert.equal(p.included.length, expect.skill_count);
       for (const s of (expect.to_prompt_contains as string[] | undefined) ?? []) assert.ok(p.text.includes(s), s);

@@ -9,16 +9,35 @@ import { Store } from '../../../main/core/store/index.js';
 test('fingerprintedUnder gives the folders under a parent, nested ones included, and no sibling with a longer name', () => {
   const store = Store.open(join(tempDir(), 'knack.db'));
   try {
-    for (const dir of ['/w/skills/a', '/w/skills/b', '/w/skills/b/c', '/w/skills-old/x', '/w/skillsX', '/w/skills', '/top']) {
+    for (const dir of [
+      '/w/skills/a',
+      '/w/skills/b',
+      '/w/skills/b/c',
+      '/w/skills-old/x',
+      '/w/skillsX',
+      '/w/skills',
+      '/top',
+    ]) {
       store.policy.putFingerprint(dir, `fp-${dir}`, `hash-${dir}`);
     }
-    assert.deepEqual([...store.policy.fingerprintedUnder('/w/skills', '/')].sort(), ['/w/skills/a', '/w/skills/b', '/w/skills/b/c']);
-    assert.deepEqual([...store.policy.fingerprintedUnder('/w/skills/', '/')].sort(), ['/w/skills/a', '/w/skills/b', '/w/skills/b/c']);
+    assert.deepEqual([...store.policy.fingerprintedUnder('/w/skills', '/')].sort(), [
+      '/w/skills/a',
+      '/w/skills/b',
+      '/w/skills/b/c',
+    ]);
+    assert.deepEqual([...store.policy.fingerprintedUnder('/w/skills/', '/')].sort(), [
+      '/w/skills/a',
+      '/w/skills/b',
+      '/w/skills/b/c',
+    ]);
     assert.deepEqual([...store.policy.fingerprintedUnder('/', '/')].length, 7);
     assert.deepEqual([...store.policy.fingerprintedUnder('/nowhere', '/')], []);
     // The same answers as one lookup per folder.
     for (const d of ['/w/skills/a', '/w/skills-old/x', '/w/other']) {
-      assert.equal(store.policy.fingerprintedUnder('/w/skills', '/').has(d), d.startsWith('/w/skills/') && store.policy.fingerprint(d) !== undefined);
+      assert.equal(
+        store.policy.fingerprintedUnder('/w/skills', '/').has(d),
+        d.startsWith('/w/skills/') && store.policy.fingerprint(d) !== undefined,
+      );
     }
   } finally {
     store.close();

@@ -20,16 +20,29 @@ function setup(answer: ApprovalAnswer, withStore = true) {
   if (store) after(() => store.close());
   const registry = new ToolRegistry();
   registry.registerAll(builtinTools({ network: false }));
-  const { gate } = buildGate({ settings: structuredClone(DEFAULT_SETTINGS), workspace: ws, ...(store ? { store } : {}), skills: [] });
+  const { gate } = buildGate({
+    settings: structuredClone(DEFAULT_SETTINGS),
+    workspace: ws,
+    ...(store ? { store } : {}),
+    skills: [],
+  });
   const asked: ApprovalRequest[] = [];
   const decisions: [string, Decision['verdict'], boolean | undefined, ApprovalAnswer | undefined][] = [];
   const ex = new ToolExecutor({
-    registry, gate,
+    registry,
+    gate,
     approver: async (r) => (asked.push(r), answer),
     ...(store ? { rules: store.policy } : {}),
     onDecision: (call, d, approved, a) => decisions.push([call.tool, d.verdict, approved, a]),
   });
-  return { ws, store, ex, asked, decisions, ctx: { workspace: ws, actor: { kind: 'agent' as const, activeSkills: [] } } };
+  return {
+    ws,
+    store,
+    ex,
+    asked,
+    decisions,
+    ctx: { workspace: ws, actor: { kind: 'agent' as const, activeSkills: [] } },
+  };
 }
 
 test('"always allow" from a prompt stores a rule, and the next identical call is allowed without asking', async () => {
@@ -43,7 +56,10 @@ test('"always allow" from a prompt stores a rule, and the next identical call is
   assert.equal((await ex.execute('write_file', { ...write, content: 'second' }, ctx)).ok, true);
   assert.equal(asked.length, 1, 'the identical call is not asked again');
   assert.equal(readFileSync(join(ws, 'notes/today.md'), 'utf8'), 'second');
-  assert.deepEqual(decisions, [['write_file', 'ask', true, 'always'], ['write_file', 'allow', undefined, undefined]]);
+  assert.deepEqual(decisions, [
+    ['write_file', 'ask', true, 'always'],
+    ['write_file', 'allow', undefined, undefined],
+  ]);
 });
 
 test('"always" for a command is kept as a command-prefix rule that covers the next run of it', async () => {

@@ -20,7 +20,9 @@ test('read_file reads a line range, refuses binary files and asks for a range on
   writeFileSync(join(ws, 'big.txt'), 'x'.repeat(READ_MAX_BYTES + 10));
   const r = await readFileTool.handler({ path: 'a.txt', offset: 2, limit: 2 }, ctxOf(ws));
   assert.equal(r.ok, true);
-  const c = r.ok ? (r.content as { content: string; startLine: number; endLine: number; totalLines: number; truncated: boolean }) : undefined;
+  const c = r.ok
+    ? (r.content as { content: string; startLine: number; endLine: number; totalLines: number; truncated: boolean })
+    : undefined;
   assert.equal(c?.content, 'two\nthree');
   assert.deepEqual([c?.startLine, c?.endLine, c?.totalLines, c?.truncated], [2, 3, 4, true]);
   const bin = await readFileTool.handler({ path: 'b.bin' }, ctxOf(ws));
@@ -35,7 +37,10 @@ test('read_file reads a line range, refuses binary files and asks for a range on
 
 test('read_file reports the paths it reads so the gate can check them', () => {
   assert.deepEqual(readFileTool.access({ path: 'src/x.ts' }, ctxOf('/ws')), { read: ['/ws/src/x.ts'] });
-  assert.deepEqual(editFileTool.access({ path: '../y', old_string: 'a', new_string: 'b' }, ctxOf('/ws')), { read: ['/y'], write: ['/y'] });
+  assert.deepEqual(editFileTool.access({ path: '../y', old_string: 'a', new_string: 'b' }, ctxOf('/ws')), {
+    read: ['/y'],
+    write: ['/y'],
+  });
   assert.deepEqual(bashTool.access({ command: 'ls -la' }, ctxOf('/ws')), { command: 'ls -la' });
 });
 
@@ -48,9 +53,15 @@ test('edit_file replaces a unique match and refuses missing or ambiguous ones wi
   const none = await editFileTool.handler({ path: 'f.ts', old_string: 'let c', new_string: 'let d' }, ctxOf(ws));
   assert.equal(!none.ok && none.error.code, 'tool.no_match');
   assert.equal(readFileSync(join(ws, 'f.ts'), 'utf8'), 'let a = 1;\nlet b = 1;\nlet a2 = 2;\n');
-  const one = await editFileTool.handler({ path: 'f.ts', old_string: 'let b = 1;', new_string: 'let b = 5;' }, ctxOf(ws));
+  const one = await editFileTool.handler(
+    { path: 'f.ts', old_string: 'let b = 1;', new_string: 'let b = 5;' },
+    ctxOf(ws),
+  );
   assert.equal(one.ok, true);
-  const all = await editFileTool.handler({ path: 'f.ts', old_string: 'let a', new_string: 'const a', replace_all: true }, ctxOf(ws));
+  const all = await editFileTool.handler(
+    { path: 'f.ts', old_string: 'let a', new_string: 'const a', replace_all: true },
+    ctxOf(ws),
+  );
   assert.equal(all.ok && (all.content as { replacements: number }).replacements, 2);
   assert.equal(readFileSync(join(ws, 'f.ts'), 'utf8'), 'const a = 1;\nlet b = 5;\nconst a2 = 2;\n');
 });
@@ -80,7 +91,10 @@ test('grep respects .gitignore (root and nested), skips binaries and caps result
   const r = await grepTool.handler({ pattern: 'needle' }, ctxOf(ws));
   assert.equal(r.ok, true);
   const c = r.ok ? (r.content as { matches: { file: string; line: number }[]; skippedBinary: number }) : undefined;
-  assert.deepEqual(c?.matches.map((m) => `${m.file}:${m.line}`), ['src/a.ts:1', 'src/a.ts:3', 'src/sub/open.ts:1']);
+  assert.deepEqual(
+    c?.matches.map((m) => `${m.file}:${m.line}`),
+    ['src/a.ts:1', 'src/a.ts:3', 'src/sub/open.ts:1'],
+  );
   assert.equal(c?.skippedBinary, 1);
   const capped = await grepTool.handler({ pattern: 'needle', max_results: 1 }, ctxOf(ws));
   assert.equal(capped.ok && (capped.content as { truncated: boolean }).truncated, true);
@@ -90,11 +104,22 @@ test('grep respects .gitignore (root and nested), skips binaries and caps result
 
 test('glob matches patterns under the workspace and skips ignored files', async () => {
   const ws = tempDir();
-  writeTree(ws, { '.gitignore': 'dist/\n', 'a/x.test.ts': '', 'a/y.ts': '', 'dist/z.test.ts': '', 'b/c/w.test.ts': '' });
+  writeTree(ws, {
+    '.gitignore': 'dist/\n',
+    'a/x.test.ts': '',
+    'a/y.ts': '',
+    'dist/z.test.ts': '',
+    'b/c/w.test.ts': '',
+  });
   const r = await globTool.handler({ pattern: '**/*.test.ts' }, ctxOf(ws));
   assert.deepEqual(r.ok && (r.content as { files: string[] }).files, ['a/x.test.ts', 'b/c/w.test.ts']);
   const l = await listDirTool.handler({}, ctxOf(ws));
-  assert.deepEqual(l.ok && (l.content as { entries: { name: string }[] }).entries.map((e) => e.name), ['a', 'b', 'dist', '.gitignore']);
+  assert.deepEqual(l.ok && (l.content as { entries: { name: string }[] }).entries.map((e) => e.name), [
+    'a',
+    'b',
+    'dist',
+    '.gitignore',
+  ]);
 });
 
 test('bash kills the whole process group on timeout, including background children', async () => {
@@ -107,7 +132,10 @@ test('bash kills the whole process group on timeout, including background childr
 
 test('bash caps output and reports the exit code', async () => {
   const ws = tempDir();
-  const r = await bashTool.handler({ command: 'head -c 300000 /dev/zero | tr "\\0" a; echo err >&2; exit 3' }, ctxOf(ws));
+  const r = await bashTool.handler(
+    { command: 'head -c 300000 /dev/zero | tr "\\0" a; echo err >&2; exit 3' },
+    ctxOf(ws),
+  );
   assert.equal(r.ok, true);
   const c = r.ok ? (r.content as { exitCode: number; stdout: string; stderr: string; truncated: boolean }) : undefined;
   assert.equal(c?.exitCode, 3);
@@ -121,7 +149,10 @@ test('edit_file matches text as read_file shows it in a CRLF file and keeps the 
   writeFileSync(join(ws, 'w.txt'), 'alpha\r\nbeta\r\ngamma\r\n');
   const read = await readFileTool.handler({ path: 'w.txt' }, ctxOf(ws));
   assert.equal(read.ok && (read.content as { content: string }).content, 'alpha\nbeta\ngamma');
-  const r = await editFileTool.handler({ path: 'w.txt', old_string: 'alpha\nbeta', new_string: 'alpha\nBETA\nextra' }, ctxOf(ws));
+  const r = await editFileTool.handler(
+    { path: 'w.txt', old_string: 'alpha\nbeta', new_string: 'alpha\nBETA\nextra' },
+    ctxOf(ws),
+  );
   assert.equal(r.ok, true, JSON.stringify(r));
   assert.equal(readFileSync(join(ws, 'w.txt'), 'utf8'), 'alpha\r\nBETA\r\nextra\r\ngamma\r\n');
 });
@@ -135,7 +166,10 @@ test('grep and glob never follow a symlink out of the searched folder', async ()
   symlinkSync(join(outside, 'secret.txt'), join(ws, 'link.txt'));
   symlinkSync(join(ws, 'in.txt'), join(ws, 'sub', 'inner-link.txt'));
   const r = await grepTool.handler({ pattern: 'needle' }, ctxOf(ws));
-  assert.deepEqual(r.ok && (r.content as { matches: { file: string }[] }).matches.map((m) => m.file), ['in.txt', 'sub/inner-link.txt']);
+  assert.deepEqual(r.ok && (r.content as { matches: { file: string }[] }).matches.map((m) => m.file), [
+    'in.txt',
+    'sub/inner-link.txt',
+  ]);
   const g = await globTool.handler({ pattern: '**/*.txt' }, ctxOf(ws));
   assert.ok(g.ok && !(g.content as { files: string[] }).files.includes('link.txt'));
 });
@@ -149,7 +183,11 @@ test('grep with a catastrophic pattern ends with a timeout error instead of free
   assert.match(!r.ok ? r.error.message : '', /a\.txt/);
   assert.ok(Date.now() - started < 15_000);
   const fine = await grepTool.handler({ pattern: '^fi(n)+e$' }, ctxOf(ws));
-  assert.deepEqual(fine.ok && (fine.content as { matches: { file: string; line: number }[] }).matches.map((m) => `${m.file}:${m.line}`), ['b.txt:1']);
+  assert.deepEqual(
+    fine.ok &&
+      (fine.content as { matches: { file: string; line: number }[] }).matches.map((m) => `${m.file}:${m.line}`),
+    ['b.txt:1'],
+  );
 });
 
 test('grep anchors ^ and $ match at every line of a file, not only at its start and end', async () => {
@@ -176,11 +214,17 @@ test('read_file and edit_file refuse a FIFO or other special file instead of blo
   const ws = tempDir();
   const { execFileSync } = await import('node:child_process');
   execFileSync('mkfifo', [join(ws, 'pipe')]);
-  const r = await Promise.race([readFileTool.handler({ path: 'pipe' }, ctxOf(ws)), new Promise((res) => setTimeout(() => res('blocked'), 3000))]);
+  const r = await Promise.race([
+    readFileTool.handler({ path: 'pipe' }, ctxOf(ws)),
+    new Promise((res) => setTimeout(() => res('blocked'), 3000)),
+  ]);
   assert.notEqual(r, 'blocked');
   assert.equal((r as { ok: boolean }).ok, false);
   assert.match((r as { error: { message: string } }).error.message, /not a regular file/);
-  const e = await Promise.race([editFileTool.handler({ path: 'pipe', old_string: 'a', new_string: 'b' }, ctxOf(ws)), new Promise((res) => setTimeout(() => res('blocked'), 3000))]);
+  const e = await Promise.race([
+    editFileTool.handler({ path: 'pipe', old_string: 'a', new_string: 'b' }, ctxOf(ws)),
+    new Promise((res) => setTimeout(() => res('blocked'), 3000)),
+  ]);
   assert.notEqual(e, 'blocked');
   assert.match((e as { error: { message: string } }).error.message, /not a regular file/);
 });

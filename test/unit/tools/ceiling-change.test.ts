@@ -11,9 +11,18 @@ const ctx = { workspace: '/tmp', actor: { kind: 'agent' as const, activeSkills: 
 
 function tool(name: string, runs: string[]): ToolDefinition<{ title: string }> {
   return {
-    name, summary: 'A test tool.', description: 'A test tool.',
-    inputSchema: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'], additionalProperties: false },
-    deferLoading: false, risk: 'meta', access: () => ({}),
+    name,
+    summary: 'A test tool.',
+    description: 'A test tool.',
+    inputSchema: {
+      type: 'object',
+      properties: { title: { type: 'string' } },
+      required: ['title'],
+      additionalProperties: false,
+    },
+    deferLoading: false,
+    risk: 'meta',
+    access: () => ({}),
     handler: async (a) => {
       runs.push(a.title);
       return { ok: true, content: a.title };
@@ -25,12 +34,25 @@ test('a narrower tool list removes tools at once (a call is refused as not offer
   const runs: string[] = [];
   const reg = new ToolRegistry({ offered: ['keep', 'later'] });
   reg.registerAll([tool('keep', runs), tool('drop', runs), tool('later', runs)]);
-  assert.deepEqual(reg.list().map((t) => t.def.name), ['keep', 'later']);
+  assert.deepEqual(
+    reg.list().map((t) => t.def.name),
+    ['keep', 'later'],
+  );
   reg.setOffered(['*']);
-  assert.deepEqual(reg.list().map((t) => t.def.name), ['drop', 'keep', 'later'], 'a tool refused at open time is offered once the ceiling allows it');
+  assert.deepEqual(
+    reg.list().map((t) => t.def.name),
+    ['drop', 'keep', 'later'],
+    'a tool refused at open time is offered once the ceiling allows it',
+  );
   reg.setOffered(['keep']);
-  assert.deepEqual(reg.list().map((t) => t.def.name), ['keep']);
-  const ex = new ToolExecutor({ registry: reg, gate: { authorize: () => ({ verdict: 'allow', reason: 'test allows' }) } });
+  assert.deepEqual(
+    reg.list().map((t) => t.def.name),
+    ['keep'],
+  );
+  const ex = new ToolExecutor({
+    registry: reg,
+    gate: { authorize: () => ({ verdict: 'allow', reason: 'test allows' }) },
+  });
   const r = await ex.execute('later', { title: 'x' }, ctx);
   assert.equal(r.ok, false);
   if (!r.ok) {
@@ -55,11 +77,15 @@ test('a call approved after the ceiling narrowed is judged again and does not ru
   reg.register(tool('write_thing', runs));
   let narrowed = false;
   const gate: Gate = {
-    authorize: (): Decision => (narrowed ? { verdict: 'deny', reason: 'the ceiling no longer allows it' } : { verdict: 'ask', reason: 'writes ask' }),
+    authorize: (): Decision =>
+      narrowed
+        ? { verdict: 'deny', reason: 'the ceiling no longer allows it' }
+        : { verdict: 'ask', reason: 'writes ask' },
   };
   const decisions: string[] = [];
   const ex = new ToolExecutor({
-    registry: reg, gate,
+    registry: reg,
+    gate,
     // The user is slow: the ceiling is narrowed while the question waits, then the user says yes.
     approver: async () => {
       narrowed = true;

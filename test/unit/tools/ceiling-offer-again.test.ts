@@ -5,7 +5,16 @@ import assert from 'node:assert/strict';
 import { ToolRegistry, type AnyTool } from '../../../main/core/tools/registry.js';
 
 const tool = (name: string, inputSchema: Record<string, unknown>): AnyTool =>
-  ({ name, summary: name, description: name, inputSchema, deferLoading: true, risk: 'meta', access: () => ({}), handler: async () => ({ ok: true, content: 1 }) }) as unknown as AnyTool;
+  ({
+    name,
+    summary: name,
+    description: name,
+    inputSchema,
+    deferLoading: true,
+    risk: 'meta',
+    access: () => ({}),
+    handler: async () => ({ ok: true, content: 1 }),
+  }) as unknown as AnyTool;
 
 test('an imported tool taken out by the ceiling and offered again is back, still lazy', () => {
   const reg = new ToolRegistry();

@@ -6,7 +6,6 @@ import { run } from '../../helpers/cli.js';
 
 const SERVER = join(import.meta.dirname, '..', '..', 'fixtures', 'mcp', 'server.mjs');
 
-
 function dirs() {
   const root = tempDir();
   const ws = join(root, 'ws');
@@ -14,17 +13,37 @@ function dirs() {
   writeTree(root, {
     'ws/readme.md': 'hello\n',
     'catalog.json': JSON.stringify([
-      { name: 'weather.forecast', description: 'Get the weather forecast for a city.', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
-      { name: 'translate_text', description: 'Translate text between languages.', input_schema: { type: 'object', properties: { text: { type: 'string' } } } },
+      {
+        name: 'weather.forecast',
+        description: 'Get the weather forecast for a city.',
+        parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+      },
+      {
+        name: 'translate_text',
+        description: 'Translate text between languages.',
+        input_schema: { type: 'object', properties: { text: { type: 'string' } } },
+      },
     ]),
-    'queries.json': JSON.stringify([{ query: 'what is the weather in Paris tomorrow', gold: ['weather.forecast'] }, { query: 'translate this into French', gold: 'translate_text' }]),
+    'queries.json': JSON.stringify([
+      { query: 'what is the weather in Paris tomorrow', gold: ['weather.forecast'] },
+      { query: 'translate this into French', gold: 'translate_text' },
+    ]),
   });
   return { root, common: ['--workspace', ws, '--home', join(root, 'home'), '--data-dir', data], data, ws };
 }
 
 test('knack tools search finds imported catalog tools and prints JSON', async () => {
   const { root, common } = dirs();
-  const r = await run(['tools', 'search', 'rain forecast', '--catalog', join(root, 'catalog.json'), '--json', '--no-mcp', ...common]);
+  const r = await run([
+    'tools',
+    'search',
+    'rain forecast',
+    '--catalog',
+    join(root, 'catalog.json'),
+    '--json',
+    '--no-mcp',
+    ...common,
+  ]);
   assert.equal(r.code, 0, r.err);
   const j = JSON.parse(r.out) as { tools: { name: string; description: string }[] };
   assert.equal(j.tools[0]?.name, 'weather_forecast');
@@ -33,11 +52,28 @@ test('knack tools search finds imported catalog tools and prints JSON', async ()
 
 test('knack tools eval prints recall and MRR for a catalog and queries', async () => {
   const { root, common } = dirs();
-  const r = await run(['tools', 'eval', '--catalog', join(root, 'catalog.json'), '--queries', join(root, 'queries.json'), '--json', ...common]);
+  const r = await run([
+    'tools',
+    'eval',
+    '--catalog',
+    join(root, 'catalog.json'),
+    '--queries',
+    join(root, 'queries.json'),
+    '--json',
+    ...common,
+  ]);
   assert.equal(r.code, 0, r.err);
   const j = JSON.parse(r.out) as { queries: number; recallAt1: number; recallAt5: number; mrr: number; tools: number };
   assert.deepEqual([j.queries, j.tools, j.recallAt1, j.recallAt5, j.mrr], [2, 2, 1, 1, 1]);
-  const bad = await run(['tools', 'eval', '--catalog', join(root, 'catalog.json'), '--queries', join(root, 'catalog.json'), ...common]);
+  const bad = await run([
+    'tools',
+    'eval',
+    '--catalog',
+    join(root, 'catalog.json'),
+    '--queries',
+    join(root, 'catalog.json'),
+    ...common,
+  ]);
   assert.equal(bad.code, 2);
   assert.match(bad.err, /catalog\.json\[0\]\.query: missing/);
 });
@@ -50,18 +86,30 @@ test('knack tools call validates, asks on the terminal for bash, and runs read_f
   const ok = await run(['tools', 'call', 'read_file', '--args', '{"path": "readme.md"}', '--no-mcp', ...common]);
   assert.equal(ok.code, 0, ok.err);
   assert.match(ok.out, /"content": "hello"/);
-  const declined = await run(['tools', 'call', 'bash', '--args', '{"command": "echo hi"}', '--no-mcp', ...common], false);
+  const declined = await run(
+    ['tools', 'call', 'bash', '--args', '{"command": "echo hi"}', '--no-mcp', ...common],
+    false,
+  );
   assert.equal(declined.code, 1);
   assert.match(declined.err, /tool\.declined/);
-  const approved = await run(['tools', 'call', 'bash', '--args', '{"command": "echo hi"}', '--no-mcp', ...common], true);
+  const approved = await run(
+    ['tools', 'call', 'bash', '--args', '{"command": "echo hi"}', '--no-mcp', ...common],
+    true,
+  );
   assert.equal(approved.code, 0, approved.err);
   assert.match(approved.out, /"stdout": "hi\\n"/);
 });
 
 test('knack tools list shows MCP tools from the user mcp.json; workspace servers need --trust-mcp', async () => {
   const { common, data, ws } = dirs();
-  writeTree(data, { 'mcp.json': JSON.stringify({ mcpServers: { tracker: { command: process.execPath, args: [SERVER] } } }) });
-  writeTree(ws, { '.workbuddy/mcp.json': JSON.stringify({ mcpServers: { repo: { command: process.execPath, args: [SERVER, '--name', 'repo'] } } }) });
+  writeTree(data, {
+    'mcp.json': JSON.stringify({ mcpServers: { tracker: { command: process.execPath, args: [SERVER] } } }),
+  });
+  writeTree(ws, {
+    '.workbuddy/mcp.json': JSON.stringify({
+      mcpServers: { repo: { command: process.execPath, args: [SERVER, '--name', 'repo'] } },
+    }),
+  });
   const r = await run(['tools', 'list', '--deferred', ...common]);
   assert.equal(r.code, 0, r.err);
   assert.match(r.out, /mcp__tracker__create_issue\s+deferred/);
@@ -74,7 +122,14 @@ test('knack tools list shows MCP tools from the user mcp.json; workspace servers
 
 test('knack tools mcp shows each server’s state and why a broken one failed, exit 1', async () => {
   const { common, data } = dirs();
-  writeTree(data, { 'mcp.json': JSON.stringify({ mcpServers: { ok: { command: process.execPath, args: [SERVER] }, dead: { command: process.execPath, args: [SERVER, '--mode', 'exit-at-start'] } } }) });
+  writeTree(data, {
+    'mcp.json': JSON.stringify({
+      mcpServers: {
+        ok: { command: process.execPath, args: [SERVER] },
+        dead: { command: process.execPath, args: [SERVER, '--mode', 'exit-at-start'] },
+      },
+    }),
+  });
   const r = await run(['tools', 'mcp', ...common]);
   assert.equal(r.code, 1);
   assert.match(r.out, /^ok: connected, \d+ tools/m);

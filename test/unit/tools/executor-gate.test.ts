@@ -62,7 +62,14 @@ test('a write outside the workspace is denied before the tool runs', async () =>
 test('a gate that throws never lets the call through', async () => {
   const registry = new ToolRegistry();
   registry.registerAll(builtinTools({ network: false }));
-  const ex = new ToolExecutor({ registry, gate: { authorize: () => { throw new Error('boom'); } } });
+  const ex = new ToolExecutor({
+    registry,
+    gate: {
+      authorize: () => {
+        throw new Error('boom');
+      },
+    },
+  });
   const r = await ex.execute('list_dir', {}, { workspace: '/tmp', actor: { kind: 'user' } });
   assert.equal(!r.ok && r.error.code, 'tool.denied');
 });

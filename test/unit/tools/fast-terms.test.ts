@@ -10,7 +10,12 @@ test('the ToolSearch tokenizer gives exactly the shared tokenizer’s terms on r
   const dir = join(SHARED_FIXTURES, 'tool-retrieval');
   const tools = JSON.parse(readFileSync(join(dir, 'tools.json'), 'utf8')) as { name: string; description: string }[];
   const queries = JSON.parse(readFileSync(join(dir, 'queries.json'), 'utf8')) as { query: string }[];
-  const texts = [...tools.map((t) => `${t.name} ${t.description}`), ...queries.map((q) => q.query), 'mcp__github__listPullRequests', "it's v1.2, e.g. 60,000 files"];
+  const texts = [
+    ...tools.map((t) => `${t.name} ${t.description}`),
+    ...queries.map((q) => q.query),
+    'mcp__github__listPullRequests',
+    "it's v1.2, e.g. 60,000 files",
+  ];
   for (const t of texts) assert.deepEqual(fastTerms(t), terms(t), t.slice(0, 80));
 });
 

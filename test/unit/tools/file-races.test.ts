@@ -34,19 +34,30 @@ function swap(ws: string, outside: string): void {
   symlinkSync(outside, join(ws, 'dir'));
 }
 
-const approved = (write: string[], read: string[] = []): Decision => ({ verdict: 'allow', reason: 'test', paths: { read, write } });
+const approved = (write: string[], read: string[] = []): Decision => ({
+  verdict: 'allow',
+  reason: 'test',
+  paths: { read, write },
+});
 
 test('finding 5: a folder swapped for a symlink after the check does not carry write_file or edit_file outside', async () => {
   const { ws, outside } = world();
   const target = join(ws, 'dir', 'f.txt');
-  const ctx: ToolContext = { workspace: ws, actor: { kind: 'agent', activeSkills: [] }, decision: approved([target], [target]) };
+  const ctx: ToolContext = {
+    workspace: ws,
+    actor: { kind: 'agent', activeSkills: [] },
+    decision: approved([target], [target]),
+  };
   swap(ws, outside);
   const w = await writeFileTool.handler({ path: 'dir/f.txt', content: 'pwned' }, ctx);
   assert.equal(w.ok, false, JSON.stringify(w));
   const e = await editFileTool.handler({ path: 'dir/f.txt', old_string: 'outside', new_string: 'pwned' }, ctx);
   assert.equal(e.ok, false, JSON.stringify(e));
   assert.equal(readFileSync(join(outside, 'f.txt'), 'utf8'), 'outside secret');
-  const n = await writeFileTool.handler({ path: 'dir/new.txt', content: 'pwned' }, { ...ctx, decision: approved([join(ws, 'dir', 'new.txt')]) });
+  const n = await writeFileTool.handler(
+    { path: 'dir/new.txt', content: 'pwned' },
+    { ...ctx, decision: approved([join(ws, 'dir', 'new.txt')]) },
+  );
   assert.equal(n.ok, false);
   assert.equal(existsSync(join(outside, 'new.txt')), false);
 });
@@ -55,7 +66,10 @@ test('finding 5: a read approved for a workspace file does not read the outside 
   const { ws, outside } = world();
   const target = join(ws, 'dir', 'f.txt');
   swap(ws, outside);
-  const r = await readFileTool.handler({ path: 'dir/f.txt' }, { workspace: ws, actor: { kind: 'agent', activeSkills: [] }, decision: approved([], [target]) });
+  const r = await readFileTool.handler(
+    { path: 'dir/f.txt' },
+    { workspace: ws, actor: { kind: 'agent', activeSkills: [] }, decision: approved([], [target]) },
+  );
   assert.equal(r.ok, false);
   assert.doesNotMatch(JSON.stringify(r), /outside secret/);
 });

@@ -15,7 +15,11 @@ function tool(name: string, runs: string[], deferLoading = false): ToolDefinitio
     description: 'A test tool.',
     inputSchema: {
       type: 'object',
-      properties: { title: { type: 'string' }, count: { type: 'integer', minimum: 1 }, tags: { type: 'array', items: { type: 'string' } } },
+      properties: {
+        title: { type: 'string' },
+        count: { type: 'integer', minimum: 1 },
+        tags: { type: 'array', items: { type: 'string' } },
+      },
       required: ['title'],
       additionalProperties: false,
     },
@@ -51,7 +55,10 @@ test('names are unique and must be callable', () => {
   reg.register(tool('a_tool', []));
   assert.throws(() => reg.register(tool('a_tool', [])), /already registered/);
   assert.throws(() => reg.register(tool('has space', [])), /invalid/);
-  assert.throws(() => reg.register({ ...tool('bad_schema', []), inputSchema: { type: 'nonsense' } }), /invalid input schema/);
+  assert.throws(
+    () => reg.register({ ...tool('bad_schema', []), inputSchema: { type: 'nonsense' } }),
+    /invalid input schema/,
+  );
 });
 
 test('settings decide deferral: patterns defer extra tools, alwaysLoaded wins over a default', () => {
@@ -60,7 +67,10 @@ test('settings decide deferral: patterns defer extra tools, alwaysLoaded wins ov
   reg.register(tool('common', []));
   reg.register(tool('mcp__gh__create_issue', [], true));
   reg.register(tool('mcp__gh__list', [], true));
-  assert.deepEqual(reg.list({ deferred: true }).map((t) => t.def.name), ['mcp__gh__list', 'rare_thing']);
+  assert.deepEqual(
+    reg.list({ deferred: true }).map((t) => t.def.name),
+    ['mcp__gh__list', 'rare_thing'],
+  );
 });
 
 test('an unknown tool and a non-object argument are structured errors', async () => {
@@ -75,7 +85,11 @@ test('an unknown tool and a non-object argument are structured errors', async ()
 
 test('a lazily compiled catalog schema that is broken fails on call, not at registration', async () => {
   const reg = new ToolRegistry();
-  reg.register({ ...tool('lazy', []), inputSchema: { type: 'object', properties: { a: { type: 'wrong' } } } }, 'catalog', { lazy: true });
+  reg.register(
+    { ...tool('lazy', []), inputSchema: { type: 'object', properties: { a: { type: 'wrong' } } } },
+    'catalog',
+    { lazy: true },
+  );
   const r = await new ToolExecutor({ registry: reg, gate: allowAll }).execute('lazy', {}, ctx);
   assert.equal(!r.ok && r.error.code, 'tool.schema');
 });
@@ -86,7 +100,10 @@ test('tools the ceiling does not offer are never registered, so they cannot be f
   assert.equal(reg.register(tool('bash', [])), undefined);
   assert.ok(reg.register(tool('mcp__gh__list', [], true)));
   assert.ok(reg.register(tool('ToolSearch', [])));
-  assert.deepEqual(reg.list().map((t) => t.def.name), ['mcp__gh__list', 'read_file', 'ToolSearch']);
+  assert.deepEqual(
+    reg.list().map((t) => t.def.name),
+    ['mcp__gh__list', 'read_file', 'ToolSearch'],
+  );
   assert.deepEqual([...reg.notOffered], ['bash']);
 });
 
@@ -95,12 +112,20 @@ test('many values against a pattern that backtracks cannot multiply the freeze: 
   const reg = new ToolRegistry();
   reg.register({
     ...tool('slow_items', runs),
-    inputSchema: { type: 'object', properties: { title: { type: 'string' }, tags: { type: 'array', items: { type: 'string', pattern: '^(a+)+$' } } }, required: ['title'] },
+    inputSchema: {
+      type: 'object',
+      properties: { title: { type: 'string' }, tags: { type: 'array', items: { type: 'string', pattern: '^(a+)+$' } } },
+      required: ['title'],
+    },
   });
   const ex = new ToolExecutor({ registry: reg, gate: allowAll });
   const started = Date.now();
   // A hostile model's arguments: 100 values, each of which would take the pattern's whole time limit (twice).
-  const r = await ex.execute('slow_items', { title: 't', tags: Array.from({ length: 100 }, () => `${'a'.repeat(40)}!`) }, ctx);
+  const r = await ex.execute(
+    'slow_items',
+    { title: 't', tags: Array.from({ length: 100 }, () => `${'a'.repeat(40)}!`) },
+    ctx,
+  );
   assert.equal(!r.ok && r.error.code, 'tool.invalid_args');
   assert.match(!r.ok ? r.error.message : '', /tags\[0\]: .*too long/);
   assert.deepEqual(runs, []);
@@ -110,7 +135,10 @@ test('many values against a pattern that backtracks cannot multiply the freeze: 
 test('a schema pattern that backtracks without end (from a connector or catalog) cannot freeze validation', async () => {
   const runs: string[] = [];
   const reg = new ToolRegistry();
-  reg.register({ ...tool('slow_pattern', runs), inputSchema: { type: 'object', properties: { title: { type: 'string', pattern: '^(a+)+$' } }, required: ['title'] } });
+  reg.register({
+    ...tool('slow_pattern', runs),
+    inputSchema: { type: 'object', properties: { title: { type: 'string', pattern: '^(a+)+$' } }, required: ['title'] },
+  });
   const ex = new ToolExecutor({ registry: reg, gate: allowAll });
   const started = Date.now();
   const r = await ex.execute('slow_pattern', { title: `${'a'.repeat(40)}!` }, ctx);

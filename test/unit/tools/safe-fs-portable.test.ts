@@ -3,10 +3,28 @@
 // be real (no symlink on the way). Forced on Linux here so the fallback path is what runs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
-import { fdCheck, openReal, PathChangedError, readAll, useFdCheck, verifyOpened, writeReal } from '../../../main/core/tools/safe-fs.js';
+import {
+  fdCheck,
+  openReal,
+  PathChangedError,
+  readAll,
+  useFdCheck,
+  verifyOpened,
+  writeReal,
+} from '../../../main/core/tools/safe-fs.js';
 
 function withCheck(mode: 'proc' | 'stat', fn: () => void): void {
   const before = useFdCheck(mode);
@@ -34,7 +52,11 @@ test('the stat fallback refuses a descriptor whose file was replaced at the chec
     try {
       writeFileSync(join(ws, 'dir', 'other.txt'), 'swapped in');
       renameSync(join(ws, 'dir', 'other.txt'), real);
-      assert.throws(() => verifyOpened(fd, real, 'the opened file'), (e: unknown) => e instanceof PathChangedError && /not the file that was checked|really/.test((e as Error).message));
+      assert.throws(
+        () => verifyOpened(fd, real, 'the opened file'),
+        (e: unknown) =>
+          e instanceof PathChangedError && /not the file that was checked|really/.test((e as Error).message),
+      );
     } finally {
       closeSync(fd);
     }

@@ -4,7 +4,12 @@ import { ToolSearchIndex } from '../../../main/core/tools/tool-search.js';
 import { ToolIndex } from '../../../main/core/tools/tool-index.js';
 import type { SearchableTool } from '../../../main/core/tools/search-doc.js';
 
-const tool = (name: string, description: string): SearchableTool => ({ name, summary: description, description, inputSchema: { type: 'object', properties: {} } });
+const tool = (name: string, description: string): SearchableTool => ({
+  name,
+  summary: description,
+  description,
+  inputSchema: { type: 'object', properties: {} },
+});
 
 // Three speech-to-text tools and one phone-number tool. "phone" is the only request word two of them share.
 const TOOLS = [
@@ -25,8 +30,12 @@ function index(feedback: boolean): ToolSearchIndex {
 
 test('feedback lifts a tool that describes the same task as the best matches above one that only shares a word', () => {
   const q = 'turn a phone interview recording into text';
-  const without = index(false).search(q, 5).tools.map((t) => t.name);
-  const withFb = index(true).search(q, 5).tools.map((t) => t.name);
+  const without = index(false)
+    .search(q, 5)
+    .tools.map((t) => t.name);
+  const withFb = index(true)
+    .search(q, 5)
+    .tools.map((t) => t.name);
   // Without feedback the phone-number tool (name and description say "phone") outranks the phone-call transcriber.
   assert.ok(without.indexOf('phone_lookup') < without.indexOf('call_transcriber'), without.join(' '));
   // The top hits are about speech recognition and transcription: feedback carries those words to the call transcriber.
@@ -36,16 +45,29 @@ test('feedback lifts a tool that describes the same task as the best matches abo
 
 test('feedback only re-ranks tools the request matched: nothing that shares no word with it is pulled in', () => {
   for (const q of ['phone number', 'transcribe an interview', 'invoice']) {
-    const a = index(true).search(q, 10).tools.map((t) => t.name).sort();
-    const b = index(false).search(q, 10).tools.map((t) => t.name).sort();
+    const a = index(true)
+      .search(q, 10)
+      .tools.map((t) => t.name)
+      .sort();
+    const b = index(false)
+      .search(q, 10)
+      .tools.map((t) => t.name)
+      .sort();
     assert.deepEqual(a, b, q);
   }
-  assert.ok(!index(true).search('transcribe an interview', 10).tools.some((t) => t.name === 'send_invoice'));
+  assert.ok(
+    !index(true)
+      .search('transcribe an interview', 10)
+      .tools.some((t) => t.name === 'send_invoice'),
+  );
 });
 
 test('exact names and select: lists are answered the same with feedback on', () => {
   const i = index(true);
-  assert.deepEqual(i.search('PHONE_LOOKUP').tools.map((t) => t.name), ['phone_lookup']);
+  assert.deepEqual(
+    i.search('PHONE_LOOKUP').tools.map((t) => t.name),
+    ['phone_lookup'],
+  );
   const sel = i.search('select:send_invoice,nope');
   assert.deepEqual([sel.mode, sel.tools.map((t) => t.name), sel.missing], ['select', ['send_invoice'], ['nope']]);
 });
@@ -57,11 +79,17 @@ test('feedback terms come from the top documents with weights summing to 1; re-s
   const fb = ix.feedbackTerms(hits, 5);
   assert.equal(fb.length, 5);
   assert.ok(Math.abs(fb.reduce((a, t) => a + t.weight, 0) - 1) < 1e-9);
-  assert.ok(fb.some((t) => t.term === 'transcrib'), fb.map((t) => t.term).join(' '));
+  assert.ok(
+    fb.some((t) => t.term === 'transcrib'),
+    fb.map((t) => t.term).join(' '),
+  );
   assert.ok(!fb.some((t) => t.term === 'invoic'));
   for (const q of ['speech recognition', 'phone interview text', 'email invoice customer']) {
     const got = ix.search(q, 10);
-    const again = ix.scoreDocs(got.map((h) => h.id), ix.queryPlan(q));
+    const again = ix.scoreDocs(
+      got.map((h) => h.id),
+      ix.queryPlan(q),
+    );
     got.forEach((h, k) => assert.ok(Math.abs(h.score - again[k]!) < 1e-4, `${q}: ${h.id} ${h.score} vs ${again[k]}`));
   }
   // Removed tools are gone from both.

@@ -31,11 +31,17 @@ test('coordination: a tool that answers every word of the request beats one that
 test('a date in the request finds the tool that takes a date, whatever its digits', () => {
   const tools = [
     tool('weather_current', 'Current weather conditions for a city.'),
-    tool('weather_on_day', 'Weather for a city on a particular date.', { date: { type: 'string', description: 'the date' } }),
+    tool('weather_on_day', 'Weather for a city on a particular date.', {
+      date: { type: 'string', description: 'the date' },
+    }),
   ];
   const i = new ToolSearchIndex({ feedback: false });
   i.addAll(tools);
-  for (const q of ['weather in Fremont on March 1st 2023', 'weather in Fremont, 2023-03-01', 'weather in Fremont tomorrow']) {
+  for (const q of [
+    'weather in Fremont on March 1st 2023',
+    'weather in Fremont, 2023-03-01',
+    'weather in Fremont tomorrow',
+  ]) {
     assert.equal(rank(i, q)[0], 'weather_on_day', q);
   }
   assert.equal(rank(i, 'current weather in Fremont')[0], 'weather_current');

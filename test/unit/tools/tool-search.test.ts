@@ -7,10 +7,33 @@ import { DEFAULT_SETTINGS } from '../../../main/core/config/settings.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 const CATALOG = [
-  { name: 'slack_postMessage', description: 'Post a message to a Slack channel.', parameters: { type: 'object', properties: { channel: { type: 'string' }, text: { type: 'string' } }, required: ['channel', 'text'] } },
-  { name: 'github__create_pull_request', description: 'Open a pull request on GitHub from a branch.', input_schema: { type: 'object', properties: { head: { type: 'string', description: 'source branch' } } } },
-  { name: 'calendar_create_event', description: 'Schedule a meeting.', parameters: { type: 'object', properties: { attendees: { type: 'array', description: 'people invited by email address' } } } },
-  { name: 'db_query', description: 'Run a read-only SQL query against the analytics database.', parameters: { type: 'object', properties: { sql: { type: 'string' } }, required: ['sql'] } },
+  {
+    name: 'slack_postMessage',
+    description: 'Post a message to a Slack channel.',
+    parameters: {
+      type: 'object',
+      properties: { channel: { type: 'string' }, text: { type: 'string' } },
+      required: ['channel', 'text'],
+    },
+  },
+  {
+    name: 'github__create_pull_request',
+    description: 'Open a pull request on GitHub from a branch.',
+    input_schema: { type: 'object', properties: { head: { type: 'string', description: 'source branch' } } },
+  },
+  {
+    name: 'calendar_create_event',
+    description: 'Schedule a meeting.',
+    parameters: {
+      type: 'object',
+      properties: { attendees: { type: 'array', description: 'people invited by email address' } },
+    },
+  },
+  {
+    name: 'db_query',
+    description: 'Run a read-only SQL query against the analytics database.',
+    parameters: { type: 'object', properties: { sql: { type: 'string' } }, required: ['sql'] },
+  },
 ];
 
 async function box() {
@@ -33,17 +56,29 @@ test('ToolSearch finds tools by split names, descriptions and parameter text, re
   assert.equal(b.index.search('invite people by email', 3).tools[0]?.name, 'calendar_create_event');
   const r = await b.session.deferExecute('ToolSearch', {}, { workspace: '/', actor: { kind: 'user' } });
   assert.equal(r.ok, false);
-  const viaTool = await b.executor.execute('ToolSearch', { query: 'sql analytics' }, { workspace: '/', actor: { kind: 'user' } });
-  assert.deepEqual(viaTool.ok && viaTool.content, { tools: [{ name: 'db_query', description: 'Run a read-only SQL query against the analytics database.' }] });
+  const viaTool = await b.executor.execute(
+    'ToolSearch',
+    { query: 'sql analytics' },
+    { workspace: '/', actor: { kind: 'user' } },
+  );
+  assert.deepEqual(viaTool.ok && viaTool.content, {
+    tools: [{ name: 'db_query', description: 'Run a read-only SQL query against the analytics database.' }],
+  });
   await b.close();
 });
 
 test('ToolSearch accepts an exact name and select:a,b, reporting unknown names', async () => {
   const b = await box();
-  assert.deepEqual(b.index.search('DB_QUERY').tools.map((t) => t.name), ['db_query']);
+  assert.deepEqual(
+    b.index.search('DB_QUERY').tools.map((t) => t.name),
+    ['db_query'],
+  );
   const sel = b.index.search('select:db_query, slack_postMessage,nope');
   assert.equal(sel.mode, 'select');
-  assert.deepEqual(sel.tools.map((t) => t.name), ['db_query', 'slack_postMessage']);
+  assert.deepEqual(
+    sel.tools.map((t) => t.name),
+    ['db_query', 'slack_postMessage'],
+  );
   assert.deepEqual(sel.missing, ['nope']);
   await b.close();
 });
@@ -69,7 +104,9 @@ test('a found deferred tool becomes visible in the prompt for the rest of the se
   const section = b.session.promptSection();
   assert.ok(section.tools.some((t) => t.name === 'db_query'));
   assert.ok(section.text.includes('"name":"db_query"'));
-  assert.ok(section.deferredNames.includes('slack_postMessage') && !section.text.includes('"name":"slack_postMessage"'));
+  assert.ok(
+    section.deferredNames.includes('slack_postMessage') && !section.text.includes('"name":"slack_postMessage"'),
+  );
   await b.close();
 });
 
@@ -88,8 +125,17 @@ test('DeferExecuteTool validates against the full schema before anything runs', 
 });
 
 test('catalog import reports bad entries by index and makes names callable', () => {
-  const c = importCatalog([{ name: 'hf:org/model', description: 'A model.', parameters: ['text'] }, { description: 'x' }, { name: 'empty' }], 'c.json');
-  assert.deepEqual(c.tools.map((t) => t.name), ['hf_org_model']);
+  const c = importCatalog(
+    [{ name: 'hf:org/model', description: 'A model.', parameters: ['text'] }, { description: 'x' }, { name: 'empty' }],
+    'c.json',
+  );
+  assert.deepEqual(
+    c.tools.map((t) => t.name),
+    ['hf_org_model'],
+  );
   assert.deepEqual(c.renamed, { 'hf:org/model': 'hf_org_model' });
-  assert.deepEqual(c.problems.map((p) => p.where), ['c.json[1].name', 'c.json[2].description']);
+  assert.deepEqual(
+    c.problems.map((p) => p.where),
+    ['c.json[1].name', 'c.json[2].description'],
+  );
 });

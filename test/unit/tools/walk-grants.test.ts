@@ -21,12 +21,21 @@ function setup() {
     'ws/notes.md': 'secret-free notes\n',
     'ws/private.md/data.txt': 'the secret token\n',
     'ws/private.md/also.md': 'a secret in markdown\n',
-    'skills/reader/SKILL.md': skillMd('name: reader\ndescription: reads markdown\npermissions:\n  tools: [grep, glob, list_dir, read_file]\n  paths:\n    read: ["**/*.md"]'),
+    'skills/reader/SKILL.md': skillMd(
+      'name: reader\ndescription: reads markdown\npermissions:\n  tools: [grep, glob, list_dir, read_file]\n  paths:\n    read: ["**/*.md"]',
+    ),
   });
   const registry = new ToolRegistry();
   registry.registerAll(builtinTools({ network: false }));
-  const permissions = parsePermissions({ file: 'SKILL.md', permissions: { tools: ['grep', 'glob', 'list_dir', 'read_file'], paths: { read: ['**/*.md'] } } }).permissions!;
-  const { gate } = buildGate({ settings: structuredClone(DEFAULT_SETTINGS), workspace: ws, skills: [{ name: 'reader', dir: skillDir, permissions }] });
+  const permissions = parsePermissions({
+    file: 'SKILL.md',
+    permissions: { tools: ['grep', 'glob', 'list_dir', 'read_file'], paths: { read: ['**/*.md'] } },
+  }).permissions!;
+  const { gate } = buildGate({
+    settings: structuredClone(DEFAULT_SETTINGS),
+    workspace: ws,
+    skills: [{ name: 'reader', dir: skillDir, permissions }],
+  });
   const ex = new ToolExecutor({ registry, gate });
   const ctx: ToolContext = { workspace: ws, actor: { kind: 'skill', skill: 'reader' } };
   return { ws, ex, ctx };
@@ -48,7 +57,10 @@ test('finding 9: a skill limited to **/*.md cannot read private.md/data.txt thro
 
   const ls = await ex.execute('list_dir', { path: 'private.md' }, ctx);
   assert.ok(ls.ok, JSON.stringify(ls));
-  assert.deepEqual((ls.content as { entries: { name: string }[] }).entries.map((e) => e.name), ['also.md']);
+  assert.deepEqual(
+    (ls.content as { entries: { name: string }[] }).entries.map((e) => e.name),
+    ['also.md'],
+  );
 });
 
 test('finding 9: the agent with no skill loaded still sees every file (nothing filtered without a reason)', async () => {
@@ -59,7 +71,7 @@ test('finding 9: the agent with no skill loaded still sees every file (nothing f
   assert.equal((g.content as { matches: unknown[] }).matches.length, 3);
 });
 
-test('finding 12: grep\'s regex time limit is one budget for the whole call, not a fresh limit per file', async () => {
+test("finding 12: grep's regex time limit is one budget for the whole call, not a fresh limit per file", async () => {
   const root = tempDir();
   const files: Record<string, string> = {};
   for (let i = 0; i < 10; i++) files[`f${i}.txt`] = `line ${i}\n`;

@@ -28,7 +28,12 @@ function executor(rules: Rule[]) {
   settings.policy.ceiling.network = true;
   const registry = new ToolRegistry();
   registry.registerAll(builtinTools({ network: true }));
-  const gate = createGate({ ceiling: ceilingFrom(settings, ws), rules: () => rules, skill: () => undefined, protectedRoots: [] });
+  const gate = createGate({
+    ceiling: ceilingFrom(settings, ws),
+    rules: () => rules,
+    skill: () => undefined,
+    protectedRoots: [],
+  });
   const asked: string[] = [];
   const ex = new ToolExecutor({ registry, gate, approver: async (r) => (asked.push(r.reason), 'deny') });
   const ctx: ToolContext = { workspace: ws, actor: { kind: 'agent', activeSkills: [] } };
@@ -36,10 +41,33 @@ function executor(rules: Rule[]) {
 }
 
 test('finding 11: host spellings are normalised and internal ranges recognised', () => {
-  for (const [h, want] of [['[::ffff:127.0.0.1]', '127.0.0.1'], ['[::1]', '::1'], ['LOCALHOST.', 'localhost'], ['127.0.0.2', '127.0.0.2'], ['0', '0.0.0.0'], ['Example.COM', 'example.com']]) {
+  for (const [h, want] of [
+    ['[::ffff:127.0.0.1]', '127.0.0.1'],
+    ['[::1]', '::1'],
+    ['LOCALHOST.', 'localhost'],
+    ['127.0.0.2', '127.0.0.2'],
+    ['0', '0.0.0.0'],
+    ['Example.COM', 'example.com'],
+  ]) {
     assert.equal(normalizeHost(h!), want, h);
   }
-  for (const h of ['127.0.0.1', '127.0.0.2', '[::1]', '::ffff:127.0.0.1', '0', '0.0.0.0', 'localhost', 'a.localhost', '10.0.0.1', '192.168.1.1', '172.16.0.1', '169.254.169.254', 'fd00::1', 'fe80::1', '100.100.100.200']) {
+  for (const h of [
+    '127.0.0.1',
+    '127.0.0.2',
+    '[::1]',
+    '::ffff:127.0.0.1',
+    '0',
+    '0.0.0.0',
+    'localhost',
+    'a.localhost',
+    '10.0.0.1',
+    '192.168.1.1',
+    '172.16.0.1',
+    '169.254.169.254',
+    'fd00::1',
+    'fe80::1',
+    '100.100.100.200',
+  ]) {
     assert.ok(internalKind(h), h);
   }
   for (const h of ['8.8.8.8', 'example.com', '2606:4700::1111']) assert.equal(internalKind(h), undefined, h);
@@ -47,7 +75,10 @@ test('finding 11: host spellings are normalised and internal ranges recognised',
 
 test('finding 11: under deny --host 127.0.0.1, no other spelling of a loopback address reaches the server', async () => {
   let hits = 0;
-  const { server, port } = await listen((_q, res) => { hits++; res.end('secret'); });
+  const { server, port } = await listen((_q, res) => {
+    hits++;
+    res.end('secret');
+  });
   try {
     const rules: Rule[] = [
       { id: 'a', effect: 'allow', tool: 'web_fetch', createdAt: 0 },
@@ -64,7 +95,10 @@ test('finding 11: under deny --host 127.0.0.1, no other spelling of a loopback a
       const r = await ex2.execute('web_fetch', { url: `http://${host}:${port}/` }, ctx2);
       assert.equal(!r.ok && r.error.code, 'tool.declined', host);
     }
-    assert.ok(asked.every((a) => /loopback|unspecified/.test(a)), asked.join('\n'));
+    assert.ok(
+      asked.every((a) => /loopback|unspecified/.test(a)),
+      asked.join('\n'),
+    );
     assert.equal(hits, 0);
   } finally {
     server.close();
@@ -95,11 +129,23 @@ test('finding 11: an exact allow for the internal host reaches it; a redirect to
 
 test('finding 11: a name that resolves to an internal address is refused at connect time (DNS rebinding)', async () => {
   // The resolver answers evil.example with loopback (as a rebinding DNS server would); the guard refuses it.
-  const resolver = ((_h: string, _o: unknown, cb: (e: Error | null, a: { address: string; family: number }[]) => void) =>
-    cb(null, [{ address: '93.184.216.34', family: 4 }, { address: '127.0.0.1', family: 4 }])) as unknown as Parameters<typeof guardedLookup>[1];
-  const got = await new Promise<{ err: Error | null }>((done) => guardedLookup(false, resolver)('evil.example', { all: true }, (err) => done({ err })));
+  const resolver = ((
+    _h: string,
+    _o: unknown,
+    cb: (e: Error | null, a: { address: string; family: number }[]) => void,
+  ) =>
+    cb(null, [
+      { address: '93.184.216.34', family: 4 },
+      { address: '127.0.0.1', family: 4 },
+    ])) as unknown as Parameters<typeof guardedLookup>[1];
+  const got = await new Promise<{ err: Error | null }>((done) =>
+    guardedLookup(false, resolver)('evil.example', { all: true }, (err) => done({ err })),
+  );
   assert.match(String(got.err?.message), /loopback/);
-  const pub = ((_h: string, _o: unknown, cb: (e: Error | null, a: { address: string; family: number }[]) => void) => cb(null, [{ address: '93.184.216.34', family: 4 }])) as unknown as Parameters<typeof guardedLookup>[1];
-  const fine = await new Promise<{ err: Error | null; addr: unknown }>((done) => guardedLookup(false, pub)('good.example', { all: true }, (err, addr) => done({ err, addr })));
+  const pub = ((_h: string, _o: unknown, cb: (e: Error | null, a: { address: string; family: number }[]) => void) =>
+    cb(null, [{ address: '93.184.216.34', family: 4 }])) as unknown as Parameters<typeof guardedLookup>[1];
+  const fine = await new Promise<{ err: Error | null; addr: unknown }>((done) =>
+    guardedLookup(false, pub)('good.example', { all: true }, (err, addr) => done({ err, addr })),
+  );
   assert.equal(fine.err, null);
 });

@@ -33,11 +33,19 @@ test('web_fetch is offered only when the ceiling allows network, is deferred, an
     assert.equal(registry.get('web_fetch')?.deferred, true);
     const asked: string[] = [];
     const ex = new ToolExecutor({ registry, gate, approver: async (r) => (asked.push(r.access.host ?? ''), 'once') });
-    const r = await ex.execute('web_fetch', { url: `http://127.0.0.1:${port}/` }, { workspace: ws, actor: { kind: 'agent', activeSkills: [] } });
+    const r = await ex.execute(
+      'web_fetch',
+      { url: `http://127.0.0.1:${port}/` },
+      { workspace: ws, actor: { kind: 'agent', activeSkills: [] } },
+    );
     assert.deepEqual(asked, ['127.0.0.1']);
     assert.equal(r.ok && (r.content as { text: string }).text, 'Title\n Body & more');
     const off = buildGate({ settings: structuredClone(DEFAULT_SETTINGS), workspace: ws, skills: [] }).gate;
-    const denied = await new ToolExecutor({ registry, gate: off }).execute('web_fetch', { url: `http://127.0.0.1:${port}/` }, { workspace: ws, actor: { kind: 'user' } });
+    const denied = await new ToolExecutor({ registry, gate: off }).execute(
+      'web_fetch',
+      { url: `http://127.0.0.1:${port}/` },
+      { workspace: ws, actor: { kind: 'user' } },
+    );
     assert.equal(!denied.ok && denied.error.code, 'tool.denied');
   } finally {
     server.close();
@@ -49,8 +57,16 @@ test('web_fetch follows redirects on the same host only; a redirect to another h
   const server = createServer((req, res) => {
     hits.push(`${req.headers.host?.split(':')[0]} ${req.url}`);
     const port = (server.address() as AddressInfo).port;
-    if (req.url === '/same') { res.writeHead(302, { location: '/final' }); res.end(); return; }
-    if (req.url === '/away') { res.writeHead(301, { location: `http://localhost:${port}/collect?d=secret` }); res.end(); return; }
+    if (req.url === '/same') {
+      res.writeHead(302, { location: '/final' });
+      res.end();
+      return;
+    }
+    if (req.url === '/away') {
+      res.writeHead(301, { location: `http://localhost:${port}/collect?d=secret` });
+      res.end();
+      return;
+    }
     res.setHeader('content-type', 'text/plain');
     res.end(`at ${req.url}`);
   });
@@ -58,7 +74,11 @@ test('web_fetch follows redirects on the same host only; a redirect to another h
   try {
     const port = (server.address() as AddressInfo).port;
     const { ws, registry, gate } = networkOn();
-    const ex = new ToolExecutor({ registry, gate, approver: async (r) => (r.access.host === '127.0.0.1' ? 'once' : 'deny') });
+    const ex = new ToolExecutor({
+      registry,
+      gate,
+      approver: async (r) => (r.access.host === '127.0.0.1' ? 'once' : 'deny'),
+    });
     const ctx = { workspace: ws, actor: { kind: 'agent' as const, activeSkills: [] } };
     const same = await ex.execute('web_fetch', { url: `http://127.0.0.1:${port}/same` }, ctx);
     assert.equal(same.ok && (same.content as { text: string }).text, 'at /final');

@@ -20,14 +20,28 @@ test('catalog and discovery numbers of the wrong type or out of range are report
   assert.equal(settings.catalog.contextWindow, DEFAULT_SETTINGS.catalog.contextWindow);
   assert.equal(settings.discovery.maxDepth, DEFAULT_SETTINGS.discovery.maxDepth);
   assert.equal(settings.discovery.maxFolders, DEFAULT_SETTINGS.discovery.maxFolders);
-  const fields = diagnostics.filter((d) => d.severity === 'error').map((d) => d.field).sort();
-  assert.deepEqual(fields, ['catalog.budgetFraction', 'catalog.budgetTokens', 'catalog.contextWindow', 'discovery.maxDepth', 'discovery.maxFolders']);
+  const fields = diagnostics
+    .filter((d) => d.severity === 'error')
+    .map((d) => d.field)
+    .sort();
+  assert.deepEqual(fields, [
+    'catalog.budgetFraction',
+    'catalog.budgetTokens',
+    'catalog.contextWindow',
+    'discovery.maxDepth',
+    'discovery.maxFolders',
+  ]);
   for (const d of diagnostics) assert.equal(d.file, join(data, 'settings.json'));
 });
 
 test('valid catalog numbers, budgetTokens included, are applied', () => {
   const data = tempDir();
-  writeTree(data, { 'settings.json': JSON.stringify({ catalog: { budgetTokens: 1500, budgetFraction: 0.05 }, discovery: { maxDepth: 0 } }) });
+  writeTree(data, {
+    'settings.json': JSON.stringify({
+      catalog: { budgetTokens: 1500, budgetFraction: 0.05 },
+      discovery: { maxDepth: 0 },
+    }),
+  });
   const { settings, diagnostics } = loadSettings(data);
   assert.deepEqual(diagnostics, []);
   assert.equal(settings.catalog.budgetTokens, 1500);

@@ -38,12 +38,22 @@ export function toAnthropicMessages(messages: ChatMessage[]): Msg[] {
   for (const m of messages) {
     if (m.role === 'user') pushBlocks(out, 'user', [{ type: 'text', text: m.text }]);
     else if (m.role === 'tool') {
-      pushBlocks(out, 'user', m.results.map((r) => ({ type: 'tool_result' as const, tool_use_id: r.callId, content: r.content, ...(r.isError ? { is_error: true } : {}) })));
+      pushBlocks(
+        out,
+        'user',
+        m.results.map((r) => ({
+          type: 'tool_result' as const,
+          tool_use_id: r.callId,
+          content: r.content,
+          ...(r.isError ? { is_error: true } : {}),
+        })),
+      );
     } else {
       const blocks: Block[] = [];
       const text = m.interrupted ? `${m.text}\n[interrupted]` : m.text;
       if (text.trim()) blocks.push({ type: 'text', text: text.trimEnd() });
-      for (const c of m.toolCalls) blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: parseArgs(c.arguments) });
+      for (const c of m.toolCalls)
+        blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: parseArgs(c.arguments) });
       pushBlocks(out, 'assistant', blocks);
     }
   }
@@ -77,7 +87,11 @@ function anthropicTools(list: ModelRequest['tools']): ToolShapes {
   if (!shapes) {
     const parts: string[] = [];
     const tools = list.map((t, i) => {
-      const shape: Anthropic.Tool = { name: t.name, description: t.description, input_schema: t.inputSchema as Anthropic.Tool.InputSchema };
+      const shape: Anthropic.Tool = {
+        name: t.name,
+        description: t.description,
+        input_schema: t.inputSchema as Anthropic.Tool.InputSchema,
+      };
       const schema = t.inputSchema as object;
       let hit = toolJson.get(schema);
       if (hit?.name !== t.name || hit.description !== t.description) {
@@ -127,7 +141,9 @@ export function anthropicRequest(model: string, req: ModelRequest): Anthropic.Me
 /** The system text's JSON (instructions + catalog), kept while it is unchanged. */
 let systemJson: { text: string; json: string } | undefined;
 /** The body's JSON up to the messages (model, reply budget, system blocks), kept while those are unchanged; its UTF-8 made on first use. */
-let headJson: { system: Anthropic.TextBlockParam[]; model: string; maxTokens: number; json: string; bytes: Buffer | undefined } | undefined;
+let headJson:
+  | { system: Anthropic.TextBlockParam[]; model: string; maxTokens: number; json: string; bytes: Buffer | undefined }
+  | undefined;
 const NO_TOOLS_TAIL = ',"stream":true}';
 const NO_TOOLS_TAIL_BYTES = Buffer.from(NO_TOOLS_TAIL);
 
@@ -166,14 +182,27 @@ function toolsTail(shapes: ToolShapes): Buffer {
  * surrogates (fetch's USVString conversion: a regex over all ~27 KB once any part of it was cut from text that is not
  * all Latin-1, a skill file with one Chinese character, say), then measured and encoded again, on every request.
  */
-export function anthropicBodyBytes(params: Anthropic.MessageCreateParamsStreaming, tools: ModelRequest['tools']): Buffer {
+export function anthropicBodyBytes(
+  params: Anthropic.MessageCreateParamsStreaming,
+  tools: ModelRequest['tools'],
+): Buffer {
   const head = headOf(params);
   const headBytes = (head.bytes ??= Buffer.from(head.json));
-  return joinBody(headBytes, `,"messages":${JSON.stringify(params.messages)}`, params.tools ? toolsTail(anthropicTools(tools)) : NO_TOOLS_TAIL_BYTES);
+  return joinBody(
+    headBytes,
+    `,"messages":${JSON.stringify(params.messages)}`,
+    params.tools ? toolsTail(anthropicTools(tools)) : NO_TOOLS_TAIL_BYTES,
+  );
 }
 
 function stopOf(raw: string | null | undefined): StopReason {
-  return raw === 'end_turn' || raw === 'stop_sequence' ? 'end_turn' : raw === 'tool_use' ? 'tool_use' : raw === 'max_tokens' ? 'max_tokens' : 'other';
+  return raw === 'end_turn' || raw === 'stop_sequence'
+    ? 'end_turn'
+    : raw === 'tool_use'
+      ? 'tool_use'
+      : raw === 'max_tokens'
+        ? 'max_tokens'
+        : 'other';
 }
 
 /**
@@ -190,16 +219,28 @@ export function anthropicProvider(o: AnthropicOptions): ModelProvider {
   let client: Anthropic | undefined;
   const makeClient = async (): Promise<Anthropic> =>
     (client ??= new (await loadAnthropicSdk()).default({ ...clientOptions(o), ...anthropicTelemetry() }));
-  const where = { provider: o.id ?? 'anthropic', model: o.model, baseURL: o.baseURL, key: o.apiKey, keyHint: o.keyHint ?? 'ANTHROPIC_API_KEY' };
+  const where = {
+    provider: o.id ?? 'anthropic',
+    model: o.model,
+    baseURL: o.baseURL,
+    key: o.apiKey,
+    keyHint: o.keyHint ?? 'ANTHROPIC_API_KEY',
+  };
   /** One reply, each event pushed to `onEvent` from inside the SDK stream's loop. */
   const run = async (req: ModelRequest, onEvent: (ev: StreamEvent) => void): Promise<void> => {
     const blocks = new Map<number, { id: string; name: string; json: string }>();
-    let input = 0, cacheRead = 0, cacheWrite = 0, output = 0;
+    let input = 0,
+      cacheRead = 0,
+      cacheWrite = 0,
+      output = 0;
     let stop = 'end_turn';
     const guard = new GuardedHandler(onEvent);
     try {
       const params = anthropicRequest(o.model, req);
-      const stream = await (client ?? (await makeClient())).messages.create(params, bytesBody(anthropicBodyBytes(params, req.tools), req.signal));
+      const stream = await (client ?? (await makeClient())).messages.create(
+        params,
+        bytesBody(anthropicBodyBytes(params, req.tools), req.signal),
+      );
       for await (const ev of stream) {
         switch (ev.type) {
           case 'message_start':
@@ -244,7 +285,15 @@ export function anthropicProvider(o: AnthropicOptions): ModelProvider {
     }
     // The SDKs end an aborted stream quietly: a cancelled reply must not look finished.
     if (req.signal?.aborted) throw new ProviderError('cancelled', 'cancelled');
-    onEvent({ type: 'usage', usage: { inputTokens: input + cacheRead + cacheWrite, outputTokens: output, cacheReadTokens: cacheRead, cacheWriteTokens: cacheWrite } });
+    onEvent({
+      type: 'usage',
+      usage: {
+        inputTokens: input + cacheRead + cacheWrite,
+        outputTokens: output,
+        cacheReadTokens: cacheRead,
+        cacheWriteTokens: cacheWrite,
+      },
+    });
     onEvent({ type: 'stop', reason: stopOf(stop), raw: stop });
   };
   return {

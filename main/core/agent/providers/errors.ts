@@ -4,10 +4,24 @@ import { loadedSdks } from './sdk.js';
 import type { StreamEvent } from './types.js';
 
 export type ProviderErrorKind =
-  | 'auth' | 'model' | 'context' | 'rate_limit' | 'overloaded' | 'network' | 'timeout' | 'cancelled' | 'bad_request' | 'server' | 'config';
+  | 'auth'
+  | 'model'
+  | 'context'
+  | 'rate_limit'
+  | 'overloaded'
+  | 'network'
+  | 'timeout'
+  | 'cancelled'
+  | 'bad_request'
+  | 'server'
+  | 'config';
 
 export class ProviderError extends Error {
-  constructor(readonly kind: ProviderErrorKind, message: string, readonly status?: number) {
+  constructor(
+    readonly kind: ProviderErrorKind,
+    message: string,
+    readonly status?: number,
+  ) {
     super(message);
     this.name = 'ProviderError';
   }
@@ -23,7 +37,9 @@ interface SdkErrorLike {
 }
 
 function bodyOf(e: SdkErrorLike): { type?: string; message?: string; code?: string } {
-  const raw = e.error as { type?: string; message?: string; code?: string; error?: { type?: string; message?: string; code?: string } } | undefined;
+  const raw = e.error as
+    | { type?: string; message?: string; code?: string; error?: { type?: string; message?: string; code?: string } }
+    | undefined;
   const inner = raw?.error ?? raw;
   return { type: inner?.type ?? e.type, message: inner?.message, code: inner?.code };
 }
@@ -32,10 +48,13 @@ function bodyOf(e: SdkErrorLike): { type?: string; message?: string; code?: stri
 export function redact(text: string, secrets: (string | undefined)[] = []): string {
   let out = text;
   for (const s of secrets) if (s && s.length >= 6) out = out.split(s).join('[redacted]');
-  return out.replace(/\b(sk-[A-Za-z0-9_-]{6})[A-Za-z0-9_-]{8,}/g, '$1…[redacted]').replace(/(Bearer\s+)\S+/gi, '$1[redacted]');
+  return out
+    .replace(/\b(sk-[A-Za-z0-9_-]{6})[A-Za-z0-9_-]{8,}/g, '$1…[redacted]')
+    .replace(/(Bearer\s+)\S+/gi, '$1[redacted]');
 }
 
-const CONTEXT_RE = /context (length|window)|too long|maximum context|prompt is too long|too many tokens|reduce the length|exceeds the (model'?s )?(context|maximum)/i;
+const CONTEXT_RE =
+  /context (length|window)|too long|maximum context|prompt is too long|too many tokens|reduce the length|exceeds the (model'?s )?(context|maximum)/i;
 
 /** The SDK error class by identity (bundlers may rename classes, and their `name` is just "Error"). */
 function sdkClass(e: unknown): string | undefined {
@@ -48,7 +67,10 @@ function sdkClass(e: unknown): string | undefined {
 }
 
 /** Map an SDK error (either SDK) or any thrown value to a ProviderError with one line for people. */
-export function mapProviderError(e: unknown, where: { provider: string; model: string; baseURL?: string | undefined; key?: string | undefined; keyHint?: string }): ProviderError {
+export function mapProviderError(
+  e: unknown,
+  where: { provider: string; model: string; baseURL?: string | undefined; key?: string | undefined; keyHint?: string },
+): ProviderError {
   if (e instanceof ProviderError) return e;
   const err = (e ?? {}) as SdkErrorLike;
   const name = sdkClass(e) ?? err.name ?? '';
@@ -56,26 +78,42 @@ export function mapProviderError(e: unknown, where: { provider: string; model: s
   const detail = redact((body.message ?? err.message ?? String(e)).split('\n')[0]!.slice(0, 300), [where.key]);
   const who = where.provider;
   const host = where.baseURL ? ` at ${where.baseURL}` : '';
-  if (name === 'APIUserAbortError' || name === 'AbortError' || (e as Error)?.name === 'AbortError') return new ProviderError('cancelled', 'cancelled');
-  if (name === 'APIConnectionTimeoutError') return new ProviderError('timeout', `${who} did not answer in time${host} (request timed out)`);
-  if (name === 'APIConnectionError') return new ProviderError('network', `cannot reach ${who}${host}: network down or wrong base URL (${detail})`);
+  if (name === 'APIUserAbortError' || name === 'AbortError' || (e as Error)?.name === 'AbortError')
+    return new ProviderError('cancelled', 'cancelled');
+  if (name === 'APIConnectionTimeoutError')
+    return new ProviderError('timeout', `${who} did not answer in time${host} (request timed out)`);
+  if (name === 'APIConnectionError')
+    return new ProviderError('network', `cannot reach ${who}${host}: network down or wrong base URL (${detail})`);
   const status = err.status;
   const type = body.type ?? body.code ?? '';
   if (status === 401 || status === 403 || /authentication|invalid_api_key|permission_error/.test(type)) {
-    return new ProviderError('auth', `${who} refused the API key${status ? ` (${status})` : ''}: check ${where.keyHint ?? 'the key'}`, status);
+    return new ProviderError(
+      'auth',
+      `${who} refused the API key${status ? ` (${status})` : ''}: check ${where.keyHint ?? 'the key'}`,
+      status,
+    );
   }
   if (status === 404 || /not_found|model_not_found/.test(type)) {
     return new ProviderError('model', `${who} does not know the model "${where.model}"${host} (${detail})`, status);
   }
   if (CONTEXT_RE.test(detail) || status === 413 || type === 'request_too_large' || type === 'context_length_exceeded') {
-    return new ProviderError('context', `the conversation is too long for ${where.model}'s context window (${detail})`, status);
+    return new ProviderError(
+      'context',
+      `the conversation is too long for ${where.model}'s context window (${detail})`,
+      status,
+    );
   }
-  if (status === 429 || /rate_limit/.test(type)) return new ProviderError('rate_limit', `rate limited by ${who}: try again in a moment (${detail})`, status);
-  if (status === 529 || status === 503 || /overloaded/.test(type)) return new ProviderError('overloaded', `${who} is overloaded: try again in a moment`, status);
-  if (status !== undefined && status >= 500) return new ProviderError('server', `${who} had an internal error (${status}): ${detail}`, status);
-  if (status === 400 || /invalid_request/.test(type)) return new ProviderError('bad_request', `${who} rejected the request: ${detail}`, status);
+  if (status === 429 || /rate_limit/.test(type))
+    return new ProviderError('rate_limit', `rate limited by ${who}: try again in a moment (${detail})`, status);
+  if (status === 529 || status === 503 || /overloaded/.test(type))
+    return new ProviderError('overloaded', `${who} is overloaded: try again in a moment`, status);
+  if (status !== undefined && status >= 500)
+    return new ProviderError('server', `${who} had an internal error (${status}): ${detail}`, status);
+  if (status === 400 || /invalid_request/.test(type))
+    return new ProviderError('bad_request', `${who} rejected the request: ${detail}`, status);
   if (type === 'api_error') return new ProviderError('server', `${who} had an internal error: ${detail}`);
-  if (/fetch failed|ECONNREFUSED|ENOTFOUND|ECONNRESET|socket/i.test(detail)) return new ProviderError('network', `cannot reach ${who}${host}: ${detail}`);
+  if (/fetch failed|ECONNREFUSED|ENOTFOUND|ECONNRESET|socket/i.test(detail))
+    return new ProviderError('network', `cannot reach ${who}${host}: ${detail}`);
   return new ProviderError('server', `${who}: ${detail}`, status);
 }
 

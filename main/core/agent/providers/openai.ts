@@ -35,7 +35,8 @@ export function toOpenAIMessages(system: string, messages: ChatMessage[]): Msg[]
   const out: Msg[] = [{ role: 'system', content: system }];
   for (const m of messages) {
     if (m.role === 'user') out.push({ role: 'user', content: m.text });
-    else if (m.role === 'tool') for (const r of m.results) out.push({ role: 'tool', tool_call_id: r.callId, content: r.content });
+    else if (m.role === 'tool')
+      for (const r of m.results) out.push({ role: 'tool', tool_call_id: r.callId, content: r.content });
     else {
       const text = m.interrupted ? `${m.text}\n[interrupted]` : m.text;
       if (!text.trim() && m.toolCalls.length === 0) continue;
@@ -43,7 +44,13 @@ export function toOpenAIMessages(system: string, messages: ChatMessage[]): Msg[]
         role: 'assistant',
         content: text.trim() ? text : null,
         ...(m.toolCalls.length
-          ? { tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: validJson(c.arguments) } })) }
+          ? {
+              tool_calls: m.toolCalls.map((c) => ({
+                id: c.id,
+                type: 'function' as const,
+                function: { name: c.name, arguments: validJson(c.arguments) },
+              })),
+            }
           : {}),
       });
     }
@@ -75,7 +82,10 @@ const toolShapes = new WeakMap<ModelRequest['tools'], ToolShapes>();
 function openaiTools(list: ModelRequest['tools']): ToolShapes {
   let shapes = toolShapes.get(list);
   if (!shapes) {
-    const tools = list.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.inputSchema } }));
+    const tools = list.map((t) => ({
+      type: 'function' as const,
+      function: { name: t.name, description: t.description, parameters: t.inputSchema },
+    }));
     shapes = { tools, json: JSON.stringify(tools), tail: undefined };
     toolShapes.set(list, shapes);
   }
@@ -101,7 +111,12 @@ function headOf(params: Params): NonNullable<typeof headJson> {
   const system = (params.messages[0] as { content: string }).content;
   let head = headJson;
   if (head?.model !== params.model || head.system !== system) {
-    head = headJson = { model: params.model, system, json: `{"model":${JSON.stringify(params.model)},"messages":[${JSON.stringify(params.messages[0])}`, bytes: undefined };
+    head = headJson = {
+      model: params.model,
+      system,
+      json: `{"model":${JSON.stringify(params.model)},"messages":[${JSON.stringify(params.messages[0])}`,
+      bytes: undefined,
+    };
   }
   return head;
 }
@@ -113,7 +128,9 @@ function restOf(params: Params): string {
 
 function tailOf(params: Params, tools: ModelRequest['tools']): string {
   const t = params.tools ? `,"tools":${openaiTools(tools).json}` : '';
-  return params.max_tokens !== undefined ? `${t},"max_tokens":${JSON.stringify(params.max_tokens)}${STREAM_TAIL}` : `${t}${STREAM_TAIL}`;
+  return params.max_tokens !== undefined
+    ? `${t},"max_tokens":${JSON.stringify(params.max_tokens)}${STREAM_TAIL}`
+    : `${t}${STREAM_TAIL}`;
 }
 
 /**
@@ -134,22 +151,34 @@ export function openaiBodyBytes(params: Params, tools: ModelRequest['tools']): B
     // Kept with the tool list, for the reply budget it was made with (the same on every request of a provider).
     const shapes = openaiTools(tools);
     let kept = shapes.tail;
-    if (!kept || kept.maxTokens !== params.max_tokens) kept = shapes.tail = { maxTokens: params.max_tokens, bytes: Buffer.from(tailOf(params, tools)) };
+    if (!kept || kept.maxTokens !== params.max_tokens)
+      kept = shapes.tail = { maxTokens: params.max_tokens, bytes: Buffer.from(tailOf(params, tools)) };
     tail = kept.bytes;
   } else tail = Buffer.from(tailOf(params, tools));
   return joinBody(headBytes, restOf(params), tail);
 }
 
 function stopOf(raw: string): StopReason {
-  return raw === 'stop' ? 'end_turn' : raw === 'tool_calls' || raw === 'function_call' ? 'tool_use' : raw === 'length' ? 'max_tokens' : 'other';
+  return raw === 'stop'
+    ? 'end_turn'
+    : raw === 'tool_calls' || raw === 'function_call'
+      ? 'tool_use'
+      : raw === 'length'
+        ? 'max_tokens'
+        : 'other';
 }
 
 export function openaiProvider(o: OpenAIOptions): ModelProvider {
   let client: OpenAI | undefined;
-  const makeClient = async (): Promise<OpenAI> =>
-    (client ??= new (await loadOpenAISdk()).default(clientOptions(o)));
+  const makeClient = async (): Promise<OpenAI> => (client ??= new (await loadOpenAISdk()).default(clientOptions(o)));
   const id = o.id ?? 'openai';
-  const where = { provider: id, model: o.model, baseURL: o.baseURL, key: o.apiKey, keyHint: o.keyHint ?? 'OPENAI_API_KEY' };
+  const where = {
+    provider: id,
+    model: o.model,
+    baseURL: o.baseURL,
+    key: o.apiKey,
+    keyHint: o.keyHint ?? 'OPENAI_API_KEY',
+  };
   /** One reply, each event pushed to `onEvent` from inside the SDK stream's loop. */
   const run = async (req: ModelRequest, onEvent: (ev: StreamEvent) => void): Promise<void> => {
     const guard = new GuardedHandler(onEvent);
@@ -158,7 +187,10 @@ export function openaiProvider(o: OpenAIOptions): ModelProvider {
     let usage: OpenAI.CompletionUsage | undefined;
     try {
       const params = openaiRequest(o.model, req, o.sendMaxTokens ?? false);
-      const stream = await (client ?? (await makeClient())).chat.completions.create(params, bytesBody(openaiBodyBytes(params, req.tools), req.signal));
+      const stream = await (client ?? (await makeClient())).chat.completions.create(
+        params,
+        bytesBody(openaiBodyBytes(params, req.tools), req.signal),
+      );
       for await (const chunk of stream) {
         if (chunk.usage) usage = chunk.usage;
         const choice = chunk.choices?.[0];
@@ -183,10 +215,20 @@ export function openaiProvider(o: OpenAIOptions): ModelProvider {
     }
     // The SDKs end an aborted stream quietly: a cancelled reply must not look finished.
     if (req.signal?.aborted) throw new ProviderError('cancelled', 'cancelled');
-    const done: ToolCallPart[] = [...calls.entries()].sort((a, b) => a[0] - b[0]).map(([i, c]) => ({ id: c.id || `call_${i}`, name: c.name, arguments: c.args || '{}' }));
+    const done: ToolCallPart[] = [...calls.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(([i, c]) => ({ id: c.id || `call_${i}`, name: c.name, arguments: c.args || '{}' }));
     for (const call of done) onEvent({ type: 'tool_call', call });
     const cached = usage?.prompt_tokens_details?.cached_tokens ?? 0;
-    onEvent({ type: 'usage', usage: { inputTokens: usage?.prompt_tokens ?? 0, outputTokens: usage?.completion_tokens ?? 0, cacheReadTokens: cached, cacheWriteTokens: 0 } });
+    onEvent({
+      type: 'usage',
+      usage: {
+        inputTokens: usage?.prompt_tokens ?? 0,
+        outputTokens: usage?.completion_tokens ?? 0,
+        cacheReadTokens: cached,
+        cacheWriteTokens: 0,
+      },
+    });
     onEvent({ type: 'stop', reason: done.length && finish !== 'length' ? 'tool_use' : stopOf(finish), raw: finish });
   };
   return {

@@ -37,8 +37,14 @@ export function parsePrice(v: unknown): Price | undefined {
   const o = v as Record<string, unknown>;
   const num = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x) && x >= 0;
   if (!num(o.input) || !num(o.output)) return undefined;
-  if ((o.cacheRead !== undefined && !num(o.cacheRead)) || (o.cacheWrite !== undefined && !num(o.cacheWrite))) return undefined;
-  return { input: o.input, output: o.output, ...(num(o.cacheRead) ? { cacheRead: o.cacheRead } : {}), ...(num(o.cacheWrite) ? { cacheWrite: o.cacheWrite } : {}) };
+  if ((o.cacheRead !== undefined && !num(o.cacheRead)) || (o.cacheWrite !== undefined && !num(o.cacheWrite)))
+    return undefined;
+  return {
+    input: o.input,
+    output: o.output,
+    ...(num(o.cacheRead) ? { cacheRead: o.cacheRead } : {}),
+    ...(num(o.cacheWrite) ? { cacheWrite: o.cacheWrite } : {}),
+  };
 }
 
 /**
@@ -47,7 +53,12 @@ export function parsePrice(v: unknown): Price | undefined {
  */
 export function priceFor(provider: string, model: string, user: Record<string, Price> = {}): Price | undefined {
   const k = `${provider}/${model}`;
-  return user[k] ?? user[model] ?? PRICES[k] ?? (FREE.has(provider) ? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } : undefined);
+  return (
+    user[k] ??
+    user[model] ??
+    PRICES[k] ??
+    (FREE.has(provider) ? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } : undefined)
+  );
 }
 
 /**
@@ -59,7 +70,11 @@ export function costOf(usage: Usage, price: Price | undefined): number | undefin
   if (usage.cacheReadTokens > 0 && price.cacheRead === undefined) return undefined;
   if (usage.cacheWriteTokens > 0 && price.cacheWrite === undefined) return undefined;
   const plain = Math.max(0, usage.inputTokens - usage.cacheReadTokens - usage.cacheWriteTokens);
-  const micro = plain * price.input + usage.outputTokens * price.output + usage.cacheReadTokens * (price.cacheRead ?? 0) + usage.cacheWriteTokens * (price.cacheWrite ?? 0);
+  const micro =
+    plain * price.input +
+    usage.outputTokens * price.output +
+    usage.cacheReadTokens * (price.cacheRead ?? 0) +
+    usage.cacheWriteTokens * (price.cacheWrite ?? 0);
   return micro / 1_000_000;
 }
 

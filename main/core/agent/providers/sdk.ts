@@ -13,17 +13,23 @@ const loaded: (AnthropicSdk | OpenAISdk)[] = [];
 
 export function loadAnthropicSdk(): Promise<AnthropicSdk> {
   // A failed import is not kept: the next request tries again.
-  return (anthropic ??= import('@anthropic-ai/sdk').then((m) => (loaded.push(m), m), (e: unknown) => {
-    anthropic = undefined;
-    throw e;
-  }));
+  return (anthropic ??= import('@anthropic-ai/sdk').then(
+    (m) => (loaded.push(m), m),
+    (e: unknown) => {
+      anthropic = undefined;
+      throw e;
+    },
+  ));
 }
 
 export function loadOpenAISdk(): Promise<OpenAISdk> {
-  return (openai ??= import('openai').then((m) => (loaded.push(m), m), (e: unknown) => {
-    openai = undefined;
-    throw e;
-  }));
+  return (openai ??= import('openai').then(
+    (m) => (loaded.push(m), m),
+    (e: unknown) => {
+      openai = undefined;
+      throw e;
+    },
+  ));
 }
 
 /** The SDKs loaded so far: an error can only come from one of them. */
@@ -32,10 +38,23 @@ export function loadedSdks(): readonly (AnthropicSdk | OpenAISdk)[] {
 }
 
 /** The options both SDKs' clients take, the same way: key, base URL, per-request timeout (default 120 s), retries (default 2). */
-export function clientOptions(o: { apiKey: string; baseURL?: string | undefined; timeoutMs?: number; maxRetries?: number }): {
-  apiKey: string; baseURL?: string; timeout: number; maxRetries: number;
+export function clientOptions(o: {
+  apiKey: string;
+  baseURL?: string | undefined;
+  timeoutMs?: number;
+  maxRetries?: number;
+}): {
+  apiKey: string;
+  baseURL?: string;
+  timeout: number;
+  maxRetries: number;
 } {
-  return { apiKey: o.apiKey, ...(o.baseURL ? { baseURL: o.baseURL } : {}), timeout: o.timeoutMs ?? 120_000, maxRetries: o.maxRetries ?? 2 };
+  return {
+    apiKey: o.apiKey,
+    ...(o.baseURL ? { baseURL: o.baseURL } : {}),
+    timeout: o.timeoutMs ?? 120_000,
+    maxRetries: o.maxRetries ?? 2,
+  };
 }
 
 /** A request body already made as UTF-8 bytes: its kept encoded head, the part made per request, its kept encoded tail. */
@@ -47,6 +66,9 @@ export function joinBody(head: Buffer, middle: string, tail: Buffer): Buffer {
 const JSON_BODY = { 'content-type': 'application/json' };
 
 /** Per-request options for such a body: both SDKs send bytes as they are, with this content type; the rest is theirs. */
-export function bytesBody(body: Buffer, signal: AbortSignal | undefined): { body: Buffer; headers: typeof JSON_BODY; signal?: AbortSignal } {
+export function bytesBody(
+  body: Buffer,
+  signal: AbortSignal | undefined,
+): { body: Buffer; headers: typeof JSON_BODY; signal?: AbortSignal } {
   return { body, headers: JSON_BODY, ...(signal ? { signal } : {}) };
 }

@@ -1,6 +1,16 @@
 // Which provider to talk to and with what key: explicit options ← providers.json (user-defined providers, default,
 // keys; must be 0600) ← presets; keys from the key store seam (the app: safeStorage), the environment or the file.
-import { chmodSync, closeSync, constants as fsConstants, fstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  constants as fsConstants,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { findPreset, PRESETS, type ProviderPreset } from './presets.js';
 import type { ModelProvider, ProviderKind } from './types.js';
@@ -89,7 +99,9 @@ export function readProvidersFile(dataDir: string): { file: ProvidersFile; keysU
     if (!st.isFile()) return { file: { providers: {} }, keysUsable: false, warnings: [`${path}: not a regular file`] };
     if (process.platform !== 'win32' && (st.mode & 0o077) !== 0) {
       keysUsable = false;
-      warnings.push(`${path}: readable by other users (mode ${(st.mode & 0o777).toString(8)}); its API keys are ignored until you run chmod 600 on it`);
+      warnings.push(
+        `${path}: readable by other users (mode ${(st.mode & 0o777).toString(8)}); its API keys are ignored until you run chmod 600 on it`,
+      );
     }
     text = readFileSync(fd, 'utf8');
   } finally {
@@ -99,11 +111,16 @@ export function readProvidersFile(dataDir: string): { file: ProvidersFile; keysU
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    return { file: { providers: {} }, keysUsable: false, warnings: [...warnings, `${path}: invalid JSON: ${(e as Error).message}`] };
+    return {
+      file: { providers: {} },
+      keysUsable: false,
+      warnings: [...warnings, `${path}: invalid JSON: ${(e as Error).message}`],
+    };
   }
   const obj = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
   const providers: Record<string, UserProvider> = {};
-  const rawProviders = obj.providers && typeof obj.providers === 'object' ? (obj.providers as Record<string, unknown>) : {};
+  const rawProviders =
+    obj.providers && typeof obj.providers === 'object' ? (obj.providers as Record<string, unknown>) : {};
   for (const [name, v] of Object.entries(rawProviders)) {
     if (!v || typeof v !== 'object') {
       warnings.push(`${path}: providers.${name}: must be an object`);
@@ -113,22 +130,37 @@ export function readProvidersFile(dataDir: string): { file: ProvidersFile; keysU
     const up: UserProvider = {};
     if (p.kind === 'anthropic' || p.kind === 'openai') up.kind = p.kind;
     else if (p.kind !== undefined) warnings.push(`${path}: providers.${name}.kind: must be "anthropic" or "openai"`);
-    for (const k of ['baseURL', 'model', 'apiKey', 'keyEnv'] as const) if (typeof p[k] === 'string') up[k] = p[k] as string;
+    for (const k of ['baseURL', 'model', 'apiKey', 'keyEnv'] as const)
+      if (typeof p[k] === 'string') up[k] = p[k] as string;
     if (typeof p.contextWindow === 'number' && p.contextWindow > 0) up.contextWindow = p.contextWindow;
     providers[name] = up;
   }
   const prices: Record<string, Price> = {};
   if (obj.prices !== undefined) {
-    if (!obj.prices || typeof obj.prices !== 'object' || Array.isArray(obj.prices)) warnings.push(`${path}: prices: must be an object of "provider/model": {input, output, cacheRead, cacheWrite} (USD per million tokens)`);
+    if (!obj.prices || typeof obj.prices !== 'object' || Array.isArray(obj.prices))
+      warnings.push(
+        `${path}: prices: must be an object of "provider/model": {input, output, cacheRead, cacheWrite} (USD per million tokens)`,
+      );
     else {
       for (const [k, v] of Object.entries(obj.prices as Record<string, unknown>)) {
         const p = parsePrice(v);
         if (p) prices[k] = p;
-        else warnings.push(`${path}: prices.${k}: expected {input, output, cacheRead?, cacheWrite?} as non-negative USD per million tokens; ignored`);
+        else
+          warnings.push(
+            `${path}: prices.${k}: expected {input, output, cacheRead?, cacheWrite?} as non-negative USD per million tokens; ignored`,
+          );
       }
     }
   }
-  return { file: { ...(typeof obj.default === 'string' ? { default: obj.default } : {}), providers, ...(Object.keys(prices).length ? { prices } : {}) }, keysUsable, warnings };
+  return {
+    file: {
+      ...(typeof obj.default === 'string' ? { default: obj.default } : {}),
+      providers,
+      ...(Object.keys(prices).length ? { prices } : {}),
+    },
+    keysUsable,
+    warnings,
+  };
 }
 
 /** Write providers.json readable only by the user (0600), atomically. */
@@ -160,7 +192,14 @@ export interface KeyLookup {
  */
 export function keySourceOf(
   providerId: string,
-  where: { user?: UserProvider | undefined; preset?: ProviderPreset | undefined; keysUsable: boolean; env: NodeJS.ProcessEnv; keyStore?: KeyStore; apiKey?: string },
+  where: {
+    user?: UserProvider | undefined;
+    preset?: ProviderPreset | undefined;
+    keysUsable: boolean;
+    env: NodeJS.ProcessEnv;
+    keyStore?: KeyStore;
+    apiKey?: string;
+  },
 ): KeyLookup {
   if (where.apiKey) return { apiKey: where.apiKey, keySource: 'option' };
   const stored = where.keyStore?.get(providerId);
@@ -175,7 +214,10 @@ export function keySourceOf(
  * Decide the provider: `choice.provider` (a preset or providers.json name) or the file's default, else the first
  * preset whose key is in the environment. No provider at all → `config` undefined (the offline inspector).
  */
-export function resolveProvider(choice: ProviderChoice, opts: { dataDir: string; env?: NodeJS.ProcessEnv; keyStore?: KeyStore }): ResolveResult {
+export function resolveProvider(
+  choice: ProviderChoice,
+  opts: { dataDir: string; env?: NodeJS.ProcessEnv; keyStore?: KeyStore },
+): ResolveResult {
   const env = opts.env ?? process.env;
   const { file, keysUsable, warnings } = readProvidersFile(opts.dataDir);
   let id = choice.provider ?? file.default;
@@ -188,31 +230,60 @@ export function resolveProvider(choice: ProviderChoice, opts: { dataDir: string;
   const preset: ProviderPreset | undefined = findPreset(id);
   if (!user && !preset) {
     const known = [...PRESETS.map((p) => p.id), ...Object.keys(file.providers)].join(', ');
-    throw new ProviderError('config', `unknown provider "${id}" (known: ${known}; add your own in ${providersFilePath(opts.dataDir)})`);
+    throw new ProviderError(
+      'config',
+      `unknown provider "${id}" (known: ${known}; add your own in ${providersFilePath(opts.dataDir)})`,
+    );
   }
   const providerId = preset && !user ? preset.id : id;
   const kind: ProviderKind = user?.kind ?? preset?.kind ?? 'openai';
   const baseURL = choice.baseURL ?? user?.baseURL ?? preset?.baseURL;
-  if (!baseURL && kind === 'openai') throw new ProviderError('config', `provider "${id}" needs a base URL (--base-url or baseURL in ${PROVIDERS_FILE})`);
+  if (!baseURL && kind === 'openai')
+    throw new ProviderError('config', `provider "${id}" needs a base URL (--base-url or baseURL in ${PROVIDERS_FILE})`);
   const model = choice.model ?? user?.model ?? preset?.defaultModel;
-  if (!model) throw new ProviderError('config', `provider "${id}" needs a model (--model or model in ${PROVIDERS_FILE})`);
+  if (!model)
+    throw new ProviderError('config', `provider "${id}" needs a model (--model or model in ${PROVIDERS_FILE})`);
   const keyEnv = keyEnvOf(user, preset);
   const keyHint = keyEnv.length ? keyEnv.join(' or ') : `providers.${id}.apiKey in ${PROVIDERS_FILE}`;
-  const { apiKey, keySource } = keySourceOf(providerId, { user, preset, keysUsable, env, ...(opts.keyStore ? { keyStore: opts.keyStore } : {}), ...(choice.apiKey ? { apiKey: choice.apiKey } : {}) });
+  const { apiKey, keySource } = keySourceOf(providerId, {
+    user,
+    preset,
+    keysUsable,
+    env,
+    ...(opts.keyStore ? { keyStore: opts.keyStore } : {}),
+    ...(choice.apiKey ? { apiKey: choice.apiKey } : {}),
+  });
   if (!apiKey && !preset?.keyOptional && !(user && !preset)) {
-    throw new ProviderError('auth', `no API key for ${id}: set ${keyHint} (or add it to ${providersFilePath(opts.dataDir)}, mode 600)`);
+    throw new ProviderError(
+      'auth',
+      `no API key for ${id}: set ${keyHint} (or add it to ${providersFilePath(opts.dataDir)}, mode 600)`,
+    );
   }
   const contextWindow = user?.contextWindow ?? preset?.contextWindow ?? 32_768;
   const price = priceFor(providerId, model, file.prices);
   return {
-    config: { id: providerId, kind, model, baseURL, contextWindow, keySource, keyHint, sendMaxTokens: preset?.sendMaxTokens ?? false, ...(price ? { price } : {}) },
+    config: {
+      id: providerId,
+      kind,
+      model,
+      baseURL,
+      contextWindow,
+      keySource,
+      keyHint,
+      sendMaxTokens: preset?.sendMaxTokens ?? false,
+      ...(price ? { price } : {}),
+    },
     ...(apiKey ? { apiKey } : {}),
     warnings,
   };
 }
 
 /** Build the provider client for a resolved configuration. */
-export function createProvider(config: ProviderConfig, apiKey: string | undefined, opts: { timeoutMs?: number; maxRetries?: number } = {}): ModelProvider {
+export function createProvider(
+  config: ProviderConfig,
+  apiKey: string | undefined,
+  opts: { timeoutMs?: number; maxRetries?: number } = {},
+): ModelProvider {
   const common = {
     id: config.id,
     apiKey: apiKey ?? 'not-needed',
@@ -223,5 +294,7 @@ export function createProvider(config: ProviderConfig, apiKey: string | undefine
     ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
     ...(opts.maxRetries !== undefined ? { maxRetries: opts.maxRetries } : {}),
   };
-  return config.kind === 'anthropic' ? anthropicProvider(common) : openaiProvider({ ...common, sendMaxTokens: config.sendMaxTokens });
+  return config.kind === 'anthropic'
+    ? anthropicProvider(common)
+    : openaiProvider({ ...common, sendMaxTokens: config.sendMaxTokens });
 }

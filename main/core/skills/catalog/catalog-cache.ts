@@ -34,7 +34,11 @@ type DirRow = [string, number, number, number, string[], string[] | 0];
 export class RootSnapshot {
   private filesMap: Map<string, FileRow> | undefined;
 
-  constructor(readonly dirs: Map<string, DirRow>, files: Map<string, FileRow> | undefined, private filesJson?: string) {
+  constructor(
+    readonly dirs: Map<string, DirRow>,
+    files: Map<string, FileRow> | undefined,
+    private filesJson?: string,
+  ) {
     this.filesMap = files;
   }
 
@@ -52,7 +56,12 @@ export function emptySnapshot(): RootSnapshot {
 }
 
 /** A parse result as a file row. */
-export function fileRow(f: FoundSkill, manifest: SkillManifest | undefined, diagnostics: Diagnostic[], nameLine: number | undefined): FileRow {
+export function fileRow(
+  f: FoundSkill,
+  manifest: SkillManifest | undefined,
+  diagnostics: Diagnostic[],
+  nameLine: number | undefined,
+): FileRow {
   return [f.realFile, f.size, f.mtimeMs, f.ctimeMs, manifest ?? 0, diagnostics.length ? diagnostics : 0, nameLine ?? 0];
 }
 
@@ -88,7 +97,11 @@ function decodeFiles(json: string | undefined): Map<string, FileRow> {
     for (const f of rows) {
       // Cheap shape checks only (RootCache.encode wrote the row): a row that fails them voids the rows.
       const m = f[4];
-      if (typeof f[0] !== 'string' || typeof f[1] !== 'number' || (m !== 0 && (typeof m?.name !== 'string' || typeof m.description !== 'string'))) {
+      if (
+        typeof f[0] !== 'string' ||
+        typeof f[1] !== 'number' ||
+        (m !== 0 && (typeof m?.name !== 'string' || typeof m.description !== 'string'))
+      ) {
         return new Map();
       }
       files.set(f[0], f);
@@ -110,7 +123,10 @@ export class RootCache implements FolderLister {
   private readonly filesSeen: FileRow[] = [];
   private parsed = 0;
 
-  constructor(private readonly prev: RootSnapshot, private readonly racyMs = LISTING_RACY_MS) {}
+  constructor(
+    private readonly prev: RootSnapshot,
+    private readonly racyMs = LISTING_RACY_MS,
+  ) {}
 
   list(dir: string, real: string): Children {
     const st = statSync(dir);
@@ -143,7 +159,12 @@ export class RootCache implements FolderLister {
 
   /** True when the next snapshot differs from the previous one (read folders, parsed files, removed entries). */
   get changed(): boolean {
-    return this.listed > 0 || this.parsed > 0 || this.dirsSeen.length !== this.prev.dirs.size || this.filesSeen.length !== this.prev.files().size;
+    return (
+      this.listed > 0 ||
+      this.parsed > 0 ||
+      this.dirsSeen.length !== this.prev.dirs.size ||
+      this.filesSeen.length !== this.prev.files().size
+    );
   }
 
   /** The stored form of the snapshot this build saw. */
@@ -154,6 +175,9 @@ export class RootCache implements FolderLister {
   /** The snapshot this build saw (the previous one itself when nothing changed). */
   snapshot(): RootSnapshot {
     if (!this.changed) return this.prev;
-    return new RootSnapshot(new Map(this.dirsSeen.map((d) => [d[0], d])), new Map(this.filesSeen.map((f) => [f[0], f])));
+    return new RootSnapshot(
+      new Map(this.dirsSeen.map((d) => [d[0], d])),
+      new Map(this.filesSeen.map((f) => [f[0], f])),
+    );
   }
 }

@@ -40,7 +40,9 @@ export const PARSER_VERSION = CACHE_VERSION;
  * The trust layer's verdict on one entry: undefined = may act. `trust` says the skill is held (refused, pending the
  * user, or still being checked): a held skill shadows nobody, the lower-tier skill of its name acts until it is trusted.
  */
-export type ReviewHook = ((entry: CatalogEntry) => { enabled: false; reason: string; trust?: TrustHold } | undefined) & {
+export type ReviewHook = ((
+  entry: CatalogEntry,
+) => { enabled: false; reason: string; trust?: TrustHold } | undefined) & {
   /** Called before each review pass with every entry (the trust layer starts background audits here). */
   prepare?(entries: CatalogEntry[]): void;
   /**
@@ -165,7 +167,21 @@ export class Catalog extends EventEmitter {
   private reviewMs = 0;
   private running: Promise<CatalogChange> | undefined;
   private again = false;
-  timings: CatalogTimings = { discoverMs: 0, parseMs: 0, newParseMs: 0, storeMs: 0, mergeMs: 0, reviewMs: 0, totalMs: 0, files: 0, parsed: 0, cached: 0, folders: 0, listed: 0, threads: 1 };
+  timings: CatalogTimings = {
+    discoverMs: 0,
+    parseMs: 0,
+    newParseMs: 0,
+    storeMs: 0,
+    mergeMs: 0,
+    reviewMs: 0,
+    totalMs: 0,
+    files: 0,
+    parsed: 0,
+    cached: 0,
+    folders: 0,
+    listed: 0,
+    threads: 1,
+  };
 
   constructor(readonly options: CatalogOptions) {
     super();
@@ -174,7 +190,10 @@ export class Catalog extends EventEmitter {
     this.workspaceKey = options.workspace ? realOr(options.workspace) : '';
     options.review?.onVerdicts?.((dirs) => this.verdictsArrived(dirs));
     options.review?.onStale?.((dirs) => {
-      this.refresh().then(() => this.emit('verdicts'), (e: unknown) => this.staleNotRead(dirs, e));
+      this.refresh().then(
+        () => this.emit('verdicts'),
+        (e: unknown) => this.staleNotRead(dirs, e),
+      );
     });
   }
 
@@ -207,7 +226,8 @@ export class Catalog extends EventEmitter {
    * and reviewing the whole catalog per verdict would make opening a big folder quadratic.
    */
   private verdictsArrived(dirs?: ReadonlySet<string>): void {
-    const state = (e: CatalogEntry): string => `${e.enabled}|${e.trust ?? ''}|${e.shadowedBy?.file ?? ''}|${e.disabledReason ?? ''}`;
+    const state = (e: CatalogEntry): string =>
+      `${e.enabled}|${e.trust ?? ''}|${e.shadowedBy?.file ?? ''}|${e.disabledReason ?? ''}`;
     let names: Set<string> | undefined;
     let group = this.all;
     let review = this.all;
@@ -242,7 +262,10 @@ export class Catalog extends EventEmitter {
         entry.trust = 'refused';
         entry.enabled = false;
         this.checkingCount--;
-        this.reasons.set(entry, `could not audit: SKILL.md changed while it was audited and could not be read again (${e instanceof Error ? e.message : String(e)})`);
+        this.reasons.set(
+          entry,
+          `could not audit: SKILL.md changed while it was audited and could not be read again (${e instanceof Error ? e.message : String(e)})`,
+        );
         names.add(this.keyOf(entry));
       }
     }
@@ -289,7 +312,11 @@ export class Catalog extends EventEmitter {
 
   /** Every finding: discovery, broken skills (unreadable ones included), and warnings on indexed ones. */
   diagnostics(): Diagnostic[] {
-    return [...this.discoveryDiags, ...this.brokenList.flatMap((b) => b.diagnostics), ...this.all.flatMap((e) => e.diagnostics)];
+    return [
+      ...this.discoveryDiags,
+      ...this.brokenList.flatMap((b) => b.diagnostics),
+      ...this.all.flatMap((e) => e.diagnostics),
+    ];
   }
 
   /** Turn a skill on or off in this workspace. Throws when no skill has that name. */
@@ -346,7 +373,9 @@ export class Catalog extends EventEmitter {
     const t0 = now();
     const { paths, workspace, store } = this.options;
     const roots = tierRoots(paths, workspace, this.settings.discovery.agentsFolders);
-    const caches = new Map<TierRoot, RootCache>(roots.map((r) => [r, new RootCache(this.previousSnapshot(r), this.options.listingRacyMs)]));
+    const caches = new Map<TierRoot, RootCache>(
+      roots.map((r) => [r, new RootCache(this.previousSnapshot(r), this.options.listingRacyMs)]),
+    );
     const disc = discoverAll(
       roots,
       { maxDepth: this.settings.discovery.maxDepth, maxFolders: this.settings.discovery.maxFolders },
@@ -386,7 +415,11 @@ export class Catalog extends EventEmitter {
       }
       let auditWorkers = false;
       try {
-        auditWorkers = this.options.review?.expect?.(toParse.length, toParse.map((i) => found[i]!)) === true;
+        auditWorkers =
+          this.options.review?.expect?.(
+            toParse.length,
+            toParse.map((i) => found[i]!),
+          ) === true;
       } catch {
         // only a head start: the audits still run when prepare() asks for them
       }
@@ -429,12 +462,24 @@ export class Catalog extends EventEmitter {
     this.merge(found, rows);
     // A SKILL.md that exists but cannot be read (a folder, a pipe, no permission) is a broken skill like a bad parse.
     const unreadable = new Set(disc.unreadable.map((u) => u.diagnostic));
-    for (const u of disc.unreadable) this.brokenList.push({ tier: u.tier, source: u.source, dir: u.dir, file: u.file, diagnostics: [u.diagnostic] });
+    for (const u of disc.unreadable)
+      this.brokenList.push({ tier: u.tier, source: u.source, dir: u.dir, file: u.file, diagnostics: [u.diagnostic] });
     this.discoveryDiags = unreadable.size ? disc.diagnostics.filter((d) => !unreadable.has(d)) : disc.diagnostics;
     const t3 = now();
     this.timings = {
-      discoverMs: t1 - t0, parseMs: t2 - t1, newParseMs, storeMs: t2 - ts, mergeMs: t3 - t2, reviewMs: this.reviewMs, totalMs: t3 - t0,
-      files: found.length, parsed: parsedCount, cached, folders: disc.visited, listed: disc.listed, threads,
+      discoverMs: t1 - t0,
+      parseMs: t2 - t1,
+      newParseMs,
+      storeMs: t2 - ts,
+      mergeMs: t3 - t2,
+      reviewMs: this.reviewMs,
+      totalMs: t3 - t0,
+      files: found.length,
+      parsed: parsedCount,
+      cached,
+      folders: disc.visited,
+      listed: disc.listed,
+      threads,
     };
     const change = this.changeSince(before);
     if (change.added.length || change.removed.length || change.changed.length) this.emit('change', change);
@@ -468,7 +513,10 @@ export class Catalog extends EventEmitter {
         const row = rows[i]!;
         const manifest = row[4];
         if (!manifest) {
-          broken.push([i, { tier: f.tier, source: f.source, dir: f.dir, file: f.file, diagnostics: diagnosticsOf(f, row) }]);
+          broken.push([
+            i,
+            { tier: f.tier, source: f.source, dir: f.dir, file: f.file, diagnostics: diagnosticsOf(f, row) },
+          ]);
           continue;
         }
         const e = entryOf(f, row, manifest);
@@ -530,8 +578,12 @@ export class Catalog extends EventEmitter {
       if (!full && e.trust === 'checking') this.checkingCount--;
       const t = toggles instanceof Error ? false : toggles.get(e.manifest.name);
       e.enabled = t ?? true;
-      let reason: string | undefined = toggles instanceof Error ? `could not read this workspace's skill switches: ${toggles.message}`
-        : t === false ? 'disabled by the user in this workspace' : undefined;
+      let reason: string | undefined =
+        toggles instanceof Error
+          ? `could not read this workspace's skill switches: ${toggles.message}`
+          : t === false
+            ? 'disabled by the user in this workspace'
+            : undefined;
       let verdict: ReturnType<ReviewHook>;
       try {
         verdict = this.options.review?.(e);
@@ -625,7 +677,9 @@ export class Catalog extends EventEmitter {
  * Found files in precedence order, as groups: higher tier first; within a tier `.workbuddy` before `.agents`, then
  * discovery order. Found files come grouped by tier folder, so ordering the (at most five) groups orders every file.
  */
-function precedenceGroups(found: FoundSkill[]): { start: number; end: number; tier: Tier; source: FoundSkill['source'] }[] {
+function precedenceGroups(
+  found: FoundSkill[],
+): { start: number; end: number; tier: Tier; source: FoundSkill['source'] }[] {
   const groups: { start: number; end: number; tier: Tier; source: FoundSkill['source'] }[] = [];
   for (let i = 0; i < found.length; i++) {
     const f = found[i]!;
@@ -633,7 +687,9 @@ function precedenceGroups(found: FoundSkill[]): { start: number; end: number; ti
     if (g && g.tier === f.tier && g.source === f.source) g.end = i + 1;
     else groups.push({ start: i, end: i + 1, tier: f.tier, source: f.source });
   }
-  return groups.sort((a, b) => TIER_RANK[b.tier] - TIER_RANK[a.tier] || (a.source === b.source ? 0 : a.source === 'workbuddy' ? -1 : 1));
+  return groups.sort(
+    (a, b) => TIER_RANK[b.tier] - TIER_RANK[a.tier] || (a.source === b.source ? 0 : a.source === 'workbuddy' ? -1 : 1),
+  );
 }
 
 /** A parsed file's diagnostics, naming the file as found (not its real path). */
@@ -648,9 +704,17 @@ function entryOf(f: FoundSkill, row: FileRow, manifest: SkillManifest): CatalogE
   const mm = folderMismatch(manifest.name, f.dir.slice(f.dir.lastIndexOf(sep) + 1), f.file, false, row[6] || undefined);
   if (mm) diagnostics.push(mm);
   return {
-    manifest, tier: f.tier, source: f.source, dir: f.dir, realDir: f.realDir, file: f.file,
+    manifest,
+    tier: f.tier,
+    source: f.source,
+    dir: f.dir,
+    realDir: f.realDir,
+    file: f.file,
     // Disabled until the toggles and the trust review have judged it (applyToggles), whatever fails on the way.
-    size: f.size, mtimeMs: f.mtimeMs, diagnostics, enabled: false,
+    size: f.size,
+    mtimeMs: f.mtimeMs,
+    diagnostics,
+    enabled: false,
   };
 }
 
@@ -659,7 +723,10 @@ function shadowedAt(e: CatalogEntry, win: CatalogEntry): void {
   e.shadowedBy = { tier: win.tier, file: win.file };
   if (win.tier === e.tier) {
     e.diagnostics.push({
-      severity: 'warning', code: 'name.duplicate', file: e.file, field: 'name',
+      severity: 'warning',
+      code: 'name.duplicate',
+      file: e.file,
+      field: 'name',
       message: `another ${e.tier} skill is also named "${e.manifest.name}" (${win.file}); that one is used`,
     });
   }

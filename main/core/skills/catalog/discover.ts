@@ -122,7 +122,9 @@ const SKILL_NAMES = ['SKILL.md', 'skill.md'] as const;
 const NO_THROW = { throwIfNoEntry: false } as const;
 
 /** stat SKILL.md, then skill.md, in a folder: the skill file, or undefined when neither exists as a file. */
-function statSkillFile(dir: string): { name: string; file: string; st: Stats } | { error: unknown; file: string } | undefined {
+function statSkillFile(
+  dir: string,
+): { name: string; file: string; st: Stats } | { error: unknown; file: string } | undefined {
   for (let i = 0; i < SKILL_NAMES.length; i++) {
     const name = SKILL_NAMES[i]!;
     const file = dir + sep + name;
@@ -134,8 +136,12 @@ function statSkillFile(dir: string): { name: string; file: string; st: Stats } |
     }
     if (st === undefined) continue;
     if (st.isFile()) return { name, file, st };
-    if (st.isDirectory()) return { error: Object.assign(new Error('SKILL.md is a folder, not a file'), { code: 'EISDIR' }), file };
-    return { error: Object.assign(new Error('not a regular file (a pipe, socket or device)'), { code: 'ENOTREG' }), file };
+    if (st.isDirectory())
+      return { error: Object.assign(new Error('SKILL.md is a folder, not a file'), { code: 'EISDIR' }), file };
+    return {
+      error: Object.assign(new Error('not a regular file (a pipe, socket or device)'), { code: 'ENOTREG' }),
+      file,
+    };
   }
   return undefined;
 }
@@ -145,13 +151,19 @@ function statSkillFile(dir: string): { name: string; file: string; st: Stats } |
  * other folders are searched up to `maxDepth` levels. Symlinks are followed; a folder whose real path was
  * already visited is skipped (loops end). Hidden folders and node_modules are skipped.
  */
-export function discoverRoot(root: TierRoot, opts: DiscoverOptions, seenReal = new Set<string>(), lister: FolderLister = plainLister()): Discovery {
+export function discoverRoot(
+  root: TierRoot,
+  opts: DiscoverOptions,
+  seenReal = new Set<string>(),
+  lister: FolderLister = plainLister(),
+): Discovery {
   const listedBefore = lister.listed;
   const found: FoundSkill[] = [];
   const diagnostics: Diagnostic[] = [];
   const unreadable: UnreadableSkill[] = [];
   const realRoot = realRootOf(root, diagnostics);
-  if (realRoot === undefined || seenReal.has(realRoot)) return { found, diagnostics, unreadable, visited: 0, listed: 0 };
+  if (realRoot === undefined || seenReal.has(realRoot))
+    return { found, diagnostics, unreadable, visited: 0, listed: 0 };
   seenReal.add(realRoot);
   let visited = 0;
   let depthHit = 0;
@@ -204,13 +216,23 @@ function realRootOf(root: TierRoot, diagnostics: Diagnostic[]): string | undefin
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT' && code !== 'ENOTDIR') {
-      diagnostics.push({ severity: 'warning', code: 'discovery.root', file: root.dir, message: `cannot read ${root.tier} skills folder: ${errMessage(e)}` });
+      diagnostics.push({
+        severity: 'warning',
+        code: 'discovery.root',
+        file: root.dir,
+        message: `cannot read ${root.tier} skills folder: ${errMessage(e)}`,
+      });
     }
     return undefined;
   }
 }
 
-function foundSkill(root: TierRoot, dir: string, real: string, skill: { name: string; file: string; st: Stats }): FoundSkill {
+function foundSkill(
+  root: TierRoot,
+  dir: string,
+  real: string,
+  skill: { name: string; file: string; st: Stats },
+): FoundSkill {
   return {
     tier: root.tier,
     source: root.source,
@@ -226,18 +248,39 @@ function foundSkill(root: TierRoot, dir: string, real: string, skill: { name: st
 }
 
 /** A SKILL.md that exists but cannot be read as a file: a broken skill, with its diagnostic. */
-function unreadableSkill(root: TierRoot, dir: string, skill: { error: unknown; file: string }, diagnostics: Diagnostic[], unreadable: UnreadableSkill[]): void {
-  const diagnostic: Diagnostic = { severity: 'error', code: 'file.unreadable', file: skill.file, message: `cannot read SKILL.md: ${errMessage(skill.error)}` };
+function unreadableSkill(
+  root: TierRoot,
+  dir: string,
+  skill: { error: unknown; file: string },
+  diagnostics: Diagnostic[],
+  unreadable: UnreadableSkill[],
+): void {
+  const diagnostic: Diagnostic = {
+    severity: 'error',
+    code: 'file.unreadable',
+    file: skill.file,
+    message: `cannot read SKILL.md: ${errMessage(skill.error)}`,
+  };
   diagnostics.push(diagnostic);
   unreadable.push({ tier: root.tier, source: root.source, dir, file: skill.file, diagnostic });
 }
 
 /** A folder's walkable children, or undefined (with a warning) when it cannot be listed. */
-function listOrReport(lister: FolderLister, dir: string, real: string, diagnostics: Diagnostic[]): Children | undefined {
+function listOrReport(
+  lister: FolderLister,
+  dir: string,
+  real: string,
+  diagnostics: Diagnostic[],
+): Children | undefined {
   try {
     return lister.list(dir, real);
   } catch (e) {
-    diagnostics.push({ severity: 'warning', code: 'discovery.unreadable', file: dir, message: `cannot list folder: ${errMessage(e)}` });
+    diagnostics.push({
+      severity: 'warning',
+      code: 'discovery.unreadable',
+      file: dir,
+      message: `cannot list folder: ${errMessage(e)}`,
+    });
     return undefined;
   }
 }
@@ -246,19 +289,34 @@ function listOrReport(lister: FolderLister, dir: string, real: string, diagnosti
  * Where a symbolic link child leads, when the walk should follow it: a folder not visited yet. A link's target can
  * change without its parent folder changing: it is resolved on every walk.
  */
-function linkedFolder(child: string, real: string, seenReal: Set<string>, diagnostics: Diagnostic[]): string | undefined {
+function linkedFolder(
+  child: string,
+  real: string,
+  seenReal: Set<string>,
+  diagnostics: Diagnostic[],
+): string | undefined {
   let childReal: string;
   let st: Stats;
   try {
     childReal = realpathSync.native(child);
     st = statSync(childReal);
   } catch (e) {
-    diagnostics.push({ severity: 'warning', code: 'discovery.symlink', file: child, message: `broken symbolic link: ${errMessage(e)}` });
+    diagnostics.push({
+      severity: 'warning',
+      code: 'discovery.symlink',
+      file: child,
+      message: `broken symbolic link: ${errMessage(e)}`,
+    });
     return undefined;
   }
   if (!st.isDirectory()) return undefined;
   if (seenReal.has(childReal) || isAncestorOrSelf(childReal, real)) {
-    diagnostics.push({ severity: 'info', code: 'discovery.loop', file: child, message: `symbolic link leads to a folder already visited (${childReal}); skipped` });
+    diagnostics.push({
+      severity: 'info',
+      code: 'discovery.loop',
+      file: child,
+      message: `symbolic link leads to a folder already visited (${childReal}); skipped`,
+    });
     return undefined;
   }
   seenReal.add(childReal);
@@ -266,16 +324,26 @@ function linkedFolder(child: string, real: string, seenReal: Set<string>, diagno
 }
 
 /** The walk stopped at a bound: say which, and where to change it. */
-function boundsHit(root: TierRoot, opts: DiscoverOptions, depthHit: number, folderHit: boolean, diagnostics: Diagnostic[]): void {
+function boundsHit(
+  root: TierRoot,
+  opts: DiscoverOptions,
+  depthHit: number,
+  folderHit: boolean,
+  diagnostics: Diagnostic[],
+): void {
   if (depthHit) {
     diagnostics.push({
-      severity: 'warning', code: 'discovery.depth', file: root.dir,
+      severity: 'warning',
+      code: 'discovery.depth',
+      file: root.dir,
       message: `${depthHit} folder(s) deeper than ${opts.maxDepth} levels were not searched (setting discovery.maxDepth)`,
     });
   }
   if (folderHit) {
     diagnostics.push({
-      severity: 'warning', code: 'discovery.folders', file: root.dir,
+      severity: 'warning',
+      code: 'discovery.folders',
+      file: root.dir,
       message: `stopped after ${opts.maxFolders} folders; skills beyond that were not searched (setting discovery.maxFolders)`,
     });
   }
@@ -287,7 +355,11 @@ function isAncestorOrSelf(anc: string, p: string): boolean {
 }
 
 /** Walk every root. One unreadable folder or file never hides the rest. `listerFor` gives each root its (cached) lister. */
-export function discoverAll(roots: TierRoot[], opts: DiscoverOptions, listerFor?: (root: TierRoot) => FolderLister): Discovery {
+export function discoverAll(
+  roots: TierRoot[],
+  opts: DiscoverOptions,
+  listerFor?: (root: TierRoot) => FolderLister,
+): Discovery {
   const found: FoundSkill[] = [];
   const diagnostics: Diagnostic[] = [];
   const unreadable: UnreadableSkill[] = [];

@@ -45,12 +45,22 @@ function skillFileIn(dir: string): string | undefined {
 
 function lintFile(file: string, strict: boolean): LintedSkill {
   const p = parseSkillFile(file, { strict, folderName: basename(dirname(file)) });
-  return { file, ...(p.manifest ? { name: p.manifest.name } : {}), ok: !!p.manifest && !hasErrors(p.diagnostics), diagnostics: p.diagnostics };
+  return {
+    file,
+    ...(p.manifest ? { name: p.manifest.name } : {}),
+    ok: !!p.manifest && !hasErrors(p.diagnostics),
+    diagnostics: p.diagnostics,
+  };
 }
 
 function finish(skills: LintedSkill[], diagnostics: Diagnostic[]): LintReport {
   const all = [...diagnostics, ...skills.flatMap((s) => s.diagnostics)];
-  return { skills, diagnostics, errors: all.filter((d) => d.severity === 'error').length, warnings: all.filter((d) => d.severity === 'warning').length };
+  return {
+    skills,
+    diagnostics,
+    errors: all.filter((d) => d.severity === 'error').length,
+    warnings: all.filter((d) => d.severity === 'warning').length,
+  };
 }
 
 /** Lint paths: a SKILL.md, a skill folder, or a folder of skill folders (searched like a tier root). */
@@ -66,12 +76,23 @@ export function lintPaths(paths: string[], opts: LintOptions = {}): LintReport {
       st = statSync(p);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      diagnostics.push({ severity: 'error', code: 'lint.path', file: raw, message: code === 'ENOENT' ? 'Path does not exist' : `cannot read: ${(e as Error).message}` });
+      diagnostics.push({
+        severity: 'error',
+        code: 'lint.path',
+        file: raw,
+        message: code === 'ENOENT' ? 'Path does not exist' : `cannot read: ${(e as Error).message}`,
+      });
       continue;
     }
     if (!st.isDirectory()) {
       if (/^skill\.md$/i.test(basename(p))) skills.push(lintFile(p, strict));
-      else diagnostics.push({ severity: 'error', code: 'lint.not-dir', file: raw, message: `Not a directory: ${raw} (give a skill folder, its SKILL.md, or a folder of skills)` });
+      else
+        diagnostics.push({
+          severity: 'error',
+          code: 'lint.not-dir',
+          file: raw,
+          message: `Not a directory: ${raw} (give a skill folder, its SKILL.md, or a folder of skills)`,
+        });
       continue;
     }
     const own = skillFileIn(p);
@@ -79,10 +100,18 @@ export function lintPaths(paths: string[], opts: LintOptions = {}): LintReport {
       skills.push(lintFile(own, strict));
       continue;
     }
-    const d = discoverRoot({ tier: 'project', source: 'workbuddy', dir: p }, { maxDepth: settings.discovery.maxDepth, maxFolders: settings.discovery.maxFolders });
+    const d = discoverRoot(
+      { tier: 'project', source: 'workbuddy', dir: p },
+      { maxDepth: settings.discovery.maxDepth, maxFolders: settings.discovery.maxFolders },
+    );
     diagnostics.push(...d.diagnostics);
     if (d.found.length === 0) {
-      diagnostics.push({ severity: 'error', code: 'file.missing', file: raw, message: 'Missing required file: SKILL.md (and no skill folders below it)' });
+      diagnostics.push({
+        severity: 'error',
+        code: 'file.missing',
+        file: raw,
+        message: 'Missing required file: SKILL.md (and no skill folders below it)',
+      });
       continue;
     }
     for (const f of d.found) skills.push(lintFile(f.file, strict));

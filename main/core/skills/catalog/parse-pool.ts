@@ -50,9 +50,10 @@ export async function parseFilesParallel(files: string[], threads?: number): Pro
   const shared = new Int32Array(sab);
   const workers = Array.from({ length: n - 1 }, (_, w) => {
     const workerData = { files, sab, slot: w + 1 };
-    const worker = 'code' in ws
-      ? new Worker(ws.code, { eval: true, workerData })
-      : new Worker(ws.url, { workerData, execArgv: ws.execArgv });
+    const worker =
+      'code' in ws
+        ? new Worker(ws.code, { eval: true, workerData })
+        : new Worker(ws.url, { workerData, execArgv: ws.execArgv });
     const done = new Promise<[number, ParsedSkill][] | undefined>((resolve) => {
       worker.once('message', (m: [number, ParsedSkill][]) => resolve(m));
       worker.once('error', () => resolve(undefined));

@@ -30,7 +30,9 @@ const SKILL_FILE = /^skill\.md$/i;
 export function watchCatalog(catalog: Catalog, opts: WatchOptions = {}): CatalogWatcher {
   const debounceMs = opts.debounceMs ?? 150;
   const settings = catalog.settingsInUse;
-  const roots = tierRoots(catalog.options.paths, catalog.options.workspace, settings.discovery.agentsFolders).map((r) => r.dir);
+  const roots = tierRoots(catalog.options.paths, catalog.options.workspace, settings.discovery.agentsFolders).map(
+    (r) => r.dir,
+  );
   // Watch each root, or its nearest existing parent (at most two levels up: `.workbuddy/skills` → `.workbuddy` → home).
   const targets = new Map<string, number>();
   for (const r of roots) {
@@ -60,7 +62,10 @@ export function watchCatalog(catalog: Catalog, opts: WatchOptions = {}): Catalog
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => {
       timer = undefined;
-      catalog.refresh().then((c) => opts.onRefresh?.(c), (e: unknown) => opts.onError?.(e as Error));
+      catalog.refresh().then(
+        (c) => opts.onRefresh?.(c),
+        (e: unknown) => opts.onError?.(e as Error),
+      );
     }, debounceMs);
   };
   const watchers: FSWatcher[] = [];

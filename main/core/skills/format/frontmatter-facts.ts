@@ -33,7 +33,10 @@ export function frontmatterDigest(frontmatter: string): string {
  * is the description the manifest keeps (the raw text is stored only when it differs).
  */
 export function frontmatterFacts(
-  frontmatter: string, data: Record<string, unknown>, lineOf: (path: (string | number)[]) => number | undefined, manifestDescription?: string,
+  frontmatter: string,
+  data: Record<string, unknown>,
+  lineOf: (path: (string | number)[]) => number | undefined,
+  manifestDescription?: string,
 ): FrontmatterFacts {
   const facts: FrontmatterFacts = { sha256: frontmatterDigest(frontmatter), lines: {}, hooks: 'hooks' in data };
   if (typeof data.name === 'string') facts.name = data.name;

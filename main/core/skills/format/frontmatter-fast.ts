@@ -25,11 +25,31 @@ const MAX_DEPTH = 12;
 const MAX_KEY = 128;
 
 /** Characters this reader does not handle anywhere (tabs, C0/C1 controls, separators, BOM, non-characters, lone surrogates). */
-const UNHANDLED = /[\x00-\x08\x09\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNHANDLED =
+  /[\x00-\x08\x09\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 /** A plain mapping key this reader accepts: no spaces, no indicators; followed by `:` and a space or the line end. */
 const KEY = /^([A-Za-z0-9_][A-Za-z0-9_.\-/]*):(?= |$)/;
 /** Characters that may not start a plain scalar here (YAML indicators; `-`, `?`, `:` are checked apart). */
-const PLAIN_FIRST_BAD = new Set(['[', ']', '{', '}', '#', '&', '*', '!', '|', '>', "'", '"', '%', '@', '`', ',', '?', ':']);
+const PLAIN_FIRST_BAD = new Set([
+  '[',
+  ']',
+  '{',
+  '}',
+  '#',
+  '&',
+  '*',
+  '!',
+  '|',
+  '>',
+  "'",
+  '"',
+  '%',
+  '@',
+  '`',
+  ',',
+  '?',
+  ':',
+]);
 
 const NULL_RE = /^(?:~|[Nn]ull|NULL)?$/;
 const BOOL_RE = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
@@ -47,14 +67,34 @@ export function resolvePlain(s: string): unknown {
   if (OCT_RE.test(s)) return parseInt(s.substring(2), 8);
   if (INT_RE.test(s)) return parseInt(s, 10);
   if (HEX_RE.test(s)) return parseInt(s.substring(2), 16);
-  if (NAN_RE.test(s)) return s.slice(-3).toLowerCase() === 'nan' ? NaN : s[0] === '-' ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+  if (NAN_RE.test(s))
+    return s.slice(-3).toLowerCase() === 'nan'
+      ? NaN
+      : s[0] === '-'
+        ? Number.NEGATIVE_INFINITY
+        : Number.POSITIVE_INFINITY;
   if (EXP_RE.test(s) || FLOAT_RE.test(s)) return parseFloat(s);
   return s;
 }
 
 const ESCAPES: Record<string, string> = {
-  '0': '\0', a: '\x07', b: '\b', e: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v',
-  N: '\u0085', _: '\u00a0', L: '\u2028', P: '\u2029', ' ': ' ', '"': '"', '/': '/', '\\': '\\',
+  '0': '\0',
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  N: '\u0085',
+  _: '\u00a0',
+  L: '\u2028',
+  P: '\u2029',
+  ' ': ' ',
+  '"': '"',
+  '/': '/',
+  '\\': '\\',
 };
 
 class GiveUp extends Error {}
@@ -150,7 +190,11 @@ function plainStart(c: string, next: string | undefined): boolean {
 class Reader {
   private i = 0;
   private readonly n: number;
-  constructor(private readonly lines: string[], private readonly firstLine: number, private readonly endsWithNewline: boolean) {
+  constructor(
+    private readonly lines: string[],
+    private readonly firstLine: number,
+    private readonly endsWithNewline: boolean,
+  ) {
     this.n = lines.length;
   }
 
@@ -201,7 +245,8 @@ class Reader {
         giveUp();
       }
       const key = m![1]!;
-      if (key.length > MAX_KEY || key === '__proto__' || typeof resolvePlain(key) !== 'string' || seen.has(key)) giveUp();
+      if (key.length > MAX_KEY || key === '__proto__' || typeof resolvePlain(key) !== 'string' || seen.has(key))
+        giveUp();
       seen.add(key);
       this.i = j;
       if (!node.keys.length) node.line = this.fileLine(j);
@@ -288,7 +333,8 @@ class Reader {
       if (li <= ind) break;
       // A more-indented line continues the scalar (an error after a comment, or when it reads as anything else).
       const t = rstrip(l.slice(li));
-      if (comment || t[0] === '#' || (/^[-?:]/.test(t) && (t.length === 1 || t[1] === ' ')) || !plainTextOk(t)) giveUp();
+      if (comment || t[0] === '#' || (/^[-?:]/.test(t) && (t.length === 1 || t[1] === ' ')) || !plainTextOk(t))
+        giveUp();
       text += blanks ? '\n'.repeat(blanks) : ' ';
       text += t;
       blanks = 0;
@@ -433,7 +479,14 @@ class Reader {
       const rest = line.slice(ind + 2);
       const t = lstrip(rest);
       // `- a: b`, `- - x`, `-` alone: compact or nested collections, left to yaml.
-      if (t === '' || t[0] === '#' || KEY.test(t) || (t[0] === '-' && (t[1] === ' ' || t.length === 1)) || /^[A-Za-z0-9_][^ ]*:(?: |$)/.test(t)) giveUp();
+      if (
+        t === '' ||
+        t[0] === '#' ||
+        KEY.test(t) ||
+        (t[0] === '-' && (t[1] === ' ' || t.length === 1)) ||
+        /^[A-Za-z0-9_][^ ]*:(?: |$)/.test(t)
+      )
+        giveUp();
       this.i = j;
       node.items.push(this.value(rest, ind, depth, false));
     }

@@ -39,7 +39,14 @@ export interface SplitErr {
 export type SplitResult = SplitOk | SplitErr;
 
 function diag(file: string, code: string, message: string, line?: number, field?: string): Diagnostic {
-  return { severity: 'error', code, file, message, ...(line !== undefined ? { line } : {}), ...(field ? { field } : {}) };
+  return {
+    severity: 'error',
+    code,
+    file,
+    message,
+    ...(line !== undefined ? { line } : {}),
+    ...(field ? { field } : {}),
+  };
 }
 
 const OPEN = /^---[ \t]*\r?\n/;
@@ -110,7 +117,9 @@ export function readFrontmatterHead(file: string, diagFile = file): HeadRead {
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) {
-      const what = st.isDirectory() ? 'SKILL.md is a folder, not a file' : 'SKILL.md is not a regular file (a pipe, socket or device)';
+      const what = st.isDirectory()
+        ? 'SKILL.md is a folder, not a file'
+        : 'SKILL.md is not a regular file (a pipe, socket or device)';
       return { split: { ok: false, diagnostic: diag(diagFile, 'file.unreadable', what, 1) }, bytesRead: 0 };
     }
     // One scratch buffer per thread (reads are synchronous): no 4 KB allocation per file.
@@ -150,14 +159,27 @@ export function readFrontmatterHead(file: string, diagFile = file): HeadRead {
       return {
         split: {
           ok: false,
-          diagnostic: diag(diagFile, 'frontmatter.too-large', `frontmatter is larger than ${MAX_FRONTMATTER_BYTES / 1024} KiB (no closing --- found within the limit)`, 1),
+          diagnostic: diag(
+            diagFile,
+            'frontmatter.too-large',
+            `frontmatter is larger than ${MAX_FRONTMATTER_BYTES / 1024} KiB (no closing --- found within the limit)`,
+            1,
+          ),
         },
         bytesRead: len,
       };
     }
     if (end > MAX_FRONTMATTER_BYTES) {
       return {
-        split: { ok: false, diagnostic: diag(diagFile, 'frontmatter.too-large', `frontmatter is ${end} bytes; the limit is ${MAX_FRONTMATTER_BYTES / 1024} KiB`, 1) },
+        split: {
+          ok: false,
+          diagnostic: diag(
+            diagFile,
+            'frontmatter.too-large',
+            `frontmatter is ${end} bytes; the limit is ${MAX_FRONTMATTER_BYTES / 1024} KiB`,
+            1,
+          ),
+        },
         bytesRead: len,
       };
     }
@@ -231,7 +253,9 @@ function fromFast(fast: FastParse): ParsedYaml {
       if (node?.t !== 'm') return undefined;
       return node.keys.map((k, i) => {
         const v = node.vals[i]!;
-        return v.t === 's' ? { key: k, text: v.src, collection: false } : { key: k, text: JSON.stringify(toJS(v)), collection: true };
+        return v.t === 's'
+          ? { key: k, text: v.src, collection: false }
+          : { key: k, text: JSON.stringify(toJS(v)), collection: true };
       });
     },
   };
@@ -267,7 +291,14 @@ export function parseFrontmatterYamlOnly(text: string, file: string, firstLine =
   const flowKeys = new Set<string>();
   const diagnostics: Diagnostic[] = [];
   const lineAt = (offset: number): number => lineCounter.linePos(offset).line + firstLine - 1;
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, version: '1.2', schema: 'core', strict: true });
+  const doc = parseDocument(text, {
+    lineCounter,
+    uniqueKeys: true,
+    prettyErrors: false,
+    version: '1.2',
+    schema: 'core',
+    strict: true,
+  });
   const lineOf = (path: (string | number)[]): number | undefined => {
     for (let n = path.length; n > 0; n--) {
       const node = doc.getIn(path.slice(0, n), true);
@@ -300,11 +331,20 @@ export function parseFrontmatterYamlOnly(text: string, file: string, firstLine =
     const firstMsg = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
     const owner = keyAt(e.pos[0]);
     if (e.code === 'DUPLICATE_KEY') {
-      diagnostics.push(diag(file, 'yaml.duplicate-key', `Invalid YAML in frontmatter: duplicate key (keys must be unique; parsers disagree on which one wins)`, line, owner?.key));
+      diagnostics.push(
+        diag(
+          file,
+          'yaml.duplicate-key',
+          `Invalid YAML in frontmatter: duplicate key (keys must be unique; parsers disagree on which one wins)`,
+          line,
+          owner?.key,
+        ),
+      );
     } else {
-      const hint = e.code === 'BLOCK_AS_IMPLICIT_KEY' || /compact mappings|Implicit map keys/.test(firstMsg)
-        ? ' (a value containing ": " must be quoted)'
-        : '';
+      const hint =
+        e.code === 'BLOCK_AS_IMPLICIT_KEY' || /compact mappings|Implicit map keys/.test(firstMsg)
+          ? ' (a value containing ": " must be quoted)'
+          : '';
       // An unclosed flow collection is detected where the text ends; the key that opened it is the useful line.
       let field = owner?.key;
       if (/flow (sequence|mapping|collection)/i.test(firstMsg)) {
@@ -323,7 +363,14 @@ export function parseFrontmatterYamlOnly(text: string, file: string, firstLine =
   }
   for (const w of doc.warnings) {
     if (w.code === 'TAG_RESOLVE_FAILED') {
-      diagnostics.push(diag(file, 'yaml.tag', `Invalid YAML in frontmatter: custom tags are not allowed (${w.message.split('\n')[0]!.replace(/ at line.*$/, '')})`, lineAt(w.pos[0])));
+      diagnostics.push(
+        diag(
+          file,
+          'yaml.tag',
+          `Invalid YAML in frontmatter: custom tags are not allowed (${w.message.split('\n')[0]!.replace(/ at line.*$/, '')})`,
+          lineAt(w.pos[0]),
+        ),
+      );
     }
   }
   // With the core schema and no custom tags, any tag yaml cannot resolve (`!!python/object`, `!shell`) is reported
@@ -334,7 +381,13 @@ export function parseFrontmatterYamlOnly(text: string, file: string, firstLine =
     return { data: {}, doc, keyLines, diagnostics, flowKeys, lineOf, sourcesOf };
   }
   if (!isMap(contents)) {
-    return { keyLines, diagnostics: [diag(file, 'yaml.not-mapping', 'SKILL.md frontmatter must be a YAML mapping', firstLine)], flowKeys, lineOf, sourcesOf };
+    return {
+      keyLines,
+      diagnostics: [diag(file, 'yaml.not-mapping', 'SKILL.md frontmatter must be a YAML mapping', firstLine)],
+      flowKeys,
+      lineOf,
+      sourcesOf,
+    };
   }
   if (contents.flow) flowKeys.add('');
   for (const pair of contents.items) {
@@ -353,7 +406,13 @@ export function parseFrontmatterYamlOnly(text: string, file: string, firstLine =
   try {
     data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (e) {
-    return { keyLines, diagnostics: [diag(file, 'yaml.alias-limit', `Invalid YAML in frontmatter: ${(e as Error).message}`, firstLine)], flowKeys, lineOf, sourcesOf };
+    return {
+      keyLines,
+      diagnostics: [diag(file, 'yaml.alias-limit', `Invalid YAML in frontmatter: ${(e as Error).message}`, firstLine)],
+      flowKeys,
+      lineOf,
+      sourcesOf,
+    };
   }
   return { data: (data ?? {}) as Record<string, unknown>, doc, keyLines, diagnostics, flowKeys, lineOf, sourcesOf };
 }

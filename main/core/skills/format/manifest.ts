@@ -3,7 +3,13 @@
 import { basename, dirname } from 'node:path';
 import { parseSynonymGroups } from '../../search/synonyms.js';
 import { readPermissionRequest } from './permissions.js';
-import { MSG_NO_START, parseFrontmatterYaml, readFrontmatterHead, splitFrontmatter, type SplitResult } from './frontmatter.js';
+import {
+  MSG_NO_START,
+  parseFrontmatterYaml,
+  readFrontmatterHead,
+  splitFrontmatter,
+  type SplitResult,
+} from './frontmatter.js';
 import type { SkillManifest } from './types.js';
 import { frontmatterFacts } from './frontmatter-facts.js';
 import type { Diagnostic } from '../../base/diagnostics.js';
@@ -17,7 +23,16 @@ export const SPEC_KEYS = ['allowed-tools', 'compatibility', 'description', 'lice
 /** WorkBuddy's own top-level keys. */
 export const WORKBUDDY_KEYS = ['title', 'summary', 'read_when', 'agent_created', 'permissions', 'depends_on'] as const;
 /** Keys other agents (Claude Code) write; kept in `extra` without a warning. */
-export const TOLERATED_KEYS = ['argument-hint', 'disable-model-invocation', 'user-invocable', 'model', 'version', 'context', 'agent', 'hooks'] as const;
+export const TOLERATED_KEYS = [
+  'argument-hint',
+  'disable-model-invocation',
+  'user-invocable',
+  'model',
+  'version',
+  'context',
+  'agent',
+  'hooks',
+] as const;
 /** Knack's own optional keys that other modules read from `extra` (the matcher reads `synonyms`); checked here. */
 export const EXTENSION_KEYS = ['synonyms'] as const;
 const KNOWN = new Set<string>([...SPEC_KEYS, ...WORKBUDDY_KEYS, ...TOLERATED_KEYS, ...EXTENSION_KEYS]);
@@ -44,11 +59,22 @@ type Sev = Diagnostic['severity'];
 
 class Reporter {
   readonly list: Diagnostic[] = [];
-  constructor(readonly file: string, readonly strict: boolean, readonly lines: Map<string, number>) {}
+  constructor(
+    readonly file: string,
+    readonly strict: boolean,
+    readonly lines: Map<string, number>,
+  ) {}
   add(severity: Sev, code: string, field: string | undefined, message: string, line?: number): void {
     const top = field?.split(/[.[]/)[0];
     const l = line ?? (top ? this.lines.get(top) : undefined);
-    this.list.push({ severity, code, file: this.file, ...(l !== undefined ? { line: l } : {}), ...(field ? { field } : {}), message });
+    this.list.push({
+      severity,
+      code,
+      file: this.file,
+      ...(l !== undefined ? { line: l } : {}),
+      ...(field ? { field } : {}),
+      message,
+    });
   }
   /** Error in strict mode, warning otherwise. */
   lenient(code: string, field: string | undefined, message: string, line?: number): void {
@@ -61,11 +87,19 @@ export function nameProblems(name: string): { code: string; message: string }[] 
   const out: { code: string; message: string }[] = [];
   const n = name.normalize('NFKC');
   if (n !== n.toLowerCase()) out.push({ code: 'name.case', message: `Skill name '${n}' must be lowercase` });
-  if ([...n].length > NAME_MAX) out.push({ code: 'name.length', message: `Skill name '${n}' exceeds ${NAME_MAX} character limit (${[...n].length} chars)` });
-  if (n.startsWith('-') || n.endsWith('-')) out.push({ code: 'name.hyphen', message: 'Skill name cannot start or end with a hyphen' });
+  if ([...n].length > NAME_MAX)
+    out.push({
+      code: 'name.length',
+      message: `Skill name '${n}' exceeds ${NAME_MAX} character limit (${[...n].length} chars)`,
+    });
+  if (n.startsWith('-') || n.endsWith('-'))
+    out.push({ code: 'name.hyphen', message: 'Skill name cannot start or end with a hyphen' });
   if (n.includes('--')) out.push({ code: 'name.hyphen', message: 'Skill name cannot contain consecutive hyphens' });
   if (!/^[\p{L}\p{N}\p{M}-]*$/u.test(n)) {
-    out.push({ code: 'name.chars', message: `Skill name '${n}' contains invalid characters. Only letters, digits, and hyphens are allowed.` });
+    out.push({
+      code: 'name.chars',
+      message: `Skill name '${n}' contains invalid characters. Only letters, digits, and hyphens are allowed.`,
+    });
   }
   return out;
 }
@@ -161,8 +195,17 @@ export function parseSkillFile(file: string, opts: ParseOptions = {}): ParsedSki
     head = readFrontmatterHead(file);
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
-    const message = err.code === 'ENOENT' ? 'Missing required file: SKILL.md' : err.code === 'EISDIR' ? 'SKILL.md is a folder, not a file' : `cannot read file: ${err.message}`;
-    return { diagnostics: [{ severity: 'error', code: err.code === 'ENOENT' ? 'file.missing' : 'file.unreadable', file, message }] };
+    const message =
+      err.code === 'ENOENT'
+        ? 'Missing required file: SKILL.md'
+        : err.code === 'EISDIR'
+          ? 'SKILL.md is a folder, not a file'
+          : `cannot read file: ${err.message}`;
+    return {
+      diagnostics: [
+        { severity: 'error', code: err.code === 'ENOENT' ? 'file.missing' : 'file.unreadable', file, message },
+      ],
+    };
   }
   return { ...manifestFromSplit(head.split, file, opts), bytesRead: head.bytesRead };
 }
@@ -196,17 +239,21 @@ export function manifestFromSplit(split: SplitResult, file: string, opts: ParseO
     } else if (KEPT_IN_EXTRA.has(k)) extra[k] = v;
   }
   if (strict) strictKeys(d, y, rep);
-  else for (const k of unknown) rep.add('warning', 'field.unknown', k, `Unexpected fields in frontmatter: ${k} (unknown key, kept but not used)`);
+  else
+    for (const k of unknown)
+      rep.add('warning', 'field.unknown', k, `Unexpected fields in frontmatter: ${k} (unknown key, kept but not used)`);
 
   const metadata = d.metadata !== undefined && d.metadata !== null ? metadataOf(y, rep) : {};
   const { name, title } = nameAndTitle(d, metadata, y, rep, file, opts);
   const description = descriptionOf(d, y, rep);
   const license = d.license !== undefined && d.license !== null ? licenseOf(d.license, rep) : undefined;
-  const compatibility = d.compatibility !== undefined && d.compatibility !== null ? compatibilityOf(d.compatibility, rep) : undefined;
+  const compatibility =
+    d.compatibility !== undefined && d.compatibility !== null ? compatibilityOf(d.compatibility, rep) : undefined;
 
   // allowed-tools: list, or a space/comma separated string
   const at = d['allowed-tools'];
-  const allowedTools = typeof at === 'string' ? splitToolList(at) : at !== undefined && at !== null ? allowedToolList(at, rep) : [];
+  const allowedTools =
+    typeof at === 'string' ? splitToolList(at) : at !== undefined && at !== null ? allowedToolList(at, rep) : [];
 
   // WorkBuddy fields (also accepted namespaced under metadata)
   const readWhen = [
@@ -217,7 +264,10 @@ export function manifestFromSplit(split: SplitResult, file: string, opts: ParseO
     ...stringList(d.depends_on, 'depends_on', rep),
     ...stringList(metadata.depends_on ?? metadata['workbuddy.depends_on'], 'metadata.depends_on', rep, true),
   ].map((s) => s.normalize('NFKC'));
-  if ((d.synonyms !== undefined && d.synonyms !== null) || (metadata.synonyms !== undefined && metadata.synonyms !== null)) {
+  if (
+    (d.synonyms !== undefined && d.synonyms !== null) ||
+    (metadata.synonyms !== undefined && metadata.synonyms !== null)
+  ) {
     synonymProblems(d.synonyms, metadata.synonyms, y, rep);
   }
 
@@ -258,23 +308,45 @@ function splitDiagnostics(split: Extract<SplitResult, { ok: true }>, file: strin
   const pre: Diagnostic[] = [];
   if (split.badUtf8Line !== undefined) {
     pre.push({
-      severity: strict ? 'error' : 'warning', code: 'file.encoding', file, line: split.badUtf8Line,
+      severity: strict ? 'error' : 'warning',
+      code: 'file.encoding',
+      file,
+      line: split.badUtf8Line,
       message: 'the frontmatter is not valid UTF-8 (bad bytes are read as \ufffd); save the file as UTF-8',
     });
   }
-  if (strict && split.bom) pre.push({ severity: 'error', code: 'frontmatter.bom', file, line: 1, message: `${MSG_NO_START}: the file starts with a byte order mark (BOM)` });
+  if (strict && split.bom)
+    pre.push({
+      severity: 'error',
+      code: 'frontmatter.bom',
+      file,
+      line: 1,
+      message: `${MSG_NO_START}: the file starts with a byte order mark (BOM)`,
+    });
   return pre;
 }
 
 /** Strict mode: flow style, then the reference validator's single error for keys outside the standard's. */
 function strictKeys(d: Record<string, unknown>, y: Yaml, rep: Reporter): void {
   for (const k of [...y.flowKeys].sort()) {
-    rep.add('error', 'yaml.flow', k || undefined, 'Invalid YAML in frontmatter: flow style ([a, b] / {a: b}) is not allowed by the reference validator (strictyaml); use block style');
+    rep.add(
+      'error',
+      'yaml.flow',
+      k || undefined,
+      'Invalid YAML in frontmatter: flow style ([a, b] / {a: b}) is not allowed by the reference validator (strictyaml); use block style',
+    );
   }
-  const nonSpec = Object.keys(d).filter((k) => !(SPEC_KEYS as readonly string[]).includes(k)).sort();
+  const nonSpec = Object.keys(d)
+    .filter((k) => !(SPEC_KEYS as readonly string[]).includes(k))
+    .sort();
   if (nonSpec.length) {
     const first = [...nonSpec].sort((a, b) => (y.keyLines.get(a) ?? 0) - (y.keyLines.get(b) ?? 0))[0];
-    rep.add('error', 'field.unexpected', first, `Unexpected fields in frontmatter: ${nonSpec.join(', ')}. Only [${SPEC_KEYS.map((k) => `'${k}'`).join(', ')}] are allowed.`);
+    rep.add(
+      'error',
+      'field.unexpected',
+      first,
+      `Unexpected fields in frontmatter: ${nonSpec.join(', ')}. Only [${SPEC_KEYS.map((k) => `'${k}'`).join(', ')}] are allowed.`,
+    );
   }
 }
 
@@ -294,7 +366,12 @@ function metadataOf(y: Yaml, rep: Reporter): Record<string, string> {
 
 /** name and title: the name as written, or from the title; a display name (`Agent Development`) indexed under a slug. */
 function nameAndTitle(
-  d: Record<string, unknown>, metadata: Record<string, string>, y: Yaml, rep: Reporter, file: string, opts: ParseOptions,
+  d: Record<string, unknown>,
+  metadata: Record<string, string>,
+  y: Yaml,
+  rep: Reporter,
+  file: string,
+  opts: ParseOptions,
 ): { name?: string; title?: string } {
   const strict = rep.strict;
   const rawName = d.name;
@@ -307,10 +384,24 @@ function nameAndTitle(
     else name = nonStringName(rawName, rep);
   } else if (title) {
     name = slugify(title);
-    if (strict) rep.add('error', 'name.missing', 'name', 'Missing required field in frontmatter: name', y.keyLines.get('title') ?? 1);
+    if (strict)
+      rep.add(
+        'error',
+        'name.missing',
+        'name',
+        'Missing required field in frontmatter: name',
+        y.keyLines.get('title') ?? 1,
+      );
   }
   if (name === undefined || name === '') {
-    if (!rep.list.some((x) => x.field === 'name' && x.severity === 'error')) rep.add('error', 'name.missing', 'name', 'Missing required field in frontmatter: name', y.keyLines.get('name') ?? 2);
+    if (!rep.list.some((x) => x.field === 'name' && x.severity === 'error'))
+      rep.add(
+        'error',
+        'name.missing',
+        'name',
+        'Missing required field in frontmatter: name',
+        y.keyLines.get('name') ?? 2,
+      );
     return { title };
   }
   let bad = unusableName(name);
@@ -319,7 +410,11 @@ function nameAndTitle(
     // Real repositories write display names (`Agent Development`): index the skill under a slug, keep the words.
     const slug = invocableName(name, opts.folderName ?? basename(dirname(file)));
     if (slug) {
-      rep.lenient('name.slugified', 'name', `Skill name '${name}' ${bad}; it is invoked as '${slug}' and '${name}' is kept as its display title`);
+      rep.lenient(
+        'name.slugified',
+        'name',
+        `Skill name '${name}' ${bad}; it is invoked as '${slug}' and '${name}' is kept as its display title`,
+      );
       title ??= name;
       name = slug;
       bad = undefined;
@@ -353,7 +448,7 @@ function titleOf(rawTitle: unknown, rep: Reporter): string | undefined {
 function nonStringName(rawName: unknown, rep: Reporter): string | undefined {
   const n = scalarText(rawName);
   if (n === undefined) {
-    rep.add('error', 'name.type', 'name', 'Field \'name\' must be a string');
+    rep.add('error', 'name.type', 'name', "Field 'name' must be a string");
     return undefined;
   }
   rep.lenient('name.type', 'name', `Field 'name' should be a string (quote it: name: '${n}')`);
@@ -368,8 +463,10 @@ function descriptionOf(d: Record<string, unknown>, y: Yaml, rep: Reporter): stri
   const rawSummary = d.summary;
   const descText = rawDesc === undefined || rawDesc === null ? undefined : scalarText(rawDesc);
   const sumText = rawSummary === undefined || rawSummary === null ? undefined : scalarText(rawSummary);
-  if (rawDesc !== undefined && rawDesc !== null && descText === undefined) rep.add('error', 'description.type', 'description', "Field 'description' must be a non-empty string");
-  if (rawSummary !== undefined && rawSummary !== null && sumText === undefined) rep.add('warning', 'field.type', 'summary', 'summary must be a string (ignored)');
+  if (rawDesc !== undefined && rawDesc !== null && descText === undefined)
+    rep.add('error', 'description.type', 'description', "Field 'description' must be a non-empty string");
+  if (rawSummary !== undefined && rawSummary !== null && sumText === undefined)
+    rep.add('warning', 'field.type', 'summary', 'summary must be a string (ignored)');
   if (descText !== undefined && descText.trim() === '') {
     rep.add('error', 'description.empty', 'description', "Field 'description' must be a non-empty string");
   } else if (descText !== undefined) {
@@ -379,13 +476,30 @@ function descriptionOf(d: Record<string, unknown>, y: Yaml, rep: Reporter): stri
     }
   } else if (sumText !== undefined && sumText.trim()) {
     description = sumText.trim();
-    if (strict) rep.add('error', 'description.missing', 'description', 'Missing required field in frontmatter: description', y.keyLines.get('summary') ?? 1);
+    if (strict)
+      rep.add(
+        'error',
+        'description.missing',
+        'description',
+        'Missing required field in frontmatter: description',
+        y.keyLines.get('summary') ?? 1,
+      );
   }
   if (description === undefined && !rep.list.some((x) => x.field === 'description' && x.severity === 'error')) {
-    rep.add('error', 'description.missing', 'description', 'Missing required field in frontmatter: description', y.keyLines.get('description') ?? 2);
+    rep.add(
+      'error',
+      'description.missing',
+      'description',
+      'Missing required field in frontmatter: description',
+      y.keyLines.get('description') ?? 2,
+    );
   }
   if (description !== undefined && description.length > DESCRIPTION_MAX && [...description].length > DESCRIPTION_MAX) {
-    rep.lenient('description.length', rawDesc !== undefined ? 'description' : 'summary', `Description exceeds ${DESCRIPTION_MAX} character limit (${[...description].length} chars)`);
+    rep.lenient(
+      'description.length',
+      rawDesc !== undefined ? 'description' : 'summary',
+      `Description exceeds ${DESCRIPTION_MAX} character limit (${[...description].length} chars)`,
+    );
   }
   return description;
 }
@@ -399,11 +513,15 @@ function licenseOf(raw: unknown, rep: Reporter): string | undefined {
 function compatibilityOf(raw: unknown, rep: Reporter): string | undefined {
   const compatibility = scalarText(raw);
   if (compatibility === undefined || compatibility.trim() === '') {
-    rep.lenient('field.type', 'compatibility', 'Field \'compatibility\' must be a non-empty string');
+    rep.lenient('field.type', 'compatibility', "Field 'compatibility' must be a non-empty string");
     return undefined;
   }
   if ([...compatibility].length > COMPATIBILITY_MAX) {
-    rep.lenient('compatibility.length', 'compatibility', `Compatibility exceeds ${COMPATIBILITY_MAX} character limit (${[...compatibility].length} chars)`);
+    rep.lenient(
+      'compatibility.length',
+      'compatibility',
+      `Compatibility exceeds ${COMPATIBILITY_MAX} character limit (${[...compatibility].length} chars)`,
+    );
   }
   return compatibility;
 }
@@ -420,12 +538,21 @@ function allowedToolList(at: unknown, rep: Reporter): string[] {
  * for the matcher; groups it would ignore are reported here.
  */
 function synonymProblems(top: unknown, inMetadata: unknown, y: Yaml, rep: Reporter): void {
-  for (const [field, raw] of [['synonyms', top], ['metadata.synonyms', inMetadata]] as const) {
+  for (const [field, raw] of [
+    ['synonyms', top],
+    ['metadata.synonyms', inMetadata],
+  ] as const) {
     if (raw === undefined || raw === null) continue;
     for (const problem of parseSynonymGroups(raw).problems) {
       const m = /^synonyms(\[\d+\])?: (.*)$/.exec(problem);
       const text = m?.[2] ?? problem;
-      rep.add('warning', 'field.synonyms', `${field}${m?.[1] ?? ''}`, /ignored/.test(text) ? text : `${text} (ignored)`, y.keyLines.get(field === 'synonyms' ? 'synonyms' : 'metadata'));
+      rep.add(
+        'warning',
+        'field.synonyms',
+        `${field}${m?.[1] ?? ''}`,
+        /ignored/.test(text) ? text : `${text} (ignored)`,
+        y.keyLines.get(field === 'synonyms' ? 'synonyms' : 'metadata'),
+      );
     }
   }
 }
@@ -433,14 +560,24 @@ function synonymProblems(top: unknown, inMetadata: unknown, y: Yaml, rep: Report
 const ASCII = /^[\x00-\x7f]*$/;
 
 /** The name/folder mismatch finding (warning; error in strict mode), compared after NFKC normalisation. */
-export function folderMismatch(name: string, folderName: string, file: string, strict = false, line?: number): Diagnostic | undefined {
+export function folderMismatch(
+  name: string,
+  folderName: string,
+  file: string,
+  strict = false,
+  line?: number,
+): Diagnostic | undefined {
   if (name === folderName) return undefined;
   // ASCII text is its own NFKC form: skip the normalisation (the catalog calls this for every skill on every build).
   const ascii = ASCII.test(name) && ASCII.test(folderName);
   const folder = ascii ? folderName : folderName.normalize('NFKC');
   if (!ascii && folder === name.normalize('NFKC')) return undefined;
   return {
-    severity: strict ? 'error' : 'warning', code: 'name.mismatch', file, ...(line !== undefined ? { line } : {}), field: 'name',
+    severity: strict ? 'error' : 'warning',
+    code: 'name.mismatch',
+    file,
+    ...(line !== undefined ? { line } : {}),
+    field: 'name',
     message: `Directory name '${folder}' must match skill name '${name}'`,
   };
 }

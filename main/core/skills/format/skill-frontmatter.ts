@@ -27,7 +27,10 @@ export function skillFileIn(dir: string): string | undefined {
 export function readFrontmatterText(text: string, file = 'SKILL.md'): Frontmatter {
   const none = (errors: Frontmatter['errors']): Frontmatter => ({ errors, lineOf: () => undefined });
   const split = splitFrontmatter(text, file);
-  if (!split.ok) return none([{ ...(split.diagnostic.line ? { line: split.diagnostic.line } : {}), message: split.diagnostic.message }]);
+  if (!split.ok)
+    return none([
+      { ...(split.diagnostic.line ? { line: split.diagnostic.line } : {}), message: split.diagnostic.message },
+    ]);
   const parsed = parseFrontmatterYaml(split.frontmatter, file, 2);
   if (!parsed.data || parsed.diagnostics.some((d) => d.severity === 'error')) {
     return none(parsed.diagnostics.map((d) => ({ ...(d.line ? { line: d.line } : {}), message: d.message })));

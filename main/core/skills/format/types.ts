@@ -54,7 +54,11 @@ export type ParsedManifest = Pick<SkillManifest, 'requested' | 'description' | '
 
 /** The part of a manifest the audit takes (small: it crosses to the audit workers). */
 export function parsedManifestOf(m: ParsedManifest): ParsedManifest {
-  return { requested: m.requested, description: m.description, ...(m.frontmatter ? { frontmatter: m.frontmatter } : {}) };
+  return {
+    requested: m.requested,
+    description: m.description,
+    ...(m.frontmatter ? { frontmatter: m.frontmatter } : {}),
+  };
 }
 
 /** A skill found on disk in one tier. */

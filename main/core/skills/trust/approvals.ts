@@ -25,7 +25,6 @@ export interface PendingApproval {
   createdAt: number;
 }
 
-
 export interface Approvals {
   /** Skill installs/updates waiting for the user. */
   pending(): PendingApproval[];
@@ -38,15 +37,34 @@ export interface Approvals {
    * Record an answer to an `ask`: `always`/`never` persist as generalised rules (returned). For a skill's call the
    * rule binds to the skill identity in `decision.skill` (tier + real folder + hash); without it, to nothing reusable.
    */
-  answerToolCall(call: ToolCall, actor: Actor, workspace: string, answer: ToolAnswer, decision?: Decision): { allowed: boolean; rules: Rule[] };
+  answerToolCall(
+    call: ToolCall,
+    actor: Actor,
+    workspace: string,
+    answer: ToolAnswer,
+    decision?: Decision,
+  ): { allowed: boolean; rules: Rule[] };
 }
 
 export function toPending(row: ApprovalRow): PendingApproval {
   let parsed: { findings?: Finding[]; diff?: PermissionDiff | null; permissions?: Permissions | null } = {};
-  try { parsed = JSON.parse(row.reportJson) as typeof parsed; } catch { /* keep empty */ }
+  try {
+    parsed = JSON.parse(row.reportJson) as typeof parsed;
+  } catch {
+    /* keep empty */
+  }
   return {
-    id: row.id, kind: row.kind, skill: row.skill, tier: row.tier, source: row.source, target: row.target, level: row.level,
-    contentHash: row.contentHash, findings: parsed.findings ?? [], diff: parsed.diff ?? null, permissions: parsed.permissions ?? null,
+    id: row.id,
+    kind: row.kind,
+    skill: row.skill,
+    tier: row.tier,
+    source: row.source,
+    target: row.target,
+    level: row.level,
+    contentHash: row.contentHash,
+    findings: parsed.findings ?? [],
+    diff: parsed.diff ?? null,
+    permissions: parsed.permissions ?? null,
     createdAt: row.createdAt,
   };
 }
@@ -57,6 +75,7 @@ export function createApprovals(store: Store): Approvals {
     approve: (id) => approvePendingInstall(store, id),
     reject: (id) => store.policy.decideApproval(id, 'rejected'),
     trust: (dir) => trustSkill(dir, store),
-    answerToolCall: (call, actor, workspace, answer, decision) => recordAnswer(store.policy, call, actor, workspace, answer, decision),
+    answerToolCall: (call, actor, workspace, answer, decision) =>
+      recordAnswer(store.policy, call, actor, workspace, answer, decision),
   };
 }

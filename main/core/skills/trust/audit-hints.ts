@@ -28,7 +28,10 @@ export interface HintScanner {
 
 /** A rule's hints are lowercase printable ASCII with single spaces inside (a rule book that breaks it throws). */
 function checkHint(id: string, h: string): void {
-  if (!h || h !== h.toLowerCase() || /[^\x20-\x7e]|\s\s|^ /.test(h)) throw new Error(`audit rule ${id}: hint ${JSON.stringify(h)} must be lowercase printable ASCII, single spaces inside, not first`);
+  if (!h || h !== h.toLowerCase() || /[^\x20-\x7e]|\s\s|^ /.test(h))
+    throw new Error(
+      `audit rule ${id}: hint ${JSON.stringify(h)} must be lowercase printable ASCII, single spaces inside, not first`,
+    );
 }
 
 /**
@@ -39,7 +42,12 @@ function checkHint(id: string, h: string): void {
  * next one (no string starts with a space, so the start state needs no care).
  */
 interface Automaton {
-  next: Uint16Array; width: number; cls: Uint8Array; words: number; out: Uint32Array; hasOut: Uint8Array;
+  next: Uint16Array;
+  width: number;
+  cls: Uint8Array;
+  words: number;
+  out: Uint32Array;
+  hasOut: Uint8Array;
   /** Every state, breadth first (the start state first). */
   order: Uint16Array;
 }
@@ -124,17 +132,27 @@ export const BUILT_TABLES = new Map<string, Tables>();
 
 /** The key of the tables of `kind` built from `input` (hint groups). */
 function tableKey(kind: string, input: readonly (readonly string[])[]): string {
-  return createHash('sha256').update(`scan-tables 1\0${kind}\0${JSON.stringify(input)}`).digest('hex').slice(0, 32);
+  return createHash('sha256')
+    .update(`scan-tables 1\0${kind}\0${JSON.stringify(input)}`)
+    .digest('hex')
+    .slice(0, 32);
 }
 
 /** Tables of `kind` for `input`: stored ones when their key matches (and `fresh` is not asked), else `build()`. */
-function tablesOf<T extends object>(kind: string, input: readonly (readonly string[])[], fresh: boolean, build: () => T): T {
+function tablesOf<T extends object>(
+  kind: string,
+  input: readonly (readonly string[])[],
+  fresh: boolean,
+  build: () => T,
+): T {
   const key = tableKey(kind, input);
   const packed = !fresh && STORE_USABLE ? SCAN_TABLES[key] : undefined;
   if (packed !== undefined) {
     try {
       return unpackTables(packed) as T;
-    } catch { /* a damaged entry: built below */ }
+    } catch {
+      /* a damaged entry: built below */
+    }
   }
   const built = BUILT_TABLES.get(key) as T | undefined;
   if (built) return built;
@@ -148,8 +166,12 @@ export function packTables(tables: Tables): string {
   const head: (string | number)[][] = [];
   const parts: Buffer[] = [];
   for (const [name, v] of Object.entries(tables)) {
-    if (typeof v === 'number') { head.push([name, v]); continue; }
-    const kind = v instanceof Uint8Array ? 'u8' : v instanceof Uint16Array ? 'u16' : v instanceof Uint32Array ? 'u32' : 'i32';
+    if (typeof v === 'number') {
+      head.push([name, v]);
+      continue;
+    }
+    const kind =
+      v instanceof Uint8Array ? 'u8' : v instanceof Uint16Array ? 'u16' : v instanceof Uint32Array ? 'u32' : 'i32';
     head.push([name, kind, v.length]);
     parts.push(Buffer.from(v.buffer, v.byteOffset, v.byteLength));
   }
@@ -167,7 +189,10 @@ export function unpackTables(packed: string): Tables {
   const out: Tables = {};
   let at = 4 + hl;
   for (const [name, kind, n] of head) {
-    if (typeof kind === 'number') { out[name] = kind; continue; }
+    if (typeof kind === 'number') {
+      out[name] = kind;
+      continue;
+    }
     const K = TABLE_KINDS[kind];
     const bytes = n! * K.BYTES_PER_ELEMENT;
     if (at + bytes > raw.length) throw new Error('scan tables: truncated');
@@ -178,11 +203,15 @@ export function unpackTables(packed: string): Tables {
 }
 
 /** The hint groups of a rule book: group i is rule i's hints, then both sides of each rule's hint pair. */
-function hintGroups(rules: readonly AuditRule[]): { groups: string[][]; pairs: { rule: number; a: number; b: number }[] } {
+function hintGroups(rules: readonly AuditRule[]): {
+  groups: string[][];
+  pairs: { rule: number; a: number; b: number }[];
+} {
   const groups: string[][] = [];
   const pairs: { rule: number; a: number; b: number }[] = [];
   rules.forEach((r) => {
-    if (!r.hints.length && !r.hintPair) throw new Error(`audit rule ${r.id} has no hints: the prefilter would never run it`);
+    if (!r.hints.length && !r.hintPair)
+      throw new Error(`audit rule ${r.id} has no hints: the prefilter would never run it`);
     for (const h of [...r.hints, ...(r.hintPair?.flat() ?? [])]) checkHint(r.id, h);
     groups.push([...r.hints]);
   });
@@ -279,12 +308,18 @@ export interface LineFilter {
  * also runs on prose with its code spans blanked out (default: every rule); only their hints are looked for across a
  * span (a fence line's backticks are no reason to read it unless such a hint starts with one).
  */
-export function lineFilter(rules: readonly AuditRule[], triggers: readonly string[], masked: (r: AuditRule) => boolean = () => true, fresh = false): LineFilter {
+export function lineFilter(
+  rules: readonly AuditRule[],
+  triggers: readonly string[],
+  masked: (r: AuditRule) => boolean = () => true,
+  fresh = false,
+): LineFilter {
   const { groups, pairs } = hintGroups(rules);
   for (const t of triggers) checkHint('(rewrite trigger)', t);
   // Group 0: anything that makes the line worth reading; then both sides of each hint pair.
   const pairGroups = pairs.flatMap((p) => [groups[p.a]!, groups[p.b]!]);
-  const spanned = (h: string): string[] => [...h.matchAll(/ /g)].flatMap((m) => [h.slice(0, m.index) + '`', h.slice(0, m.index) + ' `']);
+  const spanned = (h: string): string[] =>
+    [...h.matchAll(/ /g)].flatMap((m) => [h.slice(0, m.index) + '`', h.slice(0, m.index) + ' `']);
   const loud = [...groups.slice(0, rules.length).flat(), ...triggers];
   const acrossSpans = [
     ...rules.flatMap((r, i) => (masked(r) ? groups[i]! : [])),
@@ -295,7 +330,11 @@ export function lineFilter(rules: readonly AuditRule[], triggers: readonly strin
   const input = [[...new Set(loud)], ...pairGroups];
   const text = tablesOf('text', input, fresh, () => automaton(input));
   const { next, width, cls, out } = text;
-  const bytes = byteFilter(tablesOf(`bytes ${pairGroups.length}`, input, fresh, () => byteAutomaton(next, width, cls, out, text.order, pairGroups.length)));
+  const bytes = byteFilter(
+    tablesOf(`bytes ${pairGroups.length}`, input, fresh, () =>
+      byteAutomaton(next, width, cls, out, text.order, pairGroups.length),
+    ),
+  );
   // Both sides of a pair seen: the byte automaton's test, its bits laid out as these (see byteAutomaton's pairMask).
   const { pairMask } = bytes.automaton;
   const paired = (bits: number): boolean => ((bits >>> 1) & bits & pairMask) !== 0;
@@ -356,7 +395,14 @@ function base64Run(buf: Uint8Array, start: number, end: number): boolean {
  * a loud string: the rest of the line does not matter), NL (a line ends) and CR (a line ends when LF follows, else a
  * space) above those. Rows are 1 << SHIFT wide (the classes, padded), so a step is `next[(s << SHIFT) | cls[byte]]`.
  */
-function byteAutomaton(next: Uint16Array, width: number, cls: Uint8Array, out: Uint32Array, order: Uint16Array, pairSides: number): ByteAutomaton {
+function byteAutomaton(
+  next: Uint16Array,
+  width: number,
+  cls: Uint8Array,
+  out: Uint32Array,
+  order: Uint16Array,
+  pairSides: number,
+): ByteAutomaton {
   const states = next.length / width;
   const words = out.length / states;
   // New numbers: quiet states first (the start state stays 0), then the ones with pair bits, then the marks; each
@@ -408,11 +454,25 @@ function byteAutomaton(next: Uint16Array, width: number, cls: Uint8Array, out: U
   byteClass[0] = highClass;
   let pairMask = 0;
   for (let p = 1; p < pairSides; p += 2) pairMask |= 1 << p;
-  return { table, shift: SHIFT, byteClass, flag: FLAG << SHIFT, loud: LOUD << SHIFT, cr: CR << SHIFT, space: cls[32]!, bits, pairMask };
+  return {
+    table,
+    shift: SHIFT,
+    byteClass,
+    flag: FLAG << SHIFT,
+    loud: LOUD << SHIFT,
+    cr: CR << SHIFT,
+    space: cls[32]!,
+    bits,
+    pairMask,
+  };
 }
 
 /** quietBytes over a byte automaton: in JavaScript, and its WebAssembly kernel where WebAssembly is available. */
-function byteFilter(automaton: ByteAutomaton): { js: (buf: Uint8Array) => Uint8Array; kernel?: QuietKernel; automaton: ByteAutomaton } {
+function byteFilter(automaton: ByteAutomaton): {
+  js: (buf: Uint8Array) => Uint8Array;
+  kernel?: QuietKernel;
+  automaton: ByteAutomaton;
+} {
   const { table, byteClass, bits, space, flag: F, loud: L, cr: R, shift: SHIFT, pairMask } = automaton;
   const paired = (b: number): boolean => ((b >>> 1) & b & pairMask) !== 0;
   let scratch = new Uint8Array(1024);
@@ -477,7 +537,17 @@ function byteFilter(automaton: ByteAutomaton): { js: (buf: Uint8Array) => Uint8A
 
 /** Whitespace outside ASCII, as `\s` in a regex has it. */
 function isSpace(c: number): boolean {
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }
 
 /** Whether rule `i` is set in a mask. */

@@ -10,7 +10,12 @@ import type { ParsedSkill } from '../format/manifest.js';
 import { removeSampleSkill, writeSampleSkill } from './audit-sample.js';
 
 interface Job {
-  id: number; dir: string; parsed?: ParsedManifest; owner?: object; resolve: (r: AuditResult) => void; reject: (e: Error) => void;
+  id: number;
+  dir: string;
+  parsed?: ParsedManifest;
+  owner?: object;
+  resolve: (r: AuditResult) => void;
+  reject: (e: Error) => void;
   /** Workers that died while auditing it; after the first it is sent alone, so a second death is its own. */
   crashes: number;
 }
@@ -33,7 +38,10 @@ interface Round {
 const REVOKED = -0x7fffffff;
 
 /** A folder's report and the fingerprint of the files it read (see auditFolder). */
-export interface AuditResult { report: AuditReport; fingerprint: string }
+export interface AuditResult {
+  report: AuditReport;
+  fingerprint: string;
+}
 interface Slot {
   worker: Worker;
   /** Folders whose SKILL.md this worker parsed (parse()): it audits them from that parse unless another runs dry first. */
@@ -56,21 +64,44 @@ interface Slot {
 }
 
 /** One folder to audit: `parsed`, the manifest discovery read from it (else the worker's own parse of it, if any). */
-export interface AuditJob { id: number; dir: string; parsed?: ParsedManifest }
+export interface AuditJob {
+  id: number;
+  dir: string;
+  parsed?: ParsedManifest;
+}
 /**
  * What a worker is sent: a round of folders (see Round), the share [from, to) it starts with, and its mark. It posts
  * back groups of reports (`i`: the folder's cell) and says `done` with the last group, when it can claim no more.
  */
-export interface AuditRound { round: number; jobs: AuditJob[]; claims: Int32Array; mark: number; from: number; to: number }
-export interface AuditRoundResult { round: number; results: { i: number; report?: AuditReport; fingerprint?: string; error?: string }[]; done?: true }
+export interface AuditRound {
+  round: number;
+  jobs: AuditJob[];
+  claims: Int32Array;
+  mark: number;
+  from: number;
+  to: number;
+}
+export interface AuditRoundResult {
+  round: number;
+  results: { i: number; report?: AuditReport; fingerprint?: string; error?: string }[];
+  done?: true;
+}
 /**
  * SKILL.md files a worker parses for the catalog (parseFoundSkill, as the catalog does), answered in one message. The worker
  * keeps each file's manifest for the audit of its folder that follows: one read and one parse of SKILL.md per folder.
  */
-export interface ParseRequest { parse: number; files: string[] }
-export interface ParseResult { parsed: number; results: ParsedSkill[] }
+export interface ParseRequest {
+  parse: number;
+  files: string[];
+}
+export interface ParseResult {
+  parsed: number;
+  results: ParsedSkill[];
+}
 /** What a worker posts once it has loaded and warmed up. */
-export interface AuditWorkerReady { ready: true }
+export interface AuditWorkerReady {
+  ready: true;
+}
 
 /**
  * A folder whose audit killed a worker twice (the second time audited alone): it is not audited again this way, and
@@ -147,7 +178,15 @@ export class AuditPool {
   audit(dir: string, parsed?: ParsedManifest, owner?: object): Promise<AuditResult> {
     if (this.closed) return Promise.reject(new Error('the audit pool is closed'));
     return new Promise<AuditResult>((resolve, reject) => {
-      const job: Job = { id: this.nextId++, dir, ...(parsed ? { parsed } : {}), ...(owner ? { owner } : {}), resolve, reject, crashes: 0 };
+      const job: Job = {
+        id: this.nextId++,
+        dir,
+        ...(parsed ? { parsed } : {}),
+        ...(owner ? { owner } : {}),
+        resolve,
+        reject,
+        crashes: 0,
+      };
       // The worker that parsed its SKILL.md (parse()) audits it, unless handed a manifest anyway.
       const slot = parsed ? undefined : this.affinity.get(dir);
       this.affinity.delete(dir);
@@ -216,18 +255,20 @@ export class AuditPool {
     if (this.affinity.size > AFFINITY_MAX) this.affinity.clear();
     const slots = [...this.slots];
     const share = Math.ceil(files.length / slots.length);
-    const parts = await Promise.all(slots.map((slot, k) => {
-      const chunk = files.slice(k * share, (k + 1) * share);
-      if (!chunk.length) return Promise.resolve([]);
-      for (const f of chunk) this.affinity.set(dirname(f), slot);
-      const id = this.nextId++;
-      return new Promise<ParsedSkill[] | undefined>((resolve) => {
-        slot.parses.set(id, resolve);
-        slot.worker.ref();
-        slot.worker.postMessage({ parse: id, files: chunk } satisfies ParseRequest);
-        this.watch(slot);
-      });
-    }));
+    const parts = await Promise.all(
+      slots.map((slot, k) => {
+        const chunk = files.slice(k * share, (k + 1) * share);
+        if (!chunk.length) return Promise.resolve([]);
+        for (const f of chunk) this.affinity.set(dirname(f), slot);
+        const id = this.nextId++;
+        return new Promise<ParsedSkill[] | undefined>((resolve) => {
+          slot.parses.set(id, resolve);
+          slot.worker.ref();
+          slot.worker.postMessage({ parse: id, files: chunk } satisfies ParseRequest);
+          this.watch(slot);
+        });
+      }),
+    );
     this.letIdleGo();
     if (parts.some((p) => !p)) throw new Error('an audit worker failed while parsing');
     return parts.flatMap((p) => p!);
@@ -281,10 +322,22 @@ export class AuditPool {
       this.sample = writeSampleSkill();
     }
     const workerData = { warm: this.warmRounds, ...(this.sample ? { warmDir: this.sample } : {}) };
-    const worker = 'code' in ws ? new Worker(ws.code, { eval: true, workerData }) : new Worker(ws.url, { execArgv: ws.execArgv, workerData });
+    const worker =
+      'code' in ws
+        ? new Worker(ws.code, { eval: true, workerData })
+        : new Worker(ws.url, { execArgv: ws.execArgv, workerData });
     let settle!: () => void;
     const ready = new Promise<void>((resolve) => (settle = resolve));
-    const slot: Slot = { worker, own: [], parses: new Map(), rounds: new Set(), mark: this.nextMark++, started: false, ready, settle };
+    const slot: Slot = {
+      worker,
+      own: [],
+      parses: new Map(),
+      rounds: new Set(),
+      mark: this.nextMark++,
+      started: false,
+      ready,
+      settle,
+    };
     const loaded = (): void => {
       slot.started = true;
       this.startFailures = 0;
@@ -366,7 +419,8 @@ export class AuditPool {
           claimed = true;
           round.jobs[i] = undefined;
           job.crashes++;
-          if (job.crashes >= 2) job.reject(new AuditCrashError(`the audit worker died auditing this folder twice (${why})`));
+          if (job.crashes >= 2)
+            job.reject(new AuditCrashError(`the audit worker died auditing this folder twice (${why})`));
           else again.push(job);
         } else if (cell === -slot.mark) {
           round.jobs[i] = undefined;
@@ -402,7 +456,9 @@ export class AuditPool {
     }
     if (heard || slot.watchdog || !holding || !this.slots.includes(slot)) return;
     // A worker still loading (a slow start on a busy machine is not a hang) gets at least the default deadline.
-    const ms = slot.started ? this.options.silenceMs ?? SILENCE_MS : Math.max(this.options.silenceMs ?? 0, SILENCE_MS);
+    const ms = slot.started
+      ? (this.options.silenceMs ?? SILENCE_MS)
+      : Math.max(this.options.silenceMs ?? 0, SILENCE_MS);
     slot.watchdog = setTimeout(() => {
       slot.error = new Error(`no answer in ${Math.round(ms / 1000)} s: the worker was ended as hung`);
       void slot.worker.terminate();
@@ -455,14 +511,26 @@ export class AuditPool {
   /** One round: `slots[k]` starts with `shares[k]`. */
   private send(slots: Slot[], shares: Job[][]): void {
     const jobs = shares.flat();
-    const round: Round = { id: this.nextRound++, claims: new Int32Array(new SharedArrayBuffer(4 * jobs.length)), jobs, slots: new Set(slots) };
+    const round: Round = {
+      id: this.nextRound++,
+      claims: new Int32Array(new SharedArrayBuffer(4 * jobs.length)),
+      jobs,
+      slots: new Set(slots),
+    };
     const wire = jobs.map((j) => ({ id: j.id, dir: j.dir, ...(j.parsed ? { parsed: j.parsed } : {}) }));
     let from = 0;
     slots.forEach((slot, k) => {
       const to = from + shares[k]!.length;
       slot.rounds.add(round);
       slot.worker.ref();
-      slot.worker.postMessage({ round: round.id, jobs: wire, claims: round.claims, mark: slot.mark, from, to } satisfies AuditRound);
+      slot.worker.postMessage({
+        round: round.id,
+        jobs: wire,
+        claims: round.claims,
+        mark: slot.mark,
+        from,
+        to,
+      } satisfies AuditRound);
       this.watch(slot);
       from = to;
     });
@@ -502,7 +570,8 @@ export class AuditPool {
     const slots = this.slots;
     this.slots = [];
     for (const s of slots) {
-      for (const job of [...s.own, ...[...s.rounds].flatMap((r) => r.jobs)]) job?.reject(new Error('the audit pool was closed'));
+      for (const job of [...s.own, ...[...s.rounds].flatMap((r) => r.jobs)])
+        job?.reject(new Error('the audit pool was closed'));
       for (const r of s.rounds) r.jobs.fill(undefined);
       for (const done of s.parses.values()) done(undefined);
     }

@@ -3,8 +3,19 @@
 
 export type Level = 'P0' | 'P1' | 'P2';
 export type Family =
-  | 'code-execution' | 'destructive' | 'privilege' | 'exfiltration' | 'network' | 'install'
-  | 'obfuscation' | 'prompt-injection' | 'hidden-text' | 'remote-instructions' | 'permissions' | 'manifest' | 'structure';
+  | 'code-execution'
+  | 'destructive'
+  | 'privilege'
+  | 'exfiltration'
+  | 'network'
+  | 'install'
+  | 'obfuscation'
+  | 'prompt-injection'
+  | 'hidden-text'
+  | 'remote-instructions'
+  | 'permissions'
+  | 'manifest'
+  | 'structure';
 
 /**
  * Where a line sits. prose: Markdown text; inline: `code` inside prose; shell: a shell code block or shell script;
@@ -53,7 +64,23 @@ const URL_WORD = String.raw`(?:\b(?:the |an? |its |each )?(?:urls?|query(?: stri
 const FILLED_BY = String.raw`(?:followed by|plus|\+|containing|concatenated with|appended with|and then (?:add|append))\b`;
 
 /** The verbs of EMBED_VERB, as hints. */
-const EMBED_HINTS = ['append', 'add', 'include', 'embed', 'put', 'encode', 'insert', 'place', 'pass', 'attach', 'stuff', 'smuggle', 'fill', 'substitute', 'interpolate'];
+const EMBED_HINTS = [
+  'append',
+  'add',
+  'include',
+  'embed',
+  'put',
+  'encode',
+  'insert',
+  'place',
+  'pass',
+  'attach',
+  'stuff',
+  'smuggle',
+  'fill',
+  'substitute',
+  'interpolate',
+];
 
 const CODE: Context[] = ['shell', 'script', 'inline'];
 const ALL: Context[] = ['prose', 'inline', 'shell', 'example', 'script', 'comment'];
@@ -62,150 +89,434 @@ const SHELLISH: Context[] = ['shell', 'inline'];
 const RULE_BOOK: AuditRule[] = [
   // ---- destructive / privilege (P0) ----
   {
-    id: 'destructive.rm-root', hints: ['rm ', 'find /', 'find ~', 'find "$', 'find $'], family: 'destructive', level: 'P0', contexts: [...CODE], weak: ['example', 'prose'], negatable: true,
+    id: 'destructive.rm-root',
+    hints: ['rm ', 'find /', 'find ~', 'find "$', 'find $'],
+    family: 'destructive',
+    level: 'P0',
+    contexts: [...CODE],
+    weak: ['example', 'prose'],
+    negatable: true,
     // Targets: /, /*, ~, $HOME, *, . and .. — and a variable path that expands to / or ~ when the variable is empty or
     // unset ("$DIR"/, $DIR/*, "${DIR}/", ${X:-/}). A ${X:?} guard stops the shell first and is not matched.
-    re: new RegExp(String.raw`\brm\s+(?=(?:-{1,2}[\w-]*\s+)*?-(?:[a-zA-Z]*[rR]|-recursive\b))(?:-{1,2}[\w-]*\s+)+` +
-      String.raw`(?:\/\*?|~\/?\*?|\*|\.\.?\/?|"?\$\{?HOME\}?"?\/?\*?|"?${SH_VAR}"?\/\*?|"${SH_VAR}\/\*?"|"?\$\{\w+:?[-=][\/~]\/?\*?\}"?\/?\*?)(?=\s|$|[;&|)"'\x60])` +
-      // find / -delete, find ~ -exec rm …: the same recursive delete spelled with find.
-      String.raw`|\bfind\s+(?:\/|~\/?|"?\$\{?HOME\}?"?\/?)\s[^\n|;&]{0,200}?(?:-delete\b|-exec\s+rm\b)`),
-    message: 'recursive delete of the root, home or current folder (or of a variable path that is / when the variable is empty)',
+    re: new RegExp(
+      String.raw`\brm\s+(?=(?:-{1,2}[\w-]*\s+)*?-(?:[a-zA-Z]*[rR]|-recursive\b))(?:-{1,2}[\w-]*\s+)+` +
+        String.raw`(?:\/\*?|~\/?\*?|\*|\.\.?\/?|"?\$\{?HOME\}?"?\/?\*?|"?${SH_VAR}"?\/\*?|"${SH_VAR}\/\*?"|"?\$\{\w+:?[-=][\/~]\/?\*?\}"?\/?\*?)(?=\s|$|[;&|)"'\x60])` +
+        // find / -delete, find ~ -exec rm …: the same recursive delete spelled with find.
+        String.raw`|\bfind\s+(?:\/|~\/?|"?\$\{?HOME\}?"?\/?)\s[^\n|;&]{0,200}?(?:-delete\b|-exec\s+rm\b)`,
+    ),
+    message:
+      'recursive delete of the root, home or current folder (or of a variable path that is / when the variable is empty)',
   },
   {
-    id: 'destructive.tree-root', hints: ['rmtree', 'rmsync', 'rmdirsync', 'rm(', 'rm (', 'rmdir(', 'rmdir ('], family: 'destructive', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
+    id: 'destructive.tree-root',
+    hints: ['rmtree', 'rmsync', 'rmdirsync', 'rm(', 'rm (', 'rmdir(', 'rmdir ('],
+    family: 'destructive',
+    level: 'P0',
+    contexts: ['script'],
+    weak: ['example', 'inline'],
     // The same delete from a program: shutil.rmtree / fs.rm / fs.rmSync / fs.rmdirSync of /, ~ or the home folder.
     re: /\b(?:rmtree|rm|rmSync|rmdir|rmdirSync)\s*\(\s*(?:(?:r|f)?["'`]\s*(?:\/|~\/?|\$HOME\/?)\s*["'`]|os\.path\.expanduser\(\s*["']~\/?["']\s*\)|(?:pathlib\.)?Path\.home\(\s*\)|(?:os\.)?environ(?:\.get)?\s*[[(]\s*["']HOME["']|os\.getenv\(\s*["']HOME["']|(?:[\w$]+(?:\([^()\n]*\))?\s*\.\s*)?homedir\(\s*\)|process\.env\.HOME\b|str\(\s*(?:(?:pathlib\.)?Path\.home\(\s*\)|os\.path\.expanduser\(\s*["']~\/?["']\s*\))\s*\)|`\$\{\s*(?:process\.env\.HOME|(?:[\w$]+\.)?homedir\(\s*\))\s*\}\/?`)/,
     message: 'recursive delete of the root or home folder from a script (rmtree / fs.rm)',
   },
   {
-    id: 'destructive.disk', hints: ['mkfs', 'dd ', ':()', 'chmod', '/dev/sd'], family: 'destructive', level: 'P0', contexts: [...CODE], weak: ['example', 'prose'], negatable: true,
+    id: 'destructive.disk',
+    hints: ['mkfs', 'dd ', ':()', 'chmod', '/dev/sd'],
+    family: 'destructive',
+    level: 'P0',
+    contexts: [...CODE],
+    weak: ['example', 'prose'],
+    negatable: true,
     re: /\bmkfs(\.\w+)?\s|\bdd\s+[^\n]*of=\/dev\/(sd|nvme|disk|hd)|:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|\bchmod\s+(-R\s+)?[0-7]?777\s+\/(\s|$)|>\s*\/dev\/sd[a-z]/,
     message: 'destroys a disk or the system (mkfs, dd to a device, fork bomb, chmod 777 /)',
   },
   {
-    id: 'privilege.sudo', hints: ['sudo', 'doas', 'pkexec', 'su '], family: 'privilege', level: 'P0', contexts: [...CODE], weak: ['example', 'prose'], negatable: true,
+    id: 'privilege.sudo',
+    hints: ['sudo', 'doas', 'pkexec', 'su '],
+    family: 'privilege',
+    level: 'P0',
+    contexts: [...CODE],
+    weak: ['example', 'prose'],
+    negatable: true,
     re: /(?:^|[;&|(`]\s*|\$\(\s*|\b(?:then|do|exec)\s+)(?:sudo|doas|pkexec)\s+\S|\bsu\s+(-c\s|root\b|-\s)/,
     message: 'escalates privileges (sudo/doas/su)',
   },
   // ---- code execution (P0) ----
   {
-    id: 'exec.eval', hints: ['eval(', 'eval ('], family: 'code-execution', level: 'P0', contexts: ['script', 'shell'], weak: ['example', 'inline'],
+    id: 'exec.eval',
+    hints: ['eval(', 'eval ('],
+    family: 'code-execution',
+    level: 'P0',
+    contexts: ['script', 'shell'],
+    weak: ['example', 'inline'],
     re: /(?<![.\w$])eval\s*\(/,
     message: 'evaluates a string as code (eval)',
   },
   {
-    id: 'exec.shell-eval', hints: ['eval "', "eval '", 'eval $', 'eval `'], family: 'code-execution', level: 'P1', contexts: ['shell'],
+    id: 'exec.shell-eval',
+    hints: ['eval "', "eval '", 'eval $', 'eval `'],
+    family: 'code-execution',
+    level: 'P1',
+    contexts: ['shell'],
     re: /(?:^|[;&|]\s*)eval\s+["'$`]/,
     message: 'evaluates generated text as shell commands (eval)',
   },
   {
-    id: 'exec.exec', hints: ['exec(', 'exec ('], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
+    id: 'exec.exec',
+    hints: ['exec(', 'exec ('],
+    family: 'code-execution',
+    level: 'P0',
+    contexts: ['script'],
+    weak: ['example', 'inline'],
     re: /(?<![.\w$])exec\s*\(\s*(?!\))/,
     message: 'executes a string as code (exec)',
   },
   {
-    id: 'exec.function-constructor', hints: ['function(', 'function ('], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
+    id: 'exec.function-constructor',
+    hints: ['function(', 'function ('],
+    family: 'code-execution',
+    level: 'P0',
+    contexts: ['script'],
+    weak: ['example', 'inline'],
     re: /\bnew\s+Function\s*\(|(?<![.\w$])Function\s*\(\s*["'`\w]/,
     message: 'builds a function from a string (Function constructor)',
   },
   {
-    id: 'exec.indirect-eval', hints: ['=eval', '= eval', '(eval', '( eval', ',eval', ', eval', ':eval', ': eval', '?eval', '? eval', 'return eval', 'returneval', 'settimeout', 'setinterval', 'setimmediate', 'vm.', 'vm .', '.constructor', '. constructor'], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
+    id: 'exec.indirect-eval',
+    hints: [
+      '=eval',
+      '= eval',
+      '(eval',
+      '( eval',
+      ',eval',
+      ', eval',
+      ':eval',
+      ': eval',
+      '?eval',
+      '? eval',
+      'return eval',
+      'returneval',
+      'settimeout',
+      'setinterval',
+      'setimmediate',
+      'vm.',
+      'vm .',
+      '.constructor',
+      '. constructor',
+    ],
+    family: 'code-execution',
+    level: 'P0',
+    contexts: ['script'],
+    weak: ['example', 'inline'],
     // (0, eval)(…) and window.eval are global eval; a string handed to a timer is evaluated; vm runs code; (…).constructor("…") is Function.
     re: /\(\s*\d+\s*,\s*eval\s*\)|(?:[=(,:?]|\breturn)\s*eval\b(?!\s*[(\w$.])|\bset(?:Timeout|Interval|Immediate)\s*\(\s*(?:["'][^"'\n]|`)|\bvm\s*\.\s*(?:runIn(?:New|This)?Context|compileFunction)\s*\(|\bnew\s+vm\s*\.\s*Script\s*\(|\.\s*constructor\s*\(\s*["'`]/,
     message: 'evaluates a string as code indirectly ((0, eval), a string timer, vm, a constructor call)',
   },
   {
-    id: 'exec.dynamic-import', hints: ['import(', 'import ('], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
+    id: 'exec.dynamic-import',
+    hints: ['import(', 'import ('],
+    family: 'code-execution',
+    level: 'P0',
+    contexts: ['script'],
+    weak: ['example', 'inline'],
     // import() of anything but a plain string literal: the module to run is computed at run time.
     re: /(?<![.\w$])import\s*\(\s*(?!["'][^"'\n$]*["']\s*[,)]|`[^`$\n]*`\s*[,)]|\))/,
     message: 'loads a module whose name is computed at run time (dynamic import of a built string)',
   },
   {
-    id: 'exec.child-process', hints: ['child_process', '.binding', '. binding', '_linkedbinding'], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
+    id: 'exec.child-process',
+    hints: ['child_process', '.binding', '. binding', '_linkedbinding'],
+    family: 'code-execution',
+    level: 'P0',
+    contexts: ['script'],
+    weak: ['example', 'inline'],
     // process.binding('spawn_sync') is child_process without its name.
     re: /\bchild_process\b|\bnode:child_process\b|\bprocess\s*\.\s*(?:binding|_linkedBinding)\s*\(/,
     message: 'spawns system processes from a script (child_process)',
   },
   {
-    id: 'exec.vm-module', hints: ['vm"', "vm'", 'vm`', 'eval:', 'eval :'], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
+    id: 'exec.vm-module',
+    hints: ['vm"', "vm'", 'vm`', 'eval:', 'eval :'],
+    family: 'code-execution',
+    level: 'P0',
+    contexts: ['script'],
+    weak: ['example', 'inline'],
     // The vm module exists to run strings as code; a Worker with eval: true runs a string as a thread's program.
     re: /\brequire\s*\(\s*["'`](?:node:)?vm["'`]\s*\)|\b(?:from|import)\s+["'](?:node:)?vm["']|\bimport\s*\(\s*["'](?:node:)?vm["']|\bnew\s+Worker\s*\([^)\n]*\beval\s*:\s*true\b/,
     message: 'loads the vm module or starts a Worker from a string (code built at run time)',
   },
   {
-    id: 'exec.os-system', hints: ['.system', '. system', '.popen', '. popen', '.exec', '. exec', '.spawn', '. spawn', 'system(', 'system (', 'subprocess', 'commands.', 'getruntime', 'shell_exec', 'passthru', 'proc_open', 'from os import'], family: 'code-execution', level: 'P0', contexts: ['script'], weak: ['example', 'inline'],
+    id: 'exec.os-system',
+    hints: [
+      '.system',
+      '. system',
+      '.popen',
+      '. popen',
+      '.exec',
+      '. exec',
+      '.spawn',
+      '. spawn',
+      'system(',
+      'system (',
+      'subprocess',
+      'commands.',
+      'getruntime',
+      'shell_exec',
+      'passthru',
+      'proc_open',
+      'from os import',
+    ],
+    family: 'code-execution',
+    level: 'P0',
+    contexts: ['script'],
+    weak: ['example', 'inline'],
     re: /(?:\bos|(?:__import__|\bimport_module)\(\s*["']os["']\s*\))\s*\.\s*(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?)\s*\(|\bfrom\s+os\s+import\b[^#\n]*\b(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?)\b|(?<![\w$.])(?!platform\b)[A-Za-z_]\w*\s*\.\s*(?:system|popen)\s*\(\s*(?:[rbf]?["'`]|input\s*\(|sys\.argv|cmd\b|command\b)|[=(,:]\s*os\s*\.\s*(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?)\b(?!\s*\()|\bsubprocess\.\w+\([^)\n]*shell\s*=\s*True|\bpty\.spawn\s*\(|\bcommands\.getoutput\s*\(|\bRuntime\.getRuntime\(\)\.exec|\bshell_exec\s*\(|\bpassthru\s*\(|\bproc_open\s*\(|(?<![.\w$>:])system\s*\(\s*["'$@\w]/,
     message: 'runs a shell command from a script (os.system / shell=True / popen)',
   },
   {
-    id: 'exec.pipe-to-shell', hints: ['curl', 'wget', 'iex'], hintPair: [['fetch', 'iwr', 'invoke-', 'irm'], ['|']], family: 'code-execution', level: 'P0', contexts: ['shell', 'script', 'inline', 'example'], weak: ['prose'], negatable: true,
+    id: 'exec.pipe-to-shell',
+    hints: ['curl', 'wget', 'iex'],
+    hintPair: [['fetch', 'iwr', 'invoke-', 'irm'], ['|']],
+    family: 'code-execution',
+    level: 'P0',
+    contexts: ['shell', 'script', 'inline', 'example'],
+    weak: ['prose'],
+    negatable: true,
     re: /\b(?:curl|wget|fetch|iwr|Invoke-WebRequest|Invoke-RestMethod|irm)\b[^|\n]*\|\s*(?:sudo\s+)?(?:ba|z|da|k|fi)?sh\b|\b(?:curl|wget|iwr|irm)\b[^|\n]*\|\s*(?:sudo\s+)?(?:python3?|node|perl|ruby|php|iex|Invoke-Expression)\b|(?:ba)?sh\s+(?:-c\s+)?["']?\$\(\s*(?:curl|wget)|(?:ba)?sh\s+<\(\s*(?:curl|wget)|\biex\s*\(\s*(?:iwr|irm|New-Object\s+Net\.WebClient)/i,
     message: 'downloads code and runs it straight away (curl … | sh)',
   },
   {
-    id: 'exec.reverse-shell', hints: ['/dev/tcp', 'nc ', 'ncat', 'socket.socket', 'dup2'], family: 'code-execution', level: 'P0', contexts: ['shell', 'script', 'inline', 'example'],
+    id: 'exec.reverse-shell',
+    hints: ['/dev/tcp', 'nc ', 'ncat', 'socket.socket', 'dup2'],
+    family: 'code-execution',
+    level: 'P0',
+    contexts: ['shell', 'script', 'inline', 'example'],
     re: /\/dev\/tcp\/[\w.-]+\/\d+|\bnc(?:at)?\s+(?:-\w+\s+)*-e\s+\/bin\/(?:ba)?sh|\bsocket\.socket\([^)]*\)[^\n]*\.connect\([^\n]*(?:dup2|subprocess)|os\.dup2\([^)]*fileno\(\)/,
     message: 'opens a reverse shell',
   },
   // ---- obfuscation (P0) ----
   {
-    id: 'obfuscation.decode-exec', hints: ['base64', 'atob', 'b64decode', 'fromcharcode', 'unhexlify', 'decode(', 'buffer.from'], family: 'obfuscation', level: 'P0', contexts: ['shell', 'script', 'inline', 'example'],
+    id: 'obfuscation.decode-exec',
+    hints: ['base64', 'atob', 'b64decode', 'fromcharcode', 'unhexlify', 'decode(', 'buffer.from'],
+    family: 'obfuscation',
+    level: 'P0',
+    contexts: ['shell', 'script', 'inline', 'example'],
     re: /(?:eval|exec|Function)\s*\([^\n]*(?:atob|b64decode|base64|fromCharCode|unhexlify|decode\(|Buffer\.from)|base64\s+(?:-d|--decode|-D)\b[^\n]*\|\s*(?:ba|z)?sh\b|(?:atob|b64decode)\([^\n]*\)[^\n]*\|\s*(?:ba)?sh/,
     message: 'decodes hidden content and executes it',
   },
   // ---- exfiltration ----
   {
-    id: 'exfil.env-send', hints: ['env |', 'env|', 'printenv', '$(env', '$( env', '`env', '` env'], family: 'exfiltration', level: 'P0', contexts: ['shell', 'script', 'inline', 'example'], negatable: true,
+    id: 'exfil.env-send',
+    hints: ['env |', 'env|', 'printenv', '$(env', '$( env', '`env', '` env'],
+    family: 'exfiltration',
+    level: 'P0',
+    contexts: ['shell', 'script', 'inline', 'example'],
+    negatable: true,
     // The whole environment (every key and token in it) sent to the network: `env | curl -d @- …`, `printenv | nc …`, `-d "$(env)"`.
     re: /(?:^|[;&|(`]\s*|\$\(\s*)(?:env|printenv)\s*\|[^\n]*\b(?:curl|wget|nc|ncat|socat|http|Invoke-RestMethod|Invoke-WebRequest)\b|\b(?:curl|wget|http)\b[^\n]*(?:\$\(\s*(?:env|printenv)\s*\)|`(?:env|printenv)`)/,
     message: 'sends the whole environment (every key and token in it) over the network',
   },
   {
-    id: 'exfil.sensitive-read', hints: ['.ssh', '.aws', '.gnupg', '.kube', '.docker', 'gcloud', 'azure', 'id_', '.netrc', 'credentials', '.pypirc', '.npmrc', 'aws_secret_access_key', 'aws_session_token', 'github_token', 'gh_token', 'openai_api_key', 'anthropic_api_key', 'npm_token', 'slack_token', 'stripe_secret_key', '.env', 'login data', 'cookies', 'find-', 'shadow'], family: 'exfiltration', level: 'P1', contexts: ['shell', 'script'],
+    id: 'exfil.sensitive-read',
+    hints: [
+      '.ssh',
+      '.aws',
+      '.gnupg',
+      '.kube',
+      '.docker',
+      'gcloud',
+      'azure',
+      'id_',
+      '.netrc',
+      'credentials',
+      '.pypirc',
+      '.npmrc',
+      'aws_secret_access_key',
+      'aws_session_token',
+      'github_token',
+      'gh_token',
+      'openai_api_key',
+      'anthropic_api_key',
+      'npm_token',
+      'slack_token',
+      'stripe_secret_key',
+      '.env',
+      'login data',
+      'cookies',
+      'find-',
+      'shadow',
+    ],
+    family: 'exfiltration',
+    level: 'P1',
+    contexts: ['shell', 'script'],
     re: /(?:~|\$HOME|\$\{HOME\}|\/root|\/home\/[\w.-]+|%USERPROFILE%|expanduser\(["']~)[/\\]*\.(?:ssh|aws|gnupg|kube|docker|config\/gcloud|azure)\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws\/credentials|\.netrc\b|\.git-credentials|\.pypirc|(?:~|\$HOME)\/\.npmrc|\b(?:AWS_SECRET_ACCESS_KEY|AWS_SESSION_TOKEN|GITHUB_TOKEN|GH_TOKEN|OPENAI_API_KEY|ANTHROPIC_API_KEY|NPM_TOKEN|SLACK_TOKEN|STRIPE_SECRET_KEY)\b|(?:cat|source|read|open|load|readFile\w*)\W{1,3}[\w./-]*\.env\b(?![.\w])|\bLogin Data\b|\bcookies\.sqlite\b|\bsecurity\s+find-(?:generic|internet)-password\b|\/etc\/shadow/i,
     message: 'reads credentials or secrets (SSH/cloud keys, tokens, .env)',
   },
   {
-    id: 'exfil.network-send', hints: ['curl', 'wget', 'requests.', 'fetch(', 'fetch (', 'axios', 'http.request', 'https.request', 'nc ', 'scp ', 'sendbeacon', 'smtplib', 'invoke-restmethod'], family: 'exfiltration', level: 'P1', contexts: ['shell', 'script', 'inline'],
+    id: 'exfil.network-send',
+    hints: [
+      'curl',
+      'wget',
+      'requests.',
+      'fetch(',
+      'fetch (',
+      'axios',
+      'http.request',
+      'https.request',
+      'nc ',
+      'scp ',
+      'sendbeacon',
+      'smtplib',
+      'invoke-restmethod',
+    ],
+    family: 'exfiltration',
+    level: 'P1',
+    contexts: ['shell', 'script', 'inline'],
     re: /\bcurl\b[^\n]*\s(?:-d|--data(?:-\w+)?|-F|--form|-T|--upload-file|-X\s*(?:POST|PUT))(?=[\s=@"'])|\bwget\b[^\n]*--post-(?:data|file)|\brequests\.(?:post|put|patch)\s*\(|\bfetch\s*\([^)\n]*method\s*:\s*["'](?:POST|PUT)|\baxios\.(?:post|put)\s*\(|\bhttps?\.request\s*\(|\bnc\s+[\w.-]+\s+\d{2,5}\b|\bscp\s+[^\n]*\s[\w.-]+@?[\w.-]+:|\bsendBeacon\s*\(|\bsmtplib\b|\bInvoke-RestMethod\b[^\n]*-Method\s+Post/i,
     message: 'sends data over the network',
   },
   {
-    id: 'exfil.instruction', hints: ['http', 'webhook', 'pastebin', 'ngrok', 'requestbin'], family: 'exfiltration', level: 'P0', contexts: ['prose', 'comment'], weak: ['inline', 'example'], mentionable: true, negatable: true,
+    id: 'exfil.instruction',
+    hints: ['http', 'webhook', 'pastebin', 'ngrok', 'requestbin'],
+    family: 'exfiltration',
+    level: 'P0',
+    contexts: ['prose', 'comment'],
+    weak: ['inline', 'example'],
+    mentionable: true,
+    negatable: true,
     re: /\b(?:send|upload|post|transmit|forward|exfiltrate|copy|share|submit|beam)\b(?:[^.\n]|\.(?=\w)){0,80}\b(?:contents?|files?|source(?: code)?|workspace|repo(?:sitory)?|secrets?|credentials?|keys?|tokens?|env(?:ironment)?(?: variables)?|\.env|\.ssh|ssh keys?|history|conversation|codebase|password)\b(?:[^.\n]|\.(?=\w)){0,80}\b(?:to|at|into)\b(?:[^.\n]|\.(?=\w)){0,20}(?:https?:\/\/|\b(?:webhook|pastebin|ngrok|requestbin)\b)/i,
     message: 'tells the agent to send workspace data or secrets to an outside address',
   },
   {
-    id: 'exfil.url-secret', hints: ['http'], hintPair: [['url', 'query', 'link', 'src', 'href'], EMBED_HINTS], family: 'exfiltration', level: 'P0', contexts: ['prose', 'comment', 'inline'], weak: ['example'], mentionable: true, negatable: true,
+    id: 'exfil.url-secret',
+    hints: ['http'],
+    hintPair: [['url', 'query', 'link', 'src', 'href'], EMBED_HINTS],
+    family: 'exfiltration',
+    level: 'P0',
+    contexts: ['prose', 'comment', 'inline'],
+    weak: ['example'],
+    mentionable: true,
+    negatable: true,
     // A markdown image/link (or <img src>) whose query is filled with a secret, or words telling the agent to put one there.
-    re: new RegExp(String.raw`${MD_URL}${URL_QUERY}(?:\{\{?|\$\{?|%|<)[^}\n)>%"']{0,40}?(?:${SECRET_WORD})` +
-      String.raw`|${EMBED_VERB}[^.\n]{0,100}\b(?:${SECRET_WORD})[^.\n]{0,80}\b(?:in|into|to|as|inside)\b[^.\n]{0,30}${URL_WORD}` +
-      String.raw`|https?:\/\/[^\s?#]{0,300}[?#]\S{0,300}?=\s+${FILLED_BY}[^.\n]{0,60}\b(?:${SECRET_WORD})`, 'i'),
+    re: new RegExp(
+      String.raw`${MD_URL}${URL_QUERY}(?:\{\{?|\$\{?|%|<)[^}\n)>%"']{0,40}?(?:${SECRET_WORD})` +
+        String.raw`|${EMBED_VERB}[^.\n]{0,100}\b(?:${SECRET_WORD})[^.\n]{0,80}\b(?:in|into|to|as|inside)\b[^.\n]{0,30}${URL_WORD}` +
+        String.raw`|https?:\/\/[^\s?#]{0,300}[?#]\S{0,300}?=\s+${FILLED_BY}[^.\n]{0,60}\b(?:${SECRET_WORD})`,
+      'i',
+    ),
     message: 'tells the agent to put secrets (keys, tokens, .env) into a URL it renders or opens: a disguised upload',
   },
   {
-    id: 'exfil.url-data', hints: ['http'], hintPair: [['url', 'query', 'link', 'src', 'href'], EMBED_HINTS], family: 'exfiltration', level: 'P1', contexts: ['prose', 'comment', 'inline', 'example'], negatable: true,
+    id: 'exfil.url-data',
+    hints: ['http'],
+    hintPair: [['url', 'query', 'link', 'src', 'href'], EMBED_HINTS],
+    family: 'exfiltration',
+    level: 'P1',
+    contexts: ['prose', 'comment', 'inline', 'example'],
+    negatable: true,
     // An image fetched with a filled-in query (rendering it sends the data), a link filled with workspace data, or words saying to.
-    re: new RegExp(String.raw`(?:!\[[^\]\n]{0,200}\]\(\s*<?|<img\b[^>\n]{0,200}\bsrc\s*=\s*["']?)${URL_QUERY}(?:\{\{?[^}\n]{1,80}\}|\$\{?[A-Za-z_]\w{0,60}|%[A-Z_]{1,60}%|<[A-Za-z_][\w -]{0,40}>|\[[A-Z_ ]{3,40}\])` +
-      String.raw`|${MD_URL}${URL_QUERY}(?:\{\{?|\$\{?|<)[^}\n)>"']{0,40}?(?:${DATA_WORD})` +
-      String.raw`|${EMBED_VERB}[^.\n]{0,100}\b(?:${DATA_WORD})[^.\n]{0,80}\b(?:in|into|to|as|inside)\b[^.\n]{0,30}${URL_WORD}` +
-      String.raw`|https?:\/\/[^\s?#]{0,300}[?#]\S{0,300}?=\s+${FILLED_BY}[^.\n]{0,60}\b(?:${DATA_WORD})`, 'i'),
-    message: 'puts workspace or conversation data into a URL query (an image or link that sends it out when rendered or opened)',
+    re: new RegExp(
+      String.raw`(?:!\[[^\]\n]{0,200}\]\(\s*<?|<img\b[^>\n]{0,200}\bsrc\s*=\s*["']?)${URL_QUERY}(?:\{\{?[^}\n]{1,80}\}|\$\{?[A-Za-z_]\w{0,60}|%[A-Z_]{1,60}%|<[A-Za-z_][\w -]{0,40}>|\[[A-Z_ ]{3,40}\])` +
+        String.raw`|${MD_URL}${URL_QUERY}(?:\{\{?|\$\{?|<)[^}\n)>"']{0,40}?(?:${DATA_WORD})` +
+        String.raw`|${EMBED_VERB}[^.\n]{0,100}\b(?:${DATA_WORD})[^.\n]{0,80}\b(?:in|into|to|as|inside)\b[^.\n]{0,30}${URL_WORD}` +
+        String.raw`|https?:\/\/[^\s?#]{0,300}[?#]\S{0,300}?=\s+${FILLED_BY}[^.\n]{0,60}\b(?:${DATA_WORD})`,
+      'i',
+    ),
+    message:
+      'puts workspace or conversation data into a URL query (an image or link that sends it out when rendered or opened)',
   },
   // ---- network and installs (P1) ----
-  { id: 'network.curl', hints: ['curl'], family: 'network', level: 'P1', contexts: [...SHELLISH, 'script'], re: /(?:^|[\s;&|(`"'])curl\s+\S/, message: 'downloads from the network (curl)' },
-  { id: 'network.wget', hints: ['wget'], family: 'network', level: 'P1', contexts: [...SHELLISH, 'script'], re: /(?:^|[\s;&|(`"'])wget\s+\S/, message: 'downloads from the network (wget)' },
   {
-    id: 'network.script-request', hints: ['requests.', 'urllib', 'httpx.', 'fetch(', 'fetch (', 'axios', 'http.get', 'https.get', 'websocket', 'socket.', 'net.connect', 'invoke-webrequest'], family: 'network', level: 'P1', contexts: ['script'],
+    id: 'network.curl',
+    hints: ['curl'],
+    family: 'network',
+    level: 'P1',
+    contexts: [...SHELLISH, 'script'],
+    re: /(?:^|[\s;&|(`"'])curl\s+\S/,
+    message: 'downloads from the network (curl)',
+  },
+  {
+    id: 'network.wget',
+    hints: ['wget'],
+    family: 'network',
+    level: 'P1',
+    contexts: [...SHELLISH, 'script'],
+    re: /(?:^|[\s;&|(`"'])wget\s+\S/,
+    message: 'downloads from the network (wget)',
+  },
+  {
+    id: 'network.script-request',
+    hints: [
+      'requests.',
+      'urllib',
+      'httpx.',
+      'fetch(',
+      'fetch (',
+      'axios',
+      'http.get',
+      'https.get',
+      'websocket',
+      'socket.',
+      'net.connect',
+      'invoke-webrequest',
+    ],
+    family: 'network',
+    level: 'P1',
+    contexts: ['script'],
     re: /\brequests\.(?:get|post|put|request|Session)\b|\burllib(?:\.request|2)?\.(?:urlopen|Request)|\bhttpx\.\w+\(|\bfetch\s*\(\s*["'`]https?:|\bfetch\s*\(\s*\w*url\w*|\baxios\b|\bhttps?\.get\s*\(|\bnew\s+WebSocket\s*\(|\bsocket\.(?:socket|create_connection)\s*\(|\bnet\.connect\s*\(|\bInvoke-WebRequest\b/i,
     message: 'a script talks to the network',
   },
-  { id: 'install.npm', hints: ['npm', 'npx', 'yarn', 'pnpm', 'bun ', 'bunx '], family: 'install', level: 'P1', contexts: [...SHELLISH, 'script'], re: /\b(?:npm\s+(?:install|i|add|ci)\b|npx\s+(?:-y\s+|--yes\s+)?[@\w]|yarn\s+(?:add|global\s+add)\b|pnpm\s+(?:add|install|dlx)\b|bunx?\s+(?:add|install)\b|bunx\s+(?:--?\S+\s+)*[@\w])/, message: 'installs packages (npm/npx/yarn/pnpm/bunx)' },
-  { id: 'install.pip', hints: ['pip install', 'pip3 install', 'uv ', 'pipx ', 'poetry add', 'gem install', 'cargo install', 'go install', 'uvx '], family: 'install', level: 'P1', contexts: [...SHELLISH, 'script'], re: /\b(?:uvx\s+(?:--\S+\s+)*(?=[@\w])|pip3?\s+install|python3?\s+-m\s+pip\s+install|uv\s+(?:pip\s+install|add|tool\s+install)|pipx\s+(?:install|run)|poetry\s+add|gem\s+install|cargo\s+install|go\s+install)\b/, message: 'installs packages (pip/uv/uvx/gem/cargo/go)' },
-  { id: 'install.git-clone', hints: ['git clone'], family: 'install', level: 'P1', contexts: [...SHELLISH, 'script'], re: /\bgit\s+clone\b/, message: 'fetches a repository (git clone)' },
-  { id: 'install.system', hints: ['brew', 'apt', 'yum', 'dnf', 'pacman', 'zypper', 'apk', 'choco', 'winget', 'scoop', 'snap'], family: 'install', level: 'P1', contexts: [...SHELLISH, 'script'], re: /\b(?:brew|apt|apt-get|yum|dnf|pacman|zypper|apk|choco|winget|scoop|snap)\s+(?:-\S+\s+)*(?:install|add|-S)\b/, message: 'installs system packages' },
   {
-    id: 'exec.subprocess', hints: ['subprocess', 'deno.', 'bun.spawn', 'processbuilder'], family: 'code-execution', level: 'P1', contexts: ['script'],
+    id: 'install.npm',
+    hints: ['npm', 'npx', 'yarn', 'pnpm', 'bun ', 'bunx '],
+    family: 'install',
+    level: 'P1',
+    contexts: [...SHELLISH, 'script'],
+    re: /\b(?:npm\s+(?:install|i|add|ci)\b|npx\s+(?:-y\s+|--yes\s+)?[@\w]|yarn\s+(?:add|global\s+add)\b|pnpm\s+(?:add|install|dlx)\b|bunx?\s+(?:add|install)\b|bunx\s+(?:--?\S+\s+)*[@\w])/,
+    message: 'installs packages (npm/npx/yarn/pnpm/bunx)',
+  },
+  {
+    id: 'install.pip',
+    hints: [
+      'pip install',
+      'pip3 install',
+      'uv ',
+      'pipx ',
+      'poetry add',
+      'gem install',
+      'cargo install',
+      'go install',
+      'uvx ',
+    ],
+    family: 'install',
+    level: 'P1',
+    contexts: [...SHELLISH, 'script'],
+    re: /\b(?:uvx\s+(?:--\S+\s+)*(?=[@\w])|pip3?\s+install|python3?\s+-m\s+pip\s+install|uv\s+(?:pip\s+install|add|tool\s+install)|pipx\s+(?:install|run)|poetry\s+add|gem\s+install|cargo\s+install|go\s+install)\b/,
+    message: 'installs packages (pip/uv/uvx/gem/cargo/go)',
+  },
+  {
+    id: 'install.git-clone',
+    hints: ['git clone'],
+    family: 'install',
+    level: 'P1',
+    contexts: [...SHELLISH, 'script'],
+    re: /\bgit\s+clone\b/,
+    message: 'fetches a repository (git clone)',
+  },
+  {
+    id: 'install.system',
+    hints: ['brew', 'apt', 'yum', 'dnf', 'pacman', 'zypper', 'apk', 'choco', 'winget', 'scoop', 'snap'],
+    family: 'install',
+    level: 'P1',
+    contexts: [...SHELLISH, 'script'],
+    re: /\b(?:brew|apt|apt-get|yum|dnf|pacman|zypper|apk|choco|winget|scoop|snap)\s+(?:-\S+\s+)*(?:install|add|-S)\b/,
+    message: 'installs system packages',
+  },
+  {
+    id: 'exec.subprocess',
+    hints: ['subprocess', 'deno.', 'bun.spawn', 'processbuilder'],
+    family: 'code-execution',
+    level: 'P1',
+    contexts: ['script'],
     // A one-liner that starts processes runs a shell command inline: as dangerous as os.system or child_process.
     inlineProgram: 'P0',
     re: /\bsubprocess\.(?:run|call|Popen|check_output|check_call)\b|\bDeno\.(?:run|Command)\b|\bBun\.spawn\b|\bProcessBuilder\b/,
@@ -213,65 +524,182 @@ const RULE_BOOK: AuditRule[] = [
   },
   // ---- remote instructions (P1) ----
   {
-    id: 'remote.fetch-and-follow', hints: ['http'], family: 'remote-instructions', level: 'P1', contexts: ['prose', 'inline', 'comment'],
+    id: 'remote.fetch-and-follow',
+    hints: ['http'],
+    family: 'remote-instructions',
+    level: 'P1',
+    contexts: ['prose', 'inline', 'comment'],
     re: /\b(?:fetch|download|read|load|retrieve|get|open|visit|curl|pull)\b[^\n]{0,80}https?:\/\/\S+[^\n]{0,80}\b(?:follow|obey|execute|run|apply|do what)\b[^\n]{0,40}\b(?:instructions?|steps|commands?|directions|rules|prompt|says)\b|\b(?:follow|obey|execute|apply|run)\b[^\n]{0,40}\b(?:instructions?|steps|commands?|prompt|rules|directions)\b[^\n]{0,40}\b(?:at|from|in|on|found at|hosted at)\s+<?https?:\/\//i,
-    message: 'tells the agent to fetch instructions from an outside URL at run time (unverifiable, can change after review)',
+    message:
+      'tells the agent to fetch instructions from an outside URL at run time (unverifiable, can change after review)',
   },
   {
-    id: 'remote.script-fetch-exec', hints: ['http', 'exec'], family: 'remote-instructions', level: 'P1', contexts: ['script'],
+    id: 'remote.script-fetch-exec',
+    hints: ['http', 'exec'],
+    family: 'remote-instructions',
+    level: 'P1',
+    contexts: ['script'],
     re: /(?:import|require)\s*\(\s*["'`]https?:|\bimportlib\b[^\n]*https?:|\bexec\s*\(\s*(?:requests|urllib)/,
     message: 'a script loads code from a URL at run time',
   },
   // ---- secrets and supply chain (P1) ----
   {
-    id: 'secrets.hardcoded', family: 'exfiltration', level: 'P1', hints: ['akia', 'ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_', 'sk-', 'xox', 'private key', 'aiza', 'glpat-'], contexts: ['shell', 'script', 'inline', 'example', 'prose'],
+    id: 'secrets.hardcoded',
+    family: 'exfiltration',
+    level: 'P1',
+    hints: [
+      'akia',
+      'ghp_',
+      'gho_',
+      'ghu_',
+      'ghs_',
+      'ghr_',
+      'github_pat_',
+      'sk-',
+      'xox',
+      'private key',
+      'aiza',
+      'glpat-',
+    ],
+    contexts: ['shell', 'script', 'inline', 'example', 'prose'],
     re: /\bAKIA[0-9A-Z]{16}\b|\bgh[pousr]_[A-Za-z0-9]{36,}\b|\bgithub_pat_[A-Za-z0-9_]{40,}|\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{32,}|\bxox[abpors]-[A-Za-z0-9-]{10,}|-----BEGIN (?:RSA |EC |OPENSSH |DSA )?PRIVATE KEY-----|\bAIza[0-9A-Za-z_-]{35}\b|\bglpat-[A-Za-z0-9_-]{20,}/,
     message: 'contains what looks like a real credential (API key, token or private key)',
   },
   {
-    id: 'install.registry-redirect', family: 'install', level: 'P1', hints: ['index-url', 'set registry', '--registry', 'trusted-host', 'find-links'], contexts: [...SHELLISH, 'script', 'example'],
+    id: 'install.registry-redirect',
+    family: 'install',
+    level: 'P1',
+    hints: ['index-url', 'set registry', '--registry', 'trusted-host', 'find-links'],
+    contexts: [...SHELLISH, 'script', 'example'],
     re: /--(?:extra-)?index-url\s+\S+|--trusted-host\s|--find-links\s+https?:|\bnpm\s+config\s+set\s+registry\b|--registry[=\s]+https?:\/\/(?!registry\.npmjs\.org)/i,
     message: 'installs from a non-default package registry (dependency confusion / registry redirection)',
   },
   // ---- skill discovery and autonomy abuse (P1) ----
   {
-    id: 'inject.capability-inflation', family: 'prompt-injection', level: 'P1', hints: ['this skill'], contexts: ['prose', 'comment'], negatable: true,
+    id: 'inject.capability-inflation',
+    family: 'prompt-injection',
+    level: 'P1',
+    hints: ['this skill'],
+    contexts: ['prose', 'comment'],
+    negatable: true,
     re: /\b(?:always|must)\s+(?:use|load|invoke|activate|prefer)\s+this\s+skill\b|\bthis\s+skill\s+(?:overrides|replaces|supersedes|takes precedence over)\s+(?:all\s+)?(?:other|any)\b|\buse\s+this\s+skill\s+for\s+(?:every|all|any)\s+(?:task|request|question|message)s?\b/i,
     message: 'tries to make the agent pick this skill for everything or over other skills',
   },
   {
-    id: 'autonomy.no-confirmation', family: 'prompt-injection', level: 'P1', hints: ['without asking', 'without waiting', 'without requesting', 'without seeking', 'never ask', "don't ask", 'do not ask'], contexts: ['prose', 'comment'],
+    id: 'autonomy.no-confirmation',
+    family: 'prompt-injection',
+    level: 'P1',
+    hints: [
+      'without asking',
+      'without waiting',
+      'without requesting',
+      'without seeking',
+      'never ask',
+      "don't ask",
+      'do not ask',
+    ],
+    contexts: ['prose', 'comment'],
     re: /\bwithout\s+(?:asking|waiting for|requesting|seeking)\s+(?:the\s+user(?:'s)?\s+)?(?:for\s+)?(?:permission|confirmation|approval|consent)\b|\b(?:never|don't|do not)\s+ask\s+(?:the\s+user\s+)?(?:for\s+)?(?:permission|confirmation|approval)\b/i,
-    message: 'tells the agent to act without the user\'s confirmation',
+    message: "tells the agent to act without the user's confirmation",
   },
   // ---- prompt injection ----
   {
-    id: 'inject.ignore-instructions', hints: [], hintPair: [['ignore', 'disregard', 'forget', 'override', 'bypass'], ['instruction', 'prompt', 'rules', 'direction', 'guideline', 'message']], family: 'prompt-injection', level: 'P0', contexts: ALL, mentionable: true, negatable: true,
+    id: 'inject.ignore-instructions',
+    hints: [],
+    hintPair: [
+      ['ignore', 'disregard', 'forget', 'override', 'bypass'],
+      ['instruction', 'prompt', 'rules', 'direction', 'guideline', 'message'],
+    ],
+    family: 'prompt-injection',
+    level: 'P0',
+    contexts: ALL,
+    mentionable: true,
+    negatable: true,
     re: /\b(?:ignore|disregard|forget|override|bypass)\b[^.\n]{0,30}\b(?:previous|prior|above|earlier|preceding|system|original|your|developer|safety)\b[^.\n]{0,20}\b(?:instructions?|prompts?|rules|directions|guidelines|messages?)\b/i,
     message: 'tries to override the harness instructions ("ignore previous instructions")',
   },
   {
-    id: 'inject.conceal', hints: ['hidden from', 'secret from'], hintPair: [['user'], ['tell', 'inform', 'notif', 'mention', 'reveal', 'alert', 'let', 'without', 'hide', 'must', 'should']], family: 'prompt-injection', level: 'P0', contexts: ALL, mentionable: true,
+    id: 'inject.conceal',
+    hints: ['hidden from', 'secret from'],
+    hintPair: [
+      ['user'],
+      ['tell', 'inform', 'notif', 'mention', 'reveal', 'alert', 'let', 'without', 'hide', 'must', 'should'],
+    ],
+    family: 'prompt-injection',
+    level: 'P0',
+    contexts: ALL,
+    mentionable: true,
     re: /\b(?:do not|don't|never)\s+(?:tell|inform|notify|mention (?:this|it) to|reveal (?:this|it) to|alert|let)\s+(?:the\s+)?user(?:s)?\b(?!\s+(?:wait|down|guess))|\bwithout\s+(?:telling|informing|notifying|alerting)\s+(?:the\s+)?user|\bhide\s+(?:this|it|these|that|your actions?)\b[^.\n]{0,20}\bfrom\s+(?:the\s+)?user|\bkeep\s+(?:this|it)\s+(?:secret|hidden)\s+from\b|\bthe user (?:must|should) not (?:know|see|find out)\b/i,
     message: 'tells the agent to hide what it does from the user',
   },
   {
-    id: 'inject.unrestricted', hints: ['unrestricted', 'jailbr', 'god mode', 'dan mode', 'limit mode', 'limits mode', 'you are now', 'no longer', 'act as'], family: 'prompt-injection', level: 'P0', contexts: ALL, mentionable: true, negatable: true,
+    id: 'inject.unrestricted',
+    hints: [
+      'unrestricted',
+      'jailbr',
+      'god mode',
+      'dan mode',
+      'limit mode',
+      'limits mode',
+      'you are now',
+      'no longer',
+      'act as',
+    ],
+    family: 'prompt-injection',
+    level: 'P0',
+    contexts: ALL,
+    mentionable: true,
+    negatable: true,
     re: /\b(?:unrestricted|jailbreak|jailbroken|god|DAN|no[- ]limits?)\s+mode\b|\byou are now (?:DAN|unrestricted|free of|jailbroken|no longer bound)|\bno longer (?:bound|restricted) by\b|\bact as (?:an? )?(?:unrestricted|unfiltered)\b/i,
     message: 'tries to switch the agent into an "unrestricted mode"',
   },
   {
-    id: 'inject.disable-approvals', hints: ['dangerously', 'auto-approve', 'autoapprove', 'yolo mode'], hintPair: [['approv', 'sandbox', 'permission', 'safety', 'guardrail', 'policy', 'gate', 'security', 'confirmation'], ['disable', 'bypass', 'skip', 'turn off', 'circumvent', 'switch off', 'deactivate', 'get around']], family: 'prompt-injection', level: 'P0', contexts: ALL, mentionable: true, negatable: true,
+    id: 'inject.disable-approvals',
+    hints: ['dangerously', 'auto-approve', 'autoapprove', 'yolo mode'],
+    hintPair: [
+      ['approv', 'sandbox', 'permission', 'safety', 'guardrail', 'policy', 'gate', 'security', 'confirmation'],
+      ['disable', 'bypass', 'skip', 'turn off', 'circumvent', 'switch off', 'deactivate', 'get around'],
+    ],
+    family: 'prompt-injection',
+    level: 'P0',
+    contexts: ALL,
+    mentionable: true,
+    negatable: true,
     re: /\b(?:disable|bypass|skip|turn off|circumvent|switch off|deactivate|get around)\b[^.\n]{0,30}\b(?:approvals?|approval prompts?|permission (?:checks?|prompts?|system)|the sandbox|sandbox(?:ing)?|safety (?:checks?|filters?|rules)|guardrails?|the (?:policy|gate)|security (?:checks?|policy|controls?)|user confirmation)\b|--dangerously-skip-permissions|--dangerously-bypass-approvals|\bauto-?approve (?:all|every|everything)\b|\byolo mode\b/i,
     message: 'tries to disable approvals, the sandbox or the policy',
   },
   {
-    id: 'inject.policy-change', hints: [], hintPair: [['settings.json', 'policy', 'permission', 'allowlist', 'ceiling', 'approval'], ['modify', 'edit', 'change', 'rewrite', 'update', 'append', 'write', 'add', 'grant', 'widen', 'raise']], family: 'prompt-injection', level: 'P0', contexts: ['prose', 'inline', 'comment', 'shell', 'script'], mentionable: true, negatable: true,
+    id: 'inject.policy-change',
+    hints: [],
+    hintPair: [
+      ['settings.json', 'policy', 'permission', 'allowlist', 'ceiling', 'approval'],
+      ['modify', 'edit', 'change', 'rewrite', 'update', 'append', 'write', 'add', 'grant', 'widen', 'raise'],
+    ],
+    family: 'prompt-injection',
+    level: 'P0',
+    contexts: ['prose', 'inline', 'comment', 'shell', 'script'],
+    mentionable: true,
+    negatable: true,
     re: /\b(?:modify|edit|change|rewrite|update|append to|write to|add (?:yourself|itself|this skill|it) to|grant yourself|widen|raise)\b[^.\n]{0,40}(?:\.workbuddy\/settings\.json|\bpolicy\.ceiling\b|\b(?:your|the agent's|knack's|its own) (?:permissions|policy|allowlist|ceiling)\b|\bpermission (?:allowlist|rules)\b|\bapproval (?:rules|settings)\b)/i,
     message: 'tells the agent to change its own policy or permissions',
   },
   {
-    id: 'inject.agent-config', hints: ['.bashrc', '.zshrc', '.profile', '.bash_profile', '~/.claude/', '~/.agents/', '~/.workbuddy/', '.git/hooks/', 'crontab'], family: 'prompt-injection', level: 'P1', contexts: ['prose', 'inline', 'comment', 'shell', 'script'], negatable: true,
+    id: 'inject.agent-config',
+    hints: [
+      '.bashrc',
+      '.zshrc',
+      '.profile',
+      '.bash_profile',
+      '~/.claude/',
+      '~/.agents/',
+      '~/.workbuddy/',
+      '.git/hooks/',
+      'crontab',
+    ],
+    family: 'prompt-injection',
+    level: 'P1',
+    contexts: ['prose', 'inline', 'comment', 'shell', 'script'],
+    negatable: true,
     re: /\b(?:append|add|write|insert|inject)\b[^.\n]{0,40}\b(?:to|into)\b[^.\n]{0,20}(?:~\/\.(?:bashrc|zshrc|profile|bash_profile)|~\/\.claude\/|~\/\.agents\/|~\/\.workbuddy\/|\.git\/hooks\/|crontab)/i,
     message: 'writes into shell start-up files, agent config or git hooks (persists after removal)',
   },
@@ -283,15 +711,27 @@ const RULE_BOOK: AuditRule[] = [
  * code has not seen (a rule with an optional field only some have was a deoptimisation, 'wrong map', in ruleHit).
  */
 export const RULES: AuditRule[] = RULE_BOOK.map((r) => ({
-  id: r.id, family: r.family, level: r.level, re: r.re, hints: r.hints, hintPair: r.hintPair, contexts: r.contexts, weak: r.weak,
-  negatable: r.negatable, mentionable: r.mentionable, inlineProgram: r.inlineProgram, message: r.message,
+  id: r.id,
+  family: r.family,
+  level: r.level,
+  re: r.re,
+  hints: r.hints,
+  hintPair: r.hintPair,
+  contexts: r.contexts,
+  weak: r.weak,
+  negatable: r.negatable,
+  mentionable: r.mentionable,
+  inlineProgram: r.inlineProgram,
+  message: r.message,
 }));
 
 /** Words that show a line is discussing an attack rather than performing one. */
-export const MENTION_RE = /\b(?:detect(?:s|ed|ing|ion)?|flag(?:s|ged)?|patterns?|examples?|e\.g\.|such as|for instance|injections?|attacks?|attackers?|malicious|scan(?:s|ner|ning)?|look (?:out )?for|check (?:for|whether|if)|watch for|red flags?|suspicious|jailbreaks?|phishing|threats?|vulnerab\w*|like\s*[:"“'`])/i;
+export const MENTION_RE =
+  /\b(?:detect(?:s|ed|ing|ion)?|flag(?:s|ged)?|patterns?|examples?|e\.g\.|such as|for instance|injections?|attacks?|attackers?|malicious|scan(?:s|ner|ning)?|look (?:out )?for|check (?:for|whether|if)|watch for|red flags?|suspicious|jailbreaks?|phishing|threats?|vulnerab\w*|like\s*[:"“'`])/i;
 
 /** Negations that precede an action in prose: "never use sudo", "do not run rm -rf /". */
-export const NEGATION_RE = /\b(?:never|don't|do not|dont|avoid|must not|mustn't|should not|shouldn't|cannot|can't|won't|no need to|instead of|rather than|refuse|forbid(?:den)?|prohibit(?:ed)?|not allowed|disallow(?:ed)?|not to|no\s+(?:\w+\s+){0,2}to)\b|不要|禁止|切勿|不得|避免/i;
+export const NEGATION_RE =
+  /\b(?:never|don't|do not|dont|avoid|must not|mustn't|should not|shouldn't|cannot|can't|won't|no need to|instead of|rather than|refuse|forbid(?:den)?|prohibit(?:ed)?|not allowed|disallow(?:ed)?|not to|no\s+(?:\w+\s+){0,2}to)\b|不要|禁止|切勿|不得|避免/i;
 
 export const LEVEL_RANK: Record<Level, number> = { P2: 0, P1: 1, P0: 2 };
 export const maxLevel = (a: Level, b: Level): Level => (LEVEL_RANK[a] >= LEVEL_RANK[b] ? a : b);

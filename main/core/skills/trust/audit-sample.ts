@@ -111,7 +111,8 @@ Check the [calendar](https://example.com/calendar) and the \`CHANGELOG.md\` befo
 Tags are spelled \`'v' + '1.2.0'\` in the scripts; the banner text is TG9yZW0gaXBzdW0gZG9sb3Igc2l0IGFtZXQ= in base64.
 `;
 
-const FRONTMATTER = '---\nname: release-helper\ndescription: Use when the user asks to cut a release, write the changelog or tag a version.\nlicense: MIT\n---\n';
+const FRONTMATTER =
+  '---\nname: release-helper\ndescription: Use when the user asks to cut a release, write the changelog or tag a version.\nlicense: MIT\n---\n';
 
 export const SAMPLE_FILES: { name: string; text: string; kind: 'markdown' | 'shell' | 'script' }[] = [
   { name: 'SKILL.md', text: SAMPLE_SKILL, kind: 'markdown' },
@@ -133,7 +134,10 @@ function steps(words: string[], n: number, seed: number): string {
   }
   return out.join('\n');
 }
-const VOCABULARY = 'open the form read each field check value write result into page flatten merge split sign export table chart'.split(' ');
+const VOCABULARY =
+  'open the form read each field check value write result into page flatten merge split sign export table chart'.split(
+    ' ',
+  );
 
 const PDF_SKILL = `---
 name: pdf-forms
@@ -407,7 +411,10 @@ Lead with the most important point. Suggest, do not order. Quote the line you me
 Keep nits apart, and say when something is fine as it is.
 `;
 
-const LONG_WORDS = 'review commit deploy test build lint format query schema release branch merge docs cache index search render parse bundle trace log alert backup'.split(' ');
+const LONG_WORDS =
+  'review commit deploy test build lint format query schema release branch merge docs cache index search render parse bundle trace log alert backup'.split(
+    ' ',
+  );
 const LONG_SKILL = `---
 name: ci-pipeline
 description: Use when the user asks to set up, debug or speed up a CI pipeline (GitHub Actions, GitLab CI).
@@ -435,7 +442,11 @@ git diff --stat
 
 See [the guide](references/guide.md) and [the API](references/api.md).
 `;
-const LONG_GUIDE = `# Guide\n\n${Array.from({ length: 12 }, (_, k) => steps(LONG_WORDS, 6, k * 7 + 3).replace(/\n\d+\. /g, ' ').slice(3)).join('\n\n')}\n`;
+const LONG_GUIDE = `# Guide\n\n${Array.from({ length: 12 }, (_, k) =>
+  steps(LONG_WORDS, 6, k * 7 + 3)
+    .replace(/\n\d+\. /g, ' ')
+    .slice(3),
+).join('\n\n')}\n`;
 const LONG_API = `# API\n\n| call | meaning |\n|---|---|\n${Array.from({ length: 40 }, (_, k) => `| \`${LONG_WORDS[k % LONG_WORDS.length]}_${k}(x)\` | ${LONG_WORDS[(k * 7) % LONG_WORDS.length]} the ${LONG_WORDS[(k * 3) % LONG_WORDS.length]} |`).join('\n')}\n`;
 const LONG_PY = `#!/usr/bin/env python3\n"""Summarise CI timings from a JSON report."""\nimport json, sys\n\n${Array.from({ length: 24 }, (_, k) => `def step_${k}(data):\n    return [x for x in data if x.get("${LONG_WORDS[k % LONG_WORDS.length]}")]\n`).join('\n')}\nif __name__ == "__main__":\n    print(json.dumps(step_0(json.load(sys.stdin))))\n`;
 const LONG_SH = `#!/bin/sh\nset -eu\n${Array.from({ length: 16 }, (_, k) => `echo "${LONG_WORDS[k % LONG_WORDS.length]} ${LONG_WORDS[(k * 5) % LONG_WORDS.length]}"`).join('\n')}\ngit log --oneline -5\n`;
@@ -449,18 +460,42 @@ const LONG_SH = `#!/bin/sh\nset -eu\n${Array.from({ length: 16 }, (_, k) => `ech
  */
 export const SAMPLE_SKILLS: Record<string, Record<string, string>> = {
   'release-helper': {
-    'SKILL.md': FRONTMATTER + SAMPLE_SKILL, 'references/guide.md': GUIDE, 'scripts/notes.py': PYTHON, 'scripts/release.sh': SHELL,
+    'SKILL.md': FRONTMATTER + SAMPLE_SKILL,
+    'references/guide.md': GUIDE,
+    'scripts/notes.py': PYTHON,
+    'scripts/release.sh': SHELL,
   },
-  'pdf-forms': { 'SKILL.md': PDF_SKILL, 'scripts/fill.py': PDF_SCRIPT, 'LICENSE.txt': 'Apache License\nVersion 2.0, January 2004\n' },
-  'agent-development': { 'SKILL.md': AGENT_SKILL, 'scripts/clean.sh': AGENT_CLEAN, 'scripts/new-agent.mjs': AGENT_JS, 'template.txt': 'export const name = "{{name}}";\n' },
+  'pdf-forms': {
+    'SKILL.md': PDF_SKILL,
+    'scripts/fill.py': PDF_SCRIPT,
+    'LICENSE.txt': 'Apache License\nVersion 2.0, January 2004\n',
+  },
+  'agent-development': {
+    'SKILL.md': AGENT_SKILL,
+    'scripts/clean.sh': AGENT_CLEAN,
+    'scripts/new-agent.mjs': AGENT_JS,
+    'template.txt': 'export const name = "{{name}}";\n',
+  },
   'doc-translate': { 'SKILL.md': ZH_SKILL, 'references/glossary.md': ZH_GLOSSARY },
   'notes-draft': { 'SKILL.md': BROKEN_SKILL },
   'code-review': { 'SKILL.md': REVIEW_SKILL },
-  'db-migrate': { 'SKILL.md': DB_SKILL, 'scripts/migrate.mjs': DB_SCRIPT, 'migrations/0001_users.sql': 'CREATE TABLE users (id serial primary key);\n-- down\nDROP TABLE users;\n' },
+  'db-migrate': {
+    'SKILL.md': DB_SKILL,
+    'scripts/migrate.mjs': DB_SCRIPT,
+    'migrations/0001_users.sql': 'CREATE TABLE users (id serial primary key);\n-- down\nDROP TABLE users;\n',
+  },
   'web-summary': { 'SKILL.md': WEB_SKILL },
-  'csv-report': { 'SKILL.md': CSV_SKILL, 'scripts/chart.py': CSV_SCRIPT, 'assets/example.csv': 'group,value\na,1.5\nb,2\n' },
+  'csv-report': {
+    'SKILL.md': CSV_SKILL,
+    'scripts/chart.py': CSV_SCRIPT,
+    'assets/example.csv': 'group,value\na,1.5\nb,2\n',
+  },
   'ci-pipeline': {
-    'SKILL.md': LONG_SKILL, 'references/guide.md': LONG_GUIDE, 'references/api.md': LONG_API, 'scripts/report.py': LONG_PY, 'scripts/check.sh': LONG_SH,
+    'SKILL.md': LONG_SKILL,
+    'references/guide.md': LONG_GUIDE,
+    'references/api.md': LONG_API,
+    'scripts/report.py': LONG_PY,
+    'scripts/check.sh': LONG_SH,
     'assets/logo.png': '\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89',
   },
 };
@@ -485,7 +520,8 @@ export function repeatName(n: number): string {
 function repeatSkill(n: number): Record<string, string> {
   const run = n % 5 === 0 ? 'pip install rich' : 'git status --short';
   return {
-    'SKILL.md': `---\nname: ${repeatName(n)}\ndescription: Use when the user asks to summarise the changes or to check the working tree.\nlicense: MIT\n---\n` +
+    'SKILL.md':
+      `---\nname: ${repeatName(n)}\ndescription: Use when the user asks to summarise the changes or to check the working tree.\nlicense: MIT\n---\n` +
       `# Change summary\n\n1. Run \`sh scripts/check.sh\` and read its output.\n2. List the changed files with \`git diff --stat\`.\n` +
       `3. Write the summary under \`## Results\`.\n\n\`\`\`bash\n${run}\n\`\`\`\n`,
     'scripts/check.sh': '#!/bin/sh\nset -eu\necho "checking"\ngit log --oneline \\\n  -5\n',

@@ -1,7 +1,14 @@
 // The audit worker's side of the pool's protocol (audit-pool.ts): answers parse requests, and works through audit
 // rounds by claiming folders in a shared array, its own share first, then what the other workers have not started.
 import { parentPort } from 'node:worker_threads';
-import type { AuditJob, AuditRound, AuditRoundResult, AuditWorkerReady, ParseRequest, ParseResult } from './audit-pool.js';
+import type {
+  AuditJob,
+  AuditRound,
+  AuditRoundResult,
+  AuditWorkerReady,
+  ParseRequest,
+  ParseResult,
+} from './audit-pool.js';
 
 /** What one folder's audit gives: its report and fingerprint, or why it failed (a bad skill gives findings, not this). */
 export type JobOutcome = Omit<AuditRoundResult['results'][number], 'i'>;
@@ -42,7 +49,11 @@ export function sayReady(): void {
 export function rehearseRound(jobs: AuditJob[], service: AuditService): AuditRoundResult['results'] {
   const claims = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, jobs.length)));
   const results: AuditRoundResult['results'] = [];
-  runRound({ round: 0, jobs, claims, mark: 1, from: 0, to: jobs.length }, service, (m) => void results.push(...m.results));
+  runRound(
+    { round: 0, jobs, claims, mark: 1, from: 0, to: jobs.length },
+    service,
+    (m) => void results.push(...m.results),
+  );
   return results;
 }
 

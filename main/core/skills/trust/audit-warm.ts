@@ -17,7 +17,10 @@ export const PARSES_PER_ROUND = 3;
 /** The sample skill folders under the warm-up's folder (writeSampleSkill), in name order; none when it cannot be read. */
 export function sampleFolders(root: string): string[] {
   try {
-    return readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory() && d.name !== REPEAT_DIR).map((d) => join(root, d.name)).sort();
+    return readdirSync(root, { withFileTypes: true })
+      .filter((d) => d.isDirectory() && d.name !== REPEAT_DIR)
+      .map((d) => join(root, d.name))
+      .sort();
   } catch {
     return [];
   }
@@ -73,7 +76,10 @@ export function warmUp(service: AuditService, root: string | undefined, rounds: 
 /** One repeat slice: the copies' SKILL.md parsed in one request, then their folders audited in one rehearsed round. */
 function repeatSlice(service: AuditService, repeats: readonly string[]): void {
   service.parse(repeats.map((d) => join(d, 'SKILL.md')));
-  rehearseRound(repeats.map((dir, k) => ({ id: -1 - k, dir })), service);
+  rehearseRound(
+    repeats.map((dir, k) => ({ id: -1 - k, dir })),
+    service,
+  );
 }
 
 /** A second worker's service, which never parsed the samples: a folder taken from another worker's share. */
@@ -111,7 +117,10 @@ export function warmSlice(service: AuditService, folders: readonly string[], ste
 
 /** Without the sample folders on disk: the sample's texts alone go through the rules. */
 export function warmTexts(): void {
-  const description = { text: 'Use when the user asks to cut a release, write the changelog or tag a version.', line: 3 };
+  const description = {
+    text: 'Use when the user asks to cut a release, write the changelog or tag a version.',
+    line: 3,
+  };
   SAMPLE_FILES.forEach((f, i) => {
     const quiet = quietLinesOf(Buffer.from(f.text, 'utf8'));
     auditText(f.name, f.text, f.kind, { quiet, ...(i === 0 ? { description } : {}) });

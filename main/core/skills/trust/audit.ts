@@ -2,10 +2,32 @@
 // Context-aware (prose vs. shell block vs. example vs. script), normalised first, findings carry file, line, rule, excerpt, level.
 import { createHash } from 'node:crypto';
 import { sha256Hex } from '../../base/sha256.js';
-import { closeSync, constants as fsConstants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, type Dirent } from 'node:fs';
+import {
+  closeSync,
+  constants as fsConstants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+  readSync,
+  realpathSync,
+  type Dirent,
+} from 'node:fs';
 import { basename, sep } from 'node:path';
 import type { Diagnostic } from '../../base/diagnostics.js';
-import { AUDITOR_VERSION, LEVEL_RANK, MENTION_RE, NEGATION_RE, RULES, maxLevel, type AuditRule, type Context, type Family, type Level } from './audit-rules.js';
+import {
+  AUDITOR_VERSION,
+  LEVEL_RANK,
+  MENTION_RE,
+  NEGATION_RE,
+  RULES,
+  maxLevel,
+  type AuditRule,
+  type Context,
+  type Family,
+  type Level,
+} from './audit-rules.js';
 import { REWRITE_TRIGGERS, decodeBase64Blobs, deobfuscate, normalizeLine, type HiddenText } from './normalize.js';
 import { BUILT_TABLES, hintScanner, lineFilter, type LineFilter, type RuleMask } from './audit-hints.js';
 import type { ParsedPermissions, Permissions } from '../../policy/permissions.js';
@@ -73,14 +95,42 @@ export function verdictsOf(findings: Finding[]): { manifest: Level; content: Lev
 }
 
 /** maxUnauditedBytes: files too large to audit are still hashed (so trust binds to their bytes), up to this much per folder. */
-export const LIMITS = { maxFiles: 2000, maxFileBytes: 2 * 1024 * 1024, maxTotalBytes: 64 * 1024 * 1024, maxUnauditedBytes: 256 * 1024 * 1024, maxPerRule: 20 };
+export const LIMITS = {
+  maxFiles: 2000,
+  maxFileBytes: 2 * 1024 * 1024,
+  maxTotalBytes: 64 * 1024 * 1024,
+  maxUnauditedBytes: 256 * 1024 * 1024,
+  maxPerRule: 20,
+};
 
 const MARKDOWN_EXT = new Set(['.md', '.markdown', '.mdx', '.txt', '.rst']);
 const SHELL_EXT = new Set(['.sh', '.bash', '.zsh', '.ksh', '.fish', '.ps1', '.bat', '.cmd', '.command']);
-const SHELL_FENCE = new Set(['bash', 'sh', 'shell', 'zsh', 'console', 'terminal', 'shell-session', 'shellsession', 'powershell', 'ps1', 'ps', 'pwsh', 'cmd', 'bat', 'fish', 'ksh']);
+const SHELL_FENCE = new Set([
+  'bash',
+  'sh',
+  'shell',
+  'zsh',
+  'console',
+  'terminal',
+  'shell-session',
+  'shellsession',
+  'powershell',
+  'ps1',
+  'ps',
+  'pwsh',
+  'cmd',
+  'bat',
+  'fish',
+  'ksh',
+]);
 
 export interface FileEntry {
-  rel: string; abs: string; size: number; mtimeMs: number; link?: string; escapes?: boolean;
+  rel: string;
+  abs: string;
+  size: number;
+  mtimeMs: number;
+  link?: string;
+  escapes?: boolean;
   /** A symlink whose target is not a regular file (a folder, FIFO, socket or device): never read. */
   special?: boolean;
 }
@@ -113,7 +163,10 @@ function walkSkillFiles(dir: string, stat: boolean): { files: FileEntry[]; trunc
     }
     entries.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
     for (const ent of entries) {
-      if (files.length >= LIMITS.maxFiles) { truncated = true; return; }
+      if (files.length >= LIMITS.maxFiles) {
+        truncated = true;
+        return;
+      }
       const name = ent.name;
       const p = abs.endsWith(sep) ? abs + name : abs + sep + name;
       const rel = relDir + name;
@@ -127,22 +180,47 @@ function walkSkillFiles(dir: string, stat: boolean): { files: FileEntry[]; trunc
         continue;
       }
       let st;
-      try { st = lstatSync(p); } catch { continue; }
+      try {
+        st = lstatSync(p);
+      } catch {
+        continue;
+      }
       if (st.isSymbolicLink()) {
         let target = '';
-        try { target = readlinkSync(p); } catch { /* unreadable link */ }
+        try {
+          target = readlinkSync(p);
+        } catch {
+          /* unreadable link */
+        }
         let real: string | undefined;
         // Resolved as the root was (realpathSync.native): the JS resolver can spell the same folder differently
         // (letter case on a case-insensitive disk, a subst drive), which would read as an escape.
-        try { real = realpathSync.native(p); } catch { real = undefined; }
+        try {
+          real = realpathSync.native(p);
+        } catch {
+          real = undefined;
+        }
         const escapes = real === undefined || !isInside(real, realRoot());
         let size = 0;
         let special = true;
         try {
           const t = escapes ? undefined : lstatSync(real!);
-          if (t?.isFile()) { size = t.size; special = false; }
-        } catch { /* ignore */ }
-        files.push({ rel, abs: p, size, mtimeMs: st.mtimeMs, link: target, escapes, ...(special && !escapes ? { special } : {}) });
+          if (t?.isFile()) {
+            size = t.size;
+            special = false;
+          }
+        } catch {
+          /* ignore */
+        }
+        files.push({
+          rel,
+          abs: p,
+          size,
+          mtimeMs: st.mtimeMs,
+          link: target,
+          escapes,
+          ...(special && !escapes ? { special } : {}),
+        });
       } else if (st.isDirectory()) {
         walk(p, rel + '/');
       } else if (st.isFile()) {
@@ -169,7 +247,8 @@ function readInto(size: number): Buffer {
     const view = kernel.input(size);
     return Buffer.from(view.buffer, view.byteOffset, size);
   }
-  if (readBuf.length < size) readBuf = Buffer.allocUnsafe(Math.min(LIMITS.maxFileBytes, Math.max(size, readBuf.length * 2)));
+  if (readBuf.length < size)
+    readBuf = Buffer.allocUnsafe(Math.min(LIMITS.maxFileBytes, Math.max(size, readBuf.length * 2)));
   return readBuf;
 }
 
@@ -184,7 +263,8 @@ function openFlags(f: FileEntry): number {
  * first and measured on the open descriptor (one fstat instead of an lstat before the read).
  */
 function readListed(f: FileEntry, room: number): { buf?: Buffer; size: number; mtimeMs: number; notFile?: boolean } {
-  if (f.size >= 0 && f.link === undefined && (f.size > LIMITS.maxFileBytes || f.size > room)) return { size: f.size, mtimeMs: f.mtimeMs };
+  if (f.size >= 0 && f.link === undefined && (f.size > LIMITS.maxFileBytes || f.size > room))
+    return { size: f.size, mtimeMs: f.mtimeMs };
   const fd = openSync(f.abs, openFlags(f));
   try {
     const st = fstatSync(fd);
@@ -243,8 +323,15 @@ function excerptOf(text: string, index = 0): string {
  * reported. Binary = NUL bytes and mostly non-text once they are removed.
  */
 export function auditTextOf(buf: Buffer): { text: string; nul: boolean } | undefined {
-  if (buf.length >= 2 && buf[0] === 0xff && buf[1] === 0xfe) return { text: buf.subarray(2).toString('utf16le'), nul: false };
-  if (buf.length >= 2 && buf[0] === 0xfe && buf[1] === 0xff) return { text: Buffer.from(buf.subarray(2, buf.length - (buf.length % 2))).swap16().toString('utf16le'), nul: false };
+  if (buf.length >= 2 && buf[0] === 0xff && buf[1] === 0xfe)
+    return { text: buf.subarray(2).toString('utf16le'), nul: false };
+  if (buf.length >= 2 && buf[0] === 0xfe && buf[1] === 0xff)
+    return {
+      text: Buffer.from(buf.subarray(2, buf.length - (buf.length % 2)))
+        .swap16()
+        .toString('utf16le'),
+      nul: false,
+    };
   if (!buf.includes(0)) return { text: buf.toString('utf8'), nul: false };
   const text = buf.toString('utf8').replace(/\0/g, '');
   return mostlyText(text.slice(0, SAMPLE_CHARS)) ? { text, nul: true } : undefined;
@@ -311,7 +398,10 @@ function executableMagic(buf: Buffer): string | undefined {
  * description (in every prompt) and HTML comments (invisible when rendered). It aggravates, never lessens.
  */
 interface Segment {
-  text: string; ctx: Context; line: number; around: string;
+  text: string;
+  ctx: Context;
+  line: number;
+  around: string;
   /** An inline code span right after a quote mark. */
   quoted: boolean;
   placement: Placement | undefined;
@@ -324,8 +414,16 @@ interface Segment {
  * A segment, every field set in one order: segments of every kind share one shape, so the functions that read them
  * see one map and stay optimised (a field present on some segments only made them polymorphic).
  */
-function segment(text: string, ctx: Context, line: number, around: string, placement: Placement | undefined = undefined,
-  listedAsCheck = false, joined = false, quoted = false): Segment {
+function segment(
+  text: string,
+  ctx: Context,
+  line: number,
+  around: string,
+  placement: Placement | undefined = undefined,
+  listedAsCheck = false,
+  joined = false,
+  quoted = false,
+): Segment {
   return { text, ctx, line, around, quoted, placement, listedAsCheck, joined };
 }
 /** A segment with another context (and `around`): made by segment(), so it has the segments' one map. */
@@ -339,7 +437,8 @@ const PLACEMENT_NOTE: Record<Placement, string> = {
 };
 
 /** A shell line that feeds an inline program to an interpreter through a here-document: `python3 - <<'EOF'`. */
-const HEREDOC_RE = /\b(?:python[\d.]*|node(?:js)?|perl|ruby|php|bun|deno(?:\s+run)?|osascript)\b[^<\n]*<<-?\s*(["']?)([A-Za-z_]\w*)\1/;
+const HEREDOC_RE =
+  /\b(?:python[\d.]*|node(?:js)?|perl|ruby|php|bun|deno(?:\s+run)?|osascript)\b[^<\n]*<<-?\s*(["']?)([A-Za-z_]\w*)\1/;
 
 /** Shell lines ending in a backslash continue on the next line: `curl … \` / `| sh` is one command. */
 function continues(raw: string): boolean {
@@ -426,7 +525,8 @@ function markerThenSpace(raw: string, k: number): boolean | undefined {
   let c = codeAt(raw, k);
   if (c === 0x2d || c === 0x2a || c === 0x2b) k++;
   else if (c >= 0x30 && c <= 0x39) {
-    do c = codeAt(raw, ++k); while (c >= 0x30 && c <= 0x39);
+    do c = codeAt(raw, ++k);
+    while (c >= 0x30 && c <= 0x39);
     if (c !== 0x2e && c !== 0x29) return false;
     k++;
   } else return c >= 128 ? undefined : false;
@@ -445,14 +545,34 @@ function spacedStart(raw: string): boolean {
 /** The readings above of one line, for tests that hold them to their regexes. */
 export function lineStartReadings(raw: string): unknown[] {
   const lead = leadOf(raw);
-  return [fenceOpen(raw, lead)?.slice(1) ?? null, withoutPrompt(raw, lead), shellComment(raw, lead), blankLine(raw, lead), listStart(raw, lead),
-    itemStart(raw, lead), headingStart(raw, lead), spacedStart(raw), continues(raw), endsWithColon(raw)];
+  return [
+    fenceOpen(raw, lead)?.slice(1) ?? null,
+    withoutPrompt(raw, lead),
+    shellComment(raw, lead),
+    blankLine(raw, lead),
+    listStart(raw, lead),
+    itemStart(raw, lead),
+    headingStart(raw, lead),
+    spacedStart(raw),
+    continues(raw),
+    endsWithColon(raw),
+  ];
 }
 
 /** The same readings, each by its regex alone (what lineStartReadings must equal). */
 export function lineStartByRegex(raw: string): unknown[] {
-  return [FENCE_RE.exec(raw)?.slice(1) ?? null, raw.replace(PROMPT_RE, ''), SHELL_COMMENT_RE.test(raw), raw.trim() === '', LIST_RE.test(raw),
-    ITEM_RE.test(raw), HEADING_RE.test(raw), /^\s/.test(raw), CONTINUED_RE.test(raw), /[:：]\s*$/.test(raw)];
+  return [
+    FENCE_RE.exec(raw)?.slice(1) ?? null,
+    raw.replace(PROMPT_RE, ''),
+    SHELL_COMMENT_RE.test(raw),
+    raw.trim() === '',
+    LIST_RE.test(raw),
+    ITEM_RE.test(raw),
+    HEADING_RE.test(raw),
+    /^\s/.test(raw),
+    CONTINUED_RE.test(raw),
+    /[:：]\s*$/.test(raw),
+  ];
 }
 
 /**
@@ -461,7 +581,15 @@ export function lineStartByRegex(raw: string): unknown[] {
  */
 function markdownSegments(lines: string[], quiet?: Uint8Array): Segment[] {
   const md: MarkdownReading = {
-    out: [], fence: undefined, carry: undefined, prevBlank: true, inIndented: false, inList: false, heredoc: undefined, comment: undefined, checkList: false,
+    out: [],
+    fence: undefined,
+    carry: undefined,
+    prevBlank: true,
+    inIndented: false,
+    inList: false,
+    heredoc: undefined,
+    comment: undefined,
+    checkList: false,
   };
   for (let i = 0; i < lines.length; i++) markdownLine(md, lines[i]!, i + 1, quiet !== undefined && quiet[i] === 1);
   const comment = md.comment;
@@ -487,8 +615,19 @@ function markdownLine(md: MarkdownReading, raw: string, line: number, q: boolean
   const lead = leadOf(raw);
   const fm = fenceOpen(raw, lead);
   if (fm && !md.comment) {
-    if (!md.fence) { md.fence = { marker: fm[1]!, ctx: SHELL_FENCE.has(fm[2]!.toLowerCase()) ? 'shell' : 'example' }; md.carry = undefined; md.heredoc = undefined; return; }
-    if (fm[1]!.startsWith(md.fence.marker) && raw.trim().replace(/[`~]/g, '') === '') { md.fence = undefined; md.carry = undefined; md.heredoc = undefined; md.prevBlank = false; return; }
+    if (!md.fence) {
+      md.fence = { marker: fm[1]!, ctx: SHELL_FENCE.has(fm[2]!.toLowerCase()) ? 'shell' : 'example' };
+      md.carry = undefined;
+      md.heredoc = undefined;
+      return;
+    }
+    if (fm[1]!.startsWith(md.fence.marker) && raw.trim().replace(/[`~]/g, '') === '') {
+      md.fence = undefined;
+      md.carry = undefined;
+      md.heredoc = undefined;
+      md.prevBlank = false;
+      return;
+    }
   }
   if (md.fence) fencedLine(md, md.fence.ctx, raw, lead, line, q);
   else proseLine(md, raw, lead, line, q);
@@ -507,7 +646,9 @@ function fencedLine(md: MarkdownReading, ctx: Context, raw: string, lead: number
   const comment = ctx === 'shell' && shellComment(raw, lead);
   if (ctx === 'shell' && !comment && (md.carry || continues(t))) {
     // Join continued lines so a command split over several lines is matched whole.
-    const carry = (md.carry = md.carry ? { text: md.carry.text.replace(/\\\s*$/, ' ') + t, line: md.carry.line } : { text: t, line });
+    const carry = (md.carry = md.carry
+      ? { text: md.carry.text.replace(/\\\s*$/, ' ') + t, line: md.carry.line }
+      : { text: t, line });
     if (continues(t)) return;
     md.out.push(segment(carry.text, 'shell', carry.line, carry.text, undefined, false, true));
     md.carry = undefined;
@@ -603,8 +744,14 @@ function scriptSegments(lines: string[], shell: boolean, quiet?: Uint8Array): Se
 /** A script line that is a comment (`#`, `//`, `--`, `/*`, `* `, `REM `; a shebang is not). */
 function scriptComment(raw: string): boolean {
   const trimmed = raw.trimStart();
-  return (trimmed.startsWith('#') && !trimmed.startsWith('#!')) || trimmed.startsWith('//') || trimmed.startsWith('--') ||
-    trimmed.startsWith('/*') || trimmed.startsWith('* ') || trimmed.startsWith('REM ');
+  return (
+    (trimmed.startsWith('#') && !trimmed.startsWith('#!')) ||
+    trimmed.startsWith('//') ||
+    trimmed.startsWith('--') ||
+    trimmed.startsWith('/*') ||
+    trimmed.startsWith('* ') ||
+    trimmed.startsWith('REM ')
+  );
 }
 
 /**
@@ -630,7 +777,12 @@ function loudScriptSegments(text: string, quiet: Uint8Array): Segment[] | undefi
 }
 
 /** A rule's match in a text; `note` says where it sits when that aggravates it (every hit has the same fields). */
-interface Hit { rule: AuditRule; level: 'P0' | 'P1'; index: number; note: string | undefined }
+interface Hit {
+  rule: AuditRule;
+  level: 'P0' | 'P1';
+  index: number;
+  note: string | undefined;
+}
 
 /**
  * Apply the rule book to one normalised segment. `aggravated`: the text sits where the user does not see it (a
@@ -644,7 +796,7 @@ function matchRules(seg: Segment, text: string, rules: RuleMask = EVERY_RULE.all
   const hits: Hit[] = [];
   if (!scanHints(text)) return hits;
   let any = 0;
-  for (let w = 0; w < HINTED.length; w++) any |= (HINTED[w] = scanned.mask[w]! & rules[w]!);
+  for (let w = 0; w < HINTED.length; w++) any |= HINTED[w] = scanned.mask[w]! & rules[w]!;
   if (!any) return hits;
   // The rules with a hint, in rule-book order: each word's set bits, lowest first.
   for (let w = 0; w < HINTED.length; w++) {
@@ -669,7 +821,12 @@ function ruleHit(rule: AuditRule, seg: Segment, text: string, aggravated: boolea
   const m = rule.re.exec(text);
   if (!m) return undefined;
   let level: 'P0' | 'P1' = weak && !aggravated ? 'P1' : rule.level;
-  if (rule.negatable && (seg.ctx === 'prose' || seg.ctx === 'inline' || seg.ctx === 'comment') && negated(seg, text, m.index)) return undefined;
+  if (
+    rule.negatable &&
+    (seg.ctx === 'prose' || seg.ctx === 'inline' || seg.ctx === 'comment') &&
+    negated(seg, text, m.index)
+  )
+    return undefined;
   if (rule.mentionable && level === 'P0' && !aggravated && mentioned(seg, text, m.index)) level = 'P1';
   return { rule, level, index: m.index, note: undefined };
 }
@@ -678,7 +835,11 @@ function ruleHit(rule: AuditRule, seg: Segment, text: string, aggravated: boolea
 function negated(seg: Segment, text: string, index: number): boolean {
   const around = normalizeLine(seg.around).text;
   const idx = seg.ctx === 'inline' ? Math.max(0, around.indexOf(text.slice(0, 20))) : index;
-  const before = around.slice(Math.max(0, idx - 80), idx).split(/[.!?;。！？]\s/).pop() ?? '';
+  const before =
+    around
+      .slice(Math.max(0, idx - 80), idx)
+      .split(/[.!?;。！？]\s/)
+      .pop() ?? '';
   return NEGATION_RE.test(before);
 }
 
@@ -686,18 +847,28 @@ function negated(seg: Segment, text: string, index: number): boolean {
 function mentioned(seg: Segment, text: string, index: number): boolean {
   const around = normalizeLine(seg.around).text;
   const pre = text.slice(Math.max(0, index - 2), index);
-  const quoted = seg.quoted || /["“'‘`]\s*$/.test(pre) || /^\s*\|/.test(seg.around) || seg.ctx === 'example' || seg.ctx === 'inline';
+  const quoted =
+    seg.quoted || /["“'‘`]\s*$/.test(pre) || /^\s*\|/.test(seg.around) || seg.ctx === 'example' || seg.ctx === 'inline';
   return quoted || MENTION_RE.test(around.replace(/\b(?:https?:\/\/|www\.)\S+/g, ' '));
 }
 
 /** Rule families about commands and code: judged on code spans on their own, not again in the sentence around them. */
-const COMMAND_FAMILIES = new Set<Family>(['destructive', 'privilege', 'code-execution', 'obfuscation', 'network', 'install']);
+const COMMAND_FAMILIES = new Set<Family>([
+  'destructive',
+  'privilege',
+  'code-execution',
+  'obfuscation',
+  'network',
+  'install',
+]);
 /** The hint automaton over the whole rule book, and the scratch mask of one matchRules call (never re-entered). */
 const HINTS = hintScanner(RULES);
 const HINTED = HINTS.mask();
 const scanned = { text: '', any: false, mask: HINTS.mask() };
 /** No rule's hint (nor a side of a hint pair) holds a ';' (see judgePlaced). */
-const NO_SEMICOLON_HINT = RULES.every((r) => [...r.hints, ...(r.hintPair?.flat() ?? [])].every((h) => !h.includes(';')));
+const NO_SEMICOLON_HINT = RULES.every((r) =>
+  [...r.hints, ...(r.hintPair?.flat() ?? [])].every((h) => !h.includes(';')),
+);
 
 /** Whether a text holds any rule's hint, its hints left in `scanned.mask` (the text last scanned is not scanned again). */
 function scanHints(text: string): boolean {
@@ -724,13 +895,15 @@ function maskOf(keep: (r: AuditRule) => boolean): RuleMask {
 }
 
 /** Verbs that put a command in front of the agent to run (`Run \`…\``, `First, execute …`; also in Chinese, Japanese, Korean). */
-const RUN_RE = /\b(?:run|runs|running|execute|exec|type|paste|enter|invoke|launch|start|call|install|then|first|next|now|always|please)\b|[:：]\s*$|运行|执行|输入|粘贴|启动|安装|然后|首先|接着|现在|总是|务必|请|実行|入力|貼り付け|起動|インストール|してください|실행|입력|설치|하세요/i;
+const RUN_RE =
+  /\b(?:run|runs|running|execute|exec|type|paste|enter|invoke|launch|start|call|install|then|first|next|now|always|please)\b|[:：]\s*$|运行|执行|输入|粘贴|启动|安装|然后|首先|接着|现在|总是|务必|请|実行|入力|貼り付け|起動|インストール|してください|실행|입력|설치|하세요/i;
 /**
  * Words that show a code span is quoted as something to look for, not a step to take. In Chinese, Japanese and Korean
  * only the words for danger, risk and vulnerability count: their everyday "check" (检查, チェック, 점검) also means "use
  * this to check" and would hide a command.
  */
-const CHECK_RE = /\b(?:dangerous|danger|risky|risk|unsafe|insecure|harmful|forbidden|banned|bad|wrong|anti-?patterns?|smells?|grep for|search for|look (?:out )?for|looks for|scan for|watch (?:out )?for|audit|review|checklist|flag|flags|flagged|detect\w*|catch(?:es)?|report(?:s|ed)?|warn(?:s|ing)? (?:about|on)|never|avoid|instead of|rather than|don't|do not|injection|vulnerab\w*|cve|exploit\w*|sinks?|red flags?|suspicious|malicious|indicators?|signs? of|mistakes?|pitfalls?)\b|^\s*[-*+]\s+\[[ xX]\]|危险|风险|不安全|漏洞|恶意|可疑|危険|脆弱性|위험|취약/i;
+const CHECK_RE =
+  /\b(?:dangerous|danger|risky|risk|unsafe|insecure|harmful|forbidden|banned|bad|wrong|anti-?patterns?|smells?|grep for|search for|look (?:out )?for|looks for|scan for|watch (?:out )?for|audit|review|checklist|flag|flags|flagged|detect\w*|catch(?:es)?|report(?:s|ed)?|warn(?:s|ing)? (?:about|on)|never|avoid|instead of|rather than|don't|do not|injection|vulnerab\w*|cve|exploit\w*|sinks?|red flags?|suspicious|malicious|indicators?|signs? of|mistakes?|pitfalls?)\b|^\s*[-*+]\s+\[[ xX]\]|危险|风险|不安全|漏洞|恶意|可疑|危険|脆弱性|위험|취약/i;
 
 /**
  * A code span quoted in a sentence as something to look for (a security checklist: "Flag \`eval(\` on user input",
@@ -739,7 +912,11 @@ const CHECK_RE = /\b(?:dangerous|danger|risky|risk|unsafe|insecure|harmful|forbi
 function quotedAsCheck(seg: Segment, span: string): boolean {
   const line = lineFacts(seg.around);
   const idx = Math.max(0, line.text.indexOf(span.slice(0, 20)));
-  const clause = line.text.slice(Math.max(0, idx - 200), idx).split(/[.!?;。！？]\s/).pop() ?? '';
+  const clause =
+    line.text
+      .slice(Math.max(0, idx - 200), idx)
+      .split(/[.!?;。！？]\s/)
+      .pop() ?? '';
   if (RUN_RE.test(clause)) return false;
   return seg.listedAsCheck === true || CHECK_RE.test(clause) || line.checkNoRun || line.tableRow;
 }
@@ -749,7 +926,12 @@ let lastFacts: { around: string; text: string; checkNoRun: boolean; tableRow: bo
 function lineFacts(around: string): { text: string; checkNoRun: boolean; tableRow: boolean } {
   if (lastFacts?.around !== around) {
     const text = normalizeLine(around).text;
-    lastFacts = { around, text, checkNoRun: CHECK_RE.test(text) && !RUN_RE.test(text), tableRow: /^\s*\|/.test(around) };
+    lastFacts = {
+      around,
+      text,
+      checkNoRun: CHECK_RE.test(text) && !RUN_RE.test(text),
+      tableRow: /^\s*\|/.test(around),
+    };
   }
   return lastFacts;
 }
@@ -765,7 +947,8 @@ function commandStarts(text: string): string {
 }
 
 /** The program inside `python3 -c "…"`, `node -e '…'`, `perl -e …`, `ruby -e …`, `php -r …`, `deno eval …`. */
-const INLINE_PROGRAM_RE = /\b(python[\d.]*|node(?:js)?|perl|ruby|php|bun|deno\s+eval|osascript)\s+(?:-[\w-]{1,20}\s+){0,4}?(?:(?:-c|-e|-E|-r|-p|--eval|--print|--command)\s+|(?<=eval\s+))(?:"((?:[^"\\\n]|\\.){0,4000})"|'([^'\n]{0,4000})'|\$'((?:[^'\\\n]|\\.){0,4000})')/g;
+const INLINE_PROGRAM_RE =
+  /\b(python[\d.]*|node(?:js)?|perl|ruby|php|bun|deno\s+eval|osascript)\s+(?:-[\w-]{1,20}\s+){0,4}?(?:(?:-c|-e|-E|-r|-p|--eval|--print|--command)\s+|(?<=eval\s+))(?:"((?:[^"\\\n]|\\.){0,4000})"|'([^'\n]{0,4000})'|\$'((?:[^'\\\n]|\\.){0,4000})')/g;
 
 /**
  * What inlinePrograms() needs in a line before it reads one: an interpreter's name then whitespace. `python[\d.]*\s`
@@ -773,11 +956,23 @@ const INLINE_PROGRAM_RE = /\b(python[\d.]*|node(?:js)?|perl|ruby|php|bun|deno\s+
  * at a line's end is not one).
  */
 const PY_VERSION = [...'0123456789.'];
-const INLINE_PROGRAM_HINTS = ['python ', ...PY_VERSION.map((d) => `python${d} `), ...PY_VERSION.flatMap((d) => PY_VERSION.map((e) => `python${d}${e}`)),
-  'node ', 'nodejs ', 'perl ', 'ruby ', 'php ', 'bun ', 'deno ', 'osascript '];
+const INLINE_PROGRAM_HINTS = [
+  'python ',
+  ...PY_VERSION.map((d) => `python${d} `),
+  ...PY_VERSION.flatMap((d) => PY_VERSION.map((e) => `python${d}${e}`)),
+  'node ',
+  'nodejs ',
+  'perl ',
+  'ruby ',
+  'php ',
+  'bun ',
+  'deno ',
+  'osascript ',
+];
 
 /** Rules also run on prose with its code spans blanked out (judgeProse): commands, where prose is a context of theirs. */
-const MASKED_RULE = (r: AuditRule): boolean => COMMAND_FAMILIES.has(r.family) && (r.contexts.includes('prose') || r.weak?.includes('prose') === true);
+const MASKED_RULE = (r: AuditRule): boolean =>
+  COMMAND_FAMILIES.has(r.family) && (r.contexts.includes('prose') || r.weak?.includes('prose') === true);
 
 /**
  * The line prefilter: a line with none of the rules' hints, nothing a rewrite acts on (string splitting, escapes,
@@ -810,8 +1005,16 @@ function inlinePrograms(text: string): readonly { interpreter: string; code: str
 }
 
 /** The rules judge() runs on a segment: all, the ones about words, the ones about commands (each still needs a hint). */
-interface RuleSet { all: RuleMask; text: RuleMask; command: RuleMask }
-const EVERY_RULE: RuleSet = { all: maskOf(() => true), text: maskOf((r) => !COMMAND_FAMILIES.has(r.family)), command: maskOf((r) => COMMAND_FAMILIES.has(r.family)) };
+interface RuleSet {
+  all: RuleMask;
+  text: RuleMask;
+  command: RuleMask;
+}
+const EVERY_RULE: RuleSet = {
+  all: maskOf(() => true),
+  text: maskOf((r) => !COMMAND_FAMILIES.has(r.family)),
+  command: maskOf((r) => COMMAND_FAMILIES.has(r.family)),
+};
 
 /** One segment's hits: code spans, prose, hidden placements and inline programs each judged as what they are. */
 function judge(seg: Segment, text: string, rules: RuleSet = EVERY_RULE): Hit[] {
@@ -876,7 +1079,12 @@ function judgeProse(seg: Segment, text: string, rules: RuleSet): Hit[] {
 }
 
 /** The programs run inline by a code segment (`python3 -c "…"`), judged as scripts (examples stay examples). */
-function inlineProgramHits(seg: Segment, text: string, programs: readonly { interpreter: string; code: string }[], hits: Hit[]): void {
+function inlineProgramHits(
+  seg: Segment,
+  text: string,
+  programs: readonly { interpreter: string; code: string }[],
+  hits: Hit[],
+): void {
   for (const p of programs) {
     const ctx: Context = seg.ctx === 'example' ? 'example' : 'script';
     const found = matchRules(recast(seg, ctx), normalizeLine(deobfuscate(p.code)).text);
@@ -904,7 +1112,10 @@ function windows(text: string): string[] {
   return out;
 }
 
-export interface TextAudit { findings: Finding[]; hidden: { line: number; hidden: HiddenText }[] }
+export interface TextAudit {
+  findings: Finding[];
+  hidden: { line: number; hidden: HiddenText }[];
+}
 
 export interface TextAuditOptions {
   /** SKILL.md's frontmatter description and its line: judged as text placed in every prompt. */
@@ -933,33 +1144,66 @@ function lineCount(text: string): number {
 }
 
 /** Audit one file's text. `kind` picks how lines are read (Markdown or a script). */
-export function auditText(file: string, text: string, kind: 'markdown' | 'shell' | 'script', opts: TextAuditOptions = {}): TextAudit {
+export function auditText(
+  file: string,
+  text: string,
+  kind: 'markdown' | 'shell' | 'script',
+  opts: TextAuditOptions = {},
+): TextAudit {
   return auditFileText(file, text, kind, opts.description, opts.everyLine === true, opts.quiet);
 }
 
 /** auditText with its options as arguments (auditFolder's way in: no options object per file). */
-function auditFileText(file: string, text: string, kind: 'markdown' | 'shell' | 'script', description: { text: string; line: number } | undefined,
-  everyLine: boolean, quietIn: Uint8Array | undefined): TextAudit {
+function auditFileText(
+  file: string,
+  text: string,
+  kind: 'markdown' | 'shell' | 'script',
+  description: { text: string; line: number } | undefined,
+  everyLine: boolean,
+  quietIn: Uint8Array | undefined,
+): TextAudit {
   // A file whose every line is quiet (so with no HTML comment and no line continued by a backslash: see LINE_TRIGGERS)
   // gives no segment that could be read (see the skip below): its lines are not even split.
   const silent = !everyLine && quietIn !== undefined && quietIn.indexOf(0) === -1 && lineCount(text) === quietIn.length;
   // A script that is not a shell script reads each line on its own: only its loud lines are cut out of the text.
-  const loud = !silent && !everyLine && quietIn !== undefined && kind === 'script' ? loudScriptSegments(text, quietIn) : undefined;
+  const loud =
+    !silent && !everyLine && quietIn !== undefined && kind === 'script' ? loudScriptSegments(text, quietIn) : undefined;
   const lines = silent || loud ? undefined : splitLines(text);
-  const quiet = loud ? quietIn : everyLine || !lines ? undefined : quietIn?.length === lines.length ? quietIn : LINES.quiet(lines);
-  const segments = loud ?? (!lines ? [] : kind === 'markdown' ? markdownSegments(lines, quiet) : scriptSegments(lines, kind === 'shell', quiet));
+  const quiet = loud
+    ? quietIn
+    : everyLine || !lines
+      ? undefined
+      : quietIn?.length === lines.length
+        ? quietIn
+        : LINES.quiet(lines);
+  const segments =
+    loud ??
+    (!lines
+      ? []
+      : kind === 'markdown'
+        ? markdownSegments(lines, quiet)
+        : scriptSegments(lines, kind === 'shell', quiet));
   if (description?.text.trim()) {
     const d = description.text.replace(/\s+/g, ' ');
     segments.push(segment(d, 'prose', description.line, d, 'description'));
   }
-  const acc: TextFindings = { file, findings: [], hidden: [], perRule: new Map(), seen: new Map(), hiddenLines: new Set() };
+  const acc: TextFindings = {
+    file,
+    findings: [],
+    hidden: [],
+    perRule: new Map(),
+    seen: new Map(),
+    hiddenLines: new Set(),
+  };
   for (let k = 0; k < segments.length; k++) {
     const seg = segments[k]!;
     // A segment that is (part of) one quiet line holds nothing to find; joined lines and placements are always read.
     if (quiet?.[seg.line - 1] && !seg.joined && !seg.placement) continue;
     readSegment(acc, seg);
   }
-  return acc.findings.length || acc.hidden.length ? fileFindings(acc, text, lines) : { findings: acc.findings, hidden: acc.hidden };
+  return acc.findings.length || acc.hidden.length
+    ? fileFindings(acc, text, lines)
+    : { findings: acc.findings, hidden: acc.hidden };
 }
 
 /**
@@ -1013,13 +1257,28 @@ function hiddenInSegment(acc: TextFindings, seg: Segment, hidden: HiddenText): v
   acc.hiddenLines.add(seg.line);
   acc.hidden.push({ line: seg.line, hidden });
   if (hidden.decodedTags.replace(/[^A-Za-z0-9 ]/g, '').length >= 8) {
-    addFinding(acc, { file: acc.file, line: seg.line, rule: 'hidden.ascii-smuggling', family: 'hidden-text', level: 'P0', excerpt: excerptOf(hidden.decodedTags),
-      message: 'text hidden in invisible Unicode tag characters (ASCII smuggling): the model reads it, you cannot see it' });
+    addFinding(acc, {
+      file: acc.file,
+      line: seg.line,
+      rule: 'hidden.ascii-smuggling',
+      family: 'hidden-text',
+      level: 'P0',
+      excerpt: excerptOf(hidden.decodedTags),
+      message:
+        'text hidden in invisible Unicode tag characters (ASCII smuggling): the model reads it, you cannot see it',
+    });
   }
   if (hidden.decodedTags) {
     for (const h of matchRules(recast(seg, 'prose', ''), normalizeLine(hidden.decodedTags).text)) {
-      addFinding(acc, { file: acc.file, line: seg.line, rule: `hidden.${h.rule.id}`, family: 'hidden-text', level: h.rule.level,
-        excerpt: excerptOf(hidden.decodedTags), message: `invisible tag characters spell out text that ${h.rule.message}` });
+      addFinding(acc, {
+        file: acc.file,
+        line: seg.line,
+        rule: `hidden.${h.rule.id}`,
+        family: 'hidden-text',
+        level: h.rule.level,
+        excerpt: excerptOf(hidden.decodedTags),
+        message: `invisible tag characters spell out text that ${h.rule.message}`,
+      });
     }
   }
 }
@@ -1029,8 +1288,15 @@ function readWindow(acc: TextFindings, seg: Segment, t: string): void {
   const hits = judge(seg, t);
   for (let k = 0; k < hits.length; k++) {
     const h = hits[k]!;
-    addFinding(acc, { file: acc.file, line: seg.line, rule: h.rule.id, family: h.rule.family, level: h.level, excerpt: excerptOf(t, h.index),
-      message: h.note ? `${h.rule.message} (${h.note})` : h.rule.message });
+    addFinding(acc, {
+      file: acc.file,
+      line: seg.line,
+      rule: h.rule.id,
+      family: h.rule.family,
+      level: h.level,
+      excerpt: excerptOf(t, h.index),
+      message: h.note ? `${h.rule.message} (${h.note})` : h.rule.message,
+    });
   }
   if (seg.ctx === 'script' || seg.ctx === 'shell' || seg.ctx === 'example' || seg.ctx === 'inline') {
     const d = deobfuscate(t);
@@ -1047,8 +1313,15 @@ function hitsRule(hits: readonly Hit[], rule: AuditRule): boolean {
 function deobfuscatedWindow(acc: TextFindings, seg: Segment, t: string, d: string, hits: readonly Hit[]): void {
   for (const h of matchRules(seg, normalizeLine(d).text)) {
     if (hitsRule(hits, h.rule) || h.rule.family === 'network' || h.rule.family === 'install') continue;
-    addFinding(acc, { file: acc.file, line: seg.line, rule: `obfuscation.${h.rule.id}`, family: 'obfuscation', level: seg.ctx === 'example' ? h.level : h.rule.level,
-      excerpt: excerptOf(t), message: `hidden by string splitting or escapes: ${h.rule.message}` });
+    addFinding(acc, {
+      file: acc.file,
+      line: seg.line,
+      rule: `obfuscation.${h.rule.id}`,
+      family: 'obfuscation',
+      level: seg.ctx === 'example' ? h.level : h.rule.level,
+      excerpt: excerptOf(t),
+      message: `hidden by string splitting or escapes: ${h.rule.message}`,
+    });
   }
 }
 
@@ -1061,8 +1334,15 @@ function base64InSegment(acc: TextFindings, seg: Segment, blobs: readonly string
       for (const h of matchRules(recast(seg, 'prose', ''), w)) hs.push(h);
     }
     for (const h of hs) {
-      addFinding(acc, { file: acc.file, line: seg.line, rule: `obfuscation.base64.${h.rule.id}`, family: 'obfuscation', level: h.rule.level,
-        excerpt: excerptOf(dn), message: `a base64 blob decodes to content that ${h.rule.message}` });
+      addFinding(acc, {
+        file: acc.file,
+        line: seg.line,
+        rule: `obfuscation.base64.${h.rule.id}`,
+        family: 'obfuscation',
+        level: h.rule.level,
+        excerpt: excerptOf(dn),
+        message: `a base64 blob decodes to content that ${h.rule.message}`,
+      });
     }
   }
 }
@@ -1075,35 +1355,68 @@ function fileFindings(acc: TextFindings, text: string, split: string[] | undefin
   // A URL filled with secrets is reported once, as that (not also as the milder "filled with data").
   const secretUrl = new Set(findings.filter((f) => f.rule === 'exfil.url-secret').map((f) => f.line));
   if (secretUrl.size) {
-    for (let i = findings.length - 1; i >= 0; i--) if (findings[i]!.rule === 'exfil.url-data' && secretUrl.has(findings[i]!.line)) findings.splice(i, 1);
+    for (let i = findings.length - 1; i >= 0; i--)
+      if (findings[i]!.rule === 'exfil.url-data' && secretUrl.has(findings[i]!.line)) findings.splice(i, 1);
   }
   // Exfiltration: reading secrets and sending data in the same file is refused.
   const reads = findings.filter((f) => f.rule === 'exfil.sensitive-read');
-  const sends = findings.filter((f) => f.rule === 'exfil.network-send' || f.rule === 'network.curl' || f.rule === 'network.wget' || f.rule === 'network.script-request');
+  const sends = findings.filter(
+    (f) =>
+      f.rule === 'exfil.network-send' ||
+      f.rule === 'network.curl' ||
+      f.rule === 'network.wget' ||
+      f.rule === 'network.script-request',
+  );
   if (reads.length && sends.length) {
     const s = sends[0]!;
-    add({ file, line: s.line, rule: 'exfil.credential-send', family: 'exfiltration', level: 'P0', excerpt: s.excerpt,
-      message: `reads secrets (line ${reads[0]!.line}) and sends data over the network in the same file` });
+    add({
+      file,
+      line: s.line,
+      rule: 'exfil.credential-send',
+      family: 'exfiltration',
+      level: 'P0',
+      excerpt: s.excerpt,
+      message: `reads secrets (line ${reads[0]!.line}) and sends data over the network in the same file`,
+    });
   }
   if (hidden.length) {
     const invisible = hidden.filter((h) => h.hidden.zeroWidth + h.hidden.bidi + h.hidden.tags > 0);
     if (invisible.length) {
       const kinds = [
-        invisible.some((h) => h.hidden.zeroWidth) ? 'zero-width' : '', invisible.some((h) => h.hidden.bidi) ? 'bidi control' : '',
+        invisible.some((h) => h.hidden.zeroWidth) ? 'zero-width' : '',
+        invisible.some((h) => h.hidden.bidi) ? 'bidi control' : '',
         invisible.some((h) => h.hidden.tags) ? 'tag' : '',
-      ].filter(Boolean).join(', ');
+      ]
+        .filter(Boolean)
+        .join(', ');
       const first = invisible[0]!;
       const total = invisible.reduce((n, h) => n + h.hidden.zeroWidth + h.hidden.bidi + h.hidden.tags, 0);
-      findings.push({ file, line: first.line, rule: invisible.some((h) => h.hidden.bidi) ? 'hidden.bidi' : invisible.some((h) => h.hidden.tags) ? 'hidden.tags' : 'hidden.zero-width',
-        family: 'hidden-text', level: 'P1', excerpt: excerptOf(normalizeLine((lines ??= splitLines(text))[first.line - 1] ?? '').text),
-        message: `${total} invisible character(s) (${kinds}) on ${invisible.length} line(s): text the user cannot see; removed before matching` });
+      findings.push({
+        file,
+        line: first.line,
+        rule: invisible.some((h) => h.hidden.bidi)
+          ? 'hidden.bidi'
+          : invisible.some((h) => h.hidden.tags)
+            ? 'hidden.tags'
+            : 'hidden.zero-width',
+        family: 'hidden-text',
+        level: 'P1',
+        excerpt: excerptOf(normalizeLine((lines ??= splitLines(text))[first.line - 1] ?? '').text),
+        message: `${total} invisible character(s) (${kinds}) on ${invisible.length} line(s): text the user cannot see; removed before matching`,
+      });
     }
     const lookalike = hidden.filter((h) => (h.hidden.homoglyphs ?? 0) > 0);
     if (lookalike.length) {
       const first = lookalike[0]!;
-      findings.push({ file, line: first.line, rule: 'hidden.homoglyphs', family: 'hidden-text', level: 'P1',
+      findings.push({
+        file,
+        line: first.line,
+        rule: 'hidden.homoglyphs',
+        family: 'hidden-text',
+        level: 'P1',
         excerpt: excerptOf((lines ??= splitLines(text))[first.line - 1] ?? ''),
-        message: `${lookalike.reduce((n, h) => n + (h.hidden.homoglyphs ?? 0), 0)} Cyrillic/Greek look-alike letter(s) inside Latin words on ${lookalike.length} line(s): they read as English but are not; matched as the Latin letters` });
+        message: `${lookalike.reduce((n, h) => n + (h.hidden.homoglyphs ?? 0), 0)} Cyrillic/Greek look-alike letter(s) inside Latin words on ${lookalike.length} line(s): they read as English but are not; matched as the Latin letters`,
+      });
     }
   }
   return { findings, hidden };
@@ -1115,7 +1428,12 @@ export function kindOf(rel: string, text: string): 'markdown' | 'shell' | 'scrip
   const ext = extOf(base).toLowerCase();
   if (MARKDOWN_EXT.has(ext) || /^(readme|license|licence|changelog|notice|authors)$/i.test(base)) return 'markdown';
   if (SHELL_EXT.has(ext)) return 'shell';
-  if (text.charCodeAt(0) === 0x23 && text.charCodeAt(1) === 0x21 && /^#!.*\b(?:ba|z|da|k|fi)?sh\b/.test(text.slice(0, 200))) return 'shell';
+  if (
+    text.charCodeAt(0) === 0x23 &&
+    text.charCodeAt(1) === 0x21 &&
+    /^#!.*\b(?:ba|z|da|k|fi)?sh\b/.test(text.slice(0, 200))
+  )
+    return 'shell';
   return 'script';
 }
 
@@ -1152,8 +1470,12 @@ interface FrontmatterRead {
   requested: ParsedPermissions | undefined;
   description: string | undefined;
 }
-function frontmatterRead(errors: FrontmatterRead['errors'], facts: FrontmatterFacts | undefined, requested: ParsedPermissions | undefined,
-  description: string | undefined): FrontmatterRead {
+function frontmatterRead(
+  errors: FrontmatterRead['errors'],
+  facts: FrontmatterFacts | undefined,
+  requested: ParsedPermissions | undefined,
+  description: string | undefined,
+): FrontmatterRead {
   return { errors, facts, requested, description };
 }
 
@@ -1166,13 +1488,23 @@ function frontmatterOf(text: string, file: string, parsed?: ParsedManifest): Fro
       const from = parsed.requested.diagnostics;
       const diagnostics: Diagnostic[] = [];
       for (let k = 0; k < from.length; k++) diagnostics.push({ ...from[k]!, file });
-      return frontmatterRead(undefined, parsed.frontmatter, permissionRequest(parsed.requested.permissions, diagnostics), parsed.description);
+      return frontmatterRead(
+        undefined,
+        parsed.frontmatter,
+        permissionRequest(parsed.requested.permissions, diagnostics),
+        parsed.description,
+      );
     }
   }
   const fm = readFrontmatterText(text, file);
   if (!fm.data) return frontmatterRead(fm.errors, undefined, undefined, undefined);
   const requested = readPermissionRequest(fm.data, file, fm.lineOf);
-  return frontmatterRead(undefined, frontmatterFacts(fm.text ?? '', fm.data, fm.lineOf), permissionRequest(requested.permissions, requested.diagnostics), undefined);
+  return frontmatterRead(
+    undefined,
+    frontmatterFacts(fm.text ?? '', fm.data, fm.lineOf),
+    permissionRequest(requested.permissions, requested.diagnostics),
+    undefined,
+  );
 }
 
 /** A permission request in one shape (`permissions` always a field, undefined when the manifest was rejected). */
@@ -1201,11 +1533,40 @@ export function auditFolder(dir: string, opts: AuditOptions = {}): { report: Aud
   const { files, truncated } = walkSkillFiles(dir, false);
   const skillFile = files.find((f) => f.rel === 'SKILL.md') ?? files.find((f) => f.rel === 'skill.md');
   const st: FolderAudit = {
-    dir, opts, skillFile, fpText: '', findings: [], hash: createHash('sha256'), hashText: '', bytes: 0, unauditedBytes: 0,
-    skill: basename(dir), permissions: undefined, frontmatterSha256: undefined, manifestDiagnostics: [],
+    dir,
+    opts,
+    skillFile,
+    fpText: '',
+    findings: [],
+    hash: createHash('sha256'),
+    hashText: '',
+    bytes: 0,
+    unauditedBytes: 0,
+    skill: basename(dir),
+    permissions: undefined,
+    frontmatterSha256: undefined,
+    manifestDiagnostics: [],
   };
-  if (truncated) st.findings.push({ file: '.', line: 0, rule: 'structure.too-many-files', family: 'structure', level: 'P1', excerpt: '', message: `more than ${LIMITS.maxFiles} files: the rest was not audited` });
-  if (!skillFile) st.findings.push({ file: 'SKILL.md', line: 0, rule: 'structure.no-skill-md', family: 'structure', level: 'P0', excerpt: '', message: 'no SKILL.md: this is not a skill folder' });
+  if (truncated)
+    st.findings.push({
+      file: '.',
+      line: 0,
+      rule: 'structure.too-many-files',
+      family: 'structure',
+      level: 'P1',
+      excerpt: '',
+      message: `more than ${LIMITS.maxFiles} files: the rest was not audited`,
+    });
+  if (!skillFile)
+    st.findings.push({
+      file: 'SKILL.md',
+      line: 0,
+      rule: 'structure.no-skill-md',
+      family: 'structure',
+      level: 'P0',
+      excerpt: '',
+      message: 'no SKILL.md: this is not a skill folder',
+    });
   for (let k = 0; k < files.length; k++) auditListed(st, files[k]!);
   return folderResult(st, files.length);
 }
@@ -1240,7 +1601,15 @@ function auditListed(st: FolderAudit, f: FileEntry): void {
   if (read === undefined) return;
   if (f.link === undefined) st.fpText += fingerprintLine(f, read.size, read.mtimeMs);
   if (read.notFile) {
-    st.findings.push({ file: f.rel, line: 0, rule: 'structure.unreadable', family: 'structure', level: 'P1', excerpt: '', message: 'cannot read: no longer a regular file' });
+    st.findings.push({
+      file: f.rel,
+      line: 0,
+      rule: 'structure.unreadable',
+      family: 'structure',
+      level: 'P1',
+      excerpt: '',
+      message: 'cannot read: no longer a regular file',
+    });
     return;
   }
   if (read.buf) auditBytes(st, f, read.buf);
@@ -1252,8 +1621,15 @@ function linkToRead(st: FolderAudit, f: FileEntry): boolean {
   st.fpText += fingerprintLine(f, f.size, f.mtimeMs);
   st.hashText += `link:${f.link}\0`;
   if (f.escapes) {
-    st.findings.push({ file: f.rel, line: 0, rule: 'structure.symlink-escape', family: 'structure', level: 'P0', excerpt: `-> ${f.link}`,
-      message: 'a symlink points outside the skill folder (it can disguise reads of ~/.ssh or other private files)' });
+    st.findings.push({
+      file: f.rel,
+      line: 0,
+      rule: 'structure.symlink-escape',
+      family: 'structure',
+      level: 'P0',
+      excerpt: `-> ${f.link}`,
+      message: 'a symlink points outside the skill folder (it can disguise reads of ~/.ssh or other private files)',
+    });
     return false;
   }
   // Reading a FIFO or device would block forever; a linked folder is audited where it lives.
@@ -1267,10 +1643,22 @@ function readOrReport(st: FolderAudit, f: FileEntry): ReturnType<typeof readList
   } catch (e) {
     if (f.link === undefined) {
       let s;
-      try { s = lstatSync(f.abs); } catch { /* gone */ }
+      try {
+        s = lstatSync(f.abs);
+      } catch {
+        /* gone */
+      }
       st.fpText += fingerprintLine(f, s?.size ?? -1, s?.mtimeMs ?? 0);
     }
-    st.findings.push({ file: f.rel, line: 0, rule: 'structure.unreadable', family: 'structure', level: 'P1', excerpt: '', message: `cannot read: ${(e as Error).message}` });
+    st.findings.push({
+      file: f.rel,
+      line: 0,
+      rule: 'structure.unreadable',
+      family: 'structure',
+      level: 'P1',
+      excerpt: '',
+      message: `cannot read: ${(e as Error).message}`,
+    });
     return undefined;
   }
 }
@@ -1280,7 +1668,15 @@ function notAudited(st: FolderAudit, f: FileEntry, size: number): void {
   st.hashText += `size:${size}\0`;
   // The instructions that go to the model must be read to be judged: a SKILL.md too large to audit is refused.
   if (f === st.skillFile) {
-    st.findings.push({ file: f.rel, line: 0, rule: 'structure.too-large', family: 'structure', level: 'P0', excerpt: '', message: `${size} bytes: SKILL.md is too large to audit, so its instructions cannot be reviewed` });
+    st.findings.push({
+      file: f.rel,
+      line: 0,
+      rule: 'structure.too-large',
+      family: 'structure',
+      level: 'P0',
+      excerpt: '',
+      message: `${size} bytes: SKILL.md is too large to audit, so its instructions cannot be reviewed`,
+    });
     return;
   }
   // Not audited, but its bytes are in the content hash, so a trust given to this folder does not carry over to
@@ -1289,11 +1685,27 @@ function notAudited(st: FolderAudit, f: FileEntry, size: number): void {
   st.hashText = '\0';
   const hashed = st.unauditedBytes + size <= LIMITS.maxUnauditedBytes ? hashFileInto(st.hash, f) : -1;
   if (hashed < 0) {
-    st.findings.push({ file: f.rel, line: 0, rule: 'structure.too-large', family: 'structure', level: 'P0', excerpt: '', message: `${size} bytes: too large to audit or to fingerprint` });
+    st.findings.push({
+      file: f.rel,
+      line: 0,
+      rule: 'structure.too-large',
+      family: 'structure',
+      level: 'P0',
+      excerpt: '',
+      message: `${size} bytes: too large to audit or to fingerprint`,
+    });
     return;
   }
   st.unauditedBytes += hashed;
-  st.findings.push({ file: f.rel, line: 0, rule: 'structure.too-large', family: 'structure', level: 'P1', excerpt: '', message: `${size} bytes: too large to audit` });
+  st.findings.push({
+    file: f.rel,
+    line: 0,
+    rule: 'structure.too-large',
+    family: 'structure',
+    level: 'P1',
+    excerpt: '',
+    message: `${size} bytes: too large to audit`,
+  });
 }
 
 /** A read file's bytes: hashed, prefiltered, and (unless every line is quiet) decoded and audited. */
@@ -1329,8 +1741,15 @@ function auditBytes(st: FolderAudit, f: FileEntry, buf: Buffer): void {
   if (!decoded) return;
   const { text } = decoded;
   if (decoded.nul) {
-    st.findings.push({ file: f.rel, line: 1, rule: 'hidden.nul-bytes', family: 'hidden-text', level: 'P1', excerpt: '',
-      message: 'NUL bytes in a text file (they make tools treat it as binary and skip it); audited with them removed' });
+    st.findings.push({
+      file: f.rel,
+      line: 1,
+      rule: 'hidden.nul-bytes',
+      family: 'hidden-text',
+      level: 'P1',
+      excerpt: '',
+      message: 'NUL bytes in a text file (they make tools treat it as binary and skip it); audited with them removed',
+    });
   }
   const description = f === st.skillFile ? readManifest(st, f, text) : undefined;
   const found = auditFileText(f.rel, text, kindOf(f.rel, text), description, everyLine, quiet).findings;
@@ -1339,7 +1758,16 @@ function auditBytes(st: FolderAudit, f: FileEntry, buf: Buffer): void {
 
 function binaryExecutable(st: FolderAudit, f: FileEntry, buf: Buffer): void {
   const exe = executableMagic(buf);
-  if (exe) st.findings.push({ file: f.rel, line: 0, rule: 'structure.binary-executable', family: 'structure', level: 'P1', excerpt: '', message: `${exe}: compiled code cannot be reviewed` });
+  if (exe)
+    st.findings.push({
+      file: f.rel,
+      line: 0,
+      rule: 'structure.binary-executable',
+      family: 'structure',
+      level: 'P1',
+      excerpt: '',
+      message: `${exe}: compiled code cannot be reviewed`,
+    });
 }
 
 /** SKILL.md's frontmatter: the skill's name, its permission request and the manifest's findings; gives its description. */
@@ -1362,8 +1790,15 @@ function readManifest(st: FolderAudit, f: FileEntry, text: string): { text: stri
   const permissions = (st.permissions = parsed.permissions);
   if (permissions) requestFindings(st, f, facts, permissions);
   if (facts.hooks) {
-    st.findings.push({ file: f.rel, line: facts.lines.hooks ?? 1, rule: 'manifest.hooks', family: 'manifest', level: 'P1', excerpt: 'hooks:',
-      message: 'declares hooks, which other agents run automatically as shell commands' });
+    st.findings.push({
+      file: f.rel,
+      line: facts.lines.hooks ?? 1,
+      rule: 'manifest.hooks',
+      family: 'manifest',
+      level: 'P1',
+      excerpt: 'hooks:',
+      message: 'declares hooks, which other agents run automatically as shell commands',
+    });
   }
   const description = facts.description;
   return description ? { text: description.text ?? fm.description ?? '', line: description.line } : undefined;
@@ -1372,7 +1807,15 @@ function readManifest(st: FolderAudit, f: FileEntry, text: string): { text: stri
 /** A frontmatter that cannot be read: one finding per error. */
 function unreadableManifest(st: FolderAudit, f: FileEntry, errors: { line?: number; message: string }[]): void {
   for (const e of errors) {
-    st.findings.push({ file: f.rel, line: e.line ?? 1, rule: 'manifest.unreadable', family: 'manifest', level: 'P0', excerpt: '', message: `${e.message}: the skill cannot be reviewed` });
+    st.findings.push({
+      file: f.rel,
+      line: e.line ?? 1,
+      rule: 'manifest.unreadable',
+      family: 'manifest',
+      level: 'P0',
+      excerpt: '',
+      message: `${e.message}: the skill cannot be reviewed`,
+    });
   }
 }
 
@@ -1386,23 +1829,44 @@ function nameSkill(st: FolderAudit, facts: FrontmatterFacts): void {
 
 /** A permission request's error: the request cannot be read, so it cannot be confined. */
 function unreadablePermissions(st: FolderAudit, f: FileEntry, d: Diagnostic): void {
-  st.findings.push({ file: f.rel, line: d.line ?? 1, rule: 'manifest.permissions', family: 'manifest', level: 'P0', excerpt: d.field ?? '',
-    message: `${d.field}: ${d.message} (a permission request that cannot be read cannot be confined)` });
+  st.findings.push({
+    file: f.rel,
+    line: d.line ?? 1,
+    rule: 'manifest.permissions',
+    family: 'manifest',
+    level: 'P0',
+    excerpt: d.field ?? '',
+    message: `${d.field}: ${d.message} (a permission request that cannot be read cannot be confined)`,
+  });
 }
 
 /** What a readable permission request asks for that needs the user's eye: the network, a command tool with any command. */
 function requestFindings(st: FolderAudit, f: FileEntry, facts: FrontmatterFacts, permissions: Permissions): void {
   if (permissions.network) {
-    st.findings.push({ file: f.rel, line: facts.lines.network ?? facts.lines.allowedTools ?? 1, rule: 'permissions.network',
-      family: 'permissions', level: 'P1', excerpt: 'network: true', message: 'requests network access' });
+    st.findings.push({
+      file: f.rel,
+      line: facts.lines.network ?? facts.lines.allowedTools ?? 1,
+      rule: 'permissions.network',
+      family: 'permissions',
+      level: 'P1',
+      excerpt: 'network: true',
+      message: 'requests network access',
+    });
   }
   const tools = permissions.tools;
   for (let k = 0; k < tools.length; k++) {
     const t = tools[k]!;
     const c = permissions.commands[t];
     if (c && c.length === 0) {
-      st.findings.push({ file: f.rel, line: facts.lines.tools ?? facts.lines.allowedTools ?? 1, rule: 'permissions.command-tool',
-        family: 'permissions', level: 'P1', excerpt: t, message: `requests ${t} with any command (each command still needs your approval or a rule)` });
+      st.findings.push({
+        file: f.rel,
+        line: facts.lines.tools ?? facts.lines.allowedTools ?? 1,
+        rule: 'permissions.command-tool',
+        family: 'permissions',
+        level: 'P1',
+        excerpt: t,
+        message: `requests ${t} with any command (each command still needs your approval or a rule)`,
+      });
     }
   }
 }
@@ -1415,7 +1879,15 @@ function folderResult(st: FolderAudit, fileCount: number): { report: AuditReport
   let level: Level = 'P2';
   for (let k = 0; k < findings.length; k++) level = maxLevel(level, findings[k]!.level);
   // Fields in the report's order (its JSON is stored and compared): the optional ones only when there is one.
-  const report = { skill: st.skill, dir: st.dir, level, findings, contentHash: st.hash.update(st.hashText).digest('hex'), files: fileCount, bytes: st.bytes } as AuditReport;
+  const report = {
+    skill: st.skill,
+    dir: st.dir,
+    level,
+    findings,
+    contentHash: st.hash.update(st.hashText).digest('hex'),
+    files: fileCount,
+    bytes: st.bytes,
+  } as AuditReport;
   if (permissions) report.permissions = permissions;
   report.manifestDiagnostics = st.manifestDiagnostics;
   if (diff) report.diff = diff;
@@ -1424,7 +1896,6 @@ function folderResult(st: FolderAudit, fileCount: number): { report: AuditReport
   if (st.frontmatterSha256) report.frontmatterSha256 = st.frontmatterSha256;
   return { report, fingerprint: sha256Hex(st.fpText) };
 }
-
 
 /** Most severe first, then by file and line. */
 function byLevelFileLine(a: Finding, b: Finding): number {
@@ -1436,8 +1907,15 @@ function widening(st: FolderAudit, previous: Permissions | string, permissions: 
   const prev = typeof previous === 'string' ? auditSkill(previous).permissions : previous;
   const diff = permissionDiff(prev, permissions);
   if (diff.widened) {
-    st.findings.push({ file: st.skillFile?.rel ?? 'SKILL.md', line: 1, rule: 'permissions.widened', family: 'permissions', level: 'P1',
-      excerpt: diff.lines.join('; '), message: `the update asks for more than the installed version: ${diff.lines.join(', ')}` });
+    st.findings.push({
+      file: st.skillFile?.rel ?? 'SKILL.md',
+      line: 1,
+      rule: 'permissions.widened',
+      family: 'permissions',
+      level: 'P1',
+      excerpt: diff.lines.join('; '),
+      message: `the update asks for more than the installed version: ${diff.lines.join(', ')}`,
+    });
   }
   return diff;
 }

@@ -57,7 +57,11 @@ export interface BulkTrustResult {
 }
 
 /** Every skill of the catalog (project and user tiers, or one of them) that waits for trust, and what it asks. */
-export function reviewBulkTrust(entries: CatalogEntry[], store: Store, opts: { tier?: 'project' | 'user' } = {}): BulkTrustReview {
+export function reviewBulkTrust(
+  entries: CatalogEntry[],
+  store: Store,
+  opts: { tier?: 'project' | 'user' } = {},
+): BulkTrustReview {
   const candidates: BulkCandidate[] = [];
   const refused: BulkTrustReview['refused'] = [];
   const seen = new Set<string>();
@@ -73,8 +77,15 @@ export function reviewBulkTrust(entries: CatalogEntry[], store: Store, opts: { t
     const report = auditCached(e.realDir, store, e.manifest);
     if (report.level === 'P0') continue;
     candidates.push({
-      name: e.manifest.name, tier: e.tier, dir: e.dir, realDir: e.realDir, level: report.level, contentHash: report.contentHash,
-      findings: report.findings, ...(report.permissions ? { permissions: report.permissions } : {}), reason: verdict.reason,
+      name: e.manifest.name,
+      tier: e.tier,
+      dir: e.dir,
+      realDir: e.realDir,
+      level: report.level,
+      contentHash: report.contentHash,
+      findings: report.findings,
+      ...(report.permissions ? { permissions: report.permissions } : {}),
+      reason: verdict.reason,
     });
   }
   return { candidates, refused, groups: groupByRule(candidates), widest: widestOf(candidates) };
@@ -83,7 +94,9 @@ export function reviewBulkTrust(entries: CatalogEntry[], store: Store, opts: { t
 function groupByRule(candidates: BulkCandidate[]): BulkGroup[] {
   const groups = new Map<string, BulkGroup>();
   for (const c of candidates) {
-    const rules = c.findings.length ? c.findings : [{ rule: 'permissions.widened', message: 'permissions widened since last use' } as Finding];
+    const rules = c.findings.length
+      ? c.findings
+      : [{ rule: 'permissions.widened', message: 'permissions widened since last use' } as Finding];
     for (const f of rules) {
       let g = groups.get(f.rule);
       if (!g) groups.set(f.rule, (g = { rule: f.rule, message: f.message, count: 0, skills: [] }));
@@ -91,7 +104,9 @@ function groupByRule(candidates: BulkCandidate[]): BulkGroup[] {
       if (g.skills.at(-1) !== c.name) g.skills.push(c.name);
     }
   }
-  return [...groups.values()].sort((a, b) => b.skills.length - a.skills.length || b.count - a.count || a.rule.localeCompare(b.rule));
+  return [...groups.values()].sort(
+    (a, b) => b.skills.length - a.skills.length || b.count - a.count || a.rule.localeCompare(b.rule),
+  );
 }
 
 function widestOf(candidates: BulkCandidate[]): WidestPermissions {
@@ -115,7 +130,14 @@ function widestOf(candidates: BulkCandidate[]): WidestPermissions {
     for (const g of p.read) read.add(g);
     for (const g of p.write) write.add(g);
   }
-  return { tools: [...tools].sort(), anyCommand: [...anyCommand].sort(), network, read: [...read].sort(), write: [...write].sort(), undeclared };
+  return {
+    tools: [...tools].sort(),
+    anyCommand: [...anyCommand].sort(),
+    network,
+    read: [...read].sort(),
+    write: [...write].sort(),
+    undeclared,
+  };
 }
 
 /**

@@ -1,6 +1,20 @@
 // Install and update skills from a folder or a .zip into the user or project tier: stage, audit, decide, rename.
 // P0 refused; P1 held as a pending approval bound to the audited content hash; P2 installed. Atomic; never overwrites silently.
-import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { lazyRequire } from '../../base/lazy-require.js';
@@ -57,8 +71,10 @@ function extractZip(file: string, into: string): string | undefined {
         total += f.originalSize;
         const p = zipEntryProblem(f.name);
         if (p && !problem) problem = `zip entry "${f.name}" ${p}`;
-        if (count > ZIP_LIMITS.maxEntries && !problem) problem = `the zip has more than ${ZIP_LIMITS.maxEntries} entries`;
-        if (total > ZIP_LIMITS.maxTotalBytes && !problem) problem = `the zip unpacks to more than ${ZIP_LIMITS.maxTotalBytes} bytes`;
+        if (count > ZIP_LIMITS.maxEntries && !problem)
+          problem = `the zip has more than ${ZIP_LIMITS.maxEntries} entries`;
+        if (total > ZIP_LIMITS.maxTotalBytes && !problem)
+          problem = `the zip unpacks to more than ${ZIP_LIMITS.maxTotalBytes} bytes`;
         return !problem;
       },
     });
@@ -73,13 +89,21 @@ function extractZip(file: string, into: string): string | undefined {
     written += data.length;
     if (written > ZIP_LIMITS.maxTotalBytes) return `the zip unpacks to more than ${ZIP_LIMITS.maxTotalBytes} bytes`;
     try {
-      if (name.endsWith('/')) { mkdirSync(dest, { recursive: true }); continue; }
+      if (name.endsWith('/')) {
+        mkdirSync(dest, { recursive: true });
+        continue;
+      }
       mkdirSync(dirname(dest), { recursive: true });
       writeFileSync(dest, data, { flag: 'wx' });
     } catch (e) {
       // A name that is both a file and a folder, or the same file twice: a broken archive, not a crash.
       const code = (e as NodeJS.ErrnoException).code;
-      const why = code === 'EEXIST' || code === 'EISDIR' ? 'appears twice (as a file and a folder, or in two spellings)' : code === 'ENOTDIR' ? 'sits inside a path the zip also has as a file' : (e as Error).message;
+      const why =
+        code === 'EEXIST' || code === 'EISDIR'
+          ? 'appears twice (as a file and a folder, or in two spellings)'
+          : code === 'ENOTDIR'
+            ? 'sits inside a path the zip also has as a file'
+            : (e as Error).message;
       return `zip entry "${name}" cannot be unpacked: it ${why}`;
     }
   }
@@ -95,7 +119,11 @@ function copyFolder(src: string, dest: string, root: string): string | undefined
     const st = lstatSync(s);
     if (st.isSymbolicLink()) {
       let real: string;
-      try { real = realpathSync(s); } catch { return `symlink ${s} is broken`; }
+      try {
+        real = realpathSync(s);
+      } catch {
+        return `symlink ${s} is broken`;
+      }
       if (!isInside(real, root)) return `symlink ${s} points outside the skill folder (to ${real})`;
       // A linked folder inside the skill is already copied where it lives; FIFOs, sockets and devices are not copied.
       if (!statSync(real).isFile()) continue;
@@ -127,15 +155,20 @@ export function installSkill(opts: InstallOptions): InstallResult {
   const source = resolve(opts.source);
   if (!existsSync(source)) return { status: 'refused', reason: `${opts.source} does not exist` };
   const isZip = statSync(source).isFile();
-  if (isZip && !/\.zip$/i.test(source)) return { status: 'refused', reason: `${opts.source} is neither a folder nor a .zip` };
+  if (isZip && !/\.zip$/i.test(source))
+    return { status: 'refused', reason: `${opts.source} is neither a folder nor a .zip` };
   // A folder is checked before anything is copied: a folder that is no skill (a whole workspace) is not copied
   // first, and a tier inside the skill folder would be copied into itself without end.
   const srcRoot = isZip ? undefined : skillRootIn(realpathSync(source));
-  if (!isZip && !srcRoot) return { status: 'refused', reason: `no SKILL.md in ${basename(source)} (at the top, or in its single folder)` };
+  if (!isZip && !srcRoot)
+    return { status: 'refused', reason: `no SKILL.md in ${basename(source)} (at the top, or in its single folder)` };
   mkdirSync(opts.tierRoot, { recursive: true });
   const tierRoot = realpathSync(opts.tierRoot);
   if (srcRoot && isInside(tierRoot, srcRoot)) {
-    return { status: 'refused', reason: `the skills folder ${tierRoot} lies inside the skill being installed (${srcRoot}); install from a folder outside it` };
+    return {
+      status: 'refused',
+      reason: `the skills folder ${tierRoot} lies inside the skill being installed (${srcRoot}); install from a folder outside it`,
+    };
   }
   const staging = mkdtempSync(join(tierRoot, '.knack-install-'));
   try {
@@ -145,30 +178,73 @@ export function installSkill(opts: InstallOptions): InstallResult {
       return { status: 'refused', reason: problem, ...(report ? { report } : {}) };
     }
     const root = skillRootIn(staging);
-    if (!root) return { status: 'refused', reason: `no SKILL.md in ${basename(source)} (at the top, or in its single folder)` };
+    if (!root)
+      return { status: 'refused', reason: `no SKILL.md in ${basename(source)} (at the top, or in its single folder)` };
     let report = auditSkill(root);
     const name = report.skill;
-    if (!NAME_RE.test(name)) return { status: 'refused', reason: `skill name "${name}" cannot be a folder name (letters, digits and "-", at most 64)`, report };
+    if (!NAME_RE.test(name))
+      return {
+        status: 'refused',
+        reason: `skill name "${name}" cannot be a folder name (letters, digits and "-", at most 64)`,
+        report,
+      };
     const dest = join(tierRoot, name);
     const existing = existsSync(dest);
-    if (existing) report = auditSkill(root, { previous: auditSkill(dest).permissions ?? { tools: [], commands: {}, network: false, read: [], write: [], declared: 'none' } });
+    if (existing)
+      report = auditSkill(root, {
+        previous: auditSkill(dest).permissions ?? {
+          tools: [],
+          commands: {},
+          network: false,
+          read: [],
+          write: [],
+          declared: 'none',
+        },
+      });
     report = { ...report, dir: source };
     const diff = report.diff;
     const withDiff = diff ? { diff } : {};
     if (report.level === 'P0') {
       const first = report.findings.find((f) => f.level === 'P0')!;
-      return { status: 'refused', reason: `P0: ${first.file}:${first.line} ${first.rule}: ${first.message}`, report, ...withDiff };
+      return {
+        status: 'refused',
+        reason: `P0: ${first.file}:${first.line} ${first.rule}: ${first.message}`,
+        report,
+        ...withDiff,
+      };
     }
     if (existing && !opts.replace) {
-      return { status: 'exists', reason: `skill "${name}" is already installed at ${dest}; updating replaces it (use --update / replace)`, report, dest, ...withDiff };
+      return {
+        status: 'exists',
+        reason: `skill "${name}" is already installed at ${dest}; updating replaces it (use --update / replace)`,
+        report,
+        dest,
+        ...withDiff,
+      };
     }
     if (report.level === 'P1' && !opts.store.policy.approvedFor(report.contentHash, dest)) {
       const approval = opts.store.policy.createApproval({
-        kind: existing ? 'update' : 'install', skill: name, tier: opts.tier, source, target: dest, contentHash: report.contentHash,
-        level: report.level, reportJson: JSON.stringify({ findings: report.findings, diff: diff ?? null, permissions: report.permissions ?? null }),
+        kind: existing ? 'update' : 'install',
+        skill: name,
+        tier: opts.tier,
+        source,
+        target: dest,
+        contentHash: report.contentHash,
+        level: report.level,
+        reportJson: JSON.stringify({
+          findings: report.findings,
+          diff: diff ?? null,
+          permissions: report.permissions ?? null,
+        }),
       });
       if (!opts.approveP1) {
-        return { status: 'pending', reason: `P1: needs your approval (${report.findings.filter((f) => f.level === 'P1').length} finding(s))`, report, approval, ...withDiff };
+        return {
+          status: 'pending',
+          reason: `P1: needs your approval (${report.findings.filter((f) => f.level === 'P1').length} finding(s))`,
+          report,
+          approval,
+          ...withDiff,
+        };
       }
       opts.store.policy.decideApproval(approval.id, 'approved');
     }
@@ -188,7 +264,14 @@ export function installSkill(opts: InstallOptions): InstallResult {
       renameSync(root, dest);
     }
     if (report.level === 'P1') opts.store.policy.setTrust(name, report.contentHash, 'trusted');
-    return { status: 'installed', skill: name, dest, report: { ...report, dir: dest }, replaced: existing, ...withDiff };
+    return {
+      status: 'installed',
+      skill: name,
+      dest,
+      report: { ...report, dir: dest },
+      replaced: existing,
+      ...withDiff,
+    };
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
@@ -199,13 +282,21 @@ export function approvePendingInstall(store: Store, id: string): InstallResult {
   const row = store.policy.approval(id);
   if (!row) return { status: 'refused', reason: `no approval with id ${id}` };
   if (row.status !== 'pending') return { status: 'refused', reason: `approval ${id} is already ${row.status}` };
-  if (row.kind === 'discovered') return { status: 'refused', reason: `approval ${id} is for a discovered skill: use trust` };
+  if (row.kind === 'discovered')
+    return { status: 'refused', reason: `approval ${id} is for a discovered skill: use trust` };
   store.policy.decideApproval(id, 'approved');
   const result = installSkill({
-    source: row.source, tierRoot: dirname(row.target), tier: row.tier as 'user' | 'project', store, replace: row.kind === 'update',
+    source: row.source,
+    tierRoot: dirname(row.target),
+    tier: row.tier as 'user' | 'project',
+    store,
+    replace: row.kind === 'update',
   });
   if (result.status === 'pending') {
-    return { ...result, reason: `the content changed after approval ${id} (hash ${row.contentHash.slice(0, 12)} → ${result.report.contentHash.slice(0, 12)}); review it again` };
+    return {
+      ...result,
+      reason: `the content changed after approval ${id} (hash ${row.contentHash.slice(0, 12)} → ${result.report.contentHash.slice(0, 12)}); review it again`,
+    };
   }
   return result;
 }

@@ -21,11 +21,70 @@ export interface HiddenText {
 
 /** Cyrillic and Greek letters that look like Latin ones. */
 const CONFUSABLE: Record<string, string> = {
-  а: 'a', в: 'b', е: 'e', ё: 'e', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y', х: 'x', і: 'i', ї: 'i',
-  ј: 'j', ѕ: 's', ԁ: 'd', ӏ: 'l', һ: 'h', ԛ: 'q', ԝ: 'w', ɡ: 'g',
-  А: 'A', В: 'B', Е: 'E', К: 'K', М: 'M', Н: 'H', О: 'O', Р: 'P', С: 'C', Т: 'T', У: 'Y', Х: 'X', І: 'I', Ј: 'J', Ѕ: 'S',
-  α: 'a', β: 'b', ε: 'e', ι: 'i', κ: 'k', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x', γ: 'y',
-  Α: 'A', Β: 'B', Ε: 'E', Ζ: 'Z', Η: 'H', Ι: 'I', Κ: 'K', Μ: 'M', Ν: 'N', Ο: 'O', Ρ: 'P', Τ: 'T', Υ: 'Y', Χ: 'X',
+  а: 'a',
+  в: 'b',
+  е: 'e',
+  ё: 'e',
+  к: 'k',
+  м: 'm',
+  н: 'h',
+  о: 'o',
+  р: 'p',
+  с: 'c',
+  т: 't',
+  у: 'y',
+  х: 'x',
+  і: 'i',
+  ї: 'i',
+  ј: 'j',
+  ѕ: 's',
+  ԁ: 'd',
+  ӏ: 'l',
+  һ: 'h',
+  ԛ: 'q',
+  ԝ: 'w',
+  ɡ: 'g',
+  А: 'A',
+  В: 'B',
+  Е: 'E',
+  К: 'K',
+  М: 'M',
+  Н: 'H',
+  О: 'O',
+  Р: 'P',
+  С: 'C',
+  Т: 'T',
+  У: 'Y',
+  Х: 'X',
+  І: 'I',
+  Ј: 'J',
+  Ѕ: 'S',
+  α: 'a',
+  β: 'b',
+  ε: 'e',
+  ι: 'i',
+  κ: 'k',
+  ν: 'v',
+  ο: 'o',
+  ρ: 'p',
+  τ: 't',
+  υ: 'u',
+  χ: 'x',
+  γ: 'y',
+  Α: 'A',
+  Β: 'B',
+  Ε: 'E',
+  Ζ: 'Z',
+  Η: 'H',
+  Ι: 'I',
+  Κ: 'K',
+  Μ: 'M',
+  Ν: 'N',
+  Ο: 'O',
+  Ρ: 'P',
+  Τ: 'T',
+  Υ: 'Y',
+  Χ: 'X',
 };
 const LATIN = /\p{Script=Latin}/u;
 const CYRILLIC_GREEK = /[\p{Script=Cyrillic}\p{Script=Greek}]/u;
@@ -35,11 +94,13 @@ function foldHomoglyphs(line: string): { text: string; count: number } {
   let count = 0;
   const text = line.replace(/[\p{L}\p{M}]+/gu, (word) => {
     if (!LATIN.test(word) || !CYRILLIC_GREEK.test(word)) return word;
-    return [...word].map((ch) => {
-      const l = CONFUSABLE[ch];
-      if (l) count++;
-      return l ?? ch;
-    }).join('');
+    return [...word]
+      .map((ch) => {
+        const l = CONFUSABLE[ch];
+        if (l) count++;
+        return l ?? ch;
+      })
+      .join('');
   });
   return { text, count };
 }
@@ -53,7 +114,8 @@ export interface NormalizedLine {
 /** A zero-width joiner inside an emoji sequence (👩‍💻, 👨‍👩‍👧, 🏳️‍🌈): part of the picture, not hidden text. */
 const EMOJI_ZWJ = /(\p{Extended_Pictographic}(?:\uFE0F|[\u{1F3FB}-\u{1F3FF}])?)\u200D(?=\p{Extended_Pictographic})/gu;
 /** Scripts whose spelling uses ZWJ/ZWNJ between letters (Persian می‌خواهم, Devanagari क्‍ष, Sinhala, Khmer …). */
-const JOINING = '\\p{Script=Arabic}\\p{Script=Syriac}\\p{Script=Nko}\\p{Script=Mongolian}\\p{Script=Devanagari}\\p{Script=Bengali}' +
+const JOINING =
+  '\\p{Script=Arabic}\\p{Script=Syriac}\\p{Script=Nko}\\p{Script=Mongolian}\\p{Script=Devanagari}\\p{Script=Bengali}' +
   '\\p{Script=Gurmukhi}\\p{Script=Gujarati}\\p{Script=Oriya}\\p{Script=Tamil}\\p{Script=Telugu}\\p{Script=Kannada}\\p{Script=Malayalam}' +
   '\\p{Script=Sinhala}\\p{Script=Khmer}\\p{Script=Myanmar}\\p{Script=Tibetan}\\p{Script=Thaana}\\p{Script=Hebrew}';
 const SCRIPT_JOINER = new RegExp(`([${JOINING}]\\p{M}*)[\\u200C\\u200D](?=[${JOINING}])`, 'gu');
@@ -90,8 +152,17 @@ function mayHide(line: string): boolean {
   for (let i = 0; i < line.length; i++) {
     const c = line.charCodeAt(i);
     if (c < 0xad) continue;
-    if (c === 0xad || c === 0x61c || c === 0x180e || (c >= 0x200b && c <= 0x200f) || (c >= 0x202a && c <= 0x202e) ||
-      (c >= 0x2060 && c <= 0x2069) || c === 0xfeff || c === 0xdb40) return true;
+    if (
+      c === 0xad ||
+      c === 0x61c ||
+      c === 0x180e ||
+      (c >= 0x200b && c <= 0x200f) ||
+      (c >= 0x202a && c <= 0x202e) ||
+      (c >= 0x2060 && c <= 0x2069) ||
+      c === 0xfeff ||
+      c === 0xdb40
+    )
+      return true;
   }
   return false;
 }
@@ -149,11 +220,20 @@ export function deobfuscate(code: string): string {
   }
   if (t.includes('fromCharCode')) {
     t = t.replace(/String\.fromCharCode\(\s*([\d\s,]+)\)/g, (_, nums: string) =>
-      JSON.stringify(nums.split(',').map((n) => String.fromCharCode(Number(n.trim()) & 0xffff)).join('')));
+      JSON.stringify(
+        nums
+          .split(',')
+          .map((n) => String.fromCharCode(Number(n.trim()) & 0xffff))
+          .join(''),
+      ),
+    );
   }
   if (t.includes('chr(')) {
-    t = t.replace(/(?:chr\(\s*\d+\s*\)\s*\+?\s*){2,}/g, (m) => JSON.stringify(
-      [...m.matchAll(/chr\(\s*(\d+)\s*\)/g)].map((x) => String.fromCharCode(Number(x[1]) & 0xffff)).join('')));
+    t = t.replace(/(?:chr\(\s*\d+\s*\)\s*\+?\s*){2,}/g, (m) =>
+      JSON.stringify(
+        [...m.matchAll(/chr\(\s*(\d+)\s*\)/g)].map((x) => String.fromCharCode(Number(x[1]) & 0xffff)).join(''),
+      ),
+    );
   }
   // "ev" + "al" → "eval" (repeat for longer chains), also Python implicit concatenation "ev" "al".
   for (let i = 0; i < 8 && (t.includes('"') || t.includes("'")); i++) {
@@ -165,18 +245,27 @@ export function deobfuscate(code: string): string {
   // global["eval"](…) / window['Function'] / obj["child_process"] → global.eval(…). `exec`/`compile` are also
   // ordinary methods (`regex["exec"](s)`): bare only on a global object (Python's __builtins__["exec"]).
   if (t.includes('[')) {
-    t = t.replace(/([\w$)\]])\s*\[\s*["'`]([A-Za-z_$][\w$]*)["'`]\s*\]/g, (m, obj: string, name: string, at: number) => {
-      const owner = /[\w$]*$/.exec(t.slice(0, at + obj.length))?.[0] ?? obj;
-      const bare = /^(?:eval|Function|__import__)$/.test(name) || (/^(?:exec|compile)$/.test(name) && GLOBALS.test(owner));
-      return bare ? ` ${name}` : `${obj}.${name}`;
-    });
+    t = t.replace(
+      /([\w$)\]])\s*\[\s*["'`]([A-Za-z_$][\w$]*)["'`]\s*\]/g,
+      (m, obj: string, name: string, at: number) => {
+        const owner = /[\w$]*$/.exec(t.slice(0, at + obj.length))?.[0] ?? obj;
+        const bare =
+          /^(?:eval|Function|__import__)$/.test(name) || (/^(?:exec|compile)$/.test(name) && GLOBALS.test(owner));
+        return bare ? ` ${name}` : `${obj}.${name}`;
+      },
+    );
   }
   // __import__("os") / importlib.import_module("os") → os
-  if (t.includes('import')) t = t.replace(/\b(?:__import__|(?:importlib\.)?import_module)\(\s*["'](\w+)["']\s*\)/g, '$1');
+  if (t.includes('import'))
+    t = t.replace(/\b(?:__import__|(?:importlib\.)?import_module)\(\s*["'](\w+)["']\s*\)/g, '$1');
   // require("child_" + "process") was joined above; getattr(os, "system") → os.system
   if (t.includes('getattr')) t = t.replace(/getattr\(\s*([\w.]+)\s*,\s*["'](\w+)["']\s*\)/g, '$1.$2');
   // global.eval / window.Function / __builtins__.exec are the bare builtins
-  if (BUILTIN_NAME.test(t)) t = t.replace(/\b(?:globalThis|global|window|self|top|parent|frames|__builtins__|builtins)\s*\.\s*(eval|exec|Function|compile|__import__)\b/g, ' $1');
+  if (BUILTIN_NAME.test(t))
+    t = t.replace(
+      /\b(?:globalThis|global|window|self|top|parent|frames|__builtins__|builtins)\s*\.\s*(eval|exec|Function|compile|__import__)\b/g,
+      ' $1',
+    );
   return t;
 }
 
@@ -186,12 +275,21 @@ export function deobfuscate(code: string): string {
  * Keep in step with the rewrites above (a test checks that a line with none of them comes back unchanged).
  */
 export const REWRITE_TRIGGERS: readonly string[] = [
-  '\\x', '\\u', 'fromcharcode', 'chr(', 'getattr(', '__import__(', 'import_module(',
+  '\\x',
+  '\\u',
+  'fromcharcode',
+  'chr(',
+  'getattr(',
+  '__import__(',
+  'import_module(',
   // "a" + "b", "a" "b", 'a''b': a closing quote, then an opening one.
   ...['"', "'"].flatMap((a) => ['"', "'"].flatMap((b) => ['', ' ', '+', ' +', '+ ', ' + '].map((mid) => a + mid + b))),
   // x["eval"], x[ 'exec' ]
   ...['"', "'", '`'].flatMap((q) => ['[' + q, '[ ' + q]),
-  ...['globalthis', 'global', 'window', 'self', 'top', 'parent', 'frames', '__builtins__', 'builtins'].flatMap((g) => [g + '.', g + ' .']),
+  ...['globalthis', 'global', 'window', 'self', 'top', 'parent', 'frames', '__builtins__', 'builtins'].flatMap((g) => [
+    g + '.',
+    g + ' .',
+  ]),
 ];
 
 /** The builtins the last rewrite looks for (checked first: most code lines hold none). */
@@ -199,7 +297,11 @@ const BUILTIN_NAME = /eval|exec|Function|compile|__import__/;
 const GLOBALS = /^(?:globalThis|global|window|self|top|parent|frames|__builtins__|builtins)$/;
 
 function safeCodePoint(n: number): string {
-  try { return String.fromCodePoint(n); } catch { return ''; }
+  try {
+    return String.fromCodePoint(n);
+  } catch {
+    return '';
+  }
 }
 
 const B64 = /[A-Za-z0-9+/]{24,}={0,2}/g;

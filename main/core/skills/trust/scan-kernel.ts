@@ -8,7 +8,9 @@ export interface ByteAutomaton {
   shift: number;
   byteClass: Uint8Array;
   /** Marks: a state at or above `flag` is worth a look; `loud`, `cr` (NL is every other mark). */
-  flag: number; loud: number; cr: number;
+  flag: number;
+  loud: number;
+  cr: number;
   /** The space's class (a CR not before LF steps as a space). */
   space: number;
   /** The pair-side bits of each flagged state, by (state - flag) >> shift. */
@@ -46,7 +48,10 @@ function sleb(n: number): number[] {
   for (;;) {
     const b = n & 0x7f;
     n >>= 7;
-    if ((n === 0 && (b & 0x40) === 0) || (n === -1 && (b & 0x40) !== 0)) { out.push(b); return out; }
+    if ((n === 0 && (b & 0x40) === 0) || (n === -1 && (b & 0x40) !== 0)) {
+      out.push(b);
+      return out;
+    }
     out.push(b | 0x80);
   }
 }
@@ -55,65 +60,162 @@ const I32 = 0x7f;
 const V128 = 0x7b;
 
 /** A stream's locals in the kernel (see assemble). */
-interface Stream { i: number; end: number; s: number; t: number; bits: number; start: number; loud: number; n: number; out: number }
+interface Stream {
+  i: number;
+  end: number;
+  s: number;
+  t: number;
+  bits: number;
+  start: number;
+  loud: number;
+  n: number;
+  out: number;
+}
 const VOID = 0x40;
 
 /** Structured code with named labels (a branch names its target; the depth is worked out here). */
 class Code {
   readonly bytes: number[] = [];
   private readonly labels: (string | null)[] = [];
-  private emit(...b: number[]): this { this.bytes.push(...b); return this; }
+  private emit(...b: number[]): this {
+    this.bytes.push(...b);
+    return this;
+  }
   private depth(label: string): number {
     const k = this.labels.lastIndexOf(label);
     if (k < 0) throw new Error(`scan kernel: no label ${label}`);
     return this.labels.length - 1 - k;
   }
-  block(label: string | null = null, type = VOID): this { this.labels.push(label); return this.emit(0x02, type); }
-  loop(label: string): this { this.labels.push(label); return this.emit(0x03, VOID); }
-  if(type = VOID): this { this.labels.push(null); return this.emit(0x04, type); }
-  else(): this { return this.emit(0x05); }
-  end(): this { this.labels.pop(); return this.emit(0x0b); }
-  br(label: string): this { return this.emit(0x0c, ...uleb(this.depth(label))); }
-  brIf(label: string): this { return this.emit(0x0d, ...uleb(this.depth(label))); }
-  ret(): this { return this.emit(0x0f); }
-  call(f: number): this { return this.emit(0x10, ...uleb(f)); }
-  get(l: number): this { return this.emit(0x20, ...uleb(l)); }
-  set(l: number): this { return this.emit(0x21, ...uleb(l)); }
-  tee(l: number): this { return this.emit(0x22, ...uleb(l)); }
-  const(v: number): this { return this.emit(0x41, ...sleb(v | 0)); }
-  load(offset: number): this { return this.emit(0x28, 2, ...uleb(offset)); }
-  load8(offset: number): this { return this.emit(0x2d, 0, ...uleb(offset)); }
-  load16(offset: number): this { return this.emit(0x2f, 1, ...uleb(offset)); }
-  store8(offset: number): this { return this.emit(0x3a, 0, ...uleb(offset)); }
-  eqz(): this { return this.emit(0x45); }
-  eq(): this { return this.emit(0x46); }
-  ltU(): this { return this.emit(0x49); }
-  geU(): this { return this.emit(0x4f); }
-  add(): this { return this.emit(0x6a); }
-  sub(): this { return this.emit(0x6b); }
-  and(): this { return this.emit(0x71); }
-  or(): this { return this.emit(0x72); }
-  shl(): this { return this.emit(0x74); }
-  shrU(): this { return this.emit(0x76); }
+  block(label: string | null = null, type = VOID): this {
+    this.labels.push(label);
+    return this.emit(0x02, type);
+  }
+  loop(label: string): this {
+    this.labels.push(label);
+    return this.emit(0x03, VOID);
+  }
+  if(type = VOID): this {
+    this.labels.push(null);
+    return this.emit(0x04, type);
+  }
+  else(): this {
+    return this.emit(0x05);
+  }
+  end(): this {
+    this.labels.pop();
+    return this.emit(0x0b);
+  }
+  br(label: string): this {
+    return this.emit(0x0c, ...uleb(this.depth(label)));
+  }
+  brIf(label: string): this {
+    return this.emit(0x0d, ...uleb(this.depth(label)));
+  }
+  ret(): this {
+    return this.emit(0x0f);
+  }
+  call(f: number): this {
+    return this.emit(0x10, ...uleb(f));
+  }
+  get(l: number): this {
+    return this.emit(0x20, ...uleb(l));
+  }
+  set(l: number): this {
+    return this.emit(0x21, ...uleb(l));
+  }
+  tee(l: number): this {
+    return this.emit(0x22, ...uleb(l));
+  }
+  const(v: number): this {
+    return this.emit(0x41, ...sleb(v | 0));
+  }
+  load(offset: number): this {
+    return this.emit(0x28, 2, ...uleb(offset));
+  }
+  load8(offset: number): this {
+    return this.emit(0x2d, 0, ...uleb(offset));
+  }
+  load16(offset: number): this {
+    return this.emit(0x2f, 1, ...uleb(offset));
+  }
+  store8(offset: number): this {
+    return this.emit(0x3a, 0, ...uleb(offset));
+  }
+  eqz(): this {
+    return this.emit(0x45);
+  }
+  eq(): this {
+    return this.emit(0x46);
+  }
+  ltU(): this {
+    return this.emit(0x49);
+  }
+  geU(): this {
+    return this.emit(0x4f);
+  }
+  add(): this {
+    return this.emit(0x6a);
+  }
+  sub(): this {
+    return this.emit(0x6b);
+  }
+  and(): this {
+    return this.emit(0x71);
+  }
+  or(): this {
+    return this.emit(0x72);
+  }
+  shl(): this {
+    return this.emit(0x74);
+  }
+  shrU(): this {
+    return this.emit(0x76);
+  }
   /** `local += k` */
-  inc(l: number, k = 1): this { return this.get(l).const(k).add().set(l); }
+  inc(l: number, k = 1): this {
+    return this.get(l).const(k).add().set(l);
+  }
   /** memory.copy (dest, src, n) */
-  bulkCopy(): this { return this.emit(0xfc, 0x0a, 0x00, 0x00); }
-  xor(): this { return this.emit(0x73); }
-  clz(): this { return this.emit(0x67); }
-  ctz(): this { return this.emit(0x68); }
+  bulkCopy(): this {
+    return this.emit(0xfc, 0x0a, 0x00, 0x00);
+  }
+  xor(): this {
+    return this.emit(0x73);
+  }
+  clz(): this {
+    return this.emit(0x67);
+  }
+  ctz(): this {
+    return this.emit(0x68);
+  }
   // SIMD (128-bit vectors, the 0xfd opcodes)
-  private simd(op: number): this { return this.emit(0xfd, ...uleb(op)); }
+  private simd(op: number): this {
+    return this.emit(0xfd, ...uleb(op));
+  }
   /** v128.load of 16 bytes at the address on the stack (no alignment assumed). */
-  loadV(offset: number): this { return this.emit(0xfd, 0x00, 0, ...uleb(offset)); }
+  loadV(offset: number): this {
+    return this.emit(0xfd, 0x00, 0, ...uleb(offset));
+  }
   /** A vector of 16 bytes `b`. */
-  splat8(b: number): this { return this.emit(0xfd, 0x0c, ...new Array<number>(16).fill(b & 0xff)); }
-  orV(): this { return this.simd(0x50); }
-  eq8(): this { return this.simd(0x23); }
-  ltU8(): this { return this.simd(0x26); }
-  sub8(): this { return this.simd(0x71); }
+  splat8(b: number): this {
+    return this.emit(0xfd, 0x0c, ...new Array<number>(16).fill(b & 0xff));
+  }
+  orV(): this {
+    return this.simd(0x50);
+  }
+  eq8(): this {
+    return this.simd(0x23);
+  }
+  ltU8(): this {
+    return this.simd(0x26);
+  }
+  sub8(): this {
+    return this.simd(0x71);
+  }
   /** i8x16.bitmask: bit k is lane k's top bit. */
-  bitmask8(): this { return this.simd(0x64); }
+  bitmask8(): this {
+    return this.simd(0x64);
+  }
 }
 
 function section(id: number, body: number[]): number[] {
@@ -141,7 +243,15 @@ export const STREAMS = 3;
  * the base64 bytes, a parking line (64 spaces and a LF, see assemble), each state's pair bits, the transition table
  * (i32 byte offsets of rows), then a file's bytes, a LF after them, and the flags.
  */
-function layout(a: ByteAutomaton): { CLS: number; wide: boolean; B64: number; PARK: number; BITS: number; TB: number; IN: number } {
+function layout(a: ByteAutomaton): {
+  CLS: number;
+  wide: boolean;
+  B64: number;
+  PARK: number;
+  BITS: number;
+  TB: number;
+  IN: number;
+} {
   const wide = (1 << a.shift) * 4 > 256;
   const CLS = 0;
   const B64 = 512;
@@ -172,10 +282,30 @@ function assemble(a: ByteAutomaton, pages: number, K: number, simd: boolean): Ui
   const b = new Code();
   let bLocals: number[][];
   if (simd) {
-    const start = 0, end = 1, p = 2, run = 3, m = 4, v = 5;
+    const start = 0,
+      end = 1,
+      p = 2,
+      run = 3,
+      m = 4,
+      v = 5;
     // The vectors the classing compares with, set once per call (locals: registers, not constants loaded per block).
-    const k20 = 6, k61 = 7, k26 = 8, k30 = 9, k10 = 10, k04 = 11, k2f = 12;
-    for (const [l, byte] of [[k20, 0x20], [k61, 0x61], [k26, 26], [k30, 0x30], [k10, 10], [k04, 4], [k2f, 0x2f]] as const) b.splat8(byte).set(l);
+    const k20 = 6,
+      k61 = 7,
+      k26 = 8,
+      k30 = 9,
+      k10 = 10,
+      k04 = 11,
+      k2f = 12;
+    for (const [l, byte] of [
+      [k20, 0x20],
+      [k61, 0x61],
+      [k26, 26],
+      [k30, 0x30],
+      [k10, 10],
+      [k04, 4],
+      [k2f, 0x2f],
+    ] as const)
+      b.splat8(byte).set(l);
     b.get(start).set(p).const(0).set(run);
     b.block('out').loop('next');
     b.get(p).get(end).geU().brIf('out');
@@ -197,9 +327,16 @@ function assemble(a: ByteAutomaton, pages: number, K: number, simd: boolean): Ui
     b.inc(p, 16).br('next');
     b.end().end();
     b.const(0);
-    bLocals = [[3, I32], [8, V128]];
+    bLocals = [
+      [3, I32],
+      [8, V128],
+    ];
   } else {
-    const start = 0, end = 1, i = 2, lo = 3, hi = 4;
+    const start = 0,
+      end = 1,
+      i = 2,
+      lo = 3,
+      hi = 4;
     b.get(start).const(23).add().set(i);
     b.block('out').loop('next');
     b.get(i).get(end).geU().brIf('out');
@@ -225,12 +362,24 @@ function assemble(a: ByteAutomaton, pages: number, K: number, simd: boolean): Ui
   }
 
   const r = new Code();
-  const END = 0, OUT = 1;
+  const END = 0,
+    OUT = 1;
   const M = (k: number): number => 1 + k; // m1 … m(K-1) are parameters 2 …; every position is an address
   let next = K + 1;
   const LIVE = next++;
   const streams: Stream[] = [];
-  for (let k = 0; k < K; k++) streams.push({ i: next++, end: next++, s: next++, t: next++, bits: next++, start: next++, loud: next++, n: next++, out: next++ });
+  for (let k = 0; k < K; k++)
+    streams.push({
+      i: next++,
+      end: next++,
+      s: next++,
+      t: next++,
+      bits: next++,
+      start: next++,
+      loud: next++,
+      n: next++,
+      out: next++,
+    });
   const rLocals = [[next - (K + 1), I32]];
   // Each stream's bounds; an empty one (never the last) is parked from the start.
   streams.forEach((S, k) => {
@@ -334,11 +483,30 @@ function assemble(a: ByteAutomaton, pages: number, K: number, simd: boolean): Ui
     return [...uleb(b.length), ...b];
   };
   const bytes = [
-    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    ...section(1, vec([[0x60, ...vec([[I32], [I32]]), ...vec([[I32]])], [0x60, ...vec(Array.from({ length: K + 1 }, () => [I32])), ...vec([[I32]])]])),
+    0x00,
+    0x61,
+    0x73,
+    0x6d,
+    0x01,
+    0x00,
+    0x00,
+    0x00,
+    ...section(
+      1,
+      vec([
+        [0x60, ...vec([[I32], [I32]]), ...vec([[I32]])],
+        [0x60, ...vec(Array.from({ length: K + 1 }, () => [I32])), ...vec([[I32]])],
+      ]),
+    ),
     ...section(3, vec([[0], [1]])),
     ...section(5, vec([[0x00, ...uleb(pages)]])),
-    ...section(7, vec([[...name('m'), 0x02, 0], [...name('r'), 0x00, 1]])),
+    ...section(
+      7,
+      vec([
+        [...name('m'), 0x02, 0],
+        [...name('r'), 0x00, 1],
+      ]),
+    ),
     ...section(10, vec([body(b, bLocals), body(r, rLocals)])),
   ];
   return Uint8Array.from(bytes);
@@ -349,7 +517,10 @@ interface WasmApi {
   Module: new (bytes: Uint8Array) => object;
   Instance: new (module: object) => { exports: Record<string, unknown> };
 }
-interface WasmMemory { readonly buffer: ArrayBuffer; grow(pages: number): number }
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
 
 /** Files shorter than this are read as one stream. */
 const SPLIT_MIN = 256;
@@ -370,7 +541,9 @@ export function quietKernel(a: ByteAutomaton, streams = STREAMS, simd?: boolean)
     try {
       exports = new wasm.Instance(new wasm.Module(assemble(a, pages, streams, vectors))).exports;
       break;
-    } catch { /* no SIMD here: the next way, if any */ }
+    } catch {
+      /* no SIMD here: the next way, if any */
+    }
   }
   if (!exports) return undefined;
   const mem = exports.m as WasmMemory;
@@ -412,7 +585,10 @@ export function quietKernel(a: ByteAutomaton, streams = STREAMS, simd?: boolean)
       return bytes.subarray(IN, IN + size);
     },
     quietBytes(buf) {
-      if (buf.buffer !== bytes.buffer && outgrown.has(buf.buffer)) throw new Error('scan kernel: a view from input() read after the kernel\'s memory grew (it is empty now): take a new one');
+      if (buf.buffer !== bytes.buffer && outgrown.has(buf.buffer))
+        throw new Error(
+          "scan kernel: a view from input() read after the kernel's memory grew (it is empty now): take a new one",
+        );
       const len = buf.length;
       room(len);
       if (buf.buffer !== bytes.buffer || buf.byteOffset !== IN) bytes.set(buf, IN);

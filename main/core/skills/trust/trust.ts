@@ -5,7 +5,16 @@ import { dirname, sep } from 'node:path';
 import type { Store } from '../../store/index.js';
 import type { ParsedSkill } from '../format/manifest.js';
 import { parsedManifestOf, type CatalogEntry, type ParsedManifest, type TrustHold } from '../format/types.js';
-import { auditFolder, auditSkill, fingerprintLine, listSkillFiles, MANIFEST_FAMILIES, verdictsOf, type AuditReport, type Finding } from './audit.js';
+import {
+  auditFolder,
+  auditSkill,
+  fingerprintLine,
+  listSkillFiles,
+  MANIFEST_FAMILIES,
+  verdictsOf,
+  type AuditReport,
+  type Finding,
+} from './audit.js';
 import { AUDITOR_VERSION } from './audit-rules.js';
 import { AuditCrashError, sharedAuditPool, type AuditPool, type AuditPoolStats } from './audit-pool.js';
 import { defaultPermissions, type Permissions } from '../../policy/permissions.js';
@@ -40,9 +49,15 @@ export function storeAudit(dir: string, fingerprint: string, report: AuditReport
 
 /** Keep fresh reports in one transaction (a big folder's verdicts arrive in bursts). */
 export function storeAudits(rows: { dir: string; fingerprint: string; report: AuditReport }[], store: Store): void {
-  store.policy.putAudits(rows.map((r) => ({
-    contentHash: r.report.contentHash, auditor: AUDITOR_VERSION, reportJson: JSON.stringify(r.report), dir: r.dir, fingerprint: r.fingerprint,
-  })));
+  store.policy.putAudits(
+    rows.map((r) => ({
+      contentHash: r.report.contentHash,
+      auditor: AUDITOR_VERSION,
+      reportJson: JSON.stringify(r.report),
+      dir: r.dir,
+      fingerprint: r.fingerprint,
+    })),
+  );
 }
 
 /**
@@ -61,7 +76,9 @@ export function auditCached(dir: string, store?: Store, parsed?: ParsedManifest)
 
 function firstOf(fs: Finding[]): string {
   const first = fs[0];
-  return first ? `${first.file}:${first.line} ${first.rule}: ${first.message}${fs.length > 1 ? ` (+${fs.length - 1} more)` : ''}` : '';
+  return first
+    ? `${first.file}:${first.line} ${first.rule}: ${first.message}${fs.length > 1 ? ` (+${fs.length - 1} more)` : ''}`
+    : '';
 }
 
 /**
@@ -87,7 +104,10 @@ export function summary(report: AuditReport, level: 'P0' | 'P1'): string {
  * permissions widened since it was last in use (a `git pull`, an edit by hand) is held until the user trusts it:
  * any escalation needs the user, whatever the text says.
  */
-export function reviewDiscovered(entry: Pick<CatalogEntry, 'tier' | 'realDir' | 'manifest'>, store?: Store): ReviewVerdict {
+export function reviewDiscovered(
+  entry: Pick<CatalogEntry, 'tier' | 'realDir' | 'manifest'>,
+  store?: Store,
+): ReviewVerdict {
   if (entry.tier === 'builtin') return undefined;
   let report: AuditReport;
   try {
@@ -99,8 +119,13 @@ export function reviewDiscovered(entry: Pick<CatalogEntry, 'tier' | 'realDir' | 
 }
 
 /** The verdict a report gives a discovered skill (see reviewDiscovered). */
-export function verdictOf(entry: Pick<CatalogEntry, 'realDir' | 'manifest'>, report: AuditReport, store?: Store): ReviewVerdict {
-  if (report.level === 'P0') return { enabled: false, reason: `audit P0 (refused): ${summary(report, 'P0')}`, trust: 'refused' };
+export function verdictOf(
+  entry: Pick<CatalogEntry, 'realDir' | 'manifest'>,
+  report: AuditReport,
+  store?: Store,
+): ReviewVerdict {
+  if (report.level === 'P0')
+    return { enabled: false, reason: `audit P0 (refused): ${summary(report, 'P0')}`, trust: 'refused' };
   // The user's trust in this content is looked up only when it decides something (a P1, or content new to a folder
   // whose permissions were accepted before): a cold open of a big folder asks it for the few, not for every skill.
   let trustedNow: boolean | undefined;
@@ -111,11 +136,19 @@ export function verdictOf(entry: Pick<CatalogEntry, 'realDir' | 'manifest'>, rep
     const diff = permissionDiff(JSON.parse(accepted.permissionsJson) as Permissions, permissions);
     if (diff.widened) {
       const added = diff.lines.filter((l) => l.startsWith('+')).map((l) => l.slice(2));
-      return { enabled: false, reason: `permissions widened since last use (${added.join(', ')}): run \`knack skills trust ${entry.manifest.name}\` to accept`, trust: 'pending' };
+      return {
+        enabled: false,
+        reason: `permissions widened since last use (${added.join(', ')}): run \`knack skills trust ${entry.manifest.name}\` to accept`,
+        trust: 'pending',
+      };
     }
   }
   if (report.level === 'P1' && !isTrusted()) {
-    return { enabled: false, reason: `audit P1, not trusted yet: ${summary(report, 'P1')} — run \`knack skills trust ${entry.manifest.name}\``, trust: 'pending' };
+    return {
+      enabled: false,
+      reason: `audit P1, not trusted yet: ${summary(report, 'P1')} — run \`knack skills trust ${entry.manifest.name}\``,
+      trust: 'pending',
+    };
   }
   if (store && accepted?.contentHash !== report.contentHash) {
     store.policy.acceptPermissions(entry.realDir, entry.manifest.name, report.contentHash, JSON.stringify(permissions));
@@ -270,7 +303,11 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
     shown.delete(dir);
     const key = `${want}>${got}`;
     if (retried.get(dir) === key) {
-      return { enabled: false, reason: 'could not audit: the audit read another SKILL.md frontmatter than the catalog shows', trust: 'refused' };
+      return {
+        enabled: false,
+        reason: 'could not audit: the audit read another SKILL.md frontmatter than the catalog shows',
+        trust: 'refused',
+      };
     }
     retried.set(dir, key);
     staleDirs.add(dir);
@@ -287,7 +324,11 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
         }
       }
     });
-    return { enabled: false, reason: 'checking: SKILL.md changed while it was audited; reading it again', trust: 'checking' };
+    return {
+      enabled: false,
+      reason: 'checking: SKILL.md changed while it was audited; reading it again',
+      trust: 'checking',
+    };
   };
 
   const review = ((entry: CatalogEntry): ReviewVerdict => {
@@ -370,29 +411,34 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
     for (const m of misses) {
       inFlight.add(m.dir);
       fresh.delete(m.dir);
-      p.audit(m.dir, m.parsed, review).then(({ report: r, fingerprint }) => {
-        if (closed) return;
-        stats.audited++;
-        stats.bytes += r.bytes;
-        stats.threads = p.stats.threads;
-        fresh.set(m.dir, r);
-        toStore.push({ dir: m.dir, fingerprint, report: r });
-      }, (e: unknown) => {
-        // A folder that killed a worker twice is refused (fail closed). Workers that cannot start: the next review
-        // pass audits it in this thread (reviewDiscovered), which reports any error.
-        if (closed || !(e instanceof AuditCrashError)) return;
-        let fingerprint = '';
-        try {
-          fingerprint = folderFingerprint(m.dir);
-        } catch {
-          // unreadable: held until it can be read and has changed
-        }
-        fresh.delete(m.dir);
-        crashed.set(m.dir, { reason: e.message, fingerprint });
-      }).finally(() => {
-        inFlight.delete(m.dir);
-        if (!closed) arrived(m.dir);
-      });
+      p.audit(m.dir, m.parsed, review)
+        .then(
+          ({ report: r, fingerprint }) => {
+            if (closed) return;
+            stats.audited++;
+            stats.bytes += r.bytes;
+            stats.threads = p.stats.threads;
+            fresh.set(m.dir, r);
+            toStore.push({ dir: m.dir, fingerprint, report: r });
+          },
+          (e: unknown) => {
+            // A folder that killed a worker twice is refused (fail closed). Workers that cannot start: the next review
+            // pass audits it in this thread (reviewDiscovered), which reports any error.
+            if (closed || !(e instanceof AuditCrashError)) return;
+            let fingerprint = '';
+            try {
+              fingerprint = folderFingerprint(m.dir);
+            } catch {
+              // unreadable: held until it can be read and has changed
+            }
+            fresh.delete(m.dir);
+            crashed.set(m.dir, { reason: e.message, fingerprint });
+          },
+        )
+        .finally(() => {
+          inFlight.delete(m.dir);
+          if (!closed) arrived(m.dir);
+        });
     }
   };
   review.parse = (files) => {
@@ -471,9 +517,7 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
   return review;
 }
 
-export type TrustResult =
-  | { ok: true; report: AuditReport }
-  | { ok: false; reason: string; report?: AuditReport };
+export type TrustResult = { ok: true; report: AuditReport } | { ok: false; reason: string; report?: AuditReport };
 
 /**
  * The user trusts a discovered skill: bound to the content hash audited now. P0 can never be trusted. `parsed`: its
@@ -481,7 +525,8 @@ export type TrustResult =
  */
 export function trustSkill(dir: string, store: Store, parsed?: ParsedManifest): TrustResult {
   const report = auditSkill(dir, parsed ? { parsed: parsedManifestOf(parsed) } : {});
-  if (report.level === 'P0') return { ok: false, reason: `P0 skills cannot be trusted: ${summary(report, 'P0')}`, report };
+  if (report.level === 'P0')
+    return { ok: false, reason: `P0 skills cannot be trusted: ${summary(report, 'P0')}`, report };
   store.policy.setTrust(report.skill, report.contentHash, 'trusted');
   return { ok: true, report };
 }

@@ -86,7 +86,8 @@ export class CatalogGate implements Gate {
 
   /** Note a catalog change: the skills it names are re-read at the next call (nothing else is). */
   changed(change: CatalogChangeNames): void {
-    if (this.pending !== 'all') for (const n of [...change.added, ...change.removed, ...change.changed]) this.pending.add(n);
+    if (this.pending !== 'all')
+      for (const n of [...change.added, ...change.removed, ...change.changed]) this.pending.add(n);
     this.current = undefined;
   }
 
@@ -127,8 +128,12 @@ export class CatalogGate implements Gate {
     // The user tier folder is a skill root too: a skill's script can never write there (the agent asks each time).
     // Skills act by identity: tier, real folder and, when a rule or an answer needs it, the reviewed content hash.
     const store = this.opts.store;
-    const roots = this.opts.userSkillsDir ? [...[...this.policies.values()].map((p) => p.dir), realRoot(this.opts.userSkillsDir)] : undefined;
-    this.current = gateOver(this.ceiling, this.policies, store, roots, ownRoots(this.opts.paths), (sp) => reviewedHash(sp.dir, store)).gate;
+    const roots = this.opts.userSkillsDir
+      ? [...[...this.policies.values()].map((p) => p.dir), realRoot(this.opts.userSkillsDir)]
+      : undefined;
+    this.current = gateOver(this.ceiling, this.policies, store, roots, ownRoots(this.opts.paths), (sp) =>
+      reviewedHash(sp.dir, store),
+    ).gate;
     return this.current;
   }
 }

@@ -19,7 +19,10 @@ export interface CreateSkillInput {
 
 export type CreateSkillResult =
   | { ok: true; dir: string; file: string; diagnostics: Diagnostic[] }
-  | { ok: false; error: { code: 'create.invalid' | 'create.exists' | 'create.io'; message: string; details?: unknown } };
+  | {
+      ok: false;
+      error: { code: 'create.invalid' | 'create.exists' | 'create.io'; message: string; details?: unknown };
+    };
 
 export const MAX_CREATED_BODY_BYTES = 100 * 1024;
 
@@ -44,19 +47,28 @@ export function renderSkillMd(input: CreateSkillInput): string {
 
 /** Create `<userSkillsDir>/<name>/SKILL.md` (+ files). Refuses invalid names and existing folders. */
 export function createSkill(userSkillsDir: string, input: CreateSkillInput): CreateSkillResult {
-  const invalid = (message: string, details?: unknown): CreateSkillResult => ({ ok: false, error: { code: 'create.invalid', message, ...(details ? { details } : {}) } });
+  const invalid = (message: string, details?: unknown): CreateSkillResult => ({
+    ok: false,
+    error: { code: 'create.invalid', message, ...(details ? { details } : {}) },
+  });
   const nameErr = createNameProblems(input.name);
   if (nameErr.length) return invalid(`invalid skill name: ${nameErr.join('; ')}`);
   const description = input.description?.trim() ?? '';
-  if (!description) return invalid('description is required: one or two sentences saying what the skill does and when to use it');
+  if (!description)
+    return invalid('description is required: one or two sentences saying what the skill does and when to use it');
   // Characters (code points), as the manifest parser counts them: an emoji is one, not two.
   const chars = [...description].length;
   if (chars > DESCRIPTION_MAX) return invalid(`description is ${chars} characters; the limit is ${DESCRIPTION_MAX}`);
   if (!input.body?.trim()) return invalid('body is required: the instructions the agent follows when the skill loads');
-  if (Buffer.byteLength(input.body) > MAX_CREATED_BODY_BYTES) return invalid(`body is over ${MAX_CREATED_BODY_BYTES} bytes; move long material into references/ files`);
+  if (Buffer.byteLength(input.body) > MAX_CREATED_BODY_BYTES)
+    return invalid(`body is over ${MAX_CREATED_BODY_BYTES} bytes; move long material into references/ files`);
   for (const rel of Object.keys(input.files ?? {})) {
     const parts = rel.replace(/\\/g, '/').split('/');
-    if (!['references', 'assets', 'scripts'].includes(parts[0] ?? '') || parts.length < 2 || parts.some((p) => p === '..' || p === '' || p === '.')) {
+    if (
+      !['references', 'assets', 'scripts'].includes(parts[0] ?? '') ||
+      parts.length < 2 ||
+      parts.some((p) => p === '..' || p === '' || p === '.')
+    ) {
       return invalid(`file "${rel}": extra files go under references/, assets/ or scripts/ with a plain relative path`);
     }
   }
@@ -66,9 +78,16 @@ export function createSkill(userSkillsDir: string, input: CreateSkillInput): Cre
   const file = join(dir, 'SKILL.md');
   const parsed = parseSkillText(text, file);
   const errors = parsed.diagnostics.filter((d) => d.severity === 'error');
-  if (!parsed.manifest || errors.length) return invalid(`the generated SKILL.md would not index: ${errors.map((d) => d.message).join('; ')}`, errors);
+  if (!parsed.manifest || errors.length)
+    return invalid(`the generated SKILL.md would not index: ${errors.map((d) => d.message).join('; ')}`, errors);
   if (existsSync(dir)) {
-    return { ok: false, error: { code: 'create.exists', message: `a skill folder already exists at ${dir}; pick another name or edit that skill instead` } };
+    return {
+      ok: false,
+      error: {
+        code: 'create.exists',
+        message: `a skill folder already exists at ${dir}; pick another name or edit that skill instead`,
+      },
+    };
   }
 
   const tmp = join(userSkillsDir, `.tmp-${input.name}-${process.pid}-${Date.now()}`);
@@ -86,7 +105,13 @@ export function createSkill(userSkillsDir: string, input: CreateSkillInput): Cre
     rmSync(tmp, { recursive: true, force: true });
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EEXIST' || code === 'ENOTEMPTY') {
-      return { ok: false, error: { code: 'create.exists', message: `a skill folder already exists at ${dir}; pick another name or edit that skill instead` } };
+      return {
+        ok: false,
+        error: {
+          code: 'create.exists',
+          message: `a skill folder already exists at ${dir}; pick another name or edit that skill instead`,
+        },
+      };
     }
     return { ok: false, error: { code: 'create.io', message: `cannot write ${dir}: ${(e as Error).message}` } };
   }

@@ -159,7 +159,10 @@ export class SkillLoader {
   private readonly now: () => Date;
 
   /** `lookup` returns the winning catalog entry for a name (enabled or not), e.g. `(n) => catalog.get(n)`. */
-  constructor(private readonly lookup: Lookup, opts: LoaderOptions = {}) {
+  constructor(
+    private readonly lookup: Lookup,
+    opts: LoaderOptions = {},
+  ) {
     this.count = opts.countTokens ?? countTokens;
     this.maxResource = opts.maxResourceBytes ?? 256 * 1024;
     this.maxSkill = opts.maxSkillBytes ?? 1024 * 1024;
@@ -193,21 +196,33 @@ export class SkillLoader {
       const e = this.lookup(n);
       if (!e) {
         return requiredBy
-          ? { code: 'skill.dependency_missing', message: `skill "${requiredBy}" depends on "${n}", which is not installed`, details: { skill: requiredBy, missing: n, chain: [...stack, n] } }
+          ? {
+              code: 'skill.dependency_missing',
+              message: `skill "${requiredBy}" depends on "${n}", which is not installed`,
+              details: { skill: requiredBy, missing: n, chain: [...stack, n] },
+            }
           : { code: 'skill.not_found', message: `no skill named "${n}"` };
       }
       const key = nameKey(e.manifest.name);
       if (!e.enabled) {
         const why = e.disabledReason ? ` (${e.disabledReason})` : '';
         return requiredBy
-          ? { code: 'skill.dependency_missing', message: `skill "${requiredBy}" depends on "${e.manifest.name}", which is disabled${why}`, details: { skill: requiredBy, missing: e.manifest.name, disabled: true } }
+          ? {
+              code: 'skill.dependency_missing',
+              message: `skill "${requiredBy}" depends on "${e.manifest.name}", which is disabled${why}`,
+              details: { skill: requiredBy, missing: e.manifest.name, disabled: true },
+            }
           : { code: 'skill.disabled', message: `skill "${e.manifest.name}" is disabled in this workspace${why}` };
       }
       if (done.has(key)) return undefined;
       const at = stack.indexOf(key);
       if (at >= 0) {
         const cycle = [...stack.slice(at), key];
-        return { code: 'skill.dependency_cycle', message: `dependency cycle: ${cycle.join(' → ')}`, details: { cycle } };
+        return {
+          code: 'skill.dependency_cycle',
+          message: `dependency cycle: ${cycle.join(' → ')}`,
+          details: { cycle },
+        };
       }
       stack.push(key);
       for (const d of e.manifest.dependsOn) {
@@ -228,14 +243,30 @@ export class SkillLoader {
     try {
       read = readCapped(e.file, this.maxSkill);
     } catch (err) {
-      return { ok: false, error: { code: 'skill.unreadable', message: `${e.file}: cannot read: ${(err as Error).message}` } };
+      return {
+        ok: false,
+        error: { code: 'skill.unreadable', message: `${e.file}: cannot read: ${(err as Error).message}` },
+      };
     }
     if (read.size > this.maxSkill) {
-      return { ok: false, error: { code: 'skill.unreadable', message: `${e.file}: ${read.size} bytes is over the ${this.maxSkill}-byte limit for a skill`, details: { bytes: read.size, limit: this.maxSkill } } };
+      return {
+        ok: false,
+        error: {
+          code: 'skill.unreadable',
+          message: `${e.file}: ${read.size} bytes is over the ${this.maxSkill}-byte limit for a skill`,
+          details: { bytes: read.size, limit: this.maxSkill },
+        },
+      };
     }
     const split = splitFrontmatter(read.buf.toString('utf8'), e.file);
     if (!split.ok) {
-      return { ok: false, error: { code: 'skill.unreadable', message: `${e.file}:${split.diagnostic.line ?? 1}: ${split.diagnostic.message}` } };
+      return {
+        ok: false,
+        error: {
+          code: 'skill.unreadable',
+          message: `${e.file}:${split.diagnostic.line ?? 1}: ${split.diagnostic.message}`,
+        },
+      };
     }
     return { ok: true, value: { body: split.body.trim(), version: hash(read.buf), bytes: read.buf.length } };
   }
@@ -288,12 +319,22 @@ export class SkillLoader {
   readResource(name: string, path: string, reason: LoadReason = 'model'): Outcome<LoadedResource> {
     const e = this.lookup(name);
     if (!e) return { ok: false, error: { code: 'skill.not_found', message: `no skill named "${name}"` } };
-    if (!e.enabled) return { ok: false, error: { code: 'skill.disabled', message: `skill "${e.manifest.name}" is disabled in this workspace` } };
+    if (!e.enabled)
+      return {
+        ok: false,
+        error: { code: 'skill.disabled', message: `skill "${e.manifest.name}" is disabled in this workspace` },
+      };
     const rel = path.replace(/\\/g, '/').replace(/^\.\//, '');
     const top = rel.split('/')[0] ?? '';
     const available = (): string[] => listResources(e.realDir);
     if (!rel || isAbsolute(path) || /^[a-zA-Z]:/.test(rel) || rel.includes('\0')) {
-      return { ok: false, error: { code: 'resource.invalid_path', message: `"${path}": give a path relative to the skill folder, like references/guide.md` } };
+      return {
+        ok: false,
+        error: {
+          code: 'resource.invalid_path',
+          message: `"${path}": give a path relative to the skill folder, like references/guide.md`,
+        },
+      };
     }
     if (!(RESOURCE_FOLDERS as readonly string[]).includes(top) || rel.split('/').includes('..')) {
       return {
@@ -310,7 +351,10 @@ export class SkillLoader {
     try {
       root = realpathSync(e.realDir);
     } catch (err) {
-      return { ok: false, error: { code: 'resource.unreadable', message: `skill folder ${e.dir}: ${(err as Error).message}` } };
+      return {
+        ok: false,
+        error: { code: 'resource.unreadable', message: `skill folder ${e.dir}: ${(err as Error).message}` },
+      };
     }
     const candidate = join(root, ...rel.split('/'));
     try {
@@ -318,14 +362,25 @@ export class SkillLoader {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') {
-        return { ok: false, error: { code: 'resource.not_found', message: `skill "${e.manifest.name}" has no file "${rel}"`, details: { available: available() } } };
+        return {
+          ok: false,
+          error: {
+            code: 'resource.not_found',
+            message: `skill "${e.manifest.name}" has no file "${rel}"`,
+            details: { available: available() },
+          },
+        };
       }
       return { ok: false, error: { code: 'resource.unreadable', message: `"${rel}": ${(err as Error).message}` } };
     }
     if (!inside(root, real) || !inside(join(root, top), real)) {
       return {
         ok: false,
-        error: { code: 'resource.outside_skill', message: `"${rel}" resolves to ${real}, outside ${join(root, top)}${sep} (symlink)`, details: { realPath: real } },
+        error: {
+          code: 'resource.outside_skill',
+          message: `"${rel}" resolves to ${real}, outside ${join(root, top)}${sep} (symlink)`,
+          details: { realPath: real },
+        },
       };
     }
     let read;
@@ -334,20 +389,52 @@ export class SkillLoader {
     } catch (err) {
       return { ok: false, error: { code: 'resource.unreadable', message: `"${rel}": ${(err as Error).message}` } };
     }
-    if (!read.isFile) return { ok: false, error: { code: 'resource.not_a_file', message: `"${rel}" is not a regular file (a folder, pipe or device)`, details: { available: available() } } };
+    if (!read.isFile)
+      return {
+        ok: false,
+        error: {
+          code: 'resource.not_a_file',
+          message: `"${rel}" is not a regular file (a folder, pipe or device)`,
+          details: { available: available() },
+        },
+      };
     if (read.size > this.maxResource) {
       return {
         ok: false,
-        error: { code: 'resource.too_large', message: `"${rel}" is ${read.size} bytes, over the ${this.maxResource}-byte limit`, details: { bytes: read.size, limit: this.maxResource } },
+        error: {
+          code: 'resource.too_large',
+          message: `"${rel}" is ${read.size} bytes, over the ${this.maxResource}-byte limit`,
+          details: { bytes: read.size, limit: this.maxResource },
+        },
       };
     }
     if (!isText(read.buf)) {
-      return { ok: false, error: { code: 'resource.binary', message: `"${rel}" is a binary file (${read.size} bytes); only text resources can be read`, details: { bytes: read.size } } };
+      return {
+        ok: false,
+        error: {
+          code: 'resource.binary',
+          message: `"${rel}" is a binary file (${read.size} bytes); only text resources can be read`,
+          details: { bytes: read.size },
+        },
+      };
     }
     const content = read.buf.toString('utf8');
     const tokens = this.count(content);
     const version = hash(read.buf);
-    this.records.push({ kind: 'resource', skill: e.manifest.name, tier: e.tier, version, reason, path: rel, tokens, bytes: read.size, at: this.now().toISOString() });
-    return { ok: true, value: { skill: e.manifest.name, path: rel, realPath: real, bytes: read.size, content, tokens, version } };
+    this.records.push({
+      kind: 'resource',
+      skill: e.manifest.name,
+      tier: e.tier,
+      version,
+      reason,
+      path: rel,
+      tokens,
+      bytes: read.size,
+      at: this.now().toISOString(),
+    });
+    return {
+      ok: true,
+      value: { skill: e.manifest.name, path: rel, realPath: real, bytes: read.size, content, tokens, version },
+    };
   }
 }

@@ -3,11 +3,19 @@
 // Aho-Corasick automaton over all triggers, built once per catalog.
 import { normalize, splitIdentifiers } from '../../search/tokenize.js';
 import { BUILTIN_SYNONYMS, parseSynonymGroups, type SynonymGroup } from '../../search/synonyms.js';
-import { onBoundaries, PhraseAutomaton, phraseTokens, preparedTokens, SynonymCanon, type PhraseToken } from '../../search/phrases.js';
+import {
+  onBoundaries,
+  PhraseAutomaton,
+  phraseTokens,
+  preparedTokens,
+  SynonymCanon,
+  type PhraseToken,
+} from '../../search/phrases.js';
 import { TIER_RANK, type CatalogEntry } from '../format/types.js';
 
 /** What the matcher needs of a catalog entry. */
-export type MatchableSkill = Pick<CatalogEntry, 'manifest' | 'tier' | 'enabled'> & Partial<Pick<CatalogEntry, 'shadowedBy' | 'file'>>;
+export type MatchableSkill = Pick<CatalogEntry, 'manifest' | 'tier' | 'enabled'> &
+  Partial<Pick<CatalogEntry, 'shadowedBy' | 'file'>>;
 
 export type MatchReason =
   | { kind: 'named'; /** `/git-commit` or `$git-commit` as typed. */ text: string }
@@ -157,7 +165,8 @@ class Found {
       return true;
     };
     const overlap = (a: number[], b: number[]): boolean => {
-      for (let i = 0; i < a.length; i += 2) for (let j = 0; j < b.length; j += 2) if (a[i]! <= b[j + 1]! && b[j]! <= a[i + 1]!) return true;
+      for (let i = 0; i < a.length; i += 2)
+        for (let j = 0; j < b.length; j += 2) if (a[i]! <= b[j + 1]! && b[j]! <= a[i + 1]!) return true;
       return false;
     };
     let passed: Set<SkillMatch> | undefined;
@@ -169,7 +178,8 @@ class Found {
         if (!mine) continue;
         if (winners.length && !this.named?.has(si) && allCovered(mine)) {
           (passed ??= new Set()).add(m);
-          for (const [theirs, h] of winners) if (overlap(mine, theirs)) (h.over ??= []).push({ name: m.name, tier: m.tier });
+          for (const [theirs, h] of winners)
+            if (overlap(mine, theirs)) (h.over ??= []).push({ name: m.name, tier: m.tier });
         } else kept.push([mine, m]);
       }
       // Marked once the tier is settled: skills of one tier never pass each other over.
@@ -190,7 +200,12 @@ function variants(raw: readonly PhraseToken[], groups: readonly string[][], max:
   for (const g of groups) {
     const phrases = g.map((p) => phraseTokens(p));
     for (const p of phrases) {
-      const at = p.length ? indexOfSeq(keys, p.map((t) => t.key)) : -1;
+      const at = p.length
+        ? indexOfSeq(
+            keys,
+            p.map((t) => t.key),
+          )
+        : -1;
       if (at < 0) continue;
       for (const q of phrases) {
         if (q === p || q.length === 0) continue;
@@ -223,7 +238,10 @@ export class SkillMatcher {
       const seen = new Set<string>();
       // The skill's name read as words is a trigger too (after its own phrases: one that says the same wins), so a
       // skill without `read_when` — the open standard has none — still loads when the message says what it is called.
-      const phrases = [...e.manifest.readWhen.map((p) => ({ phrase: p, fromName: false })), { phrase: e.manifest.name, fromName: true }];
+      const phrases = [
+        ...e.manifest.readWhen.map((p) => ({ phrase: p, fromName: false })),
+        { phrase: e.manifest.name, fromName: true },
+      ];
       for (const { phrase, fromName } of phrases) {
         const raw = phraseTokens(phrase);
         if (raw.length === 0) continue;
@@ -235,7 +253,14 @@ export class SkillMatcher {
           if (seen.has(sig)) continue;
           seen.add(sig);
           const id = this.triggers.length;
-          this.triggers.push({ skill: si, phrase, rawKeys: f.toks.map((t) => t.key).join(' '), length: keys.length, skillSynonym: f.skillSynonym, fromName });
+          this.triggers.push({
+            skill: si,
+            phrase,
+            rawKeys: f.toks.map((t) => t.key).join(' '),
+            length: keys.length,
+            skillSynonym: f.skillSynonym,
+            fromName,
+          });
           this.triggerKeys.push(keys);
           this.automaton.add(keys, id);
         }
@@ -259,7 +284,9 @@ export class SkillMatcher {
    */
   messageTokens(message: string, normalized?: string): PhraseToken[] {
     const split = splitIdentifiers(message);
-    return this.canon.apply(preparedTokens(split === message && normalized !== undefined ? normalized : normalize(split)));
+    return this.canon.apply(
+      preparedTokens(split === message && normalized !== undefined ? normalized : normalize(split)),
+    );
   }
 
   /** Ranked skills the message triggers, each with its reasons. Explicit `/name` / `$name` rank first. */
@@ -299,17 +326,13 @@ export class SkillMatcher {
     return found.ranked();
   }
 
-  private acceptTrigger(
-    tokens: readonly PhraseToken[],
-    id: number,
-    start: number,
-    end: number,
-    found: Found,
-  ): void {
+  private acceptTrigger(tokens: readonly PhraseToken[], id: number, start: number, end: number, found: Found): void {
     if (!onBoundaries(tokens, start, end)) return;
     const t = this.triggers[id]!;
     const span = tokens.slice(start, end + 1);
-    const matched = span.map((x) => x.surface).join(span.every((x) => x.han || /\p{Script=Han}/u.test(x.surface)) ? '' : ' ');
+    const matched = span
+      .map((x) => x.surface)
+      .join(span.every((x) => x.han || /\p{Script=Han}/u.test(x.surface)) ? '' : ' ');
     const surfaceKeys = span.flatMap((x) => x.raw ?? [x.key]).join(' ');
     const via = t.skillSynonym ? 'skill-synonym' : surfaceKeys === t.rawKeys ? 'exact' : 'synonym';
     // Longer triggers are more specific; exact wording beats a synonym.

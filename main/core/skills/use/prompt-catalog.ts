@@ -57,7 +57,13 @@ export function defaultBudget(settings: Settings['catalog']): number {
 }
 
 function words(s: string): Set<string> {
-  return new Set(s.normalize('NFKC').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 2));
+  return new Set(
+    s
+      .normalize('NFKC')
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((w) => w.length > 2),
+  );
 }
 
 /** Default ranking: words shared with the query, then tier (project first), then name order. */
@@ -65,7 +71,9 @@ function queryRelevance(query: string | undefined): (e: CatalogEntry) => number 
   const q = query ? words(query) : new Set<string>();
   return (e) => {
     let hits = 0;
-    if (q.size) for (const w of words(`${e.manifest.name} ${e.manifest.description} ${e.manifest.readWhen.join(' ')}`)) if (q.has(w)) hits++;
+    if (q.size)
+      for (const w of words(`${e.manifest.name} ${e.manifest.description} ${e.manifest.readWhen.join(' ')}`))
+        if (q.has(w)) hits++;
     return hits * 10 + TIER_RANK[e.tier];
   };
 }

@@ -55,7 +55,8 @@ export class WorkspaceSession {
     });
     this.tools = new ToolSession(registry, executor, opts.index);
     for (const t of skillTools({ ...opts.skills, loader: this.loader })) over.set(t.name, t);
-    for (const t of [toolSearchTool(this.tools), deferExecuteTool(this.tools)]) over.set(t.name, t as unknown as ToolDefinition);
+    for (const t of [toolSearchTool(this.tools), deferExecuteTool(this.tools)])
+      over.set(t.name, t as unknown as ToolDefinition);
   }
 
   /** The model as the gate sees it in this conversation: bound by the manifests of the skills it has loaded. */
@@ -65,11 +66,19 @@ export class WorkspaceSession {
 
   /** Run a tool as the model in this conversation. */
   call(name: string, args: unknown, signal?: AbortSignal): Promise<ToolResult> {
-    return this.tools.call(name, args, { workspace: this.workspace, actor: this.actor(), ...(signal ? { signal } : {}) });
+    return this.tools.call(name, args, {
+      workspace: this.workspace,
+      actor: this.actor(),
+      ...(signal ? { signal } : {}),
+    });
   }
 
   /** DeferExecuteTool as the model in this conversation. */
   deferExecute(name: string, args: unknown, signal?: AbortSignal): Promise<ToolResult> {
-    return this.tools.deferExecute(name, args, { workspace: this.workspace, actor: this.actor(), ...(signal ? { signal } : {}) });
+    return this.tools.deferExecute(name, args, {
+      workspace: this.workspace,
+      actor: this.actor(),
+      ...(signal ? { signal } : {}),
+    });
   }
 }

@@ -115,7 +115,10 @@ export function relatedText(
 }
 
 /** The fields, weights and expansions SkillSearch indexes the given skills with (also for benchmarking other engines). */
-export function skillIndexOptions(opts: SkillSearchOptions = {}, own: MatchableSkill[] = []): TextIndexOptions<MatchableSkill> {
+export function skillIndexOptions(
+  opts: SkillSearchOptions = {},
+  own: MatchableSkill[] = [],
+): TextIndexOptions<MatchableSkill> {
   const wordnet = opts.wordnet ?? WORDNET;
   const related = opts.related ?? RELATED;
   const body = opts.body ?? BODY;
@@ -140,15 +143,25 @@ export function skillIndexOptions(opts: SkillSearchOptions = {}, own: MatchableS
         triggers: e.manifest.readWhen.join(' ; '),
         description: e.manifest.description,
       };
-      if (related) f.related = relatedText(`${f.name} ${f.title} ${f.triggers} ${f.description}`, related, opts.cacheDir, memo);
+      if (related)
+        f.related = relatedText(`${f.name} ${f.title} ${f.triggers} ${f.description}`, related, opts.cacheDir, memo);
       if (body && readBody) f.body = (readBody(e, body.maxChars) ?? '').slice(0, body.maxChars);
       return f;
     },
-    expand: opts.expander ?? crossLanguageExpander({ ...opts, synonyms: [...(opts.synonyms ?? []), ...own.flatMap((e) => skillSynonyms(e))] }),
+    expand:
+      opts.expander ??
+      crossLanguageExpander({ ...opts, synonyms: [...(opts.synonyms ?? []), ...own.flatMap((e) => skillSynonyms(e))] }),
     ...(opts.fuzzy !== undefined ? { fuzzy: opts.fuzzy } : {}),
     normalize: opts.normalize ?? {},
     ...(wordnet
-      ? { moreExpansions: [{ expand: wordnetExpander(() => sharedSynonymTable(opts.cacheDir).table, wordnet.perTerm), weight: wordnet.weight }] }
+      ? {
+          moreExpansions: [
+            {
+              expand: wordnetExpander(() => sharedSynonymTable(opts.cacheDir).table, wordnet.perTerm),
+              weight: wordnet.weight,
+            },
+          ],
+        }
       : {}),
   };
 }
@@ -162,7 +175,17 @@ export function searchableSkills(entries: Iterable<MatchableSkill>): MatchableSk
 function indexKey(e: MatchableSkill): string {
   const m = e.manifest;
   const stat = e as { mtimeMs?: number; size?: number };
-  return JSON.stringify([e.file, stat.mtimeMs, stat.size, e.tier, m.title ?? '', m.description, m.readWhen, m.metadata, m.extra['synonyms']]);
+  return JSON.stringify([
+    e.file,
+    stat.mtimeMs,
+    stat.size,
+    e.tier,
+    m.title ?? '',
+    m.description,
+    m.readWhen,
+    m.metadata,
+    m.extra['synonyms'],
+  ]);
 }
 
 export class SkillSearch {

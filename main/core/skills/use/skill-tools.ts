@@ -29,8 +29,12 @@ export interface SkillToolDeps {
 type Args = Record<string, unknown>;
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
-const strList = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined);
-const fail = (code: string, message: string, details?: unknown): ToolResult => ({ ok: false, error: { code, message, ...(details !== undefined ? { details } : {}) } });
+const strList = (v: unknown): string[] | undefined =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined;
+const fail = (code: string, message: string, details?: unknown): ToolResult => ({
+  ok: false,
+  error: { code, message, ...(details !== undefined ? { details } : {}) },
+});
 
 /** Build the five tools over a catalog. `Skill`'s name enum follows the catalog as it changes. */
 export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
@@ -46,7 +50,11 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
     }
     return cached.search;
   };
-  const enabledNames = (): string[] => deps.catalog.enabled().map((e) => e.manifest.name).sort();
+  const enabledNames = (): string[] =>
+    deps.catalog
+      .enabled()
+      .map((e) => e.manifest.name)
+      .sort();
 
   const skill: ToolDefinition = {
     name: TOOL.Skill,
@@ -58,7 +66,9 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
     get inputSchema() {
       return {
         type: 'object',
-        properties: { name: { type: 'string', enum: enabledNames(), description: 'The skill name, exactly as listed.' } },
+        properties: {
+          name: { type: 'string', enum: enabledNames(), description: 'The skill name, exactly as listed.' },
+        },
         required: ['name'],
         additionalProperties: false,
       };
@@ -116,7 +126,13 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
       if (!query) return fail('invalid_arguments', 'query must be a non-empty string');
       const limit = typeof args.limit === 'number' ? Math.max(1, Math.min(50, Math.floor(args.limit))) : 5;
       const hits = search().search(query, { limit });
-      return { ok: true, content: { results: hits.map((h) => ({ name: h.name, summary: h.summary, tier: h.tier })), ...(hits.length ? {} : { note: 'no skill matched; try other words' }) } };
+      return {
+        ok: true,
+        content: {
+          results: hits.map((h) => ({ name: h.name, summary: h.summary, tier: h.tier })),
+          ...(hits.length ? {} : { note: 'no skill matched; try other words' }),
+        },
+      };
     },
   };
 
@@ -153,7 +169,10 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
       type: 'object',
       properties: {
         skill: { type: 'string', description: 'Skill name.' },
-        path: { type: 'string', description: 'Path inside the skill folder, starting with references/, assets/ or scripts/.' },
+        path: {
+          type: 'string',
+          description: 'Path inside the skill folder, starting with references/, assets/ or scripts/.',
+        },
       },
       required: ['skill', 'path'],
       additionalProperties: false,
@@ -167,7 +186,16 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
     handler: async (args: Args) => {
       const r = deps.loader.readResource(str(args.skill), str(args.path), 'model');
       if (!r.ok) return fail(r.error.code, r.error.message, r.error.details);
-      return { ok: true, content: { skill: r.value.skill, path: r.value.path, bytes: r.value.bytes, tokens: r.value.tokens, content: r.value.content } };
+      return {
+        ok: true,
+        content: {
+          skill: r.value.skill,
+          path: r.value.path,
+          bytes: r.value.bytes,
+          tokens: r.value.tokens,
+          content: r.value.content,
+        },
+      };
     },
   };
 
@@ -185,9 +213,17 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
         name: { type: 'string', pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', maxLength: 64 },
         description: { type: 'string', minLength: 1, maxLength: 1024 },
         instructions: { type: 'string', minLength: 1, description: 'The Markdown body of SKILL.md.' },
-        read_when: { type: 'array', items: { type: 'string' }, description: 'Trigger phrases that auto-load the skill.' },
+        read_when: {
+          type: 'array',
+          items: { type: 'string' },
+          description: 'Trigger phrases that auto-load the skill.',
+        },
         depends_on: { type: 'array', items: { type: 'string' } },
-        files: { type: 'object', additionalProperties: { type: 'string' }, description: 'Extra text files: {"references/x.md": "..."}.' },
+        files: {
+          type: 'object',
+          additionalProperties: { type: 'string' },
+          description: 'Extra text files: {"references/x.md": "..."}.',
+        },
       },
       required: ['name', 'description', 'instructions'],
       additionalProperties: false,
@@ -196,7 +232,10 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
     risk: TOOLS.create_skill.access,
     access: (args: Args) => ({ write: [join(deps.userSkillsDir, str(args.name))] }),
     handler: async (args: Args) => {
-      const files = args.files && typeof args.files === 'object' && !Array.isArray(args.files) ? (args.files as Record<string, unknown>) : undefined;
+      const files =
+        args.files && typeof args.files === 'object' && !Array.isArray(args.files)
+          ? (args.files as Record<string, unknown>)
+          : undefined;
       const readWhen = strList(args.read_when);
       const dependsOn = strList(args.depends_on);
       const r = createSkill(deps.userSkillsDir, {
@@ -205,7 +244,13 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
         body: str(args.instructions),
         ...(readWhen ? { readWhen } : {}),
         ...(dependsOn ? { dependsOn } : {}),
-        ...(files ? { files: Object.fromEntries(Object.entries(files).filter((e): e is [string, string] => typeof e[1] === 'string')) } : {}),
+        ...(files
+          ? {
+              files: Object.fromEntries(
+                Object.entries(files).filter((e): e is [string, string] => typeof e[1] === 'string'),
+              ),
+            }
+          : {}),
       });
       if (!r.ok) return fail(r.error.code, r.error.message, r.error.details);
       deps.onCreated?.(r.dir);

@@ -62,7 +62,11 @@ function killGroup(pid: number | undefined): void {
 }
 
 /** Run a command line with bash in `cwd`. Never throws for command failures; resolves when the process exits. */
-export function runBash(command: string, cwd: string, opts: { timeoutMs: number; cap?: number; signal?: AbortSignal }): Promise<BashResult> {
+export function runBash(
+  command: string,
+  cwd: string,
+  opts: { timeoutMs: number; cap?: number; signal?: AbortSignal },
+): Promise<BashResult> {
   const started = performance.now();
   return new Promise((resolveRun, rejectRun) => {
     // eslint-disable-next-line knack/tool-names -- the program bash runs the command line
@@ -113,12 +117,17 @@ export const bashTool: ToolDefinition<Args> = {
     'Run a bash command line with the workspace as the working folder. Returns exit code, stdout and stderr ' +
     `(each capped at ${BASH_OUTPUT_CAP / 1000} KB). Default timeout ${BASH_DEFAULT_TIMEOUT_MS / 1000} s, at most ${BASH_MAX_TIMEOUT_MS / 1000} s; ` +
     'on timeout the command and everything it started are killed. Not interactive: no stdin. ' +
-    'Every command needs an allow rule or the user\'s approval.',
+    "Every command needs an allow rule or the user's approval.",
   inputSchema: {
     type: 'object',
     properties: {
       command: { type: 'string', minLength: 1, description: 'The command line to run' },
-      timeout_ms: { type: 'integer', minimum: 100, maximum: BASH_MAX_TIMEOUT_MS, description: 'Timeout in milliseconds' },
+      timeout_ms: {
+        type: 'integer',
+        minimum: 100,
+        maximum: BASH_MAX_TIMEOUT_MS,
+        description: 'Timeout in milliseconds',
+      },
     },
     required: ['command'],
     additionalProperties: false,
@@ -128,9 +137,16 @@ export const bashTool: ToolDefinition<Args> = {
   access: (a) => ({ command: a.command }),
   async handler(a, ctx) {
     try {
-      const r = await runBash(a.command, ctx.workspace, { timeoutMs: a.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+      const r = await runBash(a.command, ctx.workspace, {
+        timeoutMs: a.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS,
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+      });
       if (r.timedOut) {
-        return toolError('tool.timeout', `command timed out after ${a.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS} ms and was killed`, r);
+        return toolError(
+          'tool.timeout',
+          `command timed out after ${a.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS} ms and was killed`,
+          r,
+        );
       }
       return ok(r);
     } catch (e) {

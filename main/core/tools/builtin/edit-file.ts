@@ -60,8 +60,13 @@ export const editFileTool: ToolDefinition<Args> = {
       let buf: Buffer;
       try {
         const st = f.stat;
-        if (!st.isFile()) return toolError('tool.failed', `${shown} is not a regular file (a folder, pipe, socket or device); edit_file changes text files`);
-        if (st.size > WRITE_MAX_BYTES) return toolError('tool.too_large', `${shown} is ${st.size} bytes (limit ${WRITE_MAX_BYTES})`);
+        if (!st.isFile())
+          return toolError(
+            'tool.failed',
+            `${shown} is not a regular file (a folder, pipe, socket or device); edit_file changes text files`,
+          );
+        if (st.size > WRITE_MAX_BYTES)
+          return toolError('tool.too_large', `${shown} is ${st.size} bytes (limit ${WRITE_MAX_BYTES})`);
         if (st.nlink > 1 && ctx.actor.kind !== 'user') throw new HardLinkError(shown, st.nlink);
         buf = readAll(f, WRITE_MAX_BYTES);
       } finally {
@@ -75,16 +80,25 @@ export const editFileTool: ToolDefinition<Args> = {
       const newS = crlf ? a.new_string.replace(/\r?\n/g, '\r\n') : a.new_string;
       const at = occurrences(text, oldS);
       if (at.length === 0) {
-        return toolError('tool.no_match', `old_string was not found in ${shown} (it must match exactly, whitespace included)`);
+        return toolError(
+          'tool.no_match',
+          `old_string was not found in ${shown} (it must match exactly, whitespace included)`,
+        );
       }
       if (at.length > 1 && !a.replace_all) {
         const lines = at.slice(0, 10).map((i) => lineOf(text, i));
-        return toolError('tool.ambiguous', `old_string occurs ${at.length} times in ${shown} (lines ${lines.join(', ')}); add surrounding text to make it unique or set replace_all`, {
-          count: at.length,
-          lines,
-        });
+        return toolError(
+          'tool.ambiguous',
+          `old_string occurs ${at.length} times in ${shown} (lines ${lines.join(', ')}); add surrounding text to make it unique or set replace_all`,
+          {
+            count: at.length,
+            lines,
+          },
+        );
       }
-      const next = a.replace_all ? text.split(oldS).join(newS) : text.slice(0, at[0]) + newS + text.slice(at[0]! + oldS.length);
+      const next = a.replace_all
+        ? text.split(oldS).join(newS)
+        : text.slice(0, at[0]) + newS + text.slice(at[0]! + oldS.length);
       await atomicWrite(real, next, { allowHardLinks: ctx.actor.kind === 'user' });
       return ok({ path: shown, replacements: a.replace_all ? at.length : 1, firstLine: lineOf(text, at[0]!) });
     } catch (e) {

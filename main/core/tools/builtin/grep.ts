@@ -23,7 +23,10 @@ export const GREP_CALL_TIMEOUT_MS = 2000;
  */
 export class TimeBudget {
   private spent = 0;
-  constructor(readonly ms: number, private readonly now: () => number = () => performance.now()) {}
+  constructor(
+    readonly ms: number,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
   remaining(): number {
     return this.ms - this.spent;
   }
@@ -89,7 +92,12 @@ export const grepTool: ToolDefinition<Args> = {
       path: { type: 'string', description: 'Folder or file to search, relative to the workspace (default ".")' },
       glob: { type: 'string', description: 'Only files whose path matches this glob' },
       ignore_case: { type: 'boolean', description: 'Case-insensitive match' },
-      max_results: { type: 'integer', minimum: 1, maximum: GREP_MAX_RESULTS, description: `Most matches to return (default ${GREP_DEFAULT_RESULTS})` },
+      max_results: {
+        type: 'integer',
+        minimum: 1,
+        maximum: GREP_MAX_RESULTS,
+        description: `Most matches to return (default ${GREP_DEFAULT_RESULTS})`,
+      },
     },
     required: ['pattern'],
     additionalProperties: false,
@@ -104,7 +112,11 @@ export const grepTool: ToolDefinition<Args> = {
  * The search behind grep. Every file found is checked against the caller's grants (ctx.mayRead), and the regex
  * time limit is one budget for the whole call.
  */
-export async function grepFiles(a: Args, ctx: ToolContext, budget = new TimeBudget(GREP_CALL_TIMEOUT_MS)): Promise<ToolResult> {
+export async function grepFiles(
+  a: Args,
+  ctx: ToolContext,
+  budget = new TimeBudget(GREP_CALL_TIMEOUT_MS),
+): Promise<ToolResult> {
   {
     const root = resolveArg(ctx.workspace, a.path);
     let re: RegExp;
@@ -153,9 +165,15 @@ export async function grepFiles(a: Args, ctx: ToolContext, budget = new TimeBudg
           skippedBinary++;
           continue;
         }
-        const tooSlow = (): ToolResult => toolError('tool.timeout', `pattern: matching took over ${budget.ms} ms for this search (stopped at ${displayPath(ctx.workspace, f.path)}; a pattern like (a+)+ backtracks without end); simplify the pattern or narrow path/glob`, {
-          matches, filesSearched,
-        });
+        const tooSlow = (): ToolResult =>
+          toolError(
+            'tool.timeout',
+            `pattern: matching took over ${budget.ms} ms for this search (stopped at ${displayPath(ctx.workspace, f.path)}; a pattern like (a+)+ backtracks without end); simplify the pattern or narrow path/glob`,
+            {
+              matches,
+              filesSearched,
+            },
+          );
         if (budget.remaining() <= 0) return tooSlow();
         filesSearched++;
         const text = buf.toString('utf8');
@@ -174,10 +192,21 @@ export async function grepFiles(a: Args, ctx: ToolContext, budget = new TimeBudg
             break outer;
           }
           const line = lines[i]!;
-          matches.push({ file: displayPath(ctx.workspace, f.path), line: i + 1, text: line.length > LINE_MAX_CHARS ? `${line.slice(0, LINE_MAX_CHARS)}…` : line });
+          matches.push({
+            file: displayPath(ctx.workspace, f.path),
+            line: i + 1,
+            text: line.length > LINE_MAX_CHARS ? `${line.slice(0, LINE_MAX_CHARS)}…` : line,
+          });
         }
       }
-      return ok({ matches, truncated, filesSearched, skippedBinary, skippedLarge, ...(skippedDenied ? { skippedNotPermitted: skippedDenied } : {}) });
+      return ok({
+        matches,
+        truncated,
+        filesSearched,
+        skippedBinary,
+        skippedLarge,
+        ...(skippedDenied ? { skippedNotPermitted: skippedDenied } : {}),
+      });
     } catch (e) {
       if (e instanceof GlobTooSlowError) return toolError('tool.timeout', `glob: ${e.message}`);
       return errorFromThrown(e, displayPath(ctx.workspace, root));

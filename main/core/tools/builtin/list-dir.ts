@@ -29,11 +29,19 @@ export const listDirTool: ToolDefinition<Args> = {
     const shown = displayPath(ctx.workspace, dir);
     try {
       // The gate checked the folder; each entry shown must be readable under the same grants too.
-      const entries = (await readdir(dir, { withFileTypes: true })).filter((e) => !ctx.mayRead || ctx.mayRead(join(dir, e.name)));
+      const entries = (await readdir(dir, { withFileTypes: true })).filter(
+        (e) => !ctx.mayRead || ctx.mayRead(join(dir, e.name)),
+      );
       const rows = await Promise.all(
         entries.slice(0, LIST_MAX_ENTRIES).map(async (e) => {
           const kind = e.isDirectory() ? 'dir' : e.isSymbolicLink() ? 'symlink' : 'file';
-          const size = kind === 'file' ? await stat(join(dir, e.name)).then((s) => s.size, () => undefined) : undefined;
+          const size =
+            kind === 'file'
+              ? await stat(join(dir, e.name)).then(
+                  (s) => s.size,
+                  () => undefined,
+                )
+              : undefined;
           return size === undefined ? { name: e.name, kind } : { name: e.name, kind, size };
         }),
       );

@@ -24,7 +24,9 @@ export interface McpResourceContent {
 export interface McpResourceProvider {
   /** Connected servers' names. */
   connectedServers(): string[];
-  listResources(server?: string): Promise<{ resources: McpResourceInfo[]; errors: { server: string; message: string }[] }>;
+  listResources(
+    server?: string,
+  ): Promise<{ resources: McpResourceInfo[]; errors: { server: string; message: string }[] }>;
   readResource(server: string, uri: string): Promise<McpResourceContent[]>;
 }
 
@@ -32,7 +34,8 @@ export function listMcpResourcesTool(provider: McpResourceProvider): ToolDefinit
   return {
     name: TOOL.ListMcpResources,
     summary: 'List the resources (documents, files, records) that connected MCP servers expose.',
-    description: 'List resources offered by connected MCP servers (connectors): server, URI, name, description and MIME type. Give server to list one server only.',
+    description:
+      'List resources offered by connected MCP servers (connectors): server, URI, name, description and MIME type. Give server to list one server only.',
     inputSchema: {
       type: 'object',
       properties: { server: { type: 'string', description: 'Only this server' } },
@@ -43,7 +46,10 @@ export function listMcpResourcesTool(provider: McpResourceProvider): ToolDefinit
     access: () => ({}),
     async handler(a) {
       if (a.server && !provider.connectedServers().includes(a.server)) {
-        return toolError('tool.unavailable', `MCP server "${a.server}" is not connected (connected: ${provider.connectedServers().join(', ') || 'none'})`);
+        return toolError(
+          'tool.unavailable',
+          `MCP server "${a.server}" is not connected (connected: ${provider.connectedServers().join(', ') || 'none'})`,
+        );
       }
       const r = await provider.listResources(a.server);
       return ok(r.errors.length ? r : { resources: r.resources });
@@ -55,7 +61,8 @@ export function readMcpResourceTool(provider: McpResourceProvider): ToolDefiniti
   return {
     name: TOOL.ReadMcpResource,
     summary: 'Read one resource from a connected MCP server by its URI.',
-    description: 'Read a resource that an MCP server (connector) exposes, by server name and URI (from ListMcpResources). Returns text, or base64 for binary content.',
+    description:
+      'Read a resource that an MCP server (connector) exposes, by server name and URI (from ListMcpResources). Returns text, or base64 for binary content.',
     inputSchema: {
       type: 'object',
       properties: {

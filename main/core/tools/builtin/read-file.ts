@@ -30,7 +30,10 @@ function head(f: OpenedFile, bytes: number): Buffer {
 }
 
 async function readRange(f: OpenedFile, from: number, count: number): Promise<{ lines: string[]; total: number }> {
-  const rl = createInterface({ input: createReadStream('', { fd: f.fd, start: 0, autoClose: false, encoding: 'utf8' }), crlfDelay: Infinity });
+  const rl = createInterface({
+    input: createReadStream('', { fd: f.fd, start: 0, autoClose: false, encoding: 'utf8' }),
+    crlfDelay: Infinity,
+  });
   const lines: string[] = [];
   let n = 0;
   for await (const line of rl) {
@@ -70,19 +73,27 @@ export const readFileTool: ToolDefinition<Args> = {
       const st = f.stat;
       if (st.isDirectory()) return toolError('tool.failed', `${shown} is a folder; use list_dir`);
       // A FIFO, socket or device would block the read (and a file-system thread) forever.
-      if (!st.isFile()) return toolError('tool.failed', `${shown} is not a regular file (a pipe, socket or device); it is not read`);
+      if (!st.isFile())
+        return toolError('tool.failed', `${shown} is not a regular file (a pipe, socket or device); it is not read`);
       if (looksBinary(head(f, 8192))) {
         return toolError('tool.binary', `${shown} is a binary file (${st.size} bytes); read_file only returns text`);
       }
       const ranged = a.offset !== undefined || a.limit !== undefined;
       if (!ranged && st.size > READ_MAX_BYTES) {
-        return toolError('tool.too_large', `${shown} is ${st.size} bytes (limit ${READ_MAX_BYTES}); read it in parts with offset and limit`, {
-          size: st.size,
-          limit: READ_MAX_BYTES,
-        });
+        return toolError(
+          'tool.too_large',
+          `${shown} is ${st.size} bytes (limit ${READ_MAX_BYTES}); read it in parts with offset and limit`,
+          {
+            size: st.size,
+            limit: READ_MAX_BYTES,
+          },
+        );
       }
       if (st.size > READ_MAX_RANGED_BYTES) {
-        return toolError('tool.too_large', `${shown} is ${st.size} bytes; files over ${READ_MAX_RANGED_BYTES} bytes are not read (use grep or bash to look into it)`);
+        return toolError(
+          'tool.too_large',
+          `${shown} is ${st.size} bytes; files over ${READ_MAX_RANGED_BYTES} bytes are not read (use grep or bash to look into it)`,
+        );
       }
       const from = a.offset ?? 1;
       const count = a.limit ?? READ_MAX_LINES;
@@ -97,7 +108,9 @@ export const readFileTool: ToolDefinition<Args> = {
         totalLines: total,
         truncated: capped.truncated || endLine < total,
         // A file with several hard links may be the same file as one outside the workspace: say so.
-        ...(st.nlink > 1 ? { warning: `${shown} has ${st.nlink} hard links: it may be the same file as one outside the workspace` } : {}),
+        ...(st.nlink > 1
+          ? { warning: `${shown} has ${st.nlink} hard links: it may be the same file as one outside the workspace` }
+          : {}),
       });
     } catch (e) {
       return errorFromThrown(e, shown);

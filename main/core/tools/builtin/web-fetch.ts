@@ -29,27 +29,44 @@ function hostOf(url: string): string | undefined {
   }
 }
 
-type Resolver = (host: string, opts: LookupAllOptions, cb: (err: NodeJS.ErrnoException | null, addrs: LookupAddress[]) => void) => void;
+type Resolver = (
+  host: string,
+  opts: LookupAllOptions,
+  cb: (err: NodeJS.ErrnoException | null, addrs: LookupAddress[]) => void,
+) => void;
 
 /**
  * A lookup for http.request that refuses internal answers: a public name that resolves to loopback, a private
  * network or a metadata address is not connected to. `allowInternal` is for a host that is itself an internal
  * literal (or localhost), which the gate has already put to you.
  */
-export function guardedLookup(allowInternal: boolean, resolver: Resolver = dnsLookup as unknown as Resolver): LookupFunction {
-  return ((host: string, options: object, callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void) => {
+export function guardedLookup(
+  allowInternal: boolean,
+  resolver: Resolver = dnsLookup as unknown as Resolver,
+): LookupFunction {
+  return ((
+    host: string,
+    options: object,
+    callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+  ) => {
     const all = (options as { all?: boolean }).all === true;
     resolver(host, { ...(options as object), all: true }, (err, addrs) => {
       if (err) return callback(err, all ? [] : '');
-      const bad = allowInternal ? undefined : addrs.map((a) => ({ a, kind: internalKind(a.address) })).find((x) => x.kind);
+      const bad = allowInternal
+        ? undefined
+        : addrs.map((a) => ({ a, kind: internalKind(a.address) })).find((x) => x.kind);
       if (bad) {
-        const e: NodeJS.ErrnoException = new Error(`${host} resolves to ${bad.a.address}, ${describeInternal(bad.kind!)}: not fetched (internal addresses need an exact allow for that address)`);
+        const e: NodeJS.ErrnoException = new Error(
+          `${host} resolves to ${bad.a.address}, ${describeInternal(bad.kind!)}: not fetched (internal addresses need an exact allow for that address)`,
+        );
         e.code = 'EINTERNALADDRESS';
         return callback(e, all ? [] : '');
       }
       if (all) return callback(null, addrs);
       const first = addrs[0];
-      return first ? callback(null, first.address, first.family) : callback(Object.assign(new Error(`no address for ${host}`), { code: 'ENOTFOUND' }), '');
+      return first
+        ? callback(null, first.address, first.family)
+        : callback(Object.assign(new Error(`no address for ${host}`), { code: 'ENOTFOUND' }), '');
     });
   }) as unknown as LookupFunction;
 }
@@ -75,7 +92,11 @@ function get(url: URL, signal: AbortSignal): Promise<IncomingMessage> {
   const mod = url.protocol === 'https:' ? https : http;
   const literal = internalKind(url.hostname) !== undefined;
   return new Promise((resolve, reject) => {
-    const req = mod.get(url, { signal, lookup: guardedLookup(literal), headers: { 'user-agent': 'Knack/0.1 (+web_fetch)', accept: '*/*' } }, resolve);
+    const req = mod.get(
+      url,
+      { signal, lookup: guardedLookup(literal), headers: { 'user-agent': 'Knack/0.1 (+web_fetch)', accept: '*/*' } },
+      resolve,
+    );
     req.on('error', reject);
   });
 }
@@ -83,7 +104,11 @@ function get(url: URL, signal: AbortSignal): Promise<IncomingMessage> {
 /** Same host and port, and never from https down to http: the gate's approval was for this origin. */
 function sameOrigin(a: URL, b: URL): boolean {
   const port = (u: URL): string => u.port || (u.protocol === 'https:' ? '443' : '80');
-  return normalizeHost(a.hostname) === normalizeHost(b.hostname) && port(a) === port(b) && !(a.protocol === 'https:' && b.protocol !== 'https:');
+  return (
+    normalizeHost(a.hostname) === normalizeHost(b.hostname) &&
+    port(a) === port(b) &&
+    !(a.protocol === 'https:' && b.protocol !== 'https:')
+  );
 }
 
 export const webFetchTool: ToolDefinition<Args> = {
@@ -114,7 +139,8 @@ export const webFetchTool: ToolDefinition<Args> = {
     } catch {
       return toolError('tool.invalid_args', `url: "${a.url}" is not a valid URL`);
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return toolError('tool.invalid_args', `url: only http and https are allowed, not ${url.protocol}`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      return toolError('tool.invalid_args', `url: only http and https are allowed, not ${url.protocol}`);
     const max = a.max_bytes ?? FETCH_MAX_BYTES;
     const timeout = AbortSignal.timeout(FETCH_TIMEOUT_MS);
     const signal = ctx.signal ? AbortSignal.any([ctx.signal, timeout]) : timeout;
@@ -122,13 +148,30 @@ export const webFetchTool: ToolDefinition<Args> = {
       // Redirects are followed by hand and only to the same origin (host and port): the gate approved this one, and
       // an open redirect must not carry the request (and whatever its URL holds) anywhere nobody approved.
       let res = await get(url, signal);
-      for (let hops = 0; res.statusCode !== undefined && res.statusCode >= 300 && res.statusCode < 400 && res.headers.location; hops++) {
+      for (
+        let hops = 0;
+        res.statusCode !== undefined && res.statusCode >= 300 && res.statusCode < 400 && res.headers.location;
+        hops++
+      ) {
         const next = new URL(res.headers.location, url);
         res.destroy();
-        if (!sameOrigin(url, next) || (next.protocol !== 'http:' && next.protocol !== 'https:') || hops >= MAX_REDIRECTS) {
-          const why = hops >= MAX_REDIRECTS ? `more than ${MAX_REDIRECTS} redirects` : `a redirect to another host, port or scheme (${next.protocol}//${next.host})`;
-          return ok({ url: url.toString(), status: res.statusCode, redirect: next.toString(), contentType: '', truncated: false,
-            text: `${why}: not followed. To read it, call web_fetch again with ${next.toString()} (it needs its own permission).` });
+        if (
+          !sameOrigin(url, next) ||
+          (next.protocol !== 'http:' && next.protocol !== 'https:') ||
+          hops >= MAX_REDIRECTS
+        ) {
+          const why =
+            hops >= MAX_REDIRECTS
+              ? `more than ${MAX_REDIRECTS} redirects`
+              : `a redirect to another host, port or scheme (${next.protocol}//${next.host})`;
+          return ok({
+            url: url.toString(),
+            status: res.statusCode,
+            redirect: next.toString(),
+            contentType: '',
+            truncated: false,
+            text: `${why}: not followed. To read it, call web_fetch again with ${next.toString()} (it needs its own permission).`,
+          });
         }
         url = next;
         res = await get(url, signal);
@@ -150,9 +193,11 @@ export const webFetchTool: ToolDefinition<Args> = {
       const text = /html/i.test(type) ? htmlToText(body) : body;
       return ok({ url: url.toString(), status: res.statusCode, contentType: type, text, truncated });
     } catch (e) {
-      if (timeout.aborted) return toolError('tool.timeout', `fetching ${url.host} timed out after ${FETCH_TIMEOUT_MS} ms`);
+      if (timeout.aborted)
+        return toolError('tool.timeout', `fetching ${url.host} timed out after ${FETCH_TIMEOUT_MS} ms`);
       const err = e as NodeJS.ErrnoException;
-      if (err.code === 'EINTERNALADDRESS') return toolError('tool.denied', `fetching ${url.host} refused: ${err.message}`);
+      if (err.code === 'EINTERNALADDRESS')
+        return toolError('tool.denied', `fetching ${url.host} refused: ${err.message}`);
       return toolError('tool.network', `fetching ${url.host} failed: ${err.message}`);
     }
   },

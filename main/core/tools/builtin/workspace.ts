@@ -14,7 +14,8 @@ export function checkedRealPath(ctx: ToolContext, file: string, kind: 'read' | '
   const now = realPathOf(file, ctx.workspace).real;
   const approved = ctx.decision?.paths?.[kind];
   if (approved && approved.length) {
-    if (!approved.includes(now)) throw new PathChangedError(file, `it was checked as ${approved.join(', ')} and now leads to ${now}`);
+    if (!approved.includes(now))
+      throw new PathChangedError(file, `it was checked as ${approved.join(', ')} and now leads to ${now}`);
   } else if (!isInside(now, realRoot(ctx.workspace))) {
     throw new PathChangedError(file, `it leads to ${now}, outside the workspace`);
   }

@@ -14,7 +14,11 @@ interface Args {
 }
 
 /** Write `content` to the real path `file` atomically (temp file + rename in the verified folder); an existing file keeps its mode. */
-export async function atomicWrite(file: string, content: string, opts: WriteOptions = {}): Promise<{ created: boolean }> {
+export async function atomicWrite(
+  file: string,
+  content: string,
+  opts: WriteOptions = {},
+): Promise<{ created: boolean }> {
   return writeReal(file, content, opts);
 }
 
@@ -40,11 +44,15 @@ export const writeFileTool: ToolDefinition<Args> = {
     const file = resolveArg(ctx.workspace, a.path);
     const shown = displayPath(ctx.workspace, file);
     const bytes = Buffer.byteLength(a.content, 'utf8');
-    if (bytes > WRITE_MAX_BYTES) return toolError('tool.too_large', `content is ${bytes} bytes (limit ${WRITE_MAX_BYTES})`);
+    if (bytes > WRITE_MAX_BYTES)
+      return toolError('tool.too_large', `content is ${bytes} bytes (limit ${WRITE_MAX_BYTES})`);
     try {
       // Opened once, by the real path the gate checked: a symlink swapped in meanwhile or a hard link is refused.
       const real = checkedRealPath(ctx, file, 'write');
-      const { created } = await atomicWrite(real, a.content, { mkdirs: true, allowHardLinks: ctx.actor.kind === 'user' });
+      const { created } = await atomicWrite(real, a.content, {
+        mkdirs: true,
+        allowHardLinks: ctx.actor.kind === 'user',
+      });
       return ok({ path: shown, bytes, created });
     } catch (e) {
       return errorFromThrown(e, shown);
