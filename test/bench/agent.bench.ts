@@ -1,21 +1,13 @@
 // Agent benchmark: (1) harness overhead to first token vs a bare SDK call to the same fake server (in this process and
 // in a child process); (2) prompt tokens per turn with 1,913 skills and 80 tools, budgeted catalog + deferred tools vs
 // everything eager; (3) the session store: append rate vs raw inserts and recovery time of a 1,000-turn session.
-import {
-  mkdirSync,
-  readFileSync,
-  writeFileSync,
-  rmSync,
-  mkdtempSync,
-  realpathSync,
-  readdirSync,
-  existsSync,
-} from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync, rmSync, mkdtempSync, realpathSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Anthropic from '@anthropic-ai/sdk';
 import { startFakeAnthropic } from '../helpers/fake-anthropic.js';
+import { FIXTURES } from '../helpers/tmp.js';
 import { startFakeAnthropicProcess } from './fake-anthropic-process.js';
 import { openWorkspace } from '../../main/core/workspace.js';
 import { resolvePaths } from '../../main/core/config/paths.js';
@@ -33,10 +25,6 @@ const scratch = realpathSync(mkdtempSync(join(tmpdir(), 'knack-agent-bench-')));
 process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const p90 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)]!;
-const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures');
-const fixtures = existsSync(FIXTURES)
-  ? FIXTURES
-  : join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'fixtures');
 
 // ---------- 1. overhead to first token ----------
 // Three calls alternate, each to its first text token as the caller sees it: (a) a bare SDK call with one short
@@ -211,7 +199,7 @@ async function firstTokenBench(label: string, server: BenchServer, dir: string):
   const home = join(scratch, 'h2');
   const ws = join(scratch, 'w2');
   const skillsDir = join(ws, '.workbuddy', 'skills');
-  const publicRoot = join(fixtures, 'public-skills');
+  const publicRoot = join(FIXTURES, 'public-skills');
   const sources: { description: string; body: string }[] = [];
   const walk = (d: string): void => {
     for (const n of readdirSync(d, { withFileTypes: true })) {
@@ -235,7 +223,7 @@ async function firstTokenBench(label: string, server: BenchServer, dir: string):
     );
   }
   const toolsFile = join(scratch, 'tools80.json');
-  const raw = JSON.parse(readFileSync(join(fixtures, 'tool-retrieval', 'tools.json'), 'utf8')) as unknown[];
+  const raw = JSON.parse(readFileSync(join(FIXTURES, 'tool-retrieval', 'tools.json'), 'utf8')) as unknown[];
   writeFileSync(toolsFile, JSON.stringify(raw.slice(0, 80)));
   const catalogTools = readCatalogFile(toolsFile);
   const workspace = await openWorkspace({

@@ -7,13 +7,12 @@ import { join } from 'node:path';
 import { auditSkill, listSkillFiles } from '../../main/core/skills/trust/audit.js';
 import { auditCached } from '../../main/core/skills/trust/trust.js';
 import { Store } from '../../main/core/store/index.js';
-import { SHARED_FIXTURES } from '../helpers/tmp.js';
+import { FIXTURES } from '../helpers/tmp.js';
 
-// The shared fixtures are found by walking up from the checkout (a worktree finds them too).
-const FIXTURES = join(SHARED_FIXTURES, 'public-skills');
+const PUBLIC = join(FIXTURES, 'public-skills');
 const dirs: string[] = [];
-for (const org of readdirSync(FIXTURES).filter((d) => d.includes('__'))) {
-  for (const s of readdirSync(join(FIXTURES, org, 'skills'))) dirs.push(join(FIXTURES, org, 'skills', s));
+for (const org of readdirSync(PUBLIC).filter((d) => d.includes('__'))) {
+  for (const s of readdirSync(join(PUBLIC, org, 'skills'))) dirs.push(join(PUBLIC, org, 'skills', s));
 }
 const ROUNDS = Number(process.env.KNACK_BENCH_ROUNDS ?? 20);
 

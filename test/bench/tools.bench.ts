@@ -3,7 +3,7 @@
 // synthetic tools, and the prompt cost of 80 realistic tools with deferral vs all loaded.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SHARED_FIXTURES } from '../helpers/tmp.js';
+import { FIXTURES } from '../helpers/tmp.js';
 import { readCatalogFile } from '../../main/core/tools/catalog-import.js';
 import { evaluate, type EvalQuery, type EvalReport } from '../../main/core/tools/retrieval-eval.js';
 import { ToolSearchIndex } from '../../main/core/tools/tool-search.js';
@@ -15,7 +15,6 @@ import { builtinTools } from '../../main/core/tools/builtin/index.js';
 import type { SearchableTool } from '../../main/core/tools/search-doc.js';
 import type { ToolSession } from '../../main/core/tools/session.js';
 
-const FIXTURES = SHARED_FIXTURES;
 const f3 = (n: number) => n.toFixed(3);
 
 // ---------- 1. retrieval quality: Gorilla and BFCL, one configuration ----------

@@ -34,18 +34,12 @@ export function skillMd(
   return `---\n${fm}\n---\n${body}`;
 }
 
-/** /work/shared/fixtures: the nearest `shared/fixtures` above the checkout (a worktree may sit deeper than /work/main). */
-export const SHARED_FIXTURES = ((): string => {
-  for (let dir = join(import.meta.dirname, '..', '..', '..'); ; dir = dirname(dir)) {
-    const candidate = join(dir, 'shared', 'fixtures');
-    if (existsSync(candidate)) return candidate;
-    if (dirname(dir) === dir) return join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures');
-  }
-})();
+/** test/fixtures: real files the tests and benchmarks read (sources and licences in its README.md). */
+export const FIXTURES = join(import.meta.dirname, '..', 'fixtures');
 
-/** Every SKILL.md of the real public skills (shared/fixtures/public-skills/<repo>/skills/<skill>/SKILL.md), in folder order. */
+/** Every SKILL.md of the real public skills (test/fixtures/public-skills/<repo>/skills/<skill>/SKILL.md), in folder order. */
 export function publicSkillFiles(): string[] {
-  const root = join(SHARED_FIXTURES, 'public-skills');
+  const root = join(FIXTURES, 'public-skills');
   const files: string[] = [];
   for (const repo of readdirSync(root)) {
     const dir = join(root, repo, 'skills');

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tempDir, writeTree, skillMd, SHARED_FIXTURES } from '../../helpers/tmp.js';
+import { tempDir, writeTree, skillMd, FIXTURES } from '../../helpers/tmp.js';
 import { auditSkill, type AuditReport } from '../../../main/core/skills/trust/audit.js';
 
 function skill(
@@ -253,7 +253,7 @@ test('links inside a skill reached through a linked parent folder are not escape
 });
 
 test('zero false P0 across the public skills', () => {
-  const root = join(SHARED_FIXTURES, 'public-skills');
+  const root = join(FIXTURES, 'public-skills');
   let n = 0;
   for (const org of readdirSync(root).filter((d) => d.includes('__'))) {
     for (const s of readdirSync(join(root, org, 'skills'))) {

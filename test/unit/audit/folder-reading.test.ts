@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { auditFolder, listSkillFiles, quietLinesOf } from '../../../main/core/skills/trust/audit.js';
 import { writeSkillCorpus } from '../../bench/skill-corpus.js';
-import { SHARED_FIXTURES, skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
+import { FIXTURES, skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
 
 function sameAsEveryLine(dir: string): void {
   const fast = auditFolder(dir);
@@ -17,7 +17,7 @@ function sameAsEveryLine(dir: string): void {
 
 test('every public skill and every test fixture skill: the same report as reading every line', () => {
   let n = 0;
-  const pub = join(SHARED_FIXTURES, 'public-skills');
+  const pub = join(FIXTURES, 'public-skills');
   for (const org of readdirSync(pub).filter((d) => d.includes('__'))) {
     for (const s of readdirSync(join(pub, org, 'skills'))) {
       sameAsEveryLine(join(pub, org, 'skills', s));

@@ -1,10 +1,10 @@
-// Every real SKILL.md under shared/fixtures (public skills and the spec's fixtures): the fast frontmatter reader gives
+// Every real SKILL.md under test/fixtures (public skills and the spec's fixtures): the fast frontmatter reader gives
 // exactly what `yaml` gives, and the manifests and diagnostics built from them are the same either way.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { publicSkillFiles, SHARED_FIXTURES } from '../../helpers/tmp.js';
+import { publicSkillFiles, FIXTURES } from '../../helpers/tmp.js';
 import { compareWithYaml } from '../../helpers/frontmatter-diff.js';
 import {
   frontmatterFastParses,
@@ -26,7 +26,7 @@ function skillFiles(dir: string, out: string[] = []): string[] {
 }
 
 test('on every shared fixture SKILL.md the fast reader answers as yaml does, or leaves it to yaml', () => {
-  const files = skillFiles(SHARED_FIXTURES);
+  const files = skillFiles(FIXTURES);
   const pub = new Set(publicSkillFiles());
   assert.ok(pub.size > 0 && [...pub].every((f) => files.includes(f)), 'the walk covers every public skill');
   let answered = 0;
@@ -54,7 +54,7 @@ function comparable(p: ParsedSkill): unknown {
 }
 
 test('every shared fixture SKILL.md gives the same manifest and diagnostics with the fast reader as with yaml only', () => {
-  const files = skillFiles(SHARED_FIXTURES);
+  const files = skillFiles(FIXTURES);
   const read = (fast: boolean) => {
     useFastFrontmatter(fast);
     try {

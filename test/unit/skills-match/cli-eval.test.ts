@@ -4,14 +4,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { SHARED_FIXTURES, tempDir } from '../../helpers/tmp.js';
+import { FIXTURES, tempDir } from '../../helpers/tmp.js';
 import { run } from '../../helpers/cli.js';
 
 const home = tempDir();
 const data = tempDir();
 const ws = tempDir();
 // Real skills from the fixtures, installed as project skills.
-const repo = join(SHARED_FIXTURES, 'public-skills', 'obra__superpowers', 'skills');
+const repo = join(FIXTURES, 'public-skills', 'obra__superpowers', 'skills');
 for (const name of ['systematic-debugging', 'test-driven-development', 'writing-plans', 'brainstorming']) {
   if (existsSync(join(repo, name, 'SKILL.md')))
     cpSync(join(repo, name), join(ws, '.workbuddy', 'skills', name), { recursive: true });

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
-import { SHARED_FIXTURES, skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
+import { FIXTURES, skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
 import { run } from '../../helpers/cli.js';
 
 const home = tempDir();
@@ -50,7 +50,7 @@ test('skills match: the built-in skills trigger on English and Chinese messages,
 test('skills match: a project skill that wins words from a built-in says what it was chosen over', async () => {
   const own = tempDir();
   cpSync(
-    join(SHARED_FIXTURES, 'public-skills', 'getsentry__skills', 'skills', 'commit'),
+    join(FIXTURES, 'public-skills', 'getsentry__skills', 'skills', 'commit'),
     join(own, '.workbuddy', 'skills', 'commit'),
     { recursive: true },
   );

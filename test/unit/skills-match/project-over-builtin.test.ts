@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
-import { SHARED_FIXTURES, tempDir, writeTree } from '../../helpers/tmp.js';
+import { FIXTURES, tempDir, writeTree } from '../../helpers/tmp.js';
 import { startFakeAnthropic } from '../../helpers/fake-anthropic.js';
 import { callerOf } from '../../helpers/service-env.js';
 import { resolvePaths } from '../../../main/core/config/paths.js';
@@ -13,7 +13,7 @@ import { KnackService } from '../../../main/core/service/index.js';
 import type { EventName, EventPayload } from '../../../preload/contract.js';
 
 const BUILTIN = join(import.meta.dirname, '..', '..', '..', 'builtin-skills');
-const SENTRY_COMMIT = join(SHARED_FIXTURES, 'public-skills', 'getsentry__skills', 'skills', 'commit');
+const SENTRY_COMMIT = join(FIXTURES, 'public-skills', 'getsentry__skills', 'skills', 'commit');
 
 async function open(t: { after(fn: () => unknown): void }, withProjectSkill: boolean) {
   const root = tempDir();

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { SHARED_FIXTURES, skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
+import { FIXTURES, skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
 
 const BIN = join(import.meta.dirname, '..', '..', '..', 'bin', 'knack.js');
 
@@ -103,7 +103,7 @@ test('skills lint prints file:line: field: message and exits 1 on errors, 0 when
 test('skills lint explains every broken spec fixture; --strict gives the reference verdict', () => {
   const s = setup();
   const spec = join(s.root, 'spec');
-  cpSync(join(SHARED_FIXTURES, 'agent-skills-spec'), spec, { recursive: true });
+  cpSync(join(FIXTURES, 'agent-skills-spec'), spec, { recursive: true });
   mkdirSync(join(spec, 'v02-missing-skill-md/my-skill'), { recursive: true });
   const lenient = knack(s, 'skills', 'lint', spec);
   assert.equal(lenient.code, 1);

@@ -6,7 +6,7 @@ import { mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { parseSkillFile } from '../../../main/core/skills/format/manifest.js';
-import { SHARED_FIXTURES, skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
+import { FIXTURES, skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
 import { openCatalog } from '../../../main/core/skills/catalog/catalog.js';
 import { DEFAULT_SETTINGS, type Settings } from '../../../main/core/config/settings.js';
 
@@ -169,7 +169,7 @@ test('a workspace that is the home folder does not list user skills twice', asyn
 
 test('every public skill in fixtures/public-skills indexes without errors', async () => {
   const l = layout();
-  const pub = join(SHARED_FIXTURES, 'public-skills');
+  const pub = join(FIXTURES, 'public-skills');
   // The fixture repos are tier roots as they sit on disk (skills/<name>/SKILL.md).
   mkdirSync(l.user, { recursive: true });
   for (const repo of readdirSync(pub)) symlinkSync(join(pub, repo), join(l.user, repo));

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { skillMd, tempDir, writeTree, SHARED_FIXTURES } from '../../helpers/tmp.js';
+import { skillMd, tempDir, writeTree, FIXTURES } from '../../helpers/tmp.js';
 import { openCatalog } from '../../../main/core/skills/catalog/catalog.js';
 import { lintPaths } from '../../../main/core/skills/catalog/lint.js';
 import { parseSkillText } from '../../../main/core/skills/format/manifest.js';
@@ -81,7 +81,7 @@ function skillFiles(dir: string): string[] {
 }
 
 test('every public skill in the fixture folder that has a description indexes', async () => {
-  const src = join(SHARED_FIXTURES, 'public-skills');
+  const src = join(FIXTURES, 'public-skills');
   const withDescription = skillFiles(src).filter((f) => {
     const fm = readFrontmatterText(readFileSync(f, 'utf8'), f);
     return typeof fm.data?.description === 'string' && fm.data.description.trim() !== '';

@@ -10,7 +10,7 @@ import { frontmatterParses } from '../../../main/core/skills/format/frontmatter.
 import { parseSkillFile } from '../../../main/core/skills/format/manifest.js';
 import { parsedManifestOf } from '../../../main/core/skills/format/types.js';
 import { auditSkill } from '../../../main/core/skills/trust/audit.js';
-import { SHARED_FIXTURES, skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
+import { FIXTURES, skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
 
 test('from discovery to a tool call, each SKILL.md frontmatter is parsed once (audit, gate, Skill load, file tool)', async () => {
   const home = tempDir();
@@ -53,7 +53,7 @@ test('from discovery to a tool call, each SKILL.md frontmatter is parsed once (a
 });
 
 test("the audit with discovery's manifest reports exactly what it reports reading SKILL.md itself (shared fixtures)", () => {
-  const root = join(SHARED_FIXTURES, 'public-skills');
+  const root = join(FIXTURES, 'public-skills');
   const dirs: string[] = [];
   const walk = (d: string, depth: number): void => {
     let names: string[];

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { SHARED_FIXTURES, tempDir } from '../../helpers/tmp.js';
+import { FIXTURES, tempDir } from '../../helpers/tmp.js';
 import { parseSkillFile } from '../../../main/core/skills/format/manifest.js';
 import { readSkillBody } from '../../../main/core/skills/format/frontmatter.js';
 import { discoverRoot } from '../../../main/core/skills/catalog/discover.js';
@@ -13,7 +13,7 @@ import { openCatalog } from '../../../main/core/skills/catalog/catalog.js';
 import { buildPromptCatalog } from '../../../main/core/skills/use/prompt-catalog.js';
 import type { Diagnostic } from '../../../main/core/base/diagnostics.js';
 
-const SPEC = join(SHARED_FIXTURES, 'agent-skills-spec');
+const SPEC = join(FIXTURES, 'agent-skills-spec');
 
 interface Case {
   id: string;

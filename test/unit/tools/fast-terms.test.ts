@@ -2,12 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SHARED_FIXTURES } from '../../helpers/tmp.js';
+import { FIXTURES } from '../../helpers/tmp.js';
 import { terms } from '../../../main/core/search/tokenize.js';
 import { fastTerms } from '../../../main/core/tools/fast-terms.js';
 
 test('the ToolSearch tokenizer gives exactly the shared tokenizer’s terms on real tool descriptions and requests', () => {
-  const dir = join(SHARED_FIXTURES, 'tool-retrieval');
+  const dir = join(FIXTURES, 'tool-retrieval');
   const tools = JSON.parse(readFileSync(join(dir, 'tools.json'), 'utf8')) as { name: string; description: string }[];
   const queries = JSON.parse(readFileSync(join(dir, 'queries.json'), 'utf8')) as { query: string }[];
   const texts = [

@@ -4,13 +4,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SHARED_FIXTURES } from '../../helpers/tmp.js';
+import { FIXTURES } from '../../helpers/tmp.js';
 import { readCatalogFile } from '../../../main/core/tools/catalog-import.js';
 import { ToolSearchIndex } from '../../../main/core/tools/tool-search.js';
 import { ToolIndex } from '../../../main/core/tools/tool-index.js';
 import type { SearchableTool } from '../../../main/core/tools/search-doc.js';
 
-const dir = join(SHARED_FIXTURES, 'tool-retrieval-bfcl');
+const dir = join(FIXTURES, 'tool-retrieval-bfcl');
 const TOOLS: SearchableTool[] = readCatalogFile(join(dir, 'tools.json'))
   .tools.slice(0, 400)
   .map((t) => ({
