@@ -17,8 +17,10 @@ export const LAYERS = {
   'core/config': ['core/base'],
   'core/store': ['core/base'],
   'core/search': ['core/base'],
+  // The OS sandbox every program Knack starts runs in (the wall); the gate decides, this contains.
+  'core/contain': ['core/base'],
   'core/policy': ['core/config', 'core/store'],
-  'core/tools': ['core/policy', 'core/search'],
+  'core/tools': ['core/policy', 'core/search', 'core/contain'],
   'core/skills/format': ['core/policy', 'core/search'],
   'core/skills/catalog': ['core/skills/format'],
   'core/skills/trust': ['core/skills/format'],

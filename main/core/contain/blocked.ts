@@ -1,0 +1,59 @@
+// What the wall blocked during one command, from the sandbox's own reports (its syscall observer and its proxy) and
+// from the errors the command printed: each a write path, a read path or a host, named for the model and the tool card.
+import { isAbsolute, resolve } from 'node:path';
+import { isInside } from '../base/paths.js';
+
+export interface Blocked {
+  kind: 'write' | 'read' | 'network';
+  /** The path or host:port. */
+  target: string;
+  /** One line: what was refused and why. */
+  message: string;
+}
+
+const MAX_BLOCKED = 20;
+
+/** `deny openat /x`, `deny mkdir /x`, `deny network-outbound host:443 (reason)` — the runtime's violation lines. */
+function fromViolation(line: string): Blocked | undefined {
+  const net = /^deny network-outbound (\S+?)(?: \((.*)\))?$/.exec(line);
+  if (net)
+    return {
+      kind: 'network',
+      target: net[1]!,
+      message: `network: ${net[1]} refused${net[2] ? ` (${net[2]})` : ''}`,
+    };
+  const fs = /^deny (\S+) (\/.*)$/.exec(line);
+  if (fs) return { kind: 'write', target: fs[2]!, message: `write: ${fs[2]} is outside what this command may write` };
+  return undefined;
+}
+
+/**
+ * Everything blocked for one command: the runtime's violation lines, writes the command saw refused ("Read-only file
+ * system"), reads of the denied secrets it named, and a proxy refusal its stderr reports. Deduplicated, capped.
+ */
+export function blockedOf(input: { violations: string[]; stderr: string; cwd: string; denyRead: string[] }): Blocked[] {
+  const out: Blocked[] = [];
+  const seen = new Set<string>();
+  const add = (b: Blocked | undefined): void => {
+    if (!b || seen.has(`${b.kind}\0${b.target}`) || out.length >= MAX_BLOCKED) return;
+    seen.add(`${b.kind}\0${b.target}`);
+    out.push(b);
+  };
+  for (const v of input.violations) add(fromViolation(v));
+  // `bash: line 1: /x: Read-only file system`, `touch: cannot touch '/x': Read-only file system`, mkdir's ‘/x’.
+  for (const m of input.stderr.matchAll(/([^\s'‘’"`:]+)['’"`]?: Read-only file system/g)) {
+    const p = isAbsolute(m[1]!) ? m[1]! : resolve(input.cwd, m[1]!);
+    add({ kind: 'write', target: p, message: `write: ${p} is outside what this command may write` });
+  }
+  for (const root of input.denyRead) {
+    if (input.stderr.includes(root))
+      add({ kind: 'read', target: root, message: `read: ${root} holds secrets no command may read` });
+  }
+  for (const m of input.stderr.matchAll(/(\/[^\s'‘’"`:]+)/g)) {
+    const root = input.denyRead.find((r) => isInside(m[1]!, r));
+    if (root) add({ kind: 'read', target: root, message: `read: ${root} holds secrets no command may read` });
+  }
+  if (!out.some((b) => b.kind === 'network') && /Connection blocked by network allowlist/.test(input.stderr))
+    add({ kind: 'network', target: '(a host)', message: 'network: a host not allowed for this command was refused' });
+  return out;
+}

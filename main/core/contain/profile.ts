@@ -1,0 +1,126 @@
+// The wall's configuration for one workspace: where a contained command may write, what it may never read, and how it
+// reaches the network (only through the sandbox's proxy, to the hosts each command is allowed). Pure: no I/O.
+import { join } from 'node:path';
+import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
+import { isInside } from '../base/paths.js';
+
+/** Where one workspace's commands run, and Knack's own places they must not touch. */
+export interface WallPlace {
+  /** Real path of the open workspace. */
+  workspace: string;
+  /** The user's home (`~`), as Knack resolves it (KNACK_HOME in tests). */
+  home: string;
+  /** Knack's data folder: settings, providers.json (keys), mcp.json, the database. */
+  dataDir: string;
+  /** Extra write roots of the ceiling (absolute, real). */
+  writeRoots?: string[];
+  /** A private temporary folder for the commands (TMPDIR), writable. */
+  tmpDir?: string;
+  /**
+   * An HTTP proxy the sandbox's own proxy forwards allowed requests to (a corporate proxy; tests: a loopback server that
+   * plays the allowed hosts). The allow list is applied before it.
+   */
+  upstreamProxy?: string;
+}
+
+/**
+ * Secrets under the home folder no contained command may read: keys, cloud and registry credentials, password stores,
+ * browser profiles and shell histories. Relative to the home folder.
+ */
+export const SECRET_READS = [
+  '.ssh',
+  '.aws',
+  '.gnupg',
+  '.config/gcloud',
+  '.netrc',
+  '.npmrc',
+  '.pypirc',
+  '.git-credentials',
+  '.config/git/credentials',
+  '.docker/config.json',
+  '.kube',
+  '.azure',
+  '.config/gh',
+  '.config/hub',
+  '.password-store',
+  '.local/share/keyrings',
+  '.vault-token',
+  '.cargo/credentials',
+  '.cargo/credentials.toml',
+  '.gem/credentials',
+  '.terraform.d/credentials.tfrc.json',
+  '.config/op',
+  '.mozilla',
+  '.config/google-chrome',
+  '.config/chromium',
+  '.bash_history',
+  '.zsh_history',
+  '.python_history',
+  '.node_repl_history',
+  '.psql_history',
+  '.mysql_history',
+];
+
+/** Knack's own folders under the home: the user skill tiers and `~/.knack`. */
+const OWN_HOME_DIRS = ['.workbuddy', '.agents', '.knack'];
+
+/**
+ * Inside a write root, what a command may still not write: what git runs by itself (hooks, config), Knack's own
+ * workspace settings and skills, and other agents' settings. The sandbox adds its own list (.git/hooks, .git/config,
+ * .gitmodules, .mcp.json, .vscode, shell rc files) at any depth.
+ */
+export const PROTECTED_IN_WORKSPACE = [
+  '.git/hooks',
+  '.git/config',
+  '.workbuddy',
+  '.agents',
+  '.claude',
+  '.husky',
+  '.envrc',
+  '.mcp.json',
+  '.gitmodules',
+];
+
+export interface WallRules {
+  allowWrite: string[];
+  denyWrite: string[];
+  denyRead: string[];
+}
+
+/** The file rules of a place, as absolute paths. */
+export function wallRules(place: WallPlace): WallRules {
+  const roots = [place.workspace, ...(place.writeRoots ?? [])];
+  const own = [place.dataDir, ...OWN_HOME_DIRS.map((d) => join(place.home, d))];
+  // A secret folder the user opened as the workspace stays readable (reads of the workspace are the point).
+  const denyRead = [...SECRET_READS.map((s) => join(place.home, s)), ...own].filter(
+    (p) => !isInside(place.workspace, p),
+  );
+  return {
+    allowWrite: [...roots, ...(place.tmpDir ? [place.tmpDir] : [])],
+    denyWrite: [...roots.flatMap((r) => PROTECTED_IN_WORKSPACE.map((p) => join(r, p))), ...own],
+    denyRead,
+  };
+}
+
+/**
+ * The sandbox runtime's configuration: no network but through its proxy, and there no host unless a command's own list
+ * (registered per command) names it; paths as literals, never patterns (a workspace named `a*b` is that folder).
+ */
+export function wallConfig(place: WallPlace): SandboxRuntimeConfig {
+  const r = wallRules(place);
+  const lit = (path: string) => ({ path, literal: true as const });
+  return {
+    network: {
+      allowedDomains: [],
+      deniedDomains: [],
+      allowLocalBinding: false,
+      allowUnixSockets: [],
+      ...(place.upstreamProxy ? { parentProxy: { http: place.upstreamProxy, https: place.upstreamProxy } } : {}),
+    },
+    filesystem: {
+      denyRead: r.denyRead.map(lit),
+      allowWrite: r.allowWrite.map(lit),
+      denyWrite: r.denyWrite.map(lit),
+    },
+  } as SandboxRuntimeConfig;
+}

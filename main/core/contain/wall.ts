@@ -1,0 +1,224 @@
+// The wall: every program Knack starts runs inside the OS sandbox of @anthropic-ai/sandbox-runtime (bubblewrap + socat
+// on Linux, Seatbelt on macOS, its own backend on Windows), initialised once per open workspace and reset when the last
+// workspace closes; each command is wrapped, spawned as its own process group, and reports what the wall blocked.
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import type * as RuntimeModule from '@anthropic-ai/sandbox-runtime';
+import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
+import { wallConfig, wallRules, type WallPlace } from './profile.js';
+import { backendOf, installHint, type SandboxMode, type WallStatus } from './status.js';
+import { blockedOf, type Blocked } from './blocked.js';
+
+type Runtime = typeof RuntimeModule;
+let runtimeModule: Promise<Runtime> | undefined;
+// Loaded on first use: the CLI's commands that run nothing do not pay for it.
+const loadRuntime = (): Promise<Runtime> => (runtimeModule ??= import('@anthropic-ai/sandbox-runtime'));
+
+/** The runtime is one per process (its proxies): started by the first open wall, reset when the last one closes. */
+const open = new Set<Wall>();
+let started: Promise<void> | undefined;
+
+/** A command that could not be contained: it did not run. */
+export class WallError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WallError';
+  }
+}
+
+/** Environment variables a contained command does not get: credentials a command has no business holding. */
+const SECRET_ENV = /(^|_)(API_?KEY|ACCESS_?KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIALS?|AUTH)(_|$)/i;
+
+export function scrubbedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(env)) if (!SECRET_ENV.test(k) && !k.startsWith('KNACK_')) out[k] = v;
+  return out;
+}
+
+export interface ContainedProcess {
+  child: ChildProcess;
+  /** Call once the child has exited: what the wall blocked (read from its reports and the command's stderr). */
+  finish(stderr: string): Blocked[];
+}
+
+export interface SpawnOptions {
+  cwd: string;
+  /** Hosts this command may reach through the proxy (ceiling ∩ the acting skills); none: no network. */
+  hosts?: string[];
+  env?: NodeJS.ProcessEnv;
+  stdio?: StdioOptions;
+}
+
+export class Wall {
+  private state: { available: true } | { available: false; reason: string };
+  private readonly config: SandboxRuntimeConfig;
+  private readonly denyRead: string[];
+
+  private constructor(
+    readonly place: WallPlace,
+    readonly mode: SandboxMode,
+    state: Wall['state'],
+  ) {
+    this.state = state;
+    this.config = wallConfig(place);
+    this.denyRead = wallRules(place).denyRead;
+  }
+
+  /**
+   * The wall of one workspace. Never throws: a sandbox that cannot start is a status (reason + hint), and in mode
+   * `off` nothing is started at all. Available means a real command ran inside it.
+   */
+  static async open(place: WallPlace, mode: SandboxMode): Promise<Wall> {
+    if (mode === 'off')
+      return new Wall(place, mode, { available: false, reason: 'turned off in settings (sandbox.mode)' });
+    const wall = new Wall(place, mode, { available: true });
+    open.add(wall);
+    const problem = await wall.start();
+    if (problem) wall.state = { available: false, reason: problem };
+    return wall;
+  }
+
+  private async start(): Promise<string | undefined> {
+    let rt: Runtime;
+    try {
+      rt = await loadRuntime();
+    } catch (e) {
+      return `the sandbox runtime did not load: ${(e as Error).message}`;
+    }
+    const { SandboxManager } = rt;
+    if (!SandboxManager.isSupportedPlatform()) return `no OS sandbox for ${process.platform}`;
+    const deps = SandboxManager.checkDependencies();
+    if (deps.errors.length) return deps.errors.join('; ');
+    try {
+      started ??= SandboxManager.initialize(
+        this.config,
+        // A host no command's list names is refused, and the refusal says which host and why.
+        ({ host }) =>
+          Promise.resolve({
+            allow: false as const,
+            reason: `${host} is not among the hosts this command may reach (ceiling and active skills' permissions.network)`,
+          }),
+        true,
+      );
+      await started;
+    } catch (e) {
+      started = undefined;
+      return `the sandbox did not start: ${(e as Error).message.split('\n')[0]}`;
+    }
+    // Available only when a command really ran inside it (user namespaces can be off, a container can refuse bwrap).
+    try {
+      const p = await this.spawnInside('exit 0', { cwd: this.place.workspace, stdio: 'ignore' });
+      const code = await new Promise<number | null>((res) => {
+        p.child.once('close', (c) => res(c));
+        p.child.once('error', () => res(-1));
+      });
+      if (code !== 0) return `a test command did not run inside the sandbox (exit ${code}); user namespaces may be off`;
+    } catch (e) {
+      return (e as Error).message;
+    }
+    return undefined;
+  }
+
+  status(): WallStatus {
+    const backend = backendOf();
+    if (this.state.available) return { available: true, backend, reason: '', hint: '', mode: this.mode };
+    return {
+      available: false,
+      backend,
+      reason: this.state.reason,
+      hint: this.mode === 'off' ? 'set "sandbox": {"mode": "auto"} in settings' : installHint(),
+      mode: this.mode,
+    };
+  }
+
+  get available(): boolean {
+    return this.state.available;
+  }
+
+  /** The network proxy's bridges are alive (Linux: their sockets exist); a dead one turns the wall unavailable. */
+  private async proxyAlive(rt: Runtime): Promise<boolean> {
+    if (process.platform !== 'linux') return true;
+    const http = rt.SandboxManager.getLinuxHttpSocketPath();
+    const socks = rt.SandboxManager.getLinuxSocksSocketPath();
+    return (!http || existsSync(http)) && (!socks || existsSync(socks));
+  }
+
+  /**
+   * Start `command` (a bash command line) inside the wall, as its own process group that dies with this process.
+   * Throws WallError when it cannot be contained: then nothing ran.
+   */
+  async spawn(command: string, opts: SpawnOptions): Promise<ContainedProcess> {
+    if (!this.state.available) throw new WallError(`the sandbox is unavailable: ${this.state.reason}`);
+    const rt = await loadRuntime();
+    if (!(await this.proxyAlive(rt))) {
+      this.state = {
+        available: false,
+        reason: 'the sandbox network proxy stopped; reopen the workspace to restart it',
+      };
+      throw new WallError(`the sandbox is unavailable: ${this.state.reason}`);
+    }
+    return this.spawnInside(command, opts);
+  }
+
+  private async spawnInside(command: string, opts: SpawnOptions): Promise<ContainedProcess> {
+    const { SandboxManager } = await loadRuntime();
+    // 128 random bits: the proxy binds a connection to this command's host list by it (see registerCommandNetworkLists).
+    const id = randomBytes(16).toString('base64url');
+    let wrapped: { argv: string[]; env: NodeJS.ProcessEnv };
+    try {
+      // This workspace's file rules, whichever workspace started the runtime.
+      wrapped = await SandboxManager.wrapWithSandboxArgv(
+        command,
+        // eslint-disable-next-line knack/tool-names -- the program bash runs the command line
+        'bash',
+        { filesystem: this.config.filesystem },
+        undefined,
+        opts.cwd,
+        { commandId: id, commandText: command },
+      );
+    } catch (e) {
+      throw new WallError(`the command could not be wrapped in the sandbox: ${(e as Error).message.split('\n')[0]}`);
+    }
+    const hosts = opts.hosts ?? [];
+    if (hosts.length) {
+      try {
+        SandboxManager.registerCommandNetworkLists(id, { allowedDomains: hosts });
+      } catch (e) {
+        throw new WallError(`the command's hosts are not valid: ${(e as Error).message.split('\n')[0]}`);
+      }
+    }
+    const [file, ...args] = wrapped.argv;
+    // detached: its own process group, so a timeout or stop kills everything it started; bwrap's --die-with-parent
+    // (and Seatbelt's process tree) end it when Knack dies.
+    const child = spawn(file!, args, {
+      cwd: opts.cwd,
+      detached: true,
+      stdio: opts.stdio ?? ['ignore', 'pipe', 'pipe'],
+      env: { ...scrubbedEnv(opts.env ?? process.env), ...wrapped.env },
+    });
+    const release = (): void => {
+      if (hosts.length) SandboxManager.unregisterCommandNetworkLists(id);
+    };
+    child.once('error', release);
+    child.once('exit', release);
+    return {
+      child,
+      finish: (stderr: string) => {
+        const lines = SandboxManager.getSandboxViolationStore()
+          .getViolationsForCommand(id)
+          .map((v) => v.line);
+        return blockedOf({ violations: lines, stderr, cwd: opts.cwd, denyRead: this.denyRead });
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    if (!open.delete(this)) return;
+    if (open.size === 0 && started) {
+      const rt = await loadRuntime();
+      started = undefined;
+      await rt.SandboxManager.reset();
+    }
+  }
+}

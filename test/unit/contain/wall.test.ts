@@ -1,0 +1,129 @@
+// The wall, tried as an attacker would: each command runs inside the real OS sandbox (bubblewrap here) and tries to
+// write outside the workspace, read a secret, reach a loopback listener or a host it was not given.
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer as createHttp, type Server } from 'node:http';
+import { createServer as createTcp } from 'node:net';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from '../../helpers/tmp.js';
+import { Wall } from '../../../main/core/contain/wall.js';
+import type { Blocked } from '../../../main/core/contain/blocked.js';
+
+const root = tempDir('knack-wall-');
+const home = join(root, 'home');
+const ws = join(root, 'ws');
+const canary = join(root, 'canary.txt');
+mkdirSync(join(home, '.ssh'), { recursive: true });
+mkdirSync(join(ws, '.git', 'hooks'), { recursive: true });
+writeFileSync(join(home, '.ssh', 'id_ed25519'), 'PRIVATE KEY canary-ssh\n');
+writeFileSync(canary, 'untouched\n');
+
+/** Connections that reached the loopback listener (none may). */
+let tcpHits = 0;
+const listener = createTcp((s) => {
+  tcpHits++;
+  s.destroy();
+});
+/** Plays api.example.test behind the sandbox's proxy (as an upstream proxy: it is sent absolute URLs). */
+const api: Server = createHttp((req, res) => {
+  const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
+  res.end(`api saw ${url.host}${url.pathname}`);
+});
+let wall: Wall;
+
+before(async () => {
+  await new Promise<void>((r) => listener.listen(0, '127.0.0.1', r));
+  await new Promise<void>((r) => api.listen(0, '127.0.0.1', r));
+  const port = (api.address() as { port: number }).port;
+  wall = await Wall.open(
+    { workspace: ws, home, dataDir: join(home, '.local/share/knack'), upstreamProxy: `http://127.0.0.1:${port}` },
+    'auto',
+  );
+});
+after(async () => {
+  await wall.close();
+  listener.close();
+  api.close();
+});
+
+async function run(command: string, hosts: string[] = []) {
+  const p = await wall.spawn(command, { cwd: ws, hosts });
+  let stdout = '';
+  let stderr = '';
+  p.child.stdout!.on('data', (b: Buffer) => (stdout += b));
+  p.child.stderr!.on('data', (b: Buffer) => (stderr += b));
+  const code = await new Promise<number | null>((r) => p.child.once('close', r));
+  return { code, stdout, stderr, blocked: p.finish(stderr) };
+}
+const kinds = (b: Blocked[]) => b.map((x) => `${x.kind} ${x.target}`);
+const loopPort = () => (listener.address() as { port: number }).port;
+
+test('the wall is available here (bubblewrap) and a command writes in the workspace', async () => {
+  assert.equal(wall.status().available, true, wall.status().reason);
+  assert.equal(wall.status().backend, 'bubblewrap');
+  const r = await run('echo made > made.txt && cat made.txt');
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(readFileSync(join(ws, 'made.txt'), 'utf8'), 'made\n');
+  assert.deepEqual(r.blocked, []);
+});
+
+test('a write outside the workspace is blocked and named; the canary stays untouched', async () => {
+  const r = await run(`echo owned > ${canary}`);
+  assert.notEqual(r.code, 0);
+  assert.equal(readFileSync(canary, 'utf8'), 'untouched\n');
+  assert.ok(kinds(r.blocked).includes(`write ${canary}`), JSON.stringify(r.blocked));
+});
+
+test('git hooks and Knack settings in the workspace are not writable', async () => {
+  const r = await run(
+    'echo "touch /tmp/x" > .git/hooks/pre-commit; mkdir -p .workbuddy && echo {} > .workbuddy/settings.json',
+  );
+  assert.notEqual(r.code, 0);
+  assert.equal(existsSync(join(ws, '.git/hooks/pre-commit')), false);
+  assert.equal(existsSync(join(ws, '.workbuddy/settings.json')), false);
+  assert.ok(
+    r.blocked.some((b) => b.kind === 'write'),
+    JSON.stringify(r.blocked),
+  );
+});
+
+test('reading ~/.ssh fails and is named as a blocked read', async () => {
+  const r = await run(`cat ${join(home, '.ssh', 'id_ed25519')}`);
+  assert.notEqual(r.code, 0);
+  assert.doesNotMatch(r.stdout, /canary-ssh/);
+  assert.ok(kinds(r.blocked).includes(`read ${join(home, '.ssh')}`), JSON.stringify(r.blocked));
+});
+
+test('/dev/tcp, an interpreter and curl to a loopback listener make no connection', async () => {
+  const port = loopPort();
+  const r = await run(
+    `exec 3<>/dev/tcp/127.0.0.1/${port}; python3 -c "import socket; socket.create_connection(('127.0.0.1', ${port}), 2)"; curl -sS -m 3 http://127.0.0.1:${port}/`,
+    ['127.0.0.1'],
+  );
+  assert.notEqual(r.code, 0);
+  assert.equal(tcpHits, 0);
+});
+
+test('an allowed host is reached through the proxy; any other host is refused with its name', async () => {
+  const ok = await run('curl -sS -m 10 http://api.example.test/v1', ['api.example.test']);
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.equal(ok.stdout, 'api saw api.example.test/v1');
+  const bad = await run('curl -sSf -m 10 http://evil.example.test/x', ['api.example.test']);
+  assert.notEqual(bad.code, 0);
+  assert.ok(kinds(bad.blocked).includes('network evil.example.test:80'), JSON.stringify(bad.blocked));
+  const none = await run('curl -sSf -m 10 http://api.example.test/v1');
+  assert.notEqual(none.code, 0);
+  assert.ok(
+    none.blocked.some((b) => b.kind === 'network'),
+    JSON.stringify(none.blocked),
+  );
+});
+
+test('a wall turned off in settings starts nothing and says so', async () => {
+  const off = await Wall.open({ workspace: ws, home, dataDir: join(home, 'data') }, 'off');
+  assert.equal(off.status().available, false);
+  assert.match(off.status().reason, /turned off/);
+  await assert.rejects(off.spawn('true', { cwd: ws }), /unavailable/);
+  await off.close();
+});
