@@ -8,7 +8,7 @@ import { sandboxCommands } from './sandbox.js';
 import { chatCommands } from './chat.js';
 import { sessionsCommands } from './sessions.js';
 import { serveCommands } from './serve.js';
-import { startAuditPool, WARM_ROUNDS } from '../core/skills/trust/audit-pool.js';
+import { startAuditPool } from '../core/skills/trust/audit-pool.js';
 
 /** Top-level commands that open a workspace's skill catalog (and so may audit a folder). */
 const AUDITING_COMMANDS = new Set(['skills', 'chat', 'serve', 'tools']);
@@ -62,10 +62,8 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       io.out(`usage: knack ${cmd.path.join(' ')} ${cmd.usage}\n${cmd.summary}`);
       return 0;
     }
-    // Commands that open a folder's skills: the audit workers load while the folder is read. Only serve (the app, long
-    // lived) warms them up for the folders it opens later; a one-shot command would only have the warm-up compete
-    // with its own open for the cores.
-    if (AUDITING_COMMANDS.has(cmd.path[0]!)) startAuditPool({ warmRounds: cmd.path[0] === 'serve' ? WARM_ROUNDS : 0 });
+    // Commands that open a folder's skills: the audit workers load while the folder is read.
+    if (AUDITING_COMMANDS.has(cmd.path[0]!)) startAuditPool();
     return await cmd.run(ctx);
   } catch (e) {
     if (e instanceof CliError) {

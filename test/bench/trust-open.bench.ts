@@ -4,14 +4,13 @@
 //
 // Two cold figures, both timed from openCatalog until the last verdict is in:
 //  - app: the process's audit pool (sharedAuditPool) was started at launch, before any folder is opened, as the
-//    desktop host and `knack serve` do (startAuditPool in main/electron/main.ts and main/cli/index.ts; one-shot CLI
-//    commands start it without the warm-up, and `bench -- cli` times them in their own processes); the bench starts
-//    it and waits until its workers are loaded and warm before the clock, as a user opening a folder after launch
-//    would find them. Its later opens reuse the same (hot) workers, as the app's do.
-//  - fresh: a new pool is created inside the timed region (worker start, code load, warm-up all timed), as in a
+//    desktop host and `knack serve` do (startAuditPool in main/electron/main.ts and main/cli/index.ts; `bench -- cli`
+//    times one-shot commands in their own processes); the bench starts it and waits until its workers are loaded
+//    before the clock, as a user opening a folder after launch would find them. Its later opens reuse the same (hot) workers, as the app's do.
+//  - fresh: a new pool is created inside the timed region (worker start and code load timed), as in a
 //    process that opens a folder the moment it starts.
-// The launch's own price is printed too: the CPU the pool's workers spend loading and warming up before the first open
-// (off any open, once per process), and that of every thread meanwhile (V8 compiling the warm-up's code).
+// The launch's own price is printed too: the CPU the pool's workers spend loading before the first open (off any open,
+// once per process), and that of every thread meanwhile.
 // Where the CPU of the app opens goes, by thread (Linux only, from /proc/self/task/*/schedstat): the opening thread,
 // the audit workers, and every other thread (V8's compiler and GC helpers): this says whether the gap is the audit,
 // the opening thread's handling, or V8 compiling the workers' code in the first opens after launch. Only reported.
@@ -23,7 +22,7 @@ import { auditSkill } from '../../main/core/skills/trust/audit.js';
 import { parseSkillFile } from '../../main/core/skills/format/manifest.js';
 import { parsedManifestOf } from '../../main/core/skills/format/types.js';
 import { createTrustReview } from '../../main/core/skills/trust/trust.js';
-import { AuditPool, startAuditPool, WARM_ROUNDS } from '../../main/core/skills/trust/audit-pool.js';
+import { AuditPool, startAuditPool } from '../../main/core/skills/trust/audit-pool.js';
 import { Store } from '../../main/core/store/index.js';
 import { resolvePaths } from '../../main/core/config/paths.js';
 import { writeSkillCorpus } from './skill-corpus.js';
@@ -93,7 +92,7 @@ async function open(dataDir: string, pool: 'shared' | 'fresh' | 'none'): Promise
     const c0 = process.cpuUsage();
     const t0 = performance.now();
     review = createTrustReview(store, {
-      background: pool === 'none' ? false : pool === 'shared' ? true : { pool: new AuditPool(undefined, WARM_ROUNDS) },
+      background: pool === 'none' ? false : pool === 'shared' ? true : { pool: new AuditPool() },
     });
     const catalog = await openCatalog({ paths: { ...paths, dataDir }, workspace: ws, store, review });
     const answerMs = performance.now() - t0;
@@ -134,11 +133,9 @@ console.log(
 );
 console.log('Both are timed until every verdict is in (no skill checking), from the same process, best of the runs.');
 console.log(
-  'cold (app)   = audit pool started at launch and warm when the folder is opened (as the desktop app and knack start it);',
+  'cold (app)   = audit pool started at launch and loaded when the folder is opened (as the desktop app and knack start it);',
 );
-console.log(
-  'cold (fresh) = a new audit pool started inside the timed region (worker start, code load and warm-up timed).',
-);
+console.log('cold (fresh) = a new audit pool started inside the timed region (worker start and code load timed).');
 
 // One thread, no cache: the audit's own throughput, the first pass (code not yet optimised, as in a fresh worker) and
 // steady. Each folder is given the manifest discovery parsed from its SKILL.md (as the pool's audits are), so the
@@ -164,20 +161,20 @@ console.log(
   `audit, one thread (CPU time, manifest given as discovery parsed it): first pass ${rate(first)} (${first.ms.toFixed(0)} ms); steady ${rate(steady)} (${steady.ms.toFixed(0)} ms)`,
 );
 
-// The app's pool: started at launch, before any folder is opened; the clock starts once its workers are warm.
+// The app's pool: started at launch, before any folder is opened; the clock starts once its workers are loaded.
 const threadsBefore = threadTimes();
 const launchCpu0 = process.cpuUsage();
 await startAuditPool().ready();
 const launchCpu = process.cpuUsage(launchCpu0);
 const threadsReady = threadTimes();
 for (const t of threadsReady.keys()) if (!threadsBefore.has(t)) poolThreads.add(t);
-// The launch's price: the pool's workers loading and warming up (audit-warm.ts), and V8's threads compiling meanwhile.
+// The launch's price: the pool's workers loading, and V8's threads compiling meanwhile.
 let launchWorkers = 0;
 for (const t of poolThreads) launchWorkers += (threadsReady.get(t) ?? 0) / 1e6;
 const launchAll = (launchCpu.user + launchCpu.system) / 1000;
 if (threadsReady.size) {
   console.log(
-    `launch (once, before any open): the pool's ${poolThreads.size} workers loading and warming up ${launchWorkers.toFixed(0)} ms of CPU; all threads ${launchAll.toFixed(0)} ms`,
+    `launch (once, before any open): the pool's ${poolThreads.size} workers loading ${launchWorkers.toFixed(0)} ms of CPU; all threads ${launchAll.toFixed(0)} ms`,
   );
 }
 
@@ -212,7 +209,7 @@ const c = bestRun(cold);
 const f = bestRun(coldFresh);
 describe('app', c);
 describe('fresh', f);
-// The first app run is the first folder opened after launch (workers only warmed on the sample); later ones reuse hot workers.
+// The first app run is the first folder opened after launch; later ones reuse hot workers.
 console.log(
   `  every run, until the last verdict: app ${cold.map((x) => x.allMs.toFixed(0)).join(', ')} ms (first = first open after launch); fresh ${coldFresh.map((x) => x.allMs.toFixed(0)).join(', ')} ms`,
 );

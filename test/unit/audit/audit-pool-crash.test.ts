@@ -59,7 +59,7 @@ for (const kind of ['crash-exit', 'crash-throw', 'hang'] as const) {
     const root = tempDir();
     const names = Array.from({ length: 12 }, (_, i) => (i === 5 ? `${kind}-5` : `skill-${i}`));
     const dirs = skills(root, names);
-    const pool = new AuditPool(2, 0, { entry: crashing, silenceMs: kind === 'hang' ? 500 : 60_000 });
+    const pool = new AuditPool(2, { entry: crashing, silenceMs: kind === 'hang' ? 500 : 60_000 });
     // Without the hang deadline the audits would never settle: closing the pool (which ends its workers) fails them.
     const guard = setTimeout(() => void pool.close(), 20_000);
     try {
@@ -100,7 +100,7 @@ for (const kind of ['crash-exit', 'crash-throw', 'hang'] as const) {
 test('workers that cannot start fail their jobs (no hang), and the review audits those folders in this thread instead', async () => {
   const root = tempDir();
   const dirs = skills(root, ['one', 'two', 'three']);
-  const pool = new AuditPool(2, 0, { entry: broken });
+  const pool = new AuditPool(2, { entry: broken });
   try {
     const settled = await Promise.allSettled(dirs.map((d) => pool.audit(d)));
     for (const r of settled) {
@@ -113,7 +113,7 @@ test('workers that cannot start fail their jobs (no hang), and the review audits
     await pool.close();
   }
 
-  const { store, review, open } = repoWith(root, ['alpha', 'beta', 'gamma'], new AuditPool(1, 0, { entry: broken }));
+  const { store, review, open } = repoWith(root, ['alpha', 'beta', 'gamma'], new AuditPool(1, { entry: broken }));
   try {
     const catalog = await open();
     assert.deepEqual(
@@ -130,7 +130,7 @@ test('workers that cannot start fail their jobs (no hang), and the review audits
 test('opening a folder with a skill that crashes the audit worker: that skill is refused, every other verdict arrives, nothing stays checking', async () => {
   const root = tempDir();
   const names = [...Array.from({ length: 10 }, (_, i) => `skill-${i}`), 'crash-exit-skill', 'crash-throw-skill'];
-  const { store, review, open } = repoWith(root, names, new AuditPool(2, 0, { entry: crashing }));
+  const { store, review, open } = repoWith(root, names, new AuditPool(2, { entry: crashing }));
   try {
     const catalog = await open();
     assert.equal(catalog.checking().length, 0);
@@ -160,7 +160,7 @@ test('opening a folder with a skill that crashes the audit worker: that skill is
 });
 
 test("a pool kept full (the app's, warmed at launch) whose workers cannot start gives up instead of respawning them forever", async () => {
-  const pool = new AuditPool(2, 0, { entry: broken });
+  const pool = new AuditPool(2, { entry: broken });
   try {
     pool.warm();
     // Every worker dies before it loads; after START_FAILURES of them the pool stops refilling itself.
@@ -182,7 +182,7 @@ test("a pool kept full (the app's, warmed at launch) whose workers cannot start 
 test('a worker that dies while parsing is not blamed on the folders waiting for it: one that then kills a worker once is audited again, not refused', async () => {
   const root = tempDir();
   const [parseKiller, once] = skills(root, ['crash-parse-a', 'crash-once-b']);
-  const pool = new AuditPool(1, 0, { entry: crashing });
+  const pool = new AuditPool(1, { entry: crashing });
   try {
     await pool.ready();
     // The folder's audit goes to the worker that parses it, and waits behind that parse, which kills the worker.

@@ -25,7 +25,7 @@ test('a folder that takes long holds up no other audit: the other worker audits 
   const root = tempDir();
   const names = ['wait-0', ...Array.from({ length: 15 }, (_, i) => `skill-${i + 1}`)];
   const dirs = skills(root, names);
-  const pool = new AuditPool(2, 0, { entry: slowable });
+  const pool = new AuditPool(2, { entry: slowable });
   // Were the others queued behind the slow folder, they would never arrive: closing the pool then fails them.
   const guard = setTimeout(() => void pool.close(), 30_000);
   try {

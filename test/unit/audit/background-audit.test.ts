@@ -170,7 +170,7 @@ test('the process pool outlives a review: the next workspace reuses its warm wor
   }
   const s = setup(30);
   const dirs = Array.from({ length: 30 }, (_, i) => join(s.ws, '.workbuddy', 'skills', `skill-${i}`));
-  const own = new AuditPool(1, 2);
+  const own = new AuditPool(1);
   try {
     const a = {};
     const b = {};
@@ -190,7 +190,7 @@ test('the process pool outlives a review: the next workspace reuses its warm wor
       got.some((x) => x === 'cancelled'),
       "the cancelled owner's waiting jobs are dropped",
     );
-    // A warmed worker's reports are the in-thread ones.
+    // A worker's reports are the in-thread ones.
     const r = await own.audit(dirs[0]!);
     assert.deepEqual(r.report, auditSkill(dirs[0]!));
   } finally {

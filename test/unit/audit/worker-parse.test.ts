@@ -109,7 +109,7 @@ test('SKILL.md changed after a worker parsed it and before that worker audits it
 test('a worker that dies while parsing: the catalog parses in its own thread and every verdict still arrives', async () => {
   const names = [...Array.from({ length: 8 }, (_, i) => `skill-${i}`), 'crash-parse-me'];
   const s = setup(names);
-  const pool = new AuditPool(1, 0, { entry: { from: import.meta.url, name: 'crashing-audit-worker' } });
+  const pool = new AuditPool(1, { entry: { from: import.meta.url, name: 'crashing-audit-worker' } });
   await pool.ready();
   const review = createTrustReview(undefined, { background: { minBatch: 1, pool } });
   try {

@@ -7,7 +7,6 @@ import { workerSpec, type WorkerSpec } from '../../base/worker-spec.js';
 import type { AuditReport } from './audit.js';
 import type { ParsedManifest } from '../format/types.js';
 import type { ParsedSkill } from '../format/manifest.js';
-import { removeSampleSkill, writeSampleSkill } from './audit-sample.js';
 
 interface Job {
   id: number;
@@ -98,7 +97,7 @@ export interface ParseResult {
   parsed: number;
   results: ParsedSkill[];
 }
-/** What a worker posts once it has loaded and warmed up. */
+/** What a worker posts once it has loaded. */
 export interface AuditWorkerReady {
   ready: true;
 }
@@ -154,19 +153,13 @@ export class AuditPool {
   private dispatching = false;
   /** The worker that parsed each folder's SKILL.md (parse()), until the folder's audit is asked for. */
   private readonly affinity = new Map<string, Slot>();
-  /** The warm-up's sample skill on disk while workers are warming up (removed once they are all ready, and at exit). */
-  private sample: string | undefined;
   readonly stats: AuditPoolStats = { audited: 0, bytes: 0, threads: 0 };
   /** Workers started over the pool's life (replacements included). */
   started = 0;
 
-  /**
-   * `threads`: workers to run (default: every core, at most 4). `warmRounds`: each worker first audits a built-in
-   * sample skill this many times (audit-warm.ts), so its first real folders run optimised code.
-   */
+  /** `threads`: workers to run (default: every core, at most 4). */
   constructor(
     private readonly threads = Math.max(1, Math.min(availableParallelism(), 4)),
-    private readonly warmRounds = 0,
     private readonly options: AuditPoolOptions = {},
   ) {}
 
@@ -275,7 +268,7 @@ export class AuditPool {
   }
 
   /**
-   * Start the workers now (they load the auditor and warm up while the caller does other work), so the first folders
+   * Start the workers now (they load the auditor while the caller does other work), so the first folders
    * do not wait for a worker's start-up. Safe to call more than once.
    */
   warm(): void {
@@ -284,7 +277,7 @@ export class AuditPool {
     void this.pump();
   }
 
-  /** Resolves once every worker has started and warmed up (starting them if need be). */
+  /** Resolves once every worker has started (starting them if need be). */
   async ready(): Promise<void> {
     this.warm();
     await this.load();
@@ -306,7 +299,7 @@ export class AuditPool {
     return this.slots.length;
   }
 
-  /** Workers that have loaded (and warmed up): ready to take work at once. */
+  /** Workers that have loaded: ready to take work at once. */
   get loaded(): number {
     return this.slots.filter((s) => s.started).length;
   }
@@ -318,14 +311,7 @@ export class AuditPool {
   }
 
   private spawn(ws: WorkerSpec): void {
-    if (this.warmRounds > 0 && !this.sample) {
-      this.sample = writeSampleSkill();
-    }
-    const workerData = { warm: this.warmRounds, ...(this.sample ? { warmDir: this.sample } : {}) };
-    const worker =
-      'code' in ws
-        ? new Worker(ws.code, { eval: true, workerData })
-        : new Worker(ws.url, { execArgv: ws.execArgv, workerData });
+    const worker = 'code' in ws ? new Worker(ws.code, { eval: true }) : new Worker(ws.url, { execArgv: ws.execArgv });
     let settle!: () => void;
     const ready = new Promise<void>((resolve) => (settle = resolve));
     const slot: Slot = {
@@ -342,7 +328,6 @@ export class AuditPool {
       slot.started = true;
       this.startFailures = 0;
       settle();
-      this.warmedUp();
     };
     // Any answer restarts the hang deadline; it is armed again after the answer's bookkeeping if work is still held.
     worker.on('message', (m: AuditRoundResult | AuditWorkerReady | ParseResult) => {
@@ -402,7 +387,6 @@ export class AuditPool {
     slot.settle();
     this.slots = this.slots.filter((s) => s !== slot);
     if (this.closed) return;
-    this.warmedUp();
     const why = slot.error?.message ?? `exited with code ${code}`;
     for (const done of slot.parses.values()) done(undefined);
     slot.parses.clear();
@@ -551,13 +535,6 @@ export class AuditPool {
     if (pump && this.queue.length) void this.pump();
   }
 
-  /** Every worker is warm: the sample skill is no longer needed. */
-  private warmedUp(): void {
-    if (!this.sample || !this.slots.every((s) => s.started)) return;
-    removeSampleSkill(this.sample);
-    this.sample = undefined;
-  }
-
   /** Idle workers do not hold the process open; busy ones do until their reports are back. */
   private letIdleGo(): void {
     for (const slot of this.slots) if (!slot.rounds.size && !slot.parses.size) slot.worker.unref();
@@ -577,41 +554,22 @@ export class AuditPool {
     }
     this.affinity.clear();
     await Promise.all(slots.map((s) => s.worker.terminate()));
-    if (this.sample) removeSampleSkill(this.sample);
-    this.sample = undefined;
   }
 }
-
-/**
- * Rounds a worker of the process's pool warms up with, in small steps while it has nothing to do (a batch that arrives
- * stops it), through the worker's own path (audit-warm.ts): SKILL.md parsed as the catalog asks, the folders audited in
- * a rehearsed round from that parse, from a copy handed over, and one as a folder taken from another worker's share.
- * Each round takes the varied sample skills (audit-sample.ts: frontmatter of every kind, references, scripts, findings)
- * once, for feedback as broad as real folders give; then each round's REPEAT_SLICES batches of a small common skill
- * give the per-folder and per-file functions the calls V8 optimises them after (60 rounds of the samples alone cost
- * about as much and left them to be compiled during the first opens). The price, once, at launch, off any open: the
- * trust-open bench's launch line (1.2–1.6 s of CPU for the two workers at load 9, against 1.6–1.8 s for 60 sample
- * rounds in the same runs).
- */
-export const WARM_ROUNDS = 20;
 
 let shared: AuditPool | undefined;
 
 /**
  * The process's audit pool: one for the life of the process, shared by every workspace it opens, so opening a folder
- * finds its workers started and warm. The desktop host and the CLI start it when they start (startAuditPool).
+ * finds its workers started. The desktop host and the CLI start it when they start (startAuditPool).
  */
-export function sharedAuditPool(warmRounds = WARM_ROUNDS): AuditPool {
-  return (shared ??= new AuditPool(undefined, warmRounds));
+export function sharedAuditPool(): AuditPool {
+  return (shared ??= new AuditPool());
 }
 
-/**
- * Start the process's audit pool now (at launch, before any folder is opened): its workers load and warm up.
- * `warmRounds: 0` for a process that opens one folder and exits (a CLI command): a cold open takes its workers from
- * the warm-up at once, and a warm one audits nothing, so a warm-up would only compete with it for the cores.
- */
-export function startAuditPool(opts: { warmRounds?: number } = {}): AuditPool {
-  const pool = sharedAuditPool(opts.warmRounds);
+/** Start the process's audit pool now (at launch, before any folder is opened): its workers load meanwhile. */
+export function startAuditPool(): AuditPool {
+  const pool = sharedAuditPool();
   pool.warm();
   return pool;
 }

@@ -17,8 +17,6 @@ export interface AuditService {
   parse(files: string[]): ParseResult['results'];
   /** Audit one folder. An exception thrown here ends the thread (the pool handles it as a crash). */
   audit(job: AuditJob): JobOutcome;
-  /** Called when any message arrives (the warm-up stops). */
-  heard?(): void;
 }
 
 /** Results are posted in groups: at least this many, or all those done for this long (ms), and when the round ends. */
@@ -28,7 +26,6 @@ const POST_MS = 8;
 /** Serve the pool on this thread's parent port. */
 export function serveAuditPool(service: AuditService): void {
   parentPort?.on('message', (m: AuditRound | ParseRequest) => {
-    service.heard?.();
     if ('parse' in m) {
       parentPort!.postMessage({ parsed: m.parse, results: service.parse(m.files) } satisfies ParseResult);
       return;
@@ -37,24 +34,9 @@ export function serveAuditPool(service: AuditService): void {
   });
 }
 
-/** Tell the pool this worker has loaded (and warmed up). */
+/** Tell the pool this worker has loaded. */
 export function sayReady(): void {
   parentPort?.postMessage({ ready: true } satisfies AuditWorkerReady);
-}
-
-/**
- * Go through a round of `jobs` as runRound does for the pool (claims, audits, result groups), alone and posting nothing:
- * the warm-up's rehearsal of the real path. Gives the results it would have posted.
- */
-export function rehearseRound(jobs: AuditJob[], service: AuditService): AuditRoundResult['results'] {
-  const claims = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, jobs.length)));
-  const results: AuditRoundResult['results'] = [];
-  runRound(
-    { round: 0, jobs, claims, mark: 1, from: 0, to: jobs.length },
-    service,
-    (m) => void results.push(...m.results),
-  );
-  return results;
 }
 
 /**

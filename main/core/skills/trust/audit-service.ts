@@ -1,5 +1,5 @@
 // What an audit worker does for the pool (audit-serve.ts speaks the protocol): parse SKILL.md files for the catalog,
-// keeping each parse for its folder's audit, and audit folders. The warm-up (audit-warm.ts) goes through this same code.
+// keeping each parse for its folder's audit, and audit folders.
 import { dirname } from 'node:path';
 import { auditFolder } from './audit.js';
 import type { AuditService } from './audit-serve.js';
