@@ -303,6 +303,13 @@ export function createGate(opts: GateOptions): Gate {
     if (access.network && !ceiling.network) {
       return deny(`${call.tool} needs the network, which is off for this workspace (settings policy.ceiling.network)`);
     }
+    // A command line can open a socket by itself (`cat </dev/tcp/HOST/PORT`): that is the network too.
+    const socket = access.command !== undefined ? parseCommandLine(access.command).network : undefined;
+    if (socket && !ceiling.network) {
+      return deny(
+        `${call.tool} would open a network connection through ${displaySafe(socket)}, and the network is off for this workspace (settings policy.ceiling.network)`,
+      );
+    }
     const reads = resolveAll(access.read);
     const writes = resolveAll(access.write);
     checked = { read: reads.map((r) => r.real), write: writes.map((w) => w.real) };

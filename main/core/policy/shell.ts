@@ -26,7 +26,28 @@ export interface ParsedLine {
    * covers it, and "always" stores nothing for it.
    */
   notPlain?: string;
+  /** Why the line opens a network connection by itself (a /dev/tcp or /dev/udp redirection), else undefined. */
+  network?: string;
 }
+
+/**
+ * Characters that bash and the parser may split differently, or that a reader cannot see: controls other than tab
+ * and newline (bash reads a carriage return as part of a word, mvdan-sh as a space, so `git log \r# ; touch X`
+ * hides `touch X` behind a comment only the parser sees), format characters (zero-width, bidi), line and paragraph
+ * separators, and every space other than the ASCII one.
+ */
+const SPLIT_CHARS = /[^\P{Cc}\t\n]|[\p{Cf}\p{Zl}\p{Zp}\p{Cs}]|(?! )\p{Zs}/u;
+
+function splitCharProblem(line: string): string | undefined {
+  const m = SPLIT_CHARS.exec(line);
+  if (!m) return undefined;
+  const cp = m[0].codePointAt(0)!;
+  const name = cp === 0x0d ? 'a carriage return' : cp === 0 ? 'a NUL' : 'the character';
+  return `${name} U+${cp.toString(16).toUpperCase().padStart(4, '0')} at offset ${m.index}, which bash and the parser read differently`;
+}
+
+/** A redirection target bash opens as a socket (`/dev/tcp/HOST/PORT`, `/dev/udp/…`); extra slashes counted too. */
+const SOCKET_TARGET = /^\/+dev\/+(tcp|udp)\//i;
 
 /** Lines longer than this are not parsed (the parser is slow on megabytes): they are never plain. */
 export const MAX_PARSED_LINE = 32 * 1024;
@@ -198,6 +219,7 @@ function describeNode(type: string): string {
 function redirectProblem(r: Node): string | undefined {
   const op = Number(r.Op);
   const target = wordValue(r.Word);
+  if (target.text !== undefined && SOCKET_TARGET.test(target.text)) return socketProblem(target.text);
   if (op === REDIR.hdoc || op === REDIR.dashHdoc) {
     const body = wordValue(r.Hdoc);
     // A quoted delimiter keeps the body literal; an unquoted one expands $… and `…` in it.
@@ -215,6 +237,10 @@ function redirectProblem(r: Node): string | undefined {
   )
     return undefined;
   return `a redirection that writes ${t || 'a file'}`;
+}
+
+function socketProblem(target: string): string {
+  return `a ${SOCKET_TARGET.exec(target)![0].replace(/\/+/g, '/')}… redirection opens a network connection (${target})`;
 }
 
 function hdocQuoted(word: Node): boolean {
@@ -256,7 +282,9 @@ export function parseCommandLine(line: string): ParsedLine {
 function parseUncached(line: string): ParsedLine {
   if (line.length > MAX_PARSED_LINE)
     return { parsed: false, commands: [], notPlain: `the command is longer than ${MAX_PARSED_LINE} characters` };
-  if (line.includes('\0')) return { parsed: false, commands: [], notPlain: 'the command contains a NUL character' };
+  if (line.includes('\0'))
+    return { parsed: false, commands: [], notPlain: `the command holds ${splitCharProblem(line)!}` };
+  const split = splitCharProblem(line);
   const S = sh();
   let file: Node;
   try {
@@ -269,7 +297,8 @@ function parseUncached(line: string): ParsedLine {
     return { parsed: false, commands: [], notPlain: `the shell parser cannot read it (${msg})` };
   }
   const commands: ShellCommand[] = [];
-  let notPlain: string | undefined;
+  let notPlain: string | undefined = split && `the command holds ${split}`;
+  let network: string | undefined;
   const flag = (why: string): void => {
     notPlain ??= why;
   };
@@ -282,6 +311,7 @@ function parseUncached(line: string): ParsedLine {
       if (node.Coprocess) flag('a coprocess');
       for (const r of list(node.Redirs)) {
         const p = redirectProblem(r);
+        if (p && SOCKET_TARGET.test(wordValue(r.Word).text ?? '')) network ??= p;
         if (p) {
           flag(p);
           nested(r.Word);
@@ -347,7 +377,12 @@ function parseUncached(line: string): ParsedLine {
     });
   };
   visit(file, true);
-  return notPlain === undefined ? { parsed: true, commands } : { parsed: true, commands, notPlain };
+  return {
+    parsed: true,
+    commands,
+    ...(notPlain !== undefined ? { notPlain } : {}),
+    ...(network !== undefined ? { network } : {}),
+  };
 }
 
 /** Words of a rule or pattern text (`git status`, `sed -n '1,5p' x`): the parser's words, or whitespace split as a fallback. */
