@@ -14,6 +14,7 @@ import { Settings } from './components/Settings';
 import { Sidebar } from './components/Sidebar';
 import { SkillDetail } from './components/SkillDetail';
 import { Tools } from './components/Tools';
+import { TrustReview } from './components/TrustReview';
 import { WorkspaceOpen } from './components/WorkspaceOpen';
 import { setLang } from './i18n';
 import { useView, type View } from './state/store';
@@ -50,7 +51,7 @@ export function App() {
   const { t, i18n } = useTranslation();
   const client = useClient();
   // Only what this component shows: a streamed delta must not re-render the rest of the window.
-  const { workspace, picking, view, installOpen, paletteOpen, shortcutsOpen, toast } = useView(
+  const { workspace, picking, view, installOpen, paletteOpen, shortcutsOpen, toast, trustReview } = useView(
     useShallow((s) => ({
       workspace: s.workspace,
       picking: s.picking,
@@ -59,6 +60,7 @@ export function App() {
       paletteOpen: s.paletteOpen,
       shortcutsOpen: s.shortcutsOpen,
       toast: s.toast,
+      trustReview: s.trustReview,
     })),
   );
   const set = useView((s) => s.set);
@@ -168,6 +170,7 @@ export function App() {
           <ContextMeter />
         </aside>
         {installOpen && <InstallDialog />}
+        {trustReview && <TrustReview key={`${trustReview.tier}:${trustReview.name}`} {...trustReview} />}
         {paletteOpen && <CommandPalette />}
         {shortcutsOpen && <ShortcutsList />}
         {toast && (

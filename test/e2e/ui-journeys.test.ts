@@ -61,6 +61,11 @@ before(async () => {
       { name: 'status-sync', description: 'Post the build status.' },
       '# Sync\n\n```bash\ncurl -s https://status.example.com/api\n```\n',
     ),
+    // a second one, trusted one by one through its review
+    '.workbuddy/skills/pkg-setup/SKILL.md': skillMd(
+      { name: 'pkg-setup', description: 'Sets up the tool chain.' },
+      '# Setup\n\n```bash\nnpm install -g left-pad\n```\n',
+    ),
   });
   writeTree(dirs.home, {
     '.workbuddy/skills/standup/SKILL.md': skillMd({
@@ -163,6 +168,41 @@ test('the filter finds a skill by Chinese words', { skip }, async () => {
   await sidebar().getByRole('searchbox', { name: 'Filter skills' }).fill('');
 });
 
+test(
+  'Trust in the sidebar opens a review: findings with file:line, a stray Enter rejects, Approve trusts',
+  { skip },
+  async () => {
+    const sw = sidebar().getByRole('switch', { name: 'Enable pkg-setup' });
+    assert.equal(await sw.getAttribute('aria-checked'), 'false');
+    await sidebar().getByRole('button', { name: 'Trust pkg-setup' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Review pkg-setup' });
+    await dialog.getByText('P1 · needs your approval').waitFor();
+    await dialog
+      .getByText(/^SKILL\.md:\d+$/)
+      .first()
+      .waitFor();
+    await dialog.getByText('npm install -g left-pad').first().waitFor();
+    assert.deepEqual(await seriousA11y(page), []);
+    await saveScreens(page, 'trust-review');
+    // focus starts on Reject: the Enter that trusted a skill in one keystroke now rejects
+    await page.keyboard.press('Enter');
+    await dialog.getByText('Rejected: pkg-setup stays off.').waitFor();
+    await page.keyboard.press('Escape');
+    await until(async () => (await page.getByRole('dialog').count()) === 0);
+    assert.equal(await sw.getAttribute('aria-checked'), 'false');
+    await sidebar().getByRole('button', { name: 'Trust pkg-setup' }).click();
+    await dialog.getByRole('button', { name: 'Approve' }).click();
+    await dialog.getByText(/pkg-setup is trusted and on/).waitFor();
+    await page.keyboard.press('Escape');
+    await until(async () => (await sw.getAttribute('aria-checked')) === 'true');
+    const r = await knack(['skills', 'list', '--json'], dirs);
+    const row = (JSON.parse(r.out) as { skills: { name: string; enabled: boolean }[] }).skills.find(
+      (s) => s.name === 'pkg-setup',
+    );
+    assert.equal(row?.enabled, true);
+  },
+);
+
 test('trust all: the grouped summary of pending skills, then one confirmation enables them', { skip }, async () => {
   const sw = sidebar().getByRole('switch', { name: 'Enable status-sync' });
   assert.equal(await sw.getAttribute('aria-checked'), 'false', 'a P1 skill found on disk starts off');
@@ -192,7 +232,7 @@ test('install a P1 skill through the dialog: the audit report, then Approve', { 
   const dialog = page.getByRole('dialog', { name: 'Install a skill' });
   await dialog.getByLabel('Skill folder or .zip path').fill(join(dirs.sources, 'fetcher'));
   await dialog.getByRole('button', { name: 'Audit' }).click();
-  await dialog.getByText('needs your approval').waitFor();
+  await dialog.getByText('P1 · needs your approval').waitFor();
   await dialog
     .getByText(/SKILL\.md:\d+/)
     .first()
@@ -211,7 +251,7 @@ test('a P0 skill is refused: the dialog says why and offers no Approve', { skip 
   const dialog = page.getByRole('dialog', { name: 'Install a skill' });
   await dialog.getByLabel('Skill folder or .zip path').fill(join(dirs.sources, 'evil'));
   await dialog.getByRole('button', { name: 'Audit' }).click();
-  await dialog.getByText('dangerous — refused').waitFor();
+  await dialog.getByText('P0 · refused').waitFor();
   await dialog
     .getByRole('alert')
     .getByText(/scripts\/run\.sh:2/)
@@ -255,7 +295,7 @@ test(
     });
     await dropFile('.app', 'zip-fetcher.zip', zip);
     const dialog = page.getByRole('dialog', { name: 'Install a skill' });
-    await dialog.getByText('needs your approval').waitFor();
+    await dialog.getByText('P1 · needs your approval').waitFor();
     await dialog.getByText('curl -s https://reports.example.com/latest').first().waitFor();
     await saveScreens(page, 'install-zip');
     await dialog.getByRole('button', { name: 'Approve' }).click();
@@ -273,7 +313,7 @@ test(
     });
     await page.getByRole('button', { name: 'Install skill' }).click();
     await dropFile('.dropzone', 'zip-evil.zip', evil);
-    await dialog.getByText('dangerous — refused').waitFor();
+    await dialog.getByText('P0 · refused').waitFor();
     assert.equal(await dialog.getByRole('button', { name: 'Approve' }).count(), 0);
     await dialog.getByRole('button', { name: 'Close' }).click();
   },

@@ -34,7 +34,8 @@ export interface KnackClient {
   listSkills(workspace: string): Promise<SkillItem[]>;
   showSkill(workspace: string, name: string, tier?: string): Promise<SkillDetail>;
   setSkillEnabled(workspace: string, name: string, enabled: boolean): Promise<void>;
-  trustSkill(workspace: string, name: string): Promise<void>;
+  /** Trust one P1 skill at the content hash the user reviewed (a skill changed since is a conflict, never trusted). */
+  trustSkill(workspace: string, name: string, contentHash: string): Promise<void>;
   trustAllSummary(workspace: string): Promise<TrustSummary>;
   trustAll(workspace: string): Promise<TrustSummary>;
   installSkill(workspace: string, source: string, scope: 'user' | 'project', replace?: boolean): Promise<InstallReport>;

@@ -173,7 +173,6 @@ export function toWorkspace(w: MethodOutput<'workspace.open'>): WorkspaceInfo {
 }
 
 export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialogs: boolean): KnackClient {
-  const hashes = new Map<string, string>();
   const lastTurn = new Map<string, string>();
   let workspace = '';
 
@@ -244,8 +243,6 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
 
     async listSkills() {
       const r = await k.call('skills.list', {});
-      hashes.clear();
-      for (const s of r.skills) if (!s.shadowedBy && s.audit.contentHash) hashes.set(s.name, s.audit.contentHash);
       return r.skills.map(toSkillItem);
     },
     async showSkill(_w, name) {
@@ -263,6 +260,11 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
           file: d.file,
         },
         ...(d.permissions ? { permissions: toPerms(d.permissions)! } : {}),
+        ...((d.report?.contentHash ?? d.audit.contentHash)
+          ? { contentHash: (d.report?.contentHash ?? d.audit.contentHash)! }
+          : {}),
+        dependsOn: d.dependsOn,
+        allowedTools: d.allowedTools,
         findings:
           d.report?.findings.map((f) => ({
             file: f.file,
@@ -287,10 +289,8 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
     async setSkillEnabled(_w, name, enabled) {
       await k.call('skills.setEnabled', { name, enabled });
     },
-    async trustSkill(_w, name) {
-      const hash = hashes.get(name) ?? (await k.call('skills.show', { name })).audit.contentHash;
-      if (!hash) throw { code: 'conflict', message: `${name}: its audit has not finished yet` };
-      await k.call('skills.trust', { name, contentHash: hash });
+    async trustSkill(_w, name, contentHash) {
+      await k.call('skills.trust', { name, contentHash });
     },
     trustAllSummary: () => trust(true),
     trustAll: () => trust(false),
@@ -479,7 +479,6 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
     onSkillChanged(h) {
       return k.on('audit.verdict', (e) => {
         if (!e.skill) return;
-        if (!e.skill.shadowedBy && e.skill.audit.contentHash) hashes.set(e.skill.name, e.skill.audit.contentHash);
         h(toSkillItem(e.skill));
       });
     },

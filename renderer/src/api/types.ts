@@ -56,6 +56,11 @@ export interface SkillItem {
 
 export interface SkillDetail extends SkillItem {
   manifest: Record<string, unknown>;
+  /** The audited content hash: a trust decision is bound to it (a changed skill must be reviewed again). */
+  contentHash?: string;
+  /** Skills it loads with it, and the tools it lists as allowed (shown as labelled facts, never as raw YAML keys). */
+  dependsOn?: string[];
+  allowedTools?: string[];
   permissions?: PermissionsView;
   findings: Finding[];
   diagnosticList: Diagnostic[];

@@ -7,6 +7,7 @@ import { errorText, useClient } from '../api/context';
 import type { InstallReport } from '../api/types';
 import { useView } from '../state/store';
 import { Findings, Permissions } from './Findings';
+import { LevelBadge, LevelLegend } from './Levels';
 import { Modal } from './Modal';
 
 export function InstallDialog() {
@@ -185,15 +186,15 @@ export function InstallDialog() {
       {report && (
         <div className="report">
           <p className="report-head">
-            <span className={`badge big level-${report.level}`}>{report.level}</span> <strong>{report.skill}</strong>{' '}
-            <span className="muted">{t(`install.level.${report.level}`)}</span>
+            <LevelBadge level={report.level} big /> <strong>{report.skill}</strong>
           </p>
+          <LevelLegend />
           {report.status === 'refused' && (
             <p role="alert" className="error">
               {t('install.refused')} {report.reason}
             </p>
           )}
-          {report.status === 'exists' && <p className="muted">{report.reason}</p>}
+          {report.status === 'exists' && <p className="muted">{t('install.exists', { name: report.skill })}</p>}
           <h3>{t('install.findings')}</h3>
           <Findings findings={report.findings} />
           <h3>{t('install.permissions')}</h3>

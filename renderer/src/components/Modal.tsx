@@ -1,5 +1,6 @@
-// A modal dialog (role="dialog", aria-modal, labelled by its heading): focus moves in on open, Escape closes,
-// Tab stays inside, focus returns to where it was on close.
+// A modal dialog (role="dialog", aria-modal, labelled by its heading): focus moves in on open, Escape closes it in
+// every state (heard on the document, so a button that vanished under the focus — an install's Audit — cannot leave
+// it deaf), Tab stays inside, and focus returns to where it was on close. Only the topmost dialog hears the keys.
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 
 interface Props {
@@ -9,40 +10,69 @@ interface Props {
   wide?: boolean;
 }
 
+/** Open dialogs, innermost last: Escape and Tab belong to the last one. */
+const open: HTMLElement[] = [];
+
+const FOCUSABLE = 'button:not([disabled]), input:not([disabled]), textarea, select, a[href], [tabindex="0"]';
+
 export function Modal({ title, onClose, children, wide }: Props) {
   const ref = useRef<HTMLDivElement>(null);
   const id = useId();
+  const closeRef = useRef(onClose);
+  closeRef.current = onClose;
+
   useEffect(() => {
     const before = document.activeElement as HTMLElement | null;
-    const el = ref.current;
-    const first = el?.querySelector<HTMLElement>('[autofocus], input, textarea, select, button');
-    (first ?? el)?.focus();
-    return () => before?.focus?.();
+    const el = ref.current!;
+    open.push(el);
+    const first = el.querySelector<HTMLElement>('[autofocus], input, textarea, select, button');
+    (first ?? el).focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (open[open.length - 1] !== el) return;
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        e.stopPropagation();
+        closeRef.current();
+        return;
+      }
+      if (e.key !== 'Tab') return;
+      const items = [...el.querySelectorAll<HTMLElement>(FOCUSABLE)];
+      const active = document.activeElement;
+      if (items.length === 0) {
+        e.preventDefault();
+        el.focus();
+        return;
+      }
+      const firstItem = items[0]!;
+      const last = items[items.length - 1]!;
+      if (!active || !el.contains(active)) {
+        // Focus fell out of the dialog (the focused control was removed): Tab brings it back in.
+        e.preventDefault();
+        (e.shiftKey ? last : firstItem).focus();
+      } else if (e.shiftKey && (active === firstItem || active === el)) {
+        e.preventDefault();
+        last.focus();
+      } else if (!e.shiftKey && active === last) {
+        e.preventDefault();
+        firstItem.focus();
+      }
+    };
+    // Focus that leaves for nowhere (the focused button unmounted) goes back to the dialog itself.
+    const onFocusOut = (e: FocusEvent) => {
+      if (e.relatedTarget === null)
+        queueMicrotask(() => {
+          if (el.isConnected && (document.activeElement === document.body || !document.activeElement)) el.focus();
+        });
+    };
+    document.addEventListener('keydown', onKey, true);
+    el.addEventListener('focusout', onFocusOut);
+    return () => {
+      document.removeEventListener('keydown', onKey, true);
+      el.removeEventListener('focusout', onFocusOut);
+      open.splice(open.indexOf(el), 1);
+      before?.focus?.();
+    };
   }, []);
-
-  function onKeyDown(e: React.KeyboardEvent) {
-    if (e.key === 'Escape') {
-      e.stopPropagation();
-      onClose();
-      return;
-    }
-    if (e.key !== 'Tab' || !ref.current) return;
-    const items = [
-      ...ref.current.querySelectorAll<HTMLElement>(
-        'button:not([disabled]), input, textarea, select, a[href], [tabindex="0"]',
-      ),
-    ];
-    if (items.length === 0) return;
-    const first = items[0]!;
-    const last = items[items.length - 1]!;
-    if (e.shiftKey && document.activeElement === first) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && document.activeElement === last) {
-      e.preventDefault();
-      first.focus();
-    }
-  }
 
   return (
     <div
@@ -58,7 +88,6 @@ export function Modal({ title, onClose, children, wide }: Props) {
         aria-labelledby={id}
         className={`modal${wide ? ' wide' : ''}`}
         tabIndex={-1}
-        onKeyDown={onKeyDown}
       >
         <h2 id={id}>{title}</h2>
         {children}

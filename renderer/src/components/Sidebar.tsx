@@ -1,6 +1,7 @@
 // The skills sidebar: filter box, install and trust-all actions, and the virtualized list grouped by tier.
 // Toggles and trust go to the main process; the list refreshes from it (catalog.changed or after each action).
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import i18n from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import { errorText, useClient } from '../api/context';
@@ -8,6 +9,7 @@ import type { SkillItem } from '../api/types';
 import { useView } from '../state/store';
 import { useShallow } from 'zustand/react/shallow';
 import { groupRows } from './filter';
+import { LevelLegend } from './Levels';
 import { SkillRow } from './SkillRow';
 import { TrustAllDialog } from './TrustAllDialog';
 
@@ -108,6 +110,19 @@ export function Sidebar() {
   );
   const onToggle = useCallback(
     async (s: SkillItem, enabled: boolean) => {
+      // A switch that cannot turn on says why instead of doing nothing: a blocked skill never runs; an untrusted one
+      // is reviewed first (the review, never the switch, trusts it).
+      if (enabled && s.audit === 'P0') {
+        set({ toast: { kind: 'error', text: i18n.t('skills.whyBlocked', { name: s.name }) } });
+        return;
+      }
+      if (enabled && s.pendingTrust) {
+        set({
+          toast: { kind: 'info', text: i18n.t('skills.whyUntrusted', { name: s.name }) },
+          trustReview: { name: s.name, tier: s.tier },
+        });
+        return;
+      }
       patchSkill(s.name, s.tier, { enabled });
       try {
         await client.setSkillEnabled(ws, s.name, enabled);
@@ -119,18 +134,7 @@ export function Sidebar() {
     },
     [client, ws, patchSkill, refresh, set],
   );
-  const onTrust = useCallback(
-    async (s: SkillItem) => {
-      patchSkill(s.name, s.tier, { checking: true });
-      try {
-        await client.trustSkill(ws, s.name);
-      } catch (e) {
-        set({ toast: { kind: 'error', text: errorText(e) } });
-      }
-      void refresh();
-    },
-    [client, ws, patchSkill, refresh, set],
-  );
+  const onTrust = useCallback((s: SkillItem) => set({ trustReview: { name: s.name, tier: s.tier } }), [set]);
 
   const pending = skills.some((s) => s.pendingTrust);
   const shown = rows.filter((r) => r.kind === 'skill').length;
@@ -160,6 +164,7 @@ export function Sidebar() {
           </button>
         )}
       </div>
+      <LevelLegend />
       {skillsError && (
         <p role="alert" className="error">
           {skillsError}

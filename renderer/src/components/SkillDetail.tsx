@@ -1,25 +1,36 @@
-// A skill's detail view: manifest, permissions, audit findings with file:line, diagnostics, resources and
-// its SKILL.md rendered.
+// A skill's detail view: its state in plain words with Trust / Enable / Disable, permissions, audit findings with
+// file:line, diagnostics, resources and its SKILL.md rendered. Trust opens the same review as the sidebar's.
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
 import type { SkillDetail as Detail } from '../api/types';
 import { useView } from '../state/store';
 import { Findings, Permissions } from './Findings';
+import { LevelBadge, LevelLegend } from './Levels';
 import { Markdown } from './Markdown';
+
+/** Why the skill is on or off, in the window's words (never the engine's sentence, which names CLI commands). */
+function stateKey(d: Detail): string {
+  if (d.audit === 'P0') return 'skill.stateBlocked';
+  if (d.pendingTrust) return 'skill.stateUntrusted';
+  if (d.checking) return 'skill.stateChecking';
+  return d.enabled ? 'skill.stateOn' : 'skill.stateOff';
+}
 
 export function SkillDetail() {
   const { t } = useTranslation();
   const client = useClient();
   const ws = useView((s) => s.workspace?.path ?? '');
   const sel = useView((s) => s.selectedSkill);
+  const catalogTick = useView((s) => s.catalogTick);
+  const set = useView((s) => s.set);
   const [d, setD] = useState<Detail>();
   const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     if (!sel) return;
     let live = true;
-    setD(undefined);
     setError(undefined);
     client.showSkill(ws, sel.name, sel.tier).then(
       (x) => live && setD(x),
@@ -28,14 +39,28 @@ export function SkillDetail() {
     return () => {
       live = false;
     };
-  }, [client, ws, sel]);
+  }, [client, ws, sel, catalogTick]);
+
+  async function toggle(enabled: boolean) {
+    if (!d) return;
+    setBusy(true);
+    try {
+      await client.setSkillEnabled(ws, d.name, enabled);
+      set({ catalogTick: useView.getState().catalogTick + 1 });
+    } catch (e) {
+      set({ toast: { kind: 'error', text: errorText(e) } });
+    } finally {
+      setBusy(false);
+    }
+  }
 
   if (!sel) return <p className="muted">{t('skill.none')}</p>;
+  const shown = d && d.name === sel.name && d.tier === sel.tier ? d : undefined;
   return (
     <section className="detail" aria-label={t('skill.detail', { name: sel.name })}>
       <header className="detail-head">
         <h2>{sel.name}</h2>
-        <button type="button" className="small" onClick={() => useView.getState().set({ view: 'chat' })}>
+        <button type="button" className="small" onClick={() => set({ view: 'chat' })}>
           {t('common.back')}
         </button>
       </header>
@@ -44,55 +69,88 @@ export function SkillDetail() {
           {error}
         </p>
       )}
-      {!d && !error && <p className="muted">{t('common.loading')}</p>}
-      {d && (
+      {!shown && !error && <p className="muted">{t('common.loading')}</p>}
+      {shown && (
         <>
-          <p>{d.description}</p>
+          <p>{shown.description}</p>
+          <p className="skill-state">
+            <strong>{t(stateKey(shown))}</strong>
+          </p>
+          <div className="actions">
+            {shown.pendingTrust && shown.audit !== 'P0' && (
+              <button
+                type="button"
+                className="primary"
+                onClick={() => set({ trustReview: { name: shown.name, tier: shown.tier } })}
+              >
+                {t('skill.trustReview')}
+              </button>
+            )}
+            {!shown.enabled && !shown.pendingTrust && shown.audit !== 'P0' && !shown.shadowedBy && (
+              <button type="button" onClick={() => void toggle(true)} disabled={busy}>
+                {t('skill.enable')}
+              </button>
+            )}
+            {shown.enabled && (
+              <button type="button" onClick={() => void toggle(false)} disabled={busy}>
+                {t('skill.disable')}
+              </button>
+            )}
+          </div>
           <dl className="facts">
             <dt>{t('skill.tier')}</dt>
             <dd>
-              {t(`tier.${d.tier}`)}
-              {d.agents ? ` · ${t('skills.agentsFolder')}` : ''}
+              {t(`tier.${shown.tier}`)}
+              {shown.agents ? ` · ${t('skills.agentsFolder')}` : ''}
             </dd>
-            <dt>{t('skill.state')}</dt>
-            <dd>
-              {d.enabled ? t('skill.on') : t('skill.off')}
-              {d.disabledReason ? ` — ${d.disabledReason}` : ''}
-            </dd>
-            {d.shadowedBy && (
+            {shown.shadowedBy && (
               <>
                 <dt>{t('skill.shadowed')}</dt>
-                <dd>{t('skills.shadowedBy', { tier: t(`tier.${d.shadowedBy}`) })}</dd>
+                <dd>{t('skills.shadowedBy', { tier: t(`tier.${shown.shadowedBy}`) })}</dd>
               </>
             )}
             <dt>{t('skill.audit')}</dt>
-            <dd>{d.audit ?? '—'}</dd>
+            <dd>{shown.audit ? <LevelBadge level={shown.audit} /> : '—'}</dd>
             <dt>{t('skill.path')}</dt>
             <dd>
-              <code>{d.path}</code>
+              <code>{shown.path}</code>
             </dd>
-            {d.triggers.length > 0 && (
+            {shown.triggers.length > 0 && (
               <>
                 <dt>{t('skill.triggers')}</dt>
-                <dd>{d.triggers.join(' · ')}</dd>
+                <dd>{shown.triggers.join(' · ')}</dd>
+              </>
+            )}
+            {!!shown.dependsOn?.length && (
+              <>
+                <dt>{t('skill.dependsOn')}</dt>
+                <dd>{shown.dependsOn.join(', ')}</dd>
+              </>
+            )}
+            {!!shown.allowedTools?.length && (
+              <>
+                <dt>{t('skill.allowedTools')}</dt>
+                <dd>{shown.allowedTools.join(', ')}</dd>
               </>
             )}
           </dl>
+          <LevelLegend />
           <h3>{t('skill.permissions')}</h3>
-          <Permissions p={d.permissions} />
+          <Permissions p={shown.permissions} />
           <h3>{t('skill.findings')}</h3>
-          <Findings findings={d.findings} />
-          {d.diagnosticList.length > 0 && (
+          <Findings findings={shown.findings} />
+          {shown.diagnosticList.length > 0 && (
             <>
               <h3>{t('skill.diagnostics')}</h3>
               <ul className="plain">
-                {d.diagnosticList.map((x, i) => (
+                {shown.diagnosticList.map((x, i) => (
                   <li key={i}>
                     <code>
                       {x.file}
                       {x.line ? `:${x.line}` : ''}
                     </code>{' '}
-                    <span className={`badge sev-${x.severity}`}>{x.severity}</span> {x.field ? `${x.field}: ` : ''}
+                    <span className={`badge sev-${x.severity}`}>{t(`severity.${x.severity}`)}</span>{' '}
+                    {x.field ? `${x.field}: ` : ''}
                     {x.message}
                   </li>
                 ))}
@@ -100,24 +158,20 @@ export function SkillDetail() {
             </>
           )}
           <h3>{t('skill.resources')}</h3>
-          {d.resources.length === 0 ? (
+          {shown.resources.length === 0 ? (
             <p className="muted">{t('common.none')}</p>
           ) : (
             <ul className="plain">
-              {d.resources.map((r) => (
+              {shown.resources.map((r) => (
                 <li key={r}>
                   <code>{r}</code>
                 </li>
               ))}
             </ul>
           )}
-          <details>
-            <summary>{t('skill.manifest')}</summary>
-            <pre>{JSON.stringify(d.manifest, null, 2)}</pre>
-          </details>
           <h3>SKILL.md</h3>
           <div className="skill-body">
-            <Markdown text={d.body} />
+            <Markdown text={shown.body} />
           </div>
         </>
       )}

@@ -3,6 +3,7 @@
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SkillItem } from '../api/types';
+import { LevelBadge } from './Levels';
 
 interface Props {
   skill: SkillItem;
@@ -35,21 +36,12 @@ export const SkillRow = memo(function SkillRow({ skill, selected, onSelect, onTo
               {t('skills.checking')}
             </span>
           )}
-          {!skill.checking && skill.audit && skill.audit !== 'P0' && (
-            <span className={`badge level-${skill.audit}`} title={t('skills.auditLevel')}>
-              {skill.audit}
-            </span>
-          )}
+          {!skill.checking && skill.audit && <LevelBadge level={skill.audit} />}
           {skill.diagnostics > 0 && (
             <span className="badge warn">{t('skills.diagnostics', { count: skill.diagnostics })}</span>
           )}
           {skill.shadowedBy && (
             <span className="badge">{t('skills.shadowedBy', { tier: t(`tier.${skill.shadowedBy}`) })}</span>
-          )}
-          {skill.audit === 'P0' && (
-            <span className="badge level-P0" title={skill.disabledReason}>
-              {t('skills.blocked')}
-            </span>
           )}
         </span>
       </button>
@@ -71,6 +63,13 @@ export const SkillRow = memo(function SkillRow({ skill, selected, onSelect, onTo
           className="switch"
           aria-label={t('skills.toggle', { name: skill.name })}
           disabled={!!skill.shadowedBy}
+          title={
+            skill.audit === 'P0'
+              ? t('skills.whyBlocked', { name: skill.name })
+              : skill.pendingTrust
+                ? t('skills.whyUntrusted', { name: skill.name })
+                : undefined
+          }
           onClick={() => onToggle(skill, !skill.enabled)}
         >
           <span className="knob" aria-hidden="true" />

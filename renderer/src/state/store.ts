@@ -21,6 +21,8 @@ export interface ViewState {
   installFile?: File;
   paletteOpen: boolean;
   shortcutsOpen: boolean;
+  /** The skill whose trust review is open (from the sidebar or the detail page): trusting is always this review. */
+  trustReview?: { name: string; tier: string };
   sessionId?: string;
   messages: ChatMessage[];
   streaming: boolean;

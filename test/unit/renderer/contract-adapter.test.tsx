@@ -52,7 +52,7 @@ const summary = {
 };
 
 describe('contract client adapter', () => {
-  it('maps skills.list to sidebar rows and trusts with the content hash the list showed', async () => {
+  it('maps skills.list to sidebar rows and trusts with the content hash the review showed', async () => {
     const { t, calls } = transport({
       'skills.list': () => ({ skills: [summary], broken: [], diagnostics: [] }),
       'skills.trust': () => ({ ...summary, enabled: true, audit: { ...audit, status: 'trusted' } }),
@@ -69,7 +69,7 @@ describe('contract client adapter', () => {
       pendingTrust: true,
     });
     expect(row!.triggers).toEqual(['ship it', '发布上线']);
-    await c.trustSkill('/w', 'deploy');
+    await c.trustSkill('/w', 'deploy', 'h-123');
     expect(calls.at(-1)).toEqual({ method: 'skills.trust', input: { name: 'deploy', contentHash: 'h-123' } });
     expect(c.pickFolder).toBeUndefined();
   });

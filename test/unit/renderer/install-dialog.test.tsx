@@ -58,7 +58,7 @@ describe('install dialog', () => {
     await audit('/tmp/fetcher');
     expect(await within(dialog).findByText('scripts/run.sh:3')).toBeTruthy();
     expect(within(dialog).getByText('curl https://example.com/x')).toBeTruthy();
-    expect(within(dialog).getByText('needs your approval')).toBeTruthy();
+    expect(within(dialog).getByText('P1 · needs your approval')).toBeTruthy();
     expect(within(dialog).getByText('+ network on')).toBeTruthy();
     expect(within(dialog).getByText('bash')).toBeTruthy();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
@@ -157,7 +157,7 @@ describe('install dialog', () => {
       within(dialog).getByLabelText('Skill .zip file'),
       new File(['PK'], 'evil.zip', { type: 'application/zip' }),
     );
-    expect(await within(dialog).findByText('dangerous — refused')).toBeTruthy();
+    expect(await within(dialog).findByText('P0 · refused')).toBeTruthy();
     expect(within(dialog).queryByRole('button', { name: 'Approve' })).toBeNull();
   });
 
@@ -167,7 +167,7 @@ describe('install dialog', () => {
     const file = new File(['PK'], 'fetcher.zip');
     renderWith(<InstallDialog />, c, { workspace: WS, installOpen: true, installFile: file });
     const dialog = screen.getByRole('dialog', { name: 'Install a skill' });
-    expect(await within(dialog).findByText('needs your approval')).toBeTruthy();
+    expect(await within(dialog).findByText('P1 · needs your approval')).toBeTruthy();
     await waitFor(() => expect(c.calls.filter((x) => x.method === 'installZip')).toHaveLength(1));
   });
 });

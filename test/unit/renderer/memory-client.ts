@@ -37,6 +37,8 @@ export interface MemoryClient extends KnackClient {
   catalogChanged(ws: string): void;
   skillChanged(s: SkillItem): void;
   installReports: Record<string, InstallReport>;
+  /** Audit findings skills.show reports, by skill name. */
+  findings: Record<string, SkillDetail['findings']>;
   loaded: LoadedSkill[];
   settings: SettingsView;
   tools: ToolInfo[];
@@ -56,6 +58,7 @@ export function memoryClient(
     skills: init.skills ?? [],
     failing: new Set<string>(),
     installReports: {} as Record<string, InstallReport>,
+    findings: {} as Record<string, SkillDetail['findings']>,
     loaded: init.loaded ?? [],
     tools: init.tools ?? [],
     servers: init.servers ?? [],
@@ -112,7 +115,8 @@ export function memoryClient(
       const d: SkillDetail = {
         ...s,
         manifest: { name },
-        findings: [],
+        contentHash: `hash-${name}`,
+        findings: c.findings[name] ?? [],
         diagnosticList: [],
         resources: ['references/a.md'],
         body: `# ${name}\n\nDo the thing.`,
@@ -122,7 +126,8 @@ export function memoryClient(
     async setSkillEnabled(_w, name, enabled) {
       for (const s of c.skills) if (s.name === name) s.enabled = enabled;
     },
-    async trustSkill(_w, name) {
+    async trustSkill(_w, name, hash) {
+      if (hash !== `hash-${name}`) throw { code: 'conflict', message: `${name} changed since it was shown` };
       for (const s of c.skills)
         if (s.name === name) {
           s.pendingTrust = false;

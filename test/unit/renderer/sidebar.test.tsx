@@ -23,7 +23,7 @@ describe('skills sidebar', () => {
     expect(headings.map((h) => h.textContent)).toEqual(['Project (2)', 'User (1)', 'Built-in (1)']);
     expect(screen.getByText('shadowed by Project')).toBeTruthy();
     expect(screen.getByText('.agents')).toBeTruthy();
-    expect(screen.getByText('P1')).toBeTruthy();
+    expect(screen.getByText('P1 · needs your approval')).toBeTruthy();
     expect(screen.getByText('2 problems')).toBeTruthy();
   });
 
@@ -64,7 +64,7 @@ describe('skills sidebar', () => {
     expect(screen.getByRole('switch', { name: 'Enable deploy' }).getAttribute('aria-checked')).toBe('true');
   });
 
-  it('shows "checking…" while an audit runs and the trust action for a pending skill', async () => {
+  it('shows "checking…" while an audit runs, and Trust on a pending skill opens its review (trusts nothing)', async () => {
     const c = memoryClient({
       skills: [
         skill('slow', { checking: true, tier: 'user' }),
@@ -74,8 +74,8 @@ describe('skills sidebar', () => {
     renderWith(<Sidebar />, c, { workspace: WS });
     expect(await screen.findByText('checking…')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Trust risky' }));
-    await waitFor(() => expect(screen.queryByRole('button', { name: 'Trust risky' })).toBeNull());
-    expect(c.calls.some((x) => x.method === 'trustSkill')).toBe(true);
+    expect(useView.getState().trustReview).toEqual({ name: 'risky', tier: 'project' });
+    expect(c.calls.some((x) => x.method === 'trustSkill')).toBe(false);
   });
 
   it('trust all shows the grouped summary and trusts only after confirmation', async () => {

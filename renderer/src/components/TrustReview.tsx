@@ -1,0 +1,113 @@
+// Trusting a skill is always a review: the same report an install shows (level with its legend, findings with
+// file:line and the line, requested permissions, content hash) ending in Approve or Reject. Approve is bound to the
+// hash that was reviewed (a skill changed since is refused by main, never trusted unseen). Focus starts on Reject, so
+// no single keystroke or click trusts anything.
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorText, useClient } from '../api/context';
+import type { SkillDetail } from '../api/types';
+import { useView } from '../state/store';
+import { Findings, Permissions } from './Findings';
+import { LevelBadge, LevelLegend } from './Levels';
+import { Modal } from './Modal';
+
+export function TrustReview({ name, tier }: { name: string; tier: string }) {
+  const { t } = useTranslation();
+  const client = useClient();
+  const ws = useView((s) => s.workspace?.path ?? '');
+  const set = useView((s) => s.set);
+  const [d, setD] = useState<SkillDetail>();
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<'trusted' | 'rejected'>();
+  const close = () => set({ trustReview: undefined });
+  const closeButton = useRef<HTMLButtonElement>(null);
+  // Decided: Approve and Reject are gone; focus goes to Close (never left on nothing).
+  useEffect(() => {
+    if (outcome) closeButton.current?.focus();
+  }, [outcome]);
+
+  useEffect(() => {
+    let live = true;
+    client.showSkill(ws, name, tier).then(
+      (x) => live && setD(x),
+      (e) => live && setError(errorText(e)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [client, ws, name, tier]);
+
+  async function approve() {
+    if (!d?.contentHash) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      await client.trustSkill(ws, d.name, d.contentHash);
+      setOutcome('trusted');
+      const s = useView.getState();
+      s.set({ catalogTick: s.catalogTick + 1 });
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const canTrust = !!d && !outcome && d.pendingTrust && d.audit !== 'P0' && !!d.contentHash;
+  return (
+    <Modal title={t('trust.title', { name })} onClose={close} wide>
+      {!d && !error && <p className="muted">{t('common.loading')}</p>}
+      {d && (
+        <div className="report">
+          <p className="report-head">
+            {d.audit && <LevelBadge level={d.audit} big />} <strong>{d.name}</strong>{' '}
+            <span className="muted">{t(`tier.${d.tier}`)}</span>
+          </p>
+          <LevelLegend />
+          <p>{d.description}</p>
+          {d.audit === 'P0' && (
+            <p role="alert" className="error">
+              {t('trust.blocked')}
+            </p>
+          )}
+          {!d.pendingTrust && d.audit !== 'P0' && !outcome && <p className="muted">{t('trust.nothingToDo')}</p>}
+          <h3>{t('install.findings')}</h3>
+          <Findings findings={d.findings} />
+          <h3>{t('install.permissions')}</h3>
+          <Permissions p={d.permissions} />
+          {d.contentHash && (
+            <p className="muted small-text">
+              {t('install.hash')} <code>{d.contentHash.slice(0, 16)}</code>
+            </p>
+          )}
+          {outcome && (
+            <p role="status" className="ok">
+              {t(outcome === 'trusted' ? 'trust.trusted' : 'trust.rejected', { name: d.name })}
+            </p>
+          )}
+          <div className="actions">
+            {canTrust && (
+              <button type="button" className="primary" onClick={() => void approve()} disabled={busy}>
+                {t('install.approve')}
+              </button>
+            )}
+            {canTrust && (
+              <button type="button" className="danger" autoFocus onClick={() => setOutcome('rejected')}>
+                {t('install.reject')}
+              </button>
+            )}
+            <button type="button" ref={closeButton} onClick={close} autoFocus={!canTrust}>
+              {t('common.close')}
+            </button>
+          </div>
+        </div>
+      )}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+    </Modal>
+  );
+}
