@@ -6,8 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { publicSkillFiles } from '../helpers/tmp.js';
 import { SkillMatcher } from '../../main/core/skills/use/matcher.js';
-import { SkillSearch, searchableSkills, skillIndexOptions } from '../../main/core/skills/use/skill-search.js';
-import { MiniSearchTextIndex } from './baseline/minisearch-text-index.js';
+import { SkillSearch } from '../../main/core/skills/use/skill-search.js';
 import { loadBilingualMap } from '../../main/core/search/bilingual.js';
 import { loadSynonymTable } from '../../main/core/search/wordnet.js';
 import { terms } from '../../main/core/search/tokenize.js';
@@ -180,15 +179,7 @@ const cacheDir = mkdtempSync(join(tmpdir(), 'knack-bench-'));
   new SkillSearch(skills.slice(0, 200), { cacheDir });
   const built = time(() => new SkillSearch(skills, { cacheDir }));
   const s = built.value;
-  // Baselines in the same run (the box is shared): SkillSearch's previous engine (MiniSearch) on the same fields and
-  // expansions, and this engine without the related words, body and WordNet fields.
-  const list = searchableSkills(skills);
-  const builtMini = time(() => {
-    const m = new MiniSearchTextIndex(skillIndexOptions({ cacheDir }, list));
-    m.addAll(list);
-    return m;
-  });
-  const mini = builtMini.value;
+  // Baseline in the same run (the box is shared): this engine without the related words, body and WordNet fields.
   const builtPlain = time(() => new SkillSearch(skills, { cacheDir, wordnet: false, related: false, body: false }));
   const plain = builtPlain.value;
   const r = rng(3);
@@ -196,13 +187,6 @@ const cacheDir = mkdtempSync(join(tmpdir(), 'knack-bench-'));
   const queries = Array.from({ length: 600 }, (_, i) =>
     i % 2 ? `how do I ${pick(EN)} the ${pick(EN)} ${pick(EN)}` : `怎么${pick(ZH)}${pick(ZH)}的${pick(ZH)}`,
   );
-  // Same answers first: both engines score alike (ties may come in another order).
-  for (const q of queries) {
-    const a = s.search(q, { limit: 5 }).map((h) => h.score);
-    const b = mini.search(q, { limit: 5 }).map((h) => h.score);
-    if (a.length !== b.length || a.some((x, i) => Math.abs(x - b[i]!) > 1e-9 * Math.max(1, x)))
-      throw new Error(`engines disagree on: ${q}`);
-  }
   // Garbage from the builds is collected before timing, for every engine alike (run.ts passes --expose-gc).
   (globalThis as { gc?: () => void }).gc?.();
   const measure = (fn: () => unknown): { cpu: number; wall: number } => {
@@ -212,11 +196,11 @@ const cacheDir = mkdtempSync(join(tmpdir(), 'knack-bench-'));
     const c = process.cpuUsage(c0);
     return { cpu: (c.user + c.system) / 1000, wall: performance.now() - t0 };
   };
-  const engines = { ours: s, mini, plain } as const;
+  const engines = { ours: s, plain } as const;
   const runs = Object.fromEntries(
     Object.keys(engines).map((k) => [k, { wall: [] as number[], cpu: [] as number[] }]),
   ) as Record<keyof typeof engines, { wall: number[]; cpu: number[] }>;
-  // Interleaved, so all three see the same load.
+  // Interleaved, so both see the same load.
   for (const q of queries) {
     for (const k of Object.keys(engines) as (keyof typeof engines)[]) {
       const m = measure(() => engines[k].search(q, { limit: 5 }));
@@ -230,17 +214,11 @@ const cacheDir = mkdtempSync(join(tmpdir(), 'knack-bench-'));
   console.log(
     `\nSkillSearch over ${s.size} skills with real SKILL.md bodies (${queries.length} requests, English and Chinese; load average ${l1!.toFixed(1)})`,
   );
-  console.log(
-    `  index build: ${f(built.ms, 0)} ms; previous engine (MiniSearch) ${f(builtMini.ms, 0)} ms; without related words/body/WordNet ${f(builtPlain.ms, 0)} ms`,
-  );
+  console.log(`  index build: ${f(built.ms, 0)} ms; without related words/body/WordNet ${f(builtPlain.ms, 0)} ms`);
   console.log(
     `  SkillSearch                   wall ${ps(runs.ours.wall)} ms;  CPU ${ps(runs.ours.cpu)} ms  (target p99 < 30 ms)`,
   );
-  console.log(`  previous engine (MiniSearch)  wall ${ps(runs.mini.wall)} ms;  CPU ${ps(runs.mini.cpu)} ms`);
   console.log(`  without related/body/WordNet  wall ${ps(runs.plain.wall)} ms;  CPU ${ps(runs.plain.cpu)} ms`);
-  console.log(
-    `  → CPU ${f(pct(runs.mini.cpu, 50) / pct(runs.ours.cpu, 50), 1)}× less at p50 and ${f(pct(runs.mini.cpu, 99) / pct(runs.ours.cpu, 99), 1)}× at p99 than MiniSearch, same scores; index built ${f(builtMini.ms / built.ms, 1)}× faster`,
-  );
   // After the catalog changes, the app updates the index instead of building it again.
   const one = time(() => s.update(skills.map((e, i) => (i === 17 ? { ...e, mtimeMs: 1 } : e))));
   const hundred = time(() => s.update(skills.map((e, i) => (i % 100 === 3 ? { ...e, mtimeMs: 2 } : e))));

@@ -115,7 +115,7 @@ export function relatedText(
 }
 
 /** The fields, weights and expansions SkillSearch indexes the given skills with (also for benchmarking other engines). */
-export function skillIndexOptions(
+function skillIndexOptions(
   opts: SkillSearchOptions = {},
   own: MatchableSkill[] = [],
 ): TextIndexOptions<MatchableSkill> {
@@ -167,7 +167,7 @@ export function skillIndexOptions(
 }
 
 /** The skills SkillSearch indexes: enabled and not shadowed. */
-export function searchableSkills(entries: Iterable<MatchableSkill>): MatchableSkill[] {
+function searchableSkills(entries: Iterable<MatchableSkill>): MatchableSkill[] {
   return [...entries].filter((e) => e.enabled && !e.shadowedBy);
 }
 
