@@ -29,6 +29,8 @@ export async function agentEnv(
     kind?: 'anthropic' | 'openai';
     agent?: Omit<AgentOptions, 'providerInstance'>;
     contextWindow?: number;
+    /** The provider's stall limit (ms): a reply with no bytes for this long ends as timed out. */
+    stallMs?: number;
   } = {},
 ): Promise<AgentEnv> {
   const home = tempDir('knack-agent-home-');
@@ -45,6 +47,7 @@ export async function agentEnv(
     baseURL: server.url,
     contextWindow: opts.contextWindow ?? 200_000,
     maxRetries: 0,
+    ...(opts.stallMs ? { stallMs: opts.stallMs } : {}),
   };
   const provider = kind === 'anthropic' ? anthropicProvider(p) : openaiProvider(p);
   const agent = Agent.create(ws, { ...opts.agent, providerInstance: provider });

@@ -62,6 +62,7 @@ export function startFakeOpenAI(): Promise<FakeServer> {
         return;
       }
       if (turn.dropAfterChunks) return void res.destroy();
+      if (turn.endWithoutStop) return void res.end();
       if (turn.hang) {
         await sleep(3_600_000, signal);
         return;

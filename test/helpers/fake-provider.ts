@@ -39,6 +39,8 @@ export interface FakeTurn {
   stall?: boolean;
   /** Cut the connection after the chunks without finishing the message. */
   dropAfterChunks?: boolean;
+  /** End the response cleanly after the chunks, without the provider's end of message (message_stop, finish_reason, [DONE]). */
+  endWithoutStop?: boolean;
   stopReason?: string;
   usage?: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number };
 }

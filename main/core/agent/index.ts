@@ -51,6 +51,8 @@ export interface AgentOptions extends Omit<SessionOptions, 'provider'> {
   /** Per-request timeout (default 120 s) and SDK retries (default 2). */
   timeoutMs?: number;
   maxRetries?: number;
+  /** A reply with no bytes for this long ends as timed out (default: the `agent.stallSeconds` setting, 90 s; 0: never). */
+  stallMs?: number;
   /** Never talk to a model, even when one is configured (the offline inspector). */
   offline?: boolean;
 }
@@ -78,6 +80,7 @@ export class Agent {
       ? createProvider(r.config, r.apiKey, {
           ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
           ...(opts.maxRetries !== undefined ? { maxRetries: opts.maxRetries } : {}),
+          stallMs: opts.stallMs ?? (host.settings.agent?.stallSeconds ?? 90) * 1000,
         })
       : undefined;
     return new Agent(host, provider, r.config, r.warnings, opts);
@@ -96,6 +99,7 @@ export class Agent {
       env: _e,
       timeoutMs: _t,
       maxRetries: _r,
+      stallMs: _s,
       offline: _o,
       ...rest
     } = this.opts;

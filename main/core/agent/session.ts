@@ -46,6 +46,7 @@ import type {
   SkillLoadReason,
   TurnEndReason,
 } from './types.js';
+import { RETRYABLE_ENDS } from './types.js';
 
 /** What the agent needs of an open workspace (KnackWorkspace provides it). */
 export interface AgentHost {
@@ -355,6 +356,34 @@ export class ChatSession {
     });
   }
 
+  /**
+   * Take up the last turn again after it ended interrupted (the connection lost, or Knack killed), failed or timed out:
+   * its cut-off answer stays in the log (a `retry` event marks where), the model is sent the conversation up to the
+   * turn's last complete message, and the turn runs from there as any turn does.
+   */
+  retry(): Promise<TurnResult> {
+    if (this.closed) return Promise.reject(new Error('the session is closed'));
+    if (this.running) return Promise.reject(new Error('a turn is already running: stop it or wait for it to finish'));
+    const after = this.state.lastEnd;
+    if (!after || !RETRYABLE_ENDS.includes(after))
+      return Promise.reject(
+        new Error(
+          after
+            ? `the last turn ended ${after.replace('_', ' ')}: only an interrupted, failed or timed-out turn can be retried`
+            : 'there is no ended turn to retry',
+        ),
+      );
+    if (!this.opts.provider) return Promise.reject(new Error('no model is set up: a retry needs one'));
+    const last = this.state.messages.at(-1);
+    if (!last || (last.role === 'assistant' && !last.interrupted))
+      return Promise.reject(new Error('nothing to retry: the last answer is complete'));
+    return this.runTurn(async (signal) => {
+      this.record({ type: 'retry', after });
+      if (!this.workspaceSession) await this.toolsReady();
+      return this.loop(signal);
+    });
+  }
+
   /** Cancel the running turn: the model stream, a pending approval and a running tool all stop; the turn ends cleanly. */
   stop(): void {
     this.abort?.abort();
@@ -520,7 +549,7 @@ export class ChatSession {
           if (this.state.streaming)
             this.record({
               type: 'assistant_end',
-              stopReason: kind === 'cancelled' ? 'cancelled' : 'error',
+              stopReason: kind === 'cancelled' || kind === 'interrupted' || kind === 'timeout' ? kind : 'error',
               interrupted: true,
             });
           if (kind !== 'cancelled' || unsent !== undefined) {
@@ -531,7 +560,12 @@ export class ChatSession {
           // The store cannot take the error either: send() rejects with that, the user's message still given back.
           throw unsent !== undefined && e instanceof Error ? Object.assign(e, { unsent }) : e;
         }
-        reason = kind === 'cancelled' || (ac.signal.aborted && !commitFailed) ? 'cancelled' : 'error';
+        reason =
+          kind === 'cancelled' || (ac.signal.aborted && !commitFailed)
+            ? 'cancelled'
+            : kind === 'interrupted' || kind === 'timeout'
+              ? kind
+              : 'error';
       }
       try {
         // Nothing is held here: the try above released the turn's start, or the catch did (or failed to, and said so).

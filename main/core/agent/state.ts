@@ -2,7 +2,7 @@
 // reopened session is exactly what was committed (conversation, loaded skills, found tools, pending approvals).
 import type { ChatMessage } from './providers/types.js';
 import { emptyUsage, type Usage } from './providers/types.js';
-import type { AgentEventBody, ContextSections, PendingApproval, SkillLoadReason } from './types.js';
+import type { AgentEventBody, ContextSections, PendingApproval, SkillLoadReason, TurnEndReason } from './types.js';
 import type { Tier } from '../skills/format/types.js';
 import { sessionTitle } from '../store/session-repo.js';
 
@@ -26,6 +26,8 @@ export interface SessionState {
   streaming: boolean;
   /** A user turn is open (user_message without turn_end). */
   turnOpen: boolean;
+  /** How the last turn ended (until the next message): a Retry takes up an interrupted, failed or timed-out one. */
+  lastEnd: TurnEndReason | undefined;
   usage: Usage;
   /** Session cost in USD; undefined once a call could not be priced. */
   cost: number | undefined;
@@ -44,6 +46,7 @@ export function emptyState(): SessionState {
     pending: new Map(),
     streaming: false,
     turnOpen: false,
+    lastEnd: undefined,
     usage: emptyUsage(),
     cost: 0,
     compactions: [],
@@ -71,6 +74,7 @@ export function applyEvent(s: SessionState, e: AgentEventBody): void {
     case 'user_message':
       s.messages.push({ role: 'user', text: e.text });
       s.turnOpen = true;
+      s.lastEnd = undefined;
       if (!s.title) s.title = titleOf(e.text);
       break;
     case 'assistant_start':
@@ -143,10 +147,27 @@ export function applyEvent(s: SessionState, e: AgentEventBody): void {
     case 'turn_end':
       s.turnOpen = false;
       s.streaming = false;
+      s.lastEnd = e.reason;
+      break;
+    case 'retry':
+      dropCutOff(s);
+      s.turnOpen = true;
+      s.lastEnd = undefined;
       break;
     default:
       break;
   }
+}
+
+/**
+ * A retried turn's cut-off end leaves what the model is sent: the interrupted answer, and the results its unfinished
+ * tool calls were closed with. The conversation then ends with its last complete message (the user's, or tool results).
+ */
+function dropCutOff(s: SessionState): void {
+  let end = s.messages.length;
+  while (end > 0 && s.messages[end - 1]!.role === 'tool') end--;
+  const a = s.messages[end - 1];
+  if (a?.role === 'assistant' && a.interrupted) s.messages.length = end - 1;
 }
 
 /** Tool calls of the last assistant reply that have no result yet (in call order). */

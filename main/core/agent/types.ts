@@ -42,7 +42,16 @@ export interface ProjectionEntry {
   leftOut?: string[];
 }
 
-export type TurnEndReason = 'end_turn' | 'max_steps' | 'max_tokens' | 'cancelled' | 'error' | 'interrupted' | 'offline';
+/**
+ * How a turn ended: done (`end_turn`), at a limit (`max_steps`, `max_tokens`), stopped by the user (`cancelled`),
+ * `interrupted` (the connection lost mid-answer, or Knack killed), failed (`error`, with the provider's reason in the
+ * turn's `error` event), `timeout` (the reply stalled), or `offline` (no model: the inspector).
+ */
+export type TurnEndReason =
+  'end_turn' | 'max_steps' | 'max_tokens' | 'cancelled' | 'error' | 'interrupted' | 'timeout' | 'offline';
+
+/** The ends a Retry can take up again: the same request is sent from the point the turn stopped at. */
+export const RETRYABLE_ENDS: readonly TurnEndReason[] = ['interrupted', 'error', 'timeout'];
 
 export type AgentEventBody =
   | { type: 'session_started'; workspace: string; provider: string | null; model: string | null; offline: boolean }
@@ -109,6 +118,11 @@ export type AgentEventBody =
    */
   | { type: 'error'; kind: string; message: string; unsent?: string }
   | { type: 'turn_end'; reason: TurnEndReason; steps: number; toolCalls: number }
+  /**
+   * The user asked to retry the last turn (it ended interrupted, failed or timed out): its cut-off answer stays in the
+   * log, and leaves what the model is sent; the turn runs again from its last complete message.
+   */
+  | { type: 'retry'; after: TurnEndReason }
   | { type: 'recovered'; interruptedAnswer: boolean; pendingApprovals: number; unfinishedCalls: number }
   | { type: 'skill_offer'; toolCalls: number; tools: string[] };
 

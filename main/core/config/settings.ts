@@ -78,6 +78,10 @@ export interface Settings {
   };
   /** Skill-script sandbox limits; meaning and bounds in main/core/sandbox/limits.ts and docs/skill-scripts.md. */
   sandbox: SandboxLimits;
+  agent: {
+    /** A model reply that receives no bytes for this many seconds ends as timed out (0: never). */
+    stallSeconds: number;
+  };
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -102,6 +106,7 @@ export const DEFAULT_SETTINGS: Settings = {
     maxFileBytes: 4_000_000,
     maxListEntries: 5_000,
   },
+  agent: { stallSeconds: 90 },
 };
 
 export const SETTINGS_FILE = 'settings.json';
@@ -132,6 +137,7 @@ const NUMBER_RULES: Record<string, [number, number, boolean, string]> = {
     'a share of the context window above 0 and at most 1 (0.02 = 2%)',
   ],
   'catalog.budgetTokens': [0, 100_000_000, true, 'a whole number of tokens, 0 or more'],
+  'agent.stallSeconds': [0, 86_400, false, 'a number of seconds from 0 (never) to 86400'],
 };
 
 /** Why a number breaks its field's rule, or undefined when it fits (or the field has no rule). */

@@ -3,8 +3,9 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { bytesBody, clientOptions, joinBody, loadAnthropicSdk } from './sdk.js';
 import type { ChatMessage, ModelProvider, ModelRequest, StopReason, StreamEvent } from './types.js';
-import { GuardedHandler, ProviderError } from './errors.js';
+import { GuardedHandler, interruptedError, ProviderError } from './errors.js';
 import { streamOf } from './stream.js';
+import { StallWatch, watchedFetch } from './stall.js';
 
 export interface AnthropicOptions {
   id?: string;
@@ -16,6 +17,8 @@ export interface AnthropicOptions {
   timeoutMs?: number;
   /** SDK retries for 429 (honouring retry-after) and 5xx (default 2). */
   maxRetries?: number;
+  /** A reply that receives no bytes for this long ends as timed out (stall.ts); 0 or absent: never. */
+  stallMs?: number;
   keyHint?: string;
 }
 
@@ -218,7 +221,11 @@ export function anthropicTelemetry(env: Record<string, string | undefined> = pro
 export function anthropicProvider(o: AnthropicOptions): ModelProvider {
   let client: Anthropic | undefined;
   const makeClient = async (): Promise<Anthropic> =>
-    (client ??= new (await loadAnthropicSdk()).default({ ...clientOptions(o), ...anthropicTelemetry() }));
+    (client ??= new (await loadAnthropicSdk()).default({
+      ...clientOptions(o),
+      ...anthropicTelemetry(),
+      ...(o.stallMs ? { fetch: watchedFetch } : {}),
+    }));
   const where = {
     provider: o.id ?? 'anthropic',
     model: o.model,
@@ -234,13 +241,17 @@ export function anthropicProvider(o: AnthropicOptions): ModelProvider {
       cacheWrite = 0,
       output = 0;
     let stop = 'end_turn';
+    // The provider says the reply is complete with message_stop: a stream that ends without it was cut off.
+    let complete = false;
+    let streaming = false;
     const guard = new GuardedHandler(onEvent);
+    const watch = o.stallMs ? new StallWatch(o.stallMs, req.signal) : undefined;
     try {
       const params = anthropicRequest(o.model, req);
-      const stream = await (client ?? (await makeClient())).messages.create(
-        params,
-        bytesBody(anthropicBodyBytes(params, req.tools), req.signal),
-      );
+      const c = client ?? (await makeClient());
+      const body = bytesBody(anthropicBodyBytes(params, req.tools), watch ? watch.signal : req.signal);
+      const stream = await (watch ? watch.run(() => c.messages.create(params, body)) : c.messages.create(params, body));
+      streaming = true;
       for await (const ev of stream) {
         switch (ev.type) {
           case 'message_start':
@@ -276,15 +287,23 @@ export function anthropicProvider(o: AnthropicOptions): ModelProvider {
             stop = ev.delta.stop_reason ?? stop;
             output = ev.usage.output_tokens ?? output;
             break;
+          case 'message_stop':
+            complete = true;
+            break;
           default:
             break;
         }
       }
     } catch (e) {
-      throw guard.failed(e, where);
+      if (watch?.fired && !req.signal?.aborted) throw watch.error(where.provider);
+      throw guard.failed(e, where, streaming);
+    } finally {
+      watch?.stop();
     }
     // The SDKs end an aborted stream quietly: a cancelled reply must not look finished.
     if (req.signal?.aborted) throw new ProviderError('cancelled', 'cancelled');
+    if (watch?.fired) throw watch.error(where.provider);
+    if (!complete) throw interruptedError(where.provider, 'the stream ended without message_stop');
     onEvent({
       type: 'usage',
       usage: {

@@ -1,5 +1,6 @@
 // Provider failures as one clear line each: bad key, unknown model, context too long, rate limited, overloaded,
-// network down, timeout, cancelled. Both SDKs' error classes share a shape (status, error body); keys are redacted.
+// network down, timeout (no answer in time, or a reply that stalled), interrupted (the connection lost mid-answer),
+// cancelled. Both SDKs' error classes share a shape (status, error body); keys are redacted.
 import { loadedSdks } from './sdk.js';
 import type { StreamEvent } from './types.js';
 
@@ -11,6 +12,7 @@ export type ProviderErrorKind =
   | 'overloaded'
   | 'network'
   | 'timeout'
+  | 'interrupted'
   | 'cancelled'
   | 'bad_request'
   | 'server'
@@ -117,6 +119,42 @@ export function mapProviderError(
   return new ProviderError('server', `${who}: ${detail}`, status);
 }
 
+/** What a dropped connection looks like once a reply has started (undici's "terminated", a reset socket). */
+const DROPPED_RE = /terminated|ECONNRESET|socket hang up|other side closed|premature close|aborted|UND_ERR_SOCKET/i;
+
+/**
+ * A reply whose connection was lost after it had started (the SDK's stream broke off, or ended before the provider
+ * said the answer was complete): `detail` says how, when known.
+ */
+export function interruptedError(provider: string, detail?: string): ProviderError {
+  return new ProviderError(
+    'interrupted',
+    `the connection to ${provider} was lost before the answer was complete${detail ? ` (${detail})` : ''}`,
+  );
+}
+
+/**
+ * An error thrown while a reply was streaming: a dropped connection is `interrupted` (what came before it is kept);
+ * anything else (an error event from the provider: overloaded, say) is mapped as any provider error.
+ */
+export function midStreamError(e: unknown, where: Parameters<typeof mapProviderError>[1]): ProviderError {
+  const mapped = mapProviderError(e, where);
+  if (mapped.kind !== 'network' && mapped.kind !== 'server') return mapped;
+  if (mapped.status !== undefined) return mapped;
+  const err = e as { message?: unknown; cause?: { message?: unknown; code?: unknown } } | undefined;
+  const text = `${String(err?.message ?? '')} ${String(err?.cause?.message ?? '')} ${String(err?.cause?.code ?? '')}`;
+  if (mapped.kind === 'network' || DROPPED_RE.test(text))
+    return interruptedError(
+      where.provider,
+      redact(
+        String(err?.message ?? '')
+          .split('\n')[0]!
+          .slice(0, 200),
+      ),
+    );
+  return mapped;
+}
+
 /**
  * The loop's event handler, called from inside an SDK stream's loop. A handler that throws leaves that loop (which
  * aborts the request); `failed(e, where)` then gives back the handler's own error, else the provider's error mapped.
@@ -136,7 +174,8 @@ export class GuardedHandler {
     }
   }
 
-  failed(e: unknown, where: Parameters<typeof mapProviderError>[1]): unknown {
-    return this.handlerFailed ? this.handlerFailed.error : mapProviderError(e, where);
+  failed(e: unknown, where: Parameters<typeof mapProviderError>[1], streaming = false): unknown {
+    if (this.handlerFailed) return this.handlerFailed.error;
+    return streaming ? midStreamError(e, where) : mapProviderError(e, where);
   }
 }

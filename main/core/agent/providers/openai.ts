@@ -3,8 +3,9 @@
 import type OpenAI from 'openai';
 import { bytesBody, clientOptions, joinBody, loadOpenAISdk } from './sdk.js';
 import type { ChatMessage, ModelProvider, ModelRequest, StopReason, StreamEvent, ToolCallPart } from './types.js';
-import { GuardedHandler, ProviderError } from './errors.js';
+import { GuardedHandler, interruptedError, ProviderError } from './errors.js';
 import { streamOf } from './stream.js';
+import { StallWatch, watchedFetch } from './stall.js';
 
 export interface OpenAIOptions {
   id?: string;
@@ -14,6 +15,8 @@ export interface OpenAIOptions {
   contextWindow: number;
   timeoutMs?: number;
   maxRetries?: number;
+  /** A reply that receives no bytes for this long ends as timed out (stall.ts); 0 or absent: never. */
+  stallMs?: number;
   keyHint?: string;
   /** Send `max_tokens` (some servers need it; OpenAI's own default is fine without). */
   sendMaxTokens?: boolean;
@@ -170,7 +173,11 @@ function stopOf(raw: string): StopReason {
 
 export function openaiProvider(o: OpenAIOptions): ModelProvider {
   let client: OpenAI | undefined;
-  const makeClient = async (): Promise<OpenAI> => (client ??= new (await loadOpenAISdk()).default(clientOptions(o)));
+  const makeClient = async (): Promise<OpenAI> =>
+    (client ??= new (await loadOpenAISdk()).default({
+      ...clientOptions(o),
+      ...(o.stallMs ? { fetch: watchedFetch } : {}),
+    }));
   const id = o.id ?? 'openai';
   const where = {
     provider: id,
@@ -184,13 +191,19 @@ export function openaiProvider(o: OpenAIOptions): ModelProvider {
     const guard = new GuardedHandler(onEvent);
     const calls = new Map<number, { id: string; name: string; args: string; started: boolean }>();
     let finish = 'stop';
+    // The provider says the reply is complete with a finish_reason: a stream that ends without one was cut off.
+    let complete = false;
+    let streaming = false;
     let usage: OpenAI.CompletionUsage | undefined;
+    const watch = o.stallMs ? new StallWatch(o.stallMs, req.signal) : undefined;
     try {
       const params = openaiRequest(o.model, req, o.sendMaxTokens ?? false);
-      const stream = await (client ?? (await makeClient())).chat.completions.create(
-        params,
-        bytesBody(openaiBodyBytes(params, req.tools), req.signal),
-      );
+      const sdk = client ?? (await makeClient());
+      const body = bytesBody(openaiBodyBytes(params, req.tools), watch ? watch.signal : req.signal);
+      const stream = await (watch
+        ? watch.run(() => sdk.chat.completions.create(params, body))
+        : sdk.chat.completions.create(params, body));
+      streaming = true;
       for await (const chunk of stream) {
         if (chunk.usage) usage = chunk.usage;
         const choice = chunk.choices?.[0];
@@ -208,13 +221,21 @@ export function openaiProvider(o: OpenAIOptions): ModelProvider {
             guard.emit({ type: 'tool_call_start', id: c.id, name: c.name });
           }
         }
-        if (choice.finish_reason) finish = choice.finish_reason;
+        if (choice.finish_reason) {
+          finish = choice.finish_reason;
+          complete = true;
+        }
       }
     } catch (e) {
-      throw guard.failed(e, where);
+      if (watch?.fired && !req.signal?.aborted) throw watch.error(where.provider);
+      throw guard.failed(e, where, streaming);
+    } finally {
+      watch?.stop();
     }
     // The SDKs end an aborted stream quietly: a cancelled reply must not look finished.
     if (req.signal?.aborted) throw new ProviderError('cancelled', 'cancelled');
+    if (watch?.fired) throw watch.error(where.provider);
+    if (!complete) throw interruptedError(where.provider, 'the stream ended without a finish_reason');
     const done: ToolCallPart[] = [...calls.entries()]
       .sort((a, b) => a[0] - b[0])
       .map(([i, c]) => ({ id: c.id || `call_${i}`, name: c.name, arguments: c.args || '{}' }));

@@ -282,7 +282,7 @@ export function resolveProvider(
 export function createProvider(
   config: ProviderConfig,
   apiKey: string | undefined,
-  opts: { timeoutMs?: number; maxRetries?: number } = {},
+  opts: { timeoutMs?: number; maxRetries?: number; stallMs?: number } = {},
 ): ModelProvider {
   const common = {
     id: config.id,
@@ -293,6 +293,7 @@ export function createProvider(
     keyHint: config.keyHint,
     ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
     ...(opts.maxRetries !== undefined ? { maxRetries: opts.maxRetries } : {}),
+    ...(opts.stallMs ? { stallMs: opts.stallMs } : {}),
   };
   return config.kind === 'anthropic'
     ? anthropicProvider(common)
