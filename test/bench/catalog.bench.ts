@@ -133,9 +133,6 @@ async function main(): Promise<void> {
 
   const floorCold: number[] = [];
   const cold: number[] = [];
-  const cold1: number[] = [];
-  const cold2: number[] = [];
-  let threads2 = 1;
   const floorWarm: number[] = [];
   const warm: number[] = [];
   const warmTimings: CatalogTimings[] = [];
@@ -153,17 +150,6 @@ async function main(): Promise<void> {
       }),
     );
     store.close();
-    const s1 = Store.openIn(join(root, `data1-${r}`));
-    cold1.push(await timeAsync(() => openCatalog({ paths, workspace: ws, store: s1, settings, threads: 1 })));
-    s1.close();
-    const s3 = Store.openIn(join(root, `data2-${r}`));
-    cold2.push(
-      await timeAsync(async () => {
-        const c2 = await openCatalog({ paths, workspace: ws, store: s3, settings, threads: 2 });
-        threads2 = Math.max(threads2, c2.timings.threads);
-      }),
-    );
-    s3.close();
     // Warm: a new process would open the store and build from the cache.
     floorWarm.push(time(() => warmFloor(files)));
     const s2 = Store.openIn(dataDir);
@@ -204,7 +190,6 @@ async function main(): Promise<void> {
 
   const fc = best(floorCold);
   const c = best(cold);
-  const c1 = best(cold1);
   const fw = best(floorWarm);
   const w = best(warm);
   console.log(
@@ -213,11 +198,6 @@ async function main(): Promise<void> {
   console.log(`indexed ${indexed} catalog entries from ${files.length} files`);
   console.log(
     `cold build      ${c.toFixed(0).padStart(6)} ms  floor (4 KB read + yaml.parse) ${fc.toFixed(0).padStart(6)} ms  ratio ${(c / fc).toFixed(2)}×  target ≤ 1.5×  (threads ${threads})`,
-  );
-  const c2 = best(cold2);
-  console.log(`cold, 1 thread  ${c1.toFixed(0).padStart(6)} ms  ratio ${(c1 / fc).toFixed(2)}×`);
-  console.log(
-    `cold, 2 threads ${c2.toFixed(0).padStart(6)} ms  ratio ${(c2 / fc).toFixed(2)}×  (forced; a worker took part: ${threads2 > 1 ? 'yes' : 'no'}; speed-up over 1 thread ${(c1 / c2).toFixed(2)}×)`,
   );
   console.log(
     `warm build      ${w.toFixed(0).padStart(6)} ms  floor (one stat per file)      ${fw.toFixed(0).padStart(6)} ms  ratio ${(w / fw).toFixed(2)}×  target ≤ 2×`,

@@ -96,7 +96,7 @@ try {
 
   const kb = (p: string) => `${(sizeOf(join(root, p)) / 1024).toFixed(0)} KB`;
   console.log(
-    `build output: main ${kb('dist/main/electron/main.js')}, sandbox host ${kb('dist/main/electron/host.js')}, parse worker ${kb('dist/main/electron/parse-worker.js')}, preload ${kb('dist/preload/index.cjs')}, renderer ${kb('dist/renderer')} (report; run npm run build first)`,
+    `build output: main ${kb('dist/main/electron/main.js')}, sandbox host ${kb('dist/main/electron/host.js')}, preload ${kb('dist/preload/index.cjs')}, renderer ${kb('dist/renderer')} (report; run npm run build first)`,
   );
 } finally {
   rmSync(tmp, { recursive: true, force: true });

@@ -42,7 +42,7 @@ function repoWith(
   const store = Store.openIn(join(root, 'data'));
   const review = createTrustReview(store, { background: { minBatch: 1, pool } });
   const open = async (): Promise<Awaited<ReturnType<typeof openCatalog>>> => {
-    const catalog = await openCatalog({ paths, workspace: ws, store, review, threads: 1 });
+    const catalog = await openCatalog({ paths, workspace: ws, store, review });
     await catalog.settled();
     return catalog;
   };

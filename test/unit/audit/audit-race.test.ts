@@ -73,7 +73,6 @@ for (const useStore of [true, false]) {
           workspace: s.ws,
           ...(s.store ? { store: s.store } : {}),
           review,
-          threads: 1,
         });
         const before = catalog.entries().find((x) => x.manifest.name === 'notes')!;
         assert.equal(before.trust, 'checking');
@@ -118,7 +117,7 @@ test('a SKILL.md with a byte order mark reads the same to the catalog and the au
   writeFileSync(s.file, `\ufeff${BENIGN}`);
   const review = createTrustReview(s.store, { background: { minBatch: 1, pool: new AuditPool(1) } });
   try {
-    const catalog = await openCatalog({ paths: s.paths, workspace: s.ws, store: s.store!, review, threads: 1 });
+    const catalog = await openCatalog({ paths: s.paths, workspace: s.ws, store: s.store!, review });
     await catalog.settled();
     const e = catalog.entries().find((x) => x.manifest.name === 'notes')!;
     assert.deepEqual([e.enabled, e.trust], [true, undefined], e.disabledReason);

@@ -53,7 +53,7 @@ test('the catalog answers at once; unaudited skills are checking, not prompted, 
   const pool = new HeldPool(2);
   const review = createTrustReview(store, { background: { minBatch: 1, pool } });
   try {
-    const catalog = await openCatalog({ paths: s.paths, workspace: s.ws, store, review, threads: 1 });
+    const catalog = await openCatalog({ paths: s.paths, workspace: s.ws, store, review });
     const checking = catalog.checking();
     assert.equal(checking.length, 30, 'every project skill is checking right after the open');
     assert.ok(checking.every((e) => !e.enabled && e.trust === 'checking' && /checking/.test(e.disabledReason ?? '')));
@@ -92,14 +92,14 @@ test('the next open is warm: verdicts come from the store and nothing is checkin
   const s = setup(30);
   const first = Store.openIn(s.data);
   const r1 = createTrustReview(first, { background: { minBatch: 1 } });
-  const c1 = await openCatalog({ paths: s.paths, workspace: s.ws, store: first, review: r1, threads: 1 });
+  const c1 = await openCatalog({ paths: s.paths, workspace: s.ws, store: first, review: r1 });
   await c1.settled();
   await r1.close();
   first.close();
   const store = Store.openIn(s.data);
   const review = createTrustReview(store, { background: { minBatch: 1 } });
   try {
-    const catalog = await openCatalog({ paths: s.paths, workspace: s.ws, store, review, threads: 1 });
+    const catalog = await openCatalog({ paths: s.paths, workspace: s.ws, store, review });
     assert.equal(catalog.checking().length, 0);
     assert.equal(catalog.get('skill-1')?.enabled, true);
     assert.equal(review.stats.audited, 0);
@@ -114,7 +114,7 @@ test('a small batch is audited in this thread at once (no workers, no checking s
   const store = Store.openIn(s.data);
   const review = createTrustReview(store, { background: true });
   try {
-    const catalog = await openCatalog({ paths: s.paths, workspace: s.ws, store, review, threads: 1 });
+    const catalog = await openCatalog({ paths: s.paths, workspace: s.ws, store, review });
     assert.equal(catalog.checking().length, 0);
     assert.equal(catalog.get('skill-1')?.enabled, true);
     assert.equal(catalog.held('skill-0')?.trust, 'pending');
@@ -137,12 +137,12 @@ test('a cold build tells the trust layer how many unseen files it parses (its wo
     },
   });
   try {
-    const catalog = await openCatalog({ paths: s.paths, workspace: s.ws, store, review: hook, threads: 1 });
+    const catalog = await openCatalog({ paths: s.paths, workspace: s.ws, store, review: hook });
     assert.deepEqual(expected, [31], 'the 30 project skills and the built-in one, told before they are parsed');
     await catalog.settled();
     assert.equal(review.stats.audited, 30, 'every folder audited by the workers started early, in batches');
     assert.equal(catalog.checking().length, 0);
-    const again = await openCatalog({ paths: s.paths, workspace: s.ws, store, review: hook, threads: 1 });
+    const again = await openCatalog({ paths: s.paths, workspace: s.ws, store, review: hook });
     assert.equal(expected.length, 1, 'the second build parses nothing new');
     assert.equal(again.checking().length, 0);
   } finally {
@@ -159,7 +159,7 @@ test('the process pool outlives a review: the next workspace reuses its warm wor
     const store = Store.openIn(s.data);
     const review = createTrustReview(store, { background: { minBatch: 1 } });
     try {
-      const catalog = await openCatalog({ paths: s.paths, workspace: s.ws, store, review, threads: 1 });
+      const catalog = await openCatalog({ paths: s.paths, workspace: s.ws, store, review });
       await catalog.settled();
       assert.equal(review.stats.audited, 30, `open ${run}: every folder audited on the shared pool`);
       assert.equal(sharedAuditPool(), pool, 'one pool for the process');

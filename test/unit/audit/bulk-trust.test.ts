@@ -46,7 +46,6 @@ test('the review groups findings by rule with counts, names the widest permissio
       workspace: s.ws,
       store,
       review: createTrustReview(store),
-      threads: 1,
     });
     const review = reviewBulkTrust(catalog.entries(), store);
     assert.deepEqual(review.candidates.map((c) => `${c.tier}:${c.name}`).sort(), [
@@ -99,7 +98,6 @@ test('a skill changed after the review is not trusted (trust is bound to the rev
       workspace: s.ws,
       store,
       review: createTrustReview(store),
-      threads: 1,
     });
     const review = reviewBulkTrust(catalog.entries(), store, { tier: 'project' });
     appendFileSync(join(s.project, 'fetch-a', 'SKILL.md'), '\n```bash\ncurl -s https://x.example.org/a\n```\n');

@@ -33,7 +33,7 @@ const PLAIN = '# Plain\n\nFormat the code.\n';
 test('a cloned repository cannot silently arm a hostile project skill: P0 disabled, P1 disabled until trusted', async () => {
   const { ws, store, paths } = workspaceWith({ hostile: HOSTILE, syncer: NETWORKY, plain: PLAIN });
   try {
-    const catalog = await openCatalog({ paths, workspace: ws, store, review: createTrustReview(store), threads: 1 });
+    const catalog = await openCatalog({ paths, workspace: ws, store, review: createTrustReview(store) });
     const hostile = catalog.get('hostile')!;
     assert.equal(hostile.enabled, false);
     assert.match(hostile.disabledReason!, /P0.*inject\./);
@@ -121,7 +121,7 @@ test('a discovered skill whose permissions widen after a pull is held until trus
     });
   try {
     write(['docs/**']);
-    const catalog = await openCatalog({ paths, workspace: ws, store, review: createTrustReview(store), threads: 1 });
+    const catalog = await openCatalog({ paths, workspace: ws, store, review: createTrustReview(store) });
     assert.equal(catalog.get('reporter')!.enabled, true, 'first sight of a clean skill: allowed');
 
     write(['docs/**'], '# Plain\n\nFormat the code, then summarise.\n'); // an edit that asks for nothing new

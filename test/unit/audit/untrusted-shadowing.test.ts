@@ -48,7 +48,7 @@ for (const [label, body, hold, words] of [
   test(`a ${label} project skill shadows nobody: the built-in acts and the held one says what it would shadow`, async () => {
     const { ws, store, paths } = setup(body);
     try {
-      const catalog = await openCatalog({ paths, workspace: ws, store, review: createTrustReview(store), threads: 1 });
+      const catalog = await openCatalog({ paths, workspace: ws, store, review: createTrustReview(store) });
       const acting = catalog.get('git-commit');
       assert.equal(acting?.tier, 'builtin');
       assert.equal(acting.enabled, true);
@@ -81,7 +81,7 @@ for (const [label, body, hold, words] of [
 test('once trusted, the project skill takes its place and the built-in is shadowed again', async () => {
   const { ws, store, paths } = setup(PENDING);
   try {
-    const catalog = await openCatalog({ paths, workspace: ws, store, review: createTrustReview(store), threads: 1 });
+    const catalog = await openCatalog({ paths, workspace: ws, store, review: createTrustReview(store) });
     const held = catalog.held('git-commit')!;
     assert.equal(trustSkill(held.realDir, store).ok, true);
     await catalog.refresh();
@@ -99,7 +99,7 @@ test('once trusted, the project skill takes its place and the built-in is shadow
 test('a held project skill above a trusted user skill leaves the user skill acting (not the built-in)', async () => {
   const { ws, store, paths } = setup(PENDING, '# Mine\n\nWrite short messages.\n');
   try {
-    const catalog = await openCatalog({ paths, workspace: ws, store, review: createTrustReview(store), threads: 1 });
+    const catalog = await openCatalog({ paths, workspace: ws, store, review: createTrustReview(store) });
     assert.equal(catalog.get('git-commit')?.tier, 'user');
     assert.equal(catalog.held('git-commit')?.wouldShadow?.tier, 'user');
     assert.equal(catalog.entries().find((e) => e.tier === 'builtin')?.shadowedBy?.tier, 'user');

@@ -81,7 +81,7 @@ test('SKILL.md changed during its audit and reading it again fails: the skill is
   const review = createTrustReview(undefined, { background: { minBatch: 1, pool } });
   const guard = setTimeout(() => void pool.close(), 30_000);
   try {
-    const catalog = new FailingCatalog({ paths: s.paths, workspace: s.ws, review, threads: 1 });
+    const catalog = new FailingCatalog({ paths: s.paths, workspace: s.ws, review });
     await catalog.refresh();
     assert.equal(catalog.checking().length, 2);
     // The file changes after the catalog read it and before its audit: the verdict is for other bytes.

@@ -157,7 +157,6 @@ test('electron-builder packs dist into app.asar over a stub Electron: compiled c
     '/dist/package.json',
     '/dist/main/electron/main.js',
     '/dist/main/electron/host.js',
-    '/dist/main/electron/parse-worker.js',
     '/dist/main/electron/audit-worker.js',
     '/dist/preload/index.cjs',
     '/dist/renderer/index.html',
@@ -207,7 +206,6 @@ test('the built main process imports only Node built-ins, electron and runtime d
   for (const file of [
     'dist/main/electron/main.js',
     'dist/main/electron/host.js',
-    'dist/main/electron/parse-worker.js',
     'dist/main/electron/audit-worker.js',
   ]) {
     const code = readFileSync(join(root, file), 'utf8');

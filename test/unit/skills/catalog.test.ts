@@ -6,7 +6,6 @@ import { mkdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } f
 import { join } from 'node:path';
 import { skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
 import { openCatalog, type CatalogChange } from '../../../main/core/skills/catalog/catalog.js';
-import { parseFilesParallel } from '../../../main/core/skills/catalog/parse-pool.js';
 import { CACHE_VERSION } from '../../../main/core/skills/catalog/catalog-cache.js';
 import { Store } from '../../../main/core/store/index.js';
 
@@ -127,18 +126,6 @@ test('a damaged cache row is re-parsed, never trusted', async () => {
     assert.equal(c.get('s0')?.manifest.description, 'skill number 0');
   }
   store.close();
-});
-
-test('parsing on worker threads gives exactly the single-thread result', async () => {
-  const s = setup(450);
-  writeTree(s.user, { 'bad/SKILL.md': '---\nname: bad\n---\n' });
-  const files = Array.from({ length: 450 }, (_, i) => join(s.user, `s${i}/SKILL.md`)).concat(
-    join(s.user, 'bad/SKILL.md'),
-  );
-  const one = await parseFilesParallel(files, 1);
-  const two = await parseFilesParallel(files, 2);
-  assert.deepEqual(two.results, one.results);
-  assert.equal(one.threads, 1);
 });
 
 test('a skill disabled in a workspace stays disabled when the same folder is opened through a symbolic link', async () => {
