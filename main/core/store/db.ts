@@ -1,26 +1,164 @@
-// Opens the one SQLite database (better-sqlite3), WAL mode, and runs pending migrations.
+// Opens the one SQLite database (better-sqlite3), WAL mode, and runs pending migrations. A damaged file (empty,
+// truncated, garbled, a broken header or page) is never opened as new nor written over: it is set aside, whole.
 // Only modules under main/core/store may hold the Database handle: they own every write.
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { closeSync, existsSync, linkSync, mkdirSync, openSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { migrations as defaultMigrations, type Migration } from './migrations.js';
 
 export type Db = Database.Database;
 
+/** The database file is damaged: SQLite cannot read it as a database, or finds it inconsistent. */
+export class DamagedDatabaseError extends Error {
+  constructor(
+    readonly file: string,
+    /** What is wrong, in words ("the file is empty (0 bytes)", SQLite's own message). */
+    readonly reason: string,
+  ) {
+    super(`${file} is damaged: ${reason}`);
+  }
+}
+
+/** SQLite's result codes for a file that is not a database or whose pages do not hold together. */
+const DAMAGE_CODE = /^SQLITE_(NOTADB|CORRUPT)/;
+
+/** The files SQLite keeps beside a database, moved and removed with it. */
+export const SIDE_FILES = ['-wal', '-shm', '-journal'];
+
+function configure(db: Db): void {
+  db.pragma('busy_timeout = 5000');
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+}
+
+/**
+ * Open the database at `file`, creating it when there is none. Throws DamagedDatabaseError when the file is there but
+ * damaged (the caller sets it aside: setAside), and a plain Error when it cannot be used for another reason (a newer
+ * schema, locked, no permission): those leave the file as it is.
+ */
 export function openDatabase(file: string, migrations: Migration[] = defaultMigrations): Db {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const db = new Database(file);
+  if (file === ':memory:') return openExisting(file, migrations);
+  mkdirSync(dirname(file), { recursive: true });
+  let size: number | undefined;
   try {
-    db.pragma('busy_timeout = 5000');
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    db.pragma('foreign_keys = ON');
+    size = statSync(file).size;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+  // SQLite would take an empty file for a new database and write over it: an empty knack.db once held something
+  // (a new one is never seen empty: createDatabase), so it is damage, not a fresh start.
+  if (size === 0) throw new DamagedDatabaseError(file, 'the file is empty (0 bytes)');
+  if (size === undefined) createDatabase(file, migrations);
+  else checkHeader(file);
+  return openExisting(file, migrations);
+}
+
+const MAGIC = Buffer.from('SQLite format 3\0');
+
+/**
+ * The first bytes must be SQLite's header before SQLite is given the file: on a file that is not a database SQLite
+ * fails, and closing that failed handle deletes the WAL beside it (which may hold the last commits).
+ */
+function checkHeader(file: string): void {
+  const head = Buffer.alloc(100);
+  const fd = openSync(file, 'r');
+  let n: number;
+  try {
+    n = readSync(fd, head, 0, head.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (n < head.length) throw new DamagedDatabaseError(file, `the file is ${n} bytes, shorter than SQLite's header`);
+  if (!head.subarray(0, MAGIC.length).equals(MAGIC))
+    throw new DamagedDatabaseError(file, "file is not a database (it does not start with SQLite's header)");
+}
+
+function openExisting(file: string, migrations: Migration[]): Db {
+  let db: Db;
+  try {
+    db = new Database(file, file === ':memory:' ? {} : { fileMustExist: true });
+  } catch (e) {
+    throw asDamage(file, e);
+  }
+  try {
+    configure(db);
+    if (file !== ':memory:') {
+      // Reads every page once (a few milliseconds for a typical knack.db): a broken page found now is set aside whole,
+      // rather than found by the query that needed it, after the rules were already read as "none".
+      const found = (db.pragma('quick_check') as { quick_check: string }[]).map((r) => r.quick_check);
+      if (found.join() !== 'ok')
+        throw new DamagedDatabaseError(file, `SQLite's quick_check found: ${found.slice(0, 3).join('; ')}`);
+    }
     migrate(db, migrations);
     return db;
   } catch (e) {
     // Not a database, a newer schema, locked: the caller reports it; the handle must not stay open behind it.
     db.close();
-    throw e;
+    throw asDamage(file, e);
+  }
+}
+
+function asDamage(file: string, e: unknown): unknown {
+  const code = (e as { code?: unknown }).code;
+  return typeof code === 'string' && DAMAGE_CODE.test(code) ? new DamagedDatabaseError(file, (e as Error).message) : e;
+}
+
+/**
+ * Make a new database under a temporary name and link it into place whole: another process opening the folder at the
+ * same moment sees no file or a complete one, never an empty one (which it would set aside as damaged). When another
+ * process linked its own first, that one is used.
+ */
+function createDatabase(file: string, migrations: Migration[]): void {
+  const tmp = `${file}.new-${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    const db = new Database(tmp);
+    try {
+      configure(db);
+      migrate(db, migrations);
+    } finally {
+      db.close(); // checkpoints the WAL into the file and removes it
+    }
+    try {
+      linkSync(tmp, file);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+  } finally {
+    for (const f of [tmp, ...SIDE_FILES.map((s) => tmp + s)]) if (existsSync(f)) unlinkSync(f);
+  }
+}
+
+/**
+ * Move a damaged database (and its WAL, shared-memory and journal files) aside to `<file>.damaged-<UTC time>`, never
+ * over an existing file. Returns the new name, or undefined when the file is no longer there (another process moved it
+ * first).
+ */
+export function setAside(file: string, now = new Date()): string | undefined {
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
+  for (let n = 1; ; n++) {
+    const target = `${file}.damaged-${stamp}${n > 1 ? `-${n}` : ''}`;
+    if (SIDE_FILES.some((s) => existsSync(target + s))) continue;
+    try {
+      // link + unlink, not rename: rename would replace a file already there.
+      linkSync(file, target);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') continue;
+      if (code === 'ENOENT') return undefined;
+      throw e;
+    }
+    for (const s of SIDE_FILES) {
+      if (!existsSync(file + s)) continue;
+      linkSync(file + s, target + s);
+      unlinkSync(file + s);
+    }
+    unlinkSync(file);
+    return target;
   }
 }
 

@@ -1,9 +1,13 @@
 // The store: one SQLite file in the app data folder. This module and its repos own every write.
 import { join } from 'node:path';
-import { openDatabase, schemaVersion, type Db } from './db.js';
+import { DamagedDatabaseError, openDatabase, schemaVersion, setAside, type Db } from './db.js';
 import { SkillRepo } from './skill-repo.js';
 import { PolicyRepo } from './policy-repo.js';
 import { SessionRepo } from './session-repo.js';
+import { StateRepo, type StoreDamage } from './state-repo.js';
+
+export type { StoreDamage } from './state-repo.js';
+export { DamagedDatabaseError } from './db.js';
 
 export const DB_FILE = 'knack.db';
 
@@ -11,6 +15,7 @@ export class Store {
   readonly skills: SkillRepo;
   readonly policy: PolicyRepo;
   readonly sessions: SessionRepo;
+  readonly state: StateRepo;
   private readonly db: Db;
 
   private constructor(db: Db) {
@@ -18,13 +23,30 @@ export class Store {
     this.skills = new SkillRepo(db);
     this.policy = new PolicyRepo(db);
     this.sessions = new SessionRepo(db);
+    this.state = new StateRepo(db);
   }
 
-  /** Open (creating and migrating) the database at `file`, or `:memory:`. */
+  /**
+   * Open (creating and migrating) the database at `file`, or `:memory:`. A damaged file is set aside whole under a
+   * timestamped name and a new database takes its place, holding the record of it (damage()): nothing is lost, and
+   * until the user acknowledges it the rules the damaged file held count as unreadable.
+   */
   static open(file: string): Store {
-    const db = openDatabase(file);
+    let moved: Omit<StoreDamage, 'id'> | undefined;
+    let db: Db;
     try {
-      return new Store(db);
+      db = openDatabase(file);
+    } catch (e) {
+      if (!(e instanceof DamagedDatabaseError)) throw e;
+      const movedTo = setAside(file);
+      if (movedTo) moved = { file, movedTo, reason: e.reason, at: Date.now() };
+      // Moved (by this process or, at the same moment, another): a new database takes its place.
+      db = openDatabase(file);
+    }
+    try {
+      const store = new Store(db);
+      if (moved) store.state.recordDamage(moved);
+      return store;
     } catch (e) {
       // A repository could not prepare its statements (a damaged schema): do not leave the handle open.
       db.close();
@@ -50,6 +72,16 @@ export class Store {
     return (this.db.pragma('integrity_check') as { integrity_check: string }[])
       .map((r) => r.integrity_check)
       .join('; ');
+  }
+
+  /** Damaged databases set aside and not yet acknowledged: while there are any, the user's rules are not all known. */
+  damage(): StoreDamage[] {
+    return this.state.damage();
+  }
+
+  /** The user has seen the damage (and restored what they need from the file set aside): rules count as read again. */
+  acknowledgeDamage(): number {
+    return this.state.acknowledgeDamage();
   }
 
   close(): void {

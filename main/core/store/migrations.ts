@@ -128,4 +128,23 @@ export const migrations: Migration[] = [
       CREATE INDEX chat_events_session ON chat_events (session_id, id);
     `,
   },
+  {
+    version: 6,
+    name: 'damaged databases set aside, and the last permission ceiling read from settings files that parsed',
+    sql: `
+      CREATE TABLE store_damage (
+        id               INTEGER PRIMARY KEY,
+        file             TEXT NOT NULL,      -- the database that was damaged
+        moved_to         TEXT NOT NULL,      -- where it is now, whole
+        reason           TEXT NOT NULL,
+        at               INTEGER NOT NULL,
+        acknowledged_at  INTEGER             -- until then the rules it held count as unreadable
+      );
+      CREATE TABLE settings_ceiling (
+        scope            TEXT PRIMARY KEY,   -- 'user', or 'workspace:' + the workspace's real path
+        ceiling_json     TEXT NOT NULL,
+        saved_at         INTEGER NOT NULL
+      );
+    `,
+  },
 ];
