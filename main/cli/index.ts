@@ -8,6 +8,7 @@ import { sandboxCommands } from './sandbox.js';
 import { chatCommands } from './chat.js';
 import { sessionsCommands } from './sessions.js';
 import { serveCommands } from './serve.js';
+import { storeCommands } from './store.js';
 import { startAuditPool } from '../core/skills/trust/audit-pool.js';
 
 /** Top-level commands that open a workspace's skill catalog (and so may audit a folder). */
@@ -22,6 +23,7 @@ export const COMMANDS: Command[] = [
   ...chatCommands,
   ...sessionsCommands,
   ...serveCommands,
+  ...storeCommands,
 ];
 
 export function usage(): string {

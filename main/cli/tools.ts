@@ -174,6 +174,11 @@ const call: Command = {
     const args = jsonFlag(ctx, 'args') ?? {};
     const approver: Approver = async (req) => {
       const q = approvalQuestion(req);
+      if (ctx.values.yes && req.decision?.rulesUnreadable) {
+        // A deny rule the user wrote may be among the rules that cannot be read: only a person answers now.
+        ctx.io.err(`${q} no: --yes does not answer while your rules cannot be read`);
+        return 'deny';
+      }
       if (ctx.values.yes) {
         ctx.io.err(`${q} yes (--yes)`);
         return 'once';

@@ -18,20 +18,12 @@ import { realRoot } from '../core/base/paths.js';
 import type { Access, Actor, ToolCall } from '../core/policy/types.js';
 import type { KnackWorkspace } from '../core/workspace.js';
 import { TIER_RANK } from '../core/skills/format/types.js';
-import { Store } from '../core/store/index.js';
 import { confirmOf, openWorkspaceFor, withCatalog } from './workspace.js';
+import { openStore } from './store.js';
 import { CliError, jsonFlag, printJson, stringFlag, type Command, type CommandContext } from './command.js';
 
 const LEVEL_EXIT = { P2: 0, P1: 1, P0: 2 } as const;
 const LEVEL_WORD = { P0: 'P0 — refused', P1: 'P1 — needs your approval', P2: 'P2 — nothing found' } as const;
-
-function openStore(ctx: CommandContext): Store {
-  try {
-    return Store.openIn(ctx.paths.dataDir);
-  } catch (e) {
-    throw new CliError(`cannot open the database in ${ctx.paths.dataDir}: ${(e as Error).message}`, 3);
-  }
-}
 
 /** Ask on the terminal (or the test's io.confirm); without a terminal the answer is no. */
 function confirm(ctx: CommandContext, question: string): Promise<boolean> {

@@ -3,7 +3,7 @@
 import { join, resolve } from 'node:path';
 import { blocksCeilingChange, loadSettings, narrowCeiling, type Settings } from './config/settings.js';
 import { userSkillDirs, type KnackPaths } from './config/paths.js';
-import { Store } from './store/index.js';
+import { Store, type StoreDamage } from './store/index.js';
 import { openCatalog, type Catalog, type CatalogChange } from './skills/catalog/catalog.js';
 import { createTrustReview, type TrustReview, type TrustReviewOptions } from './skills/trust/trust.js';
 import { watchCatalog, type CatalogWatcher } from './skills/catalog/watch.js';
@@ -60,6 +60,16 @@ export interface WorkspaceOptions {
   audit?: TrustReviewOptions['background'];
 }
 
+/** The one line that names a damaged database set aside, where it is now, and what that means until acknowledged. */
+export function damageDiagnostic(d: StoreDamage): Diagnostic {
+  return {
+    severity: 'error',
+    code: 'store.damaged',
+    file: d.file,
+    message: `the database was damaged (${d.reason}) and was set aside whole as ${d.movedTo}; a new one took its place. Your rules were in it: every tool call asks until you run "knack store acknowledge"`,
+  };
+}
+
 export class KnackWorkspace {
   private currentSettings: Settings;
   readonly expander: Expander;
@@ -80,6 +90,8 @@ export class KnackWorkspace {
     settings: Settings,
     /** The catalog's trust review: each skill's verdict and the audit report behind it (views read it, never audit). */
     readonly trust: TrustReview,
+    /** Why the database could not be opened (then there is no store), or undefined. */
+    storeProblem?: string,
   ) {
     this.currentSettings = settings;
     this.expander = crossLanguageExpander({ cacheDir: join(options.paths.dataDir, 'cache') });
@@ -91,6 +103,12 @@ export class KnackWorkspace {
       paths: options.paths,
       // create_skill (save-as-skill) writes the user tier: a write root, protected, so it always asks.
       userSkillsDir: userSkillDirs(options.paths.home).workbuddy,
+      // Asked at every call: the damage may be acknowledged meanwhile (`knack store acknowledge`, another process).
+      rulesUnreadable: () => {
+        if (!store) return storeProblem ?? 'there is no database';
+        const d = store.damage()[0];
+        return d ? `the database was damaged and set aside as ${d.movedTo}` : undefined;
+      },
     });
     catalog.on('change', (change: CatalogChange) => {
       this.liveGate.changed(change);
@@ -107,16 +125,18 @@ export class KnackWorkspace {
     const { settings, diagnostics } = loadSettings(options.paths.dataDir, options.workspace);
     for (const d of diagnostics) report(d);
     let store: Store | undefined;
+    let storeProblem: string | undefined;
     try {
       store = Store.openIn(options.paths.dataDir);
+      for (const d of store.damage()) report(damageDiagnostic(d));
     } catch (e) {
-      const message = `cannot open the database in ${options.paths.dataDir}: ${(e as Error).message}`;
-      if (options.requireStore) throw new Error(message);
+      storeProblem = `cannot open the database in ${options.paths.dataDir}: ${(e as Error).message}`;
+      if (options.requireStore) throw new Error(storeProblem);
       report({
         severity: 'warning',
         code: 'store.open',
         file: options.paths.dataDir,
-        message: `${message}; continuing without the cache, toggles, rules and trust decisions`,
+        message: `${storeProblem}; continuing without the cache, toggles, rules and trust decisions: every tool call asks`,
       });
     }
     // Trust review: discovered P0 skills are disabled, P1 ones until the user trusts them (skills/trust/trust.ts).
@@ -136,7 +156,7 @@ export class KnackWorkspace {
       store?.close(); // never leak the database handle on a failed open
       throw e;
     }
-    const ws = new KnackWorkspace(options, store, catalog, settings, trust);
+    const ws = new KnackWorkspace(options, store, catalog, settings, trust, storeProblem);
     if (options.watch) ws.watcher = watchCatalog(catalog);
     return ws;
   }

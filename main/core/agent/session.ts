@@ -839,6 +839,9 @@ export class ChatSession {
     let answer = this.preAnswered.get(callId);
     if (answer) {
       this.preAnswered.delete(callId);
+    } else if (this.opts.autoApprove && req.decision?.rulesUnreadable) {
+      // The user's rules cannot all be read: a deny among them must not be answered away by a standing yes.
+      answer = { kind: 'deny', message: 'refused: --yes does not answer while your rules cannot be read' };
     } else if (this.opts.autoApprove) {
       answer = { kind: 'once' };
       const approvalId = randomUUID().slice(0, 8);

@@ -37,6 +37,12 @@ export interface GateOptions {
   ceiling: Ceiling;
   /** Current rules (read at every call, so a new rule applies at once). */
   rules: () => Rule[];
+  /**
+   * Why the user's rules cannot all be read now (the database was damaged and set aside, or cannot be opened), or
+   * undefined when they can. Asked at every call: while there is a reason, every call the ceiling and manifests let
+   * through asks, and the ask is one only a person may answer (Decision.rulesUnreadable).
+   */
+  rulesUnreadable?: () => string | undefined;
   /** Look a skill up by name (undefined when unknown). */
   skill: (name: string) => SkillPolicy | undefined;
   /**
@@ -389,6 +395,16 @@ export function createGate(opts: GateOptions): Gate {
       realPaths: [...reads, ...writes].map((r) => r.real),
     });
     if (m?.effect === 'deny') return deny(`your rule "${describeRule(m.rule)}" denies this`, m.rule);
+    // A deny rule the user wrote may be among those that cannot be read: nothing passes without a person.
+    const unreadable = opts.rulesUnreadable?.();
+    if (unreadable !== undefined)
+      return {
+        ...ask(
+          `your rules cannot be read (${displaySafe(unreadable)}): every tool call asks, and --yes does not answer`,
+          m?.rule,
+        ),
+        rulesUnreadable: true,
+      };
     if (m?.effect === 'ask') return ask(`your rule "${describeRule(m.rule)}" asks every time`, m.rule);
     if (protectedWrite) {
       // Named when it is one of Knack's own places: through a link, the path written does not say it.

@@ -41,11 +41,13 @@ export function gateOver(
   roots: string[] = [...skills.values()].map((s) => s.dir),
   protectedRoots: string[] = ownRoots(),
   contentHash?: (sp: SkillPolicy) => string | undefined,
+  rulesUnreadable?: () => string | undefined,
 ): { gate: Gate; ceiling: Ceiling } {
   const full: Ceiling = { ...ceiling, skillRoots: roots };
   const gate = createGate({
     ceiling: full,
     rules: () => store?.policy.rules() ?? [],
+    ...(rulesUnreadable ? { rulesUnreadable } : {}),
     skill: (name) => skills.get(nameKey(name)),
     protectedRoots,
     ...(contentHash ? { contentHash } : {}),

@@ -64,6 +64,11 @@ export interface Decision {
    * resolves elsewhere by the time it runs (a symlink swapped in between the check and the use).
    */
   paths?: { read: string[]; write: string[] };
+  /**
+   * The ask is there because the user's rules cannot all be read (a deny among them would otherwise stop applying):
+   * only a person may answer it; `--yes` and other standing answers refuse.
+   */
+  rulesUnreadable?: boolean;
 }
 
 export interface Gate {

@@ -53,6 +53,8 @@ export interface CatalogGateOptions {
    * script may never write a skill folder.
    */
   userSkillsDir?: string;
+  /** Why the user's rules cannot all be read now, or undefined (policy/gate.ts GateOptions.rulesUnreadable). */
+  rulesUnreadable?: () => string | undefined;
 }
 
 /**
@@ -131,8 +133,14 @@ export class CatalogGate implements Gate {
     const roots = this.opts.userSkillsDir
       ? [...[...this.policies.values()].map((p) => p.dir), realRoot(this.opts.userSkillsDir)]
       : undefined;
-    this.current = gateOver(this.ceiling, this.policies, store, roots, ownRoots(this.opts.paths), (sp) =>
-      reviewedHash(sp.dir, store),
+    this.current = gateOver(
+      this.ceiling,
+      this.policies,
+      store,
+      roots,
+      ownRoots(this.opts.paths),
+      (sp) => reviewedHash(sp.dir, store),
+      this.opts.rulesUnreadable,
     ).gate;
     return this.current;
   }

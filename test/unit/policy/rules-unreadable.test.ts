@@ -1,0 +1,110 @@
+// While the user's rules cannot be read (the database was damaged and set aside, or cannot be opened), every tool call
+// asks, `--yes` does not answer, and a deny rule the user wrote never silently stops applying.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { closeSync, openSync, statSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { tempDir, writeTree } from '../../helpers/tmp.js';
+import { run } from '../../helpers/cli.js';
+
+const SECRET = 'TOP-SECRET-7f3a91';
+
+async function withDenyRule() {
+  const root = tempDir();
+  writeTree(root, { 'ws/secret/key.txt': `${SECRET}\n`, 'ws/readme.md': 'hello\n' });
+  const data = join(root, 'data');
+  const common = ['--workspace', join(root, 'ws'), '--home', join(root, 'home'), '--data-dir', data];
+  const added = await run(['policy', 'rules', 'add', 'deny', '--tool', 'read_file', '--path', 'secret/**', ...common]);
+  assert.equal(added.code, 0, added.err);
+  const denied = await run([
+    'tools',
+    'call',
+    'read_file',
+    '--args',
+    '{"path":"secret/key.txt"}',
+    '--yes',
+    '--no-mcp',
+    ...common,
+  ]);
+  assert.doesNotMatch(denied.out + denied.err, new RegExp(SECRET), 'the rule holds while the database is sound');
+  return { root, data, common, db: join(data, 'knack.db') };
+}
+
+/** Write garbage over one page in the middle of the file (its header stays whole). */
+function damagePage(file: string): void {
+  const pages = statSync(file).size / 4096;
+  const fd = openSync(file, 'r+');
+  writeSync(fd, Buffer.alloc(4096, 0x5a), 0, 4096, 4096 * Math.max(1, Math.floor(pages / 2)));
+  closeSync(fd);
+}
+
+for (const [what, damage] of [
+  [
+    'a damaged header',
+    (f: string) => {
+      const fd = openSync(f, 'r+');
+      writeSync(fd, Buffer.from('not SQLite at all'), 0, 16, 0);
+      closeSync(fd);
+    },
+  ],
+  ['a damaged page', damagePage],
+] as const) {
+  test(`with ${what}, tools call read_file secret/key.txt never prints the secret, --yes or not`, async () => {
+    const s = await withDenyRule();
+    damage(s.db);
+    const args = ['tools', 'call', 'read_file', '--args', '{"path":"secret/key.txt"}', '--no-mcp', ...s.common];
+    const yes = await run([...args, '--yes']);
+    assert.doesNotMatch(yes.out + yes.err, new RegExp(SECRET));
+    assert.notEqual(yes.code, 0);
+    // One clear line names the file set aside and what it means.
+    const line = yes.err.split('\n').find((l) => l.includes('.damaged-'));
+    assert.ok(line, yes.err);
+    assert.match(line, /knack\.db\.damaged-\d{8}T\d{6}Z/);
+    assert.match(line, /every tool call asks/);
+    assert.match(yes.err, /--yes does not answer/);
+    // Asked on the terminal and declined: not run either.
+    const no = await run(args, false);
+    assert.doesNotMatch(no.out + no.err, new RegExp(SECRET));
+    // The reason the gate gives says why.
+    const check = await run(['policy', 'check', '--tool', 'read_file', '--args', '{"path":"readme.md"}', ...s.common]);
+    assert.equal(check.code, 1, check.out + check.err);
+    assert.match(check.out, /^ask: .*rules cannot be read/);
+  });
+}
+
+test('a person may still answer yes while the rules cannot be read; acknowledging the damage ends the asking', async () => {
+  const s = await withDenyRule();
+  damagePage(s.db);
+  const args = ['tools', 'call', 'read_file', '--args', '{"path":"readme.md"}', '--no-mcp', ...s.common];
+  const asked = await run(args, true);
+  assert.equal(asked.code, 0, asked.err);
+  assert.match(asked.out, /hello/);
+  const ack = await run(['store', 'acknowledge', ...s.common]);
+  assert.equal(ack.code, 0, ack.err);
+  assert.match(ack.out, /knack\.db\.damaged-/);
+  const after = await run(args);
+  assert.equal(after.code, 0, after.err);
+  assert.match(after.out, /hello/);
+});
+
+test('a database that cannot be opened at all (newer schema) also makes every call ask, and --yes refuses', async () => {
+  const s = await withDenyRule();
+  const db = new Database(s.db);
+  db.pragma('user_version = 9999');
+  db.close();
+  const r = await run([
+    'tools',
+    'call',
+    'read_file',
+    '--args',
+    '{"path":"secret/key.txt"}',
+    '--yes',
+    '--no-mcp',
+    ...s.common,
+  ]);
+  assert.doesNotMatch(r.out + r.err, new RegExp(SECRET));
+  assert.notEqual(r.code, 0);
+  assert.match(r.err, /newer than this Knack/);
+  assert.match(r.err, /--yes does not answer/);
+});
