@@ -1,12 +1,7 @@
 // The audit's prefilters: one pass over a text (an Aho-Corasick automaton over every rule's hints) says which rules
 // can match it at all, and one pass over a file says which lines hold anything any rule could act on. Case-insensitive.
-import { createHash } from 'node:crypto';
-import { endianness } from 'node:os';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { AuditRule } from './audit-rules.js';
 import { hasBase64Run } from './normalize.js';
-import { quietKernel, type ByteAutomaton, type QuietKernel } from './scan-kernel.js';
-import { SCAN_TABLES } from './scan-tables.js';
 
 /** Which rules' hints occur in a text: bit i of word i >> 5 ↔ rules[i] (words past the rules are scratch). */
 export type RuleMask = Uint32Array;
@@ -116,92 +111,6 @@ function automaton(groups: readonly (readonly string[])[]): Automaton {
   return { next, width, cls, words, out, hasOut, order };
 }
 
-// ---- the automata's tables, stored (scan-tables.ts) -----------------------------------------------------------------
-// Building them takes 40–60 ms of a fresh thread's CPU (interpreted loops over ~100,000 entries), in every audit worker
-// at its start. scan-tables.ts holds them for the audit's own rule book (`npm run scan-tables` writes it), each under
-// the sha256 of what it is built from: an automaton is taken from there only when that key matches, else built.
-
-type Table = Uint8Array | Uint16Array | Uint32Array | Int32Array;
-type Tables = Record<string, number | Table>;
-const TABLE_KINDS = { u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, i32: Int32Array } as const;
-/** Stored tables are little-endian typed arrays: a big-endian host builds its own. */
-const STORE_USABLE = endianness() === 'LE';
-
-/** The tables built in this process rather than taken from scan-tables.ts, by key (what `npm run scan-tables` writes). */
-export const BUILT_TABLES = new Map<string, Tables>();
-
-/** The key of the tables of `kind` built from `input` (hint groups). */
-function tableKey(kind: string, input: readonly (readonly string[])[]): string {
-  return createHash('sha256')
-    .update(`scan-tables 1\0${kind}\0${JSON.stringify(input)}`)
-    .digest('hex')
-    .slice(0, 32);
-}
-
-/** Tables of `kind` for `input`: stored ones when their key matches (and `fresh` is not asked), else `build()`. */
-function tablesOf<T extends object>(
-  kind: string,
-  input: readonly (readonly string[])[],
-  fresh: boolean,
-  build: () => T,
-): T {
-  const key = tableKey(kind, input);
-  const packed = !fresh && STORE_USABLE ? SCAN_TABLES[key] : undefined;
-  if (packed !== undefined) {
-    try {
-      return unpackTables(packed) as T;
-    } catch {
-      /* a damaged entry: built below */
-    }
-  }
-  const built = BUILT_TABLES.get(key) as T | undefined;
-  if (built) return built;
-  const t = build();
-  BUILT_TABLES.set(key, t as unknown as Tables);
-  return t;
-}
-
-/** Numbers and typed arrays as one deflated, base64 string (a JSON head of names and kinds, then the arrays' bytes). */
-export function packTables(tables: Tables): string {
-  const head: (string | number)[][] = [];
-  const parts: Buffer[] = [];
-  for (const [name, v] of Object.entries(tables)) {
-    if (typeof v === 'number') {
-      head.push([name, v]);
-      continue;
-    }
-    const kind =
-      v instanceof Uint8Array ? 'u8' : v instanceof Uint16Array ? 'u16' : v instanceof Uint32Array ? 'u32' : 'i32';
-    head.push([name, kind, v.length]);
-    parts.push(Buffer.from(v.buffer, v.byteOffset, v.byteLength));
-  }
-  const h = Buffer.from(JSON.stringify(head));
-  const len = Buffer.alloc(4);
-  len.writeUInt32LE(h.length);
-  return deflateRawSync(Buffer.concat([len, h, ...parts]), { level: 9 }).toString('base64');
-}
-
-/** packTables undone (each array copied into its own aligned buffer); throws on a damaged string. */
-export function unpackTables(packed: string): Tables {
-  const raw = inflateRawSync(Buffer.from(packed, 'base64'));
-  const hl = raw.readUInt32LE(0);
-  const head = JSON.parse(raw.toString('utf8', 4, 4 + hl)) as [string, number | keyof typeof TABLE_KINDS, number?][];
-  const out: Tables = {};
-  let at = 4 + hl;
-  for (const [name, kind, n] of head) {
-    if (typeof kind === 'number') {
-      out[name] = kind;
-      continue;
-    }
-    const K = TABLE_KINDS[kind];
-    const bytes = n! * K.BYTES_PER_ELEMENT;
-    if (at + bytes > raw.length) throw new Error('scan tables: truncated');
-    out[name] = new K(raw.buffer.slice(raw.byteOffset + at, raw.byteOffset + at + bytes));
-    at += bytes;
-  }
-  return out;
-}
-
 /** The hint groups of a rule book: group i is rule i's hints, then both sides of each rule's hint pair. */
 function hintGroups(rules: readonly AuditRule[]): {
   groups: string[][];
@@ -222,10 +131,10 @@ function hintGroups(rules: readonly AuditRule[]): {
   return { groups, pairs };
 }
 
-/** Build the automaton for a rule book (`fresh`: built now even when scan-tables.ts holds it). */
-export function hintScanner(rules: readonly AuditRule[], fresh = false): HintScanner {
+/** Build the automaton for a rule book. */
+export function hintScanner(rules: readonly AuditRule[]): HintScanner {
   const { groups, pairs } = hintGroups(rules);
-  const { next, width, cls, words, out: outMask, hasOut } = tablesOf('text', groups, fresh, () => automaton(groups));
+  const { next, width, cls, words, out: outMask, hasOut } = automaton(groups);
   const ruleWords = Math.ceil(rules.length / 32);
   const space = cls[32]!;
   const iClass = cls[105]!;
@@ -281,6 +190,24 @@ export function hintScanner(rules: readonly AuditRule[], fresh = false): HintSca
   }
 }
 
+/** The line prefilter's byte automaton (entries and marks are row offsets: state << shift). */
+interface ByteAutomaton {
+  /** Transitions: `table[s | byteClass[byte]]`, rows 1 << shift wide. */
+  table: Int32Array;
+  shift: number;
+  byteClass: Uint8Array;
+  /** Marks: a state at or above `flag` is worth a look; `loud`, `cr` (NL is every other mark). */
+  flag: number;
+  loud: number;
+  cr: number;
+  /** The space's class (a CR not before LF steps as a space). */
+  space: number;
+  /** The pair-side bits of each flagged state, by (state - flag) >> shift. */
+  bits: Uint32Array;
+  /** Bit p of the mask: bits p and p + 1 of a line are the two sides of a hint pair. */
+  pairMask: number;
+}
+
 export interface LineFilter {
   /**
    * For each of `lines`, 1 when nothing in it can give a finding on its own: it is plain ASCII without NUL, holds no rule's hint
@@ -295,12 +222,6 @@ export interface LineFilter {
    * never part of a longer sequence, so the newlines are the same; any byte past ASCII makes its line loud).
    */
   quietBytes(buf: Uint8Array): Uint8Array;
-  /** quietBytes in JavaScript: the reference the WebAssembly kernel is held to, and the fallback without it. */
-  quietBytesJs(buf: Uint8Array): Uint8Array;
-  /** The WebAssembly kernel quietBytes runs on (undefined where WebAssembly is not available). */
-  kernel?: QuietKernel;
-  /** The byte automaton both run (tests build kernels of their own from it). */
-  automaton: ByteAutomaton;
 }
 
 /**
@@ -312,7 +233,6 @@ export function lineFilter(
   rules: readonly AuditRule[],
   triggers: readonly string[],
   masked: (r: AuditRule) => boolean = () => true,
-  fresh = false,
 ): LineFilter {
   const { groups, pairs } = hintGroups(rules);
   for (const t of triggers) checkHint('(rewrite trigger)', t);
@@ -328,13 +248,9 @@ export function lineFilter(
   loud.push(...acrossSpans.flatMap(spanned));
   if (pairGroups.length > 30) throw new Error('audit hints: too many hint pairs');
   const input = [[...new Set(loud)], ...pairGroups];
-  const text = tablesOf('text', input, fresh, () => automaton(input));
+  const text = automaton(input);
   const { next, width, cls, out } = text;
-  const bytes = byteFilter(
-    tablesOf(`bytes ${pairGroups.length}`, input, fresh, () =>
-      byteAutomaton(next, width, cls, out, text.order, pairGroups.length),
-    ),
-  );
+  const bytes = byteFilter(byteAutomaton(next, width, cls, out, text.order, pairGroups.length));
   // Both sides of a pair seen: the byte automaton's test, its bits laid out as these (see byteAutomaton's pairMask).
   const { pairMask } = bytes.automaton;
   const paired = (bits: number): boolean => ((bits >>> 1) & bits & pairMask) !== 0;
@@ -361,10 +277,7 @@ export function lineFilter(
       }
       return quiet;
     },
-    quietBytes: bytes.kernel ? bytes.kernel.quietBytes : bytes.js,
-    quietBytesJs: bytes.js,
-    automaton: bytes.automaton,
-    ...(bytes.kernel ? { kernel: bytes.kernel } : {}),
+    quietBytes: bytes.js,
   };
 }
 
@@ -467,16 +380,14 @@ function byteAutomaton(
   };
 }
 
-/** quietBytes over a byte automaton: in JavaScript, and its WebAssembly kernel where WebAssembly is available. */
+/** quietBytes over a byte automaton. */
 function byteFilter(automaton: ByteAutomaton): {
   js: (buf: Uint8Array) => Uint8Array;
-  kernel?: QuietKernel;
   automaton: ByteAutomaton;
 } {
   const { table, byteClass, bits, space, flag: F, loud: L, cr: R, shift: SHIFT, pairMask } = automaton;
   const paired = (b: number): boolean => ((b >>> 1) & b & pairMask) !== 0;
   let scratch = new Uint8Array(1024);
-  const kernel = quietKernel(automaton);
 
   const js = function quietBytes(buf: Uint8Array): Uint8Array {
     const len = buf.length;
@@ -532,7 +443,7 @@ function byteFilter(automaton: ByteAutomaton): {
     quiet[n] = loud || (b !== 0 && paired(b)) || (len - start >= 24 && base64Run(buf, start, len)) ? 0 : 1;
     return quiet;
   };
-  return kernel ? { js, kernel, automaton } : { js, automaton };
+  return { js, automaton };
 }
 
 /** Whitespace outside ASCII, as `\s` in a regex has it. */

@@ -29,7 +29,7 @@ import {
   type Level,
 } from './audit-rules.js';
 import { REWRITE_TRIGGERS, decodeBase64Blobs, deobfuscate, normalizeLine, type HiddenText } from './normalize.js';
-import { BUILT_TABLES, hintScanner, lineFilter, type LineFilter, type RuleMask } from './audit-hints.js';
+import { hintScanner, lineFilter, type RuleMask } from './audit-hints.js';
 import type { ParsedPermissions, Permissions } from '../../policy/permissions.js';
 import { readPermissionRequest } from '../format/permissions.js';
 import { permissionDiff, type PermissionDiff } from '../../policy/diff.js';
@@ -234,19 +234,11 @@ function walkSkillFiles(dir: string, stat: boolean): { files: FileEntry[]; trunc
 
 /** Open flags for a listed regular file: never follow a link swapped in since, never block on a FIFO swapped in. */
 const READ_FLAGS = fsConstants.O_RDONLY | (fsConstants.O_NOFOLLOW ?? 0) | (fsConstants.O_NONBLOCK ?? 0);
-/** One read buffer per thread, reused for every file (grown as needed, never past LIMITS.maxFileBytes) without WebAssembly. */
+/** One read buffer per thread, reused for every file (grown as needed, never past LIMITS.maxFileBytes). */
 let readBuf = Buffer.allocUnsafe(256 * 1024);
 
-/**
- * Where a file of `size` bytes is read: inside the line prefilter's WebAssembly memory, where its kernel scans it
- * without a copy (valid until the next file), else the reused buffer.
- */
+/** Where a file of `size` bytes is read: the reused buffer (valid until the next file). */
 function readInto(size: number): Buffer {
-  const kernel = LINES.kernel;
-  if (kernel) {
-    const view = kernel.input(size);
-    return Buffer.from(view.buffer, view.byteOffset, size);
-  }
   if (readBuf.length < size)
     readBuf = Buffer.allocUnsafe(Math.min(LIMITS.maxFileBytes, Math.max(size, readBuf.length * 2)));
   return readBuf;
@@ -278,7 +270,6 @@ function readListed(f: FileEntry, room: number): { buf?: Buffer; size: number; m
       if (got === 0) break;
       n += got;
     }
-    // A whole read in a view of exactly its size (the kernel's) is not viewed again.
     return { buf: n === into.length ? into : into.subarray(0, n), size, mtimeMs: st.mtimeMs };
   } finally {
     closeSync(fd);
@@ -982,15 +973,6 @@ const MASKED_RULE = (r: AuditRule): boolean =>
  */
 const LINE_TRIGGERS = [...REWRITE_TRIGGERS, ...INLINE_PROGRAM_HINTS, '\\', '<!--'];
 const LINES = lineFilter(RULES, LINE_TRIGGERS, MASKED_RULE);
-
-/** The audit's hint automata built now (not taken from scan-tables.ts), by key: what `npm run scan-tables` stores. */
-export function auditScanTables(): ReadonlyMap<string, Record<string, unknown>> {
-  hintScanner(RULES, true);
-  lineFilter(RULES, LINE_TRIGGERS, MASKED_RULE, true);
-  return new Map(BUILT_TABLES);
-}
-/** The audit's line prefilter (tests hold its WebAssembly kernel to its JavaScript reference). */
-export const LINE_FILTER: LineFilter = LINES;
 
 const NO_PROGRAMS: readonly { interpreter: string; code: string }[] = Object.freeze([]);
 
