@@ -47,6 +47,7 @@ export const Diagnostic = z.object({
   code: z.string(),
   file: z.string(),
   line: z.number().int().optional(),
+  column: z.number().int().optional(),
   field: z.string().optional(),
   message: z.string(),
 });

@@ -1,7 +1,13 @@
 // One open workspace: settings, store, the trust-reviewed skill catalog, the live policy gate, the matcher, the
 // tool box (built-ins, skill tools, run_skill_script, MCP) and the script sandbox — wired once, for the CLI and the app.
 import { join, resolve } from 'node:path';
-import { blocksCeilingChange, loadSettings, narrowCeiling, type Settings } from './config/settings.js';
+import {
+  blocksCeilingChange,
+  loadSettings,
+  narrowCeiling,
+  type CeilingMemory,
+  type Settings,
+} from './config/settings.js';
 import { userSkillDirs, type KnackPaths } from './config/paths.js';
 import { Store, type StoreDamage } from './store/index.js';
 import { openCatalog, type Catalog, type CatalogChange } from './skills/catalog/catalog.js';
@@ -58,6 +64,13 @@ export interface WorkspaceOptions {
   requireStore?: boolean;
   /** How discovered skills are audited (default: on worker threads, the catalog answering at once). */
   audit?: TrustReviewOptions['background'];
+}
+
+/** The store's record of the last good ceiling of each settings scope (none without a store). */
+function ceilingMemory(store: Store | undefined): CeilingMemory | undefined {
+  return store
+    ? { last: (scope) => store.state.lastCeiling(scope), save: (scope, c) => store.state.saveCeiling(scope, c) }
+    : undefined;
 }
 
 /** The one line that names a damaged database set aside, where it is now, and what that means until acknowledged. */
@@ -122,8 +135,6 @@ export class KnackWorkspace {
     // "always" rule, a toggle or a session stored under a symlink's spelling was never found again.
     options = { ...options, workspace: realRoot(resolve(options.workspace)) };
     const report = options.onDiagnostic ?? (() => {});
-    const { settings, diagnostics } = loadSettings(options.paths.dataDir, options.workspace);
-    for (const d of diagnostics) report(d);
     let store: Store | undefined;
     let storeProblem: string | undefined;
     try {
@@ -139,6 +150,9 @@ export class KnackWorkspace {
         message: `${storeProblem}; continuing without the cache, toggles, rules and trust decisions: every tool call asks`,
       });
     }
+    // The store first: a settings file that does not parse narrows to the last good ceiling kept there.
+    const { settings, diagnostics } = loadSettings(options.paths.dataDir, options.workspace, ceilingMemory(store));
+    for (const d of diagnostics) report(d);
     // Trust review: discovered P0 skills are disabled, P1 ones until the user trusts them (skills/trust/trust.ts).
     let catalog: Catalog;
     // Audits run on worker threads: a big folder answers at once, unaudited skills are `checking` until their verdict.
@@ -181,7 +195,11 @@ export class KnackWorkspace {
    * diagnostics.
    */
   async reloadCeiling(): Promise<Diagnostic[]> {
-    const { settings, diagnostics } = loadSettings(this.options.paths.dataDir, this.options.workspace);
+    const { settings, diagnostics } = loadSettings(
+      this.options.paths.dataDir,
+      this.options.workspace,
+      ceilingMemory(this.store),
+    );
     const broken = [...new Set(diagnostics.filter(blocksCeilingChange).map((d) => d.file))];
     let policy = settings.policy;
     if (broken.length) {
@@ -190,6 +208,9 @@ export class KnackWorkspace {
         ...this.currentSettings.policy,
         ceiling: narrowCeiling(this.currentSettings.policy.ceiling, settings.policy.ceiling, broken[0]!, []),
       };
+      // One `kept` line per file: the one for a live edit says what applies now.
+      for (let i = diagnostics.length - 1; i >= 0; i--)
+        if (diagnostics[i]!.code === 'settings.kept' && broken.includes(diagnostics[i]!.file)) diagnostics.splice(i, 1);
       diagnostics.push(
         ...broken.map((file): Diagnostic => ({
           severity: 'warning',

@@ -115,7 +115,7 @@ test(
     await until(async () => (await problems().count()) > 0);
     const lines = await problems().allInnerTexts();
     assert.ok(
-      lines.some((l) => l.startsWith(`${join(dataDir, 'settings.json')}:3: invalid JSON`)),
+      lines.some((l) => l.startsWith(`${join(dataDir, 'settings.json')}:3:`) && l.includes(': invalid JSON: ')),
       lines.join('\n'),
     );
     assert.ok(

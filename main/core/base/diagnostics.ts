@@ -10,6 +10,8 @@ export interface Diagnostic {
   code: string;
   file: string;
   line?: number;
+  /** Column (1-based) on that line, when the problem is at one place in the text (a JSON syntax error). */
+  column?: number;
   field?: string;
   message: string;
 }
@@ -19,7 +21,7 @@ export function hasErrors(diags: Diagnostic[]): boolean {
   return diags.some((d) => d.severity === 'error');
 }
 
-/** `file:line: field: message` — the one-line form people read. */
+/** `file:line[:column]: field: message` — the one-line form people read. */
 export function formatDiagnostic(d: Diagnostic): string {
-  return `${d.file}${d.line !== undefined ? `:${d.line}` : ''}: ${d.severity === 'error' ? '' : `${d.severity}: `}${d.field ? `${d.field}: ` : ''}${d.message}`;
+  return `${d.file}${d.line !== undefined ? `:${d.line}${d.column !== undefined ? `:${d.column}` : ''}` : ''}: ${d.severity === 'error' ? '' : `${d.severity}: `}${d.field ? `${d.field}: ` : ''}${d.message}`;
 }

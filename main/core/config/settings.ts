@@ -243,7 +243,8 @@ function readLayer(file: string, diags: Diagnostic[]): Layer {
       code: 'settings.json',
       file,
       line: at.line,
-      message: `invalid JSON at column ${at.column}: ${at.message}`,
+      column: at.column,
+      message: `invalid JSON: ${at.message}`,
     });
     return { keys: where.keys };
   }
@@ -254,19 +255,94 @@ export interface LoadedSettings {
   diagnostics: Diagnostic[];
 }
 
-export function loadSettings(dataDir: string, workspace?: string): LoadedSettings {
+type Ceiling = Settings['policy']['ceiling'];
+
+/**
+ * Where the last ceiling read from files that parsed is kept (the store's settings_ceiling table), by scope: `user`
+ * (after the user's file) and `workspace:<real path>` (after both files).
+ */
+export interface CeilingMemory {
+  last(scope: string): unknown;
+  save(scope: string, ceiling: Ceiling): void;
+}
+
+export const workspaceScope = (workspace: string): string => `workspace:${workspace}`;
+
+/** A ceiling read back from the store; one of another shape counts as nothing allowed (it cannot be trusted wider). */
+function storedCeiling(v: unknown): Ceiling {
+  const strings = (x: unknown): x is string[] => Array.isArray(x) && x.every((s) => typeof s === 'string');
+  if (
+    isObject(v) &&
+    strings(v.tools) &&
+    typeof v.network === 'boolean' &&
+    strings(v.readRoots) &&
+    strings(v.writeRoots)
+  )
+    return { tools: v.tools, network: v.network, readRoots: v.readRoots, writeRoots: v.writeRoots };
+  return { tools: [], network: false, readRoots: [], writeRoots: [] };
+}
+
+/**
+ * Load the settings: defaults ← the user's file ← the workspace's. With `memory`, a file that does not read cleanly
+ * where the ceiling is concerned (blocksCeilingChange) applies the narrowest of the last good ceiling of its scope, the
+ * defaults and what could be read; a file that reads cleanly saves its ceiling as the last good one.
+ */
+export function loadSettings(dataDir: string, workspace?: string, memory?: CeilingMemory): LoadedSettings {
   const diagnostics: Diagnostic[] = [];
   let merged = structuredClone(DEFAULT_SETTINGS) as unknown as Json;
   const files = settingsFiles(dataDir, workspace);
-  let userCeiling: Settings['policy']['ceiling'] | undefined;
+  let userCeiling: Ceiling | undefined;
   const lines = new Map<string, Map<string, number>>();
+  const brokenFiles = new Set<string>();
+  const current = (): Settings => merged as unknown as Settings;
+  /** Narrow the ceiling in force to the last good one of `scope` (or the defaults), saying so for `file`. */
+  const keepLastGood = (scope: string, file: string, base: Ceiling): Ceiling => {
+    let last: unknown;
+    try {
+      last = memory?.last(scope);
+    } catch (e) {
+      last = {}; // unreadable: nothing is known to be allowed
+      diagnostics.push({
+        severity: 'error',
+        code: 'settings.memory',
+        file,
+        message: `cannot read the last good ceiling: ${(e as Error).message}`,
+      });
+    }
+    const floor = last === undefined ? DEFAULT_SETTINGS.policy.ceiling : storedCeiling(last);
+    diagnostics.push({
+      severity: 'warning',
+      code: 'settings.kept',
+      file,
+      message: `does not read cleanly: until it is fixed, the narrowest of ${last === undefined ? 'the defaults' : 'the last good permission ceiling and the defaults'} applies`,
+    });
+    return narrowCeiling(narrowCeiling(DEFAULT_SETTINGS.policy.ceiling, floor, file, []), base, file, []);
+  };
+  const save = (scope: string, file: string, ceiling: Ceiling): void => {
+    try {
+      memory?.save(scope, ceiling);
+    } catch (e) {
+      diagnostics.push({
+        severity: 'warning',
+        code: 'settings.memory',
+        file,
+        message: `cannot keep this ceiling as the last good one: ${(e as Error).message}`,
+      });
+    }
+  };
   for (const f of files) {
-    if (f !== files[0]) userCeiling = structuredClone((merged as unknown as Settings).policy.ceiling);
+    if (f !== files[0]) userCeiling = structuredClone(current().policy.ceiling);
+    const from = diagnostics.length;
     const layer = readLayer(f, diagnostics);
     lines.set(f, layer.keys);
     if (layer.json) merged = mergeInto(merged, layer.json, f, '', diagnostics);
+    if (diagnostics.slice(from).some(blocksCeilingChange)) brokenFiles.add(f);
+    if (f === files[0] && memory) {
+      if (brokenFiles.has(f)) current().policy.ceiling = keepLastGood('user', f, current().policy.ceiling);
+      else save('user', f, current().policy.ceiling);
+    }
   }
-  const settings = merged as unknown as Settings;
+  const settings = current();
   if (workspace && userCeiling)
     settings.policy.ceiling = narrowCeiling(
       userCeiling,
@@ -274,6 +350,12 @@ export function loadSettings(dataDir: string, workspace?: string): LoadedSetting
       workspaceSettingsPath(workspace),
       diagnostics,
     );
+  if (workspace && memory) {
+    const wsFile = workspaceSettingsPath(workspace);
+    if (brokenFiles.has(wsFile))
+      settings.policy.ceiling = keepLastGood(workspaceScope(workspace), wsFile, settings.policy.ceiling);
+    else if (!brokenFiles.size) save(workspaceScope(workspace), wsFile, settings.policy.ceiling);
+  }
   // Each problem about a key names the line the key is on: `…/.workbuddy/settings.json:4: policy.ceiling.network: …`.
   for (const d of diagnostics) {
     if (d.line === undefined && d.field) {

@@ -75,7 +75,7 @@ test('loadSettings: invalid JSON, a wrong type and a widening each say file:line
   assert.match(
     formatDiagnostic(broken[0]!),
     new RegExp(
-      `^${join(data, 'settings.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3: invalid JSON at column \\d+: .*trailing comma`,
+      `^${join(data, 'settings.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3:\\d+: invalid JSON: .*trailing comma`,
     ),
   );
   assert.ok(blocksCeilingChange(broken[0]!));

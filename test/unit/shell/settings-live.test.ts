@@ -104,7 +104,7 @@ test(
     );
     const { warnings, ceiling } = await s.call('settings.get', {});
     assert.ok(
-      warnings.some((w) => w.startsWith(`${user}:5: invalid JSON`)),
+      warnings.some((w) => w.startsWith(`${user}:5:5: invalid JSON`)),
       JSON.stringify(warnings),
     );
     assert.deepEqual(ceiling.tools, ['list_dir'], 'the last good ceiling');
