@@ -3,6 +3,7 @@ import { buildContext, CliError, processIo, type Command, type Io } from './comm
 import { skillsCatalogCommands } from './skills-catalog.js';
 import { skillsMatchCommands } from './skills-match.js';
 import { trustCommands } from './trust.js';
+import { skillsSourceCommands } from './skills-sources.js';
 import { toolsCommands } from './tools.js';
 import { sandboxCommands } from './sandbox.js';
 import { chatCommands } from './chat.js';
@@ -18,6 +19,7 @@ export const COMMANDS: Command[] = [
   ...skillsCatalogCommands,
   ...skillsMatchCommands,
   ...trustCommands,
+  ...skillsSourceCommands,
   ...toolsCommands,
   ...sandboxCommands,
   ...chatCommands,

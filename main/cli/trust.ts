@@ -8,6 +8,7 @@ import { installSkill, approvePendingInstall, type InstallResult } from '../core
 import { auditCached, trustSkill } from '../core/skills/trust/trust.js';
 import { applyBulkTrust, reviewBulkTrust, type BulkTrustReview } from '../core/skills/trust/bulk-trust.js';
 import { describePermissions } from '../core/policy/permissions.js';
+import { dropStaged, settleStaged } from '../core/skills/sources/add.js';
 import { toPending } from '../core/skills/trust/approvals.js';
 import { accessForArgs } from '../core/policy/tool-table.js';
 import { CATEGORIES, describeRule, parseSkillScope, skillScopeKey } from '../core/policy/rules.js';
@@ -26,11 +27,11 @@ const LEVEL_EXIT = { P2: 0, P1: 1, P0: 2 } as const;
 const LEVEL_WORD = { P0: 'P0 — refused', P1: 'P1 — needs your approval', P2: 'P2 — nothing found' } as const;
 
 /** Ask on the terminal (or the test's io.confirm); without a terminal the answer is no. */
-function confirm(ctx: CommandContext, question: string): Promise<boolean> {
+export function confirm(ctx: CommandContext, question: string): Promise<boolean> {
   return confirmOf(ctx)?.(question) ?? Promise.resolve(false);
 }
 
-function printReport(ctx: CommandContext, r: AuditReport): void {
+export function printReport(ctx: CommandContext, r: AuditReport): void {
   const n = r.findings.length;
   ctx.io.out(
     `${r.skill}: ${LEVEL_WORD[r.level]}  (${n} finding${n === 1 ? '' : 's'}, ${r.files} files, content ${r.contentHash.slice(0, 12)})`,
@@ -51,7 +52,7 @@ function printReport(ctx: CommandContext, r: AuditReport): void {
     );
 }
 
-function reportJson(r: AuditReport) {
+export function reportJson(r: AuditReport) {
   return {
     skill: r.skill,
     dir: r.dir,
@@ -88,13 +89,13 @@ const audit: Command = {
   },
 };
 
-function tierRootFor(ctx: CommandContext, scope: string): string {
+export function tierRootFor(ctx: CommandContext, scope: string): string {
   if (scope === 'user') return userSkillDirs(ctx.paths.home).workbuddy;
   if (scope === 'project') return projectSkillDirs(ctx.workspace).workbuddy;
   throw new CliError(`--scope must be user or project, not "${scope}"`);
 }
 
-function printInstall(ctx: CommandContext, r: InstallResult, reportShown = false): void {
+export function printInstall(ctx: CommandContext, r: InstallResult, reportShown = false): void {
   if (ctx.json) {
     const base = { status: r.status, reason: 'reason' in r ? r.reason : undefined };
     const report = 'report' in r && r.report ? reportJson(r.report) : null;
@@ -303,7 +304,10 @@ const approve: Command = {
     if (!id) throw new CliError('missing ID (see knack skills approvals)');
     const store = openStore(ctx);
     try {
+      const row = store.policy.approval(id);
       const r = approvePendingInstall(store, id);
+      // A skill fetched from a source: record it in the lock and drop the staged copy once decided.
+      if (row) settleStaged(ctx.paths.dataDir, row.source, r);
       printInstall(ctx, r);
       return r.status === 'installed' ? 0 : r.status === 'refused' ? 2 : 1;
     } finally {
@@ -321,7 +325,9 @@ const reject: Command = {
     if (!id) throw new CliError('missing ID');
     const store = openStore(ctx);
     try {
+      const row = store.policy.approval(id);
       if (!store.policy.decideApproval(id, 'rejected')) throw new CliError(`no pending approval ${id}`);
+      if (row) dropStaged(ctx.paths.dataDir, row.source);
       if (ctx.json) printJson(ctx.io, { rejected: id });
       else ctx.io.out(`rejected ${id}`);
       return 0;

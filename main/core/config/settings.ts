@@ -76,6 +76,10 @@ export interface Settings {
     /** Tool names to always load even if deferred by default. */
     alwaysLoaded: string[];
   };
+  skills: {
+    /** Marketplaces `knack skills browse` and the Browse view read (sources as `knack skills add` takes them). */
+    marketplaces: string[];
+  };
   /** Skill-script sandbox limits; meaning and bounds in main/core/sandbox/limits.ts and docs/skill-scripts.md. */
   sandbox: SandboxLimits;
   agent: {
@@ -89,6 +93,7 @@ export const DEFAULT_SETTINGS: Settings = {
   catalog: { contextWindow: 200_000, budgetFraction: 0.02 },
   policy: { ceiling: { tools: ['*'], network: false, readRoots: [], writeRoots: [] } },
   tools: { deferred: [], alwaysLoaded: [] },
+  skills: { marketplaces: [] },
   sandbox: {
     timeoutMs: 5_000,
     cpuTimeMs: 5_000,

@@ -1,0 +1,156 @@
+// Fetch a skill source into a temporary folder: a git repository at a ref or commit (one commit deep when it can be),
+// or a marketplace.json over HTTP(S). Every failure is one line naming the source; the temporary folder never stays.
+import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { folderBytes, GIT_LIMITS, gitReason, runGit, type GitLimits, type GitRun } from './git.js';
+import { SourceError } from './spec.js';
+
+export type Progress = (stage: 'fetching' | 'checking-out' | 'reading' | 'auditing', detail: string) => void;
+
+export interface FetchedRepo {
+  /** The checked-out tree (temporary). */
+  dir: string;
+  /** The commit checked out. */
+  commit: string;
+  /** Remove the temporary folder. */
+  dispose(): void;
+}
+
+export interface FetchOptions {
+  limits?: Partial<GitLimits>;
+  onProgress?: Progress;
+}
+
+const MB = 1024 * 1024;
+
+/** A limit in bytes as people say it: "200 MB", "98 KB". */
+export function sizeText(bytes: number): string {
+  return bytes >= MB ? `${Math.round(bytes / MB)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
+}
+
+/** One line for a failed git call, naming the source. */
+function gitFailure(display: string, want: string | undefined, r: GitRun, limits: GitLimits): SourceError {
+  if (r.stopped === 'timeout')
+    return new SourceError(`${display}: timed out after ${Math.round(limits.timeoutMs / 1000)} s`);
+  if (r.stopped === 'size')
+    return new SourceError(`${display}: the repository is larger than ${sizeText(limits.maxBytes)} (the limit)`);
+  const why = gitReason(r);
+  if (
+    /couldn't find remote ref|not our ref|unadvertised object|invalid reference|pathspec .* did not match/i.test(
+      r.stderr,
+    )
+  )
+    return new SourceError(`${display}: ref "${want}" does not exist`);
+  if (/does not appear to be a git repository|repository .* not found|not found|returned error: 404/i.test(r.stderr))
+    return new SourceError(`${display}: no such repository (${why})`);
+  if (
+    /could not resolve host|connection refused|failed to connect|timed out|network is unreachable|ssl/i.test(r.stderr)
+  )
+    return new SourceError(`${display}: network error (${why})`);
+  return new SourceError(`${display}: git failed (${why})`);
+}
+
+/**
+ * Fetch `url` at `sha` (a pinned commit), else `ref`, else the default branch, and check it out. Shallow when the
+ * server allows it; a commit the server will not give alone is fetched with the branches and tags.
+ */
+export async function fetchRepo(
+  src: { url: string; ref?: string; sha?: string; display: string },
+  opts: FetchOptions = {},
+): Promise<FetchedRepo> {
+  const limits = { ...GIT_LIMITS, ...opts.limits };
+  const holder = realpathSync(mkdtempSync(join(tmpdir(), 'knack-fetch-')));
+  const dir = join(holder, 'tree');
+  mkdirSync(dir);
+  const dispose = () => rmSync(holder, { recursive: true, force: true });
+  const deadline = Date.now() + limits.timeoutMs;
+  const left = () => Math.max(1, deadline - Date.now());
+  try {
+    const init = await runGit(['init', '-q', dir], { cwd: dir, timeoutMs: left() });
+    if (init.code !== 0) throw new SourceError(`${src.display}: git failed (${gitReason(init)})`);
+    const want = src.sha ?? src.ref;
+    opts.onProgress?.('fetching', src.display);
+    const fetchArgs = ['fetch', '--quiet', '--no-tags', '--no-recurse-submodules'];
+    let r = await runGit([...fetchArgs, '--depth', '1', '--', src.url, want ?? 'HEAD'], {
+      cwd: dir,
+      timeoutMs: left(),
+      maxBytes: limits.maxBytes,
+      watch: holder,
+    });
+    let target = 'FETCH_HEAD';
+    if (
+      r.code !== 0 &&
+      !r.stopped &&
+      want &&
+      /^[0-9a-f]{4,40}$/i.test(want) &&
+      !/not found|resolve host/i.test(r.stderr)
+    ) {
+      // An abbreviated or unadvertised commit: fetch the branches and tags, then look for it.
+      r = await runGit([...fetchArgs, '--', src.url, '+refs/heads/*:refs/remotes/src/*', '+refs/tags/*:refs/tags/*'], {
+        cwd: dir,
+        timeoutMs: left(),
+        maxBytes: limits.maxBytes,
+        watch: holder,
+      });
+      target = `${want}^{commit}`;
+    }
+    if (r.code !== 0) throw gitFailure(src.display, want, r, limits);
+    opts.onProgress?.('checking-out', src.display);
+    const co = await runGit(['checkout', '-q', '--detach', target, '--'], {
+      cwd: dir,
+      timeoutMs: left(),
+      maxBytes: limits.maxBytes,
+      watch: holder,
+    });
+    if (co.code !== 0) throw gitFailure(src.display, want, co, limits);
+    if (folderBytes(holder, limits.maxBytes) > limits.maxBytes)
+      throw new SourceError(`${src.display}: the repository is larger than ${sizeText(limits.maxBytes)} (the limit)`);
+    const head = await runGit(['rev-parse', 'HEAD'], { cwd: dir, timeoutMs: left() });
+    const commit = head.stdout.trim();
+    if (head.code !== 0 || !/^[0-9a-f]{40,64}$/.test(commit)) throw gitFailure(src.display, want, head, limits);
+    if (src.sha && !commit.startsWith(src.sha.toLowerCase()))
+      throw new SourceError(`${src.display}: commit ${src.sha} does not exist (got ${commit.slice(0, 12)})`);
+    // The tree holds only the repository's files: its .git moves beside it, so no audit or copy ever sees it.
+    renameSync(join(dir, '.git'), join(holder, 'git'));
+    return { dir, commit, dispose };
+  } catch (e) {
+    dispose();
+    throw e;
+  }
+}
+
+/** GET a marketplace.json over HTTP(S): bounded in time and size, one line naming the URL on failure. */
+export async function fetchJsonText(
+  url: string,
+  opts: { timeoutMs?: number; maxBytes?: number } = {},
+): Promise<string> {
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const maxBytes = opts.maxBytes ?? 5 * MB;
+  let res: Response;
+  try {
+    res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
+  } catch (e) {
+    const err = e as Error & { cause?: { code?: string; message?: string } };
+    if (err.name === 'TimeoutError') throw new SourceError(`${url}: timed out after ${Math.round(timeoutMs / 1000)} s`);
+    throw new SourceError(`${url}: network error (${err.cause?.code ?? err.cause?.message ?? err.message})`);
+  }
+  if (!res.ok) throw new SourceError(`${url}: HTTP ${res.status}${res.status === 404 ? ' (no such file)' : ''}`);
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = res.body?.getReader();
+  try {
+    for (;;) {
+      const { done, value } = reader ? await reader.read() : { done: true, value: undefined };
+      if (done) break;
+      total += value.length;
+      if (total > maxBytes) throw new SourceError(`${url}: larger than ${sizeText(maxBytes)} (the limit)`);
+      chunks.push(value);
+    }
+  } catch (e) {
+    await reader?.cancel().catch(() => undefined);
+    if (e instanceof SourceError) throw e;
+    throw new SourceError(`${url}: network error (${(e as Error).message})`);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,142 @@
+// The system git, run for skill sources through one function (runGit), so the process sandbox can wrap every call:
+// no prompts, no hooks, no submodules, no ext:: transport; bounded in time and, while fetching, in bytes on disk.
+import { spawn } from 'node:child_process';
+import { lstatSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface GitLimits {
+  /** Whole fetch (network included), in ms. */
+  timeoutMs: number;
+  /** Bytes the clone may take on disk (objects and checked-out files). */
+  maxBytes: number;
+}
+
+export const GIT_LIMITS: GitLimits = { timeoutMs: 120_000, maxBytes: 200 * 1024 * 1024 };
+
+/** Settings given to every git call: a fetched repository can change none of them (its .git/config is ours). */
+const SAFE_CONFIG = [
+  'core.hooksPath=/dev/null',
+  'core.fsmonitor=false',
+  'core.symlinks=true',
+  'protocol.ext.allow=never',
+  'protocol.file.allow=always',
+  'submodule.recurse=false',
+  'fetch.recurseSubmodules=false',
+  'credential.interactive=never',
+  'advice.detachedHead=false',
+  'init.defaultBranch=main',
+];
+
+export interface GitRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** Why it was stopped: the time or size limit. */
+  stopped?: 'timeout' | 'size';
+}
+
+/** Bytes under `dir`, counting each file and link once (stops early past `cap`). */
+export function folderBytes(dir: string, cap = Infinity): number {
+  let total = 0;
+  const stack = [dir];
+  while (stack.length) {
+    const d = stack.pop()!;
+    let names: string[];
+    try {
+      names = readdirSync(d);
+    } catch {
+      continue;
+    }
+    for (const n of names) {
+      const p = join(d, n);
+      let st;
+      try {
+        st = lstatSync(p);
+      } catch {
+        continue;
+      }
+      total += st.size;
+      if (total > cap) return total;
+      if (st.isDirectory()) stack.push(p);
+    }
+  }
+  return total;
+}
+
+export interface RunGitOptions {
+  cwd: string;
+  /** Deadline for this call. */
+  timeoutMs: number;
+  /** Stop the call when `watch` grows past this many bytes. */
+  maxBytes?: number;
+  watch?: string;
+}
+
+/** Run `git ARGS` (never through a shell) and collect its output; never throws for a failing git. */
+export function runGit(args: string[], opts: RunGitOptions): Promise<GitRun> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_LFS_SKIP_SMUDGE: '1',
+    GIT_ASKPASS: 'false',
+    SSH_ASKPASS: 'false',
+    GIT_SSH_COMMAND: 'ssh -oBatchMode=yes',
+    LC_ALL: 'C',
+  };
+  for (const k of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_CONFIG_PARAMETERS'])
+    delete env[k];
+  const full = SAFE_CONFIG.flatMap((c) => ['-c', c]).concat(args);
+  return new Promise((resolveRun) => {
+    let child;
+    try {
+      child = spawn('git', full, { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    } catch (e) {
+      resolveRun({ code: -1, stdout: '', stderr: `cannot start git: ${(e as Error).message}` });
+      return;
+    }
+    let stdout = '';
+    let stderr = '';
+    let stopped: GitRun['stopped'];
+    const kill = (why: NonNullable<GitRun['stopped']>) => {
+      if (stopped) return;
+      stopped = why;
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    };
+    child.stdout.on('data', (b: Buffer) => {
+      if (stdout.length < 1_000_000) stdout += b.toString('utf8');
+    });
+    child.stderr.on('data', (b: Buffer) => {
+      if (stderr.length < 64_000) stderr += b.toString('utf8');
+    });
+    const timer = setTimeout(() => kill('timeout'), opts.timeoutMs);
+    const poll =
+      opts.maxBytes !== undefined && opts.watch
+        ? setInterval(() => {
+            if (folderBytes(opts.watch!, opts.maxBytes) > opts.maxBytes!) kill('size');
+          }, 100)
+        : undefined;
+    child.on('error', (e) => {
+      stderr += `cannot start git: ${e.message}`;
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (poll) clearInterval(poll);
+      resolveRun({ code: code ?? -1, stdout, stderr, ...(stopped ? { stopped } : {}) });
+    });
+  });
+}
+
+/** The last meaningful line git printed (its "fatal:" line when there is one), for a one-line error. */
+export function gitReason(r: GitRun): string {
+  const lines = r.stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const fatal = lines.find((l) => l.startsWith('fatal:')) ?? lines.at(-1) ?? `git exited with ${r.code}`;
+  return fatal.replace(/^fatal:\s*/, '');
+}

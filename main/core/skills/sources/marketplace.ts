@@ -1,0 +1,209 @@
+// A marketplace file (.claude-plugin/marketplace.json) read in the shape the public ones have: plugins, each with a
+// `source` that is a relative path or an object of kind github / url / git-subdir, and optionally its skill folders.
+// zod checks the shape; jsonc-parser finds the line of a bad field, so an error names file:line and field.
+import { z } from 'zod';
+import { findNodeAtLocation, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { cleanRepoPath, parseSource, refProblem, SourceError } from './spec.js';
+
+export const MARKETPLACE_FILE = '.claude-plugin/marketplace.json';
+
+/** Where a plugin's files are: in the marketplace's own repository, or in another git repository. */
+export type PluginSource =
+  | { kind: 'relative'; path: string }
+  | {
+      kind: 'git';
+      sourceKind: 'github' | 'url' | 'git-subdir';
+      url: string;
+      ref?: string;
+      sha?: string;
+      path?: string;
+    };
+
+export interface MarketplacePlugin {
+  name: string;
+  description: string;
+  category?: string;
+  tags: string[];
+  source: PluginSource;
+  /** Skill folders relative to the plugin's root, when the entry lists them. */
+  skills?: string[];
+}
+
+export interface Marketplace {
+  name: string;
+  description: string;
+  plugins: MarketplacePlugin[];
+}
+
+const SOURCE_KINDS = ['github', 'url', 'git-subdir'] as const;
+const Opt = z.string().min(1).optional();
+const Github = z.looseObject({
+  source: z.literal('github'),
+  repo: z.string().regex(/^[\w.-]+\/[\w.-]+$/),
+  ref: Opt,
+  sha: Opt,
+});
+const Url = z.looseObject({ source: z.literal('url'), url: z.string().min(1), ref: Opt, sha: Opt, path: Opt });
+const GitSubdir = z.looseObject({
+  source: z.literal('git-subdir'),
+  url: z.string().min(1),
+  path: z.string().min(1),
+  ref: Opt,
+  sha: Opt,
+});
+const Plugin = z.looseObject({
+  name: z.string().min(1),
+  description: z.string().optional(),
+  category: z.string().optional(),
+  tags: z.array(z.string()).optional(),
+  keywords: z.array(z.string()).optional(),
+  source: z.union([z.string().min(1), z.looseObject({ source: z.string() })]),
+  skills: z.union([z.string(), z.array(z.string())]).optional(),
+});
+const File = z.looseObject({
+  name: z.string().min(1),
+  description: z.string().optional(),
+  metadata: z.looseObject({ description: z.string().optional(), pluginRoot: z.string().optional() }).optional(),
+  plugins: z.array(z.unknown()),
+});
+
+export class MarketplaceError extends SourceError {}
+
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+/** Parse marketplace.json text; `file` names it in errors (`…/marketplace.json:12: plugins[3].source.source: …`). */
+export function parseMarketplace(text: string, file: string): Marketplace {
+  const errors: ParseError[] = [];
+  const tree = parseTree(text, errors, { allowTrailingComma: false, disallowComments: true });
+  if (errors.length || !tree) {
+    const e = errors[0];
+    const at = e ? `:${lineAt(text, e.offset)}` : '';
+    throw new MarketplaceError(`${file}${at}: not valid JSON (${e ? printParseErrorCode(e.error) : 'empty'})`);
+  }
+  // The field's line, or its nearest parent's when the field is missing.
+  const where = (path: (string | number)[]) => {
+    for (let k = path.length; k >= 0; k--) {
+      const node = findNodeAtLocation(tree, path.slice(0, k));
+      if (node) return `:${lineAt(text, node.offset)}`;
+    }
+    return '';
+  };
+  const fail = (path: (string | number)[], message: string): never => {
+    const field = path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i ? `.${p}` : p)).join('');
+    throw new MarketplaceError(`${file}${where(path)}: ${field}: ${message}`);
+  };
+  const json: unknown = JSON.parse(text);
+  const top = File.safeParse(json);
+  if (!top.success) {
+    const issue = top.error.issues[0]!;
+    fail(issue.path as (string | number)[], issue.message);
+  }
+  const data = top.data!;
+  const pluginRoot = data.metadata?.pluginRoot;
+  const plugins: MarketplacePlugin[] = [];
+  const names = new Set<string>();
+  data.plugins.forEach((raw, i) => {
+    const p = Plugin.safeParse(raw);
+    if (!p.success) {
+      const issue = p.error.issues[0]!;
+      fail(['plugins', i, ...(issue.path as (string | number)[])], issue.message);
+    }
+    const entry = p.data!;
+    if (names.has(entry.name)) fail(['plugins', i, 'name'], `"${entry.name}" appears twice`);
+    names.add(entry.name);
+    let source: PluginSource;
+    try {
+      source = pluginSource(entry.source, pluginRoot);
+    } catch (e) {
+      if (e instanceof KindError) fail(['plugins', i, 'source', ...e.at], e.message);
+      fail(['plugins', i, 'source'], (e as Error).message);
+    }
+    const skills = entry.skills === undefined ? undefined : Array.isArray(entry.skills) ? entry.skills : [entry.skills];
+    if (skills)
+      skills.forEach((s, k) => {
+        try {
+          cleanRepoPath(s, 'skill folder');
+        } catch (e) {
+          fail(['plugins', i, 'skills', k], (e as Error).message);
+        }
+      });
+    plugins.push({
+      name: entry.name,
+      description: entry.description ?? '',
+      ...(entry.category ? { category: entry.category } : {}),
+      tags: [...(entry.tags ?? []), ...(entry.keywords ?? [])],
+      source: source!,
+      ...(skills ? { skills: skills.map((s) => cleanRepoPath(s, 'skill folder')) } : {}),
+    });
+  });
+  return { name: data.name, description: data.description ?? data.metadata?.description ?? '', plugins };
+}
+
+class KindError extends Error {
+  constructor(
+    readonly at: string[],
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function gitUrl(url: string): string {
+  const spec = parseSource(url, '/');
+  if (spec.kind !== 'git') throw new KindError(['url'], `"${url}" is not a git repository URL`);
+  return spec.url;
+}
+
+function pluginSource(src: string | { source: string }, pluginRoot: string | undefined): PluginSource {
+  if (typeof src === 'string') {
+    if (!src.startsWith('./') && src !== '.')
+      throw new KindError([], `"${src}" is neither a relative path ("./…") nor a source object`);
+    const root = pluginRoot ? cleanRepoPath(pluginRoot, 'metadata.pluginRoot') : '';
+    const path = cleanRepoPath(src, 'source');
+    return { kind: 'relative', path: [root, path].filter(Boolean).join('/') };
+  }
+  const check = (o: { ref?: string | undefined; sha?: string | undefined }) => {
+    if (o.ref && refProblem(o.ref)) throw new KindError(['ref'], refProblem(o.ref)!);
+    if (o.sha && !/^[0-9a-f]{7,64}$/i.test(o.sha)) throw new KindError(['sha'], `"${o.sha}" is not a commit id`);
+  };
+  const opt = (o: { ref?: string | undefined; sha?: string | undefined }) => ({
+    ...(o.ref ? { ref: o.ref } : {}),
+    ...(o.sha ? { sha: o.sha } : {}),
+  });
+  const parsed = (schema: z.ZodType, v: unknown) => {
+    const r = schema.safeParse(v);
+    if (!r.success) {
+      const issue = r.error.issues[0]!;
+      throw new KindError(issue.path.map(String), issue.message);
+    }
+    return r.data;
+  };
+  switch (src.source) {
+    case 'github': {
+      const g = parsed(Github, src) as z.infer<typeof Github>;
+      check(g);
+      return { kind: 'git', sourceKind: 'github', url: `https://github.com/${g.repo}.git`, ...opt(g) };
+    }
+    case 'url': {
+      const u = parsed(Url, src) as z.infer<typeof Url>;
+      check(u);
+      const path = u.path ? cleanRepoPath(u.path) : '';
+      return { kind: 'git', sourceKind: 'url', url: gitUrl(u.url), ...opt(u), ...(path ? { path } : {}) };
+    }
+    case 'git-subdir': {
+      const s = parsed(GitSubdir, src) as z.infer<typeof GitSubdir>;
+      check(s);
+      const path = cleanRepoPath(s.path);
+      return { kind: 'git', sourceKind: 'git-subdir', url: gitUrl(s.url), ...opt(s), ...(path ? { path } : {}) };
+    }
+    default:
+      throw new KindError(
+        ['source'],
+        `unknown source kind "${src.source}" (Knack reads ${SOURCE_KINDS.join(', ')} and relative "./" paths)`,
+      );
+  }
+}

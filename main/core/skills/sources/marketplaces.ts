@@ -1,0 +1,183 @@
+// The marketplaces a user reads skills from: `skills.marketplaces` in the user's and the workspace's settings.json
+// (none by default), edited in place with jsonc-parser so the rest of the file keeps its form; and search over their
+// entries with the same index and bilingual expansion SkillSearch uses.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { applyEdits, modify, parse, type ParseError } from 'jsonc-parser';
+import { userSettingsPath, workspaceSettingsPath } from '../../config/settings.js';
+import { TextIndex } from '../../search/text-index.js';
+import { crossLanguageExpander } from '../../search/expand.js';
+import { openSource, type OpenOptions } from './open.js';
+import { parseSource, SourceError } from './spec.js';
+
+export interface ConfiguredMarketplace {
+  source: string;
+  scope: 'user' | 'workspace';
+  file: string;
+}
+
+export function marketplaceSettingsFile(scope: 'user' | 'workspace', dataDir: string, workspace: string): string {
+  return scope === 'user' ? userSettingsPath(dataDir) : workspaceSettingsPath(workspace);
+}
+
+function readSettingsObject(file: string): Record<string, unknown> {
+  if (!existsSync(file)) return {};
+  const errors: ParseError[] = [];
+  const v: unknown = parse(readFileSync(file, 'utf8'), errors, { disallowComments: true });
+  if (errors.length || typeof v !== 'object' || v === null || Array.isArray(v))
+    throw new SourceError(`${file}: not a JSON object; fix it before changing marketplaces`);
+  return v as Record<string, unknown>;
+}
+
+function listIn(file: string): string[] {
+  const skills = readSettingsObject(file).skills as { marketplaces?: unknown } | undefined;
+  const list = skills?.marketplaces;
+  if (list === undefined) return [];
+  if (!Array.isArray(list) || !list.every((x) => typeof x === 'string'))
+    throw new SourceError(`${file}: skills.marketplaces must be a list of strings`);
+  return list;
+}
+
+/** Every configured marketplace: the user's, then the workspace's (each once). */
+export function listMarketplaces(dataDir: string, workspace: string | undefined): ConfiguredMarketplace[] {
+  const out: ConfiguredMarketplace[] = [];
+  const seen = new Set<string>();
+  const scopes: ('user' | 'workspace')[] = workspace ? ['user', 'workspace'] : ['user'];
+  for (const scope of scopes) {
+    const file = marketplaceSettingsFile(scope, dataDir, workspace ?? '');
+    for (const source of listIn(file)) {
+      if (seen.has(source)) continue;
+      seen.add(source);
+      out.push({ source, scope, file });
+    }
+  }
+  return out;
+}
+
+function writeList(file: string, list: string[]): void {
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '{}\n';
+  const edits = modify(text, ['skills', 'marketplaces'], list, {
+    formattingOptions: { insertSpaces: true, tabSize: 2 },
+  });
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.knack-tmp`;
+  writeFileSync(tmp, applyEdits(text, edits));
+  renameSync(tmp, file);
+}
+
+/** Add a marketplace to a scope's settings (checked to be a readable source first). Returns false when already there. */
+export function addMarketplace(file: string, source: string, cwd: string): boolean {
+  parseSource(source, cwd);
+  const list = listIn(file);
+  if (list.includes(source)) return false;
+  writeList(file, [...list, source]);
+  return true;
+}
+
+export function removeMarketplace(file: string, source: string): boolean {
+  const list = listIn(file);
+  if (!list.includes(source)) return false;
+  writeList(
+    file,
+    list.filter((s) => s !== source),
+  );
+  return true;
+}
+
+/** One thing a marketplace offers: a skill (its repository was read) or a plugin whose skills live elsewhere. */
+export interface MarketEntry {
+  marketplace: string;
+  marketplaceName: string;
+  plugin: string;
+  /** The skill's name; undefined for a plugin not fetched yet. */
+  skill?: string;
+  description: string;
+  category?: string;
+  tags: string[];
+  /** Audit level of a listed skill. */
+  level?: 'P0' | 'P1' | 'P2';
+}
+
+const CACHE_MS = 60 * 60 * 1000;
+
+function cacheFile(dataDir: string, source: string): string {
+  return join(
+    dataDir,
+    'cache',
+    'marketplaces',
+    `${createHash('sha256').update(source).digest('hex').slice(0, 24)}.json`,
+  );
+}
+
+/** A marketplace's entries: fetched and read (cached for an hour in the data folder unless `refresh`). */
+export async function marketplaceEntries(
+  source: string,
+  opts: { dataDir: string; cwd: string; refresh?: boolean } & OpenOptions,
+): Promise<MarketEntry[]> {
+  const cache = cacheFile(opts.dataDir, source);
+  if (!opts.refresh && existsSync(cache) && Date.now() - statSync(cache).mtimeMs < CACHE_MS) {
+    try {
+      return JSON.parse(readFileSync(cache, 'utf8')) as MarketEntry[];
+    } catch {
+      // read again below
+    }
+  }
+  const opened = await openSource(parseSource(source, opts.cwd), opts);
+  try {
+    if (opened.kind !== 'marketplace' || !opened.marketplace)
+      throw new SourceError(`${source}: holds no .claude-plugin/marketplace.json`);
+    const m = opened.marketplace;
+    const entries: MarketEntry[] = [];
+    for (const p of m.plugins) {
+      const base = {
+        marketplace: source,
+        marketplaceName: m.name,
+        plugin: p.name,
+        ...(p.category ? { category: p.category } : {}),
+        tags: p.tags,
+      };
+      const skills = opened.candidates.filter((c) => c.plugin === p.name);
+      if (!skills.length) entries.push({ ...base, description: p.description });
+      for (const c of skills)
+        entries.push({ ...base, skill: c.name, description: c.description || p.description, level: c.level });
+    }
+    mkdirSync(dirname(cache), { recursive: true });
+    writeFileSync(cache, JSON.stringify(entries));
+    return entries;
+  } finally {
+    opened.dispose();
+  }
+}
+
+export interface BrowseHit extends MarketEntry {
+  score: number;
+  /** What to give `knack skills add` to install it. */
+  install: string;
+}
+
+/** Rank marketplace entries for a query in either language (name 3, tags 2, plugin 2, description 1). */
+export function searchEntries(entries: MarketEntry[], query: string, limit = 20, cacheDir?: string): BrowseHit[] {
+  const idOf = (e: MarketEntry) => `${e.marketplace}\0${e.plugin}\0${e.skill ?? ''}`;
+  const index = new TextIndex<MarketEntry>({
+    fields: { name: 3, plugin: 2, tags: 2, description: 1 },
+    idOf,
+    extract: (e) => ({
+      name: e.skill ?? e.plugin,
+      plugin: e.plugin,
+      tags: [...e.tags, e.category ?? ''].join(' '),
+      description: e.description,
+    }),
+    expand: crossLanguageExpander(cacheDir ? { cacheDir } : {}),
+    normalize: {},
+  });
+  index.addAll(entries);
+  const byId = new Map(entries.map((e) => [idOf(e), e]));
+  const hits = query.trim()
+    ? index.search(query, { limit })
+    : entries.slice(0, limit).map((e) => ({ id: idOf(e), score: 0 }));
+  return hits.map((h) => {
+    const e = byId.get(h.id)!;
+    return { ...e, score: h.score, install: `${e.marketplace} --skill ${e.skill ?? e.plugin}` };
+  });
+}

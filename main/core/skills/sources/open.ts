@@ -1,0 +1,312 @@
+// Open a skill source and list what it offers: each skill folder with its name, description and audit level, ready to
+// pick. A repository may hold one skill, many, or a marketplace whose plugins live here or in other repositories.
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { isInside } from '../../base/paths.js';
+import { parseFoundSkill } from '../format/manifest.js';
+import { auditSkill } from '../trust/audit.js';
+import { fetchJsonText, fetchRepo, type FetchedRepo, type FetchOptions } from './fetch.js';
+import { MARKETPLACE_FILE, parseMarketplace, type Marketplace, type MarketplacePlugin } from './marketplace.js';
+import { formatSource, SourceError, type SourceSpec } from './spec.js';
+
+/** Where an installed skill came from: what skills.lock.json records for it. */
+export interface SourceRecord {
+  url: string;
+  ref?: string;
+  commit: string;
+  /** Folder of the skill inside the repository ("" = its top). */
+  path: string;
+  /** The marketplace it was picked from (as the user gave it) and the plugin that lists it. */
+  marketplace?: string;
+  plugin?: string;
+}
+
+export interface Candidate {
+  name: string;
+  description: string;
+  /** The skill's folder in the fetched tree (temporary). */
+  dir: string;
+  level: 'P0' | 'P1' | 'P2';
+  contentHash: string;
+  findings: number;
+  /** Why it cannot be installed as it is (a link out of its folder), when it cannot. */
+  problem?: string;
+  /** Undefined for a local folder (nothing to record). */
+  record?: SourceRecord;
+  plugin?: string;
+}
+
+export interface PluginEntry {
+  name: string;
+  description: string;
+  category?: string;
+  tags: string[];
+  /** Its skills are listed in `candidates` (its repository was fetched). */
+  fetched: boolean;
+  /** Where its files are, as one line. */
+  from: string;
+}
+
+export interface OpenedSource {
+  display: string;
+  kind: 'local' | 'repository' | 'marketplace';
+  marketplace?: { name: string; description: string; plugins: PluginEntry[] };
+  candidates: Candidate[];
+  /** Remove every temporary folder. */
+  dispose(): void;
+}
+
+export interface OpenOptions extends FetchOptions {
+  /** Plugins of a marketplace to fetch from other repositories (by plugin or skill name); others are only listed. */
+  want?: string[];
+  /** Fetch every plugin of a marketplace, wherever it lives. */
+  allPlugins?: boolean;
+}
+
+const MAX_FOLDERS = 5_000;
+const MAX_DEPTH = 6;
+
+const hasSkillMd = (dir: string) => existsSync(join(dir, 'SKILL.md')) || existsSync(join(dir, 'skill.md'));
+
+/** Skill folders under `root` (a folder holding SKILL.md is not looked into), without following links. */
+export function findSkillFolders(root: string): string[] {
+  if (hasSkillMd(root)) return [root];
+  const out: string[] = [];
+  let visited = 0;
+  const walk = (dir: string, depth: number) => {
+    if (depth > MAX_DEPTH || ++visited > MAX_FOLDERS) return;
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (!e.isDirectory() || e.name === '.git' || e.name === 'node_modules') continue;
+      const p = join(dir, e.name);
+      if (hasSkillMd(p)) out.push(p);
+      else walk(p, depth + 1);
+    }
+  };
+  walk(root, 0);
+  return out;
+}
+
+/** The first link inside `dir` that is broken or leads out of it, as a sentence; undefined when there is none. */
+export function linkOutOf(dir: string): string | undefined {
+  const real = realpathSync(dir);
+  const stack = [dir];
+  while (stack.length) {
+    const d = stack.pop()!;
+    for (const n of readdirSync(d)) {
+      const p = join(d, n);
+      const st = lstatSync(p);
+      if (st.isSymbolicLink()) {
+        let target: string;
+        try {
+          target = realpathSync(p);
+        } catch {
+          return `symlink ${relative(dir, p)} is broken`;
+        }
+        if (!isInside(target, real)) return `symlink ${relative(dir, p)} points outside the skill folder`;
+      } else if (st.isDirectory()) stack.push(p);
+    }
+  }
+  return undefined;
+}
+
+function candidateAt(dir: string, record: SourceRecord | undefined, plugin?: string): Candidate {
+  const problem = linkOutOf(dir);
+  const report = auditSkill(dir);
+  const parsed = parseFoundSkill(existsSync(join(dir, 'SKILL.md')) ? join(dir, 'SKILL.md') : join(dir, 'skill.md'));
+  return {
+    name: report.skill,
+    description: parsed.manifest?.description ?? '',
+    dir,
+    level: report.level,
+    contentHash: report.contentHash,
+    findings: report.findings.length,
+    ...(problem ? { problem } : {}),
+    ...(record ? { record } : {}),
+    ...(plugin ? { plugin } : {}),
+  };
+}
+
+/** `rel` inside the checked-out `root`, refusing a path that is missing or leaves the tree through a link. */
+function inside(root: string, rel: string, display: string, at: string): string {
+  const p = rel ? join(root, ...rel.split('/')) : root;
+  if (!existsSync(p)) throw new SourceError(`${display}: path "${rel}" does not exist at ${at}`);
+  if (!isInside(realpathSync(p), realpathSync(root)))
+    throw new SourceError(`${display}: path "${rel}" leads out of the repository through a symlink`);
+  if (!statSync(p).isDirectory()) throw new SourceError(`${display}: path "${rel}" is not a folder`);
+  return p;
+}
+
+const relPath = (root: string, dir: string) => relative(root, dir).split(sep).join('/');
+
+/** The skill folders of one plugin, whose files are at `root` in a tree rooted at `repo`. */
+function pluginSkills(repo: string, root: string, plugin: MarketplacePlugin, display: string): string[] {
+  if (plugin.skills) {
+    return plugin.skills.map((s) => {
+      const dir = inside(root, s, display, `plugin ${plugin.name}`);
+      if (!hasSkillMd(dir))
+        throw new SourceError(`${display}: plugin ${plugin.name} lists "${s}", which holds no SKILL.md`);
+      return dir;
+    });
+  }
+  const skillsDir = join(root, 'skills');
+  const found = findSkillFolders(existsSync(skillsDir) && isInside(realpathSync(skillsDir), repo) ? skillsDir : root);
+  return found;
+}
+
+function describeGit(s: { url: string; ref?: string; sha?: string; path?: string }): string {
+  return formatSource({
+    url: s.url,
+    ...((s.sha ?? s.ref) ? { ref: (s.sha ?? s.ref)! } : {}),
+    ...(s.path ? { path: s.path } : {}),
+  });
+}
+
+/** Fetch and list a source. The caller must call dispose() on the result; on error nothing is left behind. */
+export async function openSource(spec: SourceSpec, opts: OpenOptions = {}): Promise<OpenedSource> {
+  const fetched: FetchedRepo[] = [];
+  const dispose = () => {
+    for (const f of fetched) f.dispose();
+  };
+  try {
+    if (spec.kind === 'local') {
+      if (!existsSync(spec.path)) throw new SourceError(`${spec.display} does not exist`);
+      const dirs = statSync(spec.path).isDirectory() ? findSkillFolders(spec.path) : [];
+      if (statSync(spec.path).isDirectory() && dirs.length === 0)
+        throw new SourceError(`${spec.display}: no SKILL.md in it or its folders`);
+      opts.onProgress?.('auditing', spec.display);
+      return { display: spec.display, kind: 'local', candidates: dirs.map((d) => candidateAt(d, undefined)), dispose };
+    }
+    let market: Marketplace;
+    let marketRepo: FetchedRepo | undefined;
+    let marketRef: string | undefined;
+    if (spec.kind === 'json') {
+      opts.onProgress?.('fetching', spec.display);
+      market = parseMarketplace(await fetchJsonText(spec.url), spec.url);
+    } else {
+      const repo = await fetchRepo(spec, opts);
+      fetched.push(repo);
+      const at = spec.ref ?? 'the default branch';
+      const root = inside(repo.dir, spec.path ?? '', spec.display, at);
+      const marketFile = join(root, ...MARKETPLACE_FILE.split('/'));
+      if (!hasSkillMd(root) && existsSync(marketFile)) {
+        opts.onProgress?.('reading', MARKETPLACE_FILE);
+        const shown = `${spec.display}:${spec.path ? `${spec.path}/` : ''}${MARKETPLACE_FILE}`;
+        market = parseMarketplace(readFileSync(marketFile, 'utf8'), shown);
+        marketRepo = { ...repo, dir: root };
+        marketRef = spec.ref;
+      } else {
+        const dirs = findSkillFolders(root);
+        if (dirs.length === 0)
+          throw new SourceError(`${spec.display}: no SKILL.md in ${spec.path ? `"${spec.path}"` : 'the repository'}`);
+        opts.onProgress?.('auditing', `${dirs.length} skill(s)`);
+        const candidates = dirs.map((d) =>
+          candidateAt(d, {
+            url: spec.url,
+            ...(spec.ref ? { ref: spec.ref } : {}),
+            commit: repo.commit,
+            path: relPath(repo.dir, d),
+          }),
+        );
+        return { display: spec.display, kind: 'repository', candidates, dispose };
+      }
+    }
+    return await openMarketplace(spec, market, marketRepo, marketRef, fetched, opts, dispose);
+  } catch (e) {
+    dispose();
+    throw e;
+  }
+}
+
+async function openMarketplace(
+  spec: SourceSpec,
+  market: Marketplace,
+  repo: FetchedRepo | undefined,
+  ref: string | undefined,
+  fetched: FetchedRepo[],
+  opts: OpenOptions,
+  dispose: () => void,
+): Promise<OpenedSource> {
+  const want = new Set(opts.want ?? []);
+  const candidates: Candidate[] = [];
+  const plugins: PluginEntry[] = [];
+  const repos = new Map<string, FetchedRepo>();
+  for (const p of market.plugins) {
+    const entry: PluginEntry = {
+      name: p.name,
+      description: p.description,
+      ...(p.category ? { category: p.category } : {}),
+      tags: p.tags,
+      fetched: false,
+      from: p.source.kind === 'relative' ? `./${p.source.path}` : describeGit(p.source),
+    };
+    plugins.push(entry);
+    const base = { marketplace: spec.display, plugin: p.name };
+    if (p.source.kind === 'relative') {
+      if (!repo) {
+        // A marketplace.json read over HTTP has no repository for "./" paths to be in.
+        continue;
+      }
+      const repoRoot = realpathSync(repo.dir);
+      const root = inside(repo.dir, p.source.path, spec.display, `plugin ${p.name}`);
+      const topDir = fetched[0]!.dir;
+      for (const d of pluginSkills(repoRoot, root, p, spec.display)) {
+        candidates.push(
+          candidateAt(
+            d,
+            {
+              url: (spec as { url: string }).url,
+              ...(ref ? { ref } : {}),
+              commit: repo.commit,
+              path: relPath(topDir, d),
+              ...base,
+            },
+            p.name,
+          ),
+        );
+      }
+      entry.fetched = true;
+      continue;
+    }
+    const src = p.source;
+    if (!opts.allPlugins && !want.has(p.name)) continue;
+    const key = `${src.url}\0${src.sha ?? src.ref ?? ''}`;
+    let r = repos.get(key);
+    if (!r) {
+      r = await fetchRepo(
+        {
+          url: src.url,
+          ...(src.ref ? { ref: src.ref } : {}),
+          ...(src.sha ? { sha: src.sha } : {}),
+          display: `${spec.display}: plugin ${p.name} (${src.url})`,
+        },
+        opts,
+      );
+      fetched.push(r);
+      repos.set(key, r);
+    }
+    const root = inside(r.dir, src.path ?? '', `${spec.display}: plugin ${p.name}`, src.url);
+    for (const d of pluginSkills(realpathSync(r.dir), root, p, `${spec.display}: plugin ${p.name}`)) {
+      candidates.push(
+        candidateAt(
+          d,
+          { url: src.url, ...(src.ref ? { ref: src.ref } : {}), commit: r.commit, path: relPath(r.dir, d), ...base },
+          p.name,
+        ),
+      );
+    }
+    entry.fetched = true;
+  }
+  return {
+    display: spec.display,
+    kind: 'marketplace',
+    marketplace: { name: market.name, description: market.description, plugins },
+    candidates,
+    dispose,
+  };
+}

@@ -1,0 +1,137 @@
+// What the user typed as a skill source, read into one shape: a local folder or .zip, a git repository (URL, scp-style
+// ssh, or GitHub's owner/repo shorthand) with an optional ref and path, or a marketplace.json served over HTTP(S).
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+export type SourceSpec =
+  | { kind: 'local'; path: string; display: string }
+  | { kind: 'git'; url: string; ref?: string; path?: string; host: string; display: string }
+  | { kind: 'json'; url: string; host: string; display: string };
+
+export class SourceError extends Error {}
+
+/** Hosts plain http:// is accepted for: this machine only (a test server, a local mirror). Anywhere else needs https. */
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '[::1]' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** Why a ref cannot be a git ref (or could be read by git as an option), or undefined. */
+export function refProblem(ref: string): string | undefined {
+  if (!/^[A-Za-z0-9._/@+-]+$/.test(ref)) return `ref "${ref}" has characters a ref cannot have`;
+  if (ref.startsWith('-') || ref.startsWith('/') || ref.endsWith('/') || ref.includes('..') || ref.endsWith('.lock'))
+    return `ref "${ref}" is not a valid ref`;
+  return undefined;
+}
+
+/** Why a path inside a repository is unsafe, or undefined. Returns the path without leading "./" and trailing "/". */
+export function cleanRepoPath(path: string, what = 'path'): string {
+  const p = path.replace(/^\.\/+/, '').replace(/\/+$/, '');
+  if (p === '' || p === '.') return '';
+  if (p.includes('\\') || p.includes('\0') || p.startsWith('/') || p.split('/').some((s) => s === '..'))
+    throw new SourceError(`${what} "${path}" must stay inside the repository (relative, no "..")`);
+  return p;
+}
+
+/** Split `#ref[:path]` off a source; a `:path` may also follow the repository itself. */
+function splitFragment(text: string): { base: string; ref?: string; path?: string } {
+  const hash = text.indexOf('#');
+  if (hash < 0) return { base: text };
+  const frag = text.slice(hash + 1);
+  const colon = frag.indexOf(':');
+  const ref = colon < 0 ? frag : frag.slice(0, colon);
+  const path = colon < 0 ? undefined : frag.slice(colon + 1);
+  return { base: text.slice(0, hash), ...(ref ? { ref } : {}), ...(path ? { path } : {}) };
+}
+
+function finish(
+  url: string,
+  host: string,
+  ref: string | undefined,
+  path: string | undefined,
+  display: string,
+): SourceSpec {
+  if (ref !== undefined) {
+    const p = refProblem(ref);
+    if (p) throw new SourceError(`${display}: ${p}`);
+  }
+  const clean = path === undefined ? undefined : cleanRepoPath(path);
+  return {
+    kind: 'git',
+    url,
+    host,
+    display,
+    ...(ref ? { ref } : {}),
+    ...(clean ? { path: clean } : {}),
+  };
+}
+
+const SHORTHAND = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)((?:\/[^#:]+)?)$/;
+
+/**
+ * Read a source. `cwd` resolves local paths. An existing local path wins over the GitHub shorthand (`skills/foo` in
+ * the current folder is that folder). Refuses transports other than https, ssh, file and loopback http.
+ */
+export function parseSource(text: string, cwd = process.cwd()): SourceSpec {
+  const display = text.trim();
+  if (!display) throw new SourceError('the source is empty');
+  if (display.startsWith('-')) throw new SourceError(`source "${display}" starts with "-"`);
+  if (/[\s\0]/.test(display)) throw new SourceError(`source "${display}" contains white space`);
+  const local = resolve(cwd, display.replace(/^~(?=\/)/, process.env.HOME ?? '~'));
+  if (/^(\.{1,2}\/|\/|~\/)/.test(display) || existsSync(local)) return { kind: 'local', path: local, display };
+
+  const { base, ref, path: fragPath } = splitFragment(display);
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(base)?.[1]?.toLowerCase();
+  if (scheme) {
+    if (!['https', 'http', 'ssh', 'file', 'git+ssh'].includes(scheme))
+      throw new SourceError(`${display}: the ${scheme}:// transport is not accepted (https, ssh or file)`);
+    const rest = base.slice(scheme.length + 3);
+    const slash = rest.indexOf('/');
+    const authority = slash < 0 ? rest : rest.slice(0, slash);
+    let pathPart = slash < 0 ? '' : rest.slice(slash);
+    // `https://host/owner/repo.git:skills/x` — a colon in the path part separates the folder inside the repository.
+    let inner = fragPath;
+    const colon = pathPart.indexOf(':');
+    if (colon >= 0) {
+      inner = inner ?? pathPart.slice(colon + 1);
+      pathPart = pathPart.slice(0, colon);
+    }
+    let host: string;
+    try {
+      host = scheme === 'file' ? '' : new URL(`${scheme === 'git+ssh' ? 'ssh' : scheme}://${authority}/`).hostname;
+    } catch {
+      throw new SourceError(`${display}: "${authority}" is not a host`);
+    }
+    if (scheme === 'http' && !isLoopbackHost(host))
+      throw new SourceError(`${display}: plain http is accepted only for this machine; use https`);
+    const url = `${scheme}://${authority}${pathPart}`;
+    if ((scheme === 'https' || scheme === 'http') && /\.json$/i.test(pathPart)) {
+      if (ref || inner) throw new SourceError(`${display}: a marketplace.json URL takes no #ref or :path`);
+      return { kind: 'json', url, host, display };
+    }
+    return finish(url, host, ref, inner, display);
+  }
+  // scp-style ssh: git@host:owner/repo.git[:path]
+  const scp = /^([A-Za-z0-9_.-]+@)?([A-Za-z0-9.-]+):([^:]+?)(?::(.+))?$/.exec(base);
+  if (scp && scp[1]) {
+    return finish(`${scp[1]}${scp[2]}:${scp[3]}`, scp[2]!, ref, fragPath ?? scp[4], display);
+  }
+  const gh = SHORTHAND.exec(base);
+  if (gh) {
+    const path = gh[3] ? gh[3].slice(1) : undefined;
+    return finish(
+      `https://github.com/${gh[1]}/${gh[2]!.replace(/\.git$/, '')}.git`,
+      'github.com',
+      ref,
+      fragPath ?? path,
+      display,
+    );
+  }
+  throw new SourceError(
+    `${display}: not a folder, a .zip, a git URL (https, ssh, file), owner/repo, or a marketplace.json URL`,
+  );
+}
+
+/** The source as one line again (for the lock and messages): URL, then #ref, then :path. */
+export function formatSource(s: { url: string; ref?: string; path?: string }): string {
+  return `${s.url}${s.ref ? `#${s.ref}` : ''}${s.path ? `${s.ref ? ':' : '#:'}${s.path}` : ''}`;
+}

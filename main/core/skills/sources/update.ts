@@ -1,0 +1,212 @@
+// Keep a scope's skills in step with their sources: `sync` installs exactly what skills.lock.json names (refusing a
+// commit whose content no longer hashes as locked), `update` compares each with its source's ref and shows what changed.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PermissionDiff } from '../../policy/diff.js';
+import { auditSkill, listSkillFiles } from '../trust/audit.js';
+import { addCandidate, type AddOptions, type AddResult } from './add.js';
+import { fetchRepo, type FetchedRepo, type FetchOptions } from './fetch.js';
+import { lockPathFor, readLock, type LockEntry } from './lock.js';
+import { findSkillFolders, linkOutOf, type Candidate } from './open.js';
+import { formatSource, SourceError } from './spec.js';
+import { parseFoundSkill } from '../format/manifest.js';
+
+export interface FileChanges {
+  added: string[];
+  removed: string[];
+  changed: string[];
+}
+
+export interface UpdateCheck {
+  name: string;
+  entry: LockEntry;
+  status: 'up-to-date' | 'available' | 'error';
+  reason?: string;
+  /** The fetched version (status available). */
+  candidate?: Candidate;
+  commit?: string;
+  files?: FileChanges;
+  /** Permissions asked now against the installed version. */
+  diff?: PermissionDiff;
+}
+
+/** Per-file sha256 of a skill folder (links by their target text), for the list of changed files. */
+function fileHashes(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!existsSync(dir)) return out;
+  for (const f of listSkillFiles(dir).files) {
+    if (f.special) continue;
+    try {
+      out.set(
+        f.rel,
+        f.link ??
+          createHash('sha256')
+            .update(readFileSync(join(dir, f.rel)))
+            .digest('hex'),
+      );
+    } catch {
+      out.set(f.rel, 'unreadable');
+    }
+  }
+  return out;
+}
+
+export function fileChanges(before: string, after: string): FileChanges {
+  const a = fileHashes(before);
+  const b = fileHashes(after);
+  const added = [...b.keys()].filter((k) => !a.has(k)).sort();
+  const removed = [...a.keys()].filter((k) => !b.has(k)).sort();
+  const changed = [...b.keys()].filter((k) => a.has(k) && a.get(k) !== b.get(k)).sort();
+  return { added, removed, changed };
+}
+
+/** The skill folder at `path` of a fetched repository, as a candidate recorded at that commit. */
+function candidateIn(repo: FetchedRepo, entry: LockEntry, name: string, ref: string | undefined): Candidate {
+  const shown = formatSource({ url: entry.url, ...(ref ? { ref } : {}), path: entry.path });
+  const dir = entry.path ? join(repo.dir, ...entry.path.split('/')) : repo.dir;
+  if (!existsSync(dir) || findSkillFolders(dir)[0] !== dir)
+    throw new SourceError(
+      `${name}: ${shown}: no SKILL.md at "${entry.path || '.'}" in commit ${repo.commit.slice(0, 12)}`,
+    );
+  const report = auditSkill(dir);
+  const problem = linkOutOf(dir);
+  const file = existsSync(join(dir, 'SKILL.md')) ? join(dir, 'SKILL.md') : join(dir, 'skill.md');
+  return {
+    name: report.skill,
+    description: parseFoundSkill(file).manifest?.description ?? '',
+    dir,
+    level: report.level,
+    contentHash: report.contentHash,
+    findings: report.findings.length,
+    ...(problem ? { problem } : {}),
+    record: {
+      url: entry.url,
+      ...(entry.ref ? { ref: entry.ref } : {}),
+      commit: repo.commit,
+      path: entry.path,
+      ...(entry.marketplace ? { marketplace: entry.marketplace } : {}),
+      ...(entry.plugin ? { plugin: entry.plugin } : {}),
+    },
+  };
+}
+
+/** Fetch each (url, revision) once for many lock entries; dispose() removes every clone. */
+class Fetches {
+  private readonly repos = new Map<string, Promise<FetchedRepo>>();
+  constructor(private readonly opts: FetchOptions) {}
+  get(url: string, rev: { ref?: string; sha?: string }, display: string): Promise<FetchedRepo> {
+    const key = `${url}\0${rev.sha ?? rev.ref ?? ''}`;
+    let p = this.repos.get(key);
+    if (!p) {
+      p = fetchRepo({ url, ...rev, display }, this.opts);
+      this.repos.set(key, p);
+    }
+    return p;
+  }
+  async dispose(): Promise<void> {
+    for (const p of this.repos.values()) {
+      try {
+        (await p).dispose();
+      } catch {
+        // a failed fetch left nothing behind
+      }
+    }
+  }
+}
+
+export interface Checked {
+  checks: UpdateCheck[];
+  dispose(): Promise<void>;
+}
+
+/** Compare each locked skill (all, or `names`) with its source at its ref. Call dispose() when done with the result. */
+export async function checkUpdates(
+  tierRoot: string,
+  names: string[] | undefined,
+  opts: FetchOptions = {},
+): Promise<Checked> {
+  const lock = readLock(lockPathFor(tierRoot));
+  const unknown = (names ?? []).filter((n) => !lock.skills[n]);
+  if (unknown.length)
+    throw new SourceError(
+      `${unknown.join(', ')}: not in ${lockPathFor(tierRoot)} (only skills installed from a source can be updated)`,
+    );
+  const fetches = new Fetches(opts);
+  const checks: UpdateCheck[] = [];
+  for (const [name, entry] of Object.entries(lock.skills)) {
+    if (names && !names.includes(name)) continue;
+    const installed = join(tierRoot, name);
+    try {
+      const repo = await fetches.get(entry.url, entry.ref ? { ref: entry.ref } : {}, `${name}: ${formatSource(entry)}`);
+      const c = candidateIn(repo, entry, name, entry.ref);
+      const current = existsSync(installed) ? auditSkill(installed).contentHash : '';
+      if (c.contentHash === current && c.contentHash === entry.contentHash) {
+        checks.push({ name, entry, status: 'up-to-date', commit: repo.commit });
+        continue;
+      }
+      const report = existsSync(installed) ? auditSkill(c.dir, { previous: installed }) : undefined;
+      checks.push({
+        name,
+        entry,
+        status: 'available',
+        candidate: c,
+        commit: repo.commit,
+        files: fileChanges(installed, c.dir),
+        ...(report?.diff ? { diff: report.diff } : {}),
+      });
+    } catch (e) {
+      checks.push({ name, entry, status: 'error', reason: (e as Error).message });
+    }
+  }
+  return { checks, dispose: () => fetches.dispose() };
+}
+
+/** Apply an available update: the same install path, replacing the installed version (a widening waits for approval). */
+export function applyUpdate(check: UpdateCheck, opts: AddOptions): AddResult {
+  if (check.status !== 'available' || !check.candidate) throw new Error(`${check.name}: no update to apply`);
+  return addCandidate(check.candidate, { ...opts, replace: true });
+}
+
+export type SyncItem =
+  | { name: string; status: 'present' }
+  | { name: string; status: 'refused'; reason: string }
+  | (AddResult & { name: string });
+
+/**
+ * Install what the lock names, each at its locked commit. A skill already there with the locked content is left alone;
+ * a source whose files at that commit no longer hash as locked is refused as tampered.
+ */
+export async function syncLock(opts: AddOptions & FetchOptions): Promise<SyncItem[]> {
+  const file = lockPathFor(opts.tierRoot);
+  const lock = readLock(file);
+  const fetches = new Fetches(opts);
+  const out: SyncItem[] = [];
+  try {
+    for (const [name, entry] of Object.entries(lock.skills)) {
+      const installed = join(opts.tierRoot, name);
+      if (existsSync(installed) && auditSkill(installed).contentHash === entry.contentHash) {
+        out.push({ name, status: 'present' });
+        continue;
+      }
+      try {
+        const repo = await fetches.get(entry.url, { sha: entry.commit }, `${name}: ${formatSource(entry)}`);
+        const c = candidateIn(repo, entry, name, entry.commit);
+        if (c.contentHash !== entry.contentHash || c.name !== name) {
+          out.push({
+            name,
+            status: 'refused',
+            reason: `${name}: ${formatSource(entry)} at commit ${entry.commit.slice(0, 12)} now has different content (${c.contentHash.slice(0, 12)}, the lock says ${entry.contentHash.slice(0, 12)}): refused as tampered`,
+          });
+          continue;
+        }
+        out.push({ ...addCandidate(c, opts), name });
+      } catch (e) {
+        out.push({ name, status: 'refused', reason: (e as Error).message });
+      }
+    }
+  } finally {
+    await fetches.dispose();
+  }
+  return out;
+}

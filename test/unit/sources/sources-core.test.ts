@@ -1,0 +1,172 @@
+// The source reader's parts on their own: SOURCE strings, the marketplace.json shape of the public marketplaces, the
+// lock's errors, and the fetch limits (time, size) against real servers and repositories on this machine.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { Socket } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir, skillMd } from '../../helpers/tmp.js';
+import { makeRepo } from '../../helpers/git-repos.js';
+import { parseSource, SourceError } from '../../../main/core/skills/sources/spec.js';
+import { parseMarketplace } from '../../../main/core/skills/sources/marketplace.js';
+import { openSource } from '../../../main/core/skills/sources/open.js';
+import { readLock } from '../../../main/core/skills/sources/lock.js';
+
+const root = tempDir('knack-sources-core-');
+const tmp = join(root, 'tmp');
+mkdirSync(tmp);
+process.env.TMPDIR = tmp;
+const leftovers = () => readdirSync(tmp).filter((x) => x.startsWith('knack-fetch-'));
+
+test('SOURCE strings: git URLs with #ref and :path, scp-style ssh, owner/repo, marketplace URLs, local folders', () => {
+  const cwd = root;
+  mkdirSync(join(root, 'local-skill'));
+  assert.deepEqual(parseSource('https://example.com/o/r.git#v1:skills/x', cwd), {
+    kind: 'git',
+    url: 'https://example.com/o/r.git',
+    host: 'example.com',
+    display: 'https://example.com/o/r.git#v1:skills/x',
+    ref: 'v1',
+    path: 'skills/x',
+  });
+  const colon = parseSource('https://example.com/o/r.git:skills/x', cwd);
+  assert.equal(colon.kind === 'git' && colon.path, 'skills/x');
+  const gh = parseSource('anthropics/skills/skills/pdf#main', cwd);
+  assert.equal(gh.kind === 'git' && gh.url, 'https://github.com/anthropics/skills.git');
+  assert.equal(gh.kind === 'git' && gh.path, 'skills/pdf');
+  assert.equal(gh.kind === 'git' && gh.ref, 'main');
+  const ssh = parseSource('git@github.com:o/r.git:skills/a', cwd);
+  assert.equal(ssh.kind === 'git' && ssh.url, 'git@github.com:o/r.git');
+  assert.equal(ssh.kind === 'git' && ssh.host, 'github.com');
+  assert.equal(ssh.kind === 'git' && ssh.path, 'skills/a');
+  assert.equal(parseSource('https://example.com/market/marketplace.json', cwd).kind, 'json');
+  assert.equal(parseSource('local-skill', cwd).kind, 'local');
+  assert.equal(parseSource('./anything', cwd).kind, 'local');
+  for (const bad of [
+    '--upload-pack=evil',
+    'ext::sh -c x',
+    'http://example.com/r.git',
+    'https://example.com/r.git#--evil',
+    'https://example.com/r.git#main:../../etc',
+    'o/r#a..b',
+    'gopher://x/y',
+  ])
+    assert.throws(() => parseSource(bad, cwd), SourceError, bad);
+});
+
+test('the fixture marketplace.json in the public shape parses: relative, git-subdir, url and github sources', () => {
+  const file = join(import.meta.dirname, '..', '..', 'fixtures', 'sources', 'marketplace.json');
+  const m = parseMarketplace(readFileSync(file, 'utf8'), file);
+  assert.equal(m.name, 'fixture-plugins');
+  assert.deepEqual(
+    m.plugins.map((p) => [p.name, p.source.kind === 'relative' ? `./${p.source.path}` : p.source.sourceKind]),
+    [
+      ['document-skills', './'],
+      ['agent-sdk-dev', './plugins/agent-sdk-dev'],
+      ['amazon-location-service', 'git-subdir'],
+      ['atomic-agents', 'url'],
+      ['night-parade', 'github'],
+    ],
+  );
+  assert.deepEqual(m.plugins[0]!.skills, ['skills/xlsx', 'skills/docx']);
+  const sub = m.plugins[2]!.source;
+  assert.deepEqual(sub, {
+    kind: 'git',
+    sourceKind: 'git-subdir',
+    url: 'https://github.com/awslabs/agent-plugins.git',
+    ref: 'main',
+    sha: '46fd59cd1a0751ac15e34754f86f9a06b0900d2c',
+    path: 'plugins/amazon-location-service',
+  });
+  assert.equal(
+    m.plugins[4]!.source.kind === 'git' && m.plugins[4]!.source.url,
+    'https://github.com/Telos-evals/night-parade.git',
+  );
+});
+
+test('a hostile marketplace.json is refused with file:line and field', () => {
+  const bad = (plugins: unknown) => JSON.stringify({ name: 'm', plugins }, null, 2);
+  assert.throws(
+    () => parseMarketplace(bad([{ name: 'p', source: '../outside' }]), 'm.json'),
+    /m\.json:\d+: plugins\[0\]\.source: .*relative/,
+  );
+  assert.throws(
+    () =>
+      parseMarketplace(
+        bad([{ name: 'p', source: { source: 'git-subdir', url: 'https://x/r.git', path: '../../etc' } }]),
+        'm.json',
+      ),
+    /plugins\[0\]\.source: path "\.\.\/\.\.\/etc" must stay inside/,
+  );
+  assert.throws(
+    () => parseMarketplace(bad([{ name: 'p', source: { source: 'url', url: 'ext::sh -c x' } }]), 'm.json'),
+    /plugins\[0\]\.source/,
+  );
+  assert.throws(
+    () =>
+      parseMarketplace(
+        bad([
+          { name: 'p', source: './a' },
+          { name: 'p', source: './b' },
+        ]),
+        'm.json',
+      ),
+    /"p" appears twice/,
+  );
+  assert.throws(() => parseMarketplace('{"plugins": []}', 'm.json'), /m\.json:1: name: /);
+});
+
+test('a broken lock names its file, line and field', () => {
+  const file = join(root, 'skills.lock.json');
+  writeFileSync(
+    file,
+    JSON.stringify(
+      { version: 1, skills: { a: { url: 'https://x/r.git', commit: 'abc', path: '', contentHash: 'f'.repeat(64) } } },
+      null,
+      2,
+    ),
+  );
+  assert.throws(() => readLock(file), /skills\.lock\.json:6: skills\.a\.commit: must be a full commit id/);
+  writeFileSync(file, '{ "version": 1, ');
+  assert.throws(() => readLock(file), /skills\.lock\.json:1: not valid JSON/);
+});
+
+test('a server that never answers times out with one line; nothing stays behind', async () => {
+  const sockets = new Set<Socket>();
+  const silent = createServer(() => undefined);
+  silent.on('connection', (s) => sockets.add(s));
+  await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+  after(() => {
+    for (const s of sockets) s.destroy();
+    silent.close();
+  });
+  const port = (silent.address() as { port: number }).port;
+  const url = `http://127.0.0.1:${port}/git/x.git`;
+  await assert.rejects(openSource(parseSource(url), { limits: { timeoutMs: 1_500 } }), (e: Error) => {
+    assert.equal(e.message, `${url}: timed out after 2 s`);
+    return true;
+  });
+  assert.deepEqual(leftovers(), []);
+});
+
+test('a clone larger than the limit is stopped; nothing stays behind', async () => {
+  const big = makeRepo(join(root, 'repos'), 'big', {
+    'SKILL.md': skillMd({ name: 'big', description: 'big' }),
+    'blob.bin': randomBytes(400_000).toString('base64'),
+  });
+  await assert.rejects(
+    openSource(parseSource(big.url), { limits: { maxBytes: 100_000 } }),
+    /big\.git: the repository is larger than 98 KB/,
+  );
+  assert.deepEqual(leftovers(), []);
+  const ok = await openSource(parseSource(big.url));
+  try {
+    assert.equal(ok.candidates[0]!.name, 'big');
+    assert.ok(!existsSync(join(ok.candidates[0]!.dir, '.git')), 'the tree holds no .git');
+  } finally {
+    ok.dispose();
+  }
+  assert.deepEqual(leftovers(), []);
+});
