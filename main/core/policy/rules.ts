@@ -7,6 +7,7 @@ import { globMatcher } from '../base/glob.js';
 import { joinWords, parseCommandLine, quoteWord, ruleWords, type ParsedLine } from './shell.js';
 import { normalizeHost } from './hosts.js';
 import { COMMAND_TOOLS } from './tool-table.js';
+import { inertOf, riskyArgument } from './inert.js';
 
 export const CATEGORIES = ['@read', '@write', '@execute', '@network'] as const;
 
@@ -244,13 +245,12 @@ interface WordList {
 }
 
 /**
- * Does this simple command (its words without assignments) run code given as an argument, or stand for another
- * program? Shells and interpreters, runners (`xargs`, `env`, `sudo`, `find`), `sed`/`awk`, `git -c …`, a path to a
- * program: the exact-only programs, by any spelling of their name.
+ * May this simple command (its words without assignments) run code given as an argument, or stand for another
+ * program? Anything not known to be inert: shells and interpreters, runners (`xargs`, `env`, `sudo`, `find`),
+ * `sed`/`awk`, `git -c …`, a path to a program, a program nobody has looked at.
  */
 function mayRunArguments(args: string[]): boolean {
-  const [first = '', ...rest] = args;
-  return exactOnly(args) || exactOnly([programName(first), ...rest]);
+  return exactOnly(args);
 }
 
 /**
@@ -347,261 +347,21 @@ export function denyMatches(rule: string[], words: string[]): boolean {
   return false;
 }
 
-/** Programs whose first argument is a subcommand worth keeping in a generalised rule. */
-const SUBCOMMAND_PROGRAMS = new Set([
-  'git',
-  'npm',
-  'pnpm',
-  'yarn',
-  'cargo',
-  'go',
-  'docker',
-  'kubectl',
-  'gh',
-  'pip',
-  'uv',
-  'bun',
-  'deno',
-  'poetry',
-  'brew',
-  'apt',
-  'dotnet',
-  'mvn',
-  'gradle',
-]);
-
 /**
- * Programs where a rule for the bare name would grant anything at all, because some argument can run code, write
- * anywhere or stand for another program: shells and interpreters (`python -c …`), privilege, deletion, command
- * runners (`xargs`, `env`, `find -exec`), editors and pagers with shell escapes, `sed` (`e`, `w`), `awk` (system),
- * `tar --checkpoint-action`, `sort --compress-program`, copying and linking, remote access. "Always allow" keeps
- * their whole command line, and an allow rule for them covers that exact line only.
+ * An allow rule with these words names one exact command: the program is not known to be inert (`python3.11`,
+ * `sqlite3`, `rm`, `npm test`, a path to a program, `A=1 ls`), or the words use one of its risky options or operands.
  */
-export const EXACT_ONLY_PROGRAMS = new Set([
-  'sh',
-  'bash',
-  'zsh',
-  'dash',
-  'ksh',
-  'mksh',
-  'fish',
-  'csh',
-  'tcsh',
-  'pwsh',
-  'powershell',
-  'cmd',
-  'osascript',
-  'busybox',
-  'python',
-  'python2',
-  'python3',
-  'node',
-  'nodejs',
-  'deno',
-  'bun',
-  'perl',
-  'ruby',
-  'php',
-  'lua',
-  'java',
-  'tsx',
-  'ts-node',
-  'npx',
-  'bunx',
-  'pnpx',
-  'uvx',
-  'pipx',
-  'sudo',
-  'doas',
-  'su',
-  'pkexec',
-  'rm',
-  'rmdir',
-  'shred',
-  'dd',
-  'mkfs',
-  'truncate',
-  'chmod',
-  'chown',
-  'chgrp',
-  'mv',
-  'kill',
-  'pkill',
-  'killall',
-  'eval',
-  'exec',
-  'source',
-  '.',
-  'xargs',
-  'env',
-  'nohup',
-  'time',
-  'timeout',
-  'watch',
-  'nice',
-  'ionice',
-  'stdbuf',
-  'command',
-  'builtin',
-  'find',
-  'parallel',
-  'script',
-  'expect',
-  'sed',
-  'gsed',
-  'awk',
-  'gawk',
-  'mawk',
-  'nawk',
-  'tar',
-  'gtar',
-  'bsdtar',
-  'sort',
-  'zip',
-  'unzip',
-  'cpio',
-  'tee',
-  'cp',
-  'ln',
-  'install',
-  'rsync',
-  'patch',
-  'make',
-  'gmake',
-  'cmake',
-  'ninja',
-  'vi',
-  'vim',
-  'nvim',
-  'emacs',
-  'nano',
-  'ed',
-  'ex',
-  'less',
-  'more',
-  'man',
-  'git-shell',
-  'curl',
-  'wget',
-  'ssh',
-  'scp',
-  'sftp',
-  'nc',
-  'ncat',
-  'socat',
-  'telnet',
-  'crontab',
-  'at',
-  'launchctl',
-  'systemctl',
-  'open',
-  'xdg-open',
-  // Runners: their arguments (or one of them) are another command to run.
-  'flock',
-  'chroot',
-  'setsid',
-  'taskset',
-  'strace',
-  'ltrace',
-  'unshare',
-  'nsenter',
-  'firejail',
-  'fakeroot',
-  'caffeinate',
-  'systemd-run',
-  'runuser',
-  'chpst',
-  'valgrind',
-  'gdb',
-  'lldb',
-  'entr',
-  'nodemon',
-  'tmux',
-  'screen',
-  'unbuffer',
-  'numactl',
-  'prlimit',
-  'sg',
-  'newgrp',
-  'proxychains',
-  'proxychains4',
-  'torsocks',
-  'faketime',
-  'xvfb-run',
-  'dbus-launch',
-  'ssh-agent',
-  'sshpass',
-  'hyperfine',
-  'sem',
-  'direnv',
-]);
-
-/** Subcommands whose arguments can run code or rewrite configuration (`git config`, `git rebase --exec`, `npm exec`). */
-const EXACT_ONLY_SUBCOMMANDS: Record<string, Set<string>> = {
-  git: new Set([
-    'config',
-    'submodule',
-    'rebase',
-    'bisect',
-    'filter-branch',
-    'difftool',
-    'mergetool',
-    'grep',
-    'archive',
-    'daemon',
-    'instaweb',
-    'send-email',
-    'credential',
-    'hook',
-    'worktree',
-    'am',
-    'apply',
-    'clone',
-    'fetch',
-    'pull',
-    'push',
-    'ls-remote',
-    'remote',
-  ]),
-  npm: new Set(['exec', 'x', 'explore', 'config', 'set-script']),
-  pnpm: new Set(['exec', 'dlx', 'config']),
-  yarn: new Set(['exec', 'dlx', 'config']),
-  cargo: new Set(['run', 'install', 'config']),
-  go: new Set(['run', 'generate', 'tool', 'env']),
-  docker: new Set(['run', 'exec', 'build', 'compose', 'cp']),
-  kubectl: new Set(['exec', 'run', 'cp', 'debug', 'apply']),
-  gh: new Set(['extension', 'alias', 'api', 'config']),
-  pip: new Set(['install', 'config']),
-  uv: new Set(['run', 'tool', 'pip']),
-  bun: new Set(['x', 'run', 'exec']),
-  deno: new Set(['run', 'eval', 'task']),
-  poetry: new Set(['run', 'config']),
-  brew: new Set(['install', 'sh', 'ruby']),
-  dotnet: new Set(['run', 'exec', 'tool']),
-};
-
-/** Options that make otherwise harmless programs run code or write files anywhere: a prefix rule never covers them. */
-const RISKY_OPTION =
-  /^--(output|exec|upload-pack|receive-pack|ext-diff|textconv|open-files-in-pager|config|config-env|exec-path|checkpoint-action|compress-program|use-compress-program|to-command|rsh|info-script|new-volume-script|template|git-dir|work-tree|namespace|pager|editor|filter|run)(=|$)/;
-
-/** An allow rule with these words names one exact command (a bare prefix would grant anything). */
 function exactOnly(words: string[]): boolean {
-  const [first = '', second] = words;
-  if (EXACT_ONLY_PROGRAMS.has(first) || first.includes('/') || first.includes('=')) return true;
-  if (
-    SUBCOMMAND_PROGRAMS.has(first) &&
-    second !== undefined &&
-    (second.startsWith('-') || EXACT_ONLY_SUBCOMMANDS[first]?.has(second))
-  )
-    return true;
-  return false;
+  const inert = inertOf(words);
+  return !inert || words.length < inert.prefix || riskyArgument(inert.entry, words.slice(inert.prefix)) !== undefined;
 }
 
 /**
- * Does an allow rule's command cover one simple command's words? By words as a prefix (`git status` covers
- * `git status -s`), except for the exact-only programs above: `rm -rf build` covers only itself, never
- * `rm -rf build ~`; and a prefix never covers options that run code (`--output`, `--exec`, `--upload-pack` …).
- * A rule ending in " *" (`python3 tools/gen.py *`) is a prefix you chose explicitly.
+ * Does an allow rule's command cover one simple command's words? As a prefix only for programs known to be inert
+ * (inert.ts: `git status` covers `git status -s`), and then never their risky options or an output operand
+ * (`sort -o`, `--outp`, `uniq IN OUT`); any other rule covers its exact words (`rm -rf build` never covers
+ * `rm -rf build ~`, `python3.11` never `python3.11 -c …`). A rule ending in " *" (`python3 tools/gen.py *`) is a
+ * prefix you chose explicitly.
  */
 export function allowCovers(words: string[], ruleCommand: string): boolean {
   const text = ruleCommand.trim();
@@ -609,8 +369,9 @@ export function allowCovers(words: string[], ruleCommand: string): boolean {
   const rule = ruleWords(explicit ? text.slice(0, -2) : text);
   if (rule.length === 0 || words.length < rule.length || !rule.every((w, i) => words[i] === w)) return false;
   if (explicit) return true;
-  if (exactOnly(rule)) return words.length === rule.length;
-  return !words.slice(rule.length).some((w) => RISKY_OPTION.test(w));
+  if (words.length === rule.length) return true;
+  const inert = inertOf(words);
+  return inert !== undefined && riskyArgument(inert.entry, words.slice(inert.prefix)) === undefined;
 }
 
 /** True when every command of `line` is plain and covered by the allow rule's command. */
@@ -624,10 +385,10 @@ export function lineCovered(line: string, ruleCommand: string): boolean {
 }
 
 /**
- * The reusable prefix for "always allow" of one simple command: `git status -s` → `git status`, `ls -la x` → `ls`.
- * Where the bare program would be a blanket grant (`rm`, `sed`, `python`, `sudo`, a path to a program, `git -c …`)
- * the whole command is kept: allowing `rm -rf build` once and for all must not allow `rm -rf ~`. Undefined when the
- * line is not plain words (nothing reusable can be said about it).
+ * The reusable prefix for "always allow" of one simple command: `git status -s` → `git status`, `ls -la x` → `ls`,
+ * for the programs known to be inert. Anything else keeps the whole command (`rm -rf build`, `python3.11 -c …`,
+ * `npm test`, `sqlite3 app.db .tables`): a bare program rule would grant whatever its arguments can do. Undefined when
+ * the line is not plain words (nothing reusable can be said about it).
  */
 export function commandPrefix(segment: string): string | undefined {
   const p = parseCommandLine(segment);
@@ -636,10 +397,7 @@ export function commandPrefix(segment: string): string | undefined {
 }
 
 function prefixOf(words: string[]): string {
-  const [first = '', second] = words;
-  if (exactOnly(words) || words.some((w) => RISKY_OPTION.test(w))) return joinWords(words);
-  if (SUBCOMMAND_PROGRAMS.has(first) && second) return joinWords([first, second]);
-  return joinWords([first]);
+  return exactOnly(words) ? joinWords(words) : joinWords(words.slice(0, inertOf(words)!.prefix));
 }
 
 /**

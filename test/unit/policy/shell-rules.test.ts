@@ -153,7 +153,7 @@ test('finding 6: "always allow" of a program whose arguments can run code stores
     'sed -n 1,5p README.md',
     "awk '{print}' x",
     'tar -xf a.tar',
-    'sort -u x',
+    'sort -o out x',
     'git config user.name',
     'git -c a=b log',
     'find . -name x',
