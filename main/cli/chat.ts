@@ -33,7 +33,11 @@ const OPTIONS = {
 };
 
 const OFFLINE_LABEL =
-  "[offline inspector] no model is configured: set ANTHROPIC_API_KEY (or another provider's key, or --provider NAME); showing what would go to the model";
+  "[offline inspector] No model is set up: set ANTHROPIC_API_KEY (or another provider's key, or --provider NAME; `knack chat providers` lists them); showing what would go to the model";
+
+/** What `--once` prints when no model answered: a message sent with no model set up went nowhere. */
+const NO_MODEL_LINE =
+  'knack chat: No model is set up, so the message was not answered (set a key, or use --offline for the inspector alone)';
 
 function short(v: unknown, max = 160): string {
   const s = typeof v === 'string' ? v : (JSON.stringify(v) ?? '');
@@ -335,7 +339,8 @@ const chat: Command = {
           ...(steps ? { maxSteps: steps } : {}),
         });
       } catch (e) {
-        if (e instanceof ProviderError) throw new CliError(e.message);
+        // The provider named (or set as default) cannot be used: unknown, no base URL or model, no key.
+        if (e instanceof ProviderError) throw new CliError(`No model is set up: ${e.message}`);
         throw e;
       }
       for (const w of agent.warnings) ctx.io.err(`warning: ${w}`);
@@ -354,8 +359,12 @@ const chat: Command = {
       }
       const show = ctx.json ? (e: AgentEvent) => ctx.io.out(JSON.stringify(e)) : renderer(ctx);
       chatSession.on(show);
+      // --yes answers every ask once, the ones asked again after a crash too (the session answers new ones itself).
+      const yes = ctx.values.yes === true;
+      const ask = async (p: PendingApproval): Promise<{ kind: 'once' | 'always' | 'deny'; message?: string }> =>
+        yes ? { kind: 'once', message: 'approved by --yes' } : askTerminal(rl, ctx, p);
       chatSession.on((e) => {
-        if (e.type !== 'approval_requested') return;
+        if (e.type !== 'approval_requested' || yes) return;
         void askTerminal(rl, ctx, e).then((a) => chatSession.answer(e.approvalId, a));
       });
       if (!ctx.json) {
@@ -366,11 +375,19 @@ const chat: Command = {
           );
       }
       // Re-asked approvals of a recovered session: answer them, then wait for the resumed turn.
-      for (const p of chatSession.pendingApprovals()) chatSession.answer(p.approvalId, await askTerminal(rl, ctx, p));
+      for (const p of chatSession.pendingApprovals()) {
+        if (yes && !ctx.json)
+          ctx.io.err(`? ${p.tool} ${short(p.args, 400)}\n  asked again after a restart: allowed once by --yes`);
+        chatSession.answer(p.approvalId, await ask(p));
+      }
       await chatSession.idle();
       if (once !== undefined) {
         const r = await chatSession.send(once);
         if (agent.offline && !ctx.json) await inspect(ctx, ws, chatSession, once);
+        if (agent.offline && ctx.values.offline !== true) {
+          ctx.io.err(NO_MODEL_LINE);
+          return 2;
+        }
         return exitCode(ctx, r);
       }
       if (!rl)
@@ -406,13 +423,25 @@ const chat: Command = {
   },
 };
 
+/** How a turn that did not finish ended, in words: the last line `knack chat --once` prints before exiting non-zero. */
+const END_WORDS: Record<Exclude<TurnResult['reason'], 'end_turn' | 'offline'>, string> = {
+  interrupted: 'the answer was interrupted (the connection was lost before it was complete)',
+  timeout: 'the answer timed out (the model sent nothing for too long)',
+  error: 'the answer failed',
+  cancelled: 'the answer was stopped',
+  max_steps: 'the turn reached its step limit (--max-steps)',
+  max_tokens: 'the answer reached its length limit',
+};
+
+/**
+ * 0 for a finished answer; otherwise 1 with a line saying how the turn ended, the provider's reason after it (the
+ * text that came before an interruption is kept, in the session: `knack chat --session ID` goes on from there).
+ */
 function exitCode(ctx: CommandContext, r: TurnResult): number {
   if (r.reason === 'end_turn' || r.reason === 'offline') return 0;
-  if (r.error) {
-    if (ctx.json) ctx.io.err(`knack chat: ${r.error.message}`);
-    return 1;
-  }
-  ctx.io.err(`knack chat: the turn ended: ${r.reason.replace('_', ' ')}`);
+  // The error's own line was printed as it happened (its event); --json prints events as JSON, so it is said here.
+  const why = ctx.json && r.error && r.error.message !== 'cancelled' ? `: ${r.error.message}` : '';
+  ctx.io.err(`knack chat: ${END_WORDS[r.reason]}${why}`);
   return 1;
 }
 

@@ -96,9 +96,9 @@ test('knack chat --json prints every event as one JSON line; --yes allows an ask
   assert.equal(statSync(join(ws, 'x.txt')).size, 1);
 });
 
-test('without any provider, knack chat --once is the offline inspector: matched skills and prompt sections with token counts', async () => {
+test('knack chat --once --offline is the offline inspector: matched skills and prompt sections with token counts', async () => {
   const { common } = setup();
-  const r = await bin(['chat', '--once', '帮我提交代码', ...common], {});
+  const r = await bin(['chat', '--once', '帮我提交代码', '--offline', ...common], {});
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, /\[offline inspector\]/);
   assert.match(r.stdout, /matched: git-commit/);
