@@ -278,6 +278,13 @@ export const GateDecisionFields = z.object({
 });
 export type GateDecisionFields = z.output<typeof GateDecisionFields>;
 
+/**
+ * One plain risk line of a call asked about, computed by main: a code and its parameters, worded by the window in its
+ * language (sends {host}, connects {host}, network, writesOutside {path}, deletes, downloadedScript, networkOff …).
+ */
+export const RiskLine = z.object({ code: z.string(), params: z.record(z.string(), z.string()) });
+export type RiskLine = z.infer<typeof RiskLine>;
+
 /** An approval the gate asked for (the `chat.approval` event, and a running turn's open ones in `sessions.open`). */
 export const ChatApproval = z.object({
   sessionId: z.string(),
@@ -290,6 +297,13 @@ export const ChatApproval = z.object({
   summary: z.string(),
   /** What "always" would store, one rule per line, shown before the user picks it (empty: "always" is not offered). */
   alwaysPreview: z.array(z.string()),
+  /**
+   * Per rule of alwaysPreview (same order): 'network' or 'outside' when it would let network calls or writes outside
+   * the workspace run unasked; the card never pre-ticks such a rule. Absent or null: it stays inside.
+   */
+  alwaysWidens: z.array(z.enum(['network', 'outside']).nullable()).optional(),
+  /** What the call would do, as plain risk lines. */
+  risks: z.array(RiskLine).optional(),
   /** The gate's decision fields, each escaped: the rule that asked and its scope, the acting skill, the real paths checked. */
   decision: GateDecisionFields.optional(),
 });
@@ -512,6 +526,8 @@ export const methods = {
         approvalId: Id,
         answer: z.enum(['once', 'always', 'deny']),
         message: z.string().max(4000).optional(),
+        /** With `always`: the rules of alwaysPreview to store, by position (unticked ones left out). Absent = all. */
+        rules: z.array(z.number().int().nonnegative().max(1000)).max(1000).optional(),
       })
       .strict(),
     z.object({ ok: z.boolean() }),

@@ -13,7 +13,8 @@ import { SkillLoader, listResources } from '../skills/use/loader.js';
 import type { WorkspaceSession } from '../skills/use/session.js';
 import type { Gate } from '../policy/types.js';
 import { decisionFields } from '../policy/decision-fields.js';
-import { alwaysPreview } from '../policy/answers.js';
+import { alwaysPreview, alwaysWidens } from '../policy/answers.js';
+import { callRisks, type RiskLine } from '../policy/risks.js';
 import { TOOL } from '../policy/tool-table.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolSearchIndex } from '../tools/tool-search.js';
@@ -417,7 +418,8 @@ export class ChatSession {
     const w = this.waiters.get(approvalId);
     let rules: string[] | undefined;
     // What the executor stores for "always" as it resumes (the preview shown with the request).
-    if (answer.kind === 'always') rules = pending.alwaysPreview;
+    if (answer.kind === 'always')
+      rules = answer.only ? pending.alwaysPreview.filter((_, i) => answer.only!.includes(i)) : pending.alwaysPreview;
     this.record({
       type: 'approval_answered',
       approvalId,
@@ -870,7 +872,7 @@ export class ChatSession {
           args: req.args,
           reason: req.reason,
           activeSkills: this.activeSkills(),
-          alwaysPreview: this.preview(req),
+          ...this.offer(req),
           ...(Object.keys(fields).length ? { decision: fields } : {}),
         });
       });
@@ -883,6 +885,21 @@ export class ChatSession {
 
   private activeSkills(): string[] {
     return [...this.state.loaded.values()].map((s) => s.name);
+  }
+
+  /** What the card shows: the rules "always" would store, which of them widen, and the call's risk lines. */
+  private offer(req: ApprovalRequest): {
+    alwaysPreview: string[];
+    alwaysWidens: ('network' | 'outside' | null)[];
+    risks: RiskLine[];
+  } {
+    const call = { tool: req.tool, args: req.args, access: req.access };
+    const risks = callRisks(req.access, this.host.workspace, this.host.settings.policy.ceiling.network);
+    return {
+      alwaysPreview: this.preview(req),
+      alwaysWidens: alwaysWidens(call, req.actor, this.host.workspace, risks, req.decision),
+      risks,
+    };
   }
 
   private preview(req: ApprovalRequest): string[] {
@@ -1007,7 +1024,10 @@ export class ChatSession {
       const ws = await this.host.newSession({
         // Plan mode is a read-only ceiling over the workspace gate.
         gate: planModeGate(this.host.gate, box.registry, () => this.state.planMode),
-        approver: async (req) => (await this.approve(req)).kind,
+        approver: async (req) => {
+          const a = await this.approve(req);
+          return a.only ? { answer: a.kind, only: a.only } : a.kind;
+        },
         onDecision: (call, d) => {
           if (d.verdict !== 'ask')
             this.record({

@@ -3,6 +3,7 @@
 import type { Usage } from './providers/types.js';
 import type { Tier } from '../skills/format/types.js';
 import type { DecisionFields } from '../policy/decision-fields.js';
+import type { RiskLine } from '../policy/risks.js';
 
 export type { Usage };
 
@@ -13,6 +14,8 @@ export type ApprovalAnswerKind = 'once' | 'always' | 'deny';
 
 export interface ApprovalAnswer {
   kind: ApprovalAnswerKind;
+  /** With `always`: the rules of the preview to store, by position (unticked ones are left out). */
+  only?: number[];
   /** With `deny`: a message passed back to the model. */
   message?: string;
 }
@@ -92,6 +95,10 @@ export type AgentEventBody =
       activeSkills: string[];
       /** What "always allow" would store, one rule per line, shown before saving. */
       alwaysPreview: string[];
+      /** Per preview rule: would it let network calls or writes outside the workspace run unasked (never pre-ticked). */
+      alwaysWidens?: ('network' | 'outside' | null)[];
+      /** What the call would do, as plain risk lines (a code and its parameters, worded by the window). */
+      risks?: RiskLine[];
       /** The gate's decision fields: the rule that asked and its scope, the acting skill, the real paths checked. */
       decision?: DecisionFields;
     }

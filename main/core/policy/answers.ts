@@ -4,6 +4,7 @@ import type { PolicyRepo, Rule } from '../store/policy-repo.js';
 import type { Actor, Decision, ToolCall } from './types.js';
 import { describeRule, generaliseRules, loadedScopeKey, skillScopeKey } from './rules.js';
 import { addRule } from './rule-book.js';
+import { ruleWidens, type RiskLine } from './risks.js';
 
 /** How the user answered a tool call the gate marked `ask`. */
 export type ToolAnswer = 'once' | 'always' | 'deny' | 'never';
@@ -19,15 +20,17 @@ export function recordAnswer(
   workspace: string,
   answer: ToolAnswer,
   decision?: Decision,
+  only?: number[],
 ): { allowed: boolean; rules: Rule[] } {
   const allowed = answer === 'once' || answer === 'always';
   if ((answer !== 'always' && answer !== 'never') || !rules) return { allowed, rules: [] };
   const scope = answerScope(actor, decision);
   if (!scope.ok) return { allowed, rules: [] };
   const skill = scope.skill;
-  const stored = generaliseRules(call, workspace, answer === 'always' ? 'allow' : 'deny', skill).map(
-    (r) => addRule(rules, r).rule,
-  );
+  // `only`: the rules of the preview the user kept ticked (by position); unticking narrows, never widens.
+  const stored = generaliseRules(call, workspace, answer === 'always' ? 'allow' : 'deny', skill)
+    .filter((_, i) => !only || only.includes(i))
+    .map((r) => addRule(rules, r).rule);
   return { allowed, rules: stored };
 }
 
@@ -44,6 +47,23 @@ export function answerScope(actor: Actor, decision?: Decision): { ok: boolean; s
     return decision?.loaded?.length ? { ok: true, skill: loadedScopeKey(decision.loaded) } : { ok: false };
   }
   return { ok: true };
+}
+
+/**
+ * For each rule of the preview: whether it would let network calls or writes outside the workspace run unasked from
+ * now on (such a rule is never pre-ticked on the approval card).
+ */
+export function alwaysWidens(
+  call: ToolCall,
+  actor: Actor,
+  workspace: string,
+  risks: RiskLine[],
+  decision?: Decision,
+): ('network' | 'outside' | null)[] {
+  const scope = answerScope(actor, decision);
+  return scope.ok
+    ? generaliseRules(call, workspace, 'allow', scope.skill).map((r) => ruleWidens(r, risks, workspace) ?? null)
+    : [];
 }
 
 /** What "always" would store for this call, described (shown before the user picks it). */

@@ -5,7 +5,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import type { Actor, Gate, ToolCall } from '../policy/types.js';
 import type { PolicyRepo } from '../store/policy-repo.js';
-import { askApproval, type ApprovalAnswer, type Approver } from '../tools/approval.js';
+import { askApproval, type ApprovalAnswer, type ApprovalReply, type Approver } from '../tools/approval.js';
 import type { ToolContext, ToolResult } from '../tools/types.js';
 import { HardLinkError, openReal, PathChangedError, readAll, writeReal, type OpenedFile } from '../tools/safe-fs.js';
 import { isInside, realPathOf, realRoot } from '../base/paths.js';
@@ -124,7 +124,7 @@ function holdingApprover(approve: Approver | undefined, run: RunControls): Appro
   return async (req) => {
     // The user's thinking time does not count against the script's time limit.
     const release = run.hold();
-    let answer: ApprovalAnswer;
+    let answer: ApprovalAnswer | ApprovalReply;
     try {
       answer = await approve(req);
     } finally {

@@ -96,6 +96,15 @@ export function approvalOf(sessionId: string, e: PendingApproval): EventPayload<
     reason: visible(e.reason),
     summary: callSummary(e.tool, args),
     alwaysPreview: e.alwaysPreview.map(displaySafe), // one line each: a rule is one line
+    ...(e.alwaysWidens ? { alwaysWidens: e.alwaysWidens } : {}),
+    ...(e.risks
+      ? {
+          risks: e.risks.map((r) => ({
+            code: r.code,
+            params: Object.fromEntries(Object.entries(r.params).map(([k, v]) => [k, displaySafe(v)])),
+          })),
+        }
+      : {}),
     ...(decision ? { decision } : {}),
   };
 }

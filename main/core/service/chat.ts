@@ -427,8 +427,12 @@ export class ChatBinding {
         l.chat.stop();
         return { stopped: was };
       },
-      'chat.answer': ({ sessionId, approvalId, answer, message }) => {
-        const ok = this.session(sessionId).chat.answer(approvalId, { kind: answer, ...(message ? { message } : {}) });
+      'chat.answer': ({ sessionId, approvalId, answer, message, rules }) => {
+        const ok = this.session(sessionId).chat.answer(approvalId, {
+          kind: answer,
+          ...(message ? { message } : {}),
+          ...(answer === 'always' && rules ? { only: rules } : {}),
+        });
         if (!ok)
           throw new ServiceError(
             'not_found',

@@ -18,8 +18,14 @@ export interface ApprovalRequest {
 /** `once`: run this call; `always`: run it and allow calls like it from now on (a stored rule); `deny`: do not run it. */
 export type ApprovalAnswer = 'once' | 'always' | 'deny';
 
+/** An answer with the rules of the "always" preview the user kept (by position): unticking narrows what is stored. */
+export interface ApprovalReply {
+  answer: ApprovalAnswer;
+  only?: number[];
+}
+
 /** Answers an 'ask' verdict: the CLI asks on the terminal, the app shows a dialog, tests answer explicitly. */
-export type Approver = (req: ApprovalRequest) => Promise<ApprovalAnswer>;
+export type Approver = (req: ApprovalRequest) => Promise<ApprovalAnswer | ApprovalReply>;
 
 export interface AskOptions {
   /** Without an approver every 'ask' is declined. */
@@ -42,9 +48,13 @@ export interface AskResult {
 export async function askApproval(req: ApprovalRequest, opts: AskOptions): Promise<AskResult> {
   if (!opts.approver) return { allowed: false, rules: [] };
   let answer: ApprovalAnswer;
+  let only: number[] | undefined;
   try {
-    const a: unknown = await opts.approver(req);
+    const r: unknown = await opts.approver(req);
+    const a = typeof r === 'object' && r !== null ? (r as ApprovalReply).answer : r;
     answer = a === 'once' || a === 'always' ? a : 'deny';
+    if (typeof r === 'object' && r !== null && Array.isArray((r as ApprovalReply).only))
+      only = (r as ApprovalReply).only;
   } catch {
     return { allowed: false, rules: [] };
   }
@@ -55,6 +65,7 @@ export async function askApproval(req: ApprovalRequest, opts: AskOptions): Promi
     opts.workspace,
     answer,
     req.decision,
+    only,
   );
   return { allowed, answer, rules };
 }

@@ -56,7 +56,14 @@ export interface KnackClient {
     planMode: boolean,
   ): Promise<{ sessionId: string; messageId: string }>;
   stop(sessionId: string): Promise<void>;
-  answerApproval(sessionId: string, approvalId: string, decision: Decision, message?: string): Promise<void>;
+  /** `rules`: with 'always', the positions of the previewed rules the user kept ticked (absent = all of them). */
+  answerApproval(
+    sessionId: string,
+    approvalId: string,
+    decision: Decision,
+    message?: string,
+    rules?: number[],
+  ): Promise<void>;
   setPlanMode?(sessionId: string, on: boolean): Promise<void>;
   listSessions(workspace: string): Promise<SessionSummary[]>;
   /** A stored conversation; `running` while a turn still runs or waits for an approval (its cards are in `messages`). */

@@ -142,6 +142,8 @@ function toApproval(e: ChatApprovalPayload): ApprovalRequest {
     reason: e.reason,
     summary: e.summary,
     ...(e.alwaysPreview.length ? { rules: e.alwaysPreview } : {}),
+    ...(e.alwaysWidens ? { widens: e.alwaysWidens } : {}),
+    ...(e.risks ? { risks: e.risks } : {}),
     ...(e.actor.kind === 'skill' ? { skill: e.actor.skill } : {}),
     ...(e.decision ? { decision: e.decision } : {}),
   };
@@ -323,8 +325,14 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
     async stop(sessionId) {
       await k.call('chat.stop', { sessionId });
     },
-    async answerApproval(sessionId, approvalId, answer, message) {
-      await k.call('chat.answer', { sessionId, approvalId, answer, ...(message ? { message } : {}) });
+    async answerApproval(sessionId, approvalId, answer, message, rules) {
+      await k.call('chat.answer', {
+        sessionId,
+        approvalId,
+        answer,
+        ...(message ? { message } : {}),
+        ...(answer === 'always' && rules ? { rules } : {}),
+      });
     },
     async setPlanMode(sessionId, on) {
       await k.call('chat.setPlanMode', { sessionId, on });

@@ -112,6 +112,10 @@ export interface ApprovalRequest {
   rules?: string[];
   /** Escaped one-line summary of the call (command, path, host). */
   summary?: string;
+  /** Per rule (same order): 'network' / 'outside' when it would let such calls run unasked; never pre-ticked. */
+  widens?: ('network' | 'outside' | null)[];
+  /** What the call would do, as risk codes with parameters (worded here, in the window's language). */
+  risks?: { code: string; params: Record<string, string> }[];
   reason: string;
   skill?: string;
   /** The gate's decision: the rule that asked and its scope, the acting skill's identity, the real paths it checked. */

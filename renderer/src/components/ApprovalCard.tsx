@@ -1,5 +1,8 @@
-// The gate asked: Allow once / Always allow (showing the rule it saves) / Deny with an optional reason for the model.
-// Shows what the gate checked (rule, scope, skill identity, real paths), every string through the shared escaping.
+// The gate asked. The card reads top to bottom: the command once, highlighted; plain risk lines main computed (the host
+// data goes to, writes outside this folder, deletions, a downloaded script, the network being off); then the exact
+// rules "Always allow" would save, each with a checkbox (unticking narrows; a rule that would allow network or writes
+// outside the workspace is never pre-ticked); Allow once / Always allow / Deny with a reason. What the gate checked
+// (rule, scope, skill identity, real paths, raw arguments) is one click away. Every string goes through the escaping.
 import { Fragment, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
@@ -7,6 +10,7 @@ import type { ApprovalRequest, Decision } from '../api/types';
 import { useView } from '../state/store';
 // The one control/bidi escaping helper (pure, no Node): nothing in a path or command can reorder what is read.
 import { displaySafe, displaySafeLines } from '../../../main/core/policy/display';
+import { Markdown } from './Markdown';
 
 /** The gate's decision on the card: the rule that asked and its scope, the acting skill's identity, the paths checked. */
 function GateDecision({ d }: { d: NonNullable<ApprovalRequest['decision']> }) {
@@ -42,6 +46,19 @@ function GateDecision({ d }: { d: NonNullable<ApprovalRequest['decision']> }) {
   );
 }
 
+/** The command (or the one thing the call touches) once, as a highlighted block (a fence longer than any in it). */
+function CallBlock({ request }: { request: ApprovalRequest }) {
+  const args = (request.args ?? {}) as Record<string, unknown>;
+  const command = typeof args.command === 'string' ? args.command : undefined;
+  const text = displaySafeLines(command ?? request.summary ?? request.tool);
+  const fence = '`'.repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+  return (
+    <div className="approval-command">
+      <Markdown text={`${fence}${command !== undefined ? 'bash' : 'text'}\n${text}\n${fence}\n`} />
+    </div>
+  );
+}
+
 export function ApprovalCard({ request, answered }: { request: ApprovalRequest; answered?: Decision }) {
   const { t } = useTranslation();
   const client = useClient();
@@ -50,41 +67,79 @@ export function ApprovalCard({ request, answered }: { request: ApprovalRequest; 
   const [denying, setDenying] = useState(false);
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string>();
+  // One rule per program of a pipeline or list (`git log | head`): each its own item, shown on one line (a newline
+  // inside one, from a quoted word of the command, is escaped: it cannot make one rule look like two).
+  const rules = request.rules ?? [];
+  const [ticked, setTicked] = useState<boolean[]>(() => rules.map((_, i) => !request.widens?.[i]));
+  const kept = ticked.flatMap((on, i) => (on ? [i] : []));
 
   async function answer(d: Decision) {
     if (!sessionId) return;
     try {
-      await client.answerApproval(sessionId, request.id, d, d === 'deny' && reason.trim() ? reason.trim() : undefined);
+      await client.answerApproval(
+        sessionId,
+        request.id,
+        d,
+        d === 'deny' && reason.trim() ? reason.trim() : undefined,
+        d === 'always' ? kept : undefined,
+      );
       markApproval(request.id, d);
     } catch (e) {
       setError(errorText(e));
     }
   }
 
-  // One rule per program of a pipeline or list (`git log | head`): each its own item, shown on one line (a newline
-  // inside one, from a quoted word of the command, is escaped: it cannot make one rule look like two).
-  const rules = request.rules ?? [];
-
+  const risks = request.risks ?? [];
   return (
     <section className="approval-card" aria-label={t('approval.label', { tool: request.tool })}>
       <header>
         <strong>{t('approval.title', { tool: displaySafe(request.tool) })}</strong>
         {request.skill && <span className="muted"> · {displaySafe(request.skill)}</span>}
       </header>
-      {request.summary && (
-        <p>
-          <code>{displaySafe(request.summary)}</code>
-        </p>
+      <CallBlock request={request} />
+      {risks.length > 0 && (
+        <ul className="risks" aria-label={t('approval.risks')}>
+          {risks.map((r, i) => {
+            const params = Object.fromEntries(Object.entries(r.params).map(([k, v]) => [k, displaySafe(v)]));
+            const key = `risk.${r.code}`;
+            return (
+              <li key={i} className={`risk risk-${r.code}`}>
+                {t(key, { ...params, defaultValue: t('risk.unknown', { code: displaySafe(r.code) }) })}
+              </li>
+            );
+          })}
+        </ul>
       )}
-      <p>{displaySafe(request.reason)}</p>
-      {request.decision && <GateDecision d={request.decision} />}
-      <pre className="args">{displaySafeLines(JSON.stringify(request.args, null, 2) ?? '')}</pre>
       {answered ? (
         <p role="status" className="muted">
           {t(`approval.answered.${answered}`)}
         </p>
       ) : (
         <>
+          <fieldset className="rule-note" id={`rule-${request.id}`}>
+            <legend className="small-text">
+              {rules.length ? t('approval.rule', { count: rules.length }) : t('approval.noRule')}
+            </legend>
+            {rules.length > 0 && (
+              <ul className="rules-preview plain">
+                {rules.map((r, i) => (
+                  <li key={i}>
+                    <label>
+                      <input
+                        type="checkbox"
+                        checked={ticked[i] ?? false}
+                        onChange={(e) => setTicked((x) => x.map((v, j) => (j === i ? e.target.checked : v)))}
+                      />
+                      <code className="rule">{displaySafe(r)}</code>
+                      {request.widens?.[i] && (
+                        <span className="badge warn">{t(`approval.widens.${request.widens[i]}`)}</span>
+                      )}
+                    </label>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </fieldset>
           <div className="actions">
             <button type="button" className="primary" onClick={() => void answer('once')}>
               {t('approval.once')}
@@ -92,30 +147,14 @@ export function ApprovalCard({ request, answered }: { request: ApprovalRequest; 
             <button
               type="button"
               onClick={() => void answer('always')}
-              disabled={rules.length === 0}
+              disabled={kept.length === 0}
               aria-describedby={`rule-${request.id}`}
             >
-              {t('approval.always')}
+              {rules.length ? t('approval.alwaysCount', { count: kept.length }) : t('approval.always')}
             </button>
             <button type="button" className="danger" onClick={() => (denying ? void answer('deny') : setDenying(true))}>
               {t('approval.deny')}
             </button>
-          </div>
-          <div id={`rule-${request.id}`} className="muted small-text rule-note">
-            {rules.length ? (
-              <>
-                {t('approval.rule', { count: rules.length })}
-                <ul className="rules-preview">
-                  {rules.map((r, i) => (
-                    <li key={i}>
-                      <code className="rule">{displaySafe(r)}</code>
-                    </li>
-                  ))}
-                </ul>
-              </>
-            ) : (
-              t('approval.noRule')
-            )}
           </div>
           {denying && (
             <div className="row">
@@ -136,6 +175,12 @@ export function ApprovalCard({ request, answered }: { request: ApprovalRequest; 
           )}
         </>
       )}
+      <details className="approval-details">
+        <summary>{t('approval.details')}</summary>
+        <p>{displaySafe(request.reason)}</p>
+        {request.decision && <GateDecision d={request.decision} />}
+        <pre className="args">{displaySafeLines(JSON.stringify(request.args, null, 2) ?? '')}</pre>
+      </details>
       {error && (
         <p role="alert" className="error">
           {error}

@@ -2,7 +2,8 @@
 // acting skill's identity with its content hash and the real paths — every string through the shared escaping, so
 // a bidi override or an escape sequence in a path or argument cannot reorder what the person approving reads.
 import { describe, expect, it } from 'vitest';
-import { act, screen } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { App } from '../../../renderer/src/App';
 import { memoryClient } from './memory-client';
 import { renderWith, WS } from './render';
@@ -157,5 +158,66 @@ describe('approval card', () => {
     const items = [...card.querySelectorAll('ul.rules-preview li')].map((li) => li.textContent);
     expect(items).toEqual(['allow bash command "git \'status\\nallow bash command "ls"\'" in /w']);
     expect(card.textContent).toContain('Always allow saves the rule');
+  });
+
+  it('shows the command once, the risk lines, and never pre-ticks a rule that widens to the network', async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
+    const command = 'npm test && curl -s https://example.com/report -d @coverage.json';
+    act(() =>
+      c.emit({
+        type: 'approval',
+        sessionId: 's1',
+        messageId: 'm1',
+        request: {
+          id: 'a7',
+          tool: 'bash',
+          args: { command },
+          summary: `bash: ${command}`,
+          reason: 'bash: no rule covers this command',
+          rules: ['allow bash command "npm test" in /w', `allow bash command "${command.slice(12)}" in /w`],
+          widens: [null, 'network'],
+          risks: [
+            { code: 'sends', params: { host: 'example.com' } },
+            { code: 'networkOff', params: {} },
+          ],
+        },
+      }),
+    );
+    const card = await screen.findByRole('region', { name: 'Approval for bash' });
+    const shown = (card.textContent ?? '').replace(card.querySelector('details')!.textContent ?? '', '');
+    expect(shown.split('npm test && curl').length - 1).toBe(1);
+    const risks = within(card).getByRole('list', { name: 'What this would do' });
+    expect(
+      within(risks)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([
+      'Sends data to example.com',
+      'Needs the network, which is off here (it will fail unless you allow the network in Settings)',
+    ]);
+    const boxes = within(card).getAllByRole('checkbox') as HTMLInputElement[];
+    expect(boxes.map((b) => b.checked)).toEqual([true, false]);
+    expect(within(card).getByText('allows network use')).toBeTruthy();
+    await userEvent.click(within(card).getByRole('button', { name: 'Always allow (1 rule)' }));
+    expect(c.calls.find((x) => x.method === 'answerApproval')?.args).toEqual(['s1', 'a7', 'always', undefined, [0]]);
+  });
+
+  it('unticking every rule leaves nothing to save: Always allow is off', async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
+    act(() =>
+      c.emit({
+        type: 'approval',
+        sessionId: 's1',
+        messageId: 'm1',
+        request: { id: 'a8', tool: 'bash', args: { command: 'git status' }, reason: 'asks', rules: ['allow git'] },
+      }),
+    );
+    const card = await screen.findByRole('region', { name: 'Approval for bash' });
+    await userEvent.click(within(card).getByRole('checkbox'));
+    expect((within(card).getByRole('button', { name: 'Always allow (0 rules)' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
   });
 });

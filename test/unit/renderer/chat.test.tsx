@@ -109,16 +109,16 @@ describe('chat', () => {
     expect(within(cards[0]!).getByText('bash(git status)')).toBeTruthy();
     await userEvent.click(within(cards[0]!).getByRole('button', { name: 'Allow once' }));
     expect(await within(cards[0]!).findByText('Allowed once.')).toBeTruthy();
-    await userEvent.click(within(cards[1]!).getByRole('button', { name: 'Always allow' }));
+    await userEvent.click(within(cards[1]!).getByRole('button', { name: 'Always allow (1 rule)' }));
     expect(await within(cards[1]!).findByText('Always allowed (rule saved).')).toBeTruthy();
     await userEvent.click(within(cards[2]!).getByRole('button', { name: 'Deny' }));
     await userEvent.type(within(cards[2]!).getByLabelText('Reason for the model (optional)'), 'not now{Enter}');
     expect(await within(cards[2]!).findByText('Denied.')).toBeTruthy();
     const answers = c.calls.filter((x) => x.method === 'answerApproval').map((x) => x.args);
     expect(answers).toEqual([
-      ['s1', 'a1', 'once', undefined],
-      ['s1', 'a2', 'always', undefined],
-      ['s1', 'a3', 'deny', 'not now'],
+      ['s1', 'a1', 'once', undefined, undefined],
+      ['s1', 'a2', 'always', undefined, [0]],
+      ['s1', 'a3', 'deny', 'not now', undefined],
     ]);
   });
 
