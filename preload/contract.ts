@@ -175,11 +175,19 @@ export const LintResult = z.object({
   warnings: z.number().int(),
 });
 
+/** A damaged database set aside whole (and not yet acknowledged): the window shows a banner with its path. */
+export const StoreDamage = z.object({ file: z.string(), movedTo: z.string(), reason: z.string(), at: z.number() });
+
 export const WorkspaceInfo = z.object({
   path: z.string(),
   name: z.string(),
   skills: z.object({ total: z.number().int(), enabled: z.number().int(), broken: z.number().int() }),
   diagnostics: z.array(Diagnostic),
+  /**
+   * The database's state when it is not sound: damaged files set aside, or why it cannot be opened. While either is
+   * there, the user's rules cannot all be read and every tool call asks.
+   */
+  store: z.object({ damaged: z.array(StoreDamage), problem: z.string().optional() }).optional(),
 });
 export type WorkspaceInfo = z.infer<typeof WorkspaceInfo>;
 

@@ -104,8 +104,9 @@ export class KnackWorkspace {
     /** The catalog's trust review: each skill's verdict and the audit report behind it (views read it, never audit). */
     readonly trust: TrustReview,
     /** Why the database could not be opened (then there is no store), or undefined. */
-    storeProblem?: string,
+    private readonly storeProblemText?: string,
   ) {
+    const storeProblem = storeProblemText;
     this.currentSettings = settings;
     this.expander = crossLanguageExpander({ cacheDir: join(options.paths.dataDir, 'cache') });
     this.liveGate = new CatalogGate({
@@ -177,6 +178,11 @@ export class KnackWorkspace {
 
   get workspace(): string {
     return this.options.workspace;
+  }
+
+  /** Why the database could not be opened (there is no store), or undefined. */
+  get storeProblem(): string | undefined {
+    return this.storeProblemText;
   }
 
   /** Settings as read when the workspace opened, with the policy ceiling as it is now (reloadCeiling). */

@@ -78,7 +78,12 @@ export function App() {
     () =>
       client.onWorkspaceChanged?.((w) => {
         const cur = useView.getState().workspace;
-        if (cur && cur.path === w.path && (cur.name !== w.name || cur.problems !== w.problems)) set({ workspace: w });
+        if (
+          cur &&
+          cur.path === w.path &&
+          (cur.name !== w.name || cur.problems !== w.problems || JSON.stringify(cur.store) !== JSON.stringify(w.store))
+        )
+          set({ workspace: w });
       }),
     [client, set],
   );
@@ -157,6 +162,15 @@ export function App() {
             {i18n.language === 'zh' ? 'EN' : '中文'}
           </button>
         </header>
+        {workspace.store && (
+          // The database was damaged (set aside whole) or cannot be opened: until that is dealt with, every call asks.
+          <div role="alert" className="store-banner error">
+            {workspace.store.damaged.map((d) => (
+              <p key={d.movedTo}>{t('workspace.storeDamaged', { path: d.movedTo, reason: d.reason })}</p>
+            ))}
+            {workspace.store.problem && <p>{t('workspace.storeProblem', { problem: workspace.store.problem })}</p>}
+          </div>
+        )}
         <Sidebar />
         <main className="main">
           {view === 'chat' && <Chat />}

@@ -23,7 +23,7 @@ import { watchFiles, type FileWatcher } from '../config/watch.js';
 import { providersFilePath } from '../agent/providers/settings.js';
 import { formatDiagnostic, type Diagnostic } from '../base/diagnostics.js';
 import { readRegularFile } from '../base/read-file.js';
-import type { Store } from '../store/index.js';
+import type { Store, StoreDamage } from '../store/index.js';
 import type { SpawnHost } from '../sandbox/spawn.js';
 
 export interface ServiceOptions {
@@ -79,6 +79,18 @@ function parses(stamp: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The database's state for the window's banner, when it is not sound (a damaged file set aside, or no database). */
+function storeState(ws: KnackWorkspace): { store?: { damaged: Omit<StoreDamage, 'id'>[]; problem?: string } } {
+  let damaged: Omit<StoreDamage, 'id'>[];
+  try {
+    damaged = (ws.store?.damage() ?? []).map(({ file, movedTo, reason, at }) => ({ file, movedTo, reason, at }));
+  } catch (e) {
+    return { store: { damaged: [], problem: `cannot read the database: ${(e as Error).message}` } };
+  }
+  const problem = ws.storeProblem;
+  return damaged.length || problem ? { store: { damaged, ...(problem ? { problem } : {}) } } : {};
 }
 
 export class KnackService {
@@ -221,7 +233,11 @@ export class KnackService {
       watch: true,
       mcpServers: mcp.servers,
       ...(o.spawnHost ? { spawnHost: o.spawnHost } : {}),
-      onDiagnostic: (d) => diagnostics.push(d),
+      onDiagnostic: (d) => {
+        diagnostics.push(d);
+        // A damaged or unopenable database is named in the log too, in its one line.
+        if (d.code === 'store.damaged' || d.code === 'store.open') this.log(formatDiagnostic(d));
+      },
       ...o.workspaceOptions,
     });
     const previous = this.ws;
@@ -337,6 +353,7 @@ export class KnackService {
         broken: ws.catalog.broken().length,
       },
       diagnostics: this.wsDiagnostics,
+      ...storeState(ws),
     };
   }
 

@@ -171,7 +171,7 @@ export function withOpenTurn(
 /** The window's view of a workspace: its folder and how many settings problems the Settings page lists for it. */
 export function toWorkspace(w: MethodOutput<'workspace.open'>): WorkspaceInfo {
   const problems = w.diagnostics.filter((d) => d.code.startsWith('settings.') && d.severity !== 'info').length;
-  return { path: w.path, name: w.name, problems };
+  return { path: w.path, name: w.name, problems, ...(w.store ? { store: w.store } : {}) };
 }
 
 export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialogs: boolean): KnackClient {

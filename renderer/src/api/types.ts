@@ -232,6 +232,8 @@ export interface WorkspaceInfo {
   name: string;
   /** How many settings problems the open folder has (listed on the Settings page); absent = not known. */
   problems?: number;
+  /** The database when it is not sound: damaged files set aside, or why it cannot be opened (the window's banner). */
+  store?: { damaged: { movedTo: string; reason: string }[]; problem?: string };
 }
 
 export interface AppInfo {

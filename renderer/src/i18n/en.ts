@@ -25,6 +25,9 @@ export const en = {
     switch: 'Workspace {{name}} (switch)',
     back: 'Back to {{name}}',
     problems: 'Settings problems: {{count}}',
+    storeDamaged:
+      'The database was damaged and was set aside whole as {{path}} ({{reason}}). Your rules were in it: every tool call asks until you run "knack store acknowledge".',
+    storeProblem: 'The database cannot be opened ({{problem}}). Your rules cannot be read: every tool call asks.',
     reload: 'Reload {{name}}',
     reloadHint: 'Reads its settings and MCP servers again; a running answer stops (it stays in Sessions).',
   },

@@ -27,6 +27,9 @@ export const zh: Strings = {
     switch: '工作区 {{name}}（切换）',
     back: '返回 {{name}}',
     problems: '设置问题：{{count}}',
+    storeDamaged:
+      '数据库已损坏，已原样移到 {{path}}（{{reason}}）。你的规则在其中：在运行 "knack store acknowledge" 之前，每次工具调用都会询问。',
+    storeProblem: '无法打开数据库（{{problem}}）。无法读取你的规则：每次工具调用都会询问。',
     reload: '重新加载 {{name}}',
     reloadHint: '重新读取它的设置和 MCP 服务器；正在进行的回答会停止（仍保留在会话中）。',
   },
