@@ -29,7 +29,7 @@ import {
   type Level,
 } from './audit-rules.js';
 import { REWRITE_TRIGGERS, decodeBase64Blobs, deobfuscate, normalizeLine, type HiddenText } from './normalize.js';
-import { hintScanner, lineFilter, type RuleMask } from './audit-hints.js';
+import { hintScanner, lineFilter, type LineFilter, type RuleMask } from './audit-hints.js';
 import type { ParsedPermissions, Permissions } from '../../policy/permissions.js';
 import { readPermissionRequest } from '../format/permissions.js';
 import { permissionDiff, type PermissionDiff } from '../../policy/diff.js';
@@ -568,7 +568,7 @@ export function lineStartByRegex(raw: string): unknown[] {
 
 /**
  * Split a Markdown file into segments: prose lines, inline code spans, fenced blocks (shell or example), indented code.
- * `quiet` lines (see LINES) give no segment of their own; they still move the reading state (fences, lists, comments).
+ * `quiet` lines (see lineFilter) give no segment of their own; they still move the reading state (fences, lists, comments).
  */
 function markdownSegments(lines: string[], quiet?: Uint8Array): Segment[] {
   const md: MarkdownReading = {
@@ -972,7 +972,9 @@ const MASKED_RULE = (r: AuditRule): boolean =>
  * reaches past their line, so a file whose every line is quiet holds neither (nor a NUL byte) and is not decoded.
  */
 const LINE_TRIGGERS = [...REWRITE_TRIGGERS, ...INLINE_PROGRAM_HINTS, '\\', '<!--'];
-const LINES = lineFilter(RULES, LINE_TRIGGERS, MASKED_RULE);
+/** Built at the first audit, not at load: a process that audits nothing (a start with only built-in skills) never pays for it. */
+let lineFilterBuilt: LineFilter | undefined;
+const prefilter = (): LineFilter => (lineFilterBuilt ??= lineFilter(RULES, LINE_TRIGGERS, MASKED_RULE));
 
 const NO_PROGRAMS: readonly { interpreter: string; code: string }[] = Object.freeze([]);
 
@@ -1104,13 +1106,13 @@ export interface TextAuditOptions {
   description?: { text: string; line: number };
   /** No line prefilter: every line is read (tests compare the two readings). */
   everyLine?: boolean;
-  /** The quiet lines, already found from the file's bytes (LINES.quietBytes); must have one flag per line. */
+  /** The quiet lines, already found from the file's bytes (quietBytes); must have one flag per line. */
   quiet?: Uint8Array;
 }
 
 /** Quiet lines of a file's UTF-8 bytes, or of its lines (see LineFilter). */
 export function quietLinesOf(buf: Uint8Array | readonly string[]): Uint8Array {
-  return buf instanceof Uint8Array ? LINES.quietBytes(buf) : LINES.quiet(buf);
+  return buf instanceof Uint8Array ? prefilter().quietBytes(buf) : prefilter().quiet(buf);
 }
 
 /** A text's lines, as `split(/\r?\n/)` gives them. */
@@ -1157,7 +1159,7 @@ function auditFileText(
       ? undefined
       : quietIn?.length === lines.length
         ? quietIn
-        : LINES.quiet(lines);
+        : prefilter().quiet(lines);
   const segments =
     loud ??
     (!lines
@@ -1710,7 +1712,8 @@ function auditBytes(st: FolderAudit, f: FileEntry, buf: Buffer): void {
   // quiet holds no NUL, no HTML comment and no backslash (see LINE_TRIGGERS): other than SKILL.md, it has nothing to
   // find (it is auditText's `silent` file: an LF byte is one in the text, so the flags are one per line) and is not decoded.
   const everyLine = st.opts.everyLine === true;
-  let quiet = everyLine || buf.length === 0 || buf[0] === 0xff || buf[0] === 0xfe ? undefined : LINES.quietBytes(buf);
+  let quiet =
+    everyLine || buf.length === 0 || buf[0] === 0xff || buf[0] === 0xfe ? undefined : prefilter().quietBytes(buf);
   const silent = quiet !== undefined && quiet.indexOf(0) === -1;
   if (silent && f !== st.skillFile) return;
   // Executables always hold NUL bytes; a text file that merely starts with "MZ" is not one. With NUL bytes (dropped
