@@ -10,10 +10,8 @@ import { chatCommands } from './chat.js';
 import { sessionsCommands } from './sessions.js';
 import { serveCommands } from './serve.js';
 import { storeCommands } from './store.js';
-import { startAuditPool } from '../core/skills/trust/audit-pool.js';
 
 /** Top-level commands that open a workspace's skill catalog (and so may audit a folder). */
-const AUDITING_COMMANDS = new Set(['skills', 'chat', 'serve', 'tools']);
 
 export const COMMANDS: Command[] = [
   ...skillsCatalogCommands,
@@ -66,8 +64,6 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       io.out(`usage: knack ${cmd.path.join(' ')} ${cmd.usage}\n${cmd.summary}`);
       return 0;
     }
-    // Commands that open a folder's skills: the audit workers load while the folder is read.
-    if (AUDITING_COMMANDS.has(cmd.path[0]!)) startAuditPool();
     return await cmd.run(ctx);
   } catch (e) {
     if (e instanceof CliError) {

@@ -19,7 +19,6 @@ import { IPC_EVENT_CHANNEL, IPC_PREFIX, METHOD_NAMES, contractError } from '../.
 import { dispatch } from '../core/service/dispatch.js';
 import { KnackService } from '../core/service/index.js';
 import { resolvePaths } from '../core/config/paths.js';
-import { startAuditPool } from '../core/skills/trust/audit-pool.js';
 import {
   APP_ORIGIN,
   APP_SCHEME,
@@ -102,8 +101,6 @@ async function serveAppFile(request: Request): Promise<Response> {
 }
 
 async function start(): Promise<void> {
-  // The audit workers load and warm up now, before any folder is opened: opening one (the last, or any later) reuses them.
-  startAuditPool();
   const ses = session.defaultSession;
   // Camera, microphone, notifications, clipboard-read, geolocation …: the app asks for none of them.
   ses.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));

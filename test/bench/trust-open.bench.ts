@@ -3,10 +3,9 @@
 // time until the catalog answers; audit throughput in skills/s and MB/s (workers, and one thread for comparison).
 //
 // Two cold figures, both timed from openCatalog until the last verdict is in:
-//  - app: the process's audit pool (sharedAuditPool) was started at launch, before any folder is opened, as the
-//    desktop host and `knack serve` do (startAuditPool in main/electron/main.ts and main/cli/index.ts; `bench -- cli`
-//    times one-shot commands in their own processes); the bench starts it and waits until its workers are loaded
-//    before the clock, as a user opening a folder after launch would find them. Its later opens reuse the same (hot) workers, as the app's do.
+//  - app: the process's audit pool (sharedAuditPool) with its workers loaded before the clock, as a folder opened
+//    after an earlier one finds them (the first open of a process starts them: that is `fresh`). Its later opens
+//    reuse the same (hot) workers, as the app's do.
 //  - fresh: a new pool is created inside the timed region (worker start and code load timed), as in a
 //    process that opens a folder the moment it starts.
 // The launch's own price is printed too: the CPU the pool's workers spend loading before the first open (off any open,
@@ -22,7 +21,7 @@ import { auditSkill } from '../../main/core/skills/trust/audit.js';
 import { parseSkillFile } from '../../main/core/skills/format/manifest.js';
 import { parsedManifestOf } from '../../main/core/skills/format/types.js';
 import { createTrustReview } from '../../main/core/skills/trust/trust.js';
-import { AuditPool, startAuditPool } from '../../main/core/skills/trust/audit-pool.js';
+import { AuditPool, sharedAuditPool } from '../../main/core/skills/trust/audit-pool.js';
 import { Store } from '../../main/core/store/index.js';
 import { resolvePaths } from '../../main/core/config/paths.js';
 import { writeSkillCorpus } from './skill-corpus.js';
@@ -164,7 +163,7 @@ console.log(
 // The app's pool: started at launch, before any folder is opened; the clock starts once its workers are loaded.
 const threadsBefore = threadTimes();
 const launchCpu0 = process.cpuUsage();
-await startAuditPool().ready();
+await sharedAuditPool().ready();
 const launchCpu = process.cpuUsage(launchCpu0);
 const threadsReady = threadTimes();
 for (const t of threadsReady.keys()) if (!threadsBefore.has(t)) poolThreads.add(t);

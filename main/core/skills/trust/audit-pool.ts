@@ -560,16 +560,9 @@ export class AuditPool {
 let shared: AuditPool | undefined;
 
 /**
- * The process's audit pool: one for the life of the process, shared by every workspace it opens, so opening a folder
- * finds its workers started. The desktop host and the CLI start it when they start (startAuditPool).
+ * The process's audit pool: one for the life of the process, shared by every workspace it opens. Its workers start
+ * when a folder first needs audits (a start with nothing to audit starts none) and are then kept for later opens.
  */
 export function sharedAuditPool(): AuditPool {
   return (shared ??= new AuditPool());
-}
-
-/** Start the process's audit pool now (at launch, before any folder is opened): its workers load meanwhile. */
-export function startAuditPool(): AuditPool {
-  const pool = sharedAuditPool();
-  pool.warm();
-  return pool;
 }
