@@ -3,7 +3,7 @@
 import { readRegularFile } from '../base/read-file.js';
 import { join } from 'node:path';
 import type { Diagnostic } from '../base/diagnostics.js';
-import { jsonLines } from './json-lines.js';
+import { readJsonText } from './json-text.js';
 
 /** Skill-script limits enforced inside the sandbox host for one run (meaning and bounds: sandbox/limits.ts). */
 export interface RunLimits {
@@ -226,33 +226,23 @@ function readLayer(file: string, diags: Diagnostic[]): Layer {
     }
     return { keys: new Map() };
   }
-  const where = jsonLines(text);
-  try {
-    const v: unknown = JSON.parse(text);
-    if (!isObject(v)) {
-      diags.push({
-        severity: 'error',
-        code: 'settings.type',
-        file,
-        line: 1,
-        message: 'settings must be a JSON object',
-      });
-      return { keys: where.keys };
-    }
-    return { json: v, keys: where.keys };
-  } catch (e) {
-    // JSON.parse does not say the line; the scan does (an empty file: line 1).
-    const at = where.error ?? { line: 1, column: 1, message: (e as Error).message };
+  const read = readJsonText(text);
+  if (read.error) {
     diags.push({
       severity: 'error',
       code: 'settings.json',
       file,
-      line: at.line,
-      column: at.column,
-      message: `invalid JSON: ${at.message}`,
+      line: read.error.line,
+      column: read.error.column,
+      message: `invalid JSON: ${read.error.message}`,
     });
-    return { keys: where.keys };
+    return { keys: read.keys };
   }
+  if (!isObject(read.value)) {
+    diags.push({ severity: 'error', code: 'settings.type', file, line: 1, message: 'settings must be a JSON object' });
+    return { keys: read.keys };
+  }
+  return { json: read.value, keys: read.keys };
 }
 
 export interface LoadedSettings {

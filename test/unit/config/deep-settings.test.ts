@@ -1,12 +1,12 @@
 // A settings file nested far deeper than any real one (a hostile repository ships it as .workbuddy/settings.json):
-// it is read as JSON.parse reads it, or reported, and never stops the folder from opening.
+// it is reported with its line and column, and never stops the folder from opening.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir, writeTree } from '../../helpers/tmp.js';
 import { loadSettings } from '../../../main/core/config/settings.js';
-import { jsonLines } from '../../../main/core/config/json-lines.js';
+import { readJsonText } from '../../../main/core/config/json-text.js';
 import { resolvePaths } from '../../../main/core/config/paths.js';
 import { KnackService } from '../../../main/core/service/index.js';
 import { callerOf } from '../../helpers/service-env.js';
@@ -21,11 +21,12 @@ test('a settings file nested 20,000 levels deep is reported with its file, not t
   const { diagnostics } = loadSettings(join(root, 'data'), ws);
   const d = diagnostics.find((x) => x.file.endsWith(join('.workbuddy', 'settings.json')));
   assert.ok(d, JSON.stringify(diagnostics));
-  assert.equal(d.code, 'settings.type');
+  assert.equal(d.code, 'settings.json');
+  assert.match(d.message, /nested more than \d+ levels/);
 });
 
-test('the line scan of a deeply nested file stops with a reason instead of overflowing the stack', () => {
-  const r = jsonLines(`{"policy":\n${'{"a":'.repeat(DEEP)}1${'}'.repeat(DEEP)}}`);
+test('reading a deeply nested file stops with a reason instead of overflowing the stack', () => {
+  const r = readJsonText(`{"policy":\n${'{"a":'.repeat(DEEP)}1${'}'.repeat(DEEP)}}`);
   assert.equal(r.keys.get('policy'), 1);
   assert.match(r.error?.message ?? '', /nested more than \d+ levels/);
 });
