@@ -134,6 +134,64 @@ export const BrokenSkill = z.object({
   diagnostics: z.array(Diagnostic),
 });
 
+/** Where a skill installed from a git repository or marketplace came from (its skills.lock.json entry). */
+export const SkillOrigin = z.object({
+  url: z.string(),
+  ref: z.string().optional(),
+  commit: z.string(),
+  path: z.string(),
+  marketplace: z.string().optional(),
+  plugin: z.string().optional(),
+});
+export type SkillOrigin = z.infer<typeof SkillOrigin>;
+
+/** One skill a fetched source offers, before anything is installed. */
+export const SourceSkill = z.object({
+  name: z.string(),
+  description: z.string(),
+  level: z.enum(['P0', 'P1', 'P2']),
+  findings: z.number().int().nonnegative(),
+  contentHash: z.string(),
+  /** Why it cannot be installed (a link out of its folder). */
+  problem: z.string().optional(),
+  plugin: z.string().optional(),
+});
+
+export const OpenedSource = z.object({
+  openId: z.string(),
+  display: z.string(),
+  kind: z.enum(['local', 'repository', 'marketplace']),
+  skills: z.array(SourceSkill),
+  plugins: z.array(z.object({ name: z.string(), description: z.string(), fetched: z.boolean(), from: z.string() })),
+});
+export type OpenedSource = z.infer<typeof OpenedSource>;
+
+/** A skill installed from a source compared with it: files changed and the permission diff. */
+export const SkillUpdate = z.object({
+  name: z.string(),
+  tier: z.enum(['user', 'project']),
+  status: z.enum(['up-to-date', 'available', 'error']),
+  reason: z.string().optional(),
+  from: z.string(),
+  to: z.string().optional(),
+  level: z.enum(['P0', 'P1', 'P2']).optional(),
+  contentHash: z.string().optional(),
+  files: z
+    .object({ added: z.array(z.string()), changed: z.array(z.string()), removed: z.array(z.string()) })
+    .optional(),
+  diff: PermissionDiff.optional(),
+});
+export type SkillUpdate = z.infer<typeof SkillUpdate>;
+
+export const MarketHit = z.object({
+  marketplace: z.string(),
+  marketplaceName: z.string(),
+  plugin: z.string(),
+  skill: z.string().optional(),
+  description: z.string(),
+  level: z.enum(['P0', 'P1', 'P2']).optional(),
+});
+
 export const SkillDetail = SkillSummary.extend({
   /** The instructions (SKILL.md body, without the frontmatter). */
   body: z.string(),
@@ -144,6 +202,8 @@ export const SkillDetail = SkillSummary.extend({
   allowedTools: z.array(z.string()),
   permissions: Permissions.optional(),
   report: AuditReport.optional(),
+  /** Set for a skill installed from a git repository or marketplace. */
+  origin: SkillOrigin.optional(),
 });
 export type SkillDetail = z.infer<typeof SkillDetail>;
 
@@ -515,6 +575,38 @@ export const methods = {
     InstallOutcome,
   ),
   /** Lint the catalog, or the given folders / SKILL.md files. */
+  /**
+   * Fetch a skill source (git URL with #ref/:path, owner/repo, a marketplace, a folder) and list its skills with their
+   * audit level. Nothing is installed; `sources.progress` events tell the stage. `want` fetches a marketplace's plugins
+   * that live in other repositories.
+   */
+  'sources.open': m(
+    z.object({ source: z.string().min(1).max(2048), want: z.array(Name).max(100).optional() }).strict(),
+    OpenedSource,
+  ),
+  /** Install picked skills of an opened source: each through the audit; P1 waits for skills.approveInstall. */
+  'sources.install': m(
+    z
+      .object({
+        openId: Id,
+        skills: z.array(Name).min(1).max(100),
+        tier: z.enum(['user', 'project']),
+        replace: z.boolean().optional(),
+      })
+      .strict(),
+    z.object({ results: z.array(InstallOutcome) }),
+  ),
+  /** Drop an opened source's temporary folder. */
+  'sources.close': m(z.object({ openId: Id }).strict(), Empty),
+  /** Compare every skill installed from a source with it (the Updates badge). */
+  'sources.updates': m(Empty, z.object({ items: z.array(SkillUpdate) })),
+  /** Apply an update that was shown: it goes through only at the content hash shown; a widening waits for approval. */
+  'sources.applyUpdate': m(
+    z.object({ name: Name, tier: z.enum(['user', 'project']), contentHash: z.string().min(1) }).strict(),
+    InstallOutcome,
+  ),
+  /** Search the configured marketplaces (English or Chinese). */
+  'sources.browse': m(z.object({ query: z.string().max(500) }).strict(), z.object({ hits: z.array(MarketHit) })),
   'skills.lint': m(z.object({ paths: z.array(Path).max(100).optional() }).strict(), LintResult),
 
   // chat
@@ -673,6 +765,8 @@ export const events = {
     skill: SkillSummary.optional(),
   }),
   'tools.mcpChanged': z.object({ servers: z.array(McpServerStatus) }),
+  /** A skill source being fetched: the stage (fetching, checking-out, reading, auditing) and what. */
+  'sources.progress': z.object({ stage: z.string(), detail: z.string() }),
   'workspace.changed': z.object({ workspace: WorkspaceInfo }),
   /** A native menu item the renderer acts on (desktop only): start the install flow with a picked source. */
   'app.menuCommand': z.object({ command: z.enum(['install-skill-folder', 'install-skill-zip']) }),

@@ -10,6 +10,7 @@ import { basename } from 'node:path';
 import { EventHub, ServiceError, type Handlers } from './dispatch.js';
 import type { Dialogs, KeyStore, ServiceContext } from './context.js';
 import { skillHandlers } from './skills.js';
+import { sourceHandlers } from './sources.js';
 import { toolHandlers } from './tools.js';
 import { settingsHandlers } from './settings.js';
 import { ChatBinding } from './chat.js';
@@ -161,6 +162,7 @@ export class KnackService {
       'dialog.pickSkillSource': async ({ kind }) =>
         dialogs ? { path: await dialogs.pickSkillSource(kind) } : noDialogs(),
       ...skillHandlers(ctx),
+      ...sourceHandlers(ctx),
       ...toolHandlers(ctx),
       ...settingsHandlers(ctx, options, () => this.applyCeiling()),
       ...this.ownProviderWrites(this.chat.handlers()),

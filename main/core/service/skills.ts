@@ -14,6 +14,8 @@ import { lintCatalog, lintPaths } from '../skills/catalog/lint.js';
 import { projectSkillDirs, userSkillDirs } from '../config/paths.js';
 import type { CatalogEntry } from '../skills/format/types.js';
 import { dropUpload, saveUpload } from './uploads.js';
+import { dropStaged, settleStaged } from '../skills/sources/add.js';
+import { originOf } from './sources.js';
 
 type SkillHandlers = Pick<
   Handlers,
@@ -29,6 +31,13 @@ type SkillHandlers = Pick<
   | 'skills.installUpload'
   | 'skills.lint'
 >;
+
+function originField(ctx: ServiceContext, name: string, tier: string) {
+  const o = originOf(ctx, name, tier);
+  if (!o) return {};
+  const { contentHash: _hash, ...origin } = o;
+  return { origin };
+}
 
 export function skillHandlers(ctx: ServiceContext): SkillHandlers {
   const entry = (name: string): CatalogEntry => {
@@ -99,6 +108,7 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
         allowedTools: e.manifest.allowedTools,
         ...(report?.permissions ? { permissions: permissionsView(report.permissions) } : {}),
         ...(report ? { report: reportView(report) } : {}),
+        ...originField(ctx, e.manifest.name, e.tier),
       };
     },
 
@@ -214,6 +224,8 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
       }
       const r = approvePendingInstall(store, approvalId);
       if (r.status !== 'pending') dropUpload(ctx.paths.dataDir, row.source);
+      // A skill fetched from a source: recorded in the lock once installed, its staged copy dropped once decided.
+      settleStaged(ctx.paths.dataDir, row.source, r);
       if (r.status === 'installed') await ctx.workspace().catalog.refresh();
       return installView(r);
     },
@@ -226,6 +238,7 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
         throw new ServiceError('conflict', `approval ${approvalId} is already ${row.status}`);
       store.policy.decideApproval(approvalId, 'rejected');
       dropUpload(ctx.paths.dataDir, row.source);
+      dropStaged(ctx.paths.dataDir, row.source);
       return { status: 'rejected' as const, skill: row.skill, approvalId, reason: 'rejected by the user' };
     },
 

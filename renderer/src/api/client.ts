@@ -8,12 +8,15 @@ import type {
   Decision,
   InstallReport,
   LoadedSkill,
+  MarketHit,
   McpServerView,
+  OpenedSource,
   Rule,
   SessionSummary,
   SettingsView,
   SkillDetail,
   SkillItem,
+  SkillUpdate,
   ToolInfo,
   TrustSummary,
   WorkspaceInfo,
@@ -48,6 +51,22 @@ export interface KnackClient {
   ): Promise<InstallReport>;
   approveInstall(workspace: string, approvalId: string, contentHash: string): Promise<InstallReport>;
   rejectInstall(workspace: string, approvalId: string): Promise<void>;
+  /** Fetch a git repository / owner/repo / marketplace and list its skills with their audit level; installs nothing. */
+  openSource?(source: string, want?: string[]): Promise<OpenedSource>;
+  /** Install picked skills of an opened source: one report each (P1 waits for approveInstall). */
+  installFromSource?(
+    openId: string,
+    skills: string[],
+    scope: 'user' | 'project',
+    replace?: boolean,
+  ): Promise<InstallReport[]>;
+  closeSource?(openId: string): Promise<void>;
+  /** Skills installed from a source compared with it (the Updates badge). */
+  skillUpdates?(): Promise<SkillUpdate[]>;
+  applyUpdate?(name: string, tier: 'user' | 'project', contentHash: string): Promise<InstallReport>;
+  browseMarketplaces?(query: string): Promise<MarketHit[]>;
+  /** A source being fetched: its stage, for the progress line. */
+  onSourceProgress?(handler: (p: { stage: string; detail: string }) => void): () => void;
 
   sendMessage(
     workspace: string,

@@ -85,6 +85,19 @@ function toReport(o: Outcome): InstallReport {
   };
 }
 
+/** A source install's outcome: a refusal may come without a report (a link out of the skill, a name clash). */
+function toSourceReport(o: Outcome): InstallReport {
+  if (o.report) return toReport(o);
+  return {
+    skill: o.skill ?? '',
+    level: 'P0',
+    findings: [],
+    contentHash: '',
+    status: o.status === 'rejected' ? 'refused' : o.status,
+    ...(o.reason ? { reason: o.reason } : {}),
+  };
+}
+
 const cardStatus: Record<Card['status'], ToolCallView['status']> = {
   pending: 'running',
   'awaiting-approval': 'waiting',
@@ -285,6 +298,7 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
         })),
         resources: d.resources,
         body: d.body,
+        ...(d.origin ? { origin: d.origin } : {}),
       };
       return detail;
     },
@@ -316,6 +330,19 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
     async rejectInstall(_w, approvalId) {
       await k.call('skills.rejectInstall', { approvalId });
     },
+    openSource: (source, want) => k.call('sources.open', { source, ...(want?.length ? { want } : {}) }),
+    async installFromSource(openId, skills, tier, replace = false) {
+      const r = await k.call('sources.install', { openId, skills, tier, ...(replace ? { replace } : {}) });
+      return r.results.map(toSourceReport);
+    },
+    async closeSource(openId) {
+      await k.call('sources.close', { openId });
+    },
+    skillUpdates: async () => (await k.call('sources.updates', {})).items,
+    applyUpdate: async (name, tier, contentHash) =>
+      toSourceReport(await k.call('sources.applyUpdate', { name, tier, contentHash })),
+    browseMarketplaces: async (query) => (await k.call('sources.browse', { query })).hits,
+    onSourceProgress: (h) => k.on('sources.progress', (e) => h(e)),
 
     async sendMessage(_w, sessionId, text, planMode) {
       const r = await k.call('chat.send', { ...(sessionId ? { sessionId } : {}), text, planMode });

@@ -1,5 +1,6 @@
 // View-model shapes the screens render: what the renderer receives over the contract, nothing more.
 // Plain data only (no functions, no Node types); the contract adapter fills them.
+import type { SkillOrigin } from '../../../preload/contract';
 
 export type Tier = 'builtin' | 'user' | 'project';
 export type AuditLevel = 'P0' | 'P1' | 'P2';
@@ -66,6 +67,20 @@ export interface SkillDetail extends SkillItem {
   diagnosticList: Diagnostic[];
   resources: string[];
   body: string;
+  /** Where it was installed from (a git repository or marketplace), as skills.lock.json records it. */
+  origin?: SkillOrigin;
+}
+
+export type { OpenedSource, SkillOrigin, SkillUpdate } from '../../../preload/contract';
+
+/** A marketplace entry found by Browse. */
+export interface MarketHit {
+  marketplace: string;
+  marketplaceName: string;
+  plugin: string;
+  skill?: string;
+  description: string;
+  level?: AuditLevel;
 }
 
 export interface TrustSummary {

@@ -9,6 +9,7 @@ import { useView } from '../state/store';
 import { Findings, Permissions } from './Findings';
 import { LevelBadge, LevelLegend } from './Levels';
 import { Modal } from './Modal';
+import { SourceInstall } from './SourceInstall';
 
 export function InstallDialog() {
   const { t } = useTranslation();
@@ -25,6 +26,7 @@ export function InstallDialog() {
   const [dragging, setDragging] = useState(false);
   const started = useRef(false);
   const lastZip = useRef<File>(undefined);
+  const [tab, setTab] = useState<'local' | 'source'>('local');
 
   async function run(f: () => Promise<InstallReport>) {
     setBusy(true);
@@ -120,7 +122,18 @@ export function InstallDialog() {
 
   return (
     <Modal title={t('install.title')} onClose={close} wide>
-      {!report && (
+      {!report && client.openSource && (
+        <div className="tabs" role="tablist">
+          <button type="button" role="tab" aria-selected={tab === 'local'} onClick={() => setTab('local')}>
+            {t('sources.tabLocal')}
+          </button>
+          <button type="button" role="tab" aria-selected={tab === 'source'} onClick={() => setTab('source')}>
+            {t('sources.tabSource')}
+          </button>
+        </div>
+      )}
+      {!report && tab === 'source' && <SourceInstall onClose={close} />}
+      {!report && tab === 'local' && (
         <form onSubmit={audit} className="install-form">
           <p className="muted">{t('install.intro')}</p>
           {client.pickSkillSource && (

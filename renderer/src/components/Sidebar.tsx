@@ -12,6 +12,7 @@ import { groupRows } from './filter';
 import { LevelLegend } from './Levels';
 import { SkillRow } from './SkillRow';
 import { TrustAllDialog } from './TrustAllDialog';
+import { UpdatesBadge } from './SkillUpdates';
 
 /** Fixed row heights (px): no per-row measuring, so 2,000 rows cost nothing until shown. */
 const HEADER_H = 30;
@@ -163,6 +164,7 @@ export function Sidebar() {
             {t('skills.trustAll')}
           </button>
         )}
+        <UpdatesBadge />
       </div>
       <LevelLegend />
       {skillsError && (

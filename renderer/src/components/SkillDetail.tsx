@@ -8,6 +8,7 @@ import { useView } from '../state/store';
 import { Findings, Permissions } from './Findings';
 import { LevelBadge, LevelLegend } from './Levels';
 import { Markdown } from './Markdown';
+import { SkillOrigin } from './SkillOrigin';
 
 /** Why the skill is on or off, in the window's words (never the engine's sentence, which names CLI commands). */
 function stateKey(d: Detail): string {
@@ -134,6 +135,7 @@ export function SkillDetail() {
               </>
             )}
           </dl>
+          <SkillOrigin origin={shown.origin} />
           <LevelLegend />
           <h3>{t('skill.permissions')}</h3>
           <Permissions p={shown.permissions} />

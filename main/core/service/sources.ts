@@ -1,0 +1,195 @@
+// Contract handlers for skill sources: open a git repository / marketplace and list its skills (progress as events),
+// install picks through the one install path, the Updates badge (files and permission diff), Browse over marketplaces.
+import { randomBytes } from 'node:crypto';
+import type { Handlers } from './dispatch.js';
+import { ServiceError } from './dispatch.js';
+import type { ServiceContext } from './context.js';
+import { installView } from './views.js';
+import { projectSkillDirs, userSkillDirs } from '../config/paths.js';
+import { addCandidate } from '../skills/sources/add.js';
+import { lockPathFor, readLock, type LockEntry } from '../skills/sources/lock.js';
+import { listMarketplaces, marketplaceEntries, searchEntries } from '../skills/sources/marketplaces.js';
+import { openSource, type OpenedSource } from '../skills/sources/open.js';
+import { parseSource, SourceError } from '../skills/sources/spec.js';
+import { applyUpdate, checkUpdates, type Checked, type UpdateCheck } from '../skills/sources/update.js';
+
+type SourceHandlers = Pick<
+  Handlers,
+  'sources.open' | 'sources.install' | 'sources.close' | 'sources.updates' | 'sources.applyUpdate' | 'sources.browse'
+>;
+
+/** Sources kept open at once (each is a temporary clone); the oldest is dropped past this. */
+const MAX_OPEN = 4;
+
+const refused = (e: unknown): never => {
+  if (e instanceof SourceError) throw new ServiceError('refused', e.message);
+  throw e;
+};
+
+export function tierRootOf(ctx: ServiceContext, tier: 'user' | 'project'): string {
+  const ws = ctx.workspace();
+  return tier === 'user' ? userSkillDirs(ws.paths.home).workbuddy : projectSkillDirs(ws.workspace).workbuddy;
+}
+
+/** The lock entry of an installed skill of the user or project tier, when it came from a source. */
+export function originOf(ctx: ServiceContext, name: string, tier: string): LockEntry | undefined {
+  if (tier !== 'user' && tier !== 'project') return undefined;
+  try {
+    return readLock(lockPathFor(tierRootOf(ctx, tier))).skills[name];
+  } catch {
+    return undefined;
+  }
+}
+
+export function sourceHandlers(ctx: ServiceContext): SourceHandlers {
+  const opened = new Map<string, OpenedSource>();
+  let checked: { tier: 'user' | 'project'; result: Checked }[] = [];
+  const drop = (id: string) => {
+    opened.get(id)?.dispose();
+    opened.delete(id);
+  };
+  const findCheck = (name: string, tier: 'user' | 'project'): UpdateCheck | undefined =>
+    checked.find((c) => c.tier === tier)?.result.checks.find((c) => c.name === name);
+
+  return {
+    'sources.open': async ({ source, want }) => {
+      const ws = ctx.workspace();
+      let o: OpenedSource;
+      try {
+        o = await openSource(parseSource(source, ws.workspace), {
+          ...(want ? { want } : {}),
+          onProgress: (stage, detail) => ctx.events.emit('sources.progress', { stage, detail }),
+        });
+      } catch (e) {
+        return refused(e);
+      }
+      const id = randomBytes(8).toString('hex');
+      opened.set(id, o);
+      while (opened.size > MAX_OPEN) drop(opened.keys().next().value!);
+      return {
+        openId: id,
+        display: o.display,
+        kind: o.kind,
+        skills: o.candidates.map((c) => ({
+          name: c.name,
+          description: c.description,
+          level: c.level,
+          findings: c.findings,
+          contentHash: c.contentHash,
+          ...(c.problem ? { problem: c.problem } : {}),
+          ...(c.plugin ? { plugin: c.plugin } : {}),
+        })),
+        plugins: (o.marketplace?.plugins ?? []).map((p) => ({
+          name: p.name,
+          description: p.description,
+          fetched: p.fetched,
+          from: p.from,
+        })),
+      };
+    },
+
+    'sources.install': async ({ openId, skills, tier, replace }) => {
+      const o = opened.get(openId);
+      if (!o) throw new ServiceError('not_found', `no open source ${openId} (open it again)`);
+      const picked = skills.map((n) => {
+        const c = o.candidates.find((x) => x.name === n);
+        if (!c) throw new ServiceError('not_found', `${o.display} holds no skill named "${n}"`);
+        return c;
+      });
+      const store = ctx.store();
+      const results = picked.map((c) =>
+        installView(
+          addCandidate(c, {
+            tierRoot: tierRootOf(ctx, tier),
+            tier,
+            store,
+            dataDir: ctx.paths.dataDir,
+            ...(replace ? { replace: true } : {}),
+          }),
+        ),
+      );
+      if (results.some((r) => r.status === 'installed')) await ctx.workspace().catalog.refresh();
+      return { results };
+    },
+
+    'sources.close': ({ openId }) => {
+      drop(openId);
+      return {};
+    },
+
+    'sources.updates': async () => {
+      for (const c of checked) await c.result.dispose();
+      checked = [];
+      const items = [];
+      for (const tier of ['project', 'user'] as const) {
+        let result: Checked;
+        try {
+          result = await checkUpdates(tierRootOf(ctx, tier), undefined, {
+            onProgress: (stage, detail) => ctx.events.emit('sources.progress', { stage, detail }),
+          });
+        } catch (e) {
+          return refused(e);
+        }
+        checked.push({ tier, result });
+        for (const c of result.checks)
+          items.push({
+            name: c.name,
+            tier,
+            status: c.status,
+            from: c.entry.commit,
+            ...(c.reason ? { reason: c.reason } : {}),
+            ...(c.commit ? { to: c.commit } : {}),
+            ...(c.candidate ? { level: c.candidate.level, contentHash: c.candidate.contentHash } : {}),
+            ...(c.files ? { files: c.files } : {}),
+            ...(c.diff ? { diff: { widened: c.diff.widened, lines: c.diff.lines } } : {}),
+          });
+      }
+      return { items };
+    },
+
+    'sources.applyUpdate': async ({ name, tier, contentHash }) => {
+      const c = findCheck(name, tier);
+      if (!c || c.status !== 'available' || !c.candidate)
+        throw new ServiceError('not_found', `no update of ${name} shown (check for updates again)`);
+      if (c.candidate.contentHash !== contentHash)
+        throw new ServiceError('conflict', `the update of ${name} shown is not the one fetched; check again`);
+      // The click is the one confirmation a clean update takes; a widening or a finding is held for approval.
+      const r = applyUpdate(c, {
+        tierRoot: tierRootOf(ctx, tier),
+        tier,
+        store: ctx.store(),
+        dataDir: ctx.paths.dataDir,
+      });
+      if (r.status === 'installed') await ctx.workspace().catalog.refresh();
+      return installView(r);
+    },
+
+    'sources.browse': async ({ query }) => {
+      const ws = ctx.workspace();
+      let markets;
+      try {
+        markets = listMarketplaces(ctx.paths.dataDir, ws.workspace);
+      } catch (e) {
+        return refused(e);
+      }
+      const entries = [];
+      for (const m of markets) {
+        try {
+          entries.push(...(await marketplaceEntries(m.source, { dataDir: ctx.paths.dataDir, cwd: ws.workspace })));
+        } catch (e) {
+          refused(e);
+        }
+      }
+      return {
+        hits: searchEntries(entries, query, 30).map((h) => ({
+          marketplace: h.marketplace,
+          marketplaceName: h.marketplaceName,
+          plugin: h.plugin,
+          ...(h.skill ? { skill: h.skill } : {}),
+          description: h.description,
+          ...(h.level ? { level: h.level } : {}),
+        })),
+      };
+    },
+  };
+}

@@ -1,0 +1,155 @@
+// The sidebar's Updates badge: skills installed from a source that have a newer version there. Its dialog shows, for
+// each, the files changed and the permission diff; Update installs a clean one, a widening waits for Approve.
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorText, useClient } from '../api/context';
+import type { InstallReport, SkillUpdate } from '../api/types';
+import { useView } from '../state/store';
+import { Findings } from './Findings';
+import { LevelBadge } from './Levels';
+import { Modal } from './Modal';
+
+export function UpdatesBadge() {
+  const { t } = useTranslation();
+  const client = useClient();
+  const ws = useView((s) => s.workspace?.path ?? '');
+  const catalogTick = useView((s) => s.catalogTick);
+  const [items, setItems] = useState<SkillUpdate[]>([]);
+  const [open, setOpen] = useState(false);
+  const check = useCallback(async () => {
+    if (!client.skillUpdates) return;
+    try {
+      setItems(await client.skillUpdates());
+    } catch {
+      setItems([]);
+    }
+  }, [client]);
+  useEffect(() => {
+    void check();
+  }, [check, ws, catalogTick]);
+  const available = items.filter((i) => i.status === 'available');
+  if (!client.skillUpdates) return null;
+  return (
+    <>
+      <button type="button" className="link" onClick={() => void check()} title={t('updates.check')}>
+        {t('updates.check')}
+      </button>
+      {available.length > 0 && (
+        <button type="button" className="badge updates-badge" onClick={() => setOpen(true)}>
+          {t('updates.badge', { count: available.length })}
+        </button>
+      )}
+      {open && <UpdatesDialog items={available} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+function UpdatesDialog({ items, onClose }: { items: SkillUpdate[]; onClose(): void }) {
+  const { t } = useTranslation();
+  const client = useClient();
+  const ws = useView((s) => s.workspace?.path ?? '');
+  const [results, setResults] = useState<Record<string, InstallReport>>({});
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const done = () => useView.getState().set({ catalogTick: useView.getState().catalogTick + 1 });
+
+  async function apply(u: SkillUpdate) {
+    if (!client.applyUpdate || !u.contentHash) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      const r = await client.applyUpdate(u.name, u.tier, u.contentHash);
+      setResults((p) => ({ ...p, [u.name]: r }));
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function approve(name: string, r: InstallReport) {
+    if (!r.approvalId) return;
+    setBusy(true);
+    try {
+      const x = await client.approveInstall(ws, r.approvalId, r.contentHash);
+      setResults((p) => ({ ...p, [name]: x }));
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal
+      title={t('updates.title')}
+      onClose={() => {
+        if (Object.values(results).some((r) => r.status === 'installed')) done();
+        onClose();
+      }}
+      wide
+    >
+      {items.map((u) => {
+        const r = results[u.name];
+        return (
+          <section key={`${u.tier}/${u.name}`} className="update-item" aria-label={u.name}>
+            <h3>
+              {u.level && <LevelBadge level={u.level} />} {u.name}{' '}
+              <span className="muted small-text">
+                {u.from.slice(0, 12)} → {u.to?.slice(0, 12)}
+              </span>
+            </h3>
+            {u.files && (
+              <ul className="plain small-text">
+                {u.files.added.map((f) => (
+                  <li key={`+${f}`}>+ {f}</li>
+                ))}
+                {u.files.changed.map((f) => (
+                  <li key={`~${f}`}>~ {f}</li>
+                ))}
+                {u.files.removed.map((f) => (
+                  <li key={`-${f}`}>- {f}</li>
+                ))}
+              </ul>
+            )}
+            <h4>{t('install.diff')}</h4>
+            {!u.diff || u.diff.lines.length === 0 ? (
+              <p className="muted">{t('install.noDiff')}</p>
+            ) : (
+              <ul className="plain diff" aria-label={t('install.diff')}>
+                {u.diff.lines.map((l) => (
+                  <li key={l} className={l.startsWith('-') ? 'minus' : 'plus'}>
+                    <code>{l}</code>
+                  </li>
+                ))}
+              </ul>
+            )}
+            {!r && (
+              <button type="button" className="primary" disabled={busy} onClick={() => void apply(u)}>
+                {t('updates.update')}
+              </button>
+            )}
+            {r && (
+              <p role="status" className={r.status === 'installed' ? 'ok' : 'muted'}>
+                {t(`sources.status.${r.status}`)} {r.status !== 'installed' && r.reason}
+              </p>
+            )}
+            {r?.status === 'pending' && (
+              <>
+                <Findings findings={r.findings} />
+                <button type="button" className="primary" disabled={busy} onClick={() => void approve(u.name, r)}>
+                  {t('install.approve')}
+                </button>
+              </>
+            )}
+          </section>
+        );
+      })}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,302 @@
+// The Install dialog's "From a repository or marketplace" tab: a git URL, owner/repo or marketplace → fetched with a
+// progress line → its skills with their audit level, picked by the user → Review → Approve. P1 skills then wait for
+// their own approval with the findings shown; a name already installed offers Update or keep. Browse searches the
+// configured marketplaces and fills the source in.
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorText, useClient } from '../api/context';
+import type { InstallReport, MarketHit, OpenedSource } from '../api/types';
+import { useView } from '../state/store';
+import { Findings, Permissions } from './Findings';
+import { LevelBadge } from './Levels';
+
+export function SourceInstall({ onClose }: { onClose(): void }) {
+  const { t } = useTranslation();
+  const client = useClient();
+  const ws = useView((s) => s.workspace?.path ?? '');
+  const [source, setSource] = useState('');
+  const [scope, setScope] = useState<'user' | 'project'>('project');
+  const [opened, setOpened] = useState<OpenedSource>();
+  const [picked, setPicked] = useState<string[]>([]);
+  const [reviewing, setReviewing] = useState(false);
+  const [results, setResults] = useState<InstallReport[]>();
+  const [progress, setProgress] = useState<string>();
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const [query, setQuery] = useState('');
+  const [hits, setHits] = useState<MarketHit[]>();
+  const openId = useRef<string>(undefined);
+
+  useEffect(() => client.onSourceProgress?.((p) => setProgress(`${p.stage} ${p.detail}`)), [client]);
+  // The fetched copy is temporary: dropped when the dialog closes.
+  useEffect(
+    () => () => {
+      if (openId.current) void client.closeSource?.(openId.current);
+    },
+    [client],
+  );
+
+  const refreshCatalog = () => useView.getState().set({ catalogTick: useView.getState().catalogTick + 1 });
+
+  async function fetchSource(e?: FormEvent, want?: string[], from = source) {
+    e?.preventDefault();
+    if (!from.trim() || !client.openSource) {
+      setError(t('sources.needSource'));
+      return;
+    }
+    setBusy(true);
+    setError(undefined);
+    setProgress(undefined);
+    try {
+      const o = await client.openSource(from.trim(), want);
+      if (openId.current) void client.closeSource?.(openId.current);
+      openId.current = o.openId;
+      setOpened(o);
+      setPicked(o.skills.length === 1 && !o.skills[0]!.problem ? [o.skills[0]!.name] : []);
+      setResults(undefined);
+      setReviewing(false);
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+      setProgress(undefined);
+    }
+  }
+
+  async function install(names: string[], replace = false) {
+    if (!opened || !client.installFromSource) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      const r = await client.installFromSource(opened.openId, names, scope, replace);
+      setResults((prev) => [...(prev ?? []).filter((x) => !names.includes(x.skill)), ...r]);
+      if (r.some((x) => x.status === 'installed')) refreshCatalog();
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function approve(r: InstallReport) {
+    if (!r.approvalId) return;
+    setBusy(true);
+    try {
+      const done = await client.approveInstall(ws, r.approvalId, r.contentHash);
+      setResults((prev) => prev?.map((x) => (x === r ? done : x)));
+      if (done.status === 'installed') refreshCatalog();
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function browse(e: FormEvent) {
+    e.preventDefault();
+    if (!client.browseMarketplaces) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      setHits(await client.browseMarketplaces(query));
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const toggle = (name: string) => setPicked((p) => (p.includes(name) ? p.filter((x) => x !== name) : [...p, name]));
+  const chosen = opened?.skills.filter((s) => picked.includes(s.name)) ?? [];
+
+  return (
+    <div className="source-install">
+      {!opened && (
+        <>
+          <form onSubmit={(e) => void fetchSource(e)} className="install-form">
+            <p className="muted">{t('sources.intro')}</p>
+            <label htmlFor="source-url">{t('sources.source')}</label>
+            <input
+              id="source-url"
+              value={source}
+              onChange={(e) => setSource(e.target.value)}
+              placeholder="https://github.com/owner/repo.git#main:skills  ·  owner/repo"
+              spellCheck={false}
+            />
+            <div className="actions">
+              <button type="submit" className="primary" disabled={busy}>
+                {busy ? t('sources.fetching') : t('sources.fetch')}
+              </button>
+              <button type="button" onClick={onClose}>
+                {t('common.cancel')}
+              </button>
+            </div>
+          </form>
+          {client.browseMarketplaces && (
+            <form onSubmit={(e) => void browse(e)} className="install-form">
+              <label htmlFor="source-browse">{t('sources.browse')}</label>
+              <input id="source-browse" type="search" value={query} onChange={(e) => setQuery(e.target.value)} />
+              <button type="submit" disabled={busy}>
+                {t('sources.search')}
+              </button>
+              {hits && hits.length === 0 && <p className="muted">{t('sources.noHits')}</p>}
+              {hits && hits.length > 0 && (
+                <ul className="plain" aria-label={t('sources.browse')}>
+                  {hits.map((h) => (
+                    <li key={`${h.marketplace} ${h.plugin} ${h.skill ?? ''}`}>
+                      {h.level && <LevelBadge level={h.level} />} <strong>{h.skill ?? h.plugin}</strong>{' '}
+                      <span className="muted">
+                        {h.marketplaceName}/{h.plugin}: {h.description}
+                      </span>{' '}
+                      <button
+                        type="button"
+                        className="small"
+                        onClick={() => {
+                          setSource(h.marketplace);
+                          void fetchSource(undefined, [h.plugin], h.marketplace);
+                        }}
+                      >
+                        {t('sources.open')}
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </form>
+          )}
+        </>
+      )}
+      {busy && progress && (
+        <p role="status" className="muted">
+          {progress}
+        </p>
+      )}
+      {opened && !reviewing && (
+        <div className="source-pick">
+          <p>
+            <strong>{opened.display}</strong> — {t('sources.holds', { count: opened.skills.length })}
+          </p>
+          <ul className="plain" aria-label={t('sources.skills')}>
+            {opened.skills.map((s) => (
+              <li key={`${s.plugin ?? ''}/${s.name}`}>
+                <label>
+                  <input
+                    type="checkbox"
+                    checked={picked.includes(s.name)}
+                    disabled={!!s.problem || s.level === 'P0'}
+                    onChange={() => toggle(s.name)}
+                  />{' '}
+                  <LevelBadge level={s.level} /> <strong>{s.name}</strong>
+                  {s.plugin && <span className="muted"> [{s.plugin}]</span>} — {s.description}
+                </label>
+                {s.problem && <p className="error small-text">{s.problem}</p>}
+              </li>
+            ))}
+          </ul>
+          {opened.plugins.some((p) => !p.fetched) && (
+            <>
+              <h3>{t('sources.otherPlugins')}</h3>
+              <ul className="plain">
+                {opened.plugins
+                  .filter((p) => !p.fetched)
+                  .map((p) => (
+                    <li key={p.name}>
+                      <strong>{p.name}</strong> <span className="muted">({p.from})</span> — {p.description}{' '}
+                      <button
+                        type="button"
+                        className="small"
+                        disabled={busy}
+                        onClick={() => void fetchSource(undefined, [p.name], opened.display)}
+                      >
+                        {t('sources.fetchPlugin')}
+                      </button>
+                    </li>
+                  ))}
+              </ul>
+            </>
+          )}
+          <label htmlFor="source-scope">{t('install.scope')}</label>
+          <select id="source-scope" value={scope} onChange={(e) => setScope(e.target.value as 'user' | 'project')}>
+            <option value="project">{t('tier.project')}</option>
+            <option value="user">{t('tier.user')}</option>
+          </select>
+          <div className="actions">
+            <button type="button" className="primary" disabled={picked.length === 0} onClick={() => setReviewing(true)}>
+              {t('sources.review', { count: picked.length })}
+            </button>
+            <button type="button" onClick={onClose}>
+              {t('common.cancel')}
+            </button>
+          </div>
+        </div>
+      )}
+      {opened && reviewing && !results && (
+        <div className="report">
+          <h3>{t('sources.reviewTitle')}</h3>
+          <ul className="plain" aria-label={t('sources.reviewTitle')}>
+            {chosen.map((s) => (
+              <li key={s.name}>
+                <LevelBadge level={s.level} /> <strong>{s.name}</strong> — {s.description}{' '}
+                <span className="muted small-text">
+                  {t('sources.findingCount', { count: s.findings })} · {t('install.hash')}{' '}
+                  <code>{s.contentHash.slice(0, 16)}</code>
+                </span>
+              </li>
+            ))}
+          </ul>
+          <p className="muted">{t('sources.from', { source: opened.display })}</p>
+          <div className="actions">
+            <button
+              type="button"
+              className="primary"
+              disabled={busy}
+              onClick={() => void install(chosen.map((s) => s.name))}
+            >
+              {t('install.approve')}
+            </button>
+            <button type="button" onClick={() => setReviewing(false)}>
+              {t('common.back')}
+            </button>
+          </div>
+        </div>
+      )}
+      {results && (
+        <div className="report">
+          {results.map((r) => (
+            <div key={r.skill} className="source-result">
+              <p className="report-head">
+                {r.contentHash && <LevelBadge level={r.level} />} <strong>{r.skill}</strong>{' '}
+                <span role="status">{t(`sources.status.${r.status}`)}</span>
+              </p>
+              {r.reason && r.status !== 'installed' && <p className="muted">{r.reason}</p>}
+              {r.status === 'pending' && (
+                <>
+                  <Findings findings={r.findings} />
+                  <Permissions p={r.permissions} />
+                  <button type="button" className="primary" disabled={busy} onClick={() => void approve(r)}>
+                    {t('sources.approveOne', { name: r.skill })}
+                  </button>
+                </>
+              )}
+              {r.status === 'exists' && (
+                <button type="button" disabled={busy} onClick={() => void install([r.skill], true)}>
+                  {t('install.update')}
+                </button>
+              )}
+            </div>
+          ))}
+          <div className="actions">
+            <button type="button" onClick={onClose}>
+              {t('common.close')}
+            </button>
+          </div>
+        </div>
+      )}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
