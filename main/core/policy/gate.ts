@@ -405,7 +405,7 @@ export function createGate(opts: GateOptions): Gate {
         ),
         rulesUnreadable: true,
       };
-    if (m?.effect === 'ask') return ask(`your rule "${describeRule(m.rule)}" asks every time`, m.rule);
+    if (m?.effect === 'ask') return ask(m.reason ?? `your rule "${describeRule(m.rule)}" asks every time`, m.rule);
     if (protectedWrite) {
       // Named when it is one of Knack's own places: through a link, the path written does not say it.
       const where = protectedWhat ? ` (${displaySafe(protectedWhat)})` : '';

@@ -179,6 +179,8 @@ function scopeMatches(r: Rule, call: ToolCall, ctx: MatchContext): boolean {
 export interface RuleMatch {
   effect: Effect;
   rule: Rule;
+  /** Why, when the rule did not match as written (an ask for a line that may dodge a deny rule). */
+  reason?: string;
   /** For command allows covering several segments: every rule used. */
   rules?: Rule[];
 }
@@ -201,6 +203,18 @@ export function evaluateRules(rules: Rule[], call: ToolCall, ctx: MatchContext):
     if (deny) return { effect: 'deny', rule: deny };
     const ask = scoped.find((r) => r.effect === 'ask' && commandHits(r, cmd, lists));
     if (ask) return { effect: 'ask', rule: ask };
+    // A line whose commands cannot be known before it runs (`${x}m`, `base64 -d | bash`) may run what a deny or ask
+    // rule names: it asks rather than being allowed.
+    for (const r of scoped) {
+      if (r.effect === 'allow' || r.command === undefined || cmd === undefined) continue;
+      const why = uncertainty(r.command, parsed!);
+      if (why)
+        return {
+          effect: 'ask',
+          rule: r,
+          reason: `this line may run what your rule "${describeRule(r)}" ${r.effect === 'deny' ? 'denies' : 'asks about'}, and that cannot be known before it runs (${why}): approve it this once or not`,
+        };
+    }
     const allows = scoped.filter((r) => r.effect === 'allow');
     if (cmd === undefined) {
       const a = allows.find((r) => r.command === undefined);
@@ -272,13 +286,75 @@ function wordLists(line: string, parsed: ParsedLine, depth = 0): WordList[] {
   const out: WordList[] = [{ words: roughWords(line) }];
   for (const c of parsed.commands) {
     out.push({ words: c.args.map((a) => a ?? '\0') });
+    // What bash runs: braces expanded, $'…' decoded (`{rm,-rf,x}`, `$'\x72m'`).
+    out.push({ words: c.fields.flatMap((f) => f ?? ['\0']) });
     if (depth < 3) {
-      for (const a of c.args) {
-        if (a !== undefined && /[\s;&|`$()]/.test(a)) out.push(...wordLists(a, parseCommandLine(a), depth + 1));
+      for (const a of c.fields.flatMap((f) => f ?? [])) {
+        // An argument that is a command line: `bash -c "…"`, `trap '…' EXIT`, and the value of `alias x='…'` or
+        // `git -c alias.x='!…'`.
+        const eq = a.indexOf('=');
+        for (const text of new Set([a, eq >= 0 ? a.slice(eq + 1).replace(/^!/, '') : a, a.replace(/^!/, '')])) {
+          if (/[\s;&|`$()]/.test(text)) out.push(...wordLists(text, parseCommandLine(text), depth + 1));
+        }
       }
     }
   }
   return out;
+}
+
+/** Shells and interpreters (any version suffix): with no operand they run what arrives on their input. */
+const READS_PROGRAM = new Set([
+  'sh',
+  'bash',
+  'zsh',
+  'dash',
+  'ksh',
+  'mksh',
+  'fish',
+  'csh',
+  'tcsh',
+  'busybox',
+  'pwsh',
+  'python',
+  'perl',
+  'ruby',
+  'node',
+  'php',
+  'lua',
+  'tclsh',
+  'wish',
+  'osascript',
+  'source',
+  '.',
+]);
+
+function readsProgramFromInput(argv: string[]): boolean {
+  const family = programName(argv[0] ?? '').replace(/[\d.]+$/, '');
+  if (!READS_PROGRAM.has(family)) return false;
+  const rest = argv.slice(1);
+  return rest.includes('-') || rest.includes('-s') || rest.every((a) => a.startsWith('-'));
+}
+
+/**
+ * Why a deny or ask rule cannot be sure it would not match this line, or undefined: the parser's reading is not
+ * trustworthy, a command's program is not known before it runs, the denied program (or one that runs its
+ * arguments) gets an argument that is not known, a shell reads its commands from its input, or an alias is defined.
+ */
+function uncertainty(ruleCommand: string, parsed: ParsedLine): string | undefined {
+  if (!parsed.parsed) return parsed.notPlain ?? 'the shell parser cannot read it';
+  if (parsed.unreliable) return parsed.unreliable;
+  const prog = programName(ruleWords(ruleCommand)[0] ?? '');
+  for (const c of parsed.commands) {
+    if (c.fields.length === 0) continue;
+    if (c.fields[0] === undefined) return `the program it runs comes from ${c.unresolved ?? 'an expansion'}`;
+    const argv = c.fields.flatMap((f) => f ?? ['\0']);
+    const name = programName(argv[0] ?? '');
+    if (c.unresolved && (name === prog || mayRunArguments(argv))) return `${quoteWord(argv[0]!)} gets ${c.unresolved}`;
+    if (readsProgramFromInput(argv)) return `${quoteWord(argv[0]!)} runs the commands it reads from its input`;
+    if (name === 'alias' && argv.length > 1)
+      return 'it defines an alias, which can make a later word run another command';
+  }
+  return undefined;
 }
 
 /** Option spellings that mean the same for well-known programs (`rm -R` = `rm -r`, `--force` = `-f`). */
@@ -312,8 +388,11 @@ function optionSet(program: string, words: string[]): OptionSet {
     }
     if (!ended && w.startsWith('--') && w.length > 2) {
       const name = w.includes('=') ? w.slice(0, w.indexOf('=')) : w;
-      const alias = aliases[name];
-      if (alias) out.shorts.add(alias);
+      // GNU getopt takes an unambiguous abbreviation (`--rec` is `--recursive`); any prefix counts here.
+      const shorts = Object.keys(aliases)
+        .filter((k) => k.startsWith('--') && k.startsWith(name))
+        .map((k) => aliases[k]!);
+      if (shorts.length) shorts.forEach((a) => out.shorts.add(a));
       else out.longs.push(w);
       continue;
     }
@@ -338,13 +417,20 @@ export function denyMatches(rule: string[], words: string[]): boolean {
     if (programName(words[i]!) !== prog) continue;
     const have = optionSet(prog, words.slice(i + 1));
     if (![...want.shorts].every((s) => have.shorts.has(s))) continue;
-    if (!want.longs.every((l) => have.longs.some((h) => h === l || (!l.includes('=') && h.startsWith(`${l}=`)))))
-      continue;
+    if (!want.longs.every((l) => have.longs.some((h) => longMatches(l, h)))) continue;
     let j = 0;
     for (const p of have.positional) if (j < want.positional.length && p === want.positional[j]) j++;
     if (j === want.positional.length) return true;
   }
   return false;
+}
+
+/** Does a command's long option `h` spell the rule's `l`: itself, with a value, or abbreviated (`--forc`)? */
+function longMatches(l: string, h: string): boolean {
+  if (h === l) return true;
+  if (l.includes('=')) return false;
+  const name = h.includes('=') ? h.slice(0, h.indexOf('=')) : h;
+  return name === l || (name.length > 2 && l.startsWith(name));
 }
 
 /**

@@ -14,6 +14,14 @@ export interface ShellCommand {
   topLevel: boolean;
   /** assigns + args when literal, else undefined. */
   words?: string[];
+  /**
+   * What each argument becomes when bash runs it, where that is known without running anything: brace expansion
+   * (`{rm,-rf,x}` is three words), `$'…'` decoded, quotes removed. Undefined for an argument holding a parameter,
+   * command or arithmetic expansion, or a glob.
+   */
+  fields: (string[] | undefined)[];
+  /** Why an argument's fields are unknown (the first one), when one is. */
+  unresolved?: string;
 }
 
 export interface ParsedLine {
@@ -28,6 +36,8 @@ export interface ParsedLine {
   notPlain?: string;
   /** Why the line opens a network connection by itself (a /dev/tcp or /dev/udp redirection), else undefined. */
   network?: string;
+  /** Why the parser's reading itself cannot be trusted (a byte bash splits differently), else undefined. */
+  unreliable?: string;
 }
 
 /**
@@ -196,6 +206,155 @@ function wordValue(word: Node, assignment = false): WordValue {
   return { text };
 }
 
+/** One character of a word and whether it was quoted (quoted braces and commas do not expand). */
+interface Char {
+  c: string;
+  q: boolean;
+}
+
+/** At most this many fields from one word's brace expansion: beyond it the word counts as unknown. */
+const MAX_FIELDS = 1024;
+
+/**
+ * The fields a word becomes when bash runs it, where that is known without running anything: quotes removed,
+ * `$'…'` decoded, braces expanded. Undefined (with why) for expansions, globs and anything else.
+ */
+function resolveWord(word: Node): { fields?: string[]; why?: string } {
+  const chars: Char[] = [];
+  const quoted = (t: string): void => {
+    for (const c of t) chars.push({ c, q: true });
+  };
+  for (const part of list(word?.Parts)) {
+    const type = typeOf(part);
+    if (type === 'Lit') {
+      const raw = str(part.Value);
+      for (let i = 0; i < raw.length; i++) {
+        const c = raw[i]!;
+        if (c === '\\' && i + 1 < raw.length) {
+          if (raw[++i] !== '\n') chars.push({ c: raw[i]!, q: true });
+          continue;
+        }
+        if (c === '*' || c === '?' || c === '[') return { why: 'a glob pattern (* ? [) expands to file names' };
+        chars.push({ c, q: false });
+      }
+    } else if (type === 'SglQuoted') {
+      quoted(part.Dollar ? decodeAnsiC(str(part.Value)) : str(part.Value));
+    } else if (type === 'DblQuoted' && !part.Dollar) {
+      for (const inner of list(part.Parts)) {
+        if (typeOf(inner) !== 'Lit') return { why: `${describeNode(typeOf(inner))} inside double quotes` };
+        const raw = str(inner.Value);
+        for (let j = 0; j < raw.length; j++) {
+          const c = raw[j]!;
+          if (c === '\\' && j + 1 < raw.length && DQ_ESCAPABLE.has(raw[j + 1]!)) {
+            if (raw[++j] !== '\n') chars.push({ c: raw[j]!, q: true });
+          } else chars.push({ c, q: true });
+        }
+      }
+    } else {
+      return { why: describeNode(type) };
+    }
+  }
+  const out = expandBraces(chars, 0);
+  return out ? { fields: out } : { why: `a {…} brace expansion of more than ${MAX_FIELDS} words` };
+}
+
+/** Bash's brace expansion of one word (`a{b,c}d`, `{1..3}`, `{a..e..2}`, nested); undefined past MAX_FIELDS. */
+function expandBraces(chars: Char[], depth: number): string[] | undefined {
+  const text = (cs: Char[]): string => cs.map((x) => x.c).join('');
+  if (depth > 32) return undefined;
+  for (let i = 0; i < chars.length; i++) {
+    if (chars[i]!.q || chars[i]!.c !== '{') continue;
+    let level = 0;
+    const commas: number[] = [];
+    let end = -1;
+    for (let j = i + 1; j < chars.length; j++) {
+      const { c, q } = chars[j]!;
+      if (q) continue;
+      if (c === '{') level++;
+      else if (c === '}' && level > 0) level--;
+      else if (c === '}') {
+        end = j;
+        break;
+      } else if (c === ',' && level === 0) commas.push(j);
+    }
+    if (end < 0) break;
+    const before = chars.slice(0, i);
+    const after = chars.slice(end + 1);
+    let alternatives: Char[][] | undefined;
+    if (commas.length) {
+      const cuts = [i, ...commas, end];
+      alternatives = cuts.slice(1).map((c, k) => chars.slice(cuts[k]! + 1, c));
+    } else {
+      const body = chars.slice(i + 1, end);
+      const seq = body.some((x) => x.q) ? undefined : sequence(text(body));
+      if (seq === null) return undefined;
+      alternatives = seq?.map((v) => [...v].map((c) => ({ c, q: true })));
+    }
+    if (!alternatives) continue;
+    const out: string[] = [];
+    for (const alt of alternatives) {
+      const more = expandBraces([...before, ...alt, ...after], depth + 1);
+      if (!more || out.length + more.length > MAX_FIELDS) return undefined;
+      out.push(...more);
+    }
+    return out;
+  }
+  return [text(chars)];
+}
+
+/** `{1..5}`, `{01..10..3}`, `{a..e}`: the values, undefined when the body is not a sequence, null when too long. */
+function sequence(body: string): string[] | null | undefined {
+  const num = /^(-?\d+)\.\.(-?\d+)(?:\.\.(-?\d+))?$/.exec(body);
+  const chr = /^([A-Za-z])\.\.([A-Za-z])(?:\.\.(-?\d+))?$/.exec(body);
+  const m = num ?? chr;
+  if (!m) return undefined;
+  const from = num ? Number(m[1]) : m[1]!.charCodeAt(0);
+  const to = num ? Number(m[2]) : m[2]!.charCodeAt(0);
+  const step = Math.abs(Number(m[3] ?? 1)) || 1;
+  if (Math.abs(to - from) / step >= MAX_FIELDS) return null;
+  const width = num && /^-?0\d/.test(m[1]!) ? m[1]!.length : num && /^-?0\d/.test(m[2]!) ? m[2]!.length : 0;
+  const out: string[] = [];
+  for (let v = from; from <= to ? v <= to : v >= to; v += from <= to ? step : -step)
+    out.push(
+      num
+        ? v < 0
+          ? '-' + String(-v).padStart(width - 1, '0')
+          : String(v).padStart(width, '0')
+        : String.fromCharCode(v),
+    );
+  return out;
+}
+
+/** The text of `$'…'` as bash decodes it (\\n, \\t, \\xHH, \\NNN octal, \\uHHHH, \\UHHHHHHHH, \\cX …). */
+export function decodeAnsiC(s: string): string {
+  const simple: Record<string, string> = {
+    a: '\x07',
+    b: '\b',
+    e: '\x1b',
+    E: '\x1b',
+    f: '\f',
+    n: '\n',
+    r: '\r',
+    t: '\t',
+    v: '\v',
+    '\\': '\\',
+    "'": "'",
+    '"': '"',
+    '?': '?',
+  };
+  return s.replace(
+    /\\(?:([abeEfnrtv\\'"?])|([0-7]{1,3})|x([0-9A-Fa-f]{1,2})|u([0-9A-Fa-f]{1,4})|U([0-9A-Fa-f]{1,8})|c(.))/g,
+    (all, one?: string, oct?: string, hx?: string, u4?: string, u8?: string, ctl?: string) => {
+      if (one) return simple[one]!;
+      if (oct) return String.fromCharCode(parseInt(oct, 8) & 0xff);
+      if (hx) return String.fromCharCode(parseInt(hx, 16));
+      const cp = parseInt((u4 ?? u8)!, 16);
+      if (u4 || u8) return cp <= 0x10ffff ? String.fromCodePoint(cp) : all;
+      return String.fromCharCode(ctl!.toUpperCase().charCodeAt(0) ^ 0x40);
+    },
+  );
+}
+
 function describeNode(type: string): string {
   switch (type) {
     case 'ParamExp':
@@ -352,12 +511,21 @@ function parseUncached(line: string): ParsedLine {
         return v.text;
       });
       const literal = [...assigns, ...args].every((x) => x !== undefined);
+      const fields: (string[] | undefined)[] = [];
+      let unresolved: string | undefined;
+      for (const w of list(node.Args)) {
+        const f = resolveWord(w);
+        fields.push(f.fields);
+        unresolved ??= f.why;
+      }
       commands.push({
         assigns,
         args,
         literal,
         topLevel,
         ...(literal ? { words: [...assigns, ...args] as string[] } : {}),
+        fields,
+        ...(unresolved !== undefined ? { unresolved } : {}),
       });
       return;
     }
@@ -382,6 +550,7 @@ function parseUncached(line: string): ParsedLine {
     commands,
     ...(notPlain !== undefined ? { notPlain } : {}),
     ...(network !== undefined ? { network } : {}),
+    ...(split !== undefined ? { unreliable: `the command holds ${split}` } : {}),
   };
 }
 

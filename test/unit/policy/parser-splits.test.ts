@@ -50,7 +50,7 @@ const hidden = (c: string): string => `git log -1 ${c}# ; touch X`;
 
 test('the attack is real: bash runs the command after "<CR>#" that the parser reads as a comment', () => {
   const dir = tempDir();
-  const r = spawnSync('bash', ['-c', hidden('\r')], { cwd: dir, env: { PATH: process.env.PATH ?? '' } });
+  const r = spawnSync('bash', ['-c', hidden('\r')], { cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: dir } });
   assert.equal(r.error, undefined);
   assert.ok(existsSync(join(dir, 'X')), 'bash ran touch X');
 });
