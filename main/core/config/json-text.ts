@@ -1,15 +1,7 @@
 // A JSON settings file as text: its value, the line of each key (`policy.ceiling.network` → 4) and, for text that is not
 // JSON, the line and column where it breaks, in words. jsonc-parser reads it (strict JSON: no comments, no trailing
 // commas) with positions; its scanner, which does not recurse, guards the depth first (its parser recurses).
-import {
-  createScanner,
-  getLocation,
-  getNodeValue,
-  parseTree,
-  SyntaxKind,
-  type Node,
-  type ParseError,
-} from 'jsonc-parser';
+import { createScanner, getLocation, getNodeValue, parseTree, type Node, type ParseError } from 'jsonc-parser';
 
 export interface JsonText {
   /** The value, when the text is JSON. */
@@ -95,14 +87,21 @@ export function readJsonText(text: string): JsonText {
   return { value: getNodeValue(tree) as unknown, keys };
 }
 
+/** jsonc-parser's SyntaxKind values (a const enum, which this build cannot read across modules). */
+const OPEN_BRACE = 1;
+const CLOSE_BRACE = 2;
+const OPEN_BRACKET = 3;
+const CLOSE_BRACKET = 4;
+const EOF = 17;
+
 /** The offset of the first bracket past MAX_DEPTH, or undefined. */
 function tooDeep(text: string): number | undefined {
   const scanner = createScanner(text, true);
   let depth = 0;
-  for (let k = scanner.scan(); k !== SyntaxKind.EOF; k = scanner.scan()) {
-    if (k === SyntaxKind.OpenBraceToken || k === SyntaxKind.OpenBracketToken) {
+  for (let k: number = scanner.scan(); k !== EOF; k = scanner.scan()) {
+    if (k === OPEN_BRACE || k === OPEN_BRACKET) {
       if (++depth > MAX_DEPTH) return scanner.getTokenOffset();
-    } else if (k === SyntaxKind.CloseBraceToken || k === SyntaxKind.CloseBracketToken) depth--;
+    } else if (k === CLOSE_BRACE || k === CLOSE_BRACKET) depth--;
   }
   return undefined;
 }
