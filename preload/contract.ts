@@ -510,6 +510,9 @@ export const methods = {
     z.object({ path: z.string().nullable() }),
   ),
 
+  /** Show a skill's file (a SKILL.md the catalog knows, readable or not) in the file manager (desktop only). */
+  'dialog.showSkillFile': m(z.object({ file: Path }).strict(), z.object({ shown: z.boolean() })),
+
   // skills
   'skills.list': m(
     Empty,

@@ -132,6 +132,7 @@ async function start(): Promise<void> {
         );
         return r.canceled ? null : (r.filePaths[0] ?? null);
       },
+      showInFolder: async (file) => shell.showItemInFolder(file),
     },
   });
   const svc = service;

@@ -5,7 +5,7 @@
 // → stop → export the session → leave a conversation waiting for approval and answer it after reopening → axe on every screen.
 import { after, afterEach, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright';
@@ -62,6 +62,11 @@ before(async () => {
       { name: 'status-sync', description: 'Post the build status.' },
       '# Sync\n\n```bash\ncurl -s https://status.example.com/api\n```\n',
     ),
+    // edited into a broken state and back while the window is open
+    '.workbuddy/skills/weekly-report/SKILL.md': skillMd({
+      name: 'weekly-report',
+      description: 'Drafts the weekly report.',
+    }),
     // a second one, trusted one by one through its review
     '.workbuddy/skills/pkg-setup/SKILL.md': skillMd(
       { name: 'pkg-setup', description: 'Sets up the tool chain.' },
@@ -175,6 +180,28 @@ test('the filter finds a skill by Chinese words', { skip }, async () => {
   await sidebar().getByRole('switch', { name: 'Enable standup' }).waitFor();
   await sidebar().getByRole('searchbox', { name: 'Filter skills' }).fill('');
 });
+
+test(
+  'a skill broken while edited stays in its place, marked, listed with file:line, and comes back when fixed',
+  { skip },
+  async () => {
+    const file = join(dirs.workspace, '.workbuddy/skills/weekly-report/SKILL.md');
+    const good = readFileSync(file, 'utf8');
+    await sidebar().getByRole('switch', { name: 'Enable weekly-report' }).waitFor();
+    writeFileSync(file, '---\nname: weekly-report\ndescription: [never closed\n---\n# Weekly\n');
+    const group = sidebar().getByRole('list', { name: '1 skill could not be read' });
+    await group.waitFor();
+    await group.getByText(/weekly-report\/SKILL\.md:\d+/).waitFor();
+    const sw = sidebar().getByRole('switch', { name: 'Enable weekly-report' });
+    assert.equal(await sw.isDisabled(), true, 'the row stays, its switch off');
+    await sidebar().locator('[data-skill="weekly-report"]').getByText('could not be read').waitFor();
+    assert.deepEqual(await seriousA11y(page), []);
+    await saveScreens(page, 'broken-skills');
+    writeFileSync(file, good);
+    await until(async () => (await group.count()) === 0);
+    await until(async () => !(await sw.isDisabled()));
+  },
+);
 
 test(
   'Trust in the sidebar opens a review: findings with file:line, a stray Enter rejects, Approve trusts',

@@ -10,6 +10,8 @@ import type { SettingsView } from '../../../preload/contract.js';
 export interface Dialogs {
   pickFolder(): Promise<string | null>;
   pickSkillSource(kind: 'folder' | 'zip'): Promise<string | null>;
+  /** Show a file in the system's file manager (its folder opened, the file selected). */
+  showInFolder?(file: string): Promise<void>;
 }
 
 /** Where API keys live (Electron: safeStorage; serve mode: the providers file, readable only by the user). */

@@ -161,6 +161,15 @@ export class KnackService {
       'dialog.pickWorkspace': async () => (dialogs ? { path: await dialogs.pickFolder() } : noDialogs()),
       'dialog.pickSkillSource': async ({ kind }) =>
         dialogs ? { path: await dialogs.pickSkillSource(kind) } : noDialogs(),
+      'dialog.showSkillFile': async ({ file }) => {
+        // Only a file the catalog knows (a skill's SKILL.md, or one that could not be read): the window names no other.
+        const cat = ctx.workspace().catalog;
+        const known = cat.entries().some((e) => e.file === file) || cat.broken().some((b) => b.file === file);
+        if (!known) throw new ServiceError('not_found', `${file} is not a skill file of this workspace`, { file });
+        if (!dialogs?.showInFolder) return noDialogs();
+        await dialogs.showInFolder(file);
+        return { shown: true };
+      },
       ...skillHandlers(ctx),
       ...sourceHandlers(ctx),
       ...toolHandlers(ctx),

@@ -2,6 +2,7 @@
 // The shipped app builds it from the typed contract (Electron bridge or serve-mode WebSocket); tests inject their own.
 import type {
   AppInfo,
+  BrokenSkillView,
   ChatEvent,
   ChatMessage,
   ContextUsage,
@@ -35,6 +36,10 @@ export interface KnackClient {
   pickSkillSource?(kind: 'folder' | 'zip'): Promise<string | undefined>;
 
   listSkills(workspace: string): Promise<SkillItem[]>;
+  /** The skills and the SKILL.md files that could not be read, in one read (the sidebar's list). */
+  listCatalog?(workspace: string): Promise<{ skills: SkillItem[]; broken: BrokenSkillView[] }>;
+  /** Show a skill file in the file manager (desktop only). */
+  showSkillFile?(file: string): Promise<void>;
   showSkill(workspace: string, name: string, tier?: string): Promise<SkillDetail>;
   setSkillEnabled(workspace: string, name: string, enabled: boolean): Promise<void>;
   /** Trust one P1 skill at the content hash the user reviewed (a skill changed since is a conflict, never trusted). */

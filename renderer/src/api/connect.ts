@@ -5,6 +5,7 @@ import { MAX_UPLOAD_BYTES, type EventPayload, type MethodOutput } from '../../..
 import type { KnackClient } from './client';
 import type {
   ApprovalRequest,
+  BrokenSkillView,
   ChatEvent,
   ChatMessage,
   InstallReport,
@@ -41,6 +42,19 @@ export function toSkillItem(s: Summary): SkillItem {
     ...(a.status === 'checking' ? { checking: true } : {}),
     ...(a.status === 'needs-trust' ? { pendingTrust: true } : {}),
     path: s.dir,
+  };
+}
+
+/** A SKILL.md that could not be read, with its first error (the one that kept it out). */
+export function toBroken(b: MethodOutput<'skills.list'>['broken'][number]): BrokenSkillView {
+  const d = b.diagnostics.find((x) => x.severity === 'error') ?? b.diagnostics[0];
+  return {
+    tier: b.tier,
+    dir: b.dir,
+    file: b.file,
+    ...(d?.line ? { line: d.line } : {}),
+    ...(d?.field ? { field: d.field } : {}),
+    message: d?.message ?? '',
   };
 }
 
@@ -253,12 +267,18 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
           async pickSkillSource(kind: 'folder' | 'zip') {
             return (await k.call('dialog.pickSkillSource', { kind })).path ?? undefined;
           },
+          async showSkillFile(file: string) {
+            await k.call('dialog.showSkillFile', { file });
+          },
         }
       : {}),
 
     async listSkills() {
+      return (await client.listCatalog!(workspace)).skills;
+    },
+    async listCatalog() {
       const r = await k.call('skills.list', {});
-      return r.skills.map(toSkillItem);
+      return { skills: r.skills.map(toSkillItem), broken: r.broken.map(toBroken) };
     },
     async showSkill(_w, name) {
       const d = await k.call('skills.show', { name });

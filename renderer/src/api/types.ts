@@ -53,6 +53,18 @@ export interface SkillItem {
   /** A P1 skill found on disk, waiting for the user to trust it. */
   pendingTrust?: boolean;
   path: string;
+  /** Its SKILL.md stopped parsing (edited into a broken state): the row stays where it was, off, with the error. */
+  broken?: { file: string; line?: number; message: string };
+}
+
+/** A SKILL.md that could not be read: its file, the first error's line and reason. */
+export interface BrokenSkillView {
+  tier: Tier;
+  dir: string;
+  file: string;
+  line?: number;
+  field?: string;
+  message: string;
 }
 
 export interface SkillDetail extends SkillItem {

@@ -10,6 +10,7 @@ import { useView } from '../state/store';
 import { useShallow } from 'zustand/react/shallow';
 import { groupRows } from './filter';
 import { LevelLegend } from './Levels';
+import { BrokenGroup } from './BrokenGroup';
 import { SkillRow } from './SkillRow';
 import { TrustAllDialog } from './TrustAllDialog';
 import { UpdatesBadge } from './SkillUpdates';
@@ -32,10 +33,11 @@ export function Sidebar() {
   const { t } = useTranslation();
   const client = useClient();
   // Only what this component shows: a streamed delta must not re-render the rest of the window.
-  const { workspace, skills, skillsError, skillsLoading, filter, selectedSkill, catalogTick } = useView(
+  const { workspace, skills, broken, skillsError, skillsLoading, filter, selectedSkill, catalogTick } = useView(
     useShallow((s) => ({
       workspace: s.workspace,
       skills: s.skills,
+      broken: s.broken,
       skillsError: s.skillsError,
       skillsLoading: s.skillsLoading,
       filter: s.filter,
@@ -66,7 +68,10 @@ export function Sidebar() {
       do {
         r.again = false;
         try {
-          useView.getState().setSkills(await client.listSkills(ws));
+          if (client.listCatalog) {
+            const r = await client.listCatalog(ws);
+            useView.getState().setSkills(r.skills, r.broken);
+          } else useView.getState().setSkills(await client.listSkills(ws));
         } catch (e) {
           set({ skillsError: errorText(e), skillsLoading: false });
         }
@@ -167,6 +172,9 @@ export function Sidebar() {
         <UpdatesBadge />
       </div>
       <LevelLegend />
+      {broken.length > 0 && (
+        <BrokenGroup broken={broken} show={client.showSkillFile ? (f) => client.showSkillFile!(f) : undefined} />
+      )}
       {skillsError && (
         <p role="alert" className="error">
           {skillsError}

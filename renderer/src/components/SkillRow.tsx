@@ -37,6 +37,11 @@ export const SkillRow = memo(function SkillRow({ skill, selected, onSelect, onTo
             </span>
           )}
           {!skill.checking && skill.audit && <LevelBadge level={skill.audit} />}
+          {skill.broken && (
+            <span className="badge level-P0" title={skill.broken.message}>
+              {t('skills.brokenBadge')}
+            </span>
+          )}
           {skill.diagnostics > 0 && (
             <span className="badge warn">{t('skills.diagnostics', { count: skill.diagnostics })}</span>
           )}
@@ -62,13 +67,15 @@ export const SkillRow = memo(function SkillRow({ skill, selected, onSelect, onTo
           aria-checked={skill.enabled}
           className="switch"
           aria-label={t('skills.toggle', { name: skill.name })}
-          disabled={!!skill.shadowedBy}
+          disabled={!!skill.shadowedBy || !!skill.broken}
           title={
-            skill.audit === 'P0'
-              ? t('skills.whyBlocked', { name: skill.name })
-              : skill.pendingTrust
-                ? t('skills.whyUntrusted', { name: skill.name })
-                : undefined
+            skill.broken
+              ? skill.broken.message
+              : skill.audit === 'P0'
+                ? t('skills.whyBlocked', { name: skill.name })
+                : skill.pendingTrust
+                  ? t('skills.whyUntrusted', { name: skill.name })
+                  : undefined
           }
           onClick={() => onToggle(skill, !skill.enabled)}
         >

@@ -2,7 +2,15 @@
 // The main process is the source of truth; everything here is a copy refreshed from the client.
 import i18n from 'i18next';
 import { create } from 'zustand';
-import type { ChatEvent, ChatMessage, ChatPart, Decision, SkillItem, WorkspaceInfo } from '../api/types';
+import type {
+  BrokenSkillView,
+  ChatEvent,
+  ChatMessage,
+  ChatPart,
+  Decision,
+  SkillItem,
+  WorkspaceInfo,
+} from '../api/types';
 
 export type View = 'chat' | 'skill' | 'tools' | 'settings' | 'sessions' | 'context';
 
@@ -11,6 +19,8 @@ export interface ViewState {
   /** The open-workspace screen is shown over the open workspace, which stays as it is until another one opens. */
   picking: boolean;
   skills: SkillItem[];
+  /** SKILL.md files that could not be read (the sidebar's "could not be read" group). */
+  broken: BrokenSkillView[];
   skillsError?: string;
   skillsLoading: boolean;
   filter: string;
@@ -52,7 +62,11 @@ export interface ViewState {
 
   set(p: Partial<ViewState>): void;
   setWorkspace(w: WorkspaceInfo | undefined): void;
-  setSkills(s: SkillItem[]): void;
+  /**
+   * A fresh list. A skill shown before whose SKILL.md is now among `broken` (edited into a state that does not parse)
+   * keeps its row, off and marked broken with the error, until it reads again.
+   */
+  setSkills(s: SkillItem[], broken?: BrokenSkillView[]): void;
   patchSkill(name: string, tier: string, p: Partial<SkillItem>): void;
   /** Replace one row (same name and tier); false when the list has no such row. */
   replaceSkill(s: SkillItem): boolean;
@@ -143,6 +157,7 @@ function folderName(path: string): string {
 
 export const useView = create<ViewState>((set, get) => ({
   skills: [],
+  broken: [],
   skillsLoading: false,
   filter: '',
   view: 'chat',
@@ -169,6 +184,7 @@ export const useView = create<ViewState>((set, get) => ({
       workspace: w,
       picking: false,
       skills: [],
+      broken: [],
       selectedSkill: undefined,
       messages: [],
       sessionId: undefined,
@@ -177,7 +193,23 @@ export const useView = create<ViewState>((set, get) => ({
       // Back in a folder: what was written in its new chat and could not be sent is in the box again.
       ...switchHeld(get(), w ? heldKey(w.path) : undefined),
     }),
-  setSkills: (skills) => set({ skills, skillsError: undefined, skillsLoading: false }),
+  setSkills: (fresh, broken = []) => {
+    const byDir = new Map(broken.map((b) => [b.dir, b]));
+    const have = new Set(fresh.map((s) => `${s.tier}\n${s.name}`));
+    const kept = get()
+      .skills.filter((s) => byDir.has(s.path) && !have.has(`${s.tier}\n${s.name}`))
+      .map((s) => {
+        const b = byDir.get(s.path)!;
+        return {
+          ...s,
+          enabled: false,
+          checking: false,
+          pendingTrust: false,
+          broken: { file: b.file, ...(b.line ? { line: b.line } : {}), message: b.message },
+        };
+      });
+    set({ skills: kept.length ? [...fresh, ...kept] : fresh, broken, skillsError: undefined, skillsLoading: false });
+  },
   replaceSkill: (item) => {
     const skills = get().skills;
     const i = skills.findIndex((s) => s.name === item.name && s.tier === item.tier);

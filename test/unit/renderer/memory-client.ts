@@ -2,6 +2,7 @@
 // Holds plain data, records calls, lets a test push chat events and make any method fail.
 import type { KnackClient } from '../../../renderer/src/api/client';
 import type {
+  BrokenSkillView,
   ChatEvent,
   ContextUsage,
   InstallReport,
@@ -30,6 +31,8 @@ export function skill(name: string, p: Partial<SkillItem> = {}): SkillItem {
 export interface MemoryClient extends KnackClient {
   calls: { method: string; args: unknown[] }[];
   skills: SkillItem[];
+  /** SKILL.md files that could not be read (listCatalog). */
+  broken: BrokenSkillView[];
   failing: Set<string>;
   /** While set, sendMessage waits for it (the engine has not answered yet). */
   sendGate?: Promise<void>;
@@ -56,6 +59,7 @@ export function memoryClient(
     mode: 'serve' as const,
     calls: [] as MemoryClient['calls'],
     skills: init.skills ?? [],
+    broken: [] as BrokenSkillView[],
     failing: new Set<string>(),
     installReports: {} as Record<string, InstallReport>,
     findings: {} as Record<string, SkillDetail['findings']>,
@@ -108,6 +112,9 @@ export function memoryClient(
     },
     async listSkills() {
       return c.skills.map((s) => ({ ...s }));
+    },
+    async listCatalog() {
+      return { skills: c.skills.map((s) => ({ ...s })), broken: c.broken.map((b) => ({ ...b })) };
     },
     async showSkill(_w, name) {
       const s = c.skills.find((x) => x.name === name);

@@ -108,9 +108,9 @@ describe('skills sidebar', () => {
 
   it('shows the error when the skills cannot be listed', async () => {
     const broken = memoryClient();
-    broken.failing.add('listSkills');
+    broken.failing.add('listCatalog');
     renderWith(<Sidebar />, broken, { workspace: WS });
-    expect((await screen.findByRole('alert')).textContent).toContain('listSkills failed on purpose');
+    expect((await screen.findByRole('alert')).textContent).toContain('listCatalog failed on purpose');
   });
 
   it('renders only a window of 2,000 skills', async () => {
@@ -159,5 +159,43 @@ describe('skills sidebar', () => {
     renderWith(<Sidebar />, c, { workspace: WS }, 'zh');
     expect(await screen.findByRole('switch', { name: '启用 deploy' })).toBeTruthy();
     expect(screen.getByRole('heading', { name: '项目 (2)' })).toBeTruthy();
+  });
+
+  it('lists the skills that could not be read with file, line and reason', async () => {
+    const c = memoryClient({ skills: three() });
+    c.broken = [
+      {
+        tier: 'project',
+        dir: '/w/.workbuddy/skills/bad',
+        file: '/w/.workbuddy/skills/bad/SKILL.md',
+        line: 3,
+        field: 'description',
+        message: 'missing',
+      },
+    ];
+    renderWith(<Sidebar />, c, { workspace: WS });
+    const group = await screen.findByRole('list', { name: '1 skill could not be read' });
+    expect(within(group).getByText('bad/SKILL.md:3')).toBeTruthy();
+    expect(within(group).getByText('description: missing')).toBeTruthy();
+    expect(within(group).getByText('/w/.workbuddy/skills/bad/SKILL.md')).toBeTruthy();
+  });
+
+  it('a skill that breaks while edited stays in its place, marked broken, and comes back when fixed', async () => {
+    const c = memoryClient({ skills: three() });
+    renderWith(<Sidebar />, c, { workspace: WS });
+    await screen.findByRole('switch', { name: 'Enable deploy' });
+    const deploy = c.skills.find((s) => s.name === 'deploy')!;
+    c.skills = c.skills.filter((s) => s !== deploy);
+    c.broken = [{ tier: 'project', dir: deploy.path, file: `${deploy.path}/SKILL.md`, line: 2, message: 'bad YAML' }];
+    act(() => c.catalogChanged(WS.path));
+    await screen.findByText('could not be read');
+    const sw = screen.getByRole('switch', { name: 'Enable deploy' }) as HTMLButtonElement;
+    expect(sw.disabled).toBe(true);
+    expect(sw.getAttribute('aria-checked')).toBe('false');
+    c.skills.push(deploy);
+    c.broken = [];
+    act(() => c.catalogChanged(WS.path));
+    await waitFor(() => expect(screen.queryByText('could not be read')).toBeNull());
+    expect((screen.getByRole('switch', { name: 'Enable deploy' }) as HTMLButtonElement).disabled).toBe(false);
   });
 });

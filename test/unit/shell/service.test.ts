@@ -71,6 +71,16 @@ test('workspace methods need an open workspace; opening one lists it first among
   assert.equal((await fails('dialog.pickWorkspace', {})).code, 'unsupported');
 });
 
+test('dialog.showSkillFile names only skill files the catalog knows, and is a desktop ability', async (t) => {
+  const { service, call, fails, ws } = setup();
+  t.after(() => service.close());
+  await call('workspace.open', { path: ws });
+  const { skills } = await call('skills.list', {});
+  const file = skills.find((s) => s.tier === 'project')!.file;
+  assert.equal((await fails('dialog.showSkillFile', { file })).code, 'unsupported');
+  assert.equal((await fails('dialog.showSkillFile', { file: '/etc/passwd' })).code, 'not_found');
+});
+
 test('skills.list shows tiers, shadowing both ways and the audit state of each skill', async (t) => {
   const { service, call, ws } = setup();
   t.after(() => service.close());

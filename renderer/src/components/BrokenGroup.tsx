@@ -1,0 +1,51 @@
+// The sidebar's "N skills could not be read" group: each SKILL.md that does not parse with its file, line and reason,
+// and (desktop) a button that opens its folder with the file selected. Serve mode shows the full path to copy.
+import { useTranslation } from 'react-i18next';
+import type { BrokenSkillView } from '../api/types';
+import { errorText } from '../api/context';
+import { useView } from '../state/store';
+
+function shortName(b: BrokenSkillView): string {
+  const parts = b.file.split(/[\\/]/).filter(Boolean);
+  return parts.slice(-2).join('/');
+}
+
+export function BrokenGroup({ broken, show }: { broken: BrokenSkillView[]; show?: (file: string) => Promise<void> }) {
+  const { t } = useTranslation();
+  return (
+    <details className="broken-group" open>
+      <summary>{t('skills.broken', { count: broken.length })}</summary>
+      <ul className="plain" aria-label={t('skills.broken', { count: broken.length })}>
+        {broken.map((b) => (
+          <li key={b.file} className="broken-row">
+            <div>
+              <code title={b.file}>
+                {shortName(b)}
+                {b.line ? `:${b.line}` : ''}
+              </code>{' '}
+              <span className="muted">{t(`tier.${b.tier}`)}</span>
+            </div>
+            <div className="broken-reason">
+              {b.field ? `${b.field}: ` : ''}
+              {b.message}
+            </div>
+            {show ? (
+              <button
+                type="button"
+                className="small"
+                onClick={() =>
+                  show(b.file).catch((e) => useView.getState().set({ toast: { kind: 'error', text: errorText(e) } }))
+                }
+                aria-label={t('skills.showFileOf', { file: shortName(b) })}
+              >
+                {t('skills.showFile')}
+              </button>
+            ) : (
+              <code className="broken-path small-text">{b.file}</code>
+            )}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
