@@ -102,19 +102,56 @@ export function layerViolation(fromFile, spec, root = mainDir, layers = LAYERS) 
     return `folder main/${from} is not in the layer table (eslint/layering.js): add it where it belongs`;
   if (!(to in layers))
     return `folder main/${to} is not in the layer table (eslint/layering.js): add it where it belongs`;
-  if (allowedFrom(from, layers).has(to)) return undefined;
-  return `main/${from} may not import main/${to}: the layers are one way (eslint/layering.js, docs/architecture.md)`;
+  if (!allowedFrom(from, layers).has(to))
+    return `main/${from} may not import main/${to}: the layers are one way (eslint/layering.js, docs/architecture.md)`;
+  // A core folder is used from outside only through its index.ts, which names what it offers.
+  if (to.startsWith('core/') && target.replace(/\.(js|ts|tsx)$/, '') !== join(root, ...to.split('/'), 'index'))
+    return `main/${from} may import main/${to} only through main/${to}/index.ts, not ${spec}`;
+  return undefined;
+}
+
+const inside = (dir, file) => {
+  const rel = relative(dir, file);
+  return rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep) && !/^[a-zA-Z]:/.test(rel);
+};
+
+/** Why a file of renderer/ or preload/ may not import `spec`, or undefined when it may. */
+export function clientViolation(fromFile, spec, root = repoRoot) {
+  const renderer = join(root, 'renderer');
+  const preload = join(root, 'preload');
+  const inRenderer = inside(renderer, fromFile);
+  const inPreload = inside(preload, fromFile);
+  if (!inRenderer && !inPreload) return undefined;
+  if (!spec.startsWith('.')) {
+    if (inRenderer && (spec.startsWith('node:') || spec === 'electron' || spec.startsWith('electron/')))
+      return `renderer/ never imports Node or Electron (${spec}): it reaches main only through preload/contract.ts`;
+    return undefined;
+  }
+  const target = resolve(dirname(fromFile), spec).replace(/\.(js|ts|tsx)$/, '');
+  if (inRenderer) {
+    if (inside(renderer, target)) return undefined;
+    if (['preload/contract', 'preload/client'].some((p) => target === join(root, p))) return undefined;
+    return `renderer/ imports only its own files, preload/contract.ts and preload/client.ts, not ${spec}`;
+  }
+  if (inside(preload, target)) return undefined;
+  return `preload/ imports only its own files, not ${spec}: the contract depends on nothing in main/ or renderer/`;
 }
 
 /** ESLint rule `knack/layers`: every relative import (static, dynamic, re-export) must respect the layer table. */
 export const layersRule = {
-  meta: { type: 'problem', docs: { description: 'folders of main/ import only the layers below them' }, schema: [] },
+  meta: {
+    type: 'problem',
+    docs: {
+      description: 'main/ folders import only layers below, core folders through index.ts; renderer/ only the contract',
+    },
+    schema: [],
+  },
   create(context) {
     const file = context.filename ?? context.getFilename();
     if (!existsSync(file)) return {};
     const check = (node, source) => {
       if (!source || typeof source.value !== 'string') return;
-      const why = layerViolation(file, source.value);
+      const why = layerViolation(file, source.value) ?? clientViolation(file, source.value);
       if (why) context.report({ node, message: why });
     };
     return {

@@ -8,6 +8,9 @@
 //   ContractError {code, message, details}    — the only way a failure crosses
 import { z } from 'zod';
 
+// Every text the window shows for approval goes through these (control, bidi and invisible characters escaped).
+export { displaySafe, displaySafeLines } from './display.js';
+
 // ───────────────────────────── shared shapes ─────────────────────────────
 
 export const ERROR_CODES = [

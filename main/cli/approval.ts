@@ -1,9 +1,9 @@
 // The terminal approval prompt: what would run, who asks, why the gate asks and which rule spoke — every piece
 // passed through the shared display escaping, so nothing in a path or command can rewrite the prompt.
-import type { Access, Actor, Decision } from '../core/policy/types.js';
-import { displaySafe } from '../core/policy/display.js';
-import { decisionFields, decisionLines } from '../core/policy/decision-fields.js';
-import { COMMAND_TOOLS } from '../core/policy/tool-table.js';
+import type { Access, Actor, Decision } from '../core/policy/index.js';
+import { displaySafe } from '../core/policy/index.js';
+import { decisionFields, decisionLines } from '../core/policy/index.js';
+import { COMMAND_TOOLS } from '../core/policy/index.js';
 
 export interface ApprovalQuestion {
   tool: string;

@@ -16,9 +16,9 @@ import {
   type TurnResult,
   type TurnUsage,
 } from '../core/agent/index.js';
-import { decisionLines } from '../core/policy/decision-fields.js';
-import { TOOL } from '../core/policy/tool-table.js';
-import { displaySafe } from '../core/policy/display.js';
+import { decisionLines } from '../core/policy/index.js';
+import { TOOL } from '../core/policy/index.js';
+import { displaySafe } from '../core/policy/index.js';
 
 const OPTIONS = {
   once: { type: 'string' as const },

@@ -2,7 +2,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { resolvePaths, type KnackPaths } from '../core/config/paths.js';
+import { resolvePaths, type KnackPaths } from '../core/config/index.js';
 
 export interface Io {
   out(text: string): void;

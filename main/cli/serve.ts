@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliError, type Command, type CommandContext } from './command.js';
-import { repoRoot } from '../core/config/paths.js';
+import { repoRoot } from '../core/config/index.js';
 import { KnackService } from '../core/service/index.js';
 import { openBrowser } from '../serve/browser.js';
 

@@ -1,13 +1,13 @@
 // CLI: `knack skills list|show|lint|index|enable|disable` over the catalog (discovery, tiers, shadowing, toggles).
 // Output for people by default, `--json` for scripts; errors are one line each and lint exits non-zero on errors.
 import { relative } from 'node:path';
-import { loadSettings } from '../core/config/settings.js';
+import { loadSettings } from '../core/config/index.js';
 import { withCatalog, withWorkspace } from './workspace.js';
-import { buildPromptCatalog } from '../core/skills/use/prompt-catalog.js';
-import { lintCatalog, lintPaths, type LintReport } from '../core/skills/catalog/lint.js';
-import { formatDiagnostic } from '../core/base/diagnostics.js';
-import type { CatalogEntry } from '../core/skills/format/types.js';
-import type { Diagnostic } from '../core/base/diagnostics.js';
+import { buildPromptCatalog } from '../core/skills/use/index.js';
+import { lintCatalog, lintPaths, type LintReport } from '../core/skills/catalog/index.js';
+import { formatDiagnostic } from '../core/base/index.js';
+import type { CatalogEntry } from '../core/skills/format/index.js';
+import type { Diagnostic } from '../core/base/index.js';
 import { CliError, printJson, type Command, type CommandContext } from './command.js';
 
 function oneLine(s: string, max: number): string {

@@ -3,11 +3,11 @@
 // The matcher, SkillSearch and loader are the workspace's own (the ones the agent uses), not built here.
 import { CliError, printJson, stringFlag, type Command, type CommandContext } from './command.js';
 import { withWorkspace } from './workspace.js';
-import { describeOver, describeReason } from '../core/skills/use/matcher.js';
-import { listResources } from '../core/skills/use/loader.js';
-import { evaluate, readQueryGroups, type EvalReport } from '../core/tools/retrieval-eval.js';
-import { Bm25 } from '../core/tools/bm25.js';
-import { hasHan, terms } from '../core/search/tokenize.js';
+import { describeOver, describeReason } from '../core/skills/use/index.js';
+import { listResources } from '../core/skills/use/index.js';
+import { evaluate, readQueryGroups, type EvalReport } from '../core/tools/index.js';
+import { Bm25 } from '../core/tools/index.js';
+import { hasHan, terms } from '../core/search/index.js';
 
 function text(ctx: CommandContext, what: string): string {
   const t = ctx.positionals.join(' ').trim();

@@ -1,8 +1,8 @@
 // CLI: `knack skills add|sync|update` and `knack skills marketplace add|remove|list`, `knack skills browse` — skills from
 // git repositories, GitHub and marketplaces, through the same audit and approval as `knack skills install`.
-import { displaySafe } from '../core/policy/display.js';
-import { addCandidate, type AddResult } from '../core/skills/sources/add.js';
-import { lockPathFor } from '../core/skills/sources/lock.js';
+import { displaySafe } from '../core/policy/index.js';
+import { addCandidate, type AddResult } from '../core/skills/sources/index.js';
+import { lockPathFor } from '../core/skills/sources/index.js';
 import {
   addMarketplace,
   listMarketplaces,
@@ -11,12 +11,12 @@ import {
   removeMarketplace,
   searchEntries,
   type MarketEntry,
-} from '../core/skills/sources/marketplaces.js';
-import { openSource, type Candidate, type OpenedSource } from '../core/skills/sources/open.js';
-import { parseSource, SourceError } from '../core/skills/sources/spec.js';
-import { applyUpdate, checkUpdates, syncLock, type UpdateCheck } from '../core/skills/sources/update.js';
-import { approvePendingInstall, installSkill, type InstallResult } from '../core/skills/trust/install.js';
-import { settleStaged } from '../core/skills/sources/add.js';
+} from '../core/skills/sources/index.js';
+import { openSource, type Candidate, type OpenedSource } from '../core/skills/sources/index.js';
+import { parseSource, SourceError } from '../core/skills/sources/index.js';
+import { applyUpdate, checkUpdates, syncLock, type UpdateCheck } from '../core/skills/sources/index.js';
+import { approvePendingInstall, installSkill, type InstallResult } from '../core/skills/trust/index.js';
+import { settleStaged } from '../core/skills/sources/index.js';
 import { CliError, printJson, stringFlag, type Command, type CommandContext } from './command.js';
 import { confirm, printInstall, printReport, tierRootFor } from './trust.js';
 import { openStore } from './store.js';

@@ -1,6 +1,6 @@
 // `knack store status|acknowledge`: the database's health. A damaged database is set aside whole (store/db.ts); until
 // the user acknowledges it, the rules it held count as unreadable and every tool call asks.
-import { formatDiagnostic } from '../core/base/diagnostics.js';
+import { formatDiagnostic } from '../core/base/index.js';
 import { Store, DB_FILE } from '../core/store/index.js';
 import { damageDiagnostic } from '../core/workspace.js';
 import { join } from 'node:path';

@@ -3,11 +3,11 @@
 import { CliError, jsonFlag, printJson, stringFlag, type Command, type CommandContext } from './command.js';
 import { approvalQuestion } from './approval.js';
 import { confirmOf, openWorkspaceFor, printDiagnostic } from './workspace.js';
-import { loadMcpConfig, workspaceMcpPath, type McpServerConfig } from '../core/mcp/config.js';
-import { readCatalogFile, type ImportedCatalog } from '../core/tools/catalog-import.js';
+import { loadMcpConfig, workspaceMcpPath, type McpServerConfig } from '../core/mcp/index.js';
+import { readCatalogFile, type ImportedCatalog } from '../core/tools/index.js';
 import type { Toolbox } from '../core/toolbox.js';
-import { evaluate, readQueriesFile } from '../core/tools/retrieval-eval.js';
-import type { Approver } from '../core/tools/executor.js';
+import { evaluate, readQueriesFile } from '../core/tools/index.js';
+import type { Approver } from '../core/tools/index.js';
 import { join } from 'node:path';
 
 const MCP_OPTIONS = {

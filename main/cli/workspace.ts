@@ -1,11 +1,11 @@
 // Opens the core workspace for a CLI command: prints settings/tool diagnostics as one line each and asks
 // the terminal when the gate says `ask` (never when stdin is not a terminal: then the answer is no).
 import { createInterface } from 'node:readline/promises';
-import { displaySafeLines } from '../core/policy/display.js';
+import { displaySafeLines } from '../core/policy/index.js';
 import { openWorkspace, type KnackWorkspace, type WorkspaceOptions } from '../core/workspace.js';
-import { formatDiagnostic } from '../core/base/diagnostics.js';
-import type { Catalog } from '../core/skills/catalog/catalog.js';
-import type { Diagnostic } from '../core/base/diagnostics.js';
+import { formatDiagnostic } from '../core/base/index.js';
+import type { Catalog } from '../core/skills/catalog/index.js';
+import type { Diagnostic } from '../core/base/index.js';
 import { CliError, type CommandContext } from './command.js';
 
 export async function ttyConfirm(question: string): Promise<boolean> {

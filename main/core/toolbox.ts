@@ -1,23 +1,23 @@
 // Assembles the tool layer for one workspace: registry (deferral from settings), built-ins, MCP connectors,
 // imported catalogs, the deferred index, executor over the injected gate, a session and the two meta tools.
-import type { Settings } from './config/settings.js';
-import type { Gate } from './policy/types.js';
-import type { Expander } from './search/text-index.js';
-import type { Diagnostic } from './base/diagnostics.js';
-import { McpManager } from './mcp/manager.js';
-import type { McpServerConfig } from './mcp/config.js';
-import type { BackoffOptions } from './mcp/connection.js';
-import { builtinTools } from './tools/builtin/index.js';
-import { webFetchTool } from './tools/builtin/web-fetch.js';
-import type { ImportedCatalog } from './tools/catalog-import.js';
-import { bindDeferredIndex } from './tools/deferred-index.js';
-import { ToolExecutor, type Approver, type ExecutorOptions } from './tools/executor.js';
-import type { PolicyRepo } from './store/policy-repo.js';
-import { deferExecuteTool, toolSearchTool } from './tools/meta-tools.js';
-import { ToolRegistry, type AnyTool, type ToolSource } from './tools/registry.js';
-import { ToolSession } from './tools/session.js';
-import type { ToolSearchIndex } from './tools/tool-search.js';
-import { toolSectionCost, type PromptTool, type ToolSectionCost } from './tools/prompt-cost.js';
+import type { Settings } from './config/index.js';
+import type { Gate } from './policy/index.js';
+import type { Expander } from './search/index.js';
+import type { Diagnostic } from './base/index.js';
+import { McpManager } from './mcp/index.js';
+import type { McpServerConfig } from './mcp/index.js';
+import type { BackoffOptions } from './mcp/index.js';
+import { builtinTools } from './tools/index.js';
+import { webFetchTool } from './tools/index.js';
+import type { ImportedCatalog } from './tools/index.js';
+import { bindDeferredIndex } from './tools/index.js';
+import { ToolExecutor, type Approver, type ExecutorOptions } from './tools/index.js';
+import type { PolicyRepo } from './store/index.js';
+import { deferExecuteTool, toolSearchTool } from './tools/index.js';
+import { ToolRegistry, type AnyTool, type ToolSource } from './tools/index.js';
+import { ToolSession } from './tools/index.js';
+import type { ToolSearchIndex } from './tools/index.js';
+import { toolSectionCost, type PromptTool, type ToolSectionCost } from './tools/index.js';
 
 export interface ToolboxOptions {
   workspace: string;

@@ -1,43 +1,37 @@
 // One open workspace: settings, store, the trust-reviewed skill catalog, the live policy gate, the matcher, the
 // tool box (built-ins, skill tools, run_skill_script, MCP) and the script sandbox — wired once, for the CLI and the app.
 import { join, resolve } from 'node:path';
-import {
-  blocksCeilingChange,
-  loadSettings,
-  narrowCeiling,
-  type CeilingMemory,
-  type Settings,
-} from './config/settings.js';
-import { userSkillDirs, type KnackPaths } from './config/paths.js';
+import { blocksCeilingChange, loadSettings, narrowCeiling, type CeilingMemory, type Settings } from './config/index.js';
+import { userSkillDirs, type KnackPaths } from './config/index.js';
 import { Store, type StoreDamage } from './store/index.js';
-import { openCatalog, type Catalog, type CatalogChange } from './skills/catalog/catalog.js';
-import { createTrustReview, type TrustReview, type TrustReviewOptions } from './skills/trust/trust.js';
-import { watchCatalog, type CatalogWatcher } from './skills/catalog/watch.js';
-import { SkillMatcher } from './skills/use/matcher.js';
-import { SkillLoader } from './skills/use/loader.js';
-import { SkillSearch } from './skills/use/skill-search.js';
-import { WorkspaceSession } from './skills/use/session.js';
-import { skillTools } from './skills/use/skill-tools.js';
-import type { CatalogEntry } from './skills/format/types.js';
-import type { Diagnostic } from './base/diagnostics.js';
-import { realRoot } from './base/paths.js';
-import { buildGate } from './policy/setup.js';
-import { CatalogGate } from './skills/use/catalog-gate.js';
-import { skillPolicyOf } from './skills/format/permissions.js';
-import type { Gate } from './policy/types.js';
-import { crossLanguageExpander } from './search/expand.js';
-import type { Expander } from './search/text-index.js';
+import { openCatalog, type Catalog, type CatalogChange } from './skills/catalog/index.js';
+import { createTrustReview, type TrustReview, type TrustReviewOptions } from './skills/trust/index.js';
+import { watchCatalog, type CatalogWatcher } from './skills/catalog/index.js';
+import { SkillMatcher } from './skills/use/index.js';
+import { SkillLoader } from './skills/use/index.js';
+import { SkillSearch } from './skills/use/index.js';
+import { WorkspaceSession } from './skills/use/index.js';
+import { skillTools } from './skills/use/index.js';
+import type { CatalogEntry } from './skills/format/index.js';
+import type { Diagnostic } from './base/index.js';
+import { realRoot } from './base/index.js';
+import { buildGate } from './policy/index.js';
+import { CatalogGate } from './skills/use/index.js';
+import { skillPolicyOf } from './skills/format/index.js';
+import type { Gate } from './policy/index.js';
+import { crossLanguageExpander } from './search/index.js';
+import type { Expander } from './search/index.js';
 import { openToolbox, type Toolbox } from './toolbox.js';
-import type { Approver, ExecutorOptions } from './tools/executor.js';
-import type { ImportedCatalog } from './tools/catalog-import.js';
-import type { BackoffOptions } from './mcp/connection.js';
-import type { McpServerConfig } from './mcp/config.js';
-import { createScriptRunner, type ScriptRunner } from './sandbox/runner.js';
-import { limitsFromSettings } from './sandbox/limits.js';
-import type { ToolRunner } from './sandbox/capabilities.js';
-import { ToolExecutor } from './tools/executor.js';
-import { catalogSkillFinder, createRunSkillScriptTool } from './sandbox/tool.js';
-import type { SpawnHost } from './sandbox/spawn.js';
+import type { Approver, ExecutorOptions } from './tools/index.js';
+import type { ImportedCatalog } from './tools/index.js';
+import type { BackoffOptions } from './mcp/index.js';
+import type { McpServerConfig } from './mcp/index.js';
+import { createScriptRunner, type ScriptRunner } from './sandbox/index.js';
+import { limitsFromSettings } from './sandbox/index.js';
+import type { ToolRunner } from './sandbox/index.js';
+import { ToolExecutor } from './tools/index.js';
+import { catalogSkillFinder, createRunSkillScriptTool } from './sandbox/index.js';
+import type { SpawnHost } from './sandbox/index.js';
 
 export interface WorkspaceOptions {
   paths: KnackPaths;

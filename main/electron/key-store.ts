@@ -3,7 +3,7 @@
 // only ever learns whether one is stored.
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { KeyStore } from '../core/service/context.js';
+import type { KeyStore } from '../core/service/index.js';
 
 export interface Cipher {
   isEncryptionAvailable(): boolean;

@@ -16,9 +16,9 @@ import {
 import { readFile, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { IPC_EVENT_CHANNEL, IPC_PREFIX, METHOD_NAMES, contractError } from '../../preload/contract.js';
-import { dispatch } from '../core/service/dispatch.js';
+import { dispatch } from '../core/service/index.js';
 import { KnackService } from '../core/service/index.js';
-import { resolvePaths } from '../core/config/paths.js';
+import { resolvePaths } from '../core/config/index.js';
 import {
   APP_ORIGIN,
   APP_SCHEME,

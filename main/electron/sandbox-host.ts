@@ -1,7 +1,7 @@
 // Electron's SpawnHost: the sandbox host runs in a utilityProcess (the same host entry; it talks over parentPort).
 // Pass it to the script runner in the desktop app: createScriptRunner({ ..., spawn: utilityProcessHost }).
 import { utilityProcess } from 'electron';
-import { hostEntry, hostEnv, type HostProcess, type SpawnHost } from '../core/sandbox/spawn.js';
+import { hostEntry, hostEnv, type HostProcess, type SpawnHost } from '../core/sandbox/index.js';
 
 export const utilityProcessHost: SpawnHost = ({ heartbeatMs }) => {
   const { file, execArgv } = hostEntry();

@@ -14,7 +14,7 @@ import {
   contractError,
   type ServerFrame,
 } from '../../preload/contract.js';
-import { dispatch, type Handlers, type EventHub } from '../core/service/dispatch.js';
+import { dispatch, type Handlers, type EventHub } from '../core/service/index.js';
 import { contentTypeFor, rendererFileFor, securityHeaders, serveContentSecurityPolicy } from './http-security.js';
 import {
   cookieName,

@@ -2,7 +2,7 @@
 // and exported text is passed through the same redaction as errors.
 import type { AgentEvent, Usage } from './types.js';
 import { formatCost } from './providers/pricing.js';
-import type { SessionRow } from '../store/session-repo.js';
+import type { SessionRow } from '../store/index.js';
 import { redact } from './providers/errors.js';
 
 export type ExportFormat = 'md' | 'json';

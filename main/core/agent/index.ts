@@ -20,7 +20,7 @@ import type { ModelProvider } from './providers/types.js';
 import { exportSession, type ExportFormat } from './export.js';
 export { describeUsage, addTurnUsage, sessionUsage, type TurnUsage } from './export.js';
 import type { AgentEvent, AgentEventBody } from './types.js';
-import type { SessionRow } from '../store/session-repo.js';
+import type { SessionRow } from '../store/index.js';
 
 export { ChatSession } from './session.js';
 export type { AgentHost, SessionOptions, TurnResult } from './session.js';
@@ -38,7 +38,7 @@ export type { KeyStore, ProviderChoice, ProviderConfig, ProvidersFile, UserProvi
 export type { ModelProvider, ChatMessage, Usage } from './providers/types.js';
 export type { ExportFormat } from './export.js';
 export { PRICES, priceFor, costOf, formatCost, type Price } from './providers/pricing.js';
-export type { SessionRow } from '../store/session-repo.js';
+export type { SessionRow } from '../store/index.js';
 
 export interface AgentOptions extends Omit<SessionOptions, 'provider'> {
   /** Which provider/model/base URL (and optionally key); default: providers.json's default, else a key in the env. */
@@ -191,3 +191,13 @@ export function deleteSession(host: AgentHost, id: string): boolean {
   const row = findSession(host, id);
   return store(host).sessions.delete(row.id);
 }
+
+export { keySourceOf } from './providers/settings.js';
+
+export {
+  type AgentEvent,
+  type ContextSections,
+  type PendingApproval,
+  type ProjectionEntry,
+  type TurnEndReason,
+} from './types.js';

@@ -1,11 +1,11 @@
 // Prompt assembly for one model call: system (stable: instructions + budgeted skill catalog; dynamic: loaded
 // skills, deferred tool names, plan mode), tool definitions, history — with real token counts per section.
-import type { Settings } from '../config/settings.js';
-import { countTokens } from '../base/tokens.js';
-import { buildPromptCatalog, escapePrompt, type PromptCatalog } from '../skills/use/prompt-catalog.js';
-import type { CatalogEntry, Tier } from '../skills/format/types.js';
-import type { PromptTool } from '../tools/prompt-cost.js';
-import { renderToolSection } from '../tools/prompt-cost.js';
+import type { Settings } from '../config/index.js';
+import { countTokens } from '../base/index.js';
+import { buildPromptCatalog, escapePrompt, type PromptCatalog } from '../skills/use/index.js';
+import type { CatalogEntry, Tier } from '../skills/format/index.js';
+import type { PromptTool } from '../tools/index.js';
+import { renderToolSection } from '../tools/index.js';
 import type { ChatMessage, ModelRequest } from './providers/types.js';
 import type { ContextSections } from './types.js';
 

@@ -1,8 +1,8 @@
 // What a chat session adds to its workspace session's tools: plan mode as a read-only ceiling over the gate, and
 // the Skill schema the prompt carries (names are in the catalog, not in an enum of every skill).
-import type { Gate, Decision } from '../policy/types.js';
-import { categoryOf } from '../policy/rules.js';
-import type { ToolRegistry } from '../tools/registry.js';
+import type { Gate, Decision } from '../policy/index.js';
+import { categoryOf } from '../policy/index.js';
+import type { ToolRegistry } from '../tools/index.js';
 
 const READ_ONLY_RISK = new Set(['read', 'meta']);
 

@@ -2,24 +2,24 @@
 // observations → repeat; approvals pause the turn; every event is committed to SQLite before it is shown.
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type { Settings } from '../config/settings.js';
-import type { KnackPaths } from '../config/paths.js';
+import type { Settings } from '../config/index.js';
+import type { KnackPaths } from '../config/index.js';
 import type { Store } from '../store/index.js';
-import type { AppendRow } from '../store/session-repo.js';
-import type { Catalog } from '../skills/catalog/catalog.js';
-import type { CatalogEntry } from '../skills/format/types.js';
-import { describeMatch, type SkillMatcher } from '../skills/use/matcher.js';
-import { SkillLoader, listResources } from '../skills/use/loader.js';
-import type { WorkspaceSession } from '../skills/use/session.js';
-import type { Gate } from '../policy/types.js';
-import { decisionFields } from '../policy/decision-fields.js';
-import { alwaysPreview, alwaysWidens } from '../policy/answers.js';
-import { callRisks, type RiskLine } from '../policy/risks.js';
-import { TOOL } from '../policy/tool-table.js';
-import type { ToolRegistry } from '../tools/registry.js';
-import type { ToolSearchIndex } from '../tools/tool-search.js';
-import type { ApprovalRequest, Approver, ExecutorOptions } from '../tools/executor.js';
-import type { ToolResult } from '../tools/types.js';
+import type { AppendRow } from '../store/index.js';
+import type { Catalog } from '../skills/catalog/index.js';
+import type { CatalogEntry } from '../skills/format/index.js';
+import { describeMatch, type SkillMatcher } from '../skills/use/index.js';
+import { SkillLoader, listResources } from '../skills/use/index.js';
+import type { WorkspaceSession } from '../skills/use/index.js';
+import type { Gate } from '../policy/index.js';
+import { decisionFields } from '../policy/index.js';
+import { alwaysPreview, alwaysWidens } from '../policy/index.js';
+import { callRisks, type RiskLine } from '../policy/index.js';
+import { TOOL } from '../policy/index.js';
+import type { ToolRegistry } from '../tools/index.js';
+import type { ToolSearchIndex } from '../tools/index.js';
+import type { ApprovalRequest, Approver, ExecutorOptions } from '../tools/index.js';
+import type { ToolResult } from '../tools/index.js';
 import type { ModelProvider, StreamEvent, ToolCallPart, Usage } from './providers/types.js';
 import { costOf, type Price } from './providers/pricing.js';
 import { ProviderError, redact } from './providers/errors.js';
@@ -34,7 +34,7 @@ import {
   type PromptCache,
 } from './prompt.js';
 import { planModeGate, SKILL_SCHEMA } from './session-tools.js';
-import type { PromptTool } from '../tools/prompt-cost.js';
+import type { PromptTool } from '../tools/index.js';
 import { compactionBoundary, summarize } from './compaction.js';
 import type {
   AgentEvent,

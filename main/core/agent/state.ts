@@ -3,8 +3,8 @@
 import type { ChatMessage } from './providers/types.js';
 import { emptyUsage, type Usage } from './providers/types.js';
 import type { AgentEventBody, ContextSections, PendingApproval, SkillLoadReason, TurnEndReason } from './types.js';
-import type { Tier } from '../skills/format/types.js';
-import { sessionTitle } from '../store/session-repo.js';
+import type { Tier } from '../skills/format/index.js';
+import { sessionTitle } from '../store/index.js';
 
 export interface LoadedSkillState {
   name: string;

@@ -1,9 +1,9 @@
 // The agent's public shapes: every event a chat session records and shows (one union, stored as is), approval
 // requests and answers, context sections and the projection. The UI, the CLI and serve mode consume these.
 import type { Usage } from './providers/types.js';
-import type { Tier } from '../skills/format/types.js';
-import type { DecisionFields } from '../policy/decision-fields.js';
-import type { RiskLine } from '../policy/risks.js';
+import type { Tier } from '../skills/format/index.js';
+import type { DecisionFields } from '../policy/index.js';
+import type { RiskLine } from '../policy/index.js';
 
 export type { Usage };
 

@@ -1,8 +1,8 @@
 // Settings: defaults ← user file (<dataDir>/settings.json) ← workspace file (<ws>/.workbuddy/settings.json).
 // A broken settings file never stops the app: it is reported as a diagnostic and the other layers still apply.
-import { readRegularFile } from '../base/read-file.js';
+import { readRegularFile } from '../base/index.js';
 import { join } from 'node:path';
-import type { Diagnostic } from '../base/diagnostics.js';
+import type { Diagnostic } from '../base/index.js';
 import { readJsonText } from './json-text.js';
 
 /** Skill-script limits enforced inside the sandbox host for one run (meaning and bounds: sandbox/limits.ts). */

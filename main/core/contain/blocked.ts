@@ -1,7 +1,7 @@
 // What the wall blocked during one command, from the sandbox's own reports (its syscall observer and its proxy) and
 // from the errors the command printed: each a write path, a read path or a host, named for the model and the tool card.
 import { isAbsolute, resolve } from 'node:path';
-import { isInside } from '../base/paths.js';
+import { isInside } from '../base/index.js';
 
 export interface Blocked {
   kind: 'write' | 'read' | 'network';

@@ -2,7 +2,7 @@
 // reaches the network (only through the sandbox's proxy, to the hosts each command is allowed). Pure: no I/O.
 import { join } from 'node:path';
 import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
-import { isInside } from '../base/paths.js';
+import { isInside } from '../base/index.js';
 
 /** Where one workspace's commands run, and Knack's own places they must not touch. */
 export interface WallPlace {

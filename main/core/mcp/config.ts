@@ -3,7 +3,7 @@
 // Every problem is a diagnostic naming file and field; one bad server never hides the others.
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import type { Diagnostic } from '../base/diagnostics.js';
+import type { Diagnostic } from '../base/index.js';
 
 export const MCP_FILE = 'mcp.json';
 

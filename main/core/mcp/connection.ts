@@ -5,7 +5,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { loadMcpSdk, loadedMcpSdk, type McpSdk } from './sdk.js';
 import type { McpServerConfig } from './config.js';
 import type { McpCallOutcome, McpToolInfo } from './tool-adapter.js';
-import type { McpResourceContent, McpResourceInfo } from '../tools/builtin/mcp-resources.js';
+import type { McpResourceContent, McpResourceInfo } from '../tools/index.js';
 
 export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'retrying' | 'failed' | 'closed';
 

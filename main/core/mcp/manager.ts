@@ -1,8 +1,8 @@
 // The MCP manager: starts every configured server, registers its tools as deferred `mcp__server__tool` tools
 // while it is up and removes them when it goes down, and serves the resource tools. Never blocks on a server.
-import type { Diagnostic } from '../base/diagnostics.js';
-import type { McpResourceContent, McpResourceInfo, McpResourceProvider } from '../tools/builtin/mcp-resources.js';
-import type { ToolRegistry } from '../tools/registry.js';
+import type { Diagnostic } from '../base/index.js';
+import type { McpResourceContent, McpResourceInfo, McpResourceProvider } from '../tools/index.js';
+import type { ToolRegistry } from '../tools/index.js';
 import type { McpServerConfig } from './config.js';
 import { McpConnection, type BackoffOptions, type ConnectionStatus } from './connection.js';
 import { adaptMcpTool, type McpToolInfo } from './tool-adapter.js';

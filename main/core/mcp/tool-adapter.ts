@@ -1,10 +1,10 @@
 // An MCP server's tool as a Knack tool: namespaced `mcp__<server>__<tool>`, deferred, its input schema kept,
 // calls sent through the connection with a timeout, results turned into text/structured content.
-import { mcpToolName } from '../tools/names.js';
-import { summarize } from '../tools/search-doc.js';
-import { ok, toolError } from '../tools/errors.js';
-import type { AnyTool } from '../tools/registry.js';
-import type { JsonSchema, ToolResult } from '../tools/types.js';
+import { mcpToolName } from '../tools/index.js';
+import { summarize } from '../tools/index.js';
+import { ok, toolError } from '../tools/index.js';
+import type { AnyTool } from '../tools/index.js';
+import type { JsonSchema, ToolResult } from '../tools/index.js';
 
 /** The part of an MCP `tools/list` entry Knack uses. */
 export interface McpToolInfo {

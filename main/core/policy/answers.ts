@@ -1,6 +1,6 @@
 // An answer to a gate's `ask`, kept the one way: `always`/`never` become one generalised reusable rule (e.g. a command
 // prefix, never a pile of one-offs); `once`/`deny` decide this call only. The tool pipeline and the app's approvals use it.
-import type { PolicyRepo, Rule } from '../store/policy-repo.js';
+import type { PolicyRepo, Rule } from '../store/index.js';
 import type { Actor, Decision, ToolCall } from './types.js';
 import { describeRule, generaliseRules, loadedScopeKey, skillScopeKey } from './rules.js';
 import { addRule } from './rule-book.js';

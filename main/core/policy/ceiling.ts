@@ -1,7 +1,7 @@
 // The harness ceiling: what any call may touch at all (tools, network, read/write roots), from settings.policy.ceiling.
 // Default: the open workspace read/write, each skill's own folder read-only, network off. Configurable per workspace.
-import type { Settings } from '../config/settings.js';
-import { realRoot } from '../base/paths.js';
+import type { Settings } from '../config/index.js';
+import { realRoot } from '../base/index.js';
 
 export interface Ceiling {
   /** Tool names offered at all; `*` = every registered tool. */

@@ -1,7 +1,7 @@
 // What a gate decision shows wherever it is shown (terminal prompt, app approval card, session log): the rule that
 // spoke, its scope, the acting skill's identity and the real paths checked. Plain data; escaping happens where shown.
 import type { Decision, SkillIdentity } from './types.js';
-import { displaySafe } from './display.js';
+import { displaySafe } from '../../../preload/display.js';
 
 /** The parts of a decision a person approving (or reading the log) needs besides the verdict and the reason. */
 export type DecisionFields = Pick<Decision, 'ruleId' | 'rule' | 'scope' | 'skill' | 'paths'>;

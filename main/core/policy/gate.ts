@@ -1,17 +1,17 @@
 // The policy gate: one authorize(call, actor) every tool call passes, giving allow / ask / deny with a readable reason.
 // Order: ceiling (tools, network, real-path roots) → acting skills' manifests → user rules → category defaults.
 import type { Actor, Decision, Gate, SkillIdentity, ToolCall } from './types.js';
-import { displaySafe } from './display.js';
+import { displaySafe } from '../../../preload/display.js';
 import type { Ceiling } from './ceiling.js';
 import { ceilingAllowsTool } from './ceiling.js';
 import type { Permissions } from './permissions.js';
 import { canonicalToolName, COMMAND_TOOLS, SKILL_PREFIX } from './permissions.js';
 import { toolsWhere } from './tool-table.js';
-import { isInside, realPathOf, realRoot, relPosix } from '../base/paths.js';
+import { isInside, realPathOf, realRoot, relPosix } from '../base/index.js';
 import { join } from 'node:path';
-import { resolvePaths, type KnackPaths } from '../config/paths.js';
-import { globMatcher, matchesAny } from '../base/glob.js';
-import type { Rule } from '../store/policy-repo.js';
+import { resolvePaths, type KnackPaths } from '../config/index.js';
+import { globMatcher, matchesAny } from '../base/index.js';
+import type { Rule } from '../store/index.js';
 import { categoryOf, commandSegments, describeRule, describeSkillScope, evaluateRules } from './rules.js';
 import { parseCommandLine, ruleWords } from './shell.js';
 import { describeInternal, internalKind, normalizeHost } from './hosts.js';

@@ -1,6 +1,6 @@
 // The strict permission manifest parser: `permissions:` and Agent Skills `allowed-tools` → one Permissions model.
 // A manifest is a request, never a grant; anything outside the whitelist is rejected with a diagnostic naming the field.
-import type { Diagnostic } from '../base/diagnostics.js';
+import type { Diagnostic } from '../base/index.js';
 import { COMMAND_TOOLS, SKILL_TOOL_NAMES, toolsWhere } from './tool-table.js';
 
 /** A command pattern for a multi-purpose tool: `git` (prefix, from `Bash(git:*)`) or an exact command line. */

@@ -3,7 +3,7 @@
 // off. Each line is a code plus parameters (the window words it in its language). Informational: the gate decides and
 // the OS sandbox contains; a line missed here widens nothing. Also which "always" rules would widen network or writes.
 import { isAbsolute, resolve } from 'node:path';
-import { isInside } from '../base/paths.js';
+import { isInside } from '../base/index.js';
 import { normalizeHost } from './hosts.js';
 import { programName } from './rules.js';
 import { parseCommandLine } from './shell.js';

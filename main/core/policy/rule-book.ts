@@ -1,6 +1,6 @@
 // Adding a user rule: skip it when an existing rule already covers it, and drop the one-offs it now covers.
 // The store only stores rules; deciding which ones are redundant is policy, so it lives here.
-import type { PolicyRepo, NewRule, Rule } from '../store/policy-repo.js';
+import type { PolicyRepo, NewRule, Rule } from '../store/index.js';
 import { subsumes } from './rules.js';
 
 /** Add a rule unless an existing one already covers it; returns the covering or new rule and whether it is new. */

@@ -1,9 +1,9 @@
 // User rules and grants: persisted allow/ask/deny decisions that match tool calls by tool, category, command, path or host.
 // Precedence: a per-tool rule beats a category rule beats a `*` rule; within one level deny beats ask beats allow.
 import type { Access, SkillIdentity, ToolCall } from './types.js';
-import type { Effect, NewRule, Rule } from '../store/policy-repo.js';
-import { isInside, relPosix } from '../base/paths.js';
-import { globMatcher } from '../base/glob.js';
+import type { Effect, NewRule, Rule } from '../store/index.js';
+import { isInside, relPosix } from '../base/index.js';
+import { globMatcher } from '../base/index.js';
 import { joinWords, parseCommandLine, quoteWord, ruleWords, type ParsedLine } from './shell.js';
 import { normalizeHost } from './hosts.js';
 import { COMMAND_TOOLS } from './tool-table.js';

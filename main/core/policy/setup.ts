@@ -1,11 +1,11 @@
 // Wires a gate for one workspace from settings, the user's rules (from the store) and the acting skills' policies;
 // derives Access for built-in tools. The catalog's live gate (skills/use/catalog-gate.ts) builds on buildGate().
-import type { Settings } from '../config/settings.js';
+import type { Settings } from '../config/index.js';
 import type { Store } from '../store/index.js';
 import type { Gate } from './types.js';
 import { ceilingFrom, type Ceiling } from './ceiling.js';
 import { appOwnedRoots, createGate, type SkillPolicy } from './gate.js';
-import { nameKey } from '../base/names.js';
+import { nameKey } from '../base/index.js';
 
 export interface GateSetup {
   settings: Settings;

@@ -1,6 +1,6 @@
 // Command lines read by a real shell parser (mvdan/sh): the simple commands a line runs, their words after quote
 // removal, and whether the whole line is "plain" (no expansion, substitution, glob or write redirection anywhere).
-import { lazyRequire } from '../base/lazy-require.js';
+import { lazyRequire } from '../base/index.js';
 
 /** One simple command found in a line (nested ones too: inside $(), subshells, functions, loops). */
 export interface ShellCommand {

@@ -3,16 +3,16 @@
 import { readdir } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
-import type { Actor, Gate, ToolCall } from '../policy/types.js';
-import type { PolicyRepo } from '../store/policy-repo.js';
-import { askApproval, type ApprovalAnswer, type ApprovalReply, type Approver } from '../tools/approval.js';
-import type { ToolContext, ToolResult } from '../tools/types.js';
-import { HardLinkError, openReal, PathChangedError, readAll, writeReal, type OpenedFile } from '../tools/safe-fs.js';
-import { isInside, realPathOf, realRoot } from '../base/paths.js';
+import type { Actor, Gate, ToolCall } from '../policy/index.js';
+import type { PolicyRepo } from '../store/index.js';
+import { askApproval, type ApprovalAnswer, type ApprovalReply, type Approver } from '../tools/index.js';
+import type { ToolContext, ToolResult } from '../tools/index.js';
+import { HardLinkError, openReal, PathChangedError, readAll, writeReal, type OpenedFile } from '../tools/index.js';
+import { isInside, realPathOf, realRoot } from '../base/index.js';
 import { SandboxError, type CapabilityOp } from './protocol.js';
 import type { CapabilityHandler, RunControls } from './client.js';
-import type { SandboxLimits } from '../config/settings.js';
-import { TOOL } from '../policy/tool-table.js';
+import type { SandboxLimits } from '../config/index.js';
+import { TOOL } from '../policy/index.js';
 
 /** The skill a script belongs to, as the sandbox needs it. */
 export interface ScriptSkill {

@@ -10,7 +10,7 @@ import {
   type CapabilityOp,
 } from './protocol.js';
 import { runLimits } from './limits.js';
-import { type RunLimits, type SandboxLimits } from '../config/settings.js';
+import { type RunLimits, type SandboxLimits } from '../config/index.js';
 import { forkHost, type HostProcess, type SpawnHost } from './spawn.js';
 
 /** What a capability handler may do to the run it serves. */

@@ -2,7 +2,7 @@
 // Everything that comes back from the isolate is untrusted text; the run settles exactly once with a value or an error.
 import ivm from 'isolated-vm';
 import { BOOTSTRAP_SOURCE } from './bootstrap.js';
-import type { RunLimits } from '../config/settings.js';
+import type { RunLimits } from '../config/index.js';
 import type { CapabilityOp, RunStats, SandboxErrorData } from './protocol.js';
 import { CAPABILITY_OPS } from './protocol.js';
 

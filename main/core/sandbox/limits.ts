@@ -1,6 +1,6 @@
 // Sandbox limits: every limit a script run is held to, its default, its bounds, and the error that names it.
 // Defaults come from settings.sandbox (config/settings.ts declares the limit types); a run may tighten or override timeoutMs.
-import type { RunLimits, SandboxLimits, Settings } from '../config/settings.js';
+import type { RunLimits, SandboxLimits, Settings } from '../config/index.js';
 
 export type SandboxSettings = Settings['sandbox'];
 

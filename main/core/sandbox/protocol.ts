@@ -1,7 +1,7 @@
 // The typed message protocol between the sandbox client (main process) and the host process.
 // Every message is validated on arrival (zod); unknown or malformed messages are rejected with a structured error.
 import { z } from 'zod';
-import type { RunLimits } from '../config/settings.js';
+import type { RunLimits } from '../config/index.js';
 
 /** A structured error that crosses every boundary: a stable code, a sentence for people, optional details. */
 export interface SandboxErrorData {

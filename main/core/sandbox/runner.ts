@@ -2,11 +2,11 @@
 // Give it the gate and tool registry; ask it to run a skill's script (by name) or any JavaScript file for a skill.
 import { SandboxClient, type ScriptResult } from './client.js';
 import { createCapabilityHandler, type ScriptContext, type ScriptSkill, type ToolRunner } from './capabilities.js';
-import type { Approver } from '../tools/approval.js';
-import type { PolicyRepo } from '../store/policy-repo.js';
-import type { RunLimits, SandboxLimits } from '../config/settings.js';
+import type { Approver } from '../tools/index.js';
+import type { PolicyRepo } from '../store/index.js';
+import type { RunLimits, SandboxLimits } from '../config/index.js';
 import type { SpawnHost } from './spawn.js';
-import type { Gate } from '../policy/types.js';
+import type { Gate } from '../policy/index.js';
 import { findSkillScript, readScriptFile } from './script-file.js';
 import { SandboxError } from './protocol.js';
 

@@ -2,7 +2,7 @@
 // Other languages get a clear error: they never run in the sandbox, only through the bash tool under its rules.
 import { readFile, stat } from 'node:fs/promises';
 import { basename, extname, join, relative, sep } from 'node:path';
-import { isInside, realPathOf, realRoot } from '../base/paths.js';
+import { isInside, realPathOf, realRoot } from '../base/index.js';
 import { SandboxError } from './protocol.js';
 
 export const SCRIPT_EXTENSIONS = ['.mjs', '.js'];

@@ -1,8 +1,8 @@
 // A catalog skill → what the sandbox needs: its real folder and the permissions its manifest requested (read once,
 // at parse time: skills/format/permissions.ts). A skill whose request was rejected gets no scripts run at all.
-import type { CatalogEntry, SkillManifest } from '../skills/format/types.js';
-import { formatDiagnostic, type Diagnostic } from '../base/diagnostics.js';
-import type { SkillPolicy } from '../policy/gate.js';
+import type { CatalogEntry, SkillManifest } from '../skills/format/index.js';
+import { formatDiagnostic, type Diagnostic } from '../base/index.js';
+import type { SkillPolicy } from '../policy/index.js';
 import { SandboxError } from './protocol.js';
 
 export function policyFromManifest(

@@ -1,12 +1,12 @@
 // The agent's `run_skill_script` tool: runs a skill's JavaScript in the sandbox, passed through the gate like any tool.
 // The script's own file and tool calls are authorized again, one by one, with the skill as the actor.
-import type { ToolDefinition } from '../tools/types.js';
+import type { ToolDefinition } from '../tools/index.js';
 import type { ScriptRunner } from './runner.js';
 import type { ScriptSkill } from './capabilities.js';
 import { SandboxError } from './protocol.js';
-import type { CatalogEntry } from '../skills/format/types.js';
+import type { CatalogEntry } from '../skills/format/index.js';
 import { policyFromEntry } from './skill-policy.js';
-import { TOOL, TOOLS } from '../policy/tool-table.js';
+import { TOOL, TOOLS } from '../policy/index.js';
 
 export interface RunSkillScriptArgs extends Record<string, unknown> {
   skill: string;

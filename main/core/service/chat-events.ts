@@ -8,15 +8,15 @@ import type {
   TranscriptItem,
 } from '../../../preload/contract.js';
 import type { AgentEvent, PendingApproval, TurnEndReason } from '../agent/index.js';
-import { displaySafe, displaySafeLines } from '../policy/display.js';
-import type { DecisionFields } from '../policy/decision-fields.js';
+import { displaySafe, displaySafeLines } from '../policy/index.js';
+import type { DecisionFields } from '../policy/index.js';
 
 type Emit = <E extends EventName>(name: E, payload: EventPayload<E>) => void;
 
 const MAX_OUTPUT = 4000;
 
 /**
- * Control, bidi and invisible characters made visible (the one shared helper, policy/display.ts), so a summary shows
+ * Control, bidi and invisible characters made visible (the one shared helper, preload/display.ts), so a summary shows
  * what the call really contains; line breaks and tabs of multi-line output stay.
  */
 export function visible(text: string): string {

@@ -1,13 +1,13 @@
 // Contract handlers for chat, sessions, the context view and the provider settings, bound to the agent
 // (main/core/agent): one Agent per open workspace, live ChatSessions by id, their events mapped to contract events.
-import { readRegularFile } from '../base/read-file.js';
+import { readRegularFile } from '../base/index.js';
 import type { Handlers } from './dispatch.js';
 import { ServiceError } from './dispatch.js';
 import type { ServiceContext } from './context.js';
 import type { ServiceOptions } from './index.js';
 import { approvalOf, EventMapper, transcriptOf } from './chat-events.js';
 import type { KnackWorkspace } from '../workspace.js';
-import { loadSettings } from '../config/settings.js';
+import { loadSettings } from '../config/index.js';
 import {
   Agent,
   PRESETS,
@@ -23,7 +23,7 @@ import {
   type ProjectionEntry,
   type SessionRow,
 } from '../agent/index.js';
-import { keySourceOf } from '../agent/providers/settings.js';
+import { keySourceOf } from '../agent/index.js';
 import type { KeyStore } from './context.js';
 import { CONTEXT_SECTIONS, type SessionMeta, type SettingsView } from '../../../preload/contract.js';
 

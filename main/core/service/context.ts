@@ -2,7 +2,7 @@
 // transport's native abilities (dialogs, key store). Throws the contract's errors when a part is missing.
 import type { KnackWorkspace } from '../workspace.js';
 import type { Store } from '../store/index.js';
-import type { KnackPaths } from '../config/paths.js';
+import type { KnackPaths } from '../config/index.js';
 import type { EventHub } from './dispatch.js';
 import type { SettingsView } from '../../../preload/contract.js';
 

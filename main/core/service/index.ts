@@ -17,15 +17,15 @@ import { ChatBinding } from './chat.js';
 import { addRecent, listRecent } from './recent.js';
 import { auditOf, auditState, skillView } from './views.js';
 import { openWorkspace, type KnackWorkspace, type WorkspaceOptions } from '../workspace.js';
-import { loadMcpConfig } from '../mcp/config.js';
-import type { KnackPaths } from '../config/paths.js';
-import { SETTINGS_FILE, settingsFiles } from '../config/settings.js';
-import { watchFiles, type FileWatcher } from '../config/watch.js';
-import { providersFilePath } from '../agent/providers/settings.js';
-import { formatDiagnostic, type Diagnostic } from '../base/diagnostics.js';
-import { readRegularFile } from '../base/read-file.js';
+import { loadMcpConfig } from '../mcp/index.js';
+import type { KnackPaths } from '../config/index.js';
+import { SETTINGS_FILE, settingsFiles } from '../config/index.js';
+import { watchFiles, type FileWatcher } from '../config/index.js';
+import { providersFilePath } from '../agent/index.js';
+import { formatDiagnostic, type Diagnostic } from '../base/index.js';
+import { readRegularFile } from '../base/index.js';
 import type { Store, StoreDamage } from '../store/index.js';
-import type { SpawnHost } from '../sandbox/spawn.js';
+import type { SpawnHost } from '../sandbox/index.js';
 
 export interface ServiceOptions {
   paths: KnackPaths;
@@ -380,3 +380,6 @@ export class KnackService {
     this.ws = undefined;
   }
 }
+
+export { type KeyStore } from './context.js';
+export { dispatch, type EventHub, type Handlers } from './dispatch.js';

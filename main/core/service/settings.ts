@@ -7,7 +7,7 @@ import { ServiceError } from './dispatch.js';
 import type { ServiceContext } from './context.js';
 import type { ServiceOptions } from './index.js';
 import { checkRoots } from './tools.js';
-import { userSettingsPath } from '../config/settings.js';
+import { userSettingsPath } from '../config/index.js';
 
 type SettingsHandlers = Pick<Handlers, 'settings.setCeiling'>;
 

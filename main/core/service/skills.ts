@@ -5,16 +5,16 @@ import type { Handlers } from './dispatch.js';
 import { ServiceError } from './dispatch.js';
 import type { ServiceContext } from './context.js';
 import { auditOf, installView, reportView, skillView, permissionsView } from './views.js';
-import { readSkillBody } from '../skills/format/frontmatter.js';
-import { listSkillFiles } from '../skills/trust/audit.js';
-import { trustSkill } from '../skills/trust/trust.js';
-import { applyBulkTrust, reviewBulkTrust } from '../skills/trust/bulk-trust.js';
-import { approvePendingInstall, installSkill } from '../skills/trust/install.js';
-import { lintCatalog, lintPaths } from '../skills/catalog/lint.js';
-import { projectSkillDirs, userSkillDirs } from '../config/paths.js';
-import type { CatalogEntry } from '../skills/format/types.js';
+import { readSkillBody } from '../skills/format/index.js';
+import { listSkillFiles } from '../skills/trust/index.js';
+import { trustSkill } from '../skills/trust/index.js';
+import { applyBulkTrust, reviewBulkTrust } from '../skills/trust/index.js';
+import { approvePendingInstall, installSkill } from '../skills/trust/index.js';
+import { lintCatalog, lintPaths } from '../skills/catalog/index.js';
+import { projectSkillDirs, userSkillDirs } from '../config/index.js';
+import type { CatalogEntry } from '../skills/format/index.js';
 import { dropUpload, saveUpload } from './uploads.js';
-import { dropStaged, settleStaged } from '../skills/sources/add.js';
+import { dropStaged, settleStaged } from '../skills/sources/index.js';
 import { originOf } from './sources.js';
 
 type SkillHandlers = Pick<

@@ -5,13 +5,13 @@ import type { Handlers } from './dispatch.js';
 import { ServiceError } from './dispatch.js';
 import type { ServiceContext } from './context.js';
 import { installView } from './views.js';
-import { projectSkillDirs, userSkillDirs } from '../config/paths.js';
-import { addCandidate } from '../skills/sources/add.js';
-import { lockPathFor, readLock, type LockEntry } from '../skills/sources/lock.js';
-import { listMarketplaces, marketplaceEntries, searchEntries } from '../skills/sources/marketplaces.js';
-import { openSource, type OpenedSource } from '../skills/sources/open.js';
-import { parseSource, SourceError } from '../skills/sources/spec.js';
-import { applyUpdate, checkUpdates, type Checked, type UpdateCheck } from '../skills/sources/update.js';
+import { projectSkillDirs, userSkillDirs } from '../config/index.js';
+import { addCandidate } from '../skills/sources/index.js';
+import { lockPathFor, readLock, type LockEntry } from '../skills/sources/index.js';
+import { listMarketplaces, marketplaceEntries, searchEntries } from '../skills/sources/index.js';
+import { openSource, type OpenedSource } from '../skills/sources/index.js';
+import { parseSource, SourceError } from '../skills/sources/index.js';
+import { applyUpdate, checkUpdates, type Checked, type UpdateCheck } from '../skills/sources/index.js';
 
 type SourceHandlers = Pick<
   Handlers,

@@ -4,8 +4,8 @@ import type { Handlers } from './dispatch.js';
 import { ServiceError } from './dispatch.js';
 import type { ServiceContext } from './context.js';
 import { ruleView } from './views.js';
-import type { ConnectionStatus } from '../mcp/connection.js';
-import type { RegisteredTool } from '../tools/registry.js';
+import type { ConnectionStatus } from '../mcp/index.js';
+import type { RegisteredTool } from '../tools/index.js';
 
 type ToolHandlers = Pick<Handlers, 'tools.list' | 'tools.search' | 'tools.mcpStatus' | 'rules.list' | 'rules.remove'>;
 

@@ -2,13 +2,13 @@
 // Pure mapping: audit state comes from the catalog (its trust hold) and the trust review's reports; views never audit.
 import type { z } from 'zod';
 import type * as C from '../../../preload/contract.js';
-import type { AuditReport } from '../skills/trust/audit.js';
-import type { TrustReview } from '../skills/trust/trust.js';
-import type { CatalogEntry } from '../skills/format/types.js';
-import type { Permissions } from '../policy/permissions.js';
-import { describeRule } from '../policy/rules.js';
-import type { Rule } from '../store/policy-repo.js';
-import type { InstallResult } from '../skills/trust/install.js';
+import type { AuditReport } from '../skills/trust/index.js';
+import type { TrustReview } from '../skills/trust/index.js';
+import type { CatalogEntry } from '../skills/format/index.js';
+import type { Permissions } from '../policy/index.js';
+import { describeRule } from '../policy/index.js';
+import type { Rule } from '../store/index.js';
+import type { InstallResult } from '../skills/trust/index.js';
 import type { Store } from '../store/index.js';
 
 type Out<T extends z.ZodType> = z.output<T>;

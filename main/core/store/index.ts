@@ -88,3 +88,6 @@ export class Store {
     if (this.db.open) this.db.close();
   }
 }
+
+export { type ApprovalRow, type Effect, type NewRule, type PolicyRepo, type Rule } from './policy-repo.js';
+export { sessionTitle, type AppendRow, type SessionRow } from './session-repo.js';

@@ -1,8 +1,8 @@
 // Asking the user about a call the gate marked `ask`: the approver answers once | always | deny, and "always" is kept
 // as a reusable rule (policy/answers.ts) so the next identical call is allowed without asking. One shape for every caller.
-import type { PolicyRepo, Rule } from '../store/policy-repo.js';
-import type { Access, Actor, Decision } from '../policy/types.js';
-import { recordAnswer } from '../policy/answers.js';
+import type { PolicyRepo, Rule } from '../store/index.js';
+import type { Access, Actor, Decision } from '../policy/index.js';
+import { recordAnswer } from '../policy/index.js';
 
 export interface ApprovalRequest {
   tool: string;

@@ -1,7 +1,7 @@
 // Runs one tool call the only allowed way: look up → validate arguments (Ajv) → describe access → gate.authorize
 // → ('ask' → the approver: once | always | deny, "always" kept as a rule) → handler → onDecision. Never throws.
-import type { Access, Decision, Gate } from '../policy/types.js';
-import type { PolicyRepo } from '../store/policy-repo.js';
+import type { Access, Decision, Gate } from '../policy/index.js';
+import type { PolicyRepo } from '../store/index.js';
 import { askApproval, type ApprovalAnswer, type Approver } from './approval.js';
 import { errorFromThrown, toolError } from './errors.js';
 import { withGrants } from './grants.js';

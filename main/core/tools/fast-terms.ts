@@ -1,7 +1,7 @@
 // Search terms for ToolSearch, identical in meaning to the shared tokenizer (search/tokenize.ts: identifier
 // splitting, NFKC + lowercase, stop words, the same stemmer) but with an ASCII fast path: Intl.Segmenter is only
 // used for text that needs it (Chinese, other scripts), which makes indexing thousands of tools ~10× faster.
-import { normalize, splitIdentifiers, stem, STOPWORDS, terms as sharedTerms } from '../search/tokenize.js';
+import { normalize, splitIdentifiers, stem, STOPWORDS, terms as sharedTerms } from '../search/index.js';
 
 const ASCII = /^[\x00-\x7f]*$/;
 /** Word runs as UAX #29 sees them: `overflow's`, `e.g`, `60,000` and `2.7` stay one word, like Intl.Segmenter. */

@@ -3,7 +3,7 @@
 import { ok, toolError } from './errors.js';
 import { DEFER_EXECUTE, TOOL_SEARCH, type ToolSession } from './session.js';
 import type { ToolDefinition } from './types.js';
-import { TOOLS } from '../policy/tool-table.js';
+import { TOOLS } from '../policy/index.js';
 
 export function toolSearchTool(session: ToolSession): ToolDefinition<{ query: string; limit?: number }> {
   return {

@@ -1,6 +1,6 @@
 // Tool names: what a valid name looks like, the `mcp__<server>__<tool>` namespace for connector tools,
 // and the words a name splits into for search (camelCase, snake_case, `__`).
-import { splitIdentifiers } from '../search/tokenize.js';
+import { splitIdentifiers } from '../search/index.js';
 
 /** Names the model can call: letters, digits, `_` and `-`, at most 64 characters (the providers' limit). */
 export const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;

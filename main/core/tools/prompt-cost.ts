@@ -1,6 +1,6 @@
 // The tool section of the prompt and what it costs in tokens: full schemas of the visible tools, plus (with
 // deferral) a names-only list of the hidden ones so the model knows ToolSearch has more. Real tokenizer.
-import { countTokens } from '../base/tokens.js';
+import { countTokens } from '../base/index.js';
 import type { JsonSchema } from './types.js';
 
 export interface PromptTool {

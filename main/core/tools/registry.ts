@@ -3,7 +3,7 @@
 import { compileValidator, type ArgProblem, type Validator } from './validate.js';
 import { isValidToolName } from './names.js';
 import type { ToolDefinition } from './types.js';
-import { toolsWhere } from '../policy/tool-table.js';
+import { toolsWhere } from '../policy/index.js';
 
 const ALWAYS_OFFERED = toolsWhere((s) => s.alwaysOffered === true);
 

@@ -6,8 +6,8 @@ import type { RegisteredTool, ToolRegistry } from './registry.js';
 import type { ToolSearchIndex, ToolSearchResult } from './tool-search.js';
 import type { ToolContext, ToolResult } from './types.js';
 import { renderToolSection, type PromptTool } from './prompt-cost.js';
-import { countTokens } from '../base/tokens.js';
-import { TOOL } from '../policy/tool-table.js';
+import { countTokens } from '../base/index.js';
+import { TOOL } from '../policy/index.js';
 
 export const TOOL_SEARCH = TOOL.ToolSearch;
 export const DEFER_EXECUTE = TOOL.DeferExecuteTool;

@@ -6,9 +6,9 @@
 // Terms are interned to stable integer ids when a document is added, and everything a search touches per query
 // (scores, coverage masks, the plan, feedback weights) lives in typed arrays reused across searches and reset
 // through touched lists: a search allocates almost nothing, so it neither pays for allocation nor triggers GC.
-import type { Expander } from '../search/text-index.js';
+import type { Expander } from '../search/index.js';
 import { fastTerms } from './fast-terms.js';
-import { requestTerms, type QueryNormalization } from '../search/query.js';
+import { requestTerms, type QueryNormalization } from '../search/index.js';
 import { TopK } from './top-k.js';
 import { prefixMatches, typoMatches } from './vocab-match.js';
 

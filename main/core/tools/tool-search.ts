@@ -1,12 +1,12 @@
 // ToolSearch: ranks deferred tools for a request over name words, summary, description and parameter text (BM25F
 // in ToolIndex: request normalisation, prefix/typo matching, cross-language expansion, coordination), one round of
 // pseudo-relevance feedback (RM3), phrase and tool-name bonuses; plus exact-name and `select:a,b`.
-import type { Expander } from '../search/text-index.js';
+import type { Expander } from '../search/index.js';
 import { fastTerms as terms } from './fast-terms.js';
 import { ToolIndex, type FeedbackOptions, type FieldSpec } from './tool-index.js';
 import { toSearchDoc, type SearchableTool } from './search-doc.js';
 import { lowerBound } from './vocab-match.js';
-import type { QueryNormalization } from '../search/query.js';
+import type { QueryNormalization } from '../search/index.js';
 
 /** Field weights and length normalisation. The name and summary say what a tool is for; parameters only hint. */
 export const TOOL_FIELDS: Record<'name' | 'summary' | 'description' | 'params', FieldSpec> = {

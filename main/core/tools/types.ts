@@ -1,6 +1,6 @@
 // The tool registry's shared types: a tool's definition and the context its handler runs with.
-import type { Access, Actor, Decision } from '../policy/types.js';
-import type { AccessClass } from '../policy/tool-table.js';
+import type { Access, Actor, Decision } from '../policy/index.js';
+import type { AccessClass } from '../policy/index.js';
 
 export type JsonSchema = Record<string, unknown>;
 

@@ -1,10 +1,10 @@
 // Argument validation against a tool's JSON Schema with Ajv: compiled once per tool, and errors turned
 // into one line per problem that names the field (`path: must be string`), for the model to fix its call.
-import { lazyRequire } from '../base/lazy-require.js';
+import { lazyRequire } from '../base/index.js';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { RegExpEngine } from 'ajv/dist/types/index.js';
 import type { JsonSchema } from './types.js';
-import { RegexTimeoutError, testWithin } from '../base/glob.js';
+import { RegexTimeoutError, testWithin } from '../base/index.js';
 
 export interface ArgProblem {
   /** JSON-pointer-ish field path, e.g. `edits[0].old_string`; `(arguments)` for the whole object. */

@@ -9,7 +9,7 @@ import { errorText, useClient } from '../api/context';
 import type { ApprovalRequest, Decision } from '../api/types';
 import { useView } from '../state/store';
 // The one control/bidi escaping helper (pure, no Node): nothing in a path or command can reorder what is read.
-import { displaySafe, displaySafeLines } from '../../../main/core/policy/display';
+import { displaySafe, displaySafeLines } from '../../../preload/contract';
 import { Markdown } from './Markdown';
 
 /** The gate's decision on the card: the rule that asked and its scope, the acting skill's identity, the paths checked. */

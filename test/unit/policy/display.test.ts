@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { tempDir, writeTree } from '../../helpers/tmp.js';
-import { displaySafe, displaySafeLines, hasUnsafeDisplay } from '../../../main/core/policy/display.js';
+import { displaySafe, displaySafeLines, hasUnsafeDisplay } from '../../../preload/display.js';
 import { main } from '../../../main/cli/index.js';
 import type { Io } from '../../../main/cli/command.js';
 

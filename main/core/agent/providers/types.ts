@@ -1,6 +1,6 @@
 // Provider-neutral shapes for one model call: the conversation as the agent keeps it, the request (system split
 // into a stable, cacheable prefix and the per-turn part), and the normalised stream events every provider yields.
-import type { PromptTool } from '../../tools/prompt-cost.js';
+import type { PromptTool } from '../../tools/index.js';
 
 export interface ToolCallPart {
   id: string;

@@ -3,8 +3,8 @@
 // while a file's size, mtime and ctime are unchanged). Stored as one row per tier folder; see docs/skills-catalog.md.
 import { statSync } from 'node:fs';
 import { readChildren, type Children, type FolderLister, type FoundSkill } from './discover.js';
-import type { SkillManifest } from '../format/types.js';
-import type { Diagnostic } from '../../base/diagnostics.js';
+import type { SkillManifest } from '../format/index.js';
+import type { Diagnostic } from '../../base/index.js';
 
 /** Bump when the parser's output or this format changes: older snapshots are ignored (everything re-read once). */
 export const CACHE_VERSION = 6; // 6: manifests carry the audit's frontmatter facts (format/frontmatter-facts.ts)

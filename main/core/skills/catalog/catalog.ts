@@ -22,15 +22,15 @@
 import { EventEmitter } from 'node:events';
 import { realpathSync } from 'node:fs';
 import { sep } from 'node:path';
-import { DEFAULT_SETTINGS, type Settings } from '../../config/settings.js';
-import type { KnackPaths } from '../../config/paths.js';
+import { DEFAULT_SETTINGS, type Settings } from '../../config/index.js';
+import type { KnackPaths } from '../../config/index.js';
 import type { Store } from '../../store/index.js';
 import { CACHE_VERSION, decodeSnapshot, fileRow, RootCache, type FileRow, type RootSnapshot } from './catalog-cache.js';
 import { discoverAll, tierRoots, type FoundSkill, type TierRoot } from './discover.js';
-import { folderMismatch, parseFoundSkill, type ParsedSkill } from '../format/manifest.js';
-import { TIER_RANK, type CatalogEntry, type SkillManifest, type Tier, type TrustHold } from '../format/types.js';
-import type { Diagnostic } from '../../base/diagnostics.js';
-import { nameKey } from '../../base/names.js';
+import { folderMismatch, parseFoundSkill, type ParsedSkill } from '../format/index.js';
+import { TIER_RANK, type CatalogEntry, type SkillManifest, type Tier, type TrustHold } from '../format/index.js';
+import type { Diagnostic } from '../../base/index.js';
+import { nameKey } from '../../base/index.js';
 
 /** Bump (via CACHE_VERSION in catalog-cache.ts) when the parser's output changes: older caches are re-parsed. */
 export const PARSER_VERSION = CACHE_VERSION;

@@ -2,9 +2,9 @@
 // symlinked folders followed with cycle safety, a bounded walk that says when a bound was hit. Stats files; never parses.
 import { readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { sep } from 'node:path';
-import { projectSkillDirs, userSkillDirs, type KnackPaths } from '../../config/paths.js';
-import type { Tier } from '../format/types.js';
-import type { Diagnostic } from '../../base/diagnostics.js';
+import { projectSkillDirs, userSkillDirs, type KnackPaths } from '../../config/index.js';
+import type { Tier } from '../format/index.js';
+import type { Diagnostic } from '../../base/index.js';
 
 export interface TierRoot {
   tier: Tier;

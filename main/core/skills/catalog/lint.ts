@@ -2,12 +2,12 @@
 // lenient (what Knack indexes) or strict (the Agent Skills reference validator's verdict).
 import { statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { DEFAULT_SETTINGS, type Settings } from '../../config/settings.js';
+import { DEFAULT_SETTINGS, type Settings } from '../../config/index.js';
 import type { Catalog } from './catalog.js';
 import { discoverRoot } from './discover.js';
-import { parseSkillFile } from '../format/manifest.js';
-import { hasErrors } from '../../base/diagnostics.js';
-import type { Diagnostic } from '../../base/diagnostics.js';
+import { parseSkillFile } from '../format/index.js';
+import { hasErrors } from '../../base/index.js';
+import type { Diagnostic } from '../../base/index.js';
 
 export interface LintedSkill {
   /** The SKILL.md (or the folder when it has none). */

@@ -1,6 +1,6 @@
 // What the trust audit reads from a SKILL.md's frontmatter, taken once with the manifest (format/manifest.ts) and kept
 // with it: the audit uses these instead of parsing the YAML again, as long as the frontmatter text is the same.
-import { sha256Hex } from '../../base/sha256.js';
+import { sha256Hex } from '../../base/index.js';
 
 export interface FrontmatterFacts {
   /** sha256 of the frontmatter text (between the `---` fences) these facts were read from. */

@@ -2,10 +2,10 @@
 // (size cap, alias cap, no custom tags, duplicate keys reported with their line, BOM and CRLF tolerated).
 import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
-import { lazyRequire } from '../../base/lazy-require.js';
+import { lazyRequire } from '../../base/index.js';
 import type * as Yaml from 'yaml';
 import type { Document } from 'yaml';
-import type { Diagnostic } from '../../base/diagnostics.js';
+import type { Diagnostic } from '../../base/index.js';
 import { lineAlong, nodeAt, parseFrontmatterFast, toJS, type FastParse } from './frontmatter-fast.js';
 
 /** The frontmatter may not be bigger than this (bytes, opening and closing `---` included). */

@@ -1,7 +1,7 @@
 // SKILL.md → SkillManifest: both vocabularies (WorkBuddy and Agent Skills) normalised into one shape, with
 // diagnostics naming file, line and field. Lenient by default (warnings); `strict` reports the reference validator's verdict.
 import { basename, dirname } from 'node:path';
-import { parseSynonymGroups } from '../../search/synonyms.js';
+import { parseSynonymGroups } from '../../search/index.js';
 import { readPermissionRequest } from './permissions.js';
 import {
   MSG_NO_START,
@@ -12,7 +12,7 @@ import {
 } from './frontmatter.js';
 import type { SkillManifest } from './types.js';
 import { frontmatterFacts } from './frontmatter-facts.js';
-import type { Diagnostic } from '../../base/diagnostics.js';
+import type { Diagnostic } from '../../base/index.js';
 
 export const NAME_MAX = 64;
 export const DESCRIPTION_MAX = 1024;

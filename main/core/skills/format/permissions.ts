@@ -1,12 +1,12 @@
 // A skill's permission request, read once — with its manifest, at parse time. The gate, the sandbox and the audit
 // all use this one result. Fail closed: a request that cannot be read gives the skill nothing, never the defaults.
-import type { SkillPolicy } from '../../policy/gate.js';
+import type { SkillPolicy } from '../../policy/index.js';
 import {
   defaultPermissions,
   permissionsFromFrontmatter,
   type ParsedPermissions,
   type Permissions,
-} from '../../policy/permissions.js';
+} from '../../policy/index.js';
 import type { SkillManifest } from './types.js';
 
 /**

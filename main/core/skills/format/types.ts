@@ -1,7 +1,7 @@
 // The skill engine's shared types: tiers, the normalised manifest and catalog records (diagnostics: base/diagnostics.ts).
 // Other areas (policy, tools, sandbox, agent) import these; extend fields, never rename them.
-import type { Diagnostic } from '../../base/diagnostics.js';
-import type { ParsedPermissions } from '../../policy/permissions.js';
+import type { Diagnostic } from '../../base/index.js';
+import type { ParsedPermissions } from '../../policy/index.js';
 import type { FrontmatterFacts } from './frontmatter-facts.js';
 
 export type Tier = 'builtin' | 'user' | 'project';

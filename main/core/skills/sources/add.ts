@@ -4,7 +4,7 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { Store } from '../../store/index.js';
-import { installSkill, type InstallResult } from '../trust/install.js';
+import { installSkill, type InstallResult } from '../trust/index.js';
 import { lockPathFor, recordInLock } from './lock.js';
 import type { Candidate, SourceRecord } from './open.js';
 

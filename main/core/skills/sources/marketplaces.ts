@@ -5,9 +5,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { applyEdits, modify, parse, type ParseError } from 'jsonc-parser';
-import { userSettingsPath, workspaceSettingsPath } from '../../config/settings.js';
-import { TextIndex } from '../../search/text-index.js';
-import { crossLanguageExpander } from '../../search/expand.js';
+import { userSettingsPath, workspaceSettingsPath } from '../../config/index.js';
+import { TextIndex } from '../../search/index.js';
+import { crossLanguageExpander } from '../../search/index.js';
 import { openSource, type OpenOptions } from './open.js';
 import { parseSource, SourceError } from './spec.js';
 

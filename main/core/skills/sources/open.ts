@@ -2,9 +2,9 @@
 // pick. A repository may hold one skill, many, or a marketplace whose plugins live here or in other repositories.
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { isInside } from '../../base/paths.js';
-import { parseFoundSkill } from '../format/manifest.js';
-import { auditSkill } from '../trust/audit.js';
+import { isInside } from '../../base/index.js';
+import { parseFoundSkill } from '../format/index.js';
+import { auditSkill } from '../trust/index.js';
 import { fetchJsonText, fetchRepo, type FetchedRepo, type FetchOptions } from './fetch.js';
 import { MARKETPLACE_FILE, parseMarketplace, type Marketplace, type MarketplacePlugin } from './marketplace.js';
 import { formatSource, SourceError, type SourceSpec } from './spec.js';

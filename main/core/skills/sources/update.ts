@@ -3,14 +3,14 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PermissionDiff } from '../../policy/diff.js';
-import { auditSkill, listSkillFiles } from '../trust/audit.js';
+import type { PermissionDiff } from '../../policy/index.js';
+import { auditSkill, listSkillFiles } from '../trust/index.js';
 import { addCandidate, type AddOptions, type AddResult } from './add.js';
 import { fetchRepo, type FetchedRepo, type FetchOptions } from './fetch.js';
 import { lockPathFor, readLock, type LockEntry } from './lock.js';
 import { findSkillFolders, linkOutOf, type Candidate } from './open.js';
 import { formatSource, SourceError } from './spec.js';
-import { parseFoundSkill } from '../format/manifest.js';
+import { parseFoundSkill } from '../format/index.js';
 
 export interface FileChanges {
   added: string[];

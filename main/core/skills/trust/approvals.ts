@@ -1,12 +1,12 @@
 // The approvals interface the desktop app (and the CLI) call: pending skill installs/updates, and answers to tool-call asks.
 // A tool-call "always" becomes one generalised reusable rule (e.g. a command prefix), never a pile of one-offs.
 import type { Store } from '../../store/index.js';
-import type { ApprovalRow, Rule } from '../../store/policy-repo.js';
+import type { ApprovalRow, Rule } from '../../store/index.js';
 import type { Finding } from './audit.js';
-import type { PermissionDiff } from '../../policy/diff.js';
-import type { Permissions } from '../../policy/permissions.js';
-import type { Actor, Decision, ToolCall } from '../../policy/types.js';
-import { recordAnswer, type ToolAnswer } from '../../policy/answers.js';
+import type { PermissionDiff } from '../../policy/index.js';
+import type { Permissions } from '../../policy/index.js';
+import type { Actor, Decision, ToolCall } from '../../policy/index.js';
+import { recordAnswer, type ToolAnswer } from '../../policy/index.js';
 import { approvePendingInstall, type InstallResult } from './install.js';
 import { trustSkill, type TrustResult } from './trust.js';
 

@@ -3,10 +3,10 @@
 import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { workerSpec, type WorkerSpec } from '../../base/worker-spec.js';
+import { workerSpec, type WorkerSpec } from '../../base/index.js';
 import type { AuditReport } from './audit.js';
-import type { ParsedManifest } from '../format/types.js';
-import type { ParsedSkill } from '../format/manifest.js';
+import type { ParsedManifest } from '../format/index.js';
+import type { ParsedSkill } from '../format/index.js';
 
 interface Job {
   id: number;

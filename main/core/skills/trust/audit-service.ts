@@ -3,8 +3,8 @@
 import { dirname } from 'node:path';
 import { auditFolder } from './audit.js';
 import type { AuditService } from './audit-serve.js';
-import { parseFoundSkill } from '../format/manifest.js';
-import { parsedManifestOf, type ParsedManifest } from '../format/types.js';
+import { parseFoundSkill } from '../format/index.js';
+import { parsedManifestOf, type ParsedManifest } from '../format/index.js';
 
 /** Kept parses past this many are forgotten (a folder never audited here). */
 const PARSED_MAX = 20_000;

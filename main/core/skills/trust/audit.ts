@@ -1,7 +1,7 @@
 // The install audit: scans SKILL.md, every script and every reference of a skill folder and grades it P0/P1/P2.
 // Context-aware (prose vs. shell block vs. example vs. script), normalised first, findings carry file, line, rule, excerpt, level.
 import { createHash } from 'node:crypto';
-import { sha256Hex } from '../../base/sha256.js';
+import { sha256Hex } from '../../base/index.js';
 import {
   closeSync,
   constants as fsConstants,
@@ -15,7 +15,7 @@ import {
   type Dirent,
 } from 'node:fs';
 import { basename, sep } from 'node:path';
-import type { Diagnostic } from '../../base/diagnostics.js';
+import type { Diagnostic } from '../../base/index.js';
 import {
   AUDITOR_VERSION,
   LEVEL_RANK,
@@ -30,15 +30,15 @@ import {
 } from './audit-rules.js';
 import { REWRITE_TRIGGERS, decodeBase64Blobs, deobfuscate, normalizeLine, type HiddenText } from './normalize.js';
 import { hintScanner, lineFilter, type LineFilter, type RuleMask } from './audit-hints.js';
-import type { ParsedPermissions, Permissions } from '../../policy/permissions.js';
-import { readPermissionRequest } from '../format/permissions.js';
-import { permissionDiff, type PermissionDiff } from '../../policy/diff.js';
-import { readFrontmatterText } from '../format/skill-frontmatter.js';
-import { splitFrontmatter } from '../format/frontmatter.js';
-import { frontmatterDigest, frontmatterFacts, type FrontmatterFacts } from '../format/frontmatter-facts.js';
-import type { ParsedManifest } from '../format/types.js';
-import { isInside } from '../../base/paths.js';
-import { invocableName, slugify } from '../format/manifest.js';
+import type { ParsedPermissions, Permissions } from '../../policy/index.js';
+import { readPermissionRequest } from '../format/index.js';
+import { permissionDiff, type PermissionDiff } from '../../policy/index.js';
+import { readFrontmatterText } from '../format/index.js';
+import { splitFrontmatter } from '../format/index.js';
+import { frontmatterDigest, frontmatterFacts, type FrontmatterFacts } from '../format/index.js';
+import type { ParsedManifest } from '../format/index.js';
+import { isInside } from '../../base/index.js';
+import { invocableName, slugify } from '../format/index.js';
 
 export interface Finding {
   /** Path relative to the skill folder, "/" separators. */

@@ -1,8 +1,8 @@
 // Bulk trust for a real folder: one review of every skill held for trust (grouped by finding rule, with counts and the
 // widest permissions asked), one answer, then each skill trusted at the content hash that was reviewed.
 import type { Store } from '../../store/index.js';
-import type { CatalogEntry, Tier } from '../format/types.js';
-import type { Permissions } from '../../policy/permissions.js';
+import type { CatalogEntry, Tier } from '../format/index.js';
+import type { Permissions } from '../../policy/index.js';
 import { auditSkill, type Finding } from './audit.js';
 import { auditCached, reviewDiscovered } from './trust.js';
 

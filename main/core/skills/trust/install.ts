@@ -17,12 +17,12 @@ import {
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { lazyRequire } from '../../base/lazy-require.js';
+import { lazyRequire } from '../../base/index.js';
 import type * as Fflate from 'fflate';
 import type { Store } from '../../store/index.js';
-import type { ApprovalRow } from '../../store/policy-repo.js';
-import type { PermissionDiff } from '../../policy/diff.js';
-import { isInside } from '../../base/paths.js';
+import type { ApprovalRow } from '../../store/index.js';
+import type { PermissionDiff } from '../../policy/index.js';
+import { isInside } from '../../base/index.js';
 import { auditSkill, type AuditReport } from './audit.js';
 
 /** fflate builds its tables when loaded (~0.1 s): only a .zip install needs it. */

@@ -3,8 +3,8 @@
 import { createHash } from 'node:crypto';
 import { dirname, sep } from 'node:path';
 import type { Store } from '../../store/index.js';
-import type { ParsedSkill } from '../format/manifest.js';
-import { parsedManifestOf, type CatalogEntry, type ParsedManifest, type TrustHold } from '../format/types.js';
+import type { ParsedSkill } from '../format/index.js';
+import { parsedManifestOf, type CatalogEntry, type ParsedManifest, type TrustHold } from '../format/index.js';
 import {
   auditFolder,
   auditSkill,
@@ -17,8 +17,8 @@ import {
 } from './audit.js';
 import { AUDITOR_VERSION } from './audit-rules.js';
 import { AuditCrashError, sharedAuditPool, type AuditPool, type AuditPoolStats } from './audit-pool.js';
-import { defaultPermissions, type Permissions } from '../../policy/permissions.js';
-import { permissionDiff } from '../../policy/diff.js';
+import { defaultPermissions, type Permissions } from '../../policy/index.js';
+import { permissionDiff } from '../../policy/index.js';
 
 export type ReviewVerdict = { enabled: false; reason: string; trust: TrustHold } | undefined;
 

@@ -1,16 +1,16 @@
 // The live policy gate over a skill catalog: every call is judged with the catalog as it is now. A catalog change
 // re-reads only the skills it names — their permissions were parsed once, with their manifests — never every skill.
-import type { Actor, Decision, Gate, ToolCall } from '../../policy/types.js';
-import type { Ceiling } from '../../policy/ceiling.js';
-import type { SkillPolicy } from '../../policy/gate.js';
-import { gateOver, ownRoots, workspaceCeiling } from '../../policy/setup.js';
-import type { Settings } from '../../config/settings.js';
+import type { Actor, Decision, Gate, ToolCall } from '../../policy/index.js';
+import type { Ceiling } from '../../policy/index.js';
+import type { SkillPolicy } from '../../policy/index.js';
+import { gateOver, ownRoots, workspaceCeiling } from '../../policy/index.js';
+import type { Settings } from '../../config/index.js';
 import type { Store } from '../../store/index.js';
-import { nameKey } from '../../base/names.js';
-import { realRoot } from '../../base/paths.js';
-import { skillPolicyOf } from '../format/permissions.js';
-import type { CatalogEntry } from '../format/types.js';
-import { folderFingerprint } from '../trust/trust.js';
+import { nameKey } from '../../base/index.js';
+import { realRoot } from '../../base/index.js';
+import { skillPolicyOf } from '../format/index.js';
+import type { CatalogEntry } from '../format/index.js';
+import { folderFingerprint } from '../trust/index.js';
 
 /**
  * A skill folder's content hash as its review recorded it, while its files are unchanged since (same names, sizes,

@@ -2,9 +2,9 @@
 // the resulting SKILL.md first, never overwriting an existing skill, and writing atomically (temp folder + rename).
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { yamlLib } from '../format/frontmatter.js';
-import { DESCRIPTION_MAX, nameProblems, parseSkillText } from '../format/manifest.js';
-import type { Diagnostic } from '../../base/diagnostics.js';
+import { yamlLib } from '../format/index.js';
+import { DESCRIPTION_MAX, nameProblems, parseSkillText } from '../format/index.js';
+import type { Diagnostic } from '../../base/index.js';
 
 export interface CreateSkillInput {
   name: string;

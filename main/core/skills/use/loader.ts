@@ -3,10 +3,10 @@
 import { createHash } from 'node:crypto';
 import { openSync, readSync, closeSync, fstatSync, realpathSync, readdirSync, constants as fsConstants } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { countTokens } from '../../base/tokens.js';
-import { splitFrontmatter } from '../format/frontmatter.js';
-import type { CatalogEntry, Tier } from '../format/types.js';
-import { nameKey } from '../../base/names.js';
+import { countTokens } from '../../base/index.js';
+import { splitFrontmatter } from '../format/index.js';
+import type { CatalogEntry, Tier } from '../format/index.js';
+import { nameKey } from '../../base/index.js';
 
 export type LoadReason = 'trigger' | 'model' | 'dependency' | 'user';
 

@@ -1,8 +1,8 @@
 // Trigger matching: which enabled skills a user message auto-loads — `read_when` phrases and the skill's name read as
 // words (synonyms included), skills named as `/name` or `$name`; a higher tier wins words two tiers match. One
 // Aho-Corasick automaton over all triggers, built once per catalog.
-import { normalize, splitIdentifiers } from '../../search/tokenize.js';
-import { BUILTIN_SYNONYMS, parseSynonymGroups, type SynonymGroup } from '../../search/synonyms.js';
+import { normalize, splitIdentifiers } from '../../search/index.js';
+import { BUILTIN_SYNONYMS, parseSynonymGroups, type SynonymGroup } from '../../search/index.js';
 import {
   onBoundaries,
   PhraseAutomaton,
@@ -10,8 +10,8 @@ import {
   preparedTokens,
   SynonymCanon,
   type PhraseToken,
-} from '../../search/phrases.js';
-import { TIER_RANK, type CatalogEntry } from '../format/types.js';
+} from '../../search/index.js';
+import { TIER_RANK, type CatalogEntry } from '../format/index.js';
 
 /** What the matcher needs of a catalog entry. */
 export type MatchableSkill = Pick<CatalogEntry, 'manifest' | 'tier' | 'enabled'> &

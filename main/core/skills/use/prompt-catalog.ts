@@ -1,9 +1,9 @@
 // The skill catalog as prompt text: compact, escaped `name: summary` lines inside a token budget (real tokenizer).
 // Over budget: shorten summaries first (least relevant first), then drop the least relevant entries; report both.
-import { DEFAULT_SETTINGS, type Settings } from '../../config/settings.js';
-import { countTokens } from '../../base/tokens.js';
-import { nameKey } from '../../base/names.js';
-import { TIER_RANK, type CatalogEntry } from '../format/types.js';
+import { DEFAULT_SETTINGS, type Settings } from '../../config/index.js';
+import { countTokens } from '../../base/index.js';
+import { nameKey } from '../../base/index.js';
+import { TIER_RANK, type CatalogEntry } from '../format/index.js';
 
 export interface PromptCatalogOptions {
   /** Budget in tokens; default from settings (budgetTokens, or budgetFraction × contextWindow). */

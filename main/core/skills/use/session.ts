@@ -9,16 +9,16 @@
 //   session.deferExecute(n, a)  DeferExecuteTool: run any registered tool by name (it becomes discovered)
 // The model's Skill, SkillSearch, ToolSearch and DeferExecuteTool act on this session (not on the workspace): loading a
 // skill through the Skill tool adds it to `loader`, and from the next call on its manifest binds the model.
-import type { Actor, Gate } from '../../policy/types.js';
-import type { PolicyRepo } from '../../store/policy-repo.js';
-import { ToolExecutor, type ExecutorOptions } from '../../tools/executor.js';
-import type { Approver } from '../../tools/approval.js';
-import { overlayRegistry } from '../../tools/overlay.js';
-import { ToolSession } from '../../tools/session.js';
-import { deferExecuteTool, toolSearchTool } from '../../tools/meta-tools.js';
-import type { ToolRegistry } from '../../tools/registry.js';
-import type { ToolSearchIndex } from '../../tools/tool-search.js';
-import type { ToolDefinition, ToolResult } from '../../tools/types.js';
+import type { Actor, Gate } from '../../policy/index.js';
+import type { PolicyRepo } from '../../store/index.js';
+import { ToolExecutor, type ExecutorOptions } from '../../tools/index.js';
+import type { Approver } from '../../tools/index.js';
+import { overlayRegistry } from '../../tools/index.js';
+import { ToolSession } from '../../tools/index.js';
+import { deferExecuteTool, toolSearchTool } from '../../tools/index.js';
+import type { ToolRegistry } from '../../tools/index.js';
+import type { ToolSearchIndex } from '../../tools/index.js';
+import type { ToolDefinition, ToolResult } from '../../tools/index.js';
 import { SkillLoader } from './loader.js';
 import { skillTools, type SkillToolDeps } from './skill-tools.js';
 

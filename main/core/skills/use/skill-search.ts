@@ -1,14 +1,14 @@
 // SkillSearch: ranks the whole enabled catalog for a free-text request, in either language, on the shared TextIndex:
 // name, title, triggers and description, plus related words (WordNet, Chinese round trip) and the SKILL.md body.
 import { closeSync, openSync, readSync } from 'node:fs';
-import { TextIndex, type Expander, type TextIndexOptions } from '../../search/text-index.js';
-import { crossLanguageExpander, type CrossLanguageOptions } from '../../search/expand.js';
-import { sharedSynonymTable, wordnetExpander } from '../../search/wordnet.js';
-import { sharedBilingualMap, translateTerm } from '../../search/bilingual.js';
-import { terms } from '../../search/tokenize.js';
-import type { QueryNormalization } from '../../search/query.js';
+import { TextIndex, type Expander, type TextIndexOptions } from '../../search/index.js';
+import { crossLanguageExpander, type CrossLanguageOptions } from '../../search/index.js';
+import { sharedSynonymTable, wordnetExpander } from '../../search/index.js';
+import { sharedBilingualMap, translateTerm } from '../../search/index.js';
+import { terms } from '../../search/index.js';
+import type { QueryNormalization } from '../../search/index.js';
 import { skillSynonyms, type MatchableSkill } from './matcher.js';
-import type { Tier } from '../format/types.js';
+import type { Tier } from '../format/index.js';
 
 export interface SkillSearchHit {
   name: string;

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { SkillSearch, type SkillSearchOptions } from './skill-search.js';
 import { listResources, type SkillLoader } from './loader.js';
 import { createSkill } from './create.js';
-import type { CatalogEntry } from '../format/types.js';
-import type { ToolDefinition, ToolResult } from '../../tools/types.js';
-import { TOOL, TOOLS } from '../../policy/tool-table.js';
+import type { CatalogEntry } from '../format/index.js';
+import type { ToolDefinition, ToolResult } from '../../tools/index.js';
+import { TOOL, TOOLS } from '../../policy/index.js';
 
 /** What the tools need of the catalog (the Catalog class fits). */
 export interface CatalogView {

@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { ok, toolError } from '../errors.js';
 import type { ToolDefinition } from '../types.js';
-import { TOOL, TOOLS } from '../../policy/tool-table.js';
+import { TOOL, TOOLS } from '../../policy/index.js';
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;

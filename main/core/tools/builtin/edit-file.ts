@@ -5,7 +5,7 @@ import type { ToolDefinition } from '../types.js';
 import { checkedRealPath, displayPath, looksBinary, resolveArg } from './workspace.js';
 import { HardLinkError, openReal, readAll } from '../safe-fs.js';
 import { atomicWrite, WRITE_MAX_BYTES } from './write-file.js';
-import { TOOL, TOOLS } from '../../policy/tool-table.js';
+import { TOOL, TOOLS } from '../../policy/index.js';
 
 interface Args {
   path: string;

@@ -1,10 +1,10 @@
 // glob: find workspace files by glob pattern (picomatch), respecting .gitignore, capped and sorted by path.
 import { errorFromThrown, ok, toolError } from '../errors.js';
-import { globMatcher, GlobTooSlowError } from '../../base/glob.js';
+import { globMatcher, GlobTooSlowError } from '../../base/index.js';
 import type { ToolDefinition } from '../types.js';
 import { walkFiles } from './walk.js';
 import { displayPath, resolveArg } from './workspace.js';
-import { TOOL, TOOLS } from '../../policy/tool-table.js';
+import { TOOL, TOOLS } from '../../policy/index.js';
 
 export const GLOB_MAX_RESULTS = 1000;
 

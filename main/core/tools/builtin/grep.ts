@@ -3,11 +3,11 @@
 import { readFile, stat } from 'node:fs/promises';
 import vm from 'node:vm';
 import { errorFromThrown, ok, toolError } from '../errors.js';
-import { globMatcher, GlobTooSlowError } from '../../base/glob.js';
+import { globMatcher, GlobTooSlowError } from '../../base/index.js';
 import type { ToolContext, ToolDefinition, ToolResult } from '../types.js';
 import { walkFiles } from './walk.js';
 import { displayPath, looksBinary, resolveArg } from './workspace.js';
-import { TOOL, TOOLS } from '../../policy/tool-table.js';
+import { TOOL, TOOLS } from '../../policy/index.js';
 
 export const GREP_DEFAULT_RESULTS = 200;
 export const GREP_MAX_RESULTS = 2000;

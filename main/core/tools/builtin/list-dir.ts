@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { errorFromThrown, ok } from '../errors.js';
 import type { ToolDefinition } from '../types.js';
 import { displayPath, resolveArg } from './workspace.js';
-import { TOOL, TOOLS } from '../../policy/tool-table.js';
+import { TOOL, TOOLS } from '../../policy/index.js';
 
 export const LIST_MAX_ENTRIES = 1000;
 

@@ -2,7 +2,7 @@
 // exposes), listed across connected servers and read by server + URI. Backed by any McpResourceProvider.
 import { ok, toolError } from '../errors.js';
 import type { ToolDefinition } from '../types.js';
-import { TOOL, TOOLS } from '../../policy/tool-table.js';
+import { TOOL, TOOLS } from '../../policy/index.js';
 
 export interface McpResourceInfo {
   server: string;

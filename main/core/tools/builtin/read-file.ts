@@ -6,7 +6,7 @@ import { errorFromThrown, ok, toolError } from '../errors.js';
 import type { ToolDefinition } from '../types.js';
 import { capText, checkedRealPath, displayPath, looksBinary, resolveArg } from './workspace.js';
 import { openReal, type OpenedFile } from '../safe-fs.js';
-import { TOOL, TOOLS } from '../../policy/tool-table.js';
+import { TOOL, TOOLS } from '../../policy/index.js';
 
 /** Whole-file reads above this size must give offset/limit. */
 export const READ_MAX_BYTES = 256 * 1024;

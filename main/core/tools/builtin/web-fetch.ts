@@ -8,8 +8,8 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { ok, toolError } from '../errors.js';
 import type { ToolDefinition } from '../types.js';
-import { describeInternal, internalKind, normalizeHost } from '../../policy/hosts.js';
-import { TOOL, TOOLS } from '../../policy/tool-table.js';
+import { describeInternal, internalKind, normalizeHost } from '../../policy/index.js';
+import { TOOL, TOOLS } from '../../policy/index.js';
 
 export const FETCH_TIMEOUT_MS = 20_000;
 export const FETCH_MAX_BYTES = 1_000_000;

@@ -1,7 +1,7 @@
 // Path handling shared by the file tools: arguments are relative to the workspace (absolute paths are taken
 // as given and left to the gate, which checks real paths), plus text/binary detection and byte caps.
 import { isAbsolute, join, normalize, relative, sep } from 'node:path';
-import { isInside, realPathOf, realRoot } from '../../base/paths.js';
+import { isInside, realPathOf, realRoot } from '../../base/index.js';
 import { PathChangedError } from '../safe-fs.js';
 import type { ToolContext } from '../types.js';
 

@@ -4,7 +4,7 @@ import { errorFromThrown, ok, toolError } from '../errors.js';
 import type { ToolDefinition } from '../types.js';
 import { checkedRealPath, displayPath, resolveArg } from './workspace.js';
 import { writeReal, type WriteOptions } from '../safe-fs.js';
-import { TOOL, TOOLS } from '../../policy/tool-table.js';
+import { TOOL, TOOLS } from '../../policy/index.js';
 
 export const WRITE_MAX_BYTES = 5 * 1024 * 1024;
 

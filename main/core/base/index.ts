@@ -1,0 +1,11 @@
+// What every layer shares: diagnostics, names, real paths and globs, tokens, small helpers.
+// What other folders may import from core/base: nothing outside reaches past this file.
+export { formatDiagnostic, hasErrors, type Diagnostic } from './diagnostics.js';
+export { globMatcher, GlobTooSlowError, matchesAny, RegexTimeoutError, testWithin } from './glob.js';
+export { lazyRequire } from './lazy-require.js';
+export { nameKey } from './names.js';
+export { isInside, realPathOf, realRoot, relPosix } from './paths.js';
+export { readRegularFile } from './read-file.js';
+export { sha256Hex } from './sha256.js';
+export { countTokens } from './tokens.js';
+export { workerSpec, type WorkerSpec } from './worker-spec.js';

@@ -1,0 +1,23 @@
+// The gate's vocabulary: tool table, permissions, ceiling, rules, the gate, display escaping.
+// What other folders may import from core/policy: nothing outside reaches past this file.
+export { alwaysPreview, alwaysWidens, recordAnswer, type ToolAnswer } from './answers.js';
+export { type Ceiling } from './ceiling.js';
+export { decisionFields, decisionLines, type DecisionFields } from './decision-fields.js';
+export { permissionDiff, type PermissionDiff } from './diff.js';
+export { type SkillPolicy } from './gate.js';
+export { describeInternal, internalKind, normalizeHost } from './hosts.js';
+export {
+  COMMAND_TOOLS,
+  defaultPermissions,
+  describePermissions,
+  permissionsFromFrontmatter,
+  type ParsedPermissions,
+  type Permissions,
+} from './permissions.js';
+export { callRisks, type RiskLine } from './risks.js';
+export { addRule } from './rule-book.js';
+export { CATEGORIES, categoryOf, describeRule, parseSkillScope, skillScopeKey } from './rules.js';
+export { accessForArgs, buildGate, gateOver, ownRoots, workspaceCeiling } from './setup.js';
+export { TOOL, TOOLS, toolsWhere, type AccessClass } from './tool-table.js';
+export { type Access, type Actor, type Decision, type Gate, type ToolCall } from './types.js';
+export { displaySafe, displaySafeLines } from '../../../preload/display.js';

@@ -1,0 +1,17 @@
+// Text search shared by skills and tools: tokenizer, indexes, synonyms, Chinese–English expansion.
+// What other folders may import from core/search: nothing outside reaches past this file.
+export { sharedBilingualMap, translateTerm } from './bilingual.js';
+export { crossLanguageExpander, type CrossLanguageOptions } from './expand.js';
+export {
+  onBoundaries,
+  PhraseAutomaton,
+  phraseTokens,
+  preparedTokens,
+  SynonymCanon,
+  type PhraseToken,
+} from './phrases.js';
+export { requestTerms, type QueryNormalization } from './query.js';
+export { BUILTIN_SYNONYMS, parseSynonymGroups, type SynonymGroup } from './synonyms.js';
+export { TextIndex, type Expander, type TextIndexOptions } from './text-index.js';
+export { hasHan, normalize, splitIdentifiers, stem, STOPWORDS, terms } from './tokenize.js';
+export { sharedSynonymTable, wordnetExpander } from './wordnet.js';

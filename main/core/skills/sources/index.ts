@@ -1,0 +1,16 @@
+// core/skills/sources
+// What other folders may import from core/skills/sources: nothing outside reaches past this file.
+export { addCandidate, dropStaged, settleStaged, type AddResult } from './add.js';
+export { lockPathFor, readLock, type LockEntry } from './lock.js';
+export {
+  addMarketplace,
+  listMarketplaces,
+  marketplaceEntries,
+  marketplaceSettingsFile,
+  removeMarketplace,
+  searchEntries,
+  type MarketEntry,
+} from './marketplaces.js';
+export { openSource, type Candidate, type OpenedSource } from './open.js';
+export { parseSource, SourceError } from './spec.js';
+export { applyUpdate, checkUpdates, syncLock, type Checked, type UpdateCheck } from './update.js';
