@@ -16,3 +16,4 @@ export {
   type Settings,
 } from './settings.js';
 export { watchFiles, type FileWatcher } from './watch.js';
+export { readJsonText, type JsonText } from './json-text.js';

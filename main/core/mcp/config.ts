@@ -1,9 +1,11 @@
 // MCP server configuration: `mcpServers` files in the format Claude Desktop / Claude Code use, read per user
 // (<dataDir>/mcp.json) and per workspace (<ws>/.workbuddy/mcp.json; same name → the workspace wins).
-// Every problem is a diagnostic naming file and field; one bad server never hides the others.
-import { readFileSync } from 'node:fs';
+// Every problem is a diagnostic naming file, line and field; one bad server never hides the others. Each entry is read
+// with a zod schema; the file with jsonc-parser (config/json-text.ts).
 import { isAbsolute, join, resolve } from 'node:path';
-import type { Diagnostic } from '../base/index.js';
+import { z } from 'zod';
+import { readRegularFile, type Diagnostic } from '../base/index.js';
+import { readJsonText } from '../config/index.js';
 
 export const MCP_FILE = 'mcp.json';
 
@@ -53,35 +55,28 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function stringMap(v: unknown, field: string, file: string, diags: Diagnostic[]): Record<string, string> | undefined {
-  if (v === undefined) return {};
-  if (!isObject(v) || !Object.values(v).every((x) => typeof x === 'string')) {
-    diags.push({
-      severity: 'error',
-      code: 'mcp.config',
-      file,
-      field,
-      message: `${field} must be an object of strings`,
-    });
-    return undefined;
-  }
-  return v as Record<string, string>;
-}
+const TIMEOUT = 'must be a number of milliseconds between 100 and 600000';
+const timeoutMs = (dflt: number) =>
+  z.number({ error: TIMEOUT }).min(100, { error: TIMEOUT }).max(600_000, { error: TIMEOUT }).default(dflt);
+const STRINGS = 'must be an object of strings';
+const stringMap = z.record(z.string(), z.string({ error: STRINGS }), { error: STRINGS }).default({});
 
-function timeout(v: unknown, field: string, dflt: number, file: string, diags: Diagnostic[]): number | undefined {
-  if (v === undefined) return dflt;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < 100 || v > 600_000) {
-    diags.push({
-      severity: 'error',
-      code: 'mcp.config',
-      file,
-      field,
-      message: `${field} must be a number of milliseconds between 100 and 600000`,
-    });
-    return undefined;
-  }
-  return v;
-}
+/** One server's entry as Claude Desktop / Claude Code write it; what it means (stdio or http) is checked after. */
+const ServerEntry = z.object({
+  command: z.string({ error: 'must be a string' }).optional(),
+  args: z.array(z.string(), { error: 'must be a list of strings' }).default([]),
+  env: stringMap,
+  cwd: z.string({ error: 'must be a string' }).optional(),
+  url: z.string({ error: 'must be a string' }).optional(),
+  type: z.unknown().optional(),
+  transport: z.unknown().optional(),
+  headers: stringMap,
+  disabled: z.unknown().optional(),
+  connectTimeoutMs: timeoutMs(DEFAULT_CONNECT_TIMEOUT_MS),
+  callTimeoutMs: timeoutMs(DEFAULT_CALL_TIMEOUT_MS),
+  description: z.unknown().optional(),
+});
+const KNOWN = new Set(Object.keys(ServerEntry.shape));
 
 /** Parse one config object (already JSON-decoded). `baseDir` resolves a relative cwd. */
 export function parseMcpConfig(
@@ -91,161 +86,84 @@ export function parseMcpConfig(
 ): { servers: McpServerConfig[]; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const servers: McpServerConfig[] = [];
+  const problem = (field: string, message: string, severity: Diagnostic['severity'] = 'error'): void => {
+    diagnostics.push({ severity, code: 'mcp.config', file, field, message });
+  };
   if (!isObject(value) || !isObject(value.mcpServers)) {
-    diagnostics.push({
-      severity: 'error',
-      code: 'mcp.config',
-      file,
-      field: 'mcpServers',
-      message: 'expected {"mcpServers": {"name": {...}}}',
-    });
+    problem('mcpServers', 'expected {"mcpServers": {"name": {...}}}');
     return { servers, diagnostics };
   }
   for (const [name, raw] of Object.entries(value.mcpServers)) {
     const f = `mcpServers.${name}`;
     if (!SERVER_NAME.test(name)) {
-      diagnostics.push({
-        severity: 'error',
-        code: 'mcp.config',
-        file,
-        field: f,
-        message: `server name "${name}" must be 1–40 letters, digits, "_" or "-"`,
-      });
+      problem(f, `server name "${name}" must be 1–40 letters, digits, "_" or "-"`);
       continue;
     }
     if (!isObject(raw)) {
-      diagnostics.push({
-        severity: 'error',
-        code: 'mcp.config',
-        file,
-        field: f,
-        message: 'must be an object with "command" or "url"',
-      });
+      problem(f, 'must be an object with "command" or "url"');
       continue;
     }
     if (raw.disabled === true) continue;
-    const known = new Set([
-      'command',
-      'args',
-      'env',
-      'cwd',
-      'url',
-      'type',
-      'transport',
-      'headers',
-      'disabled',
-      'connectTimeoutMs',
-      'callTimeoutMs',
-      'description',
-    ]);
-    for (const k of Object.keys(raw)) {
-      if (!known.has(k))
-        diagnostics.push({
-          severity: 'warning',
-          code: 'mcp.config',
-          file,
-          field: `${f}.${k}`,
-          message: `unknown field "${k}" (ignored)`,
-        });
-    }
-    const connectTimeoutMs = timeout(
-      raw.connectTimeoutMs,
-      `${f}.connectTimeoutMs`,
-      DEFAULT_CONNECT_TIMEOUT_MS,
-      file,
-      diagnostics,
-    );
-    const callTimeoutMs = timeout(raw.callTimeoutMs, `${f}.callTimeoutMs`, DEFAULT_CALL_TIMEOUT_MS, file, diagnostics);
-    if (connectTimeoutMs === undefined || callTimeoutMs === undefined) continue;
+    for (const k of Object.keys(raw))
+      if (!KNOWN.has(k)) problem(`${f}.${k}`, `unknown field "${k}" (ignored)`, 'warning');
     const type = raw.type ?? raw.transport;
-    if (typeof raw.url === 'string' || type === 'http' || type === 'streamable-http') {
-      if (typeof raw.url !== 'string') {
-        diagnostics.push({
-          severity: 'error',
-          code: 'mcp.config',
-          file,
-          field: `${f}.url`,
-          message: 'an http server needs a "url"',
-        });
+    const http = raw.url !== undefined || type === 'http' || type === 'streamable-http';
+    if (!http && (typeof raw.command !== 'string' || !raw.command.trim())) {
+      problem(`${f}.command`, 'a stdio server needs a "command" (or give "url" for http)');
+      continue;
+    }
+    const parsed = ServerEntry.safeParse(raw);
+    if (!parsed.success) {
+      // Each wrong field once, in the file's own words: `mcpServers.db.env: env must be an object of strings`.
+      const said = new Set<string>();
+      for (const issue of parsed.error.issues) {
+        const key = String(issue.path[0] ?? '');
+        if (!said.has(key)) problem(`${f}.${key}`, `${key} ${issue.message}`);
+        said.add(key);
+      }
+      continue;
+    }
+    const entry = parsed.data;
+    const { connectTimeoutMs, callTimeoutMs } = entry;
+    if (http) {
+      if (entry.url === undefined) {
+        problem(`${f}.url`, 'an http server needs a "url"');
         continue;
       }
       let url: URL;
       try {
-        url = new URL(raw.url);
+        url = new URL(entry.url);
       } catch {
-        diagnostics.push({
-          severity: 'error',
-          code: 'mcp.config',
-          file,
-          field: `${f}.url`,
-          message: `"${raw.url}" is not a valid URL`,
-        });
+        problem(`${f}.url`, `"${entry.url}" is not a valid URL`);
         continue;
       }
       if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-        diagnostics.push({
-          severity: 'error',
-          code: 'mcp.config',
-          file,
-          field: `${f}.url`,
-          message: 'must be an http:// URL',
-        });
+        problem(`${f}.url`, 'must be an http:// URL');
         continue;
       }
       if (!LOOPBACK.has(url.hostname)) {
-        diagnostics.push({
-          severity: 'error',
-          code: 'mcp.config',
-          file,
-          field: `${f}.url`,
-          message: `only loopback servers are supported (127.0.0.1, localhost, ::1), not ${url.hostname}`,
-        });
+        problem(`${f}.url`, `only loopback servers are supported (127.0.0.1, localhost, ::1), not ${url.hostname}`);
         continue;
       }
-      const headers = stringMap(raw.headers, `${f}.headers`, file, diagnostics);
-      if (!headers) continue;
-      servers.push({ kind: 'http', name, url: url.toString(), headers, connectTimeoutMs, callTimeoutMs, source: file });
-      continue;
-    }
-    if (typeof raw.command !== 'string' || !raw.command.trim()) {
-      diagnostics.push({
-        severity: 'error',
-        code: 'mcp.config',
-        file,
-        field: `${f}.command`,
-        message: 'a stdio server needs a "command" (or give "url" for http)',
+      servers.push({
+        kind: 'http',
+        name,
+        url: url.toString(),
+        headers: entry.headers,
+        connectTimeoutMs,
+        callTimeoutMs,
+        source: file,
       });
       continue;
     }
-    if (raw.args !== undefined && (!Array.isArray(raw.args) || !raw.args.every((a) => typeof a === 'string'))) {
-      diagnostics.push({
-        severity: 'error',
-        code: 'mcp.config',
-        file,
-        field: `${f}.args`,
-        message: 'args must be a list of strings',
-      });
-      continue;
-    }
-    const env = stringMap(raw.env, `${f}.env`, file, diagnostics);
-    if (!env) continue;
-    if (raw.cwd !== undefined && typeof raw.cwd !== 'string') {
-      diagnostics.push({
-        severity: 'error',
-        code: 'mcp.config',
-        file,
-        field: `${f}.cwd`,
-        message: 'cwd must be a string',
-      });
-      continue;
-    }
-    const cwd = typeof raw.cwd === 'string' ? (isAbsolute(raw.cwd) ? raw.cwd : resolve(baseDir, raw.cwd)) : undefined;
+    const command = entry.command ?? '';
+    const cwd = entry.cwd === undefined ? undefined : isAbsolute(entry.cwd) ? entry.cwd : resolve(baseDir, entry.cwd);
     servers.push({
       kind: 'stdio',
       name,
-      command: raw.command,
-      args: (raw.args as string[] | undefined) ?? [],
-      env,
+      command,
+      args: entry.args,
+      env: entry.env,
       ...(cwd ? { cwd } : {}),
       connectTimeoutMs,
       callTimeoutMs,
@@ -258,21 +176,32 @@ export function parseMcpConfig(
 function readConfigFile(file: string, baseDir: string, diags: Diagnostic[]): McpServerConfig[] {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    // Non-blocking open and fstat first: a pipe named mcp.json would otherwise freeze start-up.
+    text = readRegularFile(file);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
       diags.push({ severity: 'error', code: 'mcp.config', file, message: `cannot read: ${(e as Error).message}` });
     }
     return [];
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    diags.push({ severity: 'error', code: 'mcp.config', file, message: `invalid JSON: ${(e as Error).message}` });
+  const read = readJsonText(text);
+  if (read.error) {
+    const { line, column, message } = read.error;
+    diags.push({ severity: 'error', code: 'mcp.config', file, line, column, message: `invalid JSON: ${message}` });
     return [];
   }
-  const r = parseMcpConfig(value, file, baseDir);
+  const r = parseMcpConfig(read.value, file, baseDir);
+  // Each problem about a key names the line the key is on (or the nearest key above it that is in the file).
+  for (const d of r.diagnostics) {
+    for (
+      let field = d.field;
+      field && d.line === undefined;
+      field = field.slice(0, Math.max(0, field.lastIndexOf('.')))
+    ) {
+      const line = read.keys.get(field);
+      if (line !== undefined) d.line = line;
+    }
+  }
   diags.push(...r.diagnostics);
   return r.servers;
 }
