@@ -88,10 +88,7 @@ export function buildContext(
   const workspace = typeof values.workspace === 'string' ? realWorkspace(values.workspace) : process.cwd();
   const home = typeof values.home === 'string' ? resolve(values.home) : undefined;
   const dataDir = typeof values['data-dir'] === 'string' ? resolve(values['data-dir']) : undefined;
-  const paths = resolvePaths(
-    { ...(home ? { home } : {}), ...(dataDir ? { dataDir } : {}) },
-    home ? { ...env, KNACK_HOME: home } : env,
-  );
+  const paths = resolvePaths({ ...(home ? { home } : {}), ...(dataDir ? { dataDir } : {}) }, env);
   return { io, values, positionals: parsed.positionals, workspace, paths, json: values.json === true };
 }
 

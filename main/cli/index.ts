@@ -31,8 +31,8 @@ export function usage(): string {
   for (const c of COMMANDS) lines.push(`  knack ${c.path.join(' ')} ${c.usage}`.trimEnd() + `\n      ${c.summary}`);
   lines.push(
     '',
-    'common options: --workspace DIR (default: current folder)  --home DIR (user tier home, or KNACK_HOME)',
-    '                --data-dir DIR (database folder, or KNACK_DATA_DIR)  --json',
+    'common options: --workspace DIR (default: current folder)  --home DIR (the home of the user tier)',
+    '                --data-dir DIR (database folder: KNACK_DATA_DIR, else KNACK_HOME, default ~/.knack)  --json',
   );
   return lines.join('\n');
 }

@@ -49,7 +49,7 @@ let warm = Infinity;
 for (let r = 0; r < RUNS; r++) {
   const home = join(scratch, `home-${r}`);
   mkdirSync(home);
-  const env = { KNACK_HOME: home, KNACK_DATA_DIR: join(home, 'data') };
+  const env = { HOME: home, KNACK_DATA_DIR: join(home, 'data') };
   cold = Math.min(cold, time([knack, 'skills', 'index', '--workspace', ws], env));
   warm = Math.min(warm, time([knack, 'skills', 'index', '--workspace', ws], env));
   if (!statSync(join(home, 'data')).isDirectory()) throw new Error('no data folder written');

@@ -51,7 +51,7 @@ async function measure(run: number): Promise<{ knack: number; bare: number; rss:
   mkdirSync(home);
   mkdirSync(ws);
   const knack = start([join(root, 'bin', 'knack.js'), 'serve', '--port', '0', '--workspace', ws], {
-    KNACK_HOME: home,
+    HOME: home,
     KNACK_DATA_DIR: join(home, 'data'),
   });
   const bare = start(['-e', "require('node:http').createServer((q, s) => s.end('ok')).listen(0, '127.0.0.1')"], {});

@@ -76,7 +76,7 @@ export function startServe(o: ServeOptions): Promise<Served> {
     ],
     {
       cwd: ROOT,
-      env: { ...process.env, KNACK_HOME: o.home, KNACK_DATA_DIR: o.dataDir, ...o.env },
+      env: { ...process.env, HOME: o.home, KNACK_DATA_DIR: o.dataDir, ...o.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -165,7 +165,7 @@ export function knack(
   return new Promise((resolve) => {
     const p = spawn(process.execPath, [join(ROOT, 'bin', 'knack.js'), ...args, '--workspace', o.workspace], {
       cwd: ROOT,
-      env: { ...process.env, KNACK_HOME: o.home, KNACK_DATA_DIR: o.dataDir },
+      env: { ...process.env, HOME: o.home, KNACK_DATA_DIR: o.dataDir },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

@@ -1,13 +1,14 @@
-// Where Knack keeps things: the user's home for skills, the app data folder for the database.
-// KNACK_HOME replaces the home folder (tests and portable setups); KNACK_DATA_DIR replaces the data folder.
+// Where Knack keeps things: its own folder (KNACK_HOME, default ~/.knack) for the database and settings, the user's
+// home for the user tier of skills (~/.workbuddy/skills), the shipped skills. KNACK_DATA_DIR replaces the data folder.
+import { existsSync } from 'node:fs';
 import { homedir, platform } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export interface KnackPaths {
-  /** The folder treated as the user's home (`~`). */
+  /** The user's home (`~`): the user tier of skills lives under it. */
   home: string;
-  /** App data folder: the SQLite store lives here. */
+  /** Knack's own folder (KNACK_HOME, default ~/.knack) or KNACK_DATA_DIR: the SQLite store and settings live here. */
   dataDir: string;
   /** Shipped skills. */
   builtinSkillsDir: string;
@@ -16,9 +17,8 @@ export interface KnackPaths {
 // fileURLToPath, not `.pathname`: a checkout under `My Projects/` would otherwise be looked for under `My%20Projects/`.
 const repoRoot = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 
-export function defaultDataDir(home: string, env: NodeJS.ProcessEnv = process.env): string {
-  if (env.KNACK_DATA_DIR) return resolve(env.KNACK_DATA_DIR);
-  if (env.KNACK_HOME) return join(resolve(env.KNACK_HOME), '.knack');
+/** Where the data folder was by default before ~/.knack: kept while it holds a database and ~/.knack does not exist. */
+function platformDataDir(home: string, env: NodeJS.ProcessEnv): string {
   switch (platform()) {
     case 'darwin':
       return join(home, 'Library', 'Application Support', 'Knack');
@@ -29,11 +29,45 @@ export function defaultDataDir(home: string, env: NodeJS.ProcessEnv = process.en
   }
 }
 
+let warnedLegacy = false;
+
+/**
+ * KNACK_HOME as it was read before (a home folder: user skills in $KNACK_HOME/.workbuddy, the database in
+ * $KNACK_HOME/.knack) while such a folder holds either. Kept for one release, with a warning, so nothing is lost.
+ */
+function legacyHome(dir: string): boolean {
+  const legacy = existsSync(join(dir, '.knack')) || existsSync(join(dir, '.workbuddy'));
+  if (legacy && !warnedLegacy) {
+    warnedLegacy = true;
+    process.emitWarning(
+      `KNACK_HOME=${dir} is read as a home folder (it holds .knack or .workbuddy): the database stays in ` +
+        `${join(dir, '.knack')} and user skills in ${join(dir, '.workbuddy', 'skills')}. KNACK_HOME now names ` +
+        `Knack's own folder; set KNACK_HOME=${join(dir, '.knack')} (and HOME for the user tier). ` +
+        'The old reading goes in the next release.',
+      { code: 'KNACK_HOME_LEGACY' },
+    );
+  }
+  return legacy;
+}
+
 export function resolvePaths(overrides: Partial<KnackPaths> = {}, env: NodeJS.ProcessEnv = process.env): KnackPaths {
-  const home = overrides.home ?? (env.KNACK_HOME ? resolve(env.KNACK_HOME) : homedir());
+  let home = overrides.home ?? homedir();
+  let knackDir: string;
+  if (env.KNACK_HOME) {
+    const dir = resolve(env.KNACK_HOME);
+    if (legacyHome(dir)) {
+      home = overrides.home ?? dir;
+      knackDir = join(dir, '.knack');
+    } else knackDir = dir;
+  } else {
+    knackDir = join(home, '.knack');
+    // An install from before ~/.knack keeps its data where it is (only for the real home: never for a --home).
+    const old = platformDataDir(home, env);
+    if (!overrides.home && !existsSync(knackDir) && existsSync(join(old, 'knack.db'))) knackDir = old;
+  }
   return {
     home,
-    dataDir: overrides.dataDir ?? defaultDataDir(home, env),
+    dataDir: overrides.dataDir ?? (env.KNACK_DATA_DIR ? resolve(env.KNACK_DATA_DIR) : knackDir),
     builtinSkillsDir: overrides.builtinSkillsDir ?? env.KNACK_BUILTIN_SKILLS ?? join(repoRoot, 'builtin-skills'),
   };
 }

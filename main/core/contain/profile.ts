@@ -8,7 +8,7 @@ import { isInside } from '../base/index.js';
 export interface WallPlace {
   /** Real path of the open workspace. */
   workspace: string;
-  /** The user's home (`~`), as Knack resolves it (KNACK_HOME in tests). */
+  /** The user's home (`~`), as Knack resolves it (HOME or --home in tests). */
   home: string;
   /** Knack's data folder: settings, providers.json (keys), mcp.json, the database. */
   dataDir: string;

@@ -56,13 +56,13 @@ test('finding 2: with the home folder open, writes into the data folder, user se
   assert.equal(gate.authorize(write(join(home, 'notes.txt')), agent).verdict, 'allow');
 });
 
-test('finding 2: the data folder asks when it is reached through a wider write root, and by default from KNACK_HOME', () => {
+test('finding 2: the data folder asks when it is reached through a wider write root, and by default under HOME', () => {
   const { home, dataDir, settings, rules } = homeWorkspace();
   const ws = join(home, 'project');
   settings.policy.ceiling.writeRoots = [home];
-  const saved = process.env.KNACK_HOME;
+  const saved = process.env.HOME;
   const savedData = process.env.KNACK_DATA_DIR;
-  process.env.KNACK_HOME = home;
+  process.env.HOME = home;
   process.env.KNACK_DATA_DIR = dataDir;
   try {
     const gate = createGate({ ceiling: ceilingFrom(settings, ws), rules: () => rules, skill: () => undefined });
@@ -70,8 +70,8 @@ test('finding 2: the data folder asks when it is reached through a wider write r
     assert.equal(gate.authorize(write(join(home, '.workbuddy', 'skills', 'mine', 'run.js')), agent).verdict, 'ask');
     assert.equal(gate.authorize(write(join(home, 'other.txt')), agent).verdict, 'allow');
   } finally {
-    if (saved === undefined) delete process.env.KNACK_HOME;
-    else process.env.KNACK_HOME = saved;
+    if (saved === undefined) delete process.env.HOME;
+    else process.env.HOME = saved;
     if (savedData === undefined) delete process.env.KNACK_DATA_DIR;
     else process.env.KNACK_DATA_DIR = savedData;
   }

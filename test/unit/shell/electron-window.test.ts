@@ -40,7 +40,7 @@ test(
     const app = await _electron.launch({
       executablePath: binary!,
       args: [root],
-      env: { ...process.env, KNACK_HOME: home, KNACK_DATA_DIR: join(home, 'data') },
+      env: { ...process.env, HOME: home, KNACK_DATA_DIR: join(home, 'data') },
     });
     try {
       const page = await app.firstWindow();
