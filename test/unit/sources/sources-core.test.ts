@@ -13,6 +13,7 @@ import { parseSource, SourceError } from '../../../main/core/skills/sources/spec
 import { parseMarketplace } from '../../../main/core/skills/sources/marketplace.js';
 import { openSource } from '../../../main/core/skills/sources/open.js';
 import { readLock } from '../../../main/core/skills/sources/lock.js';
+import { runGit } from '../../../main/core/skills/sources/git.js';
 
 const root = tempDir('knack-sources-core-');
 const tmp = join(root, 'tmp');
@@ -169,4 +170,19 @@ test('a clone larger than the limit is stopped; nothing stays behind', async () 
     ok.dispose();
   }
   assert.deepEqual(leftovers(), []);
+});
+
+test('git runs without the API keys and tokens of the process environment', async () => {
+  process.env.KNACK_TEST_API_KEY = 'sk-should-not-leak';
+  process.env.GITHUB_TOKEN = 'ghp-should-not-leak';
+  try {
+    // An alias starting with "!" runs a shell command: here, print the environment git was given.
+    const r = await runGit(['-c', 'alias.envdump=!env', 'envdump'], { cwd: root, timeoutMs: 10_000 });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /GIT_TERMINAL_PROMPT=0/);
+    assert.doesNotMatch(r.stdout, /should-not-leak/);
+  } finally {
+    delete process.env.KNACK_TEST_API_KEY;
+    delete process.env.GITHUB_TOKEN;
+  }
 });

@@ -35,6 +35,17 @@ export interface GitRun {
   stopped?: 'timeout' | 'size';
 }
 
+/**
+ * What git is given of the environment: what it needs to find programs, the home folder's ssh keys and config, an
+ * ssh agent, proxies and CA certificates. Nothing else (API keys, tokens, Knack's settings) reaches it.
+ */
+const GIT_ENV_KEEP =
+  /^(PATH|HOME|USER|LOGNAME|LANG|TMPDIR|TMP|TEMP|SystemRoot|SSH_AUTH_SOCK|(HTTPS?|NO|ALL)_PROXY|(https?|no|all)_proxy|SSL_CERT_(FILE|DIR)|GIT_SSL_CAINFO|GIT_SSL_CAPATH|XDG_CONFIG_HOME)$/;
+
+export function gitEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => GIT_ENV_KEEP.test(k)));
+}
+
 /** Bytes under `dir`, counting each file and link once (stops early past `cap`). */
 export function folderBytes(dir: string, cap = Infinity): number {
   let total = 0;
@@ -75,7 +86,7 @@ export interface RunGitOptions {
 /** Run `git ARGS` (never through a shell) and collect its output; never throws for a failing git. */
 export function runGit(args: string[], opts: RunGitOptions): Promise<GitRun> {
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
+    ...gitEnv(process.env),
     GIT_TERMINAL_PROMPT: '0',
     GIT_CONFIG_NOSYSTEM: '1',
     GIT_LFS_SKIP_SMUDGE: '1',
@@ -84,8 +95,6 @@ export function runGit(args: string[], opts: RunGitOptions): Promise<GitRun> {
     GIT_SSH_COMMAND: 'ssh -oBatchMode=yes',
     LC_ALL: 'C',
   };
-  for (const k of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_CONFIG_PARAMETERS'])
-    delete env[k];
   const full = SAFE_CONFIG.flatMap((c) => ['-c', c]).concat(args);
   return new Promise((resolveRun) => {
     let child;
