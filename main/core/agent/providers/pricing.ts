@@ -1,5 +1,6 @@
 // Prices per million tokens (input, output, cache read, cache write) for the presets' models, overridable in
 // providers.json; cost of a model call from its usage. A model without a known price has no cost — never a guess.
+import { z } from 'zod';
 import type { Usage } from './types.js';
 
 /** US dollars per million tokens. A missing cache price means those tokens cannot be priced. */
@@ -32,18 +33,24 @@ export const PRICES: Readonly<Record<string, Price>> = {
 const FREE = new Set(['ollama', 'lmstudio', 'vllm']);
 
 /** Check a price from a file: four non-negative numbers (input and output required). Undefined when malformed. */
+const usd = z.number().nonnegative();
+/** A price as providers.json writes it: USD per million tokens, input and output required. */
+export const PriceSchema = z.object({
+  input: usd,
+  output: usd,
+  cacheRead: usd.optional(),
+  cacheWrite: usd.optional(),
+});
+
 export function parsePrice(v: unknown): Price | undefined {
-  if (!v || typeof v !== 'object' || Array.isArray(v)) return undefined;
-  const o = v as Record<string, unknown>;
-  const num = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x) && x >= 0;
-  if (!num(o.input) || !num(o.output)) return undefined;
-  if ((o.cacheRead !== undefined && !num(o.cacheRead)) || (o.cacheWrite !== undefined && !num(o.cacheWrite)))
-    return undefined;
+  const r = PriceSchema.safeParse(v);
+  if (!r.success) return undefined;
+  const { input, output, cacheRead, cacheWrite } = r.data;
   return {
-    input: o.input,
-    output: o.output,
-    ...(num(o.cacheRead) ? { cacheRead: o.cacheRead } : {}),
-    ...(num(o.cacheWrite) ? { cacheWrite: o.cacheWrite } : {}),
+    input,
+    output,
+    ...(cacheRead !== undefined ? { cacheRead } : {}),
+    ...(cacheWrite !== undefined ? { cacheWrite } : {}),
   };
 }
 

@@ -18,6 +18,8 @@ import { ProviderError } from './errors.js';
 import { anthropicProvider } from './anthropic.js';
 import { openaiProvider } from './openai.js';
 import { parsePrice, priceFor, type Price } from './pricing.js';
+import { z } from 'zod';
+import { readJsonText } from '../../config/index.js';
 
 export const PROVIDERS_FILE = 'providers.json';
 
@@ -28,14 +30,24 @@ export interface KeyStore {
   delete?(providerId: string): void;
 }
 
-export interface UserProvider {
-  kind?: ProviderKind;
-  baseURL?: string;
-  model?: string;
-  contextWindow?: number;
-  apiKey?: string;
+/** A provider as providers.json defines it; each field is checked on its own (readProvidersFile). */
+const UserProviderSchema = z.object({
+  kind: z.enum(['anthropic', 'openai'], { error: 'must be "anthropic" or "openai"' }).optional(),
+  baseURL: z.string({ error: 'must be a string' }).optional(),
+  model: z.string({ error: 'must be a string' }).optional(),
+  contextWindow: z
+    .number({ error: 'must be a number of tokens above 0' })
+    .positive({ error: 'must be a number of tokens above 0' })
+    .optional(),
+  apiKey: z.string({ error: 'must be a string' }).optional(),
   /** Environment variable holding the key. */
-  keyEnv?: string;
+  keyEnv: z.string({ error: 'must be a string' }).optional(),
+});
+
+export type UserProvider = z.infer<typeof UserProviderSchema> & { kind?: ProviderKind };
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 export interface ProvidersFile {
@@ -107,47 +119,55 @@ export function readProvidersFile(dataDir: string): { file: ProvidersFile; keysU
   } finally {
     closeSync(fd);
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
+  const read = readJsonText(text);
+  if (read.error) {
+    const { line, column, message } = read.error;
     return {
       file: { providers: {} },
       keysUsable: false,
-      warnings: [...warnings, `${path}: invalid JSON: ${(e as Error).message}`],
+      warnings: [...warnings, `${path}:${line}:${column}: invalid JSON: ${message}`],
     };
   }
-  const obj = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+  /** `file:line: field: message`, the line of the field's key. */
+  const warn = (field: string, message: string): void => {
+    const line = read.keys.get(field);
+    warnings.push(`${path}${line !== undefined ? `:${line}` : ''}: ${field}: ${message}`);
+  };
+  const obj = (isObject(read.value) ? read.value : {}) as Record<string, unknown>;
+  if (!isObject(read.value)) warnings.push(`${path}: must be a JSON object`);
   const providers: Record<string, UserProvider> = {};
-  const rawProviders =
-    obj.providers && typeof obj.providers === 'object' ? (obj.providers as Record<string, unknown>) : {};
+  const rawProviders = isObject(obj.providers) ? obj.providers : {};
+  if (obj.providers !== undefined && !isObject(obj.providers)) warn('providers', 'must be an object');
   for (const [name, v] of Object.entries(rawProviders)) {
-    if (!v || typeof v !== 'object') {
-      warnings.push(`${path}: providers.${name}: must be an object`);
+    if (!isObject(v)) {
+      warn(`providers.${name}`, 'must be an object');
       continue;
     }
-    const p = v as Record<string, unknown>;
-    const up: UserProvider = {};
-    if (p.kind === 'anthropic' || p.kind === 'openai') up.kind = p.kind;
-    else if (p.kind !== undefined) warnings.push(`${path}: providers.${name}.kind: must be "anthropic" or "openai"`);
-    for (const k of ['baseURL', 'model', 'apiKey', 'keyEnv'] as const)
-      if (typeof p[k] === 'string') up[k] = p[k] as string;
-    if (typeof p.contextWindow === 'number' && p.contextWindow > 0) up.contextWindow = p.contextWindow;
-    providers[name] = up;
+    // Field by field: one wrong field is named and left out, the provider's other fields still apply.
+    const up: Record<string, unknown> = {};
+    for (const [k, schema] of Object.entries(UserProviderSchema.shape)) {
+      if (v[k] === undefined) continue;
+      const r = schema.safeParse(v[k]);
+      if (r.success) up[k] = r.data;
+      else warn(`providers.${name}.${k}`, r.error.issues[0]?.message ?? 'invalid');
+    }
+    providers[name] = up as UserProvider;
   }
   const prices: Record<string, Price> = {};
   if (obj.prices !== undefined) {
-    if (!obj.prices || typeof obj.prices !== 'object' || Array.isArray(obj.prices))
-      warnings.push(
-        `${path}: prices: must be an object of "provider/model": {input, output, cacheRead, cacheWrite} (USD per million tokens)`,
+    if (!isObject(obj.prices))
+      warn(
+        'prices',
+        'must be an object of "provider/model": {input, output, cacheRead, cacheWrite} (USD per million tokens)',
       );
     else {
       for (const [k, v] of Object.entries(obj.prices as Record<string, unknown>)) {
         const p = parsePrice(v);
         if (p) prices[k] = p;
         else
-          warnings.push(
-            `${path}: prices.${k}: expected {input, output, cacheRead?, cacheWrite?} as non-negative USD per million tokens; ignored`,
+          warn(
+            `prices.${k}`,
+            'expected {input, output, cacheRead?, cacheWrite?} as non-negative USD per million tokens; ignored',
           );
       }
     }
