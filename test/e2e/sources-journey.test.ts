@@ -87,7 +87,11 @@ test(
     assert.equal(await list.getByRole('listitem').count(), 5);
     assert.equal(await list.getByText('P2 · clean').count(), 5);
     const pick = (name: string) =>
-      list.getByRole('listitem').filter({ hasText: `The ${name} skill` }).getByRole('checkbox').check();
+      list
+        .getByRole('listitem')
+        .filter({ hasText: `The ${name} skill` })
+        .getByRole('checkbox')
+        .check();
     await pick('beta');
     await pick('delta');
     await dialog.getByRole('button', { name: 'Review 2 skills' }).click();
