@@ -43,6 +43,14 @@ export interface SandboxLimits extends RunLimits {
   maxListEntries: number;
 }
 
+/**
+ * How commands meet the OS sandbox (core/contain): `auto` runs them inside it when it is available and asks for every
+ * command when it is not; `required` refuses commands while it is unavailable; `off` runs them without it (each asks).
+ * A workspace's file may only make this stricter (off < auto < required).
+ */
+export type SandboxMode = 'auto' | 'required' | 'off';
+export const SANDBOX_MODES: readonly SandboxMode[] = ['off', 'auto', 'required'];
+
 export interface Settings {
   discovery: {
     /** Also read the open standard's `.agents/skills` folders (user and project). */
@@ -81,7 +89,7 @@ export interface Settings {
     marketplaces: string[];
   };
   /** Skill-script sandbox limits; meaning and bounds in main/core/sandbox/limits.ts and docs/skill-scripts.md. */
-  sandbox: SandboxLimits;
+  sandbox: SandboxLimits & { mode: SandboxMode };
   agent: {
     /** A model reply that receives no bytes for this many seconds ends as timed out (0: never). */
     stallSeconds: number;
@@ -110,6 +118,7 @@ export const DEFAULT_SETTINGS: Settings = {
     killGraceMs: 250,
     maxFileBytes: 4_000_000,
     maxListEntries: 5_000,
+    mode: 'auto',
   },
   agent: { stallSeconds: 90 },
 };
@@ -194,6 +203,14 @@ function mergeInto(base: Json, over: Json, file: string, prefix: string, diags: 
         file,
         field,
         message: `"${field}" must be a ${typeof cur}`,
+      });
+    } else if (field === 'sandbox.mode' && !SANDBOX_MODES.includes(v as SandboxMode)) {
+      diags.push({
+        severity: 'error',
+        code: 'settings.type',
+        file,
+        field,
+        message: `"sandbox.mode" must be "auto", "required" or "off" (got ${JSON.stringify(v)})`,
       });
     } else if (typeof v === 'number' && numberProblem(field, v)) {
       diags.push({ severity: 'error', code: 'settings.range', file, field, message: numberProblem(field, v)! });
@@ -287,6 +304,7 @@ export function loadSettings(dataDir: string, workspace?: string, memory?: Ceili
   let merged = structuredClone(DEFAULT_SETTINGS) as unknown as Json;
   const files = settingsFiles(dataDir, workspace);
   let userCeiling: Ceiling | undefined;
+  let userMode: SandboxMode | undefined;
   const lines = new Map<string, Map<string, number>>();
   const brokenFiles = new Set<string>();
   const current = (): Settings => merged as unknown as Settings;
@@ -326,7 +344,10 @@ export function loadSettings(dataDir: string, workspace?: string, memory?: Ceili
     }
   };
   for (const f of files) {
-    if (f !== files[0]) userCeiling = structuredClone(current().policy.ceiling);
+    if (f !== files[0]) {
+      userCeiling = structuredClone(current().policy.ceiling);
+      userMode = current().sandbox.mode;
+    }
     const from = diagnostics.length;
     const layer = readLayer(f, diagnostics);
     lines.set(f, layer.keys);
@@ -350,6 +371,17 @@ export function loadSettings(dataDir: string, workspace?: string, memory?: Ceili
     if (brokenFiles.has(wsFile))
       settings.policy.ceiling = keepLastGood(workspaceScope(workspace), wsFile, settings.policy.ceiling);
     else if (!brokenFiles.size) save(workspaceScope(workspace), wsFile, settings.policy.ceiling);
+  }
+  // A cloned repository must not turn the sandbox off (or from required to auto) for itself.
+  if (workspace && userMode && SANDBOX_MODES.indexOf(settings.sandbox.mode) < SANDBOX_MODES.indexOf(userMode)) {
+    diagnostics.push({
+      severity: 'warning',
+      code: 'settings.ceiling-widening',
+      file: workspaceSettingsPath(workspace),
+      field: 'sandbox.mode',
+      message: `a workspace cannot loosen the sandbox ("${settings.sandbox.mode}" after your "${userMode}"); ignored`,
+    });
+    settings.sandbox.mode = userMode;
   }
   // Each problem about a key names the line the key is on: `…/.workbuddy/settings.json:4: policy.ceiling.network: …`.
   for (const d of diagnostics) {

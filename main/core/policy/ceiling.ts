@@ -13,6 +13,19 @@ export interface Ceiling {
   /** Real paths of skill folders: readable, never writable. */
   skillRoots: string[];
   workspace: string;
+  /**
+   * The OS sandbox of this workspace as it is now (core/contain): when it is available, a plain command that is not
+   * destructive runs inside it without a question. Absent: no sandbox is known (every command asks).
+   */
+  wall?: () => WallView | undefined;
+}
+
+/** What the gate needs to know of the sandbox: the workspace's mode and whether it is up. */
+export interface WallView {
+  mode: 'auto' | 'required' | 'off';
+  available: boolean;
+  /** Why it is unavailable. */
+  reason: string;
 }
 
 export function ceilingFrom(settings: Settings, workspace: string, skillDirs: string[] = []): Ceiling {

@@ -15,6 +15,7 @@ import type { Rule } from '../store/index.js';
 import { categoryOf, commandSegments, describeRule, describeSkillScope, evaluateRules } from './rules.js';
 import { parseCommandLine, ruleWords } from './shell.js';
 import { describeInternal, internalKind, normalizeHost } from './hosts.js';
+import { destructiveInWorkspace } from './destructive.js';
 
 /** A skill as the gate sees it: its real folder and its reviewed permissions. */
 export interface SkillPolicy {
@@ -151,6 +152,8 @@ function malformed(call: unknown): string | undefined {
   }
   if (acc.network !== undefined && typeof acc.network !== 'boolean') return 'access.network must be true or false';
   if (acc.command !== undefined && typeof acc.command !== 'string') return 'access.command must be a string';
+  if (acc.unsandboxed !== undefined && typeof acc.unsandboxed !== 'boolean')
+    return 'access.unsandboxed must be true or false';
   if (acc.host !== undefined && typeof acc.host !== 'string') return 'access.host must be a string';
   return undefined;
 }
@@ -294,6 +297,32 @@ export function createGate(opts: GateOptions): Gate {
       .map((s) => fullIdentity(s));
   }
 
+  /**
+   * For a command that runs inside the OS sandbox, the hosts its proxy lets it reach: none with the network off;
+   * else the hosts every acting skill lists (a skill without network: none), or, when no acting skill lists any, the
+   * hosts of the user's allow rules for this workspace. Undefined when the command does not run inside it.
+   */
+  function containedHosts(call: ToolCall, actor: Actor): string[] | undefined {
+    const isCommand = call.access.command !== undefined || COMMAND_TOOLS.has(canonicalToolName(call.tool));
+    const wall = isCommand && !call.access.unsandboxed ? ceiling.wall?.() : undefined;
+    if (!wall || !wall.available || wall.mode === 'off') return undefined;
+    if (!ceiling.network) return [];
+    const names = actor.kind === 'skill' ? [actor.skill] : actor.kind === 'agent' ? actor.activeSkills : [];
+    const acting = names
+      .map((n) => opts.skill(n))
+      .filter(
+        (s): s is SkillPolicy => s !== undefined && (actor.kind === 'skill' || s.permissions.declared !== 'none'),
+      );
+    if (acting.some((s) => !s.permissions.network)) return [];
+    const lists = acting.map((s) => s.permissions.hosts).filter((h): h is string[] => h !== undefined);
+    if (lists.length) return lists.reduce((a, b) => a.filter((h) => b.includes(h)));
+    const hosts = opts
+      .rules()
+      .filter((r) => r.effect === 'allow' && r.host && (r.workspace === undefined || r.workspace === ceiling.workspace))
+      .map((r) => r.host!);
+    return [...new Set(hosts)];
+  }
+
   function decide(call: ToolCall, actor: Actor): Decision {
     const bad = malformed(call);
     if (bad) return deny(`refused: ${bad}`);
@@ -405,7 +434,22 @@ export function createGate(opts: GateOptions): Gate {
         ),
         rulesUnreadable: true,
       };
+    // The OS sandbox (core/contain): required and down refuses commands; leaving it is always its own question.
+    const isCommand = access.command !== undefined || COMMAND_TOOLS.has(canonicalToolName(call.tool));
+    const wall = isCommand ? ceiling.wall?.() : undefined;
+    if (wall?.mode === 'required' && access.unsandboxed)
+      return deny(
+        `${call.tool} asks to run WITHOUT the sandbox, which this workspace forbids (settings sandbox.mode "required")`,
+      );
+    if (wall?.mode === 'required' && !wall.available)
+      return deny(
+        `${call.tool} is refused: this workspace requires the sandbox (settings sandbox.mode "required") and it is unavailable: ${displaySafe(wall.reason)}`,
+      );
     if (m?.effect === 'ask') return ask(m.reason ?? `your rule "${describeRule(m.rule)}" asks every time`, m.rule);
+    if (isCommand && access.unsandboxed && wall?.mode !== 'off')
+      return ask(
+        `${call.tool} runs WITHOUT the sandbox: the command can write anywhere you can, read your secrets and reach any host. Approve only if it must get out (a write outside the workspace, a host not allowed, a denied read)`,
+      );
     if (protectedWrite) {
       // Named when it is one of Knack's own places: through a link, the path written does not say it.
       const where = protectedWhat ? ` (${displaySafe(protectedWhat)})` : '';
@@ -438,7 +482,19 @@ export function createGate(opts: GateOptions): Gate {
     }
 
     const cat = categoryOf(access);
-    if (access.command !== undefined || COMMAND_TOOLS.has(canonicalToolName(call.tool))) {
+    if (isCommand && wall?.available && wall.mode !== 'off') {
+      // Auto-allow when sandboxed: it can touch only the workspace and the hosts it is given. Work the user has not
+      // committed is not the machine: destroying it still asks.
+      const harm = destructiveInWorkspace(access.command ?? '');
+      if (harm === undefined)
+        return allow(
+          `${call.tool} runs inside the sandbox: it writes only in the workspace, cannot read your secrets and reaches only allowed hosts`,
+        );
+      return ask(
+        `${call.tool} would run ${displaySafe(harm)} inside the workspace: the sandbox protects the machine, not your uncommitted work — approve this once or not`,
+      );
+    }
+    if (isCommand) {
       const hidden = access.command !== undefined ? parseCommandLine(access.command).notPlain : undefined;
       if (hidden)
         return ask(
@@ -467,6 +523,10 @@ export function createGate(opts: GateOptions): Gate {
       try {
         d = decide(call, actor);
         if (checked && d.verdict !== 'deny') d.paths = checked;
+        if (d.verdict !== 'deny') {
+          const contained = containedHosts(call, actor);
+          if (contained) d.sandbox = { hosts: contained };
+        }
         // The acting skill by identity; for an ask with its content hash, so that "always" binds to this content.
         if (actor?.kind === 'skill' && !d.skill) {
           const sp = opts.skill(actor.skill);

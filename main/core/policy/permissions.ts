@@ -15,6 +15,11 @@ export interface Permissions {
   /** Per multi-purpose tool, the commands it may run; a tool absent here is unrestricted by the manifest. */
   commands: Record<string, CommandPattern[]>;
   network: boolean;
+  /**
+   * The hosts a skill's commands may reach through the OS sandbox's proxy (`network: [api.example.com, *.cdn.org]`).
+   * Absent with `network: true`: the manifest names no hosts (the user's host rules decide).
+   */
+  hosts?: string[];
   /** Globs relative to the workspace; `skill:` prefix = relative to the skill's own folder. */
   read: string[];
   write: string[];
@@ -275,8 +280,28 @@ function parseBlock(raw: unknown, push: Push): Permissions | undefined {
     });
   }
   if ('network' in raw && raw.network !== null) {
-    if (typeof raw.network !== 'boolean')
-      push('permissions.network', `must be true or false, got ${describe(raw.network)}`);
+    if (Array.isArray(raw.network)) {
+      const hosts: string[] = [];
+      raw.network.forEach((h, i) => {
+        if (
+          typeof h !== 'string' ||
+          !/^(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*(:\d{1,5})?$/.test(
+            h,
+          )
+        )
+          push(
+            `permissions.network[${i}]`,
+            `must be a host name like api.example.com or *.example.com, got ${describe(h)}`,
+          );
+        else hosts.push(h.toLowerCase());
+      });
+      if (hosts.length > MAX_LIST) push('permissions.network', `at most ${MAX_LIST} hosts`);
+      else {
+        p.network = hosts.length > 0;
+        if (hosts.length) p.hosts = hosts;
+      }
+    } else if (typeof raw.network !== 'boolean')
+      push('permissions.network', `must be true, false or a list of hosts, got ${describe(raw.network)}`);
     else p.network = raw.network;
   }
   if ('paths' in raw && raw.paths !== null) {

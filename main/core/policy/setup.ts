@@ -18,6 +18,8 @@ export interface GateSetup {
   skills: SkillPolicy[];
   /** The home and data folder in use (`--home`, `--data-dir`): their Knack folders always ask for writes. */
   paths?: { home: string; dataDir: string };
+  /** The workspace's OS sandbox as it is now: commands inside it run without a question (policy/gate.ts). */
+  wall?: Ceiling['wall'];
 }
 
 /** Knack's own folders for these paths and for the defaults (policy/gate.ts appOwnedRoots). */
@@ -60,7 +62,7 @@ export function buildGate(setup: GateSetup): { gate: Gate; ceiling: Ceiling } {
   for (const s of setup.skills) if (!policies.has(nameKey(s.name))) policies.set(nameKey(s.name), s);
   // Every acting skill's folder is a read-only root, also one whose name another binds first.
   return gateOver(
-    workspaceCeiling(setup.settings, setup.workspace),
+    { ...workspaceCeiling(setup.settings, setup.workspace), ...(setup.wall ? { wall: setup.wall } : {}) },
     policies,
     setup.store,
     setup.skills.map((s) => s.dir),

@@ -109,6 +109,8 @@ export function accessForArgs(tool: string, args: Record<string, unknown>): Acce
   if (a.read !== undefined) access.read = [str(a.read) ?? '.'];
   if (a.write !== undefined) access.write = [str(a.write) ?? ''].filter(Boolean);
   if (a.command !== undefined) access.command = str(a.command) ?? '';
+  // `sandbox: false`: the command asks to run outside the OS sandbox (its own approval, policy/gate.ts).
+  if (a.command !== undefined && args.sandbox === false) access.unsandboxed = true;
   if (spec.access === 'network') {
     access.network = true;
     let host: string | undefined;

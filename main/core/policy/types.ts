@@ -11,6 +11,8 @@ export interface Access {
   network?: boolean;
   /** For multi-purpose tools (bash): the command line; never confined by string matching alone. */
   command?: string;
+  /** The command asks to run WITHOUT the OS sandbox: always its own approval. */
+  unsandboxed?: boolean;
   /** Host for network calls, when known. */
   host?: string;
 }
@@ -69,6 +71,11 @@ export interface Decision {
    * only a person may answer it; `--yes` and other standing answers refuse.
    */
   rulesUnreadable?: boolean;
+  /**
+   * For a command: it runs inside the OS sandbox, reaching only these hosts through its proxy (ceiling ∩ the acting
+   * skills' permissions.network, or the user's host rules). The tool must not run it any other way.
+   */
+  sandbox?: { hosts: string[] };
 }
 
 export interface Gate {

@@ -55,6 +55,8 @@ export interface CatalogGateOptions {
   userSkillsDir?: string;
   /** Why the user's rules cannot all be read now, or undefined (policy/gate.ts GateOptions.rulesUnreadable). */
   rulesUnreadable?: () => string | undefined;
+  /** The workspace's OS sandbox as it is now (core/contain): commands inside it run without a question. */
+  wall?: Ceiling['wall'];
 }
 
 /**
@@ -73,7 +75,10 @@ export class CatalogGate implements Gate {
   }
 
   private ceilingOf(settings: Settings): Ceiling {
-    const c = workspaceCeiling(settings, this.opts.workspace);
+    const c = {
+      ...workspaceCeiling(settings, this.opts.workspace),
+      ...(this.opts.wall ? { wall: this.opts.wall } : {}),
+    };
     return this.opts.userSkillsDir ? { ...c, writeRoots: [...c.writeRoots, realRoot(this.opts.userSkillsDir)] } : c;
   }
 
