@@ -18,6 +18,7 @@ import { ToolRegistry, type AnyTool, type ToolSource } from './tools/index.js';
 import { ToolSession } from './tools/index.js';
 import type { ToolSearchIndex } from './tools/index.js';
 import { toolSectionCost, type PromptTool, type ToolSectionCost } from './tools/index.js';
+import type { Wall } from './contain/index.js';
 
 export interface ToolboxOptions {
   workspace: string;
@@ -35,6 +36,8 @@ export interface ToolboxOptions {
   extraTools?: { tools: AnyTool[]; source: ToolSource }[];
   expander?: Expander;
   onDiagnostic?: (d: Diagnostic) => void;
+  /** The workspace's OS sandbox (core/contain): every command the tools start runs inside it. */
+  wall?: Promise<Wall>;
 }
 
 export interface Toolbox {
@@ -71,7 +74,11 @@ export async function openToolbox(opts: ToolboxOptions): Promise<Toolbox> {
   });
   const hasMcp = (opts.mcpServers?.length ?? 0) > 0;
   for (const p of registry.registerAll(
-    builtinTools({ network: opts.settings.policy.ceiling.network, ...(hasMcp ? { mcp } : {}) }),
+    builtinTools({
+      network: opts.settings.policy.ceiling.network,
+      ...(hasMcp ? { mcp } : {}),
+      ...(opts.wall ? { wall: opts.wall } : {}),
+    }),
     'builtin',
   ))
     report(p);

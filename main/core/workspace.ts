@@ -32,6 +32,8 @@ import type { ToolRunner } from './sandbox/index.js';
 import { ToolExecutor } from './tools/index.js';
 import { catalogSkillFinder, createRunSkillScriptTool } from './sandbox/index.js';
 import type { SpawnHost } from './sandbox/index.js';
+import { describeWall, Wall } from './contain/index.js';
+import type { WallView } from './policy/index.js';
 
 export interface WorkspaceOptions {
   paths: KnackPaths;
@@ -89,6 +91,8 @@ export class KnackWorkspace {
   private readonly runners: ScriptRunner[] = [];
   private watcher: CatalogWatcher | undefined;
   private closed = false;
+  private wallPromise: Promise<Wall> | undefined;
+  private wallOpen: Wall | undefined;
 
   private constructor(
     readonly options: WorkspaceOptions,
@@ -117,6 +121,7 @@ export class KnackWorkspace {
         const d = store.damage()[0];
         return d ? `the database was damaged and set aside as ${d.movedTo}` : undefined;
       },
+      wall: () => this.wallView(),
     });
     catalog.on('change', (change: CatalogChange) => {
       this.liveGate.changed(change);
@@ -244,6 +249,47 @@ export class KnackWorkspace {
     return this.catalog.entries().filter((e) => !e.shadowedBy);
   }
 
+  /**
+   * The OS sandbox every program of this workspace runs in (core/contain), started once (the tool box waits for it).
+   * Its state never throws: unavailable is a status with a reason and a hint.
+   */
+  wall(): Promise<Wall> {
+    this.wallPromise ??= Wall.open(
+      {
+        workspace: this.workspace,
+        home: this.options.paths.home,
+        dataDir: this.options.paths.dataDir,
+        writeRoots: this.settings.policy.ceiling.writeRoots,
+        // A proxy the sandbox's proxy forwards allowed requests to (a corporate proxy; tests play hosts with it).
+        ...(process.env.KNACK_SANDBOX_UPSTREAM_PROXY
+          ? { upstreamProxy: process.env.KNACK_SANDBOX_UPSTREAM_PROXY }
+          : {}),
+      },
+      this.settings.sandbox.mode,
+    ).then((w) => {
+      this.wallOpen = w;
+      const s = w.status();
+      if (!s.available && s.mode !== 'off')
+        this.options.onDiagnostic?.({
+          severity: 'warning',
+          code: 'sandbox.unavailable',
+          file: this.workspace,
+          message: describeWall(s),
+        });
+      return w;
+    });
+    return this.wallPromise;
+  }
+
+  /** What the gate knows of the wall now: nothing until it has started (then every command asks). */
+  private wallView(): WallView | undefined {
+    const mode = this.settings.sandbox.mode;
+    if (!this.wallOpen)
+      return mode === 'off' ? { mode, available: false, reason: 'turned off in settings' } : undefined;
+    const s = this.wallOpen.status();
+    return { mode: s.mode, available: s.available, reason: s.reason };
+  }
+
   /** Trigger matcher over the enabled catalog; rebuilt after the catalog changes. */
   matcher(): SkillMatcher {
     return (this.matcherCache ??= new SkillMatcher(this.catalog.enabled()));
@@ -338,6 +384,7 @@ export class KnackWorkspace {
       ...(this.store ? { store: this.store } : {}),
       skills: [...first, ...this.actingSkills()].map(skillPolicyOf),
       paths: this.options.paths,
+      wall: () => this.wallView(),
     }).gate;
   }
 
@@ -348,6 +395,9 @@ export class KnackWorkspace {
   toolbox(): Promise<Toolbox> {
     this.toolboxPromise ??= (async () => {
       const o = this.options;
+      // Started before any tool can be called: the gate judges commands by whether it is up.
+      const wall = this.wall();
+      await wall;
       // The tool box's own Skill tool loads into a loader of its own: the one-shot CLI calls (`knack tools call`).
       // Conversations get theirs from newSession().
       const skill = skillTools({ ...this.skillToolDeps(), loader: this.newLoader() });
@@ -371,6 +421,7 @@ export class KnackWorkspace {
         ...(o.toolCatalogs ? { catalogs: o.toolCatalogs } : {}),
         expander: this.expander,
         ...(o.onDiagnostic ? { onDiagnostic: o.onDiagnostic } : {}),
+        wall,
       });
     })();
     return this.toolboxPromise;
@@ -383,6 +434,7 @@ export class KnackWorkspace {
     await Promise.all(this.runners.map((r) => r.close()));
     if (this.toolboxPromise) await (await this.toolboxPromise.catch(() => undefined))?.close();
     await this.catalog.close();
+    await (await this.wallPromise)?.close();
     this.store?.close();
   }
 }

@@ -13,6 +13,8 @@ export {
   type CeilingMemory,
   type RunLimits,
   type SandboxLimits,
+  type SandboxMode,
+  SANDBOX_MODES,
   type Settings,
 } from './settings.js';
 export { watchFiles, type FileWatcher } from './watch.js';

@@ -17,7 +17,11 @@ export type ToolErrorCode =
   | 'tool.no_match'
   | 'tool.ambiguous'
   | 'tool.exists'
-  | 'tool.network';
+  | 'tool.network'
+  /** The OS sandbox blocked a write, a read or a host the command tried (details.blocked names each). */
+  | 'sandbox.blocked'
+  /** The OS sandbox is needed and not available: the command did not run. */
+  | 'sandbox.unavailable';
 
 export function toolError(code: ToolErrorCode, message: string, details?: unknown): ToolResult {
   return details === undefined

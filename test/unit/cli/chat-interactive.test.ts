@@ -1,7 +1,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
 import { startFakeAnthropic } from '../../helpers/fake-anthropic.js';
@@ -95,11 +95,21 @@ function chatChild(args: string[], env: Record<string, string>) {
   };
 }
 
+/**
+ * These journeys are about answering approvals: with the OS sandbox up, the plain commands they use would run without a
+ * question (policy/gate.ts), so the sandbox is off in their settings and every command asks as it does without one.
+ */
+function sandboxOff(dataDir: string): void {
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ sandbox: { mode: 'off' } }));
+}
+
 test('interactive knack chat over stdin: a skill auto-loads, approvals are answered always / deny with a message / once, slash commands, Ctrl-C stops a reply, /exit; the session holds it all', async () => {
   const server = await startFakeAnthropic();
   const home = tempDir('knack-chat-i-home-');
   const ws = tempDir('knack-chat-i-ws-');
   const dataDir = join(home, 'data');
+  sandboxOff(dataDir);
   const common = [
     '--workspace',
     ws,
@@ -226,6 +236,7 @@ test('interactive knack chat over stdin: a skill auto-loads, approvals are answe
 test('interactive knack chat does not offer "always" for a call no rule can cover: it says so and asks once or deny', async () => {
   const server = await startFakeAnthropic();
   const home = tempDir('knack-chat-i2-home-');
+  sandboxOff(join(home, 'data'));
   const ws = tempDir('knack-chat-i2-ws-');
   const common = [
     '--workspace',
@@ -269,6 +280,7 @@ test('interactive knack chat does not offer "always" for a call no rule can cove
 test('interactive knack chat escapes what the model sent in the approval prompt: a CR or an escape sequence in a command cannot overdraw the rule "always" stores', async () => {
   const server = await startFakeAnthropic();
   const home = tempDir('knack-chat-i3-home-');
+  sandboxOff(join(home, 'data'));
   const ws = tempDir('knack-chat-i3-ws-');
   const common = [
     '--workspace',
@@ -311,6 +323,7 @@ test(
   async () => {
     const server = await startFakeAnthropic();
     const home = tempDir('knack-chat-i4-home-');
+    sandboxOff(join(home, 'data'));
     const real = tempDir('knack-chat-i4-real-');
     const link = join(tempDir('knack-chat-i4-link-'), 'proj');
     symlinkSync(real, link);

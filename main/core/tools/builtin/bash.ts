@@ -1,7 +1,8 @@
-// bash: run a shell command in the workspace with a timeout and an output cap. The child is its own process
-// group (detached) so a timeout or abort kills everything it started (kill(-pid)). The gate sees the command
-// line in access().command: bash never runs without an allow rule or a per-call approval.
-import { spawn } from 'node:child_process';
+// bash: run a shell command in the workspace, inside the OS sandbox (core/contain), with a timeout and an output cap.
+// The child is its own process group (detached) so a timeout or abort kills everything it started (kill(-pid)); inside
+// the wall it also dies with Knack. What the wall blocked returns as a structured error, never as success.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { describeWall, WallError, type Blocked, type Wall } from '../../contain/index.js';
 import { ok, toolError } from '../errors.js';
 import type { ToolDefinition } from '../types.js';
 import { TOOL, TOOLS } from '../../policy/index.js';
@@ -14,6 +15,8 @@ export const BASH_OUTPUT_CAP = 100_000;
 interface Args {
   command: string;
   timeout_ms?: number;
+  /** false: run outside the OS sandbox (always its own approval). */
+  sandbox?: boolean;
 }
 
 export interface BashResult {
@@ -61,26 +64,20 @@ function killGroup(pid: number | undefined): void {
   }
 }
 
-/** Run a command line with bash in `cwd`. Never throws for command failures; resolves when the process exits. */
-export function runBash(
-  command: string,
-  cwd: string,
-  opts: { timeoutMs: number; cap?: number; signal?: AbortSignal },
-): Promise<BashResult> {
-  const started = performance.now();
+interface RunOptions {
+  timeoutMs: number;
+  cap?: number;
+  signal?: AbortSignal;
+}
+
+/** Collect a started child's output (capped) until it exits; kill its process group on timeout or abort. */
+function collect(child: ChildProcess, opts: RunOptions, started: number): Promise<BashResult> {
   return new Promise((resolveRun, rejectRun) => {
-    // eslint-disable-next-line knack/tool-names -- the program bash runs the command line
-    const child = spawn('bash', ['-c', command], {
-      cwd,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', TERM: 'dumb' },
-    });
     const out = new Capped(opts.cap ?? BASH_OUTPUT_CAP);
     const err = new Capped(opts.cap ?? BASH_OUTPUT_CAP);
     let timedOut = false;
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.stdout!.on('data', (b: Buffer) => out.push(b));
+    child.stderr!.on('data', (b: Buffer) => err.push(b));
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup(child.pid);
@@ -110,47 +107,106 @@ export function runBash(
   });
 }
 
-export const bashTool: ToolDefinition<Args> = {
-  name: TOOL.bash,
-  summary: 'Run a shell command in the workspace (needs an allow rule or your approval).',
-  description:
-    'Run a bash command line with the workspace as the working folder. Returns exit code, stdout and stderr ' +
-    `(each capped at ${BASH_OUTPUT_CAP / 1000} KB). Default timeout ${BASH_DEFAULT_TIMEOUT_MS / 1000} s, at most ${BASH_MAX_TIMEOUT_MS / 1000} s; ` +
-    'on timeout the command and everything it started are killed. Not interactive: no stdin. ' +
-    "Every command needs an allow rule or the user's approval.",
-  inputSchema: {
-    type: 'object',
-    properties: {
-      command: { type: 'string', minLength: 1, description: 'The command line to run' },
-      timeout_ms: {
-        type: 'integer',
-        minimum: 100,
-        maximum: BASH_MAX_TIMEOUT_MS,
-        description: 'Timeout in milliseconds',
+/** Run a command line with bash in `cwd`, on the host (no sandbox). Never throws for command failures. */
+export function runBash(command: string, cwd: string, opts: RunOptions): Promise<BashResult> {
+  const started = performance.now();
+  // eslint-disable-next-line knack/tool-names -- the program bash runs the command line
+  const child = spawn('bash', ['-c', command], {
+    cwd,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...QUIET_ENV },
+  });
+  return collect(child, opts, started);
+}
+
+/** Run a command line inside the wall (the OS sandbox); what the wall blocked comes back with the result. */
+export async function runContained(
+  wall: Wall,
+  command: string,
+  cwd: string,
+  opts: RunOptions & { hosts: string[] },
+): Promise<BashResult & { blocked: Blocked[] }> {
+  const started = performance.now();
+  const p = await wall.spawn(command, { cwd, hosts: opts.hosts, env: { ...process.env, ...QUIET_ENV } });
+  const r = await collect(p.child, opts, started);
+  return { ...r, blocked: p.finish(r.stderr) };
+}
+
+const QUIET_ENV = { PAGER: 'cat', GIT_PAGER: 'cat', TERM: 'dumb' };
+
+/**
+ * The bash tool over a workspace's wall. Inside the wall whenever it is up (and never otherwise when the gate's allow
+ * relied on it); on the host only with `sandbox: false` (approved on its own), with the sandbox turned off in settings,
+ * or while it is unavailable in mode auto (then every command was asked about).
+ */
+export function createBashTool(wall?: Promise<Wall>): ToolDefinition<Args> {
+  return {
+    name: TOOL.bash,
+    summary: 'Run a shell command in the workspace, inside the OS sandbox.',
+    description:
+      'Run a bash command line with the workspace as the working folder, inside the OS sandbox: it can write only in ' +
+      "the workspace (not .git/hooks, .git/config or Knack's settings), cannot read secrets (~/.ssh, cloud keys) and " +
+      'reaches only the hosts allowed for it. Returns exit code, stdout and stderr ' +
+      `(each capped at ${BASH_OUTPUT_CAP / 1000} KB). Default timeout ${BASH_DEFAULT_TIMEOUT_MS / 1000} s, at most ${BASH_MAX_TIMEOUT_MS / 1000} s; ` +
+      'on timeout the command and everything it started are killed. Not interactive: no stdin. ' +
+      'When the sandbox blocks something the command must do, the error names it; only then call again with ' +
+      'sandbox: false, which runs WITHOUT the sandbox and always asks the user.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        command: { type: 'string', minLength: 1, description: 'The command line to run' },
+        timeout_ms: {
+          type: 'integer',
+          minimum: 100,
+          maximum: BASH_MAX_TIMEOUT_MS,
+          description: 'Timeout in milliseconds',
+        },
+        sandbox: {
+          type: 'boolean',
+          description: 'false: run WITHOUT the OS sandbox (the user is asked every time). Leave out otherwise.',
+        },
       },
+      required: ['command'],
+      additionalProperties: false,
     },
-    required: ['command'],
-    additionalProperties: false,
-  },
-  deferLoading: false,
-  risk: TOOLS.bash.access,
-  access: (a) => ({ command: a.command }),
-  async handler(a, ctx) {
-    try {
-      const r = await runBash(a.command, ctx.workspace, {
-        timeoutMs: a.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS,
-        ...(ctx.signal ? { signal: ctx.signal } : {}),
-      });
-      if (r.timedOut) {
-        return toolError(
-          'tool.timeout',
-          `command timed out after ${a.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS} ms and was killed`,
-          r,
-        );
+    deferLoading: false,
+    risk: TOOLS.bash.access,
+    access: (a) => ({ command: a.command, ...(a.sandbox === false ? { unsandboxed: true } : {}) }),
+    async handler(a, ctx) {
+      const timeoutMs = a.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS;
+      const opts = { timeoutMs, ...(ctx.signal ? { signal: ctx.signal } : {}) };
+      const w = wall ? await wall : undefined;
+      const inside = w !== undefined && w.mode !== 'off' && a.sandbox !== false;
+      try {
+        if (inside && (w.available || ctx.decision?.sandbox !== undefined || w.mode === 'required')) {
+          // Fail closed: a command allowed because it would be contained never runs uncontained.
+          if (!w.available)
+            return toolError('sandbox.unavailable', `not run: ${describeWall(w.status())}`, { status: w.status() });
+          const r = await runContained(w, a.command, ctx.workspace, {
+            ...opts,
+            hosts: ctx.decision?.sandbox?.hosts ?? [],
+          });
+          if (r.timedOut) return toolError('tool.timeout', `command timed out after ${timeoutMs} ms and was killed`, r);
+          if (r.blocked.length)
+            return toolError(
+              'sandbox.blocked',
+              `the sandbox blocked ${r.blocked.map((b) => b.message).join('; ')} (exit ${r.exitCode ?? r.signal}). ` +
+                'If the task needs it, call bash again with sandbox: false: it runs WITHOUT the sandbox and the user is asked.',
+              r,
+            );
+          return ok({ ...r, sandboxed: true });
+        }
+        const r = await runBash(a.command, ctx.workspace, opts);
+        if (r.timedOut) return toolError('tool.timeout', `command timed out after ${timeoutMs} ms and was killed`, r);
+        return ok({ ...r, sandboxed: false });
+      } catch (e) {
+        if (e instanceof WallError) return toolError('sandbox.unavailable', `not run: ${e.message}`);
+        return toolError('tool.failed', `could not start bash: ${(e as Error).message}`);
       }
-      return ok(r);
-    } catch (e) {
-      return toolError('tool.failed', `could not start bash: ${(e as Error).message}`);
-    }
-  },
-};
+    },
+  };
+}
+
+/** The bash tool without a wall: on the host, for callers that hold no workspace (every command is asked about). */
+export const bashTool = createBashTool();

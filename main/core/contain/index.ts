@@ -1,0 +1,6 @@
+// The wall: the OS sandbox every program Knack starts runs in (@anthropic-ai/sandbox-runtime).
+// What other folders may import from core/contain: nothing outside reaches past this file.
+export { blockedOf, type Blocked } from './blocked.js';
+export { PROTECTED_IN_WORKSPACE, SECRET_READS, wallConfig, wallRules, type WallPlace } from './profile.js';
+export { backendOf, describeWall, installHint, SANDBOX_MODES, type SandboxMode, type WallStatus } from './status.js';
+export { scrubbedEnv, Wall, WallError, type ContainedProcess, type SpawnOptions } from './wall.js';
