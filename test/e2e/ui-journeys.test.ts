@@ -293,7 +293,9 @@ test('a P0 skill is refused: the dialog says why and offers no Approve', { skip 
     .waitFor();
   assert.equal(await dialog.getByRole('button', { name: 'Approve' }).count(), 0);
   await saveScreens(page, 'install-p0');
-  await dialog.getByRole('button', { name: 'Close' }).click();
+  // Audit's button is gone under the focus: Escape still closes the dialog
+  await page.keyboard.press('Escape');
+  await until(async () => (await page.getByRole('dialog').count()) === 0);
   assert.equal(await sidebar().getByRole('switch', { name: 'Enable evil' }).count(), 0);
 });
 
@@ -462,6 +464,33 @@ test(
     const r = await knack(['policy', 'rules', 'list', '--json'], dirs);
     assert.match(r.out, /npm test/);
     assert.doesNotMatch(r.out, /curl|example\.com/);
+  },
+);
+
+test(
+  'keyboard and layout: Ctrl+L from Settings focuses the box; a long word and a long code line stay inside',
+  { skip },
+  async (t) => {
+    if (chatMissing) return t.skip(`serve mode has no chat backend yet: ${chatMissing}`);
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('heading', { name: 'Settings', exact: true }).waitFor();
+    await page.keyboard.press('Control+l');
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await until(() => box.evaluate((el) => el === el.ownerDocument.activeElement));
+    const word = 'x'.repeat(6000);
+    const line = `const q = [${Array.from({ length: 300 }, (_, i) => i).join(', ')}];`;
+    server.script({ text: `${word}\n\n\`\`\`js\n${line}\n\`\`\`\n` });
+    await page.keyboard.type(`${'y'.repeat(3000)}`);
+    await page.keyboard.press('Enter');
+    await page.getByText(line.slice(0, 40)).last().waitFor();
+    const overflow = await page.locator('.transcript').evaluate((el) => ({
+      scroll: el.scrollWidth,
+      client: el.clientWidth,
+      page: el.ownerDocument.documentElement.scrollWidth,
+      view: el.ownerDocument.documentElement.clientWidth,
+    }));
+    assert.ok(overflow.scroll <= overflow.client + 1, `the conversation scrolls sideways: ${JSON.stringify(overflow)}`);
+    assert.ok(overflow.page <= overflow.view + 1, `the page scrolls sideways: ${JSON.stringify(overflow)}`);
   },
 );
 

@@ -65,7 +65,14 @@ export function Chat() {
   const [text, setText] = useState('');
   const [error, setError] = useState<string>();
   const logRef = useRef<HTMLDivElement>(null);
+  const boxRef = useRef<HTMLTextAreaElement>(null);
   const stick = useRef(true);
+
+  // Ctrl+L (from any view): the box takes the focus once the chat is on screen.
+  const focusTick = useView((s) => s.composerFocus);
+  useEffect(() => {
+    if (focusTick) boxRef.current?.focus();
+  }, [focusTick]);
 
   // A message handed back (its turn failed before it was stored) goes back into the input box, above anything typed since.
   const draft = useView((s) => s.draft);
@@ -174,6 +181,7 @@ export function Chat() {
       )}
       <form className="composer" onSubmit={(e) => void send(e)}>
         <textarea
+          ref={boxRef}
           aria-label={t('chat.message')}
           placeholder={t('chat.placeholder')}
           value={text}

@@ -57,18 +57,17 @@ export function Modal({ title, onClose, children, wide }: Props) {
         firstItem.focus();
       }
     };
-    // Focus that leaves for nowhere (the focused button unmounted) goes back to the dialog itself.
-    const onFocusOut = (e: FocusEvent) => {
-      if (e.relatedTarget === null)
-        queueMicrotask(() => {
-          if (el.isConnected && (document.activeElement === document.body || !document.activeElement)) el.focus();
-        });
-    };
+    // The focused control removed (Audit's button once the report is in): focus would fall to the page, out of reach
+    // of the dialog's keys. Browsers send no event for it, so every change inside the dialog checks.
+    const watch = new MutationObserver(() => {
+      const active = document.activeElement;
+      if (open[open.length - 1] === el && (!active || active === document.body)) el.focus();
+    });
+    watch.observe(el, { childList: true, subtree: true });
     document.addEventListener('keydown', onKey, true);
-    el.addEventListener('focusout', onFocusOut);
     return () => {
       document.removeEventListener('keydown', onKey, true);
-      el.removeEventListener('focusout', onFocusOut);
+      watch.disconnect();
       open.splice(open.indexOf(el), 1);
       before?.focus?.();
     };

@@ -20,7 +20,8 @@ export const COMMANDS: Command[] = [
     id: 'message',
     label: 'cmd.message',
     keys: 'Mod+L',
-    run: () => document.querySelector<HTMLElement>('.composer textarea')?.focus(),
+    // From any view: Chat comes up and its box takes the focus (what is typed next is never lost to another view).
+    run: (s) => s.set({ view: 'chat', paletteOpen: false, composerFocus: s.composerFocus + 1 }),
   },
   { id: 'tools', label: 'cmd.tools', keys: 'Mod+2', run: (s) => s.set({ view: 'tools' }) },
   { id: 'sessions', label: 'cmd.sessions', keys: 'Mod+3', run: (s) => s.set({ view: 'sessions' }) },

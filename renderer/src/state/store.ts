@@ -31,6 +31,8 @@ export interface ViewState {
   installFile?: File;
   paletteOpen: boolean;
   shortcutsOpen: boolean;
+  /** Bumped by Ctrl+L: the chat view comes up and its message box takes the focus. */
+  composerFocus: number;
   /** The skill whose trust review is open (from the sidebar or the detail page): trusting is always this review. */
   trustReview?: { name: string; tier: string };
   sessionId?: string;
@@ -164,6 +166,7 @@ export const useView = create<ViewState>((set, get) => ({
   installOpen: false,
   paletteOpen: false,
   shortcutsOpen: false,
+  composerFocus: 0,
   messages: [],
   streaming: false,
   planMode: false,

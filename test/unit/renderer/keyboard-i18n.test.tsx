@@ -38,6 +38,43 @@ describe('keyboard', () => {
   });
 });
 
+describe('keyboard: focus and Escape', () => {
+  it('Ctrl+L from any view brings up Chat with the focus in the message box', async () => {
+    renderWith(<App />, memoryClient(), { workspace: WS, view: 'settings' });
+    await screen.findByRole('heading', { name: 'Settings' });
+    await userEvent.keyboard('{Control>}l{/Control}');
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Message' })));
+    expect(useView.getState().view).toBe('chat');
+    useView.getState().set({ view: 'tools' });
+    await screen.findByRole('heading', { name: 'Tools' });
+    await userEvent.keyboard('{Control>}l{/Control}');
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Message' })));
+  });
+
+  it('Escape closes the install dialog after Audit (its button gone), and focus returns where it was', async () => {
+    const c = memoryClient();
+    c.installReports['/tmp/evil'] = {
+      skill: 'evil',
+      level: 'P0',
+      status: 'refused',
+      contentHash: 'ffff',
+      reason: 'it deletes your home folder',
+      findings: [],
+    };
+    renderWith(<App />, c, { workspace: WS });
+    const opener = screen.getByRole('button', { name: 'Install skill' });
+    await userEvent.click(opener);
+    const dialog = await screen.findByRole('dialog', { name: 'Install a skill' });
+    await userEvent.type(screen.getByLabelText('Skill folder or .zip path'), '/tmp/evil');
+    await userEvent.click(screen.getByRole('button', { name: 'Audit' }));
+    await screen.findByText('P0 · refused');
+    expect(dialog.contains(document.activeElement)).toBe(true);
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(document.activeElement).toBe(opener);
+  });
+});
+
 describe('languages', () => {
   it('has the same keys in English and Chinese', () => {
     expect(keys(zh)).toEqual(keys(en));
