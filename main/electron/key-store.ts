@@ -1,9 +1,10 @@
 // API keys encrypted with the OS keychain (Electron's safeStorage) in <dataDir>/keys.json, readable only by the user.
 // Electron-free: main.ts passes safeStorage as the cipher. A key goes in and is handed to the provider; the renderer
 // only ever learns whether one is stored.
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { KeyStore } from '../core/service/index.js';
+import { writeFileAtomic } from '../core/base/index.js';
 
 export interface Cipher {
   isEncryptionAvailable(): boolean;
@@ -24,11 +25,7 @@ export function safeKeyStore(dataDir: string, cipher: Cipher): KeyStore {
     }
   };
   const write = (all: Record<string, string>) => {
-    mkdirSync(dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(all, null, 2) + '\n', { mode: 0o600 });
-    chmodSync(tmp, 0o600);
-    renameSync(tmp, file);
+    writeFileAtomic(file, JSON.stringify(all, null, 2) + '\n', { mode: 0o600 });
   };
   return {
     kind: 'os-keychain',

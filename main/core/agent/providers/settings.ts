@@ -1,17 +1,8 @@
 // Which provider to talk to and with what key: explicit options ← providers.json (user-defined providers, default,
 // keys; must be 0600) ← presets; keys from the key store seam (the app: safeStorage), the environment or the file.
-import {
-  chmodSync,
-  closeSync,
-  constants as fsConstants,
-  fstatSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  writeFileSync,
-} from 'node:fs';
-import { dirname, join } from 'node:path';
+import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../../base/index.js';
 import { findPreset, PRESETS, type ProviderPreset } from './presets.js';
 import type { ModelProvider, ProviderKind } from './types.js';
 import { ProviderError } from './errors.js';
@@ -186,11 +177,7 @@ export function readProvidersFile(dataDir: string): { file: ProvidersFile; keysU
 /** Write providers.json readable only by the user (0600), atomically. */
 export function writeProvidersFile(dataDir: string, file: ProvidersFile): void {
   const path = providersFilePath(dataDir);
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(file, null, 2) + '\n', { mode: 0o600 });
-  chmodSync(tmp, 0o600);
-  renameSync(tmp, path);
+  writeFileAtomic(path, JSON.stringify(file, null, 2) + '\n', { mode: 0o600 });
 }
 
 /** The environment variables that may hold a provider's key, in the order they are tried: providers.json's keyEnv, then the preset's. */

@@ -1,12 +1,13 @@
 // skills.lock.json: where each skill of a scope came from (URL, ref, commit, path, marketplace, plugin) and the content
 // hash that was installed, so a team can commit it and `knack skills sync` reproduces the same set. Sorted, no dates.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+
 import { z } from 'zod';
 import { findNodeAtLocation, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type { SourceRecord } from './open.js';
 import { cleanRepoPath, parseSource, refProblem, SourceError } from './spec.js';
+import { writeFileAtomic } from '../../base/index.js';
 
 export const LOCK_FILE = 'skills.lock.json';
 
@@ -101,12 +102,9 @@ export function formatLock(lock: Lock): string {
   return `${JSON.stringify({ version: 1, skills }, null, 2)}\n`;
 }
 
-/** Write atomically (a temporary file renamed over the old one): a crash leaves the old lock or the new, never half. */
+/** Write atomically: a crash leaves the old lock or the new, never half. */
 export function writeLock(file: string, lock: Lock): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
-  writeFileSync(tmp, formatLock(lock), { flag: 'wx' });
-  renameSync(tmp, file);
+  writeFileAtomic(file, formatLock(lock));
 }
 
 /** Record (or replace) one skill's entry. */
