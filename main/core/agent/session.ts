@@ -841,11 +841,12 @@ export class ChatSession {
     let answer = this.preAnswered.get(callId);
     if (answer) {
       this.preAnswered.delete(callId);
-    } else if (this.opts.autoApprove && req.decision?.rulesUnreadable) {
-      // The user's rules cannot all be read: a deny among them must not be answered away by a standing yes.
-      answer = { kind: 'deny', message: 'refused: --yes does not answer while your rules cannot be read' };
     } else if (this.opts.autoApprove) {
-      answer = { kind: 'once' };
+      // The user's rules cannot all be read: a deny among them must not be answered away by a standing yes.
+      const refuse = req.decision?.rulesUnreadable === true;
+      answer = refuse
+        ? { kind: 'deny', message: 'refused: --yes does not answer while your rules cannot be read' }
+        : { kind: 'once' };
       const approvalId = randomUUID().slice(0, 8);
       this.record({
         type: 'approval_requested',
@@ -858,7 +859,12 @@ export class ChatSession {
         alwaysPreview: this.preview(req),
         ...(Object.keys(fields).length ? { decision: fields } : {}),
       });
-      this.record({ type: 'approval_answered', approvalId, answer: 'once', message: 'approved by --yes' });
+      this.record({
+        type: 'approval_answered',
+        approvalId,
+        answer: answer.kind,
+        message: refuse ? answer.message! : 'approved by --yes',
+      });
     } else {
       const approvalId = randomUUID().slice(0, 8);
       const asked = performance.now();

@@ -6,7 +6,9 @@ import { closeSync, openSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { tempDir, writeTree } from '../../helpers/tmp.js';
-import { run } from '../../helpers/cli.js';
+import { capture, run } from '../../helpers/cli.js';
+import { startFakeAnthropic } from '../../helpers/fake-anthropic.js';
+import { main } from '../../../main/cli/index.js';
 
 const SECRET = 'TOP-SECRET-7f3a91';
 
@@ -107,4 +109,48 @@ test('a database that cannot be opened at all (newer schema) also makes every ca
   assert.notEqual(r.code, 0);
   assert.match(r.err, /newer than this Knack/);
   assert.match(r.err, /--yes does not answer/);
+});
+
+test('knack chat --yes: the model asking for secret/key.txt with the rules unreadable is refused, never shown', async () => {
+  const s = await withDenyRule();
+  damagePage(s.db);
+  const model = await startFakeAnthropic();
+  try {
+    model.script({ toolCalls: [{ id: 'r', name: 'read_file', input: { path: 'secret/key.txt' } }] }, { text: 'done' });
+    const c = capture();
+    process.env.ANTHROPIC_API_KEY = 'sk-ant-test-abcdefghijk';
+    try {
+      await main(
+        [
+          'chat',
+          '--once',
+          'read the key',
+          '--provider',
+          'anthropic',
+          '--base-url',
+          model.url,
+          '--yes',
+          '--json',
+          ...s.common,
+        ],
+        c.io,
+      );
+    } finally {
+      delete process.env.ANTHROPIC_API_KEY;
+    }
+    const all = [...c.out, ...c.err].join('\n');
+    assert.doesNotMatch(all, new RegExp(SECRET));
+    const events = c.out.map((l) => JSON.parse(l) as { type: string; answer?: string; message?: string });
+    assert.ok(
+      events.some(
+        (e) => e.type === 'approval_answered' && e.answer === 'deny' && /--yes does not answer/.test(e.message ?? ''),
+      ),
+      all,
+    );
+    assert.ok(!events.some((e) => e.type === 'approval_answered' && e.answer === 'once'), all);
+    // What reached the model is the refusal, not the file.
+    assert.doesNotMatch(JSON.stringify(model.requests), new RegExp(SECRET));
+  } finally {
+    await model.close();
+  }
 });
