@@ -85,8 +85,8 @@ function openExisting(file: string, migrations: Migration[]): Db {
   try {
     configure(db);
     if (file !== ':memory:') {
-      // Reads every page once (a few milliseconds for a typical knack.db): a broken page found now is set aside whole,
-      // rather than found by the query that needed it, after the rules were already read as "none".
+      // Reads every page once (measured here, under load: ~2 ms for a 1 MB file, 230–390 ms for 20 MB): a broken page
+      // found now is set aside whole, rather than found by the query that needed it after the rules read as "none".
       const found = (db.pragma('quick_check') as { quick_check: string }[]).map((r) => r.quick_check);
       if (found.join() !== 'ok')
         throw new DamagedDatabaseError(file, `SQLite's quick_check found: ${found.slice(0, 3).join('; ')}`);
