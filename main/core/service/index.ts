@@ -106,6 +106,8 @@ export class KnackService {
   private settingsWatch: FileWatcher | undefined;
   private readonly stamps = new Map<string, string>();
   private settingsReload: Promise<void> = Promise.resolve();
+  /** Run at close: temporary clones of skill sources still open or kept for an update. */
+  private readonly cleanups: (() => Promise<void>)[] = [];
 
   /** Conversations open in memory: at most `liveSessions`, more only while the extra ones are running or waiting. */
   get openConversations(): number {
@@ -171,7 +173,7 @@ export class KnackService {
         return { shown: true };
       },
       ...skillHandlers(ctx),
-      ...sourceHandlers(ctx),
+      ...sourceHandlers(ctx, (f) => this.cleanups.push(f)),
       ...toolHandlers(ctx),
       ...settingsHandlers(ctx, options, () => this.applyCeiling()),
       ...this.ownProviderWrites(this.chat.handlers()),
@@ -369,6 +371,7 @@ export class KnackService {
   }
 
   async close(): Promise<void> {
+    for (const f of this.cleanups.splice(0)) await f().catch(() => undefined);
     if (this.closed) return;
     this.closed = true;
     await this.opening.catch(() => {});

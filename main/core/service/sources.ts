@@ -41,13 +41,19 @@ export function originOf(ctx: ServiceContext, name: string, tier: string): LockE
   }
 }
 
-export function sourceHandlers(ctx: ServiceContext): SourceHandlers {
+/** `atClose` is given the clean-up the service runs when it closes (the temporary clones still held). */
+export function sourceHandlers(ctx: ServiceContext, atClose: (f: () => Promise<void>) => void): SourceHandlers {
   const opened = new Map<string, OpenedSource>();
   let checked: { tier: 'user' | 'project'; result: Checked }[] = [];
   const drop = (id: string) => {
     opened.get(id)?.dispose();
     opened.delete(id);
   };
+  atClose(async () => {
+    for (const id of [...opened.keys()]) drop(id);
+    for (const c of checked) await c.result.dispose();
+    checked = [];
+  });
   const findCheck = (name: string, tier: 'user' | 'project'): UpdateCheck | undefined =>
     checked.find((c) => c.tier === tier)?.result.checks.find((c) => c.name === name);
 

@@ -9,6 +9,10 @@ import { serviceEnv } from '../../helpers/service-env.js';
 import { skillMd, tempDir } from '../../helpers/tmp.js';
 import { makeRepo } from '../../helpers/git-repos.js';
 
+// Temporary clones go here, so the test can see none stays once the service closes.
+const tmp = tempDir('knack-src-svc-tmp-');
+process.env.TMPDIR = tmp;
+
 const fm = (name: string, network: boolean) =>
   skillMd(`name: ${name}\ndescription: The ${name} skill\npermissions:\n  tools: [read_file]\n  network: ${network}`);
 
@@ -69,4 +73,12 @@ test('sources over the contract: open with progress, install picks, approve P1, 
   const r = await call('sources.applyUpdate', { name: 'plain', tier: 'project', contentHash: u.contentHash! });
   assert.equal(r.status, 'pending', 'a widening waits for approval');
   assert.match(readFileSync(join(env.ws, '.workbuddy', 'skills', 'plain', 'SKILL.md'), 'utf8'), /network: false/);
+  await call('sources.open', { source: repo.url }); // left open, as a window closed mid-way would
+  assert.ok(readdirSync(tmp).some((n) => n.startsWith('knack-fetch-')));
+  await env.service.close();
+  assert.deepEqual(
+    readdirSync(tmp).filter((n) => n.startsWith('knack-fetch-')),
+    [],
+    'closing the service removes every clone',
+  );
 });
