@@ -1,5 +1,6 @@
 // CLI for skill scripts: `knack skills run NAME SCRIPT` (a catalog skill's script) and `knack sandbox run FILE.js`
 // (any script file, with the permissions of --skill's manifest or none). Both use the real sandbox and the real gate.
+// `knack sandbox status`: whether commands run inside the OS sandbox (core/contain) here, and the fix when not.
 import { existsSync, realpathSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,7 @@ import type { ScriptSkill } from '../core/sandbox/index.js';
 import type { Approver } from '../core/tools/index.js';
 import { policyFromEntry, policyFromManifest } from '../core/sandbox/index.js';
 import { SandboxError } from '../core/sandbox/index.js';
+import { describeWall } from '../core/contain/index.js';
 
 const NO_SKILL = '(no skill)';
 
@@ -195,4 +197,25 @@ const sandboxRun: Command = {
   },
 };
 
-export const sandboxCommands: Command[] = [skillsRun, sandboxRun];
+const sandboxStatus: Command = {
+  path: ['sandbox', 'status'],
+  summary:
+    'Whether commands run inside the OS sandbox here: available, the backend, why not and the one-line fix. Exit 0 available, 1 not.',
+  usage: '[--json]',
+  maxPositionals: 0,
+  async run(ctx) {
+    const ws = await openWorkspaceFor(ctx);
+    try {
+      // Started as a tool call would start it: available only when a command really ran inside it.
+      const wall = await ws.wall();
+      const s = wall.status();
+      if (ctx.json) printJson(ctx.io, s);
+      else ctx.io.out(describeWall(s));
+      return s.available ? 0 : 1;
+    } finally {
+      await ws.close();
+    }
+  },
+};
+
+export const sandboxCommands: Command[] = [skillsRun, sandboxRun, sandboxStatus];

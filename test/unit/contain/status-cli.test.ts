@@ -1,0 +1,48 @@
+// `knack sandbox status`: available here (bubblewrap), and without bubblewrap one clear line naming what is missing
+// and the command that installs it; the same fields in --json.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from '../../helpers/tmp.js';
+import { run } from '../../helpers/cli.js';
+
+const knackBin = join(import.meta.dirname, '..', '..', '..', 'bin', 'knack.js');
+
+test('knack sandbox status says the sandbox is available here, in words and in JSON', async () => {
+  const home = tempDir();
+  const common = ['--workspace', tempDir(), '--home', home, '--data-dir', join(home, 'data')];
+  const json = await run(['sandbox', 'status', '--json', ...common]);
+  assert.equal(json.code, 0, json.err);
+  assert.deepEqual(JSON.parse(json.out), {
+    available: true,
+    backend: 'bubblewrap',
+    reason: '',
+    hint: '',
+    mode: 'auto',
+  });
+  const text = await run(['sandbox', 'status', ...common]);
+  assert.equal(text.out, 'sandbox: bubblewrap, on (mode auto)\n');
+});
+
+test('without bubblewrap on PATH: unavailable, the reason names it, the hint installs it; mode off says so', async () => {
+  const home = tempDir();
+  const bin = tempDir();
+  symlinkSync(process.execPath, join(bin, 'node'));
+  const common = ['--workspace', tempDir(), '--home', home, '--data-dir', join(home, 'data')];
+  const r = spawnSync(process.execPath, [knackBin, 'sandbox', 'status', '--json', ...common], {
+    env: { ...process.env, PATH: bin },
+    encoding: 'utf8',
+  });
+  assert.equal(r.status, 1, r.stderr);
+  const s = JSON.parse(r.stdout) as { available: boolean; reason: string; hint: string };
+  assert.equal(s.available, false);
+  assert.match(s.reason, /bubblewrap \(bwrap\) not installed/);
+  assert.match(s.hint, /apt install bubblewrap socat ripgrep/);
+  mkdirSync(join(home, 'data'), { recursive: true });
+  writeFileSync(join(home, 'data', 'settings.json'), JSON.stringify({ sandbox: { mode: 'off' } }));
+  const off = await run(['sandbox', 'status', ...common]);
+  assert.equal(off.code, 1);
+  assert.match(off.out, /sandbox: off in settings \(sandbox\.mode\)/);
+});
