@@ -1,7 +1,7 @@
 // Prompt assembly for one model call: system (stable: instructions + budgeted skill catalog; dynamic: loaded
 // skills, deferred tool names, plan mode), tool definitions, history — with real token counts per section.
 import type { Settings } from '../config/index.js';
-import { countTokens } from '../base/index.js';
+import { BoundedMap, countTokens } from '../base/index.js';
 import { buildPromptCatalog, escapePrompt, type PromptCatalog } from '../skills/use/index.js';
 import type { CatalogEntry, Tier } from '../skills/format/index.js';
 import type { PromptTool } from '../tools/index.js';
@@ -111,7 +111,7 @@ export class PromptCache {
     return value;
   }
 
-  private readonly counts = new Map<string, number>();
+  private readonly counts = new BoundedMap<string, number>(256);
 
   /**
    * Tokens of a per-turn part (the deferred tool names, the plan-mode note, loaded skills' text), remembered by text
@@ -121,7 +121,6 @@ export class PromptCache {
     if (!text) return 0;
     let n = this.counts.get(text);
     if (n === undefined) {
-      if (this.counts.size >= 256) this.counts.clear();
       this.counts.set(text, (n = countTokens(text)));
     }
     return n;

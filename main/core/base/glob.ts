@@ -2,6 +2,7 @@
 // picomatch's regular expression, run under a time limit when the pattern could backtrack (`*a*a*a*a*b`).
 import vm from 'node:vm';
 import picomatch from 'picomatch';
+import { BoundedMap } from './bounded-map.js';
 
 /** Longest one glob test may take before it is abandoned (a pattern like *a*a*a*a*b runs for minutes otherwise). */
 export const GLOB_MATCH_TIMEOUT_MS = 100;
@@ -84,7 +85,7 @@ function timedTest(re: RegExp, s: string, glob: string): boolean {
   }
 }
 
-const cache = new Map<string, (path: string) => boolean>();
+const cache = new BoundedMap<string, (path: string) => boolean>(500);
 
 /**
  * A matcher for one glob (dot files included), equal to `picomatch(glob, {dot: true})` on relative "/" paths.
@@ -98,7 +99,6 @@ export function globMatcher(glob: string, opts: GlobOptions = {}): (path: string
   const re = picomatch.makeRe(glob, { dot: true, ...(opts.nocase ? { nocase: true } : {}) });
   const test = isCheapGlob(glob) ? (p: string): boolean => re.test(p) : (p: string): boolean => timedTest(re, p, glob);
   const m = base ? (p: string): boolean => test(p.slice(p.lastIndexOf('/') + 1)) : test;
-  if (cache.size >= 500) cache.delete(cache.keys().next().value!);
   cache.set(key, m);
   return m;
 }

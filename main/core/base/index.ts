@@ -10,3 +10,4 @@ export { sha256Hex } from './sha256.js';
 export { countTokens } from './tokens.js';
 export { workerSpec, type WorkerSpec } from './worker-spec.js';
 export { writeFileAtomic, type AtomicWriteOptions } from './atomic-write.js';
+export { BoundedMap } from './bounded-map.js';

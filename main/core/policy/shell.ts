@@ -1,6 +1,6 @@
 // Command lines read by a real shell parser (mvdan/sh): the simple commands a line runs, their words after quote
 // removal, and whether the whole line is "plain" (no expansion, substitution, glob or write redirection anywhere).
-import { lazyRequire } from '../base/index.js';
+import { BoundedMap, lazyRequire } from '../base/index.js';
 
 /** One simple command found in a line (nested ones too: inside $(), subshells, functions, loops). */
 export interface ShellCommand {
@@ -422,7 +422,7 @@ const PLAIN_CONTAINERS = new Set([
   'Assign',
 ]);
 
-const cache = new Map<string, ParsedLine>();
+const cache = new BoundedMap<string, ParsedLine>(512);
 let parser: { Parse(src: string, name: string): Node } | undefined;
 
 /**
@@ -433,7 +433,6 @@ export function parseCommandLine(line: string): ParsedLine {
   const known = cache.get(line);
   if (known) return known;
   const result = parseUncached(line);
-  if (cache.size >= 512) cache.delete(cache.keys().next().value!);
   cache.set(line, result);
   return result;
 }
@@ -555,13 +554,12 @@ function parseUncached(line: string): ParsedLine {
 }
 
 /** Words of a rule or pattern text (`git status`, `sed -n '1,5p' x`): the parser's words, or whitespace split as a fallback. */
-const ruleCache = new Map<string, string[]>();
+const ruleCache = new BoundedMap<string, string[]>(1000);
 
 export function ruleWords(text: string): string[] {
   const known = ruleCache.get(text);
   if (known) return known;
   const words = ruleWordsUncached(text);
-  if (ruleCache.size >= 1000) ruleCache.delete(ruleCache.keys().next().value!);
   ruleCache.set(text, words);
   return words;
 }

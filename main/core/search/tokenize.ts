@@ -1,6 +1,7 @@
 // Text → search terms, shared by every index: NFKC + lowercase, identifier splitting
 // (camelCase, snake_case, `mcp__a__b`), Intl.Segmenter word boundaries (Chinese included), light stemming.
 import { stemmer } from 'stemmer';
+import { BoundedMap } from '../base/index.js';
 
 const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
 
@@ -58,15 +59,14 @@ export function stem(word: string): string {
   let s = stems.get(word);
   if (s === undefined) {
     s = !LATIN_WORD.test(word) || hasHan(word) ? word : stemmer(word);
-    if (stems.size >= MAX_STEMS) stems.clear();
     stems.set(word, s);
   }
   return s;
 }
 
 /** Stems of words seen (a vocabulary repeats: every message and index reuses most of its words), bounded. */
-const stems = new Map<string, string>();
 const MAX_STEMS = 20_000;
+const stems = new BoundedMap<string, string>(MAX_STEMS);
 
 /** Index/query terms of one whitespace-free chunk, uncached. */
 function chunkTerms(chunk: string, keepStopwords: boolean): string[] {
@@ -85,7 +85,10 @@ function chunkTerms(chunk: string, keepStopwords: boolean): string[] {
  * skills segments a few thousand distinct chunks instead of every word of every field).
  */
 const CACHE_LIMIT = 100_000;
-const cache = [new Map<string, readonly string[]>(), new Map<string, readonly string[]>()] as const;
+const cache = [
+  new BoundedMap<string, readonly string[]>(CACHE_LIMIT),
+  new BoundedMap<string, readonly string[]>(CACHE_LIMIT),
+] as const;
 const SPACE = /\s+/;
 
 /** Index/query terms: words, stop words dropped, stemmed. */
@@ -97,8 +100,6 @@ export function terms(text: string, opts: { keepStopwords?: boolean } = {}): str
     if (!chunk) continue;
     let t = memo.get(chunk);
     if (t === undefined) {
-      // Past the limit the cache starts over rather than growing without bound.
-      if (memo.size >= CACHE_LIMIT) memo.clear();
       t = chunkTerms(chunk, keep);
       memo.set(chunk, t);
     }
