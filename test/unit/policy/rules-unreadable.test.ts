@@ -82,9 +82,14 @@ test('a person may still answer yes while the rules cannot be read; acknowledgin
   const asked = await run(args, true);
   assert.equal(asked.code, 0, asked.err);
   assert.match(asked.out, /hello/);
+  const status = await run(['store', 'status', ...s.common]);
+  assert.equal(status.code, 1, status.out + status.err);
+  assert.match(status.out, /integrity ok/);
+  assert.match(status.out, /knack\.db\.damaged-/);
   const ack = await run(['store', 'acknowledge', ...s.common]);
   assert.equal(ack.code, 0, ack.err);
   assert.match(ack.out, /knack\.db\.damaged-/);
+  assert.equal((await run(['store', 'status', ...s.common])).code, 0);
   const after = await run(args);
   assert.equal(after.code, 0, after.err);
   assert.match(after.out, /hello/);
