@@ -54,3 +54,21 @@ test('placements aggravate: the description and HTML comments are named in the f
     JSON.stringify(inline.findings),
   );
 });
+
+test('issue 26: a dangerous command only in reference documentation is a P1 finding with its file and line', () => {
+  const r = auditSkill(join(ROOT, 'benign', 'reference-sudo-doc'));
+  assert.equal(r.level, 'P1', JSON.stringify(r.findings));
+  const sudo = r.findings.find((f) => f.rule === 'privilege.sudo');
+  assert.ok(sudo, JSON.stringify(r.findings));
+  assert.equal(`${sudo.file}:${sudo.line}`, 'references/kotlin.md:6');
+  assert.match(sudo.message, /reference documentation/);
+  // The same command in a script, or in SKILL.md's own instructions, is still refused.
+  const inScript = auditSkill(join(ROOT, 'adversarial', 'rev-pipe-shell'));
+  assert.equal(inScript.level, 'P0');
+  const t = auditSkill(join(ROOT, 'benign', 'test-dynamic-import'));
+  assert.deepEqual(
+    t.findings.map((f) => `${f.level} ${f.file}:${f.line} ${f.rule}`),
+    ['P1 tests/run.test.mjs:3 exec.dynamic-import'],
+  );
+  assert.equal(auditSkill(join(ROOT, 'adversarial', 'js-dynamic-import')).level, 'P0');
+});

@@ -108,6 +108,25 @@ const RULE_BOOK: AuditRule[] = [
       'recursive delete of the root, home or current folder (or of a variable path that is / when the variable is empty)',
   },
   {
+    id: 'destructive.rm-root-spelled',
+    hints: ['xargs'],
+    hintPair: [['rm'], ['{', '$(', '${']],
+    family: 'destructive',
+    level: 'P0',
+    contexts: [...CODE],
+    weak: ['example', 'prose'],
+    negatable: true,
+    // The same recursive delete of / or ~ spelled so the plain pattern misses it: brace expansion ({rm,-rf,/}),
+    // make's $(RM) (rm -f) with -r, and the target fed through xargs (echo / | xargs rm -rf).
+    re: new RegExp(
+      String.raw`\{\s*rm\s*,(?:[^{}\n,]*,)*?\s*-[\w-]*[rR][\w-]*\s*,(?:[^{}\n,]*,)*?\s*(?:\/|~)\/?\*?\s*[,}]` +
+        String.raw`|\$[({]RM[)}]\s+(?:-[\w-]+\s+)*?-[a-zA-Z]*[rR][a-zA-Z]*\s+(?:-[\w-]+\s+)*(?:\/|~\/?|\$\(HOME\)|\$\{?HOME\}?)\*?(?=\s|$|[;&|)])` +
+        String.raw`|\b(?:echo|printf)\s+["']?(?:\/|~\/?|\$\{?HOME\}?)["']?\s*\|\s*xargs\s+(?:-\S+\s+)*rm\s+(?:-[\w-]+\s+)*?-(?:[a-zA-Z]*[rR]|-recursive\b)`,
+    ),
+    message:
+      'recursive delete of the root or home folder, spelled to slip past a plain reading ({rm,-rf,/}, $(RM) -r /, echo / | xargs rm -rf)',
+  },
+  {
     id: 'destructive.tree-root',
     hints: ['rmtree', 'rmsync', 'rmdirsync', 'rm(', 'rm (', 'rmdir(', 'rmdir ('],
     family: 'destructive',
@@ -302,6 +321,18 @@ const RULE_BOOK: AuditRule[] = [
     contexts: ['shell', 'script', 'inline', 'example'],
     re: /(?:eval|exec|Function)\s*\([^\n]*(?:atob|b64decode|base64|fromCharCode|unhexlify|decode\(|Buffer\.from)|base64\s+(?:-d|--decode|-D)\b[^\n]*\|\s*(?:ba|z)?sh\b|(?:atob|b64decode)\([^\n]*\)[^\n]*\|\s*(?:ba)?sh/,
     message: 'decodes hidden content and executes it',
+  },
+  {
+    id: 'obfuscation.decode-pipe-shell',
+    hints: ['rev |', 'rev|', 'xxd', 'base32', 'openssl', 'gunzip', 'zcat', 'uudecode'],
+    family: 'obfuscation',
+    level: 'P0',
+    contexts: ['shell', 'script', 'inline', 'example'],
+    weak: ['prose'],
+    negatable: true,
+    // Text turned back into commands and piped to a shell: reversed, hex, base32, encrypted, compressed.
+    re: /\b(?:rev|xxd\s+[^|\n]*-r[^|\n]*|base32\s+(?:-d|--decode)[^|\n]*|openssl\s+(?:enc|base64)[^|\n]*\s-d\b[^|\n]*|gunzip[^|\n]*|zcat[^|\n]*|uudecode[^|\n]*)\s*\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b/,
+    message: 'turns encoded text back into commands and runs them (… | rev | sh, xxd -r -p | sh)',
   },
   // ---- exfiltration ----
   {
@@ -667,6 +698,46 @@ const RULE_BOOK: AuditRule[] = [
     negatable: true,
     re: /\b(?:disable|bypass|skip|turn off|circumvent|switch off|deactivate|get around)\b[^.\n]{0,30}\b(?:approvals?|approval prompts?|permission (?:checks?|prompts?|system)|the sandbox|sandbox(?:ing)?|safety (?:checks?|filters?|rules)|guardrails?|the (?:policy|gate)|security (?:checks?|policy|controls?)|user confirmation)\b|--dangerously-skip-permissions|--dangerously-bypass-approvals|\bauto-?approve (?:all|every|everything)\b|\byolo mode\b/i,
     message: 'tries to disable approvals, the sandbox or the policy',
+  },
+  {
+    id: 'inject.pre-answered',
+    hints: [
+      'pre-answer',
+      'preanswer',
+      'pre-approv',
+      'preapprov',
+      'in advance',
+      'already approved',
+      'already confirmed',
+      'already granted',
+      'already allowed',
+      'always',
+      'not ask',
+      "don't ask",
+      'never ask',
+      'need to confirm',
+      'need to approve',
+    ],
+    family: 'prompt-injection',
+    level: 'P0',
+    contexts: ALL,
+    mentionable: true,
+    negatable: true,
+    // Telling the model that approvals are already given, to answer them itself, or to widen them with "always".
+    re: /\b(?:approvals?|prompts?|confirmations?|permissions?)\b[^.\n]{0,40}\b(?:pre-?answered|pre-?approved|answered in advance|granted in advance|approved in advance)|\b(?:has|have) already (?:approved|confirmed|granted|allowed)\b[^.\n]{0,40}\b(?:every|all|each|any)\b|\b(?:answer|choose|click|select|pick|reply|respond)\b[^.\n]{0,20}["'“]?always(?: allow)?["'”]?[^.\n]{0,40}\b(?:for (?:bash|every|all|each)|so (?:the user|you) (?:is|are) not|to every|every time)|\b(?:do not|don't|never) ask (?:the user )?(?:before|for (?:approval|permission|confirmation))|\b(?:user|you) (?:does not|doesn't|do not|don't|need not) need to (?:confirm|approve)/i,
+    message: 'tells the agent that approvals are pre-answered, or to answer or widen them itself',
+  },
+  {
+    id: 'inject.settings-change',
+    hints: ['network', 'policy.ceiling', 'settings.json', 'knack settings', "knack's settings", 'sandbox'],
+    family: 'prompt-injection',
+    level: 'P0',
+    contexts: ALL,
+    mentionable: true,
+    negatable: true,
+    // Telling the model to change Knack's own settings: turn the network on, raise the ceiling, switch the sandbox off.
+    re: /\b(?:turn|switch|flip)\s+(?:the\s+)?network\s+on\b|\b(?:turn on|switch on|enable)\s+(?:the\s+)?network(?:\s+access)?\s+(?:in|through|via)\b[^.\n]{0,30}\bsettings\b|\b(?:set|turn on|switch on|enable|flip|change)\b[^.\n]{0,60}(?:\bpolicy\.ceiling\b|\.workbuddy\/settings\.json|\bknack(?:'s)? settings\b)|\b(?:turn off|switch off|disable)\s+(?:the\s+)?(?:knack\s+)?sandbox\b[^.\n]{0,30}\bsettings\b/i,
+    message: "tells the agent to change Knack's settings (network, ceiling, sandbox)",
   },
   {
     id: 'inject.policy-change',

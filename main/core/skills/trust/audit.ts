@@ -1737,9 +1737,40 @@ function auditBytes(st: FolderAudit, f: FileEntry, buf: Buffer): void {
     });
   }
   const description = f === st.skillFile ? readManifest(st, f, text) : undefined;
-  const found = auditFileText(f.rel, text, kindOf(f.rel, text), description, everyLine, quiet).findings;
-  for (let k = 0; k < found.length; k++) st.findings.push(found[k]!);
+  const kind = kindOf(f.rel, text);
+  const found = auditFileText(f.rel, text, kind, description, everyLine, quiet).findings;
+  const doc = kind === 'markdown' && f !== st.skillFile;
+  const test = kind !== 'markdown' && TEST_SCRIPT.test(f.rel);
+  for (let k = 0; k < found.length; k++) {
+    const finding = found[k]!;
+    if (finding.level === 'P0' && doc && DOC_ONLY_FAMILIES.has(finding.family)) {
+      finding.level = 'P1';
+      finding.message +=
+        ' (in reference documentation: shown to the model when it reads the file, not run by the skill)';
+    } else if (finding.level === 'P0' && test && finding.rule === 'exec.dynamic-import') {
+      finding.level = 'P1';
+      finding.message += ' (in a test script)';
+    }
+    st.findings.push(finding);
+  }
 }
+
+/**
+ * Families of commands that are dangerous where they run (scripts, hooks, SKILL.md's instructions): in reference
+ * documentation (Markdown other than SKILL.md) they are a P1 finding with its file and line, not a refusal. Telling
+ * the model what to do (prompt injection, exfiltration, hidden text, remote instructions) keeps its level anywhere.
+ */
+const DOC_ONLY_FAMILIES: ReadonlySet<Family> = new Set<Family>([
+  'destructive',
+  'privilege',
+  'code-execution',
+  'network',
+  'install',
+  'obfuscation',
+]);
+
+/** A test script by its path: under test/, tests/, __tests__/ or spec/, or named *.test.*, *.spec.*, *_test.*, test_*. */
+const TEST_SCRIPT = /(?:^|\/)(?:tests?|__tests__|spec)\/|(?:^|\/)[^/]*[._-](?:test|spec)\.[^/]+$|(?:^|\/)test_[^/]+$/i;
 
 function binaryExecutable(st: FolderAudit, f: FileEntry, buf: Buffer): void {
   const exe = executableMagic(buf);

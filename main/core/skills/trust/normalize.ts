@@ -235,6 +235,8 @@ export function deobfuscate(code: string): string {
       ),
     );
   }
+  // r""m, r''m: an empty quoted string inside a shell word adds nothing (`r""m -rf /` is rm).
+  if (t.includes('""') || t.includes("''")) t = t.replace(/(?<=[\w/.-])(?:""|'')+(?=[\w/.-])/g, '');
   // "ev" + "al" → "eval" (repeat for longer chains), also Python implicit concatenation "ev" "al".
   for (let i = 0; i < 8 && (t.includes('"') || t.includes("'")); i++) {
     // A replacement pattern, not a function: no call per match ($2 and $4 are inserted as they are).
