@@ -322,6 +322,9 @@ export const ToolCallCard = z.object({
 export type ToolCallCard = z.infer<typeof ToolCallCard>;
 
 /** One item of a stored conversation, as the transcript shows it. */
+/** The longest message chat.send takes, in characters (the window says so before sending a longer one). */
+export const MAX_MESSAGE_CHARS = 200_000;
+
 export const TranscriptItem = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('user'), id: z.string(), text: z.string(), at: z.number() }),
   z.object({ kind: z.literal('assistant'), id: z.string(), text: z.string(), at: z.number() }),
@@ -332,6 +335,16 @@ export const TranscriptItem = z.discriminatedUnion('kind', [
     id: z.string(),
     level: z.enum(['info', 'warning', 'error']),
     text: z.string(),
+    at: z.number(),
+  }),
+  /** A turn that did not simply finish: how it ended, the reason (the provider's own), and whether Retry can take it up. */
+  z.object({
+    kind: z.literal('end'),
+    id: z.string(),
+    reason: z.enum(['stopped', 'interrupted', 'timeout', 'error', 'limit', 'no_model']),
+    code: z.string().optional(),
+    message: z.string().optional(),
+    retryable: z.boolean(),
     at: z.number(),
   }),
 ]);
@@ -619,11 +632,20 @@ export const methods = {
   /** Start a turn. No sessionId = a new session. Streams chat.* events; resolves once the turn has started. */
   'chat.send': m(
     z
-      .object({ sessionId: Id.optional(), text: z.string().min(1).max(200_000), planMode: z.boolean().optional() })
+      .object({
+        sessionId: Id.optional(),
+        text: z.string().min(1).max(MAX_MESSAGE_CHARS),
+        planMode: z.boolean().optional(),
+      })
       .strict(),
     z.object({ sessionId: z.string(), turnId: z.string() }),
   ),
   'chat.stop': m(z.object({ sessionId: Id }).strict(), z.object({ stopped: z.boolean() })),
+  /**
+   * Take up the conversation's last turn again after it ended interrupted, failed or timed out: the same request is
+   * sent from the point it stopped at (the cut-off answer stays in the log). Streams chat.* events as chat.send does.
+   */
+  'chat.retry': m(z.object({ sessionId: Id }).strict(), z.object({ sessionId: z.string(), turnId: z.string() })),
   /** Answer an approval the main process asked for. `always` stores the rule shown in the request's preview. */
   'chat.answer': m(
     z
@@ -747,9 +769,15 @@ export const events = {
   'chat.turnEnd': z.object({
     sessionId: z.string(),
     turnId: z.string(),
-    /** done; stopped (by the user or an interruption); limit (steps or tokens); offline (no model configured). */
-    reason: z.enum(['done', 'stopped', 'error', 'limit', 'offline']),
+    /**
+     * done; stopped (by the user); interrupted (the connection lost mid-answer, or Knack stopped); timeout (the reply
+     * stalled); error (failed: `error` has the provider's reason); limit (steps or tokens); no_model (no model is set
+     * up: nothing answered, the window links to the setup). Interrupted, timeout and error carry `error` too.
+     */
+    reason: z.enum(['done', 'stopped', 'interrupted', 'timeout', 'error', 'limit', 'no_model']),
     error: ContractErrorSchema.optional(),
+    /** chat.retry can take this turn up again (interrupted, failed or timed out, and its message stored). */
+    retryable: z.boolean().optional(),
     /** The turn failed before the user's message could be stored: it is not in the conversation; give it back to the user. */
     unsent: z.string().optional(),
     usage: Usage.optional(),

@@ -25,6 +25,7 @@ import type { SessionRow } from '../store/index.js';
 export { ChatSession } from './session.js';
 export type { AgentHost, SessionOptions, TurnResult } from './session.js';
 export type * from './types.js';
+export { RETRYABLE_ENDS } from './types.js';
 export { ProviderError, type ProviderErrorKind } from './providers/errors.js';
 export { PRESETS, findPreset, type ProviderPreset } from './providers/presets.js';
 export {

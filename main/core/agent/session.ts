@@ -363,26 +363,29 @@ export class ChatSession {
    * turn's last complete message, and the turn runs from there as any turn does.
    */
   retry(): Promise<TurnResult> {
-    if (this.closed) return Promise.reject(new Error('the session is closed'));
-    if (this.running) return Promise.reject(new Error('a turn is already running: stop it or wait for it to finish'));
-    const after = this.state.lastEnd;
-    if (!after || !RETRYABLE_ENDS.includes(after))
-      return Promise.reject(
-        new Error(
-          after
-            ? `the last turn ended ${after.replace('_', ' ')}: only an interrupted, failed or timed-out turn can be retried`
-            : 'there is no ended turn to retry',
-        ),
-      );
-    if (!this.opts.provider) return Promise.reject(new Error('no model is set up: a retry needs one'));
-    const last = this.state.messages.at(-1);
-    if (!last || (last.role === 'assistant' && !last.interrupted))
-      return Promise.reject(new Error('nothing to retry: the last answer is complete'));
+    const why = this.cannotRetry();
+    if (why) return Promise.reject(new Error(why));
+    const after = this.state.lastEnd!;
     return this.runTurn(async (signal) => {
       this.record({ type: 'retry', after });
       if (!this.workspaceSession) await this.toolsReady();
       return this.loop(signal);
     });
+  }
+
+  /** Why retry() would refuse now (undefined: it can run). */
+  cannotRetry(): string | undefined {
+    if (this.closed) return 'the session is closed';
+    if (this.running) return 'a turn is already running: stop it or wait for it to finish';
+    const after = this.state.lastEnd;
+    if (!after) return 'there is no ended turn to retry';
+    if (!RETRYABLE_ENDS.includes(after))
+      return `the last turn ended ${after.replace('_', ' ')}: only an interrupted, failed or timed-out turn can be retried`;
+    if (!this.opts.provider) return 'no model is set up: a retry needs one';
+    const last = this.state.messages.at(-1);
+    if (!last || (last.role === 'assistant' && !last.interrupted))
+      return 'nothing to retry: the last answer is complete';
+    return undefined;
   }
 
   /** Cancel the running turn: the model stream, a pending approval and a running tool all stop; the turn ends cleanly. */

@@ -7,7 +7,7 @@ import type {
   ToolCallCard,
   TranscriptItem,
 } from '../../../preload/contract.js';
-import type { AgentEvent, PendingApproval, TurnEndReason } from '../agent/index.js';
+import { RETRYABLE_ENDS, type AgentEvent, type PendingApproval, type TurnEndReason } from '../agent/index.js';
 import { displaySafe, displaySafeLines } from '../policy/index.js';
 import type { DecisionFields } from '../policy/index.js';
 
@@ -63,22 +63,35 @@ export function callSummary(tool: string, args: Record<string, unknown>): string
   return visible(text.length > 500 ? `${text.slice(0, 500)}…` : text);
 }
 
+/** A turn's end as the window names it (the inspector's `offline` is a message no model answered: no_model). */
 export function turnEndReason(r: TurnEndReason): EventPayload<'chat.turnEnd'>['reason'] {
   switch (r) {
     case 'end_turn':
       return 'done';
     case 'cancelled':
-    case 'interrupted':
       return 'stopped';
+    case 'interrupted':
+      return 'interrupted';
+    case 'timeout':
+      return 'timeout';
     case 'max_steps':
     case 'max_tokens':
       return 'limit';
     case 'offline':
-      return 'offline';
+      return 'no_model';
     default:
       return 'error';
   }
 }
+
+/** What the window is told when a message finds no model: why, when the provider could not be made, else the default. */
+export const NO_MODEL = 'No model is set up: choose a provider and add its key in Settings';
+
+/**
+ * An error event the transcript shows as a line of its own: one that does not end the turn (a skill that could not be
+ * matched or loaded). Every other error ends its turn, and is said once, with that end.
+ */
+const noticeError = (kind: string): boolean => kind === 'skill';
 
 const truncate = (s: string) =>
   s.length > MAX_OUTPUT ? `${s.slice(0, MAX_OUTPUT)}… (${s.length - MAX_OUTPUT} more characters)` : s;
@@ -116,6 +129,10 @@ export class EventMapper {
   constructor(
     private readonly emit: Emit,
     private readonly turnId: () => string,
+    /** Why there is no model (the provider that could not be made), for a message no model answered. */
+    private readonly noModel: () => string = () => NO_MODEL,
+    /** Whether the session can take its last turn up again (chat.retry), once its end is recorded. */
+    private readonly canRetry: () => boolean = () => false,
   ) {}
 
   private card(sessionId: string, callId: string, patch: Partial<ToolCallCard> & { tool?: string }): void {
@@ -196,8 +213,11 @@ export class EventMapper {
           text: `this task used ${e.toolCalls} tool calls; it can be saved as a skill`,
         });
       case 'error':
+        if (noticeError(e.kind))
+          return this.emit('chat.notice', { sessionId: s, level: 'error', kind: e.kind, text: e.message });
+        // Said once, with the turn's end (and its Retry).
         this.lastError = { kind: e.kind, message: e.message, ...(e.unsent !== undefined ? { unsent: e.unsent } : {}) };
-        return this.emit('chat.notice', { sessionId: s, level: 'error', kind: e.kind, text: e.message });
+        return;
       case 'context':
         return this.emit('context.changed', {
           sessionId: s,
@@ -206,14 +226,17 @@ export class EventMapper {
         });
       case 'turn_end': {
         const reason = turnEndReason(e.reason);
-        const err = this.lastError;
+        const err =
+          reason === 'no_model' ? { kind: 'no_model', message: this.noModel(), unsent: undefined } : this.lastError;
         this.lastError = undefined;
+        const says = reason === 'error' || reason === 'interrupted' || reason === 'timeout' || reason === 'no_model';
         return this.emit('chat.turnEnd', {
           sessionId: s,
           turnId: this.turnId(),
           reason,
-          ...(reason === 'error' && err ? { error: { code: err.kind, message: err.message } } : {}),
+          ...(says && err ? { error: { code: err.kind, message: err.message } } : {}),
           ...(err?.unsent !== undefined ? { unsent: err.unsent } : {}),
+          ...(this.canRetry() ? { retryable: true } : {}),
         });
       }
       default:
@@ -223,8 +246,11 @@ export class EventMapper {
 }
 
 /** A stored session's events as the transcript shows them (assistant text joined per reply). */
-export function transcriptOf(events: AgentEvent[]): TranscriptItem[] {
+export function transcriptOf(events: AgentEvent[], noModel = NO_MODEL): TranscriptItem[] {
   const items: TranscriptItem[] = [];
+  // The error that ends a turn is said once, with its end; `lastEnd` is the latest turn's, which alone can be retried.
+  let turnError: { kind: string; message: string; unsent?: string } | undefined;
+  let lastEnd: Extract<TranscriptItem, { kind: 'end' }> | undefined;
   const cards = new Map<string, Extract<TranscriptItem, { kind: 'tool' }>>();
   let reply: Extract<TranscriptItem, { kind: 'assistant' }> | undefined;
   for (const e of events) {
@@ -232,8 +258,38 @@ export function transcriptOf(events: AgentEvent[]): TranscriptItem[] {
     switch (e.type) {
       case 'user_message':
         reply = undefined;
+        turnError = undefined;
+        lastEnd = undefined;
         items.push({ kind: 'user', id, text: e.text, at: e.at });
         break;
+      case 'retry':
+        // The turn goes on: its earlier end is no longer the one to retry.
+        reply = undefined;
+        turnError = undefined;
+        if (lastEnd) lastEnd.retryable = false;
+        lastEnd = undefined;
+        break;
+      case 'turn_end': {
+        const reason = turnEndReason(e.reason);
+        if (reason === 'done') {
+          turnError = undefined;
+          break;
+        }
+        const err = reason === 'no_model' ? { kind: 'no_model', message: noModel } : turnError;
+        turnError = undefined;
+        reply = undefined;
+        const says = reason === 'error' || reason === 'interrupted' || reason === 'timeout' || reason === 'no_model';
+        lastEnd = {
+          kind: 'end',
+          id,
+          reason,
+          ...(says && err ? { code: err.kind, message: err.message } : {}),
+          retryable: RETRYABLE_ENDS.includes(e.reason) && !(err && 'unsent' in err && err.unsent !== undefined),
+          at: e.at,
+        };
+        items.push(lastEnd);
+        break;
+      }
       case 'assistant_start':
         reply = undefined;
         break;
@@ -285,7 +341,8 @@ export function transcriptOf(events: AgentEvent[]): TranscriptItem[] {
         items.push({ kind: 'skill', id, skill: e.name, reason: `${e.reason}: ${e.why}`, at: e.at });
         break;
       case 'error':
-        items.push({ kind: 'notice', id, level: 'error', text: e.message, at: e.at });
+        if (noticeError(e.kind)) items.push({ kind: 'notice', id, level: 'error', text: e.message, at: e.at });
+        else turnError = { kind: e.kind, message: e.message, ...(e.unsent !== undefined ? { unsent: e.unsent } : {}) };
         break;
       case 'compaction':
         items.push({
@@ -303,5 +360,7 @@ export function transcriptOf(events: AgentEvent[]): TranscriptItem[] {
         break;
     }
   }
+  // Only the latest turn's end can be retried, and only when nothing came after it.
+  for (const it of items) if (it.kind === 'end' && it !== lastEnd) it.retryable = false;
   return items;
 }

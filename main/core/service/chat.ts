@@ -5,7 +5,7 @@ import type { Handlers } from './dispatch.js';
 import { ServiceError } from './dispatch.js';
 import type { ServiceContext } from './context.js';
 import type { ServiceOptions } from './index.js';
-import { approvalOf, EventMapper, transcriptOf } from './chat-events.js';
+import { approvalOf, EventMapper, NO_MODEL, transcriptOf } from './chat-events.js';
 import type { KnackWorkspace } from '../workspace.js';
 import { loadSettings } from '../config/index.js';
 import {
@@ -31,6 +31,7 @@ type ChatHandlers = Pick<
   Handlers,
   | 'chat.send'
   | 'chat.stop'
+  | 'chat.retry'
   | 'chat.answer'
   | 'chat.setPlanMode'
   | 'chat.unloadSkill'
@@ -188,6 +189,11 @@ export class ChatBinding {
     return this.agentCache;
   }
 
+  /** Why a message finds no model: the provider that could not be made (its one line), else none is set up. */
+  private noModel(): string {
+    return this.agentProblem ? `No model is set up: ${this.agentProblem}` : NO_MODEL;
+  }
+
   /** Provider settings changed: new sessions use the new provider; idle live sessions are reopened on next use. */
   resetAgent(): void {
     this.agentCache = undefined;
@@ -215,6 +221,9 @@ export class ChatBinding {
     const mapper = new EventMapper(
       (n, p) => this.ctx.events.emit(n, p),
       () => `${chat.id}:${live.turn}`,
+      () => this.noModel(),
+      // Asked as the turn's end is said, when the session has let the turn go.
+      () => chat.cannotRetry() === undefined,
     );
     // Events after a turn's end that wait for it to be said (the skill offer): in order, after it.
     let afterEnd: AgentEvent[] | undefined;
@@ -421,6 +430,23 @@ export class ChatBinding {
         this.ctx.events.emit('session.updated', { session: this.meta(live.chat) });
         return { sessionId: live.chat.id, turnId };
       },
+      'chat.retry': ({ sessionId }) => {
+        const live = this.session(sessionId);
+        const why = live.ending ? 'the last turn is still ending' : live.chat.cannotRetry();
+        if (why) throw new ServiceError('conflict', why, { sessionId });
+        live.turn++;
+        const turnId = `${live.chat.id}:${live.turn}`;
+        live.chat.retry().catch((e: unknown) => {
+          this.ctx.events.emit('chat.turnEnd', {
+            sessionId: live.chat.id,
+            turnId,
+            reason: 'error',
+            error: { code: 'internal', message: (e as Error).message },
+          });
+        });
+        this.ctx.events.emit('session.updated', { session: this.meta(live.chat) });
+        return { sessionId: live.chat.id, turnId };
+      },
       'chat.stop': ({ sessionId }) => {
         const l = this.session(sessionId);
         const was = l.chat.busy;
@@ -478,7 +504,7 @@ export class ChatBinding {
         const turnId = l.chat.busy || approvals.length ? `${l.chat.id}:${l.turn}` : undefined;
         return {
           session: this.meta(l.chat),
-          items: transcriptOf(l.chat.events()),
+          items: transcriptOf(l.chat.events(), this.noModel()),
           approvals,
           ...(turnId ? { turnId } : {}),
         };

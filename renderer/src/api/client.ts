@@ -80,6 +80,8 @@ export interface KnackClient {
     planMode: boolean,
   ): Promise<{ sessionId: string; messageId: string }>;
   stop(sessionId: string): Promise<void>;
+  /** Take up the conversation's last answer again (it ended interrupted, failed or timed out): a new answer streams. */
+  retry?(sessionId: string): Promise<{ messageId: string }>;
   /** `rules`: with 'always', the positions of the previewed rules the user kept ticked (absent = all of them). */
   answerApproval(
     sessionId: string,

@@ -138,6 +138,21 @@ function toCall(card: Card): ToolCallView {
   };
 }
 
+/** A turn's end as the answer shows it: stopped, or how it ended with the reason and whether Retry is offered. */
+function answerEnd(
+  reason: EventPayload<'chat.turnEnd'>['reason'],
+  message: string | undefined,
+  retryable: boolean | undefined,
+): Pick<ChatMessage, 'stopped' | 'error' | 'end' | 'retry'> {
+  if (reason === 'done') return {};
+  if (reason === 'stopped') return { stopped: true };
+  return {
+    end: reason === 'error' ? 'failed' : reason,
+    ...(message ? { error: message } : {}),
+    ...(retryable ? { retry: true } : {}),
+  };
+}
+
 /** A stored conversation as transcript messages: user turns, and everything else grouped into the answer after them. */
 export function toMessages(items: MethodOutput<'sessions.open'>['items']): ChatMessage[] {
   const out: ChatMessage[] = [];
@@ -155,7 +170,11 @@ export function toMessages(items: MethodOutput<'sessions.open'>['items']): ChatM
     if (it.kind === 'assistant') current.parts.push({ kind: 'text', text: it.text });
     else if (it.kind === 'tool') current.parts.push({ kind: 'tool', call: toCall(it.card) });
     else if (it.kind === 'skill') current.parts.push({ kind: 'skill', name: it.skill, reason: it.reason });
-    else current.parts.push({ kind: 'notice', level: it.level, text: it.text });
+    else if (it.kind === 'end') {
+      Object.assign(current, answerEnd(it.reason, it.message, it.retryable));
+      // What follows (a retried answer) is an answer of its own.
+      current = undefined;
+    } else current.parts.push({ kind: 'notice', level: it.level, text: it.text });
   }
   return out;
 }
@@ -372,6 +391,11 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
     async stop(sessionId) {
       await k.call('chat.stop', { sessionId });
     },
+    async retry(sessionId) {
+      const r = await k.call('chat.retry', { sessionId });
+      lastTurn.set(r.sessionId, r.turnId);
+      return { messageId: r.turnId };
+    },
     async answerApproval(sessionId, approvalId, answer, message, rules) {
       await k.call('chat.answer', {
         sessionId,
@@ -505,7 +529,7 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
             type: 'done',
             sessionId: e.sessionId,
             messageId: e.turnId,
-            ...(e.reason === 'stopped' ? { stopped: true } : {}),
+            ...answerEnd(e.reason, e.error?.message, e.retryable),
             ...(e.error ? { error: e.error.message } : {}),
             ...(e.unsent !== undefined ? { unsent: e.unsent } : {}),
           }),

@@ -172,6 +172,12 @@ export type ChatPart =
   | { kind: 'skill'; name: string; reason: string }
   | { kind: 'notice'; level: 'info' | 'warning' | 'error'; text: string };
 
+/**
+ * How an answer ended when it did not simply finish: interrupted (the connection lost mid-answer, or Knack stopped),
+ * timed out (the reply stalled), failed (the provider's reason in `error`), at a limit, or no model set up.
+ */
+export type AnswerEnd = 'interrupted' | 'timeout' | 'failed' | 'limit' | 'no_model';
+
 export interface ChatMessage {
   id: string;
   role: 'user' | 'assistant';
@@ -179,6 +185,10 @@ export interface ChatMessage {
   /** The answer was stopped by the user. */
   stopped?: boolean;
   error?: string;
+  /** How the answer ended, when it did not finish (its text so far is kept). */
+  end?: AnswerEnd;
+  /** Retry can take this answer up again (the latest turn, interrupted, failed or timed out). */
+  retry?: boolean;
 }
 
 export interface SessionSummary {
@@ -275,6 +285,15 @@ export type ChatEvent =
   | { type: 'tool'; sessionId: string; messageId: string; call: ToolCallView }
   | { type: 'approval'; sessionId: string; messageId: string; request: ApprovalRequest }
   /** `unsent`: the turn failed before the user's message could be stored; it goes back into the input box. */
-  | { type: 'done'; sessionId: string; messageId: string; stopped?: boolean; error?: string; unsent?: string }
+  | {
+      type: 'done';
+      sessionId: string;
+      messageId: string;
+      stopped?: boolean;
+      error?: string;
+      unsent?: string;
+      end?: AnswerEnd;
+      retry?: boolean;
+    }
   | { type: 'loaded'; sessionId: string; messageId?: string; skill?: { name: string; reason: string } }
   | { type: 'notice'; sessionId: string; level: 'info' | 'warning' | 'error'; text: string };

@@ -5,7 +5,9 @@ import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
 import type { ChatMessage } from '../api/types';
 import { heldAbove, useView } from '../state/store';
+import { MAX_MESSAGE_CHARS } from '../../../preload/contract';
 import { useShallow } from 'zustand/react/shallow';
+import { AnswerEnd } from './AnswerEnd';
 import { ApprovalCard } from './ApprovalCard';
 import { Markdown } from './Markdown';
 import { ToolCard } from './ToolCard';
@@ -39,10 +41,14 @@ const Message = memo(function Message({ m }: { m: ChatMessage }) {
         return <ApprovalCard key={p.request.id} request={p.request} answered={p.answered} />;
       })}
       {m.stopped && <p className="muted">{t('chat.stopped')}</p>}
-      {m.error && (
-        <p role="alert" className="error">
-          {m.error}
-        </p>
+      {m.end ? (
+        <AnswerEnd m={m} />
+      ) : (
+        m.error && (
+          <p role="alert" className="error">
+            {m.error}
+          </p>
+        )
       )}
     </article>
   );
@@ -91,6 +97,11 @@ export function Chat() {
     e?.preventDefault();
     const body = text.trim();
     if (!body || streaming || !workspace) return;
+    if (body.length > MAX_MESSAGE_CHARS) {
+      // Said before sending, in plain words: how big it is and the limit (the text stays in the box).
+      setError(t('chat.tooLong', { size: body.length.toLocaleString(), limit: MAX_MESSAGE_CHARS.toLocaleString() }));
+      return;
+    }
     setError(undefined);
     setText('');
     const localId = `local-${Date.now()}`;

@@ -175,6 +175,17 @@ export const en = {
     empty: 'Say what you want to do. Skills load when your words call for them.',
     thinking: 'Answering…',
     stopped: 'Stopped.',
+    end: {
+      interrupted: 'Interrupted — the connection was lost before the answer was complete.',
+      timeout: 'Timed out — the model sent nothing for too long.',
+      failed: 'The answer failed.',
+      limit: 'The answer stopped at a limit (steps or length).',
+      no_model: 'No model is set up',
+    },
+    retry: 'Retry',
+    setUpModel: 'Set up a model',
+    tooLong:
+      'This message is {{size}} characters; the longest Knack takes is {{limit}}. Shorten it, or save it as a file in the folder and ask about the file.',
     you: 'You',
     assistant: 'Knack',
     copy: 'Copy',

@@ -174,6 +174,17 @@ export const zh: Strings = {
     empty: '说说你想做什么。相关技能会在需要时自动加载。',
     thinking: '正在回答…',
     stopped: '已停止。',
+    end: {
+      interrupted: '已中断——回答完成前连接断开了。',
+      timeout: '已超时——模型太久没有发送任何内容。',
+      failed: '回答失败。',
+      limit: '回答在达到上限（步数或长度）时停止。',
+      no_model: '尚未设置模型',
+    },
+    retry: '重试',
+    setUpModel: '设置模型',
+    tooLong:
+      '这条消息有 {{size}} 个字符；Knack 最多接受 {{limit}} 个。请缩短它，或把它存为文件夹中的文件，再询问这个文件。',
     you: '你',
     assistant: 'Knack',
     copy: '复制',

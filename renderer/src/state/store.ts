@@ -77,6 +77,8 @@ export interface ViewState {
   dropMessage(id: string): void;
   applyChat(events: ChatEvent[]): void;
   markApproval(approvalId: string, d: Decision): void;
+  /** Retry was asked for this answer: it no longer offers it, and the new answer streams after it. */
+  retrying(messageId: string): void;
   newChat(): void;
   /** Before a send: the conversation on screen (its epoch) becomes ours; a new one's first send is counted as waiting. */
   beginSend(): number;
@@ -301,6 +303,11 @@ export const useView = create<ViewState>((set, get) => ({
       ...switchHeld(s, s.workspace ? heldKey(s.workspace.path, id) : undefined),
     });
   },
+  retrying: (messageId) =>
+    set({
+      streaming: true,
+      messages: get().messages.map((m) => (m.id === messageId ? { ...m, retry: false } : m)),
+    }),
   markApproval: (approvalId, d) =>
     set({
       messages: get().messages.map((m) => ({
@@ -373,6 +380,8 @@ export const useView = create<ViewState>((set, get) => ({
         streaming = false;
         if (e.stopped) m.stopped = true;
         if (e.error) m.error = e.error;
+        if (e.end) m.end = e.end;
+        if (e.retry) m.retry = true;
         loadedTick++;
         if (e.unsent !== undefined) {
           // Not stored, so not in the conversation: the message leaves the transcript and goes back to the input box.

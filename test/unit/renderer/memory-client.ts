@@ -177,6 +177,9 @@ export function memoryClient(
       return { sessionId: sessionId ?? 's1', messageId: 'm1' };
     },
     async stop() {},
+    async retry() {
+      return { messageId: 'm2' };
+    },
     async answerApproval() {},
     async listSessions() {
       return [{ id: 's1', title: 'First chat', updatedAt: '2026-11-30T10:00:00Z', messages: 2 }];

@@ -1,0 +1,64 @@
+// How an answer ended when it did not simply finish, under its text: interrupted, timed out, failed (the provider's
+// reason), at a limit, or no model set up — with Retry where a retry can finish it, and the way to the setup.
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorText, useClient } from '../api/context';
+import type { ChatMessage } from '../api/types';
+import { useView } from '../state/store';
+
+export function AnswerEnd({ m }: { m: ChatMessage }) {
+  const { t } = useTranslation();
+  const client = useClient();
+  const [failed, setFailed] = useState<string>();
+  if (!m.end) return null;
+  const end = m.end;
+
+  async function retry() {
+    const view = useView.getState();
+    const sessionId = view.sessionId;
+    if (!sessionId || !client.retry || view.streaming) return;
+    setFailed(undefined);
+    view.retrying(m.id);
+    try {
+      await client.retry(sessionId);
+    } catch (err) {
+      // Not retried: the answer offers Retry again, and says why.
+      useView.setState((s) => ({
+        streaming: false,
+        messages: s.messages.map((x) => (x.id === m.id ? { ...x, retry: true } : x)),
+      }));
+      setFailed(errorText(err));
+    }
+  }
+
+  return (
+    <div className={`answer-end ${end}`} role={end === 'limit' ? 'status' : 'alert'}>
+      <p>
+        <strong>{t(`chat.end.${end}`)}</strong>
+        {m.error && end !== 'no_model' ? <span className="answer-end-reason"> {m.error}</span> : null}
+      </p>
+      {end === 'no_model' && m.error && m.error !== t('chat.end.no_model') && (
+        <p className="small-text muted">{m.error}</p>
+      )}
+      {(m.retry || end === 'no_model') && (
+        <p className="answer-end-actions">
+          {m.retry && client.retry && (
+            <button type="button" className="small" onClick={() => void retry()}>
+              {t('chat.retry')}
+            </button>
+          )}
+          {end === 'no_model' && (
+            <button
+              type="button"
+              className="small primary"
+              onClick={() => useView.getState().set({ view: 'settings' })}
+            >
+              {t('chat.setUpModel')}
+            </button>
+          )}
+        </p>
+      )}
+      {failed && <p className="error">{failed}</p>}
+    </div>
+  );
+}

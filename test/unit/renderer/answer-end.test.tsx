@@ -1,0 +1,99 @@
+// How an answer ended, as the chat shows it: interrupted / timed out / failed answers keep their text, say so once with
+// the reason, and offer Retry (which streams a new answer); no model set up links to Settings; a message past the limit
+// says how big it is, in both languages.
+import { describe, expect, it } from 'vitest';
+import { act, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { App } from '../../../renderer/src/App';
+import { useView } from '../../../renderer/src/state/store';
+import { memoryClient } from './memory-client';
+import { renderWith, WS } from './render';
+
+describe('answer ends', () => {
+  it('an interrupted answer keeps its text, says so once with the reason, and Retry streams the rest', async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
+    const reason = 'the connection to anthropic was lost before the answer was complete (terminated)';
+    act(() => {
+      c.emit({ type: 'delta', sessionId: 's1', messageId: 'm1', text: 'word1 word2 word3' });
+      c.emit({ type: 'done', sessionId: 's1', messageId: 'm1', end: 'interrupted', error: reason, retry: true });
+    });
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Interrupted — the connection was lost before the answer was complete.');
+    expect(screen.getAllByText(new RegExp(reason.replace(/[()]/g, '\\$&')))).toHaveLength(1);
+    expect(screen.getByText('word1 word2 word3')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(c.calls.find((x) => x.method === 'retry')?.args).toEqual(['s1']);
+    // Asked once: the button goes, the new answer streams after the cut-off one.
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Stop' })).toBeTruthy();
+    act(() => {
+      c.emit({ type: 'delta', sessionId: 's1', messageId: 'm2', text: 'the whole answer' });
+      c.emit({ type: 'done', sessionId: 's1', messageId: 'm2' });
+    });
+    expect(await screen.findByText('the whole answer')).toBeTruthy();
+    expect(screen.getByText(/Interrupted/)).toBeTruthy();
+  });
+
+  it('a Retry the engine refuses offers it again and says why', async () => {
+    const c = memoryClient();
+    c.failing.add('retry');
+    renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
+    act(() =>
+      c.emit({
+        type: 'done',
+        sessionId: 's1',
+        messageId: 'm1',
+        end: 'timeout',
+        error: 'anthropic sent nothing for 90 s: the answer timed out',
+        retry: true,
+      }),
+    );
+    expect((await screen.findByRole('alert')).textContent).toContain('Timed out');
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('retry failed on purpose')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeTruthy();
+  });
+
+  it('no model set up: the message is answered at once with "No model is set up" and a button to Settings', async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
+    act(() =>
+      c.emit({
+        type: 'done',
+        sessionId: 's1',
+        messageId: 'm1',
+        end: 'no_model',
+        error: 'No model is set up: choose a provider and add its key in Settings',
+      }),
+    );
+    expect((await screen.findByRole('alert')).textContent).toContain('No model is set up');
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Set up a model' }));
+    await waitFor(() => expect(useView.getState().view).toBe('settings'));
+  });
+
+  it('shows the states in Chinese too', async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true }, 'zh');
+    act(() => c.emit({ type: 'done', sessionId: 's1', messageId: 'm1', end: 'interrupted', error: 'x', retry: true }));
+    expect((await screen.findByRole('alert')).textContent).toContain('已中断');
+    expect(screen.getByRole('button', { name: '重试' })).toBeTruthy();
+  });
+
+  it('a 1 MB paste says how big it is and the limit, keeps the text, and sends nothing', async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS });
+    const box = screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement;
+    box.focus();
+    await userEvent.paste('x'.repeat(1_048_576));
+    await userEvent.keyboard('{Enter}');
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe(
+      'This message is 1,048,576 characters; the longest Knack takes is 200,000. Shorten it, or save it as a file in the folder and ask about the file.',
+    );
+    expect(alert.textContent).not.toMatch(/Too big|expected string/);
+    expect(c.calls.some((x) => x.method === 'sendMessage')).toBe(false);
+    expect(box.value.length).toBe(1_048_576);
+  });
+});
