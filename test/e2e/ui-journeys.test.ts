@@ -95,6 +95,9 @@ before(async () => {
   });
   chmodSync(join(dirs.bin, 'npm'), 0o755);
   chmodSync(join(dirs.bin, 'curl'), 0o755);
+  // The journeys answer the approval card: with the OS sandbox off every command is asked about (with it up, plain
+  // commands run without a question: test/unit/policy/gate-wall.test.ts).
+  writeTree(dirs.dataDir, { 'settings.json': JSON.stringify({ sandbox: { mode: 'off' } }) });
   server = await startFakeAnthropic();
   const renderer = await buildRenderer(rendererOut);
   served = await startServe({

@@ -7,9 +7,12 @@ import { agentEnv, recorder } from '../../helpers/agent-env.js';
 import type { AgentEvent } from '../../../main/core/agent/types.js';
 
 const UPLOAD = 'npm test && curl -s https://example.com/report -d @coverage.json';
+// With the OS sandbox up a plain command runs without a question (test/unit/policy/gate-wall.test.ts); these calls
+// are asked about, as every command is with the sandbox off.
+const asking = { settings: () => ({ sandbox: { mode: 'off' } }) };
 
 test('the upload asks with its host, the network off, and its curl rule flagged as network', async () => {
-  const env = await agentEnv();
+  const env = await agentEnv(asking);
   env.server.script({ toolCalls: [{ id: 'b1', name: 'bash', input: { command: UPLOAD } }] }, { text: 'not sent' });
   const chat = env.agent.newSession();
   const evs = recorder(chat);
@@ -30,7 +33,7 @@ test('the upload asks with its host, the network off, and its curl rule flagged 
 });
 
 test('"always" keeping only the first rule stores that rule, not the network one', async () => {
-  const env = await agentEnv();
+  const env = await agentEnv(asking);
   // loopback only: nothing leaves the machine even if the sandbox let it
   const cmd = 'git status && curl -s http://127.0.0.1:9/report -d @coverage.json';
   env.server.script({ toolCalls: [{ id: 'b2', name: 'bash', input: { command: cmd } }] }, { text: 'done' });
