@@ -62,12 +62,30 @@ export async function dispatch(
   } catch (e) {
     return { ok: false, error: toContractError(method, e, onInternal) };
   }
+  const shared = typeof value === 'object' && value !== null && SHARED.has(value) ? value : undefined;
+  const known = shared && VALIDATED.get(shared);
+  if (known) return known;
   const out = spec.output.safeParse(value);
   if (!out.success) {
     onInternal(method, new Error(`answer outside the contract: ${formatIssues(out.error)}`));
     return { ok: false, error: contractError('invalid_output', `${method} produced an answer outside the contract`) };
   }
-  return { ok: true, value: out.data };
+  const result = { ok: true as const, value: out.data };
+  if (shared) VALIDATED.set(shared, result);
+  return result;
+}
+
+/** Answers marked shared (sharedAnswer), and the one validated result of each, handed to every call that gets it. */
+const SHARED = new WeakSet<object>();
+const VALIDATED = new WeakMap<object, Result<unknown>>();
+
+/**
+ * Mark a handler's answer as shared by many calls and never changed (a heavy answer computed once per version of what
+ * it shows): dispatch validates it once and gives every call the same result object, which serve serialises once.
+ */
+export function sharedAnswer<T extends object>(value: T): T {
+  SHARED.add(value);
+  return value;
 }
 
 function toContractError(

@@ -1,10 +1,11 @@
 // Contract handlers for skills: list (tiers, shadowing, diagnostics, audit state), show, toggle, trust one/all bound
 // to the content hash, install from a folder or .zip (a path, or a dropped zip's bytes) → audit report → approve/reject, lint.
 import { resolve } from 'node:path';
+import type { MethodOutput } from '../../../preload/contract.js';
 import type { Handlers } from './dispatch.js';
-import { ServiceError } from './dispatch.js';
+import { ServiceError, sharedAnswer } from './dispatch.js';
 import type { ServiceContext } from './context.js';
-import { auditOf, installView, reportView, skillView, permissionsView } from './views.js';
+import { auditOf, installView, reportView, shadowedByFile, skillView, permissionsView } from './views.js';
 import { readSkillBody } from '../skills/format/index.js';
 import { listSkillFiles } from '../skills/trust/index.js';
 import { trustSkill } from '../skills/trust/index.js';
@@ -68,18 +69,26 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
     return view(entry(name));
   };
 
+  // skills.list is computed once per version of what it shows (the workspace, its catalog's version, the stored trust
+  // decisions) and shared by every call until one moves: thousands of skills make it the heaviest answer there is.
+  let listed: { key: unknown[]; value: MethodOutput<'skills.list'> } | undefined;
+  const list = () => {
+    const ws = ctx.workspace();
+    const key = [ws, ws.catalog.version, ws.store?.policy.trustStamp()];
+    if (listed && listed.key.every((k, i) => k === key[i])) return listed.value;
+    const all = ws.catalog.entries();
+    const shadowed = shadowedByFile(all);
+    const value = sharedAnswer({
+      skills: all.map((e) => skillView(e, all, auditOf(e, ws.trust), ws.store, shadowed)),
+      broken: ws.catalog.broken().map((b) => ({ tier: b.tier, dir: b.dir, file: b.file, diagnostics: b.diagnostics })),
+      diagnostics: ws.catalog.discoveryDiagnostics(),
+    });
+    listed = { key, value };
+    return value;
+  };
+
   return {
-    'skills.list': () => {
-      const ws = ctx.workspace();
-      const all = ws.catalog.entries();
-      return {
-        skills: all.map((e) => skillView(e, all, auditOf(e, ws.trust), ws.store)),
-        broken: ws.catalog
-          .broken()
-          .map((b) => ({ tier: b.tier, dir: b.dir, file: b.file, diagnostics: b.diagnostics })),
-        diagnostics: ws.catalog.discoveryDiagnostics(),
-      };
-    },
+    'skills.list': list,
 
     'skills.show': ({ name }) => {
       const e = entry(name);

@@ -77,11 +77,26 @@ export function auditOf(entry: CatalogEntry, trust: Pick<TrustReview, 'reportOf'
   return trust.reportOf(entry);
 }
 
+type Shadowed = { tier: CatalogEntry['tier']; file: string };
+
+/** The entries each file shadows, in one pass over the catalog (skillView would otherwise scan it per entry). */
+export function shadowedByFile(all: CatalogEntry[]): Map<string, Shadowed[]> {
+  const out = new Map<string, Shadowed[]>();
+  for (const o of all) {
+    if (!o.shadowedBy) continue;
+    let list = out.get(o.shadowedBy.file);
+    if (!list) out.set(o.shadowedBy.file, (list = []));
+    list.push({ tier: o.tier, file: o.file });
+  }
+  return out;
+}
+
 export function skillView(
   entry: CatalogEntry,
   all: CatalogEntry[],
   report: AuditReport | undefined,
   store: Store | undefined,
+  shadowed?: Map<string, Shadowed[]>,
 ): Out<typeof C.SkillSummary> {
   const m = entry.manifest;
   return {
@@ -97,7 +112,9 @@ export function skillView(
     ...(entry.shadowedBy ? { shadowedBy: { tier: entry.shadowedBy.tier, file: entry.shadowedBy.file } } : {}),
     shadows: entry.shadowedBy
       ? []
-      : all.filter((o) => o.shadowedBy?.file === entry.file).map((o) => ({ tier: o.tier, file: o.file })),
+      : shadowed
+        ? (shadowed.get(entry.file) ?? [])
+        : all.filter((o) => o.shadowedBy?.file === entry.file).map((o) => ({ tier: o.tier, file: o.file })),
     diagnostics: entry.diagnostics,
     audit: auditState(entry, report, store),
     triggers: [...m.readWhen],

@@ -194,6 +194,14 @@ export class PolicyRepo {
     return r?.decision;
   }
 
+  /** Changes whenever a trust decision is stored (by this process or another): answers showing trust key on it. */
+  trustStamp(): string {
+    const r = this.db
+      .prepare("SELECT count(*) AS n, max(decided_at) AS t, sum(decision = 'trusted') AS y FROM skill_trust")
+      .get() as { n: number; t: number | null; y: number | null };
+    return `${r.n}:${r.t ?? 0}:${r.y ?? 0}`;
+  }
+
   /** The latest decision about this exact content, whatever name it was trusted under. */
   trustByHash(contentHash: string): 'trusted' | 'distrusted' | undefined {
     const r = this.db

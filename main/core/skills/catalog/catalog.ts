@@ -482,8 +482,20 @@ export class Catalog extends EventEmitter {
       threads,
     };
     const change = this.changeSince(before);
+    this.version++;
     if (change.added.length || change.removed.length || change.changed.length) this.emit('change', change);
     return change;
+  }
+
+  /**
+   * Bumped whenever what entries() shows may have moved (a build, a toggle, verdicts): an answer computed from the
+   * entries can be kept and shared for as long as the version is the same.
+   */
+  version = 0;
+
+  override emit(event: string | symbol, ...args: unknown[]): boolean {
+    if (event === 'change' || event === 'verdicts') this.version++;
+    return super.emit(event, ...args);
   }
 
   /** What changed between two sets of winners: a re-parsed file has a new manifest object; a cached one keeps it. */
