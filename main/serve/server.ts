@@ -12,7 +12,7 @@ import {
   SOCKET_PATH,
   base64Length,
   contractError,
-  type ServerFrame,
+  type Result,
 } from '../../preload/contract.js';
 import { dispatch, type Handlers, type EventHub } from '../core/service/index.js';
 import { contentTypeFor, rendererFileFor, securityHeaders, serveContentSecurityPolicy } from './http-security.js';
@@ -69,6 +69,25 @@ function facts(req: IncomingMessage, port: number, upgrade: boolean): RequestFac
     token: url.searchParams.get('token') ?? bearer ?? cookieValue(header(req, 'cookie'), cookieName(port)),
     upgrade,
   };
+}
+
+/** Bytes a socket's outgoing queue may hold before its client counts as not reading (it is then closed). */
+export const MAX_QUEUE_BYTES = 8 * 2 ** 20;
+/** Calls of one socket running at once; its further frames are not read until one answers. */
+export const MAX_IN_FLIGHT = 16;
+/** How long a socket closed for being slow may take to read its close frame before it is cut. */
+const CLOSE_GRACE_MS = 2000;
+
+/**
+ * A result as JSON, once per result object: a heavy answer shared by many calls (skills.list of thousands, computed
+ * once per catalog version and validated once, see dispatch) is serialised once, not per call and per socket.
+ */
+const serialised = new WeakMap<object, string>();
+function resultJson(result: Result<unknown>): string {
+  if (!result.ok) return JSON.stringify(result);
+  let text = serialised.get(result);
+  if (text === undefined) serialised.set(result, (text = JSON.stringify(result)));
+  return text;
 }
 
 const DENIED_PAGE = (reason: string) =>
@@ -168,17 +187,35 @@ export async function startServe(opts: ServeOptions): Promise<ServeHandle> {
   });
 
   wss.on('connection', (ws: WebSocket) => {
-    const out = (frame: ServerFrame) => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
+    // Per-socket back-pressure: answers and events wait in this socket's outgoing queue only up to MAX_QUEUE_BYTES (a
+    // client that stops reading is closed, saying why), and at most MAX_IN_FLIGHT calls run for it at once (further
+    // frames wait unread in the kernel, which slows the sender down).
+    let inFlight = 0;
+    const held: string[] = [];
+    let closedWhy: string | undefined;
+    const tooSlow = () => {
+      if (closedWhy) return;
+      closedWhy = `client too slow: over ${MAX_QUEUE_BYTES / 2 ** 20} MB of answers and events not read`;
+      log(`closed a socket: ${closedWhy}`);
+      held.length = 0;
+      ws.close(1013, closedWhy);
+      // The close frame waits behind the unread queue; the socket goes (and its queue with it) if it is not read.
+      setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
     };
-    const off = opts.events.on((name, payload) => out({ type: 'event', name, payload }));
+    const send = (text: string) => {
+      if (ws.readyState !== ws.OPEN || closedWhy) return;
+      if (ws.bufferedAmount + text.length > MAX_QUEUE_BYTES) return tooSlow();
+      ws.send(text);
+    };
+    const off = opts.events.on((name, payload) => send(JSON.stringify({ type: 'event', name, payload })));
     ws.on('close', off);
     ws.on('error', () => ws.close());
-    ws.on('message', (data, isBinary) => {
-      if (isBinary) return ws.close(1003, 'text frames only');
+    const answer = (id: number, result: Result<unknown>) =>
+      send(`{"type":"result","id":${id},"result":${resultJson(result)}}`);
+    const handle = (text: string) => {
       let parsed: unknown;
       try {
-        parsed = JSON.parse(data.toString());
+        parsed = JSON.parse(text);
       } catch {
         return ws.close(1007, 'not JSON');
       }
@@ -186,18 +223,30 @@ export async function startServe(opts: ServeOptions): Promise<ServeHandle> {
       if (!frame.success) {
         const id = (parsed as { id?: unknown } | null)?.id;
         if (typeof id === 'number' && Number.isInteger(id) && id >= 0) {
-          return out({
-            type: 'result',
-            id,
-            result: { ok: false, error: contractError('invalid_input', 'malformed call frame') },
-          });
+          return answer(id, { ok: false, error: contractError('invalid_input', 'malformed call frame') });
         }
         return ws.close(1008, 'malformed frame');
       }
       const { id, method, input } = frame.data;
-      void dispatch(opts.handlers, method, input, (m, e) =>
-        log(`${m} failed: ${(e as Error)?.stack ?? String(e)}`),
-      ).then((result) => out({ type: 'result', id, result }));
+      inFlight++;
+      void dispatch(opts.handlers, method, input, (m, e) => log(`${m} failed: ${(e as Error)?.stack ?? String(e)}`))
+        .then((result) => answer(id, result))
+        .finally(() => {
+          inFlight--;
+          while (inFlight < MAX_IN_FLIGHT && held.length) handle(held.shift()!);
+          if (inFlight < MAX_IN_FLIGHT && !held.length && ws.isPaused) ws.resume();
+        });
+    };
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) return ws.close(1003, 'text frames only');
+      if (closedWhy) return;
+      // Frames already read off the socket with the one that filled the last slot wait here (one read's worth).
+      if (inFlight >= MAX_IN_FLIGHT) {
+        held.push(data.toString());
+        ws.pause();
+        return;
+      }
+      handle(data.toString());
     });
   });
 
