@@ -53,10 +53,13 @@ export function destructiveInWorkspace(line: string): string | undefined {
   if (!parsed.parsed) return `a command line that cannot be read (${parsed.notPlain ?? 'the parser refused it'})`;
   // Redirections and pipes are fine (the wall holds the writes); what each command runs must be readable.
   for (const c of parsed.commands) {
-    if (!c.words) return `a command line that is not plain words (${parsed.notPlain ?? 'an expansion'})`;
-    const hidden = runsHidden(c.words);
+    // A glob or a variable among the arguments is read as "something": what matters is the program and its options.
+    const words = c.words ?? c.args.map((w) => w ?? '\u2026');
+    if (c.args[0] === undefined || c.args[0] === '')
+      return `a command line that is not plain words (${parsed.notPlain ?? 'an expansion'})`;
+    const hidden = runsHidden(words);
     if (hidden) return hidden;
-    const r = why(c.words);
+    const r = why(words);
     if (r) return r;
   }
   return undefined;
