@@ -6,7 +6,7 @@ import { tempDir, writeTree } from '../../helpers/tmp.js';
 import { readFileTool, READ_MAX_BYTES } from '../../../main/core/tools/builtin/read-file.js';
 import { editFileTool } from '../../../main/core/tools/builtin/edit-file.js';
 import { writeFileTool } from '../../../main/core/tools/builtin/write-file.js';
-import { grepTool } from '../../../main/core/tools/builtin/grep.js';
+import { GREP_CALL_TIMEOUT_MS, grepFiles, grepTool, TimeBudget } from '../../../main/core/tools/builtin/grep.js';
 import { globTool } from '../../../main/core/tools/builtin/glob.js';
 import { listDirTool } from '../../../main/core/tools/builtin/list-dir.js';
 import { bashTool } from '../../../main/core/tools/builtin/bash.js';
@@ -188,6 +188,22 @@ test('grep with a catastrophic pattern ends with a timeout error instead of free
       (fine.content as { matches: { file: string; line: number }[] }).matches.map((m) => `${m.file}:${m.line}`),
     ['b.txt:1'],
   );
+});
+
+test('grep of a literal that runs out of time says how far it got and never blames the pattern', async () => {
+  const ws = tempDir();
+  writeTree(ws, { 'a.txt': 'needle\n', 'b.txt': 'hay\n', 'c.txt': 'needle\n', 'd.txt': 'hay\n' });
+  // A clock that moves 1 s per reading: each file's match counts 1 s, so the 2 s budget is spent after two files.
+  let t = 0;
+  const budget = new TimeBudget(GREP_CALL_TIMEOUT_MS, () => (t += 1000));
+  const r = await grepFiles({ pattern: 'needle' }, ctxOf(ws), budget);
+  assert.equal(!r.ok && r.error.code, 'tool.timeout');
+  const message = !r.ok ? r.error.message : '';
+  assert.match(
+    message,
+    /^timed out: .* it searched 2 files and found [0-2] match(es)? before it stopped at [a-d]\.txt; narrow path or glob$/,
+  );
+  assert.doesNotMatch(message, /\(a\+\)\+/);
 });
 
 test('grep anchors ^ and $ match at every line of a file, not only at its start and end', async () => {

@@ -139,6 +139,7 @@ export async function grepFiles(
     }
     const max = a.max_results ?? GREP_DEFAULT_RESULTS;
     const scan = lineScanner(re);
+    const literal = !/[\\^$.*+?()[\]{}|]/.test(a.pattern);
     const matches: GrepMatch[] = [];
     let filesSearched = 0;
     let skippedBinary = 0;
@@ -165,10 +166,11 @@ export async function grepFiles(
           skippedBinary++;
           continue;
         }
+        // A literal never backtracks: its time-out is the tree's size, never the pattern's shape.
         const tooSlow = (): ToolResult =>
           toolError(
             'tool.timeout',
-            `pattern: matching took over ${budget.ms} ms for this search (stopped at ${displayPath(ctx.workspace, f.path)}; a pattern like (a+)+ backtracks without end); simplify the pattern or narrow path/glob`,
+            `timed out: matching took over ${budget.ms} ms for this search; it searched ${filesSearched} file${filesSearched === 1 ? '' : 's'} and found ${matches.length} match${matches.length === 1 ? '' : 'es'} before it stopped at ${displayPath(ctx.workspace, f.path)}${literal ? '' : ' (a pattern like (a+)+ backtracks without end: simplify it)'}; narrow path or glob`,
             {
               matches,
               filesSearched,
