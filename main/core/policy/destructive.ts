@@ -51,6 +51,8 @@ function why(words: string[]): string | undefined {
 export function destructiveInWorkspace(line: string): string | undefined {
   const parsed = parseCommandLine(line);
   if (!parsed.parsed) return `a command line that cannot be read (${parsed.notPlain ?? 'the parser refused it'})`;
+  // A byte bash splits differently (a carriage return before `#`): what the gate reads is not what bash runs.
+  if (parsed.unreliable !== undefined) return `a command line bash may read differently (${parsed.unreliable})`;
   // Redirections and pipes are fine (the wall holds the writes); what each command runs must be readable.
   for (const c of parsed.commands) {
     // A glob or a variable among the arguments is read as "something": what matters is the program and its options.

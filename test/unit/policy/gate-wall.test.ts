@@ -52,6 +52,7 @@ test('destroying work inside the workspace still asks, in every spelling the gat
     'echo cm0gLXJmIC4= | base64 -d | bash',
     'python3 -c "import shutil; shutil.rmtree(\'src\')"',
     'eval "$X"',
+    'git log -1 \r# ; touch X',
   ]) {
     const d = g.authorize(bash(c), agent());
     assert.equal(d.verdict, 'ask', `${c}: ${d.reason}`);
