@@ -121,9 +121,10 @@ test('a client that sends and never reads: serve stays under 400 MB, closes it w
       bad.send(frame(id));
       if (id % 50 === 0) await sleep(20);
     }
-    // The other client keeps working meanwhile: every call answered, with every skill.
+    // The other client keeps working meanwhile (at least six calls, then until serve has closed the hostile socket):
+    // every call answered, with every skill.
     let answered = 0;
-    for (let round = 0; round < 20 && !/too slow/.test(log()); round++) {
+    for (let round = 0; round < 6 || (round < 20 && !/too slow/.test(log())); round++) {
       const r = await call('skills.list');
       assert.equal(r.ok, true, 'the reading client is answered');
       assert.equal((r.value as { skills: unknown[] }).skills.length, SKILLS);
