@@ -304,6 +304,8 @@ export const SessionMeta = z.object({
   planMode: z.boolean(),
   /** True while a turn is running. */
   running: z.boolean(),
+  /** The running turn waits for the user's answer to an approval (not answering meanwhile). */
+  waiting: z.boolean().optional(),
 });
 export type SessionMeta = z.infer<typeof SessionMeta>;
 

@@ -21,6 +21,7 @@ import { useView, type View } from './state/store';
 import { useShallow } from 'zustand/react/shallow';
 import { useChatStream } from './state/stream';
 import { useHeldReturn } from './state/held-return';
+import { useRestoreOpen } from './state/restore-open';
 
 const NAV: { view: View; label: string }[] = [
   { view: 'chat', label: 'nav.chat' },
@@ -66,6 +67,7 @@ export function App() {
   const set = useView((s) => s.set);
   useChatStream(client);
   useHeldReturn(client);
+  useRestoreOpen(client);
   useShortcuts();
 
   useEffect(() => {

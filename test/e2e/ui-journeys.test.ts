@@ -571,6 +571,9 @@ test(
       'the waiting conversation does not spill into the new chat',
     );
     await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Sessions' }).click();
+    const row = page.getByRole('listitem').filter({ hasText: 'write the plan file' });
+    await row.getByText('waiting for your approval').waitFor();
+    assert.equal(await row.getByText('still answering').count(), 0, 'waiting is not shown as answering');
     await page.getByRole('button', { name: /^Open write the plan file/ }).click();
     const card = page.getByRole('region', { name: 'Approval for write_file' });
     await card.waitFor();
@@ -590,6 +593,15 @@ test(
     );
   },
 );
+
+test('reload the window: the conversation that was open is there again', { skip }, async (t) => {
+  if (chatMissing) return t.skip(`serve mode has no chat backend yet: ${chatMissing}`);
+  await page.getByText('The plan is written.').waitFor();
+  await page.reload();
+  await page.getByText('The plan is written.').waitFor();
+  await page.getByText('write the plan file').first().waitFor();
+  await page.getByRole('button', { name: 'Send' }).waitFor();
+});
 
 test('the other screens render without serious accessibility problems; no page errors', { skip }, async () => {
   const views = page.getByRole('navigation', { name: 'Views' });

@@ -313,6 +313,7 @@ export class ChatBinding {
       model: r?.model ?? chat.provider?.model ?? null,
       planMode: chat.planMode,
       running: chat.busy,
+      waiting: chat.pendingApprovals().length > 0,
     };
   }
 

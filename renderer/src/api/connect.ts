@@ -419,6 +419,7 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
           updatedAt: new Date(s.updatedAt).toISOString(),
           messages: s.messages,
           running: s.running,
+          ...(s.waiting ? { waiting: true } : {}),
         }));
     },
     async openSession(id) {

@@ -198,6 +198,8 @@ export interface SessionSummary {
   messages: number;
   /** A turn is still running (answering, or waiting for an approval). */
   running?: boolean;
+  /** That turn waits for the user's answer to an approval. */
+  waiting?: boolean;
 }
 
 export interface LoadedSkill {

@@ -55,7 +55,11 @@ export function Sessions() {
             <li key={s.id}>
               <div>
                 <strong>{s.title || t('sessions.untitled')}</strong>{' '}
-                {s.running && <span className="badge">{t('sessions.running')}</span>}{' '}
+                {s.waiting ? (
+                  <span className="badge warn">{t('sessions.waiting')}</span>
+                ) : (
+                  s.running && <span className="badge">{t('sessions.running')}</span>
+                )}{' '}
                 <span className="muted small-text">
                   {new Date(s.updatedAt).toLocaleString()} · {t('sessions.messages', { count: s.messages })}
                 </span>

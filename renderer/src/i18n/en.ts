@@ -162,6 +162,7 @@ export const en = {
       "A message you sent in another conversation could not be stored: it is back in that conversation's input box.",
     heldInFolder:
       'A message you wrote in {{name}} could not be sent: it is kept in its message box there, and is back when you open {{name}} again.',
+    restoreFailed: 'The conversation open before could not be opened again: {{error}}',
     heldHere:
       'A message that could not be sent belonged to a conversation that is gone: it is in this message box now.',
     title: 'Chat',
@@ -287,6 +288,7 @@ export const en = {
     export: 'Export',
     openOne: 'Open {{title}}',
     running: 'still answering',
+    waiting: 'waiting for your approval',
     exportOne: 'Export {{title}}',
     messages_one: '{{count}} message',
     messages_other: '{{count}} messages',
