@@ -9,6 +9,7 @@ import { MAX_MESSAGE_CHARS } from '../../../preload/contract';
 import { useShallow } from 'zustand/react/shallow';
 import { AnswerEnd } from './AnswerEnd';
 import { ApprovalCard } from './ApprovalCard';
+import { CopyMessage } from './CopyMessage';
 import { Markdown } from './Markdown';
 import { ToolCard } from './ToolCard';
 
@@ -40,6 +41,7 @@ const Message = memo(function Message({ m }: { m: ChatMessage }) {
           );
         return <ApprovalCard key={p.request.id} request={p.request} answered={p.answered} />;
       })}
+      <CopyMessage m={m} />
       {m.stopped && <p className="muted">{t('chat.stopped')}</p>}
       {m.end ? (
         <AnswerEnd m={m} />

@@ -163,6 +163,9 @@ export const en = {
     heldInFolder:
       'A message you wrote in {{name}} could not be sent: it is kept in its message box there, and is back when you open {{name}} again.',
     restoreFailed: 'The conversation open before could not be opened again: {{error}}',
+    copyYours: 'Copy your message',
+    copyAnswer: 'Copy the answer',
+    copyFailed: 'Could not copy: {{error}}',
     heldHere:
       'A message that could not be sent belonged to a conversation that is gone: it is in this message box now.',
     title: 'Chat',
