@@ -70,6 +70,7 @@ export async function openToolbox(opts: ToolboxOptions): Promise<Toolbox> {
     registry,
     workspace: opts.workspace,
     ...(opts.backoff ? { backoff: opts.backoff } : {}),
+    ...(opts.wall ? { wall: opts.wall } : {}),
     ...(opts.onDiagnostic ? { onDiagnostic: opts.onDiagnostic } : {}),
   });
   const hasMcp = (opts.mcpServers?.length ?? 0) > 0;

@@ -36,6 +36,11 @@ export function scrubbedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return out;
 }
 
+/** One word for bash, quoted so it stays one word whatever it holds. */
+function shellQuote(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
 export interface ContainedProcess {
   child: ChildProcess;
   /** Call once the child has exited: what the wall blocked (read from its reports and the command's stderr). */
@@ -149,6 +154,29 @@ export class Wall {
    * Throws WallError when it cannot be contained: then nothing ran.
    */
   async spawn(command: string, opts: SpawnOptions): Promise<ContainedProcess> {
+    await this.ready();
+    return this.spawnInside(command, opts);
+  }
+
+  /**
+   * A program (argv, run without a shell) wrapped for the wall, for callers that spawn it themselves (the MCP SDK's
+   * stdio transport): start `file` with `args` and `env` in `cwd`, and call `release` once it has exited. bwrap's
+   * --die-with-parent ends it with Knack. Throws WallError when it cannot be contained.
+   */
+  async wrapProgram(
+    argv: string[],
+    opts: { cwd: string; hosts?: string[]; env?: NodeJS.ProcessEnv },
+  ): Promise<{ file: string; args: string[]; env: NodeJS.ProcessEnv; release(): void }> {
+    await this.ready();
+    // exec: the program replaces the shell, so signals and the exit code are its own.
+    const command = `exec ${argv.map(shellQuote).join(' ')}`;
+    const w = await this.wrap(command, opts.cwd, opts.hosts ?? []);
+    const [file, ...args] = w.argv;
+    return { file: file!, args, env: { ...(opts.env ?? process.env), ...w.env }, release: w.release };
+  }
+
+  /** Throws WallError unless the wall is available and its proxy alive. */
+  private async ready(): Promise<void> {
     if (!this.state.available) throw new WallError(`the sandbox is unavailable: ${this.state.reason}`);
     const rt = await loadRuntime();
     if (!(await this.proxyAlive(rt))) {
@@ -158,10 +186,14 @@ export class Wall {
       };
       throw new WallError(`the sandbox is unavailable: ${this.state.reason}`);
     }
-    return this.spawnInside(command, opts);
   }
 
-  private async spawnInside(command: string, opts: SpawnOptions): Promise<ContainedProcess> {
+  /** Wrap one command line; its host list is registered with the proxy until `release`. */
+  private async wrap(
+    command: string,
+    cwd: string,
+    hosts: string[],
+  ): Promise<{ id: string; argv: string[]; env: NodeJS.ProcessEnv; release(): void }> {
     const { SandboxManager } = await loadRuntime();
     // 128 random bits: the proxy binds a connection to this command's host list by it (see registerCommandNetworkLists).
     const id = randomBytes(16).toString('base64url');
@@ -174,13 +206,12 @@ export class Wall {
         'bash',
         { filesystem: this.config.filesystem },
         undefined,
-        opts.cwd,
+        cwd,
         { commandId: id, commandText: command },
       );
     } catch (e) {
       throw new WallError(`the command could not be wrapped in the sandbox: ${(e as Error).message.split('\n')[0]}`);
     }
-    const hosts = opts.hosts ?? [];
     if (hosts.length) {
       try {
         SandboxManager.registerCommandNetworkLists(id, { allowedDomains: hosts });
@@ -188,18 +219,27 @@ export class Wall {
         throw new WallError(`the command's hosts are not valid: ${(e as Error).message.split('\n')[0]}`);
       }
     }
-    const [file, ...args] = wrapped.argv;
+    let released = false;
+    const release = (): void => {
+      if (released || !hosts.length) return;
+      released = true;
+      SandboxManager.unregisterCommandNetworkLists(id);
+    };
+    return { id, argv: wrapped.argv, env: wrapped.env, release };
+  }
+
+  private async spawnInside(command: string, opts: SpawnOptions): Promise<ContainedProcess> {
+    const { SandboxManager } = await loadRuntime();
+    const { id, argv, env, release } = await this.wrap(command, opts.cwd, opts.hosts ?? []);
+    const [file, ...args] = argv;
     // detached: its own process group, so a timeout or stop kills everything it started; bwrap's --die-with-parent
     // (and Seatbelt's process tree) end it when Knack dies.
     const child = spawn(file!, args, {
       cwd: opts.cwd,
       detached: true,
       stdio: opts.stdio ?? ['ignore', 'pipe', 'pipe'],
-      env: { ...scrubbedEnv(opts.env ?? process.env), ...wrapped.env },
+      env: { ...scrubbedEnv(opts.env ?? process.env), ...env },
     });
-    const release = (): void => {
-      if (hosts.length) SandboxManager.unregisterCommandNetworkLists(id);
-    };
     child.once('error', release);
     child.once('exit', release);
     return {

@@ -7,6 +7,20 @@ import type { McpServerConfig } from './config.js';
 import type { McpCallOutcome, McpToolInfo } from './tool-adapter.js';
 import type { McpResourceContent, McpResourceInfo } from '../tools/index.js';
 
+/**
+ * The OS sandbox a stdio server starts in (core/contain's Wall, seen through what this file needs): its command and
+ * arguments are wrapped like the bash tool's commands, with no network.
+ */
+export interface McpWall {
+  readonly mode: 'auto' | 'required' | 'off';
+  readonly available: boolean;
+  status(): { reason: string };
+  wrapProgram(
+    argv: string[],
+    opts: { cwd: string; env?: NodeJS.ProcessEnv },
+  ): Promise<{ file: string; args: string[]; env: NodeJS.ProcessEnv; release(): void }>;
+}
+
 export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'retrying' | 'failed' | 'closed';
 
 export interface ConnectionStatus {
@@ -63,6 +77,10 @@ export class McpConnection {
   private retryTimer: NodeJS.Timeout | undefined;
   private toolCount = 0;
   private readonly stderrTail: string[] = [];
+  /** Set while a stdio server runs outside the sandbox (mode auto, sandbox unavailable): shown as its last error. */
+  private outside: string | undefined;
+  /** Frees the wall's hold for the running server process. */
+  private release: (() => void) | undefined;
   /** Bumped on every (re)connect so callbacks of an old client are ignored. */
   private generation = 0;
   /** Every teardown still running (closing a client, killing its process). */
@@ -71,7 +89,13 @@ export class McpConnection {
   constructor(
     readonly config: McpServerConfig,
     private readonly events: ConnectionEvents,
-    private readonly opts: { workspace: string; backoff?: BackoffOptions; clientName?: string },
+    private readonly opts: {
+      workspace: string;
+      backoff?: BackoffOptions;
+      clientName?: string;
+      /** The workspace's wall: stdio servers start inside it (none: they start as plain processes). */
+      wall?: Promise<McpWall>;
+    },
   ) {}
 
   get name(): string {
@@ -103,22 +127,38 @@ export class McpConnection {
     this.events.onStatus?.(this.status());
   }
 
-  private makeTransport({
+  /**
+   * The transport; a stdio server's process starts inside the wall. Throws (nothing started) when the workspace
+   * requires the sandbox and it is unavailable; in mode auto without it the server starts outside and `outside` says so.
+   */
+  private async makeTransport({
     StdioClientTransport,
     StreamableHTTPClientTransport,
     getDefaultEnvironment,
-  }: McpSdk): Transport {
+  }: McpSdk): Promise<Transport> {
     const c = this.config;
+    this.outside = undefined;
     if (c.kind === 'http') {
       return new StreamableHTTPClientTransport(new URL(c.url), { requestInit: { headers: c.headers } });
     }
-    const t = new StdioClientTransport({
-      command: c.command,
-      args: c.args,
-      env: { ...getDefaultEnvironment(), ...c.env },
-      cwd: c.cwd ?? this.opts.workspace,
-      stderr: 'pipe',
-    });
+    const cwd = c.cwd ?? this.opts.workspace;
+    const env: Record<string, string> = { ...getDefaultEnvironment(), ...c.env };
+    let spawn = { command: c.command, args: c.args, env };
+    const wall = this.opts.wall ? await this.opts.wall : undefined;
+    if (wall && wall.mode !== 'off') {
+      if (wall.available) {
+        const w = await wall.wrapProgram([c.command, ...c.args], { cwd, env });
+        this.release = w.release;
+        spawn = { command: w.file, args: w.args, env: w.env as Record<string, string> };
+      } else if (wall.mode === 'required') {
+        throw new Error(
+          `not started: this workspace requires the sandbox (settings sandbox.mode "required") and it is unavailable: ${wall.status().reason}`,
+        );
+      } else {
+        this.outside = `running outside the sandbox (unavailable: ${wall.status().reason})`;
+      }
+    }
+    const t = new StdioClientTransport({ ...spawn, cwd, stderr: 'pipe' });
     t.stderr?.on('data', (b: Buffer) => {
       for (const line of b.toString('utf8').split('\n')) {
         if (!line.trim()) continue;
@@ -145,7 +185,14 @@ export class McpConnection {
     const gen = ++this.generation;
     this.setState('connecting');
     const client = new sdk.Client({ name: this.opts.clientName ?? 'knack', version: '0.1.0' }, { capabilities: {} });
-    const transport = this.makeTransport(sdk);
+    let transport: Transport;
+    try {
+      transport = await this.makeTransport(sdk);
+    } catch (e) {
+      this.fail(`${(e as Error).message}`);
+      return false;
+    }
+    if (gen !== this.generation || this.isClosed()) return false;
     this.client = client;
     this.transport = transport;
     try {
@@ -178,7 +225,7 @@ export class McpConnection {
         this.lastError = e.message;
       };
       this.failures = 0;
-      this.lastError = undefined;
+      this.lastError = this.outside;
       this.toolCount = tools.length;
       this.setState('connected');
       this.events.onTools(tools);
@@ -238,9 +285,11 @@ export class McpConnection {
     // A server that never finished the handshake has a process too: take its pid from the transport.
     const Stdio = loadedMcpSdk()?.StdioClientTransport;
     const pid = this.pid ?? (Stdio && transport instanceof Stdio ? (transport.pid ?? undefined) : undefined);
+    const release = this.release;
     this.client = undefined;
     this.transport = undefined;
     this.pid = undefined;
+    this.release = undefined;
     const done = (async () => {
       if (client) {
         client.onclose = undefined;
@@ -254,6 +303,7 @@ export class McpConnection {
           /* already gone */
         }
       }
+      release?.();
     })();
     this.tearing = Promise.all([this.tearing, done]).then(() => undefined);
     return done;

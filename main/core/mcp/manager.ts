@@ -4,13 +4,15 @@ import type { Diagnostic } from '../base/index.js';
 import type { McpResourceContent, McpResourceInfo, McpResourceProvider } from '../tools/index.js';
 import type { ToolRegistry } from '../tools/index.js';
 import type { McpServerConfig } from './config.js';
-import { McpConnection, type BackoffOptions, type ConnectionStatus } from './connection.js';
+import { McpConnection, type BackoffOptions, type ConnectionStatus, type McpWall } from './connection.js';
 import { adaptMcpTool, type McpToolInfo } from './tool-adapter.js';
 
 export interface McpManagerOptions {
   registry: ToolRegistry;
   workspace: string;
   backoff?: BackoffOptions;
+  /** The workspace's OS sandbox: stdio servers start inside it. */
+  wall?: Promise<McpWall>;
   /** Problems worth showing the user: tools that could not be registered, servers that went down. */
   onDiagnostic?: (d: Diagnostic) => void;
   onStatus?: (s: ConnectionStatus) => void;
@@ -61,7 +63,11 @@ export class McpManager implements McpResourceProvider {
           },
           onStatus: (s) => this.opts.onStatus?.(s),
         },
-        { workspace: this.opts.workspace, ...(this.opts.backoff ? { backoff: this.opts.backoff } : {}) },
+        {
+          workspace: this.opts.workspace,
+          ...(this.opts.backoff ? { backoff: this.opts.backoff } : {}),
+          ...(this.opts.wall ? { wall: this.opts.wall } : {}),
+        },
       );
       this.connections.set(cfg.name, conn);
       fresh.push(conn);
