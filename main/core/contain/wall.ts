@@ -161,16 +161,17 @@ export class Wall {
   /**
    * A program (argv, run without a shell) wrapped for the wall, for callers that spawn it themselves (the MCP SDK's
    * stdio transport): start `file` with `args` and `env` in `cwd`, and call `release` once it has exited. bwrap's
-   * --die-with-parent ends it with Knack. Throws WallError when it cannot be contained.
+   * --die-with-parent ends it with Knack. `writeRoots`: folders outside the workspace this one program may also write
+   * (a skill source's temporary clone). Throws WallError when it cannot be contained.
    */
   async wrapProgram(
     argv: string[],
-    opts: { cwd: string; hosts?: string[]; env?: NodeJS.ProcessEnv },
+    opts: { cwd: string; hosts?: string[]; env?: NodeJS.ProcessEnv; writeRoots?: string[] },
   ): Promise<{ file: string; args: string[]; env: NodeJS.ProcessEnv; release(): void }> {
     await this.ready();
     // exec: the program replaces the shell, so signals and the exit code are its own.
     const command = `exec ${argv.map(shellQuote).join(' ')}`;
-    const w = await this.wrap(command, opts.cwd, opts.hosts ?? []);
+    const w = await this.wrap(command, opts.cwd, opts.hosts ?? [], opts.writeRoots ?? []);
     const [file, ...args] = w.argv;
     return { file: file!, args, env: { ...(opts.env ?? process.env), ...w.env }, release: w.release };
   }
@@ -193,6 +194,7 @@ export class Wall {
     command: string,
     cwd: string,
     hosts: string[],
+    writeRoots: string[] = [],
   ): Promise<{ id: string; argv: string[]; env: NodeJS.ProcessEnv; release(): void }> {
     const { SandboxManager } = await loadRuntime();
     // 128 random bits: the proxy binds a connection to this command's host list by it (see registerCommandNetworkLists).
@@ -204,7 +206,15 @@ export class Wall {
         command,
         // eslint-disable-next-line knack/tool-names -- the program bash runs the command line
         'bash',
-        { filesystem: this.config.filesystem },
+        {
+          filesystem: {
+            ...this.config.filesystem,
+            allowWrite: [
+              ...this.config.filesystem.allowWrite,
+              ...writeRoots.map((path) => ({ path, literal: true as const })),
+            ],
+          },
+        } as Partial<SandboxRuntimeConfig>,
         undefined,
         cwd,
         { commandId: id, commandText: command },

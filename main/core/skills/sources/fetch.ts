@@ -3,7 +3,16 @@
 import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { folderBytes, GIT_LIMITS, gitReason, runGit, type GitLimits, type GitRun } from './git.js';
+import {
+  folderBytes,
+  GIT_LIMITS,
+  gitHost,
+  gitReason,
+  runGit,
+  type GitLimits,
+  type GitRun,
+  type GitWall,
+} from './git.js';
 import { SourceError } from './spec.js';
 
 export type Progress = (stage: 'fetching' | 'checking-out' | 'reading' | 'auditing', detail: string) => void;
@@ -19,6 +28,8 @@ export interface FetchedRepo {
 
 export interface FetchOptions {
   limits?: Partial<GitLimits>;
+  /** The OS sandbox git runs in: it may write only the temporary clone and reach only the source's host. */
+  wall?: GitWall;
   onProgress?: Progress;
 }
 
@@ -66,13 +77,17 @@ export async function fetchRepo(
   const dispose = () => rmSync(holder, { recursive: true, force: true });
   const deadline = Date.now() + limits.timeoutMs;
   const left = () => Math.max(1, deadline - Date.now());
+  const host = gitHost(src.url);
+  // Every git call below: inside the wall when there is one, writing only the clone, reaching only the source's host.
+  const contain = opts.wall ? { wall: opts.wall, hosts: host ? [host] : [], writeRoots: [holder] } : {};
   try {
-    const init = await runGit(['init', '-q', dir], { cwd: dir, timeoutMs: left() });
+    const init = await runGit(['init', '-q', dir], { ...contain, cwd: dir, timeoutMs: left() });
     if (init.code !== 0) throw new SourceError(`${src.display}: git failed (${gitReason(init)})`);
     const want = src.sha ?? src.ref;
     opts.onProgress?.('fetching', src.display);
     const fetchArgs = ['fetch', '--quiet', '--no-tags', '--no-recurse-submodules'];
     let r = await runGit([...fetchArgs, '--depth', '1', '--', src.url, want ?? 'HEAD'], {
+      ...contain,
       cwd: dir,
       timeoutMs: left(),
       maxBytes: limits.maxBytes,
@@ -88,6 +103,7 @@ export async function fetchRepo(
     ) {
       // An abbreviated or unadvertised commit: fetch the branches and tags, then look for it.
       r = await runGit([...fetchArgs, '--', src.url, '+refs/heads/*:refs/remotes/src/*', '+refs/tags/*:refs/tags/*'], {
+        ...contain,
         cwd: dir,
         timeoutMs: left(),
         maxBytes: limits.maxBytes,
@@ -98,6 +114,7 @@ export async function fetchRepo(
     if (r.code !== 0) throw gitFailure(src.display, want, r, limits);
     opts.onProgress?.('checking-out', src.display);
     const co = await runGit(['checkout', '-q', '--detach', target, '--'], {
+      ...contain,
       cwd: dir,
       timeoutMs: left(),
       maxBytes: limits.maxBytes,
@@ -106,7 +123,7 @@ export async function fetchRepo(
     if (co.code !== 0) throw gitFailure(src.display, want, co, limits);
     if (folderBytes(holder, limits.maxBytes) > limits.maxBytes)
       throw new SourceError(`${src.display}: the repository is larger than ${sizeText(limits.maxBytes)} (the limit)`);
-    const head = await runGit(['rev-parse', 'HEAD'], { cwd: dir, timeoutMs: left() });
+    const head = await runGit(['rev-parse', 'HEAD'], { ...contain, cwd: dir, timeoutMs: left() });
     const commit = head.stdout.trim();
     if (head.code !== 0 || !/^[0-9a-f]{40,64}$/.test(commit)) throw gitFailure(src.display, want, head, limits);
     if (src.sha && !commit.startsWith(src.sha.toLowerCase()))

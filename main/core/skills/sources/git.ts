@@ -74,7 +74,34 @@ export function folderBytes(dir: string, cap = Infinity): number {
   return total;
 }
 
+/**
+ * The OS sandbox git runs in (core/contain's Wall, seen through what this file needs): the program is wrapped, may
+ * write only in `writeRoots` and reach only `hosts` through the sandbox's proxy.
+ */
+export interface GitWall {
+  wrapProgram(
+    argv: string[],
+    opts: { cwd: string; hosts?: string[]; env?: NodeJS.ProcessEnv; writeRoots?: string[] },
+  ): Promise<{ file: string; args: string[]; env: NodeJS.ProcessEnv; release(): void }>;
+}
+
+/** The host a git URL reaches (none for a local path or file://): the only one a contained git may reach. */
+export function gitHost(url: string): string | undefined {
+  const scp = /^[^/@:]+@([^/:]+):/.exec(url);
+  if (scp) return scp[1]!.toLowerCase();
+  try {
+    const u = new URL(url);
+    return u.protocol === 'file:' || !u.hostname ? undefined : u.hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
 export interface RunGitOptions {
+  /** Run inside this wall (with `hosts` and `writeRoots`); without it git runs as a plain process. */
+  wall?: GitWall;
+  hosts?: string[];
+  writeRoots?: string[];
   cwd: string;
   /** Deadline for this call. */
   timeoutMs: number;
@@ -84,7 +111,7 @@ export interface RunGitOptions {
 }
 
 /** Run `git ARGS` (never through a shell) and collect its output; never throws for a failing git. */
-export function runGit(args: string[], opts: RunGitOptions): Promise<GitRun> {
+export async function runGit(args: string[], opts: RunGitOptions): Promise<GitRun> {
   const env: NodeJS.ProcessEnv = {
     ...gitEnv(process.env),
     GIT_TERMINAL_PROMPT: '0',
@@ -96,11 +123,31 @@ export function runGit(args: string[], opts: RunGitOptions): Promise<GitRun> {
     LC_ALL: 'C',
   };
   const full = SAFE_CONFIG.flatMap((c) => ['-c', c]).concat(args);
+  let program = { file: 'git', args: full, env, release: () => undefined as void };
+  if (opts.wall) {
+    try {
+      program = await opts.wall.wrapProgram(['git', ...full], {
+        cwd: opts.cwd,
+        env,
+        hosts: opts.hosts ?? [],
+        writeRoots: opts.writeRoots ?? [],
+      });
+    } catch (e) {
+      // Fail closed: git that cannot be contained does not run.
+      return { code: -1, stdout: '', stderr: `fatal: git could not start inside the sandbox: ${(e as Error).message}` };
+    }
+  }
   return new Promise((resolveRun) => {
     let child;
     try {
-      child = spawn('git', full, { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      child = spawn(program.file, program.args, {
+        cwd: opts.cwd,
+        env: program.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      });
     } catch (e) {
+      program.release();
       resolveRun({ code: -1, stdout: '', stderr: `cannot start git: ${(e as Error).message}` });
       return;
     }
@@ -133,6 +180,7 @@ export function runGit(args: string[], opts: RunGitOptions): Promise<GitRun> {
       stderr += `cannot start git: ${e.message}`;
     });
     child.on('close', (code) => {
+      program.release();
       clearTimeout(timer);
       if (poll) clearInterval(poll);
       resolveRun({ code: code ?? -1, stdout, stderr, ...(stopped ? { stopped } : {}) });
