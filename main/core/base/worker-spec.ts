@@ -22,6 +22,9 @@ export function workerSpec(from: string, name: string): Promise<WorkerSpec> {
           bundle: true,
           format: 'cjs',
           platform: 'node',
+          // ESM entries first: a UMD main (jsonc-parser's) requires its own files through a wrapper esbuild cannot
+          // follow, and the bundle evaluated in the worker has no folder to find them from.
+          mainFields: ['module', 'main'],
           target: 'node20',
           write: false,
           logLevel: 'silent',
