@@ -66,7 +66,9 @@ async function open(
     mcpBackoff: { initialMs: 500, maxMs: 500, maxAttempts: 1 },
   });
   try {
-    return { box: await ws.toolbox(), renamed, close: () => ws.close() };
+    // A one-shot call is about to run: the gate judges it with the sandbox up (or known to be unavailable).
+    const [box] = await Promise.all([ws.toolbox(), ws.wall()]);
+    return { box, renamed, close: () => ws.close() };
   } catch (e) {
     await ws.close();
     throw e;

@@ -347,7 +347,9 @@ async function accessOf(
   args: Record<string, unknown>,
   actor: Actor,
 ): Promise<Access> {
-  const def = (await ws.toolbox()).registry.get(tool)?.def;
+  // The gate's answer for a command depends on whether the sandbox is up: wait until that is known.
+  const [box] = await Promise.all([ws.toolbox(), ws.wall()]);
+  const def = box.registry.get(tool)?.def;
   if (def) {
     try {
       return def.access(args, { workspace: ws.workspace, actor });

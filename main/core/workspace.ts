@@ -395,9 +395,9 @@ export class KnackWorkspace {
   toolbox(): Promise<Toolbox> {
     this.toolboxPromise ??= (async () => {
       const o = this.options;
-      // Started before any tool can be called: the gate judges commands by whether it is up.
+      // Started now, not waited for: a new chat's first turn must not wait for the sandbox's probe command. Until it is
+      // up the gate sees no wall and every command asks; the tools that run programs wait for it themselves.
       const wall = this.wall();
-      await wall;
       // The tool box's own Skill tool loads into a loader of its own: the one-shot CLI calls (`knack tools call`).
       // Conversations get theirs from newSession().
       const skill = skillTools({ ...this.skillToolDeps(), loader: this.newLoader() });
