@@ -113,7 +113,9 @@ export class Wall {
     }
     // Available only when a command really ran inside it (user namespaces can be off, a container can refuse bwrap).
     try {
-      const p = await this.spawnInside('exit 0', { cwd: this.place.workspace, stdio: 'ignore' });
+      // Run with nothing writable and so nothing to deny: bubblewrap stubs a missing denied path (.workbuddy, .git/hooks)
+      // with an empty file in the workspace while a command runs, and the probe must leave no such trace at open.
+      const p = await this.spawnInside('exit 0', { cwd: this.place.workspace, stdio: 'ignore' }, true);
       const code = await new Promise<number | null>((res) => {
         p.child.once('close', (c) => res(c));
         p.child.once('error', () => res(-1));
@@ -195,6 +197,7 @@ export class Wall {
     cwd: string,
     hosts: string[],
     writeRoots: string[] = [],
+    readOnly = false,
   ): Promise<{ id: string; argv: string[]; env: NodeJS.ProcessEnv; release(): void }> {
     const { SandboxManager } = await loadRuntime();
     // 128 random bits: the proxy binds a connection to this command's host list by it (see registerCommandNetworkLists).
@@ -207,13 +210,15 @@ export class Wall {
         // eslint-disable-next-line knack/tool-names -- the program bash runs the command line
         'bash',
         {
-          filesystem: {
-            ...this.config.filesystem,
-            allowWrite: [
-              ...this.config.filesystem.allowWrite,
-              ...writeRoots.map((path) => ({ path, literal: true as const })),
-            ],
-          },
+          filesystem: readOnly
+            ? { ...this.config.filesystem, allowWrite: [], denyWrite: [] }
+            : {
+                ...this.config.filesystem,
+                allowWrite: [
+                  ...this.config.filesystem.allowWrite,
+                  ...writeRoots.map((path) => ({ path, literal: true as const })),
+                ],
+              },
         } as Partial<SandboxRuntimeConfig>,
         undefined,
         cwd,
@@ -238,9 +243,9 @@ export class Wall {
     return { id, argv: wrapped.argv, env: wrapped.env, release };
   }
 
-  private async spawnInside(command: string, opts: SpawnOptions): Promise<ContainedProcess> {
+  private async spawnInside(command: string, opts: SpawnOptions, probe = false): Promise<ContainedProcess> {
     const { SandboxManager } = await loadRuntime();
-    const { id, argv, env, release } = await this.wrap(command, opts.cwd, opts.hosts ?? []);
+    const { id, argv, env, release } = await this.wrap(command, opts.cwd, opts.hosts ?? [], [], probe);
     const [file, ...args] = argv;
     // detached: its own process group, so a timeout or stop kills everything it started; bwrap's --die-with-parent
     // (and Seatbelt's process tree) end it when Knack dies.
