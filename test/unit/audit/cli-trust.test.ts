@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
 
@@ -94,6 +94,12 @@ test('policy check explains allow/ask/deny, honours skills and rules', () => {
   const etc = knack(s, 'policy', 'check', '--tool', 'read_file', '--args', '{"path":"/etc/passwd"}');
   assert.equal(etc.code, 2);
   assert.match(etc.out, /deny: .*outside the workspace/);
+  // With the OS sandbox up, a plain command runs inside it without a question.
+  const walled = knack(s, 'policy', 'check', '--tool', 'bash', '--args', '{"command":"git status"}');
+  assert.equal(walled.code, 0, walled.out);
+  assert.match(walled.out, /^allow: bash runs inside the sandbox/);
+  // With it off, every command needs a rule or an answer: the rest reads the rules.
+  writeFileSync(join(s.data, 'settings.json'), JSON.stringify({ sandbox: { mode: 'off' } }));
   const b = knack(s, 'policy', 'check', '--tool', 'bash', '--args', '{"command":"git status"}');
   assert.equal(b.code, 1);
   assert.match(b.out, /cannot be confined by string matching/);
