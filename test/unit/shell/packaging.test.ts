@@ -194,7 +194,8 @@ test('electron-builder packs dist into app.asar over a stub Electron: compiled c
   const pkg = JSON.parse(asar.extractFile(archive, 'package.json').toString()) as { main: string };
   assert.ok(files.includes(`/${pkg.main}`), 'package.json main points into the archive');
   const unpacked = join(app, 'resources', 'app.asar.unpacked', 'node_modules');
-  assert.deepEqual(readdirSync(unpacked).sort(), ['better-sqlite3', 'isolated-vm']);
+  // Native modules, and the sandbox runtime, whose vendored seccomp helpers must run from disk.
+  assert.deepEqual(readdirSync(unpacked).sort(), ['@anthropic-ai', 'better-sqlite3', 'isolated-vm']);
   assert.ok(existsSync(join(app, 'resources', 'builtin-skills', 'git-commit', 'SKILL.md')));
   assert.equal(fuseWire(join(app, 'knack')), '01001100');
 });

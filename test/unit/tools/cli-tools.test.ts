@@ -86,14 +86,15 @@ test('knack tools call validates, asks on the terminal for bash, and runs read_f
   const ok = await run(['tools', 'call', 'read_file', '--args', '{"path": "readme.md"}', '--no-mcp', ...common]);
   assert.equal(ok.code, 0, ok.err);
   assert.match(ok.out, /"content": "hello"/);
+  // A recursive delete asks even inside the OS sandbox (which protects the machine, not the user's work).
   const declined = await run(
-    ['tools', 'call', 'bash', '--args', '{"command": "echo hi"}', '--no-mcp', ...common],
+    ['tools', 'call', 'bash', '--args', '{"command": "echo hi; rm -rf nothing-here"}', '--no-mcp', ...common],
     false,
   );
   assert.equal(declined.code, 1);
   assert.match(declined.err, /tool\.declined/);
   const approved = await run(
-    ['tools', 'call', 'bash', '--args', '{"command": "echo hi"}', '--no-mcp', ...common],
+    ['tools', 'call', 'bash', '--args', '{"command": "echo hi; rm -rf nothing-here"}', '--no-mcp', ...common],
     true,
   );
   assert.equal(approved.code, 0, approved.err);
