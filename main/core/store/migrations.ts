@@ -147,4 +147,56 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 7,
+    name: 'full-text search over chat messages and whole answers (FTS5, trigram), kept in step by triggers',
+    // Trigram tokens find any run of three characters: English words, and Chinese, which has no spaces between words
+    // for a word tokenizer to split on. Rows use the event's id as rowid (a user_message, or an assistant_end for the
+    // whole answer its text_deltas make), so deleting an event (a session's cascade) deletes its row in one step.
+    sql: `
+      CREATE VIRTUAL TABLE chat_search USING fts5(
+        body,                              -- a user's message, or one model reply's whole text
+        session_id UNINDEXED,
+        kind UNINDEXED,                    -- message | answer
+        tokenize = 'trigram'
+      );
+      CREATE TRIGGER chat_search_message AFTER INSERT ON chat_events
+        WHEN NEW.type = 'user_message' AND json_valid(NEW.data_json)
+      BEGIN
+        INSERT INTO chat_search (rowid, body, session_id, kind)
+          SELECT NEW.id, t, NEW.session_id, 'message' FROM (SELECT json_extract(NEW.data_json, '$.text') AS t)
+          WHERE typeof(t) = 'text' AND t <> '';
+      END;
+      CREATE TRIGGER chat_search_answer AFTER INSERT ON chat_events
+        WHEN NEW.type = 'assistant_end'
+      BEGIN
+        INSERT INTO chat_search (rowid, body, session_id, kind)
+          SELECT NEW.id, t, NEW.session_id, 'answer' FROM (
+            SELECT group_concat(json_extract(d.data_json, '$.text'), '' ORDER BY d.id) AS t FROM chat_events d
+            WHERE d.session_id = NEW.session_id AND d.type = 'text_delta' AND json_valid(d.data_json) AND d.id < NEW.id
+              AND d.id > COALESCE((SELECT a.id FROM chat_events a WHERE a.session_id = NEW.session_id
+                AND a.type = 'assistant_start' AND a.id < NEW.id ORDER BY a.id DESC LIMIT 1), 0))
+          WHERE typeof(t) = 'text' AND t <> '';
+      END;
+      CREATE TRIGGER chat_search_forget AFTER DELETE ON chat_events
+        WHEN OLD.type IN ('user_message', 'assistant_end')
+      BEGIN
+        DELETE FROM chat_search WHERE rowid = OLD.id;
+      END;
+      -- Conversations stored before this migration.
+      INSERT INTO chat_search (rowid, body, session_id, kind)
+        SELECT e.id, json_extract(e.data_json, '$.text'), e.session_id, 'message' FROM chat_events e
+        WHERE e.type = 'user_message' AND json_valid(e.data_json)
+          AND typeof(json_extract(e.data_json, '$.text')) = 'text' AND json_extract(e.data_json, '$.text') <> '';
+      INSERT INTO chat_search (rowid, body, session_id, kind)
+        SELECT id, t, session_id, 'answer' FROM (
+          SELECT e.id, e.session_id, (
+            SELECT group_concat(json_extract(d.data_json, '$.text'), '' ORDER BY d.id) FROM chat_events d
+            WHERE d.session_id = e.session_id AND d.type = 'text_delta' AND json_valid(d.data_json) AND d.id < e.id
+              AND d.id > COALESCE((SELECT a.id FROM chat_events a WHERE a.session_id = e.session_id
+                AND a.type = 'assistant_start' AND a.id < e.id ORDER BY a.id DESC LIMIT 1), 0)) AS t
+          FROM chat_events e WHERE e.type = 'assistant_end')
+        WHERE typeof(t) = 'text' AND t <> '';
+    `,
+  },
 ];

@@ -35,6 +35,81 @@ export interface AppendRow {
   title?: string | undefined;
 }
 
+/** A piece of a search hit's excerpt: `hit` marks the words searched for. */
+export interface SnippetPart {
+  text: string;
+  hit: boolean;
+}
+
+/** A session a search found: where the words are (its title, a user's message or an answer) and an excerpt there. */
+export interface SessionHit {
+  session: SessionRow;
+  /** The title when the words are in it, else the message or answer (its event's seq) with the best match. */
+  in: 'title' | 'message' | 'answer';
+  seq?: number;
+  snippet: SnippetPart[];
+}
+
+/** Characters of context on each side of the first match in an excerpt. */
+const EXCERPT_SIDE = 60;
+
+/**
+ * An excerpt of `body` around the first of `terms` (case-insensitive), every occurrence of a term marked. Written here
+ * rather than with FTS5's snippet(): that one works only with MATCH, and terms under three characters (a Chinese word
+ * of two) are found with LIKE, which trigram's index also serves; one excerpt for both keeps them alike.
+ */
+export function excerpt(body: string, terms: readonly string[]): SnippetPart[] {
+  const flat = body.replace(/\s+/g, ' ');
+  const lower = flat.toLowerCase();
+  const needles = terms.map((t) => t.toLowerCase()).filter(Boolean);
+  let first = -1;
+  for (const n of needles) {
+    const i = lower.indexOf(n);
+    if (i >= 0 && (first < 0 || i < first)) first = i;
+  }
+  const from = first <= EXCERPT_SIDE ? 0 : first - EXCERPT_SIDE;
+  const to = Math.min(flat.length, Math.max(first, 0) + EXCERPT_SIDE * 2);
+  const parts: SnippetPart[] = [];
+  const push = (text: string, hit: boolean): void => {
+    if (!text) return;
+    const last = parts[parts.length - 1];
+    if (last && last.hit === hit) last.text += text;
+    else parts.push({ text, hit });
+  };
+  if (from > 0) push('…', false);
+  let i = from;
+  while (i < to) {
+    let at = -1;
+    let len = 0;
+    for (const n of needles) {
+      const j = lower.indexOf(n, i);
+      if (j >= 0 && j < to && (at < 0 || j < at || (j === at && n.length > len))) {
+        at = j;
+        len = n.length;
+      }
+    }
+    if (at < 0) {
+      push(flat.slice(i, to), false);
+      break;
+    }
+    push(flat.slice(i, at), false);
+    push(flat.slice(at, at + len), true);
+    i = at + len;
+  }
+  if (to < flat.length) push('…', false);
+  return parts;
+}
+
+/** The words of a search: split on white space; a quoted run stays one term. */
+export function searchTerms(query: string): string[] {
+  const out: string[] = [];
+  for (const m of query.matchAll(/"([^"]*)"|(\S+)/g)) {
+    const t = (m[1] ?? m[2] ?? '').trim();
+    if (t) out.push(t);
+  }
+  return out.slice(0, 16);
+}
+
 /** Events per INSERT statement (4 parameters each, far below SQLite's limit on parameters). */
 const MAX_ROWS = 100;
 
@@ -243,6 +318,77 @@ export class SessionRepo {
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * Sessions holding every one of the words of `query` in their title, a message or an answer (case-insensitive), best
+   * first: title matches, then FTS5's rank (bm25) of the best message or answer. Terms of three characters or more are
+   * found through the FTS5 index (MATCH, each term a quoted phrase: nothing the user types is read as FTS5 syntax);
+   * shorter ones with LIKE on the same table.
+   */
+  search(query: string, opts: { workspace?: string; limit?: number } = {}): SessionHit[] {
+    const terms = searchTerms(query);
+    if (terms.length === 0) return [];
+    const limit = opts.limit ?? 50;
+    const long = terms.filter((t) => [...t].length >= 3);
+    const short = terms.filter((t) => [...t].length < 3);
+    const like = (t: string) => '%' + t.replace(/[%_\\]/g, '\\$&') + '%';
+    const hits = new Map<string, SessionHit>();
+
+    // Titles first: a title the user gave (a title read from the first message is found as that message).
+    const titleWhere = terms.map(() => `s.title LIKE ? ESCAPE '\\'`).join(' AND ');
+    const titled = this.db
+      .prepare(
+        `SELECT ${COLS} FROM chat_sessions s WHERE s.title <> '' AND ${titleWhere}${opts.workspace ? ' AND s.workspace = ?' : ''}
+         ORDER BY updatedAt DESC LIMIT ?`,
+      )
+      .all(...terms.map(like), ...(opts.workspace ? [opts.workspace] : []), limit) as RawRow[];
+    for (const r of titled) {
+      const row = rowOf(r)!;
+      hits.set(row.id, { session: row, in: 'title', snippet: excerpt(row.title, terms) });
+    }
+
+    const where: string[] = [];
+    const args: unknown[] = [];
+    if (long.length) {
+      where.push('chat_search MATCH ?');
+      args.push(long.map((t) => `"${t.replace(/"/g, '""')}"`).join(' AND '));
+    }
+    for (const t of short) {
+      where.push(`f.body LIKE ? ESCAPE '\\'`);
+      args.push(like(t));
+    }
+    if (opts.workspace) {
+      where.push('s.workspace = ?');
+      args.push(opts.workspace);
+    }
+    const found = this.db
+      .prepare(
+        `SELECT f.rowid AS seq, f.session_id AS sessionId, f.kind AS kind, f.body AS body
+         FROM chat_search f JOIN chat_sessions s ON s.id = f.session_id
+         WHERE ${where.join(' AND ')} ORDER BY ${long.length ? 'f.rank' : 'f.rowid DESC'} LIMIT ?`,
+      )
+      .all(...args, limit * 20) as { seq: number; sessionId: string; kind: string; body: string }[];
+    for (const f of found) {
+      if (hits.size >= limit) break;
+      if (hits.has(f.sessionId)) continue;
+      const row = this.get(f.sessionId);
+      if (!row) continue;
+      hits.set(f.sessionId, {
+        session: row,
+        in: f.kind === 'answer' ? 'answer' : 'message',
+        seq: f.seq,
+        snippet: excerpt(f.body, terms),
+      });
+    }
+    return [...hits.values()].slice(0, limit);
+  }
+
+  /** Rows of the search index of one session (what a delete must leave none of). */
+  searchRows(sessionId: string): number {
+    return (
+      this.db.prepare('SELECT COUNT(*) AS n FROM chat_search WHERE session_id = ?').get(sessionId) as { n: number }
+    ).n;
   }
 
   delete(id: string): boolean {
