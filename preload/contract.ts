@@ -490,6 +490,36 @@ export const SettingsView = z.object({
 });
 export type SettingsView = z.infer<typeof SettingsView>;
 
+/**
+ * What Test connection found (one real request of one token to the configured provider): it answered, or why not —
+ * `kind` as the agent names provider failures (auth, model, network, timeout, config …), the HTTP status, Knack's
+ * line and the provider's own words (`said`). Never the key.
+ */
+export const ConnectionCheck = z.object({
+  ok: z.boolean(),
+  provider: z.string().optional(),
+  model: z.string().optional(),
+  baseUrl: z.string().nullable().optional(),
+  kind: z.string().optional(),
+  status: z.number().int().optional(),
+  message: z.string().optional(),
+  said: z.string().optional(),
+});
+export type ConnectionCheck = z.infer<typeof ConnectionCheck>;
+
+/**
+ * Whether the open workspace's commands run inside the OS sandbox (`knack sandbox status --json`): the backend, why it
+ * is unavailable and the one line that fixes it, and the workspace's `sandbox.mode`.
+ */
+export const SandboxStatus = z.object({
+  available: z.boolean(),
+  backend: z.string(),
+  reason: z.string(),
+  hint: z.string(),
+  mode: z.enum(['auto', 'required', 'off']),
+});
+export type SandboxStatus = z.infer<typeof SandboxStatus>;
+
 // ───────────────────────────── methods ─────────────────────────────
 
 /** Largest .zip accepted by skills.installUpload (bytes, before base64). */
@@ -719,6 +749,10 @@ export const methods = {
   ),
   'settings.clearKey': m(z.object({ preset: Name }).strict(), z.object({ hasKey: z.boolean() })),
   'settings.setCeiling': m(Ceiling.partial().strict(), SettingsView),
+  /** Test connection: one real one-token request to the provider in use (its key, model and base URL), no retries. */
+  'settings.testProvider': m(Empty, ConnectionCheck),
+  /** The open workspace's OS sandbox: available, backend, reason, install hint, mode (waits for its first probe). */
+  'sandbox.status': m(Empty, SandboxStatus),
   'rules.list': m(Empty, z.object({ rules: z.array(PolicyRule) })),
   'rules.remove': m(z.object({ id: Id }).strict(), z.object({ removed: z.boolean() })),
 } as const;

@@ -35,6 +35,15 @@ export function startFakeAnthropic(): Promise<FakeServer> {
     basePath: '',
     endpoint: '/v1/messages',
     errorBody,
+    // The SDK sends the key as x-api-key or as a bearer token, by version.
+    keyOf: (h) =>
+      typeof h['x-api-key'] === 'string' ? h['x-api-key'] : /^Bearer (.*)$/.exec(h.authorization ?? '')?.[1],
+    // What api.anthropic.com answers to a wrong x-api-key.
+    authError: () => ({
+      type: 'error',
+      error: { type: 'authentication_error', message: 'invalid x-api-key' },
+      request_id: nextId('req_'),
+    }),
     async write(turn, req, res, signal) {
       const send = (event: string, data: unknown): void =>
         void res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);

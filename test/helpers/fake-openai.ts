@@ -33,6 +33,16 @@ export function startFakeOpenAI(): Promise<FakeServer> {
     basePath: '/v1',
     endpoint: '/chat/completions',
     errorBody,
+    keyOf: (h) => /^Bearer (.*)$/.exec(h.authorization ?? '')?.[1],
+    // What api.openai.com answers to a wrong key (it shows the key's first and last characters only).
+    authError: (given) => ({
+      error: {
+        message: `Incorrect API key provided: ${given.slice(0, 3)}${'*'.repeat(Math.max(0, given.length - 7))}${given.slice(-4)}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+        type: 'invalid_request_error',
+        param: null,
+        code: 'invalid_api_key',
+      },
+    }),
     async write(turn, req, res, signal) {
       const id = nextId('chatcmpl-');
       const model = typeof req.body.model === 'string' ? req.body.model : 'fake';

@@ -69,6 +69,11 @@ export interface FakeServer {
   remaining(): number;
   /** Resolves when a request has started streaming (count from 1). */
   streaming(n?: number): Promise<void>;
+  /**
+   * Accept only this API key from now on (undefined: any key): a request with another key gets the provider's real
+   * 401 body, as a wrong key pasted by a user would, and consumes no turn.
+   */
+  requireKey(key: string | undefined): void;
   close(): Promise<void>;
 }
 
@@ -129,7 +134,12 @@ export async function startFakeServer(opts: {
   endpoint: string;
   write: TurnWriter;
   errorBody: (turn: FakeTurn) => unknown;
+  /** The key a request carries, as the provider reads it (x-api-key, or Authorization: Bearer). */
+  keyOf: (headers: IncomingMessage['headers']) => string | undefined;
+  /** The provider's own 401 body for a wrong key. */
+  authError: (given: string) => unknown;
 }): Promise<FakeServer> {
+  let required: string | undefined;
   const turns: FakeTurn[] = [];
   const requests: RecordedRequest[] = [];
   let started = 0;
@@ -157,6 +167,12 @@ export async function startFakeServer(opts: {
         }
         const rec: RecordedRequest = { path, headers: req.headers, body, raw };
         requests.push(rec);
+        const given = opts.keyOf(req.headers) ?? '';
+        if (required !== undefined && given !== required) {
+          res.writeHead(401, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(opts.authError(given)));
+          return;
+        }
         const turn = turns.shift() ?? { text: `ok: ${lastUserText(body)}` };
         if (turn.status) {
           const headers: Record<string, string> = { 'content-type': 'application/json' };
@@ -195,6 +211,7 @@ export async function startFakeServer(opts: {
     script: (...t) => void turns.push(...t),
     clear: () => void turns.splice(0),
     remaining: () => turns.length,
+    requireKey: (key) => void (required = key),
     streaming: (n = 1) => (started >= n ? Promise.resolve() : new Promise((resolve) => waiters.push({ n, resolve }))),
     close: () =>
       new Promise<void>((resolve) => {

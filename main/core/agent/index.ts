@@ -194,6 +194,7 @@ export function deleteSession(host: AgentHost, id: string): boolean {
 }
 
 export { keySourceOf } from './providers/settings.js';
+export { checkConnection, type ConnectionCheck } from './providers/check.js';
 
 export {
   type AgentEvent,

@@ -23,7 +23,7 @@ import {
   type ProjectionEntry,
   type SessionRow,
 } from '../agent/index.js';
-import { keySourceOf } from '../agent/index.js';
+import { checkConnection, keySourceOf, resolveProvider } from '../agent/index.js';
 import type { KeyStore } from './context.js';
 import { CONTEXT_SECTIONS, type SessionMeta, type SettingsView } from '../../../preload/contract.js';
 
@@ -44,6 +44,7 @@ type ChatHandlers = Pick<
   | 'settings.setProvider'
   | 'settings.setKey'
   | 'settings.clearKey'
+  | 'settings.testProvider'
 >;
 
 interface Live {
@@ -590,6 +591,21 @@ export class ChatBinding {
         }
         this.resetAgent();
         return { hasKey: true };
+      },
+      'settings.testProvider': async () => {
+        // The provider a message would use now (the same lookup as the agent's): its key never leaves this function.
+        const env = this.options.env ?? process.env;
+        let r: ReturnType<typeof resolveProvider>;
+        try {
+          r = resolveProvider(this.options.provider ?? {}, { dataDir, env, keyStore: this.keys });
+        } catch (e) {
+          if (!(e instanceof ProviderError)) throw e;
+          return { ok: false, kind: e.kind, message: e.message };
+        }
+        if (!r.config) return { ok: false, kind: 'config', message: NO_MODEL };
+        const c = r.config;
+        const checked = await checkConnection(c, r.apiKey);
+        return { provider: c.id, model: c.model, baseUrl: c.baseURL ?? null, ...checked };
       },
       'settings.clearKey': ({ preset }) => {
         const id = known(preset);

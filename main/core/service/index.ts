@@ -172,6 +172,8 @@ export class KnackService {
         await dialogs.showInFolder(file);
         return { shown: true };
       },
+      // Started as a tool call starts it: available only once a command really ran inside it.
+      'sandbox.status': async () => (await ctx.workspace().wall()).status(),
       ...skillHandlers(ctx),
       ...sourceHandlers(ctx, (f) => this.cleanups.push(f)),
       ...toolHandlers(ctx),

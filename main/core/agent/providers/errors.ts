@@ -46,6 +46,16 @@ function bodyOf(e: SdkErrorLike): { type?: string; message?: string; code?: stri
   return { type: inner?.type ?? e.type, message: inner?.message, code: inner?.code };
 }
 
+/**
+ * What the provider itself said about a failure (its error body's message, else the SDK's), one line, keys redacted:
+ * shown beside Knack's own line so the user reads the provider's words (e.g. "invalid x-api-key").
+ */
+export function providerSaid(e: unknown, secrets: (string | undefined)[] = []): string | undefined {
+  const err = (e ?? {}) as SdkErrorLike;
+  const said = bodyOf(err).message ?? err.message;
+  return said ? redact(said.split('\n')[0]!.slice(0, 300), secrets) : undefined;
+}
+
 /** Remove every key-looking secret (and the given key) from a message that may be shown or stored. */
 export function redact(text: string, secrets: (string | undefined)[] = []): string {
   let out = text;
