@@ -56,11 +56,6 @@ if (bin) {
   );
   buildIfNeeded(false);
   const { main } = await import('./cli-entry.js');
-  const extra = process.argv.slice(2);
-  process.exitCode = await main([
-    'serve',
-    '--open',
-    ...(extra.includes('--workspace') || extra.includes('-w') ? [] : ['--workspace', process.cwd()]),
-    ...extra,
-  ]);
+  // No folder unless one is asked for (--workspace): serve never opens Knack's own folder by itself.
+  process.exitCode = await main(['serve', '--open', ...process.argv.slice(2)]);
 }

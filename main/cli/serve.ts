@@ -1,7 +1,7 @@
 // `knack serve`: the desktop interface in a browser — the built renderer and the contract over a loopback
 // WebSocket, guarded by a per-run token. Runs until Ctrl+C (SIGINT) or SIGTERM, then shuts down cleanly.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, realpathSync } from 'node:fs';
+import { join, relative, isAbsolute } from 'node:path';
 import { CliError, type Command, type CommandContext } from './command.js';
 import { repoRoot } from '../core/config/index.js';
 import { KnackService } from '../core/service/index.js';
@@ -21,6 +21,24 @@ function portOf(v: unknown): number {
   if (typeof v !== 'string' || !/^\d+$/.test(v) || n > 65535)
     throw new CliError(`--port: "${String(v)}" is not a port number (0-65535)`);
   return n;
+}
+
+/**
+ * The folder serve opens at start: --workspace when given; else the current folder, unless that is Knack's own
+ * installation (`npm start` runs there): then none, and the window starts with its first-run folder step.
+ */
+export function startFolder(given: boolean, cwd: string, own: string = repoRoot): string | undefined {
+  if (given) return cwd;
+  let real = cwd;
+  let home = own;
+  try {
+    real = realpathSync.native(cwd);
+    home = realpathSync.native(own);
+  } catch {
+    // A folder that cannot be read is opened (and its error shown) as before.
+  }
+  const rel = relative(home, real);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel)) ? undefined : cwd;
 }
 
 /** Resolves when the process is asked to stop. */
@@ -47,13 +65,17 @@ export async function runServe(ctx: CommandContext, until: Promise<string> = sto
     ...(typeof v['base-url'] === 'string' ? { baseURL: v['base-url'] } : {}),
   };
   const service = new KnackService({ paths: ctx.paths, transport: 'serve', version: appVersion(), provider });
-  try {
-    await service.openWorkspace(ctx.workspace);
-  } catch (e) {
+  const folder = startFolder(typeof v.workspace === 'string', ctx.workspace);
+  if (folder === undefined)
     ctx.io.err(
-      `knack serve: could not open ${ctx.workspace}: ${(e as Error).message}; open another folder from the page`,
+      `knack serve: not opening Knack's own folder (${ctx.workspace}) as the workspace; choose one in the window, or pass --workspace DIR`,
     );
-  }
+  else
+    try {
+      await service.openWorkspace(folder);
+    } catch (e) {
+      ctx.io.err(`knack serve: could not open ${folder}: ${(e as Error).message}; open another folder from the page`);
+    }
   const rendererDir = typeof v.renderer === 'string' ? v.renderer : join(repoRoot, 'dist', 'renderer');
   let handle;
   try {
