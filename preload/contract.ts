@@ -309,6 +309,15 @@ export const SessionMeta = z.object({
 });
 export type SessionMeta = z.infer<typeof SessionMeta>;
 
+/** A session a search found, with an excerpt where the words are (`hit` marks them; shown as text, escaped). */
+export const SessionHit = z.object({
+  session: SessionMeta,
+  /** Where the words are: the title the user gave, one of their messages, or an answer. */
+  in: z.enum(['title', 'message', 'answer']),
+  snippet: z.array(z.object({ text: z.string(), hit: z.boolean() })),
+});
+export type SessionHit = z.infer<typeof SessionHit>;
+
 export const ToolCallCard = z.object({
   callId: z.string(),
   tool: z.string(),
@@ -716,6 +725,16 @@ export const methods = {
     z.object({ filename: z.string(), mime: z.string(), content: z.string() }),
   ),
   'sessions.delete': m(z.object({ id: Id }).strict(), z.object({ deleted: z.boolean() })),
+  /** This workspace's sessions holding every word of `query` in their title, messages or answers (SQLite FTS5). */
+  'sessions.search': m(
+    z.object({ query: z.string().min(1).max(500) }).strict(),
+    z.object({ hits: z.array(SessionHit) }),
+  ),
+  /** Give a session a title (one line, at most 80 characters; white space is folded). */
+  'sessions.rename': m(
+    z.object({ id: Id, title: z.string().min(1).max(500) }).strict(),
+    z.object({ session: SessionMeta }),
+  ),
 
   // context
   /** Loaded skills, the context projection and token accounting per section for one session. */

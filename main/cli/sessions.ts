@@ -1,4 +1,4 @@
-// `knack sessions list|show|export|delete`: the chat sessions stored in the database (for this workspace, or
+// `knack sessions list|search|show|export|rename|delete`: the chat sessions stored in the database (for this workspace, or
 // all with --all). Export is Markdown or JSON; keys are never in a session, so never in an export.
 import { writeFileSync } from 'node:fs';
 import { CliError, printJson, stringFlag, type Command, type CommandContext } from './command.js';
@@ -9,10 +9,13 @@ import {
   findSession,
   formatCost,
   listSessions,
+  renameSession,
+  searchSessions,
   sessionCost,
   sessionEvents,
 } from '../core/agent/index.js';
 import type { KnackWorkspace } from '../core/workspace.js';
+import { displaySafe } from '../core/policy/index.js';
 
 function run<T>(ctx: CommandContext, fn: (ws: KnackWorkspace) => T): Promise<T> {
   return withWorkspace(
@@ -111,4 +114,47 @@ const del: Command = {
     }),
 };
 
-export const sessionsCommands: Command[] = [list, show, exportCmd, del];
+const search: Command = {
+  path: ['sessions', 'search'],
+  summary: 'Sessions of this workspace (--all: every workspace) holding every word, in a title, message or answer.',
+  usage: 'WORDS... [--all] [--json]',
+  options: { all: { type: 'boolean' } },
+  maxPositionals: 100,
+  run: (ctx) =>
+    run(ctx, (ws) => {
+      const query = ctx.positionals.join(' ').trim();
+      if (!query) throw new CliError('usage: knack sessions search WORDS...');
+      const hits = searchSessions(ws, query, { allWorkspaces: ctx.values.all === true });
+      if (ctx.json) {
+        printJson(ctx.io, hits);
+        return 0;
+      }
+      if (hits.length === 0) ctx.io.out(`no session holds "${displaySafe(query)}"`);
+      for (const h of hits) {
+        // Words of the excerpt between [ ]; what the model wrote is escaped before it reaches the terminal.
+        const text = h.snippet.map((p) => (p.hit ? `[${displaySafe(p.text)}]` : displaySafe(p.text))).join('');
+        ctx.io.out(
+          `${h.session.id.slice(0, 8)}  ${displaySafe(h.session.title || '(untitled)')}\n    ${h.in}: ${text}`,
+        );
+      }
+      return 0;
+    }),
+};
+
+const rename: Command = {
+  path: ['sessions', 'rename'],
+  summary: 'Give a session a title.',
+  usage: 'ID TITLE...',
+  maxPositionals: 100,
+  run: (ctx) =>
+    run(ctx, (ws) => {
+      const [id, ...words] = ctx.positionals;
+      if (!id || words.join('').trim() === '') throw new CliError('usage: knack sessions rename ID TITLE...');
+      const row = renameSession(ws, id, words.join(' '));
+      if (ctx.json) printJson(ctx.io, row);
+      else ctx.io.out(`renamed session ${row.id.slice(0, 8)}: ${displaySafe(row.title)}`);
+      return 0;
+    }),
+};
+
+export const sessionsCommands: Command[] = [list, search, show, exportCmd, rename, del];

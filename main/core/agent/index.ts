@@ -20,7 +20,7 @@ import type { ModelProvider } from './providers/types.js';
 import { exportSession, type ExportFormat } from './export.js';
 export { describeUsage, addTurnUsage, sessionUsage, type TurnUsage } from './export.js';
 import type { AgentEvent, AgentEventBody } from './types.js';
-import type { SessionRow } from '../store/index.js';
+import { sessionTitle, type SessionHit, type SessionRow } from '../store/index.js';
 
 export { ChatSession } from './session.js';
 export type { AgentHost, SessionOptions, TurnResult } from './session.js';
@@ -39,7 +39,7 @@ export type { KeyStore, ProviderChoice, ProviderConfig, ProvidersFile, UserProvi
 export type { ModelProvider, ChatMessage, Usage } from './providers/types.js';
 export type { ExportFormat } from './export.js';
 export { PRICES, priceFor, costOf, formatCost, type Price } from './providers/pricing.js';
-export type { SessionRow } from '../store/index.js';
+export type { SessionRow, SessionHit, SnippetPart } from '../store/index.js';
 
 export interface AgentOptions extends Omit<SessionOptions, 'provider'> {
   /** Which provider/model/base URL (and optionally key); default: providers.json's default, else a key in the env. */
@@ -144,6 +144,15 @@ export class Agent {
   deleteSession(id: string): boolean {
     return deleteSession(this.host, id);
   }
+
+  /** This workspace's sessions holding every word of `query` (title, messages, answers), best first. */
+  searchSessions(query: string, opts: { allWorkspaces?: boolean; limit?: number } = {}): SessionHit[] {
+    return searchSessions(this.host, query, opts);
+  }
+
+  renameSession(id: string, title: string): SessionRow {
+    return renameSession(this.host, id, title);
+  }
 }
 
 function store(host: AgentHost) {
@@ -186,6 +195,26 @@ export function sessionCost(host: AgentHost, id: string): number | undefined {
 export function exportSessionOf(host: AgentHost, id: string, format: ExportFormat): string {
   const row = findSession(host, id);
   return exportSession(row, sessionEvents(host, row.id), format);
+}
+
+export function searchSessions(
+  host: AgentHost,
+  query: string,
+  opts: { allWorkspaces?: boolean; limit?: number } = {},
+): SessionHit[] {
+  return store(host).sessions.search(query, {
+    ...(opts.allWorkspaces ? {} : { workspace: host.workspace }),
+    ...(opts.limit ? { limit: opts.limit } : {}),
+  });
+}
+
+/** Give a session a title of the user's (one line, at most 80 characters); an empty one is refused. */
+export function renameSession(host: AgentHost, id: string, title: string): SessionRow {
+  const row = findSession(host, id);
+  const clean = sessionTitle(title);
+  if (!clean) throw new Error('a session title cannot be empty');
+  store(host).sessions.update(row.id, { title: clean });
+  return store(host).sessions.get(row.id)!;
 }
 
 export function deleteSession(host: AgentHost, id: string): boolean {

@@ -39,6 +39,8 @@ type ChatHandlers = Pick<
   | 'sessions.open'
   | 'sessions.export'
   | 'sessions.delete'
+  | 'sessions.search'
+  | 'sessions.rename'
   | 'context.get'
   | 'settings.get'
   | 'settings.setProvider'
@@ -305,7 +307,7 @@ export class ChatBinding {
     const r = row ?? this.agent().sessionRow(chat.id);
     return {
       id: chat.id,
-      title: chat.title || r?.title || 'New chat',
+      title: r?.title || chat.title || 'New chat',
       workspace: r?.workspace ?? this.ctx.workspace().workspace,
       createdAt: r?.createdAt ?? Date.now(),
       updatedAt: r?.updatedAt ?? Date.now(),
@@ -537,6 +539,27 @@ export class ChatBinding {
         }
         if (deleted) this.ctx.events.emit('session.deleted', { id });
         return { deleted };
+      },
+      'sessions.search': ({ query }) => {
+        let hits;
+        try {
+          hits = this.agent().searchSessions(query);
+        } catch (e) {
+          throw new ServiceError('unavailable', (e as Error).message);
+        }
+        return { hits: hits.map((h) => ({ session: this.rowMeta(h.session), in: h.in, snippet: h.snippet })) };
+      },
+      'sessions.rename': ({ id, title }) => {
+        if (!title.trim()) throw new ServiceError('invalid_input', 'a session title cannot be empty', { id });
+        let row: SessionRow;
+        try {
+          row = this.agent().renameSession(id, title);
+        } catch (e) {
+          throw new ServiceError('not_found', (e as Error).message, { id });
+        }
+        const session = this.rowMeta(row);
+        this.ctx.events.emit('session.updated', { session });
+        return { session };
       },
       'context.get': async ({ sessionId }) => {
         const chat = this.session(sessionId).chat;

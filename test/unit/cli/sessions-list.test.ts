@@ -54,3 +54,34 @@ test("knack sessions list shows each session's cost, and a blank (not $0) where 
   assert.ok(Math.abs(pricedRow.costUsd! - 0.0045) < 1e-12, String(pricedRow.costUsd));
   assert.equal('costUsd' in rows.find((r) => r.title === 'an unpriced question')!, false);
 });
+
+test('knack sessions search finds a word of an old answer (escaped), rename gives the title it then lists', async () => {
+  const home = tempDir('knack-sessions-home-');
+  const common = ['--workspace', tempDir('knack-sessions-ws-'), '--home', home, '--data-dir', join(home, 'data')];
+  server.script({ text: 'Feed the \u001b[31mpenguins\u001b[0m at dawn.' });
+  const c = capture();
+  process.env.ANTHROPIC_API_KEY = 'sk-ant-search-0123456789';
+  try {
+    const args = ['chat', '--once', 'zoo chores', '--provider', 'anthropic', '--model', 'm', '--base-url', server.url];
+    assert.equal(await main([...args, ...common], c.io), 0, c.err.join('\n'));
+  } finally {
+    delete process.env.ANTHROPIC_API_KEY;
+  }
+  const s = capture();
+  assert.equal(await main(['sessions', 'search', 'penguins', ...common], s.io), 0, s.err.join('\n'));
+  const out = s.out.join('\n');
+  assert.match(out, /zoo chores\n {4}answer: Feed the \\x1b\[31m\[penguins\]\\x1b\[0m at dawn\./);
+  assert.doesNotMatch(out, /\u001b/, 'no escape sequence reaches the terminal');
+  const id = /^([0-9a-f]{8})/.exec(out)![1]!;
+
+  const r = capture();
+  assert.equal(await main(['sessions', 'rename', id, 'Zoo', 'rota', ...common], r.io), 0, r.err.join('\n'));
+  const l = capture();
+  assert.equal(await main(['sessions', 'list', ...common], l.io), 0);
+  assert.match(l.out.join('\n'), /Zoo rota$/m);
+  const none = capture();
+  assert.equal(await main(['sessions', 'search', 'walrus', ...common], none.io), 0);
+  assert.match(none.out.join('\n'), /no session holds "walrus"/);
+  const bad = capture();
+  assert.notEqual(await main(['sessions', 'rename', id, ...common], bad.io), 0);
+});
