@@ -10,6 +10,9 @@ import { z } from 'zod';
 
 // Every text the window shows for approval goes through these (control, bidi and invisible characters escaped).
 export { displaySafe, displaySafeLines } from './display.js';
+// Messages for people as a code plus parameters: the window says them in its language (renderer/src/i18n).
+import { Said } from './words.js';
+export { english, fill, placeholders, Said, WORD_CODES, WORDS, type WordCode } from './words.js';
 
 // ───────────────────────────── shared shapes ─────────────────────────────
 
@@ -340,7 +343,15 @@ export const TranscriptItem = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('user'), id: z.string(), text: z.string(), at: z.number() }),
   z.object({ kind: z.literal('assistant'), id: z.string(), text: z.string(), at: z.number() }),
   z.object({ kind: z.literal('tool'), id: z.string(), card: ToolCallCard, at: z.number() }),
-  z.object({ kind: z.literal('skill'), id: z.string(), skill: z.string(), reason: z.string(), at: z.number() }),
+  z.object({
+    kind: z.literal('skill'),
+    id: z.string(),
+    skill: z.string(),
+    reason: z.string(),
+    /** Why it loaded, as words the window says in its language (`reason` is the English). */
+    words: Said.optional(),
+    at: z.number(),
+  }),
   z.object({
     kind: z.literal('notice'),
     id: z.string(),
@@ -409,6 +420,8 @@ export const LoadedSkill = z.object({
   /** Content hash of the version that went in. */
   version: z.string().optional(),
   reason: z.string(),
+  /** Why it loaded, as words the window says in its language (`reason` is the English). */
+  words: Said.optional(),
   tokens: z.number().int().nonnegative(),
   /** Files of this skill the model read in this conversation (relative to the skill folder), in order. */
   resources: z.array(z.object({ path: z.string(), tokens: z.number().int().nonnegative() })),
@@ -806,6 +819,8 @@ export const events = {
     skill: z.string(),
     tier: Tier,
     reason: z.string(),
+    /** Why it loaded, as words the window says in its language (`reason` is the English). */
+    words: Said.optional(),
     tokens: z.number().int().nonnegative(),
   }),
   /** Something the transcript shows as a line of its own: compaction, recovery after a crash, a provider error, an offer. */

@@ -8,7 +8,8 @@ import type { Store } from '../store/index.js';
 import type { AppendRow } from '../store/index.js';
 import type { Catalog } from '../skills/catalog/index.js';
 import type { CatalogEntry } from '../skills/format/index.js';
-import { describeMatch, type SkillMatcher } from '../skills/use/index.js';
+import { english, say, type Said } from '../base/index.js';
+import { matchWords, type SkillMatcher } from '../skills/use/index.js';
 import { SkillLoader, listResources } from '../skills/use/index.js';
 import type { WorkspaceSession } from '../skills/use/index.js';
 import type { Gate } from '../policy/index.js';
@@ -256,6 +257,7 @@ export class ChatSession {
     tier: string;
     reason: SkillLoadReason;
     why: string;
+    words?: Said;
     tokens: number;
     version: string;
   }[] {
@@ -448,7 +450,7 @@ export class ChatSession {
   /** Load a skill by hand (`/load NAME`), with its dependencies. */
   async loadSkill(name: string): Promise<{ ok: true; loaded: string[] } | { ok: false; message: string }> {
     await this.toolsReady();
-    const r = this.loadInto(name, 'user', 'loaded by the user');
+    const r = this.loadInto(name, 'user', say('loadUser'));
     return r.ok ? { ok: true, loaded: r.loaded } : { ok: false, message: r.message };
   }
 
@@ -932,7 +934,7 @@ export class ChatSession {
     }
     for (const m of matches.slice(0, this.opts.maxAutoLoad ?? 3)) {
       if (this.state.loaded.has(key(m.name))) continue;
-      const r = this.loadInto(m.name, 'trigger', describeMatch(m));
+      const r = this.loadInto(m.name, 'trigger', matchWords(m));
       if (!r.ok) this.record({ type: 'error', kind: 'skill', message: r.message });
     }
   }
@@ -940,7 +942,7 @@ export class ChatSession {
   private loadInto(
     name: string,
     reason: SkillLoadReason,
-    why: string,
+    why: Said,
   ): { ok: true; loaded: string[]; bodies: LoadedBody[] } | { ok: false; message: string; code: string } {
     const r = this.loaderOf().load(name, reason === 'recovered' ? 'user' : reason);
     if (!r.ok) return { ok: false, message: r.error.message, code: r.error.code };
@@ -952,17 +954,19 @@ export class ChatSession {
       if (prev && prev.version === s.version && reason !== 'recovered') continue;
       if (reason === 'recovered' && prev && prev.version === s.version) continue;
       const isDep = s.reason === 'dependency';
+      const words = isDep
+        ? say('loadDependency', { skill: s.requiredBy ?? '' })
+        : reason === 'recovered'
+          ? say('loadRecovered')
+          : why;
       this.record({
         type: 'skill_loaded',
         name: s.name,
         tier: s.tier,
         version: s.version,
         reason: isDep ? 'dependency' : reason,
-        why: isDep
-          ? `needed by ${s.requiredBy}`
-          : reason === 'recovered'
-            ? 'SKILL.md changed since the session was saved'
-            : why,
+        why: english(words),
+        words,
         tokens: s.tokens,
         ...(s.requiredBy ? { requiredBy: s.requiredBy } : {}),
       });
@@ -991,13 +995,15 @@ export class ChatSession {
       if (body === undefined) continue;
       this.bodies.set(key(rec.skill), { name: rec.skill, tier: rec.tier, body });
       const isDep = rec.reason === 'dependency';
+      const words = isDep ? say('loadDependency', { skill: rec.requiredBy ?? '' }) : say('loadModel');
       this.record({
         type: 'skill_loaded',
         name: rec.skill,
         tier: rec.tier,
         version: rec.version,
         reason: isDep ? 'dependency' : 'model',
-        why: isDep ? `needed by ${rec.requiredBy}` : 'the model asked for it',
+        why: english(words),
+        words,
         tokens: rec.tokens,
         ...(rec.requiredBy ? { requiredBy: rec.requiredBy } : {}),
       });
@@ -1303,7 +1309,7 @@ export class ChatSession {
 
   private recover(): void {
     for (const s of [...this.state.loaded.values()]) {
-      const r = this.loadInto(s.name, 'recovered', '');
+      const r = this.loadInto(s.name, 'recovered', say('loadRecovered'));
       if (!r.ok) this.record({ type: 'skill_unloaded', name: s.name, reason: `cannot load it again: ${r.message}` });
     }
     const interrupted = this.state.streaming;

@@ -3,6 +3,7 @@
 import type { ChatMessage } from './providers/types.js';
 import { emptyUsage, type Usage } from './providers/types.js';
 import type { AgentEventBody, ContextSections, PendingApproval, SkillLoadReason, TurnEndReason } from './types.js';
+import type { Said } from '../base/index.js';
 import type { Tier } from '../skills/format/index.js';
 import { sessionTitle } from '../store/index.js';
 
@@ -12,6 +13,7 @@ export interface LoadedSkillState {
   version: string;
   reason: SkillLoadReason;
   why: string;
+  words?: Said;
   tokens: number;
   requiredBy?: string;
 }
@@ -117,6 +119,7 @@ export function applyEvent(s: SessionState, e: AgentEventBody): void {
         version: e.version,
         reason: e.reason,
         why: e.why,
+        ...(e.words ? { words: e.words } : {}),
         tokens: e.tokens,
         ...(e.requiredBy ? { requiredBy: e.requiredBy } : {}),
       });

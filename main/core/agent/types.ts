@@ -4,6 +4,7 @@ import type { Usage } from './providers/types.js';
 import type { Tier } from '../skills/format/index.js';
 import type { DecisionFields } from '../policy/index.js';
 import type { RiskLine } from '../policy/index.js';
+import type { Said } from '../base/index.js';
 
 export type { Usage };
 
@@ -65,7 +66,9 @@ export type AgentEventBody =
       tier: Tier;
       version: string;
       reason: SkillLoadReason;
+      /** Why, in English (the CLI, exports); `words` is the same as a code the window says in its language. */
       why: string;
+      words?: Said;
       tokens: number;
       requiredBy?: string;
     }

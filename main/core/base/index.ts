@@ -11,3 +11,5 @@ export { countTokens } from './tokens.js';
 export { workerSpec, type WorkerSpec } from './worker-spec.js';
 export { writeFileAtomic, type AtomicWriteOptions } from './atomic-write.js';
 export { BoundedMap } from './bounded-map.js';
+// Messages for people as a code plus parameters (preload/words.ts): the window words them, the CLI prints english().
+export { english, say, type Said, type WordCode } from '../../../preload/words.js';

@@ -182,6 +182,7 @@ export class EventMapper {
           skill: e.name,
           tier: e.tier,
           reason: `${e.reason}: ${e.why}`,
+          ...(e.words ? { words: e.words } : {}),
           tokens: e.tokens,
         });
       case 'skill_unloaded':
@@ -338,7 +339,14 @@ export function transcriptOf(events: AgentEvent[], noModel = NO_MODEL): Transcri
         break;
       }
       case 'skill_loaded':
-        items.push({ kind: 'skill', id, skill: e.name, reason: `${e.reason}: ${e.why}`, at: e.at });
+        items.push({
+          kind: 'skill',
+          id,
+          skill: e.name,
+          reason: `${e.reason}: ${e.why}`,
+          ...(e.words ? { words: e.words } : {}),
+          at: e.at,
+        });
         break;
       case 'error':
         if (noticeError(e.kind)) items.push({ kind: 'notice', id, level: 'error', text: e.message, at: e.at });

@@ -584,6 +584,7 @@ export class ChatBinding {
             tier: s.tier as 'builtin' | 'user' | 'project',
             version: s.version,
             reason: `${s.reason}: ${s.why}`,
+            ...(s.words ? { words: s.words } : {}),
             tokens: s.tokens,
             resources: projection
               .filter((p) => p.kind === 'resource' && p.path && p.name.toLowerCase() === s.name.toLowerCase())

@@ -169,7 +169,13 @@ export function toMessages(items: MethodOutput<'sessions.open'>['items']): ChatM
     }
     if (it.kind === 'assistant') current.parts.push({ kind: 'text', text: it.text });
     else if (it.kind === 'tool') current.parts.push({ kind: 'tool', call: toCall(it.card) });
-    else if (it.kind === 'skill') current.parts.push({ kind: 'skill', name: it.skill, reason: it.reason });
+    else if (it.kind === 'skill')
+      current.parts.push({
+        kind: 'skill',
+        name: it.skill,
+        reason: it.reason,
+        ...(it.words ? { words: it.words } : {}),
+      });
     else if (it.kind === 'end') {
       Object.assign(current, answerEnd(it.reason, it.message, it.retryable));
       // What follows (a retried answer) is an answer of its own.
@@ -437,6 +443,7 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
         name: s.name,
         tier: s.tier,
         why: s.reason,
+        ...(s.words ? { words: s.words } : {}),
         tokens: s.tokens,
         ...(s.version ? { version: s.version } : {}),
         resources: s.resources.map((r) => r.path),
@@ -520,7 +527,7 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
             type: 'loaded',
             sessionId: e.sessionId,
             messageId: e.turnId,
-            skill: { name: e.skill, reason: e.reason },
+            skill: { name: e.skill, reason: e.reason, ...(e.words ? { words: e.words } : {}) },
           }),
         ),
         k.on('chat.notice', (e) => h({ type: 'notice', sessionId: e.sessionId, level: e.level, text: e.text })),

@@ -1,6 +1,6 @@
 // View-model shapes the screens render: what the renderer receives over the contract, nothing more.
 // Plain data only (no functions, no Node types); the contract adapter fills them.
-import type { SkillOrigin } from '../../../preload/contract';
+import type { Said, SkillOrigin } from '../../../preload/contract';
 
 export type Tier = 'builtin' | 'user' | 'project';
 export type AuditLevel = 'P0' | 'P1' | 'P2';
@@ -169,7 +169,7 @@ export type ChatPart =
   | { kind: 'text'; text: string }
   | { kind: 'tool'; call: ToolCallView }
   | { kind: 'approval'; request: ApprovalRequest; answered?: Decision }
-  | { kind: 'skill'; name: string; reason: string }
+  | { kind: 'skill'; name: string; reason: string; words?: Said }
   | { kind: 'notice'; level: 'info' | 'warning' | 'error'; text: string };
 
 /**
@@ -207,6 +207,8 @@ export interface LoadedSkill {
   tier: Tier;
   /** Why it was loaded: trigger and matched words, model request, or dependency of another skill. */
   why: string;
+  /** `why` as words, said in the window's language. */
+  words?: Said;
   version?: string;
   tokens: number;
   resources?: string[];
@@ -297,5 +299,5 @@ export type ChatEvent =
       end?: AnswerEnd;
       retry?: boolean;
     }
-  | { type: 'loaded'; sessionId: string; messageId?: string; skill?: { name: string; reason: string } }
+  | { type: 'loaded'; sessionId: string; messageId?: string; skill?: { name: string; reason: string; words?: Said } }
   | { type: 'notice'; sessionId: string; level: 'info' | 'warning' | 'error'; text: string };

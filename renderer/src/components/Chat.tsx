@@ -12,9 +12,11 @@ import { ApprovalCard } from './ApprovalCard';
 import { CopyMessage } from './CopyMessage';
 import { Markdown } from './Markdown';
 import { ToolCard } from './ToolCard';
+import { useSay } from '../i18n/say';
 
 const Message = memo(function Message({ m }: { m: ChatMessage }) {
   const { t } = useTranslation();
+  const say = useSay();
   return (
     <article className={`message ${m.role}`} aria-label={m.role === 'user' ? t('chat.you') : t('chat.assistant')}>
       {m.parts.map((p, i) => {
@@ -30,7 +32,7 @@ const Message = memo(function Message({ m }: { m: ChatMessage }) {
         if (p.kind === 'skill')
           return (
             <p key={i} className="skill-note small-text">
-              {t('chat.skillLoaded', { name: p.name, reason: p.reason })}
+              {t('chat.skillLoaded', { name: p.name, reason: say(p.words, p.reason) })}
             </p>
           );
         if (p.kind === 'notice')

@@ -5,9 +5,11 @@ import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
 import type { LoadedSkill } from '../api/types';
 import { useView } from '../state/store';
+import { useSay } from '../i18n/say';
 
 export function LoadedSkills() {
   const { t } = useTranslation();
+  const say = useSay();
   const client = useClient();
   const sessionId = useView((s) => s.sessionId);
   const tick = useView((s) => s.loadedTick);
@@ -69,7 +71,7 @@ export function LoadedSkills() {
                 </button>
               )}
             </div>
-            <div className="small-text">{s.why}</div>
+            <div className="small-text">{say(s.words, s.why)}</div>
             <dl className="facts">
               <dt>{t('loaded.tier')}</dt>
               <dd>{t(`tier.${s.tier}`)}</dd>

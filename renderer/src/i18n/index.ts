@@ -4,6 +4,8 @@ import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { en } from './en';
 import { zh } from './zh';
+import { WORDS } from '../../../preload/contract';
+import { wordsZh } from './words-zh';
 
 export const LANGS = ['en', 'zh'] as const;
 export type Lang = (typeof LANGS)[number];
@@ -40,7 +42,7 @@ export function setLang(lang: Lang | 'system'): void {
 export function initI18n(lang: Lang = chosenLang()): typeof i18n {
   if (!i18n.isInitialized) {
     void i18n.use(initReactI18next).init({
-      resources: { en: { translation: en }, zh: { translation: zh } },
+      resources: { en: { translation: en, words: WORDS }, zh: { translation: zh, words: wordsZh } },
       lng: lang,
       fallbackLng: 'en',
       interpolation: { escapeValue: false },

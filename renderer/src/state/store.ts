@@ -375,7 +375,7 @@ export const useView = create<ViewState>((set, get) => ({
       } else if (e.type === 'approval') m.parts.push({ kind: 'approval', request: e.request });
       else if (e.type === 'loaded') {
         loadedTick++;
-        if (e.skill) m.parts.push({ kind: 'skill', name: e.skill.name, reason: e.skill.reason });
+        if (e.skill) m.parts.push({ kind: 'skill', ...e.skill });
       } else if (e.type === 'done') {
         streaming = false;
         if (e.stopped) m.stopped = true;

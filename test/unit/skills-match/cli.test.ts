@@ -27,7 +27,7 @@ test('skills match: the built-in skills trigger on English and Chinese messages,
   const zh = await run(['skills', 'match', '帮我提交代码', ...common]);
   assert.equal(zh.code, 0, zh.err);
   assert.match(zh.out, /^git-commit {2}\[builtin\]/);
-  assert.match(zh.out, /read_when "提交代码" matched "提交代码"/);
+  assert.match(zh.out, /the trigger "提交代码" matched "提交代码"/);
   const cases: [string, string][] = [
     ['please review my changes', 'code-review'],
     ['帮我做一下代码审查', 'code-review'],

@@ -237,17 +237,17 @@ test('the loaded-skill reason says which read_when phrase matched, and through w
   const m = new SkillMatcher([commit, notes]);
   assert.equal(
     describeMatch(m.match('please commit these changes')[0]!),
-    'read_when "提交" matched "commit" (synonym)',
+    'the trigger "提交" matched "commit" (synonym)',
   );
   assert.equal(
     describeMatch(m.match('写一份发布说明')[0]!),
-    'read_when "release notes" matched "发布说明" (skill synonym)',
+    'the trigger "release notes" matched "发布说明" (skill synonym)',
   );
   assert.equal(describeMatch(m.match('/git-commit now')[0]!), 'named as /git-commit');
   const project = entry(manifest('commit', { readWhen: [] }), { tier: 'project' });
   const builtin = entry(manifest('git-commit', { readWhen: ['commit'] }), { tier: 'builtin' });
   assert.equal(
     describeMatch(new SkillMatcher([builtin, project]).match('commit my changes')[0]!),
-    'its name "commit" matched "commit"; chosen over builtin skill "git-commit", matched by the same words (a project skill wins them)',
+    'its name "commit" matched "commit"; chosen over the built-in skill "git-commit", matched by the same words (a project skill wins them)',
   );
 });

@@ -65,7 +65,7 @@ for (const message of ['commit my changes', '帮我提交代码']) {
       [['commit', 'project']],
     );
     assert.match(loaded[0]!.reason, /its name "commit" matched/);
-    assert.match(loaded[0]!.reason, /chosen over builtin skill "git-commit", matched by the same words/);
+    assert.match(loaded[0]!.reason, /chosen over the built-in skill "git-commit", matched by the same words/);
     // The built-in stays findable (and loadable by the model) — it only lost the automatic load.
     assert.ok(
       s.service

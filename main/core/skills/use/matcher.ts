@@ -11,6 +11,7 @@ import {
   SynonymCanon,
   type PhraseToken,
 } from '../../search/index.js';
+import { english, say, type Said, type WordCode } from '../../base/index.js';
 import { TIER_RANK, type CatalogEntry } from '../format/index.js';
 
 /** What the matcher needs of a catalog entry. */
@@ -46,11 +47,26 @@ export interface SkillMatch {
   over?: PassedOver[];
 }
 
-/** One reason a skill matched, in words; `knack skills match` prints each on its own line. */
+/** One reason a skill matched, as words (`knack skills match` prints each on its own line, the window in its language). */
+export function reasonWords(r: MatchReason): Said {
+  if (r.kind === 'named') return say('loadNamed', { text: r.text });
+  const base = r.fromName ? 'loadName' : 'loadTrigger';
+  const via = r.via === 'exact' ? '' : r.via === 'synonym' ? 'Synonym' : 'SkillSynonym';
+  return say(`${base}${via}` as WordCode, { trigger: r.trigger, matched: r.matched });
+}
+
 export function describeReason(r: MatchReason): string {
-  if (r.kind === 'named') return `named as ${r.text}`;
-  const via = r.via === 'exact' ? '' : r.via === 'synonym' ? ' (synonym)' : ' (skill synonym)';
-  return `${r.fromName ? 'its name' : 'read_when'} "${r.trigger}" matched "${r.matched}"${via}`;
+  return english(reasonWords(r));
+}
+
+const TIER_WORD = { builtin: 'tierBuiltin', user: 'tierUser', project: 'tierProject' } as const;
+
+/** Why a skill was auto-loaded, as words: its first reason, and the lower-tier skills it won the same words from. */
+export function matchWords(m: Pick<SkillMatch, 'reasons' | 'over' | 'tier'>): Said {
+  const why = m.reasons[0] ? reasonWords(m.reasons[0]) : say('loadMatched');
+  if (!m.over?.length) return why;
+  const over = m.over.map((o) => `"${o.name}"`).join(', ');
+  return say('loadOver', { why, over, overTier: say(TIER_WORD[m.over[0]!.tier]), tier: say(TIER_WORD[m.tier]) });
 }
 
 /** The lower-tier skills a match won its words from, in words; undefined when it passed none over. */
@@ -59,11 +75,9 @@ export function describeOver(m: Pick<SkillMatch, 'over' | 'tier'>): string | und
   return `chosen over ${m.over.map((o) => `${o.tier} skill "${o.name}"`).join(', ')}, matched by the same words (a ${m.tier} skill wins them)`;
 }
 
-/** Why a skill was auto-loaded, in one line (the session's projection and the loaded-skill view show it). */
+/** Why a skill was auto-loaded, in one English line (the CLI). */
 export function describeMatch(m: Pick<SkillMatch, 'reasons' | 'over' | 'tier'>): string {
-  const why = m.reasons[0] ? describeReason(m.reasons[0]) : 'matched the message';
-  const over = describeOver(m);
-  return over ? `${why}; ${over}` : why;
+  return english(matchWords(m));
 }
 
 interface TriggerInfo {
