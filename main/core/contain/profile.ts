@@ -65,13 +65,15 @@ export const SECRET_READS = [
 const OWN_HOME_DIRS = ['.workbuddy', '.agents', '.knack'];
 
 /**
- * Inside a write root, what a command may still not write: what git runs by itself (hooks, config), Knack's own
- * workspace settings and skills, and other agents' settings. The sandbox adds its own list (.git/hooks, .git/config,
- * .gitmodules, .mcp.json, .vscode, shell rc files) at any depth.
+ * Inside a write root, what a command may still not write: what git runs by itself (hooks, config, a commondir that
+ * points at another repository's), Knack's own workspace settings and skills, and other agents' settings. Those that
+ * exist are denied; those missing are checked after each command (see protect.ts). The sandbox adds its own list
+ * (.git/hooks, .git/config, .gitmodules, .mcp.json, .vscode, shell rc files) around Knack's working directory.
  */
 export const PROTECTED_IN_WORKSPACE = [
   '.git/hooks',
   '.git/config',
+  '.git/commondir',
   '.workbuddy',
   '.agents',
   '.claude',
@@ -83,7 +85,8 @@ export const PROTECTED_IN_WORKSPACE = [
 
 export interface WallRules {
   allowWrite: string[];
-  denyWrite: string[];
+  /** What no command may write even inside allowWrite; split per command by what exists (see planProtect). */
+  protect: string[];
   denyRead: string[];
 }
 
@@ -97,14 +100,15 @@ export function wallRules(place: WallPlace): WallRules {
   );
   return {
     allowWrite: [...roots, ...(place.tmpDir ? [place.tmpDir] : [])],
-    denyWrite: [...roots.flatMap((r) => PROTECTED_IN_WORKSPACE.map((p) => join(r, p))), ...own],
+    protect: [...roots.flatMap((r) => PROTECTED_IN_WORKSPACE.map((p) => join(r, p))), ...own],
     denyRead,
   };
 }
 
 /**
  * The sandbox runtime's configuration: no network but through its proxy, and there no host unless a command's own list
- * (registered per command) names it; paths as literals, never patterns (a workspace named `a*b` is that folder).
+ * (registered per command) names it; paths as literals, never patterns (a workspace named `a*b` is that folder). The
+ * protected paths are not here: each command gets those that exist when it starts (planProtect).
  */
 export function wallConfig(place: WallPlace): SandboxRuntimeConfig {
   const r = wallRules(place);
@@ -120,7 +124,7 @@ export function wallConfig(place: WallPlace): SandboxRuntimeConfig {
     filesystem: {
       denyRead: r.denyRead.map(lit),
       allowWrite: r.allowWrite.map(lit),
-      denyWrite: r.denyWrite.map(lit),
+      denyWrite: [],
     },
   } as SandboxRuntimeConfig;
 }

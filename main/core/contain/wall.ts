@@ -8,7 +8,9 @@ import type * as RuntimeModule from '@anthropic-ai/sandbox-runtime';
 import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { wallConfig, wallRules, type WallPlace } from './profile.js';
 import { backendOf, installHint, type SandboxMode, type WallStatus } from './status.js';
+import { isInside } from '../base/index.js';
 import { blockedOf, type Blocked } from './blocked.js';
+import { planProtect, sweepProtect } from './protect.js';
 
 type Runtime = typeof RuntimeModule;
 let runtimeModule: Promise<Runtime> | undefined;
@@ -59,6 +61,7 @@ export class Wall {
   private state: { available: true } | { available: false; reason: string };
   private readonly config: SandboxRuntimeConfig;
   private readonly denyRead: string[];
+  private readonly protect: string[];
 
   private constructor(
     readonly place: WallPlace,
@@ -67,7 +70,9 @@ export class Wall {
   ) {
     this.state = state;
     this.config = wallConfig(place);
-    this.denyRead = wallRules(place).denyRead;
+    const rules = wallRules(place);
+    this.denyRead = rules.denyRead;
+    this.protect = rules.protect;
   }
 
   /**
@@ -113,8 +118,7 @@ export class Wall {
     }
     // Available only when a command really ran inside it (user namespaces can be off, a container can refuse bwrap).
     try {
-      // Run with nothing writable and so nothing to deny: bubblewrap stubs a missing denied path (.workbuddy, .git/hooks)
-      // with an empty file in the workspace while a command runs, and the probe must leave no such trace at open.
+      // Run with nothing writable: the probe must leave no trace in the workspace at open.
       const p = await this.spawnInside('exit 0', { cwd: this.place.workspace, stdio: 'ignore' }, true);
       const code = await new Promise<number | null>((res) => {
         p.child.once('close', (c) => res(c));
@@ -169,7 +173,7 @@ export class Wall {
   async wrapProgram(
     argv: string[],
     opts: { cwd: string; hosts?: string[]; env?: NodeJS.ProcessEnv; writeRoots?: string[] },
-  ): Promise<{ file: string; args: string[]; env: NodeJS.ProcessEnv; release(): void }> {
+  ): Promise<{ file: string; args: string[]; env: NodeJS.ProcessEnv; release(): Blocked[] }> {
     await this.ready();
     // exec: the program replaces the shell, so signals and the exit code are its own.
     const command = `exec ${argv.map(shellQuote).join(' ')}`;
@@ -198,10 +202,23 @@ export class Wall {
     hosts: string[],
     writeRoots: string[] = [],
     readOnly = false,
-  ): Promise<{ id: string; argv: string[]; env: NodeJS.ProcessEnv; release(): void }> {
+  ): Promise<{
+    id: string;
+    argv: string[];
+    env: NodeJS.ProcessEnv;
+    release(): Blocked[];
+    mayWrite(path: string): boolean;
+  }> {
     const { SandboxManager } = await loadRuntime();
     // 128 random bits: the proxy binds a connection to this command's host list by it (see registerCommandNetworkLists).
     const id = randomBytes(16).toString('base64url');
+    // The protected paths that exist are denied; a missing one handed to the sandbox would be stubbed in the workspace
+    // (an empty file at .workbuddy, .git, …) for as long as the command runs, so those are checked after it instead.
+    const roots = [
+      ...this.config.filesystem.allowWrite.map((w) => (typeof w === 'string' ? w : w.path)),
+      ...writeRoots,
+    ];
+    const plan = readOnly ? { deny: [], watch: [] } : planProtect(this.protect, roots);
     let wrapped: { argv: string[]; env: NodeJS.ProcessEnv };
     try {
       // This workspace's file rules, whichever workspace started the runtime.
@@ -218,6 +235,7 @@ export class Wall {
                   ...this.config.filesystem.allowWrite,
                   ...writeRoots.map((path) => ({ path, literal: true as const })),
                 ],
+                denyWrite: plan.deny.map((path) => ({ path, literal: true as const })),
               },
         } as Partial<SandboxRuntimeConfig>,
         undefined,
@@ -231,21 +249,28 @@ export class Wall {
       try {
         SandboxManager.registerCommandNetworkLists(id, { allowedDomains: hosts });
       } catch (e) {
+        SandboxManager.cleanupAfterCommand();
         throw new WallError(`the command's hosts are not valid: ${(e as Error).message.split('\n')[0]}`);
       }
     }
-    let released = false;
-    const release = (): void => {
-      if (released || !hosts.length) return;
-      released = true;
-      SandboxManager.unregisterCommandNetworkLists(id);
+    let swept: Blocked[] | undefined;
+    // Once the program has ended: its hosts leave the proxy, a protected path it created is moved aside, and the
+    // runtime removes its own mount points (each wrap counts one; they go when no other contained program runs).
+    const release = (): Blocked[] => {
+      if (swept) return swept;
+      swept = sweepProtect(plan.watch, this.place.workspace);
+      if (hosts.length) SandboxManager.unregisterCommandNetworkLists(id);
+      SandboxManager.cleanupAfterCommand();
+      return swept;
     };
-    return { id, argv: wrapped.argv, env: wrapped.env, release };
+    const mayWrite = (path: string): boolean =>
+      roots.some((r) => isInside(path, r)) && !plan.deny.some((d) => isInside(path, d));
+    return { id, argv: wrapped.argv, env: wrapped.env, release, mayWrite };
   }
 
   private async spawnInside(command: string, opts: SpawnOptions, probe = false): Promise<ContainedProcess> {
     const { SandboxManager } = await loadRuntime();
-    const { id, argv, env, release } = await this.wrap(command, opts.cwd, opts.hosts ?? [], [], probe);
+    const { id, argv, env, release, mayWrite } = await this.wrap(command, opts.cwd, opts.hosts ?? [], [], probe);
     const [file, ...args] = argv;
     // detached: its own process group, so a timeout or stop kills everything it started; bwrap's --die-with-parent
     // (and Seatbelt's process tree) end it when Knack dies.
@@ -260,10 +285,17 @@ export class Wall {
     return {
       child,
       finish: (stderr: string) => {
+        // The runtime's write observer judges by the configuration it started with (the first workspace's): a write
+        // this command's own rules allow (another open workspace, a missing protected path) is no violation.
         const lines = SandboxManager.getSandboxViolationStore()
           .getViolationsForCommand(id)
-          .map((v) => v.line);
-        return blockedOf({ violations: lines, stderr, cwd: opts.cwd, denyRead: this.denyRead });
+          .map((v) => v.line)
+          .filter((l) => {
+            const w = /^deny (?!network-outbound)\S+ (\/.*)$/.exec(l);
+            return !w || !mayWrite(w[1]!.replace(/\/+$/, '') || '/');
+          });
+        const moved = release();
+        return [...blockedOf({ violations: lines, stderr, cwd: opts.cwd, denyRead: this.denyRead }), ...moved];
       },
     };
   }

@@ -79,13 +79,11 @@ test('git hooks and Knack settings in the workspace are not writable', async () 
   const r = await run(
     'echo "touch /tmp/x" > .git/hooks/pre-commit; mkdir -p .workbuddy && echo {} > .workbuddy/settings.json',
   );
-  assert.notEqual(r.code, 0);
   assert.equal(existsSync(join(ws, '.git/hooks/pre-commit')), false);
   assert.equal(existsSync(join(ws, '.workbuddy/settings.json')), false);
-  assert.ok(
-    r.blocked.some((b) => b.kind === 'write'),
-    JSON.stringify(r.blocked),
-  );
+  // The existing hooks folder is refused; the missing .workbuddy, once made, is moved aside: both are named.
+  assert.ok(kinds(r.blocked).includes(`write ${join(ws, '.git/hooks/pre-commit')}`), JSON.stringify(r.blocked));
+  assert.ok(kinds(r.blocked).includes(`write ${join(ws, '.workbuddy')}`), JSON.stringify(r.blocked));
 });
 
 test('reading ~/.ssh fails and is named as a blocked read', async () => {

@@ -1,0 +1,151 @@
+// The protected paths inside the write roots (.git/hooks, .git/config, .workbuddy, .mcp.json, …) for one command: the
+// ones that exist are denied to it; the missing ones are not handed to the sandbox, which would stub each with an
+// empty file in the workspace for as long as the command runs. After the command, one it created is moved aside
+// (renamed beside itself, never deleted) and reported as a blocked write, so it never takes effect.
+import { lstatSync, readdirSync, readFileSync, renameSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
+import { isInside } from '../base/index.js';
+import type { Blocked } from './blocked.js';
+
+export interface ProtectPlan {
+  /** Protected paths that exist now: denied to the command (bound read-only). */
+  deny: string[];
+  /** Protected paths missing now inside a write root: checked once the command has ended. */
+  watch: string[];
+}
+
+const exists = (p: string): boolean => {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Split the protected paths for one command. A missing one outside every write root needs nothing: the command cannot
+ * create it. A missing `.git/hooks` or `.git/config` whose `.git` is missing too is watched through `.git` itself.
+ */
+export function planProtect(paths: string[], writeRoots: string[]): ProtectPlan {
+  const deny: string[] = [];
+  const watch: string[] = [];
+  for (const p of paths) {
+    if (exists(p)) deny.push(p);
+    else if (writeRoots.some((r) => isInside(p, r))) watch.push(p);
+  }
+  // `.git` missing: it is watched too (a `.git` file can point git at hooks elsewhere).
+  for (const p of watch) {
+    const dotGit = /\/\.git\/(hooks|config|commondir)$/.test(p) ? dirname(p) : undefined;
+    if (dotGit && !exists(dotGit) && !watch.includes(dotGit)) watch.push(dotGit);
+  }
+  return { deny, watch };
+}
+
+/**
+ * The keys `git init`, `git clone` and `git remote` write: a `.git/config` a command created holding only these is
+ * kept. Any other (core.fsmonitor, core.hooksPath, alias.*, filter.*, include.path, credential.helper, …) can run a
+ * program when the user's git next runs on the host. `*` stands for a subsection.
+ */
+const SAFE_GIT_KEYS = new Set([
+  'core.repositoryformatversion',
+  'core.filemode',
+  'core.bare',
+  'core.logallrefupdates',
+  'core.ignorecase',
+  'core.precomposeunicode',
+  'core.symlinks',
+  'extensions.objectformat',
+  'remote.*.url',
+  'remote.*.fetch',
+  'branch.*.remote',
+  'branch.*.merge',
+  'user.name',
+  'user.email',
+]);
+
+/** Whether every key of a git config file is one of SAFE_GIT_KEYS (a line it cannot read counts as unsafe). */
+export function gitConfigIsInert(text: string): boolean {
+  let section = '';
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
+    const head = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"(?:[^"\\]|\\.)*")?\s*\]$/.exec(line);
+    if (head) {
+      section = `${head[1]!.toLowerCase()}${line.includes('"') ? '.*' : ''}`;
+      continue;
+    }
+    const key = /^([A-Za-z][A-Za-z0-9-]*)\s*(=|$)/.exec(line);
+    if (!key || !section || !SAFE_GIT_KEYS.has(`${section}.${key[1]!.toLowerCase()}`)) return false;
+  }
+  return true;
+}
+
+/** What a path created at a protected name holds that can take effect; undefined when nothing can. */
+function effectOf(p: string): string | undefined {
+  const st = lstatSync(p);
+  if (st.isSymbolicLink()) return 'a symbolic link';
+  const name = basename(p);
+  const inGit = basename(dirname(p)) === '.git';
+  if (name === '.git') return st.isDirectory() ? undefined : 'a .git file, which points git at another folder';
+  if (inGit && name === 'hooks') {
+    if (!st.isDirectory()) return undefined;
+    const hooks = readdirSync(p, { withFileTypes: true }).filter((e) => !(e.isFile() && e.name.endsWith('.sample')));
+    return hooks.length ? `git hooks (${hooks.map((e) => e.name).join(', ')})` : undefined;
+  }
+  if (inGit && name === 'config')
+    return st.isFile() && gitConfigIsInert(readFileSync(p, 'utf8')) ? undefined : 'git settings that can run programs';
+  return holdsAnything(p) ? 'content' : undefined;
+}
+
+/** A file with bytes, or a folder holding one (or a link, or anything but empty folders). */
+function holdsAnything(p: string): boolean {
+  const st = lstatSync(p);
+  if (st.isFile()) return st.size > 0;
+  if (!st.isDirectory()) return true;
+  return readdirSync(p).some((e) => holdsAnything(join(p, e)));
+}
+
+/** `<path>.blocked-<time>`, beside it: same folder, so the rename cannot cross file systems. */
+function asideName(p: string): string {
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
+  let aside = `${p}.blocked-${stamp}`;
+  for (let i = 2; exists(aside); i++) aside = `${p}.blocked-${stamp}-${i}`;
+  return aside;
+}
+
+/**
+ * After a command: each watched path it created that can take effect is renamed aside and returned as a blocked
+ * write. One that cannot be moved is reported as such (the command still counts as blocked, never as success).
+ */
+export function sweepProtect(watch: string[], workspace: string): Blocked[] {
+  const out: Blocked[] = [];
+  // Deepest first: `.git/hooks` is judged before `.git`, and a moved `.git` takes its pieces with it.
+  for (const p of [...watch].sort((a, b) => b.length - a.length)) {
+    let effect: string | undefined;
+    try {
+      if (!exists(p)) continue;
+      effect = effectOf(p);
+    } catch (e) {
+      effect = `something unreadable (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
+    }
+    if (!effect) continue;
+    const rel = isInside(p, workspace) ? relative(workspace, p) : p;
+    try {
+      const aside = asideName(p);
+      renameSync(p, aside);
+      out.push({
+        kind: 'write',
+        target: p,
+        message: `write: ${rel} is protected (it can run programs or change Knack or git): the command created ${effect} there; moved aside to ${basename(aside)}`,
+      });
+    } catch (e) {
+      out.push({
+        kind: 'write',
+        target: p,
+        message: `write: ${rel} is protected: the command created ${effect} there, and moving it aside failed (${(e as Error).message}); remove it before running git or Knack here`,
+      });
+    }
+  }
+  return out;
+}

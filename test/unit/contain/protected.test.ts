@@ -1,0 +1,163 @@
+// Protected paths in the workspace (.workbuddy, .git/hooks, .git/config, .mcp.json, …) under the real wall: a running
+// command leaves no stub of a missing one on the host, and one it creates is moved aside (kept, never deleted) and
+// reported as a blocked write, so a project skill or a git hook it plants never takes effect.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from '../../helpers/tmp.js';
+import { run as knack } from '../../helpers/cli.js';
+import { Wall } from '../../../main/core/contain/wall.js';
+
+const root = tempDir('knack-protect-');
+const home = join(root, 'home');
+mkdirSync(home, { recursive: true });
+const dataDir = join(home, 'data');
+const walls: Wall[] = [];
+after(async () => {
+  for (const w of walls) await w.close();
+});
+
+let n = 0;
+async function workspace(files: Record<string, string> = {}): Promise<{ ws: string; wall: Wall }> {
+  const ws = join(root, `ws${n++}`);
+  mkdirSync(ws, { recursive: true });
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(join(ws, rel, '..'), { recursive: true });
+    writeFileSync(join(ws, rel), text);
+  }
+  const wall = await Wall.open({ workspace: ws, home, dataDir }, 'required');
+  walls.push(wall);
+  assert.equal(wall.available, true, `the sandbox must be available here: ${wall.status().reason}`);
+  return { ws, wall };
+}
+
+async function run(wall: Wall, ws: string, command: string, during?: () => void) {
+  const p = await wall.spawn(command, { cwd: ws });
+  let stderr = '';
+  p.child.stderr!.on('data', (b: Buffer) => (stderr += b));
+  p.child.stdout!.resume();
+  const closed = new Promise<number | null>((r) => p.child.once('close', r));
+  if (during) {
+    // The command prints `go` to stderr once it has started; check the host while it sleeps.
+    while (!stderr.includes('go') && p.child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+    during();
+  }
+  const code = await closed;
+  return { code, stderr, blocked: p.finish(stderr) };
+}
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, encoding: 'utf8' });
+
+test('a running command leaves no stub of a missing protected path in the workspace, during or after', async () => {
+  const { ws, wall } = await workspace({ 'src/a.txt': 'a\n' });
+  const r = await run(wall, ws, 'echo go >&2; sleep 2', () => {
+    assert.deepEqual(readdirSync(ws).sort(), ['src']);
+  });
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(r.blocked, []);
+  assert.deepEqual(readdirSync(ws).sort(), ['src']);
+});
+
+test('in a git workspace no stub appears in .git either, and the existing hooks stay unwritable', async () => {
+  const { ws, wall } = await workspace({ 'a.txt': 'a\n' });
+  git(ws, 'init', '-q');
+  const before = readdirSync(join(ws, '.git')).sort();
+  const r = await run(wall, ws, 'echo go >&2; sleep 2', () => {
+    assert.deepEqual(readdirSync(ws).sort(), ['.git', 'a.txt']);
+    assert.deepEqual(readdirSync(join(ws, '.git')).sort(), before);
+  });
+  assert.equal(r.code, 0, r.stderr);
+  const w = await run(wall, ws, 'echo "touch pwned" > .git/hooks/pre-commit');
+  assert.notEqual(w.code, 0);
+  assert.equal(existsSync(join(ws, '.git/hooks/pre-commit')), false);
+});
+
+test('a project skill a command creates is moved aside, kept, reported, and never listed', async () => {
+  const { ws, wall } = await workspace();
+  const skill = '---\nname: planted\ndescription: planted by a command\n---\nDo as I say.\n';
+  const r = await run(
+    wall,
+    ws,
+    `mkdir -p .workbuddy/skills/planted && printf '%s' '${skill}' > .workbuddy/skills/planted/SKILL.md`,
+  );
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(existsSync(join(ws, '.workbuddy')), false);
+  const aside = readdirSync(ws).filter((f) => f.startsWith('.workbuddy.blocked-'));
+  assert.equal(aside.length, 1, readdirSync(ws).join(' '));
+  assert.equal(readFileSync(join(ws, aside[0]!, 'skills/planted/SKILL.md'), 'utf8'), skill);
+  assert.ok(
+    r.blocked.some((b) => b.kind === 'write' && b.target === join(ws, '.workbuddy') && b.message.includes(aside[0]!)),
+    JSON.stringify(r.blocked),
+  );
+  const list = await knack(['skills', 'list', '--json', '--workspace', ws, '--home', home, '--data-dir', dataDir]);
+  assert.doesNotMatch(list.out, /planted/);
+});
+
+test('git init inside the wall keeps a working repository; a hook or a config it plants is moved aside', async () => {
+  // Both directions: an ordinary `git init` + commit keeps its .git as git made it…
+  const plain = await workspace({ 'a.txt': 'a\n' });
+  const ok = await run(
+    plain.wall,
+    plain.ws,
+    'git init -q && git -c user.name=t -c user.email=t@t add a.txt && git -c user.name=t -c user.email=t@t commit -qm one',
+  );
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.deepEqual(ok.blocked, []);
+  assert.match(git(plain.ws, 'log', '--oneline'), /one/);
+  assert.ok(existsSync(join(plain.ws, '.git/config')));
+  // …and a planted hook and fsmonitor never run when the user's git runs on the host afterwards.
+  const { ws, wall } = await workspace({ 'a.txt': 'a\n' });
+  const canary = join(root, `canary-${n}`);
+  const r = await run(
+    wall,
+    ws,
+    `git init -q && printf '#!/bin/sh\\ntouch ${canary}-hook\\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit && ` +
+      `git config core.fsmonitor 'touch ${canary}-fsmonitor; false'`,
+  );
+  assert.equal(r.code, 0, r.stderr);
+  const targets = r.blocked.map((b) => b.target).sort();
+  assert.deepEqual(targets, [join(ws, '.git/config'), join(ws, '.git/hooks')], JSON.stringify(r.blocked));
+  git(ws, 'add', 'a.txt');
+  git(ws, 'commit', '-qm', 'host commit');
+  git(ws, 'status');
+  assert.equal(existsSync(`${canary}-hook`), false);
+  assert.equal(existsSync(`${canary}-fsmonitor`), false);
+  const kept = readdirSync(join(ws, '.git')).filter((f) => f.startsWith('hooks.blocked-'));
+  assert.equal(kept.length, 1);
+  assert.match(readFileSync(join(ws, '.git', kept[0]!, 'pre-commit'), 'utf8'), /-hook/);
+});
+
+test('a .git file pointing elsewhere (a foreign git dir with hooks) is moved aside', async () => {
+  const { ws, wall } = await workspace();
+  const r = await run(wall, ws, `printf 'gitdir: /tmp/elsewhere\\n' > .git`);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(existsSync(join(ws, '.git')), false);
+  assert.ok(
+    r.blocked.some((b) => b.target === join(ws, '.git')),
+    JSON.stringify(r.blocked),
+  );
+});
+
+test('an empty folder or file a command makes at a protected name is harmless and stays', async () => {
+  const { ws, wall } = await workspace();
+  const r = await run(wall, ws, 'mkdir .husky && : > .envrc');
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(r.blocked, []);
+  assert.ok(existsSync(join(ws, '.husky')) && existsSync(join(ws, '.envrc')));
+});
+
+test("Knack started inside the workspace: the runtime's own stubs (.bashrc, .vscode, …) are gone once it ends", async () => {
+  const { ws, wall } = await workspace({ 'a.txt': 'a\n' });
+  const cwd = process.cwd();
+  process.chdir(ws);
+  try {
+    const r = await run(wall, ws, 'true');
+    assert.equal(r.code, 0, r.stderr);
+  } finally {
+    process.chdir(cwd);
+  }
+  assert.deepEqual(readdirSync(ws).sort(), ['a.txt']);
+});
