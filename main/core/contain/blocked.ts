@@ -55,5 +55,21 @@ export function blockedOf(input: { violations: string[]; stderr: string; cwd: st
   }
   if (!out.some((b) => b.kind === 'network') && /Connection blocked by network allowlist/.test(input.stderr))
     add({ kind: 'network', target: '(a host)', message: 'network: a host not allowed for this command was refused' });
+  // A direct connection (one that bypasses the proxy: a loopback address, /dev/tcp, a raw socket) has no network to
+  // reach inside the wall, so its failure is the wall's doing: curl's `Failed to connect to H port P`, bash's
+  // `/dev/tcp/H/P: Connection refused`, an interpreter's `Connection refused` / `Network is unreachable`.
+  if (!out.some((b) => b.kind === 'network')) {
+    const direct =
+      /Failed to connect to (\S+) port (\d+)/.exec(input.stderr) ??
+      /\/dev\/(?:tcp|udp)\/([^/\s]+)\/(\d+)/.exec(input.stderr);
+    if (direct || /Connection refused|Network is unreachable/.test(input.stderr)) {
+      const target = direct ? `${direct[1]}:${direct[2]}` : '(a direct connection)';
+      add({
+        kind: 'network',
+        target,
+        message: `network: ${target} refused (inside the sandbox, commands reach only the hosts allowed to them, through its proxy)`,
+      });
+    }
+  }
   return out;
 }
