@@ -13,6 +13,7 @@ import type {
   McpServerView,
   OpenedSource,
   Rule,
+  SessionHit,
   SessionSummary,
   SettingsView,
   SkillDetail,
@@ -95,6 +96,11 @@ export interface KnackClient {
   /** A stored conversation; `running` while a turn still runs or waits for an approval (its cards are in `messages`). */
   openSession(sessionId: string): Promise<{ messages: ChatMessage[]; running: boolean }>;
   exportSession(sessionId: string): Promise<{ filename: string; mime: string; content: string }>;
+  /** This folder's sessions holding every word in their title, messages or answers. */
+  searchSessions?(workspace: string, query: string): Promise<SessionHit[]>;
+  renameSession?(sessionId: string, title: string): Promise<SessionSummary>;
+  /** Delete a session and everything stored of it. */
+  deleteSession?(sessionId: string): Promise<void>;
 
   loadedSkills(sessionId: string): Promise<LoadedSkill[]>;
   /** Not every transport can unload a skill mid-conversation; the panel hides the button when absent. */

@@ -202,6 +202,13 @@ export interface SessionSummary {
   waiting?: boolean;
 }
 
+/** A session a search found: where the words are, and an excerpt there with the words marked (`hit`). */
+export interface SessionHit {
+  session: SessionSummary;
+  in: 'title' | 'message' | 'answer';
+  snippet: { text: string; hit: boolean }[];
+}
+
 export interface LoadedSkill {
   name: string;
   tier: Tier;

@@ -1,9 +1,15 @@
-// Past conversations of this workspace: reopen one into the chat, or export it as Markdown.
-import { useEffect, useState } from 'react';
+// Past conversations of this workspace: search them by their words, reopen one into the chat, rename it, export it as
+// Markdown, or delete it (after a confirmation). What a search shows of a message is text, escaped, never markup.
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { displaySafe } from '../../../preload/contract';
 import { errorText, useClient } from '../api/context';
-import type { SessionSummary } from '../api/types';
+import type { SessionHit, SessionSummary } from '../api/types';
 import { useView } from '../state/store';
+import { Modal } from './Modal';
+
+/** How long typing pauses before the search runs (each keystroke would be a query otherwise). */
+const SEARCH_PAUSE_MS = 250;
 
 export function Sessions() {
   const { t } = useTranslation();
@@ -11,10 +17,63 @@ export function Sessions() {
   const ws = useView((s) => s.workspace?.path ?? '');
   const [list, setList] = useState<SessionSummary[]>();
   const [error, setError] = useState<string>();
+  const [query, setQuery] = useState('');
+  /** The last search's results; undefined while the box is empty (the whole list shows). */
+  const [hits, setHits] = useState<{ query: string; hits: SessionHit[] }>();
+  const [renaming, setRenaming] = useState<{ id: string; draft: string; error?: string }>();
+  const [confirm, setConfirm] = useState<SessionSummary>();
+  const searchSeq = useRef(0);
 
   useEffect(() => {
     client.listSessions(ws).then(setList, (e) => setError(errorText(e)));
   }, [client, ws]);
+
+  useEffect(() => {
+    const q = query.trim();
+    const seq = ++searchSeq.current;
+    if (!q || !client.searchSessions) {
+      setHits(undefined);
+      return;
+    }
+    const timer = setTimeout(() => {
+      client.searchSessions!(ws, q).then(
+        (found) => {
+          // Only the latest search's answer is shown (an earlier one may come back after it).
+          if (seq === searchSeq.current) setHits({ query: q, hits: found });
+        },
+        (e) => {
+          if (seq === searchSeq.current) setError(errorText(e));
+        },
+      );
+    }, SEARCH_PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [client, ws, query]);
+
+  /** A row changed (renamed) or went (deleted): the list and the search results both follow. */
+  const patch = useCallback((id: string, next: SessionSummary | undefined) => {
+    const keep = <T,>(rows: T[], of: (r: T) => SessionSummary, make: (r: T, s: SessionSummary) => T): T[] =>
+      rows.flatMap((r) => (of(r).id !== id ? [r] : next ? [make(r, next)] : []));
+    setList(
+      (l) =>
+        l &&
+        keep(
+          l,
+          (r) => r,
+          (_r, s) => s,
+        ),
+    );
+    setHits(
+      (h) =>
+        h && {
+          query: h.query,
+          hits: keep(
+            h.hits,
+            (r) => r.session,
+            (r, s) => ({ ...r, session: s }),
+          ),
+        },
+    );
+  }, []);
 
   async function open(id: string) {
     try {
@@ -39,6 +98,45 @@ export function Sessions() {
     }
   }
 
+  async function rename(e: FormEvent) {
+    e.preventDefault();
+    if (!renaming || !client.renameSession) return;
+    if (!renaming.draft.trim()) {
+      setRenaming({ ...renaming, error: t('sessionsFind.emptyTitle') });
+      return;
+    }
+    try {
+      const s = await client.renameSession(renaming.id, renaming.draft);
+      patch(s.id, s);
+      setRenaming(undefined);
+    } catch (err) {
+      setRenaming({ ...renaming, error: errorText(err) });
+    }
+  }
+
+  async function remove(s: SessionSummary) {
+    if (!client.deleteSession) return;
+    try {
+      await client.deleteSession(s.id);
+      setConfirm(undefined);
+      patch(s.id, undefined);
+      // The conversation on screen is gone: the chat starts afresh rather than writing into a deleted session.
+      if (useView.getState().sessionId === s.id) useView.getState().newChat();
+    } catch (e) {
+      setConfirm(undefined);
+      setError(errorText(e));
+    }
+  }
+
+  const rows: { s: SessionSummary; hit?: SessionHit }[] = hits
+    ? hits.hits.map((h) => ({ s: h.session, hit: h }))
+    : (list ?? []).map((s) => ({ s }));
+  const where = {
+    title: t('sessionsFind.inTitle'),
+    message: t('sessionsFind.inMessage'),
+    answer: t('sessionsFind.inAnswer'),
+  };
+
   return (
     <section className="page" aria-label={t('sessions.title')}>
       <h2>{t('sessions.title')}</h2>
@@ -47,44 +145,135 @@ export function Sessions() {
           {error}
         </p>
       )}
+      {client.searchSessions && (
+        <div className="session-search">
+          <input
+            type="search"
+            aria-label={t('sessionsFind.search')}
+            placeholder={t('sessionsFind.searchHint')}
+            value={query}
+            maxLength={500}
+            onChange={(e) => setQuery(e.target.value)}
+          />
+          <span className="muted small-text" role="status">
+            {hits &&
+              (hits.hits.length
+                ? t('sessionsFind.hits', { count: hits.hits.length })
+                : t('sessionsFind.noHits', { query: displaySafe(hits.query) }))}
+          </span>
+        </div>
+      )}
       {!list && !error && <p className="muted">{t('common.loading')}</p>}
-      {list && list.length === 0 && <p className="muted">{t('sessions.empty')}</p>}
-      {list && list.length > 0 && (
+      {!hits && list && list.length === 0 && <p className="muted">{t('sessions.empty')}</p>}
+      {rows.length > 0 && (
         <ul className="plain sessions">
-          {list.map((s) => (
-            <li key={s.id}>
-              <div>
-                <strong>{s.title || t('sessions.untitled')}</strong>{' '}
-                {s.waiting ? (
-                  <span className="badge warn">{t('sessions.waiting')}</span>
-                ) : (
-                  s.running && <span className="badge">{t('sessions.running')}</span>
-                )}{' '}
-                <span className="muted small-text">
-                  {new Date(s.updatedAt).toLocaleString()} · {t('sessions.messages', { count: s.messages })}
-                </span>
-              </div>
-              <div className="actions">
-                <button
-                  type="button"
-                  className="small"
-                  onClick={() => void open(s.id)}
-                  aria-label={t('sessions.openOne', { title: s.title })}
-                >
-                  {t('sessions.open')}
-                </button>
-                <button
-                  type="button"
-                  className="small"
-                  onClick={() => void exportIt(s)}
-                  aria-label={t('sessions.exportOne', { title: s.title })}
-                >
-                  {t('sessions.export')}
-                </button>
-              </div>
-            </li>
-          ))}
+          {rows.map(({ s, hit }) => {
+            const title = s.title || t('sessions.untitled');
+            return (
+              <li key={s.id}>
+                <div className="session-main">
+                  {renaming?.id === s.id ? (
+                    <form className="session-rename" onSubmit={(e) => void rename(e)}>
+                      <input
+                        autoFocus
+                        aria-label={t('sessionsFind.newTitle', { title })}
+                        value={renaming.draft}
+                        maxLength={200}
+                        aria-invalid={renaming.error ? true : undefined}
+                        onChange={(e) => setRenaming({ id: s.id, draft: e.target.value })}
+                        onKeyDown={(e) => {
+                          if (e.key === 'Escape') setRenaming(undefined);
+                        }}
+                      />
+                      <button type="submit" className="small primary">
+                        {t('sessionsFind.save')}
+                      </button>
+                      <button type="button" className="small" onClick={() => setRenaming(undefined)}>
+                        {t('sessionsFind.cancel')}
+                      </button>
+                      {renaming.error && (
+                        <span role="alert" className="error small-text">
+                          {renaming.error}
+                        </span>
+                      )}
+                    </form>
+                  ) : (
+                    <strong>{title}</strong>
+                  )}{' '}
+                  {s.waiting ? (
+                    <span className="badge warn">{t('sessions.waiting')}</span>
+                  ) : (
+                    s.running && <span className="badge">{t('sessions.running')}</span>
+                  )}{' '}
+                  <span className="muted small-text">
+                    {new Date(s.updatedAt).toLocaleString()} · {t('sessions.messages', { count: s.messages })}
+                  </span>
+                  {hit && (
+                    <p className="snippet small-text">
+                      <span className="muted">{where[hit.in]}: </span>
+                      {hit.snippet.map((p, i) =>
+                        p.hit ? <mark key={i}>{displaySafe(p.text)}</mark> : <span key={i}>{displaySafe(p.text)}</span>,
+                      )}
+                    </p>
+                  )}
+                </div>
+                <div className="actions">
+                  <button
+                    type="button"
+                    className="small"
+                    onClick={() => void open(s.id)}
+                    aria-label={t('sessions.openOne', { title })}
+                  >
+                    {t('sessions.open')}
+                  </button>
+                  {client.renameSession && (
+                    <button
+                      type="button"
+                      className="small"
+                      onClick={() => setRenaming({ id: s.id, draft: s.title })}
+                      aria-label={t('sessionsFind.renameOne', { title })}
+                    >
+                      {t('sessionsFind.rename')}
+                    </button>
+                  )}
+                  <button
+                    type="button"
+                    className="small"
+                    onClick={() => void exportIt(s)}
+                    aria-label={t('sessions.exportOne', { title })}
+                  >
+                    {t('sessions.export')}
+                  </button>
+                  {client.deleteSession && (
+                    <button
+                      type="button"
+                      className="small danger"
+                      onClick={() => setConfirm(s)}
+                      aria-label={t('sessionsFind.deleteOne', { title })}
+                    >
+                      {t('sessionsFind.delete')}
+                    </button>
+                  )}
+                </div>
+              </li>
+            );
+          })}
         </ul>
+      )}
+      {confirm && (
+        <Modal title={t('sessionsFind.confirmTitle')} onClose={() => setConfirm(undefined)}>
+          <p>
+            {t('sessionsFind.confirmText', { title: confirm.title || t('sessions.untitled'), count: confirm.messages })}
+          </p>
+          <div className="actions">
+            <button type="button" onClick={() => setConfirm(undefined)}>
+              {t('sessionsFind.cancel')}
+            </button>
+            <button type="button" className="danger" onClick={() => void remove(confirm)}>
+              {t('sessionsFind.confirmDelete')}
+            </button>
+          </div>
+        </Modal>
       )}
     </section>
   );

@@ -8,6 +8,8 @@ import type {
   InstallReport,
   LoadedSkill,
   McpServerView,
+  SessionHit,
+  SessionSummary,
   SettingsView,
   SkillDetail,
   SkillItem,
@@ -47,6 +49,10 @@ export interface MemoryClient extends KnackClient {
   tools: ToolInfo[];
   servers: McpServerView[];
   usage: ContextUsage;
+  /** The stored sessions (listSessions, searchSessions, renameSession, deleteSession). */
+  sessions: SessionSummary[];
+  /** What a search answers for a query (absent: the sessions whose title holds it, as title hits). */
+  searchHits: Record<string, SessionHit[]>;
 }
 
 export function memoryClient(
@@ -64,6 +70,8 @@ export function memoryClient(
     installReports: {} as Record<string, InstallReport>,
     findings: {} as Record<string, SkillDetail['findings']>,
     loaded: init.loaded ?? [],
+    sessions: [{ id: 's1', title: 'First chat', updatedAt: '2026-11-30T10:00:00Z', messages: 2 }] as SessionSummary[],
+    searchHits: {} as Record<string, SessionHit[]>,
     tools: init.tools ?? [],
     servers: init.servers ?? [],
     usage: {
@@ -182,7 +190,23 @@ export function memoryClient(
     },
     async answerApproval() {},
     async listSessions() {
-      return [{ id: 's1', title: 'First chat', updatedAt: '2026-11-30T10:00:00Z', messages: 2 }];
+      return c.sessions;
+    },
+    async searchSessions(_w, query) {
+      return (
+        c.searchHits[query] ??
+        c.sessions
+          .filter((x) => x.title.toLowerCase().includes(query.toLowerCase()))
+          .map((x) => ({ session: x, in: 'title' as const, snippet: [{ text: x.title, hit: true }] }))
+      );
+    },
+    async renameSession(id, title) {
+      const s = { ...c.sessions.find((x) => x.id === id)!, title };
+      c.sessions = c.sessions.map((x) => (x.id === id ? s : x));
+      return s;
+    },
+    async deleteSession(id) {
+      c.sessions = c.sessions.filter((x) => x.id !== id);
     },
     async openSession() {
       return { messages: [{ id: 'u1', role: 'user', parts: [{ kind: 'text', text: 'hello again' }] }], running: false };

@@ -1,0 +1,123 @@
+// Sessions in the window: a search shows the sessions it found with their excerpt (as text: markup and control
+// characters a model wrote are shown, never run), rename in place, delete only after a confirmation; in both languages.
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Sessions } from '../../../renderer/src/components/Sessions';
+import { useView } from '../../../renderer/src/state/store';
+import { memoryClient, type MemoryClient } from './memory-client';
+import { renderWith, WS } from './render';
+
+function twoSessions(c: MemoryClient) {
+  c.sessions = [
+    { id: 's1', title: 'rotate keys', updatedAt: '2026-11-30T10:00:00Z', messages: 4 },
+    { id: 's2', title: 'lunch plans', updatedAt: '2026-11-30T09:00:00Z', messages: 2 },
+  ];
+}
+
+describe('Sessions: search', () => {
+  it('shows the sessions found with the excerpt, the words marked, markup and controls shown as text', async () => {
+    const c = memoryClient();
+    twoSessions(c);
+    c.searchHits['walrus'] = [
+      {
+        session: c.sessions[0]!,
+        in: 'answer',
+        snippet: [
+          { text: '…use the <img src=x onerror=alert(1)> ', hit: false },
+          { text: 'walrus', hit: true },
+          { text: ' procedure\u202e', hit: false },
+        ],
+      },
+    ];
+    const { container } = renderWith(<Sessions />, c, { workspace: WS });
+    await screen.findByText('lunch plans');
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search sessions' }), 'walrus');
+    await screen.findByText('1 session found');
+    expect(screen.queryByText('lunch plans')).toBeNull();
+    const row = screen.getByText('rotate keys').closest('li')!;
+    expect(within(row).getByText('walrus').tagName).toBe('MARK');
+    expect(row.textContent).toContain('answer: …use the <img src=x onerror=alert(1)> walrus procedure\\u{202e}');
+    expect(container.querySelector('img')).toBeNull();
+    expect(c.calls.filter((x) => x.method === 'searchSessions').map((x) => x.args[1])).toEqual(['walrus']);
+
+    await userEvent.clear(screen.getByRole('searchbox'));
+    await screen.findByText('lunch plans');
+    await userEvent.type(screen.getByRole('searchbox'), 'zebra');
+    await screen.findByText('No session holds “zebra”.');
+  });
+
+  it('in Chinese', async () => {
+    const c = memoryClient();
+    twoSessions(c);
+    renderWith(<Sessions />, c, { workspace: WS }, 'zh');
+    await screen.findByText('lunch plans');
+    await userEvent.type(screen.getByRole('searchbox', { name: '搜索会话' }), 'lunch');
+    await screen.findByText('找到 1 个会话');
+    const rows = screen.getAllByRole('listitem');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.textContent).toContain('标题: lunch plans');
+  });
+});
+
+describe('Sessions: rename and delete', () => {
+  it('renames in place; an empty title is refused without a call', async () => {
+    const c = memoryClient();
+    twoSessions(c);
+    renderWith(<Sessions />, c, { workspace: WS });
+    await userEvent.click(await screen.findByRole('button', { name: 'Rename lunch plans' }));
+    const input = screen.getByRole('textbox', { name: 'New title for lunch plans' });
+    await userEvent.clear(input);
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(screen.getByRole('alert').textContent).toBe('A title cannot be empty.');
+    expect(c.calls.some((x) => x.method === 'renameSession')).toBe(false);
+    await userEvent.type(input, 'Team lunch{Enter}');
+    await screen.findByText('Team lunch');
+    expect(c.calls.find((x) => x.method === 'renameSession')!.args).toEqual(['s2', 'Team lunch']);
+    expect(screen.queryByRole('textbox')).toBeNull();
+  });
+
+  it('a failed rename says why and keeps the title being typed', async () => {
+    const c = memoryClient();
+    twoSessions(c);
+    c.failing.add('renameSession');
+    renderWith(<Sessions />, c, { workspace: WS });
+    await userEvent.click(await screen.findByRole('button', { name: 'Rename rotate keys' }));
+    await userEvent.type(screen.getByRole('textbox'), ' soon{Enter}');
+    expect((await screen.findByRole('alert')).textContent).toContain('renameSession failed on purpose');
+    expect((screen.getByRole('textbox') as HTMLInputElement).value).toBe('rotate keys soon');
+  });
+
+  it('deletes only once confirmed; Cancel keeps it; the open conversation gives way to a new chat', async () => {
+    const c = memoryClient();
+    twoSessions(c);
+    renderWith(<Sessions />, c, { workspace: WS, sessionId: 's1' });
+    await userEvent.click(await screen.findByRole('button', { name: 'Delete rotate keys' }));
+    let dialog = screen.getByRole('dialog', { name: 'Delete this session?' });
+    expect(dialog.textContent).toContain('“rotate keys” and its 4 messages will be deleted');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(c.calls.some((x) => x.method === 'deleteSession')).toBe(false);
+    expect(screen.getByText('rotate keys')).toBeTruthy();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Delete rotate keys' }));
+    dialog = screen.getByRole('dialog');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete session' }));
+    await waitFor(() => expect(screen.queryByText('rotate keys')).toBeNull());
+    expect(c.calls.find((x) => x.method === 'deleteSession')!.args).toEqual(['s1']);
+    expect(useView.getState().sessionId).toBeUndefined();
+    expect(screen.getByText('lunch plans')).toBeTruthy();
+  });
+
+  it('a delete that fails says so and keeps the row', async () => {
+    const c = memoryClient();
+    twoSessions(c);
+    c.failing.add('deleteSession');
+    renderWith(<Sessions />, c, { workspace: WS }, 'zh');
+    await userEvent.click(await screen.findByRole('button', { name: '删除 lunch plans' }));
+    const dialog = screen.getByRole('dialog', { name: '删除这个会话？' });
+    await userEvent.click(within(dialog).getByRole('button', { name: '删除会话' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('deleteSession failed on purpose');
+    expect(screen.getByText('lunch plans')).toBeTruthy();
+  });
+});
