@@ -21,6 +21,7 @@ import type { ToolRegistry } from '../tools/index.js';
 import type { ToolSearchIndex } from '../tools/index.js';
 import type { ApprovalRequest, Approver, ExecutorOptions } from '../tools/index.js';
 import type { ToolResult } from '../tools/index.js';
+import { endLeftoverGroup } from '../tools/index.js';
 import type { ModelProvider, StreamEvent, ToolCallPart, Usage } from './providers/types.js';
 import { costOf, type Price } from './providers/pricing.js';
 import { ProviderError, redact } from './providers/errors.js';
@@ -782,7 +783,11 @@ export class ChatSession {
       } else {
         // The model acts as the workspace session's actor: the skills this conversation has loaded, as the gate sees them.
         const callArgs = entry ? { ...(args as object), name: entry.manifest.name } : args; // the catalog's spelling
-        result = await tools.call(call.name, callArgs, signal);
+        // A process group the call starts is stored with it before the command gets far: after a crash, recovery ends
+        // what is left of it.
+        result = await tools.call(call.name, callArgs, signal, (g) =>
+          this.record({ type: 'tool_process', callId: call.id, ...g }),
+        );
       }
     } finally {
       this.currentCall = undefined;
@@ -1315,24 +1320,36 @@ export class ChatSession {
     const interrupted = this.state.streaming;
     if (interrupted) this.record({ type: 'assistant_end', stopReason: 'interrupted', interrupted: true });
     const pendingCalls = new Set([...this.state.pending.values()].map((p) => p.callId));
+    // Before the session continues: what a cut-off call started and is still running (its Knack gone) is ended.
+    const ended = new Map<string, number>();
+    for (const [callId, g] of this.state.processes) {
+      const n = endLeftoverGroup(g);
+      if (n) ended.set(callId, n);
+    }
+    const endedProcesses = [...ended.values()].reduce((a, b) => a + b, 0);
     let unfinished = 0;
     if (pendingCalls.size === 0) {
       unresolvedCalls(this.state).forEach((c, i) => {
         unfinished++;
+        const n = ended.get(c.id);
         const message =
-          i === 0
-            ? 'interrupted: Knack stopped while this call was running; it may have partly run'
+          i === 0 || this.state.processes.has(c.id)
+            ? 'interrupted: Knack stopped while this call was running; it may have partly run' +
+              (n
+                ? `; ${n} of its processes (process group ${this.state.processes.get(c.id)!.pgid}) were still running and were ended`
+                : '')
             : 'not run: Knack stopped before it started';
         this.recordResult(c, { ok: false, error: { code: 'tool.interrupted', message } }, performance.now());
       });
       if (this.state.turnOpen) this.record({ type: 'turn_end', reason: 'interrupted', steps: 0, toolCalls: 0 });
     }
-    if (interrupted || unfinished || pendingCalls.size) {
+    if (interrupted || unfinished || pendingCalls.size || endedProcesses) {
       this.record({
         type: 'recovered',
         interruptedAnswer: interrupted,
         pendingApprovals: pendingCalls.size,
         unfinishedCalls: unfinished,
+        ...(endedProcesses ? { endedProcesses } : {}),
       });
       for (const p of [...this.state.pending.values()]) this.record({ ...p });
     }

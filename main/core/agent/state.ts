@@ -6,6 +6,7 @@ import type { AgentEventBody, ContextSections, PendingApproval, SkillLoadReason,
 import type { Said } from '../base/index.js';
 import type { Tier } from '../skills/format/index.js';
 import { sessionTitle } from '../store/index.js';
+import type { ProcessGroupRecord } from '../tools/index.js';
 
 export interface LoadedSkillState {
   name: string;
@@ -37,6 +38,8 @@ export interface SessionState {
   compactions: { summary: string; compactedMessages: number }[];
   resources: { skill: string; path: string; tokens: number }[];
   title: string;
+  /** Process groups started by calls that have no result yet, by call id. */
+  processes: Map<string, ProcessGroupRecord>;
 }
 
 export function emptyState(): SessionState {
@@ -54,6 +57,7 @@ export function emptyState(): SessionState {
     compactions: [],
     resources: [],
     title: '',
+    processes: new Map(),
   };
 }
 
@@ -99,7 +103,15 @@ export function applyEvent(s: SessionState, e: AgentEventBody): void {
       if (a && e.interrupted) a.interrupted = true;
       break;
     }
+    case 'tool_process':
+      s.processes.set(e.callId, {
+        pgid: e.pgid,
+        ...(e.start !== undefined ? { start: e.start } : {}),
+        ...(e.owner ? { owner: e.owner } : {}),
+      });
+      break;
     case 'tool_result': {
+      s.processes.delete(e.callId);
       const last = s.messages.at(-1);
       const r = { callId: e.callId, name: e.name, content: e.content, isError: !e.ok };
       if (last && last.role === 'tool') last.results.push(r);

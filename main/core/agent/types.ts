@@ -79,6 +79,11 @@ export type AgentEventBody =
   | { type: 'text_delta'; text: string }
   | { type: 'tool_call_started'; callId: string; name: string }
   | { type: 'tool_call'; callId: string; name: string; arguments: string; args?: unknown }
+  /**
+   * The call started a process group: `pgid`, its leader's start time and the Knack process that started it (from
+   * /proc). Recovery ends what is left of it once that Knack is gone.
+   */
+  | { type: 'tool_process'; callId: string; pgid: number; start?: number; owner?: { pid: number; start: number } }
   | ({
       type: 'gate_decision';
       callId: string;
@@ -133,7 +138,14 @@ export type AgentEventBody =
    * log, and leaves what the model is sent; the turn runs again from its last complete message.
    */
   | { type: 'retry'; after: TurnEndReason }
-  | { type: 'recovered'; interruptedAnswer: boolean; pendingApprovals: number; unfinishedCalls: number }
+  | {
+      type: 'recovered';
+      interruptedAnswer: boolean;
+      pendingApprovals: number;
+      unfinishedCalls: number;
+      /** Processes of unfinished calls still running at recovery, ended then (SIGTERM, then SIGKILL). */
+      endedProcesses?: number;
+    }
   | { type: 'skill_offer'; toolCalls: number; tools: string[] };
 
 /** An event as stored and delivered: committed to SQLite (seq) before any listener sees it. */

@@ -1,6 +1,7 @@
 // The tool registry's shared types: a tool's definition and the context its handler runs with.
 import type { Access, Actor, Decision } from '../policy/index.js';
 import type { AccessClass } from '../policy/index.js';
+import type { ProcessGroupRecord } from './process-group.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -18,6 +19,11 @@ export interface ToolContext {
    * read this absolute path under the same grants? Set by whoever authorized the call (see policy/read-check.ts).
    */
   mayRead?: (path: string) => boolean;
+  /**
+   * A tool that starts processes tells their group here as soon as it has started it (the agent stores it with the
+   * call, so a group left by a crash is ended at recovery).
+   */
+  onProcess?: (g: ProcessGroupRecord) => void;
 }
 
 /** What a tool returns to the model: content on success, a structured error otherwise. */

@@ -18,7 +18,7 @@ import { ToolSession } from '../../tools/index.js';
 import { deferExecuteTool, toolSearchTool } from '../../tools/index.js';
 import type { ToolRegistry } from '../../tools/index.js';
 import type { ToolSearchIndex } from '../../tools/index.js';
-import type { ToolDefinition, ToolResult } from '../../tools/index.js';
+import type { ToolContext, ToolDefinition, ToolResult } from '../../tools/index.js';
 import { SkillLoader } from './loader.js';
 import { skillTools, type SkillToolDeps } from './skill-tools.js';
 
@@ -64,12 +64,13 @@ export class WorkspaceSession {
     return { kind: 'agent', activeSkills: this.loader.loadedSkills() };
   }
 
-  /** Run a tool as the model in this conversation. */
-  call(name: string, args: unknown, signal?: AbortSignal): Promise<ToolResult> {
+  /** Run a tool as the model in this conversation; `onProcess` hears of each process group the tool starts. */
+  call(name: string, args: unknown, signal?: AbortSignal, onProcess?: ToolContext['onProcess']): Promise<ToolResult> {
     return this.tools.call(name, args, {
       workspace: this.workspace,
       actor: this.actor(),
       ...(signal ? { signal } : {}),
+      ...(onProcess ? { onProcess } : {}),
     });
   }
 

@@ -1,11 +1,14 @@
 // bash: run a shell command in the workspace, inside the OS sandbox (core/contain), with a timeout and an output cap.
-// The child is its own process group (detached) so a timeout or abort kills everything it started (kill(-pid)); inside
-// the wall it also dies with Knack. What the wall blocked returns as a structured error, never as success.
+// The child is its own process group (detached) so a timeout or abort kills everything it started (kill(-pid)), and it
+// dies with Knack: inside the wall by bwrap's --die-with-parent (its PID namespace ends with it), outside by a watchdog
+// in the group (see HOST_WRAPPER). What the wall blocked returns as a structured error, never as success.
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import { describeWall, WallError, type Blocked, type Wall } from '../../contain/index.js';
 import { ok, toolError } from '../errors.js';
 import type { ToolDefinition } from '../types.js';
 import { TOOL, TOOLS } from '../../policy/index.js';
+import { groupRecord, type ProcessGroupRecord } from '../process-group.js';
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
@@ -68,6 +71,22 @@ interface RunOptions {
   timeoutMs: number;
   cap?: number;
   signal?: AbortSignal;
+  /** Told the command's process group as soon as it is started (the agent stores it, to end it after a crash). */
+  onProcess?: (g: ProcessGroupRecord) => void;
+}
+
+/**
+ * Tell the caller the child's process group. A group that cannot be recorded could not be ended after a crash: it is
+ * killed, and the call fails with the reason (collect reports the kill; the error is thrown).
+ */
+function recordGroup(child: ChildProcess, opts: RunOptions): void {
+  if (!child.pid || !opts.onProcess) return;
+  try {
+    opts.onProcess(groupRecord(child.pid));
+  } catch (e) {
+    killGroup(child.pid);
+    throw new Error(`its process group could not be recorded, so it was stopped: ${(e as Error).message}`);
+  }
 }
 
 /** Collect a started child's output (capped) until it exits; kill its process group on timeout or abort. */
@@ -107,16 +126,35 @@ function collect(child: ChildProcess, opts: RunOptions, started: number): Promis
   });
 }
 
+/**
+ * How a command on the host dies with Knack. Node cannot give a child a parent-death signal (prctl PR_SET_PDEATHSIG),
+ * and `setpriv --pdeathsig` would reach only the first process, not what it starts. So the group's leader first forks a
+ * watchdog into its own group that blocks reading a pipe only Knack holds the other end of, then becomes the command
+ * (exec, so its exit code and signal are the command's own). The pipe reaches end-of-file when Knack closes it (the
+ * command ended: what it left running in the background ends too, as inside the sandbox's PID namespace) or when Knack
+ * dies by any means, kill -9 included: the kernel closes the pipe, and the watchdog kills the whole group. `kill 0`
+ * names the watchdog's own group, which exists as long as the watchdog does: no pid reuse can point it elsewhere. A
+ * process that leaves the group (setsid) escapes it; inside the sandbox the PID namespace holds it too.
+ */
+const HOST_WRAPPER = '{ read -r _ <&3; kill -KILL 0; } </dev/null >/dev/null 2>&1 & exec bash -c "$1" 3<&-';
+
 /** Run a command line with bash in `cwd`, on the host (no sandbox). Never throws for command failures. */
 export function runBash(command: string, cwd: string, opts: RunOptions): Promise<BashResult> {
   const started = performance.now();
   // eslint-disable-next-line knack/tool-names -- the program bash runs the command line
-  const child = spawn('bash', ['-c', command], {
+  const child = spawn('bash', ['-c', HOST_WRAPPER, 'knack-bash', command], {
     cwd,
     detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // fd 3 is the watchdog's pipe. Not stdin: bash reads ~/.bashrc when its stdin is a socket (as under sshd), and
+    // Node's pipes are sockets.
+    stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
     env: { ...process.env, ...QUIET_ENV },
   });
+  // Closed when the command ends (or by the kernel, when Knack dies).
+  const watchdog = child.stdio[3] as Writable;
+  watchdog.on('error', () => undefined);
+  child.once('exit', () => watchdog.end());
+  recordGroup(child, opts);
   return collect(child, opts, started);
 }
 
@@ -129,6 +167,7 @@ export async function runContained(
 ): Promise<BashResult & { blocked: Blocked[] }> {
   const started = performance.now();
   const p = await wall.spawn(command, { cwd, hosts: opts.hosts, env: { ...process.env, ...QUIET_ENV } });
+  recordGroup(p.child, opts);
   const r = await collect(p.child, opts, started);
   return { ...r, blocked: p.finish(r.stderr) };
 }
@@ -175,7 +214,11 @@ export function createBashTool(wall?: Promise<Wall>): ToolDefinition<Args> {
     access: (a) => ({ command: a.command, ...(a.sandbox === false ? { unsandboxed: true } : {}) }),
     async handler(a, ctx) {
       const timeoutMs = a.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS;
-      const opts = { timeoutMs, ...(ctx.signal ? { signal: ctx.signal } : {}) };
+      const opts = {
+        timeoutMs,
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+        ...(ctx.onProcess ? { onProcess: ctx.onProcess } : {}),
+      };
       const w = wall ? await wall : undefined;
       const inside = w !== undefined && w.mode !== 'off' && a.sandbox !== false;
       try {

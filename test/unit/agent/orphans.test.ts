@@ -1,0 +1,151 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { randomBytes } from 'node:crypto';
+import { agentEnv } from '../../helpers/agent-env.js';
+
+// kill -9 of the agent mid-tool-call: no process of that call is left (sandboxed and not), and a group left over
+// anyway (its watchdog could not run) is ended when the session is reopened, which says so.
+
+const child = join(import.meta.dirname, '..', '..', 'helpers', 'chat-child.ts');
+
+/** Pids whose command line holds `needle` (a zombie's is empty: it is gone). */
+function withMarker(needle: string): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(needle)) out.push(Number(name));
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return out;
+}
+
+/** Live (not zombie) pids in process group `pgid`. */
+function inGroup(pgid: number): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(f[2]) === pgid && f[0] !== 'Z') out.push(Number(name));
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return out;
+}
+
+/** Poll (every 50 ms, at most `ms`) until `what()` is empty; returns what is left then. */
+async function leftAfter(what: () => number[], ms = 2000): Promise<number[]> {
+  const end = Date.now() + ms;
+  let left = what();
+  while (left.length && Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 50));
+    left = what();
+  }
+  return left;
+}
+
+/** The runtime's own helpers (the sandbox's socat bridges) the child started: the test ends them after the kill. */
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) out.push(Number(name));
+    } catch {
+      /* gone */
+    }
+  }
+  return out;
+}
+
+/**
+ * Run one chat turn in a real child process whose model calls bash with `command`; kill -9 the child as soon as the
+ * command's process group is stored (the child is frozen there). `beforeKill` runs first, given the group.
+ */
+async function killMidCall(
+  env: Awaited<ReturnType<typeof agentEnv>>,
+  command: string,
+  beforeKill: (pgid: number) => void = () => undefined,
+): Promise<{ id: string; pgid: number }> {
+  env.server.script({ toolCalls: [{ id: 'b1', name: 'bash', input: { command } }] });
+  const p: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', child, env.home, env.dataDir, env.workspace, env.server.url, 'run it', 'tool_process'],
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, KNACK_TEST_APPROVE: 'once' } },
+  );
+  let stderr = '';
+  p.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  let id = '';
+  let pgid = 0;
+  const lines = createInterface({ input: p.stdout! });
+  let helpers: number[] = [];
+  await new Promise<void>((resolve, reject) => {
+    p.on('exit', (code) => reject(new Error(`child exited early (${code}): ${stderr}`)));
+    lines.on('line', (l) => {
+      if (l.startsWith('SESSION ')) id = l.slice(8);
+      if (l.startsWith('PROCESS ')) pgid = Number(l.slice(8));
+      if (l === 'EVENT tool_process') {
+        p.removeAllListeners('exit');
+        beforeKill(pgid);
+        helpers = childrenOf(p.pid!).filter((c) => c !== pgid);
+        p.kill('SIGKILL');
+        resolve();
+      }
+    });
+  });
+  await new Promise((r) => p.once('exit', r));
+  for (const h of helpers) {
+    try {
+      if (readFileSync(`/proc/${h}/cmdline`, 'utf8').startsWith('socat')) process.kill(h, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+  }
+  assert.ok(pgid > 0, 'the child stored the process group of the call');
+  return { id, pgid };
+}
+
+const marker = (): string => `knack-orphan-${randomBytes(6).toString('hex')}`;
+
+for (const mode of ['auto', 'off'] as const) {
+  test(`kill -9 of the agent mid-bash-call (sandbox ${mode}): no process of that call is left after 2 s`, async () => {
+    const env = await agentEnv({ settings: () => ({ sandbox: { mode } }) });
+    const m = marker();
+    let leader = '';
+    const { pgid } = await killMidCall(env, `sleep 30; echo ${m} > ${m}.txt`, (g) => {
+      leader = readFileSync(`/proc/${g}/cmdline`, 'utf8');
+    });
+    // Inside the wall the group's leader is bubblewrap; with the sandbox off, bash.
+    assert.equal(leader.startsWith('bwrap\0'), mode === 'auto', leader.slice(0, 40));
+    assert.deepEqual(await leftAfter(() => withMarker(m)), [], 'no process with the call line is left');
+    assert.deepEqual(await leftAfter(() => inGroup(pgid)), [], 'no process of its group is left');
+    assert.equal(existsSync(join(env.workspace, `${m}.txt`)), false);
+  });
+}
+
+test('a process group left running by a killed agent is ended when the session is reopened, and the session says so', async () => {
+  const env = await agentEnv({ settings: () => ({ sandbox: { mode: 'off' } }) });
+  const m = marker();
+  // The group is stopped before the kill: its watchdog cannot act, as if it had been killed too.
+  const { id, pgid } = await killMidCall(env, `sleep 30; echo ${m} > ${m}.txt`, (g) => process.kill(-g, 'SIGSTOP'));
+  assert.ok(inGroup(pgid).length > 0, 'the group outlived its agent');
+  const chat = env.agent.openSession(id);
+  assert.deepEqual(await leftAfter(() => inGroup(pgid)), [], 'recovery ended the group');
+  assert.deepEqual(withMarker(m), []);
+  const rec = chat.events().find((e) => e.type === 'recovered');
+  assert.ok(rec && rec.type === 'recovered' && (rec.endedProcesses ?? 0) >= 1, JSON.stringify(rec));
+  const result = chat.events().find((e) => e.type === 'tool_result');
+  assert.ok(result && result.type === 'tool_result' && !result.ok);
+  assert.match(result.content, new RegExp(`process group ${pgid}\\) were still running and were ended`));
+  assert.equal(existsSync(join(env.workspace, `${m}.txt`)), false);
+});
