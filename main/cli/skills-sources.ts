@@ -20,6 +20,16 @@ import { settleStaged } from '../core/skills/sources/index.js';
 import { CliError, printJson, stringFlag, type Command, type CommandContext } from './command.js';
 import { confirm, printInstall, printReport, tierRootFor } from './trust.js';
 import { openStore } from './store.js';
+import { openSourceWall } from '../core/source-wall.js';
+
+/**
+ * The workspace's wall for this command's git calls (started on the first one; the caller closes it): git writes only
+ * its temporary clone and reaches only the source's host. Running outside it (sandbox off, or unavailable in mode
+ * auto) is said on stderr.
+ */
+function gitWall(ctx: CommandContext) {
+  return openSourceWall(ctx.paths, ctx.workspace, (why) => ctx.io.err(displaySafe(why)));
+}
 
 const scopeOf = (ctx: CommandContext): 'user' | 'project' => {
   const s = stringFlag(ctx, 'scope') ?? 'user';
@@ -60,7 +70,12 @@ function resultJson(r: AddResult) {
 }
 
 /** Open a source with one clear line on failure (the source is named by the core's message). */
-async function open(ctx: CommandContext, text: string, want: string[]): Promise<OpenedSource> {
+async function open(
+  ctx: CommandContext,
+  text: string,
+  want: string[],
+  wall: ReturnType<typeof gitWall>,
+): Promise<OpenedSource> {
   let spec;
   try {
     spec = parseSource(text, process.cwd());
@@ -68,6 +83,7 @@ async function open(ctx: CommandContext, text: string, want: string[]): Promise<
     if (ref && spec.kind === 'git') spec = parseSource(`${spec.url}#${ref}${spec.path ? `:${spec.path}` : ''}`);
     return await openSource(spec, {
       want,
+      wall: wall.wall,
       onProgress: (stage, detail) => {
         if (!ctx.json) ctx.io.err(`${stage} ${displaySafe(detail)}…`);
       },
@@ -129,7 +145,14 @@ const add: Command = {
       }
     }
     const picked = list(ctx.values.skill);
-    const opened = await open(ctx, text, picked);
+    const wall = gitWall(ctx);
+    let opened: OpenedSource;
+    try {
+      opened = await open(ctx, text, picked, wall);
+    } finally {
+      // Every git call is done once the source is open: nothing fetched runs after this.
+      await wall.close();
+    }
     try {
       const all = opened.candidates;
       let chosen: Candidate[];
@@ -190,6 +213,7 @@ const sync: Command = {
     const scope = scopeOf(ctx);
     const tierRoot = tierRootFor(ctx, scope);
     const store = openStore(ctx);
+    const wall = gitWall(ctx);
     try {
       let items;
       try {
@@ -199,10 +223,13 @@ const sync: Command = {
           store,
           dataDir: ctx.paths.dataDir,
           approveP1: ctx.values.yes === true,
+          wall: wall.wall,
         });
       } catch (e) {
         if (e instanceof SourceError) throw new CliError(e.message);
         throw e;
+      } finally {
+        await wall.close();
       }
       const out = [];
       for (let it of items) {
@@ -284,11 +311,16 @@ const update: Command = {
     const scope = scopeOf(ctx);
     const tierRoot = tierRootFor(ctx, scope);
     let checked;
+    const wall = gitWall(ctx);
     try {
-      checked = await checkUpdates(tierRoot, ctx.positionals.length ? ctx.positionals : undefined);
+      checked = await checkUpdates(tierRoot, ctx.positionals.length ? ctx.positionals : undefined, {
+        wall: wall.wall,
+      });
     } catch (e) {
       if (e instanceof SourceError) throw new CliError(e.message);
       throw e;
+    } finally {
+      await wall.close();
     }
     try {
       const { checks } = checked;
@@ -447,19 +479,25 @@ const browse: Command = {
       throw new CliError('no marketplaces configured (add one with knack skills marketplace add SOURCE)');
     const entries: MarketEntry[] = [];
     let failed = 0;
-    for (const m of markets) {
-      try {
-        entries.push(
-          ...(await marketplaceEntries(m.source, {
-            dataDir: ctx.paths.dataDir,
-            cwd: ctx.workspace,
-            refresh: ctx.values.refresh === true,
-          })),
-        );
-      } catch (e) {
-        failed++;
-        ctx.io.err(`cannot read marketplace: ${(e as Error).message}`);
+    const wall = gitWall(ctx);
+    try {
+      for (const m of markets) {
+        try {
+          entries.push(
+            ...(await marketplaceEntries(m.source, {
+              dataDir: ctx.paths.dataDir,
+              cwd: ctx.workspace,
+              refresh: ctx.values.refresh === true,
+              wall: wall.wall,
+            })),
+          );
+        } catch (e) {
+          failed++;
+          ctx.io.err(`cannot read marketplace: ${(e as Error).message}`);
+        }
       }
+    } finally {
+      await wall.close();
     }
     const hits = searchEntries(entries, query, limit, `${ctx.paths.dataDir}/cache`);
     if (ctx.json) printJson(ctx.io, { query, hits });

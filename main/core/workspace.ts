@@ -33,6 +33,7 @@ import { ToolExecutor } from './tools/index.js';
 import { catalogSkillFinder, createRunSkillScriptTool } from './sandbox/index.js';
 import type { SpawnHost } from './sandbox/index.js';
 import { describeWall, Wall } from './contain/index.js';
+import { wallPlaceOf } from './source-wall.js';
 import type { WallView } from './policy/index.js';
 
 export interface WorkspaceOptions {
@@ -255,16 +256,7 @@ export class KnackWorkspace {
    */
   wall(): Promise<Wall> {
     this.wallPromise ??= Wall.open(
-      {
-        workspace: this.workspace,
-        home: this.options.paths.home,
-        dataDir: this.options.paths.dataDir,
-        writeRoots: this.settings.policy.ceiling.writeRoots,
-        // A proxy the sandbox's proxy forwards allowed requests to (a corporate proxy; tests play hosts with it).
-        ...(process.env.KNACK_SANDBOX_UPSTREAM_PROXY
-          ? { upstreamProxy: process.env.KNACK_SANDBOX_UPSTREAM_PROXY }
-          : {}),
-      },
+      wallPlaceOf(this.options.paths, this.workspace, this.settings),
       this.settings.sandbox.mode,
     ).then((w) => {
       this.wallOpen = w;

@@ -3,4 +3,12 @@
 export { blockedOf, type Blocked } from './blocked.js';
 export { PROTECTED_IN_WORKSPACE, SECRET_READS, wallConfig, wallRules, type WallPlace } from './profile.js';
 export { backendOf, describeWall, installHint, SANDBOX_MODES, type SandboxMode, type WallStatus } from './status.js';
-export { scrubbedEnv, Wall, WallError, type ContainedProcess, type SpawnOptions } from './wall.js';
+export {
+  scrubbedEnv,
+  Wall,
+  WallError,
+  type ContainedProcess,
+  type SpawnOptions,
+  type WrapProgramOptions,
+  type WrappedProgram,
+} from './wall.js';

@@ -57,6 +57,23 @@ export interface SpawnOptions {
   stdio?: StdioOptions;
 }
 
+export interface WrapProgramOptions {
+  cwd: string;
+  hosts?: string[];
+  env?: NodeJS.ProcessEnv;
+  writeRoots?: string[];
+  onlyWriteRoots?: boolean;
+  loopbackViaProxy?: boolean;
+}
+
+export interface WrappedProgram {
+  file: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  /** Call once the program has exited: what the wall moved aside. */
+  release(): Blocked[];
+}
+
 export class Wall {
   private state: { available: true } | { available: false; reason: string };
   private readonly config: SandboxRuntimeConfig;
@@ -168,16 +185,19 @@ export class Wall {
    * A program (argv, run without a shell) wrapped for the wall, for callers that spawn it themselves (the MCP SDK's
    * stdio transport): start `file` with `args` and `env` in `cwd`, and call `release` once it has exited. bwrap's
    * --die-with-parent ends it with Knack. `writeRoots`: folders outside the workspace this one program may also write
-   * (a skill source's temporary clone). Throws WallError when it cannot be contained.
+   * (a skill source's temporary clone); with `onlyWriteRoots` it may write those and nothing else, the workspace
+   * included. `loopbackViaProxy`: loopback and private hosts go through the proxy too (see below). Throws WallError
+   * when it cannot be contained.
    */
-  async wrapProgram(
-    argv: string[],
-    opts: { cwd: string; hosts?: string[]; env?: NodeJS.ProcessEnv; writeRoots?: string[] },
-  ): Promise<{ file: string; args: string[]; env: NodeJS.ProcessEnv; release(): Blocked[] }> {
+  async wrapProgram(argv: string[], opts: WrapProgramOptions): Promise<WrappedProgram> {
     await this.ready();
+    // The runtime sets NO_PROXY to loopback and private ranges, but inside the wall nothing is reachable directly
+    // (its own network namespace): a program that honours NO_PROXY (git, curl) fails to connect to 127.0.0.1 or an
+    // intranet host it was allowed. Without NO_PROXY it asks the proxy, whose per-command host list decides.
+    const unset = opts.loopbackViaProxy ? 'env -u NO_PROXY -u no_proxy ' : '';
     // exec: the program replaces the shell, so signals and the exit code are its own.
-    const command = `exec ${argv.map(shellQuote).join(' ')}`;
-    const w = await this.wrap(command, opts.cwd, opts.hosts ?? [], opts.writeRoots ?? []);
+    const command = `exec ${unset}${argv.map(shellQuote).join(' ')}`;
+    const w = await this.wrap(command, opts.cwd, opts.hosts ?? [], opts.writeRoots ?? [], false, opts.onlyWriteRoots);
     const [file, ...args] = w.argv;
     return { file: file!, args, env: { ...(opts.env ?? process.env), ...w.env }, release: w.release };
   }
@@ -202,6 +222,7 @@ export class Wall {
     hosts: string[],
     writeRoots: string[] = [],
     readOnly = false,
+    onlyWriteRoots = false,
   ): Promise<{
     id: string;
     argv: string[];
@@ -214,10 +235,8 @@ export class Wall {
     const id = randomBytes(16).toString('base64url');
     // The protected paths that exist are denied; a missing one handed to the sandbox would be stubbed in the workspace
     // (an empty file at .workbuddy, .git, …) for as long as the command runs, so those are checked after it instead.
-    const roots = [
-      ...this.config.filesystem.allowWrite.map((w) => (typeof w === 'string' ? w : w.path)),
-      ...writeRoots,
-    ];
+    const base = onlyWriteRoots ? [] : this.config.filesystem.allowWrite;
+    const roots = [...base.map((w) => (typeof w === 'string' ? w : w.path)), ...writeRoots];
     const plan = readOnly ? { deny: [], watch: [] } : planProtect(this.protect, roots);
     let wrapped: { argv: string[]; env: NodeJS.ProcessEnv };
     try {
@@ -231,10 +250,7 @@ export class Wall {
             ? { ...this.config.filesystem, allowWrite: [], denyWrite: [] }
             : {
                 ...this.config.filesystem,
-                allowWrite: [
-                  ...this.config.filesystem.allowWrite,
-                  ...writeRoots.map((path) => ({ path, literal: true as const })),
-                ],
+                allowWrite: [...base, ...writeRoots.map((path) => ({ path, literal: true as const }))],
                 denyWrite: plan.deny.map((path) => ({ path, literal: true as const })),
               },
         } as Partial<SandboxRuntimeConfig>,

@@ -12,6 +12,7 @@ import { listMarketplaces, marketplaceEntries, searchEntries } from '../skills/s
 import { openSource, type OpenedSource } from '../skills/sources/index.js';
 import { parseSource, SourceError } from '../skills/sources/index.js';
 import { applyUpdate, checkUpdates, type Checked, type UpdateCheck } from '../skills/sources/index.js';
+import { sourceWall } from '../source-wall.js';
 
 type SourceHandlers = Pick<
   Handlers,
@@ -54,6 +55,14 @@ export function sourceHandlers(ctx: ServiceContext, atClose: (f: () => Promise<v
     for (const c of checked) await c.result.dispose();
     checked = [];
   });
+  /** Git for a source runs inside the open workspace's wall; running outside it is said on the progress line. */
+  const wall = () => {
+    const ws = ctx.workspace();
+    return sourceWall(
+      () => ws.wall(),
+      (why) => ctx.events.emit('sources.progress', { stage: 'outside-sandbox', detail: why }),
+    );
+  };
   const findCheck = (name: string, tier: 'user' | 'project'): UpdateCheck | undefined =>
     checked.find((c) => c.tier === tier)?.result.checks.find((c) => c.name === name);
 
@@ -64,6 +73,7 @@ export function sourceHandlers(ctx: ServiceContext, atClose: (f: () => Promise<v
       try {
         o = await openSource(parseSource(source, ws.workspace), {
           ...(want ? { want } : {}),
+          wall: wall(),
           onProgress: (stage, detail) => ctx.events.emit('sources.progress', { stage, detail }),
         });
       } catch (e) {
@@ -131,6 +141,7 @@ export function sourceHandlers(ctx: ServiceContext, atClose: (f: () => Promise<v
         let result: Checked;
         try {
           result = await checkUpdates(tierRootOf(ctx, tier), undefined, {
+            wall: wall(),
             onProgress: (stage, detail) => ctx.events.emit('sources.progress', { stage, detail }),
           });
         } catch (e) {
@@ -179,9 +190,12 @@ export function sourceHandlers(ctx: ServiceContext, atClose: (f: () => Promise<v
         return refused(e);
       }
       const entries = [];
+      const contained = wall();
       for (const m of markets) {
         try {
-          entries.push(...(await marketplaceEntries(m.source, { dataDir: ctx.paths.dataDir, cwd: ws.workspace })));
+          entries.push(
+            ...(await marketplaceEntries(m.source, { dataDir: ctx.paths.dataDir, cwd: ws.workspace, wall: contained })),
+          );
         } catch (e) {
           refused(e);
         }

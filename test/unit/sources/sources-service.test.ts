@@ -82,3 +82,16 @@ test('sources over the contract: open with progress, install picks, approve P1, 
     'closing the service removes every clone',
   );
 });
+
+test("the window's fetch runs git inside the workspace's wall: a repository under ~/.ssh cannot be read", async (t) => {
+  const env = await serviceEnv(t);
+  // The wall keeps ~/.ssh unreadable to everything Knack starts; git reading a repository there would mean it ran outside.
+  const hidden = makeRepo(join(env.paths.home, '.ssh'), 'hidden', { 'SKILL.md': fm('hidden', false) });
+  await assert.rejects(env.call('sources.open', { source: hidden.url }), /refused: .*hidden\.git: /);
+  const open = makeRepo(tempDir('knack-src-svc-open-'), 'plain', { 'SKILL.md': fm('plain', false) });
+  const opened = await env.call('sources.open', { source: open.url });
+  assert.deepEqual(
+    opened.skills.map((s) => s.name),
+    ['plain'],
+  );
+});

@@ -77,6 +77,22 @@ test('add from a file:// URL installs the one skill and records its source in sk
   assert.deepEqual(staged(e.data), []);
 });
 
+test("add runs git inside the workspace's wall: a repository under ~/.ssh cannot be read; with the sandbox off it can", async () => {
+  const e = env();
+  // The wall keeps secrets such as ~/.ssh unreadable; git reading a repository there proves it ran outside.
+  const hidden = makeRepo(join(e.home, '.ssh'), 'hidden', { 'SKILL.md': clean('hidden') });
+  const inside = await e.knack(['skills', 'add', hidden.url]);
+  assert.notEqual(inside.code, 0, inside.out);
+  assert.match(inside.err, /hidden\.git: no such repository|hidden\.git: git failed/);
+  assert.ok(!existsSync(join(e.tier, 'hidden')));
+  assert.deepEqual(fetchLeftovers(tmp), []);
+  writeTree(e.data, { 'settings.json': JSON.stringify({ sandbox: { mode: 'off' } }) });
+  const outside = await e.knack(['skills', 'add', hidden.url]);
+  assert.equal(outside.code, 0, outside.err);
+  assert.match(outside.err, /git runs outside the sandbox: it is off in settings/);
+  assert.ok(existsSync(join(e.tier, 'hidden', 'SKILL.md')));
+});
+
 test('a repository of five skills over HTTP lists them with their audit level; --skill picks two', async () => {
   const e = env();
   const url = `${http.url}/git/five.git`;

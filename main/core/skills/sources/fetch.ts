@@ -55,8 +55,13 @@ function gitFailure(display: string, want: string | undefined, r: GitRun, limits
     return new SourceError(`${display}: ref "${want}" does not exist`);
   if (/does not appear to be a git repository|repository .* not found|not found|returned error: 404/i.test(r.stderr))
     return new SourceError(`${display}: no such repository (${why})`);
+  if (/blocked by network allowlist/i.test(r.stderr))
+    return new SourceError(`${display}: the sandbox blocked the connection (${why}); a fetch may reach only its host`);
+  // Inside the wall git reaches the host through the sandbox's proxy: a host that does not answer is its 502/504.
   if (
-    /could not resolve host|connection refused|failed to connect|timed out|network is unreachable|ssl/i.test(r.stderr)
+    /could not resolve host|connection refused|failed to connect|timed out|network is unreachable|ssl|returned error: 50[234]/i.test(
+      r.stderr,
+    )
   )
     return new SourceError(`${display}: network error (${why})`);
   return new SourceError(`${display}: git failed (${why})`);

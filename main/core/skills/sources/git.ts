@@ -76,12 +76,21 @@ export function folderBytes(dir: string, cap = Infinity): number {
 
 /**
  * The OS sandbox git runs in (core/contain's Wall, seen through what this file needs): the program is wrapped, may
- * write only in `writeRoots` and reach only `hosts` through the sandbox's proxy.
+ * write only in `writeRoots` (`onlyWriteRoots`: not even the workspace) and reach only `hosts` through the sandbox's
+ * proxy, loopback and private hosts included (`loopbackViaProxy`: a loopback git server is reached through the proxy,
+ * not directly, since nothing is reachable directly from inside).
  */
 export interface GitWall {
   wrapProgram(
     argv: string[],
-    opts: { cwd: string; hosts?: string[]; env?: NodeJS.ProcessEnv; writeRoots?: string[] },
+    opts: {
+      cwd: string;
+      hosts?: string[];
+      env?: NodeJS.ProcessEnv;
+      writeRoots?: string[];
+      onlyWriteRoots?: boolean;
+      loopbackViaProxy?: boolean;
+    },
   ): Promise<{ file: string; args: string[]; env: NodeJS.ProcessEnv; release(): void }>;
 }
 
@@ -98,7 +107,7 @@ export function gitHost(url: string): string | undefined {
 }
 
 export interface RunGitOptions {
-  /** Run inside this wall (with `hosts` and `writeRoots`); without it git runs as a plain process. */
+  /** Run inside this wall, writing only `writeRoots` and reaching only `hosts`; without it git runs as a plain process. */
   wall?: GitWall;
   hosts?: string[];
   writeRoots?: string[];
@@ -131,6 +140,8 @@ export async function runGit(args: string[], opts: RunGitOptions): Promise<GitRu
         env,
         hosts: opts.hosts ?? [],
         writeRoots: opts.writeRoots ?? [],
+        onlyWriteRoots: true,
+        loopbackViaProxy: true,
       });
     } catch (e) {
       // Fail closed: git that cannot be contained does not run.
