@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { tempDir, skillMd } from '../../helpers/tmp.js';
 import { makeRepo } from '../../helpers/git-repos.js';
@@ -14,6 +15,7 @@ import { parseMarketplace } from '../../../main/core/skills/sources/marketplace.
 import { openSource } from '../../../main/core/skills/sources/open.js';
 import { readLock } from '../../../main/core/skills/sources/lock.js';
 import { runGit } from '../../../main/core/skills/sources/git.js';
+import { fetchRepo, pruneStaleFetches } from '../../../main/core/skills/sources/fetch.js';
 
 const root = tempDir('knack-sources-core-');
 const tmp = join(root, 'tmp');
@@ -185,4 +187,35 @@ test('git runs without the API keys and tokens of the process environment', asyn
     delete process.env.KNACK_TEST_API_KEY;
     delete process.env.GITHUB_TOKEN;
   }
+});
+
+test("a fetch first removes the clones left by dead processes and others' older than a day, never its own", async () => {
+  // A pid that surely exited: a child that ran and was waited for.
+  const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+  const made = (name: string, ageMs = 0) => {
+    const p = join(tmp, name);
+    mkdirSync(join(p, 'tree'), { recursive: true });
+    writeFileSync(join(p, 'tree', 'f'), 'x');
+    const t = (Date.now() - ageMs) / 1000;
+    utimesSync(p, t, t);
+    return name;
+  };
+  const gone = [made(`knack-fetch-${dead}-aaaaaa`), made('knack-fetch-bbbbbb', 2 * 86_400_000)];
+  const kept = [
+    made(`knack-fetch-${process.pid}-cccccc`, 2 * 86_400_000),
+    made('knack-fetch-dddddd'),
+    made(`knack-fetch-1-eeeeee`),
+  ];
+  const other = made('not-ours-ffffff', 3 * 86_400_000);
+  const repo = makeRepo(join(root, 'repos'), 'prune', { 'SKILL.md': skillMd({ name: 'prune', description: 'p' }) });
+  const got = await fetchRepo({ url: repo.url, display: 'prune' });
+  try {
+    for (const g of gone) assert.equal(existsSync(join(tmp, g)), false, `${g} was removed`);
+    for (const k of [...kept, other]) assert.equal(existsSync(join(tmp, k)), true, `${k} was kept`);
+  } finally {
+    got.dispose();
+  }
+  assert.deepEqual(pruneStaleFetches(tmp), []);
+  assert.deepEqual(leftovers().sort(), kept.sort());
+  for (const k of kept) spawnSync('rm', ['-rf', join(tmp, k)]);
 });

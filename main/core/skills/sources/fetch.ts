@@ -1,6 +1,6 @@
 // Fetch a skill source into a temporary folder: a git repository at a ref or commit (one commit deep when it can be),
 // or a marketplace.json over HTTP(S). Every failure is one line naming the source; the temporary folder never stays.
-import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -67,6 +67,51 @@ function gitFailure(display: string, want: string | undefined, r: GitRun, limits
   return new SourceError(`${display}: git failed (${why})`);
 }
 
+const FETCH_PREFIX = 'knack-fetch-';
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Whether process `pid` is alive (EPERM: it is, another user's). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Remove temporary clones a fetch left behind when its process died (killed mid-clone, a crash): folders
+ * `knack-fetch-<pid>-*` in `dir` whose process is gone, and any other process's `knack-fetch-*` older than a day (a
+ * fetch takes at most GIT_LIMITS.timeoutMs; a pid may have been reused). Returns the names removed; never throws.
+ */
+export function pruneStaleFetches(dir = tmpdir(), now = Date.now()): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.startsWith(FETCH_PREFIX));
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const p = join(dir, name);
+    try {
+      const st = lstatSync(p);
+      if (!st.isDirectory()) continue;
+      const pid = Number(/^knack-fetch-(\d+)-/.exec(name)?.[1] ?? NaN);
+      // This process's own clones are its to remove (an open source may be held longer than a day).
+      if (pid === process.pid) continue;
+      const dead = Number.isInteger(pid) && pid > 0 && !alive(pid);
+      if (!dead && now - st.mtimeMs < DAY_MS) continue;
+      rmSync(p, { recursive: true, force: true });
+      removed.push(name);
+    } catch {
+      // another user's folder, or gone already: left as it is
+    }
+  }
+  return removed;
+}
+
 /**
  * Fetch `url` at `sha` (a pinned commit), else `ref`, else the default branch, and check it out. Shallow when the
  * server allows it; a commit the server will not give alone is fetched with the branches and tags.
@@ -76,7 +121,9 @@ export async function fetchRepo(
   opts: FetchOptions = {},
 ): Promise<FetchedRepo> {
   const limits = { ...GIT_LIMITS, ...opts.limits };
-  const holder = realpathSync(mkdtempSync(join(tmpdir(), 'knack-fetch-')));
+  pruneStaleFetches();
+  // The pid in the name lets a later fetch tell a clone whose process died from one still being made.
+  const holder = realpathSync(mkdtempSync(join(tmpdir(), `${FETCH_PREFIX}${process.pid}-`)));
   const dir = join(holder, 'tree');
   mkdirSync(dir);
   const dispose = () => rmSync(holder, { recursive: true, force: true });
