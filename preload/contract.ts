@@ -445,6 +445,11 @@ export const ContextView = z.object({
   loadedSkills: z.array(LoadedSkill),
   /** Skills the catalog's token budget left out of the prompt (the model still finds them with SkillSearch). */
   leftOut: z.array(z.string()),
+  /**
+   * Tokens the conversation's model calls have used so far, and their cost in USD: `costUsd` absent when a call could
+   * not be priced (no price for its model: never a guess). Absent before the first call.
+   */
+  spent: Usage.extend({ costUsd: z.number().nonnegative().optional() }).optional(),
 });
 export type ContextView = z.infer<typeof ContextView>;
 

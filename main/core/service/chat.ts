@@ -25,7 +25,7 @@ import {
 } from '../agent/index.js';
 import { checkConnection, keySourceOf, resolveProvider } from '../agent/index.js';
 import type { KeyStore } from './context.js';
-import { CONTEXT_SECTIONS, type SessionMeta, type SettingsView } from '../../../preload/contract.js';
+import { CONTEXT_SECTIONS, type ContextView, type SessionMeta, type SettingsView } from '../../../preload/contract.js';
 
 type ChatHandlers = Pick<
   Handlers,
@@ -139,6 +139,14 @@ const SECTION_OF: Record<ProjectionEntry['kind'], keyof Omit<ContextSections, 't
   tool: 'tools',
   compaction: 'history',
 };
+
+/** The conversation's tokens and cost so far (the totals of its last usage event), once a call has been made. */
+function spentOf(chat: ChatSession): { spent?: ContextView['spent'] } {
+  const u = chat.usage();
+  if (u.inputTokens + u.outputTokens + (u.cacheReadTokens ?? 0) + (u.cacheWriteTokens ?? 0) === 0) return {};
+  const cost = chat.cost();
+  return { spent: { ...u, ...(cost !== undefined && Number.isFinite(cost) ? { costUsd: cost } : {}) } };
+}
 
 export class ChatBinding {
   private ws: KnackWorkspace | undefined;
@@ -591,6 +599,7 @@ export class ChatBinding {
               .map((p) => ({ path: p.path!, tokens: p.tokens })),
           })),
           leftOut: projection.find((p) => p.kind === 'catalog')?.leftOut ?? [],
+          ...spentOf(chat),
         };
       },
       'settings.get': () => this.ctx.settingsView(),

@@ -474,6 +474,16 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
         window: c.contextWindow,
         sections: c.sections.map((s) => ({ name: s.section, tokens: s.tokens })),
         leftOut: c.leftOut,
+        ...(c.spent
+          ? {
+              spent: {
+                input: c.spent.inputTokens,
+                output: c.spent.outputTokens,
+                cached: (c.spent.cacheReadTokens ?? 0) + (c.spent.cacheWriteTokens ?? 0),
+                ...(c.spent.costUsd !== undefined ? { cost: c.spent.costUsd } : {}),
+              },
+            }
+          : {}),
       };
     },
 

@@ -226,6 +226,8 @@ export interface ContextUsage {
   sections: { name: string; tokens: number }[];
   /** Skills the catalog budget left out. */
   leftOut: string[];
+  /** Tokens used by the conversation's model calls so far; `cost` in USD, absent when the model has no price. */
+  spent?: { input: number; output: number; cached: number; cost?: number };
 }
 
 export interface ToolInfo {

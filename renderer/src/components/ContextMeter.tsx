@@ -1,10 +1,15 @@
 // The context meter: tokens by section (system, catalog, skills, tools, history) against the model's window,
-// and which skills the catalog budget left out.
+// which skills the catalog budget left out, and the tokens and cost the conversation has used so far.
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
 import type { ContextUsage } from '../api/types';
 import { useView } from '../state/store';
+
+/** USD as the CLI shows it: cents under a dollar need four places to be seen at all. */
+export function formatUsd(usd: number): string {
+  return usd >= 1 ? `$${usd.toFixed(2)}` : `$${usd.toFixed(4)}`;
+}
 
 export function ContextMeter() {
   const { t } = useTranslation();
@@ -74,6 +79,21 @@ export function ContextMeter() {
               </li>
             ))}
           </ul>
+          {usage.spent && (
+            <p className="small-text spent" aria-label={t('spend.label')}>
+              {t('spend.tokens', {
+                input: usage.spent.input.toLocaleString(),
+                output: usage.spent.output.toLocaleString(),
+              })}
+              {usage.spent.cached > 0 && <> · {t('spend.cached', { cached: usage.spent.cached.toLocaleString() })}</>}
+              {' · '}
+              {usage.spent.cost !== undefined ? (
+                t('spend.cost', { cost: formatUsd(usage.spent.cost) })
+              ) : (
+                <span className="muted">{t('spend.noPrice')}</span>
+              )}
+            </p>
+          )}
           {usage.leftOut.length > 0 && (
             <details>
               <summary>{t('context.leftOut', { count: usage.leftOut.length })}</summary>

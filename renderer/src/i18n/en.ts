@@ -296,6 +296,13 @@ export const en = {
     messages_one: '{{count}} message',
     messages_other: '{{count}} messages',
   },
+  spend: {
+    label: 'Used so far in this conversation',
+    tokens: '{{input}} tokens in, {{output}} out',
+    cached: '{{cached}} cached',
+    cost: '{{cost}} so far',
+    noPrice: 'cost unknown (no price for this model)',
+  },
   sessionsFind: {
     search: 'Search sessions',
     searchHint: 'Words in a title, message or answer',

@@ -295,6 +295,13 @@ export const zh: Strings = {
     messages_one: '{{count}} 条消息',
     messages_other: '{{count}} 条消息',
   },
+  spend: {
+    label: '本次对话目前的用量',
+    tokens: '输入 {{input}} 个 token，输出 {{output}} 个',
+    cached: '缓存 {{cached}} 个',
+    cost: '目前花费 {{cost}}',
+    noPrice: '费用未知（此模型没有价格）',
+  },
   sessionsFind: {
     search: '搜索会话',
     searchHint: '标题、消息或回答中的词',

@@ -387,6 +387,27 @@ describe('contract client adapter', () => {
     expect((await c.contextUsage('/w', 's1')).leftOut).toEqual(['zeta-report', 'zulu-deploy']);
   });
 
+  it('the context meter gets the tokens and cost so far; no cost when the contract gives none', async () => {
+    let spent: MethodOutput<'context.get'>['spent'];
+    const { t } = transport({
+      'context.get': () => ({
+        sessionId: 's1',
+        contextWindow: 200000,
+        total: 0,
+        sections: [],
+        loadedSkills: [],
+        leftOut: [],
+        ...(spent ? { spent } : {}),
+      }),
+    });
+    const c = adapt(createClient(t), 'serve', false);
+    expect((await c.contextUsage('/w', 's1')).spent).toBeUndefined();
+    spent = { inputTokens: 100, outputTokens: 20, cacheReadTokens: 5, cacheWriteTokens: 2, costUsd: 0.5 };
+    expect((await c.contextUsage('/w', 's1')).spent).toEqual({ input: 100, output: 20, cached: 7, cost: 0.5 });
+    spent = { inputTokens: 100, outputTokens: 20 };
+    expect((await c.contextUsage('/w', 's1')).spent).toEqual({ input: 100, output: 20, cached: 0 });
+  });
+
   it('a verdict with its row patches that row; only added or removed skills ask for the whole list', async () => {
     const { t, emit } = transport({});
     const c = adapt(

@@ -1,0 +1,33 @@
+// The tokens and cost a conversation has used so far, beside the context meter: the cost where the model has a price,
+// "cost unknown" (never $0) where it has none, nothing before the first call; in English and Chinese.
+import { describe, expect, it } from 'vitest';
+import { screen } from '@testing-library/react';
+import { ContextMeter } from '../../../renderer/src/components/ContextMeter';
+import { memoryClient } from './memory-client';
+import { renderWith, WS } from './render';
+
+describe('ContextMeter: tokens and cost so far', () => {
+  it('shows tokens in and out, cached ones, and the cost', async () => {
+    const c = memoryClient();
+    c.usage = { ...c.usage, spent: { input: 12345, output: 678, cached: 900, cost: 0.0123 } };
+    renderWith(<ContextMeter />, c, { workspace: WS, sessionId: 's1' });
+    const line = await screen.findByLabelText('Used so far in this conversation');
+    expect(line.textContent).toBe('12,345 tokens in, 678 out · 900 cached · $0.0123 so far');
+  });
+
+  it('says the cost is unknown where the model has no price, in Chinese too', async () => {
+    const c = memoryClient();
+    c.usage = { ...c.usage, spent: { input: 10, output: 5, cached: 0 } };
+    renderWith(<ContextMeter />, c, { workspace: WS, sessionId: 's1' }, 'zh');
+    const line = await screen.findByLabelText('本次对话目前的用量');
+    expect(line.textContent).toBe('输入 10 个 token，输出 5 个 · 费用未知（此模型没有价格）');
+    expect(line.textContent).not.toContain('$');
+  });
+
+  it('shows nothing spent before the first call', async () => {
+    const c = memoryClient();
+    renderWith(<ContextMeter />, c, { workspace: WS, sessionId: 's1' });
+    await screen.findByRole('meter');
+    expect(screen.queryByLabelText('Used so far in this conversation')).toBeNull();
+  });
+});
