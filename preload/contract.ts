@@ -79,6 +79,8 @@ export const AuditFinding = z.object({
   level: z.enum(['P0', 'P1']),
   excerpt: z.string(),
   message: z.string(),
+  /** `message` as words the window says in its language. */
+  words: Said.optional(),
 });
 export type AuditFinding = z.infer<typeof AuditFinding>;
 
@@ -602,13 +604,16 @@ export const methods = {
     z.object({ dryRun: z.boolean().default(false) }).strict(),
     z.object({
       trusted: z.array(z.string()),
-      refused: z.array(z.object({ name: z.string(), reason: z.string() })),
+      refused: z.array(z.object({ name: z.string(), reason: z.string(), words: Said.optional() })),
       summary: z.string(),
+      /** `summary` as words the window says in its language. */
+      summaryWords: Said.optional(),
       /** The review's findings grouped by rule, most frequent first: what saying yes accepts. */
       groups: z.array(
         z.object({
           rule: z.string(),
           message: z.string(),
+          words: Said.optional(),
           count: z.number().int().nonnegative(),
           skills: z.array(z.string()),
         }),

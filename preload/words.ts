@@ -45,6 +45,108 @@ export const WORDS = {
   tierBuiltin: 'built-in',
   tierUser: 'user',
   tierProject: 'project',
+  // what an audit finding says: `audit.<rule id>` for each rule of the rule book (main/core/skills/trust/audit-rules.ts)
+  'audit.destructive.rm-root':
+    'recursive delete of the root, home or current folder (or of a variable path that is / when the variable is empty)',
+  'audit.destructive.rm-root-spelled':
+    'recursive delete of the root or home folder, spelled to slip past a plain reading ({rm,-rf,/}, $(RM) -r /, echo / | xargs rm -rf)',
+  'audit.destructive.tree-root': 'recursive delete of the root or home folder from a script (rmtree / fs.rm)',
+  'audit.destructive.disk': 'destroys a disk or the system (mkfs, dd to a device, fork bomb, chmod 777 /)',
+  'audit.privilege.sudo': 'escalates privileges (sudo/doas/su)',
+  'audit.exec.eval': 'evaluates a string as code (eval)',
+  'audit.exec.shell-eval': 'evaluates generated text as shell commands (eval)',
+  'audit.exec.exec': 'executes a string as code (exec)',
+  'audit.exec.function-constructor': 'builds a function from a string (Function constructor)',
+  'audit.exec.indirect-eval':
+    'evaluates a string as code indirectly ((0, eval), a string timer, vm, a constructor call)',
+  'audit.exec.dynamic-import': 'loads a module whose name is computed at run time (dynamic import of a built string)',
+  'audit.exec.child-process': 'spawns system processes from a script (child_process)',
+  'audit.exec.vm-module': 'loads the vm module or starts a Worker from a string (code built at run time)',
+  'audit.exec.os-system': 'runs a shell command from a script (os.system / shell=True / popen)',
+  'audit.exec.pipe-to-shell': 'downloads code and runs it straight away (curl … | sh)',
+  'audit.exec.reverse-shell': 'opens a reverse shell',
+  'audit.obfuscation.decode-exec': 'decodes hidden content and executes it',
+  'audit.obfuscation.decode-pipe-shell':
+    'turns encoded text back into commands and runs them (… | rev | sh, xxd -r -p | sh)',
+  'audit.exfil.env-send': 'sends the whole environment (every key and token in it) over the network',
+  'audit.exfil.sensitive-read': 'reads credentials or secrets (SSH/cloud keys, tokens, .env)',
+  'audit.exfil.network-send': 'sends data over the network',
+  'audit.exfil.instruction': 'tells the agent to send workspace data or secrets to an outside address',
+  'audit.exfil.url-secret':
+    'tells the agent to put secrets (keys, tokens, .env) into a URL it renders or opens: a disguised upload',
+  'audit.exfil.url-data':
+    'puts workspace or conversation data into a URL query (an image or link that sends it out when rendered or opened)',
+  'audit.network.curl': 'downloads from the network (curl)',
+  'audit.network.wget': 'downloads from the network (wget)',
+  'audit.network.script-request': 'a script talks to the network',
+  'audit.install.npm': 'installs packages (npm/npx/yarn/pnpm/bunx)',
+  'audit.install.pip': 'installs packages (pip/uv/uvx/gem/cargo/go)',
+  'audit.install.git-clone': 'fetches a repository (git clone)',
+  'audit.install.system': 'installs system packages',
+  'audit.exec.subprocess': 'a script starts other programs',
+  'audit.remote.fetch-and-follow':
+    'tells the agent to fetch instructions from an outside URL at run time (unverifiable, can change after review)',
+  'audit.remote.script-fetch-exec': 'a script loads code from a URL at run time',
+  'audit.secrets.hardcoded': 'contains what looks like a real credential (API key, token or private key)',
+  'audit.install.registry-redirect':
+    'installs from a non-default package registry (dependency confusion / registry redirection)',
+  'audit.inject.capability-inflation': 'tries to make the agent pick this skill for everything or over other skills',
+  'audit.autonomy.no-confirmation': "tells the agent to act without the user's confirmation",
+  'audit.inject.ignore-instructions': 'tries to override the harness instructions ("ignore previous instructions")',
+  'audit.inject.conceal': 'tells the agent to hide what it does from the user',
+  'audit.inject.unrestricted': 'tries to switch the agent into an "unrestricted mode"',
+  'audit.inject.disable-approvals': 'tries to disable approvals, the sandbox or the policy',
+  'audit.inject.pre-answered': 'tells the agent that approvals are pre-answered, or to answer or widen them itself',
+  'audit.inject.settings-change': "tells the agent to change Knack's settings (network, ceiling, sandbox)",
+  'audit.inject.policy-change': 'tells the agent to change its own policy or permissions',
+  'audit.inject.agent-config': 'writes into shell start-up files, agent config or git hooks (persists after removal)',
+  'audit.exfil.credential-send': 'reads secrets (line {{line}}) and sends data over the network in the same file',
+  'audit.hidden.ascii-smuggling':
+    'text hidden in invisible Unicode tag characters (ASCII smuggling): the model reads it, you cannot see it',
+  'audit.hidden.homoglyphs':
+    '{{letters}} Cyrillic/Greek look-alike letter(s) inside Latin words on {{lines}} line(s): they read as English but are not; matched as the Latin letters',
+  'audit.hidden.nul-bytes':
+    'NUL bytes in a text file (they make tools treat it as binary and skip it); audited with them removed',
+  'audit.structure.too-many-files': 'more than {{max}} files: the rest was not audited',
+  'audit.structure.no-skill-md': 'no SKILL.md: this is not a skill folder',
+  'audit.structure.symlink-escape':
+    'a symlink points outside the skill folder (it can disguise reads of ~/.ssh or other private files)',
+  'audit.structure.binary-executable': '{{kind}}: compiled code cannot be reviewed',
+  'audit.manifest.hooks': 'declares hooks, which other agents run automatically as shell commands',
+  'audit.manifest.unreadable': '{{error}}: the skill cannot be reviewed',
+  'audit.manifest.permissions': '{{field}}: {{error}} (a permission request that cannot be read cannot be confined)',
+  'audit.permissions.network': 'requests network access',
+  'audit.permissions.command-tool':
+    'requests {{tool}} with any command (each command still needs your approval or a rule)',
+  'audit.permissions.widened': 'the update asks for more than the installed version: {{changes}}',
+  auditNoted: '{{what}} ({{note}})',
+  auditTagText: 'invisible tag characters spell out text that {{what}}',
+  auditObfuscated: 'hidden by string splitting or escapes: {{what}}',
+  auditBase64: 'a base64 blob decodes to content that {{what}}',
+  auditInvisible:
+    '{{total}} invisible character(s) ({{kinds}}) on {{lines}} line(s): text the user cannot see; removed before matching',
+  auditNotRegular: 'cannot read: no longer a regular file',
+  auditCannotRead: 'cannot read: {{error}}',
+  auditSkillMdTooLarge: '{{size}} bytes: SKILL.md is too large to audit, so its instructions cannot be reviewed',
+  auditTooLargeToHash: '{{size}} bytes: too large to audit or to fingerprint',
+  auditTooLarge: '{{size}} bytes: too large to audit',
+  noteDescription: 'in the frontmatter description, which goes into every prompt',
+  noteHtmlComment: 'inside an HTML comment: invisible when rendered, read by the model',
+  noteInlineProgram: 'inside an inline {{interpreter}} program',
+  invisibleZeroWidth: 'zero-width',
+  invisibleBidi: 'bidi control',
+  invisibleTag: 'tag',
+  // trusting every skill that waits for it (Trust all…)
+  trustAllNothing: 'nothing needs trust',
+  trustAllWould: 'would trust {{skills}}',
+  trustAll: 'trusted {{skills}}',
+  trustAllRefused: '{{done}}; {{refused}} refused (P0 skills are never trusted)',
+  trustWidenedSinceUse: 'permissions widened since last use',
+  skillCountOne: '{{n}} skill',
+  skillCountMany: '{{n}} skills',
+  // lists inside a message
+  listAnd: '{{a}}, {{b}}',
+  listNone: 'none',
 } as const;
 
 export type WordCode = keyof typeof WORDS;

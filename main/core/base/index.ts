@@ -12,4 +12,4 @@ export { workerSpec, type WorkerSpec } from './worker-spec.js';
 export { writeFileAtomic, type AtomicWriteOptions } from './atomic-write.js';
 export { BoundedMap } from './bounded-map.js';
 // Messages for people as a code plus parameters (preload/words.ts): the window words them, the CLI prints english().
-export { english, say, type Said, type WordCode } from '../../../preload/words.js';
+export { english, say, WORDS, type Said, type WordCode } from '../../../preload/words.js';

@@ -6,6 +6,7 @@ import type { Handlers } from './dispatch.js';
 import { ServiceError, sharedAnswer } from './dispatch.js';
 import type { ServiceContext } from './context.js';
 import { auditOf, installView, reportView, shadowedByFile, skillView, permissionsView } from './views.js';
+import { english, say } from '../base/index.js';
 import { readSkillBody } from '../skills/format/index.js';
 import { listSkillFiles } from '../skills/trust/index.js';
 import { trustSkill } from '../skills/trust/index.js';
@@ -164,14 +165,20 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
         refused.push(...r.skipped.map((x) => ({ name: x.name, reason: x.reason })));
         if (trusted.length) await ws.catalog.refresh();
       }
-      const verb = dryRun ? 'would trust' : 'trusted';
-      const summary =
+      const done = say(dryRun ? 'trustAllWould' : 'trustAll', {
+        skills: say(trusted.length === 1 ? 'skillCountOne' : 'skillCountMany', { n: trusted.length }),
+      });
+      const summaryWords =
         trusted.length === 0 && refused.length === 0
-          ? 'nothing needs trust'
-          : `${verb} ${trusted.length} skill${trusted.length === 1 ? '' : 's'}${refused.length ? `; ${refused.length} refused (P0 skills are never trusted)` : ''}`;
+          ? say('trustAllNothing')
+          : refused.length
+            ? say('trustAllRefused', { done, refused: refused.length })
+            : done;
+      const summary = english(summaryWords);
       const groups = review.groups.map((g) => ({
         rule: g.rule,
         message: g.message,
+        words: g.words,
         count: g.count,
         skills: [...g.skills],
       }));
@@ -184,7 +191,7 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
         write: [...w.write],
         undeclared: w.undeclared,
       };
-      return { trusted, refused, summary, groups, widest };
+      return { trusted, refused, summary, summaryWords, groups, widest };
     },
 
     'skills.install': ({ source, tier, replace }) => install(source, tier, replace),

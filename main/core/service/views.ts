@@ -40,6 +40,7 @@ export function reportView(r: AuditReport): Out<typeof C.AuditReport> {
       level: f.level,
       excerpt: f.excerpt,
       message: f.message,
+      ...(f.words ? { words: f.words } : {}),
     })),
     contentHash: r.contentHash,
     files: r.files,

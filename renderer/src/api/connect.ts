@@ -90,6 +90,7 @@ function toReport(o: Outcome): InstallReport {
       level: f.level,
       rule: f.rule,
       message: f.message,
+      ...(f.words ? { words: f.words } : {}),
       excerpt: f.excerpt,
     })),
     ...(r.permissions ? { permissions: toPerms(r.permissions)! } : {}),
@@ -279,7 +280,14 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
   });
   const trust = async (dryRun: boolean): Promise<TrustSummary> => {
     const r = await k.call('skills.trustAll', { dryRun });
-    return { summary: r.summary, skills: r.trusted, refused: r.refused, groups: r.groups, widest: r.widest };
+    return {
+      summary: r.summary,
+      ...(r.summaryWords ? { summaryWords: r.summaryWords } : {}),
+      skills: r.trusted,
+      refused: r.refused,
+      groups: r.groups,
+      widest: r.widest,
+    };
   };
 
   const client: KnackClient = {
@@ -345,6 +353,7 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
             level: f.level,
             rule: f.rule,
             message: f.message,
+            ...(f.words ? { words: f.words } : {}),
             excerpt: f.excerpt,
           })) ?? [],
         diagnosticList: d.diagnostics.map((x) => ({

@@ -19,6 +19,8 @@ export interface Finding {
   level: 'P0' | 'P1';
   rule: string;
   message: string;
+  /** `message` as words, said in the window's language. */
+  words?: Said;
   excerpt: string;
 }
 
@@ -98,12 +100,13 @@ export interface MarketHit {
 export interface TrustSummary {
   /** The grouped summary for people (what the pending skills ask for), as the engine words it. */
   summary: string;
+  summaryWords?: Said;
   /** Skills that would be trusted. */
   skills: string[];
   /** Skills that cannot be trusted (P0), with why. */
-  refused: { name: string; reason: string }[];
+  refused: { name: string; reason: string; words?: Said }[];
   /** Findings grouped by rule (most frequent first) with the skills that have them. */
-  groups?: { rule: string; message: string; count: number; skills: string[] }[];
+  groups?: { rule: string; message: string; words?: Said; count: number; skills: string[] }[];
   /** The most the user grants by saying yes: the union of what the skills ask for. */
   widest?: {
     tools: string[];

@@ -2,9 +2,11 @@
 // skill detail view and the install dialog.
 import { useTranslation } from 'react-i18next';
 import type { Finding, PermissionsView } from '../api/types';
+import { useSay } from '../i18n/say';
 
 export function Findings({ findings }: { findings: Finding[] }) {
   const { t } = useTranslation();
+  const say = useSay();
   if (findings.length === 0) return <p className="muted">{t('audit.noFindings')}</p>;
   return (
     <ul className="plain findings">
@@ -15,7 +17,7 @@ export function Findings({ findings }: { findings: Finding[] }) {
             <code>
               {f.file}:{f.line}
             </code>{' '}
-            {f.message}
+            {say(f.words, f.message)}
           </div>
           {f.excerpt && <pre className="excerpt">{f.excerpt}</pre>}
         </li>

@@ -6,9 +6,11 @@ import { errorText, useClient } from '../api/context';
 import type { TrustSummary } from '../api/types';
 import { useView } from '../state/store';
 import { Modal } from './Modal';
+import { useSay } from '../i18n/say';
 
 export function TrustAllDialog({ onClose }: { onClose(): void }) {
   const { t } = useTranslation();
+  const say = useSay();
   const client = useClient();
   const ws = useView((s) => s.workspace?.path ?? '');
   const [summary, setSummary] = useState<TrustSummary>();
@@ -38,15 +40,16 @@ export function TrustAllDialog({ onClose }: { onClose(): void }) {
       {summary && done === undefined && (
         <>
           <p>{t('trustAll.intro', { count: summary.skills.length })}</p>
-          <p className="summary">{summary.summary}</p>
+          <p className="summary">{say(summary.summaryWords, summary.summary)}</p>
           {summary.groups && summary.groups.length > 0 && (
             <>
               <h3>{t('trustAll.byRule')}</h3>
               <ul className="plain groups">
                 {summary.groups.map((g) => (
-                  <li key={g.rule}>
-                    <strong>{t('trustAll.group', { count: g.skills.length })}</strong> <code>{g.rule}</code>{' '}
-                    <span className="muted">({t('trustAll.findings', { count: g.count })})</span>: {g.message}
+                  <li key={g.rule} title={g.rule}>
+                    <strong>{t('trustAll.group', { count: g.skills.length })}</strong>{' '}
+                    <span className="muted">({t('trustAll.findings', { count: g.count })})</span>:{' '}
+                    {say(g.words, g.message)}
                     <div className="small-text">
                       {g.skills.length > 8
                         ? `${g.skills.slice(0, 8).join(', ')} ${t('trustAll.more', { count: g.skills.length - 8 })}`
@@ -84,7 +87,7 @@ export function TrustAllDialog({ onClose }: { onClose(): void }) {
               <ul>
                 {summary.refused.map((r) => (
                   <li key={r.name}>
-                    <strong>{r.name}</strong>: {r.reason}
+                    <strong>{r.name}</strong>: {say(r.words, r.reason)}
                   </li>
                 ))}
               </ul>

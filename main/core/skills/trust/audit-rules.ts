@@ -1,5 +1,7 @@
 // The audit's rule book: P0 (refuse) and P1 (ask) patterns by family, each limited to the contexts where it means harm.
 // Families follow public skill scanners (code execution, exfiltration, obfuscation, prompt injection, hidden text, remote instructions).
+// What a rule's finding says is in the words table (preload/words.ts, `audit.<id>`), in English and Chinese.
+import { english, say, WORDS, type Said, type WordCode } from '../../base/index.js';
 
 export type Level = 'P0' | 'P1' | 'P2';
 export type Family =
@@ -45,6 +47,8 @@ export interface AuditRule {
   mentionable?: boolean;
   /** Its level inside an inline program run as a command (`python3 -c "…"`), when higher than in a script file. */
   inlineProgram?: 'P0';
+  /** What a finding of it says: `audit.<id>` of the words table, and its English. */
+  words: Said;
   message: string;
 }
 
@@ -86,7 +90,7 @@ const CODE: Context[] = ['shell', 'script', 'inline'];
 const ALL: Context[] = ['prose', 'inline', 'shell', 'example', 'script', 'comment'];
 const SHELLISH: Context[] = ['shell', 'inline'];
 
-const RULE_BOOK: AuditRule[] = [
+const RULE_BOOK: Omit<AuditRule, 'words' | 'message'>[] = [
   // ---- destructive / privilege (P0) ----
   {
     id: 'destructive.rm-root',
@@ -104,8 +108,6 @@ const RULE_BOOK: AuditRule[] = [
         // find / -delete, find ~ -exec rm …: the same recursive delete spelled with find.
         String.raw`|\bfind\s+(?:\/|~\/?|"?\$\{?HOME\}?"?\/?)\s[^\n|;&]{0,200}?(?:-delete\b|-exec\s+rm\b)`,
     ),
-    message:
-      'recursive delete of the root, home or current folder (or of a variable path that is / when the variable is empty)',
   },
   {
     id: 'destructive.rm-root-spelled',
@@ -123,8 +125,6 @@ const RULE_BOOK: AuditRule[] = [
         String.raw`|\$[({]RM[)}]\s+(?:-[\w-]+\s+)*?-[a-zA-Z]*[rR][a-zA-Z]*\s+(?:-[\w-]+\s+)*(?:\/|~\/?|\$\(HOME\)|\$\{?HOME\}?)\*?(?=\s|$|[;&|)])` +
         String.raw`|\b(?:echo|printf)\s+["']?(?:\/|~\/?|\$\{?HOME\}?)["']?\s*\|\s*xargs\s+(?:-\S+\s+)*rm\s+(?:-[\w-]+\s+)*?-(?:[a-zA-Z]*[rR]|-recursive\b)`,
     ),
-    message:
-      'recursive delete of the root or home folder, spelled to slip past a plain reading ({rm,-rf,/}, $(RM) -r /, echo / | xargs rm -rf)',
   },
   {
     id: 'destructive.tree-root',
@@ -135,7 +135,6 @@ const RULE_BOOK: AuditRule[] = [
     weak: ['example', 'inline'],
     // The same delete from a program: shutil.rmtree / fs.rm / fs.rmSync / fs.rmdirSync of /, ~ or the home folder.
     re: /\b(?:rmtree|rm|rmSync|rmdir|rmdirSync)\s*\(\s*(?:(?:r|f)?["'`]\s*(?:\/|~\/?|\$HOME\/?)\s*["'`]|os\.path\.expanduser\(\s*["']~\/?["']\s*\)|(?:pathlib\.)?Path\.home\(\s*\)|(?:os\.)?environ(?:\.get)?\s*[[(]\s*["']HOME["']|os\.getenv\(\s*["']HOME["']|(?:[\w$]+(?:\([^()\n]*\))?\s*\.\s*)?homedir\(\s*\)|process\.env\.HOME\b|str\(\s*(?:(?:pathlib\.)?Path\.home\(\s*\)|os\.path\.expanduser\(\s*["']~\/?["']\s*\))\s*\)|`\$\{\s*(?:process\.env\.HOME|(?:[\w$]+\.)?homedir\(\s*\))\s*\}\/?`)/,
-    message: 'recursive delete of the root or home folder from a script (rmtree / fs.rm)',
   },
   {
     id: 'destructive.disk',
@@ -146,7 +145,6 @@ const RULE_BOOK: AuditRule[] = [
     weak: ['example', 'prose'],
     negatable: true,
     re: /\bmkfs(\.\w+)?\s|\bdd\s+[^\n]*of=\/dev\/(sd|nvme|disk|hd)|:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|\bchmod\s+(-R\s+)?[0-7]?777\s+\/(\s|$)|>\s*\/dev\/sd[a-z]/,
-    message: 'destroys a disk or the system (mkfs, dd to a device, fork bomb, chmod 777 /)',
   },
   {
     id: 'privilege.sudo',
@@ -157,7 +155,6 @@ const RULE_BOOK: AuditRule[] = [
     weak: ['example', 'prose'],
     negatable: true,
     re: /(?:^|[;&|(`]\s*|\$\(\s*|\b(?:then|do|exec)\s+)(?:sudo|doas|pkexec)\s+\S|\bsu\s+(-c\s|root\b|-\s)/,
-    message: 'escalates privileges (sudo/doas/su)',
   },
   // ---- code execution (P0) ----
   {
@@ -168,7 +165,6 @@ const RULE_BOOK: AuditRule[] = [
     contexts: ['script', 'shell'],
     weak: ['example', 'inline'],
     re: /(?<![.\w$])eval\s*\(/,
-    message: 'evaluates a string as code (eval)',
   },
   {
     id: 'exec.shell-eval',
@@ -177,7 +173,6 @@ const RULE_BOOK: AuditRule[] = [
     level: 'P1',
     contexts: ['shell'],
     re: /(?:^|[;&|]\s*)eval\s+["'$`]/,
-    message: 'evaluates generated text as shell commands (eval)',
   },
   {
     id: 'exec.exec',
@@ -187,7 +182,6 @@ const RULE_BOOK: AuditRule[] = [
     contexts: ['script'],
     weak: ['example', 'inline'],
     re: /(?<![.\w$])exec\s*\(\s*(?!\))/,
-    message: 'executes a string as code (exec)',
   },
   {
     id: 'exec.function-constructor',
@@ -197,7 +191,6 @@ const RULE_BOOK: AuditRule[] = [
     contexts: ['script'],
     weak: ['example', 'inline'],
     re: /\bnew\s+Function\s*\(|(?<![.\w$])Function\s*\(\s*["'`\w]/,
-    message: 'builds a function from a string (Function constructor)',
   },
   {
     id: 'exec.indirect-eval',
@@ -228,7 +221,6 @@ const RULE_BOOK: AuditRule[] = [
     weak: ['example', 'inline'],
     // (0, eval)(…) and window.eval are global eval; a string handed to a timer is evaluated; vm runs code; (…).constructor("…") is Function.
     re: /\(\s*\d+\s*,\s*eval\s*\)|(?:[=(,:?]|\breturn)\s*eval\b(?!\s*[(\w$.])|\bset(?:Timeout|Interval|Immediate)\s*\(\s*(?:["'][^"'\n]|`)|\bvm\s*\.\s*(?:runIn(?:New|This)?Context|compileFunction)\s*\(|\bnew\s+vm\s*\.\s*Script\s*\(|\.\s*constructor\s*\(\s*["'`]/,
-    message: 'evaluates a string as code indirectly ((0, eval), a string timer, vm, a constructor call)',
   },
   {
     id: 'exec.dynamic-import',
@@ -239,7 +231,6 @@ const RULE_BOOK: AuditRule[] = [
     weak: ['example', 'inline'],
     // import() of anything but a plain string literal: the module to run is computed at run time.
     re: /(?<![.\w$])import\s*\(\s*(?!["'][^"'\n$]*["']\s*[,)]|`[^`$\n]*`\s*[,)]|\))/,
-    message: 'loads a module whose name is computed at run time (dynamic import of a built string)',
   },
   {
     id: 'exec.child-process',
@@ -250,7 +241,6 @@ const RULE_BOOK: AuditRule[] = [
     weak: ['example', 'inline'],
     // process.binding('spawn_sync') is child_process without its name.
     re: /\bchild_process\b|\bnode:child_process\b|\bprocess\s*\.\s*(?:binding|_linkedBinding)\s*\(/,
-    message: 'spawns system processes from a script (child_process)',
   },
   {
     id: 'exec.vm-module',
@@ -261,7 +251,6 @@ const RULE_BOOK: AuditRule[] = [
     weak: ['example', 'inline'],
     // The vm module exists to run strings as code; a Worker with eval: true runs a string as a thread's program.
     re: /\brequire\s*\(\s*["'`](?:node:)?vm["'`]\s*\)|\b(?:from|import)\s+["'](?:node:)?vm["']|\bimport\s*\(\s*["'](?:node:)?vm["']|\bnew\s+Worker\s*\([^)\n]*\beval\s*:\s*true\b/,
-    message: 'loads the vm module or starts a Worker from a string (code built at run time)',
   },
   {
     id: 'exec.os-system',
@@ -289,7 +278,6 @@ const RULE_BOOK: AuditRule[] = [
     contexts: ['script'],
     weak: ['example', 'inline'],
     re: /(?:\bos|(?:__import__|\bimport_module)\(\s*["']os["']\s*\))\s*\.\s*(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?)\s*\(|\bfrom\s+os\s+import\b[^#\n]*\b(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?)\b|(?<![\w$.])(?!platform\b)[A-Za-z_]\w*\s*\.\s*(?:system|popen)\s*\(\s*(?:[rbf]?["'`]|input\s*\(|sys\.argv|cmd\b|command\b)|[=(,:]\s*os\s*\.\s*(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?)\b(?!\s*\()|\bsubprocess\.\w+\([^)\n]*shell\s*=\s*True|\bpty\.spawn\s*\(|\bcommands\.getoutput\s*\(|\bRuntime\.getRuntime\(\)\.exec|\bshell_exec\s*\(|\bpassthru\s*\(|\bproc_open\s*\(|(?<![.\w$>:])system\s*\(\s*["'$@\w]/,
-    message: 'runs a shell command from a script (os.system / shell=True / popen)',
   },
   {
     id: 'exec.pipe-to-shell',
@@ -301,7 +289,6 @@ const RULE_BOOK: AuditRule[] = [
     weak: ['prose'],
     negatable: true,
     re: /\b(?:curl|wget|fetch|iwr|Invoke-WebRequest|Invoke-RestMethod|irm)\b[^|\n]*\|\s*(?:sudo\s+)?(?:ba|z|da|k|fi)?sh\b|\b(?:curl|wget|iwr|irm)\b[^|\n]*\|\s*(?:sudo\s+)?(?:python3?|node|perl|ruby|php|iex|Invoke-Expression)\b|(?:ba)?sh\s+(?:-c\s+)?["']?\$\(\s*(?:curl|wget)|(?:ba)?sh\s+<\(\s*(?:curl|wget)|\biex\s*\(\s*(?:iwr|irm|New-Object\s+Net\.WebClient)/i,
-    message: 'downloads code and runs it straight away (curl … | sh)',
   },
   {
     id: 'exec.reverse-shell',
@@ -310,7 +297,6 @@ const RULE_BOOK: AuditRule[] = [
     level: 'P0',
     contexts: ['shell', 'script', 'inline', 'example'],
     re: /\/dev\/tcp\/[\w.-]+\/\d+|\bnc(?:at)?\s+(?:-\w+\s+)*-e\s+\/bin\/(?:ba)?sh|\bsocket\.socket\([^)]*\)[^\n]*\.connect\([^\n]*(?:dup2|subprocess)|os\.dup2\([^)]*fileno\(\)/,
-    message: 'opens a reverse shell',
   },
   // ---- obfuscation (P0) ----
   {
@@ -320,7 +306,6 @@ const RULE_BOOK: AuditRule[] = [
     level: 'P0',
     contexts: ['shell', 'script', 'inline', 'example'],
     re: /(?:eval|exec|Function)\s*\([^\n]*(?:atob|b64decode|base64|fromCharCode|unhexlify|decode\(|Buffer\.from)|base64\s+(?:-d|--decode|-D)\b[^\n]*\|\s*(?:ba|z)?sh\b|(?:atob|b64decode)\([^\n]*\)[^\n]*\|\s*(?:ba)?sh/,
-    message: 'decodes hidden content and executes it',
   },
   {
     id: 'obfuscation.decode-pipe-shell',
@@ -332,7 +317,6 @@ const RULE_BOOK: AuditRule[] = [
     negatable: true,
     // Text turned back into commands and piped to a shell: reversed, hex, base32, encrypted, compressed.
     re: /\b(?:rev|xxd\s+[^|\n]*-r[^|\n]*|base32\s+(?:-d|--decode)[^|\n]*|openssl\s+(?:enc|base64)[^|\n]*\s-d\b[^|\n]*|gunzip[^|\n]*|zcat[^|\n]*|uudecode[^|\n]*)\s*\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b/,
-    message: 'turns encoded text back into commands and runs them (… | rev | sh, xxd -r -p | sh)',
   },
   // ---- exfiltration ----
   {
@@ -344,7 +328,6 @@ const RULE_BOOK: AuditRule[] = [
     negatable: true,
     // The whole environment (every key and token in it) sent to the network: `env | curl -d @- …`, `printenv | nc …`, `-d "$(env)"`.
     re: /(?:^|[;&|(`]\s*|\$\(\s*)(?:env|printenv)\s*\|[^\n]*\b(?:curl|wget|nc|ncat|socat|http|Invoke-RestMethod|Invoke-WebRequest)\b|\b(?:curl|wget|http)\b[^\n]*(?:\$\(\s*(?:env|printenv)\s*\)|`(?:env|printenv)`)/,
-    message: 'sends the whole environment (every key and token in it) over the network',
   },
   {
     id: 'exfil.sensitive-read',
@@ -380,7 +363,6 @@ const RULE_BOOK: AuditRule[] = [
     level: 'P1',
     contexts: ['shell', 'script'],
     re: /(?:~|\$HOME|\$\{HOME\}|\/root|\/home\/[\w.-]+|%USERPROFILE%|expanduser\(["']~)[/\\]*\.(?:ssh|aws|gnupg|kube|docker|config\/gcloud|azure)\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws\/credentials|\.netrc\b|\.git-credentials|\.pypirc|(?:~|\$HOME)\/\.npmrc|\b(?:AWS_SECRET_ACCESS_KEY|AWS_SESSION_TOKEN|GITHUB_TOKEN|GH_TOKEN|OPENAI_API_KEY|ANTHROPIC_API_KEY|NPM_TOKEN|SLACK_TOKEN|STRIPE_SECRET_KEY)\b|(?:cat|source|read|open|load|readFile\w*)\W{1,3}[\w./-]*\.env\b(?![.\w])|\bLogin Data\b|\bcookies\.sqlite\b|\bsecurity\s+find-(?:generic|internet)-password\b|\/etc\/shadow/i,
-    message: 'reads credentials or secrets (SSH/cloud keys, tokens, .env)',
   },
   {
     id: 'exfil.network-send',
@@ -403,7 +385,6 @@ const RULE_BOOK: AuditRule[] = [
     level: 'P1',
     contexts: ['shell', 'script', 'inline'],
     re: /\bcurl\b[^\n]*\s(?:-d|--data(?:-\w+)?|-F|--form|-T|--upload-file|-X\s*(?:POST|PUT))(?=[\s=@"'])|\bwget\b[^\n]*--post-(?:data|file)|\brequests\.(?:post|put|patch)\s*\(|\bfetch\s*\([^)\n]*method\s*:\s*["'](?:POST|PUT)|\baxios\.(?:post|put)\s*\(|\bhttps?\.request\s*\(|\bnc\s+[\w.-]+\s+\d{2,5}\b|\bscp\s+[^\n]*\s[\w.-]+@?[\w.-]+:|\bsendBeacon\s*\(|\bsmtplib\b|\bInvoke-RestMethod\b[^\n]*-Method\s+Post/i,
-    message: 'sends data over the network',
   },
   {
     id: 'exfil.instruction',
@@ -415,7 +396,6 @@ const RULE_BOOK: AuditRule[] = [
     mentionable: true,
     negatable: true,
     re: /\b(?:send|upload|post|transmit|forward|exfiltrate|copy|share|submit|beam)\b(?:[^.\n]|\.(?=\w)){0,80}\b(?:contents?|files?|source(?: code)?|workspace|repo(?:sitory)?|secrets?|credentials?|keys?|tokens?|env(?:ironment)?(?: variables)?|\.env|\.ssh|ssh keys?|history|conversation|codebase|password)\b(?:[^.\n]|\.(?=\w)){0,80}\b(?:to|at|into)\b(?:[^.\n]|\.(?=\w)){0,20}(?:https?:\/\/|\b(?:webhook|pastebin|ngrok|requestbin)\b)/i,
-    message: 'tells the agent to send workspace data or secrets to an outside address',
   },
   {
     id: 'exfil.url-secret',
@@ -434,7 +414,6 @@ const RULE_BOOK: AuditRule[] = [
         String.raw`|https?:\/\/[^\s?#]{0,300}[?#]\S{0,300}?=\s+${FILLED_BY}[^.\n]{0,60}\b(?:${SECRET_WORD})`,
       'i',
     ),
-    message: 'tells the agent to put secrets (keys, tokens, .env) into a URL it renders or opens: a disguised upload',
   },
   {
     id: 'exfil.url-data',
@@ -452,8 +431,6 @@ const RULE_BOOK: AuditRule[] = [
         String.raw`|https?:\/\/[^\s?#]{0,300}[?#]\S{0,300}?=\s+${FILLED_BY}[^.\n]{0,60}\b(?:${DATA_WORD})`,
       'i',
     ),
-    message:
-      'puts workspace or conversation data into a URL query (an image or link that sends it out when rendered or opened)',
   },
   // ---- network and installs (P1) ----
   {
@@ -463,7 +440,6 @@ const RULE_BOOK: AuditRule[] = [
     level: 'P1',
     contexts: [...SHELLISH, 'script'],
     re: /(?:^|[\s;&|(`"'])curl\s+\S/,
-    message: 'downloads from the network (curl)',
   },
   {
     id: 'network.wget',
@@ -472,7 +448,6 @@ const RULE_BOOK: AuditRule[] = [
     level: 'P1',
     contexts: [...SHELLISH, 'script'],
     re: /(?:^|[\s;&|(`"'])wget\s+\S/,
-    message: 'downloads from the network (wget)',
   },
   {
     id: 'network.script-request',
@@ -494,7 +469,6 @@ const RULE_BOOK: AuditRule[] = [
     level: 'P1',
     contexts: ['script'],
     re: /\brequests\.(?:get|post|put|request|Session)\b|\burllib(?:\.request|2)?\.(?:urlopen|Request)|\bhttpx\.\w+\(|\bfetch\s*\(\s*["'`]https?:|\bfetch\s*\(\s*\w*url\w*|\baxios\b|\bhttps?\.get\s*\(|\bnew\s+WebSocket\s*\(|\bsocket\.(?:socket|create_connection)\s*\(|\bnet\.connect\s*\(|\bInvoke-WebRequest\b/i,
-    message: 'a script talks to the network',
   },
   {
     id: 'install.npm',
@@ -503,7 +477,6 @@ const RULE_BOOK: AuditRule[] = [
     level: 'P1',
     contexts: [...SHELLISH, 'script'],
     re: /\b(?:npm\s+(?:install|i|add|ci)\b|npx\s+(?:-y\s+|--yes\s+)?[@\w]|yarn\s+(?:add|global\s+add)\b|pnpm\s+(?:add|install|dlx)\b|bunx?\s+(?:add|install)\b|bunx\s+(?:--?\S+\s+)*[@\w])/,
-    message: 'installs packages (npm/npx/yarn/pnpm/bunx)',
   },
   {
     id: 'install.pip',
@@ -522,7 +495,6 @@ const RULE_BOOK: AuditRule[] = [
     level: 'P1',
     contexts: [...SHELLISH, 'script'],
     re: /\b(?:uvx\s+(?:--\S+\s+)*(?=[@\w])|pip3?\s+install|python3?\s+-m\s+pip\s+install|uv\s+(?:pip\s+install|add|tool\s+install)|pipx\s+(?:install|run)|poetry\s+add|gem\s+install|cargo\s+install|go\s+install)\b/,
-    message: 'installs packages (pip/uv/uvx/gem/cargo/go)',
   },
   {
     id: 'install.git-clone',
@@ -531,7 +503,6 @@ const RULE_BOOK: AuditRule[] = [
     level: 'P1',
     contexts: [...SHELLISH, 'script'],
     re: /\bgit\s+clone\b/,
-    message: 'fetches a repository (git clone)',
   },
   {
     id: 'install.system',
@@ -540,7 +511,6 @@ const RULE_BOOK: AuditRule[] = [
     level: 'P1',
     contexts: [...SHELLISH, 'script'],
     re: /\b(?:brew|apt|apt-get|yum|dnf|pacman|zypper|apk|choco|winget|scoop|snap)\s+(?:-\S+\s+)*(?:install|add|-S)\b/,
-    message: 'installs system packages',
   },
   {
     id: 'exec.subprocess',
@@ -551,7 +521,6 @@ const RULE_BOOK: AuditRule[] = [
     // A one-liner that starts processes runs a shell command inline: as dangerous as os.system or child_process.
     inlineProgram: 'P0',
     re: /\bsubprocess\.(?:run|call|Popen|check_output|check_call)\b|\bDeno\.(?:run|Command)\b|\bBun\.spawn\b|\bProcessBuilder\b/,
-    message: 'a script starts other programs',
   },
   // ---- remote instructions (P1) ----
   {
@@ -561,8 +530,6 @@ const RULE_BOOK: AuditRule[] = [
     level: 'P1',
     contexts: ['prose', 'inline', 'comment'],
     re: /\b(?:fetch|download|read|load|retrieve|get|open|visit|curl|pull)\b[^\n]{0,80}https?:\/\/\S+[^\n]{0,80}\b(?:follow|obey|execute|run|apply|do what)\b[^\n]{0,40}\b(?:instructions?|steps|commands?|directions|rules|prompt|says)\b|\b(?:follow|obey|execute|apply|run)\b[^\n]{0,40}\b(?:instructions?|steps|commands?|prompt|rules|directions)\b[^\n]{0,40}\b(?:at|from|in|on|found at|hosted at)\s+<?https?:\/\//i,
-    message:
-      'tells the agent to fetch instructions from an outside URL at run time (unverifiable, can change after review)',
   },
   {
     id: 'remote.script-fetch-exec',
@@ -571,7 +538,6 @@ const RULE_BOOK: AuditRule[] = [
     level: 'P1',
     contexts: ['script'],
     re: /(?:import|require)\s*\(\s*["'`]https?:|\bimportlib\b[^\n]*https?:|\bexec\s*\(\s*(?:requests|urllib)/,
-    message: 'a script loads code from a URL at run time',
   },
   // ---- secrets and supply chain (P1) ----
   {
@@ -594,7 +560,6 @@ const RULE_BOOK: AuditRule[] = [
     ],
     contexts: ['shell', 'script', 'inline', 'example', 'prose'],
     re: /\bAKIA[0-9A-Z]{16}\b|\bgh[pousr]_[A-Za-z0-9]{36,}\b|\bgithub_pat_[A-Za-z0-9_]{40,}|\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{32,}|\bxox[abpors]-[A-Za-z0-9-]{10,}|-----BEGIN (?:RSA |EC |OPENSSH |DSA )?PRIVATE KEY-----|\bAIza[0-9A-Za-z_-]{35}\b|\bglpat-[A-Za-z0-9_-]{20,}/,
-    message: 'contains what looks like a real credential (API key, token or private key)',
   },
   {
     id: 'install.registry-redirect',
@@ -603,7 +568,6 @@ const RULE_BOOK: AuditRule[] = [
     hints: ['index-url', 'set registry', '--registry', 'trusted-host', 'find-links'],
     contexts: [...SHELLISH, 'script', 'example'],
     re: /--(?:extra-)?index-url\s+\S+|--trusted-host\s|--find-links\s+https?:|\bnpm\s+config\s+set\s+registry\b|--registry[=\s]+https?:\/\/(?!registry\.npmjs\.org)/i,
-    message: 'installs from a non-default package registry (dependency confusion / registry redirection)',
   },
   // ---- skill discovery and autonomy abuse (P1) ----
   {
@@ -614,7 +578,6 @@ const RULE_BOOK: AuditRule[] = [
     contexts: ['prose', 'comment'],
     negatable: true,
     re: /\b(?:always|must)\s+(?:use|load|invoke|activate|prefer)\s+this\s+skill\b|\bthis\s+skill\s+(?:overrides|replaces|supersedes|takes precedence over)\s+(?:all\s+)?(?:other|any)\b|\buse\s+this\s+skill\s+for\s+(?:every|all|any)\s+(?:task|request|question|message)s?\b/i,
-    message: 'tries to make the agent pick this skill for everything or over other skills',
   },
   {
     id: 'autonomy.no-confirmation',
@@ -631,7 +594,6 @@ const RULE_BOOK: AuditRule[] = [
     ],
     contexts: ['prose', 'comment'],
     re: /\bwithout\s+(?:asking|waiting for|requesting|seeking)\s+(?:the\s+user(?:'s)?\s+)?(?:for\s+)?(?:permission|confirmation|approval|consent)\b|\b(?:never|don't|do not)\s+ask\s+(?:the\s+user\s+)?(?:for\s+)?(?:permission|confirmation|approval)\b/i,
-    message: "tells the agent to act without the user's confirmation",
   },
   // ---- prompt injection ----
   {
@@ -647,7 +609,6 @@ const RULE_BOOK: AuditRule[] = [
     mentionable: true,
     negatable: true,
     re: /\b(?:ignore|disregard|forget|override|bypass)\b[^.\n]{0,30}\b(?:previous|prior|above|earlier|preceding|system|original|your|developer|safety)\b[^.\n]{0,20}\b(?:instructions?|prompts?|rules|directions|guidelines|messages?)\b/i,
-    message: 'tries to override the harness instructions ("ignore previous instructions")',
   },
   {
     id: 'inject.conceal',
@@ -661,7 +622,6 @@ const RULE_BOOK: AuditRule[] = [
     contexts: ALL,
     mentionable: true,
     re: /\b(?:do not|don't|never)\s+(?:tell|inform|notify|mention (?:this|it) to|reveal (?:this|it) to|alert|let)\s+(?:the\s+)?user(?:s)?\b(?!\s+(?:wait|down|guess))|\bwithout\s+(?:telling|informing|notifying|alerting)\s+(?:the\s+)?user|\bhide\s+(?:this|it|these|that|your actions?)\b[^.\n]{0,20}\bfrom\s+(?:the\s+)?user|\bkeep\s+(?:this|it)\s+(?:secret|hidden)\s+from\b|\bthe user (?:must|should) not (?:know|see|find out)\b/i,
-    message: 'tells the agent to hide what it does from the user',
   },
   {
     id: 'inject.unrestricted',
@@ -682,7 +642,6 @@ const RULE_BOOK: AuditRule[] = [
     mentionable: true,
     negatable: true,
     re: /\b(?:unrestricted|jailbreak|jailbroken|god|DAN|no[- ]limits?)\s+mode\b|\byou are now (?:DAN|unrestricted|free of|jailbroken|no longer bound)|\bno longer (?:bound|restricted) by\b|\bact as (?:an? )?(?:unrestricted|unfiltered)\b/i,
-    message: 'tries to switch the agent into an "unrestricted mode"',
   },
   {
     id: 'inject.disable-approvals',
@@ -697,7 +656,6 @@ const RULE_BOOK: AuditRule[] = [
     mentionable: true,
     negatable: true,
     re: /\b(?:disable|bypass|skip|turn off|circumvent|switch off|deactivate|get around)\b[^.\n]{0,30}\b(?:approvals?|approval prompts?|permission (?:checks?|prompts?|system)|the sandbox|sandbox(?:ing)?|safety (?:checks?|filters?|rules)|guardrails?|the (?:policy|gate)|security (?:checks?|policy|controls?)|user confirmation)\b|--dangerously-skip-permissions|--dangerously-bypass-approvals|\bauto-?approve (?:all|every|everything)\b|\byolo mode\b/i,
-    message: 'tries to disable approvals, the sandbox or the policy',
   },
   {
     id: 'inject.pre-answered',
@@ -725,7 +683,6 @@ const RULE_BOOK: AuditRule[] = [
     negatable: true,
     // Telling the model that approvals are already given, to answer them itself, or to widen them with "always".
     re: /\b(?:approvals?|prompts?|confirmations?|permissions?)\b[^.\n]{0,40}\b(?:pre-?answered|pre-?approved|answered in advance|granted in advance|approved in advance)|\b(?:has|have) already (?:approved|confirmed|granted|allowed)\b[^.\n]{0,40}\b(?:every|all|each|any)\b|\b(?:answer|choose|click|select|pick|reply|respond)\b[^.\n]{0,20}["'“]?always(?: allow)?["'”]?[^.\n]{0,40}\b(?:for (?:bash|every|all|each)|so (?:the user|you) (?:is|are) not|to every|every time)|\b(?:do not|don't|never) ask (?:the user )?(?:before|for (?:approval|permission|confirmation))|\b(?:user|you) (?:does not|doesn't|do not|don't|need not) need to (?:confirm|approve)/i,
-    message: 'tells the agent that approvals are pre-answered, or to answer or widen them itself',
   },
   {
     id: 'inject.settings-change',
@@ -737,7 +694,6 @@ const RULE_BOOK: AuditRule[] = [
     negatable: true,
     // Telling the model to change Knack's own settings: turn the network on, raise the ceiling, switch the sandbox off.
     re: /\b(?:turn|switch|flip)\s+(?:the\s+)?network\s+on\b|\b(?:turn on|switch on|enable)\s+(?:the\s+)?network(?:\s+access)?\s+(?:in|through|via)\b[^.\n]{0,30}\bsettings\b|\b(?:set|turn on|switch on|enable|flip|change)\b[^.\n]{0,60}(?:\bpolicy\.ceiling\b|\.workbuddy\/settings\.json|\bknack(?:'s)? settings\b)|\b(?:turn off|switch off|disable)\s+(?:the\s+)?(?:knack\s+)?sandbox\b[^.\n]{0,30}\bsettings\b/i,
-    message: "tells the agent to change Knack's settings (network, ceiling, sandbox)",
   },
   {
     id: 'inject.policy-change',
@@ -752,7 +708,6 @@ const RULE_BOOK: AuditRule[] = [
     mentionable: true,
     negatable: true,
     re: /\b(?:modify|edit|change|rewrite|update|append to|write to|add (?:yourself|itself|this skill|it) to|grant yourself|widen|raise)\b[^.\n]{0,40}(?:\.workbuddy\/settings\.json|\bpolicy\.ceiling\b|\b(?:your|the agent's|knack's|its own) (?:permissions|policy|allowlist|ceiling)\b|\bpermission (?:allowlist|rules)\b|\bapproval (?:rules|settings)\b)/i,
-    message: 'tells the agent to change its own policy or permissions',
   },
   {
     id: 'inject.agent-config',
@@ -772,7 +727,6 @@ const RULE_BOOK: AuditRule[] = [
     contexts: ['prose', 'inline', 'comment', 'shell', 'script'],
     negatable: true,
     re: /\b(?:append|add|write|insert|inject)\b[^.\n]{0,40}\b(?:to|into)\b[^.\n]{0,20}(?:~\/\.(?:bashrc|zshrc|profile|bash_profile)|~\/\.claude\/|~\/\.agents\/|~\/\.workbuddy\/|\.git\/hooks\/|crontab)/i,
-    message: 'writes into shell start-up files, agent config or git hooks (persists after removal)',
   },
 ];
 
@@ -793,8 +747,17 @@ export const RULES: AuditRule[] = RULE_BOOK.map((r) => ({
   negatable: r.negatable,
   mentionable: r.mentionable,
   inlineProgram: r.inlineProgram,
-  message: r.message,
+  words: ruleWords(r.id),
+  message: english(ruleWords(r.id)),
 }));
+
+/** A rule's words; a rule the words table does not name stops the audit from loading at all (fail closed). */
+function ruleWords(id: string): Said {
+  const code = `audit.${id}`;
+  if (!Object.prototype.hasOwnProperty.call(WORDS, code))
+    throw new Error(`audit rule ${id} has no words: add ${code} to preload/words.ts`);
+  return say(code as WordCode);
+}
 
 /** Words that show a line is discussing an attack rather than performing one. */
 export const MENTION_RE =
@@ -808,4 +771,4 @@ export const LEVEL_RANK: Record<Level, number> = { P2: 0, P1: 1, P0: 2 };
 export const maxLevel = (a: Level, b: Level): Level => (LEVEL_RANK[a] >= LEVEL_RANK[b] ? a : b);
 
 /** Bump when rules change: cached audits of an older rule book are redone. */
-export const AUDITOR_VERSION = 'rules-10';
+export const AUDITOR_VERSION = 'rules-11';

@@ -37,7 +37,7 @@ import { readFrontmatterText } from '../format/index.js';
 import { splitFrontmatter } from '../format/index.js';
 import { frontmatterDigest, frontmatterFacts, type FrontmatterFacts } from '../format/index.js';
 import type { ParsedManifest } from '../format/index.js';
-import { isInside } from '../../base/index.js';
+import { english, isInside, say, type Said } from '../../base/index.js';
 import { invocableName, slugify } from '../format/index.js';
 
 export interface Finding {
@@ -49,6 +49,8 @@ export interface Finding {
   level: 'P0' | 'P1';
   /** The offending text (normalised, trimmed to ~160 chars). */
   excerpt: string;
+  /** What it means, as words the window says in its language (preload/words.ts); `message` is their English. */
+  words: Said;
   message: string;
 }
 
@@ -422,9 +424,9 @@ function recast(seg: Segment, ctx: Context, around: string = seg.around): Segmen
   return segment(seg.text, ctx, seg.line, around, seg.placement, seg.listedAsCheck, seg.joined, seg.quoted);
 }
 type Placement = 'description' | 'html-comment';
-const PLACEMENT_NOTE: Record<Placement, string> = {
-  description: 'in the frontmatter description, which goes into every prompt',
-  'html-comment': 'inside an HTML comment: invisible when rendered, read by the model',
+const PLACEMENT_NOTE: Record<Placement, Said> = {
+  description: say('noteDescription'),
+  'html-comment': say('noteHtmlComment'),
 };
 
 /** A shell line that feeds an inline program to an interpreter through a here-document: `python3 - <<'EOF'`. */
@@ -772,7 +774,7 @@ interface Hit {
   rule: AuditRule;
   level: 'P0' | 'P1';
   index: number;
-  note: string | undefined;
+  note: Said | undefined;
 }
 
 /**
@@ -1076,7 +1078,7 @@ function inlineProgramHits(
       const h = found[k]!;
       if (seg.ctx === 'inline' && quotedAsCheck(seg, text)) continue;
       if (ctx === 'script') h.level = h.rule.inlineProgram ?? h.level;
-      h.note = `inside an inline ${p.interpreter} program`;
+      h.note = say('noteInlineProgram', { interpreter: p.interpreter });
       hits.push(h);
     }
   }
@@ -1248,8 +1250,7 @@ function hiddenInSegment(acc: TextFindings, seg: Segment, hidden: HiddenText): v
       family: 'hidden-text',
       level: 'P0',
       excerpt: excerptOf(hidden.decodedTags),
-      message:
-        'text hidden in invisible Unicode tag characters (ASCII smuggling): the model reads it, you cannot see it',
+      ...said(say('audit.hidden.ascii-smuggling')),
     });
   }
   if (hidden.decodedTags) {
@@ -1261,7 +1262,7 @@ function hiddenInSegment(acc: TextFindings, seg: Segment, hidden: HiddenText): v
         family: 'hidden-text',
         level: h.rule.level,
         excerpt: excerptOf(hidden.decodedTags),
-        message: `invisible tag characters spell out text that ${h.rule.message}`,
+        ...said(say('auditTagText', { what: h.rule.words })),
       });
     }
   }
@@ -1279,7 +1280,7 @@ function readWindow(acc: TextFindings, seg: Segment, t: string): void {
       family: h.rule.family,
       level: h.level,
       excerpt: excerptOf(t, h.index),
-      message: h.note ? `${h.rule.message} (${h.note})` : h.rule.message,
+      ...said(h.note ? say('auditNoted', { what: h.rule.words, note: h.note }) : h.rule.words),
     });
   }
   if (seg.ctx === 'script' || seg.ctx === 'shell' || seg.ctx === 'example' || seg.ctx === 'inline') {
@@ -1304,7 +1305,7 @@ function deobfuscatedWindow(acc: TextFindings, seg: Segment, t: string, d: strin
       family: 'obfuscation',
       level: seg.ctx === 'example' ? h.level : h.rule.level,
       excerpt: excerptOf(t),
-      message: `hidden by string splitting or escapes: ${h.rule.message}`,
+      ...said(say('auditObfuscated', { what: h.rule.words })),
     });
   }
 }
@@ -1325,7 +1326,7 @@ function base64InSegment(acc: TextFindings, seg: Segment, blobs: readonly string
         family: 'obfuscation',
         level: h.rule.level,
         excerpt: excerptOf(dn),
-        message: `a base64 blob decodes to content that ${h.rule.message}`,
+        ...said(say('auditBase64', { what: h.rule.words })),
       });
     }
   }
@@ -1360,19 +1361,17 @@ function fileFindings(acc: TextFindings, text: string, split: string[] | undefin
       family: 'exfiltration',
       level: 'P0',
       excerpt: s.excerpt,
-      message: `reads secrets (line ${reads[0]!.line}) and sends data over the network in the same file`,
+      ...said(say('audit.exfil.credential-send', { line: reads[0]!.line })),
     });
   }
   if (hidden.length) {
     const invisible = hidden.filter((h) => h.hidden.zeroWidth + h.hidden.bidi + h.hidden.tags > 0);
     if (invisible.length) {
-      const kinds = [
-        invisible.some((h) => h.hidden.zeroWidth) ? 'zero-width' : '',
-        invisible.some((h) => h.hidden.bidi) ? 'bidi control' : '',
-        invisible.some((h) => h.hidden.tags) ? 'tag' : '',
-      ]
-        .filter(Boolean)
-        .join(', ');
+      const kinds = listWords([
+        ...(invisible.some((h) => h.hidden.zeroWidth) ? [say('invisibleZeroWidth')] : []),
+        ...(invisible.some((h) => h.hidden.bidi) ? [say('invisibleBidi')] : []),
+        ...(invisible.some((h) => h.hidden.tags) ? [say('invisibleTag')] : []),
+      ]);
       const first = invisible[0]!;
       const total = invisible.reduce((n, h) => n + h.hidden.zeroWidth + h.hidden.bidi + h.hidden.tags, 0);
       findings.push({
@@ -1386,7 +1385,7 @@ function fileFindings(acc: TextFindings, text: string, split: string[] | undefin
         family: 'hidden-text',
         level: 'P1',
         excerpt: excerptOf(normalizeLine((lines ??= splitLines(text))[first.line - 1] ?? '').text),
-        message: `${total} invisible character(s) (${kinds}) on ${invisible.length} line(s): text the user cannot see; removed before matching`,
+        ...said(say('auditInvisible', { total, kinds, lines: invisible.length })),
       });
     }
     const lookalike = hidden.filter((h) => (h.hidden.homoglyphs ?? 0) > 0);
@@ -1399,7 +1398,12 @@ function fileFindings(acc: TextFindings, text: string, split: string[] | undefin
         family: 'hidden-text',
         level: 'P1',
         excerpt: excerptOf((lines ??= splitLines(text))[first.line - 1] ?? ''),
-        message: `${lookalike.reduce((n, h) => n + (h.hidden.homoglyphs ?? 0), 0)} Cyrillic/Greek look-alike letter(s) inside Latin words on ${lookalike.length} line(s): they read as English but are not; matched as the Latin letters`,
+        ...said(
+          say('audit.hidden.homoglyphs', {
+            letters: lookalike.reduce((n, h) => n + (h.hidden.homoglyphs ?? 0), 0),
+            lines: lookalike.length,
+          }),
+        ),
       });
     }
   }
@@ -1539,7 +1543,7 @@ export function auditFolder(dir: string, opts: AuditOptions = {}): { report: Aud
       family: 'structure',
       level: 'P1',
       excerpt: '',
-      message: `more than ${LIMITS.maxFiles} files: the rest was not audited`,
+      ...said(say('audit.structure.too-many-files', { max: LIMITS.maxFiles })),
     });
   if (!skillFile)
     st.findings.push({
@@ -1549,7 +1553,7 @@ export function auditFolder(dir: string, opts: AuditOptions = {}): { report: Aud
       family: 'structure',
       level: 'P0',
       excerpt: '',
-      message: 'no SKILL.md: this is not a skill folder',
+      ...said(say('audit.structure.no-skill-md')),
     });
   for (let k = 0; k < files.length; k++) auditListed(st, files[k]!);
   return folderResult(st, files.length);
@@ -1592,7 +1596,7 @@ function auditListed(st: FolderAudit, f: FileEntry): void {
       family: 'structure',
       level: 'P1',
       excerpt: '',
-      message: 'cannot read: no longer a regular file',
+      ...said(say('auditNotRegular')),
     });
     return;
   }
@@ -1612,7 +1616,7 @@ function linkToRead(st: FolderAudit, f: FileEntry): boolean {
       family: 'structure',
       level: 'P0',
       excerpt: `-> ${f.link}`,
-      message: 'a symlink points outside the skill folder (it can disguise reads of ~/.ssh or other private files)',
+      ...said(say('audit.structure.symlink-escape')),
     });
     return false;
   }
@@ -1641,7 +1645,7 @@ function readOrReport(st: FolderAudit, f: FileEntry): ReturnType<typeof readList
       family: 'structure',
       level: 'P1',
       excerpt: '',
-      message: `cannot read: ${(e as Error).message}`,
+      ...said(say('auditCannotRead', { error: (e as Error).message })),
     });
     return undefined;
   }
@@ -1659,7 +1663,7 @@ function notAudited(st: FolderAudit, f: FileEntry, size: number): void {
       family: 'structure',
       level: 'P0',
       excerpt: '',
-      message: `${size} bytes: SKILL.md is too large to audit, so its instructions cannot be reviewed`,
+      ...said(say('auditSkillMdTooLarge', { size })),
     });
     return;
   }
@@ -1676,7 +1680,7 @@ function notAudited(st: FolderAudit, f: FileEntry, size: number): void {
       family: 'structure',
       level: 'P0',
       excerpt: '',
-      message: `${size} bytes: too large to audit or to fingerprint`,
+      ...said(say('auditTooLargeToHash', { size })),
     });
     return;
   }
@@ -1688,7 +1692,7 @@ function notAudited(st: FolderAudit, f: FileEntry, size: number): void {
     family: 'structure',
     level: 'P1',
     excerpt: '',
-    message: `${size} bytes: too large to audit`,
+    ...said(say('auditTooLarge', { size })),
   });
 }
 
@@ -1733,7 +1737,7 @@ function auditBytes(st: FolderAudit, f: FileEntry, buf: Buffer): void {
       family: 'hidden-text',
       level: 'P1',
       excerpt: '',
-      message: 'NUL bytes in a text file (they make tools treat it as binary and skip it); audited with them removed',
+      ...said(say('audit.hidden.nul-bytes')),
     });
   }
   const description = f === st.skillFile ? readManifest(st, f, text) : undefined;
@@ -1782,7 +1786,7 @@ function binaryExecutable(st: FolderAudit, f: FileEntry, buf: Buffer): void {
       family: 'structure',
       level: 'P1',
       excerpt: '',
-      message: `${exe}: compiled code cannot be reviewed`,
+      ...said(say('audit.structure.binary-executable', { kind: exe })),
     });
 }
 
@@ -1813,7 +1817,7 @@ function readManifest(st: FolderAudit, f: FileEntry, text: string): { text: stri
       family: 'manifest',
       level: 'P1',
       excerpt: 'hooks:',
-      message: 'declares hooks, which other agents run automatically as shell commands',
+      ...said(say('audit.manifest.hooks')),
     });
   }
   const description = facts.description;
@@ -1830,7 +1834,7 @@ function unreadableManifest(st: FolderAudit, f: FileEntry, errors: { line?: numb
       family: 'manifest',
       level: 'P0',
       excerpt: '',
-      message: `${e.message}: the skill cannot be reviewed`,
+      ...said(say('audit.manifest.unreadable', { error: e.message })),
     });
   }
 }
@@ -1852,7 +1856,7 @@ function unreadablePermissions(st: FolderAudit, f: FileEntry, d: Diagnostic): vo
     family: 'manifest',
     level: 'P0',
     excerpt: d.field ?? '',
-    message: `${d.field}: ${d.message} (a permission request that cannot be read cannot be confined)`,
+    ...said(say('audit.manifest.permissions', { field: d.field ?? '', error: d.message })),
   });
 }
 
@@ -1866,7 +1870,7 @@ function requestFindings(st: FolderAudit, f: FileEntry, facts: FrontmatterFacts,
       family: 'permissions',
       level: 'P1',
       excerpt: 'network: true',
-      message: 'requests network access',
+      ...said(say('audit.permissions.network')),
     });
   }
   const tools = permissions.tools;
@@ -1881,7 +1885,7 @@ function requestFindings(st: FolderAudit, f: FileEntry, facts: FrontmatterFacts,
         family: 'permissions',
         level: 'P1',
         excerpt: t,
-        message: `requests ${t} with any command (each command still needs your approval or a rule)`,
+        ...said(say('audit.permissions.command-tool', { tool: t })),
       });
     }
   }
@@ -1930,10 +1934,21 @@ function widening(st: FolderAudit, previous: Permissions | string, permissions: 
       family: 'permissions',
       level: 'P1',
       excerpt: diff.lines.join('; '),
-      message: `the update asks for more than the installed version: ${diff.lines.join(', ')}`,
+      ...said(say('audit.permissions.widened', { changes: diff.lines.join(', ') })),
     });
   }
   return diff;
+}
+
+/** A finding's words and their English (the CLI's `message`). */
+function said(words: Said): { words: Said; message: string } {
+  return { words, message: english(words) };
+}
+
+/** Words for a short list: "a, b, c" in English, "a、b、c" in Chinese. */
+function listWords(items: Said[]): Said {
+  if (items.length <= 1) return items[0] ?? say('listNone');
+  return items.slice(1).reduce((a, b) => say('listAnd', { a, b }), items[0]!);
 }
 
 /** One line per finding: `P0 scripts/x.sh:3 exec.pipe-to-shell: downloads code and runs it (curl … | sh)`. */

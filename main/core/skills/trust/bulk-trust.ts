@@ -1,5 +1,6 @@
 // Bulk trust for a real folder: one review of every skill held for trust (grouped by finding rule, with counts and the
 // widest permissions asked), one answer, then each skill trusted at the content hash that was reviewed.
+import { english, say, type Said } from '../../base/index.js';
 import type { Store } from '../../store/index.js';
 import type { CatalogEntry, Tier } from '../format/index.js';
 import type { Permissions } from '../../policy/index.js';
@@ -23,6 +24,7 @@ export interface BulkCandidate {
 export interface BulkGroup {
   rule: string;
   message: string;
+  words: Said;
   /** Findings of this rule across the skills. */
   count: number;
   skills: string[];
@@ -91,15 +93,17 @@ export function reviewBulkTrust(
   return { candidates, refused, groups: groupByRule(candidates), widest: widestOf(candidates) };
 }
 
+const WIDENED = say('trustWidenedSinceUse');
+
 function groupByRule(candidates: BulkCandidate[]): BulkGroup[] {
   const groups = new Map<string, BulkGroup>();
   for (const c of candidates) {
     const rules = c.findings.length
       ? c.findings
-      : [{ rule: 'permissions.widened', message: 'permissions widened since last use' } as Finding];
+      : [{ rule: 'permissions.widened', words: WIDENED, message: english(WIDENED) }];
     for (const f of rules) {
       let g = groups.get(f.rule);
-      if (!g) groups.set(f.rule, (g = { rule: f.rule, message: f.message, count: 0, skills: [] }));
+      if (!g) groups.set(f.rule, (g = { rule: f.rule, message: f.message, words: f.words, count: 0, skills: [] }));
       g.count++;
       if (g.skills.at(-1) !== c.name) g.skills.push(c.name);
     }
