@@ -16,6 +16,8 @@ import { SkillDetail } from './components/SkillDetail';
 import { Tools } from './components/Tools';
 import { TrustReview } from './components/TrustReview';
 import { WorkspaceOpen } from './components/WorkspaceOpen';
+import { SandboxBadge, SandboxBanner, useSandboxStatus } from './components/Sandbox';
+import { Setup } from './components/Setup';
 import { setLang } from './i18n';
 import { useView, type View } from './state/store';
 import { useShallow } from 'zustand/react/shallow';
@@ -34,7 +36,7 @@ function useShortcuts() {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const s = useView.getState();
-      if (!s.workspace || s.picking) return;
+      if (!s.workspace || s.picking || s.setup) return;
       for (const c of COMMANDS) {
         if (c.keys && matchesKeys(c.keys, e)) {
           e.preventDefault();
@@ -52,10 +54,11 @@ export function App() {
   const { t, i18n } = useTranslation();
   const client = useClient();
   // Only what this component shows: a streamed delta must not re-render the rest of the window.
-  const { workspace, picking, view, installOpen, paletteOpen, shortcutsOpen, toast, trustReview } = useView(
+  const { workspace, picking, setup, view, installOpen, paletteOpen, shortcutsOpen, toast, trustReview } = useView(
     useShallow((s) => ({
       workspace: s.workspace,
       picking: s.picking,
+      setup: s.setup,
       view: s.view,
       installOpen: s.installOpen,
       paletteOpen: s.paletteOpen,
@@ -69,6 +72,7 @@ export function App() {
   useHeldReturn(client);
   useRestoreOpen(client);
   useShortcuts();
+  useSandboxStatus();
 
   useEffect(() => {
     document.title = workspace ? `${workspace.name} — ${t('app.name')}` : t('app.name');
@@ -96,105 +100,111 @@ export function App() {
     return () => clearTimeout(id);
   }, [toast, set]);
 
-  if (!workspace) return <WorkspaceOpen />;
-
-  // The picker over an open workspace keeps the workspace's screens mounted (hidden): a draft in the message box, a
-  // send that fails meanwhile (its text goes back into that box) and every view's state are there on Back. Another
-  // folder gets screens of its own (keyed by its path): nothing typed for one folder is sent to another.
+  // The picker and the setup flow over an open workspace keep the workspace's screens mounted (hidden): a draft in the
+  // message box, a send that fails meanwhile (its text goes back into that box) and every view's state are there on
+  // Back. Another folder gets screens of its own (keyed by its path): nothing typed for one folder is sent to another.
+  // The setup flow keeps its place (first child) while its folder step opens a folder, so its step is not lost.
   return (
     <>
-      {picking && <WorkspaceOpen />}
-      <div
-        className="app"
-        key={workspace.path}
-        hidden={picking}
-        onDragOver={(e) => {
-          if (e.dataTransfer.types.includes('Files')) e.preventDefault();
-        }}
-        onDrop={(e) => {
-          // A skill .zip dropped anywhere on the window opens the install dialog with it (audited before anything else).
-          const file = e.dataTransfer.files[0];
-          if (!file || !client.installZip) return;
-          e.preventDefault();
-          set({ installOpen: true, installFile: file });
-        }}
-      >
-        <header className="topbar">
-          <button
-            type="button"
-            className="ws-name"
-            onClick={() => set({ picking: true })}
-            title={workspace.path}
-            aria-label={t('workspace.switch', { name: workspace.name })}
-          >
-            {workspace.name}
-          </button>
-          {!!workspace.problems && (
-            <button type="button" className="small badge warn" onClick={() => set({ view: 'settings' })}>
-              {t('workspace.problems', { count: workspace.problems })}
+      {setup && <Setup />}
+      {!setup && (!workspace || picking) && <WorkspaceOpen />}
+      {workspace && (
+        <div
+          className="app"
+          key={workspace.path}
+          hidden={picking || !!setup}
+          onDragOver={(e) => {
+            if (e.dataTransfer.types.includes('Files')) e.preventDefault();
+          }}
+          onDrop={(e) => {
+            // A skill .zip dropped anywhere on the window opens the install dialog with it (audited before anything else).
+            const file = e.dataTransfer.files[0];
+            if (!file || !client.installZip) return;
+            e.preventDefault();
+            set({ installOpen: true, installFile: file });
+          }}
+        >
+          <header className="topbar">
+            <button
+              type="button"
+              className="ws-name"
+              onClick={() => set({ picking: true })}
+              title={workspace.path}
+              aria-label={t('workspace.switch', { name: workspace.name })}
+            >
+              {workspace.name}
             </button>
-          )}
-          <nav aria-label={t('nav.label')} className="tabs">
-            {NAV.map((n) => (
-              <button
-                key={n.view}
-                type="button"
-                aria-current={view === n.view ? 'page' : undefined}
-                onClick={() => set({ view: n.view })}
-              >
-                {t(n.label)}
+            {!!workspace.problems && (
+              <button type="button" className="small badge warn" onClick={() => set({ view: 'settings' })}>
+                {t('workspace.problems', { count: workspace.problems })}
               </button>
-            ))}
-          </nav>
-          <span className="spacer" />
-          <button
-            type="button"
-            className="small"
-            onClick={() => set({ paletteOpen: true })}
-            aria-keyshortcuts="Control+K"
-          >
-            {t('cmd.palette')} <kbd>Ctrl K</kbd>
-          </button>
-          <button
-            type="button"
-            className="small"
-            onClick={() => setLang(i18n.language === 'zh' ? 'en' : 'zh')}
-            aria-label={t('nav.switchLang')}
-          >
-            {i18n.language === 'zh' ? 'EN' : '中文'}
-          </button>
-        </header>
-        {workspace.store && (
-          // The database was damaged (set aside whole) or cannot be opened: until that is dealt with, every call asks.
-          <div role="alert" className="store-banner error">
-            {workspace.store.damaged.map((d) => (
-              <p key={d.movedTo}>{t('workspace.storeDamaged', { path: d.movedTo, reason: d.reason })}</p>
-            ))}
-            {workspace.store.problem && <p>{t('workspace.storeProblem', { problem: workspace.store.problem })}</p>}
+            )}
+            <nav aria-label={t('nav.label')} className="tabs">
+              {NAV.map((n) => (
+                <button
+                  key={n.view}
+                  type="button"
+                  aria-current={view === n.view ? 'page' : undefined}
+                  onClick={() => set({ view: n.view })}
+                >
+                  {t(n.label)}
+                </button>
+              ))}
+            </nav>
+            <span className="spacer" />
+            <SandboxBadge />
+            <button
+              type="button"
+              className="small"
+              onClick={() => set({ paletteOpen: true })}
+              aria-keyshortcuts="Control+K"
+            >
+              {t('cmd.palette')} <kbd>Ctrl K</kbd>
+            </button>
+            <button
+              type="button"
+              className="small"
+              onClick={() => setLang(i18n.language === 'zh' ? 'en' : 'zh')}
+              aria-label={t('nav.switchLang')}
+            >
+              {i18n.language === 'zh' ? 'EN' : '中文'}
+            </button>
+          </header>
+          <div className="banners">
+            {workspace.store && (
+              // The database was damaged (set aside whole) or cannot be opened: until that is dealt with, every call asks.
+              <div role="alert" className="store-banner error">
+                {workspace.store.damaged.map((d) => (
+                  <p key={d.movedTo}>{t('workspace.storeDamaged', { path: d.movedTo, reason: d.reason })}</p>
+                ))}
+                {workspace.store.problem && <p>{t('workspace.storeProblem', { problem: workspace.store.problem })}</p>}
+              </div>
+            )}
+            <SandboxBanner />
           </div>
-        )}
-        <Sidebar />
-        <main className="main">
-          {view === 'chat' && <Chat />}
-          {view === 'skill' && <SkillDetail />}
-          {view === 'tools' && <Tools />}
-          {view === 'sessions' && <Sessions />}
-          {view === 'settings' && <Settings />}
-        </main>
-        <aside className="side-panels" aria-label={t('panels.label')}>
-          <LoadedSkills />
-          <ContextMeter />
-        </aside>
-        {installOpen && <InstallDialog />}
-        {trustReview && <TrustReview key={`${trustReview.tier}:${trustReview.name}`} {...trustReview} />}
-        {paletteOpen && <CommandPalette />}
-        {shortcutsOpen && <ShortcutsList />}
-        {toast && (
-          <div className={`toast ${toast.kind}`} role={toast.kind === 'error' ? 'alert' : 'status'}>
-            {toast.text}
-          </div>
-        )}
-      </div>
+          <Sidebar />
+          <main className="main">
+            {view === 'chat' && <Chat />}
+            {view === 'skill' && <SkillDetail />}
+            {view === 'tools' && <Tools />}
+            {view === 'sessions' && <Sessions />}
+            {view === 'settings' && <Settings />}
+          </main>
+          <aside className="side-panels" aria-label={t('panels.label')}>
+            <LoadedSkills />
+            <ContextMeter />
+          </aside>
+          {installOpen && <InstallDialog />}
+          {trustReview && <TrustReview key={`${trustReview.tier}:${trustReview.name}`} {...trustReview} />}
+          {paletteOpen && <CommandPalette />}
+          {shortcutsOpen && <ShortcutsList />}
+          {toast && (
+            <div className={`toast ${toast.kind}`} role={toast.kind === 'error' ? 'alert' : 'status'}>
+              {toast.text}
+            </div>
+          )}
+        </div>
+      )}
     </>
   );
 }

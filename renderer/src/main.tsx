@@ -15,6 +15,8 @@ connect().then(
   async (client) => {
     const info = await client.info().catch(() => undefined);
     if (info?.workspace) useView.getState().setWorkspace(info.workspace);
+    // A start with no folder open: the setup flow (folder, provider, key, Test connection), which can be skipped.
+    else useView.getState().set({ setup: 'first' });
     root.render(
       <ClientProvider client={client}>
         <App />

@@ -22,6 +22,8 @@ import type {
   ToolInfo,
   TrustSummary,
   WorkspaceInfo,
+  ConnectionResult,
+  SandboxView,
 } from './types';
 
 export interface KnackClient {
@@ -116,6 +118,10 @@ export interface KnackClient {
   saveCeiling(workspace: string, c: SettingsView['ceiling']): Promise<SettingsView>;
   setApiKey(provider: string, key: string): Promise<void>;
   clearApiKey(provider: string): Promise<void>;
+  /** Test connection: one real one-token request to the provider in use (its saved key, model and base URL). */
+  testConnection?(): Promise<ConnectionResult>;
+  /** The open folder's OS sandbox (the header badge, Settings, the banner when every command asks). */
+  sandboxStatus?(): Promise<SandboxView>;
   listRules(workspace: string): Promise<Rule[]>;
   removeRule(workspace: string, id: string): Promise<Rule[]>;
 

@@ -252,14 +252,17 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
       baseUrl: s.presets[0]?.baseUrl ?? null,
       hasKey: false,
     };
+    const inUse = s.provider ? s.presets.find((p) => p.id === s.provider!.preset) : undefined;
     return {
       provider: current.preset,
+      configured: !!s.provider && (s.provider.hasKey || inUse?.keyOptional === true),
       presets: s.presets.map((p) => ({
         id: p.id,
         label: p.label,
         baseUrl: p.baseUrl ?? '',
         models: [p.defaultModel],
         hasKey: p.hasKey,
+        keyOptional: p.keyOptional,
         // A key given when Knack was started is used before any other, for the provider in use.
         keySource: p.id === s.provider?.preset && s.provider.keySource === 'option' ? ('option' as const) : p.keySource,
         ...(p.keyEnv ? { keyEnv: p.keyEnv } : {}),
@@ -530,6 +533,11 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
     async clearApiKey(preset) {
       await k.call('settings.clearKey', { preset });
     },
+    async testConnection() {
+      const r = await k.call('settings.testProvider', {});
+      return { ...r, baseUrl: r.baseUrl ?? undefined };
+    },
+    sandboxStatus: () => k.call('sandbox.status', {}),
     async listRules() {
       return (await k.call('rules.list', {})).rules.map(toRule);
     },

@@ -258,6 +258,8 @@ export type KeySource = 'option' | 'key-store' | 'env' | 'file' | 'none';
 
 export interface SettingsView {
   provider: string;
+  /** A model is set up: a provider is chosen and has its key (or needs none). False: the first-run flow offers setup. */
+  configured?: boolean;
   /** Per preset, whether a key is there and where it comes from ('option': given when Knack was started), never the key. */
   presets: {
     id: string;
@@ -267,6 +269,8 @@ export interface SettingsView {
     hasKey?: boolean;
     keySource?: KeySource;
     keyEnv?: string;
+    /** A local server that takes any key (Ollama, LM Studio, vLLM). */
+    keyOptional?: boolean;
   }[];
   model: string;
   baseUrl: string;
@@ -278,6 +282,30 @@ export interface SettingsView {
   keyStorage?: string;
   /** Problems with the settings files, one line each. */
   warnings?: string[];
+}
+
+/**
+ * What Test connection found: the provider answered, or why not — the kind of failure (auth, model, network, timeout,
+ * config …), the HTTP status, Knack's line and the provider's own words. Never the key.
+ */
+export interface ConnectionResult {
+  ok: boolean;
+  provider?: string;
+  model?: string;
+  baseUrl?: string;
+  kind?: string;
+  status?: number;
+  message?: string;
+  said?: string;
+}
+
+/** Whether the open folder's commands run inside the OS sandbox, why not, the fix, and the sandbox.mode setting. */
+export interface SandboxView {
+  available: boolean;
+  backend: string;
+  reason: string;
+  hint: string;
+  mode: 'auto' | 'required' | 'off';
 }
 
 export interface WorkspaceInfo {

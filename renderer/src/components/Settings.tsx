@@ -6,6 +6,7 @@ import { errorText, useClient } from '../api/context';
 import type { KeySource, SettingsView } from '../api/types';
 import { chosenLang, setLang } from '../i18n';
 import { useView } from '../state/store';
+import { SandboxSettings } from './Sandbox';
 
 const lines = (s: string) =>
   s
@@ -17,6 +18,7 @@ export function Settings() {
   const { t, i18n } = useTranslation();
   const client = useClient();
   const ws = useView((s) => s.workspace?.path ?? '');
+  const setupOpen = useView((s) => !!s.setup);
   const [s, setS] = useState<SettingsView>();
   const [key, setKey] = useState('');
   const [read, setRead] = useState('');
@@ -66,9 +68,11 @@ export function Settings() {
     }
   }
 
+  // Read again when the setup flow (opened from here) closes: it may have changed the provider and the key.
   useEffect(() => {
+    if (setupOpen) return;
     client.getSettings(ws).then(adopt, (e) => setError(errorText(e)));
-  }, [client, ws]);
+  }, [client, ws, setupOpen]);
   // `follow` reads the form through refs: the subscription need not change with it.
   useEffect(
     () =>
@@ -162,6 +166,11 @@ export function Settings() {
         </div>
       )}
 
+      <div className="row">
+        <button type="button" className="primary" onClick={() => useView.getState().set({ setup: 'settings' })}>
+          {t('setup.open')}
+        </button>
+      </div>
       <form onSubmit={saveProvider} className="grid-form">
         <h3>{t('settings.provider')}</h3>
         <label htmlFor="set-preset">{t('settings.preset')}</label>
@@ -271,6 +280,8 @@ export function Settings() {
           <button type="submit">{t('common.save')}</button>
         </div>
       </form>
+
+      <SandboxSettings />
 
       <section aria-labelledby="rules-h">
         <h3 id="rules-h">{t('settings.rules')}</h3>

@@ -6,7 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
 import { useView } from '../state/store';
 
-export function WorkspaceOpen() {
+/** `inSetup`: the folder step of the setup flow (its page and heading are the flow's). */
+export function WorkspaceOpen({ inSetup = false }: { inSetup?: boolean } = {}) {
   const { t } = useTranslation();
   const client = useClient();
   const setWorkspace = useView((s) => s.setWorkspace);
@@ -64,9 +65,8 @@ export function WorkspaceOpen() {
     void open(path);
   }
 
-  return (
-    <main className="welcome">
-      <h1>{t('app.name')}</h1>
+  const body = (
+    <>
       <p className="muted">{t('workspace.intro')}</p>
       {current && (
         <div className="row">
@@ -123,6 +123,13 @@ export function WorkspaceOpen() {
           </ul>
         )}
       </section>
+    </>
+  );
+  if (inSetup) return <div className="setup-folder">{body}</div>;
+  return (
+    <main className="welcome">
+      <h1>{t('app.name')}</h1>
+      {body}
     </main>
   );
 }

@@ -8,6 +8,7 @@ import type {
   ChatMessage,
   ChatPart,
   Decision,
+  SandboxView,
   SkillItem,
   WorkspaceInfo,
 } from '../api/types';
@@ -18,6 +19,13 @@ export interface ViewState {
   workspace?: WorkspaceInfo;
   /** The open-workspace screen is shown over the open workspace, which stays as it is until another one opens. */
   picking: boolean;
+  /**
+   * The setup flow (folder → provider → key and Test connection → done) is on screen: `first` on a first start with no
+   * folder open, `settings` when reopened from Settings ("Set up a model"). Skipping or finishing clears it.
+   */
+  setup?: 'first' | 'settings';
+  /** The open folder's OS sandbox as main last said (the header badge, Settings, the banner), or why it is not known. */
+  sandbox?: SandboxView | { error: string };
   skills: SkillItem[];
   /** SKILL.md files that could not be read (the sidebar's "could not be read" group). */
   broken: BrokenSkillView[];
@@ -188,6 +196,7 @@ export const useView = create<ViewState>((set, get) => ({
     set({
       workspace: w,
       picking: false,
+      sandbox: undefined,
       skills: [],
       broken: [],
       selectedSkill: undefined,

@@ -14,6 +14,8 @@ import type {
   SkillDetail,
   SkillItem,
   ToolInfo,
+  ConnectionResult,
+  SandboxView,
 } from '../../../renderer/src/api/types';
 
 export function skill(name: string, p: Partial<SkillItem> = {}): SkillItem {
@@ -53,6 +55,12 @@ export interface MemoryClient extends KnackClient {
   sessions: SessionSummary[];
   /** What a search answers for a query (absent: the sessions whose title holds it, as title hits). */
   searchHits: Record<string, SessionHit[]>;
+  /** What sandboxStatus answers. */
+  sandbox: SandboxView;
+  /** The key testConnection accepts (as the provider would); any other stored key is refused with a 401. */
+  goodKey: string;
+  /** The key setApiKey stored last, per preset (the test's stand-in for the key store). */
+  keys: Record<string, string>;
 }
 
 export function memoryClient(
@@ -85,6 +93,9 @@ export function memoryClient(
       ],
       leftOut: [],
     } as ContextUsage,
+    sandbox: { available: true, backend: 'bubblewrap', reason: '', hint: '', mode: 'auto' } as SandboxView,
+    goodKey: 'sk-right-key',
+    keys: {} as Record<string, string>,
     settings: {
       provider: 'anthropic',
       presets: [
@@ -243,9 +254,30 @@ export function memoryClient(
       c.settings.ceiling = ceiling;
       return structuredClone(c.settings);
     },
-    async setApiKey(preset) {
+    async testConnection(): Promise<ConnectionResult> {
+      const s = c.settings;
+      const base = { provider: s.provider, model: s.model, baseUrl: s.baseUrl };
+      const p = s.presets.find((x) => x.id === s.provider);
+      const key = c.keys[s.provider];
+      if (p?.keyOptional || (key !== undefined && key === c.goodKey)) return { ok: true, ...base };
+      if (key === undefined && !s.hasApiKey)
+        return { ok: false, ...base, kind: 'auth', message: `no API key for ${s.provider}` };
+      return {
+        ok: false,
+        ...base,
+        kind: 'auth',
+        status: 401,
+        message: `${s.provider} refused the API key (401): check the key`,
+        said: 'invalid x-api-key',
+      };
+    },
+    async sandboxStatus() {
+      return { ...c.sandbox };
+    },
+    async setApiKey(preset, key) {
+      c.keys[preset] = key;
       const p = c.settings.presets.find((x) => x.id === preset);
-      if (p?.keySource) p.keySource = 'key-store';
+      if (p) p.keySource = 'key-store';
       if (preset === c.settings.provider) c.settings.hasApiKey = true;
     },
     async clearApiKey(preset) {

@@ -1,0 +1,115 @@
+// The OS sandbox as the window shows it: the header badge (Sandboxed / Not sandboxed), the banner when commands are
+// not contained (auto: every command asks; required: commands are refused; off), and the Settings line with the
+// reason and the install hint. One read of `sandbox.status` per folder (and after a settings change), kept in the store.
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorText, useClient } from '../api/context';
+import type { SandboxView } from '../api/types';
+import { useView } from '../state/store';
+
+/** Reads the open folder's sandbox status into the store; again when its settings change (sandbox.mode edited). */
+export function useSandboxStatus(): void {
+  const client = useClient();
+  const path = useView((s) => s.workspace?.path);
+  useEffect(() => {
+    if (!path || !client.sandboxStatus) return;
+    let live = true;
+    const read = () =>
+      client.sandboxStatus!().then(
+        (s) => live && useView.getState().set({ sandbox: s }),
+        (e: unknown) => live && useView.getState().set({ sandbox: { error: errorText(e) } }),
+      );
+    void read();
+    const off = client.onWorkspaceChanged?.((w) => {
+      if (w.path === path) void read();
+    });
+    return () => {
+      live = false;
+      off?.();
+    };
+  }, [client, path]);
+}
+
+const known = (s: SandboxView | { error: string } | undefined): s is SandboxView => !!s && !('error' in s);
+
+/** Contained: the sandbox is there and the settings do not turn it off. */
+const contained = (s: SandboxView): boolean => s.available && s.mode !== 'off';
+
+export function SandboxBadge() {
+  const { t } = useTranslation();
+  const s = useView((v) => v.sandbox);
+  const set = useView((v) => v.set);
+  if (!s) return <span className="badge checking">{t('sandbox.checking')}</span>;
+  const on = known(s) && contained(s);
+  const label = !known(s) ? t('sandbox.unknown') : on ? t('sandbox.on') : t('sandbox.off');
+  return (
+    <button
+      type="button"
+      className={`small badge sandbox-badge ${on ? 'ok' : 'warn'}`}
+      onClick={() => set({ view: 'settings' })}
+      title={
+        known(s)
+          ? on
+            ? t('sandbox.onTitle', { backend: s.backend })
+            : s.reason || t('sandbox.offInSettings')
+          : s.error
+      }
+    >
+      {label}
+    </button>
+  );
+}
+
+/** Shown under the header while commands are not contained: what happens to them now, why, and the fix. */
+export function SandboxBanner() {
+  const { t } = useTranslation();
+  const s = useView((v) => v.sandbox);
+  if (!known(s) || contained(s)) return null;
+  return (
+    <div role="status" className="store-banner sandbox-banner warn">
+      <p>
+        <strong>{t(`sandbox.banner.${s.mode}`)}</strong>
+        {s.mode !== 'off' && s.reason ? ` ${t('sandbox.why', { reason: s.reason })}` : ''}
+      </p>
+      {s.mode !== 'off' && s.hint && (
+        <p>
+          {t('sandbox.fix')} <code>{s.hint}</code>
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The Settings page's Sandbox section: state, backend and mode; the reason and the install hint when it is not there. */
+export function SandboxSettings() {
+  const { t } = useTranslation();
+  const s = useView((v) => v.sandbox);
+  return (
+    <section aria-labelledby="sandbox-h" className="sandbox-settings">
+      <h3 id="sandbox-h">{t('sandbox.title')}</h3>
+      {!s ? (
+        <p className="muted">{t('sandbox.checking')}</p>
+      ) : !known(s) ? (
+        <p role="alert" className="error">
+          {t('sandbox.unknownWhy', { error: s.error })}
+        </p>
+      ) : contained(s) ? (
+        <p className="ok">{t('sandbox.onLine', { backend: s.backend, mode: s.mode })}</p>
+      ) : (
+        <>
+          <p className="warn-text">
+            {s.mode === 'off' ? t('sandbox.offLine') : t('sandbox.unavailableLine', { backend: s.backend })}{' '}
+            {t(`sandbox.then.${s.mode}`)}
+          </p>
+          {s.mode !== 'off' && s.reason && <p>{t('sandbox.why', { reason: s.reason })}</p>}
+          {s.mode !== 'off' && s.hint && (
+            <p>
+              {t('sandbox.fix')} <code className="wrap">{s.hint}</code>
+            </p>
+          )}
+        </>
+      )}
+      <p className="muted small-text">{t('sandbox.modeHint')}</p>
+    </section>
+  );
+}

@@ -1,0 +1,280 @@
+// The setup flow: open a folder → choose a provider preset → paste the key and Test connection (one real request; the
+// provider's own error when it fails) → done. Shown on a first start with no folder open, and from Settings ("Set up a
+// model"). It can be skipped at every step. The key lives in this component's input field only until it is stored.
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorText, useClient } from '../api/context';
+import type { ConnectionResult, SettingsView } from '../api/types';
+import { useView } from '../state/store';
+import { WorkspaceOpen } from './WorkspaceOpen';
+
+const STEPS = ['folder', 'provider', 'key', 'done'] as const;
+type Step = (typeof STEPS)[number];
+
+/** The failures Test connection words itself; any other kind reads as "the test failed". */
+const FAILURES = new Set(['auth', 'model', 'network', 'timeout', 'rate_limit', 'overloaded', 'config', 'server']);
+
+export function Setup() {
+  const { t } = useTranslation();
+  const client = useClient();
+  const workspace = useView((s) => s.workspace);
+  const mode = useView((s) => s.setup);
+  const [step, setStep] = useState<Step>(workspace ? 'provider' : 'folder');
+  const [settings, setSettings] = useState<SettingsView>();
+  const [preset, setPreset] = useState('');
+  const [model, setModel] = useState('');
+  const [baseUrl, setBaseUrl] = useState('');
+  const [key, setKey] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const [result, setResult] = useState<ConnectionResult>();
+  const heading = useRef<HTMLHeadingElement>(null);
+  const moved = useRef(false);
+
+  /** Leave the flow: to the chat with the message box focused after a first run, else back where it was opened. */
+  const close = (finished: boolean) => {
+    const s = useView.getState();
+    s.set({
+      setup: undefined,
+      ...(finished && mode === 'first' ? { view: 'chat' as const, composerFocus: s.composerFocus + 1 } : {}),
+    });
+  };
+
+  function adopt(s: SettingsView) {
+    setSettings(s);
+    setPreset(s.provider);
+    setModel(s.model);
+    setBaseUrl(s.baseUrl);
+  }
+
+  // A folder is open (opened here, or the flow was reopened from Settings): read its provider settings. On a first
+  // run, a model already set up ends the flow here.
+  const path = workspace?.path;
+  useEffect(() => {
+    if (!path) return;
+    let live = true;
+    client.getSettings(path).then(
+      (s) => {
+        if (!live) return;
+        adopt(s);
+        if (step === 'folder') {
+          if (s.configured && mode === 'first') close(true);
+          else go('provider');
+        }
+      },
+      (e: unknown) => live && setError(errorText(e)),
+    );
+    return () => {
+      live = false;
+    };
+    // Read once per folder; `step` and `mode` are read as they are then.
+  }, [client, path]);
+
+  // Each new step's heading takes the focus (a screen reader hears where it is); not on first show.
+  useEffect(() => {
+    if (moved.current) heading.current?.focus();
+  }, [step]);
+
+  function go(next: Step) {
+    moved.current = true;
+    setError(undefined);
+    setStep(next);
+  }
+
+  function pick(id: string) {
+    const p = settings?.presets.find((x) => x.id === id);
+    setPreset(id);
+    setModel(p?.models[0] ?? '');
+    setBaseUrl(p?.baseUrl ?? '');
+  }
+
+  async function saveProvider(e: FormEvent) {
+    e.preventDefault();
+    if (!path) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      adopt(await client.saveProvider(path, { provider: preset, model: model.trim(), baseUrl: baseUrl.trim() }));
+      setResult(undefined);
+      go('key');
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function test(e: FormEvent) {
+    e.preventDefault();
+    if (!path || !client.testConnection) return;
+    setBusy(true);
+    setError(undefined);
+    setResult(undefined);
+    try {
+      if (key) {
+        await client.setApiKey(preset, key);
+        setKey('');
+      }
+      setResult(await client.testConnection());
+      adopt(await client.getSettings(path));
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const chosen = settings?.presets.find((p) => p.id === preset);
+  const hasKey = !!chosen?.keySource && chosen.keySource !== 'none';
+  const keyLine = !chosen
+    ? ''
+    : chosen.keySource === 'env'
+      ? t('setup.keyFromEnv', { name: chosen.keyEnv ?? '' })
+      : chosen.keySource === 'key-store' || chosen.keySource === 'file' || chosen.keySource === 'option'
+        ? t('setup.keyThere')
+        : chosen.keyOptional
+          ? t('setup.keyOptional')
+          : t('setup.keyNone');
+  const kind = result && !result.ok ? (FAILURES.has(result.kind ?? '') ? result.kind! : 'other') : undefined;
+  const where = { model: result?.model ?? model, url: result?.baseUrl || chosen?.label || preset };
+
+  return (
+    <main className="welcome setup" aria-labelledby="setup-title">
+      <h1 id="setup-title">{mode === 'first' ? t('setup.welcome') : t('setup.title')}</h1>
+      <ol className="steps" aria-label={t('setup.steps')}>
+        {STEPS.map((s, i) => (
+          <li key={s} aria-current={s === step ? 'step' : undefined}>
+            {i + 1}. {t(`setup.step.${s}`)}
+          </li>
+        ))}
+      </ol>
+      <h2 ref={heading} tabIndex={-1}>
+        {t(`setup.head.${step}`)}
+      </h2>
+
+      {step === 'folder' && <WorkspaceOpen inSetup />}
+
+      {step === 'provider' && !settings && !error && <p className="muted">{t('common.loading')}</p>}
+      {step === 'provider' && settings && (
+        <form onSubmit={(e) => void saveProvider(e)}>
+          <fieldset className="presets">
+            <legend>{t('setup.presets')}</legend>
+            {settings.presets.map((p) => (
+              <label key={p.id} className="preset">
+                <input
+                  type="radio"
+                  name="setup-preset"
+                  value={p.id}
+                  checked={preset === p.id}
+                  onChange={() => pick(p.id)}
+                />{' '}
+                {p.label}
+              </label>
+            ))}
+          </fieldset>
+          <div className="grid-form">
+            <label htmlFor="setup-model">{t('settings.model')}</label>
+            <input id="setup-model" value={model} onChange={(e) => setModel(e.target.value)} spellCheck={false} />
+            <label htmlFor="setup-base">{t('settings.baseUrl')}</label>
+            <input
+              id="setup-base"
+              value={baseUrl}
+              onChange={(e) => setBaseUrl(e.target.value)}
+              placeholder={t('setup.baseDefault')}
+              spellCheck={false}
+            />
+          </div>
+          <div className="actions">
+            <button type="submit" className="primary" disabled={busy || !preset || !model.trim()}>
+              {t('setup.next')}
+            </button>
+          </div>
+        </form>
+      )}
+
+      {step === 'key' && (
+        <>
+          <form onSubmit={(e) => void test(e)}>
+            <p className="muted" role="status">
+              {keyLine}
+            </p>
+            <div className="row">
+              <label htmlFor="setup-key">{t('setup.key', { provider: chosen?.label ?? preset })}</label>
+              <input
+                id="setup-key"
+                type="password"
+                autoComplete="off"
+                spellCheck={false}
+                value={key}
+                onChange={(e) => setKey(e.target.value)}
+              />
+            </div>
+            <p className="muted small-text">{t('setup.keyKept')}</p>
+            <div className="actions">
+              <button
+                type="submit"
+                className="primary"
+                disabled={busy || !client.testConnection || (!key && !hasKey && !chosen?.keyOptional)}
+              >
+                {busy ? t('setup.testing') : t('setup.test')}
+              </button>
+            </div>
+          </form>
+          {result?.ok && (
+            <p role="status" className="ok">
+              {t('setup.connected', { model: where.model, provider: chosen?.label ?? preset })}
+            </p>
+          )}
+          {kind && result && (
+            <div role="alert" className="setup-fail">
+              <p className="error">
+                <strong>{t(`setup.fail.${kind}`, where)}</strong>
+                {result.status ? ` (HTTP ${result.status})` : ''}
+              </p>
+              {result.said ? (
+                <p>
+                  {t('setup.providerSaid', { provider: chosen?.label ?? preset })} <q>{result.said}</q>
+                </p>
+              ) : (
+                result.message && <p className="small-text">{result.message}</p>
+              )}
+            </div>
+          )}
+          <div className="actions">
+            <button type="button" onClick={() => go('provider')} disabled={busy}>
+              {t('common.back')}
+            </button>
+            <button type="button" className="primary" onClick={() => go('done')} disabled={busy || !result?.ok}>
+              {t('setup.next')}
+            </button>
+          </div>
+        </>
+      )}
+
+      {step === 'done' && (
+        <>
+          <p>{t('setup.ready', { model: where.model, provider: chosen?.label ?? preset })}</p>
+          <p className="muted">{t('setup.reopen')}</p>
+          <div className="actions">
+            <button type="button" className="primary" onClick={() => close(true)}>
+              {mode === 'first' ? t('setup.start') : t('setup.finish')}
+            </button>
+          </div>
+        </>
+      )}
+
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+      {step !== 'done' && (
+        <p className="setup-skip">
+          <button type="button" className="link" onClick={() => close(false)} disabled={busy}>
+            {mode === 'first' ? t('setup.skip') : t('setup.cancel')}
+          </button>
+        </p>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,146 @@
+// The setup flow: a first start with no folder leads through folder → provider → key with Test connection → done; a
+// wrong key shows the provider's own words; it can be skipped at every step; Settings opens it again; a model already
+// set up ends it after the folder; the key is never in the window's state beyond its input field.
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { App } from '../../../renderer/src/App';
+import { useView } from '../../../renderer/src/state/store';
+import { memoryClient, type MemoryClient } from './memory-client';
+import { renderWith, WS } from './render';
+
+function firstRun(c: MemoryClient = memoryClient()) {
+  renderWith(<App />, c, { setup: 'first' });
+  return c;
+}
+
+async function openFolder() {
+  await userEvent.type(screen.getByLabelText('Folder path'), '/home/me/project');
+  await userEvent.click(screen.getByRole('button', { name: 'Open' }));
+  await screen.findByRole('heading', { name: 'Choose a model provider' });
+}
+
+const current = () => document.querySelector('.steps [aria-current="step"]')!;
+
+describe('first run', () => {
+  it('leads from a folder to a provider, a key and a passing Test connection, then to the chat', async () => {
+    const c = firstRun();
+    expect(screen.getByRole('heading', { name: 'Welcome to Knack' })).toBeTruthy();
+    expect(current().textContent).toBe('1. Folder');
+    await openFolder();
+    expect(current().textContent).toBe('2. Provider');
+    expect(useView.getState().workspace?.path).toBe('/home/me/project');
+    // The window behind stays hidden until the flow ends.
+    expect(screen.queryByRole('textbox', { name: 'Message' })).toBeNull();
+    await userEvent.click(screen.getByRole('radio', { name: 'OpenAI' }));
+    expect((screen.getByLabelText('Model') as HTMLInputElement).value).toBe('gpt-4.1');
+    expect((screen.getByLabelText('Base URL') as HTMLInputElement).value).toBe('https://api.openai.com/v1');
+    await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    await screen.findByRole('heading', { name: 'Paste the key and test the connection' });
+    expect(c.settings.provider).toBe('openai');
+    expect(current().textContent).toBe('3. Key');
+    const next = screen.getByRole('button', { name: 'Continue' }) as HTMLButtonElement;
+    expect(next.disabled).toBe(true);
+    await userEvent.type(screen.getByLabelText('API key for OpenAI'), c.goodKey);
+    await userEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    expect((await screen.findByText(/Connected: gpt-4.1 at OpenAI answered\./)).getAttribute('role')).toBe('status');
+    expect(c.keys.openai).toBe(c.goodKey);
+    expect((screen.getByLabelText('API key for OpenAI') as HTMLInputElement).value).toBe('');
+    expect(JSON.stringify(useView.getState())).not.toContain(c.goodKey);
+    expect(document.body.innerHTML).not.toContain(c.goodKey);
+    await userEvent.click(next);
+    expect(await screen.findByText('gpt-4.1 at OpenAI answers. Messages in this folder go to it.')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Start chatting' }));
+    await waitFor(() => expect(useView.getState().setup).toBeUndefined());
+    expect(screen.getByRole('textbox', { name: 'Message' })).toBeTruthy();
+  });
+
+  it("a wrong key: the test fails with the provider's own words, and a right key then passes", async () => {
+    const c = firstRun();
+    await openFolder();
+    await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    await userEvent.type(await screen.findByLabelText('API key for Anthropic'), 'sk-wrong-key');
+    await userEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('The key was refused. (HTTP 401)');
+    expect(alert.textContent).toContain('Anthropic says: invalid x-api-key');
+    expect(document.body.innerHTML).not.toContain('sk-wrong-key');
+    expect((screen.getByRole('button', { name: 'Continue' }) as HTMLButtonElement).disabled).toBe(true);
+    // The stored (wrong) key is there now: the line says so, and a new one replaces it.
+    expect(screen.getByText(/A key is already stored/)).toBeTruthy();
+    await userEvent.type(screen.getByLabelText('API key for Anthropic'), c.goodKey);
+    await userEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    await screen.findByText(/Connected: claude-sonnet-4-5 at Anthropic answered\./);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('a failed call (the engine unreachable) is shown, not swallowed', async () => {
+    const c = firstRun();
+    await openFolder();
+    c.failing.add('saveProvider');
+    await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('saveProvider failed on purpose');
+    expect(current().textContent).toBe('2. Provider');
+  });
+
+  it('can be skipped at the folder step: the plain folder screen', async () => {
+    firstRun();
+    await userEvent.click(screen.getByRole('button', { name: 'Skip setup for now' }));
+    expect(useView.getState().setup).toBeUndefined();
+    expect(screen.getByRole('heading', { name: 'Knack' })).toBeTruthy();
+    expect(screen.getByLabelText('Folder path')).toBeTruthy();
+  });
+
+  it('can be skipped at the provider step: the chat, with no model', async () => {
+    firstRun();
+    await openFolder();
+    await userEvent.click(screen.getByRole('button', { name: 'Skip setup for now' }));
+    expect(useView.getState().setup).toBeUndefined();
+    expect(screen.getByRole('textbox', { name: 'Message' })).toBeTruthy();
+  });
+
+  it('a model already set up ends the flow once the folder is open', async () => {
+    const c = memoryClient();
+    c.settings.configured = true;
+    firstRun(c);
+    await userEvent.type(screen.getByLabelText('Folder path'), '/home/me/project');
+    await userEvent.click(screen.getByRole('button', { name: 'Open' }));
+    await waitFor(() => expect(useView.getState().setup).toBeUndefined());
+    expect(screen.getByRole('textbox', { name: 'Message' })).toBeTruthy();
+  });
+
+  it('a local server needs no key: Test connection runs without one', async () => {
+    const c = memoryClient();
+    c.settings.presets.push({
+      id: 'ollama',
+      label: 'Ollama (local)',
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      models: ['qwen2.5-coder:7b'],
+      keyOptional: true,
+    });
+    firstRun(c);
+    await openFolder();
+    await userEvent.click(screen.getByRole('radio', { name: 'Ollama (local)' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText('This local server needs no key.')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    await screen.findByText(/Connected: qwen2.5-coder:7b at Ollama \(local\) answered\./);
+  });
+
+  it('Settings → Set up a model opens it at the provider step; Cancel goes back to Settings', async () => {
+    renderWith(<App />, memoryClient(), { workspace: WS, view: 'settings' });
+    await userEvent.click(await screen.findByRole('button', { name: 'Set up a model' }));
+    expect(await screen.findByRole('heading', { name: 'Set up a model' })).toBeTruthy();
+    await screen.findByRole('radio', { name: 'Anthropic' });
+    expect(current().textContent).toBe('2. Provider');
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(await screen.findByRole('heading', { name: 'Settings' })).toBeTruthy();
+  });
+
+  it('in Chinese', async () => {
+    renderWith(<App />, memoryClient(), { setup: 'first' }, 'zh');
+    expect(screen.getByRole('heading', { name: '欢迎使用 Knack' })).toBeTruthy();
+    expect(current().textContent).toBe('1. 文件夹');
+    expect(screen.getByRole('button', { name: '暂时跳过设置' })).toBeTruthy();
+  });
+});

@@ -1,0 +1,77 @@
+// The sandbox in the window: the header badge (Sandboxed / Not sandboxed), the banner while commands are not contained
+// (auto: every command asks), and the Settings line with the reason and the install hint; a status that cannot be read
+// says so.
+import { describe, expect, it } from 'vitest';
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { App } from '../../../renderer/src/App';
+import { memoryClient } from './memory-client';
+import { renderWith, WS } from './render';
+
+const UNAVAILABLE = {
+  available: false,
+  backend: 'bubblewrap',
+  reason: 'bubblewrap (bwrap) not installed',
+  hint: 'sudo apt install bubblewrap socat ripgrep',
+  mode: 'auto' as const,
+};
+
+describe('sandbox status', () => {
+  it('available: a "Sandboxed" badge, no banner, and Settings names the backend', async () => {
+    renderWith(<App />, memoryClient(), { workspace: WS });
+    const badge = await screen.findByRole('button', { name: 'Sandboxed' });
+    expect(badge.getAttribute('title')).toBe('Commands run inside the OS sandbox (bubblewrap)');
+    expect(document.querySelector('.sandbox-banner')).toBeNull();
+    await userEvent.click(badge);
+    expect(await screen.findByText('Commands run inside the OS sandbox (bubblewrap), mode auto.')).toBeTruthy();
+  });
+
+  it('unavailable in auto mode: "Not sandboxed", a banner that every command will ask, and the fix in Settings', async () => {
+    const c = memoryClient();
+    c.sandbox = UNAVAILABLE;
+    renderWith(<App />, c, { workspace: WS });
+    const badge = await screen.findByRole('button', { name: 'Not sandboxed' });
+    const banner = document.querySelector('.sandbox-banner')!;
+    expect(banner.textContent).toContain('Not sandboxed: every command will ask before it runs.');
+    expect(banner.textContent).toContain('Why: bubblewrap (bwrap) not installed.');
+    expect(banner.textContent).toContain('Fix: sudo apt install bubblewrap socat ripgrep');
+    await userEvent.click(badge);
+    const section = (await screen.findByRole('heading', { name: 'Sandbox' })).parentElement!;
+    expect(section.textContent).toContain(
+      'The OS sandbox (bubblewrap) is not available here. Every command asks before it runs.',
+    );
+    expect(section.textContent).toContain('Fix: sudo apt install bubblewrap socat ripgrep');
+  });
+
+  it('required mode says commands are refused; off says it is off in settings', async () => {
+    const c = memoryClient();
+    c.sandbox = { ...UNAVAILABLE, mode: 'required' };
+    const { unmount } = renderWith(<App />, c, { workspace: WS });
+    await screen.findByText(/commands are refused until the sandbox is available/);
+    unmount();
+    c.sandbox = { available: false, backend: 'bubblewrap', reason: 'turned off in settings', hint: '', mode: 'off' };
+    renderWith(<App />, c, { workspace: WS });
+    await screen.findByText('The sandbox is off in settings: every command asks before it runs.');
+    expect(screen.getByRole('button', { name: 'Not sandboxed' })).toBeTruthy();
+  });
+
+  it('a status that cannot be read: the badge says unknown and Settings says why', async () => {
+    const c = memoryClient();
+    c.failing.add('sandboxStatus');
+    renderWith(<App />, c, { workspace: WS, view: 'settings' });
+    expect(await screen.findByRole('button', { name: 'Sandbox: unknown' })).toBeTruthy();
+    expect((await screen.findByText(/is not known: sandboxStatus failed on purpose/)).getAttribute('role')).toBe(
+      'alert',
+    );
+  });
+
+  it('in Chinese', async () => {
+    const c = memoryClient();
+    c.sandbox = UNAVAILABLE;
+    renderWith(<App />, c, { workspace: WS }, 'zh');
+    expect(await screen.findByRole('button', { name: '未受沙箱保护' })).toBeTruthy();
+    expect(document.querySelector('.sandbox-banner')!.textContent).toContain(
+      '未受沙箱保护：每条命令运行前都会先询问你。',
+    );
+  });
+});
