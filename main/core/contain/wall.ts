@@ -3,7 +3,7 @@
 // workspace closes; each command is wrapped, spawned as its own process group, and reports what the wall blocked.
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import type * as RuntimeModule from '@anthropic-ai/sandbox-runtime';
 import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { wallConfig, wallRules, type WallPlace } from './profile.js';
@@ -20,6 +20,49 @@ const loadRuntime = (): Promise<Runtime> => (runtimeModule ??= import('@anthropi
 /** The runtime is one per process (its proxies): started by the first open wall, reset when the last one closes. */
 const open = new Set<Wall>();
 let started: Promise<void> | undefined;
+/** The socat processes relaying the proxy's sockets (Linux), found once the runtime has started. */
+let bridges: { pid: number; socket: string }[] | undefined;
+
+/** A process's command line, NUL-separated; empty once it is gone (or a zombie). */
+function cmdlineOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * The runtime's bridge processes: this process's children (Linux /proc) whose command line names one of the proxy's
+ * sockets. The runtime keeps their handles to itself; these are what a dead proxy is told by.
+ */
+function bridgeProcesses(rt: Runtime): { pid: number; socket: string }[] {
+  if (process.platform !== 'linux') return [];
+  const sockets = [rt.SandboxManager.getLinuxHttpSocketPath(), rt.SandboxManager.getLinuxSocksSocketPath()].filter(
+    (s): s is string => !!s,
+  );
+  const out: { pid: number; socket: string }[] = [];
+  let tasks: string[] = [];
+  try {
+    tasks = readdirSync(`/proc/${process.pid}/task`);
+  } catch {
+    return [];
+  }
+  for (const task of tasks) {
+    let children = '';
+    try {
+      children = readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const pid of children.split(/\s+/).filter(Boolean).map(Number)) {
+      const cmd = cmdlineOf(pid);
+      const socket = sockets.find((s) => cmd.includes(`UNIX-LISTEN:${s},`));
+      if (socket) out.push({ pid, socket });
+    }
+  }
+  return out;
+}
 
 /** A command that could not be contained: it did not run. */
 export class WallError extends Error {
@@ -117,7 +160,7 @@ export class Wall {
     if (!SandboxManager.isSupportedPlatform()) return `no OS sandbox for ${process.platform}`;
     const deps = SandboxManager.checkDependencies();
     if (deps.errors.length) return deps.errors.join('; ');
-    try {
+    const init = (): Promise<void> => {
       started ??= SandboxManager.initialize(
         this.config,
         // A host no command's list names is refused, and the refusal says which host and why.
@@ -127,8 +170,18 @@ export class Wall {
             reason: `${host} is not among the hosts this command may reach (ceiling and active skills' permissions.network)`,
           }),
         true,
-      );
-      await started;
+      ).then(() => void (bridges = bridgeProcesses(rt)));
+      return started;
+    };
+    try {
+      await init();
+      // Opened again after the network bridge died under another open workspace: restart the runtime.
+      if (!(await this.proxyAlive(rt))) {
+        started = undefined;
+        bridges = undefined;
+        await SandboxManager.reset();
+        await init();
+      }
     } catch (e) {
       started = undefined;
       return `the sandbox did not start: ${(e as Error).message.split('\n')[0]}`;
@@ -164,12 +217,17 @@ export class Wall {
     return this.state.available;
   }
 
-  /** The network proxy's bridges are alive (Linux: their sockets exist); a dead one turns the wall unavailable. */
+  /**
+   * The network proxy's bridges are alive (Linux: their sockets exist and the socat processes relaying them still run);
+   * a dead one turns the wall unavailable. Commands could not reach the network through it anyway (fail closed); this
+   * is what says so.
+   */
   private async proxyAlive(rt: Runtime): Promise<boolean> {
     if (process.platform !== 'linux') return true;
     const http = rt.SandboxManager.getLinuxHttpSocketPath();
     const socks = rt.SandboxManager.getLinuxSocksSocketPath();
-    return (!http || existsSync(http)) && (!socks || existsSync(socks));
+    if ((http && !existsSync(http)) || (socks && !existsSync(socks))) return false;
+    return (bridges ?? []).every(({ pid, socket }) => cmdlineOf(pid).includes(socket));
   }
 
   /**
@@ -321,6 +379,7 @@ export class Wall {
     if (open.size === 0 && started) {
       const rt = await loadRuntime();
       started = undefined;
+      bridges = undefined;
       await rt.SandboxManager.reset();
     }
   }
