@@ -142,6 +142,7 @@ export function sourceHandlers(ctx: ServiceContext, atClose: (f: () => Promise<v
         try {
           result = await checkUpdates(tierRootOf(ctx, tier), undefined, {
             wall: wall(),
+            cwd: ctx.workspace().workspace,
             onProgress: (stage, detail) => ctx.events.emit('sources.progress', { stage, detail }),
           });
         } catch (e) {

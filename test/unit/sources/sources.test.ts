@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFil
 import { join } from 'node:path';
 import { tempDir, skillMd, writeTree } from '../../helpers/tmp.js';
 import { run } from '../../helpers/cli.js';
-import { makeRepo, serveGit } from '../../helpers/git-repos.js';
+import { git, makeRepo, serveGit } from '../../helpers/git-repos.js';
 
 const root = tempDir('knack-sources-');
 const repos = join(root, 'repos');
@@ -201,6 +201,45 @@ test('a marketplace with several plugins: relative ones are listed, a git-subdir
   assert.equal(lock.skills.geo.url, `${http.url}/git/other-plugins.git`);
   assert.equal(lock.skills.geo.path, 'plugins/maps/skills/geo');
   assert.equal(lock.skills.geo.plugin, 'maps');
+  assert.deepEqual(fetchLeftovers(tmp), []);
+});
+
+test('a marketplace that pins a commit: add fetches that commit, update --check follows the pin, not the branch', async () => {
+  const e = env();
+  const plugin = makeRepo(repos, 'pinned-plugin', { 'skills/pin/SKILL.md': clean('pin', 'Pinned one') });
+  const v1 = git(plugin.work, 'rev-parse', 'HEAD');
+  const v2 = plugin.commit({ 'skills/pin/SKILL.md': clean('pin', 'Pinned two') });
+  const manifest = (sha: string) => ({
+    '.claude-plugin/marketplace.json': JSON.stringify({
+      name: 'pins',
+      owner: { name: 'Tests' },
+      plugins: [{ name: 'pinned', description: 'Pinned', source: { source: 'url', url: plugin.url, sha } }],
+    }),
+  });
+  const market = makeRepo(repos, 'pin-market', manifest(v1));
+  const r = await e.knack(['skills', 'add', market.url, '--skill', 'pinned']);
+  assert.equal(r.code, 0, r.err);
+  assert.match(readFileSync(join(e.tier, 'pin', 'SKILL.md'), 'utf8'), /Pinned one/);
+  assert.equal(JSON.parse(readFileSync(e.lock, 'utf8')).skills.pin.commit, v1);
+  // The plugin's branch is at v2, but the marketplace still pins v1: nothing to update.
+  const same = await e.knack(['skills', 'update', '--check']);
+  assert.equal(same.code, 0, same.out + same.err);
+  assert.match(same.out, new RegExp(`pin: up to date \\(${v1.slice(0, 12)}\\)`));
+  market.commit(manifest(v2));
+  const moved = await e.knack(['skills', 'update', '--check']);
+  assert.equal(moved.code, 1, moved.out + moved.err);
+  assert.match(moved.out, new RegExp(`pin: update available ${v1.slice(0, 12)} → ${v2.slice(0, 12)}`));
+  const applied = await e.knack(['skills', 'update', '--yes']);
+  assert.equal(applied.code, 0, applied.out + applied.err);
+  assert.match(readFileSync(join(e.tier, 'pin', 'SKILL.md'), 'utf8'), /Pinned two/);
+  assert.equal(JSON.parse(readFileSync(e.lock, 'utf8')).skills.pin.commit, v2);
+  // A marketplace that no longer lists the plugin: the check fails naming it, nothing changes.
+  market.commit({
+    '.claude-plugin/marketplace.json': JSON.stringify({ name: 'pins', owner: { name: 'Tests' }, plugins: [] }),
+  });
+  const gone = await e.knack(['skills', 'update', '--check']);
+  assert.equal(gone.code, 2, gone.out + gone.err);
+  assert.match(gone.err, /pin: cannot check: pin: plugin "pinned" is no longer listed in /);
   assert.deepEqual(fetchLeftovers(tmp), []);
 });
 

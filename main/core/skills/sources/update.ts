@@ -1,15 +1,17 @@
 // Keep a scope's skills in step with their sources: `sync` installs exactly what skills.lock.json names (refusing a
 // commit whose content no longer hashes as locked), `update` compares each with its source's ref and shows what changed.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
+import { isInside } from '../../base/index.js';
 import type { PermissionDiff } from '../../policy/index.js';
 import { auditSkill, listSkillFiles } from '../trust/index.js';
 import { addCandidate, type AddOptions, type AddResult } from './add.js';
-import { fetchRepo, type FetchedRepo, type FetchOptions } from './fetch.js';
+import { fetchJsonText, fetchRepo, type FetchedRepo, type FetchOptions } from './fetch.js';
+import { MARKETPLACE_FILE, parseMarketplace, type Marketplace } from './marketplace.js';
 import { lockPathFor, readLock, type LockEntry } from './lock.js';
 import { findSkillFolders, linkOutOf, type Candidate } from './open.js';
-import { formatSource, SourceError } from './spec.js';
+import { formatSource, parseSource, SourceError } from './spec.js';
 import { parseFoundSkill } from '../format/index.js';
 
 export interface FileChanges {
@@ -115,6 +117,57 @@ class Fetches {
   }
 }
 
+/** Where an update of a locked skill is fetched from: a git URL at a ref (its default branch) or a pinned commit. */
+interface Target {
+  url: string;
+  ref?: string;
+  sha?: string;
+}
+
+/**
+ * The marketplace `source` (as the lock records it), read again: a marketplace.json URL, or the file in a repository
+ * (fetched once through `fetches`, refusing a file that is a link out of the repository).
+ */
+async function readMarketplaceAgain(source: string, fetches: Fetches, cwd: string): Promise<Marketplace> {
+  const spec = parseSource(source, cwd);
+  if (spec.kind === 'json') return parseMarketplace(await fetchJsonText(spec.url), spec.url);
+  if (spec.kind !== 'git') throw new SourceError(`${source}: not a marketplace (a git repository or a .json URL)`);
+  const repo = await fetches.get(spec.url, spec.ref ? { ref: spec.ref } : {}, source);
+  const file = join(repo.dir, ...(spec.path ? spec.path.split('/') : []), ...MARKETPLACE_FILE.split('/'));
+  if (!existsSync(file) || !isInside(realpathSync(file), realpathSync(repo.dir)))
+    throw new SourceError(`${source}: holds no ${MARKETPLACE_FILE} any more`);
+  return parseMarketplace(
+    readFileSync(file, 'utf8'),
+    `${source}:${spec.path ? `${spec.path}/` : ''}${MARKETPLACE_FILE}`,
+  );
+}
+
+/**
+ * What to compare a locked skill with: its URL at its ref, or, for a skill of a marketplace plugin that lives in another
+ * repository, what the marketplace names now (its url, and the `sha` it pins, else its `ref`): a marketplace that pins
+ * a commit is followed, not the plugin repository's branch.
+ */
+async function targetOf(
+  name: string,
+  entry: LockEntry,
+  fetches: Fetches,
+  markets: Map<string, Promise<Marketplace>>,
+  cwd: string,
+): Promise<Target> {
+  const plain: Target = { url: entry.url, ...(entry.ref ? { ref: entry.ref } : {}) };
+  if (!entry.marketplace || !entry.plugin) return plain;
+  let market = markets.get(entry.marketplace);
+  if (!market) {
+    market = readMarketplaceAgain(entry.marketplace, fetches, cwd);
+    markets.set(entry.marketplace, market);
+  }
+  const plugin = (await market).plugins.find((p) => p.name === entry.plugin);
+  if (!plugin) throw new SourceError(`${name}: plugin "${entry.plugin}" is no longer listed in ${entry.marketplace}`);
+  if (plugin.source.kind === 'relative') return plain;
+  const src = plugin.source;
+  return { url: src.url, ...(src.ref ? { ref: src.ref } : {}), ...(src.sha ? { sha: src.sha } : {}) };
+}
+
 export interface Checked {
   checks: UpdateCheck[];
   dispose(): Promise<void>;
@@ -124,7 +177,7 @@ export interface Checked {
 export async function checkUpdates(
   tierRoot: string,
   names: string[] | undefined,
-  opts: FetchOptions = {},
+  opts: FetchOptions & { cwd?: string } = {},
 ): Promise<Checked> {
   const lock = readLock(lockPathFor(tierRoot));
   const unknown = (names ?? []).filter((n) => !lock.skills[n]);
@@ -133,13 +186,28 @@ export async function checkUpdates(
       `${unknown.join(', ')}: not in ${lockPathFor(tierRoot)} (only skills installed from a source can be updated)`,
     );
   const fetches = new Fetches(opts);
+  const markets = new Map<string, Promise<Marketplace>>();
   const checks: UpdateCheck[] = [];
   for (const [name, entry] of Object.entries(lock.skills)) {
     if (names && !names.includes(name)) continue;
     const installed = join(tierRoot, name);
     try {
-      const repo = await fetches.get(entry.url, entry.ref ? { ref: entry.ref } : {}, `${name}: ${formatSource(entry)}`);
-      const c = candidateIn(repo, entry, name, entry.ref);
+      const t = await targetOf(name, entry, fetches, markets, opts.cwd ?? process.cwd());
+      // The entry as the marketplace names it now (its url and ref), for the candidate's record.
+      const at: LockEntry = { ...entry, url: t.url };
+      if (t.ref) at.ref = t.ref;
+      else delete at.ref;
+      const shown = formatSource({
+        url: t.url,
+        ...((t.sha ?? t.ref) ? { ref: (t.sha ?? t.ref)! } : {}),
+        path: entry.path,
+      });
+      const repo = await fetches.get(
+        t.url,
+        { ...(t.ref ? { ref: t.ref } : {}), ...(t.sha ? { sha: t.sha } : {}) },
+        `${name}: ${shown}`,
+      );
+      const c = candidateIn(repo, at, name, t.sha ?? t.ref);
       const current = existsSync(installed) ? auditSkill(installed).contentHash : '';
       if (c.contentHash === current && c.contentHash === entry.contentHash) {
         checks.push({ name, entry, status: 'up-to-date', commit: repo.commit });
