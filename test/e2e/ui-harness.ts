@@ -52,7 +52,8 @@ export interface Served {
 
 export interface ServeOptions {
   renderer: string;
-  workspace: string;
+  /** The folder to open; none: serve starts in Knack's own folder with no --workspace, so no folder is open. */
+  workspace?: string;
   home: string;
   dataDir: string;
   args?: string[];
@@ -68,8 +69,7 @@ export function startServe(o: ServeOptions): Promise<Served> {
       'serve',
       '--port',
       '0',
-      '--workspace',
-      o.workspace,
+      ...(o.workspace !== undefined ? ['--workspace', o.workspace] : []),
       '--renderer',
       o.renderer,
       ...(o.args ?? []),
@@ -160,7 +160,7 @@ export async function openUi(
 /** Run the knack CLI against the same home and data folder (to check what the engine says). */
 export function knack(
   args: string[],
-  o: Pick<ServeOptions, 'home' | 'dataDir' | 'workspace'>,
+  o: Pick<ServeOptions, 'home' | 'dataDir'> & { workspace: string },
 ): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve) => {
     const p = spawn(process.execPath, [join(ROOT, 'bin', 'knack.js'), ...args, '--workspace', o.workspace], {
