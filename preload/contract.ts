@@ -44,6 +44,12 @@ const Empty = z.object({}).strict();
 const Id = z.string().min(1).max(200);
 const Name = z.string().min(1).max(200);
 const Path = z.string().min(1).max(4096);
+/** A model id as providers spell them (claude-sonnet-4-5, gpt-4.1, anthropic/claude-sonnet-4.5, qwen2.5-coder:7b). */
+const ModelId = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._:/@+-]*$/, 'a model id: letters, digits and . _ : / @ + -');
 
 export const Tier = z.enum(['builtin', 'user', 'project']);
 export type Tier = z.infer<typeof Tier>;
@@ -700,10 +706,27 @@ export const methods = {
         sessionId: Id.optional(),
         text: z.string().min(1).max(MAX_MESSAGE_CHARS),
         planMode: z.boolean().optional(),
+        /** Answer with this model of the provider in use, from this turn on (the picker, for a new conversation). */
+        model: ModelId.optional(),
       })
       .strict(),
     z.object({ sessionId: z.string(), turnId: z.string() }),
   ),
+  /** The models the picker offers: the provider's own list (GET /v1/models) when it gives one, else its preset's. */
+  'chat.models': m(
+    z.object({ sessionId: Id.optional() }).strict(),
+    z.object({
+      /** The provider in use (null: no model set up) and the model: the session's when one is given; `models` holds it first. */
+      provider: z.string().nullable(),
+      current: z.string().nullable(),
+      models: z.array(z.string()),
+      source: z.enum(['provider', 'preset']),
+      /** Why the provider's own list could not be read (the preset's is offered instead). */
+      error: z.string().optional(),
+    }),
+  ),
+  /** Switch a conversation's model (of the provider in use) from its next turn; recorded in the session. */
+  'chat.setModel': m(z.object({ sessionId: Id, model: ModelId }).strict(), z.object({ session: SessionMeta })),
   'chat.stop': m(z.object({ sessionId: Id }).strict(), z.object({ stopped: z.boolean() })),
   /**
    * Take up the conversation's last turn again after it ended interrupted, failed or timed out: the same request is

@@ -34,6 +34,14 @@ export function startFakeAnthropic(): Promise<FakeServer> {
   return startFakeServer({
     basePath: '',
     endpoint: '/v1/messages',
+    // GET /v1/models as api.anthropic.com answers it (one page).
+    modelsPath: '/v1/models',
+    modelsBody: (ids) => ({
+      data: ids.map((id) => ({ type: 'model', id, display_name: id, created_at: '2026-01-01T00:00:00Z' })),
+      has_more: false,
+      first_id: ids[0] ?? null,
+      last_id: ids.at(-1) ?? null,
+    }),
     errorBody,
     // The SDK sends the key as x-api-key or as a bearer token, by version.
     keyOf: (h) =>

@@ -32,6 +32,12 @@ export function startFakeOpenAI(): Promise<FakeServer> {
   return startFakeServer({
     basePath: '/v1',
     endpoint: '/chat/completions',
+    // GET /v1/models as api.openai.com answers it.
+    modelsPath: '/v1/models',
+    modelsBody: (ids) => ({
+      object: 'list',
+      data: ids.map((id) => ({ id, object: 'model', created: 1767225600, owned_by: 'fake' })),
+    }),
     errorBody,
     keyOf: (h) => /^Bearer (.*)$/.exec(h.authorization ?? '')?.[1],
     // What api.openai.com answers to a wrong key (it shows the key's first and last characters only).

@@ -74,6 +74,13 @@ export interface FakeServer {
    * 401 body, as a wrong key pasted by a user would, and consumes no turn.
    */
   requireKey(key: string | undefined): void;
+  /**
+   * The models `GET <base>/models` lists (default: fake-model, fake-model-large), in the provider's own list format;
+   * undefined: that route answers 404, as a server that lists no models does.
+   */
+  setModels(ids: string[] | undefined): void;
+  /** How many times the model list was asked for. */
+  modelListings(): number;
   close(): Promise<void>;
 }
 
@@ -138,8 +145,13 @@ export async function startFakeServer(opts: {
   keyOf: (headers: IncomingMessage['headers']) => string | undefined;
   /** The provider's own 401 body for a wrong key. */
   authError: (given: string) => unknown;
+  /** Where the provider lists its models (GET), and its own body for that list. */
+  modelsPath: string;
+  modelsBody: (ids: string[]) => unknown;
 }): Promise<FakeServer> {
   let required: string | undefined;
+  let models: string[] | undefined = ['fake-model', 'fake-model-large'];
+  let listings = 0;
   const turns: FakeTurn[] = [];
   const requests: RecordedRequest[] = [];
   let started = 0;
@@ -151,6 +163,18 @@ export async function startFakeServer(opts: {
     req.on('end', () => {
       void (async () => {
         const path = (req.url ?? '').split('?')[0] ?? '';
+        if (req.method === 'GET' && path === opts.modelsPath && models) {
+          listings++;
+          const given = opts.keyOf(req.headers) ?? '';
+          if (required !== undefined && given !== required) {
+            res.writeHead(401, { 'content-type': 'application/json' });
+            res.end(JSON.stringify(opts.authError(given)));
+            return;
+          }
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(opts.modelsBody(models)));
+          return;
+        }
         if (req.method !== 'POST' || path !== opts.basePath + opts.endpoint) {
           res.writeHead(404, { 'content-type': 'application/json' });
           res.end(JSON.stringify({ error: { type: 'not_found_error', message: `no route ${req.method} ${path}` } }));
@@ -208,6 +232,8 @@ export async function startFakeServer(opts: {
     url: origin + opts.basePath,
     origin,
     requests,
+    setModels: (ids) => void (models = ids),
+    modelListings: () => listings,
     script: (...t) => void turns.push(...t),
     clear: () => void turns.splice(0),
     remaining: () => turns.length,

@@ -15,7 +15,8 @@ import {
   type ProviderChoice,
   type ProviderConfig,
 } from './providers/settings.js';
-import { priceFor } from './providers/pricing.js';
+import { priceFor, type Price } from './providers/pricing.js';
+import { modelList, type ModelList } from './providers/models.js';
 import type { ModelProvider } from './providers/types.js';
 import { exportSession, type ExportFormat } from './export.js';
 export { describeUsage, addTurnUsage, sessionUsage, type TurnUsage } from './export.js';
@@ -38,6 +39,7 @@ export {
 export type { KeyStore, ProviderChoice, ProviderConfig, ProvidersFile, UserProvider } from './providers/settings.js';
 export type { ModelProvider, ChatMessage, Usage } from './providers/types.js';
 export type { ExportFormat } from './export.js';
+export type { ModelList } from './providers/models.js';
 export { PRICES, priceFor, costOf, formatCost, type Price } from './providers/pricing.js';
 export type { SessionRow, SessionHit, SnippetPart } from '../store/index.js';
 
@@ -66,6 +68,8 @@ export class Agent {
     /** One line each: a world-readable providers.json, an unknown field. */
     readonly warnings: string[],
     private readonly opts: AgentOptions,
+    /** The provider's key, for a provider of another model (the picker) and its model list; never shown. */
+    private readonly apiKey?: string,
   ) {}
 
   /** Resolve the provider (throws ProviderError with one clear line: unknown provider, missing key). */
@@ -84,7 +88,37 @@ export class Agent {
           stallMs: opts.stallMs ?? (host.settings.agent?.stallSeconds ?? 90) * 1000,
         })
       : undefined;
-    return new Agent(host, provider, r.config, r.warnings, opts);
+    return new Agent(host, provider, r.config, r.warnings, opts, r.apiKey);
+  }
+
+  private providerOptions() {
+    return {
+      ...(this.opts.timeoutMs ? { timeoutMs: this.opts.timeoutMs } : {}),
+      ...(this.opts.maxRetries !== undefined ? { maxRetries: this.opts.maxRetries } : {}),
+      stallMs: this.opts.stallMs ?? (this.host.settings.agent?.stallSeconds ?? 90) * 1000,
+    };
+  }
+
+  /**
+   * The models the picker offers: the provider's own list (GET /v1/models) when it gives one, else its preset's; the
+   * model in use first. Offline, or with a provider given as an instance: only the model in use.
+   */
+  async models(): Promise<ModelList> {
+    if (!this.providerConfig) return { models: this.provider ? [this.provider.model] : [], source: 'preset' };
+    return modelList(this.providerConfig, this.apiKey);
+  }
+
+  /**
+   * The same provider (key, base URL) speaking to another model, with that model's price when known. Throws when
+   * there is no provider configured to make one from.
+   */
+  providerFor(model: string): { provider: ModelProvider; price: Price | undefined } {
+    if (this.provider?.model === model) return { provider: this.provider, price: this.price };
+    if (!this.providerConfig) throw new Error('no model provider is configured to switch the model of');
+    const price = priceFor(this.providerConfig.id, model, readProvidersFile(this.host.paths.dataDir).file.prices);
+    const config = { ...this.providerConfig, model, ...(price ? { price } : {}) };
+    if (!price) delete config.price;
+    return { provider: createProvider(config, this.apiKey, this.providerOptions()), price };
   }
 
   /** True when no model is configured: sessions run as the offline inspector. */
@@ -123,9 +157,22 @@ export class Agent {
     return ChatSession.create(this.host, { ...this.sessionOptions(), ...opts });
   }
 
-  /** Reopen a session by id (or a unique prefix of at least 4 characters), recovering it after a crash. */
+  /**
+   * Reopen a session by id (or a unique prefix of at least 4 characters), recovering it after a crash. A session whose
+   * model was switched (the picker) goes on with that model, when it is of the provider in use.
+   */
   openSession(id: string): ChatSession {
-    return ChatSession.open(this.host, id, this.sessionOptions());
+    const opts = this.sessionOptions();
+    const row = store(this.host).sessions.get(id);
+    if (row?.model && this.provider && row.provider === this.provider.id && row.model !== this.provider.model) {
+      try {
+        const { provider, price } = this.providerFor(row.model);
+        return ChatSession.open(this.host, id, { ...opts, provider, price });
+      } catch {
+        // The model cannot be spoken to any more (no such provider configured): the provider in use answers.
+      }
+    }
+    return ChatSession.open(this.host, id, opts);
   }
 
   listSessions(opts: { allWorkspaces?: boolean; limit?: number } = {}): SessionRow[] {

@@ -174,7 +174,7 @@ export class ChatSession {
     private readonly host: AgentHost,
     private readonly store: Store,
     readonly id: string,
-    private readonly opts: SessionOptions,
+    private opts: SessionOptions,
   ) {
     this.promptCache = promptCacheFor(host.catalog);
     this.promptCaches = { prompt: this.promptCache, messages: this.messageTokens, text: this.textTokens };
@@ -232,6 +232,17 @@ export class ChatSession {
 
   get provider(): ModelProvider | undefined {
     return this.opts.provider;
+  }
+
+  /**
+   * Talk to another model (or provider) from the next turn on, with its price (no price: the session's cost becomes
+   * unknown from its next call, never a guess). Recorded in the session's row, so a reopened session goes on with it;
+   * each reply's assistant_start names the model that gave it. Refused while a turn runs.
+   */
+  useProvider(provider: ModelProvider, price: Price | undefined): void {
+    if (this.busy) throw new Error('a turn is running in this session: the model changes once it has ended');
+    this.opts = { ...this.opts, provider, price };
+    this.store.sessions.update(this.id, { provider: provider.id, model: provider.model });
   }
 
   get planMode(): boolean {

@@ -35,6 +35,8 @@ type ChatHandlers = Pick<
   | 'chat.answer'
   | 'chat.setPlanMode'
   | 'chat.unloadSkill'
+  | 'chat.models'
+  | 'chat.setModel'
   | 'sessions.list'
   | 'sessions.open'
   | 'sessions.export'
@@ -345,6 +347,21 @@ export class ChatBinding {
     };
   }
 
+  /** Answer the conversation with `model` (of the provider in use) from its next turn on. */
+  private switchModel(chat: ChatSession, model: string): void {
+    let next;
+    try {
+      next = this.agent().providerFor(model);
+    } catch (e) {
+      throw new ServiceError('unavailable', (e as Error).message, { model });
+    }
+    try {
+      chat.useProvider(next.provider, next.price);
+    } catch (e) {
+      throw new ServiceError('conflict', (e as Error).message, { model });
+    }
+  }
+
   /** The provider's part of the Settings page (the service's view adds the workspace's settings problems: ctx.settingsView). */
   settingsView(): SettingsView {
     const settings = this.ws?.settings ?? loadSettings(this.options.paths.dataDir).settings;
@@ -416,7 +433,7 @@ export class ChatBinding {
       );
     };
     return {
-      'chat.send': async ({ sessionId, text, planMode }) => {
+      'chat.send': async ({ sessionId, text, planMode, model }) => {
         const live = sessionId
           ? this.session(sessionId)
           : this.bind(this.agent().newSession(planMode ? { planMode } : {}));
@@ -425,6 +442,7 @@ export class ChatBinding {
             'conflict',
             'a turn is already running in this session: stop it or wait for it to finish',
           );
+        if (model && model !== live.chat.provider?.model) this.switchModel(live.chat, model);
         if (planMode !== undefined && sessionId) live.chat.setPlanMode(planMode);
         live.turn++;
         const turnId = `${live.chat.id}:${live.turn}`;
@@ -494,6 +512,27 @@ export class ChatBinding {
           contextWindow: sections.window,
         });
         return { unloaded: true };
+      },
+      'chat.models': async ({ sessionId }) => {
+        const agent = this.agent();
+        const chat = sessionId ? this.session(sessionId).chat : undefined;
+        const current = (chat ? chat.provider?.model : agent.provider?.model) ?? null;
+        const list = await agent.models();
+        return {
+          provider: (chat ? chat.provider?.id : agent.provider?.id) ?? null,
+          current,
+          ...list,
+          models: current && !list.models.includes(current) ? [current, ...list.models] : list.models,
+        };
+      },
+      'chat.setModel': ({ sessionId, model }) => {
+        const l = this.session(sessionId);
+        if (l.chat.busy)
+          throw new ServiceError('conflict', 'a turn is running in this session: switch the model once it has ended');
+        this.switchModel(l.chat, model);
+        const session = this.meta(l.chat);
+        this.ctx.events.emit('session.updated', { session });
+        return { session };
       },
       'sessions.list': () => {
         try {

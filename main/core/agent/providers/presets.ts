@@ -15,6 +15,8 @@ export interface ProviderPreset {
   keyOptional?: boolean;
   /** Send max_tokens with each request. */
   sendMaxTokens?: boolean;
+  /** Models offered in the picker when the provider's own list cannot be read (the default first). */
+  models?: readonly string[];
 }
 
 export const PRESETS: readonly ProviderPreset[] = [
@@ -23,6 +25,7 @@ export const PRESETS: readonly ProviderPreset[] = [
     label: 'Anthropic',
     kind: 'anthropic',
     defaultModel: 'claude-sonnet-4-5',
+    models: ['claude-sonnet-4-5', 'claude-opus-4-1', 'claude-haiku-4-5'],
     contextWindow: 200_000,
     keyEnv: ['ANTHROPIC_API_KEY'],
   },
@@ -32,6 +35,7 @@ export const PRESETS: readonly ProviderPreset[] = [
     kind: 'openai',
     baseURL: 'https://api.openai.com/v1',
     defaultModel: 'gpt-4.1',
+    models: ['gpt-4.1', 'gpt-4.1-mini', 'gpt-4o', 'o4-mini'],
     contextWindow: 1_047_576,
     keyEnv: ['OPENAI_API_KEY'],
   },
@@ -41,6 +45,7 @@ export const PRESETS: readonly ProviderPreset[] = [
     kind: 'openai',
     baseURL: 'https://api.deepseek.com/v1',
     defaultModel: 'deepseek-chat',
+    models: ['deepseek-chat', 'deepseek-reasoner'],
     contextWindow: 128_000,
     keyEnv: ['DEEPSEEK_API_KEY'],
     sendMaxTokens: true,
