@@ -1,10 +1,13 @@
 // Watches settings files edited by hand (settings.json, providers.json) and calls back, debounced, when one changes.
-// Editors save by writing a new file and renaming it over the old one, so each file is watched through its folder;
-// a folder that does not exist yet (`<ws>/.workbuddy`) is watched from its nearest existing parent until it appears.
-import { existsSync, realpathSync, watch, type FSWatcher } from 'node:fs';
+// chokidar does the watching (as for the skill folders): each file is watched from above its folder, so an editor's
+// save by rename, the folder removed and made again, or a folder that does not exist yet (`<ws>/.workbuddy`) are heard.
+import { existsSync } from 'node:fs';
 import { dirname, relative, sep } from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
 
 export interface FileWatcher {
+  /** Resolves when the watching has started (changes from then on are heard), or when it is closed. */
+  ready: Promise<void>;
   close(): void;
 }
 
@@ -16,9 +19,13 @@ export interface WatchFilesOptions {
   onError?: (err: Error) => void;
 }
 
+/** `p` is `file` or a folder on the way to it. */
+const onTheWay = (p: string, file: string): boolean => p === file || file.startsWith(p + sep);
+
 /**
  * Watch `files`; `onChange` gets the files that saw events since the last call (they may be unchanged: read and
- * compare). Nothing is read here. Closing stops every fs watcher and the pending call.
+ * compare). Nothing is read here; chokidar hears nothing before `ready`. A file that is a symlink is followed to its target (chokidar's followSymlinks).
+ * Closing stops every watcher and the pending call.
  */
 export function watchFiles(
   files: string[],
@@ -42,80 +49,61 @@ export function watchFiles(
     }, debounceMs);
   };
 
-  /** One file, watched through its folder or the nearest existing parent of it; its events are `report`'s. */
-  const one = (file: string, onEvent: () => void, report = file) => {
+  // Each file from the parent of its folder (a watched folder that is removed is not heard again when it comes back),
+  // or from the nearest existing folder above that; files under the same folder share one watcher.
+  const byRoot = new Map<string, string[]>();
+  for (const file of new Set(files)) {
+    let root = dirname(dirname(file));
+    for (let up = 1; !existsSync(root) && up < maxUp; up++) root = dirname(root);
+    if (existsSync(root)) byRoot.set(root, [...(byRoot.get(root) ?? []), file]);
+  }
+  const watchers = [...byRoot].map(([root, mine]) => {
+    const depth = Math.max(...mine.map((f) => relative(root, f).split(sep).length - 1));
     let w: FSWatcher | undefined;
-    let dir = '';
-    const arm = (): void => {
-      w?.close();
-      w = undefined;
-      if (closed) return;
-      dir = dirname(file);
-      for (let up = 0; !existsSync(dir) && up < maxUp; up++) dir = dirname(dir);
-      if (!existsSync(dir)) return;
-      // The name under `dir` on the way to the file: the file itself, or the first missing folder.
-      const next = relative(dir, file).split(sep)[0]!;
-      const atFile = dir === dirname(file);
-      try {
-        w = watch(dir, { persistent: false }, (_event, name) => {
-          if (name !== null && name !== next) return;
-          // The folder we watch went away, or the missing one on the way appeared: watch from where it is now.
-          if (!existsSync(dir) || (!atFile && existsSync(`${dir}${sep}${next}`))) arm();
-          onEvent();
-          schedule(report);
-        });
-        w.on('error', (e) => {
-          // A watched folder deleted under us: look again from its parent.
-          if (!closed) {
-            opts.onError?.(e);
-            arm();
-            schedule(report);
-          }
-        });
-      } catch (e) {
-        opts.onError?.(e as Error);
-      }
+    /**
+     * (Re)start the watcher. chokidar can lose a folder removed and made again at once (the next edits inside it go
+     * unheard), so a folder on the way that comes or goes starts it afresh; what changed while it restarts is
+     * reported once it is ready (callers compare, so a file reported unchanged costs a read).
+     */
+    const arm = (again: boolean): Promise<void> => {
+      void w?.close();
+      if (closed) return Promise.resolve();
+      const fresh = watch(root, {
+        ignoreInitial: true,
+        persistent: false,
+        followSymlinks: true,
+        depth,
+        ignored: (p) => !mine.some((f) => onTheWay(p, f)),
+      });
+      w = fresh;
+      fresh.on('all', (event, path) => {
+        if (fresh !== w) return;
+        for (const f of mine) if (onTheWay(path, f)) schedule(f);
+        if ((event === 'addDir' || event === 'unlinkDir') && mine.some((f) => f !== path && onTheWay(path, f)))
+          void arm(true);
+      });
+      fresh.on('error', (e) => {
+        if (!closed && fresh === w) opts.onError?.(e as Error);
+      });
+      return new Promise<void>((resolve) =>
+        fresh.once('ready', () => {
+          if (again && fresh === w) for (const f of mine) schedule(f);
+          resolve();
+        }),
+      );
     };
-    arm();
-    return { close: () => w?.close() };
-  };
-
-  /**
-   * The file as written and, when it is a symlink (dotfiles linked in with stow, say), its target: an edit of the
-   * target, saved by rename in the target's folder, changes what the link reads. The target is looked up again on
-   * every event of either (the link may be pointed elsewhere).
-   */
-  const linked = (file: string) => {
-    const own = one(file, () => retarget());
-    let target: ReturnType<typeof one> | undefined;
-    let targetPath: string | undefined;
-    const retarget = (): void => {
-      let real: string | undefined;
-      try {
-        real = realpathSync.native(file);
-      } catch {
-        real = undefined; // no file (yet): its folder is watched
-      }
-      if (real === targetPath) return;
-      target?.close();
-      targetPath = real;
-      target = real !== undefined && real !== file ? one(real, retarget, file) : undefined;
-    };
-    retarget();
-    return {
-      close: () => {
-        own.close();
-        target?.close();
-      },
-    };
-  };
-
-  const watchers = [...new Set(files)].map(linked);
+    return { ready: arm(false), close: () => void w?.close() };
+  });
+  let stopped = (): void => {};
+  const closing = new Promise<void>((resolve) => (stopped = resolve));
   return {
+    // Closed before chokidar was ready, it never will be: waiting ends with the close.
+    ready: Promise.race([Promise.all(watchers.map((x) => x.ready)).then(() => undefined), closing]),
     close() {
       closed = true;
+      stopped();
       if (timer) clearTimeout(timer);
-      for (const w of watchers) w.close();
+      for (const x of watchers) x.close();
     },
   };
 }

@@ -288,6 +288,8 @@ export class KnackService {
       this.settingsWatch = watchFiles(watched, () => void this.settingsEdited(next), {
         onError: (e) => this.log('watching the settings files', e),
       });
+      // chokidar hears nothing before its first scan (of a few folders, filtered to the files).
+      await this.settingsWatch.ready;
     }
     await previous?.close();
     addRecent(o.paths.dataDir, real);

@@ -1,5 +1,5 @@
 // watchFiles: a settings file saved by rename, a folder that appears later, a folder removed and made again — each is
-// heard; after close, nothing is. Every step waits for the callback (no timing).
+// heard; after close, nothing is. Every step waits for the watcher to be ready or for the callback (no timing).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -10,12 +10,13 @@ import { watchFiles } from '../../../main/core/config/watch.js';
 test(
   'watchFiles hears a file saved by rename, its folder appearing, and its folder removed and made again',
   { timeout: 60_000 },
-  async () => {
+  async (t) => {
     const ws = tempDir();
     const file = join(ws, '.workbuddy', 'settings.json');
     const other = join(ws, 'notes.txt');
     // The watchers do not keep a process alive (persistent: false); the app's server does, here this timer.
     const alive = setInterval(() => {}, 1000);
+    t.after(() => clearInterval(alive));
     let heard: (files: string[]) => void = () => {};
     const calls: string[][] = [];
     const w = watchFiles(
@@ -26,6 +27,7 @@ test(
       },
       { debounceMs: 20 },
     );
+    await w.ready;
     const next = (act: () => void) =>
       new Promise<string[]>((resolve) => {
         heard = resolve;
@@ -77,9 +79,8 @@ test(
         },
         { debounceMs: 20 },
       );
-      writeFileSync(file, '{"after":"close, again"}');
+      void probe.ready.then(() => writeFileSync(file, '{"after":"close, again"}'));
     });
-    clearInterval(alive);
     assert.equal(calls.length, before);
   },
 );
@@ -104,6 +105,7 @@ test(
     const alive = setInterval(() => {}, 1000);
     let heard: (files: string[]) => void = () => {};
     const w = watchFiles([linked, wsFile], (files) => heard(files), { debounceMs: 20 });
+    await w.ready;
     const next = (act: () => void) =>
       new Promise<string[]>((resolve) => {
         heard = resolve;
