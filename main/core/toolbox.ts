@@ -66,9 +66,11 @@ export async function openToolbox(opts: ToolboxOptions): Promise<Toolbox> {
   const registry = new ToolRegistry({ ...opts.settings.tools, offered: opts.settings.policy.ceiling.tools });
   const report = (message: string, file = '(tools)') =>
     opts.onDiagnostic?.({ severity: 'warning', code: 'tools.register', file, message });
+  let network = opts.settings.policy.ceiling.network;
   const mcp = new McpManager({
     registry,
     workspace: opts.workspace,
+    network: () => network,
     ...(opts.backoff ? { backoff: opts.backoff } : {}),
     ...(opts.wall ? { wall: opts.wall } : {}),
     ...(opts.onDiagnostic ? { onDiagnostic: opts.onDiagnostic } : {}),
@@ -111,6 +113,14 @@ export async function openToolbox(opts: ToolboxOptions): Promise<Toolbox> {
         meta.map((m) => ({ name: m.name, description: m.description, inputSchema: m.inputSchema })),
       ),
     setCeiling(ceiling) {
+      // A stdio MCP server given hosts is restarted, so the hosts it may reach follow the ceiling's network.
+      if (ceiling.network !== network) {
+        network = ceiling.network;
+        for (const s of mcp.status()) {
+          const c = mcp.connection(s.name)?.config;
+          if (c?.kind === 'stdio' && c.network?.length) void mcp.reconnect(s.name);
+        }
+      }
       for (const p of registry.setOffered(ceiling.tools)) report(p);
       if (!ceiling.network) registry.unregister(webFetchTool.name);
       else if (!registry.has(webFetchTool.name))

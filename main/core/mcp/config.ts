@@ -17,6 +17,11 @@ export interface StdioServerConfig {
   env: Record<string, string>;
   /** Working folder of the server process (default: the workspace, or the config file's folder). */
   cwd?: string;
+  /**
+   * Hosts the server may reach through the sandbox's proxy (`api.example.com`, `*.example.com`), and only while the
+   * ceiling's network is on. None: no network.
+   */
+  network?: string[];
   /** Milliseconds allowed for start + handshake + tool listing (default 15 s). */
   connectTimeoutMs: number;
   /** Milliseconds allowed for one tool call (default 60 s). */
@@ -60,6 +65,18 @@ const timeoutMs = (dflt: number) =>
   z.number({ error: TIMEOUT }).min(100, { error: TIMEOUT }).max(600_000, { error: TIMEOUT }).default(dflt);
 const STRINGS = 'must be an object of strings';
 const stringMap = z.record(z.string(), z.string({ error: STRINGS }), { error: STRINGS }).default({});
+const HOSTS = 'must be a list of host names (api.example.com, *.example.com)';
+/** A host name, or `*.` and one: what the sandbox's proxy matches (no scheme, port, path or other pattern). */
+const HOST = /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
+const hostList = z.array(
+  z
+    .string({ error: HOSTS })
+    .transform((h) => h.trim().toLowerCase())
+    .refine((h) => h.length <= 253 && HOST.test(h), {
+      error: (i) => `"${String(i.input)}" is not a host name: ${HOSTS}`,
+    }),
+  { error: HOSTS },
+);
 
 /** One server's entry as Claude Desktop / Claude Code write it; what it means (stdio or http) is checked after. */
 const ServerEntry = z.object({
@@ -67,6 +84,7 @@ const ServerEntry = z.object({
   args: z.array(z.string(), { error: 'must be a list of strings' }).default([]),
   env: stringMap,
   cwd: z.string({ error: 'must be a string' }).optional(),
+  network: hostList.optional(),
   url: z.string({ error: 'must be a string' }).optional(),
   type: z.unknown().optional(),
   transport: z.unknown().optional(),
@@ -141,6 +159,12 @@ export function parseMcpConfig(
         problem(`${f}.url`, 'must be an http:// URL');
         continue;
       }
+      if (entry.network !== undefined)
+        problem(
+          `${f}.network`,
+          'network applies to stdio servers (they run in the sandbox); ignored for an http server',
+          'warning',
+        );
       if (!LOOPBACK.has(url.hostname)) {
         problem(`${f}.url`, `only loopback servers are supported (127.0.0.1, localhost, ::1), not ${url.hostname}`);
         continue;
@@ -165,6 +189,7 @@ export function parseMcpConfig(
       args: entry.args,
       env: entry.env,
       ...(cwd ? { cwd } : {}),
+      ...(entry.network?.length ? { network: [...new Set(entry.network)] } : {}),
       connectTimeoutMs,
       callTimeoutMs,
       source: file,

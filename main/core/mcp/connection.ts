@@ -9,7 +9,7 @@ import type { McpResourceContent, McpResourceInfo } from '../tools/index.js';
 
 /**
  * The OS sandbox a stdio server starts in (core/contain's Wall, seen through what this file needs): its command and
- * arguments are wrapped like the bash tool's commands, with no network.
+ * arguments are wrapped like the bash tool's commands; it reaches only `hosts`, through the sandbox's proxy.
  */
 export interface McpWall {
   readonly mode: 'auto' | 'required' | 'off';
@@ -17,7 +17,7 @@ export interface McpWall {
   status(): { reason: string };
   wrapProgram(
     argv: string[],
-    opts: { cwd: string; env?: NodeJS.ProcessEnv },
+    opts: { cwd: string; env?: NodeJS.ProcessEnv; hosts?: string[] },
   ): Promise<{ file: string; args: string[]; env: NodeJS.ProcessEnv; release(): void }>;
 }
 
@@ -95,6 +95,8 @@ export class McpConnection {
       clientName?: string;
       /** The workspace's wall: stdio servers start inside it (none: they start as plain processes). */
       wall?: Promise<McpWall>;
+      /** Whether the ceiling's network is on now; off or absent, a server gets no host whatever its `network` says. */
+      network?: () => boolean;
     },
   ) {}
 
@@ -147,7 +149,9 @@ export class McpConnection {
     const wall = this.opts.wall ? await this.opts.wall : undefined;
     if (wall && wall.mode !== 'off') {
       if (wall.available) {
-        const w = await wall.wrapProgram([c.command, ...c.args], { cwd, env });
+        // Its own `network` hosts, and only while the ceiling's network is on (read at each start).
+        const hosts = c.network && this.opts.network?.() ? c.network : [];
+        const w = await wall.wrapProgram([c.command, ...c.args], { cwd, env, hosts });
         this.release = w.release;
         spawn = { command: w.file, args: w.args, env: w.env as Record<string, string> };
       } else if (wall.mode === 'required') {

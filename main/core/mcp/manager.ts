@@ -13,6 +13,8 @@ export interface McpManagerOptions {
   backoff?: BackoffOptions;
   /** The workspace's OS sandbox: stdio servers start inside it. */
   wall?: Promise<McpWall>;
+  /** Whether the ceiling's network is on now (a server's `network` hosts apply only then). */
+  network?: () => boolean;
   /** Problems worth showing the user: tools that could not be registered, servers that went down. */
   onDiagnostic?: (d: Diagnostic) => void;
   onStatus?: (s: ConnectionStatus) => void;
@@ -67,6 +69,7 @@ export class McpManager implements McpResourceProvider {
           workspace: this.opts.workspace,
           ...(this.opts.backoff ? { backoff: this.opts.backoff } : {}),
           ...(this.opts.wall ? { wall: this.opts.wall } : {}),
+          ...(this.opts.network ? { network: this.opts.network } : {}),
         },
       );
       this.connections.set(cfg.name, conn);

@@ -1,13 +1,15 @@
 // A stdio MCP server starts inside the workspace's wall: a hostile server's tool cannot write outside the workspace,
-// its tools still work inside it, and a workspace that requires the sandbox refuses to start it without one.
+// its tools still work inside it, and a workspace that requires the sandbox refuses to start it without one. A server's
+// `network` hosts are reached through the sandbox's proxy while the ceiling's network is on; any other host is refused.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer as createHttp, type Server } from 'node:http';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
 import { Wall } from '../../../main/core/contain/wall.js';
 import { McpConnection, type McpWall } from '../../../main/core/mcp/connection.js';
-import type { McpServerConfig } from '../../../main/core/mcp/config.js';
+import { parseMcpConfig, type McpServerConfig } from '../../../main/core/mcp/config.js';
 
 const SERVER = join(import.meta.dirname, '..', '..', 'fixtures', 'mcp', 'server.mjs');
 const root = tempDir('knack-mcp-wall-');
@@ -18,11 +20,23 @@ mkdirSync(home, { recursive: true });
 mkdirSync(ws, { recursive: true });
 writeFileSync(canary, 'untouched\n');
 let wall: Wall;
+/** Plays every host behind the sandbox's proxy (as its upstream proxy: it is sent absolute URLs). */
+let apiHits: string[] = [];
+const api: Server = createHttp((req, res) => {
+  const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
+  apiHits.push(url.host);
+  res.end(`api saw ${url.host}${url.pathname}`);
+});
 
 before(async () => {
-  wall = await Wall.open({ workspace: ws, home, dataDir: join(home, '.local/share/knack') }, 'required');
+  await new Promise<void>((r) => api.listen(0, '127.0.0.1', r));
+  const upstreamProxy = `http://127.0.0.1:${(api.address() as { port: number }).port}`;
+  wall = await Wall.open({ workspace: ws, home, dataDir: join(home, '.local/share/knack'), upstreamProxy }, 'required');
 });
-after(() => wall.close());
+after(async () => {
+  await wall.close();
+  api.close();
+});
 
 const config: McpServerConfig = {
   kind: 'stdio',
@@ -90,4 +104,65 @@ test('sandbox auto and unavailable: the server runs as before, and its state say
   } finally {
     await conn.close();
   }
+});
+
+test('a server given network hosts reaches them through the proxy while the ceiling allows; others are refused', async () => {
+  const fetching: McpServerConfig = {
+    ...config,
+    name: 'fetcher',
+    args: [SERVER, '--name', 'fetcher', '--fetch'],
+    network: ['api.example.test'],
+  };
+  const connect = async (network: boolean) => {
+    const conn = new McpConnection(fetching, events, {
+      workspace: ws,
+      wall: Promise.resolve(wall),
+      network: () => network,
+    });
+    assert.equal(await conn.connect(), true, JSON.stringify(conn.status()));
+    return conn;
+  };
+  apiHits = [];
+  const on = await connect(true);
+  try {
+    const ok = await on.callTool('fetch_url', { url: 'http://api.example.test/v1' });
+    assert.equal(text(ok), '200 api saw api.example.test/v1');
+    const other = await on.callTool('fetch_url', { url: 'http://evil.example.test/x' });
+    assert.equal(other.isError, true, text(other));
+    assert.match(text(other), /^403 Connection blocked by network allowlist/);
+  } finally {
+    await on.close();
+  }
+  // The ceiling's network off: the same server reaches no host at all.
+  const off = await connect(false);
+  try {
+    const refused = await off.callTool('fetch_url', { url: 'http://api.example.test/v1' });
+    assert.equal(refused.isError, true, text(refused));
+  } finally {
+    await off.close();
+  }
+  assert.deepEqual(apiHits, ['api.example.test']);
+});
+
+test('a network entry that is not a host name is an error naming the file and the field', () => {
+  const r = parseMcpConfig(
+    {
+      mcpServers: {
+        a: { command: 'x', network: ['api.example.com', 'https://evil.test/'] },
+        b: { command: 'y', network: ['*.Example.COM'] },
+      },
+    },
+    '/ws/.workbuddy/mcp.json',
+    '/ws',
+  );
+  assert.deepEqual(
+    r.diagnostics.map((d) => `${d.file} ${d.field}: ${d.message}`),
+    [
+      '/ws/.workbuddy/mcp.json mcpServers.a.network: network "https://evil.test/" is not a host name: must be a list of host names (api.example.com, *.example.com)',
+    ],
+  );
+  assert.deepEqual(
+    r.servers.map((s) => (s.kind === 'stdio' ? s.network : undefined)),
+    [['*.example.com']],
+  );
 });
