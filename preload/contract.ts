@@ -818,6 +818,14 @@ export const methods = {
   'settings.testProvider': m(Empty, ConnectionCheck),
   /** The open workspace's OS sandbox: available, backend, reason, install hint, mode (waits for its first probe). */
   'sandbox.status': m(Empty, SandboxStatus),
+  /**
+   * The user has seen the damaged databases the banner named (`movedTo`, as shown; the files stay where they are): the
+   * rules count as read again. One set aside since the banner was shown stays, and is a `conflict`.
+   */
+  'store.acknowledge': m(
+    z.object({ movedTo: z.array(Path).min(1).max(100) }).strict(),
+    z.object({ acknowledged: z.number().int().nonnegative(), workspace: WorkspaceInfo }),
+  ),
   'rules.list': m(Empty, z.object({ rules: z.array(PolicyRule) })),
   'rules.remove': m(z.object({ id: Id }).strict(), z.object({ removed: z.boolean() })),
 } as const;

@@ -12,6 +12,7 @@ import { LoadedSkills } from './components/LoadedSkills';
 import { Sessions } from './components/Sessions';
 import { Settings } from './components/Settings';
 import { Sidebar } from './components/Sidebar';
+import { StoreBanner } from './components/StoreBanner';
 import { SkillDetail } from './components/SkillDetail';
 import { Tools } from './components/Tools';
 import { TrustReview } from './components/TrustReview';
@@ -171,15 +172,7 @@ export function App() {
             </button>
           </header>
           <div className="banners">
-            {workspace.store && (
-              // The database was damaged (set aside whole) or cannot be opened: until that is dealt with, every call asks.
-              <div role="alert" className="store-banner error">
-                {workspace.store.damaged.map((d) => (
-                  <p key={d.movedTo}>{t('workspace.storeDamaged', { path: d.movedTo, reason: d.reason })}</p>
-                ))}
-                {workspace.store.problem && <p>{t('workspace.storeProblem', { problem: workspace.store.problem })}</p>}
-              </div>
-            )}
+            {workspace.store && <StoreBanner store={workspace.store} />}
             <SandboxBanner />
           </div>
           <Sidebar />

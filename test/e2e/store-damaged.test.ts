@@ -1,5 +1,6 @@
 // A damaged knack.db seen from the window, in Debian's Chromium through serve mode: the file is set aside whole, the
-// server's log names it in one line, and a banner with its path stays over every view, in English and in Chinese.
+// server's log names it in one line, and a banner with its path stays over every view, in English and in Chinese,
+// until its button acknowledges it.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { tempDir, writeTree } from '../helpers/tmp.js';
 import {
   buildRenderer,
   chromiumPath,
+  knack,
   launchChromium,
   openUi,
   pollUntil,
@@ -76,5 +78,14 @@ test(
     await page.getByRole('button', { name: 'Switch language to 中文' }).click();
     await until(async () => (await banner().innerText()).includes('数据库已损坏'));
     assert.ok((await banner().innerText()).includes(moved));
+    // Its button acknowledges it (no command line): the banner goes, the engine agrees, the file set aside stays.
+    await banner().getByRole('button', { name: '已知晓，使用新的数据库' }).click();
+    await until(async () => (await banner().count()) === 0);
+    const r = await knack(['store', 'status', '--json'], { home, dataDir, workspace });
+    assert.deepEqual((JSON.parse(r.out) as { damage: unknown[] }).damage, [], r.err);
+    assert.equal(readFileSync(moved, 'utf8'), GARBLED, 'the damaged file stays where it is');
+    await page.reload();
+    await until(async () => (await page.title()).startsWith('damaged-project — '));
+    assert.equal(await banner().count(), 0, 'acknowledged for good, not only in this window');
   },
 );

@@ -172,6 +172,21 @@ export class KnackService {
         await dialogs.showInFolder(file);
         return { shown: true };
       },
+      'store.acknowledge': ({ movedTo }) => {
+        const store = ctx.store();
+        const seen = new Set(movedTo);
+        const unseen = store.damage().filter((d) => !seen.has(d.movedTo));
+        const acknowledged = store.acknowledgeDamage(movedTo);
+        const workspace = this.info();
+        this.events.emit('workspace.changed', { workspace });
+        if (unseen.length)
+          throw new ServiceError(
+            'conflict',
+            `another damaged database was set aside since: ${unseen.map((d) => d.movedTo).join(', ')}`,
+            { workspace },
+          );
+        return { acknowledged, workspace };
+      },
       // Started as a tool call starts it: available only once a command really ran inside it.
       'sandbox.status': async () => (await ctx.workspace().wall()).status(),
       ...skillHandlers(ctx),

@@ -80,8 +80,8 @@ export class Store {
   }
 
   /** The user has seen the damage (and restored what they need from the file set aside): rules count as read again. */
-  acknowledgeDamage(): number {
-    return this.state.acknowledgeDamage();
+  acknowledgeDamage(movedTo?: readonly string[]): number {
+    return this.state.acknowledgeDamage(Date.now(), movedTo);
   }
 
   close(): void {
@@ -90,10 +90,4 @@ export class Store {
 }
 
 export { type ApprovalRow, type Effect, type NewRule, type PolicyRepo, type Rule } from './policy-repo.js';
-export {
-  sessionTitle,
-  type AppendRow,
-  type SessionHit,
-  type SessionRow,
-  type SnippetPart,
-} from './session-repo.js';
+export { sessionTitle, type AppendRow, type SessionHit, type SessionRow, type SnippetPart } from './session-repo.js';

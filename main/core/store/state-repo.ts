@@ -30,10 +30,15 @@ export class StateRepo {
       .all() as StoreDamage[];
   }
 
-  /** Mark every damage record acknowledged; returns how many were. */
-  acknowledgeDamage(now = Date.now()): number {
-    return this.db.prepare('UPDATE store_damage SET acknowledged_at = ? WHERE acknowledged_at IS NULL').run(now)
-      .changes;
+  /** Mark every damage record acknowledged (or only those set aside as one of `movedTo`); returns how many were. */
+  acknowledgeDamage(now = Date.now(), movedTo?: readonly string[]): number {
+    if (!movedTo)
+      return this.db.prepare('UPDATE store_damage SET acknowledged_at = ? WHERE acknowledged_at IS NULL').run(now)
+        .changes;
+    const one = this.db.prepare(
+      'UPDATE store_damage SET acknowledged_at = ? WHERE acknowledged_at IS NULL AND moved_to = ?',
+    );
+    return this.db.transaction(() => movedTo.reduce((n, m) => n + one.run(now, m).changes, 0))();
   }
 
   /** The last ceiling read from settings files that parsed, for `scope` (JSON as saved), or undefined. */

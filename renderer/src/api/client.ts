@@ -33,6 +33,8 @@ export interface KnackClient {
   /** The folder already open is left as it is unless `reload` (which closes its conversations) reads it again. */
   openWorkspace(path: string, opts?: { reload?: boolean }): Promise<WorkspaceInfo>;
   recentWorkspaces(): Promise<string[]>;
+  /** The user has seen the damaged databases the banner named (by where they were moved): rules count as read again. */
+  acknowledgeStore?(movedTo: string[]): Promise<WorkspaceInfo>;
   /** Native folder picker (Electron only); undefined when cancelled. */
   pickFolder?(): Promise<string | undefined>;
   /** Native folder-or-zip picker (Electron only). */

@@ -300,6 +300,9 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
       if (i.workspace) workspace = i.workspace.path;
       return { mode: i.transport, ...(i.workspace ? { workspace: toWorkspace(i.workspace) } : {}) };
     },
+    async acknowledgeStore(movedTo) {
+      return toWorkspace((await k.call('store.acknowledge', { movedTo })).workspace);
+    },
     async openWorkspace(path, opts) {
       const w = await k.call('workspace.open', { path, ...(opts?.reload ? { reload: true } : {}) });
       workspace = w.path;

@@ -26,7 +26,10 @@ export const en = {
     back: 'Back to {{name}}',
     problems: 'Settings problems: {{count}}',
     storeDamaged:
-      'The database was damaged and was set aside whole as {{path}} ({{reason}}). Your rules were in it: every tool call asks until you run "knack store acknowledge".',
+      'The database was damaged and was set aside whole as {{path}} ({{reason}}). Your rules were in it: every tool call asks until you acknowledge it. The file stays where it is.',
+    storeAcknowledge: 'Acknowledge and go on with a new database',
+    storeAcknowledging: 'Acknowledging…',
+    storeAcknowledgeFailed: 'Could not acknowledge: {{error}}',
     storeProblem: 'The database cannot be opened ({{problem}}). Your rules cannot be read: every tool call asks.',
     reload: 'Reload {{name}}',
     reloadHint: 'Reads its settings and MCP servers again; a running answer stops (it stays in Sessions).',

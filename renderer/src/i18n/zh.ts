@@ -28,7 +28,10 @@ export const zh: Strings = {
     back: '返回 {{name}}',
     problems: '设置问题：{{count}}',
     storeDamaged:
-      '数据库已损坏，已原样移到 {{path}}（{{reason}}）。你的规则在其中：在运行 "knack store acknowledge" 之前，每次工具调用都会询问。',
+      '数据库已损坏，已原样移到 {{path}}（{{reason}}）。你的规则在其中：在你确认之前，每次工具调用都会询问。那个文件会留在原处。',
+    storeAcknowledge: '已知晓，使用新的数据库',
+    storeAcknowledging: '正在确认…',
+    storeAcknowledgeFailed: '无法确认：{{error}}',
     storeProblem: '无法打开数据库（{{problem}}）。无法读取你的规则：每次工具调用都会询问。',
     reload: '重新加载 {{name}}',
     reloadHint: '重新读取它的设置和 MCP 服务器；正在进行的回答会停止（仍保留在会话中）。',

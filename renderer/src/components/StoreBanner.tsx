@@ -1,0 +1,43 @@
+// The banner over every view while the database is not sound: each damaged file set aside, with its path, and a
+// button that acknowledges exactly those (the files stay where they are); or why the database cannot be opened.
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorText, useClient } from '../api/context';
+import type { WorkspaceInfo } from '../api/types';
+import { useView } from '../state/store';
+
+export function StoreBanner({ store }: { store: NonNullable<WorkspaceInfo['store']> }) {
+  const { t } = useTranslation();
+  const client = useClient();
+  const set = useView((s) => s.set);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+
+  async function acknowledge() {
+    if (!client.acknowledgeStore) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      set({ workspace: await client.acknowledgeStore(store.damaged.map((d) => d.movedTo)) });
+    } catch (e) {
+      setError(t('workspace.storeAcknowledgeFailed', { error: errorText(e) }));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div role="alert" className="store-banner error">
+      {store.damaged.map((d) => (
+        <p key={d.movedTo}>{t('workspace.storeDamaged', { path: d.movedTo, reason: d.reason })}</p>
+      ))}
+      {store.problem && <p>{t('workspace.storeProblem', { problem: store.problem })}</p>}
+      {store.damaged.length > 0 && client.acknowledgeStore && (
+        <button type="button" onClick={() => void acknowledge()} disabled={busy}>
+          {busy ? t('workspace.storeAcknowledging') : t('workspace.storeAcknowledge')}
+        </button>
+      )}
+      {error && <p>{error}</p>}
+    </div>
+  );
+}
