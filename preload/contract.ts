@@ -365,6 +365,8 @@ export const TranscriptItem = z.discriminatedUnion('kind', [
     id: z.string(),
     level: z.enum(['info', 'warning', 'error']),
     text: z.string(),
+    /** `text` as words the window says in its language. */
+    words: Said.optional(),
     at: z.number(),
   }),
   /** A turn that did not simply finish: how it ended, the reason (the provider's own), and whether Retry can take it up. */
@@ -870,6 +872,8 @@ export const events = {
     level: z.enum(['info', 'warning', 'error']),
     kind: z.string(),
     text: z.string(),
+    /** `text` as words the window says in its language. */
+    words: Said.optional(),
   }),
   /** The context meter moved: re-fetch context.get for the detail. */
   'context.changed': z.object({

@@ -136,6 +136,14 @@ export const WORDS = {
   invisibleZeroWidth: 'zero-width',
   invisibleBidi: 'bidi control',
   invisibleTag: 'tag',
+  // lines of their own in the conversation
+  noticeUnloadedByYou: '{{skill}} unloaded: unloaded by the user',
+  noticeUnloaded: '{{skill}} unloaded: {{reason}}',
+  noticeCompacted: '{{messages}} older messages summarised ({{before}} → {{after}} tokens)',
+  noticeCompactedShort: '{{messages}} older messages summarised',
+  noticeRecovered: 'recovered after an interruption ({{approvals}} approvals asked again, {{calls}} tool calls closed)',
+  noticeRecoveredShort: 'recovered after an interruption',
+  noticeSkillOffer: 'this task used {{calls}} tool calls; it can be saved as a skill',
   // trusting every skill that waits for it (Trust all…)
   trustAllNothing: 'nothing needs trust',
   trustAllWould: 'would trust {{skills}}',

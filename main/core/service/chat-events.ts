@@ -9,6 +9,7 @@ import type {
 } from '../../../preload/contract.js';
 import { RETRYABLE_ENDS, type AgentEvent, type PendingApproval, type TurnEndReason } from '../agent/index.js';
 import { displaySafe, displaySafeLines } from '../policy/index.js';
+import { english, say, type Said } from '../base/index.js';
 import type { DecisionFields } from '../policy/index.js';
 
 type Emit = <E extends EventName>(name: E, payload: EventPayload<E>) => void;
@@ -142,6 +143,11 @@ export class EventMapper {
     this.emit('chat.toolCall', { sessionId, turnId: this.turnId(), card: next });
   }
 
+  /** A line of its own in the transcript, as words (and their English). */
+  private notice(sessionId: string, level: 'info' | 'warning', kind: string, words: Said): void {
+    this.emit('chat.notice', { sessionId, level, kind, text: english(words), words });
+  }
+
   map(e: AgentEvent): void {
     const s = e.sessionId;
     // A new turn: nothing of an earlier turn's error (whose end may not have been shown) belongs to its end.
@@ -186,33 +192,23 @@ export class EventMapper {
           tokens: e.tokens,
         });
       case 'skill_unloaded':
-        return this.emit('chat.notice', {
-          sessionId: s,
-          level: 'info',
-          kind: 'skill_unloaded',
-          text: `${e.name} unloaded: ${e.reason}`,
-        });
+        return this.notice(s, 'info', 'skill_unloaded', unloadedWords(e.name, e.reason));
       case 'compaction':
-        return this.emit('chat.notice', {
-          sessionId: s,
-          level: 'info',
-          kind: 'compaction',
-          text: `${e.compactedMessages} older messages summarised (${e.tokensBefore} → ${e.tokensAfter} tokens)`,
-        });
+        return this.notice(
+          s,
+          'info',
+          'compaction',
+          say('noticeCompacted', { messages: e.compactedMessages, before: e.tokensBefore, after: e.tokensAfter }),
+        );
       case 'recovered':
-        return this.emit('chat.notice', {
-          sessionId: s,
-          level: 'warning',
-          kind: 'recovered',
-          text: `recovered after an interruption (${e.pendingApprovals} approvals asked again, ${e.unfinishedCalls} tool calls closed)`,
-        });
+        return this.notice(
+          s,
+          'warning',
+          'recovered',
+          say('noticeRecovered', { approvals: e.pendingApprovals, calls: e.unfinishedCalls }),
+        );
       case 'skill_offer':
-        return this.emit('chat.notice', {
-          sessionId: s,
-          level: 'info',
-          kind: 'skill_offer',
-          text: `this task used ${e.toolCalls} tool calls; it can be saved as a skill`,
-        });
+        return this.notice(s, 'info', 'skill_offer', say('noticeSkillOffer', { calls: e.toolCalls }));
       case 'error':
         if (noticeError(e.kind))
           return this.emit('chat.notice', { sessionId: s, level: 'error', kind: e.kind, text: e.message });
@@ -352,18 +348,16 @@ export function transcriptOf(events: AgentEvent[], noModel = NO_MODEL): Transcri
         if (noticeError(e.kind)) items.push({ kind: 'notice', id, level: 'error', text: e.message, at: e.at });
         else turnError = { kind: e.kind, message: e.message, ...(e.unsent !== undefined ? { unsent: e.unsent } : {}) };
         break;
-      case 'compaction':
-        items.push({
-          kind: 'notice',
-          id,
-          level: 'info',
-          text: `${e.compactedMessages} older messages summarised`,
-          at: e.at,
-        });
+      case 'compaction': {
+        const words = say('noticeCompactedShort', { messages: e.compactedMessages });
+        items.push({ kind: 'notice', id, level: 'info', text: english(words), words, at: e.at });
         break;
-      case 'recovered':
-        items.push({ kind: 'notice', id, level: 'warning', text: 'recovered after an interruption', at: e.at });
+      }
+      case 'recovered': {
+        const words = say('noticeRecoveredShort');
+        items.push({ kind: 'notice', id, level: 'warning', text: english(words), words, at: e.at });
         break;
+      }
       default:
         break;
     }
@@ -371,4 +365,11 @@ export function transcriptOf(events: AgentEvent[], noModel = NO_MODEL): Transcri
   // Only the latest turn's end can be retried, and only when nothing came after it.
   for (const it of items) if (it.kind === 'end' && it !== lastEnd) it.retryable = false;
   return items;
+}
+
+/** A skill taken out of the conversation, as words: by the user, or because it could not be loaded again. */
+function unloadedWords(skill: string, reason: string): Said {
+  return reason === 'unloaded by the user'
+    ? say('noticeUnloadedByYou', { skill })
+    : say('noticeUnloaded', { skill, reason });
 }

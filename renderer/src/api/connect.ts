@@ -194,7 +194,8 @@ export function toMessages(items: MethodOutput<'sessions.open'>['items']): ChatM
       Object.assign(current, answerEnd(it.reason, it.message, it.retryable));
       // What follows (a retried answer) is an answer of its own.
       current = undefined;
-    } else current.parts.push({ kind: 'notice', level: it.level, text: it.text });
+    } else
+      current.parts.push({ kind: 'notice', level: it.level, text: it.text, ...(it.words ? { words: it.words } : {}) });
   }
   return out;
 }
@@ -576,7 +577,15 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
             skill: { name: e.skill, reason: e.reason, ...(e.words ? { words: e.words } : {}) },
           }),
         ),
-        k.on('chat.notice', (e) => h({ type: 'notice', sessionId: e.sessionId, level: e.level, text: e.text })),
+        k.on('chat.notice', (e) =>
+          h({
+            type: 'notice',
+            sessionId: e.sessionId,
+            level: e.level,
+            text: e.text,
+            ...(e.words ? { words: e.words } : {}),
+          }),
+        ),
         k.on('context.changed', (e) => h({ type: 'loaded', sessionId: e.sessionId })),
         k.on('chat.turnEnd', (e) =>
           h({

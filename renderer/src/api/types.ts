@@ -173,7 +173,7 @@ export type ChatPart =
   | { kind: 'tool'; call: ToolCallView }
   | { kind: 'approval'; request: ApprovalRequest; answered?: Decision }
   | { kind: 'skill'; name: string; reason: string; words?: Said }
-  | { kind: 'notice'; level: 'info' | 'warning' | 'error'; text: string };
+  | { kind: 'notice'; level: 'info' | 'warning' | 'error'; text: string; words?: Said };
 
 /**
  * How an answer ended when it did not simply finish: interrupted (the connection lost mid-answer, or Knack stopped),
@@ -340,4 +340,4 @@ export type ChatEvent =
       retry?: boolean;
     }
   | { type: 'loaded'; sessionId: string; messageId?: string; skill?: { name: string; reason: string; words?: Said } }
-  | { type: 'notice'; sessionId: string; level: 'info' | 'warning' | 'error'; text: string };
+  | { type: 'notice'; sessionId: string; level: 'info' | 'warning' | 'error'; text: string; words?: Said };

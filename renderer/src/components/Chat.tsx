@@ -38,7 +38,7 @@ const Message = memo(function Message({ m }: { m: ChatMessage }) {
         if (p.kind === 'notice')
           return (
             <p key={i} className={`notice ${p.level}`} role={p.level === 'error' ? 'alert' : undefined}>
-              {p.text}
+              {say(p.words, p.text)}
             </p>
           );
         return <ApprovalCard key={p.request.id} request={p.request} answered={p.answered} />;

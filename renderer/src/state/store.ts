@@ -371,7 +371,7 @@ export const useView = create<ViewState>((set, get) => ({
           last && last.role === 'assistant' ? last.id : `notice-${messages.length}`,
         );
         messages = next;
-        m.parts.push({ kind: 'notice', level: e.level, text: e.text });
+        m.parts.push({ kind: 'notice', level: e.level, text: e.text, ...(e.words ? { words: e.words } : {}) });
         continue;
       }
       const [next, m] = withLastAssistant(messages, e.messageId!);
