@@ -157,7 +157,7 @@ test('edit_file matches text as read_file shows it in a CRLF file and keeps the 
   assert.equal(readFileSync(join(ws, 'w.txt'), 'utf8'), 'alpha\r\nBETA\r\nextra\r\ngamma\r\n');
 });
 
-test('grep and glob never follow a symlink out of the searched folder', async () => {
+test('grep (both engines) and glob never follow a symlink out of the searched folder', async () => {
   const ws = tempDir();
   const outside = tempDir();
   writeTree(outside, { 'secret.txt': 'needle outside\n' });
@@ -165,11 +165,15 @@ test('grep and glob never follow a symlink out of the searched folder', async ()
   const { symlinkSync } = await import('node:fs');
   symlinkSync(join(outside, 'secret.txt'), join(ws, 'link.txt'));
   symlinkSync(join(ws, 'in.txt'), join(ws, 'sub', 'inner-link.txt'));
-  const r = await grepTool.handler({ pattern: 'needle' }, ctxOf(ws));
-  assert.deepEqual(r.ok && (r.content as { matches: { file: string }[] }).matches.map((m) => m.file), [
+  // JavaScript follows a symlinked file whose target stays inside; ripgrep follows no symlink at all.
+  const js = await grepFiles({ pattern: 'needle' }, ctxOf(ws), undefined, { engine: 'javascript' });
+  assert.deepEqual(js.ok && (js.content as { matches: { file: string }[] }).matches.map((m) => m.file), [
     'in.txt',
     'sub/inner-link.txt',
   ]);
+  const rg = await grepFiles({ pattern: 'needle' }, ctxOf(ws), undefined, { engine: 'ripgrep' });
+  assert.equal(rg.ok && (rg.content as { engine: string }).engine, 'ripgrep');
+  assert.deepEqual(rg.ok && (rg.content as { matches: { file: string }[] }).matches.map((m) => m.file), ['in.txt']);
   const g = await globTool.handler({ pattern: '**/*.txt' }, ctxOf(ws));
   assert.ok(g.ok && !(g.content as { files: string[] }).files.includes('link.txt'));
 });
@@ -177,8 +181,15 @@ test('grep and glob never follow a symlink out of the searched folder', async ()
 test('grep with a catastrophic pattern ends with a timeout error instead of freezing the app', async () => {
   const ws = tempDir();
   writeTree(ws, { 'a.txt': `${'a'.repeat(40)}b\n`, 'b.txt': 'fine\n' });
+  // ripgrep never backtracks: it answers (nothing matches); the JavaScript engine stops at its time limit.
+  const rg = await grepTool.handler({ pattern: '(a+)+$' }, ctxOf(ws));
+  assert.deepEqual(rg.ok && (rg.content as { matches: unknown[]; engine: string }), {
+    ...(rg.ok ? (rg.content as object) : {}),
+    matches: [],
+    engine: 'ripgrep',
+  });
   const started = Date.now();
-  const r = await grepTool.handler({ pattern: '(a+)+$' }, ctxOf(ws));
+  const r = await grepFiles({ pattern: '(a+)+$' }, ctxOf(ws), undefined, { engine: 'javascript' });
   assert.equal(!r.ok && r.error.code, 'tool.timeout');
   assert.match(!r.ok ? r.error.message : '', /a\.txt/);
   assert.ok(Date.now() - started < 15_000);
@@ -196,7 +207,7 @@ test('grep of a literal that runs out of time says how far it got and never blam
   // A clock that moves 1 s per reading: each file's match counts 1 s, so the 2 s budget is spent after two files.
   let t = 0;
   const budget = new TimeBudget(GREP_CALL_TIMEOUT_MS, () => (t += 1000));
-  const r = await grepFiles({ pattern: 'needle' }, ctxOf(ws), budget);
+  const r = await grepFiles({ pattern: 'needle' }, ctxOf(ws), budget, { engine: 'javascript' });
   assert.equal(!r.ok && r.error.code, 'tool.timeout');
   const message = !r.ok ? r.error.message : '';
   assert.match(

@@ -71,7 +71,7 @@ test('finding 9: the agent with no skill loaded still sees every file (nothing f
   assert.equal((g.content as { matches: unknown[] }).matches.length, 3);
 });
 
-test("finding 12: grep's regex time limit is one budget for the whole call, not a fresh limit per file", async () => {
+test("finding 12: grep's JavaScript regex time limit is one budget for the whole call, not a fresh limit per file", async () => {
   const root = tempDir();
   const files: Record<string, string> = {};
   for (let i = 0; i < 10; i++) files[`f${i}.txt`] = `line ${i}\n`;
@@ -80,7 +80,9 @@ test("finding 12: grep's regex time limit is one budget for the whole call, not 
   // call, seven files are searched (2,100 ms) and the eighth is refused. A per-file limit would search all ten.
   let now = 0;
   const budget = new TimeBudget(2000, () => (now += 300));
-  const r = await grepFiles({ pattern: 'line' }, { workspace: root, actor: { kind: 'user' } }, budget);
+  const r = await grepFiles({ pattern: 'line' }, { workspace: root, actor: { kind: 'user' } }, budget, {
+    engine: 'javascript',
+  });
   assert.equal(!r.ok && r.error.code, 'tool.timeout');
   const details = (!r.ok ? r.error.details : undefined) as { filesSearched: number };
   assert.equal(details.filesSearched, 7);

@@ -1,5 +1,6 @@
 // grep: regular-expression search through workspace files — .gitignore respected, binaries and huge files
-// skipped, results capped — returning file, line number and the matching line.
+// skipped, results capped — returning file, line number and the matching line. ripgrep does it where `rg` is on PATH
+// and reads the pattern as JavaScript does (grep-rg.ts); this file's JavaScript engine does it otherwise.
 import { readFile, stat } from 'node:fs/promises';
 import vm from 'node:vm';
 import { errorFromThrown, ok, toolError } from '../errors.js';
@@ -8,6 +9,10 @@ import type { ToolContext, ToolDefinition, ToolResult } from '../types.js';
 import { walkFiles } from './walk.js';
 import { displayPath, looksBinary, resolveArg } from './workspace.js';
 import { TOOL, TOOLS } from '../../policy/index.js';
+import { findRipgrep, grepWithRipgrep, ripgrepReadsAlike, type RipgrepOptions } from './grep-rg.js';
+
+/** Which engine searches: ripgrep when it can (`auto`), or one of them (tests, the benchmark). */
+export type GrepEngine = 'auto' | 'ripgrep' | 'javascript';
 
 export const GREP_DEFAULT_RESULTS = 200;
 export const GREP_MAX_RESULTS = 2000;
@@ -109,13 +114,15 @@ export const grepTool: ToolDefinition<Args> = {
 };
 
 /**
- * The search behind grep. Every file found is checked against the caller's grants (ctx.mayRead), and the regex
- * time limit is one budget for the whole call.
+ * The search behind grep. Every file found is checked against the caller's grants (ctx.mayRead). With ripgrep, the
+ * search has a wall-clock limit (it never backtracks); with JavaScript, the regex time limit is one budget for the
+ * whole call. `engine: 'ripgrep'` without rg on PATH, or with a pattern rg refuses, still runs the JavaScript engine.
  */
 export async function grepFiles(
   a: Args,
   ctx: ToolContext,
   budget = new TimeBudget(GREP_CALL_TIMEOUT_MS),
+  opts: { engine?: GrepEngine; ripgrep?: RipgrepOptions } = {},
 ): Promise<ToolResult> {
   {
     const root = resolveArg(ctx.workspace, a.path);
@@ -138,6 +145,28 @@ export async function grepFiles(
       }
     }
     const max = a.max_results ?? GREP_DEFAULT_RESULTS;
+    const rg = opts.engine === 'javascript' ? undefined : findRipgrep();
+    if (rg && ripgrepReadsAlike(a.pattern)) {
+      try {
+        const r = await grepWithRipgrep(
+          rg,
+          root,
+          a,
+          inGlob,
+          ctx,
+          {
+            max,
+            maxFileBytes: GREP_MAX_FILE_BYTES,
+            lineMaxChars: LINE_MAX_CHARS,
+          },
+          opts.ripgrep,
+        );
+        if (r) return r;
+      } catch (e) {
+        if (e instanceof GlobTooSlowError) return toolError('tool.timeout', `glob: ${e.message}`);
+        return errorFromThrown(e, displayPath(ctx.workspace, root));
+      }
+    }
     const scan = lineScanner(re);
     const literal = !/[\\^$.*+?()[\]{}|]/.test(a.pattern);
     const matches: GrepMatch[] = [];
@@ -171,10 +200,7 @@ export async function grepFiles(
           toolError(
             'tool.timeout',
             `timed out: matching took over ${budget.ms} ms for this search; it searched ${filesSearched} file${filesSearched === 1 ? '' : 's'} and found ${matches.length} match${matches.length === 1 ? '' : 'es'} before it stopped at ${displayPath(ctx.workspace, f.path)}${literal ? '' : ' (a pattern like (a+)+ backtracks without end: simplify it)'}; narrow path or glob`,
-            {
-              matches,
-              filesSearched,
-            },
+            { matches, filesSearched, engine: 'javascript' },
           );
         if (budget.remaining() <= 0) return tooSlow();
         filesSearched++;
@@ -208,6 +234,7 @@ export async function grepFiles(
         skippedBinary,
         skippedLarge,
         ...(skippedDenied ? { skippedNotPermitted: skippedDenied } : {}),
+        engine: 'javascript',
       });
     } catch (e) {
       if (e instanceof GlobTooSlowError) return toolError('tool.timeout', `glob: ${e.message}`);
