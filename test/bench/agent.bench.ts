@@ -17,7 +17,6 @@ import { countTokens } from '../../main/core/base/tokens.js';
 import { renderToolSection } from '../../main/core/tools/prompt-cost.js';
 import { catalogLine } from '../../main/core/skills/use/prompt-catalog.js';
 import { BASE_SYSTEM } from '../../main/core/agent/prompt.js';
-import { SKILL_SCHEMA } from '../../main/core/agent/session-tools.js';
 import { readCatalogFile } from '../../main/core/tools/catalog-import.js';
 import Database from 'better-sqlite3';
 
@@ -246,7 +245,7 @@ async function firstTokenBench(label: string, server: BenchServer, dir: string):
       allTools.map((t) => ({
         name: t.def.name,
         description: t.def.description,
-        inputSchema: t.def.name === 'Skill' ? SKILL_SCHEMA : t.def.inputSchema,
+        inputSchema: t.def.inputSchema,
       })),
     ),
   );

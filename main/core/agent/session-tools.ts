@@ -1,5 +1,4 @@
-// What a chat session adds to its workspace session's tools: plan mode as a read-only ceiling over the gate, and
-// the Skill schema the prompt carries (names are in the catalog, not in an enum of every skill).
+// What a chat session adds to its workspace session's tools: plan mode as a read-only ceiling over the gate.
 import type { Gate, Decision } from '../policy/index.js';
 import { categoryOf } from '../policy/index.js';
 import type { ToolRegistry } from '../tools/index.js';
@@ -24,16 +23,3 @@ export function planModeGate(inner: Gate, registry: ToolRegistry, planMode: () =
     },
   };
 }
-
-export const SKILL_SCHEMA = {
-  type: 'object',
-  properties: {
-    name: {
-      type: 'string',
-      minLength: 1,
-      description: 'The skill name, exactly as listed in <available_skills> or returned by SkillSearch.',
-    },
-  },
-  required: ['name'],
-  additionalProperties: false,
-};

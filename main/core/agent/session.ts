@@ -35,7 +35,7 @@ import {
   type LoadedBody,
   type PromptCache,
 } from './prompt.js';
-import { planModeGate, SKILL_SCHEMA } from './session-tools.js';
+import { planModeGate } from './session-tools.js';
 import type { PromptTool } from '../tools/index.js';
 import { compactionBoundary, summarize } from './compaction.js';
 import type {
@@ -1133,27 +1133,19 @@ export class ChatSession {
   private readonly promptCaches: { prompt: PromptCache; messages: MessageTokens; text: TextTokens };
 
   /**
-   * The tools in the next prompt (Skill's schema without the enum of every skill name: the catalog lists them;
-   * ~8,000 tokens with 1,700 skills) and the deferred names, kept while the registry and this conversation's
-   * discovered tools are unchanged: the same array each turn, so the token count and the provider's request
-   * reuse their work too.
+   * The tools in the next prompt and the deferred names, kept while the registry and this conversation's discovered
+   * tools are unchanged: the same array each turn, so the token count and the provider's request reuse their work too.
    */
   private promptTools(ws: WorkspaceSession): { visible: PromptTool[]; deferredNames: string[] } {
     const version = ws.tools.registry.version;
     const found = ws.tools.discoveredCount;
     const hit = this.promptToolCache;
     if (hit && hit.version === version && hit.found === found) return hit;
-    let stable = true;
-    const visible = ws.tools.visibleTools().map((t) => {
-      if (t.def.name === TOOL.Skill)
-        return { name: t.def.name, description: t.def.description, inputSchema: SKILL_SCHEMA };
-      // A schema computed on access may change without the registry changing: such a list is not kept.
-      if (Object.getOwnPropertyDescriptor(t.def, 'inputSchema')?.get) stable = false;
-      return { name: t.def.name, description: t.def.description, inputSchema: t.def.inputSchema };
-    });
-    const list = { version, found, visible, deferredNames: ws.tools.hiddenTools().map((t) => t.def.name) };
-    this.promptToolCache = stable ? list : undefined;
-    return list;
+    const visible = ws.tools
+      .visibleTools()
+      .map((t) => ({ name: t.def.name, description: t.def.description, inputSchema: t.def.inputSchema }));
+    this.promptToolCache = { version, found, visible, deferredNames: ws.tools.hiddenTools().map((t) => t.def.name) };
+    return this.promptToolCache;
   }
 
   /** The prompt plus the reply budget passes `compactAt` of the window (a bound that counts nothing new says no first). */

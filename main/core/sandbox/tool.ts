@@ -1,6 +1,7 @@
 // The agent's `run_skill_script` tool: runs a skill's JavaScript in the sandbox, passed through the gate like any tool.
 // The script's own file and tool calls are authorized again, one by one, with the skill as the actor.
-import type { ToolDefinition } from '../tools/index.js';
+import { z } from 'zod';
+import { defineTool } from '../tools/index.js';
 import type { ScriptRunner } from './runner.js';
 import type { ScriptSkill } from './capabilities.js';
 import { SandboxError } from './protocol.js';
@@ -8,56 +9,30 @@ import type { CatalogEntry } from '../skills/format/index.js';
 import { policyFromEntry } from './skill-policy.js';
 import { TOOL, TOOLS } from '../policy/index.js';
 
-export interface RunSkillScriptArgs extends Record<string, unknown> {
-  skill: string;
-  script: string;
-  args?: Record<string, unknown>;
-}
-
 export interface RunSkillScriptDeps {
   runner: ScriptRunner;
   /** The enabled skill of that name (real folder), or an error saying why it cannot run. */
   findSkill(name: string): ScriptSkill | SandboxError;
 }
 
-export function createRunSkillScriptTool(deps: RunSkillScriptDeps): ToolDefinition<RunSkillScriptArgs> {
-  return {
+export function createRunSkillScriptTool(deps: RunSkillScriptDeps) {
+  return defineTool({
     name: TOOL.run_skill_script,
     summary: "Run a skill's JavaScript script in the sandbox with JSON arguments; returns its JSON result.",
     description:
       'Runs <skill>/scripts/<script> (.js or .mjs) in an isolated sandbox with no network, bounded time and memory. ' +
       "The script can read and write files and call tools only as far as the skill's permissions and the workspace policy allow. " +
       'Returns {value, logs, stats}. Scripts in other languages (.py, .sh) are not run here: use the bash tool for them.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        skill: { type: 'string', description: 'Skill name, as in the catalog.' },
-        script: { type: 'string', description: 'File name in the skill\'s scripts/ folder, e.g. "count-words.mjs".' },
-        args: { type: 'object', description: 'JSON arguments passed to the script.' },
-      },
-      required: ['skill', 'script'],
-      additionalProperties: false,
-    },
+    input: z.strictObject({
+      skill: z.string().describe('Skill name, as in the catalog.'),
+      script: z.string().describe('File name in the skill\'s scripts/ folder, e.g. "count-words.mjs".'),
+      args: z.record(z.string(), z.unknown()).optional().describe('JSON arguments passed to the script.'),
+    }),
     deferLoading: true,
     risk: TOOLS.run_skill_script.access,
     // The run itself touches nothing: each capability call inside it passes the gate with the skill as actor.
     access: () => ({}),
     async handler(args, ctx) {
-      if (typeof args.skill !== 'string' || typeof args.script !== 'string') {
-        return {
-          ok: false,
-          error: { code: 'tool.bad_arguments', message: 'run_skill_script needs "skill" and "script" strings' },
-        };
-      }
-      if (
-        args.args !== undefined &&
-        (typeof args.args !== 'object' || args.args === null || Array.isArray(args.args))
-      ) {
-        return {
-          ok: false,
-          error: { code: 'tool.bad_arguments', message: 'run_skill_script: "args" must be a JSON object' },
-        };
-      }
       const skill = deps.findSkill(args.skill);
       if (skill instanceof SandboxError) return { ok: false, error: skill.toJSON() };
       const r = await deps.runner.runSkillScript(skill, args.script, {
@@ -70,7 +45,7 @@ export function createRunSkillScriptTool(deps: RunSkillScriptDeps): ToolDefiniti
         error: { ...r.error, details: { ...(isObject(r.error.details) ? r.error.details : {}), logs: r.logs } },
       };
     },
-  };
+  });
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -13,6 +13,7 @@ export { type McpResourceContent, type McpResourceInfo, type McpResourceProvider
 export { webFetchTool } from './builtin/web-fetch.js';
 export { readCatalogFile, type ImportedCatalog } from './catalog-import.js';
 export { bindDeferredIndex } from './deferred-index.js';
+export { defineTool } from './define.js';
 export { ok, toolError } from './errors.js';
 export { ToolExecutor, type ExecutorOptions } from './executor.js';
 export { deferExecuteTool, toolSearchTool } from './meta-tools.js';

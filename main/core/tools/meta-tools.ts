@@ -1,27 +1,23 @@
 // The two model-facing tools that make deferral work: ToolSearch (find deferred tools, names + one line each)
 // and DeferExecuteTool (run one by name with its arguments: full schema loaded, validated, gated).
-import { ok, toolError } from './errors.js';
+import { ok } from './errors.js';
 import { DEFER_EXECUTE, TOOL_SEARCH, type ToolSession } from './session.js';
-import type { ToolDefinition } from './types.js';
+import { z } from 'zod';
+import { defineTool } from './define.js';
 import { TOOLS } from '../policy/index.js';
 
-export function toolSearchTool(session: ToolSession): ToolDefinition<{ query: string; limit?: number }> {
-  return {
+export function toolSearchTool(session: ToolSession) {
+  return defineTool({
     name: TOOL_SEARCH,
     summary: 'Find deferred tools by what they do; returns names and one-line descriptions.',
     description:
       'Search the deferred tools (connector tools and rarely used built-ins are not in this prompt). ' +
       'Describe the task in a few words, or pass an exact tool name, or "select:name1,name2" to fetch known tools. ' +
       `Found tools become directly callable for the rest of the session; until then run one with ${DEFER_EXECUTE}.`,
-    inputSchema: {
-      type: 'object',
-      properties: {
-        query: { type: 'string', minLength: 1, description: 'What the tool should do, an exact name, or select:a,b' },
-        limit: { type: 'integer', minimum: 1, maximum: 25, description: 'Most results to return (default 5)' },
-      },
-      required: ['query'],
-      additionalProperties: false,
-    },
+    input: z.strictObject({
+      query: z.string().min(1).describe('What the tool should do, an exact name, or select:a,b'),
+      limit: z.int().min(1).max(25).optional().describe('Most results to return (default 5)'),
+    }),
     deferLoading: false,
     risk: TOOLS.ToolSearch.access,
     access: () => ({}),
@@ -32,33 +28,23 @@ export function toolSearchTool(session: ToolSession): ToolDefinition<{ query: st
       if (tools.length === 0) return ok({ tools, note: 'no deferred tool matches; try other words' });
       return ok({ tools });
     },
-  };
+  });
 }
 
-export function deferExecuteTool(
-  session: ToolSession,
-): ToolDefinition<{ name: string; arguments?: Record<string, unknown> }> {
-  return {
+export function deferExecuteTool(session: ToolSession) {
+  return defineTool({
     name: DEFER_EXECUTE,
     summary: 'Run a deferred tool by name with its arguments (validated against its full schema).',
     description:
       `Run a tool found with ${TOOL_SEARCH}. Its full input schema is loaded, the arguments are validated ` +
       '(a wrong or missing field comes back as an error naming the field) and the call passes the permission gate.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        name: { type: 'string', minLength: 1, description: 'Exact tool name from ToolSearch' },
-        arguments: { type: 'object', description: "The tool's arguments" },
-      },
-      required: ['name'],
-      additionalProperties: false,
-    },
+    input: z.strictObject({
+      name: z.string().min(1).describe('Exact tool name from ToolSearch'),
+      arguments: z.record(z.string(), z.unknown()).optional().describe("The tool's arguments"),
+    }),
     deferLoading: false,
     risk: TOOLS.DeferExecuteTool.access,
     access: () => ({}),
-    async handler(args, ctx) {
-      if (typeof args.name !== 'string') return toolError('tool.invalid_args', 'name: must be string');
-      return session.deferExecute(args.name, args.arguments ?? {}, ctx);
-    },
-  };
+    handler: (args, ctx) => session.deferExecute(args.name, args.arguments ?? {}, ctx),
+  });
 }

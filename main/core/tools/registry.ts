@@ -1,6 +1,7 @@
 // The one tool registry: unique names, compiled input validators, and which tools are deferred
 // (kept out of the prompt) — the tool's own default, overridden by settings.tools.deferred / alwaysLoaded.
 import { compileValidator, type ArgProblem, type Validator } from './validate.js';
+import { zodValidator } from './define.js';
 import { isValidToolName } from './names.js';
 import type { ToolDefinition } from './types.js';
 import { toolsWhere } from '../policy/index.js';
@@ -132,21 +133,8 @@ export class ToolRegistry {
       throw new Error(`tool "${def.name}": input schema must be a JSON object`);
     }
     let validate: Validator;
-    if (Object.getOwnPropertyDescriptor(def, 'inputSchema')?.get) {
-      // A schema computed on access (e.g. Skill's enum of enabled skills) is recompiled whenever it changes.
-      let last: { key: string; fn: Validator } | undefined;
-      validate = (args) => {
-        const key = JSON.stringify(def.inputSchema);
-        if (!last || last.key !== key) {
-          try {
-            last = { key, fn: compileValidator(def.inputSchema) };
-          } catch (e) {
-            return [{ field: '(schema)', message: (e as Error).message }];
-          }
-        }
-        return last.fn(args);
-      };
-      validate({});
+    if (def.input) {
+      validate = zodValidator(def.input);
     } else if (opts.lazy) {
       let compiled: Validator | undefined;
       let failure: string | undefined;

@@ -2,6 +2,7 @@
 import type { Access, Actor, Decision } from '../policy/index.js';
 import type { AccessClass } from '../policy/index.js';
 import type { ProcessGroupRecord } from './process-group.js';
+import type { z } from 'zod';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -37,7 +38,10 @@ export interface ToolDefinition<A = Record<string, unknown>> {
   summary: string;
   /** Full description, sent with the schema. */
   description: string;
+  /** The arguments' JSON Schema, as the model reads it (derived from `input` for Knack's own tools: define.ts). */
   inputSchema: JsonSchema;
+  /** Knack's own tools: the zod schema each call is validated with. Without it, `inputSchema` is checked (Ajv). */
+  input?: z.ZodType;
   /** Kept out of the prompt until found with ToolSearch. */
   deferLoading: boolean;
   risk: RiskClass;

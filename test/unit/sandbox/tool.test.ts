@@ -4,6 +4,7 @@ import { world } from './setup.js';
 import { createRunSkillScriptTool } from '../../../main/core/sandbox/tool.js';
 import { SandboxError } from '../../../main/core/sandbox/protocol.js';
 import type { ToolContext } from '../../../main/core/tools/types.js';
+import { ToolRegistry } from '../../../main/core/tools/registry.js';
 import { defaultPermissions } from '../../../main/core/policy/permissions.js';
 
 const w = world({
@@ -44,11 +45,13 @@ test('run_skill_script reports limits and unknown skills as structured errors fo
   assert.equal(!loop.ok && loop.error.code, 'limit.timeout');
   const missing = await tool.handler({ skill: 'ghost', script: 'x.mjs' }, ctx);
   assert.equal(!missing.ok && missing.error.code, 'skill.not_found');
-  const bad = await tool.handler(
-    { skill: 'counter', script: 'count.mjs', args: [1] as unknown as Record<string, unknown> },
-    ctx,
-  );
-  assert.equal(!bad.ok && bad.error.code, 'tool.bad_arguments');
+  // Arguments of the wrong shape never reach the handler: the registry checks them with the tool's own schema.
+  const registry = new ToolRegistry();
+  registry.register(tool);
+  assert.deepEqual(registry.validate(tool.name, { skill: 'counter', script: 'count.mjs', args: [1] }), [
+    { field: 'args', message: 'must be object' },
+  ]);
+  assert.deepEqual(registry.validate(tool.name, { skill: 'counter' }), [{ field: 'script', message: 'is required' }]);
 });
 
 test('run_skill_script declares no access of its own: each capability call is gated with the skill as actor', () => {

@@ -98,11 +98,11 @@ test('the skill tools: schemas, access declarations and handlers', async () => {
   ]);
 
   const skill = byName.Skill!;
-  assert.deepEqual(
-    (skill.inputSchema.properties as { name: { enum: string[] } }).name.enum,
-    ['git-commit', 'style'],
-    'enum of enabled names',
-  );
+  // A name, not an enum of every skill (the prompt's catalog lists them): the loader refuses unknown and disabled ones.
+  assert.deepEqual((skill.inputSchema.properties as { name: { type: string; enum?: string[] } }).name.type, 'string');
+  assert.equal((skill.inputSchema.properties as { name: { enum?: string[] } }).name.enum, undefined);
+  const unknown = await skill.handler({ name: 'no-such-skill' }, ctx);
+  assert.ok(!unknown.ok && unknown.error.code === 'skill.not_found');
   assert.deepEqual(
     skill.access({ name: 'git-commit' }, ctx),
     { read: [entries[1]!.file, entries[0]!.file] },

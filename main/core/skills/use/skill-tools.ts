@@ -1,11 +1,12 @@
-// The model-facing skill tools as ToolDefinitions with JSON schemas: Skill, SkillSearch, list_skills,
+// The model-facing skill tools, each with its zod input schema (tools/define.ts): Skill, SkillSearch, list_skills,
 // read_skill_resource and create_skill — thin wrappers over the loader, SkillSearch and create.ts.
 import { join } from 'node:path';
 import { SkillSearch, type SkillSearchOptions } from './skill-search.js';
 import { listResources, type SkillLoader } from './loader.js';
 import { createSkill } from './create.js';
 import type { CatalogEntry } from '../format/index.js';
-import type { ToolDefinition, ToolResult } from '../../tools/index.js';
+import { z } from 'zod';
+import { defineTool, type AnyTool, type ToolResult } from '../../tools/index.js';
 import { TOOL, TOOLS } from '../../policy/index.js';
 
 /** What the tools need of the catalog (the Catalog class fits). */
@@ -26,18 +27,13 @@ export interface SkillToolDeps {
   onCreated?: (dir: string) => void;
 }
 
-type Args = Record<string, unknown>;
-
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
-const strList = (v: unknown): string[] | undefined =>
-  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined;
 const fail = (code: string, message: string, details?: unknown): ToolResult => ({
   ok: false,
   error: { code, message, ...(details !== undefined ? { details } : {}) },
 });
 
-/** Build the five tools over a catalog. `Skill`'s name enum follows the catalog as it changes. */
-export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
+/** Build the five tools over a catalog. */
+export function skillTools(deps: SkillToolDeps): AnyTool[] {
   let cached: { sig: string; search: SkillSearch } | undefined;
   const search = (): SkillSearch => {
     const enabled = deps.catalog.enabled();
@@ -50,40 +46,32 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
     }
     return cached.search;
   };
-  const enabledNames = (): string[] =>
-    deps.catalog
-      .enabled()
-      .map((e) => e.manifest.name)
-      .sort();
-
-  const skill: ToolDefinition = {
+  const skill = defineTool({
     name: TOOL.Skill,
     summary: "Load a skill's instructions (and its dependencies) into the conversation by name.",
     description:
       'Load the full instructions of an installed skill by its exact name. Skills it depends on are loaded first. ' +
       'Use it when a skill from the catalog (or found with SkillSearch) fits the task, before starting the work. ' +
       'The result lists the files the skill offers; read them with read_skill_resource when the instructions point to them.',
-    get inputSchema() {
-      return {
-        type: 'object',
-        properties: {
-          name: { type: 'string', enum: enabledNames(), description: 'The skill name, exactly as listed.' },
-        },
-        required: ['name'],
-        additionalProperties: false,
-      };
-    },
+    // A name, not an enum of every skill: the names are in the catalog the prompt carries, and the loader refuses
+    // one that is unknown or disabled.
+    input: z.strictObject({
+      name: z
+        .string()
+        .min(1)
+        .describe('The skill name, exactly as listed in <available_skills> or returned by SkillSearch.'),
+    }),
     deferLoading: false,
     risk: TOOLS.Skill.access,
-    access: (args: Args) => {
+    access: (args) => {
       // The skill and every dependency that would load with it (lookup only, no I/O).
-      const plan = deps.loader.plan(str(args.name));
+      const plan = deps.loader.plan(args.name);
       if (plan.ok) return { read: plan.value.map((p) => p.entry.file) };
-      const e = deps.catalog.get(str(args.name));
+      const e = deps.catalog.get(args.name);
       return e ? { read: [e.file] } : {};
     },
-    handler: async (args: Args) => {
-      const r = deps.loader.load(str(args.name), 'model');
+    handler: async (args) => {
+      const r = deps.loader.load(args.name, 'model');
       if (!r.ok) return fail(r.error.code, r.error.message, r.error.details);
       return {
         ok: true,
@@ -100,32 +88,26 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
         },
       };
     },
-  };
+  });
 
-  const skillSearch: ToolDefinition = {
+  const skillSearch = defineTool({
     name: TOOL.SkillSearch,
     summary: 'Find installed skills for a task described in any language (English or Chinese).',
     description:
       'Search every enabled skill (including ones not listed in the prompt catalog) by name, description and triggers. ' +
       'Describe the task in your own words, in English or Chinese; returns the best skill names with their summaries. ' +
       'Then load one with the Skill tool.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        query: { type: 'string', minLength: 1, description: 'What the user wants to do.' },
-        limit: { type: 'integer', minimum: 1, maximum: 50, default: 5 },
-      },
-      required: ['query'],
-      additionalProperties: false,
-    },
+    input: z.strictObject({
+      query: z.string().min(1).describe('What the user wants to do.'),
+      limit: z.int().min(1).max(50).default(5),
+    }),
     deferLoading: false,
     risk: TOOLS.SkillSearch.access,
     access: () => ({}),
-    handler: async (args: Args) => {
-      const query = str(args.query).trim();
-      if (!query) return fail('invalid_arguments', 'query must be a non-empty string');
-      const limit = typeof args.limit === 'number' ? Math.max(1, Math.min(50, Math.floor(args.limit))) : 5;
-      const hits = search().search(query, { limit });
+    handler: async (args) => {
+      const query = args.query.trim();
+      if (!query) return fail('tool.invalid_args', 'query: must not be only spaces');
+      const hits = search().search(query, { limit: args.limit ?? 5 });
       return {
         ok: true,
         content: {
@@ -134,22 +116,17 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
         },
       };
     },
-  };
+  });
 
-  const listSkills: ToolDefinition = {
+  const listSkills = defineTool({
     name: TOOL.list_skills,
     summary: 'List every enabled skill with its summary and tier.',
     description: 'List the enabled skills (name, summary, tier, source file). Optionally only one tier.',
-    inputSchema: {
-      type: 'object',
-      properties: { tier: { type: 'string', enum: ['builtin', 'user', 'project'] } },
-      additionalProperties: false,
-    },
+    input: z.strictObject({ tier: z.enum(['builtin', 'user', 'project']).optional() }),
     deferLoading: true,
     risk: TOOLS.list_skills.access,
     access: () => ({}),
-    handler: async (args: Args) => {
-      const tier = str(args.tier);
+    handler: async ({ tier }) => {
       const list = deps.catalog
         .enabled()
         .filter((e) => !tier || e.tier === tier)
@@ -157,34 +134,26 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
         .sort((a, b) => a.name.localeCompare(b.name));
       return { ok: true, content: { skills: list, count: list.length } };
     },
-  };
+  });
 
-  const readResource: ToolDefinition = {
+  const readResource = defineTool({
     name: TOOL.read_skill_resource,
     summary: 'Read a text file a skill ships under references/, assets/ or scripts/.',
     description:
       "Read one text file from a skill's own references/, assets/ or scripts/ folder (path relative to the skill folder, " +
       'e.g. "references/checklist.md"). Files outside those folders, binary files and files over the size limit are refused.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        skill: { type: 'string', description: 'Skill name.' },
-        path: {
-          type: 'string',
-          description: 'Path inside the skill folder, starting with references/, assets/ or scripts/.',
-        },
-      },
-      required: ['skill', 'path'],
-      additionalProperties: false,
-    },
+    input: z.strictObject({
+      skill: z.string().describe('Skill name.'),
+      path: z.string().describe('Path inside the skill folder, starting with references/, assets/ or scripts/.'),
+    }),
     deferLoading: false,
     risk: TOOLS.read_skill_resource.access,
-    access: (args: Args) => {
-      const e = deps.catalog.get(str(args.skill));
-      return e ? { read: [join(e.dir, str(args.path))] } : {};
+    access: (args) => {
+      const e = deps.catalog.get(args.skill);
+      return e ? { read: [join(e.dir, args.path)] } : {};
     },
-    handler: async (args: Args) => {
-      const r = deps.loader.readResource(str(args.skill), str(args.path), 'model');
+    handler: async (args) => {
+      const r = deps.loader.readResource(args.skill, args.path, 'model');
       if (!r.ok) return fail(r.error.code, r.error.message, r.error.details);
       return {
         ok: true,
@@ -197,9 +166,9 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
         },
       };
     },
-  };
+  });
 
-  const create: ToolDefinition = {
+  const create = defineTool({
     name: TOOL.create_skill,
     summary: "Save reusable know-how as a new skill in the user's skill folder.",
     description:
@@ -207,56 +176,34 @@ export function skillTools(deps: SkillToolDeps): ToolDefinition[] {
       'Use when the user asks to remember a procedure as a skill. The name is lowercase-with-hyphens; an existing skill is never overwritten. ' +
       'Give a description that says what it does AND when to use it, read_when trigger phrases (English and Chinese when useful), ' +
       'and instructions as Markdown.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        name: { type: 'string', pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', maxLength: 64 },
-        description: { type: 'string', minLength: 1, maxLength: 1024 },
-        instructions: { type: 'string', minLength: 1, description: 'The Markdown body of SKILL.md.' },
-        read_when: {
-          type: 'array',
-          items: { type: 'string' },
-          description: 'Trigger phrases that auto-load the skill.',
-        },
-        depends_on: { type: 'array', items: { type: 'string' } },
-        files: {
-          type: 'object',
-          additionalProperties: { type: 'string' },
-          description: 'Extra text files: {"references/x.md": "..."}.',
-        },
-      },
-      required: ['name', 'description', 'instructions'],
-      additionalProperties: false,
-    },
+    input: z.strictObject({
+      name: z
+        .string()
+        .max(64)
+        .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/),
+      description: z.string().min(1).max(1024),
+      instructions: z.string().min(1).describe('The Markdown body of SKILL.md.'),
+      read_when: z.array(z.string()).optional().describe('Trigger phrases that auto-load the skill.'),
+      depends_on: z.array(z.string()).optional(),
+      files: z.record(z.string(), z.string()).optional().describe('Extra text files: {"references/x.md": "..."}.'),
+    }),
     deferLoading: true,
     risk: TOOLS.create_skill.access,
-    access: (args: Args) => ({ write: [join(deps.userSkillsDir, str(args.name))] }),
-    handler: async (args: Args) => {
-      const files =
-        args.files && typeof args.files === 'object' && !Array.isArray(args.files)
-          ? (args.files as Record<string, unknown>)
-          : undefined;
-      const readWhen = strList(args.read_when);
-      const dependsOn = strList(args.depends_on);
+    access: (args) => ({ write: [join(deps.userSkillsDir, args.name)] }),
+    handler: async (args) => {
       const r = createSkill(deps.userSkillsDir, {
-        name: str(args.name),
-        description: str(args.description),
-        body: str(args.instructions),
-        ...(readWhen ? { readWhen } : {}),
-        ...(dependsOn ? { dependsOn } : {}),
-        ...(files
-          ? {
-              files: Object.fromEntries(
-                Object.entries(files).filter((e): e is [string, string] => typeof e[1] === 'string'),
-              ),
-            }
-          : {}),
+        name: args.name,
+        description: args.description,
+        body: args.instructions,
+        ...(args.read_when ? { readWhen: args.read_when } : {}),
+        ...(args.depends_on ? { dependsOn: args.depends_on } : {}),
+        ...(args.files ? { files: args.files } : {}),
       });
       if (!r.ok) return fail(r.error.code, r.error.message, r.error.details);
       deps.onCreated?.(r.dir);
       return { ok: true, content: { created: r.file, tier: 'user', warnings: r.diagnostics.map((d) => d.message) } };
     },
-  };
+  });
 
   return [skill, skillSearch, listSkills, readResource, create];
 }

@@ -6,7 +6,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Writable } from 'node:stream';
 import { describeWall, WallError, type Blocked, type Wall } from '../../contain/index.js';
 import { ok, toolError } from '../errors.js';
-import type { ToolDefinition } from '../types.js';
+import { z } from 'zod';
+import { defineTool } from '../define.js';
 import { TOOL, TOOLS } from '../../policy/index.js';
 import { groupRecord, type ProcessGroupRecord } from '../process-group.js';
 
@@ -14,13 +15,6 @@ export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
 /** Bytes kept per stream (stdout, stderr); the rest is counted and dropped. */
 export const BASH_OUTPUT_CAP = 100_000;
-
-interface Args {
-  command: string;
-  timeout_ms?: number;
-  /** false: run outside the OS sandbox (always its own approval). */
-  sandbox?: boolean;
-}
 
 export interface BashResult {
   exitCode: number | null;
@@ -179,8 +173,8 @@ const QUIET_ENV = { PAGER: 'cat', GIT_PAGER: 'cat', TERM: 'dumb' };
  * relied on it); on the host only with `sandbox: false` (approved on its own), with the sandbox turned off in settings,
  * or while it is unavailable in mode auto (then every command was asked about).
  */
-export function createBashTool(wall?: Promise<Wall>): ToolDefinition<Args> {
-  return {
+export function createBashTool(wall?: Promise<Wall>) {
+  return defineTool({
     name: TOOL.bash,
     summary: 'Run a shell command in the workspace, inside the OS sandbox.',
     description:
@@ -191,24 +185,15 @@ export function createBashTool(wall?: Promise<Wall>): ToolDefinition<Args> {
       'on timeout the command and everything it started are killed. Not interactive: no stdin. ' +
       'When the sandbox blocks something the command must do, the error names it; only then call again with ' +
       'sandbox: false, which runs WITHOUT the sandbox and always asks the user.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        command: { type: 'string', minLength: 1, description: 'The command line to run' },
-        timeout_ms: {
-          type: 'integer',
-          minimum: 100,
-          maximum: BASH_MAX_TIMEOUT_MS,
-          description: 'Timeout in milliseconds',
-        },
-        sandbox: {
-          type: 'boolean',
-          description: 'false: run WITHOUT the OS sandbox (the user is asked every time). Leave out otherwise.',
-        },
-      },
-      required: ['command'],
-      additionalProperties: false,
-    },
+    input: z.strictObject({
+      command: z.string().min(1).describe('The command line to run'),
+      timeout_ms: z.int().min(100).max(BASH_MAX_TIMEOUT_MS).optional().describe('Timeout in milliseconds'),
+      // false: run outside the OS sandbox (always its own approval).
+      sandbox: z
+        .boolean()
+        .optional()
+        .describe('false: run WITHOUT the OS sandbox (the user is asked every time). Leave out otherwise.'),
+    }),
     deferLoading: false,
     risk: TOOLS.bash.access,
     access: (a) => ({ command: a.command, ...(a.sandbox === false ? { unsandboxed: true } : {}) }),
@@ -248,7 +233,7 @@ export function createBashTool(wall?: Promise<Wall>): ToolDefinition<Args> {
         return toolError('tool.failed', `could not start bash: ${(e as Error).message}`);
       }
     },
-  };
+  });
 }
 
 /** The bash tool without a wall: on the host, for callers that hold no workspace (every command is asked about). */

@@ -1,18 +1,12 @@
 // edit_file: exact string replacement in a text file. The old text must occur exactly once (or replace_all
 // must be set); no match or several matches come back as structured errors with where they are.
 import { errorFromThrown, ok, toolError } from '../errors.js';
-import type { ToolDefinition } from '../types.js';
+import { z } from 'zod';
+import { defineTool } from '../define.js';
 import { checkedRealPath, displayPath, looksBinary, resolveArg } from './workspace.js';
 import { HardLinkError, openReal, readAll } from '../safe-fs.js';
 import { atomicWrite, WRITE_MAX_BYTES } from './write-file.js';
 import { TOOL, TOOLS } from '../../policy/index.js';
-
-interface Args {
-  path: string;
-  old_string: string;
-  new_string: string;
-  replace_all?: boolean;
-}
 
 function occurrences(text: string, needle: string): number[] {
   const at: number[] = [];
@@ -26,24 +20,19 @@ function lineOf(text: string, index: number): number {
   return n;
 }
 
-export const editFileTool: ToolDefinition<Args> = {
+export const editFileTool = defineTool({
   name: TOOL.edit_file,
   summary: 'Replace an exact piece of text in a file (must be unique unless replace_all).',
   description:
     'Replace old_string with new_string in a text file. old_string must match the file exactly (whitespace ' +
     'included) and occur exactly once; include more surrounding lines to make it unique, or set replace_all ' +
     'to change every occurrence.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      path: { type: 'string', minLength: 1, description: 'File path, relative to the workspace' },
-      old_string: { type: 'string', minLength: 1, description: 'Exact text to replace' },
-      new_string: { type: 'string', description: 'Replacement text' },
-      replace_all: { type: 'boolean', description: 'Replace every occurrence (default false)' },
-    },
-    required: ['path', 'old_string', 'new_string'],
-    additionalProperties: false,
-  },
+  input: z.strictObject({
+    path: z.string().min(1).describe('File path, relative to the workspace'),
+    old_string: z.string().min(1).describe('Exact text to replace'),
+    new_string: z.string().describe('Replacement text'),
+    replace_all: z.boolean().optional().describe('Replace every occurrence (default false)'),
+  }),
   deferLoading: false,
   risk: TOOLS.edit_file.access,
   access: (a, ctx) => {
@@ -105,4 +94,4 @@ export const editFileTool: ToolDefinition<Args> = {
       return errorFromThrown(e, shown);
     }
   },
-};
+});

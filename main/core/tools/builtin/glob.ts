@@ -1,33 +1,24 @@
 // glob: find workspace files by glob pattern (picomatch), respecting .gitignore, capped and sorted by path.
 import { errorFromThrown, ok, toolError } from '../errors.js';
 import { globMatcher, GlobTooSlowError } from '../../base/index.js';
-import type { ToolDefinition } from '../types.js';
+import { z } from 'zod';
+import { defineTool } from '../define.js';
 import { walkFiles } from './walk.js';
 import { displayPath, resolveArg } from './workspace.js';
 import { TOOL, TOOLS } from '../../policy/index.js';
 
 export const GLOB_MAX_RESULTS = 1000;
 
-interface Args {
-  pattern: string;
-  path?: string;
-}
-
-export const globTool: ToolDefinition<Args> = {
+export const globTool = defineTool({
   name: TOOL.glob,
   summary: 'Find files by name pattern (e.g. src/**/*.ts), respecting .gitignore.',
   description:
     `Find files whose path (relative to the search folder) matches a glob pattern such as "**/*.test.ts" or "src/*.{js,ts}". ` +
     `Files ignored by .gitignore, .git and node_modules are skipped. At most ${GLOB_MAX_RESULTS} paths, sorted.`,
-  inputSchema: {
-    type: 'object',
-    properties: {
-      pattern: { type: 'string', minLength: 1, description: 'Glob pattern, e.g. **/*.md' },
-      path: { type: 'string', description: 'Folder to search, relative to the workspace (default ".")' },
-    },
-    required: ['pattern'],
-    additionalProperties: false,
-  },
+  input: z.strictObject({
+    pattern: z.string().min(1).describe('Glob pattern, e.g. **/*.md'),
+    path: z.string().optional().describe('Folder to search, relative to the workspace (default ".")'),
+  }),
   deferLoading: false,
   risk: TOOLS.glob.access,
   access: (a, ctx) => ({ read: [resolveArg(ctx.workspace, a.path)] }),
@@ -58,4 +49,4 @@ export const globTool: ToolDefinition<Args> = {
       return errorFromThrown(e, displayPath(ctx.workspace, root));
     }
   },
-};
+});

@@ -5,7 +5,9 @@ import { readFile, stat } from 'node:fs/promises';
 import vm from 'node:vm';
 import { errorFromThrown, ok, toolError } from '../errors.js';
 import { globMatcher, GlobTooSlowError } from '../../base/index.js';
-import type { ToolContext, ToolDefinition, ToolResult } from '../types.js';
+import { z } from 'zod';
+import { defineTool } from '../define.js';
+import type { ToolContext, ToolResult } from '../types.js';
 import { walkFiles } from './walk.js';
 import { displayPath, looksBinary, resolveArg } from './workspace.js';
 import { TOOL, TOOLS } from '../../policy/index.js';
@@ -69,13 +71,19 @@ function lineScanner(re: RegExp): (text: string, room: number, timeoutMs: number
   };
 }
 
-interface Args {
-  pattern: string;
-  path?: string;
-  glob?: string;
-  ignore_case?: boolean;
-  max_results?: number;
-}
+const GrepInput = z.strictObject({
+  pattern: z.string().min(1).describe('Regular expression (JavaScript syntax)'),
+  path: z.string().optional().describe('Folder or file to search, relative to the workspace (default ".")'),
+  glob: z.string().optional().describe('Only files whose path matches this glob'),
+  ignore_case: z.boolean().optional().describe('Case-insensitive match'),
+  max_results: z
+    .int()
+    .min(1)
+    .max(GREP_MAX_RESULTS)
+    .optional()
+    .describe(`Most matches to return (default ${GREP_DEFAULT_RESULTS})`),
+});
+type Args = z.input<typeof GrepInput>;
 
 export interface GrepMatch {
   file: string;
@@ -83,35 +91,19 @@ export interface GrepMatch {
   text: string;
 }
 
-export const grepTool: ToolDefinition<Args> = {
+export const grepTool = defineTool({
   name: TOOL.grep,
   summary: 'Search file contents with a regular expression, respecting .gitignore.',
   description:
     'Search the text of workspace files for a JavaScript regular expression. Returns file, line number and the ' +
     'line for each match. Files ignored by .gitignore, binary files, .git and node_modules are skipped. ' +
     'Narrow with path (a folder or file) and glob (e.g. "**/*.ts").',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      pattern: { type: 'string', minLength: 1, description: 'Regular expression (JavaScript syntax)' },
-      path: { type: 'string', description: 'Folder or file to search, relative to the workspace (default ".")' },
-      glob: { type: 'string', description: 'Only files whose path matches this glob' },
-      ignore_case: { type: 'boolean', description: 'Case-insensitive match' },
-      max_results: {
-        type: 'integer',
-        minimum: 1,
-        maximum: GREP_MAX_RESULTS,
-        description: `Most matches to return (default ${GREP_DEFAULT_RESULTS})`,
-      },
-    },
-    required: ['pattern'],
-    additionalProperties: false,
-  },
+  input: GrepInput,
   deferLoading: false,
   risk: TOOLS.grep.access,
   access: (a, ctx) => ({ read: [resolveArg(ctx.workspace, a.path)] }),
   handler: (a, ctx) => grepFiles(a, ctx),
-};
+});
 
 /**
  * The search behind grep. Every file found is checked against the caller's grants (ctx.mayRead). With ripgrep, the

@@ -2,25 +2,20 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorFromThrown, ok } from '../errors.js';
-import type { ToolDefinition } from '../types.js';
+import { z } from 'zod';
+import { defineTool } from '../define.js';
 import { displayPath, resolveArg } from './workspace.js';
 import { TOOL, TOOLS } from '../../policy/index.js';
 
 export const LIST_MAX_ENTRIES = 1000;
 
-interface Args {
-  path?: string;
-}
-
-export const listDirTool: ToolDefinition<Args> = {
+export const listDirTool = defineTool({
   name: TOOL.list_dir,
   summary: 'List the files and folders in a workspace folder.',
   description: `List one folder (default: the workspace root): name, kind (file, dir, symlink) and size. At most ${LIST_MAX_ENTRIES} entries.`,
-  inputSchema: {
-    type: 'object',
-    properties: { path: { type: 'string', description: 'Folder, relative to the workspace (default ".")' } },
-    additionalProperties: false,
-  },
+  input: z.strictObject({
+    path: z.string().optional().describe('Folder, relative to the workspace (default ".")'),
+  }),
   deferLoading: false,
   risk: TOOLS.list_dir.access,
   access: (a, ctx) => ({ read: [resolveArg(ctx.workspace, a.path)] }),
@@ -51,4 +46,4 @@ export const listDirTool: ToolDefinition<Args> = {
       return errorFromThrown(e, shown);
     }
   },
-};
+});

@@ -1,7 +1,8 @@
 // ListMcpResources / ReadMcpResource (deferred): the connectors' resources (files, records, docs a server
 // exposes), listed across connected servers and read by server + URI. Backed by any McpResourceProvider.
 import { ok, toolError } from '../errors.js';
-import type { ToolDefinition } from '../types.js';
+import { z } from 'zod';
+import { defineTool } from '../define.js';
 import { TOOL, TOOLS } from '../../policy/index.js';
 
 export interface McpResourceInfo {
@@ -30,17 +31,13 @@ export interface McpResourceProvider {
   readResource(server: string, uri: string): Promise<McpResourceContent[]>;
 }
 
-export function listMcpResourcesTool(provider: McpResourceProvider): ToolDefinition<{ server?: string }> {
-  return {
+export function listMcpResourcesTool(provider: McpResourceProvider) {
+  return defineTool({
     name: TOOL.ListMcpResources,
     summary: 'List the resources (documents, files, records) that connected MCP servers expose.',
     description:
       'List resources offered by connected MCP servers (connectors): server, URI, name, description and MIME type. Give server to list one server only.',
-    inputSchema: {
-      type: 'object',
-      properties: { server: { type: 'string', description: 'Only this server' } },
-      additionalProperties: false,
-    },
+    input: z.strictObject({ server: z.string().optional().describe('Only this server') }),
     deferLoading: true,
     risk: TOOLS.ListMcpResources.access,
     access: () => ({}),
@@ -54,24 +51,19 @@ export function listMcpResourcesTool(provider: McpResourceProvider): ToolDefinit
       const r = await provider.listResources(a.server);
       return ok(r.errors.length ? r : { resources: r.resources });
     },
-  };
+  });
 }
 
-export function readMcpResourceTool(provider: McpResourceProvider): ToolDefinition<{ server: string; uri: string }> {
-  return {
+export function readMcpResourceTool(provider: McpResourceProvider) {
+  return defineTool({
     name: TOOL.ReadMcpResource,
     summary: 'Read one resource from a connected MCP server by its URI.',
     description:
       'Read a resource that an MCP server (connector) exposes, by server name and URI (from ListMcpResources). Returns text, or base64 for binary content.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        server: { type: 'string', minLength: 1, description: 'MCP server name' },
-        uri: { type: 'string', minLength: 1, description: 'Resource URI' },
-      },
-      required: ['server', 'uri'],
-      additionalProperties: false,
-    },
+    input: z.strictObject({
+      server: z.string().min(1).describe('MCP server name'),
+      uri: z.string().min(1).describe('Resource URI'),
+    }),
     deferLoading: true,
     risk: TOOLS.ReadMcpResource.access,
     access: () => ({}),
@@ -85,5 +77,5 @@ export function readMcpResourceTool(provider: McpResourceProvider): ToolDefiniti
         return toolError('tool.failed', `reading ${a.uri} from ${a.server} failed: ${(e as Error).message}`);
       }
     },
-  };
+  });
 }

@@ -3,7 +3,8 @@
 import { createReadStream, readSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { errorFromThrown, ok, toolError } from '../errors.js';
-import type { ToolDefinition } from '../types.js';
+import { z } from 'zod';
+import { defineTool } from '../define.js';
 import { capText, checkedRealPath, displayPath, looksBinary, resolveArg } from './workspace.js';
 import { openReal, type OpenedFile } from '../safe-fs.js';
 import { TOOL, TOOLS } from '../../policy/index.js';
@@ -16,12 +17,6 @@ export const READ_MAX_RETURN = 256 * 1024;
 export const READ_MAX_RANGED_BYTES = 256 * 1024 * 1024;
 /** Lines returned by one ranged call, at most. */
 export const READ_MAX_LINES = 2000;
-
-interface Args {
-  path: string;
-  offset?: number;
-  limit?: number;
-}
 
 function head(f: OpenedFile, bytes: number): Buffer {
   const buf = Buffer.alloc(bytes);
@@ -43,23 +38,18 @@ async function readRange(f: OpenedFile, from: number, count: number): Promise<{ 
   return { lines, total: n };
 }
 
-export const readFileTool: ToolDefinition<Args> = {
+export const readFileTool = defineTool({
   name: TOOL.read_file,
   summary: 'Read a text file in the workspace, whole or by line range.',
   description:
     'Read a UTF-8 text file. Paths are relative to the workspace. Give offset (first line, 1-based) and limit ' +
     `(number of lines, at most ${READ_MAX_LINES}) to read part of a file; files over ${READ_MAX_BYTES / 1024} KB must be read by range. ` +
     'Binary files are refused.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      path: { type: 'string', minLength: 1, description: 'File path, relative to the workspace' },
-      offset: { type: 'integer', minimum: 1, description: 'First line to read (1-based)' },
-      limit: { type: 'integer', minimum: 1, maximum: READ_MAX_LINES, description: 'Number of lines to read' },
-    },
-    required: ['path'],
-    additionalProperties: false,
-  },
+  input: z.strictObject({
+    path: z.string().min(1).describe('File path, relative to the workspace'),
+    offset: z.int().min(1).optional().describe('First line to read (1-based)'),
+    limit: z.int().min(1).max(READ_MAX_LINES).optional().describe('Number of lines to read'),
+  }),
   deferLoading: false,
   risk: TOOLS.read_file.access,
   access: (a, ctx) => ({ read: [resolveArg(ctx.workspace, a.path)] }),
@@ -118,4 +108,4 @@ export const readFileTool: ToolDefinition<Args> = {
       f?.close();
     }
   },
-};
+});

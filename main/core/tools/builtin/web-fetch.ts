@@ -7,7 +7,8 @@ import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { ok, toolError } from '../errors.js';
-import type { ToolDefinition } from '../types.js';
+import { z } from 'zod';
+import { defineTool } from '../define.js';
 import { describeInternal, internalKind, normalizeHost } from '../../policy/index.js';
 import { TOOL, TOOLS } from '../../policy/index.js';
 
@@ -15,11 +16,6 @@ export const FETCH_TIMEOUT_MS = 20_000;
 export const FETCH_MAX_BYTES = 1_000_000;
 /** Same-host redirects followed, at most. */
 export const MAX_REDIRECTS = 5;
-
-interface Args {
-  url: string;
-  max_bytes?: number;
-}
 
 function hostOf(url: string): string | undefined {
   try {
@@ -111,21 +107,16 @@ function sameOrigin(a: URL, b: URL): boolean {
   );
 }
 
-export const webFetchTool: ToolDefinition<Args> = {
+export const webFetchTool = defineTool({
   name: TOOL.web_fetch,
   summary: 'Fetch a web page or HTTP resource and return its text.',
   description:
     `Download an http or https URL (GET) and return its text content; HTML is reduced to plain text. ` +
     `Times out after ${FETCH_TIMEOUT_MS / 1000} s; at most ${FETCH_MAX_BYTES / 1000} KB. Needs network permission.`,
-  inputSchema: {
-    type: 'object',
-    properties: {
-      url: { type: 'string', minLength: 1, description: 'http(s) URL to fetch' },
-      max_bytes: { type: 'integer', minimum: 1, maximum: FETCH_MAX_BYTES, description: 'Most bytes to read' },
-    },
-    required: ['url'],
-    additionalProperties: false,
-  },
+  input: z.strictObject({
+    url: z.string().min(1).describe('http(s) URL to fetch'),
+    max_bytes: z.int().min(1).max(FETCH_MAX_BYTES).optional().describe('Most bytes to read'),
+  }),
   deferLoading: true,
   risk: TOOLS.web_fetch.access,
   access: (a) => {
@@ -201,4 +192,4 @@ export const webFetchTool: ToolDefinition<Args> = {
       return toolError('tool.network', `fetching ${url.host} failed: ${err.message}`);
     }
   },
-};
+});

@@ -1,17 +1,13 @@
 // write_file: create or overwrite a text file in the workspace (parent folders created), written atomically
 // through a temp file + rename in the checked folder, so a failed write never leaves half a file (tools/safe-fs.ts).
 import { errorFromThrown, ok, toolError } from '../errors.js';
-import type { ToolDefinition } from '../types.js';
+import { z } from 'zod';
+import { defineTool } from '../define.js';
 import { checkedRealPath, displayPath, resolveArg } from './workspace.js';
 import { writeReal, type WriteOptions } from '../safe-fs.js';
 import { TOOL, TOOLS } from '../../policy/index.js';
 
 export const WRITE_MAX_BYTES = 5 * 1024 * 1024;
-
-interface Args {
-  path: string;
-  content: string;
-}
 
 /** Write `content` to the real path `file` atomically (temp file + rename in the verified folder); an existing file keeps its mode. */
 export async function atomicWrite(
@@ -22,21 +18,16 @@ export async function atomicWrite(
   return writeReal(file, content, opts);
 }
 
-export const writeFileTool: ToolDefinition<Args> = {
+export const writeFileTool = defineTool({
   name: TOOL.write_file,
   summary: 'Create or overwrite a text file in the workspace.',
   description:
     'Write the full content of a text file, creating parent folders as needed. Overwrites an existing file; ' +
     'to change part of a file prefer edit_file. Paths are relative to the workspace.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      path: { type: 'string', minLength: 1, description: 'File path, relative to the workspace' },
-      content: { type: 'string', description: 'The complete new content' },
-    },
-    required: ['path', 'content'],
-    additionalProperties: false,
-  },
+  input: z.strictObject({
+    path: z.string().min(1).describe('File path, relative to the workspace'),
+    content: z.string().describe('The complete new content'),
+  }),
   deferLoading: false,
   risk: TOOLS.write_file.access,
   access: (a, ctx) => ({ write: [resolveArg(ctx.workspace, a.path)] }),
@@ -58,4 +49,4 @@ export const writeFileTool: ToolDefinition<Args> = {
       return errorFromThrown(e, shown);
     }
   },
-};
+});
