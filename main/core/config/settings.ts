@@ -3,6 +3,7 @@
 import { readRegularFile } from '../base/index.js';
 import { join } from 'node:path';
 import type { Diagnostic } from '../base/index.js';
+import { z } from 'zod';
 import { readJsonText } from './json-text.js';
 
 /** Skill-script limits enforced inside the sandbox host for one run (meaning and bounds: sandbox/limits.ts). */
@@ -51,77 +52,96 @@ export interface SandboxLimits extends RunLimits {
 export type SandboxMode = 'auto' | 'required' | 'off';
 export const SANDBOX_MODES: readonly SandboxMode[] = ['off', 'auto', 'required'];
 
-export interface Settings {
-  discovery: {
+/** A number setting in bounds; `what` says what it is, for the message when a file breaks them. */
+const range = (what: string, min: number, max: number, whole = true) =>
+  z
+    .number()
+    .min(min, what)
+    .max(max, what)
+    .refine((v) => !whole || Number.isInteger(v), what);
+const SHARE = 'a share of the context window above 0 and at most 1 (0.02 = 2%)';
+const strings = (dflt: string[]) => z.array(z.string()).default(dflt);
+const limit = (dflt: number) => z.number().default(dflt);
+
+/**
+ * Every setting once: its type, its default and its bounds (zod). A file is read against it field by field
+ * (mergeInto): a field of the wrong type or out of bounds is reported and skipped, the others still apply.
+ */
+const SettingsSchema = z.object({
+  discovery: z.object({
     /** Also read the open standard's `.agents/skills` folders (user and project). */
-    agentsFolders: boolean;
+    agentsFolders: z.boolean().default(true),
     /** Maximum folder depth below a tier root when looking for SKILL.md. */
-    maxDepth: number;
+    maxDepth: range('a whole number of folder levels, 0 or more', 0, 1_000).default(4),
     /** Maximum folders visited per tier root. */
-    maxFolders: number;
-  };
-  catalog: {
+    maxFolders: range('a whole number of folders, 1 or more', 1, 10_000_000).default(20_000),
+  }),
+  catalog: z.object({
     /** The model's context window in tokens. */
-    contextWindow: number;
+    contextWindow: range('a whole number of tokens, 1 or more', 1, 100_000_000).default(200_000),
     /** Share of the context window the skill catalog may use. */
-    budgetFraction: number;
+    budgetFraction: z.number().gt(0, SHARE).max(1, SHARE).default(0.02),
     /** Absolute budget; overrides budgetFraction when set. */
-    budgetTokens?: number;
-  };
-  policy: {
-    ceiling: {
+    budgetTokens: range('a whole number of tokens, 0 or more', 0, 100_000_000).optional(),
+  }),
+  policy: z.object({
+    ceiling: z.object({
       /** Tools the harness offers at all; `*` = every registered tool. */
-      tools: string[];
-      network: boolean;
+      tools: strings(['*']),
+      network: z.boolean().default(false),
       /** Extra read/write roots besides the workspace (absolute). */
-      readRoots: string[];
-      writeRoots: string[];
-    };
-  };
-  tools: {
+      readRoots: strings([]),
+      writeRoots: strings([]),
+    }),
+  }),
+  tools: z.object({
     /** Tool names to defer (kept out of the prompt) in addition to the defaults. */
-    deferred: string[];
+    deferred: strings([]),
     /** Tool names to always load even if deferred by default. */
-    alwaysLoaded: string[];
-  };
-  skills: {
+    alwaysLoaded: strings([]),
+  }),
+  skills: z.object({
     /** Marketplaces `knack skills browse` and the Browse view read (sources as `knack skills add` takes them). */
-    marketplaces: string[];
-  };
+    marketplaces: strings([]),
+  }),
   /** Skill-script sandbox limits; meaning and bounds in main/core/sandbox/limits.ts and docs/skill-scripts.md. */
-  sandbox: SandboxLimits & { mode: SandboxMode };
-  agent: {
+  sandbox: z.object({
+    timeoutMs: limit(5_000),
+    cpuTimeMs: limit(5_000),
+    memoryMb: limit(64),
+    maxOutputBytes: limit(1_000_000),
+    maxLogBytes: limit(64_000),
+    maxCapabilityCalls: limit(1_000),
+    maxPendingCalls: limit(16),
+    maxConcurrent: limit(4),
+    maxQueued: limit(64),
+    poolSize: limit(1),
+    heartbeatMs: limit(100),
+    heartbeatTimeoutMs: limit(2_000),
+    killGraceMs: limit(250),
+    maxFileBytes: limit(4_000_000),
+    maxListEntries: limit(5_000),
+    mode: z.enum(['auto', 'required', 'off']).default('auto'),
+  }),
+  agent: z.object({
     /** A model reply that receives no bytes for this many seconds ends as timed out (0: never). */
-    stallSeconds: number;
-  };
+    stallSeconds: range('a number of seconds from 0 (never) to 86400', 0, 86_400, false).default(90),
+  }),
+});
+
+export type Settings = z.output<typeof SettingsSchema>;
+
+/** The defaults of every field, read from the schema. */
+function defaultsOf(shape: Record<string, z.ZodType>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, s] of Object.entries(shape)) {
+    const v = s instanceof z.ZodObject ? defaultsOf(s.shape as Record<string, z.ZodType>) : s.parse(undefined);
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
 }
 
-export const DEFAULT_SETTINGS: Settings = {
-  discovery: { agentsFolders: true, maxDepth: 4, maxFolders: 20_000 },
-  catalog: { contextWindow: 200_000, budgetFraction: 0.02 },
-  policy: { ceiling: { tools: ['*'], network: false, readRoots: [], writeRoots: [] } },
-  tools: { deferred: [], alwaysLoaded: [] },
-  skills: { marketplaces: [] },
-  sandbox: {
-    timeoutMs: 5_000,
-    cpuTimeMs: 5_000,
-    memoryMb: 64,
-    maxOutputBytes: 1_000_000,
-    maxLogBytes: 64_000,
-    maxCapabilityCalls: 1_000,
-    maxPendingCalls: 16,
-    maxConcurrent: 4,
-    maxQueued: 64,
-    poolSize: 1,
-    heartbeatMs: 100,
-    heartbeatTimeoutMs: 2_000,
-    killGraceMs: 250,
-    maxFileBytes: 4_000_000,
-    maxListEntries: 5_000,
-    mode: 'auto',
-  },
-  agent: { stallSeconds: 90 },
-};
+export const DEFAULT_SETTINGS = defaultsOf(SettingsSchema.shape) as Settings;
 
 export const SETTINGS_FILE = 'settings.json';
 
@@ -139,35 +159,37 @@ function isObject(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Numbers that only make sense in a range: [minimum, maximum, whole numbers only, what the number is]. */
-const NUMBER_RULES: Record<string, [number, number, boolean, string]> = {
-  'discovery.maxDepth': [0, 1_000, true, 'a whole number of folder levels, 0 or more'],
-  'discovery.maxFolders': [1, 10_000_000, true, 'a whole number of folders, 1 or more'],
-  'catalog.contextWindow': [1, 100_000_000, true, 'a whole number of tokens, 1 or more'],
-  'catalog.budgetFraction': [
-    Number.MIN_VALUE,
-    1,
-    false,
-    'a share of the context window above 0 and at most 1 (0.02 = 2%)',
-  ],
-  'catalog.budgetTokens': [0, 100_000_000, true, 'a whole number of tokens, 0 or more'],
-  'agent.stallSeconds': [0, 86_400, false, 'a number of seconds from 0 (never) to 86400'],
-};
+const TYPE_WORDS: Record<string, string> = { array: 'a list of strings', object: 'an object' };
 
-/** Why a number breaks its field's rule, or undefined when it fits (or the field has no rule). */
-function numberProblem(field: string, v: number): string | undefined {
-  const rule = NUMBER_RULES[field];
-  if (!rule) return undefined;
-  const [min, max, whole, what] = rule;
-  return v < min || v > max || (whole && !Number.isInteger(v)) ? `"${field}" must be ${what} (got ${v})` : undefined;
+/** One field that does not fit its schema, in the file's words: `"catalog.maxDepth" must be … (got 2.5)`. */
+function fieldProblem(file: string, field: string, v: unknown, issue: z.core.$ZodIssue): Diagnostic {
+  const at = { severity: 'error' as const, file, field };
+  if (issue.code === 'invalid_type') {
+    const what = issue.path.length ? 'a list of strings' : (TYPE_WORDS[issue.expected] ?? `a ${issue.expected}`);
+    return { ...at, code: 'settings.type', message: `"${field}" must be ${what}` };
+  }
+  if (issue.code === 'invalid_value') {
+    const vals = issue.values.map((x) => JSON.stringify(x));
+    const said = `${vals.slice(0, -1).join(', ')} or ${vals.at(-1)}`;
+    return { ...at, code: 'settings.type', message: `"${field}" must be ${said} (got ${JSON.stringify(v)})` };
+  }
+  return { ...at, code: 'settings.range', message: `"${field}" must be ${issue.message} (got ${JSON.stringify(v)})` };
 }
 
-/** Merge `over` into `base` following the shape of DEFAULT_SETTINGS; wrong types are reported, not applied. */
-function mergeInto(base: Json, over: Json, file: string, prefix: string, diags: Diagnostic[]): Json {
+/** Merge `over` into `base` field by field against the schema; what does not fit is reported, not applied. */
+function mergeInto(
+  shape: Record<string, z.ZodType>,
+  base: Json,
+  over: Json,
+  file: string,
+  prefix: string,
+  diags: Diagnostic[],
+): Json {
   const out: Json = { ...base };
   for (const [k, v] of Object.entries(over)) {
     const field = prefix ? `${prefix}.${k}` : k;
-    if (!(k in base) && !(field === 'catalog.budgetTokens')) {
+    const schema = shape[k];
+    if (!schema) {
       diags.push({
         severity: 'warning',
         code: 'settings.unknown',
@@ -175,47 +197,14 @@ function mergeInto(base: Json, over: Json, file: string, prefix: string, diags: 
         field,
         message: `unknown setting "${field}" (ignored)`,
       });
-      continue;
-    }
-    const cur = field === 'catalog.budgetTokens' ? 0 : base[k];
-    if (isObject(cur)) {
-      if (!isObject(v)) {
+    } else if (schema instanceof z.ZodObject) {
+      if (isObject(v)) out[k] = mergeInto(schema.shape, (base[k] ?? {}) as Json, v, file, field, diags);
+      else
         diags.push({ severity: 'error', code: 'settings.type', file, field, message: `"${field}" must be an object` });
-        continue;
-      }
-      out[k] = mergeInto(cur, v, file, field, diags);
-    } else if (Array.isArray(cur)) {
-      if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) {
-        diags.push({
-          severity: 'error',
-          code: 'settings.type',
-          file,
-          field,
-          message: `"${field}" must be a list of strings`,
-        });
-        continue;
-      }
-      out[k] = v;
-    } else if (cur !== undefined && typeof v !== typeof cur) {
-      diags.push({
-        severity: 'error',
-        code: 'settings.type',
-        file,
-        field,
-        message: `"${field}" must be a ${typeof cur}`,
-      });
-    } else if (field === 'sandbox.mode' && !SANDBOX_MODES.includes(v as SandboxMode)) {
-      diags.push({
-        severity: 'error',
-        code: 'settings.type',
-        file,
-        field,
-        message: `"sandbox.mode" must be "auto", "required" or "off" (got ${JSON.stringify(v)})`,
-      });
-    } else if (typeof v === 'number' && numberProblem(field, v)) {
-      diags.push({ severity: 'error', code: 'settings.range', file, field, message: numberProblem(field, v)! });
     } else {
-      out[k] = v;
+      const r = schema.safeParse(v);
+      if (r.success) out[k] = r.data;
+      else diags.push(fieldProblem(file, field, v, r.error.issues[0]!));
     }
   }
   return out;
@@ -280,18 +269,16 @@ export interface CeilingMemory {
 
 export const workspaceScope = (workspace: string): string => `workspace:${workspace}`;
 
+const StoredCeiling = z.object({
+  tools: z.array(z.string()),
+  network: z.boolean(),
+  readRoots: z.array(z.string()),
+  writeRoots: z.array(z.string()),
+});
+
 /** A ceiling read back from the store; one of another shape counts as nothing allowed (it cannot be trusted wider). */
 function storedCeiling(v: unknown): Ceiling {
-  const strings = (x: unknown): x is string[] => Array.isArray(x) && x.every((s) => typeof s === 'string');
-  if (
-    isObject(v) &&
-    strings(v.tools) &&
-    typeof v.network === 'boolean' &&
-    strings(v.readRoots) &&
-    strings(v.writeRoots)
-  )
-    return { tools: v.tools, network: v.network, readRoots: v.readRoots, writeRoots: v.writeRoots };
-  return { tools: [], network: false, readRoots: [], writeRoots: [] };
+  return StoredCeiling.safeParse(v).data ?? { tools: [], network: false, readRoots: [], writeRoots: [] };
 }
 
 /**
@@ -351,7 +338,7 @@ export function loadSettings(dataDir: string, workspace?: string, memory?: Ceili
     const from = diagnostics.length;
     const layer = readLayer(f, diagnostics);
     lines.set(f, layer.keys);
-    if (layer.json) merged = mergeInto(merged, layer.json, f, '', diagnostics);
+    if (layer.json) merged = mergeInto(SettingsSchema.shape, merged, layer.json, f, '', diagnostics);
     if (diagnostics.slice(from).some(blocksCeilingChange)) brokenFiles.add(f);
     if (f === files[0] && memory) {
       if (brokenFiles.has(f)) current().policy.ceiling = keepLastGood('user', f, current().policy.ceiling);
