@@ -11,6 +11,7 @@ import type {
   LoadedSkill,
   MarketHit,
   McpServerView,
+  ModelChoices,
   OpenedSource,
   Rule,
   SessionHit,
@@ -83,7 +84,13 @@ export interface KnackClient {
     sessionId: string | undefined,
     text: string,
     planMode: boolean,
+    /** The model picked for a new conversation (of the provider in use). */
+    model?: string,
   ): Promise<{ sessionId: string; messageId: string }>;
+  /** The models the chat header's picker offers; `current` is the conversation's when one is given. */
+  listModels?(sessionId?: string): Promise<ModelChoices>;
+  /** Answer the conversation with another model from its next turn. */
+  setModel?(sessionId: string, model: string): Promise<void>;
   stop(sessionId: string): Promise<void>;
   /** Take up the conversation's last answer again (it ended interrupted, failed or timed out): a new answer streams. */
   retry?(sessionId: string): Promise<{ messageId: string }>;

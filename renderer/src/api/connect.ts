@@ -418,10 +418,21 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
     browseMarketplaces: async (query) => (await k.call('sources.browse', { query })).hits,
     onSourceProgress: (h) => k.on('sources.progress', (e) => h(e)),
 
-    async sendMessage(_w, sessionId, text, planMode) {
-      const r = await k.call('chat.send', { ...(sessionId ? { sessionId } : {}), text, planMode });
+    async sendMessage(_w, sessionId, text, planMode, model) {
+      const r = await k.call('chat.send', {
+        ...(sessionId ? { sessionId } : {}),
+        text,
+        planMode,
+        ...(model ? { model } : {}),
+      });
       lastTurn.set(r.sessionId, r.turnId);
       return { sessionId: r.sessionId, messageId: r.turnId };
+    },
+    async listModels(sessionId) {
+      return k.call('chat.models', sessionId ? { sessionId } : {});
+    },
+    async setModel(sessionId, model) {
+      await k.call('chat.setModel', { sessionId, model });
     },
     async stop(sessionId) {
       await k.call('chat.stop', { sessionId });

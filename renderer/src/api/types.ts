@@ -205,6 +205,15 @@ export interface SessionSummary {
   waiting?: boolean;
 }
 
+/** The models the picker offers: the provider's own list, else its preset's (`error` says why); `current` first. */
+export interface ModelChoices {
+  provider: string | null;
+  current: string | null;
+  models: string[];
+  source: 'provider' | 'preset';
+  error?: string;
+}
+
 /** A session a search found: where the words are, and an excerpt there with the words marked (`hit`). */
 export interface SessionHit {
   session: SessionSummary;

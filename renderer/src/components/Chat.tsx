@@ -5,12 +5,14 @@ import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
 import type { ChatMessage } from '../api/types';
 import { heldAbove, useView } from '../state/store';
+import { useModelChoice } from '../state/model-choice';
 import { MAX_MESSAGE_CHARS } from '../../../preload/contract';
 import { useShallow } from 'zustand/react/shallow';
 import { AnswerEnd } from './AnswerEnd';
 import { ApprovalCard } from './ApprovalCard';
 import { CopyMessage } from './CopyMessage';
 import { Markdown } from './Markdown';
+import { ModelPicker } from './ModelPicker';
 import { ToolCard } from './ToolCard';
 import { useSay } from '../i18n/say';
 
@@ -113,7 +115,11 @@ export function Chat() {
     view.addUserMessage(localId, body);
     const epoch = view.beginSend();
     try {
-      const r = await client.sendMessage(workspace.path, sessionId, body, planMode);
+      // A model picked for a conversation not started yet goes with its first message.
+      const model = sessionId ? undefined : useModelChoice.getState().pending;
+      const r = model
+        ? await client.sendMessage(workspace.path, sessionId, body, planMode, model)
+        : await client.sendMessage(workspace.path, sessionId, body, planMode);
       useView.getState().sent(epoch, sessionId, r.sessionId, workspace.path);
     } catch (err) {
       // Not sent: the message leaves the transcript and goes back into the input box of its conversation, above
@@ -165,6 +171,7 @@ export function Chat() {
           </span>{' '}
           {t('chat.planMode')}
         </button>
+        <ModelPicker />
         <button type="button" className="small" onClick={() => useView.getState().newChat()}>
           {t('chat.new')}
         </button>

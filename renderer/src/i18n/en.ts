@@ -299,6 +299,10 @@ export const en = {
     messages_one: '{{count}} message',
     messages_other: '{{count}} messages',
   },
+  modelPick: {
+    label: 'Model',
+    presetList: 'The provider did not list its models ({{error}}): these are the ones Knack knows for it.',
+  },
   spend: {
     label: 'Used so far in this conversation',
     tokens: '{{input}} tokens in, {{output}} out',

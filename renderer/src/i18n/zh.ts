@@ -298,6 +298,10 @@ export const zh: Strings = {
     messages_one: '{{count}} 条消息',
     messages_other: '{{count}} 条消息',
   },
+  modelPick: {
+    label: '模型',
+    presetList: '服务商没有列出它的模型（{{error}}）：这些是 Knack 已知的模型。',
+  },
   spend: {
     label: '本次对话目前的用量',
     tokens: '输入 {{input}} 个 token，输出 {{output}} 个',

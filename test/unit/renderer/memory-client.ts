@@ -8,6 +8,7 @@ import type {
   InstallReport,
   LoadedSkill,
   McpServerView,
+  ModelChoices,
   SessionHit,
   SessionSummary,
   SettingsView,
@@ -53,6 +54,8 @@ export interface MemoryClient extends KnackClient {
   usage: ContextUsage;
   /** The stored sessions (listSessions, searchSessions, renameSession, deleteSession). */
   sessions: SessionSummary[];
+  /** What listModels answers (setModel changes `current`). */
+  modelChoices: ModelChoices;
   /** What a search answers for a query (absent: the sessions whose title holds it, as title hits). */
   searchHits: Record<string, SessionHit[]>;
   /** What sandboxStatus answers. */
@@ -80,6 +83,12 @@ export function memoryClient(
     loaded: init.loaded ?? [],
     sessions: [{ id: 's1', title: 'First chat', updatedAt: '2026-11-30T10:00:00Z', messages: 2 }] as SessionSummary[],
     searchHits: {} as Record<string, SessionHit[]>,
+    modelChoices: {
+      provider: 'anthropic',
+      current: 'fake-model',
+      models: ['fake-model', 'fake-model-large'],
+      source: 'provider',
+    } as ModelChoices,
     tools: init.tools ?? [],
     servers: init.servers ?? [],
     usage: {
@@ -194,6 +203,12 @@ export function memoryClient(
     async sendMessage(_w, sessionId) {
       if (c.sendGate) await c.sendGate;
       return { sessionId: sessionId ?? 's1', messageId: 'm1' };
+    },
+    async listModels() {
+      return c.modelChoices;
+    },
+    async setModel(_s, model) {
+      c.modelChoices = { ...c.modelChoices, current: model };
     },
     async stop() {},
     async retry() {
