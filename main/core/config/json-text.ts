@@ -1,7 +1,15 @@
 // A JSON settings file as text: its value, the line of each key (`policy.ceiling.network` → 4) and, for text that is not
 // JSON, the line and column where it breaks, in words. jsonc-parser reads it (strict JSON: no comments, no trailing
 // commas) with positions; its scanner, which does not recurse, guards the depth first (its parser recurses).
-import { createScanner, getLocation, getNodeValue, parseTree, type Node, type ParseError } from 'jsonc-parser';
+import {
+  createScanner,
+  getLocation,
+  getNodeValue,
+  parseTree,
+  printParseErrorCode,
+  type Node,
+  type ParseError,
+} from 'jsonc-parser';
 
 export interface JsonText {
   /** The value, when the text is JSON. */
@@ -34,26 +42,6 @@ const SAID: Record<string, string> = {
   InvalidEscapeCharacter: 'unknown escape in a string',
   InvalidCharacter: 'a line break or control character inside a string (escape it, or close the string with ")',
 };
-
-const CODE_NAMES = [
-  '',
-  'InvalidSymbol',
-  'InvalidNumberFormat',
-  'PropertyNameExpected',
-  'ValueExpected',
-  'ColonExpected',
-  'CommaExpected',
-  'CloseBraceExpected',
-  'CloseBracketExpected',
-  'EndOfFileExpected',
-  'InvalidCommentToken',
-  'UnexpectedEndOfComment',
-  'UnexpectedEndOfString',
-  'UnexpectedEndOfNumber',
-  'InvalidUnicode',
-  'InvalidEscapeCharacter',
-  'InvalidCharacter',
-];
 
 /** Read `text` as strict JSON, with where its keys are and where it breaks. */
 export function readJsonText(text: string): JsonText {
@@ -118,7 +106,7 @@ function listKeys(node: Node, path: string, add: (path: string, offset: number) 
 }
 
 function describe(text: string, e: ParseError): string {
-  const name = CODE_NAMES[e.error] ?? '';
+  const name = printParseErrorCode(e.error);
   const next = text[e.offset];
   if (e.offset >= text.length && name !== 'EndOfFileExpected') return 'the file ends too early';
   // A comma right before } or ]: the mistake people make most.
