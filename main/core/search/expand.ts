@@ -1,9 +1,9 @@
-// Query expanders for TextIndex: the synonym table, the CC-CEDICT translation map, and their combination —
+// Query expanders for RankedIndex: the synonym table, the CC-CEDICT translation map, and their combination —
 // one factory (`crossLanguageExpander`) that SkillSearch and ToolSearch both use.
 import { terms } from './tokenize.js';
 import { BUILTIN_SYNONYMS, type SynonymGroup } from './synonyms.js';
 import { bilingualExpander, sharedBilingualMap, type BilingualMap, type BilingualOptions } from './bilingual.js';
-import type { Expander } from './text-index.js';
+import type { Expander } from './ranked-index.js';
 
 /** Expands a term to the other phrases of every synonym group that contains it as a whole phrase. */
 export function synonymExpander(groups: readonly SynonymGroup[]): Expander {

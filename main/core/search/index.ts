@@ -12,6 +12,14 @@ export {
 } from './phrases.js';
 export { requestTerms, type QueryNormalization } from './query.js';
 export { BUILTIN_SYNONYMS, parseSynonymGroups, type SynonymGroup } from './synonyms.js';
-export { TextIndex, type Expander, type TextIndexOptions } from './text-index.js';
+export {
+  lowerBound,
+  RankedIndex,
+  type Expander,
+  type FeedbackOptions,
+  type FieldSpec,
+  type IndexHit,
+  type RankedIndexOptions,
+} from './ranked-index.js';
 export { hasHan, normalize, splitIdentifiers, stem, STOPWORDS, terms } from './tokenize.js';
 export { sharedSynonymTable, wordnetExpander } from './wordnet.js';

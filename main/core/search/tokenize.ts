@@ -91,9 +91,22 @@ const cache = [
 ] as const;
 const SPACE = /\s+/;
 
-/** Index/query terms: words, stop words dropped, stemmed. */
+const ASCII = /^[\x00-\x7f]*$/;
+/** Word runs as UAX #29 sees them: `overflow's`, `e.g`, `60,000` and `2.7` stay one word, like Intl.Segmenter. */
+const ASCII_WORD = /[a-z0-9_]+(?:(?:(?<=[a-z])['’.:](?=[a-z])|(?<=[0-9])['’.,;](?=[0-9]))[a-z0-9_]+)*/g;
+
+/**
+ * Index/query terms: words, stop words dropped, stemmed. ASCII text takes a regular-expression path that gives the
+ * segmenter's words ~10× faster (indexing thousands of tools); other text is segmented chunk by chunk.
+ */
 export function terms(text: string, opts: { keepStopwords?: boolean } = {}): string[] {
   const keep = opts.keepStopwords === true;
+  if (ASCII.test(text)) {
+    const out: string[] = [];
+    for (const w of normalize(splitIdentifiers(text)).match(ASCII_WORD) ?? [])
+      if (keep || !STOPWORDS.has(w)) out.push(stem(w));
+    return out;
+  }
   const memo = cache[keep ? 1 : 0];
   const out: string[] = [];
   for (const chunk of text.split(SPACE)) {

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { writeFileAtomic } from '../base/index.js';
 import { stem, STOPWORDS } from './tokenize.js';
 import { SortedLines, type TermLookup } from './bilingual.js';
-import type { Expander } from './text-index.js';
+import type { Expander } from './ranked-index.js';
 
 /** Bump when the derivation changes so old caches are ignored. */
 const FORMAT = 'knack-wordnet-v1';

@@ -1,11 +1,15 @@
-// ToolSearch: ranks deferred tools for a request over name words, summary, description and parameter text (BM25F
-// in ToolIndex: request normalisation, prefix/typo matching, cross-language expansion, coordination), one round of
-// pseudo-relevance feedback (RM3), phrase and tool-name bonuses; plus exact-name and `select:a,b`.
-import type { Expander } from '../search/index.js';
-import { fastTerms as terms } from './fast-terms.js';
-import { ToolIndex, type FeedbackOptions, type FieldSpec } from './tool-index.js';
+// ToolSearch: ranks deferred tools for a request over name words, summary, description and parameter text (BM25F in
+// the shared RankedIndex: request normalisation, prefix/typo matching, cross-language expansion, coordination), one
+// round of pseudo-relevance feedback (RM3), phrase and tool-name bonuses; plus exact-name and `select:a,b`.
+import {
+  lowerBound,
+  RankedIndex,
+  terms,
+  type Expander,
+  type FeedbackOptions,
+  type FieldSpec,
+} from '../search/index.js';
 import { toSearchDoc, type SearchableTool } from './search-doc.js';
-import { lowerBound } from './vocab-match.js';
 import type { QueryNormalization } from '../search/index.js';
 
 /** Field weights and length normalisation. The name and summary say what a tool is for; parameters only hint. */
@@ -71,7 +75,7 @@ export interface ToolSearchOptions {
   feedback?: FeedbackOptions | false;
   /** Score multiplier 1 + nameBonus × (share of the tool name's words the request contains). */
   nameBonus?: number;
-  /** Coordination exponent (ToolIndex `coverage`). */
+  /** Coordination exponent (RankedIndex `coverage`). */
   coverage?: number;
   /** Further expansions at their own weights (e.g. WordNet synonyms). */
   moreExpansions?: { expand: Expander; weight: number; unknownOnly?: boolean }[];
@@ -97,7 +101,7 @@ interface ToolFeatures {
 }
 
 export class ToolSearchIndex {
-  private readonly index: ToolIndex;
+  private readonly index: RankedIndex;
   private readonly tools = new Map<string, ToolFeatures>();
   /** How many tools have each adjacent term pair: a request pair no tool has is not looked for. */
   private readonly pairCounts = new Map<number, number>();
@@ -112,7 +116,7 @@ export class ToolSearchIndex {
     this.phraseBonus = opts.phraseBonus ?? PHRASE_BONUS;
     this.nameBonus = opts.nameBonus ?? NAME_BONUS;
     this.feedback = opts.feedback ?? FEEDBACK;
-    this.index = new ToolIndex({
+    this.index = new RankedIndex({
       fields: opts.fields ?? TOOL_FIELDS,
       ...(opts.k1 !== undefined ? { k1: opts.k1 } : {}),
       ...(opts.prefixWeight !== undefined ? { prefixWeight: opts.prefixWeight } : {}),

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { FIXTURES } from '../../helpers/tmp.js';
 import { readCatalogFile } from '../../../main/core/tools/catalog-import.js';
 import { ToolSearchIndex } from '../../../main/core/tools/tool-search.js';
-import { ToolIndex } from '../../../main/core/tools/tool-index.js';
+import { RankedIndex } from '../../../main/core/search/index.js';
 import type { SearchableTool } from '../../../main/core/tools/search-doc.js';
 
 const dir = join(FIXTURES, 'tool-retrieval-bfcl');
@@ -59,7 +59,7 @@ test('an index updated by adds, removals and re-adds ranks exactly like one buil
 });
 
 test('the best k documents are the first k of the full ranking, equal scores in name order', () => {
-  const ix = new ToolIndex({
+  const ix = new RankedIndex({
     fields: { name: { weight: 2, b: 0.5 }, description: { weight: 1, b: 0.75 } },
     coverage: 0.5,
   });

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSyn
 import { dirname, join } from 'node:path';
 import { applyEdits, modify, parse, type ParseError } from 'jsonc-parser';
 import { userSettingsPath, workspaceSettingsPath } from '../../config/index.js';
-import { TextIndex } from '../../search/index.js';
+import { RankedIndex } from '../../search/index.js';
 import { crossLanguageExpander } from '../../search/index.js';
 import { openSource, type OpenOptions } from './open.js';
 import { parseSource, SourceError } from './spec.js';
@@ -159,22 +159,23 @@ export interface BrowseHit extends MarketEntry {
 /** Rank marketplace entries for a query in either language (name 3, tags 2, plugin 2, description 1). */
 export function searchEntries(entries: MarketEntry[], query: string, limit = 20, cacheDir?: string): BrowseHit[] {
   const idOf = (e: MarketEntry) => `${e.marketplace}\0${e.plugin}\0${e.skill ?? ''}`;
-  const index = new TextIndex<MarketEntry>({
-    fields: { name: 3, plugin: 2, tags: 2, description: 1 },
-    idOf,
-    extract: (e) => ({
+  const field = (weight: number) => ({ weight, b: 0.7 });
+  const index = new RankedIndex({
+    fields: { name: field(3), plugin: field(2), tags: field(2), description: field(1) },
+    idfPower: 1,
+    coverage: 1,
+    expand: crossLanguageExpander(cacheDir ? { cacheDir } : {}),
+  });
+  for (const e of entries)
+    index.add(idOf(e), {
       name: e.skill ?? e.plugin,
       plugin: e.plugin,
       tags: [...e.tags, e.category ?? ''].join(' '),
       description: e.description,
-    }),
-    expand: crossLanguageExpander(cacheDir ? { cacheDir } : {}),
-    normalize: {},
-  });
-  index.addAll(entries);
+    });
   const byId = new Map(entries.map((e) => [idOf(e), e]));
   const hits = query.trim()
-    ? index.search(query, { limit })
+    ? index.search(query, limit)
     : entries.slice(0, limit).map((e) => ({ id: idOf(e), score: 0 }));
   return hits.map((h) => {
     const e = byId.get(h.id)!;

@@ -1,7 +1,8 @@
-// SkillSearch: ranks the whole enabled catalog for a free-text request, in either language, on the shared TextIndex:
-// name, title, triggers and description, plus related words (WordNet, Chinese round trip) and the SKILL.md body.
+// SkillSearch: ranks the whole enabled catalog for a free-text request, in either language, on the shared
+// RankedIndex: name, title, triggers and description, plus related words (WordNet, Chinese round trip) and the
+// SKILL.md body.
 import { closeSync, openSync, readSync } from 'node:fs';
-import { TextIndex, type Expander, type TextIndexOptions } from '../../search/index.js';
+import { RankedIndex, type Expander, type RankedIndexOptions } from '../../search/index.js';
 import { crossLanguageExpander, type CrossLanguageOptions } from '../../search/index.js';
 import { sharedSynonymTable, wordnetExpander } from '../../search/index.js';
 import { sharedBilingualMap, translateTerm } from '../../search/index.js';
@@ -38,12 +39,8 @@ export interface SkillBody {
 }
 
 export interface SkillSearchOptions extends CrossLanguageOptions {
-  /** Field weights (default name 3, triggers 2, title 2, description 1). */
-  boosts?: Partial<Record<'name' | 'title' | 'description' | 'triggers' | 'related' | 'body', number>>;
   /** Replace the expander entirely (tests, or a caller with its own). */
   expander?: Expander;
-  /** Typo tolerance as a fraction of word length (default 0.2; 0 = off). */
-  fuzzy?: number;
   /** Query side: English synonyms from WordNet, how many per word and at what weight (default WORDNET; false = off). */
   wordnet?: { perTerm: number; weight: number } | false;
   /** Document side: a `related` field of each skill's words' synonyms (default RELATED; false = off). */
@@ -62,7 +59,10 @@ export interface SkillSearchOptions extends CrossLanguageOptions {
  */
 export const WORDNET: { perTerm: number; weight: number } | false = false;
 export const RELATED: RelatedWords = { wordnet: 0, pivot: 2, boost: 0.5 };
-export const BODY: SkillBody = { boost: 0.3, maxChars: 3000 };
+export const BODY: SkillBody = { boost: 0.15, maxChars: 3000 };
+/** Plain BM25 idf; coordination: score × (share of the request's words a skill matches)^COVERAGE. */
+export const IDF_POWER = 1;
+export const COVERAGE = 0.5;
 
 /** One read buffer for every body (an index build reads thousands): only grows. */
 let bodyBuffer = Buffer.allocUnsafe(0);
@@ -114,29 +114,50 @@ export function relatedText(
   return out.join(' ');
 }
 
-/** The fields, weights and expansions SkillSearch indexes the given skills with (also for benchmarking other engines). */
+/** The fields of a skill, as SkillSearch indexes them (weight, BM25 b): name 3, triggers 2, title 2, description 1. */
+const FIELDS = { name: 3, title: 2, triggers: 2, description: 1 } as const;
+const SKILL_B = 0.7;
+
+/** How SkillSearch reads the given skills: fields, weights, expansions (also for benchmarking other engines). */
 function skillIndexOptions(
   opts: SkillSearchOptions = {},
   own: MatchableSkill[] = [],
-): TextIndexOptions<MatchableSkill> {
+): { index: RankedIndexOptions; fields: (e: MatchableSkill) => Record<string, string> } {
   const wordnet = opts.wordnet ?? WORDNET;
   const related = opts.related ?? RELATED;
   const body = opts.body ?? BODY;
   // Skills share most of their words: each word's related words are looked up once per index build.
   const memo = new Map<string, string[]>();
   const readBody = body ? (body.read ?? ((e: MatchableSkill, max: number) => readSkillBody(e.file, max))) : undefined;
+  const weights: Record<string, number> = {
+    ...FIELDS,
+    ...(related ? { related: related.boost } : {}),
+    ...(body ? { body: body.boost } : {}),
+  };
   return {
-    fields: {
-      name: 3,
-      title: 2,
-      triggers: 2,
-      description: 1,
-      ...(related ? { related: related.boost } : {}),
-      ...(body ? { body: body.boost } : {}),
-      ...opts.boosts,
+    index: {
+      fields: Object.fromEntries(Object.entries(weights).map(([f, weight]) => [f, { weight, b: SKILL_B }])),
+      idfPower: IDF_POWER,
+      coverage: COVERAGE,
+      expand:
+        opts.expander ??
+        crossLanguageExpander({
+          ...opts,
+          synonyms: [...(opts.synonyms ?? []), ...own.flatMap((e) => skillSynonyms(e))],
+        }),
+      normalize: opts.normalize ?? {},
+      ...(wordnet
+        ? {
+            moreExpansions: [
+              {
+                expand: wordnetExpander(() => sharedSynonymTable(opts.cacheDir).table, wordnet.perTerm),
+                weight: wordnet.weight,
+              },
+            ],
+          }
+        : {}),
     },
-    idOf: (e) => e.manifest.name,
-    extract: (e) => {
+    fields: (e) => {
       const f: Record<string, string> = {
         name: e.manifest.name,
         title: e.manifest.title ?? '',
@@ -148,21 +169,6 @@ function skillIndexOptions(
       if (body && readBody) f.body = (readBody(e, body.maxChars) ?? '').slice(0, body.maxChars);
       return f;
     },
-    expand:
-      opts.expander ??
-      crossLanguageExpander({ ...opts, synonyms: [...(opts.synonyms ?? []), ...own.flatMap((e) => skillSynonyms(e))] }),
-    ...(opts.fuzzy !== undefined ? { fuzzy: opts.fuzzy } : {}),
-    normalize: opts.normalize ?? {},
-    ...(wordnet
-      ? {
-          moreExpansions: [
-            {
-              expand: wordnetExpander(() => sharedSynonymTable(opts.cacheDir).table, wordnet.perTerm),
-              weight: wordnet.weight,
-            },
-          ],
-        }
-      : {}),
   };
 }
 
@@ -189,7 +195,8 @@ function indexKey(e: MatchableSkill): string {
 }
 
 export class SkillSearch {
-  private readonly index: TextIndex<MatchableSkill>;
+  private readonly index: RankedIndex;
+  private readonly fields: (e: MatchableSkill) => Record<string, string>;
   private readonly opts: SkillSearchOptions;
   private readonly keys = new Map<string, string>();
   /** The request expander; rebuilt by update() when the skills' own synonyms change. */
@@ -200,12 +207,21 @@ export class SkillSearch {
   constructor(entries: Iterable<MatchableSkill>, opts: SkillSearchOptions = {}) {
     this.opts = opts;
     const list = searchableSkills(entries);
-    const indexOpts = skillIndexOptions(opts, list);
-    this.expand = indexOpts.expand!;
+    const { index, fields } = skillIndexOptions(opts, list);
+    this.expand = index.expand!;
+    this.fields = fields;
     this.synonymsKey = JSON.stringify(list.map((e) => skillSynonyms(e)));
-    this.index = new TextIndex<MatchableSkill>({ ...indexOpts, expand: (t) => this.expand(t) });
-    this.index.addAll(list);
-    for (const e of list) this.keys.set(e.manifest.name, indexKey(e));
+    this.index = new RankedIndex({ ...index, expand: (t) => this.expand(t) });
+    this.addAll(list);
+    // Postings are built here and after each update, not on the request that follows.
+    this.index.compile();
+  }
+
+  private addAll(list: MatchableSkill[]): void {
+    for (const e of list) {
+      this.index.add(e.manifest.name, this.fields(e), e);
+      this.keys.set(e.manifest.name, indexKey(e));
+    }
   }
 
   /**
@@ -222,14 +238,13 @@ export class SkillSearch {
         this.keys.delete(name);
       }
     }
-    const added = list.filter((e) => !this.keys.has(e.manifest.name));
-    this.index.addAll(added);
-    for (const e of added) this.keys.set(e.manifest.name, indexKey(e));
+    this.addAll(list.filter((e) => !this.keys.has(e.manifest.name)));
     const synonymsKey = JSON.stringify(list.map((e) => skillSynonyms(e)));
     if (synonymsKey !== this.synonymsKey && !this.opts.expander) {
       this.synonymsKey = synonymsKey;
-      this.expand = skillIndexOptions(this.opts, list).expand!;
+      this.expand = skillIndexOptions(this.opts, list).index.expand!;
     }
+    this.index.compile();
   }
 
   get size(): number {
@@ -237,14 +252,17 @@ export class SkillSearch {
   }
 
   search(query: string, opts: { limit?: number } = {}): SkillSearchHit[] {
-    return this.index.search(query, { limit: opts.limit ?? 10 }).map((h) => {
-      const e = this.index.get(h.id)!;
-      return { name: e.manifest.name, summary: e.manifest.description, tier: e.tier, score: h.score, matched: h.match };
+    const hits = this.index.search(query, opts.limit ?? 10);
+    const plan = hits.length ? this.index.queryPlan(query) : [];
+    return hits.map((h) => {
+      const e = this.index.get(h.id) as MatchableSkill;
+      const matched = this.index.matched(h.id, plan);
+      return { name: e.manifest.name, summary: e.manifest.description, tier: e.tier, score: h.score, matched };
     });
   }
 
-  /** The weighted query terms after tokenisation and expansion (for `--json` explanations). */
+  /** The index terms a request reaches (own words, prefixes, typos, expansions) and their weights (`--json`). */
   explain(query: string): Record<string, number> {
-    return Object.fromEntries(this.index.queryTerms(query));
+    return Object.fromEntries(this.index.queryPlan(query).map((p) => [p.term, p.weight]));
   }
 }

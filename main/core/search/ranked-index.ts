@@ -1,16 +1,16 @@
-// The ranked index behind ToolSearch: BM25F over weighted fields (name words, summary, description, parameters)
-// with a sorted vocabulary for prefix matches, a one/two-edit typo fallback for words the index does not know,
-// weighted query expansion (synonyms, Chinese↔English) from the shared search Expander, and the term statistics
-// for pseudo-relevance feedback. Incremental adds and removals; postings are recompiled lazily on the next search.
+// The one ranked full-text index, behind SkillSearch, ToolSearch and marketplace browsing: BM25F over weighted
+// fields, prefix matches from a sorted vocabulary, a typo fallback for words the index does not know, weighted
+// query expansion (synonyms, Chinese↔English), coordination, and one round of pseudo-relevance feedback (RM3).
+// What differs between the callers (fields, weights, expansions, feedback) is configuration.
 //
-// Terms are interned to stable integer ids when a document is added, and everything a search touches per query
-// (scores, coverage masks, the plan, feedback weights) lives in typed arrays reused across searches and reset
-// through touched lists: a search allocates almost nothing, so it neither pays for allocation nor triggers GC.
-import type { Expander } from '../search/index.js';
-import { fastTerms } from './fast-terms.js';
-import { requestTerms, type QueryNormalization } from '../search/index.js';
-import { TopK } from './top-k.js';
-import { prefixMatches, typoMatches } from './vocab-match.js';
+// Terms are interned to stable integer ids when a document is added; postings are recompiled lazily on the next
+// search after a change. Everything a search touches per query (scores, coverage masks, the plan, feedback weights)
+// lives in typed arrays reused across searches and reset through touched lists, so a search allocates almost nothing.
+import { hasHan, terms } from './tokenize.js';
+import { requestTerms, type QueryNormalization } from './query.js';
+
+/** Expands one query term into extra terms (synonyms, translations). Expanded terms rank lower. */
+export type Expander = (term: string) => string[];
 
 export interface FieldSpec {
   weight: number;
@@ -18,7 +18,7 @@ export interface FieldSpec {
   b: number;
 }
 
-export interface ToolIndexOptions {
+export interface RankedIndexOptions {
   fields: Record<string, FieldSpec>;
   /** BM25 saturation (default 1.2). */
   k1?: number;
@@ -33,7 +33,7 @@ export interface ToolIndexOptions {
   fuzzyWeight?: number;
   /**
    * Exponent on idf (default 1.5): above 1 leans on the rare, specific words of a request more than plain BM25,
-   * as a vector-space model does by weighting query and document alike (chosen on half the fixture's queries).
+   * as a vector-space model does by weighting query and document alike.
    */
   idfPower?: number;
   /** Further expansions, each at its own weight (WordNet synonyms: lower than translations). */
@@ -58,13 +58,6 @@ interface Doc {
   /** Per field: distinct term ids in first-occurrence order, their counts, and the field length in terms. */
   fields: { tids: number[]; counts: number[]; len: number }[];
   alive: boolean;
-}
-
-export interface WeightedTerm {
-  term: string;
-  weight: number;
-  /** The user's word this term stands for (own word, prefix/typo match or expansion of it). */
-  source?: string;
 }
 
 export interface IndexHit {
@@ -108,12 +101,15 @@ const WORD_CACHE_LIMIT = 20_000;
 const MAX_SOURCES = 32;
 /** Requests with up to this many words get their coordination factors from a per-search table. */
 const COVERAGE_LUT_BITS = 12;
+/** Prefix matches per request word, and typo matches per unknown word. */
+const PREFIX_CAP = 24;
+const TYPO_CAP = 8;
 
 const EMPTY_I32 = new Int32Array(0);
 const EMPTY_F32 = new Float32Array(0);
 const EMPTY_F64 = new Float64Array(0);
 
-export class ToolIndex {
+export class RankedIndex {
   private readonly fieldNames: string[];
   private readonly specs: FieldSpec[];
   private readonly docs: Doc[] = [];
@@ -121,12 +117,16 @@ export class ToolIndex {
   private dirty = true;
   private alive = 0;
 
-  /** Term dictionary: ids are stable for the index's lifetime (a removed tool's words keep theirs). */
+  /** Term dictionary: ids are stable for the index's lifetime (a removed document's words keep theirs). */
   private readonly termIds = new Map<string, number>();
   private readonly termText: string[] = [];
-  /** Per term id, as of the last compile: posting documents, saturated weights, idf^power (0 = not indexed). */
-  private postDocs: Int32Array[] = [];
-  private postW: Float32Array[] = [];
+  /**
+   * Postings as of the last compile, one flat run per term id (postStart[t] … postStart[t + 1]): documents and
+   * saturated weights; and per term id idf^power (0 = not indexed).
+   */
+  private postStart = EMPTY_I32;
+  private postDoc = EMPTY_I32;
+  private postW = EMPTY_F32;
   private idf = EMPTY_F64;
   private vocab: string[] = [];
   /** Per document number: rank of its id in code-unit order (ties between equal scores go to the smaller id). */
@@ -162,13 +162,23 @@ export class ToolIndex {
   private fbT = new Int32Array(64);
   private fbW = new Float64Array(64);
 
-  constructor(private readonly opts: ToolIndexOptions) {
+  constructor(private readonly opts: RankedIndexOptions) {
     this.fieldNames = Object.keys(opts.fields);
     this.specs = this.fieldNames.map((f) => opts.fields[f]!);
   }
 
   get size(): number {
     return this.alive;
+  }
+
+  has(id: string): boolean {
+    return this.byId.has(id);
+  }
+
+  /** What was attached to a document when it was added. */
+  get(id: string): unknown {
+    const i = this.byId.get(id);
+    return i === undefined ? undefined : this.docs[i]!.data;
   }
 
   /** The stable id of a term, created if new. */
@@ -192,11 +202,6 @@ export class ToolIndex {
     return this.termText.length;
   }
 
-  /** The id of a document number from RankedCandidates. */
-  idOf(doc: number): string {
-    return this.docs[doc]!.id;
-  }
-
   /** Where a document number's id comes in code-unit order among the indexed ids (for breaking ties). */
   nameOrder(doc: number): number {
     return this.idRank[doc]!;
@@ -214,19 +219,13 @@ export class ToolIndex {
       data,
       alive: true,
       fields: this.fieldNames.map((f) => {
-        const ts = fastTerms(fields[f] ?? '');
+        const ts = terms(fields[f] ?? '');
         const tf = new Map<number, number>();
         for (const t of ts) {
           const tid = this.intern(t);
           tf.set(tid, (tf.get(tid) ?? 0) + 1);
         }
-        const tids: number[] = [];
-        const counts: number[] = [];
-        for (const [tid, c] of tf) {
-          tids.push(tid);
-          counts.push(c);
-        }
-        return { tids, counts, len: ts.length };
+        return { tids: [...tf.keys()], counts: [...tf.values()], len: ts.length };
       }),
     };
     this.byId.set(id, this.docs.length);
@@ -248,8 +247,11 @@ export class ToolIndex {
     return tid >= 0 && tid < this.idf.length && this.idf[tid]! > 0;
   }
 
-  /** Rebuild postings from the per-doc term counts (drops removed docs). */
-  private compile(): void {
+  /**
+   * Rebuild postings from the per-doc term counts (drops removed docs), into flat typed arrays: a search after a
+   * change pays for this once (or the caller, ahead of it), so it allocates a few arrays, not one per term.
+   */
+  compile(): void {
     if (!this.dirty) return;
     if (this.docs.length > this.alive * 2 + 64) {
       const live = this.docs.filter((d) => d.alive);
@@ -263,80 +265,96 @@ export class ToolIndex {
     const k1 = this.opts.k1 ?? 1.2;
     const n = this.alive;
     const T = this.termText.length;
-    const avg = this.specs.map((_, f) => {
-      let sum = 0;
-      for (const d of this.docs) if (d.alive) sum += d.fields[f]!.len;
-      return n ? Math.max(1, sum / n) : 1;
-    });
-    const pDocs: number[][] = new Array<number[]>(T);
-    const pW: number[][] = new Array<number[]>(T);
+    const F = this.specs.length;
+    const D = this.docs.length;
+    const avg = new Float64Array(F);
+    let bound = 0;
+    for (const d of this.docs) {
+      if (!d.alive) continue;
+      for (let f = 0; f < F; f++) {
+        avg[f]! += d.fields[f]!.len;
+        bound += d.fields[f]!.tids.length;
+      }
+    }
+    for (let f = 0; f < F; f++) avg[f] = n ? Math.max(1, avg[f]! / n) : 1;
+    // Per document: its distinct terms (first-occurrence order), saturated BM25F weight and share of weighted text.
+    const start = new Int32Array(D + 1);
+    const docTerm = new Int32Array(bound);
+    const docSat = new Float64Array(bound);
+    const docLm = new Float64Array(bound);
+    const df = new Int32Array(T + 1);
     const wtf = new Float64Array(T);
     const raw = new Float64Array(T);
-    const order: number[] = [];
-    const start = new Int32Array(this.docs.length + 1);
-    const fT: number[] = [];
-    const fSat: number[] = [];
-    const fLm: number[] = [];
-    this.docs.forEach((d, di) => {
-      start[di] = fT.length;
-      if (!d.alive) return;
-      order.length = 0;
+    let m = 0;
+    for (let di = 0; di < D; di++) {
+      start[di] = m;
+      const d = this.docs[di]!;
+      if (!d.alive) continue;
+      const first = m;
       let weighted = 0;
-      d.fields.forEach((fd, f) => {
+      for (let f = 0; f < F; f++) {
+        const fd = d.fields[f]!;
         const spec = this.specs[f]!;
         const norm = 1 - spec.b + (spec.b * fd.len) / avg[f]!;
         weighted += spec.weight * fd.len;
         for (let j = 0; j < fd.tids.length; j++) {
           const t = fd.tids[j]!;
           const c = fd.counts[j]!;
-          if (wtf[t] === 0 && raw[t] === 0) order.push(t);
-          wtf[t] = wtf[t]! + (spec.weight * c) / norm;
-          raw[t] = raw[t]! + spec.weight * c;
+          if (raw[t] === 0) docTerm[m++] = t;
+          wtf[t]! += (spec.weight * c) / norm;
+          raw[t]! += spec.weight * c;
         }
-      });
-      for (const t of order) {
+      }
+      for (let j = first; j < m; j++) {
+        const t = docTerm[j]!;
         const x = wtf[t]!;
-        const w = (x * (k1 + 1)) / (x + k1);
-        (pDocs[t] ??= []).push(di);
-        (pW[t] ??= []).push(w);
-        fT.push(t);
-        fSat.push(w);
-        fLm.push(weighted ? raw[t]! / weighted : 0);
+        docSat[j] = (x * (k1 + 1)) / (x + k1);
+        docLm[j] = weighted ? raw[t]! / weighted : 0;
+        df[t]!++;
         wtf[t] = 0;
         raw[t] = 0;
       }
-    });
-    start[this.docs.length] = fT.length;
-    this.docStart = start;
-    this.docTerm = Int32Array.from(fT);
-    this.docSat = Float64Array.from(fSat);
-    this.docLm = Float64Array.from(fLm);
-    const power = this.opts.idfPower ?? 1.5;
-    this.postDocs = new Array<Int32Array>(T);
-    this.postW = new Array<Float32Array>(T);
-    this.idf = new Float64Array(T);
-    this.vocab = [];
-    for (let t = 0; t < T; t++) {
-      const docs = pDocs[t];
-      if (!docs) {
-        this.postDocs[t] = EMPTY_I32;
-        this.postW[t] = EMPTY_F32;
-        continue;
-      }
-      const df = docs.length;
-      this.postDocs[t] = Int32Array.from(docs);
-      this.postW[t] = Float32Array.from(pW[t]!);
-      this.idf[t] = Math.log(1 + (n - df + 0.5) / (df + 0.5)) ** power;
-      this.vocab.push(this.termText[t]!);
     }
-    this.vocab.sort();
+    start[D] = m;
+    this.docStart = start;
+    this.docTerm = docTerm;
+    this.docSat = docSat;
+    this.docLm = docLm;
+    // Postings in document order: counts to offsets, then one pass over the documents' runs.
+    const power = this.opts.idfPower ?? 1.5;
+    const postStart = new Int32Array(T + 1);
+    const idf = new Float64Array(T);
+    let vocabChanged = T !== this.idf.length;
+    for (let t = 0, at = 0; t < T; t++) {
+      postStart[t] = at;
+      at += df[t]!;
+      if (df[t]) idf[t] = Math.log(1 + (n - df[t]! + 0.5) / (df[t]! + 0.5)) ** power;
+      if (!vocabChanged && idf[t]! > 0 !== this.idf[t]! > 0) vocabChanged = true;
+    }
+    postStart[T] = m;
+    const fill = postStart.slice(0, T);
+    const postDoc = new Int32Array(m);
+    const postW = new Float32Array(m);
+    for (let di = 0; di < D; di++) {
+      for (let j = start[di]!, end = start[di + 1]!; j < end; j++) {
+        const at = fill[docTerm[j]!]!++;
+        postDoc[at] = di;
+        postW[at] = docSat[j]!;
+      }
+    }
+    this.postStart = postStart;
+    this.postDoc = postDoc;
+    this.postW = postW;
+    this.idf = idf;
+    // The sorted vocabulary (prefix and typo matches) changes only when a term gains its first or loses its last document.
+    if (vocabChanged) this.vocab = this.termText.filter((_, t) => idf[t]! > 0).sort();
     const byName = this.docs.map((_, i) => i).sort((a, b) => (this.docs[a]!.id < this.docs[b]!.id ? -1 : 1));
-    this.idRank = new Int32Array(this.docs.length);
+    this.idRank = new Int32Array(D);
     byName.forEach((d, r) => (this.idRank[d] = r));
-    if (this.scores.length < this.docs.length) {
-      this.scores = new Float64Array(this.docs.length * 2);
-      this.masks = new Uint32Array(this.docs.length * 2);
-      this.touched = new Int32Array(this.docs.length * 2);
+    if (this.scores.length < D) {
+      this.scores = new Float64Array(D * 2);
+      this.masks = new Uint32Array(D * 2);
+      this.touched = new Int32Array(D * 2);
     }
     if (this.termScratch.length < T) {
       this.termScratch = new Float64Array(T * 2);
@@ -371,23 +389,32 @@ export class ToolIndex {
     }
     let viaPrefix = false;
     if (pw > 0 && t.length >= pmin) {
-      for (const p of prefixMatches(this.vocab, t)) {
+      for (let i = lowerBound(this.vocab, t), n = 0; i < this.vocab.length && n < PREFIX_CAP; i++) {
+        const p = this.vocab[i]!;
+        if (!p.startsWith(t)) break;
+        if (p === t) continue;
         direct.push(this.termId(p));
         directF.push(pw * (t.length / p.length));
         viaPrefix = true;
+        n++;
       }
     }
     if (!known && !viaPrefix && fw > 0 && t.length > 4) {
-      for (const f of typoMatches(this.vocab, t)) {
-        direct.push(this.termId(f));
+      // Words with the same first letter within one edit (two from 8 letters on).
+      const max = t.length >= 8 ? 2 : 1;
+      for (let i = 0, n = 0; i < this.vocab.length && n < TYPO_CAP; i++) {
+        const v = this.vocab[i]!;
+        if (Math.abs(v.length - t.length) > max || v[0] !== t[0] || !withinEdits(t, v, max)) continue;
+        direct.push(this.termId(v));
         directF.push(fw);
+        n++;
       }
     }
     const exp = this.expansions().map(({ expand, weight: ew, unknownOnly }) => {
       const out = { tids: [] as number[], f: [] as number[] };
       if (unknownOnly && known) return out;
       for (const rawTerm of expand(t)) {
-        const parts = fastTerms(rawTerm);
+        const parts = terms(rawTerm);
         for (const e of parts) {
           const eid = this.termId(e);
           if (!this.known(eid)) continue;
@@ -435,30 +462,33 @@ export class ToolIndex {
     this.planN = 0;
   }
 
-  /** The request's own words with their weights (normalised unless turned off). */
-  private ownWords(query: string): { term: string; weight: number }[] {
-    const norm = this.opts.normalize ?? {};
-    return norm === false
-      ? [...new Set(fastTerms(query))].map((term) => ({ term, weight: 1 }))
-      : requestTerms(query, fastTerms, norm);
-  }
-
   /** Build the current plan for a query; returns its request words (plan sources index into them). */
   private buildPlan(query: string): { term: string; weight: number }[] {
     this.compile();
     this.clearPlan();
-    const own = this.ownWords(query);
+    const norm = this.opts.normalize ?? {};
+    const own =
+      norm === false
+        ? [...new Set(terms(query))].map((term) => ({ term, weight: 1 }))
+        : requestTerms(query, terms, norm);
     const plans = own.map((o) => this.wordPlan(o.term));
     for (let s = 0; s < own.length; s++) {
       const w = own[s]!.weight;
       const p = plans[s]!;
       for (let j = 0; j < p.direct.length; j++) this.put(p.direct[j]!, w * p.directF[j]!, s);
     }
-    const nExp = plans.length ? plans[0]!.exp.length : 0;
+    // The segmenter may split one dictionary word (数据库 → 数据 + 库): adjacent Chinese words are also
+    // expanded joined, credited to the first of them.
+    const expanded: [number, WordPlan][] = plans.map((p, s) => [s, p]);
+    for (let s = 0; s + 1 < own.length; s++) {
+      const [a, b] = [own[s]!.term, own[s + 1]!.term];
+      if (hasHan(a) && hasHan(b)) expanded.push([s, this.wordPlan(a + b)]);
+    }
+    const nExp = this.expansions().length;
     for (let k = 0; k < nExp; k++) {
-      for (let s = 0; s < own.length; s++) {
+      for (const [s, p] of expanded) {
         const w = own[s]!.weight;
-        const e = plans[s]!.exp[k]!;
+        const e = p.exp[k]!;
         for (let j = 0; j < e.tids.length; j++) this.put(e.tids[j]!, w * e.f[j]!, s);
       }
     }
@@ -475,29 +505,26 @@ export class ToolIndex {
     return out;
   }
 
+  /** The best `limit` documents for a request (no feedback), with their scores. */
   search(query: string, limit: number, filter?: (id: string) => boolean): IndexHit[] {
-    return this.searchPlan(this.queryPlan(query), limit, filter);
-  }
-
-  /** Score a weighted term plan (queryPlan's, or one extended by feedback) and return the best `limit` documents. */
-  searchPlan(plan: readonly WeightedTerm[], limit: number, filter?: (id: string) => boolean): IndexHit[] {
-    this.compile();
-    if (!plan.length || limit <= 0) return [];
-    const keys = new Map<string, number>();
-    const tids = new Int32Array(plan.length);
-    const ws = new Float64Array(plan.length);
-    const srcs = new Int32Array(plan.length);
-    plan.forEach((p, i) => {
-      tids[i] = this.termId(p.term);
-      ws[i] = p.weight;
-      const key = p.source ?? p.term;
-      let k = keys.get(key);
-      if (k === undefined) keys.set(key, (k = keys.size));
-      srcs[i] = k;
-    });
-    const n = this.rank(tids, ws, srcs, plan.length, keys.size, limit, filter);
+    const own = this.buildPlan(query);
+    const n = this.rank(this.planT, this.planW, this.planSrc, this.planN, own.length, limit, filter);
+    this.clearPlan();
     const out: IndexHit[] = [];
     for (let i = 0; i < n; i++) out.push({ id: this.docs[this.top.docs[i]!]!.id, score: this.top.scores[i]! });
+    return out;
+  }
+
+  /** Per field, the given terms a document holds (which words of a request it matched). */
+  matched(id: string, plan: readonly { term: string }[]): Record<string, string[]> {
+    const i = this.byId.get(id);
+    const out: Record<string, string[]> = {};
+    if (i === undefined) return out;
+    const want = new Set(plan.map((p) => this.termId(p.term)));
+    this.docs[i]!.fields.forEach((fd, f) => {
+      const hit = fd.tids.filter((t) => want.has(t)).map((t) => this.termText[t]!);
+      if (hit.length) out[this.fieldNames[f]!] = hit;
+    });
     return out;
   }
 
@@ -540,12 +567,12 @@ export class ToolIndex {
     for (let i = 0; i < n; i++) {
       const t = tids[i]!;
       if (!this.known(t)) continue;
-      const docs = this.postDocs[t]!;
-      const w = this.postW[t]!;
+      const docs = this.postDoc;
+      const w = this.postW;
       const f = this.idf[t]! * ws[i]!;
       const slot = coverage > 0 ? slotOfSrc[srcs[i]!]! : -1;
       const bit = slot >= 0 ? this.slotBit[slot]! : 0;
-      for (let j = 0; j < docs.length; j++) {
+      for (let j = this.postStart[t]!, end = this.postStart[t + 1]!; j < end; j++) {
         const d = docs[j]!;
         const before = scores[d]!;
         if (before === 0) touched[seen++] = d;
@@ -596,8 +623,7 @@ export class ToolIndex {
   rankRequest(query: string, depth: number, feedback: FeedbackOptions | false): RankedCandidates {
     const own = this.buildPlan(query);
     const n = this.planN;
-    const srcs = this.planSrc;
-    const hits = this.rank(this.planT, this.planW, srcs, n, own.length, depth);
+    const hits = this.rank(this.planT, this.planW, this.planSrc, n, own.length, depth);
     if (feedback && feedback.weight > 0 && hits > 1) {
       let total = 0;
       for (let i = 0; i < n; i++) total += this.planW[i]!;
@@ -605,55 +631,21 @@ export class ToolIndex {
       const top = this.top;
       const nFb = this.feedbackInto(top.docs, top.scores, Math.min(feedback.docs, hits), feedback.terms);
       const w = feedback.weight;
-      this.setFactors(this.fbT, this.fbW, nFb);
-      for (let i = 0; i < hits; i++)
-        top.scores[i] = ((1 - w) * top.scores[i]!) / total + w * this.scoreDoc(top.docs[i]!);
-      this.clearFactors(this.fbT, nFb);
+      const f = this.termScratch2;
+      for (let i = 0; i < nFb; i++) f[this.fbT[i]!] = this.idf[this.fbT[i]!]! * this.fbW[i]!;
+      for (let i = 0; i < hits; i++) {
+        const d = top.docs[i]!;
+        let fb = 0;
+        for (let j = this.docStart[d]!, end = this.docStart[d + 1]!; j < end; j++)
+          fb += f[this.docTerm[j]!]! * this.docSat[j]!;
+        top.scores[i] = ((1 - w) * top.scores[i]!) / total + w * fb;
+      }
+      for (let i = 0; i < nFb; i++) f[this.fbT[i]!] = 0;
     }
     // The plan stays readable (planTerms) until the next search; only its position index is cleared now.
     for (let i = 0; i < n; i++) this.planPos[this.planT[i]!] = -1;
     this.planN = 0;
     return { n: hits, docs: this.top.docs, scores: this.top.scores, planTerms: this.planT, planCount: n };
-  }
-
-  /** Set the per-term query factors (idf × weight) of a plan in termScratch2; `clearFactors` undoes it. */
-  private setFactors(tids: Int32Array, ws: Float64Array, n: number): void {
-    const f = this.termScratch2;
-    for (let i = 0; i < n; i++) {
-      const t = tids[i]!;
-      if (t >= 0 && t < this.idf.length) f[t] = f[t]! + this.idf[t]! * ws[i]!;
-    }
-  }
-
-  private clearFactors(tids: Int32Array, n: number): void {
-    for (let i = 0; i < n; i++) if (tids[i]! >= 0 && tids[i]! < this.idf.length) this.termScratch2[tids[i]!] = 0;
-  }
-
-  /** Score of one document under the factors set by setFactors, from the document's own term weights. */
-  private scoreDoc(d: number): number {
-    const f = this.termScratch2;
-    const terms = this.docTerm;
-    const sat = this.docSat;
-    let score = 0;
-    for (let j = this.docStart[d]!, end = this.docStart[d + 1]!; j < end; j++) score += f[terms[j]!]! * sat[j]!;
-    return score;
-  }
-
-  /**
-   * Scores of a few given documents for a weighted term plan, computed from their own term counts (no posting
-   * traversal): what re-scoring a candidate pool costs, whatever the terms' document frequencies.
-   */
-  scoreDocs(ids: readonly string[], plan: readonly WeightedTerm[]): number[] {
-    this.compile();
-    const tids = Int32Array.from(plan, (p) => this.termId(p.term));
-    const ws = Float64Array.from(plan, (p) => p.weight);
-    this.setFactors(tids, ws, plan.length);
-    const out = ids.map((id) => {
-      const i = this.byId.get(id);
-      return i === undefined ? 0 : this.scoreDoc(i);
-    });
-    this.clearFactors(tids, plan.length);
-    return out;
   }
 
   /**
@@ -695,22 +687,107 @@ export class ToolIndex {
     for (const t of list) acc[t] = 0;
     return m;
   }
+}
 
-  /**
-   * Relevance-model feedback terms (RM3's RM1 step): P(t|R) ≈ Σ_d P(t|d)·P(d|q) over the given top documents,
-   * with P(t|d) the term's share of the document's field-weighted text and P(d|q) the documents' normalised
-   * scores. The `terms` most probable index terms, weights summing to 1.
-   */
-  feedbackTerms(hits: readonly IndexHit[], terms: number): WeightedTerm[] {
-    this.compile();
-    // Hits no longer indexed are skipped; their share of P(d|q) would scale every term alike, and the weights
-    // are normalised at the end, so leaving them out changes nothing.
-    const live = hits.filter((h) => this.byId.has(h.id));
-    const docs = Int32Array.from(live, (h) => this.byId.get(h.id)!);
-    const scores = Float64Array.from(live, (h) => h.score);
-    const m = this.feedbackInto(docs, scores, docs.length, terms);
-    const out: WeightedTerm[] = [];
-    for (let i = 0; i < m; i++) out.push({ term: this.termText[this.fbT[i]!]!, weight: this.fbW[i]! });
-    return out;
+/** The first index of sorted `xs` whose value is not below `x` (xs.length when none is). */
+export function lowerBound<T extends string | number>(xs: readonly T[], x: T): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (xs[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Whether the Levenshtein distance of two strings is at most `max` (stops once a row exceeds it). */
+function withinEdits(a: string, b: string, max: number): boolean {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      cur.push(Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost));
+      if (cur[j]! < rowMin) rowMin = cur[j]!;
+    }
+    if (rowMin > max) return false;
+    prev = cur;
+  }
+  return prev[b.length]! <= max;
+}
+
+/**
+ * The best k of a stream of scored documents, without allocating per search: a binary heap in typed arrays with
+ * the weakest kept document at its root. Equal scores go to the document with the smaller rank.
+ */
+class TopK {
+  /** Best first after finish(): document numbers and their scores, `size` of them. */
+  docs = new Int32Array(64);
+  scores = new Float64Array(64);
+  size = 0;
+  private limit = 0;
+  private rank: Int32Array = new Int32Array(0);
+
+  /** Start a selection of at most `limit` documents; `rank` breaks ties (smaller wins). */
+  reset(limit: number, rank: Int32Array): void {
+    if (this.docs.length < limit) {
+      this.docs = new Int32Array(limit * 2);
+      this.scores = new Float64Array(limit * 2);
+    }
+    this.limit = limit;
+    this.rank = rank;
+    this.size = 0;
+  }
+
+  /** Whether document a (score sa) ranks below document b (score sb). */
+  private below(sa: number, a: number, sb: number, b: number): boolean {
+    return sa < sb || (sa === sb && this.rank[a]! > this.rank[b]!);
+  }
+
+  offer(d: number, s: number): void {
+    const { docs, scores } = this;
+    if (this.size < this.limit) {
+      // Sift up from the end.
+      let i = this.size++;
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (!this.below(s, d, scores[p]!, docs[p]!)) break;
+        docs[i] = docs[p]!;
+        scores[i] = scores[p]!;
+        i = p;
+      }
+      docs[i] = d;
+      scores[i] = s;
+    } else if (this.size > 0 && this.below(scores[0]!, docs[0]!, s, d)) this.siftDown(d, s, this.size);
+  }
+
+  /** Order the kept documents best first (the heap is used up). */
+  finish(): void {
+    for (let end = this.size - 1; end > 0; end--) {
+      const d = this.docs[end]!;
+      const s = this.scores[end]!;
+      this.docs[end] = this.docs[0]!;
+      this.scores[end] = this.scores[0]!;
+      this.siftDown(d, s, end);
+    }
+  }
+
+  /** Put `d` with score `s` at the root of the heap docs/scores[0 … size) and sift it down. */
+  private siftDown(d: number, s: number, size: number): void {
+    const { docs, scores } = this;
+    let i = 0;
+    for (;;) {
+      let c = 2 * i + 1;
+      if (c >= size) break;
+      if (c + 1 < size && this.below(scores[c + 1]!, docs[c + 1]!, scores[c]!, docs[c]!)) c++;
+      if (!this.below(scores[c]!, docs[c]!, s, d)) break;
+      docs[i] = docs[c]!;
+      scores[i] = scores[c]!;
+      i = c;
+    }
+    docs[i] = d;
+    scores[i] = s;
   }
 }

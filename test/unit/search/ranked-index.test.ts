@@ -1,12 +1,14 @@
-// TextIndex (SkillSearch's ranked index): replacing and removing documents, typo and prefix reach, coverage of the
-// user's words past 32 of them, and the chunk-cached tokenizer giving exactly the segmenter's terms on real texts.
+// RankedIndex (the one index behind SkillSearch and ToolSearch): replacing and removing documents, typo and prefix
+// reach, coverage of the user's words past 32 of them, and the chunk-cached tokenizer giving exactly the segmenter's
+// terms on real texts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
-import { TextIndex } from '../../../main/core/search/text-index.js';
+import { RankedIndex, type RankedIndexOptions } from '../../../main/core/search/ranked-index.js';
 import { terms, termsUncached } from '../../../main/core/search/tokenize.js';
-import { publicSkillFiles } from '../../helpers/tmp.js';
+import { FIXTURES, publicSkillFiles } from '../../helpers/tmp.js';
 
 interface Doc {
   id: string;
@@ -14,29 +16,24 @@ interface Doc {
   body: string;
 }
 
-function index(docs: Doc[], over: Partial<ConstructorParameters<typeof TextIndex<Doc>>[0]> = {}): TextIndex<Doc> {
-  const ix = new TextIndex<Doc>({
-    fields: { title: 2, body: 1 },
-    idOf: (d) => d.id,
-    extract: (d) => ({ title: d.title, body: d.body }),
-    ...over,
-  });
-  ix.addAll(docs);
+function index(docs: Doc[], over: Partial<RankedIndexOptions> = {}): RankedIndex {
+  const ix = new RankedIndex({ fields: { title: { weight: 2, b: 0.7 }, body: { weight: 1, b: 0.7 } }, ...over });
+  for (const d of docs) ix.add(d.id, { title: d.title, body: d.body }, d);
   return ix;
 }
 
-const ids = (ix: TextIndex<Doc>, q: string, limit = 10): string[] => ix.search(q, { limit }).map((h) => h.id);
+const ids = (ix: RankedIndex, q: string, limit = 10): string[] => ix.search(q, limit).map((h) => h.id);
 
 test('adding a document again under its id replaces it: its old words no longer find it', () => {
   const ix = index([
     { id: 'a', title: 'backup database', body: '' },
     { id: 'b', title: 'render charts', body: '' },
   ]);
-  ix.addAll([{ id: 'a', title: 'translate documents', body: '' }]);
+  ix.add('a', { title: 'translate documents' }, 'new');
   assert.equal(ix.size, 2);
   assert.deepEqual(ids(ix, 'backup'), []);
   assert.deepEqual(ids(ix, 'translate'), ['a']);
-  assert.equal(ix.get('a')!.title, 'translate documents');
+  assert.equal(ix.get('a'), 'new');
 });
 
 test('removed documents never come back, before and after the postings are compacted', () => {
@@ -49,7 +46,7 @@ test('removed documents never come back, before and after the postings are compa
   ix.remove('d1');
   assert.ok(!ids(ix, 'deploy service', 200).includes('d1'));
   assert.ok(!ix.has('d1'));
-  // Past a quarter removed, the postings are rebuilt without them.
+  // Past half removed, the documents are renumbered without them.
   for (let i = 0; i < 150; i++) ix.remove(`d${i}`);
   assert.equal(ix.size, 50);
   const left = ids(ix, 'deploy', 200);
@@ -65,26 +62,25 @@ test('a removed document no longer counts towards how rare a word is', () => {
     { id: 'c', title: 'helm', body: '' },
     { id: 'd', title: 'other', body: '' },
   ]);
-  const before = ix.search('kubernetes')[0]!.score;
+  const before = ix.search('kubernetes', 10)[0]!.score;
   ix.remove('b');
   // One document of three has the word now, instead of two of four: rarer, so it scores higher.
-  assert.ok(ix.search('kubernetes')[0]!.score > before);
+  assert.ok(ix.search('kubernetes', 10)[0]!.score > before);
 });
 
-test('typos within the allowed edits are forgiven in the user’s own words; prefixes reach longer words', () => {
+test('typos in words the index does not know are forgiven; prefixes reach longer words', () => {
   const ix = index([
     { id: 'k8s', title: 'kubernetes tuning', body: '' },
     { id: 'shot', title: 'screenshot capture', body: '' },
+    { id: 'cap', title: 'capture', body: '' },
   ]);
-  // Terms are stems: "kubernetes" is indexed as "kubernet".
-  assert.deepEqual(ids(ix, 'kubenretes', 1), []); // two edits (a swap) with the default of one
+  // Terms are stems: "kubernetes" is indexed as "kubernet", "capture" as "captur".
   assert.deepEqual(ids(ix, 'kuberntes', 1), ['k8s']); // one deletion
-  assert.deepEqual(ids(ix, 'kubernetz', 1), ['k8s']); // one substitution
-  assert.deepEqual(
-    ids(index([{ id: 'k8s', title: 'kubernetes', body: '' }], { maxFuzzy: 2, fuzzy: 0.3 }), 'kubenretes'),
-    ['k8s'],
-  );
-  assert.deepEqual(ids(index([{ id: 'k8s', title: 'kubernetes', body: '' }], { fuzzy: 0 }), 'kubernetz'), []);
+  assert.deepEqual(ids(ix, 'kubenretes', 1), ['k8s']); // a swap: two edits, allowed from 8 letters on
+  assert.deepEqual(ids(ix, 'captor', 1), ['cap']); // one substitution in a shorter word
+  assert.deepEqual(ids(ix, 'cpature', 1), []); // two edits in a word under 8 letters
+  assert.deepEqual(ids(ix, 'xapture', 1), [], 'a typo never changes the first letter');
+  assert.deepEqual(ids(index([{ id: 'k8s', title: 'kubernetes', body: '' }], { fuzzyWeight: 0 }), 'kubernetz'), []);
   assert.deepEqual(ids(ix, 'screen', 1), ['shot']);
   assert.deepEqual(ids(ix, 'sc', 1), [], 'prefixes shorter than prefixMin do not expand');
   // An exact match outranks a prefix match of the same word.
@@ -107,16 +103,22 @@ function levenshtein(a: string, b: string): number {
   return d[a.length]![b.length]!;
 }
 
-test('a request word reaches exactly the indexed words it prefixes or is one edit from (random words)', () => {
+test('a request word reaches exactly the words it is, prefixes, or (unknown) is a typo of (random words)', () => {
   // Consonant-only words: the stemmer leaves them as they are, so index terms are the words themselves.
   const word = (min: number) =>
-    fc.array(fc.constantFrom('b', 'c', 'd', 'f'), { minLength: min, maxLength: 8 }).map((a) => a.join(''));
+    fc.array(fc.constantFrom('b', 'c', 'd', 'f'), { minLength: min, maxLength: 9 }).map((a) => a.join(''));
   fc.assert(
     fc.property(fc.uniqueArray(word(3), { minLength: 1, maxLength: 30 }), word(5), (vocab, q) => {
       const ix = index(vocab.map((w) => ({ id: w, title: w, body: '' })));
       const got = new Set(ids(ix, q, 100));
-      const want = new Set(vocab.filter((w) => w.startsWith(q) || levenshtein(q, w) <= 1));
-      assert.deepEqual(got, want);
+      const sorted = [...vocab].sort();
+      const prefixed = sorted.filter((w) => w !== q && w.startsWith(q)).slice(0, 24);
+      const max = q.length >= 8 ? 2 : 1;
+      const typos =
+        vocab.includes(q) || prefixed.length
+          ? []
+          : sorted.filter((w) => w[0] === q[0] && levenshtein(q, w) <= max).slice(0, 8);
+      assert.deepEqual(got, new Set([...(vocab.includes(q) ? [q] : []), ...prefixed, ...typos]));
     }),
     { numRuns: 300 },
   );
@@ -129,11 +131,22 @@ test('typo and prefix reach stay with the user’s own words, not their translat
   assert.deepEqual(ids(ix, 'databas'), ['x']);
 });
 
-test('coverage counts the user’s distinct words, also past 32 of them', () => {
-  const ix = index([
-    { id: 'both', title: 'alpha', body: 'omega' },
-    { id: 'one', title: 'omega omega omega', body: 'omega omega' },
-  ]);
+test('adjacent Chinese words are also expanded joined, as one dictionary word', () => {
+  const ix = index([{ id: 'db', title: 'database', body: '' }], {
+    expand: (t) => (t === '数据库' ? ['database'] : []),
+  });
+  assert.deepEqual(terms('数据库'), ['数据', '库']); // the segmenter splits it
+  assert.deepEqual(ids(ix, '数据库'), ['db']);
+});
+
+test('coverage counts the user’s distinct words, also with more than 32 of them', () => {
+  const ix = index(
+    [
+      { id: 'both', title: 'alpha', body: 'omega' },
+      { id: 'one', title: 'omega omega omega', body: 'omega omega' },
+    ],
+    { coverage: 1 },
+  );
   assert.deepEqual(ids(ix, 'alpha omega', 1), ['both']);
   // "alpha" is the request's 1st word and "omega" its 33rd (and 40th): words that match nothing change no score.
   const filler = (n: number) =>
@@ -141,21 +154,25 @@ test('coverage counts the user’s distinct words, also past 32 of them', () => 
       { length: n },
       (_, i) => `zz${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}q`,
     );
-  const short = ix.search('alpha omega')[0]!.score;
+  const short = ix.search('alpha omega', 1)[0]!.score;
   for (const n of [31, 38]) {
-    const [hit] = ix.search(`alpha ${filler(n).join(' ')} omega`, { limit: 1 });
+    const [hit] = ix.search(`alpha ${filler(n).join(' ')} omega`, 1);
     assert.equal(hit!.id, 'both');
     assert.ok(Math.abs(hit!.score - short) < 1e-9 * short, `${n} fillers: ${hit!.score} vs ${short}`);
   }
 });
 
-test('each hit reports which of its fields matched which terms', () => {
+test('a hit reports which of its fields hold which terms of the request', () => {
   const ix = index([{ id: 'a', title: 'deploy checks', body: 'run the deploy checklist' }]);
-  const [hit] = ix.search('deploy');
-  assert.deepEqual(hit!.match, { title: ['deploi'], body: ['deploi'] }); // stemmed, as indexed
+  assert.deepEqual(ix.matched('a', ix.queryPlan('deploy')), { title: ['deploi'], body: ['deploi'] }); // stemmed
 });
 
-test('the cached tokenizer gives exactly the segmenter’s terms on every public SKILL.md and on random text', () => {
+test('the cached and ASCII tokenizer paths give exactly the segmenter’s terms on real and random text', () => {
+  const dir = join(FIXTURES, 'tool-retrieval');
+  const tools = JSON.parse(readFileSync(join(dir, 'tools.json'), 'utf8')) as { name: string; description: string }[];
+  const queries = JSON.parse(readFileSync(join(dir, 'queries.json'), 'utf8')) as { query: string }[];
+  for (const t of [...tools.map((x) => `${x.name} ${x.description}`), ...queries.map((q) => q.query)])
+    assert.deepEqual(terms(t), termsUncached(t), t.slice(0, 80));
   const files = publicSkillFiles();
   assert.ok(files.length > 20);
   for (const f of files) {
