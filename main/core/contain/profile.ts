@@ -110,10 +110,16 @@ export function wallRules(place: WallPlace): WallRules {
  * (registered per command) names it; paths as literals, never patterns (a workspace named `a*b` is that folder). The
  * protected paths are not here: each command gets those that exist when it starts (planProtect).
  */
-export function wallConfig(place: WallPlace): SandboxRuntimeConfig {
+export function wallConfig(place: WallPlace, knackCwd: string): SandboxRuntimeConfig {
   const r = wallRules(place);
   const lit = (path: string) => ({ path, literal: true as const });
+  // On every command the runtime lists the files three levels below Knack's own working folder (ripgrep) for nested
+  // .git/hooks, .vscode, … to deny. That matters only where commands may write; from any other folder (Electron's `/`,
+  // a folder outside the workspace) it finds nothing they could change and costs from a third of a second to ten
+  // seconds per command, so there the scan is given a program that lists nothing (`true`).
+  const scan = r.allowWrite.some((w) => isInside(knackCwd, w));
   return {
+    ...(scan ? {} : { ripgrep: { command: 'true' } }),
     network: {
       allowedDomains: [],
       deniedDomains: [],

@@ -129,7 +129,7 @@ export class Wall {
     state: Wall['state'],
   ) {
     this.state = state;
-    this.config = wallConfig(place);
+    this.config = wallConfig(place, process.cwd());
     const rules = wallRules(place);
     this.denyRead = rules.denyRead;
     this.protect = rules.protect;

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
 import { run as knack } from '../../helpers/cli.js';
 import { Wall } from '../../../main/core/contain/wall.js';
+import { wallConfig } from '../../../main/core/contain/profile.js';
 
 const root = tempDir('knack-protect-');
 const home = join(root, 'home');
@@ -160,4 +161,12 @@ test("Knack started inside the workspace: the runtime's own stubs (.bashrc, .vsc
     process.chdir(cwd);
   }
   assert.deepEqual(readdirSync(ws).sort(), ['a.txt']);
+});
+
+test('the runtime scans for nested protected names only when Knack runs inside a folder commands may write', () => {
+  const place = { workspace: '/w/app', home: '/h', dataDir: '/h/data' };
+  assert.equal(wallConfig(place, '/w/app').ripgrep, undefined);
+  assert.equal(wallConfig(place, '/w/app/sub').ripgrep, undefined);
+  assert.deepEqual(wallConfig(place, '/').ripgrep, { command: 'true' });
+  assert.deepEqual(wallConfig(place, '/w').ripgrep, { command: 'true' });
 });
