@@ -18,7 +18,7 @@ import {
 } from '../core/agent/index.js';
 import { decisionLines } from '../core/policy/index.js';
 import { TOOL } from '../core/policy/index.js';
-import { displaySafe } from '../core/policy/index.js';
+import { displaySafe, invisibleClass } from '../core/policy/index.js';
 
 const OPTIONS = {
   once: { type: 'string' as const },
@@ -39,9 +39,12 @@ const OFFLINE_LABEL =
 const NO_MODEL_LINE =
   'knack chat: No model is set up, so the message was not answered (set a key, or use --offline for the inspector alone)';
 
+/** Controls, bidi controls and tag characters: blanked in one-line summaries (the shared table, preload/display.ts). */
+const SHORT_UNSAFE = invisibleClass(['control', 'bidi', 'tag']);
+
 function short(v: unknown, max = 160): string {
   const s = typeof v === 'string' ? v : (JSON.stringify(v) ?? '');
-  const flat = s.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, ' ');
+  const flat = s.replace(SHORT_UNSAFE, ' ');
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 

@@ -20,4 +20,4 @@ export { CATEGORIES, categoryOf, describeRule, parseSkillScope, skillScopeKey } 
 export { accessForArgs, buildGate, gateOver, ownRoots, workspaceCeiling } from './setup.js';
 export { TOOL, TOOLS, toolsWhere, type AccessClass } from './tool-table.js';
 export { type Access, type Actor, type Decision, type Gate, type ToolCall } from './types.js';
-export { displaySafe, displaySafeLines } from '../../../preload/display.js';
+export { displaySafe, displaySafeLines, invisibleClass } from '../../../preload/display.js';

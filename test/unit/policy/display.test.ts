@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { tempDir, writeTree } from '../../helpers/tmp.js';
-import { displaySafe, displaySafeLines, hasUnsafeDisplay } from '../../../preload/display.js';
+import { displaySafe, displaySafeLines, hasUnsafeDisplay, INVISIBLE as TABLE } from '../../../preload/display.js';
+import { normalizeLine } from '../../../main/core/skills/trust/normalize.js';
 import { main } from '../../../main/cli/index.js';
 import type { Io } from '../../../main/cli/command.js';
 
@@ -44,6 +45,31 @@ test('finding 8: every control, C1, bidi and zero-width character is escaped; or
   }
   // Escaping twice changes nothing (the escapes are plain text).
   assert.equal(displaySafe(displaySafe('\x1b\u202e')), displaySafe('\x1b\u202e'));
+});
+
+test('one invisible-character table: its kinds never overlap, and display escapes everything the audit hides', () => {
+  const kindOf = new Map<number, string>();
+  for (const [kind, ranges] of Object.entries(TABLE))
+    for (const [a, b] of ranges)
+      for (let c = a; c <= b; c++) {
+        assert.equal(kindOf.get(c), undefined, `U+${c.toString(16)} is both ${kindOf.get(c)} and ${kind}`);
+        kindOf.set(c, kind);
+      }
+  const wrong: string[] = [];
+  let hidden = 0;
+  for (let c = 0x7f; c <= 0xe01ff; c++) {
+    if ((c >= 0xd800 && c <= 0xdfff) || (c > 0x2ffff && c < 0xe0000)) continue;
+    const ch = String.fromCodePoint(c);
+    const h = normalizeLine(`a${ch}b`).hidden;
+    const audited = h !== undefined && h.zeroWidth + h.bidi + h.tags > 0;
+    if (audited) hidden++;
+    // The audit hides exactly the zero-width, bidi and tag kinds; display escapes every kind.
+    if (audited !== ['zero-width', 'bidi', 'tag'].includes(kindOf.get(c) ?? ''))
+      wrong.push(`audit U+${c.toString(16)}`);
+    if (hasUnsafeDisplay(ch) !== kindOf.has(c)) wrong.push(`display U+${c.toString(16)}`);
+  }
+  assert.deepEqual(wrong.slice(0, 10), []);
+  assert.ok(hidden > 400, `${hidden} hidden code points`);
 });
 
 test('finding 8: the terminal approval prompt of knack tools call shows control characters escaped', async () => {

@@ -1,13 +1,13 @@
 // Text normalisation before audit matching: hidden Unicode found and removed (and reported), NFKC, whitespace collapse,
 // and de-obfuscation of common string tricks in scripts ("ev"+"al", global["eval"], \x65val, fromCharCode, base64).
 
-/** Zero-width and invisible formatting characters (soft hyphen, ZW space/joiners, word joiner, invisible operators, BOM). */
-const ZERO_WIDTH = /[\u00AD\u180E\u200B-\u200D\u2060-\u2064\uFEFF]/g;
-/** Bidirectional controls (Trojan Source): embeddings, overrides, isolates, marks. */
-const BIDI = /\u061C|\u200E|\u200F|[\u202A-\u202E]|[\u2066-\u2069]/g;
-/** Unicode tag characters (U+E0000–U+E007F) can carry invisible ASCII; variation selectors supplement too. */
-// eslint-disable-next-line no-misleading-character-class -- matching invisible selectors is the point
-const TAGS = /[\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/gu;
+import { invisibleClass } from '../../../../preload/display.js';
+
+/** The invisible characters that hide text in prose, from the one shared table: zero-width, bidi controls, tags. */
+const ZERO_WIDTH = invisibleClass(['zero-width']);
+const BIDI = invisibleClass(['bidi']);
+const TAGS = invisibleClass(['tag']);
+const MAY_HIDE = invisibleClass(['zero-width', 'bidi', 'tag'], 'u');
 
 export interface HiddenText {
   zeroWidth: number;
@@ -144,29 +144,6 @@ function withoutTypography(line: string): string {
 /** Whitespace that `\s+ → ' '` would change: any whitespace but a plain space, or two spaces in a row. */
 const COLLAPSIBLE = /[^\S ]| {2}/;
 
-/**
- * Whether a line holds a character ZERO_WIDTH, BIDI or TAGS match (a tag or variation selector is a surrogate pair
- * led by U+DB40): without one, nothing is hidden, counted or removed, and only NFKC and the homoglyphs are left to do.
- */
-function mayHide(line: string): boolean {
-  for (let i = 0; i < line.length; i++) {
-    const c = line.charCodeAt(i);
-    if (c < 0xad) continue;
-    if (
-      c === 0xad ||
-      c === 0x61c ||
-      c === 0x180e ||
-      (c >= 0x200b && c <= 0x200f) ||
-      (c >= 0x202a && c <= 0x202e) ||
-      (c >= 0x2060 && c <= 0x2069) ||
-      c === 0xfeff ||
-      c === 0xdb40
-    )
-      return true;
-  }
-  return false;
-}
-
 /** The hidden characters of a line, counted (not the ones ordinary typography uses); undefined when there are none. */
 function hiddenIn(line: string): HiddenText | undefined {
   const counted = withoutTypography(line);
@@ -186,9 +163,9 @@ function hiddenIn(line: string): HiddenText | undefined {
 
 export function normalizeLine(line: string): NormalizedLine {
   let hidden: HiddenText | undefined;
-  // Fast path: plain ASCII lines need no Unicode work; lines with nothing hidden (mayHide), only NFKC and homoglyphs.
+  // Fast path: plain ASCII lines need no Unicode work; lines with nothing hidden (MAY_HIDE), only NFKC and homoglyphs.
   if (/[^\x00-\x7e]/.test(line)) {
-    if (mayHide(line)) {
+    if (MAY_HIDE.test(line)) {
       hidden = hiddenIn(line);
       line = line.replace(ZERO_WIDTH, '').replace(BIDI, '').replace(TAGS, '');
     }
