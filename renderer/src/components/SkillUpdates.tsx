@@ -6,7 +6,7 @@ import { errorText, useClient } from '../api/context';
 import type { InstallReport, SkillUpdate } from '../api/types';
 import { useView } from '../state/store';
 import { Findings } from './Findings';
-import { LevelBadge } from './Levels';
+import { LevelBadge, LevelLegend } from './Levels';
 import { Modal } from './Modal';
 
 export function UpdatesBadge() {
@@ -89,6 +89,7 @@ function UpdatesDialog({ items, onClose }: { items: SkillUpdate[]; onClose(): vo
       }}
       wide
     >
+      {items.some((u) => u.level) && <LevelLegend />}
       {items.map((u) => {
         const r = results[u.name];
         return (

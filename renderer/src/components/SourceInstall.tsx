@@ -8,7 +8,7 @@ import { errorText, useClient } from '../api/context';
 import type { InstallReport, MarketHit, OpenedSource } from '../api/types';
 import { useView } from '../state/store';
 import { Findings, Permissions } from './Findings';
-import { LevelBadge } from './Levels';
+import { LevelBadge, LevelLegend } from './Levels';
 
 export function SourceInstall({ onClose }: { onClose(): void }) {
   const { t } = useTranslation();
@@ -176,6 +176,7 @@ export function SourceInstall({ onClose }: { onClose(): void }) {
           <p>
             <strong>{opened.display}</strong> — {t('sources.holds', { count: opened.skills.length })}
           </p>
+          <LevelLegend />
           <ul className="plain" aria-label={t('sources.skills')}>
             {opened.skills.map((s) => (
               <li key={`${s.plugin ?? ''}/${s.name}`}>
