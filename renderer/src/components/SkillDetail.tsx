@@ -73,7 +73,7 @@ export function SkillDetail() {
       {!shown && !error && <p className="muted">{t('common.loading')}</p>}
       {shown && (
         <>
-          <p>{shown.description}</p>
+          <p data-skill-text>{shown.description}</p>
           <p className="skill-state">
             <strong>{t(stateKey(shown))}</strong>
           </p>
