@@ -295,7 +295,37 @@ describe('contract client adapter', () => {
       provider: 'anthropic',
       model: 'claude-x',
       hasApiKey: false,
+      configured: false,
       rules: [{ id: 'r1', action: 'allow', pattern: 'allow bash: git status' }],
+    });
+  });
+
+  it("passes Test connection's failure with the provider's words, and the sandbox status, checked against the contract", async () => {
+    const failed = {
+      ok: false,
+      provider: 'anthropic',
+      model: 'claude-x',
+      baseUrl: null,
+      kind: 'auth',
+      status: 401,
+      message: 'anthropic refused the API key (401): check the key',
+      said: 'invalid x-api-key',
+    };
+    const sandbox = {
+      available: false,
+      backend: 'bubblewrap',
+      reason: 'bwrap missing',
+      hint: 'apt install',
+      mode: 'auto',
+    };
+    const { t } = transport({ 'settings.testProvider': () => failed, 'sandbox.status': () => sandbox as never });
+    const c = adapt(createClient(t), 'serve', false);
+    expect(await c.testConnection!()).toEqual({ ...failed, baseUrl: undefined });
+    expect(await c.sandboxStatus!()).toEqual(sandbox);
+    // An answer outside the contract (a mode that does not exist) is refused on arrival, never shown.
+    const bad = transport({ 'sandbox.status': () => ({ ...sandbox, mode: 'sometimes' }) as never });
+    await expect(adapt(createClient(bad.t), 'serve', false).sandboxStatus!()).rejects.toMatchObject({
+      code: 'invalid_output',
     });
   });
 
