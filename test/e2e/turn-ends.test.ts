@@ -1,6 +1,6 @@
 // How an answer ends, in Debian's Chromium through serve mode with the fake Anthropic server: a connection dropped
 // mid-answer is marked interrupted with its text kept, and Retry finishes the answer; a stalled stream times out (a
-// short stall limit in settings.json); a message with no model set up says so at once, with the way to Settings.
+// short stall limit in settings.json); a message with no model set up says so at once, with the way to the setup steps.
 // No timing: each step waits for what a user sees.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -108,7 +108,7 @@ test('a stream that stalls past the limit is marked timed out, with Retry', { sk
 });
 
 test(
-  'with no model set up, a message says "No model is set up" at once, with a button to Settings',
+  'with no model set up, a message says "No model is set up" at once, with a button to the setup steps',
   { skip },
   async () => {
     await browser.close();
@@ -128,6 +128,9 @@ test(
     await end.waitFor();
     assert.match((await end.textContent()) ?? '', /No model is set up/);
     await end.getByRole('button', { name: 'Set up a model' }).click();
+    // The setup steps, at the provider; Cancel leaves Settings on screen.
+    await page.getByRole('heading', { name: 'Choose a model provider' }).waitFor();
+    await page.getByRole('button', { name: 'Cancel' }).click();
     await until(async () => (await page.getByRole('heading', { name: 'Settings' }).count()) > 0);
   },
 );

@@ -51,7 +51,8 @@ export function AnswerEnd({ m }: { m: ChatMessage }) {
             <button
               type="button"
               className="small primary"
-              onClick={() => useView.getState().set({ view: 'settings' })}
+              // The setup steps (provider, key, Test connection); closing them leaves Settings open.
+              onClick={() => useView.getState().set({ view: 'settings', setup: 'settings' })}
             >
               {t('chat.setUpModel')}
             </button>

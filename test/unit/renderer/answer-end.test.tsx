@@ -70,7 +70,11 @@ describe('answer ends', () => {
     expect((await screen.findByRole('alert')).textContent).toContain('No model is set up');
     expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Set up a model' }));
+    // The setup steps open at the provider; closing them leaves Settings on screen.
+    expect(await screen.findByRole('heading', { name: 'Choose a model provider' })).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(useView.getState().view).toBe('settings'));
+    expect(await screen.findByRole('heading', { name: 'Settings' })).toBeTruthy();
   });
 
   it('shows the states in Chinese too', async () => {
