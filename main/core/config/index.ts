@@ -18,4 +18,4 @@ export {
   type Settings,
 } from './settings.js';
 export { watchFiles, type FileWatcher } from './watch.js';
-export { readJsonText, type JsonText } from './json-text.js';
+export { MAX_DEPTH, readJsonText, tooDeep, type JsonText } from './json-text.js';

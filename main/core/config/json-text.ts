@@ -82,8 +82,11 @@ const OPEN_BRACKET = 3;
 const CLOSE_BRACKET = 4;
 const EOF = 17;
 
-/** The offset of the first bracket past MAX_DEPTH, or undefined. */
-function tooDeep(text: string): number | undefined {
+/**
+ * The offset of the first bracket past MAX_DEPTH, or undefined. jsonc-parser's tree builder recurses: a reader of
+ * JSON that others wrote (a cloned repository's files) checks this first.
+ */
+export function tooDeep(text: string): number | undefined {
   const scanner = createScanner(text, true);
   let depth = 0;
   for (let k: number = scanner.scan(); k !== EOF; k = scanner.scan()) {

@@ -136,6 +136,21 @@ test('a broken lock names its file, line and field', () => {
   assert.throws(() => readLock(file), /skills\.lock\.json:1: not valid JSON/);
 });
 
+test('a marketplace.json or lock nested without end is refused with its file and line, never a stack overflow', () => {
+  // A hostile repository's marketplace.json: jsonc-parser's tree builder recurses, so depth is checked first.
+  const deep = `{"name": "m",\n"plugins": [${'['.repeat(100_000)}${']'.repeat(100_000)}]}`;
+  assert.throws(
+    () => parseMarketplace(deep, 'm.json'),
+    (e: Error) => e instanceof SourceError && /^m\.json:2: nested more than 64 levels deep/.test(e.message),
+  );
+  const file = join(root, 'deep.lock.json');
+  writeFileSync(file, `{"version": 1, "skills": ${'{"a": '.repeat(100_000)}1${'}'.repeat(100_000)}}`);
+  assert.throws(
+    () => readLock(file),
+    (e: Error) => e instanceof SourceError && /deep\.lock\.json:1: nested more than 64 levels deep/.test(e.message),
+  );
+});
+
 test('a server that never answers times out with one line; nothing stays behind', async () => {
   const sockets = new Set<Socket>();
   const silent = createServer(() => undefined);

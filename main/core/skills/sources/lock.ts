@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 
 import { z } from 'zod';
 import { findNodeAtLocation, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { MAX_DEPTH, tooDeep } from '../../config/index.js';
 import type { SourceRecord } from './open.js';
 import { cleanRepoPath, parseSource, refProblem, SourceError } from './spec.js';
 import { writeFileAtomic } from '../../base/index.js';
@@ -46,6 +47,9 @@ function lineAt(text: string, offset: number): number {
 export function readLock(file: string): Lock {
   if (!existsSync(file)) return { version: 1, skills: {} };
   const text = readFileSync(file, 'utf8');
+  const deep = tooDeep(text);
+  if (deep !== undefined)
+    throw new SourceError(`${file}:${lineAt(text, deep)}: nested more than ${MAX_DEPTH} levels deep`);
   const errors: ParseError[] = [];
   const tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false });
   if (errors.length || !tree)

@@ -3,6 +3,7 @@
 // zod checks the shape; jsonc-parser finds the line of a bad field, so an error names file:line and field.
 import { z } from 'zod';
 import { findNodeAtLocation, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { MAX_DEPTH, tooDeep } from '../../config/index.js';
 import { cleanRepoPath, parseSource, refProblem, SourceError } from './spec.js';
 
 export const MARKETPLACE_FILE = '.claude-plugin/marketplace.json';
@@ -77,6 +78,9 @@ function lineAt(text: string, offset: number): number {
 
 /** Parse marketplace.json text; `file` names it in errors (`…/marketplace.json:12: plugins[3].source.source: …`). */
 export function parseMarketplace(text: string, file: string): Marketplace {
+  const deep = tooDeep(text);
+  if (deep !== undefined)
+    throw new MarketplaceError(`${file}:${lineAt(text, deep)}: nested more than ${MAX_DEPTH} levels deep`);
   const errors: ParseError[] = [];
   const tree = parseTree(text, errors, { allowTrailingComma: false, disallowComments: true });
   if (errors.length || !tree) {
