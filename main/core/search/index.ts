@@ -10,7 +10,7 @@ export {
   SynonymCanon,
   type PhraseToken,
 } from './phrases.js';
-export { requestTerms, type QueryNormalization } from './query.js';
+export { type QueryNormalization } from './query.js';
 export { BUILTIN_SYNONYMS, parseSynonymGroups, type SynonymGroup } from './synonyms.js';
 export {
   lowerBound,
@@ -18,8 +18,7 @@ export {
   type Expander,
   type FeedbackOptions,
   type FieldSpec,
-  type IndexHit,
   type RankedIndexOptions,
 } from './ranked-index.js';
-export { hasHan, normalize, splitIdentifiers, stem, STOPWORDS, terms } from './tokenize.js';
+export { hasHan, normalize, splitIdentifiers, stem, terms } from './tokenize.js';
 export { sharedSynonymTable, wordnetExpander } from './wordnet.js';
