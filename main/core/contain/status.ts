@@ -15,6 +15,8 @@ export interface WallStatus {
   /** One line that fixes it (empty when available). */
   hint: string;
   mode: SandboxMode;
+  /** Something that works less well than it should here, though commands are contained (Linux: no setpriv). */
+  note?: string;
 }
 
 export function backendOf(os: NodeJS.Platform = platform()): string {
@@ -37,7 +39,7 @@ export function installHint(os: NodeJS.Platform = platform()): string {
 /** The one line a person reads: `sandbox: bubblewrap, on` or `sandbox unavailable (bubblewrap): … — fix: …`. */
 export function describeWall(s: WallStatus): string {
   if (s.mode === 'off') return `sandbox: off in settings (sandbox.mode); commands run without it and each one asks`;
-  if (s.available) return `sandbox: ${s.backend}, on (mode ${s.mode})`;
+  if (s.available) return `sandbox: ${s.backend}, on (mode ${s.mode})${s.note ? `; note: ${s.note}` : ''}`;
   const then = s.mode === 'required' ? 'commands are refused (mode required)' : 'every command asks first (mode auto)';
   return `sandbox unavailable (${s.backend}): ${s.reason}; ${then} — fix: ${s.hint}`;
 }

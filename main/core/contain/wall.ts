@@ -1,9 +1,11 @@
 // The wall: every program Knack starts runs inside the OS sandbox of @anthropic-ai/sandbox-runtime (bubblewrap + socat
 // on Linux, Seatbelt on macOS, its own backend on Windows), initialised once per open workspace and reset when the last
 // workspace closes; each command is wrapped, spawned as its own process group, and reports what the wall blocked.
-import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type * as RuntimeModule from '@anthropic-ai/sandbox-runtime';
 import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { wallConfig, wallRules, type WallPlace } from './profile.js';
@@ -22,6 +24,42 @@ const open = new Set<Wall>();
 let started: Promise<void> | undefined;
 /** The socat processes relaying the proxy's sockets (Linux), found once the runtime has started. */
 let bridges: { pid: number; socket: string }[] | undefined;
+
+/**
+ * The socat the runtime starts its bridges with (Linux): knack-socat, shipped beside this file in a checkout
+ * (`../../..` is the repository root from main/core/contain and from the bundles in dist/main/electron) and as an extra
+ * resource in the packaged app. It execs socat under `setpriv --pdeathsig KILL`, so a bridge dies with Knack even on
+ * kill -9; the runtime's own cleanup runs only on a clean exit. PDEATHSIG follows the thread that spawned the bridge:
+ * the runtime spawns from the event loop's (main) thread, which lives as long as the process.
+ * Where it cannot run (no setpriv, or one without --pdeathsig: util-linux before 2.33) the runtime's plain socat is
+ * used, and the wall's status says its bridges may outlive a crash. Probed once (a run of `knack-socat -V`).
+ */
+let bridgeSocat: { path?: string; note?: string } | undefined;
+function socatForBridges(): { path?: string; note?: string } {
+  if (bridgeSocat) return bridgeSocat;
+  if (process.platform !== 'linux') return (bridgeSocat = {});
+  const root = fileURLToPath(new URL('../../..', import.meta.url));
+  // Electron's resources folder (the packaged app); absent under Node.
+  const resources = (process as { resourcesPath?: string }).resourcesPath;
+  const candidates = [
+    ...(resources ? [join(resources, 'knack-socat')] : []),
+    join(root, 'main/core/contain/knack-socat'),
+  ];
+  const path = candidates.find((c) => {
+    try {
+      accessSync(c, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  if (!path) return (bridgeSocat = { note: `knack-socat not found (${candidates.join(', ')}): ${OUTLIVE}` });
+  const probe = spawnSync(path, ['-V'], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 });
+  if (probe.status === 0) return (bridgeSocat = { path });
+  const why = probe.error?.message ?? (probe.stderr.toString().trim().split('\n')[0] || `exit ${probe.status}`);
+  return (bridgeSocat = { note: `setpriv --pdeathsig did not run (${why}): ${OUTLIVE}` });
+}
+const OUTLIVE = "the sandbox's socat bridges run without it and may outlive Knack if it is killed";
 
 /** A process's command line, NUL-separated; empty once it is gone (or a zombie). */
 function cmdlineOf(pid: number): string {
@@ -162,7 +200,7 @@ export class Wall {
     if (deps.errors.length) return deps.errors.join('; ');
     const init = (): Promise<void> => {
       started ??= SandboxManager.initialize(
-        this.config,
+        { ...this.config, socatPath: socatForBridges().path },
         // A host no command's list names is refused, and the refusal says which host and why.
         ({ host }) =>
           Promise.resolve({
@@ -203,7 +241,9 @@ export class Wall {
 
   status(): WallStatus {
     const backend = backendOf();
-    if (this.state.available) return { available: true, backend, reason: '', hint: '', mode: this.mode };
+    const note = this.mode === 'off' ? undefined : socatForBridges().note;
+    if (this.state.available)
+      return { available: true, backend, reason: '', hint: '', mode: this.mode, ...(note ? { note } : {}) };
     return {
       available: false,
       backend,
