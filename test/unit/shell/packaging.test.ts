@@ -3,7 +3,17 @@
 // electron-builder run over a stub Electron distribution packs an app.asar whose contents we check.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  chmodSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { builtinModules, createRequire } from 'node:module';
 import { spawnSync } from 'node:child_process';
@@ -78,7 +88,10 @@ test('the packaging config ships compiled code only, unpacks native modules, car
   assert.equal(c.npmRebuild, true);
   assert.deepEqual(
     c.extraResources.map((r) => [r.from, r.to]),
-    [['builtin-skills', 'builtin-skills']],
+    [
+      ['builtin-skills', 'builtin-skills'],
+      ['main/core/contain/knack-socat', 'knack-socat'],
+    ],
   );
   assert.ok(existsSync(join(root, c.afterPack)));
   assert.ok(existsSync(join(root, c.mac.icon)));
@@ -197,6 +210,8 @@ test('electron-builder packs dist into app.asar over a stub Electron: compiled c
   // Native modules, and the sandbox runtime, whose vendored seccomp helpers must run from disk.
   assert.deepEqual(readdirSync(unpacked).sort(), ['@anthropic-ai', 'better-sqlite3', 'isolated-vm']);
   assert.ok(existsSync(join(app, 'resources', 'builtin-skills', 'git-commit', 'SKILL.md')));
+  // The sandbox's bridges start through it (wall.ts): a file on disk that can be run, not an entry of the archive.
+  accessSync(join(app, 'resources', 'knack-socat'), constants.X_OK);
   assert.equal(fuseWire(join(app, 'knack')), '01001100');
 });
 
