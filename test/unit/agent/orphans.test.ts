@@ -53,21 +53,6 @@ async function leftAfter(what: () => number[], ms = 2000): Promise<number[]> {
   return left;
 }
 
-/** The runtime's own helpers (the sandbox's socat bridges) the child started: the test ends them after the kill. */
-function childrenOf(pid: number): number[] {
-  const out: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) out.push(Number(name));
-    } catch {
-      /* gone */
-    }
-  }
-  return out;
-}
-
 /**
  * Run one chat turn in a real child process whose model calls bash with `command`; kill -9 the child as soon as the
  * command's process group is stored (the child is frozen there). `beforeKill` runs first, given the group.
@@ -88,7 +73,6 @@ async function killMidCall(
   let id = '';
   let pgid = 0;
   const lines = createInterface({ input: p.stdout! });
-  let helpers: number[] = [];
   await new Promise<void>((resolve, reject) => {
     p.on('exit', (code) => reject(new Error(`child exited early (${code}): ${stderr}`)));
     lines.on('line', (l) => {
@@ -97,20 +81,13 @@ async function killMidCall(
       if (l === 'EVENT tool_process') {
         p.removeAllListeners('exit');
         beforeKill(pgid);
-        helpers = childrenOf(p.pid!).filter((c) => c !== pgid);
         p.kill('SIGKILL');
         resolve();
       }
     });
   });
+  // The sandbox's socat bridges die with the child (knack-socat: test/unit/contain/bridges-die.test.ts).
   await new Promise((r) => p.once('exit', r));
-  for (const h of helpers) {
-    try {
-      if (readFileSync(`/proc/${h}/cmdline`, 'utf8').startsWith('socat')) process.kill(h, 'SIGKILL');
-    } catch {
-      /* gone */
-    }
-  }
   assert.ok(pgid > 0, 'the child stored the process group of the call');
   return { id, pgid };
 }
