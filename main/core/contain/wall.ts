@@ -196,7 +196,9 @@ export class Wall {
     }
     const { SandboxManager } = rt;
     if (!SandboxManager.isSupportedPlatform()) return `no OS sandbox for ${process.platform}`;
-    const deps = SandboxManager.checkDependencies();
+    // The async check: the sync one resolves the seccomp helper with `npm root -g` on the event loop (seconds under
+    // load), which stalled an answer streaming meanwhile past its stall limit.
+    const deps = await SandboxManager.checkDependenciesAsync();
     if (deps.errors.length) return deps.errors.join('; ');
     const init = (): Promise<void> => {
       started ??= SandboxManager.initialize(
