@@ -52,6 +52,9 @@ before(async () => {
   browser = await launchChromium();
   page = (await openUi(browser, served.url)).page;
   await page.getByRole('textbox', { name: 'Message' }).waitFor();
+  // The window is ready once the sandbox has started (its badge says so): its start blocks the engine for a moment,
+  // which under load would eat into this test's 5 s stall limit.
+  await page.getByRole('button', { name: 'Sandboxed' }).waitFor({ timeout: 120_000 });
 });
 
 after(async () => {
