@@ -52,6 +52,23 @@ const ModelId = z
   .regex(/^[A-Za-z0-9][A-Za-z0-9._:/@+-]*$/, 'a model id: letters, digits and . _ : / @ + -');
 
 export const Tier = z.enum(['builtin', 'user', 'project']);
+
+/** The model's marketplace tool (main/core/skills/use/marketplace-tool.ts): it proposes installs, never installs. */
+export const MARKETPLACE_TOOL = 'skill_marketplace';
+/**
+ * What a proposal of that tool shows the user: its result's `installProposal`, every string escaped by main. The window
+ * shows it as a card whose "Review install" opens the install dialog on this marketplace; the user decides there.
+ */
+export const InstallProposal = z.object({
+  marketplace: z.string().min(1).max(2048),
+  marketplaceName: z.string().max(500),
+  plugin: z.string().min(1).max(500),
+  skill: z.string().max(500).optional(),
+  description: z.string().max(1000),
+  level: z.enum(['P0', 'P1', 'P2']).optional(),
+  command: z.string().max(4096),
+});
+export type InstallProposal = z.infer<typeof InstallProposal>;
 export type Tier = z.infer<typeof Tier>;
 
 export const Diagnostic = z.object({

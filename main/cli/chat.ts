@@ -19,6 +19,7 @@ import {
 import { decisionLines } from '../core/policy/index.js';
 import { TOOL } from '../core/policy/index.js';
 import { displaySafe, invisibleClass } from '../core/policy/index.js';
+import { proposalIn } from '../core/skills/use/index.js';
 
 const OPTIONS = {
   once: { type: 'string' as const },
@@ -89,9 +90,18 @@ function renderer(ctx: CommandContext): (e: AgentEvent) => void {
         if (e.verdict === 'deny')
           for (const l of [`  ✗ denied: ${displaySafe(e.reason)}`, ...decisionLines(e).map((f) => `    ${f}`)]) line(l);
         break;
-      case 'tool_result':
+      case 'tool_result': {
         line(e.ok ? `  ✓ ${e.name} (${e.durationMs} ms)` : `  ✗ ${e.name}: ${short(e.content)}`);
+        // An install the model proposed (skill_marketplace): shown, never run; the user reviews it with this command.
+        const p = e.ok ? proposalIn(e.content) : undefined;
+        if (p) {
+          line(
+            `  → proposed skill ${displaySafe(p.skill ?? p.plugin)}${p.level ? ` (${p.level})` : ''} from ${displaySafe(p.marketplaceName)}: ${displaySafe(p.description).slice(0, 160)}`,
+          );
+          line(`    review and install it with: ${displaySafe(p.command)}`);
+        }
         break;
+      }
       case 'approval_answered':
         line(
           `  approval: ${e.answer}${e.message ? ` (${e.message})` : ''}${e.rules?.length ? ` — stored: ${e.rules.join('; ')}` : ''}`,

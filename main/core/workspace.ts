@@ -11,7 +11,7 @@ import { SkillMatcher } from './skills/use/index.js';
 import { SkillLoader } from './skills/use/index.js';
 import { SkillSearch } from './skills/use/index.js';
 import { WorkspaceSession } from './skills/use/index.js';
-import { skillTools } from './skills/use/index.js';
+import { createMarketplaceTool, skillTools } from './skills/use/index.js';
 import type { CatalogEntry } from './skills/format/index.js';
 import type { Diagnostic } from './base/index.js';
 import { realRoot } from './base/index.js';
@@ -33,7 +33,7 @@ import { ToolExecutor } from './tools/index.js';
 import { catalogSkillFinder, createRunSkillScriptTool } from './sandbox/index.js';
 import type { SpawnHost } from './sandbox/index.js';
 import { describeWall, Wall } from './contain/index.js';
-import { wallPlaceOf } from './source-wall.js';
+import { sourceWall, wallPlaceOf } from './source-wall.js';
 import type { WallView } from './policy/index.js';
 
 export interface WorkspaceOptions {
@@ -397,6 +397,12 @@ export class KnackWorkspace {
         runner: this.scriptRunner(),
         findSkill: catalogSkillFinder(this.catalog),
       });
+      // Reads the configured marketplaces (git inside this workspace's wall) and proposes installs; installs nothing.
+      const marketplace = createMarketplaceTool({
+        dataDir: o.paths.dataDir,
+        workspace: this.workspace,
+        wall: sourceWall(() => this.wall()),
+      });
       return openToolbox({
         workspace: this.workspace,
         settings: this.settings,
@@ -406,7 +412,7 @@ export class KnackWorkspace {
         ...(o.onDecision ? { onDecision: o.onDecision } : {}),
         extraTools: [
           { tools: skill, source: 'skill' },
-          { tools: [script], source: 'builtin' },
+          { tools: [script, marketplace], source: 'builtin' },
         ],
         ...(o.mcpServers ? { mcpServers: o.mcpServers } : {}),
         ...(o.mcpBackoff ? { backoff: o.mcpBackoff } : {}),

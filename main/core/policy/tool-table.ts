@@ -61,6 +61,8 @@ export const TOOLS = {
   read_skill_resource: { access: 'read', harness: true },
   run_skill_script: { access: 'execute', notForSkills: true },
   create_skill: { access: 'write', notForSkills: true },
+  /** Searches the configured marketplaces and proposes an install the user reviews; it installs nothing itself. */
+  skill_marketplace: { access: 'meta' },
 } as const satisfies Record<string, ToolSpec>;
 
 export type ToolName = keyof typeof TOOLS;

@@ -22,11 +22,12 @@ export function InstallDialog() {
   const [outcome, setOutcome] = useState<string>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
-  const close = () => set({ installOpen: false, installFile: undefined });
+  const installSource = useView((s) => s.installSource);
+  const close = () => set({ installOpen: false, installFile: undefined, installSource: undefined });
   const [dragging, setDragging] = useState(false);
   const started = useRef(false);
   const lastZip = useRef<File>(undefined);
-  const [tab, setTab] = useState<'local' | 'source'>('local');
+  const [tab, setTab] = useState<'local' | 'source'>(installSource ? 'source' : 'local');
 
   async function run(f: () => Promise<InstallReport>) {
     setBusy(true);
@@ -132,7 +133,9 @@ export function InstallDialog() {
           </button>
         </div>
       )}
-      {!report && tab === 'source' && <SourceInstall onClose={close} />}
+      {!report && tab === 'source' && (
+        <SourceInstall onClose={close} {...(installSource ? { initial: installSource } : {})} />
+      )}
       {!report && tab === 'local' && (
         <form onSubmit={audit} className="install-form">
           <p className="muted">{t('install.intro')}</p>

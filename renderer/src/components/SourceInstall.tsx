@@ -10,7 +10,14 @@ import { useView } from '../state/store';
 import { Findings, Permissions } from './Findings';
 import { LevelBadge, LevelLegend } from './Levels';
 
-export function SourceInstall({ onClose }: { onClose(): void }) {
+export function SourceInstall({
+  onClose,
+  initial,
+}: {
+  onClose(): void;
+  /** Fetched as the tab opens (an install the assistant proposed), with `pick` ticked. */
+  initial?: { source: string; want: string[]; pick?: string };
+}) {
   const { t } = useTranslation();
   const client = useClient();
   const ws = useView((s) => s.workspace?.path ?? '');
@@ -36,9 +43,19 @@ export function SourceInstall({ onClose }: { onClose(): void }) {
     [client],
   );
 
+  // Once, as the tab opens.
+  const first = useRef(initial);
+  useEffect(() => {
+    const i = first.current;
+    if (!i) return;
+    first.current = undefined;
+    setSource(i.source);
+    void fetchSource(undefined, i.want, i.source, i.pick);
+  }, []);
+
   const refreshCatalog = () => useView.getState().set({ catalogTick: useView.getState().catalogTick + 1 });
 
-  async function fetchSource(e?: FormEvent, want?: string[], from = source) {
+  async function fetchSource(e?: FormEvent, want?: string[], from = source, pick?: string) {
     e?.preventDefault();
     if (!from.trim() || !client.openSource) {
       setError(t('sources.needSource'));
@@ -52,7 +69,8 @@ export function SourceInstall({ onClose }: { onClose(): void }) {
       if (openId.current) void client.closeSource?.(openId.current);
       openId.current = o.openId;
       setOpened(o);
-      setPicked(o.skills.length === 1 && !o.skills[0]!.problem ? [o.skills[0]!.name] : []);
+      const wanted = o.skills.find((s) => s.name === pick && !s.problem && s.level !== 'P0');
+      setPicked(wanted ? [wanted.name] : o.skills.length === 1 && !o.skills[0]!.problem ? [o.skills[0]!.name] : []);
       setResults(undefined);
       setReviewing(false);
     } catch (err) {

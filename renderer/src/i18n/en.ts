@@ -419,6 +419,12 @@ export const en = {
       rejected: 'rejected',
     },
   },
+  proposal: {
+    title: 'The assistant proposes a skill',
+    from: 'From {{market}} ({{source}})',
+    note: 'Nothing is installed until you review its audit and approve it.',
+    review: 'Review install',
+  },
   updates: {
     check: 'Check for updates',
     badge_one: 'Updates: {{count}}',

@@ -413,6 +413,12 @@ export const zh: Strings = {
       rejected: '已驳回',
     },
   },
+  proposal: {
+    title: '助手推荐了一个技能',
+    from: '来自 {{market}}（{{source}}）',
+    note: '在你审阅它的审计结果并批准之前，不会安装任何东西。',
+    review: '审阅安装',
+  },
   updates: {
     check: '检查更新',
     badge_one: '更新：{{count}}',

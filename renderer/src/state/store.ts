@@ -37,6 +37,8 @@ export interface ViewState {
   installOpen: boolean;
   /** A .zip dropped on the window: the install dialog audits it as soon as it opens. */
   installFile?: File;
+  /** A source to fetch as the install dialog opens (an install the assistant proposed): the user reviews it there. */
+  installSource?: { source: string; want: string[]; pick?: string };
   paletteOpen: boolean;
   shortcutsOpen: boolean;
   /** Bumped by Ctrl+L: the chat view comes up and its message box takes the focus. */

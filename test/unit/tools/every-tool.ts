@@ -1,5 +1,6 @@
-// Every tool Knack declares itself (built-ins, the two meta tools, the skill tools, run_skill_script), for tests
-// that look at all of them. Handlers are never run here: the dependencies are only what the definitions need to exist.
+// Every tool Knack declares itself (built-ins, the two meta tools, the skill tools, run_skill_script, the marketplace
+// tool), for tests that look at all of them. Handlers are never run here: the dependencies are only what the
+// definitions need to exist.
 import { builtinTools } from '../../../main/core/tools/builtin/index.js';
 import { deferExecuteTool, toolSearchTool } from '../../../main/core/tools/meta-tools.js';
 import type { ToolSession } from '../../../main/core/tools/session.js';
@@ -7,6 +8,7 @@ import type { AnyTool } from '../../../main/core/tools/registry.js';
 import { skillTools } from '../../../main/core/skills/use/skill-tools.js';
 import type { SkillLoader } from '../../../main/core/skills/use/loader.js';
 import { createRunSkillScriptTool } from '../../../main/core/sandbox/tool.js';
+import { createMarketplaceTool } from '../../../main/core/skills/use/marketplace-tool.js';
 import type { ScriptRunner } from '../../../main/core/sandbox/runner.js';
 import { SandboxError } from '../../../main/core/sandbox/protocol.js';
 
@@ -33,5 +35,6 @@ export function everyTool(enabledSkills: string[] = ['alpha', 'beta']): AnyTool[
       runner: {} as ScriptRunner,
       findSkill: (name) => new SandboxError('skill.not_found', name),
     }),
+    createMarketplaceTool({ dataDir: '/nonexistent', workspace: '/nonexistent' }),
   ];
 }

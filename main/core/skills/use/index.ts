@@ -7,3 +7,4 @@ export { buildPromptCatalog, escapePrompt, type PromptCatalog } from './prompt-c
 export { WorkspaceSession } from './session.js';
 export { SkillSearch } from './skill-search.js';
 export { skillTools } from './skill-tools.js';
+export { createMarketplaceTool, proposalIn, type InstallProposal } from './marketplace-tool.js';
