@@ -1,11 +1,13 @@
 // How an answer ends, in Debian's Chromium through serve mode with the fake Anthropic server: a connection dropped
 // mid-answer is marked interrupted with its text kept, and Retry finishes the answer; a stalled stream times out (a
 // short stall limit in settings.json); a message with no model set up says so at once, with the way to the setup steps.
+// Each of these screens is checked with axe.
 // No timing: each step waits for what a user sees.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright';
 import { tempDir, writeTree } from '../helpers/tmp.js';
 import { startFakeAnthropic, type FakeServer } from '../helpers/fake-anthropic.js';
@@ -66,6 +68,14 @@ after(async () => {
 const until = (f: () => Promise<boolean>): Promise<void> => pollUntil(page, served, f, { shotDir: home });
 const words = (from: number, to: number): string[] => Array.from({ length: to - from }, (_, i) => `word${from + i} `);
 
+/** Serious or critical accessibility problems axe finds on the page as it is now. */
+async function seriousA11y(p: Page): Promise<string[]> {
+  const r = await new AxeBuilder({ page: p }).analyze();
+  return r.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
 async function send(text: string): Promise<void> {
   await page.getByRole('textbox', { name: 'Message' }).fill(text);
   await page.keyboard.press('Enter');
@@ -79,7 +89,7 @@ test(
     await send('tell me 600 words');
     const log = page.getByRole('log', { name: 'Conversation' });
     const end = log.locator('.answer-end.interrupted');
-    await end.waitFor();
+    await end.waitFor({ timeout: 120_000 });
     assert.match(
       (await end.textContent()) ?? '',
       /Interrupted — the connection was lost before the answer was complete\./,
@@ -88,6 +98,7 @@ test(
     assert.ok(((await log.textContent()) ?? '').includes('word398'));
     // Said once: not also as a notice.
     assert.equal(await log.locator('.notice.error').count(), 0);
+    assert.deepEqual(await seriousA11y(page), []);
     await saveScreens(page, 'chat-interrupted');
     await end.getByRole('button', { name: 'Retry' }).click();
     await log.getByText(/word599/).waitFor();
@@ -108,6 +119,7 @@ test('a stream that stalls past the limit is marked timed out, with Retry', { sk
     /Timed out — the model sent nothing for too long\..*sent nothing for 5 s/,
   );
   await end.getByRole('button', { name: 'Retry' }).waitFor();
+  assert.deepEqual(await seriousA11y(page), []);
 });
 
 test(
@@ -130,6 +142,7 @@ test(
     const end = page.getByRole('log', { name: 'Conversation' }).locator('.answer-end.no_model');
     await end.waitFor();
     assert.match((await end.textContent()) ?? '', /No model is set up/);
+    assert.deepEqual(await seriousA11y(page), []);
     await end.getByRole('button', { name: 'Set up a model' }).click();
     // The setup steps, at the provider; Cancel leaves Settings on screen.
     await page.getByRole('heading', { name: 'Choose a model provider' }).waitFor();
