@@ -93,8 +93,8 @@ test('first run to the first answer, including a wrong key whose error is shown'
   for (const name of ['Anthropic', 'OpenAI', 'DeepSeek', 'Ollama (local)', 'LM Studio (local)', 'vLLM (self-hosted)'])
     await page.getByRole('radio', { name }).waitFor();
   await page.getByRole('radio', { name: 'Anthropic' }).check();
-  await page.getByLabel('Model').fill('fake-model');
-  await page.getByLabel('Base URL').fill(server.url);
+  await page.locator('.setup').getByLabel('Model').fill('fake-model');
+  await page.locator('.setup').getByLabel('Base URL').fill(server.url);
   assert.deepEqual(await serious(page), []);
   await saveScreens(page, 'first-run-provider');
   await page.getByRole('button', { name: 'Continue' }).click();

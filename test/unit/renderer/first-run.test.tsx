@@ -2,7 +2,7 @@
 // wrong key shows the provider's own words; it can be skipped at every step; Settings opens it again; a model already
 // set up ends it after the folder; the key is never in the window's state beyond its input field.
 import { describe, expect, it } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { App } from '../../../renderer/src/App';
 import { useView } from '../../../renderer/src/state/store';
@@ -20,6 +20,9 @@ async function openFolder() {
   await screen.findByRole('heading', { name: 'Choose a model provider' });
 }
 
+/** The setup flow's page (the window behind it stays mounted, hidden, with its own fields). */
+const setupPage = () => document.querySelector<HTMLElement>('.setup')!;
+
 const current = () => document.querySelector('.steps [aria-current="step"]')!;
 
 describe('first run', () => {
@@ -33,8 +36,10 @@ describe('first run', () => {
     // The window behind stays hidden until the flow ends.
     expect(screen.queryByRole('textbox', { name: 'Message' })).toBeNull();
     await userEvent.click(screen.getByRole('radio', { name: 'OpenAI' }));
-    expect((screen.getByLabelText('Model') as HTMLInputElement).value).toBe('gpt-4.1');
-    expect((screen.getByLabelText('Base URL') as HTMLInputElement).value).toBe('https://api.openai.com/v1');
+    expect((within(setupPage()).getByLabelText('Model') as HTMLInputElement).value).toBe('gpt-4.1');
+    expect((within(setupPage()).getByLabelText('Base URL') as HTMLInputElement).value).toBe(
+      'https://api.openai.com/v1',
+    );
     await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
     await screen.findByRole('heading', { name: 'Paste the key and test the connection' });
     expect(c.settings.provider).toBe('openai');
