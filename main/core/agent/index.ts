@@ -159,20 +159,27 @@ export class Agent {
 
   /**
    * Reopen a session by id (or a unique prefix of at least 4 characters), recovering it after a crash. A session whose
-   * model was switched (the picker) goes on with that model, when it is of the provider in use.
+   * model was chosen in it (the picker) goes on with that model, when it is of the provider in use; any other follows
+   * the configured model.
    */
   openSession(id: string): ChatSession {
     const opts = this.sessionOptions();
-    const row = store(this.host).sessions.get(id);
-    if (row?.model && this.provider && row.provider === this.provider.id && row.model !== this.provider.model) {
+    const sessions = store(this.host).sessions;
+    const chosen = sessions.chosenModel(id);
+    if (chosen && this.provider && chosen.provider === this.provider.id && chosen.model !== this.provider.model) {
       try {
-        const { provider, price } = this.providerFor(row.model);
+        const { provider, price } = this.providerFor(chosen.model);
         return ChatSession.open(this.host, id, { ...opts, provider, price });
       } catch {
         // The model cannot be spoken to any more (no such provider configured): the provider in use answers.
       }
     }
-    return ChatSession.open(this.host, id, opts);
+    const chat = ChatSession.open(this.host, id, opts);
+    // Not chosen in the conversation: it follows the configured model, and its row says which one answers now.
+    const row = chosen ? undefined : sessions.get(chat.id);
+    if (row && this.provider && (row.provider !== this.provider.id || row.model !== this.provider.model))
+      sessions.update(chat.id, { provider: this.provider.id, model: this.provider.model });
+    return chat;
   }
 
   listSessions(opts: { allWorkspaces?: boolean; limit?: number } = {}): SessionRow[] {

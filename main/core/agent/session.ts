@@ -242,7 +242,7 @@ export class ChatSession {
   useProvider(provider: ModelProvider, price: Price | undefined): void {
     if (this.busy) throw new Error('a turn is running in this session: the model changes once it has ended');
     this.opts = { ...this.opts, provider, price };
-    this.store.sessions.update(this.id, { provider: provider.id, model: provider.model });
+    this.store.sessions.update(this.id, { provider: provider.id, model: provider.model, chosen: true });
   }
 
   get planMode(): boolean {

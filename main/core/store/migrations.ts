@@ -199,4 +199,11 @@ export const migrations: Migration[] = [
         WHERE typeof(t) = 'text' AND t <> '';
     `,
   },
+  {
+    version: 8,
+    name: "whether a conversation's model was chosen in it (the picker), so only a chosen one outlives a settings edit",
+    sql: `
+      ALTER TABLE chat_sessions ADD COLUMN model_chosen INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ];

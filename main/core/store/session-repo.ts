@@ -241,12 +241,26 @@ export class SessionRepo {
     ).map((r) => rowOf(r)!);
   }
 
-  update(id: string, fields: { title?: string; provider?: string | null; model?: string | null }): void {
+  /** `chosen`: the model was picked in this conversation (it then outlives a change of the configured model). */
+  update(
+    id: string,
+    fields: { title?: string; provider?: string | null; model?: string | null; chosen?: boolean },
+  ): void {
     if (fields.title !== undefined) this.retitle.run(fields.title, id);
     if (fields.provider !== undefined)
       this.db.prepare('UPDATE chat_sessions SET provider = ? WHERE id = ?').run(fields.provider, id);
     if (fields.model !== undefined)
       this.db.prepare('UPDATE chat_sessions SET model = ? WHERE id = ?').run(fields.model, id);
+    if (fields.chosen !== undefined)
+      this.db.prepare('UPDATE chat_sessions SET model_chosen = ? WHERE id = ?').run(fields.chosen ? 1 : 0, id);
+  }
+
+  /** The model picked in this conversation, if one was (else it follows the configured one). */
+  chosenModel(id: string): { provider: string | null; model: string } | undefined {
+    const r = this.db
+      .prepare('SELECT provider, model FROM chat_sessions WHERE id = ? AND model_chosen = 1 AND model IS NOT NULL')
+      .get(id) as { provider: string | null; model: string } | undefined;
+    return r;
   }
 
   /**

@@ -130,7 +130,7 @@ test('the migration indexes the conversations stored before it', () => {
   old.close();
   const store = Store.open(file);
   try {
-    assert.equal(store.version, 7);
+    assert.equal(store.version, migrations.at(-1)!.version);
     assert.deepEqual(
       store.sessions.search('zebras').map((h) => [h.session.id, h.in, plain(h.snippet)]),
       [['s', 'answer', 'an archived answer about zebras']],
