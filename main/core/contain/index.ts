@@ -3,6 +3,7 @@
 export { blockedOf, type Blocked } from './blocked.js';
 export { PROTECTED_IN_WORKSPACE, SECRET_READS, wallConfig, wallRules, type WallPlace } from './profile.js';
 export { backendOf, describeWall, installHint, SANDBOX_MODES, type SandboxMode, type WallStatus } from './status.js';
+export { holdWatchdog, watchedArgv, watchedStdio } from './group-watchdog.js';
 export {
   scrubbedEnv,
   Wall,

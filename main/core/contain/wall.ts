@@ -6,7 +6,6 @@ import { randomBytes } from 'node:crypto';
 import { accessSync, constants, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Writable } from 'node:stream';
 import type * as RuntimeModule from '@anthropic-ai/sandbox-runtime';
 import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { wallConfig, wallRules, type WallPlace } from './profile.js';
@@ -14,18 +13,12 @@ import { backendOf, installHint, type SandboxMode, type WallStatus } from './sta
 import { isInside } from '../base/index.js';
 import { blockedOf, type Blocked } from './blocked.js';
 import { planProtect, sweepProtect } from './protect.js';
+import { holdWatchdog, watchedArgv, watchedStdio } from './group-watchdog.js';
 
 type Runtime = typeof RuntimeModule;
 let runtimeModule: Promise<Runtime> | undefined;
 // Loaded on first use: the CLI's commands that run nothing do not pay for it.
 const loadRuntime = (): Promise<Runtime> => (runtimeModule ??= import('@anthropic-ai/sandbox-runtime'));
-
-/**
- * The group's leader forks a watchdog into its own group that blocks reading fd 3, a pipe only Knack holds the other end
- * of, then becomes the program (exec "$@": its exit code and signal are its own). End of file (the program ended, or
- * Knack died by any means) and the watchdog kills the group.
- */
-const GROUP_WATCHDOG = '{ read -r _ <&3; kill -KILL 0; } </dev/null >/dev/null 2>&1 & exec "$@" 3<&-';
 
 /** The runtime is one per process (its proxies): started by the first open wall, reset when the last one closes. */
 const open = new Set<Wall>();
@@ -396,24 +389,17 @@ export class Wall {
     const { SandboxManager } = await loadRuntime();
     const { id, argv, env, release, mayWrite } = await this.wrap(command, opts.cwd, opts.hosts ?? [], [], probe);
     // detached: its own process group, so a timeout or stop kills everything it started. It dies with Knack by the
-    // same watchdog as a command on the host (tools/builtin/bash.ts): bwrap's --die-with-parent alone misses a Knack
-    // killed before bwrap has set it (a kill -9 right after the spawn left the sandboxed command running), and Seatbelt
-    // has none.
+    // group watchdog (group-watchdog.ts), as a command on the host does; Seatbelt has no parent-death option either.
     const stdio = opts.stdio ?? ['ignore', 'pipe', 'pipe'];
     const watched = process.platform !== 'win32';
-    const [file, ...args] = watched ? ['bash', '-c', GROUP_WATCHDOG, 'knack-wall', ...argv] : argv;
+    const [file, ...args] = watched ? watchedArgv('knack-wall', argv) : argv;
     const child = spawn(file!, args, {
       cwd: opts.cwd,
       detached: true,
-      stdio: watched ? [...(typeof stdio === 'string' ? [stdio, stdio, stdio] : stdio), 'pipe'] : stdio,
+      stdio: watched ? watchedStdio(stdio) : stdio,
       env: { ...scrubbedEnv(opts.env ?? process.env), ...env },
     });
-    if (watched) {
-      // Closed when the program ends (or by the kernel, when Knack dies): the watchdog then ends the group.
-      const pipe = child.stdio[3] as Writable | null;
-      pipe?.on('error', () => undefined);
-      child.once('exit', () => pipe?.end());
-    }
+    if (watched) holdWatchdog(child);
     child.once('error', release);
     child.once('exit', release);
     return {

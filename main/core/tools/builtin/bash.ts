@@ -3,8 +3,15 @@
 // dies with Knack: inside the wall by bwrap's --die-with-parent (its PID namespace ends with it), outside by a watchdog
 // in the group (see HOST_WRAPPER). What the wall blocked returns as a structured error, never as success.
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { Writable } from 'node:stream';
-import { describeWall, WallError, type Blocked, type Wall } from '../../contain/index.js';
+import {
+  describeWall,
+  holdWatchdog,
+  WallError,
+  watchedArgv,
+  watchedStdio,
+  type Blocked,
+  type Wall,
+} from '../../contain/index.js';
 import { ok, toolError } from '../errors.js';
 import { z } from 'zod';
 import { defineTool } from '../define.js';
@@ -120,34 +127,18 @@ function collect(child: ChildProcess, opts: RunOptions, started: number): Promis
   });
 }
 
-/**
- * How a command on the host dies with Knack. Node cannot give a child a parent-death signal (prctl PR_SET_PDEATHSIG),
- * and `setpriv --pdeathsig` would reach only the first process, not what it starts. So the group's leader first forks a
- * watchdog into its own group that blocks reading a pipe only Knack holds the other end of, then becomes the command
- * (exec, so its exit code and signal are the command's own). The pipe reaches end-of-file when Knack closes it (the
- * command ended: what it left running in the background ends too, as inside the sandbox's PID namespace) or when Knack
- * dies by any means, kill -9 included: the kernel closes the pipe, and the watchdog kills the whole group. `kill 0`
- * names the watchdog's own group, which exists as long as the watchdog does: no pid reuse can point it elsewhere. A
- * process that leaves the group (setsid) escapes it; inside the sandbox the PID namespace holds it too.
- */
-const HOST_WRAPPER = '{ read -r _ <&3; kill -KILL 0; } </dev/null >/dev/null 2>&1 & exec bash -c "$1" 3<&-';
-
 /** Run a command line with bash in `cwd`, on the host (no sandbox). Never throws for command failures. */
 export function runBash(command: string, cwd: string, opts: RunOptions): Promise<BashResult> {
   const started = performance.now();
-  // eslint-disable-next-line knack/tool-names -- the program bash runs the command line
-  const child = spawn('bash', ['-c', HOST_WRAPPER, 'knack-bash', command], {
+  // Its own group (detached), ended by the group watchdog when Knack dies (contain/group-watchdog.ts).
+  const [file, ...args] = watchedArgv('knack-bash', ['bash', '-c', command]);
+  const child = spawn(file!, args, {
     cwd,
     detached: true,
-    // fd 3 is the watchdog's pipe. Not stdin: bash reads ~/.bashrc when its stdin is a socket (as under sshd), and
-    // Node's pipes are sockets.
-    stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+    stdio: watchedStdio(['ignore', 'pipe', 'pipe']),
     env: { ...process.env, ...QUIET_ENV },
   });
-  // Closed when the command ends (or by the kernel, when Knack dies).
-  const watchdog = child.stdio[3] as Writable;
-  watchdog.on('error', () => undefined);
-  child.once('exit', () => watchdog.end());
+  holdWatchdog(child);
   recordGroup(child, opts);
   return collect(child, opts, started);
 }
