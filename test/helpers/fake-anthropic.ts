@@ -83,6 +83,12 @@ export function startFakeAnthropic(): Promise<FakeServer> {
       if (turn.firstDelayMs) await sleep(turn.firstDelayMs, signal);
       let index = 0;
       const chunks = chunksOf(turn);
+      // An error event before any content (failAfterChunks: 0 with no text): a provider failing at once.
+      if (!chunks.length && turn.failAfterChunks !== undefined) {
+        send('error', errorBody({ ...turn, status: turn.status ?? 529 }));
+        res.end();
+        return;
+      }
       if (chunks.length) {
         send('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
         let n = 0;
