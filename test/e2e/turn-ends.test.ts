@@ -122,6 +122,34 @@ test('a stream that stalls past the limit is marked timed out, with Retry', { sk
   assert.deepEqual(await seriousA11y(page), []);
 });
 
+// A provider error ends the answer as failed, with the provider's reason. An HTTP 500 or 529 is retried by the SDK
+// (twice) before it fails: a journey that scripts one such reply sees the retry answered (the fake server echoes when
+// its script is empty), not a failure. So the HTTP case scripts one reply per attempt.
+test(
+  'a provider failure mid-answer, or one that outlasts the retries, is marked failed with its reason and Retry',
+  { skip },
+  async () => {
+    server.script({ chunks: words(0, 40), failAfterChunks: 40, errorType: 'overloaded_error' });
+    await send('a failing answer');
+    const log = page.getByRole('log', { name: 'Conversation' });
+    const failed = log.locator('.answer-end.failed');
+    await failed.first().waitFor({ timeout: 120_000 });
+    assert.match((await failed.first().textContent()) ?? '', /The answer failed\..*anthropic is overloaded/);
+    assert.ok(((await log.textContent()) ?? '').includes('word39'));
+    await failed.first().getByRole('button', { name: 'Retry' }).waitFor();
+    assert.deepEqual(await seriousA11y(page), []);
+
+    const before = server.requests.length;
+    server.script({ status: 500 }, { status: 500 }, { status: 500 });
+    await send('and again');
+    await until(async () => (await failed.count()) === 2);
+    assert.match((await failed.nth(1).textContent()) ?? '', /anthropic had an internal error \(500\)/);
+    assert.equal(server.requests.length - before, 3);
+    await failed.nth(1).getByRole('button', { name: 'Retry' }).waitFor();
+    assert.deepEqual(await seriousA11y(page), []);
+  },
+);
+
 test(
   'with no model set up, a message says "No model is set up" at once, with a button to the setup steps',
   { skip },
