@@ -25,6 +25,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useChatStream } from './state/stream';
 import { useHeldReturn } from './state/held-return';
 import { useRestoreOpen } from './state/restore-open';
+import { usePanels } from './state/panels';
 
 const NAV: { view: View; label: string }[] = [
   { view: 'chat', label: 'nav.chat' },
@@ -69,6 +70,7 @@ export function App() {
     })),
   );
   const set = useView((s) => s.set);
+  const { sidebar, panels, toggle } = usePanels();
   useChatStream(client);
   useHeldReturn(client);
   useRestoreOpen(client);
@@ -111,7 +113,7 @@ export function App() {
       {!setup && (!workspace || picking) && <WorkspaceOpen />}
       {workspace && (
         <div
-          className="app"
+          className={`app${sidebar ? '' : ' no-sidebar'}${panels ? '' : ' no-panels'}`}
           key={workspace.path}
           hidden={picking || !!setup}
           onDragOver={(e) => {
@@ -126,6 +128,18 @@ export function App() {
           }}
         >
           <header className="topbar">
+            <button
+              type="button"
+              className="small fold"
+              aria-expanded={sidebar}
+              aria-controls="skills-sidebar"
+              aria-keyshortcuts="Control+B"
+              title={t('panels.sidebar')}
+              onClick={() => toggle('sidebar')}
+            >
+              <span aria-hidden="true">◧</span>
+              <span className="sr-only">{t('panels.sidebar')}</span>
+            </button>
             <button
               type="button"
               className="ws-name"
@@ -170,12 +184,26 @@ export function App() {
             >
               {i18n.language === 'zh' ? 'EN' : '中文'}
             </button>
+            <button
+              type="button"
+              className="small fold"
+              aria-expanded={panels}
+              aria-controls="side-panels"
+              aria-keyshortcuts="Control+Shift+B"
+              title={t('panels.right')}
+              onClick={() => toggle('panels')}
+            >
+              <span aria-hidden="true">◨</span>
+              <span className="sr-only">{t('panels.right')}</span>
+            </button>
           </header>
           <div className="banners">
             {workspace.store && <StoreBanner store={workspace.store} />}
             <SandboxBanner />
           </div>
-          <Sidebar />
+          <div className="sidebar-wrap" id="skills-sidebar" hidden={!sidebar}>
+            <Sidebar />
+          </div>
           <main className="main">
             {view === 'chat' && <Chat />}
             {view === 'skill' && <SkillDetail />}
@@ -183,7 +211,7 @@ export function App() {
             {view === 'sessions' && <Sessions />}
             {view === 'settings' && <Settings />}
           </main>
-          <aside className="side-panels" aria-label={t('panels.label')}>
+          <aside className="side-panels" id="side-panels" hidden={!panels} aria-label={t('panels.label')}>
             <LoadedSkills />
             <ContextMeter />
           </aside>

@@ -1,4 +1,5 @@
 // The keyboard commands: one table drives the command palette, the global shortcuts and the shortcuts list.
+import { usePanels } from '../state/panels';
 import type { ViewState } from '../state/store';
 
 export interface Command {
@@ -28,6 +29,8 @@ export const COMMANDS: Command[] = [
   { id: 'settings', label: 'cmd.settings', keys: 'Mod+,', run: (s) => s.set({ view: 'settings' }) },
   { id: 'plan', label: 'cmd.plan', keys: 'Mod+Shift+P', run: (s) => s.set({ planMode: !s.planMode }) },
   { id: 'shortcuts', label: 'cmd.shortcuts', keys: 'Mod+/', run: (s) => s.set({ shortcutsOpen: true }) },
+  { id: 'sidebar', label: 'cmd.sidebar', keys: 'Mod+B', run: () => usePanels.getState().toggle('sidebar') },
+  { id: 'panels', label: 'cmd.panels', keys: 'Mod+Shift+B', run: () => usePanels.getState().toggle('panels') },
   { id: 'workspace', label: 'cmd.workspace', run: (s) => s.set({ picking: true }) },
 ];
 

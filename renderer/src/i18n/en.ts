@@ -42,7 +42,11 @@ export const en = {
     settings: 'Settings',
     switchLang: 'Switch language to 中文',
   },
-  panels: { label: 'Context' },
+  panels: {
+    label: 'Context',
+    sidebar: 'Show or hide the skills list',
+    right: 'Show or hide loaded skills and context',
+  },
   tier: { builtin: 'Built-in', user: 'User', project: 'Project' },
   skills: {
     title: 'Skills',
@@ -383,6 +387,8 @@ export const en = {
     plan: 'Toggle plan mode',
     shortcuts: 'Keyboard shortcuts',
     workspace: 'Open another workspace…',
+    sidebar: 'Show or hide the skills list',
+    panels: 'Show or hide loaded skills and context',
     send: 'Send message',
     close: 'Close dialog',
   },

@@ -44,7 +44,7 @@ export const zh: Strings = {
     settings: '设置',
     switchLang: 'Switch language to English',
   },
-  panels: { label: '上下文' },
+  panels: { label: '上下文', sidebar: '显示或隐藏技能列表', right: '显示或隐藏已加载技能和上下文' },
   tier: { builtin: '内置', user: '用户', project: '项目' },
   skills: {
     title: '技能',
@@ -378,6 +378,8 @@ export const zh: Strings = {
     plan: '切换计划模式',
     shortcuts: '键盘快捷键',
     workspace: '打开其他工作区…',
+    sidebar: '显示或隐藏技能列表',
+    panels: '显示或隐藏已加载技能和上下文',
     send: '发送消息',
     close: '关闭对话框',
   },
