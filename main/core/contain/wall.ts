@@ -120,6 +120,17 @@ export function scrubbedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return out;
 }
 
+/**
+ * What the runtime adds to the environment it hands back with a wrapped program. On Linux and macOS it hands back
+ * `process.env` itself, which would bring back every variable the caller left out (credentials, Knack's own): only a
+ * variable it set or changed is kept.
+ */
+function addedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(env)) if (process.env[k] !== v) out[k] = v;
+  return out;
+}
+
 /** One word for bash, quoted so it stays one word whatever it holds. */
 function shellQuote(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
@@ -300,7 +311,7 @@ export class Wall {
     const command = `exec ${unset}${argv.map(shellQuote).join(' ')}`;
     const w = await this.wrap(command, opts.cwd, opts.hosts ?? [], opts.writeRoots ?? [], false, opts.onlyWriteRoots);
     const [file, ...args] = w.argv;
-    return { file: file!, args, env: { ...(opts.env ?? process.env), ...w.env }, release: w.release };
+    return { file: file!, args, env: { ...(opts.env ?? process.env), ...addedEnv(w.env) }, release: w.release };
   }
 
   /** Throws WallError unless the wall is available and its proxy alive. */
@@ -382,7 +393,11 @@ export class Wall {
     };
     const mayWrite = (path: string): boolean =>
       roots.some((r) => isInside(path, r)) && !plan.deny.some((d) => isInside(path, d));
-    return { id, argv: wrapped.argv, env: wrapped.env, release, mayWrite };
+    // `bash -c …` (Linux, macOS): --norc, or bash runs ~/.bashrc when its stdin is a socket (a pipe Node made, as an MCP
+    // server's) and SHLVL is unset (an environment without Knack's own): what that prints corrupts the program's output.
+    const [shell, flag, ...rest] = wrapped.argv;
+    const argv = flag === '-c' ? [shell!, '--norc', flag, ...rest] : wrapped.argv;
+    return { id, argv, env: wrapped.env, release, mayWrite };
   }
 
   private async spawnInside(command: string, opts: SpawnOptions, probe = false): Promise<ContainedProcess> {
@@ -397,7 +412,7 @@ export class Wall {
       cwd: opts.cwd,
       detached: true,
       stdio: watched ? watchedStdio(stdio) : stdio,
-      env: { ...scrubbedEnv(opts.env ?? process.env), ...env },
+      env: { ...scrubbedEnv(opts.env ?? process.env), ...addedEnv(env) },
     });
     if (watched) holdWatchdog(child);
     child.once('error', release);

@@ -118,6 +118,22 @@ test('an allowed host is reached through the proxy; any other host is refused wi
   );
 });
 
+test("credentials in Knack's environment never reach a command or a wrapped program", async () => {
+  process.env.WALL_TEST_API_KEY = 'canary-env-key';
+  try {
+    const r = await run('env');
+    assert.equal(r.code, 0, r.stderr);
+    assert.doesNotMatch(r.stdout, /canary-env-key/);
+    // A wrapped program (an MCP server, git) gets the environment its caller gives, and nothing of Knack's own.
+    const w = await wall.wrapProgram(['env'], { cwd: ws, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } });
+    w.release();
+    assert.equal(w.env.WALL_TEST_API_KEY, undefined);
+    assert.equal(w.env.PATH, process.env.PATH ?? '/usr/bin:/bin');
+  } finally {
+    delete process.env.WALL_TEST_API_KEY;
+  }
+});
+
 test('a wall turned off in settings starts nothing and says so', async () => {
   const off = await Wall.open({ workspace: ws, home, dataDir: join(home, 'data') }, 'off');
   assert.equal(off.status().available, false);
