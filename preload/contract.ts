@@ -364,8 +364,56 @@ export type ToolCallCard = z.infer<typeof ToolCallCard>;
 /** The longest message chat.send takes, in characters (the window says so before sending a longer one). */
 export const MAX_MESSAGE_CHARS = 200_000;
 
+/** Most files one message carries. */
+export const MAX_ATTACHMENTS = 10;
+/** Largest text or code file attached to a message (bytes of UTF-8). */
+export const MAX_TEXT_ATTACHMENT_BYTES = 512 * 1024;
+/** Largest image attached to a message (bytes); all of one message's files together stay under MAX_UPLOAD_BYTES. */
+export const MAX_IMAGE_ATTACHMENT_BYTES = 3 * 1024 * 1024;
+/** Image types the providers take as image blocks (Anthropic and OpenAI both read these four). */
+export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+
+/** A file sent with a message: a text file's content, or an image's bytes (base64). Main checks both again. */
+export const Attachment = z.discriminatedUnion('kind', [
+  z
+    .object({
+      kind: z.literal('text'),
+      name: z.string().min(1).max(255),
+      mime: z.string().max(100),
+      /** Bytes of the file as the user picked it. */
+      size: z.number().int().nonnegative(),
+      text: z.string().max(MAX_TEXT_ATTACHMENT_BYTES),
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('image'),
+      name: z.string().min(1).max(255),
+      mime: z.enum(IMAGE_TYPES),
+      size: z.number().int().nonnegative(),
+      data: z.string().max(base64Length(MAX_IMAGE_ATTACHMENT_BYTES)),
+    })
+    .strict(),
+]);
+export type Attachment = z.infer<typeof Attachment>;
+
+/** What the transcript shows of an attached file (its content stays in main). */
+export const AttachmentMeta = z.object({
+  kind: z.enum(['text', 'image']),
+  name: z.string(),
+  mime: z.string(),
+  size: z.number(),
+});
+export type AttachmentMeta = z.infer<typeof AttachmentMeta>;
+
 export const TranscriptItem = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('user'), id: z.string(), text: z.string(), at: z.number() }),
+  z.object({
+    kind: z.literal('user'),
+    id: z.string(),
+    text: z.string(),
+    attachments: z.array(AttachmentMeta).optional(),
+    at: z.number(),
+  }),
   z.object({ kind: z.literal('assistant'), id: z.string(), text: z.string(), at: z.number() }),
   z.object({ kind: z.literal('tool'), id: z.string(), card: ToolCallCard, at: z.number() }),
   z.object({
@@ -724,6 +772,8 @@ export const methods = {
       .object({
         sessionId: Id.optional(),
         text: z.string().min(1).max(MAX_MESSAGE_CHARS),
+        /** Files sent with the message (text as context, images as image blocks); checked again in main. */
+        attachments: z.array(Attachment).max(MAX_ATTACHMENTS).optional(),
         planMode: z.boolean().optional(),
         /** Answer with this model of the provider in use, from this turn on (the picker, for a new conversation). */
         model: ModelId.optional(),

@@ -31,6 +31,8 @@ export async function agentEnv(
     contextWindow?: number;
     /** The provider's stall limit (ms): a reply with no bytes for this long ends as timed out. */
     stallMs?: number;
+    /** The model reads images. */
+    vision?: boolean;
   } = {},
 ): Promise<AgentEnv> {
   const home = tempDir('knack-agent-home-');
@@ -48,6 +50,7 @@ export async function agentEnv(
     contextWindow: opts.contextWindow ?? 200_000,
     maxRetries: 0,
     ...(opts.stallMs ? { stallMs: opts.stallMs } : {}),
+    ...(opts.vision ? { vision: true } : {}),
   };
   const provider = kind === 'anthropic' ? anthropicProvider(p) : openaiProvider(p);
   const agent = Agent.create(ws, { ...opts.agent, providerInstance: provider });

@@ -53,6 +53,34 @@ export interface RecordedRequest {
   raw: string;
   /** The client went away before the reply was complete (it aborted the request). */
   clientClosed?: boolean;
+  /** Image blocks of the user's messages in either wire format, in order (Anthropic base64 source, OpenAI data URL). */
+  images: { mediaType: string; data: string }[];
+  /** Attached files sent as text (`<attachment name=… size=…>` blocks) in the user's messages, in order. */
+  files: { name: string; size: string; text: string }[];
+}
+
+/** The images and attached text files of every user message of a request body, in either wire format. */
+export function userFilesOf(body: Record<string, unknown>): Pick<RecordedRequest, 'images' | 'files'> {
+  const images: RecordedRequest['images'] = [];
+  const files: RecordedRequest['files'] = [];
+  const msgs = Array.isArray(body.messages) ? (body.messages as { role: string; content: unknown }[]) : [];
+  for (const m of msgs) {
+    if (m.role !== 'user' || !Array.isArray(m.content)) continue;
+    for (const b of m.content as Record<string, unknown>[]) {
+      const source = b.source as { type?: string; media_type?: string; data?: string } | undefined;
+      const url = (b.image_url as { url?: string } | undefined)?.url;
+      if (b.type === 'image' && source?.type === 'base64')
+        images.push({ mediaType: source.media_type ?? '', data: source.data ?? '' });
+      else if (b.type === 'image_url' && url) {
+        const d = /^data:([^;]+);base64,(.*)$/s.exec(url);
+        if (d) images.push({ mediaType: d[1]!, data: d[2]! });
+      } else if (b.type === 'text' && typeof b.text === 'string') {
+        const f = /^<attachment name="([^"]*)" size="([^"]*)">\n([\s\S]*)\n<\/attachment>$/.exec(b.text);
+        if (f) files.push({ name: f[1]!, size: f[2]!, text: f[3]! });
+      }
+    }
+  }
+  return { images, files };
 }
 
 export interface FakeServer {
@@ -123,10 +151,8 @@ export function lastUserText(body: Record<string, unknown>): string {
     if (m.role !== 'user') continue;
     if (typeof m.content === 'string') return m.content;
     if (Array.isArray(m.content)) {
-      const t = (m.content as { type: string; text?: string }[])
-        .filter((b) => b.type === 'text')
-        .map((b) => b.text ?? '')
-        .join('');
+      // The message's own words: its last text block (attached files come before it).
+      const t = (m.content as { type: string; text?: string }[]).filter((b) => b.type === 'text').at(-1)?.text;
       if (t) return t;
     }
   }
@@ -189,7 +215,7 @@ export async function startFakeServer(opts: {
           res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: 'body is not JSON' } }));
           return;
         }
-        const rec: RecordedRequest = { path, headers: req.headers, body, raw };
+        const rec: RecordedRequest = { path, headers: req.headers, body, raw, ...userFilesOf(body) };
         requests.push(rec);
         const given = opts.keyOf(req.headers) ?? '';
         if (required !== undefined && given !== required) {

@@ -24,6 +24,7 @@ import type { AgentEvent, AgentEventBody } from './types.js';
 import { sessionTitle, type SessionHit, type SessionRow } from '../store/index.js';
 
 export { ChatSession } from './session.js';
+export { AttachmentError, sizeText, visionOf, type Attachment } from './attachments.js';
 export type { AgentHost, SessionOptions, TurnResult } from './session.js';
 export type * from './types.js';
 export { RETRYABLE_ENDS } from './types.js';

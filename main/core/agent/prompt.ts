@@ -1,5 +1,6 @@
 // Prompt assembly for one model call: system (stable: instructions + budgeted skill catalog; dynamic: loaded
 // skills, deferred tool names, plan mode), tool definitions, history — with real token counts per section.
+import { attachmentTokens, attachmentTokensAtMost } from './attachments.js';
 import type { Settings } from '../config/index.js';
 import { BoundedMap, countTokens } from '../base/index.js';
 import { buildPromptCatalog, escapePrompt, type PromptCatalog } from '../skills/use/index.js';
@@ -184,7 +185,8 @@ export class MessageTokens {
     if (hit && hit.size === size) return hit;
     let history = 0;
     let observations = 0;
-    if (m.role === 'user') history = countTokens(m.text) + 4;
+    if (m.role === 'user')
+      history = countTokens(m.text) + 4 + (m.attachments ?? []).reduce((s, a) => s + attachmentTokens(a), 0);
     else if (m.role === 'assistant')
       history = countTokens(m.text) + m.toolCalls.reduce((s, c) => s + countTokens(c.name + c.arguments) + 8, 4);
     else observations = m.results.reduce((s, r) => s + countTokens(r.content) + 8, 0);
@@ -208,7 +210,8 @@ export class MessageTokens {
   atMost(m: ChatMessage): number {
     const hit = this.cache.get(m);
     if (hit && hit.size === sizeOf(m)) return hit.history + hit.observations;
-    if (m.role === 'user') return Buffer.byteLength(m.text) + 4;
+    if (m.role === 'user')
+      return Buffer.byteLength(m.text) + 4 + (m.attachments ?? []).reduce((s, a) => s + attachmentTokensAtMost(a), 0);
     if (m.role === 'assistant')
       return (
         Buffer.byteLength(m.text) + m.toolCalls.reduce((s, c) => s + Buffer.byteLength(c.name + c.arguments) + 8, 4)

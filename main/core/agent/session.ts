@@ -36,6 +36,7 @@ import {
   type PromptCache,
 } from './prompt.js';
 import { planModeGate } from './session-tools.js';
+import { checkAttachments, type Attachment } from './attachments.js';
 import type { PromptTool } from '../tools/index.js';
 import { compactionBoundary, summarize } from './compaction.js';
 import type {
@@ -339,11 +340,33 @@ export class ChatSession {
 
   // ---- acting ----
 
-  /** Send a user message and run the turn to its end (the events stream to listeners meanwhile). */
-  send(text: string): Promise<TurnResult> {
+  /**
+   * Check files for this conversation's model before a message carries them (attachments.ts checkAttachments): an
+   * image for a model that does not read images, a binary file or files too large for the context throw an
+   * AttachmentError naming the file; nothing is stored.
+   */
+  checkFiles(files: readonly Attachment[]): Attachment[] {
+    const p = this.opts.provider;
+    return checkAttachments(
+      files,
+      p ? { model: p.model, contextWindow: p.contextWindow, vision: p.vision === true } : undefined,
+    );
+  }
+
+  /**
+   * Send a user message, with files (checkFiles), and run the turn to its end (the events stream to listeners
+   * meanwhile). The files are stored with the message and go to the model with it on every later request.
+   */
+  send(text: string, files: readonly Attachment[] = []): Promise<TurnResult> {
     if (this.closed) return Promise.reject(new Error('the session is closed'));
     if (this.running) return Promise.reject(new Error('a turn is already running: stop it or wait for it to finish'));
     if (!text.trim()) return Promise.reject(new Error('the message is empty'));
+    let attachments: Attachment[];
+    try {
+      attachments = files.length ? this.checkFiles(files) : [];
+    } catch (e) {
+      return Promise.reject(e as Error);
+    }
     return this.runTurn(async (signal) => {
       // Approvals left from before a restart are dropped when the user moves on; their calls get a result first,
       // so the conversation the model reads stays valid (every tool call answered).
@@ -358,7 +381,7 @@ export class ChatSession {
       this.preAnswered.clear();
       this.closeUnresolved('not run: the user sent a new message instead');
       this.hold();
-      this.record({ type: 'user_message', text });
+      this.record(attachments.length ? { type: 'user_message', text, attachments } : { type: 'user_message', text });
       if (!this.workspaceSession) await this.toolsReady(); // open (the usual case): no wait at all
       // The message was committed by the hold timer while the tools opened: if that commit failed, the turn ends here.
       this.throwReleaseFailure();

@@ -78,7 +78,11 @@ function lastAssistant(s: SessionState): Extract<ChatMessage, { role: 'assistant
 export function applyEvent(s: SessionState, e: AgentEventBody): void {
   switch (e.type) {
     case 'user_message':
-      s.messages.push({ role: 'user', text: e.text });
+      s.messages.push(
+        e.attachments?.length
+          ? { role: 'user', text: e.text, attachments: e.attachments }
+          : { role: 'user', text: e.text },
+      );
       s.turnOpen = true;
       s.lastEnd = undefined;
       if (!s.title) s.title = titleOf(e.text);

@@ -1,5 +1,6 @@
 // The agent's public shapes: every event a chat session records and shows (one union, stored as is), approval
 // requests and answers, context sections and the projection. The UI, the CLI and serve mode consume these.
+import type { Attachment } from './attachments.js';
 import type { Usage } from './providers/types.js';
 import type { Tier } from '../skills/format/index.js';
 import type { DecisionFields } from '../policy/index.js';
@@ -59,7 +60,7 @@ export const RETRYABLE_ENDS: readonly TurnEndReason[] = ['interrupted', 'error',
 
 export type AgentEventBody =
   | { type: 'session_started'; workspace: string; provider: string | null; model: string | null; offline: boolean }
-  | { type: 'user_message'; text: string }
+  | { type: 'user_message'; text: string; attachments?: Attachment[] }
   | {
       type: 'skill_loaded';
       name: string;

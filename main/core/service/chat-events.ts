@@ -257,7 +257,15 @@ export function transcriptOf(events: AgentEvent[], noModel = NO_MODEL): Transcri
         reply = undefined;
         turnError = undefined;
         lastEnd = undefined;
-        items.push({ kind: 'user', id, text: e.text, at: e.at });
+        items.push({
+          kind: 'user',
+          id,
+          text: e.text,
+          ...(e.attachments?.length
+            ? { attachments: e.attachments.map((a) => ({ kind: a.kind, name: a.name, mime: a.mime, size: a.size })) }
+            : {}),
+          at: e.at,
+        });
         break;
       case 'retry':
         // The turn goes on: its earlier end is no longer the one to retry.

@@ -10,6 +10,7 @@ import type { KnackWorkspace } from '../workspace.js';
 import { loadSettings } from '../config/index.js';
 import {
   Agent,
+  AttachmentError,
   PRESETS,
   ProviderError,
   findPreset,
@@ -17,6 +18,7 @@ import {
   readProvidersFile,
   writeProvidersFile,
   type AgentEvent,
+  type Attachment,
   type ChatSession,
   type ContextSections,
   type KeyStore as AgentKeyStore,
@@ -433,7 +435,7 @@ export class ChatBinding {
       );
     };
     return {
-      'chat.send': async ({ sessionId, text, planMode, model }) => {
+      'chat.send': async ({ sessionId, text, planMode, model, attachments }) => {
         const live = sessionId
           ? this.session(sessionId)
           : this.bind(this.agent().newSession(planMode ? { planMode } : {}));
@@ -443,10 +445,18 @@ export class ChatBinding {
             'a turn is already running in this session: stop it or wait for it to finish',
           );
         if (model && model !== live.chat.provider?.model) this.switchModel(live.chat, model);
+        // Files are checked for the model that will read them before anything of the turn is stored.
+        let files: Attachment[] = [];
+        try {
+          files = attachments?.length ? live.chat.checkFiles(attachments) : [];
+        } catch (e) {
+          if (!(e instanceof AttachmentError)) throw e;
+          throw new ServiceError('refused', e.message, { file: e.file });
+        }
         if (planMode !== undefined && sessionId) live.chat.setPlanMode(planMode);
         live.turn++;
         const turnId = `${live.chat.id}:${live.turn}`;
-        live.chat.send(text).catch((e: unknown) => {
+        live.chat.send(text, files).catch((e: unknown) => {
           // The store took nothing of the turn (not even its error): the message, not stored, goes back to the user.
           const unsent = (e as { unsent?: unknown }).unsent;
           this.ctx.events.emit('chat.turnEnd', {

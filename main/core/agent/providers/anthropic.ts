@@ -6,6 +6,7 @@ import type { ChatMessage, ModelProvider, ModelRequest, StopReason, StreamEvent 
 import { GuardedHandler, interruptedError, ProviderError } from './errors.js';
 import { streamOf } from './stream.js';
 import { StallWatch, watchedFetch } from './stall.js';
+import { attachmentText } from '../attachments.js';
 
 export interface AnthropicOptions {
   id?: string;
@@ -13,6 +14,8 @@ export interface AnthropicOptions {
   model: string;
   baseURL?: string | undefined;
   contextWindow: number;
+  /** The model reads images (attachments go to it as image blocks). */
+  vision?: boolean;
   /** Per-request timeout in ms (default 120 s). */
   timeoutMs?: number;
   /** SDK retries for 429 (honouring retry-after) and 5xx (default 2). */
@@ -39,7 +42,7 @@ function parseArgs(raw: string): Record<string, unknown> {
 export function toAnthropicMessages(messages: ChatMessage[]): Msg[] {
   const out: Msg[] = [];
   for (const m of messages) {
-    if (m.role === 'user') pushBlocks(out, 'user', [{ type: 'text', text: m.text }]);
+    if (m.role === 'user') pushBlocks(out, 'user', userBlocks(m));
     else if (m.role === 'tool') {
       pushBlocks(
         out,
@@ -61,6 +64,19 @@ export function toAnthropicMessages(messages: ChatMessage[]): Msg[] {
     }
   }
   return out;
+}
+
+/** A user's message: its attached files first (text as context, images as image blocks), then what they wrote. */
+function userBlocks(m: Extract<ChatMessage, { role: 'user' }>): Block[] {
+  const blocks: Block[] = [];
+  for (const f of m.attachments ?? [])
+    blocks.push(
+      f.kind === 'image'
+        ? { type: 'image', source: { type: 'base64', media_type: f.mime, data: f.data } }
+        : { type: 'text', text: attachmentText(f) },
+    );
+  blocks.push({ type: 'text', text: m.text });
+  return blocks;
 }
 
 /** Append a turn's blocks: consecutive turns of the same role merge into one. */
@@ -321,6 +337,7 @@ export function anthropicProvider(o: AnthropicOptions): ModelProvider {
     model: o.model,
     baseURL: o.baseURL,
     contextWindow: o.contextWindow,
+    vision: o.vision === true,
     prepare(tools) {
       toolsTail(anthropicTools(tools));
       makeClient().catch(() => undefined);

@@ -6,6 +6,7 @@ import type { ChatMessage, ModelProvider, ModelRequest, StopReason, StreamEvent,
 import { GuardedHandler, interruptedError, ProviderError } from './errors.js';
 import { streamOf } from './stream.js';
 import { StallWatch, watchedFetch } from './stall.js';
+import { attachmentText } from '../attachments.js';
 
 export interface OpenAIOptions {
   id?: string;
@@ -13,6 +14,8 @@ export interface OpenAIOptions {
   model: string;
   baseURL?: string | undefined;
   contextWindow: number;
+  /** The model reads images (attachments go to it as image blocks). */
+  vision?: boolean;
   timeoutMs?: number;
   maxRetries?: number;
   /** A reply that receives no bytes for this long ends as timed out (stall.ts); 0 or absent: never. */
@@ -37,7 +40,20 @@ function validJson(raw: string): string {
 export function toOpenAIMessages(system: string, messages: ChatMessage[]): Msg[] {
   const out: Msg[] = [{ role: 'system', content: system }];
   for (const m of messages) {
-    if (m.role === 'user') out.push({ role: 'user', content: m.text });
+    if (m.role === 'user')
+      out.push({
+        role: 'user',
+        content: m.attachments?.length
+          ? [
+              ...m.attachments.map((f): OpenAI.Chat.Completions.ChatCompletionContentPart =>
+                f.kind === 'image'
+                  ? { type: 'image_url', image_url: { url: `data:${f.mime};base64,${f.data}` } }
+                  : { type: 'text', text: attachmentText(f) },
+              ),
+              { type: 'text', text: m.text },
+            ]
+          : m.text,
+      });
     else if (m.role === 'tool')
       for (const r of m.results) out.push({ role: 'tool', tool_call_id: r.callId, content: r.content });
     else {
@@ -258,6 +274,7 @@ export function openaiProvider(o: OpenAIOptions): ModelProvider {
     model: o.model,
     baseURL: o.baseURL,
     contextWindow: o.contextWindow,
+    vision: o.vision === true,
     prepare(tools) {
       openaiTools(tools);
       makeClient().catch(() => undefined);

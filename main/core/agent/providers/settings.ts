@@ -11,6 +11,7 @@ import { openaiProvider } from './openai.js';
 import { parsePrice, priceFor, type Price } from './pricing.js';
 import { z } from 'zod';
 import { readJsonText } from '../../config/index.js';
+import { visionOf } from '../attachments.js';
 
 export const PROVIDERS_FILE = 'providers.json';
 
@@ -33,6 +34,8 @@ const UserProviderSchema = z.object({
   apiKey: z.string({ error: 'must be a string' }).optional(),
   /** Environment variable holding the key. */
   keyEnv: z.string({ error: 'must be a string' }).optional(),
+  /** The model reads images (default: what its name says, attachments.ts visionOf). */
+  vision: z.boolean({ error: 'must be true or false' }).optional(),
 });
 
 export type UserProvider = z.infer<typeof UserProviderSchema> & { kind?: ProviderKind };
@@ -66,6 +69,8 @@ export interface ProviderConfig {
   keySource: 'option' | 'key-store' | 'env' | 'file' | 'none';
   keyHint: string;
   sendMaxTokens: boolean;
+  /** providers.json's `vision` for this provider, when set (else the model's name decides). */
+  vision?: boolean;
   /** The model's price when known (the user's, else the built-in table); no price, no cost. */
   price?: Price;
 }
@@ -278,6 +283,7 @@ export function resolveProvider(
       keySource,
       keyHint,
       sendMaxTokens: preset?.sendMaxTokens ?? false,
+      ...(user?.vision !== undefined ? { vision: user.vision } : {}),
       ...(price ? { price } : {}),
     },
     ...(apiKey ? { apiKey } : {}),
@@ -297,6 +303,7 @@ export function createProvider(
     model: config.model,
     baseURL: config.baseURL,
     contextWindow: config.contextWindow,
+    vision: visionOf(config.kind, config.model, config.vision),
     keyHint: config.keyHint,
     ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
     ...(opts.maxRetries !== undefined ? { maxRetries: opts.maxRetries } : {}),

@@ -17,8 +17,10 @@ export interface ToolResultPart {
   isError: boolean;
 }
 
+import type { Attachment } from '../attachments.js';
+
 export type ChatMessage =
-  | { role: 'user'; text: string }
+  | { role: 'user'; text: string; attachments?: Attachment[] }
   | { role: 'assistant'; text: string; toolCalls: ToolCallPart[]; interrupted?: boolean }
   | { role: 'tool'; results: ToolResultPart[] };
 
@@ -59,6 +61,8 @@ export interface ModelProvider {
   readonly baseURL: string | undefined;
   /** The model's context window in tokens. */
   readonly contextWindow: number;
+  /** The model reads image blocks (attachments.ts visionOf: the providers.json setting, else the model's name). */
+  readonly vision?: boolean;
   /**
    * Stream one reply, each event handed to `onEvent` as the SDK delivers it (the chat loop: nothing between the SDK's
    * stream and the loop); resolves when the reply has ended. Throws ProviderError (one clear line) on failure; honours

@@ -1,0 +1,127 @@
+// Files sent with a user's message: text and code files go to the model as context (name, size, content), images as
+// image blocks for models that read them. Everything the window sends is checked again here, before it is stored.
+import { countTokens } from '../base/index.js';
+
+export type ImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
+
+export type Attachment =
+  | { kind: 'text'; name: string; mime: string; size: number; text: string }
+  | { kind: 'image'; name: string; mime: ImageType; size: number; data: string };
+
+/**
+ * Tokens one image counts for in the context meter: Anthropic scales an image to at most about 1.15 megapixels,
+ * about 1,600 tokens (width × height / 750); OpenAI's high detail is in the same range. An estimate that never counts
+ * an image as free: the provider's usage event gives the real figure once it has answered.
+ */
+export const IMAGE_TOKENS = 1600;
+
+/** Share of the model's context window the files of one message may fill. */
+export const ATTACH_SHARE = 0.5;
+
+/** The first bytes of each image type: a file is taken as an image only when its bytes say so, not its name. */
+const MAGIC: Record<ImageType, (b: Buffer) => boolean> = {
+  'image/png': (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+  'image/jpeg': (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff,
+  'image/gif': (b) => /^GIF8[79]a$/.test(b.subarray(0, 6).toString('latin1')),
+  'image/webp': (b) =>
+    b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
+};
+
+/** Whether a model reads images. An explicit setting (providers.json `vision`) wins; else what its name says. */
+export function visionOf(kind: 'anthropic' | 'openai', model: string, setting?: boolean): boolean {
+  if (setting !== undefined) return setting;
+  const m = model.toLowerCase();
+  if (kind === 'anthropic') return /^claude-/.test(m) && !/^claude-(instant|2)/.test(m);
+  return /gpt-4o|gpt-4\.1|gpt-4-turbo|gpt-5|^o[134](-|$)|vision|-vl|vl-|qwen-vl|glm-4\.?\dv|llava|gemini|pixtral/.test(
+    m,
+  );
+}
+
+/** A file name as the model and the window see it: one line, no markup characters, at most 255 characters. */
+export function attachmentName(name: string): string {
+  const flat = name
+    .split(/[\\/]/)
+    .pop()!
+    .replace(/[\u0000-\u001f\u007f<>"&]/g, '_')
+    .trim();
+  return (flat || 'file').slice(0, 255);
+}
+
+/** A size for people: bytes, KB or MB (1024-based, one decimal). */
+export function sizeText(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/**
+ * The text a text file goes to the model as: its name and size, then its content. The closing tag inside the content
+ * is broken up, so a file cannot end its own wrapper and pass what follows as something else.
+ */
+export function attachmentText(a: Extract<Attachment, { kind: 'text' }>): string {
+  const body = a.text.replace(/<\/attachment>/gi, '<\\/attachment>');
+  return `<attachment name="${a.name}" size="${sizeText(a.size)}">\n${body}\n</attachment>`;
+}
+
+/** Tokens an attachment takes in the prompt (what the context meter counts). */
+export function attachmentTokens(a: Attachment): number {
+  return a.kind === 'image' ? IMAGE_TOKENS : countTokens(attachmentText(a)) + 4;
+}
+
+/** An upper bound of attachmentTokens without counting (a token is at least one byte). */
+export function attachmentTokensAtMost(a: Attachment): number {
+  return a.kind === 'image' ? IMAGE_TOKENS : Buffer.byteLength(attachmentText(a)) + 4;
+}
+
+export class AttachmentError extends Error {
+  constructor(
+    message: string,
+    readonly file: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The files of one message, checked for the model that will read them: an image must be one by its bytes and the
+ * model must read images (else refused before anything is sent, naming the model); a text file must be text (no NUL
+ * byte); together they must fit in ATTACH_SHARE of the context window. Returns them with safe names; throws an
+ * AttachmentError naming the file, its size and the limit.
+ */
+export function checkAttachments(
+  list: readonly Attachment[],
+  model: { model: string; contextWindow: number; vision: boolean } | undefined,
+): Attachment[] {
+  const out: Attachment[] = [];
+  let tokens = 0;
+  const limit = Math.floor((model?.contextWindow ?? 0) * ATTACH_SHARE);
+  for (const raw of list) {
+    const name = attachmentName(raw.name);
+    if (raw.kind === 'image') {
+      if (!model) throw new AttachmentError(`${name}: no model is set up to read it`, name);
+      if (!model.vision)
+        throw new AttachmentError(
+          `${name} is an image, and the model ${model.model} does not read images: it was not sent (pick a model that does)`,
+          name,
+        );
+      const bytes = Buffer.from(raw.data, 'base64');
+      const check = MAGIC[raw.mime];
+      if (!check || !check(bytes))
+        throw new AttachmentError(`${name} is not a ${raw.mime} file: its first bytes are not those of one`, name);
+      out.push({ kind: 'image', name, mime: raw.mime, size: bytes.length, data: raw.data });
+    } else {
+      if (raw.text.includes('\u0000'))
+        throw new AttachmentError(`${name} is a binary file (${raw.mime || 'unknown type'}), not text`, name);
+      out.push({ kind: 'text', name, mime: raw.mime.slice(0, 100), size: raw.size, text: raw.text });
+    }
+    tokens += attachmentTokens(out.at(-1)!);
+    if (model && tokens > limit)
+      throw new AttachmentError(
+        `${name} (${sizeText(raw.size)}) is too large for the context: the files of this message come to about ` +
+          `${tokens.toLocaleString('en')} tokens, and at most ${limit.toLocaleString('en')} fit (half of ${model.model}'s ` +
+          `context window); put it in the workspace and ask the model to read it there`,
+        name,
+      );
+  }
+  return out;
+}
