@@ -27,7 +27,7 @@ export function sourceWall(wall: () => Promise<Wall>, onOutside?: (why: string) 
   return {
     async wrapProgram(argv, opts) {
       const w = await wall();
-      if (w.available || w.mode === 'required') return w.wrapProgram(argv, opts);
+      if (w.available || w.mode === 'required' || w.closed) return w.wrapProgram(argv, opts);
       if (!told) {
         told = true;
         onOutside?.(

@@ -32,7 +32,7 @@ import type { ToolRunner } from './sandbox/index.js';
 import { ToolExecutor } from './tools/index.js';
 import { catalogSkillFinder, createRunSkillScriptTool } from './sandbox/index.js';
 import type { SpawnHost } from './sandbox/index.js';
-import { describeWall, Wall } from './contain/index.js';
+import { describeWall, Wall, WallError } from './contain/index.js';
 import { sourceWall, wallPlaceOf } from './source-wall.js';
 import type { WallView } from './policy/index.js';
 
@@ -255,6 +255,11 @@ export class KnackWorkspace {
    * Its state never throws: unavailable is a status with a reason and a hint.
    */
   wall(): Promise<Wall> {
+    // A closed workspace starts nothing: a runtime started now would have no close to end it.
+    if (this.closed)
+      return Promise.reject(
+        new WallError(`the workspace ${this.workspace} is closed: its sandbox does not start again`),
+      );
     this.wallPromise ??= Wall.open(
       wallPlaceOf(this.options.paths, this.workspace, this.settings),
       this.settings.sandbox.mode,

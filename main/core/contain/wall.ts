@@ -172,6 +172,7 @@ export class Wall {
   private readonly config: SandboxRuntimeConfig;
   private readonly denyRead: string[];
   private readonly protect: string[];
+  private isClosed = false;
 
   private constructor(
     readonly place: WallPlace,
@@ -269,6 +270,11 @@ export class Wall {
 
   get available(): boolean {
     return this.state.available;
+  }
+
+  /** Closed with its workspace: whatever its mode, nothing runs for it, inside or outside the sandbox. */
+  get closed(): boolean {
+    return this.isClosed;
   }
 
   /**
@@ -435,7 +441,13 @@ export class Wall {
     };
   }
 
+  /**
+   * Once closed, the wall runs nothing more: a command asked of it is refused as unavailable, never run on a runtime
+   * that another workspace may have started or that was reset meanwhile.
+   */
   async close(): Promise<void> {
+    this.isClosed = true;
+    this.state = { available: false, reason: 'its workspace was closed' };
     if (!open.delete(this)) return;
     if (open.size === 0 && started) {
       const rt = await loadRuntime();

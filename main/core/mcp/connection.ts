@@ -14,6 +14,8 @@ import type { McpResourceContent, McpResourceInfo } from '../tools/index.js';
 export interface McpWall {
   readonly mode: 'auto' | 'required' | 'off';
   readonly available: boolean;
+  /** Closed with its workspace: a server is not started, not even outside the sandbox. */
+  readonly closed?: boolean;
   status(): { reason: string };
   wrapProgram(
     argv: string[],
@@ -154,6 +156,8 @@ export class McpConnection {
         const w = await wall.wrapProgram([c.command, ...c.args], { cwd, env, hosts });
         this.release = w.release;
         spawn = { command: w.file, args: w.args, env: w.env as Record<string, string> };
+      } else if (wall.closed) {
+        throw new Error(`not started: the sandbox is closed (${wall.status().reason})`);
       } else if (wall.mode === 'required') {
         throw new Error(
           `not started: this workspace requires the sandbox (settings sandbox.mode "required") and it is unavailable: ${wall.status().reason}`,

@@ -198,7 +198,7 @@ export function createBashTool(wall?: Promise<Wall>) {
       const w = wall ? await wall : undefined;
       const inside = w !== undefined && w.mode !== 'off' && a.sandbox !== false;
       try {
-        if (inside && (w.available || ctx.decision?.sandbox !== undefined || w.mode === 'required')) {
+        if (inside && (w.available || ctx.decision?.sandbox !== undefined || w.mode === 'required' || w.closed)) {
           // Fail closed: a command allowed because it would be contained never runs uncontained.
           if (!w.available)
             return toolError('sandbox.unavailable', `not run: ${describeWall(w.status())}`, { status: w.status() });
