@@ -41,3 +41,15 @@ export function newestBuildSetting(root) {
     ),
   );
 }
+
+/** Whether dist/renderer is missing or older than what Vite builds it from (`npm start`, and test/run.js for the journeys). */
+export function rendererStale(root) {
+  const sources = Math.max(
+    newest(join(root, 'renderer')),
+    newest(join(root, 'preload')),
+    mtimeOf(join(root, 'vite.config.ts')),
+    mtimeOf(join(root, 'tsconfig.renderer.json')),
+    newestBuildSetting(root),
+  );
+  return mtimeOf(join(root, 'dist', 'renderer', 'index.html')) < sources;
+}

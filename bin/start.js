@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { mtimeOf as mtime, newest, newestBuildSetting } from './newest.js';
+import { mtimeOf as mtime, newest, newestBuildSetting, rendererStale as rendererIsStale } from './newest.js';
 
 const require = createRequire(import.meta.url);
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -22,19 +22,11 @@ function electronBinary() {
 
 /** Build what is missing or stale: the renderer always; main and preload only for the desktop app. */
 function buildIfNeeded(desktop) {
-  const settings = newestBuildSetting(root);
-  const sources = Math.max(
-    newest(join(root, 'renderer')),
-    newest(join(root, 'preload')),
-    mtime(join(root, 'vite.config.ts')),
-    mtime(join(root, 'tsconfig.renderer.json')),
-    settings,
-  );
-  const rendererStale = mtime(join(root, 'dist', 'renderer', 'index.html')) < sources;
+  const rendererStale = rendererIsStale(root);
   const mainStale =
     desktop &&
     mtime(join(root, 'dist', 'main', 'electron', 'main.js')) <
-      Math.max(newest(join(root, 'main')), newest(join(root, 'preload')), settings);
+      Math.max(newest(join(root, 'main')), newest(join(root, 'preload')), newestBuildSetting(root));
   if (!rendererStale && !mainStale) return;
   const args = rendererStale && mainStale ? [] : rendererStale ? ['--renderer-only'] : ['--main-only'];
   console.log('Knack: building the app first (npm run build)…');

@@ -5,6 +5,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { rendererStale } from '../bin/newest.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const filters = process.argv.slice(2);
@@ -36,9 +37,26 @@ if (files.length === 0) {
   process.exit(1);
 }
 
+const env = { ...process.env, KNACK_TEST: '1' };
+// The Chromium journeys share one renderer: dist/renderer (`npm test` builds it just before), built here first when it
+// is missing or older than its sources, so no journey file builds its own.
+if (files.some((f) => f.startsWith(join('test', 'e2e'))) && !env.KNACK_E2E_RENDERER) {
+  if (rendererStale(root)) {
+    const built = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--renderer-only'], {
+      cwd: root,
+      stdio: 'inherit',
+    });
+    if (built.status !== 0) {
+      console.error('the renderer did not build (see above): the journeys in test/e2e need it');
+      process.exit(built.status ?? 1);
+    }
+  }
+  env.KNACK_E2E_RENDERER = join(root, 'dist', 'renderer');
+}
+
 const res = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
-  { cwd: root, stdio: 'inherit', env: { ...process.env, KNACK_TEST: '1' } },
+  { cwd: root, stdio: 'inherit', env },
 );
 process.exit(res.status ?? 1);
