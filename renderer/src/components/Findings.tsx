@@ -1,8 +1,10 @@
-// Audit findings (file:line, level, message and the offending line) and a permission request, shared by the
-// skill detail view and the install dialog.
+// Audit findings (file:line, level, rule, message and the offending line) and a permission request, and the one audit
+// block every review shows (install, source install, trust): legend, findings, permissions, the reviewed hash.
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Finding, PermissionsView } from '../api/types';
 import { useSay } from '../i18n/say';
+import { LevelLegend } from './Levels';
 
 export function Findings({ findings }: { findings: Finding[] }) {
   const { t } = useTranslation();
@@ -17,7 +19,7 @@ export function Findings({ findings }: { findings: Finding[] }) {
             <code>
               {f.file}:{f.line}
             </code>{' '}
-            {say(f.words, f.message)}
+            {say(f.words, f.message)} <code className="muted small-text rule">{f.rule}</code>
           </div>
           {f.excerpt && <pre className="excerpt">{f.excerpt}</pre>}
         </li>
@@ -47,5 +49,39 @@ export function Permissions({ p }: { p?: PermissionsView }) {
           </div>
         ))}
     </dl>
+  );
+}
+
+/**
+ * The audit part of a review, the same in the install dialog, a source install and a trust review: the level legend,
+ * the findings, the permissions asked for, `children` (an update's permission diff), and the content hash an approval
+ * is bound to.
+ */
+export function AuditFindings({
+  findings,
+  permissions,
+  contentHash,
+  children,
+}: {
+  findings: Finding[];
+  permissions?: PermissionsView | undefined;
+  contentHash?: string | undefined;
+  children?: ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="audit-findings">
+      <LevelLegend />
+      <h3>{t('install.findings')}</h3>
+      <Findings findings={findings} />
+      <h3>{t('install.permissions')}</h3>
+      <Permissions p={permissions} />
+      {children}
+      {contentHash && (
+        <p className="muted small-text">
+          {t('install.hash')} <code>{contentHash.slice(0, 16)}</code>
+        </p>
+      )}
+    </div>
   );
 }

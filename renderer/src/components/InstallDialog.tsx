@@ -6,8 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
 import type { InstallReport } from '../api/types';
 import { useView } from '../state/store';
-import { Findings, Permissions } from './Findings';
-import { LevelBadge, LevelLegend } from './Levels';
+import { AuditFindings } from './Findings';
+import { LevelBadge } from './Levels';
 import { Modal } from './Modal';
 import { SourceInstall } from './SourceInstall';
 
@@ -204,36 +204,30 @@ export function InstallDialog() {
           <p className="report-head">
             <LevelBadge level={report.level} big /> <strong>{report.skill}</strong>
           </p>
-          <LevelLegend />
           {report.status === 'refused' && (
             <p role="alert" className="error">
               {t('install.refused')} {report.reason}
             </p>
           )}
           {report.status === 'exists' && <p className="muted">{t('install.exists', { name: report.skill })}</p>}
-          <h3>{t('install.findings')}</h3>
-          <Findings findings={report.findings} />
-          <h3>{t('install.permissions')}</h3>
-          <Permissions p={report.permissions} />
-          {report.diff && (
-            <>
-              <h3>{t('install.diff')}</h3>
-              {report.diff.lines.length === 0 ? (
-                <p className="muted">{t('install.noDiff')}</p>
-              ) : (
-                <ul className="plain diff">
-                  {report.diff.lines.map((l) => (
-                    <li key={l} className={l.startsWith('-') ? 'minus' : 'plus'}>
-                      <code>{l}</code>
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </>
-          )}
-          <p className="muted small-text">
-            {t('install.hash')} <code>{report.contentHash.slice(0, 16)}</code>
-          </p>
+          <AuditFindings findings={report.findings} permissions={report.permissions} contentHash={report.contentHash}>
+            {report.diff && (
+              <>
+                <h3>{t('install.diff')}</h3>
+                {report.diff.lines.length === 0 ? (
+                  <p className="muted">{t('install.noDiff')}</p>
+                ) : (
+                  <ul className="plain diff">
+                    {report.diff.lines.map((l) => (
+                      <li key={l} className={l.startsWith('-') ? 'minus' : 'plus'}>
+                        <code>{l}</code>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </>
+            )}
+          </AuditFindings>
           {outcome && (
             <p role="status" className="ok">
               {outcome}

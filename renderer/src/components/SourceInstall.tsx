@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
 import type { InstallReport, MarketHit, OpenedSource } from '../api/types';
 import { useView } from '../state/store';
-import { Findings, Permissions } from './Findings';
+import { AuditFindings } from './Findings';
 import { LevelBadge, LevelLegend } from './Levels';
 
 export function SourceInstall({
@@ -290,8 +290,7 @@ export function SourceInstall({
               {r.reason && r.status !== 'installed' && <p className="muted">{r.reason}</p>}
               {r.status === 'pending' && (
                 <>
-                  <Findings findings={r.findings} />
-                  <Permissions p={r.permissions} />
+                  <AuditFindings findings={r.findings} permissions={r.permissions} contentHash={r.contentHash} />
                   <button type="button" className="primary" disabled={busy} onClick={() => void approve(r)}>
                     {t('sources.approveOne', { name: r.skill })}
                   </button>

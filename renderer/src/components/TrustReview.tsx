@@ -7,8 +7,8 @@ import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
 import type { SkillDetail } from '../api/types';
 import { useView } from '../state/store';
-import { Findings, Permissions } from './Findings';
-import { LevelBadge, LevelLegend } from './Levels';
+import { AuditFindings } from './Findings';
+import { LevelBadge } from './Levels';
 import { Modal } from './Modal';
 
 export function TrustReview({ name, tier }: { name: string; tier: string }) {
@@ -64,7 +64,6 @@ export function TrustReview({ name, tier }: { name: string; tier: string }) {
             {d.audit && <LevelBadge level={d.audit} big />} <strong>{d.name}</strong>{' '}
             <span className="muted">{t(`tier.${d.tier}`)}</span>
           </p>
-          <LevelLegend />
           <p>{d.description}</p>
           {d.audit === 'P0' && (
             <p role="alert" className="error">
@@ -72,15 +71,7 @@ export function TrustReview({ name, tier }: { name: string; tier: string }) {
             </p>
           )}
           {!d.pendingTrust && d.audit !== 'P0' && !outcome && <p className="muted">{t('trust.nothingToDo')}</p>}
-          <h3>{t('install.findings')}</h3>
-          <Findings findings={d.findings} />
-          <h3>{t('install.permissions')}</h3>
-          <Permissions p={d.permissions} />
-          {d.contentHash && (
-            <p className="muted small-text">
-              {t('install.hash')} <code>{d.contentHash.slice(0, 16)}</code>
-            </p>
-          )}
+          <AuditFindings findings={d.findings} permissions={d.permissions} contentHash={d.contentHash} />
           {outcome && (
             <p role="status" className="ok">
               {t(outcome === 'trusted' ? 'trust.trusted' : 'trust.rejected', { name: d.name })}
