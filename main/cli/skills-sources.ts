@@ -94,6 +94,23 @@ async function open(
   }
 }
 
+/**
+ * A held install (P1, or an update that widens), its report already printed: ask on the terminal, and on yes approve
+ * it at the reviewed hash and settle its staged copy (recorded in the lock). The result as it is after the answer.
+ */
+async function approveOnTerminal(
+  ctx: CommandContext,
+  base: { store: ReturnType<typeof openStore>; dataDir: string },
+  held: InstallResult & { status: 'pending' },
+  question: string,
+): Promise<InstallResult> {
+  if (!(await confirm(ctx, question))) return held;
+  const staged = base.store.policy.approval(held.approval.id)!.source;
+  const done = approvePendingInstall(base.store, held.approval.id);
+  settleStaged(base.dataDir, staged, done);
+  return done;
+}
+
 /** Install one candidate, asking about a name clash (update or keep) and P1 findings on the terminal. */
 async function addOne(ctx: CommandContext, c: Candidate, base: Parameters<typeof addCandidate>[1]): Promise<AddResult> {
   let r = addCandidate(c, base);
@@ -104,13 +121,10 @@ async function addOne(ctx: CommandContext, c: Candidate, base: Parameters<typeof
   }
   if (r.status === 'pending' && !ctx.json && !base.approveP1) {
     printReport(ctx, r.report);
-    if (await confirm(ctx, `Install ${r.report.skill} despite the P1 findings above?`)) {
-      const id = r.approval.id;
-      const source = base.store.policy.approval(id)!.source;
-      const done: InstallResult = approvePendingInstall(base.store, id);
-      settleStaged(base.dataDir, source, done);
-      r = { ...done, candidate: c };
-    }
+    r = {
+      ...(await approveOnTerminal(ctx, base, r, `Install ${r.report.skill} despite the P1 findings above?`)),
+      candidate: c,
+    };
   }
   return r;
 }
@@ -235,12 +249,9 @@ const sync: Command = {
       for (let it of items) {
         if ('candidate' in it && it.status === 'pending' && !ctx.json && ctx.values.yes !== true) {
           printReport(ctx, it.report);
-          if (await confirm(ctx, `Install ${it.report.skill} despite the P1 findings above?`)) {
-            const source = store.policy.approval(it.approval.id)!.source;
-            const done = approvePendingInstall(store, it.approval.id);
-            settleStaged(ctx.paths.dataDir, source, done);
-            it = { ...done, candidate: it.candidate, name: it.name };
-          }
+          const question = `Install ${it.report.skill} despite the P1 findings above?`;
+          const after = await approveOnTerminal(ctx, { store, dataDir: ctx.paths.dataDir }, it, question);
+          it = { ...after, candidate: it.candidate, name: it.name };
         }
         out.push(it);
       }
@@ -356,12 +367,11 @@ const update: Command = {
             approveP1: ctx.values.yes === true,
           });
           if (r.status === 'pending' && !ctx.json && ctx.values.yes !== true) {
-            if (await confirm(ctx, `Update ${c.name} with the permission diff and findings above?`)) {
-              const source = store.policy.approval(r.approval.id)!.source;
-              const done = approvePendingInstall(store, r.approval.id);
-              settleStaged(ctx.paths.dataDir, source, done);
-              r = { ...done, candidate: r.candidate };
-            }
+            const question = `Update ${c.name} with the permission diff and findings above?`;
+            r = {
+              ...(await approveOnTerminal(ctx, { store, dataDir: ctx.paths.dataDir }, r, question)),
+              candidate: r.candidate,
+            };
           }
           if (!ctx.json) printInstall(ctx, r, true);
           results.push({ check: c, result: r });
