@@ -633,6 +633,12 @@ export function base64Length(bytes: number): number {
 
 const m = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O) => ({ input, output });
 
+/** The largest SKILL.md the save-as-skill editor sends (create_skill's body limit). */
+export const MAX_DRAFT_CHARS = 100 * 1024;
+/** Tool calls in one turn from which the window offers Save as skill. */
+export const SAVE_SKILL_MIN_CALLS = 3;
+const DraftText = z.string().min(1).max(MAX_DRAFT_CHARS);
+
 export const methods = {
   // app
   'app.info': m(
@@ -730,6 +736,16 @@ export const methods = {
       .strict(),
     InstallOutcome,
   ),
+  /** Audit a SKILL.md written in the save-as-skill editor (nothing is installed): its level, findings and diagnostics. */
+  'skills.checkDraft': m(z.object({ text: DraftText }).strict(), z.object({ report: AuditReport })),
+  /**
+   * Install a save-as-skill draft into the user or project tier through the same audit and approval as any install
+   * (P1 waits for skills.approveInstall, P0 is refused and nothing is written), marked `agent_created: true`.
+   */
+  'skills.installDraft': m(
+    z.object({ text: DraftText, tier: z.enum(['user', 'project']), replace: z.boolean().default(false) }).strict(),
+    InstallOutcome,
+  ),
   /** Lint the catalog, or the given folders / SKILL.md files. */
   /**
    * Fetch a skill source (git URL with #ref/:path, owner/repo, a marketplace, a folder) and list its skills with their
@@ -793,6 +809,15 @@ export const methods = {
       /** Why the provider's own list could not be read (the preset's is offered instead). */
       error: z.string().optional(),
     }),
+  ),
+  /**
+   * Save as skill: the model drafts the conversation's last task as a SKILL.md (name, description, read_when triggers
+   * in the conversation's language, the steps); its permissions are the least the task's tool calls needed. Audited,
+   * not installed.
+   */
+  'chat.draftSkill': m(
+    z.object({ sessionId: Id }).strict(),
+    z.object({ text: z.string(), calls: z.number().int().nonnegative(), report: AuditReport }),
   ),
   /** Switch a conversation's model (of the provider in use) from its next turn; recorded in the session. */
   'chat.setModel': m(z.object({ sessionId: Id, model: ModelId }).strict(), z.object({ session: SessionMeta })),

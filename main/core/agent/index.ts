@@ -287,3 +287,12 @@ export {
   type ProjectionEntry,
   type TurnEndReason,
 } from './types.js';
+export {
+  draftSkillWords,
+  draftText,
+  lastTaskCalls,
+  leastPermissions,
+  type DraftPermissions,
+  type DraftWords,
+  type MadeCall,
+} from './skill-draft.js';

@@ -18,6 +18,6 @@ export { callRisks, type RiskLine } from './risks.js';
 export { addRule } from './rule-book.js';
 export { CATEGORIES, categoryOf, describeRule, parseSkillScope, skillScopeKey } from './rules.js';
 export { accessForArgs, buildGate, gateOver, ownRoots, workspaceCeiling } from './setup.js';
-export { TOOL, TOOLS, toolsWhere, type AccessClass } from './tool-table.js';
+export { TOOL, TOOLS, toolSpec, toolsWhere, type AccessClass } from './tool-table.js';
 export { type Access, type Actor, type Decision, type Gate, type ToolCall } from './types.js';
 export { displaySafe, displaySafeLines, invisibleClass } from '../../../preload/display.js';

@@ -26,6 +26,9 @@ import {
   type SessionRow,
 } from '../agent/index.js';
 import { checkConnection, keySourceOf, resolveProvider } from '../agent/index.js';
+import { draftSkillWords, draftText, lastTaskCalls, leastPermissions } from '../agent/index.js';
+import { auditDraft } from './drafts.js';
+import { reportView } from './views.js';
 import type { KeyStore } from './context.js';
 import { CONTEXT_SECTIONS, type ContextView, type SessionMeta, type SettingsView } from '../../../preload/contract.js';
 
@@ -39,6 +42,7 @@ type ChatHandlers = Pick<
   | 'chat.unloadSkill'
   | 'chat.models'
   | 'chat.setModel'
+  | 'chat.draftSkill'
   | 'sessions.list'
   | 'sessions.open'
   | 'sessions.export'
@@ -534,6 +538,25 @@ export class ChatBinding {
           ...list,
           models: current && !list.models.includes(current) ? [current, ...list.models] : list.models,
         };
+      },
+      'chat.draftSkill': async ({ sessionId }) => {
+        const l = this.session(sessionId);
+        if (l.chat.busy || l.ending)
+          throw new ServiceError('conflict', 'a turn is running in this session: save it as a skill once it has ended');
+        const provider = l.chat.provider;
+        if (!provider) throw new ServiceError('unavailable', 'no model is set up to draft the skill with');
+        const messages = l.chat.messages();
+        const calls = lastTaskCalls(messages);
+        if (calls.length === 0)
+          throw new ServiceError('conflict', 'the last task made no tool calls: there are no steps to save as a skill');
+        let words;
+        try {
+          words = await draftSkillWords(provider, messages);
+        } catch (e) {
+          throw new ServiceError('unavailable', `the skill could not be drafted: ${(e as Error).message}`);
+        }
+        const text = draftText(words, leastPermissions(calls, this.ctx.workspace().workspace));
+        return { text, calls: calls.length, report: reportView(auditDraft(this.options.paths.dataDir, text)) };
       },
       'chat.setModel': ({ sessionId, model }) => {
         const l = this.session(sessionId);

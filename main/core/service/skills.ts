@@ -16,6 +16,8 @@ import { lintCatalog, lintPaths } from '../skills/catalog/index.js';
 import { projectSkillDirs, userSkillDirs } from '../config/index.js';
 import type { CatalogEntry } from '../skills/format/index.js';
 import { dropUpload, saveUpload } from './uploads.js';
+import { auditDraft, stageDraft } from './drafts.js';
+import { withAgentCreated } from '../skills/use/index.js';
 import { dropStaged, settleStaged } from '../skills/sources/index.js';
 import { originOf } from './sources.js';
 
@@ -32,6 +34,8 @@ type SkillHandlers = Pick<
   | 'skills.rejectInstall'
   | 'skills.installUpload'
   | 'skills.lint'
+  | 'skills.checkDraft'
+  | 'skills.installDraft'
 >;
 
 function originField(ctx: ServiceContext, name: string, tier: string) {
@@ -208,6 +212,26 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
       }
       // A pending install keeps its zip until it is approved or rejected; anything else is decided now.
       if (out.status !== 'pending') dropUpload(ctx.paths.dataDir, file);
+      return out;
+    },
+
+    'skills.checkDraft': ({ text }) => {
+      ctx.workspace();
+      return { report: reportView(auditDraft(ctx.paths.dataDir, text)) };
+    },
+
+    'skills.installDraft': async ({ text, tier, replace }) => {
+      ctx.workspace();
+      const dir = stageDraft(ctx.paths.dataDir, withAgentCreated(text));
+      let out;
+      try {
+        out = await install(dir, tier, replace, 'the draft');
+      } catch (e) {
+        dropUpload(ctx.paths.dataDir, dir);
+        throw e;
+      }
+      // A pending install keeps its staged draft until it is approved or rejected; anything else is decided now.
+      if (out.status !== 'pending') dropUpload(ctx.paths.dataDir, dir);
       return out;
     },
 

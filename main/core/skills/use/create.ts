@@ -117,3 +117,17 @@ export function createSkill(userSkillsDir: string, input: CreateSkillInput): Cre
   }
   return { ok: true, dir, file, diagnostics: parsed.diagnostics };
 }
+
+/**
+ * A SKILL.md the user edited, marked `agent_created: true` whatever the editor left there (the mark is how an
+ * agent-made skill is told apart). A frontmatter that does not parse is left as it is: the audit reports it.
+ */
+export function withAgentCreated(text: string): string {
+  const m = /^---\r?\n([\s\S]*?)\r?\n---(\r?\n|$)/.exec(text);
+  if (!m) return text;
+  const doc = yamlLib().parseDocument(m[1]!);
+  if (doc.errors.length || !yamlLib().isMap(doc.contents)) return text;
+  if (doc.get('agent_created') === true) return text;
+  doc.set('agent_created', true);
+  return `---\n${doc.toString({ lineWidth: 0 })}---${m[2]}${text.slice(m[0].length)}`;
+}

@@ -8,3 +8,4 @@ export { WorkspaceSession } from './session.js';
 export { SkillSearch } from './skill-search.js';
 export { skillTools } from './skill-tools.js';
 export { createMarketplaceTool, proposalIn, type InstallProposal } from './marketplace-tool.js';
+export { createNameProblems, renderSkillMd, withAgentCreated } from './create.js';
