@@ -8,7 +8,7 @@ import { globMatcher, GlobTooSlowError } from '../../base/index.js';
 import { z } from 'zod';
 import { defineTool } from '../define.js';
 import type { ToolContext, ToolResult } from '../types.js';
-import { walkFiles } from './walk.js';
+import { logWalkCap, walkCapNote, walkFiles, type WalkOptions } from './walk.js';
 import { displayPath, looksBinary, resolveArg } from './workspace.js';
 import { TOOL, TOOLS } from '../../policy/index.js';
 import { findRipgrep, grepWithRipgrep, ripgrepReadsAlike, type RipgrepOptions } from './grep-rg.js';
@@ -114,7 +114,7 @@ export async function grepFiles(
   a: Args,
   ctx: ToolContext,
   budget = new TimeBudget(GREP_CALL_TIMEOUT_MS),
-  opts: { engine?: GrepEngine; ripgrep?: RipgrepOptions } = {},
+  opts: { engine?: GrepEngine; ripgrep?: RipgrepOptions; maxFiles?: number } = {},
 ): Promise<ToolResult> {
   {
     const root = resolveArg(ctx.workspace, a.path);
@@ -167,8 +167,14 @@ export async function grepFiles(
     let skippedLarge = 0;
     let skippedDenied = 0;
     let truncated = false;
+    let capped: string | undefined;
+    const walk: WalkOptions = {
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+      ...(opts.maxFiles ? { maxFiles: opts.maxFiles } : {}),
+      onCapped: (n) => (capped = logWalkCap(TOOL.grep, walkCapNote(n, displayPath(ctx.workspace, root)))),
+    };
     try {
-      outer: for await (const f of walkFiles(root, { ...(ctx.signal ? { signal: ctx.signal } : {}) })) {
+      outer: for await (const f of walkFiles(root, walk)) {
         if (inGlob && f.rel && !inGlob(f.rel)) continue;
         // The gate checked the starting folder; each file found must be readable under the same grants too.
         if (ctx.mayRead && !ctx.mayRead(f.path)) {
@@ -226,6 +232,7 @@ export async function grepFiles(
         skippedBinary,
         skippedLarge,
         ...(skippedDenied ? { skippedNotPermitted: skippedDenied } : {}),
+        ...(capped ? { partial: capped } : {}),
         engine: 'javascript',
       });
     } catch (e) {
