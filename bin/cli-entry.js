@@ -7,8 +7,8 @@ import { mtimeOf, newest, newestBuildSetting } from './newest.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const built = join(root, 'dist', 'main', 'electron');
-// The bundle and the files it starts by path (the sandbox host, the audit workers).
-const BUNDLE = ['cli.js', 'host.js', 'audit-worker.js'];
+// The bundle and the file it starts by path (the sandbox host).
+const BUNDLE = ['cli.js', 'host.js'];
 
 function bundleIsFresh() {
   if (process.env.KNACK_CLI_FROM_SOURCE) return false;

@@ -37,15 +37,13 @@ export async function buildMain() {
     legalComments: 'none',
   };
   // main.js (and cli.js, the `knack` command: bin/cli-entry.js runs it when it is newer than the sources), and beside
-  // them the files the core starts by path (sandbox/spawn.ts: ./host.js; skills/trust/audit-pool.ts:
-  //: ./audit-worker.js).
+  // them the file the core starts by path (sandbox/spawn.ts: ./host.js).
   await build({
     ...common,
     entryPoints: {
       main: join(root, 'main', 'electron', 'main.ts'),
       cli: join(root, 'main', 'cli', 'index.ts'),
       host: join(root, 'main', 'core', 'sandbox', 'host.ts'),
-      'audit-worker': join(root, 'main', 'core', 'skills', 'trust', 'audit-worker.ts'),
     },
     outdir: out,
   });
@@ -86,7 +84,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     }
     if (!args.has('--renderer-only')) {
       await buildMain();
-      built.push('dist/main/electron (main, cli, host, audit-worker)', 'dist/preload/index.cjs', 'dist/icon.png');
+      built.push('dist/main/electron (main, cli, host)', 'dist/preload/index.cjs', 'dist/icon.png');
     }
     console.log(`built: ${built.join(', ')}`);
   } catch (e) {

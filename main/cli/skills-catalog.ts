@@ -220,7 +220,7 @@ const index: Command = {
       const held = catalog.entries().filter((e) => e.trust);
       ctx.io.out(
         `indexed ${winners} skills (${catalog.entries().length - winners} shadowed, ${held.length ? `${held.length} held for trust, ` : ''}${catalog.broken().length} broken) from ${t.files} files in ${t.totalMs.toFixed(1)} ms\n` +
-          `  discover ${t.discoverMs.toFixed(1)} ms (${t.folders} folders) · parse ${t.parseMs.toFixed(1)} ms (${t.parsed} parsed, ${t.cached} from cache, ${t.threads} thread${t.threads === 1 ? '' : 's'}) · merge ${t.mergeMs.toFixed(1)} ms`,
+          `  discover ${t.discoverMs.toFixed(1)} ms (${t.folders} folders) · parse ${t.parseMs.toFixed(1)} ms (${t.parsed} parsed, ${t.cached} from cache) · merge ${t.mergeMs.toFixed(1)} ms`,
       );
       for (const e of held) ctx.io.out(`${e.file}: ${state(e)}`);
       for (const d of catalog.diagnostics().filter((x) => x.severity !== 'info')) ctx.io.out(formatDiagnostic(d));

@@ -59,7 +59,7 @@ export interface WorkspaceOptions {
   onDiagnostic?: (d: Diagnostic) => void;
   /** Throw instead of continuing without the store when the database cannot be opened. */
   requireStore?: boolean;
-  /** How discovered skills are audited (default: on worker threads, the catalog answering at once). */
+  /** How discovered skills are audited (default: in the background, the catalog answering at once). */
   audit?: TrustReviewOptions['background'];
 }
 
@@ -156,7 +156,7 @@ export class KnackWorkspace {
     for (const d of diagnostics) report(d);
     // Trust review: discovered P0 skills are disabled, P1 ones until the user trusts them (skills/trust/trust.ts).
     let catalog: Catalog;
-    // Audits run on worker threads: a big folder answers at once, unaudited skills are `checking` until their verdict.
+    // Audits run in the background: a big folder answers at once, unaudited skills are `checking` until their verdict.
     const trust = createTrustReview(store, { background: options.audit ?? true });
     try {
       catalog = await openCatalog({

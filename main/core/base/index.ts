@@ -8,7 +8,6 @@ export { isInside, realPathOf, realRoot, relPosix } from './paths.js';
 export { readRegularFile } from './read-file.js';
 export { sha256Hex } from './sha256.js';
 export { countTokens } from './tokens.js';
-export { workerSpec, type WorkerSpec } from './worker-spec.js';
 export { writeFileAtomic, type AtomicWriteOptions } from './atomic-write.js';
 export { BoundedMap } from './bounded-map.js';
 // Messages for people as a code plus parameters (preload/words.ts): the window words them, the CLI prints english().

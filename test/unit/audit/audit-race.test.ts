@@ -6,22 +6,12 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir, writeTree, skillMd } from '../../helpers/tmp.js';
-import { AuditPool, type AuditResult } from '../../../main/core/skills/trust/audit-pool.js';
+import { heldAudit } from '../../helpers/held-audit.js';
 import { auditSkill } from '../../../main/core/skills/trust/audit.js';
 import { createTrustReview } from '../../../main/core/skills/trust/trust.js';
 import { openCatalog, type Catalog } from '../../../main/core/skills/catalog/catalog.js';
 import { resolvePaths } from '../../../main/core/config/paths.js';
 import { Store } from '../../../main/core/store/index.js';
-import type { ParsedManifest } from '../../../main/core/skills/format/types.js';
-
-/** The real pool, holding every folder until released: the test changes a file while its audit waits. */
-class HeldPool extends AuditPool {
-  open!: () => void;
-  private readonly held = new Promise<void>((resolve) => (this.open = resolve));
-  override audit(dir: string, parsed?: ParsedManifest, owner?: object): Promise<AuditResult> {
-    return this.held.then(() => super.audit(dir, parsed, owner));
-  }
-}
 
 const BENIGN = skillMd({
   name: 'notes',
@@ -65,8 +55,8 @@ for (const useStore of [true, false]) {
     test(`SKILL.md changed (${what}) after the catalog read it and before its audit${useStore ? '' : ', no store'}: the verdict that applies is for the indexed content`, async () => {
       const s = setup(useStore);
       writeFileSync(s.file, from);
-      const pool = new HeldPool(1);
-      const review = createTrustReview(s.store, { background: { minBatch: 1, pool } });
+      const held = heldAudit();
+      const review = createTrustReview(s.store, { background: { minBatch: 1, audit: held.audit } });
       try {
         const catalog = await openCatalog({
           paths: s.paths,
@@ -85,7 +75,7 @@ for (const useStore of [true, false]) {
         const seen: string[] = [];
         watchEnabled(catalog, seen);
         writeFileSync(s.file, to);
-        pool.open();
+        held.open();
         await catalog.settled();
         const e = catalog.entries().find((x) => x.manifest.name === 'notes')!;
         const level = auditSkill(e.realDir).level;
@@ -115,7 +105,7 @@ for (const useStore of [true, false]) {
 test('a SKILL.md with a byte order mark reads the same to the catalog and the audit (no false mismatch)', async () => {
   const s = setup(true);
   writeFileSync(s.file, `\ufeff${BENIGN}`);
-  const review = createTrustReview(s.store, { background: { minBatch: 1, pool: new AuditPool(1) } });
+  const review = createTrustReview(s.store, { background: { minBatch: 1 } });
   try {
     const catalog = await openCatalog({ paths: s.paths, workspace: s.ws, store: s.store!, review });
     await catalog.settled();

@@ -5,12 +5,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir, writeTree, skillMd } from '../../helpers/tmp.js';
-import { AuditPool, type AuditResult } from '../../../main/core/skills/trust/audit-pool.js';
+import { heldAudit } from '../../helpers/held-audit.js';
 import { createTrustReview } from '../../../main/core/skills/trust/trust.js';
 import { Catalog, openCatalog } from '../../../main/core/skills/catalog/catalog.js';
 import { resolvePaths } from '../../../main/core/config/paths.js';
 import { Store } from '../../../main/core/store/index.js';
-import type { ParsedManifest } from '../../../main/core/skills/format/types.js';
 
 const HOSTILE = skillMd(
   { name: 'cleanup', description: 'Use to free disk space.' },
@@ -58,15 +57,6 @@ test('a refresh whose store fails (the workspace switches cannot be read) never 
   assert.ok(catalog.enabled().every((e) => e.manifest.name !== 'cleanup'));
 });
 
-/** The real pool, holding every audit until released: the test changes a file while its audit waits. */
-class HeldPool extends AuditPool {
-  open!: () => void;
-  private readonly held = new Promise<void>((resolve) => (this.open = resolve));
-  override audit(dir: string, parsed?: ParsedManifest, owner?: object): Promise<AuditResult> {
-    return this.held.then(() => super.audit(dir, parsed, owner));
-  }
-}
-
 /** A catalog whose refreshes fail once `failing` is set (a disk that went away, a store that stopped answering). */
 class FailingCatalog extends Catalog {
   failing = false;
@@ -77,9 +67,8 @@ class FailingCatalog extends Catalog {
 
 test('SKILL.md changed during its audit and reading it again fails: the skill is refused, not checking forever', async () => {
   const s = setup();
-  const pool = new HeldPool(1);
-  const review = createTrustReview(undefined, { background: { minBatch: 1, pool } });
-  const guard = setTimeout(() => void pool.close(), 30_000);
+  const held = heldAudit();
+  const review = createTrustReview(undefined, { background: { minBatch: 1, audit: held.audit } });
   try {
     const catalog = new FailingCatalog({ paths: s.paths, workspace: s.ws, review });
     await catalog.refresh();
@@ -87,7 +76,7 @@ test('SKILL.md changed during its audit and reading it again fails: the skill is
     // The file changes after the catalog read it and before its audit: the verdict is for other bytes.
     writeFileSync(join(s.skills, 'notes', 'SKILL.md'), HOSTILE.replace('name: cleanup', 'name: notes'));
     catalog.failing = true;
-    pool.open();
+    held.open();
     await catalog.settled();
     const notes = catalog.entries().find((e) => e.manifest.name === 'notes')!;
     assert.deepEqual([notes.enabled, notes.trust], [false, 'refused']);
@@ -101,8 +90,6 @@ test('SKILL.md changed during its audit and reading it again fails: the skill is
       'the other verdict arrived and applies',
     );
   } finally {
-    clearTimeout(guard);
     await review.close();
-    await pool.close();
   }
 });

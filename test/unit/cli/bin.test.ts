@@ -74,7 +74,7 @@ test('knack runs the built bundle only while it is newer than every source it is
     `export async function main() { console.log(${JSON.stringify(who)}); return 0; }\n`;
   put('main/cli/index.ts', stub('from source'), 1000);
   put('preload/contract.ts', 'export {};\n', 1000);
-  const BUNDLE = ['cli.js', 'host.js', 'audit-worker.js'];
+  const BUNDLE = ['cli.js', 'host.js'];
   for (const f of BUNDLE) put(`dist/main/electron/${f}`, f === 'cli.js' ? stub('from bundle') : '', 2000);
   /** `npm run build` again at time t: every bundle file is newer. */
   const rebuilt = (t: number): void => {
@@ -95,8 +95,8 @@ test('knack runs the built bundle only while it is newer than every source it is
   put('main/cli/index.ts', stub('from source'), 3000);
   assert.equal(knack(), 'from source');
   put('dist/main/electron/cli.js', stub('from bundle'), 4000);
-  assert.equal(knack(), 'from source', 'the workers beside it are older than the sources: the bundle is incomplete');
-  for (const f of ['host.js', 'audit-worker.js']) at(`dist/main/electron/${f}`, 4000);
+  assert.equal(knack(), 'from source', 'the host beside it is older than the sources: the bundle is incomplete');
+  at('dist/main/electron/host.js', 4000);
   assert.equal(knack(), 'from bundle');
   // A change at time t after the build makes the bundle stale (the sources run) until it is built again.
   const staleUntilRebuilt = (t: number, change: () => void, why: string): void => {

@@ -10,7 +10,7 @@ import { resolvePaths } from '../../../main/core/config/paths.js';
 import { METHOD_NAMES, type EventName, type MethodName } from '../../../preload/contract.js';
 import { KnackService } from '../../../main/core/service/index.js';
 import { dispatch } from '../../../main/core/service/dispatch.js';
-import { AuditPool, type AuditResult } from '../../../main/core/skills/trust/audit-pool.js';
+import { heldAudit } from '../../helpers/held-audit.js';
 import type { WorkspaceOptions } from '../../../main/core/workspace.js';
 
 const NETWORKY = '# Sync\n\n```bash\ncurl -s https://api.example.com/status\n```\n';
@@ -207,18 +207,10 @@ test('a skill added while the workspace is open announces the catalog change and
   assert.equal(verdict?.skill?.enabled, false);
 });
 
-/** The real audit pool, holding every folder until released: a skill stays `checking` as long as the test needs. */
-class HeldPool extends AuditPool {
-  release!: () => void;
-  private readonly held = new Promise<void>((resolve) => (this.release = resolve));
-  override audit(dir: string): Promise<AuditResult> {
-    return this.held.then(() => super.audit(dir));
-  }
-}
-
 test('a skill still being audited lists as checking through the contract (listing audits nothing) and flips when its verdict lands', async (t) => {
-  const pool = new HeldPool(1);
-  const { service, call, ws, events } = setup({ audit: { pool, minBatch: 1 } });
+  // The real auditor, held until released: a skill stays `checking` as long as the test needs.
+  const held = heldAudit();
+  const { service, call, ws, events } = setup({ audit: { audit: held.audit, minBatch: 1 } });
   t.after(() => service.close());
   await call('workspace.open', { path: ws });
   const listed = (await call('skills.list', {})).skills;
@@ -240,7 +232,7 @@ test('a skill still being audited lists as checking through the contract (listin
   assert.equal(shown.audit.status, 'checking');
   assert.equal(shown.report, undefined);
 
-  pool.release();
+  held.open();
   await catalog.settled();
   await new Promise((r) => setImmediate(r));
   const verdicts = new Map(

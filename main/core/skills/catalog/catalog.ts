@@ -27,7 +27,7 @@ import type { KnackPaths } from '../../config/index.js';
 import type { Store } from '../../store/index.js';
 import { CACHE_VERSION, decodeSnapshot, fileRow, RootCache, type FileRow, type RootSnapshot } from './catalog-cache.js';
 import { discoverAll, tierRoots, type FoundSkill, type TierRoot } from './discover.js';
-import { folderMismatch, parseFoundSkill, type ParsedSkill } from '../format/index.js';
+import { folderMismatch, parseFoundSkill } from '../format/index.js';
 import { TIER_RANK, type CatalogEntry, type SkillManifest, type Tier, type TrustHold } from '../format/index.js';
 import type { Diagnostic } from '../../base/index.js';
 import { nameKey } from '../../base/index.js';
@@ -44,18 +44,6 @@ export type ReviewHook = ((
 ) => { enabled: false; reason: string; trust?: TrustHold } | undefined) & {
   /** Called before each review pass with every entry (the trust layer starts background audits here). */
   prepare?(entries: CatalogEntry[]): void;
-  /**
-   * Called when a build is about to parse `files` SKILL.md files it has never seen (no parse cache): their audits
-   * will follow, so the trust layer may start its workers now, while the catalog parses.
-   * `found`: those skills' folders (the trust layer may start auditing the ones it has never seen at once).
-   */
-  expect?(files: number, found?: readonly Pick<FoundSkill, 'tier' | 'realDir'>[]): void;
-  /**
-   * Parse these SKILL.md files (real paths) for the catalog, as parseFoundSkill would: the trust layer's audit
-   * workers read and parse each once for both the catalog and its audit. Undefined (or a rejection): the catalog
-   * parses them itself. Called before expect(), so the audits expect() starts go to the worker that parsed them.
-   */
-  parse?(files: string[]): Promise<ParsedBatch> | undefined;
   /**
    * Verdicts that arrive later (background audits): the catalog reviews again and emits 'change'. The listener is
    * given the real folders whose verdicts arrived (only their skills are reviewed again), or nothing to review all.
@@ -93,12 +81,6 @@ export interface BrokenSkill {
   diagnostics: Diagnostic[];
 }
 
-/** SKILL.md files parsed for a build, in input order, and the threads that parsed them. */
-export interface ParsedBatch {
-  results: ParsedSkill[];
-  threads: number;
-}
-
 export interface CatalogTimings {
   discoverMs: number;
   /** Cache lookups, parsing of new or changed files, and the snapshot store writes. */
@@ -122,7 +104,6 @@ export interface CatalogTimings {
   folders: number;
   /** Folders read from disk (readdir); the other visited folders were unchanged and listed from the cache. */
   listed: number;
-  threads: number;
 }
 
 export interface CatalogChange {
@@ -182,7 +163,6 @@ export class Catalog extends EventEmitter {
     cached: 0,
     folders: 0,
     listed: 0,
-    threads: 1,
   };
 
   constructor(readonly options: CatalogOptions) {
@@ -397,7 +377,6 @@ export class Catalog extends EventEmitter {
       else toParse.push(i);
     }
     const cached = found.length - toParse.length;
-    let threads = 1;
     let parsedCount = 0;
     let newParseMs = 0;
     if (toParse.length) {
@@ -409,29 +388,13 @@ export class Catalog extends EventEmitter {
         if (!slot.has(real)) slot.set(real, files.push(real) - 1);
       }
       const tp = now();
-      let onWorkers: Promise<ParsedBatch> | undefined;
-      try {
-        onWorkers = this.options.review?.parse?.(files);
-      } catch {
-        // parsed here instead
-      }
-      try {
-        this.options.review?.expect?.(
-          toParse.length,
-          toParse.map((i) => found[i]!),
-        );
-      } catch {
-        // only a head start: the audits still run when prepare() asks for them
-      }
-      let parsed = onWorkers ? await onWorkers.catch(() => undefined) : undefined;
-      // In this thread otherwise: a parse worker pool ran at 0.6-1x the speed of one thread on 10,000 files.
-      parsed ??= { results: files.map(parseFoundSkill), threads: 1 };
+      // In this thread: a parse worker pool ran at 0.6-1x the speed of one thread on 10,000 files.
+      const parsed = files.map(parseFoundSkill);
       newParseMs = now() - tp;
-      threads = parsed.threads;
       parsedCount = files.length;
       for (const i of toParse) {
         const f = found[i]!;
-        const p = parsed.results[slot.get(f.realFile)!]!;
+        const p = parsed[slot.get(f.realFile)!]!;
         const row = fileRow(f, p.manifest, p.diagnostics, p.nameLine);
         rows[i] = row;
         cacheOf(f).record(row);
@@ -479,7 +442,6 @@ export class Catalog extends EventEmitter {
       cached,
       folders: disc.visited,
       listed: disc.listed,
-      threads,
     };
     const change = this.changeSince(before);
     this.version++;
@@ -762,9 +724,4 @@ function rootLookup(roots: TierRoot[], caches: Map<TierRoot, RootCache>): (f: Fo
     last = { tier: r.tier, source: r.source, cache: caches.get(r)! };
     return last.cache;
   };
-}
-
-/** Parse files in this thread (small batches, workers, tests). */
-export function parseFilesInline(files: string[]): ParsedSkill[] {
-  return files.map(parseFoundSkill);
 }

@@ -1,9 +1,7 @@
 // Trust for skills that arrive without an install (cloned project tier, folders dropped in by hand): audit on discovery.
 // P0 → disabled with findings; P1 → disabled until the user trusts this exact content hash; built-ins are trusted.
 import { createHash } from 'node:crypto';
-import { dirname, sep } from 'node:path';
 import type { Store } from '../../store/index.js';
-import type { ParsedSkill } from '../format/index.js';
 import { parsedManifestOf, type CatalogEntry, type ParsedManifest, type TrustHold } from '../format/index.js';
 import {
   auditFolder,
@@ -16,7 +14,6 @@ import {
   type Finding,
 } from './audit.js';
 import { AUDITOR_VERSION } from './audit-rules.js';
-import { AuditCrashError, sharedAuditPool, type AuditPool, type AuditPoolStats } from './audit-pool.js';
 import { defaultPermissions, type Permissions } from '../../policy/index.js';
 import { permissionDiff } from '../../policy/index.js';
 
@@ -159,17 +156,27 @@ export function verdictOf(
 /** Verdicts that arrive while others are still being audited are stored and told at most this often (ms). */
 export const FLUSH_MS = 30;
 
-/** Below this many folders to audit, a review pass audits them in this thread (a worker's start costs more). */
+/** Below this many folders to audit, a review pass audits them at once (the catalog answers with their verdicts). */
 export const BACKGROUND_MIN_AUDITS = 24;
+
+/** A background slice audits folders for at most this long (ms), then yields to the event loop. */
+const SLICE_MS = 15;
+
+/** A folder's report and the fingerprint of the files it read (auditFolder). */
+export type AuditResult = ReturnType<typeof auditFolder>;
+
+/** Audits one folder in the background (TrustReviewOptions.background.audit). */
+export type BackgroundAudit = (dir: string, parsed: ParsedManifest | undefined) => Promise<AuditResult>;
 
 export interface TrustReviewOptions {
   /**
-   * Audit on worker threads and let the catalog answer at once: skills whose audit is not done are `checking`
-   * (never prompted nor matched) and the catalog is told when verdicts arrive. Small batches stay in-thread.
+   * Audit in the background and let the catalog answer at once: skills whose audit is not done are `checking` (never
+   * prompted nor matched) and the catalog is told when verdicts arrive. Small batches are audited at once. By default
+   * the background audits run in this thread, a slice at a time between events: a pool of worker threads finished a
+   * cold 800-skill open later than this thread on 2 cores (`npm run bench -- trust-open`), so it was removed.
+   * `audit` replaces the auditor (tests hold it to change files meanwhile).
    */
-  background?: boolean | { pool?: AuditPool; minBatch?: number };
-  // `pool`: the review's own pool, closed with it; by default the process's shared pool (sharedAuditPool), which
-  // outlives the review (closing the review only drops its waiting jobs).
+  background?: boolean | { minBatch?: number; audit?: BackgroundAudit };
 }
 
 /** The review hook with the catalog's optional extras (see ReviewHook in catalog.ts). */
@@ -177,14 +184,6 @@ export interface TrustReview {
   (entry: CatalogEntry): ReviewVerdict;
   /** Called by the catalog before a review pass with every entry: finds what must be audited, starts it. */
   prepare(entries: CatalogEntry[]): void;
-  /**
-   * Called by the catalog before it parses unseen SKILL.md files (real paths): parses them on the audit workers, which
-   * then audit those folders from that parse (one read, one parse, off the opening thread). Undefined: the catalog
-   * parses them itself (no background audits, or too few files).
-   */
-  parse(files: string[]): Promise<{ results: ParsedSkill[]; threads: number }> | undefined;
-  /** Called by the catalog before it parses `files` unseen SKILL.md files: starts the audit workers early (true when it did). */
-  expect(files: number, found?: readonly { tier: string; realDir: string }[]): boolean;
   /** The catalog's listener for arriving verdicts, given the real folders they are about (it reviews those again). */
   onVerdicts(listener: (dirs: ReadonlySet<string>) => void): void;
   /**
@@ -192,41 +191,70 @@ export interface TrustReview {
    * (the file changed between the catalog's read and the audit's): it reads them again (a refresh).
    */
   onStale(listener: (dirs: ReadonlySet<string>) => void): void;
-  /** Audits waiting or running on the workers. */
+  /** Audits waiting or running in the background. */
   readonly checking: number;
   /**
    * The audit report behind a skill's current verdict (the one the catalog's last review used), or undefined: for a
    * built-in, a skill still `checking`, or one whose folder could not be audited. Views read this, never audit.
    */
   reportOf(entry: Pick<CatalogEntry, 'tier' | 'realDir'>): AuditReport | undefined;
-  /** Stop the workers (the workspace closes it). */
+  /** Stop the background audits (the workspace closes it). */
   close(): Promise<void>;
-  /** Throughput of the background audits so far. */
-  readonly stats: AuditPoolStats;
+  /** What the background audits came to so far. */
+  readonly stats: { audited: number; bytes: number };
+}
+
+/**
+ * The default background auditor: folders audited in this thread in slices of SLICE_MS, each slice on its own turn of
+ * the event loop, so the catalog answers and the window stays live meanwhile. `stopped`: drop what is still queued.
+ */
+function slicedAudit(stopped: () => boolean): BackgroundAudit {
+  let queue: { dir: string; parsed?: ParsedManifest; done: (r: AuditResult | Error) => void }[] = [];
+  let next = 0;
+  let scheduled = false;
+  const slice = (): void => {
+    scheduled = false;
+    const until = performance.now() + SLICE_MS;
+    while (next < queue.length && !stopped() && performance.now() < until) {
+      const j = queue[next++]!;
+      try {
+        j.done(auditFolder(j.dir, j.parsed ? { parsed: j.parsed } : {}));
+      } catch (e) {
+        j.done(e as Error);
+      }
+    }
+    if (next >= queue.length || stopped()) {
+      queue = [];
+      next = 0;
+    } else {
+      scheduled = true;
+      setImmediate(slice);
+    }
+  };
+  return (dir, parsed) =>
+    new Promise((resolve, reject) => {
+      queue.push({ dir, ...(parsed ? { parsed } : {}), done: (r) => (r instanceof Error ? reject(r) : resolve(r)) });
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(slice);
+      }
+    });
 }
 
 /** The catalog's review hook (CatalogOptions.review): plug in as `review: createTrustReview(store)`. */
 export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}): TrustReview {
   const bg = opts.background ? (typeof opts.background === 'object' ? opts.background : {}) : undefined;
-  const ownPool = bg?.pool;
-  let pool: AuditPool | undefined = ownPool;
-  const usePool = (): AuditPool => (pool ??= sharedAuditPool());
-  /** What this review's audits on the pool came to (a shared pool also serves other reviews). */
-  const stats: AuditPoolStats = { audited: 0, bytes: 0, threads: 0 };
+  const stats = { audited: 0, bytes: 0 };
   const minBatch = bg?.minBatch ?? BACKGROUND_MIN_AUDITS;
   /** Reports audited this session (fresh, not yet in the store when there is none), by real folder. */
   const fresh = new Map<string, AuditReport>();
-  /** Folders on the workers now. */
+  /** Folders being audited in the background now. */
   const inFlight = new Set<string>();
-  /**
-   * Folders whose audit killed a worker twice, with the fingerprint of their files then: refused (never audited in
-   * this thread, which they could take down too) until their files change.
-   */
-  const crashed = new Map<string, { reason: string; fingerprint: string }>();
   const listeners: ((dirs: ReadonlySet<string>) => void)[] = [];
   let timer: NodeJS.Timeout | undefined;
   let immediate: NodeJS.Immediate | undefined;
   let closed = false;
+  const audit = (typeof bg === 'object' && bg.audit) || slicedAudit(() => closed);
   /** Folders whose verdicts arrived since the catalog was last told, and the fresh reports still to store. */
   let arrivedDirs = new Set<string>();
   let toStore: { dir: string; fingerprint: string; report: AuditReport }[] = [];
@@ -274,9 +302,6 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
     }
     timer ??= setTimeout(flush, FLUSH_MS);
   };
-
-  /** Folders expect() sent to the workers since the last prepare(). */
-  let earlyDirs = new Set<string>();
 
   /** The report behind each folder's current verdict (what reportOf answers). */
   const shown = new Map<string, AuditReport>();
@@ -337,11 +362,6 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
       shown.delete(entry.realDir);
       return { enabled: false, reason: 'checking: the audit has not finished yet', trust: 'checking' };
     }
-    const crash = crashed.get(entry.realDir);
-    if (crash) {
-      shown.delete(entry.realDir);
-      return { enabled: false, reason: `could not audit: ${crash.reason}`, trust: 'refused' };
-    }
     let report = fresh.get(entry.realDir);
     if (!report) {
       try {
@@ -359,27 +379,11 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
 
   review.prepare = (entries) => {
     if (!bg) return;
-    // Folders expect() sent to the workers for this build: on the way (inFlight) or done (fresh), never audited twice.
-    const sentEarly = earlyDirs;
-    earlyDirs = new Set();
     const misses: { dir: string; parsed: ParsedManifest }[] = [];
     const seen = new Set<string>();
     for (const e of entries) {
       if (e.tier === 'builtin' || inFlight.has(e.realDir) || seen.has(e.realDir)) continue;
-      if (sentEarly.has(e.realDir) && fresh.has(e.realDir)) continue;
       seen.add(e.realDir);
-      const crash = crashed.get(e.realDir);
-      if (crash) {
-        // Held until its files change; then audited again.
-        let now = '';
-        try {
-          now = folderFingerprint(e.realDir);
-        } catch {
-          // unreadable now: stays held
-        }
-        if (now === crash.fingerprint) continue;
-        crashed.delete(e.realDir);
-      }
       // Without a store, a folder audited this session is done; with one, its stored report when the files are unchanged.
       if (!store && fresh.has(e.realDir)) continue;
       let stored: AuditReport | undefined;
@@ -405,91 +409,27 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
     }
     send(misses);
   };
-  /** Audit folders on the pool; their verdicts arrive (arrived) as they are done. */
+  /** Audit folders in the background; their verdicts arrive (arrived) as they are done. */
   const send = (misses: readonly { dir: string; parsed?: ParsedManifest }[]): void => {
-    const p = usePool();
     for (const m of misses) {
       inFlight.add(m.dir);
       fresh.delete(m.dir);
-      p.audit(m.dir, m.parsed, review)
+      audit(m.dir, m.parsed)
         .then(
           ({ report: r, fingerprint }) => {
             if (closed) return;
             stats.audited++;
             stats.bytes += r.bytes;
-            stats.threads = p.stats.threads;
             fresh.set(m.dir, r);
             toStore.push({ dir: m.dir, fingerprint, report: r });
           },
-          (e: unknown) => {
-            // A folder that killed a worker twice is refused (fail closed). Workers that cannot start: the next review
-            // pass audits it in this thread (reviewDiscovered), which reports any error.
-            if (closed || !(e instanceof AuditCrashError)) return;
-            let fingerprint = '';
-            try {
-              fingerprint = folderFingerprint(m.dir);
-            } catch {
-              // unreadable: held until it can be read and has changed
-            }
-            fresh.delete(m.dir);
-            crashed.set(m.dir, { reason: e.message, fingerprint });
-          },
+          // Not stored: the next review pass audits it again in this thread (reviewDiscovered), which reports the error.
+          () => undefined,
         )
         .finally(() => {
           inFlight.delete(m.dir);
           if (!closed) arrived(m.dir);
         });
-    }
-  };
-  review.parse = (files) => {
-    if (!bg || closed || files.length < minBatch) return undefined;
-    // Only on workers already loaded (the app's pool, started at launch): a pool still starting would keep the catalog
-    // waiting for its workers' start-up, so this thread parses meanwhile (and the audits read the files themselves).
-    const p = usePool();
-    if (!p.loaded) return undefined;
-    return p.parse(files).then((results) => ({ results, threads: p.workers }));
-  };
-  review.expect = (files, found) => {
-    // Files never parsed are folders never audited (or changed): start the workers while the catalog parses.
-    if (!bg || closed || files < minBatch) return false;
-    usePool().warm();
-    // Folders the store has never seen are audited now, while the catalog parses (their workers read the frontmatter
-    // themselves); prepare() then finds them on the way or done. A folder seen before waits for prepare(), which
-    // compares its fingerprint.
-    const early: { dir: string }[] = [];
-    const picked = new Set<string>();
-    const seenBefore = fingerprintedOf(found ?? []);
-    for (const f of found ?? []) {
-      if (f.tier === 'builtin' || inFlight.has(f.realDir) || picked.has(f.realDir) || crashed.has(f.realDir)) continue;
-      picked.add(f.realDir);
-      try {
-        if (seenBefore ? seenBefore(f.realDir) : store ? store.policy.fingerprint(f.realDir) : false) continue;
-      } catch {
-        continue;
-      }
-      earlyDirs.add(f.realDir);
-      early.push({ dir: f.realDir });
-    }
-    if (early.length) send(early);
-    return true;
-  };
-  /**
-   * Whether the store has a fingerprint for a folder, read for all of `found` at once when they sit in a few parent
-   * folders (a tier's skills folder): one range read instead of a lookup per skill. Undefined: look each up.
-   */
-  const fingerprintedOf = (found: readonly { realDir: string }[]): ((dir: string) => boolean) | undefined => {
-    if (!store || found.length < minBatch) return undefined;
-    const parents = new Set<string>();
-    for (const f of found) {
-      parents.add(dirname(f.realDir));
-      if (parents.size > 8) return undefined;
-    }
-    try {
-      const known = new Set<string>();
-      for (const p of parents) for (const d of store.policy.fingerprintedUnder(p, sep)) known.add(d);
-      return (dir) => known.has(dir);
-    } catch {
-      return undefined;
     }
   };
   review.onVerdicts = (listener) => void listeners.push(listener);
@@ -511,8 +451,6 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
     if (timer) clearTimeout(timer);
     if (immediate) clearImmediate(immediate);
     if (staleNotify) clearImmediate(staleNotify);
-    if (ownPool) await ownPool.close();
-    else pool?.cancel(review);
   };
   return review;
 }
