@@ -26,6 +26,7 @@ import type {
   ConnectionResult,
   SandboxView,
 } from './types';
+import type { Attachment } from '../../../preload/contract';
 
 export interface KnackClient {
   /** 'electron' offers native dialogs; 'serve' uses path fields. */
@@ -86,6 +87,8 @@ export interface KnackClient {
     planMode: boolean,
     /** The model picked for a new conversation (of the provider in use). */
     model?: string,
+    /** Files sent with the message (state/attach.ts read them). */
+    attachments?: Attachment[],
   ): Promise<{ sessionId: string; messageId: string }>;
   /** The models the chat header's picker offers; `current` is the conversation's when one is given. */
   listModels?(sessionId?: string): Promise<ModelChoices>;

@@ -173,7 +173,12 @@ export function toMessages(items: MethodOutput<'sessions.open'>['items']): ChatM
   let current: ChatMessage | undefined;
   for (const it of items) {
     if (it.kind === 'user') {
-      out.push({ id: it.id, role: 'user', parts: [{ kind: 'text', text: it.text }] });
+      out.push({
+        id: it.id,
+        role: 'user',
+        parts: [{ kind: 'text', text: it.text }],
+        ...(it.attachments?.length ? { files: it.attachments } : {}),
+      });
       current = undefined;
       continue;
     }
@@ -418,12 +423,13 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
     browseMarketplaces: async (query) => (await k.call('sources.browse', { query })).hits,
     onSourceProgress: (h) => k.on('sources.progress', (e) => h(e)),
 
-    async sendMessage(_w, sessionId, text, planMode, model) {
+    async sendMessage(_w, sessionId, text, planMode, model, attachments) {
       const r = await k.call('chat.send', {
         ...(sessionId ? { sessionId } : {}),
         text,
         planMode,
         ...(model ? { model } : {}),
+        ...(attachments?.length ? { attachments } : {}),
       });
       lastTurn.set(r.sessionId, r.turnId);
       return { sessionId: r.sessionId, messageId: r.turnId };

@@ -1,6 +1,6 @@
 // View-model shapes the screens render: what the renderer receives over the contract, nothing more.
 // Plain data only (no functions, no Node types); the contract adapter fills them.
-import type { Said, SkillOrigin } from '../../../preload/contract';
+import type { AttachmentMeta, Said, SkillOrigin } from '../../../preload/contract';
 
 export type Tier = 'builtin' | 'user' | 'project';
 export type AuditLevel = 'P0' | 'P1' | 'P2';
@@ -185,6 +185,8 @@ export interface ChatMessage {
   id: string;
   role: 'user' | 'assistant';
   parts: ChatPart[];
+  /** Files sent with a user's message (name, type, size; their content stays in main). */
+  files?: AttachmentMeta[];
   /** The answer was stopped by the user. */
   stopped?: boolean;
   error?: string;

@@ -1,12 +1,14 @@
 // The conversation: transcript (Markdown, tool cards, approval cards), the message box, Send / Stop, plan mode.
 // Sending goes to the main process; the answer arrives as stream events applied by useChatStream.
-import { memo, useEffect, useRef, useState, type FormEvent } from 'react';
+import { memo, useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
 import type { ChatMessage } from '../api/types';
 import { heldAbove, useView } from '../state/store';
 import { useModelChoice } from '../state/model-choice';
-import { MAX_MESSAGE_CHARS } from '../../../preload/contract';
+import { MAX_MESSAGE_CHARS, type Attachment } from '../../../preload/contract';
+import { addFiles, isSkillPackage, type Refusal } from '../state/attach';
+import { AttachedFiles, PackageChoice, SentFiles } from './Attachments';
 import { useShallow } from 'zustand/react/shallow';
 import { AnswerEnd } from './AnswerEnd';
 import { ApprovalCard } from './ApprovalCard';
@@ -21,6 +23,7 @@ const Message = memo(function Message({ m }: { m: ChatMessage }) {
   const say = useSay();
   return (
     <article className={`message ${m.role}`} aria-label={m.role === 'user' ? t('chat.you') : t('chat.assistant')}>
+      {m.files && m.files.length > 0 && <SentFiles files={m.files} />}
       {m.parts.map((p, i) => {
         if (p.kind === 'text')
           return m.role === 'user' ? (
@@ -76,9 +79,43 @@ export function Chat() {
   const set = useView((s) => s.set);
   const [text, setText] = useState('');
   const [error, setError] = useState<string>();
+  const [files, setFiles] = useState<Attachment[]>([]);
+  const [refused, setRefused] = useState<Refusal[]>([]);
+  const [dragging, setDragging] = useState(false);
+  /** A skill package (.zip) or folder dropped on the chat: offered to the skill installer, if the user wants. */
+  const [pkg, setPkg] = useState<{ name: string; file?: File }>();
   const logRef = useRef<HTMLDivElement>(null);
   const boxRef = useRef<HTMLTextAreaElement>(null);
+  const pickRef = useRef<HTMLInputElement>(null);
   const stick = useRef(true);
+
+  /** Attach files (picked, pasted or dropped); a skill package among them is offered to the installer instead. */
+  async function attach(list: File[], folders: string[] = []) {
+    const packages = list.filter(isSkillPackage);
+    if (folders[0]) setPkg({ name: folders[0] });
+    else if (packages[0]) setPkg({ name: packages[0].name, file: packages[0] });
+    const rest = list.filter((f) => !isSkillPackage(f));
+    if (!rest.length) return;
+    const r = await addFiles(files, rest);
+    setFiles(r.files);
+    setRefused(r.refused);
+  }
+
+  function onDrop(e: DragEvent) {
+    if (!e.dataTransfer.types.includes('Files')) return;
+    // Handled here, not by the window's drop (which opens the installer for a .zip): the chat offers that as a choice.
+    e.preventDefault();
+    e.stopPropagation();
+    setDragging(false);
+    const folders: string[] = [];
+    const list: File[] = [];
+    const items = [...e.dataTransfer.items];
+    [...e.dataTransfer.files].forEach((f, i) => {
+      if (items[i]?.webkitGetAsEntry?.()?.isDirectory) folders.push(f.name);
+      else list.push(f);
+    });
+    void attach(list, folders);
+  }
 
   // Ctrl+L (from any view): the box takes the focus once the chat is on screen.
   const focusTick = useView((s) => s.composerFocus);
@@ -110,16 +147,24 @@ export function Chat() {
     }
     setError(undefined);
     setText('');
+    const sending = files;
+    setFiles([]);
+    setRefused([]);
     const localId = `local-${Date.now()}`;
     const view = useView.getState();
-    view.addUserMessage(localId, body);
+    view.addUserMessage(
+      localId,
+      body,
+      sending.map((f) => ({ kind: f.kind, name: f.name, mime: f.mime, size: f.size })),
+    );
     const epoch = view.beginSend();
     try {
       // A model picked for a conversation not started yet goes with its first message.
       const model = sessionId ? undefined : useModelChoice.getState().pending;
-      const r = model
-        ? await client.sendMessage(workspace.path, sessionId, body, planMode, model)
-        : await client.sendMessage(workspace.path, sessionId, body, planMode);
+      const r =
+        model || sending.length
+          ? await client.sendMessage(workspace.path, sessionId, body, planMode, model, sending)
+          : await client.sendMessage(workspace.path, sessionId, body, planMode);
       useView.getState().sent(epoch, sessionId, r.sessionId, workspace.path);
     } catch (err) {
       // Not sent: the message leaves the transcript and goes back into the input box of its conversation, above
@@ -128,6 +173,8 @@ export function Chat() {
       const view = useView.getState();
       view.sendFailed(sessionId);
       if (view.giveBack(workspace.path, sessionId, epoch, body)) {
+        // The files go back with the words (a refused image, say: the error names the model).
+        setFiles((now) => [...sending, ...now]);
         view.dropMessage(localId);
         set({ streaming: false });
         setError(errorText(err));
@@ -157,7 +204,19 @@ export function Chat() {
   }
 
   return (
-    <section className="chat" aria-label={t('chat.title')}>
+    <section
+      className={`chat${dragging ? ' dragging' : ''}`}
+      aria-label={t('chat.title')}
+      onDragOver={(e) => {
+        if (!e.dataTransfer.types.includes('Files')) return;
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
+      }}
+      onDrop={onDrop}
+    >
       <div className="chat-toolbar">
         <button
           type="button"
@@ -201,7 +260,51 @@ export function Chat() {
           {error}
         </p>
       )}
+      {pkg && (
+        <PackageChoice
+          name={pkg.name}
+          folder={!pkg.file}
+          onInstall={() => {
+            set(pkg.file ? { installOpen: true, installFile: pkg.file } : { installOpen: true });
+            setPkg(undefined);
+          }}
+          onDismiss={() => setPkg(undefined)}
+        />
+      )}
+      <AttachedFiles
+        files={files}
+        refused={refused}
+        onRemove={(i) => setFiles((now) => now.filter((_, j) => j !== i))}
+        onDismiss={() => setRefused([])}
+      />
+      {dragging && (
+        <p className="drop-hint" aria-hidden="true">
+          {t('chat.attach.drop')}
+        </p>
+      )}
       <form className="composer" onSubmit={(e) => void send(e)}>
+        <input
+          ref={pickRef}
+          type="file"
+          multiple
+          hidden
+          tabIndex={-1}
+          aria-hidden="true"
+          onChange={(e) => {
+            const list = [...(e.currentTarget.files ?? [])];
+            e.currentTarget.value = '';
+            void attach(list);
+          }}
+        />
+        <button
+          type="button"
+          className="small attach"
+          aria-label={t('chat.attach.button')}
+          title={t('chat.attach.button')}
+          onClick={() => pickRef.current?.click()}
+        >
+          <span aria-hidden="true">📎</span>
+        </button>
         <textarea
           ref={boxRef}
           aria-label={t('chat.message')}
@@ -209,6 +312,12 @@ export function Chat() {
           value={text}
           rows={3}
           onChange={(e) => setText(e.target.value)}
+          onPaste={(e) => {
+            const pasted = [...e.clipboardData.files];
+            if (!pasted.length) return;
+            e.preventDefault();
+            void attach(pasted);
+          }}
           onKeyDown={(e) => {
             if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
               e.preventDefault();

@@ -170,6 +170,26 @@ export const en = {
     heldInFolder:
       'A message you wrote in {{name}} could not be sent: it is kept in its message box there, and is back when you open {{name}} again.',
     restoreFailed: 'The conversation open before could not be opened again: {{error}}',
+    attach: {
+      button: 'Attach files',
+      list: 'Files going with your message',
+      sent: 'Files sent with this message',
+      meta: '{{size}} · about {{tokens}} tokens',
+      remove: 'Remove {{name}}',
+      dismiss: 'Dismiss',
+      drop: 'Drop files to attach them to your message',
+      tooLarge:
+        '{{name}} was not attached: it is {{size}}, and the most a message takes is {{limit}}. Put it in the workspace folder and ask the model to read it there.',
+      binary: '{{name}} was not attached: it is a binary file ({{type}}), not text or an image.',
+      tooMany: '{{name}} was not attached: a message takes at most {{limit}} files.',
+      unreadable: '{{name}} could not be read: {{error}}',
+      packageLabel: 'Skill package',
+      package:
+        '{{name}} looks like a skill package. Open it in the skill installer? (It is audited before anything is installed.)',
+      folder: '{{name}} is a folder. To install it as a skill, open the skill installer and give its path.',
+      install: 'Open the skill installer',
+      notNow: 'Not now',
+    },
     copyYours: 'Copy your message',
     copyAnswer: 'Copy the answer',
     copyFailed: 'Could not copy: {{error}}',

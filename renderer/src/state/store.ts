@@ -12,6 +12,7 @@ import type {
   SkillItem,
   WorkspaceInfo,
 } from '../api/types';
+import type { AttachmentMeta } from '../../../preload/contract';
 
 export type View = 'chat' | 'skill' | 'tools' | 'settings' | 'sessions' | 'context';
 
@@ -82,7 +83,7 @@ export interface ViewState {
   patchSkill(name: string, tier: string, p: Partial<SkillItem>): void;
   /** Replace one row (same name and tier); false when the list has no such row. */
   replaceSkill(s: SkillItem): boolean;
-  addUserMessage(id: string, text: string): void;
+  addUserMessage(id: string, text: string, files?: AttachmentMeta[]): void;
   /** Takes back a message shown before it was sent (sending failed: it goes back into the input box). */
   dropMessage(id: string): void;
   applyChat(events: ChatEvent[]): void;
@@ -237,8 +238,14 @@ export const useView = create<ViewState>((set, get) => ({
   },
   patchSkill: (name, tier, p) =>
     set({ skills: get().skills.map((s) => (s.name === name && s.tier === tier ? { ...s, ...p } : s)) }),
-  addUserMessage: (id, text) =>
-    set({ messages: [...get().messages, { id, role: 'user', parts: [{ kind: 'text', text }] }], streaming: true }),
+  addUserMessage: (id, text, files) =>
+    set({
+      messages: [
+        ...get().messages,
+        { id, role: 'user', parts: [{ kind: 'text', text }], ...(files?.length ? { files } : {}) },
+      ],
+      streaming: true,
+    }),
   dropMessage: (id) => set({ messages: get().messages.filter((m) => m.id !== id) }),
   newChat: () => {
     const s = get();
