@@ -1,5 +1,6 @@
 // Fetch a skill source into a temporary folder: a git repository at a ref or commit (one commit deep when it can be),
-// or a marketplace.json over HTTP(S). Every failure is one line naming the source; the temporary folder never stays.
+// or a marketplace.json over HTTP(S) (curl), each inside the wall. Every failure is one line naming the source; the
+// temporary folder never stays.
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,8 @@ import {
   GIT_LIMITS,
   gitHost,
   gitReason,
+  gitEnv,
+  runFetcher,
   runGit,
   type GitLimits,
   type GitRun,
@@ -189,37 +192,89 @@ export async function fetchRepo(
   }
 }
 
-/** GET a marketplace.json over HTTP(S): bounded in time and size, one line naming the URL on failure. */
-export async function fetchJsonText(
-  url: string,
-  opts: { timeoutMs?: number; maxBytes?: number } = {},
-): Promise<string> {
-  const timeoutMs = opts.timeoutMs ?? 30_000;
-  const maxBytes = opts.maxBytes ?? 5 * MB;
-  let res: Response;
-  try {
-    res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
-  } catch (e) {
-    const err = e as Error & { cause?: { code?: string; message?: string } };
-    if (err.name === 'TimeoutError') throw new SourceError(`${url}: timed out after ${Math.round(timeoutMs / 1000)} s`);
-    throw new SourceError(`${url}: network error (${err.cause?.code ?? err.cause?.message ?? err.message})`);
-  }
-  if (!res.ok) throw new SourceError(`${url}: HTTP ${res.status}${res.status === 404 ? ' (no such file)' : ''}`);
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const reader = res.body?.getReader();
-  try {
-    for (;;) {
-      const { done, value } = reader ? await reader.read() : { done: true, value: undefined };
-      if (done) break;
-      total += value.length;
-      if (total > maxBytes) throw new SourceError(`${url}: larger than ${sizeText(maxBytes)} (the limit)`);
-      chunks.push(value);
-    }
-  } catch (e) {
-    await reader?.cancel().catch(() => undefined);
-    if (e instanceof SourceError) throw e;
-    throw new SourceError(`${url}: network error (${(e as Error).message})`);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+export interface JsonFetchOptions {
+  /** The OS sandbox the download runs in: it may reach only the URL's host and write nothing. */
+  wall?: GitWall;
+  timeoutMs?: number;
+  maxBytes?: number;
+}
+
+export const JSON_LIMITS = { timeoutMs: 30_000, maxBytes: 5 * MB };
+
+/** A source fetch's options for its marketplace.json download: the same wall, and its deadline when one is set. */
+export function jsonOptions(opts: FetchOptions): JsonFetchOptions {
+  return {
+    ...(opts.wall ? { wall: opts.wall } : {}),
+    ...(opts.limits?.timeoutMs !== undefined ? { timeoutMs: opts.limits.timeoutMs } : {}),
+  };
+}
+
+/** Marks the HTTP status curl writes to stderr after the transfer. */
+const STATUS_MARK = 'knack-http-status:';
+
+/**
+ * GET a marketplace.json over HTTP(S), bounded in time and size; every failure is one line naming the URL.
+ *
+ * The download is curl's, inside the wall when there is one (as git's is): main never speaks to the server, and reads
+ * at most `maxBytes` of what curl prints, stopping it past that, so a hostile server cannot feed main's parser without
+ * end (parseMarketplace then refuses nesting past its depth before building a tree). curl rather than code here: it
+ * speaks HTTP(S) through the sandbox's proxy (HTTPS_PROXY), with its own time and size limits, and is on every
+ * machine git is.
+ */
+export async function fetchJsonText(url: string, opts: JsonFetchOptions = {}): Promise<string> {
+  const timeoutMs = opts.timeoutMs ?? JSON_LIMITS.timeoutMs;
+  const maxBytes = opts.maxBytes ?? JSON_LIMITS.maxBytes;
+  const host = gitHost(url);
+  const args = [
+    'curl',
+    // -q first: no ~/.curlrc; no redirects (a server cannot send the download elsewhere), only http and https.
+    '-q',
+    '--silent',
+    '--show-error',
+    '--fail',
+    '--proto',
+    '=http,https',
+    '--max-redirs',
+    '0',
+    '--max-time',
+    String(Math.max(1, Math.ceil(timeoutMs / 1000))),
+    '--max-filesize',
+    String(maxBytes),
+    '--write-out',
+    `%{stderr}${STATUS_MARK}%{response_code}\n`,
+    '--url',
+    url,
+  ];
+  const r = await runFetcher(
+    args,
+    { ...gitEnv(process.env), LC_ALL: 'C' },
+    {
+      ...(opts.wall ? { wall: opts.wall, hosts: host ? [host] : [], writeRoots: [] } : {}),
+      cwd: tmpdir(),
+      timeoutMs,
+      maxStdout: maxBytes,
+    },
+  );
+  const status = Number(new RegExp(`${STATUS_MARK}(\\d+)`).exec(r.stderr)?.[1] ?? 0);
+  const said = r.stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith(STATUS_MARK))
+    .map((l) => l.replace(/^curl: \(\d+\)\s*/, ''))
+    .join('; ');
+  if (r.stopped === 'timeout' || r.code === 28)
+    throw new SourceError(`${url}: timed out after ${Math.round(timeoutMs / 1000)} s`);
+  if (r.stopped === 'size' || r.code === 63)
+    throw new SourceError(`${url}: larger than ${sizeText(maxBytes)} (the limit)`);
+  if (r.code === 127 || /cannot start curl: .*ENOENT|curl: (command )?not found/i.test(r.stderr))
+    throw new SourceError(`${url}: curl is needed to fetch a marketplace.json over HTTP(S) and was not found`);
+  if (r.code === 0 && status >= 200 && status < 300) return r.stdout;
+  // Inside the wall the server is reached through the sandbox's proxy: a host that does not answer is its 502/504.
+  if ((r.code === 22 || r.code === 0) && status >= 300 && ![502, 504].includes(status))
+    throw new SourceError(
+      `${url}: HTTP ${status}${status === 404 ? ' (no such file)' : status < 400 ? ' (redirects are not followed)' : ''}`,
+    );
+  if (status === 502 || status === 504)
+    throw new SourceError(`${url}: network error (HTTP ${status}: the host did not answer)`);
+  throw new SourceError(`${url}: network error (${said || `curl exited with ${r.code}`})`);
 }

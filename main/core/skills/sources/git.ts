@@ -1,5 +1,6 @@
 // The system git, run for skill sources through one function (runGit), so the process sandbox can wrap every call:
 // no prompts, no hooks, no submodules, no ext:: transport; bounded in time and, while fetching, in bytes on disk.
+// runFetcher under it runs any fetching program (git, curl) that way.
 import { spawn } from 'node:child_process';
 import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -131,11 +132,25 @@ export async function runGit(args: string[], opts: RunGitOptions): Promise<GitRu
     GIT_SSH_COMMAND: 'ssh -oBatchMode=yes',
     LC_ALL: 'C',
   };
-  const full = SAFE_CONFIG.flatMap((c) => ['-c', c]).concat(args);
-  let program = { file: 'git', args: full, env, release: () => undefined as void };
+  return runFetcher(['git', ...SAFE_CONFIG.flatMap((c) => ['-c', c]), ...args], env, opts);
+}
+
+export interface RunFetcherOptions extends RunGitOptions {
+  /** Stop the program (stopped: 'size') once it has printed more than this many bytes. */
+  maxStdout?: number;
+}
+
+/**
+ * Run a program that fetches a skill source (git, curl) with `env` and collect its output; never throws for a failing
+ * program. Inside the wall when one is given (writing only `writeRoots`, reaching only `hosts` through its proxy,
+ * refused when it cannot be contained); stopped, with its whole process group, at the deadline and at the size limits.
+ */
+export async function runFetcher(argv: string[], env: NodeJS.ProcessEnv, opts: RunFetcherOptions): Promise<GitRun> {
+  const name = argv[0]!;
+  let program = { file: name, args: argv.slice(1), env, release: () => undefined as void };
   if (opts.wall) {
     try {
-      program = await opts.wall.wrapProgram(['git', ...full], {
+      program = await opts.wall.wrapProgram(argv, {
         cwd: opts.cwd,
         env,
         hosts: opts.hosts ?? [],
@@ -144,8 +159,12 @@ export async function runGit(args: string[], opts: RunGitOptions): Promise<GitRu
         loopbackViaProxy: true,
       });
     } catch (e) {
-      // Fail closed: git that cannot be contained does not run.
-      return { code: -1, stdout: '', stderr: `fatal: git could not start inside the sandbox: ${(e as Error).message}` };
+      // Fail closed: a program that cannot be contained does not run.
+      return {
+        code: -1,
+        stdout: '',
+        stderr: `fatal: ${name} could not start inside the sandbox: ${(e as Error).message}`,
+      };
     }
   }
   return new Promise((resolveRun) => {
@@ -159,10 +178,13 @@ export async function runGit(args: string[], opts: RunGitOptions): Promise<GitRu
       });
     } catch (e) {
       program.release();
-      resolveRun({ code: -1, stdout: '', stderr: `cannot start git: ${(e as Error).message}` });
+      resolveRun({ code: -1, stdout: '', stderr: `cannot start ${name}: ${(e as Error).message}` });
       return;
     }
-    let stdout = '';
+    // Bytes, decoded once at the end: a character split between two chunks stays whole.
+    const out: Buffer[] = [];
+    let outBytes = 0;
+    const keep = opts.maxStdout ?? 1_000_000;
     let stderr = '';
     let stopped: GitRun['stopped'];
     const kill = (why: NonNullable<GitRun['stopped']>) => {
@@ -175,7 +197,12 @@ export async function runGit(args: string[], opts: RunGitOptions): Promise<GitRu
       }
     };
     child.stdout.on('data', (b: Buffer) => {
-      if (stdout.length < 1_000_000) stdout += b.toString('utf8');
+      if (outBytes + b.length > keep) {
+        if (opts.maxStdout !== undefined) kill('size');
+        return;
+      }
+      out.push(b);
+      outBytes += b.length;
     });
     child.stderr.on('data', (b: Buffer) => {
       if (stderr.length < 64_000) stderr += b.toString('utf8');
@@ -188,12 +215,13 @@ export async function runGit(args: string[], opts: RunGitOptions): Promise<GitRu
           }, 100)
         : undefined;
     child.on('error', (e) => {
-      stderr += `cannot start git: ${e.message}`;
+      stderr += `cannot start ${name}: ${e.message}`;
     });
     child.on('close', (code) => {
       program.release();
       clearTimeout(timer);
       if (poll) clearInterval(poll);
+      const stdout = Buffer.concat(out).toString('utf8');
       resolveRun({ code: code ?? -1, stdout, stderr, ...(stopped ? { stopped } : {}) });
     });
   });

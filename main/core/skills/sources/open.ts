@@ -5,7 +5,7 @@ import { join, relative, sep } from 'node:path';
 import { isInside } from '../../base/index.js';
 import { parseFoundSkill } from '../format/index.js';
 import { auditSkill } from '../trust/index.js';
-import { fetchJsonText, fetchRepo, type FetchedRepo, type FetchOptions } from './fetch.js';
+import { fetchJsonText, fetchRepo, jsonOptions, type FetchedRepo, type FetchOptions } from './fetch.js';
 import { MARKETPLACE_FILE, parseMarketplace, type Marketplace, type MarketplacePlugin } from './marketplace.js';
 import { formatSource, SourceError, type SourceSpec } from './spec.js';
 
@@ -187,7 +187,7 @@ export async function openSource(spec: SourceSpec, opts: OpenOptions = {}): Prom
     let marketRef: string | undefined;
     if (spec.kind === 'json') {
       opts.onProgress?.('fetching', spec.display);
-      market = parseMarketplace(await fetchJsonText(spec.url), spec.url);
+      market = parseMarketplace(await fetchJsonText(spec.url, jsonOptions(opts)), spec.url);
     } else {
       const repo = await fetchRepo(spec, opts);
       fetched.push(repo);

@@ -7,7 +7,7 @@ import { isInside } from '../../base/index.js';
 import type { PermissionDiff } from '../../policy/index.js';
 import { auditSkill, listSkillFiles } from '../trust/index.js';
 import { addCandidate, type AddOptions, type AddResult } from './add.js';
-import { fetchJsonText, fetchRepo, type FetchedRepo, type FetchOptions } from './fetch.js';
+import { fetchJsonText, fetchRepo, jsonOptions, type FetchedRepo, type FetchOptions } from './fetch.js';
 import { MARKETPLACE_FILE, parseMarketplace, type Marketplace } from './marketplace.js';
 import { lockPathFor, readLock, type LockEntry } from './lock.js';
 import { findSkillFolders, linkOutOf, type Candidate } from './open.js';
@@ -96,7 +96,7 @@ function candidateIn(repo: FetchedRepo, entry: LockEntry, name: string, ref: str
 /** Fetch each (url, revision) once for many lock entries; dispose() removes every clone. */
 class Fetches {
   private readonly repos = new Map<string, Promise<FetchedRepo>>();
-  constructor(private readonly opts: FetchOptions) {}
+  constructor(readonly opts: FetchOptions) {}
   get(url: string, rev: { ref?: string; sha?: string }, display: string): Promise<FetchedRepo> {
     const key = `${url}\0${rev.sha ?? rev.ref ?? ''}`;
     let p = this.repos.get(key);
@@ -130,7 +130,7 @@ interface Target {
  */
 async function readMarketplaceAgain(source: string, fetches: Fetches, cwd: string): Promise<Marketplace> {
   const spec = parseSource(source, cwd);
-  if (spec.kind === 'json') return parseMarketplace(await fetchJsonText(spec.url), spec.url);
+  if (spec.kind === 'json') return parseMarketplace(await fetchJsonText(spec.url, jsonOptions(fetches.opts)), spec.url);
   if (spec.kind !== 'git') throw new SourceError(`${source}: not a marketplace (a git repository or a .json URL)`);
   const repo = await fetches.get(spec.url, spec.ref ? { ref: spec.ref } : {}, source);
   const file = join(repo.dir, ...(spec.path ? spec.path.split('/') : []), ...MARKETPLACE_FILE.split('/'));
