@@ -26,6 +26,7 @@ import { useChatStream } from './state/stream';
 import { useHeldReturn } from './state/held-return';
 import { useRestoreOpen } from './state/restore-open';
 import { usePanels } from './state/panels';
+import { SaveSkillDialog, useSaveSkill } from './components/SaveSkill';
 
 const NAV: { view: View; label: string }[] = [
   { view: 'chat', label: 'nav.chat' },
@@ -71,6 +72,7 @@ export function App() {
   );
   const set = useView((s) => s.set);
   const { sidebar, panels, toggle } = usePanels();
+  const savingSkill = useSaveSkill((s) => s.sessionId);
   useChatStream(client);
   useHeldReturn(client);
   useRestoreOpen(client);
@@ -217,6 +219,7 @@ export function App() {
           </aside>
           {installOpen && <InstallDialog />}
           {trustReview && <TrustReview key={`${trustReview.tier}:${trustReview.name}`} {...trustReview} />}
+          {savingSkill && <SaveSkillDialog key={savingSkill} sessionId={savingSkill} />}
           {paletteOpen && <CommandPalette />}
           {shortcutsOpen && <ShortcutsList />}
           {toast && (

@@ -25,6 +25,8 @@ import type {
   WorkspaceInfo,
   ConnectionResult,
   SandboxView,
+  DraftCheck,
+  SkillDraft,
 } from './types';
 import type { Attachment } from '../../../preload/contract';
 
@@ -79,6 +81,13 @@ export interface KnackClient {
   browseMarketplaces?(query: string): Promise<MarketHit[]>;
   /** A source being fetched: its stage, for the progress line. */
   onSourceProgress?(handler: (p: { stage: string; detail: string }) => void): () => void;
+
+  /** Save as skill: the model drafts the conversation's last task as a SKILL.md, audited (nothing installed). */
+  draftSkill?(sessionId: string): Promise<SkillDraft>;
+  /** Audit the save-as-skill editor's SKILL.md as it stands. */
+  checkDraft?(text: string): Promise<DraftCheck>;
+  /** Install the editor's SKILL.md through the same audit and approval as any install, marked agent_created. */
+  installDraft?(text: string, scope: 'user' | 'project', replace?: boolean): Promise<InstallReport>;
 
   sendMessage(
     workspace: string,

@@ -8,6 +8,7 @@ import type {
   BrokenSkillView,
   ChatEvent,
   ChatMessage,
+  DraftCheck,
   InstallReport,
   PermissionsView,
   SessionSummary,
@@ -98,6 +99,25 @@ function toReport(o: Outcome): InstallReport {
     contentHash: r.contentHash,
     status: o.status === 'rejected' ? 'refused' : o.status,
     ...(o.reason ? { reason: o.reason } : {}),
+  };
+}
+
+/** A save-as-skill draft's audit as the editor shows it. */
+function toDraftCheck(r: NonNullable<Outcome['report']>): DraftCheck {
+  const { skill, level, findings, permissions, contentHash } = toReport({ status: 'pending', report: r });
+  return {
+    skill,
+    level,
+    findings,
+    ...(permissions ? { permissions } : {}),
+    contentHash,
+    diagnostics: r.manifestDiagnostics.map((x) => ({
+      severity: x.severity,
+      file: x.file,
+      message: x.message,
+      ...(x.line ? { line: x.line } : {}),
+      ...(x.field ? { field: x.field } : {}),
+    })),
   };
 }
 
@@ -423,6 +443,13 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
     browseMarketplaces: async (query) => (await k.call('sources.browse', { query })).hits,
     onSourceProgress: (h) => k.on('sources.progress', (e) => h(e)),
 
+    async draftSkill(sessionId) {
+      const d = await k.call('chat.draftSkill', { sessionId });
+      return { text: d.text, calls: d.calls, ...toDraftCheck(d.report) };
+    },
+    checkDraft: async (text) => toDraftCheck((await k.call('skills.checkDraft', { text })).report),
+    installDraft: async (text, tier, replace = false) =>
+      toReport(await k.call('skills.installDraft', { text, tier, replace })),
     async sendMessage(_w, sessionId, text, planMode, model, attachments) {
       const r = await k.call('chat.send', {
         ...(sessionId ? { sessionId } : {}),

@@ -352,3 +352,21 @@ export type ChatEvent =
     }
   | { type: 'loaded'; sessionId: string; messageId?: string; skill?: { name: string; reason: string; words?: Said } }
   | { type: 'notice'; sessionId: string; level: 'info' | 'warning' | 'error'; text: string; words?: Said };
+
+/** A save-as-skill SKILL.md as audited now (nothing installed): what the editor shows beside the text. */
+export interface DraftCheck {
+  skill: string;
+  level: AuditLevel;
+  findings: Finding[];
+  permissions?: PermissionsView;
+  contentHash: string;
+  /** What the SKILL.md's frontmatter says wrong, with file, line and field. */
+  diagnostics: Diagnostic[];
+}
+
+/** The model's draft of the conversation's last task, with its audit. */
+export interface SkillDraft extends DraftCheck {
+  text: string;
+  /** The tool calls of the task it was drafted from. */
+  calls: number;
+}

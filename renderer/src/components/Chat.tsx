@@ -15,6 +15,7 @@ import { ApprovalCard } from './ApprovalCard';
 import { CopyMessage } from './CopyMessage';
 import { Markdown } from './Markdown';
 import { ModelPicker } from './ModelPicker';
+import { SaveSkillOffer } from './SaveSkill';
 import { ToolCard } from './ToolCard';
 import { useSay } from '../i18n/say';
 
@@ -44,6 +45,7 @@ const Message = memo(function Message({ m }: { m: ChatMessage }) {
           return (
             <p key={i} className={`notice ${p.level}`} role={p.level === 'error' ? 'alert' : undefined}>
               {say(p.words, p.text)}
+              {p.words?.code === 'noticeSkillOffer' && <SaveSkillOffer />}
             </p>
           );
         return <ApprovalCard key={p.request.id} request={p.request} answered={p.answered} />;

@@ -1,0 +1,271 @@
+// Save as skill: the offer under a task that used tools several times, and the editor it opens. The model drafts the
+// task as a SKILL.md (main reads its permissions from the calls the task made); the user edits it beside its audit,
+// picks user or project scope, and it installs through the same audit and approval as any install (P1 waits for
+// Approve, P0 is refused and the draft stays open to fix). Everything shown is text React escapes.
+import { useEffect, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { create } from 'zustand';
+import { errorText, useClient } from '../api/context';
+import type { DraftCheck, InstallReport } from '../api/types';
+import { useView } from '../state/store';
+import { Findings, Permissions } from './Findings';
+import { LevelBadge, LevelLegend } from './Levels';
+import { Modal } from './Modal';
+
+/** Which conversation's last task the editor drafts (undefined: closed). */
+export const useSaveSkill = create<{ sessionId?: string; open(id: string | undefined): void }>((set) => ({
+  open: (sessionId) => set({ sessionId }),
+}));
+
+/** The button the "can be saved as a skill" notice carries. */
+export function SaveSkillOffer() {
+  const { t } = useTranslation();
+  const client = useClient();
+  const sessionId = useView((s) => s.sessionId);
+  const streaming = useView((s) => s.streaming);
+  if (!client.draftSkill || !sessionId) return null;
+  return (
+    <button
+      type="button"
+      className="small save-skill-offer"
+      disabled={streaming}
+      onClick={() => useSaveSkill.getState().open(sessionId)}
+    >
+      {t('saveSkill.offer')}
+    </button>
+  );
+}
+
+type Stage = { kind: 'drafting' } | { kind: 'failed'; error: string } | { kind: 'editing'; calls: number };
+
+export function SaveSkillDialog({ sessionId }: { sessionId: string }) {
+  const { t } = useTranslation();
+  const client = useClient();
+  const ids = { text: useId(), scope: useId() };
+  const [stage, setStage] = useState<Stage>({ kind: 'drafting' });
+  const [attempt, setAttempt] = useState(0);
+  const [text, setText] = useState('');
+  const [check, setCheck] = useState<DraftCheck>();
+  const [checkedText, setCheckedText] = useState('');
+  const [scope, setScope] = useState<'user' | 'project'>('user');
+  const [outcome, setOutcome] = useState<InstallReport>();
+  const [done, setDone] = useState<string>();
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const close = () => useSaveSkill.getState().open(undefined);
+
+  useEffect(() => {
+    let live = true;
+    setStage({ kind: 'drafting' });
+    client.draftSkill!(sessionId).then(
+      (d) => {
+        if (!live) return;
+        const { text: drafted, calls, ...audit } = d;
+        setText(drafted);
+        setCheck(audit);
+        setCheckedText(drafted);
+        setStage({ kind: 'editing', calls });
+      },
+      (e: unknown) => live && setStage({ kind: 'failed', error: errorText(e) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [client, sessionId, attempt]);
+
+  async function act(f: () => Promise<void>) {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await f();
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const recheck = () =>
+    act(async () => {
+      const c = await client.checkDraft!(text);
+      setCheck(c);
+      setCheckedText(text);
+      setOutcome(undefined);
+    });
+
+  function settle(r: InstallReport) {
+    setOutcome(r);
+    // The audit the install ran is the one to show: of the text as it was sent.
+    setCheck((c) => ({
+      skill: r.skill,
+      level: r.level,
+      findings: r.findings,
+      ...(r.permissions ? { permissions: r.permissions } : {}),
+      contentHash: r.contentHash,
+      diagnostics: c?.diagnostics ?? [],
+    }));
+    if (r.status === 'installed') {
+      setDone(t('saveSkill.installed', { name: r.skill }));
+      useView.getState().set({ catalogTick: useView.getState().catalogTick + 1 });
+    }
+  }
+
+  const install = (replace = false) =>
+    act(async () => {
+      const sent = text;
+      settle(await client.installDraft!(sent, scope, replace));
+      setCheckedText(sent);
+    });
+
+  const approve = () =>
+    act(async () => {
+      if (!outcome?.approvalId) return;
+      const ws = useView.getState().workspace?.path ?? '';
+      settle(await client.approveInstall(ws, outcome.approvalId, outcome.contentHash));
+    });
+
+  const reject = () =>
+    act(async () => {
+      if (!outcome?.approvalId) return;
+      const ws = useView.getState().workspace?.path ?? '';
+      await client.rejectInstall(ws, outcome.approvalId);
+      setOutcome(undefined);
+    });
+
+  const stale = stage.kind === 'editing' && text !== checkedText;
+  return (
+    <Modal title={t('saveSkill.title')} onClose={close} wide>
+      {stage.kind === 'drafting' && (
+        <p role="status" className="muted">
+          {t('saveSkill.drafting')}
+        </p>
+      )}
+      {stage.kind === 'failed' && (
+        <>
+          <p role="alert" className="error">
+            {t('saveSkill.failed', { error: stage.error })}
+          </p>
+          <div className="actions">
+            <button type="button" className="primary" onClick={() => setAttempt((n) => n + 1)}>
+              {t('saveSkill.retry')}
+            </button>
+            <button type="button" onClick={close}>
+              {t('common.close')}
+            </button>
+          </div>
+        </>
+      )}
+      {stage.kind === 'editing' && (
+        <div className="save-skill">
+          <p className="muted small-text">{t('saveSkill.intro', { count: stage.calls })}</p>
+          <label htmlFor={ids.text}>{t('saveSkill.editor')}</label>
+          <textarea
+            id={ids.text}
+            className="skill-editor"
+            value={text}
+            spellCheck={false}
+            rows={16}
+            readOnly={!!done}
+            onChange={(e) => setText(e.target.value)}
+          />
+          {check && (
+            <section className="report" aria-label={t('saveSkill.audit')}>
+              <p className="report-head">
+                <LevelBadge level={check.level} big /> <strong>{check.skill}</strong>
+              </p>
+              <LevelLegend />
+              {stale && <p className="notice warning">{t('saveSkill.stale')}</p>}
+              {check.diagnostics.length > 0 && (
+                <>
+                  <h3>{t('saveSkill.diagnostics')}</h3>
+                  <ul className="plain">
+                    {check.diagnostics.map((d, i) => (
+                      <li key={i} className={d.severity === 'error' ? 'error' : 'muted'}>
+                        <code>
+                          {d.file}
+                          {d.line ? `:${d.line}` : ''}
+                          {d.field ? ` ${d.field}` : ''}
+                        </code>{' '}
+                        {d.message}
+                      </li>
+                    ))}
+                  </ul>
+                </>
+              )}
+              <h3>{t('install.findings')}</h3>
+              <Findings findings={check.findings} />
+              <h3>{t('install.permissions')}</h3>
+              <Permissions p={check.permissions} />
+            </section>
+          )}
+          {outcome?.status === 'refused' && (
+            <p role="alert" className="error">
+              {t('saveSkill.refused')} {outcome.reason}
+            </p>
+          )}
+          {outcome?.status === 'pending' && !done && <p className="notice warning">{t('saveSkill.pending')}</p>}
+          {outcome?.status === 'exists' && !done && (
+            <p className="notice warning">{t('saveSkill.exists', { name: outcome.skill })}</p>
+          )}
+          {done && (
+            <p role="status" className="ok">
+              {done}
+            </p>
+          )}
+          {!done && (
+            <div className="actions">
+              <label htmlFor={ids.scope}>{t('saveSkill.scope')}</label>
+              <select
+                id={ids.scope}
+                value={scope}
+                onChange={(e) => {
+                  setScope(e.target.value as 'user' | 'project');
+                  setOutcome(undefined);
+                }}
+              >
+                <option value="user">{t('tier.user')}</option>
+                <option value="project">{t('tier.project')}</option>
+              </select>
+              <button type="button" onClick={() => void recheck()} disabled={busy || !text.trim()}>
+                {t('saveSkill.check')}
+              </button>
+              {outcome?.status === 'pending' ? (
+                <>
+                  <button type="button" className="primary" onClick={() => void approve()} disabled={busy || stale}>
+                    {t('install.approve')}
+                  </button>
+                  <button type="button" className="danger" onClick={() => void reject()} disabled={busy}>
+                    {t('install.reject')}
+                  </button>
+                </>
+              ) : outcome?.status === 'exists' ? (
+                <button type="button" className="primary" onClick={() => void install(true)} disabled={busy}>
+                  {t('saveSkill.replace')}
+                </button>
+              ) : (
+                <button
+                  type="button"
+                  className="primary"
+                  onClick={() => void install()}
+                  disabled={busy || !text.trim()}
+                >
+                  {busy ? t('saveSkill.installing') : t('saveSkill.install')}
+                </button>
+              )}
+            </div>
+          )}
+          <div className="actions">
+            <button type="button" onClick={close}>
+              {done ? t('common.close') : t('common.cancel')}
+            </button>
+          </div>
+        </div>
+      )}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,149 @@
+// Save as skill in the window: the offer on a task's notice, the draft in an editor beside its audit, the scope, and
+// the install through the same audit and approval (P1 asks, P0 is refused and the draft stays open to fix).
+import { beforeEach, describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { App } from '../../../renderer/src/App';
+import { useSaveSkill } from '../../../renderer/src/components/SaveSkill';
+import type { DraftCheck, InstallReport, SkillDraft } from '../../../renderer/src/api/types';
+import { useView } from '../../../renderer/src/state/store';
+import { memoryClient, type MemoryClient } from './memory-client';
+import { renderWith, WS } from './render';
+
+const TEXT =
+  '---\nname: release-day\ndescription: Find the release day.\nread_when:\n  - when is the release\npermissions:\n  tools:\n    - read_file\nagent_created: true\n---\n\n1. Read notes.txt.\n';
+
+const clean: DraftCheck = {
+  skill: 'release-day',
+  level: 'P2',
+  findings: [],
+  permissions: { tools: ['read_file'], network: false, read: ['notes.txt'], write: [] },
+  contentHash: 'aaaa',
+  diagnostics: [],
+};
+
+const p0: DraftCheck = {
+  ...clean,
+  level: 'P0',
+  contentHash: 'bbbb',
+  findings: [
+    {
+      file: 'SKILL.md',
+      line: 12,
+      level: 'P0',
+      rule: 'destructive.rm-root',
+      message: 'deletes the home folder',
+      excerpt: 'rm -rf ~/ <img src=x onerror=alert(1)>',
+    },
+  ],
+};
+
+function withDrafts(c: MemoryClient, draft: SkillDraft, installs: InstallReport[]) {
+  c.draftSkill = async (id) => {
+    c.calls.push({ method: 'draftSkill', args: [id] });
+    return draft;
+  };
+  c.checkDraft = async (text) => {
+    c.calls.push({ method: 'checkDraft', args: [text] });
+    return text.includes('rm -rf') ? p0 : clean;
+  };
+  c.installDraft = async (text, scope, replace) => {
+    c.calls.push({ method: 'installDraft', args: [text, scope, replace] });
+    return installs.shift()!;
+  };
+  return c;
+}
+
+const offer = {
+  id: 'a1',
+  role: 'assistant' as const,
+  parts: [
+    {
+      kind: 'notice' as const,
+      level: 'info' as const,
+      text: 'this task used 3 tool calls; it can be saved as a skill',
+      words: { code: 'noticeSkillOffer', params: { calls: 3 } },
+    },
+  ],
+};
+
+beforeEach(() => useSaveSkill.getState().open(undefined));
+
+describe('save as skill', () => {
+  it('the notice offers it; the draft opens in an editor with its audit and installs in the scope picked', async () => {
+    const c = withDrafts(memoryClient(), { ...clean, text: TEXT, calls: 3 }, [
+      { ...clean, status: 'installed' } as InstallReport,
+    ]);
+    renderWith(<App />, c, { workspace: WS, sessionId: 's1', messages: [offer] });
+    await userEvent.click(screen.getByRole('button', { name: 'Save as skill' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Save as skill' });
+    const editor = (await within(dialog).findByRole('textbox', { name: 'SKILL.md' })) as HTMLTextAreaElement;
+    expect(editor.value).toBe(TEXT);
+    expect(c.calls.find((x) => x.method === 'draftSkill')!.args).toEqual(['s1']);
+    const audit = within(dialog).getByRole('region', { name: 'Audit of the draft' });
+    expect(audit.textContent).toContain('P2');
+    expect(audit.textContent).toContain('read_file');
+    await userEvent.selectOptions(within(dialog).getByRole('combobox', { name: 'Save to' }), 'project');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Install' }));
+    expect(await within(dialog).findByText(/Saved as release-day/)).toBeTruthy();
+    expect(c.calls.find((x) => x.method === 'installDraft')!.args).toEqual([TEXT, 'project', false]);
+    expect(useView.getState().catalogTick).toBeGreaterThan(0);
+  });
+
+  it('a P0 draft is refused with its finding, escaped, and stays open to fix; the fixed text installs after approval', async () => {
+    const bad = `${TEXT}\n\`\`\`sh\nrm -rf ~/\n\`\`\`\n`;
+    const c = withDrafts(memoryClient(), { ...p0, text: bad, calls: 4 }, [
+      { ...p0, status: 'refused', reason: 'P0: SKILL.md:12 destructive.rm-root: deletes the home folder' },
+      { ...clean, status: 'pending', approvalId: 'ap1', level: 'P1' } as InstallReport,
+    ]);
+    c.approveInstall = async (_w, id, hash) => {
+      c.calls.push({ method: 'approveInstall', args: [id, hash] });
+      return { ...clean, status: 'installed' } as InstallReport;
+    };
+    renderWith(<App />, c, { workspace: WS, sessionId: 's1' });
+    useSaveSkill.getState().open('s1');
+    const dialog = await screen.findByRole('dialog', { name: 'Save as skill' });
+    const editor = (await within(dialog).findByRole('textbox', { name: 'SKILL.md' })) as HTMLTextAreaElement;
+    // The hostile line is shown as text, never as markup.
+    expect(dialog.querySelector('img')).toBeNull();
+    expect(dialog.textContent).toContain('<img src=x onerror=alert(1)>');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Install' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toMatch(/Not installed: the draft audits P0/);
+    // Still open, still editable.
+    await userEvent.clear(editor);
+    await userEvent.type(
+      editor,
+      TEXT.replace(/[{[]/g, (x) => x + x),
+    );
+    expect(within(dialog).getByText(/Edited since this audit/)).toBeTruthy();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Check again' }));
+    await waitFor(() => expect(within(dialog).queryByText(/Edited since this audit/)).toBeNull());
+    expect(within(dialog).getByRole('region', { name: 'Audit of the draft' }).textContent).toContain('P2');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Install' }));
+    expect(await within(dialog).findByText('It needs your approval before it is installed.')).toBeTruthy();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    expect(await within(dialog).findByText(/Saved as release-day/)).toBeTruthy();
+    expect(c.calls.find((x) => x.method === 'approveInstall')!.args).toEqual(['ap1', 'aaaa']);
+  });
+
+  it('a draft that fails says why and offers to try again; Escape closes it; in Chinese', async () => {
+    const c = memoryClient();
+    let fail = true;
+    c.draftSkill = async () => {
+      if (fail) throw { code: 'unavailable', message: 'the skill could not be drafted: no JSON' };
+      return { ...clean, text: TEXT, calls: 3 };
+    };
+    c.checkDraft = async () => clean;
+    c.installDraft = async () => ({ ...clean, status: 'installed' }) as InstallReport;
+    renderWith(<App />, c, { workspace: WS, sessionId: 's1', messages: [offer] }, 'zh');
+    await userEvent.click(screen.getByRole('button', { name: '保存为技能' }));
+    const dialog = await screen.findByRole('dialog', { name: '保存为技能' });
+    expect((await within(dialog).findByRole('alert')).textContent).toContain('no JSON');
+    fail = false;
+    await userEvent.click(within(dialog).getByRole('button', { name: '重试' }));
+    expect(await within(dialog).findByRole('textbox', { name: 'SKILL.md' })).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: '安装' })).toBeTruthy();
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+});
