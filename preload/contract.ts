@@ -303,6 +303,8 @@ export const PolicyRule = z.object({
   createdAt: z.number(),
   /** One line for people. */
   description: z.string(),
+  /** `description` as words the window says in its language. */
+  words: Said.optional(),
 });
 export type PolicyRule = z.infer<typeof PolicyRule>;
 
@@ -474,6 +476,8 @@ export const ChatApproval = z.object({
   args: z.record(z.string(), z.unknown()),
   actor: Actor,
   reason: z.string(),
+  /** Why the gate asked, as words the window says in its language (`reason` is the English). */
+  words: Said.optional(),
   /** Escaped one-line summary (command, path, host). */
   summary: z.string(),
   /** What "always" would store, one rule per line, shown before the user picks it (empty: "always" is not offered). */

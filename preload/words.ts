@@ -152,9 +152,113 @@ export const WORDS = {
   trustWidenedSinceUse: 'permissions widened since last use',
   skillCountOne: '{{n}} skill',
   skillCountMany: '{{n}} skills',
+  // why the gate allowed, asked about or refused a tool call (main/core/policy/gate.ts)
+  'gate.malformed': 'refused: {{why}}',
+  'gate.unchecked': 'refused: the call could not be checked ({{error}})',
+  'gate.notForSkills':
+    '{{tool}} cannot be used by a skill\'s script (skill "{{skill}}"): it would act as another skill; scripts cannot start scripts',
+  'gate.notOffered': '{{tool}} is not offered in this workspace (settings policy.ceiling.tools)',
+  'gate.networkOff': '{{tool}} needs the network, which is off for this workspace (settings policy.ceiling.network)',
+  'gate.socketOff':
+    '{{tool}} would open a network connection through {{socket}}, and the network is off for this workspace (settings policy.ceiling.network)',
+  'gate.readOutside': '{{tool}} cannot read {{path}}: it is outside the workspace and the allowed read roots',
+  'gate.readOutsideLink':
+    '{{tool}} cannot read {{path}}: it is outside the workspace (a symlink points out of it) and the allowed read roots',
+  'gate.writeOutside': '{{tool}} cannot write {{path}}: it is outside the workspace and the allowed write roots',
+  'gate.writeOutsideLink':
+    '{{tool}} cannot write {{path}}: it is outside the workspace (a symlink points out of it) and the allowed write roots',
+  'gate.skillFolderReadOnly': '{{tool}} cannot write {{path}}: skill folders are read-only',
+  'gate.unknownSkill': 'unknown skill "{{skill}}": its permissions cannot be checked',
+  'gate.identityChanged':
+    'the script was started as skill "{{name}}" from {{from}}, but that name now stands for {{now}}: a script keeps the identity it was started with',
+  'gate.placeTier': '{{dir}} ({{tier}} tier)',
+  'gate.manifestAgent': '{{problem}}; while it is loaded, the agent stays inside its manifest',
+  'gate.manifestSkill': '{{problem}}; a skill gets only what it declared',
+  'gate.mf.noPermissions': 'skill "{{skill}}" declares no permissions (scripts get no tools)',
+  'gate.mf.noTool': 'skill "{{skill}}" does not request the tool {{tool}}',
+  'gate.mf.notPlain':
+    'skill "{{skill}}" may only run commands starting {{patterns}}, and this command line is not plain words ({{why}})',
+  'gate.mf.notCovered': 'skill "{{skill}}" may only run commands starting {{patterns}}, not "{{command}}"',
+  'gate.mf.noNetwork': 'skill "{{skill}}" did not request network access',
+  'gate.mf.read': 'skill "{{skill}}" may not read {{path}} (its read paths: {{paths}})',
+  'gate.mf.write': 'skill "{{skill}}" may not write {{path}} (its write paths: {{paths}})',
+  'gate.mf.ownFolderOnly': 'its own folder only',
+  'gate.ruleDenies': 'your rule "{{rule}}" denies this',
+  'gate.ruleAsks': 'your rule "{{rule}}" asks every time',
+  'gate.ruleMayDeny':
+    'this line may run what your rule "{{rule}}" denies, and that cannot be known before it runs ({{why}}): approve it this once or not',
+  'gate.ruleMayAsk':
+    'this line may run what your rule "{{rule}}" asks about, and that cannot be known before it runs ({{why}}): approve it this once or not',
+  'gate.rulesUnreadable': 'your rules cannot be read ({{error}}): every tool call asks, and --yes does not answer',
+  'gate.unsandboxedForbidden':
+    '{{tool}} asks to run WITHOUT the sandbox, which this workspace forbids (settings sandbox.mode "required")',
+  'gate.sandboxRequired':
+    '{{tool}} is refused: this workspace requires the sandbox (settings sandbox.mode "required") and it is unavailable: {{reason}}',
+  'gate.unsandboxed':
+    '{{tool}} runs WITHOUT the sandbox: the command can write anywhere you can, read your secrets and reach any host. Approve only if it must get out (a write outside the workspace, a host not allowed, a denied read)',
+  'gate.protectedWrite':
+    "{{tool}} would write {{path}}, which can change Knack's settings, skills or hooks (or what git runs): confirm each time",
+  'gate.protectedWriteAs':
+    "{{tool}} would write {{path}} ({{what}}), which can change Knack's settings, skills or hooks (or what git runs): confirm each time",
+  'gate.own.file': "Knack's own {{file}} at {{path}}",
+  'gate.own.workspaceFile': "Knack's own {{file}} of this workspace, .workbuddy/{{file}}",
+  'gate.own.folder': "Knack's own folder {{path}}",
+  'gate.own.workspaceFolder': "this workspace's {{folder}} folder",
+  'gate.internal': '{{tool}} would contact {{host}}, {{kind}}: approve this once, or allow that exact host',
+  'host.loopback': 'a loopback address (this computer)',
+  'host.private': 'a private network address',
+  'host.linkLocal': 'a link-local address (where cloud metadata services answer)',
+  'host.unspecified': 'the unspecified address (this computer)',
+  'host.carrierGradeNat': 'a carrier-grade NAT address (also used by cloud metadata services)',
+  'host.reserved': 'a reserved address ({{kind}})',
+  'gate.allowedByRule': 'allowed by your rule "{{rule}}"',
+  'gate.allowedByRules': 'allowed by your rules {{rules}}',
+  'gate.quoted': '"{{text}}"',
+  'gate.sandboxed':
+    '{{tool}} runs inside the sandbox: it writes only in the workspace, cannot read your secrets and reaches only allowed hosts',
+  'gate.destructive':
+    '{{tool}} would run {{harm}} inside the workspace: the sandbox protects the machine, not your uncommitted work — approve this once or not',
+  'gate.notPlain':
+    '{{tool}} would run a command line that is not plain words ({{why}}): no rule can cover it, approve it this once or not',
+  'gate.command':
+    '{{tool}} can do anything its command says and cannot be confined by string matching: approve this command or add a rule (e.g. allow commands starting "{{start}}")',
+  'gate.userDirect': 'you asked for it directly and it stays inside the workspace ceiling',
+  'gate.contact': '{{tool}} would contact {{host}}: approve or add a rule for this host',
+  'gate.theNetwork': 'the network',
+  'gate.write': '{{who}} wants to write {{paths}}: approve or add a rule allowing {{tool}} here',
+  'gate.read': 'reading {{paths}} stays inside the allowed roots',
+  'gate.touchesNothing': '{{tool}} touches no files, network or commands',
+  'gate.who.skill': 'skill "{{skill}}"',
+  'gate.who.you': 'you',
+  'gate.who.agent': 'the agent',
+  'gate.who.agentWith': 'the agent (skills loaded: {{skills}})',
+  // a rule of the user's, described (Settings → rules, the gate's reasons; main/core/policy/rules.ts)
+  'rule.allow': 'allow',
+  'rule.ask': 'ask',
+  'rule.deny': 'deny',
+  'rule.head': '{{effect}} {{tool}}',
+  'rule.command': 'command "{{command}}"',
+  'rule.path': 'path {{path}}',
+  'rule.host': 'host {{host}}',
+  'rule.in': 'in {{workspace}}',
+  'rule.everywhere': 'everywhere',
+  'rule.skillByName':
+    'for skill {{name}} (by name only: a user or built-in skill of that name; add it again with --skill to bind it to one folder and content)',
+  'rule.skillBound': 'for skill {{identity}}',
+  'rule.whileLoaded': 'while skill {{skills}} is loaded',
+  'rule.whileLoadedMany': 'while skills {{skills}} are loaded',
+  'rule.skillUnreadable': 'for skill scope "{{scope}}" (unreadable: it matches nothing)',
+  'rule.identity': '{{name}} ({{tier}}, {{dir}}, {{content}})',
+  'rule.tier': '{{tier}} tier',
+  'rule.anyTier': 'any tier',
+  'rule.content': 'content {{hash}}',
+  'rule.anyContent': 'any content',
+  'rule.anyContentOld': 'any content: stored before rules were bound to content; add it again with --skill to bind it',
   // lists inside a message
   listAnd: '{{a}}, {{b}}',
   listNone: 'none',
+  listAndWord: '{{a}} and {{b}}',
+  joinSpace: '{{a}} {{b}}',
 } as const;
 
 export type WordCode = keyof typeof WORDS;

@@ -100,6 +100,8 @@ export type AgentEventBody =
       args: unknown;
       /** Why the gate asked. */
       reason: string;
+      /** `reason` as words the window says in its language. */
+      words?: Said;
       /** Skills loaded when the call was made (the gate's active skills). */
       activeSkills: string[];
       /** What "always allow" would store, one rule per line, shown before saving. */

@@ -7,14 +7,14 @@ import { ceilingAllowsTool } from './ceiling.js';
 import type { Permissions } from './permissions.js';
 import { canonicalToolName, COMMAND_TOOLS, SKILL_PREFIX } from './permissions.js';
 import { toolsWhere } from './tool-table.js';
-import { isInside, realPathOf, realRoot, relPosix } from '../base/index.js';
+import { english, isInside, realPathOf, realRoot, relPosix, say, type Said } from '../base/index.js';
 import { join } from 'node:path';
 import { resolvePaths, type KnackPaths } from '../config/index.js';
 import { globMatcher, matchesAny } from '../base/index.js';
 import type { Rule } from '../store/index.js';
-import { categoryOf, commandSegments, describeRule, describeSkillScope, evaluateRules } from './rules.js';
+import { categoryOf, commandSegments, describeRule, describeSkillScope, evaluateRules, ruleSaid } from './rules.js';
 import { parseCommandLine, ruleWords } from './shell.js';
-import { describeInternal, internalKind, normalizeHost } from './hosts.js';
+import { internalKind, normalizeHost } from './hosts.js';
 import { destructiveInWorkspace } from './destructive.js';
 
 /** A skill as the gate sees it: its real folder and its reviewed permissions. */
@@ -129,9 +129,33 @@ function ruleFields(rule?: Rule): Partial<Decision> {
   ].join(', ');
   return { ruleId: rule.id, rule: describeRule(rule), scope };
 }
-const deny = (reason: string, rule?: Rule): Decision => ({ verdict: 'deny', reason, ...ruleFields(rule) });
-const ask = (reason: string, rule?: Rule): Decision => ({ verdict: 'ask', reason, ...ruleFields(rule) });
-const allow = (reason: string, rule?: Rule): Decision => ({ verdict: 'allow', reason, ...ruleFields(rule) });
+// A reason is words (preload/words.ts, `gate.*`): the window says it in its language; `reason` is its English.
+const decision = (verdict: Decision['verdict'], words: Said, rule?: Rule): Decision => ({
+  verdict,
+  reason: english(words),
+  words,
+  ...ruleFields(rule),
+});
+const deny = (words: Said, rule?: Rule): Decision => decision('deny', words, rule);
+const ask = (words: Said, rule?: Rule): Decision => decision('ask', words, rule);
+const allow = (words: Said, rule?: Rule): Decision => decision('allow', words, rule);
+
+/** Words with every text parameter escaped for display (a path inside them may hold invisible characters). */
+function displaySafeWords(w: Said): Said {
+  if (!w.params) return w;
+  const params: NonNullable<Said['params']> = {};
+  for (const [k, v] of Object.entries(w.params))
+    params[k] = typeof v === 'string' ? displaySafe(v) : typeof v === 'number' ? v : displaySafeWords(v);
+  return { code: w.code, params };
+}
+
+/** An internal address's kind (hosts.ts internalKind), as words. */
+function internalWords(kind: string): Said {
+  if (kind === 'uniqueLocal') return say('host.private');
+  if (['loopback', 'private', 'linkLocal', 'unspecified', 'carrierGradeNat'].includes(kind))
+    return say(`host.${kind}` as 'host.private');
+  return say('host.reserved', { kind });
+}
 
 function malformed(call: unknown): string | undefined {
   if (typeof call !== 'object' || call === null) return 'the call is not an object';
@@ -158,10 +182,12 @@ function malformed(call: unknown): string | undefined {
   return undefined;
 }
 
-function actorLabel(actor: Actor): string {
-  if (actor.kind === 'skill') return `skill "${actor.skill}"`;
-  if (actor.kind === 'user') return 'you';
-  return actor.activeSkills.length ? `the agent (skills loaded: ${actor.activeSkills.join(', ')})` : 'the agent';
+function actorLabel(actor: Actor): Said {
+  if (actor.kind === 'skill') return say('gate.who.skill', { skill: actor.skill });
+  if (actor.kind === 'user') return say('gate.who.you');
+  return actor.activeSkills.length
+    ? say('gate.who.agentWith', { skills: actor.activeSkills.join(', ') })
+    : say('gate.who.agent');
 }
 
 export function createGate(opts: GateOptions): Gate {
@@ -177,9 +203,9 @@ export function createGate(opts: GateOptions): Gate {
    * protected as writing the file itself is (a `.workbuddy` linked elsewhere, a settings.json stowed into a dotfiles
    * repository). `what` names the file or folder for the reason.
    */
-  function ownPlaces(): { real: string; what: string }[] {
-    const places: { real: string; what: string }[] = [];
-    const add = (p: string, what: string): void => {
+  function ownPlaces(): { real: string; what: Said }[] {
+    const places: { real: string; what: Said }[] = [];
+    const add = (p: string, what: Said): void => {
       try {
         places.push({ real: realPathOf(p, '/').real, what });
       } catch {
@@ -188,19 +214,20 @@ export function createGate(opts: GateOptions): Gate {
     };
     // The files first: the most precise name wins.
     for (const r of givenRoots)
-      for (const f of OWN_SETTINGS_FILES) add(join(r, f), `Knack's own ${f} at ${join(r, f)}`);
+      for (const f of OWN_SETTINGS_FILES) add(join(r, f), say('gate.own.file', { file: f, path: join(r, f) }));
     for (const f of WORKSPACE_SETTINGS_FILES)
-      add(join(ceiling.workspace, '.workbuddy', f), `Knack's own ${f} of this workspace, .workbuddy/${f}`);
-    for (const r of givenRoots) add(r, `Knack's own folder ${r}`);
-    for (const d of ['.workbuddy', '.agents']) add(join(ceiling.workspace, d), `this workspace's ${d} folder`);
+      add(join(ceiling.workspace, '.workbuddy', f), say('gate.own.workspaceFile', { file: f }));
+    for (const r of givenRoots) add(r, say('gate.own.folder', { path: r }));
+    for (const d of ['.workbuddy', '.agents'])
+      add(join(ceiling.workspace, d), say('gate.own.workspaceFolder', { folder: d }));
     return places;
   }
   /** A write that changes Knack's own files or what tools run by themselves, wherever it is: what it is, or undefined. */
-  const protectedAs = (real: string, places: { real: string; what: string }[]): string | undefined => {
+  const protectedAs = (real: string, places: { real: string; what: Said }[]): Said | null | undefined => {
     const own = places.find((p) => isInside(real, p.real));
     if (own) return own.what;
     const base = [ceiling.workspace, ...ceiling.writeRoots].find((root) => isInside(real, root));
-    return base !== undefined && protectedMatch(relPosix(real, base)) ? '' : undefined;
+    return base !== undefined && protectedMatch(relPosix(real, base)) ? null : undefined;
   };
   // Paths in reasons are escaped where they are made: a reason is shown to people and to the model.
   const show = (r: Resolved): string => displaySafe(r.viaLink ? `${r.given} (really ${r.real})` : r.given);
@@ -223,20 +250,22 @@ export function createGate(opts: GateOptions): Gate {
     reads: Resolved[],
     writes: Resolved[],
     ownScript = false,
-  ): string | undefined {
+  ): Said | undefined {
     const p = sp.permissions;
     const tool = canonicalToolName(call.tool);
-    const what = p.declared === 'none' ? 'declares no permissions (scripts get no tools)' : 'does not request';
+    const skill = sp.name;
     const pathBounded = ownScript && SCRIPT_FILE_TOOLS.has(tool);
     if (!pathBounded && !p.tools.includes(tool) && !p.tools.includes(call.tool)) {
-      return p.declared === 'none' ? `skill "${sp.name}" ${what}` : `skill "${sp.name}" ${what} the tool ${call.tool}`;
+      return p.declared === 'none'
+        ? say('gate.mf.noPermissions', { skill })
+        : say('gate.mf.noTool', { skill, tool: call.tool });
     }
     const patterns = p.commands[tool];
     if (call.access.command !== undefined && patterns && patterns.length) {
       const parsed = parseCommandLine(call.access.command);
-      const allowed = `commands starting ${patterns.map((x) => `"${x.text}"`).join(', ')}`;
+      const allowed = patterns.map((x) => `"${x.text}"`).join(', ');
       if (parsed.notPlain !== undefined)
-        return `skill "${sp.name}" may only run ${allowed}, and this command line is not plain words (${parsed.notPlain})`;
+        return say('gate.mf.notPlain', { skill, patterns: allowed, why: parsed.notPlain });
       const covers = (words: string[]): boolean =>
         patterns.some((pt) => {
           const want = ruleWords(pt.text);
@@ -245,9 +274,13 @@ export function createGate(opts: GateOptions): Gate {
         });
       const bad = parsed.commands.find((c) => !c.words || !covers(c.words));
       if (bad !== undefined || parsed.commands.length === 0)
-        return `skill "${sp.name}" may only run ${allowed}, not "${displaySafe(bad?.words?.join(' ') ?? call.access.command)}"`;
+        return say('gate.mf.notCovered', {
+          skill,
+          patterns: allowed,
+          command: displaySafe(bad?.words?.join(' ') ?? call.access.command),
+        });
     }
-    if (call.access.network && !p.network) return `skill "${sp.name}" did not request network access`;
+    if (call.access.network && !p.network) return say('gate.mf.noNetwork', { skill });
     // The root folder itself ('' relative) matches only globs that cover everything under it (`**`).
     const globMatch = (g: string, rel: string): boolean =>
       rel === '' ? /^\*\*(\/\*\*?)?$/.test(g) : globMatcher(g)(rel);
@@ -259,10 +292,18 @@ export function createGate(opts: GateOptions): Gate {
       });
     const badRead = reads.find((r) => !isInside(r.real, sp.dir) && !inGlobs(r, p.read));
     if (badRead)
-      return `skill "${sp.name}" may not read ${show(badRead)} (its read paths: ${p.read.join(', ') || 'its own folder only'})`;
+      return say('gate.mf.read', {
+        skill,
+        path: show(badRead),
+        paths: p.read.join(', ') || say('gate.mf.ownFolderOnly'),
+      });
     const badWrite = writes.find((r) => !inGlobs(r, p.write));
     if (badWrite)
-      return `skill "${sp.name}" may not write ${show(badWrite)} (its write paths: ${p.write.join(', ') || 'none'})`;
+      return say('gate.mf.write', {
+        skill,
+        path: show(badWrite),
+        paths: p.write.join(', ') || say('listNone'),
+      });
     return undefined;
   }
 
@@ -325,25 +366,20 @@ export function createGate(opts: GateOptions): Gate {
 
   function decide(call: ToolCall, actor: Actor): Decision {
     const bad = malformed(call);
-    if (bad) return deny(`refused: ${bad}`);
+    if (bad) return deny(say('gate.malformed', { why: bad }));
     const who = actorLabel(actor);
     const { access } = call;
     if (actor.kind === 'skill' && NOT_FOR_SKILLS.has(canonicalToolName(call.tool))) {
-      return deny(
-        `${call.tool} cannot be used by a skill's script (skill "${actor.skill}"): it would act as another skill; scripts cannot start scripts`,
-      );
+      return deny(say('gate.notForSkills', { tool: call.tool, skill: actor.skill }));
     }
-    if (!ceilingAllowsTool(ceiling, call.tool))
-      return deny(`${call.tool} is not offered in this workspace (settings policy.ceiling.tools)`);
+    if (!ceilingAllowsTool(ceiling, call.tool)) return deny(say('gate.notOffered', { tool: call.tool }));
     if (access.network && !ceiling.network) {
-      return deny(`${call.tool} needs the network, which is off for this workspace (settings policy.ceiling.network)`);
+      return deny(say('gate.networkOff', { tool: call.tool }));
     }
     // A command line can open a socket by itself (`cat </dev/tcp/HOST/PORT`): that is the network too.
     const socket = access.command !== undefined ? parseCommandLine(access.command).network : undefined;
     if (socket && !ceiling.network) {
-      return deny(
-        `${call.tool} would open a network connection through ${displaySafe(socket)}, and the network is off for this workspace (settings policy.ceiling.network)`,
-      );
+      return deny(say('gate.socketOff', { tool: call.tool, socket: displaySafe(socket) }));
     }
     const reads = resolveAll(access.read);
     const writes = resolveAll(access.write);
@@ -353,23 +389,19 @@ export function createGate(opts: GateOptions): Gate {
         ceiling.readRoots.some((root) => isInside(r.real, root)) ||
         ceiling.skillRoots.some((root) => isInside(r.real, root));
       if (!ok)
-        return deny(
-          `${call.tool} cannot read ${show(r)}: it is outside the workspace${r.viaLink ? ' (a symlink points out of it)' : ''} and the allowed read roots`,
-        );
+        return deny(say(r.viaLink ? 'gate.readOutsideLink' : 'gate.readOutside', { tool: call.tool, path: show(r) }));
     }
     let protectedWrite: Resolved | undefined;
-    let protectedWhat: string | undefined;
+    let protectedWhat: Said | null | undefined;
     const places = writes.length ? ownPlaces() : [];
     for (const w of writes) {
       if (!ceiling.writeRoots.some((root) => isInside(w.real, root))) {
-        return deny(
-          `${call.tool} cannot write ${show(w)}: it is outside the workspace${w.viaLink ? ' (a symlink points out of it)' : ''} and the allowed write roots`,
-        );
+        return deny(say(w.viaLink ? 'gate.writeOutsideLink' : 'gate.writeOutside', { tool: call.tool, path: show(w) }));
       }
       const inSkill = ceiling.skillRoots.find((root) => isInside(w.real, root));
       if (inSkill && actor.kind === 'skill')
-        return deny(`${call.tool} cannot write ${show(w)}: skill folders are read-only`);
-      const what = inSkill ? '' : protectedAs(w.real, places);
+        return deny(say('gate.skillFolderReadOnly', { tool: call.tool, path: show(w) }));
+      const what = inSkill ? null : protectedAs(w.real, places);
       if (what !== undefined && !protectedWrite) {
         protectedWrite = w;
         protectedWhat = what;
@@ -380,15 +412,21 @@ export function createGate(opts: GateOptions): Gate {
     let acting: SkillPolicy[] = [];
     if (actor.kind === 'skill') {
       const sp = opts.skill(actor.skill);
-      if (!sp) return deny(`unknown skill "${actor.skill}": its permissions cannot be checked`);
+      if (!sp) return deny(say('gate.unknownSkill', { skill: actor.skill }));
       const started = actor.identity;
       if (
         started &&
         (realRoot(started.dir) !== sp.dir ||
           (started.tier !== undefined && sp.tier !== undefined && started.tier !== sp.tier))
       ) {
+        const place = (dir: string, tier: string | undefined): Said | string =>
+          tier ? say('gate.placeTier', { dir: displaySafe(dir), tier }) : displaySafe(dir);
         return deny(
-          `the script was started as skill "${displaySafe(started.name)}" from ${displaySafe(started.dir)}${started.tier ? ` (${started.tier} tier)` : ''}, but that name now stands for ${displaySafe(sp.dir)}${sp.tier ? ` (${sp.tier} tier)` : ''}: a script keeps the identity it was started with`,
+          say('gate.identityChanged', {
+            name: displaySafe(started.name),
+            from: place(started.dir, started.tier),
+            now: place(sp.dir, sp.tier),
+          }),
         );
       }
       acting = [sp];
@@ -406,10 +444,7 @@ export function createGate(opts: GateOptions): Gate {
       reads.every((r) => ceiling.skillRoots.some((root) => isInside(r.real, root)));
     for (const sp of harnessOnly ? [] : acting) {
       const problem = manifestProblem(sp, call, reads, writes, actor.kind === 'skill');
-      if (problem)
-        return deny(
-          `${problem}; ${actor.kind === 'agent' ? 'while it is loaded, the agent stays inside its manifest' : 'a skill gets only what it declared'}`,
-        );
+      if (problem) return deny(say(actor.kind === 'agent' ? 'gate.manifestAgent' : 'gate.manifestSkill', { problem }));
     }
 
     const rules = opts.rules();
@@ -423,38 +458,31 @@ export function createGate(opts: GateOptions): Gate {
       ...(actor.kind === 'agent' && scoped ? { loaded: loadedIdentities(actor) } : {}),
       realPaths: [...reads, ...writes].map((r) => r.real),
     });
-    if (m?.effect === 'deny') return deny(`your rule "${describeRule(m.rule)}" denies this`, m.rule);
+    if (m?.effect === 'deny') return deny(say('gate.ruleDenies', { rule: ruleSaid(m.rule) }), m.rule);
     // A deny rule the user wrote may be among those that cannot be read: nothing passes without a person.
     const unreadable = opts.rulesUnreadable?.();
     if (unreadable !== undefined)
       return {
-        ...ask(
-          `your rules cannot be read (${displaySafe(unreadable)}): every tool call asks, and --yes does not answer`,
-          m?.rule,
-        ),
+        ...ask(say('gate.rulesUnreadable', { error: displaySafe(unreadable) }), m?.rule),
         rulesUnreadable: true,
       };
     // The OS sandbox (core/contain): required and down refuses commands; leaving it is always its own question.
     const isCommand = access.command !== undefined || COMMAND_TOOLS.has(canonicalToolName(call.tool));
     const wall = isCommand ? ceiling.wall?.() : undefined;
     if (wall?.mode === 'required' && access.unsandboxed)
-      return deny(
-        `${call.tool} asks to run WITHOUT the sandbox, which this workspace forbids (settings sandbox.mode "required")`,
-      );
+      return deny(say('gate.unsandboxedForbidden', { tool: call.tool }));
     if (wall?.mode === 'required' && !wall.available)
-      return deny(
-        `${call.tool} is refused: this workspace requires the sandbox (settings sandbox.mode "required") and it is unavailable: ${displaySafe(wall.reason)}`,
-      );
-    if (m?.effect === 'ask') return ask(m.reason ?? `your rule "${describeRule(m.rule)}" asks every time`, m.rule);
+      return deny(say('gate.sandboxRequired', { tool: call.tool, reason: displaySafe(wall.reason) }));
+    if (m?.effect === 'ask') return ask(m.words ?? say('gate.ruleAsks', { rule: ruleSaid(m.rule) }), m.rule);
     if (isCommand && access.unsandboxed && wall?.mode !== 'off')
-      return ask(
-        `${call.tool} runs WITHOUT the sandbox: the command can write anywhere you can, read your secrets and reach any host. Approve only if it must get out (a write outside the workspace, a host not allowed, a denied read)`,
-      );
+      return ask(say('gate.unsandboxed', { tool: call.tool }));
     if (protectedWrite) {
       // Named when it is one of Knack's own places: through a link, the path written does not say it.
-      const where = protectedWhat ? ` (${displaySafe(protectedWhat)})` : '';
+      const path = show(protectedWrite);
       return ask(
-        `${call.tool} would write ${show(protectedWrite)}${where}, which can change Knack's settings, skills or hooks (or what git runs): confirm each time`,
+        protectedWhat
+          ? say('gate.protectedWriteAs', { tool: call.tool, path, what: displaySafeWords(protectedWhat) })
+          : say('gate.protectedWrite', { tool: call.tool, path }),
         m?.rule,
       );
     }
@@ -468,7 +496,7 @@ export function createGate(opts: GateOptions): Gate {
         normalizeHost(m.rule.host) === normalizeHost(access.host!);
       if (!exact) {
         return ask(
-          `${call.tool} would contact ${displaySafe(access.host!)}, ${describeInternal(internal)}: approve this once, or allow that exact host`,
+          say('gate.internal', { tool: call.tool, host: displaySafe(access.host!), kind: internalWords(internal) }),
           m?.rule,
         );
       }
@@ -476,7 +504,13 @@ export function createGate(opts: GateOptions): Gate {
     if (m?.effect === 'allow') {
       const used = m.rules ?? [m.rule];
       return allow(
-        `allowed by your rule${used.length > 1 ? 's' : ''} ${used.map((r) => `"${describeRule(r)}"`).join(' and ')}`,
+        used.length > 1
+          ? say('gate.allowedByRules', {
+              rules: used
+                .map((r) => say('gate.quoted', { text: ruleSaid(r) }))
+                .reduce((a, b) => say('listAndWord', { a, b })),
+            })
+          : say('gate.allowedByRule', { rule: ruleSaid(m.rule) }),
         m.rule,
       );
     }
@@ -486,33 +520,25 @@ export function createGate(opts: GateOptions): Gate {
       // Auto-allow when sandboxed: it can touch only the workspace and the hosts it is given. Work the user has not
       // committed is not the machine: destroying it still asks.
       const harm = destructiveInWorkspace(access.command ?? '');
-      if (harm === undefined)
-        return allow(
-          `${call.tool} runs inside the sandbox: it writes only in the workspace, cannot read your secrets and reaches only allowed hosts`,
-        );
-      return ask(
-        `${call.tool} would run ${displaySafe(harm)} inside the workspace: the sandbox protects the machine, not your uncommitted work — approve this once or not`,
-      );
+      if (harm === undefined) return allow(say('gate.sandboxed', { tool: call.tool }));
+      return ask(say('gate.destructive', { tool: call.tool, harm: displaySafe(harm) }));
     }
     if (isCommand) {
       const hidden = access.command !== undefined ? parseCommandLine(access.command).notPlain : undefined;
-      if (hidden)
-        return ask(
-          `${call.tool} would run a command line that is not plain words (${hidden}): no rule can cover it, approve it this once or not`,
-        );
+      if (hidden) return ask(say('gate.notPlain', { tool: call.tool, why: hidden }));
       return ask(
-        `${call.tool} can do anything its command says and cannot be confined by string matching: approve this command or add a rule (e.g. allow commands starting "${displaySafe(commandSegments(access.command ?? '')[0]?.split(' ')[0] ?? '')}")`,
+        say('gate.command', {
+          tool: call.tool,
+          start: displaySafe(commandSegments(access.command ?? '')[0]?.split(' ')[0] ?? ''),
+        }),
       );
     }
-    if (actor.kind === 'user') return allow(`you asked for it directly and it stays inside the workspace ceiling`);
+    if (actor.kind === 'user') return allow(say('gate.userDirect'));
     if (cat === '@network')
-      return ask(`${call.tool} would contact ${access.host ?? 'the network'}: approve or add a rule for this host`);
-    if (cat === '@write')
-      return ask(
-        `${who} wants to write ${writes.map(show).join(', ')}: approve or add a rule allowing ${call.tool} here`,
-      );
-    if (cat === '@read') return allow(`reading ${reads.map(show).join(', ')} stays inside the allowed roots`);
-    return allow(`${call.tool} touches no files, network or commands`);
+      return ask(say('gate.contact', { tool: call.tool, host: access.host ?? say('gate.theNetwork') }));
+    if (cat === '@write') return ask(say('gate.write', { who, paths: writes.map(show).join(', '), tool: call.tool }));
+    if (cat === '@read') return allow(say('gate.read', { paths: reads.map(show).join(', ') }));
+    return allow(say('gate.touchesNothing', { tool: call.tool }));
   }
 
   return {
@@ -535,7 +561,7 @@ export function createGate(opts: GateOptions): Gate {
         if (actor?.kind === 'agent' && d.verdict === 'ask' && actor.activeSkills.length)
           d.loaded = loadedIdentities(actor);
       } catch (e) {
-        d = deny(`refused: the call could not be checked (${displaySafe((e as Error).message ?? String(e))})`);
+        d = deny(say('gate.unchecked', { error: displaySafe((e as Error).message ?? String(e)) }));
       }
       return d;
     },

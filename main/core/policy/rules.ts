@@ -2,7 +2,7 @@
 // Precedence: a per-tool rule beats a category rule beats a `*` rule; within one level deny beats ask beats allow.
 import type { Access, SkillIdentity, ToolCall } from './types.js';
 import type { Effect, NewRule, Rule } from '../store/index.js';
-import { isInside, relPosix } from '../base/index.js';
+import { english, isInside, relPosix, say, type Said, type WordCode } from '../base/index.js';
 import { globMatcher } from '../base/index.js';
 import { joinWords, parseCommandLine, quoteWord, ruleWords, type ParsedLine } from './shell.js';
 import { normalizeHost } from './hosts.js';
@@ -120,24 +120,38 @@ export function loadedScopeMatches(scope: string, loaded: SkillIdentity[] | unde
   return s.kind === 'loaded' && s.ids.every((want) => (loaded ?? []).some((id) => identityMatches(want, id)));
 }
 
+const TIER_WORDS: Record<string, WordCode> = { builtin: 'tierBuiltin', user: 'tierUser', project: 'tierProject' };
+
 /** A skill identity for people: `deploy (user tier, /home/u/.workbuddy/skills/deploy, content 0123456789ab)`. */
-export function describeSkillIdentity(id: SkillIdentity, unbound = 'any content'): string {
-  return `${id.name} (${id.tier ? `${id.tier} tier` : 'any tier'}, ${id.dir}, ${id.hash ? `content ${id.hash.slice(0, 12)}` : unbound})`;
+export function skillIdentityWords(id: SkillIdentity, unbound: Said = say('rule.anyContent')): Said {
+  const tier = id.tier === undefined ? undefined : TIER_WORDS[id.tier] ? say(TIER_WORDS[id.tier]!) : id.tier;
+  return say('rule.identity', {
+    name: id.name,
+    tier: tier === undefined ? say('rule.anyTier') : say('rule.tier', { tier }),
+    dir: id.dir,
+    content: id.hash ? say('rule.content', { hash: id.hash.slice(0, 12) }) : unbound,
+  });
 }
 
 /** A stored skill scope for people (rule listings, decisions): which skill, where, which content. */
-export function describeSkillScope(scope: string): string {
+export function skillScopeWords(scope: string): Said {
   const s = parseSkillScope(scope);
   switch (s.kind) {
     case 'name':
-      return `for skill ${s.name} (by name only: a user or built-in skill of that name; add it again with --skill to bind it to one folder and content)`;
+      return say('rule.skillByName', { name: s.name });
     case 'skill':
-      return `for skill ${describeSkillIdentity(s.id, 'any content: stored before rules were bound to content; add it again with --skill to bind it')}`;
-    case 'loaded':
-      return `while skill${s.ids.length > 1 ? 's' : ''} ${s.ids.map((i) => describeSkillIdentity(i)).join(' and ')} ${s.ids.length > 1 ? 'are' : 'is'} loaded`;
+      return say('rule.skillBound', { identity: skillIdentityWords(s.id, say('rule.anyContentOld')) });
+    case 'loaded': {
+      const skills = s.ids.map((i) => skillIdentityWords(i)).reduce((a, b) => say('listAndWord', { a, b }));
+      return say(s.ids.length > 1 ? 'rule.whileLoadedMany' : 'rule.whileLoaded', { skills });
+    }
     default:
-      return `for skill scope "${scope}" (unreadable: it matches nothing)`;
+      return say('rule.skillUnreadable', { scope });
   }
+}
+
+export function describeSkillScope(scope: string): string {
+  return english(skillScopeWords(scope));
 }
 
 export interface MatchContext {
@@ -179,8 +193,9 @@ function scopeMatches(r: Rule, call: ToolCall, ctx: MatchContext): boolean {
 export interface RuleMatch {
   effect: Effect;
   rule: Rule;
-  /** Why, when the rule did not match as written (an ask for a line that may dodge a deny rule). */
+  /** Why, when the rule did not match as written (an ask for a line that may dodge a deny rule); `words` the same. */
   reason?: string;
+  words?: Said;
   /** For command allows covering several segments: every rule used. */
   rules?: Rule[];
 }
@@ -208,12 +223,10 @@ export function evaluateRules(rules: Rule[], call: ToolCall, ctx: MatchContext):
     for (const r of scoped) {
       if (r.effect === 'allow' || r.command === undefined || cmd === undefined) continue;
       const why = uncertainty(r.command, parsed!);
-      if (why)
-        return {
-          effect: 'ask',
-          rule: r,
-          reason: `this line may run what your rule "${describeRule(r)}" ${r.effect === 'deny' ? 'denies' : 'asks about'}, and that cannot be known before it runs (${why}): approve it this once or not`,
-        };
+      if (why) {
+        const words = say(r.effect === 'deny' ? 'gate.ruleMayDeny' : 'gate.ruleMayAsk', { rule: ruleSaid(r), why });
+        return { effect: 'ask', rule: r, reason: english(words), words };
+      }
     }
     const allows = scoped.filter((r) => r.effect === 'allow');
     if (cmd === undefined) {
@@ -532,12 +545,17 @@ export function subsumes(a: NewRule, b: NewRule): boolean {
   return true;
 }
 
+/** A rule for people, as words: `allow bash command "git status" in /ws` (Settings → rules, the gate's reasons). */
+export function ruleSaid(r: NewRule | Rule): Said {
+  const parts: Said[] = [say('rule.head', { effect: say(`rule.${r.effect}` as WordCode), tool: r.tool })];
+  if (r.command !== undefined) parts.push(say('rule.command', { command: r.command }));
+  if (r.path !== undefined) parts.push(say('rule.path', { path: r.path }));
+  if (r.host !== undefined) parts.push(say('rule.host', { host: r.host }));
+  if (r.skill !== undefined) parts.push(skillScopeWords(r.skill));
+  parts.push(r.workspace !== undefined ? say('rule.in', { workspace: r.workspace }) : say('rule.everywhere'));
+  return parts.reduce((a, b) => say('joinSpace', { a, b }));
+}
+
 export function describeRule(r: NewRule | Rule): string {
-  const parts = [`${r.effect} ${r.tool}`];
-  if (r.command !== undefined) parts.push(`command "${r.command}"`);
-  if (r.path !== undefined) parts.push(`path ${r.path}`);
-  if (r.host !== undefined) parts.push(`host ${r.host}`);
-  if (r.skill !== undefined) parts.push(describeSkillScope(r.skill));
-  parts.push(r.workspace !== undefined ? `in ${r.workspace}` : 'everywhere');
-  return parts.join(' ');
+  return english(ruleSaid(r));
 }

@@ -1,6 +1,7 @@
 // The policy gate's shared types: what a tool call touches, who acts, and the decision.
 // Every tool call — by the model, by a skill script — is described by a ToolCall and passes authorize().
 
+import type { Said } from '../base/index.js';
 /** What a call would touch, as declared by the tool for these arguments. */
 export interface Access {
   /** Paths the call reads (as given; the gate resolves real paths). */
@@ -51,6 +52,8 @@ export interface Decision {
   verdict: Verdict;
   /** One sentence a person can read: why. */
   reason: string;
+  /** `reason` as words (a `gate.*` code and its parameters) the window says in its language. */
+  words?: Said;
   /** The rule that decided, when one did. */
   ruleId?: string;
   /** That rule, described ("allow bash command \"git status\" in /ws"). */

@@ -108,6 +108,7 @@ export function approvalOf(sessionId: string, e: PendingApproval): EventPayload<
     args,
     actor: { kind: 'agent', activeSkills: e.activeSkills },
     reason: visible(e.reason),
+    ...(e.words ? { words: e.words } : {}),
     summary: callSummary(e.tool, args),
     alwaysPreview: e.alwaysPreview.map(displaySafe), // one line each: a rule is one line
     ...(e.alwaysWidens ? { alwaysWidens: e.alwaysWidens } : {}),

@@ -6,7 +6,8 @@ import type { AuditReport } from '../skills/trust/index.js';
 import type { TrustReview } from '../skills/trust/index.js';
 import type { CatalogEntry } from '../skills/format/index.js';
 import type { Permissions } from '../policy/index.js';
-import { describeRule } from '../policy/index.js';
+import { ruleSaid } from '../policy/index.js';
+import { english } from '../base/index.js';
 import type { Rule } from '../store/index.js';
 import type { InstallResult } from '../skills/trust/index.js';
 import type { Store } from '../store/index.js';
@@ -123,7 +124,8 @@ export function skillView(
 }
 
 export function ruleView(r: Rule): Out<typeof C.PolicyRule> {
-  return { ...r, description: describeRule(r) };
+  const words = ruleSaid(r);
+  return { ...r, description: english(words), words };
 }
 
 export function installView(r: InstallResult): Out<typeof C.InstallOutcome> {

@@ -232,6 +232,7 @@ function toApproval(e: ChatApprovalPayload): ApprovalRequest {
     tool: e.tool,
     args: e.args,
     reason: e.reason,
+    ...(e.words ? { words: e.words } : {}),
     summary: e.summary,
     ...(e.alwaysPreview.length ? { rules: e.alwaysPreview } : {}),
     ...(e.alwaysWidens ? { widens: e.alwaysWidens } : {}),
@@ -306,6 +307,7 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
     id: r.id,
     action: r.effect,
     pattern: r.description,
+    ...(r.words ? { words: r.words } : {}),
   });
   const trust = async (dryRun: boolean): Promise<TrustSummary> => {
     const r = await k.call('skills.trustAll', { dryRun });

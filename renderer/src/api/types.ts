@@ -147,6 +147,8 @@ export interface ApprovalRequest {
   /** What the call would do, as risk codes with parameters (worded here, in the window's language). */
   risks?: { code: string; params: Record<string, string> }[];
   reason: string;
+  /** `reason` as words, said in the window's language. */
+  words?: Said;
   skill?: string;
   /** The gate's decision: the rule that asked and its scope, the acting skill's identity, the real paths it checked. */
   decision?: {
@@ -263,6 +265,8 @@ export interface Rule {
   action: 'allow' | 'ask' | 'deny';
   /** One line for people (tool, command / path / host, scope). */
   pattern: string;
+  /** `pattern` as words, said in the window's language. */
+  words?: Said;
 }
 
 export type KeySource = 'option' | 'key-store' | 'env' | 'file' | 'none';

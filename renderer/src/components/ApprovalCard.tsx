@@ -11,6 +11,7 @@ import { useView } from '../state/store';
 // The one control/bidi escaping helper (pure, no Node): nothing in a path or command can reorder what is read.
 import { displaySafe, displaySafeLines } from '../../../preload/contract';
 import { Markdown } from './Markdown';
+import { useSay } from '../i18n/say';
 
 /** The gate's decision on the card: the rule that asked and its scope, the acting skill's identity, the paths checked. */
 function GateDecision({ d }: { d: NonNullable<ApprovalRequest['decision']> }) {
@@ -61,6 +62,7 @@ function CallBlock({ request }: { request: ApprovalRequest }) {
 
 export function ApprovalCard({ request, answered }: { request: ApprovalRequest; answered?: Decision }) {
   const { t } = useTranslation();
+  const say = useSay();
   const client = useClient();
   const sessionId = useView((s) => s.sessionId);
   const markApproval = useView((s) => s.markApproval);
@@ -177,7 +179,7 @@ export function ApprovalCard({ request, answered }: { request: ApprovalRequest; 
       )}
       <details className="approval-details">
         <summary>{t('approval.details')}</summary>
-        <p>{displaySafe(request.reason)}</p>
+        <p>{displaySafe(say(request.words, request.reason))}</p>
         {request.decision && <GateDecision d={request.decision} />}
         <pre className="args">{displaySafeLines(JSON.stringify(request.args, null, 2) ?? '')}</pre>
       </details>

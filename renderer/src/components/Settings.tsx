@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
 import type { KeySource, SettingsView } from '../api/types';
 import { chosenLang, setLang } from '../i18n';
+import { useSay } from '../i18n/say';
 import { useView } from '../state/store';
 import { SandboxSettings } from './Sandbox';
 
@@ -16,6 +17,7 @@ const lines = (s: string) =>
 
 export function Settings() {
   const { t, i18n } = useTranslation();
+  const say = useSay();
   const client = useClient();
   const ws = useView((s) => s.workspace?.path ?? '');
   const setupOpen = useView((s) => !!s.setup);
@@ -304,9 +306,7 @@ export function Settings() {
                   <td>
                     <span className={`badge decision-${r.action}`}>{t(`settings.act.${r.action}`)}</span>
                   </td>
-                  <td>
-                    <code>{r.pattern}</code>
-                  </td>
+                  <td className="rule-desc">{say(r.words, r.pattern)}</td>
                   <td>
                     <button
                       type="button"

@@ -220,4 +220,38 @@ describe('approval card', () => {
       true,
     );
   });
+
+  it("says the gate's reason in the window's language, nested words too, escaped", async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true }, 'zh');
+    act(() =>
+      c.emit({
+        type: 'approval',
+        sessionId: 's1',
+        messageId: 'm1',
+        request: {
+          id: 'a2',
+          tool: 'bash',
+          args: { command: 'make deploy' },
+          reason: 'your rule "ask bash everywhere" asks every time',
+          words: {
+            code: 'gate.ruleAsks',
+            params: {
+              rule: {
+                code: 'joinSpace',
+                params: {
+                  a: { code: 'rule.head', params: { effect: { code: 'rule.ask' }, tool: 'bash<img src=x>' } },
+                  b: { code: 'rule.everywhere' },
+                },
+              },
+            },
+          },
+        },
+      }),
+    );
+    const card = await screen.findByRole('region', { name: 'bash 的批准请求' });
+    const details = card.querySelector('details.approval-details')!;
+    expect(details.textContent).toContain('你的规则「询问 bash<img src=x> 所有工作区」要求每次都询问');
+    expect(details.querySelector('img')).toBeNull();
+  });
 });
