@@ -6,6 +6,7 @@
 // Terms are interned to stable integer ids when a document is added; postings are recompiled lazily on the next
 // search after a change. Everything a search touches per query (scores, coverage masks, the plan, feedback weights)
 // lives in typed arrays reused across searches and reset through touched lists, so a search allocates almost nothing.
+import { BoundedMap } from '../base/index.js';
 import { hasHan, terms } from './tokenize.js';
 import { requestTerms, type QueryNormalization } from './query.js';
 
@@ -139,7 +140,7 @@ export class RankedIndex {
   private docTerm = EMPTY_I32;
   private docSat = EMPTY_F64;
   private docLm = EMPTY_F64;
-  private readonly wordCache = new Map<string, WordPlan>();
+  private readonly wordCache = new BoundedMap<string, WordPlan>(WORD_CACHE_LIMIT);
 
   // Per-search scratch, sized to documents or terms, all zero / -1 between searches.
   private scores = EMPTY_F64;
@@ -425,7 +426,6 @@ export class RankedIndex {
       return out;
     });
     const plan = { direct, directF, exp };
-    if (this.wordCache.size >= WORD_CACHE_LIMIT) this.wordCache.clear();
     this.wordCache.set(t, plan);
     return plan;
   }
