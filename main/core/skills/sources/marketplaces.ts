@@ -2,9 +2,10 @@
 // (none by default), edited in place with jsonc-parser so the rest of the file keeps its form; and search over their
 // entries with the same index and bilingual expansion SkillSearch uses.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { applyEdits, modify, parse, type ParseError } from 'jsonc-parser';
+import { writeFileAtomic } from '../../base/index.js';
 import { userSettingsPath, workspaceSettingsPath } from '../../config/index.js';
 import { RankedIndex } from '../../search/index.js';
 import { crossLanguageExpander } from '../../search/index.js';
@@ -60,10 +61,7 @@ function writeList(file: string, list: string[]): void {
   const edits = modify(text, ['skills', 'marketplaces'], list, {
     formattingOptions: { insertSpaces: true, tabSize: 2 },
   });
-  mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.knack-tmp`;
-  writeFileSync(tmp, applyEdits(text, edits));
-  renameSync(tmp, file);
+  writeFileAtomic(file, applyEdits(text, edits));
 }
 
 /** Add a marketplace to a scope's settings (checked to be a readable source first). Returns false when already there. */
@@ -142,8 +140,7 @@ export async function marketplaceEntries(
       for (const c of skills)
         entries.push({ ...base, skill: c.name, description: c.description || p.description, level: c.level });
     }
-    mkdirSync(dirname(cache), { recursive: true });
-    writeFileSync(cache, JSON.stringify(entries));
+    writeFileAtomic(cache, JSON.stringify(entries));
     return entries;
   } finally {
     opened.dispose();
