@@ -414,6 +414,13 @@ export const TranscriptItem = z.discriminatedUnion('kind', [
     id: z.string(),
     text: z.string(),
     attachments: z.array(AttachmentMeta).optional(),
+    /** This message and its answer have other versions (edits, regenerated answers): which one is shown, of how many. */
+    versions: z
+      .object({
+        message: z.object({ index: z.number().int(), count: z.number().int() }).optional(),
+        answer: z.object({ index: z.number().int(), count: z.number().int() }).optional(),
+      })
+      .optional(),
     at: z.number(),
   }),
   z.object({ kind: z.literal('assistant'), id: z.string(), text: z.string(), at: z.number() }),
@@ -794,6 +801,11 @@ export const methods = {
         text: z.string().min(1).max(MAX_MESSAGE_CHARS),
         /** Files sent with the message (text as context, images as image blocks); checked again in main. */
         attachments: z.array(Attachment).max(MAX_ATTACHMENTS).optional(),
+        /**
+         * The message edits the user's message number `edit` (0: the first) of the conversation: it branches there;
+         * the old branch stays reachable (chat.switchVersion). Refused while a turn runs (stop it first).
+         */
+        edit: z.number().int().nonnegative().optional(),
         planMode: z.boolean().optional(),
         /** Answer with this model of the provider in use, from this turn on (the picker, for a new conversation). */
         model: ModelId.optional(),
@@ -826,6 +838,26 @@ export const methods = {
   /** Switch a conversation's model (of the provider in use) from its next turn; recorded in the session. */
   'chat.setModel': m(z.object({ sessionId: Id, model: ModelId }).strict(), z.object({ session: SessionMeta })),
   'chat.stop': m(z.object({ sessionId: Id }).strict(), z.object({ stopped: z.boolean() })),
+  /**
+   * Answer the user's message number `turn` (0: the first) again: a new version of its answer beside the old one,
+   * streamed as chat.send's. Refused while a turn runs.
+   */
+  'chat.regenerate': m(
+    z.object({ sessionId: Id, turn: z.number().int().nonnegative() }).strict(),
+    z.object({ sessionId: z.string(), turnId: z.string() }),
+  ),
+  /** Show another version of a message or of its answer (TranscriptItem `versions`); the conversation goes on from it. */
+  'chat.switchVersion': m(
+    z
+      .object({
+        sessionId: Id,
+        turn: z.number().int().nonnegative(),
+        which: z.enum(['message', 'answer']),
+        index: z.number().int().nonnegative(),
+      })
+      .strict(),
+    z.object({ items: z.array(TranscriptItem) }),
+  ),
   /**
    * Take up the conversation's last turn again after it ended interrupted, failed or timed out: the same request is
    * sent from the point it stopped at (the cut-off answer stays in the log). Streams chat.* events as chat.send does.

@@ -120,6 +120,8 @@ const META_TOOLS = new Set<string>([
   TOOL.read_skill_resource,
 ]);
 const key = (n: string): string => n.normalize('NFKC').toLowerCase();
+/** The events that start an answer to a user's message (where Regenerate forks). */
+const ANSWER_STARTS = new Set(['assistant_start', 'context', 'compaction']);
 
 function addUsage(a: Usage, b: Usage): Usage {
   return {
@@ -170,6 +172,8 @@ export class ChatSession {
   private releaseFailure: unknown;
   /** The user's message of a turn start whose commit failed: the turn's error gives it back (TurnResult, error event). */
   private unsent: string | undefined;
+  /** The branch of the conversation this session is on (its events are appended to it). */
+  private branch = 0;
 
   private constructor(
     private readonly host: AgentHost,
@@ -1235,7 +1239,10 @@ export class ChatSession {
       this.held.push({ type: body.type, data: body, at });
       return;
     }
-    const seq = this.store.sessions.append(this.id, body.type, body as unknown as Record<string, unknown>, { at });
+    const seq = this.store.sessions.append(this.id, body.type, body as unknown as Record<string, unknown>, {
+      at,
+      branch: this.branch,
+    });
     applyEvent(this.state, body);
     this.show({ ...body, seq, at, sessionId: this.id } as AgentEvent);
   }
@@ -1308,7 +1315,7 @@ export class ChatSession {
     let seqs: number[];
     try {
       // The held events are the rows as they are (type, body, time).
-      seqs = this.store.sessions.appendMany(this.id, held as AppendRow[]);
+      seqs = this.store.sessions.appendMany(this.id, held as AppendRow[], this.branch);
     } catch (e) {
       // Nothing of it was stored (one transaction) nor shown: the state goes back to what the store holds, and the
       // user's message, not stored, is given back by the turn's error (runTurn).
@@ -1334,10 +1341,120 @@ export class ChatSession {
     if (prompt) this.record({ type: 'context', sections: prompt.sections });
   }
 
-  /** The conversation's state, rebuilt from every stored event (a reopened session; a rolled-back commit). */
+  /** The conversation's state, rebuilt from the stored events of its branch (a reopened session; a rolled-back commit). */
   private replay(): void {
     Object.assign(this.state, emptyState());
+    this.branch = this.store.sessions.currentBranch(this.id);
     for (const ev of this.store.sessions.events(this.id)) applyEvent(this.state, ev.data as AgentEventBody);
+  }
+
+  // ---- branches ----
+
+  /** The user's messages on the current branch, in order (what a `turn` number counts), with the events after each. */
+  private turns(): { user: AgentEvent; answerAt: number | undefined }[] {
+    const evs = this.events();
+    const out: { user: AgentEvent; answerAt: number | undefined }[] = [];
+    for (const e of evs) {
+      if (e.type === 'user_message') out.push({ user: e, answerAt: undefined });
+      else if (out.length && out.at(-1)!.answerAt === undefined && ANSWER_STARTS.has(e.type))
+        out.at(-1)!.answerAt = e.seq;
+    }
+    return out;
+  }
+
+  /**
+   * Where each of the user's messages (by turn) has versions: edits of the message, and regenerated answers. Only
+   * the points with more than one version are listed.
+   */
+  versions(): {
+    turn: number;
+    message?: { index: number; count: number };
+    answer?: { index: number; count: number };
+  }[] {
+    const out: ReturnType<ChatSession['versions']> = [];
+    if (this.store.sessions.branches(this.id).length === 0) return out;
+    this.turns().forEach((t, turn) => {
+      const m = this.store.sessions.forkGroup(this.id, t.user.seq);
+      const a = t.answerAt !== undefined ? this.store.sessions.forkGroup(this.id, t.answerAt) : undefined;
+      const v: (typeof out)[number] = { turn };
+      if (m.members.length > 1) v.message = { index: m.index, count: m.members.length };
+      if (a && a.members.length > 1) v.answer = { index: a.index, count: a.members.length };
+      if (v.message || v.answer) out.push(v);
+    });
+    return out;
+  }
+
+  /** Why an edit, a regenerate or a switch would be refused now (undefined: it can run). */
+  private cannotBranch(): string | undefined {
+    if (this.closed) return 'the session is closed';
+    if (this.running) return 'a turn is running in this conversation: stop it first';
+    return undefined;
+  }
+
+  private turnAt(turn: number): { user: AgentEvent; answerAt: number | undefined } {
+    const t = this.turns()[turn];
+    if (!t) throw new Error(`there is no message ${turn + 1} in this conversation`);
+    return t;
+  }
+
+  /**
+   * Edit the user's message `turn` (0: the first): the conversation branches there, the new text (and files) is sent
+   * as that message and answered; the old branch stays in the log, reachable with switchVersion. Throws at once, with
+   * nothing changed, when it cannot (a turn running, no such message, a file refused); the promise is the turn's.
+   */
+  edit(turn: number, text: string, files: readonly Attachment[] = []): Promise<TurnResult> {
+    const why = this.cannotBranch() ?? (!text.trim() ? 'the message is empty' : undefined);
+    if (why) throw new Error(why);
+    const checked = files.length ? this.checkFiles(files) : [];
+    const g = this.store.sessions.forkGroup(this.id, this.turnAt(turn).user.seq);
+    this.store.sessions.fork(this.id, g.parent, g.forkSeq);
+    this.rebuild();
+    return this.send(text, checked);
+  }
+
+  /**
+   * Answer the user's message `turn` again: a new version of its answer, beside the old one (switchVersion). Throws
+   * at once, with nothing changed, when it cannot; the promise is the turn's.
+   */
+  regenerate(turn: number): Promise<TurnResult> {
+    const why = this.cannotBranch() ?? (!this.opts.provider ? 'no model is set up: regenerating needs one' : undefined);
+    if (why) throw new Error(why);
+    const t = this.turnAt(turn);
+    if (t.answerAt === undefined) throw new Error(`message ${turn + 1} has no answer to regenerate`);
+    const g = this.store.sessions.forkGroup(this.id, t.answerAt);
+    this.store.sessions.fork(this.id, g.parent, g.forkSeq);
+    this.rebuild();
+    return this.runTurn(async (signal) => {
+      if (!this.workspaceSession) await this.toolsReady();
+      return this.loop(signal);
+    });
+  }
+
+  /** Show version `index` (0-based) of the user's message `turn` or of its answer: the conversation goes on from there. */
+  switchVersion(turn: number, which: 'message' | 'answer', index: number): void {
+    const why = this.cannotBranch();
+    if (why) throw new Error(why);
+    const t = this.turnAt(turn);
+    const at = which === 'message' ? t.user.seq : t.answerAt;
+    if (at === undefined) throw new Error(`message ${turn + 1} has no answer`);
+    this.store.sessions.switchTo(this.id, this.store.sessions.forkGroup(this.id, at), index);
+    this.rebuild();
+  }
+
+  /**
+   * After a change of branch: the state is the new branch's, its skills are loaded again (and the ones only the old
+   * branch had leave the tool session, so the gate sees this branch's active skills), its found tools are found.
+   */
+  private rebuild(): void {
+    this.replay();
+    this.bodies.clear();
+    const ws = this.workspaceSession;
+    if (ws) for (const k of ws.loader.loadedSkills()) if (!this.state.loaded.has(k)) ws.loader.unload(k);
+    for (const s of [...this.state.loaded.values()]) {
+      const r = this.loadInto(s.name, 'recovered', say('loadRecovered'));
+      if (!r.ok) this.record({ type: 'skill_unloaded', name: s.name, reason: `cannot load it again: ${r.message}` });
+    }
+    ws?.tools.discover(this.state.discovered);
   }
 
   private recover(): void {

@@ -7,7 +7,13 @@ import type {
   ToolCallCard,
   TranscriptItem,
 } from '../../../preload/contract.js';
-import { RETRYABLE_ENDS, type AgentEvent, type PendingApproval, type TurnEndReason } from '../agent/index.js';
+import {
+  RETRYABLE_ENDS,
+  type AgentEvent,
+  type ChatSession,
+  type PendingApproval,
+  type TurnEndReason,
+} from '../agent/index.js';
 import { displaySafe, displaySafeLines } from '../policy/index.js';
 import { english, say, type Said } from '../base/index.js';
 import type { DecisionFields } from '../policy/index.js';
@@ -244,7 +250,12 @@ export class EventMapper {
 }
 
 /** A stored session's events as the transcript shows them (assistant text joined per reply). */
-export function transcriptOf(events: AgentEvent[], noModel = NO_MODEL): TranscriptItem[] {
+export function transcriptOf(
+  events: AgentEvent[],
+  noModel = NO_MODEL,
+  versions: ReturnType<ChatSession['versions']> = [],
+): TranscriptItem[] {
+  let turn = -1;
   const items: TranscriptItem[] = [];
   // The error that ends a turn is said once, with its end; `lastEnd` is the latest turn's, which alone can be retried.
   let turnError: { kind: string; message: string; unsent?: string } | undefined;
@@ -258,15 +269,24 @@ export function transcriptOf(events: AgentEvent[], noModel = NO_MODEL): Transcri
         reply = undefined;
         turnError = undefined;
         lastEnd = undefined;
-        items.push({
-          kind: 'user',
-          id,
-          text: e.text,
-          ...(e.attachments?.length
-            ? { attachments: e.attachments.map((a) => ({ kind: a.kind, name: a.name, mime: a.mime, size: a.size })) }
-            : {}),
-          at: e.at,
-        });
+        turn++;
+        {
+          const v = versions.find((x) => x.turn === turn);
+          items.push({
+            kind: 'user',
+            id,
+            text: e.text,
+            ...(e.attachments?.length
+              ? { attachments: e.attachments.map((a) => ({ kind: a.kind, name: a.name, mime: a.mime, size: a.size })) }
+              : {}),
+            ...(v
+              ? {
+                  versions: { ...(v.message ? { message: v.message } : {}), ...(v.answer ? { answer: v.answer } : {}) },
+                }
+              : {}),
+            at: e.at,
+          });
+        }
         break;
       case 'retry':
         // The turn goes on: its earlier end is no longer the one to retry.

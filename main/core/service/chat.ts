@@ -36,6 +36,8 @@ type ChatHandlers = Pick<
   Handlers,
   | 'chat.send'
   | 'chat.stop'
+  | 'chat.regenerate'
+  | 'chat.switchVersion'
   | 'chat.retry'
   | 'chat.answer'
   | 'chat.setPlanMode'
@@ -439,7 +441,9 @@ export class ChatBinding {
       );
     };
     return {
-      'chat.send': async ({ sessionId, text, planMode, model, attachments }) => {
+      'chat.send': async ({ sessionId, text, planMode, model, attachments, edit }) => {
+        if (edit !== undefined && !sessionId)
+          throw new ServiceError('invalid_input', 'an edit needs the conversation it edits (sessionId)');
         const live = sessionId
           ? this.session(sessionId)
           : this.bind(this.agent().newSession(planMode ? { planMode } : {}));
@@ -460,7 +464,15 @@ export class ChatBinding {
         if (planMode !== undefined && sessionId) live.chat.setPlanMode(planMode);
         live.turn++;
         const turnId = `${live.chat.id}:${live.turn}`;
-        live.chat.send(text, files).catch((e: unknown) => {
+        // An edit branches the conversation at that message first (refused, with nothing changed, if it cannot).
+        let started: Promise<unknown>;
+        try {
+          started = edit !== undefined ? live.chat.edit(edit, text, files) : live.chat.send(text, files);
+        } catch (e) {
+          live.turn--;
+          throw new ServiceError('conflict', (e as Error).message, { sessionId: live.chat.id });
+        }
+        started.catch((e: unknown) => {
           // The store took nothing of the turn (not even its error): the message, not stored, goes back to the user.
           const unsent = (e as { unsent?: unknown }).unsent;
           this.ctx.events.emit('chat.turnEnd', {
@@ -490,6 +502,38 @@ export class ChatBinding {
         });
         this.ctx.events.emit('session.updated', { session: this.meta(live.chat) });
         return { sessionId: live.chat.id, turnId };
+      },
+      'chat.regenerate': ({ sessionId, turn }) => {
+        const live = this.session(sessionId);
+        if (live.ending) throw new ServiceError('conflict', 'the last turn is still ending', { sessionId });
+        let started: Promise<unknown>;
+        try {
+          started = live.chat.regenerate(turn);
+        } catch (e) {
+          throw new ServiceError('conflict', (e as Error).message, { sessionId });
+        }
+        live.turn++;
+        const turnId = `${live.chat.id}:${live.turn}`;
+        started.catch((e: unknown) => {
+          this.ctx.events.emit('chat.turnEnd', {
+            sessionId: live.chat.id,
+            turnId,
+            reason: 'error',
+            error: { code: 'internal', message: (e as Error).message },
+          });
+        });
+        this.ctx.events.emit('session.updated', { session: this.meta(live.chat) });
+        return { sessionId: live.chat.id, turnId };
+      },
+      'chat.switchVersion': ({ sessionId, turn, which, index }) => {
+        const live = this.session(sessionId);
+        if (live.ending) throw new ServiceError('conflict', 'the last turn is still ending', { sessionId });
+        try {
+          live.chat.switchVersion(turn, which, index);
+        } catch (e) {
+          throw new ServiceError('conflict', (e as Error).message, { sessionId, turn });
+        }
+        return { items: transcriptOf(live.chat.events(), this.noModel(), live.chat.versions()) };
       },
       'chat.stop': ({ sessionId }) => {
         const l = this.session(sessionId);
@@ -588,7 +632,7 @@ export class ChatBinding {
         const turnId = l.chat.busy || approvals.length ? `${l.chat.id}:${l.turn}` : undefined;
         return {
           session: this.meta(l.chat),
-          items: transcriptOf(l.chat.events(), this.noModel()),
+          items: transcriptOf(l.chat.events(), this.noModel(), l.chat.versions()),
           approvals,
           ...(turnId ? { turnId } : {}),
         };

@@ -206,4 +206,24 @@ export const migrations: Migration[] = [
       ALTER TABLE chat_sessions ADD COLUMN model_chosen INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 9,
+    name: 'branches of a conversation: an edited message or a regenerated answer starts one, the old stays reachable',
+    // A branch holds its parent's events before fork_seq, then its own (chat_events.branch); 0 is the first branch,
+    // which has no row. A conversation reads the path of the branch it is on (chat_sessions.branch).
+    sql: `
+      CREATE TABLE chat_branches (
+        id          INTEGER PRIMARY KEY,
+        session_id  TEXT NOT NULL REFERENCES chat_sessions (id) ON DELETE CASCADE,
+        parent      INTEGER NOT NULL,      -- the branch it forks from (0: the first)
+        fork_seq    INTEGER NOT NULL,      -- it holds the parent's events before this one
+        created_at  INTEGER NOT NULL,
+        used_at     INTEGER NOT NULL       -- last time it was the one on screen (a switch lands on the latest used)
+      );
+      CREATE INDEX chat_branches_session ON chat_branches (session_id, parent, fork_seq);
+      ALTER TABLE chat_events ADD COLUMN branch INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE chat_sessions ADD COLUMN branch INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE chat_sessions ADD COLUMN root_used_at INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ];

@@ -35,6 +35,24 @@ export interface AppendRow {
   title?: string | undefined;
 }
 
+/** A branch of a conversation (0, the first, has no row): its parent's events before `forkSeq`, then its own. */
+export interface BranchRow {
+  id: number;
+  parent: number;
+  forkSeq: number;
+  usedAt: number;
+}
+
+/** The versions at one point of a conversation: the parent's own continuation first, then each branch forked there. */
+export interface ForkGroup {
+  parent: number;
+  forkSeq: number;
+  /** Branch ids, [0] being `parent` itself (the original), then the forks at forkSeq by creation. */
+  members: number[];
+  /** Which of `members` the event asked about belongs to. */
+  index: number;
+}
+
 /** A piece of a search hit's excerpt: `hit` marks the words searched for. */
 export interface SnippetPart {
   text: string;
@@ -110,7 +128,7 @@ export function searchTerms(query: string): string[] {
   return out.slice(0, 16);
 }
 
-/** Events per INSERT statement (4 parameters each, far below SQLite's limit on parameters). */
+/** Events per INSERT statement (5 parameters each, far below SQLite's limit on parameters). */
 const MAX_ROWS = 100;
 
 /** A session's title from its first message: one line, at most 80 characters. */
@@ -148,12 +166,14 @@ export class SessionRepo {
   private readonly touchRetitle: Database.Statement;
   private readonly insertSession: Database.Statement;
   private readonly byId: Database.Statement;
-  private readonly appendBatch: (sessionId: string, rows: AppendRow[]) => number[];
+  private readonly appendBatch: (sessionId: string, rows: AppendRow[], branch: number) => number[];
   private readonly inserts = new Map<number, Database.Statement>();
 
   constructor(private readonly db: Db) {
     // Statements are prepared once: appending is on the path to the first token of every turn.
-    this.insert = db.prepare('INSERT INTO chat_events (session_id, type, data_json, at) VALUES (?, ?, ?, ?)');
+    this.insert = db.prepare(
+      'INSERT INTO chat_events (session_id, type, data_json, at, branch) VALUES (?, ?, ?, ?, ?)',
+    );
     this.touch = db.prepare('UPDATE chat_sessions SET updated_at = ? WHERE id = ?');
     this.retitle = db.prepare('UPDATE chat_sessions SET title = ? WHERE id = ?');
     this.touchRetitle = db.prepare('UPDATE chat_sessions SET updated_at = ?, title = ? WHERE id = ?');
@@ -164,12 +184,12 @@ export class SessionRepo {
     // Events with their session's bookkeeping (last used, title) are one transaction: one commit, all or nothing.
     // The events go in as one multi-row INSERT (one statement per batch, not one per event: a turn's start is on the
     // path to its first token); SQLite numbers them in order, so their seqs are the last rowid and those before it.
-    this.appendBatch = db.transaction((sessionId: string, rows: AppendRow[]) => {
+    this.appendBatch = db.transaction((sessionId: string, rows: AppendRow[], branch: number) => {
       let touchAt: number | undefined;
       let title: string | undefined;
       const seqs: number[] = [];
       for (let from = 0; from < rows.length; from += MAX_ROWS)
-        this.insertPart(sessionId, rows.length <= MAX_ROWS ? rows : rows.slice(from, from + MAX_ROWS), seqs);
+        this.insertPart(sessionId, rows.length <= MAX_ROWS ? rows : rows.slice(from, from + MAX_ROWS), seqs, branch);
       for (const r of rows) {
         if (r.touch) touchAt = r.at;
         if (r.title !== undefined) title = r.title;
@@ -182,9 +202,9 @@ export class SessionRepo {
   }
 
   /** At most MAX_ROWS events in one INSERT statement; their seqs are pushed onto `seqs` in order. */
-  private insertPart(sessionId: string, part: readonly AppendRow[], seqs: number[]): void {
+  private insertPart(sessionId: string, part: readonly AppendRow[], seqs: number[], branch: number): void {
     const args: unknown[] = [];
-    for (const r of part) args.push(sessionId, r.type, r.json ?? JSON.stringify(r.data), r.at);
+    for (const r of part) args.push(sessionId, r.type, r.json ?? JSON.stringify(r.data), r.at, branch);
     const last = Number(this.insertRows(part.length).run(args).lastInsertRowid);
     for (let i = part.length - 1; i >= 0; i--) seqs.push(last - i);
   }
@@ -197,7 +217,7 @@ export class SessionRepo {
         n === 1
           ? this.insert
           : this.db.prepare(
-              `INSERT INTO chat_events (session_id, type, data_json, at) VALUES ${Array(n).fill('(?, ?, ?, ?)').join(', ')}`,
+              `INSERT INTO chat_events (session_id, type, data_json, at, branch) VALUES ${Array(n).fill('(?, ?, ?, ?, ?)').join(', ')}`,
             );
       this.inserts.set(n, st);
     }
@@ -273,36 +293,58 @@ export class SessionRepo {
     sessionId: string,
     type: string,
     data: Record<string, unknown>,
-    opts: { at?: number; touch?: boolean; title?: string } = {},
+    opts: { at?: number; touch?: boolean; title?: string; branch?: number } = {},
   ): number {
     const at = opts.at ?? Date.now();
+    const branch = opts.branch ?? 0;
     // Naming the session also moves it to the top of the list.
     if (opts.touch || opts.title !== undefined)
-      return this.appendBatch(sessionId, [{ type, data, at, touch: true, title: opts.title }])[0]!;
-    return Number(this.insert.run(sessionId, type, JSON.stringify(data), at).lastInsertRowid);
+      return this.appendBatch(sessionId, [{ type, data, at, touch: true, title: opts.title }], branch)[0]!;
+    return Number(this.insert.run(sessionId, type, JSON.stringify(data), at, branch).lastInsertRowid);
   }
 
   /**
    * Append several events in one transaction (one commit, all or nothing): the events between a user's message and
    * the model call, committed together just before they are shown. Returns their seqs in order.
    */
-  appendMany(sessionId: string, rows: AppendRow[]): number[] {
+  appendMany(sessionId: string, rows: AppendRow[], branch = 0): number[] {
     if (rows.length === 0) return [];
     if (rows.length > MAX_ROWS || rows.some((r) => r.touch || r.title !== undefined))
-      return this.appendBatch(sessionId, rows);
+      return this.appendBatch(sessionId, rows, branch);
     // One INSERT statement is atomic on its own (all its rows or none): without bookkeeping to write with it, it needs
     // no explicit transaction (BEGIN and COMMIT are two statements more on the path to a turn's first token).
     const seqs: number[] = [];
-    this.insertPart(sessionId, rows, seqs);
+    this.insertPart(sessionId, rows, seqs, branch);
     return seqs;
   }
 
-  events(sessionId: string, afterSeq = 0): StoredEvent[] {
-    const rows = this.db
-      .prepare(
-        'SELECT id AS seq, type, data_json AS json, at FROM chat_events WHERE session_id = ? AND id > ? ORDER BY id',
-      )
-      .all(sessionId, afterSeq) as { seq: number; type: string; json: string; at: number }[];
+  /**
+   * The events of the branch the conversation is on, in order: each ancestor's events before the point its child
+   * forked, then the branch's own (`all`: every branch's, as the log holds them).
+   */
+  events(sessionId: string, afterSeq = 0, opts: { all?: boolean } = {}): StoredEvent[] {
+    const path = opts.all ? undefined : this.path(sessionId);
+    const rows = (
+      !path
+        ? this.db
+            .prepare(
+              'SELECT id AS seq, type, data_json AS json, at FROM chat_events WHERE session_id = ? AND id > ? ORDER BY id',
+            )
+            .all(sessionId, afterSeq)
+        : path.length === 1
+          ? this.db
+              .prepare(
+                'SELECT id AS seq, type, data_json AS json, at FROM chat_events WHERE session_id = ? AND id > ? AND branch = ? ORDER BY id',
+              )
+              .all(sessionId, afterSeq, path[0]!.branch)
+          : this.db
+              .prepare(
+                `SELECT e.id AS seq, e.type, e.data_json AS json, e.at FROM chat_events e
+                 JOIN json_each(?) p ON e.branch = json_extract(p.value, '$[0]') AND e.id < json_extract(p.value, '$[1]')
+                 WHERE e.session_id = ? AND e.id > ? ORDER BY e.id`,
+              )
+              .all(JSON.stringify(path.map((p) => [p.branch, p.before])), sessionId, afterSeq)
+    ) as { seq: number; type: string; json: string; at: number }[];
     const out: StoredEvent[] = [];
     for (const r of rows) {
       try {
@@ -403,6 +445,120 @@ export class SessionRepo {
     return (
       this.db.prepare('SELECT COUNT(*) AS n FROM chat_search WHERE session_id = ?').get(sessionId) as { n: number }
     ).n;
+  }
+
+  // ---- branches ----
+
+  /** The branch the conversation is on (0: the first, or a conversation never branched). */
+  currentBranch(sessionId: string): number {
+    const r = this.db.prepare('SELECT branch FROM chat_sessions WHERE id = ?').get(sessionId) as
+      { branch: number } | undefined;
+    return r?.branch ?? 0;
+  }
+
+  branches(sessionId: string): BranchRow[] {
+    return this.db
+      .prepare(
+        'SELECT id, parent, fork_seq AS forkSeq, used_at AS usedAt FROM chat_branches WHERE session_id = ? ORDER BY id',
+      )
+      .all(sessionId) as BranchRow[];
+  }
+
+  /** The current branch, then its ancestors, each with the seq its events stop before (the child's fork point). */
+  path(sessionId: string, branch = this.currentBranch(sessionId)): { branch: number; before: number }[] {
+    const rows = branch === 0 ? [] : this.branches(sessionId);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const out = [{ branch, before: Number.MAX_SAFE_INTEGER }];
+    for (let b = byId.get(branch); b; b = byId.get(b.parent)) {
+      out.push({ branch: b.parent, before: b.forkSeq });
+      if (out.length > rows.length + 1) break; // a damaged table never loops
+    }
+    return out;
+  }
+
+  /**
+   * The versions at an event of the conversation (a user's message, or the first event of an answer): the event's
+   * own branch when it is that branch's first event (the event is itself a version made there), else the point in
+   * its branch where a version would fork.
+   */
+  forkGroup(sessionId: string, seq: number): ForkGroup {
+    const owner = (
+      this.db.prepare('SELECT branch FROM chat_events WHERE id = ? AND session_id = ?').get(seq, sessionId) as
+        { branch: number } | undefined
+    )?.branch;
+    if (owner === undefined) throw new Error(`no event ${seq} in conversation ${sessionId}`);
+    const rows = this.branches(sessionId);
+    const row = rows.find((r) => r.id === owner);
+    const first =
+      row &&
+      (
+        this.db
+          .prepare('SELECT MIN(id) AS id FROM chat_events WHERE session_id = ? AND branch = ?')
+          .get(sessionId, owner) as {
+          id: number | null;
+        }
+      ).id;
+    const [parent, forkSeq] = row && first === seq ? [row.parent, row.forkSeq] : [owner, seq];
+    const members = [parent, ...rows.filter((r) => r.parent === parent && r.forkSeq === forkSeq).map((r) => r.id)];
+    return { parent, forkSeq, members, index: Math.max(0, members.indexOf(owner === parent ? parent : owner)) };
+  }
+
+  /** Start a branch at a fork point and make it the one the conversation is on. Returns its id. */
+  fork(sessionId: string, parent: number, forkSeq: number, now = Date.now()): number {
+    return this.db.transaction(() => {
+      // The branch left is the one last used along its own line: a switch back to it lands there.
+      this.useBranch(sessionId, this.currentBranch(sessionId), now);
+      const id = Number(
+        this.db
+          .prepare(
+            'INSERT INTO chat_branches (session_id, parent, fork_seq, created_at, used_at) VALUES (?, ?, ?, ?, ?)',
+          )
+          .run(sessionId, parent, forkSeq, now, now).lastInsertRowid,
+      );
+      this.db.prepare('UPDATE chat_sessions SET branch = ? WHERE id = ?').run(id, sessionId);
+      return id;
+    })();
+  }
+
+  /**
+   * Go to version `index` of a fork group: the branch of that version last used (the version itself or a branch
+   * forked further along it), so a switch back lands where the user was. Returns the branch now on.
+   */
+  switchTo(sessionId: string, group: ForkGroup, index: number, now = Date.now()): number {
+    const target = group.members[index];
+    if (target === undefined)
+      throw new Error(`there is no version ${index + 1} here (there are ${group.members.length})`);
+    const rows = this.branches(sessionId);
+    const root = (
+      this.db.prepare('SELECT root_used_at AS u FROM chat_sessions WHERE id = ?').get(sessionId) as {
+        u: number;
+      }
+    ).u;
+    const used = (b: number) => (b === 0 ? root : (rows.find((r) => r.id === b)?.usedAt ?? 0));
+    // The target and the branches forked from it further along (for the original: past the fork point only).
+    const within = new Set([target]);
+    for (let grew = true; grew;) {
+      grew = false;
+      for (const r of rows)
+        if (
+          !within.has(r.id) &&
+          within.has(r.parent) &&
+          !(r.parent === group.parent && index === 0 && r.forkSeq <= group.forkSeq)
+        ) {
+          within.add(r.id);
+          grew = true;
+        }
+    }
+    let best = target;
+    for (const b of within) if (used(b) > used(best) || (used(b) === used(best) && b > best)) best = b;
+    this.useBranch(sessionId, best, now);
+    return best;
+  }
+
+  private useBranch(sessionId: string, branch: number, now: number): void {
+    this.db.prepare('UPDATE chat_sessions SET branch = ? WHERE id = ?').run(branch, sessionId);
+    if (branch === 0) this.db.prepare('UPDATE chat_sessions SET root_used_at = ? WHERE id = ?').run(now, sessionId);
+    else this.db.prepare('UPDATE chat_branches SET used_at = ? WHERE id = ?').run(now, branch);
   }
 
   delete(id: string): boolean {
