@@ -155,6 +155,8 @@ export const SkillSummary = z.object({
   audit: AuditState,
   /** The manifest's `read_when` phrases (any language): what the sidebar filter and the matcher look for. */
   triggers: z.array(z.string()),
+  /** `agent_created: true`: the agent wrote it (Save as skill, create_skill). */
+  agentCreated: z.boolean().optional(),
 });
 export type SkillSummary = z.infer<typeof SkillSummary>;
 

@@ -120,6 +120,7 @@ export function skillView(
     diagnostics: entry.diagnostics,
     audit: auditState(entry, report, store),
     triggers: [...m.readWhen],
+    ...(m.agentCreated ? { agentCreated: true } : {}),
   };
 }
 

@@ -39,6 +39,7 @@ export function toSkillItem(s: Summary): SkillItem {
     ...(s.disabledReason ? { disabledReason: s.disabledReason } : {}),
     ...(s.shadowedBy ? { shadowedBy: s.shadowedBy.tier } : {}),
     triggers: s.triggers,
+    ...(s.agentCreated ? { agentCreated: true } : {}),
     diagnostics: s.diagnostics.filter((d) => d.severity !== 'info').length,
     ...(a.level ? { audit: a.level } : a.status === 'blocked' ? { audit: 'P0' as const } : {}),
     ...(a.status === 'checking' ? { checking: true } : {}),

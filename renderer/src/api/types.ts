@@ -43,6 +43,8 @@ export interface SkillItem {
   tier: Tier;
   /** Came from an `.agents/skills` folder (the open standard's convention). */
   agents: boolean;
+  /** `agent_created: true` in its SKILL.md: the agent wrote it (Save as skill). */
+  agentCreated?: boolean;
   enabled: boolean;
   disabledReason?: string;
   shadowedBy?: Tier;

@@ -31,6 +31,11 @@ export const SkillRow = memo(function SkillRow({ skill, selected, onSelect, onTo
         <span className="skill-desc">{skill.description}</span>
         <span className="badges">
           {skill.agents && <span className="badge">{t('skills.agentsFolder')}</span>}
+          {skill.agentCreated && (
+            <span className="badge" title={t('skills.agentCreatedHint')}>
+              {t('skills.agentCreated')}
+            </span>
+          )}
           {skill.checking && (
             <span className="badge checking" role="status">
               {t('skills.checking')}

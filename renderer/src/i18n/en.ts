@@ -59,6 +59,8 @@ export const en = {
     toggle: 'Enable {{name}}',
     open: 'Show {{name}}',
     agentsFolder: '.agents',
+    agentCreated: 'by the agent',
+    agentCreatedHint: 'agent_created: saved from a conversation',
     checking: 'checking…',
     auditLevel: 'Audit level',
     diagnostics_one: '{{count}} problem',

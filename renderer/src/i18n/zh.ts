@@ -57,6 +57,8 @@ export const zh: Strings = {
     toggle: '启用 {{name}}',
     open: '查看 {{name}}',
     agentsFolder: '.agents',
+    agentCreated: '由智能体创建',
+    agentCreatedHint: 'agent_created：从对话中保存',
     checking: '检查中…',
     auditLevel: '审计等级',
     diagnostics_one: '{{count}} 个问题',

@@ -4,10 +4,11 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { App } from '../../../renderer/src/App';
+import { Sidebar } from '../../../renderer/src/components/Sidebar';
 import { useSaveSkill } from '../../../renderer/src/components/SaveSkill';
 import type { DraftCheck, InstallReport, SkillDraft } from '../../../renderer/src/api/types';
 import { useView } from '../../../renderer/src/state/store';
-import { memoryClient, type MemoryClient } from './memory-client';
+import { memoryClient, skill, type MemoryClient } from './memory-client';
 import { renderWith, WS } from './render';
 
 const TEXT =
@@ -145,5 +146,18 @@ describe('save as skill', () => {
     expect(within(dialog).getByRole('button', { name: '安装' })).toBeTruthy();
     await userEvent.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('a skill the agent wrote is marked in the sidebar, in both languages', async () => {
+    const c = memoryClient({
+      skills: [skill('release-day', { tier: 'user', agentCreated: true }), skill('git-commit')],
+    });
+    const first = renderWith(<Sidebar />, c, { workspace: WS });
+    const badge = await screen.findByText('by the agent');
+    expect(badge.getAttribute('title')).toContain('agent_created');
+    expect(screen.getAllByText('by the agent')).toHaveLength(1);
+    first.unmount();
+    renderWith(<Sidebar />, c, { workspace: WS }, 'zh');
+    expect(await screen.findByText('由智能体创建')).toBeTruthy();
   });
 });

@@ -99,6 +99,7 @@ test('a three-call task drafts a SKILL.md with the calls’ permissions, and ins
   assert.match(readFileSync(file, 'utf8'), /agent_created: true/);
   const listed = (await s.call('skills.list', {})).skills.find((x) => x.name === 'release-day');
   assert.equal(listed?.tier, 'project');
+  assert.equal(listed?.agentCreated, true);
   // Nothing of the draft is left staged.
   assert.deepEqual(
     existsSync(join(s.paths.dataDir, 'uploads'))
