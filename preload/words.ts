@@ -194,6 +194,8 @@ export const WORDS = {
     '{{tool}} asks to run WITHOUT the sandbox, which this workspace forbids (settings sandbox.mode "required")',
   'gate.sandboxRequired':
     '{{tool}} is refused: this workspace requires the sandbox (settings sandbox.mode "required") and it is unavailable: {{reason}}',
+  'gate.sandboxDownRule':
+    '{{tool}} would run WITHOUT the sandbox, which is unavailable ({{reason}}): every command asks until it is back, your rule "{{rule}}" included',
   'gate.unsandboxed':
     '{{tool}} runs WITHOUT the sandbox: the command can write anywhere you can, read your secrets and reach any host. Approve only if it must get out (a write outside the workspace, a host not allowed, a denied read)',
   'gate.protectedWrite':

@@ -474,6 +474,13 @@ export function createGate(opts: GateOptions): Gate {
     if (wall?.mode === 'required' && !wall.available)
       return deny(say('gate.sandboxRequired', { tool: call.tool, reason: displaySafe(wall.reason) }));
     if (m?.effect === 'ask') return ask(m.words ?? say('gate.ruleAsks', { rule: ruleSaid(m.rule) }), m.rule);
+    // Mode auto with the sandbox down: every command asks, an allow rule included. A rule allows a command that runs
+    // inside the wall; on the host the same words could do anything (the gate cannot read a shell line completely).
+    if (isCommand && m?.effect === 'allow' && wall?.mode === 'auto' && !wall.available)
+      return ask(
+        say('gate.sandboxDownRule', { tool: call.tool, reason: displaySafe(wall.reason), rule: ruleSaid(m.rule) }),
+        m.rule,
+      );
     if (isCommand && access.unsandboxed && wall?.mode !== 'off')
       return ask(say('gate.unsandboxed', { tool: call.tool }));
     if (protectedWrite) {

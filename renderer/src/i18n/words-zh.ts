@@ -146,6 +146,8 @@ export const wordsZh: Record<WordCode, string> = {
   'gate.unsandboxedForbidden': '{{tool}} 要求在沙箱之外运行，而这个工作区禁止这样做（设置 sandbox.mode "required"）',
   'gate.sandboxRequired':
     '{{tool}} 已被拒绝：这个工作区要求沙箱（设置 sandbox.mode "required"），而沙箱不可用：{{reason}}',
+  'gate.sandboxDownRule':
+    '{{tool}} 将在沙箱之外运行，而沙箱不可用（{{reason}}）：在它恢复之前每条命令都会询问，你的规则「{{rule}}」也不例外',
   'gate.unsandboxed':
     '{{tool}} 在沙箱之外运行：命令可以写入你能写的任何地方、读取你的密钥、访问任何主机。只有它必须出去时才批准（写入工作区之外、访问未允许的主机、读取被拒绝的文件）',
   'gate.protectedWrite':

@@ -74,8 +74,11 @@ const attacks: [string, () => string][] = [
 for (const [name, command] of attacks) {
   test(`the wall holds with the gate off: ${name}`, async () => {
     const r = await knack(['tools', 'call', 'bash', '--args', JSON.stringify({ command: command() }), '--json']);
-    assert.equal(readFileSync(canary, 'utf8'), 'untouched\n', r.out);
-    assert.equal(readFileSync(join(canaryDir, 'keep.txt'), 'utf8'), 'keep\n', r.out);
+    // The wall itself holds: a command refused because the sandbox is down proves nothing here.
+    assert.doesNotMatch(r.out, /sandbox unavailable/, r.out);
+    const read = (f: string): string | undefined => (existsSync(f) ? readFileSync(f, 'utf8') : undefined);
+    assert.equal(read(canary), 'untouched\n', r.out);
+    assert.equal(read(join(canaryDir, 'keep.txt')), 'keep\n', r.out);
     assert.equal(hits, 0, r.out);
     assert.doesNotMatch(r.out, /PRIVATE-KEY-CANARY/);
     assert.equal(

@@ -85,6 +85,16 @@ test('mode required with the sandbox down refuses commands; auto asks for each; 
     'deny',
   );
   assert.equal(gateWith({ mode: 'auto', ...down }).authorize(bash('ls'), agent()).verdict, 'ask');
+  // An allow rule was given for commands that run inside the wall: with it down, each command asks all the same.
+  const rules: Rule[] = [{ id: 'all', effect: 'allow', tool: 'bash', createdAt: 0 }];
+  const ruled = gateWith({ mode: 'auto', ...down }, { rules }).authorize(bash('rm -rf /tmp/x'), agent());
+  assert.equal(ruled.verdict, 'ask');
+  assert.match(ruled.reason, /WITHOUT the sandbox, which is unavailable \(bubblewrap \(bwrap\) not installed\)/);
+  // With the sandbox turned off by the user, the user's rules apply as written.
+  assert.equal(
+    gateWith({ mode: 'off', available: false, reason: 'off' }, { rules }).authorize(bash('ls'), agent()).verdict,
+    'allow',
+  );
   assert.equal(gateWith(undefined).authorize(bash('ls'), agent()).verdict, 'ask');
   assert.equal(
     gateWith({ mode: 'off', available: false, reason: 'off' }).authorize(bash('ls'), agent()).verdict,
