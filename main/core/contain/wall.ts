@@ -226,18 +226,28 @@ export class Wall {
       ).then(() => void (bridges = bridgeProcesses(rt)));
       return started;
     };
-    try {
-      await init();
-      // Opened again after the network bridge died under another open workspace: restart the runtime.
-      if (!(await this.proxyAlive(rt))) {
-        started = undefined;
-        bridges = undefined;
-        await SandboxManager.reset();
+    // The runtime gives its socat bridges 0.6 s to appear; a loaded machine can take longer, and then the sandbox
+    // would stay unavailable for the session (every command asking). Two more tries before that.
+    for (let attempt = 1; ; attempt++) {
+      try {
         await init();
+        // Opened again after the network bridge died under another open workspace: restart the runtime.
+        if (!(await this.proxyAlive(rt))) {
+          started = undefined;
+          bridges = undefined;
+          await SandboxManager.reset();
+          await init();
+        }
+        break;
+      } catch (e) {
+        started = undefined;
+        const why = (e as Error).message.split('\n')[0] ?? '';
+        if (attempt < 3 && /bridge/i.test(why)) {
+          await SandboxManager.reset().catch(() => undefined);
+          continue;
+        }
+        return `the sandbox did not start: ${why}`;
       }
-    } catch (e) {
-      started = undefined;
-      return `the sandbox did not start: ${(e as Error).message.split('\n')[0]}`;
     }
     // Available only when a command really ran inside it (user namespaces can be off, a container can refuse bwrap).
     try {
