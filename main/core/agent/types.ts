@@ -154,8 +154,6 @@ export type AgentEventBody =
 /** An event as stored and delivered: committed to SQLite (seq) before any listener sees it. */
 export type AgentEvent = AgentEventBody & { seq: number; at: number; sessionId: string };
 
-export type AgentEventType = AgentEventBody['type'];
-
 export type AgentListener = (event: AgentEvent) => void;
 
 /** A pending approval as the UI shows it. */

@@ -10,8 +10,3 @@ const tokenizer = lazyRequire<typeof O200k>('gpt-tokenizer/encoding/o200k_base')
 export function countTokens(text: string): number {
   return text === '' ? 0 : tokenizer().countTokens(text);
 }
-
-/** True when `text` has at most `limit` tokens (stops counting early). */
-export function fitsTokens(text: string, limit: number): boolean {
-  return tokenizer().isWithinTokenLimit(text, limit) !== false;
-}

@@ -43,11 +43,6 @@ export function hiddenEffects(cmd: string): string | undefined {
   return parseCommandLine(cmd).notPlain;
 }
 
-/** True when the line is not plain words (see hiddenEffects). */
-export function hasHiddenEffects(cmd: string): boolean {
-  return hiddenEffects(cmd) !== undefined;
-}
-
 /** The stored scope of a rule made for one skill's scripts: `name@tier:/real/dir`, plus `#hash` when the content is known. */
 export function skillScopeKey(id: SkillIdentity): string {
   return `${id.name}@${id.tier ?? '?'}:${id.dir}${id.hash ? `#${id.hash}` : ''}`;

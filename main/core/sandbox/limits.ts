@@ -57,17 +57,3 @@ export function runLimits(base: SandboxLimits, over: Partial<RunLimits> = {}): R
     maxPendingCalls: pick('maxPendingCalls'),
   };
 }
-
-/** Stable error codes, one per limit; the message always names the limit and its value. */
-export const LIMIT_CODES = {
-  timeout: 'limit.timeout',
-  cpu: 'limit.cpu',
-  memory: 'limit.memory',
-  output: 'limit.output',
-  log: 'limit.log',
-  stack: 'limit.stack',
-  capabilityCalls: 'limit.capability_calls',
-  pendingCalls: 'limit.pending_calls',
-  concurrency: 'limit.concurrency',
-  fileSize: 'limit.file_size',
-} as const;

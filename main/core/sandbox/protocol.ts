@@ -75,7 +75,6 @@ export const holdSchema = z.object({ type: z.enum(['hold', 'release']), runId: z
 
 export const clientMessageSchema = z.union([runRequestSchema, capabilityReplySchema, cancelSchema, holdSchema]);
 export type RunRequest = z.infer<typeof runRequestSchema>;
-export type CapabilityReply = z.infer<typeof capabilityReplySchema>;
 export type ClientMessage = z.infer<typeof clientMessageSchema>;
 
 // ---- host → client ----

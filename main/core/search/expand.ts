@@ -20,11 +20,6 @@ export function synonymExpander(groups: readonly SynonymGroup[]): Expander {
   return (term) => [...(byTerm.get(term) ?? [])];
 }
 
-/** Runs several expanders and concatenates their terms (duplicates removed, order kept). */
-export function combineExpanders(...expanders: Expander[]): Expander {
-  return (term) => [...new Set(expanders.flatMap((e) => e(term)))];
-}
-
 export interface CrossLanguageOptions extends BilingualOptions {
   /** Extra synonym groups on top of the built-in table. */
   synonyms?: readonly SynonymGroup[];

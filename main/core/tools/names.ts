@@ -23,12 +23,6 @@ export function mcpToolName(server: string, tool: string): string {
   return `${full.slice(0, 56)}_${h.toString(36).slice(0, 7)}`;
 }
 
-/** The server part of an `mcp__server__tool` name, or undefined for other tools. */
-export function mcpServerOf(name: string): string | undefined {
-  const m = /^mcp__(.+?)__/.exec(name);
-  return m?.[1];
-}
-
 /** Words of a name for search: `mcp__github__listPullRequests` → `mcp github list Pull Requests`. */
 export function nameWords(name: string): string {
   return splitIdentifiers(name).replace(/\s+/g, ' ').trim();

@@ -5,9 +5,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ProviderError } from './errors.js';
 
-/** The default stall limit (settings: `agent.stallSeconds`). */
-export const DEFAULT_STALL_MS = 90_000;
-
 const current = new AsyncLocalStorage<StallWatch>();
 
 export class StallWatch {

@@ -25,15 +25,12 @@ import { sep } from 'node:path';
 import { DEFAULT_SETTINGS, type Settings } from '../../config/index.js';
 import type { KnackPaths } from '../../config/index.js';
 import type { Store } from '../../store/index.js';
-import { CACHE_VERSION, decodeSnapshot, fileRow, RootCache, type FileRow, type RootSnapshot } from './catalog-cache.js';
+import { decodeSnapshot, fileRow, RootCache, type FileRow, type RootSnapshot } from './catalog-cache.js';
 import { discoverAll, tierRoots, type FoundSkill, type TierRoot } from './discover.js';
 import { folderMismatch, parseFoundSkill } from '../format/index.js';
 import { TIER_RANK, type CatalogEntry, type SkillManifest, type Tier, type TrustHold } from '../format/index.js';
 import type { Diagnostic } from '../../base/index.js';
 import { nameKey } from '../../base/index.js';
-
-/** Bump (via CACHE_VERSION in catalog-cache.ts) when the parser's output changes: older caches are re-parsed. */
-export const PARSER_VERSION = CACHE_VERSION;
 
 /**
  * The trust layer's verdict on one entry: undefined = may act. `trust` says the skill is held (refused, pending the

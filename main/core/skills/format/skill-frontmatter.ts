@@ -1,6 +1,6 @@
 // Frontmatter for the trust layer, read through the skill engine's one safe YAML parser (size, alias and tag caps).
 // Adds a line lookup for nested fields so diagnostics can say `SKILL.md:6: permissions.paths.read[0]: ...`.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseFrontmatterYaml, splitFrontmatter } from './frontmatter.js';
 
@@ -36,8 +36,4 @@ export function readFrontmatterText(text: string, file = 'SKILL.md'): Frontmatte
     return none(parsed.diagnostics.map((d) => ({ ...(d.line ? { line: d.line } : {}), message: d.message })));
   }
   return { data: parsed.data, text: split.frontmatter, errors: [], lineOf: parsed.lineOf };
-}
-
-export function readFrontmatterFile(file: string): Frontmatter {
-  return readFrontmatterText(readFileSync(file, 'utf8'), file);
 }
