@@ -98,7 +98,13 @@ export interface KnackClient {
     model?: string,
     /** Files sent with the message (state/attach.ts read them). */
     attachments?: Attachment[],
+    /** The message replaces the user's message number `edit` (0: the first): the conversation branches there. */
+    edit?: number,
   ): Promise<{ sessionId: string; messageId: string }>;
+  /** Answer the user's message number `turn` again, beside the answer it has (the new one streams). */
+  regenerate?(sessionId: string, turn: number): Promise<{ messageId: string }>;
+  /** Show another version of the user's message `turn` or of its answer; resolves with the conversation as it is then. */
+  switchVersion?(sessionId: string, turn: number, which: 'message' | 'answer', index: number): Promise<ChatMessage[]>;
   /** The models the chat header's picker offers; `current` is the conversation's when one is given. */
   listModels?(sessionId?: string): Promise<ModelChoices>;
   /** Answer the conversation with another model from its next turn. */

@@ -192,6 +192,8 @@ function toSummary(s: MethodOutput<'sessions.list'>['sessions'][number]): Sessio
 export function toMessages(items: MethodOutput<'sessions.open'>['items']): ChatMessage[] {
   const out: ChatMessage[] = [];
   let current: ChatMessage | undefined;
+  /** The versions of the answer to the last user's message (on that answer's first message). */
+  let answers: ChatMessage['versions'];
   for (const it of items) {
     if (it.kind === 'user') {
       out.push({
@@ -199,12 +201,15 @@ export function toMessages(items: MethodOutput<'sessions.open'>['items']): ChatM
         role: 'user',
         parts: [{ kind: 'text', text: it.text }],
         ...(it.attachments?.length ? { files: it.attachments } : {}),
+        ...(it.versions?.message ? { versions: it.versions.message } : {}),
       });
+      answers = it.versions?.answer;
       current = undefined;
       continue;
     }
     if (!current) {
-      current = { id: `a-${it.id}`, role: 'assistant', parts: [] };
+      current = { id: `a-${it.id}`, role: 'assistant', parts: [], ...(answers ? { versions: answers } : {}) };
+      answers = undefined;
       out.push(current);
     }
     if (it.kind === 'assistant') current.parts.push({ kind: 'text', text: it.text });
@@ -453,13 +458,14 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
     checkDraft: async (text) => toDraftCheck((await k.call('skills.checkDraft', { text })).report),
     installDraft: async (text, tier, replace = false) =>
       toReport(await k.call('skills.installDraft', { text, tier, replace })),
-    async sendMessage(_w, sessionId, text, planMode, model, attachments) {
+    async sendMessage(_w, sessionId, text, planMode, model, attachments, edit) {
       const r = await k.call('chat.send', {
         ...(sessionId ? { sessionId } : {}),
         text,
         planMode,
         ...(model ? { model } : {}),
         ...(attachments?.length ? { attachments } : {}),
+        ...(edit !== undefined ? { edit } : {}),
       });
       lastTurn.set(r.sessionId, r.turnId);
       return { sessionId: r.sessionId, messageId: r.turnId };
@@ -472,6 +478,14 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
     },
     async stop(sessionId) {
       await k.call('chat.stop', { sessionId });
+    },
+    async regenerate(sessionId, turn) {
+      const r = await k.call('chat.regenerate', { sessionId, turn });
+      lastTurn.set(r.sessionId, r.turnId);
+      return { messageId: r.turnId };
+    },
+    async switchVersion(sessionId, turn, which, index) {
+      return toMessages((await k.call('chat.switchVersion', { sessionId, turn, which, index })).items);
     },
     async retry(sessionId) {
       const r = await k.call('chat.retry', { sessionId });

@@ -191,6 +191,8 @@ export interface ChatMessage {
   parts: ChatPart[];
   /** Files sent with a user's message (name, type, size; their content stays in main). */
   files?: AttachmentMeta[];
+  /** Other versions of this message (edits) or answer (regenerated): which one is shown (0-based), of how many. */
+  versions?: { index: number; count: number };
   /** The answer was stopped by the user. */
   stopped?: boolean;
   error?: string;

@@ -13,24 +13,34 @@ import { useShallow } from 'zustand/react/shallow';
 import { AnswerEnd } from './AnswerEnd';
 import { ApprovalCard } from './ApprovalCard';
 import { CopyMessage } from './CopyMessage';
+import { EditButton, EditMessage, RegenerateButton, VersionSwitch } from './MessageActions';
 import { Markdown } from './Markdown';
 import { ModelPicker } from './ModelPicker';
 import { SaveSkillOffer } from './SaveSkill';
 import { ToolCard } from './ToolCard';
 import { useSay } from '../i18n/say';
 
-const Message = memo(function Message({ m }: { m: ChatMessage }) {
+/**
+ * One message. `turn`: the number of the user's message it is or answers (0: the first; -1 when there is none), what
+ * Edit, Regenerate and the version switch name to the engine; `index`: its place in the list.
+ */
+const Message = memo(function Message({ m, turn, index }: { m: ChatMessage; turn: number; index: number }) {
   const { t } = useTranslation();
   const say = useSay();
+  const [editing, setEditing] = useState(false);
+  const stored = turn >= 0;
   return (
     <article className={`message ${m.role}`} aria-label={m.role === 'user' ? t('chat.you') : t('chat.assistant')}>
       {m.files && m.files.length > 0 && <SentFiles files={m.files} />}
+      {editing && <EditMessage m={m} turn={turn} index={index} onClose={() => setEditing(false)} />}
       {m.parts.map((p, i) => {
         if (p.kind === 'text')
           return m.role === 'user' ? (
-            <p key={i} className="user-text">
-              {p.text}
-            </p>
+            editing ? null : (
+              <p key={i} className="user-text">
+                {p.text}
+              </p>
+            )
           ) : (
             <Markdown key={i} text={p.text} />
           );
@@ -50,7 +60,14 @@ const Message = memo(function Message({ m }: { m: ChatMessage }) {
           );
         return <ApprovalCard key={p.request.id} request={p.request} answered={p.answered} />;
       })}
-      <CopyMessage m={m} />
+      <div className="message-bar">
+        <CopyMessage m={m} />
+        {stored && m.role === 'user' && !editing && <EditButton onEdit={() => setEditing(true)} />}
+        {stored && m.role === 'assistant' && <RegenerateButton turn={turn} />}
+        {stored && m.versions && m.versions.count > 1 && (
+          <VersionSwitch turn={turn} which={m.role === 'user' ? 'message' : 'answer'} versions={m.versions} />
+        )}
+      </div>
       {m.stopped && <p className="muted">{t('chat.stopped')}</p>}
       {m.end ? (
         <AnswerEnd m={m} />
@@ -64,6 +81,15 @@ const Message = memo(function Message({ m }: { m: ChatMessage }) {
     </article>
   );
 });
+
+/** Each message with the number of the user's message it is or answers (-1 before the first). */
+function turnsOf(messages: ChatMessage[]): [ChatMessage, number][] {
+  let turn = -1;
+  return messages.map((m) => {
+    if (m.role === 'user') turn++;
+    return [m, turn];
+  });
+}
 
 export function Chat() {
   const { t } = useTranslation();
@@ -248,8 +274,8 @@ export function Chat() {
         }}
       >
         {messages.length === 0 && <p className="muted empty">{t('chat.empty')}</p>}
-        {messages.map((m) => (
-          <Message key={m.id} m={m} />
+        {turnsOf(messages).map(([m, turn], i) => (
+          <Message key={m.id} m={m} turn={turn} index={i} />
         ))}
         {streaming && (
           <p className="muted" role="status">

@@ -4,6 +4,7 @@ import type { KnackClient } from '../../../renderer/src/api/client';
 import type {
   BrokenSkillView,
   ChatEvent,
+  ChatMessage,
   ContextUsage,
   InstallReport,
   LoadedSkill,
@@ -60,6 +61,8 @@ export interface MemoryClient extends KnackClient {
   searchHits: Record<string, SessionHit[]>;
   /** What sandboxStatus answers. */
   sandbox: SandboxView;
+  /** The conversation switchVersion answers with. */
+  versionMessages: ChatMessage[];
   /** The key testConnection accepts (as the provider would); any other stored key is refused with a 401. */
   goodKey: string;
   /** The key setApiKey stored last, per preset (the test's stand-in for the key store). */
@@ -103,6 +106,7 @@ export function memoryClient(
       leftOut: [],
     } as ContextUsage,
     sandbox: { available: true, backend: 'bubblewrap', reason: '', hint: '', mode: 'auto' } as SandboxView,
+    versionMessages: [] as ChatMessage[],
     goodKey: 'sk-right-key',
     keys: {} as Record<string, string>,
     settings: {
@@ -213,6 +217,12 @@ export function memoryClient(
     async stop() {},
     async retry() {
       return { messageId: 'm2' };
+    },
+    async regenerate() {
+      return { messageId: 'm3' };
+    },
+    async switchVersion() {
+      return c.versionMessages;
     },
     async answerApproval() {},
     async listSessions() {

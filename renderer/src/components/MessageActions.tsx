@@ -1,0 +1,223 @@
+// Edit on your messages, Regenerate on answers, and the "‹ 1/2 ›" switch between the versions they make. Each
+// branches the conversation in the engine (chat.send with edit, chat.regenerate, chat.switchVersion); an edit while
+// an answer streams asks first, and stops it.
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorText, useClient } from '../api/context';
+import type { KnackClient } from '../api/client';
+import type { ChatMessage } from '../api/types';
+import { useView } from '../state/store';
+
+/** The conversation as the engine has it now (after a failed branch: the view goes back to what is stored). */
+async function reload(client: KnackClient, sessionId: string): Promise<void> {
+  try {
+    const o = await client.openSession(sessionId);
+    if (useView.getState().sessionId === sessionId) useView.getState().showSession(sessionId, o.messages, o.running);
+  } catch {
+    // The toast below says what failed; the conversation stays as shown.
+  }
+}
+
+function failed(text: string): void {
+  useView.getState().set({ toast: { kind: 'error', text } });
+}
+
+/** Send `text` as a new version of the user's message number `turn` (at `index` in the list): it branches there. */
+export async function editMessage(client: KnackClient, turn: number, index: number, text: string): Promise<void> {
+  const view = useView.getState();
+  const sessionId = view.sessionId;
+  const ws = view.workspace;
+  if (!sessionId || !ws || view.streaming) return;
+  const old = view.messages[index];
+  const n = old?.versions?.count ?? 1;
+  const localId = `local-${Date.now()}`;
+  useView.setState({ messages: view.messages.slice(0, index) });
+  view.addUserMessage(localId, text);
+  useView.setState((s) => ({
+    messages: s.messages.map((m) => (m.id === localId ? { ...m, versions: { index: n, count: n + 1 } } : m)),
+  }));
+  const epoch = useView.getState().beginSend();
+  try {
+    const r = await client.sendMessage(ws.path, sessionId, text, view.planMode, undefined, undefined, turn);
+    useView.getState().sent(epoch, sessionId, r.sessionId, ws.path);
+  } catch (err) {
+    useView.getState().sendFailed(sessionId);
+    await reload(client, sessionId);
+    failed(errorText(err));
+  }
+}
+
+/** Answer the user's message number `turn` again: its answer (everything after the message) gives way to a new one. */
+export async function regenerate(client: KnackClient, turn: number): Promise<void> {
+  const view = useView.getState();
+  const sessionId = view.sessionId;
+  if (!sessionId || !client.regenerate || view.streaming) return;
+  let seen = -1;
+  const index = view.messages.findIndex((m) => m.role === 'user' && ++seen === turn) + 1;
+  if (index <= 0) return;
+  const n = view.messages[index]?.versions?.count ?? 1;
+  useView.setState({ messages: view.messages.slice(0, index), streaming: true });
+  try {
+    const r = await client.regenerate(sessionId, turn);
+    // The new answer takes the turn's id (its events may have made it already): it is version n + 1.
+    const versions = { index: n, count: n + 1 };
+    useView.setState((s) => ({
+      messages: s.messages.some((m) => m.id === r.messageId)
+        ? s.messages.map((m) => (m.id === r.messageId ? { ...m, versions } : m))
+        : [...s.messages, { id: r.messageId, role: 'assistant', parts: [], versions }],
+    }));
+  } catch (err) {
+    useView.setState({ streaming: false });
+    await reload(client, sessionId);
+    failed(errorText(err));
+  }
+}
+
+/** "‹ 2/3 ›": the versions of a message or of an answer; another one is shown with the conversation that follows it. */
+export function VersionSwitch({
+  turn,
+  which,
+  versions,
+}: {
+  turn: number;
+  which: 'message' | 'answer';
+  versions: { index: number; count: number };
+}) {
+  const { t } = useTranslation();
+  const client = useClient();
+  const streaming = useView((s) => s.streaming);
+  async function go(index: number) {
+    const sessionId = useView.getState().sessionId;
+    if (!sessionId || !client.switchVersion) return;
+    try {
+      const messages = await client.switchVersion(sessionId, turn, which, index);
+      if (useView.getState().sessionId === sessionId) useView.getState().showSession(sessionId, messages);
+    } catch (err) {
+      failed(errorText(err));
+    }
+  }
+  const { index, count } = versions;
+  return (
+    <span className="version-switch" role="group" aria-label={t(`chat.versions.${which}`)}>
+      <button
+        type="button"
+        className="small link"
+        aria-label={t('chat.versions.previous')}
+        disabled={streaming || index === 0}
+        onClick={() => void go(index - 1)}
+      >
+        ‹
+      </button>
+      <span>{t('chat.versions.of', { index: index + 1, count })}</span>
+      <button
+        type="button"
+        className="small link"
+        aria-label={t('chat.versions.next')}
+        disabled={streaming || index >= count - 1}
+        onClick={() => void go(index + 1)}
+      >
+        ›
+      </button>
+    </span>
+  );
+}
+
+/** Edit on your message: the text in a box to change and send again; while an answer streams, it asks to stop it first. */
+export function EditMessage({
+  m,
+  turn,
+  index,
+  onClose,
+}: {
+  m: ChatMessage;
+  turn: number;
+  index: number;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const client = useClient();
+  const streaming = useView((s) => s.streaming);
+  const original = m.parts.find((p) => p.kind === 'text')?.text ?? '';
+  const [text, setText] = useState(original);
+  function save(e?: FormEvent) {
+    e?.preventDefault();
+    const body = text.trim();
+    if (!body || streaming) return;
+    onClose();
+    void editMessage(client, turn, index, body);
+  }
+  return (
+    <form className="edit-message" onSubmit={save}>
+      <textarea
+        aria-label={t('chat.edit.box')}
+        value={text}
+        rows={Math.min(8, Math.max(2, text.split('\n').length))}
+        autoFocus
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') onClose();
+          if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) save(e);
+        }}
+      />
+      {m.files && m.files.length > 0 && <p className="small-text muted">{t('chat.edit.noFiles')}</p>}
+      <p className="edit-actions">
+        <button type="submit" className="small primary" disabled={!text.trim() || streaming}>
+          {t('chat.edit.send')}
+        </button>{' '}
+        <button type="button" className="small" onClick={onClose}>
+          {t('chat.edit.cancel')}
+        </button>
+      </p>
+    </form>
+  );
+}
+
+/** The Edit button: while an answer streams it first asks, and Stop and edit stops it. */
+export function EditButton({ onEdit }: { onEdit: () => void }) {
+  const { t } = useTranslation();
+  const client = useClient();
+  const streaming = useView((s) => s.streaming);
+  const [asking, setAsking] = useState(false);
+  async function stopAndEdit() {
+    const sessionId = useView.getState().sessionId;
+    setAsking(false);
+    if (sessionId)
+      try {
+        await client.stop(sessionId);
+      } catch (err) {
+        failed(errorText(err));
+        return;
+      }
+    onEdit();
+  }
+  if (asking)
+    return (
+      <span role="group" aria-label={t('chat.edit.askLabel')} className="edit-ask">
+        <span>{t('chat.edit.ask')}</span>{' '}
+        <button type="button" className="small danger" onClick={() => void stopAndEdit()}>
+          {t('chat.edit.stopAndEdit')}
+        </button>{' '}
+        <button type="button" className="small" onClick={() => setAsking(false)}>
+          {t('chat.edit.cancel')}
+        </button>
+      </span>
+    );
+  return (
+    <button type="button" className="small link" onClick={() => (streaming ? setAsking(true) : onEdit())}>
+      {t('chat.edit.button')}
+    </button>
+  );
+}
+
+/** Regenerate on an answer (not while one streams). */
+export function RegenerateButton({ turn }: { turn: number }) {
+  const { t } = useTranslation();
+  const client = useClient();
+  const streaming = useView((s) => s.streaming);
+  if (!client.regenerate) return null;
+  return (
+    <button type="button" className="small link" disabled={streaming} onClick={() => void regenerate(client, turn)}>
+      {t('chat.regenerate')}
+    </button>
+  );
+}

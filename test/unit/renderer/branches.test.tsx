@@ -1,0 +1,91 @@
+// Edit on your messages, Regenerate on answers, and the version switch: each reaches the engine with the number of
+// the message it is about; an edit while an answer streams asks first and stops it.
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Chat } from '../../../renderer/src/components/Chat';
+import type { ChatMessage } from '../../../renderer/src/api/types';
+import { memoryClient } from './memory-client';
+import { renderWith, WS } from './render';
+
+const convo: ChatMessage[] = [
+  { id: 'u1', role: 'user', parts: [{ kind: 'text', text: 'capital of France?' }] },
+  { id: 'a1', role: 'assistant', parts: [{ kind: 'text', text: 'Paris.' }] },
+  { id: 'u2', role: 'user', parts: [{ kind: 'text', text: 'and Germany?' }] },
+  { id: 'a2', role: 'assistant', parts: [{ kind: 'text', text: 'Berlin.' }] },
+];
+
+describe('Edit, Regenerate and versions', () => {
+  it('Edit sends the new text as an edit of that message; the conversation after it gives way; 2 / 2 shows', async () => {
+    const user = userEvent.setup();
+    const client = memoryClient();
+    renderWith(<Chat />, client, { workspace: WS, sessionId: 's1', messages: convo });
+    const first = screen.getAllByRole('article', { name: 'You' })[0]!;
+    await user.click(within(first).getByRole('button', { name: 'Edit' }));
+    const box = screen.getByRole('textbox', { name: 'Edit your message' });
+    expect((box as HTMLTextAreaElement).value).toBe('capital of France?');
+    await user.clear(box);
+    await user.type(box, 'capital of Spain?');
+    await user.click(screen.getByRole('button', { name: 'Send edit' }));
+    await waitFor(() => expect(client.calls.some((c) => c.method === 'sendMessage')).toBe(true));
+    const call = client.calls.find((c) => c.method === 'sendMessage')!;
+    expect(call.args[2]).toBe('capital of Spain?');
+    expect(call.args[6]).toBe(0);
+    expect(screen.queryByText('Paris.')).toBeNull();
+    expect(screen.queryByText('and Germany?')).toBeNull();
+    const versions = screen.getByRole('group', { name: 'Versions of your message' });
+    expect(versions.textContent).toMatch(/2 \/ 2/);
+  });
+
+  it('Edit while an answer streams asks, and Stop and edit stops it first', async () => {
+    const user = userEvent.setup();
+    const client = memoryClient();
+    renderWith(<Chat />, client, { workspace: WS, sessionId: 's1', messages: convo, streaming: true });
+    await user.click(within(screen.getAllByRole('article', { name: 'You' })[1]!).getByRole('button', { name: 'Edit' }));
+    const ask = screen.getByRole('group', { name: 'Stop the answer to edit?' });
+    expect(client.calls.some((c) => c.method === 'stop')).toBe(false);
+    await user.click(within(ask).getByRole('button', { name: 'Stop and edit' }));
+    expect(client.calls.find((c) => c.method === 'stop')?.args).toEqual(['s1']);
+    expect(await screen.findByRole('textbox', { name: 'Edit your message' })).toBeTruthy();
+  });
+
+  it('Regenerate asks the engine for a new answer to that message; the answer shows 2 / 2', async () => {
+    const user = userEvent.setup();
+    const client = memoryClient();
+    renderWith(<Chat />, client, { workspace: WS, sessionId: 's1', messages: convo });
+    const answers = screen.getAllByRole('article', { name: 'Knack' });
+    await user.click(within(answers[1]!).getByRole('button', { name: 'Regenerate' }));
+    expect(client.calls.find((c) => c.method === 'regenerate')?.args).toEqual(['s1', 1]);
+    expect(screen.queryByText('Berlin.')).toBeNull();
+    expect(screen.getByText('Paris.')).toBeTruthy();
+    expect((await screen.findByRole('group', { name: 'Versions of the answer' })).textContent).toMatch(/2 \/ 2/);
+  });
+
+  it('the version switch shows another version with the conversation that follows it', async () => {
+    const user = userEvent.setup();
+    const client = memoryClient();
+    client.versionMessages = convo.map((m) => (m.id === 'u1' ? { ...m, versions: { index: 0, count: 2 } } : m));
+    const edited: ChatMessage[] = [
+      {
+        id: 'u9',
+        role: 'user',
+        parts: [{ kind: 'text', text: 'capital of Spain?' }],
+        versions: { index: 1, count: 2 },
+      },
+      { id: 'a9', role: 'assistant', parts: [{ kind: 'text', text: 'Madrid.' }] },
+    ];
+    renderWith(<Chat />, client, { workspace: WS, sessionId: 's1', messages: edited });
+    const sw = screen.getByRole('group', { name: 'Versions of your message' });
+    expect(within(sw).getByRole('button', { name: 'Next version' })).toHaveProperty('disabled', true);
+    await user.click(within(sw).getByRole('button', { name: 'Previous version' }));
+    expect(client.calls.find((c) => c.method === 'switchVersion')?.args).toEqual(['s1', 0, 'message', 0]);
+    expect(await screen.findByText('Berlin.')).toBeTruthy();
+    expect(screen.getByRole('group', { name: 'Versions of your message' }).textContent).toMatch(/1 \/ 2/);
+  });
+
+  it('in Chinese too', () => {
+    renderWith(<Chat />, memoryClient(), { workspace: WS, sessionId: 's1', messages: convo }, 'zh');
+    expect(screen.getAllByRole('button', { name: '编辑' })).toHaveLength(2);
+    expect(screen.getAllByRole('button', { name: '重新生成' })).toHaveLength(2);
+  });
+});
