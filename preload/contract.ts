@@ -630,7 +630,10 @@ export const SandboxStatus = z.object({
   available: z.boolean(),
   backend: z.string(),
   reason: z.string(),
+  /** `reason` as words the window says in its language (absent for the sandbox runtime's own words). */
+  reasonWords: Said.optional(),
   hint: z.string(),
+  hintWords: Said.optional(),
   mode: z.enum(['auto', 'required', 'off']),
 });
 export type SandboxStatus = z.infer<typeof SandboxStatus>;
@@ -1045,7 +1048,7 @@ export const events = {
   }),
   'tools.mcpChanged': z.object({ servers: z.array(McpServerStatus) }),
   /** A skill source being fetched: the stage (fetching, checking-out, reading, auditing) and what. */
-  'sources.progress': z.object({ stage: z.string(), detail: z.string() }),
+  'sources.progress': z.object({ stage: z.string(), detail: z.string(), words: Said.optional() }),
   'workspace.changed': z.object({ workspace: WorkspaceInfo }),
   /** A native menu item the renderer acts on (desktop only): start the install flow with a picked source. */
   'app.menuCommand': z.object({ command: z.enum(['install-skill-folder', 'install-skill-zip']) }),

@@ -256,6 +256,23 @@ export const WORDS = {
   'rule.content': 'content {{hash}}',
   'rule.anyContent': 'any content',
   'rule.anyContentOld': 'any content: stored before rules were bound to content; add it again with --skill to bind it',
+  // the OS sandbox's state, why it is not there and the line that fixes it (main/core/contain)
+  'sandbox.offInSettings': 'turned off in settings (sandbox.mode)',
+  'sandbox.runtimeNotLoaded': 'the sandbox runtime did not load: {{error}}',
+  'sandbox.noOsSandbox': 'no OS sandbox for {{os}}',
+  'sandbox.didNotStart': 'the sandbox did not start: {{error}}',
+  'sandbox.probeFailed': 'a test command did not run inside the sandbox (exit {{code}}); user namespaces may be off',
+  'sandbox.proxyStopped': 'the sandbox network proxy stopped; reopen the workspace to restart it',
+  'sandbox.closed': 'its workspace was closed',
+  'sandbox.hintOff': 'set "sandbox": {"mode": "auto"} in settings',
+  'sandbox.hintLinux':
+    'install bubblewrap, socat and ripgrep (Debian/Ubuntu: {{apt}}; Fedora: {{dnf}}), and allow unprivileged user namespaces',
+  'sandbox.hintDarwin': 'sandbox-exec is part of macOS; update macOS or report the reason above',
+  'sandbox.hintWindows': 'run `{{command}}` as administrator (the sandbox runtime sets up its own Windows user)',
+  'sandbox.hintOther': 'no OS sandbox on {{os}}: set "sandbox": {"mode": "auto"} to approve every command',
+  // a skill source being fetched (main/core/service/sources.ts): git outside the sandbox, said on the progress line
+  'sources.outsideOff': 'git runs outside the sandbox: it is off in settings (sandbox.mode)',
+  'sources.outsideUnavailable': 'git runs outside the sandbox: it is unavailable ({{reason}})',
   // lists inside a message
   listAnd: '{{a}}, {{b}}',
   listNone: 'none',

@@ -2,6 +2,7 @@
 // the window (the open workspace's wall) and the CLI (a wall opened for one command, without opening the catalog).
 import { loadSettings, type KnackPaths, type Settings } from './config/index.js';
 import { Wall, type WallPlace } from './contain/index.js';
+import { english, say, type Said } from './base/index.js';
 import type { GitWall } from './skills/sources/index.js';
 
 /** Where one workspace's programs run: its folder, Knack's own places, the ceiling's extra write roots. */
@@ -22,7 +23,7 @@ export function wallPlaceOf(paths: KnackPaths, workspace: string, settings: Sett
  * error: git does not run); in mode `off`, or `auto` without a sandbox, git runs as a plain process and `onOutside`
  * is told why, once.
  */
-export function sourceWall(wall: () => Promise<Wall>, onOutside?: (why: string) => void): GitWall {
+export function sourceWall(wall: () => Promise<Wall>, onOutside?: (why: string, words: Said) => void): GitWall {
   let told = false;
   return {
     async wrapProgram(argv, opts) {
@@ -30,11 +31,12 @@ export function sourceWall(wall: () => Promise<Wall>, onOutside?: (why: string) 
       if (w.available || w.mode === 'required' || w.closed) return w.wrapProgram(argv, opts);
       if (!told) {
         told = true;
-        onOutside?.(
+        const status = w.status();
+        const words =
           w.mode === 'off'
-            ? 'git runs outside the sandbox: it is off in settings (sandbox.mode)'
-            : `git runs outside the sandbox: it is unavailable (${w.status().reason})`,
-        );
+            ? say('sources.outsideOff')
+            : say('sources.outsideUnavailable', { reason: status.reasonWords ?? status.reason });
+        onOutside?.(english(words), words);
       }
       return { file: argv[0]!, args: argv.slice(1), env: opts.env ?? {}, release: () => undefined };
     },

@@ -1,6 +1,7 @@
 // Whether this machine can contain commands: the backend the sandbox runtime uses here, what is missing, and the one
 // line that installs it. Shown by `knack sandbox status`, the Settings page and the window's header badge.
 import { platform } from 'node:os';
+import { english, say, type Said } from '../base/index.js';
 
 /** How the workspace treats commands when the sandbox is or is not there (settings `sandbox.mode`). */
 export type SandboxMode = 'auto' | 'required' | 'off';
@@ -12,8 +13,12 @@ export interface WallStatus {
   backend: string;
   /** Why it is unavailable (empty when available). */
   reason: string;
+  /** `reason` as words the window says in its language (absent for the sandbox runtime's own words). */
+  reasonWords?: Said;
   /** One line that fixes it (empty when available). */
   hint: string;
+  /** `hint` as words. */
+  hintWords?: Said;
   mode: SandboxMode;
   /** Something that works less well than it should here, though commands are contained (Linux: no setpriv). */
   note?: string;
@@ -27,13 +32,19 @@ export function backendOf(os: NodeJS.Platform = platform()): string {
 }
 
 /** The one-line fix for a missing dependency on this platform. */
-export function installHint(os: NodeJS.Platform = platform()): string {
+export function installHintWords(os: NodeJS.Platform = platform()): Said {
   if (os === 'linux')
-    return 'install bubblewrap, socat and ripgrep (Debian/Ubuntu: sudo apt install bubblewrap socat ripgrep; Fedora: sudo dnf install bubblewrap socat ripgrep), and allow unprivileged user namespaces';
-  if (os === 'darwin') return 'sandbox-exec is part of macOS; update macOS or report the reason above';
-  if (os === 'win32')
-    return 'run `npx srt install` as administrator (the sandbox runtime sets up its own Windows user)';
-  return `no OS sandbox on ${os}: set "sandbox": {"mode": "auto"} to approve every command`;
+    return say('sandbox.hintLinux', {
+      apt: 'sudo apt install bubblewrap socat ripgrep',
+      dnf: 'sudo dnf install bubblewrap socat ripgrep',
+    });
+  if (os === 'darwin') return say('sandbox.hintDarwin');
+  if (os === 'win32') return say('sandbox.hintWindows', { command: 'npx srt install' });
+  return say('sandbox.hintOther', { os });
+}
+
+export function installHint(os: NodeJS.Platform = platform()): string {
+  return english(installHintWords(os));
 }
 
 /** The one line a person reads: `sandbox: bubblewrap, on` or `sandbox unavailable (bubblewrap): … — fix: …`. */

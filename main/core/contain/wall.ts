@@ -9,8 +9,8 @@ import { fileURLToPath } from 'node:url';
 import type * as RuntimeModule from '@anthropic-ai/sandbox-runtime';
 import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { wallConfig, wallRules, type WallPlace } from './profile.js';
-import { backendOf, installHint, type SandboxMode, type WallStatus } from './status.js';
-import { isInside } from '../base/index.js';
+import { backendOf, installHintWords, type SandboxMode, type WallStatus } from './status.js';
+import { english, isInside, say, type Said } from '../base/index.js';
 import { blockedOf, type Blocked } from './blocked.js';
 import { planProtect, sweepProtect } from './protect.js';
 import { holdWatchdog, watchedArgv, watchedStdio } from './group-watchdog.js';
@@ -103,6 +103,13 @@ function bridgeProcesses(rt: Runtime): { pid: number; socket: string }[] {
   return out;
 }
 
+/** An unavailable state: why, in English, and as words when Knack said it (the runtime's own errors stay as they are). */
+function unavailable(why: Said | string): { available: false; reason: string; words?: Said } {
+  return typeof why === 'string'
+    ? { available: false, reason: why }
+    : { available: false, reason: english(why), words: why };
+}
+
 /** A command that could not be contained: it did not run. */
 export class WallError extends Error {
   constructor(message: string) {
@@ -168,7 +175,7 @@ export interface WrappedProgram {
 }
 
 export class Wall {
-  private state: { available: true } | { available: false; reason: string };
+  private state: { available: true } | { available: false; reason: string; words?: Said };
   private readonly config: SandboxRuntimeConfig;
   private readonly denyRead: string[];
   private readonly protect: string[];
@@ -191,24 +198,23 @@ export class Wall {
    * `off` nothing is started at all. Available means a real command ran inside it.
    */
   static async open(place: WallPlace, mode: SandboxMode): Promise<Wall> {
-    if (mode === 'off')
-      return new Wall(place, mode, { available: false, reason: 'turned off in settings (sandbox.mode)' });
+    if (mode === 'off') return new Wall(place, mode, unavailable(say('sandbox.offInSettings')));
     const wall = new Wall(place, mode, { available: true });
     open.add(wall);
     const problem = await wall.start();
-    if (problem) wall.state = { available: false, reason: problem };
+    if (problem) wall.state = unavailable(problem);
     return wall;
   }
 
-  private async start(): Promise<string | undefined> {
+  private async start(): Promise<Said | string | undefined> {
     let rt: Runtime;
     try {
       rt = await loadRuntime();
     } catch (e) {
-      return `the sandbox runtime did not load: ${(e as Error).message}`;
+      return say('sandbox.runtimeNotLoaded', { error: (e as Error).message });
     }
     const { SandboxManager } = rt;
-    if (!SandboxManager.isSupportedPlatform()) return `no OS sandbox for ${process.platform}`;
+    if (!SandboxManager.isSupportedPlatform()) return say('sandbox.noOsSandbox', { os: process.platform });
     // The async check: the sync one resolves the seccomp helper with `npm root -g` on the event loop (seconds under
     // load), which stalled an answer streaming meanwhile past its stall limit.
     const deps = await SandboxManager.checkDependenciesAsync();
@@ -246,7 +252,7 @@ export class Wall {
           await SandboxManager.reset().catch(() => undefined);
           continue;
         }
-        return `the sandbox did not start: ${why}`;
+        return say('sandbox.didNotStart', { error: why });
       }
     }
     // Available only when a command really ran inside it (user namespaces can be off, a container can refuse bwrap).
@@ -257,7 +263,7 @@ export class Wall {
         p.child.once('close', (c) => res(c));
         p.child.once('error', () => res(-1));
       });
-      if (code !== 0) return `a test command did not run inside the sandbox (exit ${code}); user namespaces may be off`;
+      if (code !== 0) return say('sandbox.probeFailed', { code: String(code) });
     } catch (e) {
       return (e as Error).message;
     }
@@ -269,11 +275,14 @@ export class Wall {
     const note = this.mode === 'off' ? undefined : socatForBridges().note;
     if (this.state.available)
       return { available: true, backend, reason: '', hint: '', mode: this.mode, ...(note ? { note } : {}) };
+    const hint = this.mode === 'off' ? say('sandbox.hintOff') : installHintWords();
     return {
       available: false,
       backend,
       reason: this.state.reason,
-      hint: this.mode === 'off' ? 'set "sandbox": {"mode": "auto"} in settings' : installHint(),
+      ...(this.state.words ? { reasonWords: this.state.words } : {}),
+      hint: english(hint),
+      hintWords: hint,
       mode: this.mode,
     };
   }
@@ -335,10 +344,7 @@ export class Wall {
     if (!this.state.available) throw new WallError(`the sandbox is unavailable: ${this.state.reason}`);
     const rt = await loadRuntime();
     if (!(await this.proxyAlive(rt))) {
-      this.state = {
-        available: false,
-        reason: 'the sandbox network proxy stopped; reopen the workspace to restart it',
-      };
+      this.state = unavailable(say('sandbox.proxyStopped'));
       throw new WallError(`the sandbox is unavailable: ${this.state.reason}`);
     }
   }
@@ -457,7 +463,7 @@ export class Wall {
    */
   async close(): Promise<void> {
     this.isClosed = true;
-    this.state = { available: false, reason: 'its workspace was closed' };
+    this.state = unavailable(say('sandbox.closed'));
     if (!open.delete(this)) return;
     if (open.size === 0 && started) {
       const rt = await loadRuntime();

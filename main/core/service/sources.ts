@@ -60,7 +60,7 @@ export function sourceHandlers(ctx: ServiceContext, atClose: (f: () => Promise<v
     const ws = ctx.workspace();
     return sourceWall(
       () => ws.wall(),
-      (why) => ctx.events.emit('sources.progress', { stage: 'outside-sandbox', detail: why }),
+      (why, words) => ctx.events.emit('sources.progress', { stage: 'outside-sandbox', detail: why, words }),
     );
   };
   const findCheck = (name: string, tier: 'user' | 'project'): UpdateCheck | undefined =>

@@ -28,7 +28,7 @@ import type {
   DraftCheck,
   SkillDraft,
 } from './types';
-import type { Attachment } from '../../../preload/contract';
+import type { Attachment, Said } from '../../../preload/contract';
 
 export interface KnackClient {
   /** 'electron' offers native dialogs; 'serve' uses path fields. */
@@ -80,7 +80,7 @@ export interface KnackClient {
   applyUpdate?(name: string, tier: 'user' | 'project', contentHash: string): Promise<InstallReport>;
   browseMarketplaces?(query: string): Promise<MarketHit[]>;
   /** A source being fetched: its stage, for the progress line. */
-  onSourceProgress?(handler: (p: { stage: string; detail: string }) => void): () => void;
+  onSourceProgress?(handler: (p: { stage: string; detail: string; words?: Said }) => void): () => void;
 
   /** Save as skill: the model drafts the conversation's last task as a SKILL.md, audited (nothing installed). */
   draftSkill?(sessionId: string): Promise<SkillDraft>;

@@ -323,7 +323,10 @@ export interface SandboxView {
   available: boolean;
   backend: string;
   reason: string;
+  /** `reason` and `hint` as words, said in the window's language (absent: the runtime's own words). */
+  reasonWords?: Said;
   hint: string;
+  hintWords?: Said;
   mode: 'auto' | 'required' | 'off';
 }
 

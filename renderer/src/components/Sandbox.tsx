@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
 import type { SandboxView } from '../api/types';
 import { useView } from '../state/store';
+import { useSay } from '../i18n/say';
 
 /** Reads the open folder's sandbox status into the store; again when its settings change (sandbox.mode edited). */
 export function useSandboxStatus(): void {
@@ -37,6 +38,7 @@ const contained = (s: SandboxView): boolean => s.available && s.mode !== 'off';
 
 export function SandboxBadge() {
   const { t } = useTranslation();
+  const say = useSay();
   const s = useView((v) => v.sandbox);
   const set = useView((v) => v.set);
   if (!s) return <span className="badge checking">{t('sandbox.checking')}</span>;
@@ -51,7 +53,7 @@ export function SandboxBadge() {
         known(s)
           ? on
             ? t('sandbox.onTitle', { backend: s.backend })
-            : s.reason || t('sandbox.offInSettings')
+            : say(s.reasonWords, s.reason) || t('sandbox.offInSettings')
           : s.error
       }
     >
@@ -63,17 +65,18 @@ export function SandboxBadge() {
 /** Shown under the header while commands are not contained: what happens to them now, why, and the fix. */
 export function SandboxBanner() {
   const { t } = useTranslation();
+  const say = useSay();
   const s = useView((v) => v.sandbox);
   if (!known(s) || contained(s)) return null;
   return (
     <div role="status" className="store-banner sandbox-banner warn">
       <p>
         <strong>{t(`sandbox.banner.${s.mode}`)}</strong>
-        {s.mode !== 'off' && s.reason ? ` ${t('sandbox.why', { reason: s.reason })}` : ''}
+        {s.mode !== 'off' && s.reason ? ` ${t('sandbox.why', { reason: say(s.reasonWords, s.reason) })}` : ''}
       </p>
       {s.mode !== 'off' && s.hint && (
         <p>
-          {t('sandbox.fix')} <code>{s.hint}</code>
+          {t('sandbox.fix')} <code>{say(s.hintWords, s.hint)}</code>
         </p>
       )}
     </div>
@@ -83,6 +86,7 @@ export function SandboxBanner() {
 /** The Settings page's Sandbox section: state, backend and mode; the reason and the install hint when it is not there. */
 export function SandboxSettings() {
   const { t } = useTranslation();
+  const say = useSay();
   const s = useView((v) => v.sandbox);
   return (
     <section aria-labelledby="sandbox-h" className="sandbox-settings">
@@ -101,10 +105,10 @@ export function SandboxSettings() {
             {s.mode === 'off' ? t('sandbox.offLine') : t('sandbox.unavailableLine', { backend: s.backend })}{' '}
             {t(`sandbox.then.${s.mode}`)}
           </p>
-          {s.mode !== 'off' && s.reason && <p>{t('sandbox.why', { reason: s.reason })}</p>}
+          {s.mode !== 'off' && s.reason && <p>{t('sandbox.why', { reason: say(s.reasonWords, s.reason) })}</p>}
           {s.mode !== 'off' && s.hint && (
             <p>
-              {t('sandbox.fix')} <code className="wrap">{s.hint}</code>
+              {t('sandbox.fix')} <code className="wrap">{say(s.hintWords, s.hint)}</code>
             </p>
           )}
         </>

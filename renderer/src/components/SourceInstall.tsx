@@ -6,9 +6,13 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
 import type { InstallReport, MarketHit, OpenedSource } from '../api/types';
+import type { Said } from '../../../preload/contract';
 import { useView } from '../state/store';
+import { useSay } from '../i18n/say';
 import { AuditFindings } from './Findings';
 import { LevelBadge, LevelLegend } from './Levels';
+
+const STAGES = ['fetching', 'checking-out', 'reading', 'auditing'];
 
 export function SourceInstall({
   onClose,
@@ -27,14 +31,23 @@ export function SourceInstall({
   const [picked, setPicked] = useState<string[]>([]);
   const [reviewing, setReviewing] = useState(false);
   const [results, setResults] = useState<InstallReport[]>();
-  const [progress, setProgress] = useState<string>();
+  const [progress, setProgress] = useState<{ stage: string; detail: string; words?: Said }>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const [query, setQuery] = useState('');
   const [hits, setHits] = useState<MarketHit[]>();
   const openId = useRef<string>(undefined);
 
-  useEffect(() => client.onSourceProgress?.((p) => setProgress(`${p.stage} ${p.detail}`)), [client]);
+  const say = useSay();
+  useEffect(() => client.onSourceProgress?.((p) => setProgress(p)), [client]);
+  // The stage in the window's language; git outside the sandbox says why, as words; an unknown stage as it came.
+  const progressText = !progress
+    ? undefined
+    : progress.words
+      ? say(progress.words, progress.detail)
+      : STAGES.includes(progress.stage)
+        ? t(`sources.stage.${progress.stage}`, { detail: progress.detail })
+        : `${progress.stage} ${progress.detail}`;
   // The fetched copy is temporary: dropped when the dialog closes.
   useEffect(
     () => () => {
@@ -184,9 +197,9 @@ export function SourceInstall({
           )}
         </>
       )}
-      {busy && progress && (
+      {busy && progressText && (
         <p role="status" className="muted">
-          {progress}
+          {progressText}
         </p>
       )}
       {opened && !reviewing && (

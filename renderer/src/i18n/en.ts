@@ -463,6 +463,12 @@ export const en = {
     needSource: 'Type a git URL, owner/repo or a marketplace.',
     fetch: 'Fetch',
     fetching: 'Fetching…',
+    stage: {
+      fetching: 'Fetching {{detail}}',
+      'checking-out': 'Checking out {{detail}}',
+      reading: 'Reading {{detail}}',
+      auditing: 'Auditing {{detail}}',
+    },
     holds_one: '{{count}} skill',
     holds_other: '{{count}} skills',
     skills: 'Skills in this source',

@@ -451,6 +451,12 @@ export const zh: Strings = {
     needSource: '请输入 git 地址、owner/repo 或技能市场。',
     fetch: '获取',
     fetching: '正在获取…',
+    stage: {
+      fetching: '正在获取 {{detail}}',
+      'checking-out': '正在检出 {{detail}}',
+      reading: '正在读取 {{detail}}',
+      auditing: '正在审计 {{detail}}',
+    },
     holds_one: '{{count}} 个技能',
     holds_other: '{{count}} 个技能',
     skills: '此来源中的技能',

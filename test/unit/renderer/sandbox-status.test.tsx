@@ -74,4 +74,18 @@ describe('sandbox status', () => {
       '未受沙箱保护：每条命令运行前都会先询问你。',
     );
   });
+
+  it('says the reason and the fix main sent as words in Chinese', async () => {
+    const c = memoryClient();
+    c.sandbox = {
+      ...UNAVAILABLE,
+      reasonWords: { code: 'sandbox.probeFailed', params: { code: '1' } },
+      hintWords: { code: 'sandbox.hintWindows', params: { command: 'npx srt install' } },
+    };
+    renderWith(<App />, c, { workspace: WS }, 'zh');
+    await screen.findByRole('button', { name: '未受沙箱保护' });
+    const banner = document.querySelector('.sandbox-banner')!.textContent ?? '';
+    expect(banner).toContain('一条测试命令没能在沙箱中运行（退出码 1）');
+    expect(banner).toContain('以管理员身份运行 `npx srt install`');
+  });
 });
