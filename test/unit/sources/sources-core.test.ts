@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { tempDir, skillMd } from '../../helpers/tmp.js';
@@ -233,4 +233,52 @@ test("a fetch first removes the clones left by dead processes and others' older 
   assert.deepEqual(pruneStaleFetches(tmp), []);
   assert.deepEqual(leftovers().sort(), kept.sort());
   for (const k of kept) spawnSync('rm', ['-rf', join(tmp, k)]);
+});
+
+test('a link out of the tree is never followed: a marketplace.json or SKILL.md leading outside is not read', async () => {
+  // Files outside the repository a hostile one points at: were main to follow the links, their words would show.
+  const secretJson = join(root, 'outside-market.json');
+  writeFileSync(secretJson, JSON.stringify({ name: 'OUTSIDE', plugins: [{ name: 'outside-plugin', source: './x' }] }));
+  const secretMd = join(root, 'outside-skill.md');
+  writeFileSync(secretMd, skillMd({ name: 'outside', description: 'OUTSIDE WORDS' }));
+  const linked = (name: string, at: string, target: string) => {
+    const repo = makeRepo(join(root, 'repos'), name, { 'README.md': 'links' });
+    mkdirSync(join(repo.work, at.split('/')[0]!), { recursive: true });
+    symlinkSync(target, join(repo.work, at));
+    repo.commit({});
+    return repo;
+  };
+  const market = linked('linked-market', '.claude-plugin/marketplace.json', secretJson);
+  await assert.rejects(openSource(parseSource(market.url)), (e: Error) => {
+    assert.equal(
+      e.message,
+      `${market.url}:.claude-plugin/marketplace.json: a symlink that leads out of the repository (not read)`,
+    );
+    return true;
+  });
+  const skill = linked('linked-skill', 'sk/SKILL.md', secretMd);
+  const opened = await openSource(parseSource(skill.url));
+  try {
+    const [c] = opened.candidates;
+    assert.equal(c!.problem, 'symlink SKILL.md points outside the skill folder');
+    assert.equal(c!.name, 'sk');
+    assert.equal(c!.description, '');
+    assert.doesNotMatch(JSON.stringify(opened.candidates), /OUTSIDE/);
+  } finally {
+    opened.dispose();
+  }
+  // A link to another file of the same repository is read as that file.
+  const inTree = makeRepo(join(root, 'repos'), 'in-tree-market', {
+    'market.json': JSON.stringify({ name: 'in-tree', plugins: [] }),
+  });
+  mkdirSync(join(inTree.work, '.claude-plugin'));
+  symlinkSync('../market.json', join(inTree.work, '.claude-plugin', 'marketplace.json'));
+  inTree.commit({});
+  const ok = await openSource(parseSource(inTree.url));
+  try {
+    assert.equal(ok.marketplace?.name, 'in-tree');
+  } finally {
+    ok.dispose();
+  }
+  assert.deepEqual(leftovers(), []);
 });

@@ -1,11 +1,19 @@
 // Open a skill source and list what it offers: each skill folder with its name, description and audit level, ready to
 // pick. A repository may hold one skill, many, or a marketplace whose plugins live here or in other repositories.
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { basename, join, relative, sep } from 'node:path';
 import { isInside } from '../../base/index.js';
 import { parseFoundSkill } from '../format/index.js';
 import { auditSkill } from '../trust/index.js';
-import { fetchJsonText, fetchRepo, jsonOptions, type FetchedRepo, type FetchOptions } from './fetch.js';
+import {
+  fetchJsonText,
+  fetchRepo,
+  JSON_LIMITS,
+  jsonOptions,
+  sizeText,
+  type FetchedRepo,
+  type FetchOptions,
+} from './fetch.js';
 import { MARKETPLACE_FILE, parseMarketplace, type Marketplace, type MarketplacePlugin } from './marketplace.js';
 import { formatSource, SourceError, type SourceSpec } from './spec.js';
 
@@ -115,8 +123,24 @@ export function linkOutOf(dir: string): string | undefined {
   return undefined;
 }
 
-function candidateAt(dir: string, record: SourceRecord | undefined, plugin?: string): Candidate {
+/**
+ * A skill folder of a fetched tree as a candidate: audited and described. A folder holding a link that is broken or
+ * leads out of it is only named, never read: its SKILL.md could lead to any file of the user's (or /dev/zero).
+ */
+export function candidateAt(dir: string, record: SourceRecord | undefined, plugin?: string): Candidate {
   const problem = linkOutOf(dir);
+  if (problem)
+    return {
+      name: basename(dir),
+      description: '',
+      dir,
+      level: 'P0',
+      contentHash: '',
+      findings: 0,
+      problem,
+      ...(record ? { record } : {}),
+      ...(plugin ? { plugin } : {}),
+    };
   const report = auditSkill(dir);
   const parsed = parseFoundSkill(existsSync(join(dir, 'SKILL.md')) ? join(dir, 'SKILL.md') : join(dir, 'skill.md'));
   return {
@@ -126,10 +150,23 @@ function candidateAt(dir: string, record: SourceRecord | undefined, plugin?: str
     level: report.level,
     contentHash: report.contentHash,
     findings: report.findings.length,
-    ...(problem ? { problem } : {}),
     ...(record ? { record } : {}),
     ...(plugin ? { plugin } : {}),
   };
+}
+
+/**
+ * The text of the file `rel` of the fetched tree `root`, read by main: refused when a link leads it out of the tree
+ * (never read: it could be any file of the user's, or /dev/zero), when it is not a plain file, or past `max` bytes.
+ */
+export function readTreeFile(root: string, rel: string, shown: string, max = JSON_LIMITS.maxBytes): string {
+  const real = realpathSync(join(root, ...rel.split('/')));
+  if (!isInside(real, realpathSync(root)))
+    throw new SourceError(`${shown}: a symlink that leads out of the repository (not read)`);
+  const st = statSync(real);
+  if (!st.isFile()) throw new SourceError(`${shown}: not a file`);
+  if (st.size > max) throw new SourceError(`${shown}: larger than ${sizeText(max)} (the limit)`);
+  return readFileSync(real, 'utf8');
 }
 
 /** `rel` inside the checked-out `root`, refusing a path that is missing or leaves the tree through a link. */
@@ -193,11 +230,11 @@ export async function openSource(spec: SourceSpec, opts: OpenOptions = {}): Prom
       fetched.push(repo);
       const at = spec.ref ?? 'the default branch';
       const root = inside(repo.dir, spec.path ?? '', spec.display, at);
-      const marketFile = join(root, ...MARKETPLACE_FILE.split('/'));
-      if (!hasSkillMd(root) && existsSync(marketFile)) {
+      const marketRel = [spec.path, MARKETPLACE_FILE].filter(Boolean).join('/');
+      if (!hasSkillMd(root) && existsSync(join(repo.dir, ...marketRel.split('/')))) {
         opts.onProgress?.('reading', MARKETPLACE_FILE);
-        const shown = `${spec.display}:${spec.path ? `${spec.path}/` : ''}${MARKETPLACE_FILE}`;
-        market = parseMarketplace(readFileSync(marketFile, 'utf8'), shown);
+        const shown = `${spec.display}:${marketRel}`;
+        market = parseMarketplace(readTreeFile(repo.dir, marketRel, shown), shown);
         marketRepo = { ...repo, dir: root };
         marketRef = spec.ref;
       } else {

@@ -1,18 +1,16 @@
 // Keep a scope's skills in step with their sources: `sync` installs exactly what skills.lock.json names (refusing a
 // commit whose content no longer hashes as locked), `update` compares each with its source's ref and shows what changed.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isInside } from '../../base/index.js';
 import type { PermissionDiff } from '../../policy/index.js';
 import { auditSkill, listSkillFiles } from '../trust/index.js';
 import { addCandidate, type AddOptions, type AddResult } from './add.js';
 import { fetchJsonText, fetchRepo, jsonOptions, type FetchedRepo, type FetchOptions } from './fetch.js';
 import { MARKETPLACE_FILE, parseMarketplace, type Marketplace } from './marketplace.js';
 import { lockPathFor, readLock, type LockEntry } from './lock.js';
-import { findSkillFolders, linkOutOf, type Candidate } from './open.js';
+import { candidateAt, findSkillFolders, readTreeFile, type Candidate } from './open.js';
 import { formatSource, parseSource, SourceError } from './spec.js';
-import { parseFoundSkill } from '../format/index.js';
 
 export interface FileChanges {
   added: string[];
@@ -71,26 +69,14 @@ function candidateIn(repo: FetchedRepo, entry: LockEntry, name: string, ref: str
     throw new SourceError(
       `${name}: ${shown}: no SKILL.md at "${entry.path || '.'}" in commit ${repo.commit.slice(0, 12)}`,
     );
-  const report = auditSkill(dir);
-  const problem = linkOutOf(dir);
-  const file = existsSync(join(dir, 'SKILL.md')) ? join(dir, 'SKILL.md') : join(dir, 'skill.md');
-  return {
-    name: report.skill,
-    description: parseFoundSkill(file).manifest?.description ?? '',
-    dir,
-    level: report.level,
-    contentHash: report.contentHash,
-    findings: report.findings.length,
-    ...(problem ? { problem } : {}),
-    record: {
-      url: entry.url,
-      ...(entry.ref ? { ref: entry.ref } : {}),
-      commit: repo.commit,
-      path: entry.path,
-      ...(entry.marketplace ? { marketplace: entry.marketplace } : {}),
-      ...(entry.plugin ? { plugin: entry.plugin } : {}),
-    },
-  };
+  return candidateAt(dir, {
+    url: entry.url,
+    ...(entry.ref ? { ref: entry.ref } : {}),
+    commit: repo.commit,
+    path: entry.path,
+    ...(entry.marketplace ? { marketplace: entry.marketplace } : {}),
+    ...(entry.plugin ? { plugin: entry.plugin } : {}),
+  });
 }
 
 /** Fetch each (url, revision) once for many lock entries; dispose() removes every clone. */
@@ -133,13 +119,11 @@ async function readMarketplaceAgain(source: string, fetches: Fetches, cwd: strin
   if (spec.kind === 'json') return parseMarketplace(await fetchJsonText(spec.url, jsonOptions(fetches.opts)), spec.url);
   if (spec.kind !== 'git') throw new SourceError(`${source}: not a marketplace (a git repository or a .json URL)`);
   const repo = await fetches.get(spec.url, spec.ref ? { ref: spec.ref } : {}, source);
-  const file = join(repo.dir, ...(spec.path ? spec.path.split('/') : []), ...MARKETPLACE_FILE.split('/'));
-  if (!existsSync(file) || !isInside(realpathSync(file), realpathSync(repo.dir)))
+  const rel = [spec.path, MARKETPLACE_FILE].filter(Boolean).join('/');
+  if (!existsSync(join(repo.dir, ...rel.split('/'))))
     throw new SourceError(`${source}: holds no ${MARKETPLACE_FILE} any more`);
-  return parseMarketplace(
-    readFileSync(file, 'utf8'),
-    `${source}:${spec.path ? `${spec.path}/` : ''}${MARKETPLACE_FILE}`,
-  );
+  const shown = `${source}:${rel}`;
+  return parseMarketplace(readTreeFile(repo.dir, rel, shown), shown);
 }
 
 /**
@@ -208,6 +192,8 @@ export async function checkUpdates(
         `${name}: ${shown}`,
       );
       const c = candidateIn(repo, at, name, t.sha ?? t.ref);
+      // A link out of the new version's folder: nothing of it is read or offered.
+      if (c.problem) throw new SourceError(`${name}: ${shown}: ${c.problem}`);
       const current = existsSync(installed) ? auditSkill(installed).contentHash : '';
       if (c.contentHash === current && c.contentHash === entry.contentHash) {
         checks.push({ name, entry, status: 'up-to-date', commit: repo.commit });
@@ -260,6 +246,10 @@ export async function syncLock(opts: AddOptions & FetchOptions): Promise<SyncIte
       try {
         const repo = await fetches.get(entry.url, { sha: entry.commit }, `${name}: ${formatSource(entry)}`);
         const c = candidateIn(repo, entry, name, entry.commit);
+        if (c.problem) {
+          out.push({ name, status: 'refused', reason: `${name}: ${formatSource(entry)}: ${c.problem}` });
+          continue;
+        }
         if (c.contentHash !== entry.contentHash || c.name !== name) {
           out.push({
             name,
