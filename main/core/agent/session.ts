@@ -120,6 +120,18 @@ const META_TOOLS = new Set<string>([
   TOOL.read_skill_resource,
 ]);
 const key = (n: string): string => n.normalize('NFKC').toLowerCase();
+
+/** The skill names a message starts with as `/name` (`/git-commit /lint tidy up` → git-commit, lint), at most 8. */
+export function slashSkills(text: string): string[] {
+  const out: string[] = [];
+  const re = /^\s*\/([\p{L}\p{N}][\p{L}\p{N}_-]{0,63})(?=\s|$)/u;
+  let rest = text;
+  for (let m = re.exec(rest); m && out.length < 8; m = re.exec(rest)) {
+    out.push(m[1]!);
+    rest = rest.slice(m[0].length);
+  }
+  return out;
+}
 /** The events that start an answer to a user's message (where Regenerate forks). */
 const ANSWER_STARTS = new Set(['assistant_start', 'context', 'compaction']);
 
@@ -970,6 +982,13 @@ export class ChatSession {
   // ---- skills ----
 
   private autoLoad(text: string): void {
+    // `/name` at the start of a message (the window's `/` menu, or typed) loads that skill as the user's choice. A word
+    // that names no skill (`/usr is a folder`) is just text; a skill that cannot load says why.
+    for (const name of slashSkills(text)) {
+      if (this.state.loaded.has(key(name))) continue;
+      const r = this.loadInto(name, 'user', say('loadUser'));
+      if (!r.ok && r.code !== 'skill.not_found') this.record({ type: 'error', kind: 'skill', message: r.message });
+    }
     let matches;
     try {
       matches = this.host.matcher().match(text);
