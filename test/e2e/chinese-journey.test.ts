@@ -188,7 +188,12 @@ test(
     const log = page.getByRole('log', { name: '对话记录' });
     await log.getByText(/已加载技能 git-commit —— 触发词「/).waitFor();
     assert.deepEqual(await englishOnScreen(), []);
-    await card.getByRole('button', { name: '允许一次' }).click();
+    // The card's detail open: the gate's reason, in Chinese.
+    await card.getByText('门控检查了什么').click();
+    await card.getByText(/bash 可以做它的命令所说的任何事/).waitFor();
+    assert.deepEqual(await englishOnScreen(), []);
+    // Always allow saves a rule: Settings lists it below, described in Chinese.
+    await card.getByRole('button', { name: /^始终允许（/ }).click();
     await page.getByText('工作区是干净的，没有要提交的改动。').waitFor({ timeout: 60_000 });
     await page.getByRole('button', { name: '发送' }).waitFor();
     assert.deepEqual(await englishOnScreen(), []);
@@ -215,6 +220,9 @@ test('a skill waiting for review, its page, and Settings: no English sentence', 
   assert.deepEqual(await englishOnScreen(), []);
   await page.getByRole('navigation', { name: '视图' }).getByRole('button', { name: '设置' }).click();
   await page.getByRole('heading', { name: '设置', exact: true }).waitFor();
+  // The rule saved by Always allow, and the sandbox line (off in this journey's settings).
+  await page.locator('td.rule-desc', { hasText: /^允许 bash 命令「git status」/ }).waitFor();
+  await page.getByRole('heading', { name: '沙箱' }).waitFor();
   assert.deepEqual(await englishOnScreen(), []);
   assert.deepEqual(ui.problems, []);
 });
