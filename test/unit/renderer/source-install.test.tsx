@@ -1,0 +1,74 @@
+// A skill from a repository whose name is already installed: the install dialog says so and offers Update or keep;
+// nothing is replaced until Update, which asks main to replace exactly that skill, and closing keeps the installed one.
+import { describe, expect, it } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { InstallDialog } from '../../../renderer/src/components/InstallDialog';
+import type { InstallReport, OpenedSource } from '../../../renderer/src/api/types';
+import { memoryClient } from './memory-client';
+import { renderWith, WS } from './render';
+
+const opened = {
+  openId: 'o1',
+  display: 'https://git.example/team/skills.git',
+  kind: 'repository',
+  skills: [{ name: 'tidy', description: 'Tidies', level: 'P2', findings: 0, contentHash: 'c'.repeat(64) }],
+  plugins: [],
+} as unknown as OpenedSource;
+
+function client() {
+  const c = memoryClient();
+  const installs: unknown[][] = [];
+  Object.assign(c, {
+    openSource: async () => opened,
+    closeSource: async () => undefined,
+    installFromSource: async (...args: unknown[]): Promise<InstallReport[]> => {
+      installs.push(args);
+      const replace = args[3] === true;
+      return [
+        {
+          skill: 'tidy',
+          level: 'P2',
+          status: replace ? 'installed' : 'exists',
+          contentHash: 'c'.repeat(64),
+          findings: [],
+          ...(replace ? {} : { reason: 'tidy is already installed' }),
+        },
+      ];
+    },
+  });
+  return { c, installs };
+}
+
+async function installTidy() {
+  await userEvent.click(screen.getByRole('tab', { name: 'From a repository or marketplace' }));
+  await userEvent.type(screen.getByLabelText('Repository or marketplace'), opened.display);
+  await userEvent.click(screen.getByRole('button', { name: 'Fetch' }));
+  await userEvent.click(await screen.findByRole('button', { name: 'Review 1 skill' }));
+  await userEvent.click(screen.getByRole('button', { name: 'Approve' }));
+  return screen.findByText('already installed — update or keep');
+}
+
+describe('source install name clash', () => {
+  it('offers Update or keep; Update replaces exactly that skill', async () => {
+    const { c, installs } = client();
+    renderWith(<InstallDialog />, c, { workspace: WS, installOpen: true });
+    await installTidy();
+    expect(installs).toEqual([['o1', ['tidy'], 'project', false]]);
+    const dialog = screen.getByRole('dialog');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Update (replace the installed one)' }));
+    expect(await within(dialog).findByText('installed')).toBeTruthy();
+    expect(installs).toEqual([
+      ['o1', ['tidy'], 'project', false],
+      ['o1', ['tidy'], 'project', true],
+    ]);
+  });
+
+  it('closing keeps the installed one: nothing is replaced', async () => {
+    const { c, installs } = client();
+    renderWith(<InstallDialog />, c, { workspace: WS, installOpen: true });
+    await installTidy();
+    await userEvent.click(within(screen.getByRole('dialog')).getAllByRole('button', { name: 'Close' }).at(-1)!);
+    expect(installs).toEqual([['o1', ['tidy'], 'project', false]]);
+  });
+});
