@@ -17,6 +17,7 @@ import { EditButton, EditMessage, RegenerateButton, VersionSwitch } from './Mess
 import { Markdown } from './Markdown';
 import { ModelPicker } from './ModelPicker';
 import { SaveSkillOffer } from './SaveSkill';
+import { useSlashMenu } from './SlashMenu';
 import { ToolCard } from './ToolCard';
 import { useSay } from '../i18n/say';
 
@@ -106,6 +107,7 @@ export function Chat() {
   );
   const set = useView((s) => s.set);
   const [text, setText] = useState('');
+  const slash = useSlashMenu(text, setText);
   const [error, setError] = useState<string>();
   const [files, setFiles] = useState<Attachment[]>([]);
   const [refused, setRefused] = useState<Refusal[]>([]);
@@ -333,8 +335,10 @@ export function Chat() {
         >
           <span aria-hidden="true">📎</span>
         </button>
+        {slash.menu}
         <textarea
           ref={boxRef}
+          {...slash.aria}
           aria-label={t('chat.message')}
           placeholder={t('chat.placeholder')}
           value={text}
@@ -347,6 +351,7 @@ export function Chat() {
             void attach(pasted);
           }}
           onKeyDown={(e) => {
+            if (slash.onKeyDown(e)) return;
             if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
               e.preventDefault();
               void send();

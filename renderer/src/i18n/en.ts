@@ -434,6 +434,10 @@ export const en = {
     pending: 'It needs your approval before it is installed.',
     exists: 'A skill named {{name}} already exists there.',
   },
+  slash: {
+    label: 'Skills to load',
+    none: 'No enabled skill matches “{{query}}”.',
+  },
   cmd: {
     palette: 'Commands',
     search: 'Type a command',

@@ -423,6 +423,10 @@ export const zh: Strings = {
     pending: '安装前需要你的批准。',
     exists: '那里已经有名为 {{name}} 的技能。',
   },
+  slash: {
+    label: '要加载的技能',
+    none: '没有匹配“{{query}}”的已启用技能。',
+  },
   cmd: {
     palette: '命令',
     search: '输入命令',
