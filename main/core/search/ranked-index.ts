@@ -52,13 +52,28 @@ export interface RankedIndexOptions {
   normalize?: QueryNormalization | false;
 }
 
+/**
+ * A document, tokenised once when it is added: what compile() needs of it is its own (no other document changes it),
+ * so a change of one document costs one tokenisation, and compile() derives every weight from these runs with no
+ * per-term map and no word read again.
+ */
 interface Doc {
   id: string;
   /** Whatever the caller attached (ToolSearch: the tool and its re-ranking features). */
   data: unknown;
-  /** Per field: distinct term ids in first-occurrence order, their counts, and the field length in terms. */
-  fields: { tids: number[]; counts: number[]; len: number }[];
   alive: boolean;
+  /** Its distinct term ids, in first-occurrence order across the fields (fields in option order). */
+  tids: Int32Array;
+  /** Per run entry: P(t|d), the term's share of the document's field-weighted text. */
+  lm: Float64Array;
+  /**
+   * Per field f, its distinct terms in first-occurrence order as [cStart[f], cStart[f + 1]) of cEntry (the term's
+   * index in `tids`) and cCount (its count in the field); and the field's length in terms.
+   */
+  cStart: Int32Array;
+  cEntry: Int32Array;
+  cCount: Int32Array;
+  lens: Int32Array;
 }
 
 export interface IndexHit {
@@ -132,6 +147,8 @@ export class RankedIndex {
   private vocab: string[] = [];
   /** Per document number: rank of its id in code-unit order (ties between equal scores go to the smaller id). */
   private idRank = EMPTY_I32;
+  /** The live document numbers in id order, as of the last compile. */
+  private byName: number[] = [];
   /**
    * Per document number, as of the last compile, in one flat run per document (docStart[d] … docStart[d + 1]):
    * its distinct term ids, their saturated BM25F weight (without idf) and P(t|d) (share of its weighted text).
@@ -140,6 +157,16 @@ export class RankedIndex {
   private docTerm = EMPTY_I32;
   private docSat = EMPTY_F64;
   private docLm = EMPTY_F64;
+  /** Per term id, documents holding it as of the last compile; the averages the weights were made with. */
+  private df = EMPTY_I32;
+  private avg: Float64Array = EMPTY_F64;
+  /** Per field, the live documents' total length in terms (integers: exact however it is added up). */
+  private lenSum: number[];
+  /** Document numbers added and removed since the last compile (compile patches those in). */
+  private pendingAdds: number[] = [];
+  private pendingRemovals: number[] = [];
+  /** How many compiles rebuilt everything and how many patched a change in (tests, benchmarks). */
+  readonly compiled = { rebuilt: 0, patched: 0 };
   private readonly wordCache = new BoundedMap<string, WordPlan>(WORD_CACHE_LIMIT);
 
   // Per-search scratch, sized to documents or terms, all zero / -1 between searches.
@@ -166,6 +193,7 @@ export class RankedIndex {
   constructor(private readonly opts: RankedIndexOptions) {
     this.fieldNames = Object.keys(opts.fields);
     this.specs = this.fieldNames.map((f) => opts.fields[f]!);
+    this.lenSum = this.specs.map(() => 0);
   }
 
   get size(): number {
@@ -215,20 +243,52 @@ export class RankedIndex {
 
   add(id: string, fields: Record<string, string>, data?: unknown): void {
     this.remove(id);
+    const F = this.specs.length;
+    const entryOf = new Map<number, number>();
+    const tids: number[] = [];
+    const raw: number[] = [];
+    const cStart = new Int32Array(F + 1);
+    const cEntry: number[] = [];
+    const cCount: number[] = [];
+    const lens = new Int32Array(F);
+    let weighted = 0;
+    for (let f = 0; f < F; f++) {
+      const spec = this.specs[f]!;
+      const ts = terms(fields[this.fieldNames[f]!] ?? '');
+      const tf = new Map<number, number>();
+      for (const t of ts) {
+        const tid = this.intern(t);
+        tf.set(tid, (tf.get(tid) ?? 0) + 1);
+      }
+      lens[f] = ts.length;
+      weighted += spec.weight * ts.length;
+      cStart[f] = cEntry.length;
+      for (const [t, c] of tf) {
+        let e = entryOf.get(t);
+        if (e === undefined) {
+          e = tids.push(t) - 1;
+          entryOf.set(t, e);
+          raw.push(0);
+        }
+        cEntry.push(e);
+        cCount.push(c);
+        raw[e]! += spec.weight * c;
+      }
+    }
+    cStart[F] = cEntry.length;
     const doc: Doc = {
       id,
       data,
       alive: true,
-      fields: this.fieldNames.map((f) => {
-        const ts = terms(fields[f] ?? '');
-        const tf = new Map<number, number>();
-        for (const t of ts) {
-          const tid = this.intern(t);
-          tf.set(tid, (tf.get(tid) ?? 0) + 1);
-        }
-        return { tids: [...tf.keys()], counts: [...tf.values()], len: ts.length };
-      }),
+      tids: Int32Array.from(tids),
+      lm: Float64Array.from(raw, (r) => (weighted ? r / weighted : 0)),
+      cStart,
+      cEntry: Int32Array.from(cEntry),
+      cCount: Int32Array.from(cCount),
+      lens,
     };
+    for (let f = 0; f < F; f++) this.lenSum[f]! += lens[f]!;
+    this.pendingAdds.push(this.docs.length);
     this.byId.set(id, this.docs.length);
     this.docs.push(doc);
     this.alive++;
@@ -238,7 +298,10 @@ export class RankedIndex {
   remove(id: string): void {
     const i = this.byId.get(id);
     if (i === undefined) return;
-    this.docs[i]!.alive = false;
+    const d = this.docs[i]!;
+    d.alive = false;
+    for (let f = 0; f < this.specs.length; f++) this.lenSum[f]! -= d.lens[f]!;
+    this.pendingRemovals.push(i);
     this.byId.delete(id);
     this.alive--;
     this.dirty = true;
@@ -249,12 +312,62 @@ export class RankedIndex {
   }
 
   /**
-   * Rebuild postings from the per-doc term counts (drops removed docs), into flat typed arrays: a search after a
-   * change pays for this once (or the caller, ahead of it), so it allocates a few arrays, not one per term.
+   * Bring postings, idf and the per-document runs up to date with the documents added and removed since the last
+   * compile, into flat typed arrays: a search after a change pays for this once (or the caller, ahead of it).
+   *
+   * A change of a few documents is patched in: their runs are appended, their postings cut out and spliced in, and
+   * only idf (per term) and the name order (per document) are worked out again; the other documents' weights stand.
+   * They can, because a saturated weight depends on the rest of the index only through the average field lengths,
+   * taken on a grid (averageOnGrid) that a few documents rarely move. When they do move it, after many removals
+   * (compaction), and at the first compile, everything is rebuilt. Both ways give the same index, weights and ranks.
    */
   compile(): void {
     if (!this.dirty) return;
-    if (this.docs.length > this.alive * 2 + 64) {
+    const avg = this.averages();
+    const full =
+      this.docStart.length === 0 ||
+      this.docs.length > this.alive * 2 + 64 ||
+      avg.some((a, f) => a !== this.avg[f]) ||
+      this.pendingAdds.length + this.pendingRemovals.length > this.alive / 4;
+    if (full) this.rebuild(avg);
+    else this.patch();
+    this.compiled[full ? 'rebuilt' : 'patched']++;
+    this.pendingAdds = [];
+    this.pendingRemovals = [];
+    this.finish();
+  }
+
+  /** Per field, the live documents' average length on the grid (at least 1), from the exact running sums. */
+  private averages(): Float64Array {
+    const F = this.specs.length;
+    const avg = new Float64Array(F);
+    for (let f = 0; f < F; f++) avg[f] = averageOnGrid(this.alive ? this.lenSum[f]! / this.alive : 1);
+    return avg;
+  }
+
+  /** A document's run: its terms, saturated weights and P(t|d), written at `at` of docTerm/docSat/docLm. */
+  private writeRun(d: Doc, at: number, x: Float64Array, df: Int32Array): void {
+    const k1 = this.opts.k1 ?? 1.2;
+    const { tids, cStart, cEntry, cCount } = d;
+    for (let f = 0; f < this.specs.length; f++) {
+      const spec = this.specs[f]!;
+      const norm = 1 - spec.b + (spec.b * d.lens[f]!) / this.avg[f]!;
+      for (let k = cStart[f]!, end = cStart[f + 1]!; k < end; k++) x[cEntry[k]!]! += (spec.weight * cCount[k]!) / norm;
+    }
+    for (let e = 0; e < tids.length; e++) {
+      const t = tids[e]!;
+      const xe = x[e]!;
+      this.docTerm[at + e] = t;
+      this.docSat[at + e] = (xe * (k1 + 1)) / (xe + k1);
+      this.docLm[at + e] = d.lm[e]!;
+      df[t]!++;
+      x[e] = 0;
+    }
+  }
+
+  /** Everything from the documents' runs: removed documents dropped (renumbered), every weight worked out again. */
+  private rebuild(avg: Float64Array): void {
+    if (this.docs.length > this.alive) {
       const live = this.docs.filter((d) => d.alive);
       this.docs.length = 0;
       this.byId.clear();
@@ -263,74 +376,35 @@ export class RankedIndex {
         this.docs.push(d);
       }
     }
-    const k1 = this.opts.k1 ?? 1.2;
-    const n = this.alive;
+    this.avg = avg;
     const T = this.termText.length;
-    const F = this.specs.length;
     const D = this.docs.length;
-    const avg = new Float64Array(F);
-    let bound = 0;
-    for (const d of this.docs) {
-      if (!d.alive) continue;
-      for (let f = 0; f < F; f++) {
-        avg[f]! += d.fields[f]!.len;
-        bound += d.fields[f]!.tids.length;
-      }
-    }
-    for (let f = 0; f < F; f++) avg[f] = n ? Math.max(1, avg[f]! / n) : 1;
-    // Per document: its distinct terms (first-occurrence order), saturated BM25F weight and share of weighted text.
-    const start = new Int32Array(D + 1);
-    const docTerm = new Int32Array(bound);
-    const docSat = new Float64Array(bound);
-    const docLm = new Float64Array(bound);
-    const df = new Int32Array(T + 1);
-    const wtf = new Float64Array(T);
-    const raw = new Float64Array(T);
     let m = 0;
-    for (let di = 0; di < D; di++) {
-      start[di] = m;
-      const d = this.docs[di]!;
-      if (!d.alive) continue;
-      const first = m;
-      let weighted = 0;
-      for (let f = 0; f < F; f++) {
-        const fd = d.fields[f]!;
-        const spec = this.specs[f]!;
-        const norm = 1 - spec.b + (spec.b * fd.len) / avg[f]!;
-        weighted += spec.weight * fd.len;
-        for (let j = 0; j < fd.tids.length; j++) {
-          const t = fd.tids[j]!;
-          const c = fd.counts[j]!;
-          if (raw[t] === 0) docTerm[m++] = t;
-          wtf[t]! += (spec.weight * c) / norm;
-          raw[t]! += spec.weight * c;
-        }
-      }
-      for (let j = first; j < m; j++) {
-        const t = docTerm[j]!;
-        const x = wtf[t]!;
-        docSat[j] = (x * (k1 + 1)) / (x + k1);
-        docLm[j] = weighted ? raw[t]! / weighted : 0;
-        df[t]!++;
-        wtf[t] = 0;
-        raw[t] = 0;
-      }
+    let widest = 0;
+    for (const d of this.docs) {
+      m += d.tids.length;
+      if (d.tids.length > widest) widest = d.tids.length;
+    }
+    const start = new Int32Array(D + 1);
+    this.docTerm = new Int32Array(m);
+    this.docSat = new Float64Array(m);
+    this.docLm = new Float64Array(m);
+    const df = new Int32Array(T);
+    const x = new Float64Array(widest);
+    for (let di = 0, at = 0; di < D; di++) {
+      start[di] = at;
+      this.writeRun(this.docs[di]!, at, x, df);
+      at += this.docs[di]!.tids.length;
     }
     start[D] = m;
     this.docStart = start;
-    this.docTerm = docTerm;
-    this.docSat = docSat;
-    this.docLm = docLm;
+    this.df = df;
+    this.byName = this.docs.map((_, i) => i).sort((a, b) => (this.docs[a]!.id < this.docs[b]!.id ? -1 : 1));
     // Postings in document order: counts to offsets, then one pass over the documents' runs.
-    const power = this.opts.idfPower ?? 1.5;
     const postStart = new Int32Array(T + 1);
-    const idf = new Float64Array(T);
-    let vocabChanged = T !== this.idf.length;
     for (let t = 0, at = 0; t < T; t++) {
       postStart[t] = at;
       at += df[t]!;
-      if (df[t]) idf[t] = Math.log(1 + (n - df[t]! + 0.5) / (df[t]! + 0.5)) ** power;
-      if (!vocabChanged && idf[t]! > 0 !== this.idf[t]! > 0) vocabChanged = true;
     }
     postStart[T] = m;
     const fill = postStart.slice(0, T);
@@ -338,20 +412,157 @@ export class RankedIndex {
     const postW = new Float32Array(m);
     for (let di = 0; di < D; di++) {
       for (let j = start[di]!, end = start[di + 1]!; j < end; j++) {
-        const at = fill[docTerm[j]!]!++;
+        const at = fill[this.docTerm[j]!]!++;
         postDoc[at] = di;
-        postW[at] = docSat[j]!;
+        postW[at] = this.docSat[j]!;
       }
     }
     this.postStart = postStart;
     this.postDoc = postDoc;
     this.postW = postW;
+  }
+
+  /**
+   * The documents added since the last compile get runs after the others' and postings at the end of their terms'
+   * (their numbers are the highest); the removed ones' postings are cut out (their runs stay, unread, until a rebuild).
+   */
+  private patch(): void {
+    const T = this.termText.length;
+    const oldD = this.docStart.length - 1;
+    const D = this.docs.length;
+    const oldM = this.docStart[oldD]!;
+    // Runs: the new documents' after the last one (a document added and removed since has none).
+    let grow = 0;
+    let widest = 0;
+    for (let di = oldD; di < D; di++) {
+      const d = this.docs[di]!;
+      if (!d.alive) continue;
+      grow += d.tids.length;
+      if (d.tids.length > widest) widest = d.tids.length;
+    }
+    const start = new Int32Array(D + 1);
+    start.set(this.docStart.subarray(0, oldD + 1));
+    // Room for more runs is kept (a quarter more each time it runs out): a patch copies the runs only then.
+    const grown = <A extends Int32Array | Float64Array>(a: A, make: (n: number) => A): A => {
+      if (a.length >= oldM + grow) return a;
+      const b = make(Math.ceil((oldM + grow) * 1.25));
+      b.set(a.subarray(0, oldM));
+      return b;
+    };
+    this.docTerm = grown(this.docTerm, (n) => new Int32Array(n));
+    this.docSat = grown(this.docSat, (n) => new Float64Array(n));
+    this.docLm = grown(this.docLm, (n) => new Float64Array(n));
+    const df = new Int32Array(T);
+    df.set(this.df.subarray(0, Math.min(T, this.df.length)));
+    const x = new Float64Array(widest);
+    let at = oldM;
+    // New postings, (term, document, weight), in document order, then ordered by term (a stable sort keeps documents in order).
+    const addT: number[] = [];
+    const addD: number[] = [];
+    const addW: number[] = [];
+    for (let di = oldD; di < D; di++) {
+      start[di] = at;
+      const d = this.docs[di]!;
+      if (!d.alive) continue;
+      this.writeRun(d, at, x, df);
+      for (let j = at; j < at + d.tids.length; j++) {
+        addT.push(this.docTerm[j]!);
+        addD.push(di);
+        addW.push(this.docSat[j]!);
+      }
+      at += d.tids.length;
+    }
+    start[D] = at;
+    this.docStart = start;
+    const adds = addT.map((_, k) => k).sort((a, b) => addT[a]! - addT[b]!);
+    // Name order: the removed documents leave it, the added ones are merged in where their ids sort.
+    const id = (d: number): string => this.docs[d]!.id;
+    const newcomers: number[] = [];
+    for (let di = oldD; di < D; di++) if (this.docs[di]!.alive) newcomers.push(di);
+    newcomers.sort((a, b) => (id(a) < id(b) ? -1 : 1));
+    const byName: number[] = [];
+    let c = 0;
+    for (const d of this.byName) {
+      if (!this.docs[d]!.alive) continue;
+      while (c < newcomers.length && id(newcomers[c]!) < id(d)) byName.push(newcomers[c++]!);
+      byName.push(d);
+    }
+    while (c < newcomers.length) byName.push(newcomers[c++]!);
+    this.byName = byName;
+    // Removed documents: their terms lose them.
+    const gone = new Uint8Array(oldD);
+    const touched = new Set<number>();
+    for (const d of this.pendingRemovals) {
+      if (d >= oldD) continue;
+      gone[d] = 1;
+      for (let j = start[d]!, end = start[d + 1]!; j < end; j++) {
+        touched.add(this.docTerm[j]!);
+        df[this.docTerm[j]!]!--;
+      }
+    }
+    for (const t of addT) touched.add(t);
+    const order = [...touched].sort((a, b) => a - b);
+    // The touched terms' runs are rebuilt; the runs between them move as blocks.
+    const oldStart = this.postStart;
+    const oldT = oldStart.length - 1;
+    const oldAt = (t: number): number => oldStart[Math.min(t, oldT)]!;
+    const postStart = new Int32Array(T + 1);
+    let m = 0;
+    for (let t = 0; t < T; t++) {
+      postStart[t] = m;
+      m += df[t]!;
+    }
+    postStart[T] = m;
+    const postDoc = new Int32Array(m);
+    const postW = new Float32Array(m);
+    const block = (from: number, to: number): void => {
+      if (from >= to) return;
+      postDoc.set(this.postDoc.subarray(oldAt(from), oldAt(to)), postStart[from]!);
+      postW.set(this.postW.subarray(oldAt(from), oldAt(to)), postStart[from]!);
+    };
+    let next = 0;
+    let k = 0;
+    for (const t of order) {
+      block(next, t);
+      let p = postStart[t]!;
+      for (let j = oldAt(t), end = oldAt(t + 1); j < end; j++) {
+        const d = this.postDoc[j]!;
+        if (gone[d]) continue;
+        postDoc[p] = d;
+        postW[p++] = this.postW[j]!;
+      }
+      while (k < adds.length && addT[adds[k]!]! < t) k++;
+      for (; k < adds.length && addT[adds[k]!] === t; k++) {
+        postDoc[p] = addD[adds[k]!]!;
+        postW[p++] = addW[adds[k]!]!;
+      }
+      next = t + 1;
+    }
+    block(next, T);
+    this.postStart = postStart;
+    this.postDoc = postDoc;
+    this.postW = postW;
+    this.df = df;
+  }
+
+  /** idf per term, the vocabulary, the name order and the scratch sizes, after a rebuild or a patch. */
+  private finish(): void {
+    const n = this.alive;
+    const T = this.termText.length;
+    const D = this.docs.length;
+    const df = this.df;
+    const power = this.opts.idfPower ?? 1.5;
+    const idf = new Float64Array(T);
+    let vocabChanged = T !== this.idf.length;
+    for (let t = 0; t < T; t++) {
+      if (df[t]) idf[t] = Math.log(1 + (n - df[t]! + 0.5) / (df[t]! + 0.5)) ** power;
+      if (!vocabChanged && idf[t]! > 0 !== this.idf[t]! > 0) vocabChanged = true;
+    }
     this.idf = idf;
     // The sorted vocabulary (prefix and typo matches) changes only when a term gains its first or loses its last document.
     if (vocabChanged) this.vocab = this.termText.filter((_, t) => idf[t]! > 0).sort();
-    const byName = this.docs.map((_, i) => i).sort((a, b) => (this.docs[a]!.id < this.docs[b]!.id ? -1 : 1));
     this.idRank = new Int32Array(D);
-    byName.forEach((d, r) => (this.idRank[d] = r));
+    this.byName.forEach((d, r) => (this.idRank[d] = r));
     if (this.scores.length < D) {
       this.scores = new Float64Array(D * 2);
       this.masks = new Uint32Array(D * 2);
@@ -521,10 +732,15 @@ export class RankedIndex {
     const out: Record<string, string[]> = {};
     if (i === undefined) return out;
     const want = new Set(plan.map((p) => this.termId(p.term)));
-    this.docs[i]!.fields.forEach((fd, f) => {
-      const hit = fd.tids.filter((t) => want.has(t)).map((t) => this.termText[t]!);
+    const d = this.docs[i]!;
+    for (let f = 0; f < this.specs.length; f++) {
+      const hit: string[] = [];
+      for (let k = d.cStart[f]!; k < d.cStart[f + 1]!; k++) {
+        const t = d.tids[d.cEntry[k]!]!;
+        if (want.has(t)) hit.push(this.termText[t]!);
+      }
       if (hit.length) out[this.fieldNames[f]!] = hit;
-    });
+    }
     return out;
   }
 
@@ -687,6 +903,15 @@ export class RankedIndex {
     for (const t of list) acc[t] = 0;
     return m;
   }
+}
+
+/**
+ * An average field length on a grid of 32 steps per doubling (each within 1.1% of the exact one): the saturated
+ * weights use this, so adding or removing a few documents leaves the others' weights as they are (RankedIndex.compile
+ * patches) and a fresh index over the same documents has the very same weights.
+ */
+export function averageOnGrid(avg: number): number {
+  return Math.max(1, 2 ** (Math.round(Math.log2(Math.max(avg, 1)) * 32) / 32));
 }
 
 /** The first index of sorted `xs` whose value is not below `x` (xs.length when none is). */
