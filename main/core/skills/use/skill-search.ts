@@ -194,11 +194,52 @@ function indexKey(e: MatchableSkill): string {
   ]);
 }
 
+/**
+ * What an indexed skill was indexed from: the entry's parts (the catalog keeps an unchanged skill's manifest object
+ * from one build to the next, so a look at these settles most skills) and, worked out when they differ, indexKey.
+ */
+interface Indexed {
+  manifest: MatchableSkill['manifest'];
+  file: string | undefined;
+  mtimeMs: number | undefined;
+  size: number | undefined;
+  tier: MatchableSkill['tier'];
+  key: string;
+}
+
+function indexedOf(e: MatchableSkill): Indexed {
+  const stat = e as { mtimeMs?: number; size?: number };
+  return { manifest: e.manifest, file: e.file, mtimeMs: stat.mtimeMs, size: stat.size, tier: e.tier, key: indexKey(e) };
+}
+
+function sameAsIndexed(e: MatchableSkill, was: Indexed): boolean {
+  const stat = e as { mtimeMs?: number; size?: number };
+  if (
+    e.manifest === was.manifest &&
+    e.file === was.file &&
+    stat.mtimeMs === was.mtimeMs &&
+    stat.size === was.size &&
+    e.tier === was.tier
+  )
+    return true;
+  return indexKey(e) === was.key;
+}
+
+/** The skills' own synonym groups in catalog order, as one text (skills without any add nothing to it). */
+function synonymsKeyOf(list: MatchableSkill[]): string {
+  const out: [string, string[][]][] = [];
+  for (const e of list) {
+    const groups = skillSynonyms(e);
+    if (groups.length) out.push([e.manifest.name, groups]);
+  }
+  return JSON.stringify(out);
+}
+
 export class SkillSearch {
   private readonly index: RankedIndex;
   private readonly fields: (e: MatchableSkill) => Record<string, string>;
   private readonly opts: SkillSearchOptions;
-  private readonly keys = new Map<string, string>();
+  private readonly keys = new Map<string, Indexed>();
   /** The request expander; rebuilt by update() when the skills' own synonyms change. */
   private expand: Expander;
   private synonymsKey: string;
@@ -210,7 +251,7 @@ export class SkillSearch {
     const { index, fields } = skillIndexOptions(opts, list);
     this.expand = index.expand!;
     this.fields = fields;
-    this.synonymsKey = JSON.stringify(list.map((e) => skillSynonyms(e)));
+    this.synonymsKey = synonymsKeyOf(list);
     this.index = new RankedIndex({ ...index, expand: (t) => this.expand(t) });
     this.addAll(list);
     // Postings are built here and after each update, not on the request that follows.
@@ -220,26 +261,27 @@ export class SkillSearch {
   private addAll(list: MatchableSkill[]): void {
     for (const e of list) {
       this.index.add(e.manifest.name, this.fields(e), e);
-      this.keys.set(e.manifest.name, indexKey(e));
+      this.keys.set(e.manifest.name, indexedOf(e));
     }
   }
 
   /**
    * Follow a changed catalog without indexing it all again: skills gone or changed (file, manifest) are removed,
-   * new and changed ones added. Rankings are those of a fresh SkillSearch over the same entries.
+   * new and changed ones added, and the index patches just those documents in (RankedIndex.compile). Rankings are
+   * those of a fresh SkillSearch over the same entries.
    */
   update(entries: Iterable<MatchableSkill>): void {
     const list = searchableSkills(entries);
     const wanted = new Map(list.map((e) => [e.manifest.name, e]));
-    for (const [name, key] of this.keys) {
+    for (const [name, was] of this.keys) {
       const e = wanted.get(name);
-      if (!e || indexKey(e) !== key) {
+      if (!e || !sameAsIndexed(e, was)) {
         this.index.remove(name);
         this.keys.delete(name);
       }
     }
     this.addAll(list.filter((e) => !this.keys.has(e.manifest.name)));
-    const synonymsKey = JSON.stringify(list.map((e) => skillSynonyms(e)));
+    const synonymsKey = synonymsKeyOf(list);
     if (synonymsKey !== this.synonymsKey && !this.opts.expander) {
       this.synonymsKey = synonymsKey;
       this.expand = skillIndexOptions(this.opts, list).index.expand!;
