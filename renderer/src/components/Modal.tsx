@@ -1,7 +1,7 @@
 // A modal dialog (role="dialog", aria-modal, labelled by its heading): focus moves in on open, Escape closes it in
 // every state (heard on the document, so a button that vanished under the focus — an install's Audit — cannot leave
 // it deaf), Tab stays inside, and focus returns to where it was on close. Only the topmost dialog hears the keys.
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 
 interface Props {
   title: string;
@@ -20,9 +20,13 @@ export function Modal({ title, onClose, children, wide }: Props) {
   const id = useId();
   const closeRef = useRef(onClose);
   closeRef.current = onClose;
+  // Where the focus was, read when the dialog first renders: by the time effects run, a control inside it with
+  // autoFocus (the palette's search) already holds the focus, and returning there on close would drop it to the page.
+  const [before] = useState(() =>
+    typeof document === 'undefined' ? null : (document.activeElement as HTMLElement | null),
+  );
 
   useEffect(() => {
-    const before = document.activeElement as HTMLElement | null;
     const el = ref.current!;
     open.push(el);
     const first = el.querySelector<HTMLElement>('[autofocus], input, textarea, select, button');
