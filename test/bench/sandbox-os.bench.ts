@@ -1,7 +1,8 @@
 // OS sandbox benchmark: the time a command takes inside the wall (bubblewrap here) against the same command spawned
 // bare, in the same run — median and p90 over N runs each, the first contained command included; the wall's one-time
-// start is printed apart. Goal: overhead ≤ 100 ms median.
-import { mkdtempSync, rmSync } from 'node:fs';
+// start is printed apart. Two walls side by side: one whose runtime builds every command's line anew (the baseline,
+// `reuseCommandLines: false`) and one that reuses the line it built (template.ts). Goal: overhead ≤ 100 ms median.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Wall } from '../../main/core/contain/wall.js';
@@ -17,30 +18,51 @@ const ms = (n: number): string => `${n.toFixed(1).padStart(7)} ms`;
 const COMMAND = 'echo hi > out.txt && cat out.txt >/dev/null';
 const opts = { timeoutMs: 30_000 };
 
-try {
+async function open(name: string, reuseCommandLines: boolean): Promise<{ wall: Wall; ws: string; startMs: number }> {
+  const ws = join(root, name);
+  mkdirSync(ws);
   const t0 = performance.now();
-  const wall = await Wall.open({ workspace: root, home: join(root, 'home'), dataDir: join(root, 'data') }, 'auto');
+  const wall = await Wall.open({ workspace: ws, home: join(root, 'home'), dataDir: join(root, 'data') }, 'auto', {
+    reuseCommandLines,
+  });
   const startMs = performance.now() - t0;
   if (!wall.available) throw new Error(`the sandbox is unavailable: ${wall.status().reason}`);
+  return { wall, ws, startMs };
+}
+
+try {
+  const rebuilt = await open('rebuilt', false);
+  const reused = await open('reused', true);
   const bare: number[] = [];
-  const inside: number[] = [];
-  // Interleaved, so a busy moment of the machine falls on both sides alike; the first contained run is kept.
+  const times = { rebuilt: [] as number[], reused: [] as number[] };
+  // Interleaved, so a busy moment of the machine falls on all three alike; the first contained runs are kept.
   for (let i = 0; i < N; i++) {
-    let t = performance.now();
-    const r = await runContained(wall, COMMAND, root, { ...opts, hosts: [] });
-    inside.push(performance.now() - t);
-    if (r.exitCode !== 0) throw new Error(`contained run failed: ${r.stderr}`);
-    t = performance.now();
-    await runBash(COMMAND, root, opts);
+    for (const [name, w] of [
+      ['rebuilt', rebuilt],
+      ['reused', reused],
+    ] as const) {
+      const t = performance.now();
+      const r = await runContained(w.wall, COMMAND, w.ws, { ...opts, hosts: [] });
+      times[name].push(performance.now() - t);
+      if (r.exitCode !== 0) throw new Error(`contained run failed: ${r.stderr}`);
+    }
+    const t = performance.now();
+    await runBash(COMMAND, reused.ws, opts);
     bare.push(performance.now() - t);
   }
-  await wall.close();
-  const over = inside.map((x, i) => x - bare[i]!);
-  console.log(`OS sandbox (${wall.status().backend}), ${N} runs each of: ${COMMAND}`);
-  console.log(`  wall start (once per workspace)   ${ms(startMs)}`);
+  await rebuilt.wall.close();
+  await reused.wall.close();
+  console.log(`OS sandbox (${reused.wall.status().backend}), ${N} runs each of: ${COMMAND}`);
+  console.log(`  wall start (first workspace: the runtime)   ${ms(rebuilt.startMs)}`);
+  console.log(`  wall start (second workspace)               ${ms(reused.startMs)}`);
   console.log(`  bare spawn        median ${ms(median(bare))}   p90 ${ms(p90(bare))}`);
-  console.log(`  inside the wall   median ${ms(median(inside))}   p90 ${ms(p90(inside))}   first ${ms(inside[0]!)}`);
-  console.log(`  overhead          median ${ms(median(over))}   (goal ≤ 100 ms)`);
+  for (const name of ['rebuilt', 'reused'] as const) {
+    const xs = times[name];
+    const over = xs.map((x, i) => x - bare[i]!);
+    const label = name === 'rebuilt' ? 'line built per command' : 'line reused (default)';
+    console.log(`  ${label.padEnd(24)} median ${ms(median(xs))}   p90 ${ms(p90(xs))}   first ${ms(xs[0]!)}`);
+    console.log(`    overhead                 median ${ms(median(over))}   (goal ≤ 100 ms)`);
+  }
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

@@ -2,7 +2,6 @@
 // on Linux, Seatbelt on macOS, its own backend on Windows), initialised once per open workspace and reset when the last
 // workspace closes; each command is wrapped, spawned as its own process group, and reports what the wall blocked.
 import { spawn, spawnSync, type ChildProcess, type StdioOptions } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { accessSync, constants, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +13,7 @@ import { english, isInside, say, type Said } from '../base/index.js';
 import { blockedOf, type Blocked } from './blocked.js';
 import { planProtect, sweepProtect } from './protect.js';
 import { holdWatchdog, watchedArgv, watchedStdio } from './group-watchdog.js';
+import { commandId, encodedId, fill, pathState, reusable, STAND_IN, type Template } from './template.js';
 
 type Runtime = typeof RuntimeModule;
 let runtimeModule: Promise<Runtime> | undefined;
@@ -23,6 +23,8 @@ const loadRuntime = (): Promise<Runtime> => (runtimeModule ??= import('@anthropi
 /** The runtime is one per process (its proxies): started by the first open wall, reset when the last one closes. */
 const open = new Set<Wall>();
 let started: Promise<void> | undefined;
+/** Counts the runtime's starts: a command line built under one start (its proxy's sockets and token) is of no other. */
+let generation = 0;
 /** The socat processes relaying the proxy's sockets (Linux), found once the runtime has started. */
 let bridges: { pid: number; socket: string }[] | undefined;
 
@@ -138,6 +140,13 @@ function addedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return out;
 }
 
+/**
+ * A bash whose stdin is a socket (a pipe Node made, as an MCP server's) runs ~/.bashrc unless SHLVL says it is nested;
+ * each bash around a command execs the next and hands SHLVL down unchanged, so the innermost would read it, and what it
+ * prints corrupts the program's output. Unless the caller's environment sets it.
+ */
+const SHELL_LEVEL = { SHLVL: '1' };
+
 /** One word for bash, quoted so it stays one word whatever it holds. */
 function shellQuote(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
@@ -174,17 +183,25 @@ export interface WrappedProgram {
   release(): Blocked[];
 }
 
+export interface WallOptions {
+  /** false: the runtime builds every command's line anew (the benchmark's baseline). Default true (template.ts). */
+  reuseCommandLines?: boolean;
+}
+
 export class Wall {
   private state: { available: true } | { available: false; reason: string; words?: Said };
   private readonly config: SandboxRuntimeConfig;
   private readonly denyRead: string[];
   private readonly protect: string[];
   private isClosed = false;
+  /** Command lines built by the runtime, by what they were built from (template.ts); null: not reusable. */
+  private readonly templates = new Map<string, Template | null>();
 
   private constructor(
     readonly place: WallPlace,
     readonly mode: SandboxMode,
     state: Wall['state'],
+    private readonly options: WallOptions = {},
   ) {
     this.state = state;
     this.config = wallConfig(place, process.cwd());
@@ -197,9 +214,9 @@ export class Wall {
    * The wall of one workspace. Never throws: a sandbox that cannot start is a status (reason + hint), and in mode
    * `off` nothing is started at all. Available means a real command ran inside it.
    */
-  static async open(place: WallPlace, mode: SandboxMode): Promise<Wall> {
-    if (mode === 'off') return new Wall(place, mode, unavailable(say('sandbox.offInSettings')));
-    const wall = new Wall(place, mode, { available: true });
+  static async open(place: WallPlace, mode: SandboxMode, options: WallOptions = {}): Promise<Wall> {
+    if (mode === 'off') return new Wall(place, mode, unavailable(say('sandbox.offInSettings')), options);
+    const wall = new Wall(place, mode, { available: true }, options);
     open.add(wall);
     const problem = await wall.start();
     if (problem) wall.state = unavailable(problem);
@@ -220,6 +237,7 @@ export class Wall {
     const deps = await SandboxManager.checkDependenciesAsync();
     if (deps.errors.length) return deps.errors.join('; ');
     const init = (): Promise<void> => {
+      if (!started) generation++;
       started ??= SandboxManager.initialize(
         { ...this.config, socatPath: socatForBridges().path },
         // A host no command's list names is refused, and the refusal says which host and why.
@@ -257,8 +275,13 @@ export class Wall {
     }
     // Available only when a command really ran inside it (user namespaces can be off, a container can refuse bwrap).
     try {
-      // Run with nothing writable: the probe must leave no trace in the workspace at open.
-      const p = await this.spawnInside('exit 0', { cwd: this.place.workspace, stdio: 'ignore' }, true);
+      // With reused command lines, the probe builds the one commands use; else it runs with nothing writable: the
+      // runtime's own stand-ins (.bashrc, … in Knack's working folder) would be left in the workspace while it runs.
+      const p = await this.spawnInside(
+        'exit 0',
+        { cwd: this.place.workspace, stdio: 'ignore' },
+        !this.reusesLines(this.config.filesystem.allowWrite.map((w) => (typeof w === 'string' ? w : w.path))),
+      );
       const code = await new Promise<number | null>((res) => {
         p.child.once('close', (c) => res(c));
         p.child.once('error', () => res(-1));
@@ -336,7 +359,12 @@ export class Wall {
     const command = `exec ${unset}${argv.map(shellQuote).join(' ')}`;
     const w = await this.wrap(command, opts.cwd, opts.hosts ?? [], opts.writeRoots ?? [], false, opts.onlyWriteRoots);
     const [file, ...args] = w.argv;
-    return { file: file!, args, env: { ...(opts.env ?? process.env), ...addedEnv(w.env) }, release: w.release };
+    return {
+      file: file!,
+      args,
+      env: { ...SHELL_LEVEL, ...(opts.env ?? process.env), ...addedEnv(w.env) },
+      release: w.release,
+    };
   }
 
   /** Throws WallError unless the wall is available and its proxy alive. */
@@ -365,33 +393,53 @@ export class Wall {
     mayWrite(path: string): boolean;
   }> {
     const { SandboxManager } = await loadRuntime();
-    // 128 random bits: the proxy binds a connection to this command's host list by it (see registerCommandNetworkLists).
-    const id = randomBytes(16).toString('base64url');
+    // 144 random bits: the proxy binds a connection to this command's host list by it (see registerCommandNetworkLists).
+    const id = commandId();
     // The protected paths that exist are denied; a missing one handed to the sandbox would be stubbed in the workspace
     // (an empty file at .workbuddy, .git, …) for as long as the command runs, so those are checked after it instead.
     const base = onlyWriteRoots ? [] : this.config.filesystem.allowWrite;
     const roots = [...base.map((w) => (typeof w === 'string' ? w : w.path)), ...writeRoots];
     const plan = readOnly ? { deny: [], watch: [] } : planProtect(this.protect, roots);
-    let wrapped: { argv: string[]; env: NodeJS.ProcessEnv };
+    // This workspace's file rules, whichever workspace started the runtime.
+    const custom = {
+      filesystem: readOnly
+        ? { ...this.config.filesystem, allowWrite: [], denyWrite: [] }
+        : {
+            ...this.config.filesystem,
+            allowWrite: [...base, ...writeRoots.map((path) => ({ path, literal: true as const }))],
+            denyWrite: plan.deny.map((path) => ({ path, literal: true as const })),
+          },
+    } as Partial<SandboxRuntimeConfig>;
+    let wrapped: { argv: string[]; env: NodeJS.ProcessEnv } | undefined;
+    /** A wrap of the runtime's own, counted by it until cleanupAfterCommand (a reused line is not). */
+    let counted = false;
     try {
-      // This workspace's file rules, whichever workspace started the runtime.
-      wrapped = await SandboxManager.wrapWithSandboxArgv(
-        command,
-        // eslint-disable-next-line knack/tool-names -- the program bash runs the command line
-        'bash',
-        {
-          filesystem: readOnly
-            ? { ...this.config.filesystem, allowWrite: [], denyWrite: [] }
-            : {
-                ...this.config.filesystem,
-                allowWrite: [...base, ...writeRoots.map((path) => ({ path, literal: true as const }))],
-                denyWrite: plan.deny.map((path) => ({ path, literal: true as const })),
-              },
-        } as Partial<SandboxRuntimeConfig>,
-        undefined,
-        cwd,
-        { commandId: id, commandText: command },
-      );
+      if (this.reusesLines(roots)) {
+        // Everything the line is built from: the rules, the runtime's start, and where each path they name leads now
+        // (a secret folder made since, a protected folder made or swapped for a link, builds a new line).
+        const paths = [...this.denyRead, ...roots, ...(readOnly ? [] : this.protect)];
+        const state = pathState(paths);
+        const key = JSON.stringify([generation, readOnly, onlyWriteRoots, writeRoots, plan.deny, state]);
+        const t = await this.template(
+          key,
+          custom,
+          cwd,
+          paths.filter((_, i) => state[i]!.endsWith('\0-')),
+        );
+        if (t) wrapped = fill(t, id, command);
+      }
+      if (!wrapped) {
+        counted = true;
+        wrapped = await SandboxManager.wrapWithSandboxArgv(
+          command,
+          // eslint-disable-next-line knack/tool-names -- the program bash runs the command line
+          'bash',
+          custom,
+          undefined,
+          cwd,
+          { commandId: id, commandText: command },
+        );
+      }
     } catch (e) {
       throw new WallError(`the command could not be wrapped in the sandbox: ${(e as Error).message.split('\n')[0]}`);
     }
@@ -399,7 +447,7 @@ export class Wall {
       try {
         SandboxManager.registerCommandNetworkLists(id, { allowedDomains: hosts });
       } catch (e) {
-        SandboxManager.cleanupAfterCommand();
+        if (counted) SandboxManager.cleanupAfterCommand();
         throw new WallError(`the command's hosts are not valid: ${(e as Error).message.split('\n')[0]}`);
       }
     }
@@ -410,7 +458,7 @@ export class Wall {
       if (swept) return swept;
       swept = sweepProtect(plan.watch, this.place.workspace);
       if (hosts.length) SandboxManager.unregisterCommandNetworkLists(id);
-      SandboxManager.cleanupAfterCommand();
+      if (counted) SandboxManager.cleanupAfterCommand();
       return swept;
     };
     const mayWrite = (path: string): boolean =>
@@ -420,6 +468,45 @@ export class Wall {
     const [shell, flag, ...rest] = wrapped.argv;
     const argv = flag === '-c' ? [shell!, '--norc', flag, ...rest] : wrapped.argv;
     return { id, argv, env: wrapped.env, release, mayWrite };
+  }
+
+  /**
+   * Whether commands reuse one command line (template.ts): on Linux, unless Knack's working folder is one commands may
+   * write. There the runtime lists that folder's files on every wrap (nested .git/hooks, .vscode, … to deny) and makes
+   * stand-ins for the missing ones, which a reused line would not follow.
+   */
+  private reusesLines(roots: string[]): boolean {
+    return (
+      this.options.reuseCommandLines !== false &&
+      process.platform === 'linux' &&
+      !roots.some((r) => isInside(process.cwd(), r))
+    );
+  }
+
+  /** The runtime's line for one key, built once around the stand-in; undefined when it cannot be reused. */
+  private async template(
+    key: string,
+    custom: Partial<SandboxRuntimeConfig>,
+    cwd: string,
+    missing: string[],
+  ): Promise<Template | undefined> {
+    const known = this.templates.get(key);
+    if (known !== undefined) return known ?? undefined;
+    const { SandboxManager } = await loadRuntime();
+    const id = commandId();
+    // eslint-disable-next-line knack/tool-names -- the program bash runs the command line
+    const w = await SandboxManager.wrapWithSandboxArgv(STAND_IN, 'bash', custom, undefined, cwd, {
+      commandId: id,
+      commandText: 'the stand-in of every command (template.ts)',
+    });
+    // Its mount points, if any, are the runtime's to remove now; a line that needs them is not kept (reusable).
+    SandboxManager.cleanupAfterCommand();
+    const t: Template = { argv: w.argv, env: w.env, key: encodedId(id) };
+    const keep = reusable(t, missing) ? t : null;
+    // A few keys live at a time (one per write-roots set, a readOnly probe); a long session meets more as paths change.
+    if (this.templates.size >= 16) this.templates.clear();
+    this.templates.set(key, keep);
+    return keep ?? undefined;
   }
 
   private async spawnInside(command: string, opts: SpawnOptions, probe = false): Promise<ContainedProcess> {
@@ -434,7 +521,7 @@ export class Wall {
       cwd: opts.cwd,
       detached: true,
       stdio: watched ? watchedStdio(stdio) : stdio,
-      env: { ...scrubbedEnv(opts.env ?? process.env), ...addedEnv(env) },
+      env: { ...SHELL_LEVEL, ...scrubbedEnv(opts.env ?? process.env), ...addedEnv(env) },
     });
     if (watched) holdWatchdog(child);
     child.once('error', release);
