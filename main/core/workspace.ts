@@ -158,11 +158,14 @@ export class KnackWorkspace {
     let catalog: Catalog;
     // Audits run in the background: a big folder answers at once, unaudited skills are `checking` until their verdict.
     const trust = createTrustReview(store, { background: options.audit ?? true });
+    /** The workspace, once made: its wall says which protected paths a running command may be creating. */
+    const self: { ws?: KnackWorkspace } = {};
     try {
       catalog = await openCatalog({
         paths: options.paths,
         workspace: options.workspace,
         settings,
+        hidden: () => self.ws?.wallOpen?.guarded() ?? [],
         ...(store ? { store } : {}),
         review: trust,
       });
@@ -172,6 +175,7 @@ export class KnackWorkspace {
       throw e;
     }
     const ws = new KnackWorkspace(options, store, catalog, settings, trust, storeProblem);
+    self.ws = ws;
     if (options.watch) ws.watcher = watchCatalog(catalog);
     return ws;
   }

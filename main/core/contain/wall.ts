@@ -194,6 +194,11 @@ export class Wall {
   private readonly denyRead: string[];
   private readonly protect: string[];
   private isClosed = false;
+  /**
+   * The protected paths that were missing when a program still running started (each with how many such programs): what
+   * it creates there is on disk until the sweep at its end moves it aside, so discovery treats them as absent meanwhile.
+   */
+  private readonly guards = new Map<string, number>();
   /** Command lines built by the runtime, by what they were built from (template.ts); null: not reusable. */
   private readonly templates = new Map<string, Template | null>();
 
@@ -312,6 +317,14 @@ export class Wall {
 
   get available(): boolean {
     return this.state.available;
+  }
+
+  /**
+   * Protected paths a program running now may be creating (missing when it started, inside what it may write): until
+   * it has ended and what it made there is moved aside, whatever they hold is not to be read, e.g. as a project skill.
+   */
+  guarded(): string[] {
+    return [...this.guards.keys()];
   }
 
   /** Closed with its workspace: whatever its mode, nothing runs for it, inside or outside the sandbox. */
@@ -451,12 +464,19 @@ export class Wall {
         throw new WallError(`the command's hosts are not valid: ${(e as Error).message.split('\n')[0]}`);
       }
     }
+    for (const p of plan.watch) this.guards.set(p, (this.guards.get(p) ?? 0) + 1);
     let swept: Blocked[] | undefined;
     // Once the program has ended: its hosts leave the proxy, a protected path it created is moved aside, and the
     // runtime removes its own mount points (each wrap counts one; they go when no other contained program runs).
     const release = (): Blocked[] => {
       if (swept) return swept;
       swept = sweepProtect(plan.watch, this.place.workspace);
+      // Only once what it made is moved aside: a discovery meanwhile still skips it.
+      for (const p of plan.watch) {
+        const n = (this.guards.get(p) ?? 1) - 1;
+        if (n > 0) this.guards.set(p, n);
+        else this.guards.delete(p);
+      }
       if (hosts.length) SandboxManager.unregisterCommandNetworkLists(id);
       if (counted) SandboxManager.cleanupAfterCommand();
       return swept;

@@ -67,6 +67,11 @@ export interface CatalogOptions {
    * (default LISTING_RACY_MS, 2 s: coarse file-system clocks). Tests lower it; 0 trusts any unchanged folder.
    */
   listingRacyMs?: number;
+  /**
+   * Paths discovery treats as absent right now: the protected paths a sandboxed command running in the workspace may
+   * be creating (core/contain's Wall.guarded), moved aside once it ends. A skill planted there is never listed.
+   */
+  hidden?: () => readonly string[];
 }
 
 /** A skill that could not be indexed. */
@@ -360,6 +365,16 @@ export class Catalog extends EventEmitter {
       { maxDepth: this.settings.discovery.maxDepth, maxFolders: this.settings.discovery.maxFolders },
       (r) => caches.get(r)!,
     );
+    // Read right after the walk, which runs without a turn of the event loop: a command that could have written
+    // during it was running, and guarded, all along.
+    const hidden = this.options.hidden?.() ?? [];
+    if (hidden.length) {
+      const shown = disc.found.filter(
+        (f) =>
+          !hidden.some((h) => [f.file, f.realFile].some((p) => p === h || p.startsWith(h.endsWith(sep) ? h : h + sep))),
+      );
+      disc.found.splice(0, disc.found.length, ...shown);
+    }
     const t1 = now();
 
     // Found files are grouped by root, in root order: the cache of a file is its root's.
