@@ -181,6 +181,8 @@ export interface WrappedProgram {
   env: NodeJS.ProcessEnv;
   /** Call once the program has exited: what the wall moved aside. */
   release(): Blocked[];
+  /** The hosts the proxy refused this program since `since` (ms since the epoch), each named with why. */
+  refused(since?: number): Blocked[];
 }
 
 export interface WallOptions {
@@ -249,7 +251,7 @@ export class Wall {
         ({ host }) =>
           Promise.resolve({
             allow: false as const,
-            reason: `${host} is not among the hosts this command may reach (ceiling and active skills' permissions.network)`,
+            reason: `${host} is not among the hosts allowed to this program (the ceiling's network with the acting skills' permissions.network, or an MCP server's network list)`,
           }),
         true,
       ).then(() => void (bridges = bridgeProcesses(rt)));
@@ -372,11 +374,23 @@ export class Wall {
     const command = `exec ${unset}${argv.map(shellQuote).join(' ')}`;
     const w = await this.wrap(command, opts.cwd, opts.hosts ?? [], opts.writeRoots ?? [], false, opts.onlyWriteRoots);
     const [file, ...args] = w.argv;
+    const { SandboxManager } = await loadRuntime();
+    const refused = (since = 0): Blocked[] =>
+      blockedOf({
+        violations: SandboxManager.getSandboxViolationStore()
+          .getViolationsForCommand(w.id)
+          .filter((v) => v.timestamp.getTime() >= since && v.line.startsWith('deny network-outbound '))
+          .map((v) => v.line),
+        stderr: '',
+        cwd: opts.cwd,
+        denyRead: [],
+      });
     return {
       file: file!,
       args,
       env: { ...SHELL_LEVEL, ...(opts.env ?? process.env), ...addedEnv(w.env) },
       release: w.release,
+      refused,
     };
   }
 

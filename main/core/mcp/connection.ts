@@ -20,7 +20,14 @@ export interface McpWall {
   wrapProgram(
     argv: string[],
     opts: { cwd: string; env?: NodeJS.ProcessEnv; hosts?: string[] },
-  ): Promise<{ file: string; args: string[]; env: NodeJS.ProcessEnv; release(): void }>;
+  ): Promise<{
+    file: string;
+    args: string[];
+    env: NodeJS.ProcessEnv;
+    release(): void;
+    /** The hosts the sandbox's proxy refused the server since `since` (ms since the epoch). */
+    refused?(since?: number): { target: string }[];
+  }>;
 }
 
 export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'retrying' | 'failed' | 'closed';
@@ -83,6 +90,8 @@ export class McpConnection {
   private outside: string | undefined;
   /** Frees the wall's hold for the running server process. */
   private release: (() => void) | undefined;
+  /** The hosts the sandbox's proxy refused this server (a contained stdio server). */
+  private refused: ((since?: number) => { target: string }[]) | undefined;
   /** Bumped on every (re)connect so callbacks of an old client are ignored. */
   private generation = 0;
   /** Every teardown still running (closing a client, killing its process). */
@@ -155,6 +164,7 @@ export class McpConnection {
         const hosts = c.network && this.opts.network?.() ? c.network : [];
         const w = await wall.wrapProgram([c.command, ...c.args], { cwd, env, hosts });
         this.release = w.release;
+        this.refused = w.refused?.bind(w);
         spawn = { command: w.file, args: w.args, env: w.env as Record<string, string> };
       } else if (wall.closed) {
         throw new Error(`not started: the sandbox is closed (${wall.status().reason})`);
@@ -298,6 +308,7 @@ export class McpConnection {
     this.transport = undefined;
     this.pid = undefined;
     this.release = undefined;
+    this.refused = undefined;
     const done = (async () => {
       if (client) {
         client.onclose = undefined;
@@ -336,12 +347,19 @@ export class McpConnection {
   async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<McpCallOutcome> {
     const client = this.requireClient();
     const ms = this.config.callTimeoutMs;
-    const r = await withTimeout(
+    const since = Date.now();
+    const r = (await withTimeout(
       client.callTool({ name: tool, arguments: args }, undefined, { timeout: ms, ...(signal ? { signal } : {}) }),
       ms + 500,
       `calling ${tool} on "${this.name}"`,
-    );
-    return r as McpCallOutcome;
+    )) as McpCallOutcome;
+    // The proxy's refusal reaches the server as a bare 403; what the model and the user read names the host and why.
+    const hosts = [...new Set((this.refused?.(since) ?? []).map((b) => b.target))];
+    if (!hosts.length) return r;
+    const note =
+      `sandbox: refused ${hosts.join(', ')}: not in the "network" list of MCP server "${this.name}" ` +
+      "(mcp.json), or the ceiling's network is off (policy.ceiling.network)";
+    return { ...r, isError: true, content: [...(r.content ?? []), { type: 'text', text: note }] };
   }
 
   async listResources(): Promise<McpResourceInfo[]> {

@@ -130,6 +130,13 @@ test('a server given network hosts reaches them through the proxy while the ceil
     const other = await on.callTool('fetch_url', { url: 'http://evil.example.test/x' });
     assert.equal(other.isError, true, text(other));
     assert.match(text(other), /^403 Connection blocked by network allowlist/);
+    // What the model and the user read names the refused host and why.
+    assert.match(
+      text(other),
+      /sandbox: refused evil\.example\.test:80: not in the "network" list of MCP server "fetcher" \(mcp\.json\), or the ceiling's network is off/,
+    );
+    // An allowed call afterwards carries no note from the earlier refusal.
+    assert.doesNotMatch(text(await on.callTool('fetch_url', { url: 'http://api.example.test/v2' })), /sandbox:/);
   } finally {
     await on.close();
   }
@@ -138,10 +145,11 @@ test('a server given network hosts reaches them through the proxy while the ceil
   try {
     const refused = await off.callTool('fetch_url', { url: 'http://api.example.test/v1' });
     assert.equal(refused.isError, true, text(refused));
+    assert.match(text(refused), /sandbox: refused api\.example\.test:80: not in the "network" list/);
   } finally {
     await off.close();
   }
-  assert.deepEqual(apiHits, ['api.example.test']);
+  assert.deepEqual(apiHits, ['api.example.test', 'api.example.test']);
 });
 
 test('a network entry that is not a host name is an error naming the file and the field', () => {
