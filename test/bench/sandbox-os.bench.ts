@@ -5,6 +5,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Wall } from '../../main/core/contain/wall.js';
 import { runBash, runContained } from '../../main/core/tools/builtin/bash.js';
 
@@ -31,7 +32,11 @@ async function open(name: string, reuseCommandLines: boolean): Promise<{ wall: W
 }
 
 try {
+  // The first open loads the runtime and starts it: how long it holds the event loop (a streaming answer stalls).
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
   const rebuilt = await open('rebuilt', false);
+  loop.disable();
   const reused = await open('reused', true);
   const bare: number[] = [];
   const times = { rebuilt: [] as number[], reused: [] as number[] };
@@ -55,6 +60,9 @@ try {
   console.log(`OS sandbox (${reused.wall.status().backend}), ${N} runs each of: ${COMMAND}`);
   console.log(`  wall start (first workspace: the runtime)   ${ms(rebuilt.startMs)}`);
   console.log(`  wall start (second workspace)               ${ms(reused.startMs)}`);
+  console.log(
+    `  event loop held during the first start      max ${ms(loop.max / 1e6)}   p99 ${ms(loop.percentile(99) / 1e6)}`,
+  );
   console.log(`  bare spawn        median ${ms(median(bare))}   p90 ${ms(p90(bare))}`);
   for (const name of ['rebuilt', 'reused'] as const) {
     const xs = times[name];

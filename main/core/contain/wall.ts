@@ -1,7 +1,7 @@
 // The wall: every program Knack starts runs inside the OS sandbox of @anthropic-ai/sandbox-runtime (bubblewrap + socat
 // on Linux, Seatbelt on macOS, its own backend on Windows), initialised once per open workspace and reset when the last
 // workspace closes; each command is wrapped, spawned as its own process group, and reports what the wall blocked.
-import { spawn, spawnSync, type ChildProcess, type StdioOptions } from 'node:child_process';
+import { execFile, spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { accessSync, constants, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,12 +35,20 @@ let bridges: { pid: number; socket: string }[] | undefined;
  * kill -9; the runtime's own cleanup runs only on a clean exit. PDEATHSIG follows the thread that spawned the bridge:
  * the runtime spawns from the event loop's (main) thread, which lives as long as the process.
  * Where it cannot run (no setpriv, or one without --pdeathsig: util-linux before 2.33) the runtime's plain socat is
- * used, and the wall's status says its bridges may outlive a crash. Probed once (a run of `knack-socat -V`).
+ * used, and the wall's status says its bridges may outlive a crash. Probed once (a run of `knack-socat -V`), without
+ * blocking the event loop: three programs start for it, which under load took hundreds of milliseconds.
  */
 let bridgeSocat: { path?: string; note?: string } | undefined;
+let bridgeProbe: Promise<{ path?: string; note?: string }> | undefined;
+/** What the probe found (nothing before it has run: a wall's start awaits it first). */
 function socatForBridges(): { path?: string; note?: string } {
-  if (bridgeSocat) return bridgeSocat;
-  if (process.platform !== 'linux') return (bridgeSocat = {});
+  return bridgeSocat ?? {};
+}
+function probeSocatForBridges(): Promise<{ path?: string; note?: string }> {
+  return (bridgeProbe ??= probeBridgeSocat().then((found) => (bridgeSocat = found)));
+}
+async function probeBridgeSocat(): Promise<{ path?: string; note?: string }> {
+  if (process.platform !== 'linux') return {};
   const root = fileURLToPath(new URL('../../..', import.meta.url));
   // Electron's resources folder (the packaged app); absent under Node.
   const resources = (process as { resourcesPath?: string }).resourcesPath;
@@ -56,11 +64,13 @@ function socatForBridges(): { path?: string; note?: string } {
       return false;
     }
   });
-  if (!path) return (bridgeSocat = { note: `knack-socat not found (${candidates.join(', ')}): ${OUTLIVE}` });
-  const probe = spawnSync(path, ['-V'], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 });
-  if (probe.status === 0) return (bridgeSocat = { path });
-  const why = probe.error?.message ?? (probe.stderr.toString().trim().split('\n')[0] || `exit ${probe.status}`);
-  return (bridgeSocat = { note: `setpriv --pdeathsig did not run (${why}): ${OUTLIVE}` });
+  if (!path) return { note: `knack-socat not found (${candidates.join(', ')}): ${OUTLIVE}` };
+  const why = await new Promise<string | undefined>((done) =>
+    execFile(path, ['-V'], { timeout: 10_000 }, (error, _stdout, stderr) =>
+      done(error ? stderr.trim().split('\n')[0] || error.message : undefined),
+    ),
+  );
+  return why === undefined ? { path } : { note: `setpriv --pdeathsig did not run (${why}): ${OUTLIVE}` };
 }
 const OUTLIVE = "the sandbox's socat bridges run without it and may outlive Knack if it is killed";
 
@@ -243,10 +253,11 @@ export class Wall {
     // load), which stalled an answer streaming meanwhile past its stall limit.
     const deps = await SandboxManager.checkDependenciesAsync();
     if (deps.errors.length) return deps.errors.join('; ');
+    const bridgeSocatPath = (await probeSocatForBridges()).path;
     const init = (): Promise<void> => {
       if (!started) generation++;
       started ??= SandboxManager.initialize(
-        { ...this.config, socatPath: socatForBridges().path },
+        { ...this.config, socatPath: bridgeSocatPath },
         // A host no command's list names is refused, and the refusal says which host and why.
         ({ host }) =>
           Promise.resolve({
