@@ -24,10 +24,10 @@ export function AttachedFiles({
         <ul aria-label={t('chat.attach.list')} className="file-chips">
           {files.map((f, i) => (
             <li key={`${i}:${f.name}`} className="file-chip">
-              <span aria-hidden="true">{f.kind === 'image' ? '🖼' : '📄'}</span> <span className="name">{f.name}</span>{' '}
+              <span className="name">{f.name}</span>{' '}
               <span className="muted small-text">
                 {t('chat.attach.meta', { size: sizeText(f.size), tokens: tokensOf(f).toLocaleString() })}
-              </span>
+              </span>{' '}
               <button
                 type="button"
                 className="small link"
@@ -61,8 +61,7 @@ export function SentFiles({ files }: { files: readonly AttachmentMeta[] }) {
     <ul aria-label={t('chat.attach.sent')} className="file-chips sent">
       {files.map((f, i) => (
         <li key={i} className="file-chip">
-          <span aria-hidden="true">{f.kind === 'image' ? '🖼' : '📄'}</span> <span className="name">{f.name}</span>{' '}
-          <span className="muted small-text">{sizeText(f.size)}</span>
+          <span className="name">{f.name}</span> <span className="muted small-text">{sizeText(f.size)}</span>
         </li>
       ))}
     </ul>

@@ -333,7 +333,18 @@ export function Chat() {
           title={t('chat.attach.button')}
           onClick={() => pickRef.current?.click()}
         >
-          <span aria-hidden="true">📎</span>
+          {/* A paperclip drawn inline: an emoji needs a font the system may not have. */}
+          <svg
+            aria-hidden="true"
+            width="16"
+            height="16"
+            viewBox="0 0 24 24"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+          >
+            <path d="M21 11.5l-8.6 8.6a5.5 5.5 0 0 1-7.8-7.8l8.6-8.6a3.7 3.7 0 0 1 5.2 5.2l-8.6 8.6a1.8 1.8 0 0 1-2.6-2.6l7.9-7.9" />
+          </svg>
         </button>
         {slash.menu}
         <textarea
