@@ -8,6 +8,7 @@ import {
   contractError,
   events,
   formatIssues,
+  inputError,
   isEventName,
   methods,
   type ContractError,
@@ -17,17 +18,21 @@ import {
   type MethodName,
   type MethodOutput,
   type Result,
+  type Said,
 } from './contract.js';
 
 /** A failed call, carrying the contract's error shape. */
 export class KnackError extends Error {
   readonly code: string;
   readonly details: unknown;
+  /** The message as words the window says in its language, when main sent them. */
+  readonly words: Said | undefined;
   constructor(err: ContractError) {
     super(err.message);
     this.name = 'KnackError';
     this.code = err.code;
     this.details = err.details;
+    this.words = err.words;
   }
 }
 
@@ -72,8 +77,7 @@ export function createClient(transport: Transport, opts: ClientOptions = {}): Kn
       const spec = methods[method];
       if (!spec) throw new KnackError(contractError('unknown_method', `unknown method ${String(method)}`));
       const checked = spec.input.safeParse(input);
-      if (!checked.success)
-        throw new KnackError(contractError('invalid_input', `${method}: ${formatIssues(checked.error)}`));
+      if (!checked.success) throw new KnackError(inputError(method, checked.error));
       const result = await transport.call(method, input);
       if (!result.ok)
         throw new KnackError(

@@ -11,7 +11,7 @@ import { z } from 'zod';
 // Every text the window shows for approval goes through these (control, bidi and invisible characters escaped).
 export { displaySafe, displaySafeLines } from './display.js';
 // Messages for people as a code plus parameters: the window says them in its language (renderer/src/i18n).
-import { Said } from './words.js';
+import { Said, say } from './words.js';
 export { english, fill, placeholders, Said, WORD_CODES, WORDS, type WordCode } from './words.js';
 
 // ───────────────────────────── shared shapes ─────────────────────────────
@@ -37,6 +37,8 @@ export const ContractErrorSchema = z.object({
   code: z.string().min(1),
   message: z.string(),
   details: z.unknown().optional(),
+  /** `message` as words the window says in its language, when there are such words. */
+  words: Said.optional(),
 });
 export type ContractError = z.infer<typeof ContractErrorSchema>;
 
@@ -1100,6 +1102,24 @@ export function isEventName(s: unknown): s is EventName {
 /** Human-readable zod problems: `field.path: message`, one per line. */
 export function formatIssues(error: z.ZodError): string {
   return error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(input)'}: ${i.message}`).join('; ');
+}
+
+/**
+ * A payload outside its schema, as a contract error: the zod problems as one line, and the first as words (a text
+ * too long or too short says the field and the limit, in the window's language).
+ */
+export function inputError(method: string, error: z.ZodError, details?: unknown): ContractError {
+  const first = error.issues[0];
+  const field = first && first.path.length ? first.path.join('.') : '(input)';
+  const limit = first && 'maximum' in first ? first.maximum : first && 'minimum' in first ? first.minimum : undefined;
+  const words =
+    first?.code === 'too_big' && first.origin === 'string' && limit !== undefined
+      ? say('contract.tooLong', { method, field, limit: Number(limit) })
+      : first?.code === 'too_small' && first.origin === 'string' && limit !== undefined
+        ? say('contract.tooShort', { method, field, limit: Number(limit) })
+        : undefined;
+  const out = contractError('invalid_input', `${method}: ${formatIssues(error)}`, details);
+  return words ? { ...out, words } : out;
 }
 
 export function contractError(code: ErrorCode, message: string, details?: unknown): ContractError {

@@ -5,8 +5,7 @@ import {
   IPC_EVENT_CHANNEL,
   IPC_PREFIX,
   METHOD_NAMES,
-  contractError,
-  formatIssues,
+  inputError,
   methods,
   type MethodName,
   type Result,
@@ -16,8 +15,7 @@ const callers = {} as Record<MethodName, (input: unknown) => Promise<Result<unkn
 for (const name of METHOD_NAMES) {
   callers[name] = async (input: unknown) => {
     const parsed = methods[name].input.safeParse(input ?? {});
-    if (!parsed.success)
-      return { ok: false, error: contractError('invalid_input', `${name}: ${formatIssues(parsed.error)}`) };
+    if (!parsed.success) return { ok: false, error: inputError(name, parsed.error) };
     return (await ipcRenderer.invoke(IPC_PREFIX + name, input)) as Result<unknown>;
   };
 }

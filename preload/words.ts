@@ -273,6 +273,9 @@ export const WORDS = {
   // a skill source being fetched (main/core/service/sources.ts): git outside the sandbox, said on the progress line
   'sources.outsideOff': 'git runs outside the sandbox: it is off in settings (sandbox.mode)',
   'sources.outsideUnavailable': 'git runs outside the sandbox: it is unavailable ({{reason}})',
+  // a call outside the contract (preload/contract.ts inputError)
+  'contract.tooLong': '{{method}}: {{field}} is too long: at most {{limit}} characters',
+  'contract.tooShort': '{{method}}: {{field}} is too short: at least {{limit}} characters',
   // lists inside a message
   listAnd: '{{a}}, {{b}}',
   listNone: 'none',

@@ -4,6 +4,7 @@ import {
   contractError,
   events,
   formatIssues,
+  inputError,
   isMethodName,
   methods,
   type ContractError,
@@ -51,7 +52,7 @@ export async function dispatch(
   if (!parsed.success) {
     return {
       ok: false,
-      error: contractError('invalid_input', `${method}: ${formatIssues(parsed.error)}`, {
+      error: inputError(method, parsed.error, {
         issues: parsed.error.issues.map((i) => ({ path: i.path.map(String), message: i.message })),
       }),
     };

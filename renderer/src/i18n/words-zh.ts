@@ -220,6 +220,8 @@ export const wordsZh: Record<WordCode, string> = {
   'sandbox.hintOther': '{{os}} 上没有操作系统沙箱：设置 "sandbox": {"mode": "auto"}，每条命令都由你批准',
   'sources.outsideOff': 'git 在沙箱之外运行：沙箱已在设置中关闭（sandbox.mode）',
   'sources.outsideUnavailable': 'git 在沙箱之外运行：沙箱不可用（{{reason}}）',
+  'contract.tooLong': '{{method}}：{{field}} 太长，最多 {{limit}} 个字符',
+  'contract.tooShort': '{{method}}：{{field}} 太短，至少 {{limit}} 个字符',
   listAnd: '{{a}}、{{b}}',
   listNone: '无',
   listAndWord: '{{a}} 和 {{b}}',

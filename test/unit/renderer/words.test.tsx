@@ -6,6 +6,7 @@ import { english, placeholders, WORD_CODES, WORDS, type Said } from '../../../pr
 import { wordsZh } from '../../../renderer/src/i18n/words-zh';
 import { initI18n } from '../../../renderer/src/i18n';
 import { sayWith, useSay } from '../../../renderer/src/i18n/say';
+import { errorText } from '../../../renderer/src/api/context';
 
 const sorted = (xs: string[]) => [...new Set(xs)].sort();
 
@@ -74,5 +75,19 @@ describe('saying words in the window', () => {
     const { container } = render(<Shown />);
     expect(container.querySelector('img')).toBeNull();
     expect(screen.getByText('needed by <img src=x onerror=alert(1)>')).toBeTruthy();
+  });
+});
+
+describe('errors main sent with words', () => {
+  it("says a contract error in the window's language, and its message when it has no words", () => {
+    initI18n('zh');
+    const err = {
+      code: 'invalid_input',
+      message: 'chat.send: text: Too big: expected string to have <=200000 characters',
+      words: { code: 'contract.tooLong', params: { method: 'chat.send', field: 'text', limit: 200000 } },
+    };
+    expect(errorText(err)).toBe('chat.send：text 太长，最多 200000 个字符');
+    expect(errorText({ code: 'x', message: 'plain' })).toBe('plain');
+    initI18n('en');
   });
 });
