@@ -61,7 +61,7 @@ export interface JourneyOptions {
   prepare?: (app: Journey) => void | Promise<void>;
   /** Runs on each new page before it loads the window (routes, listeners). */
   beforeLoad?: (page: Page) => void | Promise<void>;
-  /** What the window shows once it is ready, awaited after each page load in start() (default: nothing more). */
+  /** What the window shows once it is ready, awaited after the page first loads in before() (default: nothing more). */
   ready?: (app: Journey) => Promise<unknown>;
   /** How long app.until() waits by default (ms; pollUntil's default when unset). */
   untilMs?: number;
@@ -73,7 +73,7 @@ export interface Journey {
   readonly workspace: string;
   /** home, dataDir and workspace, as the CLI helpers take them. */
   readonly dirs: { home: string; dataDir: string; workspace: string };
-  /** A fresh temporary folder, removed when the file ends (after serve has stopped). */
+  /** A fresh temporary folder, removed when the file ends (after serve has stopped); call it at the top level, not in a hook. */
   tempDir(prefix: string): string;
   readonly server: FakeServer;
   readonly served: Served;
@@ -86,6 +86,8 @@ export interface Journey {
   stop(): Promise<void>;
   /** Poll until `f` holds; past the time, the error names the condition with a screenshot in the home folder. */
   until(f: () => Promise<boolean>, ms?: number): Promise<void>;
+  /** A screenshot of the page to `path`, when there is a page (KNACK_E2E_DEBUG); a failure to take it is ignored. */
+  screenshot(path: string): Promise<void>;
   /** Run the knack CLI against the journey's home, data folder and workspace. */
   knack(args: string[]): ReturnType<typeof knack>;
 }
@@ -107,11 +109,11 @@ export function journey(o: JourneyOptions): Journey {
   let renderer = '';
 
   // Registered before the temporary folders' own after(): the processes end before their folders go.
+  // Each step runs even when another fails; the first failure is reported.
   after(async () => {
-    await ui?.context.close().catch(() => {});
-    await browser?.close();
-    await served?.stop();
-    await server?.close();
+    const ended = await Promise.allSettled([browser?.close(), served?.stop(), server?.close()]);
+    const failed = ended.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
   });
 
   const home = tempDir(`knack-e2e-${o.name}-home-`);
@@ -162,7 +164,6 @@ export function journey(o: JourneyOptions): Journey {
       ui = await openUi(app.browser, 'about:blank', o.locale ? { locale: o.locale } : {});
       await o.beforeLoad?.(ui.page);
       await ui.page.goto(served.url);
-      await o.ready?.(app);
     },
     async stop() {
       await ui?.context.close();
@@ -170,9 +171,13 @@ export function journey(o: JourneyOptions): Journey {
       await served?.stop();
       served = undefined;
     },
-    until: (f, ms) =>
-      pollUntil(app.page, app.served, f, { ...((ms ?? o.untilMs) ? { ms: ms ?? o.untilMs } : {}), shotDir: home }),
+    until(f, ms = o.untilMs) {
+      return pollUntil(app.page, app.served, f, ms === undefined ? { shotDir: home } : { ms, shotDir: home });
+    },
     knack: (args) => knack(args, app.dirs),
+    async screenshot(path) {
+      await ui?.page.screenshot({ path }).catch(() => {});
+    },
   };
 
   before(async () => {
@@ -184,7 +189,9 @@ export function journey(o: JourneyOptions): Journey {
     await o.prepare?.(app);
     renderer = await buildRenderer(rendererOut);
     browser = await launchChromium();
-    if (o.serve !== false) await app.start(o.serve);
+    if (o.serve === false) return;
+    await app.start(o.serve);
+    await o.ready?.(app);
   });
 
   return app;
