@@ -6,48 +6,24 @@
 // What may stay English (the allow-list, by where it is shown): code, commands, paths and rule patterns (`code`,
 // `pre`, `kbd`, the offending line of a finding); what a skill says of itself (its description, its SKILL.md shown
 // on its page); names (skills, tools, models, providers), which are single words and never make a run.
-import { after, afterEach, before, test } from 'node:test';
+import { afterEach, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync } from 'node:fs';
+import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright';
 import { skillMd, tempDir, writeTree } from '../helpers/tmp.js';
-import { startFakeAnthropic, type FakeServer } from '../helpers/fake-anthropic.js';
-import {
-  buildRenderer,
-  chromiumPath,
-  launchChromium,
-  openUi,
-  pollUntil,
-  startServe,
-  type Served,
-  type Ui,
-} from './ui-harness.js';
-
-const skip = chromiumPath() ? false : 'Debian Chromium is not installed here (set KNACK_CHROMIUM)';
+import { journey, skip } from './journey.js';
 
 /** Shown as is in any language: code, commands, paths, rule patterns, and what skills say of themselves. */
 const ALLOWED = ['code', 'pre', 'kbd', '.excerpt', '.skill-desc', '.skill-body', '[data-skill-text]'];
 
-let server: FakeServer;
-let served: Served;
-let browser: Browser;
-let ui: Ui;
-let page: Page;
-const home = tempDir('knack-e2e-zh-home-');
-const dirs = {
-  home,
-  dataDir: join(home, 'data'),
-  workspace: join(tempDir('knack-e2e-zh-ws-'), '我的项目'),
-  sources: tempDir('knack-e2e-zh-src-'),
-  bin: tempDir('knack-e2e-zh-bin-'),
-};
-const rendererOut = join(tempDir('knack-e2e-zh-renderer-'), 'renderer');
+/** A `git` stand-in first on PATH, and a skill to install. */
+const bin = tempDir('knack-e2e-zh-bin-');
+const sources = tempDir('knack-e2e-zh-src-');
 
-before(async () => {
-  if (skip) return;
-  mkdirSync(dirs.workspace, { recursive: true });
-  writeTree(dirs.workspace, {
+const app = journey({
+  name: 'zh',
+  folder: '我的项目',
+  files: {
     '.workbuddy/skills/release-notes/SKILL.md': skillMd({
       name: 'release-notes',
       description: '根据合并的拉取请求写发布说明。',
@@ -58,49 +34,31 @@ before(async () => {
       { name: 'status-sync', description: '同步构建状态。' },
       '# 同步\n\n```bash\ncurl -s https://status.example.com/api\n```\n',
     ),
-  });
-  writeTree(dirs.sources, {
-    'fetcher/SKILL.md': skillMd(
-      { name: 'fetcher', description: '分析之前先下载数据。' },
-      '# 下载\n\n```bash\ncurl -s https://api.example.com/data\n```\n',
-    ),
-  });
-  writeTree(dirs.bin, { git: '#!/bin/sh\necho "nothing to commit, working tree clean"\n' });
-  chmodSync(join(dirs.bin, 'git'), 0o755);
+  },
   // The approval card is part of the journey: with the OS sandbox off every command is asked about.
-  writeTree(dirs.dataDir, { 'settings.json': JSON.stringify({ sandbox: { mode: 'off' } }) });
-  server = await startFakeAnthropic();
-  served = await startServe({
-    renderer: await buildRenderer(rendererOut),
-    workspace: dirs.workspace,
-    home: dirs.home,
-    dataDir: dirs.dataDir,
-    args: ['--provider', 'anthropic', '--model', 'fake-model', '--base-url', server.url],
-    env: { ANTHROPIC_API_KEY: 'sk-ant-test-0123456789', PATH: `${dirs.bin}:${process.env.PATH ?? ''}` },
-  });
-  browser = await launchChromium();
-  ui = await openUi(browser, served.url, { locale: 'zh-CN' });
-  page = ui.page;
+  data: { 'settings.json': JSON.stringify({ sandbox: { mode: 'off' } }) },
+  locale: 'zh-CN',
+  prepare: () => {
+    writeTree(sources, {
+      'fetcher/SKILL.md': skillMd(
+        { name: 'fetcher', description: '分析之前先下载数据。' },
+        '# 下载\n\n```bash\ncurl -s https://api.example.com/data\n```\n',
+      ),
+    });
+    writeTree(bin, { git: '#!/bin/sh\necho "nothing to commit, working tree clean"\n' });
+    chmodSync(join(bin, 'git'), 0o755);
+  },
+  serve: { env: { PATH: `${bin}:${process.env.PATH ?? ''}` } },
 });
 
 afterEach(async (t) => {
   const dir = process.env.KNACK_E2E_DEBUG;
-  if (dir && page)
-    await page.screenshot({ path: join(dir, `zh-${t.name.slice(0, 40).replace(/\W+/g, '-')}.png`) }).catch(() => {});
+  if (dir) await app.screenshot(join(dir, `zh-${t.name.slice(0, 40).replace(/\W+/g, '-')}.png`));
 });
-
-after(async () => {
-  await browser?.close();
-  await served?.stop();
-  await server?.close();
-});
-
-const until = (f: () => Promise<boolean>, ms?: number): Promise<void> =>
-  pollUntil(page, served, f, { ...(ms ? { ms } : {}), shotDir: dirs.home });
 
 /** The page's visible text, one entry per text node, leaving out what ALLOWED names. */
 async function visibleTexts(): Promise<string[]> {
-  return page.evaluate((allowed) => {
+  return app.page.evaluate((allowed) => {
     // page globals (this file compiles for Node, without the DOM library)
     interface El {
       closest(s: string): El | null;
@@ -149,24 +107,24 @@ async function englishOnScreen(): Promise<string[]> {
 
 test('the detector flags the same window in English and lets it through in Chinese', { skip }, async () => {
   // Checked on the page itself, so a detector that sees nothing cannot pass the journey below.
-  await page.getByRole('navigation', { name: '视图' }).waitFor();
+  await app.page.getByRole('navigation', { name: '视图' }).waitFor();
   const texts = await visibleTexts();
   assert.ok(texts.length > 10, `the page's text is read (${texts.length} pieces)`);
   assert.ok(
     texts.some((x) => /[\u4e00-\u9fff]/.test(x)),
     'the window is in Chinese',
   );
-  await page.getByRole('button', { name: 'Switch language to English' }).click();
-  await page.getByRole('navigation', { name: 'Views' }).waitFor();
+  await app.page.getByRole('button', { name: 'Switch language to English' }).click();
+  await app.page.getByRole('navigation', { name: 'Views' }).waitFor();
   const english = await englishOnScreen();
   assert.ok(english.length >= 2, `English sentences found in the English window: ${english.join(' | ')}`);
-  await page.getByRole('button', { name: 'Switch language to 中文' }).click();
-  await page.getByRole('navigation', { name: '视图' }).waitFor();
+  await app.page.getByRole('button', { name: 'Switch language to 中文' }).click();
+  await app.page.getByRole('navigation', { name: '视图' }).waitFor();
 });
 
 test('the sidebar and the chat view: no English sentence', { skip }, async () => {
-  await page.getByRole('textbox', { name: '消息' }).waitFor();
-  await page
+  await app.page.getByRole('textbox', { name: '消息' }).waitFor();
+  await app.page
     .getByRole('navigation', { name: '技能' })
     .getByRole('switch', { name: /release-notes/ })
     .waitFor();
@@ -177,15 +135,15 @@ test(
   'a Chinese message loads a skill and a tool call asks: the reason and the card are Chinese',
   { skip },
   async () => {
-    server.script(
+    app.server.script(
       { text: '好的，我先看看改动。', toolCalls: [{ name: 'bash', input: { command: 'git status' } }] },
       { text: '工作区是干净的，没有要提交的改动。' },
     );
-    await page.getByRole('textbox', { name: '消息' }).fill('帮我提交代码');
-    await page.keyboard.press('Enter');
-    const card = page.getByRole('region', { name: 'bash 的批准请求' }).last();
+    await app.page.getByRole('textbox', { name: '消息' }).fill('帮我提交代码');
+    await app.page.keyboard.press('Enter');
+    const card = app.page.getByRole('region', { name: 'bash 的批准请求' }).last();
     await card.waitFor({ timeout: 60_000 });
-    const log = page.getByRole('log', { name: '对话记录' });
+    const log = app.page.getByRole('log', { name: '对话记录' });
     await log.getByText(/已加载技能 git-commit —— 触发词「/).waitFor();
     assert.deepEqual(await englishOnScreen(), []);
     // The card's detail open: the gate's reason, in Chinese.
@@ -194,35 +152,35 @@ test(
     assert.deepEqual(await englishOnScreen(), []);
     // Always allow saves a rule: Settings lists it below, described in Chinese.
     await card.getByRole('button', { name: /^始终允许（/ }).click();
-    await page.getByText('工作区是干净的，没有要提交的改动。').waitFor({ timeout: 60_000 });
-    await page.getByRole('button', { name: '发送' }).waitFor();
+    await app.page.getByText('工作区是干净的，没有要提交的改动。').waitFor({ timeout: 60_000 });
+    await app.page.getByRole('button', { name: '发送' }).waitFor();
     assert.deepEqual(await englishOnScreen(), []);
   },
 );
 
 test('the install dialog with its findings and levels: no English sentence', { skip }, async () => {
-  await page.getByRole('button', { name: '安装技能' }).click();
-  const dialog = page.getByRole('dialog', { name: '安装技能' });
+  await app.page.getByRole('button', { name: '安装技能' }).click();
+  const dialog = app.page.getByRole('dialog', { name: '安装技能' });
   assert.deepEqual(await englishOnScreen(), []);
-  await dialog.getByLabel('技能文件夹或 .zip 路径').fill(join(dirs.sources, 'fetcher'));
+  await dialog.getByLabel('技能文件夹或 .zip 路径').fill(join(sources, 'fetcher'));
   await dialog.getByRole('button', { name: '审计', exact: true }).click();
   await dialog.getByText('P1 · 需要你的批准').waitFor({ timeout: 60_000 });
   await dialog.getByText('从网络下载（curl）').first().waitFor();
   assert.deepEqual(await englishOnScreen(), []);
-  await page.keyboard.press('Escape');
-  await until(async () => (await page.getByRole('dialog').count()) === 0);
+  await app.page.keyboard.press('Escape');
+  await app.until(async () => (await app.page.getByRole('dialog').count()) === 0);
 });
 
 test('a skill waiting for review, its page, and Settings: no English sentence', { skip }, async () => {
-  const sidebar = page.getByRole('navigation', { name: '技能' });
+  const sidebar = app.page.getByRole('navigation', { name: '技能' });
   await sidebar.getByRole('button', { name: '查看 status-sync' }).click();
-  await page.getByRole('heading', { name: 'SKILL.md' }).waitFor();
+  await app.page.getByRole('heading', { name: 'SKILL.md' }).waitFor();
   assert.deepEqual(await englishOnScreen(), []);
-  await page.getByRole('navigation', { name: '视图' }).getByRole('button', { name: '设置' }).click();
-  await page.getByRole('heading', { name: '设置', exact: true }).waitFor();
+  await app.page.getByRole('navigation', { name: '视图' }).getByRole('button', { name: '设置' }).click();
+  await app.page.getByRole('heading', { name: '设置', exact: true }).waitFor();
   // The rule saved by Always allow, and the sandbox line (off in this journey's settings).
-  await page.locator('td.rule-desc', { hasText: /^允许 bash 命令「git status」/ }).waitFor();
-  await page.getByRole('heading', { name: '沙箱' }).waitFor();
+  await app.page.locator('td.rule-desc', { hasText: /^允许 bash 命令「git status」/ }).waitFor();
+  await app.page.getByRole('heading', { name: '沙箱' }).waitFor();
   assert.deepEqual(await englishOnScreen(), []);
-  assert.deepEqual(ui.problems, []);
+  assert.deepEqual(app.ui.problems, []);
 });
