@@ -4,31 +4,13 @@
 // page), and the first message gets its answer. The header says Sandboxed; with no bubblewrap on PATH it says Not
 // sandboxed and a banner says every command will ask. axe on every new screen. No timing: each step waits for what a
 // user sees.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
+import { readFileSync, statSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright';
-import { tempDir, writeTree } from '../helpers/tmp.js';
-import { startFakeAnthropic, type FakeServer } from '../helpers/fake-anthropic.js';
-import {
-  buildRenderer,
-  chromiumPath,
-  launchChromium,
-  openUi,
-  pollUntil,
-  startServe,
-  type Served,
-} from './ui-harness.js';
+import { journey, seriousA11y as serious, skip } from './journey.js';
 import { saveScreens } from './ui-screens.js';
 
-const skip = chromiumPath() ? false : 'Debian Chromium is not installed here (set KNACK_CHROMIUM)';
-
-const home = tempDir('knack-e2e-first-home-');
-const dataDir = join(home, 'data');
-const workspace = join(tempDir('knack-e2e-first-ws-'), 'first-project');
-const rendererOut = join(tempDir('knack-e2e-first-renderer-'), 'renderer');
 const RIGHT = 'sk-ant-right-key-0123456789';
 const WRONG = 'sk-ant-wrong-key-9876543210';
 /** No key anywhere in the environment: nothing is set up. */
@@ -46,40 +28,19 @@ const NO_KEYS = Object.fromEntries(
   ].map((k) => [k, '']),
 );
 
-let server: FakeServer;
-let renderer: string;
-let served: Served | undefined;
-let browser: Browser;
-let page: Page;
-
-before(async () => {
-  if (skip) return;
-  mkdirSync(workspace, { recursive: true });
-  writeTree(workspace, { 'README.md': '# first\n' });
-  server = await startFakeAnthropic();
-  server.requireKey(RIGHT);
-  renderer = await buildRenderer(rendererOut);
-  browser = await launchChromium();
+const app = journey({
+  name: 'first',
+  prepare: ({ server }) => server.requireKey(RIGHT),
+  // Each test starts serve as it needs it (app.start).
+  serve: false,
 });
-
-after(async () => {
-  await browser?.close();
-  await served?.stop();
-  await server?.close();
-});
-
-async function serious(p: Page): Promise<string[]> {
-  const r = await new AxeBuilder({ page: p }).analyze();
-  return r.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
-
-const until = (f: () => Promise<boolean>): Promise<void> => pollUntil(page, served!, f, { shotDir: home });
+const { dataDir, workspace } = app;
+/** A PATH with node alone: no bubblewrap. */
+const bin = app.tempDir('knack-e2e-first-bin-');
 
 test('first run to the first answer, including a wrong key whose error is shown', { skip }, async () => {
-  served = await startServe({ renderer, home, dataDir, env: NO_KEYS });
-  page = (await openUi(browser, served.url)).page;
+  await app.start({ workspace: false, model: false, env: NO_KEYS });
+  const { page, served, server } = app;
   assert.match(served.stderr(), /not opening Knack's own folder/);
 
   await page.getByRole('heading', { name: 'Welcome to Knack' }).waitFor();
@@ -124,7 +85,7 @@ test('first run to the first answer, including a wrong key whose error is shown'
   // The chat, with the box focused; the first message gets its answer from the model just set up.
   const box = page.getByRole('textbox', { name: 'Message' });
   await box.waitFor();
-  await until(async () => box.evaluate((el) => el === el.ownerDocument.activeElement));
+  await app.until(async () => box.evaluate((el) => el === el.ownerDocument.activeElement));
   await page.getByRole('button', { name: 'Sandboxed' }).waitFor();
   await box.fill('hello there');
   await page.keyboard.press('Enter');
@@ -146,19 +107,16 @@ test('first run to the first answer, including a wrong key whose error is shown'
   assert.ok(!(await page.content()).includes(RIGHT));
   assert.ok(!served.stderr().includes(RIGHT));
   assert.ok(!served.stderr().includes(WRONG));
-  await page.context().close();
-  await served.stop();
-  served = undefined;
+  await app.stop();
 });
 
 test(
   'with no bubblewrap on PATH: "Not sandboxed", a banner that every command will ask, and the fix in Settings',
   { skip },
   async () => {
-    const bin = tempDir('knack-e2e-first-bin-');
     symlinkSync(process.execPath, join(bin, 'node'));
-    served = await startServe({ renderer, home, dataDir, workspace, env: { PATH: bin } });
-    page = (await openUi(browser, served.url)).page;
+    await app.start({ model: false, env: { PATH: bin } });
+    const { page } = app;
     const badge = page.getByRole('button', { name: 'Not sandboxed' });
     await badge.waitFor();
     const banner = page.locator('.sandbox-banner');
