@@ -2,6 +2,7 @@
 // loopback HTTP server speaking git's smart protocol through `git http-backend`, which also serves plain files.
 import { execFileSync, spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, normalize } from 'node:path';
 import { writeTree } from './tmp.js';
@@ -71,7 +72,7 @@ export function makeRepo(root: string, name: string, files: Record<string, strin
 }
 
 export interface GitHttp {
-  /** http://127.0.0.1:PORT */
+  /** http://127.0.0.1:PORT (https with a certificate) */
   url: string;
   server: Server;
   /** Requests served, for bounding what a test sent. */
@@ -83,9 +84,9 @@ export interface GitHttp {
  * Serve every bare repository under `root` at http://127.0.0.1:PORT/git/<name>.git (smart HTTP via git http-backend),
  * and files under `root` at /files/<path>.
  */
-export function serveGit(root: string): Promise<GitHttp> {
+export function serveGit(root: string, tls?: TestCert): Promise<GitHttp> {
   const requests: string[] = [];
-  const server = createServer((req, res) => {
+  const handler: Parameters<typeof createServer>[1] = (req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     requests.push(`${req.method} ${url.pathname}`);
     if (url.pathname.startsWith('/files/')) {
@@ -144,16 +145,53 @@ export function serveGit(root: string): Promise<GitHttp> {
       if (!sent) res.writeHead(500);
       res.end();
     });
-  });
+  };
+  const server = tls ? createTlsServer({ key: tls.key, cert: tls.cert }, handler) : createServer(handler);
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => {
       const port = (server.address() as { port: number }).port;
       resolve({
-        url: `http://127.0.0.1:${port}`,
+        url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`,
         server,
         requests,
         close: () => new Promise((r) => server.close(() => r())),
       });
     });
   });
+}
+
+export interface TestCert {
+  key: string;
+  cert: string;
+  /** The certificate's file: the CA a client is told to trust (GIT_SSL_CAINFO, CURL_CA_BUNDLE). */
+  file: string;
+}
+
+/** A self-signed certificate for 127.0.0.1, made by openssl in `dir`. */
+export function selfSignedCert(dir: string): TestCert {
+  mkdirSync(dir, { recursive: true });
+  const key = join(dir, 'key.pem');
+  const file = join(dir, 'cert.pem');
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      file,
+      '-days',
+      '2',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
+  return { key: readFileSync(key, 'utf8'), cert: readFileSync(file, 'utf8'), file };
 }

@@ -37,11 +37,12 @@ export interface GitRun {
 }
 
 /**
- * What git is given of the environment: what it needs to find programs, the home folder's ssh keys and config, an
- * ssh agent, proxies and CA certificates. Nothing else (API keys, tokens, Knack's settings) reaches it.
+ * What git (and curl, for a marketplace.json URL) is given of the environment: what it needs to find programs, the
+ * home folder's ssh keys and config, an ssh agent, proxies and CA certificates (curl's own CURL_CA_BUNDLE too). Nothing
+ * else (API keys, tokens, Knack's settings) reaches it.
  */
 const GIT_ENV_KEEP =
-  /^(PATH|HOME|USER|LOGNAME|LANG|TMPDIR|TMP|TEMP|SystemRoot|SSH_AUTH_SOCK|(HTTPS?|NO|ALL)_PROXY|(https?|no|all)_proxy|SSL_CERT_(FILE|DIR)|GIT_SSL_CAINFO|GIT_SSL_CAPATH|XDG_CONFIG_HOME)$/;
+  /^(PATH|HOME|USER|LOGNAME|LANG|TMPDIR|TMP|TEMP|SystemRoot|SSH_AUTH_SOCK|(HTTPS?|NO|ALL)_PROXY|(https?|no|all)_proxy|SSL_CERT_(FILE|DIR)|GIT_SSL_CAINFO|GIT_SSL_CAPATH|CURL_CA_BUNDLE|XDG_CONFIG_HOME)$/;
 
 export function gitEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(env).filter(([k]) => GIT_ENV_KEEP.test(k)));
