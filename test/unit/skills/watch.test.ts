@@ -45,6 +45,39 @@ test('adding, editing and removing a SKILL.md hot-reloads the catalog', async ()
   }
 });
 
+test("a skill's resources are not watched, only its SKILL.md; a new skill beside it still hot-reloads", async () => {
+  const root = tempDir();
+  const paths = { home: join(root, 'home'), dataDir: join(root, 'data'), builtinSkillsDir: join(root, 'builtin') };
+  const user = join(root, 'home/.workbuddy/skills');
+  writeTree(user, {
+    'one/SKILL.md': skillMd({ name: 'one', description: 'first' }),
+    'one/scripts/run.sh': 'echo hi\n',
+    'one/references/guide.md': '# Guide\n',
+    'group/two/SKILL.md': skillMd({ name: 'two', description: 'second' }),
+    'group/two/assets/logo.txt': 'logo\n',
+  });
+  const c = await openCatalog({ paths, workspace: join(root, 'ws') });
+  const w = watchCatalog(c, { debounceMs: 50 });
+  try {
+    await w.ready;
+    const watched = new Set(w.watched());
+    assert.ok(watched.has(join(user, 'one', 'SKILL.md')), [...watched].join('\n'));
+    assert.ok(watched.has(join(user, 'group', 'two', 'SKILL.md')), [...watched].join('\n'));
+    for (const resource of [
+      'one/scripts',
+      'one/scripts/run.sh',
+      'one/references/guide.md',
+      'group/two/assets/logo.txt',
+    ])
+      assert.ok(!watched.has(join(user, resource)), `${resource} is watched`);
+    const p = nextChange(c);
+    writeTree(user, { 'group/three/SKILL.md': skillMd({ name: 'three', description: 'third' }) });
+    assert.deepEqual((await p).added, ['three']);
+  } finally {
+    await w.close();
+  }
+});
+
 test('a project skills folder created after start-up is picked up', async () => {
   const root = tempDir();
   const paths = { home: join(root, 'home'), dataDir: join(root, 'data'), builtinSkillsDir: join(root, 'builtin') };

@@ -1,7 +1,7 @@
 // Hot reload: watches the tier folders (chokidar) and refreshes the catalog, debounced, when a skill is added,
 // edited or removed. Folders that do not exist yet are watched from their nearest existing parent.
-import { existsSync } from 'node:fs';
-import { basename, dirname, relative, sep } from 'node:path';
+import { existsSync, type Stats } from 'node:fs';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { Catalog, CatalogChange } from './catalog.js';
 import { tierRoots } from './discover.js';
@@ -17,6 +17,8 @@ export interface WatchOptions {
 export interface CatalogWatcher {
   /** Resolves when the initial scan of the watched folders is done (events after it trigger refreshes). */
   ready: Promise<void>;
+  /** Every folder and file watched now (tests). */
+  watched(): string[];
   close(): Promise<void>;
 }
 
@@ -45,11 +47,24 @@ export function watchCatalog(catalog: Catalog, opts: WatchOptions = {}): Catalog
     if (!existsSync(t)) continue;
     targets.set(t, Math.max(targets.get(t) ?? 0, up + settings.discovery.maxDepth + 1));
   }
-  const ignored = (p: string): boolean => {
+  // Whether a folder holds a SKILL.md, asked once per folder (forgotten when one of its SKILL.md files comes or goes).
+  const skillFolders = new Map<string, boolean>();
+  const isSkillFolder = (dir: string): boolean => {
+    let yes = skillFolders.get(dir);
+    if (yes === undefined) {
+      yes = existsSync(join(dir, 'SKILL.md')) || existsSync(join(dir, 'skill.md'));
+      skillFolders.set(dir, yes);
+    }
+    return yes;
+  };
+  const ignored = (p: string, stats?: Stats): boolean => {
     for (const r of roots) {
       if (isUnder(p, r)) {
         const rel = relative(r, p);
-        return rel.split(sep).some((part) => part === 'node_modules' || part.startsWith('.'));
+        if (rel.split(sep).some((part) => part === 'node_modules' || part.startsWith('.'))) return true;
+        // Inside a skill folder only its SKILL.md changes the catalog: its resources (scripts, references, assets;
+        // their folders are never searched for skills) are not watched. 5,000 skills are 25,000 files and more.
+        return !!stats && p !== r && isSkillFolder(dirname(p)) && !(stats.isFile() && SKILL_FILE.test(basename(p)));
       }
       if (isUnder(r, p)) return false; // an ancestor on the way to a root
     }
@@ -75,6 +90,8 @@ export function watchCatalog(catalog: Catalog, opts: WatchOptions = {}): Catalog
     w.on('all', (event, path) => {
       // Resource files inside a skill do not change the catalog; SKILL.md files and folders do.
       if ((event === 'change' || event === 'add' || event === 'unlink') && !SKILL_FILE.test(basename(path))) return;
+      if (event === 'add' || event === 'unlink') skillFolders.delete(dirname(path));
+      if (event === 'unlinkDir') skillFolders.delete(path);
       schedule();
     });
     w.on('error', (e) => opts.onError?.(e as Error));
@@ -83,6 +100,10 @@ export function watchCatalog(catalog: Catalog, opts: WatchOptions = {}): Catalog
   }
   return {
     ready: Promise.all(readies).then(() => undefined),
+    watched: () =>
+      watchers.flatMap((w) =>
+        Object.entries(w.getWatched()).flatMap(([dir, names]) => [dir, ...names.map((n) => join(dir, n))]),
+      ),
     async close() {
       closed = true;
       if (timer) clearTimeout(timer);
