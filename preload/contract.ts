@@ -226,6 +226,7 @@ export const MarketHit = z.object({
   description: z.string(),
   level: z.enum(['P0', 'P1', 'P2']).optional(),
 });
+export type MarketHit = z.infer<typeof MarketHit>;
 
 export const SkillDetail = SkillSummary.extend({
   /** The instructions (SKILL.md body, without the frontmatter). */
@@ -640,6 +641,17 @@ export const SandboxStatus = z.object({
 });
 export type SandboxStatus = z.infer<typeof SandboxStatus>;
 
+/** The models the picker offers: the provider in use (null: no model set up) and the model (the session's when one is given; `models` holds it first). */
+export const ModelChoices = z.object({
+  provider: z.string().nullable(),
+  current: z.string().nullable(),
+  models: z.array(z.string()),
+  source: z.enum(['provider', 'preset']),
+  /** Why the provider's own list could not be read (the preset's is offered instead). */
+  error: z.string().optional(),
+});
+export type ModelChoices = z.infer<typeof ModelChoices>;
+
 // ───────────────────────────── methods ─────────────────────────────
 
 /** Largest .zip accepted by skills.installUpload (bytes, before base64). */
@@ -821,18 +833,7 @@ export const methods = {
     z.object({ sessionId: z.string(), turnId: z.string() }),
   ),
   /** The models the picker offers: the provider's own list (GET /v1/models) when it gives one, else its preset's. */
-  'chat.models': m(
-    z.object({ sessionId: Id.optional() }).strict(),
-    z.object({
-      /** The provider in use (null: no model set up) and the model: the session's when one is given; `models` holds it first. */
-      provider: z.string().nullable(),
-      current: z.string().nullable(),
-      models: z.array(z.string()),
-      source: z.enum(['provider', 'preset']),
-      /** Why the provider's own list could not be read (the preset's is offered instead). */
-      error: z.string().optional(),
-    }),
-  ),
+  'chat.models': m(z.object({ sessionId: Id.optional() }).strict(), ModelChoices),
   /**
    * Save as skill: the model drafts the conversation's last task as a SKILL.md (name, description, read_when triggers
    * in the conversation's language, the steps); its permissions are the least the task's tool calls needed. Audited,

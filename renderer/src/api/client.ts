@@ -9,25 +9,27 @@ import type {
   Decision,
   InstallReport,
   LoadedSkill,
-  MarketHit,
   McpServerView,
-  ModelChoices,
-  OpenedSource,
   Rule,
   SessionHit,
   SessionSummary,
   SettingsView,
   SkillDetail,
   SkillItem,
-  SkillUpdate,
   ToolInfo,
   TrustSummary,
   WorkspaceInfo,
-  ConnectionResult,
-  SandboxView,
   DraftCheck,
   SkillDraft,
 } from './types';
+import type {
+  ConnectionCheck,
+  MarketHit,
+  ModelChoices,
+  OpenedSource,
+  SandboxStatus,
+  SkillUpdate,
+} from '../../../preload/contract';
 import type { Attachment, Said } from '../../../preload/contract';
 
 export interface KnackClient {
@@ -146,9 +148,9 @@ export interface KnackClient {
   setApiKey(provider: string, key: string): Promise<void>;
   clearApiKey(provider: string): Promise<void>;
   /** Test connection: one real one-token request to the provider in use (its saved key, model and base URL). */
-  testConnection?(): Promise<ConnectionResult>;
+  testConnection?(): Promise<ConnectionCheck>;
   /** The open folder's OS sandbox (the header badge, Settings, the banner when every command asks). */
-  sandboxStatus?(): Promise<SandboxView>;
+  sandboxStatus?(): Promise<SandboxStatus>;
   listRules(workspace: string): Promise<Rule[]>;
   removeRule(workspace: string, id: string): Promise<Rule[]>;
 

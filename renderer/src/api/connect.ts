@@ -598,10 +598,7 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
     async clearApiKey(preset) {
       await k.call('settings.clearKey', { preset });
     },
-    async testConnection() {
-      const r = await k.call('settings.testProvider', {});
-      return { ...r, baseUrl: r.baseUrl ?? undefined };
-    },
+    testConnection: () => k.call('settings.testProvider', {}),
     sandboxStatus: () => k.call('sandbox.status', {}),
     async listRules() {
       return (await k.call('rules.list', {})).rules.map(toRule);

@@ -87,18 +87,6 @@ export interface SkillDetail extends SkillItem {
   origin?: SkillOrigin;
 }
 
-export type { OpenedSource, SkillOrigin, SkillUpdate } from '../../../preload/contract';
-
-/** A marketplace entry found by Browse. */
-export interface MarketHit {
-  marketplace: string;
-  marketplaceName: string;
-  plugin: string;
-  skill?: string;
-  description: string;
-  level?: AuditLevel;
-}
-
 export interface TrustSummary {
   /** The grouped summary for people (what the pending skills ask for), as the engine words it. */
   summary: string;
@@ -213,15 +201,6 @@ export interface SessionSummary {
   waiting?: boolean;
 }
 
-/** The models the picker offers: the provider's own list, else its preset's (`error` says why); `current` first. */
-export interface ModelChoices {
-  provider: string | null;
-  current: string | null;
-  models: string[];
-  source: 'provider' | 'preset';
-  error?: string;
-}
-
 /** A session a search found: where the words are, and an excerpt there with the words marked (`hit`). */
 export interface SessionHit {
   session: SessionSummary;
@@ -301,33 +280,6 @@ export interface SettingsView {
   keyStorage?: string;
   /** Problems with the settings files, one line each. */
   warnings?: string[];
-}
-
-/**
- * What Test connection found: the provider answered, or why not — the kind of failure (auth, model, network, timeout,
- * config …), the HTTP status, Knack's line and the provider's own words. Never the key.
- */
-export interface ConnectionResult {
-  ok: boolean;
-  provider?: string;
-  model?: string;
-  baseUrl?: string;
-  kind?: string;
-  status?: number;
-  message?: string;
-  said?: string;
-}
-
-/** Whether the open folder's commands run inside the OS sandbox, why not, the fix, and the sandbox.mode setting. */
-export interface SandboxView {
-  available: boolean;
-  backend: string;
-  reason: string;
-  /** `reason` and `hint` as words, said in the window's language (absent: the runtime's own words). */
-  reasonWords?: Said;
-  hint: string;
-  hintWords?: Said;
-  mode: 'auto' | 'required' | 'off';
 }
 
 export interface WorkspaceInfo {

@@ -4,7 +4,7 @@
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
-import type { ModelChoices } from '../api/types';
+import type { ModelChoices } from '../../../preload/contract';
 import { useModelChoice } from '../state/model-choice';
 import { useView } from '../state/store';
 

@@ -4,7 +4,7 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
-import type { SandboxView } from '../api/types';
+import type { SandboxStatus } from '../../../preload/contract';
 import { useView } from '../state/store';
 import { useSay } from '../i18n/say';
 
@@ -31,10 +31,10 @@ export function useSandboxStatus(): void {
   }, [client, path]);
 }
 
-const known = (s: SandboxView | { error: string } | undefined): s is SandboxView => !!s && !('error' in s);
+const known = (s: SandboxStatus | { error: string } | undefined): s is SandboxStatus => !!s && !('error' in s);
 
 /** Contained: the sandbox is there and the settings do not turn it off. */
-const contained = (s: SandboxView): boolean => s.available && s.mode !== 'off';
+const contained = (s: SandboxStatus): boolean => s.available && s.mode !== 'off';
 
 export function SandboxBadge() {
   const { t } = useTranslation();

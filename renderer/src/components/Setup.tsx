@@ -4,7 +4,8 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
-import type { ConnectionResult, SettingsView } from '../api/types';
+import type { SettingsView } from '../api/types';
+import type { ConnectionCheck } from '../../../preload/contract';
 import { useView } from '../state/store';
 import { WorkspaceOpen } from './WorkspaceOpen';
 
@@ -27,7 +28,7 @@ export function Setup() {
   const [key, setKey] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
-  const [result, setResult] = useState<ConnectionResult>();
+  const [result, setResult] = useState<ConnectionCheck>();
   const heading = useRef<HTMLHeadingElement>(null);
   const moved = useRef(false);
 

@@ -1,6 +1,6 @@
 // Where a skill installed from a git repository or marketplace came from: URL, ref, commit, folder, marketplace, plugin.
 import { useTranslation } from 'react-i18next';
-import type { SkillOrigin as Origin } from '../api/types';
+import type { SkillOrigin as Origin } from '../../../preload/contract';
 
 export function SkillOrigin({ origin }: { origin?: Origin }) {
   const { t } = useTranslation();

@@ -3,7 +3,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
-import type { InstallReport, SkillUpdate } from '../api/types';
+import type { InstallReport } from '../api/types';
+import type { SkillUpdate } from '../../../preload/contract';
 import { useView } from '../state/store';
 import { Findings } from './Findings';
 import { LevelBadge, LevelLegend } from './Levels';

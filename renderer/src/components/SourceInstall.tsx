@@ -5,8 +5,8 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
-import type { InstallReport, MarketHit, OpenedSource } from '../api/types';
-import type { Said } from '../../../preload/contract';
+import type { InstallReport } from '../api/types';
+import type { MarketHit, OpenedSource, Said } from '../../../preload/contract';
 import { useView } from '../state/store';
 import { useSay } from '../i18n/say';
 import { AuditFindings } from './Findings';

@@ -8,11 +8,10 @@ import type {
   ChatMessage,
   ChatPart,
   Decision,
-  SandboxView,
   SkillItem,
   WorkspaceInfo,
 } from '../api/types';
-import type { AttachmentMeta } from '../../../preload/contract';
+import type { AttachmentMeta, SandboxStatus } from '../../../preload/contract';
 
 export type View = 'chat' | 'skill' | 'tools' | 'settings' | 'sessions' | 'context';
 
@@ -26,7 +25,7 @@ export interface ViewState {
    */
   setup?: 'first' | 'settings';
   /** The open folder's OS sandbox as main last said (the header badge, Settings, the banner), or why it is not known. */
-  sandbox?: SandboxView | { error: string };
+  sandbox?: SandboxStatus | { error: string };
   skills: SkillItem[];
   /** SKILL.md files that could not be read (the sidebar's "could not be read" group). */
   broken: BrokenSkillView[];

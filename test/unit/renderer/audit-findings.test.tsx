@@ -7,7 +7,8 @@ import userEvent from '@testing-library/user-event';
 import { AuditFindings } from '../../../renderer/src/components/Findings';
 import { InstallDialog } from '../../../renderer/src/components/InstallDialog';
 import { TrustReview } from '../../../renderer/src/components/TrustReview';
-import type { InstallReport, OpenedSource } from '../../../renderer/src/api/types';
+import type { InstallReport } from '../../../renderer/src/api/types';
+import type { OpenedSource } from '../../../preload/contract';
 import { memoryClient, skill } from './memory-client';
 import { renderWith, WS } from './render';
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { App } from '../../../renderer/src/App';
-import type { OpenedSource } from '../../../renderer/src/api/types';
+import type { OpenedSource } from '../../../preload/contract';
 import { memoryClient } from './memory-client';
 import { renderWith, WS } from './render';
 

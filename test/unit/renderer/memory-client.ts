@@ -9,16 +9,14 @@ import type {
   InstallReport,
   LoadedSkill,
   McpServerView,
-  ModelChoices,
   SessionHit,
   SessionSummary,
   SettingsView,
   SkillDetail,
   SkillItem,
   ToolInfo,
-  ConnectionResult,
-  SandboxView,
 } from '../../../renderer/src/api/types';
+import type { ConnectionCheck, ModelChoices, SandboxStatus } from '../../../preload/contract';
 
 export function skill(name: string, p: Partial<SkillItem> = {}): SkillItem {
   return {
@@ -60,7 +58,7 @@ export interface MemoryClient extends KnackClient {
   /** What a search answers for a query (absent: the sessions whose title holds it, as title hits). */
   searchHits: Record<string, SessionHit[]>;
   /** What sandboxStatus answers. */
-  sandbox: SandboxView;
+  sandbox: SandboxStatus;
   /** The conversation switchVersion answers with. */
   versionMessages: ChatMessage[];
   /** The key testConnection accepts (as the provider would); any other stored key is refused with a 401. */
@@ -105,7 +103,7 @@ export function memoryClient(
       ],
       leftOut: [],
     } as ContextUsage,
-    sandbox: { available: true, backend: 'bubblewrap', reason: '', hint: '', mode: 'auto' } as SandboxView,
+    sandbox: { available: true, backend: 'bubblewrap', reason: '', hint: '', mode: 'auto' } as SandboxStatus,
     versionMessages: [] as ChatMessage[],
     goodKey: 'sk-right-key',
     keys: {} as Record<string, string>,
@@ -279,7 +277,7 @@ export function memoryClient(
       c.settings.ceiling = ceiling;
       return structuredClone(c.settings);
     },
-    async testConnection(): Promise<ConnectionResult> {
+    async testConnection(): Promise<ConnectionCheck> {
       const s = c.settings;
       const base = { provider: s.provider, model: s.model, baseUrl: s.baseUrl };
       const p = s.presets.find((x) => x.id === s.provider);

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { InstallDialog } from '../../../renderer/src/components/InstallDialog';
-import type { InstallReport, OpenedSource } from '../../../renderer/src/api/types';
+import type { InstallReport } from '../../../renderer/src/api/types';
+import type { OpenedSource } from '../../../preload/contract';
 import { memoryClient } from './memory-client';
 import { renderWith, WS } from './render';
 
