@@ -3,6 +3,7 @@
 import {
   BrowserWindow,
   Menu,
+  Notification,
   app,
   dialog,
   ipcMain,
@@ -31,6 +32,7 @@ import {
   senderProblem,
 } from './security.js';
 import { menuLanguage, menuTemplate, type MenuCommand, type MenuItemSpec } from './menu.js';
+import { notificationOf } from './notify.js';
 import { safeKeyStore } from './key-store.js';
 import { utilityProcessHost } from './sandbox-host.js';
 import { windowIconPath } from './app-icon.js';
@@ -144,12 +146,21 @@ async function start(): Promise<void> {
       return dispatch(svc.handlers, name, input);
     });
   }
+  const lang = menuLanguage(app.getLocale());
   svc.events.on((name, payload) => {
     for (const w of BrowserWindow.getAllWindows())
       if (appWindows.has(w.webContents.id)) w.webContents.send(IPC_EVENT_CHANNEL, name, payload);
+    // An answer that ended or an approval that waits while Knack is in the background: a desktop notification.
+    if (BrowserWindow.getFocusedWindow() || !Notification.isSupported()) return;
+    const said = notificationOf(name, payload, lang);
+    if (!said) return;
+    const n = new Notification(said);
+    n.on('click', () => {
+      mainWindow?.show();
+      mainWindow?.focus();
+    });
+    n.show();
   });
-
-  const lang = menuLanguage(app.getLocale());
   Menu.setApplicationMenu(
     Menu.buildFromTemplate(toElectronMenu(menuTemplate(lang, process.platform), (c) => void runCommand(c))),
   );

@@ -26,6 +26,7 @@ import { useChatStream } from './state/stream';
 import { useHeldReturn } from './state/held-return';
 import { useRestoreOpen } from './state/restore-open';
 import { usePanels } from './state/panels';
+import { useNotifications, useNotifyPermission } from './state/notify';
 import { SaveSkillDialog, useSaveSkill } from './components/SaveSkill';
 
 const NAV: { view: View; label: string }[] = [
@@ -74,6 +75,8 @@ export function App() {
   const { sidebar, panels, toggle } = usePanels();
   const savingSkill = useSaveSkill((s) => s.sessionId);
   useChatStream(client);
+  useNotifications(client);
+  const [notify, askNotify] = useNotifyPermission();
   useHeldReturn(client);
   useRestoreOpen(client);
   useShortcuts();
@@ -170,6 +173,11 @@ export function App() {
             </nav>
             <span className="spacer" />
             <SandboxBadge />
+            {client.mode === 'serve' && notify === 'default' && (
+              <button type="button" className="small" onClick={askNotify} title={t('notify.askHint')}>
+                {t('notify.ask')}
+              </button>
+            )}
             <button
               type="button"
               className="small"

@@ -438,6 +438,15 @@ export const en = {
     label: 'Skills to load',
     none: 'No enabled skill matches “{{query}}”.',
   },
+  notify: {
+    ask: 'Notify me',
+    askHint: 'Let this page notify you when an answer is ready or an approval waits while you are elsewhere',
+    done: 'Knack: the answer is ready',
+    stopped: 'Knack: the answer stopped',
+    failed: 'Knack: the answer failed',
+    approval: 'Knack is waiting for your approval',
+    open: 'In {{name}}: open Knack to read it.',
+  },
   cmd: {
     palette: 'Commands',
     search: 'Type a command',

@@ -427,6 +427,15 @@ export const zh: Strings = {
     label: '要加载的技能',
     none: '没有匹配“{{query}}”的已启用技能。',
   },
+  notify: {
+    ask: '开启通知',
+    askHint: '允许此页面在你离开时通知你：回答已完成或有批准在等待',
+    done: 'Knack：回答已完成',
+    stopped: 'Knack：回答已停止',
+    failed: 'Knack：回答失败',
+    approval: 'Knack 正在等待你的批准',
+    open: '在 {{name}}：打开 Knack 查看。',
+  },
   cmd: {
     palette: '命令',
     search: '输入命令',
