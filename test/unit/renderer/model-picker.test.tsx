@@ -47,6 +47,7 @@ describe('ModelPicker', () => {
         'hello',
         false,
         'fake-model-large',
+        [],
       ]),
     );
   });
