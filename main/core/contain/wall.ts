@@ -72,6 +72,21 @@ async function probeBridgeSocat(): Promise<{ path?: string; note?: string }> {
   );
   return why === undefined ? { path } : { note: `setpriv --pdeathsig did not run (${why}): ${OUTLIVE}` };
 }
+/** A runtime error "bubblewrap (bwrap) not installed" / "socat not installed" / "ripgrep (rg) not found" for a
+ * program that is on PATH (an executable file in one of its folders). */
+function missingButOnPath(error: string): boolean {
+  const m = /^(?:bubblewrap \((\S+)\)|(socat)|ripgrep \((\S+)\)) not (?:installed|found)$/.exec(error);
+  const name = m?.[1] ?? m?.[2] ?? m?.[3];
+  if (!name || name.includes('/')) return false;
+  return (process.env.PATH ?? '').split(':').some((dir) => {
+    try {
+      accessSync(join(dir || '.', name), constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
 const OUTLIVE = "the sandbox's socat bridges run without it and may outlive Knack if it is killed";
 
 /** A process's command line, NUL-separated; empty once it is gone (or a zombie). */
@@ -251,7 +266,11 @@ export class Wall {
     if (!SandboxManager.isSupportedPlatform()) return say('sandbox.noOsSandbox', { os: process.platform });
     // The async check: the sync one resolves the seccomp helper with `npm root -g` on the event loop (seconds under
     // load), which stalled an answer streaming meanwhile past its stall limit.
-    const deps = await SandboxManager.checkDependenciesAsync();
+    let deps = await SandboxManager.checkDependenciesAsync();
+    // The runtime finds programs with `which` under a 1 s limit: on a loaded machine it times out, and a program that
+    // is installed reads as missing. When every program it missed is on PATH after all, it asks again (twice).
+    for (let i = 0; i < 2 && deps.errors.length && deps.errors.every(missingButOnPath); i++)
+      deps = await SandboxManager.checkDependenciesAsync();
     if (deps.errors.length) return deps.errors.join('; ');
     const bridgeSocatPath = (await probeSocatForBridges()).path;
     const init = (): Promise<void> => {

@@ -1,5 +1,6 @@
-// On a loaded machine socat can take longer to start than the sandbox runtime waits for its bridges (0.6 s): the wall
-// tries again instead of staying unavailable for the session. Here socat is slow on its first start only.
+// On a loaded machine `which` can take longer than the runtime's 1 s limit (bubblewrap then reads as not installed),
+// and socat longer to start than the runtime waits for its bridges (0.6 s): the wall asks again instead of staying
+// unavailable for the session. Here both are slow the first time only.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -15,7 +16,16 @@ const bin = join(root, 'bin');
 mkdirSync(ws, { recursive: true });
 mkdirSync(bin, { recursive: true });
 const real = execFileSync('which', ['socat'], { encoding: 'utf8' }).trim();
+const realWhich = execFileSync('which', ['which'], { encoding: 'utf8' }).trim();
 const first = join(root, 'first-start');
+const firstWhich = join(root, 'first-which');
+// The runtime looks bubblewrap up with `which bwrap`: this one takes 1.5 s the first time.
+writeFileSync(
+  join(bin, 'which'),
+  '#!/bin/sh\ncase "$*" in bwrap) ' +
+    `if mkdir ${JSON.stringify(firstWhich)} 2>/dev/null; then sleep 1.5; fi;; esac\nexec ${JSON.stringify(realWhich)} "$@"\n`,
+);
+chmodSync(join(bin, 'which'), 0o755);
 // knack-socat runs `socat` from PATH: this one sleeps 1.5 s the first time it is started as a bridge (a listener on a
 // Unix socket; the two bridges start at once, and a probe runs `socat -V` before).
 writeFileSync(
@@ -31,8 +41,9 @@ after(async () => {
   await wall?.close();
 });
 
-test('bridges slow to start on the first try: the wall tries again and runs commands inside', async () => {
+test('which and the bridges slow on the first try: the wall asks again and runs commands inside', async () => {
   wall = await Wall.open({ workspace: ws, home: join(root, 'home'), dataDir: join(root, 'data') }, 'auto');
+  assert.ok(existsSync(firstWhich), 'the slow which ran');
   assert.ok(existsSync(first), 'the slow socat ran');
   assert.equal(wall.status().available, true, JSON.stringify(wall.status()));
   const r = await runContained(wall, 'echo inside', ws, { timeoutMs: 20_000, hosts: [] });
