@@ -6,51 +6,22 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { randomBytes } from 'node:crypto';
 import { agentEnv } from '../../helpers/agent-env.js';
+import { leftAfter, statOf, withMarker } from '../../helpers/procs.js';
 
 // kill -9 of the agent mid-tool-call: no process of that call is left (sandboxed and not), and a group left over
 // anyway (its watchdog could not run) is ended when the session is reopened, which says so.
 
 const child = join(import.meta.dirname, '..', '..', 'helpers', 'chat-child.ts');
 
-/** Pids whose command line holds `needle` (a zombie's is empty: it is gone). */
-function withMarker(needle: string): number[] {
-  const out: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(needle)) out.push(Number(name));
-    } catch {
-      /* gone meanwhile */
-    }
-  }
-  return out;
-}
-
 /** Live (not zombie) pids in process group `pgid`. */
 function inGroup(pgid: number): number[] {
   const out: number[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(f[2]) === pgid && f[0] !== 'Z') out.push(Number(name));
-    } catch {
-      /* gone meanwhile */
-    }
+    const f = statOf(Number(name));
+    if (f && Number(f[2]) === pgid && f[0] !== 'Z') out.push(Number(name));
   }
   return out;
-}
-
-/** Poll (every 50 ms, at most `ms`) until `what()` is empty; returns what is left then. */
-async function leftAfter(what: () => number[], ms = 2000): Promise<number[]> {
-  const end = Date.now() + ms;
-  let left = what();
-  while (left.length && Date.now() < end) {
-    await new Promise((r) => setTimeout(r, 50));
-    left = what();
-  }
-  return left;
 }
 
 /**
