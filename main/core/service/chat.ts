@@ -294,6 +294,23 @@ export class ChatBinding {
     }
   }
 
+  /** A turn has started: if it fails, it ends with an error event (and a message the store did not take goes back). */
+  private turnStarted(live: Live, turnId: string, started: Promise<unknown>): { sessionId: string; turnId: string } {
+    started.catch((e: unknown) => {
+      // The store took nothing of the turn (not even its error): the message, not stored, goes back to the user.
+      const unsent = (e as { unsent?: unknown }).unsent;
+      this.ctx.events.emit('chat.turnEnd', {
+        sessionId: live.chat.id,
+        turnId,
+        reason: 'error',
+        error: { code: 'internal', message: (e as Error).message },
+        ...(typeof unsent === 'string' ? { unsent } : {}),
+      });
+    });
+    this.ctx.events.emit('session.updated', { session: this.meta(live.chat) });
+    return { sessionId: live.chat.id, turnId };
+  }
+
   private session(id: string): Live {
     const found = this.live.get(id);
     if (found) {
@@ -472,36 +489,15 @@ export class ChatBinding {
           live.turn--;
           throw new ServiceError('conflict', (e as Error).message, { sessionId: live.chat.id });
         }
-        started.catch((e: unknown) => {
-          // The store took nothing of the turn (not even its error): the message, not stored, goes back to the user.
-          const unsent = (e as { unsent?: unknown }).unsent;
-          this.ctx.events.emit('chat.turnEnd', {
-            sessionId: live.chat.id,
-            turnId,
-            reason: 'error',
-            error: { code: 'internal', message: (e as Error).message },
-            ...(typeof unsent === 'string' ? { unsent } : {}),
-          });
-        });
-        this.ctx.events.emit('session.updated', { session: this.meta(live.chat) });
-        return { sessionId: live.chat.id, turnId };
+        return this.turnStarted(live, turnId, started);
       },
       'chat.retry': ({ sessionId }) => {
         const live = this.session(sessionId);
         const why = live.ending ? 'the last turn is still ending' : live.chat.cannotRetry();
         if (why) throw new ServiceError('conflict', why, { sessionId });
+        const started = live.chat.retry();
         live.turn++;
-        const turnId = `${live.chat.id}:${live.turn}`;
-        live.chat.retry().catch((e: unknown) => {
-          this.ctx.events.emit('chat.turnEnd', {
-            sessionId: live.chat.id,
-            turnId,
-            reason: 'error',
-            error: { code: 'internal', message: (e as Error).message },
-          });
-        });
-        this.ctx.events.emit('session.updated', { session: this.meta(live.chat) });
-        return { sessionId: live.chat.id, turnId };
+        return this.turnStarted(live, `${live.chat.id}:${live.turn}`, started);
       },
       'chat.regenerate': ({ sessionId, turn }) => {
         const live = this.session(sessionId);
@@ -513,17 +509,7 @@ export class ChatBinding {
           throw new ServiceError('conflict', (e as Error).message, { sessionId });
         }
         live.turn++;
-        const turnId = `${live.chat.id}:${live.turn}`;
-        started.catch((e: unknown) => {
-          this.ctx.events.emit('chat.turnEnd', {
-            sessionId: live.chat.id,
-            turnId,
-            reason: 'error',
-            error: { code: 'internal', message: (e as Error).message },
-          });
-        });
-        this.ctx.events.emit('session.updated', { session: this.meta(live.chat) });
-        return { sessionId: live.chat.id, turnId };
+        return this.turnStarted(live, `${live.chat.id}:${live.turn}`, started);
       },
       'chat.switchVersion': ({ sessionId, turn, which, index }) => {
         const live = this.session(sessionId);
