@@ -66,6 +66,41 @@ export function sourceHandlers(ctx: ServiceContext, atClose: (f: () => Promise<v
   const findCheck = (name: string, tier: 'user' | 'project'): UpdateCheck | undefined =>
     checked.find((c) => c.tier === tier)?.result.checks.find((c) => c.name === name);
 
+  /** Check every source-installed skill of both tiers for a newer version (what the Updates dialog shows). */
+  const checkAll = async () => {
+    for (const c of checked) await c.result.dispose();
+    checked = [];
+    const items = [];
+    for (const tier of ['project', 'user'] as const) {
+      let result: Checked;
+      try {
+        result = await checkUpdates(tierRootOf(ctx, tier), undefined, {
+          wall: wall(),
+          cwd: ctx.workspace().workspace,
+          onProgress: (stage, detail) => ctx.events.emit('sources.progress', { stage, detail }),
+        });
+      } catch (e) {
+        return refused(e);
+      }
+      checked.push({ tier, result });
+      for (const c of result.checks)
+        items.push({
+          name: c.name,
+          tier,
+          status: c.status,
+          from: c.entry.commit,
+          ...(c.reason ? { reason: c.reason } : {}),
+          ...(c.commit ? { to: c.commit } : {}),
+          ...(c.candidate ? { level: c.candidate.level, contentHash: c.candidate.contentHash } : {}),
+          ...(c.files ? { files: c.files } : {}),
+          ...(c.diff ? { diff: { widened: c.diff.widened, lines: c.diff.lines } } : {}),
+        });
+    }
+    return { items };
+  };
+  /** The check running now, if any: one at a time. */
+  let updating: Promise<unknown> | undefined;
+
   return {
     'sources.open': async ({ source, want }) => {
       const ws = ctx.workspace();
@@ -133,39 +168,23 @@ export function sourceHandlers(ctx: ServiceContext, atClose: (f: () => Promise<v
       return {};
     },
 
-    'sources.updates': async () => {
-      for (const c of checked) await c.result.dispose();
-      checked = [];
-      const items = [];
-      for (const tier of ['project', 'user'] as const) {
-        let result: Checked;
-        try {
-          result = await checkUpdates(tierRootOf(ctx, tier), undefined, {
-            wall: wall(),
-            cwd: ctx.workspace().workspace,
-            onProgress: (stage, detail) => ctx.events.emit('sources.progress', { stage, detail }),
-          });
-        } catch (e) {
-          return refused(e);
-        }
-        checked.push({ tier, result });
-        for (const c of result.checks)
-          items.push({
-            name: c.name,
-            tier,
-            status: c.status,
-            from: c.entry.commit,
-            ...(c.reason ? { reason: c.reason } : {}),
-            ...(c.commit ? { to: c.commit } : {}),
-            ...(c.candidate ? { level: c.candidate.level, contentHash: c.candidate.contentHash } : {}),
-            ...(c.files ? { files: c.files } : {}),
-            ...(c.diff ? { diff: { widened: c.diff.widened, lines: c.diff.lines } } : {}),
-          });
-      }
-      return { items };
+    'sources.updates': () => {
+      // One check at a time (the window checks again whenever the catalog changes).
+      const run = (updating ?? Promise.resolve()).then(checkAll);
+      const mine: Promise<unknown> = run.then(
+        () => undefined,
+        () => undefined,
+      );
+      updating = mine;
+      void mine.then(() => {
+        if (updating === mine) updating = undefined;
+      });
+      return run;
     },
 
     'sources.applyUpdate': async ({ name, tier, contentHash }) => {
+      // An Update clicked while a check runs is looked up once that check has finished, not refused as "not shown".
+      while (updating) await updating;
       const c = findCheck(name, tier);
       if (!c || c.status !== 'available' || !c.candidate)
         throw new ServiceError('not_found', `no update of ${name} shown (check for updates again)`);
