@@ -552,6 +552,7 @@ export const ToolInfo = z.object({
   /** Kept out of the prompt until ToolSearch finds it. */
   deferred: z.boolean(),
 });
+export type ToolInfo = z.infer<typeof ToolInfo>;
 
 export const McpServerStatus = z.object({
   name: z.string(),
@@ -559,6 +560,7 @@ export const McpServerStatus = z.object({
   tools: z.number().int().nonnegative(),
   error: z.string().optional(),
 });
+export type McpServerStatus = z.infer<typeof McpServerStatus>;
 
 export const ProviderPreset = z.object({
   id: z.string(),

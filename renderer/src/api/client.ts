@@ -9,14 +9,12 @@ import type {
   Decision,
   InstallReport,
   LoadedSkill,
-  McpServerView,
   Rule,
   SessionHit,
   SessionSummary,
   SettingsView,
   SkillDetail,
   SkillItem,
-  ToolInfo,
   TrustSummary,
   WorkspaceInfo,
   DraftCheck,
@@ -31,8 +29,9 @@ import type {
   SkillUpdate,
 } from '../../../preload/contract';
 import type { Attachment, Said } from '../../../preload/contract';
+import type { KnackClient as ContractClient } from '../../../preload/client';
 
-export interface KnackClient {
+export interface KnackClient extends Pick<ContractClient, 'call' | 'on'> {
   /** 'electron' offers native dialogs; 'serve' uses path fields. */
   readonly mode: 'electron' | 'serve';
   info(): Promise<AppInfo>;
@@ -137,10 +136,6 @@ export interface KnackClient {
   /** Not every transport can unload a skill mid-conversation; the panel hides the button when absent. */
   unloadSkill?(sessionId: string, name: string): Promise<void>;
   contextUsage(workspace: string, sessionId: string): Promise<ContextUsage>;
-
-  listTools(workspace: string): Promise<ToolInfo[]>;
-  searchTools(workspace: string, query: string): Promise<ToolInfo[]>;
-  mcpServers(workspace: string): Promise<McpServerView[]>;
 
   getSettings(workspace: string): Promise<SettingsView>;
   saveProvider(workspace: string, p: { provider: string; model: string; baseUrl: string }): Promise<SettingsView>;

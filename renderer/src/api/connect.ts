@@ -17,7 +17,6 @@ import type {
   SkillDetail,
   SkillItem,
   ToolCallView,
-  ToolInfo,
   TrustSummary,
   WorkspaceInfo,
 } from './types';
@@ -329,6 +328,8 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
 
   const client: KnackClient = {
     mode,
+    call: (method, input) => k.call(method, input),
+    on: (event, listener) => k.on(event, listener),
     async info() {
       const i = await k.call('app.info', {});
       if (i.workspace) workspace = i.workspace.path;
@@ -564,21 +565,6 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
       };
     },
 
-    async listTools() {
-      return (await k.call('tools.list', {})).tools.map(toTool);
-    },
-    async searchTools(_w, query) {
-      return (await k.call('tools.search', { query, limit: 10 })).hits.map(toTool);
-    },
-    async mcpServers() {
-      return (await k.call('tools.mcpStatus', {})).servers.map((s) => ({
-        name: s.name,
-        state: s.state,
-        tools: s.tools,
-        ...(s.error ? { lastError: s.error } : {}),
-      }));
-    },
-
     getSettings: settings,
     async saveProvider(_w, p) {
       await k.call('settings.setProvider', {
@@ -684,10 +670,6 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
     },
   };
   return client;
-}
-
-function toTool(t: { name: string; summary: string; deferred: boolean; source: string }): ToolInfo {
-  return { name: t.name, description: t.summary, deferred: t.deferred, risk: t.source };
 }
 
 export async function connect(onDisconnect?: () => void): Promise<KnackClient> {

@@ -229,20 +229,6 @@ export interface ContextUsage {
   spent?: { input: number; output: number; cached: number; cost?: number };
 }
 
-export interface ToolInfo {
-  name: string;
-  description: string;
-  deferred: boolean;
-  risk?: string;
-}
-
-export interface McpServerView {
-  name: string;
-  state: 'connected' | 'connecting' | 'failed' | 'disconnected';
-  tools: number;
-  lastError?: string;
-}
-
 export interface Rule {
   id: string;
   action: 'allow' | 'ask' | 'deny';

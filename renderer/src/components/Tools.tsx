@@ -2,7 +2,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
-import type { McpServerView, ToolInfo } from '../api/types';
+import type { McpServerStatus, ToolInfo } from '../../../preload/contract';
 import { useView } from '../state/store';
 
 function ToolList({ tools }: { tools: ToolInfo[] }) {
@@ -12,7 +12,7 @@ function ToolList({ tools }: { tools: ToolInfo[] }) {
     <ul className="plain tools">
       {tools.map((x) => (
         <li key={x.name}>
-          <code>{x.name}</code> <span className="muted">{x.description}</span>
+          <code>{x.name}</code> <span className="muted">{x.summary}</span>
         </li>
       ))}
     </ul>
@@ -24,21 +24,27 @@ export function Tools() {
   const client = useClient();
   const ws = useView((s) => s.workspace?.path ?? '');
   const [tools, setTools] = useState<ToolInfo[]>();
-  const [servers, setServers] = useState<McpServerView[]>();
+  const [servers, setServers] = useState<McpServerStatus[]>();
   const [query, setQuery] = useState('');
   const [hits, setHits] = useState<ToolInfo[]>();
   const [error, setError] = useState<string>();
 
   useEffect(() => {
-    client.listTools(ws).then(setTools, (e) => setError(errorText(e)));
-    client.mcpServers(ws).then(setServers, (e) => setError(errorText(e)));
+    client.call('tools.list', {}).then(
+      (r) => setTools(r.tools),
+      (e) => setError(errorText(e)),
+    );
+    client.call('tools.mcpStatus', {}).then(
+      (r) => setServers(r.servers),
+      (e) => setError(errorText(e)),
+    );
   }, [client, ws]);
 
   async function search(e: FormEvent) {
     e.preventDefault();
     if (!query.trim()) return;
     try {
-      setHits(await client.searchTools(ws, query.trim()));
+      setHits((await client.call('tools.search', { query: query.trim() })).hits);
     } catch (err) {
       setError(errorText(err));
     }
@@ -85,7 +91,7 @@ export function Tools() {
             <li key={s.name}>
               <strong>{s.name}</strong> <span className={`badge mcp-${s.state}`}>{t(`tools.state.${s.state}`)}</span>{' '}
               <span className="muted">{t('tools.count', { count: s.tools })}</span>
-              {s.lastError && <div className="error small-text">{s.lastError}</div>}
+              {s.error && <div className="error small-text">{s.error}</div>}
             </li>
           ))}
         </ul>

@@ -1,5 +1,16 @@
 // A typed in-memory KnackClient for component tests only (the app always uses the contract client).
-// Holds plain data, records calls, lets a test push chat events and make any method fail.
+// Holds plain data, records calls, lets a test push chat events and make any method fail. Contract methods are answered
+// by `handlers` through the contract's own client, so what they answer and what a test emits is checked against it.
+import { createClient } from '../../../preload/client';
+import {
+  contractError,
+  methods,
+  type EventName,
+  type EventPayload,
+  type MethodArgs,
+  type MethodName,
+  type MethodOutput,
+} from '../../../preload/contract';
 import type { KnackClient } from '../../../renderer/src/api/client';
 import type {
   BrokenSkillView,
@@ -8,15 +19,19 @@ import type {
   ContextUsage,
   InstallReport,
   LoadedSkill,
-  McpServerView,
   SessionHit,
   SessionSummary,
   SettingsView,
   SkillDetail,
   SkillItem,
-  ToolInfo,
 } from '../../../renderer/src/api/types';
-import type { ConnectionCheck, ModelChoices, SandboxStatus } from '../../../preload/contract';
+import type {
+  ConnectionCheck,
+  McpServerStatus,
+  ModelChoices,
+  SandboxStatus,
+  ToolInfo,
+} from '../../../preload/contract';
 
 export function skill(name: string, p: Partial<SkillItem> = {}): SkillItem {
   return {
@@ -32,8 +47,18 @@ export function skill(name: string, p: Partial<SkillItem> = {}): SkillItem {
   };
 }
 
+/** What the fake main answers, per contract method (input with its defaults filled in, as main receives it). */
+export type Handlers = {
+  [M in MethodName]?: (input: MethodArgs<M>) => MethodOutput<M> | Promise<MethodOutput<M>>;
+};
+
 export interface MemoryClient extends KnackClient {
+  /** Every call, by its contract method name (`args`: [input]) or, for the rest, the client's method name. */
   calls: { method: string; args: unknown[] }[];
+  /** The fake main's answers, by contract method; a test replaces or adds any. */
+  handlers: Handlers;
+  /** Push a contract event to the window (checked against the contract first). */
+  event<E extends EventName>(name: E, payload: EventPayload<E>): void;
   skills: SkillItem[];
   /** SKILL.md files that could not be read (listCatalog). */
   broken: BrokenSkillView[];
@@ -49,7 +74,7 @@ export interface MemoryClient extends KnackClient {
   loaded: LoadedSkill[];
   settings: SettingsView;
   tools: ToolInfo[];
-  servers: McpServerView[];
+  servers: McpServerStatus[];
   usage: ContextUsage;
   /** The stored sessions (listSessions, searchSessions, renameSession, deleteSession). */
   sessions: SessionSummary[];
@@ -73,7 +98,48 @@ export function memoryClient(
   const chat = new Set<(e: ChatEvent) => void>();
   const catalog = new Set<(w: string) => void>();
   const rows = new Set<(s: SkillItem) => void>();
+  const subscribers = new Set<(name: string, payload: unknown) => void>();
+  // Answers or events outside the contract fail the test where they happen.
+  const contract = createClient(
+    {
+      async call(method, input) {
+        c.calls.push({ method, args: [input] });
+        if (c.failing.has(method))
+          return { ok: false, error: contractError('internal', `${method} failed on purpose`) };
+        const handler = c.handlers[method] as ((i: unknown) => unknown) | undefined;
+        if (!handler) return { ok: false, error: contractError('unknown_method', `no handler for ${method}`) };
+        try {
+          return { ok: true, value: await handler(methods[method].input.parse(input)) };
+        } catch (e) {
+          return { ok: false, error: e as ReturnType<typeof contractError> };
+        }
+      },
+      subscribe(listener) {
+        subscribers.add(listener);
+        return () => void subscribers.delete(listener);
+      },
+    },
+    {
+      onContractViolation: (what) => {
+        throw new Error(what);
+      },
+    },
+  );
   const c = {
+    call: contract.call,
+    on: contract.on,
+    handlers: {
+      'tools.list': () => ({ tools: c.tools }),
+      'tools.search': ({ query }) => ({
+        hits: c.tools
+          .filter((t) => t.name.includes(query) || t.summary.includes(query))
+          .map((t) => ({ ...t, score: 1 })),
+      }),
+      'tools.mcpStatus': () => ({ servers: c.servers }),
+    } as Handlers,
+    event(name: EventName, payload: unknown) {
+      for (const s of subscribers) s(name, payload);
+    },
     mode: 'serve' as const,
     calls: [] as MemoryClient['calls'],
     skills: init.skills ?? [],
@@ -130,7 +196,7 @@ export function memoryClient(
     },
   } as MemoryClient;
 
-  const api: Omit<KnackClient, 'mode' | 'pickFolder' | 'pickSkillSource' | 'setPlanMode'> = {
+  const api: Omit<KnackClient, 'mode' | 'call' | 'on' | 'pickFolder' | 'pickSkillSource' | 'setPlanMode'> = {
     async info() {
       return { mode: 'serve' };
     },
@@ -256,15 +322,6 @@ export function memoryClient(
     },
     async contextUsage() {
       return c.usage;
-    },
-    async listTools() {
-      return c.tools;
-    },
-    async searchTools(_w, q) {
-      return c.tools.filter((t) => t.name.includes(q) || t.description.includes(q));
-    },
-    async mcpServers() {
-      return c.servers;
     },
     async getSettings() {
       return structuredClone(c.settings);

@@ -105,10 +105,10 @@ describe('tools', () => {
   it('lists always-loaded and deferred tools, searches, and shows MCP server state with the last error', async () => {
     const c = memoryClient({
       tools: [
-        { name: 'read_file', description: 'Read a file', deferred: false },
-        { name: 'web_fetch', description: 'Fetch a page', deferred: true },
+        { name: 'read_file', source: 'builtin', summary: 'Read a file', deferred: false },
+        { name: 'web_fetch', source: 'builtin', summary: 'Fetch a page', deferred: true },
       ],
-      servers: [{ name: 'github', state: 'failed', tools: 0, lastError: 'spawn gh-mcp ENOENT' }],
+      servers: [{ name: 'github', state: 'failed', tools: 0, error: 'spawn gh-mcp ENOENT' }],
     });
     renderWith(<Tools />, c, { workspace: WS });
     expect(await screen.findByText('read_file')).toBeTruthy();
