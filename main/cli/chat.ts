@@ -20,6 +20,7 @@ import { decisionLines } from '../core/policy/index.js';
 import { TOOL } from '../core/policy/index.js';
 import { displaySafe, invisibleClass } from '../core/policy/index.js';
 import { proposalIn } from '../core/skills/use/index.js';
+import { saveSkill } from './save-skill.js';
 
 const OPTIONS = {
   once: { type: 'string' as const },
@@ -238,7 +239,13 @@ const SLASH = new Set([
   'help',
 ]);
 
-async function slash(ctx: CommandContext, ws: KnackWorkspace, chat: ChatSession, input: string): Promise<boolean> {
+async function slash(
+  ctx: CommandContext,
+  ws: KnackWorkspace,
+  chat: ChatSession,
+  input: string,
+  rl: LineReader,
+): Promise<boolean> {
   const [cmd, ...rest] = input.slice(1).split(/\s+/);
   const arg = rest.join(' ').trim();
   switch (cmd) {
@@ -297,11 +304,11 @@ async function slash(ctx: CommandContext, ws: KnackWorkspace, chat: ChatSession,
       chat.setPlanMode(arg !== 'off');
       break;
     case 'save-skill':
-      await chat.saveAsSkill(arg);
+      await saveSkill(ctx, ws, chat, arg, (q) => rl.ask(q));
       break;
     default:
       ctx.io.out(
-        'commands: /skills /load NAME /unload NAME /tools /search QUERY /run SKILL SCRIPT /context /plan [on|off] /save-skill /exit',
+        'commands: /skills /load NAME /unload NAME /tools /search QUERY /run SKILL SCRIPT /context /plan [on|off] /save-skill [user|project] /exit',
       );
   }
   return true;
@@ -418,7 +425,7 @@ const chat: Command = {
           if (!input) continue;
           // `/name` of a skill goes to the model (it names the skill); the inspector's own commands run here.
           if (SLASH.has(input.slice(1).split(/\s/)[0] ?? '')) {
-            if (!(await slash(ctx, ws, chatSession, input))) break;
+            if (!(await slash(ctx, ws, chatSession, input, rl))) break;
             continue;
           }
           const r = await chatSession.send(input);

@@ -288,11 +288,14 @@ export {
   type TurnEndReason,
 } from './types.js';
 export {
+  draftSkill,
   draftSkillWords,
   draftText,
+  NoStepsError,
   lastTaskCalls,
   leastPermissions,
   type DraftPermissions,
   type DraftWords,
   type MadeCall,
+  type SkillDraft,
 } from './skill-draft.js';

@@ -542,16 +542,6 @@ export class ChatSession {
     };
   }
 
-  /** After a multi-step task: ask the model to draft it as a skill with create_skill (it is audited like any install). */
-  saveAsSkill(hint = ''): Promise<TurnResult> {
-    return this.send(
-      'Save the task we just finished as a reusable skill: call create_skill (run it with DeferExecuteTool if it is not listed) ' +
-        'with a lowercase-hyphenated name, a description that says what it does and when to use it, read_when trigger phrases ' +
-        '(English and Chinese when useful) and step-by-step instructions. ' +
-        hint,
-    );
-  }
-
   /**
    * Open the conversation's tools and resolve once they are open; rejects with the reason they could not be opened.
    * A new chat starts opening them when it is created; a reopened one only when it is used — call this when the user

@@ -199,3 +199,32 @@ export async function draftSkillWords(
   for await (const ev of provider.stream(req)) if (ev.type === 'text') text += ev.text;
   return parseDraftWords(text);
 }
+
+/** A drafted skill: its SKILL.md text and how many tool calls of the last task it was drafted from. */
+export interface SkillDraft {
+  text: string;
+  calls: number;
+}
+
+/**
+ * Draft the conversation's last task as a skill: the model writes the words, the permissions are the least its tool
+ * calls needed in `workspace`. Throws when the last task made no tool calls, or with the provider's error.
+ */
+export async function draftSkill(
+  provider: ModelProvider,
+  messages: readonly ChatMessage[],
+  workspace: string,
+  signal?: AbortSignal,
+): Promise<SkillDraft> {
+  const calls = lastTaskCalls(messages);
+  if (calls.length === 0) throw new NoStepsError();
+  const words = await draftSkillWords(provider, messages, signal);
+  return { text: draftText(words, leastPermissions(calls, workspace)), calls: calls.length };
+}
+
+/** The last task made no tool calls: nothing to save as a skill. */
+export class NoStepsError extends Error {
+  constructor() {
+    super('the last task made no tool calls: there are no steps to save as a skill');
+  }
+}

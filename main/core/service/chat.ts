@@ -26,7 +26,7 @@ import {
   type SessionRow,
 } from '../agent/index.js';
 import { checkConnection, keySourceOf, resolveProvider } from '../agent/index.js';
-import { draftSkillWords, draftText, lastTaskCalls, leastPermissions } from '../agent/index.js';
+import { draftSkill, NoStepsError } from '../agent/index.js';
 import { auditDraft } from './drafts.js';
 import { reportView } from './views.js';
 import type { KeyStore } from './context.js';
@@ -575,18 +575,15 @@ export class ChatBinding {
           throw new ServiceError('conflict', 'a turn is running in this session: save it as a skill once it has ended');
         const provider = l.chat.provider;
         if (!provider) throw new ServiceError('unavailable', 'no model is set up to draft the skill with');
-        const messages = l.chat.messages();
-        const calls = lastTaskCalls(messages);
-        if (calls.length === 0)
-          throw new ServiceError('conflict', 'the last task made no tool calls: there are no steps to save as a skill');
-        let words;
+        let draft;
         try {
-          words = await draftSkillWords(provider, messages);
+          draft = await draftSkill(provider, l.chat.messages(), this.ctx.workspace().workspace);
         } catch (e) {
+          if (e instanceof NoStepsError) throw new ServiceError('conflict', e.message);
           throw new ServiceError('unavailable', `the skill could not be drafted: ${(e as Error).message}`);
         }
-        const text = draftText(words, leastPermissions(calls, this.ctx.workspace().workspace));
-        return { text, calls: calls.length, report: reportView(auditDraft(this.options.paths.dataDir, text)) };
+        const { text, calls } = draft;
+        return { text, calls, report: reportView(auditDraft(this.options.paths.dataDir, text)) };
       },
       'chat.setModel': ({ sessionId, model }) => {
         const l = this.session(sessionId);

@@ -31,7 +31,7 @@ test('saving a finished task as a skill: create_skill writes the user tier after
   chat.on((e) => {
     if (e.type === 'approval_requested') setImmediate(() => chat.answer(e.approvalId, { kind: 'always' }));
   });
-  const r = await chat.saveAsSkill();
+  const r = await chat.send('Save the task we just finished as a reusable skill with create_skill.');
   assert.equal(r.reason, 'end_turn');
   assert.match(JSON.stringify(env.server.requests[0]!.body.messages), /create_skill/);
   const asked = get(evs, 'approval_requested');
@@ -47,7 +47,7 @@ test('saving a finished task as a skill: create_skill writes the user tier after
 
   // A second save still asks (skill folders are protected: no rule makes writing them silent).
   env.server.script({ toolCalls: [draft('monthly-report')] }, { text: 'Saved.' });
-  await chat.saveAsSkill();
+  await chat.send('Save the task we just finished as a reusable skill with create_skill.');
   assert.equal(get(evs, 'approval_requested').length, 2);
 });
 
@@ -60,7 +60,7 @@ test('a refused save writes nothing, and a skill script may never write the user
     if (e.type === 'approval_requested')
       setImmediate(() => chat.answer(e.approvalId, { kind: 'deny', message: 'not now' }));
   });
-  await chat.saveAsSkill();
+  await chat.send('Save the task we just finished as a reusable skill with create_skill.');
   const result = get(evs, 'tool_result')[0]!;
   assert.equal(result.ok, false);
   assert.equal(result.code, 'tool.declined', result.content);
