@@ -10,8 +10,6 @@ import type {
   InstallReport,
   LoadedSkill,
   Rule,
-  SessionHit,
-  SessionSummary,
   SettingsView,
   SkillDetail,
   SkillItem,
@@ -122,15 +120,8 @@ export interface KnackClient extends Pick<ContractClient, 'call' | 'on'> {
     rules?: number[],
   ): Promise<void>;
   setPlanMode?(sessionId: string, on: boolean): Promise<void>;
-  listSessions(workspace: string): Promise<SessionSummary[]>;
   /** A stored conversation; `running` while a turn still runs or waits for an approval (its cards are in `messages`). */
   openSession(sessionId: string): Promise<{ messages: ChatMessage[]; running: boolean }>;
-  exportSession(sessionId: string): Promise<{ filename: string; mime: string; content: string }>;
-  /** This folder's sessions holding every word in their title, messages or answers. */
-  searchSessions?(workspace: string, query: string): Promise<SessionHit[]>;
-  renameSession?(sessionId: string, title: string): Promise<SessionSummary>;
-  /** Delete a session and everything stored of it. */
-  deleteSession?(sessionId: string): Promise<void>;
 
   loadedSkills(sessionId: string): Promise<LoadedSkill[]>;
   /** Not every transport can unload a skill mid-conversation; the panel hides the button when absent. */

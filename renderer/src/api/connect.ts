@@ -11,7 +11,6 @@ import type {
   DraftCheck,
   InstallReport,
   PermissionsView,
-  SessionSummary,
   Rule,
   SettingsView,
   SkillDetail,
@@ -176,18 +175,6 @@ function answerEnd(
 }
 
 /** A stored conversation as transcript messages: user turns, and everything else grouped into the answer after them. */
-/** A session's row as the Sessions view lists it. */
-function toSummary(s: MethodOutput<'sessions.list'>['sessions'][number]): SessionSummary {
-  return {
-    id: s.id,
-    title: s.title,
-    updatedAt: new Date(s.updatedAt).toISOString(),
-    messages: s.messages,
-    running: s.running,
-    ...(s.waiting ? { waiting: true } : {}),
-  };
-}
-
 export function toMessages(items: MethodOutput<'sessions.open'>['items']): ChatMessage[] {
   const out: ChatMessage[] = [];
   let current: ChatMessage | undefined;
@@ -505,30 +492,10 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
     async setPlanMode(sessionId, on) {
       await k.call('chat.setPlanMode', { sessionId, on });
     },
-    async listSessions() {
-      const r = await k.call('sessions.list', {});
-      return r.sessions
-        .filter((s) => !workspace || s.workspace === workspace)
-        .sort((a, b) => b.updatedAt - a.updatedAt)
-        .map(toSummary);
-    },
-    async searchSessions(_w, query) {
-      const r = await k.call('sessions.search', { query });
-      return r.hits.map((h) => ({ session: toSummary(h.session), in: h.in, snippet: h.snippet }));
-    },
-    async renameSession(id, title) {
-      return toSummary((await k.call('sessions.rename', { id, title })).session);
-    },
-    async deleteSession(id) {
-      await k.call('sessions.delete', { id });
-    },
     async openSession(id) {
       const r = await k.call('sessions.open', { id });
       if (r.turnId) lastTurn.set(id, r.turnId);
       return { messages: withOpenTurn(toMessages(r.items), r.turnId, r.approvals), running: r.turnId !== undefined };
-    },
-    async exportSession(id) {
-      return k.call('sessions.export', { id, format: 'markdown' });
     },
 
     async loadedSkills(sessionId) {

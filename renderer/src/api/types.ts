@@ -190,24 +190,6 @@ export interface ChatMessage {
   retry?: boolean;
 }
 
-export interface SessionSummary {
-  id: string;
-  title: string;
-  updatedAt: string;
-  messages: number;
-  /** A turn is still running (answering, or waiting for an approval). */
-  running?: boolean;
-  /** That turn waits for the user's answer to an approval. */
-  waiting?: boolean;
-}
-
-/** A session a search found: where the words are, and an excerpt there with the words marked (`hit`). */
-export interface SessionHit {
-  session: SessionSummary;
-  in: 'title' | 'message' | 'answer';
-  snippet: { text: string; hit: boolean }[];
-}
-
 export interface LoadedSkill {
   name: string;
   tier: Tier;

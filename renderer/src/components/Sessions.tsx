@@ -2,9 +2,8 @@
 // Markdown, or delete it (after a confirmation). What a search shows of a message is text, escaped, never markup.
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { displaySafe } from '../../../preload/contract';
+import { displaySafe, type SessionHit, type SessionMeta } from '../../../preload/contract';
 import { errorText, useClient } from '../api/context';
-import type { SessionHit, SessionSummary } from '../api/types';
 import { useView } from '../state/store';
 import { Modal } from './Modal';
 
@@ -15,29 +14,32 @@ export function Sessions() {
   const { t } = useTranslation();
   const client = useClient();
   const ws = useView((s) => s.workspace?.path ?? '');
-  const [list, setList] = useState<SessionSummary[]>();
+  const [list, setList] = useState<SessionMeta[]>();
   const [error, setError] = useState<string>();
   const [query, setQuery] = useState('');
   /** The last search's results; undefined while the box is empty (the whole list shows). */
   const [hits, setHits] = useState<{ query: string; hits: SessionHit[] }>();
   const [renaming, setRenaming] = useState<{ id: string; draft: string; error?: string }>();
-  const [confirm, setConfirm] = useState<SessionSummary>();
+  const [confirm, setConfirm] = useState<SessionMeta>();
   const searchSeq = useRef(0);
 
   useEffect(() => {
-    client.listSessions(ws).then(setList, (e) => setError(errorText(e)));
+    client.call('sessions.list', {}).then(
+      (r) => setList(r.sessions),
+      (e) => setError(errorText(e)),
+    );
   }, [client, ws]);
 
   useEffect(() => {
     const q = query.trim();
     const seq = ++searchSeq.current;
-    if (!q || !client.searchSessions) {
+    if (!q) {
       setHits(undefined);
       return;
     }
     const timer = setTimeout(() => {
-      client.searchSessions!(ws, q).then(
-        (found) => {
+      client.call('sessions.search', { query: q }).then(
+        ({ hits: found }) => {
           // Only the latest search's answer is shown (an earlier one may come back after it).
           if (seq === searchSeq.current) setHits({ query: q, hits: found });
         },
@@ -50,8 +52,8 @@ export function Sessions() {
   }, [client, ws, query]);
 
   /** A row changed (renamed) or went (deleted): the list and the search results both follow. */
-  const patch = useCallback((id: string, next: SessionSummary | undefined) => {
-    const keep = <T,>(rows: T[], of: (r: T) => SessionSummary, make: (r: T, s: SessionSummary) => T): T[] =>
+  const patch = useCallback((id: string, next: SessionMeta | undefined) => {
+    const keep = <T,>(rows: T[], of: (r: T) => SessionMeta, make: (r: T, s: SessionMeta) => T): T[] =>
       rows.flatMap((r) => (of(r).id !== id ? [r] : next ? [make(r, next)] : []));
     setList(
       (l) =>
@@ -84,9 +86,9 @@ export function Sessions() {
     }
   }
 
-  async function exportIt(s: SessionSummary) {
+  async function exportIt(s: SessionMeta) {
     try {
-      const file = await client.exportSession(s.id);
+      const file = await client.call('sessions.export', { id: s.id, format: 'markdown' });
       const url = URL.createObjectURL(new Blob([file.content], { type: file.mime }));
       const a = document.createElement('a');
       a.href = url;
@@ -100,13 +102,13 @@ export function Sessions() {
 
   async function rename(e: FormEvent) {
     e.preventDefault();
-    if (!renaming || !client.renameSession) return;
+    if (!renaming) return;
     if (!renaming.draft.trim()) {
       setRenaming({ ...renaming, error: t('sessionsFind.emptyTitle') });
       return;
     }
     try {
-      const s = await client.renameSession(renaming.id, renaming.draft);
+      const { session: s } = await client.call('sessions.rename', { id: renaming.id, title: renaming.draft });
       patch(s.id, s);
       setRenaming(undefined);
     } catch (err) {
@@ -114,10 +116,9 @@ export function Sessions() {
     }
   }
 
-  async function remove(s: SessionSummary) {
-    if (!client.deleteSession) return;
+  async function remove(s: SessionMeta) {
     try {
-      await client.deleteSession(s.id);
+      await client.call('sessions.delete', { id: s.id });
       setConfirm(undefined);
       patch(s.id, undefined);
       // The conversation on screen is gone: the chat starts afresh rather than writing into a deleted session.
@@ -128,7 +129,7 @@ export function Sessions() {
     }
   }
 
-  const rows: { s: SessionSummary; hit?: SessionHit }[] = hits
+  const rows: { s: SessionMeta; hit?: SessionHit }[] = hits
     ? hits.hits.map((h) => ({ s: h.session, hit: h }))
     : (list ?? []).map((s) => ({ s }));
   const where = {
@@ -145,24 +146,22 @@ export function Sessions() {
           {error}
         </p>
       )}
-      {client.searchSessions && (
-        <div className="session-search">
-          <input
-            type="search"
-            aria-label={t('sessionsFind.search')}
-            placeholder={t('sessionsFind.searchHint')}
-            value={query}
-            maxLength={500}
-            onChange={(e) => setQuery(e.target.value)}
-          />
-          <span className="muted small-text" role="status">
-            {hits &&
-              (hits.hits.length
-                ? t('sessionsFind.hits', { count: hits.hits.length })
-                : t('sessionsFind.noHits', { query: displaySafe(hits.query) }))}
-          </span>
-        </div>
-      )}
+      <div className="session-search">
+        <input
+          type="search"
+          aria-label={t('sessionsFind.search')}
+          placeholder={t('sessionsFind.searchHint')}
+          value={query}
+          maxLength={500}
+          onChange={(e) => setQuery(e.target.value)}
+        />
+        <span className="muted small-text" role="status">
+          {hits &&
+            (hits.hits.length
+              ? t('sessionsFind.hits', { count: hits.hits.length })
+              : t('sessionsFind.noHits', { query: displaySafe(hits.query) }))}
+        </span>
+      </div>
       {!list && !error && <p className="muted">{t('common.loading')}</p>}
       {!hits && list && list.length === 0 && <p className="muted">{t('sessions.empty')}</p>}
       {rows.length > 0 && (
@@ -226,16 +225,14 @@ export function Sessions() {
                   >
                     {t('sessions.open')}
                   </button>
-                  {client.renameSession && (
-                    <button
-                      type="button"
-                      className="small"
-                      onClick={() => setRenaming({ id: s.id, draft: s.title })}
-                      aria-label={t('sessionsFind.renameOne', { title })}
-                    >
-                      {t('sessionsFind.rename')}
-                    </button>
-                  )}
+                  <button
+                    type="button"
+                    className="small"
+                    onClick={() => setRenaming({ id: s.id, draft: s.title })}
+                    aria-label={t('sessionsFind.renameOne', { title })}
+                  >
+                    {t('sessionsFind.rename')}
+                  </button>
                   <button
                     type="button"
                     className="small"
@@ -244,16 +241,14 @@ export function Sessions() {
                   >
                     {t('sessions.export')}
                   </button>
-                  {client.deleteSession && (
-                    <button
-                      type="button"
-                      className="small danger"
-                      onClick={() => setConfirm(s)}
-                      aria-label={t('sessionsFind.deleteOne', { title })}
-                    >
-                      {t('sessionsFind.delete')}
-                    </button>
-                  )}
+                  <button
+                    type="button"
+                    className="small danger"
+                    onClick={() => setConfirm(s)}
+                    aria-label={t('sessionsFind.deleteOne', { title })}
+                  >
+                    {t('sessionsFind.delete')}
+                  </button>
                 </div>
               </li>
             );

@@ -6,20 +6,13 @@ import userEvent from '@testing-library/user-event';
 import { App } from '../../../renderer/src/App';
 import { Sessions } from '../../../renderer/src/components/Sessions';
 import { useView } from '../../../renderer/src/state/store';
-import { memoryClient, type MemoryClient } from './memory-client';
+import { memoryClient, session, type MemoryClient } from './memory-client';
 import { renderWith, WS } from './render';
 
 function withSessions(c: MemoryClient) {
-  c.listSessions = async () => [
-    {
-      id: 's1',
-      title: 'write the plan file',
-      updatedAt: '2026-11-30T10:00:00Z',
-      messages: 2,
-      running: true,
-      waiting: true,
-    },
-    { id: 's2', title: 'long essay', updatedAt: '2026-11-30T09:00:00Z', messages: 1, running: true },
+  c.sessions = [
+    session('s1', 'write the plan file', { running: true, waiting: true }),
+    session('s2', 'long essay', { messages: 1, running: true }),
   ];
 }
 

@@ -19,8 +19,6 @@ import type {
   ContextUsage,
   InstallReport,
   LoadedSkill,
-  SessionHit,
-  SessionSummary,
   SettingsView,
   SkillDetail,
   SkillItem,
@@ -30,6 +28,8 @@ import type {
   McpServerStatus,
   ModelChoices,
   SandboxStatus,
+  SessionHit,
+  SessionMeta,
   ToolInfo,
 } from '../../../preload/contract';
 
@@ -51,6 +51,23 @@ export function skill(name: string, p: Partial<SkillItem> = {}): SkillItem {
 export type Handlers = {
   [M in MethodName]?: (input: MethodArgs<M>) => MethodOutput<M> | Promise<MethodOutput<M>>;
 };
+
+/** A stored session's row as main lists it (this workspace, not running). */
+export function session(id: string, title: string, p: Partial<SessionMeta> = {}): SessionMeta {
+  return {
+    id,
+    title,
+    workspace: '/home/me/alpha',
+    createdAt: Date.parse('2026-11-30T08:00:00Z'),
+    updatedAt: Date.parse('2026-11-30T10:00:00Z'),
+    messages: 2,
+    provider: null,
+    model: null,
+    planMode: false,
+    running: false,
+    ...p,
+  };
+}
 
 export interface MemoryClient extends KnackClient {
   /** Every call, by its contract method name (`args`: [input]) or, for the rest, the client's method name. */
@@ -76,8 +93,8 @@ export interface MemoryClient extends KnackClient {
   tools: ToolInfo[];
   servers: McpServerStatus[];
   usage: ContextUsage;
-  /** The stored sessions (listSessions, searchSessions, renameSession, deleteSession). */
-  sessions: SessionSummary[];
+  /** The stored sessions, newest first (sessions.list, .search, .rename, .delete). */
+  sessions: SessionMeta[];
   /** What listModels answers (setModel changes `current`). */
   modelChoices: ModelChoices;
   /** What a search answers for a query (absent: the sessions whose title holds it, as title hits). */
@@ -136,6 +153,24 @@ export function memoryClient(
           .map((t) => ({ ...t, score: 1 })),
       }),
       'tools.mcpStatus': () => ({ servers: c.servers }),
+      'sessions.list': () => ({ sessions: c.sessions }),
+      'sessions.search': ({ query }) => ({
+        hits:
+          c.searchHits[query] ??
+          c.sessions
+            .filter((x) => x.title.toLowerCase().includes(query.toLowerCase()))
+            .map((x) => ({ session: x, in: 'title' as const, snippet: [{ text: x.title, hit: true }] })),
+      }),
+      'sessions.rename': ({ id, title }) => {
+        const s = { ...c.sessions.find((x) => x.id === id)!, title };
+        c.sessions = c.sessions.map((x) => (x.id === id ? s : x));
+        return { session: s };
+      },
+      'sessions.delete': ({ id }) => {
+        c.sessions = c.sessions.filter((x) => x.id !== id);
+        return { deleted: true };
+      },
+      'sessions.export': () => ({ filename: 'first-chat.md', mime: 'text/markdown', content: '# First chat\n' }),
     } as Handlers,
     event(name: EventName, payload: unknown) {
       for (const s of subscribers) s(name, payload);
@@ -148,7 +183,7 @@ export function memoryClient(
     installReports: {} as Record<string, InstallReport>,
     findings: {} as Record<string, SkillDetail['findings']>,
     loaded: init.loaded ?? [],
-    sessions: [{ id: 's1', title: 'First chat', updatedAt: '2026-11-30T10:00:00Z', messages: 2 }] as SessionSummary[],
+    sessions: [session('s1', 'First chat')],
     searchHits: {} as Record<string, SessionHit[]>,
     modelChoices: {
       provider: 'anthropic',
@@ -289,30 +324,8 @@ export function memoryClient(
       return c.versionMessages;
     },
     async answerApproval() {},
-    async listSessions() {
-      return c.sessions;
-    },
-    async searchSessions(_w, query) {
-      return (
-        c.searchHits[query] ??
-        c.sessions
-          .filter((x) => x.title.toLowerCase().includes(query.toLowerCase()))
-          .map((x) => ({ session: x, in: 'title' as const, snippet: [{ text: x.title, hit: true }] }))
-      );
-    },
-    async renameSession(id, title) {
-      const s = { ...c.sessions.find((x) => x.id === id)!, title };
-      c.sessions = c.sessions.map((x) => (x.id === id ? s : x));
-      return s;
-    },
-    async deleteSession(id) {
-      c.sessions = c.sessions.filter((x) => x.id !== id);
-    },
     async openSession() {
       return { messages: [{ id: 'u1', role: 'user', parts: [{ kind: 'text', text: 'hello again' }] }], running: false };
-    },
-    async exportSession() {
-      return { filename: 'first-chat.md', mime: 'text/markdown', content: '# First chat\n' };
     },
     async loadedSkills() {
       return c.loaded;

@@ -8,7 +8,7 @@ import { LoadedSkills } from '../../../renderer/src/components/LoadedSkills';
 import { Sessions } from '../../../renderer/src/components/Sessions';
 import { SkillDetail } from '../../../renderer/src/components/SkillDetail';
 import { useView } from '../../../renderer/src/state/store';
-import { memoryClient, skill } from './memory-client';
+import { memoryClient, session, skill } from './memory-client';
 import { renderWith, WS } from './render';
 
 const loaded = [
@@ -147,10 +147,7 @@ describe('sessions', () => {
 
   it('says which conversations are still answering', async () => {
     const c = memoryClient();
-    c.listSessions = async () => [
-      { id: 's1', title: 'First chat', updatedAt: '2026-11-30T10:00:00Z', messages: 2 },
-      { id: 's2', title: 'Long job', updatedAt: '2026-11-30T11:00:00Z', messages: 5, running: true },
-    ];
+    c.sessions = [session('s1', 'First chat'), session('s2', 'Long job', { messages: 5, running: true })];
     renderWith(<Sessions />, c, { workspace: WS, view: 'sessions' });
     const items = await screen.findAllByRole('listitem');
     expect(items[0]!.textContent).not.toContain('still answering');
@@ -159,7 +156,7 @@ describe('sessions', () => {
 
   it('shows the empty state', async () => {
     const c = memoryClient();
-    c.listSessions = async () => [];
+    c.sessions = [];
     renderWith(<Sessions />, c, { workspace: WS, view: 'sessions' });
     expect(await screen.findByText('No conversations yet.')).toBeTruthy();
   });

@@ -5,13 +5,13 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Sessions } from '../../../renderer/src/components/Sessions';
 import { useView } from '../../../renderer/src/state/store';
-import { memoryClient, type MemoryClient } from './memory-client';
+import { memoryClient, session, type MemoryClient } from './memory-client';
 import { renderWith, WS } from './render';
 
 function twoSessions(c: MemoryClient) {
   c.sessions = [
-    { id: 's1', title: 'rotate keys', updatedAt: '2026-11-30T10:00:00Z', messages: 4 },
-    { id: 's2', title: 'lunch plans', updatedAt: '2026-11-30T09:00:00Z', messages: 2 },
+    session('s1', 'rotate keys', { messages: 4 }),
+    session('s2', 'lunch plans', { updatedAt: Date.parse('2026-11-30T09:00:00Z') }),
   ];
 }
 
@@ -39,7 +39,7 @@ describe('Sessions: search', () => {
     expect(within(row).getByText('walrus').tagName).toBe('MARK');
     expect(row.textContent).toContain('answer: …use the <img src=x onerror=alert(1)> walrus procedure\\u{202e}');
     expect(container.querySelector('img')).toBeNull();
-    expect(c.calls.filter((x) => x.method === 'searchSessions').map((x) => x.args[1])).toEqual(['walrus']);
+    expect(c.calls.filter((x) => x.method === 'sessions.search').map((x) => x.args[0])).toEqual([{ query: 'walrus' }]);
 
     await userEvent.clear(screen.getByRole('searchbox'));
     await screen.findByText('lunch plans');
@@ -70,21 +70,21 @@ describe('Sessions: rename and delete', () => {
     await userEvent.clear(input);
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(screen.getByRole('alert').textContent).toBe('A title cannot be empty.');
-    expect(c.calls.some((x) => x.method === 'renameSession')).toBe(false);
+    expect(c.calls.some((x) => x.method === 'sessions.rename')).toBe(false);
     await userEvent.type(input, 'Team lunch{Enter}');
     await screen.findByText('Team lunch');
-    expect(c.calls.find((x) => x.method === 'renameSession')!.args).toEqual(['s2', 'Team lunch']);
+    expect(c.calls.find((x) => x.method === 'sessions.rename')!.args).toEqual([{ id: 's2', title: 'Team lunch' }]);
     expect(screen.queryByRole('textbox')).toBeNull();
   });
 
   it('a failed rename says why and keeps the title being typed', async () => {
     const c = memoryClient();
     twoSessions(c);
-    c.failing.add('renameSession');
+    c.failing.add('sessions.rename');
     renderWith(<Sessions />, c, { workspace: WS });
     await userEvent.click(await screen.findByRole('button', { name: 'Rename rotate keys' }));
     await userEvent.type(screen.getByRole('textbox'), ' soon{Enter}');
-    expect((await screen.findByRole('alert')).textContent).toContain('renameSession failed on purpose');
+    expect((await screen.findByRole('alert')).textContent).toContain('sessions.rename failed on purpose');
     expect((screen.getByRole('textbox') as HTMLInputElement).value).toBe('rotate keys soon');
   });
 
@@ -97,14 +97,14 @@ describe('Sessions: rename and delete', () => {
     expect(dialog.textContent).toContain('“rotate keys” and its 4 messages will be deleted');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('dialog')).toBeNull();
-    expect(c.calls.some((x) => x.method === 'deleteSession')).toBe(false);
+    expect(c.calls.some((x) => x.method === 'sessions.delete')).toBe(false);
     expect(screen.getByText('rotate keys')).toBeTruthy();
 
     await userEvent.click(screen.getByRole('button', { name: 'Delete rotate keys' }));
     dialog = screen.getByRole('dialog');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Delete session' }));
     await waitFor(() => expect(screen.queryByText('rotate keys')).toBeNull());
-    expect(c.calls.find((x) => x.method === 'deleteSession')!.args).toEqual(['s1']);
+    expect(c.calls.find((x) => x.method === 'sessions.delete')!.args).toEqual([{ id: 's1' }]);
     expect(useView.getState().sessionId).toBeUndefined();
     expect(screen.getByText('lunch plans')).toBeTruthy();
   });
@@ -112,12 +112,12 @@ describe('Sessions: rename and delete', () => {
   it('a delete that fails says so and keeps the row', async () => {
     const c = memoryClient();
     twoSessions(c);
-    c.failing.add('deleteSession');
+    c.failing.add('sessions.delete');
     renderWith(<Sessions />, c, { workspace: WS }, 'zh');
     await userEvent.click(await screen.findByRole('button', { name: '删除 lunch plans' }));
     const dialog = screen.getByRole('dialog', { name: '删除这个会话？' });
     await userEvent.click(within(dialog).getByRole('button', { name: '删除会话' }));
-    expect((await screen.findByRole('alert')).textContent).toContain('deleteSession failed on purpose');
+    expect((await screen.findByRole('alert')).textContent).toContain('sessions.delete failed on purpose');
     expect(screen.getByText('lunch plans')).toBeTruthy();
   });
 });
