@@ -1,6 +1,15 @@
 // The store: one SQLite file in the app data folder. This module and its repos own every write.
 import { join } from 'node:path';
-import { DamagedDatabaseError, openDatabase, schemaVersion, setAside, type Db } from './db.js';
+import {
+  closeDatabase,
+  DamagedDatabaseError,
+  openCheckOf,
+  openDatabase,
+  schemaVersion,
+  setAside,
+  type Db,
+  type OpenCheck,
+} from './db.js';
 import { SkillRepo } from './skill-repo.js';
 import { PolicyRepo } from './policy-repo.js';
 import { SessionRepo } from './session-repo.js';
@@ -84,8 +93,17 @@ export class Store {
     return this.state.acknowledgeDamage(Date.now(), movedTo);
   }
 
+  /**
+   * How the file was found sound at open: SQLite's quick_check, or the stamp its last clean close left (db.ts,
+   * CLEAN_STAMP); undefined for `:memory:`.
+   */
+  get openCheck(): OpenCheck | undefined {
+    return openCheckOf(this.db);
+  }
+
+  /** Close the database; the last process to close it leaves the stamp that spares the next open its quick_check. */
   close(): void {
-    if (this.db.open) this.db.close();
+    if (this.db.open) closeDatabase(this.db);
   }
 }
 

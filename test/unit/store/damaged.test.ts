@@ -8,11 +8,13 @@ import {
   openSync,
   readFileSync,
   readdirSync,
+  renameSync,
   statSync,
   truncateSync,
   writeFileSync,
   writeSync,
   closeSync,
+  utimesSync,
 } from 'node:fs';
 import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -152,5 +154,66 @@ test('a new database is never seen half-made: knack.db appears whole', () => {
     readdirSync(dir).filter((f) => f.includes('.new-')),
     [],
   );
+  store.close();
+});
+
+test('a cleanly closed knack.db opens on its stamp without reading every page, once per clean close', () => {
+  const dir = tempDir();
+  const file = realDatabase(dir);
+  assert.ok(existsSync(`${file}-clean`), 'the last close leaves its stamp');
+  const store = Store.openIn(dir);
+  assert.equal(store.openCheck, 'clean close');
+  assert.ok(!existsSync(`${file}-clean`), 'the stamp is used up by the open');
+  assert.equal(store.policy.rules()[0]?.path, 'secret/**');
+  // A second connection while the first is open: the WAL beside the file says it is in use, so it is checked.
+  const second = Store.openIn(dir);
+  assert.equal(second.openCheck, 'quick_check');
+  second.close();
+  assert.ok(!existsSync(`${file}-clean`), 'a close that is not the last one leaves no stamp');
+  store.close();
+  const third = Store.openIn(dir);
+  assert.equal(third.openCheck, 'clean close');
+  third.close();
+});
+
+test('a WAL beside a stamped knack.db (a crash, another program) makes the open check every page', () => {
+  const dir = tempDir();
+  const file = realDatabase(dir);
+  // Another program holds the file open in WAL mode (as a Knack that was killed leaves it: the WAL stays).
+  const other = new Database(file);
+  other.pragma('journal_mode = WAL');
+  other.prepare('SELECT count(*) FROM policy_rules').get();
+  assert.ok(existsSync(`${file}-wal`));
+  const store = Store.openIn(dir);
+  assert.equal(store.openCheck, 'quick_check');
+  store.close();
+  other.close();
+});
+
+test('a page garbled after a clean close is found, its modification time put back', () => {
+  const dir = tempDir();
+  const file = realDatabase(dir);
+  const st = statSync(file);
+  // Past the clock tick of the stamp (file-system times are coarse): the write below moves the change time.
+  const until = st.ctimeMs + 50;
+  while (Date.now() < until) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+  const fd = openSync(file, 'r+');
+  writeSync(fd, Buffer.alloc(4096, 0xa5), 0, 4096, 4096 * Math.floor(st.size / 4096 / 2));
+  closeSync(fd);
+  utimesSync(file, st.atime, st.mtime); // as near as a program can put it back; the change time moves regardless
+  assert.equal(Math.trunc(statSync(file).mtimeMs), Math.trunc(st.mtimeMs));
+  openDamaged(dir, sha(file)).close();
+});
+
+test('a stamp left beside another file (the database replaced by a copy) does not spare the check', () => {
+  const dir = tempDir();
+  const file = realDatabase(dir);
+  const st = statSync(file);
+  const copy = `${file}.copy`;
+  writeFileSync(copy, readFileSync(file));
+  utimesSync(copy, st.atime, st.mtime);
+  renameSync(copy, file);
+  const store = Store.openIn(dir);
+  assert.equal(store.openCheck, 'quick_check');
   store.close();
 });
