@@ -14,6 +14,11 @@ export async function ttyConfirm(question: string): Promise<boolean> {
   try {
     // The question is escaped where it is built (cli/approval.ts); escape again here so no caller can forget.
     return /^y(es)?$/i.test((await rl.question(`${displaySafeLines(question)} [y/N] `)).trim());
+  } catch (e) {
+    // End of input (Ctrl-D) closes the question: that is a no, said as one, never an error that hides what is held.
+    if ((e as Error).name !== 'AbortError') throw e;
+    process.stderr.write('\n');
+    return false;
   } finally {
     rl.close();
   }
