@@ -802,8 +802,14 @@ export const methods = {
   ),
   /** Drop an opened source's temporary folder. */
   'sources.close': m(z.object({ openId: Id }).strict(), Empty),
-  /** Compare every skill installed from a source with it (the Updates badge). */
-  'sources.updates': m(Empty, z.object({ items: z.array(SkillUpdate) })),
+  /**
+   * Compare every skill installed from a source with it (the Updates badge). Fetches only when the lock entries changed
+   * since the last check, or with `refresh` (Check for updates, the periodic check); otherwise the last answer.
+   */
+  'sources.updates': m(
+    z.object({ refresh: z.boolean().optional() }).strict(),
+    z.object({ items: z.array(SkillUpdate) }),
+  ),
   /** Apply an update that was shown: it goes through only at the content hash shown; a widening waits for approval. */
   'sources.applyUpdate': m(
     z.object({ name: Name, tier: z.enum(['user', 'project']), contentHash: z.string().min(1) }).strict(),

@@ -1,6 +1,7 @@
 // Contract handlers for skill sources: open a git repository / marketplace and list its skills (progress as events),
 // install picks through the one install path, the Updates badge (files and permission diff), Browse over marketplaces.
 import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import type { Handlers } from './dispatch.js';
 import { ServiceError } from './dispatch.js';
 import type { ServiceContext } from './context.js';
@@ -100,6 +101,18 @@ export function sourceHandlers(ctx: ServiceContext, atClose: (f: () => Promise<v
   };
   /** The check running now, if any: one at a time. */
   let updating: Promise<unknown> | undefined;
+  /**
+   * What a check's answer depends on: the workspace and both scopes' skills.lock.json as they are on disk. A catalog
+   * change that leaves them alone (a local skill added, a skill turned off) is answered from the last check, without
+   * a fetch; a new source-installed skill, an update or a removal changes a lock and checks again.
+   */
+  const lockKey = () =>
+    JSON.stringify(
+      [ctx.workspace().workspace, ...(['project', 'user'] as const).map((t) => lockPathFor(tierRootOf(ctx, t)))].map(
+        (f, i) => (i === 0 ? f : existsSync(f) ? readFileSync(f, 'utf8') : ''),
+      ),
+    );
+  let last: { key: string; answer: Promise<Awaited<ReturnType<typeof checkAll>>> } | undefined;
 
   return {
     'sources.open': async ({ source, want }) => {
@@ -168,8 +181,11 @@ export function sourceHandlers(ctx: ServiceContext, atClose: (f: () => Promise<v
       return {};
     },
 
-    'sources.updates': () => {
-      // One check at a time (the window checks again whenever the catalog changes).
+    'sources.updates': ({ refresh }) => {
+      // The window asks whenever the catalog changes: the network is asked only when a lock changed, or when the user
+      // (or the periodic check) says refresh. One check at a time.
+      const key = lockKey();
+      if (!refresh && last?.key === key) return last.answer;
       const run = (updating ?? Promise.resolve()).then(checkAll);
       const mine: Promise<unknown> = run.then(
         () => undefined,
@@ -178,6 +194,12 @@ export function sourceHandlers(ctx: ServiceContext, atClose: (f: () => Promise<v
       updating = mine;
       void mine.then(() => {
         if (updating === mine) updating = undefined;
+      });
+      const entry = { key, answer: run };
+      last = entry;
+      // A check that failed is not kept: the next call tries again.
+      run.catch(() => {
+        if (last === entry) last = undefined;
       });
       return run;
     },

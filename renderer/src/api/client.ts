@@ -75,7 +75,8 @@ export interface KnackClient extends Pick<ContractClient, 'call' | 'on'> {
   ): Promise<InstallReport[]>;
   closeSource?(openId: string): Promise<void>;
   /** Skills installed from a source compared with it (the Updates badge). */
-  skillUpdates?(): Promise<SkillUpdate[]>;
+  /** Skills with a newer version at their source; `refresh` asks the sources even when no lock changed. */
+  skillUpdates?(refresh?: boolean): Promise<SkillUpdate[]>;
   applyUpdate?(name: string, tier: 'user' | 'project', contentHash: string): Promise<InstallReport>;
   browseMarketplaces?(query: string): Promise<MarketHit[]>;
   /** A source being fetched: its stage, for the progress line. */

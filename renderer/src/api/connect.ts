@@ -433,7 +433,7 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
     async closeSource(openId) {
       await k.call('sources.close', { openId });
     },
-    skillUpdates: async () => (await k.call('sources.updates', {})).items,
+    skillUpdates: async (refresh) => (await k.call('sources.updates', refresh ? { refresh: true } : {})).items,
     applyUpdate: async (name, tier, contentHash) =>
       toSourceReport(await k.call('sources.applyUpdate', { name, tier, contentHash })),
     browseMarketplaces: async (query) => (await k.call('sources.browse', { query })).hits,

@@ -10,6 +10,9 @@ import { Findings } from './Findings';
 import { LevelBadge, LevelLegend } from './Levels';
 import { Modal } from './Modal';
 
+/** How often the sources are asked again while the window is open (as editors check their extensions periodically). */
+export const RECHECK_MS = 12 * 60 * 60 * 1000;
+
 export function UpdatesBadge() {
   const { t } = useTranslation();
   const client = useClient();
@@ -17,22 +20,31 @@ export function UpdatesBadge() {
   const catalogTick = useView((s) => s.catalogTick);
   const [items, setItems] = useState<SkillUpdate[]>([]);
   const [open, setOpen] = useState(false);
-  const check = useCallback(async () => {
-    if (!client.skillUpdates) return;
-    try {
-      setItems(await client.skillUpdates());
-    } catch {
-      setItems([]);
-    }
-  }, [client]);
+  const check = useCallback(
+    async (refresh?: boolean) => {
+      if (!client.skillUpdates) return;
+      try {
+        setItems(await client.skillUpdates(refresh));
+      } catch {
+        setItems([]);
+      }
+    },
+    [client],
+  );
+  // A catalog change asks main, which fetches only when a lock changed; the sources themselves are asked again on
+  // Check for updates and every RECHECK_MS, as editors check their extensions.
   useEffect(() => {
     void check();
   }, [check, ws, catalogTick]);
+  useEffect(() => {
+    const timer = setInterval(() => void check(true), RECHECK_MS);
+    return () => clearInterval(timer);
+  }, [check]);
   const available = items.filter((i) => i.status === 'available');
   if (!client.skillUpdates) return null;
   return (
     <>
-      <button type="button" className="link" onClick={() => void check()} title={t('updates.check')}>
+      <button type="button" className="link" onClick={() => void check(true)} title={t('updates.check')}>
         {t('updates.check')}
       </button>
       {available.length > 0 && (

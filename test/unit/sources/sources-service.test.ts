@@ -1,13 +1,14 @@
 // The window's side of skill sources through the real service and contract: progress events while fetching, a pick
 // that is not in the source refused, a P1 pick approved through skills.approveInstall (lock written, staged copy gone),
-// the origin on skills.show, and an update applied only at the content hash that was shown.
+// the origin on skills.show, an update applied only at the content hash that was shown, and the Updates check asking
+// the network only when a lock changed (or on refresh).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serviceEnv } from '../../helpers/service-env.js';
-import { skillMd, tempDir } from '../../helpers/tmp.js';
-import { makeRepo } from '../../helpers/git-repos.js';
+import { skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
+import { makeRepo, serveGit } from '../../helpers/git-repos.js';
 
 // Temporary clones go here, so the test can see none stays once the service closes.
 const tmp = tempDir('knack-src-svc-tmp-');
@@ -93,5 +94,59 @@ test("the window's fetch runs git inside the workspace's wall: a repository unde
   assert.deepEqual(
     opened.skills.map((s) => s.name),
     ['plain'],
+  );
+});
+
+test('the Updates badge asks the sources again only when a lock changed, or when told to refresh', async (t) => {
+  const env = await serviceEnv(t);
+  const { call } = env;
+  const repos = tempDir('knack-src-svc-count-');
+  const repo = makeRepo(repos, 'counted', { 'skills/kept/SKILL.md': fm('kept', false) });
+  // Over git's smart HTTP on 127.0.0.1, so every fetch is a request the server counts.
+  const http = await serveGit(repos);
+  t.after(() => http.close());
+  const url = `${http.url}/git/counted.git`;
+  const opened = await call('sources.open', { source: url });
+  await call('sources.install', { openId: opened.openId, skills: ['kept'], tier: 'project' });
+  await call('sources.close', { openId: opened.openId });
+  const fetches = () => http.requests.filter((r) => r.includes('/git/counted.git/')).length;
+
+  const before = fetches();
+  const first = await call('sources.updates', {});
+  assert.deepEqual(
+    first.items.map((i) => `${i.name}:${i.status}`),
+    ['kept:up-to-date'],
+  );
+  const checked = fetches();
+  assert.ok(checked > before, 'the first check fetches');
+
+  // A catalog change that touches no sourced skill: a local skill installed, another turned off.
+  const local = join(tempDir('knack-src-svc-local-'), 'local-only');
+  writeTree(local, { 'SKILL.md': fm('local-only', false) });
+  assert.equal((await call('skills.install', { source: local, tier: 'project', replace: false })).status, 'installed');
+  await call('skills.setEnabled', { name: 'local-only', enabled: false });
+  const again = await call('sources.updates', {});
+  assert.deepEqual(again.items, first.items);
+  assert.equal(fetches(), checked, 'no fetch for a catalog change that leaves the locks alone');
+
+  // Check for updates (refresh) asks the source even when no lock changed.
+  const next = repo.commit({ 'skills/kept/SKILL.md': fm('kept', false) + '\nMore words.\n' });
+  const refreshed = await call('sources.updates', { refresh: true });
+  assert.ok(fetches() > checked, 'refresh fetches');
+  const u = refreshed.items.find((i) => i.name === 'kept')!;
+  assert.equal(u.status, 'available');
+  assert.equal(u.to, next);
+
+  // Applying it changes the lock entry: the next catalog-driven check fetches again and finds it current.
+  assert.equal(
+    (await call('sources.applyUpdate', { name: 'kept', tier: 'project', contentHash: u.contentHash! })).status,
+    'installed',
+  );
+  const applied = fetches();
+  const after = await call('sources.updates', {});
+  assert.ok(fetches() > applied, 'a changed lock entry is checked again');
+  assert.deepEqual(
+    after.items.map((i) => `${i.name}:${i.status}`),
+    ['kept:up-to-date'],
   );
 });
