@@ -517,6 +517,7 @@ export const LoadedSkill = z.object({
   /** Files of this skill the model read in this conversation (relative to the skill folder), in order. */
   resources: z.array(z.object({ path: z.string(), tokens: z.number().int().nonnegative() })),
 });
+export type LoadedSkill = z.infer<typeof LoadedSkill>;
 
 /** The prompt's sections, in the order the context meter shows them; each has a label in both languages (renderer/src/i18n). */
 export const CONTEXT_SECTIONS = ['system', 'catalog', 'skills', 'tools', 'history', 'observations'] as const;

@@ -5,10 +5,8 @@ import type {
   BrokenSkillView,
   ChatEvent,
   ChatMessage,
-  ContextUsage,
   Decision,
   InstallReport,
-  LoadedSkill,
   Rule,
   SettingsView,
   SkillDetail,
@@ -123,11 +121,6 @@ export interface KnackClient extends Pick<ContractClient, 'call' | 'on'> {
   setPlanMode?(sessionId: string, on: boolean): Promise<void>;
   /** A stored conversation; `running` while a turn still runs or waits for an approval (its cards are in `messages`). */
   openSession(sessionId: string): Promise<{ messages: ChatMessage[]; running: boolean }>;
-
-  loadedSkills(sessionId: string): Promise<LoadedSkill[]>;
-  /** Not every transport can unload a skill mid-conversation; the panel hides the button when absent. */
-  unloadSkill?(sessionId: string, name: string): Promise<void>;
-  contextUsage(workspace: string, sessionId: string): Promise<ContextUsage>;
 
   getSettings(workspace: string): Promise<SettingsView>;
   saveProvider(workspace: string, p: { provider: string; model: string; baseUrl: string }): Promise<SettingsView>;

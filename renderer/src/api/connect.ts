@@ -498,40 +498,6 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
       return { messages: withOpenTurn(toMessages(r.items), r.turnId, r.approvals), running: r.turnId !== undefined };
     },
 
-    async loadedSkills(sessionId) {
-      const c = await k.call('context.get', { sessionId });
-      return c.loadedSkills.map((s) => ({
-        name: s.name,
-        tier: s.tier,
-        why: s.reason,
-        ...(s.words ? { words: s.words } : {}),
-        tokens: s.tokens,
-        ...(s.version ? { version: s.version } : {}),
-        resources: s.resources.map((r) => r.path),
-      }));
-    },
-    async unloadSkill(sessionId, name) {
-      await k.call('chat.unloadSkill', { sessionId, name });
-    },
-    async contextUsage(_w, sessionId) {
-      const c = await k.call('context.get', { sessionId });
-      return {
-        window: c.contextWindow,
-        sections: c.sections.map((s) => ({ name: s.section, tokens: s.tokens })),
-        leftOut: c.leftOut,
-        ...(c.spent
-          ? {
-              spent: {
-                input: c.spent.inputTokens,
-                output: c.spent.outputTokens,
-                cached: (c.spent.cacheReadTokens ?? 0) + (c.spent.cacheWriteTokens ?? 0),
-                ...(c.spent.costUsd !== undefined ? { cost: c.spent.costUsd } : {}),
-              },
-            }
-          : {}),
-      };
-    },
-
     getSettings: settings,
     async saveProvider(_w, p) {
       await k.call('settings.setProvider', {

@@ -190,27 +190,6 @@ export interface ChatMessage {
   retry?: boolean;
 }
 
-export interface LoadedSkill {
-  name: string;
-  tier: Tier;
-  /** Why it was loaded: trigger and matched words, model request, or dependency of another skill. */
-  why: string;
-  /** `why` as words, said in the window's language. */
-  words?: Said;
-  version?: string;
-  tokens: number;
-  resources?: string[];
-}
-
-export interface ContextUsage {
-  window: number;
-  sections: { name: string; tokens: number }[];
-  /** Skills the catalog budget left out. */
-  leftOut: string[];
-  /** Tokens used by the conversation's model calls so far; `cost` in USD, absent when the model has no price. */
-  spent?: { input: number; output: number; cached: number; cost?: number };
-}
-
 export interface Rule {
   id: string;
   action: 'allow' | 'ask' | 'deny';

@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
-import type { ContextUsage } from '../api/types';
+import type { ContextView } from '../../../preload/contract';
 import { useView } from '../state/store';
 
 /** USD as the CLI shows it: cents under a dollar need four places to be seen at all. */
@@ -17,7 +17,7 @@ export function ContextMeter() {
   const ws = useView((s) => s.workspace?.path ?? '');
   const sessionId = useView((s) => s.sessionId);
   const tick = useView((s) => s.loadedTick);
-  const [usage, setUsage] = useState<ContextUsage>();
+  const [usage, setUsage] = useState<ContextView>();
   const [error, setError] = useState<string>();
 
   useEffect(() => {
@@ -26,7 +26,7 @@ export function ContextMeter() {
       return;
     }
     let live = true;
-    client.contextUsage(ws, sessionId).then(
+    client.call('context.get', { sessionId }).then(
       (u) => {
         if (live) {
           setUsage(u);
@@ -41,6 +41,8 @@ export function ContextMeter() {
   }, [client, ws, sessionId, tick]);
 
   const used = usage?.sections.reduce((a, s) => a + s.tokens, 0) ?? 0;
+  const spent = usage?.spent;
+  const cached = (spent?.cacheReadTokens ?? 0) + (spent?.cacheWriteTokens ?? 0);
   return (
     <section className="panel" aria-label={t('context.title')}>
       <h2>{t('context.title')}</h2>
@@ -56,39 +58,42 @@ export function ContextMeter() {
             className="meter"
             role="meter"
             aria-valuemin={0}
-            aria-valuemax={usage.window}
+            aria-valuemax={usage.contextWindow}
             aria-valuenow={used}
-            aria-label={t('context.used', { used: used.toLocaleString(), window: usage.window.toLocaleString() })}
+            aria-label={t('context.used', {
+              used: used.toLocaleString(),
+              window: usage.contextWindow.toLocaleString(),
+            })}
           >
             {usage.sections.map((s) => (
               <span
-                key={s.name}
-                className={`seg seg-${s.name}`}
-                style={{ width: `${Math.max(0.5, (100 * s.tokens) / usage.window)}%` }}
+                key={s.section}
+                className={`seg seg-${s.section}`}
+                style={{ width: `${Math.max(0.5, (100 * s.tokens) / usage.contextWindow)}%` }}
               />
             ))}
           </div>
           <p className="small-text">
-            {t('context.used', { used: used.toLocaleString(), window: usage.window.toLocaleString() })}
+            {t('context.used', { used: used.toLocaleString(), window: usage.contextWindow.toLocaleString() })}
           </p>
           <ul className="plain legend">
             {usage.sections.map((s) => (
-              <li key={s.name}>
-                <span className={`dot seg-${s.name}`} aria-hidden="true" />
-                {t(`context.section.${s.name}`, { defaultValue: s.name })}: {s.tokens.toLocaleString()}
+              <li key={s.section}>
+                <span className={`dot seg-${s.section}`} aria-hidden="true" />
+                {t(`context.section.${s.section}`)}: {s.tokens.toLocaleString()}
               </li>
             ))}
           </ul>
-          {usage.spent && (
+          {spent && (
             <p className="small-text spent" aria-label={t('spend.label')}>
               {t('spend.tokens', {
-                input: usage.spent.input.toLocaleString(),
-                output: usage.spent.output.toLocaleString(),
+                input: spent.inputTokens.toLocaleString(),
+                output: spent.outputTokens.toLocaleString(),
               })}
-              {usage.spent.cached > 0 && <> · {t('spend.cached', { cached: usage.spent.cached.toLocaleString() })}</>}
+              {cached > 0 && <> · {t('spend.cached', { cached: cached.toLocaleString() })}</>}
               {' · '}
-              {usage.spent.cost !== undefined ? (
-                t('spend.cost', { cost: formatUsd(usage.spent.cost) })
+              {spent.costUsd !== undefined ? (
+                t('spend.cost', { cost: formatUsd(spent.costUsd) })
               ) : (
                 <span className="muted">{t('spend.noPrice')}</span>
               )}

@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
-import type { LoadedSkill } from '../api/types';
+import type { LoadedSkill } from '../../../preload/contract';
 import { useView } from '../state/store';
 import { useSay } from '../i18n/say';
 
@@ -22,10 +22,10 @@ export function LoadedSkills() {
       return;
     }
     let live = true;
-    client.loadedSkills(sessionId).then(
-      (l) => {
+    client.call('context.get', { sessionId }).then(
+      (c) => {
         if (live) {
-          setItems(l);
+          setItems(c.loadedSkills);
           setError(undefined);
         }
       },
@@ -37,9 +37,9 @@ export function LoadedSkills() {
   }, [client, sessionId, tick]);
 
   async function unload(name: string) {
-    if (!sessionId || !client.unloadSkill) return;
+    if (!sessionId) return;
     try {
-      await client.unloadSkill(sessionId, name);
+      await client.call('chat.unloadSkill', { sessionId, name });
       setItems((l) => l.filter((s) => s.name !== name));
     } catch (e) {
       setError(errorText(e));
@@ -60,18 +60,16 @@ export function LoadedSkills() {
           <li key={s.name}>
             <div className="loaded-head">
               <strong>{s.name}</strong>
-              {client.unloadSkill && (
-                <button
-                  type="button"
-                  className="small"
-                  onClick={() => void unload(s.name)}
-                  aria-label={t('loaded.unload', { name: s.name })}
-                >
-                  {t('loaded.unloadShort')}
-                </button>
-              )}
+              <button
+                type="button"
+                className="small"
+                onClick={() => void unload(s.name)}
+                aria-label={t('loaded.unload', { name: s.name })}
+              >
+                {t('loaded.unloadShort')}
+              </button>
             </div>
-            <div className="small-text">{say(s.words, s.why)}</div>
+            <div className="small-text">{say(s.words, s.reason)}</div>
             <dl className="facts">
               <dt>{t('loaded.tier')}</dt>
               <dd>{t(`tier.${s.tier}`)}</dd>
@@ -86,13 +84,13 @@ export function LoadedSkills() {
               <dt>{t('loaded.tokens')}</dt>
               <dd>{s.tokens.toLocaleString()}</dd>
             </dl>
-            {s.resources && s.resources.length > 0 && (
+            {s.resources.length > 0 && (
               <details>
                 <summary>{t('loaded.resources', { count: s.resources.length })}</summary>
                 <ul>
                   {s.resources.map((r) => (
-                    <li key={r}>
-                      <code>{r}</code>
+                    <li key={r.path}>
+                      <code>{r.path}</code>
                     </li>
                   ))}
                 </ul>

@@ -9,7 +9,13 @@ import { renderWith, WS } from './render';
 describe('ContextMeter: tokens and cost so far', () => {
   it('shows tokens in and out, cached ones, and the cost', async () => {
     const c = memoryClient();
-    c.usage = { ...c.usage, spent: { input: 12345, output: 678, cached: 900, cost: 0.0123 } };
+    c.context.spent = {
+      inputTokens: 12345,
+      outputTokens: 678,
+      cacheReadTokens: 600,
+      cacheWriteTokens: 300,
+      costUsd: 0.0123,
+    };
     renderWith(<ContextMeter />, c, { workspace: WS, sessionId: 's1' });
     const line = await screen.findByLabelText('Used so far in this conversation');
     expect(line.textContent).toBe('12,345 tokens in, 678 out · 900 cached · $0.0123 so far');
@@ -17,7 +23,7 @@ describe('ContextMeter: tokens and cost so far', () => {
 
   it('says the cost is unknown where the model has no price, in Chinese too', async () => {
     const c = memoryClient();
-    c.usage = { ...c.usage, spent: { input: 10, output: 5, cached: 0 } };
+    c.context.spent = { inputTokens: 10, outputTokens: 5 };
     renderWith(<ContextMeter />, c, { workspace: WS, sessionId: 's1' }, 'zh');
     const line = await screen.findByLabelText('本次对话目前的用量');
     expect(line.textContent).toBe('输入 10 个 token，输出 5 个 · 费用未知（此模型没有价格）');

@@ -16,15 +16,15 @@ import type {
   BrokenSkillView,
   ChatEvent,
   ChatMessage,
-  ContextUsage,
   InstallReport,
-  LoadedSkill,
   SettingsView,
   SkillDetail,
   SkillItem,
 } from '../../../renderer/src/api/types';
 import type {
   ConnectionCheck,
+  ContextView,
+  LoadedSkill,
   McpServerStatus,
   ModelChoices,
   SandboxStatus,
@@ -88,11 +88,11 @@ export interface MemoryClient extends KnackClient {
   installReports: Record<string, InstallReport>;
   /** Audit findings skills.show reports, by skill name. */
   findings: Record<string, SkillDetail['findings']>;
-  loaded: LoadedSkill[];
+  /** What context.get answers (loaded skills, sections, what was left out, tokens spent). */
+  context: ContextView;
   settings: SettingsView;
   tools: ToolInfo[];
   servers: McpServerStatus[];
-  usage: ContextUsage;
   /** The stored sessions, newest first (sessions.list, .search, .rename, .delete). */
   sessions: SessionMeta[];
   /** What listModels answers (setModel changes `current`). */
@@ -110,7 +110,7 @@ export interface MemoryClient extends KnackClient {
 }
 
 export function memoryClient(
-  init: Partial<Pick<MemoryClient, 'skills' | 'loaded' | 'tools' | 'servers'>> = {},
+  init: Partial<Pick<MemoryClient, 'skills' | 'tools' | 'servers'> & { loaded: LoadedSkill[] }> = {},
 ): MemoryClient {
   const chat = new Set<(e: ChatEvent) => void>();
   const catalog = new Set<(w: string) => void>();
@@ -170,6 +170,11 @@ export function memoryClient(
         c.sessions = c.sessions.filter((x) => x.id !== id);
         return { deleted: true };
       },
+      'context.get': ({ sessionId }) => ({ ...c.context, sessionId }),
+      'chat.unloadSkill': ({ name }) => {
+        c.context.loadedSkills = c.context.loadedSkills.filter((l) => l.name !== name);
+        return { unloaded: true };
+      },
       'sessions.export': () => ({ filename: 'first-chat.md', mime: 'text/markdown', content: '# First chat\n' }),
     } as Handlers,
     event(name: EventName, payload: unknown) {
@@ -182,7 +187,6 @@ export function memoryClient(
     failing: new Set<string>(),
     installReports: {} as Record<string, InstallReport>,
     findings: {} as Record<string, SkillDetail['findings']>,
-    loaded: init.loaded ?? [],
     sessions: [session('s1', 'First chat')],
     searchHits: {} as Record<string, SessionHit[]>,
     modelChoices: {
@@ -193,17 +197,20 @@ export function memoryClient(
     } as ModelChoices,
     tools: init.tools ?? [],
     servers: init.servers ?? [],
-    usage: {
-      window: 200000,
+    context: {
+      sessionId: 's1',
+      contextWindow: 200000,
+      total: 4000,
       sections: [
-        { name: 'system', tokens: 1200 },
-        { name: 'catalog', tokens: 800 },
-        { name: 'skills', tokens: 0 },
-        { name: 'tools', tokens: 2000 },
-        { name: 'history', tokens: 0 },
+        { section: 'system', tokens: 1200, items: [] },
+        { section: 'catalog', tokens: 800, items: [] },
+        { section: 'skills', tokens: 0, items: [] },
+        { section: 'tools', tokens: 2000, items: [] },
+        { section: 'history', tokens: 0, items: [] },
       ],
+      loadedSkills: init.loaded ?? [],
       leftOut: [],
-    } as ContextUsage,
+    } as ContextView,
     sandbox: { available: true, backend: 'bubblewrap', reason: '', hint: '', mode: 'auto' } as SandboxStatus,
     versionMessages: [] as ChatMessage[],
     goodKey: 'sk-right-key',
@@ -326,15 +333,6 @@ export function memoryClient(
     async answerApproval() {},
     async openSession() {
       return { messages: [{ id: 'u1', role: 'user', parts: [{ kind: 'text', text: 'hello again' }] }], running: false };
-    },
-    async loadedSkills() {
-      return c.loaded;
-    },
-    async unloadSkill(_s, name) {
-      c.loaded = c.loaded.filter((l) => l.name !== name);
-    },
-    async contextUsage() {
-      return c.usage;
     },
     async getSettings() {
       return structuredClone(c.settings);

@@ -15,15 +15,15 @@ const loaded = [
   {
     name: 'git-commit',
     tier: 'builtin' as const,
-    why: 'trigger: 提交代码',
+    reason: 'trigger: 提交代码',
     version: 'a1b2c3d4e5f6a7b8',
     tokens: 812,
-    resources: ['references/style.md'],
+    resources: [{ path: 'references/style.md', tokens: 40 }],
   },
   {
     name: 'conventional',
     tier: 'user' as const,
-    why: 'dependency of git-commit',
+    reason: 'dependency of git-commit',
     version: 'ffffeeee0000',
     tokens: 100,
     resources: [],
@@ -33,9 +33,6 @@ const loaded = [
 describe('loaded skills panel', () => {
   it('lists each loaded skill with why, tier, version, tokens and resources, and unloads one', async () => {
     const c = memoryClient({ loaded });
-    c.unloadSkill = async (_s, name) => {
-      c.loaded = c.loaded.filter((l) => l.name !== name);
-    };
     renderWith(<LoadedSkills />, c, { workspace: WS, sessionId: 's1' });
     const region = screen.getByRole('region', { name: 'Loaded skills' });
     expect(await within(region).findByText('trigger: 提交代码')).toBeTruthy();
@@ -45,6 +42,7 @@ describe('loaded skills panel', () => {
     expect(within(region).getByText('1 resource read')).toBeTruthy();
     await userEvent.click(within(region).getByRole('button', { name: 'Unload conventional' }));
     await waitFor(() => expect(within(region).queryByText('dependency of git-commit')).toBeNull());
+    expect(c.calls.at(-1)).toEqual({ method: 'chat.unloadSkill', args: [{ sessionId: 's1', name: 'conventional' }] });
   });
 
   it('is empty before a conversation and shows errors', async () => {
@@ -54,16 +52,16 @@ describe('loaded skills panel', () => {
 
   it('shows the error when the loaded skills cannot be read', async () => {
     const c = memoryClient();
-    c.failing.add('loadedSkills');
+    c.failing.add('context.get');
     renderWith(<LoadedSkills />, c, { workspace: WS, sessionId: 's1' });
-    expect((await screen.findByRole('alert')).textContent).toContain('loadedSkills failed on purpose');
+    expect((await screen.findByRole('alert')).textContent).toContain('context.get failed on purpose');
   });
 });
 
 describe('context meter', () => {
   it('shows tokens by section against the window and what the catalog left out', async () => {
     const c = memoryClient();
-    c.usage = { ...c.usage, leftOut: ['rare-skill'] };
+    c.context.leftOut = ['rare-skill'];
     renderWith(<ContextMeter />, c, { workspace: WS, sessionId: 's1' });
     const meter = await screen.findByRole('meter');
     expect(meter.getAttribute('aria-valuenow')).toBe('4000');
@@ -74,14 +72,14 @@ describe('context meter', () => {
 
   it('labels every section the core sends in English and Chinese, never with the raw section name', async () => {
     // The real list the service sends (preload/contract.ts), tool results ("observations") included.
-    const sections = CONTEXT_SECTIONS.map((name, i) => ({ name, tokens: 100 * (i + 1) }));
+    const sections = CONTEXT_SECTIONS.map((section, i) => ({ section, tokens: 100 * (i + 1), items: [] }));
     const labels = {
       en: ['System', 'Skill catalog', 'Loaded skills', 'Tools', 'History', 'Tool results'],
       zh: ['系统', '技能目录', '已加载技能', '工具', '历史', '工具结果'],
     };
     for (const lang of ['en', 'zh'] as const) {
       const c = memoryClient();
-      c.usage = { window: 200000, sections, leftOut: [] };
+      c.context.sections = sections;
       const { unmount } = renderWith(<ContextMeter />, c, { workspace: WS, sessionId: 's1' }, lang);
       await screen.findByRole('meter');
       const legend = [...document.querySelectorAll('.legend li')].map((li) => li.textContent);
