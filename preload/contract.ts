@@ -644,7 +644,22 @@ export const SandboxStatus = z.object({
 });
 export type SandboxStatus = z.infer<typeof SandboxStatus>;
 
-/** The models the picker offers: the provider in use (null: no model set up) and the model (the session's when one is given; `models` holds it first). */
+/** One configured provider's models in the picker: its own list (GET /v1/models), else its preset's. */
+export const ModelGroup = z.object({
+  provider: z.string(),
+  /** How people know the provider (the preset's label, else its name in providers.json). */
+  label: z.string(),
+  models: z.array(z.string()),
+  source: z.enum(['provider', 'preset']),
+  /** Why the provider's own list could not be read (the preset's is offered instead), or why it cannot be used. */
+  error: z.string().optional(),
+});
+export type ModelGroup = z.infer<typeof ModelGroup>;
+
+/**
+ * The models the picker offers: the provider in use (null: no model set up) and the model (the session's when one is
+ * given); `models` is that provider's list (holding it first), `groups` every configured provider's, that one first.
+ */
 export const ModelChoices = z.object({
   provider: z.string().nullable(),
   current: z.string().nullable(),
@@ -652,6 +667,7 @@ export const ModelChoices = z.object({
   source: z.enum(['provider', 'preset']),
   /** Why the provider's own list could not be read (the preset's is offered instead). */
   error: z.string().optional(),
+  groups: z.array(ModelGroup),
 });
 export type ModelChoices = z.infer<typeof ModelChoices>;
 
@@ -835,13 +851,15 @@ export const methods = {
          */
         edit: z.number().int().nonnegative().optional(),
         planMode: z.boolean().optional(),
-        /** Answer with this model of the provider in use, from this turn on (the picker, for a new conversation). */
+        /** Answer with this model, from this turn on (the picker, for a new conversation). */
         model: ModelId.optional(),
+        /** The configured provider `model` is of (default: the provider in use). */
+        provider: Id.optional(),
       })
       .strict(),
     z.object({ sessionId: z.string(), turnId: z.string() }),
   ),
-  /** The models the picker offers: the provider's own list (GET /v1/models) when it gives one, else its preset's. */
+  /** The models the picker offers, of every configured provider: each one's own list when it gives one, else its preset's. */
   'chat.models': m(z.object({ sessionId: Id.optional() }).strict(), ModelChoices),
   /**
    * Save as skill: the model drafts the conversation's last task as a SKILL.md (name, description, read_when triggers
@@ -852,8 +870,14 @@ export const methods = {
     z.object({ sessionId: Id }).strict(),
     z.object({ text: z.string(), calls: z.number().int().nonnegative(), report: AuditReport }),
   ),
-  /** Switch a conversation's model (of the provider in use) from its next turn; recorded in the session. */
-  'chat.setModel': m(z.object({ sessionId: Id, model: ModelId }).strict(), z.object({ session: SessionMeta })),
+  /**
+   * Switch a conversation's model from its next turn, of another configured provider when `provider` names one;
+   * recorded in the session.
+   */
+  'chat.setModel': m(
+    z.object({ sessionId: Id, model: ModelId, provider: Id.optional() }).strict(),
+    z.object({ session: SessionMeta }),
+  ),
   'chat.stop': m(z.object({ sessionId: Id }).strict(), z.object({ stopped: z.boolean() })),
   /**
    * Answer the user's message number `turn` (0: the first) again: a new version of its answer beside the old one,

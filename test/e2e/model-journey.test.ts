@@ -1,19 +1,27 @@
-// The model picker, in Debian's Chromium through serve mode with the fake Anthropic server listing its models: switch
-// the model mid-conversation and the next request names it; the session keeps it after a reload; the tokens and cost
-// so far show beside the context meter. Axe clean; screenshots in English and Chinese.
-import { test } from 'node:test';
+// The model picker, in Debian's Chromium through serve mode with the fake Anthropic server and a fake
+// OpenAI-compatible one (a provider of the user's own in providers.json) each listing its models: switch the model
+// mid-conversation and the next request names it; the session keeps it after a reload; a model of the other provider
+// answers the next turn over its own wire format; the tokens and cost so far show beside the context meter. Axe clean;
+// screenshots in English and Chinese.
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeProvidersFile } from '../../main/core/agent/index.js';
+import { startFakeOpenAI, type FakeServer } from '../helpers/fake-openai.js';
 import { journey, seriousA11y, skip } from './journey.js';
 import { saveScreens } from './ui-screens.js';
+
+let local: FakeServer | undefined;
+after(() => local?.close());
 
 const app = journey({
   name: 'model',
   untilMs: 60_000,
-  prepare: ({ dataDir, server }) => {
-    // Prices for both models (per million tokens), as a user writes them in providers.json.
+  prepare: async ({ dataDir, server }) => {
+    local = await startFakeOpenAI();
+    local.setModels(['gpt-fake', 'gpt-fake-mini']);
+    // Prices for both models (per million tokens), as a user writes them in providers.json, and a provider of their own.
     writeProvidersFile(dataDir, {
-      providers: {},
+      providers: { local: { kind: 'openai', baseURL: local.url, model: 'gpt-fake', apiKey: 'sk-local-test-4567' } },
       prices: {
         'anthropic/fake-model': { input: 3, output: 15 },
         'anthropic/fake-model-large': { input: 15, output: 75 },
@@ -42,7 +50,11 @@ test('switch the model mid-conversation: the next request names it, and the sess
   const spent = page.getByLabel('Used so far in this conversation');
   await spent.getByText('1,000 tokens in, 100 out · $0.0045 so far').waitFor({ timeout: 60_000 });
 
-  assert.equal(await picker.inputValue(), 'fake-model');
+  assert.equal(await picker.inputValue(), '["anthropic","fake-model"]');
+  assert.deepEqual(await picker.locator('optgroup').evaluateAll((gs) => gs.map((g) => g.getAttribute('label'))), [
+    'Anthropic (in use)',
+    'local',
+  ]);
   await picker.selectOption('fake-model-large');
   await app.until(async () => {
     const r = await app.knack(['sessions', 'list', '--json']);
@@ -57,8 +69,18 @@ test('switch the model mid-conversation: the next request names it, and the sess
 
   await page.reload();
   await page.getByText('Second answer.').waitFor({ timeout: 60_000 });
-  await app.until(async () => (await picker.inputValue().catch(() => '')) === 'fake-model-large');
+  await app.until(async () => (await picker.inputValue().catch(() => '')) === '["anthropic","fake-model-large"]');
   await ask('third question', 'Third answer.');
   assert.equal(server.requests.at(-1)!.body.model, 'fake-model-large', 'the session kept its model after the reload');
   assert.ok(server.modelListings() >= 1, 'the models came from the provider’s list');
+
+  // Another provider's model: the next turn goes to that provider, over its own wire format, naming the model.
+  await picker.selectOption({ label: 'gpt-fake-mini' });
+  await picker.getByRole('option', { name: 'gpt-fake-mini (in use)' }).waitFor({ state: 'attached', timeout: 60_000 });
+  local!.script({ text: 'Fourth answer.' });
+  await page.getByRole('textbox', { name: 'Message' }).fill('fourth question');
+  await page.keyboard.press('Enter');
+  await page.getByText('Fourth answer.').waitFor({ timeout: 60_000 });
+  assert.equal(local!.requests.at(-1)!.body.model, 'gpt-fake-mini');
+  assert.ok(local!.modelListings() >= 1, 'its models came from its own list');
 });

@@ -9,6 +9,7 @@
 import { ChatSession, type AgentHost, type SessionOptions } from './session.js';
 import {
   createProvider,
+  keySourceOf,
   readProvidersFile,
   resolveProvider,
   type KeyStore,
@@ -16,7 +17,8 @@ import {
   type ProviderConfig,
 } from './providers/settings.js';
 import { priceFor, type Price } from './providers/pricing.js';
-import { modelList, type ModelList } from './providers/models.js';
+import { modelList, type ModelGroup, type ModelList } from './providers/models.js';
+import { findPreset, PRESETS } from './providers/presets.js';
 import type { ModelProvider } from './providers/types.js';
 import { exportSession, type ExportFormat } from './export.js';
 export { describeUsage, addTurnUsage, sessionUsage, type TurnUsage } from './export.js';
@@ -40,7 +42,7 @@ export {
 export type { KeyStore, ProviderChoice, ProviderConfig, ProvidersFile, UserProvider } from './providers/settings.js';
 export type { ModelProvider, ChatMessage, Usage } from './providers/types.js';
 export type { ExportFormat } from './export.js';
-export type { ModelList } from './providers/models.js';
+export type { ModelGroup, ModelList } from './providers/models.js';
 export { PRICES, priceFor, costOf, formatCost, type Price } from './providers/pricing.js';
 export type { SessionRow, SessionHit, SnippetPart } from '../store/index.js';
 
@@ -110,16 +112,80 @@ export class Agent {
   }
 
   /**
-   * The same provider (key, base URL) speaking to another model, with that model's price when known. Throws when
-   * there is no provider configured to make one from.
+   * The providers the picker offers, the one in use first: providers.json's default and its own providers, and every
+   * preset whose key is at hand (key store, environment, providers.json). A local preset (no key needed) counts only
+   * when providers.json names it.
    */
-  providerFor(model: string): { provider: ModelProvider; price: Price | undefined } {
-    if (this.provider?.model === model) return { provider: this.provider, price: this.price };
+  configuredProviders(): string[] {
+    if (!this.providerConfig) return this.provider ? [this.provider.id] : [];
+    const { file, keysUsable } = readProvidersFile(this.host.paths.dataDir);
+    const env = this.opts.env ?? process.env;
+    const withKey = PRESETS.filter(
+      (p) =>
+        !p.keyOptional &&
+        keySourceOf(p.id, {
+          user: file.providers[p.id],
+          preset: p,
+          keysUsable,
+          env,
+          ...(this.opts.keyStore ? { keyStore: this.opts.keyStore } : {}),
+        }).keySource !== 'none',
+    ).map((p) => p.id);
+    const named = [...(file.default ? [file.default] : []), ...Object.keys(file.providers)];
+    return [...new Set([this.providerConfig.id, ...named, ...withKey])];
+  }
+
+  /**
+   * Each configured provider's models (configuredProviders), asked of them all at once: its own list, else its
+   * preset's. A provider that cannot be set up (no key, no model) is a group with no models and the reason.
+   */
+  async modelGroups(): Promise<ModelGroup[]> {
+    return Promise.all(
+      this.configuredProviders().map(async (id): Promise<ModelGroup> => {
+        const label = findPreset(id)?.label ?? id;
+        let resolved;
+        try {
+          resolved = this.resolveOther(id);
+        } catch (e) {
+          return { provider: id, label, models: [], source: 'preset', error: (e as Error).message };
+        }
+        if (!resolved.config) return { provider: id, label, models: [], source: 'preset' };
+        return { provider: id, label, ...(await modelList(resolved.config, resolved.apiKey)) };
+      }),
+    );
+  }
+
+  /** A configured provider's settings and key: the one in use as it was resolved (options included), another afresh. */
+  private resolveOther(id: string): { config?: ProviderConfig; apiKey?: string } {
+    if (this.providerConfig?.id === id)
+      return { config: this.providerConfig, ...(this.apiKey ? { apiKey: this.apiKey } : {}) };
+    return resolveProvider(
+      { provider: id },
+      {
+        dataDir: this.host.paths.dataDir,
+        ...(this.opts.env ? { env: this.opts.env } : {}),
+        ...(this.opts.keyStore ? { keyStore: this.opts.keyStore } : {}),
+      },
+    );
+  }
+
+  /**
+   * The provider in use, or another configured one (`providerId`, with its own key and base URL), speaking to `model`,
+   * with that model's price when known. Throws when there is no such provider to make one from.
+   */
+  providerFor(model: string, providerId?: string): { provider: ModelProvider; price: Price | undefined } {
+    const id = providerId ?? this.providerConfig?.id ?? this.provider?.id;
+    if (this.provider?.model === model && this.provider.id === id)
+      return { provider: this.provider, price: this.price };
     if (!this.providerConfig) throw new Error('no model provider is configured to switch the model of');
-    const price = priceFor(this.providerConfig.id, model, readProvidersFile(this.host.paths.dataDir).file.prices);
-    const config = { ...this.providerConfig, model, ...(price ? { price } : {}) };
+    if (!id || !this.configuredProviders().includes(id))
+      throw new Error(`"${id}" is not a configured provider (configured: ${this.configuredProviders().join(', ')})`);
+    const { config: base, apiKey } = this.resolveOther(id);
+    if (!base) throw new Error(`provider "${id}" is not set up`);
+    const price = priceFor(base.id, model, readProvidersFile(this.host.paths.dataDir).file.prices);
+    const config = { ...base, model, ...(price ? { price } : {}) };
     if (!price) delete config.price;
-    return { provider: createProvider(config, this.apiKey, this.providerOptions()), price };
+    return { provider: createProvider(config, apiKey, this.providerOptions()), price };
   }
 
   /** True when no model is configured: sessions run as the offline inspector. */
@@ -160,16 +226,17 @@ export class Agent {
 
   /**
    * Reopen a session by id (or a unique prefix of at least 4 characters), recovering it after a crash. A session whose
-   * model was chosen in it (the picker) goes on with that model, when it is of the provider in use; any other follows
-   * the configured model.
+   * model was chosen in it (the picker) goes on with that model, when its provider is still configured; any other
+   * follows the configured model.
    */
   openSession(id: string): ChatSession {
     const opts = this.sessionOptions();
     const sessions = store(this.host).sessions;
     const chosen = sessions.chosenModel(id);
-    if (chosen && this.provider && chosen.provider === this.provider.id && chosen.model !== this.provider.model) {
+    const same = chosen && chosen.provider === this.provider?.id && chosen.model === this.provider?.model;
+    if (chosen && this.provider && !same) {
       try {
-        const { provider, price } = this.providerFor(chosen.model);
+        const { provider, price } = this.providerFor(chosen.model, chosen.provider ?? undefined);
         return ChatSession.open(this.host, id, { ...opts, provider, price });
       } catch {
         // The model cannot be spoken to any more (no such provider configured): the provider in use answers.

@@ -22,6 +22,7 @@ import {
   type ChatSession,
   type ContextSections,
   type KeyStore as AgentKeyStore,
+  type ModelGroup,
   type ProjectionEntry,
   type SessionRow,
 } from '../agent/index.js';
@@ -372,18 +373,18 @@ export class ChatBinding {
     };
   }
 
-  /** Answer the conversation with `model` (of the provider in use) from its next turn on. */
-  private switchModel(chat: ChatSession, model: string): void {
+  /** Answer the conversation with `model` of `provider` (default: the conversation's) from its next turn on. */
+  private switchModel(chat: ChatSession, model: string, provider?: string): void {
     let next;
     try {
-      next = this.agent().providerFor(model);
+      next = this.agent().providerFor(model, provider ?? chat.provider?.id);
     } catch (e) {
-      throw new ServiceError('unavailable', (e as Error).message, { model });
+      throw new ServiceError('unavailable', (e as Error).message, { model, ...(provider ? { provider } : {}) });
     }
     try {
       chat.useProvider(next.provider, next.price);
     } catch (e) {
-      throw new ServiceError('conflict', (e as Error).message, { model });
+      throw new ServiceError('conflict', (e as Error).message, { model, ...(provider ? { provider } : {}) });
     }
   }
 
@@ -458,7 +459,7 @@ export class ChatBinding {
       );
     };
     return {
-      'chat.send': async ({ sessionId, text, planMode, model, attachments, edit }) => {
+      'chat.send': async ({ sessionId, text, planMode, model, provider, attachments, edit }) => {
         if (edit !== undefined && !sessionId)
           throw new ServiceError('invalid_input', 'an edit needs the conversation it edits (sessionId)');
         const live = sessionId
@@ -469,7 +470,8 @@ export class ChatBinding {
             'conflict',
             'a turn is already running in this session: stop it or wait for it to finish',
           );
-        if (model && model !== live.chat.provider?.model) this.switchModel(live.chat, model);
+        if (model && (model !== live.chat.provider?.model || (provider && provider !== live.chat.provider.id)))
+          this.switchModel(live.chat, model, provider);
         // Files are checked for the model that will read them before anything of the turn is stored.
         let files: Attachment[] = [];
         try {
@@ -560,13 +562,27 @@ export class ChatBinding {
       'chat.models': async ({ sessionId }) => {
         const agent = this.agent();
         const chat = sessionId ? this.session(sessionId).chat : undefined;
-        const current = (chat ? chat.provider?.model : agent.provider?.model) ?? null;
-        const list = await agent.models();
+        const inUse = chat ? chat.provider : agent.provider;
+        const current = inUse?.model ?? null;
+        const provider = inUse?.id ?? null;
+        // Every configured provider's models, the conversation's first, its model first in its group.
+        const all = await agent.modelGroups();
+        const found = all.find((g) => g.provider === provider);
+        const own: ModelGroup | undefined =
+          provider && current
+            ? {
+                ...(found ?? { provider, label: provider, source: 'preset' as const }),
+                models: [current, ...(found?.models ?? []).filter((m) => m !== current)],
+              }
+            : found;
+        const groups = [...(own ? [own] : []), ...all.filter((g) => g !== found)];
         return {
-          provider: (chat ? chat.provider?.id : agent.provider?.id) ?? null,
+          provider,
           current,
-          ...list,
-          models: current && !list.models.includes(current) ? [current, ...list.models] : list.models,
+          models: own?.models ?? [],
+          source: own?.source ?? 'preset',
+          ...(own?.error ? { error: own.error } : {}),
+          groups,
         };
       },
       'chat.draftSkill': async ({ sessionId }) => {
@@ -585,11 +601,11 @@ export class ChatBinding {
         const { text, calls } = draft;
         return { text, calls, report: reportView(auditDraft(this.options.paths.dataDir, text)) };
       },
-      'chat.setModel': ({ sessionId, model }) => {
+      'chat.setModel': ({ sessionId, model, provider }) => {
         const l = this.session(sessionId);
         if (l.chat.busy)
           throw new ServiceError('conflict', 'a turn is running in this session: switch the model once it has ended');
-        this.switchModel(l.chat, model);
+        this.switchModel(l.chat, model, provider);
         const session = this.meta(l.chat);
         this.ctx.events.emit('session.updated', { session });
         return { session };

@@ -27,6 +27,12 @@ import type {
 import type { Attachment, Said } from '../../../preload/contract';
 import type { KnackClient as ContractClient } from '../../../preload/client';
 
+/** A model picked in the chat header: its id and, when it is not of the provider in use, the provider it is of. */
+export interface ModelPick {
+  model: string;
+  provider?: string;
+}
+
 export interface KnackClient extends Pick<ContractClient, 'call' | 'on'> {
   /** 'electron' offers native dialogs; 'serve' uses path fields. */
   readonly mode: 'electron' | 'serve';
@@ -92,8 +98,8 @@ export interface KnackClient extends Pick<ContractClient, 'call' | 'on'> {
     sessionId: string | undefined,
     text: string,
     planMode: boolean,
-    /** The model picked for a new conversation (of the provider in use). */
-    model?: string,
+    /** The model picked for a new conversation (of another configured provider when it names one). */
+    model?: ModelPick,
     /** Files sent with the message (state/attach.ts read them). */
     attachments?: Attachment[],
     /** The message replaces the user's message number `edit` (0: the first): the conversation branches there. */
@@ -105,8 +111,8 @@ export interface KnackClient extends Pick<ContractClient, 'call' | 'on'> {
   switchVersion?(sessionId: string, turn: number, which: 'message' | 'answer', index: number): Promise<ChatMessage[]>;
   /** The models the chat header's picker offers; `current` is the conversation's when one is given. */
   listModels?(sessionId?: string): Promise<ModelChoices>;
-  /** Answer the conversation with another model from its next turn. */
-  setModel?(sessionId: string, model: string): Promise<void>;
+  /** Answer the conversation with another model (of another configured provider when it names one) from its next turn. */
+  setModel?(sessionId: string, pick: ModelPick): Promise<void>;
   stop(sessionId: string): Promise<void>;
   /** Take up the conversation's last answer again (it ended interrupted, failed or timed out): a new answer streams. */
   retry?(sessionId: string): Promise<{ messageId: string }>;

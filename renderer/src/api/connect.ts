@@ -451,7 +451,7 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
         ...(sessionId ? { sessionId } : {}),
         text,
         planMode,
-        ...(model ? { model } : {}),
+        ...(model ? { model: model.model, ...(model.provider ? { provider: model.provider } : {}) } : {}),
         ...(attachments?.length ? { attachments } : {}),
         ...(edit !== undefined ? { edit } : {}),
       });
@@ -461,8 +461,8 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
     async listModels(sessionId) {
       return k.call('chat.models', sessionId ? { sessionId } : {});
     },
-    async setModel(sessionId, model) {
-      await k.call('chat.setModel', { sessionId, model });
+    async setModel(sessionId, { model, provider }) {
+      await k.call('chat.setModel', { sessionId, model, ...(provider ? { provider } : {}) });
     },
     async stop(sessionId) {
       await k.call('chat.stop', { sessionId });

@@ -1,12 +1,17 @@
-// The model picker in the chat header: the provider's models (its own list, else its preset's), the conversation's
-// model selected. A switch applies from the next turn (chat.setModel, recorded in the session); in a conversation not
-// started yet, the model picked goes with its first message. Not while an answer streams.
+// The model picker in the chat header: every configured provider's models (each one's own list, else its preset's),
+// grouped by provider, the conversation's model selected and marked in use. A switch, to another provider's model too,
+// applies from the next turn (chat.setModel, recorded in the session); in a conversation not started yet, the model
+// picked goes with its first message. Not while an answer streams.
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
 import type { ModelChoices } from '../../../preload/contract';
+import type { ModelPick } from '../api/client';
 import { useModelChoice } from '../state/model-choice';
 import { useView } from '../state/store';
+
+/** An option's value: the provider and the model, unambiguous whatever characters either holds. */
+const valueOf = (provider: string, model: string): string => JSON.stringify([provider, model]);
 
 export function ModelPicker() {
   const { t } = useTranslation();
@@ -16,7 +21,7 @@ export function ModelPicker() {
   const streaming = useView((s) => s.streaming);
   const pending = useModelChoice((s) => s.pending);
   const [choices, setChoices] = useState<ModelChoices>();
-  const [current, setCurrent] = useState<string>();
+  const [current, setCurrent] = useState<ModelPick>();
   const [error, setError] = useState<string>();
 
   useEffect(() => {
@@ -28,7 +33,7 @@ export function ModelPicker() {
       (c) => {
         if (!live) return;
         setChoices(c);
-        setCurrent(c.current ?? undefined);
+        setCurrent(c.current ? { model: c.current, ...(c.provider ? { provider: c.provider } : {}) } : undefined);
         setError(undefined);
       },
       (e) => live && setError(errorText(e)),
@@ -39,26 +44,33 @@ export function ModelPicker() {
   }, [client, sessionId]);
 
   if (!client.listModels || (!choices && !error)) return null;
-  if (choices && choices.models.length === 0) return null; // no model set up: the chat says so
+  if (choices && !choices.current) return null; // no model set up: the chat says so
 
-  async function choose(model: string) {
+  async function choose(value: string) {
     setError(undefined);
+    const [provider, model] = JSON.parse(value) as [string, string];
+    const pick: ModelPick = { model, ...(provider !== choices?.provider ? { provider } : {}) };
     if (!sessionId) {
-      useModelChoice.getState().pick(model === choices?.current ? undefined : model);
+      const inUse = model === choices?.current && provider === choices.provider;
+      useModelChoice.getState().pick(inUse ? undefined : pick);
       return;
     }
     if (!client.setModel) return;
     const before = current;
-    setCurrent(model);
+    setCurrent({ model, provider });
     try {
-      await client.setModel(sessionId, model);
+      await client.setModel(sessionId, pick);
     } catch (e) {
       setCurrent(before);
       setError(errorText(e));
     }
   }
 
-  const shown = (!sessionId && pending) || current || '';
+  // In use: the conversation's model (after a switch, the new one); in a new conversation, the provider's default.
+  const inUse = current?.provider ?? choices?.provider ?? '';
+  const chosen = (!sessionId && pending) || current;
+  const shown = chosen ? valueOf(chosen.provider ?? inUse, chosen.model) : '';
+  const groups = choices?.groups.filter((g) => g.models.length > 0) ?? [];
   return (
     <span className="model-picker">
       <label htmlFor={id}>{t('modelPick.label')}</label>
@@ -70,10 +82,17 @@ export function ModelPicker() {
           title={choices.source === 'preset' ? t('modelPick.presetList', { error: choices.error ?? '' }) : undefined}
           onChange={(e) => void choose(e.target.value)}
         >
-          {choices.models.map((m) => (
-            <option key={m} value={m}>
-              {m}
-            </option>
+          {groups.map((g) => (
+            <optgroup
+              key={g.provider}
+              label={g.provider === inUse ? t('modelPick.groupInUse', { provider: g.label }) : g.label}
+            >
+              {g.models.map((m) => (
+                <option key={m} value={valueOf(g.provider, m)}>
+                  {g.provider === inUse && m === current?.model ? t('modelPick.inUse', { model: m }) : m}
+                </option>
+              ))}
+            </optgroup>
           ))}
         </select>
       )}

@@ -346,6 +346,8 @@ export const en = {
   modelPick: {
     label: 'Model',
     presetList: 'The provider did not list its models ({{error}}): these are the ones Knack knows for it.',
+    groupInUse: '{{provider}} (in use)',
+    inUse: '{{model}} (in use)',
   },
   spend: {
     label: 'Used so far in this conversation',

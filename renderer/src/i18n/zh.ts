@@ -339,6 +339,8 @@ export const zh: Strings = {
   modelPick: {
     label: '模型',
     presetList: '服务商没有列出它的模型（{{error}}）：这些是 Knack 已知的模型。',
+    groupInUse: '{{provider}}（使用中）',
+    inUse: '{{model}}（使用中）',
   },
   spend: {
     label: '本次对话目前的用量',

@@ -194,6 +194,10 @@ export function memoryClient(
       current: 'fake-model',
       models: ['fake-model', 'fake-model-large'],
       source: 'provider',
+      groups: [
+        { provider: 'anthropic', label: 'Anthropic', models: ['fake-model', 'fake-model-large'], source: 'provider' },
+        { provider: 'local', label: 'local', models: ['gpt-fake', 'gpt-fake-mini'], source: 'provider' },
+      ],
     } as ModelChoices,
     tools: init.tools ?? [],
     servers: init.servers ?? [],
@@ -317,8 +321,8 @@ export function memoryClient(
     async listModels() {
       return c.modelChoices;
     },
-    async setModel(_s, model) {
-      c.modelChoices = { ...c.modelChoices, current: model };
+    async setModel(_s, { model, provider }) {
+      c.modelChoices = { ...c.modelChoices, current: model, provider: provider ?? c.modelChoices.provider };
     },
     async stop() {},
     async retry() {

@@ -1,6 +1,7 @@
-// The model picker in the chat header: the provider's models with the conversation's selected; a switch in an open
-// conversation asks the engine (and goes back, saying why, when refused); in a new conversation the model picked goes
-// with the first message; no switching while an answer streams; in English and Chinese.
+// The model picker in the chat header: every configured provider's models, grouped, with the conversation's selected
+// and marked in use; a switch in an open conversation asks the engine (and goes back, saying why, when refused),
+// another provider's model with its provider; in a new conversation the model picked goes with the first message; no
+// switching while an answer streams; in English and Chinese.
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -9,17 +10,44 @@ import { useModelChoice } from '../../../renderer/src/state/model-choice';
 import { memoryClient } from './memory-client';
 import { renderWith, WS } from './render';
 
+/** The words of the option the select shows. */
+const shown = (select: HTMLSelectElement) => select.options[select.selectedIndex]?.textContent;
+
 describe('ModelPicker', () => {
   it('switches an open conversation’s model through the engine', async () => {
     const c = memoryClient();
     renderWith(<Chat />, c, { workspace: WS, sessionId: 's1' });
     const select = (await screen.findByRole('combobox', { name: 'Model' })) as HTMLSelectElement;
-    expect(select.value).toBe('fake-model');
-    expect([...select.options].map((o) => o.value)).toEqual(['fake-model', 'fake-model-large']);
+    expect(shown(select)).toBe('fake-model (in use)');
+    expect([...select.querySelectorAll('optgroup')].map((g) => g.label)).toEqual(['Anthropic (in use)', 'local']);
+    expect([...select.options].map((o) => o.textContent)).toEqual([
+      'fake-model (in use)',
+      'fake-model-large',
+      'gpt-fake',
+      'gpt-fake-mini',
+    ]);
     await userEvent.selectOptions(select, 'fake-model-large');
-    await waitFor(() => expect(c.calls.find((x) => x.method === 'setModel')?.args).toEqual(['s1', 'fake-model-large']));
-    expect(select.value).toBe('fake-model-large');
+    await waitFor(() =>
+      expect(c.calls.find((x) => x.method === 'setModel')?.args).toEqual(['s1', { model: 'fake-model-large' }]),
+    );
+    await waitFor(() => expect(shown(select)).toBe('fake-model-large (in use)'));
     expect(c.calls.find((x) => x.method === 'listModels')!.args).toEqual(['s1']);
+  });
+
+  it('a model of another provider switches with its provider, and is marked in use', async () => {
+    const c = memoryClient();
+    renderWith(<Chat />, c, { workspace: WS, sessionId: 's1' }, 'zh');
+    const select = (await screen.findByRole('combobox', { name: '模型' })) as HTMLSelectElement;
+    expect(select.querySelector('optgroup')!.label).toBe('Anthropic（使用中）');
+    await userEvent.selectOptions(select, 'gpt-fake-mini');
+    await waitFor(() =>
+      expect(c.calls.find((x) => x.method === 'setModel')?.args).toEqual([
+        's1',
+        { model: 'gpt-fake-mini', provider: 'local' },
+      ]),
+    );
+    expect(shown(select)).toBe('gpt-fake-mini（使用中）');
+    expect(select.options[select.selectedIndex]!.parentElement).toBe(select.querySelectorAll('optgroup')[1]);
   });
 
   it('a refused switch goes back to the model in use and says why', async () => {
@@ -29,7 +57,7 @@ describe('ModelPicker', () => {
     const select = (await screen.findByRole('combobox', { name: 'Model' })) as HTMLSelectElement;
     await userEvent.selectOptions(select, 'fake-model-large');
     expect((await screen.findByRole('alert')).textContent).toContain('setModel failed on purpose');
-    expect(select.value).toBe('fake-model');
+    expect(shown(select)).toBe('fake-model (in use)');
   });
 
   it('in a new conversation the model picked goes with the first message', async () => {
@@ -37,7 +65,7 @@ describe('ModelPicker', () => {
     useModelChoice.getState().pick(undefined);
     renderWith(<Chat />, c, { workspace: WS }, 'zh');
     const select = (await screen.findByRole('combobox', { name: '模型' })) as HTMLSelectElement;
-    await userEvent.selectOptions(select, 'fake-model-large');
+    await userEvent.selectOptions(select, 'gpt-fake');
     expect(c.calls.some((x) => x.method === 'setModel')).toBe(false);
     await userEvent.type(screen.getByRole('textbox', { name: '消息' }), 'hello{Enter}');
     await waitFor(() =>
@@ -46,7 +74,7 @@ describe('ModelPicker', () => {
         undefined,
         'hello',
         false,
-        'fake-model-large',
+        { model: 'gpt-fake', provider: 'local' },
         [],
       ]),
     );

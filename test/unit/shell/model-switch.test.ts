@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { serviceEnv } from '../../helpers/service-env.js';
 import { startFakeOpenAI } from '../../helpers/fake-openai.js';
 import { providerModels } from '../../../main/core/agent/providers/models.js';
+import { writeProvidersFile } from '../../../main/core/agent/index.js';
 
 test('the picker lists the provider’s models, else the preset’s, the model in use first', async (t) => {
   const s = await serviceEnv(t);
@@ -16,6 +17,14 @@ test('the picker lists the provider’s models, else the preset’s, the model i
     current: 'fake-model',
     models: ['fake-model', 'other-model', 'fake-model-large'],
     source: 'provider',
+    groups: [
+      {
+        provider: 'anthropic',
+        label: 'Anthropic',
+        models: ['fake-model', 'other-model', 'fake-model-large'],
+        source: 'provider',
+      },
+    ],
   });
   assert.equal(s.server.modelListings(), 1);
 
@@ -84,6 +93,70 @@ test('a new conversation can start on the model picked; a switch mid-turn and a 
   await ended;
   await assert.rejects(s.call('chat.setModel', { sessionId, model: 'x"; rm -rf /' }), /invalid_input/);
   await assert.rejects(s.call('chat.setModel', { sessionId, model: '' }), /invalid_input/);
+});
+
+test('the picker lists every configured provider’s models; a model of another provider answers the next turn', async (t) => {
+  const s = await serviceEnv(t, { extra: { liveSessions: 1 } });
+  const other = await startFakeOpenAI();
+  t.after(() => other.close());
+  s.server.setModels(['fake-model', 'fake-model-large']);
+  other.setModels(['gpt-fake', 'gpt-fake-mini']);
+  // A user's own OpenAI-compatible provider, and a preset with no key anywhere (not offered).
+  writeProvidersFile(s.paths.dataDir, {
+    providers: { local: { kind: 'openai', baseURL: other.url, model: 'gpt-fake', apiKey: 'sk-local-test-4567' } },
+  });
+  const listed = await s.call('chat.models', {});
+  assert.deepEqual(
+    listed.groups.map((g) => [g.provider, g.label, g.models, g.source]),
+    [
+      ['anthropic', 'Anthropic', ['fake-model', 'fake-model-large'], 'provider'],
+      ['local', 'local', ['gpt-fake', 'gpt-fake-mini'], 'provider'],
+    ],
+  );
+  assert.equal(other.modelListings(), 1, 'the other provider’s list came over its own wire format');
+
+  s.server.script({ text: 'from anthropic' });
+  let ended = s.next('chat.turnEnd');
+  const { sessionId } = await s.call('chat.send', { text: 'hello' });
+  await ended;
+  const switched = await s.call('chat.setModel', { sessionId, model: 'gpt-fake-mini', provider: 'local' });
+  assert.deepEqual([switched.session.provider, switched.session.model], ['local', 'gpt-fake-mini']);
+  const now = await s.call('chat.models', { sessionId });
+  assert.deepEqual([now.provider, now.current, now.groups[0]!.provider], ['local', 'gpt-fake-mini', 'local']);
+
+  other.script({ text: 'from the local server' });
+  ended = s.next('chat.turnEnd');
+  await s.call('chat.send', { sessionId, text: 'again' });
+  await ended;
+  const asked = other.requests.at(-1)!;
+  assert.equal(asked.body.model, 'gpt-fake-mini', 'the next request goes to the other provider, naming the model');
+  assert.equal(asked.headers.authorization, 'Bearer sk-local-test-4567', 'with that provider’s own key');
+  const history = JSON.stringify(asked.body.messages);
+  assert.match(history, /hello/);
+  assert.match(history, /from anthropic/, 'the conversation so far goes with it');
+
+  // A new conversation closes this one (one live at most); reopened, it goes on with the provider picked.
+  s.server.script({ text: 'elsewhere' });
+  ended = s.next('chat.turnEnd');
+  await s.call('chat.send', { text: 'another conversation' });
+  await ended;
+  other.script({ text: 'still local' });
+  ended = s.next('chat.turnEnd');
+  await s.call('chat.send', { sessionId, text: 'and again' });
+  await ended;
+  assert.equal(other.requests.length, 2);
+  assert.equal(other.requests.at(-1)!.body.model, 'gpt-fake-mini');
+
+  // A new conversation can start on the other provider; an unknown provider is refused, naming what is configured.
+  other.script({ text: 'first on local' });
+  ended = s.next('chat.turnEnd');
+  const fresh = await s.call('chat.send', { text: 'start here', model: 'gpt-fake', provider: 'local' });
+  await ended;
+  assert.equal(other.requests.at(-1)!.body.model, 'gpt-fake');
+  await assert.rejects(
+    s.call('chat.setModel', { sessionId: fresh.sessionId, model: 'x', provider: 'nope' }),
+    /unavailable: "nope" is not a configured provider \(configured: anthropic, local\)/,
+  );
 });
 
 test('an OpenAI-compatible server’s model list is read with the SDK', async (t) => {

@@ -19,6 +19,14 @@ export interface ModelList {
   error?: string;
 }
 
+/** One configured provider's models, as the picker groups them. */
+export interface ModelGroup extends ModelList {
+  /** The provider's id (a preset's, or a name in providers.json). */
+  provider: string;
+  /** How people know it (the preset's label, else its id). */
+  label: string;
+}
+
 /** The model ids the provider lists (its SDK pages through them, up to MAX_MODELS). Throws ProviderError. */
 export async function providerModels(config: ProviderConfig, apiKey: string | undefined): Promise<string[]> {
   const opts = clientOptions({
