@@ -54,6 +54,24 @@ function useShortcuts() {
   }, []);
 }
 
+/** Folds one side of the window away and back; its shortcut is announced with it. */
+function FoldButton(p: { open: boolean; target: string; keys: string; label: string; glyph: string; onClick(): void }) {
+  return (
+    <button
+      type="button"
+      className="small fold"
+      aria-expanded={p.open}
+      aria-controls={p.target}
+      aria-keyshortcuts={p.keys}
+      title={p.label}
+      onClick={p.onClick}
+    >
+      <span aria-hidden="true">{p.glyph}</span>
+      <span className="sr-only">{p.label}</span>
+    </button>
+  );
+}
+
 export function App() {
   const { t, i18n } = useTranslation();
   const client = useClient();
@@ -133,18 +151,14 @@ export function App() {
           }}
         >
           <header className="topbar">
-            <button
-              type="button"
-              className="small fold"
-              aria-expanded={sidebar}
-              aria-controls="skills-sidebar"
-              aria-keyshortcuts="Control+B"
-              title={t('panels.sidebar')}
+            <FoldButton
+              open={sidebar}
+              target="skills-sidebar"
+              keys="Control+B"
+              label={t('panels.sidebar')}
+              glyph="◧"
               onClick={() => toggle('sidebar')}
-            >
-              <span aria-hidden="true">◧</span>
-              <span className="sr-only">{t('panels.sidebar')}</span>
-            </button>
+            />
             <button
               type="button"
               className="ws-name"
@@ -194,18 +208,14 @@ export function App() {
             >
               {i18n.language === 'zh' ? 'EN' : '中文'}
             </button>
-            <button
-              type="button"
-              className="small fold"
-              aria-expanded={panels}
-              aria-controls="side-panels"
-              aria-keyshortcuts="Control+Shift+B"
-              title={t('panels.right')}
+            <FoldButton
+              open={panels}
+              target="side-panels"
+              keys="Control+Shift+B"
+              label={t('panels.right')}
+              glyph="◨"
               onClick={() => toggle('panels')}
-            >
-              <span aria-hidden="true">◨</span>
-              <span className="sr-only">{t('panels.right')}</span>
-            </button>
+            />
           </header>
           <div className="banners">
             {workspace.store && <StoreBanner store={workspace.store} />}
