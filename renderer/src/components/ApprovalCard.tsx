@@ -12,6 +12,7 @@ import { useView } from '../state/store';
 import { displaySafe, displaySafeLines } from '../../../preload/contract';
 import { Markdown } from './Markdown';
 import { useSay } from '../i18n/say';
+import { ErrorLine } from './DialogFooter';
 
 /** The gate's decision on the card: the rule that asked and its scope, the acting skill's identity, the paths checked. */
 function GateDecision({ d }: { d: NonNullable<ApprovalRequest['decision']> }) {
@@ -183,11 +184,7 @@ export function ApprovalCard({ request, answered }: { request: ApprovalRequest; 
         {request.decision && <GateDecision d={request.decision} />}
         <pre className="args">{displaySafeLines(JSON.stringify(request.args, null, 2) ?? '')}</pre>
       </details>
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
     </section>
   );
 }

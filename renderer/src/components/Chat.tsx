@@ -20,6 +20,7 @@ import { SaveSkillOffer } from './SaveSkill';
 import { useSlashMenu } from './SlashMenu';
 import { ToolCard } from './ToolCard';
 import { useSay } from '../i18n/say';
+import { ErrorLine } from './DialogFooter';
 
 /**
  * One message. `turn`: the number of the user's message it is or answers (0: the first; -1 when there is none), what
@@ -285,11 +286,7 @@ export function Chat() {
           </p>
         )}
       </div>
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
       {pkg && (
         <PackageChoice
           name={pkg.name}

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
 import type { ContextView } from '../../../preload/contract';
 import { useView } from '../state/store';
+import { ErrorLine } from './DialogFooter';
 
 /** USD as the CLI shows it: cents under a dollar need four places to be seen at all. */
 export function formatUsd(usd: number): string {
@@ -46,11 +47,7 @@ export function ContextMeter() {
   return (
     <section className="panel" aria-label={t('context.title')}>
       <h2>{t('context.title')}</h2>
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
       {!usage && !error && <p className="muted">{t('context.empty')}</p>}
       {usage && (
         <>

@@ -10,6 +10,7 @@ import { AuditFindings } from './Findings';
 import { LevelBadge } from './Levels';
 import { Modal } from './Modal';
 import { SourceInstall } from './SourceInstall';
+import { DialogFooter, ErrorLine } from './DialogFooter';
 
 export function InstallDialog() {
   const { t } = useTranslation();
@@ -189,14 +190,11 @@ export function InstallDialog() {
               />
             </div>
           )}
-          <div className="actions">
+          <DialogFooter onClose={close} cancel>
             <button type="submit" className="primary" disabled={busy}>
               {busy ? t('install.auditing') : t('install.audit')}
             </button>
-            <button type="button" onClick={close}>
-              {t('common.cancel')}
-            </button>
-          </div>
+          </DialogFooter>
         </form>
       )}
       {report && (
@@ -233,7 +231,7 @@ export function InstallDialog() {
               {outcome}
             </p>
           )}
-          <div className="actions">
+          <DialogFooter onClose={close}>
             {!outcome && report.status === 'pending' && report.level !== 'P0' && (
               <button type="button" className="primary" onClick={() => void approve()} disabled={busy}>
                 {t('install.approve')}
@@ -249,17 +247,10 @@ export function InstallDialog() {
                 {t('install.reject')}
               </button>
             )}
-            <button type="button" onClick={close}>
-              {t('common.close')}
-            </button>
-          </div>
+          </DialogFooter>
         </div>
       )}
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
     </Modal>
   );
 }

@@ -6,6 +6,7 @@ import { errorText, useClient } from '../api/context';
 import type { LoadedSkill } from '../../../preload/contract';
 import { useView } from '../state/store';
 import { useSay } from '../i18n/say';
+import { ErrorLine } from './DialogFooter';
 
 export function LoadedSkills() {
   const { t } = useTranslation();
@@ -49,11 +50,7 @@ export function LoadedSkills() {
   return (
     <section className="panel" aria-label={t('loaded.title')}>
       <h2>{t('loaded.title')}</h2>
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
       {items.length === 0 && !error && <p className="muted">{t('loaded.empty')}</p>}
       <ul className="plain loaded">
         {items.map((s) => (

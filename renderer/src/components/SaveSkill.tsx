@@ -11,6 +11,7 @@ import { useView } from '../state/store';
 import { Findings, Permissions } from './Findings';
 import { LevelBadge, LevelLegend } from './Levels';
 import { Modal } from './Modal';
+import { DialogFooter, ErrorLine } from './DialogFooter';
 
 /** Which conversation's last task the editor drafts (undefined: closed). */
 export const useSaveSkill = create<{ sessionId?: string; open(id: string | undefined): void }>((set) => ({
@@ -145,14 +146,11 @@ export function SaveSkillDialog({ sessionId }: { sessionId: string }) {
           <p role="alert" className="error">
             {t('saveSkill.failed', { error: stage.error })}
           </p>
-          <div className="actions">
+          <DialogFooter onClose={close}>
             <button type="button" className="primary" onClick={() => setAttempt((n) => n + 1)}>
               {t('saveSkill.retry')}
             </button>
-            <button type="button" onClick={close}>
-              {t('common.close')}
-            </button>
-          </div>
+          </DialogFooter>
         </>
       )}
       {stage.kind === 'editing' && (
@@ -254,18 +252,10 @@ export function SaveSkillDialog({ sessionId }: { sessionId: string }) {
               )}
             </div>
           )}
-          <div className="actions">
-            <button type="button" onClick={close}>
-              {done ? t('common.close') : t('common.cancel')}
-            </button>
-          </div>
+          <DialogFooter onClose={close} cancel={!done} />
         </div>
       )}
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
     </Modal>
   );
 }

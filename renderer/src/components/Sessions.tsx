@@ -6,6 +6,7 @@ import { displaySafe, type SessionHit, type SessionMeta } from '../../../preload
 import { errorText, useClient } from '../api/context';
 import { useView } from '../state/store';
 import { Modal } from './Modal';
+import { ErrorLine } from './DialogFooter';
 
 /** How long typing pauses before the search runs (each keystroke would be a query otherwise). */
 const SEARCH_PAUSE_MS = 250;
@@ -141,11 +142,7 @@ export function Sessions() {
   return (
     <section className="page" aria-label={t('sessions.title')}>
       <h2>{t('sessions.title')}</h2>
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
       <div className="session-search">
         <input
           type="search"

@@ -8,6 +8,7 @@ import { chosenLang, setLang } from '../i18n';
 import { useSay } from '../i18n/say';
 import { useView } from '../state/store';
 import { SandboxSettings } from './Sandbox';
+import { ErrorLine } from './DialogFooter';
 
 const lines = (s: string) =>
   s
@@ -147,11 +148,7 @@ export function Settings() {
   return (
     <section className="page settings" aria-label={t('settings.title')}>
       <h2>{t('settings.title')}</h2>
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
       {saved && (
         <p role="status" className="ok">
           {saved}

@@ -8,6 +8,7 @@ import type { SettingsView } from '../api/types';
 import type { ConnectionCheck } from '../../../preload/contract';
 import { useView } from '../state/store';
 import { WorkspaceOpen } from './WorkspaceOpen';
+import { ErrorLine } from './DialogFooter';
 
 const STEPS = ['folder', 'provider', 'key', 'done'] as const;
 type Step = (typeof STEPS)[number];
@@ -264,11 +265,7 @@ export function Setup() {
         </>
       )}
 
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
       {step !== 'done' && (
         <p className="setup-skip">
           <button type="button" className="link" onClick={() => close(false)} disabled={busy}>

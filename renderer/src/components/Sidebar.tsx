@@ -14,6 +14,7 @@ import { BrokenGroup } from './BrokenGroup';
 import { SkillRow } from './SkillRow';
 import { TrustAllDialog } from './TrustAllDialog';
 import { UpdatesBadge } from './SkillUpdates';
+import { ErrorLine } from './DialogFooter';
 
 /** Fixed row heights (px): no per-row measuring, so 2,000 rows cost nothing until shown. */
 const HEADER_H = 30;
@@ -175,11 +176,7 @@ export function Sidebar() {
       {broken.length > 0 && (
         <BrokenGroup broken={broken} show={client.showSkillFile ? (f) => client.showSkillFile!(f) : undefined} />
       )}
-      {skillsError && (
-        <p role="alert" className="error">
-          {skillsError}
-        </p>
-      )}
+      <ErrorLine error={skillsError} />
       {!skillsError && skillsLoading && skills.length === 0 && <p className="muted">{t('common.loading')}</p>}
       {!skillsError && !skillsLoading && skills.length === 0 && <p className="muted">{t('skills.empty')}</p>}
       {skills.length > 0 && shown === 0 && <p className="muted">{t('skills.noMatch')}</p>}

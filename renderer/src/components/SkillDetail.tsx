@@ -9,6 +9,7 @@ import { Findings, Permissions } from './Findings';
 import { LevelBadge, LevelLegend } from './Levels';
 import { Markdown } from './Markdown';
 import { SkillOrigin } from './SkillOrigin';
+import { ErrorLine } from './DialogFooter';
 
 /** Why the skill is on or off, in the window's words (never the engine's sentence, which names CLI commands). */
 function stateKey(d: Detail): string {
@@ -65,11 +66,7 @@ export function SkillDetail() {
           {t('common.back')}
         </button>
       </header>
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
       {!shown && !error && <p className="muted">{t('common.loading')}</p>}
       {shown && (
         <>

@@ -9,6 +9,7 @@ import { useView } from '../state/store';
 import { Findings } from './Findings';
 import { LevelBadge, LevelLegend } from './Levels';
 import { Modal } from './Modal';
+import { ErrorLine } from './DialogFooter';
 
 /** How often the sources are asked again while the window is open (as editors check their extensions periodically). */
 export const RECHECK_MS = 12 * 60 * 60 * 1000;
@@ -159,11 +160,7 @@ function UpdatesDialog({ items, onClose }: { items: SkillUpdate[]; onClose(): vo
           </section>
         );
       })}
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
     </Modal>
   );
 }

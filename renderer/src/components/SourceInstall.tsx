@@ -11,6 +11,7 @@ import { useView } from '../state/store';
 import { useSay } from '../i18n/say';
 import { AuditFindings } from './Findings';
 import { LevelBadge, LevelLegend } from './Levels';
+import { DialogFooter, ErrorLine } from './DialogFooter';
 
 const STAGES = ['fetching', 'checking-out', 'reading', 'auditing'];
 
@@ -154,14 +155,11 @@ export function SourceInstall({
               placeholder="https://github.com/owner/repo.git#main:skills  ·  owner/repo"
               spellCheck={false}
             />
-            <div className="actions">
+            <DialogFooter onClose={onClose} cancel>
               <button type="submit" className="primary" disabled={busy}>
                 {busy ? t('sources.fetching') : t('sources.fetch')}
               </button>
-              <button type="button" onClick={onClose}>
-                {t('common.cancel')}
-              </button>
-            </div>
+            </DialogFooter>
           </form>
           {client.browseMarketplaces && (
             <form onSubmit={(e) => void browse(e)} className="install-form">
@@ -252,14 +250,11 @@ export function SourceInstall({
             <option value="project">{t('tier.project')}</option>
             <option value="user">{t('tier.user')}</option>
           </select>
-          <div className="actions">
+          <DialogFooter onClose={onClose} cancel>
             <button type="button" className="primary" disabled={picked.length === 0} onClick={() => setReviewing(true)}>
               {t('sources.review', { count: picked.length })}
             </button>
-            <button type="button" onClick={onClose}>
-              {t('common.cancel')}
-            </button>
-          </div>
+          </DialogFooter>
         </div>
       )}
       {opened && reviewing && !results && (
@@ -316,18 +311,10 @@ export function SourceInstall({
               )}
             </div>
           ))}
-          <div className="actions">
-            <button type="button" onClick={onClose}>
-              {t('common.close')}
-            </button>
-          </div>
+          <DialogFooter onClose={onClose} />
         </div>
       )}
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
 import type { McpServerStatus, ToolInfo } from '../../../preload/contract';
 import { useView } from '../state/store';
+import { ErrorLine } from './DialogFooter';
 
 function ToolList({ tools }: { tools: ToolInfo[] }) {
   const { t } = useTranslation();
@@ -53,11 +54,7 @@ export function Tools() {
   return (
     <section className="page" aria-label={t('tools.title')}>
       <h2>{t('tools.title')}</h2>
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
       <form className="row" onSubmit={(e) => void search(e)} role="search">
         <input
           type="search"

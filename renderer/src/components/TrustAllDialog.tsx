@@ -7,6 +7,7 @@ import type { TrustSummary } from '../api/types';
 import { useView } from '../state/store';
 import { Modal } from './Modal';
 import { useSay } from '../i18n/say';
+import { ErrorLine } from './DialogFooter';
 
 export function TrustAllDialog({ onClose }: { onClose(): void }) {
   const { t } = useTranslation();
@@ -31,11 +32,7 @@ export function TrustAllDialog({ onClose }: { onClose(): void }) {
 
   return (
     <Modal title={t('trustAll.title')} onClose={onClose}>
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
       {!summary && !error && <p className="muted">{t('common.loading')}</p>}
       {summary && done === undefined && (
         <>

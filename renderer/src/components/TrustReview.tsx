@@ -10,6 +10,7 @@ import { useView } from '../state/store';
 import { AuditFindings } from './Findings';
 import { LevelBadge } from './Levels';
 import { Modal } from './Modal';
+import { DialogFooter, ErrorLine } from './DialogFooter';
 
 export function TrustReview({ name, tier }: { name: string; tier: string }) {
   const { t } = useTranslation();
@@ -77,7 +78,7 @@ export function TrustReview({ name, tier }: { name: string; tier: string }) {
               {t(outcome === 'trusted' ? 'trust.trusted' : 'trust.rejected', { name: d.name })}
             </p>
           )}
-          <div className="actions">
+          <DialogFooter onClose={close} closeRef={closeButton} autoFocus={!canTrust}>
             {canTrust && (
               <button type="button" className="primary" onClick={() => void approve()} disabled={busy}>
                 {t('install.approve')}
@@ -88,17 +89,10 @@ export function TrustReview({ name, tier }: { name: string; tier: string }) {
                 {t('install.reject')}
               </button>
             )}
-            <button type="button" ref={closeButton} onClick={close} autoFocus={!canTrust}>
-              {t('common.close')}
-            </button>
-          </div>
+          </DialogFooter>
         </div>
       )}
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
     </Modal>
   );
 }

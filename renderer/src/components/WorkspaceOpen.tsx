@@ -5,6 +5,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
 import { useView } from '../state/store';
+import { ErrorLine } from './DialogFooter';
 
 /** `inSetup`: the folder step of the setup flow (its page and heading are the flow's). */
 export function WorkspaceOpen({ inSetup = false }: { inSetup?: boolean } = {}) {
@@ -102,11 +103,7 @@ export function WorkspaceOpen({ inSetup = false }: { inSetup?: boolean } = {}) {
           {t('workspace.open')}
         </button>
       </form>
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
       <section aria-labelledby="recent-h">
         <h2 id="recent-h">{t('workspace.recent')}</h2>
         {recent.length === 0 ? (
