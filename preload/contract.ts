@@ -1020,6 +1020,16 @@ export const events = {
     kind: z.enum(['text', 'thinking']),
     text: z.string(),
   }),
+  /**
+   * The provider's SDK sends the running turn's request again (after a 429, a 5xx, an overloaded answer or a lost
+   * connection): attempt `attempt` of `of`. The window says so until the answer's first words arrive.
+   */
+  'chat.retrying': z.object({
+    sessionId: z.string(),
+    turnId: z.string(),
+    attempt: z.number().int().positive(),
+    of: z.number().int().positive(),
+  }),
   /** A tool call card appeared or changed state. */
   'chat.toolCall': z.object({ sessionId: z.string(), turnId: z.string(), card: ToolCallCard }),
   /** The gate asked: the renderer shows it and answers with chat.answer. Only main creates these. */

@@ -144,6 +144,8 @@ export const WORDS = {
   noticeRecovered: 'recovered after an interruption ({{approvals}} approvals asked again, {{calls}} tool calls closed)',
   noticeRecoveredShort: 'recovered after an interruption',
   noticeSkillOffer: 'this task used {{calls}} tool calls; it can be saved as a skill',
+  // a turn's state while it runs (the agent session: the provider's SDK sends the request again)
+  turnRetrying: 'Retrying ({{attempt}} of {{of}})…',
   // trusting every skill that waits for it (Trust all…)
   trustAllNothing: 'nothing needs trust',
   trustAllWould: 'would trust {{skills}}',

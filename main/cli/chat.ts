@@ -21,6 +21,7 @@ import { TOOL } from '../core/policy/index.js';
 import { displaySafe, invisibleClass } from '../core/policy/index.js';
 import { proposalIn } from '../core/skills/use/index.js';
 import { saveSkill } from './save-skill.js';
+import { english, say } from '../core/base/index.js';
 
 const OPTIONS = {
   once: { type: 'string' as const },
@@ -107,6 +108,9 @@ function renderer(ctx: CommandContext): (e: AgentEvent) => void {
         line(
           `  approval: ${e.answer}${e.message ? ` (${e.message})` : ''}${e.rules?.length ? ` — stored: ${e.rules.join('; ')}` : ''}`,
         );
+        break;
+      case 'model_retry':
+        line(`· ${english(say('turnRetrying', { attempt: e.attempt, of: e.of }))}`);
         break;
       case 'compaction':
         line(`· compacted ${e.compactedMessages} older messages (${e.tokensBefore} → ${e.tokensAfter} tokens)`);

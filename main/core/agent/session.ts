@@ -770,6 +770,9 @@ export class ChatSession {
           });
         }
         break;
+      case 'retry':
+        this.record({ type: 'model_retry', attempt: ev.attempt, of: ev.of });
+        break;
       case 'stop':
         break;
     }

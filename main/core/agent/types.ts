@@ -123,6 +123,8 @@ export type AgentEventBody =
       code?: string;
       durationMs: number;
     }
+  /** The provider's SDK sends the reply's request again (a 429, a 5xx, overloaded, a lost connection): attempt n of `of`. */
+  | { type: 'model_retry'; attempt: number; of: number }
   | { type: 'assistant_end'; stopReason: string; interrupted?: boolean }
   /** `cost`: this call in USD; `totalCost`: the session so far — each absent when it cannot be priced (no guesses). */
   | { type: 'usage'; usage: Usage; total: Usage; cost?: number; totalCost?: number }

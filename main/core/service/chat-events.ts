@@ -160,6 +160,8 @@ export class EventMapper {
     // A new turn: nothing of an earlier turn's error (whose end may not have been shown) belongs to its end.
     if (e.type === 'user_message') this.lastError = undefined;
     switch (e.type) {
+      case 'model_retry':
+        return this.emit('chat.retrying', { sessionId: s, turnId: this.turnId(), attempt: e.attempt, of: e.of });
       case 'text_delta':
         return this.emit('chat.delta', { sessionId: s, turnId: this.turnId(), kind: 'text', text: e.text });
       case 'tool_call_started':

@@ -533,6 +533,10 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
           lastTurn.set(e.sessionId, e.turnId);
           if (e.kind === 'text') h({ type: 'delta', sessionId: e.sessionId, messageId: e.turnId, text: e.text });
         }),
+        k.on('chat.retrying', (e) => {
+          lastTurn.set(e.sessionId, e.turnId);
+          h({ type: 'retrying', sessionId: e.sessionId, messageId: e.turnId, attempt: e.attempt, of: e.of });
+        }),
         k.on('chat.toolCall', (e) => {
           lastTurn.set(e.sessionId, e.turnId);
           // The card's duration is main's: how long the call ran, without the time its approval waited.

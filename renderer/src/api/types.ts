@@ -249,6 +249,8 @@ export type ChatEvent =
   | { type: 'delta'; sessionId: string; messageId: string; text: string }
   | { type: 'tool'; sessionId: string; messageId: string; call: ToolCallView }
   | { type: 'approval'; sessionId: string; messageId: string; request: ApprovalRequest }
+  /** The provider's SDK sends the turn's request again: attempt `attempt` of `of` (said until the answer's words come). */
+  | { type: 'retrying'; sessionId: string; messageId: string; attempt: number; of: number }
   /** `unsent`: the turn failed before the user's message could be stored; it goes back into the input box. */
   | {
       type: 'done';

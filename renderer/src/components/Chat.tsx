@@ -93,6 +93,18 @@ function turnsOf(messages: ChatMessage[]): [ChatMessage, number][] {
   });
 }
 
+/** A running turn's line: "Answering…", or "Retrying (2 of 3)…" while the provider's SDK sends the request again. */
+function TurnStatus() {
+  const { t } = useTranslation();
+  const say = useSay();
+  const at = useView((s) => s.retryingAt);
+  return (
+    <p className="muted" role="status">
+      {at ? say({ code: 'turnRetrying', params: { attempt: at.attempt, of: at.of } }) : t('chat.thinking')}
+    </p>
+  );
+}
+
 export function Chat() {
   const { t } = useTranslation();
   const client = useClient();
@@ -280,11 +292,7 @@ export function Chat() {
         {turnsOf(messages).map(([m, turn], i) => (
           <Message key={m.id} m={m} turn={turn} index={i} />
         ))}
-        {streaming && (
-          <p className="muted" role="status">
-            {t('chat.thinking')}
-          </p>
-        )}
+        {streaming && <TurnStatus />}
       </div>
       <ErrorLine error={error} />
       {pkg && (

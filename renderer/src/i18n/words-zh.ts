@@ -104,6 +104,7 @@ export const wordsZh: Record<WordCode, string> = {
   noticeRecovered: '中断后已恢复（重新询问了 {{approvals}} 个审批，关闭了 {{calls}} 个工具调用）',
   noticeRecoveredShort: '中断后已恢复',
   noticeSkillOffer: '这个任务用了 {{calls}} 次工具调用；可以把它保存为技能',
+  turnRetrying: '正在重试（第 {{attempt}} 次，共 {{of}} 次）…',
   trustAllNothing: '没有等待信任的技能',
   trustAllWould: '将信任 {{skills}}',
   trustAll: '已信任 {{skills}}',

@@ -48,6 +48,8 @@ export interface ViewState {
   sessionId?: string;
   messages: ChatMessage[];
   streaming: boolean;
+  /** The running turn's request is being sent again by the provider's SDK: attempt n of `of` (until its words come). */
+  retryingAt?: { attempt: number; of: number };
   planMode: boolean;
   /** Bumped when the loaded-skill panel must refresh. */
   loadedTick: number;
@@ -252,6 +254,7 @@ export const useView = create<ViewState>((set, get) => ({
       messages: [],
       sessionId: undefined,
       streaming: false,
+      retryingAt: undefined,
       view: 'chat',
       loadedTick: s.loadedTick + 1,
       epoch: s.epoch + 1,
@@ -314,6 +317,7 @@ export const useView = create<ViewState>((set, get) => ({
       sessionId: id,
       messages,
       streaming: running,
+      retryingAt: undefined,
       view: 'chat',
       loadedTick: s.loadedTick + 1,
       epoch: s.epoch + 1,
@@ -337,6 +341,7 @@ export const useView = create<ViewState>((set, get) => ({
     const s = get();
     let messages = s.messages;
     let streaming = s.streaming;
+    let retryingAt = s.retryingAt;
     let loadedTick = s.loadedTick;
     let draft: string | undefined;
     let early = s.early;
@@ -382,6 +387,12 @@ export const useView = create<ViewState>((set, get) => ({
         m.parts.push({ kind: 'notice', level: e.level, text: e.text, ...(e.words ? { words: e.words } : {}) });
         continue;
       }
+      if (e.type === 'retrying') {
+        retryingAt = { attempt: e.attempt, of: e.of };
+        continue;
+      }
+      // Anything else of the turn: its request got through (or the turn ended).
+      retryingAt = undefined;
       const [next, m] = withLastAssistant(messages, e.messageId!);
       messages = next;
       if (e.type === 'delta') addText(m.parts, e.text);
@@ -410,6 +421,15 @@ export const useView = create<ViewState>((set, get) => ({
         }
       }
     }
-    set({ messages, streaming, loadedTick, early, heldDrafts, toast, ...(draft !== undefined ? { draft } : {}) });
+    set({
+      messages,
+      streaming,
+      retryingAt,
+      loadedTick,
+      early,
+      heldDrafts,
+      toast,
+      ...(draft !== undefined ? { draft } : {}),
+    });
   },
 }));

@@ -179,6 +179,28 @@ test('a 429 with retry-after is retried by the SDK and then succeeds', async () 
   }
 });
 
+test('each retry of the SDK is told as it goes out: attempt 2 and 3 of 3, then the answer', async () => {
+  for (const { name, server, provider } of await both()) {
+    server.script({ status: 500, retryAfter: 0 }, { status: 500, retryAfter: 0 }, { text: 'third time' });
+    const evs = await collect(provider, request());
+    assert.equal(textOf(evs), 'third time', name);
+    const retries = evs.filter((e) => e.type === 'retry');
+    assert.deepEqual(
+      retries,
+      [
+        { type: 'retry', attempt: 2, of: 3 },
+        { type: 'retry', attempt: 3, of: 3 },
+      ],
+      name,
+    );
+    // Told before the answer's first words.
+    assert.ok(evs.findIndex((e) => e.type === 'retry') < evs.findIndex((e) => e.type === 'text'), name);
+    // A request that gets through at once is no retry.
+    server.script({ text: 'at once' });
+    assert.equal((await collect(provider, request())).filter((e) => e.type === 'retry').length, 0, name);
+  }
+});
+
 async function failure(p: ModelProvider, req = request()): Promise<ProviderError> {
   try {
     await collect(p, req);

@@ -240,7 +240,7 @@ export function anthropicProvider(o: AnthropicOptions): ModelProvider {
     (client ??= new (await loadAnthropicSdk()).default({
       ...clientOptions(o),
       ...anthropicTelemetry(),
-      ...(o.stallMs ? { fetch: watchedFetch } : {}),
+      fetch: watchedFetch,
     }));
   const where = {
     provider: o.id ?? 'anthropic',
@@ -261,12 +261,15 @@ export function anthropicProvider(o: AnthropicOptions): ModelProvider {
     let complete = false;
     let streaming = false;
     const guard = new GuardedHandler(onEvent);
-    const watch = o.stallMs ? new StallWatch(o.stallMs, req.signal) : undefined;
+    // The stall limit (if any) and the SDK's retries, each told as it goes out (attempt n of maxRetries + 1).
+    const watch = new StallWatch(o.stallMs ?? 0, req.signal, (attempt) =>
+      guard.emit({ type: 'retry', attempt, of: clientOptions(o).maxRetries + 1 }),
+    );
     try {
       const params = anthropicRequest(o.model, req);
       const c = client ?? (await makeClient());
-      const body = bytesBody(anthropicBodyBytes(params, req.tools), watch ? watch.signal : req.signal);
-      const stream = await (watch ? watch.run(() => c.messages.create(params, body)) : c.messages.create(params, body));
+      const body = bytesBody(anthropicBodyBytes(params, req.tools), watch.signal);
+      const stream = await watch.run(() => c.messages.create(params, body));
       streaming = true;
       for await (const ev of stream) {
         switch (ev.type) {
@@ -311,14 +314,14 @@ export function anthropicProvider(o: AnthropicOptions): ModelProvider {
         }
       }
     } catch (e) {
-      if (watch?.fired && !req.signal?.aborted) throw watch.error(where.provider);
+      if (watch.fired && !req.signal?.aborted) throw watch.error(where.provider);
       throw guard.failed(e, where, streaming);
     } finally {
-      watch?.stop();
+      watch.stop();
     }
     // The SDKs end an aborted stream quietly: a cancelled reply must not look finished.
     if (req.signal?.aborted) throw new ProviderError('cancelled', 'cancelled');
-    if (watch?.fired) throw watch.error(where.provider);
+    if (watch.fired) throw watch.error(where.provider);
     if (!complete) throw interruptedError(where.provider, 'the stream ended without message_stop');
     onEvent({
       type: 'usage',

@@ -192,7 +192,7 @@ export function openaiProvider(o: OpenAIOptions): ModelProvider {
   const makeClient = async (): Promise<OpenAI> =>
     (client ??= new (await loadOpenAISdk()).default({
       ...clientOptions(o),
-      ...(o.stallMs ? { fetch: watchedFetch } : {}),
+      fetch: watchedFetch,
     }));
   const id = o.id ?? 'openai';
   const where = {
@@ -211,14 +211,15 @@ export function openaiProvider(o: OpenAIOptions): ModelProvider {
     let complete = false;
     let streaming = false;
     let usage: OpenAI.CompletionUsage | undefined;
-    const watch = o.stallMs ? new StallWatch(o.stallMs, req.signal) : undefined;
+    // The stall limit (if any) and the SDK's retries, each told as it goes out (attempt n of maxRetries + 1).
+    const watch = new StallWatch(o.stallMs ?? 0, req.signal, (attempt) =>
+      guard.emit({ type: 'retry', attempt, of: clientOptions(o).maxRetries + 1 }),
+    );
     try {
       const params = openaiRequest(o.model, req, o.sendMaxTokens ?? false);
       const sdk = client ?? (await makeClient());
-      const body = bytesBody(openaiBodyBytes(params, req.tools), watch ? watch.signal : req.signal);
-      const stream = await (watch
-        ? watch.run(() => sdk.chat.completions.create(params, body))
-        : sdk.chat.completions.create(params, body));
+      const body = bytesBody(openaiBodyBytes(params, req.tools), watch.signal);
+      const stream = await watch.run(() => sdk.chat.completions.create(params, body));
       streaming = true;
       for await (const chunk of stream) {
         if (chunk.usage) usage = chunk.usage;
@@ -243,14 +244,14 @@ export function openaiProvider(o: OpenAIOptions): ModelProvider {
         }
       }
     } catch (e) {
-      if (watch?.fired && !req.signal?.aborted) throw watch.error(where.provider);
+      if (watch.fired && !req.signal?.aborted) throw watch.error(where.provider);
       throw guard.failed(e, where, streaming);
     } finally {
-      watch?.stop();
+      watch.stop();
     }
     // The SDKs end an aborted stream quietly: a cancelled reply must not look finished.
     if (req.signal?.aborted) throw new ProviderError('cancelled', 'cancelled');
-    if (watch?.fired) throw watch.error(where.provider);
+    if (watch.fired) throw watch.error(where.provider);
     if (!complete) throw interruptedError(where.provider, 'the stream ended without a finish_reason');
     const done: ToolCallPart[] = [...calls.entries()]
       .sort((a, b) => a[0] - b[0])

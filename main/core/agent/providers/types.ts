@@ -49,6 +49,8 @@ export type StreamEvent =
   /** A tool call finished streaming. */
   | { type: 'tool_call'; call: ToolCallPart }
   | { type: 'usage'; usage: Usage }
+  /** The SDK sends the request again (after a 429, a 5xx, an overloaded answer or a lost connection): attempt n of `of`. */
+  | { type: 'retry'; attempt: number; of: number }
   | { type: 'stop'; reason: StopReason; raw: string };
 
 export type ProviderKind = 'anthropic' | 'openai';

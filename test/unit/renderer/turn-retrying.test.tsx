@@ -1,0 +1,34 @@
+// While the provider's SDK sends a turn's request again, the chat says "Retrying (2 of 3)…" in the window's language
+// instead of a bare "Answering…"; the answer's first words end it.
+import { describe, expect, it } from 'vitest';
+import { act, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { App } from '../../../renderer/src/App';
+import { useView } from '../../../renderer/src/state/store';
+import { initI18n } from '../../../renderer/src/i18n';
+import { memoryClient } from './memory-client';
+import { renderWith, WS } from './render';
+
+describe('a turn whose request is sent again', () => {
+  it('says which attempt it is, in English and in Chinese, until the answer comes', async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS });
+    await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'hello');
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(useView.getState().sessionId).toBe('s1'));
+    const status = () => document.querySelector('.transcript [role="status"]');
+    expect(status()?.textContent).toBe('Answering…');
+    act(() => c.emit({ type: 'retrying', sessionId: 's1', messageId: 'm1', attempt: 2, of: 3 }));
+    await waitFor(() => expect(status()?.textContent).toBe('Retrying (2 of 3)…'));
+    act(() => void initI18n('zh'));
+    await waitFor(() => expect(status()?.textContent).toBe('正在重试（第 2 次，共 3 次）…'));
+    act(() => void initI18n('en'));
+    // Another conversation's retry is not this one's.
+    act(() => c.emit({ type: 'retrying', sessionId: 's9', messageId: 'm9', attempt: 3, of: 3 }));
+    expect(status()?.textContent).toBe('Retrying (2 of 3)…');
+    act(() => c.emit({ type: 'delta', sessionId: 's1', messageId: 'm1', text: 'here it is' }));
+    await waitFor(() => expect(status()?.textContent).toBe('Answering…'));
+    act(() => c.emit({ type: 'done', sessionId: 's1', messageId: 'm1' }));
+    await waitFor(() => expect(status()).toBeNull());
+  });
+});
