@@ -850,6 +850,11 @@ export const methods = {
          * the old branch stays reachable (chat.switchVersion). Refused while a turn runs (stop it first).
          */
         edit: z.number().int().nonnegative().optional(),
+        /**
+         * With `edit`: which of the edited message's files (indexes, 0: the first) go with the new version, before
+         * `attachments`; absent: all of them.
+         */
+        keepFiles: z.array(z.number().int().nonnegative()).max(MAX_ATTACHMENTS).optional(),
         planMode: z.boolean().optional(),
         /** Answer with this model, from this turn on (the picker, for a new conversation). */
         model: ModelId.optional(),

@@ -1410,15 +1410,22 @@ export class ChatSession {
   }
 
   /**
-   * Edit the user's message `turn` (0: the first): the conversation branches there, the new text (and files) is sent
-   * as that message and answered; the old branch stays in the log, reachable with switchVersion. Throws at once, with
-   * nothing changed, when it cannot (a turn running, no such message, a file refused); the promise is the turn's.
+   * Edit the user's message `turn` (0: the first): the conversation branches there, the new text is sent as that
+   * message with the edited message's files (those at the indexes in `keep`; all when it is absent) and `files` after
+   * them, and answered; the old branch stays in the log, reachable with switchVersion. Throws at once, with nothing
+   * changed, when it cannot (a turn running, no such message, a file refused); the promise is the turn's.
    */
-  edit(turn: number, text: string, files: readonly Attachment[] = []): Promise<TurnResult> {
+  edit(turn: number, text: string, files: readonly Attachment[] = [], keep?: readonly number[]): Promise<TurnResult> {
     const why = this.cannotBranch() ?? (!text.trim() ? 'the message is empty' : undefined);
     if (why) throw new Error(why);
-    const checked = files.length ? this.checkFiles(files) : [];
-    const g = this.store.sessions.forkGroup(this.id, this.turnAt(turn).user.seq);
+    const user = this.turnAt(turn).user;
+    const had = user.type === 'user_message' ? (user.attachments ?? []) : [];
+    const bad = keep?.find((i) => i >= had.length);
+    if (bad !== undefined) throw new Error(`message ${turn + 1} has no file ${bad + 1} to keep (it has ${had.length})`);
+    const all = [...had.filter((_, i) => !keep || keep.includes(i)), ...files];
+    // Kept files are checked again too: the model may have changed since they were sent.
+    const checked = all.length ? this.checkFiles(all) : [];
+    const g = this.store.sessions.forkGroup(this.id, user.seq);
     this.store.sessions.fork(this.id, g.parent, g.forkSeq);
     this.rebuild();
     return this.send(text, checked);

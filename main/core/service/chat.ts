@@ -459,9 +459,11 @@ export class ChatBinding {
       );
     };
     return {
-      'chat.send': async ({ sessionId, text, planMode, model, provider, attachments, edit }) => {
+      'chat.send': async ({ sessionId, text, planMode, model, provider, attachments, edit, keepFiles }) => {
         if (edit !== undefined && !sessionId)
           throw new ServiceError('invalid_input', 'an edit needs the conversation it edits (sessionId)');
+        if (keepFiles && edit === undefined)
+          throw new ServiceError('invalid_input', 'keepFiles names files of the message an edit changes (edit)');
         const live = sessionId
           ? this.session(sessionId)
           : this.bind(this.agent().newSession(planMode ? { planMode } : {}));
@@ -486,9 +488,10 @@ export class ChatBinding {
         // An edit branches the conversation at that message first (refused, with nothing changed, if it cannot).
         let started: Promise<unknown>;
         try {
-          started = edit !== undefined ? live.chat.edit(edit, text, files) : live.chat.send(text, files);
+          started = edit !== undefined ? live.chat.edit(edit, text, files, keepFiles) : live.chat.send(text, files);
         } catch (e) {
           live.turn--;
+          if (e instanceof AttachmentError) throw new ServiceError('refused', e.message, { file: e.file });
           throw new ServiceError('conflict', (e as Error).message, { sessionId: live.chat.id });
         }
         return this.turnStarted(live, turnId, started);

@@ -104,6 +104,8 @@ export interface KnackClient extends Pick<ContractClient, 'call' | 'on'> {
     attachments?: Attachment[],
     /** The message replaces the user's message number `edit` (0: the first): the conversation branches there. */
     edit?: number,
+    /** With `edit`: which of the edited message's files go with it (indexes; absent: all of them). */
+    keepFiles?: number[],
   ): Promise<{ sessionId: string; messageId: string }>;
   /** Answer the user's message number `turn` again, beside the answer it has (the new one streams). */
   regenerate?(sessionId: string, turn: number): Promise<{ messageId: string }>;

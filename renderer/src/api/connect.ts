@@ -446,7 +446,7 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
     checkDraft: async (text) => toDraftCheck((await k.call('skills.checkDraft', { text })).report),
     installDraft: async (text, tier, replace = false) =>
       toReport(await k.call('skills.installDraft', { text, tier, replace })),
-    async sendMessage(_w, sessionId, text, planMode, model, attachments, edit) {
+    async sendMessage(_w, sessionId, text, planMode, model, attachments, edit, keepFiles) {
       const r = await k.call('chat.send', {
         ...(sessionId ? { sessionId } : {}),
         text,
@@ -454,6 +454,7 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
         ...(model ? { model: model.model, ...(model.provider ? { provider: model.provider } : {}) } : {}),
         ...(attachments?.length ? { attachments } : {}),
         ...(edit !== undefined ? { edit } : {}),
+        ...(edit !== undefined && keepFiles ? { keepFiles } : {}),
       });
       lastTurn.set(r.sessionId, r.turnId);
       return { sessionId: r.sessionId, messageId: r.turnId };

@@ -54,14 +54,38 @@ export function AttachedFiles({
   );
 }
 
-/** The files a sent message carried: name and size (what the model was given with it). */
-export function SentFiles({ files }: { files: readonly AttachmentMeta[] }) {
+/**
+ * The files a sent message carried: name and size (what the model was given with it). While the message is edited
+ * (`onRemove`), each has a Remove: what is left goes with the edit.
+ */
+export function SentFiles({
+  files,
+  label,
+  onRemove,
+}: {
+  files: readonly AttachmentMeta[];
+  label?: string;
+  onRemove?: (i: number) => void;
+}) {
   const { t } = useTranslation();
   return (
-    <ul aria-label={t('chat.attach.sent')} className="file-chips sent">
+    <ul aria-label={label ?? t('chat.attach.sent')} className="file-chips sent">
       {files.map((f, i) => (
-        <li key={i} className="file-chip">
+        <li key={`${i}:${f.name}`} className="file-chip">
           <span className="name">{f.name}</span> <span className="muted small-text">{sizeText(f.size)}</span>
+          {onRemove && (
+            <>
+              {' '}
+              <button
+                type="button"
+                className="small link"
+                aria-label={t('chat.attach.remove', { name: f.name })}
+                onClick={() => onRemove(i)}
+              >
+                ×
+              </button>
+            </>
+          )}
         </li>
       ))}
     </ul>

@@ -7,6 +7,7 @@ import { errorText, useClient } from '../api/context';
 import type { KnackClient } from '../api/client';
 import type { ChatMessage } from '../api/types';
 import { useView } from '../state/store';
+import { SentFiles } from './Attachments';
 
 /** The conversation as the engine has it now (after a failed branch: the view goes back to what is stored). */
 async function reload(client: KnackClient, sessionId: string): Promise<void> {
@@ -22,23 +23,33 @@ function failed(text: string): void {
   useView.getState().set({ toast: { kind: 'error', text } });
 }
 
-/** Send `text` as a new version of the user's message number `turn` (at `index` in the list): it branches there. */
-export async function editMessage(client: KnackClient, turn: number, index: number, text: string): Promise<void> {
+/**
+ * Send `text` as a new version of the user's message number `turn` (at `index` in the list): it branches there. The
+ * message's files at the indexes in `keep` go with it (all of them when `keep` is absent).
+ */
+export async function editMessage(
+  client: KnackClient,
+  turn: number,
+  index: number,
+  text: string,
+  keep?: number[],
+): Promise<void> {
   const view = useView.getState();
   const sessionId = view.sessionId;
   const ws = view.workspace;
   if (!sessionId || !ws || view.streaming) return;
   const old = view.messages[index];
   const n = old?.versions?.count ?? 1;
+  const files = (old?.files ?? []).filter((_, i) => !keep || keep.includes(i));
   const localId = `local-${Date.now()}`;
   useView.setState({ messages: view.messages.slice(0, index) });
-  view.addUserMessage(localId, text);
+  view.addUserMessage(localId, text, files);
   useView.setState((s) => ({
     messages: s.messages.map((m) => (m.id === localId ? { ...m, versions: { index: n, count: n + 1 } } : m)),
   }));
   const epoch = useView.getState().beginSend();
   try {
-    const r = await client.sendMessage(ws.path, sessionId, text, view.planMode, undefined, undefined, turn);
+    const r = await client.sendMessage(ws.path, sessionId, text, view.planMode, undefined, undefined, turn, keep);
     useView.getState().sent(epoch, sessionId, r.sessionId, ws.path);
   } catch (err) {
     useView.getState().sendFailed(sessionId);
@@ -139,12 +150,14 @@ export function EditMessage({
   const streaming = useView((s) => s.streaming);
   const original = m.parts.find((p) => p.kind === 'text')?.text ?? '';
   const [text, setText] = useState(original);
+  // The indexes of the message's files that go with the edit: all of them until the user removes some.
+  const [kept, setKept] = useState<number[]>(() => (m.files ?? []).map((_, i) => i));
   function save(e?: FormEvent) {
     e?.preventDefault();
     const body = text.trim();
     if (!body || streaming) return;
     onClose();
-    void editMessage(client, turn, index, body);
+    void editMessage(client, turn, index, body, m.files?.length ? kept : undefined);
   }
   return (
     <form className="edit-message" onSubmit={save}>
@@ -159,7 +172,13 @@ export function EditMessage({
           if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) save(e);
         }}
       />
-      {m.files && m.files.length > 0 && <p className="small-text muted">{t('chat.edit.noFiles')}</p>}
+      {m.files && kept.length > 0 && (
+        <SentFiles
+          files={kept.map((i) => m.files![i]!)}
+          label={t('chat.edit.files')}
+          onRemove={(j) => setKept(kept.filter((_, x) => x !== j))}
+        />
+      )}
       <p className="edit-actions">
         <button type="submit" className="small primary" disabled={!text.trim() || streaming}>
           {t('chat.edit.send')}

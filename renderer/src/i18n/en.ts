@@ -197,7 +197,7 @@ export const en = {
       box: 'Edit your message',
       send: 'Send edit',
       cancel: 'Cancel',
-      noFiles: 'The files of this message do not go with the edit: attach them again in the message box if needed.',
+      files: 'Files going with the edit',
       askLabel: 'Stop the answer to edit?',
       ask: 'An answer is being written. Stop it to edit this message?',
       stopAndEdit: 'Stop and edit',

@@ -191,7 +191,7 @@ export const zh: Strings = {
       box: '编辑你的消息',
       send: '发送修改',
       cancel: '取消',
-      noFiles: '这条消息带的文件不会随修改一起发送：需要的话，请在消息框里重新添加。',
+      files: '随修改一起发送的文件',
       askLabel: '停止回答以便编辑？',
       ask: '回答正在生成。要停止它并编辑这条消息吗？',
       stopAndEdit: '停止并编辑',

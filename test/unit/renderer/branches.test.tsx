@@ -37,6 +37,36 @@ describe('Edit, Regenerate and versions', () => {
     expect(versions.textContent).toMatch(/2 \/ 2/);
   });
 
+  it('Edit keeps the message’s files, each removable: the ones left go with the edit (keepFiles)', async () => {
+    const user = userEvent.setup();
+    const client = memoryClient();
+    const withFiles: ChatMessage[] = [
+      {
+        ...convo[0]!,
+        files: [
+          { kind: 'text', name: 'notes.txt', mime: 'text/plain', size: 20 },
+          { kind: 'text', name: 'plan.md', mime: 'text/markdown', size: 18 },
+        ],
+      },
+      ...convo.slice(1),
+    ];
+    renderWith(<Chat />, client, { workspace: WS, sessionId: 's1', messages: withFiles });
+    await user.click(within(screen.getAllByRole('article', { name: 'You' })[0]!).getByRole('button', { name: 'Edit' }));
+    const going = screen.getByRole('list', { name: 'Files going with the edit' });
+    expect(within(going).getByText('notes.txt')).toBeTruthy();
+    await user.click(within(going).getByRole('button', { name: 'Remove plan.md' }));
+    expect(within(going).queryByText('plan.md')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Send edit' }));
+    await waitFor(() => expect(client.calls.some((c) => c.method === 'sendMessage')).toBe(true));
+    const call = client.calls.find((c) => c.method === 'sendMessage')!;
+    expect(call.args[6]).toBe(0);
+    expect(call.args[7]).toEqual([0]);
+    // The new version shows the file that went with it.
+    const sent = screen.getByRole('list', { name: 'Files sent with this message' });
+    expect(within(sent).getByText('notes.txt')).toBeTruthy();
+    expect(within(sent).queryByText('plan.md')).toBeNull();
+  });
+
   it('Edit while an answer streams asks, and Stop and edit stops it first', async () => {
     const user = userEvent.setup();
     const client = memoryClient();

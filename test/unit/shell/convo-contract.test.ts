@@ -47,3 +47,52 @@ test('an edit through chat.send branches; sessions.open and chat.switchVersion s
     (e: Error & { code?: string }) => e.code === 'conflict' && /there is no message 8/.test(e.message),
   );
 });
+
+test('an edit keeps the message’s files in the request the model gets; the ones removed (keepFiles) do not go', async (t) => {
+  const s = await serviceEnv(t);
+  s.server.script({ text: 'It lists two owners.' }, { text: 'Still two.' }, { text: 'Only notes.' }, { text: 'x' });
+  const notes = {
+    kind: 'text' as const,
+    name: 'notes.txt',
+    mime: 'text/plain',
+    size: 20,
+    text: 'owner: Li Lei (NOTES)',
+  };
+  const plan = { kind: 'text' as const, name: 'plan.md', mime: 'text/markdown', size: 18, text: 'ship Friday (PLAN)' };
+  const said = () => JSON.stringify(s.server.requests.at(-1)!.body.messages);
+  let ended = s.next('chat.turnEnd');
+  const { sessionId } = await s.call('chat.send', { text: 'who owns it?', attachments: [notes, plan] });
+  await ended;
+  assert.match(said(), /NOTES/);
+
+  // Edited with no word about the files: both go with the new version, as the window shows them.
+  ended = s.next('chat.turnEnd');
+  await s.call('chat.send', { sessionId, text: 'who owns it, really?', edit: 0 });
+  await ended;
+  assert.match(said(), /who owns it, really\?/);
+  assert.match(said(), /NOTES/);
+  assert.match(said(), /PLAN/);
+  const open = await s.call('sessions.open', { id: sessionId });
+  const user = open.items.find((i) => i.kind === 'user');
+  assert.deepEqual(user?.kind === 'user' && user.attachments?.map((a) => a.name), ['notes.txt', 'plan.md']);
+
+  // The user removed plan.md in the edit box: only notes.txt goes.
+  ended = s.next('chat.turnEnd');
+  await s.call('chat.send', { sessionId, text: 'who owns it? notes only', edit: 0, keepFiles: [0] });
+  await ended;
+  assert.match(said(), /NOTES/);
+  assert.doesNotMatch(said(), /PLAN/);
+
+  // A file index the message does not have is refused, naming it, with nothing sent.
+  const n = s.server.requests.length;
+  await assert.rejects(
+    s.call('chat.send', { sessionId, text: 'again', edit: 0, keepFiles: [5] }),
+    (e: Error & { code?: string }) =>
+      e.code === 'conflict' && /message 1 has no file 6 to keep \(it has 1\)/.test(e.message),
+  );
+  await assert.rejects(
+    s.call('chat.send', { sessionId, text: 'again', keepFiles: [0] }),
+    (e: Error & { code?: string }) => e.code === 'invalid_input',
+  );
+  assert.equal(s.server.requests.length, n);
+});
