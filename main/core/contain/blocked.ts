@@ -57,13 +57,34 @@ export function blockedOf(input: { violations: string[]; stderr: string; cwd: st
     add({ kind: 'network', target: '(a host)', message: 'network: a host not allowed for this command was refused' });
   // A direct connection (one that bypasses the proxy: a loopback address, /dev/tcp, a raw socket) has no network to
   // reach inside the wall, so its failure is the wall's doing: curl's `Failed to connect to H port P`, bash's
-  // `/dev/tcp/H/P: Connection refused`, an interpreter's `Connection refused` / `Network is unreachable`.
+  // `/dev/tcp/H/P: Connection refused`, an interpreter's `Connection refused` / `Network is unreachable`. So is a
+  // host name that does not resolve: a command allowed no host has no network at all, not even a name server
+  // (curl's and git's `Could not resolve host: H`, wget's `unable to resolve host address 'H'`, node's
+  // `getaddrinfo ENOTFOUND H`, Python's `Temporary failure in name resolution`).
   if (!out.some((b) => b.kind === 'network')) {
     const direct =
       /Failed to connect to (\S+) port (\d+)/.exec(input.stderr) ??
       /\/dev\/(?:tcp|udp)\/([^/\s]+)\/(\d+)/.exec(input.stderr);
-    if (direct || /Connection refused|Network is unreachable/.test(input.stderr)) {
-      const target = direct ? `${direct[1]}:${direct[2]}` : '(a direct connection)';
+    const unresolved =
+      /Could not resolve host: ([^\s'‘’"`]+)/.exec(input.stderr) ??
+      /unable to resolve host address ['‘"]?([^\s'‘’"`]+)/.exec(input.stderr) ??
+      /getaddrinfo (?:ENOTFOUND|EAI_AGAIN) ([^\s'‘’"`]+)/.exec(input.stderr) ??
+      /Failed to resolve ['"]([^\s'"]+)['"]/.exec(input.stderr);
+    const anyName =
+      /Temporary failure in name resolution|Name or service not known|No address associated with hostname/;
+    if (
+      direct ||
+      unresolved ||
+      /Connection refused|Network is unreachable/.test(input.stderr) ||
+      anyName.test(input.stderr)
+    ) {
+      const target = direct
+        ? `${direct[1]}:${direct[2]}`
+        : unresolved
+          ? unresolved[1]!
+          : anyName.test(input.stderr)
+            ? '(a host name)'
+            : '(a direct connection)';
       add({
         kind: 'network',
         target,

@@ -14,6 +14,7 @@ import { blockedOf, type Blocked } from './blocked.js';
 import { planProtect, sweepProtect } from './protect.js';
 import { holdWatchdog, watchedArgv, watchedStdio } from './group-watchdog.js';
 import { commandId, encodedId, fill, pathState, reusable, STAND_IN, type Template } from './template.js';
+import { withoutRelays } from './offline.js';
 
 type Runtime = typeof RuntimeModule;
 let runtimeModule: Promise<Runtime> | undefined;
@@ -213,6 +214,11 @@ export interface WrappedProgram {
 export interface WallOptions {
   /** false: the runtime builds every command's line anew (the benchmark's baseline). Default true (template.ts). */
   reuseCommandLines?: boolean;
+  /**
+   * true: a command allowed no host still starts the proxy's relays inside the sandbox (the benchmark's baseline).
+   * Default false: its network is off altogether (offline.ts).
+   */
+  relaysWithoutHosts?: boolean;
 }
 
 export class Wall {
@@ -442,6 +448,7 @@ export class Wall {
     writeRoots: string[] = [],
     readOnly = false,
     onlyWriteRoots = false,
+    hostless: 'offline' | 'proxy' = 'proxy',
   ): Promise<{
     id: string;
     argv: string[];
@@ -467,6 +474,17 @@ export class Wall {
             denyWrite: plan.deny.map((path) => ({ path, literal: true as const })),
           },
     } as Partial<SandboxRuntimeConfig>;
+    // No host: no network at all, not even the way to the proxy (offline.ts); a line of another shape keeps its relays.
+    // A long-lived program (an MCP server) keeps the proxy, whose refusals name the host it tried.
+    const offline =
+      hosts.length === 0 &&
+      hostless === 'offline' &&
+      process.platform === 'linux' &&
+      this.options.relaysWithoutHosts !== true;
+    const sockets = [SandboxManager.getLinuxHttpSocketPath(), SandboxManager.getLinuxSocksSocketPath()].filter(
+      (p): p is string => !!p,
+    );
+    const cut = (argv: string[]): string[] => (offline ? (withoutRelays(argv, sockets) ?? argv) : argv);
     let wrapped: { argv: string[]; env: NodeJS.ProcessEnv } | undefined;
     /** A wrap of the runtime's own, counted by it until cleanupAfterCommand (a reused line is not). */
     let counted = false;
@@ -476,18 +494,19 @@ export class Wall {
         // (a secret folder made since, a protected folder made or swapped for a link, builds a new line).
         const paths = [...this.denyRead, ...roots, ...(readOnly ? [] : this.protect)];
         const state = pathState(paths);
-        const key = JSON.stringify([generation, readOnly, onlyWriteRoots, writeRoots, plan.deny, state]);
+        const key = JSON.stringify([generation, readOnly, onlyWriteRoots, writeRoots, plan.deny, state, offline]);
         const t = await this.template(
           key,
           custom,
           cwd,
           paths.filter((_, i) => state[i]!.endsWith('\0-')),
+          cut,
         );
         if (t) wrapped = fill(t, id, command);
       }
       if (!wrapped) {
         counted = true;
-        wrapped = await SandboxManager.wrapWithSandboxArgv(
+        const w = await SandboxManager.wrapWithSandboxArgv(
           command,
           // eslint-disable-next-line knack/tool-names -- the program bash runs the command line
           'bash',
@@ -496,6 +515,7 @@ export class Wall {
           cwd,
           { commandId: id, commandText: command },
         );
+        wrapped = { argv: cut(w.argv), env: w.env };
       }
     } catch (e) {
       throw new WallError(`the command could not be wrapped in the sandbox: ${(e as Error).message.split('\n')[0]}`);
@@ -553,6 +573,7 @@ export class Wall {
     custom: Partial<SandboxRuntimeConfig>,
     cwd: string,
     missing: string[],
+    cut: (argv: string[]) => string[],
   ): Promise<Template | undefined> {
     const known = this.templates.get(key);
     if (known !== undefined) return known ?? undefined;
@@ -565,7 +586,7 @@ export class Wall {
     });
     // Its mount points, if any, are the runtime's to remove now; a line that needs them is not kept (reusable).
     SandboxManager.cleanupAfterCommand();
-    const t: Template = { argv: w.argv, env: w.env, key: encodedId(id) };
+    const t: Template = { argv: cut(w.argv), env: w.env, key: encodedId(id) };
     const keep = reusable(t, missing) ? t : null;
     // A few keys live at a time (one per write-roots set, a readOnly probe); a long session meets more as paths change.
     if (this.templates.size >= 16) this.templates.clear();
@@ -575,7 +596,15 @@ export class Wall {
 
   private async spawnInside(command: string, opts: SpawnOptions, probe = false): Promise<ContainedProcess> {
     const { SandboxManager } = await loadRuntime();
-    const { id, argv, env, release, mayWrite } = await this.wrap(command, opts.cwd, opts.hosts ?? [], [], probe);
+    const { id, argv, env, release, mayWrite } = await this.wrap(
+      command,
+      opts.cwd,
+      opts.hosts ?? [],
+      [],
+      probe,
+      false,
+      'offline',
+    );
     // detached: its own process group, so a timeout or stop kills everything it started. It dies with Knack by the
     // group watchdog (group-watchdog.ts), as a command on the host does; Seatbelt has no parent-death option either.
     const stdio = opts.stdio ?? ['ignore', 'pipe', 'pipe'];
