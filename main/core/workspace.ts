@@ -205,10 +205,13 @@ export class KnackWorkspace {
    * diagnostics.
    */
   async reloadCeiling(): Promise<Diagnostic[]> {
+    // A settings file a running command may have planted (its folder was missing when the command started) is not
+    // read until the command has ended and the sweep has moved it aside.
     const { settings, diagnostics } = loadSettings(
       this.options.paths.dataDir,
       this.options.workspace,
       ceilingMemory(this.store),
+      this.wallOpen?.guarded() ?? [],
     );
     const broken = [...new Set(diagnostics.filter(blocksCeilingChange).map((d) => d.file))];
     let policy = settings.policy;

@@ -1,6 +1,6 @@
 // Settings: defaults ← user file (<dataDir>/settings.json) ← workspace file (<ws>/.workbuddy/settings.json).
 // A broken settings file never stops the app: it is reported as a diagnostic and the other layers still apply.
-import { readRegularFile } from '../base/index.js';
+import { isInside, readRegularFile } from '../base/index.js';
 import { join } from 'node:path';
 import type { Diagnostic } from '../base/index.js';
 import { z } from 'zod';
@@ -284,12 +284,19 @@ function storedCeiling(v: unknown): Ceiling {
 /**
  * Load the settings: defaults ← the user's file ← the workspace's. With `memory`, a file that does not read cleanly
  * where the ceiling is concerned (blocksCeilingChange) applies the narrowest of the last good ceiling of its scope, the
- * defaults and what could be read; a file that reads cleanly saves its ceiling as the last good one.
+ * defaults and what could be read; a file that reads cleanly saves its ceiling as the last good one. A file inside
+ * one of the `hidden` paths is not read, as if it were absent: a sandboxed command that is still running may have
+ * made it (the wall's guarded paths, which the sweep at its end moves aside).
  */
-export function loadSettings(dataDir: string, workspace?: string, memory?: CeilingMemory): LoadedSettings {
+export function loadSettings(
+  dataDir: string,
+  workspace?: string,
+  memory?: CeilingMemory,
+  hidden: readonly string[] = [],
+): LoadedSettings {
   const diagnostics: Diagnostic[] = [];
   let merged = structuredClone(DEFAULT_SETTINGS) as unknown as Json;
-  const files = settingsFiles(dataDir, workspace);
+  const files = settingsFiles(dataDir, workspace).filter((f) => !hidden.some((h) => isInside(f, h)));
   let userCeiling: Ceiling | undefined;
   let userMode: SandboxMode | undefined;
   const lines = new Map<string, Map<string, number>>();
