@@ -4,7 +4,7 @@
 // the network only when a lock changed (or on refresh).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serviceEnv } from '../../helpers/service-env.js';
 import { skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
@@ -148,5 +148,33 @@ test('the Updates badge asks the sources again only when a lock changed, or when
   assert.deepEqual(
     after.items.map((i) => `${i.name}:${i.status}`),
     ['kept:up-to-date'],
+  );
+});
+
+test('a fetched skill whose files change between review and install is refused, not installed under the shown hash', async (t) => {
+  const env = await serviceEnv(t);
+  const repo = makeRepo(tempDir('knack-src-svc-swap-'), 'swap', { 'skills/swapped/SKILL.md': fm('swapped', false) });
+  const opened = await env.call('sources.open', { source: repo.url });
+  const shown = opened.skills[0]!.contentHash;
+  // The checkout the listing was read from, changed after it was shown.
+  const clone = readdirSync(tmp, { recursive: true, encoding: 'utf8' })
+    .map((p) => join(tmp, p))
+    .find((p) => p.endsWith(join('skills', 'swapped', 'SKILL.md')))!;
+  writeFileSync(clone, fm('swapped', true));
+  const { results } = await env.call('sources.install', {
+    openId: opened.openId,
+    skills: ['swapped'],
+    tier: 'project',
+  });
+  assert.equal(results[0]!.status, 'refused');
+  assert.match(
+    results[0]!.reason!,
+    new RegExp(`swapped: changed since it was reviewed \\(content ${shown.slice(0, 12)} → `),
+  );
+  assert.ok(!existsSync(join(env.ws, '.workbuddy', 'skills', 'swapped')));
+  assert.ok(!existsSync(join(env.ws, '.workbuddy', 'skills.lock.json')));
+  assert.deepEqual(
+    existsSync(join(env.paths.dataDir, 'fetched')) ? readdirSync(join(env.paths.dataDir, 'fetched')) : [],
+    [],
   );
 });

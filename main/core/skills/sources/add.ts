@@ -4,7 +4,7 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { Store } from '../../store/index.js';
-import { installSkill, type InstallResult } from '../trust/index.js';
+import { auditSkill, installSkill, type InstallResult } from '../trust/index.js';
 import { lockPathFor, recordInLock } from './lock.js';
 import type { Candidate, SourceRecord } from './open.js';
 
@@ -69,6 +69,17 @@ export function addCandidate(c: Candidate, opts: AddOptions): AddResult {
   try {
     // Links inside the skill were checked (Candidate.problem); they are copied as links and resolved by the install.
     cpSync(c.dir, staged, { recursive: true, verbatimSymlinks: true, filter: (s) => basename(s) !== '.git' });
+    // What is installed is what was listed and reviewed: a checkout (or folder) changed since is refused, never
+    // installed under the hash that was shown. The copy is ours from here on.
+    const now = auditSkill(staged).contentHash;
+    if (now !== c.contentHash) {
+      rmSync(holder, { recursive: true, force: true });
+      return {
+        status: 'refused',
+        reason: `${c.name}: changed since it was reviewed (content ${c.contentHash.slice(0, 12)} → ${now.slice(0, 12)}); fetch it again and review it`,
+        candidate: c,
+      };
+    }
     if (c.record) writeFileSync(join(holder, 'source.json'), JSON.stringify(c.record));
     r = installSkill({
       source: staged,
