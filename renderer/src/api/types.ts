@@ -117,8 +117,8 @@ export interface InstallReport {
   permissions?: PermissionsView;
   diff?: PermissionDiffView;
   contentHash: string;
-  /** installed (P2), pending (P1), refused (P0 or other reason), exists (needs update confirmation). */
-  status: 'installed' | 'pending' | 'refused' | 'exists';
+  /** installed (P2), pending (P1), refused (P0 or other reason), exists (needs update confirmation), rejected (by the user). */
+  status: 'installed' | 'pending' | 'refused' | 'exists' | 'rejected';
   reason?: string;
 }
 

@@ -1,6 +1,6 @@
 // The Install dialog's "From a repository or marketplace" tab: a git URL, owner/repo or marketplace → fetched with a
 // progress line → its skills with their audit level, picked by the user → Review → Approve. P1 skills then wait for
-// their own approval with the findings shown; a name already installed offers Update or keep. Browse searches the
+// their own Approve or Reject with the findings shown; a name already installed offers Update or keep. Browse searches the
 // configured marketplaces and fills the source in.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -117,6 +117,22 @@ export function SourceInstall({
       const done = await client.approveInstall(ws, r.approvalId, r.contentHash);
       setResults((prev) => prev?.map((x) => (x === r ? done : x)));
       if (done.status === 'installed') refreshCatalog();
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  /** A held skill the user turns down: its approval is rejected and its staged copy dropped; nothing is installed. */
+  async function reject(r: InstallReport) {
+    if (!r.approvalId) return;
+    setBusy(true);
+    try {
+      await client.rejectInstall(ws, r.approvalId);
+      setResults((prev) =>
+        prev?.map((x) => (x === r ? { ...r, status: 'rejected', reason: t('install.rejected') } : x)),
+      );
     } catch (err) {
       setError(errorText(err));
     } finally {
@@ -299,9 +315,14 @@ export function SourceInstall({
               {r.status === 'pending' && (
                 <>
                   <AuditFindings findings={r.findings} permissions={r.permissions} contentHash={r.contentHash} />
-                  <button type="button" className="primary" disabled={busy} onClick={() => void approve(r)}>
-                    {t('sources.approveOne', { name: r.skill })}
-                  </button>
+                  <div className="actions">
+                    <button type="button" className="primary" disabled={busy} onClick={() => void approve(r)}>
+                      {t('sources.approveOne', { name: r.skill })}
+                    </button>
+                    <button type="button" className="danger" disabled={busy} onClick={() => void reject(r)}>
+                      {t('sources.rejectOne', { name: r.skill })}
+                    </button>
+                  </div>
                 </>
               )}
               {r.status === 'exists' && (

@@ -496,6 +496,7 @@ export const en = {
     findingCount_other: '{{count}} findings',
     from: 'From {{source}}',
     approveOne: 'Approve {{name}}',
+    rejectOne: 'Reject {{name}}',
     browse: 'Browse marketplaces',
     search: 'Search',
     noHits: 'Nothing found in the configured marketplaces.',

@@ -484,6 +484,7 @@ export const zh: Strings = {
     findingCount_other: '{{count}} 条发现',
     from: '来自 {{source}}',
     approveOne: '批准 {{name}}',
+    rejectOne: '拒绝 {{name}}',
     browse: '浏览技能市场',
     search: '搜索',
     noHits: '在已配置的技能市场中没有找到。',
