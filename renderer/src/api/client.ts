@@ -7,8 +7,6 @@ import type {
   ChatMessage,
   Decision,
   InstallReport,
-  Rule,
-  SettingsView,
   SkillDetail,
   SkillItem,
   TrustSummary,
@@ -16,14 +14,7 @@ import type {
   DraftCheck,
   SkillDraft,
 } from './types';
-import type {
-  ConnectionCheck,
-  MarketHit,
-  ModelChoices,
-  OpenedSource,
-  SandboxStatus,
-  SkillUpdate,
-} from '../../../preload/contract';
+import type { MarketHit, ModelChoices, OpenedSource, SkillUpdate } from '../../../preload/contract';
 import type { Attachment, Said } from '../../../preload/contract';
 import type { KnackClient as ContractClient } from '../../../preload/client';
 
@@ -129,18 +120,6 @@ export interface KnackClient extends Pick<ContractClient, 'call' | 'on'> {
   setPlanMode?(sessionId: string, on: boolean): Promise<void>;
   /** A stored conversation; `running` while a turn still runs or waits for an approval (its cards are in `messages`). */
   openSession(sessionId: string): Promise<{ messages: ChatMessage[]; running: boolean }>;
-
-  getSettings(workspace: string): Promise<SettingsView>;
-  saveProvider(workspace: string, p: { provider: string; model: string; baseUrl: string }): Promise<SettingsView>;
-  saveCeiling(workspace: string, c: SettingsView['ceiling']): Promise<SettingsView>;
-  setApiKey(provider: string, key: string): Promise<void>;
-  clearApiKey(provider: string): Promise<void>;
-  /** Test connection: one real one-token request to the provider in use (its saved key, model and base URL). */
-  testConnection?(): Promise<ConnectionCheck>;
-  /** The open folder's OS sandbox (the header badge, Settings, the banner when every command asks). */
-  sandboxStatus?(): Promise<SandboxStatus>;
-  listRules(workspace: string): Promise<Rule[]>;
-  removeRule(workspace: string, id: string): Promise<Rule[]>;
 
   onChat(handler: (e: ChatEvent) => void): () => void;
   /** The skill list must be read again (skills added or removed, or a change no single row carries). */

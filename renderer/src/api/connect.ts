@@ -11,8 +11,6 @@ import type {
   DraftCheck,
   InstallReport,
   PermissionsView,
-  Rule,
-  SettingsView,
   SkillDetail,
   SkillItem,
   ToolCallView,
@@ -263,44 +261,6 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
   const lastTurn = new Map<string, string>();
   let workspace = '';
 
-  const settings = async (): Promise<SettingsView> => {
-    const [s, r] = await Promise.all([k.call('settings.get', {}), k.call('rules.list', {})]);
-    const current = s.provider ?? {
-      preset: s.presets[0]?.id ?? '',
-      model: s.presets[0]?.defaultModel ?? '',
-      baseUrl: s.presets[0]?.baseUrl ?? null,
-      hasKey: false,
-    };
-    const inUse = s.provider ? s.presets.find((p) => p.id === s.provider!.preset) : undefined;
-    return {
-      provider: current.preset,
-      configured: !!s.provider && (s.provider.hasKey || inUse?.keyOptional === true),
-      presets: s.presets.map((p) => ({
-        id: p.id,
-        label: p.label,
-        baseUrl: p.baseUrl ?? '',
-        models: [p.defaultModel],
-        hasKey: p.hasKey,
-        keyOptional: p.keyOptional,
-        // A key given when Knack was started is used before any other, for the provider in use.
-        keySource: p.id === s.provider?.preset && s.provider.keySource === 'option' ? ('option' as const) : p.keySource,
-        ...(p.keyEnv ? { keyEnv: p.keyEnv } : {}),
-      })),
-      model: current.model,
-      baseUrl: current.baseUrl ?? '',
-      hasApiKey: current.hasKey,
-      warnings: s.warnings,
-      ceiling: { network: s.ceiling.network, readRoots: s.ceiling.readRoots, writeRoots: s.ceiling.writeRoots },
-      rules: r.rules.map(toRule),
-      keyStorage: s.keyStorage,
-    };
-  };
-  const toRule = (r: MethodOutput<'rules.list'>['rules'][number]): Rule => ({
-    id: r.id,
-    action: r.effect,
-    pattern: r.description,
-    ...(r.words ? { words: r.words } : {}),
-  });
   const trust = async (dryRun: boolean): Promise<TrustSummary> => {
     const r = await k.call('skills.trustAll', { dryRun });
     return {
@@ -497,35 +457,6 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
       const r = await k.call('sessions.open', { id });
       if (r.turnId) lastTurn.set(id, r.turnId);
       return { messages: withOpenTurn(toMessages(r.items), r.turnId, r.approvals), running: r.turnId !== undefined };
-    },
-
-    getSettings: settings,
-    async saveProvider(_w, p) {
-      await k.call('settings.setProvider', {
-        preset: p.provider,
-        ...(p.model ? { model: p.model } : {}),
-        ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}),
-      });
-      return settings();
-    },
-    async saveCeiling(_w, c) {
-      await k.call('settings.setCeiling', { network: c.network, readRoots: c.readRoots, writeRoots: c.writeRoots });
-      return settings();
-    },
-    async setApiKey(preset, key) {
-      await k.call('settings.setKey', { preset, key });
-    },
-    async clearApiKey(preset) {
-      await k.call('settings.clearKey', { preset });
-    },
-    testConnection: () => k.call('settings.testProvider', {}),
-    sandboxStatus: () => k.call('sandbox.status', {}),
-    async listRules() {
-      return (await k.call('rules.list', {})).rules.map(toRule);
-    },
-    async removeRule(_w, id) {
-      await k.call('rules.remove', { id });
-      return (await k.call('rules.list', {})).rules.map(toRule);
     },
 
     onChat(h: (e: ChatEvent) => void) {

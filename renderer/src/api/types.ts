@@ -190,45 +190,6 @@ export interface ChatMessage {
   retry?: boolean;
 }
 
-export interface Rule {
-  id: string;
-  action: 'allow' | 'ask' | 'deny';
-  /** One line for people (tool, command / path / host, scope). */
-  pattern: string;
-  /** `pattern` as words, said in the window's language. */
-  words?: Said;
-}
-
-export type KeySource = 'option' | 'key-store' | 'env' | 'file' | 'none';
-
-export interface SettingsView {
-  provider: string;
-  /** A model is set up: a provider is chosen and has its key (or needs none). False: the first-run flow offers setup. */
-  configured?: boolean;
-  /** Per preset, whether a key is there and where it comes from ('option': given when Knack was started), never the key. */
-  presets: {
-    id: string;
-    label: string;
-    baseUrl: string;
-    models: string[];
-    hasKey?: boolean;
-    keySource?: KeySource;
-    keyEnv?: string;
-    /** A local server that takes any key (Ollama, LM Studio, vLLM). */
-    keyOptional?: boolean;
-  }[];
-  model: string;
-  baseUrl: string;
-  /** Whether a key is stored; the key itself never comes back. */
-  hasApiKey: boolean;
-  ceiling: { network: boolean; readRoots: string[]; writeRoots: string[] };
-  rules: Rule[];
-  /** Where keys are kept: the OS keychain, a file only this user can read, or memory. */
-  keyStorage?: string;
-  /** Problems with the settings files, one line each. */
-  warnings?: string[];
-}
-
 export interface WorkspaceInfo {
   path: string;
   name: string;

@@ -13,10 +13,10 @@ export function useSandboxStatus(): void {
   const client = useClient();
   const path = useView((s) => s.workspace?.path);
   useEffect(() => {
-    if (!path || !client.sandboxStatus) return;
+    if (!path) return;
     let live = true;
     const read = () =>
-      client.sandboxStatus!().then(
+      client.call('sandbox.status', {}).then(
         (s) => live && useView.getState().set({ sandbox: s }),
         (e: unknown) => live && useView.getState().set({ sandbox: { error: errorText(e) } }),
       );

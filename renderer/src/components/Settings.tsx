@@ -3,7 +3,8 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
-import type { KeySource, SettingsView } from '../api/types';
+import type { PolicyRule, SettingsView } from '../../../preload/contract';
+import { keySource as keyFrom, presetForm, providerForm, type ProviderForm } from '../state/provider';
 import { chosenLang, setLang } from '../i18n';
 import { useSay } from '../i18n/say';
 import { useView } from '../state/store';
@@ -23,6 +24,9 @@ export function Settings() {
   const ws = useView((s) => s.workspace?.path ?? '');
   const setupOpen = useView((s) => !!s.setup);
   const [s, setS] = useState<SettingsView>();
+  const [rules, setRules] = useState<PolicyRule[]>([]);
+  const [provider, setProvider] = useState<ProviderForm>({ preset: '', model: '', baseUrl: '' });
+  const [network, setNetwork] = useState(false);
   const [key, setKey] = useState('');
   const [read, setRead] = useState('');
   const [write, setWrite] = useState('');
@@ -31,41 +35,40 @@ export function Settings() {
 
   /** The page as the engine last gave it, and the form as it is now: what the user has not touched can follow the files. */
   const given = useRef<SettingsView | undefined>(undefined);
-  const form = useRef({ s, read, write });
-  form.current = { s, read, write };
+  const form = useRef({ provider, network, read, write });
+  form.current = { provider, network, read, write };
 
   function adopt(v: SettingsView) {
     given.current = v;
     setS(v);
+    setProvider(providerForm(v));
+    setNetwork(v.ceiling.network);
     setRead(v.ceiling.readRoots.join('\n'));
     setWrite(v.ceiling.writeRoots.join('\n'));
   }
+  const readAll = () =>
+    Promise.all([client.call('settings.get', {}), client.call('rules.list', {})]).then(([v, r]) => {
+      setRules(r.rules);
+      return v;
+    });
 
   /**
    * The settings changed outside this page (a file edited by hand, another window): the problems list and rules are
    * replaced; the provider and ceiling fields too unless the user is editing them (their edit is not thrown away).
    */
   function follow(v: SettingsView) {
-    const { s: cur, read: r, write: w } = form.current;
+    const { provider: p, network: n, read: r, write: w } = form.current;
     const was = given.current;
-    if (!cur || !was) return adopt(v);
+    if (!was) return adopt(v);
     const ceilingUntouched =
-      cur.ceiling.network === was.ceiling.network &&
-      r === was.ceiling.readRoots.join('\n') &&
-      w === was.ceiling.writeRoots.join('\n');
-    const providerUntouched = cur.provider === was.provider && cur.model === was.model && cur.baseUrl === was.baseUrl;
+      n === was.ceiling.network && r === was.ceiling.readRoots.join('\n') && w === was.ceiling.writeRoots.join('\n');
+    const before = providerForm(was);
+    const providerUntouched = p.preset === before.preset && p.model === before.model && p.baseUrl === before.baseUrl;
     given.current = v;
-    setS({
-      ...cur,
-      warnings: v.warnings,
-      rules: v.rules,
-      presets: v.presets,
-      hasApiKey: v.hasApiKey,
-      keyStorage: v.keyStorage,
-      ...(ceilingUntouched ? { ceiling: v.ceiling } : {}),
-      ...(providerUntouched ? { provider: v.provider, model: v.model, baseUrl: v.baseUrl } : {}),
-    });
+    setS(v);
+    if (providerUntouched) setProvider(providerForm(v));
     if (ceilingUntouched) {
+      setNetwork(v.ceiling.network);
       setRead(v.ceiling.readRoots.join('\n'));
       setWrite(v.ceiling.writeRoots.join('\n'));
     }
@@ -74,13 +77,13 @@ export function Settings() {
   // Read again when the setup flow (opened from here) closes: it may have changed the provider and the key.
   useEffect(() => {
     if (setupOpen) return;
-    client.getSettings(ws).then(adopt, (e) => setError(errorText(e)));
+    readAll().then(adopt, (e) => setError(errorText(e)));
   }, [client, ws, setupOpen]);
   // `follow` reads the form through refs: the subscription need not change with it.
   useEffect(
     () =>
       client.onWorkspaceChanged?.((w) => {
-        if (w.path === ws) client.getSettings(ws).then(follow, () => {});
+        if (w.path === ws) readAll().then(follow, () => {});
       }),
     [client, ws],
   );
@@ -113,27 +116,32 @@ export function Settings() {
   function saveProvider(e: FormEvent) {
     e.preventDefault();
     void act(
-      async () => adopt(await client.saveProvider(ws, { provider: s!.provider, model: s!.model, baseUrl: s!.baseUrl })),
+      async () =>
+        adopt(
+          await client.call('settings.setProvider', {
+            preset: provider.preset,
+            ...(provider.model ? { model: provider.model } : {}),
+            ...(provider.baseUrl ? { baseUrl: provider.baseUrl } : {}),
+          }),
+        ),
       t('settings.saved'),
     );
   }
   /** After a key is set or cleared: where each preset's key comes from now, as main says (the rest of the page as it is). */
   async function refreshKeys() {
-    const v = await client.getSettings(ws);
-    setS((cur) => (cur ? { ...cur, presets: v.presets, hasApiKey: v.hasApiKey } : v));
+    const v = await client.call('settings.get', {});
+    setS((cur) => (cur ? { ...cur, presets: v.presets, provider: v.provider } : v));
   }
   function pickPreset(id: string) {
-    const p = s!.presets.find((x) => x.id === id);
-    setS({ ...s!, provider: id, model: p?.models[0] ?? s!.model, baseUrl: p?.baseUrl ?? s!.baseUrl });
+    const p = presetForm(s!, id);
+    setProvider({ preset: id, model: p.model || provider.model, baseUrl: p.baseUrl || provider.baseUrl });
   }
 
   // The key of the preset picked (not necessarily the one in use): where it comes from, never the key. Only a key set
   // here can be cleared here; one from the environment or the start command stays until that changes.
-  const picked = s.presets.find((p) => p.id === s.provider);
-  const keySource: KeySource = picked?.keySource ?? (s.hasApiKey ? 'key-store' : 'none');
-  const storedIn = s.keyStorage
-    ? ` ${t('settings.keyStorage', { where: t(`settings.storage.${s.keyStorage}`, { defaultValue: s.keyStorage }) })}`
-    : '';
+  const picked = s.presets.find((p) => p.id === provider.preset);
+  const keySource = keyFrom(s, provider.preset);
+  const storedIn = ` ${t('settings.keyStorage', { where: t(`settings.storage.${s.keyStorage}`) })}`;
   const keyStatus =
     keySource === 'key-store'
       ? `${t('settings.keyStored')}${storedIn}`
@@ -154,7 +162,7 @@ export function Settings() {
           {saved}
         </p>
       )}
-      {s.warnings && s.warnings.length > 0 && (
+      {s.warnings.length > 0 && (
         <div className="warnings">
           <h3>{t('settings.warnings')}</h3>
           <ul>
@@ -173,7 +181,7 @@ export function Settings() {
       <form onSubmit={saveProvider} className="grid-form">
         <h3>{t('settings.provider')}</h3>
         <label htmlFor="set-preset">{t('settings.preset')}</label>
-        <select id="set-preset" value={s.provider} onChange={(e) => pickPreset(e.target.value)}>
+        <select id="set-preset" value={provider.preset} onChange={(e) => pickPreset(e.target.value)}>
           {s.presets.map((p) => (
             <option key={p.id} value={p.id}>
               {p.label}
@@ -184,21 +192,15 @@ export function Settings() {
         <input
           id="set-model"
           list="set-models"
-          value={s.model}
-          onChange={(e) => setS({ ...s, model: e.target.value })}
+          value={provider.model}
+          onChange={(e) => setProvider({ ...provider, model: e.target.value })}
         />
-        <datalist id="set-models">
-          {s.presets
-            .find((p) => p.id === s.provider)
-            ?.models.map((m) => (
-              <option key={m} value={m} />
-            ))}
-        </datalist>
+        <datalist id="set-models">{picked && <option value={picked.defaultModel} />}</datalist>
         <label htmlFor="set-base">{t('settings.baseUrl')}</label>
         <input
           id="set-base"
-          value={s.baseUrl}
-          onChange={(e) => setS({ ...s, baseUrl: e.target.value })}
+          value={provider.baseUrl}
+          onChange={(e) => setProvider({ ...provider, baseUrl: e.target.value })}
           spellCheck={false}
         />
         <div className="actions">
@@ -214,7 +216,7 @@ export function Settings() {
           e.preventDefault();
           if (key)
             void act(async () => {
-              await client.setApiKey(s.provider, key);
+              await client.call('settings.setKey', { preset: provider.preset, key });
               setKey('');
               await refreshKeys();
             }, t('settings.keySaved'));
@@ -235,7 +237,7 @@ export function Settings() {
             disabled={keySource !== 'key-store'}
             onClick={() =>
               void act(async () => {
-                await client.clearApiKey(s.provider);
+                await client.call('settings.clearKey', { preset: provider.preset });
                 await refreshKeys();
               }, t('settings.keyCleared'))
             }
@@ -252,8 +254,8 @@ export function Settings() {
           void act(
             async () =>
               adopt(
-                await client.saveCeiling(ws, {
-                  network: s.ceiling.network,
+                await client.call('settings.setCeiling', {
+                  network,
                   readRoots: lines(read),
                   writeRoots: lines(write),
                 }),
@@ -264,11 +266,7 @@ export function Settings() {
       >
         <h3>{t('settings.ceiling')}</h3>
         <label className="check">
-          <input
-            type="checkbox"
-            checked={s.ceiling.network}
-            onChange={(e) => setS({ ...s, ceiling: { ...s.ceiling, network: e.target.checked } })}
-          />{' '}
+          <input type="checkbox" checked={network} onChange={(e) => setNetwork(e.target.checked)} />{' '}
           {t('settings.network')}
         </label>
         <label htmlFor="set-read">{t('settings.readRoots')}</label>
@@ -284,7 +282,7 @@ export function Settings() {
 
       <section aria-labelledby="rules-h">
         <h3 id="rules-h">{t('settings.rules')}</h3>
-        {s.rules.length === 0 ? (
+        {rules.length === 0 ? (
           <p className="muted">{t('settings.noRules')}</p>
         ) : (
           <table className="rules">
@@ -298,22 +296,22 @@ export function Settings() {
               </tr>
             </thead>
             <tbody>
-              {s.rules.map((r) => (
+              {rules.map((r) => (
                 <tr key={r.id}>
                   <td>
-                    <span className={`badge decision-${r.action}`}>{t(`settings.act.${r.action}`)}</span>
+                    <span className={`badge decision-${r.effect}`}>{t(`settings.act.${r.effect}`)}</span>
                   </td>
-                  <td className="rule-desc">{say(r.words, r.pattern)}</td>
+                  <td className="rule-desc">{say(r.words, r.description)}</td>
                   <td>
                     <button
                       type="button"
                       className="small"
-                      aria-label={t('settings.removeRule', { pattern: r.pattern })}
+                      aria-label={t('settings.removeRule', { pattern: r.description })}
                       onClick={() =>
-                        void act(
-                          async () => setS({ ...s, rules: await client.removeRule(ws, r.id) }),
-                          t('settings.saved'),
-                        )
+                        void act(async () => {
+                          await client.call('rules.remove', { id: r.id });
+                          setRules((await client.call('rules.list', {})).rules);
+                        }, t('settings.saved'))
                       }
                     >
                       {t('common.remove')}

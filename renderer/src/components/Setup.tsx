@@ -4,8 +4,8 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
-import type { SettingsView } from '../api/types';
-import type { ConnectionCheck } from '../../../preload/contract';
+import type { ConnectionCheck, SettingsView } from '../../../preload/contract';
+import { configured, keySource, presetForm, providerForm } from '../state/provider';
 import { useView } from '../state/store';
 import { WorkspaceOpen } from './WorkspaceOpen';
 import { ErrorLine } from './DialogFooter';
@@ -43,10 +43,11 @@ export function Setup() {
   };
 
   function adopt(s: SettingsView) {
+    const p = providerForm(s);
     setSettings(s);
-    setPreset(s.provider);
-    setModel(s.model);
-    setBaseUrl(s.baseUrl);
+    setPreset(p.preset);
+    setModel(p.model);
+    setBaseUrl(p.baseUrl);
   }
 
   // A folder is open (opened here, or the flow was reopened from Settings): read its provider settings. On a first
@@ -55,12 +56,12 @@ export function Setup() {
   useEffect(() => {
     if (!path) return;
     let live = true;
-    client.getSettings(path).then(
+    client.call('settings.get', {}).then(
       (s) => {
         if (!live) return;
         adopt(s);
         if (step === 'folder') {
-          if (s.configured && mode === 'first') close(true);
+          if (configured(s) && mode === 'first') close(true);
           else go('provider');
         }
       },
@@ -84,10 +85,11 @@ export function Setup() {
   }
 
   function pick(id: string) {
-    const p = settings?.presets.find((x) => x.id === id);
+    if (!settings) return;
+    const p = presetForm(settings, id);
     setPreset(id);
-    setModel(p?.models[0] ?? '');
-    setBaseUrl(p?.baseUrl ?? '');
+    setModel(p.model);
+    setBaseUrl(p.baseUrl);
   }
 
   async function saveProvider(e: FormEvent) {
@@ -96,7 +98,13 @@ export function Setup() {
     setBusy(true);
     setError(undefined);
     try {
-      adopt(await client.saveProvider(path, { provider: preset, model: model.trim(), baseUrl: baseUrl.trim() }));
+      adopt(
+        await client.call('settings.setProvider', {
+          preset,
+          ...(model.trim() ? { model: model.trim() } : {}),
+          ...(baseUrl.trim() ? { baseUrl: baseUrl.trim() } : {}),
+        }),
+      );
       setResult(undefined);
       go('key');
     } catch (err) {
@@ -108,17 +116,17 @@ export function Setup() {
 
   async function test(e: FormEvent) {
     e.preventDefault();
-    if (!path || !client.testConnection) return;
+    if (!path) return;
     setBusy(true);
     setError(undefined);
     setResult(undefined);
     try {
       if (key) {
-        await client.setApiKey(preset, key);
+        await client.call('settings.setKey', { preset, key });
         setKey('');
       }
-      setResult(await client.testConnection());
-      adopt(await client.getSettings(path));
+      setResult(await client.call('settings.testProvider', {}));
+      adopt(await client.call('settings.get', {}));
     } catch (err) {
       setError(errorText(err));
     } finally {
@@ -127,12 +135,13 @@ export function Setup() {
   }
 
   const chosen = settings?.presets.find((p) => p.id === preset);
-  const hasKey = !!chosen?.keySource && chosen.keySource !== 'none';
+  const source = settings ? keySource(settings, preset) : 'none';
+  const hasKey = source !== 'none';
   const keyLine = !chosen
     ? ''
-    : chosen.keySource === 'env'
+    : source === 'env'
       ? t('setup.keyFromEnv', { name: chosen.keyEnv ?? '' })
-      : chosen.keySource === 'key-store' || chosen.keySource === 'file' || chosen.keySource === 'option'
+      : source !== 'none'
         ? t('setup.keyThere')
         : chosen.keyOptional
           ? t('setup.keyOptional')
@@ -213,11 +222,7 @@ export function Setup() {
             </div>
             <p className="muted small-text">{t('setup.keyKept')}</p>
             <div className="actions">
-              <button
-                type="submit"
-                className="primary"
-                disabled={busy || !client.testConnection || (!key && !hasKey && !chosen?.keyOptional)}
-              >
+              <button type="submit" className="primary" disabled={busy || (!key && !hasKey && !chosen?.keyOptional)}>
                 {busy ? t('setup.testing') : t('setup.test')}
               </button>
             </div>

@@ -6,7 +6,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { App } from '../../../renderer/src/App';
 import { useView } from '../../../renderer/src/state/store';
-import { memoryClient, type MemoryClient } from './memory-client';
+import { memoryClient, preset, type MemoryClient } from './memory-client';
 import { renderWith, WS } from './render';
 
 function firstRun(c: MemoryClient = memoryClient()) {
@@ -42,7 +42,7 @@ describe('first run', () => {
     );
     await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
     await screen.findByRole('heading', { name: 'Paste the key and test the connection' });
-    expect(c.settings.provider).toBe('openai');
+    expect(c.settings.provider?.preset).toBe('openai');
     expect(current().textContent).toBe('3. Key');
     const next = screen.getByRole('button', { name: 'Continue' }) as HTMLButtonElement;
     expect(next.disabled).toBe(true);
@@ -82,9 +82,9 @@ describe('first run', () => {
   it('a failed call (the engine unreachable) is shown, not swallowed', async () => {
     const c = firstRun();
     await openFolder();
-    c.failing.add('saveProvider');
+    c.failing.add('settings.setProvider');
     await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
-    expect((await screen.findByRole('alert')).textContent).toContain('saveProvider failed on purpose');
+    expect((await screen.findByRole('alert')).textContent).toContain('settings.setProvider failed on purpose');
     expect(current().textContent).toBe('2. Provider');
   });
 
@@ -106,7 +106,7 @@ describe('first run', () => {
 
   it('a model already set up ends the flow once the folder is open', async () => {
     const c = memoryClient();
-    c.settings.configured = true;
+    c.settings.provider!.hasKey = true;
     firstRun(c);
     await userEvent.type(screen.getByLabelText('Folder path'), '/home/me/project');
     await userEvent.click(screen.getByRole('button', { name: 'Open' }));
@@ -116,13 +116,9 @@ describe('first run', () => {
 
   it('a local server needs no key: Test connection runs without one', async () => {
     const c = memoryClient();
-    c.settings.presets.push({
-      id: 'ollama',
-      label: 'Ollama (local)',
-      baseUrl: 'http://127.0.0.1:11434/v1',
-      models: ['qwen2.5-coder:7b'],
-      keyOptional: true,
-    });
+    c.settings.presets.push(
+      preset('ollama', 'Ollama (local)', 'http://127.0.0.1:11434/v1', 'qwen2.5-coder:7b', { keyOptional: true }),
+    );
     firstRun(c);
     await openFolder();
     await userEvent.click(screen.getByRole('radio', { name: 'Ollama (local)' }));

@@ -17,12 +17,12 @@ import type {
   ChatEvent,
   ChatMessage,
   InstallReport,
-  SettingsView,
   SkillDetail,
   SkillItem,
 } from '../../../renderer/src/api/types';
 import type {
-  ConnectionCheck,
+  PolicyRule,
+  SettingsView,
   ContextView,
   LoadedSkill,
   McpServerStatus,
@@ -51,6 +51,27 @@ export function skill(name: string, p: Partial<SkillItem> = {}): SkillItem {
 export type Handlers = {
   [M in MethodName]?: (input: MethodArgs<M>) => MethodOutput<M> | Promise<MethodOutput<M>>;
 };
+
+/** A provider preset as settings.get lists it (no key anywhere). */
+export function preset(
+  id: string,
+  label: string,
+  baseUrl: string,
+  defaultModel: string,
+  p: Partial<SettingsView['presets'][number]> = {},
+): SettingsView['presets'][number] {
+  return {
+    id,
+    label,
+    kind: 'openai',
+    baseUrl,
+    defaultModel,
+    contextWindow: 200000,
+    keyOptional: false,
+    hasKey: false,
+    ...p,
+  };
+}
 
 /** A stored session's row as main lists it (this workspace, not running). */
 export function session(id: string, title: string, p: Partial<SessionMeta> = {}): SessionMeta {
@@ -90,7 +111,10 @@ export interface MemoryClient extends KnackClient {
   findings: Record<string, SkillDetail['findings']>;
   /** What context.get answers (loaded skills, sections, what was left out, tokens spent). */
   context: ContextView;
+  /** What settings.get answers (the provider in use, the presets with where their keys come from, the ceiling). */
   settings: SettingsView;
+  /** The stored rules (rules.list, rules.remove). */
+  rules: PolicyRule[];
   tools: ToolInfo[];
   servers: McpServerStatus[];
   /** The stored sessions, newest first (sessions.list, .search, .rename, .delete). */
@@ -99,7 +123,7 @@ export interface MemoryClient extends KnackClient {
   modelChoices: ModelChoices;
   /** What a search answers for a query (absent: the sessions whose title holds it, as title hits). */
   searchHits: Record<string, SessionHit[]>;
-  /** What sandboxStatus answers. */
+  /** What sandbox.status answers. */
   sandbox: SandboxStatus;
   /** The conversation switchVersion answers with. */
   versionMessages: ChatMessage[];
@@ -142,6 +166,13 @@ export function memoryClient(
       },
     },
   );
+  /** Where preset `id`'s key comes from now, on the preset and on the provider in use. */
+  const keyNow = (id: string, source: 'key-store' | 'env' | 'none') => {
+    const p = c.settings.presets.find((x) => x.id === id);
+    if (p) Object.assign(p, { keySource: source, hasKey: source !== 'none' });
+    const inUse = c.settings.provider;
+    if (inUse?.preset === id) Object.assign(inUse, { keySource: source, hasKey: source !== 'none' });
+  };
   const c = {
     call: contract.call,
     on: contract.on,
@@ -174,6 +205,57 @@ export function memoryClient(
       'chat.unloadSkill': ({ name }) => {
         c.context.loadedSkills = c.context.loadedSkills.filter((l) => l.name !== name);
         return { unloaded: true };
+      },
+      'settings.get': () => structuredClone(c.settings),
+      'settings.setProvider': ({ preset: id, model, baseUrl }) => {
+        const p = c.settings.presets.find((x) => x.id === id)!;
+        c.settings.provider = {
+          preset: id,
+          model: model ?? p.defaultModel,
+          baseUrl: baseUrl ?? p.baseUrl,
+          contextWindow: p.contextWindow,
+          hasKey: p.hasKey,
+          keySource: p.keySource ?? 'none',
+        };
+        return structuredClone(c.settings);
+      },
+      'settings.setCeiling': (ceiling) => {
+        Object.assign(c.settings.ceiling, ceiling);
+        return structuredClone(c.settings);
+      },
+      'settings.setKey': ({ preset: id, key }) => {
+        c.keys[id] = key;
+        keyNow(id, 'key-store');
+        return { hasKey: true };
+      },
+      'settings.clearKey': ({ preset: id }) => {
+        // As the service: the stored key goes; a key in the environment stays.
+        const p = c.settings.presets.find((x) => x.id === id);
+        keyNow(id, p?.keyEnv ? 'env' : 'none');
+        return { hasKey: !!p?.keyEnv };
+      },
+      'settings.testProvider': () => {
+        const s = c.settings.provider!;
+        const base = { provider: s.preset, model: s.model, baseUrl: s.baseUrl };
+        const p = c.settings.presets.find((x) => x.id === s.preset);
+        const key = c.keys[s.preset];
+        if (p?.keyOptional || (key !== undefined && key === c.goodKey)) return { ok: true, ...base };
+        if (key === undefined && !s.hasKey)
+          return { ok: false, ...base, kind: 'auth', message: `no API key for ${s.preset}` };
+        return {
+          ok: false,
+          ...base,
+          kind: 'auth',
+          status: 401,
+          message: `${s.preset} refused the API key (401): check the key`,
+          said: 'invalid x-api-key',
+        };
+      },
+      'sandbox.status': () => ({ ...c.sandbox }),
+      'rules.list': () => ({ rules: structuredClone(c.rules) }),
+      'rules.remove': ({ id }) => {
+        c.rules = c.rules.filter((r) => r.id !== id);
+        return { removed: true };
       },
       'sessions.export': () => ({ filename: 'first-chat.md', mime: 'text/markdown', content: '# First chat\n' }),
     } as Handlers,
@@ -220,17 +302,32 @@ export function memoryClient(
     goodKey: 'sk-right-key',
     keys: {} as Record<string, string>,
     settings: {
-      provider: 'anthropic',
+      provider: {
+        preset: 'anthropic',
+        model: 'claude-sonnet-4-5',
+        baseUrl: 'https://api.anthropic.com',
+        contextWindow: 200000,
+        hasKey: false,
+        keySource: 'none',
+      },
       presets: [
-        { id: 'anthropic', label: 'Anthropic', baseUrl: 'https://api.anthropic.com', models: ['claude-sonnet-4-5'] },
-        { id: 'openai', label: 'OpenAI', baseUrl: 'https://api.openai.com/v1', models: ['gpt-4.1', 'gpt-4.1-mini'] },
+        preset('anthropic', 'Anthropic', 'https://api.anthropic.com', 'claude-sonnet-4-5'),
+        preset('openai', 'OpenAI', 'https://api.openai.com/v1', 'gpt-4.1'),
       ],
-      model: 'claude-sonnet-4-5',
-      baseUrl: 'https://api.anthropic.com',
-      hasApiKey: false,
-      ceiling: { network: false, readRoots: [], writeRoots: [] },
-      rules: [{ id: 'r1', action: 'allow', pattern: 'bash: git status (this workspace)' }],
+      ceiling: { tools: ['*'], network: false, readRoots: [], writeRoots: [] },
+      warnings: [],
+      keyStorage: 'file',
     } as SettingsView,
+    rules: [
+      {
+        id: 'r1',
+        effect: 'allow',
+        tool: 'bash',
+        command: 'git status',
+        createdAt: 0,
+        description: 'bash: git status (this workspace)',
+      },
+    ] as PolicyRule[],
     emit(e: ChatEvent) {
       for (const h of chat) h(e);
     },
@@ -337,56 +434,6 @@ export function memoryClient(
     async answerApproval() {},
     async openSession() {
       return { messages: [{ id: 'u1', role: 'user', parts: [{ kind: 'text', text: 'hello again' }] }], running: false };
-    },
-    async getSettings() {
-      return structuredClone(c.settings);
-    },
-    async saveProvider(_w, p) {
-      Object.assign(c.settings, p);
-      return structuredClone(c.settings);
-    },
-    async saveCeiling(_w, ceiling) {
-      c.settings.ceiling = ceiling;
-      return structuredClone(c.settings);
-    },
-    async testConnection(): Promise<ConnectionCheck> {
-      const s = c.settings;
-      const base = { provider: s.provider, model: s.model, baseUrl: s.baseUrl };
-      const p = s.presets.find((x) => x.id === s.provider);
-      const key = c.keys[s.provider];
-      if (p?.keyOptional || (key !== undefined && key === c.goodKey)) return { ok: true, ...base };
-      if (key === undefined && !s.hasApiKey)
-        return { ok: false, ...base, kind: 'auth', message: `no API key for ${s.provider}` };
-      return {
-        ok: false,
-        ...base,
-        kind: 'auth',
-        status: 401,
-        message: `${s.provider} refused the API key (401): check the key`,
-        said: 'invalid x-api-key',
-      };
-    },
-    async sandboxStatus() {
-      return { ...c.sandbox };
-    },
-    async setApiKey(preset, key) {
-      c.keys[preset] = key;
-      const p = c.settings.presets.find((x) => x.id === preset);
-      if (p) p.keySource = 'key-store';
-      if (preset === c.settings.provider) c.settings.hasApiKey = true;
-    },
-    async clearApiKey(preset) {
-      // As the service: the stored key goes; a key in the environment stays.
-      const p = c.settings.presets.find((x) => x.id === preset);
-      if (p?.keySource) p.keySource = p.keyEnv ? 'env' : 'none';
-      if (preset === c.settings.provider) c.settings.hasApiKey = !!p?.keyEnv;
-    },
-    async listRules() {
-      return structuredClone(c.settings.rules);
-    },
-    async removeRule(_w, id) {
-      c.settings.rules = c.settings.rules.filter((r) => r.id !== id);
-      return structuredClone(c.settings.rules);
     },
     onChat(h) {
       chat.add(h);

@@ -57,10 +57,10 @@ describe('sandbox status', () => {
 
   it('a status that cannot be read: the badge says unknown and Settings says why', async () => {
     const c = memoryClient();
-    c.failing.add('sandboxStatus');
+    c.failing.add('sandbox.status');
     renderWith(<App />, c, { workspace: WS, view: 'settings' });
     expect(await screen.findByRole('button', { name: 'Sandbox: unknown' })).toBeTruthy();
-    expect((await screen.findByText(/is not known: sandboxStatus failed on purpose/)).getAttribute('role')).toBe(
+    expect((await screen.findByText(/is not known: sandbox.status failed on purpose/)).getAttribute('role')).toBe(
       'alert',
     );
   });

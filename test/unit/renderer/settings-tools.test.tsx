@@ -14,7 +14,7 @@ describe('settings', () => {
     await userEvent.selectOptions(await screen.findByLabelText('Preset'), 'openai');
     expect((screen.getByLabelText('Model') as HTMLInputElement).value).toBe('gpt-4.1');
     await userEvent.click(screen.getAllByRole('button', { name: 'Save' })[0]!);
-    await waitFor(() => expect(c.settings.baseUrl).toBe('https://api.openai.com/v1'));
+    await waitFor(() => expect(c.settings.provider?.baseUrl).toBe('https://api.openai.com/v1'));
   });
 
   it('sets and clears the API key without ever showing it back', async () => {
@@ -23,7 +23,9 @@ describe('settings', () => {
     expect(await screen.findByText('No key stored.')).toBeTruthy();
     await userEvent.type(screen.getByLabelText('New key'), 'sk-secret-123');
     await userEvent.click(screen.getByRole('button', { name: 'Set key' }));
-    expect(await screen.findByText('A key is stored. It is never shown again.')).toBeTruthy();
+    expect(
+      await screen.findByText('A key is stored. It is never shown again. (kept in a file only you can read)'),
+    ).toBeTruthy();
     expect((screen.getByLabelText('New key') as HTMLInputElement).value).toBe('');
     expect(document.body.innerHTML).not.toContain('sk-secret-123');
     await userEvent.click(screen.getByRole('button', { name: 'Clear key' }));
@@ -32,8 +34,8 @@ describe('settings', () => {
 
   it('says a key from the environment is used, names the variable, and has nothing to clear', async () => {
     const c = memoryClient();
-    c.settings.hasApiKey = true;
-    c.settings.presets[0] = { ...c.settings.presets[0]!, keySource: 'env', keyEnv: 'ANTHROPIC_API_KEY' };
+    c.settings.provider = { ...c.settings.provider!, hasKey: true, keySource: 'env' };
+    c.settings.presets[0] = { ...c.settings.presets[0]!, hasKey: true, keySource: 'env', keyEnv: 'ANTHROPIC_API_KEY' };
     renderWith(<Settings />, c, { workspace: WS });
     expect(
       await screen.findByText(
@@ -44,7 +46,9 @@ describe('settings', () => {
     // A key set here wins over the environment's; clearing it goes back to the environment's, which is still there.
     await userEvent.type(screen.getByLabelText('New key'), 'sk-secret-123');
     await userEvent.click(screen.getByRole('button', { name: 'Set key' }));
-    expect(await screen.findByText('A key is stored. It is never shown again.')).toBeTruthy();
+    expect(
+      await screen.findByText('A key is stored. It is never shown again. (kept in a file only you can read)'),
+    ).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Clear key' }));
     expect(
       await screen.findByText(
@@ -55,11 +59,13 @@ describe('settings', () => {
 
   it('shows the key status of the preset picked, not of the one in use', async () => {
     const c = memoryClient();
-    c.settings.hasApiKey = true;
-    c.settings.presets[0] = { ...c.settings.presets[0]!, keySource: 'key-store' };
+    c.settings.provider = { ...c.settings.provider!, hasKey: true, keySource: 'key-store' };
+    c.settings.presets[0] = { ...c.settings.presets[0]!, hasKey: true, keySource: 'key-store' };
     c.settings.presets[1] = { ...c.settings.presets[1]!, keySource: 'none' };
     renderWith(<Settings />, c, { workspace: WS });
-    expect(await screen.findByText('A key is stored. It is never shown again.')).toBeTruthy();
+    expect(
+      await screen.findByText('A key is stored. It is never shown again. (kept in a file only you can read)'),
+    ).toBeTruthy();
     await userEvent.selectOptions(screen.getByLabelText('Preset'), 'openai');
     expect(await screen.findByText('No key stored.')).toBeTruthy();
     expect((screen.getByRole('button', { name: 'Clear key' }) as HTMLButtonElement).disabled).toBe(true);
@@ -82,15 +88,20 @@ describe('settings', () => {
     await userEvent.type(screen.getByLabelText('Extra readable folders (one per line)'), '/data{Enter}/more');
     await userEvent.click(screen.getAllByRole('button', { name: 'Save' })[1]!);
     await waitFor(() =>
-      expect(c.settings.ceiling).toEqual({ network: true, readRoots: ['/data', '/more'], writeRoots: [] }),
+      expect(c.settings.ceiling).toEqual({
+        tools: ['*'],
+        network: true,
+        readRoots: ['/data', '/more'],
+        writeRoots: [],
+      }),
     );
   });
 
   it('shows the error when settings cannot be read', async () => {
     const c = memoryClient();
-    c.failing.add('getSettings');
+    c.failing.add('settings.get');
     renderWith(<Settings />, c, { workspace: WS });
-    expect((await screen.findByRole('alert')).textContent).toContain('getSettings failed on purpose');
+    expect((await screen.findByRole('alert')).textContent).toContain('settings.get failed on purpose');
   });
 
   it('switches the language to Chinese', async () => {
