@@ -563,6 +563,46 @@ export const McpServerStatus = z.object({
 });
 export type McpServerStatus = z.infer<typeof McpServerStatus>;
 
+/** One server of the user's or the workspace's mcp.json as the window's form shows it: no env or header value. */
+export const McpEntry = z.object({
+  name: z.string(),
+  scope: z.enum(['user', 'project']),
+  /** The mcp.json that holds it. */
+  file: z.string(),
+  kind: z.enum(['stdio', 'http']),
+  enabled: z.boolean(),
+  command: z.string().optional(),
+  args: z.array(z.string()),
+  /** Names of its environment variables (values stay in the file). */
+  envKeys: z.array(z.string()),
+  cwd: z.string().optional(),
+  /** Hosts it may reach through the sandbox's proxy (none: no network). */
+  network: z.array(z.string()),
+  url: z.string().optional(),
+  headerKeys: z.array(z.string()),
+  /** A workspace's server not trusted as it is now: it does not start until the user trusts it. */
+  held: z.boolean(),
+});
+export type McpEntry = z.infer<typeof McpEntry>;
+
+/** An env variable or header: its name and, when typed, a new value; none keeps the file's value of that name. */
+const McpSecret = z.object({ name: z.string().min(1).max(200), value: z.string().max(10_000).optional() }).strict();
+
+/** A server as the form sends it; main checks it with mcp.json's own schema. */
+export const McpEntryInput = z
+  .object({
+    kind: z.enum(['stdio', 'http']),
+    command: z.string().max(4096).optional(),
+    args: z.array(z.string().max(4096)).max(200).optional(),
+    env: z.array(McpSecret).max(200).optional(),
+    cwd: z.string().max(4096).optional(),
+    network: z.array(z.string().max(253)).max(200).optional(),
+    url: z.string().max(4096).optional(),
+    headers: z.array(McpSecret).max(200).optional(),
+  })
+  .strict();
+export type McpEntryInput = z.infer<typeof McpEntryInput>;
+
 export const ProviderPreset = z.object({
   id: z.string(),
   label: z.string(),
@@ -969,6 +1009,43 @@ export const methods = {
     z.object({ hits: z.array(ToolInfo.extend({ score: z.number() })) }),
   ),
   'tools.mcpStatus': m(Empty, z.object({ servers: z.array(McpServerStatus) })),
+  /** The MCP servers of the user's and the workspace's mcp.json, disabled ones too, with their state when running. */
+  'mcp.list': m(
+    Empty,
+    z.object({
+      servers: z.array(McpEntry),
+      status: z.array(McpServerStatus),
+      /** Files that could not be read (file:line: why); their servers are not listed. */
+      errors: z.array(z.string()),
+    }),
+  ),
+  /**
+   * Add or change a server in the scope's mcp.json (`previousName`: the one edited, renamed or not). Checked with the
+   * loader's schema (invalid_input naming file and field); then started once inside the sandbox: when it does not
+   * start, nothing is written (`saved` false, the error) unless `force`. Saved, it starts like every server; a
+   * workspace's server is trusted as saved.
+   */
+  'mcp.save': m(
+    z
+      .object({
+        scope: z.enum(['user', 'project']),
+        name: z.string().min(1).max(40),
+        previousName: z.string().min(1).max(200).optional(),
+        server: McpEntryInput,
+        force: z.boolean().optional(),
+      })
+      .strict(),
+    z.object({ saved: z.boolean(), tools: z.array(z.string()), error: z.string().optional() }),
+  ),
+  'mcp.remove': m(
+    z.object({ scope: z.enum(['user', 'project']), name: z.string().min(1).max(200) }).strict(),
+    z.object({ removed: z.boolean() }),
+  ),
+  /** Turn a server off (`disabled: true` in its file; it stops) or on again (it starts). */
+  'mcp.setEnabled': m(
+    z.object({ scope: z.enum(['user', 'project']), name: z.string().min(1).max(200), enabled: z.boolean() }).strict(),
+    z.object({ enabled: z.boolean() }),
+  ),
 
   // settings
   'settings.get': m(Empty, SettingsView),

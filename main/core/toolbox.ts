@@ -6,7 +6,7 @@ import type { Expander } from './search/index.js';
 import type { Diagnostic } from './base/index.js';
 import { McpManager } from './mcp/index.js';
 import type { McpServerConfig } from './mcp/index.js';
-import type { BackoffOptions } from './mcp/index.js';
+import type { BackoffOptions, ConnectionStatus } from './mcp/index.js';
 import { builtinTools } from './tools/index.js';
 import { webFetchTool } from './tools/index.js';
 import type { ImportedCatalog } from './tools/index.js';
@@ -36,6 +36,8 @@ export interface ToolboxOptions {
   extraTools?: { tools: AnyTool[]; source: ToolSource }[];
   expander?: Expander;
   onDiagnostic?: (d: Diagnostic) => void;
+  /** Every MCP server's state, each time one changes (connecting, connected, down). */
+  onMcpStatus?: (servers: ConnectionStatus[]) => void;
   /** The workspace's OS sandbox (core/contain): every command the tools start runs inside it. */
   wall?: Promise<Wall>;
 }
@@ -74,6 +76,7 @@ export async function openToolbox(opts: ToolboxOptions): Promise<Toolbox> {
     ...(opts.backoff ? { backoff: opts.backoff } : {}),
     ...(opts.wall ? { wall: opts.wall } : {}),
     ...(opts.onDiagnostic ? { onDiagnostic: opts.onDiagnostic } : {}),
+    ...(opts.onMcpStatus ? { onStatus: () => opts.onMcpStatus?.(mcp.status()) } : {}),
   });
   const hasMcp = (opts.mcpServers?.length ?? 0) > 0;
   for (const p of registry.registerAll(

@@ -24,7 +24,7 @@ import type { Expander } from './search/index.js';
 import { openToolbox, type Toolbox } from './toolbox.js';
 import type { Approver, ExecutorOptions } from './tools/index.js';
 import type { ImportedCatalog } from './tools/index.js';
-import type { BackoffOptions } from './mcp/index.js';
+import type { BackoffOptions, ConnectionStatus } from './mcp/index.js';
 import type { McpServerConfig } from './mcp/index.js';
 import { createScriptRunner, type ScriptRunner } from './sandbox/index.js';
 import { limitsFromSettings } from './sandbox/index.js';
@@ -47,6 +47,8 @@ export interface WorkspaceOptions {
   /** MCP servers to connect when the tool box opens. */
   mcpServers?: McpServerConfig[];
   mcpBackoff?: BackoffOptions;
+  /** Every MCP server's state, each time one changes. */
+  onMcpStatus?: (servers: ConnectionStatus[]) => void;
   /** Imported tool catalogs (deferred, searchable). */
   toolCatalogs?: ImportedCatalog[];
   /** Electron passes its utilityProcess host here; plain Node forks. */
@@ -428,6 +430,7 @@ export class KnackWorkspace {
         ],
         ...(o.mcpServers ? { mcpServers: o.mcpServers } : {}),
         ...(o.mcpBackoff ? { backoff: o.mcpBackoff } : {}),
+        ...(o.onMcpStatus ? { onMcpStatus: o.onMcpStatus } : {}),
         ...(o.toolCatalogs ? { catalogs: o.toolCatalogs } : {}),
         expander: this.expander,
         ...(o.onDiagnostic ? { onDiagnostic: o.onDiagnostic } : {}),

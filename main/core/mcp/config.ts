@@ -233,13 +233,14 @@ function readConfigFile(file: string, baseDir: string, diags: Diagnostic[]): Mcp
 
 /**
  * User servers, then workspace servers. A workspace's mcp.json comes with whatever repository was cloned, so its
- * servers start only when the user trusts them (`trustWorkspace`): then a workspace server replaces a user server of
- * the same name. Untrusted ones come back in `held`, and never displace the user's own server of that name.
+ * servers start only when the user trusts them (`trustWorkspace`, or `trusted` for one server: the window's form):
+ * then a workspace server replaces a user server of the same name. Untrusted ones come back in `held`, and never
+ * displace the user's own server of that name.
  */
 export function loadMcpConfig(
   dataDir: string,
   workspace?: string,
-  opts: { trustWorkspace?: boolean } = {},
+  opts: { trustWorkspace?: boolean; trusted?: (s: McpServerConfig) => boolean } = {},
 ): { servers: McpServerConfig[]; held: McpServerConfig[]; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const byName = new Map<string, McpServerConfig>();
@@ -247,7 +248,7 @@ export function loadMcpConfig(
   for (const s of readConfigFile(userMcpPath(dataDir), dataDir, diagnostics)) byName.set(s.name, s);
   if (workspace) {
     for (const s of readConfigFile(workspaceMcpPath(workspace), workspace, diagnostics)) {
-      if (opts.trustWorkspace === false) held.push(s);
+      if (opts.trustWorkspace === false && !opts.trusted?.(s)) held.push(s);
       else byName.set(s.name, s);
     }
   }

@@ -3,3 +3,18 @@
 export { loadMcpConfig, workspaceMcpPath, type McpServerConfig } from './config.js';
 export { type BackoffOptions, type ConnectionStatus } from './connection.js';
 export { McpManager } from './manager.js';
+export {
+  McpEditError,
+  checkMcpEntry,
+  listMcpEntries,
+  mcpFileOf,
+  mcpTrustKey,
+  removeMcpEntry,
+  setMcpEntryEnabled,
+  trustMcpServer,
+  trustedMcpServers,
+  writeMcpEntry,
+  type McpEntryInput,
+  type McpEntryView,
+  type McpScope,
+} from './edit.js';

@@ -99,6 +99,31 @@ export class McpManager implements McpResourceProvider {
     return this.start(servers);
   }
 
+  /**
+   * Start `cfg` once, as it would run (inside the wall), list its tools and stop it, registering nothing: the window's
+   * form tries a server before saving it. Never retries.
+   */
+  async probe(cfg: McpServerConfig): Promise<{ tools: string[]; error?: string }> {
+    let tools: string[] = [];
+    const conn = new McpConnection(
+      cfg,
+      { onTools: (t) => void (tools = t.map((x) => x.name)), onDown: () => {} },
+      {
+        workspace: this.opts.workspace,
+        backoff: { initialMs: 1000, maxMs: 1000, maxAttempts: 1 },
+        ...(this.opts.wall ? { wall: this.opts.wall } : {}),
+        ...(this.opts.network ? { network: this.opts.network } : {}),
+      },
+    );
+    try {
+      const ok = await conn.connect();
+      const error = conn.status().lastError;
+      return ok ? { tools } : { tools: [], error: error ?? 'it did not start' };
+    } finally {
+      await conn.close();
+    }
+  }
+
   status(): ConnectionStatus[] {
     return [...this.connections.values()].map((c) => c.status());
   }

@@ -11,13 +11,13 @@ import { EventHub, ServiceError, type Handlers } from './dispatch.js';
 import type { Dialogs, KeyStore, ServiceContext } from './context.js';
 import { skillHandlers } from './skills.js';
 import { sourceHandlers } from './sources.js';
-import { toolHandlers } from './tools.js';
+import { mcpView, toolHandlers } from './tools.js';
+import { mcpHandlers, mcpServersOf } from './mcp.js';
 import { settingsHandlers } from './settings.js';
 import { ChatBinding } from './chat.js';
 import { addRecent, listRecent } from './recent.js';
 import { auditOf, auditState, skillView } from './views.js';
 import { openWorkspace, type KnackWorkspace, type WorkspaceOptions } from '../workspace.js';
-import { loadMcpConfig } from '../mcp/index.js';
 import type { KnackPaths } from '../config/index.js';
 import { SETTINGS_FILE, settingsFiles } from '../config/index.js';
 import { watchFiles, type FileWatcher } from '../config/index.js';
@@ -192,6 +192,7 @@ export class KnackService {
       ...skillHandlers(ctx),
       ...sourceHandlers(ctx, (f) => this.cleanups.push(f)),
       ...toolHandlers(ctx),
+      ...mcpHandlers(ctx),
       ...settingsHandlers(ctx, options, () => this.applyCeiling()),
       ...this.ownProviderWrites(this.chat.handlers()),
     };
@@ -255,13 +256,17 @@ export class KnackService {
     // What the settings files hold as the workspace reads them: a later edit is told apart from an event about nothing.
     const watched = this.watchedFiles(real);
     const stamps = new Map(watched.map((f) => [f, stampOf(f)]));
-    const mcp = loadMcpConfig(o.paths.dataDir, real, { trustWorkspace: false });
+    const mcp = mcpServersOf(o.paths.dataDir, real);
     diagnostics.push(...mcp.diagnostics);
     const next = await openWorkspace({
       paths: o.paths,
       workspace: real,
       watch: true,
       mcpServers: mcp.servers,
+      // Each server's state as it changes (started, connected, down): the window shows it live.
+      onMcpStatus: (servers) => {
+        if (this.ws?.workspace === real) this.events.emit('tools.mcpChanged', { servers: servers.map(mcpView) });
+      },
       ...(o.spawnHost ? { spawnHost: o.spawnHost } : {}),
       onDiagnostic: (d) => {
         diagnostics.push(d);

@@ -1,0 +1,274 @@
+// MCP servers as the window edits them: each configured server of the user's and the workspace's mcp.json with its
+// secrets left out (env and header names only), and add / edit / remove / enable written back to the right file.
+// Every entry written is first read with the loader's own parser (config.ts), so what the form saves is what loads;
+// the file is edited in place with jsonc-parser's `modify` (the other servers, their order and fields stay as written)
+// and written atomically, readable by the user only (it holds env values and headers).
+import { createHash } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { applyEdits, modify } from 'jsonc-parser';
+import { readRegularFile, writeFileAtomic, type Diagnostic } from '../base/index.js';
+import { readJsonText } from '../config/index.js';
+import { parseMcpConfig, userMcpPath, workspaceMcpPath, type McpServerConfig } from './config.js';
+
+export type McpScope = 'user' | 'project';
+
+/** One configured server as the window shows it: never an env value or a header value. */
+export interface McpEntryView {
+  name: string;
+  scope: McpScope;
+  file: string;
+  kind: 'stdio' | 'http';
+  enabled: boolean;
+  command?: string;
+  args: string[];
+  /** Names of its environment variables; their values stay in the file. */
+  envKeys: string[];
+  cwd?: string;
+  network: string[];
+  url?: string;
+  headerKeys: string[];
+}
+
+/** A name and, when the user typed one, a new value; no value keeps what the file holds under that name. */
+export interface SecretField {
+  name: string;
+  value?: string;
+}
+
+/** What the form sends for one server. */
+export interface McpEntryInput {
+  kind: 'stdio' | 'http';
+  command?: string;
+  args?: string[];
+  env?: SecretField[];
+  cwd?: string;
+  network?: string[];
+  url?: string;
+  headers?: SecretField[];
+}
+
+/** A problem with the entry or its file, naming the file, line and field as the loader does. */
+export class McpEditError extends Error {
+  constructor(readonly diagnostics: Diagnostic[]) {
+    super(
+      diagnostics
+        .map((d) => `${d.file}${d.line ? `:${d.line}` : ''}: ${d.field ? `${d.field}: ` : ''}${d.message}`)
+        .join('\n'),
+    );
+  }
+}
+
+export function mcpFileOf(scope: McpScope, dataDir: string, workspace: string): string {
+  return scope === 'user' ? userMcpPath(dataDir) : workspaceMcpPath(workspace);
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The file's text and its `mcpServers` object; a missing file is an empty one, a file that is not JSON an error. */
+function readFile(file: string): { text: string; servers: Record<string, unknown> } {
+  let text: string;
+  try {
+    text = readRegularFile(file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { text: '{\n  "mcpServers": {}\n}\n', servers: {} };
+    throw new McpEditError([
+      { severity: 'error', code: 'mcp.config', file, message: `cannot read: ${(e as Error).message}` },
+    ]);
+  }
+  const read = readJsonText(text);
+  if (read.error) {
+    const { line, column, message } = read.error;
+    // Never written over: the user's own text stays as it is until they mend it.
+    throw new McpEditError([
+      { severity: 'error', code: 'mcp.config', file, line, column, message: `invalid JSON: ${message} (not changed)` },
+    ]);
+  }
+  const value = read.value;
+  if (!isObject(value) || (value.mcpServers !== undefined && !isObject(value.mcpServers)))
+    throw new McpEditError([
+      { severity: 'error', code: 'mcp.config', file, field: 'mcpServers', message: 'expected {"mcpServers": {...}}' },
+    ]);
+  return { text, servers: (value.mcpServers as Record<string, unknown> | undefined) ?? {} };
+}
+
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+const keysOf = (v: unknown): string[] => (isObject(v) ? Object.keys(v) : []);
+
+/** Every server of the user's and the workspace's file, disabled ones too; a file that cannot be read lists none. */
+export function listMcpEntries(dataDir: string, workspace: string): { entries: McpEntryView[]; errors: string[] } {
+  const entries: McpEntryView[] = [];
+  const errors: string[] = [];
+  for (const scope of ['user', 'project'] as const) {
+    const file = mcpFileOf(scope, dataDir, workspace);
+    let servers: Record<string, unknown>;
+    try {
+      servers = readFile(file).servers;
+    } catch (e) {
+      errors.push((e as Error).message);
+      continue;
+    }
+    for (const [name, raw] of Object.entries(servers)) {
+      if (!isObject(raw)) continue;
+      const http = raw.url !== undefined || raw.type === 'http' || raw.type === 'streamable-http';
+      entries.push({
+        name,
+        scope,
+        file,
+        kind: http ? 'http' : 'stdio',
+        enabled: raw.disabled !== true,
+        ...(typeof raw.command === 'string' ? { command: raw.command } : {}),
+        args: strings(raw.args),
+        envKeys: keysOf(raw.env),
+        ...(typeof raw.cwd === 'string' ? { cwd: raw.cwd } : {}),
+        network: strings(raw.network),
+        ...(typeof raw.url === 'string' ? { url: raw.url } : {}),
+        headerKeys: keysOf(raw.headers),
+      });
+    }
+  }
+  return { entries, errors };
+}
+
+/** Names with their values: a field without a value keeps the one `before` holds under that name. */
+function secrets(
+  fields: SecretField[] | undefined,
+  before: unknown,
+  file: string,
+  field: string,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  const old = isObject(before) ? before : {};
+  for (const f of fields ?? []) {
+    const name = f.name.trim();
+    if (!name) continue;
+    const value = f.value ?? (typeof old[name] === 'string' ? (old[name] as string) : undefined);
+    if (value === undefined)
+      throw new McpEditError([
+        { severity: 'error', code: 'mcp.config', file, field: `${field}.${name}`, message: `${name} needs a value` },
+      ]);
+    out[name] = value;
+  }
+  return out;
+}
+
+/** The entry as the file will hold it, checked with the loader's parser; throws McpEditError naming each field. */
+export function checkMcpEntry(
+  scope: McpScope,
+  name: string,
+  input: McpEntryInput,
+  opts: { dataDir: string; workspace: string; previousName?: string; enabled?: boolean },
+): { raw: Record<string, unknown>; config: McpServerConfig } {
+  const file = mcpFileOf(scope, opts.dataDir, opts.workspace);
+  const { servers } = readFile(file);
+  const before = servers[opts.previousName ?? name];
+  const old = isObject(before) ? before : {};
+  const f = `mcpServers.${name}`;
+  if ((opts.previousName === undefined || opts.previousName !== name) && name in servers)
+    throw new McpEditError([
+      { severity: 'error', code: 'mcp.config', file, field: f, message: `a server named "${name}" is already there` },
+    ]);
+  const raw: Record<string, unknown> =
+    input.kind === 'http'
+      ? {
+          url: input.url?.trim() ?? '',
+          ...(input.headers?.length ? { headers: secrets(input.headers, old.headers, file, `${f}.headers`) } : {}),
+        }
+      : {
+          command: input.command?.trim() ?? '',
+          ...(input.args?.length ? { args: input.args } : {}),
+          ...(input.env?.length ? { env: secrets(input.env, old.env, file, `${f}.env`) } : {}),
+          ...(input.cwd?.trim() ? { cwd: input.cwd.trim() } : {}),
+          ...(input.network?.length ? { network: input.network } : {}),
+        };
+  // The timeouts a user set by hand go on as they were.
+  for (const k of ['connectTimeoutMs', 'callTimeoutMs', 'description']) if (old[k] !== undefined) raw[k] = old[k];
+  const parsed = parseMcpConfig({ mcpServers: { [name]: raw } }, file, dirname(file));
+  const errors = parsed.diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length || !parsed.servers[0]) throw new McpEditError(errors);
+  if (opts.enabled === false) raw.disabled = true;
+  return { raw, config: parsed.servers[0] };
+}
+
+/** Write `raw` as server `name` (replacing `previousName` when renamed) into the scope's file. */
+export function writeMcpEntry(
+  file: string,
+  name: string,
+  raw: Record<string, unknown> | undefined,
+  previousName?: string,
+): void {
+  let { text } = readFile(file);
+  const format = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } };
+  if (previousName !== undefined && previousName !== name)
+    text = applyEdits(text, modify(text, ['mcpServers', previousName], undefined, format));
+  text = applyEdits(text, modify(text, ['mcpServers', name], raw, format));
+  writeFileAtomic(file, text.endsWith('\n') ? text : `${text}\n`, { mode: 0o600 });
+}
+
+/** Turn server `name` of the file on or off (`disabled: true`), leaving the rest of its entry as it is. */
+export function setMcpEntryEnabled(file: string, name: string, enabled: boolean): void {
+  const { servers } = readFile(file);
+  if (!isObject(servers[name]))
+    throw new McpEditError([
+      { severity: 'error', code: 'mcp.config', file, field: `mcpServers.${name}`, message: `no server "${name}"` },
+    ]);
+  const { text } = readFile(file);
+  const format = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } };
+  const next = applyEdits(text, modify(text, ['mcpServers', name, 'disabled'], enabled ? undefined : true, format));
+  writeFileAtomic(file, next, { mode: 0o600 });
+}
+
+/** Remove server `name` from the file; false when it is not there. */
+export function removeMcpEntry(file: string, name: string): boolean {
+  const { servers } = readFile(file);
+  if (!(name in servers)) return false;
+  writeMcpEntry(file, name, undefined);
+  return true;
+}
+
+/**
+ * A workspace's server is started only when the user trusted it as it is now (its folder's mcp.json comes with
+ * whatever repository was cloned): the trust is kept in the user's data folder, bound to the server's settings.
+ */
+export function mcpTrustKey(config: McpServerConfig): string {
+  const { source: _s, ...rest } = config;
+  return createHash('sha256').update(JSON.stringify(rest)).digest('hex');
+}
+
+const TRUST_FILE = 'mcp-trust.json';
+
+/** The workspace's servers the user trusted: name → mcpTrustKey of the settings they trusted. */
+export function trustedMcpServers(dataDir: string, workspace: string): Record<string, string> {
+  let text: string;
+  try {
+    text = readRegularFile(join(dataDir, TRUST_FILE));
+  } catch {
+    return {};
+  }
+  const read = readJsonText(text);
+  const all = isObject(read.value) ? read.value : {};
+  const mine = all[workspace];
+  if (!isObject(mine)) return {};
+  return Object.fromEntries(Object.entries(mine).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
+
+/** Trust the workspace's server `name` as `config` is now (undefined: no longer trusted). */
+export function trustMcpServer(
+  dataDir: string,
+  workspace: string,
+  name: string,
+  config: McpServerConfig | undefined,
+): void {
+  const file = join(dataDir, TRUST_FILE);
+  let all: Record<string, unknown> = {};
+  try {
+    const read = readJsonText(readRegularFile(file));
+    if (isObject(read.value)) all = read.value;
+  } catch {
+    // No record yet.
+  }
+  const mine = { ...(isObject(all[workspace]) ? all[workspace] : {}) } as Record<string, unknown>;
+  if (config) mine[name] = mcpTrustKey(config);
+  else delete mine[name];
+  all[workspace] = mine;
+  writeFileAtomic(file, JSON.stringify(all, null, 2) + '\n', { mode: 0o600 });
+}

@@ -1,0 +1,121 @@
+// Contract handlers for the MCP server form: list the servers of both mcp.json files, add or change one (checked with
+// the loader's schema, tried once inside the sandbox before it is written), remove one, turn one off or on. After a
+// write the running servers follow the files (McpManager.sync) and the window hears `tools.mcpChanged`.
+import type { Handlers } from './dispatch.js';
+import { ServiceError } from './dispatch.js';
+import type { ServiceContext } from './context.js';
+import { mcpView } from './tools.js';
+import {
+  McpEditError,
+  checkMcpEntry,
+  listMcpEntries,
+  loadMcpConfig,
+  mcpFileOf,
+  mcpTrustKey,
+  removeMcpEntry,
+  setMcpEntryEnabled,
+  trustMcpServer,
+  trustedMcpServers,
+  writeMcpEntry,
+  type McpServerConfig,
+} from '../mcp/index.js';
+
+type McpHandlers = Pick<Handlers, 'mcp.list' | 'mcp.save' | 'mcp.remove' | 'mcp.setEnabled'>;
+
+/** The servers of both files that start in `workspace`: the user's, and the workspace's the user trusted as they are. */
+export function mcpServersOf(dataDir: string, workspace: string) {
+  const trusted = trustedMcpServers(dataDir, workspace);
+  return loadMcpConfig(dataDir, workspace, {
+    trustWorkspace: false,
+    trusted: (s: McpServerConfig) => trusted[s.name] === mcpTrustKey(s),
+  });
+}
+
+/** A file problem as the contract's error: invalid_input, naming the file, line and field. */
+function editError(e: unknown): never {
+  if (e instanceof McpEditError)
+    throw new ServiceError('invalid_input', e.message, {
+      fields: e.diagnostics.map((d) => ({ file: d.file, line: d.line, field: d.field, message: d.message })),
+    });
+  throw e;
+}
+
+export function mcpHandlers(ctx: ServiceContext): McpHandlers {
+  const dataDir = ctx.paths.dataDir;
+  /** The running servers follow the files now; the window hears their states. */
+  const apply = async (): Promise<void> => {
+    const ws = ctx.workspace();
+    const box = await ws.toolbox();
+    const status = await box.mcp.sync(mcpServersOf(dataDir, ws.workspace).servers);
+    ctx.events.emit('tools.mcpChanged', { servers: status.map(mcpView) });
+  };
+  return {
+    'mcp.list': async () => {
+      const ws = ctx.workspace();
+      const { entries, errors } = listMcpEntries(dataDir, ws.workspace);
+      const { held } = mcpServersOf(dataDir, ws.workspace);
+      const box = await ws.toolbox();
+      return {
+        servers: entries.map((e) => ({
+          ...e,
+          held: e.scope === 'project' && e.enabled && held.some((h) => h.name === e.name),
+        })),
+        status: box.mcp.status().map(mcpView),
+        errors,
+      };
+    },
+    'mcp.save': async ({ scope, name, previousName, server, force }) => {
+      const ws = ctx.workspace();
+      let checked;
+      try {
+        checked = checkMcpEntry(scope, name, server, {
+          dataDir,
+          workspace: ws.workspace,
+          ...(previousName ? { previousName } : {}),
+        });
+      } catch (e) {
+        editError(e);
+      }
+      // Tried once as it will run (inside the sandbox): a server that does not start is not saved unless asked.
+      const box = await ws.toolbox();
+      const tried = await box.mcp.probe(checked.config);
+      if (tried.error && !force) return { saved: false, tools: [], error: tried.error };
+      const file = mcpFileOf(scope, dataDir, ws.workspace);
+      try {
+        writeMcpEntry(file, name, checked.raw, previousName);
+      } catch (e) {
+        editError(e);
+      }
+      // Saving a workspace's server from the window is trusting it, as saved; a renamed one's old trust goes.
+      if (scope === 'project') {
+        if (previousName && previousName !== name) trustMcpServer(dataDir, ws.workspace, previousName, undefined);
+        trustMcpServer(dataDir, ws.workspace, name, checked.config);
+      }
+      await apply();
+      return { saved: true, tools: tried.tools, ...(tried.error ? { error: tried.error } : {}) };
+    },
+    'mcp.remove': async ({ scope, name }) => {
+      const ws = ctx.workspace();
+      let removed = false;
+      try {
+        removed = removeMcpEntry(mcpFileOf(scope, dataDir, ws.workspace), name);
+      } catch (e) {
+        editError(e);
+      }
+      if (!removed) throw new ServiceError('not_found', `no MCP server "${name}" in the ${scope} mcp.json`, { name });
+      if (scope === 'project') trustMcpServer(dataDir, ws.workspace, name, undefined);
+      await apply();
+      return { removed };
+    },
+    'mcp.setEnabled': async ({ scope, name, enabled }) => {
+      const ws = ctx.workspace();
+      try {
+        setMcpEntryEnabled(mcpFileOf(scope, dataDir, ws.workspace), name, enabled);
+      } catch (e) {
+        editError(e);
+      }
+      await apply();
+      return { enabled };
+    },
+  };
+}

@@ -1,0 +1,122 @@
+// The window's MCP server form through the contract, with the real service, the real fixture server (official SDK)
+// started inside the workspace's sandbox and real mcp.json files: add a stdio server (its tools appear, its env value
+// never comes back to the window, the file is the user's only), edit it keeping a secret, refuse a bad entry naming the
+// field, refuse to save a command that does not start unless asked, turn it off and on, remove it; a workspace server
+// saved from the form is trusted as saved, and a later hand edit of the folder's file holds it again.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { serviceEnv } from '../../helpers/service-env.js';
+
+const SERVER = join(import.meta.dirname, '..', '..', 'fixtures', 'mcp', 'server.mjs');
+const stdio = (name: string, env: { name: string; value?: string }[] = []) => ({
+  kind: 'stdio' as const,
+  command: process.execPath,
+  args: [SERVER, '--name', name],
+  env,
+});
+
+test('add, edit, turn off and on, and remove a stdio server from the form', async (t) => {
+  const s = await serviceEnv(t);
+  const userFile = join(s.paths.dataDir, 'mcp.json');
+  const added = await s.call('mcp.save', {
+    scope: 'user',
+    name: 'tracker',
+    server: stdio('tracker', [{ name: 'TRACKER_TOKEN', value: 'tok-secret-123' }]),
+  });
+  assert.equal(added.saved, true, added.error);
+  assert.ok(added.tools.includes('create_issue'), added.tools.join(', '));
+  assert.equal(statSync(userFile).mode & 0o777, 0o600, 'it holds secrets: readable by the user only');
+  const tools = (await s.call('tools.list', {})).tools.map((x) => x.name);
+  assert.ok(tools.includes('mcp__tracker__create_issue'), 'its tools are in the registry');
+  assert.equal(
+    s
+      .of('tools.mcpChanged')
+      .at(-1)!
+      .servers.find((x) => x.name === 'tracker')?.state,
+    'connected',
+  );
+
+  const listed = await s.call('mcp.list', {});
+  const entry = listed.servers.find((x) => x.name === 'tracker')!;
+  assert.deepEqual(
+    [entry.scope, entry.kind, entry.enabled, entry.envKeys, entry.held],
+    ['user', 'stdio', true, ['TRACKER_TOKEN'], false],
+  );
+  assert.doesNotMatch(JSON.stringify(listed), /tok-secret-123/, 'an env value never goes back to the window');
+
+  // Edited with the secret left as it is (no value): the file keeps it; a network host is added.
+  await s.call('mcp.save', {
+    scope: 'user',
+    name: 'tracker',
+    previousName: 'tracker',
+    server: { ...stdio('tracker', [{ name: 'TRACKER_TOKEN' }]), network: ['api.example.com'] },
+  });
+  const file = JSON.parse(readFileSync(userFile, 'utf8')) as {
+    mcpServers: Record<string, { env?: Record<string, string>; network?: string[]; disabled?: boolean }>;
+  };
+  assert.equal(file.mcpServers.tracker!.env!.TRACKER_TOKEN, 'tok-secret-123');
+  assert.deepEqual(file.mcpServers.tracker!.network, ['api.example.com']);
+
+  await s.call('mcp.setEnabled', { scope: 'user', name: 'tracker', enabled: false });
+  assert.equal(JSON.parse(readFileSync(userFile, 'utf8')).mcpServers.tracker.disabled, true);
+  assert.ok(!(await s.call('tools.list', {})).tools.some((x) => x.name.startsWith('mcp__tracker__')), 'stopped');
+  assert.equal((await s.call('mcp.list', {})).servers.find((x) => x.name === 'tracker')!.enabled, false);
+  await s.call('mcp.setEnabled', { scope: 'user', name: 'tracker', enabled: true });
+  assert.ok(
+    (await s.call('tools.list', {})).tools.some((x) => x.name === 'mcp__tracker__create_issue'),
+    'started',
+  );
+
+  assert.deepEqual(await s.call('mcp.remove', { scope: 'user', name: 'tracker' }), { removed: true });
+  assert.deepEqual(JSON.parse(readFileSync(userFile, 'utf8')).mcpServers, {});
+  assert.ok(!(await s.call('tools.list', {})).tools.some((x) => x.name.startsWith('mcp__tracker__')));
+  await assert.rejects(s.call('mcp.remove', { scope: 'user', name: 'tracker' }), /not_found/);
+});
+
+test('a bad entry is refused naming the field; a command that does not start is saved only when asked', async (t) => {
+  const s = await serviceEnv(t);
+  const userFile = join(s.paths.dataDir, 'mcp.json');
+  await assert.rejects(
+    s.call('mcp.save', { scope: 'user', name: 'web', server: { ...stdio('web'), network: ['https://x.example/'] } }),
+    /invalid_input: .*mcp\.json: mcpServers\.web\.network: network "https:\/\/x\.example\/" is not a host name/,
+  );
+  await assert.rejects(
+    s.call('mcp.save', { scope: 'user', name: 'far', server: { kind: 'http', url: 'http://example.com/mcp' } }),
+    /mcpServers\.far\.url: only loopback servers are supported/,
+  );
+  await assert.rejects(s.call('mcp.save', { scope: 'user', name: 'bad name', server: stdio('x') }), /invalid_input/);
+
+  const missing = { kind: 'stdio' as const, command: '/no/such/program-knack', args: [] };
+  const tried = await s.call('mcp.save', { scope: 'user', name: 'ghost', server: missing });
+  assert.equal(tried.saved, false);
+  assert.match(tried.error ?? '', /program-knack|ENOENT|not found|exit/i);
+  assert.throws(() => readFileSync(userFile), /ENOENT/, 'nothing written');
+  const forced = await s.call('mcp.save', { scope: 'user', name: 'ghost', server: missing, force: true });
+  assert.equal(forced.saved, true);
+  assert.equal(JSON.parse(readFileSync(userFile, 'utf8')).mcpServers.ghost.command, '/no/such/program-knack');
+
+  // A file that is not JSON is never written over.
+  writeFileSync(userFile, '{ "mcpServers": { oops } }');
+  await assert.rejects(
+    s.call('mcp.save', { scope: 'user', name: 'other', server: stdio('other') }),
+    /mcp\.json:1: invalid JSON/,
+  );
+  assert.equal(readFileSync(userFile, 'utf8'), '{ "mcpServers": { oops } }');
+});
+
+test('a workspace server saved from the form is trusted as saved; a hand edit of the folder’s file holds it', async (t) => {
+  const s = await serviceEnv(t);
+  const saved = await s.call('mcp.save', { scope: 'project', name: 'folder', server: stdio('folder') });
+  assert.equal(saved.saved, true, saved.error);
+  assert.ok((await s.call('tools.list', {})).tools.some((x) => x.name === 'mcp__folder__create_issue'));
+  const projectFile = join(s.ws, '.workbuddy', 'mcp.json');
+  const text = readFileSync(projectFile, 'utf8');
+  // The cloned repository (or anyone) changes what it runs: it is held at the next open, until trusted again.
+  writeFileSync(projectFile, text.replace('"--name"', '"--mode", "normal", "--name"'));
+  await s.service.openWorkspace(s.ws, { reload: true });
+  const entry = (await s.call('mcp.list', {})).servers.find((x) => x.name === 'folder')!;
+  assert.equal(entry.held, true);
+  assert.ok(!(await s.call('tools.list', {})).tools.some((x) => x.name.startsWith('mcp__folder__')));
+});
