@@ -9,7 +9,6 @@ import type {
   InstallReport,
   SkillDetail,
   SkillItem,
-  TrustSummary,
   WorkspaceInfo,
   DraftCheck,
   SkillDraft,
@@ -47,8 +46,6 @@ export interface KnackClient extends Pick<ContractClient, 'call' | 'on'> {
   setSkillEnabled(workspace: string, name: string, enabled: boolean): Promise<void>;
   /** Trust one P1 skill at the content hash the user reviewed (a skill changed since is a conflict, never trusted). */
   trustSkill(workspace: string, name: string, contentHash: string): Promise<void>;
-  trustAllSummary(workspace: string): Promise<TrustSummary>;
-  trustAll(workspace: string): Promise<TrustSummary>;
   installSkill(workspace: string, source: string, scope: 'user' | 'project', replace?: boolean): Promise<InstallReport>;
   /** A .zip dropped on the window, sent as bytes (serve mode has no file paths); same report as installSkill. */
   installZip?(

@@ -14,7 +14,6 @@ import type {
   SkillDetail,
   SkillItem,
   ToolCallView,
-  TrustSummary,
   WorkspaceInfo,
 } from './types';
 
@@ -261,18 +260,6 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
   const lastTurn = new Map<string, string>();
   let workspace = '';
 
-  const trust = async (dryRun: boolean): Promise<TrustSummary> => {
-    const r = await k.call('skills.trustAll', { dryRun });
-    return {
-      summary: r.summary,
-      ...(r.summaryWords ? { summaryWords: r.summaryWords } : {}),
-      skills: r.trusted,
-      refused: r.refused,
-      groups: r.groups,
-      widest: r.widest,
-    };
-  };
-
   const client: KnackClient = {
     mode,
     call: (method, input) => k.call(method, input),
@@ -363,8 +350,6 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
     async trustSkill(_w, name, contentHash) {
       await k.call('skills.trust', { name, contentHash });
     },
-    trustAllSummary: () => trust(true),
-    trustAll: () => trust(false),
     async installSkill(_w, source, tier, replace = false) {
       return toReport(await k.call('skills.install', { source, tier, replace }));
     },

@@ -87,27 +87,6 @@ export interface SkillDetail extends SkillItem {
   origin?: SkillOrigin;
 }
 
-export interface TrustSummary {
-  /** The grouped summary for people (what the pending skills ask for), as the engine words it. */
-  summary: string;
-  summaryWords?: Said;
-  /** Skills that would be trusted. */
-  skills: string[];
-  /** Skills that cannot be trusted (P0), with why. */
-  refused: { name: string; reason: string; words?: Said }[];
-  /** Findings grouped by rule (most frequent first) with the skills that have them. */
-  groups?: { rule: string; message: string; words?: Said; count: number; skills: string[] }[];
-  /** The most the user grants by saying yes: the union of what the skills ask for. */
-  widest?: {
-    tools: string[];
-    anyCommand: string[];
-    network: boolean;
-    read: string[];
-    write: string[];
-    undeclared: number;
-  };
-}
-
 export interface InstallReport {
   /** Set when the install waits for approval. */
   approvalId?: string;

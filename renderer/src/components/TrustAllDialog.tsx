@@ -3,11 +3,13 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
-import type { TrustSummary } from '../api/types';
+import type { MethodOutput } from '../../../preload/contract';
 import { useView } from '../state/store';
 import { Modal } from './Modal';
 import { useSay } from '../i18n/say';
 import { ErrorLine } from './DialogFooter';
+
+type TrustSummary = MethodOutput<'skills.trustAll'>;
 
 export function TrustAllDialog({ onClose }: { onClose(): void }) {
   const { t } = useTranslation();
@@ -19,12 +21,12 @@ export function TrustAllDialog({ onClose }: { onClose(): void }) {
   const [done, setDone] = useState<TrustSummary>();
 
   useEffect(() => {
-    client.trustAllSummary(ws).then(setSummary, (e) => setError(errorText(e)));
+    client.call('skills.trustAll', { dryRun: true }).then(setSummary, (e) => setError(errorText(e)));
   }, [client, ws]);
 
   async function confirm() {
     try {
-      setDone(await client.trustAll(ws));
+      setDone(await client.call('skills.trustAll', {}));
     } catch (e) {
       setError(errorText(e));
     }
@@ -36,9 +38,9 @@ export function TrustAllDialog({ onClose }: { onClose(): void }) {
       {!summary && !error && <p className="muted">{t('common.loading')}</p>}
       {summary && done === undefined && (
         <>
-          <p>{t('trustAll.intro', { count: summary.skills.length })}</p>
+          <p>{t('trustAll.intro', { count: summary.trusted.length })}</p>
           <p className="summary">{say(summary.summaryWords, summary.summary)}</p>
-          {summary.groups && summary.groups.length > 0 && (
+          {summary.groups.length > 0 && (
             <>
               <h3>{t('trustAll.byRule')}</h3>
               <ul className="plain groups">
@@ -57,27 +59,25 @@ export function TrustAllDialog({ onClose }: { onClose(): void }) {
               </ul>
             </>
           )}
-          {summary.widest && (
-            <>
-              <h3>{t('trustAll.widest')}</h3>
-              <dl className="facts">
-                <dt>{t('perm.tools')}</dt>
-                <dd>
-                  {summary.widest.tools.join(', ') || '—'}
-                  {summary.widest.anyCommand.length > 0 && (
-                    <> ({t('trustAll.anyCommand', { tools: summary.widest.anyCommand.join(', ') })})</>
-                  )}
-                </dd>
-                <dt>{t('perm.network')}</dt>
-                <dd>{summary.widest.network ? t('common.on') : t('common.off')}</dd>
-                <dt>{t('perm.read')}</dt>
-                <dd>{summary.widest.read.join(', ') || '—'}</dd>
-                <dt>{t('perm.write')}</dt>
-                <dd>{summary.widest.write.join(', ') || '—'}</dd>
-              </dl>
-            </>
-          )}
-          {summary.skills.length > 0 && <p className="small-text">{summary.skills.join(', ')}</p>}
+          <>
+            <h3>{t('trustAll.widest')}</h3>
+            <dl className="facts">
+              <dt>{t('perm.tools')}</dt>
+              <dd>
+                {summary.widest.tools.join(', ') || '—'}
+                {summary.widest.anyCommand.length > 0 && (
+                  <> ({t('trustAll.anyCommand', { tools: summary.widest.anyCommand.join(', ') })})</>
+                )}
+              </dd>
+              <dt>{t('perm.network')}</dt>
+              <dd>{summary.widest.network ? t('common.on') : t('common.off')}</dd>
+              <dt>{t('perm.read')}</dt>
+              <dd>{summary.widest.read.join(', ') || '—'}</dd>
+              <dt>{t('perm.write')}</dt>
+              <dd>{summary.widest.write.join(', ') || '—'}</dd>
+            </dl>
+          </>
+          {summary.trusted.length > 0 && <p className="small-text">{summary.trusted.join(', ')}</p>}
           {summary.refused.length > 0 && (
             <>
               <h3>{t('trustAll.refused')}</h3>
@@ -92,11 +92,11 @@ export function TrustAllDialog({ onClose }: { onClose(): void }) {
           )}
         </>
       )}
-      {done !== undefined && <p role="status">{t('trustAll.done', { count: done.skills.length })}</p>}
+      {done !== undefined && <p role="status">{t('trustAll.done', { count: done.trusted.length })}</p>}
       <div className="actions">
-        {done === undefined && summary && summary.skills.length > 0 && (
+        {done === undefined && summary && summary.trusted.length > 0 && (
           <button type="button" className="primary" onClick={() => void confirm()}>
-            {t('trustAll.confirm', { count: summary.skills.length })}
+            {t('trustAll.confirm', { count: summary.trusted.length })}
           </button>
         )}
         <button type="button" onClick={onClose}>

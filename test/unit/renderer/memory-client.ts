@@ -206,6 +206,17 @@ export function memoryClient(
         c.context.loadedSkills = c.context.loadedSkills.filter((l) => l.name !== name);
         return { unloaded: true };
       },
+      'skills.trustAll': ({ dryRun }) => {
+        const p = c.skills.filter((s) => s.pendingTrust);
+        if (!dryRun) for (const s of p) s.pendingTrust = false;
+        return {
+          trusted: p.map((s) => s.name),
+          refused: [],
+          summary: dryRun ? `${p.length} skills ask for bash` : `${p.length} trusted`,
+          groups: [{ rule: 'net.curl', message: 'downloads from the network', count: 3, skills: p.map((s) => s.name) }],
+          widest: { tools: ['bash'], anyCommand: [], network: true, read: ['**'], write: [], undeclared: 0 },
+        };
+      },
       'settings.get': () => structuredClone(c.settings),
       'settings.setProvider': ({ preset: id, model, baseUrl }) => {
         const p = c.settings.presets.find((x) => x.id === id)!;
@@ -380,21 +391,6 @@ export function memoryClient(
           s.audit = 'P1';
           s.enabled = true;
         }
-    },
-    async trustAllSummary() {
-      const p = c.skills.filter((s) => s.pendingTrust);
-      return {
-        summary: `${p.length} skills ask for bash`,
-        skills: p.map((s) => s.name),
-        refused: [],
-        groups: [{ rule: 'net.curl', message: 'downloads from the network', count: 3, skills: p.map((s) => s.name) }],
-        widest: { tools: ['bash'], anyCommand: [], network: true, read: ['**'], write: [], undeclared: 0 },
-      };
-    },
-    async trustAll() {
-      const p = c.skills.filter((s) => s.pendingTrust);
-      for (const s of p) s.pendingTrust = false;
-      return { summary: `${p.length} trusted`, skills: p.map((s) => s.name), refused: [] };
     },
     async installSkill(_w, source) {
       const r = c.installReports[source];

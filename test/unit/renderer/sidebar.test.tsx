@@ -98,7 +98,9 @@ describe('skills sidebar', () => {
     expect(group.textContent).toContain('3 findings');
     expect(group.textContent).toContain('downloads from the network');
     expect(within(dialog).getByText('The most you grant by saying yes')).toBeTruthy();
-    expect(c.calls.some((x) => x.method === 'trustAll')).toBe(false);
+    expect(c.calls.filter((x) => x.method === 'skills.trustAll')).toEqual([
+      { method: 'skills.trustAll', args: [{ dryRun: true }] },
+    ]);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Trust 2 skills' }));
     expect(await within(dialog).findByText('Trusted 2 skills.')).toBeTruthy();
   });
