@@ -542,6 +542,11 @@ export const ContextView = z.object({
    * not be priced (no price for its model: never a guess). Absent before the first call.
    */
   spent: Usage.extend({ costUsd: z.number().nonnegative().optional() }).optional(),
+  /**
+   * Once the conversation has branched (an edit, a regenerated answer), `spent` counts the branch on screen (its path
+   * from the start) and this every model call made on any branch: what the conversation has cost in all.
+   */
+  spentAll: Usage.extend({ costUsd: z.number().nonnegative().optional() }).optional(),
 });
 export type ContextView = z.infer<typeof ContextView>;
 

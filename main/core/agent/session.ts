@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import type { Settings } from '../config/index.js';
 import type { KnackPaths } from '../config/index.js';
 import type { Store } from '../store/index.js';
-import type { AppendRow } from '../store/index.js';
+import type { AppendRow, SpentRow } from '../store/index.js';
 import type { Catalog } from '../skills/catalog/index.js';
 import type { CatalogEntry } from '../skills/format/index.js';
 import { english, say, type Said } from '../base/index.js';
@@ -304,6 +304,15 @@ export class ChatSession {
   /** What the session has cost so far in USD; undefined when the model's price is unknown. */
   cost(): number | undefined {
     return this.state.cost;
+  }
+
+  /**
+   * Once the conversation has branched (an edit, a regenerated answer): the tokens and cost of every model call it
+   * made, on every branch — usage() and cost() count the branch on screen only. Undefined before it branches.
+   */
+  spentAllBranches(): SpentRow | undefined {
+    if (this.store.sessions.branches(this.id).length === 0) return undefined;
+    return this.store.sessions.usageAllBranches(this.id);
   }
 
   /** Token counts per section of the next prompt. */

@@ -25,6 +25,7 @@ import {
   type ModelGroup,
   type ProjectionEntry,
   type SessionRow,
+  type Usage,
 } from '../agent/index.js';
 import { checkConnection, keySourceOf, resolveProvider } from '../agent/index.js';
 import { draftSkill, NoStepsError } from '../agent/index.js';
@@ -151,12 +152,22 @@ const SECTION_OF: Record<ProjectionEntry['kind'], keyof Omit<ContextSections, 't
   compaction: 'history',
 };
 
-/** The conversation's tokens and cost so far (the totals of its last usage event), once a call has been made. */
-function spentOf(chat: ChatSession): { spent?: ContextView['spent'] } {
+/**
+ * The conversation's tokens and cost so far on the branch on screen (the totals of its last usage event), once a
+ * call has been made; once it has branched, every branch's too (`spentAll`).
+ */
+function spentOf(chat: ChatSession): Pick<ContextView, 'spent' | 'spentAll'> {
+  const priced = (u: Usage, cost: number | undefined) => ({
+    ...u,
+    ...(cost !== undefined && Number.isFinite(cost) ? { costUsd: cost } : {}),
+  });
   const u = chat.usage();
-  if (u.inputTokens + u.outputTokens + (u.cacheReadTokens ?? 0) + (u.cacheWriteTokens ?? 0) === 0) return {};
-  const cost = chat.cost();
-  return { spent: { ...u, ...(cost !== undefined && Number.isFinite(cost) ? { costUsd: cost } : {}) } };
+  const none = u.inputTokens + u.outputTokens + (u.cacheReadTokens ?? 0) + (u.cacheWriteTokens ?? 0) === 0;
+  const all = chat.spentAllBranches();
+  return {
+    ...(none ? {} : { spent: priced(u, chat.cost()) }),
+    ...(all ? { spentAll: priced(all, all.cost) } : {}),
+  };
 }
 
 export class ChatBinding {

@@ -108,4 +108,11 @@ export class Store {
 }
 
 export { type ApprovalRow, type Effect, type NewRule, type PolicyRepo, type Rule } from './policy-repo.js';
-export { sessionTitle, type AppendRow, type SessionHit, type SessionRow, type SnippetPart } from './session-repo.js';
+export {
+  sessionTitle,
+  type AppendRow,
+  type SessionHit,
+  type SessionRow,
+  type SnippetPart,
+  type SpentRow,
+} from './session-repo.js';

@@ -159,6 +159,15 @@ function rowOf(r: RawRow | undefined): SessionRow | undefined {
   return row;
 }
 
+/** What a conversation's model calls used: tokens, and the cost in USD when every call was priced. */
+export interface SpentRow {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  cost?: number;
+}
+
 export class SessionRepo {
   private readonly insert: Database.Statement;
   private readonly touch: Database.Statement;
@@ -448,6 +457,32 @@ export class SessionRepo {
   }
 
   // ---- branches ----
+
+  /**
+   * Tokens of every model call the conversation made, on every branch (each call counted once, on the branch it was
+   * made on), and their cost in USD: undefined when any call could not be priced. Undefined before the first call.
+   */
+  usageAllBranches(sessionId: string): SpentRow | undefined {
+    const r = this.db
+      .prepare(
+        `SELECT COUNT(*) AS calls, COUNT(json_extract(data_json, '$.cost')) AS priced,
+           SUM(json_extract(data_json, '$.usage.inputTokens')) AS inputTokens,
+           SUM(json_extract(data_json, '$.usage.outputTokens')) AS outputTokens,
+           SUM(json_extract(data_json, '$.usage.cacheReadTokens')) AS cacheReadTokens,
+           SUM(json_extract(data_json, '$.usage.cacheWriteTokens')) AS cacheWriteTokens,
+           SUM(json_extract(data_json, '$.cost')) AS cost
+         FROM chat_events WHERE session_id = ? AND type = 'usage' AND json_valid(data_json)`,
+      )
+      .get(sessionId) as Record<keyof SpentRow | 'calls' | 'priced', number | null>;
+    if (!r.calls) return undefined;
+    return {
+      inputTokens: r.inputTokens ?? 0,
+      outputTokens: r.outputTokens ?? 0,
+      cacheReadTokens: r.cacheReadTokens ?? 0,
+      cacheWriteTokens: r.cacheWriteTokens ?? 0,
+      ...(r.priced === r.calls && r.cost !== null ? { cost: r.cost } : {}),
+    };
+  }
 
   /** The branch the conversation is on (0: the first, or a conversation never branched). */
   currentBranch(sessionId: string): number {

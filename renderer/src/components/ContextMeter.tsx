@@ -12,6 +12,28 @@ export function formatUsd(usd: number): string {
   return usd >= 1 ? `$${usd.toFixed(2)}` : `$${usd.toFixed(4)}`;
 }
 
+/** One line of tokens and cost; `lead` names what it counts (the branch on screen, or every branch). */
+function Spent({ spent, label, lead }: { spent: NonNullable<ContextView['spent']>; label: string; lead?: string }) {
+  const { t } = useTranslation();
+  const cached = (spent.cacheReadTokens ?? 0) + (spent.cacheWriteTokens ?? 0);
+  return (
+    <p className="small-text spent" aria-label={label}>
+      {lead && <strong>{lead}</strong>}
+      {t('spend.tokens', {
+        input: spent.inputTokens.toLocaleString(),
+        output: spent.outputTokens.toLocaleString(),
+      })}
+      {cached > 0 && <> · {t('spend.cached', { cached: cached.toLocaleString() })}</>}
+      {' · '}
+      {spent.costUsd !== undefined ? (
+        t('spend.cost', { cost: formatUsd(spent.costUsd) })
+      ) : (
+        <span className="muted">{t('spend.noPrice')}</span>
+      )}
+    </p>
+  );
+}
+
 export function ContextMeter() {
   const { t } = useTranslation();
   const client = useClient();
@@ -42,8 +64,6 @@ export function ContextMeter() {
   }, [client, ws, sessionId, tick]);
 
   const used = usage?.sections.reduce((a, s) => a + s.tokens, 0) ?? 0;
-  const spent = usage?.spent;
-  const cached = (spent?.cacheReadTokens ?? 0) + (spent?.cacheWriteTokens ?? 0);
   return (
     <section className="panel" aria-label={t('context.title')}>
       <h2>{t('context.title')}</h2>
@@ -81,20 +101,13 @@ export function ContextMeter() {
               </li>
             ))}
           </ul>
-          {spent && (
-            <p className="small-text spent" aria-label={t('spend.label')}>
-              {t('spend.tokens', {
-                input: spent.inputTokens.toLocaleString(),
-                output: spent.outputTokens.toLocaleString(),
-              })}
-              {cached > 0 && <> · {t('spend.cached', { cached: cached.toLocaleString() })}</>}
-              {' · '}
-              {spent.costUsd !== undefined ? (
-                t('spend.cost', { cost: formatUsd(spent.costUsd) })
-              ) : (
-                <span className="muted">{t('spend.noPrice')}</span>
-              )}
-            </p>
+          {usage.spentAll ? (
+            <>
+              {usage.spent && <Spent spent={usage.spent} label={t('spend.branchLabel')} lead={t('spend.branch')} />}
+              <Spent spent={usage.spentAll} label={t('spend.allLabel')} lead={t('spend.all')} />
+            </>
+          ) : (
+            usage.spent && <Spent spent={usage.spent} label={t('spend.label')} />
           )}
           {usage.leftOut.length > 0 && (
             <details>

@@ -355,6 +355,10 @@ export const en = {
     cached: '{{cached}} cached',
     cost: '{{cost}} so far',
     noPrice: 'cost unknown (no price for this model)',
+    branchLabel: 'Used by the branch on screen',
+    branch: 'This branch: ',
+    allLabel: 'Used by every branch of this conversation',
+    all: 'All branches: ',
   },
   sessionsFind: {
     search: 'Search sessions',

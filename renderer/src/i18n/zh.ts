@@ -348,6 +348,10 @@ export const zh: Strings = {
     cached: '缓存 {{cached}} 个',
     cost: '目前花费 {{cost}}',
     noPrice: '费用未知（此模型没有价格）',
+    branchLabel: '当前显示的分支的用量',
+    branch: '当前分支：',
+    allLabel: '本次对话所有分支的用量',
+    all: '所有分支：',
   },
   sessionsFind: {
     search: '搜索会话',

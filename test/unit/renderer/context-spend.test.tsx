@@ -37,3 +37,28 @@ describe('ContextMeter: tokens and cost so far', () => {
     expect(screen.queryByLabelText('Used so far in this conversation')).toBeNull();
   });
 });
+
+describe('ContextMeter after a branch: the branch on screen and every branch, each named', () => {
+  it('shows the branch’s own use and the whole conversation’s, in English', async () => {
+    const c = memoryClient();
+    c.context.spent = { inputTokens: 100, outputTokens: 20, costUsd: 0.0006 };
+    c.context.spentAll = { inputTokens: 250, outputTokens: 50, costUsd: 0.0015 };
+    renderWith(<ContextMeter />, c, { workspace: WS, sessionId: 's1' });
+    const branch = await screen.findByLabelText('Used by the branch on screen');
+    expect(branch.textContent).toBe('This branch: 100 tokens in, 20 out · $0.0006 so far');
+    const all = screen.getByLabelText('Used by every branch of this conversation');
+    expect(all.textContent).toBe('All branches: 250 tokens in, 50 out · $0.0015 so far');
+    expect(screen.queryByLabelText('Used so far in this conversation')).toBeNull();
+  });
+
+  it('in Chinese, with the whole conversation unpriced', async () => {
+    const c = memoryClient();
+    c.context.spent = { inputTokens: 100, outputTokens: 20, costUsd: 0.0006 };
+    c.context.spentAll = { inputTokens: 250, outputTokens: 50 };
+    renderWith(<ContextMeter />, c, { workspace: WS, sessionId: 's1' }, 'zh');
+    const branch = await screen.findByLabelText('当前显示的分支的用量');
+    expect(branch.textContent).toBe('当前分支：输入 100 个 token，输出 20 个 · 目前花费 $0.0006');
+    const all = screen.getByLabelText('本次对话所有分支的用量');
+    expect(all.textContent).toBe('所有分支：输入 250 个 token，输出 50 个 · 费用未知（此模型没有价格）');
+  });
+});

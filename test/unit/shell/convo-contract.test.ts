@@ -96,3 +96,31 @@ test('an edit keeps the message’s files in the request the model gets; the one
   );
   assert.equal(s.server.requests.length, n);
 });
+
+test('after a regenerate, context.get counts the branch on screen (spent) and every branch (spentAll), priced', async (t) => {
+  const s = await serviceEnv(t);
+  s.server.script(
+    { text: 'First answer.', usage: { input: 1000, output: 100 } },
+    { text: 'Second answer.', usage: { input: 2000, output: 200 } },
+  );
+  let ended = s.next('chat.turnEnd');
+  const { sessionId } = await s.call('chat.send', { text: 'plan the release', model: 'claude-sonnet-4-5' });
+  await ended;
+  const one = await s.call('context.get', { sessionId });
+  assert.equal(one.spent?.inputTokens, 1000);
+  assert.equal(one.spentAll, undefined, 'one branch: nothing more to say');
+  ended = s.next('chat.turnEnd');
+  await s.call('chat.regenerate', { sessionId, turn: 0 });
+  await ended;
+  const two = await s.call('context.get', { sessionId });
+  // Sonnet: $3 in, $15 out per million tokens.
+  assert.deepEqual([two.spent?.inputTokens, two.spent?.outputTokens], [2000, 200]);
+  assert.ok(Math.abs(two.spent!.costUsd! - 0.009) < 1e-9, String(two.spent?.costUsd));
+  assert.deepEqual([two.spentAll?.inputTokens, two.spentAll?.outputTokens], [3000, 300]);
+  assert.ok(Math.abs(two.spentAll!.costUsd! - 0.0135) < 1e-9, String(two.spentAll?.costUsd));
+  // Back on the first answer: its own use, the whole the same.
+  await s.call('chat.switchVersion', { sessionId, turn: 0, which: 'answer', index: 0 });
+  const back = await s.call('context.get', { sessionId });
+  assert.equal(back.spent?.inputTokens, 1000);
+  assert.equal(back.spentAll?.inputTokens, 3000);
+});
