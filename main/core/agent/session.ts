@@ -14,12 +14,10 @@ import { SkillLoader, listResources } from '../skills/use/index.js';
 import type { WorkspaceSession } from '../skills/use/index.js';
 import type { Gate } from '../policy/index.js';
 import { decisionFields } from '../policy/index.js';
-import { alwaysPreview, alwaysWidens } from '../policy/index.js';
-import { callRisks, type RiskLine } from '../policy/index.js';
 import { TOOL } from '../policy/index.js';
 import type { ToolRegistry } from '../tools/index.js';
 import type { ToolSearchIndex } from '../tools/index.js';
-import type { ApprovalRequest, Approver, ExecutorOptions } from '../tools/index.js';
+import type { Approver, ExecutorOptions } from '../tools/index.js';
 import type { ToolResult } from '../tools/index.js';
 import { endLeftoverGroup } from '../tools/index.js';
 import type { ModelProvider, StreamEvent, ToolCallPart, Usage } from './providers/types.js';
@@ -37,6 +35,7 @@ import {
 } from './prompt.js';
 import { planModeGate } from './session-tools.js';
 import { checkAttachments, type Attachment } from './attachments.js';
+import { Approvals } from './session-approvals.js';
 import type { PromptTool } from '../tools/index.js';
 import { compactionBoundary, summarize } from './compaction.js';
 import type {
@@ -158,8 +157,7 @@ export class ChatSession {
   private readonly promptCache: PromptCache;
   private readonly messageTokens = new MessageTokens();
   private readonly textTokens = new TextTokens();
-  private readonly waiters = new Map<string, { resolve: (a: ApprovalAnswer) => void; req: ApprovalRequest }>();
-  private readonly preAnswered = new Map<string, ApprovalAnswer>();
+  private readonly approvals: Approvals;
   private tools: Promise<WorkspaceSession> | undefined;
   private promptToolCache:
     { version: number; found: number; visible: PromptTool[]; deferredNames: string[] } | undefined;
@@ -169,7 +167,6 @@ export class ChatSession {
   private nextAbort: AbortController | undefined = freshAbort();
   private running: Promise<TurnResult> | undefined;
   private currentCall: ToolCallPart | undefined;
-  private denyMessage: string | undefined;
   private pendingText = '';
   private lastFlush = 0;
   private flushTimer: NodeJS.Timeout | undefined;
@@ -194,6 +191,13 @@ export class ChatSession {
     private opts: SessionOptions,
   ) {
     this.promptCache = promptCacheFor(host.catalog);
+    this.approvals = new Approvals({
+      workspace: host.workspace,
+      networkAllowed: () => host.settings.policy.ceiling.network,
+      autoApprove: () => this.opts.autoApprove === true,
+      activeSkills: () => [...this.state.loaded.values()].map((s) => s.name),
+      record: (body) => this.record(body),
+    });
     this.promptCaches = { prompt: this.promptCache, messages: this.messageTokens, text: this.textTokens };
   }
 
@@ -403,7 +407,7 @@ export class ChatSession {
             answer: 'deny',
             message: 'the user sent a new message instead',
           });
-      this.preAnswered.clear();
+      this.approvals.dropPreAnswered();
       this.closeUnresolved('not run: the user sent a new message instead');
       this.hold();
       this.record(attachments.length ? { type: 'user_message', text, attachments } : { type: 'user_message', text });
@@ -453,11 +457,7 @@ export class ChatSession {
   /** Cancel the running turn: the model stream, a pending approval and a running tool all stop; the turn ends cleanly. */
   stop(): void {
     this.abort?.abort();
-    for (const [id, w] of [...this.waiters]) {
-      this.waiters.delete(id);
-      this.record({ type: 'approval_answered', approvalId: id, answer: 'deny', message: 'the user stopped the turn' });
-      w.resolve({ kind: 'deny', message: 'the user stopped the turn' });
-    }
+    this.approvals.denyWaiting();
   }
 
   /**
@@ -480,26 +480,9 @@ export class ChatSession {
   answer(approvalId: string, answer: ApprovalAnswer): boolean {
     const pending = this.state.pending.get(approvalId);
     if (!pending) return false;
-    const w = this.waiters.get(approvalId);
-    let rules: string[] | undefined;
-    // What the executor stores for "always" as it resumes (the preview shown with the request).
-    if (answer.kind === 'always')
-      rules = answer.only ? pending.alwaysPreview.filter((_, i) => answer.only!.includes(i)) : pending.alwaysPreview;
-    this.record({
-      type: 'approval_answered',
-      approvalId,
-      answer: answer.kind,
-      ...(answer.message ? { message: answer.message } : {}),
-      ...(rules ? { rules } : {}),
-    });
-    if (w) {
-      this.waiters.delete(approvalId);
-      w.resolve(answer);
-    } else {
-      // Asked before a restart: the call runs (or is refused) when the turn resumes.
-      this.preAnswered.set(pending.callId, answer);
-      if (this.state.pending.size === 0 && !this.running) void this.runTurn((signal) => this.loop(signal));
-    }
+    // Asked before a restart: the call runs (or is refused) when the turn resumes.
+    if (!this.approvals.answer(pending, answer) && this.state.pending.size === 0 && !this.running)
+      void this.runTurn((signal) => this.loop(signal));
     return true;
   }
 
@@ -787,12 +770,9 @@ export class ChatSession {
     }
   }
 
-  /** Time the running tool call has spent waiting for the user's answer (left out of its duration). */
-  private approvalWaitMs = 0;
-
   private async execute(call: ToolCallPart, signal: AbortSignal): Promise<void> {
     const t0 = performance.now();
-    this.approvalWaitMs = 0;
+    this.approvals.waitMs = 0;
     let args: unknown;
     try {
       args = JSON.parse(call.arguments || '{}');
@@ -814,7 +794,7 @@ export class ChatSession {
     const discoveredBefore = new Set(tools.tools.discoveredNames());
     const loadsBefore = tools.loader.projection().length;
     this.currentCall = call;
-    this.denyMessage = undefined;
+    this.approvals.denyMessage = undefined;
     let result: ToolResult;
     try {
       // The Skill tool is answered here for a name the catalog does not have: its schema's enum of every skill
@@ -845,10 +825,11 @@ export class ChatSession {
       this.currentCall = undefined;
     }
     if (tools.loader.projection().length > loadsBefore) result = this.modelLoaded(tools, loadsBefore, result);
-    if (!result.ok && result.error.code === 'tool.declined' && this.denyMessage) {
+    const denyMessage = this.approvals.denyMessage;
+    if (!result.ok && result.error.code === 'tool.declined' && denyMessage) {
       result = {
         ok: false,
-        error: { ...result.error, message: `${result.error.message}. The user says: ${this.denyMessage}` },
+        error: { ...result.error, message: `${result.error.message}. The user says: ${denyMessage}` },
       };
     }
     this.turn.toolCalls++;
@@ -879,7 +860,7 @@ export class ChatSession {
       ok: result.ok,
       content,
       ...(result.ok ? {} : { code: result.error.code }),
-      durationMs: Math.max(0, Math.round(performance.now() - t0 - this.approvalWaitMs)),
+      durationMs: Math.max(0, Math.round(performance.now() - t0 - this.approvals.waitMs)),
     });
   }
 
@@ -887,98 +868,9 @@ export class ChatSession {
   private closeUnresolved(why: string): void {
     for (const c of unresolvedCalls(this.state)) {
       if ([...this.state.pending.values()].some((p) => p.callId === c.id)) continue;
-      this.approvalWaitMs = 0;
+      this.approvals.waitMs = 0;
       this.recordResult(c, { ok: false, error: { code: 'tool.not_run', message: why } }, performance.now());
     }
-  }
-
-  // ---- approvals ----
-
-  /** The executor asks here; an "always" is stored by the executor in the workspace's rule store (what `knack policy` lists). */
-  private async approve(req: ApprovalRequest): Promise<ApprovalAnswer> {
-    const call = this.currentCall;
-    const callId = call?.id ?? '';
-    const fields = decisionFields(req.decision);
-    this.record({ type: 'gate_decision', callId, tool: req.tool, verdict: 'ask', reason: req.reason, ...fields });
-    let answer = this.preAnswered.get(callId);
-    if (answer) {
-      this.preAnswered.delete(callId);
-    } else if (this.opts.autoApprove) {
-      // The user's rules cannot all be read: a deny among them must not be answered away by a standing yes.
-      const refuse = req.decision?.rulesUnreadable === true;
-      answer = refuse
-        ? { kind: 'deny', message: 'refused: --yes does not answer while your rules cannot be read' }
-        : { kind: 'once' };
-      const approvalId = randomUUID().slice(0, 8);
-      this.record({
-        type: 'approval_requested',
-        approvalId,
-        callId,
-        tool: req.tool,
-        args: req.args,
-        reason: req.reason,
-        ...(req.decision?.words ? { words: req.decision.words } : {}),
-        activeSkills: this.activeSkills(),
-        alwaysPreview: this.preview(req),
-        ...(Object.keys(fields).length ? { decision: fields } : {}),
-      });
-      this.record({
-        type: 'approval_answered',
-        approvalId,
-        answer: answer.kind,
-        message: refuse ? answer.message! : 'approved by --yes',
-      });
-    } else {
-      const approvalId = randomUUID().slice(0, 8);
-      const asked = performance.now();
-      answer = await new Promise<ApprovalAnswer>((resolve) => {
-        this.waiters.set(approvalId, { resolve, req });
-        this.record({
-          type: 'approval_requested',
-          approvalId,
-          callId,
-          tool: req.tool,
-          args: req.args,
-          reason: req.reason,
-          ...(req.decision?.words ? { words: req.decision.words } : {}),
-          activeSkills: this.activeSkills(),
-          ...this.offer(req),
-          ...(Object.keys(fields).length ? { decision: fields } : {}),
-        });
-      });
-      // The call's duration is its run: the time the user took to answer is not the tool's.
-      this.approvalWaitMs += performance.now() - asked;
-    }
-    if (answer.kind === 'deny') this.denyMessage = answer.message;
-    return answer;
-  }
-
-  private activeSkills(): string[] {
-    return [...this.state.loaded.values()].map((s) => s.name);
-  }
-
-  /** What the card shows: the rules "always" would store, which of them widen, and the call's risk lines. */
-  private offer(req: ApprovalRequest): {
-    alwaysPreview: string[];
-    alwaysWidens: ('network' | 'outside' | null)[];
-    risks: RiskLine[];
-  } {
-    const call = { tool: req.tool, args: req.args, access: req.access };
-    const risks = callRisks(req.access, this.host.workspace, this.host.settings.policy.ceiling.network);
-    return {
-      alwaysPreview: this.preview(req),
-      alwaysWidens: alwaysWidens(call, req.actor, this.host.workspace, risks, req.decision),
-      risks,
-    };
-  }
-
-  private preview(req: ApprovalRequest): string[] {
-    return alwaysPreview(
-      { tool: req.tool, args: req.args, access: req.access },
-      req.actor,
-      this.host.workspace,
-      req.decision,
-    );
   }
 
   // ---- skills ----
@@ -1106,7 +998,7 @@ export class ChatSession {
         // Plan mode is a read-only ceiling over the workspace gate.
         gate: planModeGate(this.host.gate, box.registry, () => this.state.planMode),
         approver: async (req) => {
-          const a = await this.approve(req);
+          const a = await this.approvals.ask(req, this.currentCall?.id ?? '');
           return a.only ? { answer: a.kind, only: a.only } : a.kind;
         },
         onDecision: (call, d) => {
