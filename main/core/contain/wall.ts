@@ -2,8 +2,8 @@
 // on Linux, Seatbelt on macOS, its own backend on Windows), initialised once per open workspace and reset when the last
 // workspace closes; each command is wrapped, spawned as its own process group, and reports what the wall blocked.
 import { execFile, spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
-import { accessSync, constants, existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as RuntimeModule from '@anthropic-ai/sandbox-runtime';
 import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
@@ -73,20 +73,36 @@ async function probeBridgeSocat(): Promise<{ path?: string; note?: string }> {
   );
   return why === undefined ? { path } : { note: `setpriv --pdeathsig did not run (${why}): ${OUTLIVE}` };
 }
-/** A runtime error "bubblewrap (bwrap) not installed" / "socat not installed" / "ripgrep (rg) not found" for a
- * program that is on PATH (an executable file in one of its folders). */
-function missingButOnPath(error: string): boolean {
-  const m = /^(?:bubblewrap \((\S+)\)|(socat)|ripgrep \((\S+)\)) not (?:installed|found)$/.exec(error);
-  const name = m?.[1] ?? m?.[2] ?? m?.[3];
-  if (!name || name.includes('/')) return false;
-  return (process.env.PATH ?? '').split(':').some((dir) => {
+/**
+ * Where `name` is on PATH (the first executable file of that name in one of its folders, as `which` finds it), read
+ * from the file system: the runtime's own look-up runs `which` with spawnSync under a 1 s limit, which blocks the event
+ * loop and, on a loaded machine, times out and reads an installed program as missing.
+ */
+export function findOnPath(name: string, path = process.env.PATH ?? ''): string | undefined {
+  const dirs = name.includes('/') ? [''] : path.split(':');
+  for (const dir of dirs) {
+    const file = resolve(dir || '.', name);
     try {
-      accessSync(join(dir || '.', name), constants.X_OK);
-      return true;
+      accessSync(file, constants.X_OK);
+      if (statSync(file).isFile()) return file;
     } catch {
-      return false;
+      // not here
     }
-  });
+  }
+  return undefined;
+}
+
+/** The programs the runtime runs on Linux, found by Knack (findOnPath); `missing` names each one that is not there. */
+function linuxPrograms(ripgrep: string): { bwrap?: string; socat?: string; ripgrep?: string; missing: string[] } {
+  const bwrap = findOnPath('bwrap');
+  const socat = findOnPath('socat');
+  const rg = findOnPath(ripgrep);
+  const missing = [
+    ...(bwrap ? [] : ['bubblewrap (bwrap)']),
+    ...(socat ? [] : ['socat']),
+    ...(rg ? [] : [ripgrep === 'rg' ? 'ripgrep (rg)' : `${ripgrep} (the sandbox's file scanner)`]),
+  ];
+  return { ...(bwrap ? { bwrap } : {}), ...(socat ? { socat } : {}), ...(rg ? { ripgrep: rg } : {}), missing };
 }
 const OUTLIVE = "the sandbox's socat bridges run without it and may outlive Knack if it is killed";
 
@@ -270,19 +286,25 @@ export class Wall {
     }
     const { SandboxManager } = rt;
     if (!SandboxManager.isSupportedPlatform()) return say('sandbox.noOsSandbox', { os: process.platform });
-    // The async check: the sync one resolves the seccomp helper with `npm root -g` on the event loop (seconds under
-    // load), which stalled an answer streaming meanwhile past its stall limit.
-    let deps = await SandboxManager.checkDependenciesAsync();
-    // The runtime finds programs with `which` under a 1 s limit: on a loaded machine it times out, and a program that
-    // is installed reads as missing. When every program it missed is on PATH after all, it asks again (twice).
-    for (let i = 0; i < 2 && deps.errors.length && deps.errors.every(missingButOnPath); i++)
-      deps = await SandboxManager.checkDependenciesAsync();
-    if (deps.errors.length) return deps.errors.join('; ');
-    const bridgeSocatPath = (await probeSocatForBridges()).path;
+    // Linux: Knack finds bubblewrap, socat and the runtime's file scanner itself, without running a program, and hands
+    // the runtime their paths, so it looks none of them up with `which` (spawnSync: it holds the event loop, and under
+    // load its 1 s limit reads an installed program as missing). A missing one is the reason, named; nothing starts.
+    // The runtime checks them again when it starts (and what else it needs: the seccomp helper, user namespaces).
+    let programs: Partial<SandboxRuntimeConfig> = {};
+    if (process.platform === 'linux') {
+      const found = linuxPrograms(this.config.ripgrep?.command ?? 'rg');
+      if (found.missing.length) return say('sandbox.notInstalled', { programs: found.missing.join(', ') });
+      programs = { bwrapPath: found.bwrap, ripgrep: { ...this.config.ripgrep, command: found.ripgrep! } };
+      programs.socatPath = (await probeSocatForBridges()).path ?? found.socat;
+    } else {
+      // The async check: the sync one resolves the seccomp helper with `npm root -g` on the event loop.
+      const deps = await SandboxManager.checkDependenciesAsync();
+      if (deps.errors.length) return deps.errors.join('; ');
+    }
     const init = (): Promise<void> => {
       if (!started) generation++;
       started ??= SandboxManager.initialize(
-        { ...this.config, socatPath: bridgeSocatPath },
+        { ...this.config, ...programs },
         // A host no command's list names is refused, and the refusal says which host and why.
         ({ host }) =>
           Promise.resolve({
@@ -293,8 +315,9 @@ export class Wall {
       ).then(() => void (bridges = bridgeProcesses(rt)));
       return started;
     };
-    // The runtime gives its socat bridges 0.6 s to appear; a loaded machine can take longer, and then the sandbox
-    // would stay unavailable for the session (every command asking). Two more tries before that.
+    // The runtime gives its socat bridges 0.6 s to appear, and its one remaining `which` (of the scanner, by the path
+    // Knack found) 1 s; a loaded machine can take longer, and then the sandbox would stay unavailable for the session
+    // (every command asking). Two more tries before that, whatever the runtime's words: a lasting cause fails all three.
     for (let attempt = 1; ; attempt++) {
       try {
         await init();
@@ -309,7 +332,7 @@ export class Wall {
       } catch (e) {
         started = undefined;
         const why = (e as Error).message.split('\n')[0] ?? '';
-        if (attempt < 3 && /bridge/i.test(why)) {
+        if (attempt < 3) {
           await SandboxManager.reset().catch(() => undefined);
           continue;
         }

@@ -38,7 +38,7 @@ test('without bubblewrap on PATH: unavailable, the reason names it, the hint ins
   assert.equal(r.status, 1, r.stderr);
   const s = JSON.parse(r.stdout) as { available: boolean; reason: string; hint: string };
   assert.equal(s.available, false);
-  assert.match(s.reason, /bubblewrap \(bwrap\) not installed/);
+  assert.match(s.reason, /^bubblewrap \(bwrap\), socat, .* not installed \(no executable file of that name/);
   assert.match(s.hint, /apt install bubblewrap socat ripgrep/);
   mkdirSync(join(home, 'data'), { recursive: true });
   writeFileSync(join(home, 'data', 'settings.json'), JSON.stringify({ sandbox: { mode: 'off' } }));
