@@ -50,6 +50,13 @@ try {
     'built per command': await open('rebuilt-offline', false),
     'reused (default)': await open('reused-offline', true),
   };
+  // The runtime's own dependency check (`which` of bwrap, socat and the scanner, each a spawnSync), which the wall ran
+  // before starting the runtime and no longer does (it finds the programs itself): how long it holds the event loop.
+  const check = monitorEventLoopDelay({ resolution: 10 });
+  check.enable();
+  const { SandboxManager } = await import('@anthropic-ai/sandbox-runtime');
+  await SandboxManager.checkDependenciesAsync();
+  check.disable();
   const first = walls['built per command, relays'];
   const names = Object.keys(walls) as (keyof typeof walls)[];
   const bare: number[] = [];
@@ -74,6 +81,7 @@ try {
   console.log(
     `  event loop held during the first start      max ${ms(loop.max / 1e6)}   p99 ${ms(loop.percentile(99) / 1e6)}`,
   );
+  console.log(`  event loop held by the runtime's own check  max ${ms(check.max / 1e6)}   (no longer run by the wall)`);
   console.log(`  bare spawn        median ${ms(median(bare))}   p90 ${ms(p90(bare))}`);
   for (const name of names) {
     const xs = times[name];
