@@ -10,7 +10,6 @@ import type {
   ChatMessage,
   DraftCheck,
   InstallReport,
-  PermissionsView,
   SkillDetail,
   SkillItem,
   ToolCallView,
@@ -21,7 +20,6 @@ type Summary = MethodOutput<'skills.list'>['skills'][number];
 type Card = EventPayload<'chat.toolCall'>['card'];
 type ChatApprovalPayload = EventPayload<'chat.approval'>;
 type Outcome = MethodOutput<'skills.install'>;
-type Perms = NonNullable<MethodOutput<'skills.show'>['permissions']>;
 
 export function toSkillItem(s: Summary): SkillItem {
   const a = s.audit;
@@ -63,17 +61,6 @@ export function toBase64(bytes: Uint8Array): string {
   return btoa(bin);
 }
 
-function toPerms(p?: Perms): PermissionsView | undefined {
-  if (!p) return undefined;
-  return {
-    tools: p.tools,
-    network: p.network,
-    read: p.read,
-    write: p.write,
-    ...(Object.keys(p.commands).length ? { commands: p.commands } : {}),
-  };
-}
-
 function toReport(o: Outcome): InstallReport {
   if (!o.report) throw { code: 'refused', message: o.reason ?? `install ${o.status}` };
   const r = o.report;
@@ -81,16 +68,8 @@ function toReport(o: Outcome): InstallReport {
     ...(o.approvalId ? { approvalId: o.approvalId } : {}),
     skill: o.skill ?? r.skill,
     level: r.level,
-    findings: r.findings.map((f) => ({
-      file: f.file,
-      line: f.line,
-      level: f.level,
-      rule: f.rule,
-      message: f.message,
-      ...(f.words ? { words: f.words } : {}),
-      excerpt: f.excerpt,
-    })),
-    ...(r.permissions ? { permissions: toPerms(r.permissions)! } : {}),
+    findings: r.findings,
+    ...(r.permissions ? { permissions: r.permissions } : {}),
     ...(r.diff ? { diff: r.diff } : {}),
     contentHash: r.contentHash,
     status: o.status === 'rejected' ? 'refused' : o.status,
@@ -315,22 +294,13 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
           'allowed-tools': d.allowedTools,
           file: d.file,
         },
-        ...(d.permissions ? { permissions: toPerms(d.permissions)! } : {}),
+        ...(d.permissions ? { permissions: d.permissions } : {}),
         ...((d.report?.contentHash ?? d.audit.contentHash)
           ? { contentHash: (d.report?.contentHash ?? d.audit.contentHash)! }
           : {}),
         dependsOn: d.dependsOn,
         allowedTools: d.allowedTools,
-        findings:
-          d.report?.findings.map((f) => ({
-            file: f.file,
-            line: f.line,
-            level: f.level,
-            rule: f.rule,
-            message: f.message,
-            ...(f.words ? { words: f.words } : {}),
-            excerpt: f.excerpt,
-          })) ?? [],
+        findings: d.report?.findings ?? [],
         diagnosticList: d.diagnostics.map((x) => ({
           severity: x.severity,
           file: x.file,

@@ -1,6 +1,6 @@
 // View-model shapes the screens render: what the renderer receives over the contract, nothing more.
 // Plain data only (no functions, no Node types); the contract adapter fills them.
-import type { AttachmentMeta, Said, SkillOrigin } from '../../../preload/contract';
+import type { AttachmentMeta, AuditFinding, Permissions, Said, SkillOrigin } from '../../../preload/contract';
 
 export type Tier = 'builtin' | 'user' | 'project';
 export type AuditLevel = 'P0' | 'P1' | 'P2';
@@ -11,25 +11,6 @@ export interface Diagnostic {
   line?: number;
   field?: string;
   message: string;
-}
-
-export interface Finding {
-  file: string;
-  line: number;
-  level: 'P0' | 'P1';
-  rule: string;
-  message: string;
-  /** `message` as words, said in the window's language. */
-  words?: Said;
-  excerpt: string;
-}
-
-export interface PermissionsView {
-  tools: string[];
-  network: boolean;
-  read: string[];
-  write: string[];
-  commands?: Record<string, string[]>;
 }
 
 export interface PermissionDiffView {
@@ -78,8 +59,8 @@ export interface SkillDetail extends SkillItem {
   /** Skills it loads with it, and the tools it lists as allowed (shown as labelled facts, never as raw YAML keys). */
   dependsOn?: string[];
   allowedTools?: string[];
-  permissions?: PermissionsView;
-  findings: Finding[];
+  permissions?: Permissions;
+  findings: AuditFinding[];
   diagnosticList: Diagnostic[];
   resources: string[];
   body: string;
@@ -92,8 +73,8 @@ export interface InstallReport {
   approvalId?: string;
   skill: string;
   level: AuditLevel;
-  findings: Finding[];
-  permissions?: PermissionsView;
+  findings: AuditFinding[];
+  permissions?: Permissions;
   diff?: PermissionDiffView;
   contentHash: string;
   /** installed (P2), pending (P1), refused (P0 or other reason), exists (needs update confirmation), rejected (by the user). */
@@ -209,8 +190,8 @@ export type ChatEvent =
 export interface DraftCheck {
   skill: string;
   level: AuditLevel;
-  findings: Finding[];
-  permissions?: PermissionsView;
+  findings: AuditFinding[];
+  permissions?: Permissions;
   contentHash: string;
   /** What the SKILL.md's frontmatter says wrong, with file, line and field. */
   diagnostics: Diagnostic[];

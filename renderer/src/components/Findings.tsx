@@ -2,11 +2,11 @@
 // block every review shows (install, source install, trust): legend, findings, permissions, the reviewed hash.
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Finding, PermissionsView } from '../api/types';
+import type { AuditFinding, Permissions as Asked } from '../../../preload/contract';
 import { useSay } from '../i18n/say';
 import { LevelLegend } from './Levels';
 
-export function Findings({ findings }: { findings: Finding[] }) {
+export function Findings({ findings }: { findings: AuditFinding[] }) {
   const { t } = useTranslation();
   const say = useSay();
   if (findings.length === 0) return <p className="muted">{t('audit.noFindings')}</p>;
@@ -28,7 +28,7 @@ export function Findings({ findings }: { findings: Finding[] }) {
   );
 }
 
-export function Permissions({ p }: { p?: PermissionsView }) {
+export function Permissions({ p }: { p?: Asked | undefined }) {
   const { t } = useTranslation();
   if (!p) return <p className="muted">{t('audit.noPermissions')}</p>;
   return (
@@ -41,13 +41,12 @@ export function Permissions({ p }: { p?: PermissionsView }) {
       <dd>{p.read.length ? p.read.join(', ') : t('common.none')}</dd>
       <dt>{t('perm.write')}</dt>
       <dd>{p.write.length ? p.write.join(', ') : t('common.none')}</dd>
-      {p.commands &&
-        Object.entries(p.commands).map(([tool, cmds]) => (
-          <div key={tool} className="contents">
-            <dt>{t('perm.commands', { tool })}</dt>
-            <dd>{cmds.join(', ')}</dd>
-          </div>
-        ))}
+      {Object.entries(p.commands).map(([tool, cmds]) => (
+        <div key={tool} className="contents">
+          <dt>{t('perm.commands', { tool })}</dt>
+          <dd>{cmds.join(', ')}</dd>
+        </div>
+      ))}
     </dl>
   );
 }
@@ -63,8 +62,8 @@ export function AuditFindings({
   contentHash,
   children,
 }: {
-  findings: Finding[];
-  permissions?: PermissionsView | undefined;
+  findings: AuditFinding[];
+  permissions?: Asked | undefined;
   contentHash?: string | undefined;
   children?: ReactNode;
 }) {

@@ -21,7 +21,14 @@ const finding = {
   message: 'downloads from the network',
   excerpt: 'curl https://example.com/x <b>bold</b>',
 };
-const permissions = { tools: ['bash'], network: true, read: ['**'], write: [] };
+const permissions = {
+  tools: ['bash'],
+  commands: {},
+  network: true,
+  read: ['**'],
+  write: [],
+  declared: 'permissions' as const,
+};
 // The trust review's hash is the memory client's `hash-<name>`: the same everywhere, so the blocks can be compared.
 const report: InstallReport = {
   approvalId: 'ap-1',

@@ -19,11 +19,19 @@ const p1 = {
       line: 3,
       level: 'P1' as const,
       rule: 'net.curl',
+      family: 'exec',
       message: 'downloads from the network',
       excerpt: 'curl https://example.com/x',
     },
   ],
-  permissions: { tools: ['bash'], network: true, read: ['**'], write: [] },
+  permissions: {
+    tools: ['bash'],
+    commands: {},
+    network: true,
+    read: ['**'],
+    write: [],
+    declared: 'permissions' as const,
+  },
   diff: { lines: ['+ tool bash', '+ network on'], widened: true },
 };
 const p0 = {
@@ -38,6 +46,7 @@ const p0 = {
       line: 9,
       level: 'P0' as const,
       rule: 'rm.home',
+      family: 'exec',
       message: 'removes the home folder',
       excerpt: 'rm -rf ~',
     },

@@ -96,13 +96,21 @@ describe('skill detail', () => {
     c.showSkill = async () => ({
       ...c.skills[0]!,
       manifest: { name: 'deploy' },
-      permissions: { tools: ['bash'], network: false, read: ['**'], write: ['dist/**'] },
+      permissions: {
+        tools: ['bash'],
+        commands: {},
+        network: false,
+        read: ['**'],
+        write: ['dist/**'],
+        declared: 'permissions' as const,
+      },
       findings: [
         {
           file: 'scripts/go.sh',
           line: 4,
           level: 'P1',
           rule: 'x',
+          family: 'exec',
           message: 'runs a remote script',
           excerpt: 'curl | sh',
         },

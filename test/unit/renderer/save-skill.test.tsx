@@ -18,7 +18,14 @@ const clean: DraftCheck = {
   skill: 'release-day',
   level: 'P2',
   findings: [],
-  permissions: { tools: ['read_file'], network: false, read: ['notes.txt'], write: [] },
+  permissions: {
+    tools: ['read_file'],
+    commands: {},
+    network: false,
+    read: ['notes.txt'],
+    write: [],
+    declared: 'permissions' as const,
+  },
   contentHash: 'aaaa',
   diagnostics: [],
 };
@@ -33,6 +40,7 @@ const p0: DraftCheck = {
       line: 12,
       level: 'P0',
       rule: 'destructive.rm-root',
+      family: 'exec',
       message: 'deletes the home folder',
       excerpt: 'rm -rf ~/ <img src=x onerror=alert(1)>',
     },

@@ -22,6 +22,7 @@ function client() {
       line: 7,
       level: 'P1',
       rule: 'pkg.global',
+      family: 'exec',
       message: 'installs a package globally',
       excerpt: 'npm install -g left-pad',
     },
