@@ -466,6 +466,9 @@ export const GateDecisionFields = z.object({
   rule: z.string().optional(),
   ruleId: z.string().optional(),
   scope: z.string().optional(),
+  /** `rule` and `scope` as words the window says in its language (escaped where shown). */
+  ruleWords: Said.optional(),
+  scopeWords: Said.optional(),
   skill: z
     .object({ name: z.string(), tier: z.string().optional(), dir: z.string(), hash: z.string().optional() })
     .optional(),
@@ -494,6 +497,8 @@ export const ChatApproval = z.object({
   summary: z.string(),
   /** What "always" would store, one rule per line, shown before the user picks it (empty: "always" is not offered). */
   alwaysPreview: z.array(z.string()),
+  /** alwaysPreview as words the window says in its language (same order; escaped onto one line where shown). */
+  alwaysWords: z.array(Said).optional(),
   /**
    * Per rule of alwaysPreview (same order): 'network' or 'outside' when it would let network calls or writes outside
    * the workspace run unasked; the card never pre-ticks such a rule. Absent or null: it stays inside.

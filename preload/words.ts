@@ -246,6 +246,8 @@ export const WORDS = {
   'rule.host': 'host {{host}}',
   'rule.in': 'in {{workspace}}',
   'rule.everywhere': 'everywhere',
+  'rule.scopeWorkspace': 'workspace {{workspace}}',
+  'rule.scopeAll': 'every workspace',
   'rule.skillByName':
     'for skill {{name}} (by name only: a user or built-in skill of that name; add it again with --skill to bind it to one folder and content)',
   'rule.skillBound': 'for skill {{identity}}',

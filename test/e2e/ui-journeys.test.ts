@@ -377,7 +377,7 @@ test(
     await app.page.keyboard.press('Enter');
     const second = app.page.getByRole('region', { name: 'Approval for bash' }).last();
     await second.getByRole('button', { name: 'Always allow' }).waitFor();
-    const rule = (await second.locator('code.rule').textContent())?.trim() ?? '';
+    const rule = (await second.locator('.rules-preview .rule').textContent())?.trim() ?? '';
     assert.ok(rule.length > 0, 'Always allow shows the rule it will save');
     await second.getByRole('button', { name: 'Always allow' }).click();
     await app.page.getByText('Still clean.').waitFor();

@@ -2,7 +2,8 @@
 // the call's risks), waiting for the user's answer, answers given before a restart, and --yes.
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { alwaysPreview, alwaysWidens, callRisks, decisionFields, type RiskLine } from '../policy/index.js';
+import { alwaysSaid, alwaysWidens, callRisks, decisionFields, type RiskLine } from '../policy/index.js';
+import { english, type Said } from '../base/index.js';
 import type { ApprovalRequest } from '../tools/index.js';
 import type { AgentEventBody, ApprovalAnswer, PendingApproval } from './types.js';
 
@@ -61,7 +62,7 @@ export class Approvals {
         reason: req.reason,
         ...(req.decision?.words ? { words: req.decision.words } : {}),
         activeSkills: this.host.activeSkills(),
-        alwaysPreview: this.preview(req),
+        ...this.preview(req),
         ...(Object.keys(fields).length ? { decision: fields } : {}),
       });
       this.host.record({
@@ -138,24 +139,27 @@ export class Approvals {
   /** What the card shows: the rules "always" would store, which of them widen, and the call's risk lines. */
   private offer(req: ApprovalRequest): {
     alwaysPreview: string[];
+    alwaysWords: Said[];
     alwaysWidens: ('network' | 'outside' | null)[];
     risks: RiskLine[];
   } {
     const call = { tool: req.tool, args: req.args, access: req.access };
     const risks = callRisks(req.access, this.host.workspace, this.host.networkAllowed());
     return {
-      alwaysPreview: this.preview(req),
+      ...this.preview(req),
       alwaysWidens: alwaysWidens(call, req.actor, this.host.workspace, risks, req.decision),
       risks,
     };
   }
 
-  private preview(req: ApprovalRequest): string[] {
-    return alwaysPreview(
+  /** The rules "always" would store, as words and as their English (the CLI, the log, what is stored). */
+  private preview(req: ApprovalRequest): { alwaysPreview: string[]; alwaysWords: Said[] } {
+    const words = alwaysSaid(
       { tool: req.tool, args: req.args, access: req.access },
       req.actor,
       this.host.workspace,
       req.decision,
     );
+    return { alwaysPreview: words.map(english), alwaysWords: words };
   }
 }

@@ -106,6 +106,8 @@ export type AgentEventBody =
       activeSkills: string[];
       /** What "always allow" would store, one rule per line, shown before saving. */
       alwaysPreview: string[];
+      /** The same rules as words the window says in its language (absent in logs written before). */
+      alwaysWords?: Said[];
       /** Per preview rule: would it let network calls or writes outside the workspace run unasked (never pre-ticked). */
       alwaysWidens?: ('network' | 'outside' | null)[];
       /** What the call would do, as plain risk lines (a code and its parameters, worded by the window). */

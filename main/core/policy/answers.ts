@@ -2,7 +2,8 @@
 // prefix, never a pile of one-offs); `once`/`deny` decide this call only. The tool pipeline and the app's approvals use it.
 import type { PolicyRepo, Rule } from '../store/index.js';
 import type { Actor, Decision, ToolCall } from './types.js';
-import { describeRule, generaliseRules, loadedScopeKey, skillScopeKey } from './rules.js';
+import { generaliseRules, loadedScopeKey, ruleSaid, skillScopeKey } from './rules.js';
+import { english, type Said } from '../base/index.js';
 import { addRule } from './rule-book.js';
 import { ruleWidens, type RiskLine } from './risks.js';
 
@@ -68,6 +69,11 @@ export function alwaysWidens(
 
 /** What "always" would store for this call, described (shown before the user picks it). */
 export function alwaysPreview(call: ToolCall, actor: Actor, workspace: string, decision?: Decision): string[] {
+  return alwaysSaid(call, actor, workspace, decision).map(english);
+}
+
+/** The same rules as words the window says in its language (alwaysPreview is their English, in the same order). */
+export function alwaysSaid(call: ToolCall, actor: Actor, workspace: string, decision?: Decision): Said[] {
   const scope = answerScope(actor, decision);
-  return scope.ok ? generaliseRules(call, workspace, 'allow', scope.skill).map(describeRule) : [];
+  return scope.ok ? generaliseRules(call, workspace, 'allow', scope.skill).map(ruleSaid) : [];
 }

@@ -4,7 +4,10 @@ import type { Decision, SkillIdentity } from './types.js';
 import { displaySafe } from '../../../preload/display.js';
 
 /** The parts of a decision a person approving (or reading the log) needs besides the verdict and the reason. */
-export type DecisionFields = Pick<Decision, 'ruleId' | 'rule' | 'scope' | 'skill' | 'paths'>;
+export type DecisionFields = Pick<
+  Decision,
+  'ruleId' | 'rule' | 'scope' | 'ruleWords' | 'scopeWords' | 'skill' | 'paths'
+>;
 
 /** The decision's fields that are set (none of them: an empty object). */
 export function decisionFields(d: Decision | undefined): DecisionFields {
@@ -13,6 +16,8 @@ export function decisionFields(d: Decision | undefined): DecisionFields {
   if (d.ruleId !== undefined) out.ruleId = d.ruleId;
   if (d.rule !== undefined) out.rule = d.rule;
   if (d.scope !== undefined) out.scope = d.scope;
+  if (d.ruleWords) out.ruleWords = d.ruleWords;
+  if (d.scopeWords) out.scopeWords = d.scopeWords;
   if (d.skill) out.skill = { ...d.skill };
   if (d.paths && (d.paths.read.length || d.paths.write.length))
     out.paths = { read: [...d.paths.read], write: [...d.paths.write] };

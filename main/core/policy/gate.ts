@@ -10,7 +10,7 @@ import { canonicalToolName } from './permissions.js';
 import { toolsWhere } from './tool-table.js';
 import { english, isInside, realRoot, say, type Said } from '../base/index.js';
 import type { Rule } from '../store/index.js';
-import { categoryOf, commandSegments, describeRule, describeSkillScope, evaluateRules, ruleSaid } from './rules.js';
+import { categoryOf, commandSegments, evaluateRules, ruleSaid, ruleScopeSaid } from './rules.js';
 import { parseCommandLine } from './shell.js';
 import { internalKind, normalizeHost } from './hosts.js';
 import { destructiveInWorkspace } from './destructive.js';
@@ -66,11 +66,9 @@ export const HARNESS_TOOLS = toolsWhere((s) => s.harness === true);
 /** The rule part of a decision: its id, its description and its scope (workspace, skill). */
 function ruleFields(rule?: Rule): Partial<Decision> {
   if (!rule) return {};
-  const scope = [
-    rule.workspace !== undefined ? `workspace ${rule.workspace}` : 'every workspace',
-    ...(rule.skill !== undefined ? [describeSkillScope(rule.skill)] : []),
-  ].join(', ');
-  return { ruleId: rule.id, rule: describeRule(rule), scope };
+  const ruleWords = ruleSaid(rule);
+  const scopeWords = ruleScopeSaid(rule);
+  return { ruleId: rule.id, rule: english(ruleWords), scope: english(scopeWords), ruleWords, scopeWords };
 }
 // A reason is words (preload/words.ts, `gate.*`): the window says it in its language; `reason` is its English.
 const decision = (verdict: Decision['verdict'], words: Said, rule?: Rule): Decision => ({

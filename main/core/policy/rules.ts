@@ -551,6 +551,13 @@ export function ruleSaid(r: NewRule | Rule): Said {
   return parts.reduce((a, b) => say('joinSpace', { a, b }));
 }
 
+/** A rule's scope as words: the workspace it is limited to (or every workspace), and its skill scope. */
+export function ruleScopeSaid(r: NewRule | Rule): Said {
+  const where =
+    r.workspace !== undefined ? say('rule.scopeWorkspace', { workspace: r.workspace }) : say('rule.scopeAll');
+  return r.skill !== undefined ? say('listAnd', { a: where, b: skillScopeWords(r.skill) }) : where;
+}
+
 export function describeRule(r: NewRule | Rule): string {
   return english(ruleSaid(r));
 }

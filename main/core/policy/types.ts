@@ -60,6 +60,9 @@ export interface Decision {
   rule?: string;
   /** The rule's scope: the workspace and skill it is limited to, or "everywhere". */
   scope?: string;
+  /** `rule` and `scope` as words the window says in its language. */
+  ruleWords?: Said;
+  scopeWords?: Said;
   /** The acting skill, when a skill's script makes the call. */
   skill?: SkillIdentity;
   /** For an `ask` to the agent: the skills loaded now, by identity ("always" then holds only while they are loaded). */

@@ -37,6 +37,9 @@ export function visibleDecision(f: DecisionFields | undefined): GateDecisionFiel
   if (f.rule !== undefined) out.rule = displaySafe(f.rule);
   if (f.ruleId !== undefined) out.ruleId = displaySafe(f.ruleId);
   if (f.scope !== undefined) out.scope = displaySafe(f.scope);
+  // Words cross as they are: the window escapes what it says from them (a parameter may hold any text).
+  if (f.ruleWords) out.ruleWords = f.ruleWords;
+  if (f.scopeWords) out.scopeWords = f.scopeWords;
   if (f.skill) {
     out.skill = {
       name: displaySafe(f.skill.name),
@@ -117,6 +120,7 @@ export function approvalOf(sessionId: string, e: PendingApproval): EventPayload<
     ...(e.words ? { words: e.words } : {}),
     summary: callSummary(e.tool, args),
     alwaysPreview: e.alwaysPreview.map(displaySafe), // one line each: a rule is one line
+    ...(e.alwaysWords ? { alwaysWords: e.alwaysWords } : {}),
     ...(e.alwaysWidens ? { alwaysWidens: e.alwaysWidens } : {}),
     ...(e.risks
       ? {

@@ -203,6 +203,7 @@ function toApproval(e: ChatApprovalPayload): ApprovalRequest {
     ...(e.words ? { words: e.words } : {}),
     summary: e.summary,
     ...(e.alwaysPreview.length ? { rules: e.alwaysPreview } : {}),
+    ...(e.alwaysWords?.length === e.alwaysPreview.length && e.alwaysPreview.length ? { ruleWords: e.alwaysWords } : {}),
     ...(e.alwaysWidens ? { widens: e.alwaysWidens } : {}),
     ...(e.risks ? { risks: e.risks } : {}),
     ...(e.actor.kind === 'skill' ? { skill: e.actor.skill } : {}),

@@ -90,6 +90,8 @@ export interface ApprovalRequest {
   args: unknown;
   /** The rules "Always allow" would save, for people, one per item; absent when the call cannot be generalised safely. */
   rules?: string[];
+  /** `rules` as words (same order), said in the window's language. */
+  ruleWords?: Said[];
   /** Escaped one-line summary of the call (command, path, host). */
   summary?: string;
   /** Per rule (same order): 'network' / 'outside' when it would let such calls run unasked; never pre-ticked. */
@@ -104,6 +106,9 @@ export interface ApprovalRequest {
   decision?: {
     rule?: string;
     scope?: string;
+    /** `rule` and `scope` as words, said in the window's language. */
+    ruleWords?: Said;
+    scopeWords?: Said;
     skill?: { name: string; tier?: string; dir: string; hash?: string };
     paths?: { read: string[]; write: string[] };
   };

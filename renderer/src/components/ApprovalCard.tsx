@@ -17,9 +17,11 @@ import { ErrorLine } from './DialogFooter';
 /** The gate's decision on the card: the rule that asked and its scope, the acting skill's identity, the paths checked. */
 function GateDecision({ d }: { d: NonNullable<ApprovalRequest['decision']> }) {
   const { t } = useTranslation();
-  const rows: [string, string][] = [];
-  if (d.rule) rows.push([t('approval.gateRule'), displaySafe(d.rule)]);
-  if (d.scope) rows.push([t('approval.scope'), displaySafe(d.scope)]);
+  const say = useSay();
+  // [label, value, said]: a rule and its scope are words in the window's language; the rest is names and paths.
+  const rows: [string, string, boolean?][] = [];
+  if (d.rule) rows.push([t('approval.gateRule'), displaySafe(say(d.ruleWords, d.rule)), true]);
+  if (d.scope) rows.push([t('approval.scope'), displaySafe(say(d.scopeWords, d.scope)), true]);
   if (d.skill) {
     const who = t('approval.skillIdentity', {
       name: displaySafe(d.skill.name),
@@ -36,12 +38,10 @@ function GateDecision({ d }: { d: NonNullable<ApprovalRequest['decision']> }) {
   if (!rows.length) return null;
   return (
     <dl className="gate-decision" aria-label={t('approval.decision')}>
-      {rows.map(([k, v]) => (
+      {rows.map(([k, v, said]) => (
         <Fragment key={k}>
           <dt>{k}</dt>
-          <dd>
-            <code>{v}</code>
-          </dd>
+          <dd>{said ? v : <code>{v}</code>}</dd>
         </Fragment>
       ))}
     </dl>
@@ -133,7 +133,7 @@ export function ApprovalCard({ request, answered }: { request: ApprovalRequest; 
                         checked={ticked[i] ?? false}
                         onChange={(e) => setTicked((x) => x.map((v, j) => (j === i ? e.target.checked : v)))}
                       />
-                      <code className="rule">{displaySafe(r)}</code>
+                      <span className="rule">{displaySafe(say(request.ruleWords?.[i], r))}</span>
                       {request.widens?.[i] && (
                         <span className="badge warn">{t(`approval.widens.${request.widens[i]}`)}</span>
                       )}

@@ -194,6 +194,8 @@ export const wordsZh: Record<WordCode, string> = {
   'rule.host': '主机 {{host}}',
   'rule.in': '限于 {{workspace}}',
   'rule.everywhere': '所有工作区',
+  'rule.scopeWorkspace': '工作区 {{workspace}}',
+  'rule.scopeAll': '所有工作区',
   'rule.skillByName':
     '仅限技能 {{name}}（只按名字：任何同名的用户技能或内置技能；用 --skill 重新添加可以绑定到一个文件夹和内容）',
   'rule.skillBound': '仅限技能 {{identity}}',

@@ -40,6 +40,30 @@ test('an approval request and its gate decision carry the rule, its scope and th
   assert.deepEqual((stored.data as { decision?: unknown }).decision, req.decision);
 });
 
+test('the rule, its scope and what Always allow would save are words too, whose English is what the fields say', async () => {
+  const { english } = await import('../../../main/core/base/index.js');
+  const env = await agentEnv();
+  const wsReal = realpathSync(env.workspace);
+  env.ws.store!.policy.insertRule({ effect: 'ask', tool: 'write_file', workspace: wsReal });
+  env.server.script(
+    { toolCalls: [{ id: 'w1', name: 'write_file', input: { path: 'out.txt', content: 'hi' } }] },
+    { text: 'done' },
+  );
+  const chat = env.agent.newSession();
+  const evs = recorder(chat);
+  chat.on((e) => {
+    if (e.type === 'approval_requested') setImmediate(() => chat.answer(e.approvalId, { kind: 'once' }));
+  });
+  await chat.send('write out.txt');
+  const req = get(evs, 'approval_requested')[0]!;
+  assert.ok(req.decision?.ruleWords && req.decision.scopeWords, 'words for the rule and its scope');
+  assert.equal(english(req.decision.ruleWords), req.decision.rule);
+  assert.equal(english(req.decision.scopeWords), req.decision.scope);
+  assert.equal(req.decision.scopeWords.code, 'rule.scopeWorkspace');
+  assert.ok(req.alwaysPreview.length > 0);
+  assert.deepEqual(req.alwaysWords?.map(english), req.alwaysPreview);
+});
+
 test('a denial recorded in the session log names the rule and scope that denied it', async () => {
   const env = await agentEnv();
   const wsReal = realpathSync(env.workspace);

@@ -254,4 +254,63 @@ describe('approval card', () => {
     expect(details.textContent).toContain('你的规则「询问 bash<img src=x> 所有工作区」要求每次都询问');
     expect(details.querySelector('img')).toBeNull();
   });
+
+  it('says the rules Always allow would save and the rule and scope that asked in Chinese, escaped onto one line', async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true }, 'zh');
+    const rule = (command: string) => ({
+      code: 'joinSpace',
+      params: {
+        a: {
+          code: 'joinSpace',
+          params: {
+            a: { code: 'rule.head', params: { effect: { code: 'rule.allow' }, tool: 'bash' } },
+            b: { code: 'rule.command', params: { command } },
+          },
+        },
+        b: { code: 'rule.in', params: { workspace: '/home/me/alpha' } },
+      },
+    });
+    act(() =>
+      c.emit({
+        type: 'approval',
+        sessionId: 's1',
+        messageId: 'm1',
+        request: {
+          id: 'a3',
+          tool: 'bash',
+          args: { command: 'git log | head' },
+          reason: 'your rule asks every time',
+          rules: [
+            'allow bash command "git log" in /home/me/alpha',
+            'allow bash command "head\nrm -rf ~" in /home/me/alpha',
+          ],
+          ruleWords: [rule('git log'), rule('head\nrm -rf ~<img src=x>')],
+          decision: {
+            rule: 'ask bash everywhere',
+            scope: 'every workspace',
+            ruleWords: {
+              code: 'joinSpace',
+              params: {
+                a: { code: 'rule.head', params: { effect: { code: 'rule.ask' }, tool: 'bash' } },
+                b: { code: 'rule.everywhere' },
+              },
+            },
+            scopeWords: { code: 'rule.scopeAll' },
+          },
+        },
+      }),
+    );
+    const card = await screen.findByRole('region', { name: 'bash 的批准请求' });
+    const items = [...card.querySelectorAll('.rules-preview li')].map((li) => li.textContent);
+    expect(items).toEqual([
+      '允许 bash 命令「git log」 限于 /home/me/alpha',
+      expect.stringMatching(/^允许 bash 命令「head\\nrm -rf ~<img src=x>」 限于 \/home\/me\/alpha$/),
+    ]);
+    expect(card.querySelector('.rules-preview img')).toBeNull();
+    const dl = card.querySelector('dl.gate-decision')!;
+    expect(dl.textContent).toContain('询问 bash 所有工作区');
+    expect(dl.textContent).toContain('所有工作区');
+    expect(dl.textContent).not.toMatch(/every workspace|ask bash/);
+  });
 });
