@@ -226,4 +226,13 @@ export const migrations: Migration[] = [
       ALTER TABLE chat_sessions ADD COLUMN root_used_at INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 10,
+    name: "a skill folder's tree with its audit fingerprint, so a warm open checks it with one stat per file",
+    // JSON (skills/trust/tree.ts): each folder's times when it was listed and the files in fingerprint order. NULL: the
+    // folder is walked (a link in it, a listing too close to a change); the walk that matches stores it.
+    sql: `
+      ALTER TABLE audit_fingerprints ADD COLUMN tree TEXT;
+    `,
+  },
 ];

@@ -1,6 +1,7 @@
 // Persisted trust state: user rules, pending/decided skill approvals, trust decisions (by content hash), audit cache.
 import { randomUUID } from 'node:crypto';
 import type { Db } from './db.js';
+import type { Statement } from 'better-sqlite3';
 
 export type Effect = 'allow' | 'ask' | 'deny';
 
@@ -251,22 +252,42 @@ export class PolicyRepo {
       .run(contentHash, auditor, reportJson, Date.now());
   }
 
-  /** Keep many audits (reports by content hash, folder fingerprints) in one transaction. */
+  /** Keep many audits (reports by content hash, folder fingerprints and trees) in one transaction. */
   putAudits(
-    rows: { contentHash: string; auditor: string; reportJson: string; dir: string; fingerprint: string }[],
+    rows: {
+      contentHash: string;
+      auditor: string;
+      reportJson: string;
+      dir: string;
+      fingerprint: string;
+      tree?: string | undefined;
+    }[],
   ): void {
     this.db.transaction(() => {
       for (const r of rows) {
         this.putAudit(r.contentHash, r.auditor, r.reportJson);
-        this.putFingerprint(r.dir, r.fingerprint, r.contentHash);
+        this.putFingerprint(r.dir, r.fingerprint, r.contentHash, r.tree);
       }
     })();
   }
 
-  fingerprint(dir: string): { fingerprint: string; contentHash: string } | undefined {
-    return this.db
-      .prepare('SELECT fingerprint, content_hash AS contentHash FROM audit_fingerprints WHERE dir = ?')
-      .get(dir) as { fingerprint: string; contentHash: string } | undefined;
+  private fingerprintGet: Statement | undefined;
+
+  /** A folder's audit fingerprint, the content hash it was audited as, and its tree (skills/trust/tree.ts) if kept. */
+  fingerprint(dir: string): { fingerprint: string; contentHash: string; tree: string | null } | undefined {
+    // Prepared once: a warm open of thousands of skills asks this once per skill.
+    this.fingerprintGet ??= this.db.prepare(
+      'SELECT fingerprint, content_hash AS contentHash, tree FROM audit_fingerprints WHERE dir = ?',
+    );
+    return this.fingerprintGet.get(dir) as
+      { fingerprint: string; contentHash: string; tree: string | null } | undefined;
+  }
+
+  /** Keep a folder's tree beside its unchanged fingerprint (a walk found the fingerprint the same). */
+  putFingerprintTree(dir: string, fingerprint: string, tree: string): void {
+    this.db
+      .prepare('UPDATE audit_fingerprints SET tree = ? WHERE dir = ? AND fingerprint = ?')
+      .run(tree, dir, fingerprint);
   }
 
   /**
@@ -281,13 +302,15 @@ export class PolicyRepo {
     return new Set(rows.map((r) => r.dir));
   }
 
-  putFingerprint(dir: string, fingerprint: string, contentHash: string): void {
+  /** A folder's fingerprint and content hash; its tree when the audit's walk can vouch for one (else none is kept). */
+  putFingerprint(dir: string, fingerprint: string, contentHash: string, tree?: string): void {
     this.db
       .prepare(
-        `INSERT INTO audit_fingerprints (dir, fingerprint, content_hash) VALUES (?, ?, ?)
-       ON CONFLICT(dir) DO UPDATE SET fingerprint = excluded.fingerprint, content_hash = excluded.content_hash`,
+        `INSERT INTO audit_fingerprints (dir, fingerprint, content_hash, tree) VALUES (?, ?, ?, ?)
+       ON CONFLICT(dir) DO UPDATE SET fingerprint = excluded.fingerprint, content_hash = excluded.content_hash,
+         tree = excluded.tree`,
       )
-      .run(dir, fingerprint, contentHash);
+      .run(dir, fingerprint, contentHash, tree ?? null);
   }
 }
 

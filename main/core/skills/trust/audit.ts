@@ -12,6 +12,7 @@ import {
   readlinkSync,
   readSync,
   realpathSync,
+  statSync,
   type Dirent,
 } from 'node:fs';
 import { basename, sep } from 'node:path';
@@ -131,22 +132,34 @@ export interface FileEntry {
   abs: string;
   size: number;
   mtimeMs: number;
+  /** The change time, when the walk took an lstat (links; every file in listSkillFiles). */
+  ctimeMs?: number;
   link?: string;
   escapes?: boolean;
   /** A symlink whose target is not a regular file (a folder, FIFO, socket or device): never read. */
   special?: boolean;
 }
 
-/** Every file of a skill folder (symlinks reported, not followed out of the folder), sorted by path. */
-export function listSkillFiles(dir: string): { files: FileEntry[]; truncated: boolean } {
-  return walkSkillFiles(dir, true);
+/**
+ * A folder of a skill as a walk listed it: [its path from the skill folder ("" or "a/b/"), mtimeMs, ctimeMs, the wall
+ * clock just before it was listed]; [path, -1, -1, 0] when it could not be looked at. The folder's listing stands while
+ * its times are unchanged, and it was listed far enough from its last change (skills/trust/tree.ts).
+ */
+export type DirStamp = [string, number, number, number];
+
+/**
+ * Every file of a skill folder (symlinks reported, not followed out of the folder), sorted by path. `dirs`: the
+ * folders walked are stamped into it, each as it was just before its listing.
+ */
+export function listSkillFiles(dir: string, dirs?: DirStamp[]): { files: FileEntry[]; truncated: boolean } {
+  return walkSkillFiles(dir, true, dirs);
 }
 
 /**
  * The walk behind listSkillFiles. `stat` false: a regular file's size and mtime are left for its reader to take from
  * the open file (size -1 until then), which saves an lstat per file; links are always looked at here.
  */
-function walkSkillFiles(dir: string, stat: boolean): { files: FileEntry[]; truncated: boolean } {
+function walkSkillFiles(dir: string, stat: boolean, dirs?: DirStamp[]): { files: FileEntry[]; truncated: boolean } {
   // The folder's real path, taken when a link needs it (is its target inside the folder?): a folder without links is
   // walked as it was given, without resolving it.
   let root: string | undefined;
@@ -155,10 +168,24 @@ function walkSkillFiles(dir: string, stat: boolean): { files: FileEntry[]; trunc
   let truncated = false;
   // `relDir`: the folder's path from the root, "/" separators, ending in "/" (empty for the root).
   const walk = (abs: string, relDir: string): void => {
+    // Time first, then the folder's times, then the listing: a change after this moment moves the times past these.
+    const stamp: DirStamp = [relDir, -1, -1, 0];
+    if (dirs) {
+      dirs.push(stamp);
+      stamp[3] = Date.now();
+      try {
+        const ds = statSync(abs);
+        stamp[1] = ds.mtimeMs;
+        stamp[2] = ds.ctimeMs;
+      } catch {
+        stamp[3] = 0; // not vouched for: the listing below fails too, or the folder went in between
+      }
+    }
     let entries: Dirent[];
     try {
       entries = readdirSync(abs, { withFileTypes: true });
     } catch {
+      stamp[3] = 0;
       // A folder that does not resolve throws, as it always did (a resolved one that cannot be listed is empty).
       if (relDir === '') realRoot();
       return;
@@ -219,6 +246,7 @@ function walkSkillFiles(dir: string, stat: boolean): { files: FileEntry[]; trunc
           abs: p,
           size,
           mtimeMs: st.mtimeMs,
+          ctimeMs: st.ctimeMs,
           link: target,
           escapes,
           ...(special && !escapes ? { special } : {}),
@@ -226,7 +254,7 @@ function walkSkillFiles(dir: string, stat: boolean): { files: FileEntry[]; trunc
       } else if (st.isDirectory()) {
         walk(p, rel + '/');
       } else if (st.isFile()) {
-        files.push({ rel, abs: p, size: st.size, mtimeMs: st.mtimeMs });
+        files.push({ rel, abs: p, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs });
       }
     }
   };
@@ -256,15 +284,18 @@ function openFlags(f: FileEntry): number {
  * open file, or `tooLarge` (nothing read) when it passes the limits. A regular file the walk did not stat is opened
  * first and measured on the open descriptor (one fstat instead of an lstat before the read).
  */
-function readListed(f: FileEntry, room: number): { buf?: Buffer; size: number; mtimeMs: number; notFile?: boolean } {
+function readListed(
+  f: FileEntry,
+  room: number,
+): { buf?: Buffer; size: number; mtimeMs: number; ctimeMs: number; notFile?: boolean } {
   if (f.size >= 0 && f.link === undefined && (f.size > LIMITS.maxFileBytes || f.size > room))
-    return { size: f.size, mtimeMs: f.mtimeMs };
+    return { size: f.size, mtimeMs: f.mtimeMs, ctimeMs: f.ctimeMs ?? 0 };
   const fd = openSync(f.abs, openFlags(f));
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) return { size: st.size, mtimeMs: st.mtimeMs, notFile: true };
+    if (!st.isFile()) return { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, notFile: true };
     const size = st.size;
-    if (size > LIMITS.maxFileBytes || size > room) return { size, mtimeMs: st.mtimeMs };
+    if (size > LIMITS.maxFileBytes || size > room) return { size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
     const into = readInto(size);
     let n = 0;
     while (n < size) {
@@ -272,7 +303,7 @@ function readListed(f: FileEntry, room: number): { buf?: Buffer; size: number; m
       if (got === 0) break;
       n += got;
     }
-    return { buf: n === into.length ? into : into.subarray(0, n), size, mtimeMs: st.mtimeMs };
+    return { buf: n === into.length ? into : into.subarray(0, n), size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
   } finally {
     closeSync(fd);
   }
@@ -1501,11 +1532,28 @@ function permissionRequest(permissions: Permissions | undefined, diagnostics: Di
 }
 
 /**
- * One file's line in a folder's (path, size, mtime, link) fingerprint: folderFingerprint (trust.ts) hashes them from a
- * listing and auditFolder from its own reading, and the two must agree for a stored report to be found again.
+ * One file's line in a folder's (path, size, mtime, ctime, link) fingerprint: folderFingerprint (trust.ts) hashes them
+ * from a listing or a stored tree (tree.ts) and auditFolder from its own reading, and they must agree for a stored
+ * report to be found again. The change time is in it because no program can set it back: a script rewritten at the
+ * same size with its mtime put back (`touch -r`) is audited again.
  */
-export function fingerprintLine(f: Pick<FileEntry, 'rel' | 'link'>, size: number, mtimeMs: number): string {
-  return `${f.rel}\0${size}\0${mtimeMs}\0${f.link ?? ''}\n`;
+export function fingerprintLine(
+  f: Pick<FileEntry, 'rel' | 'link'>,
+  size: number,
+  mtimeMs: number,
+  ctimeMs: number,
+): string {
+  return `${f.rel}\0${size}\0${mtimeMs}\0${ctimeMs}\0${f.link ?? ''}\n`;
+}
+
+/**
+ * What a walk saw of a skill folder, in the form a later open checks with one stat per folder and per file: every
+ * folder's stamp, and its regular files in fingerprint order. Given only when it can vouch for the fingerprint: no
+ * link, nothing unreadable, not cut short (tree.ts).
+ */
+export interface FolderTree {
+  dirs: DirStamp[];
+  files: string[];
 }
 
 /** Audit a skill folder. Never throws for bad content: unreadable parts become findings. */
@@ -1517,14 +1565,19 @@ export function auditSkill(dir: string, opts: AuditOptions = {}): AuditReport {
  * Audit a skill folder, and give the (path, size, mtime, link) fingerprint of the files it read, as
  * folderFingerprint (trust.ts) would give it from a listing: the audit cache keys a stored report by it.
  */
-export function auditFolder(dir: string, opts: AuditOptions = {}): { report: AuditReport; fingerprint: string } {
-  const { files, truncated } = walkSkillFiles(dir, false);
+export function auditFolder(
+  dir: string,
+  opts: AuditOptions = {},
+): { report: AuditReport; fingerprint: string; tree?: FolderTree } {
+  const dirs: DirStamp[] = [];
+  const { files, truncated } = walkSkillFiles(dir, false, dirs);
   const skillFile = files.find((f) => f.rel === 'SKILL.md') ?? files.find((f) => f.rel === 'skill.md');
   const st: FolderAudit = {
     dir,
     opts,
     skillFile,
     fpText: '',
+    tree: truncated ? undefined : { dirs, files: [] },
     findings: [],
     hash: createHash('sha256'),
     hashText: '',
@@ -1570,6 +1623,8 @@ interface FolderAudit {
   readonly skillFile: FileEntry | undefined;
   /** The fingerprint's lines; the content hash's text since the last file's bytes (each hashed in one update). */
   fpText: string;
+  /** The tree of the fingerprint, while it can vouch for it (a link or an unreadable file drops it). */
+  tree: FolderTree | undefined;
   readonly findings: Finding[];
   readonly hash: ReturnType<typeof createHash>;
   hashText: string;
@@ -1587,7 +1642,11 @@ function auditListed(st: FolderAudit, f: FileEntry): void {
   if (f.link !== undefined && !linkToRead(st, f)) return;
   const read = readOrReport(st, f);
   if (read === undefined) return;
-  if (f.link === undefined) st.fpText += fingerprintLine(f, read.size, read.mtimeMs);
+  if (f.link === undefined) {
+    st.fpText += fingerprintLine(f, read.size, read.mtimeMs, read.ctimeMs);
+    if (read.notFile) st.tree = undefined;
+    else st.tree?.files.push(f.rel);
+  }
   if (read.notFile) {
     st.findings.push({
       file: f.rel,
@@ -1606,7 +1665,8 @@ function auditListed(st: FolderAudit, f: FileEntry): void {
 
 /** A symlink's fingerprint and hash line, and whether its target is read (a regular file inside the folder). */
 function linkToRead(st: FolderAudit, f: FileEntry): boolean {
-  st.fpText += fingerprintLine(f, f.size, f.mtimeMs);
+  st.fpText += fingerprintLine(f, f.size, f.mtimeMs, f.ctimeMs ?? 0);
+  st.tree = undefined;
   st.hashText += `link:${f.link}\0`;
   if (f.escapes) {
     st.findings.push({
@@ -1636,8 +1696,9 @@ function readOrReport(st: FolderAudit, f: FileEntry): ReturnType<typeof readList
       } catch {
         /* gone */
       }
-      st.fpText += fingerprintLine(f, s?.size ?? -1, s?.mtimeMs ?? 0);
+      st.fpText += fingerprintLine(f, s?.size ?? -1, s?.mtimeMs ?? 0, s?.ctimeMs ?? 0);
     }
+    st.tree = undefined;
     st.findings.push({
       file: f.rel,
       line: 0,
@@ -1892,7 +1953,10 @@ function requestFindings(st: FolderAudit, f: FileEntry, facts: FrontmatterFacts,
 }
 
 /** The folder's report and fingerprint, once every file is read. */
-function folderResult(st: FolderAudit, fileCount: number): { report: AuditReport; fingerprint: string } {
+function folderResult(
+  st: FolderAudit,
+  fileCount: number,
+): { report: AuditReport; fingerprint: string; tree?: FolderTree } {
   const { findings, permissions } = st;
   const diff = st.opts.previous !== undefined && permissions ? widening(st, st.opts.previous, permissions) : undefined;
   if (findings.length > 1) findings.sort(byLevelFileLine);
@@ -1914,7 +1978,8 @@ function folderResult(st: FolderAudit, fileCount: number): { report: AuditReport
   report.verdicts = verdictsOf(findings);
   report.auditor = AUDITOR_VERSION;
   if (st.frontmatterSha256) report.frontmatterSha256 = st.frontmatterSha256;
-  return { report, fingerprint: sha256Hex(st.fpText) };
+  const fingerprint = sha256Hex(st.fpText);
+  return st.tree ? { report, fingerprint, tree: st.tree } : { report, fingerprint };
 }
 
 /** Most severe first, then by file and line. */

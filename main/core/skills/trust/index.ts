@@ -9,6 +9,7 @@ export {
   createTrustReview,
   folderFingerprint,
   trustSkill,
+  unchangedHash,
   type TrustReview,
   type TrustReviewOptions,
 } from './trust.js';

@@ -1,30 +1,38 @@
 // Trust for skills that arrive without an install (cloned project tier, folders dropped in by hand): audit on discovery.
 // P0 → disabled with findings; P1 → disabled until the user trusts this exact content hash; built-ins are trusted.
-import { createHash } from 'node:crypto';
 import type { Store } from '../../store/index.js';
 import { parsedManifestOf, type CatalogEntry, type ParsedManifest, type TrustHold } from '../format/index.js';
-import {
-  auditFolder,
-  auditSkill,
-  fingerprintLine,
-  listSkillFiles,
-  MANIFEST_FAMILIES,
-  verdictsOf,
-  type AuditReport,
-  type Finding,
-} from './audit.js';
+import { auditFolder, auditSkill, MANIFEST_FAMILIES, verdictsOf, type AuditReport, type Finding } from './audit.js';
 import { AUDITOR_VERSION } from './audit-rules.js';
+import { encodeTree, fingerprintNow, treeToKeep } from './tree.js';
 import { defaultPermissions, type Permissions } from '../../policy/index.js';
 import { permissionDiff } from '../../policy/index.js';
 
 export type ReviewVerdict = { enabled: false; reason: string; trust: TrustHold } | undefined;
 
-/** The (path, size, mtime, link) fingerprint of a folder's files: an unchanged fingerprint reuses the stored audit. */
+/** The (path, size, mtime, ctime, link) fingerprint of a folder's files, from a walk of the folder. */
 export function folderFingerprint(dir: string): string {
-  const { files } = listSkillFiles(dir);
-  const fp = createHash('sha256');
-  for (const f of files) fp.update(fingerprintLine(f, f.size, f.mtimeMs));
-  return fp.digest('hex');
+  return fingerprintNow(dir).fingerprint;
+}
+
+/**
+ * The content hash a folder was audited as, when its files are unchanged since (else undefined). Its fingerprint is
+ * taken from the tree kept with it (one stat per folder and per file) while that tree vouches for the folder, else from
+ * a walk; a walk that finds the fingerprint unchanged keeps its tree, so the next open is a stat per file again.
+ */
+export function unchangedHash(dir: string, store: Store): string | undefined {
+  const known = store.policy.fingerprint(dir);
+  if (!known) return undefined;
+  const now = fingerprintNow(dir, known.tree);
+  if (now.fingerprint !== known.fingerprint) return undefined;
+  if (now.tree) {
+    try {
+      store.policy.putFingerprintTree(dir, known.fingerprint, encodeTree(now.tree));
+    } catch {
+      // the tree is an optimisation: without it the next open walks the folder
+    }
+  }
+  return known.contentHash;
 }
 
 /**
@@ -32,20 +40,20 @@ export function folderFingerprint(dir: string): string {
  * has never seen is a miss without being listed: the audit gives its fingerprint (auditFolder) from its own reading.
  */
 export function storedAudit(dir: string, store: Store): AuditReport | undefined {
-  const known = store.policy.fingerprint(dir);
-  if (!known || known.fingerprint !== folderFingerprint(dir)) return undefined;
-  const cached = store.policy.cachedAudit(known.contentHash, AUDITOR_VERSION);
+  const hash = unchangedHash(dir, store);
+  if (hash === undefined) return undefined;
+  const cached = store.policy.cachedAudit(hash, AUDITOR_VERSION);
   return cached ? { ...(JSON.parse(cached) as AuditReport), dir } : undefined;
 }
 
-/** Keep a fresh report (the main thread is the store's one writer; workers only audit). */
-export function storeAudit(dir: string, fingerprint: string, report: AuditReport, store: Store): void {
-  store.policy.putAudit(report.contentHash, AUDITOR_VERSION, JSON.stringify(report));
-  store.policy.putFingerprint(dir, fingerprint, report.contentHash);
+/** Keep a fresh report (the main thread is the store's one writer; workers only audit), with its folder's tree. */
+export function storeAudit(dir: string, result: AuditResult, store: Store): void {
+  store.policy.putAudit(result.report.contentHash, AUDITOR_VERSION, JSON.stringify(result.report));
+  store.policy.putFingerprint(dir, result.fingerprint, result.report.contentHash, treeToKeep(result.tree));
 }
 
 /** Keep fresh reports in one transaction (a big folder's verdicts arrive in bursts). */
-export function storeAudits(rows: { dir: string; fingerprint: string; report: AuditReport }[], store: Store): void {
+export function storeAudits(rows: ({ dir: string } & AuditResult)[], store: Store): void {
   store.policy.putAudits(
     rows.map((r) => ({
       contentHash: r.report.contentHash,
@@ -53,6 +61,7 @@ export function storeAudits(rows: { dir: string; fingerprint: string; report: Au
       reportJson: JSON.stringify(r.report),
       dir: r.dir,
       fingerprint: r.fingerprint,
+      tree: treeToKeep(r.tree),
     })),
   );
 }
@@ -66,9 +75,9 @@ export function auditCached(dir: string, store?: Store, parsed?: ParsedManifest)
   if (!store) return auditSkill(dir, opts);
   const stored = storedAudit(dir, store);
   if (stored) return stored;
-  const { report, fingerprint } = auditFolder(dir, opts);
-  storeAudit(dir, fingerprint, report, store);
-  return report;
+  const result = auditFolder(dir, opts);
+  storeAudit(dir, result, store);
+  return result.report;
 }
 
 function firstOf(fs: Finding[]): string {
@@ -257,7 +266,7 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
   const audit = (typeof bg === 'object' && bg.audit) || slicedAudit(() => closed);
   /** Folders whose verdicts arrived since the catalog was last told, and the fresh reports still to store. */
   let arrivedDirs = new Set<string>();
-  let toStore: { dir: string; fingerprint: string; report: AuditReport }[] = [];
+  let toStore: ({ dir: string } & AuditResult)[] = [];
   /**
    * Store the arrived reports and tell the catalog, in one transaction: the reports, then the catalog's review of the
    * arrived skills (their accepted-permission writes, verdictOf). Never throws: a failed transaction (disk full, the
@@ -398,9 +407,9 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
     if (misses.length < minBatch) {
       for (const m of misses) {
         try {
-          const { report: r, fingerprint } = auditFolder(m.dir, { parsed: m.parsed });
-          if (store) storeAudit(m.dir, fingerprint, r, store);
-          fresh.set(m.dir, r);
+          const result = auditFolder(m.dir, { parsed: m.parsed });
+          if (store) storeAudit(m.dir, result, store);
+          fresh.set(m.dir, result.report);
         } catch {
           // left to the in-thread review, which reports it
         }
@@ -416,12 +425,12 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
       fresh.delete(m.dir);
       audit(m.dir, m.parsed)
         .then(
-          ({ report: r, fingerprint }) => {
+          (result) => {
             if (closed) return;
             stats.audited++;
-            stats.bytes += r.bytes;
-            fresh.set(m.dir, r);
-            toStore.push({ dir: m.dir, fingerprint, report: r });
+            stats.bytes += result.report.bytes;
+            fresh.set(m.dir, result.report);
+            toStore.push({ dir: m.dir, ...result });
           },
           // Not stored: the next review pass audits it again in this thread (reviewDiscovered), which reports the error.
           () => undefined,

@@ -10,7 +10,7 @@ import { nameKey } from '../../base/index.js';
 import { realRoot } from '../../base/index.js';
 import { skillPolicyOf } from '../format/index.js';
 import type { CatalogEntry } from '../format/index.js';
-import { folderFingerprint } from '../trust/index.js';
+import { unchangedHash } from '../trust/index.js';
 
 /**
  * A skill folder's content hash as its review recorded it, while its files are unchanged since (same names, sizes,
@@ -18,10 +18,9 @@ import { folderFingerprint } from '../trust/index.js';
  * only when the content is what it was).
  */
 export function reviewedHash(dir: string, store?: Store): string | undefined {
-  const known = store?.policy.fingerprint(dir);
-  if (!known) return undefined;
+  if (!store) return undefined;
   try {
-    return folderFingerprint(dir) === known.fingerprint ? known.contentHash : undefined;
+    return unchangedHash(dir, store);
   } catch {
     return undefined;
   }
