@@ -1,8 +1,10 @@
-// Tools: always-loaded and deferred tools, a ToolSearch box (as the model searches), MCP servers with state.
-import { useEffect, useState, type FormEvent } from 'react';
+// Tools: always-loaded and deferred tools, a ToolSearch box (as the model searches), MCP servers with state and the
+// form that adds, edits and removes them (McpServers).
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
-import type { McpServerStatus, ToolInfo } from '../../../preload/contract';
+import type { ToolInfo } from '../../../preload/contract';
+import { McpServers } from './McpServers';
 import { useView } from '../state/store';
 import { ErrorLine } from './DialogFooter';
 
@@ -25,21 +27,18 @@ export function Tools() {
   const client = useClient();
   const ws = useView((s) => s.workspace?.path ?? '');
   const [tools, setTools] = useState<ToolInfo[]>();
-  const [servers, setServers] = useState<McpServerStatus[]>();
   const [query, setQuery] = useState('');
   const [hits, setHits] = useState<ToolInfo[]>();
   const [error, setError] = useState<string>();
 
-  useEffect(() => {
+  // Read again when an MCP server's tools come or go.
+  const loadTools = useCallback(() => {
     client.call('tools.list', {}).then(
       (r) => setTools(r.tools),
       (e) => setError(errorText(e)),
     );
-    client.call('tools.mcpStatus', {}).then(
-      (r) => setServers(r.servers),
-      (e) => setError(errorText(e)),
-    );
-  }, [client, ws]);
+  }, [client]);
+  useEffect(loadTools, [loadTools, ws]);
 
   async function search(e: FormEvent) {
     e.preventDefault();
@@ -80,19 +79,7 @@ export function Tools() {
           <ToolList tools={tools.filter((x) => x.deferred)} />
         </>
       )}
-      <h3>{t('tools.mcp')}</h3>
-      {servers && servers.length === 0 && <p className="muted">{t('tools.noMcp')}</p>}
-      {servers && servers.length > 0 && (
-        <ul className="plain">
-          {servers.map((s) => (
-            <li key={s.name}>
-              <strong>{s.name}</strong> <span className={`badge mcp-${s.state}`}>{t(`tools.state.${s.state}`)}</span>{' '}
-              <span className="muted">{t('tools.count', { count: s.tools })}</span>
-              {s.error && <div className="error small-text">{s.error}</div>}
-            </li>
-          ))}
-        </ul>
-      )}
+      <McpServers onChanged={loadTools} />
     </section>
   );
 }

@@ -25,6 +25,7 @@ import type {
   SettingsView,
   ContextView,
   LoadedSkill,
+  McpEntry,
   McpServerStatus,
   ModelChoices,
   SandboxStatus,
@@ -131,6 +132,8 @@ export interface MemoryClient extends KnackClient {
   goodKey: string;
   /** The key setApiKey stored last, per preset (the test's stand-in for the key store). */
   keys: Record<string, string>;
+  /** The servers of the mcp.json files (mcp.list; mcp.save, mcp.remove and mcp.setEnabled change them). */
+  mcpEntries: McpEntry[];
 }
 
 export function memoryClient(
@@ -184,6 +187,34 @@ export function memoryClient(
           .map((t) => ({ ...t, score: 1 })),
       }),
       'tools.mcpStatus': () => ({ servers: c.servers }),
+      'mcp.list': () => ({ servers: c.mcpEntries, status: c.servers, errors: [] }),
+      'mcp.save': ({ scope, name, previousName, server }) => {
+        c.mcpEntries = c.mcpEntries.filter((x) => x.name !== (previousName ?? name));
+        c.mcpEntries.push({
+          name,
+          scope,
+          file: `/data/${scope}/mcp.json`,
+          kind: server.kind,
+          enabled: true,
+          ...(server.command ? { command: server.command } : {}),
+          args: server.args ?? [],
+          envKeys: (server.env ?? []).map((x) => x.name),
+          network: server.network ?? [],
+          ...(server.url ? { url: server.url } : {}),
+          headerKeys: (server.headers ?? []).map((x) => x.name),
+          held: false,
+        });
+        return { saved: true, tools: ['create_issue'] };
+      },
+      'mcp.remove': ({ name }) => {
+        const before = c.mcpEntries.length;
+        c.mcpEntries = c.mcpEntries.filter((x) => x.name !== name);
+        return { removed: c.mcpEntries.length < before };
+      },
+      'mcp.setEnabled': ({ name, enabled }) => {
+        c.mcpEntries = c.mcpEntries.map((x) => (x.name === name ? { ...x, enabled } : x));
+        return { enabled };
+      },
       'sessions.list': () => ({ sessions: c.sessions }),
       'sessions.search': ({ query }) => ({
         hits:
@@ -294,6 +325,19 @@ export function memoryClient(
     } as ModelChoices,
     tools: init.tools ?? [],
     servers: init.servers ?? [],
+    mcpEntries: (init.servers ?? []).map((x): McpEntry => ({
+      name: x.name,
+      scope: 'user',
+      file: '/data/mcp.json',
+      kind: 'stdio',
+      enabled: true,
+      command: 'node',
+      args: [],
+      envKeys: [],
+      network: [],
+      headerKeys: [],
+      held: false,
+    })),
     context: {
       sessionId: 's1',
       contextWindow: 200000,
