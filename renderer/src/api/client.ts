@@ -26,22 +26,17 @@ export interface ModelPick {
 export interface KnackClient extends Pick<ContractClient, 'call' | 'on'> {
   /** 'electron' offers native dialogs; 'serve' uses path fields. */
   readonly mode: 'electron' | 'serve';
+  /** The desktop's native pickers (dialog.* calls) are there; serve mode types paths instead. */
+  readonly nativeDialogs: boolean;
   info(): Promise<AppInfo>;
   /** The folder already open is left as it is unless `reload` (which closes its conversations) reads it again. */
   openWorkspace(path: string, opts?: { reload?: boolean }): Promise<WorkspaceInfo>;
-  recentWorkspaces(): Promise<string[]>;
   /** The user has seen the damaged databases the banner named (by where they were moved): rules count as read again. */
   acknowledgeStore?(movedTo: string[]): Promise<WorkspaceInfo>;
-  /** Native folder picker (Electron only); undefined when cancelled. */
-  pickFolder?(): Promise<string | undefined>;
-  /** Native folder-or-zip picker (Electron only). */
-  pickSkillSource?(kind: 'folder' | 'zip'): Promise<string | undefined>;
 
   listSkills(workspace: string): Promise<SkillItem[]>;
   /** The skills and the SKILL.md files that could not be read, in one read (the sidebar's list). */
   listCatalog?(workspace: string): Promise<{ skills: SkillItem[]; broken: BrokenSkillView[] }>;
-  /** Show a skill file in the file manager (desktop only). */
-  showSkillFile?(file: string): Promise<void>;
   showSkill(workspace: string, name: string, tier?: string): Promise<SkillDetail>;
   setSkillEnabled(workspace: string, name: string, enabled: boolean): Promise<void>;
   /** Trust one P1 skill at the content hash the user reviewed (a skill changed since is a conflict, never trusted). */

@@ -242,6 +242,7 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
 
   const client: KnackClient = {
     mode,
+    nativeDialogs,
     call: (method, input) => k.call(method, input),
     on: (event, listener) => k.on(event, listener),
     async info() {
@@ -257,23 +258,6 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
       workspace = w.path;
       return toWorkspace(w);
     },
-    async recentWorkspaces() {
-      return (await k.call('workspace.recent', {})).items.filter((i) => i.exists).map((i) => i.path);
-    },
-    ...(nativeDialogs
-      ? {
-          async pickFolder() {
-            return (await k.call('dialog.pickWorkspace', {})).path ?? undefined;
-          },
-          async pickSkillSource(kind: 'folder' | 'zip') {
-            return (await k.call('dialog.pickSkillSource', { kind })).path ?? undefined;
-          },
-          async showSkillFile(file: string) {
-            await k.call('dialog.showSkillFile', { file });
-          },
-        }
-      : {}),
-
     async listSkills() {
       return (await client.listCatalog!(workspace)).skills;
     },

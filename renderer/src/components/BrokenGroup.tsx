@@ -10,7 +10,13 @@ function shortName(b: BrokenSkillView): string {
   return parts.slice(-2).join('/');
 }
 
-export function BrokenGroup({ broken, show }: { broken: BrokenSkillView[]; show?: (file: string) => Promise<void> }) {
+export function BrokenGroup({
+  broken,
+  show,
+}: {
+  broken: BrokenSkillView[];
+  show?: (file: string) => Promise<unknown>;
+}) {
   const { t } = useTranslation();
   return (
     <details className="broken-group" open>

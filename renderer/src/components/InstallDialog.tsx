@@ -89,7 +89,7 @@ export function InstallDialog() {
   }
 
   async function pick(kind: 'folder' | 'zip') {
-    const p = await client.pickSkillSource?.(kind);
+    const { path: p } = await client.call('dialog.pickSkillSource', { kind });
     if (p) {
       setSource(p);
       void run(() => client.installSkill(ws, p, scope));
@@ -140,7 +140,7 @@ export function InstallDialog() {
       {!report && tab === 'local' && (
         <form onSubmit={audit} className="install-form">
           <p className="muted">{t('install.intro')}</p>
-          {client.pickSkillSource && (
+          {client.nativeDialogs && (
             <div className="actions">
               <button type="button" onClick={() => void pick('folder')}>
                 {t('install.chooseFolder')}

@@ -174,7 +174,10 @@ export function Sidebar() {
       </div>
       <LevelLegend />
       {broken.length > 0 && (
-        <BrokenGroup broken={broken} show={client.showSkillFile ? (f) => client.showSkillFile!(f) : undefined} />
+        <BrokenGroup
+          broken={broken}
+          show={client.nativeDialogs ? (file) => client.call('dialog.showSkillFile', { file }) : undefined}
+        />
       )}
       <ErrorLine error={skillsError} />
       {!skillsError && skillsLoading && skills.length === 0 && <p className="muted">{t('common.loading')}</p>}

@@ -34,7 +34,10 @@ export function WorkspaceOpen({ inSetup = false }: { inSetup?: boolean } = {}) {
   }, [current, busy]);
 
   useEffect(() => {
-    client.recentWorkspaces().then(setRecent, () => setRecent([]));
+    client.call('workspace.recent', {}).then(
+      (r) => setRecent(r.items.filter((i) => i.exists).map((i) => i.path)),
+      () => setRecent([]),
+    );
   }, [client]);
 
   async function open(p: string, reload = false) {
@@ -57,7 +60,7 @@ export function WorkspaceOpen({ inSetup = false }: { inSetup?: boolean } = {}) {
   }
 
   async function choose() {
-    const p = await client.pickFolder?.();
+    const { path: p } = await client.call('dialog.pickWorkspace', {});
     if (p) await open(p);
   }
 
@@ -84,7 +87,7 @@ export function WorkspaceOpen({ inSetup = false }: { inSetup?: boolean } = {}) {
           </button>
         </div>
       )}
-      {client.pickFolder && (
+      {client.nativeDialogs && (
         <button type="button" className="primary" onClick={() => void choose()} disabled={busy}>
           {t('workspace.choose')}
         </button>

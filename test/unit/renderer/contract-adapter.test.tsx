@@ -71,7 +71,7 @@ describe('contract client adapter', () => {
     expect(row!.triggers).toEqual(['ship it', '发布上线']);
     await c.trustSkill('/w', 'deploy', 'h-123');
     expect(calls.at(-1)).toEqual({ method: 'skills.trust', input: { name: 'deploy', contentHash: 'h-123' } });
-    expect(c.pickFolder).toBeUndefined();
+    expect(c.nativeDialogs).toBe(false);
   });
 
   it('turns an install outcome into the dialog report and approves with the audited hash', async () => {

@@ -248,6 +248,9 @@ export function memoryClient(
           widest: { tools: ['bash'], anyCommand: [], network: true, read: ['**'], write: [], undeclared: 0 },
         };
       },
+      'workspace.recent': () => ({
+        items: ['alpha', 'beta'].map((name) => ({ path: `/home/me/${name}`, name, openedAt: 0, exists: true })),
+      }),
       'settings.get': () => structuredClone(c.settings),
       'settings.setProvider': ({ preset: id, model, baseUrl }) => {
         const p = c.settings.presets.find((x) => x.id === id)!;
@@ -305,6 +308,7 @@ export function memoryClient(
       for (const s of subscribers) s(name, payload);
     },
     mode: 'serve' as const,
+    nativeDialogs: false,
     calls: [] as MemoryClient['calls'],
     skills: init.skills ?? [],
     broken: [] as BrokenSkillView[],
@@ -394,15 +398,12 @@ export function memoryClient(
     },
   } as MemoryClient;
 
-  const api: Omit<KnackClient, 'mode' | 'call' | 'on' | 'pickFolder' | 'pickSkillSource' | 'setPlanMode'> = {
+  const api: Omit<KnackClient, 'mode' | 'nativeDialogs' | 'call' | 'on' | 'setPlanMode'> = {
     async info() {
       return { mode: 'serve' };
     },
     async openWorkspace(path) {
       return { path, name: path.split('/').filter(Boolean).pop() ?? path };
-    },
-    async recentWorkspaces() {
-      return ['/home/me/alpha', '/home/me/beta'];
     },
     async listSkills() {
       return c.skills.map((s) => ({ ...s }));

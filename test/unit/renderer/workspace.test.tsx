@@ -38,7 +38,7 @@ describe('workspace screen', () => {
 
   it('says so when there are no recent workspaces and refuses an empty path', async () => {
     const c = memoryClient();
-    c.failing.add('recentWorkspaces');
+    c.failing.add('workspace.recent');
     renderWith(<WorkspaceOpen />, c);
     expect(await screen.findByText('No recent workspaces yet.')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Open' }));
@@ -149,7 +149,8 @@ describe('workspace screen', () => {
     renderWith(<WorkspaceOpen />, c);
     expect(screen.queryByRole('button', { name: 'Choose folder…' })).toBeNull();
     const e = memoryClient();
-    e.pickFolder = async () => '/picked/folder';
+    Object.assign(e, { nativeDialogs: true });
+    e.handlers['dialog.pickWorkspace'] = () => ({ path: '/picked/folder' });
     renderWith(<WorkspaceOpen />, e);
     await userEvent.click(screen.getAllByRole('button', { name: 'Choose folder…' })[0]!);
     await waitFor(() => expect(useView.getState().workspace?.path).toBe('/picked/folder'));
