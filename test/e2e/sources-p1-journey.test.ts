@@ -144,10 +144,10 @@ test(
     assert.ok(held, 'the held copy');
     writeFileSync(held, risky('swapped while held'));
     await d.getByRole('button', { name: 'Approve fetcher' }).click();
-    await d.getByText(/the content changed after approval .* review it again/).waitFor();
+    await d.getByText(/fetcher changed after it was reviewed .* install it again to review it/).waitFor();
     assert.ok(!existsSync(join(skillsDir, 'fetcher')), 'a changed held copy is not installed');
-    await d.getByRole('button', { name: 'Reject fetcher' }).click();
-    await d.getByText('rejected', { exact: true }).waitFor();
+    // The failed approval is closed with its copy: nothing waits in its name to be approved later.
+    assert.equal(await d.getByRole('button', { name: 'Approve fetcher' }).count(), 0);
     assert.deepEqual(staged(), []);
     await d.getByRole('button', { name: 'Close' }).click();
     await dialog().waitFor({ state: 'detached' });

@@ -168,16 +168,6 @@ export class PolicyRepo {
     );
   }
 
-  /** An approved approval for exactly this content going to exactly this target. */
-  approvedFor(contentHash: string, target: string): ApprovalRow | undefined {
-    const r = this.db
-      .prepare(
-        `SELECT ${APPROVAL_COLS} FROM skill_approvals WHERE status = 'approved' AND content_hash = ? AND target = ?`,
-      )
-      .get(contentHash, target) as ApprovalRow | undefined;
-    return r && clean(r);
-  }
-
   // ---- trust ----
   setTrust(skill: string, contentHash: string, decision: 'trusted' | 'distrusted'): void {
     this.db

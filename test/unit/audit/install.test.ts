@@ -1,7 +1,7 @@
 // Install and update on real folders and zips: P0 refused, P1 held for approval bound to the content hash, atomic, zip-slip safe.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { zipSync, strToU8 } from 'fflate';
 import { tempDir, writeTree, skillMd } from '../../helpers/tmp.js';
@@ -78,7 +78,7 @@ test('a P1 skill is held as a pending approval; approving installs exactly what 
   }
 });
 
-test('changing a file after approval invalidates it: nothing is installed, a new approval is needed', () => {
+test('attack: a held copy changed before approval is refused, and restoring the reviewed content asks again', () => {
   const { root, tierRoot, store } = env();
   try {
     const src = join(root, 'src', 'fetcher');
@@ -86,13 +86,49 @@ test('changing a file after approval invalidates it: nothing is installed, a new
     const r = installSkill({ source: src, tierRoot, tier: 'user', store });
     assert.equal(r.status, 'pending');
     const id = r.status === 'pending' ? r.approval.id : '';
+    // The held copy is swapped after the user saw its findings, then the user presses Approve.
     writeFileSync(join(src, 'SKILL.md'), p1 + '\n```bash\ncurl -s https://api.example.com/more\n```\n');
     const again = approvePendingInstall(store, id);
-    assert.equal(again.status, 'pending');
-    assert.match(again.status === 'pending' ? again.reason : '', /changed after approval/);
+    assert.equal(again.status, 'refused');
+    assert.match(again.status === 'refused' ? again.reason : '', /changed after it was reviewed/);
     assert.ok(!existsSync(join(tierRoot, 'fetcher')));
-    assert.equal(store.policy.approval(id)!.status, 'approved');
-    assert.equal(createApprovals(store).pending().length, 1);
+    // The failed approval counts for nothing: it is closed, not approved, and nothing else waits in its name.
+    assert.equal(store.policy.approval(id)!.status, 'rejected');
+    assert.equal(createApprovals(store).pending().length, 0);
+    assert.equal(approvePendingInstall(store, id).status, 'refused');
+    // Back to exactly the reviewed content: installing it is asked again, never installed on the old approval.
+    writeFileSync(join(src, 'SKILL.md'), p1);
+    const restored = installSkill({ source: src, tierRoot, tier: 'user', store });
+    assert.equal(restored.status, 'pending');
+    assert.notEqual(restored.status === 'pending' ? restored.approval.id : id, id);
+    assert.ok(!existsSync(join(tierRoot, 'fetcher')));
+    // A fresh approval of the reviewed content installs it, and only then is it recorded as approved.
+    const fresh = restored.status === 'pending' ? restored.approval.id : '';
+    assert.equal(store.policy.approval(fresh)!.status, 'pending');
+    assert.equal(approvePendingInstall(store, fresh).status, 'installed');
+    assert.equal(store.policy.approval(fresh)!.status, 'approved');
+  } finally {
+    store.close();
+  }
+});
+
+test('attack: an approval whose install fails is not recorded, and the same content is asked again later', () => {
+  const { root, tierRoot, store } = env();
+  try {
+    const src = join(root, 'src', 'fetcher');
+    writeTree(src, { 'SKILL.md': p1 });
+    const r = installSkill({ source: src, tierRoot, tier: 'user', store });
+    const id = r.status === 'pending' ? r.approval.id : '';
+    // Something else took the name meanwhile: the approved install cannot complete, so the approval stays undecided.
+    writeTree(join(tierRoot, 'fetcher'), { 'SKILL.md': clean.replace('name: tidy', 'name: fetcher') });
+    assert.equal(approvePendingInstall(store, id).status, 'exists');
+    assert.equal(store.policy.approval(id)!.status, 'pending');
+    // Reviewed once and installed once: removing it and installing the same content again asks again.
+    rmSync(join(tierRoot, 'fetcher'), { recursive: true });
+    assert.equal(approvePendingInstall(store, id).status, 'installed');
+    rmSync(join(tierRoot, 'fetcher'), { recursive: true });
+    assert.equal(installSkill({ source: src, tierRoot, tier: 'user', store }).status, 'pending');
+    assert.ok(!existsSync(join(tierRoot, 'fetcher')));
   } finally {
     store.close();
   }

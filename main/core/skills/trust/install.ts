@@ -41,6 +41,11 @@ export interface InstallOptions {
   approveP1?: boolean;
   /** Replace an installed skill of the same name (an update). Without it an existing skill is never overwritten. */
   replace?: boolean;
+  /**
+   * The held install the user approved: only its content hash, to its target, installs. It is marked approved in the
+   * same transaction as the install, so an approval whose install fails never counts later.
+   */
+  reviewed?: ApprovalRow;
 }
 
 export type InstallResult =
@@ -204,6 +209,17 @@ export function installSkill(opts: InstallOptions): InstallResult {
     report = { ...report, dir: source };
     const diff = report.diff;
     const withDiff = diff ? { diff } : {};
+    const reviewed = opts.reviewed;
+    if (reviewed && (report.contentHash !== reviewed.contentHash || dest !== reviewed.target)) {
+      // Not what the user saw: the approval is closed (it can never install this or the reviewed content later).
+      opts.store.policy.decideApproval(reviewed.id, 'rejected');
+      return {
+        status: 'refused',
+        reason: `${name} changed after it was reviewed (content ${reviewed.contentHash.slice(0, 12)} → ${report.contentHash.slice(0, 12)}); nothing was installed; install it again to review it`,
+        report,
+        ...withDiff,
+      };
+    }
     if (report.level === 'P0') {
       const first = report.findings.find((f) => f.level === 'P0')!;
       return {
@@ -222,7 +238,8 @@ export function installSkill(opts: InstallOptions): InstallResult {
         ...withDiff,
       };
     }
-    if (report.level === 'P1' && !opts.store.policy.approvedFor(report.contentHash, dest)) {
+    let approvalId = reviewed?.id;
+    if (report.level === 'P1' && !reviewed) {
       const approval = opts.store.policy.createApproval({
         kind: existing ? 'update' : 'install',
         skill: name,
@@ -246,24 +263,38 @@ export function installSkill(opts: InstallOptions): InstallResult {
           ...withDiff,
         };
       }
-      opts.store.policy.decideApproval(approval.id, 'approved');
+      approvalId = approval.id;
     }
     chmodSync(root, 0o755 & ~process.umask()); // mkdtemp makes 0700; an installed skill is an ordinary folder
     // Commit: rename into place; an update moves the old version aside first and restores it on failure.
-    if (existing) {
-      const backup = join(tierRoot, `.knack-old-${randomBytes(4).toString('hex')}`);
-      renameSync(dest, backup);
-      try {
+    const commit = () => {
+      if (existing) {
+        const backup = join(tierRoot, `.knack-old-${randomBytes(4).toString('hex')}`);
+        renameSync(dest, backup);
+        try {
+          renameSync(root, dest);
+        } catch (e) {
+          renameSync(backup, dest);
+          throw e;
+        }
+        rmSync(backup, { recursive: true, force: true });
+      } else {
         renameSync(root, dest);
-      } catch (e) {
-        renameSync(backup, dest);
-        throw e;
       }
-      rmSync(backup, { recursive: true, force: true });
-    } else {
-      renameSync(root, dest);
-    }
-    if (report.level === 'P1') opts.store.policy.setTrust(name, report.contentHash, 'trusted');
+    };
+    if (approvalId) {
+      // Check, mark and install as one: an approval decided meanwhile (rejected elsewhere) installs nothing, and a
+      // failed rename rolls the mark back.
+      const id = approvalId;
+      const marked = opts.store.policy.batch(() => {
+        if (!opts.store.policy.decideApproval(id, 'approved')) return false;
+        if (report.level === 'P1') opts.store.policy.setTrust(name, report.contentHash, 'trusted');
+        commit();
+        return true;
+      });
+      if (!marked)
+        return { status: 'refused', reason: `approval ${id} was already decided; nothing was installed`, report };
+    } else commit();
     return {
       status: 'installed',
       skill: name,
@@ -277,26 +308,22 @@ export function installSkill(opts: InstallOptions): InstallResult {
   }
 }
 
-/** Approve a pending install/update and run it again: it only goes through if the content still hashes the same. */
+/**
+ * Approve a pending install/update and run it again: it only goes through if the content still hashes the same, and
+ * the approval is recorded only with that install.
+ */
 export function approvePendingInstall(store: Store, id: string): InstallResult {
   const row = store.policy.approval(id);
   if (!row) return { status: 'refused', reason: `no approval with id ${id}` };
   if (row.status !== 'pending') return { status: 'refused', reason: `approval ${id} is already ${row.status}` };
   if (row.kind === 'discovered')
     return { status: 'refused', reason: `approval ${id} is for a discovered skill: use trust` };
-  store.policy.decideApproval(id, 'approved');
-  const result = installSkill({
+  return installSkill({
     source: row.source,
     tierRoot: dirname(row.target),
     tier: row.tier as 'user' | 'project',
     store,
     replace: row.kind === 'update',
+    reviewed: row,
   });
-  if (result.status === 'pending') {
-    return {
-      ...result,
-      reason: `the content changed after approval ${id} (hash ${row.contentHash.slice(0, 12)} → ${result.report.contentHash.slice(0, 12)}); review it again`,
-    };
-  }
-  return result;
 }
