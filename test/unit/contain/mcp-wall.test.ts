@@ -4,21 +4,15 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer as createHttp, type Server } from 'node:http';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tempDir } from '../../helpers/tmp.js';
+import { wallFolders } from '../../helpers/wall-run.js';
 import { Wall } from '../../../main/core/contain/wall.js';
 import { McpConnection, type McpWall } from '../../../main/core/mcp/connection.js';
 import { parseMcpConfig, type McpServerConfig } from '../../../main/core/mcp/config.js';
 
 const SERVER = join(import.meta.dirname, '..', '..', 'fixtures', 'mcp', 'server.mjs');
-const root = tempDir('knack-mcp-wall-');
-const home = join(root, 'home');
-const ws = join(root, 'ws');
-const canary = join(root, 'canary.txt');
-mkdirSync(home, { recursive: true });
-mkdirSync(ws, { recursive: true });
-writeFileSync(canary, 'untouched\n');
+const { home, ws, canary } = wallFolders('knack-mcp-wall-');
 let wall: Wall;
 /** Plays every host behind the sandbox's proxy (as its upstream proxy: it is sent absolute URLs). */
 let apiHits: string[] = [];

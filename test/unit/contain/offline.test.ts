@@ -6,21 +6,14 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer as createHttp, type Server } from 'node:http';
 import { createServer as createTcp } from 'node:net';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SandboxManager } from '@anthropic-ai/sandbox-runtime';
-import { tempDir } from '../../helpers/tmp.js';
+import { kinds, runInWall, wallFolders } from '../../helpers/wall-run.js';
 import { Wall } from '../../../main/core/contain/wall.js';
 import { quoteWords, unquoteWords, withoutRelays } from '../../../main/core/contain/offline.js';
-import type { Blocked } from '../../../main/core/contain/blocked.js';
 
-const root = tempDir('knack-offline-');
-const home = join(root, 'home');
-const ws = join(root, 'ws');
-const canary = join(root, 'canary.txt');
-mkdirSync(home, { recursive: true });
-mkdirSync(ws, { recursive: true });
-writeFileSync(canary, 'untouched\n');
+const { home, ws, canary } = wallFolders('knack-offline-');
 
 let tcpHits = 0;
 const listener = createTcp((s) => {
@@ -48,16 +41,7 @@ after(async () => {
   api.close();
 });
 
-async function run(command: string, hosts: string[] = []) {
-  const p = await wall.spawn(command, { cwd: ws, hosts });
-  let stdout = '';
-  let stderr = '';
-  p.child.stdout!.on('data', (b: Buffer) => (stdout += b));
-  p.child.stderr!.on('data', (b: Buffer) => (stderr += b));
-  const code = await new Promise<number | null>((r) => p.child.once('close', r));
-  return { code, stdout, stderr, blocked: p.finish(stderr) };
-}
-const kinds = (bs: Blocked[]) => bs.map((b) => `${b.kind} ${b.target}`);
+const run = (command: string, hosts: string[] = []) => runInWall(wall, ws, command, hosts);
 /** Every process in the command's PID namespace, by command line. */
 const PROCESSES = `for f in /proc/[0-9]*/cmdline; do tr '\\0' ' ' < "$f"; echo; done`;
 

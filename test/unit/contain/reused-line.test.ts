@@ -8,6 +8,7 @@ import { createServer as createHttp, type Server } from 'node:http';
 import { existsSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
+import { runInWall } from '../../helpers/wall-run.js';
 import { Wall } from '../../../main/core/contain/wall.js';
 import { COMMAND_VAR } from '../../../main/core/contain/template.js';
 
@@ -32,15 +33,7 @@ after(async () => {
   api.close();
 });
 
-async function run(command: string, hosts: string[] = []) {
-  const p = await wall.spawn(command, { cwd: ws, hosts });
-  let stdout = '';
-  let stderr = '';
-  p.child.stdout!.on('data', (b: Buffer) => (stdout += b));
-  p.child.stderr!.on('data', (b: Buffer) => (stderr += b));
-  const code = await new Promise<number | null>((r) => p.child.once('close', r));
-  return { code, stdout, stderr, blocked: p.finish(stderr) };
-}
+const run = (command: string, hosts: string[] = []) => runInWall(wall, ws, command, hosts);
 
 test('a secret folder made after a command is unreadable to the next one', async () => {
   assert.equal((await run('true')).code, 0);

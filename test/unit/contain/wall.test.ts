@@ -7,8 +7,8 @@ import { createServer as createTcp } from 'node:net';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
+import { kinds, runInWall } from '../../helpers/wall-run.js';
 import { Wall } from '../../../main/core/contain/wall.js';
-import type { Blocked } from '../../../main/core/contain/blocked.js';
 
 const root = tempDir('knack-wall-');
 const home = join(root, 'home');
@@ -47,16 +47,7 @@ after(async () => {
   api.close();
 });
 
-async function run(command: string, hosts: string[] = []) {
-  const p = await wall.spawn(command, { cwd: ws, hosts });
-  let stdout = '';
-  let stderr = '';
-  p.child.stdout!.on('data', (b: Buffer) => (stdout += b));
-  p.child.stderr!.on('data', (b: Buffer) => (stderr += b));
-  const code = await new Promise<number | null>((r) => p.child.once('close', r));
-  return { code, stdout, stderr, blocked: p.finish(stderr) };
-}
-const kinds = (b: Blocked[]) => b.map((x) => `${x.kind} ${x.target}`);
+const run = (command: string, hosts: string[] = []) => runInWall(wall, ws, command, hosts);
 const loopPort = () => (listener.address() as { port: number }).port;
 
 test('the wall is available here (bubblewrap) and a command writes in the workspace', async () => {
