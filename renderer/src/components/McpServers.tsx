@@ -366,11 +366,12 @@ export function McpServers({ onChanged }: { onChanged(): void }) {
                     <input
                       type="checkbox"
                       checked={s.enabled}
-                      onChange={(e) =>
-                        void act(() =>
-                          client.call('mcp.setEnabled', { scope: s.scope, name: s.name, enabled: e.target.checked }),
-                        )
-                      }
+                      onChange={(e) => {
+                        const enabled = e.target.checked;
+                        // Shown at once; the list read again after the call says what the file holds.
+                        setServers((all) => all?.map((x) => (x === s ? { ...x, enabled } : x)));
+                        void act(() => client.call('mcp.setEnabled', { scope: s.scope, name: s.name, enabled }));
+                      }}
                     />{' '}
                     {t('mcpForm.enabled', { name: s.name })}
                   </label>
