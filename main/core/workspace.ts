@@ -14,7 +14,7 @@ import { WorkspaceSession } from './skills/use/index.js';
 import { createMarketplaceTool, skillTools } from './skills/use/index.js';
 import type { CatalogEntry } from './skills/format/index.js';
 import type { Diagnostic } from './base/index.js';
-import { realRoot } from './base/index.js';
+import { realRoot, sha256Hex } from './base/index.js';
 import { buildGate } from './policy/index.js';
 import { CatalogGate } from './skills/use/index.js';
 import { skillPolicyOf } from './skills/format/index.js';
@@ -305,8 +305,11 @@ export class KnackWorkspace {
   skillSearch(): SkillSearch {
     if (this.searchCache && this.searchStale) this.searchCache.update(this.catalog.enabled());
     this.searchStale = false;
+    const cacheDir = join(this.options.paths.dataDir, 'cache');
     return (this.searchCache ??= new SkillSearch(this.catalog.enabled(), {
-      cacheDir: join(this.options.paths.dataDir, 'cache'),
+      cacheDir,
+      // One kept index per workspace (its catalog): loaded while its skills are the same, else built and kept.
+      indexCache: join(cacheDir, `skill-search-${sha256Hex(this.workspace).slice(0, 16)}.idx`),
     }));
   }
 

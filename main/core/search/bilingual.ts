@@ -169,6 +169,11 @@ export function readCedictRows(dataDir = cedictDataDir()): CedictRow[] {
   return parsed.all as CedictRow[];
 }
 
+/** The stamp of the installed dictionary (what the derived map and anything made from it are keyed by). */
+export function bilingualStamp(): string {
+  return dictionaryStamp(cedictDataDir());
+}
+
 function dictionaryStamp(dataDir: string): string {
   let status = '';
   try {

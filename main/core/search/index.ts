@@ -1,6 +1,6 @@
 // Text search shared by skills and tools: tokenizer, indexes, synonyms, Chinese–English expansion.
 // What other folders may import from core/search: nothing outside reaches past this file.
-export { sharedBilingualMap, translateTerm } from './bilingual.js';
+export { bilingualStamp, sharedBilingualMap, translateTerm } from './bilingual.js';
 export { crossLanguageExpander, type CrossLanguageOptions } from './expand.js';
 export {
   onBoundaries,
@@ -18,6 +18,7 @@ export {
   type Expander,
   type FeedbackOptions,
   type FieldSpec,
+  type IndexSnapshot,
   type RankedIndexOptions,
 } from './ranked-index.js';
 export { hasHan, normalize, splitIdentifiers, stem, terms } from './tokenize.js';

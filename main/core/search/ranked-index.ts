@@ -76,6 +76,13 @@ interface Doc {
   lens: Int32Array;
 }
 
+/** An index's documents as tokenised (RankedIndex.snapshot / restore). */
+export interface IndexSnapshot {
+  terms: string[];
+  ids: string[];
+  ints: Int32Array;
+}
+
 export interface IndexHit {
   id: string;
   score: number;
@@ -292,6 +299,91 @@ export class RankedIndex {
     this.byId.set(id, this.docs.length);
     this.docs.push(doc);
     this.alive++;
+    this.dirty = true;
+  }
+
+  /**
+   * The live documents as tokenised, in the form `restore` takes back: the vocabulary, the ids, and per document its
+   * runs as Int32 ([terms n, term ids × n, field starts × F+1, entries m, entry × m, count × m, field lengths × F]).
+   * Weights are not in it: they are worked out again from these (bit for bit what `add` gave).
+   */
+  snapshot(): IndexSnapshot {
+    const live = this.docs.filter((d) => d.alive);
+    const F = this.specs.length;
+    let n = 0;
+    for (const d of live) n += 2 + d.tids.length + F + 1 + 2 * d.cEntry.length + F;
+    const ints = new Int32Array(n);
+    let at = 0;
+    for (const d of live) {
+      ints[at++] = d.tids.length;
+      ints.set(d.tids, at);
+      at += d.tids.length;
+      ints.set(d.cStart, at);
+      at += F + 1;
+      ints[at++] = d.cEntry.length;
+      ints.set(d.cEntry, at);
+      at += d.cEntry.length;
+      ints.set(d.cCount, at);
+      at += d.cCount.length;
+      ints.set(d.lens, at);
+      at += F;
+    }
+    return { terms: [...this.termText], ids: live.map((d) => d.id), ints };
+  }
+
+  /**
+   * Add the documents of a snapshot (this index's fields, in the same order) to this empty index without tokenising
+   * their text again; `data` gives what to attach to each id. Throws on anything out of bounds (a damaged snapshot),
+   * leaving the index empty.
+   */
+  restore(snap: IndexSnapshot, data: (id: string) => unknown): void {
+    if (this.docs.length || this.termText.length) throw new Error('restore needs an empty index');
+    const F = this.specs.length;
+    const T = snap.terms.length;
+    const { ints } = snap;
+    const docs: Doc[] = [];
+    let at = 0;
+    const take = (n: number): Int32Array => {
+      if (n < 0 || at + n > ints.length) throw new Error('index snapshot: runs cut short');
+      const a = ints.slice(at, at + n);
+      at += n;
+      return a;
+    };
+    for (const id of snap.ids) {
+      const tids = take(take(1)[0]!);
+      for (const t of tids) if (t < 0 || t >= T) throw new Error('index snapshot: a term id out of range');
+      const cStart = take(F + 1);
+      const m = take(1)[0]!;
+      const cEntry = take(m);
+      const cCount = take(m);
+      const lens = take(F);
+      if (cStart[0] !== 0 || cStart[F] !== m) throw new Error('index snapshot: field starts do not add up');
+      const raw = new Float64Array(tids.length);
+      let weighted = 0;
+      for (let f = 0; f < F; f++) {
+        const w = this.specs[f]!.weight;
+        if (cStart[f + 1]! < cStart[f]! || lens[f]! < 0) throw new Error('index snapshot: a field out of order');
+        weighted += w * lens[f]!;
+        for (let k = cStart[f]!; k < cStart[f + 1]!; k++) {
+          const e = cEntry[k]!;
+          if (e < 0 || e >= tids.length || cCount[k]! < 1) throw new Error('index snapshot: an entry out of range');
+          raw[e]! += w * cCount[k]!;
+        }
+      }
+      for (let e = 0; e < raw.length; e++) raw[e] = weighted ? raw[e]! / weighted : 0;
+      docs.push({ id, data: data(id), alive: true, tids, lm: raw, cStart, cEntry, cCount, lens });
+    }
+    if (at !== ints.length) throw new Error('index snapshot: runs left over');
+    if (new Set(snap.ids).size !== snap.ids.length) throw new Error('index snapshot: an id twice');
+    if (new Set(snap.terms).size !== T) throw new Error('index snapshot: a term twice');
+    for (const t of snap.terms) this.intern(t);
+    for (const d of docs) {
+      for (let f = 0; f < F; f++) this.lenSum[f]! += d.lens[f]!;
+      this.pendingAdds.push(this.docs.length);
+      this.byId.set(d.id, this.docs.length);
+      this.docs.push(d);
+      this.alive++;
+    }
     this.dirty = true;
   }
 

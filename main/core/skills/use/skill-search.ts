@@ -5,10 +5,11 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { RankedIndex, type Expander, type RankedIndexOptions } from '../../search/index.js';
 import { crossLanguageExpander, type CrossLanguageOptions } from '../../search/index.js';
 import { sharedSynonymTable, wordnetExpander } from '../../search/index.js';
-import { sharedBilingualMap, translateTerm } from '../../search/index.js';
+import { bilingualStamp, sharedBilingualMap, translateTerm } from '../../search/index.js';
 import { terms } from '../../search/index.js';
 import type { QueryNormalization } from '../../search/index.js';
 import { skillSynonyms, type MatchableSkill } from './matcher.js';
+import { indexCacheKey, readIndexCache, setIndexAside, writeIndexCache } from './skill-search-cache.js';
 import type { Tier } from '../format/index.js';
 
 export interface SkillSearchHit {
@@ -49,6 +50,11 @@ export interface SkillSearchOptions extends CrossLanguageOptions {
   body?: SkillBody | false;
   /** How requests are read (fillers, numbers, literal values); false reads every word at full weight. */
   normalize?: QueryNormalization | false;
+  /**
+   * A file to keep the index in between runs (skill-search-cache.ts): loaded when it was made from the same skills
+   * the same way, else built and written. Not used with a custom body reader (its text has no key).
+   */
+  indexCache?: string;
 }
 
 /*
@@ -235,8 +241,33 @@ function synonymsKeyOf(list: MatchableSkill[]): string {
   return JSON.stringify(out);
 }
 
+/** What the index's documents are made from besides the skills: keyed with them (skill-search-cache.ts). */
+function documentConfig(opts: SkillSearchOptions): unknown {
+  const body = opts.body ?? BODY;
+  let dictionary = '';
+  try {
+    dictionary = bilingualStamp();
+  } catch {
+    // no dictionary installed: the related words are made without it, and so is the key
+  }
+  return {
+    fields: FIELDS,
+    b: SKILL_B,
+    related: opts.related ?? RELATED,
+    body: body ? { boost: body.boost, maxChars: body.maxChars } : false,
+    cacheDir: opts.cacheDir ?? '',
+    dictionary,
+  };
+}
+
 export class SkillSearch {
   private readonly index: RankedIndex;
+  /**
+   * Where the index came from: loaded from `indexCache`, or built (tokenised now); `cacheProblem` says why a kept
+   * index was not used or could not be kept (damaged and moved aside, not written), when one was asked for.
+   */
+  readonly source: 'cache' | 'built';
+  readonly cacheProblem: string | undefined;
   private readonly fields: (e: MatchableSkill) => Record<string, string>;
   private readonly opts: SkillSearchOptions;
   private readonly keys = new Map<string, Indexed>();
@@ -253,16 +284,58 @@ export class SkillSearch {
     this.fields = fields;
     this.synonymsKey = synonymsKeyOf(list);
     this.index = new RankedIndex({ ...index, expand: (t) => this.expand(t) });
-    this.addAll(list);
+    const file = opts.body && opts.body.read ? undefined : opts.indexCache;
+    const got = file ? this.load(file, list) : undefined;
+    if (!file) this.addAll(list);
+    this.source = got?.loaded ? 'cache' : 'built';
+    this.cacheProblem = got?.problem;
     // Postings are built here and after each update, not on the request that follows.
     this.index.compile();
   }
 
-  private addAll(list: MatchableSkill[]): void {
-    for (const e of list) {
-      this.index.add(e.manifest.name, this.fields(e), e);
-      this.keys.set(e.manifest.name, indexedOf(e));
+  /**
+   * Load the index kept in `file` when it was made from exactly these skills this way; else index them and keep the
+   * result. A damaged file is moved aside, never read as an index: what a kept index can hold is only ever the
+   * documents of the skills searchable now (their names are its key's, each restored document is given its entry).
+   */
+  private load(file: string, list: MatchableSkill[]): { loaded: boolean; problem?: string } {
+    const indexed = list.map(indexedOf);
+    const names = list.map((e) => e.manifest.name);
+    const key = indexCacheKey(
+      documentConfig(this.opts),
+      names,
+      indexed.map((x) => x.key),
+    );
+    const byName = new Map(list.map((e) => [e.manifest.name, e]));
+    const found = readIndexCache(file, key, names);
+    let problem: string | undefined;
+    if (found.kind === 'hit') {
+      try {
+        this.index.restore(found.snapshot, (id) => byName.get(id));
+        list.forEach((e, i) => this.keys.set(e.manifest.name, indexed[i]!));
+        return { loaded: true };
+      } catch (e) {
+        problem = (e as Error).message;
+      }
+    } else if (found.kind === 'damaged') problem = found.reason;
+    if (problem !== undefined) {
+      const aside = setIndexAside(file);
+      problem = `${file}: ${problem}${aside ? `; moved aside as ${aside}` : ''}`;
     }
+    this.addAll(list, indexed);
+    try {
+      writeIndexCache(file, key, this.index.snapshot());
+    } catch (e) {
+      problem = `${problem ? `${problem}; ` : ''}${file}: not kept: ${(e as Error).message}`;
+    }
+    return problem === undefined ? { loaded: false } : { loaded: false, problem };
+  }
+
+  private addAll(list: MatchableSkill[], indexed?: Indexed[]): void {
+    list.forEach((e, i) => {
+      this.index.add(e.manifest.name, this.fields(e), e);
+      this.keys.set(e.manifest.name, indexed?.[i] ?? indexedOf(e));
+    });
   }
 
   /**
