@@ -1002,6 +1002,13 @@ export const methods = {
     z.object({ query: z.string().min(1).max(500) }).strict(),
     z.object({ hits: z.array(SessionHit) }),
   ),
+  /**
+   * Remember the conversation on screen in the open workspace (null: none, a new chat), so a reload or a restart
+   * opens it again, whatever the window's address (serve picks a new port each run).
+   */
+  'sessions.remember': m(z.object({ id: Id.nullable() }).strict(), z.object({ remembered: z.boolean() })),
+  /** The conversation last on screen in the open workspace, or null. */
+  'sessions.remembered': m(z.object({}).strict(), z.object({ id: z.string().nullable() })),
   /** Give a session a title (one line, at most 80 characters; white space is folded). */
   'sessions.rename': m(
     z.object({ id: Id, title: z.string().min(1).max(500) }).strict(),

@@ -1,7 +1,7 @@
 // Files in and messages you can edit and regenerate, in Debian's Chromium through serve mode with the fake Anthropic
 // server: drop a text file and ask about it (the request carries it); edit the first message and see the branch, then
-// switch back; regenerate an answer; reload and find the conversation on the version it was on. Axe clean;
-// screenshots of attachments and branches in English and Chinese.
+// switch back; regenerate an answer; reload, then restart serve, and find the conversation on the version it was on.
+// Axe clean; screenshots of attachments and branches in English and Chinese.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RecordedRequest } from '../helpers/fake-provider.js';
@@ -73,12 +73,14 @@ test(
     const first = page.getByRole('article', { name: 'You' }).first();
     await first.getByRole('button', { name: 'Edit' }).click();
     const box = page.getByRole('textbox', { name: 'Edit your message' });
+    await page.getByRole('list', { name: 'Files going with the edit' }).getByText('notes.txt').waitFor();
     await box.fill('Summarise the notes.');
     server.script({ text: 'A Friday release, owned by Li Lei.' });
     await page.getByRole('button', { name: 'Send edit' }).click();
     await answered('A Friday release, owned by Li Lei.');
-    // The edit went alone: the old question, its answer and the second turn are not in the request.
-    assert.deepEqual(said(server.requests.at(-1)!), ['user: Summarise the notes.']);
+    // The edit went with the edited message's file; the old question, its answer and the second turn are not in the
+    // request.
+    assert.deepEqual(said(server.requests.at(-1)!), ['user: [file notes.txt]Summarise the notes.']);
     assert.equal(await page.getByText('Li Lei owns it.').count(), 0);
     const versions = page.getByRole('group', { name: 'Versions of your message' });
     await versions.getByText('2 / 2').waitFor({ timeout: 60_000 });
@@ -127,3 +129,30 @@ test('reload the window: the conversation is there, on the versions it was on', 
     'user: Still Friday?',
   ]);
 });
+
+test(
+  'restart knack serve: the window opens the conversation it had open, on the versions it was on',
+  { skip },
+  async () => {
+    const before = app.served.url;
+    // Serve stops; a new one starts on the same home, data folder and workspace (another port, so another page origin:
+    // nothing the page kept itself survives), and the window opens in a fresh browser context.
+    await app.start();
+    assert.notEqual(new URL(app.served.url).port, new URL(before).port);
+    const { page, server } = app;
+    await page.getByText('Yes, Friday.').waitFor({ timeout: 60_000 });
+    await page.getByText('Li Lei is the owner.').waitFor();
+    await page.getByRole('group', { name: 'Versions of the answer' }).getByText('2 / 2').waitFor({ timeout: 60_000 });
+    await page.getByRole('group', { name: 'Versions of your message' }).getByText('1 / 2').waitFor();
+    // It goes on from there.
+    server.script({ text: 'Friday it is.' });
+    await page.getByRole('textbox', { name: 'Message' }).fill('Sure?');
+    await page.keyboard.press('Enter');
+    await answered('Friday it is.');
+    assert.deepEqual(said(server.requests.at(-1)!).slice(-3), [
+      'user: Still Friday?',
+      'assistant: Yes, Friday.',
+      'user: Sure?',
+    ]);
+  },
+);

@@ -53,6 +53,8 @@ type ChatHandlers = Pick<
   | 'sessions.delete'
   | 'sessions.search'
   | 'sessions.rename'
+  | 'sessions.remember'
+  | 'sessions.remembered'
   | 'context.get'
   | 'settings.get'
   | 'settings.setProvider'
@@ -698,6 +700,16 @@ export class ChatBinding {
         this.ctx.events.emit('session.updated', { session });
         return { session };
       },
+      'sessions.remember': ({ id }) => {
+        const workspace = this.ctx.workspace().workspace;
+        const store = this.ctx.store();
+        if (id !== null && !store.sessions.get(id)) throw new ServiceError('not_found', `no session ${id}`, { id });
+        store.sessions.rememberOpen(workspace, id ?? undefined);
+        return { remembered: id !== null };
+      },
+      'sessions.remembered': () => ({
+        id: this.ctx.store().sessions.rememberedOpen(this.ctx.workspace().workspace) ?? null,
+      }),
       'context.get': async ({ sessionId }) => {
         const chat = this.session(sessionId).chat;
         const [sections, projection] = await Promise.all([chat.contextSections(), chat.projection()]);

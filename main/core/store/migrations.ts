@@ -235,4 +235,15 @@ export const migrations: Migration[] = [
       ALTER TABLE audit_fingerprints ADD COLUMN tree TEXT;
     `,
   },
+  {
+    version: 11,
+    name: 'the conversation open in each workspace, so a restarted app (or serve on another port) opens it again',
+    sql: `
+      CREATE TABLE open_conversation (
+        workspace   TEXT PRIMARY KEY,
+        session_id  TEXT NOT NULL REFERENCES chat_sessions (id) ON DELETE CASCADE,
+        at          INTEGER NOT NULL
+      );
+    `,
+  },
 ];

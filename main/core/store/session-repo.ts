@@ -456,6 +456,29 @@ export class SessionRepo {
     ).n;
   }
 
+  // ---- the conversation open in each workspace ----
+
+  /** Remember `sessionId` as the conversation open in `workspace` (undefined: none, a new chat). */
+  rememberOpen(workspace: string, sessionId: string | undefined, now = Date.now()): void {
+    if (sessionId === undefined) {
+      this.db.prepare('DELETE FROM open_conversation WHERE workspace = ?').run(workspace);
+      return;
+    }
+    this.db
+      .prepare(
+        `INSERT INTO open_conversation (workspace, session_id, at) VALUES (?, ?, ?)
+         ON CONFLICT (workspace) DO UPDATE SET session_id = excluded.session_id, at = excluded.at`,
+      )
+      .run(workspace, sessionId, now);
+  }
+
+  /** The conversation last open in `workspace` (gone with the session when it is deleted). */
+  rememberedOpen(workspace: string): string | undefined {
+    const r = this.db.prepare('SELECT session_id AS id FROM open_conversation WHERE workspace = ?').get(workspace) as
+      { id: string } | undefined;
+    return r?.id;
+  }
+
   // ---- branches ----
 
   /**

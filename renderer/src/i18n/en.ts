@@ -172,6 +172,7 @@ export const en = {
     heldInFolder:
       'A message you wrote in {{name}} could not be sent: it is kept in its message box there, and is back when you open {{name}} again.',
     restoreFailed: 'The conversation open before could not be opened again: {{error}}',
+    rememberFailed: 'This conversation will not reopen by itself after a restart: {{error}}',
     attach: {
       button: 'Attach files',
       list: 'Files going with your message',

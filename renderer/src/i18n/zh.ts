@@ -168,6 +168,7 @@ export const zh: Strings = {
     heldBack: '你在另一个对话中发送的消息未能保存，已放回那个对话的输入框。',
     heldInFolder: '你在 {{name}} 中写的消息未能发送：已保存在那里的输入框中，重新打开 {{name}} 时会放回。',
     restoreFailed: '之前打开的对话无法再次打开：{{error}}',
+    rememberFailed: '重启后不会自动重新打开这个对话：{{error}}',
     attach: {
       button: '添加文件',
       list: '随消息发送的文件',

@@ -12,6 +12,7 @@ import {
   type MethodOutput,
 } from '../../../preload/contract';
 import type { KnackClient } from '../../../renderer/src/api/client';
+import { useView } from '../../../renderer/src/state/store';
 import type {
   BrokenSkillView,
   ChatEvent,
@@ -102,6 +103,8 @@ export interface MemoryClient extends KnackClient {
   /** SKILL.md files that could not be read (listCatalog). */
   broken: BrokenSkillView[];
   failing: Set<string>;
+  /** The conversation main remembers as open, by workspace (sessions.remember / sessions.remembered). */
+  remembered: Record<string, string>;
   /** While set, sendMessage waits for it (the engine has not answered yet). */
   sendGate?: Promise<void>;
   emit(e: ChatEvent): void;
@@ -233,6 +236,14 @@ export function memoryClient(
         return { deleted: true };
       },
       'context.get': ({ sessionId }) => ({ ...c.context, sessionId }),
+      // Main remembers per the workspace it has open: the one the window shows.
+      'sessions.remember': ({ id }) => {
+        const path = useView.getState().workspace?.path ?? '';
+        if (id === null) delete c.remembered[path];
+        else c.remembered[path] = id;
+        return { remembered: id !== null };
+      },
+      'sessions.remembered': () => ({ id: c.remembered[useView.getState().workspace?.path ?? ''] ?? null }),
       'chat.unloadSkill': ({ name }) => {
         c.context.loadedSkills = c.context.loadedSkills.filter((l) => l.name !== name);
         return { unloaded: true };
@@ -313,6 +324,7 @@ export function memoryClient(
     skills: init.skills ?? [],
     broken: [] as BrokenSkillView[],
     failing: new Set<string>(),
+    remembered: {} as Record<string, string>,
     installReports: {} as Record<string, InstallReport>,
     findings: {} as Record<string, SkillDetail['findings']>,
     sessions: [session('s1', 'First chat')],

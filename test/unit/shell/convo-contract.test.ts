@@ -5,7 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { serviceEnv } from '../../helpers/service-env.js';
+import { callerOf, serviceEnv } from '../../helpers/service-env.js';
+import { KnackService } from '../../../main/core/service/index.js';
 
 const png = readFileSync(join(import.meta.dirname, '../../fixtures/attach/red-dot.png')).toString('base64');
 
@@ -123,4 +124,37 @@ test('after a regenerate, context.get counts the branch on screen (spent) and ev
   const back = await s.call('context.get', { sessionId });
   assert.equal(back.spent?.inputTokens, 1000);
   assert.equal(back.spentAll?.inputTokens, 3000);
+});
+
+test('the conversation on screen is remembered per workspace in the store: a new service (a restart) finds it; a new chat or a delete forgets it', async (t) => {
+  const s = await serviceEnv(t);
+  s.server.script({ text: 'Noted.' });
+  const ended = s.next('chat.turnEnd');
+  const { sessionId } = await s.call('chat.send', { text: 'remember me' });
+  await ended;
+  assert.deepEqual(await s.call('sessions.remembered', {}), { id: null });
+  assert.deepEqual(await s.call('sessions.remember', { id: sessionId }), { remembered: true });
+  // Another service on the same data folder and workspace: what a restarted app (or serve) opens.
+  const again = new KnackService({
+    paths: s.paths,
+    transport: 'serve',
+    version: 't',
+    log: () => {},
+    workspaceOptions: { watch: false },
+  });
+  t.after(() => again.close());
+  await again.openWorkspace(s.ws);
+  const call = callerOf(again);
+  assert.deepEqual(await call('sessions.remembered', {}), { id: sessionId });
+  // A new chat: nothing to reopen.
+  await s.call('sessions.remember', { id: null });
+  assert.deepEqual(await call('sessions.remembered', {}), { id: null });
+  // Deleted: forgotten with it.
+  await s.call('sessions.remember', { id: sessionId });
+  await s.call('sessions.delete', { id: sessionId });
+  assert.deepEqual(await s.call('sessions.remembered', {}), { id: null });
+  await assert.rejects(
+    s.call('sessions.remember', { id: sessionId }),
+    (e: Error & { code?: string }) => e.code === 'not_found',
+  );
 });
