@@ -20,7 +20,7 @@ import { WorkspaceOpen } from './components/WorkspaceOpen';
 import { SandboxBadge, SandboxBanner, useSandboxStatus } from './components/Sandbox';
 import { Setup } from './components/Setup';
 import { setLang } from './i18n';
-import { useView, type View } from './state/store';
+import { settingsProblems, useView, type View } from './state/store';
 import { useShallow } from 'zustand/react/shallow';
 import { useChatStream } from './state/stream';
 import { useHeldReturn } from './state/held-return';
@@ -108,12 +108,14 @@ export function App() {
   // taken in place, in every view, without reopening anything. Another folder's news is not this window's.
   useEffect(
     () =>
-      client.onWorkspaceChanged?.((w) => {
+      client.on('workspace.changed', ({ workspace: w }) => {
         const cur = useView.getState().workspace;
         if (
           cur &&
           cur.path === w.path &&
-          (cur.name !== w.name || cur.problems !== w.problems || JSON.stringify(cur.store) !== JSON.stringify(w.store))
+          (cur.name !== w.name ||
+            settingsProblems(cur) !== settingsProblems(w) ||
+            JSON.stringify(cur.store) !== JSON.stringify(w.store))
         )
           set({ workspace: w });
       }),
@@ -168,9 +170,9 @@ export function App() {
             >
               {workspace.name}
             </button>
-            {!!workspace.problems && (
+            {settingsProblems(workspace) > 0 && (
               <button type="button" className="small badge warn" onClick={() => set({ view: 'settings' })}>
-                {t('workspace.problems', { count: workspace.problems })}
+                {t('workspace.problems', { count: settingsProblems(workspace) })}
               </button>
             )}
             <nav aria-label={t('nav.label')} className="tabs">

@@ -13,7 +13,7 @@ initI18n();
 const root = createRoot(document.getElementById('root')!);
 connect().then(
   async (client) => {
-    const info = await client.info().catch(() => undefined);
+    const info = await client.call('app.info', {}).catch(() => undefined);
     if (info?.workspace) useView.getState().setWorkspace(info.workspace);
     // A start with no folder open: the setup flow (folder, provider, key, Test connection), which can be skipped.
     else useView.getState().set({ setup: 'first' });

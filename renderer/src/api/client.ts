@@ -1,7 +1,6 @@
 // The renderer's one door to the main process: every screen calls these methods and nothing else.
 // The shipped app builds it from the typed contract (Electron bridge or serve-mode WebSocket); tests inject their own.
 import type {
-  AppInfo,
   BrokenSkillView,
   ChatEvent,
   ChatMessage,
@@ -9,7 +8,6 @@ import type {
   InstallReport,
   SkillDetail,
   SkillItem,
-  WorkspaceInfo,
   DraftCheck,
   SkillDraft,
 } from './types';
@@ -28,11 +26,6 @@ export interface KnackClient extends Pick<ContractClient, 'call' | 'on'> {
   readonly mode: 'electron' | 'serve';
   /** The desktop's native pickers (dialog.* calls) are there; serve mode types paths instead. */
   readonly nativeDialogs: boolean;
-  info(): Promise<AppInfo>;
-  /** The folder already open is left as it is unless `reload` (which closes its conversations) reads it again. */
-  openWorkspace(path: string, opts?: { reload?: boolean }): Promise<WorkspaceInfo>;
-  /** The user has seen the damaged databases the banner named (by where they were moved): rules count as read again. */
-  acknowledgeStore?(movedTo: string[]): Promise<WorkspaceInfo>;
 
   listSkills(workspace: string): Promise<SkillItem[]>;
   /** The skills and the SKILL.md files that could not be read, in one read (the sidebar's list). */
@@ -115,12 +108,8 @@ export interface KnackClient extends Pick<ContractClient, 'call' | 'on'> {
 
   onChat(handler: (e: ChatEvent) => void): () => void;
   /** The skill list must be read again (skills added or removed, or a change no single row carries). */
-  onCatalogChanged(handler: (workspace: string) => void): () => void;
+  /** `workspace`: the folder whose skills changed; absent: the open folder's. */
+  onCatalogChanged(handler: (workspace?: string) => void): () => void;
   /** One skill's row changed (its audit verdict arrived): patch it without reading the whole list. */
   onSkillChanged?(handler: (skill: SkillItem) => void): () => void;
-  /**
-   * The open folder's info changed without the window asking: another folder opened, or a settings file edited (by
-   * hand, or saved elsewhere) changed its settings problems or the ceiling. The Settings page reads itself again.
-   */
-  onWorkspaceChanged?(handler: (workspace: WorkspaceInfo) => void): () => void;
 }

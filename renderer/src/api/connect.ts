@@ -13,7 +13,6 @@ import type {
   SkillDetail,
   SkillItem,
   ToolCallView,
-  WorkspaceInfo,
 } from './types';
 
 type Summary = MethodOutput<'skills.list'>['skills'][number];
@@ -230,36 +229,16 @@ export function withOpenTurn(
   return last && last.role === 'assistant' ? [...messages.slice(0, -1), reply] : [...messages, reply];
 }
 
-/** The window's view of a workspace: its folder and how many settings problems the Settings page lists for it. */
-export function toWorkspace(w: MethodOutput<'workspace.open'>): WorkspaceInfo {
-  const problems = w.diagnostics.filter((d) => d.code.startsWith('settings.') && d.severity !== 'info').length;
-  return { path: w.path, name: w.name, problems, ...(w.store ? { store: w.store } : {}) };
-}
-
 export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialogs: boolean): KnackClient {
   const lastTurn = new Map<string, string>();
-  let workspace = '';
 
   const client: KnackClient = {
     mode,
     nativeDialogs,
     call: (method, input) => k.call(method, input),
     on: (event, listener) => k.on(event, listener),
-    async info() {
-      const i = await k.call('app.info', {});
-      if (i.workspace) workspace = i.workspace.path;
-      return { mode: i.transport, ...(i.workspace ? { workspace: toWorkspace(i.workspace) } : {}) };
-    },
-    async acknowledgeStore(movedTo) {
-      return toWorkspace((await k.call('store.acknowledge', { movedTo })).workspace);
-    },
-    async openWorkspace(path, opts) {
-      const w = await k.call('workspace.open', { path, ...(opts?.reload ? { reload: true } : {}) });
-      workspace = w.path;
-      return toWorkspace(w);
-    },
     async listSkills() {
-      return (await client.listCatalog!(workspace)).skills;
+      return (await client.listCatalog!('')).skills;
     },
     async listCatalog() {
       const r = await k.call('skills.list', {});
@@ -458,18 +437,15 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
     onCatalogChanged(h) {
       // Only added or removed skills need the whole list; a changed one is followed by its verdict with its row.
       const a = k.on('catalog.changed', (e) => {
-        if (e.added.length || e.removed.length || e.changed.length === 0) h(workspace);
+        if (e.added.length || e.removed.length || e.changed.length === 0) h(e.workspace);
       });
       const b = k.on('audit.verdict', (e) => {
-        if (!e.skill) h(workspace);
+        if (!e.skill) h();
       });
       return () => {
         a();
         b();
       };
-    },
-    onWorkspaceChanged(h) {
-      return k.on('workspace.changed', (e) => h(toWorkspace(e.workspace)));
     },
     onSkillChanged(h) {
       return k.on('audit.verdict', (e) => {

@@ -155,21 +155,6 @@ export interface ChatMessage {
   retry?: boolean;
 }
 
-export interface WorkspaceInfo {
-  path: string;
-  name: string;
-  /** How many settings problems the open folder has (listed on the Settings page); absent = not known. */
-  problems?: number;
-  /** The database when it is not sound: damaged files set aside, or why it cannot be opened (the window's banner). */
-  store?: { damaged: { movedTo: string; reason: string }[]; problem?: string };
-}
-
-export interface AppInfo {
-  mode: 'electron' | 'serve';
-  /** The workspace main already has open (serve --workspace, or a reload). */
-  workspace?: WorkspaceInfo;
-}
-
 /** Events the main process pushes. */
 export type ChatEvent =
   | { type: 'delta'; sessionId: string; messageId: string; text: string }

@@ -21,12 +21,12 @@ export function useSandboxStatus(): void {
         (e: unknown) => live && useView.getState().set({ sandbox: { error: errorText(e) } }),
       );
     void read();
-    const off = client.onWorkspaceChanged?.((w) => {
+    const off = client.on('workspace.changed', ({ workspace: w }) => {
       if (w.path === path) void read();
     });
     return () => {
       live = false;
-      off?.();
+      off();
     };
   }, [client, path]);
 }

@@ -82,7 +82,7 @@ export function Settings() {
   // `follow` reads the form through refs: the subscription need not change with it.
   useEffect(
     () =>
-      client.onWorkspaceChanged?.((w) => {
+      client.on('workspace.changed', ({ workspace: w }) => {
         if (w.path === ws) readAll().then(follow, () => {});
       }),
     [client, ws],

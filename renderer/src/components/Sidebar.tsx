@@ -91,7 +91,7 @@ export function Sidebar() {
     set({ skillsLoading: true });
     void refresh();
     const offList = client.onCatalogChanged((w) => {
-      if (w === ws) void refresh();
+      if (w === undefined || w === ws) void refresh();
     });
     const offRow = client.onSkillChanged?.((item) => {
       if (!useView.getState().replaceSkill(item)) void refresh();

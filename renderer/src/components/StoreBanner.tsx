@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
-import type { WorkspaceInfo } from '../api/types';
+import type { WorkspaceInfo } from '../../../preload/contract';
 import { useView } from '../state/store';
 
 export function StoreBanner({ store }: { store: NonNullable<WorkspaceInfo['store']> }) {
@@ -14,11 +14,11 @@ export function StoreBanner({ store }: { store: NonNullable<WorkspaceInfo['store
   const [error, setError] = useState<string>();
 
   async function acknowledge() {
-    if (!client.acknowledgeStore) return;
     setBusy(true);
     setError(undefined);
     try {
-      set({ workspace: await client.acknowledgeStore(store.damaged.map((d) => d.movedTo)) });
+      const movedTo = store.damaged.map((d) => d.movedTo);
+      set({ workspace: (await client.call('store.acknowledge', { movedTo })).workspace });
     } catch (e) {
       setError(t('workspace.storeAcknowledgeFailed', { error: errorText(e) }));
     } finally {
@@ -32,7 +32,7 @@ export function StoreBanner({ store }: { store: NonNullable<WorkspaceInfo['store
         <p key={d.movedTo}>{t('workspace.storeDamaged', { path: d.movedTo, reason: d.reason })}</p>
       ))}
       {store.problem && <p>{t('workspace.storeProblem', { problem: store.problem })}</p>}
-      {store.damaged.length > 0 && client.acknowledgeStore && (
+      {store.damaged.length > 0 && (
         <button type="button" onClick={() => void acknowledge()} disabled={busy}>
           {busy ? t('workspace.storeAcknowledging') : t('workspace.storeAcknowledge')}
         </button>

@@ -48,7 +48,7 @@ export function WorkspaceOpen({ inSetup = false }: { inSetup?: boolean } = {}) {
     setBusy(true);
     setError(undefined);
     try {
-      const opened = await client.openWorkspace(p.trim(), reload ? { reload } : undefined);
+      const opened = await client.call('workspace.open', { path: p.trim(), ...(reload ? { reload } : {}) });
       // The folder already open: its conversations and the one on screen go on as they were (unless reloaded).
       if (!reload && opened.path === useView.getState().workspace?.path) back();
       else setWorkspace(opened);

@@ -2,16 +2,8 @@
 // The main process is the source of truth; everything here is a copy refreshed from the client.
 import i18n from 'i18next';
 import { create } from 'zustand';
-import type {
-  BrokenSkillView,
-  ChatEvent,
-  ChatMessage,
-  ChatPart,
-  Decision,
-  SkillItem,
-  WorkspaceInfo,
-} from '../api/types';
-import type { AttachmentMeta, SandboxStatus } from '../../../preload/contract';
+import type { BrokenSkillView, ChatEvent, ChatMessage, ChatPart, Decision, SkillItem } from '../api/types';
+import type { AttachmentMeta, SandboxStatus, WorkspaceInfo } from '../../../preload/contract';
 
 export type View = 'chat' | 'skill' | 'tools' | 'settings' | 'sessions' | 'context';
 
@@ -129,6 +121,11 @@ function addText(parts: ChatPart[], text: string): void {
 }
 
 /** Where a handed-back message waits: its folder and its conversation (none: the folder's new chat). */
+/** How many settings problems the folder has (the header's badge; each is listed on the Settings page). */
+export function settingsProblems(w: WorkspaceInfo): number {
+  return w.diagnostics.filter((d) => d.code.startsWith('settings.') && d.severity !== 'info').length;
+}
+
 export function heldKey(workspace: string, sessionId?: string): string {
   return `${workspace}\n${sessionId ?? ''}`;
 }

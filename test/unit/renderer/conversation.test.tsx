@@ -6,7 +6,7 @@ import userEvent from '@testing-library/user-event';
 import { App } from '../../../renderer/src/App';
 import { Sessions } from '../../../renderer/src/components/Sessions';
 import { useView } from '../../../renderer/src/state/store';
-import { memoryClient, session, type MemoryClient } from './memory-client';
+import { folder, memoryClient, session, type MemoryClient } from './memory-client';
 import { renderWith, WS } from './render';
 
 function withSessions(c: MemoryClient) {
@@ -68,7 +68,7 @@ describe('the open conversation after a reload', () => {
     const first = renderWith(<App />, c, { workspace: WS });
     useView.getState().showSession('s1', [], false);
     first.unmount();
-    renderWith(<App />, c, { workspace: { path: '/home/me/beta', name: 'beta' } });
+    renderWith(<App />, c, { workspace: folder('/home/me/beta') });
     await screen.findByRole('textbox', { name: 'Message' });
     expect(c.calls.some((x) => x.method === 'openSession')).toBe(false);
 

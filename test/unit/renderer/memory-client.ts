@@ -33,6 +33,7 @@ import type {
   SessionHit,
   SessionMeta,
   ToolInfo,
+  WorkspaceInfo,
 } from '../../../preload/contract';
 
 export function skill(name: string, p: Partial<SkillItem> = {}): SkillItem {
@@ -75,6 +76,12 @@ export function preset(
   };
 }
 
+/** A folder as workspace.open answers it: no skills, no settings problems, a sound database. */
+export function folder(path: string, p: Partial<WorkspaceInfo> = {}): WorkspaceInfo {
+  const name = path.split('/').filter(Boolean).pop() ?? path;
+  return { path, name, skills: { total: 0, enabled: 0, broken: 0 }, diagnostics: [], ...p };
+}
+
 /** A stored session's row as main lists it (this workspace, not running). */
 export function session(id: string, title: string, p: Partial<SessionMeta> = {}): SessionMeta {
   return {
@@ -108,7 +115,7 @@ export interface MemoryClient extends KnackClient {
   /** While set, sendMessage waits for it (the engine has not answered yet). */
   sendGate?: Promise<void>;
   emit(e: ChatEvent): void;
-  catalogChanged(ws: string): void;
+  catalogChanged(ws?: string): void;
   skillChanged(s: SkillItem): void;
   installReports: Record<string, InstallReport>;
   /** Audit findings skills.show reports, by skill name. */
@@ -143,7 +150,7 @@ export function memoryClient(
   init: Partial<Pick<MemoryClient, 'skills' | 'tools' | 'servers'> & { loaded: LoadedSkill[] }> = {},
 ): MemoryClient {
   const chat = new Set<(e: ChatEvent) => void>();
-  const catalog = new Set<(w: string) => void>();
+  const catalog = new Set<(w?: string) => void>();
   const rows = new Set<(s: SkillItem) => void>();
   const subscribers = new Set<(name: string, payload: unknown) => void>();
   // Answers or events outside the contract fail the test where they happen.
@@ -259,6 +266,7 @@ export function memoryClient(
           widest: { tools: ['bash'], anyCommand: [], network: true, read: ['**'], write: [], undeclared: 0 },
         };
       },
+      'workspace.open': ({ path }) => folder(path),
       'workspace.recent': () => ({
         items: ['alpha', 'beta'].map((name) => ({ path: `/home/me/${name}`, name, openedAt: 0, exists: true })),
       }),
@@ -402,7 +410,7 @@ export function memoryClient(
     emit(e: ChatEvent) {
       for (const h of chat) h(e);
     },
-    catalogChanged(ws: string) {
+    catalogChanged(ws?: string) {
       for (const h of catalog) h(ws);
     },
     skillChanged(s: SkillItem) {
@@ -411,12 +419,6 @@ export function memoryClient(
   } as MemoryClient;
 
   const api: Omit<KnackClient, 'mode' | 'nativeDialogs' | 'call' | 'on' | 'setPlanMode'> = {
-    async info() {
-      return { mode: 'serve' };
-    },
-    async openWorkspace(path) {
-      return { path, name: path.split('/').filter(Boolean).pop() ?? path };
-    },
     async listSkills() {
       return c.skills.map((s) => ({ ...s }));
     },

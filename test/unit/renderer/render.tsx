@@ -4,7 +4,7 @@ import type { ReactElement } from 'react';
 import { ClientProvider } from '../../../renderer/src/api/context';
 import { initI18n, type Lang } from '../../../renderer/src/i18n';
 import { useView, type ViewState } from '../../../renderer/src/state/store';
-import type { MemoryClient } from './memory-client';
+import { folder, type MemoryClient } from './memory-client';
 
 const initial = useView.getState();
 
@@ -14,4 +14,4 @@ export function renderWith(ui: ReactElement, client: MemoryClient, state: Partia
   return render(<ClientProvider client={client}>{ui}</ClientProvider>);
 }
 
-export const WS = { path: '/home/me/alpha', name: 'alpha' };
+export const WS = folder('/home/me/alpha');

@@ -28,11 +28,11 @@ describe('workspace screen', () => {
 
   it('shows the error from the main process when the folder cannot be opened', async () => {
     const c = memoryClient();
-    c.failing.add('openWorkspace');
+    c.failing.add('workspace.open');
     renderWith(<WorkspaceOpen />, c);
     await userEvent.type(screen.getByLabelText('Folder path'), '/nope');
     await userEvent.click(screen.getByRole('button', { name: 'Open' }));
-    expect((await screen.findByRole('alert')).textContent).toContain('openWorkspace failed on purpose');
+    expect((await screen.findByRole('alert')).textContent).toContain('workspace.open failed on purpose');
     expect(useView.getState().workspace).toBeUndefined();
   });
 
@@ -103,8 +103,8 @@ describe('workspace screen', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Workspace alpha (switch)' }));
     await userEvent.click(screen.getByRole('button', { name: 'Reload alpha' }));
     await waitFor(() => expect(screen.queryByLabelText('Folder path')).toBeNull());
-    expect(c.calls.filter((x) => x.method === 'openWorkspace').map((x) => x.args)).toEqual([
-      [WS.path, { reload: true }],
+    expect(c.calls.filter((x) => x.method === 'workspace.open').map((x) => x.args)).toEqual([
+      [{ path: WS.path, reload: true }],
     ]);
     expect(useView.getState()).toMatchObject({ workspace: WS, sessionId: undefined, messages: [] });
   });
@@ -124,10 +124,10 @@ describe('workspace screen', () => {
     const c = memoryClient();
     let finish!: () => void;
     const opening = new Promise<void>((r) => (finish = r));
-    const plain = c.openWorkspace.bind(c);
-    c.openWorkspace = async (p, o) => {
+    const plain = c.handlers['workspace.open']!;
+    c.handlers['workspace.open'] = async (input) => {
       await opening;
-      return plain(p, o);
+      return plain(input);
     };
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', messages: [] });
     await userEvent.click(screen.getByRole('button', { name: 'Workspace alpha (switch)' }));
