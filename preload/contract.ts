@@ -362,6 +362,8 @@ export const ToolCallCard = z.object({
   /** Result text or error message (truncated for display). */
   output: z.string().optional(),
   errorCode: z.string().optional(),
+  /** A refusal (by the gate or the user) as words the window says in its language, instead of `output`. */
+  words: Said.optional(),
   /** How long the call ran, once it has a result (the time its approval waited for the user not counted). */
   durationMs: z.number().nonnegative().optional(),
 });

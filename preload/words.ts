@@ -278,6 +278,11 @@ export const WORDS = {
   // a skill source being fetched (main/core/service/sources.ts): git outside the sandbox, said on the progress line
   'sources.outsideOff': 'git runs outside the sandbox: it is off in settings (sandbox.mode)',
   'sources.outsideUnavailable': 'git runs outside the sandbox: it is unavailable ({{reason}})',
+  // a tool call that did not run (main/core/tools/executor.ts): what its card says
+  'tool.denied': '{{tool}} denied: {{reason}}',
+  'tool.declinedByUser': '{{tool}} was not run: the user declined ({{reason}})',
+  'tool.declinedNoOne': '{{tool}} was not run: it needs approval and no one can approve here ({{reason}})',
+  'tool.declinedSays': '{{refusal}}. The user says: {{message}}',
   // a call outside the contract (preload/contract.ts inputError)
   'contract.tooLong': '{{method}}: {{field}} is too long: at most {{limit}} characters',
   'contract.tooShort': '{{method}}: {{field}} is too short: at least {{limit}} characters',

@@ -827,10 +827,8 @@ export class ChatSession {
     if (tools.loader.projection().length > loadsBefore) result = this.modelLoaded(tools, loadsBefore, result);
     const denyMessage = this.approvals.denyMessage;
     if (!result.ok && result.error.code === 'tool.declined' && denyMessage) {
-      result = {
-        ok: false,
-        error: { ...result.error, message: `${result.error.message}. The user says: ${denyMessage}` },
-      };
+      const said = say('tool.declinedSays', { refusal: result.said ?? result.error.message, message: denyMessage });
+      result = { ok: false, error: { ...result.error, message: english(said) }, said };
     }
     this.turn.toolCalls++;
     if (result.ok)
@@ -860,6 +858,7 @@ export class ChatSession {
       ok: result.ok,
       content,
       ...(result.ok ? {} : { code: result.error.code }),
+      ...(!result.ok && result.said ? { words: result.said } : {}),
       durationMs: Math.max(0, Math.round(performance.now() - t0 - this.approvals.waitMs)),
     });
   }

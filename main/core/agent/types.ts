@@ -123,6 +123,8 @@ export type AgentEventBody =
       ok: boolean;
       content: string;
       code?: string;
+      /** A refusal (by the gate or the user) as words the window says in its language; `content` is what the model read. */
+      words?: Said;
       durationMs: number;
     }
   /** The provider's SDK sends the reply's request again (a 429, a 5xx, overloaded, a lost connection): attempt n of `of`. */

@@ -193,6 +193,7 @@ export class EventMapper {
           output: truncate(e.content),
           durationMs: e.durationMs,
           ...(e.code ? { errorCode: e.code } : {}),
+          ...(e.words ? { words: e.words } : {}),
         });
       case 'skill_loaded':
         return this.emit('chat.skillLoaded', {
@@ -366,6 +367,7 @@ export function transcriptOf(
             output: truncate(e.content),
             durationMs: e.durationMs,
             ...(e.code ? { errorCode: e.code } : {}),
+            ...(e.words ? { words: e.words } : {}),
           };
         break;
       }

@@ -1,6 +1,7 @@
 // Structured tool errors: the codes the model and the UI see when a call does not run or fails.
 // One helper builds them so every path (unknown tool, bad args, gate, handler) reports the same shape.
 import type { ToolResult } from './types.js';
+import { english, type Said } from '../base/index.js';
 
 export type ToolErrorCode =
   | 'tool.unknown'
@@ -27,6 +28,12 @@ export function toolError(code: ToolErrorCode, message: string, details?: unknow
   return details === undefined
     ? { ok: false, error: { code, message } }
     : { ok: false, error: { code, message, details } };
+}
+
+/** A failure worded for the window too: its message is the English of `said`. */
+export function toolRefusal(code: ToolErrorCode, said: Said, details?: unknown): ToolResult {
+  const r = toolError(code, english(said), details);
+  return r.ok ? r : { ...r, said };
 }
 
 export function ok(content: unknown): ToolResult {

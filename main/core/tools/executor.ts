@@ -3,7 +3,8 @@
 import type { Access, Decision, Gate } from '../policy/index.js';
 import type { PolicyRepo } from '../store/index.js';
 import { askApproval, type ApprovalAnswer, type Approver } from './approval.js';
-import { errorFromThrown, toolError } from './errors.js';
+import { errorFromThrown, toolError, toolRefusal } from './errors.js';
+import { say } from '../base/index.js';
 import { withGrants } from './grants.js';
 import { formatProblems } from './validate.js';
 import type { ToolRegistry } from './registry.js';
@@ -106,10 +107,12 @@ export class ToolExecutor {
       );
       this.opts.onDecision?.(call, decision, asked.allowed, asked.answer);
       if (!asked.allowed) {
-        const why = approver ? 'the user declined' : 'it needs approval and no one can approve here';
-        return toolError('tool.declined', `${name} was not run: ${why} (${decision.reason})`, {
-          reason: decision.reason,
-        });
+        const reason = decision.words ?? decision.reason;
+        return toolRefusal(
+          'tool.declined',
+          say(approver ? 'tool.declinedByUser' : 'tool.declinedNoOne', { tool: name, reason }),
+          { reason: decision.reason },
+        );
       }
       // The user answered later: the gate is asked again (the ceiling may have been narrowed in Settings, or a deny
       // rule added, while the question waited), and a call it now denies does not run — the answer never widens it.
@@ -131,9 +134,13 @@ export class ToolExecutor {
     decision: Decision,
   ): ToolResult {
     this.opts.onDecision?.(call, decision);
-    return toolError('tool.denied', `${call.tool} denied: ${decision.reason}`, {
-      reason: decision.reason,
-      ruleId: decision.ruleId,
-    });
+    return toolRefusal(
+      'tool.denied',
+      say('tool.denied', { tool: call.tool, reason: decision.words ?? decision.reason }),
+      {
+        reason: decision.reason,
+        ruleId: decision.ruleId,
+      },
+    );
   }
 }

@@ -3,6 +3,7 @@ import type { Access, Actor, Decision } from '../policy/index.js';
 import type { AccessClass } from '../policy/index.js';
 import type { ProcessGroupRecord } from './process-group.js';
 import type { z } from 'zod';
+import type { Said } from '../base/index.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -28,8 +29,13 @@ export interface ToolContext {
 }
 
 /** What a tool returns to the model: content on success, a structured error otherwise. */
+/**
+ * A tool's answer. A failure the window words (a refusal by the gate or the user) also carries `said`: its message as
+ * words the window says in its language. The model reads `error` only.
+ */
 export type ToolResult =
-  { ok: true; content: unknown } | { ok: false; error: { code: string; message: string; details?: unknown } };
+  | { ok: true; content: unknown }
+  | { ok: false; error: { code: string; message: string; details?: unknown }; said?: Said };
 
 export interface ToolDefinition<A = Record<string, unknown>> {
   /** Unique; connector tools are `mcp__<server>__<tool>`. */

@@ -130,6 +130,7 @@ function toCall(card: Card): ToolCallView {
         ? { decision: 'ask' as const }
         : {}),
     ...(card.output !== undefined ? (failed ? { error: card.output } : { result: card.output }) : {}),
+    ...(failed && card.words ? { errorWords: card.words } : {}),
     ...(card.durationMs !== undefined ? { durationMs: card.durationMs } : {}),
   };
 }

@@ -120,6 +120,8 @@ export interface ToolCallView {
   args: unknown;
   result?: string;
   error?: string;
+  /** A refusal (by the gate or the user) as words, said in the window's language instead of `error`. */
+  errorWords?: Said;
   durationMs?: number;
   decision?: 'allow' | 'ask' | 'deny';
   status: 'running' | 'done' | 'error' | 'waiting';

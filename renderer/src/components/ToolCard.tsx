@@ -6,6 +6,8 @@ import type { ToolCallView } from '../api/types';
 import { InstallProposal, MARKETPLACE_TOOL } from '../../../preload/contract';
 import { useView } from '../state/store';
 import { LevelBadge } from './Levels';
+import { useSay } from '../i18n/say';
+import { displaySafe } from '../../../preload/contract';
 
 const ProposalResult = z.object({ installProposal: InstallProposal });
 
@@ -53,6 +55,7 @@ function ProposalCard({ p }: { p: InstallProposal }) {
 
 export function ToolCard({ call }: { call: ToolCallView }) {
   const { t } = useTranslation();
+  const say = useSay();
   const args = JSON.stringify(call.args, null, 2);
   const proposal = proposalOf(call);
   return (
@@ -69,11 +72,16 @@ export function ToolCard({ call }: { call: ToolCallView }) {
           )}
         </header>
         <pre className="args">{args}</pre>
-        {(call.result !== undefined || call.error !== undefined) && (
-          <details>
-            <summary>{call.error !== undefined ? t('chat.error') : t('chat.result')}</summary>
-            <pre className={call.error !== undefined ? 'error' : undefined}>{call.error ?? call.result}</pre>
-          </details>
+        {call.errorWords ? (
+          // Why it did not run, in the window's language (the model read the same in English).
+          <p className="error tool-refusal">{displaySafe(say(call.errorWords, call.error))}</p>
+        ) : (
+          (call.result !== undefined || call.error !== undefined) && (
+            <details>
+              <summary>{call.error !== undefined ? t('chat.error') : t('chat.result')}</summary>
+              <pre className={call.error !== undefined ? 'error' : undefined}>{call.error ?? call.result}</pre>
+            </details>
+          )
         )}
       </section>
       {proposal && <ProposalCard p={proposal} />}

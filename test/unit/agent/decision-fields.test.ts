@@ -85,6 +85,27 @@ test('a denial recorded in the session log names the rule and scope that denied 
   assert.equal((stored.data as { rule?: string }).rule, d.rule);
 });
 
+test("a denied call's result carries its refusal as words, whose English is what the model read", async () => {
+  const { english } = await import('../../../main/core/base/index.js');
+  const env = await agentEnv();
+  const wsReal = realpathSync(env.workspace);
+  env.ws.store!.policy.insertRule({ effect: 'deny', tool: 'write_file', workspace: wsReal, path: 'secret/**' });
+  env.server.script(
+    { toolCalls: [{ id: 'w1', name: 'write_file', input: { path: 'secret/k.txt', content: 'x' } }] },
+    { text: 'ok' },
+  );
+  const chat = env.agent.newSession();
+  const evs = recorder(chat);
+  await chat.send('write the key');
+  const r = get(evs, 'tool_result')[0]!;
+  assert.equal(r.code, 'tool.denied');
+  assert.equal(r.words?.code, 'tool.denied');
+  assert.equal((r.words?.params?.reason as { code?: string } | undefined)?.code, 'gate.ruleDenies');
+  const sent = JSON.parse(r.content) as { error: { message: string }; said?: unknown };
+  assert.equal(sent.error.message, english(r.words!));
+  assert.equal(sent.said, undefined, 'the model reads the error, not the words');
+});
+
 test("the app's approval event carries the decision fields, escaped with the shared helper", async () => {
   const { EventMapper } = await import('../../../main/core/service/chat-events.js');
   const sent: { name: string; payload: Record<string, unknown> }[] = [];
