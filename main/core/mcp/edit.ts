@@ -189,6 +189,9 @@ export function checkMcpEntry(
   return { raw, config: parsed.servers[0] };
 }
 
+/** How jsonc-parser's `modify` writes what it adds: as the file's own JSON is written. */
+const FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } };
+
 /** Write `raw` as server `name` (replacing `previousName` when renamed) into the scope's file. */
 export function writeMcpEntry(
   file: string,
@@ -197,23 +200,20 @@ export function writeMcpEntry(
   previousName?: string,
 ): void {
   let { text } = readFile(file);
-  const format = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } };
   if (previousName !== undefined && previousName !== name)
-    text = applyEdits(text, modify(text, ['mcpServers', previousName], undefined, format));
-  text = applyEdits(text, modify(text, ['mcpServers', name], raw, format));
+    text = applyEdits(text, modify(text, ['mcpServers', previousName], undefined, FORMAT));
+  text = applyEdits(text, modify(text, ['mcpServers', name], raw, FORMAT));
   writeFileAtomic(file, text.endsWith('\n') ? text : `${text}\n`, { mode: 0o600 });
 }
 
 /** Turn server `name` of the file on or off (`disabled: true`), leaving the rest of its entry as it is. */
 export function setMcpEntryEnabled(file: string, name: string, enabled: boolean): void {
-  const { servers } = readFile(file);
+  const { text, servers } = readFile(file);
   if (!isObject(servers[name]))
     throw new McpEditError([
       { severity: 'error', code: 'mcp.config', file, field: `mcpServers.${name}`, message: `no server "${name}"` },
     ]);
-  const { text } = readFile(file);
-  const format = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } };
-  const next = applyEdits(text, modify(text, ['mcpServers', name, 'disabled'], enabled ? undefined : true, format));
+  const next = applyEdits(text, modify(text, ['mcpServers', name, 'disabled'], enabled ? undefined : true, FORMAT));
   writeFileAtomic(file, next, { mode: 0o600 });
 }
 
