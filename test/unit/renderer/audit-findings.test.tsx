@@ -9,7 +9,7 @@ import { InstallDialog } from '../../../renderer/src/components/InstallDialog';
 import { TrustReview } from '../../../renderer/src/components/TrustReview';
 import type { InstallReport } from '../../../renderer/src/api/types';
 import type { OpenedSource } from '../../../preload/contract';
-import { memoryClient, skill } from './memory-client';
+import { asks, memoryClient, skill } from './memory-client';
 import { renderWith, WS } from './render';
 
 const finding = {
@@ -21,14 +21,7 @@ const finding = {
   message: 'downloads from the network',
   excerpt: 'curl https://example.com/x <b>bold</b>',
 };
-const permissions = {
-  tools: ['bash'],
-  commands: {},
-  network: true,
-  read: ['**'],
-  write: [],
-  declared: 'permissions' as const,
-};
+const permissions = asks({ tools: ['bash'], network: true, read: ['**'] });
 // The trust review's hash is the memory client's `hash-<name>`: the same everywhere, so the blocks can be compared.
 const report: InstallReport = {
   approvalId: 'ap-1',

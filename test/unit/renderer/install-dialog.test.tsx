@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { InstallDialog } from '../../../renderer/src/components/InstallDialog';
-import { memoryClient } from './memory-client';
+import { asks, memoryClient } from './memory-client';
 import { renderWith, WS } from './render';
 
 const p1 = {
@@ -24,14 +24,7 @@ const p1 = {
       excerpt: 'curl https://example.com/x',
     },
   ],
-  permissions: {
-    tools: ['bash'],
-    commands: {},
-    network: true,
-    read: ['**'],
-    write: [],
-    declared: 'permissions' as const,
-  },
+  permissions: asks({ tools: ['bash'], network: true, read: ['**'] }),
   diff: { lines: ['+ tool bash', '+ network on'], widened: true },
 };
 const p0 = {

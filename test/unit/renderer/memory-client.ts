@@ -28,6 +28,7 @@ import type {
   LoadedSkill,
   McpEntry,
   McpServerStatus,
+  Permissions,
   ModelChoices,
   SandboxStatus,
   SessionHit,
@@ -54,6 +55,11 @@ export function skill(name: string, p: Partial<SkillItem> = {}): SkillItem {
 export type Handlers = {
   [M in MethodName]?: (input: MethodArgs<M>) => MethodOutput<M> | Promise<MethodOutput<M>>;
 };
+
+/** What a skill asks for, as an audit report states it (nothing unless given). */
+export function asks(p: Partial<Permissions> = {}): Permissions {
+  return { tools: [], commands: {}, network: false, read: [], write: [], declared: 'permissions', ...p };
+}
 
 /** A provider preset as settings.get lists it (no key anywhere). */
 export function preset(

@@ -8,7 +8,7 @@ import { LoadedSkills } from '../../../renderer/src/components/LoadedSkills';
 import { Sessions } from '../../../renderer/src/components/Sessions';
 import { SkillDetail } from '../../../renderer/src/components/SkillDetail';
 import { useView } from '../../../renderer/src/state/store';
-import { memoryClient, session, skill } from './memory-client';
+import { asks, memoryClient, session, skill } from './memory-client';
 import { renderWith, WS } from './render';
 
 const loaded = [
@@ -96,14 +96,7 @@ describe('skill detail', () => {
     c.showSkill = async () => ({
       ...c.skills[0]!,
       manifest: { name: 'deploy' },
-      permissions: {
-        tools: ['bash'],
-        commands: {},
-        network: false,
-        read: ['**'],
-        write: ['dist/**'],
-        declared: 'permissions' as const,
-      },
+      permissions: asks({ tools: ['bash'], read: ['**'], write: ['dist/**'] }),
       findings: [
         {
           file: 'scripts/go.sh',

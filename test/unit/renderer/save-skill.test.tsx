@@ -8,7 +8,7 @@ import { Sidebar } from '../../../renderer/src/components/Sidebar';
 import { useSaveSkill } from '../../../renderer/src/components/SaveSkill';
 import type { DraftCheck, InstallReport, SkillDraft } from '../../../renderer/src/api/types';
 import { useView } from '../../../renderer/src/state/store';
-import { memoryClient, skill, type MemoryClient } from './memory-client';
+import { asks, type MemoryClient, memoryClient, skill } from './memory-client';
 import { renderWith, WS } from './render';
 
 const TEXT =
@@ -18,14 +18,7 @@ const clean: DraftCheck = {
   skill: 'release-day',
   level: 'P2',
   findings: [],
-  permissions: {
-    tools: ['read_file'],
-    commands: {},
-    network: false,
-    read: ['notes.txt'],
-    write: [],
-    declared: 'permissions' as const,
-  },
+  permissions: asks({ tools: ['read_file'], read: ['notes.txt'] }),
   contentHash: 'aaaa',
   diagnostics: [],
 };
