@@ -1,6 +1,7 @@
 // The main journey with the window in Chinese, in Debian's Chromium through serve mode against a fake Anthropic
-// server: the sidebar, a message that loads a skill, an approval card, the install dialog with its findings, the skill
-// page and Settings. On every screen an automated check reads the page's visible text and fails on any English
+// server: the sidebar, a message that loads a skill, an approval card with the rules Always allow would save, a tool
+// call the gate refuses, a request the provider answers with 500 twice (the window says it retries), the install
+// dialog with its findings, the skill page and Settings. On every screen an automated check reads the page's visible text and fails on any English
 // sentence: a run of three or more English words.
 //
 // What may stay English (the allow-list, by where it is shown): code, commands, paths and rule patterns (`code`,
@@ -157,6 +158,52 @@ test(
     assert.deepEqual(await englishOnScreen(), []);
   },
 );
+
+test('the rules Always allow would save are Chinese words, not code', { skip }, async () => {
+  app.server.script(
+    { toolCalls: [{ name: 'bash', input: { command: 'git log -1' } }] },
+    { text: '最近一次提交是初始化。' },
+  );
+  await app.page.getByRole('textbox', { name: '消息' }).fill('看看最近的提交');
+  await app.page.keyboard.press('Enter');
+  const card = app.page.getByRole('region', { name: 'bash 的批准请求' }).last();
+  await card.waitFor({ timeout: 60_000 });
+  await card.locator('.rules-preview .rule', { hasText: /^允许 bash 命令「git log/ }).waitFor();
+  assert.deepEqual(await englishOnScreen(), []);
+  await card.getByRole('button', { name: '允许一次', exact: true }).click();
+  await app.page.getByText('最近一次提交是初始化。').waitFor({ timeout: 60_000 });
+  await app.page.getByRole('button', { name: '发送' }).waitFor();
+});
+
+test('a tool call the gate refuses says why in Chinese on its card', { skip }, async () => {
+  app.server.script(
+    { toolCalls: [{ name: 'write_file', input: { path: '/etc/knack-zh-journey.txt', content: 'x' } }] },
+    { text: '那个位置写不了。' },
+  );
+  await app.page.getByRole('textbox', { name: '消息' }).fill('把结果写到系统目录');
+  await app.page.keyboard.press('Enter');
+  const refusal = app.page.locator('.tool-refusal').last();
+  await refusal.waitFor({ timeout: 60_000 });
+  assert.match((await refusal.textContent()) ?? '', /^write_file 被拒绝：/);
+  await app.page.getByText('那个位置写不了。').waitFor({ timeout: 60_000 });
+  assert.deepEqual(await englishOnScreen(), []);
+});
+
+test('a request the provider answers with 500 twice: the window says it retries, in Chinese', { skip }, async () => {
+  // Two failures the SDK retries (after the server's retry-after), then an answer that takes its time to start.
+  app.server.script(
+    { status: 500, retryAfter: 1 },
+    { status: 500, retryAfter: 1 },
+    { text: '第三次成功了。', firstDelayMs: 4000 },
+  );
+  await app.page.getByRole('textbox', { name: '消息' }).fill('再试一次');
+  await app.page.keyboard.press('Enter');
+  const status = app.page.getByRole('status').filter({ hasText: /^正在重试（第 [23] 次，共 3 次）…$/ });
+  await status.waitFor({ timeout: 60_000 });
+  assert.deepEqual(await englishOnScreen(), []);
+  await app.page.getByText('第三次成功了。').waitFor({ timeout: 60_000 });
+  await app.page.getByRole('button', { name: '发送' }).waitFor();
+});
 
 test('the install dialog with its findings and levels: no English sentence', { skip }, async () => {
   await app.page.getByRole('button', { name: '安装技能' }).click();
