@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentEnv, recorder } from '../../helpers/agent-env.js';
+import { english } from '../../../main/core/base/index.js';
 import type { AgentEvent } from '../../../main/core/agent/types.js';
 
 const get = <T extends AgentEvent['type']>(evs: AgentEvent[], type: T) =>
@@ -35,33 +36,16 @@ test('an approval request and its gate decision carry the rule, its scope and th
   assert.equal(ask.rule, req.decision?.rule);
   assert.equal(ask.scope, req.decision?.scope);
   assert.deepEqual(ask.paths?.write, [join(wsReal, 'out.txt')]);
-  // What was shown is what was stored: the session log holds the same fields.
-  const stored = env.ws.store!.sessions.events(chat.id).find((e) => e.type === 'approval_requested')!;
-  assert.deepEqual((stored.data as { decision?: unknown }).decision, req.decision);
-});
-
-test('the rule, its scope and what Always allow would save are words too, whose English is what the fields say', async () => {
-  const { english } = await import('../../../main/core/base/index.js');
-  const env = await agentEnv();
-  const wsReal = realpathSync(env.workspace);
-  env.ws.store!.policy.insertRule({ effect: 'ask', tool: 'write_file', workspace: wsReal });
-  env.server.script(
-    { toolCalls: [{ id: 'w1', name: 'write_file', input: { path: 'out.txt', content: 'hi' } }] },
-    { text: 'done' },
-  );
-  const chat = env.agent.newSession();
-  const evs = recorder(chat);
-  chat.on((e) => {
-    if (e.type === 'approval_requested') setImmediate(() => chat.answer(e.approvalId, { kind: 'once' }));
-  });
-  await chat.send('write out.txt');
-  const req = get(evs, 'approval_requested')[0]!;
+  // The same as words the window says in its language, whose English is what the fields say.
   assert.ok(req.decision?.ruleWords && req.decision.scopeWords, 'words for the rule and its scope');
   assert.equal(english(req.decision.ruleWords), req.decision.rule);
   assert.equal(english(req.decision.scopeWords), req.decision.scope);
   assert.equal(req.decision.scopeWords.code, 'rule.scopeWorkspace');
   assert.ok(req.alwaysPreview.length > 0);
   assert.deepEqual(req.alwaysWords?.map(english), req.alwaysPreview);
+  // What was shown is what was stored: the session log holds the same fields.
+  const stored = env.ws.store!.sessions.events(chat.id).find((e) => e.type === 'approval_requested')!;
+  assert.deepEqual((stored.data as { decision?: unknown }).decision, req.decision);
 });
 
 test('a denial recorded in the session log names the rule and scope that denied it', async () => {
@@ -83,20 +67,7 @@ test('a denial recorded in the session log names the rule and scope that denied 
     .store!.sessions.events(chat.id)
     .find((e) => e.type === 'gate_decision' && (e.data as { verdict?: string }).verdict === 'deny')!;
   assert.equal((stored.data as { rule?: string }).rule, d.rule);
-});
-
-test("a denied call's result carries its refusal as words, whose English is what the model read", async () => {
-  const { english } = await import('../../../main/core/base/index.js');
-  const env = await agentEnv();
-  const wsReal = realpathSync(env.workspace);
-  env.ws.store!.policy.insertRule({ effect: 'deny', tool: 'write_file', workspace: wsReal, path: 'secret/**' });
-  env.server.script(
-    { toolCalls: [{ id: 'w1', name: 'write_file', input: { path: 'secret/k.txt', content: 'x' } }] },
-    { text: 'ok' },
-  );
-  const chat = env.agent.newSession();
-  const evs = recorder(chat);
-  await chat.send('write the key');
+  // The result carries the refusal as words, whose English is what the model read (and only that).
   const r = get(evs, 'tool_result')[0]!;
   assert.equal(r.code, 'tool.denied');
   assert.equal(r.words?.code, 'tool.denied');
