@@ -4,6 +4,16 @@ import { useTranslation } from 'react-i18next';
 import type { Attachment, AttachmentMeta } from '../../../preload/contract';
 import { sizeText, tokensOf, type Refusal } from '../state/attach';
 
+/** "×": leave the file `name` out of the message. */
+function RemoveFile({ name, onClick }: { name: string; onClick: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <button type="button" className="small link" aria-label={t('chat.attach.remove', { name })} onClick={onClick}>
+      ×
+    </button>
+  );
+}
+
 /** The files going with the next message, each removable, then the files that were refused and why. */
 export function AttachedFiles({
   files,
@@ -28,14 +38,7 @@ export function AttachedFiles({
               <span className="muted small-text">
                 {t('chat.attach.meta', { size: sizeText(f.size), tokens: tokensOf(f).toLocaleString() })}
               </span>{' '}
-              <button
-                type="button"
-                className="small link"
-                aria-label={t('chat.attach.remove', { name: f.name })}
-                onClick={() => onRemove(i)}
-              >
-                ×
-              </button>
+              <RemoveFile name={f.name} onClick={() => onRemove(i)} />
             </li>
           ))}
         </ul>
@@ -76,14 +79,7 @@ export function SentFiles({
           {onRemove && (
             <>
               {' '}
-              <button
-                type="button"
-                className="small link"
-                aria-label={t('chat.attach.remove', { name: f.name })}
-                onClick={() => onRemove(i)}
-              >
-                ×
-              </button>
+              <RemoveFile name={f.name} onClick={() => onRemove(i)} />
             </>
           )}
         </li>
