@@ -11,6 +11,16 @@ export function tempDir(prefix = 'knack-test-'): string {
   return dir;
 }
 
+/** Under a fresh temp folder: a workspace folder (`repo`, not created), an empty home and built-in skills folder. */
+export function workspaceFolders(): { root: string; ws: string; home: string; builtin: string } {
+  const root = tempDir();
+  const home = join(root, 'home');
+  const builtin = join(root, 'builtin');
+  mkdirSync(home, { recursive: true });
+  mkdirSync(builtin, { recursive: true });
+  return { root, ws: join(root, 'repo'), home, builtin };
+}
+
 /** Write files under `root`: `{ 'a/SKILL.md': '...' }`. */
 export function writeTree(root: string, files: Record<string, string>): void {
   for (const [rel, content] of Object.entries(files)) {

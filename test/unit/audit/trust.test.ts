@@ -1,21 +1,16 @@
 // Skills that arrive without an install are audited on discovery: P0 disabled, P1 disabled until trusted (by content hash).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tempDir, writeTree, skillMd } from '../../helpers/tmp.js';
+import { workspaceFolders, writeTree, skillMd } from '../../helpers/tmp.js';
 import { Store } from '../../../main/core/store/index.js';
 import { openCatalog } from '../../../main/core/skills/catalog/catalog.js';
 import { resolvePaths } from '../../../main/core/config/paths.js';
 import { createTrustReview, trustSkill, auditCached, reviewDiscovered } from '../../../main/core/skills/trust/trust.js';
 
 function workspaceWith(skills: Record<string, string>) {
-  const root = tempDir();
-  const ws = join(root, 'repo');
-  const home = join(root, 'home');
-  const builtin = join(root, 'builtin');
-  mkdirSync(home, { recursive: true });
-  mkdirSync(builtin, { recursive: true });
+  const { root, ws, home, builtin } = workspaceFolders();
   for (const [name, body] of Object.entries(skills)) {
     writeTree(join(ws, '.workbuddy', 'skills', name), {
       'SKILL.md': skillMd({ name, description: `The ${name} skill` }, body),
