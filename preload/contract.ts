@@ -254,15 +254,21 @@ export const InstallOutcome = z.object({
 });
 export type InstallOutcome = z.infer<typeof InstallOutcome>;
 
+/** An install or update held for the user's approval, with what the audit found in the held copy it is bound to. */
 export const PendingInstall = z.object({
   approvalId: z.string(),
   kind: z.enum(['install', 'update', 'discovered']),
   skill: z.string(),
   tier: z.string(),
   source: z.string(),
+  /** Where it would be installed. */
+  target: z.string(),
   contentHash: z.string(),
-  level: z.string(),
+  level: z.enum(['P0', 'P1', 'P2']),
   createdAt: z.number(),
+  findings: z.array(AuditFinding),
+  permissions: Permissions.optional(),
+  diff: PermissionDiff.optional(),
 });
 
 export const LintResult = z.object({

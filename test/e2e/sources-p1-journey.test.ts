@@ -1,8 +1,8 @@
 // A P1 skill from a git repository in Debian's Chromium through serve mode: Install → From a repository or marketplace
 // → pick a clean and a P1 skill → Review → Approve. The clean one installs; the P1 one shows its findings and waits
 // in the dialog. Reject leaves nothing installed; a checkout changed between review and install, or the held copy
-// changed before its approval, is refused; Approve installs exactly what was reviewed, even after the repository
-// moved on.
+// changed before its approval, is refused; a skill still waiting when the dialog closes is reviewed and approved from
+// the sidebar's "waiting for your approval", and installs exactly what was reviewed, even after the repository moved on.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -52,6 +52,16 @@ const filesEnding = (root: string, prefix: string, tail: string) =>
     .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
 
 const dialog = () => app.page.getByRole('dialog', { name: 'Install a skill' });
+
+const sidebar = () => app.page.getByRole('navigation', { name: 'Skills' });
+const badge = () => sidebar().getByRole('button', { name: /waiting for your approval/ });
+/** The sidebar's count of held installs, opened: the review of each. */
+async function waiting(count: number) {
+  await sidebar()
+    .getByRole('button', { name: `${count} waiting for your approval` })
+    .click();
+  return app.page.getByRole('dialog', { name: 'Waiting for your approval' });
+}
 
 /** Open the dialog, fetch the repository and tick `names`; the list as shown. */
 async function fetchAndPick(names: string[]) {
@@ -135,22 +145,25 @@ test(
     await d.getByRole('button', { name: 'Close' }).click();
     await dialog().waitFor({ state: 'detached' });
 
-    // Held for approval, then the held copy changes: the approval is for the reviewed content only.
+    // Held for approval, the dialog closed, then the held copy changes: the approval is for the reviewed content only.
     await fetchAndPick(['fetcher']);
     await review('fetcher', 1);
     await d.getByRole('button', { name: 'Approve', exact: true }).click();
     await d.getByRole('button', { name: 'Approve fetcher' }).waitFor();
+    await d.getByRole('button', { name: 'Close' }).click();
+    await dialog().waitFor({ state: 'detached' });
     const [held] = filesEnding(join(dataDir, 'fetched'), 'src-', join('fetcher', 'SKILL.md'));
     assert.ok(held, 'the held copy');
     writeFileSync(held, risky('swapped while held'));
-    await d.getByRole('button', { name: 'Approve fetcher' }).click();
-    await d.getByText(/fetcher changed after it was reviewed .* install it again to review it/).waitFor();
+    const w = await waiting(1);
+    await w.getByRole('button', { name: 'Approve fetcher' }).click();
+    await w.getByText(/fetcher changed after it was reviewed .* install it again to review it/).waitFor();
     assert.ok(!existsSync(join(skillsDir, 'fetcher')), 'a changed held copy is not installed');
-    // The failed approval is closed with its copy: nothing waits in its name to be approved later.
-    assert.equal(await d.getByRole('button', { name: 'Approve fetcher' }).count(), 0);
     assert.deepEqual(staged(), []);
-    await d.getByRole('button', { name: 'Close' }).click();
-    await dialog().waitFor({ state: 'detached' });
+    await w.getByRole('button', { name: 'Close' }).click();
+    await w.waitFor({ state: 'detached' });
+    // The failed approval is closed with its copy: nothing waits in its name to be approved later.
+    await badge().waitFor({ state: 'detached' });
     assert.deepEqual(Object.keys(locked()), ['tidy']);
     assert.deepEqual(app.ui.problems, []);
   },
@@ -167,17 +180,26 @@ test(
     const later = repo.commit({ 'skills/fetcher/SKILL.md': risky('pushed after the review') });
     const d = dialog();
     await d.getByRole('button', { name: 'Approve', exact: true }).click();
-    await d.getByRole('button', { name: 'Approve fetcher' }).click();
-    await d.getByText('installed', { exact: true }).waitFor();
+    await d.getByRole('button', { name: 'Approve fetcher' }).waitFor();
+    // Closed while it waits: the sidebar keeps it, and its review is the same (findings, the reviewed hash).
+    await d.getByRole('button', { name: 'Close' }).click();
+    await dialog().waitFor({ state: 'detached' });
+    assert.ok(!existsSync(join(skillsDir, 'fetcher')));
+    const w = await waiting(1);
+    await w.getByText('network.curl').waitFor();
+    await w.getByText('curl -s https://api.example.com/data').first().waitFor();
+    await w.getByText(shown, { exact: true }).waitFor();
+    await w.getByRole('button', { name: 'Approve fetcher' }).click();
+    await w.getByText('installed', { exact: true }).waitFor();
+    await w.getByRole('button', { name: 'Close' }).click();
+    await badge().waitFor({ state: 'detached' });
     assert.match(readFileSync(join(skillsDir, 'fetcher', 'SKILL.md'), 'utf8'), /reviewed and approved/);
     const entry = locked().fetcher!;
     assert.ok(entry.contentHash.startsWith(shown), `locked ${entry.contentHash}, reviewed ${shown}`);
     assert.equal(entry.commit, reviewed, 'the commit that was reviewed');
     assert.notEqual(entry.commit, later);
     assert.deepEqual(staged(), []);
-    await d.getByRole('button', { name: 'Close' }).click();
-    const sidebar = app.page.getByRole('navigation', { name: 'Skills' });
-    await sidebar.getByRole('switch', { name: 'Enable fetcher' }).waitFor();
+    await sidebar().getByRole('switch', { name: 'Enable fetcher' }).waitFor();
     assert.deepEqual(app.ui.problems, []);
   },
 );

@@ -5,13 +5,13 @@ import type { MethodOutput } from '../../../preload/contract.js';
 import type { Handlers } from './dispatch.js';
 import { ServiceError, sharedAnswer } from './dispatch.js';
 import type { ServiceContext } from './context.js';
-import { auditOf, installView, reportView, shadowedByFile, skillView, permissionsView } from './views.js';
+import { auditOf, installView, pendingView, reportView, shadowedByFile, skillView, permissionsView } from './views.js';
 import { english, say } from '../base/index.js';
 import { readSkillBody } from '../skills/format/index.js';
 import { listSkillFiles } from '../skills/trust/index.js';
 import { trustSkill } from '../skills/trust/index.js';
 import { applyBulkTrust, reviewBulkTrust } from '../skills/trust/index.js';
-import { approvePendingInstall, installSkill } from '../skills/trust/index.js';
+import { approvePendingInstall, installSkill, toPending } from '../skills/trust/index.js';
 import { lintCatalog, lintPaths } from '../skills/catalog/index.js';
 import { projectSkillDirs, userSkillDirs } from '../config/index.js';
 import type { CatalogEntry } from '../skills/format/index.js';
@@ -240,16 +240,7 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
         .store()
         .policy.approvals('pending')
         .filter((a) => a.kind !== 'discovered')
-        .map((a) => ({
-          approvalId: a.id,
-          kind: a.kind,
-          skill: a.skill,
-          tier: a.tier,
-          source: a.source,
-          contentHash: a.contentHash,
-          level: a.level,
-          createdAt: a.createdAt,
-        })),
+        .map((a) => pendingView(toPending(a))),
     }),
 
     'skills.approveInstall': async ({ approvalId, contentHash }) => {

@@ -2,7 +2,7 @@
 // Pure mapping: audit state comes from the catalog (its trust hold) and the trust review's reports; views never audit.
 import type { z } from 'zod';
 import type * as C from '../../../preload/contract.js';
-import type { AuditReport } from '../skills/trust/index.js';
+import type { AuditReport, Finding, PendingApproval } from '../skills/trust/index.js';
 import type { TrustReview } from '../skills/trust/index.js';
 import type { CatalogEntry } from '../skills/format/index.js';
 import type { Permissions } from '../policy/index.js';
@@ -28,21 +28,44 @@ export function permissionsView(p: Permissions): Out<typeof C.Permissions> {
   };
 }
 
+export function findingView(f: Finding): Out<typeof C.AuditFinding> {
+  return {
+    file: f.file,
+    line: f.line,
+    rule: f.rule,
+    family: f.family,
+    level: f.level,
+    excerpt: f.excerpt,
+    message: f.message,
+    ...(f.words ? { words: f.words } : {}),
+  };
+}
+
+/** A held install as the window reviews it: the findings, permissions and diff recorded for its content hash. */
+export function pendingView(a: PendingApproval): Out<typeof C.PendingInstall> {
+  return {
+    approvalId: a.id,
+    kind: a.kind,
+    skill: a.skill,
+    tier: a.tier,
+    source: a.source,
+    target: a.target,
+    contentHash: a.contentHash,
+    // Only P1 is ever held; a level the store does not know is shown as the one that needs the user.
+    level: a.level === 'P0' || a.level === 'P2' ? a.level : 'P1',
+    createdAt: a.createdAt,
+    findings: a.findings.map(findingView),
+    ...(a.permissions ? { permissions: permissionsView(a.permissions) } : {}),
+    ...(a.diff ? { diff: { widened: a.diff.widened, lines: a.diff.lines } } : {}),
+  };
+}
+
 export function reportView(r: AuditReport): Out<typeof C.AuditReport> {
   return {
     skill: r.skill,
     dir: r.dir,
     level: r.level,
-    findings: r.findings.map((f) => ({
-      file: f.file,
-      line: f.line,
-      rule: f.rule,
-      family: f.family,
-      level: f.level,
-      excerpt: f.excerpt,
-      message: f.message,
-      ...(f.words ? { words: f.words } : {}),
-    })),
+    findings: r.findings.map(findingView),
     contentHash: r.contentHash,
     files: r.files,
     bytes: r.bytes,

@@ -14,6 +14,7 @@ import { BrokenGroup } from './BrokenGroup';
 import { SkillRow } from './SkillRow';
 import { TrustAllDialog } from './TrustAllDialog';
 import { UpdatesBadge } from './SkillUpdates';
+import { PendingBadge } from './PendingInstalls';
 import { ErrorLine } from './DialogFooter';
 
 /** Fixed row heights (px): no per-row measuring, so 2,000 rows cost nothing until shown. */
@@ -171,6 +172,7 @@ export function Sidebar() {
           </button>
         )}
         <UpdatesBadge />
+        <PendingBadge />
       </div>
       <LevelLegend />
       {broken.length > 0 && (

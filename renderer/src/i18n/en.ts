@@ -568,6 +568,15 @@ export const en = {
     note: 'Nothing is installed until you review its audit and approve it.',
     review: 'Review install',
   },
+  pending: {
+    badge_one: '{{count}} waiting for your approval',
+    badge_other: '{{count}} waiting for your approval',
+    title: 'Waiting for your approval',
+    intro:
+      'Installs held because the audit found something to ask about. Approve installs exactly the content reviewed here; Reject removes the held copy.',
+    kind: { install: 'install', update: 'update' },
+    target: 'Installs into',
+  },
   updates: {
     check: 'Check for updates',
     badge_one: 'Updates: {{count}}',

@@ -556,6 +556,14 @@ export const zh: Strings = {
     note: '在你审阅它的审计结果并批准之前，不会安装任何东西。',
     review: '审阅安装',
   },
+  pending: {
+    badge_one: '{{count}} 个等待你的批准',
+    badge_other: '{{count}} 个等待你的批准',
+    title: '等待你的批准',
+    intro: '审计发现了需要询问的内容，这些安装因此暂停。批准只安装这里审阅过的内容；拒绝会删除暂存的副本。',
+    kind: { install: '安装', update: '更新' },
+    target: '安装到',
+  },
   updates: {
     check: '检查更新',
     badge_one: '更新：{{count}}',

@@ -150,6 +150,8 @@ export interface MemoryClient extends KnackClient {
   keys: Record<string, string>;
   /** The servers of the mcp.json files (mcp.list; mcp.save, mcp.remove and mcp.setEnabled change them). */
   mcpEntries: McpEntry[];
+  /** Installs held for approval (skills.pendingInstalls; skills.approveInstall and .rejectInstall decide them). */
+  held: MethodOutput<'skills.pendingInstalls'>['items'];
 }
 
 export function memoryClient(
@@ -328,6 +330,21 @@ export function memoryClient(
         return { removed: true };
       },
       'sessions.export': () => ({ filename: 'first-chat.md', mime: 'text/markdown', content: '# First chat\n' }),
+      'skills.pendingInstalls': () => ({ items: structuredClone(c.held) }),
+      'skills.approveInstall': ({ approvalId, contentHash }) => {
+        const h = c.held.find((x) => x.approvalId === approvalId);
+        if (!h) throw contractError('not_found', `no pending install ${approvalId}`);
+        if (h.contentHash !== contentHash)
+          throw contractError('conflict', `approval ${approvalId} is for other content`);
+        c.held = c.held.filter((x) => x !== h);
+        return { status: 'installed', skill: h.skill, dest: h.target };
+      },
+      'skills.rejectInstall': ({ approvalId }) => {
+        const h = c.held.find((x) => x.approvalId === approvalId);
+        if (!h) throw contractError('not_found', `no pending install ${approvalId}`);
+        c.held = c.held.filter((x) => x !== h);
+        return { status: 'rejected', skill: h.skill, approvalId, reason: 'rejected by the user' };
+      },
     } as Handlers,
     event(name: EventName, payload: unknown) {
       for (const s of subscribers) s(name, payload);
@@ -337,6 +354,7 @@ export function memoryClient(
     calls: [] as MemoryClient['calls'],
     skills: init.skills ?? [],
     broken: [] as BrokenSkillView[],
+    held: [] as MemoryClient['held'],
     failing: new Set<string>(),
     remembered: {} as Record<string, string>,
     installReports: {} as Record<string, InstallReport>,

@@ -142,7 +142,18 @@ test('install: a P1 folder waits for approval, which only goes through with the 
   const pending = await call('skills.install', { source: src, tier: 'user' });
   assert.equal(pending.status, 'pending');
   assert.ok(pending.approvalId && pending.report);
-  assert.equal((await call('skills.pendingInstalls', {})).items.length, 1);
+  // What waits can be reviewed again after the dialog that held it is gone: its findings and where it would go.
+  const [held, ...more] = (await call('skills.pendingInstalls', {})).items;
+  assert.deepEqual(more, []);
+  assert.equal(held!.approvalId, pending.approvalId);
+  assert.equal(held!.contentHash, pending.report.contentHash);
+  assert.equal(held!.level, 'P1');
+  assert.equal(held!.target, join(root, 'home', '.workbuddy', 'skills', 'fetcher'));
+  assert.ok(held!.findings.some((f) => f.rule.startsWith('network.') && f.file === 'SKILL.md' && f.line > 0));
+  assert.deepEqual(
+    held!.findings.map((f) => f.rule),
+    pending.report.findings.map((f) => f.rule),
+  );
   assert.equal(
     (await fails('skills.approveInstall', { approvalId: pending.approvalId, contentHash: 'a'.repeat(64) })).code,
     'conflict',
@@ -152,6 +163,7 @@ test('install: a P1 folder waits for approval, which only goes through with the 
     contentHash: pending.report.contentHash,
   });
   assert.equal(done.status, 'installed');
+  assert.deepEqual((await call('skills.pendingInstalls', {})).items, []);
   assert.ok((await call('skills.list', {})).skills.some((s) => s.name === 'fetcher' && s.tier === 'user'));
   const plain = join(root, 'incoming', 'plain');
   writeTree(plain, { 'SKILL.md': skillMd({ name: 'plain', description: 'Plain' }) });

@@ -1,7 +1,7 @@
 // Whether a skill may act: audit, trust decisions, install and update with approval.
 // What other folders may import from core/skills/trust: nothing outside reaches past this file.
-export { toPending } from './approvals.js';
-export { auditSkill, formatFinding, listSkillFiles, type AuditReport } from './audit.js';
+export { toPending, type PendingApproval } from './approvals.js';
+export { auditSkill, formatFinding, listSkillFiles, type AuditReport, type Finding } from './audit.js';
 export { applyBulkTrust, reviewBulkTrust, type BulkTrustReview } from './bulk-trust.js';
 export { approvePendingInstall, installSkill, type InstallResult } from './install.js';
 export {

@@ -1,0 +1,134 @@
+// The sidebar's "N waiting for your approval": installs and updates held for a P1 review outlive the dialog that held
+// them. Its dialog shows each one's review (findings, permissions, diff, the bound hash) with Approve and Reject.
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorText, useClient } from '../api/context';
+import type { MethodOutput } from '../../../preload/contract';
+import { useView } from '../state/store';
+import { AuditFindings } from './Findings';
+import { LevelBadge } from './Levels';
+import { Modal } from './Modal';
+import { DialogFooter, ErrorLine } from './DialogFooter';
+
+type Held = MethodOutput<'skills.pendingInstalls'>['items'][number];
+type Outcome = MethodOutput<'skills.approveInstall'>;
+
+export function PendingBadge() {
+  const { t } = useTranslation();
+  const client = useClient();
+  const ws = useView((s) => s.workspace?.path ?? '');
+  const catalogTick = useView((s) => s.catalogTick);
+  // A dialog that held an install (local or from a source) may close with it still waiting: ask again then.
+  const installOpen = useView((s) => s.installOpen);
+  const [items, setItems] = useState<Held[]>([]);
+  const [error, setError] = useState<string>();
+  const [open, setOpen] = useState<Held[]>();
+  const read = useCallback(async () => {
+    try {
+      setItems((await client.call('skills.pendingInstalls', {})).items);
+      setError(undefined);
+    } catch (e) {
+      setError(errorText(e));
+    }
+  }, [client]);
+  useEffect(() => {
+    if (!installOpen) void read();
+  }, [read, ws, catalogTick, installOpen]);
+  return (
+    <>
+      {items.length > 0 && (
+        <button type="button" className="badge pending-badge" onClick={() => setOpen(items)}>
+          {t('pending.badge', { count: items.length })}
+        </button>
+      )}
+      <ErrorLine error={error} />
+      {open && (
+        <PendingDialog
+          items={open}
+          onClose={(installed) => {
+            setOpen(undefined);
+            if (installed) useView.getState().set({ catalogTick: useView.getState().catalogTick + 1 });
+            else void read();
+          }}
+        />
+      )}
+    </>
+  );
+}
+
+function PendingDialog({ items, onClose }: { items: Held[]; onClose(installed: boolean): void }) {
+  const { t } = useTranslation();
+  const client = useClient();
+  const [results, setResults] = useState<Record<string, Outcome>>({});
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  async function decide(h: Held, approve: boolean) {
+    setBusy(true);
+    setError(undefined);
+    try {
+      const r = approve
+        ? await client.call('skills.approveInstall', { approvalId: h.approvalId, contentHash: h.contentHash })
+        : await client.call('skills.rejectInstall', { approvalId: h.approvalId });
+      setResults((p) => ({ ...p, [h.approvalId]: r }));
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const close = () => onClose(Object.values(results).some((r) => r.status === 'installed'));
+  return (
+    <Modal title={t('pending.title')} onClose={close} wide>
+      <p className="muted">{t('pending.intro')}</p>
+      {items.map((h) => {
+        const r = results[h.approvalId];
+        return (
+          <section key={h.approvalId} className="update-item" aria-label={h.skill}>
+            <h3 className="report-head">
+              <LevelBadge level={h.level} /> {h.skill}{' '}
+              <span className="muted small-text">
+                {t(`pending.kind.${h.kind === 'update' ? 'update' : 'install'}`)} ·{' '}
+                {t(`tier.${h.tier === 'project' ? 'project' : 'user'}`)}
+              </span>
+            </h3>
+            <p className="muted small-text">
+              {t('pending.target')} <code>{h.target}</code>
+            </p>
+            <AuditFindings findings={h.findings} permissions={h.permissions} contentHash={h.contentHash}>
+              {h.diff && h.diff.lines.length > 0 && (
+                <>
+                  <h3>{t('install.diff')}</h3>
+                  <ul className="plain diff">
+                    {h.diff.lines.map((l) => (
+                      <li key={l} className={l.startsWith('-') ? 'minus' : 'plus'}>
+                        <code>{l}</code>
+                      </li>
+                    ))}
+                  </ul>
+                </>
+              )}
+            </AuditFindings>
+            {r ? (
+              <p role="status" className={r.status === 'installed' ? 'ok' : 'muted'}>
+                {t(`sources.status.${r.status}`)} {r.status !== 'installed' && r.status !== 'rejected' && r.reason}
+              </p>
+            ) : (
+              <div className="actions">
+                <button type="button" className="primary" disabled={busy} onClick={() => void decide(h, true)}>
+                  {t('sources.approveOne', { name: h.skill })}
+                </button>
+                <button type="button" className="danger" disabled={busy} onClick={() => void decide(h, false)}>
+                  {t('sources.rejectOne', { name: h.skill })}
+                </button>
+              </div>
+            )}
+          </section>
+        );
+      })}
+      <ErrorLine error={error} />
+      <DialogFooter onClose={close} />
+    </Modal>
+  );
+}

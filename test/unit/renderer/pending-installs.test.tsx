@@ -1,0 +1,111 @@
+// Held installs outlive the dialog that held them: the sidebar says how many wait, and each opens the same review
+// (findings with file:line and the line, permissions, diff, the bound hash) ending in Approve or Reject.
+import { describe, expect, it } from 'vitest';
+import { act, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { PendingBadge } from '../../../renderer/src/components/PendingInstalls';
+import { useView } from '../../../renderer/src/state/store';
+import { memoryClient, type MemoryClient } from './memory-client';
+import { renderWith, WS } from './render';
+
+const held = (skill: string, hash: string): MemoryClient['held'][number] => ({
+  approvalId: `ap-${skill}`,
+  kind: 'install',
+  skill,
+  tier: 'project',
+  source: `/data/fetched/src-1/${skill}`,
+  target: `/home/me/alpha/.workbuddy/skills/${skill}`,
+  contentHash: hash,
+  level: 'P1',
+  createdAt: 1,
+  findings: [
+    {
+      file: 'SKILL.md',
+      line: 8,
+      rule: 'network.curl',
+      family: 'network',
+      level: 'P1',
+      excerpt: 'curl -s https://api.example.com/<b>data</b>',
+      message: 'downloads from the network',
+    },
+  ],
+  permissions: { tools: ['bash'], commands: {}, network: true, read: [], write: [], declared: 'permissions' },
+  diff: { widened: true, lines: ['+ network on'] },
+});
+
+const approvals = (c: MemoryClient) =>
+  c.calls.filter((x) => x.method.startsWith('skills.') && x.method !== 'skills.pendingInstalls');
+
+describe('Waiting for your approval', () => {
+  it('shows nothing while nothing waits, and a count once the install dialog that held one closes', async () => {
+    const c = memoryClient();
+    renderWith(<PendingBadge />, c, { workspace: WS, installOpen: true });
+    await act(async () => {});
+    expect(screen.queryByRole('button', { name: /waiting for your approval/ })).toBeNull();
+    c.held = [held('fetcher', 'a'.repeat(64)), held('poster', 'b'.repeat(64))];
+    await act(async () => useView.getState().set({ installOpen: false }));
+    await screen.findByRole('button', { name: '2 waiting for your approval' });
+  });
+
+  it('opens the review of each held install; Approve sends the reviewed hash and Reject the approval id', async () => {
+    const c = memoryClient();
+    c.held = [held('fetcher', 'a'.repeat(64)), held('poster', 'b'.repeat(64))];
+    renderWith(<PendingBadge />, c, { workspace: WS });
+    await userEvent.click(await screen.findByRole('button', { name: '2 waiting for your approval' }));
+    const dialog = screen.getByRole('dialog', { name: 'Waiting for your approval' });
+    const fetcher = within(dialog).getByRole('region', { name: 'fetcher' });
+    // The same review as the install dialog: file:line, the rule, the line itself (as text, never markup), the diff.
+    within(fetcher).getByText('SKILL.md:8');
+    within(fetcher).getByText('network.curl');
+    within(fetcher).getByText('curl -s https://api.example.com/<b>data</b>');
+    within(fetcher).getByText('+ network on');
+    within(fetcher).getByText('aaaaaaaaaaaaaaaa');
+    within(fetcher).getByText('/home/me/alpha/.workbuddy/skills/fetcher');
+
+    await userEvent.click(within(fetcher).getByRole('button', { name: 'Approve fetcher' }));
+    await within(fetcher).findByText('installed');
+    const poster = within(dialog).getByRole('region', { name: 'poster' });
+    await userEvent.click(within(poster).getByRole('button', { name: 'Reject poster' }));
+    await within(poster).findByText('rejected');
+    expect(approvals(c).map((x) => [x.method, x.args[0]])).toEqual([
+      ['skills.approveInstall', { approvalId: 'ap-fetcher', contentHash: 'a'.repeat(64) }],
+      ['skills.rejectInstall', { approvalId: 'ap-poster' }],
+    ]);
+    // Closing after an install refreshes the skills, and nothing waits any more.
+    const tick = useView.getState().catalogTick;
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    expect(useView.getState().catalogTick).toBe(tick + 1);
+    await act(async () => {});
+    expect(screen.queryByRole('button', { name: /waiting for your approval/ })).toBeNull();
+  });
+
+  it('an approval main refuses (the held copy changed) says why and installs nothing', async () => {
+    const c = memoryClient();
+    c.held = [held('fetcher', 'a'.repeat(64))];
+    c.handlers['skills.approveInstall'] = () => ({
+      status: 'refused',
+      skill: 'fetcher',
+      reason: 'fetcher changed after it was reviewed; nothing was installed; install it again to review it',
+    });
+    renderWith(<PendingBadge />, c, { workspace: WS });
+    await userEvent.click(await screen.findByRole('button', { name: '1 waiting for your approval' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Approve fetcher' }));
+    await screen.findByText(/refused fetcher changed after it was reviewed/);
+    const tick = useView.getState().catalogTick;
+    await userEvent.click(screen.getByRole('button', { name: 'Close' }));
+    expect(useView.getState().catalogTick).toBe(tick);
+  });
+
+  it('a list main cannot read is said, not hidden; the Chinese window says it in Chinese', async () => {
+    const c = memoryClient();
+    c.failing.add('skills.pendingInstalls');
+    renderWith(<PendingBadge />, c, { workspace: WS });
+    expect((await screen.findByRole('alert')).textContent).toMatch(/skills.pendingInstalls failed/);
+    const z = memoryClient();
+    z.held = [held('fetcher', 'a'.repeat(64))];
+    renderWith(<PendingBadge />, z, { workspace: WS }, 'zh');
+    await userEvent.click(await screen.findByRole('button', { name: '1 个等待你的批准' }));
+    screen.getByRole('dialog', { name: '等待你的批准' });
+    screen.getByRole('button', { name: '批准 fetcher' });
+  });
+});
