@@ -51,6 +51,21 @@ export function Permissions({ p }: { p?: Asked | undefined }) {
   );
 }
 
+/** An update's permission diff: each line added (+) or dropped (-), or that the permissions do not change. */
+export function DiffLines({ lines, label }: { lines: string[]; label?: string }) {
+  const { t } = useTranslation();
+  if (lines.length === 0) return <p className="muted">{t('install.noDiff')}</p>;
+  return (
+    <ul className="plain diff" aria-label={label}>
+      {lines.map((l) => (
+        <li key={l} className={l.startsWith('-') ? 'minus' : 'plus'}>
+          <code>{l}</code>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /**
  * The audit part of a review, the same in the install dialog, a source install and a trust review: the level legend,
  * the findings, the permissions asked for, `children` (an update's permission diff), and the content hash an approval

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
 import type { InstallReport } from '../api/types';
 import { useView } from '../state/store';
-import { AuditFindings } from './Findings';
+import { AuditFindings, DiffLines } from './Findings';
 import { LevelBadge } from './Levels';
 import { Modal } from './Modal';
 import { SourceInstall } from './SourceInstall';
@@ -212,17 +212,7 @@ export function InstallDialog() {
             {report.diff && (
               <>
                 <h3>{t('install.diff')}</h3>
-                {report.diff.lines.length === 0 ? (
-                  <p className="muted">{t('install.noDiff')}</p>
-                ) : (
-                  <ul className="plain diff">
-                    {report.diff.lines.map((l) => (
-                      <li key={l} className={l.startsWith('-') ? 'minus' : 'plus'}>
-                        <code>{l}</code>
-                      </li>
-                    ))}
-                  </ul>
-                )}
+                <DiffLines lines={report.diff.lines} />
               </>
             )}
           </AuditFindings>

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
 import type { MethodOutput } from '../../../preload/contract';
 import { useView } from '../state/store';
-import { AuditFindings } from './Findings';
+import { AuditFindings, DiffLines } from './Findings';
 import { LevelBadge } from './Levels';
 import { Modal } from './Modal';
 import { DialogFooter, ErrorLine } from './DialogFooter';
@@ -97,16 +97,10 @@ function PendingDialog({ items, onClose }: { items: Held[]; onClose(installed: b
               {t('pending.target')} <code>{h.target}</code>
             </p>
             <AuditFindings findings={h.findings} permissions={h.permissions} contentHash={h.contentHash}>
-              {h.diff && h.diff.lines.length > 0 && (
+              {h.diff && (
                 <>
                   <h3>{t('install.diff')}</h3>
-                  <ul className="plain diff">
-                    {h.diff.lines.map((l) => (
-                      <li key={l} className={l.startsWith('-') ? 'minus' : 'plus'}>
-                        <code>{l}</code>
-                      </li>
-                    ))}
-                  </ul>
+                  <DiffLines lines={h.diff.lines} />
                 </>
               )}
             </AuditFindings>

@@ -6,7 +6,7 @@ import { errorText, useClient } from '../api/context';
 import type { InstallReport } from '../api/types';
 import type { SkillUpdate } from '../../../preload/contract';
 import { useView } from '../state/store';
-import { Findings } from './Findings';
+import { DiffLines, Findings } from './Findings';
 import { LevelBadge, LevelLegend } from './Levels';
 import { Modal } from './Modal';
 import { ErrorLine } from './DialogFooter';
@@ -128,17 +128,7 @@ function UpdatesDialog({ items, onClose }: { items: SkillUpdate[]; onClose(): vo
               </ul>
             )}
             <h4>{t('install.diff')}</h4>
-            {!u.diff || u.diff.lines.length === 0 ? (
-              <p className="muted">{t('install.noDiff')}</p>
-            ) : (
-              <ul className="plain diff" aria-label={t('install.diff')}>
-                {u.diff.lines.map((l) => (
-                  <li key={l} className={l.startsWith('-') ? 'minus' : 'plus'}>
-                    <code>{l}</code>
-                  </li>
-                ))}
-              </ul>
-            )}
+            <DiffLines lines={u.diff?.lines ?? []} label={t('install.diff')} />
             {!r && (
               <button type="button" className="primary" disabled={busy} onClick={() => void apply(u)}>
                 {t('updates.update')}
