@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import type { Settings } from '../config/index.js';
 import type { KnackPaths } from '../config/index.js';
 import type { Store } from '../store/index.js';
-import type { AppendRow, SpentRow } from '../store/index.js';
+import type { SpentRow } from '../store/index.js';
 import type { Catalog } from '../skills/catalog/index.js';
 import type { CatalogEntry } from '../skills/format/index.js';
 import { english, say, type Said } from '../base/index.js';
@@ -23,7 +23,7 @@ import { endLeftoverGroup } from '../tools/index.js';
 import type { ModelProvider, StreamEvent, ToolCallPart, Usage } from './providers/types.js';
 import { costOf, type Price } from './providers/pricing.js';
 import { ProviderError, redact } from './providers/errors.js';
-import { applyEvent, emptyState, unresolvedCalls, type SessionState } from './state.js';
+import { unresolvedCalls, type SessionState } from './state.js';
 import {
   assemblePrompt,
   MessageTokens,
@@ -38,6 +38,7 @@ import { checkAttachments, type Attachment } from './attachments.js';
 import { Approvals } from './session-approvals.js';
 import type { PromptTool } from '../tools/index.js';
 import { compactionBoundary, summarize } from './compaction.js';
+import { SessionLog } from './session-log.js';
 import type {
   AgentEvent,
   AgentEventBody,
@@ -104,13 +105,6 @@ export interface TurnResult {
   error?: { kind: string; message: string; unsent?: string };
 }
 
-/**
- * How long a turn's start waits, from the moment its request is handed to the SDK (on the socket within about a
- * millisecond), to be committed with the model's first event (one commit for both) before it is committed on its own
- * while the request is in flight. Kept short: it is how long a `kill -9` can lose a message the provider has seen.
- */
-const IN_FLIGHT_MS = 3;
-
 const META_TOOLS = new Set<string>([
   TOOL.Skill,
   TOOL.SkillSearch,
@@ -143,16 +137,9 @@ function addUsage(a: Usage, b: Usage): Usage {
   };
 }
 
-/** An event of a turn's start held until the request has gone out (see hold()): a row as the store takes it. */
-interface HeldEvent {
-  type: string;
-  data: AgentEventBody;
-  at: number;
-}
-
 export class ChatSession {
-  private readonly state: SessionState = emptyState();
-  private readonly listeners = new Set<AgentListener>();
+  private readonly log: SessionLog;
+  private readonly state: SessionState;
   private readonly bodies = new Map<string, LoadedBody>();
   private readonly promptCache: PromptCache;
   private readonly messageTokens = new MessageTokens();
@@ -167,22 +154,8 @@ export class ChatSession {
   private nextAbort: AbortController | undefined = freshAbort();
   private running: Promise<TurnResult> | undefined;
   private currentCall: ToolCallPart | undefined;
-  private pendingText = '';
-  private lastFlush = 0;
-  private flushTimer: NodeJS.Timeout | undefined;
   private turn = { steps: 0, toolCalls: 0, tools: [] as string[] };
   private closed = false;
-  /** Events held between the user's message and the request's dispatch: one commit for all, shown after it (see hold()). */
-  private held: HeldEvent[] | undefined;
-  /** The prompt of a held turn start, whose context event (its token counts) is recorded once that start is shown. */
-  private contextAfterStart: AssembledPrompt | undefined;
-  private heldTimer: NodeJS.Timeout | undefined;
-  /** The in-flight commit of a turn's start failed: the turn ends with this error before any model output is shown. */
-  private releaseFailure: unknown;
-  /** The user's message of a turn start whose commit failed: the turn's error gives it back (TurnResult, error event). */
-  private unsent: string | undefined;
-  /** The branch of the conversation this session is on (its events are appended to it). */
-  private branch = 0;
 
   private constructor(
     private readonly host: AgentHost,
@@ -190,6 +163,8 @@ export class ChatSession {
     readonly id: string,
     private opts: SessionOptions,
   ) {
+    this.log = new SessionLog(store, id, () => this.abort?.abort());
+    this.state = this.log.state;
     this.promptCache = promptCacheFor(host.catalog);
     this.approvals = new Approvals({
       workspace: host.workspace,
@@ -232,7 +207,7 @@ export class ChatSession {
     const store = requireStore(host);
     const row = store.sessions.get(id) ?? uniquePrefix(store, id);
     const s = new ChatSession(host, store, row.id, opts);
-    s.replay();
+    s.log.replay();
     s.recover();
     // Its tool session (the user's MCP servers among it) is not opened here: a chat reopened to be read or exported
     // never starts them. A turn opens it (send, an answer that resumes one), or ready() when the user starts typing.
@@ -243,8 +218,7 @@ export class ChatSession {
 
   /** Subscribe to events (already committed when delivered). Returns the unsubscribe function. */
   on(listener: AgentListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.log.on(listener);
   }
 
   get busy(): boolean {
@@ -409,11 +383,11 @@ export class ChatSession {
           });
       this.approvals.dropPreAnswered();
       this.closeUnresolved('not run: the user sent a new message instead');
-      this.hold();
+      this.log.hold(!this.workspaceSession);
       this.record(attachments.length ? { type: 'user_message', text, attachments } : { type: 'user_message', text });
       if (!this.workspaceSession) await this.toolsReady(); // open (the usual case): no wait at all
       // The message was committed by the hold timer while the tools opened: if that commit failed, the turn ends here.
-      this.throwReleaseFailure();
+      this.log.throwReleaseFailure();
       this.autoLoad(text);
       if (!this.opts.provider) {
         this.record({ type: 'context', sections: (await this.assemble()).sections });
@@ -465,7 +439,7 @@ export class ChatSession {
    * request is on its way). A failure ends the turn with its error and the message given back, as in flight.
    */
   commitHeldStart(): void {
-    if (this.held) this.releaseInFlight();
+    this.log.commitHeldStart();
   }
 
   /** Wait for the running turn (if any). */
@@ -546,7 +520,7 @@ export class ChatSession {
   async close(): Promise<void> {
     this.stop();
     await this.running?.catch(() => undefined);
-    this.flushText();
+    this.log.flushText();
     this.closed = true;
   }
 
@@ -558,8 +532,8 @@ export class ChatSession {
     this.nextAbort = undefined;
     this.turn = { steps: 0, toolCalls: 0, tools: [] };
     // Nothing of an earlier turn's failure carries over (its message was given back with that turn's error).
-    this.unsent = undefined;
-    this.releaseFailure = undefined;
+    this.log.unsent = undefined;
+    this.log.releaseFailure = undefined;
     const run = (async (): Promise<TurnResult> => {
       let reason: TurnEndReason;
       let error: TurnResult['error'];
@@ -567,25 +541,25 @@ export class ChatSession {
         reason = await body(ac.signal);
         // A start still held (a turn with no model, or stopped while the tools opened) is committed here, where a
         // failure ends the turn like any other: with its error and the user's message given back.
-        this.release();
+        this.log.release();
       } catch (caught) {
         try {
-          this.release();
+          this.log.release();
         } catch (e) {
           // The turn's start could not be stored now either: the turn ends with that error (its message given back).
-          this.releaseFailure ??= e;
+          this.log.releaseFailure ??= e;
         }
         // A failed commit of the turn's start aborted the request (releaseInFlight): the turn ends with that error,
         // not as cancelled by the abort it caused.
-        const commitFailed = this.releaseFailure !== undefined;
-        const e = commitFailed ? this.releaseFailure : caught;
-        this.releaseFailure = undefined;
+        const commitFailed = this.log.releaseFailure !== undefined;
+        const e = commitFailed ? this.log.releaseFailure : caught;
+        this.log.releaseFailure = undefined;
         const kind = e instanceof ProviderError ? e.kind : 'internal';
         const message = redact(e instanceof Error ? e.message.split('\n')[0]! : String(e));
-        const unsent = this.unsent;
-        this.unsent = undefined;
+        const unsent = this.log.unsent;
+        this.log.unsent = undefined;
         try {
-          this.flushText();
+          this.log.flushText();
           if (this.state.streaming)
             this.record({
               type: 'assistant_end',
@@ -670,17 +644,16 @@ export class ChatSession {
     if (this.nearWindow(prompt) && (await this.compact(prompt, signal))) prompt = await this.assemble();
     // The context's token counts are not part of the request, nor of the reply: a held turn start records them right
     // after it is shown (with the model's first event, that is once the first text is on screen).
-    if (this.held) this.contextAfterStart = prompt;
-    else this.record({ type: 'context', sections: prompt.sections });
+    this.log.context(prompt.sections);
     this.record({ type: 'assistant_start', step, provider: provider.id, model: provider.model });
-    this.lastFlush = -Infinity;
+    this.log.replyStarts();
     // The request goes out first. The held start of the turn (the user's message, auto-loaded skills, this reply's
     // start) is committed in one transaction, and only then shown: together with the model's first event when that
-    // comes within IN_FLIGHT_MS of the request (a local server: one commit before the first token instead of two), or
+    // comes within IN_FLIGHT_MS (session-log.ts) of the request (a local server: one commit before the first token instead of two), or
     // else while the request is in flight, when that window ends (a remote provider: the commit costs the first token
     // nothing). No event is shown before it is committed, and no model output before the turn's start. One timer, and
     // nothing else of Knack's runs between the request and the reply (a local server's work shares this thread).
-    if (this.held) this.inFlightTimer = setTimeout(this.releaseInFlight, IN_FLIGHT_MS);
+    this.log.startInFlight();
     this.stepStop = 'end_turn';
     try {
       // Each event comes straight from the SDK's stream (no async layer between it and the loop).
@@ -695,31 +668,23 @@ export class ChatSession {
         this.onModelEvent,
       );
     } finally {
-      this.clearInFlight();
+      this.log.clearInFlight();
     }
     const stop = this.stepStop;
-    this.releaseBeforeOutput(); // a stream that ended without an event
-    this.flushText();
+    this.log.releaseBeforeOutput(); // a stream that ended without an event
+    this.log.flushText();
     this.record({ type: 'assistant_end', stopReason: stop });
     return stop === 'max_tokens' || stop === 'length' ? 'max_tokens' : stop;
   }
 
   /** The stop reason of the model call in progress (set by its `stop` event). */
   private stepStop = 'end_turn';
-  /** The in-flight window's end, while a turn's start is held: it is committed then without waiting for the model. */
-  private inFlightTimer: NodeJS.Timeout | undefined;
-
-  private clearInFlight(): void {
-    if (this.inFlightTimer) clearTimeout(this.inFlightTimer);
-    this.inFlightTimer = undefined;
-  }
-
   /** One event of the model's stream, straight from the SDK's loop (one handler per session, not a closure per call). */
   private readonly onModelEvent = (ev: StreamEvent): void => {
-    this.throwReleaseFailure();
-    if (this.held) {
+    this.log.throwReleaseFailure();
+    if (this.log.holding) {
       this.handle(ev); // held too: committed with the turn's start, shown after it
-      this.release();
+      this.log.release();
     } else this.handle(ev);
     if (ev.type === 'stop') this.stepStop = ev.raw;
   };
@@ -728,7 +693,7 @@ export class ChatSession {
   private handle(ev: StreamEvent): void {
     switch (ev.type) {
       case 'text':
-        this.textDelta(ev.text);
+        this.log.textDelta(ev.text);
         break;
       case 'tool_call_start':
         this.record({ type: 'tool_call_started', callId: ev.id, name: ev.name });
@@ -1100,7 +1065,7 @@ export class ChatSession {
   private async compact(p: AssembledPrompt, signal: AbortSignal): Promise<boolean> {
     const cut = compactionBoundary(this.state.messages);
     if (cut <= 0) return false;
-    this.release(); // the user's message is committed before any model call
+    this.log.release(); // the user's message is committed before any model call
     const summary = await summarize(this.opts.provider!, this.state.messages.slice(0, cut), signal);
     const before = p.sections.total;
     const old = this.messageTokens.total(this.state.messages.slice(0, cut));
@@ -1116,148 +1081,9 @@ export class ChatSession {
 
   // ---- recording ----
 
-  /** Deltas are coalesced (one event per 25 ms); the first of each reply is committed and shown at once. */
-  private textDelta(text: string): void {
-    this.pendingText += text;
-    const now = performance.now();
-    if (now - this.lastFlush >= 25) this.flushText();
-    else this.flushTimer ??= setTimeout(() => this.flushText(), 25);
-  }
-
-  private flushText(): void {
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    this.flushTimer = undefined;
-    if (!this.pendingText) return;
-    const text = this.pendingText;
-    this.pendingText = '';
-    this.lastFlush = performance.now();
-    this.commit({ type: 'text_delta', text });
-  }
-
-  /**
-   * Commit an event to SQLite, apply it to the state, then show it to the listeners. (The session's title and
-   * last-used time are read from its log: no event write updates the session's row.)
-   */
+  /** Commit an event (SessionLog.record): stored, applied to the state, then shown. */
   private record(body: AgentEventBody): void {
-    if (this.pendingText) this.flushText();
-    this.commit(body);
-  }
-
-  private commit(body: AgentEventBody): void {
-    const at = Date.now();
-    if (this.held) {
-      // Applied now (matching, loading and assembly read the state); committed and shown by release().
-      applyEvent(this.state, body);
-      this.held.push({ type: body.type, data: body, at });
-      return;
-    }
-    const seq = this.store.sessions.append(this.id, body.type, body as unknown as Record<string, unknown>, {
-      at,
-      branch: this.branch,
-    });
-    applyEvent(this.state, body);
-    this.show({ ...body, seq, at, sessionId: this.id } as AgentEvent);
-  }
-
-  private show(ev: AgentEvent): void {
-    for (const l of this.listeners) {
-      try {
-        l(ev);
-      } catch {
-        /* a failing listener never breaks the session */
-      }
-    }
-  }
-
-  /**
-   * Hold the events of a turn's start — the user's message, auto-loaded skills, the context and the reply's start —
-   * until the model's request has gone out: they are committed in one transaction (one commit instead of one each),
-   * with the model's first event or while the request is in flight (modelStep), and only then shown, always before any
-   * model output, so every event is still committed before it is shown. The request is sent before its turn is in the
-   * log: a kill -9 in that window (at most IN_FLIGHT_MS after the request is handed to the SDK) loses the message (the provider
-   * saw a request the log does not).
-   * A turn that waits (the tool box still opening, a compaction) releases them first, after at most 20 ms, so the
-   * user's message never waits on it.
-   */
-  private hold(): void {
-    this.held ??= [];
-    // With the tools open, nothing before the request waits on another event (a compaction releases first).
-    if (!this.heldTimer && !this.workspaceSession) {
-      this.heldTimer = setTimeout(() => this.releaseInFlight(), 20);
-      this.heldTimer.unref();
-    }
-  }
-
-  /**
-   * The held start of a turn, committed while the request is in flight (or by the hold timer). If that commit fails,
-   * the request is aborted at once and the turn ends with the error (runTurn), before any model output is shown.
-   */
-  private readonly releaseInFlight = (): void => {
-    this.inFlightTimer = undefined;
-    try {
-      this.release();
-    } catch (e) {
-      this.releaseFailure = e;
-      this.abort?.abort();
-    }
-  };
-
-  /** A stream that ended without any event: the turn's start is committed (now, if it is not yet) and shown. */
-  private releaseBeforeOutput(): void {
-    this.throwReleaseFailure();
-    this.release();
-  }
-
-  /** A held start whose commit failed in the background (in flight, or by the hold timer) ends the turn with its error (runTurn clears it). */
-  private throwReleaseFailure(): void {
-    if (this.releaseFailure !== undefined) throw this.releaseFailure;
-  }
-
-  private release(): void {
-    if (this.heldTimer) clearTimeout(this.heldTimer);
-    this.heldTimer = undefined;
-    const held = this.held;
-    this.held = undefined;
-    const prompt = this.contextAfterStart;
-    this.contextAfterStart = undefined;
-    if (!held?.length) {
-      if (prompt) this.record({ type: 'context', sections: prompt.sections });
-      return;
-    }
-    let seqs: number[];
-    try {
-      // The held events are the rows as they are (type, body, time).
-      seqs = this.store.sessions.appendMany(this.id, held as AppendRow[], this.branch);
-    } catch (e) {
-      // Nothing of it was stored (one transaction) nor shown: the state goes back to what the store holds, and the
-      // user's message, not stored, is given back by the turn's error (runTurn).
-      const user = held.find((h) => h.type === 'user_message')?.data as { text: string } | undefined;
-      if (user) this.unsent = user.text;
-      try {
-        this.replay();
-      } catch {
-        /* the store cannot be read either: the error below says why */
-      }
-      throw e;
-    }
-    // Each held body was made for this turn alone: it becomes its shown event as it is (no copy of each on the path to
-    // the first token).
-    for (let i = 0; i < held.length; i++) {
-      const e = held[i]!.data as AgentEvent;
-      e.seq = seqs[i]!;
-      e.at = held[i]!.at;
-      e.sessionId = this.id;
-      this.show(e);
-    }
-    // The context meter's counts come after the turn's start (and the reply's first event) is on screen.
-    if (prompt) this.record({ type: 'context', sections: prompt.sections });
-  }
-
-  /** The conversation's state, rebuilt from the stored events of its branch (a reopened session; a rolled-back commit). */
-  private replay(): void {
-    Object.assign(this.state, emptyState());
-    this.branch = this.store.sessions.currentBranch(this.id);
-    for (const ev of this.store.sessions.events(this.id)) applyEvent(this.state, ev.data as AgentEventBody);
+    this.log.record(body);
   }
 
   // ---- branches ----
@@ -1365,7 +1191,7 @@ export class ChatSession {
    * branch had leave the tool session, so the gate sees this branch's active skills), its found tools are found.
    */
   private rebuild(): void {
-    this.replay();
+    this.log.replay();
     this.bodies.clear();
     const ws = this.workspaceSession;
     if (ws) for (const k of ws.loader.loadedSkills()) if (!this.state.loaded.has(k)) ws.loader.unload(k);
