@@ -25,7 +25,8 @@ export { describeUsage, addTurnUsage, sessionUsage, type TurnUsage } from './exp
 import type { AgentEvent, AgentEventBody } from './types.js';
 import { sessionTitle, type SessionHit, type SessionRow } from '../store/index.js';
 
-export { ChatSession, slashSkills } from './session.js';
+export { ChatSession } from './session.js';
+export { slashSkills } from './session-skills.js';
 export { AttachmentError, sizeText, visionOf, type Attachment } from './attachments.js';
 export type { AgentHost, SessionOptions, TurnResult } from './session.js';
 export type * from './types.js';

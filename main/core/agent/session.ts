@@ -9,8 +9,7 @@ import type { SpentRow } from '../store/index.js';
 import type { Catalog } from '../skills/catalog/index.js';
 import type { CatalogEntry } from '../skills/format/index.js';
 import { english, say, type Said } from '../base/index.js';
-import { matchWords, type SkillMatcher } from '../skills/use/index.js';
-import { SkillLoader, listResources } from '../skills/use/index.js';
+import type { SkillMatcher } from '../skills/use/index.js';
 import type { WorkspaceSession } from '../skills/use/index.js';
 import type { Gate } from '../policy/index.js';
 import { decisionFields } from '../policy/index.js';
@@ -30,7 +29,6 @@ import {
   promptCacheFor,
   TextTokens,
   type AssembledPrompt,
-  type LoadedBody,
   type PromptCache,
 } from './prompt.js';
 import { planModeGate } from './session-tools.js';
@@ -39,6 +37,7 @@ import { Approvals } from './session-approvals.js';
 import type { PromptTool } from '../tools/index.js';
 import { compactionBoundary, summarize } from './compaction.js';
 import { SessionLog } from './session-log.js';
+import { SessionSkills } from './session-skills.js';
 import type {
   AgentEvent,
   AgentEventBody,
@@ -114,17 +113,6 @@ const META_TOOLS = new Set<string>([
 ]);
 const key = (n: string): string => n.normalize('NFKC').toLowerCase();
 
-/** The skill names a message starts with as `/name` (`/git-commit /lint tidy up` → git-commit, lint), at most 8. */
-export function slashSkills(text: string): string[] {
-  const out: string[] = [];
-  const re = /^\s*\/([\p{L}\p{N}][\p{L}\p{N}_-]{0,63})(?=\s|$)/u;
-  let rest = text;
-  for (let m = re.exec(rest); m && out.length < 8; m = re.exec(rest)) {
-    out.push(m[1]!);
-    rest = rest.slice(m[0].length);
-  }
-  return out;
-}
 /** The events that start an answer to a user's message (where Regenerate forks). */
 const ANSWER_STARTS = new Set(['assistant_start', 'context', 'compaction']);
 
@@ -140,7 +128,7 @@ function addUsage(a: Usage, b: Usage): Usage {
 export class ChatSession {
   private readonly log: SessionLog;
   private readonly state: SessionState;
-  private readonly bodies = new Map<string, LoadedBody>();
+  private readonly skills: SessionSkills;
   private readonly promptCache: PromptCache;
   private readonly messageTokens = new MessageTokens();
   private readonly textTokens = new TextTokens();
@@ -149,7 +137,6 @@ export class ChatSession {
   private promptToolCache:
     { version: number; found: number; visible: PromptTool[]; deferredNames: string[] } | undefined;
   private workspaceSession: WorkspaceSession | undefined;
-  private bootLoader: SkillLoader | undefined;
   private abort: AbortController | undefined;
   private nextAbort: AbortController | undefined = freshAbort();
   private running: Promise<TurnResult> | undefined;
@@ -165,6 +152,14 @@ export class ChatSession {
   ) {
     this.log = new SessionLog(store, id, () => this.abort?.abort());
     this.state = this.log.state;
+    this.skills = new SessionSkills({
+      catalog: host.catalog,
+      state: this.state,
+      matcher: () => host.matcher(),
+      workspaceSession: () => this.workspaceSession,
+      maxAutoLoad: () => this.opts.maxAutoLoad ?? 3,
+      record: (body) => this.record(body),
+    });
     this.promptCache = promptCacheFor(host.catalog);
     this.approvals = new Approvals({
       workspace: host.workspace,
@@ -388,7 +383,7 @@ export class ChatSession {
       if (!this.workspaceSession) await this.toolsReady(); // open (the usual case): no wait at all
       // The message was committed by the hold timer while the tools opened: if that commit failed, the turn ends here.
       this.log.throwReleaseFailure();
-      this.autoLoad(text);
+      this.skills.autoLoad(text);
       if (!this.opts.provider) {
         this.record({ type: 'context', sections: (await this.assemble()).sections });
         return 'offline';
@@ -467,7 +462,7 @@ export class ChatSession {
   /** Load a skill by hand (`/load NAME`), with its dependencies. */
   async loadSkill(name: string): Promise<{ ok: true; loaded: string[] } | { ok: false; message: string }> {
     await this.toolsReady();
-    const r = this.loadInto(name, 'user', say('loadUser'));
+    const r = this.skills.load(name, 'user', say('loadUser'));
     return r.ok ? { ok: true, loaded: r.loaded } : { ok: false, message: r.message };
   }
 
@@ -475,7 +470,7 @@ export class ChatSession {
     const ws = await this.toolsReady();
     const s = this.state.loaded.get(key(name));
     if (!s) return false;
-    this.bodies.delete(key(name));
+    this.skills.bodies.delete(key(name));
     ws.loader.unload(s.name);
     this.record({ type: 'skill_unloaded', name: s.name, reason: 'unloaded by the user' });
     return true;
@@ -789,7 +784,7 @@ export class ChatSession {
     } finally {
       this.currentCall = undefined;
     }
-    if (tools.loader.projection().length > loadsBefore) result = this.modelLoaded(tools, loadsBefore, result);
+    if (tools.loader.projection().length > loadsBefore) result = this.skills.modelLoaded(tools, loadsBefore, result);
     const denyMessage = this.approvals.denyMessage;
     if (!result.ok && result.error.code === 'tool.declined' && denyMessage) {
       const said = say('tool.declinedSays', { refusal: result.said ?? result.error.message, message: denyMessage });
@@ -839,109 +834,6 @@ export class ChatSession {
 
   // ---- skills ----
 
-  private autoLoad(text: string): void {
-    // `/name` at the start of a message (the window's `/` menu, or typed) loads that skill as the user's choice. A word
-    // that names no skill (`/usr is a folder`) is just text; a skill that cannot load says why.
-    for (const name of slashSkills(text)) {
-      if (this.state.loaded.has(key(name))) continue;
-      const r = this.loadInto(name, 'user', say('loadUser'));
-      if (!r.ok && r.code !== 'skill.not_found') this.record({ type: 'error', kind: 'skill', message: r.message });
-    }
-    let matches;
-    try {
-      matches = this.host.matcher().match(text);
-    } catch (e) {
-      this.record({ type: 'error', kind: 'skill', message: `matching failed: ${(e as Error).message}` });
-      return;
-    }
-    for (const m of matches.slice(0, this.opts.maxAutoLoad ?? 3)) {
-      if (this.state.loaded.has(key(m.name))) continue;
-      const r = this.loadInto(m.name, 'trigger', matchWords(m));
-      if (!r.ok) this.record({ type: 'error', kind: 'skill', message: r.message });
-    }
-  }
-
-  private loadInto(
-    name: string,
-    reason: SkillLoadReason,
-    why: Said,
-  ): { ok: true; loaded: string[]; bodies: LoadedBody[] } | { ok: false; message: string; code: string } {
-    const r = this.loaderOf().load(name, reason === 'recovered' ? 'user' : reason);
-    if (!r.ok) return { ok: false, message: r.error.message, code: r.error.code };
-    const loaded: string[] = [];
-    for (const s of r.value) {
-      const k = key(s.name);
-      this.bodies.set(k, { name: s.name, tier: s.tier, body: s.body });
-      const prev = this.state.loaded.get(k);
-      if (prev && prev.version === s.version && reason !== 'recovered') continue;
-      if (reason === 'recovered' && prev && prev.version === s.version) continue;
-      const isDep = s.reason === 'dependency';
-      const words = isDep
-        ? say('loadDependency', { skill: s.requiredBy ?? '' })
-        : reason === 'recovered'
-          ? say('loadRecovered')
-          : why;
-      this.record({
-        type: 'skill_loaded',
-        name: s.name,
-        tier: s.tier,
-        version: s.version,
-        reason: isDep ? 'dependency' : reason,
-        why: english(words),
-        words,
-        tokens: s.tokens,
-        ...(s.requiredBy ? { requiredBy: s.requiredBy } : {}),
-      });
-      loaded.push(s.name);
-    }
-    return { ok: true, loaded, bodies: r.value.map((s) => ({ name: s.name, tier: s.tier, body: s.body })) };
-  }
-
-  /**
-   * The model loaded skills through the workspace session's Skill tool (or DeferExecuteTool): record each load with
-   * its projection, keep the bodies for <loaded_skills>, and answer with a note instead of the instructions (they are
-   * in the system prompt, where compaction never drops them).
-   */
-  private modelLoaded(ws: WorkspaceSession, from: number, result: ToolResult): ToolResult {
-    const bodies = new Map<string, string>();
-    if (result.ok) {
-      const c = result.content as { skills?: { name?: unknown; instructions?: unknown }[] } | undefined;
-      for (const sk of Array.isArray(c?.skills) ? c.skills : [])
-        if (typeof sk.name === 'string' && typeof sk.instructions === 'string')
-          bodies.set(key(sk.name), sk.instructions);
-    }
-    const loaded: string[] = [];
-    for (const rec of ws.loader.projection().slice(from)) {
-      if (rec.kind !== 'skill') continue;
-      const body = bodies.get(key(rec.skill));
-      if (body === undefined) continue;
-      this.bodies.set(key(rec.skill), { name: rec.skill, tier: rec.tier, body });
-      const isDep = rec.reason === 'dependency';
-      const words = isDep ? say('loadDependency', { skill: rec.requiredBy ?? '' }) : say('loadModel');
-      this.record({
-        type: 'skill_loaded',
-        name: rec.skill,
-        tier: rec.tier,
-        version: rec.version,
-        reason: isDep ? 'dependency' : 'model',
-        why: english(words),
-        words,
-        tokens: rec.tokens,
-        ...(rec.requiredBy ? { requiredBy: rec.requiredBy } : {}),
-      });
-      loaded.push(rec.skill);
-    }
-    if (!result.ok || !loaded.length) return result;
-    return {
-      ok: true,
-      content: {
-        loaded,
-        note: 'The instructions are now in the system prompt under <loaded_skills>; follow them.',
-        resources: Object.fromEntries(loaded.map((n) => [n, listResources(this.host.catalog.get(n)?.realDir ?? '')])),
-      },
-    };
-  }
-
   // ---- prompt, compaction ----
 
   /**
@@ -982,7 +874,7 @@ export class ChatSession {
       for (const sk of this.state.loaded.values())
         if (!have.has(key(sk.name))) ws.loader.load(sk.name, sk.reason === 'model' ? 'model' : 'user');
       this.workspaceSession = ws;
-      this.bootLoader = undefined;
+      this.skills.opened();
       // The prompt's tool list, its token count, the prompt's other parts that do not depend on the conversation, the
       // provider's SDK and its shape of the list are made ready now, as the chat opens, not on its first turn (they are
       // kept while the tools, the catalog and the loaded skills do not change).
@@ -998,26 +890,13 @@ export class ChatSession {
     return opening;
   }
 
-  /**
-   * The loader skills go into: the workspace session's (what the gate sees as the model's active skills). Reopening a
-   * session reads its skills before that session exists (open() is synchronous); toolsReady() then loads them into it.
-   */
-  private loaderOf(): SkillLoader {
-    if (this.workspaceSession) return this.workspaceSession.loader;
-    return (this.bootLoader ??= new SkillLoader((n) => this.host.catalog.get(n)));
-  }
-
   private async assemble(): Promise<AssembledPrompt> {
     return this.assembleWith(await this.toolsReady());
   }
 
   private assembleWith(tools: WorkspaceSession): AssembledPrompt {
     const { visible, deferredNames } = this.promptTools(tools);
-    const loaded: LoadedBody[] = [];
-    for (const k of this.state.loaded.keys()) {
-      const b = this.bodies.get(k);
-      if (b) loaded.push(b);
-    }
+    const loaded = this.skills.loadedBodies();
     return assemblePrompt(
       {
         workspace: this.host.workspace,
@@ -1192,21 +1071,15 @@ export class ChatSession {
    */
   private rebuild(): void {
     this.log.replay();
-    this.bodies.clear();
+    this.skills.bodies.clear();
     const ws = this.workspaceSession;
     if (ws) for (const k of ws.loader.loadedSkills()) if (!this.state.loaded.has(k)) ws.loader.unload(k);
-    for (const s of [...this.state.loaded.values()]) {
-      const r = this.loadInto(s.name, 'recovered', say('loadRecovered'));
-      if (!r.ok) this.record({ type: 'skill_unloaded', name: s.name, reason: `cannot load it again: ${r.message}` });
-    }
+    this.skills.reloadAll();
     ws?.tools.discover(this.state.discovered);
   }
 
   private recover(): void {
-    for (const s of [...this.state.loaded.values()]) {
-      const r = this.loadInto(s.name, 'recovered', say('loadRecovered'));
-      if (!r.ok) this.record({ type: 'skill_unloaded', name: s.name, reason: `cannot load it again: ${r.message}` });
-    }
+    this.skills.reloadAll();
     const interrupted = this.state.streaming;
     if (interrupted) this.record({ type: 'assistant_end', stopReason: 'interrupted', interrupted: true });
     const pendingCalls = new Set([...this.state.pending.values()].map((p) => p.callId));
