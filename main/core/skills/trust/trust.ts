@@ -1,84 +1,18 @@
 // Trust for skills that arrive without an install (cloned project tier, folders dropped in by hand): audit on discovery.
 // P0 → disabled with findings; P1 → disabled until the user trusts this exact content hash; built-ins are trusted.
+// This file decides; when the audits run is audit-queue.ts's, and the stored reports are audit-cache.ts's.
 import type { Store } from '../../store/index.js';
 import { parsedManifestOf, type CatalogEntry, type ParsedManifest, type TrustHold } from '../format/index.js';
-import { auditFolder, auditSkill, MANIFEST_FAMILIES, verdictsOf, type AuditReport, type Finding } from './audit.js';
-import { AUDITOR_VERSION } from './audit-rules.js';
-import { encodeTree, fingerprintNow, treeToKeep } from './tree.js';
+import { auditSkill, MANIFEST_FAMILIES, verdictsOf, type AuditReport, type Finding } from './audit.js';
+import { auditCached } from './audit-cache.js';
+import { AuditQueue, BACKGROUND_MIN_AUDITS, type BackgroundAudit } from './audit-queue.js';
 import { defaultPermissions, type Permissions } from '../../policy/index.js';
 import { permissionDiff } from '../../policy/index.js';
 
+export { auditCached, folderFingerprint, unchangedHash } from './audit-cache.js';
+export { type BackgroundAudit } from './audit-queue.js';
+
 export type ReviewVerdict = { enabled: false; reason: string; trust: TrustHold } | undefined;
-
-/** The (path, size, mtime, ctime, link) fingerprint of a folder's files, from a walk of the folder. */
-export function folderFingerprint(dir: string): string {
-  return fingerprintNow(dir).fingerprint;
-}
-
-/**
- * The content hash a folder was audited as, when its files are unchanged since (else undefined). Its fingerprint is
- * taken from the tree kept with it (one stat per folder and per file) while that tree vouches for the folder, else from
- * a walk; a walk that finds the fingerprint unchanged keeps its tree, so the next open is a stat per file again.
- */
-export function unchangedHash(dir: string, store: Store): string | undefined {
-  const known = store.policy.fingerprint(dir);
-  if (!known) return undefined;
-  const now = fingerprintNow(dir, known.tree);
-  if (now.fingerprint !== known.fingerprint) return undefined;
-  if (now.tree) {
-    try {
-      store.policy.putFingerprintTree(dir, known.fingerprint, encodeTree(now.tree));
-    } catch {
-      // the tree is an optimisation: without it the next open walks the folder
-    }
-  }
-  return known.contentHash;
-}
-
-/**
- * The stored report of a folder when its files are unchanged since it was audited, else undefined. A folder the store
- * has never seen is a miss without being listed: the audit gives its fingerprint (auditFolder) from its own reading.
- */
-export function storedAudit(dir: string, store: Store): AuditReport | undefined {
-  const hash = unchangedHash(dir, store);
-  if (hash === undefined) return undefined;
-  const cached = store.policy.cachedAudit(hash, AUDITOR_VERSION);
-  return cached ? { ...(JSON.parse(cached) as AuditReport), dir } : undefined;
-}
-
-/** Keep a fresh report (the main thread is the store's one writer; workers only audit), with its folder's tree. */
-export function storeAudit(dir: string, result: AuditResult, store: Store): void {
-  store.policy.putAudit(result.report.contentHash, AUDITOR_VERSION, JSON.stringify(result.report));
-  store.policy.putFingerprint(dir, result.fingerprint, result.report.contentHash, treeToKeep(result.tree));
-}
-
-/** Keep fresh reports in one transaction (a big folder's verdicts arrive in bursts). */
-export function storeAudits(rows: ({ dir: string } & AuditResult)[], store: Store): void {
-  store.policy.putAudits(
-    rows.map((r) => ({
-      contentHash: r.report.contentHash,
-      auditor: AUDITOR_VERSION,
-      reportJson: JSON.stringify(r.report),
-      dir: r.dir,
-      fingerprint: r.fingerprint,
-      tree: treeToKeep(r.tree),
-    })),
-  );
-}
-
-/**
- * Audit a folder, reusing the stored report when the files' (path, size, mtime) are unchanged. `parsed`: the manifest
- * discovery read from it (the audit then does not parse the frontmatter again).
- */
-export function auditCached(dir: string, store?: Store, parsed?: ParsedManifest): AuditReport {
-  const opts = parsed ? { parsed: parsedManifestOf(parsed) } : {};
-  if (!store) return auditSkill(dir, opts);
-  const stored = storedAudit(dir, store);
-  if (stored) return stored;
-  const result = auditFolder(dir, opts);
-  storeAudit(dir, result, store);
-  return result.report;
-}
 
 function firstOf(fs: Finding[]): string {
   const first = fs[0];
@@ -162,21 +96,6 @@ export function verdictOf(
   return undefined;
 }
 
-/** Verdicts that arrive while others are still being audited are stored and told at most this often (ms). */
-export const FLUSH_MS = 30;
-
-/** Below this many folders to audit, a review pass audits them at once (the catalog answers with their verdicts). */
-export const BACKGROUND_MIN_AUDITS = 24;
-
-/** A background slice audits folders for at most this long (ms), then yields to the event loop. */
-const SLICE_MS = 15;
-
-/** A folder's report and the fingerprint of the files it read (auditFolder). */
-export type AuditResult = ReturnType<typeof auditFolder>;
-
-/** Audits one folder in the background (TrustReviewOptions.background.audit). */
-export type BackgroundAudit = (dir: string, parsed: ParsedManifest | undefined) => Promise<AuditResult>;
-
 export interface TrustReviewOptions {
   /**
    * Audit in the background and let the catalog answer at once: skills whose audit is not done are `checking` (never
@@ -213,104 +132,15 @@ export interface TrustReview {
   readonly stats: { audited: number; bytes: number };
 }
 
-/**
- * The default background auditor: folders audited in this thread in slices of SLICE_MS, each slice on its own turn of
- * the event loop, so the catalog answers and the window stays live meanwhile. `stopped`: drop what is still queued.
- */
-function slicedAudit(stopped: () => boolean): BackgroundAudit {
-  let queue: { dir: string; parsed?: ParsedManifest; done: (r: AuditResult | Error) => void }[] = [];
-  let next = 0;
-  let scheduled = false;
-  const slice = (): void => {
-    scheduled = false;
-    const until = performance.now() + SLICE_MS;
-    while (next < queue.length && !stopped() && performance.now() < until) {
-      const j = queue[next++]!;
-      try {
-        j.done(auditFolder(j.dir, j.parsed ? { parsed: j.parsed } : {}));
-      } catch (e) {
-        j.done(e as Error);
-      }
-    }
-    if (next >= queue.length || stopped()) {
-      queue = [];
-      next = 0;
-    } else {
-      scheduled = true;
-      setImmediate(slice);
-    }
-  };
-  return (dir, parsed) =>
-    new Promise((resolve, reject) => {
-      queue.push({ dir, ...(parsed ? { parsed } : {}), done: (r) => (r instanceof Error ? reject(r) : resolve(r)) });
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(slice);
-      }
-    });
-}
-
 /** The catalog's review hook (CatalogOptions.review): plug in as `review: createTrustReview(store)`. */
 export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}): TrustReview {
   const bg = opts.background ? (typeof opts.background === 'object' ? opts.background : {}) : undefined;
-  const stats = { audited: 0, bytes: 0 };
-  const minBatch = bg?.minBatch ?? BACKGROUND_MIN_AUDITS;
-  /** Reports audited this session (fresh, not yet in the store when there is none), by real folder. */
-  const fresh = new Map<string, AuditReport>();
-  /** Folders being audited in the background now. */
-  const inFlight = new Set<string>();
-  const listeners: ((dirs: ReadonlySet<string>) => void)[] = [];
-  let timer: NodeJS.Timeout | undefined;
-  let immediate: NodeJS.Immediate | undefined;
-  let closed = false;
-  const audit = (typeof bg === 'object' && bg.audit) || slicedAudit(() => closed);
-  /** Folders whose verdicts arrived since the catalog was last told, and the fresh reports still to store. */
-  let arrivedDirs = new Set<string>();
-  let toStore: ({ dir: string } & AuditResult)[] = [];
-  /**
-   * Store the arrived reports and tell the catalog, in one transaction: the reports, then the catalog's review of the
-   * arrived skills (their accepted-permission writes, verdictOf). Never throws: a failed transaction (disk full, the
-   * database locked) drops the cache writes (the verdicts stand without them) and reviews again with each write on its
-   * own, where a failed write fails closed for its skill alone.
-   */
-  const flush = (): void => {
-    if (timer) clearTimeout(timer);
-    if (immediate) clearImmediate(immediate);
-    timer = immediate = undefined;
-    const dirs = arrivedDirs;
-    const rows = toStore;
-    arrivedDirs = new Set();
-    toStore = [];
-    const tell = (): void => {
-      for (const l of listeners) l(dirs);
-    };
-    try {
-      if (!store) return tell();
-      store.policy.batch(() => {
-        if (rows.length) storeAudits(rows, store);
-        tell();
-      });
-    } catch {
-      try {
-        if (store) tell();
-      } catch {
-        /* a listener's failure never stops the audits */
-      }
-    }
-  };
-  const arrived = (dir: string): void => {
-    arrivedDirs.add(dir);
-    if (immediate) return;
-    // The last verdict is told at once; the ones before it in bursts, at most one transaction and one review every
-    // FLUSH_MS (a store commit and a catalog 'change' per arriving message cost the opening thread more than the wait).
-    if (!inFlight.size) {
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-      immediate = setImmediate(flush);
-      return;
-    }
-    timer ??= setTimeout(flush, FLUSH_MS);
-  };
+  const queue = new AuditQueue(
+    store,
+    bg?.minBatch ?? BACKGROUND_MIN_AUDITS,
+    (typeof bg === 'object' && bg.audit) || undefined,
+  );
+  const { fresh } = queue;
 
   /** The report behind each folder's current verdict (what reportOf answers). */
   const shown = new Map<string, AuditReport>();
@@ -320,6 +150,7 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
   let staleNotify: NodeJS.Immediate | undefined;
   /** Per folder, the mismatch (entry digest > report digest) already sent back to the catalog once. */
   const retried = new Map<string, string>();
+
   /**
    * A report judges the SKILL.md frontmatter it read; the entry shows (and prompts with) the one the catalog read. When
    * they differ the file changed in between: the verdict is not this entry's. The skill stays checking and the catalog
@@ -349,7 +180,7 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
       staleNotify = undefined;
       const dirs = staleDirs;
       staleDirs = new Set();
-      if (closed) return;
+      if (queue.closed) return;
       for (const l of staleListeners) {
         try {
           l(dirs);
@@ -367,7 +198,7 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
 
   const review = ((entry: CatalogEntry): ReviewVerdict => {
     if (entry.tier === 'builtin') return undefined;
-    if (inFlight.has(entry.realDir)) {
+    if (queue.auditing(entry.realDir)) {
       shown.delete(entry.realDir);
       return { enabled: false, reason: 'checking: the audit has not finished yet', trust: 'checking' };
     }
@@ -387,78 +218,15 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
   }) as TrustReview;
 
   review.prepare = (entries) => {
-    if (!bg) return;
-    const misses: { dir: string; parsed: ParsedManifest }[] = [];
-    const seen = new Set<string>();
-    for (const e of entries) {
-      if (e.tier === 'builtin' || inFlight.has(e.realDir) || seen.has(e.realDir)) continue;
-      seen.add(e.realDir);
-      // Without a store, a folder audited this session is done; with one, its stored report when the files are unchanged.
-      if (!store && fresh.has(e.realDir)) continue;
-      let stored: AuditReport | undefined;
-      try {
-        stored = store ? storedAudit(e.realDir, store) : undefined;
-      } catch {
-        continue; // an unreadable folder is judged (refused) by the in-thread review
-      }
-      if (stored) fresh.set(e.realDir, stored);
-      else misses.push({ dir: e.realDir, parsed: parsedManifestOf(e.manifest) });
-    }
-    if (misses.length < minBatch) {
-      for (const m of misses) {
-        try {
-          const result = auditFolder(m.dir, { parsed: m.parsed });
-          if (store) storeAudit(m.dir, result, store);
-          fresh.set(m.dir, result.report);
-        } catch {
-          // left to the in-thread review, which reports it
-        }
-      }
-      return;
-    }
-    send(misses);
+    if (bg) queue.prepare(entries);
   };
-  /** Audit folders in the background; their verdicts arrive (arrived) as they are done. */
-  const send = (misses: readonly { dir: string; parsed?: ParsedManifest }[]): void => {
-    for (const m of misses) {
-      inFlight.add(m.dir);
-      fresh.delete(m.dir);
-      audit(m.dir, m.parsed)
-        .then(
-          (result) => {
-            if (closed) return;
-            stats.audited++;
-            stats.bytes += result.report.bytes;
-            fresh.set(m.dir, result.report);
-            toStore.push({ dir: m.dir, ...result });
-          },
-          // Not stored: the next review pass audits it again in this thread (reviewDiscovered), which reports the error.
-          () => undefined,
-        )
-        .finally(() => {
-          inFlight.delete(m.dir);
-          if (!closed) arrived(m.dir);
-        });
-    }
-  };
-  review.onVerdicts = (listener) => void listeners.push(listener);
+  review.onVerdicts = (listener) => queue.onVerdicts(listener);
   review.onStale = (listener) => void staleListeners.push(listener);
   review.reportOf = (entry) => (entry.tier === 'builtin' ? undefined : shown.get(entry.realDir));
-  Object.defineProperty(review, 'checking', { get: () => inFlight.size });
-  Object.defineProperty(review, 'stats', { get: () => stats });
+  Object.defineProperty(review, 'checking', { get: () => queue.checking });
+  Object.defineProperty(review, 'stats', { get: () => queue.stats });
   review.close = async () => {
-    // Reports that arrived and are not stored yet are kept (the next open finds them); nobody is told any more.
-    if (store && toStore.length) {
-      try {
-        storeAudits(toStore, store);
-      } catch {
-        // the cache is an optimisation
-      }
-    }
-    toStore = [];
-    closed = true;
-    if (timer) clearTimeout(timer);
-    if (immediate) clearImmediate(immediate);
+    queue.close();
     if (staleNotify) clearImmediate(staleNotify);
   };
   return review;
