@@ -2,7 +2,14 @@
 // the call's risks), waiting for the user's answer, answers given before a restart, and --yes.
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { alwaysSaid, alwaysWidens, callRisks, decisionFields, type RiskLine } from '../policy/index.js';
+import {
+  alwaysSaid,
+  alwaysWidens,
+  callRisks,
+  decisionFields,
+  type DecisionFields,
+  type RiskLine,
+} from '../policy/index.js';
 import { english, type Said } from '../base/index.js';
 import type { ApprovalRequest } from '../tools/index.js';
 import type { AgentEventBody, ApprovalAnswer, PendingApproval } from './types.js';
@@ -53,18 +60,7 @@ export class Approvals {
         ? { kind: 'deny', message: 'refused: --yes does not answer while your rules cannot be read' }
         : { kind: 'once' };
       const approvalId = randomUUID().slice(0, 8);
-      this.host.record({
-        type: 'approval_requested',
-        approvalId,
-        callId,
-        tool: req.tool,
-        args: req.args,
-        reason: req.reason,
-        ...(req.decision?.words ? { words: req.decision.words } : {}),
-        activeSkills: this.host.activeSkills(),
-        ...this.preview(req),
-        ...(Object.keys(fields).length ? { decision: fields } : {}),
-      });
+      this.requested(approvalId, callId, req, fields, this.preview(req));
       this.host.record({
         type: 'approval_answered',
         approvalId,
@@ -76,18 +72,7 @@ export class Approvals {
       const asked = performance.now();
       answer = await new Promise<ApprovalAnswer>((resolve) => {
         this.waiters.set(approvalId, { resolve, req });
-        this.host.record({
-          type: 'approval_requested',
-          approvalId,
-          callId,
-          tool: req.tool,
-          args: req.args,
-          reason: req.reason,
-          ...(req.decision?.words ? { words: req.decision.words } : {}),
-          activeSkills: this.host.activeSkills(),
-          ...this.offer(req),
-          ...(Object.keys(fields).length ? { decision: fields } : {}),
-        });
+        this.requested(approvalId, callId, req, fields, this.offer(req));
       });
       // The call's duration is its run: the time the user took to answer is not the tool's.
       this.waitMs += performance.now() - asked;
@@ -137,6 +122,28 @@ export class Approvals {
   }
 
   /** What the card shows: the rules "always" would store, which of them widen, and the call's risk lines. */
+  /** Record the request the user (or --yes) answers, with what the card shows of it (`shown`). */
+  private requested(
+    approvalId: string,
+    callId: string,
+    req: ApprovalRequest,
+    fields: DecisionFields,
+    shown: ReturnType<Approvals['preview']> | ReturnType<Approvals['offer']>,
+  ): void {
+    this.host.record({
+      type: 'approval_requested',
+      approvalId,
+      callId,
+      tool: req.tool,
+      args: req.args,
+      reason: req.reason,
+      ...(req.decision?.words ? { words: req.decision.words } : {}),
+      activeSkills: this.host.activeSkills(),
+      ...shown,
+      ...(Object.keys(fields).length ? { decision: fields } : {}),
+    });
+  }
+
   private offer(req: ApprovalRequest): {
     alwaysPreview: string[];
     alwaysWords: Said[];
