@@ -149,6 +149,8 @@ export const SkillSummary = z.object({
   enabled: z.boolean(),
   /** Why it is off when the user did not turn it off (audit P0, untrusted P1). */
   disabledReason: z.string().optional(),
+  /** disabledReason as words, said in the window's language. */
+  disabledWords: Said.optional(),
   /** Set when a higher tier holds a skill of the same name: this one is not used. */
   shadowedBy: z.object({ tier: Tier, file: z.string() }).optional(),
   /** Lower-tier skills of the same name this one hides. */

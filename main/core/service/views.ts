@@ -134,6 +134,7 @@ export function skillView(
     file: entry.file,
     enabled: entry.enabled,
     ...(entry.disabledReason ? { disabledReason: entry.disabledReason } : {}),
+    ...(entry.disabledWords ? { disabledWords: entry.disabledWords } : {}),
     ...(entry.shadowedBy ? { shadowedBy: { tier: entry.shadowedBy.tier, file: entry.shadowedBy.file } } : {}),
     shadows: entry.shadowedBy
       ? []

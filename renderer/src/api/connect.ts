@@ -29,6 +29,7 @@ export function toSkillItem(s: Summary): SkillItem {
     agents: s.source === 'agents',
     enabled: s.enabled,
     ...(s.disabledReason ? { disabledReason: s.disabledReason } : {}),
+    ...(s.disabledWords ? { disabledWords: s.disabledWords } : {}),
     ...(s.shadowedBy ? { shadowedBy: s.shadowedBy.tier } : {}),
     triggers: s.triggers,
     ...(s.agentCreated ? { agentCreated: true } : {}),

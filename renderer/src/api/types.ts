@@ -28,6 +28,8 @@ export interface SkillItem {
   agentCreated?: boolean;
   enabled: boolean;
   disabledReason?: string;
+  /** disabledReason as words main sent: said in the window's language. */
+  disabledWords?: Said;
   shadowedBy?: Tier;
   triggers: string[];
   /** Number of diagnostics (errors + warnings). */

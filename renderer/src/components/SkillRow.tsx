@@ -3,6 +3,7 @@
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SkillItem } from '../api/types';
+import { useSay } from '../i18n/say';
 import { LevelBadge } from './Levels';
 
 interface Props {
@@ -15,6 +16,9 @@ interface Props {
 
 export const SkillRow = memo(function SkillRow({ skill, selected, onSelect, onToggle, onTrust }: Props) {
   const { t } = useTranslation();
+  const say = useSay();
+  // Why it is off, in the window's language (a held P1's reason names the CLI; the row says what the window offers).
+  const why = skill.pendingTrust ? '' : say(skill.disabledWords, skill.disabledReason);
   return (
     <div
       className={`skill-row${selected ? ' selected' : ''}${skill.shadowedBy ? ' shadowed' : ''}`}
@@ -77,10 +81,12 @@ export const SkillRow = memo(function SkillRow({ skill, selected, onSelect, onTo
             skill.broken
               ? skill.broken.message
               : skill.audit === 'P0'
-                ? t('skills.whyBlocked', { name: skill.name })
+                ? `${t('skills.whyBlocked', { name: skill.name })} ${why}`.trim()
                 : skill.pendingTrust
                   ? t('skills.whyUntrusted', { name: skill.name })
-                  : undefined
+                  : !skill.enabled && why
+                    ? why
+                    : undefined
           }
           onClick={() => onToggle(skill, !skill.enabled)}
         >

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { workspaceFolders, writeTree, skillMd } from '../../helpers/tmp.js';
+import { english } from '../../../main/core/base/index.js';
 import { Store } from '../../../main/core/store/index.js';
 import { openCatalog } from '../../../main/core/skills/catalog/catalog.js';
 import { resolvePaths } from '../../../main/core/config/paths.js';
@@ -32,9 +33,14 @@ test('a cloned repository cannot silently arm a hostile project skill: P0 disabl
     const hostile = catalog.get('hostile')!;
     assert.equal(hostile.enabled, false);
     assert.match(hostile.disabledReason!, /P0.*inject\./);
+    // The window gets the same reason as words, the finding's own words inside: English only for the CLI.
+    assert.equal(english(hostile.disabledWords!), hostile.disabledReason);
+    assert.equal(hostile.disabledWords!.code, 'skillOff.p0');
+    assert.match(JSON.stringify(hostile.disabledWords), /"code":"audit\.inject\./);
     const syncer = catalog.get('syncer')!;
     assert.equal(syncer.enabled, false);
     assert.match(syncer.disabledReason!, /P1.*knack skills trust syncer/);
+    assert.equal(english(syncer.disabledWords!), syncer.disabledReason);
     assert.equal(catalog.get('plain')!.enabled, true);
     assert.deepEqual(
       catalog.enabled().map((e) => e.manifest.name),

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir, writeTree, skillMd } from '../../helpers/tmp.js';
+import { english } from '../../../main/core/base/index.js';
 import { Store } from '../../../main/core/store/index.js';
 import { openCatalog } from '../../../main/core/skills/catalog/catalog.js';
 import { resolvePaths } from '../../../main/core/config/paths.js';
@@ -66,6 +67,7 @@ for (const [label, body, hold, words] of [
         name: 'git-commit',
       });
       assert.match(held.disabledReason ?? '', words);
+      assert.equal(held.disabledWords && english(held.disabledWords), held.disabledReason);
       // The matcher sees the built-in's description, not the held one's.
       const m = new SkillMatcher(catalog.entries()).match('/git-commit please');
       assert.deepEqual(

@@ -204,3 +204,41 @@ describe('skills sidebar', () => {
     expect((screen.getByRole('switch', { name: 'Enable deploy' }) as HTMLButtonElement).disabled).toBe(false);
   });
 });
+
+describe('why a switch is off, in Chinese', () => {
+  it('says the P0 finding and a user-disabled skill in Chinese, no English left', async () => {
+    const message = { code: 'audit.exec.pipe-to-shell' };
+    const c = memoryClient({
+      skills: [
+        skill('inject', {
+          tier: 'project',
+          audit: 'P0',
+          enabled: false,
+          disabledReason: 'audit P0 (refused): run.sh:3 exec.pipe-to-shell: downloads code and runs it straight away',
+          disabledWords: {
+            code: 'skillOff.p0',
+            params: {
+              summary: {
+                code: 'trustFinding',
+                params: { file: 'run.sh', line: 3, rule: 'exec.pipe-to-shell', message },
+              },
+            },
+          },
+        }),
+        skill('quiet', {
+          tier: 'user',
+          enabled: false,
+          disabledReason: 'disabled by the user in this workspace',
+          disabledWords: { code: 'skillOff.user' },
+        }),
+      ],
+    });
+    const { container } = renderWith(<Sidebar />, c, { workspace: WS }, 'zh');
+    await waitFor(() => expect(container.querySelector('[data-skill="inject"] [role="switch"]')).toBeTruthy());
+    const blocked = container.querySelector('[data-skill="inject"] [role="switch"]')!.getAttribute('title') ?? '';
+    expect(blocked).toContain('审计 P0（已拒绝）：run.sh:3 exec.pipe-to-shell：下载代码并立即执行');
+    expect(blocked).not.toMatch(/refused|downloads/);
+    const off = container.querySelector('[data-skill="quiet"] [role="switch"]')!.getAttribute('title');
+    expect(off).toBe('你在这个工作区关闭了它');
+  });
+});

@@ -30,7 +30,7 @@ import { discoverAll, tierRoots, type FoundSkill, type TierRoot } from './discov
 import { folderMismatch, parseFoundSkill } from '../format/index.js';
 import { TIER_RANK, type CatalogEntry, type SkillManifest, type Tier, type TrustHold } from '../format/index.js';
 import type { Diagnostic } from '../../base/index.js';
-import { nameKey } from '../../base/index.js';
+import { english, nameKey, say, type Said, type WordCode } from '../../base/index.js';
 
 /**
  * The trust layer's verdict on one entry: undefined = may act. `trust` says the skill is held (refused, pending the
@@ -38,7 +38,7 @@ import { nameKey } from '../../base/index.js';
  */
 export type ReviewHook = ((
   entry: CatalogEntry,
-) => { enabled: false; reason: string; trust?: TrustHold } | undefined) & {
+) => { enabled: false; reason: string; words?: Said; trust?: TrustHold } | undefined) & {
   /** Called before each review pass with every entry (the trust layer starts background audits here). */
   prepare?(entries: CatalogEntry[]): void;
   /**
@@ -142,7 +142,7 @@ export class Catalog extends EventEmitter {
   /** Each entry's name key (nameKey of its name), worked out once at merge. */
   private keys = new WeakMap<CatalogEntry, string>();
   /** Each entry's disabled reason as the toggles and the trust review gave it (before shadowing words are added). */
-  private reasons = new WeakMap<CatalogEntry, string | undefined>();
+  private reasons = new WeakMap<CatalogEntry, Said | string | undefined>();
   /** Where each name's entries sit in `this.all` ([start, end), sorted by name) and each real folder's entries. */
   private groups = new Map<string, [number, number]>();
   private byDir = new Map<string, CatalogEntry[]>();
@@ -248,7 +248,7 @@ export class Catalog extends EventEmitter {
         this.checkingCount--;
         this.reasons.set(
           entry,
-          `could not audit: SKILL.md changed while it was audited and could not be read again (${e instanceof Error ? e.message : String(e)})`,
+          say('skillOff.changedUnreadable', { error: e instanceof Error ? e.message : String(e) }),
         );
         names.add(this.keyOf(entry));
       }
@@ -564,23 +564,25 @@ export class Catalog extends EventEmitter {
       if (!full && e.trust === 'checking') this.checkingCount--;
       const t = toggles instanceof Error ? false : toggles.get(e.manifest.name);
       e.enabled = t ?? true;
-      let reason: string | undefined =
+      let reason: Said | string | undefined =
         toggles instanceof Error
-          ? `could not read this workspace's skill switches: ${toggles.message}`
+          ? say('skillOff.switchesUnreadable', { error: toggles.message })
           : t === false
-            ? 'disabled by the user in this workspace'
+            ? say('skillOff.user')
             : undefined;
       let verdict: ReturnType<ReviewHook>;
       try {
         verdict = this.options.review?.(e);
       } catch (err) {
         // Fail closed: a skill the trust layer could not review is not used.
-        verdict = { enabled: false, reason: `trust review failed: ${(err as Error).message}` };
+        const words = say('skillOff.reviewFailed', { error: (err as Error).message });
+        verdict = { enabled: false, reason: english(words), words };
       }
       delete e.trust;
       if (verdict && verdict.enabled === false) {
         e.enabled = false;
-        reason = verdict.reason;
+        // A hook that gives only English (tests) is shown as that English.
+        reason = verdict.words ?? verdict.reason;
         if (verdict.trust) e.trust = verdict.trust;
       }
       if (e.trust === 'checking') this.checkingCount++;
@@ -636,8 +638,7 @@ export class Catalog extends EventEmitter {
       delete e.shadowedBy;
       delete e.wouldShadow;
       const reason = this.reasons.get(e);
-      if (reason === undefined) delete e.disabledReason;
-      else e.disabledReason = reason;
+      setReason(e, reason);
       if (e === win) {
         after = true;
         continue;
@@ -646,7 +647,11 @@ export class Catalog extends EventEmitter {
       else {
         // Held and above the one that acts: it would take that one's place once trusted.
         e.wouldShadow = { tier: win.tier, file: win.file, name: win.manifest.name };
-        e.disabledReason = `${HOLD_WORDS[e.trust!]} — would shadow ${win.tier} ${win.manifest.name}${reason ? `: ${reason}` : ''}`;
+        const at = { hold: say(HOLD_WORDS[e.trust!]), tier: say(`shadowTier.${win.tier}`), name: win.manifest.name };
+        setReason(
+          e,
+          say(reason ? 'skillOff.wouldShadowWhy' : 'skillOff.wouldShadow', { ...at, ...(reason ? { reason } : {}) }),
+        );
       }
     }
     return win;
@@ -718,7 +723,22 @@ function shadowedAt(e: CatalogEntry, win: CatalogEntry): void {
   }
 }
 
-const HOLD_WORDS: Record<TrustHold, string> = { refused: 'refused', pending: 'pending trust', checking: 'checking' };
+const HOLD_WORDS: Record<TrustHold, WordCode> = {
+  refused: 'hold.refused',
+  pending: 'hold.pending',
+  checking: 'hold.checking',
+};
+
+/** The entry's disabled reason: its words, and their English for the CLI and the model. */
+function setReason(e: CatalogEntry, words: Said | string | undefined): void {
+  delete e.disabledReason;
+  delete e.disabledWords;
+  if (typeof words === 'string') e.disabledReason = words;
+  else if (words) {
+    e.disabledReason = english(words);
+    e.disabledWords = words;
+  }
+}
 
 /** Build the catalog for a workspace (cold or warm from the store's cache). See the header for the API. */
 export async function openCatalog(options: CatalogOptions): Promise<Catalog> {

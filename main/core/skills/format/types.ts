@@ -1,6 +1,6 @@
 // The skill engine's shared types: tiers, the normalised manifest and catalog records (diagnostics: base/diagnostics.ts).
 // Other areas (policy, tools, sandbox, agent) import these; extend fields, never rename them.
-import type { Diagnostic } from '../../base/index.js';
+import type { Diagnostic, Said } from '../../base/index.js';
 import type { ParsedPermissions } from '../../policy/index.js';
 import type { FrontmatterFacts } from './frontmatter-facts.js';
 
@@ -86,6 +86,8 @@ export interface CatalogEntry extends SkillRecord {
   enabled: boolean;
   /** Why it is disabled, when not by the user (e.g. audit P0 / untrusted P1). */
   disabledReason?: string;
+  /** disabledReason as words (preload/words.ts): the window says them in its language. */
+  disabledWords?: Said;
   /**
    * Set while the skill is not trusted: `refused` (audit P0), `pending` (P1 or widened permissions, waiting for the
    * user), `checking` (its audit has not finished). An untrusted skill acts as nobody and shadows nobody.

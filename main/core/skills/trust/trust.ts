@@ -8,17 +8,23 @@ import { auditCached } from './audit-cache.js';
 import { AuditQueue, BACKGROUND_MIN_AUDITS, type BackgroundAudit } from './audit-queue.js';
 import { defaultPermissions, type Permissions } from '../../policy/index.js';
 import { permissionDiff } from '../../policy/index.js';
+import { english, say, type Said } from '../../base/index.js';
 
 export { auditCached, folderFingerprint, unchangedHash } from './audit-cache.js';
 export { type BackgroundAudit } from './audit-queue.js';
 
-export type ReviewVerdict = { enabled: false; reason: string; trust: TrustHold } | undefined;
+/** Why a skill is held: `reason` is the English of `words` (the CLI's text), the window says `words`. */
+export type ReviewVerdict = { enabled: false; reason: string; words: Said; trust: TrustHold } | undefined;
 
-function firstOf(fs: Finding[]): string {
+function held(words: Said, trust: TrustHold): NonNullable<ReviewVerdict> {
+  return { enabled: false, reason: english(words), words, trust };
+}
+
+function firstOf(fs: Finding[]): Said {
   const first = fs[0];
-  return first
-    ? `${first.file}:${first.line} ${first.rule}: ${first.message}${fs.length > 1 ? ` (+${fs.length - 1} more)` : ''}`
-    : '';
+  if (!first) return say('trustNoFinding');
+  const at = { file: first.file, line: first.line, rule: first.rule, message: first.words };
+  return fs.length > 1 ? say('trustFindingMore', { ...at, more: fs.length - 1 }) : say('trustFinding', at);
 }
 
 /**
@@ -26,17 +32,21 @@ function firstOf(fs: Finding[]): string {
  * what the instructions and scripts hold (`manifest P0: …; content P1: …`).
  */
 export function summary(report: AuditReport, level: 'P0' | 'P1'): string {
+  return english(summaryWords(report, level));
+}
+
+/** summary() as words. */
+export function summaryWords(report: AuditReport, level: 'P0' | 'P1'): Said {
   const at = report.findings.filter((f) => f.level === level);
   const manifest = at.filter((f) => MANIFEST_FAMILIES.has(f.family));
   const content = at.filter((f) => !MANIFEST_FAMILIES.has(f.family));
   if (!manifest.length || !content.length) {
     const v = report.verdicts ?? verdictsOf(report.findings);
     const other = manifest.length ? v.content : v.manifest;
-    const side = manifest.length ? 'content' : 'manifest';
-    const rest = other !== 'P2' && other !== level ? `; ${side} ${other}` : '';
-    return firstOf(at) + rest;
+    if (other === 'P2' || other === level) return firstOf(at);
+    return say(manifest.length ? 'trustAndContent' : 'trustAndManifest', { first: firstOf(at), level: other });
   }
-  return `manifest ${level}: ${firstOf(manifest)}; content ${level}: ${firstOf(content)}`;
+  return say('trustBoth', { level, manifest: firstOf(manifest), content: firstOf(content) });
 }
 
 /**
@@ -53,7 +63,7 @@ export function reviewDiscovered(
   try {
     report = auditCached(entry.realDir, store, entry.manifest);
   } catch (e) {
-    return { enabled: false, reason: `could not audit: ${(e as Error).message}`, trust: 'refused' };
+    return held(say('skillOff.couldNotAudit', { error: (e as Error).message }), 'refused');
   }
   return verdictOf(entry, report, store);
 }
@@ -64,8 +74,7 @@ export function verdictOf(
   report: AuditReport,
   store?: Store,
 ): ReviewVerdict {
-  if (report.level === 'P0')
-    return { enabled: false, reason: `audit P0 (refused): ${summary(report, 'P0')}`, trust: 'refused' };
+  if (report.level === 'P0') return held(say('skillOff.p0', { summary: summaryWords(report, 'P0') }), 'refused');
   // The user's trust in this content is looked up only when it decides something (a P1, or content new to a folder
   // whose permissions were accepted before): a cold open of a big folder asks it for the few, not for every skill.
   let trustedNow: boolean | undefined;
@@ -76,19 +85,11 @@ export function verdictOf(
     const diff = permissionDiff(JSON.parse(accepted.permissionsJson) as Permissions, permissions);
     if (diff.widened) {
       const added = diff.lines.filter((l) => l.startsWith('+')).map((l) => l.slice(2));
-      return {
-        enabled: false,
-        reason: `permissions widened since last use (${added.join(', ')}): run \`knack skills trust ${entry.manifest.name}\` to accept`,
-        trust: 'pending',
-      };
+      return held(say('skillOff.widened', { added: added.join(', '), name: entry.manifest.name }), 'pending');
     }
   }
   if (report.level === 'P1' && !isTrusted()) {
-    return {
-      enabled: false,
-      reason: `audit P1, not trusted yet: ${summary(report, 'P1')} — run \`knack skills trust ${entry.manifest.name}\``,
-      trust: 'pending',
-    };
+    return held(say('skillOff.p1', { summary: summaryWords(report, 'P1'), name: entry.manifest.name }), 'pending');
   }
   if (store && accepted?.contentHash !== report.contentHash) {
     store.policy.acceptPermissions(entry.realDir, entry.manifest.name, report.contentHash, JSON.stringify(permissions));
@@ -168,11 +169,7 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
     shown.delete(dir);
     const key = `${want}>${got}`;
     if (retried.get(dir) === key) {
-      return {
-        enabled: false,
-        reason: 'could not audit: the audit read another SKILL.md frontmatter than the catalog shows',
-        trust: 'refused',
-      };
+      return held(say('skillOff.frontmatterMismatch'), 'refused');
     }
     retried.set(dir, key);
     staleDirs.add(dir);
@@ -189,18 +186,14 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
         }
       }
     });
-    return {
-      enabled: false,
-      reason: 'checking: SKILL.md changed while it was audited; reading it again',
-      trust: 'checking',
-    };
+    return held(say('skillOff.checkingChanged'), 'checking');
   };
 
   const review = ((entry: CatalogEntry): ReviewVerdict => {
     if (entry.tier === 'builtin') return undefined;
     if (queue.auditing(entry.realDir)) {
       shown.delete(entry.realDir);
-      return { enabled: false, reason: 'checking: the audit has not finished yet', trust: 'checking' };
+      return held(say('skillOff.checking'), 'checking');
     }
     let report = fresh.get(entry.realDir);
     if (!report) {
@@ -208,7 +201,7 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
         report = auditCached(entry.realDir, store, entry.manifest);
       } catch (e) {
         shown.delete(entry.realDir);
-        return { enabled: false, reason: `could not audit: ${(e as Error).message}`, trust: 'refused' };
+        return held(say('skillOff.couldNotAudit', { error: (e as Error).message }), 'refused');
       }
     }
     const stale = mismatch(entry, report);
