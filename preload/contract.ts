@@ -249,6 +249,8 @@ export type SkillDetail = z.infer<typeof SkillDetail>;
 export const InstallOutcome = z.object({
   status: z.enum(['installed', 'pending', 'refused', 'exists', 'rejected']),
   reason: z.string().optional(),
+  /** `reason` as words, said in the window's language. */
+  words: Said.optional(),
   skill: z.string().optional(),
   dest: z.string().optional(),
   approvalId: z.string().optional(),

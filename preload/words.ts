@@ -181,6 +181,23 @@ export const WORDS = {
   trustAndContent: '{{first}}; content {{level}}',
   trustAndManifest: '{{first}}; manifest {{level}}',
   trustBoth: 'manifest {{level}}: {{manifest}}; content {{level}}: {{content}}',
+  // what an install or update led to (main/core/skills/trust/install.ts)
+  'install.notFound': '{{source}} does not exist',
+  'install.notFolderOrZip': '{{source}} is neither a folder nor a .zip',
+  'install.noSkillMd': 'no SKILL.md in {{folder}} (at the top, or in its single folder)',
+  'install.tierInside':
+    'the skills folder {{tierRoot}} lies inside the skill being installed ({{source}}); install from a folder outside it',
+  'install.badName': 'skill name "{{name}}" cannot be a folder name (letters, digits and "-", at most 64)',
+  'install.changed':
+    '{{name}} changed after it was reviewed (content {{from}} → {{to}}); nothing was installed; install it again to review it',
+  'install.p0': 'P0: {{finding}}',
+  'install.exists': 'skill "{{name}}" is already installed at {{dest}}; updating replaces it (use --update / replace)',
+  'install.pending': 'P1: needs your approval ({{findings}} finding(s))',
+  'install.alreadyDecided': 'approval {{id}} was already decided; nothing was installed',
+  'install.noApproval': 'no approval with id {{id}}',
+  'install.approvalIs': 'approval {{id}} is already {{status}}',
+  'install.discovered': 'approval {{id}} is for a discovered skill: use trust',
+  'install.replaced': 'replaced the installed version',
   // why the gate allowed, asked about or refused a tool call (main/core/policy/gate.ts)
   'gate.malformed': 'refused: {{why}}',
   'gate.unchecked': 'refused: the call could not be checked ({{error}})',

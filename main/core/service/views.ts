@@ -7,7 +7,7 @@ import type { TrustReview } from '../skills/trust/index.js';
 import type { CatalogEntry } from '../skills/format/index.js';
 import type { Permissions } from '../policy/index.js';
 import { ruleSaid } from '../policy/index.js';
-import { english } from '../base/index.js';
+import { english, say, type Said } from '../base/index.js';
 import type { Rule } from '../store/index.js';
 import type { InstallResult } from '../skills/trust/index.js';
 import type { Store } from '../store/index.js';
@@ -153,6 +153,13 @@ export function ruleView(r: Rule): Out<typeof C.PolicyRule> {
   return { ...r, description: english(words), words };
 }
 
+const REPLACED = say('install.replaced');
+
+/** An install result's reason, and its words when it has them. */
+function said(r: { reason: string; words?: Said }): { reason: string; words?: Said } {
+  return r.words ? { reason: r.reason, words: r.words } : { reason: r.reason };
+}
+
 export function installView(r: InstallResult): Out<typeof C.InstallOutcome> {
   const report = 'report' in r && r.report ? { report: reportView(r.report) } : {};
   switch (r.status) {
@@ -162,13 +169,13 @@ export function installView(r: InstallResult): Out<typeof C.InstallOutcome> {
         skill: r.skill,
         dest: r.dest,
         ...report,
-        ...(r.replaced ? { reason: 'replaced the installed version' } : {}),
+        ...(r.replaced ? { reason: english(REPLACED), words: REPLACED } : {}),
       };
     case 'pending':
-      return { status: 'pending', reason: r.reason, approvalId: r.approval.id, skill: r.approval.skill, ...report };
+      return { status: 'pending', ...said(r), approvalId: r.approval.id, skill: r.approval.skill, ...report };
     case 'exists':
-      return { status: 'exists', reason: r.reason, dest: r.dest, ...report };
+      return { status: 'exists', ...said(r), dest: r.dest, ...report };
     case 'refused':
-      return { status: 'refused', reason: r.reason, ...report };
+      return { status: 'refused', ...said(r), ...report };
   }
 }

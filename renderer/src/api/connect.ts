@@ -74,6 +74,7 @@ function toReport(o: Outcome): InstallReport {
     contentHash: r.contentHash,
     status: o.status === 'rejected' ? 'refused' : o.status,
     ...(o.reason ? { reason: o.reason } : {}),
+    ...(o.words ? { words: o.words } : {}),
   };
 }
 
@@ -106,6 +107,7 @@ function toSourceReport(o: Outcome): InstallReport {
     contentHash: '',
     status: o.status === 'rejected' ? 'refused' : o.status,
     ...(o.reason ? { reason: o.reason } : {}),
+    ...(o.words ? { words: o.words } : {}),
   };
 }
 

@@ -82,6 +82,8 @@ export interface InstallReport {
   /** installed (P2), pending (P1), refused (P0 or other reason), exists (needs update confirmation), rejected (by the user). */
   status: 'installed' | 'pending' | 'refused' | 'exists' | 'rejected';
   reason?: string;
+  /** `reason` as words main sent: said in the window's language. */
+  words?: Said;
 }
 
 export type Decision = 'once' | 'always' | 'deny';

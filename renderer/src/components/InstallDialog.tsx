@@ -3,6 +3,7 @@
 // P0 shows why and offers no Approve; approval is bound to the audited content hash.
 import { useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSay } from '../i18n/say';
 import { errorText, useClient } from '../api/context';
 import type { InstallReport } from '../api/types';
 import { useView } from '../state/store';
@@ -14,6 +15,7 @@ import { DialogFooter, ErrorLine } from './DialogFooter';
 
 export function InstallDialog() {
   const { t } = useTranslation();
+  const say = useSay();
   const client = useClient();
   const ws = useView((s) => s.workspace?.path ?? '');
   const set = useView((s) => s.set);
@@ -204,7 +206,7 @@ export function InstallDialog() {
           </p>
           {report.status === 'refused' && (
             <p role="alert" className="error">
-              {t('install.refused')} {report.reason}
+              {t('install.refused')} {say(report.words, report.reason)}
             </p>
           )}
           {report.status === 'exists' && <p className="muted">{t('install.exists', { name: report.skill })}</p>}

@@ -2,6 +2,7 @@
 // them. Its dialog shows each one's review (findings, permissions, diff, the bound hash) with Approve and Reject.
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSay } from '../i18n/say';
 import { errorText, useClient } from '../api/context';
 import type { MethodOutput } from '../../../preload/contract';
 import { useView } from '../state/store';
@@ -58,6 +59,7 @@ export function PendingBadge() {
 
 function PendingDialog({ items, onClose }: { items: Held[]; onClose(installed: boolean): void }) {
   const { t } = useTranslation();
+  const say = useSay();
   const client = useClient();
   const [results, setResults] = useState<Record<string, Outcome>>({});
   const [error, setError] = useState<string>();
@@ -106,7 +108,8 @@ function PendingDialog({ items, onClose }: { items: Held[]; onClose(installed: b
             </AuditFindings>
             {r ? (
               <p role="status" className={r.status === 'installed' ? 'ok' : 'muted'}>
-                {t(`sources.status.${r.status}`)} {r.status !== 'installed' && r.status !== 'rejected' && r.reason}
+                {t(`sources.status.${r.status}`)}{' '}
+                {r.status !== 'installed' && r.status !== 'rejected' && say(r.words, r.reason)}
               </p>
             ) : (
               <div className="actions">

@@ -4,6 +4,7 @@
 // Approve, P0 is refused and the draft stays open to fix). Everything shown is text React escapes.
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSay } from '../i18n/say';
 import { create } from 'zustand';
 import { errorText, useClient } from '../api/context';
 import type { DraftCheck, InstallReport } from '../api/types';
@@ -41,6 +42,7 @@ type Stage = { kind: 'drafting' } | { kind: 'failed'; error: string } | { kind: 
 
 export function SaveSkillDialog({ sessionId }: { sessionId: string }) {
   const { t } = useTranslation();
+  const say = useSay();
   const client = useClient();
   const ids = { text: useId(), scope: useId() };
   const [stage, setStage] = useState<Stage>({ kind: 'drafting' });
@@ -198,7 +200,7 @@ export function SaveSkillDialog({ sessionId }: { sessionId: string }) {
           )}
           {outcome?.status === 'refused' && (
             <p role="alert" className="error">
-              {t('saveSkill.refused')} {outcome.reason}
+              {t('saveSkill.refused')} {say(outcome.words, outcome.reason)}
             </p>
           )}
           {outcome?.status === 'pending' && !done && <p className="notice warning">{t('saveSkill.pending')}</p>}

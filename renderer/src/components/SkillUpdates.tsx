@@ -2,6 +2,7 @@
 // each, the files changed and the permission diff; Update installs a clean one, a widening waits for Approve.
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSay } from '../i18n/say';
 import { errorText, useClient } from '../api/context';
 import type { InstallReport } from '../api/types';
 import type { SkillUpdate } from '../../../preload/contract';
@@ -60,6 +61,7 @@ export function UpdatesBadge() {
 
 function UpdatesDialog({ items, onClose }: { items: SkillUpdate[]; onClose(): void }) {
   const { t } = useTranslation();
+  const say = useSay();
   const client = useClient();
   const ws = useView((s) => s.workspace?.path ?? '');
   const [results, setResults] = useState<Record<string, InstallReport>>({});
@@ -136,7 +138,7 @@ function UpdatesDialog({ items, onClose }: { items: SkillUpdate[]; onClose(): vo
             )}
             {r && (
               <p role="status" className={r.status === 'installed' ? 'ok' : 'muted'}>
-                {t(`sources.status.${r.status}`)} {r.status !== 'installed' && r.reason}
+                {t(`sources.status.${r.status}`)} {r.status !== 'installed' && say(r.words, r.reason)}
               </p>
             )}
             {r?.status === 'pending' && (

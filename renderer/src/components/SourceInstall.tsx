@@ -311,7 +311,9 @@ export function SourceInstall({
                 {r.contentHash && <LevelBadge level={r.level} />} <strong>{r.skill}</strong>{' '}
                 <span role="status">{t(`sources.status.${r.status}`)}</span>
               </p>
-              {r.reason && r.status !== 'installed' && <p className="muted">{r.reason}</p>}
+              {r.reason && r.status !== 'installed' && (
+                <p className="muted">{r.status === 'rejected' ? r.reason : say(r.words, r.reason)}</p>
+              )}
               {r.status === 'pending' && (
                 <>
                   <AuditFindings findings={r.findings} permissions={r.permissions} contentHash={r.contentHash} />

@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { zipSync, strToU8 } from 'fflate';
 import { tempDir, writeTree, skillMd } from '../../helpers/tmp.js';
+import { english } from '../../../main/core/base/index.js';
 import { Store } from '../../../main/core/store/index.js';
 import { installSkill, approvePendingInstall } from '../../../main/core/skills/trust/install.js';
 import { createApprovals } from '../../../main/core/skills/trust/approvals.js';
@@ -271,6 +272,14 @@ test('installing a folder that is no skill copies nothing, and a tier inside the
     const r2 = installSkill({ source: ws, tierRoot: tier, tier: 'project', store });
     assert.equal(r2.status, 'refused');
     assert.match(r2.status === 'refused' ? r2.reason : '', /lies inside the skill being installed/);
+    // The window gets both as words (the CLI prints their English, the reason).
+    for (const [r, code] of [
+      [r1, 'install.noSkillMd'],
+      [r2, 'install.tierInside'],
+    ] as const) {
+      assert.equal(r.status === 'refused' && r.words?.code, code);
+      assert.equal(r.status === 'refused' && r.words && english(r.words), r.status === 'refused' && r.reason);
+    }
     assert.deepEqual(readdirSync(tier), []);
   } finally {
     store.close();

@@ -173,3 +173,28 @@ describe('install dialog', () => {
     await waitFor(() => expect(c.calls.filter((x) => x.method === 'installZip')).toHaveLength(1));
   });
 });
+
+describe('install results in Chinese', () => {
+  it('says why main refused in Chinese, the finding in its own words, with no English sentence', async () => {
+    const c = memoryClient();
+    c.installReports['/tmp/evil'] = {
+      ...p0,
+      reason: 'P0: SKILL.md:9 rm.home: recursive delete of the root, home or current folder',
+      words: {
+        code: 'install.p0',
+        params: {
+          finding: {
+            code: 'trustFinding',
+            params: { file: 'SKILL.md', line: 9, rule: 'rm.home', message: { code: 'audit.destructive.rm-root' } },
+          },
+        },
+      },
+    };
+    renderWith(<InstallDialog />, c, { workspace: WS, installOpen: true }, 'zh');
+    await userEvent.type(screen.getByLabelText('技能文件夹或 .zip 路径'), '/tmp/evil');
+    await userEvent.click(screen.getByRole('button', { name: '审计' }));
+    const alert = (await screen.findByRole('alert')).textContent ?? '';
+    expect(alert).toContain('已拒绝： P0：SKILL.md:9 rm.home：递归删除根目录、主目录或当前目录');
+    expect(alert).not.toMatch(/recursive|delete/);
+  });
+});

@@ -22,7 +22,7 @@ import type * as Fflate from 'fflate';
 import type { Store } from '../../store/index.js';
 import type { ApprovalRow } from '../../store/index.js';
 import type { PermissionDiff } from '../../policy/index.js';
-import { isInside } from '../../base/index.js';
+import { english, isInside, say, type Said } from '../../base/index.js';
 import { auditSkill, type AuditReport } from './audit.js';
 
 /** fflate builds its tables when loaded (~0.1 s): only a .zip install needs it. */
@@ -50,9 +50,21 @@ export interface InstallOptions {
 
 export type InstallResult =
   | { status: 'installed'; skill: string; dest: string; report: AuditReport; replaced: boolean; diff?: PermissionDiff }
-  | { status: 'refused'; reason: string; report?: AuditReport }
-  | { status: 'pending'; reason: string; report: AuditReport; approval: ApprovalRow; diff?: PermissionDiff }
-  | { status: 'exists'; reason: string; report: AuditReport; dest: string; diff?: PermissionDiff };
+  | { status: 'refused'; reason: string; words?: Said; report?: AuditReport }
+  | {
+      status: 'pending';
+      reason: string;
+      words: Said;
+      report: AuditReport;
+      approval: ApprovalRow;
+      diff?: PermissionDiff;
+    }
+  | { status: 'exists'; reason: string; words: Said; report: AuditReport; dest: string; diff?: PermissionDiff };
+
+/** A refusal in words (the window says them) and their English (the CLI's text). */
+function refused(words: Said, report?: AuditReport): Extract<InstallResult, { status: 'refused' }> {
+  return { status: 'refused', reason: english(words), words, ...(report ? { report } : {}) };
+}
 
 /** Why a zip entry name is unsafe (zip-slip), or undefined. */
 export function zipEntryProblem(name: string): string | undefined {
@@ -158,22 +170,17 @@ const NAME_RE = /^[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,62}[\p{L}\p{N}])?$/u;
 /** Install (or update, with `replace`) one skill. Nothing is left behind unless the result is `installed`. */
 export function installSkill(opts: InstallOptions): InstallResult {
   const source = resolve(opts.source);
-  if (!existsSync(source)) return { status: 'refused', reason: `${opts.source} does not exist` };
+  if (!existsSync(source)) return refused(say('install.notFound', { source: opts.source }));
   const isZip = statSync(source).isFile();
-  if (isZip && !/\.zip$/i.test(source))
-    return { status: 'refused', reason: `${opts.source} is neither a folder nor a .zip` };
+  if (isZip && !/\.zip$/i.test(source)) return refused(say('install.notFolderOrZip', { source: opts.source }));
   // A folder is checked before anything is copied: a folder that is no skill (a whole workspace) is not copied
   // first, and a tier inside the skill folder would be copied into itself without end.
   const srcRoot = isZip ? undefined : skillRootIn(realpathSync(source));
-  if (!isZip && !srcRoot)
-    return { status: 'refused', reason: `no SKILL.md in ${basename(source)} (at the top, or in its single folder)` };
+  if (!isZip && !srcRoot) return refused(say('install.noSkillMd', { folder: basename(source) }));
   mkdirSync(opts.tierRoot, { recursive: true });
   const tierRoot = realpathSync(opts.tierRoot);
   if (srcRoot && isInside(tierRoot, srcRoot)) {
-    return {
-      status: 'refused',
-      reason: `the skills folder ${tierRoot} lies inside the skill being installed (${srcRoot}); install from a folder outside it`,
-    };
+    return refused(say('install.tierInside', { tierRoot, source: srcRoot }));
   }
   const staging = mkdtempSync(join(tierRoot, '.knack-install-'));
   try {
@@ -183,16 +190,10 @@ export function installSkill(opts: InstallOptions): InstallResult {
       return { status: 'refused', reason: problem, ...(report ? { report } : {}) };
     }
     const root = skillRootIn(staging);
-    if (!root)
-      return { status: 'refused', reason: `no SKILL.md in ${basename(source)} (at the top, or in its single folder)` };
+    if (!root) return refused(say('install.noSkillMd', { folder: basename(source) }));
     let report = auditSkill(root);
     const name = report.skill;
-    if (!NAME_RE.test(name))
-      return {
-        status: 'refused',
-        reason: `skill name "${name}" cannot be a folder name (letters, digits and "-", at most 64)`,
-        report,
-      };
+    if (!NAME_RE.test(name)) return refused(say('install.badName', { name }), report);
     const dest = join(tierRoot, name);
     const existing = existsSync(dest);
     if (existing)
@@ -213,26 +214,29 @@ export function installSkill(opts: InstallOptions): InstallResult {
     if (reviewed && (report.contentHash !== reviewed.contentHash || dest !== reviewed.target)) {
       // Not what the user saw: the approval is closed (it can never install this or the reviewed content later).
       opts.store.policy.decideApproval(reviewed.id, 'rejected');
-      return {
-        status: 'refused',
-        reason: `${name} changed after it was reviewed (content ${reviewed.contentHash.slice(0, 12)} → ${report.contentHash.slice(0, 12)}); nothing was installed; install it again to review it`,
-        report,
-        ...withDiff,
-      };
+      const words = say('install.changed', {
+        name,
+        from: reviewed.contentHash.slice(0, 12),
+        to: report.contentHash.slice(0, 12),
+      });
+      return { ...refused(words, report), ...withDiff };
     }
     if (report.level === 'P0') {
       const first = report.findings.find((f) => f.level === 'P0')!;
-      return {
-        status: 'refused',
-        reason: `P0: ${first.file}:${first.line} ${first.rule}: ${first.message}`,
-        report,
-        ...withDiff,
-      };
+      const finding = say('trustFinding', {
+        file: first.file,
+        line: first.line,
+        rule: first.rule,
+        message: first.words,
+      });
+      return { ...refused(say('install.p0', { finding }), report), ...withDiff };
     }
     if (existing && !opts.replace) {
+      const words = say('install.exists', { name, dest });
       return {
         status: 'exists',
-        reason: `skill "${name}" is already installed at ${dest}; updating replaces it (use --update / replace)`,
+        reason: english(words),
+        words,
         report,
         dest,
         ...withDiff,
@@ -255,9 +259,11 @@ export function installSkill(opts: InstallOptions): InstallResult {
         }),
       });
       if (!opts.approveP1) {
+        const words = say('install.pending', { findings: report.findings.filter((f) => f.level === 'P1').length });
         return {
           status: 'pending',
-          reason: `P1: needs your approval (${report.findings.filter((f) => f.level === 'P1').length} finding(s))`,
+          reason: english(words),
+          words,
           report,
           approval,
           ...withDiff,
@@ -292,8 +298,7 @@ export function installSkill(opts: InstallOptions): InstallResult {
         commit();
         return true;
       });
-      if (!marked)
-        return { status: 'refused', reason: `approval ${id} was already decided; nothing was installed`, report };
+      if (!marked) return refused(say('install.alreadyDecided', { id }), report);
     } else commit();
     return {
       status: 'installed',
@@ -314,10 +319,9 @@ export function installSkill(opts: InstallOptions): InstallResult {
  */
 export function approvePendingInstall(store: Store, id: string): InstallResult {
   const row = store.policy.approval(id);
-  if (!row) return { status: 'refused', reason: `no approval with id ${id}` };
-  if (row.status !== 'pending') return { status: 'refused', reason: `approval ${id} is already ${row.status}` };
-  if (row.kind === 'discovered')
-    return { status: 'refused', reason: `approval ${id} is for a discovered skill: use trust` };
+  if (!row) return refused(say('install.noApproval', { id }));
+  if (row.status !== 'pending') return refused(say('install.approvalIs', { id, status: row.status }));
+  if (row.kind === 'discovered') return refused(say('install.discovered', { id }));
   return installSkill({
     source: row.source,
     tierRoot: dirname(row.target),
