@@ -81,6 +81,8 @@ export const Diagnostic = z.object({
   column: z.number().int().optional(),
   field: z.string().optional(),
   message: z.string(),
+  /** `message` as words, said in the window's language (only some diagnostics have them). */
+  words: Said.optional(),
 });
 export type Diagnostic = z.infer<typeof Diagnostic>;
 

@@ -1,6 +1,8 @@
 // Diagnostics: one finding about one file (settings, SKILL.md, mcp.json, a tool's schema), the shape every layer reports in.
 // Printed one per line as `file:line: field: message`, the same way by every command and view.
 
+import type { Said } from '../../../preload/words.js';
+
 export type Severity = 'error' | 'warning' | 'info';
 
 /** One finding about one file. Printed as `file:line: field: message`. */
@@ -14,6 +16,8 @@ export interface Diagnostic {
   column?: number;
   field?: string;
   message: string;
+  /** `message` as words (preload/words.ts) the window says in its language; the English stays for the CLI. */
+  words?: Said;
 }
 
 /** True when diagnostics hold an error. */

@@ -51,6 +51,7 @@ export function toBroken(b: MethodOutput<'skills.list'>['broken'][number]): Brok
     ...(d?.line ? { line: d.line } : {}),
     ...(d?.field ? { field: d.field } : {}),
     message: d?.message ?? '',
+    ...(d?.words ? { words: d.words } : {}),
   };
 }
 
@@ -93,6 +94,7 @@ function toDraftCheck(r: NonNullable<Outcome['report']>): DraftCheck {
       message: x.message,
       ...(x.line ? { line: x.line } : {}),
       ...(x.field ? { field: x.field } : {}),
+      ...(x.words ? { words: x.words } : {}),
     })),
   };
 }
@@ -275,6 +277,7 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
           message: x.message,
           ...(x.line ? { line: x.line } : {}),
           ...(x.field ? { field: x.field } : {}),
+          ...(x.words ? { words: x.words } : {}),
         })),
         resources: d.resources,
         body: d.body,

@@ -11,6 +11,8 @@ export interface Diagnostic {
   line?: number;
   field?: string;
   message: string;
+  /** `message` as words main sent (some diagnostics): said in the window's language. */
+  words?: Said;
 }
 
 export interface PermissionDiffView {
@@ -41,7 +43,7 @@ export interface SkillItem {
   pendingTrust?: boolean;
   path: string;
   /** Its SKILL.md stopped parsing (edited into a broken state): the row stays where it was, off, with the error. */
-  broken?: { file: string; line?: number; message: string };
+  broken?: { file: string; line?: number; message: string; words?: Said };
 }
 
 /** A SKILL.md that could not be read: its file, the first error's line and reason. */
@@ -52,6 +54,7 @@ export interface BrokenSkillView {
   line?: number;
   field?: string;
   message: string;
+  words?: Said;
 }
 
 export interface SkillDetail extends SkillItem {

@@ -1,6 +1,7 @@
 // The sidebar's "N skills could not be read" group: each SKILL.md that does not parse with its file, line and reason,
 // and (desktop) a button that opens its folder with the file selected. Serve mode shows the full path to copy.
 import { useTranslation } from 'react-i18next';
+import { useSay } from '../i18n/say';
 import type { BrokenSkillView } from '../api/types';
 import { errorText } from '../api/context';
 import { useView } from '../state/store';
@@ -18,6 +19,7 @@ export function BrokenGroup({
   show?: (file: string) => Promise<unknown>;
 }) {
   const { t } = useTranslation();
+  const say = useSay();
   return (
     <details className="broken-group" open>
       <summary>{t('skills.broken', { count: broken.length })}</summary>
@@ -33,7 +35,7 @@ export function BrokenGroup({
             </div>
             <div className="broken-reason">
               {b.field ? `${b.field}: ` : ''}
-              {b.message}
+              {say(b.words, b.message)}
             </div>
             {show ? (
               <button

@@ -186,7 +186,7 @@ export function SaveSkillDialog({ sessionId }: { sessionId: string }) {
                           {d.line ? `:${d.line}` : ''}
                           {d.field ? ` ${d.field}` : ''}
                         </code>{' '}
-                        {d.message}
+                        {say(d.words, d.message)}
                       </li>
                     ))}
                   </ul>

@@ -2,6 +2,7 @@
 // file:line, diagnostics, resources and its SKILL.md rendered. Trust opens the same review as the sidebar's.
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSay } from '../i18n/say';
 import { errorText, useClient } from '../api/context';
 import type { SkillDetail as Detail } from '../api/types';
 import { useView } from '../state/store';
@@ -21,6 +22,7 @@ function stateKey(d: Detail): string {
 
 export function SkillDetail() {
   const { t } = useTranslation();
+  const say = useSay();
   const client = useClient();
   const ws = useView((s) => s.workspace?.path ?? '');
   const sel = useView((s) => s.selectedSkill);
@@ -150,7 +152,7 @@ export function SkillDetail() {
                     </code>{' '}
                     <span className={`badge sev-${x.severity}`}>{t(`severity.${x.severity}`)}</span>{' '}
                     {x.field ? `${x.field}: ` : ''}
-                    {x.message}
+                    {say(x.words, x.message)}
                   </li>
                 ))}
               </ul>

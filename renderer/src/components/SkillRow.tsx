@@ -47,7 +47,7 @@ export const SkillRow = memo(function SkillRow({ skill, selected, onSelect, onTo
           )}
           {!skill.checking && skill.audit && <LevelBadge level={skill.audit} />}
           {skill.broken && (
-            <span className="badge level-P0" title={skill.broken.message}>
+            <span className="badge level-P0" title={say(skill.broken.words, skill.broken.message)}>
               {t('skills.brokenBadge')}
             </span>
           )}
@@ -79,7 +79,7 @@ export const SkillRow = memo(function SkillRow({ skill, selected, onSelect, onTo
           disabled={!!skill.shadowedBy || !!skill.broken}
           title={
             skill.broken
-              ? skill.broken.message
+              ? say(skill.broken.words, skill.broken.message)
               : skill.audit === 'P0'
                 ? `${t('skills.whyBlocked', { name: skill.name })} ${why}`.trim()
                 : skill.pendingTrust

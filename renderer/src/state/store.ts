@@ -220,7 +220,12 @@ export const useView = create<ViewState>((set, get) => ({
           enabled: false,
           checking: false,
           pendingTrust: false,
-          broken: { file: b.file, ...(b.line ? { line: b.line } : {}), message: b.message },
+          broken: {
+            file: b.file,
+            ...(b.line ? { line: b.line } : {}),
+            message: b.message,
+            ...(b.words ? { words: b.words } : {}),
+          },
         };
       });
     set({ skills: kept.length ? [...fresh, ...kept] : fresh, broken, skillsError: undefined, skillsLoading: false });

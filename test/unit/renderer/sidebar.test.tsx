@@ -241,4 +241,23 @@ describe('why a switch is off, in Chinese', () => {
     const off = container.querySelector('[data-skill="quiet"] [role="switch"]')!.getAttribute('title');
     expect(off).toBe('你在这个工作区关闭了它');
   });
+
+  it('says why a SKILL.md could not be read in Chinese, the field and line kept', async () => {
+    const c = memoryClient({ skills: three() });
+    c.broken = [
+      {
+        tier: 'project',
+        dir: '/w/.workbuddy/skills/bad',
+        file: '/w/.workbuddy/skills/bad/SKILL.md',
+        line: 1,
+        field: 'name',
+        message: 'Missing required field in frontmatter: name',
+        words: { code: 'diag.missingField', params: { field: 'name' } },
+      },
+    ];
+    renderWith(<Sidebar />, c, { workspace: WS }, 'zh');
+    await waitFor(() => expect(screen.getByText('bad/SKILL.md:1')).toBeTruthy());
+    expect(screen.getByText('name: YAML 头部缺少必填字段：name')).toBeTruthy();
+    expect(screen.queryByText(/Missing required/)).toBeNull();
+  });
 });

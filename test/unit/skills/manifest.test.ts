@@ -1,6 +1,7 @@
 // SKILL.md → manifest: both vocabularies normalised, lenient warnings vs exclusion errors, file/line/field named.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { english } from '../../../main/core/base/index.js';
 import { parseSkillText, splitToolList } from '../../../main/core/skills/format/manifest.js';
 
 const F = 'skills/git-commit/SKILL.md';
@@ -138,4 +139,25 @@ test('unquoted ": " inside a value is an error that says to quote it', () => {
   assert.equal(r.manifest, undefined);
   assert.match(r.diagnostics[0]!.message, /must be quoted/);
   assert.equal(r.diagnostics[0]!.line, 3);
+});
+
+test('the common diagnostics carry words for the window, their English the message the CLI prints', () => {
+  const cases: [string, string, string][] = [
+    ['name: other\ndescription: d', 'name.mismatch', 'diag.folderName'],
+    ['description: d', 'frontmatter.name', 'diag.missingField'],
+    ['name: git-commit', 'frontmatter.description', 'diag.missingField'],
+    ['name: git-commit\ndescription: d\nfoo: 1', 'field.unknown', 'diag.unknownField'],
+    ['name: git-commit\ndescription: ""', 'description.empty', 'diag.description'],
+  ];
+  for (const [yaml, code, words] of cases) {
+    const d = parse(yaml).diagnostics.find((x) => x.words?.code === words);
+    assert.ok(d, `${code}: ${JSON.stringify(parse(yaml).diagnostics)}`);
+    assert.equal(english(d.words!), d.message);
+  }
+  const open = parseSkillText('no frontmatter here\n', F).diagnostics[0]!;
+  assert.equal(open.words?.code, 'diag.noStart');
+  assert.equal(open.message, 'SKILL.md must start with YAML frontmatter (---)');
+  const yaml = parseSkillText('---\nname: a\ndescription: x: y\n---\n', F).diagnostics[0]!;
+  assert.equal(yaml.words?.code, 'diag.yamlQuote');
+  assert.equal(english(yaml.words!), yaml.message);
 });

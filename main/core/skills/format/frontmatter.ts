@@ -5,7 +5,7 @@ import { isUtf8 } from 'node:buffer';
 import { lazyRequire } from '../../base/index.js';
 import type * as Yaml from 'yaml';
 import type { Document } from 'yaml';
-import type { Diagnostic } from '../../base/index.js';
+import { english, say, WORDS, type Diagnostic, type Said } from '../../base/index.js';
 import { lineAlong, nodeAt, parseFrontmatterFast, toJS, type FastParse } from './frontmatter-fast.js';
 
 /** The frontmatter may not be bigger than this (bytes, opening and closing `---` included). */
@@ -14,8 +14,8 @@ export const MAX_FRONTMATTER_BYTES = 64 * 1024;
 export const MAX_ALIAS_COUNT = 100;
 const CHUNK = 4096;
 
-export const MSG_NO_START = 'SKILL.md must start with YAML frontmatter (---)';
-export const MSG_UNCLOSED = 'SKILL.md frontmatter not properly closed with ---';
+export const MSG_NO_START = WORDS['diag.noStart'];
+export const MSG_UNCLOSED = WORDS['diag.unclosed'];
 
 export interface SplitOk {
   ok: true;
@@ -38,12 +38,13 @@ export interface SplitErr {
 }
 export type SplitResult = SplitOk | SplitErr;
 
-function diag(file: string, code: string, message: string, line?: number, field?: string): Diagnostic {
+/** A diagnostic; `message` as words too when it is given as words (the window says them in its language). */
+function diag(file: string, code: string, message: string | Said, line?: number, field?: string): Diagnostic {
   return {
     severity: 'error',
     code,
     file,
-    message,
+    ...(typeof message === 'string' ? { message } : { message: english(message), words: message }),
     ...(line !== undefined ? { line } : {}),
     ...(field ? { field } : {}),
   };
@@ -58,10 +59,10 @@ export function splitFrontmatter(text: string, file = 'SKILL.md'): SplitResult {
   const bom = text.charCodeAt(0) === 0xfeff;
   const t = bom ? text.slice(1) : text;
   const open = OPEN.exec(t) ?? (/^---[ \t]*$/.test(t) ? [t] : null);
-  if (!open) return { ok: false, diagnostic: diag(file, 'frontmatter.missing', MSG_NO_START, 1) };
+  if (!open) return { ok: false, diagnostic: diag(file, 'frontmatter.missing', say('diag.noStart'), 1) };
   const rest = t.slice(open[0].length);
   const close = CLOSE.exec(rest);
-  if (!close) return { ok: false, diagnostic: diag(file, 'frontmatter.unclosed', MSG_UNCLOSED, 1) };
+  if (!close) return { ok: false, diagnostic: diag(file, 'frontmatter.unclosed', say('diag.unclosed'), 1) };
   const fmEnd = close.index + close[1]!.length;
   const frontmatter = rest.slice(0, fmEnd);
   const body = rest.slice(close.index + close[0].length);
@@ -331,20 +332,10 @@ export function parseFrontmatterYamlOnly(text: string, file: string, firstLine =
     const firstMsg = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
     const owner = keyAt(e.pos[0]);
     if (e.code === 'DUPLICATE_KEY') {
-      diagnostics.push(
-        diag(
-          file,
-          'yaml.duplicate-key',
-          `Invalid YAML in frontmatter: duplicate key (keys must be unique; parsers disagree on which one wins)`,
-          line,
-          owner?.key,
-        ),
-      );
+      diagnostics.push(diag(file, 'yaml.duplicate-key', say('diag.duplicateKey'), line, owner?.key));
     } else {
       const hint =
-        e.code === 'BLOCK_AS_IMPLICIT_KEY' || /compact mappings|Implicit map keys/.test(firstMsg)
-          ? ' (a value containing ": " must be quoted)'
-          : '';
+        e.code === 'BLOCK_AS_IMPLICIT_KEY' || /compact mappings|Implicit map keys/.test(firstMsg) ? true : false;
       // An unclosed flow collection is detected where the text ends; the key that opened it is the useful line.
       let field = owner?.key;
       if (/flow (sequence|mapping|collection)/i.test(firstMsg)) {
@@ -358,7 +349,9 @@ export function parseFrontmatterYamlOnly(text: string, file: string, firstLine =
           }
         }
       }
-      diagnostics.push(diag(file, 'yaml.syntax', `Invalid YAML in frontmatter: ${firstMsg}${hint}`, line, field));
+      diagnostics.push(
+        diag(file, 'yaml.syntax', say(hint ? 'diag.yamlQuote' : 'diag.yaml', { error: firstMsg }), line, field),
+      );
     }
   }
   for (const w of doc.warnings) {
@@ -383,7 +376,7 @@ export function parseFrontmatterYamlOnly(text: string, file: string, firstLine =
   if (!isMap(contents)) {
     return {
       keyLines,
-      diagnostics: [diag(file, 'yaml.not-mapping', 'SKILL.md frontmatter must be a YAML mapping', firstLine)],
+      diagnostics: [diag(file, 'yaml.not-mapping', say('diag.notMapping'), firstLine)],
       flowKeys,
       lineOf,
       sourcesOf,

@@ -12,7 +12,7 @@ import {
 } from './frontmatter.js';
 import type { SkillManifest } from './types.js';
 import { frontmatterFacts } from './frontmatter-facts.js';
-import type { Diagnostic } from '../../base/index.js';
+import { english, say, type Diagnostic, type Said } from '../../base/index.js';
 
 export const NAME_MAX = 64;
 export const DESCRIPTION_MAX = 1024;
@@ -64,7 +64,8 @@ class Reporter {
     readonly strict: boolean,
     readonly lines: Map<string, number>,
   ) {}
-  add(severity: Sev, code: string, field: string | undefined, message: string, line?: number): void {
+  /** `message` as words when it has them (the window says them in its language; the English stays for the CLI). */
+  add(severity: Sev, code: string, field: string | undefined, message: string | Said, line?: number): void {
     const top = field?.split(/[.[]/)[0];
     const l = line ?? (top ? this.lines.get(top) : undefined);
     this.list.push({
@@ -73,34 +74,26 @@ class Reporter {
       file: this.file,
       ...(l !== undefined ? { line: l } : {}),
       ...(field ? { field } : {}),
-      message,
+      ...(typeof message === 'string' ? { message } : { message: english(message), words: message }),
     });
   }
   /** Error in strict mode, warning otherwise. */
-  lenient(code: string, field: string | undefined, message: string, line?: number): void {
+  lenient(code: string, field: string | undefined, message: string | Said, line?: number): void {
     this.add(this.strict ? 'error' : 'warning', code, field, message, line);
   }
 }
 
 /** Name rule violations (reference validator wording). Names are compared after NFKC normalisation. */
-export function nameProblems(name: string): { code: string; message: string }[] {
-  const out: { code: string; message: string }[] = [];
+export function nameProblems(name: string): { code: string; message: string; words: Said }[] {
+  const out: { code: string; message: string; words: Said }[] = [];
+  const add = (code: string, words: Said) => out.push({ code, message: english(words), words });
   const n = name.normalize('NFKC');
-  if (n !== n.toLowerCase()) out.push({ code: 'name.case', message: `Skill name '${n}' must be lowercase` });
+  if (n !== n.toLowerCase()) add('name.case', say('diag.nameCase', { name: n }));
   if ([...n].length > NAME_MAX)
-    out.push({
-      code: 'name.length',
-      message: `Skill name '${n}' exceeds ${NAME_MAX} character limit (${[...n].length} chars)`,
-    });
-  if (n.startsWith('-') || n.endsWith('-'))
-    out.push({ code: 'name.hyphen', message: 'Skill name cannot start or end with a hyphen' });
-  if (n.includes('--')) out.push({ code: 'name.hyphen', message: 'Skill name cannot contain consecutive hyphens' });
-  if (!/^[\p{L}\p{N}\p{M}-]*$/u.test(n)) {
-    out.push({
-      code: 'name.chars',
-      message: `Skill name '${n}' contains invalid characters. Only letters, digits, and hyphens are allowed.`,
-    });
-  }
+    add('name.length', say('diag.nameLength', { name: n, max: NAME_MAX, length: [...n].length }));
+  if (n.startsWith('-') || n.endsWith('-')) add('name.hyphen', say('diag.nameHyphenEnds'));
+  if (n.includes('--')) add('name.hyphen', say('diag.nameHyphens'));
+  if (!/^[\p{L}\p{N}\p{M}-]*$/u.test(n)) add('name.chars', say('diag.nameChars', { name: n }));
   return out;
 }
 
@@ -239,9 +232,7 @@ export function manifestFromSplit(split: SplitResult, file: string, opts: ParseO
     } else if (KEPT_IN_EXTRA.has(k)) extra[k] = v;
   }
   if (strict) strictKeys(d, y, rep);
-  else
-    for (const k of unknown)
-      rep.add('warning', 'field.unknown', k, `Unexpected fields in frontmatter: ${k} (unknown key, kept but not used)`);
+  else for (const k of unknown) rep.add('warning', 'field.unknown', k, say('diag.unknownField', { field: k }));
 
   const metadata = d.metadata !== undefined && d.metadata !== null ? metadataOf(y, rep) : {};
   const { name, title } = nameAndTitle(d, metadata, y, rep, file, opts);
@@ -389,7 +380,7 @@ function nameAndTitle(
         'error',
         'name.missing',
         'name',
-        'Missing required field in frontmatter: name',
+        say('diag.missingField', { field: 'name' }),
         y.keyLines.get('title') ?? 1,
       );
   }
@@ -399,7 +390,7 @@ function nameAndTitle(
         'error',
         'name.missing',
         'name',
-        'Missing required field in frontmatter: name',
+        say('diag.missingField', { field: 'name' }),
         y.keyLines.get('name') ?? 2,
       );
     return { title };
@@ -425,7 +416,7 @@ function nameAndTitle(
     rep.add('error', 'name.unusable', 'name', `Skill name '${name}' ${bad}`);
     return { title };
   }
-  for (const p of nameProblems(name)) rep.lenient(p.code, 'name', p.message);
+  for (const p of nameProblems(name)) rep.lenient(p.code, 'name', p.words);
   if ((title && !rawName && !strict) || slugged) {
     // name derived from title, or a display name slugged (already reported): no second warning.
   } else if (title && rawName !== undefined && slugify(title) !== name.toLowerCase()) {
@@ -448,10 +439,10 @@ function titleOf(rawTitle: unknown, rep: Reporter): string | undefined {
 function nonStringName(rawName: unknown, rep: Reporter): string | undefined {
   const n = scalarText(rawName);
   if (n === undefined) {
-    rep.add('error', 'name.type', 'name', "Field 'name' must be a string");
+    rep.add('error', 'name.type', 'name', say('diag.nameType'));
     return undefined;
   }
-  rep.lenient('name.type', 'name', `Field 'name' should be a string (quote it: name: '${n}')`);
+  rep.lenient('name.type', 'name', say('diag.nameQuote', { name: n }));
   return n.trim().normalize('NFKC');
 }
 
@@ -464,11 +455,11 @@ function descriptionOf(d: Record<string, unknown>, y: Yaml, rep: Reporter): stri
   const descText = rawDesc === undefined || rawDesc === null ? undefined : scalarText(rawDesc);
   const sumText = rawSummary === undefined || rawSummary === null ? undefined : scalarText(rawSummary);
   if (rawDesc !== undefined && rawDesc !== null && descText === undefined)
-    rep.add('error', 'description.type', 'description', "Field 'description' must be a non-empty string");
+    rep.add('error', 'description.type', 'description', say('diag.description'));
   if (rawSummary !== undefined && rawSummary !== null && sumText === undefined)
     rep.add('warning', 'field.type', 'summary', 'summary must be a string (ignored)');
   if (descText !== undefined && descText.trim() === '') {
-    rep.add('error', 'description.empty', 'description', "Field 'description' must be a non-empty string");
+    rep.add('error', 'description.empty', 'description', say('diag.description'));
   } else if (descText !== undefined) {
     description = descText.trim();
     if (sumText !== undefined && sumText.trim() && sumText.trim() !== description) {
@@ -481,7 +472,7 @@ function descriptionOf(d: Record<string, unknown>, y: Yaml, rep: Reporter): stri
         'error',
         'description.missing',
         'description',
-        'Missing required field in frontmatter: description',
+        say('diag.missingField', { field: 'description' }),
         y.keyLines.get('summary') ?? 1,
       );
   }
@@ -490,7 +481,7 @@ function descriptionOf(d: Record<string, unknown>, y: Yaml, rep: Reporter): stri
       'error',
       'description.missing',
       'description',
-      'Missing required field in frontmatter: description',
+      say('diag.missingField', { field: 'description' }),
       y.keyLines.get('description') ?? 2,
     );
   }
@@ -572,12 +563,14 @@ export function folderMismatch(
   const ascii = ASCII.test(name) && ASCII.test(folderName);
   const folder = ascii ? folderName : folderName.normalize('NFKC');
   if (!ascii && folder === name.normalize('NFKC')) return undefined;
+  const mismatch = say('diag.folderName', { folder, name });
   return {
     severity: strict ? 'error' : 'warning',
     code: 'name.mismatch',
     file,
     ...(line !== undefined ? { line } : {}),
     field: 'name',
-    message: `Directory name '${folder}' must match skill name '${name}'`,
+    message: english(mismatch),
+    words: mismatch,
   };
 }
