@@ -75,8 +75,9 @@ for (const mode of ['auto', 'off'] as const) {
       for (let i = 0; i < 1000 && !leader; i++) leader = readFileSync(`/proc/${g}/cmdline`, 'utf8');
     });
     // Inside the wall the group's leader runs bubblewrap (bwrap itself, or caught before its exec, the watchdog's launcher
-    // or the runtime's shell naming it); with the sandbox off, bash running the command line.
-    const walled = /(^|\0|\s)bwrap(\0|\s)/.test(leader) && !leader.includes('knack-bash');
+    // or the runtime's shell naming it, by name or by the path Knack found on PATH); with the sandbox off, bash running
+    // the command line.
+    const walled = /(^|\0|\s|\/)bwrap(\0|\s)/.test(leader) && !leader.includes('knack-bash');
     assert.equal(walled, mode === 'auto', JSON.stringify(leader.slice(0, 80)));
     assert.deepEqual(await leftAfter(() => withMarker(m)), [], 'no process with the call line is left');
     assert.deepEqual(await leftAfter(() => inGroup(pgid)), [], 'no process of its group is left');
