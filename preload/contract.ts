@@ -668,8 +668,10 @@ export const SettingsView = z.object({
     .nullable(),
   presets: z.array(ProviderPreset),
   ceiling: Ceiling,
-  /** One line each: a providers.json others can read, an unknown field. */
+  /** One line each: a providers.json others can read, a provider that cannot be used. */
   warnings: z.array(z.string()),
+  /** The open workspace's settings problems (settings.json files), each with its file, line, field and words. */
+  problems: z.array(Diagnostic).optional(),
   /** Where keys are stored: the OS keychain (Electron safeStorage), a local file readable only by this user, or nowhere. */
   keyStorage: z.enum(['os-keychain', 'file', 'memory']),
 });

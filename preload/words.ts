@@ -217,6 +217,12 @@ export const WORDS = {
   'diag.nameHyphens': 'Skill name cannot contain consecutive hyphens',
   'diag.nameChars': "Skill name '{{name}}' contains invalid characters. Only letters, digits, and hyphens are allowed.",
   'diag.folderName': "Directory name '{{folder}}' must match skill name '{{name}}'",
+  // what is wrong in a settings.json (main/core/config/settings.ts): the file, line and field are shown beside it
+  'settings.unknown': 'unknown setting "{{field}}" (ignored)',
+  'settings.object': '"{{field}}" must be an object',
+  'settings.read': 'cannot read settings: {{error}}',
+  'settings.json': 'invalid JSON: {{error}}',
+  'settings.notObject': 'settings must be a JSON object',
   // why the gate allowed, asked about or refused a tool call (main/core/policy/gate.ts)
   'gate.malformed': 'refused: {{why}}',
   'gate.unchecked': 'refused: the call could not be checked ({{error}})',

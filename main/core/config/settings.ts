@@ -2,7 +2,12 @@
 // A broken settings file never stops the app: it is reported as a diagnostic and the other layers still apply.
 import { isInside, readRegularFile } from '../base/index.js';
 import { join } from 'node:path';
-import type { Diagnostic } from '../base/index.js';
+import { english, say, type Diagnostic, type Said } from '../base/index.js';
+
+/** A diagnostic's message as words (the Settings page says them in its language) and their English (the CLI's). */
+function said(words: Said): { message: string; words: Said } {
+  return { message: english(words), words };
+}
 import { z } from 'zod';
 import { readJsonText } from './json-text.js';
 
@@ -195,12 +200,18 @@ function mergeInto(
         code: 'settings.unknown',
         file,
         field,
-        message: `unknown setting "${field}" (ignored)`,
+        ...said(say('settings.unknown', { field })),
       });
     } else if (schema instanceof z.ZodObject) {
       if (isObject(v)) out[k] = mergeInto(schema.shape, (base[k] ?? {}) as Json, v, file, field, diags);
       else
-        diags.push({ severity: 'error', code: 'settings.type', file, field, message: `"${field}" must be an object` });
+        diags.push({
+          severity: 'error',
+          code: 'settings.type',
+          file,
+          field,
+          ...said(say('settings.object', { field })),
+        });
     } else {
       const r = schema.safeParse(v);
       if (r.success) out[k] = r.data;
@@ -227,7 +238,7 @@ function readLayer(file: string, diags: Diagnostic[]): Layer {
         severity: 'error',
         code: 'settings.read',
         file,
-        message: `cannot read settings: ${(e as Error).message}`,
+        ...said(say('settings.read', { error: (e as Error).message })),
       });
     }
     return { keys: new Map() };
@@ -240,12 +251,12 @@ function readLayer(file: string, diags: Diagnostic[]): Layer {
       file,
       line: read.error.line,
       column: read.error.column,
-      message: `invalid JSON: ${read.error.message}`,
+      ...said(say('settings.json', { error: read.error.message })),
     });
     return { keys: read.keys };
   }
   if (!isObject(read.value)) {
-    diags.push({ severity: 'error', code: 'settings.type', file, line: 1, message: 'settings must be a JSON object' });
+    diags.push({ severity: 'error', code: 'settings.type', file, line: 1, ...said(say('settings.notObject')) });
     return { keys: read.keys };
   }
   return { json: read.value, keys: read.keys };

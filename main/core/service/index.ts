@@ -135,10 +135,10 @@ export class KnackService {
       },
       settingsView: () => {
         // The Settings page also lists the open workspace's settings problems (a workspace file that tries to widen the
-        // ceiling, a bad key), one line each, as `knack` prints them.
+        // ceiling, a bad key), one line each, as `knack` prints them, said in the window's language.
         const view = this.chat.settingsView();
-        const own = this.wsDiagnostics.filter(fromSettings).map(formatDiagnostic);
-        return own.length ? { ...view, warnings: [...view.warnings, ...own] } : view;
+        const own = this.wsDiagnostics.filter(fromSettings);
+        return own.length ? { ...view, problems: own } : view;
       },
     };
     this.chat = new ChatBinding(ctx, options);

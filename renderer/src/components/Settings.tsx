@@ -162,12 +162,22 @@ export function Settings() {
           {saved}
         </p>
       )}
-      {s.warnings.length > 0 && (
+      {(s.warnings.length > 0 || (s.problems?.length ?? 0) > 0) && (
         <div className="warnings">
           <h3>{t('settings.warnings')}</h3>
           <ul>
             {s.warnings.map((w) => (
               <li key={w}>{w}</li>
+            ))}
+            {s.problems?.map((d, i) => (
+              <li key={`p${i}`}>
+                {/* `file:line[:column]: [warning: ]field: message`, as the CLI prints it, the message in words */}
+                {d.file}
+                {d.line !== undefined ? `:${d.line}${d.column !== undefined ? `:${d.column}` : ''}` : ''}:{' '}
+                {d.severity === 'error' ? '' : `${t(`severity.${d.severity}`)}: `}
+                {d.field ? `${d.field}: ` : ''}
+                {say(d.words, d.message)}
+              </li>
             ))}
           </ul>
         </div>

@@ -136,3 +136,36 @@ describe('tools', () => {
     expect(await screen.findByText('No MCP servers configured.')).toBeTruthy();
   });
 });
+
+describe('settings problems in Chinese', () => {
+  it('says an unknown key and a settings.json that does not parse in Chinese, file, line and field kept', async () => {
+    const c = memoryClient();
+    c.settings.problems = [
+      {
+        severity: 'warning',
+        code: 'settings.unknown',
+        file: '/w/.workbuddy/settings.json',
+        line: 2,
+        field: 'colour',
+        message: 'unknown setting "colour" (ignored)',
+        words: { code: 'settings.unknown', params: { field: 'colour' } },
+      },
+      {
+        severity: 'error',
+        code: 'settings.json',
+        file: '/home/me/.knack/settings.json',
+        line: 3,
+        column: 5,
+        message: 'invalid JSON: CloseBraceExpected',
+        words: { code: 'settings.json', params: { error: 'CloseBraceExpected' } },
+      },
+    ];
+    const { container } = renderWith(<Settings />, c, { workspace: WS }, 'zh');
+    await waitFor(() => expect(container.querySelectorAll('.warnings li')).toHaveLength(2));
+    const lines = [...container.querySelectorAll('.warnings li')].map((l) => l.textContent);
+    expect(lines).toEqual([
+      '/w/.workbuddy/settings.json:2: 警告: colour: 未知的设置「colour」（已忽略）',
+      '/home/me/.knack/settings.json:3:5: JSON 无效：CloseBraceExpected',
+    ]);
+  });
+});

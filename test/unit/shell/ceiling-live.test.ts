@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir, writeTree } from '../../helpers/tmp.js';
 import { serviceEnv } from '../../helpers/service-env.js';
+import { formatDiagnostic, type Diagnostic } from '../../../main/core/base/index.js';
 
 const setup = (t: { after(fn: () => unknown): void }) => serviceEnv(t);
 
@@ -104,13 +105,13 @@ test('a save that changes the settings warnings tells the window and the Setting
   const view = await s.call('settings.setCeiling', { network: false });
   // The Settings page lists it, naming the file and the key.
   assert.ok(
-    view.warnings.some(
+    pageLines(view).some(
       (w) =>
         w.includes(join('.workbuddy', 'settings.json')) &&
         w.includes('policy.ceiling.network') &&
         /cannot turn the network on/.test(w),
     ),
-    JSON.stringify(view.warnings),
+    JSON.stringify(pageLines(view)),
   );
   const warned = s.of('workspace.changed').at(-1)?.workspace.diagnostics ?? [];
   assert.ok(
@@ -123,8 +124,8 @@ test('a save that changes the settings warnings tells the window and the Setting
   assert.equal(s.of('workspace.changed').length, before);
   // The user turns the network on: the workspace's wish is no longer a widening, and the window hears that.
   const on = await s.call('settings.setCeiling', { network: true });
-  assert.ok(!on.warnings.some((w) => w.includes('policy.ceiling.network')), JSON.stringify(on.warnings));
-  assert.ok(!(await s.call('settings.get', {})).warnings.some((w) => w.includes('policy.ceiling')));
+  assert.ok(!pageLines(on).some((w) => w.includes('policy.ceiling.network')), JSON.stringify(pageLines(on)));
+  assert.ok(!pageLines(await s.call('settings.get', {})).some((w) => w.includes('policy.ceiling')));
   const after = s.of('workspace.changed').at(-1)!.workspace.diagnostics;
   assert.equal(s.of('workspace.changed').length, before + 1);
   assert.ok(!after.some((d) => d.code === 'settings.ceiling-widening'), JSON.stringify(after));
@@ -135,7 +136,7 @@ test('the Settings page lists a workspace settings problem from the moment the f
   const s = await serviceEnv(t, {
     files: { '.workbuddy/settings.json': JSON.stringify({ policy: { ceiling: { network: true } } }) },
   });
-  const { warnings } = await s.call('settings.get', {});
+  const warnings = pageLines(await s.call('settings.get', {}));
   assert.ok(
     warnings.some((w) => w.includes('policy.ceiling.network') && /cannot turn the network on/.test(w)),
     JSON.stringify(warnings),
@@ -143,7 +144,12 @@ test('the Settings page lists a workspace settings problem from the moment the f
   // Changing the provider answers with the same page.
   const after = await s.call('settings.setProvider', { preset: 'anthropic', model: 'claude-test' });
   assert.ok(
-    after.warnings.some((w) => w.includes('policy.ceiling.network')),
-    JSON.stringify(after.warnings),
+    pageLines(after).some((w) => w.includes('policy.ceiling.network')),
+    JSON.stringify(pageLines(after)),
   );
 });
+
+/** The Settings page's lines: providers' warnings, then the settings problems as the CLI prints them. */
+function pageLines(v: { warnings: string[]; problems?: Diagnostic[] }): string[] {
+  return [...v.warnings, ...(v.problems ?? []).map(formatDiagnostic)];
+}

@@ -23,6 +23,7 @@ import { KnackService } from '../../../main/core/service/index.js';
 import { startServe } from '../../../main/serve/server.js';
 import { createClient, socketTransport, type SocketLike } from '../../../preload/client.js';
 import type { Actor } from '../../../main/core/policy/types.js';
+import { formatDiagnostic, type Diagnostic } from '../../../main/core/base/index.js';
 
 const agent: Actor = { kind: 'agent', activeSkills: [] };
 /** An edit that is never heard fails its test instead of hanging the run (a guard, not a timing assertion). */
@@ -102,7 +103,9 @@ test(
       info.diagnostics.some((d) => d.code === 'settings.kept' && d.file === user),
       'the window is told nothing was applied',
     );
-    const { warnings, ceiling } = await s.call('settings.get', {});
+    const got = await s.call('settings.get', {});
+    const { ceiling } = got;
+    const warnings = pageLines(got);
     assert.ok(
       warnings.some((w) => w.startsWith(`${user}:5:5: invalid JSON`)),
       JSON.stringify(warnings),
@@ -131,7 +134,7 @@ test(
     // Fixed: applied, and the problems are gone from the page.
     const fixed = await edit(s, user, { policy: { ceiling: { tools: ['read_file'] } } });
     assert.ok(!fixed.diagnostics.some((d) => d.code.startsWith('settings.')), JSON.stringify(fixed.diagnostics));
-    assert.ok(!(await s.call('settings.get', {})).warnings.some((w) => w.includes('settings.json')));
+    assert.ok(!pageLines(await s.call('settings.get', {})).some((w) => w.includes('settings.json')));
     assert.equal((await readTurn(s, 'r2')).status, 'ok');
   },
 );
@@ -270,7 +273,7 @@ test(
 
     await edit(s, file, '{ "default": "anthropic", ');
     assert.equal((await send('still there?', first.sessionId)).model, 'model-b');
-    assert.ok((await s.call('settings.get', {})).warnings.some((w) => w.startsWith(file) && /invalid JSON/.test(w)));
+    assert.ok(pageLines(await s.call('settings.get', {})).some((w) => w.startsWith(file) && /invalid JSON/.test(w)));
   },
 );
 
@@ -384,3 +387,8 @@ test(
     assert.equal(inotifyWatches(), before);
   },
 );
+
+/** The Settings page's lines: providers' warnings, then the settings problems as the CLI prints them. */
+function pageLines(v: { warnings: string[]; problems?: Diagnostic[] }): string[] {
+  return [...v.warnings, ...(v.problems ?? []).map(formatDiagnostic)];
+}
