@@ -4,6 +4,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Sidebar } from '../../../renderer/src/components/Sidebar';
 import { useView } from '../../../renderer/src/state/store';
+import type { BrokenSkillView } from '../../../renderer/src/api/types';
 import { memoryClient, skill } from './memory-client';
 import { renderWith, WS } from './render';
 
@@ -13,6 +14,14 @@ const three = () => [
   skill('deploy', { tier: 'project', audit: 'P1', diagnostics: 2 }),
   skill('git-commit', { tier: 'project', description: 'Project override' }),
 ];
+
+/** A project skill whose SKILL.md could not be read, with its first error. */
+const badSkill = (d: Omit<BrokenSkillView, 'tier' | 'dir' | 'file'>): BrokenSkillView => ({
+  tier: 'project',
+  dir: '/w/.workbuddy/skills/bad',
+  file: '/w/.workbuddy/skills/bad/SKILL.md',
+  ...d,
+});
 
 describe('skills sidebar', () => {
   it('groups skills by tier with the project tier first and marks a shadowed skill', async () => {
@@ -168,16 +177,7 @@ describe('skills sidebar', () => {
 
   it('lists the skills that could not be read with file, line and reason', async () => {
     const c = memoryClient({ skills: three() });
-    c.broken = [
-      {
-        tier: 'project',
-        dir: '/w/.workbuddy/skills/bad',
-        file: '/w/.workbuddy/skills/bad/SKILL.md',
-        line: 3,
-        field: 'description',
-        message: 'missing',
-      },
-    ];
+    c.broken = [badSkill({ line: 3, field: 'description', message: 'missing' })];
     renderWith(<Sidebar />, c, { workspace: WS });
     const group = await screen.findByRole('list', { name: '1 skill could not be read' });
     expect(within(group).getByText('bad/SKILL.md:3')).toBeTruthy();
@@ -245,15 +245,12 @@ describe('why a switch is off, in Chinese', () => {
   it('says why a SKILL.md could not be read in Chinese, the field and line kept', async () => {
     const c = memoryClient({ skills: three() });
     c.broken = [
-      {
-        tier: 'project',
-        dir: '/w/.workbuddy/skills/bad',
-        file: '/w/.workbuddy/skills/bad/SKILL.md',
+      badSkill({
         line: 1,
         field: 'name',
         message: 'Missing required field in frontmatter: name',
         words: { code: 'diag.missingField', params: { field: 'name' } },
-      },
+      }),
     ];
     renderWith(<Sidebar />, c, { workspace: WS }, 'zh');
     await waitFor(() => expect(screen.getByText('bad/SKILL.md:1')).toBeTruthy());
