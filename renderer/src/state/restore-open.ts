@@ -7,8 +7,12 @@ import { errorText } from '../api/context';
 import type { KnackClient } from '../api/client';
 import { heldConversation, useView } from './store';
 
+/** An info notice; never over an error still shown (such as "your message could not be sent", when the connection
+ * that failed both calls drops). */
 function notice(key: string, e: unknown): void {
-  useView.getState().set({ toast: { kind: 'info', text: i18n.t(key, { error: errorText(e) }) } });
+  const s = useView.getState();
+  if (s.toast?.kind === 'error') return;
+  s.set({ toast: { kind: 'info', text: i18n.t(key, { error: errorText(e) }) } });
 }
 
 export function useRestoreOpen(client: KnackClient): void {
