@@ -54,9 +54,11 @@ if (files.some((f) => f.startsWith(join('test', 'e2e'))) && !env.KNACK_E2E_RENDE
   env.KNACK_E2E_RENDERER = join(root, 'dist', 'renderer');
 }
 
+// Three files at once on a 2-core machine: most journeys and CLI tests wait on a browser, a server or a child process,
+// so a third file fills that time (the suite had grown past 15 minutes at two).
 const res = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
+  ['--import', 'tsx', '--test', '--test-concurrency=3', '--test-reporter=spec', ...files],
   { cwd: root, stdio: 'inherit', env },
 );
 process.exit(res.status ?? 1);
