@@ -260,11 +260,21 @@ export function trustMcpServer(
 ): void {
   const file = join(dataDir, TRUST_FILE);
   let all: Record<string, unknown> = {};
+  let text: string | undefined;
   try {
-    const read = readJsonText(readRegularFile(file));
-    if (isObject(read.value)) all = read.value;
-  } catch {
-    // No record yet.
+    text = readRegularFile(file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new Error(`${file}: cannot be read: ${(e as Error).message}`);
+  }
+  if (text !== undefined) {
+    // A damaged record is never written over (it trusts nothing meanwhile: trustedMcpServers reads it as empty).
+    const read = readJsonText(text);
+    if (!isObject(read.value)) {
+      const at = read.error ? `:${read.error.line}:${read.error.column}` : '';
+      throw new Error(`${file}${at}: not a JSON object; it is left as it is: move it aside to trust servers again`);
+    }
+    all = read.value;
   }
   const mine = { ...(isObject(all[workspace]) ? all[workspace] : {}) } as Record<string, unknown>;
   if (config) mine[name] = mcpTrustKey(config);

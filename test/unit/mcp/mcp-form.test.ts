@@ -5,8 +5,10 @@
 // saved from the form is trusted as saved, and a later hand edit of the folder's file holds it again.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { trustMcpServer, trustedMcpServers } from '../../../main/core/mcp/index.js';
 import { serviceEnv } from '../../helpers/service-env.js';
 
 const SERVER = join(import.meta.dirname, '..', '..', 'fixtures', 'mcp', 'server.mjs');
@@ -119,4 +121,18 @@ test('a workspace server saved from the form is trusted as saved; a hand edit of
   const entry = (await s.call('mcp.list', {})).servers.find((x) => x.name === 'folder')!;
   assert.equal(entry.held, true);
   assert.ok(!(await s.call('tools.list', {})).tools.some((x) => x.name.startsWith('mcp__folder__')));
+});
+
+test('a damaged trust record is never written over, and trusts nothing', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'knack-mcp-trust-'));
+  const file = join(dir, 'mcp-trust.json');
+  const damaged = '{"/w": {"tracker": "k1"},\n  oops';
+  writeFileSync(file, damaged);
+  assert.deepEqual(trustedMcpServers(dir, '/w'), {}, 'read as trusting nothing');
+  assert.throws(
+    () => trustMcpServer(dir, '/w', 'tracker', undefined),
+    (e: Error) => e.message.startsWith(`${file}:2:`) && /left as it is/.test(e.message),
+  );
+  assert.equal(readFileSync(file, 'utf8'), damaged, 'the damaged file is as it was');
+  rmSync(dir, { recursive: true, force: true });
 });
