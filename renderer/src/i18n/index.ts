@@ -4,7 +4,7 @@ import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { en } from './en';
 import { zh } from './zh';
-import { WORDS } from '../../../preload/contract';
+import { wordsEn } from './words-en';
 import { wordsZh } from './words-zh';
 
 export const LANGS = ['en', 'zh'] as const;
@@ -42,7 +42,7 @@ export function setLang(lang: Lang | 'system'): void {
 export function initI18n(lang: Lang = chosenLang()): typeof i18n {
   if (!i18n.isInitialized) {
     void i18n.use(initReactI18next).init({
-      resources: { en: { translation: en, words: WORDS }, zh: { translation: zh, words: wordsZh } },
+      resources: { en: { translation: en, words: wordsEn }, zh: { translation: zh, words: wordsZh } },
       lng: lang,
       fallbackLng: 'en',
       interpolation: { escapeValue: false },

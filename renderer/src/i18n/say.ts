@@ -1,5 +1,6 @@
 // Words main sent (a code plus parameters, preload/words.ts) said in the window's language. Words inside the
-// parameters are said first; a code this window does not know falls back to its English, never to nothing.
+// parameters are said first; a code this window does not know falls back to its English, never to nothing. The
+// window's English is the CLI's except where that names a command line (words-en.ts).
 // The result is text: React escapes it where it is shown (no HTML is ever built from it).
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';

@@ -204,7 +204,7 @@ export const wordsZh: Record<WordCode, string> = {
     '这行命令可能会运行你的规则「{{rule}}」所拒绝的东西，而运行前无法知道（{{why}}）：只决定这一次是否批准',
   'gate.ruleMayAsk':
     '这行命令可能会运行你的规则「{{rule}}」要求询问的东西，而运行前无法知道（{{why}}）：只决定这一次是否批准',
-  'gate.rulesUnreadable': '你的规则无法读取（{{error}}）：每个工具调用都会询问，--yes 也不会代为回答',
+  'gate.rulesUnreadable': '你的规则无法读取（{{error}}）：每个工具调用都会询问',
   'gate.unsandboxedForbidden': '{{tool}} 要求在沙箱之外运行，而这个工作区禁止这样做（设置 sandbox.mode "required"）',
   'gate.sandboxRequired':
     '{{tool}} 已被拒绝：这个工作区要求沙箱（设置 sandbox.mode "required"），而沙箱不可用：{{reason}}',
@@ -258,7 +258,7 @@ export const wordsZh: Record<WordCode, string> = {
   'rule.scopeWorkspace': '工作区 {{workspace}}',
   'rule.scopeAll': '所有工作区',
   'rule.skillByName':
-    '仅限技能 {{name}}（只按名字：任何同名的用户技能或内置技能；用 --skill 重新添加可以绑定到一个文件夹和内容）',
+    '仅限技能 {{name}}（只按名字：任何同名的用户技能或内置技能；删除它，在技能再次请求时选「始终允许」即可绑定到一个文件夹和内容）',
   'rule.skillBound': '仅限技能 {{identity}}',
   'rule.whileLoaded': '技能 {{skills}} 已加载时',
   'rule.whileLoadedMany': '技能 {{skills}} 都已加载时',
@@ -268,7 +268,7 @@ export const wordsZh: Record<WordCode, string> = {
   'rule.anyTier': '任意层级',
   'rule.content': '内容 {{hash}}',
   'rule.anyContent': '任意内容',
-  'rule.anyContentOld': '任意内容：保存于规则绑定内容之前；用 --skill 重新添加即可绑定',
+  'rule.anyContentOld': '任意内容：保存于规则绑定内容之前；删除它，在技能再次请求时选「始终允许」即可绑定',
   'sandbox.offInSettings': '已在设置中关闭（sandbox.mode）',
   'sandbox.runtimeNotLoaded': '沙箱运行时没有加载：{{error}}',
   'sandbox.noOsSandbox': '{{os}} 上没有操作系统沙箱',

@@ -4,6 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import { english, placeholders, WORD_CODES, WORDS, type Said } from '../../../preload/contract';
 import { wordsZh } from '../../../renderer/src/i18n/words-zh';
+import { windowEnglish, wordsEn } from '../../../renderer/src/i18n/words-en';
+import { en as enTable } from '../../../renderer/src/i18n/en';
+import { zh as zhTable } from '../../../renderer/src/i18n/zh';
 import { initI18n } from '../../../renderer/src/i18n';
 import { sayWith, useSay } from '../../../renderer/src/i18n/say';
 import { errorText } from '../../../renderer/src/api/context';
@@ -31,6 +34,43 @@ describe('the words table', () => {
     const english3 = /\b[A-Za-z]{2,}\b(?:[\s,]+\b[A-Za-z]{2,}\b){2,}/;
     const odd = WORD_CODES.filter((c) => english3.test(wordsZh[c].replace(/\{\{\s*\w+\s*\}\}/g, '·')));
     expect(odd.map((c) => `${c}: ${wordsZh[c]}`)).toEqual([]);
+  });
+});
+
+/** Every string of a nested translation table, with its key path. */
+function leaves(table: unknown, at = ''): [string, string][] {
+  if (typeof table === 'string') return [[at, table]];
+  if (!table || typeof table !== 'object') return [];
+  return Object.entries(table).flatMap(([k, v]) => leaves(v, at ? `${at}.${k}` : k));
+}
+
+describe('the window never tells a person to type a command', () => {
+  // A Knack command (`knack skills trust x`) or one of its options (--update, --yes, --skill): the window has a
+  // button for each of these, and says which.
+  const cli = /\bknack\s+(?:skills|trust|settings|chat|serve|sandbox|rules)\b|(?:^|[\s(`/])--[a-z]/;
+
+  it('in the words main sends, in English and in Chinese', () => {
+    const bad = WORD_CODES.flatMap((c) => [`en ${c}: ${wordsEn[c]}`, `zh ${c}: ${wordsZh[c]}`]).filter((l) =>
+      cli.test(l.slice(l.indexOf(': ') + 2)),
+    );
+    expect(bad).toEqual([]);
+  });
+
+  it("in the window's own strings, in English and in Chinese", () => {
+    const bad = [...leaves(enTable), ...leaves(zhTable)].filter(([, v]) => cli.test(v)).map(([k, v]) => `${k}: ${v}`);
+    expect(bad).toEqual([]);
+  });
+
+  it("keeps the CLI's parameters where the window says it otherwise, and names the button instead", () => {
+    for (const [c, text] of Object.entries(windowEnglish) as [keyof typeof WORDS, string][])
+      expect(`${c} ${sorted(placeholders(text)).join()}`).toBe(`${c} ${sorted(placeholders(WORDS[c])).join()}`);
+    expect(WORDS['skillOff.p1']).toContain('knack skills trust');
+    const en = initI18n('en');
+    const held = { code: 'skillOff.p1', params: { summary: 'npm install', name: 'pptx' } };
+    expect(sayWith(en.t, held)).toBe('audit P1, not trusted yet: npm install — press Trust on pptx to review it');
+    const zh = initI18n('zh');
+    expect(sayWith(zh.t, held)).toBe('审计 P1，尚未信任：npm install — 用 pptx 的「信任」审阅它');
+    initI18n('en');
   });
 });
 
