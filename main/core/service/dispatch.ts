@@ -16,15 +16,21 @@ import {
   type MethodOutput,
   type Result,
 } from '../../../preload/contract.js';
+import { english, type Said } from '../base/index.js';
 
-/** A failure a handler reports on purpose; crosses as {code, message, details}. */
+/**
+ * A failure a handler reports on purpose; crosses as {code, message, details}. Given words, its message is their
+ * English and the words cross beside it (the window says them in its language).
+ */
 export class ServiceError extends Error {
+  readonly words: Said | undefined;
   constructor(
     readonly code: ErrorCode,
-    message: string,
+    message: string | Said,
     readonly details?: unknown,
   ) {
-    super(message);
+    super(typeof message === 'string' ? message : english(message));
+    this.words = typeof message === 'string' ? undefined : message;
     this.name = 'ServiceError';
   }
 }
@@ -94,7 +100,10 @@ function toContractError(
   e: unknown,
   onInternal: (method: string, err: unknown) => void,
 ): ContractError {
-  if (e instanceof ServiceError) return contractError(e.code, e.message, e.details);
+  if (e instanceof ServiceError) {
+    const out = contractError(e.code, e.message, e.details);
+    return e.words ? { ...out, words: e.words } : out;
+  }
   onInternal(method, e);
   // The message of an unexpected error is shown; its stack stays in main's log.
   return contractError('internal', `${method} failed: ${e instanceof Error ? e.message : String(e)}`);

@@ -6,7 +6,7 @@ import type { Handlers } from './dispatch.js';
 import { ServiceError, sharedAnswer } from './dispatch.js';
 import type { ServiceContext } from './context.js';
 import { auditOf, installView, pendingView, reportView, shadowedByFile, skillView, permissionsView } from './views.js';
-import { english, say } from '../base/index.js';
+import { english, fsWords, say } from '../base/index.js';
 import { readSkillBody } from '../skills/format/index.js';
 import { listSkillFiles } from '../skills/trust/index.js';
 import { trustSkill } from '../skills/trust/index.js';
@@ -64,7 +64,7 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
     try {
       r = installSkill({ source, tierRoot, tier, store, replace });
     } catch (e) {
-      throw new ServiceError('refused', `cannot install ${shownAs}: ${(e as Error).message}`);
+      throw new ServiceError('refused', say('install.failed', { source: shownAs, error: fsWords(e) }));
     }
     if (r.status === 'installed') await ws.catalog.refresh();
     return installView(r);

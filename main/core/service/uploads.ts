@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } 
 import { dirname, join, relative, sep } from 'node:path';
 import { MAX_UPLOAD_BYTES } from '../../../preload/contract.js';
 import { ServiceError } from './dispatch.js';
+import { say } from '../base/index.js';
 
 /** Uploads older than this are removed the next time something is uploaded (a pending install never decided). */
 const MAX_AGE_MS = 24 * 60 * 60 * 1000;
@@ -26,19 +27,18 @@ export function uploadName(filename: string): string {
 
 /** Decode and store one upload; refuses what is too large or not a zip. Returns the stored file's path. */
 export function saveUpload(dataDir: string, filename: string, base64: string, now = Date.now()): string {
-  if (!/\.zip$/i.test(filename))
-    throw new ServiceError('refused', `${filename} is not a .zip (drop a skill packed as .zip, or give a folder path)`);
+  if (!/\.zip$/i.test(filename)) throw new ServiceError('refused', say('upload.notZipName', { file: filename }));
   const bytes = Buffer.from(base64, 'base64');
   if (bytes.length > MAX_UPLOAD_BYTES) {
     throw new ServiceError(
       'refused',
-      `${filename} is ${bytes.length} bytes; the largest accepted upload is ${MAX_UPLOAD_BYTES} bytes (install larger skills from a folder)`,
+      say('upload.tooBig', { file: filename, size: bytes.length, max: MAX_UPLOAD_BYTES }),
     );
   }
   // Local file header, or the end record of an empty archive.
   const sig = bytes.subarray(0, 4).toString('hex');
   if (sig !== '504b0304' && sig !== '504b0506')
-    throw new ServiceError('refused', `${filename} is not a zip archive (its first bytes are not "PK")`);
+    throw new ServiceError('refused', say('upload.notZip', { file: filename }));
   const root = uploadsDir(dataDir);
   mkdirSync(root, { recursive: true, mode: 0o700 });
   pruneUploads(dataDir, now);

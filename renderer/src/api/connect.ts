@@ -63,7 +63,8 @@ export function toBase64(bytes: Uint8Array): string {
 }
 
 function toReport(o: Outcome): InstallReport {
-  if (!o.report) throw { code: 'refused', message: o.reason ?? `install ${o.status}` };
+  if (!o.report)
+    throw { code: 'refused', message: o.reason ?? `install ${o.status}`, ...(o.words ? { words: o.words } : {}) };
   const r = o.report;
   return {
     ...(o.approvalId ? { approvalId: o.approvalId } : {}),

@@ -1,7 +1,7 @@
 // Install and update on real folders and zips: P0 refused, P1 held for approval bound to the content hash, atomic, zip-slip safe.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { zipSync, strToU8 } from 'fflate';
 import { tempDir, writeTree, skillMd } from '../../helpers/tmp.js';
@@ -314,6 +314,57 @@ test('a symlink to a FIFO inside the skill neither hangs the audit nor the insta
     const r = installSkill({ source: src, tierRoot, tier: 'user', store });
     assert.equal(r.status, 'installed');
     assert.ok(!existsSync(join(tierRoot, 'tidy', 'notes.md')));
+  } finally {
+    store.close();
+  }
+});
+
+test('a zip or a copy that fails is refused as words the window says, and its English is what the CLI prints', () => {
+  const { root, tierRoot, store } = env();
+  const refusal = (r: ReturnType<typeof installSkill>) => {
+    assert.equal(r.status, 'refused');
+    if (r.status !== 'refused' || !r.words) throw new Error('refused without words');
+    assert.equal(english(r.words), r.reason);
+    return r.words;
+  };
+  try {
+    // Not a zip at all, a zip cut short, and a zip-slip entry: each names what is wrong, with no raw library text.
+    const junk = join(root, 'junk.zip');
+    writeFileSync(junk, 'this is not a zip archive at all, only text');
+    const w1 = refusal(installSkill({ source: junk, tierRoot, tier: 'user', store }));
+    assert.equal(w1.code, 'zip.unreadable');
+    assert.deepEqual(w1.params?.error, { code: 'zip.notZip' });
+    const whole = zipSync({ 'tidy/SKILL.md': strToU8(clean.repeat(20)) });
+    const cut = join(root, 'cut.zip');
+    writeFileSync(cut, whole.subarray(0, Math.floor(whole.length / 2)));
+    const w2 = refusal(installSkill({ source: cut, tierRoot, tier: 'user', store }));
+    assert.equal(w2.code, 'zip.unreadable');
+    const slip = join(root, 'slip.zip');
+    writeFileSync(slip, zipSync({ 'tidy/SKILL.md': strToU8(clean), '../../evil.txt': strToU8('pwned') }));
+    const w3 = refusal(installSkill({ source: slip, tierRoot, tier: 'user', store }));
+    assert.deepEqual(w3, { code: 'zip.entry', params: { entry: '../../evil.txt', problem: { code: 'zip.climbs' } } });
+    // A link out of the folder names the link inside the skill, not the whole path.
+    const linky = join(root, 'src', 'linky');
+    writeTree(linky, { 'SKILL.md': skillMd({ name: 'linky', description: 'Links out' }, '# L\n') });
+    writeFileSync(join(root, 'secret.txt'), 'secret');
+    symlinkSync(join(root, 'secret.txt'), join(linky, 'passwd'));
+    const w4 = refusal(installSkill({ source: linky, tierRoot, tier: 'user', store }));
+    assert.equal(w4.code, 'copy.linkOutside');
+    assert.equal(w4.params?.link, join('linky', 'passwd'));
+    // A copy that fails: the staged path is longer than the source's, past what the system takes (ENAMETOOLONG).
+    const deep = join(root, 's', 'deep');
+    const part = 'd'.repeat(200);
+    const depth = Math.floor((3990 - deep.length) / (part.length + 1));
+    const inner = join(deep, ...Array<string>(depth).fill(part));
+    writeTree(deep, { 'SKILL.md': skillMd({ name: 'deep', description: 'Deep tree' }, '# D\n') });
+    mkdirSync(inner, { recursive: true });
+    writeFileSync(join(inner, 'x.md'), 'x');
+    const longTier = join(root, 'home', 'x'.repeat(200), 'y'.repeat(200), 'skills');
+    const w5 = refusal(installSkill({ source: deep, tierRoot: longTier, tier: 'user', store }));
+    assert.equal(w5.code, 'copy.failed');
+    assert.deepEqual(w5.params?.error, { code: 'fs.ENAMETOOLONG' });
+    assert.deepEqual(leftovers(longTier), []);
+    assert.deepEqual(leftovers(tierRoot), []);
   } finally {
     store.close();
   }

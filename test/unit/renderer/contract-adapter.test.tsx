@@ -5,6 +5,8 @@ import { createClient, type Transport } from '../../../preload/client';
 import { MAX_UPLOAD_BYTES, type MethodName, type MethodOutput } from '../../../preload/contract';
 import { adapt } from '../../../renderer/src/api/connect';
 import type { ChatEvent } from '../../../renderer/src/api/types';
+import { errorText } from '../../../renderer/src/api/context';
+import { initI18n } from '../../../renderer/src/i18n';
 
 type Answers = { [M in MethodName]?: (input: never) => MethodOutput<M> };
 
@@ -134,6 +136,26 @@ describe('contract client adapter', () => {
     await expect(c.installSkill('/w', '/nope', 'user')).rejects.toMatchObject({
       message: '/nope: no such file or folder',
     });
+  });
+
+  it('a refusal without a report keeps its words: a broken .zip is said in Chinese in the dialog', async () => {
+    const words = {
+      code: 'zip.unreadable',
+      params: { file: 'junk.zip', error: { code: 'zip.notZip' } },
+    };
+    const { t } = transport({
+      'skills.install': () => ({
+        status: 'refused',
+        reason: 'cannot read the zip junk.zip: it is not a zip archive',
+        words,
+      }),
+    });
+    const c = adapt(createClient(t), 'serve', false);
+    const err = await c.installSkill('/w', '/tmp/junk.zip', 'user').catch((e: unknown) => e);
+    expect(err).toMatchObject({ words });
+    initI18n('zh');
+    expect(errorText(err)).toBe('无法读取 zip 文件 junk.zip：它不是 zip 压缩包');
+    initI18n('en');
   });
 
   it('turns stream events into chat events: deltas, tool cards with duration, approvals with the always-rule, the end', async () => {

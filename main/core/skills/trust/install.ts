@@ -15,14 +15,14 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { lazyRequire } from '../../base/index.js';
 import type * as Fflate from 'fflate';
 import type { Store } from '../../store/index.js';
 import type { ApprovalRow } from '../../store/index.js';
 import type { PermissionDiff } from '../../policy/index.js';
-import { english, isInside, say, type Said } from '../../base/index.js';
+import { english, fsWords, isInside, say, type Said } from '../../base/index.js';
 import { auditSkill, type AuditReport } from './audit.js';
 
 /** fflate builds its tables when loaded (~0.1 s): only a .zip install needs it. */
@@ -66,19 +66,33 @@ function refused(words: Said, report?: AuditReport): Extract<InstallResult, { st
   return { status: 'refused', reason: english(words), words, ...(report ? { report } : {}) };
 }
 
-/** Why a zip entry name is unsafe (zip-slip), or undefined. */
-export function zipEntryProblem(name: string): string | undefined {
-  if (name.includes('\0')) return 'contains a NUL byte';
-  if (name.includes('\\')) return 'uses a backslash';
-  if (name.startsWith('/') || /^[A-Za-z]:/.test(name)) return 'is an absolute path';
-  if (name.split('/').some((s) => s === '..')) return 'climbs out with ".."';
+/** Why a zip entry name is unsafe (zip-slip), as words, or undefined. */
+export function zipEntryProblem(name: string): Said | undefined {
+  if (name.includes('\0')) return say('zip.nul');
+  if (name.includes('\\')) return say('zip.backslash');
+  if (name.startsWith('/') || /^[A-Za-z]:/.test(name)) return say('zip.absolute');
+  if (name.split('/').some((s) => s === '..')) return say('zip.climbs');
   return undefined;
 }
 
-function extractZip(file: string, into: string): string | undefined {
+/** Why fflate could not read an archive: its error codes (0-3 and 8 damaged data, 13 not a zip, 14 the method). */
+function zipUnreadable(file: string, e: unknown): Said {
+  const code = (e as { code?: unknown }).code;
+  const error =
+    typeof code === 'string'
+      ? fsWords(e)
+      : code === 13
+        ? say('zip.notZip')
+        : code === 14
+          ? say('zip.method')
+          : say('zip.damaged');
+  return say('zip.unreadable', { file: basename(file), error });
+}
+
+function extractZip(file: string, into: string): Said | undefined {
   let total = 0;
   let count = 0;
-  let problem: string | undefined;
+  let problem: Said | undefined;
   let files;
   try {
     const { unzipSync } = fflate();
@@ -87,24 +101,23 @@ function extractZip(file: string, into: string): string | undefined {
         count++;
         total += f.originalSize;
         const p = zipEntryProblem(f.name);
-        if (p && !problem) problem = `zip entry "${f.name}" ${p}`;
-        if (count > ZIP_LIMITS.maxEntries && !problem)
-          problem = `the zip has more than ${ZIP_LIMITS.maxEntries} entries`;
+        if (p && !problem) problem = say('zip.entry', { entry: f.name, problem: p });
+        if (count > ZIP_LIMITS.maxEntries && !problem) problem = say('zip.tooMany', { max: ZIP_LIMITS.maxEntries });
         if (total > ZIP_LIMITS.maxTotalBytes && !problem)
-          problem = `the zip unpacks to more than ${ZIP_LIMITS.maxTotalBytes} bytes`;
+          problem = say('zip.tooBig', { max: ZIP_LIMITS.maxTotalBytes });
         return !problem;
       },
     });
   } catch (e) {
-    return `cannot read the zip: ${(e as Error).message}`;
+    return zipUnreadable(file, e);
   }
   if (problem) return problem;
   let written = 0;
   for (const [name, data] of Object.entries(files)) {
     const dest = resolve(into, name);
-    if (!isInside(dest, into)) return `zip entry "${name}" would land outside the skill folder`;
+    if (!isInside(dest, into)) return say('zip.entry', { entry: name, problem: say('zip.outside') });
     written += data.length;
-    if (written > ZIP_LIMITS.maxTotalBytes) return `the zip unpacks to more than ${ZIP_LIMITS.maxTotalBytes} bytes`;
+    if (written > ZIP_LIMITS.maxTotalBytes) return say('zip.tooBig', { max: ZIP_LIMITS.maxTotalBytes });
     try {
       if (name.endsWith('/')) {
         mkdirSync(dest, { recursive: true });
@@ -117,39 +130,57 @@ function extractZip(file: string, into: string): string | undefined {
       const code = (e as NodeJS.ErrnoException).code;
       const why =
         code === 'EEXIST' || code === 'EISDIR'
-          ? 'appears twice (as a file and a folder, or in two spellings)'
+          ? say('zip.twice')
           : code === 'ENOTDIR'
-            ? 'sits inside a path the zip also has as a file'
-            : (e as Error).message;
-      return `zip entry "${name}" cannot be unpacked: it ${why}`;
+            ? say('zip.underFile')
+            : say('zip.cannotWrite', { error: fsWords(e) });
+      return say('zip.entry', { entry: name, problem: why });
     }
   }
   return undefined;
 }
 
-/** Copy a folder; symlinks inside it are copied as the files they point to, links out of it stop the copy. */
-function copyFolder(src: string, dest: string, root: string): string | undefined {
-  mkdirSync(dest, { recursive: true });
-  for (const name of readdirSync(src)) {
+/**
+ * Copy a folder; symlinks inside it are copied as the files they point to, links out of it stop the copy, and a file
+ * that cannot be read or written stops it with its name. `root`: the skill folder, whose name paths are shown from.
+ */
+function copyFolder(src: string, dest: string, root: string): Said | undefined {
+  const shown = (p: string) => relative(dirname(root), p) || basename(p);
+  try {
+    mkdirSync(dest, { recursive: true });
+  } catch (e) {
+    return say('copy.failed', { file: shown(src), error: fsWords(e) });
+  }
+  let names: string[];
+  try {
+    names = readdirSync(src);
+  } catch (e) {
+    return say('copy.failed', { file: shown(src), error: fsWords(e) });
+  }
+  for (const name of names) {
     const s = join(src, name);
     const d = join(dest, name);
-    const st = lstatSync(s);
-    if (st.isSymbolicLink()) {
-      let real: string;
-      try {
-        real = realpathSync(s);
-      } catch {
-        return `symlink ${s} is broken`;
+    try {
+      const st = lstatSync(s);
+      if (st.isSymbolicLink()) {
+        let real: string;
+        try {
+          real = realpathSync(s);
+        } catch {
+          return say('copy.linkBroken', { link: shown(s) });
+        }
+        if (!isInside(real, root)) return say('copy.linkOutside', { link: shown(s), target: real });
+        // A linked folder inside the skill is already copied where it lives; FIFOs, sockets and devices are not copied.
+        if (!statSync(real).isFile()) continue;
+        copyFileSync(real, d);
+      } else if (st.isDirectory()) {
+        const p = copyFolder(s, d, root);
+        if (p) return p;
+      } else if (st.isFile()) {
+        copyFileSync(s, d);
       }
-      if (!isInside(real, root)) return `symlink ${s} points outside the skill folder (to ${real})`;
-      // A linked folder inside the skill is already copied where it lives; FIFOs, sockets and devices are not copied.
-      if (!statSync(real).isFile()) continue;
-      copyFileSync(real, d);
-    } else if (st.isDirectory()) {
-      const p = copyFolder(s, d, root);
-      if (p) return p;
-    } else if (st.isFile()) {
-      copyFileSync(s, d);
+    } catch (e) {
+      return say('copy.failed', { file: shown(s), error: fsWords(e) });
     }
   }
   return undefined;
@@ -186,8 +217,8 @@ export function installSkill(opts: InstallOptions): InstallResult {
   try {
     const problem = srcRoot ? copyFolder(srcRoot, staging, srcRoot) : extractZip(source, staging);
     if (problem) {
-      const report = srcRoot && problem.includes('symlink') ? auditSkill(srcRoot) : undefined;
-      return { status: 'refused', reason: problem, ...(report ? { report } : {}) };
+      const link = problem.code === 'copy.linkOutside' || problem.code === 'copy.linkBroken';
+      return refused(problem, srcRoot && link ? auditSkill(srcRoot) : undefined);
     }
     const root = skillRootIn(staging);
     if (!root) return refused(say('install.noSkillMd', { folder: basename(source) }));
