@@ -1,7 +1,7 @@
 // OS sandbox benchmark: the time a command takes inside the wall (bubblewrap here) against the same command spawned
 // bare, in the same run — median and p90 over N runs each, the first contained command included; the wall's one-time
-// start is printed apart. Four walls side by side: the runtime builds every command's line anew (as for the CLI run
-// inside the workspace, `reuseCommandLines: false`) or the line is reused (template.ts); and a command allowed no host
+// start is printed apart. Four walls side by side: the runtime builds every command's line anew (the baseline,
+// `reuseCommandLines: false`) or the line is reused (template.ts); and a command allowed no host
 // starts the proxy's relays inside the sandbox (the baseline, `relaysWithoutHosts: true`) or runs with the network off
 // (offline.ts, the default). Goal: overhead ≤ 100 ms median.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';

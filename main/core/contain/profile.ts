@@ -2,6 +2,9 @@
 // reaches the network (only through the sandbox's proxy, to the hosts each command is allowed). Pure: no I/O.
 import { join } from 'node:path';
 import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
+// The runtime's own list of the names it protects around the working folder (a small module: paths and globs, none of
+// the runtime's proxies), so Knack's copy of that duty never drifts from it.
+import { DANGEROUS_FILES, getDangerousDirectories } from '@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js';
 import { isInside } from '../base/index.js';
 
 /** Where one workspace's commands run, and Knack's own places they must not touch. */
@@ -90,6 +93,30 @@ export interface WallRules {
   denyRead: string[];
 }
 
+/**
+ * What the sandbox runtime protects around Knack's working folder on its own (shell and tool settings, editor folders,
+ * the folder's git hooks and config), relative to that folder. Where that folder is one commands may write (the CLI or
+ * `knack serve` started inside the workspace), Knack protects these names there itself, as it does its own list in
+ * every write root: the runtime would otherwise stub each missing one for every command, and a line holding stubs
+ * cannot be reused (template.ts).
+ */
+export const RUNTIME_CWD_PROTECTED: readonly string[] = [
+  ...DANGEROUS_FILES,
+  ...getDangerousDirectories(),
+  '.git/hooks',
+  '.git/config',
+];
+
+/**
+ * The runtime's names around `knackCwd` (absolute), when a command may write there; none otherwise (there a command
+ * cannot create them). `follow`: what else the runtime's line depends on there (whether `.git` is a folder, a file or
+ * missing), for the reused line's key.
+ */
+export function cwdProtect(knackCwd: string, writeRoots: readonly string[]): { protect: string[]; follow: string[] } {
+  if (!writeRoots.some((r) => isInside(knackCwd, r))) return { protect: [], follow: [] };
+  return { protect: RUNTIME_CWD_PROTECTED.map((n) => join(knackCwd, n)), follow: [join(knackCwd, '.git')] };
+}
+
 /** The file rules of a place, as absolute paths. */
 export function wallRules(place: WallPlace): WallRules {
   const roots = [place.workspace, ...(place.writeRoots ?? [])];
@@ -110,16 +137,17 @@ export function wallRules(place: WallPlace): WallRules {
  * (registered per command) names it; paths as literals, never patterns (a workspace named `a*b` is that folder). The
  * protected paths are not here: each command gets those that exist when it starts (planProtect).
  */
-export function wallConfig(place: WallPlace, knackCwd: string): SandboxRuntimeConfig {
+export function wallConfig(place: WallPlace): SandboxRuntimeConfig {
   const r = wallRules(place);
   const lit = (path: string) => ({ path, literal: true as const });
   // On every command the runtime lists the files three levels below Knack's own working folder (ripgrep) for nested
-  // .git/hooks, .vscode, … to deny. That matters only where commands may write; from any other folder (Electron's `/`,
-  // a folder outside the workspace) it finds nothing they could change and costs from a third of a second to ten
-  // seconds per command, so there the scan is given a program that lists nothing (`true`).
-  const scan = r.allowWrite.some((w) => isInside(knackCwd, w));
+  // .git/hooks, .vscode, … to deny. Its scan is given a program that lists nothing (`true`), wherever Knack runs: from
+  // Electron's `/` it finds nothing a command could change, and from inside the workspace (the CLI) its result follows
+  // the tree at each command, which keeps a command line from being reused; it cost from a third of a second to ten
+  // seconds per command. Knack protects its own list in every write root and the runtime's names around its working
+  // folder (cwdProtect); the hooks of a repository nested below those are not the wall's, in the CLI as in the window.
   return {
-    ...(scan ? {} : { ripgrep: { command: 'true' } }),
+    ripgrep: { command: 'true' },
     network: {
       allowedDomains: [],
       deniedDomains: [],

@@ -6,6 +6,7 @@
 // key it is kept under holds everything it was built from (see Wall.wrap); a change to any of it builds anew.
 import { lstatSync, realpathSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { quoteWords, unquoteWords } from './offline.js';
 
 /** The variable the stand-in reads the command from; it unsets it before running the command. */
 export const COMMAND_VAR = 'KNACK_WALL_COMMAND';
@@ -69,4 +70,121 @@ export function reusable(t: Template, missing: readonly string[]): boolean {
 export function fill(t: Template, id: string, command: string): { argv: string[]; env: NodeJS.ProcessEnv } {
   const key = encodedId(id);
   return { argv: t.argv.map((a) => a.split(t.key).join(key)), env: { ...t.env, [COMMAND_VAR]: command } };
+}
+
+/** bwrap's options before the command, by how many words follow each (its manual); any other ends the reading. */
+const BWRAP_ARITY: Record<string, number> = {
+  ...Object.fromEntries(
+    [
+      '--bind',
+      '--bind-try',
+      '--ro-bind',
+      '--ro-bind-try',
+      '--dev-bind',
+      '--dev-bind-try',
+      '--setenv',
+      '--symlink',
+      '--chmod',
+      '--file',
+      '--bind-data',
+      '--ro-bind-data',
+    ].map((f) => [f, 2]),
+  ),
+  ...Object.fromEntries(
+    [
+      '--tmpfs',
+      '--dev',
+      '--proc',
+      '--dir',
+      '--remount-ro',
+      '--unsetenv',
+      '--cap-add',
+      '--cap-drop',
+      '--chdir',
+      '--hostname',
+      '--uid',
+      '--gid',
+      '--seccomp',
+      '--args',
+      '--perms',
+      '--lock-file',
+      '--sync-fd',
+      '--info-fd',
+      '--block-fd',
+    ].map((f) => [f, 1]),
+  ),
+  ...Object.fromEntries(
+    [
+      '--new-session',
+      '--die-with-parent',
+      '--unshare-all',
+      '--unshare-net',
+      '--unshare-pid',
+      '--unshare-user',
+      '--unshare-user-try',
+      '--unshare-ipc',
+      '--unshare-uts',
+      '--unshare-cgroup',
+      '--unshare-cgroup-try',
+      '--share-net',
+      '--clearenv',
+      '--as-pid-1',
+    ].map((f) => [f, 0]),
+  ),
+};
+
+/**
+ * The runtime's line (`[shell, '-c', 'bwrap …']`, Linux) without the stubs it mounts over missing paths that Knack
+ * protects itself (`covered`: each is watched while the command runs and what it made there is moved aside after,
+ * protect.ts): `--ro-bind /dev/null X` and `--ro-bind <empty folder> X`, and the empty folder's own read-only pin once
+ * nothing else names it. bubblewrap creates such a mount point on the host at every run and only the runtime's own
+ * wraps remove it, so a line holding one cannot be reused. Undefined when the line is not one bwrap line of known
+ * options: then it is not reused (a wider line is never made).
+ */
+export function withoutStubs(argv: readonly string[], covered: (path: string) => boolean): string[] | undefined {
+  if (argv.length !== 3 || argv[1] !== '-c') return undefined;
+  const words = unquoteWords(argv[2]!);
+  if (!words || !words[0]?.endsWith('bwrap')) return undefined;
+  const kept: string[] = [words[0]];
+  const empties = new Set<string>();
+  let i = 1;
+  for (; i < words.length && words[i] !== '--';) {
+    const arity = BWRAP_ARITY[words[i]!];
+    if (arity === undefined || i + arity >= words.length) return undefined;
+    const [flag, src, dest] = [words[i]!, words[i + 1]!, words[i + 2]!];
+    const emptyFolder = /\/claude-empty-[^/]+$/.test(src);
+    if (
+      flag === '--ro-bind' &&
+      src !== dest &&
+      (src === '/dev/null' || emptyFolder) &&
+      !exists(dest) &&
+      covered(dest)
+    ) {
+      if (emptyFolder) empties.add(src);
+    } else kept.push(...words.slice(i, i + arity + 1));
+    i += arity + 1;
+  }
+  if (i >= words.length) return undefined;
+  const rest = words.slice(i);
+  // An empty folder no stub uses any more: its pin goes too.
+  const out: string[] = [];
+  for (let j = 0; j < kept.length;) {
+    const w = kept[j]!;
+    const arity = j === 0 ? 0 : BWRAP_ARITY[w]!;
+    const pin = w === '--ro-bind' && kept[j + 1] === kept[j + 2] && empties.has(kept[j + 1]!);
+    if (!pin) out.push(...kept.slice(j, j + arity + 1));
+    j += arity + 1;
+  }
+  const line = [...out, ...rest];
+  if (empties.size && line.some((w) => [...empties].some((e) => w.includes(e)))) return undefined;
+  return [argv[0]!, '-c', quoteWords(line)];
+}
+
+function exists(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -7,13 +7,13 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as RuntimeModule from '@anthropic-ai/sandbox-runtime';
 import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
-import { wallConfig, wallRules, type WallPlace } from './profile.js';
+import { cwdProtect, wallConfig, wallRules, type WallPlace } from './profile.js';
 import { backendOf, installHintWords, type SandboxMode, type WallStatus } from './status.js';
 import { english, isInside, say, type Said } from '../base/index.js';
 import { blockedOf, type Blocked } from './blocked.js';
 import { planProtect, sweepProtect } from './protect.js';
 import { holdWatchdog, watchedArgv, watchedStdio } from './group-watchdog.js';
-import { commandId, encodedId, fill, pathState, reusable, STAND_IN, type Template } from './template.js';
+import { commandId, encodedId, fill, pathState, reusable, STAND_IN, withoutStubs, type Template } from './template.js';
 import { withoutRelays } from './offline.js';
 
 type Runtime = typeof RuntimeModule;
@@ -105,6 +105,15 @@ function linuxPrograms(ripgrep: string): { bwrap?: string; socat?: string; ripgr
   return { ...(bwrap ? { bwrap } : {}), ...(socat ? { socat } : {}), ...(rg ? { ripgrep: rg } : {}), missing };
 }
 const OUTLIVE = "the sandbox's socat bridges run without it and may outlive Knack if it is killed";
+
+/** Knack's working folder; `/` once it has been removed (the runtime then protects nothing around it either). */
+function knackCwd(): string {
+  try {
+    return process.cwd();
+  } catch {
+    return '/';
+  }
+}
 
 /** A process's command line, NUL-separated; empty once it is gone (or a zombie). */
 function cmdlineOf(pid: number): string {
@@ -258,7 +267,7 @@ export class Wall {
     private readonly options: WallOptions = {},
   ) {
     this.state = state;
-    this.config = wallConfig(place, process.cwd());
+    this.config = wallConfig(place);
     const rules = wallRules(place);
     this.denyRead = rules.denyRead;
     this.protect = rules.protect;
@@ -343,11 +352,7 @@ export class Wall {
     try {
       // With reused command lines, the probe builds the one commands use; else it runs with nothing writable: the
       // runtime's own stand-ins (.bashrc, … in Knack's working folder) would be left in the workspace while it runs.
-      const p = await this.spawnInside(
-        'exit 0',
-        { cwd: this.place.workspace, stdio: 'ignore' },
-        !this.reusesLines(this.config.filesystem.allowWrite.map((w) => (typeof w === 'string' ? w : w.path))),
-      );
+      const p = await this.spawnInside('exit 0', { cwd: this.place.workspace, stdio: 'ignore' }, !this.reusesLines());
       const code = await new Promise<number | null>((res) => {
         p.child.once('close', (c) => res(c));
         p.child.once('error', () => res(-1));
@@ -486,7 +491,11 @@ export class Wall {
     // (an empty file at .workbuddy, .git, …) for as long as the command runs, so those are checked after it instead.
     const base = onlyWriteRoots ? [] : this.config.filesystem.allowWrite;
     const roots = [...base.map((w) => (typeof w === 'string' ? w : w.path)), ...writeRoots];
-    const plan = readOnly ? { deny: [], watch: [] } : planProtect(this.protect, roots);
+    // The runtime also protects names around Knack's working folder; where commands may write there, Knack takes that
+    // over (profile.ts), read at each command: a test or a caller may change folder between two.
+    const here = readOnly ? { protect: [], follow: [] } : cwdProtect(knackCwd(), roots);
+    const protect = [...new Set([...this.protect, ...here.protect])];
+    const plan = readOnly ? { deny: [], watch: [] } : planProtect(protect, roots);
     // This workspace's file rules, whichever workspace started the runtime.
     const custom = {
       filesystem: readOnly
@@ -512,18 +521,29 @@ export class Wall {
     /** A wrap of the runtime's own, counted by it until cleanupAfterCommand (a reused line is not). */
     let counted = false;
     try {
-      if (this.reusesLines(roots)) {
+      if (this.reusesLines()) {
         // Everything the line is built from: the rules, the runtime's start, and where each path they name leads now
         // (a secret folder made since, a protected folder made or swapped for a link, builds a new line).
-        const paths = [...this.denyRead, ...roots, ...(readOnly ? [] : this.protect)];
+        const paths = [...this.denyRead, ...roots, ...(readOnly ? [] : protect), ...here.follow];
         const state = pathState(paths);
-        const key = JSON.stringify([generation, readOnly, onlyWriteRoots, writeRoots, plan.deny, state, offline]);
+        const key = JSON.stringify([
+          generation,
+          knackCwd(),
+          readOnly,
+          onlyWriteRoots,
+          writeRoots,
+          plan.deny,
+          state,
+          offline,
+        ]);
+        // A stub the runtime mounts over a missing path Knack watches itself is left out (template.ts).
+        const covered = (dest: string): boolean => plan.watch.some((p) => isInside(p, dest));
         const t = await this.template(
           key,
           custom,
           cwd,
           paths.filter((_, i) => state[i]!.endsWith('\0-')),
-          cut,
+          (argv) => cut(withoutStubs(argv, covered) ?? argv),
         );
         if (t) wrapped = fill(t, id, command);
       }
@@ -578,16 +598,12 @@ export class Wall {
   }
 
   /**
-   * Whether commands reuse one command line (template.ts): on Linux, unless Knack's working folder is one commands may
-   * write. There the runtime lists that folder's files on every wrap (nested .git/hooks, .vscode, … to deny) and makes
-   * stand-ins for the missing ones, which a reused line would not follow.
+   * Whether commands reuse one command line (template.ts): on Linux, wherever Knack runs (the window from `/`, the CLI
+   * or `knack serve` from inside the workspace: there Knack protects the runtime's names around its working folder
+   * itself, and leaves out the stubs the runtime would mount for the missing ones).
    */
-  private reusesLines(roots: string[]): boolean {
-    return (
-      this.options.reuseCommandLines !== false &&
-      process.platform === 'linux' &&
-      !roots.some((r) => isInside(process.cwd(), r))
-    );
+  private reusesLines(): boolean {
+    return this.options.reuseCommandLines !== false && process.platform === 'linux';
   }
 
   /** The runtime's line for one key, built once around the stand-in; undefined when it cannot be reused. */

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
 import { run as knack } from '../../helpers/cli.js';
 import { Wall } from '../../../main/core/contain/wall.js';
-import { wallConfig } from '../../../main/core/contain/profile.js';
+import { cwdProtect, wallConfig } from '../../../main/core/contain/profile.js';
 
 const root = tempDir('knack-protect-');
 const home = join(root, 'home');
@@ -163,10 +163,38 @@ test("Knack started inside the workspace: the runtime's own stubs (.bashrc, .vsc
   assert.deepEqual(readdirSync(ws).sort(), ['a.txt']);
 });
 
-test('the runtime scans for nested protected names only when Knack runs inside a folder commands may write', () => {
+test('Knack started in a subfolder of the workspace: shell and editor settings a command writes there are moved aside', async () => {
+  const { ws, wall } = await workspace({ 'sub/a.txt': 'a\n', 'sub/.profile': 'kept\n' });
+  const sub = join(ws, 'sub');
+  const cwd = process.cwd();
+  process.chdir(sub);
+  try {
+    const r = await run(
+      wall,
+      sub,
+      'echo evil >> .profile; echo evil > .bashrc; mkdir .vscode && echo {} > .vscode/tasks.json',
+    );
+    const blocked = r.blocked.map((b) => b.target);
+    assert.ok(
+      blocked.includes(join(sub, '.bashrc')) && blocked.includes(join(sub, '.vscode')),
+      JSON.stringify(r.blocked),
+    );
+  } finally {
+    process.chdir(cwd);
+  }
+  assert.equal(readFileSync(join(sub, '.profile'), 'utf8'), 'kept\n');
+  assert.equal(existsSync(join(sub, '.bashrc')), false);
+  assert.equal(existsSync(join(sub, '.vscode')), false);
+  assert.equal(readdirSync(sub).filter((f) => /^\.(bashrc|vscode)\.blocked-/.test(f)).length, 2);
+});
+
+test("the runtime's nested scan is off wherever Knack runs; inside a write root Knack protects the runtime's names", () => {
   const place = { workspace: '/w/app', home: '/h', dataDir: '/h/data' };
-  assert.equal(wallConfig(place, '/w/app').ripgrep, undefined);
-  assert.equal(wallConfig(place, '/w/app/sub').ripgrep, undefined);
-  assert.deepEqual(wallConfig(place, '/').ripgrep, { command: 'true' });
-  assert.deepEqual(wallConfig(place, '/w').ripgrep, { command: 'true' });
+  assert.deepEqual(wallConfig(place).ripgrep, { command: 'true' });
+  const inside = cwdProtect('/w/app/sub', ['/w/app']);
+  for (const name of ['.bashrc', '.gitconfig', '.vscode', '.idea', '.claude/commands', '.git/hooks', '.git/config'])
+    assert.ok(inside.protect.includes(`/w/app/sub/${name}`), name);
+  assert.deepEqual(inside.follow, ['/w/app/sub/.git']);
+  assert.deepEqual(cwdProtect('/', ['/w/app']), { protect: [], follow: [] });
+  assert.deepEqual(cwdProtect('/w', ['/w/app']), { protect: [], follow: [] });
 });
