@@ -248,6 +248,46 @@ export function setAside(file: string, now = new Date()): string | undefined {
   }
 }
 
+/** Handles inside a read transaction opened by readMany (and not stepped out of it by a write: writeOutsideRead). */
+const openReads = new WeakSet<Db>();
+
+/**
+ * Run `fn` with its reads in one read transaction. Outside a transaction SQLite takes and drops its read lock (and
+ * looks at the WAL) for every statement: a warm open of 5,000 skills does ~15,000 point lookups, ~35 µs each that way
+ * and ~6 µs inside one transaction (measured on the scale bench's database). The reads see one snapshot: the database
+ * as it was when `fn` began, with this connection's own writes. Inside a transaction already, `fn` joins it.
+ */
+export function readMany<T>(db: Db, fn: () => T): T {
+  if (db.inTransaction) return fn();
+  db.exec('BEGIN');
+  openReads.add(db);
+  try {
+    return fn();
+  } finally {
+    openReads.delete(db);
+    // COMMIT, not ROLLBACK, also when fn threw: a write that joined (one that does not step out) stays as it would have
+    // outside, committed.
+    if (db.inTransaction) db.exec('COMMIT');
+  }
+}
+
+/**
+ * Run a write (a statement or a whole transaction) outside the read transaction of readMany, when one is open: it is
+ * ended first and begun again after, so the write commits as it would without readMany, and never has to upgrade a
+ * read snapshot that another process has since written past (SQLite's SQLITE_BUSY_SNAPSHOT).
+ */
+export function writeOutsideRead<T>(db: Db, fn: () => T): T {
+  if (!openReads.has(db)) return fn();
+  openReads.delete(db);
+  db.exec('COMMIT');
+  try {
+    return fn();
+  } finally {
+    db.exec('BEGIN');
+    openReads.add(db);
+  }
+}
+
 export function schemaVersion(db: Db): number {
   return db.pragma('user_version', { simple: true }) as number;
 }

@@ -5,6 +5,7 @@ import {
   DamagedDatabaseError,
   openCheckOf,
   openDatabase,
+  readMany,
   schemaVersion,
   setAside,
   type Db,
@@ -74,6 +75,15 @@ export class Store {
 
   get journalMode(): string {
     return this.db.pragma('journal_mode', { simple: true }) as string;
+  }
+
+  /**
+   * Run `fn` with its reads in one read transaction (db.ts readMany): a review pass over thousands of skills takes
+   * SQLite's read lock once, not once per lookup. A write of the policy repository inside ends the read first and
+   * commits on its own, as it would outside.
+   */
+  reading<T>(fn: () => T): T {
+    return readMany(this.db, fn);
   }
 
   /** PRAGMA integrity_check: 'ok' or the problems SQLite found. */

@@ -1,6 +1,7 @@
 // Persisted trust state: user rules, pending/decided skill approvals, trust decisions (by content hash), audit cache.
 import { randomUUID } from 'node:crypto';
-import type { Db } from './db.js';
+import { writeOutsideRead, type Db } from './db.js';
+import type Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 
 export type Effect = 'allow' | 'ask' | 'deny';
@@ -75,14 +76,18 @@ export class PolicyRepo {
 
   constructor(db: Db) {
     // Statements are prepared once and reused: opening a big folder looks up hundreds of skills' audits and trust.
+    // A write (a statement that is not a reader, or a transaction) inside readMany steps out of its read transaction.
     const statements = new Map<string, ReturnType<Db['prepare']>>();
     this.db = {
       prepare: ((sql: string) => {
         let st = statements.get(sql);
-        if (!st) statements.set(sql, (st = db.prepare(sql)));
+        if (!st) statements.set(sql, (st = outsideReads(db, db.prepare(sql))));
         return st;
       }) as Db['prepare'],
-      transaction: db.transaction.bind(db),
+      transaction: ((fn: () => unknown) => {
+        const tx = db.transaction(fn);
+        return () => writeOutsideRead(db, tx);
+      }) as unknown as Db['transaction'],
     };
   }
 
@@ -302,6 +307,21 @@ export class PolicyRepo {
       )
       .run(dir, fingerprint, contentHash, tree ?? null);
   }
+}
+
+/** A writing statement whose run() steps out of a read transaction of readMany (db.ts); a reader as it is. */
+function outsideReads(db: Db, st: Statement): Statement {
+  if (st.reader) return st;
+  const run = st.run.bind(st);
+  const outside = (...args: unknown[]): Database.RunResult => writeOutsideRead(db, () => run(...args));
+  return new Proxy(st, {
+    get: (target, key) => {
+      if (key === 'run') return outside;
+      const v: unknown = Reflect.get(target, key);
+      // better-sqlite3's methods are native: they must be called on the statement itself, not on the proxy.
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
 }
 
 function clean(r: ApprovalRow): ApprovalRow {

@@ -519,12 +519,14 @@ export class Catalog extends EventEmitter {
     // Broken skills in discovery order.
     this.brokenList = broken.sort((a, b) => a[0] - b[0]).map((x) => x[1]);
     const tr = now();
-    try {
-      this.options.review?.prepare?.(this.all);
-    } catch {
-      // the per-entry review below still judges every skill (fail closed there)
-    }
-    this.applyToggles();
+    this.reading(() => {
+      try {
+        this.options.review?.prepare?.(this.all);
+      } catch {
+        // the per-entry review below still judges every skill (fail closed there)
+      }
+      this.applyToggles();
+    });
     this.reviewMs += now() - tr;
   }
 
@@ -557,6 +559,12 @@ export class Catalog extends EventEmitter {
 
   /** Toggles and trust verdicts for `entries` (all by default), then who acts for their names (`names`, all by default). */
   private applyToggles(entries: CatalogEntry[] = this.all, names?: ReadonlySet<string>): void {
+    this.reading(() => this.judge(entries));
+    this.resolveShadowing(names);
+  }
+
+  /** Each entry's toggle and trust verdict (applyToggles). */
+  private judge(entries: CatalogEntry[]): void {
     const toggles = this.toggles();
     const full = entries === this.all;
     if (full) this.checkingCount = 0;
@@ -588,7 +596,27 @@ export class Catalog extends EventEmitter {
       if (e.trust === 'checking') this.checkingCount++;
       this.reasons.set(e, reason);
     }
-    this.resolveShadowing(names);
+  }
+
+  /**
+   * A review pass's store reads (toggles, stored audits, accepted permissions, trust) in one read transaction
+   * (Store.reading): one lock for thousands of lookups. A store that cannot begin one is read statement by statement.
+   */
+  private reading(fn: () => void): void {
+    const store = this.options.store;
+    if (!store) return fn();
+    const at: { state: 'before' | 'running' | 'done' } = { state: 'before' };
+    try {
+      store.reading(() => {
+        at.state = 'running';
+        fn();
+        at.state = 'done';
+      });
+    } catch (e) {
+      if (at.state === 'running') throw e;
+      // Ending a read that is done cannot lose anything (writes step out of it); one that never began reads as before.
+      if (at.state === 'before') fn();
+    }
   }
 
   /**
