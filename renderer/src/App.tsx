@@ -28,6 +28,7 @@ import { useRestoreOpen } from './state/restore-open';
 import { usePanels } from './state/panels';
 import { useNotifications, useNotifyPermission } from './state/notify';
 import { SaveSkillDialog, useSaveSkill } from './components/SaveSkill';
+import { Notices } from './components/Notices';
 
 const NAV: { view: View; label: string }[] = [
   { view: 'chat', label: 'nav.chat' },
@@ -76,7 +77,7 @@ export function App() {
   const { t, i18n } = useTranslation();
   const client = useClient();
   // Only what this component shows: a streamed delta must not re-render the rest of the window.
-  const { workspace, picking, setup, view, installOpen, paletteOpen, shortcutsOpen, toast, trustReview } = useView(
+  const { workspace, picking, setup, view, installOpen, paletteOpen, shortcutsOpen, trustReview } = useView(
     useShallow((s) => ({
       workspace: s.workspace,
       picking: s.picking,
@@ -85,7 +86,6 @@ export function App() {
       installOpen: s.installOpen,
       paletteOpen: s.paletteOpen,
       shortcutsOpen: s.shortcutsOpen,
-      toast: s.toast,
       trustReview: s.trustReview,
     })),
   );
@@ -121,12 +121,6 @@ export function App() {
       }),
     [client, set],
   );
-
-  useEffect(() => {
-    if (!toast) return;
-    const id = setTimeout(() => set({ toast: undefined }), 6000);
-    return () => clearTimeout(id);
-  }, [toast, set]);
 
   // The picker and the setup flow over an open workspace keep the workspace's screens mounted (hidden): a draft in the
   // message box, a send that fails meanwhile (its text goes back into that box) and every view's state are there on
@@ -242,13 +236,9 @@ export function App() {
           {savingSkill && <SaveSkillDialog key={savingSkill} sessionId={savingSkill} />}
           {paletteOpen && <CommandPalette />}
           {shortcutsOpen && <ShortcutsList />}
-          {toast && (
-            <div className={`toast ${toast.kind}`} role={toast.kind === 'error' ? 'alert' : 'status'}>
-              {toast.text}
-            </div>
-          )}
         </div>
       )}
+      <Notices />
     </>
   );
 }

@@ -6,6 +6,13 @@ import type { BrokenSkillView } from '../api/types';
 import { errorText } from '../api/context';
 import { useView } from '../state/store';
 
+/** Opens the file's folder; a failure is an error notice whose Retry tries again. */
+function showFile(show: (file: string) => Promise<unknown>, file: string): void {
+  show(file).catch((e) =>
+    useView.getState().notify({ kind: 'error', text: errorText(e), retry: () => showFile(show, file) }),
+  );
+}
+
 function shortName(b: BrokenSkillView): string {
   const parts = b.file.split(/[\\/]/).filter(Boolean);
   return parts.slice(-2).join('/');
@@ -41,9 +48,7 @@ export function BrokenGroup({
               <button
                 type="button"
                 className="small"
-                onClick={() =>
-                  show(b.file).catch((e) => useView.getState().set({ toast: { kind: 'error', text: errorText(e) } }))
-                }
+                onClick={() => showFile(show, b.file)}
                 aria-label={t('skills.showFileOf', { file: shortName(b) })}
               >
                 {t('skills.showFile')}

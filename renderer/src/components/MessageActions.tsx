@@ -15,12 +15,13 @@ async function reload(client: KnackClient, sessionId: string): Promise<void> {
     const o = await client.openSession(sessionId);
     if (useView.getState().sessionId === sessionId) useView.getState().showSession(sessionId, o.messages, o.running);
   } catch {
-    // The toast below says what failed; the conversation stays as shown.
+    // The notice below says what failed; the conversation stays as shown.
   }
 }
 
-function failed(text: string): void {
-  useView.getState().set({ toast: { kind: 'error', text } });
+/** An error notice; Retry makes the same call again. */
+function failed(text: string, retry: () => void): void {
+  useView.getState().notify({ kind: 'error', text, retry });
 }
 
 /**
@@ -54,7 +55,7 @@ export async function editMessage(
   } catch (err) {
     useView.getState().sendFailed(sessionId);
     await reload(client, sessionId);
-    failed(errorText(err));
+    failed(errorText(err), () => void editMessage(client, turn, index, text, keep));
   }
 }
 
@@ -80,7 +81,7 @@ export async function regenerate(client: KnackClient, turn: number): Promise<voi
   } catch (err) {
     useView.setState({ streaming: false });
     await reload(client, sessionId);
-    failed(errorText(err));
+    failed(errorText(err), () => void regenerate(client, turn));
   }
 }
 
@@ -104,7 +105,7 @@ export function VersionSwitch({
       const messages = await client.switchVersion(sessionId, turn, which, index);
       if (useView.getState().sessionId === sessionId) useView.getState().showSession(sessionId, messages);
     } catch (err) {
-      failed(errorText(err));
+      failed(errorText(err), () => void go(index));
     }
   }
   const { index, count } = versions;
@@ -204,7 +205,7 @@ export function EditButton({ onEdit }: { onEdit: () => void }) {
       try {
         await client.stop(sessionId);
       } catch (err) {
-        failed(errorText(err));
+        failed(errorText(err), () => void stopAndEdit());
         return;
       }
     onEdit();

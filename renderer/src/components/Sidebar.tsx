@@ -49,6 +49,7 @@ export function Sidebar() {
   );
   const set = useView((s) => s.set);
   const patchSkill = useView((s) => s.patchSkill);
+  const notify = useView((s) => s.notify);
   const [trustAllOpen, setTrustAllOpen] = useState(false);
   const deferred = useDeferredValue(filter);
   const rows = useMemo(() => groupRows(skills, deferred), [skills, deferred]);
@@ -121,26 +122,31 @@ export function Sidebar() {
       // A switch that cannot turn on says why instead of doing nothing: a blocked skill never runs; an untrusted one
       // is reviewed first (the review, never the switch, trusts it).
       if (enabled && s.audit === 'P0') {
-        set({ toast: { kind: 'error', text: i18n.t('skills.whyBlocked', { name: s.name }) } });
+        notify({ kind: 'error', text: i18n.t('skills.whyBlocked', { name: s.name }) });
         return;
       }
       if (enabled && s.pendingTrust) {
-        set({
-          toast: { kind: 'info', text: i18n.t('skills.whyUntrusted', { name: s.name }) },
-          trustReview: { name: s.name, tier: s.tier },
-        });
+        notify({ kind: 'info', text: i18n.t('skills.whyUntrusted', { name: s.name }) });
+        set({ trustReview: { name: s.name, tier: s.tier } });
         return;
       }
-      patchSkill(s.name, s.tier, { enabled });
-      try {
-        await client.setSkillEnabled(ws, s.name, enabled);
-      } catch (e) {
-        patchSkill(s.name, s.tier, { enabled: !enabled });
-        set({ toast: { kind: 'error', text: errorText(e) } });
-      }
-      void refresh();
+      const run = async (): Promise<void> => {
+        patchSkill(s.name, s.tier, { enabled });
+        try {
+          await client.setSkillEnabled(ws, s.name, enabled);
+        } catch (e) {
+          patchSkill(s.name, s.tier, { enabled: !enabled });
+          const text = i18n.t(enabled ? 'skills.enableFailed' : 'skills.disableFailed', {
+            name: s.name,
+            error: errorText(e),
+          });
+          notify({ kind: 'error', text, retry: () => void run() });
+        }
+        void refresh();
+      };
+      await run();
     },
-    [client, ws, patchSkill, refresh, set],
+    [client, ws, patchSkill, refresh, set, notify],
   );
   const onTrust = useCallback((s: SkillItem) => set({ trustReview: { name: s.name, tier: s.tier } }), [set]);
 

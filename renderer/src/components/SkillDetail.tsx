@@ -52,7 +52,8 @@ export function SkillDetail() {
       await client.setSkillEnabled(ws, d.name, enabled);
       set({ catalogTick: useView.getState().catalogTick + 1 });
     } catch (e) {
-      set({ toast: { kind: 'error', text: errorText(e) } });
+      const text = t(enabled ? 'skills.enableFailed' : 'skills.disableFailed', { name: d.name, error: errorText(e) });
+      useView.getState().notify({ kind: 'error', text, retry: () => void toggle(enabled) });
     } finally {
       setBusy(false);
     }

@@ -77,6 +77,8 @@ export const en = {
     showFileOf: 'Show {{file}} in its folder',
     whyBlocked: '{{name}} is blocked: its audit found something that never runs (P0). It stays off.',
     whyUntrusted: '{{name}} needs your review before it can run: read what it does, then Approve or Reject.',
+    enableFailed: '{{name}} could not be turned on: {{error}}',
+    disableFailed: '{{name}} could not be turned off: {{error}}',
   },
   trustAll: {
     title: 'Trust all pending skills',
@@ -661,6 +663,14 @@ export const en = {
       required: 'Not sandboxed: commands are refused until the sandbox is available (mode "required").',
       off: 'The sandbox is off in settings: every command asks before it runs.',
     },
+  },
+  notices: {
+    label: 'Notifications',
+    dismiss: 'Dismiss',
+    retry: 'Retry',
+    times: 'shown {{count}} times',
+    more: '+{{count}} more',
+    fewer: 'Show fewer',
   },
 };
 export type Strings = typeof en;

@@ -75,6 +75,8 @@ export const zh: Strings = {
     showFileOf: '在文件夹中显示 {{file}}',
     whyBlocked: '{{name}} 已被阻止：审计发现了绝不允许运行的内容（P0），它会一直保持关闭。',
     whyUntrusted: '{{name}} 需要你先审阅才能运行：看清它做什么，再选择批准或拒绝。',
+    enableFailed: '无法开启 {{name}}：{{error}}',
+    disableFailed: '无法关闭 {{name}}：{{error}}',
   },
   trustAll: {
     title: '信任所有待审技能',
@@ -648,5 +650,13 @@ export const zh: Strings = {
       required: '未受沙箱保护：在沙箱可用之前，命令会被拒绝（模式 "required"）。',
       off: '沙箱已在设置中关闭：每条命令运行前都会先询问你。',
     },
+  },
+  notices: {
+    label: '通知',
+    dismiss: '关闭',
+    retry: '重试',
+    times: '出现了 {{count}} 次',
+    more: '还有 {{count}} 条',
+    fewer: '收起',
   },
 };

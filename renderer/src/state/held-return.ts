@@ -27,11 +27,8 @@ export function useHeldReturn(client: KnackClient): void {
         const text = now.heldDrafts[key];
         if (text === undefined) return;
         const { [key]: _gone, ...heldDrafts } = now.heldDrafts;
-        now.set({
-          heldDrafts,
-          draft: heldAbove(text, now.draft),
-          toast: { kind: 'info', text: i18n.t('chat.heldHere') },
-        });
+        now.set({ heldDrafts, draft: heldAbove(text, now.draft) });
+        now.notify({ kind: 'info', text: i18n.t('chat.heldHere') });
       },
     );
   }, [client, path]);

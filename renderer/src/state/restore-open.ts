@@ -7,12 +7,10 @@ import { errorText } from '../api/context';
 import type { KnackClient } from '../api/client';
 import { heldConversation, useView } from './store';
 
-/** An info notice; never over an error still shown (such as "your message could not be sent", when the connection
- * that failed both calls drops). */
+/** An info notice (queued: it never hides an error such as "your message could not be sent", when the connection that
+ * failed both calls drops). */
 function notice(key: string, e: unknown): void {
-  const s = useView.getState();
-  if (s.toast?.kind === 'error') return;
-  s.set({ toast: { kind: 'info', text: i18n.t(key, { error: errorText(e) }) } });
+  useView.getState().notify({ kind: 'info', text: i18n.t(key, { error: errorText(e) }) });
 }
 
 export function useRestoreOpen(client: KnackClient): void {

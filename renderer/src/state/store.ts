@@ -4,6 +4,7 @@ import i18n from 'i18next';
 import { create } from 'zustand';
 import type { BrokenSkillView, ChatEvent, ChatMessage, ChatPart, Decision, SkillItem } from '../api/types';
 import type { AttachmentMeta, SandboxStatus, WorkspaceInfo } from '../../../preload/contract';
+import { withNotice, withoutNotice, type Notice, type NoticeInput } from './notices';
 
 export type View = 'chat' | 'skill' | 'tools' | 'settings' | 'sessions' | 'context';
 
@@ -47,7 +48,8 @@ export interface ViewState {
   loadedTick: number;
   /** Bumped when the skill list must be read again (after an install, a trust …). */
   catalogTick: number;
-  toast?: { kind: 'error' | 'info'; text: string };
+  /** The notices waiting to be seen, newest first (notices.ts): one never replaces another. */
+  notices: Notice[];
   /** Text handed back to the input box (a message that was not stored); the composer takes it once. */
   draft?: string;
   /** Which conversation is on screen: bumped by a new chat, an opened session or another workspace. */
@@ -67,6 +69,9 @@ export interface ViewState {
   homes: Record<string, string>;
 
   set(p: Partial<ViewState>): void;
+  /** Adds a notice to the queue (the same one again raises its count). */
+  notify(n: NoticeInput): void;
+  dismissNotice(id: number): void;
   setWorkspace(w: WorkspaceInfo | undefined): void;
   /**
    * A fresh list. A skill shown before whose SKILL.md is now among `broken` (edited into a state that does not parse)
@@ -189,10 +194,13 @@ export const useView = create<ViewState>((set, get) => ({
   early: [],
   heldDrafts: {},
   homes: {},
+  notices: [],
 
   picking: false,
 
   set: (p) => set(p),
+  notify: (n) => set({ notices: withNotice(get().notices, n) }),
+  dismissNotice: (id) => set({ notices: withoutNotice(get().notices, id) }),
   setWorkspace: (w) =>
     set({
       workspace: w,
@@ -306,10 +314,10 @@ export const useView = create<ViewState>((set, get) => ({
     const elsewhere = s.workspace?.path !== workspace;
     set({
       heldDrafts: { ...s.heldDrafts, [key]: heldAbove(s.heldDrafts[key], text) },
-      toast: {
+      notices: withNotice(s.notices, {
         kind: 'error',
         text: elsewhere ? i18n.t('chat.heldInFolder', { name: folderName(workspace) }) : i18n.t('chat.heldBack'),
-      },
+      }),
     });
     return false;
   },
@@ -348,7 +356,7 @@ export const useView = create<ViewState>((set, get) => ({
     let draft: string | undefined;
     let early = s.early;
     let heldDrafts = s.heldDrafts;
-    let toast = s.toast;
+    let notices = s.notices;
     for (const e of events) {
       if (e.sessionId !== s.sessionId) {
         // Not the conversation on screen. While a new conversation's first send waits for its id, an unknown
@@ -359,19 +367,19 @@ export const useView = create<ViewState>((set, get) => ({
           if (early === s.early) early = early.slice();
           early.push(e);
         } else if (e.type === 'approval' && s.mine.includes(e.sessionId))
-          toast = { kind: 'info', text: i18n.t('chat.waitingElsewhere') };
+          notices = withNotice(notices, { kind: 'info', text: i18n.t('chat.waitingElsewhere') });
         else if (e.type === 'done' && e.unsent !== undefined && s.mine.includes(e.sessionId)) {
           // Kept with its folder and conversation: after a folder switch it waits for the user to come back.
           const home = s.homes[e.sessionId] ?? s.workspace?.path ?? '';
           const key = heldKey(home, e.sessionId);
           heldDrafts = { ...heldDrafts, [key]: heldAbove(heldDrafts[key], e.unsent) };
-          toast = {
+          notices = withNotice(notices, {
             kind: 'error',
             text:
               home !== s.workspace?.path
                 ? i18n.t('chat.heldInFolder', { name: folderName(home) })
                 : i18n.t('chat.heldBack'),
-          };
+          });
         }
         continue;
       }
@@ -430,7 +438,7 @@ export const useView = create<ViewState>((set, get) => ({
       loadedTick,
       early,
       heldDrafts,
-      toast,
+      notices,
       ...(draft !== undefined ? { draft } : {}),
     });
   },

@@ -69,7 +69,7 @@ describe('skills sidebar', () => {
     c.failing.add('setSkillEnabled');
     renderWith(<Sidebar />, c, { workspace: WS });
     await userEvent.click(await screen.findByRole('switch', { name: 'Enable deploy' }));
-    await waitFor(() => expect(useView.getState().toast?.text).toContain('setSkillEnabled failed on purpose'));
+    await waitFor(() => expect(useView.getState().notices[0]?.text).toContain('setSkillEnabled failed on purpose'));
     expect(screen.getByRole('switch', { name: 'Enable deploy' }).getAttribute('aria-checked')).toBe('true');
   });
 

@@ -60,7 +60,7 @@ describe('trust review', () => {
     const c = client();
     renderWith(<App />, c, { workspace: WS });
     await userEvent.click(await screen.findByRole('switch', { name: 'Enable evil' }));
-    expect(useView.getState().toast?.text).toMatch(/evil is blocked/);
+    expect(useView.getState().notices[0]?.text).toMatch(/evil is blocked/);
     expect(c.calls.some((x) => x.method === 'setSkillEnabled')).toBe(false);
     await userEvent.click(screen.getByRole('switch', { name: 'Enable risky' }));
     expect(await screen.findByRole('dialog', { name: 'Review risky' })).toBeTruthy();

@@ -1,0 +1,210 @@
+// The notice queue: one notice never hides another. Errors stay until dismissed (Retry where the call can be made
+// again), info notices go after a while on screen, several stack newest first with "+N more", the same one twice shows
+// once with a count, Esc dismisses the focused one, and each is an alert or a status for screen readers.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Notices } from '../../../renderer/src/components/Notices';
+import { Sidebar } from '../../../renderer/src/components/Sidebar';
+import { INFO_KEPT, INFO_MS, NOTICES_SHOWN, withNotice } from '../../../renderer/src/state/notices';
+import { useView } from '../../../renderer/src/state/store';
+import { memoryClient, skill } from './memory-client';
+import { renderWith, WS } from './render';
+
+const notify = (kind: 'error' | 'info', text: string, retry?: () => void) =>
+  act(() => useView.getState().notify({ kind, text, ...(retry ? { retry } : {}) }));
+const region = () => screen.getByRole('region', { name: 'Notifications' });
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('notice queue (store)', () => {
+  it('keeps every notice, newest first; the same one again moves up once, counted, with the same id', () => {
+    let q = withNotice([], { kind: 'error', text: 'A failed' });
+    q = withNotice(q, { kind: 'info', text: 'B happened' });
+    const id = q[1]!.id;
+    const retry = () => undefined;
+    q = withNotice(q, { kind: 'error', text: 'A failed', retry });
+    expect(q.map((n) => [n.text, n.count])).toEqual([
+      ['A failed', 2],
+      ['B happened', 1],
+    ]);
+    expect(q[0]!.id).toBe(id);
+    expect(q[0]!.retry).toBe(retry);
+    // The same words as an info notice are another notice.
+    q = withNotice(q, { kind: 'info', text: 'A failed' });
+    expect(q).toHaveLength(3);
+  });
+
+  it('drops the oldest info notices past the limit and never an error', () => {
+    let q = withNotice([], { kind: 'error', text: 'the first error' });
+    for (let i = 0; i < INFO_KEPT + 5; i++) q = withNotice(q, { kind: 'info', text: `info ${i}` });
+    expect(q.filter((n) => n.kind === 'info')).toHaveLength(INFO_KEPT);
+    expect(q.some((n) => n.text === 'info 0')).toBe(false);
+    expect(q.some((n) => n.text === `info ${INFO_KEPT + 4}`)).toBe(true);
+    expect(q.some((n) => n.text === 'the first error')).toBe(true);
+  });
+
+  it('a message that was not sent and a later info notice are both kept (the info no longer replaces the error)', () => {
+    renderWith(<></>, memoryClient(), { workspace: WS });
+    const s = useView.getState();
+    expect(s.giveBack('/home/me/beta', undefined, s.epoch, 'ship it')).toBe(false);
+    useView.getState().notify({ kind: 'info', text: 'The conversation open before could not be opened again' });
+    expect(useView.getState().notices.map((n) => [n.kind, n.text])).toEqual([
+      ['info', 'The conversation open before could not be opened again'],
+      ['error', expect.stringMatching(/^A message you wrote in beta could not be sent/)],
+    ]);
+  });
+
+  it("two conversations' unsent messages in one batch of events are two notices", () => {
+    renderWith(<></>, memoryClient(), {
+      workspace: WS,
+      mine: ['s1', 's2'],
+      homes: { s1: '/home/me/beta', s2: '/home/me/gamma' },
+    });
+    act(() =>
+      useView.getState().applyChat([
+        { type: 'done', sessionId: 's1', messageId: 'm1', unsent: 'one' },
+        { type: 'done', sessionId: 's2', messageId: 'm2', unsent: 'two' },
+      ]),
+    );
+    expect(useView.getState().notices.map((n) => n.text)).toEqual([
+      expect.stringContaining('gamma'),
+      expect.stringContaining('beta'),
+    ]);
+  });
+});
+
+describe('notices (component)', () => {
+  it('shows two errors as alerts and an info as a status, newest on top, and the rest behind "+N more"', async () => {
+    renderWith(<Notices />, memoryClient(), { workspace: WS });
+    notify('error', 'Your message could not be sent.');
+    notify('error', 'deploy could not be turned on: unavailable');
+    notify('info', 'This conversation will not reopen by itself.');
+    const alerts = screen.getAllByRole('alert');
+    expect(alerts.map((a) => within(a).getByText(/./, { selector: '.toast-text' }).textContent)).toEqual([
+      'deploy could not be turned on: unavailable',
+      'Your message could not be sent.',
+    ]);
+    expect(screen.getByRole('status').textContent).toContain('This conversation will not reopen by itself.');
+    const texts = () => [...region().querySelectorAll('.toast-text')].map((x) => x.textContent);
+    expect(texts()[0]).toBe('This conversation will not reopen by itself.');
+
+    notify('error', 'A fourth thing failed.');
+    expect(texts()).toHaveLength(NOTICES_SHOWN);
+    expect(texts()).not.toContain('Your message could not be sent.');
+    await userEvent.click(screen.getByRole('button', { name: '+1 more' }));
+    expect(texts()).toContain('Your message could not be sent.');
+    await userEvent.click(screen.getByRole('button', { name: 'Show fewer' }));
+    expect(texts()).toHaveLength(NOTICES_SHOWN);
+  });
+
+  it('shows the same notice once with a count', () => {
+    renderWith(<Notices />, memoryClient(), { workspace: WS });
+    notify('error', 'The store is busy.');
+    notify('error', 'The store is busy.');
+    notify('error', 'The store is busy.');
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    expect(screen.getByRole('alert').textContent).toContain('shown 3 times');
+    expect(screen.getByRole('alert').textContent).toContain('×3');
+  });
+
+  it('Esc dismisses the focused notice; the focus goes to the next, then back where it was', async () => {
+    renderWith(
+      <>
+        <button type="button">before</button>
+        <Notices />
+      </>,
+      memoryClient(),
+      { workspace: WS },
+    );
+    notify('error', 'first failure');
+    notify('error', 'second failure');
+    const before = screen.getByRole('button', { name: 'before' });
+    before.focus();
+    await userEvent.tab();
+    expect(document.activeElement?.closest('[role="alert"]')?.textContent).toContain('second failure');
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByText('second failure')).toBeNull();
+    expect(document.activeElement?.closest('[role="alert"]')?.textContent).toContain('first failure');
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryAllByRole('alert')).toHaveLength(0);
+    expect(document.activeElement).toBe(before);
+  });
+
+  it('an info notice goes after a while on screen, not while hovered; an error stays until dismissed', () => {
+    vi.useFakeTimers();
+    renderWith(<Notices />, memoryClient(), { workspace: WS });
+    notify('error', 'a failure');
+    notify('info', 'for your information');
+    act(() => vi.advanceTimersByTime(INFO_MS + 1));
+    expect(screen.queryByRole('status')).toBeNull();
+    expect(screen.getByRole('alert').textContent).toContain('a failure');
+
+    notify('info', 'read me slowly');
+    act(() => {
+      screen.getByRole('status').dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
+    });
+    act(() => vi.advanceTimersByTime(INFO_MS * 3));
+    expect(screen.getByRole('status').textContent).toContain('read me slowly');
+    act(() => {
+      screen.getByRole('status').dispatchEvent(new MouseEvent('mouseout', { bubbles: true }));
+    });
+    act(() => vi.advanceTimersByTime(INFO_MS + 1));
+    expect(screen.queryByRole('status')).toBeNull();
+
+    act(() => screen.getByRole('button', { name: 'Dismiss' }).click());
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('an info notice behind "+N more" does not time out before it was on screen', () => {
+    vi.useFakeTimers();
+    renderWith(<Notices />, memoryClient(), { workspace: WS });
+    notify('info', 'the oldest news');
+    for (let i = 0; i < NOTICES_SHOWN; i++) notify('error', `failure ${i}`);
+    act(() => vi.advanceTimersByTime(INFO_MS * 5));
+    expect(useView.getState().notices.map((n) => n.text)).toContain('the oldest news');
+    act(() => screen.getAllByRole('button', { name: 'Dismiss' })[0]!.click());
+    expect(screen.getByRole('status').textContent).toContain('the oldest news');
+    act(() => vi.advanceTimersByTime(INFO_MS + 1));
+    expect(screen.queryByRole('status')).toBeNull();
+  });
+
+  it('Retry on a failed switch makes the call again and the notice goes', async () => {
+    const c = memoryClient({ skills: [skill('deploy', { tier: 'project' })] });
+    c.failing.add('setSkillEnabled');
+    renderWith(
+      <>
+        <Sidebar />
+        <Notices />
+      </>,
+      c,
+      { workspace: WS },
+    );
+    await userEvent.click(await screen.findByRole('switch', { name: 'Enable deploy' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toMatch(/deploy could not be turned off: .*setSkillEnabled failed on purpose/);
+    c.failing.delete('setSkillEnabled');
+    await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
+    await waitFor(() =>
+      expect(screen.getByRole('switch', { name: 'Enable deploy' }).getAttribute('aria-checked')).toBe('false'),
+    );
+    expect(c.calls.filter((x) => x.method === 'setSkillEnabled')).toHaveLength(2);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('speaks Chinese', async () => {
+    renderWith(<Notices />, memoryClient(), { workspace: WS }, 'zh');
+    notify('error', '出错了', () => undefined);
+    notify('error', '出错了');
+    for (let i = 0; i < NOTICES_SHOWN; i++) notify('info', `消息 ${i}`);
+    expect(screen.getByRole('region', { name: '通知' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: '还有 1 条' })).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: '还有 1 条' }));
+    const alert = screen.getByRole('alert');
+    expect(within(alert).getByRole('button', { name: '重试' })).toBeTruthy();
+    expect(within(alert).getAllByRole('button', { name: '关闭' })).toHaveLength(1);
+    expect(alert.textContent).toContain('出现了 2 次');
+  });
+});
