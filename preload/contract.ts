@@ -275,6 +275,8 @@ export const PendingInstall = z.object({
   findings: z.array(AuditFinding),
   permissions: Permissions.optional(),
   diff: PermissionDiff.optional(),
+  /** The held copy (or the folder it was installed from) is gone: it can no longer be approved, only dismissed. */
+  gone: z.boolean().optional(),
 });
 
 export const LintResult = z.object({
@@ -828,7 +830,11 @@ export const methods = {
     z.object({ source: Path, tier: z.enum(['user', 'project']), replace: z.boolean().default(false) }).strict(),
     InstallOutcome,
   ),
-  'skills.pendingInstalls': m(Empty, z.object({ items: z.array(PendingInstall) })),
+  /** `removed`: the held copies no approval waited for, removed when this workspace opened (said once, dismissable). */
+  'skills.pendingInstalls': m(
+    Empty,
+    z.object({ items: z.array(PendingInstall), removed: z.array(z.string()).optional() }),
+  ),
   /** Approve a pending install; goes through only if the content still hashes to `contentHash`. */
   'skills.approveInstall': m(z.object({ approvalId: Id, contentHash: z.string().min(1) }).strict(), InstallOutcome),
   'skills.rejectInstall': m(z.object({ approvalId: Id }).strict(), InstallOutcome),

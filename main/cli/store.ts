@@ -2,11 +2,15 @@
 // the user acknowledges it, the rules it held count as unreadable and every tool call asks.
 import { formatDiagnostic } from '../core/base/index.js';
 import { Store, DB_FILE } from '../core/store/index.js';
+import { sweepHeldAtOpen } from '../core/skills/trust/index.js';
 import { damageDiagnostic } from '../core/workspace.js';
 import { join } from 'node:path';
 import { CliError, printJson, type Command, type CommandContext } from './command.js';
 
-/** Open the store, printing one line for each damaged database set aside and not yet acknowledged. */
+/**
+ * Open the store, printing one line for each damaged database set aside and not yet acknowledged, and one for the held
+ * copies removed because no approval waits for them (`quiet`: neither, and nothing removed).
+ */
 export function openStore(ctx: CommandContext, quiet = false): Store {
   let store: Store;
   try {
@@ -14,7 +18,11 @@ export function openStore(ctx: CommandContext, quiet = false): Store {
   } catch (e) {
     throw new CliError(`cannot open the database in ${ctx.paths.dataDir}: ${(e as Error).message}`, 3);
   }
-  if (!quiet) for (const d of store.damage()) ctx.io.err(formatDiagnostic(damageDiagnostic(d)));
+  if (quiet) return store;
+  for (const d of store.damage()) ctx.io.err(formatDiagnostic(damageDiagnostic(d)));
+  // Held copies of skills no approval waits for any more are removed, and said (skills/trust/held.ts).
+  const swept = sweepHeldAtOpen(ctx.paths.dataDir, store).diagnostic;
+  if (swept) ctx.io.err(formatDiagnostic(swept));
   return store;
 }
 

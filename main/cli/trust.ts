@@ -8,8 +8,8 @@ import { installSkill, approvePendingInstall, type InstallResult } from '../core
 import { auditCached, trustSkill } from '../core/skills/trust/index.js';
 import { applyBulkTrust, reviewBulkTrust, type BulkTrustReview } from '../core/skills/trust/index.js';
 import { describePermissions } from '../core/policy/index.js';
-import { dropStaged, settleStaged } from '../core/skills/sources/index.js';
-import { toPending } from '../core/skills/trust/index.js';
+import { settleStaged } from '../core/skills/sources/index.js';
+import { dropHeld, toPending } from '../core/skills/trust/index.js';
 import { accessForArgs } from '../core/policy/index.js';
 import { CATEGORIES, describeRule, parseSkillScope, skillScopeKey } from '../core/policy/index.js';
 import type { Effect, NewRule } from '../core/store/index.js';
@@ -285,6 +285,10 @@ const approvals: Command = {
       if (!pending.length) ctx.io.out('no pending approvals');
       for (const p of pending) {
         ctx.io.out(`${p.id}  ${p.kind} ${p.skill} (${p.level}) → ${p.target}\n  from ${p.source}`);
+        if (p.gone) {
+          ctx.io.out(`  no longer available: ${p.source} is gone; dismiss it with \`knack skills reject ${p.id}\``);
+          continue;
+        }
         for (const f of p.findings) ctx.io.out(`  ${formatFinding(f).replace('\n', '\n  ')}`);
         if (p.diff?.lines.length) ctx.io.out(`  permission diff: ${p.diff.lines.join(', ')}`);
       }
@@ -327,7 +331,8 @@ const reject: Command = {
     try {
       const row = store.policy.approval(id);
       if (!store.policy.decideApproval(id, 'rejected')) throw new CliError(`no pending approval ${id}`);
-      if (row) dropStaged(ctx.paths.dataDir, row.source);
+      // Its held copy goes with it: a fetched clone, an uploaded zip or a draft the window sent.
+      if (row) dropHeld(ctx.paths.dataDir, row.source);
       if (ctx.json) printJson(ctx.io, { rejected: id });
       else ctx.io.out(`rejected ${id}`);
       return 0;

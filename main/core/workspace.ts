@@ -5,7 +5,7 @@ import { blocksCeilingChange, loadSettings, narrowCeiling, type CeilingMemory, t
 import { userSkillDirs, type KnackPaths } from './config/index.js';
 import { Store, type StoreDamage } from './store/index.js';
 import { openCatalog, type Catalog, type CatalogChange } from './skills/catalog/index.js';
-import { createTrustReview, type TrustReview, type TrustReviewOptions } from './skills/trust/index.js';
+import { createTrustReview, sweepHeldAtOpen, type TrustReview, type TrustReviewOptions } from './skills/trust/index.js';
 import { watchCatalog, type CatalogWatcher } from './skills/catalog/index.js';
 import { SkillMatcher } from './skills/use/index.js';
 import { SkillLoader } from './skills/use/index.js';
@@ -96,6 +96,8 @@ export class KnackWorkspace {
   private closed = false;
   private wallPromise: Promise<Wall> | undefined;
   private wallOpen: Wall | undefined;
+  /** The held copies removed when this workspace opened (no approval waited for them): the window says so once. */
+  heldRemoved: readonly string[] = [];
 
   private constructor(
     readonly options: WorkspaceOptions,
@@ -153,6 +155,13 @@ export class KnackWorkspace {
         message: `${storeProblem}; continuing without the cache, toggles, rules and trust decisions: every tool call asks`,
       });
     }
+    // Held copies of skills no approval waits for any more are removed, and said once (skills/trust/held.ts).
+    let heldRemoved: string[] = [];
+    if (store) {
+      const swept = sweepHeldAtOpen(options.paths.dataDir, store);
+      heldRemoved = swept.removed;
+      if (swept.diagnostic) report(swept.diagnostic);
+    }
     // The store first: a settings file that does not parse narrows to the last good ceiling kept there.
     const { settings, diagnostics } = loadSettings(options.paths.dataDir, options.workspace, ceilingMemory(store));
     for (const d of diagnostics) report(d);
@@ -177,6 +186,7 @@ export class KnackWorkspace {
       throw e;
     }
     const ws = new KnackWorkspace(options, store, catalog, settings, trust, storeProblem);
+    ws.heldRemoved = heldRemoved;
     self.ws = ws;
     if (options.watch) ws.watcher = watchCatalog(catalog);
     return ws;

@@ -15,10 +15,11 @@ import { approvePendingInstall, installSkill, toPending } from '../skills/trust/
 import { lintCatalog, lintPaths } from '../skills/catalog/index.js';
 import { projectSkillDirs, userSkillDirs } from '../config/index.js';
 import type { CatalogEntry } from '../skills/format/index.js';
-import { dropUpload, saveUpload } from './uploads.js';
+import { saveUpload } from './uploads.js';
 import { auditDraft, stageDraft } from './drafts.js';
 import { withAgentCreated } from '../skills/use/index.js';
-import { dropStaged, settleStaged } from '../skills/sources/index.js';
+import { settleStaged } from '../skills/sources/index.js';
+import { dropHeld, settleHeld } from '../skills/trust/index.js';
 import { originOf } from './sources.js';
 
 type SkillHandlers = Pick<
@@ -64,8 +65,11 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
     try {
       r = installSkill({ source, tierRoot, tier, store, replace });
     } catch (e) {
+      dropHeld(ctx.paths.dataDir, source);
       throw new ServiceError('refused', say('install.failed', { source: shownAs, error: fsWords(e) }));
     }
+    // An upload or a draft is kept only while its own approval waits for it (held.ts).
+    settleHeld(ctx.paths.dataDir, source, r);
     if (r.status === 'installed') await ws.catalog.refresh();
     return installView(r);
   };
@@ -202,17 +206,8 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
 
     'skills.installUpload': async ({ filename, data, tier, replace }) => {
       ctx.workspace();
-      const file = saveUpload(ctx.paths.dataDir, filename, data);
-      let out;
-      try {
-        out = await install(file, tier, replace, filename);
-      } catch (e) {
-        dropUpload(ctx.paths.dataDir, file);
-        throw e;
-      }
-      // A pending install keeps its zip until it is approved or rejected; anything else is decided now.
-      if (out.status !== 'pending') dropUpload(ctx.paths.dataDir, file);
-      return out;
+      // The zip is kept only while its install waits for approval.
+      return install(saveUpload(ctx.paths.dataDir, filename, data), tier, replace, filename);
     },
 
     'skills.checkDraft': ({ text }) => {
@@ -222,26 +217,21 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
 
     'skills.installDraft': async ({ text, tier, replace }) => {
       ctx.workspace();
-      const dir = stageDraft(ctx.paths.dataDir, withAgentCreated(text));
-      let out;
-      try {
-        out = await install(dir, tier, replace, 'the draft');
-      } catch (e) {
-        dropUpload(ctx.paths.dataDir, dir);
-        throw e;
-      }
-      // A pending install keeps its staged draft until it is approved or rejected; anything else is decided now.
-      if (out.status !== 'pending') dropUpload(ctx.paths.dataDir, dir);
-      return out;
+      // The staged draft is kept only while its install waits for approval.
+      return install(stageDraft(ctx.paths.dataDir, withAgentCreated(text)), tier, replace, 'the draft');
     },
 
-    'skills.pendingInstalls': () => ({
-      items: ctx
-        .store()
-        .policy.approvals('pending')
-        .filter((a) => a.kind !== 'discovered')
-        .map((a) => pendingView(toPending(a))),
-    }),
+    'skills.pendingInstalls': () => {
+      const removed = ctx.workspace().heldRemoved;
+      return {
+        items: ctx
+          .store()
+          .policy.approvals('pending')
+          .filter((a) => a.kind !== 'discovered')
+          .map((a) => pendingView(toPending(a))),
+        ...(removed.length ? { removed: [...removed] } : {}),
+      };
+    },
 
     'skills.approveInstall': async ({ approvalId, contentHash }) => {
       const store = ctx.store();
@@ -254,8 +244,7 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
         );
       }
       const r = approvePendingInstall(store, approvalId);
-      if (r.status !== 'pending') dropUpload(ctx.paths.dataDir, row.source);
-      // A skill fetched from a source: recorded in the lock once installed, its staged copy dropped once decided.
+      // A skill fetched from a source is recorded in the lock once installed; the held copy is dropped once decided.
       settleStaged(ctx.paths.dataDir, row.source, r);
       if (r.status === 'installed') await ctx.workspace().catalog.refresh();
       return installView(r);
@@ -268,8 +257,7 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
       if (row.status !== 'pending')
         throw new ServiceError('conflict', `approval ${approvalId} is already ${row.status}`);
       store.policy.decideApproval(approvalId, 'rejected');
-      dropUpload(ctx.paths.dataDir, row.source);
-      dropStaged(ctx.paths.dataDir, row.source);
+      dropHeld(ctx.paths.dataDir, row.source);
       return { status: 'rejected' as const, skill: row.skill, approvalId, reason: 'rejected by the user' };
     },
 

@@ -1,13 +1,11 @@
 // Skill .zip files the renderer sent as bytes (a drop on the window in serve mode, where there is no file path):
-// checked (size, zip signature), kept in <dataDir>/uploads/<random>/ until their install is decided, then removed.
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+// checked (size, zip signature), kept in <dataDir>/uploads/<random>/ while their install waits (a held copy: see
+// skills/trust/held.ts), then removed.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { MAX_UPLOAD_BYTES } from '../../../preload/contract.js';
 import { ServiceError } from './dispatch.js';
 import { say } from '../base/index.js';
-
-/** Uploads older than this are removed the next time something is uploaded (a pending install never decided). */
-const MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 export function uploadsDir(dataDir: string): string {
   return join(dataDir, 'uploads');
@@ -26,7 +24,7 @@ export function uploadName(filename: string): string {
 }
 
 /** Decode and store one upload; refuses what is too large or not a zip. Returns the stored file's path. */
-export function saveUpload(dataDir: string, filename: string, base64: string, now = Date.now()): string {
+export function saveUpload(dataDir: string, filename: string, base64: string): string {
   if (!/\.zip$/i.test(filename)) throw new ServiceError('refused', say('upload.notZipName', { file: filename }));
   const bytes = Buffer.from(base64, 'base64');
   if (bytes.length > MAX_UPLOAD_BYTES) {
@@ -41,39 +39,8 @@ export function saveUpload(dataDir: string, filename: string, base64: string, no
     throw new ServiceError('refused', say('upload.notZip', { file: filename }));
   const root = uploadsDir(dataDir);
   mkdirSync(root, { recursive: true, mode: 0o700 });
-  pruneUploads(dataDir, now);
   const dir = mkdtempSync(join(root, 'zip-'));
   const file = join(dir, uploadName(filename));
   writeFileSync(file, bytes, { mode: 0o600, flag: 'wx' });
   return file;
-}
-
-/** True when `file` is one of the stored uploads (an install source that is ours to delete). */
-export function isUpload(dataDir: string, file: string): boolean {
-  const rel = relative(uploadsDir(dataDir), file);
-  return rel !== '' && !rel.startsWith('..') && rel.split(sep).length === 2;
-}
-
-/** Remove a stored upload (its folder); anything that is not an upload is left alone. */
-export function dropUpload(dataDir: string, file: string): void {
-  if (isUpload(dataDir, file)) rmSync(dirname(file), { recursive: true, force: true });
-}
-
-/** Remove uploads left from installs nobody decided. */
-export function pruneUploads(dataDir: string, now = Date.now()): void {
-  const root = uploadsDir(dataDir);
-  let names: string[];
-  try {
-    names = readdirSync(root);
-  } catch {
-    return;
-  }
-  for (const n of names) {
-    const p = join(root, n);
-    try {
-      if (now - statSync(p).mtimeMs > MAX_AGE_MS) rmSync(p, { recursive: true, force: true });
-    } catch {
-      // gone meanwhile
-    }
-  }
 }

@@ -57,6 +57,7 @@ export function pendingView(a: PendingApproval): Out<typeof C.PendingInstall> {
     findings: a.findings.map(findingView),
     ...(a.permissions ? { permissions: permissionsView(a.permissions) } : {}),
     ...(a.diff ? { diff: { widened: a.diff.widened, lines: a.diff.lines } } : {}),
+    ...(a.gone ? { gone: true } : {}),
   };
 }
 

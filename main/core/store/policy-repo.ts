@@ -152,6 +152,14 @@ export class PolicyRepo {
     return row;
   }
 
+  /** Point a pending approval at another copy of the same content (its own copy is gone). */
+  moveApproval(id: string, source: string): boolean {
+    return (
+      this.db.prepare(`UPDATE skill_approvals SET source = ? WHERE id = ? AND status = 'pending'`).run(source, id)
+        .changes > 0
+    );
+  }
+
   approval(id: string): ApprovalRow | undefined {
     const r = this.db.prepare(`SELECT ${APPROVAL_COLS} FROM skill_approvals WHERE id = ?`).get(id) as
       ApprovalRow | undefined;

@@ -10,7 +10,8 @@ import { callerOf } from '../../helpers/service-env.js';
 import { resolvePaths } from '../../../main/core/config/paths.js';
 import { KnackService } from '../../../main/core/service/index.js';
 import { dispatch } from '../../../main/core/service/dispatch.js';
-import { isUpload, uploadName, uploadsDir } from '../../../main/core/service/uploads.js';
+import { uploadName, uploadsDir } from '../../../main/core/service/uploads.js';
+import { holderOf } from '../../../main/core/skills/trust/index.js';
 import { MAX_UPLOAD_BYTES, base64Length, type MethodInput, type MethodOutput } from '../../../preload/contract.js';
 
 const FETCHER = skillMd(
@@ -188,7 +189,7 @@ test('only zips under the size limit are accepted; the file name never picks the
   assert.equal(held.status, 'pending');
   const [dir] = s.uploads();
   assert.deepEqual(readdirSync(join(uploadsDir(s.paths.dataDir), dir!)), ['outside.zip']);
-  assert.ok(isUpload(s.paths.dataDir, join(uploadsDir(s.paths.dataDir), dir!, 'outside.zip')));
-  assert.ok(!isUpload(s.paths.dataDir, join(s.skillsDir, 'fetcher')));
+  assert.ok(holderOf(s.paths.dataDir, join(uploadsDir(s.paths.dataDir), dir!, 'outside.zip')));
+  assert.equal(holderOf(s.paths.dataDir, join(s.skillsDir, 'fetcher')), undefined);
   assert.ok(!existsSync(join(s.root, 'outside.zip')));
 });

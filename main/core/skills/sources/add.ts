@@ -1,10 +1,10 @@
 // Install picked skills of an opened source through the one install path (audit → P0 refused / P1 held for approval
 // bound to the content hash / P2 installed), then record where each came from in the scope's skills.lock.json.
-// A skill held for approval waits as a copy in <dataDir>/fetched/<random>/ with its source beside it.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, relative, sep } from 'node:path';
+// A skill held for approval waits as a copy in <dataDir>/fetched/<random>/ with its source beside it (trust/held.ts).
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { Store } from '../../store/index.js';
-import { auditSkill, installSkill, type InstallResult } from '../trust/index.js';
+import { auditSkill, holderOf, installSkill, settleHeld, type InstallResult } from '../trust/index.js';
 import { lockPathFor, recordInLock } from './lock.js';
 import type { Candidate, SourceRecord } from './open.js';
 
@@ -12,24 +12,15 @@ export function fetchedDir(dataDir: string): string {
   return join(dataDir, 'fetched');
 }
 
-/** True when `dir` is a staged copy made here (a pending install's source that is ours to delete). */
-export function isStaged(dataDir: string, dir: string): boolean {
-  const rel = relative(fetchedDir(dataDir), dir);
-  return rel !== '' && !rel.startsWith('..') && rel.split(sep).length === 2;
-}
-
-/** The source recorded beside a staged copy, if `dir` is one. */
+/** The source recorded beside a copy held in <data>/fetched, if `dir` is one. */
 export function stagedRecord(dataDir: string, dir: string): SourceRecord | undefined {
-  if (!isStaged(dataDir, dir)) return undefined;
+  const holder = holderOf(dataDir, dir);
+  if (!holder || dirname(holder) !== fetchedDir(dataDir)) return undefined;
   try {
-    return JSON.parse(readFileSync(join(dirname(dir), 'source.json'), 'utf8')) as SourceRecord;
+    return JSON.parse(readFileSync(join(holder, 'source.json'), 'utf8')) as SourceRecord;
   } catch {
     return undefined;
   }
-}
-
-export function dropStaged(dataDir: string, dir: string): void {
-  if (isStaged(dataDir, dir)) rmSync(dirname(dir), { recursive: true, force: true });
 }
 
 export interface AddOptions {
@@ -44,17 +35,17 @@ export interface AddOptions {
 export type AddResult = InstallResult & { candidate: Candidate };
 
 /**
- * What to do once an install from a source is decided: on `installed`, record the source in the lock; unless it is
- * still pending, remove the staged copy. Also used when a held install is approved later (CLI or window).
+ * What to do once an install from a held copy has an answer: on `installed`, record the source in the lock (a skill
+ * fetched from a source); then keep only the copy an approval still waits for (held.ts `settleHeld`). Also used when
+ * a held install is approved later (CLI or window), whatever the copy is (fetched, uploaded, a draft).
  */
 export function settleStaged(dataDir: string, staged: string, r: InstallResult): void {
-  if (r.status === 'pending') return;
-  const record = stagedRecord(dataDir, staged);
   try {
+    const record = r.status === 'installed' ? stagedRecord(dataDir, staged) : undefined;
     if (r.status === 'installed' && record)
       recordInLock(lockPathFor(dirname(r.dest)), r.skill, { ...record, contentHash: r.report.contentHash });
   } finally {
-    dropStaged(dataDir, staged);
+    settleHeld(dataDir, staged, r);
   }
 }
 
@@ -93,8 +84,6 @@ export function addCandidate(c: Candidate, opts: AddOptions): AddResult {
     rmSync(holder, { recursive: true, force: true });
     throw e;
   }
-  if (r.status !== 'pending' && !existsSync(join(holder, 'source.json')))
-    rmSync(holder, { recursive: true, force: true });
-  else settleStaged(opts.dataDir, staged, r);
+  settleStaged(opts.dataDir, staged, r);
   return { ...r, candidate: c };
 }

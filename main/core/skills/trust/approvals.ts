@@ -1,5 +1,6 @@
 // The approvals interface the desktop app (and the CLI) call: pending skill installs/updates, and answers to tool-call asks.
 // A tool-call "always" becomes one generalised reusable rule (e.g. a command prefix), never a pile of one-offs.
+import { existsSync } from 'node:fs';
 import type { Store } from '../../store/index.js';
 import type { ApprovalRow, Rule } from '../../store/index.js';
 import type { Finding } from './audit.js';
@@ -23,6 +24,8 @@ export interface PendingApproval {
   diff: PermissionDiff | null;
   permissions: Permissions | null;
   createdAt: number;
+  /** What it would install is gone (its held copy removed, its folder deleted): it can only be dismissed. */
+  gone?: true;
 }
 
 export interface Approvals {
@@ -66,6 +69,7 @@ export function toPending(row: ApprovalRow): PendingApproval {
     diff: parsed.diff ?? null,
     permissions: parsed.permissions ?? null,
     createdAt: row.createdAt,
+    ...(row.kind !== 'discovered' && !existsSync(row.source) ? { gone: true as const } : {}),
   };
 }
 

@@ -13,3 +13,4 @@ export {
   type TrustReview,
   type TrustReviewOptions,
 } from './trust.js';
+export { dropHeld, holderOf, settleHeld, sweepHeld, sweepHeldAtOpen, HELD_FOLDERS, SWEEP_GRACE_MS } from './held.js';

@@ -48,8 +48,20 @@ export interface InstallOptions {
   reviewed?: ApprovalRow;
 }
 
+/**
+ * `settled`: the source of an earlier hold of the same content this install completed (its approval approved here,
+ * with another copy of that content): that copy is no longer waited for.
+ */
 export type InstallResult =
-  | { status: 'installed'; skill: string; dest: string; report: AuditReport; replaced: boolean; diff?: PermissionDiff }
+  | {
+      status: 'installed';
+      skill: string;
+      dest: string;
+      report: AuditReport;
+      replaced: boolean;
+      diff?: PermissionDiff;
+      settled?: string;
+    }
   | { status: 'refused'; reason: string; words?: Said; report?: AuditReport }
   | {
       status: 'pending';
@@ -274,8 +286,9 @@ export function installSkill(opts: InstallOptions): InstallResult {
       };
     }
     let approvalId = reviewed?.id;
+    let settled: string | undefined;
     if (report.level === 'P1' && !reviewed) {
-      const approval = opts.store.policy.createApproval({
+      let approval = opts.store.policy.createApproval({
         kind: existing ? 'update' : 'install',
         skill: name,
         tier: opts.tier,
@@ -289,6 +302,12 @@ export function installSkill(opts: InstallOptions): InstallResult {
           permissions: report.permissions ?? null,
         }),
       });
+      // The same content held before for the same target: that hold is this one. Its copy stays the one held,
+      // unless it is gone, when this copy takes its place.
+      if (approval.source !== source && !existsSync(approval.source)) {
+        opts.store.policy.moveApproval(approval.id, source);
+        approval = { ...approval, source };
+      }
       if (!opts.approveP1) {
         const words = say('install.pending', { findings: report.findings.filter((f) => f.level === 'P1').length });
         return {
@@ -301,6 +320,7 @@ export function installSkill(opts: InstallOptions): InstallResult {
         };
       }
       approvalId = approval.id;
+      if (approval.source !== source) settled = approval.source;
     }
     chmodSync(root, 0o755 & ~process.umask()); // mkdtemp makes 0700; an installed skill is an ordinary folder
     // Commit: rename into place; an update moves the old version aside first and restores it on failure.
@@ -338,6 +358,7 @@ export function installSkill(opts: InstallOptions): InstallResult {
       report: { ...report, dir: dest },
       replaced: existing,
       ...withDiff,
+      ...(settled ? { settled } : {}),
     };
   } finally {
     rmSync(staging, { recursive: true, force: true });
