@@ -152,6 +152,13 @@ export const WORDS = {
   trustAll: 'trusted {{skills}}',
   trustAllRefused: '{{done}}; {{refused}} refused (P0 skills are never trusted)',
   trustWidenedSinceUse: 'permissions widened since last use',
+  // trusting a skill refused (main/core/skills/trust/trust.ts, bulk-trust.ts, the service's skills.trust)
+  'trust.p0': 'P0 skills cannot be trusted: {{summary}}',
+  'trust.p0Now': 'it is P0 now; P0 skills are never trusted',
+  'trust.changedAfterReview': 'its files changed after the review; review it again',
+  'trust.changedSinceShown': '"{{name}}" changed since it was shown (hash {{from}} → {{to}}); review it again',
+  'trust.changedWhileTrusting': '"{{name}}" changed while it was being trusted; review it again',
+  'trust.notFound': 'no skill named "{{name}}" in this workspace',
   skillCountOne: '{{n}} skill',
   skillCountMany: '{{n}} skills',
   // why a skill is off (main/core/skills/trust/trust.ts, catalog/catalog.ts): the sidebar's switch and the detail say it
@@ -198,6 +205,7 @@ export const WORDS = {
   'install.approvalIs': 'approval {{id}} is already {{status}}',
   'install.discovered': 'approval {{id}} is for a discovered skill: use trust',
   'install.replaced': 'replaced the installed version',
+  'install.otherContent': 'approval {{id}} is for content {{stored}}, not the {{shown}} shown',
   'install.failed': 'cannot install {{source}}: {{error}}',
   // a .zip or a folder that cannot be unpacked or copied into place (main/core/skills/trust/install.ts)
   'zip.entry': 'zip entry "{{entry}}" {{problem}}',

@@ -49,7 +49,7 @@ function originField(ctx: ServiceContext, name: string, tier: string) {
 export function skillHandlers(ctx: ServiceContext): SkillHandlers {
   const entry = (name: string): CatalogEntry => {
     const e = ctx.workspace().catalog.get(name);
-    if (!e) throw new ServiceError('not_found', `no skill named "${name}" in this workspace`, { name });
+    if (!e) throw new ServiceError('not_found', say('trust.notFound', { name }), { name });
     return e;
   };
   const view = (e: CatalogEntry) => {
@@ -144,16 +144,20 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
       if (before && before.contentHash !== contentHash) {
         throw new ServiceError(
           'conflict',
-          `"${name}" changed since it was shown (hash ${contentHash.slice(0, 12)} → ${before.contentHash.slice(0, 12)}); review it again`,
+          say('trust.changedSinceShown', {
+            name,
+            from: contentHash.slice(0, 12),
+            to: before.contentHash.slice(0, 12),
+          }),
           { contentHash: before.contentHash },
         );
       }
       // trustSkill audits again and binds trust to what it hashed now: refuse if that is not what the user saw.
       const r = trustSkill(e.realDir, store, e.manifest);
-      if (!r.ok) throw new ServiceError('refused', r.reason, r.report ? { report: reportView(r.report) } : undefined);
+      if (!r.ok) throw new ServiceError('refused', r.words, r.report ? { report: reportView(r.report) } : undefined);
       if (r.report.contentHash !== contentHash) {
         store.policy.setTrust(r.report.skill, r.report.contentHash, 'distrusted');
-        throw new ServiceError('conflict', `"${name}" changed while it was being trusted; review it again`, {
+        throw new ServiceError('conflict', say('trust.changedWhileTrusting', { name }), {
           contentHash: r.report.contentHash,
         });
       }
@@ -165,12 +169,12 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
       const ws = ctx.workspace();
       const store = ctx.store();
       const review = reviewBulkTrust(ws.catalog.entries(), store);
-      const refused = review.refused.map((r) => ({ name: r.name, reason: r.reason }));
+      const refused = review.refused.map((r) => ({ name: r.name, reason: r.reason, words: r.words }));
       let trusted = review.candidates.map((c) => c.name);
       if (!dryRun) {
         const r = applyBulkTrust(review, store);
         trusted = r.trusted.map((t) => t.name);
-        refused.push(...r.skipped.map((x) => ({ name: x.name, reason: x.reason })));
+        refused.push(...r.skipped.map((x) => ({ name: x.name, reason: x.reason, words: x.words })));
         if (trusted.length) await ws.catalog.refresh();
       }
       const done = say(dryRun ? 'trustAllWould' : 'trustAll', {
@@ -236,11 +240,15 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
     'skills.approveInstall': async ({ approvalId, contentHash }) => {
       const store = ctx.store();
       const row = store.policy.approval(approvalId);
-      if (!row) throw new ServiceError('not_found', `no pending install ${approvalId}`);
+      if (!row) throw new ServiceError('not_found', say('install.noApproval', { id: approvalId }));
       if (row.contentHash !== contentHash) {
         throw new ServiceError(
           'conflict',
-          `approval ${approvalId} is for content ${row.contentHash.slice(0, 12)}, not the ${contentHash.slice(0, 12)} shown`,
+          say('install.otherContent', {
+            id: approvalId,
+            stored: row.contentHash.slice(0, 12),
+            shown: contentHash.slice(0, 12),
+          }),
         );
       }
       const r = approvePendingInstall(store, approvalId);
@@ -253,9 +261,9 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
     'skills.rejectInstall': ({ approvalId }) => {
       const store = ctx.store();
       const row = store.policy.approval(approvalId);
-      if (!row) throw new ServiceError('not_found', `no pending install ${approvalId}`);
+      if (!row) throw new ServiceError('not_found', say('install.noApproval', { id: approvalId }));
       if (row.status !== 'pending')
-        throw new ServiceError('conflict', `approval ${approvalId} is already ${row.status}`);
+        throw new ServiceError('conflict', say('install.approvalIs', { id: approvalId, status: row.status }));
       store.policy.decideApproval(approvalId, 'rejected');
       dropHeld(ctx.paths.dataDir, row.source);
       return { status: 'rejected' as const, skill: row.skill, approvalId, reason: 'rejected by the user' };

@@ -85,4 +85,31 @@ describe('trust review', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Disable' }));
     await waitFor(() => expect(c.skills.find((s) => s.name === 'tidy')?.enabled).toBe(false));
   });
+
+  it('a refused trust (the skill turned P0 after it was shown) is said in Chinese, with no English sentence', async () => {
+    const c = client();
+    c.trustSkill = async () => {
+      throw {
+        code: 'refused',
+        message:
+          'P0 skills cannot be trusted: SKILL.md:9 rm.home: recursive delete of the root, home or current folder',
+        words: {
+          code: 'trust.p0',
+          params: {
+            summary: {
+              code: 'trustFinding',
+              params: { file: 'SKILL.md', line: 9, rule: 'rm.home', message: { code: 'audit.destructive.rm-root' } },
+            },
+          },
+        },
+      };
+    };
+    renderWith(<App />, c, { workspace: WS }, 'zh');
+    await userEvent.click(await screen.findByRole('button', { name: '信任 risky' }));
+    const dialog = await screen.findByRole('dialog', { name: '审阅 risky' });
+    await userEvent.click(await within(dialog).findByRole('button', { name: '批准' }));
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert.textContent).toContain('P0 技能不能被信任：SKILL.md:9 rm.home：递归删除根目录、主目录或当前目录');
+    expect(alert.textContent).not.toMatch(/cannot|recursive|delete/);
+  });
 });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { tempDir, writeTree, skillMd } from '../../helpers/tmp.js';
 import { callerOf } from '../../helpers/service-env.js';
 import { resolvePaths } from '../../../main/core/config/paths.js';
-import { METHOD_NAMES, type EventName, type MethodName } from '../../../preload/contract.js';
+import { english, METHOD_NAMES, type EventName, type MethodName } from '../../../preload/contract.js';
 import { KnackService } from '../../../main/core/service/index.js';
 import { dispatch } from '../../../main/core/service/dispatch.js';
 import { heldAudit } from '../../helpers/held-audit.js';
@@ -109,16 +109,20 @@ test('trust is bound to the content hash the user saw; P0 is refused; trust all 
   const hash = syncer.audit.contentHash!;
   const stale = await fails('skills.trust', { name: 'syncer', contentHash: 'f'.repeat(64) });
   assert.equal(stale.code, 'conflict');
+  // Every trust refusal crosses as words the window says, their English the message.
+  assert.equal(stale.words?.code, 'trust.changedSinceShown');
+  assert.equal(english(stale.words!), stale.message);
   const hostile = await call('skills.show', { name: 'hostile' });
-  assert.equal(
-    (await fails('skills.trust', { name: 'hostile', contentHash: hostile.audit.contentHash! })).code,
-    'refused',
-  );
+  const p0 = await fails('skills.trust', { name: 'hostile', contentHash: hostile.audit.contentHash! });
+  assert.equal(p0.code, 'refused');
+  assert.equal(p0.words?.code, 'trust.p0');
+  assert.match(english(p0.words!), /^P0 skills cannot be trusted: SKILL\.md:\d+ /);
+  assert.equal((await fails('skills.trust', { name: 'nobody', contentHash: hash })).words?.code, 'trust.notFound');
   const dry = await call('skills.trustAll', { dryRun: true });
   assert.deepEqual(dry.trusted, ['syncer']);
   assert.deepEqual(
-    dry.refused.map((r) => r.name),
-    ['hostile'],
+    dry.refused.map((r) => [r.name, r.words?.code]),
+    [['hostile', 'skillOff.p0']],
   );
   assert.match(dry.summary, /would trust 1 skill; 1 refused/);
   // the grouped summary: findings by rule with the skills that have them, and the widest grant

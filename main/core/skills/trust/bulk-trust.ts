@@ -45,7 +45,7 @@ export interface WidestPermissions {
 export interface BulkTrustReview {
   candidates: BulkCandidate[];
   /** P0 skills (and ones that could not be audited): never trusted, listed so the user knows. */
-  refused: { name: string; tier: Tier; reason: string }[];
+  refused: { name: string; tier: Tier; reason: string; words: Said }[];
   /** Findings grouped by rule, most frequent first. */
   groups: BulkGroup[];
   widest: WidestPermissions;
@@ -54,7 +54,7 @@ export interface BulkTrustReview {
 export interface BulkTrustResult {
   trusted: { name: string; tier: Tier; contentHash: string }[];
   /** Skills that changed after the review (or turned P0): not trusted, review again. */
-  skipped: { name: string; tier: Tier; reason: string }[];
+  skipped: { name: string; tier: Tier; reason: string; words: Said }[];
   refused: BulkTrustReview['refused'];
 }
 
@@ -73,7 +73,7 @@ export function reviewBulkTrust(
     const verdict = reviewDiscovered(e, store);
     if (!verdict) continue;
     if (verdict.trust === 'refused') {
-      refused.push({ name: e.manifest.name, tier: e.tier, reason: verdict.reason });
+      refused.push({ name: e.manifest.name, tier: e.tier, reason: verdict.reason, words: verdict.words });
       continue;
     }
     const report = auditCached(e.realDir, store, e.manifest);
@@ -151,20 +151,22 @@ function widestOf(candidates: BulkCandidate[]): WidestPermissions {
 export function applyBulkTrust(review: BulkTrustReview, store: Store): BulkTrustResult {
   const trusted: BulkTrustResult['trusted'] = [];
   const skipped: BulkTrustResult['skipped'] = [];
+  const skip = (c: BulkCandidate, words: Said) =>
+    skipped.push({ name: c.name, tier: c.tier, reason: english(words), words });
   for (const c of review.candidates) {
     let report;
     try {
       report = auditSkill(c.realDir);
     } catch (e) {
-      skipped.push({ name: c.name, tier: c.tier, reason: `could not audit: ${(e as Error).message}` });
+      skip(c, say('skillOff.couldNotAudit', { error: (e as Error).message }));
       continue;
     }
     if (report.contentHash !== c.contentHash) {
-      skipped.push({ name: c.name, tier: c.tier, reason: 'its files changed after the review; review it again' });
+      skip(c, say('trust.changedAfterReview'));
       continue;
     }
     if (report.level === 'P0') {
-      skipped.push({ name: c.name, tier: c.tier, reason: 'it is P0 now; P0 skills are never trusted' });
+      skip(c, say('trust.p0Now'));
       continue;
     }
     store.policy.setTrust(report.skill, report.contentHash, 'trusted');

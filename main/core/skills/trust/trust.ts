@@ -225,7 +225,8 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
   return review;
 }
 
-export type TrustResult = { ok: true; report: AuditReport } | { ok: false; reason: string; report?: AuditReport };
+export type TrustResult =
+  { ok: true; report: AuditReport } | { ok: false; reason: string; words: Said; report?: AuditReport };
 
 /**
  * The user trusts a discovered skill: bound to the content hash audited now. P0 can never be trusted. `parsed`: its
@@ -233,8 +234,10 @@ export type TrustResult = { ok: true; report: AuditReport } | { ok: false; reaso
  */
 export function trustSkill(dir: string, store: Store, parsed?: ParsedManifest): TrustResult {
   const report = auditSkill(dir, parsed ? { parsed: parsedManifestOf(parsed) } : {});
-  if (report.level === 'P0')
-    return { ok: false, reason: `P0 skills cannot be trusted: ${summary(report, 'P0')}`, report };
+  if (report.level === 'P0') {
+    const words = say('trust.p0', { summary: summaryWords(report, 'P0') });
+    return { ok: false, reason: english(words), words, report };
+  }
   store.policy.setTrust(report.skill, report.contentHash, 'trusted');
   return { ok: true, report };
 }
