@@ -352,7 +352,14 @@ export class Wall {
     try {
       // With reused command lines, the probe builds the one commands use; else it runs with nothing writable: the
       // runtime's own stand-ins (.bashrc, … in Knack's working folder) would be left in the workspace while it runs.
-      const p = await this.spawnInside('exit 0', { cwd: this.place.workspace, stdio: 'ignore' }, !this.reusesLines());
+      // Knack's own `exit 0` creates nothing: a protected path that appears while it runs (the user's .workbuddy, a
+      // project skill Knack installs) was made by someone else and is not swept aside.
+      const p = await this.spawnInside(
+        'exit 0',
+        { cwd: this.place.workspace, stdio: 'ignore' },
+        !this.reusesLines(),
+        true,
+      );
       const code = await new Promise<number | null>((res) => {
         p.child.once('close', (c) => res(c));
         p.child.once('error', () => res(-1));
@@ -477,6 +484,7 @@ export class Wall {
     readOnly = false,
     onlyWriteRoots = false,
     hostless: 'offline' | 'proxy' = 'proxy',
+    own = false,
   ): Promise<{
     id: string;
     argv: string[];
@@ -577,7 +585,7 @@ export class Wall {
     // runtime removes its own mount points (each wrap counts one; they go when no other contained program runs).
     const release = (): Blocked[] => {
       if (swept) return swept;
-      swept = sweepProtect(plan.watch, this.place.workspace);
+      swept = own ? [] : sweepProtect(plan.watch, this.place.workspace);
       // Only once what it made is moved aside: a discovery meanwhile still skips it.
       for (const p of plan.watch) {
         const n = (this.guards.get(p) ?? 1) - 1;
@@ -633,16 +641,23 @@ export class Wall {
     return keep ?? undefined;
   }
 
-  private async spawnInside(command: string, opts: SpawnOptions, probe = false): Promise<ContainedProcess> {
+  /** `readOnly`: nothing is writable. `own`: Knack's own command, which writes nothing: no protected path is swept. */
+  private async spawnInside(
+    command: string,
+    opts: SpawnOptions,
+    readOnly = false,
+    own = false,
+  ): Promise<ContainedProcess> {
     const { SandboxManager } = await loadRuntime();
     const { id, argv, env, release, mayWrite } = await this.wrap(
       command,
       opts.cwd,
       opts.hosts ?? [],
       [],
-      probe,
+      readOnly,
       false,
       'offline',
+      own,
     );
     // detached: its own process group, so a timeout or stop kills everything it started. It dies with Knack by the
     // group watchdog (group-watchdog.ts), as a command on the host does; Seatbelt has no parent-death option either.

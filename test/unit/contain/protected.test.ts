@@ -97,6 +97,28 @@ test('a project skill a command creates is moved aside, kept, reported, and neve
   assert.doesNotMatch(list.out, /planted/);
 });
 
+test("a .workbuddy the user makes while Knack's own start probe runs is kept (the probe writes nothing)", async () => {
+  const { ws, wall } = await workspace();
+  // The wall's start probe goes through this same private door (`own`); a slow one shows the window it leaves.
+  const own = wall as unknown as {
+    spawnInside(c: string, o: { cwd: string }, readOnly: boolean, own: boolean): ReturnType<Wall['spawn']>;
+  };
+  const p = await own.spawnInside('echo go >&2; sleep 1', { cwd: ws }, false, true);
+  let stderr = '';
+  p.child.stderr!.on('data', (b: Buffer) => (stderr += b));
+  const closed = new Promise((r) => p.child.once('close', r));
+  while (!stderr.includes('go') && p.child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+  mkdirSync(join(ws, '.workbuddy'));
+  writeFileSync(join(ws, '.workbuddy', 'settings.json'), '{"policy":{}}');
+  await closed;
+  assert.deepEqual(p.finish(stderr), []);
+  assert.equal(readFileSync(join(ws, '.workbuddy', 'settings.json'), 'utf8'), '{"policy":{}}');
+  assert.deepEqual(
+    readdirSync(ws).filter((f) => f.includes('.blocked-')),
+    [],
+  );
+});
+
 test('git init inside the wall keeps a working repository; a hook or a config it plants is moved aside', async () => {
   // Both directions: an ordinary `git init` + commit keeps its .git as git made it…
   const plain = await workspace({ 'a.txt': 'a\n' });
