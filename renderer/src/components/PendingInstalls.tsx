@@ -1,6 +1,7 @@
 // The sidebar's "N waiting for your approval": installs and updates held for a P1 review outlive the dialog that held
-// them. Its dialog shows each one's review (findings, permissions, diff, the bound hash) with Approve and Reject.
-import { useCallback, useEffect, useState } from 'react';
+// them. Its dialog shows each one's review (findings, permissions, diff, the bound hash) with Approve and Reject; one
+// whose held copy is gone says so and can only be dismissed. Copies removed at open are said once, as a notice.
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSay } from '../i18n/say';
 import { errorText, useClient } from '../api/context';
@@ -24,14 +25,22 @@ export function PendingBadge() {
   const [items, setItems] = useState<Held[]>([]);
   const [error, setError] = useState<string>();
   const [open, setOpen] = useState<Held[]>();
+  /** The held copies removed when the workspace opened, already said (once per workspace and list). */
+  const said = useRef(new Set<string>());
   const read = useCallback(async () => {
     try {
-      setItems((await client.call('skills.pendingInstalls', {})).items);
+      const r = await client.call('skills.pendingInstalls', {});
+      setItems(r.items);
       setError(undefined);
+      const key = `${ws}\n${(r.removed ?? []).join('\n')}`;
+      if (r.removed?.length && !said.current.has(key)) {
+        said.current.add(key);
+        useView.getState().notify({ kind: 'info', text: t('pending.removed', { count: r.removed.length }) });
+      }
     } catch (e) {
       setError(errorText(e));
     }
-  }, [client]);
+  }, [client, ws, t]);
   useEffect(() => {
     if (!installOpen) void read();
   }, [read, ws, catalogTick, installOpen]);
@@ -108,9 +117,19 @@ function PendingDialog({ items, onClose }: { items: Held[]; onClose(installed: b
             </AuditFindings>
             {r ? (
               <p role="status" className={r.status === 'installed' ? 'ok' : 'muted'}>
-                {t(`sources.status.${r.status}`)}{' '}
+                {h.gone && r.status === 'rejected' ? t('pending.dismissed') : t(`sources.status.${r.status}`)}{' '}
                 {r.status !== 'installed' && r.status !== 'rejected' && say(r.words, r.reason)}
               </p>
+            ) : h.gone ? (
+              // What it would install is gone: nothing to approve, only the record to dismiss.
+              <div className="notice warning" role="group" aria-label={t('pending.goneLabel', { name: h.skill })}>
+                <p>{t('pending.gone', { source: h.source })}</p>
+                <div className="actions">
+                  <button type="button" disabled={busy} onClick={() => void decide(h, false)}>
+                    {t('pending.dismiss', { name: h.skill })}
+                  </button>
+                </div>
+              </div>
             ) : (
               <div className="actions">
                 <button type="button" className="primary" disabled={busy} onClick={() => void decide(h, true)}>

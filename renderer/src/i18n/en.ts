@@ -578,6 +578,12 @@ export const en = {
       'Installs held because the audit found something to ask about. Approve installs exactly the content reviewed here; Reject removes the held copy.',
     kind: { install: 'install', update: 'update' },
     target: 'Installs into',
+    gone: 'No longer available: what it would install ({{source}}) is gone, so it cannot be approved.',
+    goneLabel: '{{name}} is no longer available',
+    dismiss: 'Dismiss {{name}}',
+    dismissed: 'dismissed',
+    removed_one: 'Removed {{count}} held copy of a skill that no install was waiting for any more.',
+    removed_other: 'Removed {{count}} held copies of skills that no install was waiting for any more.',
   },
   updates: {
     check: 'Check for updates',

@@ -565,6 +565,12 @@ export const zh: Strings = {
     intro: '审计发现了需要询问的内容，这些安装因此暂停。批准只安装这里审阅过的内容；拒绝会删除暂存的副本。',
     kind: { install: '安装', update: '更新' },
     target: '安装到',
+    gone: '已不可用：它要安装的内容（{{source}}）已经不在了，因此无法批准。',
+    goneLabel: '{{name}} 已不可用',
+    dismiss: '移除 {{name}}',
+    dismissed: '已移除',
+    removed_one: '已删除 {{count}} 个不再有安装等待的技能暂存副本。',
+    removed_other: '已删除 {{count}} 个不再有安装等待的技能暂存副本。',
   },
   updates: {
     check: '检查更新',

@@ -152,6 +152,8 @@ export interface MemoryClient extends KnackClient {
   mcpEntries: McpEntry[];
   /** Installs held for approval (skills.pendingInstalls; skills.approveInstall and .rejectInstall decide them). */
   held: MethodOutput<'skills.pendingInstalls'>['items'];
+  /** The held copies the workspace's open removed (skills.pendingInstalls `removed`). */
+  heldRemoved: string[];
 }
 
 export function memoryClient(
@@ -330,7 +332,10 @@ export function memoryClient(
         return { removed: true };
       },
       'sessions.export': () => ({ filename: 'first-chat.md', mime: 'text/markdown', content: '# First chat\n' }),
-      'skills.pendingInstalls': () => ({ items: structuredClone(c.held) }),
+      'skills.pendingInstalls': () => ({
+        items: structuredClone(c.held),
+        ...(c.heldRemoved.length ? { removed: [...c.heldRemoved] } : {}),
+      }),
       'skills.approveInstall': ({ approvalId, contentHash }) => {
         const h = c.held.find((x) => x.approvalId === approvalId);
         if (!h) throw contractError('not_found', `no pending install ${approvalId}`);
@@ -355,6 +360,7 @@ export function memoryClient(
     skills: init.skills ?? [],
     broken: [] as BrokenSkillView[],
     held: [] as MemoryClient['held'],
+    heldRemoved: [] as string[],
     failing: new Set<string>(),
     remembered: {} as Record<string, string>,
     installReports: {} as Record<string, InstallReport>,

@@ -96,6 +96,43 @@ describe('Waiting for your approval', () => {
     expect(useView.getState().catalogTick).toBe(tick);
   });
 
+  it('a held install whose copy is gone says so, offers no Approve, and is dismissed', async () => {
+    const c = memoryClient();
+    c.held = [{ ...held('fetcher', 'a'.repeat(64)), gone: true }];
+    renderWith(<PendingBadge />, c, { workspace: WS });
+    await userEvent.click(await screen.findByRole('button', { name: '1 waiting for your approval' }));
+    const gone = screen.getByRole('group', { name: 'fetcher is no longer available' });
+    within(gone).getByText(/No longer available: what it would install \(\/data\/fetched\/src-1\/fetcher\) is gone/);
+    expect(screen.queryByRole('button', { name: 'Approve fetcher' })).toBeNull();
+    await userEvent.click(within(gone).getByRole('button', { name: 'Dismiss fetcher' }));
+    await screen.findByText('dismissed');
+    expect(approvals(c).map((x) => [x.method, x.args[0]])).toEqual([
+      ['skills.rejectInstall', { approvalId: 'ap-fetcher' }],
+    ]);
+    await userEvent.click(screen.getByRole('button', { name: 'Close' }));
+    await act(async () => {});
+    expect(screen.queryByRole('button', { name: /waiting for your approval/ })).toBeNull();
+  });
+
+  it('held copies removed at open are said once as a notice, in English and in Chinese', async () => {
+    const c = memoryClient();
+    c.heldRemoved = ['/data/fetched/src-a', '/data/uploads/zip-b'];
+    renderWith(<PendingBadge />, c, { workspace: WS });
+    await act(async () => {});
+    const texts = () => useView.getState().notices.map((n) => `${n.kind}:${n.text}:${n.count}`);
+    expect(texts()).toEqual(['info:Removed 2 held copies of skills that no install was waiting for any more.:1']);
+    // Read again (an install dialog closed, the catalog changed): not said again.
+    await act(async () => useView.getState().set({ catalogTick: useView.getState().catalogTick + 1 }));
+    await act(async () => {});
+    expect(c.calls.filter((x) => x.method === 'skills.pendingInstalls').length).toBeGreaterThan(1);
+    expect(texts()).toHaveLength(1);
+    const z = memoryClient();
+    z.heldRemoved = ['/data/fetched/src-a'];
+    renderWith(<PendingBadge />, z, { workspace: WS }, 'zh');
+    await act(async () => {});
+    expect(useView.getState().notices.map((n) => n.text)).toEqual(['已删除 1 个不再有安装等待的技能暂存副本。']);
+  });
+
   it('a list main cannot read is said, not hidden; the Chinese window says it in Chinese', async () => {
     const c = memoryClient();
     c.failing.add('skills.pendingInstalls');
