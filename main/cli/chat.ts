@@ -338,7 +338,8 @@ const chat: Command = {
   async run(ctx) {
     const once = stringFlag(ctx, 'once');
     const steps = maxSteps(ctx);
-    const ws = await openWorkspaceFor(ctx, { requireStore: true });
+    // The sandbox starts as the workspace opens: loaded before the model's first answer streams, not in it.
+    const ws = await openWorkspaceFor(ctx, { requireStore: true, startWall: true });
     // Without --once the chat reads lines from stdin: a terminal, or a pipe (scripts and tests type into it the same way).
     const interactive = once === undefined;
     let rl: LineReader | undefined;

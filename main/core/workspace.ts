@@ -38,6 +38,11 @@ import type { WallView } from './policy/index.js';
 
 export interface WorkspaceOptions {
   paths: KnackPaths;
+  /**
+   * Start the OS sandbox as the workspace opens, without waiting for it (the window's workspace, a chat's): loading and
+   * starting it is done before the first command, which waits for it if it is not. Else it starts on first use.
+   */
+  startWall?: boolean;
   /** The open folder (project tier, workspace root of the ceiling). */
   workspace: string;
   /** Answers the gate's `ask` for tool calls (CLI: the terminal; app: the approval dialog). None: ask = no. */
@@ -189,6 +194,8 @@ export class KnackWorkspace {
     ws.heldRemoved = heldRemoved;
     self.ws = ws;
     if (options.watch) ws.watcher = watchCatalog(catalog);
+    // Never rejects but once closed; its state (available or why not) is what the first command meets.
+    if (options.startWall) ws.wall().catch(() => undefined);
     return ws;
   }
 
@@ -295,6 +302,11 @@ export class KnackWorkspace {
       return w;
     });
     return this.wallPromise;
+  }
+
+  /** Whether the sandbox has been asked to start (at open with `startWall`, else by the first use). */
+  get wallStarted(): boolean {
+    return this.wallPromise !== undefined;
   }
 
   /** What the gate knows of the wall now: nothing until it has started (then every command asks). */

@@ -4,10 +4,15 @@
 // `reuseCommandLines: false`) or the line is reused (template.ts); and a command allowed no host
 // starts the proxy's relays inside the sandbox (the baseline, `relaysWithoutHosts: true`) or runs with the network off
 // (offline.ts, the default). Goal: overhead ≤ 100 ms median.
+// Then, each in a fresh process (wall-open-child.ts), a workspace opened with its sandbox starting as it opens, up to
+// its first bash result, and the longest the event loop was held meanwhile: the runtime loaded a module per turn
+// (load.ts, the default) against one plain import (the baseline), alternated in the same run.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { Wall } from '../../main/core/contain/wall.js';
 import { runBash, runContained } from '../../main/core/tools/builtin/bash.js';
 
@@ -89,6 +94,35 @@ try {
     console.log(`  line ${name.padEnd(27)} median ${ms(median(xs))}   p90 ${ms(p90(xs))}   first ${ms(xs[0]!)}`);
     console.log(`    overhead                       median ${ms(median(over))}   (goal ≤ 100 ms)`);
   }
+  const OPENS = Number(process.env.KNACK_BENCH_OPENS ?? 5);
+  const child = fileURLToPath(new URL('./wall-open-child.ts', import.meta.url));
+  const opens = { 'a module per turn (default)': [] as Opened[], 'one plain import (baseline)': [] as Opened[] };
+  for (let i = 0; i < OPENS; i++) {
+    opens['a module per turn (default)'].push(openOnce(child, 'gentle'));
+    opens['one plain import (baseline)'].push(openOnce(child, 'at-once'));
+  }
+  console.log(`Open a workspace (its sandbox starting as it opens) → first bash result, ${OPENS} fresh processes each`);
+  for (const [name, runs] of Object.entries(opens)) {
+    const pick = (k: keyof Opened) => runs.map((r) => r[k]);
+    console.log(`  runtime loaded by ${name}`);
+    console.log(`    open → first result   median ${ms(median(pick('firstMs')))}   p90 ${ms(p90(pick('firstMs')))}`);
+    console.log(
+      `    event loop held        median ${ms(median(pick('heldMs')))}   max ${ms(Math.max(...pick('heldMs')))}`,
+    );
+  }
 } finally {
   rmSync(root, { recursive: true, force: true });
+}
+
+interface Opened {
+  openMs: number;
+  firstMs: number;
+  heldMs: number;
+  p99Ms: number;
+}
+
+function openOnce(file: string, mode: string): Opened {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', file, mode], { encoding: 'utf8', timeout: 300_000 });
+  if (r.status !== 0) throw new Error(`wall-open-child ${mode} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop()!) as Opened;
 }

@@ -262,6 +262,8 @@ export class KnackService {
       paths: o.paths,
       workspace: real,
       watch: true,
+      // The window runs commands: its sandbox loads and starts now, not in the middle of the first answer.
+      startWall: true,
       mcpServers: mcp.servers,
       // Each server's state as it changes (started, connected, down): the window shows it live.
       onMcpStatus: (servers) => {
