@@ -286,6 +286,25 @@ export class PolicyRepo {
       { fingerprint: string; contentHash: string; tree: string | null } | undefined;
   }
 
+  private storedGet: Statement | undefined;
+
+  /**
+   * fingerprint(dir) with the report kept for its content hash by `auditor` (null when none): one lookup where a warm
+   * open of thousands of skills would ask two per skill.
+   */
+  fingerprintAndAudit(
+    dir: string,
+    auditor: string,
+  ): { fingerprint: string; contentHash: string; tree: string | null; reportJson: string | null } | undefined {
+    this.storedGet ??= this.db.prepare(
+      `SELECT f.fingerprint, f.content_hash AS contentHash, f.tree, c.report_json AS reportJson
+       FROM audit_fingerprints f LEFT JOIN audit_cache c ON c.content_hash = f.content_hash AND c.auditor = ?
+       WHERE f.dir = ?`,
+    );
+    return this.storedGet.get(auditor, dir) as
+      { fingerprint: string; contentHash: string; tree: string | null; reportJson: string | null } | undefined;
+  }
+
   /** Keep a folder's tree beside its unchanged fingerprint (a walk found the fingerprint the same). */
   putFingerprintTree(dir: string, fingerprint: string, tree: string): void {
     this.db

@@ -43,3 +43,22 @@ test('fingerprintedUnder gives the folders under a parent, nested ones included,
     store.close();
   }
 });
+
+test('fingerprintAndAudit gives the fingerprint with the report of that auditor only, in one lookup', () => {
+  const store = Store.open(join(tempDir(), 'knack.db'));
+  try {
+    store.policy.putFingerprint('/w/skills/a', 'fp-a', 'hash-a', '{"v":1,"d":[],"f":[]}');
+    store.policy.putAudit('hash-a', 'auditor-2', '{"level":"P2"}');
+    assert.deepEqual(store.policy.fingerprintAndAudit('/w/skills/a', 'auditor-2'), {
+      fingerprint: 'fp-a',
+      contentHash: 'hash-a',
+      tree: '{"v":1,"d":[],"f":[]}',
+      reportJson: '{"level":"P2"}',
+    });
+    // A report by another auditor version is not this one's: the folder is audited again.
+    assert.equal(store.policy.fingerprintAndAudit('/w/skills/a', 'auditor-3')?.reportJson, null);
+    assert.equal(store.policy.fingerprintAndAudit('/w/skills/b', 'auditor-2'), undefined);
+  } finally {
+    store.close();
+  }
+});

@@ -20,7 +20,15 @@ export function folderFingerprint(dir: string): string {
  */
 export function unchangedHash(dir: string, store: Store): string | undefined {
   const known = store.policy.fingerprint(dir);
-  if (!known) return undefined;
+  return known && checked(dir, known, store);
+}
+
+/** The content hash of `known` (a stored fingerprint row) when the folder's files are unchanged since, else undefined. */
+function checked(
+  dir: string,
+  known: { fingerprint: string; contentHash: string; tree: string | null },
+  store: Store,
+): string | undefined {
   const now = fingerprintNow(dir, known.tree);
   if (now.fingerprint !== known.fingerprint) return undefined;
   if (now.tree) {
@@ -38,10 +46,11 @@ export function unchangedHash(dir: string, store: Store): string | undefined {
  * has never seen is a miss without being listed: the audit gives its fingerprint (auditFolder) from its own reading.
  */
 export function storedAudit(dir: string, store: Store): AuditReport | undefined {
-  const hash = unchangedHash(dir, store);
-  if (hash === undefined) return undefined;
-  const cached = store.policy.cachedAudit(hash, AUDITOR_VERSION);
-  return cached ? { ...(JSON.parse(cached) as AuditReport), dir } : undefined;
+  const known = store.policy.fingerprintAndAudit(dir, AUDITOR_VERSION);
+  if (!known?.reportJson || checked(dir, known, store) === undefined) return undefined;
+  const report = JSON.parse(known.reportJson) as AuditReport;
+  report.dir = dir;
+  return report;
 }
 
 /** Keep a fresh report (the main thread is the store's one writer; workers only audit), with its folder's tree. */
