@@ -17,7 +17,15 @@ export { type BackgroundAudit } from './audit-queue.js';
 export type ReviewVerdict = { enabled: false; reason: string; words: Said; trust: TrustHold } | undefined;
 
 function held(words: Said, trust: TrustHold): NonNullable<ReviewVerdict> {
-  return { enabled: false, reason: english(words), words, trust };
+  // The English is made when asked for (the CLI's text): a review pass holding a thousand skills shows their words.
+  return {
+    enabled: false,
+    get reason() {
+      return english(words);
+    },
+    words,
+    trust,
+  };
 }
 
 function firstOf(fs: Finding[]): Said {
