@@ -12,7 +12,11 @@ import type { EventName, EventPayload, MethodInput, MethodName, MethodOutput } f
 export function callerOf(service: KnackService) {
   return async <M extends MethodName>(m: M, input: MethodInput<M>): Promise<MethodOutput<M>> => {
     const r = await dispatch(service.handlers, m, input, () => {});
-    if (!r.ok) throw Object.assign(new Error(`${r.error.code}: ${r.error.message}`), { code: r.error.code });
+    if (!r.ok)
+      throw Object.assign(new Error(`${r.error.code}: ${r.error.message}`), {
+        code: r.error.code,
+        ...(r.error.words ? { words: r.error.words } : {}),
+      });
     return r.value as MethodOutput<M>;
   };
 }

@@ -20,7 +20,7 @@ import { english, type Said } from '../base/index.js';
 
 /**
  * A failure a handler reports on purpose; crosses as {code, message, details}. Given words, its message is their
- * English and the words cross beside it (the window says them in its language).
+ * English (or the fuller message given with them) and the words cross beside it, said in the window's language.
  */
 export class ServiceError extends Error {
   readonly words: Said | undefined;
@@ -28,9 +28,10 @@ export class ServiceError extends Error {
     readonly code: ErrorCode,
     message: string | Said,
     readonly details?: unknown,
+    words?: Said,
   ) {
     super(typeof message === 'string' ? message : english(message));
-    this.words = typeof message === 'string' ? undefined : message;
+    this.words = typeof message === 'string' ? words : message;
     this.name = 'ServiceError';
   }
 }

@@ -24,7 +24,7 @@ type SourceHandlers = Pick<
 const MAX_OPEN = 4;
 
 const refused = (e: unknown): never => {
-  if (e instanceof SourceError) throw new ServiceError('refused', e.message);
+  if (e instanceof SourceError) throw new ServiceError('refused', e.message, undefined, e.words);
   throw e;
 };
 

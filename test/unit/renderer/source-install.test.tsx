@@ -73,3 +73,25 @@ describe('source install name clash', () => {
     expect(installs).toEqual([['o1', ['tidy'], 'project', false]]);
   });
 });
+
+describe('a source that is refused, in Chinese', () => {
+  it('says an unreachable source in Chinese, with no English sentence', async () => {
+    const { c } = client();
+    Object.assign(c, {
+      openSource: async () => {
+        throw {
+          code: 'refused',
+          message: "http://127.0.0.1:9/x.git: network error (fatal: unable to access 'http://127.0.0.1:9/x.git/')",
+          words: { code: 'source.unreachable', params: { source: 'http://127.0.0.1:9/x.git' } },
+        };
+      },
+    });
+    renderWith(<InstallDialog />, c, { workspace: WS, installOpen: true }, 'zh');
+    await userEvent.click(screen.getByRole('tab', { name: '从仓库或市场' }));
+    await userEvent.type(screen.getByLabelText('仓库或市场'), 'http://127.0.0.1:9/x.git');
+    await userEvent.click(screen.getByRole('button', { name: '获取' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('http://127.0.0.1:9/x.git：无法连接（网络错误：主机没有响应）');
+    expect(alert.textContent).not.toMatch(/network|unable|fatal/);
+  });
+});

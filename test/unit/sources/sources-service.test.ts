@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { serviceEnv } from '../../helpers/service-env.js';
 import { skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
 import { makeRepo, serveGit } from '../../helpers/git-repos.js';
+import type { Said } from '../../../preload/contract.js';
 
 // Temporary clones go here, so the test can see none stays once the service closes.
 const tmp = tempDir('knack-src-svc-tmp-');
@@ -171,10 +172,40 @@ test('a fetched skill whose files change between review and install is refused, 
     results[0]!.reason!,
     new RegExp(`swapped: changed since it was reviewed \\(content ${shown.slice(0, 12)} → `),
   );
+  assert.equal(results[0]!.words?.code, 'source.changed');
   assert.ok(!existsSync(join(env.ws, '.workbuddy', 'skills', 'swapped')));
   assert.ok(!existsSync(join(env.ws, '.workbuddy', 'skills.lock.json')));
   assert.deepEqual(
     existsSync(join(env.paths.dataDir, 'fetched')) ? readdirSync(join(env.paths.dataDir, 'fetched')) : [],
     [],
   );
+});
+
+test('a source that cannot be reached, a ref that does not exist and a folder with no skill are refused as words', async (t) => {
+  const env = await serviceEnv(t);
+  const repos = tempDir('knack-src-svc-words-');
+  const repo = makeRepo(repos, 'plain', { 'skills/plain/SKILL.md': fm('plain', false) });
+  const notSkill = join(repos, 'notes');
+  writeTree(notSkill, { 'README.md': 'no skill here' });
+  const refusal = async (source: string) => {
+    const e = (await env.call('sources.open', { source }).then(
+      () => assert.fail(`${source} opened`),
+      (err: unknown) => err,
+    )) as { code: string; message: string; words?: Said };
+    assert.equal(e.code, 'refused');
+    assert.ok(e.words, `${source}: no words`);
+    return e.words;
+  };
+  // Port 9 on loopback: nothing answers. The terminal keeps git's own line; the window gets words.
+  assert.deepEqual(await refusal('http://127.0.0.1:9/x.git'), {
+    code: 'source.unreachable',
+    params: { source: 'http://127.0.0.1:9/x.git' },
+  });
+  assert.deepEqual(await refusal(`${repo.url}#no-such-ref`), {
+    code: 'source.noRef',
+    params: { source: `${repo.url}#no-such-ref`, ref: 'no-such-ref' },
+  });
+  assert.equal((await refusal(notSkill)).code, 'source.noSkill');
+  assert.equal((await refusal(`${repo.url}#main:nowhere`)).code, 'source.noPath');
+  assert.equal((await refusal('http://example.com/x.git')).code, 'source.plainHttp');
 });

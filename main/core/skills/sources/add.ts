@@ -4,6 +4,7 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Store } from '../../store/index.js';
+import { english, say } from '../../base/index.js';
 import { auditSkill, holderOf, installSkill, settleHeld, type InstallResult } from '../trust/index.js';
 import { lockPathFor, recordInLock } from './lock.js';
 import type { Candidate, SourceRecord } from './open.js';
@@ -65,11 +66,8 @@ export function addCandidate(c: Candidate, opts: AddOptions): AddResult {
     const now = auditSkill(staged).contentHash;
     if (now !== c.contentHash) {
       rmSync(holder, { recursive: true, force: true });
-      return {
-        status: 'refused',
-        reason: `${c.name}: changed since it was reviewed (content ${c.contentHash.slice(0, 12)} → ${now.slice(0, 12)}); fetch it again and review it`,
-        candidate: c,
-      };
+      const words = say('source.changed', { name: c.name, from: c.contentHash.slice(0, 12), to: now.slice(0, 12) });
+      return { status: 'refused', reason: english(words), words, candidate: c };
     }
     if (c.record) writeFileSync(join(holder, 'source.json'), JSON.stringify(c.record));
     r = installSkill({

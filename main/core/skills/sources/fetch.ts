@@ -17,6 +17,7 @@ import {
   type GitWall,
 } from './git.js';
 import { SourceError } from './spec.js';
+import { say } from '../../base/index.js';
 
 export type Progress = (stage: 'fetching' | 'checking-out' | 'reading' | 'auditing', detail: string) => void;
 
@@ -46,28 +47,32 @@ export function sizeText(bytes: number): string {
 /** One line for a failed git call, naming the source. */
 function gitFailure(display: string, want: string | undefined, r: GitRun, limits: GitLimits): SourceError {
   if (r.stopped === 'timeout')
-    return new SourceError(`${display}: timed out after ${Math.round(limits.timeoutMs / 1000)} s`);
+    return new SourceError(say('source.timeout', { source: display, seconds: Math.round(limits.timeoutMs / 1000) }));
   if (r.stopped === 'size')
-    return new SourceError(`${display}: the repository is larger than ${sizeText(limits.maxBytes)} (the limit)`);
+    return new SourceError(say('source.tooLarge', { source: display, limit: sizeText(limits.maxBytes) }));
   const why = gitReason(r);
+  // The terminal gets git's own line; the window gets what it means in its language (git's line is English).
   if (
     /couldn't find remote ref|not our ref|unadvertised object|invalid reference|pathspec .* did not match/i.test(
       r.stderr,
     )
   )
-    return new SourceError(`${display}: ref "${want}" does not exist`);
+    return new SourceError(say('source.noRef', { source: display, ref: want ?? '' }));
   if (/does not appear to be a git repository|repository .* not found|not found|returned error: 404/i.test(r.stderr))
-    return new SourceError(`${display}: no such repository (${why})`);
+    return new SourceError(`${display}: no such repository (${why})`, say('source.noRepo', { source: display }));
   if (/blocked by network allowlist/i.test(r.stderr))
-    return new SourceError(`${display}: the sandbox blocked the connection (${why}); a fetch may reach only its host`);
+    return new SourceError(
+      `${display}: the sandbox blocked the connection (${why}); a fetch may reach only its host`,
+      say('source.blocked', { source: display }),
+    );
   // Inside the wall git reaches the host through the sandbox's proxy: a host that does not answer is its 502/504.
   if (
     /could not resolve host|connection refused|failed to connect|timed out|network is unreachable|ssl|returned error: 50[234]/i.test(
       r.stderr,
     )
   )
-    return new SourceError(`${display}: network error (${why})`);
-  return new SourceError(`${display}: git failed (${why})`);
+    return new SourceError(`${display}: network error (${why})`, say('source.unreachable', { source: display }));
+  return new SourceError(say('source.gitFailed', { source: display, why }));
 }
 
 const FETCH_PREFIX = 'knack-fetch-';
@@ -137,7 +142,7 @@ export async function fetchRepo(
   const contain = opts.wall ? { wall: opts.wall, hosts: host ? [host] : [], writeRoots: [holder] } : {};
   try {
     const init = await runGit(['init', '-q', dir], { ...contain, cwd: dir, timeoutMs: left() });
-    if (init.code !== 0) throw new SourceError(`${src.display}: git failed (${gitReason(init)})`);
+    if (init.code !== 0) throw new SourceError(say('source.gitFailed', { source: src.display, why: gitReason(init) }));
     const want = src.sha ?? src.ref;
     opts.onProgress?.('fetching', src.display);
     const fetchArgs = ['fetch', '--quiet', '--no-tags', '--no-recurse-submodules'];
@@ -177,12 +182,12 @@ export async function fetchRepo(
     });
     if (co.code !== 0) throw gitFailure(src.display, want, co, limits);
     if (folderBytes(holder, limits.maxBytes) > limits.maxBytes)
-      throw new SourceError(`${src.display}: the repository is larger than ${sizeText(limits.maxBytes)} (the limit)`);
+      throw new SourceError(say('source.tooLarge', { source: src.display, limit: sizeText(limits.maxBytes) }));
     const head = await runGit(['rev-parse', 'HEAD'], { ...contain, cwd: dir, timeoutMs: left() });
     const commit = head.stdout.trim();
     if (head.code !== 0 || !/^[0-9a-f]{40,64}$/.test(commit)) throw gitFailure(src.display, want, head, limits);
     if (src.sha && !commit.startsWith(src.sha.toLowerCase()))
-      throw new SourceError(`${src.display}: commit ${src.sha} does not exist (got ${commit.slice(0, 12)})`);
+      throw new SourceError(say('source.noCommit', { source: src.display, sha: src.sha, got: commit.slice(0, 12) }));
     // The tree holds only the repository's files: its .git moves beside it, so no audit or copy ever sees it.
     renameSync(join(dir, '.git'), join(holder, 'git'));
     return { dir, commit, dispose };

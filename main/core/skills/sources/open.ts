@@ -2,7 +2,7 @@
 // pick. A repository may hold one skill, many, or a marketplace whose plugins live here or in other repositories.
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
-import { isInside } from '../../base/index.js';
+import { isInside, say } from '../../base/index.js';
 import { parseFoundSkill } from '../format/index.js';
 import { auditSkill } from '../trust/index.js';
 import {
@@ -172,10 +172,10 @@ export function readTreeFile(root: string, rel: string, shown: string, max = JSO
 /** `rel` inside the checked-out `root`, refusing a path that is missing or leaves the tree through a link. */
 function inside(root: string, rel: string, display: string, at: string): string {
   const p = rel ? join(root, ...rel.split('/')) : root;
-  if (!existsSync(p)) throw new SourceError(`${display}: path "${rel}" does not exist at ${at}`);
+  if (!existsSync(p)) throw new SourceError(say('source.noPath', { source: display, path: rel, at }));
   if (!isInside(realpathSync(p), realpathSync(root)))
-    throw new SourceError(`${display}: path "${rel}" leads out of the repository through a symlink`);
-  if (!statSync(p).isDirectory()) throw new SourceError(`${display}: path "${rel}" is not a folder`);
+    throw new SourceError(say('source.pathLink', { source: display, path: rel }));
+  if (!statSync(p).isDirectory()) throw new SourceError(say('source.pathNotFolder', { source: display, path: rel }));
   return p;
 }
 
@@ -212,10 +212,10 @@ export async function openSource(spec: SourceSpec, opts: OpenOptions = {}): Prom
   };
   try {
     if (spec.kind === 'local') {
-      if (!existsSync(spec.path)) throw new SourceError(`${spec.display} does not exist`);
+      if (!existsSync(spec.path)) throw new SourceError(say('install.notFound', { source: spec.display }));
       const dirs = statSync(spec.path).isDirectory() ? findSkillFolders(spec.path) : [];
       if (statSync(spec.path).isDirectory() && dirs.length === 0)
-        throw new SourceError(`${spec.display}: no SKILL.md in it or its folders`);
+        throw new SourceError(say('source.noSkill', { source: spec.display }));
       opts.onProgress?.('auditing', spec.display);
       return { display: spec.display, kind: 'local', candidates: dirs.map((d) => candidateAt(d, undefined)), dispose };
     }
@@ -240,7 +240,11 @@ export async function openSource(spec: SourceSpec, opts: OpenOptions = {}): Prom
       } else {
         const dirs = findSkillFolders(root);
         if (dirs.length === 0)
-          throw new SourceError(`${spec.display}: no SKILL.md in ${spec.path ? `"${spec.path}"` : 'the repository'}`);
+          throw new SourceError(
+            spec.path
+              ? say('source.noSkillAt', { source: spec.display, path: spec.path })
+              : say('source.noSkillInRepo', { source: spec.display }),
+          );
         opts.onProgress?.('auditing', `${dirs.length} skill(s)`);
         const candidates = dirs.map((d) =>
           candidateAt(d, {

@@ -2,13 +2,24 @@
 // ssh, or GitHub's owner/repo shorthand) with an optional ref and path, or a marketplace.json served over HTTP(S).
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { english, say, type Said } from '../../base/index.js';
 
 export type SourceSpec =
   | { kind: 'local'; path: string; display: string }
   | { kind: 'git'; url: string; ref?: string; path?: string; host: string; display: string }
   | { kind: 'json'; url: string; host: string; display: string };
 
-export class SourceError extends Error {}
+/**
+ * A source that cannot be read, fetched or listed. Given words, the window says them in its language; the message
+ * (what the CLI prints) is their English unless a fuller one is given (git's own line, for the terminal).
+ */
+export class SourceError extends Error {
+  readonly words: Said | undefined;
+  constructor(message: string | Said, words?: Said) {
+    super(typeof message === 'string' ? message : english(message));
+    this.words = typeof message === 'string' ? words : message;
+  }
+}
 
 /** Hosts plain http:// is accepted for: this machine only (a test server, a local mirror). Anywhere else needs https. */
 export function isLoopbackHost(host: string): boolean {
@@ -73,9 +84,9 @@ const SHORTHAND = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)((?:\/[^#:]+)?)$/;
  */
 export function parseSource(text: string, cwd = process.cwd()): SourceSpec {
   const display = text.trim();
-  if (!display) throw new SourceError('the source is empty');
-  if (display.startsWith('-')) throw new SourceError(`source "${display}" starts with "-"`);
-  if (/[\s\0]/.test(display)) throw new SourceError(`source "${display}" contains white space`);
+  if (!display) throw new SourceError(say('source.empty'));
+  if (display.startsWith('-')) throw new SourceError(say('source.dash', { source: display }));
+  if (/[\s\0]/.test(display)) throw new SourceError(say('source.space', { source: display }));
   const local = resolve(cwd, display.replace(/^~(?=\/)/, process.env.HOME ?? '~'));
   if (/^(\.{1,2}\/|\/|~\/)/.test(display) || existsSync(local)) return { kind: 'local', path: local, display };
 
@@ -83,7 +94,7 @@ export function parseSource(text: string, cwd = process.cwd()): SourceSpec {
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(base)?.[1]?.toLowerCase();
   if (scheme) {
     if (!['https', 'http', 'ssh', 'file', 'git+ssh'].includes(scheme))
-      throw new SourceError(`${display}: the ${scheme}:// transport is not accepted (https, ssh or file)`);
+      throw new SourceError(say('source.transport', { source: display, scheme }));
     const rest = base.slice(scheme.length + 3);
     const slash = rest.indexOf('/');
     const authority = slash < 0 ? rest : rest.slice(0, slash);
@@ -99,10 +110,9 @@ export function parseSource(text: string, cwd = process.cwd()): SourceSpec {
     try {
       host = scheme === 'file' ? '' : new URL(`${scheme === 'git+ssh' ? 'ssh' : scheme}://${authority}/`).hostname;
     } catch {
-      throw new SourceError(`${display}: "${authority}" is not a host`);
+      throw new SourceError(say('source.notHost', { source: display, host: authority }));
     }
-    if (scheme === 'http' && !isLoopbackHost(host))
-      throw new SourceError(`${display}: plain http is accepted only for this machine; use https`);
+    if (scheme === 'http' && !isLoopbackHost(host)) throw new SourceError(say('source.plainHttp', { source: display }));
     const url = `${scheme}://${authority}${pathPart}`;
     if ((scheme === 'https' || scheme === 'http') && /\.json$/i.test(pathPart)) {
       if (ref || inner) throw new SourceError(`${display}: a marketplace.json URL takes no #ref or :path`);
@@ -126,9 +136,7 @@ export function parseSource(text: string, cwd = process.cwd()): SourceSpec {
       display,
     );
   }
-  throw new SourceError(
-    `${display}: not a folder, a .zip, a git URL (https, ssh, file), owner/repo, or a marketplace.json URL`,
-  );
+  throw new SourceError(say('source.unknownKind', { source: display }));
 }
 
 /** The source as one line again (for the lock and messages): URL, then #ref, then :path. */
