@@ -62,6 +62,9 @@ test('a model proposing installs again and again, or from a source of its own, i
   const evs = recorder(chat);
   await chat.send('find me a skill for PDF forms and install it');
 
+  // One result per call; a turn that ended early says why (its error and end), not only which result is missing.
+  const ended = evs.filter((e) => e.type === 'error' || e.type === 'turn_end' || e.type === 'model_retry');
+  assert.equal(results(evs).length, 9, JSON.stringify(ended));
   const found = results(evs)[0]!;
   assert.equal(found.name, 'ToolSearch');
   assert.match(found.content, /skill_marketplace/);
