@@ -9,7 +9,7 @@ import { useView } from '../state/store';
 /** Opens the file's folder; a failure is an error notice whose Retry tries again. */
 function showFile(show: (file: string) => Promise<unknown>, file: string): void {
   show(file).catch((e) =>
-    useView.getState().notify({ kind: 'error', text: errorText(e), retry: () => showFile(show, file) }),
+    useView.getState().notify({ kind: 'error', text: () => errorText(e), retry: () => showFile(show, file) }),
   );
 }
 

@@ -20,7 +20,7 @@ async function reload(client: KnackClient, sessionId: string): Promise<void> {
 }
 
 /** An error notice; Retry makes the same call again. */
-function failed(text: string, retry: () => void): void {
+function failed(text: () => string, retry: () => void): void {
   useView.getState().notify({ kind: 'error', text, retry });
 }
 
@@ -55,7 +55,10 @@ export async function editMessage(
   } catch (err) {
     useView.getState().sendFailed(sessionId);
     await reload(client, sessionId);
-    failed(errorText(err), () => void editMessage(client, turn, index, text, keep));
+    failed(
+      () => errorText(err),
+      () => void editMessage(client, turn, index, text, keep),
+    );
   }
 }
 
@@ -81,7 +84,10 @@ export async function regenerate(client: KnackClient, turn: number): Promise<voi
   } catch (err) {
     useView.setState({ streaming: false });
     await reload(client, sessionId);
-    failed(errorText(err), () => void regenerate(client, turn));
+    failed(
+      () => errorText(err),
+      () => void regenerate(client, turn),
+    );
   }
 }
 
@@ -105,7 +111,10 @@ export function VersionSwitch({
       const messages = await client.switchVersion(sessionId, turn, which, index);
       if (useView.getState().sessionId === sessionId) useView.getState().showSession(sessionId, messages);
     } catch (err) {
-      failed(errorText(err), () => void go(index));
+      failed(
+        () => errorText(err),
+        () => void go(index),
+      );
     }
   }
   const { index, count } = versions;
@@ -205,7 +214,10 @@ export function EditButton({ onEdit }: { onEdit: () => void }) {
       try {
         await client.stop(sessionId);
       } catch (err) {
-        failed(errorText(err), () => void stopAndEdit());
+        failed(
+          () => errorText(err),
+          () => void stopAndEdit(),
+        );
         return;
       }
     onEdit();

@@ -4,7 +4,7 @@
 // Hand-written: no toast library is among the dependencies, and this is one small list over the store.
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { INFO_MS, NOTICES_SHOWN, type Notice } from '../state/notices';
+import { INFO_MS, NOTICES_SHOWN, noticeText, type Notice } from '../state/notices';
 import { useView } from '../state/store';
 
 function NoticeItem({ n, onDismiss }: { n: Notice; onDismiss: (n: Notice) => void }) {
@@ -36,7 +36,7 @@ function NoticeItem({ n, onDismiss }: { n: Notice; onDismiss: (n: Notice) => voi
         if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setFocus(false);
       }}
     >
-      <span className="toast-text">{n.text}</span>
+      <span className="toast-text">{noticeText(n)}</span>
       {n.count > 1 && (
         <span className="toast-count" title={t('notices.times', { count: n.count })}>
           <span aria-hidden="true">×{n.count}</span>

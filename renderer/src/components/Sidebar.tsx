@@ -122,11 +122,11 @@ export function Sidebar() {
       // A switch that cannot turn on says why instead of doing nothing: a blocked skill never runs; an untrusted one
       // is reviewed first (the review, never the switch, trusts it).
       if (enabled && s.audit === 'P0') {
-        notify({ kind: 'error', text: i18n.t('skills.whyBlocked', { name: s.name }) });
+        notify({ kind: 'error', text: () => i18n.t('skills.whyBlocked', { name: s.name }) });
         return;
       }
       if (enabled && s.pendingTrust) {
-        notify({ kind: 'info', text: i18n.t('skills.whyUntrusted', { name: s.name }) });
+        notify({ kind: 'info', text: () => i18n.t('skills.whyUntrusted', { name: s.name }) });
         set({ trustReview: { name: s.name, tier: s.tier } });
         return;
       }
@@ -136,10 +136,8 @@ export function Sidebar() {
           await client.setSkillEnabled(ws, s.name, enabled);
         } catch (e) {
           patchSkill(s.name, s.tier, { enabled: !enabled });
-          const text = i18n.t(enabled ? 'skills.enableFailed' : 'skills.disableFailed', {
-            name: s.name,
-            error: errorText(e),
-          });
+          const text = () =>
+            i18n.t(enabled ? 'skills.enableFailed' : 'skills.disableFailed', { name: s.name, error: errorText(e) });
           notify({ kind: 'error', text, retry: () => void run() });
         }
         void refresh();

@@ -1,6 +1,7 @@
 // A skill's detail view: its state in plain words with Trust / Enable / Disable, permissions, audit findings with
 // file:line, diagnostics, resources and its SKILL.md rendered. Trust opens the same review as the sidebar's.
 import { useEffect, useState } from 'react';
+import i18n from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useSay } from '../i18n/say';
 import { errorText, useClient } from '../api/context';
@@ -52,7 +53,9 @@ export function SkillDetail() {
       await client.setSkillEnabled(ws, d.name, enabled);
       set({ catalogTick: useView.getState().catalogTick + 1 });
     } catch (e) {
-      const text = t(enabled ? 'skills.enableFailed' : 'skills.disableFailed', { name: d.name, error: errorText(e) });
+      const name = d.name;
+      const text = () =>
+        i18n.t(enabled ? 'skills.enableFailed' : 'skills.disableFailed', { name, error: errorText(e) });
       useView.getState().notify({ kind: 'error', text, retry: () => void toggle(enabled) });
     } finally {
       setBusy(false);

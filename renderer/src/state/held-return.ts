@@ -28,7 +28,7 @@ export function useHeldReturn(client: KnackClient): void {
         if (text === undefined) return;
         const { [key]: _gone, ...heldDrafts } = now.heldDrafts;
         now.set({ heldDrafts, draft: heldAbove(text, now.draft) });
-        now.notify({ kind: 'info', text: i18n.t('chat.heldHere') });
+        now.notify({ kind: 'info', text: () => i18n.t('chat.heldHere') });
       },
     );
   }, [client, path]);

@@ -4,9 +4,12 @@
 
 export type NoticeKind = 'error' | 'info';
 
+/** What a notice says: a string, or a function that says it in the window's language now (it follows a switch). */
+export type NoticeText = string | (() => string);
+
 export interface NoticeInput {
   kind: NoticeKind;
-  text: string;
+  text: NoticeText;
   /** Makes the failed call again (the notice goes as it is pressed). */
   retry?: () => void;
 }
@@ -26,12 +29,18 @@ export const INFO_KEPT = 20;
 
 let nextId = 1;
 
+/** The notice's words in the window's language now. */
+export function noticeText(n: { text: NoticeText }): string {
+  return typeof n.text === 'function' ? n.text() : n.text;
+}
+
 /**
- * The queue with `n` added, newest first. The same kind and text again moves to the top with its count raised and the
+ * The queue with `n` added, newest first. The same kind and words again moves to the top with its count raised and the
  * latest Retry; it keeps its id, so a focused notice keeps the focus.
  */
 export function withNotice(list: readonly Notice[], n: NoticeInput): Notice[] {
-  const same = list.find((x) => x.kind === n.kind && x.text === n.text);
+  const text = noticeText(n);
+  const same = list.find((x) => x.kind === n.kind && noticeText(x) === text);
   const added: Notice = same
     ? { ...same, count: same.count + 1, ...(n.retry ? { retry: n.retry } : {}) }
     : { ...n, id: nextId++, count: 1 };

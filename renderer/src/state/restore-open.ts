@@ -10,7 +10,7 @@ import { heldConversation, useView } from './store';
 /** An info notice (queued: it never hides an error such as "your message could not be sent", when the connection that
  * failed both calls drops). */
 function notice(key: string, e: unknown): void {
-  useView.getState().notify({ kind: 'info', text: i18n.t(key, { error: errorText(e) }) });
+  useView.getState().notify({ kind: 'info', text: () => i18n.t(key, { error: errorText(e) }) });
 }
 
 export function useRestoreOpen(client: KnackClient): void {

@@ -316,7 +316,8 @@ export const useView = create<ViewState>((set, get) => ({
       heldDrafts: { ...s.heldDrafts, [key]: heldAbove(s.heldDrafts[key], text) },
       notices: withNotice(s.notices, {
         kind: 'error',
-        text: elsewhere ? i18n.t('chat.heldInFolder', { name: folderName(workspace) }) : i18n.t('chat.heldBack'),
+        text: () =>
+          elsewhere ? i18n.t('chat.heldInFolder', { name: folderName(workspace) }) : i18n.t('chat.heldBack'),
       }),
     });
     return false;
@@ -367,7 +368,7 @@ export const useView = create<ViewState>((set, get) => ({
           if (early === s.early) early = early.slice();
           early.push(e);
         } else if (e.type === 'approval' && s.mine.includes(e.sessionId))
-          notices = withNotice(notices, { kind: 'info', text: i18n.t('chat.waitingElsewhere') });
+          notices = withNotice(notices, { kind: 'info', text: () => i18n.t('chat.waitingElsewhere') });
         else if (e.type === 'done' && e.unsent !== undefined && s.mine.includes(e.sessionId)) {
           // Kept with its folder and conversation: after a folder switch it waits for the user to come back.
           const home = s.homes[e.sessionId] ?? s.workspace?.path ?? '';
@@ -375,7 +376,7 @@ export const useView = create<ViewState>((set, get) => ({
           heldDrafts = { ...heldDrafts, [key]: heldAbove(heldDrafts[key], e.unsent) };
           notices = withNotice(notices, {
             kind: 'error',
-            text:
+            text: () =>
               home !== s.workspace?.path
                 ? i18n.t('chat.heldInFolder', { name: folderName(home) })
                 : i18n.t('chat.heldBack'),

@@ -4,14 +4,22 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import i18n from 'i18next';
 import { Notices } from '../../../renderer/src/components/Notices';
 import { Sidebar } from '../../../renderer/src/components/Sidebar';
-import { INFO_KEPT, INFO_MS, NOTICES_SHOWN, withNotice } from '../../../renderer/src/state/notices';
+import {
+  INFO_KEPT,
+  INFO_MS,
+  NOTICES_SHOWN,
+  noticeText,
+  withNotice,
+  type NoticeText,
+} from '../../../renderer/src/state/notices';
 import { useView } from '../../../renderer/src/state/store';
 import { memoryClient, skill } from './memory-client';
 import { renderWith, WS } from './render';
 
-const notify = (kind: 'error' | 'info', text: string, retry?: () => void) =>
+const notify = (kind: 'error' | 'info', text: NoticeText, retry?: () => void) =>
   act(() => useView.getState().notify({ kind, text, ...(retry ? { retry } : {}) }));
 const region = () => screen.getByRole('region', { name: 'Notifications' });
 
@@ -51,7 +59,7 @@ describe('notice queue (store)', () => {
     const s = useView.getState();
     expect(s.giveBack('/home/me/beta', undefined, s.epoch, 'ship it')).toBe(false);
     useView.getState().notify({ kind: 'info', text: 'The conversation open before could not be opened again' });
-    expect(useView.getState().notices.map((n) => [n.kind, n.text])).toEqual([
+    expect(useView.getState().notices.map((n) => [n.kind, noticeText(n)])).toEqual([
       ['info', 'The conversation open before could not be opened again'],
       ['error', expect.stringMatching(/^A message you wrote in beta could not be sent/)],
     ]);
@@ -69,7 +77,7 @@ describe('notice queue (store)', () => {
         { type: 'done', sessionId: 's2', messageId: 'm2', unsent: 'two' },
       ]),
     );
-    expect(useView.getState().notices.map((n) => n.text)).toEqual([
+    expect(useView.getState().notices.map(noticeText)).toEqual([
       expect.stringContaining('gamma'),
       expect.stringContaining('beta'),
     ]);
@@ -164,7 +172,7 @@ describe('notices (component)', () => {
     notify('info', 'the oldest news');
     for (let i = 0; i < NOTICES_SHOWN; i++) notify('error', `failure ${i}`);
     act(() => vi.advanceTimersByTime(INFO_MS * 5));
-    expect(useView.getState().notices.map((n) => n.text)).toContain('the oldest news');
+    expect(useView.getState().notices.map(noticeText)).toContain('the oldest news');
     act(() => screen.getAllByRole('button', { name: 'Dismiss' })[0]!.click());
     expect(screen.getByRole('status').textContent).toContain('the oldest news');
     act(() => vi.advanceTimersByTime(INFO_MS + 1));
@@ -192,6 +200,18 @@ describe('notices (component)', () => {
     );
     expect(c.calls.filter((x) => x.method === 'setSkillEnabled')).toHaveLength(2);
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it("says a notice in the window's language, also after a switch, and counts it the same in both", async () => {
+    renderWith(<Notices />, memoryClient(), { workspace: WS });
+    const blocked = () => i18n.t('skills.whyBlocked', { name: 'evil' });
+    notify('error', blocked);
+    expect(screen.getByRole('alert').textContent).toContain('evil is blocked');
+    await act(() => i18n.changeLanguage('zh'));
+    expect(screen.getByRole('alert').textContent).toContain('evil 已被阻止');
+    notify('error', blocked);
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    expect(screen.getByRole('alert').textContent).toContain('出现了 2 次');
   });
 
   it('speaks Chinese', async () => {

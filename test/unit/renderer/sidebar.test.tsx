@@ -4,6 +4,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Sidebar } from '../../../renderer/src/components/Sidebar';
 import { useView } from '../../../renderer/src/state/store';
+import { noticeText } from '../../../renderer/src/state/notices';
 import type { BrokenSkillView } from '../../../renderer/src/api/types';
 import { memoryClient, skill } from './memory-client';
 import { renderWith, WS } from './render';
@@ -69,7 +70,9 @@ describe('skills sidebar', () => {
     c.failing.add('setSkillEnabled');
     renderWith(<Sidebar />, c, { workspace: WS });
     await userEvent.click(await screen.findByRole('switch', { name: 'Enable deploy' }));
-    await waitFor(() => expect(useView.getState().notices[0]?.text).toContain('setSkillEnabled failed on purpose'));
+    await waitFor(() =>
+      expect(noticeText(useView.getState().notices[0] ?? { text: '' })).toContain('setSkillEnabled failed on purpose'),
+    );
     expect(screen.getByRole('switch', { name: 'Enable deploy' }).getAttribute('aria-checked')).toBe('true');
   });
 

@@ -6,6 +6,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { App } from '../../../renderer/src/App';
 import { useView } from '../../../renderer/src/state/store';
+import { noticeText } from '../../../renderer/src/state/notices';
 import { memoryClient, skill } from './memory-client';
 import { renderWith, WS } from './render';
 
@@ -60,7 +61,7 @@ describe('trust review', () => {
     const c = client();
     renderWith(<App />, c, { workspace: WS });
     await userEvent.click(await screen.findByRole('switch', { name: 'Enable evil' }));
-    expect(useView.getState().notices[0]?.text).toMatch(/evil is blocked/);
+    expect(noticeText(useView.getState().notices[0] ?? { text: '' })).toMatch(/evil is blocked/);
     expect(c.calls.some((x) => x.method === 'setSkillEnabled')).toBe(false);
     await userEvent.click(screen.getByRole('switch', { name: 'Enable risky' }));
     expect(await screen.findByRole('dialog', { name: 'Review risky' })).toBeTruthy();
