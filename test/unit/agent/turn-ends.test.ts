@@ -48,14 +48,15 @@ for (const kind of KINDS) {
   });
 
   test(`${kind}: a stream that stalls past the limit ends as timed out, keeping what came`, async () => {
-    const env = await agentEnv({ kind, stallMs: 300 });
+    // 2 s: the first bytes must come in time even on a loaded machine (the server runs in this same process).
+    const env = await agentEnv({ kind, stallMs: 2000 });
     env.server.script({ chunks: ['first ', 'words '], hang: true });
     const chat = env.agent.newSession();
     const evs = recorder(chat);
     const r = await chat.send('hi');
     assert.equal(r.reason, 'timeout', JSON.stringify(r.error));
     assert.equal(r.error?.kind, 'timeout');
-    assert.match(r.error!.message, new RegExp(`^${kind} sent nothing for 0.3 s: the answer timed out$`));
+    assert.match(r.error!.message, new RegExp(`^${kind} sent nothing for 2 s: the answer timed out$`));
     assert.equal(r.text, 'first words ');
     assert.equal(get(evs, 'assistant_end').at(-1)!.stopReason, 'timeout');
     assert.equal(get(evs, 'turn_end').at(-1)!.reason, 'timeout');
@@ -72,9 +73,10 @@ for (const kind of KINDS) {
   });
 
   test(`${kind}: a slow stream whose bytes keep coming is not timed out`, async () => {
-    const env = await agentEnv({ kind, stallMs: 400 });
-    // 12 chunks 100 ms apart: 1.2 s in all, never 400 ms without a byte.
-    env.server.script({ chunks: words(0, 12), chunkDelayMs: 100 });
+    const env = await agentEnv({ kind, stallMs: 2000 });
+    // 25 chunks 100 ms apart: 2.5 s in all, longer than the limit, and never near 2 s without a byte (a loaded machine
+    // delays a chunk by far less than that; at a 0.4 s limit it sometimes did not).
+    env.server.script({ chunks: words(0, 25), chunkDelayMs: 100 });
     const r = await env.agent.newSession().send('hi');
     assert.equal(r.reason, 'end_turn', JSON.stringify(r.error));
   });
@@ -119,7 +121,7 @@ for (const kind of KINDS) {
 }
 
 test('Retry after a failure with no output, and after a timeout, runs the turn again', async () => {
-  const env = await agentEnv({ stallMs: 300 });
+  const env = await agentEnv({ stallMs: 2000 });
   env.server.script({ status: 500, errorMessage: 'boom' }, { text: 'now it works' });
   const chat = env.agent.newSession();
   const failed = await chat.send('hi');
