@@ -1,6 +1,7 @@
 // One command run inside a wall for tests: its exit code, output, and what the wall blocked (each as `kind target`);
 // and the folders such a test runs in.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { tempDir } from './tmp.js';
 import type { Wall } from '../../main/core/contain/wall.js';
@@ -29,4 +30,15 @@ export function wallFolders(prefix: string): { root: string; home: string; ws: s
   mkdirSync(ws, { recursive: true });
   writeFileSync(canary, 'untouched\n');
   return { root, home, ws, canary };
+}
+
+/** A TCP listener on 127.0.0.1 that counts the connections it gets (closing each): what no contained command reaches. */
+export async function loopbackListener(): Promise<{ port: number; hits: () => number; close: () => void }> {
+  let hits = 0;
+  const server = createServer((s) => {
+    hits++;
+    s.destroy();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { port: (server.address() as AddressInfo).port, hits: () => hits, close: () => server.close() };
 }

@@ -6,10 +6,10 @@
 // delete outside, read a secret, network by curl and /dev/tcp, a planted project skill and git hook), in one model turn.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
+import { loopbackListener } from '../../helpers/wall-run.js';
 import { capture, run } from '../../helpers/cli.js';
 import { startFakeAnthropic, type FakeServer } from '../../helpers/fake-anthropic.js';
 import { main } from '../../../main/cli/index.js';
@@ -29,17 +29,13 @@ writeFileSync(canary, 'untouched\n');
 writeFileSync(join(ws, 'in.txt'), 'owned\n');
 const common = ['--workspace', ws, '--home', home, '--data-dir', join(home, 'data')];
 
-let hits = 0;
-const listener = createServer((s) => {
-  hits++;
-  s.destroy();
-});
+let listener: Awaited<ReturnType<typeof loopbackListener>>;
 let port = 0;
 let model: FakeServer;
 
 before(async () => {
-  await new Promise<void>((r) => listener.listen(0, '127.0.0.1', r));
-  port = (listener.address() as { port: number }).port;
+  listener = await loopbackListener();
+  port = listener.port;
   model = await startFakeAnthropic();
   // The gate's analysis off: every bash command is allowed by the user's rule.
   const added = await run(['policy', 'rules', 'add', 'allow', '--tool', 'bash', ...common]);
@@ -99,7 +95,7 @@ test('through the agent loop with the gate off, every attack is held by the wall
   // Nothing outside the workspace changed, nothing connected, nothing was planted.
   assert.equal(readFileSync(canary, 'utf8'), 'untouched\n', all);
   assert.equal(readFileSync(join(canaryDir, 'keep.txt'), 'utf8'), 'keep\n', all);
-  assert.equal(hits, 0, all);
+  assert.equal(listener.hits(), 0, all);
   assert.equal(existsSync(join(ws, '.git/hooks/pre-commit')), false);
   assert.equal(existsSync(join(ws, '.workbuddy')), false);
   assert.equal(readdirSync(ws).filter((f) => f.startsWith('.workbuddy.blocked-')).length, 1);

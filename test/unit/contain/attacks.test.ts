@@ -3,10 +3,10 @@
 // no connection, a fake ~/.ssh key is never printed.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
+import { loopbackListener } from '../../helpers/wall-run.js';
 import { main } from '../../../main/cli/index.js';
 
 const root = tempDir('knack-attack-');
@@ -24,11 +24,7 @@ writeFileSync(canary, 'untouched\n');
 writeFileSync(join(ws, 'in.txt'), 'owned\n');
 const common = ['--workspace', ws, '--home', home, '--data-dir', join(home, 'data')];
 
-let hits = 0;
-const listener = createServer((s) => {
-  hits++;
-  s.destroy();
-});
+let listener: Awaited<ReturnType<typeof loopbackListener>>;
 let port = 0;
 
 async function knack(args: string[]): Promise<{ code: number; out: string }> {
@@ -39,8 +35,8 @@ async function knack(args: string[]): Promise<{ code: number; out: string }> {
 }
 
 before(async () => {
-  await new Promise<void>((r) => listener.listen(0, '127.0.0.1', r));
-  port = (listener.address() as { port: number }).port;
+  listener = await loopbackListener();
+  port = listener.port;
   // The gate's analysis off: every bash command is allowed by the user's rule.
   assert.equal((await knack(['policy', 'rules', 'add', 'allow', '--tool', 'bash'])).code, 0);
 });
@@ -79,7 +75,7 @@ for (const [name, command] of attacks) {
     const read = (f: string): string | undefined => (existsSync(f) ? readFileSync(f, 'utf8') : undefined);
     assert.equal(read(canary), 'untouched\n', r.out);
     assert.equal(read(join(canaryDir, 'keep.txt')), 'keep\n', r.out);
-    assert.equal(hits, 0, r.out);
+    assert.equal(listener.hits(), 0, r.out);
     assert.doesNotMatch(r.out, /PRIVATE-KEY-CANARY/);
     assert.equal(
       existsSync(join(ws, 'stolen.txt')) && readFileSync(join(ws, 'stolen.txt'), 'utf8').includes('CANARY'),

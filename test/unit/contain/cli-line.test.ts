@@ -6,11 +6,11 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from '../../helpers/tmp.js';
+import { loopbackListener } from '../../helpers/wall-run.js';
 import { run } from '../../helpers/cli.js';
 import { startFakeAnthropic, type FakeServer } from '../../helpers/fake-anthropic.js';
 
@@ -24,17 +24,13 @@ mkdirSync(join(ws, '.git', 'hooks'), { recursive: true });
 writeFileSync(canary, 'untouched\n');
 const own = ['--home', home, '--data-dir', join(home, 'data')];
 
-let hits = 0;
-const listener = createServer((s) => {
-  hits++;
-  s.destroy();
-});
+let listener: Awaited<ReturnType<typeof loopbackListener>>;
 let port = 0;
 let model: FakeServer;
 
 before(async () => {
-  await new Promise<void>((r) => listener.listen(0, '127.0.0.1', r));
-  port = (listener.address() as { port: number }).port;
+  listener = await loopbackListener();
+  port = listener.port;
   model = await startFakeAnthropic();
   // The gate's analysis off: every bash command is allowed by the user's rule.
   const added = await run(['policy', 'rules', 'add', 'allow', '--tool', 'bash', '--workspace', ws, ...own]);
@@ -79,7 +75,7 @@ test('knack chat run inside the workspace builds the command line once for two c
   assert.equal(readFileSync(join(ws, 'one.txt'), 'utf8'), 'one\n', all);
   assert.equal(readFileSync(join(ws, 'two.txt'), 'utf8'), 'two\n', all);
   assert.equal(readFileSync(canary, 'utf8'), 'untouched\n', all);
-  assert.equal(hits, 0, all);
+  assert.equal(listener.hits(), 0, all);
   const results = JSON.stringify(model.requests[1]?.body.messages ?? []);
   assert.match(results, /write: [^"]*canary\.txt/, results);
   assert.match(results, new RegExp(`network: 127\\.0\\.0\\.1:${port}`), results);
