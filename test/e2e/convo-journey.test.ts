@@ -1,6 +1,7 @@
 // Files in and messages you can edit and regenerate, in Debian's Chromium through serve mode with the fake Anthropic
 // server: drop a text file and ask about it (the request carries it); edit the first message and see the branch, then
-// switch back; regenerate an answer; reload, then restart serve, and find the conversation on the version it was on.
+// switch back; regenerate an answer; reload, then restart serve, and find the conversation on the version it was on;
+// reload and find the transcript where you were in it, or at the bottom when you followed the answer.
 // Axe clean; screenshots of attachments and branches in English and Chinese.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -154,5 +155,65 @@ test(
       'assistant: Yes, Friday.',
       'user: Sure?',
     ]);
+  },
+);
+
+test(
+  'reload the window: the transcript opens where you were, or at the bottom when you followed the answer',
+  { skip },
+  async () => {
+    const { page, server } = app;
+    const step = (n: number) => `Step ${n}: check the part numbered ${n}.`;
+    server.script({ text: Array.from({ length: 60 }, (_, i) => step(i + 1)).join('\n\n') });
+    await page.getByRole('textbox', { name: 'Message' }).fill('List the steps.');
+    await page.keyboard.press('Enter');
+    await answered(step(60));
+    const log = page.getByRole('log', { name: 'Conversation' });
+    /** px left below what the transcript shows. */
+    const below = () => log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+    /** How far below the transcript's top edge step 20 starts (px). */
+    const step20 = async () => {
+      const top = await log.evaluate((el) => el.getBoundingClientRect().top);
+      return page.getByText(step(20), { exact: true }).evaluate((el, t) => el.getBoundingClientRect().top - t, top);
+    };
+    /** What the page keeps of where it was (localStorage). */
+    const kept = () =>
+      page.evaluate(
+        () =>
+          (globalThis as unknown as { localStorage: { getItem(k: string): string | null } }).localStorage.getItem(
+            'knack.scroll',
+          ) ?? '',
+      );
+    assert.ok((await log.evaluate((el) => el.scrollHeight - el.clientHeight)) > 500, 'the transcript scrolls');
+
+    // Followed to the end: after a reload, the bottom.
+    await app.until(async () => (await below()) < 40);
+    await page.reload();
+    await page.getByText(step(60)).waitFor({ timeout: 60_000 });
+    await app.until(async () => (await below()) < 40);
+
+    // Scrolled up to read step 20: after a reload, step 20 is where it was, not the bottom.
+    await page.getByText(step(20), { exact: true }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await log.evaluate((el) => (el.scrollTop -= 30));
+    const was = await step20();
+    assert.ok(Math.abs(was - 30) < 2, `step 20 starts 30 px below the top (${was})`);
+    // Kept as the scroll event is handled: wait for it, so the reload does not come first.
+    await app.until(async () => (await kept()).includes('"follow":false'));
+    await page.reload();
+    await page.getByText(step(20), { exact: true }).waitFor({ timeout: 60_000 });
+    await app.until(async () => Math.abs((await step20()) - was) < 2);
+    assert.ok((await below()) > 40, 'not at the bottom');
+
+    // Back at the bottom, following again: the next answer is followed to its end, and a reload finds the end.
+    await log.evaluate((el) => (el.scrollTop = el.scrollHeight));
+    await app.until(async () => (await kept()).includes('"follow":true'));
+    server.script({ text: 'That is every step.' });
+    await page.getByRole('textbox', { name: 'Message' }).fill('Is that all?');
+    await page.keyboard.press('Enter');
+    await answered('That is every step.');
+    await app.until(async () => (await below()) < 40);
+    await page.reload();
+    await page.getByText('That is every step.').waitFor({ timeout: 60_000 });
+    await app.until(async () => (await below()) < 40);
   },
 );

@@ -1,11 +1,12 @@
 // The conversation: transcript (Markdown, tool cards, approval cards), the message box, Send / Stop, plan mode.
 // Sending goes to the main process; the answer arrives as stream events applied by useChatStream.
-import { memo, useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
+import { memo, useEffect, useLayoutEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
 import type { ChatMessage } from '../api/types';
 import { heldAbove, useView } from '../state/store';
 import { useModelChoice } from '../state/model-choice';
+import { FOLLOW_PX, holdSpot, scrollToSpot, spotOf, useScrollSpots } from '../state/scroll-spots';
 import { MAX_MESSAGE_CHARS, type Attachment } from '../../../preload/contract';
 import { addFiles, isSkillPackage, type Refusal } from '../state/attach';
 import { AttachedFiles, PackageChoice, SentFiles } from './Attachments';
@@ -174,10 +175,24 @@ export function Chat() {
     set({ draft: undefined });
   }, [draft, set]);
 
-  useEffect(() => {
+  // A conversation coming on screen (opened, restored after a reload, or the chat shown again) opens where the user
+  // was in it; from then on the transcript follows the answer while the user is at the bottom. Before paint, so the
+  // first frame is already there and no scroll event records a spot half way.
+  const placed = useRef<string>(undefined);
+  const holding = useRef<() => void>(undefined);
+  useLayoutEffect(() => {
     const el = logRef.current;
-    if (el && stick.current) el.scrollTop = el.scrollHeight;
-  }, [messages]);
+    if (!el) return;
+    if (sessionId && placed.current !== sessionId && messages.length) {
+      placed.current = sessionId;
+      holding.current?.();
+      const spot = useScrollSpots.getState().spots[sessionId];
+      stick.current = !spot || spot.follow || !scrollToSpot(el, spot);
+      if (spot && !stick.current) holding.current = holdSpot(el, spot);
+    }
+    if (stick.current) el.scrollTop = el.scrollHeight;
+  }, [messages, sessionId]);
+  useEffect(() => () => holding.current?.(), []);
 
   async function send(e?: FormEvent) {
     e?.preventDefault();
@@ -285,7 +300,9 @@ export function Chat() {
         aria-label={t('chat.transcript')}
         onScroll={(e) => {
           const el = e.currentTarget;
-          stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+          stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < FOLLOW_PX;
+          const id = useView.getState().sessionId;
+          if (id && placed.current === id) useScrollSpots.getState().keep(id, spotOf(el));
         }}
       >
         {messages.length === 0 && <p className="muted empty">{t('chat.empty')}</p>}
