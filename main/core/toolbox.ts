@@ -7,7 +7,7 @@ import type { Diagnostic } from './base/index.js';
 import { McpManager } from './mcp/index.js';
 import type { McpServerConfig } from './mcp/index.js';
 import type { BackoffOptions, ConnectionStatus } from './mcp/index.js';
-import { builtinTools } from './tools/index.js';
+import { builtinTools, mcpResourceTools } from './tools/index.js';
 import { webFetchTool } from './tools/index.js';
 import type { ImportedCatalog } from './tools/index.js';
 import { bindDeferredIndex } from './tools/index.js';
@@ -77,14 +77,18 @@ export async function openToolbox(opts: ToolboxOptions): Promise<Toolbox> {
     ...(opts.wall ? { wall: opts.wall } : {}),
     ...(opts.onDiagnostic ? { onDiagnostic: opts.onDiagnostic } : {}),
     ...(opts.onMcpStatus ? { onStatus: () => opts.onMcpStatus?.(mcp.status()) } : {}),
+    onServers: (count) => placeResourceTools(count > 0),
   });
-  const hasMcp = (opts.mcpServers?.length ?? 0) > 0;
+  // The resource tools come with the first MCP server and go with the last, however it came: at start, from the
+  // window's form or a hand edit of mcp.json (McpManager.sync).
+  const resourceTools = mcpResourceTools(mcp);
+  const placeResourceTools = (wanted: boolean): void => {
+    for (const t of resourceTools)
+      if (!wanted) registry.unregister(t.name);
+      else if (!registry.has(t.name)) for (const p of registry.registerAll([t], 'builtin')) report(p);
+  };
   for (const p of registry.registerAll(
-    builtinTools({
-      network: opts.settings.policy.ceiling.network,
-      ...(hasMcp ? { mcp } : {}),
-      ...(opts.wall ? { wall: opts.wall } : {}),
-    }),
+    builtinTools({ network: opts.settings.policy.ceiling.network, ...(opts.wall ? { wall: opts.wall } : {}) }),
     'builtin',
   ))
     report(p);
@@ -102,7 +106,7 @@ export async function openToolbox(opts: ToolboxOptions): Promise<Toolbox> {
   const session = new ToolSession(registry, executor, index);
   const meta = [toolSearchTool(session), deferExecuteTool(session)];
   for (const p of registry.registerAll(meta, 'meta')) report(p);
-  if (hasMcp) await mcp.start(opts.mcpServers!);
+  if (opts.mcpServers?.length) await mcp.start(opts.mcpServers);
   return {
     registry,
     index,

@@ -18,6 +18,8 @@ export interface McpManagerOptions {
   /** Problems worth showing the user: tools that could not be registered, servers that went down. */
   onDiagnostic?: (d: Diagnostic) => void;
   onStatus?: (s: ConnectionStatus) => void;
+  /** How many servers are configured, each time that may have changed (start, sync), before they connect. */
+  onServers?: (count: number) => void;
 }
 
 export class McpManager implements McpResourceProvider {
@@ -75,6 +77,7 @@ export class McpManager implements McpResourceProvider {
       this.connections.set(cfg.name, conn);
       fresh.push(conn);
     }
+    this.opts.onServers?.(this.connections.size);
     await Promise.all(fresh.map((c) => c.connect()));
     return this.status();
   }

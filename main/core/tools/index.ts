@@ -9,7 +9,12 @@ export {
 } from './approval.js';
 export { Bm25 } from './bm25.js';
 export { builtinTools } from './builtin/index.js';
-export { type McpResourceContent, type McpResourceInfo, type McpResourceProvider } from './builtin/mcp-resources.js';
+export {
+  mcpResourceTools,
+  type McpResourceContent,
+  type McpResourceInfo,
+  type McpResourceProvider,
+} from './builtin/mcp-resources.js';
 export { webFetchTool } from './builtin/web-fetch.js';
 export { readCatalogFile, type ImportedCatalog } from './catalog-import.js';
 export { bindDeferredIndex } from './deferred-index.js';

@@ -32,6 +32,7 @@ test('add, edit, turn off and on, and remove a stdio server from the form', asyn
   assert.equal(statSync(userFile).mode & 0o777, 0o600, 'it holds secrets: readable by the user only');
   const tools = (await s.call('tools.list', {})).tools.map((x) => x.name);
   assert.ok(tools.includes('mcp__tracker__create_issue'), 'its tools are in the registry');
+  assert.ok(tools.includes('ListMcpResources') && tools.includes('ReadMcpResource'), 'and the resource tools, at once');
   assert.equal(
     s
       .of('tools.mcpChanged')
@@ -74,6 +75,7 @@ test('add, edit, turn off and on, and remove a stdio server from the form', asyn
   assert.deepEqual(await s.call('mcp.remove', { scope: 'user', name: 'tracker' }), { removed: true });
   assert.deepEqual(JSON.parse(readFileSync(userFile, 'utf8')).mcpServers, {});
   assert.ok(!(await s.call('tools.list', {})).tools.some((x) => x.name.startsWith('mcp__tracker__')));
+  assert.ok(!(await s.call('tools.list', {})).tools.some((x) => x.name.endsWith('McpResource')), 'no server left');
   await assert.rejects(s.call('mcp.remove', { scope: 'user', name: 'tracker' }), /not_found/);
 });
 

@@ -225,6 +225,26 @@ test('applying an edited configuration stops removed servers, restarts changed o
   }
 });
 
+test('a toolbox opened without MCP servers gets the resource tools with the first one added, and loses them with the last', async () => {
+  const { box, ctx } = await open([]);
+  try {
+    const resourceTools = () => ['ListMcpResources', 'ReadMcpResource'].filter((n) => box.registry.has(n));
+    assert.deepEqual(resourceTools(), [], 'no server: no resource tools');
+    // As the window's form or a hand edit of mcp.json applies it.
+    await box.mcp.sync([stdio('tracker')]);
+    assert.deepEqual(resourceTools(), ['ListMcpResources', 'ReadMcpResource']);
+    const listed = await box.session.deferExecute('ListMcpResources', {}, ctx);
+    assert.ok(listed.ok, JSON.stringify(listed));
+    assert.match(JSON.stringify(listed.content), /note:\/\/readme/);
+    const read = await box.session.deferExecute('ReadMcpResource', { server: 'tracker', uri: 'note://readme' }, ctx);
+    assert.equal(read.ok && (read.content as { contents: { text: string }[] }).contents[0]?.text, 'hello from tracker');
+    await box.mcp.sync([]);
+    assert.deepEqual(resourceTools(), [], 'the last server gone: the resource tools go');
+  } finally {
+    await box.close();
+  }
+});
+
 test('a server that never answers the handshake and ignores SIGTERM is killed when the connection closes', async () => {
   const { McpConnection } = await import('../../../main/core/mcp/connection.js');
   const { readFileSync, existsSync } = await import('node:fs');

@@ -7,7 +7,7 @@ import { editFileTool } from './edit-file.js';
 import { globTool } from './glob.js';
 import { grepTool } from './grep.js';
 import { listDirTool } from './list-dir.js';
-import { listMcpResourcesTool, readMcpResourceTool, type McpResourceProvider } from './mcp-resources.js';
+import { mcpResourceTools, type McpResourceProvider } from './mcp-resources.js';
 import { readFileTool } from './read-file.js';
 import { webFetchTool } from './web-fetch.js';
 import { writeFileTool } from './write-file.js';
@@ -31,6 +31,6 @@ export function builtinTools(opts: BuiltinOptions): AnyTool[] {
     createBashTool(opts.wall),
   ];
   if (opts.network) tools.push(webFetchTool);
-  if (opts.mcp) tools.push(listMcpResourcesTool(opts.mcp), readMcpResourceTool(opts.mcp));
+  if (opts.mcp) tools.push(...mcpResourceTools(opts.mcp));
   return tools;
 }

@@ -79,3 +79,8 @@ export function readMcpResourceTool(provider: McpResourceProvider) {
     },
   });
 }
+
+/** Both resource tools over one provider (the MCP manager). */
+export function mcpResourceTools(provider: McpResourceProvider) {
+  return [listMcpResourcesTool(provider), readMcpResourceTool(provider)];
+}
