@@ -1,7 +1,7 @@
 // The model picker in the chat header: every configured provider's models (each one's own list, else its preset's),
 // grouped by provider, the conversation's model selected and marked in use. A switch, to another provider's model too,
 // applies from the next turn (chat.setModel, recorded in the session); in a conversation not started yet, the model
-// picked goes with its first message. Not while an answer streams.
+// picked goes with its first message. Not while an answer streams. A providers.json edited by hand shows at once.
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
@@ -23,12 +23,26 @@ export function ModelPicker() {
   const [choices, setChoices] = useState<ModelChoices>();
   const [current, setCurrent] = useState<ModelPick>();
   const [error, setError] = useState<string>();
+  // Bumped when the engine says the open folder's settings changed (providers.json edited by hand, say): the list is
+  // asked for again, without a reload.
+  const [edited, setEdited] = useState(0);
+  const folder = useView((s) => s.workspace?.path);
+  useEffect(
+    () =>
+      client.on('workspace.changed', ({ workspace: w }) => {
+        if (w.path === folder) setEdited((n) => n + 1);
+      }),
+    [client, folder],
+  );
+
+  // Another conversation (or a new one): its own model, and nothing picked for it yet.
+  useEffect(() => {
+    if (sessionId) useModelChoice.getState().pick(undefined);
+  }, [sessionId]);
 
   useEffect(() => {
     if (!client.listModels) return;
     let live = true;
-    // Another conversation (or a new one): its own model, and nothing picked for it yet.
-    if (sessionId) useModelChoice.getState().pick(undefined);
     client.listModels(sessionId).then(
       (c) => {
         if (!live) return;
@@ -41,7 +55,7 @@ export function ModelPicker() {
     return () => {
       live = false;
     };
-  }, [client, sessionId]);
+  }, [client, sessionId, edited]);
 
   if (!client.listModels || (!choices && !error)) return null;
   if (choices && !choices.current) return null; // no model set up: the chat says so

@@ -1,13 +1,13 @@
 // The model picker in the chat header: every configured provider's models, grouped, with the conversation's selected
 // and marked in use; a switch in an open conversation asks the engine (and goes back, saying why, when refused),
 // another provider's model with its provider; in a new conversation the model picked goes with the first message; no
-// switching while an answer streams; in English and Chinese.
+// switching while an answer streams; providers.json edited by hand shows at once; in English and Chinese.
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Chat } from '../../../renderer/src/components/Chat';
 import { useModelChoice } from '../../../renderer/src/state/model-choice';
-import { memoryClient } from './memory-client';
+import { folder, memoryClient } from './memory-client';
 import { renderWith, WS } from './render';
 
 /** The words of the option the select shows. */
@@ -85,5 +85,24 @@ describe('ModelPicker', () => {
     renderWith(<Chat />, c, { workspace: WS, sessionId: 's1', streaming: true });
     const select = (await screen.findByRole('combobox', { name: 'Model' })) as HTMLSelectElement;
     expect(select.disabled).toBe(true);
+  });
+
+  it('follows providers.json edited by hand, without a reload; another folder’s news changes nothing', async () => {
+    const c = memoryClient();
+    renderWith(<Chat />, c, { workspace: WS, sessionId: 's1' });
+    const select = (await screen.findByRole('combobox', { name: 'Model' })) as HTMLSelectElement;
+    const groups = () => [...select.querySelectorAll('optgroup')].map((g) => g.label);
+    expect(groups()).toEqual(['Anthropic (in use)', 'local']);
+    c.modelChoices = {
+      ...c.modelChoices,
+      groups: [...c.modelChoices.groups, { provider: 'lab', label: 'lab', models: ['lab-model'], source: 'provider' }],
+    };
+    const asked = () => c.calls.filter((x) => x.method === 'listModels').length;
+    const before = asked();
+    c.event('workspace.changed', { workspace: folder('/home/me/beta') });
+    c.event('workspace.changed', { workspace: WS });
+    await waitFor(() => expect(groups()).toEqual(['Anthropic (in use)', 'local', 'lab']));
+    expect(asked()).toBe(before + 1);
+    expect(shown(select)).toBe('fake-model (in use)');
   });
 });
