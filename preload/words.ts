@@ -204,6 +204,7 @@ export const WORDS = {
   'install.noApproval': 'no approval with id {{id}}',
   'install.approvalIs': 'approval {{id}} is already {{status}}',
   'install.discovered': 'approval {{id}} is for a discovered skill: use trust',
+  'install.gone': 'approval {{id}} is no longer available: {{source}} is gone; reject it to dismiss it',
   'install.replaced': 'replaced the installed version',
   'install.otherContent': 'approval {{id}} is for content {{stored}}, not the {{shown}} shown',
   'install.failed': 'cannot install {{source}}: {{error}}',

@@ -10,6 +10,7 @@ export const windowEnglish: Partial<Record<WordCode, string>> = {
     'permissions widened since last use ({{added}}): press Trust on {{name}} to review and accept them',
   'install.exists': 'skill "{{name}}" is already installed at {{dest}}; updating replaces it',
   'install.discovered': 'approval {{id}} is for a skill found in a skills folder: press Trust on it',
+  'install.gone': 'approval {{id}} is no longer available: {{source}} is gone; press Dismiss to remove it',
   'gate.rulesUnreadable': 'your rules cannot be read ({{error}}): every tool call asks',
   'rule.skillByName':
     'for skill {{name}} (by name only: a user or built-in skill of that name; delete it and answer Always allow when the skill asks again to bind it to one folder and content)',

@@ -156,6 +156,7 @@ export const wordsZh: Record<WordCode, string> = {
   'install.noApproval': '没有编号为 {{id}} 的审批',
   'install.approvalIs': '审批 {{id}} 已是 {{status}} 状态',
   'install.discovered': '审批 {{id}} 属于发现的技能：请用「信任」',
+  'install.gone': '审批 {{id}} 已不可用：{{source}} 已不在；按「移除」即可移除它',
   'install.replaced': '已替换已安装的版本',
   'install.otherContent': '审批 {{id}} 对应的内容是 {{stored}}，不是显示的 {{shown}}',
   'install.failed': '无法安装 {{source}}：{{error}}',

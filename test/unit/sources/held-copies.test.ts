@@ -192,6 +192,9 @@ test('an approval whose copy is gone shows as no longer available and can be dis
   rmSync(join(e.data, 'fetched'), { recursive: true, force: true });
   const listed = await e.knack(['skills', 'approvals']);
   assert.match(listed.out, new RegExp(`${id} .*\\n.*\\n  no longer available: .* is gone; dismiss it`));
+  const approve = await e.knack(['skills', 'approve', id]);
+  assert.equal(approve.code, 2);
+  assert.match(approve.err, new RegExp(`approval ${id} is no longer available: .*fetched.* is gone; reject it`));
   const call = await windowOf(t, e);
   const [item] = (await call('skills.pendingInstalls', {})).items;
   assert.equal(item?.approvalId, id);

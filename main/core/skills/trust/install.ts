@@ -374,6 +374,8 @@ export function approvePendingInstall(store: Store, id: string): InstallResult {
   if (!row) return refused(say('install.noApproval', { id }));
   if (row.status !== 'pending') return refused(say('install.approvalIs', { id, status: row.status }));
   if (row.kind === 'discovered') return refused(say('install.discovered', { id }));
+  // Its held copy (or the user's folder) is gone: nothing to approve; the record waits to be dismissed (rejected).
+  if (!existsSync(row.source)) return refused(say('install.gone', { id, source: row.source }));
   return installSkill({
     source: row.source,
     tierRoot: dirname(row.target),
