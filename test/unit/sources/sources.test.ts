@@ -287,7 +287,8 @@ test('a marketplace.json URL over HTTP lists its plugins; browse finds a skill i
 test('sync installs exactly what the lock names in a fresh home, and refuses content that differs from the lock', async () => {
   const first = env();
   const url = `${http.url}/git/five.git`;
-  assert.equal((await first.knack(['skills', 'add', url, '--skill', 'alpha', '--skill', 'gamma'])).code, 0);
+  const added = await first.knack(['skills', 'add', url, '--skill', 'alpha', '--skill', 'gamma']);
+  assert.equal(added.code, 0, added.err + added.out);
   five.commit({ 'skills/alpha/SKILL.md': clean('alpha', 'Changed later') });
   const lockText = readFileSync(first.lock, 'utf8');
   const fresh = env();
