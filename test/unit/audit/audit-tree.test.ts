@@ -38,7 +38,14 @@ test('no tree is kept for a folder listed within the racy window of a change, no
   assert.equal(auditFolder(dir).tree, undefined, 'a link is walked every time');
   // A damaged or foreign tree is walked past, never trusted.
   const walked = fingerprintNow(dir, null, 0).fingerprint;
-  for (const bad of ['{', '{"v":2,"d":[],"f":[]}', '{"v":1,"d":[["",1]],"f":[]}', '[]'])
+  for (const bad of [
+    '{',
+    '{"v":2,"d":[],"f":[]}',
+    '{"v":2,"d":[],"f":[["SKILL.md",1,2]],"fp":"x"}',
+    '{"v":1,"d":[],"f":["SKILL.md"]}', // an older tree (paths only): walked past once
+    '{"v":1,"d":[["",1]],"f":[]}',
+    '[]',
+  ])
     assert.equal(fingerprintNow(dir, bad, 0).fingerprint, walked, bad);
 });
 

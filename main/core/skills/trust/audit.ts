@@ -1553,8 +1553,14 @@ export function fingerprintLine(
  */
 export interface FolderTree {
   dirs: DirStamp[];
-  files: string[];
+  /** Each file as fingerprinted: [path under the folder, size, mtimeMs, ctimeMs]. */
+  files: FileStamp[];
+  /** The fingerprint these stamps make (the tree vouches for it while every stamp is unchanged). */
+  fingerprint: string;
 }
+
+/** A regular file of a FolderTree as it was fingerprinted: [path under the folder, size, mtimeMs, ctimeMs]. */
+export type FileStamp = [string, number, number, number];
 
 /** Audit a skill folder. Never throws for bad content: unreadable parts become findings. */
 export function auditSkill(dir: string, opts: AuditOptions = {}): AuditReport {
@@ -1577,7 +1583,7 @@ export function auditFolder(
     opts,
     skillFile,
     fpText: '',
-    tree: truncated ? undefined : { dirs, files: [] },
+    tree: truncated ? undefined : { dirs, files: [], fingerprint: '' },
     findings: [],
     hash: createHash('sha256'),
     hashText: '',
@@ -1645,7 +1651,7 @@ function auditListed(st: FolderAudit, f: FileEntry): void {
   if (f.link === undefined) {
     st.fpText += fingerprintLine(f, read.size, read.mtimeMs, read.ctimeMs);
     if (read.notFile) st.tree = undefined;
-    else st.tree?.files.push(f.rel);
+    else st.tree?.files.push([f.rel, read.size, read.mtimeMs, read.ctimeMs]);
   }
   if (read.notFile) {
     st.findings.push({
@@ -1979,7 +1985,7 @@ function folderResult(
   report.auditor = AUDITOR_VERSION;
   if (st.frontmatterSha256) report.frontmatterSha256 = st.frontmatterSha256;
   const fingerprint = sha256Hex(st.fpText);
-  return st.tree ? { report, fingerprint, tree: st.tree } : { report, fingerprint };
+  return st.tree ? { report, fingerprint, tree: { ...st.tree, fingerprint } } : { report, fingerprint };
 }
 
 /** Most severe first, then by file and line. */

@@ -1,9 +1,10 @@
 // A skill folder's fingerprint as it is now, with one stat per folder and per file: a stored tree (each folder's times
-// when the audit listed it, the files in fingerprint order) stands in for listing every folder again. See FolderTree.
+// when the audit listed it, each file's size and times in fingerprint order, and the fingerprint they make) stands in
+// for listing every folder again and for hashing the files' stamps. See FolderTree.
 import { createHash } from 'node:crypto';
 import { lstatSync, statSync } from 'node:fs';
 import { sep } from 'node:path';
-import { fingerprintLine, listSkillFiles, type DirStamp, type FolderTree } from './audit.js';
+import { fingerprintLine, listSkillFiles, type DirStamp, type FileStamp, type FolderTree } from './audit.js';
 
 /**
  * A folder's listing stands only when the folder last changed at least this long before it was listed. File-system
@@ -14,23 +15,32 @@ export const TREE_RACY_MS = 2000;
 
 /** The stored form of a tree (audit_fingerprints.tree). */
 export function encodeTree(tree: FolderTree): string {
-  return JSON.stringify({ v: 1, d: tree.dirs, f: tree.files });
+  return JSON.stringify({ v: 2, d: tree.dirs, f: tree.files, fp: tree.fingerprint });
 }
 
 /** A stored tree, or undefined when it is not one this version wrote (then the folder is walked). */
 function decodeTree(text: string): FolderTree | undefined {
   try {
-    const t = JSON.parse(text) as { v?: unknown; d?: unknown; f?: unknown };
-    if (t.v !== 1 || !Array.isArray(t.d) || !Array.isArray(t.f)) return undefined;
-    for (const d of t.d as unknown[]) {
-      if (!Array.isArray(d) || typeof d[0] !== 'string' || d.slice(1, 4).some((x) => typeof x !== 'number'))
-        return undefined;
-    }
-    if ((t.f as unknown[]).some((f) => typeof f !== 'string')) return undefined;
-    return { dirs: t.d as DirStamp[], files: t.f as string[] };
+    const t = JSON.parse(text) as { v?: unknown; d?: unknown; f?: unknown; fp?: unknown };
+    // A version 1 tree (paths only) is walked past once; the walk keeps one of this version.
+    if (t.v !== 2 || !Array.isArray(t.d) || !Array.isArray(t.f) || typeof t.fp !== 'string') return undefined;
+    for (const d of t.d as unknown[]) if (!stamp(d)) return undefined;
+    for (const f of t.f as unknown[]) if (!stamp(f)) return undefined;
+    return { dirs: t.d as DirStamp[], files: t.f as FileStamp[], fingerprint: t.fp };
   } catch {
     return undefined;
   }
+}
+
+/** [string, number, number, number, …]: a folder's or a file's stamp as stored. */
+function stamp(x: unknown): boolean {
+  return (
+    Array.isArray(x) &&
+    typeof x[0] === 'string' &&
+    typeof x[1] === 'number' &&
+    typeof x[2] === 'number' &&
+    typeof x[3] === 'number'
+  );
 }
 
 /** Whether every folder of a walk was listed far enough from its last change for its listing to stand later. */
@@ -47,8 +57,10 @@ function under(dir: string, rel: string): string {
 
 /**
  * The fingerprint from a stored tree: every folder stat'ed (its listing stands while its times are those it was listed
- * with), every file lstat'ed. Undefined when the tree cannot vouch for the folder now: a folder changed (an entry came,
- * went or was renamed) or was listed too close to a change, a file is gone or is no longer a regular file.
+ * with), every file lstat'ed and found with the size and times it was fingerprinted with (then the stamps make the
+ * tree's fingerprint, with nothing to hash). Undefined when the tree cannot vouch for the folder now: a folder changed
+ * (an entry came, went or was renamed) or was listed too close to a change, a file is gone, is no longer a regular file
+ * or has another size or times (the folder is then walked and hashed).
  */
 function fromTree(dir: string, tree: FolderTree, racyMs: number): string | undefined {
   if (!vouches(tree.dirs, racyMs)) return undefined;
@@ -61,18 +73,16 @@ function fromTree(dir: string, tree: FolderTree, racyMs: number): string | undef
     }
     if (st.mtimeMs !== mtimeMs || st.ctimeMs !== ctimeMs) return undefined;
   }
-  const fp = createHash('sha256');
-  for (const rel of tree.files) {
+  for (const [rel, size, mtimeMs, ctimeMs] of tree.files) {
     let st;
     try {
       st = lstatSync(under(dir, rel));
     } catch {
       return undefined;
     }
-    if (!st.isFile()) return undefined;
-    fp.update(fingerprintLine({ rel }, st.size, st.mtimeMs, st.ctimeMs));
+    if (!st.isFile() || st.size !== size || st.mtimeMs !== mtimeMs || st.ctimeMs !== ctimeMs) return undefined;
   }
-  return fp.digest('hex');
+  return tree.fingerprint;
 }
 
 /** The fingerprint from a walk of the folder, and the tree to keep beside it when it can vouch for one. */
@@ -87,7 +97,10 @@ function walked(dir: string, racyMs: number): { fingerprint: string; tree?: Fold
   }
   const fingerprint = fp.digest('hex');
   if (truncated || links || !vouches(dirs, racyMs)) return { fingerprint };
-  return { fingerprint, tree: { dirs, files: files.map((f) => f.rel) } };
+  return {
+    fingerprint,
+    tree: { dirs, files: files.map((f): FileStamp => [f.rel, f.size, f.mtimeMs, f.ctimeMs ?? 0]), fingerprint },
+  };
 }
 
 /**
