@@ -119,18 +119,17 @@ export type TurnWriter = (
   signal: AbortSignal,
 ) => Promise<void>;
 
+/** Sleep until `ms` pass or `signal` aborts; the abort listener goes with the sleep (a stream sleeps per chunk). */
 export const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
   new Promise((resolve) => {
     if (ms <= 0 || signal?.aborted) return resolve();
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(t);
-        resolve();
-      },
-      { once: true },
-    );
+    const done = (): void => {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
   });
 
 /** Split text into small chunks the way providers stream (a few characters each, code points kept whole). */
