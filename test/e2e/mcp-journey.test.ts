@@ -1,22 +1,28 @@
 // The MCP server form, in Debian's Chromium through serve mode: add the fixture stdio server (official SDK) from the
 // Tools page, after a review of what it will run and its network; it starts inside the sandbox and its tools are
-// listed; turn it off (its tools go, its process ends), remove it (its entry leaves mcp.json). Axe clean; screenshots
-// of the form's review in English and Chinese, light and dark.
+// listed, the resource tools with them; turn it off (its tools go, its process ends), remove it (its entry leaves
+// mcp.json). The server is the workspace's `tools/tracker.mjs`, run as `node tools/tracker.mjs`: the review (and its
+// screenshots, English and Chinese, light and dark) shows what a user types, no temporary path. Axe clean.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { leftAfter, withMarker } from '../helpers/procs.js';
+import { leftAfter, withEnv } from '../helpers/procs.js';
 import { journey, seriousA11y, skip } from './journey.js';
 import { saveScreens } from './ui-screens.js';
 
 const SERVER = join(import.meta.dirname, '..', 'fixtures', 'mcp', 'server.mjs');
-/** On the server's command line only: finds its process (the fixture ignores flags it does not know). */
-const MARK = `knack-e2e-mcp-${process.pid}`;
+/** The server's secret, unique to this run: finds its process by its environment (the page shows it as dots). */
+const TOKEN = `tok-e2e-${process.pid}`;
 
 const app = journey({
   name: 'mcp',
   untilMs: 60_000,
+  // The fixture, linked into the workspace (node resolves its imports from where it really is).
+  prepare: ({ workspace }) => {
+    mkdirSync(join(workspace, 'tools'), { recursive: true });
+    symlinkSync(SERVER, join(workspace, 'tools', 'tracker.mjs'));
+  },
   ready: ({ page }) => page.getByRole('textbox', { name: 'Message' }).waitFor({ timeout: 60_000 }),
 });
 
@@ -27,38 +33,40 @@ test('add a stdio MCP server from the form, see its tools, turn it off and remov
   await page.getByRole('button', { name: 'Add MCP server' }).click();
   const form = page.getByRole('form', { name: 'Add MCP server' });
   await form.getByLabel('Name', { exact: true }).fill('tracker');
-  await form.getByLabel('Command').fill(process.execPath);
-  await form.getByLabel('Arguments, one per line').fill([SERVER, '--name', 'tracker', '--mark', MARK].join('\n'));
+  await form.getByLabel('Command').fill('node');
+  await form.getByLabel('Arguments, one per line').fill(['tools/tracker.mjs', '--name', 'tracker'].join('\n'));
   await form.getByRole('button', { name: 'Add a variable' }).click();
   await form.getByLabel('Name 1').fill('TRACKER_TOKEN');
-  await form.getByLabel('Value of TRACKER_TOKEN').fill('tok-e2e-secret');
+  await form.getByLabel('Value of TRACKER_TOKEN').fill(TOKEN);
   await form.getByRole('button', { name: 'Review…' }).click();
 
   const review = page.getByRole('region', { name: 'Review before it starts' });
-  await review.getByText(`${process.execPath} ${SERVER} --name tracker --mark ${MARK}`).waitFor();
+  await review.getByText('node tools/tracker.mjs --name tracker', { exact: true }).waitFor();
   await review.getByText('none: it cannot reach the network').waitFor();
   await review.getByText('TRACKER_TOKEN=••••••').waitFor();
-  assert.doesNotMatch(await page.content(), /tok-e2e-secret/, 'the secret is not on the page');
+  assert.ok(!(await page.content()).includes(TOKEN), 'the secret is not on the page');
   assert.deepEqual(await seriousA11y(page), []);
   await saveScreens(page, 'mcp-form');
 
   await review.getByRole('button', { name: 'Save and start' }).click();
   await page.getByText('mcp__tracker__create_issue').waitFor({ timeout: 60_000 });
+  // The resource tools come with the first server, at once.
+  await page.getByText('ListMcpResources', { exact: true }).waitFor({ timeout: 60_000 });
   const row = page.getByRole('region', { name: 'MCP servers' }).getByRole('listitem').filter({ hasText: 'tracker' });
   await row.getByText('connected').waitFor({ timeout: 60_000 });
   const file = join(app.dataDir, 'mcp.json');
   const saved = JSON.parse(readFileSync(file, 'utf8')) as {
     mcpServers: Record<string, { command: string; env: Record<string, string>; disabled?: boolean }>;
   };
-  assert.equal(saved.mcpServers.tracker!.command, process.execPath);
-  assert.equal(saved.mcpServers.tracker!.env.TRACKER_TOKEN, 'tok-e2e-secret');
-  assert.ok(withMarker(MARK).length > 0, 'the server runs');
+  assert.equal(saved.mcpServers.tracker!.command, 'node');
+  assert.equal(saved.mcpServers.tracker!.env.TRACKER_TOKEN, TOKEN);
+  assert.ok(withEnv(`TRACKER_TOKEN=${TOKEN}`).length > 0, 'the server runs');
   assert.deepEqual(await seriousA11y(page), []);
 
   await row.getByRole('checkbox', { name: 'Run tracker' }).uncheck();
   await row.getByText('turned off').waitFor({ timeout: 60_000 });
   await app.until(async () => !(await page.getByText('mcp__tracker__create_issue').count()));
-  assert.deepEqual(await leftAfter(() => withMarker(MARK), 10_000), [], 'its process ended');
+  assert.deepEqual(await leftAfter(() => withEnv(`TRACKER_TOKEN=${TOKEN}`), 10_000), [], 'its process ended');
   assert.equal(JSON.parse(readFileSync(file, 'utf8')).mcpServers.tracker.disabled, true);
 
   await row.getByRole('button', { name: 'Remove tracker' }).click();

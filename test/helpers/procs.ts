@@ -15,6 +15,20 @@ export function withMarker(needle: string): number[] {
   return out;
 }
 
+/** Pids whose environment holds `needle` (`NAME=value`): finds a process without a mark on its command line. */
+export function withEnv(needle: string): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readFileSync(`/proc/${name}/environ`, 'utf8').split('\0').includes(needle)) out.push(Number(name));
+    } catch {
+      /* gone meanwhile, or not ours to read */
+    }
+  }
+  return out;
+}
+
 /** The fields of /proc/PID/stat after the command name (state is [0], the process group [2]); undefined once gone. */
 export function statOf(pid: number): string[] | undefined {
   try {
