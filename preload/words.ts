@@ -270,6 +270,20 @@ export const WORDS = {
   'settings.read': 'cannot read settings: {{error}}',
   'settings.json': 'invalid JSON: {{error}}',
   'settings.notObject': 'settings must be a JSON object',
+  'settings.mustBe': '"{{field}}" must be {{what}}',
+  'settings.mustBeGot': '"{{field}}" must be {{what}} (got {{got}})',
+  'settings.what.strings': 'a list of strings',
+  'settings.what.object': 'an object',
+  'settings.what.boolean': 'a boolean',
+  'settings.what.number': 'a number',
+  'settings.what.string': 'a string',
+  'settings.what.other': 'a {{type}}',
+  'settings.what.levels': 'a whole number of folder levels, 0 or more',
+  'settings.what.folders': 'a whole number of folders, 1 or more',
+  'settings.what.tokens1': 'a whole number of tokens, 1 or more',
+  'settings.what.tokens0': 'a whole number of tokens, 0 or more',
+  'settings.what.share': 'a share of the context window above 0 and at most 1 (0.02 = 2%)',
+  'settings.what.seconds': 'a number of seconds from 0 (never) to 86400',
   // why the gate allowed, asked about or refused a tool call (main/core/policy/gate.ts)
   'gate.malformed': 'refused: {{why}}',
   'gate.unchecked': 'refused: the call could not be checked ({{error}})',
@@ -430,6 +444,7 @@ export const WORDS = {
   listAnd: '{{a}}, {{b}}',
   listNone: 'none',
   listAndWord: '{{a}} and {{b}}',
+  listOrWord: '{{a}} or {{b}}',
   joinSpace: '{{a}} {{b}}',
 } as const;
 

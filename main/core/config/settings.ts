@@ -2,7 +2,7 @@
 // A broken settings file never stops the app: it is reported as a diagnostic and the other layers still apply.
 import { isInside, readRegularFile } from '../base/index.js';
 import { join } from 'node:path';
-import { english, say, type Diagnostic, type Said } from '../base/index.js';
+import { english, say, WORDS, type Diagnostic, type Said, type WordCode } from '../base/index.js';
 
 /** A diagnostic's message as words (the Settings page says them in its language) and their English (the CLI's). */
 function said(words: Said): { message: string; words: Said } {
@@ -57,14 +57,17 @@ export interface SandboxLimits extends RunLimits {
 export type SandboxMode = 'auto' | 'required' | 'off';
 export const SANDBOX_MODES: readonly SandboxMode[] = ['off', 'auto', 'required'];
 
-/** A number setting in bounds; `what` says what it is, for the message when a file breaks them. */
-const range = (what: string, min: number, max: number, whole = true) =>
+/**
+ * A number setting in bounds; `what` is the code of the words that say what it is (preload/words.ts), for the message
+ * when a file breaks them: zod carries the code as the issue's message, fieldProblem says it.
+ */
+const range = (what: WordCode, min: number, max: number, whole = true) =>
   z
     .number()
     .min(min, what)
     .max(max, what)
     .refine((v) => !whole || Number.isInteger(v), what);
-const SHARE = 'a share of the context window above 0 and at most 1 (0.02 = 2%)';
+const SHARE: WordCode = 'settings.what.share';
 const strings = (dflt: string[]) => z.array(z.string()).default(dflt);
 const limit = (dflt: number) => z.number().default(dflt);
 
@@ -77,17 +80,17 @@ const SettingsSchema = z.object({
     /** Also read the open standard's `.agents/skills` folders (user and project). */
     agentsFolders: z.boolean().default(true),
     /** Maximum folder depth below a tier root when looking for SKILL.md. */
-    maxDepth: range('a whole number of folder levels, 0 or more', 0, 1_000).default(4),
+    maxDepth: range('settings.what.levels', 0, 1_000).default(4),
     /** Maximum folders visited per tier root. */
-    maxFolders: range('a whole number of folders, 1 or more', 1, 10_000_000).default(20_000),
+    maxFolders: range('settings.what.folders', 1, 10_000_000).default(20_000),
   }),
   catalog: z.object({
     /** The model's context window in tokens. */
-    contextWindow: range('a whole number of tokens, 1 or more', 1, 100_000_000).default(200_000),
+    contextWindow: range('settings.what.tokens1', 1, 100_000_000).default(200_000),
     /** Share of the context window the skill catalog may use. */
     budgetFraction: z.number().gt(0, SHARE).max(1, SHARE).default(0.02),
     /** Absolute budget; overrides budgetFraction when set. */
-    budgetTokens: range('a whole number of tokens, 0 or more', 0, 100_000_000).optional(),
+    budgetTokens: range('settings.what.tokens0', 0, 100_000_000).optional(),
   }),
   policy: z.object({
     ceiling: z.object({
@@ -130,7 +133,7 @@ const SettingsSchema = z.object({
   }),
   agent: z.object({
     /** A model reply that receives no bytes for this many seconds ends as timed out (0: never). */
-    stallSeconds: range('a number of seconds from 0 (never) to 86400', 0, 86_400, false).default(90),
+    stallSeconds: range('settings.what.seconds', 0, 86_400, false).default(90),
   }),
 });
 
@@ -164,21 +167,41 @@ function isObject(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-const TYPE_WORDS: Record<string, string> = { array: 'a list of strings', object: 'an object' };
+const TYPE_WORDS: Record<string, WordCode> = {
+  array: 'settings.what.strings',
+  object: 'settings.what.object',
+  boolean: 'settings.what.boolean',
+  number: 'settings.what.number',
+  string: 'settings.what.string',
+};
+
+/** Values in words: `"a", "b" or "c"` (the values are JSON, shown as they are written). */
+function oneOf(vals: string[]): Said | string {
+  if (vals.length < 2) return vals[0] ?? '';
+  return say('listOrWord', { a: vals.slice(0, -1).join(', '), b: vals.at(-1)! });
+}
 
 /** One field that does not fit its schema, in the file's words: `"catalog.maxDepth" must be … (got 2.5)`. */
 function fieldProblem(file: string, field: string, v: unknown, issue: z.core.$ZodIssue): Diagnostic {
   const at = { severity: 'error' as const, file, field };
+  const got = JSON.stringify(v) ?? String(v);
   if (issue.code === 'invalid_type') {
-    const what = issue.path.length ? 'a list of strings' : (TYPE_WORDS[issue.expected] ?? `a ${issue.expected}`);
-    return { ...at, code: 'settings.type', message: `"${field}" must be ${what}` };
+    const what: Said = issue.path.length
+      ? say('settings.what.strings')
+      : TYPE_WORDS[issue.expected]
+        ? say(TYPE_WORDS[issue.expected]!)
+        : say('settings.what.other', { type: issue.expected });
+    return { ...at, code: 'settings.type', ...said(say('settings.mustBe', { field, what })) };
   }
   if (issue.code === 'invalid_value') {
-    const vals = issue.values.map((x) => JSON.stringify(x));
-    const said = `${vals.slice(0, -1).join(', ')} or ${vals.at(-1)}`;
-    return { ...at, code: 'settings.type', message: `"${field}" must be ${said} (got ${JSON.stringify(v)})` };
+    const what = oneOf(issue.values.map((x) => JSON.stringify(x)));
+    return { ...at, code: 'settings.type', ...said(say('settings.mustBeGot', { field, what, got })) };
   }
-  return { ...at, code: 'settings.range', message: `"${field}" must be ${issue.message} (got ${JSON.stringify(v)})` };
+  const code = issue.message as WordCode;
+  const what = Object.prototype.hasOwnProperty.call(WORDS, code)
+    ? say(code)
+    : say('fs.other', { error: issue.message });
+  return { ...at, code: 'settings.range', ...said(say('settings.mustBeGot', { field, what, got })) };
 }
 
 /** Merge `over` into `base` field by field against the schema; what does not fit is reported, not applied. */

@@ -7,6 +7,7 @@ import { tempDir, writeTree } from '../../helpers/tmp.js';
 import { readJsonText } from '../../../main/core/config/json-text.js';
 import { blocksCeilingChange, loadSettings } from '../../../main/core/config/settings.js';
 import { formatDiagnostic } from '../../../main/core/base/diagnostics.js';
+import { english, type Said } from '../../../main/core/base/index.js';
 
 test('readJsonText finds the line where a hand-edited file stops being JSON, for the mistakes people make', () => {
   const cases: [string, number, RegExp][] = [
@@ -96,4 +97,58 @@ test('loadSettings: invalid JSON, a wrong type and a widening each say file:line
       .map((d) => d.code),
     ['settings.unknown'],
   );
+});
+
+test('a value of the wrong type, out of range or not one of its choices names the field in words, English as before', () => {
+  const root = tempDir();
+  const data = join(root, 'data');
+  writeTree(data, {
+    'settings.json': JSON.stringify(
+      {
+        catalog: { contextWindow: 0, budgetFraction: 5 },
+        discovery: { maxDepth: 2.5, agentsFolders: 'yes' },
+        tools: { deferred: 3 },
+        sandbox: { mode: 'sometimes' },
+        agent: { stallSeconds: -1 },
+      },
+      null,
+      2,
+    ),
+  });
+  const { diagnostics } = loadSettings(data);
+  const byField = new Map(diagnostics.map((d) => [d.field, d]));
+  const expect: [string, string, string][] = [
+    [
+      'catalog.contextWindow',
+      'settings.what.tokens1',
+      '"catalog.contextWindow" must be a whole number of tokens, 1 or more (got 0)',
+    ],
+    [
+      'catalog.budgetFraction',
+      'settings.what.share',
+      '"catalog.budgetFraction" must be a share of the context window above 0 and at most 1 (0.02 = 2%) (got 5)',
+    ],
+    [
+      'discovery.maxDepth',
+      'settings.what.levels',
+      '"discovery.maxDepth" must be a whole number of folder levels, 0 or more (got 2.5)',
+    ],
+    ['discovery.agentsFolders', 'settings.what.boolean', '"discovery.agentsFolders" must be a boolean'],
+    ['tools.deferred', 'settings.what.strings', '"tools.deferred" must be a list of strings'],
+    ['sandbox.mode', 'listOrWord', '"sandbox.mode" must be "auto", "required" or "off" (got "sometimes")'],
+    [
+      'agent.stallSeconds',
+      'settings.what.seconds',
+      '"agent.stallSeconds" must be a number of seconds from 0 (never) to 86400 (got -1)',
+    ],
+  ];
+  for (const [field, what, message] of expect) {
+    const d = byField.get(field);
+    assert.ok(d, `${field}: no diagnostic`);
+    assert.equal(d.message, message);
+    assert.ok(d.words, `${field}: no words`);
+    assert.equal(english(d.words), message);
+    assert.equal((d.words.params?.what as Said).code, what, field);
+    assert.equal(d.words.params?.field, field);
+  }
 });

@@ -168,4 +168,41 @@ describe('settings problems in Chinese', () => {
       '/home/me/.knack/settings.json:3:5: JSON 无效：CloseBraceExpected',
     ]);
   });
+
+  it('says a value of the wrong type or out of range in Chinese, naming the field', async () => {
+    const c = memoryClient();
+    c.settings.problems = [
+      {
+        severity: 'error',
+        code: 'settings.type',
+        file: '/w/.workbuddy/settings.json',
+        line: 4,
+        field: 'tools.deferred',
+        message: '"tools.deferred" must be a list of strings',
+        words: {
+          code: 'settings.mustBe',
+          params: { field: 'tools.deferred', what: { code: 'settings.what.strings' } },
+        },
+      },
+      {
+        severity: 'error',
+        code: 'settings.range',
+        file: '/w/.workbuddy/settings.json',
+        line: 6,
+        field: 'agent.stallSeconds',
+        message: '"agent.stallSeconds" must be a number of seconds from 0 (never) to 86400 (got -1)',
+        words: {
+          code: 'settings.mustBeGot',
+          params: { field: 'agent.stallSeconds', what: { code: 'settings.what.seconds' }, got: '-1' },
+        },
+      },
+    ];
+    const { container } = renderWith(<Settings />, c, { workspace: WS }, 'zh');
+    await waitFor(() => expect(container.querySelectorAll('.warnings li')).toHaveLength(2));
+    const lines = [...container.querySelectorAll('.warnings li')].map((l) => l.textContent);
+    expect(lines).toEqual([
+      '/w/.workbuddy/settings.json:4: tools.deferred: 「tools.deferred」必须是字符串列表',
+      '/w/.workbuddy/settings.json:6: agent.stallSeconds: 「agent.stallSeconds」必须是0（从不）到 86400 之间的秒数（实际是 -1）',
+    ]);
+  });
 });
