@@ -1,16 +1,6 @@
 // The renderer's one door to the main process: every screen calls these methods and nothing else.
 // The shipped app builds it from the typed contract (Electron bridge or serve-mode WebSocket); tests inject their own.
-import type {
-  BrokenSkillView,
-  ChatEvent,
-  ChatMessage,
-  Decision,
-  InstallReport,
-  SkillDetail,
-  SkillItem,
-  DraftCheck,
-  SkillDraft,
-} from './types';
+import type { ChatEvent, ChatMessage, Decision, InstallReport, DraftCheck, SkillDraft } from './types';
 import type { MarketHit, ModelChoices, OpenedSource, SkillUpdate } from '../../../preload/contract';
 import type { Attachment, Said } from '../../../preload/contract';
 import type { KnackClient as ContractClient } from '../../../preload/client';
@@ -27,13 +17,6 @@ export interface KnackClient extends Pick<ContractClient, 'call' | 'on'> {
   /** The desktop's native pickers (dialog.* calls) are there; serve mode types paths instead. */
   readonly nativeDialogs: boolean;
 
-  listSkills(workspace: string): Promise<SkillItem[]>;
-  /** The skills and the SKILL.md files that could not be read, in one read (the sidebar's list). */
-  listCatalog?(workspace: string): Promise<{ skills: SkillItem[]; broken: BrokenSkillView[] }>;
-  showSkill(workspace: string, name: string, tier?: string): Promise<SkillDetail>;
-  setSkillEnabled(workspace: string, name: string, enabled: boolean): Promise<void>;
-  /** Trust one P1 skill at the content hash the user reviewed (a skill changed since is a conflict, never trusted). */
-  trustSkill(workspace: string, name: string, contentHash: string): Promise<void>;
   installSkill(workspace: string, source: string, scope: 'user' | 'project', replace?: boolean): Promise<InstallReport>;
   /** A .zip dropped on the window, sent as bytes (serve mode has no file paths); same report as installSkill. */
   installZip?(
@@ -107,9 +90,4 @@ export interface KnackClient extends Pick<ContractClient, 'call' | 'on'> {
   openSession(sessionId: string): Promise<{ messages: ChatMessage[]; running: boolean }>;
 
   onChat(handler: (e: ChatEvent) => void): () => void;
-  /** The skill list must be read again (skills added or removed, or a change no single row carries). */
-  /** `workspace`: the folder whose skills changed; absent: the open folder's. */
-  onCatalogChanged(handler: (workspace?: string) => void): () => void;
-  /** One skill's row changed (its audit verdict arrived): patch it without reading the whole list. */
-  onSkillChanged?(handler: (skill: SkillItem) => void): () => void;
 }

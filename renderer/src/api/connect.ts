@@ -3,57 +3,11 @@
 import { connectFromPage, type KnackClient as ContractClient } from '../../../preload/client';
 import { MAX_UPLOAD_BYTES, type EventPayload, type MethodOutput } from '../../../preload/contract';
 import type { KnackClient } from './client';
-import type {
-  ApprovalRequest,
-  BrokenSkillView,
-  ChatEvent,
-  ChatMessage,
-  DraftCheck,
-  InstallReport,
-  SkillDetail,
-  SkillItem,
-  ToolCallView,
-} from './types';
+import type { ApprovalRequest, ChatEvent, ChatMessage, DraftCheck, InstallReport, ToolCallView } from './types';
 
-type Summary = MethodOutput<'skills.list'>['skills'][number];
 type Card = EventPayload<'chat.toolCall'>['card'];
 type ChatApprovalPayload = EventPayload<'chat.approval'>;
 type Outcome = MethodOutput<'skills.install'>;
-
-export function toSkillItem(s: Summary): SkillItem {
-  const a = s.audit;
-  return {
-    name: s.name,
-    description: s.description,
-    tier: s.tier,
-    agents: s.source === 'agents',
-    enabled: s.enabled,
-    ...(s.disabledReason ? { disabledReason: s.disabledReason } : {}),
-    ...(s.disabledWords ? { disabledWords: s.disabledWords } : {}),
-    ...(s.shadowedBy ? { shadowedBy: s.shadowedBy.tier } : {}),
-    triggers: s.triggers,
-    ...(s.agentCreated ? { agentCreated: true } : {}),
-    diagnostics: s.diagnostics.filter((d) => d.severity !== 'info').length,
-    ...(a.level ? { audit: a.level } : a.status === 'blocked' ? { audit: 'P0' as const } : {}),
-    ...(a.status === 'checking' ? { checking: true } : {}),
-    ...(a.status === 'needs-trust' ? { pendingTrust: true } : {}),
-    path: s.dir,
-  };
-}
-
-/** A SKILL.md that could not be read, with its first error (the one that kept it out). */
-export function toBroken(b: MethodOutput<'skills.list'>['broken'][number]): BrokenSkillView {
-  const d = b.diagnostics.find((x) => x.severity === 'error') ?? b.diagnostics[0];
-  return {
-    tier: b.tier,
-    dir: b.dir,
-    file: b.file,
-    ...(d?.line ? { line: d.line } : {}),
-    ...(d?.field ? { field: d.field } : {}),
-    message: d?.message ?? '',
-    ...(d?.words ? { words: d.words } : {}),
-  };
-}
 
 /** Bytes → base64 without one huge argument list (btoa takes a binary string). */
 export function toBase64(bytes: Uint8Array): string {
@@ -244,54 +198,6 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
     nativeDialogs,
     call: (method, input) => k.call(method, input),
     on: (event, listener) => k.on(event, listener),
-    async listSkills() {
-      return (await client.listCatalog!('')).skills;
-    },
-    async listCatalog() {
-      const r = await k.call('skills.list', {});
-      return { skills: r.skills.map(toSkillItem), broken: r.broken.map(toBroken) };
-    },
-    async showSkill(_w, name) {
-      const d = await k.call('skills.show', { name });
-      const detail: SkillDetail = {
-        ...toSkillItem(d),
-        triggers: d.readWhen,
-        manifest: {
-          name: d.name,
-          ...(d.title ? { title: d.title } : {}),
-          description: d.description,
-          read_when: d.readWhen,
-          depends_on: d.dependsOn,
-          'allowed-tools': d.allowedTools,
-          file: d.file,
-        },
-        ...(d.permissions ? { permissions: d.permissions } : {}),
-        ...((d.report?.contentHash ?? d.audit.contentHash)
-          ? { contentHash: (d.report?.contentHash ?? d.audit.contentHash)! }
-          : {}),
-        dependsOn: d.dependsOn,
-        allowedTools: d.allowedTools,
-        findings: d.report?.findings ?? [],
-        diagnosticList: d.diagnostics.map((x) => ({
-          severity: x.severity,
-          file: x.file,
-          message: x.message,
-          ...(x.line ? { line: x.line } : {}),
-          ...(x.field ? { field: x.field } : {}),
-          ...(x.words ? { words: x.words } : {}),
-        })),
-        resources: d.resources,
-        body: d.body,
-        ...(d.origin ? { origin: d.origin } : {}),
-      };
-      return detail;
-    },
-    async setSkillEnabled(_w, name, enabled) {
-      await k.call('skills.setEnabled', { name, enabled });
-    },
-    async trustSkill(_w, name, contentHash) {
-      await k.call('skills.trust', { name, contentHash });
-    },
     async installSkill(_w, source, tier, replace = false) {
       return toReport(await k.call('skills.install', { source, tier, replace }));
     },
@@ -441,25 +347,6 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
       return () => {
         for (const off of offs) off();
       };
-    },
-    onCatalogChanged(h) {
-      // Only added or removed skills need the whole list; a changed one is followed by its verdict with its row.
-      const a = k.on('catalog.changed', (e) => {
-        if (e.added.length || e.removed.length || e.changed.length === 0) h(e.workspace);
-      });
-      const b = k.on('audit.verdict', (e) => {
-        if (!e.skill) h();
-      });
-      return () => {
-        a();
-        b();
-      };
-    },
-    onSkillChanged(h) {
-      return k.on('audit.verdict', (e) => {
-        if (!e.skill) return;
-        h(toSkillItem(e.skill));
-      });
     },
   };
   return client;

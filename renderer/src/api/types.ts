@@ -1,8 +1,7 @@
 // View-model shapes the screens render: what the renderer receives over the contract, nothing more.
 // Plain data only (no functions, no Node types); the contract adapter fills them.
-import type { AttachmentMeta, AuditFinding, Permissions, Said, SkillOrigin } from '../../../preload/contract';
+import type { AttachmentMeta, AuditFinding, Permissions, Said } from '../../../preload/contract';
 
-export type Tier = 'builtin' | 'user' | 'project';
 export type AuditLevel = 'P0' | 'P1' | 'P2';
 
 export interface Diagnostic {
@@ -18,59 +17,6 @@ export interface Diagnostic {
 export interface PermissionDiffView {
   lines: string[];
   widened: boolean;
-}
-
-export interface SkillItem {
-  name: string;
-  description: string;
-  tier: Tier;
-  /** Came from an `.agents/skills` folder (the open standard's convention). */
-  agents: boolean;
-  /** `agent_created: true` in its SKILL.md: the agent wrote it (Save as skill). */
-  agentCreated?: boolean;
-  enabled: boolean;
-  disabledReason?: string;
-  /** disabledReason as words main sent: said in the window's language. */
-  disabledWords?: Said;
-  shadowedBy?: Tier;
-  triggers: string[];
-  /** Number of diagnostics (errors + warnings). */
-  diagnostics: number;
-  audit?: AuditLevel;
-  /** An audit is running for this skill. */
-  checking?: boolean;
-  /** A P1 skill found on disk, waiting for the user to trust it. */
-  pendingTrust?: boolean;
-  path: string;
-  /** Its SKILL.md stopped parsing (edited into a broken state): the row stays where it was, off, with the error. */
-  broken?: { file: string; line?: number; message: string; words?: Said };
-}
-
-/** A SKILL.md that could not be read: its file, the first error's line and reason. */
-export interface BrokenSkillView {
-  tier: Tier;
-  dir: string;
-  file: string;
-  line?: number;
-  field?: string;
-  message: string;
-  words?: Said;
-}
-
-export interface SkillDetail extends SkillItem {
-  manifest: Record<string, unknown>;
-  /** The audited content hash: a trust decision is bound to it (a changed skill must be reviewed again). */
-  contentHash?: string;
-  /** Skills it loads with it, and the tools it lists as allowed (shown as labelled facts, never as raw YAML keys). */
-  dependsOn?: string[];
-  allowedTools?: string[];
-  permissions?: Permissions;
-  findings: AuditFinding[];
-  diagnosticList: Diagnostic[];
-  resources: string[];
-  body: string;
-  /** Where it was installed from (a git repository or marketplace), as skills.lock.json records it. */
-  origin?: SkillOrigin;
 }
 
 export interface InstallReport {

@@ -2,7 +2,7 @@
 // and (desktop) a button that opens its folder with the file selected. Serve mode shows the full path to copy.
 import { useTranslation } from 'react-i18next';
 import { useSay } from '../i18n/say';
-import type { BrokenSkillView } from '../api/types';
+import { firstProblem, type BrokenSkill } from '../state/skills';
 import { errorText } from '../api/context';
 import { useView } from '../state/store';
 
@@ -13,51 +13,48 @@ function showFile(show: (file: string) => Promise<unknown>, file: string): void 
   );
 }
 
-function shortName(b: BrokenSkillView): string {
+function shortName(b: BrokenSkill): string {
   const parts = b.file.split(/[\\/]/).filter(Boolean);
   return parts.slice(-2).join('/');
 }
 
-export function BrokenGroup({
-  broken,
-  show,
-}: {
-  broken: BrokenSkillView[];
-  show?: (file: string) => Promise<unknown>;
-}) {
+export function BrokenGroup({ broken, show }: { broken: BrokenSkill[]; show?: (file: string) => Promise<unknown> }) {
   const { t } = useTranslation();
   const say = useSay();
   return (
     <details className="broken-group" open>
       <summary>{t('skills.broken', { count: broken.length })}</summary>
       <ul className="plain" aria-label={t('skills.broken', { count: broken.length })}>
-        {broken.map((b) => (
-          <li key={b.file} className="broken-row">
-            <div>
-              <code title={b.file}>
-                {shortName(b)}
-                {b.line ? `:${b.line}` : ''}
-              </code>{' '}
-              <span className="muted">{t(`tier.${b.tier}`)}</span>
-            </div>
-            <div className="broken-reason">
-              {b.field ? `${b.field}: ` : ''}
-              {say(b.words, b.message)}
-            </div>
-            {show ? (
-              <button
-                type="button"
-                className="small"
-                onClick={() => showFile(show, b.file)}
-                aria-label={t('skills.showFileOf', { file: shortName(b) })}
-              >
-                {t('skills.showFile')}
-              </button>
-            ) : (
-              <code className="broken-path small-text">{b.file}</code>
-            )}
-          </li>
-        ))}
+        {broken.map((b) => {
+          const d = firstProblem(b);
+          return (
+            <li key={b.file} className="broken-row">
+              <div>
+                <code title={b.file}>
+                  {shortName(b)}
+                  {d?.line ? `:${d.line}` : ''}
+                </code>{' '}
+                <span className="muted">{t(`tier.${b.tier}`)}</span>
+              </div>
+              <div className="broken-reason">
+                {d?.field ? `${d.field}: ` : ''}
+                {say(d?.words, d?.message ?? '')}
+              </div>
+              {show ? (
+                <button
+                  type="button"
+                  className="small"
+                  onClick={() => showFile(show, b.file)}
+                  aria-label={t('skills.showFileOf', { file: shortName(b) })}
+                >
+                  {t('skills.showFile')}
+                </button>
+              ) : (
+                <code className="broken-path small-text">{b.file}</code>
+              )}
+            </li>
+          );
+        })}
       </ul>
     </details>
   );

@@ -1,7 +1,7 @@
 // The audit levels in plain words: a badge carries its meaning (P0 refused, P1 needs your approval, P2 clean) and a
 // one-line legend explains all three wherever levels are shown (sidebar, detail page, install and trust reviews).
 import { useTranslation } from 'react-i18next';
-import type { AuditLevel } from '../api/types';
+import type { AuditLevel } from '../state/skills';
 
 export function LevelBadge({ level, big }: { level: AuditLevel; big?: boolean }) {
   const { t } = useTranslation();

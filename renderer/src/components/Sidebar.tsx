@@ -5,7 +5,7 @@ import i18n from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import { errorText, useClient } from '../api/context';
-import type { SkillItem } from '../api/types';
+import { auditLevel, waitsForTrust, type SkillRowData } from '../state/skills';
 import { useView } from '../state/store';
 import { useShallow } from 'zustand/react/shallow';
 import { groupRows } from './filter';
@@ -71,10 +71,8 @@ export function Sidebar() {
       do {
         r.again = false;
         try {
-          if (client.listCatalog) {
-            const r = await client.listCatalog(ws);
-            useView.getState().setSkills(r.skills, r.broken);
-          } else useView.getState().setSkills(await client.listSkills(ws));
+          const r = await client.call('skills.list', {});
+          useView.getState().setSkills(r.skills, r.broken);
         } catch (e) {
           set({ skillsError: errorText(e), skillsLoading: false });
         }
@@ -92,15 +90,17 @@ export function Sidebar() {
   useEffect(() => {
     set({ skillsLoading: true });
     void refresh();
-    const offList = client.onCatalogChanged((w) => {
-      if (w === undefined || w === ws) void refresh();
+    // Only added or removed skills need the whole list; a changed one is followed by its verdict with its row.
+    const offList = client.on('catalog.changed', (e) => {
+      if ((e.added.length || e.removed.length || e.changed.length === 0) && e.workspace === ws) void refresh();
     });
-    const offRow = client.onSkillChanged?.((item) => {
-      if (!useView.getState().replaceSkill(item)) void refresh();
+    // A verdict patches its row; one without a row (or for a row not shown) is the open folder's list to read again.
+    const offRow = client.on('audit.verdict', (e) => {
+      if (!e.skill || !useView.getState().replaceSkill(e.skill)) void refresh();
     });
     return () => {
       offList();
-      offRow?.();
+      offRow();
     };
   }, [client, ws, refresh, set]);
 
@@ -114,18 +114,18 @@ export function Sidebar() {
   });
 
   const onSelect = useCallback(
-    (s: SkillItem) => set({ selectedSkill: { name: s.name, tier: s.tier }, view: 'skill' }),
+    (s: SkillRowData) => set({ selectedSkill: { name: s.name, tier: s.tier }, view: 'skill' }),
     [set],
   );
   const onToggle = useCallback(
-    async (s: SkillItem, enabled: boolean) => {
+    async (s: SkillRowData, enabled: boolean) => {
       // A switch that cannot turn on says why instead of doing nothing: a blocked skill never runs; an untrusted one
       // is reviewed first (the review, never the switch, trusts it).
-      if (enabled && s.audit === 'P0') {
+      if (enabled && auditLevel(s) === 'P0') {
         notify({ kind: 'error', text: () => i18n.t('skills.whyBlocked', { name: s.name }) });
         return;
       }
-      if (enabled && s.pendingTrust) {
+      if (enabled && waitsForTrust(s)) {
         notify({ kind: 'info', text: () => i18n.t('skills.whyUntrusted', { name: s.name }) });
         set({ trustReview: { name: s.name, tier: s.tier } });
         return;
@@ -133,7 +133,7 @@ export function Sidebar() {
       const run = async (): Promise<void> => {
         patchSkill(s.name, s.tier, { enabled });
         try {
-          await client.setSkillEnabled(ws, s.name, enabled);
+          await client.call('skills.setEnabled', { name: s.name, enabled });
         } catch (e) {
           patchSkill(s.name, s.tier, { enabled: !enabled });
           const text = () =>
@@ -146,9 +146,9 @@ export function Sidebar() {
     },
     [client, ws, patchSkill, refresh, set, notify],
   );
-  const onTrust = useCallback((s: SkillItem) => set({ trustReview: { name: s.name, tier: s.tier } }), [set]);
+  const onTrust = useCallback((s: SkillRowData) => set({ trustReview: { name: s.name, tier: s.tier } }), [set]);
 
-  const pending = skills.some((s) => s.pendingTrust);
+  const pending = skills.some(waitsForTrust);
   const shown = rows.filter((r) => r.kind === 'skill').length;
 
   return (

@@ -5,7 +5,8 @@ import i18n from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useSay } from '../i18n/say';
 import { errorText, useClient } from '../api/context';
-import type { SkillDetail as Detail } from '../api/types';
+import type { SkillDetail as Detail } from '../../../preload/contract';
+import { auditLevel, checking, waitsForTrust } from '../state/skills';
 import { useView } from '../state/store';
 import { Findings, Permissions } from './Findings';
 import { LevelBadge, LevelLegend } from './Levels';
@@ -15,9 +16,9 @@ import { ErrorLine } from './DialogFooter';
 
 /** Why the skill is on or off, in the window's words (never the engine's sentence, which names CLI commands). */
 function stateKey(d: Detail): string {
-  if (d.audit === 'P0') return 'skill.stateBlocked';
-  if (d.pendingTrust) return 'skill.stateUntrusted';
-  if (d.checking) return 'skill.stateChecking';
+  if (auditLevel(d) === 'P0') return 'skill.stateBlocked';
+  if (waitsForTrust(d)) return 'skill.stateUntrusted';
+  if (checking(d)) return 'skill.stateChecking';
   return d.enabled ? 'skill.stateOn' : 'skill.stateOff';
 }
 
@@ -37,7 +38,7 @@ export function SkillDetail() {
     if (!sel) return;
     let live = true;
     setError(undefined);
-    client.showSkill(ws, sel.name, sel.tier).then(
+    client.call('skills.show', { name: sel.name }).then(
       (x) => live && setD(x),
       (e) => live && setError(errorText(e)),
     );
@@ -50,7 +51,7 @@ export function SkillDetail() {
     if (!d) return;
     setBusy(true);
     try {
-      await client.setSkillEnabled(ws, d.name, enabled);
+      await client.call('skills.setEnabled', { name: d.name, enabled });
       set({ catalogTick: useView.getState().catalogTick + 1 });
     } catch (e) {
       const name = d.name;
@@ -64,6 +65,8 @@ export function SkillDetail() {
 
   if (!sel) return <p className="muted">{t('skill.none')}</p>;
   const shown = d && d.name === sel.name && d.tier === sel.tier ? d : undefined;
+  const level = shown && auditLevel(shown);
+  const held = !!shown && waitsForTrust(shown);
   return (
     <section className="detail" aria-label={t('skill.detail', { name: sel.name })}>
       <header className="detail-head">
@@ -81,7 +84,7 @@ export function SkillDetail() {
             <strong>{t(stateKey(shown))}</strong>
           </p>
           <div className="actions">
-            {shown.pendingTrust && shown.audit !== 'P0' && (
+            {held && level !== 'P0' && (
               <button
                 type="button"
                 className="primary"
@@ -90,7 +93,7 @@ export function SkillDetail() {
                 {t('skill.trustReview')}
               </button>
             )}
-            {!shown.enabled && !shown.pendingTrust && shown.audit !== 'P0' && !shown.shadowedBy && (
+            {!shown.enabled && !held && level !== 'P0' && !shown.shadowedBy && (
               <button type="button" onClick={() => void toggle(true)} disabled={busy}>
                 {t('skill.enable')}
               </button>
@@ -105,33 +108,33 @@ export function SkillDetail() {
             <dt>{t('skill.tier')}</dt>
             <dd>
               {t(`tier.${shown.tier}`)}
-              {shown.agents ? ` · ${t('skills.agentsFolder')}` : ''}
+              {shown.source === 'agents' ? ` · ${t('skills.agentsFolder')}` : ''}
             </dd>
             {shown.shadowedBy && (
               <>
                 <dt>{t('skill.shadowed')}</dt>
-                <dd>{t('skills.shadowedBy', { tier: t(`tier.${shown.shadowedBy}`) })}</dd>
+                <dd>{t('skills.shadowedBy', { tier: t(`tier.${shown.shadowedBy.tier}`) })}</dd>
               </>
             )}
             <dt>{t('skill.audit')}</dt>
-            <dd>{shown.audit ? <LevelBadge level={shown.audit} /> : '—'}</dd>
+            <dd>{level ? <LevelBadge level={level} /> : '—'}</dd>
             <dt>{t('skill.path')}</dt>
             <dd>
-              <code>{shown.path}</code>
+              <code>{shown.dir}</code>
             </dd>
-            {shown.triggers.length > 0 && (
+            {shown.readWhen.length > 0 && (
               <>
                 <dt>{t('skill.triggers')}</dt>
-                <dd>{shown.triggers.join(' · ')}</dd>
+                <dd>{shown.readWhen.join(' · ')}</dd>
               </>
             )}
-            {!!shown.dependsOn?.length && (
+            {shown.dependsOn.length > 0 && (
               <>
                 <dt>{t('skill.dependsOn')}</dt>
                 <dd>{shown.dependsOn.join(', ')}</dd>
               </>
             )}
-            {!!shown.allowedTools?.length && (
+            {shown.allowedTools.length > 0 && (
               <>
                 <dt>{t('skill.allowedTools')}</dt>
                 <dd>{shown.allowedTools.join(', ')}</dd>
@@ -143,12 +146,12 @@ export function SkillDetail() {
           <h3>{t('skill.permissions')}</h3>
           <Permissions p={shown.permissions} />
           <h3>{t('skill.findings')}</h3>
-          <Findings findings={shown.findings} />
-          {shown.diagnosticList.length > 0 && (
+          <Findings findings={shown.report?.findings ?? []} />
+          {shown.diagnostics.length > 0 && (
             <>
               <h3>{t('skill.diagnostics')}</h3>
               <ul className="plain">
-                {shown.diagnosticList.map((x, i) => (
+                {shown.diagnostics.map((x, i) => (
                   <li key={i}>
                     <code>
                       {x.file}

@@ -2,23 +2,27 @@
 // shadowed, checking…) and its on/off switch (role="switch", named after the skill).
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SkillItem } from '../api/types';
 import { useSay } from '../i18n/say';
 import { LevelBadge } from './Levels';
+import { auditLevel, checking, problems, waitsForTrust, type SkillRowData } from '../state/skills';
 
 interface Props {
-  skill: SkillItem;
+  skill: SkillRowData;
   selected: boolean;
-  onSelect(s: SkillItem): void;
-  onToggle(s: SkillItem, enabled: boolean): unknown;
-  onTrust(s: SkillItem): unknown;
+  onSelect(s: SkillRowData): void;
+  onToggle(s: SkillRowData, enabled: boolean): unknown;
+  onTrust(s: SkillRowData): unknown;
 }
 
 export const SkillRow = memo(function SkillRow({ skill, selected, onSelect, onToggle, onTrust }: Props) {
   const { t } = useTranslation();
   const say = useSay();
   // Why it is off, in the window's language (a held P1's reason names the CLI; the row says what the window offers).
-  const why = skill.pendingTrust ? '' : say(skill.disabledWords, skill.disabledReason);
+  const held = waitsForTrust(skill);
+  const level = auditLevel(skill);
+  const busy = checking(skill);
+  const count = problems(skill);
+  const why = held ? '' : say(skill.disabledWords, skill.disabledReason);
   return (
     <div
       className={`skill-row${selected ? ' selected' : ''}${skill.shadowedBy ? ' shadowed' : ''}`}
@@ -34,33 +38,31 @@ export const SkillRow = memo(function SkillRow({ skill, selected, onSelect, onTo
         <span className="skill-name">{skill.name}</span>
         <span className="skill-desc">{skill.description}</span>
         <span className="badges">
-          {skill.agents && <span className="badge">{t('skills.agentsFolder')}</span>}
+          {skill.source === 'agents' && <span className="badge">{t('skills.agentsFolder')}</span>}
           {skill.agentCreated && (
             <span className="badge" title={t('skills.agentCreatedHint')}>
               {t('skills.agentCreated')}
             </span>
           )}
-          {skill.checking && (
+          {busy && (
             <span className="badge checking" role="status">
               {t('skills.checking')}
             </span>
           )}
-          {!skill.checking && skill.audit && <LevelBadge level={skill.audit} />}
+          {!busy && level && <LevelBadge level={level} />}
           {skill.broken && (
             <span className="badge level-P0" title={say(skill.broken.words, skill.broken.message)}>
               {t('skills.brokenBadge')}
             </span>
           )}
-          {skill.diagnostics > 0 && (
-            <span className="badge warn">{t('skills.diagnostics', { count: skill.diagnostics })}</span>
-          )}
+          {count > 0 && <span className="badge warn">{t('skills.diagnostics', { count })}</span>}
           {skill.shadowedBy && (
-            <span className="badge">{t('skills.shadowedBy', { tier: t(`tier.${skill.shadowedBy}`) })}</span>
+            <span className="badge">{t('skills.shadowedBy', { tier: t(`tier.${skill.shadowedBy.tier}`) })}</span>
           )}
         </span>
       </button>
       <span className="skill-actions">
-        {skill.pendingTrust && (
+        {held && (
           <button
             type="button"
             className="small"
@@ -80,9 +82,9 @@ export const SkillRow = memo(function SkillRow({ skill, selected, onSelect, onTo
           title={
             skill.broken
               ? say(skill.broken.words, skill.broken.message)
-              : skill.audit === 'P0'
+              : level === 'P0'
                 ? `${t('skills.whyBlocked', { name: skill.name })} ${why}`.trim()
-                : skill.pendingTrust
+                : held
                   ? t('skills.whyUntrusted', { name: skill.name })
                   : !skill.enabled && why
                     ? why

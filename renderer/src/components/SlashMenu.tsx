@@ -4,7 +4,7 @@
 // the box spreads `aria` on its textarea, asks `onKeyDown` first and renders `menu` beside it.
 import { useId, useMemo, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SkillItem } from '../api/types';
+import type { SkillRowData } from '../state/skills';
 import { useView } from '../state/store';
 
 /** Rows the menu shows at most. */
@@ -17,7 +17,7 @@ export function slashQuery(text: string): string | undefined {
 }
 
 /** Enabled, unshadowed skills whose name, description or a trigger holds the query; names that start with it first. */
-export function slashMatches(skills: SkillItem[], query: string): SkillItem[] {
+export function slashMatches(skills: SkillRowData[], query: string): SkillRowData[] {
   const q = query.toLowerCase();
   const usable = skills.filter((s) => s.enabled && !s.shadowedBy && !s.broken);
   const hit = usable.filter(
@@ -26,7 +26,7 @@ export function slashMatches(skills: SkillItem[], query: string): SkillItem[] {
       s.description.toLowerCase().includes(q) ||
       s.triggers.some((t) => t.toLowerCase().includes(q)),
   );
-  const starts = (s: SkillItem) => (s.name.toLowerCase().startsWith(q) ? 0 : 1);
+  const starts = (s: SkillRowData) => (s.name.toLowerCase().startsWith(q) ? 0 : 1);
   return hit.sort((a, b) => starts(a) - starts(b) || a.name.localeCompare(b.name)).slice(0, MAX_ROWS);
 }
 
@@ -51,7 +51,7 @@ export function useSlashMenu(text: string, setText: (t: string) => void): SlashM
   const at = Math.min(active, Math.max(rows.length - 1, 0));
   const optionId = (i: number) => `${id}-opt-${i}`;
 
-  const pick = (s: SkillItem) => {
+  const pick = (s: SkillRowData) => {
     setText(`/${s.name} `);
     setActive(0);
   };

@@ -5,7 +5,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
-import type { SkillDetail } from '../api/types';
+import type { SkillDetail } from '../../../preload/contract';
+import { auditLevel, waitsForTrust } from '../state/skills';
 import { useView } from '../state/store';
 import { AuditFindings } from './Findings';
 import { LevelBadge } from './Levels';
@@ -18,6 +19,8 @@ export function TrustReview({ name, tier }: { name: string; tier: string }) {
   const ws = useView((s) => s.workspace?.path ?? '');
   const set = useView((s) => s.set);
   const [d, setD] = useState<SkillDetail>();
+  // The content hash the user reviews: trusting is bound to it.
+  const hash = d && (d.report?.contentHash ?? d.audit.contentHash);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<'trusted' | 'rejected'>();
@@ -30,7 +33,7 @@ export function TrustReview({ name, tier }: { name: string; tier: string }) {
 
   useEffect(() => {
     let live = true;
-    client.showSkill(ws, name, tier).then(
+    client.call('skills.show', { name }).then(
       (x) => live && setD(x),
       (e) => live && setError(errorText(e)),
     );
@@ -40,11 +43,11 @@ export function TrustReview({ name, tier }: { name: string; tier: string }) {
   }, [client, ws, name, tier]);
 
   async function approve() {
-    if (!d?.contentHash) return;
+    if (!hash) return;
     setBusy(true);
     setError(undefined);
     try {
-      await client.trustSkill(ws, d.name, d.contentHash);
+      await client.call('skills.trust', { name: d!.name, contentHash: hash });
       setOutcome('trusted');
       const s = useView.getState();
       s.set({ catalogTick: s.catalogTick + 1 });
@@ -55,24 +58,25 @@ export function TrustReview({ name, tier }: { name: string; tier: string }) {
     }
   }
 
-  const canTrust = !!d && !outcome && d.pendingTrust && d.audit !== 'P0' && !!d.contentHash;
+  const level = d && auditLevel(d);
+  const canTrust = !!d && !outcome && waitsForTrust(d) && level !== 'P0' && !!hash;
   return (
     <Modal title={t('trust.title', { name })} onClose={close} wide>
       {!d && !error && <p className="muted">{t('common.loading')}</p>}
       {d && (
         <div className="report">
           <p className="report-head">
-            {d.audit && <LevelBadge level={d.audit} big />} <strong>{d.name}</strong>{' '}
+            {level && <LevelBadge level={level} big />} <strong>{d.name}</strong>{' '}
             <span className="muted">{t(`tier.${d.tier}`)}</span>
           </p>
           <p>{d.description}</p>
-          {d.audit === 'P0' && (
+          {level === 'P0' && (
             <p role="alert" className="error">
               {t('trust.blocked')}
             </p>
           )}
-          {!d.pendingTrust && d.audit !== 'P0' && !outcome && <p className="muted">{t('trust.nothingToDo')}</p>}
-          <AuditFindings findings={d.findings} permissions={d.permissions} contentHash={d.contentHash} />
+          {!waitsForTrust(d) && level !== 'P0' && !outcome && <p className="muted">{t('trust.nothingToDo')}</p>}
+          <AuditFindings findings={d.report?.findings ?? []} permissions={d.permissions} contentHash={hash} />
           {outcome && (
             <p role="status" className="ok">
               {t(outcome === 'trusted' ? 'trust.trusted' : 'trust.rejected', { name: d.name })}

@@ -2,7 +2,8 @@
 // The main process is the source of truth; everything here is a copy refreshed from the client.
 import i18n from 'i18next';
 import { create } from 'zustand';
-import type { BrokenSkillView, ChatEvent, ChatMessage, ChatPart, Decision, SkillItem } from '../api/types';
+import type { ChatEvent, ChatMessage, ChatPart, Decision } from '../api/types';
+import { firstProblem, type BrokenSkill, type SkillRowData } from './skills';
 import type { AttachmentMeta, SandboxStatus, WorkspaceInfo } from '../../../preload/contract';
 import { withNotice, withoutNotice, type Notice, type NoticeInput } from './notices';
 
@@ -19,9 +20,9 @@ export interface ViewState {
   setup?: 'first' | 'settings';
   /** The open folder's OS sandbox as main last said (the header badge, Settings, the banner), or why it is not known. */
   sandbox?: SandboxStatus | { error: string };
-  skills: SkillItem[];
+  skills: SkillRowData[];
   /** SKILL.md files that could not be read (the sidebar's "could not be read" group). */
-  broken: BrokenSkillView[];
+  broken: BrokenSkill[];
   skillsError?: string;
   skillsLoading: boolean;
   filter: string;
@@ -77,10 +78,10 @@ export interface ViewState {
    * A fresh list. A skill shown before whose SKILL.md is now among `broken` (edited into a state that does not parse)
    * keeps its row, off and marked broken with the error, until it reads again.
    */
-  setSkills(s: SkillItem[], broken?: BrokenSkillView[]): void;
-  patchSkill(name: string, tier: string, p: Partial<SkillItem>): void;
+  setSkills(s: SkillRowData[], broken?: BrokenSkill[]): void;
+  patchSkill(name: string, tier: string, p: Partial<SkillRowData>): void;
   /** Replace one row (same name and tier); false when the list has no such row. */
-  replaceSkill(s: SkillItem): boolean;
+  replaceSkill(s: SkillRowData): boolean;
   addUserMessage(id: string, text: string, files?: AttachmentMeta[]): void;
   /** Takes back a message shown before it was sent (sending failed: it goes back into the input box). */
   dropMessage(id: string): void;
@@ -220,21 +221,13 @@ export const useView = create<ViewState>((set, get) => ({
     const byDir = new Map(broken.map((b) => [b.dir, b]));
     const have = new Set(fresh.map((s) => `${s.tier}\n${s.name}`));
     const kept = get()
-      .skills.filter((s) => byDir.has(s.path) && !have.has(`${s.tier}\n${s.name}`))
-      .map((s) => {
-        const b = byDir.get(s.path)!;
-        return {
-          ...s,
-          enabled: false,
-          checking: false,
-          pendingTrust: false,
-          broken: {
-            file: b.file,
-            ...(b.line ? { line: b.line } : {}),
-            message: b.message,
-            ...(b.words ? { words: b.words } : {}),
-          },
-        };
+      .skills.filter((s) => byDir.has(s.dir) && !have.has(`${s.tier}\n${s.name}`))
+      .map((s): SkillRowData => {
+        const b = byDir.get(s.dir)!;
+        // Off, no longer checking nor waiting for trust: what it is now is the error.
+        const status = s.audit.status === 'blocked' ? 'blocked' : 'clean';
+        const broken = firstProblem(b) ?? { severity: 'error' as const, code: 'broken', file: b.file, message: '' };
+        return { ...s, enabled: false, audit: { ...s.audit, status }, broken };
       });
     set({ skills: kept.length ? [...fresh, ...kept] : fresh, broken, skillsError: undefined, skillsLoading: false });
   },

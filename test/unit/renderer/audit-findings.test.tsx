@@ -9,7 +9,7 @@ import { InstallDialog } from '../../../renderer/src/components/InstallDialog';
 import { TrustReview } from '../../../renderer/src/components/TrustReview';
 import type { InstallReport } from '../../../renderer/src/api/types';
 import type { OpenedSource } from '../../../preload/contract';
-import { asks, memoryClient, skill } from './memory-client';
+import { asks, audited, memoryClient, skill } from './memory-client';
 import { renderWith, WS } from './render';
 
 const finding = {
@@ -81,7 +81,7 @@ async function trustReviewBlock(): Promise<string> {
   const c = memoryClient({
     // skills.show reports the permissions of the listed skill.
     skills: [
-      Object.assign(skill('fetcher', { tier: 'project', pendingTrust: true, enabled: false, audit: 'P1' }), {
+      Object.assign(skill('fetcher', { tier: 'project', enabled: false, audit: audited('P1', 'needs-trust') }), {
         permissions,
       }),
     ],

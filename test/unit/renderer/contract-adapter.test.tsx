@@ -34,48 +34,7 @@ function transport(answers: Answers) {
   };
 }
 
-const audit = { status: 'needs-trust' as const, level: 'P1' as const, findings: 1, contentHash: 'h-123' };
-const summary = {
-  name: 'deploy',
-  description: 'Ship it',
-  tier: 'project' as const,
-  source: 'agents' as const,
-  dir: '/w/.agents/skills/deploy',
-  file: '/w/.agents/skills/deploy/SKILL.md',
-  enabled: false,
-  disabledReason: 'P1 not trusted yet',
-  shadows: [],
-  diagnostics: [
-    { severity: 'warning' as const, code: 'x', file: 'SKILL.md', line: 2, message: 'm' },
-    { severity: 'info' as const, code: 'y', file: 'SKILL.md', message: 'i' },
-  ],
-  audit,
-  triggers: ['ship it', '发布上线'],
-};
-
 describe('contract client adapter', () => {
-  it('maps skills.list to sidebar rows and trusts with the content hash the review showed', async () => {
-    const { t, calls } = transport({
-      'skills.list': () => ({ skills: [summary], broken: [], diagnostics: [] }),
-      'skills.trust': () => ({ ...summary, enabled: true, audit: { ...audit, status: 'trusted' } }),
-    });
-    const c = adapt(createClient(t), 'serve', false);
-    const [row] = await c.listSkills('/w');
-    expect(row).toMatchObject({
-      name: 'deploy',
-      tier: 'project',
-      agents: true,
-      enabled: false,
-      diagnostics: 1,
-      audit: 'P1',
-      pendingTrust: true,
-    });
-    expect(row!.triggers).toEqual(['ship it', '发布上线']);
-    await c.trustSkill('/w', 'deploy', 'h-123');
-    expect(calls.at(-1)).toEqual({ method: 'skills.trust', input: { name: 'deploy', contentHash: 'h-123' } });
-    expect(c.nativeDialogs).toBe(false);
-  });
-
   it('turns an install outcome into the dialog report and approves with the audited hash', async () => {
     const report = {
       skill: 'fetcher',
@@ -306,30 +265,5 @@ describe('contract client adapter', () => {
       c.installZip!('/w', { name: 'big.zip', bytes: new Uint8Array(MAX_UPLOAD_BYTES + 1) }, 'user'),
     ).rejects.toMatchObject({ code: 'refused', message: /big\.zip is 4\.0 MB/ });
     expect(calls.length).toBe(n);
-  });
-
-  it('a verdict with its row patches that row; only added or removed skills ask for the whole list', async () => {
-    const { t, emit } = transport({});
-    const c = adapt(
-      createClient(t, {
-        onContractViolation: (w) => {
-          throw new Error(w);
-        },
-      }),
-      'serve',
-      false,
-    );
-    const lists: (string | undefined)[] = [];
-    const rows: string[] = [];
-    c.onCatalogChanged((w) => lists.push(w));
-    c.onSkillChanged!((s) => rows.push(`${s.name}:${s.pendingTrust ? 'pending' : 'ok'}`));
-    emit('catalog.changed', { workspace: '/w', added: [], removed: [], changed: ['deploy'] });
-    emit('audit.verdict', { name: 'deploy', audit, skill: summary });
-    expect(lists).toHaveLength(0);
-    expect(rows).toEqual(['deploy:pending']);
-    emit('catalog.changed', { workspace: '/w', added: ['x'], removed: [], changed: [] });
-    emit('audit.verdict', { name: 'old', audit });
-    // The catalog names its folder; a verdict without a row is the open folder's.
-    expect(lists).toEqual(['/w', undefined]);
   });
 });

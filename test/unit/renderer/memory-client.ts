@@ -13,15 +13,13 @@ import {
 } from '../../../preload/contract';
 import type { KnackClient } from '../../../renderer/src/api/client';
 import { useView } from '../../../renderer/src/state/store';
+import type { ChatEvent, ChatMessage, InstallReport } from '../../../renderer/src/api/types';
+import type { BrokenSkill } from '../../../renderer/src/state/skills';
 import type {
-  BrokenSkillView,
-  ChatEvent,
-  ChatMessage,
-  InstallReport,
+  AuditFinding,
+  AuditState,
   SkillDetail,
-  SkillItem,
-} from '../../../renderer/src/api/types';
-import type {
+  SkillSummary,
   PolicyRule,
   SettingsView,
   ContextView,
@@ -37,18 +35,27 @@ import type {
   WorkspaceInfo,
 } from '../../../preload/contract';
 
-export function skill(name: string, p: Partial<SkillItem> = {}): SkillItem {
+/** A skill as skills.list sends it: built in, on, audited clean, unless given. */
+export function skill(name: string, p: Partial<SkillSummary> = {}): SkillSummary {
   return {
     name,
     description: `${name} does things`,
     tier: 'builtin',
-    agents: false,
+    source: 'workbuddy',
+    dir: `/skills/${name}`,
+    file: `/skills/${name}/SKILL.md`,
     enabled: true,
+    shadows: [],
+    diagnostics: [],
+    audit: { status: 'clean', findings: 0 },
     triggers: [],
-    diagnostics: 0,
-    path: `/skills/${name}`,
     ...p,
   };
+}
+
+/** An audit state: `audited('P1', 'needs-trust')` is a P1 skill waiting for trust. */
+export function audited(level: AuditState['level'], status: AuditState['status'] = 'clean'): AuditState {
+  return { status, ...(level ? { level } : {}), findings: level === 'P2' || !level ? 0 : 1 };
 }
 
 /** What the fake main answers, per contract method (input with its defaults filled in, as main receives it). */
@@ -112,20 +119,22 @@ export interface MemoryClient extends KnackClient {
   handlers: Handlers;
   /** Push a contract event to the window (checked against the contract first). */
   event<E extends EventName>(name: E, payload: EventPayload<E>): void;
-  skills: SkillItem[];
-  /** SKILL.md files that could not be read (listCatalog). */
-  broken: BrokenSkillView[];
+  skills: SkillSummary[];
+  /** SKILL.md files that could not be read (skills.list). */
+  broken: BrokenSkill[];
   failing: Set<string>;
   /** The conversation main remembers as open, by workspace (sessions.remember / sessions.remembered). */
   remembered: Record<string, string>;
   /** While set, sendMessage waits for it (the engine has not answered yet). */
   sendGate?: Promise<void>;
   emit(e: ChatEvent): void;
+  /** catalog.changed for folder `ws` (default: the open one), with nothing named: the list is read again. */
   catalogChanged(ws?: string): void;
-  skillChanged(s: SkillItem): void;
+  /** audit.verdict carrying the skill's row. */
+  skillChanged(s: SkillSummary): void;
   installReports: Record<string, InstallReport>;
   /** Audit findings skills.show reports, by skill name. */
-  findings: Record<string, SkillDetail['findings']>;
+  findings: Record<string, AuditFinding[]>;
   /** What context.get answers (loaded skills, sections, what was left out, tokens spent). */
   context: ContextView;
   /** What settings.get answers (the provider in use, the presets with where their keys come from, the ceiling). */
@@ -160,8 +169,6 @@ export function memoryClient(
   init: Partial<Pick<MemoryClient, 'skills' | 'tools' | 'servers'> & { loaded: LoadedSkill[] }> = {},
 ): MemoryClient {
   const chat = new Set<(e: ChatEvent) => void>();
-  const catalog = new Set<(w?: string) => void>();
-  const rows = new Set<(s: SkillItem) => void>();
   const subscribers = new Set<(name: string, payload: unknown) => void>();
   // Answers or events outside the contract fail the test where they happen.
   const contract = createClient(
@@ -200,6 +207,32 @@ export function memoryClient(
     call: contract.call,
     on: contract.on,
     handlers: {
+      'skills.list': () => ({ skills: structuredClone(c.skills), broken: structuredClone(c.broken), diagnostics: [] }),
+      'skills.show': ({ name }) => {
+        const s = c.skills.find((x) => x.name === name);
+        if (!s) throw contractError('not_found', `no skill named ${name}`);
+        const d: SkillDetail = {
+          ...structuredClone(s),
+          audit: { ...s.audit, contentHash: `hash-${name}` },
+          body: `# ${name}\n\nDo the thing.`,
+          resources: ['references/a.md'],
+          readWhen: s.triggers,
+          dependsOn: [],
+          allowedTools: [],
+          ...(c.findings[name] ? { report: report(s, c.findings[name]) } : {}),
+        };
+        return d;
+      },
+      'skills.setEnabled': ({ name, enabled }) => {
+        for (const s of c.skills) if (s.name === name) s.enabled = enabled;
+        return structuredClone(c.skills.find((x) => x.name === name)!);
+      },
+      'skills.trust': ({ name, contentHash }) => {
+        if (contentHash !== `hash-${name}`) throw contractError('conflict', `${name} changed since it was shown`);
+        const s = c.skills.find((x) => x.name === name)!;
+        Object.assign(s, { audit: audited('P1', 'trusted'), enabled: true });
+        return structuredClone(s);
+      },
       'tools.list': () => ({ tools: c.tools }),
       'tools.search': ({ query }) => ({
         hits: c.tools
@@ -266,8 +299,8 @@ export function memoryClient(
         return { unloaded: true };
       },
       'skills.trustAll': ({ dryRun }) => {
-        const p = c.skills.filter((s) => s.pendingTrust);
-        if (!dryRun) for (const s of p) s.pendingTrust = false;
+        const p = c.skills.filter((s) => s.audit.status === 'needs-trust');
+        if (!dryRun) for (const s of p) s.audit = { ...s.audit, status: 'trusted' };
         return {
           trusted: p.map((s) => s.name),
           refused: [],
@@ -358,13 +391,13 @@ export function memoryClient(
     nativeDialogs: false,
     calls: [] as MemoryClient['calls'],
     skills: init.skills ?? [],
-    broken: [] as BrokenSkillView[],
+    broken: [] as BrokenSkill[],
     held: [] as MemoryClient['held'],
     heldRemoved: [] as string[],
     failing: new Set<string>(),
     remembered: {} as Record<string, string>,
     installReports: {} as Record<string, InstallReport>,
-    findings: {} as Record<string, SkillDetail['findings']>,
+    findings: {} as Record<string, AuditFinding[]>,
     sessions: [session('s1', 'First chat')],
     searchHits: {} as Record<string, SessionHit[]>,
     modelChoices: {
@@ -441,46 +474,15 @@ export function memoryClient(
       for (const h of chat) h(e);
     },
     catalogChanged(ws?: string) {
-      for (const h of catalog) h(ws);
+      const workspace = ws ?? useView.getState().workspace?.path ?? '';
+      c.event('catalog.changed', { workspace, added: [], removed: [], changed: [] });
     },
-    skillChanged(s: SkillItem) {
-      for (const h of rows) h(s);
+    skillChanged(s: SkillSummary) {
+      c.event('audit.verdict', { name: s.name, audit: s.audit, skill: s });
     },
   } as MemoryClient;
 
   const api: Omit<KnackClient, 'mode' | 'nativeDialogs' | 'call' | 'on' | 'setPlanMode'> = {
-    async listSkills() {
-      return c.skills.map((s) => ({ ...s }));
-    },
-    async listCatalog() {
-      return { skills: c.skills.map((s) => ({ ...s })), broken: c.broken.map((b) => ({ ...b })) };
-    },
-    async showSkill(_w, name) {
-      const s = c.skills.find((x) => x.name === name);
-      if (!s) throw { code: 'not_found', message: `no skill named ${name}` };
-      const d: SkillDetail = {
-        ...s,
-        manifest: { name },
-        contentHash: `hash-${name}`,
-        findings: c.findings[name] ?? [],
-        diagnosticList: [],
-        resources: ['references/a.md'],
-        body: `# ${name}\n\nDo the thing.`,
-      };
-      return d;
-    },
-    async setSkillEnabled(_w, name, enabled) {
-      for (const s of c.skills) if (s.name === name) s.enabled = enabled;
-    },
-    async trustSkill(_w, name, hash) {
-      if (hash !== `hash-${name}`) throw { code: 'conflict', message: `${name} changed since it was shown` };
-      for (const s of c.skills)
-        if (s.name === name) {
-          s.pendingTrust = false;
-          s.audit = 'P1';
-          s.enabled = true;
-        }
-    },
     async installSkill(_w, source) {
       const r = c.installReports[source];
       if (!r) throw { code: 'not_found', message: `${source}: no such file or folder` };
@@ -524,14 +526,6 @@ export function memoryClient(
       chat.add(h);
       return () => chat.delete(h);
     },
-    onCatalogChanged(h) {
-      catalog.add(h);
-      return () => catalog.delete(h);
-    },
-    onSkillChanged(h) {
-      rows.add(h);
-      return () => rows.delete(h);
-    },
   };
 
   for (const [name, fn] of Object.entries(api)) {
@@ -542,4 +536,19 @@ export function memoryClient(
     };
   }
   return c;
+}
+
+/** The audit report skills.show carries for a skill with findings (bound to the hash the test trusts with). */
+function report(s: SkillSummary, findings: AuditFinding[]): NonNullable<SkillDetail['report']> {
+  const level = s.audit.level ?? (findings.some((f) => f.level === 'P0') ? 'P0' : 'P1');
+  return {
+    skill: s.name,
+    dir: s.dir,
+    level,
+    findings,
+    contentHash: `hash-${s.name}`,
+    files: 1,
+    bytes: 100,
+    manifestDiagnostics: [],
+  };
 }

@@ -181,7 +181,7 @@ describe('notices (component)', () => {
 
   it('Retry on a failed switch makes the call again and the notice goes', async () => {
     const c = memoryClient({ skills: [skill('deploy', { tier: 'project' })] });
-    c.failing.add('setSkillEnabled');
+    c.failing.add('skills.setEnabled');
     renderWith(
       <>
         <Sidebar />
@@ -192,13 +192,13 @@ describe('notices (component)', () => {
     );
     await userEvent.click(await screen.findByRole('switch', { name: 'Enable deploy' }));
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toMatch(/deploy could not be turned off: .*setSkillEnabled failed on purpose/);
-    c.failing.delete('setSkillEnabled');
+    expect(alert.textContent).toMatch(/deploy could not be turned off: .*skills.setEnabled failed on purpose/);
+    c.failing.delete('skills.setEnabled');
     await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
     await waitFor(() =>
       expect(screen.getByRole('switch', { name: 'Enable deploy' }).getAttribute('aria-checked')).toBe('false'),
     );
-    expect(c.calls.filter((x) => x.method === 'setSkillEnabled')).toHaveLength(2);
+    expect(c.calls.filter((x) => x.method === 'skills.setEnabled')).toHaveLength(2);
     expect(screen.queryByRole('alert')).toBeNull();
   });
 

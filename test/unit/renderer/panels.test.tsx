@@ -8,7 +8,7 @@ import { LoadedSkills } from '../../../renderer/src/components/LoadedSkills';
 import { Sessions } from '../../../renderer/src/components/Sessions';
 import { SkillDetail } from '../../../renderer/src/components/SkillDetail';
 import { useView } from '../../../renderer/src/state/store';
-import { asks, memoryClient, session, skill } from './memory-client';
+import { asks, audited, memoryClient, session, skill } from './memory-client';
 import { renderWith, WS } from './render';
 
 const loaded = [
@@ -92,24 +92,44 @@ describe('context meter', () => {
 
 describe('skill detail', () => {
   it('shows manifest facts, permissions, findings, resources and the rendered SKILL.md', async () => {
-    const c = memoryClient({ skills: [skill('deploy', { tier: 'project', audit: 'P1', triggers: ['上线'] })] });
-    c.showSkill = async () => ({
+    const c = memoryClient({
+      skills: [skill('deploy', { tier: 'project', audit: audited('P1', 'trusted'), triggers: ['上线'] })],
+    });
+    c.handlers['skills.show'] = () => ({
       ...c.skills[0]!,
-      manifest: { name: 'deploy' },
+      readWhen: c.skills[0]!.triggers,
+      dependsOn: [],
+      allowedTools: [],
       permissions: asks({ tools: ['bash'], read: ['**'], write: ['dist/**'] }),
-      findings: [
+      report: {
+        skill: 'deploy',
+        dir: c.skills[0]!.dir,
+        level: 'P1',
+        contentHash: 'hash-deploy',
+        files: 2,
+        bytes: 200,
+        manifestDiagnostics: [],
+        findings: [
+          {
+            file: 'scripts/go.sh',
+            line: 4,
+            level: 'P1',
+            rule: 'x',
+            family: 'exec',
+            message: 'runs a remote script',
+            excerpt: 'curl | sh',
+          },
+        ],
+      },
+      diagnostics: [
         {
-          file: 'scripts/go.sh',
-          line: 4,
-          level: 'P1',
-          rule: 'x',
-          family: 'exec',
-          message: 'runs a remote script',
-          excerpt: 'curl | sh',
+          severity: 'warning',
+          code: 'w',
+          file: 'SKILL.md',
+          line: 2,
+          field: 'name',
+          message: 'differs from the folder',
         },
-      ],
-      diagnosticList: [
-        { severity: 'warning', file: 'SKILL.md', line: 2, field: 'name', message: 'differs from the folder' },
       ],
       resources: ['scripts/go.sh'],
       body: '# Deploying\n\nRun the checks.',

@@ -5,29 +5,37 @@ import userEvent from '@testing-library/user-event';
 import { Sidebar } from '../../../renderer/src/components/Sidebar';
 import { useView } from '../../../renderer/src/state/store';
 import { noticeText } from '../../../renderer/src/state/notices';
-import type { BrokenSkillView } from '../../../renderer/src/api/types';
-import { memoryClient, skill } from './memory-client';
+import type { Diagnostic } from '../../../preload/contract';
+import type { BrokenSkill } from '../../../renderer/src/state/skills';
+import { audited, memoryClient, skill } from './memory-client';
 import { renderWith, WS } from './render';
 
 const three = () => [
   skill('git-commit', { triggers: ['提交代码', 'commit'], description: 'Clean commits' }),
-  skill('notes', { tier: 'user', agents: true }),
-  skill('deploy', { tier: 'project', audit: 'P1', diagnostics: 2 }),
+  skill('notes', { tier: 'user', source: 'agents' }),
+  skill('deploy', {
+    tier: 'project',
+    audit: audited('P1', 'trusted'),
+    diagnostics: [problem('a'), problem('b'), { ...problem('c'), severity: 'info' }],
+  }),
   skill('git-commit', { tier: 'project', description: 'Project override' }),
 ];
 
+/** A warning in a SKILL.md. */
+const problem = (message: string): Diagnostic => ({ severity: 'warning', code: 'w', file: 'SKILL.md', message });
+
 /** A project skill whose SKILL.md could not be read, with its first error. */
-const badSkill = (d: Omit<BrokenSkillView, 'tier' | 'dir' | 'file'>): BrokenSkillView => ({
+const badSkill = (d: Partial<Diagnostic> & { message: string }, dir = '/w/.workbuddy/skills/bad'): BrokenSkill => ({
   tier: 'project',
-  dir: '/w/.workbuddy/skills/bad',
-  file: '/w/.workbuddy/skills/bad/SKILL.md',
-  ...d,
+  dir,
+  file: `${dir}/SKILL.md`,
+  diagnostics: [{ severity: 'error', code: 'e', file: `${dir}/SKILL.md`, ...d }],
 });
 
 describe('skills sidebar', () => {
   it('groups skills by tier with the project tier first and marks a shadowed skill', async () => {
     const c = memoryClient({ skills: three() });
-    c.skills[0]!.shadowedBy = 'project';
+    c.skills[0]!.shadowedBy = { tier: 'project', file: '/w/.workbuddy/skills/git-commit/SKILL.md' };
     renderWith(<Sidebar />, c, { workspace: WS });
     const headings = await screen.findAllByRole('heading', { level: 3 });
     expect(headings.map((h) => h.textContent)).toEqual(['Project (2)', 'User (1)', 'Built-in (1)']);
@@ -62,16 +70,18 @@ describe('skills sidebar', () => {
     await waitFor(() =>
       expect(screen.getByRole('switch', { name: 'Enable deploy' }).getAttribute('aria-checked')).toBe('false'),
     );
-    expect(c.calls.find((x) => x.method === 'setSkillEnabled')?.args).toEqual([WS.path, 'deploy', false]);
+    expect(c.calls.find((x) => x.method === 'skills.setEnabled')?.args).toEqual([{ name: 'deploy', enabled: false }]);
   });
 
   it('rolls the switch back and shows the error when the engine refuses', async () => {
     const c = memoryClient({ skills: three() });
-    c.failing.add('setSkillEnabled');
+    c.failing.add('skills.setEnabled');
     renderWith(<Sidebar />, c, { workspace: WS });
     await userEvent.click(await screen.findByRole('switch', { name: 'Enable deploy' }));
     await waitFor(() =>
-      expect(noticeText(useView.getState().notices[0] ?? { text: '' })).toContain('setSkillEnabled failed on purpose'),
+      expect(noticeText(useView.getState().notices[0] ?? { text: '' })).toContain(
+        'skills.setEnabled failed on purpose',
+      ),
     );
     expect(screen.getByRole('switch', { name: 'Enable deploy' }).getAttribute('aria-checked')).toBe('true');
   });
@@ -79,22 +89,22 @@ describe('skills sidebar', () => {
   it('shows "checking…" while an audit runs, and Trust on a pending skill opens its review (trusts nothing)', async () => {
     const c = memoryClient({
       skills: [
-        skill('slow', { checking: true, tier: 'user' }),
-        skill('risky', { tier: 'project', pendingTrust: true, enabled: false, audit: 'P1' }),
+        skill('slow', { audit: audited(undefined, 'checking'), tier: 'user' }),
+        skill('risky', { tier: 'project', enabled: false, audit: audited('P1', 'needs-trust') }),
       ],
     });
     renderWith(<Sidebar />, c, { workspace: WS });
     expect(await screen.findByText('checking…')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Trust risky' }));
     expect(useView.getState().trustReview).toEqual({ name: 'risky', tier: 'project' });
-    expect(c.calls.some((x) => x.method === 'trustSkill')).toBe(false);
+    expect(c.calls.some((x) => x.method === 'skills.trust')).toBe(false);
   });
 
   it('trust all shows the grouped summary and trusts only after confirmation', async () => {
     const c = memoryClient({
       skills: [
-        skill('a', { pendingTrust: true, tier: 'project' }),
-        skill('b', { pendingTrust: true, tier: 'project' }),
+        skill('a', { audit: audited('P1', 'needs-trust'), tier: 'project' }),
+        skill('b', { audit: audited('P1', 'needs-trust'), tier: 'project' }),
       ],
     });
     renderWith(<Sidebar />, c, { workspace: WS });
@@ -125,9 +135,9 @@ describe('skills sidebar', () => {
 
   it('shows the error when the skills cannot be listed', async () => {
     const broken = memoryClient();
-    broken.failing.add('listCatalog');
+    broken.failing.add('skills.list');
     renderWith(<Sidebar />, broken, { workspace: WS });
-    expect((await screen.findByRole('alert')).textContent).toContain('listCatalog failed on purpose');
+    expect((await screen.findByRole('alert')).textContent).toContain('skills.list failed on purpose');
   });
 
   it('renders only a window of 2,000 skills', async () => {
@@ -155,16 +165,19 @@ describe('skills sidebar', () => {
     const c = memoryClient({ skills: three() });
     renderWith(<Sidebar />, c, { workspace: WS });
     const sw = await screen.findByRole('switch', { name: 'Enable deploy' });
-    const reads = c.calls.filter((x) => x.method === 'listSkills').length;
+    const reads = c.calls.filter((x) => x.method === 'skills.list').length;
     const row = {
       ...c.skills.find((s) => s.name === 'deploy')!,
       enabled: !sw.getAttribute('aria-checked')?.startsWith('t'),
-      audit: 'P1' as const,
-      pendingTrust: true,
+      audit: audited('P1', 'needs-trust'),
     };
     act(() => c.skillChanged(row));
     expect(await screen.findByRole('button', { name: 'Trust deploy' })).toBeTruthy();
-    expect(c.calls.filter((x) => x.method === 'listSkills').length).toBe(reads);
+    expect(c.calls.filter((x) => x.method === 'skills.list').length).toBe(reads);
+    // a change naming only changed skills waits for their verdicts; another folder's change is not this list's
+    act(() => c.event('catalog.changed', { workspace: WS.path, added: [], removed: [], changed: ['deploy'] }));
+    act(() => c.event('catalog.changed', { workspace: '/elsewhere', added: ['x'], removed: [], changed: [] }));
+    expect(c.calls.filter((x) => x.method === 'skills.list').length).toBe(reads);
     // a row the list does not have yet: read the list
     c.skills.push(skill('newcomer', { tier: 'user' }));
     act(() => c.skillChanged(skill('newcomer', { tier: 'user' })));
@@ -194,7 +207,7 @@ describe('skills sidebar', () => {
     await screen.findByRole('switch', { name: 'Enable deploy' });
     const deploy = c.skills.find((s) => s.name === 'deploy')!;
     c.skills = c.skills.filter((s) => s !== deploy);
-    c.broken = [{ tier: 'project', dir: deploy.path, file: `${deploy.path}/SKILL.md`, line: 2, message: 'bad YAML' }];
+    c.broken = [badSkill({ line: 2, message: 'bad YAML' }, deploy.dir)];
     act(() => c.catalogChanged(WS.path));
     await screen.findByText('could not be read');
     const sw = screen.getByRole('switch', { name: 'Enable deploy' }) as HTMLButtonElement;
@@ -215,7 +228,7 @@ describe('why a switch is off, in Chinese', () => {
       skills: [
         skill('inject', {
           tier: 'project',
-          audit: 'P0',
+          audit: audited('P0', 'blocked'),
           enabled: false,
           disabledReason: 'audit P0 (refused): run.sh:3 exec.pipe-to-shell: downloads code and runs it straight away',
           disabledWords: {

@@ -13,7 +13,7 @@ const skills = [
   skill('git-commit', { triggers: ['提交代码'], description: 'Clean commits' }),
   skill('weekly-report', { tier: 'user', description: 'The weekly report' }),
   skill('off-skill', { enabled: false }),
-  skill('git-commit', { tier: 'user', shadowedBy: 'builtin' }),
+  skill('git-commit', { tier: 'user', shadowedBy: { tier: 'builtin', file: '/skills/git-commit/SKILL.md' } }),
 ];
 
 const box = () => document.querySelector('.composer textarea') as HTMLTextAreaElement;

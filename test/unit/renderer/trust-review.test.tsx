@@ -7,14 +7,14 @@ import userEvent from '@testing-library/user-event';
 import { App } from '../../../renderer/src/App';
 import { useView } from '../../../renderer/src/state/store';
 import { noticeText } from '../../../renderer/src/state/notices';
-import { memoryClient, skill } from './memory-client';
+import { audited, memoryClient, skill } from './memory-client';
 import { renderWith, WS } from './render';
 
 function client() {
   const c = memoryClient({
     skills: [
-      skill('risky', { tier: 'project', pendingTrust: true, enabled: false, audit: 'P1' }),
-      skill('evil', { tier: 'project', enabled: false, audit: 'P0' }),
+      skill('risky', { tier: 'project', enabled: false, audit: audited('P1', 'needs-trust') }),
+      skill('evil', { tier: 'project', enabled: false, audit: audited('P0', 'blocked') }),
     ],
   });
   c.findings.risky = [
@@ -45,7 +45,7 @@ describe('trust review', () => {
     await waitFor(() => expect(document.activeElement?.textContent).toBe('Reject'));
     await userEvent.keyboard('{Enter}');
     expect(await within(dialog).findByText('Rejected: risky stays off.')).toBeTruthy();
-    expect(c.calls.some((x) => x.method === 'trustSkill')).toBe(false);
+    expect(c.calls.some((x) => x.method === 'skills.trust')).toBe(false);
     expect(document.activeElement?.textContent).toBe('Close');
     await userEvent.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -54,7 +54,9 @@ describe('trust review', () => {
     const again = await screen.findByRole('dialog', { name: 'Review risky' });
     await userEvent.click(await within(again).findByRole('button', { name: 'Approve' }));
     expect(await within(again).findByText(/risky is trusted and on/)).toBeTruthy();
-    expect(c.calls.find((x) => x.method === 'trustSkill')?.args).toEqual([WS.path, 'risky', 'hash-risky']);
+    expect(c.calls.find((x) => x.method === 'skills.trust')?.args).toEqual([
+      { name: 'risky', contentHash: 'hash-risky' },
+    ]);
   });
 
   it('the switch of an untrusted skill opens its review; the switch of a blocked one says why', async () => {
@@ -62,10 +64,10 @@ describe('trust review', () => {
     renderWith(<App />, c, { workspace: WS });
     await userEvent.click(await screen.findByRole('switch', { name: 'Enable evil' }));
     expect(noticeText(useView.getState().notices[0] ?? { text: '' })).toMatch(/evil is blocked/);
-    expect(c.calls.some((x) => x.method === 'setSkillEnabled')).toBe(false);
+    expect(c.calls.some((x) => x.method === 'skills.setEnabled')).toBe(false);
     await userEvent.click(screen.getByRole('switch', { name: 'Enable risky' }));
     expect(await screen.findByRole('dialog', { name: 'Review risky' })).toBeTruthy();
-    expect(c.calls.some((x) => x.method === 'setSkillEnabled' || x.method === 'trustSkill')).toBe(false);
+    expect(c.calls.some((x) => x.method === 'skills.setEnabled' || x.method === 'skills.trust')).toBe(false);
   });
 
   it('the detail page has Trust / Enable / Disable and never points to the command line', async () => {
@@ -81,7 +83,7 @@ describe('trust review', () => {
     useView.getState().set({ selectedSkill: { name: 'tidy', tier: 'user' } });
     await userEvent.click(await screen.findByRole('button', { name: 'Enable' }));
     await waitFor(() =>
-      expect(c.calls.find((x) => x.method === 'setSkillEnabled')?.args).toEqual([WS.path, 'tidy', true]),
+      expect(c.calls.find((x) => x.method === 'skills.setEnabled')?.args).toEqual([{ name: 'tidy', enabled: true }]),
     );
     await userEvent.click(await screen.findByRole('button', { name: 'Disable' }));
     await waitFor(() => expect(c.skills.find((s) => s.name === 'tidy')?.enabled).toBe(false));
@@ -89,7 +91,7 @@ describe('trust review', () => {
 
   it('a refused trust (the skill turned P0 after it was shown) is said in Chinese, with no English sentence', async () => {
     const c = client();
-    c.trustSkill = async () => {
+    c.handlers['skills.trust'] = () => {
       throw {
         code: 'refused',
         message:
