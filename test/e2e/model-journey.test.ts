@@ -1,8 +1,8 @@
 // The model picker, in Debian's Chromium through serve mode with the fake Anthropic server and a fake
 // OpenAI-compatible one (a provider of the user's own in providers.json) each listing its models: switch the model
 // mid-conversation and the next request names it; the session keeps it after a reload; a model of the other provider
-// answers the next turn over its own wire format; the tokens and cost so far show beside the context meter. Axe clean;
-// screenshots in English and Chinese.
+// answers the next turn over its own wire format; the tokens and cost so far show beside the context meter; a provider
+// added to providers.json by hand shows in the picker without a reload. Axe clean; screenshots in English and Chinese.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeProvidersFile } from '../../main/core/agent/index.js';
@@ -83,4 +83,21 @@ test('switch the model mid-conversation: the next request names it, and the sess
   await page.getByText('Fourth answer.').waitFor({ timeout: 60_000 });
   assert.equal(local!.requests.at(-1)!.body.model, 'gpt-fake-mini');
   assert.ok(local!.modelListings() >= 1, 'its models came from its own list');
+});
+
+test('a provider added to providers.json by hand shows in the picker, without a reload', { skip }, async () => {
+  const { page, dataDir } = app;
+  let loads = 0;
+  page.on('load', () => loads++);
+  const picker = page.getByRole('combobox', { name: 'Model' });
+  const groups = () => picker.locator('optgroup').evaluateAll((gs) => gs.map((g) => g.getAttribute('label')));
+  assert.ok(!(await groups()).includes('lab'));
+  writeProvidersFile(dataDir, {
+    providers: {
+      local: { kind: 'openai', baseURL: local!.url, model: 'gpt-fake', apiKey: 'sk-local-test-4567' },
+      lab: { kind: 'openai', baseURL: local!.url, model: 'gpt-fake-mini', apiKey: 'sk-lab-test-8901' },
+    },
+  });
+  await app.until(async () => (await groups()).includes('lab'));
+  assert.equal(loads, 0, 'the page was not reloaded');
 });
