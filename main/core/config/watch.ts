@@ -8,7 +8,8 @@ import { watch, type FSWatcher } from 'chokidar';
 export interface FileWatcher {
   /** Resolves when the watching has started (changes from then on are heard), or when it is closed. */
   ready: Promise<void>;
-  close(): void;
+  /** Stops calling back at once; resolves when every watch is gone (chokidar closes its watches asynchronously). */
+  close(): Promise<void>;
 }
 
 export interface WatchFilesOptions {
@@ -92,18 +93,18 @@ export function watchFiles(
         }),
       );
     };
-    return { ready: arm(false), close: () => void w?.close() };
+    return { ready: arm(false), close: () => w?.close() ?? Promise.resolve() };
   });
   let stopped = (): void => {};
   const closing = new Promise<void>((resolve) => (stopped = resolve));
   return {
     // Closed before chokidar was ready, it never will be: waiting ends with the close.
     ready: Promise.race([Promise.all(watchers.map((x) => x.ready)).then(() => undefined), closing]),
-    close() {
+    async close() {
       closed = true;
       stopped();
       if (timer) clearTimeout(timer);
-      for (const x of watchers) x.close();
+      await Promise.all(watchers.map((x) => x.close()));
     },
   };
 }

@@ -302,7 +302,7 @@ export class KnackService {
       }
     });
     this.chat.attach(next);
-    this.settingsWatch?.close();
+    await this.settingsWatch?.close();
     this.settingsWatch = undefined;
     this.stamps.clear();
     if (o.watchSettings !== false) {
@@ -401,7 +401,7 @@ export class KnackService {
     if (this.closed) return;
     this.closed = true;
     await this.opening.catch(() => {});
-    this.settingsWatch?.close();
+    await this.settingsWatch?.close();
     this.settingsWatch = undefined;
     await this.settingsReload;
     await this.chat.detach();
