@@ -8,12 +8,18 @@ import Database from 'better-sqlite3';
 import { tempDir } from '../../helpers/tmp.js';
 import { Store } from '../../../main/core/store/index.js';
 
-function pair(): { store: Store; other: Database.Database; file: string } {
+/** Run `fn` with a store and a second connection to the same file (another process), both closed after. */
+function withPair(fn: (store: Store, other: Database.Database) => void): void {
   const file = join(tempDir(), 'knack.db');
   const store = Store.open(file);
   const other = new Database(file);
   other.pragma('busy_timeout = 5000');
-  return { store, other, file };
+  try {
+    fn(store, other);
+  } finally {
+    other.close();
+    store.close();
+  }
 }
 
 const trustedElsewhere = (other: Database.Database, hash: string): void =>
@@ -22,8 +28,7 @@ const trustedElsewhere = (other: Database.Database, hash: string): void =>
     .run(hash, Date.now());
 
 test('reads inside reading() see the database as it was when it began; after it, the new state', () => {
-  const { store, other } = pair();
-  try {
+  withPair((store, other) => {
     const seen = store.reading(() => {
       const before = store.policy.trustByHash('h1');
       trustedElsewhere(other, 'h1'); // another process commits meanwhile
@@ -31,15 +36,11 @@ test('reads inside reading() see the database as it was when it began; after it,
     });
     assert.deepEqual(seen, [undefined, undefined]);
     assert.equal(store.policy.trustByHash('h1'), 'trusted');
-  } finally {
-    other.close();
-    store.close();
-  }
+  });
 });
 
 test('a policy write inside reading() commits at once, visible to another connection before the pass ends', () => {
-  const { store, other } = pair();
-  try {
+  withPair((store, other) => {
     store.reading(() => {
       store.policy.trustByHash('h0'); // the read transaction is open
       store.policy.acceptPermissions('/skills/a', 'a', 'h2', '{}');
@@ -60,15 +61,11 @@ test('a policy write inside reading() commits at once, visible to another connec
     });
     assert.equal((other.prepare('SELECT count(*) AS n FROM audit_fingerprints').get() as { n: number }).n, 1);
     assert.equal(store.policy.trustByHash('h3'), 'trusted');
-  } finally {
-    other.close();
-    store.close();
-  }
+  });
 });
 
 test('reading() inside a write transaction joins it: its writes stand or fall with that transaction', () => {
-  const { store, other } = pair();
-  try {
+  withPair((store, other) => {
     assert.throws(
       () =>
         store.policy.batch(() => {
@@ -84,15 +81,11 @@ test('reading() inside a write transaction joins it: its writes stand or fall wi
         .decision,
       'trusted',
     );
-  } finally {
-    other.close();
-    store.close();
-  }
+  });
 });
 
 test('reading() passes on what fn throws, keeps the writes made before, and leaves no transaction open', () => {
-  const { store, other } = pair();
-  try {
+  withPair((store, other) => {
     assert.throws(
       () =>
         store.reading(() => {
@@ -110,8 +103,5 @@ test('reading() passes on what fn throws, keeps the writes made before, and leav
       store.reading(() => store.reading(() => 42)),
       42,
     );
-  } finally {
-    other.close();
-    store.close();
-  }
+  });
 });
