@@ -134,6 +134,16 @@ export interface SocketTransportOptions {
   onDisconnect?: () => void;
 }
 
+const CONNECT_FAILED = 'could not connect to Knack';
+
+/** A call failed with the connection (`unavailable`), with words the window says in its language. */
+function lost(
+  message: string,
+  code: 'connection.closed' | 'connection.failed' | 'connection.clientClosed',
+): ContractError {
+  return { ...contractError('unavailable', message), words: { code } };
+}
+
 /** Serve mode: the contract over one WebSocket (frames defined in contract.ts). */
 export function socketTransport(opts: SocketTransportOptions): Transport {
   let socket: SocketLike | undefined;
@@ -143,8 +153,8 @@ export function socketTransport(opts: SocketTransportOptions): Transport {
   const pending = new Map<number, (r: Result<unknown>) => void>();
   const listeners = new Set<(name: string, payload: unknown) => void>();
 
-  const failAll = (message: string) => {
-    for (const resolve of pending.values()) resolve({ ok: false, error: contractError('unavailable', message) });
+  const failAll = (error: ContractError) => {
+    for (const resolve of pending.values()) resolve({ ok: false, error });
     pending.clear();
   };
 
@@ -179,8 +189,8 @@ export function socketTransport(opts: SocketTransportOptions): Transport {
       s.addEventListener('close', () => {
         opened = undefined;
         socket = undefined;
-        failAll('the connection to Knack closed');
-        if (!isOpen) reject(new Error('could not connect to Knack'));
+        failAll(lost('the connection to Knack closed', 'connection.closed'));
+        if (!isOpen) reject(new Error(CONNECT_FAILED));
         if (!closed) opts.onDisconnect?.();
       });
       s.addEventListener('error', () => {
@@ -192,12 +202,17 @@ export function socketTransport(opts: SocketTransportOptions): Transport {
 
   return {
     async call(method, input) {
-      if (closed) return { ok: false, error: contractError('unavailable', 'the client is closed') };
+      if (closed) return { ok: false, error: lost('the client is closed', 'connection.clientClosed') };
       let s: SocketLike;
       try {
         s = await open();
       } catch (e) {
-        return { ok: false, error: contractError('unavailable', (e as Error).message) };
+        const message = (e as Error).message;
+        return {
+          ok: false,
+          error:
+            message === CONNECT_FAILED ? lost(message, 'connection.failed') : contractError('unavailable', message),
+        };
       }
       const id = nextId++;
       const frame: ClientFrame = { type: 'call', id, method, input };
@@ -218,7 +233,7 @@ export function socketTransport(opts: SocketTransportOptions): Transport {
     },
     close() {
       closed = true;
-      failAll('the client is closed');
+      failAll(lost('the client is closed', 'connection.clientClosed'));
       socket?.close(1000, 'bye');
     },
   };

@@ -440,6 +440,10 @@ export const WORDS = {
   // a call outside the contract (preload/contract.ts inputError)
   'contract.tooLong': '{{method}}: {{field}} is too long: at most {{limit}} characters',
   'contract.tooShort': '{{method}}: {{field}} is too short: at least {{limit}} characters',
+  // serve mode's connection to Knack (preload/client.ts): why a call failed with it
+  'connection.closed': 'the connection to Knack closed',
+  'connection.failed': 'could not connect to Knack',
+  'connection.clientClosed': 'the client is closed',
   // lists inside a message
   listAnd: '{{a}}, {{b}}',
   listNone: 'none',

@@ -215,6 +215,35 @@ test('the contract over the socket: typed calls, the same input validation, erro
   assert.deepEqual(await changed, { workspace: { ...(await client.call('workspace.current', {}))! } });
 });
 
+test('a call the connection drops under fails as unavailable, with words the window says in its language', async (t) => {
+  const { server } = await setup(t);
+  let socket: WebSocket | undefined;
+  const client = createClient(
+    socketTransport({
+      connect: () =>
+        (socket = new WebSocket(`ws://127.0.0.1:${server.port}/ws`, {
+          headers: { Origin: origin(server), Cookie: cookie(server) },
+        })) as unknown as SocketLike,
+    }),
+  );
+  await client.call('skills.list', {});
+  const inFlight = client.call('skills.list', {});
+  socket!.terminate();
+  await assert.rejects(
+    inFlight,
+    (e: unknown) =>
+      e instanceof KnackError &&
+      e.code === 'unavailable' &&
+      e.message === 'the connection to Knack closed' &&
+      e.words?.code === 'connection.closed',
+  );
+  client.close();
+  await assert.rejects(
+    client.call('skills.list', {}),
+    (e: unknown) => e instanceof KnackError && e.code === 'unavailable' && e.words?.code === 'connection.clientClosed',
+  );
+});
+
 test('frames that break the contract are answered with invalid_input or close the socket, never reach a handler', async (t) => {
   const { server } = await setup(t);
   const got = await upgrade(server, { Origin: origin(server), Cookie: cookie(server) });
