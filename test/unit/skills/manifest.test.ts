@@ -161,3 +161,34 @@ test('the common diagnostics carry words for the window, their English the messa
   assert.equal(yaml.words?.code, 'diag.yamlQuote');
   assert.equal(english(yaml.words!), yaml.message);
 });
+
+test('the rarer diagnostics carry words too: every diagnostic of a lenient parse has them', () => {
+  const yamls = [
+    "name: 'git commit'\ndescription: d",
+    'name: "a/b"\ndescription: d',
+    'name: git-commit\ntitle: Something Else\ndescription: d',
+    'name: git-commit\ntitle: [1]\ndescription: d',
+    'name: git-commit\ndescription: d\nsummary: other',
+    'name: git-commit\ndescription: d\nsummary: [1]',
+    `name: git-commit\ndescription: ${'x'.repeat(1100)}`,
+    'name: git-commit\ndescription: d\nlicense: [1]',
+    'name: git-commit\ndescription: d\ncompatibility: ""',
+    `name: git-commit\ndescription: d\ncompatibility: ${'x'.repeat(600)}`,
+    'name: git-commit\ndescription: d\nallowed-tools: {a: 1}',
+    'name: git-commit\ndescription: d\nmetadata: [1]',
+    'name: git-commit\ndescription: d\nmetadata:\n  k: [1]',
+    'name: git-commit\ndescription: d\nagent_created: maybe',
+    'name: git-commit\ndescription: d\nread_when: [[1]]',
+    'name: git-commit\ndescription: d\nread_when: {a: 1}',
+  ];
+  let seen = 0;
+  for (const yaml of yamls) {
+    const diags = parse(yaml).diagnostics;
+    seen += diags.length;
+    for (const d of diags) {
+      assert.ok(d.words, `${d.code} has no words: ${d.message}`);
+      assert.equal(english(d.words), d.message);
+    }
+  }
+  assert.ok(seen >= yamls.length, `each case found something (${seen})`);
+});

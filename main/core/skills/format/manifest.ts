@@ -12,7 +12,7 @@ import {
 } from './frontmatter.js';
 import type { SkillManifest } from './types.js';
 import { frontmatterFacts } from './frontmatter-facts.js';
-import { english, say, type Diagnostic, type Said } from '../../base/index.js';
+import { english, fsWords, say, type Diagnostic, type Said } from '../../base/index.js';
 
 export const NAME_MAX = 64;
 export const DESCRIPTION_MAX = 1024;
@@ -98,11 +98,11 @@ export function nameProblems(name: string): { code: string; message: string; wor
 }
 
 /** Characters that make a name unusable anywhere (paths, `/name` invocation): the skill is left out. */
-function unusableName(n: string): string | undefined {
-  if (n.trim() === '') return 'is empty';
-  if (/[\p{Cc}\p{Cf}]/u.test(n)) return 'contains control characters';
-  if (/[/\\]/.test(n) || n === '.' || n === '..') return 'contains a path separator';
-  if (/\s/u.test(n)) return 'contains whitespace (use hyphens: "my-skill")';
+function unusableName(n: string): Said | undefined {
+  if (n.trim() === '') return say('diag.why.empty');
+  if (/[\p{Cc}\p{Cf}]/u.test(n)) return say('diag.why.control');
+  if (/[/\\]/.test(n) || n === '.' || n === '..') return say('diag.why.separator');
+  if (/\s/u.test(n)) return say('diag.why.space');
   return undefined;
 }
 
@@ -164,12 +164,12 @@ function stringList(v: unknown, field: string, rep: Reporter, splitSemicolons = 
     const out: string[] = [];
     v.forEach((x, i) => {
       const s = scalarText(x);
-      if (s === undefined) rep.add('warning', 'field.type', `${field}[${i}]`, 'must be a string (ignored)');
+      if (s === undefined) rep.add('warning', 'field.type', `${field}[${i}]`, say('diag.itemString'));
       else if (s.trim()) out.push(s.trim());
     });
     return out;
   }
-  rep.add('warning', 'field.type', field, 'must be a string or a list of strings (ignored)');
+  rep.add('warning', 'field.type', field, say('diag.stringList'));
   return [];
 }
 
@@ -188,17 +188,14 @@ export function parseSkillFile(file: string, opts: ParseOptions = {}): ParsedSki
     head = readFrontmatterHead(file);
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
-    const message =
+    const words =
       err.code === 'ENOENT'
-        ? 'Missing required file: SKILL.md'
+        ? say('diag.fileMissing')
         : err.code === 'EISDIR'
-          ? 'SKILL.md is a folder, not a file'
-          : `cannot read file: ${err.message}`;
-    return {
-      diagnostics: [
-        { severity: 'error', code: err.code === 'ENOENT' ? 'file.missing' : 'file.unreadable', file, message },
-      ],
-    };
+          ? say('diag.fileFolder')
+          : say('diag.fileUnreadable', { error: fsWords(err) });
+    const code = err.code === 'ENOENT' ? 'file.missing' : 'file.unreadable';
+    return { diagnostics: [{ severity: 'error', code, file, message: english(words), words }] };
   }
   return { ...manifestFromSplit(head.split, file, opts), bytesRead: head.bytesRead };
 }
@@ -265,7 +262,7 @@ export function manifestFromSplit(split: SplitResult, file: string, opts: ParseO
   const ac = d.agent_created ?? metadata['workbuddy.agent_created'];
   const agentCreated = ac === true || ac === 'true';
   if (!agentCreated && ac !== undefined && ac !== null && ac !== false && ac !== 'false') {
-    rep.add('warning', 'field.type', 'agent_created', 'agent_created must be true or false (treated as false)');
+    rep.add('warning', 'field.type', 'agent_created', say('diag.agentCreated'));
   }
 
   const diagnostics = rep.list;
@@ -303,7 +300,8 @@ function splitDiagnostics(split: Extract<SplitResult, { ok: true }>, file: strin
       code: 'file.encoding',
       file,
       line: split.badUtf8Line,
-      message: 'the frontmatter is not valid UTF-8 (bad bytes are read as \ufffd); save the file as UTF-8',
+      message: english(say('diag.encoding')),
+      words: say('diag.encoding'),
     });
   }
   if (strict && split.bom)
@@ -345,10 +343,10 @@ function strictKeys(d: Record<string, unknown>, y: Yaml, rep: Reporter): void {
 function metadataOf(y: Yaml, rep: Reporter): Record<string, string> {
   const metadata: Record<string, string> = {};
   const entries = y.sourcesOf('metadata');
-  if (!entries) rep.lenient('field.type', 'metadata', 'metadata must be a mapping of strings');
+  if (!entries) rep.lenient('field.type', 'metadata', say('diag.metadata'));
   else {
     for (const { key, text, collection } of entries) {
-      if (collection) rep.lenient('field.type', `metadata.${key}`, 'metadata values must be strings (kept as JSON)');
+      if (collection) rep.lenient('field.type', `metadata.${key}`, say('diag.metadataValue'));
       metadata[key] = text;
     }
   }
@@ -401,11 +399,7 @@ function nameAndTitle(
     // Real repositories write display names (`Agent Development`): index the skill under a slug, keep the words.
     const slug = invocableName(name, opts.folderName ?? basename(dirname(file)));
     if (slug) {
-      rep.lenient(
-        'name.slugified',
-        'name',
-        `Skill name '${name}' ${bad}; it is invoked as '${slug}' and '${name}' is kept as its display title`,
-      );
+      rep.lenient('name.slugified', 'name', say('diag.nameSlugged', { name, why: bad, slug }));
       title ??= name;
       name = slug;
       bad = undefined;
@@ -413,14 +407,14 @@ function nameAndTitle(
     }
   }
   if (bad) {
-    rep.add('error', 'name.unusable', 'name', `Skill name '${name}' ${bad}`);
+    rep.add('error', 'name.unusable', 'name', say('diag.nameUnusable', { name, why: bad }));
     return { title };
   }
   for (const p of nameProblems(name)) rep.lenient(p.code, 'name', p.words);
   if ((title && !rawName && !strict) || slugged) {
     // name derived from title, or a display name slugged (already reported): no second warning.
   } else if (title && rawName !== undefined && slugify(title) !== name.toLowerCase()) {
-    rep.add('warning', 'name.title-differs', 'title', `title "${title}" and name "${name}" differ; using name`);
+    rep.add('warning', 'name.title-differs', 'title', say('diag.titleDiffers', { title, name }));
   }
   if (opts.folderName !== null) {
     const m = folderMismatch(name, opts.folderName ?? basename(dirname(file)), file, strict, y.keyLines.get('name'));
@@ -431,7 +425,7 @@ function nameAndTitle(
 
 function titleOf(rawTitle: unknown, rep: Reporter): string | undefined {
   const t = scalarText(rawTitle);
-  if (t === undefined) rep.add('warning', 'field.type', 'title', 'title must be a string (ignored)');
+  if (t === undefined) rep.add('warning', 'field.type', 'title', say('diag.fieldString', { field: 'title' }));
   return t?.trim().normalize('NFKC');
 }
 
@@ -457,13 +451,13 @@ function descriptionOf(d: Record<string, unknown>, y: Yaml, rep: Reporter): stri
   if (rawDesc !== undefined && rawDesc !== null && descText === undefined)
     rep.add('error', 'description.type', 'description', say('diag.description'));
   if (rawSummary !== undefined && rawSummary !== null && sumText === undefined)
-    rep.add('warning', 'field.type', 'summary', 'summary must be a string (ignored)');
+    rep.add('warning', 'field.type', 'summary', say('diag.fieldString', { field: 'summary' }));
   if (descText !== undefined && descText.trim() === '') {
     rep.add('error', 'description.empty', 'description', say('diag.description'));
   } else if (descText !== undefined) {
     description = descText.trim();
     if (sumText !== undefined && sumText.trim() && sumText.trim() !== description) {
-      rep.add('warning', 'description.summary-differs', 'summary', 'summary and description differ; using description');
+      rep.add('warning', 'description.summary-differs', 'summary', say('diag.summaryDiffers'));
     }
   } else if (sumText !== undefined && sumText.trim()) {
     description = sumText.trim();
@@ -489,7 +483,7 @@ function descriptionOf(d: Record<string, unknown>, y: Yaml, rep: Reporter): stri
     rep.lenient(
       'description.length',
       rawDesc !== undefined ? 'description' : 'summary',
-      `Description exceeds ${DESCRIPTION_MAX} character limit (${[...description].length} chars)`,
+      say('diag.descriptionLength', { max: DESCRIPTION_MAX, length: [...description].length }),
     );
   }
   return description;
@@ -497,21 +491,21 @@ function descriptionOf(d: Record<string, unknown>, y: Yaml, rep: Reporter): stri
 
 function licenseOf(raw: unknown, rep: Reporter): string | undefined {
   const license = scalarText(raw);
-  if (license === undefined) rep.lenient('field.type', 'license', 'license must be a string');
+  if (license === undefined) rep.lenient('field.type', 'license', say('diag.license'));
   return license;
 }
 
 function compatibilityOf(raw: unknown, rep: Reporter): string | undefined {
   const compatibility = scalarText(raw);
   if (compatibility === undefined || compatibility.trim() === '') {
-    rep.lenient('field.type', 'compatibility', "Field 'compatibility' must be a non-empty string");
+    rep.lenient('field.type', 'compatibility', say('diag.compatibility'));
     return undefined;
   }
   if ([...compatibility].length > COMPATIBILITY_MAX) {
     rep.lenient(
       'compatibility.length',
       'compatibility',
-      `Compatibility exceeds ${COMPATIBILITY_MAX} character limit (${[...compatibility].length} chars)`,
+      say('diag.compatibilityLength', { max: COMPATIBILITY_MAX, length: [...compatibility].length }),
     );
   }
   return compatibility;
@@ -520,7 +514,7 @@ function compatibilityOf(raw: unknown, rep: Reporter): string | undefined {
 /** allowed-tools that is not a string: a list of strings, else a finding and no tools. */
 function allowedToolList(at: unknown, rep: Reporter): string[] {
   if (Array.isArray(at)) return stringList(at, 'allowed-tools', rep);
-  rep.lenient('field.type', 'allowed-tools', 'allowed-tools must be a list or a space/comma separated string');
+  rep.lenient('field.type', 'allowed-tools', say('diag.allowedTools'));
   return [];
 }
 
