@@ -18,7 +18,7 @@ function stdio(name: string, mode = 'normal', extra: Partial<McpServerConfig> = 
     command: process.execPath,
     args: [SERVER, '--mode', mode, '--name', name],
     env: {},
-    connectTimeoutMs: 5000,
+    connectTimeoutMs: 20_000, // a loaded machine starts node slowly; a server that answers is not kept waiting
     callTimeoutMs: 1500,
     source: 'test',
     ...extra,
