@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync }
 import { join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import { tempDir, skillMd } from '../../helpers/tmp.js';
-import { run } from '../../helpers/cli.js';
+import { cliFolders, run } from '../../helpers/cli.js';
 import { callerOf } from '../../helpers/service-env.js';
 import { makeRepo } from '../../helpers/git-repos.js';
 import { resolvePaths } from '../../../main/core/config/paths.js';
@@ -28,19 +28,13 @@ const p1 = (name: string) =>
 
 /** A fresh home, data folder and workspace, the CLI over them, and what each holding folder holds. */
 function env() {
-  const base = join(root, `env-${++n}`);
-  const home = join(base, 'home');
-  const data = join(base, 'data');
-  const ws = join(base, 'ws');
-  mkdirSync(ws, { recursive: true });
-  const flags = ['--home', home, '--data-dir', data, '--workspace', ws];
-  const list = (f: string) => (existsSync(join(data, f)) ? readdirSync(join(data, f)) : []);
+  const f = cliFolders(join(root, `env-${++n}`));
+  mkdirSync(f.ws, { recursive: true });
+  const list = (d: string) => (existsSync(join(f.data, d)) ? readdirSync(join(f.data, d)) : []);
   return {
-    home,
-    data,
-    ws,
-    tier: join(home, '.workbuddy', 'skills'),
-    knack: (args: string[]) => run([...args, ...flags]),
+    ...f,
+    tier: join(f.home, '.workbuddy', 'skills'),
+    knack: (args: string[]) => run([...args, ...f.args]),
     fetched: () => list('fetched'),
     uploads: () => list('uploads'),
   };
