@@ -15,16 +15,15 @@ import { planProtect, sweepProtect } from './protect.js';
 import { holdWatchdog, watchedArgv, watchedStdio } from './group-watchdog.js';
 import { commandId, encodedId, fill, pathState, reusable, STAND_IN, withoutStubs, type Template } from './template.js';
 import { withoutRelays } from './offline.js';
-import { loadGently } from './load.js';
 
 type Runtime = typeof RuntimeModule;
 let runtimeModule: Promise<Runtime> | undefined;
 /**
- * Loaded by the first wall that opens (a workspace's, as it opens), a module per turn of the event loop (load.ts); the
- * CLI's commands that run nothing do not pay for it.
+ * Loaded by the first wall that opens (a workspace's, as it opens); the CLI's commands that run nothing do not pay for
+ * it. One import holds the event loop a few hundred ms; loading it a module per turn of the loop shortened the median
+ * hold by a quarter, left the longest the same and made the first command later, so it was not kept.
  */
-const loadRuntime = (): Promise<Runtime> =>
-  (runtimeModule ??= loadGently().then(() => import('@anthropic-ai/sandbox-runtime')));
+const loadRuntime = (): Promise<Runtime> => (runtimeModule ??= import('@anthropic-ai/sandbox-runtime'));
 
 /** The runtime is one per process (its proxies): started by the first open wall, reset when the last one closes. */
 const open = new Set<Wall>();
