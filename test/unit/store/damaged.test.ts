@@ -200,7 +200,9 @@ test('a page garbled after a clean close is found, its modification time put bac
   const fd = openSync(file, 'r+');
   writeSync(fd, Buffer.alloc(4096, 0xa5), 0, 4096, 4096 * Math.floor(st.size / 4096 / 2));
   closeSync(fd);
-  utimesSync(file, st.atime, st.mtime); // as near as a program can put it back; the change time moves regardless
+  // As near as a program can put it back (seconds as a number: a Date drops the fraction of a millisecond and can land
+  // a millisecond early); the change time moves regardless.
+  utimesSync(file, st.atimeMs / 1000, st.mtimeMs / 1000);
   assert.equal(Math.trunc(statSync(file).mtimeMs), Math.trunc(st.mtimeMs));
   openDamaged(dir, sha(file)).close();
 });
@@ -211,7 +213,7 @@ test('a stamp left beside another file (the database replaced by a copy) does no
   const st = statSync(file);
   const copy = `${file}.copy`;
   writeFileSync(copy, readFileSync(file));
-  utimesSync(copy, st.atime, st.mtime);
+  utimesSync(copy, st.atimeMs / 1000, st.mtimeMs / 1000);
   renameSync(copy, file);
   const store = Store.openIn(dir);
   assert.equal(store.openCheck, 'quick_check');
