@@ -7,7 +7,6 @@ import type { KnackPaths } from '../config/index.js';
 import type { Store } from '../store/index.js';
 import type { SpentRow } from '../store/index.js';
 import type { Catalog } from '../skills/catalog/index.js';
-import type { CatalogEntry } from '../skills/format/index.js';
 import { english, say, type Said } from '../base/index.js';
 import type { SkillMatcher } from '../skills/use/index.js';
 import type { WorkspaceSession } from '../skills/use/index.js';
@@ -23,18 +22,11 @@ import type { ModelProvider, StreamEvent, ToolCallPart, Usage } from './provider
 import { costOf, type Price } from './providers/pricing.js';
 import { ProviderError, redact } from './providers/errors.js';
 import { unresolvedCalls, type SessionState } from './state.js';
-import {
-  assemblePrompt,
-  MessageTokens,
-  promptCacheFor,
-  TextTokens,
-  type AssembledPrompt,
-  type PromptCache,
-} from './prompt.js';
+import type { AssembledPrompt } from './prompt.js';
+import { SessionPrompt } from './session-prompt.js';
 import { planModeGate } from './session-tools.js';
 import { checkAttachments, type Attachment } from './attachments.js';
 import { Approvals } from './session-approvals.js';
-import type { PromptTool } from '../tools/index.js';
 import { compactionBoundary, summarize } from './compaction.js';
 import { SessionLog } from './session-log.js';
 import { SessionSkills } from './session-skills.js';
@@ -129,13 +121,9 @@ export class ChatSession {
   private readonly log: SessionLog;
   private readonly state: SessionState;
   private readonly skills: SessionSkills;
-  private readonly promptCache: PromptCache;
-  private readonly messageTokens = new MessageTokens();
-  private readonly textTokens = new TextTokens();
+  private readonly prompt: SessionPrompt;
   private readonly approvals: Approvals;
   private tools: Promise<WorkspaceSession> | undefined;
-  private promptToolCache:
-    { version: number; found: number; visible: PromptTool[]; deferredNames: string[] } | undefined;
   private workspaceSession: WorkspaceSession | undefined;
   private abort: AbortController | undefined;
   private nextAbort: AbortController | undefined = freshAbort();
@@ -160,7 +148,14 @@ export class ChatSession {
       maxAutoLoad: () => this.opts.maxAutoLoad ?? 3,
       record: (body) => this.record(body),
     });
-    this.promptCache = promptCacheFor(host.catalog);
+    this.prompt = new SessionPrompt({
+      workspace: host.workspace,
+      catalog: host.catalog,
+      settings: host.settings,
+      state: this.state,
+      contextWindow: () => this.opts.provider?.contextWindow ?? host.settings.catalog.contextWindow,
+      loadedBodies: () => this.skills.loadedBodies(),
+    });
     this.approvals = new Approvals({
       workspace: host.workspace,
       networkAllowed: () => host.settings.policy.ceiling.network,
@@ -168,7 +163,6 @@ export class ChatSession {
       activeSkills: () => [...this.state.loaded.values()].map((s) => s.name),
       record: (body) => this.record(body),
     });
-    this.promptCaches = { prompt: this.promptCache, messages: this.messageTokens, text: this.textTokens };
   }
 
   /** Start a new session (recorded in the store). */
@@ -295,45 +289,7 @@ export class ChatSession {
 
   /** What is in the model's context and why: catalog, loaded skills (with their reason), read resources, tools, compactions. */
   async projection(): Promise<ProjectionEntry[]> {
-    const p = await this.assemble();
-    const out: ProjectionEntry[] = [
-      {
-        kind: 'catalog',
-        name: 'skill catalog',
-        reason: `${p.catalog.included.length} listed, ${p.catalog.dropped.length} left out (budget ${p.catalog.budget})`,
-        tokens: p.catalog.tokens,
-        leftOut: p.catalog.dropped,
-      },
-    ];
-    for (const s of this.state.loaded.values())
-      out.push({
-        kind: 'skill',
-        name: s.name,
-        tier: s.tier,
-        version: s.version,
-        reason: `${s.reason}: ${s.why}`,
-        tokens: s.tokens,
-      });
-    for (const r of this.state.resources)
-      out.push({ kind: 'resource', name: r.skill, path: r.path, reason: 'read by the model', tokens: r.tokens });
-    const tools = await this.toolsReady();
-    for (const t of tools.tools.visibleTools()) {
-      const found = this.state.discovered.includes(t.def.name);
-      out.push({
-        kind: 'tool',
-        name: t.def.name,
-        reason: found ? 'found with ToolSearch' : 'always loaded',
-        tokens: 0,
-      });
-    }
-    for (const c of this.state.compactions)
-      out.push({
-        kind: 'compaction',
-        name: 'summary',
-        reason: `${c.compactedMessages} older messages summarised`,
-        tokens: 0,
-      });
-    return out;
+    return this.prompt.projection(await this.toolsReady());
   }
 
   // ---- acting ----
@@ -635,7 +591,7 @@ export class ChatSession {
   private async modelStep(step: number, signal: AbortSignal): Promise<string> {
     const provider = this.opts.provider!;
     // With the tools open (the usual turn) the prompt is assembled without waiting on anything.
-    let prompt = this.workspaceSession ? this.assembleWith(this.workspaceSession) : await this.assemble();
+    let prompt = this.workspaceSession ? this.prompt.assemble(this.workspaceSession) : await this.assemble();
     if (this.nearWindow(prompt) && (await this.compact(prompt, signal))) prompt = await this.assemble();
     // The context's token counts are not part of the request, nor of the reply: a held turn start records them right
     // after it is shown (with the model's first event, that is once the first text is on screen).
@@ -878,8 +834,8 @@ export class ChatSession {
       // The prompt's tool list, its token count, the prompt's other parts that do not depend on the conversation, the
       // provider's SDK and its shape of the list are made ready now, as the chat opens, not on its first turn (they are
       // kept while the tools, the catalog and the loaded skills do not change).
-      this.assembleWith(ws);
-      this.opts.provider?.prepare?.(this.promptTools(ws).visible);
+      this.prompt.assemble(ws);
+      this.opts.provider?.prepare?.(this.prompt.tools(ws).visible);
       return ws;
     })();
     // A failed open is not kept: the next use opens again (and reports the error if it fails again).
@@ -891,46 +847,7 @@ export class ChatSession {
   }
 
   private async assemble(): Promise<AssembledPrompt> {
-    return this.assembleWith(await this.toolsReady());
-  }
-
-  private assembleWith(tools: WorkspaceSession): AssembledPrompt {
-    const { visible, deferredNames } = this.promptTools(tools);
-    const loaded = this.skills.loadedBodies();
-    return assemblePrompt(
-      {
-        workspace: this.host.workspace,
-        catalogEntries: this.catalogEntries,
-        catalogSettings: this.host.settings.catalog,
-        contextWindow: this.opts.provider?.contextWindow ?? this.host.settings.catalog.contextWindow,
-        loaded,
-        tools: visible,
-        deferredNames,
-        planMode: this.state.planMode,
-        messages: this.state.messages,
-      },
-      this.promptCaches,
-    );
-  }
-
-  /** What assembly reads (made once per session, not on every call). */
-  private readonly catalogEntries = (): CatalogEntry[] => this.host.catalog.enabled();
-  private readonly promptCaches: { prompt: PromptCache; messages: MessageTokens; text: TextTokens };
-
-  /**
-   * The tools in the next prompt and the deferred names, kept while the registry and this conversation's discovered
-   * tools are unchanged: the same array each turn, so the token count and the provider's request reuse their work too.
-   */
-  private promptTools(ws: WorkspaceSession): { visible: PromptTool[]; deferredNames: string[] } {
-    const version = ws.tools.registry.version;
-    const found = ws.tools.discoveredCount;
-    const hit = this.promptToolCache;
-    if (hit && hit.version === version && hit.found === found) return hit;
-    const visible = ws.tools
-      .visibleTools()
-      .map((t) => ({ name: t.def.name, description: t.def.description, inputSchema: t.def.inputSchema }));
-    this.promptToolCache = { version, found, visible, deferredNames: ws.tools.hiddenTools().map((t) => t.def.name) };
-    return this.promptToolCache;
+    return this.prompt.assemble(await this.toolsReady());
   }
 
   /** The prompt plus the reply budget passes `compactAt` of the window (a bound that counts nothing new says no first). */
@@ -947,7 +864,7 @@ export class ChatSession {
     this.log.release(); // the user's message is committed before any model call
     const summary = await summarize(this.opts.provider!, this.state.messages.slice(0, cut), signal);
     const before = p.sections.total;
-    const old = this.messageTokens.total(this.state.messages.slice(0, cut));
+    const old = this.prompt.messageTokens.total(this.state.messages.slice(0, cut));
     this.record({
       type: 'compaction',
       summary,

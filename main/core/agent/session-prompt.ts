@@ -1,0 +1,122 @@
+// A conversation's prompt: assembled from the workspace, its catalog, the loaded skills, the tools and the messages,
+// with the caches that keep a turn's assembly cheap, and the projection that says what went in and why.
+import type { Catalog } from '../skills/catalog/index.js';
+import type { CatalogEntry } from '../skills/format/index.js';
+import type { WorkspaceSession } from '../skills/use/index.js';
+import type { Settings } from '../config/index.js';
+import type { PromptTool } from '../tools/index.js';
+import type { SessionState } from './state.js';
+import {
+  assemblePrompt,
+  MessageTokens,
+  promptCacheFor,
+  TextTokens,
+  type AssembledPrompt,
+  type PromptCache,
+} from './prompt.js';
+import type { ProjectionEntry } from './types.js';
+
+export interface PromptSource {
+  readonly workspace: string;
+  readonly catalog: Catalog;
+  readonly settings: Settings;
+  readonly state: SessionState;
+  /** The model's context window (the provider's, else the catalog setting's). */
+  contextWindow(): number;
+  /** The loaded skills' instructions, in order. */
+  loadedBodies(): Parameters<typeof assemblePrompt>[0]['loaded'];
+}
+
+export class SessionPrompt {
+  /** What assembly reads (made once per session, not on every call). */
+  private readonly catalogEntries = (): CatalogEntry[] => this.src.catalog.enabled();
+  private readonly caches: { prompt: PromptCache; messages: MessageTokens; text: TextTokens };
+  private toolCache: { version: number; found: number; visible: PromptTool[]; deferredNames: string[] } | undefined;
+
+  constructor(private readonly src: PromptSource) {
+    this.caches = { prompt: promptCacheFor(src.catalog), messages: new MessageTokens(), text: new TextTokens() };
+  }
+
+  /** The token counts of messages (what compaction saves is counted with the same cache). */
+  get messageTokens(): MessageTokens {
+    return this.caches.messages;
+  }
+
+  assemble(tools: WorkspaceSession): AssembledPrompt {
+    const { visible, deferredNames } = this.tools(tools);
+    const s = this.src;
+    return assemblePrompt(
+      {
+        workspace: s.workspace,
+        catalogEntries: this.catalogEntries,
+        catalogSettings: s.settings.catalog,
+        contextWindow: s.contextWindow(),
+        loaded: s.loadedBodies(),
+        tools: visible,
+        deferredNames,
+        planMode: s.state.planMode,
+        messages: s.state.messages,
+      },
+      this.caches,
+    );
+  }
+
+  /**
+   * The tools in the next prompt and the deferred names, kept while the registry and this conversation's discovered
+   * tools are unchanged: the same array each turn, so the token count and the provider's request reuse their work too.
+   */
+  tools(ws: WorkspaceSession): { visible: PromptTool[]; deferredNames: string[] } {
+    const version = ws.tools.registry.version;
+    const found = ws.tools.discoveredCount;
+    const hit = this.toolCache;
+    if (hit && hit.version === version && hit.found === found) return hit;
+    const visible = ws.tools
+      .visibleTools()
+      .map((t) => ({ name: t.def.name, description: t.def.description, inputSchema: t.def.inputSchema }));
+    this.toolCache = { version, found, visible, deferredNames: ws.tools.hiddenTools().map((t) => t.def.name) };
+    return this.toolCache;
+  }
+
+  /** What is in the model's context and why: catalog, loaded skills (with their reason), read resources, tools, compactions. */
+  projection(ws: WorkspaceSession): ProjectionEntry[] {
+    const p = this.assemble(ws);
+    const state = this.src.state;
+    const out: ProjectionEntry[] = [
+      {
+        kind: 'catalog',
+        name: 'skill catalog',
+        reason: `${p.catalog.included.length} listed, ${p.catalog.dropped.length} left out (budget ${p.catalog.budget})`,
+        tokens: p.catalog.tokens,
+        leftOut: p.catalog.dropped,
+      },
+    ];
+    for (const s of state.loaded.values())
+      out.push({
+        kind: 'skill',
+        name: s.name,
+        tier: s.tier,
+        version: s.version,
+        reason: `${s.reason}: ${s.why}`,
+        tokens: s.tokens,
+      });
+    for (const r of state.resources)
+      out.push({ kind: 'resource', name: r.skill, path: r.path, reason: 'read by the model', tokens: r.tokens });
+    for (const t of ws.tools.visibleTools()) {
+      const found = state.discovered.includes(t.def.name);
+      out.push({
+        kind: 'tool',
+        name: t.def.name,
+        reason: found ? 'found with ToolSearch' : 'always loaded',
+        tokens: 0,
+      });
+    }
+    for (const c of state.compactions)
+      out.push({
+        kind: 'compaction',
+        name: 'summary',
+        reason: `${c.compactedMessages} older messages summarised`,
+        tokens: 0,
+      });
+    return out;
+  }
+}
