@@ -24,6 +24,7 @@ import { ProviderError, redact } from './providers/errors.js';
 import { unresolvedCalls, type SessionState } from './state.js';
 import type { AssembledPrompt } from './prompt.js';
 import { SessionPrompt } from './session-prompt.js';
+import { Branches, type Versions } from './session-branches.js';
 import { planModeGate } from './session-tools.js';
 import { checkAttachments, type Attachment } from './attachments.js';
 import { Approvals } from './session-approvals.js';
@@ -105,9 +106,6 @@ const META_TOOLS = new Set<string>([
 ]);
 const key = (n: string): string => n.normalize('NFKC').toLowerCase();
 
-/** The events that start an answer to a user's message (where Regenerate forks). */
-const ANSWER_STARTS = new Set(['assistant_start', 'context', 'compaction']);
-
 function addUsage(a: Usage, b: Usage): Usage {
   return {
     inputTokens: a.inputTokens + b.inputTokens,
@@ -122,6 +120,7 @@ export class ChatSession {
   private readonly state: SessionState;
   private readonly skills: SessionSkills;
   private readonly prompt: SessionPrompt;
+  private readonly branches: Branches;
   private readonly approvals: Approvals;
   private tools: Promise<WorkspaceSession> | undefined;
   private workspaceSession: WorkspaceSession | undefined;
@@ -156,6 +155,7 @@ export class ChatSession {
       contextWindow: () => this.opts.provider?.contextWindow ?? host.settings.catalog.contextWindow,
       loadedBodies: () => this.skills.loadedBodies(),
     });
+    this.branches = new Branches(store, id, () => this.events());
     this.approvals = new Approvals({
       workspace: host.workspace,
       networkAllowed: () => host.settings.policy.ceiling.network,
@@ -884,38 +884,9 @@ export class ChatSession {
 
   // ---- branches ----
 
-  /** The user's messages on the current branch, in order (what a `turn` number counts), with the events after each. */
-  private turns(): { user: AgentEvent; answerAt: number | undefined }[] {
-    const evs = this.events();
-    const out: { user: AgentEvent; answerAt: number | undefined }[] = [];
-    for (const e of evs) {
-      if (e.type === 'user_message') out.push({ user: e, answerAt: undefined });
-      else if (out.length && out.at(-1)!.answerAt === undefined && ANSWER_STARTS.has(e.type))
-        out.at(-1)!.answerAt = e.seq;
-    }
-    return out;
-  }
-
-  /**
-   * Where each of the user's messages (by turn) has versions: edits of the message, and regenerated answers. Only
-   * the points with more than one version are listed.
-   */
-  versions(): {
-    turn: number;
-    message?: { index: number; count: number };
-    answer?: { index: number; count: number };
-  }[] {
-    const out: ReturnType<ChatSession['versions']> = [];
-    if (this.store.sessions.branches(this.id).length === 0) return out;
-    this.turns().forEach((t, turn) => {
-      const m = this.store.sessions.forkGroup(this.id, t.user.seq);
-      const a = t.answerAt !== undefined ? this.store.sessions.forkGroup(this.id, t.answerAt) : undefined;
-      const v: (typeof out)[number] = { turn };
-      if (m.members.length > 1) v.message = { index: m.index, count: m.members.length };
-      if (a && a.members.length > 1) v.answer = { index: a.index, count: a.members.length };
-      if (v.message || v.answer) out.push(v);
-    });
-    return out;
+  /** Where each of the user's messages (by turn) has versions: edits of the message, and regenerated answers. */
+  versions(): Versions[] {
+    return this.branches.versions();
   }
 
   /** Why an edit, a regenerate or a switch would be refused now (undefined: it can run). */
@@ -923,12 +894,6 @@ export class ChatSession {
     if (this.closed) return 'the session is closed';
     if (this.running) return 'a turn is running in this conversation: stop it first';
     return undefined;
-  }
-
-  private turnAt(turn: number): { user: AgentEvent; answerAt: number | undefined } {
-    const t = this.turns()[turn];
-    if (!t) throw new Error(`there is no message ${turn + 1} in this conversation`);
-    return t;
   }
 
   /**
@@ -940,15 +905,11 @@ export class ChatSession {
   edit(turn: number, text: string, files: readonly Attachment[] = [], keep?: readonly number[]): Promise<TurnResult> {
     const why = this.cannotBranch() ?? (!text.trim() ? 'the message is empty' : undefined);
     if (why) throw new Error(why);
-    const user = this.turnAt(turn).user;
-    const had = user.type === 'user_message' ? (user.attachments ?? []) : [];
-    const bad = keep?.find((i) => i >= had.length);
-    if (bad !== undefined) throw new Error(`message ${turn + 1} has no file ${bad + 1} to keep (it has ${had.length})`);
-    const all = [...had.filter((_, i) => !keep || keep.includes(i)), ...files];
+    const t = this.branches.turnAt(turn);
+    const all = this.branches.editFiles(t, turn, files, keep);
     // Kept files are checked again too: the model may have changed since they were sent.
     const checked = all.length ? this.checkFiles(all) : [];
-    const g = this.store.sessions.forkGroup(this.id, user.seq);
-    this.store.sessions.fork(this.id, g.parent, g.forkSeq);
+    this.branches.forkAt(t.user.seq);
     this.rebuild();
     return this.send(text, checked);
   }
@@ -960,10 +921,9 @@ export class ChatSession {
   regenerate(turn: number): Promise<TurnResult> {
     const why = this.cannotBranch() ?? (!this.opts.provider ? 'no model is set up: regenerating needs one' : undefined);
     if (why) throw new Error(why);
-    const t = this.turnAt(turn);
+    const t = this.branches.turnAt(turn);
     if (t.answerAt === undefined) throw new Error(`message ${turn + 1} has no answer to regenerate`);
-    const g = this.store.sessions.forkGroup(this.id, t.answerAt);
-    this.store.sessions.fork(this.id, g.parent, g.forkSeq);
+    this.branches.forkAt(t.answerAt);
     this.rebuild();
     return this.runTurn(async (signal) => {
       if (!this.workspaceSession) await this.toolsReady();
@@ -975,10 +935,7 @@ export class ChatSession {
   switchVersion(turn: number, which: 'message' | 'answer', index: number): void {
     const why = this.cannotBranch();
     if (why) throw new Error(why);
-    const t = this.turnAt(turn);
-    const at = which === 'message' ? t.user.seq : t.answerAt;
-    if (at === undefined) throw new Error(`message ${turn + 1} has no answer`);
-    this.store.sessions.switchTo(this.id, this.store.sessions.forkGroup(this.id, at), index);
+    this.branches.switchTo(turn, which, index);
     this.rebuild();
   }
 
