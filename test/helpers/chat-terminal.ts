@@ -1,14 +1,12 @@
 // The real `knack chat` in a child process, typed into through stdin, for tests of the interactive chat: waits for
 // what it prints (`until`) and for its `>` prompts (`at`).
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-
-const root = join(import.meta.dirname, '..', '..');
+import { cliEnv, KNACK_BIN } from './cli.js';
 
 /** The real `knack chat` in a child process, typed into through stdin; waits for what it prints. */
 export function chatChild(args: string[], env: Record<string, string>) {
-  const p = spawn(process.execPath, [join(root, 'bin', 'knack.js'), 'chat', ...args], {
-    env: { ...process.env, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '', ...env },
+  const p = spawn(process.execPath, [KNACK_BIN, 'chat', ...args], {
+    env: cliEnv(env),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -6,6 +6,7 @@ import { agentEnv, recorder } from '../../helpers/agent-env.js';
 import { skillMd } from '../../helpers/tmp.js';
 import { main } from '../../../main/cli/index.js';
 import type { AgentEvent } from '../../../main/core/agent/types.js';
+import { cliArgs } from '../../helpers/cli.js';
 
 const get = <T extends AgentEvent['type']>(evs: AgentEvent[], type: T) =>
   evs.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type);
@@ -99,7 +100,7 @@ test('"always allow" is stored in the workspace rule store: `knack policy rules 
   // The same store the policy commands read.
   const out: string[] = [];
   const code = await main(
-    ['policy', 'rules', 'list', '--json', '--home', env.home, '--data-dir', env.dataDir, '--workspace', env.workspace],
+    ['policy', 'rules', 'list', '--json', ...cliArgs({ ws: env.workspace, home: env.home, data: env.dataDir })],
     { out: (t) => void out.push(t), err: () => {} },
   );
   assert.equal(code, 0);

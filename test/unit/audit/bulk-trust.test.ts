@@ -11,6 +11,7 @@ import { resolvePaths } from '../../../main/core/config/paths.js';
 import { createTrustReview } from '../../../main/core/skills/trust/trust.js';
 import { applyBulkTrust, reviewBulkTrust } from '../../../main/core/skills/trust/bulk-trust.js';
 import { main } from '../../../main/cli/index.js';
+import { cliArgs } from '../../helpers/cli.js';
 
 const PIP = '# Setup\n\n```bash\npip install requests\n```\n';
 const NPM = '# Setup\n\n```bash\nnpm install left-pad\npip install rich\n```\n';
@@ -134,7 +135,7 @@ function cli(s: ReturnType<typeof setup>, answer: boolean | undefined, ...args: 
           },
         }),
   };
-  return main([...args, '--home', s.home, '--data-dir', s.data, '--workspace', s.ws], io).then((code) => ({
+  return main([...args, ...cliArgs(s)], io).then((code) => ({
     code,
     out: out.join('\n'),
     err: err.join('\n'),

@@ -10,6 +10,7 @@ import { tempDir, writeTree } from '../../helpers/tmp.js';
 import { startFakeAnthropic } from '../../helpers/fake-anthropic.js';
 import { startFakeOpenAI } from '../../helpers/fake-openai.js';
 import type { FakeServer } from '../../helpers/fake-provider.js';
+import { cliArgs, cliEnv, KNACK_BIN } from '../../helpers/cli.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const servers: FakeServer[] = [];
@@ -26,7 +27,7 @@ function setup(settings?: unknown) {
   const ws = tempDir('knack-chat-ws-');
   const dataDir = join(home, 'data');
   if (settings) writeTree(dataDir, { 'settings.json': JSON.stringify(settings) });
-  return { home, ws, dataDir, common: ['--workspace', ws, '--home', home, '--data-dir', dataDir] };
+  return { home, ws, dataDir, common: cliArgs({ ws, home, data: dataDir }) };
 }
 
 /** Run the real bin in a child (its own environment; stdin closed). */
@@ -35,8 +36,8 @@ function bin(
   env: Record<string, string>,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, [join(root, 'bin', 'knack.js'), ...args], {
-      env: { ...process.env, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '', DEEPSEEK_API_KEY: '', ...env },
+    const p = spawn(process.execPath, [KNACK_BIN, ...args], {
+      env: cliEnv(env),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -6,6 +6,7 @@ import { tempDir } from '../../helpers/tmp.js';
 import { startFakeAnthropic } from '../../helpers/fake-anthropic.js';
 import { main } from '../../../main/cli/index.js';
 import { chatChild } from '../../helpers/chat-terminal.js';
+import { cliArgs } from '../../helpers/cli.js';
 
 /**
  * These journeys are about answering approvals: with the OS sandbox up, the plain commands they use would run without a
@@ -23,12 +24,7 @@ test('interactive knack chat over stdin: a skill auto-loads, approvals are answe
   const dataDir = join(home, 'data');
   sandboxOff(dataDir);
   const common = [
-    '--workspace',
-    ws,
-    '--home',
-    home,
-    '--data-dir',
-    dataDir,
+    ...cliArgs({ ws, home, data: dataDir }),
     '--provider',
     'anthropic',
     '--base-url',
@@ -105,18 +101,12 @@ test('interactive knack chat over stdin: a skill auto-loads, approvals are answe
   // The stored session, as `knack sessions show --json` reads it back.
   const out: string[] = [];
   const io = { out: (t: string) => void out.push(t), err: () => {} };
-  assert.equal(
-    await main(['sessions', 'list', '--json', '--workspace', ws, '--home', home, '--data-dir', dataDir], io),
-    0,
-  );
+  assert.equal(await main(['sessions', 'list', '--json', ...cliArgs({ ws, home, data: dataDir })], io), 0);
   const [row] = JSON.parse(out.join('\n')) as { id: string; title: string }[];
   assert.ok(row);
   assert.match(row.title, /帮我提交代码/);
   out.length = 0;
-  assert.equal(
-    await main(['sessions', 'show', row.id, '--json', '--workspace', ws, '--home', home, '--data-dir', dataDir], io),
-    0,
-  );
+  assert.equal(await main(['sessions', 'show', row.id, '--json', ...cliArgs({ ws, home, data: dataDir })], io), 0);
   const events = (JSON.parse(out.join('\n')) as { events: { type: string; [k: string]: unknown }[] }).events;
   const of = (t: string) => events.filter((e) => e.type === t);
   assert.deepEqual(
@@ -151,12 +141,7 @@ test('interactive knack chat does not offer "always" for a call no rule can cove
   sandboxOff(join(home, 'data'));
   const ws = tempDir('knack-chat-i2-ws-');
   const common = [
-    '--workspace',
-    ws,
-    '--home',
-    home,
-    '--data-dir',
-    join(home, 'data'),
+    ...cliArgs({ ws, home, data: join(home, 'data') }),
     '--provider',
     'anthropic',
     '--base-url',
@@ -195,12 +180,7 @@ test('interactive knack chat escapes what the model sent in the approval prompt:
   sandboxOff(join(home, 'data'));
   const ws = tempDir('knack-chat-i3-ws-');
   const common = [
-    '--workspace',
-    ws,
-    '--home',
-    home,
-    '--data-dir',
-    join(home, 'data'),
+    ...cliArgs({ ws, home, data: join(home, 'data') }),
     '--provider',
     'anthropic',
     '--base-url',
@@ -240,12 +220,7 @@ test(
     const link = join(tempDir('knack-chat-i4-link-'), 'proj');
     symlinkSync(real, link);
     const common = [
-      '--workspace',
-      link,
-      '--home',
-      home,
-      '--data-dir',
-      join(home, 'data'),
+      ...cliArgs({ ws: link, home, data: join(home, 'data') }),
       '--provider',
       'anthropic',
       '--base-url',

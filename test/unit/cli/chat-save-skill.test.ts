@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
 import { startFakeAnthropic } from '../../helpers/fake-anthropic.js';
 import { chatChild } from '../../helpers/chat-terminal.js';
+import { cliArgs } from '../../helpers/cli.js';
 
 const KEY = { ANTHROPIC_API_KEY: 'sk-ant-save-skill-0123456789' };
 
@@ -19,12 +20,7 @@ async function setUp(name: string) {
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(join(ws, 'CHANGES.md'), '- fixed the login\n- faster search\n');
   const args = [
-    '--workspace',
-    ws,
-    '--home',
-    home,
-    '--data-dir',
-    dataDir,
+    ...cliArgs({ ws, home, data: dataDir }),
     '--provider',
     'anthropic',
     '--base-url',

@@ -4,14 +4,13 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { chmodSync, statSync } from 'node:fs';
 import { main } from '../../../main/cli/index.js';
-import { capture } from '../../helpers/cli.js';
+import { capture, cliArgs, cliEnv, KNACK_BIN } from '../../helpers/cli.js';
 import { tempDir, writeTree } from '../../helpers/tmp.js';
 import { startFakeAnthropic } from '../../helpers/fake-anthropic.js';
 import { startFakeOpenAI } from '../../helpers/fake-openai.js';
 import type { FakeServer } from '../../helpers/fake-provider.js';
 import { writeProvidersFile } from '../../../main/core/agent/index.js';
 
-const root = join(import.meta.dirname, '..', '..', '..');
 const servers: FakeServer[] = [];
 after(async () => void (await Promise.all(servers.map((s) => s.close()))));
 
@@ -24,7 +23,7 @@ async function server(kind: 'anthropic' | 'openai'): Promise<FakeServer> {
 function setup() {
   const home = tempDir('knack-chat-home-');
   const ws = tempDir('knack-chat-ws-');
-  return { home, ws, common: ['--workspace', ws, '--home', home, '--data-dir', join(home, 'data')] };
+  return { home, ws, common: cliArgs({ ws, home, data: join(home, 'data') }) };
 }
 
 /** Run the real bin in a child (its own environment). */
@@ -33,8 +32,8 @@ function bin(
   env: Record<string, string>,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, [join(root, 'bin', 'knack.js'), ...args], {
-      env: { ...process.env, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '', ...env },
+    const p = spawn(process.execPath, [KNACK_BIN, ...args], {
+      env: cliEnv(env),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

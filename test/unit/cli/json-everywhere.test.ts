@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { main } from '../../../main/cli/index.js';
 import type { Io } from '../../../main/cli/command.js';
 import { tempDir } from '../../helpers/tmp.js';
+import { cliArgs } from '../../helpers/cli.js';
 
 function capture(): Io & { stdout: string[]; stderr: string[] } {
   const stdout: string[] = [];
@@ -14,7 +15,7 @@ function capture(): Io & { stdout: string[]; stderr: string[] } {
 
 test('policy rules add/remove and skills reject print JSON under --json', async () => {
   const root = tempDir();
-  const common = ['--home', join(root, 'home'), '--data-dir', join(root, 'data'), '--workspace', root, '--json'];
+  const common = [...cliArgs({ ws: root, home: join(root, 'home'), data: join(root, 'data') }), '--json'];
   const add = capture();
   assert.equal(
     await main(['policy', 'rules', 'add', 'allow', '--tool', 'read_file', ...common], add),

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
-import { run } from '../../helpers/cli.js';
+import { cliArgs, run } from '../../helpers/cli.js';
 
 const CLI_DIR = join(import.meta.dirname, '..', '..', '..', 'main', 'cli');
 
@@ -38,7 +38,7 @@ test("knack policy check judges a skill tool by the workspace's own tool: loadin
   const root = tempDir();
   const ws = join(root, 'ws');
   writeTree(ws, { '.workbuddy/skills/notes/SKILL.md': skillMd({ name: 'notes', description: 'Take notes.' }) });
-  const common = ['--workspace', ws, '--home', join(root, 'home'), '--data-dir', join(root, 'data')];
+  const common = cliArgs({ ws, home: join(root, 'home'), data: join(root, 'data') });
   const r = await run([
     'policy',
     'check',
@@ -96,7 +96,7 @@ test("knack tools eval searches the workspace's tool index: the catalog's tools 
     ]),
     'ws/readme.md': 'hello\n',
   });
-  const common = ['--workspace', join(root, 'ws'), '--home', join(root, 'home'), '--data-dir', join(root, 'data')];
+  const common = cliArgs({ ws: join(root, 'ws'), home: join(root, 'home'), data: join(root, 'data') });
   const r = await run([
     'tools',
     'eval',

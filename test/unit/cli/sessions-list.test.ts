@@ -2,7 +2,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { main } from '../../../main/cli/index.js';
-import { capture } from '../../helpers/cli.js';
+import { capture, cliArgs } from '../../helpers/cli.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { startFakeAnthropic } from '../../helpers/fake-anthropic.js';
 import { writeProvidersFile } from '../../../main/core/agent/index.js';
@@ -13,7 +13,7 @@ after(() => server.close());
 test("knack sessions list shows each session's cost, and a blank (not $0) where the model has no price", async () => {
   const home = tempDir('knack-sessions-home-');
   const dataDir = join(home, 'data');
-  const common = ['--workspace', tempDir('knack-sessions-ws-'), '--home', home, '--data-dir', dataDir];
+  const common = cliArgs({ ws: tempDir('knack-sessions-ws-'), home, data: dataDir });
   writeProvidersFile(dataDir, { providers: {}, prices: { 'anthropic/priced-model': { input: 3, output: 15 } } });
   const chat = async (model: string, message: string): Promise<void> => {
     server.script({ text: 'ok', usage: { input: 1000, output: 100 } });
@@ -57,7 +57,7 @@ test("knack sessions list shows each session's cost, and a blank (not $0) where 
 
 test('knack sessions search finds a word of an old answer (escaped), rename gives the title it then lists', async () => {
   const home = tempDir('knack-sessions-home-');
-  const common = ['--workspace', tempDir('knack-sessions-ws-'), '--home', home, '--data-dir', join(home, 'data')];
+  const common = cliArgs({ ws: tempDir('knack-sessions-ws-'), home, data: join(home, 'data') });
   server.script({ text: 'Feed the \u001b[31mpenguins\u001b[0m at dawn.' });
   const c = capture();
   process.env.ANTHROPIC_API_KEY = 'sk-ant-search-0123456789';

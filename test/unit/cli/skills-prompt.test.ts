@@ -3,15 +3,12 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { tempDir, writeTree, skillMd } from '../../helpers/tmp.js';
-
-const root = join(import.meta.dirname, '..', '..', '..');
+import { KNACK_BIN } from '../../helpers/cli.js';
 
 function knack(args: string[], home: string) {
-  return spawnSync(
-    process.execPath,
-    [join(root, 'bin', 'knack.js'), ...args, '--home', home, '--data-dir', join(home, '.knack')],
-    { encoding: 'utf8' },
-  );
+  return spawnSync(process.execPath, [KNACK_BIN, ...args, '--home', home, '--data-dir', join(home, '.knack')], {
+    encoding: 'utf8',
+  });
 }
 
 test('skills prompt shows the budgeted catalog, keeps the most relevant skill and says what was cut; disabled skills never appear', () => {

@@ -4,14 +4,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { tempDir, writeTree } from '../../helpers/tmp.js';
-import { run } from '../../helpers/cli.js';
+import { cliArgs, run } from '../../helpers/cli.js';
 
 function setup() {
   const root = tempDir();
   const data = join(root, 'data');
   const ws = join(root, 'ws');
   writeTree(ws, { 'readme.md': 'hello\n' });
-  const common = ['--workspace', ws, '--home', join(root, 'home'), '--data-dir', data];
+  const common = cliArgs({ ws, home: join(root, 'home'), data });
   const check = (tool: string, args = '{}') => run(['policy', 'check', '--tool', tool, '--args', args, ...common]);
   return { data, ws, common, check };
 }

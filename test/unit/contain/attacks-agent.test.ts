@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
 import { loopbackListener } from '../../helpers/wall-run.js';
-import { capture, run } from '../../helpers/cli.js';
+import { capture, cliArgs, run } from '../../helpers/cli.js';
 import { startFakeAnthropic, type FakeServer } from '../../helpers/fake-anthropic.js';
 import { main } from '../../../main/cli/index.js';
 
@@ -27,7 +27,7 @@ writeFileSync(join(canaryDir, 'keep.txt'), 'keep\n');
 writeFileSync(key, 'PRIVATE-KEY-CANARY\n');
 writeFileSync(canary, 'untouched\n');
 writeFileSync(join(ws, 'in.txt'), 'owned\n');
-const common = ['--workspace', ws, '--home', home, '--data-dir', join(home, 'data')];
+const common = cliArgs({ ws, home, data: join(home, 'data') });
 
 let listener: Awaited<ReturnType<typeof loopbackListener>>;
 let port = 0;

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
 import { loopbackListener } from '../../helpers/wall-run.js';
 import { main } from '../../../main/cli/index.js';
+import { cliArgs } from '../../helpers/cli.js';
 
 const root = tempDir('knack-attack-');
 const home = join(root, 'home');
@@ -22,7 +23,7 @@ writeFileSync(join(canaryDir, 'keep.txt'), 'keep\n');
 writeFileSync(key, 'PRIVATE-KEY-CANARY\n');
 writeFileSync(canary, 'untouched\n');
 writeFileSync(join(ws, 'in.txt'), 'owned\n');
-const common = ['--workspace', ws, '--home', home, '--data-dir', join(home, 'data')];
+const common = cliArgs({ ws, home, data: join(home, 'data') });
 
 let listener: Awaited<ReturnType<typeof loopbackListener>>;
 let port = 0;

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
-import { run as knack } from '../../helpers/cli.js';
+import { cliArgs, run as knack } from '../../helpers/cli.js';
 import { Wall } from '../../../main/core/contain/wall.js';
 import { cwdProtect, wallConfig } from '../../../main/core/contain/profile.js';
 
@@ -93,7 +93,7 @@ test('a project skill a command creates is moved aside, kept, reported, and neve
     r.blocked.some((b) => b.kind === 'write' && b.target === join(ws, '.workbuddy') && b.message.includes(aside[0]!)),
     JSON.stringify(r.blocked),
   );
-  const list = await knack(['skills', 'list', '--json', '--workspace', ws, '--home', home, '--data-dir', dataDir]);
+  const list = await knack(['skills', 'list', '--json', ...cliArgs({ ws, home, data: dataDir })]);
   assert.doesNotMatch(list.out, /planted/);
 });
 

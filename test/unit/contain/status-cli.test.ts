@@ -6,13 +6,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
-import { run } from '../../helpers/cli.js';
-
-const knackBin = join(import.meta.dirname, '..', '..', '..', 'bin', 'knack.js');
+import { cliArgs, KNACK_BIN, run } from '../../helpers/cli.js';
 
 test('knack sandbox status says the sandbox is available here, in words and in JSON', async () => {
   const home = tempDir();
-  const common = ['--workspace', tempDir(), '--home', home, '--data-dir', join(home, 'data')];
+  const common = cliArgs({ ws: tempDir(), home, data: join(home, 'data') });
   const json = await run(['sandbox', 'status', '--json', ...common]);
   assert.equal(json.code, 0, json.err);
   assert.deepEqual(JSON.parse(json.out), {
@@ -30,8 +28,8 @@ test('without bubblewrap on PATH: unavailable, the reason names it, the hint ins
   const home = tempDir();
   const bin = tempDir();
   symlinkSync(process.execPath, join(bin, 'node'));
-  const common = ['--workspace', tempDir(), '--home', home, '--data-dir', join(home, 'data')];
-  const r = spawnSync(process.execPath, [knackBin, 'sandbox', 'status', '--json', ...common], {
+  const common = cliArgs({ ws: tempDir(), home, data: join(home, 'data') });
+  const r = spawnSync(process.execPath, [KNACK_BIN, 'sandbox', 'status', '--json', ...common], {
     env: { ...process.env, PATH: bin },
     encoding: 'utf8',
   });

@@ -8,6 +8,7 @@ import { displaySafe, displaySafeLines, hasUnsafeDisplay, INVISIBLE as TABLE } f
 import { normalizeLine } from '../../../main/core/skills/trust/normalize.js';
 import { main } from '../../../main/cli/index.js';
 import type { Io } from '../../../main/cli/command.js';
+import { cliArgs } from '../../helpers/cli.js';
 
 /** Anything a terminal or a text renderer would not show as itself. */
 const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
@@ -94,12 +95,7 @@ test('finding 8: the terminal approval prompt of knack tools call shows control 
       '--args',
       JSON.stringify({ command: evil }),
       '--no-mcp',
-      '--workspace',
-      join(root, 'ws'),
-      '--home',
-      join(root, 'home'),
-      '--data-dir',
-      join(root, 'data'),
+      ...cliArgs({ ws: join(root, 'ws'), home: join(root, 'home'), data: join(root, 'data') }),
     ],
     io,
   );
@@ -115,7 +111,7 @@ test('finding 8: the terminal approval prompt of knack tools call shows control 
 test('every gate decision names the rule that spoke and its scope; knack policy check shows them', async () => {
   const root = tempDir();
   writeTree(root, { 'ws/readme.md': 'x' });
-  const common = ['--workspace', join(root, 'ws'), '--home', join(root, 'home'), '--data-dir', join(root, 'data')];
+  const common = cliArgs({ ws: join(root, 'ws'), home: join(root, 'home'), data: join(root, 'data') });
   let out = '';
   const io: Io = { out: (t) => void (out += `${t}\n`), err: () => undefined };
   assert.equal(

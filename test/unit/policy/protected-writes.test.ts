@@ -10,6 +10,7 @@ import { ceilingFrom } from '../../../main/core/policy/ceiling.js';
 import { appOwnedRoots, createGate } from '../../../main/core/policy/gate.js';
 import type { Rule } from '../../../main/core/store/policy-repo.js';
 import type { Actor, ToolCall } from '../../../main/core/policy/types.js';
+import { cliArgs } from '../../helpers/cli.js';
 
 const agent: Actor = { kind: 'agent', activeSkills: [] };
 const write = (path: string): ToolCall => ({ tool: 'write_file', args: { path }, access: { write: [path] } });
@@ -124,12 +125,7 @@ test('finding 2 end to end: knack tools call with the home folder as workspace a
       '--args',
       JSON.stringify({ path: 'appdata/settings.json', content: wide }),
       '--no-mcp',
-      '--workspace',
-      home,
-      '--home',
-      home,
-      '--data-dir',
-      data,
+      ...cliArgs({ ws: home, home, data }),
     ],
     io,
   );

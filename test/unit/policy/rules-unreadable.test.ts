@@ -6,7 +6,7 @@ import { closeSync, openSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { tempDir, writeTree } from '../../helpers/tmp.js';
-import { capture, run } from '../../helpers/cli.js';
+import { capture, cliArgs, run } from '../../helpers/cli.js';
 import { startFakeAnthropic } from '../../helpers/fake-anthropic.js';
 import { main } from '../../../main/cli/index.js';
 
@@ -16,7 +16,7 @@ async function withDenyRule() {
   const root = tempDir();
   writeTree(root, { 'ws/secret/key.txt': `${SECRET}\n`, 'ws/readme.md': 'hello\n' });
   const data = join(root, 'data');
-  const common = ['--workspace', join(root, 'ws'), '--home', join(root, 'home'), '--data-dir', data];
+  const common = cliArgs({ ws: join(root, 'ws'), home: join(root, 'home'), data });
   const added = await run(['policy', 'rules', 'add', 'deny', '--tool', 'read_file', '--path', 'secret/**', ...common]);
   assert.equal(added.code, 0, added.err);
   const denied = await run([

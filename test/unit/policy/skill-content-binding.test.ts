@@ -14,7 +14,7 @@ import { recordAnswer } from '../../../main/core/policy/answers.js';
 import { describeRule, parseSkillScope } from '../../../main/core/policy/rules.js';
 import type { Rule } from '../../../main/core/store/policy-repo.js';
 import type { Actor, ToolCall } from '../../../main/core/policy/types.js';
-import { run as cli } from '../../helpers/cli.js';
+import { cliArgs, run as cli } from '../../helpers/cli.js';
 
 const FIXTURE = join(import.meta.dirname, '..', '..', 'fixtures', 'skills', 'word-stats');
 
@@ -25,7 +25,7 @@ test("a --skill rule binds to the skill's content: after an edit to the skill th
   mkdirSync(join(ws, '.workbuddy', 'skills'), { recursive: true });
   cpSync(FIXTURE, skillDir, { recursive: true });
   writeFileSync(join(ws, 'notes.md'), 'The cat and the dog.\n');
-  const base = ['--workspace', ws, '--home', join(root, 'home'), '--data-dir', join(root, 'data')];
+  const base = cliArgs({ ws, home: join(root, 'home'), data: join(root, 'data') });
   const run = () =>
     cli(['skills', 'run', 'word-stats', 'count.mjs', '--args', '{"path": "notes.md", "report": true}', ...base]);
 
@@ -207,17 +207,7 @@ test('rules stored before content binding stay readable, listed and applied as b
   } finally {
     store.close();
   }
-  const listed = await cli([
-    'policy',
-    'rules',
-    'list',
-    '--workspace',
-    root,
-    '--home',
-    join(root, 'home'),
-    '--data-dir',
-    data,
-  ]);
+  const listed = await cli(['policy', 'rules', 'list', ...cliArgs({ ws: root, home: join(root, 'home'), data })]);
   assert.equal(listed.code, 0, listed.err);
   assert.match(
     listed.out,

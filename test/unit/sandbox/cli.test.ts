@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { cpSync, existsSync, writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
-import { run as cli } from '../../helpers/cli.js';
+import { cliArgs, run as cli } from '../../helpers/cli.js';
 
 const FIXTURE = join(import.meta.dirname, '..', '..', 'fixtures', 'skills', 'word-stats');
 
@@ -14,7 +14,7 @@ function setup(): { ws: string; base: string[]; root: string } {
   cpSync(FIXTURE, join(ws, '.workbuddy', 'skills', 'word-stats'), { recursive: true });
   writeFileSync(join(ws, 'notes.md'), 'The cat and the dog.\nThe cat sat on the mat.\n');
   writeFileSync(join(ws, 'id_rsa'), 'PRIVATE KEY');
-  return { root, ws, base: ['--workspace', ws, '--home', join(root, 'home'), '--data-dir', join(root, 'data')] };
+  return { root, ws, base: cliArgs({ ws, home: join(root, 'home'), data: join(root, 'data') }) };
 }
 
 test('knack skills run runs the example skill script and prints its JSON result and logs', async () => {

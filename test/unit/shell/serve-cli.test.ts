@@ -6,8 +6,7 @@ import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { tempDir, writeTree } from '../../helpers/tmp.js';
-
-const BIN = join(import.meta.dirname, '..', '..', '..', 'bin', 'knack.js');
+import { cliArgs, KNACK_BIN } from '../../helpers/cli.js';
 
 async function serveAndStop(signal: 'SIGINT' | 'SIGTERM') {
   const root = tempDir();
@@ -15,16 +14,11 @@ async function serveAndStop(signal: 'SIGINT' | 'SIGTERM') {
   const child = spawn(
     process.execPath,
     [
-      BIN,
+      KNACK_BIN,
       'serve',
       '--port',
       '0',
-      '--workspace',
-      join(root, 'repo'),
-      '--home',
-      join(root, 'home'),
-      '--data-dir',
-      join(root, 'data'),
+      ...cliArgs({ ws: join(root, 'repo'), home: join(root, 'home'), data: join(root, 'data') }),
       '--renderer',
       join(root, 'renderer'),
     ],

@@ -11,8 +11,8 @@ import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WebSocket } from 'ws';
 import { tempDir, writeTree } from '../../helpers/tmp.js';
+import { cliArgs, KNACK_BIN } from '../../helpers/cli.js';
 
-const BIN = join(import.meta.dirname, '..', '..', '..', 'bin', 'knack.js');
 const SKILLS = 1500;
 /** Calls the hostile client sends, none of whose answers it reads. */
 const HOSTILE_CALLS = 600;
@@ -27,16 +27,11 @@ async function startServe(root: string): Promise<{ child: ChildProcess; url: URL
   const child = spawn(
     process.execPath,
     [
-      BIN,
+      KNACK_BIN,
       'serve',
       '--port',
       '0',
-      '--workspace',
-      join(root, 'repo'),
-      '--home',
-      join(root, 'home'),
-      '--data-dir',
-      join(root, 'data'),
+      ...cliArgs({ ws: join(root, 'repo'), home: join(root, 'home'), data: join(root, 'data') }),
       '--renderer',
       join(root, 'renderer'),
     ],

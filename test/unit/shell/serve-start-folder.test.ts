@@ -8,8 +8,7 @@ import { join } from 'node:path';
 import { tempDir, writeTree } from '../../helpers/tmp.js';
 import { startFolder } from '../../../main/cli/serve.js';
 import { repoRoot } from '../../../main/core/config/index.js';
-
-const BIN = join(import.meta.dirname, '..', '..', '..', 'bin', 'knack.js');
+import { cliEnv, KNACK_BIN } from '../../helpers/cli.js';
 
 test("startFolder: Knack's own folder and the folders inside it only when asked; any other current folder", () => {
   const other = tempDir();
@@ -29,7 +28,7 @@ async function serveFrom(cwd: string, args: string[]): Promise<{ err: string; op
   const child = spawn(
     process.execPath,
     [
-      BIN,
+      KNACK_BIN,
       'serve',
       '--port',
       '0',
@@ -41,7 +40,7 @@ async function serveFrom(cwd: string, args: string[]): Promise<{ err: string; op
       join(root, 'renderer'),
       ...args,
     ],
-    { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '' } },
+    { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: cliEnv() },
   );
   let out = '';
   let err = '';

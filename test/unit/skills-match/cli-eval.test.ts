@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { cpSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIXTURES, tempDir } from '../../helpers/tmp.js';
-import { run } from '../../helpers/cli.js';
+import { cliArgs, run } from '../../helpers/cli.js';
 
 const home = tempDir();
 const data = tempDir();
@@ -16,7 +16,7 @@ for (const name of ['systematic-debugging', 'test-driven-development', 'writing-
   if (existsSync(join(repo, name, 'SKILL.md')))
     cpSync(join(repo, name), join(ws, '.workbuddy', 'skills', name), { recursive: true });
 }
-const common = ['--home', home, '--data-dir', data, '--workspace', ws];
+const common = cliArgs({ ws, home, data });
 
 test('skills eval reports SkillSearch beside BM25 for each language group of a queries file', async () => {
   assert.equal(readdirSync(join(ws, '.workbuddy', 'skills')).length, 4);

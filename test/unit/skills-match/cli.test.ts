@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIXTURES, skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
-import { run } from '../../helpers/cli.js';
+import { cliArgs, run } from '../../helpers/cli.js';
 
 const home = tempDir();
 const data = tempDir();
@@ -21,7 +21,7 @@ writeTree(ws, {
     '# Backup\n\nRun pg_dump.\n',
   ),
 });
-const common = ['--home', home, '--data-dir', data, '--workspace', ws];
+const common = cliArgs({ ws, home, data });
 
 test('skills match: the built-in skills trigger on English and Chinese messages, with reasons', async () => {
   const zh = await run(['skills', 'match', '帮我提交代码', ...common]);
@@ -54,7 +54,7 @@ test('skills match: a project skill that wins words from a built-in says what it
     join(own, '.workbuddy', 'skills', 'commit'),
     { recursive: true },
   );
-  const r = await run(['skills', 'match', 'commit my changes', '--home', home, '--data-dir', data, '--workspace', own]);
+  const r = await run(['skills', 'match', 'commit my changes', ...cliArgs({ ws: own, home, data })]);
   assert.equal(r.code, 0, r.err);
   assert.match(r.out, /^commit {2}\[project\]/);
   assert.match(r.out, /its name "commit" matched "commit"/);

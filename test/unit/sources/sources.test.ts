@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir, skillMd, writeTree } from '../../helpers/tmp.js';
-import { run } from '../../helpers/cli.js';
+import { cliArgs, run } from '../../helpers/cli.js';
 import { git, makeRepo, serveGit } from '../../helpers/git-repos.js';
 
 const root = tempDir('knack-sources-');
@@ -20,7 +20,7 @@ function env() {
   const data = join(base, 'data');
   const ws = join(base, 'ws');
   mkdirSync(ws, { recursive: true });
-  const flags = ['--home', home, '--data-dir', data, '--workspace', ws];
+  const flags = cliArgs({ ws, home, data });
   return {
     home,
     data,

@@ -9,8 +9,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { tempDir, skillMd } from '../../helpers/tmp.js';
 import { makeRepo } from '../../helpers/git-repos.js';
+import { cliArgs, KNACK_BIN } from '../../helpers/cli.js';
 
-const knackBin = join(import.meta.dirname, '..', '..', '..', 'bin', 'knack.js');
 const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
 const skip = hasScript ? false : 'util-linux `script` (a pseudo-terminal) is not installed here';
 
@@ -54,7 +54,7 @@ function onTerminal(
   args: string[],
   answer: Answer,
 ): Promise<{ code: number | null; screen: string; asked: number }> {
-  const argv = [process.execPath, knackBin, ...args, '--home', e.home, '--data-dir', e.data, '--workspace', e.ws];
+  const argv = [process.execPath, KNACK_BIN, ...args, ...cliArgs(e)];
   // Every word is a plain path or name made here; quoted for the shell `script -c` runs anyway.
   const cmd = argv.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   const child = spawn('script', ['-q', '-e', '-f', '-c', cmd, '/dev/null'], {
@@ -83,7 +83,7 @@ function onTerminal(
 
 /** `knack ARGS` with stdin a pipe holding "y": not a terminal. */
 function piped(e: Env, args: string[]) {
-  return spawnSync(process.execPath, [knackBin, ...args, '--home', e.home, '--data-dir', e.data, '--workspace', e.ws], {
+  return spawnSync(process.execPath, [KNACK_BIN, ...args, ...cliArgs(e)], {
     input: 'y\ny\n',
     encoding: 'utf8',
     env: { ...process.env, TMPDIR: tmp },

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { tempDir, writeTree } from '../../helpers/tmp.js';
-import { run } from '../../helpers/cli.js';
+import { cliArgs, run } from '../../helpers/cli.js';
 
 const SERVER = join(import.meta.dirname, '..', '..', 'fixtures', 'mcp', 'server.mjs');
 
@@ -29,7 +29,7 @@ function dirs() {
       { query: 'translate this into French', gold: 'translate_text' },
     ]),
   });
-  return { root, common: ['--workspace', ws, '--home', join(root, 'home'), '--data-dir', data], data, ws };
+  return { root, common: cliArgs({ ws, home: join(root, 'home'), data }), data, ws };
 }
 
 test('knack tools search finds imported catalog tools and prints JSON', async () => {
