@@ -1,17 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { tempDir, writeTree, skillMd } from '../../helpers/tmp.js';
-import { KNACK_BIN } from '../../helpers/cli.js';
+import { run } from '../../helpers/cli.js';
 
+/** `knack ARGS` in-process, with a temporary home and data folder. */
 function knack(args: string[], home: string) {
-  return spawnSync(process.execPath, [KNACK_BIN, ...args, '--home', home, '--data-dir', join(home, '.knack')], {
-    encoding: 'utf8',
-  });
+  return run([...args, '--home', home, '--data-dir', join(home, '.knack')]);
 }
 
-test('skills prompt shows the budgeted catalog, keeps the most relevant skill and says what was cut; disabled skills never appear', () => {
+test('skills prompt shows the budgeted catalog, keeps the most relevant skill and says what was cut; disabled skills never appear', async () => {
   const home = tempDir();
   const ws = tempDir();
   writeTree(join(ws, '.workbuddy', 'skills'), {
@@ -21,25 +19,25 @@ test('skills prompt shows the budgeted catalog, keeps the most relevant skill an
     }),
     'secret-tool/SKILL.md': skillMd({ name: 'secret-tool', description: 'Internal helper the user turned off.' }),
   });
-  assert.equal(knack(['skills', 'disable', 'secret-tool', '--workspace', ws], home).status, 0);
+  assert.equal((await knack(['skills', 'disable', 'secret-tool', '--workspace', ws], home)).code, 0);
 
-  const full = knack(['skills', 'prompt', '--workspace', ws, '--json'], home);
-  assert.equal(full.status, 0, full.stderr);
-  const all = JSON.parse(full.stdout) as { text: string; included: string[]; dropped: string[]; budget: number };
+  const full = await knack(['skills', 'prompt', '--workspace', ws, '--json'], home);
+  assert.equal(full.code, 0, full.err);
+  const all = JSON.parse(full.out) as { text: string; included: string[]; dropped: string[]; budget: number };
   assert.equal(all.budget, 4000, 'default budget is 2% of a 200k window');
   assert.ok(all.included.includes('invoice-parser') && all.included.includes('git-commit'));
   assert.ok(!all.text.includes('secret-tool'), 'a disabled skill is never in the prompt');
 
-  const tight = knack(
+  const tight = await knack(
     ['skills', 'prompt', '--workspace', ws, '--budget', '40', '--query', 'parse this invoice', '--json'],
     home,
   );
-  const cut = JSON.parse(tight.stdout) as { tokens: number; included: string[]; dropped: string[] };
+  const cut = JSON.parse(tight.out) as { tokens: number; included: string[]; dropped: string[] };
   assert.deepEqual(cut.included, ['invoice-parser'], 'the skill relevant to the request is the one kept');
   assert.ok(cut.dropped.includes('git-commit'));
   assert.ok(cut.tokens <= 40);
 
-  const bad = knack(['skills', 'prompt', '--workspace', ws, '--budget', 'lots'], home);
-  assert.equal(bad.status, 2);
-  assert.match(bad.stderr, /--budget: expected a whole number/);
+  const bad = await knack(['skills', 'prompt', '--workspace', ws, '--budget', 'lots'], home);
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /--budget: expected a whole number/);
 });
