@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { tempDir, skillMd } from '../../helpers/tmp.js';
 import { makeRepo } from '../../helpers/git-repos.js';
-import { cliArgs, KNACK_BIN } from '../../helpers/cli.js';
+import { cliArgs, KNACK_BIN, run } from '../../helpers/cli.js';
 
 const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
 const skip = hasScript ? false : 'util-linux `script` (a pseudo-terminal) is not installed here';
@@ -139,7 +139,8 @@ test(
   { skip },
   async () => {
     const first = env();
-    assert.equal((await onTerminal(first, ['skills', 'add', risky.url], 'y')).code, 0);
+    // The lock to sync from: made in-process (the terminal's yes to `add` is the first test's).
+    assert.equal((await run(['skills', 'add', risky.url, ...cliArgs(first)], true)).code, 0);
     const lockText = readFileSync(first.lock, 'utf8');
     for (const answer of ['n', 'y'] as const) {
       const fresh = env();
@@ -160,7 +161,9 @@ test(
   async () => {
     const e = env();
     const repo = makeRepo(repos, 'tidy', { 'SKILL.md': withNetwork('tidy', false) });
-    assert.equal((await onTerminal(e, ['skills', 'add', repo.url], 'n')).code, 0, 'a clean skill asks nothing');
+    // Installed in-process: only the update is typed at the terminal.
+    const added = await run(['skills', 'add', repo.url, ...cliArgs(e)], false);
+    assert.equal(added.code, 0, `a clean skill asks nothing: ${added.err}`);
     const widening = repo.commit({ 'SKILL.md': withNetwork('tidy', true) });
     for (const answer of ['n', 'eof'] as const) {
       const r = await onTerminal(e, ['skills', 'update'], answer);
