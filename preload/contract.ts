@@ -211,6 +211,8 @@ export const SkillUpdate = z.object({
   tier: z.enum(['user', 'project']),
   status: z.enum(['up-to-date', 'available', 'error']),
   reason: z.string().optional(),
+  /** Why a check failed (status error), as words the window says in its language, naming the skill. */
+  words: Said.optional(),
   from: z.string(),
   to: z.string().optional(),
   level: z.enum(['P0', 'P1', 'P2']).optional(),

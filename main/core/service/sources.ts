@@ -91,6 +91,7 @@ export function sourceHandlers(ctx: ServiceContext, atClose: (f: () => Promise<v
           status: c.status,
           from: c.entry.commit,
           ...(c.reason ? { reason: c.reason } : {}),
+          ...(c.words ? { words: c.words } : {}),
           ...(c.commit ? { to: c.commit } : {}),
           ...(c.candidate ? { level: c.candidate.level, contentHash: c.candidate.contentHash } : {}),
           ...(c.files ? { files: c.files } : {}),

@@ -1,5 +1,6 @@
-// The sidebar's Updates badge: skills installed from a source that have a newer version there. Its dialog shows, for
-// each, the files changed and the permission diff; Update installs a clean one, a widening waits for Approve.
+// The sidebar's Updates badge: skills installed from a source that have a newer version there, and the checks that
+// failed (a source gone, a ref gone): never dropped silently. Its dialog shows, for each update, the files changed and
+// the permission diff (Update installs a clean one, a widening waits for Approve), and each failed check's reason.
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSay } from '../i18n/say';
@@ -21,14 +22,18 @@ export function UpdatesBadge() {
   const ws = useView((s) => s.workspace?.path ?? '');
   const catalogTick = useView((s) => s.catalogTick);
   const [items, setItems] = useState<SkillUpdate[]>([]);
+  /** The whole check failed (a skills.lock.json that does not parse): said next to the button, never dropped. */
+  const [failed, setFailed] = useState<string>();
   const [open, setOpen] = useState(false);
   const check = useCallback(
     async (refresh?: boolean) => {
       if (!client.skillUpdates) return;
       try {
         setItems(await client.skillUpdates(refresh));
-      } catch {
+        setFailed(undefined);
+      } catch (e) {
         setItems([]);
+        setFailed(errorText(e));
       }
     },
     [client],
@@ -42,20 +47,47 @@ export function UpdatesBadge() {
     const timer = setInterval(() => void check(true), RECHECK_MS);
     return () => clearInterval(timer);
   }, [check]);
-  const available = items.filter((i) => i.status === 'available');
+  const shown = items.filter((i) => i.status === 'available' || i.status === 'error');
+  const available = shown.filter((i) => i.status === 'available').length;
+  const errors = shown.length - available;
   if (!client.skillUpdates) return null;
+  const label = [
+    ...(available ? [t('updates.badge', { count: available })] : []),
+    ...(errors ? [t('updates.failed', { count: errors })] : []),
+  ].join(t('updates.and'));
   return (
     <>
       <button type="button" className="link" onClick={() => void check(true)} title={t('updates.check')}>
         {t('updates.check')}
       </button>
-      {available.length > 0 && (
-        <button type="button" className="badge updates-badge" onClick={() => setOpen(true)}>
-          {t('updates.badge', { count: available.length })}
+      {shown.length > 0 && (
+        <button
+          type="button"
+          className={errors ? 'badge updates-badge error' : 'badge updates-badge'}
+          onClick={() => setOpen(true)}
+        >
+          {label}
         </button>
       )}
-      {open && <UpdatesDialog items={available} onClose={() => setOpen(false)} />}
+      <ErrorLine error={failed && t('updates.checkFailed', { error: failed })} />
+      {open && <UpdatesDialog items={shown} onClose={() => setOpen(false)} />}
     </>
+  );
+}
+
+/** A check that failed: the skill and why, in the window's language. */
+function FailedCheck({ u }: { u: SkillUpdate }) {
+  const { t } = useTranslation();
+  const say = useSay();
+  return (
+    <section className="update-item" aria-label={u.name}>
+      <h3>
+        {u.name} <span className="muted small-text">{t(`tier.${u.tier}`)}</span>
+      </h3>
+      <p role="alert" className="error">
+        {say(u.words, u.reason)}
+      </p>
+    </section>
   );
 }
 
@@ -107,6 +139,7 @@ function UpdatesDialog({ items, onClose }: { items: SkillUpdate[]; onClose(): vo
     >
       {items.some((u) => u.level) && <LevelLegend />}
       {items.map((u) => {
+        if (u.status === 'error') return <FailedCheck key={`${u.tier}/${u.name}`} u={u} />;
         const r = results[u.name];
         return (
           <section key={`${u.tier}/${u.name}`} className="update-item" aria-label={u.name}>

@@ -17,6 +17,20 @@ const available: SkillUpdate = {
   to: 'b'.repeat(40),
 };
 
+/** A check that failed as main sends it: the code naming the skill, with the source's own words inside. */
+const failed: SkillUpdate = {
+  name: 'vanishing',
+  tier: 'user',
+  status: 'error',
+  reason: 'vanishing: file:///r/gone.git: no such repository',
+  words: {
+    code: 'update.checkFailed',
+    params: { skill: 'vanishing', why: { code: 'source.noRepo', params: { source: 'vanishing: file:///r/gone.git' } } },
+  },
+  from: 'c'.repeat(40),
+};
+const upToDate: SkillUpdate = { name: 'steady', tier: 'project', status: 'up-to-date', from: 'd'.repeat(40) };
+
 describe('Updates badge', () => {
   it('a catalog change asks without refresh; Check for updates asks with it', async () => {
     const c = memoryClient();
@@ -34,5 +48,45 @@ describe('Updates badge', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Check for updates' }));
     await screen.findByRole('button', { name: 'Updates: 1' });
     expect(asked).toEqual([undefined, undefined, true]);
+  });
+
+  it('a failed check is counted on the badge and named with its reason in the dialog, in English and Chinese', async () => {
+    for (const [lang, badge, line] of [
+      [
+        'en',
+        'Updates: 1, 1 check failed',
+        'vanishing: could not check for an update (vanishing: file:///r/gone.git: no such repository)',
+      ],
+      ['zh', '更新：1，1 项检查失败', 'vanishing：无法检查更新（vanishing: file:///r/gone.git：没有这个仓库）'],
+    ] as const) {
+      const c = memoryClient();
+      Object.assign(c, { skillUpdates: async () => [available, failed, upToDate] });
+      const { unmount } = renderWith(<UpdatesBadge />, c, { workspace: WS }, lang);
+      await userEvent.click(await screen.findByRole('button', { name: badge }));
+      const item = await screen.findByRole('region', { name: 'vanishing' });
+      expect(item.textContent).toContain(line);
+      expect(screen.getByRole('region', { name: 'tidy' })).toBeTruthy();
+      expect(screen.queryByRole('region', { name: 'steady' })).toBeNull();
+      unmount();
+    }
+  });
+
+  it('only failed checks still show the badge: a failure is never read as up to date', async () => {
+    const c = memoryClient();
+    Object.assign(c, { skillUpdates: async () => [failed, upToDate] });
+    renderWith(<UpdatesBadge />, c, { workspace: WS });
+    await userEvent.click(await screen.findByRole('button', { name: '1 check failed' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('vanishing: could not check for an update');
+  });
+
+  it('a check that fails as a whole (a lock that does not parse) is said, not dropped', async () => {
+    const c = memoryClient();
+    Object.assign(c, {
+      skillUpdates: async () => {
+        throw new Error('refused: /w/.knack/skills/skills.lock.json:3: not JSON');
+      },
+    });
+    renderWith(<UpdatesBadge />, c, { workspace: WS });
+    expect((await screen.findByRole('alert')).textContent).toContain('skills.lock.json:3');
   });
 });

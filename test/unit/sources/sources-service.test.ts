@@ -4,12 +4,12 @@
 // the network only when a lock changed (or on refresh).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serviceEnv } from '../../helpers/service-env.js';
 import { skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
 import { makeRepo, serveGit } from '../../helpers/git-repos.js';
-import type { Said } from '../../../preload/contract.js';
+import { english, type Said } from '../../../preload/contract.js';
 
 // Temporary clones go here, so the test can see none stays once the service closes.
 const tmp = tempDir('knack-src-svc-tmp-');
@@ -208,4 +208,31 @@ test('a source that cannot be reached, a ref that does not exist and a folder wi
   assert.equal((await refusal(notSkill)).code, 'source.noSkill');
   assert.equal((await refusal(`${repo.url}#main:nowhere`)).code, 'source.noPath');
   assert.equal((await refusal('http://example.com/x.git')).code, 'source.plainHttp');
+});
+
+test('a check whose source was removed after install is an error item with words naming the skill, never dropped', async (t) => {
+  const env = await serviceEnv(t);
+  const repos = tempDir('knack-src-svc-gone-');
+  const repo = makeRepo(repos, 'gone', { 'skills/vanishing/SKILL.md': fm('vanishing', false) });
+  const opened = await env.call('sources.open', { source: repo.url });
+  await env.call('sources.install', { openId: opened.openId, skills: ['vanishing'], tier: 'project' });
+  await env.call('sources.close', { openId: opened.openId });
+  // The repository is deleted: the source can no longer be reached.
+  rmSync(repo.bare, { recursive: true, force: true });
+  rmSync(repo.work, { recursive: true, force: true });
+
+  const { items } = await env.call('sources.updates', { refresh: true });
+  assert.deepEqual(
+    items.map((i) => `${i.name}:${i.status}`),
+    ['vanishing:error'],
+  );
+  const words = items[0]!.words;
+  assert.ok(words, 'the failed check carries words');
+  assert.equal(words.code, 'update.checkFailed');
+  assert.equal(words.params?.skill, 'vanishing');
+  // The reason is the source's own words (a code the window says in its language), naming the source.
+  const why = words.params?.why as Said;
+  assert.equal(typeof why, 'object');
+  assert.match(why.code, /^source\./);
+  assert.match(english(words), /^vanishing: could not check for an update \(.*gone\.git/);
 });

@@ -11,6 +11,7 @@ import { MARKETPLACE_FILE, parseMarketplace, type Marketplace } from './marketpl
 import { lockPathFor, readLock, type LockEntry } from './lock.js';
 import { candidateAt, findSkillFolders, readTreeFile, type Candidate } from './open.js';
 import { formatSource, parseSource, SourceError } from './spec.js';
+import { say, type Said } from '../../base/index.js';
 
 export interface FileChanges {
   added: string[];
@@ -23,6 +24,8 @@ export interface UpdateCheck {
   entry: LockEntry;
   status: 'up-to-date' | 'available' | 'error';
   reason?: string;
+  /** Why a check failed (status error), as words naming the skill: `update.checkFailed` with the source's own words. */
+  words?: Said;
   /** The fetched version (status available). */
   candidate?: Candidate;
   commit?: string;
@@ -67,7 +70,11 @@ function candidateIn(repo: FetchedRepo, entry: LockEntry, name: string, ref: str
   const dir = entry.path ? join(repo.dir, ...entry.path.split('/')) : repo.dir;
   if (!existsSync(dir) || findSkillFolders(dir)[0] !== dir)
     throw new SourceError(
-      `${name}: ${shown}: no SKILL.md at "${entry.path || '.'}" in commit ${repo.commit.slice(0, 12)}`,
+      say('update.noSkillAt', {
+        source: `${name}: ${shown}`,
+        path: entry.path || '.',
+        commit: repo.commit.slice(0, 12),
+      }),
     );
   return candidateAt(dir, {
     url: entry.url,
@@ -146,7 +153,10 @@ async function targetOf(
     markets.set(entry.marketplace, market);
   }
   const plugin = (await market).plugins.find((p) => p.name === entry.plugin);
-  if (!plugin) throw new SourceError(`${name}: plugin "${entry.plugin}" is no longer listed in ${entry.marketplace}`);
+  if (!plugin)
+    throw new SourceError(
+      say('update.pluginGone', { skill: name, plugin: entry.plugin, marketplace: entry.marketplace }),
+    );
   if (plugin.source.kind === 'relative') return plain;
   const src = plugin.source;
   return { url: src.url, ...(src.ref ? { ref: src.ref } : {}), ...(src.sha ? { sha: src.sha } : {}) };
@@ -210,7 +220,14 @@ export async function checkUpdates(
         ...(report?.diff ? { diff: report.diff } : {}),
       });
     } catch (e) {
-      checks.push({ name, entry, status: 'error', reason: (e as Error).message });
+      const why = e instanceof SourceError && e.words ? e.words : (e as Error).message;
+      checks.push({
+        name,
+        entry,
+        status: 'error',
+        reason: (e as Error).message,
+        words: say('update.checkFailed', { skill: name, why }),
+      });
     }
   }
   return { checks, dispose: () => fetches.dispose() };
