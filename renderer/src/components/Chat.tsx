@@ -193,6 +193,17 @@ export function Chat() {
     if (stick.current) el.scrollTop = el.scrollHeight;
   }, [messages, sessionId]);
   useEffect(() => () => holding.current?.(), []);
+  // A block laid out at its real height only as it comes into view (`content-visibility: auto`) grows the transcript
+  // after the scroll above: while following, the bottom stays in view as the messages change size.
+  useEffect(() => {
+    const el = logRef.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const sized = new ResizeObserver(() => {
+      if (stick.current) el.scrollTop = el.scrollHeight;
+    });
+    for (const child of el.children) sized.observe(child);
+    return () => sized.disconnect();
+  }, [messages, streaming]);
 
   async function send(e?: FormEvent) {
     e?.preventDefault();
@@ -205,6 +216,8 @@ export function Chat() {
     }
     setError(undefined);
     setText('');
+    // Sent: the transcript goes to the bottom and follows the answer, wherever the user had scrolled to.
+    stick.current = true;
     const sending = files;
     setFiles([]);
     setRefused([]);
