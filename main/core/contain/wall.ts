@@ -3,7 +3,7 @@
 // workspace closes; each command is wrapped, spawned as its own process group, and reports what the wall blocked.
 import { execFile, spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as RuntimeModule from '@anthropic-ai/sandbox-runtime';
 import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
@@ -30,6 +30,17 @@ const open = new Set<Wall>();
 let started: Promise<void> | undefined;
 /** Counts the runtime's starts: a command line built under one start (its proxy's sockets and token) is of no other. */
 let generation = 0;
+/**
+ * The process got SIGINT or SIGTERM. The runtime resets itself on them (its own handlers), which cancels a start under
+ * way; one started again then would outlive the shutdown (its bridges keep the process alive), so none is.
+ */
+let stopping = false;
+let heedingSignals = false;
+function heedSignals(): void {
+  if (heedingSignals) return;
+  heedingSignals = true;
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => void (stopping = true));
+}
 /** The socat processes relaying the proxy's sockets (Linux), found once the runtime has started. */
 let bridges: { pid: number; socket: string }[] | undefined;
 
@@ -128,6 +139,26 @@ function cmdlineOf(pid: number): string {
   }
 }
 
+/** This process's children (Linux /proc, every thread's). */
+function childPids(): number[] {
+  let tasks: string[] = [];
+  try {
+    tasks = readdirSync(`/proc/${process.pid}/task`);
+  } catch {
+    return [];
+  }
+  return tasks.flatMap((task) => {
+    try {
+      return readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8')
+        .split(/\s+/)
+        .filter(Boolean)
+        .map(Number);
+    } catch {
+      return [];
+    }
+  });
+}
+
 /**
  * The runtime's bridge processes: this process's children (Linux /proc) whose command line names one of the proxy's
  * sockets. The runtime keeps their handles to itself; these are what a dead proxy is told by.
@@ -138,26 +169,34 @@ function bridgeProcesses(rt: Runtime): { pid: number; socket: string }[] {
     (s): s is string => !!s,
   );
   const out: { pid: number; socket: string }[] = [];
-  let tasks: string[] = [];
-  try {
-    tasks = readdirSync(`/proc/${process.pid}/task`);
-  } catch {
-    return [];
-  }
-  for (const task of tasks) {
-    let children = '';
-    try {
-      children = readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8');
-    } catch {
-      continue;
-    }
-    for (const pid of children.split(/\s+/).filter(Boolean).map(Number)) {
-      const cmd = cmdlineOf(pid);
-      const socket = sockets.find((s) => cmd.includes(`UNIX-LISTEN:${s},`));
-      if (socket) out.push({ pid, socket });
-    }
+  for (const pid of childPids()) {
+    const cmd = cmdlineOf(pid);
+    const socket = sockets.find((s) => cmd.includes(`UNIX-LISTEN:${s},`));
+    if (socket) out.push({ pid, socket });
   }
   return out;
+}
+
+/** This process's socat children (the runtime's bridges are its only ones). */
+function socatChildren(): Set<number> {
+  if (process.platform !== 'linux') return new Set();
+  return new Set(childPids().filter((pid) => basename(cmdlineOf(pid).split('\0')[0] ?? '') === 'socat'));
+}
+
+/**
+ * A start that failed or was cancelled (the runtime resets itself on SIGINT and SIGTERM) can leave a bridge it had
+ * already started, which nothing then ends and which keeps the process from exiting: one that came since `before`
+ * is ended.
+ */
+function endStrayBridges(before: Set<number>): void {
+  for (const pid of socatChildren()) {
+    if (before.has(pid)) continue;
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }
 }
 
 /** An unavailable state: why, in English, and as words when Knack said it (the runtime's own errors stay as they are). */
@@ -314,6 +353,7 @@ export class Wall {
       const deps = await SandboxManager.checkDependenciesAsync();
       if (deps.errors.length) return deps.errors.join('; ');
     }
+    heedSignals();
     const init = (): Promise<void> => {
       if (!started) generation++;
       started ??= SandboxManager.initialize(
@@ -332,6 +372,7 @@ export class Wall {
     // Knack found) 1 s; a loaded machine can take longer, and then the sandbox would stay unavailable for the session
     // (every command asking). Two more tries before that, whatever the runtime's words: a lasting cause fails all three.
     for (let attempt = 1; ; attempt++) {
+      const before = socatChildren();
       try {
         await init();
         // Opened again after the network bridge died under another open workspace: restart the runtime.
@@ -345,7 +386,8 @@ export class Wall {
       } catch (e) {
         started = undefined;
         const why = (e as Error).message.split('\n')[0] ?? '';
-        if (attempt < 3) {
+        endStrayBridges(before);
+        if (attempt < 3 && !stopping) {
           await SandboxManager.reset().catch(() => undefined);
           continue;
         }

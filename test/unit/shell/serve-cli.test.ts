@@ -54,5 +54,7 @@ async function serveAndStop(signal: 'SIGINT' | 'SIGTERM') {
   assert.equal(state, 'ECONNREFUSED');
 }
 
-test('knack serve prints its URL and shuts down cleanly on SIGINT', () => serveAndStop('SIGINT'));
-test('knack serve shuts down cleanly on SIGTERM', () => serveAndStop('SIGTERM'));
+// A shutdown that never ends fails here instead of holding the run (a guard, not a timing assertion).
+const guard = { timeout: 60_000 };
+test('knack serve prints its URL and shuts down cleanly on SIGINT', guard, () => serveAndStop('SIGINT'));
+test('knack serve shuts down cleanly on SIGTERM', guard, () => serveAndStop('SIGTERM'));
