@@ -39,7 +39,7 @@ test('prices in providers.json override the table, per provider/model or per mod
   writeProvidersFile(dataDir, {
     providers: {},
     prices: {
-      'anthropic/claude-sonnet-4-5': { input: 1, output: 2, cacheRead: 0.1, cacheWrite: 1 },
+      'anthropic/claude-sonnet-5-5': { input: 1, output: 2, cacheRead: 0.1, cacheWrite: 1 },
       'my-model': { input: 5, output: 6 },
       bad: { input: -1, output: 'x' } as never,
     },

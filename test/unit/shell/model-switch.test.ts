@@ -31,7 +31,7 @@ test('the picker lists the provider’s models, else the preset’s, the model i
   s.server.setModels(undefined);
   const fallback = await s.call('chat.models', {});
   assert.equal(fallback.source, 'preset');
-  assert.deepEqual(fallback.models, ['fake-model', 'claude-sonnet-4-5', 'claude-opus-4-1', 'claude-haiku-4-5']);
+  assert.deepEqual(fallback.models, ['fake-model', 'claude-sonnet-5-5', 'claude-opus-5-5', 'claude-haiku-5-5']);
   assert.match(fallback.error ?? '', /404|not.found|no route/i);
   assert.doesNotMatch(fallback.error ?? '', /sk-ant-test/);
 });

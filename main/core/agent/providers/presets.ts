@@ -24,8 +24,10 @@ export const PRESETS: readonly ProviderPreset[] = [
     id: 'anthropic',
     label: 'Anthropic',
     kind: 'anthropic',
-    defaultModel: 'claude-sonnet-4-5',
-    models: ['claude-sonnet-4-5', 'claude-opus-4-1', 'claude-haiku-4-5'],
+    // The newest of each family in the SDK's own model list (@anthropic-ai/sdk's `Model`): claude-sonnet-4-5, the
+    // default before, reached its end of life on 2026-11-30 (the SDK's deprecated-models list).
+    defaultModel: 'claude-sonnet-5-5',
+    models: ['claude-sonnet-5-5', 'claude-opus-5-5', 'claude-haiku-5-5'],
     contextWindow: 200_000,
     keyEnv: ['ANTHROPIC_API_KEY'],
   },
