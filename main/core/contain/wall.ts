@@ -279,6 +279,23 @@ export interface WrappedProgram {
   refused(since?: number): Blocked[];
 }
 
+/** How one command line is wrapped (Wall.wrap). */
+interface WrapOptions {
+  cwd: string;
+  /** Hosts the proxy lets this command reach; none: see `hostless`. */
+  hosts: string[];
+  /** Folders outside the workspace this command may also write. */
+  writeRoots?: string[];
+  /** Nothing is writable. */
+  readOnly?: boolean;
+  /** Only `writeRoots` are writable, the workspace not. */
+  onlyWriteRoots?: boolean;
+  /** With no host: 'offline' cuts the network altogether (offline.ts); 'proxy' (default) keeps the proxy's refusals. */
+  hostless?: 'offline' | 'proxy';
+  /** Knack's own command, which writes nothing: no protected path is swept after it. */
+  own?: boolean;
+}
+
 export interface WallOptions {
   /** false: the runtime builds every command's line anew (the benchmark's baseline). Default true (template.ts). */
   reuseCommandLines?: boolean;
@@ -489,7 +506,12 @@ export class Wall {
     const unset = opts.loopbackViaProxy ? 'env -u NO_PROXY -u no_proxy ' : '';
     // exec: the program replaces the shell, so signals and the exit code are its own.
     const command = `exec ${unset}${argv.map(shellQuote).join(' ')}`;
-    const w = await this.wrap(command, opts.cwd, opts.hosts ?? [], opts.writeRoots ?? [], false, opts.onlyWriteRoots);
+    const w = await this.wrap(command, {
+      cwd: opts.cwd,
+      hosts: opts.hosts ?? [],
+      writeRoots: opts.writeRoots ?? [],
+      onlyWriteRoots: opts.onlyWriteRoots ?? false,
+    });
     const [file, ...args] = w.argv;
     const { SandboxManager } = await loadRuntime();
     const refused = (since = 0): Blocked[] =>
@@ -524,13 +546,15 @@ export class Wall {
   /** Wrap one command line; its host list is registered with the proxy until `release`. */
   private async wrap(
     command: string,
-    cwd: string,
-    hosts: string[],
-    writeRoots: string[] = [],
-    readOnly = false,
-    onlyWriteRoots = false,
-    hostless: 'offline' | 'proxy' = 'proxy',
-    own = false,
+    {
+      cwd,
+      hosts,
+      writeRoots = [],
+      readOnly = false,
+      onlyWriteRoots = false,
+      hostless = 'proxy',
+      own = false,
+    }: WrapOptions,
   ): Promise<{
     id: string;
     argv: string[];
@@ -695,16 +719,13 @@ export class Wall {
     own = false,
   ): Promise<ContainedProcess> {
     const { SandboxManager } = await loadRuntime();
-    const { id, argv, env, release, mayWrite } = await this.wrap(
-      command,
-      opts.cwd,
-      opts.hosts ?? [],
-      [],
+    const { id, argv, env, release, mayWrite } = await this.wrap(command, {
+      cwd: opts.cwd,
+      hosts: opts.hosts ?? [],
       readOnly,
-      false,
-      'offline',
+      hostless: 'offline',
       own,
-    );
+    });
     // detached: its own process group, so a timeout or stop kills everything it started. It dies with Knack by the
     // group watchdog (group-watchdog.ts), as a command on the host does; Seatbelt has no parent-death option either.
     const stdio = opts.stdio ?? ['ignore', 'pipe', 'pipe'];
