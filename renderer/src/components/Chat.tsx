@@ -1,12 +1,12 @@
 // The conversation: transcript (Markdown, tool cards, approval cards), the message box, Send / Stop, plan mode.
 // Sending goes to the main process; the answer arrives as stream events applied by useChatStream.
-import { memo, useEffect, useLayoutEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
 import type { ChatMessage } from '../api/types';
 import { heldAbove, useView } from '../state/store';
 import { useModelChoice } from '../state/model-choice';
-import { FOLLOW_PX, holdSpot, scrollToSpot, spotOf, useScrollSpots } from '../state/scroll-spots';
+import { FOLLOW_PX, followSizes, holdSpot, scrollToSpot, spotOf, useScrollSpots } from '../state/scroll-spots';
 import { MAX_MESSAGE_CHARS, type Attachment } from '../../../preload/contract';
 import { addFiles, isSkillPackage, type Refusal } from '../state/attach';
 import { AttachedFiles, PackageChoice, SentFiles } from './Attachments';
@@ -128,7 +128,7 @@ export function Chat() {
   const [dragging, setDragging] = useState(false);
   /** A skill package (.zip) or folder dropped on the chat: offered to the skill installer, if the user wants. */
   const [pkg, setPkg] = useState<{ name: string; file?: File }>();
-  const logRef = useRef<HTMLDivElement>(null);
+  const logRef = useRef<HTMLDivElement | null>(null);
   const boxRef = useRef<HTMLTextAreaElement>(null);
   const pickRef = useRef<HTMLInputElement>(null);
   const stick = useRef(true);
@@ -194,16 +194,17 @@ export function Chat() {
   }, [messages, sessionId]);
   useEffect(() => () => holding.current?.(), []);
   // A block laid out at its real height only as it comes into view (`content-visibility: auto`) grows the transcript
-  // after the scroll above: while following, the bottom stays in view as the messages change size.
-  useEffect(() => {
-    const el = logRef.current;
-    if (!el || typeof ResizeObserver === 'undefined') return;
-    const sized = new ResizeObserver(() => {
-      if (stick.current) el.scrollTop = el.scrollHeight;
-    });
-    for (const child of el.children) sized.observe(child);
-    return () => sized.disconnect();
-  }, [messages, streaming]);
+  // after the scroll above: while following, the bottom stays in view as the messages change size. Set up when the
+  // transcript element appears (a callback ref: it may come after the chat's first render) and ended when it goes.
+  const transcriptRef = useCallback((el: HTMLDivElement | null) => {
+    logRef.current = el;
+    if (!el) return;
+    const end = followSizes(el, () => stick.current);
+    return () => {
+      end();
+      logRef.current = null;
+    };
+  }, []);
 
   async function send(e?: FormEvent) {
     e?.preventDefault();
@@ -307,7 +308,7 @@ export function Chat() {
         </button>
       </div>
       <div
-        ref={logRef}
+        ref={transcriptRef}
         className="transcript"
         role="log"
         aria-label={t('chat.transcript')}

@@ -102,3 +102,28 @@ export function holdSpot(log: HTMLElement, spot: ScrollSpot, frames = 30): () =>
   frame = requestAnimationFrame(tick);
   return end;
 }
+
+/**
+ * While `following()`, keep the bottom of `log` in view as its messages change size (blocks get their real height only
+ * as they come into view, and a streamed answer grows). One ResizeObserver for the transcript's life: each message is
+ * observed once as it is added and left when removed (a MutationObserver on the list's children only), so a streamed
+ * word costs nothing here however long the conversation. Returns what ends both observers.
+ */
+export function followSizes(log: HTMLElement, following: () => boolean): () => void {
+  if (typeof ResizeObserver === 'undefined') return () => {};
+  const sized = new ResizeObserver(() => {
+    if (following()) log.scrollTop = log.scrollHeight;
+  });
+  for (const child of log.children) sized.observe(child);
+  const listed = new MutationObserver((changes) => {
+    for (const c of changes) {
+      c.removedNodes.forEach((n) => n instanceof Element && sized.unobserve(n));
+      c.addedNodes.forEach((n) => n instanceof Element && n.parentNode === log && sized.observe(n));
+    }
+  });
+  listed.observe(log, { childList: true });
+  return () => {
+    listed.disconnect();
+    sized.disconnect();
+  };
+}

@@ -1,6 +1,6 @@
 // The chat: sending, streamed Markdown with code and copy, tool-call cards, approval cards (once / always with
 // the rule / deny with a reason), Stop, plan mode, errors, empty state.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { App } from '../../../renderer/src/App';
@@ -330,5 +330,57 @@ describe('chat', () => {
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
     act(() => c.emit({ type: 'done', sessionId: 's1', messageId: 'm1', error: 'provider: 401 invalid x-api-key' }));
     expect((await screen.findByRole('alert')).textContent).toContain('401 invalid x-api-key');
+  });
+
+  it('follows the answer with one size observer that watches each message once, not once per streamed word', async () => {
+    // Records what the transcript's ResizeObserver is asked to watch (happy-dom lays nothing out, so none would fire).
+    const made: Watcher[] = [];
+    class Watcher {
+      watched = new Set<Element>();
+      ever = new Set<Element>();
+      observes = 0;
+      constructor() {
+        made.push(this);
+      }
+      observe(e: Element) {
+        this.observes++;
+        this.watched.add(e);
+        this.ever.add(e);
+      }
+      unobserve(e: Element) {
+        this.watched.delete(e);
+      }
+      disconnect() {
+        this.watched.clear();
+      }
+    }
+    vi.stubGlobal('ResizeObserver', Watcher);
+    try {
+      const c = memoryClient();
+      renderWith(<App />, c, { workspace: WS });
+      await sendHello();
+      await waitFor(() => expect(useView.getState().sessionId).toBe('s1'));
+      for (let i = 0; i < 40; i++)
+        act(() => c.emit({ type: 'delta', sessionId: 's1', messageId: 'm1', text: `word${i} ` }));
+      await screen.findByText(/word39/);
+      const log = screen.getByRole('log', { name: 'Conversation' });
+      // Other parts of the window (virtual lists) have observers of their own: the transcript's watches its messages.
+      const mine = () => made.filter((w) => [...log.children].some((e) => w.ever.has(e)));
+      await waitFor(() => expect(mine()[0]?.watched).toEqual(new Set(log.children)));
+      expect(mine()).toHaveLength(1);
+      const w = mine()[0]!;
+      // Each message was observed once: forty streamed words re-observed nothing.
+      expect(w.observes).toBe(w.ever.size);
+      expect(w.ever.size).toBeLessThan(6);
+      const status = screen.getByText('Answering…');
+      act(() => c.emit({ type: 'done', sessionId: 's1', messageId: 'm1' }));
+      await waitFor(() => expect(screen.queryByText('Answering…')).toBeNull());
+      // The line that left the transcript is no longer watched; what is still there is.
+      expect(w.watched.has(status)).toBe(false);
+      expect(w.watched).toEqual(new Set(log.children));
+      expect(mine()).toEqual([w]);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });
