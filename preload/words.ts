@@ -208,6 +208,8 @@ export const WORDS = {
   'install.replaced': 'replaced the installed version',
   'install.otherContent': 'approval {{id}} is for content {{stored}}, not the {{shown}} shown',
   'install.failed': 'cannot install {{source}}: {{error}}',
+  'install.heldCopy':
+    '{{source}} is a copy Knack holds for an install waiting for approval: approve or reject that install, or install from where the skill came from',
   // a .zip or a folder that cannot be unpacked or copied into place (main/core/skills/trust/install.ts)
   'zip.entry': 'zip entry "{{entry}}" {{problem}}',
   'zip.nul': 'contains a NUL byte',

@@ -9,13 +9,13 @@ import { auditCached, trustSkill } from '../core/skills/trust/index.js';
 import { applyBulkTrust, reviewBulkTrust, type BulkTrustReview } from '../core/skills/trust/index.js';
 import { describePermissions } from '../core/policy/index.js';
 import { settleStaged } from '../core/skills/sources/index.js';
-import { dropHeld, toPending } from '../core/skills/trust/index.js';
+import { dropHeld, heldSourceProblem, toPending } from '../core/skills/trust/index.js';
 import { accessForArgs } from '../core/policy/index.js';
 import { CATEGORIES, describeRule, parseSkillScope, skillScopeKey } from '../core/policy/index.js';
 import type { Effect, NewRule } from '../core/store/index.js';
 import { addRule } from '../core/policy/index.js';
 import { displaySafe } from '../core/policy/index.js';
-import { realRoot } from '../core/base/index.js';
+import { english, realRoot } from '../core/base/index.js';
 import type { Access, Actor, ToolCall } from '../core/policy/index.js';
 import type { KnackWorkspace } from '../core/workspace.js';
 import { TIER_RANK } from '../core/skills/format/index.js';
@@ -138,6 +138,12 @@ const install: Command = {
     if (!path) throw new CliError('missing PATH (a skill folder or .zip)');
     const tierRoot = tierRootFor(ctx, stringFlag(ctx, 'scope') ?? 'user');
     const scope = (stringFlag(ctx, 'scope') ?? 'user') as 'user' | 'project';
+    // A copy Knack holds for another install is never installed by its path (held.ts).
+    const held = heldSourceProblem(ctx.paths.dataDir, path);
+    if (held) {
+      printInstall(ctx, { status: 'refused', reason: english(held), words: held });
+      return 2;
+    }
     const store = openStore(ctx);
     try {
       const opts = {

@@ -19,7 +19,7 @@ import { saveUpload } from './uploads.js';
 import { auditDraft, stageDraft } from './drafts.js';
 import { withAgentCreated } from '../skills/use/index.js';
 import { settleStaged } from '../skills/sources/index.js';
-import { dropHeld, settleHeld } from '../skills/trust/index.js';
+import { dropHeld, heldSourceProblem, settleHeld } from '../skills/trust/index.js';
 import { originOf } from './sources.js';
 
 type SkillHandlers = Pick<
@@ -206,7 +206,12 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
       return { trusted, refused, summary, summaryWords, groups, widest };
     },
 
-    'skills.install': ({ source, tier, replace }) => install(source, tier, replace),
+    'skills.install': ({ source, tier, replace }) => {
+      // A path the renderer names is never a copy another install holds (held.ts).
+      const held = heldSourceProblem(ctx.paths.dataDir, source);
+      if (held) throw new ServiceError('refused', held);
+      return install(source, tier, replace);
+    },
 
     'skills.installUpload': async ({ filename, data, tier, replace }) => {
       ctx.workspace();

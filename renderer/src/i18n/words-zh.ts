@@ -160,6 +160,8 @@ export const wordsZh: Record<WordCode, string> = {
   'install.replaced': '已替换已安装的版本',
   'install.otherContent': '审批 {{id}} 对应的内容是 {{stored}}，不是显示的 {{shown}}',
   'install.failed': '无法安装 {{source}}：{{error}}',
+  'install.heldCopy':
+    '{{source}} 是 Knack 为一项等待审批的安装保留的副本：请批准或拒绝那项安装，或从技能原本所在的位置安装',
   'zip.entry': 'zip 条目「{{entry}}」{{problem}}',
   'zip.nul': '含有 NUL 字节',
   'zip.backslash': '用了反斜杠',

@@ -3,7 +3,7 @@
 // copies no approval waits for are removed and said once, while an approval whose copy is gone shows as such.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import { tempDir, skillMd } from '../../helpers/tmp.js';
@@ -197,4 +197,43 @@ test('an approval whose copy is gone shows as no longer available and can be dis
   assert.equal(dismissed.status, 'rejected');
   assert.deepEqual((await call('skills.pendingInstalls', {})).items, []);
   assert.ok(!existsSync(join(e.tier, 'getter')));
+});
+
+test('a held copy is no install source: the window and the CLI refuse another pending install’s copy, however it is named', async (t) => {
+  const e = env();
+  const held = await e.knack(['skills', 'add', risky.url]);
+  assert.equal(held.code, 1, held.err);
+  const id = heldId(held.err)!;
+  const [holder] = e.fetched();
+  const [name] = readdirSync(join(e.data, 'fetched', holder!)).filter((x) => x !== 'source.json');
+  const copy = join(e.data, 'fetched', holder!, name!);
+  assert.ok(existsSync(join(copy, 'SKILL.md')), 'the held copy is where the attack points');
+  // A client (or a model writing paths) asks to install that copy for another tier: two approvals would share one
+  // copy, and deciding either would pull the other's files away. The copy by a link, its holder folder, and the data
+  // folder's own held folder are the same attack.
+  const link = join(root, `link-${n}`);
+  symlinkSync(copy, link);
+  const call = await windowOf(t, e);
+  for (const source of [copy, link, join(e.data, 'fetched', holder!), join(e.data, 'fetched')]) {
+    await assert.rejects(call('skills.install', { source, tier: 'project' }), (err: Error & { code?: string }) => {
+      assert.equal(err.code, 'refused', source);
+      assert.match(err.message, /is a copy Knack holds for an install waiting for approval/, source);
+      return true;
+    });
+    const cli = await e.knack(['skills', 'install', source, '--scope', 'project', '--yes']);
+    assert.equal(cli.code, 2, cli.err);
+    assert.match(cli.err, /refused: .* is a copy Knack holds for an install waiting for approval/);
+  }
+  assert.ok(!existsSync(join(e.ws, '.workbuddy', 'skills', 'getter')), 'nothing installed for the other tier');
+  const approvals = JSON.parse((await e.knack(['skills', 'approvals', '--json'])).out) as { id: string }[];
+  assert.deepEqual(
+    approvals.map((a) => a.id),
+    [id],
+    'no second approval shares the copy',
+  );
+  // The approval's own copy is intact and installs.
+  const ok = await e.knack(['skills', 'approve', id]);
+  assert.equal(ok.code, 0, ok.err);
+  assert.ok(existsSync(join(e.tier, 'getter', 'SKILL.md')));
+  assert.deepEqual(e.fetched(), []);
 });

@@ -1,10 +1,10 @@
 // Held copies: the files an install waiting for approval will install, staged by Knack in its data folder —
 // <data>/fetched/<x>/ (a skill fetched from a source) and <data>/uploads/<x>/ (a zip or a draft the window sent).
-// One place knows them: a held install keeps exactly one, deciding it removes it, and at open those no approval
-// waits for are removed.
+// One place knows them: a held install keeps exactly one, deciding it removes it, at open those no approval waits
+// for are removed, and none is ever the source of another install (heldSourceProblem).
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import type { Diagnostic } from '../../base/index.js';
+import { isInside, realPathOf, say, type Diagnostic, type Said } from '../../base/index.js';
 import type { ApprovalRow, Store } from '../../store/index.js';
 import type { InstallResult } from './install.js';
 
@@ -26,6 +26,25 @@ export function holderOf(dataDir: string, source: string): string | undefined {
     if (parts.length === 2) return join(dataDir, f, parts[0]!);
   }
   return undefined;
+}
+
+/**
+ * Why `source` (a path a client, the model or a command line names) cannot be installed from: it lies in a held folder
+ * (links resolved, at any depth). A held copy belongs to the one approval it was made for, which installs it by its
+ * id; installed again under another approval, two installs would share one copy and deciding either would take the
+ * other's files away.
+ */
+export function heldSourceProblem(dataDir: string, source: string): Said | undefined {
+  let real: string;
+  let data: string;
+  try {
+    real = realPathOf(source, process.cwd()).real;
+    data = realPathOf(dataDir, '/').real;
+  } catch {
+    return undefined; // a link loop: the install itself refuses what it cannot read
+  }
+  if (!HELD_FOLDERS.some((f) => isInside(real, join(data, f)))) return undefined;
+  return say('install.heldCopy', { source });
 }
 
 /** Remove a held copy (its holder folder); a source that is not one (the user's own folder or zip) is left alone. */

@@ -13,4 +13,13 @@ export {
   type TrustReview,
   type TrustReviewOptions,
 } from './trust.js';
-export { dropHeld, holderOf, settleHeld, sweepHeld, sweepHeldAtOpen, HELD_FOLDERS, SWEEP_GRACE_MS } from './held.js';
+export {
+  dropHeld,
+  heldSourceProblem,
+  holderOf,
+  settleHeld,
+  sweepHeld,
+  sweepHeldAtOpen,
+  HELD_FOLDERS,
+  SWEEP_GRACE_MS,
+} from './held.js';
