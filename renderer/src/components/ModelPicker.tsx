@@ -63,17 +63,20 @@ export function ModelPicker() {
   async function choose(value: string) {
     setError(undefined);
     const [provider, model] = JSON.parse(value) as [string, string];
-    const pick: ModelPick = { model, ...(provider !== choices?.provider ? { provider } : {}) };
     if (!sessionId) {
       const inUse = model === choices?.current && provider === choices.provider;
-      useModelChoice.getState().pick(inUse ? undefined : pick);
+      useModelChoice
+        .getState()
+        .pick(inUse ? undefined : { model, ...(provider !== choices?.provider ? { provider } : {}) });
       return;
     }
     if (!client.setModel) return;
     const before = current;
     setCurrent({ model, provider });
     try {
-      await client.setModel(sessionId, pick);
+      // Always with its provider: left out, the engine keeps the conversation's provider now, which an earlier switch
+      // may have changed since the list was fetched (back to the first provider's model would stay on the other).
+      await client.setModel(sessionId, { model, provider });
     } catch (e) {
       setCurrent(before);
       setError(errorText(e));

@@ -28,13 +28,16 @@ describe('ModelPicker', () => {
     ]);
     await userEvent.selectOptions(select, 'fake-model-large');
     await waitFor(() =>
-      expect(c.calls.find((x) => x.method === 'setModel')?.args).toEqual(['s1', { model: 'fake-model-large' }]),
+      expect(c.calls.find((x) => x.method === 'setModel')?.args).toEqual([
+        's1',
+        { model: 'fake-model-large', provider: 'anthropic' },
+      ]),
     );
     await waitFor(() => expect(shown(select)).toBe('fake-model-large (in use)'));
     expect(c.calls.find((x) => x.method === 'listModels')!.args).toEqual(['s1']);
   });
 
-  it('a model of another provider switches with its provider, and is marked in use', async () => {
+  it('a model of another provider switches with its provider, and back again with the first one', async () => {
     const c = memoryClient();
     renderWith(<Chat />, c, { workspace: WS, sessionId: 's1' }, 'zh');
     const select = (await screen.findByRole('combobox', { name: '模型' })) as HTMLSelectElement;
@@ -48,6 +51,15 @@ describe('ModelPicker', () => {
     );
     expect(shown(select)).toBe('gpt-fake-mini（使用中）');
     expect(select.options[select.selectedIndex]!.parentElement).toBe(select.querySelectorAll('optgroup')[1]);
+    // And back to the first provider's model: named with its provider, not left to the one in use since the switch.
+    await userEvent.selectOptions(select, 'fake-model-large');
+    await waitFor(() =>
+      expect(c.calls.filter((x) => x.method === 'setModel').at(-1)?.args).toEqual([
+        's1',
+        { model: 'fake-model-large', provider: 'anthropic' },
+      ]),
+    );
+    expect(shown(select)).toBe('fake-model-large（使用中）');
   });
 
   it('a refused switch goes back to the model in use and says why', async () => {
