@@ -2,7 +2,9 @@
 // OpenAI-compatible one (a provider of the user's own in providers.json) each listing its models: switch the model
 // mid-conversation and the next request names it; the session keeps it after a reload; a model of the other provider
 // answers the next turn over its own wire format; the tokens and cost so far show beside the context meter; a provider
-// added to providers.json by hand shows in the picker without a reload. Axe clean; screenshots in English and Chinese.
+// added to providers.json by hand shows in the picker without a reload; an image attached for a model that reads none
+// is refused in the window naming the model, and goes as an image block in each provider's own wire format to models
+// that do. Axe clean; screenshots in English and Chinese.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeProvidersFile } from '../../main/core/agent/index.js';
@@ -27,7 +29,8 @@ const app = journey({
         'anthropic/fake-model-large': { input: 15, output: 75 },
       },
     });
-    server.setModels(['fake-model', 'fake-model-large']);
+    // claude-fake-vision reads images (by its name, as Claude models do); fake-model and gpt-fake-mini do not.
+    server.setModels(['fake-model', 'fake-model-large', 'claude-fake-vision']);
   },
   ready: ({ page }) => page.getByRole('textbox', { name: 'Message' }).waitFor({ timeout: 60_000 }),
 });
@@ -101,3 +104,86 @@ test('a provider added to providers.json by hand shows in the picker, without a 
   await app.until(async () => (await groups()).includes('lab'));
   assert.equal(loads, 0, 'the page was not reloaded');
 });
+
+/** A 1×1 PNG, as a user attaches one. */
+const PIXEL = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+
+/** Attach `name` (PIXEL) with the paperclip, through the browser's file chooser. */
+async function attachPixel(name: string): Promise<void> {
+  const { page } = app;
+  const [chooser] = await Promise.all([
+    page.waitForEvent('filechooser', { timeout: 60_000 }),
+    page.getByRole('button', { name: 'Attach files' }).click(),
+  ]);
+  await chooser.setFiles({ name, mimeType: 'image/png', buffer: Buffer.from(PIXEL, 'base64') });
+  await page.getByRole('list', { name: 'Files going with your message' }).getByText(name).waitFor({ timeout: 60_000 });
+}
+
+test(
+  'an image: refused naming a model that reads none, sent as an image block to Anthropic and OpenAI models that do',
+  { skip },
+  async () => {
+    const { page, server, dataDir } = app;
+    const picker = page.getByRole('combobox', { name: 'Model' });
+    const box = page.getByRole('textbox', { name: 'Message' });
+    // gpt-fake-mini (the model in use) reads no images: the window says so, nothing is sent, the image stays attached.
+    assert.equal(await picker.inputValue(), '["local","gpt-fake-mini"]');
+    const asked = local!.requests.length;
+    await attachPixel('pixel.png');
+    await box.fill('What colour is this pixel?');
+    await page.keyboard.press('Enter');
+    await page
+      .getByRole('alert')
+      .getByText('pixel.png is an image, and the model gpt-fake-mini does not read images', { exact: false })
+      .waitFor({ timeout: 60_000 });
+    assert.equal(local!.requests.length, asked, 'nothing went to the provider');
+    await page.getByRole('list', { name: 'Files going with your message' }).getByText('pixel.png').waitFor();
+    assert.equal(await box.inputValue(), 'What colour is this pixel?');
+    assert.deepEqual(await seriousA11y(page), []);
+
+    // A Claude model reads it: the Messages API request carries an image block (base64 source) before the words.
+    await picker.selectOption('["anthropic","claude-fake-vision"]');
+    await picker
+      .getByRole('option', { name: 'claude-fake-vision (in use)' })
+      .waitFor({ state: 'attached', timeout: 60_000 });
+    server.script({ text: 'A red pixel.' });
+    await box.press('Enter');
+    await page.getByText('A red pixel.').waitFor({ timeout: 60_000 });
+    const claude = server.requests.at(-1)!;
+    assert.equal(claude.body.model, 'claude-fake-vision');
+    assert.deepEqual(claude.images, [{ mediaType: 'image/png', data: PIXEL }]);
+    const last = (claude.body.messages as { role: string; content: { type: string }[] }[]).at(-1)!;
+    assert.deepEqual(
+      last.content.map((b) => b.type),
+      ['image', 'text'],
+    );
+    await page.getByRole('list', { name: 'Files sent with this message' }).getByText('pixel.png').waitFor();
+
+    // An OpenAI-compatible model its provider says reads images (providers.json `vision`): an image_url data URL,
+    // for the image sent before and the new one.
+    writeProvidersFile(dataDir, {
+      providers: {
+        local: { kind: 'openai', baseURL: local!.url, model: 'gpt-fake', apiKey: 'sk-local-test-4567', vision: true },
+      },
+    });
+    await picker.selectOption('["local","gpt-fake"]');
+    await picker.getByRole('option', { name: 'gpt-fake (in use)' }).waitFor({ state: 'attached', timeout: 60_000 });
+    await page.getByRole('button', { name: 'Send', exact: true }).waitFor({ timeout: 60_000 });
+    await attachPixel('second.png');
+    await box.fill('And this one?');
+    local!.script({ text: 'Red as well.' });
+    await box.press('Enter');
+    await page.getByText('Red as well.').waitFor({ timeout: 60_000 });
+    const gpt = local!.requests.at(-1)!;
+    assert.equal(gpt.body.model, 'gpt-fake');
+    assert.deepEqual(gpt.images, [
+      { mediaType: 'image/png', data: PIXEL },
+      { mediaType: 'image/png', data: PIXEL },
+    ]);
+    const parts = (gpt.body.messages as { role: string; content: string | { type: string }[] }[]).at(-1)!.content;
+    assert.ok(
+      Array.isArray(parts) && parts.some((b) => b.type === 'image_url'),
+      'an image_url part in the last message',
+    );
+  },
+);
