@@ -246,6 +246,7 @@ export const WORDS = {
   'fs.EEXIST': 'it already exists',
   'fs.EIO': 'the disk could not be read or written',
   'fs.ENAMETOOLONG': 'the path is too long',
+  'fs.ENOTREG': 'not a regular file (a pipe, socket or device)',
   'fs.other': '{{error}}',
   // what is wrong in a SKILL.md (main/core/skills/format): the file, line and field are shown beside it
   'diag.noStart': 'SKILL.md must start with YAML frontmatter (---)',
@@ -290,6 +291,36 @@ export const WORDS = {
   'diag.allowedTools': 'allowed-tools must be a list or a space/comma separated string',
   'diag.metadata': 'metadata must be a mapping of strings',
   'diag.metadataValue': 'metadata values must be strings (kept as JSON)',
+  'diag.fileNotRegular': 'SKILL.md is not a regular file (a pipe, socket or device)',
+  'diag.tooLargeUnclosed': 'frontmatter is larger than {{limit}} KiB (no closing --- found within the limit)',
+  'diag.tooLarge': 'frontmatter is {{size}} bytes; the limit is {{limit}} KiB',
+  // the strict lint's own (the Agent Skills reference validator's verdict; Knack itself reads these)
+  'diag.bom': 'SKILL.md must start with YAML frontmatter (---): the file starts with a byte order mark (BOM)',
+  'diag.flow':
+    'Invalid YAML in frontmatter: flow style ([a, b] / {a: b}) is not allowed by the reference validator (strictyaml); use block style',
+  'diag.unexpectedFields': 'Unexpected fields in frontmatter: {{fields}}. Only [{{allowed}}] are allowed.',
+  'diag.tag': 'Invalid YAML in frontmatter: custom tags are not allowed ({{error}})',
+  // a skill's own synonym groups (synonyms:) it cannot use (main/core/search/synonyms.ts)
+  'diag.synonymsList': 'synonyms must be a list of groups (ignored)',
+  'diag.synonymsGroup': 'expected a list of phrases (ignored)',
+  'diag.synonymsTwo': 'a group needs at least two phrases (ignored)',
+  'diag.synonymsMany': 'more than {{max}} groups (rest ignored)',
+  // two skills of one name in one tier (main/core/skills/catalog/catalog.ts)
+  'diag.nameDuplicate': 'another {{tier}} skill is also named "{{name}}" ({{file}}); that one is used',
+  // walking the skills folders (main/core/skills/catalog/discover.ts)
+  'discovery.root': 'cannot read {{tier}} skills folder: {{error}}',
+  'discovery.skillUnreadable': 'cannot read SKILL.md: {{error}}',
+  'discovery.unreadable': 'cannot list folder: {{error}}',
+  'discovery.symlink': 'broken symbolic link: {{error}}',
+  'discovery.loop': 'symbolic link leads to a folder already visited ({{target}}); skipped',
+  'discovery.depth': '{{count}} folder(s) deeper than {{max}} levels were not searched (setting discovery.maxDepth)',
+  'discovery.folders':
+    'stopped after {{max}} folders; skills beyond that were not searched (setting discovery.maxFolders)',
+  // checking paths given to the lint (main/core/skills/catalog/lint.ts)
+  'lint.path': 'Path does not exist',
+  'lint.pathUnreadable': 'cannot read: {{error}}',
+  'lint.notDir': 'Not a directory: {{path}} (give a skill folder, its SKILL.md, or a folder of skills)',
+  'lint.noSkill': 'Missing required file: SKILL.md (and no skill folders below it)',
   // what is wrong in a settings.json (main/core/config/settings.ts): the file, line and field are shown beside it
   'settings.unknown': 'unknown setting "{{field}}" (ignored)',
   'settings.object': '"{{field}}" must be an object',

@@ -14,6 +14,8 @@ const KNOWN: Record<string, WordCode> = {
   EEXIST: 'fs.EEXIST',
   EIO: 'fs.EIO',
   ENAMETOOLONG: 'fs.ENAMETOOLONG',
+  // Knack's own: a path that exists but is not a regular file (a pipe, socket or device).
+  ENOTREG: 'fs.ENOTREG',
 };
 
 /** Words for a thrown file-system error (`e.code` when Node gave one, else its message). */

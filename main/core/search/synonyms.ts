@@ -1,5 +1,6 @@
 // The built-in bilingual synonym table (commit/提交, review/审查, deploy/部署 …) shared by matching and search,
 // and the parser for synonym groups that skills (or callers) add on top of it.
+import { say, type Said } from '../base/index.js';
 
 /** A group of phrases that mean the same thing; the first one is the group's canonical name. */
 export type SynonymGroup = readonly string[];
@@ -48,23 +49,26 @@ export const BUILTIN_SYNONYMS: readonly SynonymGroup[] = [
 /**
  * Parse synonym groups as a skill may write them in its frontmatter:
  * a list of groups (each a list of strings or one `a, b, c` string), or one `a=b=c; d=e` string.
- * Returns the usable groups (at least two distinct non-empty phrases) and messages for the rest.
+ * Returns the usable groups (at least two distinct non-empty phrases) and, for the rest, which group and why in words.
  */
-export function parseSynonymGroups(raw: unknown, maxGroups = 50): { groups: string[][]; problems: string[] } {
+export function parseSynonymGroups(
+  raw: unknown,
+  maxGroups = 50,
+): { groups: string[][]; problems: { group?: number; words: Said }[] } {
   const groups: string[][] = [];
-  const problems: string[] = [];
+  const problems: { group?: number; words: Said }[] = [];
   let items: unknown[];
   if (typeof raw === 'string') items = raw.split(';');
   else if (Array.isArray(raw)) items = raw;
   else if (raw && typeof raw === 'object')
     items = Object.entries(raw as Record<string, unknown>).map(([k, v]) => [k, ...(Array.isArray(v) ? v : [v])]);
-  else return { groups, problems: raw === undefined || raw === null ? [] : ['synonyms must be a list of groups'] };
+  else return { groups, problems: raw === undefined || raw === null ? [] : [{ words: say('diag.synonymsList') }] };
   items.forEach((item, i) => {
     let phrases: unknown[];
     if (typeof item === 'string') phrases = item.split(/[=,，]/);
     else if (Array.isArray(item)) phrases = item;
     else {
-      problems.push(`synonyms[${i}]: expected a list of phrases`);
+      problems.push({ group: i, words: say('diag.synonymsGroup') });
       return;
     }
     const clean = [
@@ -76,11 +80,11 @@ export function parseSynonymGroups(raw: unknown, maxGroups = 50): { groups: stri
       ),
     ];
     if (clean.length < 2) {
-      if (String(item).trim()) problems.push(`synonyms[${i}]: a group needs at least two phrases`);
+      if (String(item).trim()) problems.push({ group: i, words: say('diag.synonymsTwo') });
       return;
     }
     if (groups.length >= maxGroups) {
-      problems.push(`synonyms[${i}]: more than ${maxGroups} groups (rest ignored)`);
+      problems.push({ group: i, words: say('diag.synonymsMany', { max: maxGroups }) });
       return;
     }
     groups.push(clean.slice(0, 20));

@@ -741,12 +741,18 @@ function entryOf(f: FoundSkill, row: FileRow, manifest: SkillManifest): CatalogE
 function shadowedAt(e: CatalogEntry, win: CatalogEntry): void {
   e.shadowedBy = { tier: win.tier, file: win.file };
   if (win.tier === e.tier) {
+    const words = say('diag.nameDuplicate', {
+      tier: say(`shadowTier.${e.tier}`),
+      name: e.manifest.name,
+      file: win.file,
+    });
     e.diagnostics.push({
       severity: 'warning',
       code: 'name.duplicate',
       file: e.file,
       field: 'name',
-      message: `another ${e.tier} skill is also named "${e.manifest.name}" (${win.file}); that one is used`,
+      message: english(words),
+      words,
     });
   }
 }

@@ -5,6 +5,7 @@ import { sep } from 'node:path';
 import { projectSkillDirs, userSkillDirs, type KnackPaths } from '../../config/index.js';
 import type { Tier } from '../format/index.js';
 import type { Diagnostic } from '../../base/index.js';
+import { english, fsWords, say, type Said } from '../../base/index.js';
 
 export interface TierRoot {
   tier: Tier;
@@ -110,12 +111,9 @@ export function tierRoots(paths: KnackPaths, workspace: string | undefined, agen
   return roots;
 }
 
-function errMessage(e: unknown): string {
-  const err = e as NodeJS.ErrnoException;
-  if (err.code === 'EACCES' || err.code === 'EPERM') return 'permission denied';
-  if (err.code === 'ELOOP') return 'too many levels of symbolic links';
-  if (err.code === 'EISDIR') return 'it is a folder, not a file';
-  return err.message;
+/** A discovery finding in words and their English (the CLI's). */
+function finding(severity: Diagnostic['severity'], code: string, file: string, words: Said): Diagnostic {
+  return { severity, code, file, message: english(words), words };
 }
 
 const SKILL_NAMES = ['SKILL.md', 'skill.md'] as const;
@@ -216,12 +214,14 @@ function realRootOf(root: TierRoot, diagnostics: Diagnostic[]): string | undefin
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT' && code !== 'ENOTDIR') {
-      diagnostics.push({
-        severity: 'warning',
-        code: 'discovery.root',
-        file: root.dir,
-        message: `cannot read ${root.tier} skills folder: ${errMessage(e)}`,
-      });
+      diagnostics.push(
+        finding(
+          'warning',
+          'discovery.root',
+          root.dir,
+          say('discovery.root', { tier: say(`shadowTier.${root.tier}`), error: fsWords(e) }),
+        ),
+      );
     }
     return undefined;
   }
@@ -255,12 +255,14 @@ function unreadableSkill(
   diagnostics: Diagnostic[],
   unreadable: UnreadableSkill[],
 ): void {
-  const diagnostic: Diagnostic = {
-    severity: 'error',
-    code: 'file.unreadable',
-    file: skill.file,
-    message: `cannot read SKILL.md: ${errMessage(skill.error)}`,
-  };
+  const diagnostic = finding(
+    'error',
+    'file.unreadable',
+    skill.file,
+    (skill.error as NodeJS.ErrnoException).code === 'EISDIR'
+      ? say('diag.fileFolder')
+      : say('discovery.skillUnreadable', { error: fsWords(skill.error) }),
+  );
   diagnostics.push(diagnostic);
   unreadable.push({ tier: root.tier, source: root.source, dir, file: skill.file, diagnostic });
 }
@@ -275,12 +277,9 @@ function listOrReport(
   try {
     return lister.list(dir, real);
   } catch (e) {
-    diagnostics.push({
-      severity: 'warning',
-      code: 'discovery.unreadable',
-      file: dir,
-      message: `cannot list folder: ${errMessage(e)}`,
-    });
+    diagnostics.push(
+      finding('warning', 'discovery.unreadable', dir, say('discovery.unreadable', { error: fsWords(e) })),
+    );
     return undefined;
   }
 }
@@ -301,22 +300,12 @@ function linkedFolder(
     childReal = realpathSync.native(child);
     st = statSync(childReal);
   } catch (e) {
-    diagnostics.push({
-      severity: 'warning',
-      code: 'discovery.symlink',
-      file: child,
-      message: `broken symbolic link: ${errMessage(e)}`,
-    });
+    diagnostics.push(finding('warning', 'discovery.symlink', child, say('discovery.symlink', { error: fsWords(e) })));
     return undefined;
   }
   if (!st.isDirectory()) return undefined;
   if (seenReal.has(childReal) || isAncestorOrSelf(childReal, real)) {
-    diagnostics.push({
-      severity: 'info',
-      code: 'discovery.loop',
-      file: child,
-      message: `symbolic link leads to a folder already visited (${childReal}); skipped`,
-    });
+    diagnostics.push(finding('info', 'discovery.loop', child, say('discovery.loop', { target: childReal })));
     return undefined;
   }
   seenReal.add(childReal);
@@ -332,20 +321,14 @@ function boundsHit(
   diagnostics: Diagnostic[],
 ): void {
   if (depthHit) {
-    diagnostics.push({
-      severity: 'warning',
-      code: 'discovery.depth',
-      file: root.dir,
-      message: `${depthHit} folder(s) deeper than ${opts.maxDepth} levels were not searched (setting discovery.maxDepth)`,
-    });
+    diagnostics.push(
+      finding('warning', 'discovery.depth', root.dir, say('discovery.depth', { count: depthHit, max: opts.maxDepth })),
+    );
   }
   if (folderHit) {
-    diagnostics.push({
-      severity: 'warning',
-      code: 'discovery.folders',
-      file: root.dir,
-      message: `stopped after ${opts.maxFolders} folders; skills beyond that were not searched (setting discovery.maxFolders)`,
-    });
+    diagnostics.push(
+      finding('warning', 'discovery.folders', root.dir, say('discovery.folders', { max: opts.maxFolders })),
+    );
   }
 }
 

@@ -6,7 +6,7 @@ import { DEFAULT_SETTINGS, type Settings } from '../../config/index.js';
 import type { Catalog } from './catalog.js';
 import { discoverRoot } from './discover.js';
 import { parseSkillFile } from '../format/index.js';
-import { hasErrors } from '../../base/index.js';
+import { english, fsWords, hasErrors, say, type Said } from '../../base/index.js';
 import type { Diagnostic } from '../../base/index.js';
 
 export interface LintedSkill {
@@ -53,6 +53,11 @@ function lintFile(file: string, strict: boolean): LintedSkill {
   };
 }
 
+/** A finding about a path given to the lint, in words and their English (the CLI's). */
+function pathError(code: string, file: string, words: Said): Diagnostic {
+  return { severity: 'error', code, file, message: english(words), words };
+}
+
 function finish(skills: LintedSkill[], diagnostics: Diagnostic[]): LintReport {
   const all = [...diagnostics, ...skills.flatMap((s) => s.diagnostics)];
   return {
@@ -76,23 +81,18 @@ export function lintPaths(paths: string[], opts: LintOptions = {}): LintReport {
       st = statSync(p);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      diagnostics.push({
-        severity: 'error',
-        code: 'lint.path',
-        file: raw,
-        message: code === 'ENOENT' ? 'Path does not exist' : `cannot read: ${(e as Error).message}`,
-      });
+      diagnostics.push(
+        pathError(
+          'lint.path',
+          raw,
+          code === 'ENOENT' ? say('lint.path') : say('lint.pathUnreadable', { error: fsWords(e) }),
+        ),
+      );
       continue;
     }
     if (!st.isDirectory()) {
       if (/^skill\.md$/i.test(basename(p))) skills.push(lintFile(p, strict));
-      else
-        diagnostics.push({
-          severity: 'error',
-          code: 'lint.not-dir',
-          file: raw,
-          message: `Not a directory: ${raw} (give a skill folder, its SKILL.md, or a folder of skills)`,
-        });
+      else diagnostics.push(pathError('lint.not-dir', raw, say('lint.notDir', { path: raw })));
       continue;
     }
     const own = skillFileIn(p);
@@ -106,12 +106,7 @@ export function lintPaths(paths: string[], opts: LintOptions = {}): LintReport {
     );
     diagnostics.push(...d.diagnostics);
     if (d.found.length === 0) {
-      diagnostics.push({
-        severity: 'error',
-        code: 'file.missing',
-        file: raw,
-        message: 'Missing required file: SKILL.md (and no skill folders below it)',
-      });
+      diagnostics.push(pathError('file.missing', raw, say('lint.noSkill')));
       continue;
     }
     for (const f of d.found) skills.push(lintFile(f.file, strict));

@@ -38,13 +38,14 @@ export interface SplitErr {
 }
 export type SplitResult = SplitOk | SplitErr;
 
-/** A diagnostic; `message` as words too when it is given as words (the window says them in its language). */
-function diag(file: string, code: string, message: string | Said, line?: number, field?: string): Diagnostic {
+/** A diagnostic, in words (the window says them in its language) and their English (the CLI's). */
+function diag(file: string, code: string, message: Said, line?: number, field?: string): Diagnostic {
   return {
     severity: 'error',
     code,
     file,
-    ...(typeof message === 'string' ? { message } : { message: english(message), words: message }),
+    message: english(message),
+    words: message,
     ...(line !== undefined ? { line } : {}),
     ...(field ? { field } : {}),
   };
@@ -118,9 +119,7 @@ export function readFrontmatterHead(file: string, diagFile = file): HeadRead {
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) {
-      const what = st.isDirectory()
-        ? 'SKILL.md is a folder, not a file'
-        : 'SKILL.md is not a regular file (a pipe, socket or device)';
+      const what = say(st.isDirectory() ? 'diag.fileFolder' : 'diag.fileNotRegular');
       return { split: { ok: false, diagnostic: diag(diagFile, 'file.unreadable', what, 1) }, bytesRead: 0 };
     }
     // One scratch buffer per thread (reads are synchronous): no 4 KB allocation per file.
@@ -163,7 +162,7 @@ export function readFrontmatterHead(file: string, diagFile = file): HeadRead {
           diagnostic: diag(
             diagFile,
             'frontmatter.too-large',
-            `frontmatter is larger than ${MAX_FRONTMATTER_BYTES / 1024} KiB (no closing --- found within the limit)`,
+            say('diag.tooLargeUnclosed', { limit: MAX_FRONTMATTER_BYTES / 1024 }),
             1,
           ),
         },
@@ -177,7 +176,7 @@ export function readFrontmatterHead(file: string, diagFile = file): HeadRead {
           diagnostic: diag(
             diagFile,
             'frontmatter.too-large',
-            `frontmatter is ${end} bytes; the limit is ${MAX_FRONTMATTER_BYTES / 1024} KiB`,
+            say('diag.tooLarge', { size: end, limit: MAX_FRONTMATTER_BYTES / 1024 }),
             1,
           ),
         },
@@ -360,7 +359,7 @@ export function parseFrontmatterYamlOnly(text: string, file: string, firstLine =
         diag(
           file,
           'yaml.tag',
-          `Invalid YAML in frontmatter: custom tags are not allowed (${w.message.split('\n')[0]!.replace(/ at line.*$/, '')})`,
+          say('diag.tag', { error: w.message.split('\n')[0]!.replace(/ at line.*$/, '') }),
           lineAt(w.pos[0]),
         ),
       );
@@ -401,7 +400,7 @@ export function parseFrontmatterYamlOnly(text: string, file: string, firstLine =
   } catch (e) {
     return {
       keyLines,
-      diagnostics: [diag(file, 'yaml.alias-limit', `Invalid YAML in frontmatter: ${(e as Error).message}`, firstLine)],
+      diagnostics: [diag(file, 'yaml.alias-limit', say('diag.yaml', { error: (e as Error).message }), firstLine)],
       flowKeys,
       lineOf,
       sourcesOf,

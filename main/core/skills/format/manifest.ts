@@ -3,13 +3,7 @@
 import { basename, dirname } from 'node:path';
 import { parseSynonymGroups } from '../../search/index.js';
 import { readPermissionRequest } from './permissions.js';
-import {
-  MSG_NO_START,
-  parseFrontmatterYaml,
-  readFrontmatterHead,
-  splitFrontmatter,
-  type SplitResult,
-} from './frontmatter.js';
+import { parseFrontmatterYaml, readFrontmatterHead, splitFrontmatter, type SplitResult } from './frontmatter.js';
 import type { SkillManifest } from './types.js';
 import { frontmatterFacts } from './frontmatter-facts.js';
 import { english, fsWords, say, type Diagnostic, type Said } from '../../base/index.js';
@@ -64,8 +58,8 @@ class Reporter {
     readonly strict: boolean,
     readonly lines: Map<string, number>,
   ) {}
-  /** `message` as words when it has them (the window says them in its language; the English stays for the CLI). */
-  add(severity: Sev, code: string, field: string | undefined, message: string | Said, line?: number): void {
+  /** `message` in words (the window says them in its language; their English is the CLI's). */
+  add(severity: Sev, code: string, field: string | undefined, message: Said, line?: number): void {
     const top = field?.split(/[.[]/)[0];
     const l = line ?? (top ? this.lines.get(top) : undefined);
     this.list.push({
@@ -74,11 +68,12 @@ class Reporter {
       file: this.file,
       ...(l !== undefined ? { line: l } : {}),
       ...(field ? { field } : {}),
-      ...(typeof message === 'string' ? { message } : { message: english(message), words: message }),
+      message: english(message),
+      words: message,
     });
   }
   /** Error in strict mode, warning otherwise. */
-  lenient(code: string, field: string | undefined, message: string | Said, line?: number): void {
+  lenient(code: string, field: string | undefined, message: Said, line?: number): void {
     this.add(this.strict ? 'error' : 'warning', code, field, message, line);
   }
 }
@@ -310,7 +305,8 @@ function splitDiagnostics(split: Extract<SplitResult, { ok: true }>, file: strin
       code: 'frontmatter.bom',
       file,
       line: 1,
-      message: `${MSG_NO_START}: the file starts with a byte order mark (BOM)`,
+      message: english(say('diag.bom')),
+      words: say('diag.bom'),
     });
   return pre;
 }
@@ -318,12 +314,7 @@ function splitDiagnostics(split: Extract<SplitResult, { ok: true }>, file: strin
 /** Strict mode: flow style, then the reference validator's single error for keys outside the standard's. */
 function strictKeys(d: Record<string, unknown>, y: Yaml, rep: Reporter): void {
   for (const k of [...y.flowKeys].sort()) {
-    rep.add(
-      'error',
-      'yaml.flow',
-      k || undefined,
-      'Invalid YAML in frontmatter: flow style ([a, b] / {a: b}) is not allowed by the reference validator (strictyaml); use block style',
-    );
+    rep.add('error', 'yaml.flow', k || undefined, say('diag.flow'));
   }
   const nonSpec = Object.keys(d)
     .filter((k) => !(SPEC_KEYS as readonly string[]).includes(k))
@@ -334,7 +325,10 @@ function strictKeys(d: Record<string, unknown>, y: Yaml, rep: Reporter): void {
       'error',
       'field.unexpected',
       first,
-      `Unexpected fields in frontmatter: ${nonSpec.join(', ')}. Only [${SPEC_KEYS.map((k) => `'${k}'`).join(', ')}] are allowed.`,
+      say('diag.unexpectedFields', {
+        fields: nonSpec.join(', '),
+        allowed: SPEC_KEYS.map((k) => `'${k}'`).join(', '),
+      }),
     );
   }
 }
@@ -529,13 +523,11 @@ function synonymProblems(top: unknown, inMetadata: unknown, y: Yaml, rep: Report
   ] as const) {
     if (raw === undefined || raw === null) continue;
     for (const problem of parseSynonymGroups(raw).problems) {
-      const m = /^synonyms(\[\d+\])?: (.*)$/.exec(problem);
-      const text = m?.[2] ?? problem;
       rep.add(
         'warning',
         'field.synonyms',
-        `${field}${m?.[1] ?? ''}`,
-        /ignored/.test(text) ? text : `${text} (ignored)`,
+        `${field}${problem.group !== undefined ? `[${problem.group}]` : ''}`,
+        problem.words,
         y.keyLines.get(field === 'synonyms' ? 'synonyms' : 'metadata'),
       );
     }
