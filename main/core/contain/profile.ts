@@ -145,7 +145,7 @@ export function wallConfig(place: WallPlace): SandboxRuntimeConfig {
   // Electron's `/` it finds nothing a command could change, and from inside the workspace (the CLI) its result follows
   // the tree at each command, which keeps a command line from being reused; it cost from a third of a second to ten
   // seconds per command. Knack protects its own list in every write root and the runtime's names around its working
-  // folder (cwdProtect); the hooks of a repository nested below those are not the wall's, in the CLI as in the window.
+  // folder (cwdProtect), and the git dirs nested below the write roots (protect.ts: gitDirsBelow).
   return {
     ripgrep: { command: 'true' },
     network: {

@@ -11,7 +11,7 @@ import { cwdProtect, wallConfig, wallRules, type WallPlace } from './profile.js'
 import { backendOf, installHintWords, type SandboxMode, type WallStatus } from './status.js';
 import { english, isInside, say, type Said } from '../base/index.js';
 import { blockedOf, type Blocked } from './blocked.js';
-import { planProtect, sweepProtect } from './protect.js';
+import { gitDirProtected, gitDirsBelow, newGitDirProtected, planProtect, sweepProtect } from './protect.js';
 import { holdWatchdog, watchedArgv, watchedStdio } from './group-watchdog.js';
 import { commandId, encodedId, fill, pathState, reusable, STAND_IN, withoutStubs, type Template } from './template.js';
 import { withoutRelays } from './offline.js';
@@ -572,7 +572,11 @@ export class Wall {
     // The runtime also protects names around Knack's working folder; where commands may write there, Knack takes that
     // over (profile.ts), read at each command: a test or a caller may change folder between two.
     const here = readOnly ? { protect: [], follow: [] } : cwdProtect(knackCwd(), roots);
-    const protect = [...new Set([...this.protect, ...here.protect])];
+    // The hooks and settings of every git dir below the write roots (nested repositories, submodules), protected as the
+    // workspace's own: the user's git runs them on the host. One the command makes is judged once it has ended.
+    const gitDirs = readOnly ? new Map<string, string>() : gitDirsBelow(roots);
+    const nested = [...gitDirs.keys()].flatMap(gitDirProtected);
+    const protect = [...new Set([...this.protect, ...here.protect, ...nested])];
     const plan = readOnly ? { deny: [], watch: [] } : planProtect(protect, roots);
     // This workspace's file rules, whichever workspace started the runtime.
     const custom = {
@@ -655,7 +659,13 @@ export class Wall {
     // runtime removes its own mount points (each wrap counts one; they go when no other contained program runs).
     const release = (): Blocked[] => {
       if (swept) return swept;
-      swept = own ? [] : sweepProtect(plan.watch, this.place.workspace);
+      swept =
+        own || readOnly
+          ? []
+          : sweepProtect(
+              [...new Set([...plan.watch, ...newGitDirProtected(gitDirs, gitDirsBelow(roots))])],
+              this.place.workspace,
+            );
       // Only once what it made is moved aside: a discovery meanwhile still skips it.
       for (const p of plan.watch) {
         const n = (this.guards.get(p) ?? 1) - 1;
