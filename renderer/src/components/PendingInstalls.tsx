@@ -3,6 +3,7 @@
 // whose held copy is gone says so and can only be dismissed. Copies removed at open are said once, as a notice.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import i18n from 'i18next';
 import { useSay } from '../i18n/say';
 import { errorText, useClient } from '../api/context';
 import type { MethodOutput } from '../../../preload/contract';
@@ -35,12 +36,14 @@ export function PendingBadge() {
       const key = `${ws}\n${(r.removed ?? []).join('\n')}`;
       if (r.removed?.length && !said.current.has(key)) {
         said.current.add(key);
-        useView.getState().notify({ kind: 'info', text: t('pending.removed', { count: r.removed.length }) });
+        // Said when shown, in the window's language then (it follows a switch while the notice is up).
+        const count = r.removed.length;
+        useView.getState().notify({ kind: 'info', text: () => i18n.t('pending.removed', { count }) });
       }
     } catch (e) {
       setError(errorText(e));
     }
-  }, [client, ws, t]);
+  }, [client, ws]);
   useEffect(() => {
     if (!installOpen) void read();
   }, [read, ws, catalogTick, installOpen]);

@@ -5,6 +5,8 @@ import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { PendingBadge } from '../../../renderer/src/components/PendingInstalls';
 import { useView } from '../../../renderer/src/state/store';
+import { noticeText } from '../../../renderer/src/state/notices';
+import i18n from 'i18next';
 import { memoryClient, type MemoryClient } from './memory-client';
 import { renderWith, WS } from './render';
 
@@ -119,8 +121,12 @@ describe('Waiting for your approval', () => {
     c.heldRemoved = ['/data/fetched/src-a', '/data/uploads/zip-b'];
     renderWith(<PendingBadge />, c, { workspace: WS });
     await act(async () => {});
-    const texts = () => useView.getState().notices.map((n) => `${n.kind}:${n.text}:${n.count}`);
+    const texts = () => useView.getState().notices.map((n) => `${n.kind}:${noticeText(n)}:${n.count}`);
     expect(texts()).toEqual(['info:Removed 2 held copies of skills that no install was waiting for any more.:1']);
+    // The notice is said in the window's language when it is shown, also after a switch.
+    await act(() => i18n.changeLanguage('zh'));
+    expect(texts()).toEqual(['info:已删除 2 个不再有安装等待的技能暂存副本。:1']);
+    await act(() => i18n.changeLanguage('en'));
     // Read again (an install dialog closed, the catalog changed): not said again.
     await act(async () => useView.getState().set({ catalogTick: useView.getState().catalogTick + 1 }));
     await act(async () => {});
@@ -130,7 +136,7 @@ describe('Waiting for your approval', () => {
     z.heldRemoved = ['/data/fetched/src-a'];
     renderWith(<PendingBadge />, z, { workspace: WS }, 'zh');
     await act(async () => {});
-    expect(useView.getState().notices.map((n) => n.text)).toEqual(['已删除 1 个不再有安装等待的技能暂存副本。']);
+    expect(useView.getState().notices.map((n) => noticeText(n))).toEqual(['已删除 1 个不再有安装等待的技能暂存副本。']);
   });
 
   it('a list main cannot read is said, not hidden; the Chinese window says it in Chinese', async () => {
