@@ -71,19 +71,21 @@ const list: Command = {
       const nameW = Math.min(32, Math.max(4, ...entries.map((e) => [...e.manifest.name].length)));
       const stateW = Math.max(5, ...entries.map((e) => state(e).length));
       const width = Math.max(100, process.stdout.columns ?? 100);
-      ctx.io.out(`${pad('TIER', 8)} ${pad('NAME', nameW)} ${pad('STATE', stateW)} DESCRIPTION`);
+      // One write for the whole table: thousands of skills are thousands of lines, and each write is a system call.
+      const lines = [`${pad('TIER', 8)} ${pad('NAME', nameW)} ${pad('STATE', stateW)} DESCRIPTION`];
       for (const e of entries) {
         const head = `${pad(e.tier, 8)} ${pad(e.manifest.name, nameW)} ${pad(state(e), stateW)} `;
-        ctx.io.out(head + oneLine(e.manifest.description, Math.max(20, width - [...head].length)));
+        lines.push(head + oneLine(e.manifest.description, Math.max(20, width - [...head].length)));
       }
       if (all) {
         for (const b of broken) {
           const first = b.diagnostics.find((d) => d.severity === 'error') ?? b.diagnostics[0];
-          ctx.io.out(
+          lines.push(
             `${pad(b.tier, 8)} ${pad('(broken)', nameW)} ${pad('error', stateW)} ${first ? formatDiagnostic(first) : b.file}`,
           );
         }
       }
+      ctx.io.out(lines.join('\n'));
       const winners = entries.filter((e) => !e.shadowedBy);
       const summary = [
         `${winners.length} skill${winners.length === 1 ? '' : 's'}`,
