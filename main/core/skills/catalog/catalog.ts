@@ -732,6 +732,7 @@ function entryOf(f: FoundSkill, row: FileRow, manifest: SkillManifest): CatalogE
     // Disabled until the toggles and the trust review have judged it (applyToggles), whatever fails on the way.
     size: f.size,
     mtimeMs: f.mtimeMs,
+    ctimeMs: f.ctimeMs,
     diagnostics,
     enabled: false,
   };

@@ -75,6 +75,8 @@ export interface SkillRecord {
   file: string;
   size: number;
   mtimeMs: number;
+  /** The SKILL.md's status-change time when the catalog stat'ed it (the trust review's tree check reuses that stat). */
+  ctimeMs?: number;
   diagnostics: Diagnostic[];
 }
 

@@ -3,9 +3,9 @@
 import type { Store } from '../../store/index.js';
 import type { ParsedManifest } from '../format/index.js';
 import { parsedManifestOf } from '../format/index.js';
-import { auditFolder, auditSkill, type AuditReport } from './audit.js';
+import { auditFolder, auditSkill, type AuditReport, type FileStamp } from './audit.js';
 import { AUDITOR_VERSION } from './audit-rules.js';
-import { encodeTree, fingerprintNow, treeToKeep } from './tree.js';
+import { encodeTree, fingerprintNow, treeToKeep, TREE_RACY_MS } from './tree.js';
 import type { AuditResult } from './audit-queue.js';
 
 /** The (path, size, mtime, ctime, link) fingerprint of a folder's files, from a walk of the folder. */
@@ -28,8 +28,9 @@ function checked(
   dir: string,
   known: { fingerprint: string; contentHash: string; tree: string | null },
   store: Store,
+  seen?: FileStamp,
 ): string | undefined {
-  const now = fingerprintNow(dir, known.tree);
+  const now = fingerprintNow(dir, known.tree, TREE_RACY_MS, seen);
   if (now.fingerprint !== known.fingerprint) return undefined;
   if (now.tree) {
     try {
@@ -44,10 +45,11 @@ function checked(
 /**
  * The stored report of a folder when its files are unchanged since it was audited, else undefined. A folder the store
  * has never seen is a miss without being listed: the audit gives its fingerprint (auditFolder) from its own reading.
+ * `seen`: a file's stamp taken in this open (tree.ts fingerprintNow), one stat fewer.
  */
-export function storedAudit(dir: string, store: Store): AuditReport | undefined {
+export function storedAudit(dir: string, store: Store, seen?: FileStamp): AuditReport | undefined {
   const known = store.policy.fingerprintAndAudit(dir, AUDITOR_VERSION);
-  if (!known?.reportJson || checked(dir, known, store) === undefined) return undefined;
+  if (!known?.reportJson || checked(dir, known, store, seen) === undefined) return undefined;
   const report = JSON.parse(known.reportJson) as AuditReport;
   report.dir = dir;
   return report;

@@ -1,9 +1,10 @@
 // The background audits behind a review pass: which folders still need an audit, auditing them a slice at a time in
 // this thread (a small batch at once), storing the reports and telling the catalog in bursts. What a report means for
 // a skill (its verdict) is trust.ts's.
+import { basename } from 'node:path';
 import type { Store } from '../../store/index.js';
 import { parsedManifestOf, type CatalogEntry, type ParsedManifest } from '../format/index.js';
-import { auditFolder, type AuditReport } from './audit.js';
+import { auditFolder, type AuditReport, type FileStamp } from './audit.js';
 import { storeAudit, storeAudits, storedAudit } from './audit-cache.js';
 
 /** Verdicts that arrive while others are still being audited are stored and told at most this often (ms). */
@@ -56,6 +57,15 @@ function slicedAudit(stopped: () => boolean): BackgroundAudit {
         setImmediate(slice);
       }
     });
+}
+
+/**
+ * The stamp of an entry's SKILL.md as the catalog stat'ed it in the build this review pass follows, as the kept tree
+ * names it (relative to the real folder): the tree check takes it instead of a stat of its own.
+ */
+function skillFileStamp(e: CatalogEntry): FileStamp | undefined {
+  if (e.ctimeMs === undefined) return undefined;
+  return [basename(e.file), e.size, e.mtimeMs, e.ctimeMs];
 }
 
 /** The background audits of one review hook (createTrustReview), and the reports they made this session. */
@@ -118,7 +128,7 @@ export class AuditQueue {
       if (!store && fresh.has(e.realDir)) continue;
       let stored: AuditReport | undefined;
       try {
-        stored = store ? storedAudit(e.realDir, store) : undefined;
+        stored = store ? storedAudit(e.realDir, store, skillFileStamp(e)) : undefined;
       } catch {
         continue; // an unreadable folder is judged (refused) by the in-thread review
       }

@@ -62,7 +62,7 @@ function under(dir: string, rel: string): string {
  * (an entry came, went or was renamed) or was listed too close to a change, a file is gone, is no longer a regular file
  * or has another size or times (the folder is then walked and hashed).
  */
-function fromTree(dir: string, tree: FolderTree, racyMs: number): string | undefined {
+function fromTree(dir: string, tree: FolderTree, racyMs: number, seen?: FileStamp): string | undefined {
   if (!vouches(tree.dirs, racyMs)) return undefined;
   for (const [rel, mtimeMs, ctimeMs] of tree.dirs) {
     let st;
@@ -74,6 +74,10 @@ function fromTree(dir: string, tree: FolderTree, racyMs: number): string | undef
     if (st.mtimeMs !== mtimeMs || st.ctimeMs !== ctimeMs) return undefined;
   }
   for (const [rel, size, mtimeMs, ctimeMs] of tree.files) {
+    if (seen && rel === seen[0]) {
+      if (seen[1] !== size || seen[2] !== mtimeMs || seen[3] !== ctimeMs) return undefined;
+      continue;
+    }
     let st;
     try {
       st = lstatSync(under(dir, rel));
@@ -106,15 +110,19 @@ function walked(dir: string, racyMs: number): { fingerprint: string; tree?: Fold
 /**
  * A skill folder's (path, size, mtime, ctime, link) fingerprint as it is now: from `stored` (a tree kept with the
  * folder's audit) when it still vouches for the folder, else from a walk, which gives the tree to keep next (`tree`).
+ * `seen`: one file's stamp the caller took in this same open (the catalog's stat of SKILL.md), used instead of a
+ * second stat of that file. Its stat follows links where the tree's does not, and that is the same answer here: the
+ * tree only holds regular files, and a file turned into a link changes its folder's times, which are stat'ed.
  * `racyMs`: tests lower TREE_RACY_MS.
  */
 export function fingerprintNow(
   dir: string,
   stored?: string | null,
   racyMs = TREE_RACY_MS,
+  seen?: FileStamp,
 ): { fingerprint: string; tree?: FolderTree } {
   const tree = stored ? decodeTree(stored) : undefined;
-  const fast = tree ? fromTree(dir, tree, racyMs) : undefined;
+  const fast = tree ? fromTree(dir, tree, racyMs, seen) : undefined;
   return fast !== undefined ? { fingerprint: fast } : walked(dir, racyMs);
 }
 
