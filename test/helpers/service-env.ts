@@ -21,7 +21,17 @@ export function callerOf(service: KnackService) {
   };
 }
 
-/** The workspace `repo` (with `files`) open in a new service talking to a fake Anthropic server; closed after the test. */
+/**
+ * A test service's workspace: no watcher, and the OS sandbox starts on its first use (a command, `sandbox.status`, a
+ * source's git) instead of as the workspace opens, as it does in the product (test/unit/contain/wall-at-open.test.ts):
+ * a test that never runs a program does not pay for starting bubblewrap, one that does still runs it in the real wall.
+ */
+export const testWorkspace = { watch: false, startWall: false } as const;
+
+/**
+ * The workspace `repo` (with `files`) open in a new service talking to a fake Anthropic server; closed after the test.
+ * Its sandbox starts on first use (`testWorkspace`).
+ */
 export async function serviceEnv(
   t: { after(fn: () => unknown): void },
   opts: { files?: Record<string, string>; extra?: Partial<ServiceOptions> } = {},
@@ -40,7 +50,7 @@ export async function serviceEnv(
     transport: 'serve',
     version: 't',
     log: () => {},
-    workspaceOptions: { watch: false },
+    workspaceOptions: testWorkspace,
     provider: { provider: 'anthropic', model: 'fake-model', baseURL: server.url },
     env: { ANTHROPIC_API_KEY: 'sk-ant-test-0123456789' },
     ...opts.extra,

@@ -9,7 +9,7 @@ import { loadSettings } from '../../../main/core/config/settings.js';
 import { readJsonText } from '../../../main/core/config/json-text.js';
 import { resolvePaths } from '../../../main/core/config/paths.js';
 import { KnackService } from '../../../main/core/service/index.js';
-import { callerOf } from '../../helpers/service-env.js';
+import { callerOf, testWorkspace } from '../../helpers/service-env.js';
 
 const DEEP = 20_000;
 
@@ -45,7 +45,7 @@ test('a folder whose settings file is nested 20,000 levels deep still opens', { 
     transport: 'serve',
     version: 't',
     log: () => {},
-    workspaceOptions: { watch: false },
+    workspaceOptions: testWorkspace,
   });
   try {
     await service.openWorkspace(ws);

@@ -12,6 +12,7 @@ import { tempDir, writeTree, skillMd } from '../../helpers/tmp.js';
 import { resolvePaths } from '../../../main/core/config/paths.js';
 import { KnackService } from '../../../main/core/service/index.js';
 import { startServe, type ServeHandle } from '../../../main/serve/server.js';
+import { testWorkspace } from '../../helpers/service-env.js';
 import { judgeRequest, listenAddressProblem } from '../../../main/serve/guards.js';
 import { KnackError, createClient, socketTransport, type SocketLike } from '../../../preload/client.js';
 
@@ -32,7 +33,7 @@ async function setup(t: { after(fn: () => unknown): void }) {
     transport: 'serve',
     version: 't',
     log: () => {},
-    workspaceOptions: { watch: false },
+    workspaceOptions: testWorkspace,
   });
   await service.openWorkspace(ws);
   const server = await startServe({ handlers: service.handlers, events: service.events, rendererDir: renderer });

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir, writeTree, skillMd } from '../../helpers/tmp.js';
-import { callerOf } from '../../helpers/service-env.js';
+import { callerOf, testWorkspace } from '../../helpers/service-env.js';
 import { resolvePaths } from '../../../main/core/config/paths.js';
 import { english, METHOD_NAMES, type EventName, type MethodName } from '../../../preload/contract.js';
 import { KnackService } from '../../../main/core/service/index.js';
@@ -37,7 +37,7 @@ function setup(workspaceOptions: Partial<WorkspaceOptions> = {}) {
     transport: 'serve',
     version: '0.0.0-test',
     log: () => {},
-    workspaceOptions: { watch: false, ...workspaceOptions },
+    workspaceOptions: { ...testWorkspace, ...workspaceOptions },
   });
   const events: { name: EventName; payload: unknown }[] = [];
   service.events.on((name, payload) => events.push({ name, payload }));

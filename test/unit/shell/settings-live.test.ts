@@ -16,7 +16,7 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import WebSocket from 'ws';
-import { serviceEnv } from '../../helpers/service-env.js';
+import { serviceEnv, testWorkspace } from '../../helpers/service-env.js';
 import { tempDir, writeTree } from '../../helpers/tmp.js';
 import { resolvePaths } from '../../../main/core/config/paths.js';
 import { KnackService } from '../../../main/core/service/index.js';
@@ -304,7 +304,7 @@ test(
       transport: 'serve',
       version: 't',
       log: () => {},
-      workspaceOptions: { watch: false },
+      workspaceOptions: testWorkspace,
     });
     await service.openWorkspace(ws);
     const renderer = join(root, 'renderer');
@@ -375,7 +375,7 @@ test(
         transport: 'serve',
         version: 't',
         log: () => {},
-        workspaceOptions: { watch: false },
+        workspaceOptions: testWorkspace,
       });
       await service.openWorkspace(a);
       await service.openWorkspace(b);

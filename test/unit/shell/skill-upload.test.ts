@@ -6,7 +6,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { strToU8, zipSync, type Zippable } from 'fflate';
 import { skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
-import { callerOf } from '../../helpers/service-env.js';
+import { callerOf, testWorkspace } from '../../helpers/service-env.js';
 import { resolvePaths } from '../../../main/core/config/paths.js';
 import { KnackService } from '../../../main/core/service/index.js';
 import { dispatch } from '../../../main/core/service/dispatch.js';
@@ -33,7 +33,7 @@ async function setup(t: { after(fn: () => unknown): void }) {
     transport: 'serve',
     version: 't',
     log: () => {},
-    workspaceOptions: { watch: false },
+    workspaceOptions: testWorkspace,
   });
   await service.openWorkspace(ws);
   t.after(() => service.close());

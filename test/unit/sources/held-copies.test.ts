@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import { tempDir, skillMd } from '../../helpers/tmp.js';
 import { cliFolders, run } from '../../helpers/cli.js';
-import { callerOf } from '../../helpers/service-env.js';
+import { callerOf, testWorkspace } from '../../helpers/service-env.js';
 import { makeRepo } from '../../helpers/git-repos.js';
 import { resolvePaths } from '../../../main/core/config/paths.js';
 import { KnackService } from '../../../main/core/service/index.js';
@@ -49,7 +49,7 @@ async function windowOf(t: { after(fn: () => unknown): void }, e: ReturnType<typ
     transport: 'serve',
     version: 't',
     log: () => {},
-    workspaceOptions: { watch: false },
+    workspaceOptions: testWorkspace,
   });
   await service.openWorkspace(e.ws);
   t.after(() => service.close());
