@@ -1,11 +1,21 @@
 // `/save-skill` in `knack chat`: the window's Save as skill on the terminal. The model drafts the last task as a
 // SKILL.md (permissions from the task's own calls), the draft and its audit are shown, and it installs as any
-// `knack skills install` does (P0 refused, P1 asked), marked `agent_created: true`. A draft not installed is kept.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// `knack skills install` does (P0 refused, P1 asked), marked `agent_created: true`. The install reads a held copy of
+// the draft (skills/trust/drafts.ts), exactly as the window's Save as skill: a P1 left waiting keeps it until
+// approved or rejected. A draft neither installed nor waiting is kept in <data>/drafts for the user to edit.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { draftSkill, NoStepsError, type ChatSession } from '../core/agent/index.js';
 import { displaySafeLines } from '../core/policy/index.js';
-import { approvePendingInstall, auditSkill, installSkill } from '../core/skills/trust/index.js';
+import {
+  approvePendingInstall,
+  auditSkill,
+  dropHeld,
+  installSkill,
+  settleHeld,
+  stageDraft,
+} from '../core/skills/trust/index.js';
+import type { InstallResult } from '../core/skills/trust/index.js';
 import { withAgentCreated } from '../core/skills/use/index.js';
 import type { KnackWorkspace } from '../core/workspace.js';
 import type { CommandContext } from './command.js';
@@ -14,8 +24,11 @@ import { printInstall, printReport, tierRootFor } from './trust.js';
 /** Ask one line on the terminal (undefined: the terminal closed or there is none). */
 export type AskLine = (prompt: string) => Promise<string | undefined>;
 
-/** The draft on disk, where the audit and the install read it: <dataDir>/drafts/<random>/<name>/SKILL.md. */
-function writeDraft(dataDir: string, name: string, text: string): string {
+/**
+ * A draft kept for the user to edit and install by hand: <dataDir>/drafts/<random>/<name>/SKILL.md. Never a held copy:
+ * no approval waits for it and Knack never removes it.
+ */
+function keepDraft(dataDir: string, name: string, text: string): string {
   const root = join(dataDir, 'drafts');
   mkdirSync(root, { recursive: true, mode: 0o700 });
   const dir = join(mkdtempSync(join(root, 'draft-')), name);
@@ -67,36 +80,57 @@ export async function saveSkill(
     return undefined;
   }
   const text = withAgentCreated(draft.text);
-  const dir = writeDraft(ctx.paths.dataDir, nameOf(text), text);
-  const file = join(dir, 'SKILL.md');
+  const dataDir = ctx.paths.dataDir;
   // The model wrote it: every line is escaped before it reaches the terminal.
-  ctx.io.out(`draft from ${draft.calls} tool call${draft.calls === 1 ? '' : 's'} (${file}):`);
+  ctx.io.out(`draft from ${draft.calls} tool call${draft.calls === 1 ? '' : 's'}:`);
   ctx.io.out(displaySafeLines(text).replace(/^/gm, '  | '));
-  const report = auditSkill(dir);
-  printReport(ctx, report);
-  const keep = (why: string) =>
-    ctx.io.err(`${why}; the draft is kept at ${file}: edit it and install it with \`knack skills install ${dir}\``);
-  if (report.level === 'P0') {
-    keep('not installed: the audit refuses it (P0)');
-    return undefined;
+  const keep = (why: string) => {
+    const dir = keepDraft(dataDir, nameOf(text), text);
+    ctx.io.err(
+      `${why}; the draft is kept at ${join(dir, 'SKILL.md')}: edit it and install it with \`knack skills install ${dir}\``,
+    );
+  };
+  // The held copy the audit and the install read; from here on only a pending approval keeps it (held.ts).
+  let held = stageDraft(dataDir, text);
+  let r: InstallResult | undefined;
+  try {
+    const report = auditSkill(held);
+    printReport(ctx, report);
+    if (report.level === 'P0') {
+      keep('not installed: the audit refuses it (P0)');
+      return undefined;
+    }
+    const scope = await scopeOf(arg, ask);
+    if (!scope) {
+      keep('not installed');
+      return undefined;
+    }
+    const store = ws.store!;
+    r = installSkill({ source: held, tierRoot: tierRootFor(ctx, scope), tier: scope, store });
+    if (r.status === 'pending') {
+      // The same draft already waiting is that approval, with its own copy: this one goes.
+      settleHeld(dataDir, held, r);
+      held = r.approval.source;
+      const yes = (await ask(`  install ${r.report.skill} despite the P1 findings above? [y/N]`))?.trim().toLowerCase();
+      if (yes === 'y' || yes === 'yes') r = approvePendingInstall(store, r.approval.id);
+    }
+  } finally {
+    // Nothing answered (P0, no scope, a closed terminal, a throw): the copy goes, the kept draft stays.
+    if (!r) dropHeld(dataDir, held);
   }
-  const scope = await scopeOf(arg, ask);
-  if (!scope) {
-    keep('not installed');
-    return undefined;
-  }
-  const store = ws.store!;
-  let r = installSkill({ source: dir, tierRoot: tierRootFor(ctx, scope), tier: scope, store });
+  settleHeld(dataDir, held, r);
   if (r.status === 'pending') {
-    const yes = (await ask(`  install ${r.report.skill} despite the P1 findings above? [y/N]`))?.trim().toLowerCase();
-    if (yes === 'y' || yes === 'yes') r = approvePendingInstall(store, r.approval.id);
+    const id = r.approval.id;
+    ctx.io.err(
+      `held for approval ${id}: ${r.reason}. Approve it with \`knack skills approve ${id}\` or reject it with \`knack skills reject ${id}\`; its draft waits in Knack's data folder until then`,
+    );
+    return undefined;
   }
   printInstall(ctx, r, true);
   if (r.status !== 'installed') {
     keep('not installed');
     return undefined;
   }
-  rmSync(join(dir, '..'), { recursive: true, force: true });
   await ws.catalog.refresh();
   return r.skill;
 }

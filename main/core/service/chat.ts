@@ -29,7 +29,7 @@ import {
 } from '../agent/index.js';
 import { checkConnection, keySourceOf, resolveProvider } from '../agent/index.js';
 import { draftSkill, NoStepsError } from '../agent/index.js';
-import { auditDraft } from './drafts.js';
+import { auditDraft } from '../skills/trust/index.js';
 import { reportView } from './views.js';
 import type { KeyStore } from './context.js';
 import { CONTEXT_SECTIONS, type ContextView, type SessionMeta, type SettingsView } from '../../../preload/contract.js';

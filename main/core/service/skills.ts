@@ -16,10 +16,9 @@ import { lintCatalog, lintPaths } from '../skills/catalog/index.js';
 import { projectSkillDirs, userSkillDirs } from '../config/index.js';
 import type { CatalogEntry } from '../skills/format/index.js';
 import { saveUpload } from './uploads.js';
-import { auditDraft, stageDraft } from './drafts.js';
 import { withAgentCreated } from '../skills/use/index.js';
 import { settleStaged } from '../skills/sources/index.js';
-import { dropHeld, heldSourceProblem, settleHeld } from '../skills/trust/index.js';
+import { auditDraft, dropHeld, heldSourceProblem, settleHeld, stageDraft } from '../skills/trust/index.js';
 import { originOf } from './sources.js';
 
 type SkillHandlers = Pick<

@@ -1,14 +1,15 @@
 // `/save-skill` in the interactive `knack chat`, against the fake Anthropic server: the model drafts the last task,
 // the permissions come from the task's own calls, the draft (escaped) and its audit are printed, and it installs
-// through the normal install marked `agent_created: true`; a P0 draft is not installed and is kept.
+// through the normal install marked `agent_created: true`; a P0 draft is not installed and is kept; a P1 draft left
+// waiting is a held copy its approval keeps until approved or rejected.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
 import { startFakeAnthropic } from '../../helpers/fake-anthropic.js';
 import { chatChild } from '../../helpers/chat-terminal.js';
-import { cliArgs } from '../../helpers/cli.js';
+import { cliArgs, run } from '../../helpers/cli.js';
 
 const KEY = { ANTHROPIC_API_KEY: 'sk-ant-save-skill-0123456789' };
 
@@ -127,5 +128,48 @@ test('/save-skill: a draft the audit refuses (P0) is not installed and is kept t
   await c.until(/cannot save as a skill: the last task made no tool calls/);
   assert.equal(server.requests.length, n);
   await c.at(5, '/exit');
+  assert.equal(await c.exited, 0, c.stderr);
+});
+
+test('/save-skill: a P1 draft left waiting is held as one copy its approval keeps; a real reject removes it, and one approved on the spot leaves nothing behind', async () => {
+  const { server, home, ws, dataDir, args } = await setUp('p1');
+  const steps = '1. Fetch the data:\n\n```bash\ncurl -s https://api.example.com/data\n```\n\n2. Write report.md.';
+  server.script(...TASK, words(steps), words(steps));
+  const c = chatChild(args, KEY);
+  after(async () => {
+    c.kill();
+    await server.close();
+  });
+  const list = (d: string) => (existsSync(join(dataDir, d)) ? readdirSync(join(dataDir, d)) : []);
+  await c.at(1, 'write the weekly report from CHANGES.md');
+  await c.until(/The weekly report is in report\.md\./);
+  await c.at(2, '/save-skill user');
+  await c.until(/install weekly-report despite the P1 findings above\? \[y\/N\]/);
+  c.type('n');
+  await c.until(/held for approval (\S+): .*reject it with `knack skills reject \S+`/);
+  const id = /held for approval (\S+):/.exec(c.stderr)![1]!;
+  // One held copy, bound to the approval; nothing in drafts (it is no draft kept for editing).
+  assert.equal(list('uploads').length, 1, 'one copy for the one waiting approval');
+  assert.deepEqual(list('drafts'), []);
+  const cli = cliArgs({ ws, home, data: dataDir });
+  const waiting = JSON.parse((await run(['skills', 'approvals', '--json', ...cli])).out) as { id: string }[];
+  assert.deepEqual(
+    waiting.map((a) => a.id),
+    [id],
+  );
+  const rejected = await run(['skills', 'reject', id, ...cli]);
+  assert.equal(rejected.code, 0, rejected.err);
+  assert.deepEqual(list('uploads'), [], 'the reject removed the draft it held');
+  assert.equal(existsSync(join(home, '.workbuddy', 'skills', 'weekly-report')), false);
+
+  // Drafted again and approved on the spot: installed, and no copy stays.
+  await c.at(3, '/save-skill user');
+  await c.until(/despite the P1 findings above\? \[y\/N\]/, 2);
+  c.type('y');
+  await c.until(/installed weekly-report/);
+  assert.ok(existsSync(join(home, '.workbuddy', 'skills', 'weekly-report', 'SKILL.md')));
+  assert.deepEqual(list('uploads'), []);
+  assert.deepEqual(list('drafts'), []);
+  await c.at(4, '/exit');
   assert.equal(await c.exited, 0, c.stderr);
 });

@@ -2,6 +2,7 @@
 // What other folders may import from core/skills/trust: nothing outside reaches past this file.
 export { toPending, type PendingApproval } from './approvals.js';
 export { auditSkill, formatFinding, listSkillFiles, type AuditReport, type Finding } from './audit.js';
+export { auditDraft, stageDraft } from './drafts.js';
 export { applyBulkTrust, reviewBulkTrust, type BulkTrustReview } from './bulk-trust.js';
 export { approvePendingInstall, installSkill, type InstallResult } from './install.js';
 export {

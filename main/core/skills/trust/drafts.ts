@@ -1,15 +1,15 @@
-// Save-as-skill drafts on disk: the text from the editor staged as <dataDir>/uploads/draft-<random>/skill/SKILL.md
-// (a held copy, skills/trust/held.ts: removed once its install is decided) so the audit and the install read a real
-// folder, exactly as for any other install.
+// Save-as-skill drafts on disk: the text (the window's editor, `/save-skill` in `knack chat`) staged as
+// <dataDir>/uploads/draft-<random>/skill/SKILL.md — a held copy (held.ts): an install waiting for approval keeps it,
+// deciding that install removes it, and at open one no approval waits for is removed — so the audit and the install
+// read a real folder, exactly as for any other install.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { auditSkill, type AuditReport } from '../skills/trust/index.js';
-import { dropHeld } from '../skills/trust/index.js';
-import { uploadsDir } from './uploads.js';
+import { auditSkill, type AuditReport } from './audit.js';
+import { dropHeld } from './held.js';
 
 /** Write the draft; returns the staged skill folder (an install source, and a held copy dropHeld removes). */
 export function stageDraft(dataDir: string, text: string): string {
-  const root = uploadsDir(dataDir);
+  const root = join(dataDir, 'uploads');
   mkdirSync(root, { recursive: true, mode: 0o700 });
   const dir = join(mkdtempSync(join(root, 'draft-')), 'skill');
   mkdirSync(dir);
