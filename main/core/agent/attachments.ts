@@ -63,6 +63,15 @@ export function attachmentText(a: Extract<Attachment, { kind: 'text' }>): string
   return `<attachment name="${a.name}" size="${sizeText(a.size)}">\n${body}\n</attachment>`;
 }
 
+/**
+ * What an image sent earlier goes to a model that does not read images as (one picked after it was sent): a note with
+ * its name, size and type, so the request stays one the provider takes (an image block to such a model is a 400) and
+ * the model can say it cannot see it.
+ */
+export function unseenImageText(a: Extract<Attachment, { kind: 'image' }>): string {
+  return `<attachment name="${a.name}" size="${sizeText(a.size)}">\n[an image (${a.mime}): this model does not read images, so it is not shown]\n</attachment>`;
+}
+
 /** Tokens an attachment takes in the prompt (what the context meter counts). */
 export function attachmentTokens(a: Attachment): number {
   return a.kind === 'image' ? IMAGE_TOKENS : countTokens(attachmentText(a)) + 4;

@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { agentEnv } from '../../helpers/agent-env.js';
 import { AttachmentError, type Attachment } from '../../../main/core/agent/index.js';
 import { attachmentText } from '../../../main/core/agent/attachments.js';
+import { anthropicProvider } from '../../../main/core/agent/providers/anthropic.js';
+import { openaiProvider } from '../../../main/core/agent/providers/openai.js';
 
 const fixtures = join(import.meta.dirname, '../../fixtures/attach');
 const notes = readFileSync(join(fixtures, 'notes.txt'), 'utf8');
@@ -54,6 +56,35 @@ for (const kind of ['anthropic', 'openai'] as const) {
     const chat = env.agent.newSession();
     await chat.send('what is this?', [image()]);
     assert.deepEqual(env.server.requests[0]!.images, [{ mediaType: 'image/png', data: png.toString('base64') }]);
+  });
+}
+
+for (const kind of ['anthropic', 'openai'] as const) {
+  test(`${kind}: an image sent earlier goes to a model picked later that reads none as a note, not an image block`, async () => {
+    const env = await agentEnv({ kind, vision: true });
+    env.server.script({ text: 'A red dot.' }, { text: 'I cannot see it.' });
+    const chat = env.agent.newSession();
+    await chat.send('what is this?', [image()]);
+    assert.equal(env.server.requests[0]!.images.length, 1);
+    // The conversation goes on with a model that reads no images (a real provider answers 400 to an image block).
+    const p = {
+      apiKey: 'sk-test-key-0123456789',
+      model: 'fake-text-model',
+      baseURL: env.server.url,
+      contextWindow: 200_000,
+      maxRetries: 0,
+    };
+    chat.useProvider(kind === 'anthropic' ? anthropicProvider(p) : openaiProvider(p), undefined);
+    const r = await chat.send('and what colour is it?');
+    assert.equal(r.reason, 'end_turn', JSON.stringify(r));
+    const next = env.server.requests[1]!;
+    assert.equal(next.body.model, 'fake-text-model');
+    assert.deepEqual(next.images, [], 'no image block');
+    assert.equal(JSON.stringify(next.body).includes(png.toString('base64')), false, 'not the image bytes either');
+    // The model is told there was an image it cannot see, by name.
+    assert.equal(next.files.length, 1);
+    assert.equal(next.files[0]!.name, 'red-dot.png');
+    assert.match(next.files[0]!.text, /image\/png.*does not read images/);
   });
 }
 

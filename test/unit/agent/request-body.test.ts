@@ -35,7 +35,7 @@ function sameAsStringify(params: unknown, body: string, bytes: Buffer, label: st
 
 function same(req: Omit<ModelRequest, 'maxTokens'> & { maxTokens?: number }, label: string): void {
   const full = { maxTokens: 1024, ...req };
-  const params = anthropicRequest('claude-x', full);
+  const params = anthropicRequest('claude-x', full, true);
   sameAsStringify(params, anthropicBody(params, full.tools), anthropicBodyBytes(params, full.tools), label);
 }
 
@@ -61,7 +61,7 @@ test('the request body is exactly JSON.stringify of the request, as the system t
   );
   assert.notEqual(
     anthropicBody(
-      anthropicRequest('claude-y', { system: { stable: 'STABLE', dynamic: '' }, tools, messages, maxTokens: 77 }),
+      anthropicRequest('claude-y', { system: { stable: 'STABLE', dynamic: '' }, tools, messages, maxTokens: 77 }, true),
       tools,
     ).indexOf('"model":"claude-y"'),
     -1,
@@ -143,7 +143,7 @@ function sameChat(
   sendMaxTokens = false,
 ): void {
   const full = { maxTokens: 1024, ...req };
-  const params = openaiRequest('gpt-x', full, sendMaxTokens);
+  const params = openaiRequest('gpt-x', full, sendMaxTokens, true);
   sameAsStringify(params, openaiBody(params, full.tools), openaiBodyBytes(params, full.tools), label);
 }
 

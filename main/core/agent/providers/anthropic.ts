@@ -6,7 +6,7 @@ import type { ChatMessage, ModelProvider, ModelRequest, StopReason, StreamEvent 
 import { GuardedHandler, interruptedError, ProviderError } from './errors.js';
 import { streamOf } from './stream.js';
 import { StallWatch, watchedFetch } from './stall.js';
-import { attachmentText } from '../attachments.js';
+import { attachmentText, unseenImageText } from '../attachments.js';
 
 export interface AnthropicOptions {
   id?: string;
@@ -38,11 +38,14 @@ function parseArgs(raw: string): Record<string, unknown> {
   }
 }
 
-/** The conversation in Anthropic's shape: tool results ride in user turns; consecutive same-role turns merge. */
-export function toAnthropicMessages(messages: ChatMessage[]): Msg[] {
+/**
+ * The conversation in Anthropic's shape: tool results ride in user turns; consecutive same-role turns merge. `vision`:
+ * the model reads images (else an image sent earlier goes as a note naming it).
+ */
+export function toAnthropicMessages(messages: ChatMessage[], vision: boolean): Msg[] {
   const out: Msg[] = [];
   for (const m of messages) {
-    if (m.role === 'user') pushBlocks(out, 'user', userBlocks(m));
+    if (m.role === 'user') pushBlocks(out, 'user', userBlocks(m, vision));
     else if (m.role === 'tool') {
       pushBlocks(
         out,
@@ -66,14 +69,19 @@ export function toAnthropicMessages(messages: ChatMessage[]): Msg[] {
   return out;
 }
 
-/** A user's message: its attached files first (text as context, images as image blocks), then what they wrote. */
-function userBlocks(m: Extract<ChatMessage, { role: 'user' }>): Block[] {
+/**
+ * A user's message: its attached files first (text as context, images as image blocks, or as a note for a model that
+ * reads none), then what they wrote.
+ */
+function userBlocks(m: Extract<ChatMessage, { role: 'user' }>, vision: boolean): Block[] {
   const blocks: Block[] = [];
   for (const f of m.attachments ?? [])
     blocks.push(
-      f.kind === 'image'
-        ? { type: 'image', source: { type: 'base64', media_type: f.mime, data: f.data } }
-        : { type: 'text', text: attachmentText(f) },
+      f.kind !== 'image'
+        ? { type: 'text', text: attachmentText(f) }
+        : vision
+          ? { type: 'image', source: { type: 'base64', media_type: f.mime, data: f.data } }
+          : { type: 'text', text: unseenImageText(f) },
     );
   blocks.push({ type: 'text', text: m.text });
   return blocks;
@@ -142,10 +150,14 @@ function systemOf(s: ModelRequest['system']): Anthropic.TextBlockParam[] {
   return blocks;
 }
 
-export function anthropicRequest(model: string, req: ModelRequest): Anthropic.MessageCreateParamsStreaming {
+export function anthropicRequest(
+  model: string,
+  req: ModelRequest,
+  vision: boolean,
+): Anthropic.MessageCreateParamsStreaming {
   const system = systemOf(req.system);
   const { tools } = anthropicTools(req.tools);
-  const messages = toAnthropicMessages(req.messages);
+  const messages = toAnthropicMessages(req.messages, vision);
   // The last breakpoint caches the conversation so far (at most 4 in all: tools, system ×2, history).
   const last = messages.at(-1);
   if (last && system.length === 1 && Array.isArray(last.content) && last.content.length) {
@@ -266,7 +278,7 @@ export function anthropicProvider(o: AnthropicOptions): ModelProvider {
       guard.emit({ type: 'retry', attempt, of: clientOptions(o).maxRetries + 1 }),
     );
     try {
-      const params = anthropicRequest(o.model, req);
+      const params = anthropicRequest(o.model, req, o.vision === true);
       const c = client ?? (await makeClient());
       const body = bytesBody(anthropicBodyBytes(params, req.tools), watch.signal);
       const stream = await watch.run(() => c.messages.create(params, body));

@@ -6,7 +6,7 @@ import type { ChatMessage, ModelProvider, ModelRequest, StopReason, StreamEvent,
 import { GuardedHandler, interruptedError, ProviderError } from './errors.js';
 import { streamOf } from './stream.js';
 import { StallWatch, watchedFetch } from './stall.js';
-import { attachmentText } from '../attachments.js';
+import { attachmentText, unseenImageText } from '../attachments.js';
 
 export interface OpenAIOptions {
   id?: string;
@@ -37,7 +37,8 @@ function validJson(raw: string): string {
   }
 }
 
-export function toOpenAIMessages(system: string, messages: ChatMessage[]): Msg[] {
+/** The conversation in Chat Completions' shape. `vision`: the model reads images (else an image goes as a note). */
+export function toOpenAIMessages(system: string, messages: ChatMessage[], vision: boolean): Msg[] {
   const out: Msg[] = [{ role: 'system', content: system }];
   for (const m of messages) {
     if (m.role === 'user')
@@ -46,9 +47,11 @@ export function toOpenAIMessages(system: string, messages: ChatMessage[]): Msg[]
         content: m.attachments?.length
           ? [
               ...m.attachments.map((f): OpenAI.Chat.Completions.ChatCompletionContentPart =>
-                f.kind === 'image'
-                  ? { type: 'image_url', image_url: { url: `data:${f.mime};base64,${f.data}` } }
-                  : { type: 'text', text: attachmentText(f) },
+                f.kind !== 'image'
+                  ? { type: 'text', text: attachmentText(f) }
+                  : vision
+                    ? { type: 'image_url', image_url: { url: `data:${f.mime};base64,${f.data}` } }
+                    : { type: 'text', text: unseenImageText(f) },
               ),
               { type: 'text', text: m.text },
             ]
@@ -111,10 +114,10 @@ function openaiTools(list: ModelRequest['tools']): ToolShapes {
   return shapes;
 }
 
-export function openaiRequest(model: string, req: ModelRequest, sendMaxTokens: boolean): Params {
+export function openaiRequest(model: string, req: ModelRequest, sendMaxTokens: boolean, vision: boolean): Params {
   return {
     model,
-    messages: toOpenAIMessages(systemOf(req.system), req.messages),
+    messages: toOpenAIMessages(systemOf(req.system), req.messages, vision),
     ...(req.tools.length ? { tools: openaiTools(req.tools).tools } : {}),
     ...(sendMaxTokens ? { max_tokens: req.maxTokens } : {}),
     stream: true,
@@ -216,7 +219,7 @@ export function openaiProvider(o: OpenAIOptions): ModelProvider {
       guard.emit({ type: 'retry', attempt, of: clientOptions(o).maxRetries + 1 }),
     );
     try {
-      const params = openaiRequest(o.model, req, o.sendMaxTokens ?? false);
+      const params = openaiRequest(o.model, req, o.sendMaxTokens ?? false, o.vision === true);
       const sdk = client ?? (await makeClient());
       const body = bytesBody(openaiBodyBytes(params, req.tools), watch.signal);
       const stream = await watch.run(() => sdk.chat.completions.create(params, body));
