@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { saidOwnWrite } from './own-writes.js';
 
 export interface AtomicWriteOptions {
   /** File mode of the new file, whatever the umask (0o600 for a file holding keys). */
@@ -24,6 +25,7 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, opts: A
     fsyncSync(fd);
     closeSync(fd);
     renameSync(tmp, file);
+    saidOwnWrite(file);
   } catch (e) {
     try {
       closeSync(fd);

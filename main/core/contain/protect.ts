@@ -216,37 +216,104 @@ function asideName(p: string): string {
 }
 
 /**
+ * What an entry is now, to tell later whether it is still the one Knack wrote: a folder by its inode, a file or a link
+ * also by its size and times (ctime cannot be set back by a program). '' once it is gone.
+ */
+function ownIdentity(p: string): string {
+  try {
+    const st = lstatSync(p);
+    return st.isDirectory() ? `d:${st.dev}:${st.ino}` : `f:${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Record Knack's own write of `path` (a file, or a folder with everything in it) below the watched path `watched`, in
+ * `claims` (path → identity): the path, what it holds, and each folder from `watched` down to it (Knack made them).
+ */
+export function claimOwnWrite(claims: Map<string, string>, path: string, watched: string): void {
+  for (let d = dirname(path); isInside(d, watched) && d !== dirname(d); d = dirname(d)) claims.set(d, ownIdentity(d));
+  const tree = (p: string): void => {
+    claims.set(p, ownIdentity(p));
+    let entries: string[] = [];
+    try {
+      if (lstatSync(p).isDirectory()) entries = readdirSync(p);
+    } catch {
+      return;
+    }
+    for (const e of entries) tree(join(p, e));
+  };
+  tree(path);
+}
+
+/** Move `p` aside as a blocked write: what appeared there, where it went and how to get it back. */
+function moveAside(p: string, effect: string, workspace: string): Blocked {
+  const rel = isInside(p, workspace) ? relative(workspace, p) : p;
+  try {
+    const aside = asideName(p);
+    renameSync(p, aside);
+    const asideRel = isInside(aside, workspace) ? relative(workspace, aside) : aside;
+    return {
+      kind: 'write',
+      target: p,
+      message:
+        `write: ${rel} is protected (it can run programs or change Knack or git): ${effect} appeared there while the ` +
+        `command ran; moved aside to ${basename(aside)}. If you made it yourself, move it back once no command runs: ` +
+        `mv '${asideRel}' '${rel}'`,
+    };
+  } catch (e) {
+    return {
+      kind: 'write',
+      target: p,
+      message: `write: ${rel} is protected: ${effect} appeared there while the command ran, and moving it aside failed (${(e as Error).message}); remove it before running git or Knack here`,
+    };
+  }
+}
+
+/** What `p` holds that can take effect, or why it cannot be read; undefined when nothing can. */
+function effectOrUnreadable(p: string): string | undefined {
+  try {
+    return effectOf(p);
+  } catch (e) {
+    return `something unreadable (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
+  }
+}
+
+/**
+ * Below a watched path Knack wrote to while the command ran: what is still as Knack wrote it stays, and each other
+ * entry that can take effect is moved aside (a folder Knack made is looked into; one it did not is moved whole).
+ */
+function sweepForeign(p: string, claims: Map<string, string>, workspace: string, out: Blocked[]): void {
+  const id = ownIdentity(p);
+  if (id && claims.get(p) === id) {
+    if (!id.startsWith('d:')) return;
+    for (const e of readdirSync(p)) sweepForeign(join(p, e), claims, workspace, out);
+    return;
+  }
+  const effect = effectOrUnreadable(p);
+  if (effect) out.push(moveAside(p, effect, workspace));
+}
+
+/**
  * After a command: each watched path it created that can take effect is renamed aside and returned as a blocked
  * write. One that cannot be moved is reported as such (the command still counts as blocked, never as success).
+ * `claims`: what Knack itself wrote below watched paths meanwhile (claimOwnWrite); that stays, the rest is judged.
  */
-export function sweepProtect(watch: string[], workspace: string): Blocked[] {
+export function sweepProtect(watch: string[], workspace: string, claims?: ReadonlyMap<string, string>): Blocked[] {
   const out: Blocked[] = [];
   // Deepest first: `.git/hooks` is judged before `.git`, and a moved `.git` takes its pieces with it.
   for (const p of [...watch].sort((a, b) => b.length - a.length)) {
-    let effect: string | undefined;
-    try {
-      if (!exists(p)) continue;
-      effect = effectOf(p);
-    } catch (e) {
-      effect = `something unreadable (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
-    }
+    if (!exists(p)) continue;
+    const effect = effectOrUnreadable(p);
     if (!effect) continue;
-    const rel = isInside(p, workspace) ? relative(workspace, p) : p;
-    try {
-      const aside = asideName(p);
-      renameSync(p, aside);
-      out.push({
-        kind: 'write',
-        target: p,
-        message: `write: ${rel} is protected (it can run programs or change Knack or git): the command created ${effect} there; moved aside to ${basename(aside)}`,
-      });
-    } catch (e) {
-      out.push({
-        kind: 'write',
-        target: p,
-        message: `write: ${rel} is protected: the command created ${effect} there, and moving it aside failed (${(e as Error).message}); remove it before running git or Knack here`,
-      });
-    }
+    if (claims && [...claims.keys()].some((c) => isInside(c, p))) {
+      try {
+        sweepForeign(p, claims as Map<string, string>, workspace, out);
+      } catch (e) {
+        out.push(moveAside(p, `something unreadable (${(e as Error).message})`, workspace));
+      }
+    } else out.push(moveAside(p, effect, workspace));
   }
   return out;
 }

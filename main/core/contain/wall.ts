@@ -9,9 +9,16 @@ import type * as RuntimeModule from '@anthropic-ai/sandbox-runtime';
 import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { cwdProtect, wallConfig, wallRules, type WallPlace } from './profile.js';
 import { backendOf, installHintWords, type SandboxMode, type WallStatus } from './status.js';
-import { english, isInside, say, type Said } from '../base/index.js';
+import { english, isInside, onOwnWrite, say, type Said } from '../base/index.js';
 import { blockedOf, type Blocked } from './blocked.js';
-import { gitDirProtected, gitDirsBelow, newGitDirProtected, planProtect, sweepProtect } from './protect.js';
+import {
+  claimOwnWrite,
+  gitDirProtected,
+  gitDirsBelow,
+  newGitDirProtected,
+  planProtect,
+  sweepProtect,
+} from './protect.js';
 import { holdWatchdog, watchedArgv, watchedStdio } from './group-watchdog.js';
 import { commandId, encodedId, fill, pathState, reusable, STAND_IN, withoutStubs, type Template } from './template.js';
 import { withoutRelays } from './offline.js';
@@ -317,6 +324,12 @@ export class Wall {
    * it creates there is on disk until the sweep at its end moves it aside, so discovery treats them as absent meanwhile.
    */
   private readonly guards = new Map<string, number>();
+  /**
+   * What Knack itself wrote below a guarded path meanwhile (a project skill installed, a settings file saved), each
+   * entry with its identity then (protect.ts: claimOwnWrite): the sweep leaves it. Heard only while a path is guarded.
+   */
+  private readonly claims = new Map<string, string>();
+  private unhear: (() => void) | undefined;
   /** Command lines built by the runtime, by what they were built from (template.ts); null: not reusable. */
   private readonly templates = new Map<string, Template | null>();
 
@@ -654,6 +667,10 @@ export class Wall {
       }
     }
     for (const p of plan.watch) this.guards.set(p, (this.guards.get(p) ?? 0) + 1);
+    if (this.guards.size && !this.unhear)
+      this.unhear = onOwnWrite((path) => {
+        for (const g of this.guards.keys()) if (isInside(path, g)) claimOwnWrite(this.claims, path, g);
+      });
     let swept: Blocked[] | undefined;
     // Once the program has ended: its hosts leave the proxy, a protected path it created is moved aside, and the
     // runtime removes its own mount points (each wrap counts one; they go when no other contained program runs).
@@ -665,12 +682,21 @@ export class Wall {
           : sweepProtect(
               [...new Set([...plan.watch, ...newGitDirProtected(gitDirs, gitDirsBelow(roots))])],
               this.place.workspace,
+              this.claims,
             );
       // Only once what it made is moved aside: a discovery meanwhile still skips it.
       for (const p of plan.watch) {
         const n = (this.guards.get(p) ?? 1) - 1;
         if (n > 0) this.guards.set(p, n);
-        else this.guards.delete(p);
+        else {
+          this.guards.delete(p);
+          for (const c of this.claims.keys()) if (isInside(c, p)) this.claims.delete(c);
+        }
+      }
+      if (!this.guards.size) {
+        this.unhear?.();
+        this.unhear = undefined;
+        this.claims.clear();
       }
       if (hosts.length) SandboxManager.unregisterCommandNetworkLists(id);
       if (counted) SandboxManager.cleanupAfterCommand();

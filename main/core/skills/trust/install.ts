@@ -22,7 +22,7 @@ import type * as Fflate from 'fflate';
 import type { Store } from '../../store/index.js';
 import type { ApprovalRow } from '../../store/index.js';
 import type { PermissionDiff } from '../../policy/index.js';
-import { english, fsWords, isInside, say, type Said } from '../../base/index.js';
+import { english, fsWords, isInside, saidOwnWrite, say, type Said } from '../../base/index.js';
 import { auditSkill, type AuditReport } from './audit.js';
 
 /** fflate builds its tables when loaded (~0.1 s): only a .zip install needs it. */
@@ -338,6 +338,8 @@ export function installSkill(opts: InstallOptions): InstallResult {
       } else {
         renameSync(root, dest);
       }
+      // Knack's own write: a command running since before the tier's folder existed does not get it swept aside.
+      saidOwnWrite(dest);
     };
     if (approvalId) {
       // Check, mark and install as one: an approval decided meanwhile (rejected elsewhere) installs nothing, and a
