@@ -4,7 +4,7 @@
 // answers the next turn over its own wire format; the tokens and cost so far show beside the context meter; a provider
 // added to providers.json by hand shows in the picker without a reload; an image attached for a model that reads none
 // is refused in the window naming the model, and goes as an image block in each provider's own wire format to models
-// that do. Axe clean; screenshots in English and Chinese.
+// that do, and as a note naming it to one picked later that reads none. Axe clean; screenshots in English and Chinese.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeProvidersFile } from '../../main/core/agent/index.js';
@@ -184,6 +184,22 @@ test(
     assert.ok(
       Array.isArray(parts) && parts.some((b) => b.type === 'image_url'),
       'an image_url part in the last message',
+    );
+
+    // Back to a model that reads no images: the conversation goes on, the earlier images going as notes naming them
+    // (an image block would make a real provider refuse the whole request).
+    await picker.selectOption('["anthropic","fake-model"]');
+    await picker.getByRole('option', { name: 'fake-model (in use)' }).waitFor({ state: 'attached', timeout: 60_000 });
+    server.script({ text: 'I cannot see images.' });
+    await box.fill('Describe them again.');
+    await box.press('Enter');
+    await page.getByText('I cannot see images.').waitFor({ timeout: 60_000 });
+    const text = server.requests.at(-1)!;
+    assert.equal(text.body.model, 'fake-model');
+    assert.deepEqual(text.images, []);
+    assert.deepEqual(
+      text.files.map((f) => f.name),
+      ['pixel.png', 'second.png'],
     );
   },
 );
