@@ -141,7 +141,7 @@ export function App() {
           onDrop={(e) => {
             // A skill .zip dropped anywhere on the window opens the install dialog with it (audited before anything else).
             const file = e.dataTransfer.files[0];
-            if (!file || !client.installZip) return;
+            if (!file) return;
             e.preventDefault();
             set({ installOpen: true, installFile: file });
           }}

@@ -1,8 +1,7 @@
 // The renderer's one door to the main process: every screen calls these methods and nothing else.
 // The shipped app builds it from the typed contract (Electron bridge or serve-mode WebSocket); tests inject their own.
-import type { ChatEvent, ChatMessage, Decision, InstallReport, DraftCheck, SkillDraft } from './types';
-import type { MarketHit, ModelChoices, OpenedSource, SkillUpdate } from '../../../preload/contract';
-import type { Attachment, Said } from '../../../preload/contract';
+import type { ChatEvent, ChatMessage, Decision } from './types';
+import type { Attachment, ModelChoices } from '../../../preload/contract';
 import type { KnackClient as ContractClient } from '../../../preload/client';
 
 /** A model picked in the chat header: its id and, when it is not of the provider in use, the provider it is of. */
@@ -16,41 +15,6 @@ export interface KnackClient extends Pick<ContractClient, 'call' | 'on'> {
   readonly mode: 'electron' | 'serve';
   /** The desktop's native pickers (dialog.* calls) are there; serve mode types paths instead. */
   readonly nativeDialogs: boolean;
-
-  installSkill(workspace: string, source: string, scope: 'user' | 'project', replace?: boolean): Promise<InstallReport>;
-  /** A .zip dropped on the window, sent as bytes (serve mode has no file paths); same report as installSkill. */
-  installZip?(
-    workspace: string,
-    file: { name: string; bytes: Uint8Array },
-    scope: 'user' | 'project',
-    replace?: boolean,
-  ): Promise<InstallReport>;
-  approveInstall(workspace: string, approvalId: string, contentHash: string): Promise<InstallReport>;
-  rejectInstall(workspace: string, approvalId: string): Promise<void>;
-  /** Fetch a git repository / owner/repo / marketplace and list its skills with their audit level; installs nothing. */
-  openSource?(source: string, want?: string[]): Promise<OpenedSource>;
-  /** Install picked skills of an opened source: one report each (P1 waits for approveInstall). */
-  installFromSource?(
-    openId: string,
-    skills: string[],
-    scope: 'user' | 'project',
-    replace?: boolean,
-  ): Promise<InstallReport[]>;
-  closeSource?(openId: string): Promise<void>;
-  /** Skills installed from a source compared with it (the Updates badge). */
-  /** Skills with a newer version at their source; `refresh` asks the sources even when no lock changed. */
-  skillUpdates?(refresh?: boolean): Promise<SkillUpdate[]>;
-  applyUpdate?(name: string, tier: 'user' | 'project', contentHash: string): Promise<InstallReport>;
-  browseMarketplaces?(query: string): Promise<MarketHit[]>;
-  /** A source being fetched: its stage, for the progress line. */
-  onSourceProgress?(handler: (p: { stage: string; detail: string; words?: Said }) => void): () => void;
-
-  /** Save as skill: the model drafts the conversation's last task as a SKILL.md, audited (nothing installed). */
-  draftSkill?(sessionId: string): Promise<SkillDraft>;
-  /** Audit the save-as-skill editor's SKILL.md as it stands. */
-  checkDraft?(text: string): Promise<DraftCheck>;
-  /** Install the editor's SKILL.md through the same audit and approval as any install, marked agent_created. */
-  installDraft?(text: string, scope: 'user' | 'project', replace?: boolean): Promise<InstallReport>;
 
   sendMessage(
     workspace: string,

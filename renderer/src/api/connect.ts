@@ -1,72 +1,12 @@
 // The shipped KnackClient: the shell's typed contract client (Electron's window.knack or serve mode's WebSocket,
 // chosen by connectFromPage) adapted to the screens' view models. The only file that knows contract shapes.
 import { connectFromPage, type KnackClient as ContractClient } from '../../../preload/client';
-import { MAX_UPLOAD_BYTES, type EventPayload, type MethodOutput } from '../../../preload/contract';
+import type { EventPayload, MethodOutput } from '../../../preload/contract';
 import type { KnackClient } from './client';
-import type { ApprovalRequest, ChatEvent, ChatMessage, DraftCheck, InstallReport, ToolCallView } from './types';
+import type { ApprovalRequest, ChatEvent, ChatMessage, ToolCallView } from './types';
 
 type Card = EventPayload<'chat.toolCall'>['card'];
 type ChatApprovalPayload = EventPayload<'chat.approval'>;
-type Outcome = MethodOutput<'skills.install'>;
-
-/** Bytes → base64 without one huge argument list (btoa takes a binary string). */
-export function toBase64(bytes: Uint8Array): string {
-  let bin = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(bin);
-}
-
-function toReport(o: Outcome): InstallReport {
-  if (!o.report)
-    throw { code: 'refused', message: o.reason ?? `install ${o.status}`, ...(o.words ? { words: o.words } : {}) };
-  const r = o.report;
-  return {
-    ...(o.approvalId ? { approvalId: o.approvalId } : {}),
-    skill: o.skill ?? r.skill,
-    level: r.level,
-    findings: r.findings,
-    ...(r.permissions ? { permissions: r.permissions } : {}),
-    ...(r.diff ? { diff: r.diff } : {}),
-    contentHash: r.contentHash,
-    status: o.status === 'rejected' ? 'refused' : o.status,
-    ...(o.reason ? { reason: o.reason } : {}),
-    ...(o.words ? { words: o.words } : {}),
-  };
-}
-
-/** A save-as-skill draft's audit as the editor shows it. */
-function toDraftCheck(r: NonNullable<Outcome['report']>): DraftCheck {
-  const { skill, level, findings, permissions, contentHash } = toReport({ status: 'pending', report: r });
-  return {
-    skill,
-    level,
-    findings,
-    ...(permissions ? { permissions } : {}),
-    contentHash,
-    diagnostics: r.manifestDiagnostics.map((x) => ({
-      severity: x.severity,
-      file: x.file,
-      message: x.message,
-      ...(x.line ? { line: x.line } : {}),
-      ...(x.field ? { field: x.field } : {}),
-      ...(x.words ? { words: x.words } : {}),
-    })),
-  };
-}
-
-/** A source install's outcome: a refusal may come without a report (a link out of the skill, a name clash). */
-function toSourceReport(o: Outcome): InstallReport {
-  if (o.report) return toReport(o);
-  return {
-    skill: o.skill ?? '',
-    level: 'P0',
-    findings: [],
-    contentHash: '',
-    status: o.status === 'rejected' ? 'refused' : o.status,
-    ...(o.reason ? { reason: o.reason } : {}),
-    ...(o.words ? { words: o.words } : {}),
-  };
-}
 
 const cardStatus: Record<Card['status'], ToolCallView['status']> = {
   pending: 'running',
@@ -198,47 +138,6 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
     nativeDialogs,
     call: (method, input) => k.call(method, input),
     on: (event, listener) => k.on(event, listener),
-    async installSkill(_w, source, tier, replace = false) {
-      return toReport(await k.call('skills.install', { source, tier, replace }));
-    },
-    async installZip(_w, file, tier, replace = false) {
-      if (file.bytes.length > MAX_UPLOAD_BYTES) {
-        throw {
-          code: 'refused',
-          message: `${file.name} is ${(file.bytes.length / 1048576).toFixed(1)} MB; the largest .zip accepted here is ${MAX_UPLOAD_BYTES / 1048576} MB (install it from a folder instead)`,
-        };
-      }
-      return toReport(
-        await k.call('skills.installUpload', { filename: file.name, data: toBase64(file.bytes), tier, replace }),
-      );
-    },
-    async approveInstall(_w, approvalId, contentHash) {
-      return toReport(await k.call('skills.approveInstall', { approvalId, contentHash }));
-    },
-    async rejectInstall(_w, approvalId) {
-      await k.call('skills.rejectInstall', { approvalId });
-    },
-    openSource: (source, want) => k.call('sources.open', { source, ...(want?.length ? { want } : {}) }),
-    async installFromSource(openId, skills, tier, replace = false) {
-      const r = await k.call('sources.install', { openId, skills, tier, ...(replace ? { replace } : {}) });
-      return r.results.map(toSourceReport);
-    },
-    async closeSource(openId) {
-      await k.call('sources.close', { openId });
-    },
-    skillUpdates: async (refresh) => (await k.call('sources.updates', refresh ? { refresh: true } : {})).items,
-    applyUpdate: async (name, tier, contentHash) =>
-      toSourceReport(await k.call('sources.applyUpdate', { name, tier, contentHash })),
-    browseMarketplaces: async (query) => (await k.call('sources.browse', { query })).hits,
-    onSourceProgress: (h) => k.on('sources.progress', (e) => h(e)),
-
-    async draftSkill(sessionId) {
-      const d = await k.call('chat.draftSkill', { sessionId });
-      return { text: d.text, calls: d.calls, ...toDraftCheck(d.report) };
-    },
-    checkDraft: async (text) => toDraftCheck((await k.call('skills.checkDraft', { text })).report),
-    installDraft: async (text, tier, replace = false) =>
-      toReport(await k.call('skills.installDraft', { text, tier, replace })),
     async sendMessage(_w, sessionId, text, planMode, model, attachments, edit, keepFiles) {
       const r = await k.call('chat.send', {
         ...(sessionId ? { sessionId } : {}),

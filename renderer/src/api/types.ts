@@ -1,39 +1,6 @@
 // View-model shapes the screens render: what the renderer receives over the contract, nothing more.
 // Plain data only (no functions, no Node types); the contract adapter fills them.
-import type { AttachmentMeta, AuditFinding, Permissions, Said } from '../../../preload/contract';
-
-export type AuditLevel = 'P0' | 'P1' | 'P2';
-
-export interface Diagnostic {
-  severity: 'error' | 'warning' | 'info';
-  file: string;
-  line?: number;
-  field?: string;
-  message: string;
-  /** `message` as words main sent (some diagnostics): said in the window's language. */
-  words?: Said;
-}
-
-export interface PermissionDiffView {
-  lines: string[];
-  widened: boolean;
-}
-
-export interface InstallReport {
-  /** Set when the install waits for approval. */
-  approvalId?: string;
-  skill: string;
-  level: AuditLevel;
-  findings: AuditFinding[];
-  permissions?: Permissions;
-  diff?: PermissionDiffView;
-  contentHash: string;
-  /** installed (P2), pending (P1), refused (P0 or other reason), exists (needs update confirmation), rejected (by the user). */
-  status: 'installed' | 'pending' | 'refused' | 'exists' | 'rejected';
-  reason?: string;
-  /** `reason` as words main sent: said in the window's language. */
-  words?: Said;
-}
+import type { AttachmentMeta, Said } from '../../../preload/contract';
 
 export type Decision = 'once' | 'always' | 'deny';
 
@@ -130,21 +97,3 @@ export type ChatEvent =
     }
   | { type: 'loaded'; sessionId: string; messageId?: string; skill?: { name: string; reason: string; words?: Said } }
   | { type: 'notice'; sessionId: string; level: 'info' | 'warning' | 'error'; text: string; words?: Said };
-
-/** A save-as-skill SKILL.md as audited now (nothing installed): what the editor shows beside the text. */
-export interface DraftCheck {
-  skill: string;
-  level: AuditLevel;
-  findings: AuditFinding[];
-  permissions?: Permissions;
-  contentHash: string;
-  /** What the SKILL.md's frontmatter says wrong, with file, line and field. */
-  diagnostics: Diagnostic[];
-}
-
-/** The model's draft of the conversation's last task, with its audit. */
-export interface SkillDraft extends DraftCheck {
-  text: string;
-  /** The tool calls of the task it was drafted from. */
-  calls: number;
-}

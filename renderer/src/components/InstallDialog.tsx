@@ -5,7 +5,8 @@ import { useEffect, useRef, useState, type DragEvent, type FormEvent } from 'rea
 import { useTranslation } from 'react-i18next';
 import { useSay } from '../i18n/say';
 import { errorText, useClient } from '../api/context';
-import type { InstallReport } from '../api/types';
+import type { InstallOutcome } from '../../../preload/contract';
+import { withReport, zipUpload } from '../state/install';
 import { useView } from '../state/store';
 import { AuditFindings, DiffLines } from './Findings';
 import { LevelBadge } from './Levels';
@@ -17,11 +18,11 @@ export function InstallDialog() {
   const { t } = useTranslation();
   const say = useSay();
   const client = useClient();
-  const ws = useView((s) => s.workspace?.path ?? '');
   const set = useView((s) => s.set);
   const [source, setSource] = useState('');
   const [scope, setScope] = useState<'user' | 'project'>('project');
-  const [report, setReport] = useState<InstallReport>();
+  const [result, setResult] = useState<ReturnType<typeof withReport>>();
+  const report = result?.report;
   const [outcome, setOutcome] = useState<string>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -32,14 +33,14 @@ export function InstallDialog() {
   const lastZip = useRef<File>(undefined);
   const [tab, setTab] = useState<'local' | 'source'>(installSource ? 'source' : 'local');
 
-  async function run(f: () => Promise<InstallReport>) {
+  async function run(f: () => Promise<InstallOutcome>) {
     setBusy(true);
     setError(undefined);
     try {
-      const r = await f();
-      setReport(r);
+      const r = withReport(await f());
+      setResult(r);
       if (r.status === 'installed') {
-        setOutcome(t('install.installed', { name: r.skill }));
+        setOutcome(t('install.installed', { name: r.skill ?? r.report.skill }));
         useView.getState().set({ catalogTick: useView.getState().catalogTick + 1 });
       }
     } catch (e) {
@@ -51,7 +52,6 @@ export function InstallDialog() {
 
   /** A .zip from a drop or the file field: read here, sent as bytes, audited by main like a path. */
   function uploadZip(file: File) {
-    if (!client.installZip) return;
     if (!/\.zip$/i.test(file.name)) {
       setError(t('install.notZip', { name: file.name }));
       return;
@@ -59,7 +59,7 @@ export function InstallDialog() {
     setSource(file.name);
     lastZip.current = file;
     void run(async () =>
-      client.installZip!(ws, { name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) }, scope),
+      client.call('skills.installUpload', zipUpload(file.name, new Uint8Array(await file.arrayBuffer()), scope)),
     );
   }
 
@@ -87,35 +87,36 @@ export function InstallDialog() {
       setError(t('install.needSource'));
       return;
     }
-    void run(() => client.installSkill(ws, source.trim(), scope));
+    void run(() => client.call('skills.install', { source: source.trim(), tier: scope }));
   }
 
   async function pick(kind: 'folder' | 'zip') {
     const { path: p } = await client.call('dialog.pickSkillSource', { kind });
     if (p) {
       setSource(p);
-      void run(() => client.installSkill(ws, p, scope));
+      void run(() => client.call('skills.install', { source: p, tier: scope }));
     }
   }
 
   async function update() {
     const zip = lastZip.current;
-    if (zip && client.installZip)
+    if (zip)
       await run(async () =>
-        client.installZip!(ws, { name: zip.name, bytes: new Uint8Array(await zip.arrayBuffer()) }, scope, true),
+        client.call('skills.installUpload', zipUpload(zip.name, new Uint8Array(await zip.arrayBuffer()), scope, true)),
       );
-    else await run(() => client.installSkill(ws, source.trim(), scope, true));
+    else await run(() => client.call('skills.install', { source: source.trim(), tier: scope, replace: true }));
   }
 
   async function approve() {
-    if (!report?.approvalId) return;
-    await run(() => client.approveInstall(ws, report.approvalId!, report.contentHash));
+    const approvalId = result?.approvalId;
+    if (!approvalId || !report) return;
+    await run(() => client.call('skills.approveInstall', { approvalId, contentHash: report.contentHash }));
   }
 
   async function reject() {
-    if (report?.approvalId) {
+    if (result?.approvalId) {
       try {
-        await client.rejectInstall(ws, report.approvalId);
+        await client.call('skills.rejectInstall', { approvalId: result.approvalId });
       } catch (e) {
         setError(errorText(e));
         return;
@@ -126,7 +127,7 @@ export function InstallDialog() {
 
   return (
     <Modal title={t('install.title')} onClose={close} wide>
-      {!report && client.openSource && (
+      {!report && (
         <div className="tabs" role="tablist">
           <button type="button" role="tab" aria-selected={tab === 'local'} onClick={() => setTab('local')}>
             {t('sources.tabLocal')}
@@ -165,33 +166,31 @@ export function InstallDialog() {
             <option value="project">{t('tier.project')}</option>
             <option value="user">{t('tier.user')}</option>
           </select>
-          {client.installZip && (
-            <div
-              className={`dropzone${dragging ? ' over' : ''}`}
-              onDragOver={(e) => {
-                e.preventDefault();
-                setDragging(true);
+          <div
+            className={`dropzone${dragging ? ' over' : ''}`}
+            onDragOver={(e) => {
+              e.preventDefault();
+              setDragging(true);
+            }}
+            onDragLeave={() => setDragging(false)}
+            onDrop={onDrop}
+          >
+            <p>{t('install.drop')}</p>
+            <label htmlFor="install-zip" className="small-text">
+              {t('install.dropHint')}
+            </label>{' '}
+            <input
+              id="install-zip"
+              type="file"
+              accept=".zip,application/zip"
+              aria-label={t('install.zipFile')}
+              onChange={(e) => {
+                const f = e.target.files?.[0];
+                if (f) uploadZip(f);
+                e.target.value = '';
               }}
-              onDragLeave={() => setDragging(false)}
-              onDrop={onDrop}
-            >
-              <p>{t('install.drop')}</p>
-              <label htmlFor="install-zip" className="small-text">
-                {t('install.dropHint')}
-              </label>{' '}
-              <input
-                id="install-zip"
-                type="file"
-                accept=".zip,application/zip"
-                aria-label={t('install.zipFile')}
-                onChange={(e) => {
-                  const f = e.target.files?.[0];
-                  if (f) uploadZip(f);
-                  e.target.value = '';
-                }}
-              />
-            </div>
-          )}
+            />
+          </div>
           <DialogFooter onClose={close} cancel>
             <button type="submit" className="primary" disabled={busy}>
               {busy ? t('install.auditing') : t('install.audit')}
@@ -199,17 +198,17 @@ export function InstallDialog() {
           </DialogFooter>
         </form>
       )}
-      {report && (
+      {result && report && (
         <div className="report">
           <p className="report-head">
             <LevelBadge level={report.level} big /> <strong>{report.skill}</strong>
           </p>
-          {report.status === 'refused' && (
+          {result.status === 'refused' && (
             <p role="alert" className="error">
-              {t('install.refused')} {say(report.words, report.reason)}
+              {t('install.refused')} {say(result.words, result.reason)}
             </p>
           )}
-          {report.status === 'exists' && <p className="muted">{t('install.exists', { name: report.skill })}</p>}
+          {result.status === 'exists' && <p className="muted">{t('install.exists', { name: report.skill })}</p>}
           <AuditFindings findings={report.findings} permissions={report.permissions} contentHash={report.contentHash}>
             {report.diff && (
               <>
@@ -224,17 +223,17 @@ export function InstallDialog() {
             </p>
           )}
           <DialogFooter onClose={close}>
-            {!outcome && report.status === 'pending' && report.level !== 'P0' && (
+            {!outcome && result.status === 'pending' && report.level !== 'P0' && (
               <button type="button" className="primary" onClick={() => void approve()} disabled={busy}>
                 {t('install.approve')}
               </button>
             )}
-            {!outcome && report.status === 'exists' && report.level !== 'P0' && (
+            {!outcome && result.status === 'exists' && report.level !== 'P0' && (
               <button type="button" className="primary" onClick={() => void update()} disabled={busy}>
                 {t('install.update')}
               </button>
             )}
-            {!outcome && (report.status === 'pending' || report.status === 'exists') && (
+            {!outcome && (result.status === 'pending' || result.status === 'exists') && (
               <button type="button" className="danger" onClick={() => void reject()}>
                 {t('install.reject')}
               </button>

@@ -7,7 +7,8 @@ import { useTranslation } from 'react-i18next';
 import { useSay } from '../i18n/say';
 import { create } from 'zustand';
 import { errorText, useClient } from '../api/context';
-import type { DraftCheck, InstallReport } from '../api/types';
+import type { AuditReport } from '../../../preload/contract';
+import { skillOf, withReport } from '../state/install';
 import { useView } from '../state/store';
 import { Findings, Permissions } from './Findings';
 import { LevelBadge, LevelLegend } from './Levels';
@@ -22,10 +23,9 @@ export const useSaveSkill = create<{ sessionId?: string; open(id: string | undef
 /** The button the "can be saved as a skill" notice carries. */
 export function SaveSkillOffer() {
   const { t } = useTranslation();
-  const client = useClient();
   const sessionId = useView((s) => s.sessionId);
   const streaming = useView((s) => s.streaming);
-  if (!client.draftSkill || !sessionId) return null;
+  if (!sessionId) return null;
   return (
     <button
       type="button"
@@ -48,10 +48,10 @@ export function SaveSkillDialog({ sessionId }: { sessionId: string }) {
   const [stage, setStage] = useState<Stage>({ kind: 'drafting' });
   const [attempt, setAttempt] = useState(0);
   const [text, setText] = useState('');
-  const [check, setCheck] = useState<DraftCheck>();
+  const [check, setCheck] = useState<AuditReport>();
   const [checkedText, setCheckedText] = useState('');
   const [scope, setScope] = useState<'user' | 'project'>('user');
-  const [outcome, setOutcome] = useState<InstallReport>();
+  const [outcome, setOutcome] = useState<ReturnType<typeof withReport>>();
   const [done, setDone] = useState<string>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -60,12 +60,11 @@ export function SaveSkillDialog({ sessionId }: { sessionId: string }) {
   useEffect(() => {
     let live = true;
     setStage({ kind: 'drafting' });
-    client.draftSkill!(sessionId).then(
-      (d) => {
+    client.call('chat.draftSkill', { sessionId }).then(
+      ({ text: drafted, calls, report }) => {
         if (!live) return;
-        const { text: drafted, calls, ...audit } = d;
         setText(drafted);
-        setCheck(audit);
+        setCheck(report);
         setCheckedText(drafted);
         setStage({ kind: 'editing', calls });
       },
@@ -90,25 +89,17 @@ export function SaveSkillDialog({ sessionId }: { sessionId: string }) {
 
   const recheck = () =>
     act(async () => {
-      const c = await client.checkDraft!(text);
-      setCheck(c);
+      setCheck((await client.call('skills.checkDraft', { text })).report);
       setCheckedText(text);
       setOutcome(undefined);
     });
 
-  function settle(r: InstallReport) {
+  function settle(r: ReturnType<typeof withReport>) {
     setOutcome(r);
     // The audit the install ran is the one to show: of the text as it was sent.
-    setCheck((c) => ({
-      skill: r.skill,
-      level: r.level,
-      findings: r.findings,
-      ...(r.permissions ? { permissions: r.permissions } : {}),
-      contentHash: r.contentHash,
-      diagnostics: c?.diagnostics ?? [],
-    }));
+    setCheck(r.report);
     if (r.status === 'installed') {
-      setDone(t('saveSkill.installed', { name: r.skill }));
+      setDone(t('saveSkill.installed', { name: skillOf(r) }));
       useView.getState().set({ catalogTick: useView.getState().catalogTick + 1 });
     }
   }
@@ -116,22 +107,21 @@ export function SaveSkillDialog({ sessionId }: { sessionId: string }) {
   const install = (replace = false) =>
     act(async () => {
       const sent = text;
-      settle(await client.installDraft!(sent, scope, replace));
+      settle(withReport(await client.call('skills.installDraft', { text: sent, tier: scope, replace })));
       setCheckedText(sent);
     });
 
   const approve = () =>
     act(async () => {
       if (!outcome?.approvalId) return;
-      const ws = useView.getState().workspace?.path ?? '';
-      settle(await client.approveInstall(ws, outcome.approvalId, outcome.contentHash));
+      const input = { approvalId: outcome.approvalId, contentHash: outcome.report.contentHash };
+      settle(withReport(await client.call('skills.approveInstall', input)));
     });
 
   const reject = () =>
     act(async () => {
       if (!outcome?.approvalId) return;
-      const ws = useView.getState().workspace?.path ?? '';
-      await client.rejectInstall(ws, outcome.approvalId);
+      await client.call('skills.rejectInstall', { approvalId: outcome.approvalId });
       setOutcome(undefined);
     });
 
@@ -175,11 +165,11 @@ export function SaveSkillDialog({ sessionId }: { sessionId: string }) {
               </p>
               <LevelLegend />
               {stale && <p className="notice warning">{t('saveSkill.stale')}</p>}
-              {check.diagnostics.length > 0 && (
+              {check.manifestDiagnostics.length > 0 && (
                 <>
                   <h3>{t('saveSkill.diagnostics')}</h3>
                   <ul className="plain">
-                    {check.diagnostics.map((d, i) => (
+                    {check.manifestDiagnostics.map((d, i) => (
                       <li key={i} className={d.severity === 'error' ? 'error' : 'muted'}>
                         <code>
                           {d.file}
@@ -205,7 +195,7 @@ export function SaveSkillDialog({ sessionId }: { sessionId: string }) {
           )}
           {outcome?.status === 'pending' && !done && <p className="notice warning">{t('saveSkill.pending')}</p>}
           {outcome?.status === 'exists' && !done && (
-            <p className="notice warning">{t('saveSkill.exists', { name: outcome.skill })}</p>
+            <p className="notice warning">{t('saveSkill.exists', { name: skillOf(outcome) })}</p>
           )}
           {done && (
             <p role="status" className="ok">

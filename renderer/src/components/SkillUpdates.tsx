@@ -5,8 +5,8 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSay } from '../i18n/say';
 import { errorText, useClient } from '../api/context';
-import type { InstallReport } from '../api/types';
-import type { SkillUpdate } from '../../../preload/contract';
+import type { InstallOutcome, SkillUpdate } from '../../../preload/contract';
+import { withReport } from '../state/install';
 import { useView } from '../state/store';
 import { DiffLines, Findings } from './Findings';
 import { LevelBadge, LevelLegend } from './Levels';
@@ -27,9 +27,8 @@ export function UpdatesBadge() {
   const [open, setOpen] = useState(false);
   const check = useCallback(
     async (refresh?: boolean) => {
-      if (!client.skillUpdates) return;
       try {
-        setItems(await client.skillUpdates(refresh));
+        setItems((await client.call('sources.updates', refresh ? { refresh: true } : {})).items);
         setFailed(undefined);
       } catch (e) {
         setItems([]);
@@ -50,7 +49,6 @@ export function UpdatesBadge() {
   const shown = items.filter((i) => i.status === 'available' || i.status === 'error');
   const available = shown.filter((i) => i.status === 'available').length;
   const errors = shown.length - available;
-  if (!client.skillUpdates) return null;
   const label = [
     ...(available ? [t('updates.badge', { count: available })] : []),
     ...(errors ? [t('updates.failed', { count: errors })] : []),
@@ -95,18 +93,17 @@ function UpdatesDialog({ items, onClose }: { items: SkillUpdate[]; onClose(): vo
   const { t } = useTranslation();
   const say = useSay();
   const client = useClient();
-  const ws = useView((s) => s.workspace?.path ?? '');
-  const [results, setResults] = useState<Record<string, InstallReport>>({});
+  const [results, setResults] = useState<Record<string, InstallOutcome>>({});
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const done = () => useView.getState().set({ catalogTick: useView.getState().catalogTick + 1 });
 
   async function apply(u: SkillUpdate) {
-    if (!client.applyUpdate || !u.contentHash) return;
+    if (!u.contentHash) return;
     setBusy(true);
     setError(undefined);
     try {
-      const r = await client.applyUpdate(u.name, u.tier, u.contentHash);
+      const r = await client.call('sources.applyUpdate', { name: u.name, tier: u.tier, contentHash: u.contentHash });
       setResults((p) => ({ ...p, [u.name]: r }));
     } catch (e) {
       setError(errorText(e));
@@ -115,11 +112,13 @@ function UpdatesDialog({ items, onClose }: { items: SkillUpdate[]; onClose(): vo
     }
   }
 
-  async function approve(name: string, r: InstallReport) {
-    if (!r.approvalId) return;
+  async function approve(name: string, r: InstallOutcome) {
+    if (!r.approvalId || !r.report) return;
     setBusy(true);
     try {
-      const x = await client.approveInstall(ws, r.approvalId, r.contentHash);
+      const x = withReport(
+        await client.call('skills.approveInstall', { approvalId: r.approvalId, contentHash: r.report.contentHash }),
+      );
       setResults((p) => ({ ...p, [name]: x }));
     } catch (e) {
       setError(errorText(e));
@@ -176,7 +175,7 @@ function UpdatesDialog({ items, onClose }: { items: SkillUpdate[]; onClose(): vo
             )}
             {r?.status === 'pending' && (
               <>
-                <Findings findings={r.findings} />
+                <Findings findings={r.report?.findings ?? []} />
                 <button type="button" className="primary" disabled={busy} onClick={() => void approve(u.name, r)}>
                   {t('install.approve')}
                 </button>

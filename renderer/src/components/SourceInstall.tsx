@@ -5,8 +5,8 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
-import type { InstallReport } from '../api/types';
-import type { MarketHit, OpenedSource, Said } from '../../../preload/contract';
+import type { InstallOutcome, MarketHit, OpenedSource, Said } from '../../../preload/contract';
+import { skillOf, withReport } from '../state/install';
 import { useView } from '../state/store';
 import { useSay } from '../i18n/say';
 import { AuditFindings } from './Findings';
@@ -25,13 +25,12 @@ export function SourceInstall({
 }) {
   const { t } = useTranslation();
   const client = useClient();
-  const ws = useView((s) => s.workspace?.path ?? '');
   const [source, setSource] = useState('');
   const [scope, setScope] = useState<'user' | 'project'>('project');
   const [opened, setOpened] = useState<OpenedSource>();
   const [picked, setPicked] = useState<string[]>([]);
   const [reviewing, setReviewing] = useState(false);
-  const [results, setResults] = useState<InstallReport[]>();
+  const [results, setResults] = useState<InstallOutcome[]>();
   const [progress, setProgress] = useState<{ stage: string; detail: string; words?: Said }>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -40,7 +39,7 @@ export function SourceInstall({
   const openId = useRef<string>(undefined);
 
   const say = useSay();
-  useEffect(() => client.onSourceProgress?.((p) => setProgress(p)), [client]);
+  useEffect(() => client.on('sources.progress', (p) => setProgress(p)), [client]);
   // The stage in the window's language; git outside the sandbox says why, as words; an unknown stage as it came.
   const progressText = !progress
     ? undefined
@@ -52,7 +51,7 @@ export function SourceInstall({
   // The fetched copy is temporary: dropped when the dialog closes.
   useEffect(
     () => () => {
-      if (openId.current) void client.closeSource?.(openId.current);
+      if (openId.current) void client.call('sources.close', { openId: openId.current });
     },
     [client],
   );
@@ -71,7 +70,7 @@ export function SourceInstall({
 
   async function fetchSource(e?: FormEvent, want?: string[], from = source, pick?: string) {
     e?.preventDefault();
-    if (!from.trim() || !client.openSource) {
+    if (!from.trim()) {
       setError(t('sources.needSource'));
       return;
     }
@@ -79,8 +78,8 @@ export function SourceInstall({
     setError(undefined);
     setProgress(undefined);
     try {
-      const o = await client.openSource(from.trim(), want);
-      if (openId.current) void client.closeSource?.(openId.current);
+      const o = await client.call('sources.open', { source: from.trim(), ...(want?.length ? { want } : {}) });
+      if (openId.current) void client.call('sources.close', { openId: openId.current });
       openId.current = o.openId;
       setOpened(o);
       const wanted = o.skills.find((s) => s.name === pick && !s.problem && s.level !== 'P0');
@@ -96,12 +95,17 @@ export function SourceInstall({
   }
 
   async function install(names: string[], replace = false) {
-    if (!opened || !client.installFromSource) return;
+    if (!opened) return;
     setBusy(true);
     setError(undefined);
     try {
-      const r = await client.installFromSource(opened.openId, names, scope, replace);
-      setResults((prev) => [...(prev ?? []).filter((x) => !names.includes(x.skill)), ...r]);
+      const { results: r } = await client.call('sources.install', {
+        openId: opened.openId,
+        skills: names,
+        tier: scope,
+        ...(replace ? { replace } : {}),
+      });
+      setResults((prev) => [...(prev ?? []).filter((x) => !names.includes(skillOf(x))), ...r]);
       if (r.some((x) => x.status === 'installed')) refreshCatalog();
     } catch (err) {
       setError(errorText(err));
@@ -110,11 +114,13 @@ export function SourceInstall({
     }
   }
 
-  async function approve(r: InstallReport) {
-    if (!r.approvalId) return;
+  async function approve(r: InstallOutcome) {
+    if (!r.approvalId || !r.report) return;
     setBusy(true);
     try {
-      const done = await client.approveInstall(ws, r.approvalId, r.contentHash);
+      const done = withReport(
+        await client.call('skills.approveInstall', { approvalId: r.approvalId, contentHash: r.report.contentHash }),
+      );
       setResults((prev) => prev?.map((x) => (x === r ? done : x)));
       if (done.status === 'installed') refreshCatalog();
     } catch (err) {
@@ -125,11 +131,11 @@ export function SourceInstall({
   }
 
   /** A held skill the user turns down: its approval is rejected and its staged copy dropped; nothing is installed. */
-  async function reject(r: InstallReport) {
+  async function reject(r: InstallOutcome) {
     if (!r.approvalId) return;
     setBusy(true);
     try {
-      await client.rejectInstall(ws, r.approvalId);
+      await client.call('skills.rejectInstall', { approvalId: r.approvalId });
       setResults((prev) =>
         prev?.map((x) => (x === r ? { ...r, status: 'rejected', reason: t('install.rejected') } : x)),
       );
@@ -142,11 +148,10 @@ export function SourceInstall({
 
   async function browse(e: FormEvent) {
     e.preventDefault();
-    if (!client.browseMarketplaces) return;
     setBusy(true);
     setError(undefined);
     try {
-      setHits(await client.browseMarketplaces(query));
+      setHits((await client.call('sources.browse', { query })).hits);
     } catch (err) {
       setError(errorText(err));
     } finally {
@@ -177,38 +182,36 @@ export function SourceInstall({
               </button>
             </DialogFooter>
           </form>
-          {client.browseMarketplaces && (
-            <form onSubmit={(e) => void browse(e)} className="install-form">
-              <label htmlFor="source-browse">{t('sources.browse')}</label>
-              <input id="source-browse" type="search" value={query} onChange={(e) => setQuery(e.target.value)} />
-              <button type="submit" disabled={busy}>
-                {t('sources.search')}
-              </button>
-              {hits && hits.length === 0 && <p className="muted">{t('sources.noHits')}</p>}
-              {hits && hits.length > 0 && (
-                <ul className="plain" aria-label={t('sources.browse')}>
-                  {hits.map((h) => (
-                    <li key={`${h.marketplace} ${h.plugin} ${h.skill ?? ''}`}>
-                      {h.level && <LevelBadge level={h.level} />} <strong>{h.skill ?? h.plugin}</strong>{' '}
-                      <span className="muted">
-                        {h.marketplaceName}/{h.plugin}: {h.description}
-                      </span>{' '}
-                      <button
-                        type="button"
-                        className="small"
-                        onClick={() => {
-                          setSource(h.marketplace);
-                          void fetchSource(undefined, [h.plugin], h.marketplace);
-                        }}
-                      >
-                        {t('sources.open')}
-                      </button>
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </form>
-          )}
+          <form onSubmit={(e) => void browse(e)} className="install-form">
+            <label htmlFor="source-browse">{t('sources.browse')}</label>
+            <input id="source-browse" type="search" value={query} onChange={(e) => setQuery(e.target.value)} />
+            <button type="submit" disabled={busy}>
+              {t('sources.search')}
+            </button>
+            {hits && hits.length === 0 && <p className="muted">{t('sources.noHits')}</p>}
+            {hits && hits.length > 0 && (
+              <ul className="plain" aria-label={t('sources.browse')}>
+                {hits.map((h) => (
+                  <li key={`${h.marketplace} ${h.plugin} ${h.skill ?? ''}`}>
+                    {h.level && <LevelBadge level={h.level} />} <strong>{h.skill ?? h.plugin}</strong>{' '}
+                    <span className="muted">
+                      {h.marketplaceName}/{h.plugin}: {h.description}
+                    </span>{' '}
+                    <button
+                      type="button"
+                      className="small"
+                      onClick={() => {
+                        setSource(h.marketplace);
+                        void fetchSource(undefined, [h.plugin], h.marketplace);
+                      }}
+                    >
+                      {t('sources.open')}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </form>
         </>
       )}
       {busy && progressText && (
@@ -306,29 +309,33 @@ export function SourceInstall({
       {results && (
         <div className="report">
           {results.map((r) => (
-            <div key={r.skill} className="source-result">
+            <div key={skillOf(r)} className="source-result">
               <p className="report-head">
-                {r.contentHash && <LevelBadge level={r.level} />} <strong>{r.skill}</strong>{' '}
+                {r.report && <LevelBadge level={r.report.level} />} <strong>{skillOf(r)}</strong>{' '}
                 <span role="status">{t(`sources.status.${r.status}`)}</span>
               </p>
               {r.reason && r.status !== 'installed' && (
                 <p className="muted">{r.status === 'rejected' ? r.reason : say(r.words, r.reason)}</p>
               )}
-              {r.status === 'pending' && (
+              {r.status === 'pending' && r.report && (
                 <>
-                  <AuditFindings findings={r.findings} permissions={r.permissions} contentHash={r.contentHash} />
+                  <AuditFindings
+                    findings={r.report.findings}
+                    permissions={r.report.permissions}
+                    contentHash={r.report.contentHash}
+                  />
                   <div className="actions">
                     <button type="button" className="primary" disabled={busy} onClick={() => void approve(r)}>
-                      {t('sources.approveOne', { name: r.skill })}
+                      {t('sources.approveOne', { name: skillOf(r) })}
                     </button>
                     <button type="button" className="danger" disabled={busy} onClick={() => void reject(r)}>
-                      {t('sources.rejectOne', { name: r.skill })}
+                      {t('sources.rejectOne', { name: skillOf(r) })}
                     </button>
                   </div>
                 </>
               )}
               {r.status === 'exists' && (
-                <button type="button" disabled={busy} onClick={() => void install([r.skill], true)}>
+                <button type="button" disabled={busy} onClick={() => void install([skillOf(r)], true)}>
                   {t('install.update')}
                 </button>
               )}

@@ -16,7 +16,7 @@ import { Sidebar } from '../../../renderer/src/components/Sidebar';
 import { Tools } from '../../../renderer/src/components/Tools';
 import type { Lang } from '../../../renderer/src/i18n';
 import { axeProblems } from './axe';
-import { asks, audited, memoryClient, session, skill } from './memory-client';
+import { asks, audited, memoryClient, outcome, session, skill } from './memory-client';
 import { renderWith, WS } from './render';
 
 const PNG = Uint8Array.from(
@@ -134,7 +134,7 @@ describe.each(['en', 'zh'] as Lang[])('axe finds nothing wrong (%s)', (lang) => 
 
   it('in the install dialog: a P1 report with findings and the diff, then a refused P0', async () => {
     const c = memoryClient();
-    c.installReports['/tmp/fetcher'] = {
+    c.installReports['/tmp/fetcher'] = outcome({
       approvalId: 'ap-1',
       skill: 'fetcher',
       level: 'P1',
@@ -153,8 +153,8 @@ describe.each(['en', 'zh'] as Lang[])('axe finds nothing wrong (%s)', (lang) => 
       ],
       permissions: asks({ tools: ['bash'], network: true, read: ['**'] }),
       diff: { lines: ['+ tool bash', '+ network on'], widened: true },
-    };
-    c.installReports['/tmp/evil'] = {
+    });
+    c.installReports['/tmp/evil'] = outcome({
       skill: 'evil',
       level: 'P0',
       status: 'refused',
@@ -171,7 +171,7 @@ describe.each(['en', 'zh'] as Lang[])('axe finds nothing wrong (%s)', (lang) => 
           excerpt: 'rm -rf ~',
         },
       ],
-    };
+    });
     for (const [source, finding] of [
       ['/tmp/fetcher', 'scripts/run.sh:3'],
       ['/tmp/evil', 'SKILL.md:9'],
@@ -228,9 +228,12 @@ describe.each(['en', 'zh'] as Lang[])('axe finds nothing wrong (%s)', (lang) => 
     const c = memoryClient();
     const check = {
       skill: 'release-day',
+      dir: '/tmp/release-day',
       level: 'P0' as const,
       contentHash: 'bbbb',
-      diagnostics: [],
+      files: 1,
+      bytes: 100,
+      manifestDiagnostics: [],
       permissions: asks({ tools: ['read_file'], read: ['notes.txt'] }),
       findings: [
         {
@@ -244,8 +247,12 @@ describe.each(['en', 'zh'] as Lang[])('axe finds nothing wrong (%s)', (lang) => 
         },
       ],
     };
-    c.draftSkill = async () => ({ ...check, text: '---\nname: release-day\n---\n\nrm -rf ~/\n', calls: 3 });
-    c.checkDraft = async () => check;
+    c.handlers['chat.draftSkill'] = () => ({
+      report: check,
+      text: '---\nname: release-day\n---\n\nrm -rf ~/\n',
+      calls: 3,
+    });
+    c.handlers['skills.checkDraft'] = () => ({ report: check });
     renderWith(<App />, c, { workspace: WS, sessionId: 's1' }, lang);
     act(() => useSaveSkill.getState().open('s1'));
     const dialog = await screen.findByRole('dialog', { name: i18next.t('saveSkill.title') });

@@ -7,9 +7,8 @@ import userEvent from '@testing-library/user-event';
 import { AuditFindings } from '../../../renderer/src/components/Findings';
 import { InstallDialog } from '../../../renderer/src/components/InstallDialog';
 import { TrustReview } from '../../../renderer/src/components/TrustReview';
-import type { InstallReport } from '../../../renderer/src/api/types';
 import type { OpenedSource } from '../../../preload/contract';
-import { asks, audited, memoryClient, skill } from './memory-client';
+import { asks, audited, memoryClient, outcome, skill } from './memory-client';
 import { renderWith, WS } from './render';
 
 const finding = {
@@ -23,7 +22,7 @@ const finding = {
 };
 const permissions = asks({ tools: ['bash'], network: true, read: ['**'] });
 // The trust review's hash is the memory client's `hash-<name>`: the same everywhere, so the blocks can be compared.
-const report: InstallReport = {
+const report = outcome({
   approvalId: 'ap-1',
   skill: 'fetcher',
   level: 'P1',
@@ -31,7 +30,7 @@ const report: InstallReport = {
   contentHash: 'hash-fetcher',
   findings: [finding],
   permissions,
-};
+});
 
 const block = (root: HTMLElement) => {
   const b = root.querySelector('.audit-findings');
@@ -60,11 +59,8 @@ async function sourceInstallBlock(): Promise<string> {
     skills: [{ name: 'fetcher', description: 'Fetches', level: 'P1', findings: 1, contentHash: 'hash-fetcher' }],
     plugins: [],
   } as unknown as OpenedSource;
-  Object.assign(c, {
-    openSource: async () => opened,
-    closeSource: async () => undefined,
-    installFromSource: async () => [report],
-  });
+  c.handlers['sources.open'] = () => opened;
+  c.handlers['sources.install'] = () => ({ results: [report] });
   const { unmount } = renderWith(<InstallDialog />, c, { workspace: WS, installOpen: true });
   await userEvent.click(screen.getByRole('tab', { name: 'From a repository or marketplace' }));
   await userEvent.type(screen.getByLabelText('Repository or marketplace'), opened.display);

@@ -2,11 +2,9 @@
 // adapted to the screens' view models. Answers here are contract-valid; a shape drift fails these tests.
 import { describe, expect, it } from 'vitest';
 import { createClient, type Transport } from '../../../preload/client';
-import { MAX_UPLOAD_BYTES, type MethodName, type MethodOutput } from '../../../preload/contract';
+import type { MethodName, MethodOutput } from '../../../preload/contract';
 import { adapt } from '../../../renderer/src/api/connect';
 import type { ChatEvent } from '../../../renderer/src/api/types';
-import { errorText } from '../../../renderer/src/api/context';
-import { initI18n } from '../../../renderer/src/i18n';
 
 type Answers = { [M in MethodName]?: (input: never) => MethodOutput<M> };
 
@@ -35,88 +33,6 @@ function transport(answers: Answers) {
 }
 
 describe('contract client adapter', () => {
-  it('turns an install outcome into the dialog report and approves with the audited hash', async () => {
-    const report = {
-      skill: 'fetcher',
-      dir: '/tmp/fetcher',
-      level: 'P1' as const,
-      contentHash: 'abc',
-      files: 2,
-      bytes: 10,
-      manifestDiagnostics: [],
-      findings: [
-        {
-          file: 'run.sh',
-          line: 3,
-          rule: 'net',
-          family: 'network',
-          level: 'P1' as const,
-          excerpt: 'curl x',
-          message: 'downloads',
-        },
-      ],
-      permissions: {
-        tools: ['bash'],
-        commands: { bash: ['curl:*'] },
-        network: true,
-        read: [],
-        write: [],
-        declared: 'permissions' as const,
-      },
-    };
-    const { t, calls } = transport({
-      'skills.install': () => ({ status: 'pending', approvalId: 'ap1', report, skill: 'fetcher' }),
-      'skills.approveInstall': () => ({
-        status: 'installed',
-        report,
-        skill: 'fetcher',
-        dest: '/w/.workbuddy/skills/fetcher',
-      }),
-    });
-    const c = adapt(createClient(t), 'serve', false);
-    const r = await c.installSkill('/w', '/tmp/fetcher', 'project');
-    expect(r).toMatchObject({
-      status: 'pending',
-      level: 'P1',
-      approvalId: 'ap1',
-      contentHash: 'abc',
-      permissions: { commands: { bash: ['curl:*'] } },
-    });
-    expect(r.findings[0]).toMatchObject({ file: 'run.sh', line: 3, excerpt: 'curl x' });
-    expect((await c.approveInstall('/w', 'ap1', 'abc')).status).toBe('installed');
-    expect(calls.at(-1)).toEqual({ method: 'skills.approveInstall', input: { approvalId: 'ap1', contentHash: 'abc' } });
-  });
-
-  it('a refusal without a report becomes an error with the reason', async () => {
-    const { t } = transport({
-      'skills.install': () => ({ status: 'refused', reason: '/nope: no such file or folder' }),
-    });
-    const c = adapt(createClient(t), 'serve', false);
-    await expect(c.installSkill('/w', '/nope', 'user')).rejects.toMatchObject({
-      message: '/nope: no such file or folder',
-    });
-  });
-
-  it('a refusal without a report keeps its words: a broken .zip is said in Chinese in the dialog', async () => {
-    const words = {
-      code: 'zip.unreadable',
-      params: { file: 'junk.zip', error: { code: 'zip.notZip' } },
-    };
-    const { t } = transport({
-      'skills.install': () => ({
-        status: 'refused',
-        reason: 'cannot read the zip junk.zip: it is not a zip archive',
-        words,
-      }),
-    });
-    const c = adapt(createClient(t), 'serve', false);
-    const err = await c.installSkill('/w', '/tmp/junk.zip', 'user').catch((e: unknown) => e);
-    expect(err).toMatchObject({ words });
-    initI18n('zh');
-    expect(errorText(err)).toBe('无法读取 zip 文件 junk.zip：它不是 zip 压缩包');
-    initI18n('en');
-  });
-
   it('turns stream events into chat events: deltas, tool cards with duration, approvals with the always-rule, the end', async () => {
     const { t, emit } = transport({
       'chat.send': () => ({ sessionId: 's1', turnId: 't1' }),
@@ -236,34 +152,5 @@ describe('contract client adapter', () => {
     emit('chat.approval', { ...approval, approvalId: 'a2' });
     emit('chat.delta', { sessionId: 's1', turnId: 's1:2', kind: 'text', text: ' Done.' });
     expect(got.map((e) => ('messageId' in e ? e.messageId : undefined))).toEqual(['s1:2', 's1:2']);
-  });
-
-  it('sends a dropped .zip as base64 bytes and refuses one over the limit before sending', async () => {
-    const report = {
-      skill: 'zipped',
-      dir: '/tmp/u/zipped.zip',
-      level: 'P1' as const,
-      contentHash: 'zh',
-      files: 1,
-      bytes: 5,
-      manifestDiagnostics: [],
-      findings: [],
-    };
-    const { t, calls } = transport({
-      'skills.installUpload': () => ({ status: 'pending', approvalId: 'ap9', report, skill: 'zipped' }),
-    });
-    const c = adapt(createClient(t), 'serve', false);
-    const bytes = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0xff, 0x00]);
-    const r = await c.installZip!('/w', { name: 'zipped.zip', bytes }, 'user');
-    expect(r).toMatchObject({ status: 'pending', approvalId: 'ap9', contentHash: 'zh' });
-    expect(calls.at(-1)).toEqual({
-      method: 'skills.installUpload',
-      input: { filename: 'zipped.zip', data: 'UEsDBP8A', tier: 'user', replace: false },
-    });
-    const n = calls.length;
-    await expect(
-      c.installZip!('/w', { name: 'big.zip', bytes: new Uint8Array(MAX_UPLOAD_BYTES + 1) }, 'user'),
-    ).rejects.toMatchObject({ code: 'refused', message: /big\.zip is 4\.0 MB/ });
-    expect(calls.length).toBe(n);
   });
 });

@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { InstallDialog } from '../../../renderer/src/components/InstallDialog';
-import { asks, memoryClient } from './memory-client';
+import { asks, memoryClient, outcome } from './memory-client';
 import { renderWith, WS } from './render';
 
-const p1 = {
+const p1 = outcome({
   approvalId: 'ap-1',
   skill: 'fetcher',
   level: 'P1' as const,
@@ -26,8 +26,8 @@ const p1 = {
   ],
   permissions: asks({ tools: ['bash'], network: true, read: ['**'] }),
   diff: { lines: ['+ tool bash', '+ network on'], widened: true },
-};
-const p0 = {
+});
+const p0 = outcome({
   skill: 'evil',
   level: 'P0' as const,
   status: 'refused' as const,
@@ -44,7 +44,7 @@ const p0 = {
       excerpt: 'rm -rf ~',
     },
   ],
-};
+});
 
 async function audit(source: string) {
   await userEvent.type(screen.getByLabelText('Skill folder or .zip path'), source);
@@ -65,7 +65,9 @@ describe('install dialog', () => {
     expect(within(dialog).getByText('bash')).toBeTruthy();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
     expect(await within(dialog).findByText('fetcher is installed.')).toBeTruthy();
-    expect(c.calls.find((x) => x.method === 'approveInstall')?.args).toEqual([WS.path, 'ap-1', 'abc123def4567890ffff']);
+    expect(c.calls.find((x) => x.method === 'skills.approveInstall')?.args).toEqual([
+      { approvalId: 'ap-1', contentHash: 'abc123def4567890ffff' },
+    ]);
   });
 
   it('refuses a P0 skill: says why and offers no Approve', async () => {
@@ -85,7 +87,7 @@ describe('install dialog', () => {
     await audit('/tmp/fetcher');
     await userEvent.click(await screen.findByRole('button', { name: 'Reject' }));
     expect(await screen.findByText('Rejected. Nothing was installed.')).toBeTruthy();
-    expect(c.calls.some((x) => x.method === 'rejectInstall')).toBe(true);
+    expect(c.calls.some((x) => x.method === 'skills.rejectInstall')).toBe(true);
     expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
   });
 
@@ -102,13 +104,7 @@ describe('install dialog', () => {
 
   it('installs a clean P2 skill at once', async () => {
     const c = memoryClient();
-    c.installReports['/tmp/clean'] = {
-      skill: 'clean',
-      level: 'P2',
-      status: 'installed',
-      contentHash: '00',
-      findings: [],
-    };
+    c.installReports['/tmp/clean'] = outcome({ skill: 'clean', status: 'installed' });
     renderWith(<InstallDialog />, c, { workspace: WS, installOpen: true });
     await audit('/tmp/clean');
     expect(await screen.findByText('clean is installed.')).toBeTruthy();
@@ -133,17 +129,17 @@ describe('install dialog', () => {
     const file = new File([new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2])], 'fetcher.zip', { type: 'application/zip' });
     fireEvent.drop(zone, { dataTransfer: { files: [file], types: ['Files'] } });
     expect(await within(dialog).findByText('scripts/run.sh:3')).toBeTruthy();
-    const sent = c.calls.find((x) => x.method === 'installZip')!.args as [
-      string,
-      { name: string; bytes: Uint8Array },
-      string,
+    const [sent] = c.calls.find((x) => x.method === 'skills.installUpload')!.args as [
+      { filename: string; data: string; tier: string },
     ];
-    expect(sent[1].name).toBe('fetcher.zip');
-    expect([...sent[1].bytes]).toEqual([0x50, 0x4b, 0x03, 0x04, 1, 2]);
-    expect(sent[2]).toBe('project');
+    expect(sent.filename).toBe('fetcher.zip');
+    expect([...atob(sent.data)].map((ch) => ch.charCodeAt(0))).toEqual([0x50, 0x4b, 0x03, 0x04, 1, 2]);
+    expect(sent.tier).toBe('project');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
     expect(await within(dialog).findByText('fetcher is installed.')).toBeTruthy();
-    expect(c.calls.find((x) => x.method === 'approveInstall')?.args).toEqual([WS.path, 'ap-1', 'abc123def4567890ffff']);
+    expect(c.calls.find((x) => x.method === 'skills.approveInstall')?.args).toEqual([
+      { approvalId: 'ap-1', contentHash: 'abc123def4567890ffff' },
+    ]);
   });
 
   it('takes a .zip from the file field too, and says so when a dropped file is not a .zip', async () => {
@@ -154,7 +150,7 @@ describe('install dialog', () => {
     const zone = within(dialog).getByText('Drop a skill .zip here').parentElement!;
     fireEvent.drop(zone, { dataTransfer: { files: [new File(['x'], 'notes.txt')], types: ['Files'] } });
     expect(await within(dialog).findByText('notes.txt is not a .zip file.')).toBeTruthy();
-    expect(c.calls.some((x) => x.method === 'installZip')).toBe(false);
+    expect(c.calls.some((x) => x.method === 'skills.installUpload')).toBe(false);
     await userEvent.upload(
       within(dialog).getByLabelText('Skill .zip file'),
       new File(['PK'], 'evil.zip', { type: 'application/zip' }),
@@ -170,7 +166,7 @@ describe('install dialog', () => {
     renderWith(<InstallDialog />, c, { workspace: WS, installOpen: true, installFile: file });
     const dialog = screen.getByRole('dialog', { name: 'Install a skill' });
     expect(await within(dialog).findByText('P1 · needs your approval')).toBeTruthy();
-    await waitFor(() => expect(c.calls.filter((x) => x.method === 'installZip')).toHaveLength(1));
+    await waitFor(() => expect(c.calls.filter((x) => x.method === 'skills.installUpload')).toHaveLength(1));
   });
 });
 

@@ -36,13 +36,10 @@ function withSources() {
     plugins: [],
   } as unknown as OpenedSource;
   const calls: unknown[][] = [];
-  Object.assign(c, {
-    openSource: async (...args: unknown[]) => {
-      calls.push(args);
-      return opened;
-    },
-    closeSource: async () => undefined,
-  });
+  c.handlers['sources.open'] = ({ source, want }) => {
+    calls.push([source, want]);
+    return opened;
+  };
   return { c, calls };
 }
 
@@ -70,7 +67,7 @@ describe('install proposals', () => {
     const pdf = await screen.findByRole('checkbox', { name: /pdf/ }, { timeout: 10_000 });
     expect((pdf as HTMLInputElement).checked).toBe(true);
     expect((screen.getByRole('checkbox', { name: /docx/ }) as HTMLInputElement).checked).toBe(false);
-    expect(c.calls.some((x) => x.method === 'installFromSource')).toBe(false);
+    expect(c.calls.some((x) => x.method === 'sources.install')).toBe(false);
   });
 
   it('the same result from another tool shows no card', async () => {

@@ -7,7 +7,7 @@ import { Markdown, openFence, splitBlocks } from '../../../renderer/src/componen
 import { en } from '../../../renderer/src/i18n/en';
 import { zh } from '../../../renderer/src/i18n/zh';
 import { useView } from '../../../renderer/src/state/store';
-import { memoryClient } from './memory-client';
+import { memoryClient, outcome } from './memory-client';
 import { renderWith, WS } from './render';
 
 function keys(o: object, prefix = ''): string[] {
@@ -53,14 +53,13 @@ describe('keyboard: focus and Escape', () => {
 
   it('Escape closes the install dialog after Audit (its button gone), and focus returns where it was', async () => {
     const c = memoryClient();
-    c.installReports['/tmp/evil'] = {
+    c.installReports['/tmp/evil'] = outcome({
       skill: 'evil',
       level: 'P0',
       status: 'refused',
       contentHash: 'ffff',
       reason: 'it deletes your home folder',
-      findings: [],
-    };
+    });
     renderWith(<App />, c, { workspace: WS });
     const opener = screen.getByRole('button', { name: 'Install skill' });
     await userEvent.click(opener);

@@ -13,11 +13,13 @@ import {
 } from '../../../preload/contract';
 import type { KnackClient } from '../../../renderer/src/api/client';
 import { useView } from '../../../renderer/src/state/store';
-import type { ChatEvent, ChatMessage, InstallReport } from '../../../renderer/src/api/types';
+import type { ChatEvent, ChatMessage } from '../../../renderer/src/api/types';
 import type { BrokenSkill } from '../../../renderer/src/state/skills';
 import type {
   AuditFinding,
+  AuditReport,
   AuditState,
+  InstallOutcome,
   SkillDetail,
   SkillSummary,
   PolicyRule,
@@ -56,6 +58,33 @@ export function skill(name: string, p: Partial<SkillSummary> = {}): SkillSummary
 /** An audit state: `audited('P1', 'needs-trust')` is a P1 skill waiting for trust. */
 export function audited(level: AuditState['level'], status: AuditState['status'] = 'clean'): AuditState {
   return { status, ...(level ? { level } : {}), findings: level === 'P2' || !level ? 0 : 1 };
+}
+
+/**
+ * An install's outcome as main answers it: its status (with reason, words, approval id) and the audit report of
+ * `skill` (P2, no findings, unless given).
+ */
+export function outcome(
+  p: Pick<InstallOutcome, 'status' | 'reason' | 'words' | 'approvalId'> & Partial<AuditReport> & { skill: string },
+): InstallOutcome {
+  const { status, reason, words, approvalId, ...r } = p;
+  return {
+    status,
+    skill: p.skill,
+    ...(reason ? { reason } : {}),
+    ...(words ? { words } : {}),
+    ...(approvalId ? { approvalId } : {}),
+    report: {
+      dir: `/tmp/${p.skill}`,
+      level: 'P2',
+      findings: [],
+      contentHash: `hash-${p.skill}`,
+      files: 1,
+      bytes: 100,
+      manifestDiagnostics: [],
+      ...r,
+    },
+  };
 }
 
 /** What the fake main answers, per contract method (input with its defaults filled in, as main receives it). */
@@ -132,7 +161,8 @@ export interface MemoryClient extends KnackClient {
   catalogChanged(ws?: string): void;
   /** audit.verdict carrying the skill's row. */
   skillChanged(s: SkillSummary): void;
-  installReports: Record<string, InstallReport>;
+  /** What an install of a path (skills.install) or an uploaded .zip's name (skills.installUpload) answers. */
+  installReports: Record<string, InstallOutcome>;
   /** Audit findings skills.show reports, by skill name. */
   findings: Record<string, AuditFinding[]>;
   /** What context.get answers (loaded skills, sections, what was left out, tokens spent). */
@@ -233,6 +263,8 @@ export function memoryClient(
         Object.assign(s, { audit: audited('P1', 'trusted'), enabled: true });
         return structuredClone(s);
       },
+      'sources.updates': () => ({ items: [] }),
+      'sources.close': () => ({}),
       'tools.list': () => ({ tools: c.tools }),
       'tools.search': ({ query }) => ({
         hits: c.tools
@@ -369,8 +401,20 @@ export function memoryClient(
         items: structuredClone(c.held),
         ...(c.heldRemoved.length ? { removed: [...c.heldRemoved] } : {}),
       }),
+      'skills.install': ({ source }) => {
+        const r = c.installReports[source];
+        if (!r) throw contractError('not_found', `${source}: no such file or folder`);
+        return r;
+      },
+      'skills.installUpload': ({ filename }) => {
+        const r = c.installReports[filename];
+        if (!r) throw contractError('refused', `${filename} is not a zip archive`);
+        return r;
+      },
       'skills.approveInstall': ({ approvalId, contentHash }) => {
         const h = c.held.find((x) => x.approvalId === approvalId);
+        const r = Object.values(c.installReports).find((x) => x.approvalId === approvalId);
+        if (!h && r) return { ...r, status: 'installed', approvalId: undefined };
         if (!h) throw contractError('not_found', `no pending install ${approvalId}`);
         if (h.contentHash !== contentHash)
           throw contractError('conflict', `approval ${approvalId} is for other content`);
@@ -379,9 +423,11 @@ export function memoryClient(
       },
       'skills.rejectInstall': ({ approvalId }) => {
         const h = c.held.find((x) => x.approvalId === approvalId);
-        if (!h) throw contractError('not_found', `no pending install ${approvalId}`);
+        const r = Object.values(c.installReports).find((x) => x.approvalId === approvalId);
+        const skill = h?.skill ?? r?.skill ?? r?.report?.skill;
+        if (!skill) throw contractError('not_found', `no pending install ${approvalId}`);
         c.held = c.held.filter((x) => x !== h);
-        return { status: 'rejected', skill: h.skill, approvalId, reason: 'rejected by the user' };
+        return { status: 'rejected', skill, approvalId, reason: 'rejected by the user' };
       },
     } as Handlers,
     event(name: EventName, payload: unknown) {
@@ -396,7 +442,7 @@ export function memoryClient(
     heldRemoved: [] as string[],
     failing: new Set<string>(),
     remembered: {} as Record<string, string>,
-    installReports: {} as Record<string, InstallReport>,
+    installReports: {} as Record<string, InstallOutcome>,
     findings: {} as Record<string, AuditFinding[]>,
     sessions: [session('s1', 'First chat')],
     searchHits: {} as Record<string, SessionHit[]>,
@@ -483,21 +529,6 @@ export function memoryClient(
   } as MemoryClient;
 
   const api: Omit<KnackClient, 'mode' | 'nativeDialogs' | 'call' | 'on' | 'setPlanMode'> = {
-    async installSkill(_w, source) {
-      const r = c.installReports[source];
-      if (!r) throw { code: 'not_found', message: `${source}: no such file or folder` };
-      return r;
-    },
-    async installZip(_w, file) {
-      const r = c.installReports[file.name];
-      if (!r) throw { code: 'refused', message: `${file.name} is not a zip archive` };
-      return r;
-    },
-    async approveInstall(_w, id) {
-      const r = Object.values(c.installReports).find((x) => x.approvalId === id)!;
-      return { ...r, status: 'installed', approvalId: undefined };
-    },
-    async rejectInstall() {},
     async sendMessage(_w, sessionId) {
       if (c.sendGate) await c.sendGate;
       return { sessionId: sessionId ?? 's1', messageId: 'm1' };

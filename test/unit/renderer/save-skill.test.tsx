@@ -6,7 +6,7 @@ import userEvent from '@testing-library/user-event';
 import { App } from '../../../renderer/src/App';
 import { Sidebar } from '../../../renderer/src/components/Sidebar';
 import { useSaveSkill } from '../../../renderer/src/components/SaveSkill';
-import type { DraftCheck, InstallReport, SkillDraft } from '../../../renderer/src/api/types';
+import type { AuditReport, InstallOutcome, MethodOutput } from '../../../preload/contract';
 import { useView } from '../../../renderer/src/state/store';
 import { asks, type MemoryClient, memoryClient, skill } from './memory-client';
 import { renderWith, WS } from './render';
@@ -14,16 +14,19 @@ import { renderWith, WS } from './render';
 const TEXT =
   '---\nname: release-day\ndescription: Find the release day.\nread_when:\n  - when is the release\npermissions:\n  tools:\n    - read_file\nagent_created: true\n---\n\n1. Read notes.txt.\n';
 
-const clean: DraftCheck = {
+const clean: AuditReport = {
   skill: 'release-day',
+  dir: '/tmp/release-day',
   level: 'P2',
   findings: [],
   permissions: asks({ tools: ['read_file'], read: ['notes.txt'] }),
   contentHash: 'aaaa',
-  diagnostics: [],
+  files: 1,
+  bytes: 100,
+  manifestDiagnostics: [],
 };
 
-const p0: DraftCheck = {
+const p0: AuditReport = {
   ...clean,
   level: 'P0',
   contentHash: 'bbbb',
@@ -40,19 +43,17 @@ const p0: DraftCheck = {
   ],
 };
 
-function withDrafts(c: MemoryClient, draft: SkillDraft, installs: InstallReport[]) {
-  c.draftSkill = async (id) => {
-    c.calls.push({ method: 'draftSkill', args: [id] });
-    return draft;
-  };
-  c.checkDraft = async (text) => {
-    c.calls.push({ method: 'checkDraft', args: [text] });
-    return text.includes('rm -rf') ? p0 : clean;
-  };
-  c.installDraft = async (text, scope, replace) => {
-    c.calls.push({ method: 'installDraft', args: [text, scope, replace] });
-    return installs.shift()!;
-  };
+/** An install of the draft as main answers it, with the audit of the text sent. */
+const installed = (report: AuditReport, o: Omit<InstallOutcome, 'report'> = { status: 'installed' }) => ({
+  skill: 'release-day',
+  ...o,
+  report,
+});
+
+function withDrafts(c: MemoryClient, draft: MethodOutput<'chat.draftSkill'>, installs: InstallOutcome[]) {
+  c.handlers['chat.draftSkill'] = () => draft;
+  c.handlers['skills.checkDraft'] = ({ text }) => ({ report: text.includes('rm -rf') ? p0 : clean });
+  c.handlers['skills.installDraft'] = () => installs.shift()!;
   return c;
 }
 
@@ -73,35 +74,32 @@ beforeEach(() => useSaveSkill.getState().open(undefined));
 
 describe('save as skill', () => {
   it('the notice offers it; the draft opens in an editor with its audit and installs in the scope picked', async () => {
-    const c = withDrafts(memoryClient(), { ...clean, text: TEXT, calls: 3 }, [
-      { ...clean, status: 'installed' } as InstallReport,
-    ]);
+    const c = withDrafts(memoryClient(), { report: clean, text: TEXT, calls: 3 }, [installed(clean)]);
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', messages: [offer] });
     await userEvent.click(screen.getByRole('button', { name: 'Save as skill' }));
     const dialog = await screen.findByRole('dialog', { name: 'Save as skill' });
     const editor = (await within(dialog).findByRole('textbox', { name: 'SKILL.md' })) as HTMLTextAreaElement;
     expect(editor.value).toBe(TEXT);
-    expect(c.calls.find((x) => x.method === 'draftSkill')!.args).toEqual(['s1']);
+    expect(c.calls.find((x) => x.method === 'chat.draftSkill')!.args).toEqual([{ sessionId: 's1' }]);
     const audit = within(dialog).getByRole('region', { name: 'Audit of the draft' });
     expect(audit.textContent).toContain('P2');
     expect(audit.textContent).toContain('read_file');
     await userEvent.selectOptions(within(dialog).getByRole('combobox', { name: 'Save to' }), 'project');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Install' }));
     expect(await within(dialog).findByText(/Saved as release-day/)).toBeTruthy();
-    expect(c.calls.find((x) => x.method === 'installDraft')!.args).toEqual([TEXT, 'project', false]);
+    expect(c.calls.find((x) => x.method === 'skills.installDraft')!.args).toEqual([
+      { text: TEXT, tier: 'project', replace: false },
+    ]);
     expect(useView.getState().catalogTick).toBeGreaterThan(0);
   });
 
   it('a P0 draft is refused with its finding, escaped, and stays open to fix; the fixed text installs after approval', async () => {
     const bad = `${TEXT}\n\`\`\`sh\nrm -rf ~/\n\`\`\`\n`;
-    const c = withDrafts(memoryClient(), { ...p0, text: bad, calls: 4 }, [
-      { ...p0, status: 'refused', reason: 'P0: SKILL.md:12 destructive.rm-root: deletes the home folder' },
-      { ...clean, status: 'pending', approvalId: 'ap1', level: 'P1' } as InstallReport,
+    const c = withDrafts(memoryClient(), { report: p0, text: bad, calls: 4 }, [
+      installed(p0, { status: 'refused', reason: 'P0: SKILL.md:12 destructive.rm-root: deletes the home folder' }),
+      installed({ ...clean, level: 'P1' }, { status: 'pending', approvalId: 'ap1' }),
     ]);
-    c.approveInstall = async (_w, id, hash) => {
-      c.calls.push({ method: 'approveInstall', args: [id, hash] });
-      return { ...clean, status: 'installed' } as InstallReport;
-    };
+    c.handlers['skills.approveInstall'] = () => installed(clean);
     renderWith(<App />, c, { workspace: WS, sessionId: 's1' });
     useSaveSkill.getState().open('s1');
     const dialog = await screen.findByRole('dialog', { name: 'Save as skill' });
@@ -125,18 +123,18 @@ describe('save as skill', () => {
     expect(await within(dialog).findByText('It needs your approval before it is installed.')).toBeTruthy();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
     expect(await within(dialog).findByText(/Saved as release-day/)).toBeTruthy();
-    expect(c.calls.find((x) => x.method === 'approveInstall')!.args).toEqual(['ap1', 'aaaa']);
+    expect(c.calls.find((x) => x.method === 'skills.approveInstall')!.args).toEqual([
+      { approvalId: 'ap1', contentHash: 'aaaa' },
+    ]);
   });
 
   it('a draft that fails says why and offers to try again; Escape closes it; in Chinese', async () => {
     const c = memoryClient();
     let fail = true;
-    c.draftSkill = async () => {
+    c.handlers['chat.draftSkill'] = () => {
       if (fail) throw { code: 'unavailable', message: 'the skill could not be drafted: no JSON' };
-      return { ...clean, text: TEXT, calls: 3 };
+      return { report: clean, text: TEXT, calls: 3 };
     };
-    c.checkDraft = async () => clean;
-    c.installDraft = async () => ({ ...clean, status: 'installed' }) as InstallReport;
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', messages: [offer] }, 'zh');
     await userEvent.click(screen.getByRole('button', { name: '保存为技能' }));
     const dialog = await screen.findByRole('dialog', { name: '保存为技能' });

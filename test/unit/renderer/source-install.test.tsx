@@ -4,9 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { InstallDialog } from '../../../renderer/src/components/InstallDialog';
-import type { InstallReport } from '../../../renderer/src/api/types';
 import type { OpenedSource } from '../../../preload/contract';
-import { memoryClient } from './memory-client';
+import { memoryClient, outcome } from './memory-client';
 import { renderWith, WS } from './render';
 
 const opened = {
@@ -20,24 +19,20 @@ const opened = {
 function client() {
   const c = memoryClient();
   const installs: unknown[][] = [];
-  Object.assign(c, {
-    openSource: async () => opened,
-    closeSource: async () => undefined,
-    installFromSource: async (...args: unknown[]): Promise<InstallReport[]> => {
-      installs.push(args);
-      const replace = args[3] === true;
-      return [
-        {
+  c.handlers['sources.open'] = () => opened;
+  c.handlers['sources.install'] = ({ openId, skills, tier, replace }) => {
+    installs.push([openId, skills, tier, replace === true]);
+    return {
+      results: [
+        outcome({
           skill: 'tidy',
-          level: 'P2',
           status: replace ? 'installed' : 'exists',
           contentHash: 'c'.repeat(64),
-          findings: [],
           ...(replace ? {} : { reason: 'tidy is already installed' }),
-        },
-      ];
-    },
-  });
+        }),
+      ],
+    };
+  };
   return { c, installs };
 }
 
@@ -77,15 +72,13 @@ describe('source install name clash', () => {
 describe('a source that is refused, in Chinese', () => {
   it('says an unreachable source in Chinese, with no English sentence', async () => {
     const { c } = client();
-    Object.assign(c, {
-      openSource: async () => {
-        throw {
-          code: 'refused',
-          message: "http://127.0.0.1:9/x.git: network error (fatal: unable to access 'http://127.0.0.1:9/x.git/')",
-          words: { code: 'source.unreachable', params: { source: 'http://127.0.0.1:9/x.git' } },
-        };
-      },
-    });
+    c.handlers['sources.open'] = () => {
+      throw {
+        code: 'refused',
+        message: "http://127.0.0.1:9/x.git: network error (fatal: unable to access 'http://127.0.0.1:9/x.git/')",
+        words: { code: 'source.unreachable', params: { source: 'http://127.0.0.1:9/x.git' } },
+      };
+    };
     renderWith(<InstallDialog />, c, { workspace: WS, installOpen: true }, 'zh');
     await userEvent.click(screen.getByRole('tab', { name: '从仓库或市场' }));
     await userEvent.type(screen.getByLabelText('仓库或市场'), 'http://127.0.0.1:9/x.git');

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { UpdatesBadge } from '../../../renderer/src/components/SkillUpdates';
-import type { SkillUpdate } from '../../../preload/contract';
+import { contractError, type SkillUpdate } from '../../../preload/contract';
 import { useView } from '../../../renderer/src/state/store';
 import { memoryClient } from './memory-client';
 import { renderWith, WS } from './render';
@@ -35,12 +35,10 @@ describe('Updates badge', () => {
   it('a catalog change asks without refresh; Check for updates asks with it', async () => {
     const c = memoryClient();
     const asked: (boolean | undefined)[] = [];
-    Object.assign(c, {
-      skillUpdates: async (refresh?: boolean) => {
-        asked.push(refresh);
-        return asked.length > 2 ? [available] : [];
-      },
-    });
+    c.handlers['sources.updates'] = ({ refresh }) => {
+      asked.push(refresh);
+      return { items: asked.length > 2 ? [available] : [] };
+    };
     renderWith(<UpdatesBadge />, c, { workspace: WS });
     await screen.findByRole('button', { name: 'Check for updates' });
     await act(async () => useView.getState().set({ catalogTick: useView.getState().catalogTick + 1 }));
@@ -60,7 +58,7 @@ describe('Updates badge', () => {
       ['zh', '更新：1，1 项检查失败', 'vanishing：无法检查更新（vanishing: file:///r/gone.git：没有这个仓库）'],
     ] as const) {
       const c = memoryClient();
-      Object.assign(c, { skillUpdates: async () => [available, failed, upToDate] });
+      c.handlers['sources.updates'] = () => ({ items: [available, failed, upToDate] });
       const { unmount } = renderWith(<UpdatesBadge />, c, { workspace: WS }, lang);
       await userEvent.click(await screen.findByRole('button', { name: badge }));
       const item = await screen.findByRole('region', { name: 'vanishing' });
@@ -73,7 +71,7 @@ describe('Updates badge', () => {
 
   it('only failed checks still show the badge: a failure is never read as up to date', async () => {
     const c = memoryClient();
-    Object.assign(c, { skillUpdates: async () => [failed, upToDate] });
+    c.handlers['sources.updates'] = () => ({ items: [failed, upToDate] });
     renderWith(<UpdatesBadge />, c, { workspace: WS });
     await userEvent.click(await screen.findByRole('button', { name: '1 check failed' }));
     expect((await screen.findByRole('alert')).textContent).toContain('vanishing: could not check for an update');
@@ -81,11 +79,9 @@ describe('Updates badge', () => {
 
   it('a check that fails as a whole (a lock that does not parse) is said, not dropped', async () => {
     const c = memoryClient();
-    Object.assign(c, {
-      skillUpdates: async () => {
-        throw new Error('refused: /w/.knack/skills/skills.lock.json:3: not JSON');
-      },
-    });
+    c.handlers['sources.updates'] = () => {
+      throw contractError('invalid_input', '/w/.knack/skills/skills.lock.json:3: not JSON');
+    };
     renderWith(<UpdatesBadge />, c, { workspace: WS });
     expect((await screen.findByRole('alert')).textContent).toContain('skills.lock.json:3');
   });
