@@ -54,9 +54,9 @@ function envFor(home: string): NodeJS.ProcessEnv {
   return { ...process.env, HOME: home, KNACK_DATA_DIR: join(home, 'data') };
 }
 
-/** One `knack …` process, spawn to exit; its CPU and peak RSS from GNU time. */
-function runCli(args: string[], ws: string, home: string): Run {
-  const cmd = [process.execPath, knack, ...args, '--workspace', ws];
+/** One `knack …` process, spawn to exit; its CPU and peak RSS from GNU time. `nodeArgs` go before the script. */
+function runCli(args: string[], ws: string, home: string, nodeArgs: string[] = []): Run & { stderr: string } {
+  const cmd = [process.execPath, ...nodeArgs, knack, ...args, '--workspace', ws];
   const t0 = performance.now();
   const r = gnuTime
     ? spawnSync(gnuTime, ['-f', 'knack-bench-usage=%U %S %M', ...cmd], { env: envFor(home), encoding: 'utf8' })
@@ -64,7 +64,17 @@ function runCli(args: string[], ws: string, home: string): Run {
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(`knack ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
   const m = /knack-bench-usage=([\d.]+) ([\d.]+) (\d+)/.exec(r.stderr);
-  return m ? { ms, cpuS: Number(m[1]) + Number(m[2]), rssMb: Number(m[3]) / 1024 } : { ms, cpuS: NaN, rssMb: NaN };
+  const usage = m ? { cpuS: Number(m[1]) + Number(m[2]), rssMb: Number(m[3]) / 1024 } : { cpuS: NaN, rssMb: NaN };
+  return { ms, ...usage, stderr: r.stderr };
+}
+
+/** The stat and lstat calls of one more warm `skills list`, per skill (counted by test/bench/fs-count.mjs). */
+function statsPerSkill(ws: string, home: string, skills: number): { perSkill: number; counts: Record<string, number> } {
+  const r = runCli(COMMANDS.list!, ws, home, ['--import', join(import.meta.dirname, 'fs-count.mjs')]);
+  const m = /knack-bench-fs=(\{.*\})/.exec(r.stderr);
+  if (!m) throw new Error(`no fs counts from knack: ${r.stderr}`);
+  const counts = JSON.parse(m[1]!) as Record<string, number>;
+  return { perSkill: ((counts.statSync ?? 0) + (counts.lstatSync ?? 0)) / skills, counts };
 }
 
 // utime + stime (fields 14 and 15 of /proc/PID/stat) in clock ticks; USER_HZ is 100 on every Linux Node runs on.
@@ -155,6 +165,12 @@ for (const n of SIZES) {
     const row = { cold, warm: best(warms), peakMb: peak([cold, ...warms]) };
     rows.set(label, row);
     console.log(`  ${`knack skills ${label}`.padEnd(34)} ${fmt(cold)}   ${fmt(row.warm)}`);
+    if (label === 'list') {
+      const { perSkill, counts } = statsPerSkill(ws, h, n);
+      console.log(
+        `  ${'  stat + lstat per skill, warm'.padEnd(34)} ${perSkill.toFixed(2)}   ${JSON.stringify(counts)}`,
+      );
+    }
   }
   const h = join(scratch, `home-${n}-serve`);
   mkdirSync(h);
