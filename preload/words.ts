@@ -210,6 +210,8 @@ export const WORDS = {
   'install.failed': 'cannot install {{source}}: {{error}}',
   'install.heldCopy':
     '{{source}} is a copy Knack holds for an install waiting for approval: approve or reject that install, or install from where the skill came from',
+  'install.holdsHeld':
+    '{{source}} holds {{data}}, where Knack keeps the copies of skills for installs waiting for approval: name the folder of the skill itself',
   // a .zip or a folder that cannot be unpacked or copied into place (main/core/skills/trust/install.ts)
   'zip.entry': 'zip entry "{{entry}}" {{problem}}',
   'zip.nul': 'contains a NUL byte',

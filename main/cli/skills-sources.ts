@@ -15,7 +15,13 @@ import {
 import { openSource, type Candidate, type OpenedSource } from '../core/skills/sources/index.js';
 import { parseSource, SourceError } from '../core/skills/sources/index.js';
 import { applyUpdate, checkUpdates, syncLock, type UpdateCheck } from '../core/skills/sources/index.js';
-import { approvePendingInstall, installSkill, type InstallResult } from '../core/skills/trust/index.js';
+import {
+  approvePendingInstall,
+  heldSourceProblem,
+  installSkill,
+  type InstallResult,
+} from '../core/skills/trust/index.js';
+import { english } from '../core/base/index.js';
 import { settleStaged } from '../core/skills/sources/index.js';
 import { CliError, printJson, stringFlag, type Command, type CommandContext } from './command.js';
 import { confirm, printInstall, printReport, tierRootFor } from './trust.js';
@@ -83,6 +89,7 @@ async function open(
     if (ref && spec.kind === 'git') spec = parseSource(`${spec.url}#${ref}${spec.path ? `:${spec.path}` : ''}`);
     return await openSource(spec, {
       want,
+      dataDir: ctx.paths.dataDir,
       wall: wall.wall,
       onProgress: (stage, detail) => {
         if (!ctx.json) ctx.io.err(`${stage} ${displaySafe(detail)}…`);
@@ -147,8 +154,13 @@ const add: Command = {
     if (!text) throw new CliError('missing SOURCE (a git URL, owner/repo, a marketplace, or a folder or .zip)');
     const scope = scopeOf(ctx);
     const tierRoot = tierRootFor(ctx, scope);
-    // A .zip installs as before: one skill, no source to record.
+    // A .zip installs as before: one skill, no source to record; never a copy Knack holds (trust/held.ts).
     if (/\.zip$/i.test(text) && parseSource(text).kind === 'local') {
+      const held = heldSourceProblem(ctx.paths.dataDir, text);
+      if (held) {
+        printInstall(ctx, { status: 'refused', reason: english(held), words: held });
+        return 2;
+      }
       const store = openStore(ctx);
       try {
         const r = installSkill({ source: text, tierRoot, tier: scope, store, approveP1: ctx.values.yes === true });

@@ -122,6 +122,7 @@ export function sourceHandlers(ctx: ServiceContext, atClose: (f: () => Promise<v
       try {
         o = await openSource(parseSource(source, ws.workspace), {
           ...(want ? { want } : {}),
+          dataDir: ctx.paths.dataDir,
           wall: wall(),
           onProgress: (stage, detail) => ctx.events.emit('sources.progress', { stage, detail }),
         });

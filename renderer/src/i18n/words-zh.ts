@@ -162,6 +162,7 @@ export const wordsZh: Record<WordCode, string> = {
   'install.failed': '无法安装 {{source}}：{{error}}',
   'install.heldCopy':
     '{{source}} 是 Knack 为一项等待审批的安装保留的副本：请批准或拒绝那项安装，或从技能原本所在的位置安装',
+  'install.holdsHeld': '{{source}} 包含 {{data}}，Knack 在那里为等待审批的安装保留技能副本：请指定技能本身所在的文件夹',
   'zip.entry': 'zip 条目「{{entry}}」{{problem}}',
   'zip.nul': '含有 NUL 字节',
   'zip.backslash': '用了反斜杠',

@@ -237,3 +237,56 @@ test('a held copy is no install source: the window and the CLI refuse another pe
   assert.ok(existsSync(join(e.tier, 'getter', 'SKILL.md')));
   assert.deepEqual(e.fetched(), []);
 });
+
+test('a held copy is no skill source: knack skills add and the window’s source open refuse held folders and their parents', async (t) => {
+  const e = env();
+  const held = await e.knack(['skills', 'add', risky.url]);
+  assert.equal(held.code, 1, held.err);
+  const id = heldId(held.err)!;
+  const call = await windowOf(t, e);
+  const data = Buffer.from(zipSync({ 'uploaded/SKILL.md': strToU8(p1('uploaded')) })).toString('base64');
+  const upload = await call('skills.installUpload', { filename: 'uploaded.zip', data, tier: 'user' });
+  assert.equal(upload.status, 'pending');
+  const [holder] = e.fetched();
+  const [name] = readdirSync(join(e.data, 'fetched', holder!)).filter((x) => x !== 'source.json');
+  const copy = join(e.data, 'fetched', holder!, name!);
+  assert.ok(existsSync(join(copy, 'SKILL.md')), 'the held copy is where the attack points');
+  const [zipHolder] = e.uploads();
+  const zip = join(e.data, 'uploads', zipHolder!, 'uploaded.zip');
+  assert.ok(existsSync(zip));
+  // A source listing other pending installs' copies: the copy, a link to it, its holder, the held folders, a link to
+  // one, and the folders above them (the data folder, a link to it), whose walk reaches every copy.
+  const linkToCopy = join(root, `add-link-${n}`);
+  symlinkSync(copy, linkToCopy);
+  const linkToData = join(root, `data-link-${n}`);
+  symlinkSync(e.data, linkToData);
+  const linkToUploads = join(root, `uploads-link-${n}`);
+  symlinkSync(join(e.data, 'uploads'), linkToUploads);
+  const inside = [copy, linkToCopy, join(e.data, 'fetched', holder!), join(e.data, 'fetched'), linkToUploads, zip];
+  const above = [e.data, linkToData, `${e.data}/../data`];
+  for (const source of [...inside, ...above]) {
+    const cli = await e.knack(['skills', 'add', source, '--all', '--scope', 'project', '--yes']);
+    assert.equal(cli.code, 2, `${source}: ${cli.err}`);
+    assert.match(
+      cli.err,
+      /Knack holds for an install waiting for approval|Knack keeps the copies of skills for installs waiting for approval/,
+    );
+    await assert.rejects(
+      call('sources.open', { source }),
+      (err: Error & { code?: string; words?: { code: string } }) => {
+        assert.equal(err.code, 'refused', source);
+        assert.equal(err.words?.code, inside.includes(source) ? 'install.heldCopy' : 'install.holdsHeld', source);
+        return true;
+      },
+    );
+  }
+  assert.ok(!existsSync(join(e.ws, '.workbuddy', 'skills')), 'nothing installed for the other tier');
+  const approvals = JSON.parse((await e.knack(['skills', 'approvals', '--json'])).out) as { id: string }[];
+  assert.deepEqual(approvals.map((a) => a.id).sort(), [id, upload.approvalId!].sort(), 'no approval shares a copy');
+  assert.equal(e.fetched().length, 1);
+  assert.equal(e.uploads().length, 1);
+  // The approval's own copy is intact and installs.
+  const ok = await e.knack(['skills', 'approve', id]);
+  assert.equal(ok.code, 0, ok.err);
+  assert.ok(existsSync(join(e.tier, 'getter', 'SKILL.md')));
+});

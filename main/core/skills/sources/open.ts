@@ -4,7 +4,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSyn
 import { basename, join, relative, sep } from 'node:path';
 import { isInside, say } from '../../base/index.js';
 import { parseFoundSkill } from '../format/index.js';
-import { auditSkill } from '../trust/index.js';
+import { auditSkill, heldSourceProblem } from '../trust/index.js';
 import {
   fetchJsonText,
   fetchRepo,
@@ -69,6 +69,11 @@ export interface OpenOptions extends FetchOptions {
   want?: string[];
   /** Fetch every plugin of a marketplace, wherever it lives. */
   allPlugins?: boolean;
+  /**
+   * Knack's data folder: a local source in or above its held copies is refused (trust/held.ts). A local source is
+   * refused without it.
+   */
+  dataDir?: string;
 }
 
 const MAX_FOLDERS = 5_000;
@@ -212,6 +217,10 @@ export async function openSource(spec: SourceSpec, opts: OpenOptions = {}): Prom
   };
   try {
     if (spec.kind === 'local') {
+      if (opts.dataDir === undefined)
+        throw new Error(`${spec.display}: a local source is opened knowing the data folder`);
+      const held = heldSourceProblem(opts.dataDir, spec.path);
+      if (held) throw new SourceError(held);
       if (!existsSync(spec.path)) throw new SourceError(say('install.notFound', { source: spec.display }));
       const dirs = statSync(spec.path).isDirectory() ? findSkillFolders(spec.path) : [];
       if (statSync(spec.path).isDirectory() && dirs.length === 0)

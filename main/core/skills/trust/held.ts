@@ -29,10 +29,12 @@ export function holderOf(dataDir: string, source: string): string | undefined {
 }
 
 /**
- * Why `source` (a path a client, the model or a command line names) cannot be installed from: it lies in a held folder
- * (links resolved, at any depth). A held copy belongs to the one approval it was made for, which installs it by its
- * id; installed again under another approval, two installs would share one copy and deciding either would take the
- * other's files away.
+ * Why `source` (a path a client, the model or a command line names) cannot be installed or listed from: it lies in a
+ * held folder (links resolved, at any depth), or holds one (the data folder, a folder above it), so a walk of it
+ * would list other pending installs' copies. A held copy belongs to the one approval it was made for, which installs
+ * it by its id; installed again under another approval, two installs would share one copy and deciding either would
+ * take the other's files away. The one check for every way a source is named (`skills.install`, `sources.open`,
+ * `knack skills install|add`).
  */
 export function heldSourceProblem(dataDir: string, source: string): Said | undefined {
   let real: string;
@@ -43,8 +45,10 @@ export function heldSourceProblem(dataDir: string, source: string): Said | undef
   } catch {
     return undefined; // a link loop: the install itself refuses what it cannot read
   }
-  if (!HELD_FOLDERS.some((f) => isInside(real, join(data, f)))) return undefined;
-  return say('install.heldCopy', { source });
+  const held = HELD_FOLDERS.map((f) => join(data, f));
+  if (held.some((h) => isInside(real, h))) return say('install.heldCopy', { source });
+  if (held.some((h) => isInside(h, real))) return say('install.holdsHeld', { source, data: dataDir });
+  return undefined;
 }
 
 /** Remove a held copy (its holder folder); a source that is not one (the user's own folder or zip) is left alone. */
