@@ -191,8 +191,9 @@ export const SourceSkill = z.object({
   level: z.enum(['P0', 'P1', 'P2']),
   findings: z.number().int().nonnegative(),
   contentHash: z.string(),
-  /** Why it cannot be installed (a link out of its folder). */
+  /** Why it cannot be installed (a link out of its folder): its English, and its words the window says. */
   problem: z.string().optional(),
+  problemWords: Said.optional(),
   plugin: z.string().optional(),
 });
 

@@ -6,6 +6,7 @@ import type { Handlers } from './dispatch.js';
 import { ServiceError } from './dispatch.js';
 import type { ServiceContext } from './context.js';
 import { installView } from './views.js';
+import { english, say } from '../base/index.js';
 import { projectSkillDirs, userSkillDirs } from '../config/index.js';
 import { addCandidate } from '../skills/sources/index.js';
 import { lockPathFor, readLock, type LockEntry } from '../skills/sources/index.js';
@@ -142,7 +143,7 @@ export function sourceHandlers(ctx: ServiceContext, atClose: (f: () => Promise<v
           level: c.level,
           findings: c.findings,
           contentHash: c.contentHash,
-          ...(c.problem ? { problem: c.problem } : {}),
+          ...(c.problem ? { problem: english(c.problem), problemWords: c.problem } : {}),
           ...(c.plugin ? { plugin: c.plugin } : {}),
         })),
         plugins: (o.marketplace?.plugins ?? []).map((p) => ({
@@ -156,10 +157,10 @@ export function sourceHandlers(ctx: ServiceContext, atClose: (f: () => Promise<v
 
     'sources.install': async ({ openId, skills, tier, replace }) => {
       const o = opened.get(openId);
-      if (!o) throw new ServiceError('not_found', `no open source ${openId} (open it again)`);
+      if (!o) throw new ServiceError('not_found', say('sources.notOpen', { id: openId }));
       const picked = skills.map((n) => {
         const c = o.candidates.find((x) => x.name === n);
-        if (!c) throw new ServiceError('not_found', `${o.display} holds no skill named "${n}"`);
+        if (!c) throw new ServiceError('not_found', say('sources.noSkill', { source: o.display, name: n }));
         return c;
       });
       const store = ctx.store();
@@ -211,9 +212,9 @@ export function sourceHandlers(ctx: ServiceContext, atClose: (f: () => Promise<v
       while (updating) await updating;
       const c = findCheck(name, tier);
       if (!c || c.status !== 'available' || !c.candidate)
-        throw new ServiceError('not_found', `no update of ${name} shown (check for updates again)`);
+        throw new ServiceError('not_found', say('sources.noUpdate', { name }));
       if (c.candidate.contentHash !== contentHash)
-        throw new ServiceError('conflict', `the update of ${name} shown is not the one fetched; check again`);
+        throw new ServiceError('conflict', say('sources.otherUpdate', { name }));
       // The click is the one confirmation a clean update takes; a widening or a finding is held for approval.
       const r = applyUpdate(c, {
         tierRoot: tierRootOf(ctx, tier),

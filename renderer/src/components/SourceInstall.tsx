@@ -238,7 +238,7 @@ export function SourceInstall({
                   <LevelBadge level={s.level} /> <strong>{s.name}</strong>
                   {s.plugin && <span className="muted"> [{s.plugin}]</span>} — {s.description}
                 </label>
-                {s.problem && <p className="error small-text">{s.problem}</p>}
+                {s.problem && <p className="error small-text">{say(s.problemWords, s.problem)}</p>}
               </li>
             ))}
           </ul>

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { tempDir, skillMd } from '../../helpers/tmp.js';
 import { makeRepo } from '../../helpers/git-repos.js';
 import { parseSource, SourceError } from '../../../main/core/skills/sources/spec.js';
+import { english } from '../../../main/core/base/index.js';
 import { parseMarketplace } from '../../../main/core/skills/sources/marketplace.js';
 import { openSource } from '../../../main/core/skills/sources/open.js';
 import { readLock } from '../../../main/core/skills/sources/lock.js';
@@ -260,7 +261,8 @@ test('a link out of the tree is never followed: a marketplace.json or SKILL.md l
   const opened = await openSource(parseSource(skill.url));
   try {
     const [c] = opened.candidates;
-    assert.equal(c!.problem, 'symlink SKILL.md points outside the skill folder');
+    assert.deepEqual(c!.problem, { code: 'source.linkOutside', params: { link: 'SKILL.md' } });
+    assert.equal(english(c!.problem!), 'symlink SKILL.md points outside the skill folder');
     assert.equal(c!.name, 'sk');
     assert.equal(c!.description, '');
     assert.doesNotMatch(JSON.stringify(opened.candidates), /OUTSIDE/);

@@ -4,7 +4,7 @@
 // the network only when a lock changed (or on refresh).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serviceEnv } from '../../helpers/service-env.js';
 import { skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
@@ -235,4 +235,43 @@ test('a check whose source was removed after install is an error item with words
   assert.equal(typeof why, 'object');
   assert.match(why.code, /^source\./);
   assert.match(english(words), /^vanishing: could not check for an update \(.*gone\.git/);
+});
+
+test('a pick from a source closed or without that skill, an update not shown and a link out are said in words', async (t) => {
+  const env = await serviceEnv(t);
+  const repos = tempDir('knack-src-svc-notfound-');
+  const repo = makeRepo(repos, 'linky', { 'skills/plain/SKILL.md': fm('plain', false), 'linky/SKILL.md': 'x' });
+  rmSync(join(repo.work, 'linky', 'SKILL.md'));
+  symlinkSync('/etc/passwd', join(repo.work, 'linky', 'SKILL.md'));
+  repo.commit({});
+  const failure = async (p: Promise<unknown>) =>
+    (await p.then(
+      () => assert.fail('not refused'),
+      (err: unknown) => err,
+    )) as { code: string; message: string; words?: Said };
+  const opened = await env.call('sources.open', { source: repo.url });
+  const linky = opened.skills.find((s) => s.name === 'linky');
+  assert.deepEqual(linky?.problemWords, { code: 'source.linkOutside', params: { link: 'SKILL.md' } });
+  assert.equal(linky?.problem, 'symlink SKILL.md points outside the skill folder');
+  const refused = await env.call('sources.install', { openId: opened.openId, skills: ['linky'], tier: 'project' });
+  assert.deepEqual(refused.results[0]?.words, {
+    code: 'source.skillProblem',
+    params: { name: 'linky', problem: { code: 'source.linkOutside', params: { link: 'SKILL.md' } } },
+  });
+  const noSkill = await failure(
+    env.call('sources.install', { openId: opened.openId, skills: ['nope'], tier: 'project' }),
+  );
+  assert.equal(noSkill.code, 'not_found');
+  assert.deepEqual(noSkill.words, { code: 'sources.noSkill', params: { source: repo.url, name: 'nope' } });
+  assert.equal(noSkill.message, `not_found: ${english(noSkill.words!)}`);
+  await env.call('sources.close', { openId: opened.openId });
+  const closed = await failure(
+    env.call('sources.install', { openId: opened.openId, skills: ['plain'], tier: 'project' }),
+  );
+  assert.deepEqual(closed.words, { code: 'sources.notOpen', params: { id: opened.openId } });
+  const noUpdate = await failure(
+    env.call('sources.applyUpdate', { name: 'plain', tier: 'project', contentHash: 'f'.repeat(64) }),
+  );
+  assert.equal(noUpdate.code, 'not_found');
+  assert.deepEqual(noUpdate.words, { code: 'sources.noUpdate', params: { name: 'plain' } });
 });

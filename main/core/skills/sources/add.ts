@@ -52,7 +52,10 @@ export function settleStaged(dataDir: string, staged: string, r: InstallResult):
 
 /** Install one picked candidate. Never leaves a staged copy unless the result is `pending`. */
 export function addCandidate(c: Candidate, opts: AddOptions): AddResult {
-  if (c.problem) return { status: 'refused', reason: `${c.name}: ${c.problem}`, candidate: c };
+  if (c.problem) {
+    const words = say('source.skillProblem', { name: c.name, problem: c.problem });
+    return { status: 'refused', reason: english(words), words, candidate: c };
+  }
   const root = fetchedDir(opts.dataDir);
   mkdirSync(root, { recursive: true, mode: 0o700 });
   const holder = mkdtempSync(join(root, 'src-'));

@@ -4,11 +4,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 import { z } from 'zod';
-import { findNodeAtLocation, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { MAX_DEPTH, tooDeep } from '../../config/index.js';
+import { readJsonFile } from './json-file.js';
 import type { SourceRecord } from './open.js';
 import { cleanRepoPath, parseSource, refProblem, SourceError } from './spec.js';
-import { writeFileAtomic } from '../../base/index.js';
+import { say, writeFileAtomic, type Said } from '../../base/index.js';
 
 export const LOCK_FILE = 'skills.lock.json';
 
@@ -29,63 +28,47 @@ export function lockPathFor(tierRoot: string): string {
 const Entry = z.strictObject({
   url: z.string().min(1),
   ref: z.string().min(1).optional(),
-  commit: z.string().regex(/^[0-9a-f]{40,64}$/, 'must be a full commit id'),
+  // The messages are word codes (json-file.ts says them).
+  commit: z.string().regex(/^[0-9a-f]{40,64}$/, 'lock.commit'),
   path: z.string(),
   marketplace: z.string().min(1).optional(),
   plugin: z.string().min(1).optional(),
-  contentHash: z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 in hex'),
+  contentHash: z.string().regex(/^[0-9a-f]{64}$/, 'lock.hash'),
 });
 const LockFile = z.strictObject({ version: z.literal(1), skills: z.record(z.string(), Entry) });
-
-function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
-}
 
 /** Read a lock; a missing file is an empty lock. A broken one is an error naming file:line and field, never ignored. */
 export function readLock(file: string): Lock {
   if (!existsSync(file)) return { version: 1, skills: {} };
   const text = readFileSync(file, 'utf8');
-  const deep = tooDeep(text);
-  if (deep !== undefined)
-    throw new SourceError(`${file}:${lineAt(text, deep)}: nested more than ${MAX_DEPTH} levels deep`);
-  const errors: ParseError[] = [];
-  const tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false });
-  if (errors.length || !tree)
-    throw new SourceError(
-      `${file}:${errors[0] ? lineAt(text, errors[0].offset) : 1}: not valid JSON (${errors[0] ? printParseErrorCode(errors[0].error) : 'empty'})`,
-    );
+  const f = readJsonFile(text, file);
   const r = LockFile.safeParse(JSON.parse(text));
-  if (!r.success) {
-    const issue = r.error.issues[0]!;
-    const path = issue.path as (string | number)[];
-    const node = findNodeAtLocation(tree, path);
-    throw new SourceError(
-      `${file}:${node ? lineAt(text, node.offset) : 1}: ${path.join('.') || '(top)'}: ${issue.message}`,
-    );
-  }
-  for (const [name, e] of Object.entries(r.data.skills)) {
-    const at = (field: string) => {
-      const node = findNodeAtLocation(tree, ['skills', name, field]);
-      return `${file}:${node ? lineAt(text, node.offset) : 1}: skills.${name}.${field}`;
-    };
+  if (!r.success) f.failIssue([], r.error.issues[0]!);
+  for (const [name, e] of Object.entries(r.data!.skills)) {
+    const at = (field: string, problem: Said): never =>
+      f.fail(['skills', name, field], problem, `skills.${name}.${field}`);
     const spec = (() => {
       try {
         return parseSource(e.url, '/');
       } catch (err) {
-        throw new SourceError(`${at('url')}: ${(err as Error).message}`);
+        return at('url', wordsOf(err));
       }
     })();
-    if (spec.kind !== 'git') throw new SourceError(`${at('url')}: "${e.url}" is not a git repository URL`);
-    if (e.ref && refProblem(e.ref)) throw new SourceError(`${at('ref')}: ${refProblem(e.ref)}`);
+    if (spec.kind !== 'git') at('url', say('marketplace.notGit', { url: e.url }));
+    const bad = e.ref ? refProblem(e.ref) : undefined;
+    if (bad) at('ref', bad);
     try {
       cleanRepoPath(e.path);
     } catch (err) {
-      throw new SourceError(`${at('path')}: ${(err as Error).message}`);
+      at('path', wordsOf(err));
     }
   }
   return r.data as Lock;
+}
+
+/** A thrown problem's words (a SourceError's), else its message. */
+function wordsOf(e: unknown): Said {
+  return e instanceof SourceError && e.words ? e.words : say('json.other', { error: (e as Error).message });
 }
 
 /** The lock as written: keys in a fixed order, skills by name, two-space JSON and a final newline. */

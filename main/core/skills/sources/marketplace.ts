@@ -1,9 +1,9 @@
 // A marketplace file (.claude-plugin/marketplace.json) read in the shape the public ones have: plugins, each with a
 // `source` that is a relative path or an object of kind github / url / git-subdir, and optionally its skill folders.
-// zod checks the shape; jsonc-parser finds the line of a bad field, so an error names file:line and field.
+// zod checks the shape; json-file.ts finds the line of a bad field, so an error names file:line and field, in words.
 import { z } from 'zod';
-import { findNodeAtLocation, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { MAX_DEPTH, tooDeep } from '../../config/index.js';
+import { english, say, type Said } from '../../base/index.js';
+import { readJsonFile } from './json-file.js';
 import { cleanRepoPath, parseSource, refProblem, SourceError } from './spec.js';
 
 export const MARKETPLACE_FILE = '.claude-plugin/marketplace.json';
@@ -68,71 +68,43 @@ const File = z.looseObject({
   plugins: z.array(z.unknown()),
 });
 
-export class MarketplaceError extends SourceError {}
-
-function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
-}
-
 /** Parse marketplace.json text; `file` names it in errors (`…/marketplace.json:12: plugins[3].source.source: …`). */
 export function parseMarketplace(text: string, file: string): Marketplace {
-  const deep = tooDeep(text);
-  if (deep !== undefined)
-    throw new MarketplaceError(`${file}:${lineAt(text, deep)}: nested more than ${MAX_DEPTH} levels deep`);
-  const errors: ParseError[] = [];
-  const tree = parseTree(text, errors, { allowTrailingComma: false, disallowComments: true });
-  if (errors.length || !tree) {
-    const e = errors[0];
-    const at = e ? `:${lineAt(text, e.offset)}` : '';
-    throw new MarketplaceError(`${file}${at}: not valid JSON (${e ? printParseErrorCode(e.error) : 'empty'})`);
-  }
-  // The field's line, or its nearest parent's when the field is missing.
-  const where = (path: (string | number)[]) => {
-    for (let k = path.length; k >= 0; k--) {
-      const node = findNodeAtLocation(tree, path.slice(0, k));
-      if (node) return `:${lineAt(text, node.offset)}`;
-    }
-    return '';
-  };
-  const fail = (path: (string | number)[], message: string): never => {
-    const field = path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i ? `.${p}` : p)).join('');
-    throw new MarketplaceError(`${file}${where(path)}: ${field}: ${message}`);
-  };
+  const f = readJsonFile(text, file);
+  const fail = f.fail;
+  /** A problem thrown by a helper: its words when it has them. */
+  const problemOf = (e: unknown): Said =>
+    e instanceof SourceError && e.words ? e.words : say('json.other', { error: (e as Error).message });
   const json: unknown = JSON.parse(text);
   const top = File.safeParse(json);
-  if (!top.success) {
-    const issue = top.error.issues[0]!;
-    fail(issue.path as (string | number)[], issue.message);
-  }
+  if (!top.success) f.failIssue([], top.error.issues[0]!);
   const data = top.data!;
   const pluginRoot = data.metadata?.pluginRoot;
   const plugins: MarketplacePlugin[] = [];
   const names = new Set<string>();
   data.plugins.forEach((raw, i) => {
     const p = Plugin.safeParse(raw);
-    if (!p.success) {
-      const issue = p.error.issues[0]!;
-      fail(['plugins', i, ...(issue.path as (string | number)[])], issue.message);
-    }
+    if (!p.success) f.failIssue(['plugins', i], p.error.issues[0]!);
     const entry = p.data!;
-    if (names.has(entry.name)) fail(['plugins', i, 'name'], `"${entry.name}" appears twice`);
+    if (names.has(entry.name)) fail(['plugins', i, 'name'], say('marketplace.twice', { name: entry.name }));
     names.add(entry.name);
     let source: PluginSource;
     try {
       source = pluginSource(entry.source, pluginRoot);
     } catch (e) {
-      if (e instanceof KindError) fail(['plugins', i, 'source', ...e.at], e.message);
-      fail(['plugins', i, 'source'], (e as Error).message);
+      if (e instanceof KindError) {
+        if (e.issue) f.failIssue(['plugins', i, 'source'], e.issue);
+        fail(['plugins', i, 'source', ...e.at], e.words);
+      }
+      fail(['plugins', i, 'source'], problemOf(e));
     }
     const skills = entry.skills === undefined ? undefined : Array.isArray(entry.skills) ? entry.skills : [entry.skills];
     if (skills)
       skills.forEach((s, k) => {
         try {
-          cleanRepoPath(s, 'skill folder');
+          cleanRepoPath(s, say('source.what.skillFolder'));
         } catch (e) {
-          fail(['plugins', i, 'skills', k], (e as Error).message);
+          fail(['plugins', i, 'skills', k], problemOf(e));
         }
       });
     plugins.push({
@@ -141,38 +113,41 @@ export function parseMarketplace(text: string, file: string): Marketplace {
       ...(entry.category ? { category: entry.category } : {}),
       tags: [...(entry.tags ?? []), ...(entry.keywords ?? [])],
       source: source!,
-      ...(skills ? { skills: skills.map((s) => cleanRepoPath(s, 'skill folder')) } : {}),
+      ...(skills ? { skills: skills.map((s) => cleanRepoPath(s, say('source.what.skillFolder'))) } : {}),
     });
   });
   return { name: data.name, description: data.description ?? data.metadata?.description ?? '', plugins };
 }
 
+/** What is wrong with a plugin's source object, at a field below it: in words, or zod's problem. */
 class KindError extends Error {
   constructor(
     readonly at: string[],
-    message: string,
+    readonly words: Said,
+    readonly issue?: z.core.$ZodIssue,
   ) {
-    super(message);
+    super(english(words));
   }
 }
 
 function gitUrl(url: string): string {
   const spec = parseSource(url, '/');
-  if (spec.kind !== 'git') throw new KindError(['url'], `"${url}" is not a git repository URL`);
+  if (spec.kind !== 'git') throw new KindError(['url'], say('marketplace.notGit', { url }));
   return spec.url;
 }
 
 function pluginSource(src: string | { source: string }, pluginRoot: string | undefined): PluginSource {
   if (typeof src === 'string') {
-    if (!src.startsWith('./') && src !== '.')
-      throw new KindError([], `"${src}" is neither a relative path ("./…") nor a source object`);
+    if (!src.startsWith('./') && src !== '.') throw new KindError([], say('marketplace.notRelative', { source: src }));
     const root = pluginRoot ? cleanRepoPath(pluginRoot, 'metadata.pluginRoot') : '';
     const path = cleanRepoPath(src, 'source');
     return { kind: 'relative', path: [root, path].filter(Boolean).join('/') };
   }
   const check = (o: { ref?: string | undefined; sha?: string | undefined }) => {
-    if (o.ref && refProblem(o.ref)) throw new KindError(['ref'], refProblem(o.ref)!);
-    if (o.sha && !/^[0-9a-f]{7,64}$/i.test(o.sha)) throw new KindError(['sha'], `"${o.sha}" is not a commit id`);
+    const bad = o.ref ? refProblem(o.ref) : undefined;
+    if (bad) throw new KindError(['ref'], bad);
+    if (o.sha && !/^[0-9a-f]{7,64}$/i.test(o.sha))
+      throw new KindError(['sha'], say('marketplace.notCommit', { sha: o.sha }));
   };
   const opt = (o: { ref?: string | undefined; sha?: string | undefined }) => ({
     ...(o.ref ? { ref: o.ref } : {}),
@@ -182,7 +157,7 @@ function pluginSource(src: string | { source: string }, pluginRoot: string | und
     const r = schema.safeParse(v);
     if (!r.success) {
       const issue = r.error.issues[0]!;
-      throw new KindError(issue.path.map(String), issue.message);
+      throw new KindError(issue.path.map(String), say('json.other', { error: issue.message }), issue);
     }
     return r.data;
   };
@@ -207,7 +182,7 @@ function pluginSource(src: string | { source: string }, pluginRoot: string | und
     default:
       throw new KindError(
         ['source'],
-        `unknown source kind "${src.source}" (Knack reads ${SOURCE_KINDS.join(', ')} and relative "./" paths)`,
+        say('marketplace.unknownKind', { kind: src.source, kinds: SOURCE_KINDS.join(', ') }),
       );
   }
 }

@@ -2,7 +2,7 @@
 // pick. A repository may hold one skill, many, or a marketplace whose plugins live here or in other repositories.
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
-import { isInside, say } from '../../base/index.js';
+import { isInside, say, type Said } from '../../base/index.js';
 import { parseFoundSkill } from '../format/index.js';
 import { auditSkill, heldSourceProblem } from '../trust/index.js';
 import {
@@ -37,8 +37,8 @@ export interface Candidate {
   level: 'P0' | 'P1' | 'P2';
   contentHash: string;
   findings: number;
-  /** Why it cannot be installed as it is (a link out of its folder), when it cannot. */
-  problem?: string;
+  /** Why it cannot be installed as it is (a link out of its folder), in words, when it cannot. */
+  problem?: Said;
   /** Undefined for a local folder (nothing to record). */
   record?: SourceRecord;
   plugin?: string;
@@ -105,8 +105,8 @@ export function findSkillFolders(root: string): string[] {
   return out;
 }
 
-/** The first link inside `dir` that is broken or leads out of it, as a sentence; undefined when there is none. */
-export function linkOutOf(dir: string): string | undefined {
+/** The first link inside `dir` that is broken or leads out of it, in words; undefined when there is none. */
+export function linkOutOf(dir: string): Said | undefined {
   const real = realpathSync(dir);
   const stack = [dir];
   while (stack.length) {
@@ -119,9 +119,9 @@ export function linkOutOf(dir: string): string | undefined {
         try {
           target = realpathSync(p);
         } catch {
-          return `symlink ${relative(dir, p)} is broken`;
+          return say('copy.linkBroken', { link: relative(dir, p) });
         }
-        if (!isInside(target, real)) return `symlink ${relative(dir, p)} points outside the skill folder`;
+        if (!isInside(target, real)) return say('source.linkOutside', { link: relative(dir, p) });
       } else if (st.isDirectory()) stack.push(p);
     }
   }

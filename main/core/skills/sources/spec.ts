@@ -26,20 +26,20 @@ export function isLoopbackHost(host: string): boolean {
   return host === 'localhost' || host === '[::1]' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
-/** Why a ref cannot be a git ref (or could be read by git as an option), or undefined. */
-export function refProblem(ref: string): string | undefined {
-  if (!/^[A-Za-z0-9._/@+-]+$/.test(ref)) return `ref "${ref}" has characters a ref cannot have`;
+/** Why a ref cannot be a git ref (or could be read by git as an option), in words, or undefined. */
+export function refProblem(ref: string): Said | undefined {
+  if (!/^[A-Za-z0-9._/@+-]+$/.test(ref)) return say('source.refChars', { ref });
   if (ref.startsWith('-') || ref.startsWith('/') || ref.endsWith('/') || ref.includes('..') || ref.endsWith('.lock'))
-    return `ref "${ref}" is not a valid ref`;
+    return say('source.refInvalid', { ref });
   return undefined;
 }
 
 /** Why a path inside a repository is unsafe, or undefined. Returns the path without leading "./" and trailing "/". */
-export function cleanRepoPath(path: string, what = 'path'): string {
+export function cleanRepoPath(path: string, what: string | Said = say('source.what.path')): string {
   const p = path.replace(/^\.\/+/, '').replace(/\/+$/, '');
   if (p === '' || p === '.') return '';
   if (p.includes('\\') || p.includes('\0') || p.startsWith('/') || p.split('/').some((s) => s === '..'))
-    throw new SourceError(`${what} "${path}" must stay inside the repository (relative, no "..")`);
+    throw new SourceError(say('source.pathOutside', { what, path }));
   return p;
 }
 
@@ -63,7 +63,7 @@ function finish(
 ): SourceSpec {
   if (ref !== undefined) {
     const p = refProblem(ref);
-    if (p) throw new SourceError(`${display}: ${p}`);
+    if (p) throw new SourceError(say('source.refAt', { source: display, problem: p }));
   }
   const clean = path === undefined ? undefined : cleanRepoPath(path);
   return {

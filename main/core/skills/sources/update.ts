@@ -11,7 +11,7 @@ import { MARKETPLACE_FILE, parseMarketplace, type Marketplace } from './marketpl
 import { lockPathFor, readLock, type LockEntry } from './lock.js';
 import { candidateAt, findSkillFolders, readTreeFile, type Candidate } from './open.js';
 import { formatSource, parseSource, SourceError } from './spec.js';
-import { say, type Said } from '../../base/index.js';
+import { english, say, type Said } from '../../base/index.js';
 
 export interface FileChanges {
   added: string[];
@@ -203,7 +203,7 @@ export async function checkUpdates(
       );
       const c = candidateIn(repo, at, name, t.sha ?? t.ref);
       // A link out of the new version's folder: nothing of it is read or offered.
-      if (c.problem) throw new SourceError(`${name}: ${shown}: ${c.problem}`);
+      if (c.problem) throw new SourceError(say('source.skillAtProblem', { name, source: shown, problem: c.problem }));
       const current = existsSync(installed) ? auditSkill(installed).contentHash : '';
       if (c.contentHash === current && c.contentHash === entry.contentHash) {
         checks.push({ name, entry, status: 'up-to-date', commit: repo.commit });
@@ -264,7 +264,8 @@ export async function syncLock(opts: AddOptions & FetchOptions): Promise<SyncIte
         const repo = await fetches.get(entry.url, { sha: entry.commit }, `${name}: ${formatSource(entry)}`);
         const c = candidateIn(repo, entry, name, entry.commit);
         if (c.problem) {
-          out.push({ name, status: 'refused', reason: `${name}: ${formatSource(entry)}: ${c.problem}` });
+          const words = say('source.skillAtProblem', { name, source: formatSource(entry), problem: c.problem });
+          out.push({ name, status: 'refused', reason: english(words) });
           continue;
         }
         if (c.contentHash !== entry.contentHash || c.name !== name) {

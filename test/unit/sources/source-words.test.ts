@@ -1,0 +1,107 @@
+// A marketplace.json or skills.lock.json that cannot be read is refused in words naming file, line and field: their
+// English is the CLI's line, their Chinese says the same with no English sentence of its own.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { english, fill, type Said } from '../../../preload/words.js';
+import { wordsZh } from '../../../renderer/src/i18n/words-zh.js';
+import { SourceError } from '../../../main/core/skills/sources/spec.js';
+import { parseMarketplace } from '../../../main/core/skills/sources/marketplace.js';
+import { readLock } from '../../../main/core/skills/sources/lock.js';
+import { tempDir } from '../../helpers/tmp.js';
+
+/** The words in Chinese; `blank`: each plain parameter shown as `·` (names, paths and values are not sentences). */
+function chinese(s: Said, blank = false): string {
+  const zh = (wordsZh as Record<string, string>)[s.code];
+  assert.ok(zh, `${s.code} has no Chinese`);
+  const params: Said['params'] = {};
+  for (const [k, v] of Object.entries(s.params ?? {})) params[k] = typeof v === 'object' || !blank ? v : '·';
+  return fill(zh, params, (inner) => chinese(inner, blank));
+}
+
+/** The refusal `run` throws: words whose English is its message, said in Chinese without an English sentence. */
+function refusal(run: () => unknown): { words: Said; message: string; zh: string } {
+  try {
+    run();
+  } catch (e) {
+    assert.ok(e instanceof SourceError, String(e));
+    assert.ok(e.words, `no words: ${e.message}`);
+    assert.equal(english(e.words), e.message);
+    const shape = chinese(e.words, true);
+    assert.doesNotMatch(shape, /\b[A-Za-z]{2,}\b(?:[\s,]+\b[A-Za-z]{2,}\b){2,}/, shape);
+    return { words: e.words, message: e.message, zh: chinese(e.words) };
+  }
+  return assert.fail('not refused');
+}
+
+const market = (plugins: unknown[], extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ name: 'm', ...extra, plugins }, null, 2);
+
+test('every way a marketplace.json is refused names file:line and field, in words', () => {
+  const cases: [string, RegExp][] = [
+    ['{"name": "m", "plugins": [', /^m\.json:1: not valid JSON \(/],
+    [`{"plugins": [${'['.repeat(100)}${']'.repeat(100)}]}`, /^m\.json:1: nested more than 64 levels deep$/],
+    ['{"plugins": []}', /^m\.json:1: name: is missing$/],
+    ['{"name": 3, "plugins": []}', /^m\.json:1: name: must be a string$/],
+    ['{"name": "", "plugins": []}', /^m\.json:1: name: must not be empty$/],
+    [market([{ name: 'p', source: '../outside' }]), /^m\.json:6: plugins\[0\]\.source: "\.\.\/outside" is neither/],
+    [
+      market([{ name: 'p', source: { source: 'git-subdir', url: 'https://x/r.git', path: '../../etc' } }]),
+      /plugins\[0\]\.source: path "\.\.\/\.\.\/etc" must stay inside the repository/,
+    ],
+    [market([{ name: 'p', source: { source: 'github', repo: 'not a repo' } }]), /plugins\[0\]\.source\.repo: is not/],
+    [
+      market([{ name: 'p', source: { source: 'github', repo: 'o/r', sha: 'zz' } }]),
+      /source\.sha: "zz" is not a commit/,
+    ],
+    [market([{ name: 'p', source: { source: 'github', repo: 'o/r', ref: '-x' } }]), /source\.ref: ref "-x" is not a/],
+    [market([{ name: 'p', source: { source: 'ftp' } }]), /source\.source: unknown source kind "ftp"/],
+    [market([{ name: 'p', source: { source: 'url', url: 'ext::sh -c x' } }]), /plugins\[0\]\.source/],
+    [
+      market([{ name: 'p', source: './a', skills: ['../up'] }]),
+      /skills\[0\]: skill folder "\.\.\/up" must stay inside/,
+    ],
+    [
+      market([
+        { name: 'p', source: './a' },
+        { name: 'p', source: './b' },
+      ]),
+      /^m\.json:\d+: plugins\[1\]\.name: "p" appears twice$/,
+    ],
+  ];
+  for (const [text, expected] of cases) {
+    const r = refusal(() => parseMarketplace(text, 'm.json'));
+    assert.match(r.message, expected);
+    assert.ok(r.zh.startsWith('m.json:'), r.zh);
+  }
+  const zh = refusal(() => parseMarketplace(market([{ name: 'p', source: { source: 'ftp' } }]), 'm.json')).zh;
+  assert.match(zh, /未知的来源类型/);
+});
+
+test('every way a skills.lock.json is refused names file:line and field, in words', () => {
+  const file = join(tempDir(), 'skills.lock.json');
+  const entry = { url: 'https://x/r.git', commit: 'a'.repeat(40), path: '', contentHash: 'f'.repeat(64) };
+  const cases: [unknown, RegExp][] = [
+    [{ version: 1, skills: { a: { ...entry, commit: 'abc' } } }, /:6: skills\.a\.commit: must be a full commit id$/],
+    [{ version: 1, skills: { a: { ...entry, contentHash: 'x' } } }, /skills\.a\.contentHash: must be a sha256 in hex$/],
+    [{ version: 2, skills: {} }, /:2: version: must be 1$/],
+    [{ version: 1, skills: { a: { ...entry, extra: 1 } } }, /skills\.a\.extra: unknown field "extra"$/],
+    [
+      { version: 1, skills: { a: { ...entry, url: '/local/folder' } } },
+      /skills\.a\.url: "\/local\/folder" is not a git/,
+    ],
+    [{ version: 1, skills: { a: { ...entry, ref: 'a..b' } } }, /skills\.a\.ref: ref "a\.\.b" is not a valid ref$/],
+    [{ version: 1, skills: { a: { ...entry, path: '../x' } } }, /skills\.a\.path: path "\.\.\/x" must stay inside/],
+  ];
+  for (const [json, expected] of cases) {
+    writeFileSync(file, JSON.stringify(json, null, 2));
+    const r = refusal(() => readLock(file));
+    assert.ok(r.message.startsWith(`${file}:`), r.message);
+    assert.match(r.message, expected);
+  }
+  writeFileSync(file, '{ "version": 1, ');
+  assert.match(refusal(() => readLock(file)).zh, /skills\.lock\.json:1：不是有效的 JSON/);
+  writeFileSync(file, '');
+  assert.match(refusal(() => readLock(file)).message, /skills\.lock\.json:1: not valid JSON \(ValueExpected\)$/);
+});
