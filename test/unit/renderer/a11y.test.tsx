@@ -16,8 +16,9 @@ import { Sidebar } from '../../../renderer/src/components/Sidebar';
 import { Tools } from '../../../renderer/src/components/Tools';
 import type { Lang } from '../../../renderer/src/i18n';
 import { axeProblems } from './axe';
-import { asks, audited, memoryClient, outcome, session, skill } from './memory-client';
+import { asks, audited, memoryClient, session, skill } from './memory-client';
 import { renderWith, WS } from './render';
+import { gatedWrite, p0Report, p1Report, readFileCall } from './samples';
 
 const PNG = Uint8Array.from(
   atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=='),
@@ -47,43 +48,8 @@ describe.each(['en', 'zh'] as Lang[])('axe finds nothing wrong (%s)', (lang) => 
         messageId: 'm1',
         text: '# Plan\n\nSome **bold** text\n\n```js\nconst x = 1;\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n',
       });
-      c.emit({
-        type: 'tool',
-        sessionId: 's1',
-        messageId: 'm1',
-        call: {
-          id: 't1',
-          name: 'read_file',
-          args: { path: 'a.txt' },
-          status: 'done',
-          decision: 'allow',
-          durationMs: 12,
-          result: 'a',
-        },
-      });
-      c.emit({
-        type: 'approval',
-        sessionId: 's1',
-        messageId: 'm1',
-        request: {
-          id: 'a1',
-          tool: 'write_file',
-          args: { path: 'CHANGELOG.md' },
-          reason: 'your rule asks every time',
-          rules: ['allow write_file in /home/me/alpha'],
-          decision: {
-            rule: 'ask write_file in /home/me/alpha',
-            scope: 'workspace /home/me/alpha, skill changelog',
-            skill: {
-              name: 'changelog',
-              tier: 'user',
-              dir: '/home/me/.workbuddy/skills/changelog',
-              hash: '0123456789abcdef',
-            },
-            paths: { read: [], write: ['/home/me/alpha/CHANGELOG.md'] },
-          },
-        },
-      });
+      c.emit({ type: 'tool', sessionId: 's1', messageId: 'm1', call: readFileCall });
+      c.emit({ type: 'approval', sessionId: 's1', messageId: 'm1', request: gatedWrite });
       c.emit({ type: 'notice', sessionId: 's1', level: 'warning', text: 'The context is nearly full.' });
     });
     await shown('dl.gate-decision');
@@ -134,44 +100,8 @@ describe.each(['en', 'zh'] as Lang[])('axe finds nothing wrong (%s)', (lang) => 
 
   it('in the install dialog: a P1 report with findings and the diff, then a refused P0', async () => {
     const c = memoryClient();
-    c.installReports['/tmp/fetcher'] = outcome({
-      approvalId: 'ap-1',
-      skill: 'fetcher',
-      level: 'P1',
-      status: 'pending',
-      contentHash: 'abc123def4567890ffff',
-      findings: [
-        {
-          file: 'scripts/run.sh',
-          line: 3,
-          level: 'P1',
-          rule: 'net.curl',
-          family: 'exec',
-          message: 'downloads from the network',
-          excerpt: 'curl https://example.com/x',
-        },
-      ],
-      permissions: asks({ tools: ['bash'], network: true, read: ['**'] }),
-      diff: { lines: ['+ tool bash', '+ network on'], widened: true },
-    });
-    c.installReports['/tmp/evil'] = outcome({
-      skill: 'evil',
-      level: 'P0',
-      status: 'refused',
-      contentHash: 'ffff',
-      reason: 'it deletes your home folder',
-      findings: [
-        {
-          file: 'SKILL.md',
-          line: 9,
-          level: 'P0',
-          rule: 'rm.home',
-          family: 'exec',
-          message: 'removes home',
-          excerpt: 'rm -rf ~',
-        },
-      ],
-    });
+    c.installReports['/tmp/fetcher'] = p1Report;
+    c.installReports['/tmp/evil'] = p0Report;
     for (const [source, finding] of [
       ['/tmp/fetcher', 'scripts/run.sh:3'],
       ['/tmp/evil', 'SKILL.md:9'],

@@ -6,6 +6,7 @@ import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { App } from '../../../renderer/src/App';
 import { memoryClient } from './memory-client';
+import { gatedWrite } from './samples';
 import { renderWith, WS } from './render';
 
 const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
@@ -19,24 +20,7 @@ describe('approval card', () => {
         type: 'approval',
         sessionId: 's1',
         messageId: 'm1',
-        request: {
-          id: 'a1',
-          tool: 'write_file',
-          args: { path: 'out.txt' },
-          reason: 'your rule asks every time',
-          rules: ['allow write_file in /home/me/alpha'],
-          decision: {
-            rule: 'ask write_file in /home/me/alpha',
-            scope: 'workspace /home/me/alpha, skill deploy',
-            skill: {
-              name: 'deploy',
-              tier: 'user',
-              dir: '/home/me/.workbuddy/skills/deploy',
-              hash: '0123456789abcdef0123',
-            },
-            paths: { read: [], write: ['/home/me/alpha/out.txt'] },
-          },
-        },
+        request: gatedWrite,
       }),
     );
     const card = await screen.findByRole('region', { name: 'Approval for write_file' });

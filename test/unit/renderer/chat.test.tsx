@@ -7,6 +7,7 @@ import { App } from '../../../renderer/src/App';
 import { useView } from '../../../renderer/src/state/store';
 import { memoryClient, type MemoryClient } from './memory-client';
 import { renderWith, WS } from './render';
+import { readFileCall } from './samples';
 
 async function sendHello(text = 'hello') {
   await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), text);
@@ -51,22 +52,7 @@ describe('chat', () => {
   it('shows a tool-call card with arguments, decision, duration and a collapsed result', async () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1' });
-    act(() =>
-      c.emit({
-        type: 'tool',
-        sessionId: 's1',
-        messageId: 'm1',
-        call: {
-          id: 't1',
-          name: 'read_file',
-          args: { path: 'a.txt' },
-          status: 'done',
-          decision: 'allow',
-          durationMs: 12,
-          result: 'contents of a',
-        },
-      }),
-    );
+    act(() => c.emit({ type: 'tool', sessionId: 's1', messageId: 'm1', call: readFileCall }));
     const card = await screen.findByRole('region', { name: 'Tool call read_file' });
     expect(within(card).getByText('allowed')).toBeTruthy();
     expect(within(card).getByText('12 ms')).toBeTruthy();

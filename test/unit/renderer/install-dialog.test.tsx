@@ -4,47 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { InstallDialog } from '../../../renderer/src/components/InstallDialog';
-import { asks, memoryClient, outcome } from './memory-client';
+import { memoryClient, outcome } from './memory-client';
+import { p0Report as p0, p1Report as p1 } from './samples';
 import { renderWith, WS } from './render';
-
-const p1 = outcome({
-  approvalId: 'ap-1',
-  skill: 'fetcher',
-  level: 'P1' as const,
-  status: 'pending' as const,
-  contentHash: 'abc123def4567890ffff',
-  findings: [
-    {
-      file: 'scripts/run.sh',
-      line: 3,
-      level: 'P1' as const,
-      rule: 'net.curl',
-      family: 'exec',
-      message: 'downloads from the network',
-      excerpt: 'curl https://example.com/x',
-    },
-  ],
-  permissions: asks({ tools: ['bash'], network: true, read: ['**'] }),
-  diff: { lines: ['+ tool bash', '+ network on'], widened: true },
-});
-const p0 = outcome({
-  skill: 'evil',
-  level: 'P0' as const,
-  status: 'refused' as const,
-  contentHash: 'ffff',
-  reason: 'it deletes your home folder',
-  findings: [
-    {
-      file: 'SKILL.md',
-      line: 9,
-      level: 'P0' as const,
-      rule: 'rm.home',
-      family: 'exec',
-      message: 'removes the home folder',
-      excerpt: 'rm -rf ~',
-    },
-  ],
-});
 
 async function audit(source: string) {
   await userEvent.type(screen.getByLabelText('Skill folder or .zip path'), source);
