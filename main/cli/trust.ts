@@ -9,7 +9,7 @@ import { auditCached, trustSkill } from '../core/skills/trust/index.js';
 import { applyBulkTrust, reviewBulkTrust, type BulkTrustReview } from '../core/skills/trust/index.js';
 import { describePermissions } from '../core/policy/index.js';
 import { settleStaged } from '../core/skills/sources/index.js';
-import { dropHeld, heldSourceProblem, toPending } from '../core/skills/trust/index.js';
+import { heldSourceProblem, rejectHeldInstall, toPending } from '../core/skills/trust/index.js';
 import { accessForArgs } from '../core/policy/index.js';
 import { CATEGORIES, describeRule, parseSkillScope, skillScopeKey } from '../core/policy/index.js';
 import type { Effect, NewRule } from '../core/store/index.js';
@@ -335,10 +335,9 @@ const reject: Command = {
     if (!id) throw new CliError('missing ID');
     const store = openStore(ctx);
     try {
-      const row = store.policy.approval(id);
-      if (!store.policy.decideApproval(id, 'rejected')) throw new CliError(`no pending approval ${id}`);
-      // Its held copy goes with it: a fetched clone, an uploaded zip or a draft the window sent.
-      if (row) dropHeld(ctx.paths.dataDir, row.source);
+      // Its held copy goes with it (a fetched clone, an uploaded zip, a draft): the window's Reject, the same call.
+      if (rejectHeldInstall(store, ctx.paths.dataDir, id).status !== 'rejected')
+        throw new CliError(`no pending approval ${id}`);
       if (ctx.json) printJson(ctx.io, { rejected: id });
       else ctx.io.out(`rejected ${id}`);
       return 0;

@@ -18,7 +18,14 @@ import type { CatalogEntry } from '../skills/format/index.js';
 import { saveUpload } from './uploads.js';
 import { withAgentCreated } from '../skills/use/index.js';
 import { settleStaged } from '../skills/sources/index.js';
-import { auditDraft, dropHeld, heldSourceProblem, settleHeld, stageDraft } from '../skills/trust/index.js';
+import {
+  auditDraft,
+  dropHeld,
+  heldSourceProblem,
+  rejectHeldInstall,
+  settleHeld,
+  stageDraft,
+} from '../skills/trust/index.js';
 import { originOf } from './sources.js';
 
 type SkillHandlers = Pick<
@@ -263,14 +270,12 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
     },
 
     'skills.rejectInstall': ({ approvalId }) => {
-      const store = ctx.store();
-      const row = store.policy.approval(approvalId);
-      if (!row) throw new ServiceError('not_found', say('install.noApproval', { id: approvalId }));
-      if (row.status !== 'pending')
-        throw new ServiceError('conflict', say('install.approvalIs', { id: approvalId, status: row.status }));
-      store.policy.decideApproval(approvalId, 'rejected');
-      dropHeld(ctx.paths.dataDir, row.source);
-      return { status: 'rejected' as const, skill: row.skill, approvalId, reason: 'rejected by the user' };
+      // The one reject of the CLI and the window: the approval is decided and its copy (or old draft) removed.
+      const r = rejectHeldInstall(ctx.store(), ctx.paths.dataDir, approvalId);
+      if (r.status === 'missing') throw new ServiceError('not_found', say('install.noApproval', { id: approvalId }));
+      if (r.status === 'decided')
+        throw new ServiceError('conflict', say('install.approvalIs', { id: approvalId, status: r.row.status }));
+      return { status: 'rejected' as const, skill: r.row.skill, approvalId, reason: 'rejected by the user' };
     },
 
     'skills.lint': ({ paths }) => {

@@ -18,6 +18,8 @@ export {
   dropHeld,
   heldSourceProblem,
   holderOf,
+  rejectHeldInstall,
+  type RejectResult,
   settleHeld,
   sweepHeld,
   sweepHeldAtOpen,
