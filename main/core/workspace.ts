@@ -291,6 +291,17 @@ export class KnackWorkspace {
       this.settings.sandbox.mode,
     ).then((w) => {
       this.wallOpen = w;
+      // A project skill Knack installed while a command ran was left out of the catalog until the command ended.
+      w.onSettled(() => {
+        this.catalog.refresh().catch((e: unknown) =>
+          this.options.onDiagnostic?.({
+            severity: 'warning',
+            code: 'catalog.refresh',
+            file: this.workspace,
+            message: `the skills were not read again after a command ended: ${(e as Error).message}`,
+          }),
+        );
+      });
       const s = w.status();
       if (!s.available && s.mode !== 'off')
         this.options.onDiagnostic?.({

@@ -330,6 +330,7 @@ export class Wall {
    */
   private readonly claims = new Map<string, string>();
   private unhear: (() => void) | undefined;
+  private readonly settledListeners = new Set<(paths: string[]) => void>();
   /** Command lines built by the runtime, by what they were built from (template.ts); null: not reusable. */
   private readonly templates = new Map<string, Template | null>();
 
@@ -474,6 +475,15 @@ export class Wall {
    */
   guarded(): string[] {
     return [...this.guards.keys()];
+  }
+
+  /**
+   * Hear when guarded paths that Knack wrote into while programs ran are guarded no more (their sweep has run): what
+   * discovery left out meanwhile as possibly a program's is Knack's own (a project skill installed), to be read now.
+   */
+  onSettled(listener: (paths: string[]) => void): () => void {
+    this.settledListeners.add(listener);
+    return () => void this.settledListeners.delete(listener);
   }
 
   /** Closed with its workspace: whatever its mode, nothing runs for it, inside or outside the sandbox. */
@@ -685,12 +695,17 @@ export class Wall {
               this.claims,
             );
       // Only once what it made is moved aside: a discovery meanwhile still skips it.
+      const settled: string[] = [];
       for (const p of plan.watch) {
         const n = (this.guards.get(p) ?? 1) - 1;
         if (n > 0) this.guards.set(p, n);
         else {
           this.guards.delete(p);
-          for (const c of this.claims.keys()) if (isInside(c, p)) this.claims.delete(c);
+          for (const c of this.claims.keys())
+            if (isInside(c, p)) {
+              this.claims.delete(c);
+              if (!settled.includes(p)) settled.push(p);
+            }
         }
       }
       if (!this.guards.size) {
@@ -698,6 +713,7 @@ export class Wall {
         this.unhear = undefined;
         this.claims.clear();
       }
+      if (settled.length) for (const l of this.settledListeners) l(settled);
       if (hosts.length) SandboxManager.unregisterCommandNetworkLists(id);
       if (counted) SandboxManager.cleanupAfterCommand();
       return swept;

@@ -12,6 +12,8 @@ import { writeTree } from '../../helpers/tmp.js';
 import { cliArgs, run as knack } from '../../helpers/cli.js';
 import { Wall } from '../../../main/core/contain/wall.js';
 import { writeFileAtomic } from '../../../main/core/base/index.js';
+import { openWorkspace } from '../../../main/core/workspace.js';
+import { resolvePaths } from '../../../main/core/config/paths.js';
 
 const { root, home, ws } = wallFolders('knack-own-writes-');
 const data = join(home, 'data');
@@ -134,3 +136,50 @@ test('what the user makes by hand while a command runs is moved aside, and the m
   execSync(mv[0], { cwd: user });
   assert.equal(readFileSync(join(user, '.workbuddy', 'settings.json'), 'utf8'), '{"policy":{}}\n');
 });
+
+test(
+  'in an open workspace, the skill Knack installed during a command is listed once the command ends',
+  { timeout: 120_000 },
+  async () => {
+    const dir = join(root, 'opened');
+    mkdirSync(dir);
+    const opened = await openWorkspace({ paths: resolvePaths({ home, dataDir: data }), workspace: dir, audit: false });
+    try {
+      const w = await opened.wall();
+      assert.equal(w.available, true, w.status().reason);
+      const names = () => opened.catalog.entries().map((e) => e.manifest.name);
+      writeTree(root, { 'src2/neat/SKILL.md': '---\nname: neat\ndescription: Keeps things neat.\n---\nBe neat.\n' });
+      let listed!: Promise<void>;
+      const r = await whileRunning(w, '.workbuddy/skills/neat/SKILL.md', 'true', async () => {
+        const installed = await knack([
+          'skills',
+          'install',
+          join(root, 'src2/neat'),
+          '--scope',
+          'project',
+          '--yes',
+          ...cliArgs({ ws: dir, home, data }),
+        ]);
+        assert.equal(installed.code, 0, installed.out + installed.err);
+        // While the command runs, what is below .workbuddy may be its work: not listed yet.
+        await opened.catalog.refresh();
+        assert.ok(!names().includes('neat'), JSON.stringify(names()));
+        listed = new Promise((done) => opened.catalog.on('change', () => names().includes('neat') && done()));
+      });
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(r.blocked, []);
+      // Nothing on disk changes when the command ends; the wall says the path is settled and the catalog reads it.
+      // Bounded, so a missing refresh fails here rather than hanging the file (the wall's proxy keeps it alive).
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        listed,
+        new Promise((_, fail) => {
+          timer = setTimeout(() => fail(new Error('the catalog was not read again once the command ended')), 30_000);
+        }),
+      ]).finally(() => clearTimeout(timer));
+      assert.ok(names().includes('neat'));
+    } finally {
+      await opened.close();
+    }
+  },
+);
