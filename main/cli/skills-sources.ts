@@ -69,6 +69,7 @@ function resultJson(r: AddResult) {
     skill: r.candidate.name,
     status: r.status,
     reason: 'reason' in r ? r.reason : null,
+    words: 'words' in r && r.words ? r.words : null,
     ...(r.status === 'pending' ? { approvalId: r.approval.id } : {}),
     ...(r.status === 'installed' ? { dest: r.dest } : {}),
     source: r.candidate.record ?? null,
@@ -311,11 +312,13 @@ function printCheck(ctx: CommandContext, c: UpdateCheck): void {
   );
 }
 
+/** One check for --json: the English reason, and beside it the words (code + parameters) the window says. */
 function checkJson(c: UpdateCheck) {
   return {
     name: c.name,
     status: c.status,
     reason: c.reason ?? null,
+    words: c.words ?? null,
     from: c.entry.commit,
     to: c.commit ?? null,
     level: c.candidate?.level ?? null,
