@@ -956,7 +956,11 @@ export const methods = {
    */
   'chat.setModel': m(
     z.object({ sessionId: Id, model: ModelId, provider: Id.optional() }).strict(),
-    z.object({ session: SessionMeta }),
+    z.object({
+      session: SessionMeta,
+      /** The images on the branch on screen that the new model does not read (they go to it as notes naming them). */
+      imagesUnseen: z.number().int().positive().optional(),
+    }),
   ),
   'chat.stop': m(z.object({ sessionId: Id }).strict(), z.object({ stopped: z.boolean() })),
   /**

@@ -624,7 +624,16 @@ export class ChatBinding {
         this.switchModel(l.chat, model, provider);
         const session = this.meta(l.chat);
         this.ctx.events.emit('session.updated', { session });
-        return { session };
+        // Images sent earlier that this model does not read: the window says so (they go to it as notes).
+        const imagesUnseen = l.chat.provider?.vision
+          ? 0
+          : l.chat
+              .messages()
+              .reduce(
+                (n, m) => n + (m.role === 'user' ? (m.attachments ?? []).filter((f) => f.kind === 'image').length : 0),
+                0,
+              );
+        return imagesUnseen ? { session, imagesUnseen } : { session };
       },
       'sessions.list': () => {
         try {

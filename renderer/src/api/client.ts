@@ -36,8 +36,11 @@ export interface KnackClient extends Pick<ContractClient, 'call' | 'on'> {
   switchVersion?(sessionId: string, turn: number, which: 'message' | 'answer', index: number): Promise<ChatMessage[]>;
   /** The models the chat header's picker offers; `current` is the conversation's when one is given. */
   listModels?(sessionId?: string): Promise<ModelChoices>;
-  /** Answer the conversation with another model (of another configured provider when it names one) from its next turn. */
-  setModel?(sessionId: string, pick: ModelPick): Promise<void>;
+  /**
+   * Answer the conversation with another model (of another configured provider when it names one) from its next turn;
+   * `imagesUnseen`: the images of the conversation that model does not read.
+   */
+  setModel?(sessionId: string, pick: ModelPick): Promise<{ imagesUnseen?: number }>;
   stop(sessionId: string): Promise<void>;
   /** Take up the conversation's last answer again (it ended interrupted, failed or timed out): a new answer streams. */
   retry?(sessionId: string): Promise<{ messageId: string }>;

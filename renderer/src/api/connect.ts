@@ -155,7 +155,8 @@ export function adapt(k: ContractClient, mode: 'electron' | 'serve', nativeDialo
       return k.call('chat.models', sessionId ? { sessionId } : {});
     },
     async setModel(sessionId, { model, provider }) {
-      await k.call('chat.setModel', { sessionId, model, ...(provider ? { provider } : {}) });
+      const r = await k.call('chat.setModel', { sessionId, model, ...(provider ? { provider } : {}) });
+      return r.imagesUnseen ? { imagesUnseen: r.imagesUnseen } : {};
     },
     async stop(sessionId) {
       await k.call('chat.stop', { sessionId });

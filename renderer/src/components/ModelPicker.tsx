@@ -4,6 +4,7 @@
 // picked goes with its first message. Not while an answer streams. A providers.json edited by hand shows at once.
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import i18n from 'i18next';
 import { errorText, useClient } from '../api/context';
 import type { ModelChoices } from '../../../preload/contract';
 import type { ModelPick } from '../api/client';
@@ -76,7 +77,13 @@ export function ModelPicker() {
     try {
       // Always with its provider: left out, the engine keeps the conversation's provider now, which an earlier switch
       // may have changed since the list was fetched (back to the first provider's model would stay on the other).
-      await client.setModel(sessionId, { model, provider });
+      const { imagesUnseen } = await client.setModel(sessionId, { model, provider });
+      // Said, not silent: the images sent earlier go to this model only as notes naming them.
+      if (imagesUnseen)
+        useView.getState().notify({
+          kind: 'info',
+          text: () => i18n.t('modelPick.imagesUnseen', { count: imagesUnseen, model }),
+        });
     } catch (e) {
       setCurrent(before);
       setError(errorText(e));

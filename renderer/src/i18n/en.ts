@@ -399,6 +399,10 @@ export const en = {
     presetList: 'The provider did not list its models ({{error}}): these are the ones Knack knows for it.',
     groupInUse: '{{provider}} (in use)',
     inUse: '{{model}} (in use)',
+    imagesUnseen_one:
+      '{{model}} does not read images: the image sent earlier in this conversation goes to it only as a note with its name.',
+    imagesUnseen_other:
+      '{{model}} does not read images: the {{count}} images sent earlier in this conversation go to it only as notes with their names.',
   },
   spend: {
     label: 'Used so far in this conversation',

@@ -392,6 +392,8 @@ export const zh: Strings = {
     presetList: '服务商没有列出它的模型（{{error}}）：这些是 Knack 已知的模型。',
     groupInUse: '{{provider}}（使用中）',
     inUse: '{{model}}（使用中）',
+    imagesUnseen_one: '{{model}} 不读图片：这段对话之前发送的图片只会以注明文件名的说明发给它。',
+    imagesUnseen_other: '{{model}} 不读图片：这段对话之前发送的 {{count}} 张图片只会以注明文件名的说明发给它。',
   },
   spend: {
     label: '本次对话目前的用量',

@@ -538,6 +538,7 @@ export function memoryClient(
     },
     async setModel(_s, { model, provider }) {
       c.modelChoices = { ...c.modelChoices, current: model, provider: provider ?? c.modelChoices.provider };
+      return {};
     },
     async stop() {},
     async retry() {

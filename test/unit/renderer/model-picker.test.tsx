@@ -3,8 +3,9 @@
 // another provider's model with its provider; in a new conversation the model picked goes with the first message; no
 // switching while an answer streams; providers.json edited by hand shows at once; in English and Chinese.
 import { describe, expect, it } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { App } from '../../../renderer/src/App';
 import { Chat } from '../../../renderer/src/components/Chat';
 import { useModelChoice } from '../../../renderer/src/state/model-choice';
 import { folder, memoryClient } from './memory-client';
@@ -60,6 +61,23 @@ describe('ModelPicker', () => {
       ]),
     );
     expect(shown(select)).toBe('fake-model-large（使用中）');
+  });
+
+  it('a switch to a model that reads no images says the images sent earlier go to it as notes, in Chinese too', async () => {
+    for (const [lang, words] of [
+      ['en', 'fake-model-large does not read images: the 2 images sent earlier'],
+      ['zh', 'fake-model-large 不读图片：这段对话之前发送的 2 张图片'],
+    ] as const) {
+      cleanup();
+      const c = memoryClient();
+      c.setModel = async () => ({ imagesUnseen: 2 });
+      renderWith(<App />, c, { workspace: WS, sessionId: 's1' }, lang);
+      const select = (await screen.findByRole('combobox', {
+        name: lang === 'en' ? 'Model' : '模型',
+      })) as HTMLSelectElement;
+      await userEvent.selectOptions(select, 'fake-model-large');
+      expect(await screen.findByText(new RegExp(words))).toBeTruthy();
+    }
   });
 
   it('a refused switch goes back to the model in use and says why', async () => {

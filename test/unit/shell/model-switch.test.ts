@@ -178,3 +178,21 @@ test('an OpenAI-compatible server’s model list is read with the SDK', async (t
   );
   assert.deepEqual(ids, ['gpt-fake', 'gpt-fake-mini']);
 });
+
+test('a switch to a model that reads no images says how many images of the conversation it will not see', async (t) => {
+  const s = await serviceEnv(t);
+  const dot = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+  s.server.script({ text: 'A red dot.' });
+  const ended = s.next('chat.turnEnd');
+  const { sessionId } = await s.call('chat.send', {
+    text: 'what is this?',
+    model: 'claude-fake-vision',
+    attachments: [{ kind: 'image', name: 'dot.png', mime: 'image/png', size: 70, data: dot }],
+  });
+  await ended;
+  assert.equal(s.server.requests.at(-1)!.images.length, 1);
+  const blind = await s.call('chat.setModel', { sessionId, model: 'fake-model' });
+  assert.equal(blind.imagesUnseen, 1, 'fake-model reads no images: the one sent goes to it as a note');
+  const seeing = await s.call('chat.setModel', { sessionId, model: 'claude-fake-vision' });
+  assert.equal(seeing.imagesUnseen, undefined, 'a model that reads images sees them all');
+});
