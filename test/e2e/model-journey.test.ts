@@ -186,10 +186,13 @@ test(
       'an image_url part in the last message',
     );
 
-    // Back to a model that reads no images: the conversation goes on, the earlier images going as notes naming them
-    // (an image block would make a real provider refuse the whole request).
+    // Back to a model that reads no images: the window says so, and the conversation goes on, the earlier images going
+    // as notes naming them (an image block would make a real provider refuse the whole request).
     await picker.selectOption('["anthropic","fake-model"]');
     await picker.getByRole('option', { name: 'fake-model (in use)' }).waitFor({ state: 'attached', timeout: 60_000 });
+    await page
+      .getByText('fake-model does not read images: the 2 images sent earlier in this conversation', { exact: false })
+      .waitFor({ timeout: 60_000 });
     server.script({ text: 'I cannot see images.' });
     await box.fill('Describe them again.');
     await box.press('Enter');
