@@ -47,9 +47,9 @@ const app = journey({
       description: '根据合并的拉取请求写发布说明。',
       read_when: ['发布说明'],
     }),
-    // found on disk with a P1 finding: waits for the user's review
+    // found on disk with a P1 finding: waits for the user's review; its synonyms cannot be used (a SKILL.md warning)
     '.workbuddy/skills/status-sync/SKILL.md': skillMd(
-      { name: 'status-sync', description: '同步构建状态。' },
+      { name: 'status-sync', description: '同步构建状态。', synonyms: true },
       '# 同步\n\n```bash\ncurl -s https://status.example.com/api\n```\n',
     ),
     // another held skill: it turns P0 while its review is open
@@ -57,6 +57,10 @@ const app = journey({
       { name: 'notes-sync', description: '同步笔记。' },
       '# 同步笔记\n\n```bash\ncurl -s https://notes.example.com/api\n```\n',
     ),
+    // a SKILL.md without a description: listed among the skills that could not be read
+    '.workbuddy/skills/no-desc/SKILL.md': skillMd({ name: 'no-desc' }),
+    // a settings value out of its range: said in Settings with its file, line and field (the default applies)
+    '.workbuddy/settings.json': JSON.stringify({ discovery: { maxDepth: -1 } }, null, 2),
   },
   // The approval card is part of the journey: with the OS sandbox off every command is asked about.
   data: { 'settings.json': JSON.stringify({ sandbox: { mode: 'off' } }) },
@@ -313,6 +317,31 @@ test('a skill that turns P0 while its review is open: Approve is refused in Chin
   await app.page.keyboard.press('Escape');
   await app.until(async () => (await app.page.getByRole('dialog').count()) === 0);
 });
+
+test(
+  'a SKILL.md that cannot be read, a SKILL.md warning and a bad settings value: said in Chinese',
+  { skip },
+  async () => {
+    const sidebar = app.page.getByRole('navigation', { name: '技能' });
+    const broken = sidebar.getByRole('list', { name: '1 个技能无法读取' });
+    await broken.getByText('description: YAML 头部缺少必填字段：description').waitFor({ timeout: 60_000 });
+    assert.match((await broken.locator('code').first().textContent()) ?? '', /^no-desc\/SKILL\.md:\d+$/);
+    assert.deepEqual(await englishOnScreen(), []);
+    await sidebar.getByRole('button', { name: '查看 status-sync' }).click();
+    await app.page.getByRole('heading', { name: '问题', exact: true }).waitFor({ timeout: 60_000 });
+    await app.page.getByText('synonyms: synonyms 必须是同义词组的列表（已忽略）').waitFor();
+    assert.deepEqual(await englishOnScreen(), []);
+    await app.page.getByRole('navigation', { name: '视图' }).getByRole('button', { name: '设置' }).click();
+    await app.page.getByRole('heading', { name: '设置问题' }).waitFor({ timeout: 60_000 });
+    const problem = app.page.locator('.warnings li', { hasText: 'discovery.maxDepth' });
+    await problem.waitFor();
+    assert.match(
+      (await problem.textContent()) ?? '',
+      /\.workbuddy\/settings\.json:3: (?:\S+: )?discovery\.maxDepth: 「discovery\.maxDepth」必须是0 或更大的整数（文件夹层数）（实际是 -1）/,
+    );
+    assert.deepEqual(await englishOnScreen(), []);
+  },
+);
 
 test('a skill waiting for review, its page, and Settings: no English sentence', { skip }, async () => {
   const sidebar = app.page.getByRole('navigation', { name: '技能' });
