@@ -31,7 +31,14 @@ function fromViolation(line: string): Blocked | undefined {
  * Everything blocked for one command: the runtime's violation lines, writes the command saw refused ("Read-only file
  * system"), reads of the denied secrets it named, and a proxy refusal its stderr reports. Deduplicated, capped.
  */
-export function blockedOf(input: { violations: string[]; stderr: string; cwd: string; denyRead: string[] }): Blocked[] {
+export function blockedOf(input: {
+  violations: string[];
+  stderr: string;
+  cwd: string;
+  denyRead: string[];
+  /** The protected paths read-only to the command (bound over themselves: replacing one fails with EBUSY). */
+  protect?: string[];
+}): Blocked[] {
   const out: Blocked[] = [];
   const seen = new Set<string>();
   const add = (b: Blocked | undefined): void => {
@@ -44,6 +51,27 @@ export function blockedOf(input: { violations: string[]; stderr: string; cwd: st
   for (const m of input.stderr.matchAll(/([^\s'‘’"`:]+)['’"`]?: Read-only file system/g)) {
     const p = isAbsolute(m[1]!) ? m[1]! : resolve(input.cwd, m[1]!);
     add({ kind: 'write', target: p, message: `write: ${p} is outside what this command may write` });
+  }
+  // A protected path is mounted read-only over itself, so a program that replaces it (git's config.lock renamed over
+  // .git/config, mv, rm) is told `Device or resource busy`. Each path of such a line that is a protected one (or in
+  // one) is named; a relative one printed from another folder (`git -C sub config` says `.git/config`) is named by
+  // the one protected path it can be, or as printed when it can be several.
+  for (const line of input.stderr.split('\n').filter((l) => l.includes('Device or resource busy'))) {
+    // Words that name a path: with a slash, or a dot name (`could not write config file` holds none).
+    for (const [text] of line.matchAll(/[^\s'‘’"`:]*(?:\/|(?<![^\s'‘’"`:])\.)[^\s'‘’"`:]*/g)) {
+      const at = isAbsolute(text) ? text : resolve(input.cwd, text);
+      const tail = `/${text.replace(/^\.\//, '').replace(/\/+$/, '')}`;
+      const can = (input.protect ?? []).filter(
+        (r) => isInside(at, r) || (!isAbsolute(text) && (r.endsWith(tail) || r.includes(`${tail}/`))),
+      );
+      if (!can.length) continue;
+      const target = can.length === 1 ? can[0]! : text;
+      add({
+        kind: 'write',
+        target,
+        message: `write: ${target} is protected (it can run programs or change Knack or git): it is read-only to commands`,
+      });
+    }
   }
   for (const root of input.denyRead) {
     if (input.stderr.includes(root))

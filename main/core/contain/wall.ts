@@ -584,6 +584,8 @@ export class Wall {
     env: NodeJS.ProcessEnv;
     release(): Blocked[];
     mayWrite(path: string): boolean;
+    /** The protected paths that existed when it started: read-only to it. */
+    denied: string[];
   }> {
     const { SandboxManager } = await loadRuntime();
     // 144 random bits: the proxy binds a connection to this command's host list by it (see registerCommandNetworkLists).
@@ -724,7 +726,7 @@ export class Wall {
     // server's) and SHLVL is unset (an environment without Knack's own): what that prints corrupts the program's output.
     const [shell, flag, ...rest] = wrapped.argv;
     const argv = flag === '-c' ? [shell!, '--norc', flag, ...rest] : wrapped.argv;
-    return { id, argv, env: wrapped.env, release, mayWrite };
+    return { id, argv, env: wrapped.env, release, mayWrite, denied: plan.deny };
   }
 
   /**
@@ -771,7 +773,7 @@ export class Wall {
     own = false,
   ): Promise<ContainedProcess> {
     const { SandboxManager } = await loadRuntime();
-    const { id, argv, env, release, mayWrite } = await this.wrap(command, {
+    const { id, argv, env, release, mayWrite, denied } = await this.wrap(command, {
       cwd: opts.cwd,
       hosts: opts.hosts ?? [],
       readOnly,
@@ -805,7 +807,10 @@ export class Wall {
             return !w || !mayWrite(w[1]!.replace(/\/+$/, '') || '/');
           });
         const moved = release();
-        return [...blockedOf({ violations: lines, stderr, cwd: opts.cwd, denyRead: this.denyRead }), ...moved];
+        return [
+          ...blockedOf({ violations: lines, stderr, cwd: opts.cwd, denyRead: this.denyRead, protect: denied }),
+          ...moved,
+        ];
       },
     };
   }

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
 import { git } from '../../helpers/git-repos.js';
 import { cliArgs, run } from '../../helpers/cli.js';
+import { blockedOf } from '../../../main/core/contain/blocked.js';
 
 const root = tempDir('knack-nested-git-');
 const home = join(root, 'home');
@@ -20,14 +21,14 @@ const hook = `#!/bin/sh\\ntouch ${canary}-$(basename $0)\\n`;
 
 async function bash(
   command: string,
-): Promise<{ ok: boolean; out: string; blocked: { target: string; message: string }[] }> {
+): Promise<{ ok: boolean; out: string; blocked: { kind: string; target: string; message: string }[] }> {
   const r = await run(['tools', 'call', 'bash', '--args', JSON.stringify({ command }), '--json', ...common]);
   // The wall itself holds: a command refused because the sandbox is down proves nothing here.
   assert.doesNotMatch(r.out + r.err, /sandbox unavailable|sandbox is unavailable/, r.out + r.err);
   const res = JSON.parse(r.out) as {
     ok: boolean;
     content?: { exitCode: number };
-    error?: { details?: { blocked?: { target: string; message: string }[] } };
+    error?: { details?: { blocked?: { kind: string; target: string; message: string }[] } };
   };
   // ok: the command ended with 0, and nothing was blocked or moved aside.
   return { ok: res.ok && res.content?.exitCode === 0, out: r.out + r.err, blocked: res.error?.details?.blocked ?? [] };
@@ -81,6 +82,13 @@ for (const [where, command, file] of refused) {
     const r = await bash(command);
     assert.equal(r.ok, false, r.out);
     if (file) assert.equal(existsSync(join(ws, file)), false, r.out);
+    // Said as what the wall blocked, not only as the program's failure: a hook read-only, a config busy.
+    assert.ok(
+      r.blocked.some((b) =>
+        file ? b.kind === 'write' && b.target === join(ws, file) : b.kind === 'write' && /is protected/.test(b.message),
+      ),
+      r.out,
+    );
     assert.doesNotMatch(git(join(ws, 'sub', 'repo'), 'config', '--list', '--local'), /fsmonitor/);
     assert.doesNotMatch(git(join(ws, 'lib'), 'config', '--list', '--local'), /hookspath/i);
   });
@@ -141,4 +149,18 @@ test("afterwards the user's git on the host runs nothing a command planted", () 
   for (const dir of ['sub/repo', 'sub/nohooks', 'lib', 'fresh', 'other', 'planted', 'cloned', '.'])
     if (existsSync(join(ws, dir))) hostGit(join(ws, dir));
   assert.deepEqual(planted(), []);
+});
+
+test('a write refused as busy names the protected path, or the words printed when several fit', () => {
+  const protect = ['/w/.git/config', '/w/sub/.git/config', '/w/.git/modules/lib/config', '/w/.workbuddy'];
+  const of = (stderr: string) =>
+    blockedOf({ violations: [], stderr, cwd: '/w', denyRead: [], protect }).map((b) => b.target);
+  assert.deepEqual(of('error: could not write config file .git/config: Device or resource busy'), ['.git/config']);
+  assert.deepEqual(of('error: could not write config file /w/.git/modules/lib/config: Device or resource busy'), [
+    '/w/.git/modules/lib/config',
+  ]);
+  assert.deepEqual(of("mv: cannot move '.workbuddy' to 'kept': Device or resource busy"), ['/w/.workbuddy']);
+  // Not a path, and a busy path that is no protected one: nothing.
+  assert.deepEqual(of('error: could not write config file config: Device or resource busy'), []);
+  assert.deepEqual(of("umount: '/mnt/x': Device or resource busy"), []);
 });
