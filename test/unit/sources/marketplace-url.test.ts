@@ -13,6 +13,7 @@ import { parseSource } from '../../../main/core/skills/sources/spec.js';
 import { openSource } from '../../../main/core/skills/sources/open.js';
 import { fetchJsonText } from '../../../main/core/skills/sources/fetch.js';
 import type { GitWall } from '../../../main/core/skills/sources/git.js';
+import { english, type Said } from '../../../preload/words.js';
 
 const root = tempDir('knack-market-url-');
 const home = join(root, 'home');
@@ -91,7 +92,7 @@ after(async () => {
   server.close();
 });
 
-/** Open `path` of the server as a source, through the wall; the one line it fails with. */
+/** Open `path` of the server as a source, through the wall; the one line it fails with (its words say the same). */
 async function failure(path: string, limits?: { timeoutMs: number }): Promise<string> {
   const url = `${base}${path}`;
   try {
@@ -99,6 +100,9 @@ async function failure(path: string, limits?: { timeoutMs: number }): Promise<st
     o.dispose();
   } catch (e) {
     assert.deepEqual(leftovers(), [], `${path} left a temporary folder`);
+    const words = (e as { words?: Said }).words;
+    assert.ok(words, `${path}: no words for the window`);
+    assert.equal(english(words), (e as Error).message);
     return (e as Error).message;
   }
   assert.fail(`${path} opened`);
@@ -152,6 +156,8 @@ test('a redirect is not followed, a missing file says so, a closed port is a net
   const closed = 'http://127.0.0.1:9/market.json';
   await assert.rejects(openSource(parseSource(closed, ws), { wall: watched }), (e: Error) => {
     assert.match(e.message, /^http:\/\/127\.0\.0\.1:9\/market\.json: network error \(.+\)$/);
+    // The terminal keeps curl's line; the window says the host could not be reached.
+    assert.deepEqual((e as { words?: Said }).words, { code: 'source.unreachable', params: { source: closed } });
     return true;
   });
 });

@@ -268,18 +268,28 @@ export async function fetchJsonText(url: string, opts: JsonFetchOptions = {}): P
     .map((l) => l.replace(/^curl: \(\d+\)\s*/, ''))
     .join('; ');
   if (r.stopped === 'timeout' || r.code === 28)
-    throw new SourceError(`${url}: timed out after ${Math.round(timeoutMs / 1000)} s`);
+    throw new SourceError(say('source.timeout', { source: url, seconds: Math.round(timeoutMs / 1000) }));
   if (r.stopped === 'size' || r.code === 63)
-    throw new SourceError(`${url}: larger than ${sizeText(maxBytes)} (the limit)`);
+    throw new SourceError(say('source.fileTooLarge', { source: url, limit: sizeText(maxBytes) }));
   if (r.code === 127 || /cannot start curl: .*ENOENT|curl: (command )?not found/i.test(r.stderr))
-    throw new SourceError(`${url}: curl is needed to fetch a marketplace.json over HTTP(S) and was not found`);
+    throw new SourceError(say('source.noCurl', { source: url }));
   if (r.code === 0 && status >= 200 && status < 300) return r.stdout;
   // Inside the wall the server is reached through the sandbox's proxy: a host that does not answer is its 502/504.
   if ((r.code === 22 || r.code === 0) && status >= 300 && ![502, 504].includes(status))
     throw new SourceError(
-      `${url}: HTTP ${status}${status === 404 ? ' (no such file)' : status < 400 ? ' (redirects are not followed)' : ''}`,
+      say(status === 404 ? 'source.http404' : status < 400 ? 'source.httpRedirect' : 'source.http', {
+        source: url,
+        status,
+      }),
     );
+  // The terminal keeps curl's own line; the window says the host could not be reached.
   if (status === 502 || status === 504)
-    throw new SourceError(`${url}: network error (HTTP ${status}: the host did not answer)`);
-  throw new SourceError(`${url}: network error (${said || `curl exited with ${r.code}`})`);
+    throw new SourceError(
+      `${url}: network error (HTTP ${status}: the host did not answer)`,
+      say('source.unreachable', { source: url }),
+    );
+  throw new SourceError(
+    `${url}: network error (${said || `curl exited with ${r.code}`})`,
+    say('source.unreachable', { source: url }),
+  );
 }

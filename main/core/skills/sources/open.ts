@@ -166,11 +166,10 @@ export function candidateAt(dir: string, record: SourceRecord | undefined, plugi
  */
 export function readTreeFile(root: string, rel: string, shown: string, max = JSON_LIMITS.maxBytes): string {
   const real = realpathSync(join(root, ...rel.split('/')));
-  if (!isInside(real, realpathSync(root)))
-    throw new SourceError(`${shown}: a symlink that leads out of the repository (not read)`);
+  if (!isInside(real, realpathSync(root))) throw new SourceError(say('source.treeLink', { source: shown }));
   const st = statSync(real);
-  if (!st.isFile()) throw new SourceError(`${shown}: not a file`);
-  if (st.size > max) throw new SourceError(`${shown}: larger than ${sizeText(max)} (the limit)`);
+  if (!st.isFile()) throw new SourceError(say('source.notFile', { source: shown }));
+  if (st.size > max) throw new SourceError(say('source.fileTooLarge', { source: shown, limit: sizeText(max) }));
   return readFileSync(real, 'utf8');
 }
 
@@ -192,7 +191,7 @@ function pluginSkills(repo: string, root: string, plugin: MarketplacePlugin, dis
     return plugin.skills.map((s) => {
       const dir = inside(root, s, display, `plugin ${plugin.name}`);
       if (!hasSkillMd(dir))
-        throw new SourceError(`${display}: plugin ${plugin.name} lists "${s}", which holds no SKILL.md`);
+        throw new SourceError(say('source.pluginNoSkill', { source: display, plugin: plugin.name, path: s }));
       return dir;
     });
   }
