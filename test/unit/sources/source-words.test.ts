@@ -9,7 +9,8 @@ import { wordsZh } from '../../../renderer/src/i18n/words-zh.js';
 import { SourceError } from '../../../main/core/skills/sources/spec.js';
 import { parseMarketplace } from '../../../main/core/skills/sources/marketplace.js';
 import { readLock } from '../../../main/core/skills/sources/lock.js';
-import { tempDir } from '../../helpers/tmp.js';
+import { skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
+import { marketplaceEntries } from '../../../main/core/skills/sources/marketplaces.js';
 
 /** The words in Chinese; `blank`: each plain parameter shown as `·` (names, paths and values are not sentences). */
 function chinese(s: Said, blank = false): string {
@@ -104,4 +105,19 @@ test('every way a skills.lock.json is refused names file:line and field, in word
   assert.match(refusal(() => readLock(file)).zh, /skills\.lock\.json:1：不是有效的 JSON/);
   writeFileSync(file, '');
   assert.match(refusal(() => readLock(file)).message, /skills\.lock\.json:1: not valid JSON \(ValueExpected\)$/);
+});
+
+test('a folder offered as a marketplace that holds none is refused in words', async () => {
+  const root = tempDir();
+  const folder = join(root, 'plain');
+  writeTree(folder, { 'SKILL.md': skillMd({ name: 'plain', description: 'Plain.' }) });
+  await assert.rejects(marketplaceEntries(folder, { dataDir: join(root, 'data'), cwd: root }), (e: unknown) => {
+    assert.ok(e instanceof SourceError);
+    assert.deepEqual(e.words, {
+      code: 'source.noMarketplace',
+      params: { source: folder, file: '.claude-plugin/marketplace.json' },
+    });
+    assert.equal(e.message, `${folder}: holds no .claude-plugin/marketplace.json`);
+    return true;
+  });
 });

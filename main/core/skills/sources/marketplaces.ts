@@ -5,12 +5,13 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { applyEdits, modify, parse, type ParseError } from 'jsonc-parser';
-import { writeFileAtomic } from '../../base/index.js';
+import { say, writeFileAtomic } from '../../base/index.js';
 import { userSettingsPath, workspaceSettingsPath } from '../../config/index.js';
 import { RankedIndex } from '../../search/index.js';
 import { crossLanguageExpander } from '../../search/index.js';
 import { openSource, type OpenOptions } from './open.js';
 import { parseSource, SourceError } from './spec.js';
+import { MARKETPLACE_FILE } from './marketplace.js';
 
 export interface ConfiguredMarketplace {
   source: string;
@@ -124,7 +125,7 @@ export async function marketplaceEntries(
   const opened = await openSource(parseSource(source, opts.cwd), opts);
   try {
     if (opened.kind !== 'marketplace' || !opened.marketplace)
-      throw new SourceError(`${source}: holds no .claude-plugin/marketplace.json`);
+      throw new SourceError(say('source.noMarketplace', { source, file: MARKETPLACE_FILE }));
     const m = opened.marketplace;
     const entries: MarketEntry[] = [];
     for (const p of m.plugins) {

@@ -124,11 +124,11 @@ interface Target {
 async function readMarketplaceAgain(source: string, fetches: Fetches, cwd: string): Promise<Marketplace> {
   const spec = parseSource(source, cwd);
   if (spec.kind === 'json') return parseMarketplace(await fetchJsonText(spec.url, jsonOptions(fetches.opts)), spec.url);
-  if (spec.kind !== 'git') throw new SourceError(`${source}: not a marketplace (a git repository or a .json URL)`);
+  if (spec.kind !== 'git') throw new SourceError(say('source.notMarketplace', { source }));
   const repo = await fetches.get(spec.url, spec.ref ? { ref: spec.ref } : {}, source);
   const rel = [spec.path, MARKETPLACE_FILE].filter(Boolean).join('/');
   if (!existsSync(join(repo.dir, ...rel.split('/'))))
-    throw new SourceError(`${source}: holds no ${MARKETPLACE_FILE} any more`);
+    throw new SourceError(say('source.noMarketplaceNow', { source, file: MARKETPLACE_FILE }));
   const shown = `${source}:${rel}`;
   return parseMarketplace(readTreeFile(repo.dir, rel, shown), shown);
 }
