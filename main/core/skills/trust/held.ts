@@ -2,7 +2,7 @@
 // <data>/fetched/<x>/ (a skill fetched from a source) and <data>/uploads/<x>/ (a zip or a draft the window sent).
 // One place knows them: a held install keeps exactly one, deciding it removes it, at open those no approval waits
 // for are removed, and none is ever the source of another install (heldSourceProblem).
-import { existsSync, lstatSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { isInside, realPathOf, say, type Diagnostic, type Said } from '../../base/index.js';
 import type { ApprovalRow, Store } from '../../store/index.js';
@@ -57,40 +57,19 @@ export function dropHeld(dataDir: string, source: string): void {
   if (holder) rmSync(holder, { recursive: true, force: true });
 }
 
-/**
- * The draft folder `<data>/drafts/draft-<x>` an approval points into (`draft-<x>/<name>`, as `/save-skill` staged
- * drafts before they became held copies): a real folder there, not a link, so removing it removes only Knack's draft.
- */
-function draftHolderOf(dataDir: string, source: string): string | undefined {
-  const root = join(dataDir, 'drafts');
-  const rel = relative(root, source);
-  if (!rel || rel.startsWith('..') || isAbsolute(rel)) return undefined;
-  const parts = rel.split(sep);
-  if (parts.length > 2 || !parts[0]!.startsWith('draft-')) return undefined;
-  const holder = join(root, parts[0]!);
-  try {
-    if (!lstatSync(holder).isDirectory()) return undefined;
-    return realpathSync(holder) === join(realpathSync(dataDir), 'drafts', parts[0]!) ? holder : undefined;
-  } catch {
-    return undefined; // gone already
-  }
-}
-
 export type RejectResult =
   { status: 'rejected'; row: ApprovalRow } | { status: 'missing' } | { status: 'decided'; row: ApprovalRow };
 
 /**
- * Reject a pending install (`knack skills reject`, the window's Reject): the approval is decided and what it held goes
- * with it — its held copy, or the draft folder in <data>/drafts an approval recorded before drafts were held copies
- * points to. A folder of the user's own is never removed.
+ * Reject a pending install (`knack skills reject`, the window's Reject): the approval is decided and its held copy goes
+ * with it. A kept draft in <data>/drafts is never removed: it may hold the user's edits, and an approval pointing there
+ * cannot tell an old `/save-skill` staging from a draft the user installed by hand.
  */
 export function rejectHeldInstall(store: Store, dataDir: string, id: string): RejectResult {
   const row = store.policy.approval(id);
   if (!row) return { status: 'missing' };
   if (!store.policy.decideApproval(id, 'rejected')) return { status: 'decided', row: store.policy.approval(id) ?? row };
   dropHeld(dataDir, row.source);
-  const draft = draftHolderOf(dataDir, row.source);
-  if (draft) rmSync(draft, { recursive: true, force: true });
   return { status: 'rejected', row };
 }
 
