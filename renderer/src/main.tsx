@@ -2,7 +2,7 @@
 // sets up i18n and renders the app. Never imports Node.
 import { createRoot } from 'react-dom/client';
 import { ClientProvider } from './api/context';
-import { connect } from './api/connect';
+import { connect } from './api/client';
 import { App } from './App';
 import { warmHighlighter } from './components/Markdown';
 import { initI18n } from './i18n';

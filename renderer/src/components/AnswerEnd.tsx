@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
-import type { ChatMessage } from '../api/types';
+import type { ChatMessage } from '../state/transcript';
 import { useView } from '../state/store';
 
 export function AnswerEnd({ m }: { m: ChatMessage }) {
@@ -16,11 +16,12 @@ export function AnswerEnd({ m }: { m: ChatMessage }) {
   async function retry() {
     const view = useView.getState();
     const sessionId = view.sessionId;
-    if (!sessionId || !client.retry || view.streaming) return;
+    if (!sessionId || view.streaming) return;
     setFailed(undefined);
     view.retrying(m.id);
     try {
-      await client.retry(sessionId);
+      const r = await client.call('chat.retry', { sessionId });
+      useView.getState().began(r.sessionId, r.turnId);
     } catch (err) {
       // Not retried: the answer offers Retry again, and says why.
       useView.setState((s) => ({
@@ -42,7 +43,7 @@ export function AnswerEnd({ m }: { m: ChatMessage }) {
       )}
       {(m.retry || end === 'no_model') && (
         <p className="answer-end-actions">
-          {m.retry && client.retry && (
+          {m.retry && (
             <button type="button" className="small" onClick={() => void retry()}>
               {t('chat.retry')}
             </button>

@@ -6,7 +6,7 @@
 import { Fragment, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
-import type { ApprovalRequest, Decision } from '../api/types';
+import type { ChatApproval, Decision } from '../state/transcript';
 import { useView } from '../state/store';
 // The one control/bidi escaping helper (pure, no Node): nothing in a path or command can reorder what is read.
 import { displaySafe, displaySafeLines } from '../../../preload/contract';
@@ -15,7 +15,7 @@ import { useSay } from '../i18n/say';
 import { ErrorLine } from './DialogFooter';
 
 /** The gate's decision on the card: the rule that asked and its scope, the acting skill's identity, the paths checked. */
-function GateDecision({ d }: { d: NonNullable<ApprovalRequest['decision']> }) {
+function GateDecision({ d }: { d: NonNullable<ChatApproval['decision']> }) {
   const { t } = useTranslation();
   const say = useSay();
   // [label, value, said]: a rule and its scope are words in the window's language; the rest is names and paths.
@@ -49,10 +49,10 @@ function GateDecision({ d }: { d: NonNullable<ApprovalRequest['decision']> }) {
 }
 
 /** The command (or the one thing the call touches) once, as a highlighted block (a fence longer than any in it). */
-function CallBlock({ request }: { request: ApprovalRequest }) {
+function CallBlock({ request }: { request: ChatApproval }) {
   const args = (request.args ?? {}) as Record<string, unknown>;
   const command = typeof args.command === 'string' ? args.command : undefined;
-  const text = displaySafeLines(command ?? request.summary ?? request.tool);
+  const text = displaySafeLines(command ?? request.summary);
   const fence = '`'.repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
   return (
     <div className="approval-command">
@@ -61,7 +61,7 @@ function CallBlock({ request }: { request: ApprovalRequest }) {
   );
 }
 
-export function ApprovalCard({ request, answered }: { request: ApprovalRequest; answered?: Decision }) {
+export function ApprovalCard({ request, answered }: { request: ChatApproval; answered?: Decision }) {
   const { t } = useTranslation();
   const say = useSay();
   const client = useClient();
@@ -72,21 +72,24 @@ export function ApprovalCard({ request, answered }: { request: ApprovalRequest; 
   const [error, setError] = useState<string>();
   // One rule per program of a pipeline or list (`git log | head`): each its own item, shown on one line (a newline
   // inside one, from a quoted word of the command, is escaped: it cannot make one rule look like two).
-  const rules = request.rules ?? [];
-  const [ticked, setTicked] = useState<boolean[]>(() => rules.map((_, i) => !request.widens?.[i]));
+  const rules = request.alwaysPreview;
+  // Words for the rules only when there is one for each.
+  const ruleWords = request.alwaysWords?.length === rules.length ? request.alwaysWords : undefined;
+  const widens = request.alwaysWidens;
+  const [ticked, setTicked] = useState<boolean[]>(() => rules.map((_, i) => !widens?.[i]));
   const kept = ticked.flatMap((on, i) => (on ? [i] : []));
 
   async function answer(d: Decision) {
     if (!sessionId) return;
     try {
-      await client.answerApproval(
+      await client.call('chat.answer', {
         sessionId,
-        request.id,
-        d,
-        d === 'deny' && reason.trim() ? reason.trim() : undefined,
-        d === 'always' ? kept : undefined,
-      );
-      markApproval(request.id, d);
+        approvalId: request.approvalId,
+        answer: d,
+        ...(d === 'deny' && reason.trim() ? { message: reason.trim() } : {}),
+        ...(d === 'always' ? { rules: kept } : {}),
+      });
+      markApproval(request.approvalId, d);
     } catch (e) {
       setError(errorText(e));
     }
@@ -97,7 +100,7 @@ export function ApprovalCard({ request, answered }: { request: ApprovalRequest; 
     <section className="approval-card" aria-label={t('approval.label', { tool: request.tool })}>
       <header>
         <strong>{t('approval.title', { tool: displaySafe(request.tool) })}</strong>
-        {request.skill && <span className="muted"> · {displaySafe(request.skill)}</span>}
+        {request.actor.kind === 'skill' && <span className="muted"> · {displaySafe(request.actor.skill)}</span>}
       </header>
       <CallBlock request={request} />
       {risks.length > 0 && (
@@ -119,7 +122,7 @@ export function ApprovalCard({ request, answered }: { request: ApprovalRequest; 
         </p>
       ) : (
         <>
-          <fieldset className="rule-note" id={`rule-${request.id}`}>
+          <fieldset className="rule-note" id={`rule-${request.approvalId}`}>
             <legend className="small-text">
               {rules.length ? t('approval.rule', { count: rules.length }) : t('approval.noRule')}
             </legend>
@@ -133,10 +136,8 @@ export function ApprovalCard({ request, answered }: { request: ApprovalRequest; 
                         checked={ticked[i] ?? false}
                         onChange={(e) => setTicked((x) => x.map((v, j) => (j === i ? e.target.checked : v)))}
                       />
-                      <span className="rule">{displaySafe(say(request.ruleWords?.[i], r))}</span>
-                      {request.widens?.[i] && (
-                        <span className="badge warn">{t(`approval.widens.${request.widens[i]}`)}</span>
-                      )}
+                      <span className="rule">{displaySafe(say(ruleWords?.[i], r))}</span>
+                      {widens?.[i] && <span className="badge warn">{t(`approval.widens.${widens[i]}`)}</span>}
                     </label>
                   </li>
                 ))}
@@ -151,7 +152,7 @@ export function ApprovalCard({ request, answered }: { request: ApprovalRequest; 
               type="button"
               onClick={() => void answer('always')}
               disabled={kept.length === 0}
-              aria-describedby={`rule-${request.id}`}
+              aria-describedby={`rule-${request.approvalId}`}
             >
               {rules.length ? t('approval.alwaysCount', { count: kept.length }) : t('approval.always')}
             </button>
@@ -161,9 +162,9 @@ export function ApprovalCard({ request, answered }: { request: ApprovalRequest; 
           </div>
           {denying && (
             <div className="row">
-              <label htmlFor={`reason-${request.id}`}>{t('approval.reason')}</label>
+              <label htmlFor={`reason-${request.approvalId}`}>{t('approval.reason')}</label>
               <input
-                id={`reason-${request.id}`}
+                id={`reason-${request.approvalId}`}
                 value={reason}
                 onChange={(e) => setReason(e.target.value)}
                 onKeyDown={(e) => {

@@ -3,7 +3,7 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
-import type { ChatMessage } from '../api/types';
+import type { ChatMessage } from '../state/transcript';
 import { heldAbove, useView } from '../state/store';
 import { useModelChoice } from '../state/model-choice';
 import { FOLLOW_PX, followSizes, holdSpot, scrollToSpot, spotOf, useScrollSpots } from '../state/scroll-spots';
@@ -47,7 +47,7 @@ const Message = memo(function Message({ m, turn, index }: { m: ChatMessage; turn
           ) : (
             <Markdown key={i} text={p.text} />
           );
-        if (p.kind === 'tool') return <ToolCard key={p.call.id} call={p.call} />;
+        if (p.kind === 'tool') return <ToolCard key={p.card.callId} card={p.card} />;
         if (p.kind === 'skill')
           return (
             <p key={i} className="skill-note small-text">
@@ -61,7 +61,7 @@ const Message = memo(function Message({ m, turn, index }: { m: ChatMessage; turn
               {p.words?.code === 'noticeSkillOffer' && <SaveSkillOffer />}
             </p>
           );
-        return <ApprovalCard key={p.request.id} request={p.request} answered={p.answered} />;
+        return <ApprovalCard key={p.request.approvalId} request={p.request} answered={p.answered} />;
       })}
       <div className="message-bar">
         <CopyMessage m={m} />
@@ -233,10 +233,14 @@ export function Chat() {
     try {
       // A model picked for a conversation not started yet goes with its first message.
       const model = sessionId ? undefined : useModelChoice.getState().pending;
-      const r =
-        model || sending.length
-          ? await client.sendMessage(workspace.path, sessionId, body, planMode, model, sending)
-          : await client.sendMessage(workspace.path, sessionId, body, planMode);
+      const r = await client.call('chat.send', {
+        ...(sessionId ? { sessionId } : {}),
+        text: body,
+        planMode,
+        ...model,
+        ...(sending.length ? { attachments: sending } : {}),
+      });
+      useView.getState().began(r.sessionId, r.turnId);
       useView.getState().sent(epoch, sessionId, r.sessionId, workspace.path);
     } catch (err) {
       // Not sent: the message leaves the transcript and goes back into the input box of its conversation, above
@@ -257,9 +261,9 @@ export function Chat() {
   async function togglePlan() {
     const on = !planMode;
     set({ planMode: on });
-    if (!sessionId || !client.setPlanMode) return;
+    if (!sessionId) return;
     try {
-      await client.setPlanMode(sessionId, on);
+      await client.call('chat.setPlanMode', { sessionId, on });
     } catch (err) {
       set({ planMode: !on });
       setError(errorText(err));
@@ -269,7 +273,7 @@ export function Chat() {
   async function stop() {
     if (!sessionId) return;
     try {
-      await client.stop(sessionId);
+      await client.call('chat.stop', { sessionId });
     } catch (err) {
       setError(errorText(err));
     }

@@ -2,7 +2,7 @@
 // A clipboard that refuses says so beside the button.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ChatMessage } from '../api/types';
+import type { ChatMessage } from '../state/transcript';
 
 /** The text a message shows, as written (tool cards, skill notes and approvals are not part of it). */
 export function messageText(m: ChatMessage): string {

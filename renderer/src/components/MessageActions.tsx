@@ -5,14 +5,14 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
 import type { KnackClient } from '../api/client';
-import type { ChatMessage } from '../api/types';
+import { opened, toMessages, type ChatMessage } from '../state/transcript';
 import { useView } from '../state/store';
 import { SentFiles } from './Attachments';
 
 /** The conversation as the engine has it now (after a failed branch: the view goes back to what is stored). */
 async function reload(client: KnackClient, sessionId: string): Promise<void> {
   try {
-    const o = await client.openSession(sessionId);
+    const o = opened(await client.call('sessions.open', { id: sessionId }));
     if (useView.getState().sessionId === sessionId) useView.getState().showSession(sessionId, o.messages, o.running);
   } catch {
     // The notice below says what failed; the conversation stays as shown.
@@ -50,7 +50,14 @@ export async function editMessage(
   }));
   const epoch = useView.getState().beginSend();
   try {
-    const r = await client.sendMessage(ws.path, sessionId, text, view.planMode, undefined, undefined, turn, keep);
+    const r = await client.call('chat.send', {
+      sessionId,
+      text,
+      planMode: view.planMode,
+      edit: turn,
+      ...(keep ? { keepFiles: keep } : {}),
+    });
+    useView.getState().began(r.sessionId, r.turnId);
     useView.getState().sent(epoch, sessionId, r.sessionId, ws.path);
   } catch (err) {
     useView.getState().sendFailed(sessionId);
@@ -66,20 +73,21 @@ export async function editMessage(
 export async function regenerate(client: KnackClient, turn: number): Promise<void> {
   const view = useView.getState();
   const sessionId = view.sessionId;
-  if (!sessionId || !client.regenerate || view.streaming) return;
+  if (!sessionId || view.streaming) return;
   let seen = -1;
   const index = view.messages.findIndex((m) => m.role === 'user' && ++seen === turn) + 1;
   if (index <= 0) return;
   const n = view.messages[index]?.versions?.count ?? 1;
   useView.setState({ messages: view.messages.slice(0, index), streaming: true });
   try {
-    const r = await client.regenerate(sessionId, turn);
+    const r = await client.call('chat.regenerate', { sessionId, turn });
+    useView.getState().began(r.sessionId, r.turnId);
     // The new answer takes the turn's id (its events may have made it already): it is version n + 1.
     const versions = { index: n, count: n + 1 };
     useView.setState((s) => ({
-      messages: s.messages.some((m) => m.id === r.messageId)
-        ? s.messages.map((m) => (m.id === r.messageId ? { ...m, versions } : m))
-        : [...s.messages, { id: r.messageId, role: 'assistant', parts: [], versions }],
+      messages: s.messages.some((m) => m.id === r.turnId)
+        ? s.messages.map((m) => (m.id === r.turnId ? { ...m, versions } : m))
+        : [...s.messages, { id: r.turnId, role: 'assistant', parts: [], versions }],
     }));
   } catch (err) {
     useView.setState({ streaming: false });
@@ -106,9 +114,9 @@ export function VersionSwitch({
   const streaming = useView((s) => s.streaming);
   async function go(index: number) {
     const sessionId = useView.getState().sessionId;
-    if (!sessionId || !client.switchVersion) return;
+    if (!sessionId) return;
     try {
-      const messages = await client.switchVersion(sessionId, turn, which, index);
+      const messages = toMessages((await client.call('chat.switchVersion', { sessionId, turn, which, index })).items);
       if (useView.getState().sessionId === sessionId) useView.getState().showSession(sessionId, messages);
     } catch (err) {
       failed(
@@ -212,7 +220,7 @@ export function EditButton({ onEdit }: { onEdit: () => void }) {
     setAsking(false);
     if (sessionId)
       try {
-        await client.stop(sessionId);
+        await client.call('chat.stop', { sessionId });
       } catch (err) {
         failed(
           () => errorText(err),
@@ -246,7 +254,6 @@ export function RegenerateButton({ turn }: { turn: number }) {
   const { t } = useTranslation();
   const client = useClient();
   const streaming = useView((s) => s.streaming);
-  if (!client.regenerate) return null;
   return (
     <button type="button" className="small link" disabled={streaming} onClick={() => void regenerate(client, turn)}>
       {t('chat.regenerate')}

@@ -42,9 +42,8 @@ export function ModelPicker() {
   }, [sessionId]);
 
   useEffect(() => {
-    if (!client.listModels) return;
     let live = true;
-    client.listModels(sessionId).then(
+    client.call('chat.models', sessionId ? { sessionId } : {}).then(
       (c) => {
         if (!live) return;
         setChoices(c);
@@ -58,7 +57,7 @@ export function ModelPicker() {
     };
   }, [client, sessionId, edited]);
 
-  if (!client.listModels || (!choices && !error)) return null;
+  if (!choices && !error) return null;
   if (choices && !choices.current) return null; // no model set up: the chat says so
 
   async function choose(value: string) {
@@ -71,13 +70,12 @@ export function ModelPicker() {
         .pick(inUse ? undefined : { model, ...(provider !== choices?.provider ? { provider } : {}) });
       return;
     }
-    if (!client.setModel) return;
     const before = current;
     setCurrent({ model, provider });
     try {
       // Always with its provider: left out, the engine keeps the conversation's provider now, which an earlier switch
       // may have changed since the list was fetched (back to the first provider's model would stay on the other).
-      const { imagesUnseen } = await client.setModel(sessionId, { model, provider });
+      const { imagesUnseen } = await client.call('chat.setModel', { sessionId, model, provider });
       // Said, not silent: the images sent earlier go to this model only as notes naming them.
       if (imagesUnseen)
         useView.getState().notify({

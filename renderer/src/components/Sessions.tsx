@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { displaySafe, type SessionHit, type SessionMeta } from '../../../preload/contract';
 import { errorText, useClient } from '../api/context';
 import { useView } from '../state/store';
+import { opened } from '../state/transcript';
 import { Modal } from './Modal';
 import { ErrorLine } from './DialogFooter';
 
@@ -80,7 +81,7 @@ export function Sessions() {
 
   async function open(id: string) {
     try {
-      const { messages, running } = await client.openSession(id);
+      const { messages, running } = opened(await client.call('sessions.open', { id }));
       useView.getState().showSession(id, messages, running);
     } catch (e) {
       setError(errorText(e));

@@ -2,8 +2,7 @@
 // the marketplace tool that proposed an install adds a card whose "Review install" opens the install dialog.
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import type { ToolCallView } from '../api/types';
-import { InstallProposal, MARKETPLACE_TOOL } from '../../../preload/contract';
+import { InstallProposal, MARKETPLACE_TOOL, type ToolCallCard } from '../../../preload/contract';
 import { useView } from '../state/store';
 import { LevelBadge } from './Levels';
 import { useSay } from '../i18n/say';
@@ -12,13 +11,12 @@ import { displaySafe } from '../../../preload/contract';
 const ProposalResult = z.object({ installProposal: InstallProposal });
 
 /** The install a marketplace tool call proposed (called directly or through DeferExecuteTool), from its result. */
-export function proposalOf(call: ToolCallView): InstallProposal | undefined {
-  const args = call.args as { name?: unknown } | undefined;
+export function proposalOf(card: ToolCallCard): InstallProposal | undefined {
   const marketplace =
-    call.name === MARKETPLACE_TOOL || (call.name === 'DeferExecuteTool' && args?.name === MARKETPLACE_TOOL);
-  if (!marketplace || call.result === undefined) return undefined;
+    card.tool === MARKETPLACE_TOOL || (card.tool === 'DeferExecuteTool' && card.args.name === MARKETPLACE_TOOL);
+  if (!marketplace || card.status !== 'ok' || card.output === undefined) return undefined;
   try {
-    const r = ProposalResult.safeParse(JSON.parse(call.result));
+    const r = ProposalResult.safeParse(JSON.parse(card.output));
     return r.success ? r.data.installProposal : undefined;
   } catch {
     return undefined;
@@ -53,33 +51,43 @@ function ProposalCard({ p }: { p: InstallProposal }) {
   );
 }
 
-export function ToolCard({ call }: { call: ToolCallView }) {
+/** A card's state as the transcript says and styles it, and the gate's decision when it asked or refused. */
+const shown: Record<ToolCallCard['status'], ['running' | 'waiting' | 'done' | 'error', ('ask' | 'deny')?]> = {
+  pending: ['running'],
+  'awaiting-approval': ['waiting', 'ask'],
+  running: ['running'],
+  ok: ['done'],
+  error: ['error'],
+  denied: ['error', 'deny'],
+};
+
+export function ToolCard({ card }: { card: ToolCallCard }) {
   const { t } = useTranslation();
   const say = useSay();
-  const args = JSON.stringify(call.args, null, 2);
-  const proposal = proposalOf(call);
+  const args = JSON.stringify(card.args, null, 2);
+  const proposal = proposalOf(card);
+  const [status, decision] = shown[card.status];
+  const failed = status === 'error';
   return (
     <>
-      <section className={`tool-card status-${call.status}`} aria-label={t('chat.toolCall', { name: call.name })}>
+      <section className={`tool-card status-${status}`} aria-label={t('chat.toolCall', { name: card.tool })}>
         <header>
-          <span className="tool-name">{call.name}</span>
-          {call.decision && (
-            <span className={`badge decision-${call.decision}`}>{t(`chat.decision.${call.decision}`)}</span>
-          )}
-          <span className="muted">{t(`chat.status.${call.status}`)}</span>
-          {call.durationMs !== undefined && (
-            <span className="muted">{t('chat.duration', { ms: Math.round(call.durationMs) })}</span>
+          <span className="tool-name">{card.tool}</span>
+          {decision && <span className={`badge decision-${decision}`}>{t(`chat.decision.${decision}`)}</span>}
+          <span className="muted">{t(`chat.status.${status}`)}</span>
+          {card.durationMs !== undefined && (
+            <span className="muted">{t('chat.duration', { ms: Math.round(card.durationMs) })}</span>
           )}
         </header>
         <pre className="args">{args}</pre>
-        {call.errorWords ? (
+        {failed && card.words ? (
           // Why it did not run, in the window's language (the model read the same in English).
-          <p className="error tool-refusal">{displaySafe(say(call.errorWords, call.error))}</p>
+          <p className="error tool-refusal">{displaySafe(say(card.words, card.output))}</p>
         ) : (
-          (call.result !== undefined || call.error !== undefined) && (
+          card.output !== undefined && (
             <details>
-              <summary>{call.error !== undefined ? t('chat.error') : t('chat.result')}</summary>
-              <pre className={call.error !== undefined ? 'error' : undefined}>{call.error ?? call.result}</pre>
+              <summary>{failed ? t('chat.error') : t('chat.result')}</summary>
+              <pre className={failed ? 'error' : undefined}>{card.output}</pre>
             </details>
           )
         )}

@@ -250,7 +250,7 @@ export const en = {
     result: 'Result',
     error: 'Error',
     duration: '{{ms}} ms',
-    decision: { allow: 'allowed', ask: 'asked', deny: 'denied' },
+    decision: { ask: 'asked', deny: 'denied' },
     status: { running: 'running', done: 'done', error: 'failed', waiting: 'waiting for approval' },
   },
   approval: {

@@ -243,7 +243,7 @@ export const zh: Strings = {
     result: '结果',
     error: '错误',
     duration: '{{ms}} 毫秒',
-    decision: { allow: '已允许', ask: '已询问', deny: '已拒绝' },
+    decision: { ask: '已询问', deny: '已拒绝' },
     status: { running: '运行中', done: '完成', error: '失败', waiting: '等待批准' },
   },
   approval: {

@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import i18n from 'i18next';
 import type { KnackClient } from '../api/client';
 import { heldAbove, heldConversation, heldKey, useView } from './store';
+import { opened } from './transcript';
 
 export function useHeldReturn(client: KnackClient): void {
   const path = useView((s) => s.workspace?.path);
@@ -15,8 +16,9 @@ export function useHeldReturn(client: KnackClient): void {
     const epoch = s.epoch;
     // Still where the user came back to (nothing else chosen meanwhile)?
     const untouched = () => useView.getState().workspace?.path === path && useView.getState().epoch === epoch;
-    client.openSession(id).then(
-      ({ messages, running }) => {
+    client.call('sessions.open', { id }).then(
+      (o) => {
+        const { messages, running } = opened(o);
         if (untouched()) useView.getState().showSession(id, messages, running);
       },
       () => {

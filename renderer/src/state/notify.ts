@@ -14,28 +14,33 @@ export function notifyPermission(): NotificationPermission | undefined {
 export function useNotifications(client: KnackClient): void {
   useEffect(() => {
     if (client.mode !== 'serve' || notifyPermission() === undefined) return;
-    return client.onChat((e) => {
-      if (e.type !== 'done' && e.type !== 'approval') return;
-      if (e.type === 'done' && e.unsent !== undefined) return;
+    /** Shown only for this window's conversations (in serve mode every tab hears every session), in the background. */
+    const show = (sessionId: string, title: string, body: () => string) => {
       const s = useView.getState();
-      // This window's conversations only (in serve mode every tab hears every session).
-      if (e.sessionId !== s.sessionId && !s.mine.includes(e.sessionId)) return;
+      if (sessionId !== s.sessionId && !s.mine.includes(sessionId)) return;
       if (document.hasFocus() || Notification.permission !== 'granted') return;
-      const title =
-        e.type === 'approval'
-          ? i18n.t('notify.approval')
-          : e.stopped
-            ? i18n.t('notify.stopped')
-            : e.error
-              ? i18n.t('notify.failed')
-              : i18n.t('notify.done');
-      const body =
-        e.type === 'approval'
-          ? `${e.request.tool}: ${e.request.summary ?? ''}`.slice(0, 120)
-          : (e.error?.slice(0, 120) ?? i18n.t('notify.open', { name: s.workspace?.name ?? '' }));
-      const n = new Notification(title, { body, tag: `knack:${e.sessionId}` });
+      const n = new Notification(title, { body: body(), tag: `knack:${sessionId}` });
       n.onclick = () => window.focus();
-    });
+    };
+    const offs = [
+      client.on('chat.approval', (e) =>
+        show(e.sessionId, i18n.t('notify.approval'), () => `${e.tool}: ${e.summary}`.slice(0, 120)),
+      ),
+      client.on('chat.turnEnd', (e) => {
+        if (e.unsent !== undefined) return;
+        const title =
+          e.reason === 'stopped' ? i18n.t('notify.stopped') : e.error ? i18n.t('notify.failed') : i18n.t('notify.done');
+        show(
+          e.sessionId,
+          title,
+          () =>
+            e.error?.message.slice(0, 120) ?? i18n.t('notify.open', { name: useView.getState().workspace?.name ?? '' }),
+        );
+      }),
+    ];
+    return () => {
+      for (const off of offs) off();
+    };
   }, [client]);
 }
 

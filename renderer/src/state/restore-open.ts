@@ -6,6 +6,7 @@ import i18n from 'i18next';
 import { errorText } from '../api/context';
 import type { KnackClient } from '../api/client';
 import { heldConversation, useView } from './store';
+import { opened } from './transcript';
 
 /** An info notice (queued: it never hides an error such as "your message could not be sent", when the connection that
  * failed both calls drops). */
@@ -41,7 +42,8 @@ export function useRestoreOpen(client: KnackClient): void {
         id = r.id;
         // A conversation holding an unsent message is opened by useHeldReturn; one already on screen stays.
         if (!id || !untouched() || s.sessionId || heldConversation(s.heldDrafts, path)) return;
-        return client.openSession(id).then(({ messages, running }) => {
+        return client.call('sessions.open', { id }).then((o) => {
+          const { messages, running } = opened(o);
           if (untouched() && !useView.getState().sessionId) useView.getState().showSession(id!, messages, running);
         });
       })

@@ -2,7 +2,7 @@
 // The main process is the source of truth; everything here is a copy refreshed from the client.
 import i18n from 'i18next';
 import { create } from 'zustand';
-import type { ChatEvent, ChatMessage, ChatPart, Decision } from '../api/types';
+import { answerEnd, type ChatEvent, type ChatMessage, type ChatPart, type Decision } from './transcript';
 import { firstProblem, type BrokenSkill, type SkillRowData } from './skills';
 import type { AttachmentMeta, SandboxStatus, WorkspaceInfo } from '../../../preload/contract';
 import { withNotice, withoutNotice, type Notice, type NoticeInput } from './notices';
@@ -57,6 +57,8 @@ export interface ViewState {
   epoch: number;
   /** Conversations this window sent to (in serve mode every tab hears every session; only these are ours). */
   mine: string[];
+  /** The turn each conversation runs or ran last, by conversation: an approval (it names no turn) joins its answer. */
+  turns: Record<string, string>;
   /** First sends of new conversations still waiting for their session id. */
   awaiting: number;
   /** Events of conversations not known yet, kept while a first send waits: one of them may be its own. */
@@ -97,6 +99,8 @@ export interface ViewState {
    * the user is still on it; its early events apply.
    */
   sent(epoch: number, sessionId: string | undefined, newSessionId: string, workspace?: string): void;
+  /** A turn started (chat.send, .regenerate, .retry answered with its id): its events and approvals join one answer. */
+  began(sessionId: string, turnId: string): void;
   /** A send failed (nothing reached the engine). */
   sendFailed(sessionId: string | undefined): void;
   /**
@@ -191,6 +195,7 @@ export const useView = create<ViewState>((set, get) => ({
   catalogTick: 0,
   epoch: 0,
   mine: [],
+  turns: {},
   awaiting: 0,
   early: [],
   heldDrafts: {},
@@ -288,6 +293,7 @@ export const useView = create<ViewState>((set, get) => ({
     });
     if (own.length) get().applyChat(own);
   },
+  began: (sessionId, turnId) => set({ turns: { ...get().turns, [sessionId]: turnId } }),
   sendFailed: (sessionId) => {
     if (sessionId) return;
     const awaiting = Math.max(0, get().awaiting - 1);
@@ -321,6 +327,8 @@ export const useView = create<ViewState>((set, get) => ({
       sessionId: id,
       messages,
       streaming: running,
+      // A running turn's reply carries the turn's id (transcript.ts withOpenTurn).
+      ...(running && messages.length ? { turns: { ...s.turns, [id]: messages[messages.length - 1]!.id } } : {}),
       retryingAt: undefined,
       view: 'chat',
       loadedTick: s.loadedTick + 1,
@@ -337,7 +345,9 @@ export const useView = create<ViewState>((set, get) => ({
     set({
       messages: get().messages.map((m) => ({
         ...m,
-        parts: m.parts.map((p) => (p.kind === 'approval' && p.request.id === approvalId ? { ...p, answered: d } : p)),
+        parts: m.parts.map((p) =>
+          p.kind === 'approval' && p.request.approvalId === approvalId ? { ...p, answered: d } : p,
+        ),
       })),
     }),
   /** Applies a batch of stream events (batched per animation frame by the caller). */
@@ -351,18 +361,22 @@ export const useView = create<ViewState>((set, get) => ({
     let early = s.early;
     let heldDrafts = s.heldDrafts;
     let notices = s.notices;
+    let turns = s.turns;
     for (const e of events) {
+      if ('turnId' in e && e.name !== 'chat.turnEnd' && turns[e.sessionId] !== e.turnId)
+        turns = { ...turns, [e.sessionId]: e.turnId };
       if (e.sessionId !== s.sessionId) {
         // Not the conversation on screen. While a new conversation's first send waits for its id, an unknown
         // conversation's events may be its own: kept until the id arrives. A message handed back to a conversation of
-        // ours waits for it to be reopened, and one of ours that asks for an approval says so. Anything else belongs to another tab (serve mode: every tab hears every
-        // session) or to a conversation the user left, and is not shown here.
+        // ours waits for it to be reopened, and one of ours that asks for an approval says so. Anything else belongs
+        // to another tab (serve mode: every tab hears every session) or to a conversation the user left, and is not
+        // shown here.
         if (s.awaiting && !s.mine.includes(e.sessionId)) {
           if (early === s.early) early = early.slice();
           early.push(e);
-        } else if (e.type === 'approval' && s.mine.includes(e.sessionId))
+        } else if (e.name === 'chat.approval' && s.mine.includes(e.sessionId))
           notices = withNotice(notices, { kind: 'info', text: () => i18n.t('chat.waitingElsewhere') });
-        else if (e.type === 'done' && e.unsent !== undefined && s.mine.includes(e.sessionId)) {
+        else if (e.name === 'chat.turnEnd' && e.unsent !== undefined && s.mine.includes(e.sessionId)) {
           // Kept with its folder and conversation: after a folder switch it waits for the user to come back.
           const home = s.homes[e.sessionId] ?? s.workspace?.path ?? '';
           const key = heldKey(home, e.sessionId);
@@ -377,11 +391,13 @@ export const useView = create<ViewState>((set, get) => ({
         }
         continue;
       }
-      if (e.type === 'loaded' && !(e.skill && e.messageId)) {
+      if (e.name === 'context.changed') {
         loadedTick++;
         continue;
       }
-      if (e.type === 'notice') {
+      // The model's thinking is not shown.
+      if (e.name === 'chat.delta' && e.kind !== 'text') continue;
+      if (e.name === 'chat.notice') {
         const last = messages[messages.length - 1];
         const [next, m] = withLastAssistant(
           messages,
@@ -391,29 +407,31 @@ export const useView = create<ViewState>((set, get) => ({
         m.parts.push({ kind: 'notice', level: e.level, text: e.text, ...(e.words ? { words: e.words } : {}) });
         continue;
       }
-      if (e.type === 'retrying') {
+      if (e.name === 'chat.retrying') {
         retryingAt = { attempt: e.attempt, of: e.of };
         continue;
       }
       // Anything else of the turn: its request got through (or the turn ended).
       retryingAt = undefined;
-      const [next, m] = withLastAssistant(messages, e.messageId!);
+      const [next, m] = withLastAssistant(
+        messages,
+        e.name === 'chat.approval' ? (turns[e.sessionId] ?? e.approvalId) : e.turnId,
+      );
       messages = next;
-      if (e.type === 'delta') addText(m.parts, e.text);
-      else if (e.type === 'tool') {
-        const i = m.parts.findIndex((p) => p.kind === 'tool' && p.call.id === e.call.id);
-        if (i >= 0) m.parts[i] = { kind: 'tool', call: e.call };
-        else m.parts.push({ kind: 'tool', call: e.call });
-      } else if (e.type === 'approval') m.parts.push({ kind: 'approval', request: e.request });
-      else if (e.type === 'loaded') {
+      if (e.name === 'chat.delta') addText(m.parts, e.text);
+      else if (e.name === 'chat.toolCall') {
+        const i = m.parts.findIndex((p) => p.kind === 'tool' && p.card.callId === e.card.callId);
+        if (i >= 0) m.parts[i] = { kind: 'tool', card: e.card };
+        else m.parts.push({ kind: 'tool', card: e.card });
+      } else if (e.name === 'chat.approval') {
+        const { name: _event, ...request } = e;
+        m.parts.push({ kind: 'approval', request });
+      } else if (e.name === 'chat.skillLoaded') {
         loadedTick++;
-        if (e.skill) m.parts.push({ kind: 'skill', ...e.skill });
-      } else if (e.type === 'done') {
+        m.parts.push({ kind: 'skill', name: e.skill, reason: e.reason, ...(e.words ? { words: e.words } : {}) });
+      } else {
         streaming = false;
-        if (e.stopped) m.stopped = true;
-        if (e.error) m.error = e.error;
-        if (e.end) m.end = e.end;
-        if (e.retry) m.retry = true;
+        Object.assign(m, answerEnd(e.reason, e.error?.message, e.retryable), e.error ? { error: e.error.message } : {});
         loadedTick++;
         if (e.unsent !== undefined) {
           // Not stored, so not in the conversation: the message leaves the transcript and goes back to the input box.
@@ -430,6 +448,7 @@ export const useView = create<ViewState>((set, get) => ({
       streaming,
       retryingAt,
       loadedTick,
+      turns,
       early,
       heldDrafts,
       notices,

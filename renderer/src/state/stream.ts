@@ -1,8 +1,8 @@
-// Subscribes to chat events and applies them to the store once per animation frame (a 20,000-token answer
-// arrives as thousands of deltas; batching keeps each frame's work small).
+// Subscribes to the chat events (transcript.ts CHAT_EVENTS) and applies them to the store once per animation frame
+// (a 20,000-token answer arrives as thousands of deltas; batching keeps each frame's work small).
 import { useEffect } from 'react';
 import type { KnackClient } from '../api/client';
-import type { ChatEvent } from '../api/types';
+import { CHAT_EVENTS, type ChatEvent } from './transcript';
 import { useView } from './store';
 
 export function useChatStream(client: KnackClient): void {
@@ -17,15 +17,17 @@ export function useChatStream(client: KnackClient): void {
       queue = [];
       useView.getState().applyChat(batch);
     };
-    const off = client.onChat((e) => {
-      queue.push(e);
-      if (!scheduled) {
-        scheduled = true;
-        raf(flush);
-      }
-    });
+    const offs = CHAT_EVENTS.map((name) =>
+      client.on(name, (payload) => {
+        queue.push({ name, ...payload } as ChatEvent);
+        if (!scheduled) {
+          scheduled = true;
+          raf(flush);
+        }
+      }),
+    );
     return () => {
-      off();
+      for (const off of offs) off();
       queue = [];
     };
   }, [client]);

@@ -34,23 +34,30 @@ describe.each(['en', 'zh'] as Lang[])('axe finds nothing wrong (%s)', (lang) => 
     renderWith(<App />, c, { workspace: WS }, lang);
     const box = await waitFor(() => document.querySelector<HTMLTextAreaElement>('form.composer textarea')!);
     await userEvent.type(box, 'tidy the changelog{Enter}');
-    await waitFor(() => expect(c.calls.some((x) => x.method === 'sendMessage')).toBe(true));
+    await waitFor(() => expect(c.calls.some((x) => x.method === 'chat.send')).toBe(true));
     act(() => {
-      c.emit({
-        type: 'loaded',
+      c.event('chat.skillLoaded', {
         sessionId: 's1',
-        messageId: 'm1',
-        skill: { name: 'changelog', reason: 'trigger: tidy' },
+        turnId: 'm1',
+        skill: 'changelog',
+        tier: 'user',
+        reason: 'trigger: tidy',
+        tokens: 80,
       });
-      c.emit({
-        type: 'delta',
+      c.event('chat.delta', {
         sessionId: 's1',
-        messageId: 'm1',
+        turnId: 'm1',
+        kind: 'text',
         text: '# Plan\n\nSome **bold** text\n\n```js\nconst x = 1;\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n',
       });
-      c.emit({ type: 'tool', sessionId: 's1', messageId: 'm1', call: readFileCall });
-      c.emit({ type: 'approval', sessionId: 's1', messageId: 'm1', request: gatedWrite });
-      c.emit({ type: 'notice', sessionId: 's1', level: 'warning', text: 'The context is nearly full.' });
+      c.event('chat.toolCall', { sessionId: 's1', turnId: 'm1', card: readFileCall });
+      c.event('chat.approval', { sessionId: 's1', ...gatedWrite });
+      c.event('chat.notice', {
+        sessionId: 's1',
+        level: 'warning',
+        kind: 'notice',
+        text: 'The context is nearly full.',
+      });
     });
     await shown('dl.gate-decision');
     await shown('table');
@@ -64,7 +71,7 @@ describe.each(['en', 'zh'] as Lang[])('axe finds nothing wrong (%s)', (lang) => 
     await shown('.attached .refused');
     expect(await axeProblems(document)).toEqual([]);
     // The answer ends: Copy, Edit, Regenerate and the answer's end line.
-    act(() => c.emit({ type: 'done', sessionId: 's1', messageId: 'm1' }));
+    act(() => c.event('chat.turnEnd', { sessionId: 's1', turnId: 'm1', reason: 'done' }));
     await waitFor(() => expect(document.querySelector('form.composer button[type="submit"]')).toBeTruthy());
     expect(await axeProblems(document)).toEqual([]);
   });

@@ -15,21 +15,27 @@ describe('answer ends', () => {
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
     const reason = 'the connection to anthropic was lost before the answer was complete (terminated)';
     act(() => {
-      c.emit({ type: 'delta', sessionId: 's1', messageId: 'm1', text: 'word1 word2 word3' });
-      c.emit({ type: 'done', sessionId: 's1', messageId: 'm1', end: 'interrupted', error: reason, retry: true });
+      c.event('chat.delta', { sessionId: 's1', turnId: 'm1', kind: 'text', text: 'word1 word2 word3' });
+      c.event('chat.turnEnd', {
+        sessionId: 's1',
+        turnId: 'm1',
+        reason: 'interrupted',
+        error: { code: 'internal', message: reason },
+        retryable: true,
+      });
     });
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('Interrupted — the connection was lost before the answer was complete.');
     expect(screen.getAllByText(new RegExp(reason.replace(/[()]/g, '\\$&')))).toHaveLength(1);
     expect(screen.getByText('word1 word2 word3')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
-    expect(c.calls.find((x) => x.method === 'retry')?.args).toEqual(['s1']);
+    expect(c.calls.find((x) => x.method === 'chat.retry')?.args).toEqual([{ sessionId: 's1' }]);
     // Asked once: the button goes, the new answer streams after the cut-off one.
     expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Stop' })).toBeTruthy();
     act(() => {
-      c.emit({ type: 'delta', sessionId: 's1', messageId: 'm2', text: 'the whole answer' });
-      c.emit({ type: 'done', sessionId: 's1', messageId: 'm2' });
+      c.event('chat.delta', { sessionId: 's1', turnId: 'm2', kind: 'text', text: 'the whole answer' });
+      c.event('chat.turnEnd', { sessionId: 's1', turnId: 'm2', reason: 'done' });
     });
     expect(await screen.findByText('the whole answer')).toBeTruthy();
     expect(screen.getByText(/Interrupted/)).toBeTruthy();
@@ -37,21 +43,20 @@ describe('answer ends', () => {
 
   it('a Retry the engine refuses offers it again and says why', async () => {
     const c = memoryClient();
-    c.failing.add('retry');
+    c.failing.add('chat.retry');
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
     act(() =>
-      c.emit({
-        type: 'done',
+      c.event('chat.turnEnd', {
         sessionId: 's1',
-        messageId: 'm1',
-        end: 'timeout',
-        error: 'anthropic sent nothing for 90 s: the answer timed out',
-        retry: true,
+        turnId: 'm1',
+        reason: 'timeout',
+        error: { code: 'internal', message: 'anthropic sent nothing for 90 s: the answer timed out' },
+        retryable: true,
       }),
     );
     expect((await screen.findByRole('alert')).textContent).toContain('Timed out');
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
-    expect(await screen.findByText('retry failed on purpose')).toBeTruthy();
+    expect(await screen.findByText('chat.retry failed on purpose')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Retry' })).toBeTruthy();
   });
 
@@ -59,12 +64,11 @@ describe('answer ends', () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
     act(() =>
-      c.emit({
-        type: 'done',
+      c.event('chat.turnEnd', {
         sessionId: 's1',
-        messageId: 'm1',
-        end: 'no_model',
-        error: 'No model is set up: choose a provider and add its key in Settings',
+        turnId: 'm1',
+        reason: 'no_model',
+        error: { code: 'internal', message: 'No model is set up: choose a provider and add its key in Settings' },
       }),
     );
     expect((await screen.findByRole('alert')).textContent).toContain('No model is set up');
@@ -80,7 +84,15 @@ describe('answer ends', () => {
   it('shows the states in Chinese too', async () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true }, 'zh');
-    act(() => c.emit({ type: 'done', sessionId: 's1', messageId: 'm1', end: 'interrupted', error: 'x', retry: true }));
+    act(() =>
+      c.event('chat.turnEnd', {
+        sessionId: 's1',
+        turnId: 'm1',
+        reason: 'interrupted',
+        error: { code: 'internal', message: 'x' },
+        retryable: true,
+      }),
+    );
     expect((await screen.findByRole('alert')).textContent).toContain('已中断');
     expect(screen.getByRole('button', { name: '重试' })).toBeTruthy();
   });
@@ -97,7 +109,7 @@ describe('answer ends', () => {
       'This message is 1,048,576 characters; the longest Knack takes is 200,000. Shorten it, or save it as a file in the folder and ask about the file.',
     );
     expect(alert.textContent).not.toMatch(/Too big|expected string/);
-    expect(c.calls.some((x) => x.method === 'sendMessage')).toBe(false);
+    expect(c.calls.some((x) => x.method === 'chat.send')).toBe(false);
     expect(box.value.length).toBe(1_048_576);
   });
 });

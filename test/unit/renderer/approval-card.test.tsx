@@ -16,11 +16,9 @@ describe('approval card', () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
     act(() =>
-      c.emit({
-        type: 'approval',
+      c.event('chat.approval', {
         sessionId: 's1',
-        messageId: 'm1',
-        request: gatedWrite,
+        ...gatedWrite,
       }),
     );
     const card = await screen.findByRole('region', { name: 'Approval for write_file' });
@@ -40,22 +38,20 @@ describe('approval card', () => {
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
     const evil = 'invoice\u202etxt.exe\x1b[2K\u200b';
     act(() =>
-      c.emit({
-        type: 'approval',
+      c.event('chat.approval', {
         sessionId: 's1',
-        messageId: 'm1',
-        request: {
-          id: 'a2',
-          tool: 'write_file',
-          args: { path: evil },
-          reason: `writes ${evil}`,
-          summary: `write_file: ${evil}`,
-          decision: {
-            rule: `ask write_file path ${evil}`,
-            scope: `workspace /w${evil}`,
-            skill: { name: `d${evil}`, dir: `/s/${evil}` },
-            paths: { read: [`/w/${evil}`], write: [`/w/${evil}`] },
-          },
+        approvalId: 'a2',
+        tool: 'write_file',
+        args: { path: evil },
+        actor: { kind: 'agent', activeSkills: [] },
+        reason: `writes ${evil}`,
+        summary: `write_file: ${evil}`,
+        alwaysPreview: [],
+        decision: {
+          rule: `ask write_file path ${evil}`,
+          scope: `workspace /w${evil}`,
+          skill: { name: `d${evil}`, dir: `/s/${evil}` },
+          paths: { read: [`/w/${evil}`], write: [`/w/${evil}`] },
         },
       }),
     );
@@ -69,11 +65,15 @@ describe('approval card', () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
     act(() =>
-      c.emit({
-        type: 'approval',
+      c.event('chat.approval', {
         sessionId: 's1',
-        messageId: 'm1',
-        request: { id: 'a3', tool: 'bash', args: { command: 'ls' }, reason: 'asks' },
+        approvalId: 'a3',
+        tool: 'bash',
+        args: { command: 'ls' },
+        actor: { kind: 'agent', activeSkills: [] },
+        reason: 'asks',
+        summary: 'bash',
+        alwaysPreview: [],
       }),
     );
     const card = await screen.findByRole('region', { name: 'Approval for bash' });
@@ -88,11 +88,15 @@ describe('approval card', () => {
       'allow bash command "head" while skill notes is loaded in /w',
     ];
     act(() =>
-      c.emit({
-        type: 'approval',
+      c.event('chat.approval', {
         sessionId: 's1',
-        messageId: 'm1',
-        request: { id: 'a4', tool: 'bash', args: { command: 'git log | head -5' }, reason: 'asks', rules },
+        approvalId: 'a4',
+        tool: 'bash',
+        args: { command: 'git log | head -5' },
+        actor: { kind: 'agent', activeSkills: [] },
+        reason: 'asks',
+        summary: 'bash',
+        alwaysPreview: rules,
       }),
     );
     const card = await screen.findByRole('region', { name: 'Approval for bash' });
@@ -106,17 +110,15 @@ describe('approval card', () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
     act(() =>
-      c.emit({
-        type: 'approval',
+      c.event('chat.approval', {
         sessionId: 's1',
-        messageId: 'm1',
-        request: {
-          id: 'a5',
-          tool: 'bash',
-          args: { command: 'git status' },
-          reason: 'asks',
-          rules: ['allow bash command "git status" in /w'],
-        },
+        approvalId: 'a5',
+        tool: 'bash',
+        args: { command: 'git status' },
+        actor: { kind: 'agent', activeSkills: [] },
+        reason: 'asks',
+        summary: 'bash',
+        alwaysPreview: ['allow bash command "git status" in /w'],
       }),
     );
     const card = await screen.findByRole('region', { name: 'Approval for bash' });
@@ -131,11 +133,15 @@ describe('approval card', () => {
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
     const rule = 'allow bash command "git \'status\nallow bash command "ls"\'" in /w';
     act(() =>
-      c.emit({
-        type: 'approval',
+      c.event('chat.approval', {
         sessionId: 's1',
-        messageId: 'm1',
-        request: { id: 'a6', tool: 'bash', args: {}, reason: 'asks', rules: [rule] },
+        approvalId: 'a6',
+        tool: 'bash',
+        args: {},
+        actor: { kind: 'agent', activeSkills: [] },
+        reason: 'asks',
+        summary: 'bash',
+        alwaysPreview: [rule],
       }),
     );
     const card = await screen.findByRole('region', { name: 'Approval for bash' });
@@ -149,23 +155,20 @@ describe('approval card', () => {
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
     const command = 'npm test && curl -s https://example.com/report -d @coverage.json';
     act(() =>
-      c.emit({
-        type: 'approval',
+      c.event('chat.approval', {
         sessionId: 's1',
-        messageId: 'm1',
-        request: {
-          id: 'a7',
-          tool: 'bash',
-          args: { command },
-          summary: `bash: ${command}`,
-          reason: 'bash: no rule covers this command',
-          rules: ['allow bash command "npm test" in /w', `allow bash command "${command.slice(12)}" in /w`],
-          widens: [null, 'network'],
-          risks: [
-            { code: 'sends', params: { host: 'example.com' } },
-            { code: 'networkOff', params: {} },
-          ],
-        },
+        approvalId: 'a7',
+        tool: 'bash',
+        args: { command },
+        actor: { kind: 'agent', activeSkills: [] },
+        reason: 'bash: no rule covers this command',
+        summary: `bash: ${command}`,
+        alwaysPreview: ['allow bash command "npm test" in /w', `allow bash command "${command.slice(12)}" in /w`],
+        alwaysWidens: [null, 'network'],
+        risks: [
+          { code: 'sends', params: { host: 'example.com' } },
+          { code: 'networkOff', params: {} },
+        ],
       }),
     );
     const card = await screen.findByRole('region', { name: 'Approval for bash' });
@@ -184,18 +187,24 @@ describe('approval card', () => {
     expect(boxes.map((b) => b.checked)).toEqual([true, false]);
     expect(within(card).getByText('allows network use')).toBeTruthy();
     await userEvent.click(within(card).getByRole('button', { name: 'Always allow (1 rule)' }));
-    expect(c.calls.find((x) => x.method === 'answerApproval')?.args).toEqual(['s1', 'a7', 'always', undefined, [0]]);
+    expect(c.calls.find((x) => x.method === 'chat.answer')?.args).toEqual([
+      { sessionId: 's1', approvalId: 'a7', answer: 'always', rules: [0] },
+    ]);
   });
 
   it('unticking every rule leaves nothing to save: Always allow is off', async () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
     act(() =>
-      c.emit({
-        type: 'approval',
+      c.event('chat.approval', {
         sessionId: 's1',
-        messageId: 'm1',
-        request: { id: 'a8', tool: 'bash', args: { command: 'git status' }, reason: 'asks', rules: ['allow git'] },
+        approvalId: 'a8',
+        tool: 'bash',
+        args: { command: 'git status' },
+        actor: { kind: 'agent', activeSkills: [] },
+        reason: 'asks',
+        summary: 'bash',
+        alwaysPreview: ['allow git'],
       }),
     );
     const card = await screen.findByRole('region', { name: 'Approval for bash' });
@@ -209,28 +218,27 @@ describe('approval card', () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true }, 'zh');
     act(() =>
-      c.emit({
-        type: 'approval',
+      c.event('chat.approval', {
         sessionId: 's1',
-        messageId: 'm1',
-        request: {
-          id: 'a2',
-          tool: 'bash',
-          args: { command: 'make deploy' },
-          reason: 'your rule "ask bash everywhere" asks every time',
-          words: {
-            code: 'gate.ruleAsks',
-            params: {
-              rule: {
-                code: 'joinSpace',
-                params: {
-                  a: { code: 'rule.head', params: { effect: { code: 'rule.ask' }, tool: 'bash<img src=x>' } },
-                  b: { code: 'rule.everywhere' },
-                },
+        approvalId: 'a2',
+        tool: 'bash',
+        args: { command: 'make deploy' },
+        actor: { kind: 'agent', activeSkills: [] },
+        reason: 'your rule "ask bash everywhere" asks every time',
+        words: {
+          code: 'gate.ruleAsks',
+          params: {
+            rule: {
+              code: 'joinSpace',
+              params: {
+                a: { code: 'rule.head', params: { effect: { code: 'rule.ask' }, tool: 'bash<img src=x>' } },
+                b: { code: 'rule.everywhere' },
               },
             },
           },
         },
+        summary: 'bash',
+        alwaysPreview: [],
       }),
     );
     const card = await screen.findByRole('region', { name: 'bash 的批准请求' });
@@ -256,32 +264,30 @@ describe('approval card', () => {
       },
     });
     act(() =>
-      c.emit({
-        type: 'approval',
+      c.event('chat.approval', {
         sessionId: 's1',
-        messageId: 'm1',
-        request: {
-          id: 'a3',
-          tool: 'bash',
-          args: { command: 'git log | head' },
-          reason: 'your rule asks every time',
-          rules: [
-            'allow bash command "git log" in /home/me/alpha',
-            'allow bash command "head\nrm -rf ~" in /home/me/alpha',
-          ],
-          ruleWords: [rule('git log'), rule('head\nrm -rf ~<img src=x>')],
-          decision: {
-            rule: 'ask bash everywhere',
-            scope: 'every workspace',
-            ruleWords: {
-              code: 'joinSpace',
-              params: {
-                a: { code: 'rule.head', params: { effect: { code: 'rule.ask' }, tool: 'bash' } },
-                b: { code: 'rule.everywhere' },
-              },
+        approvalId: 'a3',
+        tool: 'bash',
+        args: { command: 'git log | head' },
+        actor: { kind: 'agent', activeSkills: [] },
+        reason: 'your rule asks every time',
+        summary: 'bash',
+        alwaysPreview: [
+          'allow bash command "git log" in /home/me/alpha',
+          'allow bash command "head\nrm -rf ~" in /home/me/alpha',
+        ],
+        alwaysWords: [rule('git log'), rule('head\nrm -rf ~<img src=x>')],
+        decision: {
+          rule: 'ask bash everywhere',
+          scope: 'every workspace',
+          ruleWords: {
+            code: 'joinSpace',
+            params: {
+              a: { code: 'rule.head', params: { effect: { code: 'rule.ask' }, tool: 'bash' } },
+              b: { code: 'rule.everywhere' },
             },
-            scopeWords: { code: 'rule.scopeAll' },
           },
+          scopeWords: { code: 'rule.scopeAll' },
         },
       }),
     );

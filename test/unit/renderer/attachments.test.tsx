@@ -35,9 +35,9 @@ describe('Attachments', () => {
     expect(within(list).getByText('notes.txt')).toBeTruthy();
     expect(list.textContent).toMatch(/17 B · about 5 tokens/);
     await user.type(screen.getByRole('textbox', { name: 'Message' }), 'when is the release?{Enter}');
-    await waitFor(() => expect(client.calls.some((c) => c.method === 'sendMessage')).toBe(true));
-    const call = client.calls.find((c) => c.method === 'sendMessage')!;
-    expect(call.args[5]).toEqual([
+    await waitFor(() => expect(client.calls.some((c) => c.method === 'chat.send')).toBe(true));
+    const call = client.calls.find((c) => c.method === 'chat.send')!;
+    expect((call.args[0] as { attachments: unknown }).attachments).toEqual([
       { kind: 'text', name: 'notes.txt', mime: 'text/plain', size: 17, text: 'release on Friday' },
     ]);
     // Gone from the box, shown on the sent message.

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Chat } from '../../../renderer/src/components/Chat';
-import type { ChatMessage } from '../../../renderer/src/api/types';
+import type { ChatMessage } from '../../../renderer/src/state/transcript';
 import { memoryClient } from './memory-client';
 import { renderWith, WS } from './render';
 
@@ -27,10 +27,9 @@ describe('Edit, Regenerate and versions', () => {
     await user.clear(box);
     await user.type(box, 'capital of Spain?');
     await user.click(screen.getByRole('button', { name: 'Send edit' }));
-    await waitFor(() => expect(client.calls.some((c) => c.method === 'sendMessage')).toBe(true));
-    const call = client.calls.find((c) => c.method === 'sendMessage')!;
-    expect(call.args[2]).toBe('capital of Spain?');
-    expect(call.args[6]).toBe(0);
+    await waitFor(() => expect(client.calls.some((c) => c.method === 'chat.send')).toBe(true));
+    const call = client.calls.find((c) => c.method === 'chat.send')!;
+    expect(call.args[0]).toMatchObject({ text: 'capital of Spain?', edit: 0 });
     expect(screen.queryByText('Paris.')).toBeNull();
     expect(screen.queryByText('and Germany?')).toBeNull();
     const versions = screen.getByRole('group', { name: 'Versions of your message' });
@@ -57,10 +56,9 @@ describe('Edit, Regenerate and versions', () => {
     await user.click(within(going).getByRole('button', { name: 'Remove plan.md' }));
     expect(within(going).queryByText('plan.md')).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Send edit' }));
-    await waitFor(() => expect(client.calls.some((c) => c.method === 'sendMessage')).toBe(true));
-    const call = client.calls.find((c) => c.method === 'sendMessage')!;
-    expect(call.args[6]).toBe(0);
-    expect(call.args[7]).toEqual([0]);
+    await waitFor(() => expect(client.calls.some((c) => c.method === 'chat.send')).toBe(true));
+    const call = client.calls.find((c) => c.method === 'chat.send')!;
+    expect(call.args[0]).toMatchObject({ edit: 0, keepFiles: [0] });
     // The new version shows the file that went with it.
     const sent = screen.getByRole('list', { name: 'Files sent with this message' });
     expect(within(sent).getByText('notes.txt')).toBeTruthy();
@@ -73,9 +71,9 @@ describe('Edit, Regenerate and versions', () => {
     renderWith(<Chat />, client, { workspace: WS, sessionId: 's1', messages: convo, streaming: true });
     await user.click(within(screen.getAllByRole('article', { name: 'You' })[1]!).getByRole('button', { name: 'Edit' }));
     const ask = screen.getByRole('group', { name: 'Stop the answer to edit?' });
-    expect(client.calls.some((c) => c.method === 'stop')).toBe(false);
+    expect(client.calls.some((c) => c.method === 'chat.stop')).toBe(false);
     await user.click(within(ask).getByRole('button', { name: 'Stop and edit' }));
-    expect(client.calls.find((c) => c.method === 'stop')?.args).toEqual(['s1']);
+    expect(client.calls.find((c) => c.method === 'chat.stop')?.args).toEqual([{ sessionId: 's1' }]);
     expect(await screen.findByRole('textbox', { name: 'Edit your message' })).toBeTruthy();
   });
 
@@ -85,7 +83,7 @@ describe('Edit, Regenerate and versions', () => {
     renderWith(<Chat />, client, { workspace: WS, sessionId: 's1', messages: convo });
     const answers = screen.getAllByRole('article', { name: 'Knack' });
     await user.click(within(answers[1]!).getByRole('button', { name: 'Regenerate' }));
-    expect(client.calls.find((c) => c.method === 'regenerate')?.args).toEqual(['s1', 1]);
+    expect(client.calls.find((c) => c.method === 'chat.regenerate')?.args).toEqual([{ sessionId: 's1', turn: 1 }]);
     expect(screen.queryByText('Berlin.')).toBeNull();
     expect(screen.getByText('Paris.')).toBeTruthy();
     expect((await screen.findByRole('group', { name: 'Versions of the answer' })).textContent).toMatch(/2 \/ 2/);
@@ -94,7 +92,12 @@ describe('Edit, Regenerate and versions', () => {
   it('the version switch shows another version with the conversation that follows it', async () => {
     const user = userEvent.setup();
     const client = memoryClient();
-    client.versionMessages = convo.map((m) => (m.id === 'u1' ? { ...m, versions: { index: 0, count: 2 } } : m));
+    client.versionItems = [
+      { kind: 'user', id: 'u1', text: 'capital of France?', at: 1, versions: { message: { index: 0, count: 2 } } },
+      { kind: 'assistant', id: 'a1', text: 'Paris.', at: 2 },
+      { kind: 'user', id: 'u2', text: 'and Germany?', at: 3 },
+      { kind: 'assistant', id: 'a2', text: 'Berlin.', at: 4 },
+    ];
     const edited: ChatMessage[] = [
       {
         id: 'u9',
@@ -108,7 +111,9 @@ describe('Edit, Regenerate and versions', () => {
     const sw = screen.getByRole('group', { name: 'Versions of your message' });
     expect(within(sw).getByRole('button', { name: 'Next version' })).toHaveProperty('disabled', true);
     await user.click(within(sw).getByRole('button', { name: 'Previous version' }));
-    expect(client.calls.find((c) => c.method === 'switchVersion')?.args).toEqual(['s1', 0, 'message', 0]);
+    expect(client.calls.find((c) => c.method === 'chat.switchVersion')?.args).toEqual([
+      { sessionId: 's1', turn: 0, which: 'message', index: 0 },
+    ]);
     expect(await screen.findByText('Berlin.')).toBeTruthy();
     expect(screen.getByRole('group', { name: 'Versions of your message' }).textContent).toMatch(/1 \/ 2/);
   });

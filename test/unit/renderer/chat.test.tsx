@@ -28,14 +28,14 @@ describe('chat', () => {
     renderWith(<App />, c, { workspace: WS });
     expect(screen.getByText(/Say what you want to do/)).toBeTruthy();
     await sendHello();
-    expect(c.calls.find((x) => x.method === 'sendMessage')?.args).toEqual([WS.path, undefined, 'hello', false]);
+    expect(c.calls.find((x) => x.method === 'chat.send')?.args).toEqual([{ text: 'hello', planMode: false }]);
     await waitFor(() => expect(useView.getState().sessionId).toBe('s1'));
     act(() => {
-      c.emit({ type: 'delta', sessionId: 's1', messageId: 'm1', text: '# Title\n\nSome **bold** text\n\n' });
-      c.emit({
-        type: 'delta',
+      c.event('chat.delta', { sessionId: 's1', turnId: 'm1', kind: 'text', text: '# Title\n\nSome **bold** text\n\n' });
+      c.event('chat.delta', {
         sessionId: 's1',
-        messageId: 'm1',
+        turnId: 'm1',
+        kind: 'text',
         text: '```js\nconst x = 1;\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n',
       });
     });
@@ -45,49 +45,65 @@ describe('chat', () => {
     expect(screen.getByRole('button', { name: 'Copy code' })).toBeTruthy();
     expect(document.querySelector('code.hljs, code .hljs-keyword')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Stop' })).toBeTruthy();
-    act(() => c.emit({ type: 'done', sessionId: 's1', messageId: 'm1' }));
+    act(() => c.event('chat.turnEnd', { sessionId: 's1', turnId: 'm1', reason: 'done' }));
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull());
   });
 
   it('shows a tool-call card with arguments, decision, duration and a collapsed result', async () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1' });
-    act(() => c.emit({ type: 'tool', sessionId: 's1', messageId: 'm1', call: readFileCall }));
+    act(() => c.event('chat.toolCall', { sessionId: 's1', turnId: 'm1', card: readFileCall }));
     const card = await screen.findByRole('region', { name: 'Tool call read_file' });
-    expect(within(card).getByText('allowed')).toBeTruthy();
+    expect(within(card).getByText('done')).toBeTruthy();
     expect(within(card).getByText('12 ms')).toBeTruthy();
     expect(within(card).getByText(/"path": "a.txt"/)).toBeTruthy();
     const details = card.querySelector('details')!;
     expect(details.open).toBe(false);
+    act(() =>
+      c.event('chat.toolCall', {
+        sessionId: 's1',
+        turnId: 'm1',
+        card: { callId: 't2', tool: 'bash', args: { command: 'rm -rf x' }, status: 'denied', output: 'denied' },
+      }),
+    );
+    const denied = await screen.findByRole('region', { name: 'Tool call bash' });
+    expect(within(denied).getByText('denied', { selector: '.badge' })).toBeTruthy();
+    expect(within(denied).getByText('failed')).toBeTruthy();
   });
 
   it('answers an approval: allow once, always allow shows the rule, deny with a reason', async () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
     act(() => {
-      c.emit({
-        type: 'approval',
+      c.event('chat.approval', {
         sessionId: 's1',
-        messageId: 'm1',
-        request: {
-          id: 'a1',
-          tool: 'bash',
-          args: { command: 'git status' },
-          rules: ['bash(git status)'],
-          reason: 'bash is not allowed by default',
-        },
+        approvalId: 'a1',
+        tool: 'bash',
+        args: { command: 'git status' },
+        actor: { kind: 'agent', activeSkills: [] },
+        reason: 'bash is not allowed by default',
+        summary: 'bash',
+        alwaysPreview: ['bash(git status)'],
       });
-      c.emit({
-        type: 'approval',
+      c.event('chat.approval', {
         sessionId: 's1',
-        messageId: 'm1',
-        request: { id: 'a2', tool: 'bash', args: { command: 'git push' }, rules: ['bash(git push)'], reason: 'asks' },
+        approvalId: 'a2',
+        tool: 'bash',
+        args: { command: 'git push' },
+        actor: { kind: 'agent', activeSkills: [] },
+        reason: 'asks',
+        summary: 'bash',
+        alwaysPreview: ['bash(git push)'],
       });
-      c.emit({
-        type: 'approval',
+      c.event('chat.approval', {
         sessionId: 's1',
-        messageId: 'm1',
-        request: { id: 'a3', tool: 'write_file', args: { path: 'x' }, rules: ['write_file(x)'], reason: 'asks' },
+        approvalId: 'a3',
+        tool: 'write_file',
+        args: { path: 'x' },
+        actor: { kind: 'agent', activeSkills: [] },
+        reason: 'asks',
+        summary: 'write_file',
+        alwaysPreview: ['write_file(x)'],
       });
     });
     const cards = await screen.findAllByRole('region', { name: /Approval for/ });
@@ -100,11 +116,11 @@ describe('chat', () => {
     await userEvent.click(within(cards[2]!).getByRole('button', { name: 'Deny' }));
     await userEvent.type(within(cards[2]!).getByLabelText('Reason for the model (optional)'), 'not now{Enter}');
     expect(await within(cards[2]!).findByText('Denied.')).toBeTruthy();
-    const answers = c.calls.filter((x) => x.method === 'answerApproval').map((x) => x.args);
+    const answers = c.calls.filter((x) => x.method === 'chat.answer').map((x) => x.args[0]);
     expect(answers).toEqual([
-      ['s1', 'a1', 'once', undefined, undefined],
-      ['s1', 'a2', 'always', undefined, [0]],
-      ['s1', 'a3', 'deny', 'not now', undefined],
+      { sessionId: 's1', approvalId: 'a1', answer: 'once' },
+      { sessionId: 's1', approvalId: 'a2', answer: 'always', rules: [0] },
+      { sessionId: 's1', approvalId: 'a3', answer: 'deny', message: 'not now' },
     ]);
   });
 
@@ -112,11 +128,15 @@ describe('chat', () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
     act(() =>
-      c.emit({
-        type: 'approval',
+      c.event('chat.approval', {
         sessionId: 's1',
-        messageId: 'm1',
-        request: { id: 'a9', tool: 'bash', args: { command: 'eval $(x)' }, reason: 'asks' },
+        approvalId: 'a9',
+        tool: 'bash',
+        args: { command: 'eval $(x)' },
+        actor: { kind: 'agent', activeSkills: [] },
+        reason: 'asks',
+        summary: 'bash',
+        alwaysPreview: [],
       }),
     );
     const card = await screen.findByRole('region', { name: 'Approval for bash' });
@@ -129,10 +149,10 @@ describe('chat', () => {
     renderWith(<App />, c, { workspace: WS });
     await sendHello('write a lot');
     await waitFor(() => expect(useView.getState().sessionId).toBe('s1'));
-    act(() => c.emit({ type: 'delta', sessionId: 's1', messageId: 'm1', text: 'word '.repeat(200) }));
+    act(() => c.event('chat.delta', { sessionId: 's1', turnId: 'm1', kind: 'text', text: 'word '.repeat(200) }));
     await userEvent.click(await screen.findByRole('button', { name: 'Stop' }));
-    expect(c.calls.some((x) => x.method === 'stop')).toBe(true);
-    act(() => c.emit({ type: 'done', sessionId: 's1', messageId: 'm1', stopped: true }));
+    expect(c.calls.some((x) => x.method === 'chat.stop')).toBe(true);
+    act(() => c.event('chat.turnEnd', { sessionId: 's1', turnId: 'm1', reason: 'stopped' }));
     expect(await screen.findByText('Stopped.')).toBeTruthy();
   });
 
@@ -143,24 +163,26 @@ describe('chat', () => {
     await userEvent.click(toggle);
     expect(toggle.getAttribute('aria-checked')).toBe('true');
     await sendHello();
-    expect(c.calls.find((x) => x.method === 'sendMessage')?.args[3]).toBe(true);
+    expect(c.calls.find((x) => x.method === 'chat.send')?.args[0]).toMatchObject({ planMode: true });
   });
 
   it('shows the error when sending fails, gives the typed text back and lets the user send again', async () => {
     const c = memoryClient();
-    c.failing.add('sendMessage');
+    c.failing.add('chat.send');
     renderWith(<App />, c, { workspace: WS });
     await sendHello('please keep this long message');
-    expect((await screen.findByRole('alert')).textContent).toContain('sendMessage failed on purpose');
+    expect((await screen.findByRole('alert')).textContent).toContain('chat.send failed on purpose');
     expect(useView.getState().streaming).toBe(false);
     // Nothing was sent: the text is back in the input box, not left in the transcript as if it had been.
     const box = screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Message' });
     expect(box.value).toBe('please keep this long message');
     expect(useView.getState().messages).toHaveLength(0);
-    c.failing.delete('sendMessage');
+    c.failing.delete('chat.send');
     await userEvent.keyboard('{Enter}');
     await waitFor(() =>
-      expect(c.calls.filter((x) => x.method === 'sendMessage').at(-1)?.args[2]).toBe('please keep this long message'),
+      expect(c.calls.filter((x) => x.method === 'chat.send').at(-1)?.args[0]).toMatchObject({
+        text: 'please keep this long message',
+      }),
     );
     expect(box.value).toBe('');
   });
@@ -172,11 +194,11 @@ describe('chat', () => {
     await waitFor(() => expect(useView.getState().sessionId).toBe('s1'));
     expect(screen.getByText('draft this release note')).toBeTruthy();
     act(() =>
-      c.emit({
-        type: 'done',
+      c.event('chat.turnEnd', {
         sessionId: 's1',
-        messageId: 'm1',
-        error: 'could not save the message: disk full',
+        turnId: 'm1',
+        reason: 'error',
+        error: { code: 'internal', message: 'could not save the message: disk full' },
         unsent: 'draft this release note',
       }),
     );
@@ -194,11 +216,11 @@ describe('chat', () => {
     await waitFor(() => expect(useView.getState().sessionId).toBe('s1'));
     await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'a second thought');
     act(() =>
-      c.emit({
-        type: 'done',
+      c.event('chat.turnEnd', {
         sessionId: 's1',
-        messageId: 'm1',
-        error: 'could not save the message: disk full',
+        turnId: 'm1',
+        reason: 'error',
+        error: { code: 'internal', message: 'could not save the message: disk full' },
         unsent: 'the first message',
       }),
     );
@@ -210,7 +232,13 @@ describe('chat', () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's2' });
     act(() =>
-      c.emit({ type: 'done', sessionId: 's1', messageId: 'm1', error: 'disk full', unsent: 'sent from the other tab' }),
+      c.event('chat.turnEnd', {
+        sessionId: 's1',
+        turnId: 'm1',
+        reason: 'error',
+        error: { code: 'internal', message: 'disk full' },
+        unsent: 'sent from the other tab',
+      }),
     );
     await new Promise((r) => setTimeout(r, 50));
     expect(screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Message' }).value).toBe('');
@@ -220,8 +248,8 @@ describe('chat', () => {
     const c = memoryClient();
     await sendThenLeave(c, 'write the changelog');
     act(() => {
-      c.emit({ type: 'delta', sessionId: 's1', messageId: 'm1', text: 'the changelog so far' });
-      c.emit({ type: 'done', sessionId: 's1', messageId: 'm1' });
+      c.event('chat.delta', { sessionId: 's1', turnId: 'm1', kind: 'text', text: 'the changelog so far' });
+      c.event('chat.turnEnd', { sessionId: 's1', turnId: 'm1', reason: 'done' });
     });
     await new Promise((r) => setTimeout(r, 50));
     expect(screen.queryByText('the changelog so far')).toBeNull();
@@ -238,8 +266,8 @@ describe('chat', () => {
     renderWith(<App />, c, { workspace: WS });
     await sendHello();
     act(() => {
-      c.emit({ type: 'delta', sessionId: 's9', messageId: 'm9', text: 'from another tab' });
-      c.emit({ type: 'delta', sessionId: 's1', messageId: 'm1', text: 'early words' });
+      c.event('chat.delta', { sessionId: 's9', turnId: 'm9', kind: 'text', text: 'from another tab' });
+      c.event('chat.delta', { sessionId: 's1', turnId: 'm1', kind: 'text', text: 'early words' });
     });
     // The window applies these (a frame later) before the engine's answer to the send arrives.
     await act(async () => {
@@ -252,7 +280,7 @@ describe('chat', () => {
     });
     await waitFor(() => expect(useView.getState().sessionId).toBe('s1'));
     expect(await screen.findByText('early words')).toBeTruthy();
-    act(() => c.emit({ type: 'delta', sessionId: 's9', messageId: 'm9', text: ' and more of it' }));
+    act(() => c.event('chat.delta', { sessionId: 's9', turnId: 'm9', kind: 'text', text: ' and more of it' }));
     await new Promise((r) => setTimeout(r, 50));
     expect(screen.queryByText(/from another tab|and more of it/)).toBeNull();
   });
@@ -261,11 +289,11 @@ describe('chat', () => {
     const c = memoryClient();
     await sendThenLeave(c, 'tag the release');
     act(() =>
-      c.emit({
-        type: 'done',
+      c.event('chat.turnEnd', {
         sessionId: 's1',
-        messageId: 'm1',
-        error: 'could not save the message: disk full',
+        turnId: 'm1',
+        reason: 'error',
+        error: { code: 'internal', message: 'could not save the message: disk full' },
         unsent: 'tag the release',
       }),
     );
@@ -286,11 +314,19 @@ describe('chat', () => {
   it("a conversation the user left that asks for an approval says so; another tab's does not", async () => {
     const c = memoryClient();
     await sendThenLeave(c, 'deploy it');
-    const request = { id: 'a1', tool: 'bash', args: { command: 'make deploy' }, reason: 'asks' };
-    act(() => c.emit({ type: 'approval', sessionId: 's9', messageId: 'm9', request }));
+    const request = {
+      approvalId: 'a1',
+      tool: 'bash',
+      args: { command: 'make deploy' },
+      actor: { kind: 'agent' as const, activeSkills: [] },
+      reason: 'asks',
+      summary: 'make deploy',
+      alwaysPreview: [],
+    };
+    act(() => c.event('chat.approval', { sessionId: 's9', ...request }));
     await new Promise((r) => setTimeout(r, 50));
     expect(screen.queryByText(/waiting for your approval/)).toBeNull();
-    act(() => c.emit({ type: 'approval', sessionId: 's1', messageId: 'm1', request }));
+    act(() => c.event('chat.approval', { sessionId: 's1', ...request }));
     expect((await screen.findByText(/waiting for your approval/)).closest('[role="status"]')).not.toBeNull();
     expect(screen.queryByRole('region', { name: /Approval for/ })).toBeNull();
   });
@@ -299,13 +335,20 @@ describe('chat', () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
     act(() => {
-      c.emit({
-        type: 'loaded',
+      c.event('chat.skillLoaded', {
         sessionId: 's1',
-        messageId: 'm1',
-        skill: { name: 'git-commit', reason: 'trigger: 提交代码' },
+        turnId: 'm1',
+        skill: 'git-commit',
+        tier: 'builtin',
+        reason: 'trigger: 提交代码',
+        tokens: 120,
       });
-      c.emit({ type: 'notice', sessionId: 's1', level: 'warning', text: 'No model is configured: answering offline.' });
+      c.event('chat.notice', {
+        sessionId: 's1',
+        level: 'warning',
+        kind: 'notice',
+        text: 'No model is configured: answering offline.',
+      });
     });
     expect(await screen.findByText('Loaded skill git-commit — trigger: 提交代码')).toBeTruthy();
     expect(screen.getByText('No model is configured: answering offline.')).toBeTruthy();
@@ -314,7 +357,14 @@ describe('chat', () => {
   it('shows a provider error that ends the answer', async () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
-    act(() => c.emit({ type: 'done', sessionId: 's1', messageId: 'm1', error: 'provider: 401 invalid x-api-key' }));
+    act(() =>
+      c.event('chat.turnEnd', {
+        sessionId: 's1',
+        turnId: 'm1',
+        reason: 'error',
+        error: { code: 'internal', message: 'provider: 401 invalid x-api-key' },
+      }),
+    );
     expect((await screen.findByRole('alert')).textContent).toContain('401 invalid x-api-key');
   });
 
@@ -347,7 +397,7 @@ describe('chat', () => {
       await sendHello();
       await waitFor(() => expect(useView.getState().sessionId).toBe('s1'));
       for (let i = 0; i < 40; i++)
-        act(() => c.emit({ type: 'delta', sessionId: 's1', messageId: 'm1', text: `word${i} ` }));
+        act(() => c.event('chat.delta', { sessionId: 's1', turnId: 'm1', kind: 'text', text: `word${i} ` }));
       await screen.findByText(/word39/);
       const log = screen.getByRole('log', { name: 'Conversation' });
       // Other parts of the window (virtual lists) have observers of their own: the transcript's watches its messages.
@@ -359,7 +409,7 @@ describe('chat', () => {
       expect(w.observes).toBe(w.ever.size);
       expect(w.ever.size).toBeLessThan(6);
       const status = screen.getByText('Answering…');
-      act(() => c.emit({ type: 'done', sessionId: 's1', messageId: 'm1' }));
+      act(() => c.event('chat.turnEnd', { sessionId: 's1', turnId: 'm1', reason: 'done' }));
       await waitFor(() => expect(screen.queryByText('Answering…')).toBeNull());
       // The line that left the transcript is no longer watched; what is still there is.
       expect(w.watched.has(status)).toBe(false);

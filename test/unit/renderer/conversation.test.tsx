@@ -48,7 +48,7 @@ describe('the open conversation after a reload', () => {
     renderWith(<App />, c, { workspace: WS });
     await screen.findByText('hello again');
     expect(useView.getState().sessionId).toBe('s1');
-    expect(c.calls.filter((x) => x.method === 'openSession').map((x) => x.args[0])).toEqual(['s1']);
+    expect(c.calls.filter((x) => x.method === 'sessions.open').map((x) => x.args[0])).toEqual([{ id: 's1' }]);
   });
 
   it('after New chat, a reload starts with a new chat', async () => {
@@ -59,7 +59,7 @@ describe('the open conversation after a reload', () => {
     first.unmount();
     renderWith(<App />, c, { workspace: WS });
     await screen.findByRole('textbox', { name: 'Message' });
-    expect(c.calls.some((x) => x.method === 'openSession')).toBe(false);
+    expect(c.calls.some((x) => x.method === 'sessions.open')).toBe(false);
     expect(useView.getState().sessionId).toBeUndefined();
   });
 
@@ -70,12 +70,12 @@ describe('the open conversation after a reload', () => {
     first.unmount();
     renderWith(<App />, c, { workspace: folder('/home/me/beta') });
     await screen.findByRole('textbox', { name: 'Message' });
-    expect(c.calls.some((x) => x.method === 'openSession')).toBe(false);
+    expect(c.calls.some((x) => x.method === 'sessions.open')).toBe(false);
 
-    c.failing.add('openSession');
+    c.failing.add('sessions.open');
     renderWith(<App />, c, { workspace: WS });
     await waitFor(() => expect(document.body.textContent).toContain('could not be opened again'));
-    expect(document.body.textContent).toContain('openSession failed on purpose');
+    expect(document.body.textContent).toContain('sessions.open failed on purpose');
     expect(useView.getState().sessionId).toBeUndefined();
   });
 });

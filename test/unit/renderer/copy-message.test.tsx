@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Chat } from '../../../renderer/src/components/Chat';
-import type { ChatMessage } from '../../../renderer/src/api/types';
+import type { ChatMessage } from '../../../renderer/src/state/transcript';
 import { memoryClient } from './memory-client';
 import { renderWith, WS } from './render';
 

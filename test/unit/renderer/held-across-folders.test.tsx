@@ -16,11 +16,11 @@ async function switchTo(name: string) {
   await waitFor(() => expect(useView.getState().workspace?.name).toBe(name));
 }
 
-/** sendMessage waits for `release`, then fails as an engine that went away would. */
+/** chat.send waits for `release`, then fails as an engine that went away would. */
 function failingSendAfter(c: MemoryClient): () => void {
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
-  c.sendMessage = async () => {
+  c.handlers['chat.send'] = async () => {
     await gate;
     throw { code: 'unavailable', message: 'the engine went away' };
   };
@@ -63,7 +63,7 @@ describe('a message that could not be sent, after a folder switch', () => {
     expect((await screen.findByRole('alert')).textContent).toContain('alpha');
     await switchTo('alpha');
     await waitFor(() => expect(useView.getState().sessionId).toBe('s7'));
-    expect(c.calls.filter((x) => x.method === 'openSession').map((x) => x.args[0])).toEqual(['s7']);
+    expect(c.calls.filter((x) => x.method === 'sessions.open').map((x) => x.args[0])).toEqual([{ id: 's7' }]);
     await waitFor(() => expect(box().value).toBe('and tag it v2'));
     expect(screen.getByText('hello again')).toBeTruthy();
   });
@@ -76,11 +76,11 @@ describe('a message that could not be sent, after a folder switch', () => {
     await waitFor(() => expect(useView.getState().sessionId).toBe('s1'));
     await switchTo('beta');
     act(() =>
-      c.emit({
-        type: 'done',
+      c.event('chat.turnEnd', {
         sessionId: 's1',
-        messageId: 'm1',
-        error: 'could not save the message: disk full',
+        turnId: 'm1',
+        reason: 'error',
+        error: { code: 'internal', message: 'could not save the message: disk full' },
         unsent: 'write the alpha notes',
       }),
     );
@@ -102,7 +102,7 @@ describe('a message that could not be sent, after a folder switch', () => {
       fail();
       await new Promise((r) => setTimeout(r, 20));
     });
-    c.failing.add('openSession');
+    c.failing.add('sessions.open');
     await switchTo('alpha');
     await waitFor(() => expect(box().value).toBe('do not lose me'));
     expect(useView.getState().sessionId).toBeUndefined();
@@ -115,7 +115,15 @@ describe('a message that could not be sent, after a folder switch', () => {
     await userEvent.type(box(), 'the first');
     await userEvent.keyboard('{Enter}');
     await userEvent.click(screen.getByRole('button', { name: 'Settings' }));
-    act(() => c.emit({ type: 'done', sessionId: 's1', messageId: 'm1', error: 'disk full', unsent: 'the first' }));
+    act(() =>
+      c.event('chat.turnEnd', {
+        sessionId: 's1',
+        turnId: 'm1',
+        reason: 'error',
+        error: { code: 'internal', message: 'disk full' },
+        unsent: 'the first',
+      }),
+    );
     await new Promise((r) => setTimeout(r, 50));
     await switchTo('beta');
     expect(box().value).toBe('');

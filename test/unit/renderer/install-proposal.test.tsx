@@ -43,18 +43,22 @@ function withSources() {
   return { c, calls };
 }
 
-const toolEvent = (name: string, args: unknown) => ({
-  type: 'tool' as const,
+const toolEvent = (tool: string, args: Record<string, unknown>) => ({
   sessionId: 's1',
-  messageId: 'm1',
-  call: { id: `t-${name}`, name, args, status: 'done' as const, result: JSON.stringify(proposal) },
+  turnId: 'm1',
+  card: { callId: `t-${tool}`, tool, args, status: 'ok' as const, output: JSON.stringify(proposal) },
 });
 
 describe('install proposals', () => {
   it('a proposal shows a card; Review install opens the dialog on that marketplace with the skill ticked', async () => {
     const { c, calls } = withSources();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1' });
-    act(() => c.emit(toolEvent('DeferExecuteTool', { name: 'skill_marketplace', arguments: { propose: {} } })));
+    act(() =>
+      c.event(
+        'chat.toolCall',
+        toolEvent('DeferExecuteTool', { name: 'skill_marketplace', arguments: { propose: {} } }),
+      ),
+    );
     const card = await screen.findByRole('region', { name: 'The assistant proposes a skill' }, { timeout: 10_000 });
     expect(within(card).getByText(/Reads PDFs <img src=x onerror=alert\(1\)>/)).toBeTruthy();
     expect(card.querySelector('img')).toBeNull();
@@ -73,7 +77,7 @@ describe('install proposals', () => {
   it('the same result from another tool shows no card', async () => {
     const { c } = withSources();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1' });
-    act(() => c.emit(toolEvent('read_file', { path: 'proposal.json' })));
+    act(() => c.event('chat.toolCall', toolEvent('read_file', { path: 'proposal.json' })));
     await screen.findByRole('region', { name: 'Tool call read_file' }, { timeout: 10_000 });
     expect(screen.queryByRole('region', { name: 'The assistant proposes a skill' })).toBeNull();
   });
@@ -81,7 +85,7 @@ describe('install proposals', () => {
   it('the card speaks Chinese', async () => {
     const { c } = withSources();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1' }, 'zh');
-    act(() => c.emit(toolEvent('skill_marketplace', { propose: {} })));
+    act(() => c.event('chat.toolCall', toolEvent('skill_marketplace', { propose: {} })));
     const card = await screen.findByRole('region', { name: '助手推荐了一个技能' }, { timeout: 10_000 });
     expect(within(card).getByRole('button', { name: '审阅安装' })).toBeTruthy();
   });

@@ -13,7 +13,6 @@ import {
 } from '../../../preload/contract';
 import type { KnackClient } from '../../../renderer/src/api/client';
 import { useView } from '../../../renderer/src/state/store';
-import type { ChatEvent, ChatMessage } from '../../../renderer/src/api/types';
 import type { BrokenSkill } from '../../../renderer/src/state/skills';
 import type {
   AuditFinding,
@@ -34,6 +33,7 @@ import type {
   SessionHit,
   SessionMeta,
   ToolInfo,
+  TranscriptItem,
   WorkspaceInfo,
 } from '../../../preload/contract';
 
@@ -154,9 +154,8 @@ export interface MemoryClient extends KnackClient {
   failing: Set<string>;
   /** The conversation main remembers as open, by workspace (sessions.remember / sessions.remembered). */
   remembered: Record<string, string>;
-  /** While set, sendMessage waits for it (the engine has not answered yet). */
+  /** While set, chat.send waits for it (the engine has not answered yet). */
   sendGate?: Promise<void>;
-  emit(e: ChatEvent): void;
   /** catalog.changed for folder `ws` (default: the open one), with nothing named: the list is read again. */
   catalogChanged(ws?: string): void;
   /** audit.verdict carrying the skill's row. */
@@ -175,14 +174,14 @@ export interface MemoryClient extends KnackClient {
   servers: McpServerStatus[];
   /** The stored sessions, newest first (sessions.list, .search, .rename, .delete). */
   sessions: SessionMeta[];
-  /** What listModels answers (setModel changes `current`). */
+  /** What chat.models answers (chat.setModel changes `current`). */
   modelChoices: ModelChoices;
   /** What a search answers for a query (absent: the sessions whose title holds it, as title hits). */
   searchHits: Record<string, SessionHit[]>;
   /** What sandbox.status answers. */
   sandbox: SandboxStatus;
-  /** The conversation switchVersion answers with. */
-  versionMessages: ChatMessage[];
+  /** The conversation chat.switchVersion answers with. */
+  versionItems: TranscriptItem[];
   /** The key testConnection accepts (as the provider would); any other stored key is refused with a 401. */
   goodKey: string;
   /** The key setApiKey stored last, per preset (the test's stand-in for the key store). */
@@ -198,7 +197,6 @@ export interface MemoryClient extends KnackClient {
 export function memoryClient(
   init: Partial<Pick<MemoryClient, 'skills' | 'tools' | 'servers'> & { loaded: LoadedSkill[] }> = {},
 ): MemoryClient {
-  const chat = new Set<(e: ChatEvent) => void>();
   const subscribers = new Set<(name: string, payload: unknown) => void>();
   // Answers or events outside the contract fail the test where they happen.
   const contract = createClient(
@@ -325,6 +323,26 @@ export function memoryClient(
         else c.remembered[path] = id;
         return { remembered: id !== null };
       },
+      'chat.send': async ({ sessionId }) => {
+        if (c.sendGate) await c.sendGate;
+        return { sessionId: sessionId ?? 's1', turnId: 'm1' };
+      },
+      'chat.models': () => c.modelChoices,
+      'chat.setModel': ({ sessionId, model, provider }) => {
+        c.modelChoices = { ...c.modelChoices, current: model, provider: provider ?? c.modelChoices.provider };
+        return { session: session(sessionId, 'First chat', { model, provider: provider ?? null }) };
+      },
+      'chat.setPlanMode': ({ on }) => ({ planMode: on }),
+      'chat.stop': () => ({ stopped: true }),
+      'chat.retry': ({ sessionId }) => ({ sessionId, turnId: 'm2' }),
+      'chat.regenerate': ({ sessionId }) => ({ sessionId, turnId: 'm3' }),
+      'chat.switchVersion': () => ({ items: c.versionItems }),
+      'chat.answer': () => ({ ok: true }),
+      'sessions.open': ({ id }) => ({
+        session: session(id, 'First chat'),
+        items: [{ kind: 'user', id: 'u1', text: 'hello again', at: 0 }],
+        approvals: [],
+      }),
       'sessions.remembered': () => ({ id: c.remembered[useView.getState().workspace?.path ?? ''] ?? null }),
       'chat.unloadSkill': ({ name }) => {
         c.context.loadedSkills = c.context.loadedSkills.filter((l) => l.name !== name);
@@ -486,7 +504,7 @@ export function memoryClient(
       leftOut: [],
     } as ContextView,
     sandbox: { available: true, backend: 'bubblewrap', reason: '', hint: '', mode: 'auto' } as SandboxStatus,
-    versionMessages: [] as ChatMessage[],
+    versionItems: [] as TranscriptItem[],
     goodKey: 'sk-right-key',
     keys: {} as Record<string, string>,
     settings: {
@@ -516,9 +534,6 @@ export function memoryClient(
         description: 'bash: git status (this workspace)',
       },
     ] as PolicyRule[],
-    emit(e: ChatEvent) {
-      for (const h of chat) h(e);
-    },
     catalogChanged(ws?: string) {
       const workspace = ws ?? useView.getState().workspace?.path ?? '';
       c.event('catalog.changed', { workspace, added: [], removed: [], changed: [] });
@@ -528,45 +543,6 @@ export function memoryClient(
     },
   } as MemoryClient;
 
-  const api: Omit<KnackClient, 'mode' | 'nativeDialogs' | 'call' | 'on' | 'setPlanMode'> = {
-    async sendMessage(_w, sessionId) {
-      if (c.sendGate) await c.sendGate;
-      return { sessionId: sessionId ?? 's1', messageId: 'm1' };
-    },
-    async listModels() {
-      return c.modelChoices;
-    },
-    async setModel(_s, { model, provider }) {
-      c.modelChoices = { ...c.modelChoices, current: model, provider: provider ?? c.modelChoices.provider };
-      return {};
-    },
-    async stop() {},
-    async retry() {
-      return { messageId: 'm2' };
-    },
-    async regenerate() {
-      return { messageId: 'm3' };
-    },
-    async switchVersion() {
-      return c.versionMessages;
-    },
-    async answerApproval() {},
-    async openSession() {
-      return { messages: [{ id: 'u1', role: 'user', parts: [{ kind: 'text', text: 'hello again' }] }], running: false };
-    },
-    onChat(h) {
-      chat.add(h);
-      return () => chat.delete(h);
-    },
-  };
-
-  for (const [name, fn] of Object.entries(api)) {
-    (c as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => {
-      c.calls.push({ method: name, args });
-      if (c.failing.has(name)) return Promise.reject({ code: 'failed', message: `${name} failed on purpose` });
-      return (fn as (...a: unknown[]) => unknown)(...args);
-    };
-  }
   return c;
 }
 

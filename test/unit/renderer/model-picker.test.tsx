@@ -29,13 +29,12 @@ describe('ModelPicker', () => {
     ]);
     await userEvent.selectOptions(select, 'fake-model-large');
     await waitFor(() =>
-      expect(c.calls.find((x) => x.method === 'setModel')?.args).toEqual([
-        's1',
-        { model: 'fake-model-large', provider: 'anthropic' },
+      expect(c.calls.find((x) => x.method === 'chat.setModel')?.args).toEqual([
+        { sessionId: 's1', model: 'fake-model-large', provider: 'anthropic' },
       ]),
     );
     await waitFor(() => expect(shown(select)).toBe('fake-model-large (in use)'));
-    expect(c.calls.find((x) => x.method === 'listModels')!.args).toEqual(['s1']);
+    expect(c.calls.find((x) => x.method === 'chat.models')!.args).toEqual([{ sessionId: 's1' }]);
   });
 
   it('a model of another provider switches with its provider, and back again with the first one', async () => {
@@ -45,9 +44,8 @@ describe('ModelPicker', () => {
     expect(select.querySelector('optgroup')!.label).toBe('Anthropic（使用中）');
     await userEvent.selectOptions(select, 'gpt-fake-mini');
     await waitFor(() =>
-      expect(c.calls.find((x) => x.method === 'setModel')?.args).toEqual([
-        's1',
-        { model: 'gpt-fake-mini', provider: 'local' },
+      expect(c.calls.find((x) => x.method === 'chat.setModel')?.args).toEqual([
+        { sessionId: 's1', model: 'gpt-fake-mini', provider: 'local' },
       ]),
     );
     expect(shown(select)).toBe('gpt-fake-mini（使用中）');
@@ -55,9 +53,8 @@ describe('ModelPicker', () => {
     // And back to the first provider's model: named with its provider, not left to the one in use since the switch.
     await userEvent.selectOptions(select, 'fake-model-large');
     await waitFor(() =>
-      expect(c.calls.filter((x) => x.method === 'setModel').at(-1)?.args).toEqual([
-        's1',
-        { model: 'fake-model-large', provider: 'anthropic' },
+      expect(c.calls.filter((x) => x.method === 'chat.setModel').at(-1)?.args).toEqual([
+        { sessionId: 's1', model: 'fake-model-large', provider: 'anthropic' },
       ]),
     );
     expect(shown(select)).toBe('fake-model-large（使用中）');
@@ -70,7 +67,8 @@ describe('ModelPicker', () => {
     ] as const) {
       cleanup();
       const c = memoryClient();
-      c.setModel = async () => ({ imagesUnseen: 2 });
+      const setModel = c.handlers['chat.setModel']!;
+      c.handlers['chat.setModel'] = async (input) => ({ ...(await setModel(input)), imagesUnseen: 2 });
       renderWith(<App />, c, { workspace: WS, sessionId: 's1' }, lang);
       const select = (await screen.findByRole('combobox', {
         name: lang === 'en' ? 'Model' : '模型',
@@ -82,11 +80,11 @@ describe('ModelPicker', () => {
 
   it('a refused switch goes back to the model in use and says why', async () => {
     const c = memoryClient();
-    c.failing.add('setModel');
+    c.failing.add('chat.setModel');
     renderWith(<Chat />, c, { workspace: WS, sessionId: 's1' });
     const select = (await screen.findByRole('combobox', { name: 'Model' })) as HTMLSelectElement;
     await userEvent.selectOptions(select, 'fake-model-large');
-    expect((await screen.findByRole('alert')).textContent).toContain('setModel failed on purpose');
+    expect((await screen.findByRole('alert')).textContent).toContain('chat.setModel failed on purpose');
     expect(shown(select)).toBe('fake-model (in use)');
   });
 
@@ -96,16 +94,11 @@ describe('ModelPicker', () => {
     renderWith(<Chat />, c, { workspace: WS }, 'zh');
     const select = (await screen.findByRole('combobox', { name: '模型' })) as HTMLSelectElement;
     await userEvent.selectOptions(select, 'gpt-fake');
-    expect(c.calls.some((x) => x.method === 'setModel')).toBe(false);
+    expect(c.calls.some((x) => x.method === 'chat.setModel')).toBe(false);
     await userEvent.type(screen.getByRole('textbox', { name: '消息' }), 'hello{Enter}');
     await waitFor(() =>
-      expect(c.calls.find((x) => x.method === 'sendMessage')?.args).toEqual([
-        WS.path,
-        undefined,
-        'hello',
-        false,
-        { model: 'gpt-fake', provider: 'local' },
-        [],
+      expect(c.calls.find((x) => x.method === 'chat.send')?.args).toEqual([
+        { text: 'hello', planMode: false, model: 'gpt-fake', provider: 'local' },
       ]),
     );
   });
@@ -127,7 +120,7 @@ describe('ModelPicker', () => {
       ...c.modelChoices,
       groups: [...c.modelChoices.groups, { provider: 'lab', label: 'lab', models: ['lab-model'], source: 'provider' }],
     };
-    const asked = () => c.calls.filter((x) => x.method === 'listModels').length;
+    const asked = () => c.calls.filter((x) => x.method === 'chat.models').length;
     const before = asked();
     c.event('workspace.changed', { workspace: folder('/home/me/beta') });
     c.event('workspace.changed', { workspace: WS });

@@ -73,8 +73,8 @@ describe('notice queue (store)', () => {
     });
     act(() =>
       useView.getState().applyChat([
-        { type: 'done', sessionId: 's1', messageId: 'm1', unsent: 'one' },
-        { type: 'done', sessionId: 's2', messageId: 'm2', unsent: 'two' },
+        { name: 'chat.turnEnd', sessionId: 's1', turnId: 'm1', reason: 'error', unsent: 'one' },
+        { name: 'chat.turnEnd', sessionId: 's2', turnId: 'm2', reason: 'error', unsent: 'two' },
       ]),
     );
     expect(useView.getState().notices.map(noticeText)).toEqual([

@@ -30,10 +30,14 @@ beforeEach(() => {
 afterEach(() => vi.unstubAllGlobals());
 
 const approval = (sessionId: string) => ({
-  type: 'approval' as const,
   sessionId,
-  messageId: 'm1',
-  request: { id: 'a1', tool: 'bash', args: {}, summary: 'git push', reason: 'asks' },
+  approvalId: 'a1',
+  tool: 'bash',
+  args: {},
+  actor: { kind: 'agent' as const, activeSkills: [] },
+  summary: 'git push',
+  reason: 'asks',
+  alwaysPreview: [],
 });
 
 describe('notifications in serve mode', () => {
@@ -43,14 +47,21 @@ describe('notifications in serve mode', () => {
     renderWith(<App />, c, { workspace: WS, sessionId: 's1' });
     await userEvent.click(screen.getByRole('button', { name: 'Notify me' }));
     expect(screen.queryByRole('button', { name: 'Notify me' })).toBeNull();
-    act(() => c.emit(approval('s1')));
+    act(() => c.event('chat.approval', approval('s1')));
     expect(shown).toEqual([{ title: 'Knack is waiting for your approval', body: 'bash: git push' }]);
-    act(() => c.emit({ type: 'done', sessionId: 's1', messageId: 'm1' }));
+    act(() => c.event('chat.turnEnd', { sessionId: 's1', turnId: 'm1', reason: 'done' }));
     expect(shown[1]).toEqual({ title: 'Knack: the answer is ready', body: 'In alpha: open Knack to read it.' });
     // Another tab's conversation, or the page in front: nothing.
-    act(() => c.emit(approval('other')));
+    act(() => c.event('chat.approval', approval('other')));
     focus.mockReturnValue(true);
-    act(() => c.emit({ type: 'done', sessionId: 's1', messageId: 'm2', error: 'boom' }));
+    act(() =>
+      c.event('chat.turnEnd', {
+        sessionId: 's1',
+        turnId: 'm2',
+        reason: 'error',
+        error: { code: 'internal', message: 'boom' },
+      }),
+    );
     expect(shown).toHaveLength(2);
   });
 
@@ -58,10 +69,10 @@ describe('notifications in serve mode', () => {
     const c = memoryClient();
     vi.spyOn(document, 'hasFocus').mockReturnValue(false);
     renderWith(<App />, c, { workspace: WS, sessionId: 's1' }, 'zh');
-    act(() => c.emit({ type: 'done', sessionId: 's1', messageId: 'm1' }));
+    act(() => c.event('chat.turnEnd', { sessionId: 's1', turnId: 'm1', reason: 'done' }));
     expect(shown).toHaveLength(0);
     await userEvent.click(screen.getByRole('button', { name: '开启通知' }));
-    act(() => c.emit({ type: 'done', sessionId: 's1', messageId: 'm1', stopped: true }));
+    act(() => c.event('chat.turnEnd', { sessionId: 's1', turnId: 'm1', reason: 'stopped' }));
     expect(shown[0]!.title).toBe('Knack：回答已停止');
   });
 });

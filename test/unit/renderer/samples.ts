@@ -1,5 +1,5 @@
 // Data several component tests show: install reports, an approval request with what the gate checked, a tool call.
-import type { ApprovalRequest, ToolCallView } from '../../../renderer/src/api/types';
+import type { EventPayload, ToolCallCard } from '../../../preload/contract';
 import { asks, outcome } from './memory-client';
 
 /** A P1 install report: a finding with its line, the permissions asked, a diff that widens them. */
@@ -44,12 +44,14 @@ export const p0Report = outcome({
 });
 
 /** An approval for write_file asked by a rule, with the acting skill and the real path the gate checked. */
-export const gatedWrite: ApprovalRequest = {
-  id: 'a1',
+export const gatedWrite: Omit<EventPayload<'chat.approval'>, 'sessionId'> = {
+  approvalId: 'a1',
   tool: 'write_file',
   args: { path: 'out.txt' },
+  actor: { kind: 'agent', activeSkills: [] },
   reason: 'your rule asks every time',
-  rules: ['allow write_file in /home/me/alpha'],
+  summary: 'write_file',
+  alwaysPreview: ['allow write_file in /home/me/alpha'],
   decision: {
     rule: 'ask write_file in /home/me/alpha',
     scope: 'workspace /home/me/alpha, skill deploy',
@@ -64,12 +66,11 @@ export const gatedWrite: ApprovalRequest = {
 };
 
 /** A read_file call the gate allowed, done in 12 ms. */
-export const readFileCall: ToolCallView = {
-  id: 't1',
-  name: 'read_file',
+export const readFileCall: ToolCallCard = {
+  callId: 't1',
+  tool: 'read_file',
   args: { path: 'a.txt' },
-  status: 'done',
-  decision: 'allow',
+  status: 'ok',
   durationMs: 12,
-  result: 'contents of a',
+  output: 'contents of a',
 };

@@ -52,8 +52,10 @@ describe('the / menu', () => {
     expect(box().value).toBe('/weekly-report ');
     expect(screen.queryByRole('listbox')).toBeNull();
     await userEvent.type(box(), 'for the team{Enter}');
-    await waitFor(() => expect(c.calls.some((x) => x.method === 'sendMessage')).toBe(true));
-    expect(c.calls.find((x) => x.method === 'sendMessage')!.args[2]).toBe('/weekly-report for the team');
+    await waitFor(() => expect(c.calls.some((x) => x.method === 'chat.send')).toBe(true));
+    expect(c.calls.find((x) => x.method === 'chat.send')!.args[0]).toMatchObject({
+      text: '/weekly-report for the team',
+    });
   });
 
   it('Esc closes it and keeps the text; a click picks; nothing matching says so, in Chinese', async () => {

@@ -30,18 +30,16 @@ describe('a refused tool call', () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1' }, 'zh');
     act(() =>
-      c.emit({
-        type: 'tool',
+      c.event('chat.toolCall', {
         sessionId: 's1',
-        messageId: 'm1',
-        call: {
-          id: 't1',
-          name: 'write_file',
+        turnId: 'm1',
+        card: {
+          callId: 't1',
+          tool: 'write_file',
           args: { path: 'secret/k.txt' },
-          status: 'error',
-          decision: 'deny',
-          error: '{"error":{"code":"tool.denied","message":"write_file denied: your rule ..."}}',
-          errorWords: refusal,
+          status: 'denied',
+          output: '{"error":{"code":"tool.denied","message":"write_file denied: your rule ..."}}',
+          words: refusal,
         },
       }),
     );

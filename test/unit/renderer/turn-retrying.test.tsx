@@ -18,17 +18,17 @@ describe('a turn whose request is sent again', () => {
     await waitFor(() => expect(useView.getState().sessionId).toBe('s1'));
     const status = () => document.querySelector('.transcript [role="status"]');
     expect(status()?.textContent).toBe('Answering…');
-    act(() => c.emit({ type: 'retrying', sessionId: 's1', messageId: 'm1', attempt: 2, of: 3 }));
+    act(() => c.event('chat.retrying', { sessionId: 's1', turnId: 'm1', attempt: 2, of: 3 }));
     await waitFor(() => expect(status()?.textContent).toBe('Retrying (2 of 3)…'));
     act(() => void initI18n('zh'));
     await waitFor(() => expect(status()?.textContent).toBe('正在重试（第 2 次，共 3 次）…'));
     act(() => void initI18n('en'));
     // Another conversation's retry is not this one's.
-    act(() => c.emit({ type: 'retrying', sessionId: 's9', messageId: 'm9', attempt: 3, of: 3 }));
+    act(() => c.event('chat.retrying', { sessionId: 's9', turnId: 'm9', attempt: 3, of: 3 }));
     expect(status()?.textContent).toBe('Retrying (2 of 3)…');
-    act(() => c.emit({ type: 'delta', sessionId: 's1', messageId: 'm1', text: 'here it is' }));
+    act(() => c.event('chat.delta', { sessionId: 's1', turnId: 'm1', kind: 'text', text: 'here it is' }));
     await waitFor(() => expect(status()?.textContent).toBe('Answering…'));
-    act(() => c.emit({ type: 'done', sessionId: 's1', messageId: 'm1' }));
+    act(() => c.event('chat.turnEnd', { sessionId: 's1', turnId: 'm1', reason: 'done' }));
     await waitFor(() => expect(status()).toBeNull());
   });
 });

@@ -72,9 +72,9 @@ describe('workspace screen', () => {
     const c = memoryClient();
     let fail!: () => void;
     const failing = new Promise<void>((r) => (fail = r));
-    c.sendMessage = async () => {
+    c.handlers['chat.send'] = async () => {
       await failing;
-      throw Object.assign(new Error('the store is full'), { code: 'failed' });
+      throw { code: 'internal', message: 'the store is full' };
     };
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', messages: [] });
     const box = () => screen.getByRole('textbox', { name: /message/i }) as HTMLTextAreaElement;
