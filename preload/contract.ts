@@ -755,8 +755,6 @@ const m = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O) => ({ 
 
 /** The largest SKILL.md the save-as-skill editor sends (create_skill's body limit). */
 export const MAX_DRAFT_CHARS = 100 * 1024;
-/** Tool calls in one turn from which the window offers Save as skill. */
-export const SAVE_SKILL_MIN_CALLS = 3;
 const DraftText = z.string().min(1).max(MAX_DRAFT_CHARS);
 
 export const methods = {

@@ -35,14 +35,6 @@ export function commandSegments(cmd: string): string[] {
   return top.map((c) => c.args.map((a) => (a === undefined ? '…' : quoteWord(a))).join(' ')).filter(Boolean);
 }
 
-/**
- * Why a command line cannot be matched by allow rules or skill patterns: any expansion, substitution, glob, escape
- * decoding or file redirection, or anything the parser cannot read. Undefined for a line of plain words.
- */
-export function hiddenEffects(cmd: string): string | undefined {
-  return parseCommandLine(cmd).notPlain;
-}
-
 /** The stored scope of a rule made for one skill's scripts: `name@tier:/real/dir`, plus `#hash` when the content is known. */
 export function skillScopeKey(id: SkillIdentity): string {
   return `${id.name}@${id.tier ?? '?'}:${id.dir}${id.hash ? `#${id.hash}` : ''}`;
@@ -143,10 +135,6 @@ export function skillScopeWords(scope: string): Said {
     default:
       return say('rule.skillUnreadable', { scope });
   }
-}
-
-export function describeSkillScope(scope: string): string {
-  return english(skillScopeWords(scope));
 }
 
 export interface MatchContext {

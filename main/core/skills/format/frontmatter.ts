@@ -5,7 +5,7 @@ import { isUtf8 } from 'node:buffer';
 import { lazyRequire } from '../../base/index.js';
 import type * as Yaml from 'yaml';
 import type { Document } from 'yaml';
-import { english, say, WORDS, type Diagnostic, type Said } from '../../base/index.js';
+import { english, say, type Diagnostic, type Said } from '../../base/index.js';
 import { lineAlong, nodeAt, parseFrontmatterFast, toJS, type FastParse } from './frontmatter-fast.js';
 
 /** The frontmatter may not be bigger than this (bytes, opening and closing `---` included). */
@@ -13,9 +13,6 @@ export const MAX_FRONTMATTER_BYTES = 64 * 1024;
 /** Aliases resolved per document at most (billion-laughs guard). */
 export const MAX_ALIAS_COUNT = 100;
 const CHUNK = 4096;
-
-export const MSG_NO_START = WORDS['diag.noStart'];
-export const MSG_UNCLOSED = WORDS['diag.unclosed'];
 
 export interface SplitOk {
   ok: true;
