@@ -1,29 +1,14 @@
 // Anthropic Messages API through the official SDK: streaming with text and tool_use blocks (input_json_delta
 // pieces joined), tool_result back, prompt caching (cache_control) on the stable prefix: tools, system, catalog.
 import type Anthropic from '@anthropic-ai/sdk';
-import { bytesBody, clientOptions, joinBody, loadAnthropicSdk } from './sdk.js';
+import { bytesBody, clientOptions, joinBody, loadAnthropicSdk, type SdkProviderOptions } from './sdk.js';
 import type { ChatMessage, ModelProvider, ModelRequest, StopReason, StreamEvent } from './types.js';
 import { GuardedHandler, interruptedError, ProviderError } from './errors.js';
 import { streamOf } from './stream.js';
 import { StallWatch, watchedFetch } from './stall.js';
 import { attachmentText, unseenImageText } from '../attachments.js';
 
-export interface AnthropicOptions {
-  id?: string;
-  apiKey: string;
-  model: string;
-  baseURL?: string | undefined;
-  contextWindow: number;
-  /** The model reads images (attachments go to it as image blocks). */
-  vision?: boolean;
-  /** Per-request timeout in ms (default 120 s). */
-  timeoutMs?: number;
-  /** SDK retries for 429 (honouring retry-after) and 5xx (default 2). */
-  maxRetries?: number;
-  /** A reply that receives no bytes for this long ends as timed out (stall.ts); 0 or absent: never. */
-  stallMs?: number;
-  keyHint?: string;
-}
+export type AnthropicOptions = SdkProviderOptions;
 
 type Block = Anthropic.ContentBlockParam;
 type Msg = Anthropic.MessageParam;

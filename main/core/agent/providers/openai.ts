@@ -1,26 +1,14 @@
 // OpenAI-compatible Chat Completions through the official SDK (with baseURL for DeepSeek, Qwen, Kimi, GLM,
 // OpenRouter, Ollama, LM Studio, vLLM): streaming text and tool_calls deltas (joined by index), usage, [DONE].
 import type OpenAI from 'openai';
-import { bytesBody, clientOptions, joinBody, loadOpenAISdk } from './sdk.js';
+import { bytesBody, clientOptions, joinBody, loadOpenAISdk, type SdkProviderOptions } from './sdk.js';
 import type { ChatMessage, ModelProvider, ModelRequest, StopReason, StreamEvent, ToolCallPart } from './types.js';
 import { GuardedHandler, interruptedError, ProviderError } from './errors.js';
 import { streamOf } from './stream.js';
 import { StallWatch, watchedFetch } from './stall.js';
 import { attachmentText, unseenImageText } from '../attachments.js';
 
-export interface OpenAIOptions {
-  id?: string;
-  apiKey: string;
-  model: string;
-  baseURL?: string | undefined;
-  contextWindow: number;
-  /** The model reads images (attachments go to it as image blocks). */
-  vision?: boolean;
-  timeoutMs?: number;
-  maxRetries?: number;
-  /** A reply that receives no bytes for this long ends as timed out (stall.ts); 0 or absent: never. */
-  stallMs?: number;
-  keyHint?: string;
+export interface OpenAIOptions extends SdkProviderOptions {
   /** Send `max_tokens` (some servers need it; OpenAI's own default is fine without). */
   sendMaxTokens?: boolean;
 }

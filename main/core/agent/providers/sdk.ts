@@ -38,12 +38,25 @@ export function loadedSdks(): readonly (AnthropicSdk | OpenAISdk)[] {
 }
 
 /** The options both SDKs' clients take, the same way: key, base URL, per-request timeout (default 120 s), retries (default 2). */
-export function clientOptions(o: {
+/** What a provider adapter over an official SDK (anthropic.ts, openai.ts) is made with. */
+export interface SdkProviderOptions {
+  id?: string;
   apiKey: string;
+  model: string;
   baseURL?: string | undefined;
+  contextWindow: number;
+  /** The model reads images (attachments go to it as image blocks). */
+  vision?: boolean;
+  /** Per-request timeout in ms (default 120 s). */
   timeoutMs?: number;
+  /** SDK retries for 429 (honouring retry-after) and 5xx (default 2). */
   maxRetries?: number;
-}): {
+  /** A reply that receives no bytes for this long ends as timed out (stall.ts); 0 or absent: never. */
+  stallMs?: number;
+  keyHint?: string;
+}
+
+export function clientOptions(o: Pick<SdkProviderOptions, 'apiKey' | 'baseURL' | 'timeoutMs' | 'maxRetries'>): {
   apiKey: string;
   baseURL?: string;
   timeout: number;
