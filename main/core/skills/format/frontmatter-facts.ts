@@ -20,15 +20,6 @@ export interface FrontmatterFacts {
 }
 
 /**
- * The digest that binds facts to the frontmatter text they came from. One-shot where Node has crypto.hash (no Hash
- * object): it runs for every SKILL.md parsed and audited, and createHash's wrappers made the callers' optimised code
- * several times bigger.
- */
-export function frontmatterDigest(frontmatter: string): string {
-  return sha256Hex(frontmatter);
-}
-
-/**
  * The facts of one parsed frontmatter mapping. `lineOf` gives the file line of a field path; `manifestDescription`
  * is the description the manifest keeps (the raw text is stored only when it differs).
  */
@@ -38,7 +29,7 @@ export function frontmatterFacts(
   lineOf: (path: (string | number)[]) => number | undefined,
   manifestDescription?: string,
 ): FrontmatterFacts {
-  const facts: FrontmatterFacts = { sha256: frontmatterDigest(frontmatter), lines: {}, hooks: 'hooks' in data };
+  const facts: FrontmatterFacts = { sha256: sha256Hex(frontmatter), lines: {}, hooks: 'hooks' in data };
   if (typeof data.name === 'string') facts.name = data.name;
   if (typeof data.title === 'string') facts.title = data.title;
   for (const key of ['description', 'summary']) {

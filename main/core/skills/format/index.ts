@@ -1,6 +1,6 @@
 // One SKILL.md → frontmatter → manifest and its permission request.
 // What other folders may import from core/skills/format: nothing outside reaches past this file.
-export { frontmatterDigest, frontmatterFacts, type FrontmatterFacts } from './frontmatter-facts.js';
+export { frontmatterFacts, type FrontmatterFacts } from './frontmatter-facts.js';
 export { readSkillBody, splitFrontmatter, yamlLib } from './frontmatter.js';
 export {
   DESCRIPTION_MAX,

@@ -36,7 +36,7 @@ import { readPermissionRequest } from '../format/index.js';
 import { permissionDiff, type PermissionDiff } from '../../policy/index.js';
 import { readFrontmatterText } from '../format/index.js';
 import { splitFrontmatter } from '../format/index.js';
-import { frontmatterDigest, frontmatterFacts, type FrontmatterFacts } from '../format/index.js';
+import { frontmatterFacts, type FrontmatterFacts } from '../format/index.js';
 import type { ParsedManifest } from '../format/index.js';
 import { english, isInside, say, type Said } from '../../base/index.js';
 import { invocableName, slugify } from '../format/index.js';
@@ -1502,7 +1502,7 @@ function frontmatterRead(
 function frontmatterOf(text: string, file: string, parsed?: ParsedManifest): FrontmatterRead {
   if (parsed?.frontmatter) {
     const split = splitFrontmatter(text, file);
-    if (split.ok && frontmatterDigest(split.frontmatter) === parsed.frontmatter.sha256) {
+    if (split.ok && sha256Hex(split.frontmatter) === parsed.frontmatter.sha256) {
       // Discovery's diagnostics, naming this file (copied: the parse is discovery's); each keeps its fields' order.
       const from = parsed.requested.diagnostics;
       const diagnostics: Diagnostic[] = [];
