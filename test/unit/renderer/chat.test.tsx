@@ -7,7 +7,7 @@ import { App } from '../../../renderer/src/App';
 import { useView } from '../../../renderer/src/state/store';
 import { memoryClient, type MemoryClient } from './memory-client';
 import { renderWith, WS } from './render';
-import { readFileCall } from './samples';
+import { approval, readFileCall } from './samples';
 
 async function sendHello(text = 'hello') {
   await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), text);
@@ -75,36 +75,24 @@ describe('chat', () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
     act(() => {
-      c.event('chat.approval', {
-        sessionId: 's1',
-        approvalId: 'a1',
-        tool: 'bash',
-        args: { command: 'git status' },
-        actor: { kind: 'agent', activeSkills: [] },
-        reason: 'bash is not allowed by default',
-        summary: 'bash',
-        alwaysPreview: ['bash(git status)'],
-      });
-      c.event('chat.approval', {
-        sessionId: 's1',
-        approvalId: 'a2',
-        tool: 'bash',
-        args: { command: 'git push' },
-        actor: { kind: 'agent', activeSkills: [] },
-        reason: 'asks',
-        summary: 'bash',
-        alwaysPreview: ['bash(git push)'],
-      });
-      c.event('chat.approval', {
-        sessionId: 's1',
-        approvalId: 'a3',
-        tool: 'write_file',
-        args: { path: 'x' },
-        actor: { kind: 'agent', activeSkills: [] },
-        reason: 'asks',
-        summary: 'write_file',
-        alwaysPreview: ['write_file(x)'],
-      });
+      c.event(
+        'chat.approval',
+        approval({
+          approvalId: 'a1',
+          tool: 'bash',
+          args: { command: 'git status' },
+          reason: 'bash is not allowed by default',
+          alwaysPreview: ['bash(git status)'],
+        }),
+      );
+      c.event(
+        'chat.approval',
+        approval({ approvalId: 'a2', tool: 'bash', args: { command: 'git push' }, alwaysPreview: ['bash(git push)'] }),
+      );
+      c.event(
+        'chat.approval',
+        approval({ approvalId: 'a3', tool: 'write_file', args: { path: 'x' }, alwaysPreview: ['write_file(x)'] }),
+      );
     });
     const cards = await screen.findAllByRole('region', { name: /Approval for/ });
     expect(cards).toHaveLength(3);
@@ -127,18 +115,7 @@ describe('chat', () => {
   it('offers no Always allow when the call cannot become a safe rule', async () => {
     const c = memoryClient();
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true });
-    act(() =>
-      c.event('chat.approval', {
-        sessionId: 's1',
-        approvalId: 'a9',
-        tool: 'bash',
-        args: { command: 'eval $(x)' },
-        actor: { kind: 'agent', activeSkills: [] },
-        reason: 'asks',
-        summary: 'bash',
-        alwaysPreview: [],
-      }),
-    );
+    act(() => c.event('chat.approval', approval({ approvalId: 'a9', tool: 'bash', args: { command: 'eval $(x)' } })));
     const card = await screen.findByRole('region', { name: 'Approval for bash' });
     expect((within(card).getByRole('button', { name: 'Always allow' }) as HTMLButtonElement).disabled).toBe(true);
     expect(within(card).getByText(/cannot be turned into a safe rule/)).toBeTruthy();

@@ -74,3 +74,17 @@ export const readFileCall: ToolCallCard = {
   durationMs: 12,
   output: 'contents of a',
 };
+
+/** An approval main asks in conversation s1 for the agent's call: `reason` asks, nothing to save, unless given. */
+export function approval(
+  p: Pick<EventPayload<'chat.approval'>, 'approvalId' | 'tool' | 'args'> & Partial<EventPayload<'chat.approval'>>,
+): EventPayload<'chat.approval'> {
+  return {
+    sessionId: 's1',
+    actor: { kind: 'agent', activeSkills: [] },
+    reason: 'asks',
+    summary: p.tool,
+    alwaysPreview: [],
+    ...p,
+  };
+}
