@@ -464,6 +464,30 @@ export const WORDS = {
   'sandbox.hintDarwin': 'sandbox-exec is part of macOS; update macOS or report the reason above',
   'sandbox.hintWindows': 'run `{{command}}` as administrator (the sandbox runtime sets up its own Windows user)',
   'sandbox.hintOther': 'no OS sandbox on {{os}}: set "sandbox": {"mode": "auto"} to approve every command',
+  // what the OS sandbox blocked during one command (main/core/contain), and the bash tool's error that names it
+  'wall.blocked':
+    'the sandbox blocked {{blocked}} (exit {{exit}}). If the task needs it, call bash again with sandbox: false: it runs WITHOUT the sandbox and the user is asked.',
+  'wall.networkRefused': 'network: {{host}} refused',
+  'wall.networkRefusedWhy': 'network: {{host}} refused ({{why}})',
+  'wall.networkNotAllowed': 'network: a host not allowed for this command was refused',
+  'wall.networkDirect':
+    'network: {{host}} refused (inside the sandbox, commands reach only the hosts allowed to them, through its proxy)',
+  'wall.aHostName': '(a host name)',
+  'wall.aDirectConnection': '(a direct connection)',
+  'wall.writeOutside': 'write: {{path}} is outside what this command may write',
+  'wall.writeProtected':
+    'write: {{path}} is protected (it can run programs or change Knack or git): it is read-only to commands',
+  'wall.readSecret': 'read: {{path}} holds secrets no command may read',
+  'wall.movedAside':
+    'write: {{path}} is protected (it can run programs or change Knack or git): {{effect}} appeared there while the command ran; moved aside to {{aside}}. If you made it yourself, move it back once no command runs: {{command}}',
+  'wall.moveAsideFailed':
+    'write: {{path}} is protected: {{effect}} appeared there while the command ran, and moving it aside failed ({{error}}); remove it before running git or Knack here',
+  'wall.effectLink': 'a symbolic link',
+  'wall.effectGitFile': 'a .git file, which points git at another folder',
+  'wall.effectHooks': 'git hooks ({{hooks}})',
+  'wall.effectGitConfig': 'git settings that can run programs',
+  'wall.effectContent': 'content',
+  'wall.effectUnreadable': 'something unreadable ({{error}})',
   // a skill source that cannot be read, reached or listed (main/core/skills/sources)
   'source.empty': 'the source is empty',
   'source.dash': 'source "{{source}}" starts with "-"',
@@ -562,6 +586,7 @@ export const WORDS = {
   listNone: 'none',
   listAndWord: '{{a}} and {{b}}',
   listOrWord: '{{a}} or {{b}}',
+  listSemicolon: '{{a}}; {{b}}',
   joinSpace: '{{a}} {{b}}',
 } as const;
 

@@ -1,14 +1,22 @@
 // What the wall blocked during one command, from the sandbox's own reports (its syscall observer and its proxy) and
 // from the errors the command printed: each a write path, a read path or a host, named for the model and the tool card.
 import { isAbsolute, resolve } from 'node:path';
-import { isInside } from '../base/index.js';
+import { english, isInside, say, type Said, type WordCode } from '../base/index.js';
 
 export interface Blocked {
   kind: 'write' | 'read' | 'network';
   /** The path or host:port. */
   target: string;
-  /** One line: what was refused and why. */
+  /** One line: what was refused and why (the English of `words`, for the model and the CLI). */
   message: string;
+  /** `message` as words, said in the window's language. */
+  words: Said;
+}
+
+/** A blocked entry whose message is the English of its words. */
+export function blocked(kind: Blocked['kind'], target: string, code: WordCode, params?: Said['params']): Blocked {
+  const words = say(code, params);
+  return { kind, target, message: english(words), words };
 }
 
 const MAX_BLOCKED = 20;
@@ -17,13 +25,11 @@ const MAX_BLOCKED = 20;
 function fromViolation(line: string): Blocked | undefined {
   const net = /^deny network-outbound (\S+?)(?: \((.*)\))?$/.exec(line);
   if (net)
-    return {
-      kind: 'network',
-      target: net[1]!,
-      message: `network: ${net[1]} refused${net[2] ? ` (${net[2]})` : ''}`,
-    };
+    return net[2]
+      ? blocked('network', net[1]!, 'wall.networkRefusedWhy', { host: net[1]!, why: net[2] })
+      : blocked('network', net[1]!, 'wall.networkRefused', { host: net[1]! });
   const fs = /^deny (\S+) (\/.*)$/.exec(line);
-  if (fs) return { kind: 'write', target: fs[2]!, message: `write: ${fs[2]} is outside what this command may write` };
+  if (fs) return blocked('write', fs[2]!, 'wall.writeOutside', { path: fs[2]! });
   return undefined;
 }
 
@@ -50,7 +56,7 @@ export function blockedOf(input: {
   // `bash: line 1: /x: Read-only file system`, `touch: cannot touch '/x': Read-only file system`, mkdir's ‘/x’.
   for (const m of input.stderr.matchAll(/([^\s'‘’"`:]+)['’"`]?: Read-only file system/g)) {
     const p = isAbsolute(m[1]!) ? m[1]! : resolve(input.cwd, m[1]!);
-    add({ kind: 'write', target: p, message: `write: ${p} is outside what this command may write` });
+    add(blocked('write', p, 'wall.writeOutside', { path: p }));
   }
   // A protected path is mounted read-only over itself, so a program that replaces it (git's config.lock renamed over
   // .git/config, mv, rm) is told `Device or resource busy`. Each path of such a line that is a protected one (or in
@@ -66,23 +72,18 @@ export function blockedOf(input: {
       );
       if (!can.length) continue;
       const target = can.length === 1 ? can[0]! : text;
-      add({
-        kind: 'write',
-        target,
-        message: `write: ${target} is protected (it can run programs or change Knack or git): it is read-only to commands`,
-      });
+      add(blocked('write', target, 'wall.writeProtected', { path: target }));
     }
   }
   for (const root of input.denyRead) {
-    if (input.stderr.includes(root))
-      add({ kind: 'read', target: root, message: `read: ${root} holds secrets no command may read` });
+    if (input.stderr.includes(root)) add(blocked('read', root, 'wall.readSecret', { path: root }));
   }
   for (const m of input.stderr.matchAll(/(\/[^\s'‘’"`:]+)/g)) {
     const root = input.denyRead.find((r) => isInside(m[1]!, r));
-    if (root) add({ kind: 'read', target: root, message: `read: ${root} holds secrets no command may read` });
+    if (root) add(blocked('read', root, 'wall.readSecret', { path: root }));
   }
   if (!out.some((b) => b.kind === 'network') && /Connection blocked by network allowlist/.test(input.stderr))
-    add({ kind: 'network', target: '(a host)', message: 'network: a host not allowed for this command was refused' });
+    add(blocked('network', '(a host)', 'wall.networkNotAllowed'));
   // A direct connection (one that bypasses the proxy: a loopback address, /dev/tcp, a raw socket) has no network to
   // reach inside the wall, so its failure is the wall's doing: curl's `Failed to connect to H port P`, bash's
   // `/dev/tcp/H/P: Connection refused`, an interpreter's `Connection refused` / `Network is unreachable`. So is a
@@ -113,11 +114,10 @@ export function blockedOf(input: {
           : anyName.test(input.stderr)
             ? '(a host name)'
             : '(a direct connection)';
-      add({
-        kind: 'network',
-        target,
-        message: `network: ${target} refused (inside the sandbox, commands reach only the hosts allowed to them, through its proxy)`,
-      });
+      // A target in parentheses names no host: said as words, in the window's language.
+      const host: string | Said =
+        direct || unresolved ? target : say(anyName.test(input.stderr) ? 'wall.aHostName' : 'wall.aDirectConnection');
+      add(blocked('network', target, 'wall.networkDirect', { host }));
     }
   }
   return out;

@@ -4,8 +4,8 @@
 // (renamed beside itself, never deleted) and reported as a blocked write, so it never takes effect.
 import { lstatSync, readdirSync, readFileSync, realpathSync, renameSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { isInside } from '../base/index.js';
-import type { Blocked } from './blocked.js';
+import { fsWords, isInside, say, type Said } from '../base/index.js';
+import { blocked, type Blocked } from './blocked.js';
 
 export interface ProtectPlan {
   /** Protected paths that exist now: denied to the command (bound read-only). */
@@ -183,20 +183,20 @@ function isGitDir(dir: string): boolean {
 }
 
 /** What a path created at a protected name holds that can take effect; undefined when nothing can. */
-function effectOf(p: string): string | undefined {
+function effectOf(p: string): Said | undefined {
   const st = lstatSync(p);
-  if (st.isSymbolicLink()) return 'a symbolic link';
+  if (st.isSymbolicLink()) return say('wall.effectLink');
   const name = basename(p);
   const inGit = isGitDir(dirname(p));
-  if (name === '.git') return st.isDirectory() ? undefined : 'a .git file, which points git at another folder';
+  if (name === '.git') return st.isDirectory() ? undefined : say('wall.effectGitFile');
   if (inGit && name === 'hooks') {
     if (!st.isDirectory()) return undefined;
     const hooks = readdirSync(p, { withFileTypes: true }).filter((e) => !(e.isFile() && e.name.endsWith('.sample')));
-    return hooks.length ? `git hooks (${hooks.map((e) => e.name).join(', ')})` : undefined;
+    return hooks.length ? say('wall.effectHooks', { hooks: hooks.map((e) => e.name).join(', ') }) : undefined;
   }
   if (inGit && (name === 'config' || name === 'config.worktree'))
-    return st.isFile() && gitConfigIsInert(readFileSync(p, 'utf8')) ? undefined : 'git settings that can run programs';
-  return holdsAnything(p) ? 'content' : undefined;
+    return st.isFile() && gitConfigIsInert(readFileSync(p, 'utf8')) ? undefined : say('wall.effectGitConfig');
+  return holdsAnything(p) ? say('wall.effectContent') : undefined;
 }
 
 /** A file with bytes, or a folder holding one (or a link, or anything but empty folders). */
@@ -248,35 +248,30 @@ export function claimOwnWrite(claims: Map<string, string>, path: string, watched
 }
 
 /** Move `p` aside as a blocked write: what appeared there, where it went and how to get it back. */
-function moveAside(p: string, effect: string, workspace: string): Blocked {
+function moveAside(p: string, effect: Said, workspace: string): Blocked {
   const rel = isInside(p, workspace) ? relative(workspace, p) : p;
   try {
     const aside = asideName(p);
     renameSync(p, aside);
     const asideRel = isInside(aside, workspace) ? relative(workspace, aside) : aside;
-    return {
-      kind: 'write',
-      target: p,
-      message:
-        `write: ${rel} is protected (it can run programs or change Knack or git): ${effect} appeared there while the ` +
-        `command ran; moved aside to ${basename(aside)}. If you made it yourself, move it back once no command runs: ` +
-        `mv '${asideRel}' '${rel}'`,
-    };
+    // The command that moves it back stays a command in every language.
+    return blocked('write', p, 'wall.movedAside', {
+      path: rel,
+      effect,
+      aside: basename(aside),
+      command: `mv '${asideRel}' '${rel}'`,
+    });
   } catch (e) {
-    return {
-      kind: 'write',
-      target: p,
-      message: `write: ${rel} is protected: ${effect} appeared there while the command ran, and moving it aside failed (${(e as Error).message}); remove it before running git or Knack here`,
-    };
+    return blocked('write', p, 'wall.moveAsideFailed', { path: rel, effect, error: fsWords(e) });
   }
 }
 
 /** What `p` holds that can take effect, or why it cannot be read; undefined when nothing can. */
-function effectOrUnreadable(p: string): string | undefined {
+function effectOrUnreadable(p: string): Said | undefined {
   try {
     return effectOf(p);
   } catch (e) {
-    return `something unreadable (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
+    return say('wall.effectUnreadable', { error: fsWords(e) });
   }
 }
 
@@ -311,7 +306,7 @@ export function sweepProtect(watch: string[], workspace: string, claims?: Readon
       try {
         sweepForeign(p, claims as Map<string, string>, workspace, out);
       } catch (e) {
-        out.push(moveAside(p, `something unreadable (${(e as Error).message})`, workspace));
+        out.push(moveAside(p, say('wall.effectUnreadable', { error: fsWords(e) }), workspace));
       }
     } else out.push(moveAside(p, effect, workspace));
   }

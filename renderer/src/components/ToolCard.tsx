@@ -80,16 +80,16 @@ export function ToolCard({ card }: { card: ToolCallCard }) {
           )}
         </header>
         <pre className="args">{args}</pre>
-        {failed && card.words ? (
-          // Why it did not run, in the window's language (the model read the same in English).
+        {failed && card.words && (
+          // Why it did not run, or what the sandbox blocked, in the window's language (the model read it in English).
           <p className="error tool-refusal">{displaySafe(say(card.words, card.output))}</p>
-        ) : (
-          card.output !== undefined && (
-            <details>
-              <summary>{failed ? t('chat.error') : t('chat.result')}</summary>
-              <pre className={failed ? 'error' : undefined}>{card.output}</pre>
-            </details>
-          )
+        )}
+        {/* A command the sandbox blocked ran: its output stays one click away. A refusal's error is only its words. */}
+        {(!failed || !card.words || card.words.code === 'wall.blocked') && card.output !== undefined && (
+          <details>
+            <summary>{failed ? t('chat.error') : t('chat.result')}</summary>
+            <pre className={failed ? 'error' : undefined}>{card.output}</pre>
+          </details>
         )}
       </section>
       {proposal && <ProposalCard p={proposal} />}

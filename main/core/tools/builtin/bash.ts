@@ -12,7 +12,8 @@ import {
   type Blocked,
   type Wall,
 } from '../../contain/index.js';
-import { ok, toolError } from '../errors.js';
+import { ok, toolError, toolRefusal } from '../errors.js';
+import { say } from '../../base/index.js';
 import { z } from 'zod';
 import { defineTool } from '../define.js';
 import { TOOL, TOOLS } from '../../policy/index.js';
@@ -208,10 +209,12 @@ export function createBashTool(wall?: Promise<Wall>) {
           });
           if (r.timedOut) return toolError('tool.timeout', `command timed out after ${timeoutMs} ms and was killed`, r);
           if (r.blocked.length)
-            return toolError(
+            return toolRefusal(
               'sandbox.blocked',
-              `the sandbox blocked ${r.blocked.map((b) => b.message).join('; ')} (exit ${r.exitCode ?? r.signal}). ` +
-                'If the task needs it, call bash again with sandbox: false: it runs WITHOUT the sandbox and the user is asked.',
+              say('wall.blocked', {
+                blocked: r.blocked.map((b) => b.words).reduce((a, b) => say('listSemicolon', { a, b })),
+                exit: String(r.exitCode ?? r.signal),
+              }),
               r,
             );
           return ok({ ...r, sandboxed: true });
