@@ -11,12 +11,13 @@ import { saveScreens } from './ui-screens.js';
 
 const app = journey({
   name: 'ends',
-  // A short stall limit, as a user would set it.
-  data: { 'settings.json': JSON.stringify({ agent: { stallSeconds: 5 } }) },
+  // A short stall limit, as a user would set it: long enough that a loaded machine's pause in the middle of a streaming
+  // answer is not taken for a stall (5 s was, at load 15-20), short enough for the stall test to wait it out.
+  data: { 'settings.json': JSON.stringify({ agent: { stallSeconds: 15 } }) },
   ready: async ({ page }) => {
     await page.getByRole('textbox', { name: 'Message' }).waitFor();
     // The window is ready once the sandbox has started (its badge says so): its start blocks the engine for a moment,
-    // which under load would eat into this test's 5 s stall limit.
+    // which under load would eat into this test's stall limit.
     await page.getByRole('button', { name: 'Sandboxed' }).waitFor({ timeout: 120_000 });
   },
 });
@@ -65,10 +66,10 @@ test('a stream that stalls past the limit is marked timed out, with Retry', { sk
   app.server.script({ chunks: ['half an answer '], hang: true });
   await send('and now?');
   const end = app.page.getByRole('log', { name: 'Conversation' }).locator('.answer-end.timeout');
-  await end.waitFor();
+  await end.waitFor({ timeout: 120_000 });
   assert.match(
     (await end.textContent()) ?? '',
-    /Timed out — the model sent nothing for too long\..*sent nothing for 5 s/,
+    /Timed out — the model sent nothing for too long\..*sent nothing for 15 s/,
   );
   await end.getByRole('button', { name: 'Retry' }).waitFor();
   assert.deepEqual(await seriousA11y(app.page), []);
