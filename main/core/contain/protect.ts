@@ -279,7 +279,7 @@ function effectOrUnreadable(p: string): Said | undefined {
  * Below a watched path Knack wrote to while the command ran: what is still as Knack wrote it stays, and each other
  * entry that can take effect is moved aside (a folder Knack made is looked into; one it did not is moved whole).
  */
-function sweepForeign(p: string, claims: Map<string, string>, workspace: string, out: Blocked[]): void {
+function sweepForeign(p: string, claims: ReadonlyMap<string, string>, workspace: string, out: Blocked[]): void {
   const id = ownIdentity(p);
   if (id && claims.get(p) === id) {
     if (!id.startsWith('d:')) return;
@@ -304,7 +304,7 @@ export function sweepProtect(watch: string[], workspace: string, claims?: Readon
     if (!effect) continue;
     if (claims && [...claims.keys()].some((c) => isInside(c, p))) {
       try {
-        sweepForeign(p, claims as Map<string, string>, workspace, out);
+        sweepForeign(p, claims, workspace, out);
       } catch (e) {
         out.push(moveAside(p, say('wall.effectUnreadable', { error: fsWords(e) }), workspace));
       }
