@@ -217,7 +217,9 @@ export function Chat() {
     }
     setError(undefined);
     setText('');
-    // Sent: the transcript goes to the bottom and follows the answer, wherever the user had scrolled to.
+    // Sent: the transcript goes to the bottom and follows the answer, wherever the user had scrolled to (a restored
+    // spot still being held lets go).
+    holding.current?.();
     stick.current = true;
     const sending = files;
     setFiles([]);
