@@ -72,14 +72,19 @@ export function unseenImageText(a: Extract<Attachment, { kind: 'image' }>): stri
   return `<attachment name="${a.name}" size="${sizeText(a.size)}">\n[an image (${a.mime}): this model does not read images, so it is not shown]\n</attachment>`;
 }
 
-/** Tokens an attachment takes in the prompt (what the context meter counts). */
-export function attachmentTokens(a: Attachment): number {
-  return a.kind === 'image' ? IMAGE_TOKENS : countTokens(attachmentText(a)) + 4;
+/**
+ * Tokens an attachment takes in the prompt (what the context meter counts): an image as an image block to a model
+ * that reads images (`vision`), else as the note it is sent as (unseenImageText).
+ */
+export function attachmentTokens(a: Attachment, vision: boolean): number {
+  if (a.kind === 'image') return vision ? IMAGE_TOKENS : countTokens(unseenImageText(a));
+  return countTokens(attachmentText(a)) + 4;
 }
 
 /** An upper bound of attachmentTokens without counting (a token is at least one byte). */
-export function attachmentTokensAtMost(a: Attachment): number {
-  return a.kind === 'image' ? IMAGE_TOKENS : Buffer.byteLength(attachmentText(a)) + 4;
+export function attachmentTokensAtMost(a: Attachment, vision: boolean): number {
+  if (a.kind === 'image') return vision ? IMAGE_TOKENS : Buffer.byteLength(unseenImageText(a));
+  return Buffer.byteLength(attachmentText(a)) + 4;
 }
 
 export class AttachmentError extends Error {
@@ -123,7 +128,7 @@ export function checkAttachments(
         throw new AttachmentError(`${name} is a binary file (${raw.mime || 'unknown type'}), not text`, name);
       out.push({ kind: 'text', name, mime: raw.mime.slice(0, 100), size: raw.size, text: raw.text });
     }
-    tokens += attachmentTokens(out.at(-1)!);
+    tokens += attachmentTokens(out.at(-1)!, true); // an image got here only for a model that reads images
     if (model && tokens > limit)
       throw new AttachmentError(
         `${name} (${sizeText(raw.size)}) is too large for the context: the files of this message come to about ` +

@@ -32,6 +32,8 @@ export interface PromptInput {
   catalogEntries: () => CatalogEntry[];
   catalogSettings: Settings['catalog'];
   contextWindow: number;
+  /** The model reads images (an image sent earlier counts as a block, else as its note). */
+  vision: boolean;
   loaded: LoadedBody[];
   tools: PromptTool[];
   deferredNames: string[];
@@ -178,7 +180,20 @@ const sizeOf = (m: ChatMessage): number =>
 
 /** Token counts of messages, cached by identity and size (a message only grows while it streams). */
 export class MessageTokens {
-  private readonly cache = new WeakMap<ChatMessage, { size: number; history: number; observations: number }>();
+  private cache = new WeakMap<ChatMessage, { size: number; history: number; observations: number }>();
+  private vision = true;
+
+  /**
+   * Whether the model in use reads images: an image sent earlier counts as the image block, or as the short note a
+   * model that reads none is sent instead. A switch counts every message again.
+   */
+  useVision(vision: boolean): void {
+    if (vision === this.vision) return;
+    this.vision = vision;
+    this.cache = new WeakMap();
+    this.running = undefined;
+  }
+
   count(m: ChatMessage): { history: number; observations: number } {
     const size = sizeOf(m);
     const hit = this.cache.get(m);
@@ -186,7 +201,8 @@ export class MessageTokens {
     let history = 0;
     let observations = 0;
     if (m.role === 'user')
-      history = countTokens(m.text) + 4 + (m.attachments ?? []).reduce((s, a) => s + attachmentTokens(a), 0);
+      history =
+        countTokens(m.text) + 4 + (m.attachments ?? []).reduce((s, a) => s + attachmentTokens(a, this.vision), 0);
     else if (m.role === 'assistant')
       history = countTokens(m.text) + m.toolCalls.reduce((s, c) => s + countTokens(c.name + c.arguments) + 8, 4);
     else observations = m.results.reduce((s, r) => s + countTokens(r.content) + 8, 0);
@@ -211,7 +227,11 @@ export class MessageTokens {
     const hit = this.cache.get(m);
     if (hit && hit.size === sizeOf(m)) return hit.history + hit.observations;
     if (m.role === 'user')
-      return Buffer.byteLength(m.text) + 4 + (m.attachments ?? []).reduce((s, a) => s + attachmentTokensAtMost(a), 0);
+      return (
+        Buffer.byteLength(m.text) +
+        4 +
+        (m.attachments ?? []).reduce((s, a) => s + attachmentTokensAtMost(a, this.vision), 0)
+      );
     if (m.role === 'assistant')
       return (
         Buffer.byteLength(m.text) + m.toolCalls.reduce((s, c) => s + Buffer.byteLength(c.name + c.arguments) + 8, 4)
@@ -388,5 +408,6 @@ export function assemblePrompt(
     input.contextWindow,
   );
   const parts = fixedParts(input, prefix, caches);
+  caches.messages.useVision(input.vision);
   return new Assembled(parts, input.messages, input.messages.length, input.contextWindow, caches.messages);
 }

@@ -23,6 +23,8 @@ export interface PromptSource {
   readonly state: SessionState;
   /** The model's context window (the provider's, else the catalog setting's). */
   contextWindow(): number;
+  /** The model in use reads images (without a model: as if it did, the most an image can take). */
+  vision(): boolean;
   /** The loaded skills' instructions, in order. */
   loadedBodies(): Parameters<typeof assemblePrompt>[0]['loaded'];
 }
@@ -51,6 +53,7 @@ export class SessionPrompt {
         catalogEntries: this.catalogEntries,
         catalogSettings: s.settings.catalog,
         contextWindow: s.contextWindow(),
+        vision: s.vision(),
         loaded: s.loadedBodies(),
         tools: visible,
         deferredNames,

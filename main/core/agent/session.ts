@@ -153,6 +153,7 @@ export class ChatSession {
       settings: host.settings,
       state: this.state,
       contextWindow: () => this.opts.provider?.contextWindow ?? host.settings.catalog.contextWindow,
+      vision: () => (this.opts.provider ? this.opts.provider.vision === true : true),
       loadedBodies: () => this.skills.loadedBodies(),
     });
     this.branches = new Branches(store, id, () => this.events());

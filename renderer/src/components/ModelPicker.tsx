@@ -76,6 +76,8 @@ export function ModelPicker() {
       // Always with its provider: left out, the engine keeps the conversation's provider now, which an earlier switch
       // may have changed since the list was fetched (back to the first provider's model would stay on the other).
       const { imagesUnseen } = await client.call('chat.setModel', { sessionId, model, provider });
+      // The context meter counts for this model now: its window, and earlier images as blocks or as notes.
+      useView.setState((s) => ({ loadedTick: s.loadedTick + 1 }));
       // Said, not silent: the images sent earlier go to this model only as notes naming them.
       if (imagesUnseen)
         useView.getState().notify({

@@ -45,7 +45,7 @@ export interface ViewState {
   /** The running turn's request is being sent again by the provider's SDK: attempt n of `of` (until its words come). */
   retryingAt?: { attempt: number; of: number };
   planMode: boolean;
-  /** Bumped when the loaded-skill panel must refresh. */
+  /** Bumped when the loaded-skill panel and the context meter must refresh (a skill loaded, a turn ended, a model picked). */
   loadedTick: number;
   /** Bumped when the skill list must be read again (after an install, a trust …). */
   catalogTick: number;

@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentEnv } from '../../helpers/agent-env.js';
 import { AttachmentError, type Attachment } from '../../../main/core/agent/index.js';
-import { attachmentText } from '../../../main/core/agent/attachments.js';
+import { attachmentText, IMAGE_TOKENS, unseenImageText } from '../../../main/core/agent/attachments.js';
+import { countTokens } from '../../../main/core/base/index.js';
 import { anthropicProvider } from '../../../main/core/agent/providers/anthropic.js';
 import { openaiProvider } from '../../../main/core/agent/providers/openai.js';
 
@@ -164,4 +165,29 @@ test('the context meter counts the attached files', async () => {
   await b.send('read it', [textFile('word '.repeat(500), 'words.txt')]);
   const withFile = (await b.contextSections()).history;
   assert.ok(withFile - without >= 500, `history grew by ${withFile - without} tokens`);
+});
+
+test('the context meter counts an earlier image as what the model in use is sent: a block, or a short note', async () => {
+  const env = await agentEnv({ vision: true });
+  env.server.script({ text: 'A red dot.' });
+  const chat = env.agent.newSession();
+  await chat.send('what is this?', [image()]);
+  const seen = (await chat.contextSections()).history;
+  const p = {
+    apiKey: 'sk-test-key-0123456789',
+    model: 'fake-text-model',
+    baseURL: env.server.url,
+    contextWindow: 200_000,
+    maxRetries: 0,
+  };
+  chat.useProvider(anthropicProvider(p), undefined);
+  const unseen = (await chat.contextSections()).history;
+  // The note naming the image is some tens of tokens; the image block it stands for, about 1,600.
+  const note = countTokens(
+    unseenImageText({ kind: 'image', name: 'red-dot.png', mime: 'image/png', size: png.length, data: '' }),
+  );
+  assert.equal(seen - unseen, IMAGE_TOKENS - note, `history ${seen} with the image, ${unseen} with the note`);
+  // And back to a model that reads it: the image counts again.
+  chat.useProvider(anthropicProvider({ ...p, model: 'fake-model', vision: true }), undefined);
+  assert.equal((await chat.contextSections()).history, seen);
 });

@@ -7,6 +7,8 @@ import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { App } from '../../../renderer/src/App';
 import { Chat } from '../../../renderer/src/components/Chat';
+import { ContextMeter } from '../../../renderer/src/components/ContextMeter';
+import { ModelPicker } from '../../../renderer/src/components/ModelPicker';
 import { useModelChoice } from '../../../renderer/src/state/model-choice';
 import { folder, memoryClient } from './memory-client';
 import { renderWith, WS } from './render';
@@ -127,5 +129,32 @@ describe('ModelPicker', () => {
     await waitFor(() => expect(groups()).toEqual(['Anthropic (in use)', 'local', 'lab']));
     expect(asked()).toBe(before + 1);
     expect(shown(select)).toBe('fake-model (in use)');
+  });
+
+  it('the context meter counts for the model picked: an earlier image as the short note a model without vision gets', async () => {
+    const c = memoryClient();
+    const history = (tokens: number) => ({
+      ...c.context,
+      sections: c.context.sections.map((x) => (x.section === 'history' ? { ...x, tokens } : x)),
+    });
+    c.context = history(1620); // an image block, as the model in use reads it
+    const setModel = c.handlers['chat.setModel']!;
+    c.handlers['chat.setModel'] = async (input) => {
+      c.context = history(60); // the engine counts the note this model is sent instead
+      return { ...(await setModel(input)), imagesUnseen: 1 };
+    };
+    renderWith(
+      <>
+        <ModelPicker />
+        <ContextMeter />
+      </>,
+      c,
+      { workspace: WS, sessionId: 's1' },
+    );
+    const meter = await screen.findByRole('meter');
+    await waitFor(() => expect(meter.getAttribute('aria-valuenow')).toBe(String(4000 + 1620)));
+    await userEvent.selectOptions(await screen.findByRole('combobox', { name: 'Model' }), 'fake-model-large');
+    await waitFor(() => expect(screen.getByRole('meter').getAttribute('aria-valuenow')).toBe(String(4000 + 60)));
+    expect(screen.getByText('History: 60')).toBeTruthy();
   });
 });
