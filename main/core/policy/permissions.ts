@@ -1,6 +1,6 @@
 // The strict permission manifest parser: `permissions:` and Agent Skills `allowed-tools` → one Permissions model.
 // A manifest is a request, never a grant; anything outside the whitelist is rejected with a diagnostic naming the field.
-import type { Diagnostic } from '../base/index.js';
+import { english, say, type Diagnostic, type Said } from '../base/index.js';
 import { COMMAND_TOOLS, SKILL_TOOL_NAMES, toolsWhere } from './tool-table.js';
 
 /** A command pattern for a multi-purpose tool: `git` (prefix, from `Bash(git:*)`) or an exact command line. */
@@ -97,43 +97,44 @@ function percentDecode(s: string): string {
   return cur;
 }
 
-/** Why a path glob is unacceptable, or undefined when it is fine. */
-export function pathGlobProblem(glob: string, kind: 'read' | 'write'): string | undefined {
-  if (glob.length === 0) return 'is empty';
-  if (glob.length > MAX_ENTRY_CHARS) return `is longer than ${MAX_ENTRY_CHARS} characters`;
-  if (/[\u0000-\u001f\u007f]/.test(glob)) return 'contains a control character';
+/** Why a path glob is unacceptable, in words, or undefined when it is fine. */
+export function pathGlobProblem(glob: string, kind: 'read' | 'write'): Said | undefined {
+  if (glob.length === 0) return say('permissions.path.empty');
+  if (glob.length > MAX_ENTRY_CHARS) return say('permissions.tooLong', { max: MAX_ENTRY_CHARS });
+  if (/[\u0000-\u001f\u007f]/.test(glob)) return say('permissions.path.control');
   // NFKC too: full-width "．．／" would otherwise be a different spelling of "../".
   const decoded = percentDecode(glob).normalize('NFKC');
   const body = decoded.startsWith(SKILL_PREFIX) ? decoded.slice(SKILL_PREFIX.length) : decoded;
-  const where = decoded.startsWith(SKILL_PREFIX) ? 'the skill folder' : 'the workspace';
+  const where = say(decoded.startsWith(SKILL_PREFIX) ? 'permissions.where.skill' : 'permissions.where.workspace');
   if (decoded.includes('..'))
-    return `leaves ${where} (".." is not allowed${decoded !== glob ? ', also not percent-encoded or in look-alike characters' : ''})`;
-  if (decoded.includes('\\')) return 'uses a backslash (write paths with "/")';
-  if (/^\/\//.test(body)) return 'is a UNC/network path (paths are relative)';
-  if (body.startsWith('/')) return 'is an absolute path (paths are relative to ' + where + ')';
-  if (/^[A-Za-z]:/.test(body)) return 'has a drive letter (paths are relative)';
-  if (body.startsWith('~')) return 'points into a home folder (paths are relative)';
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(body)) return 'is a URL, not a path';
-  if (body.length === 0) return 'names no path after "skill:"';
-  if (kind === 'write' && decoded.startsWith(SKILL_PREFIX)) return 'writes into the skill folder, which is read-only';
+    return say(decoded !== glob ? 'permissions.path.leavesSpelled' : 'permissions.path.leaves', { where });
+  if (decoded.includes('\\')) return say('permissions.path.backslash');
+  if (/^\/\//.test(body)) return say('permissions.path.unc');
+  if (body.startsWith('/')) return say('permissions.path.absolute', { where });
+  if (/^[A-Za-z]:/.test(body)) return say('permissions.path.drive');
+  if (body.startsWith('~')) return say('permissions.path.home');
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(body)) return say('permissions.path.url');
+  if (body.length === 0) return say('permissions.path.noPath');
+  if (kind === 'write' && decoded.startsWith(SKILL_PREFIX)) return say('permissions.path.skillReadOnly');
   return undefined;
 }
 
 function parseToolEntry(
   entry: string,
   field: string,
-  push: (field: string, msg: string) => void,
+  push: (field: string, words: Said) => void,
 ): { tool: string; pattern?: CommandPattern } | undefined {
   const m = TOOL_RE.exec(entry.trim());
   if (!m || !m[1]) {
-    push(field, `"${entry}" is not a tool name (letters, digits, "_", "-", "."; optional "(command:*)")`);
+    push(field, say('permissions.notTool', { entry }));
     return undefined;
   }
   const tool = canonicalToolName(m[1]);
   const inner = m[2]?.trim();
   if (inner === undefined || inner === '*' || inner === '') return { tool };
   if (!COMMAND_TOOLS.has(tool)) {
-    push(field, `"${entry}": only command tools (${[...COMMAND_TOOLS].join(', ')}) take a "(command)" pattern`);
+    const tools = [...COMMAND_TOOLS].map((t): Said | string => t).reduce((a, b) => say('listAnd', { a, b }));
+    push(field, say('permissions.commandOnly', { entry, tools }));
     return undefined;
   }
   if (inner.endsWith(':*'))
@@ -163,7 +164,7 @@ export interface ManifestSource {
 /** Parse a skill's permission request. Strict: any problem rejects the whole block. */
 export function parsePermissions(src: ManifestSource): ParsedPermissions {
   const diagnostics: Diagnostic[] = [];
-  const push = (field: string, message: string, path?: (string | number)[]): void => {
+  const push = (field: string, words: Said, path?: (string | number)[]): void => {
     const line = src.lineOf?.(
       path ??
         field
@@ -176,7 +177,8 @@ export function parsePermissions(src: ManifestSource): ParsedPermissions {
       code: 'permissions.invalid',
       file: src.file,
       field,
-      message,
+      message: english(words),
+      words,
       ...(line ? { line } : {}),
     });
   };
@@ -192,7 +194,8 @@ export function parsePermissions(src: ManifestSource): ParsedPermissions {
       code: 'permissions.both',
       file: src.file,
       field: 'allowed-tools',
-      message: 'both "permissions" and "allowed-tools" are given; the skill gets only what both allow',
+      message: english(say('permissions.both')),
+      words: say('permissions.both'),
     });
     const tools = fromBlock.tools.filter((t) => fromAllowed.tools.includes(t));
     const commands: Permissions['commands'] = {};
@@ -222,7 +225,7 @@ export function parsePermissions(src: ManifestSource): ParsedPermissions {
   return { permissions: (fromBlock ?? fromAllowed)!, diagnostics };
 }
 
-type Push = (field: string, message: string, path?: (string | number)[]) => void;
+type Push = (field: string, words: Said, path?: (string | number)[]) => void;
 
 /** `allowed-tools` absent, left empty, `[]` or `""`: it names no tool, the same as not being there. */
 function emptyValue(v: unknown): boolean {
@@ -239,38 +242,43 @@ function isMap(v: unknown): v is Record<string, unknown> {
 function stringList(v: unknown, field: string, push: Push): string[] | undefined {
   if (v === null) return [];
   if (!Array.isArray(v)) {
-    push(field, `must be a list of strings, got ${describe(v)}`);
+    push(field, say('permissions.list', { got: describe(v) }));
     return undefined;
   }
   if (v.length > MAX_LIST) {
-    push(field, `has ${v.length} entries; at most ${MAX_LIST} are allowed`);
+    push(field, say('permissions.tooMany', { count: v.length, max: MAX_LIST }));
     return undefined;
   }
   const out: string[] = [];
   v.forEach((x, i) => {
-    if (typeof x !== 'string') push(`${field}[${i}]`, `must be a string, got ${describe(x)}`);
-    else if (x.length > MAX_ENTRY_CHARS) push(`${field}[${i}]`, `is longer than ${MAX_ENTRY_CHARS} characters`);
+    if (typeof x !== 'string') push(`${field}[${i}]`, say('permissions.string', { got: describe(x) }));
+    else if (x.length > MAX_ENTRY_CHARS) push(`${field}[${i}]`, say('permissions.tooLong', { max: MAX_ENTRY_CHARS }));
     else out.push(x);
   });
   return out.length === v.length ? out : undefined;
 }
 
-function describe(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'a list';
-  if (typeof v === 'object') return 'a mapping';
-  return `${typeof v} ${JSON.stringify(v)?.slice(0, 40)}`;
+/** What a value is, in words: a string, number or boolean with its start as written. */
+function describe(v: unknown): Said {
+  if (v === null) return say('permissions.got.null');
+  if (Array.isArray(v)) return say('permissions.got.list');
+  if (typeof v === 'object') return say('permissions.got.mapping');
+  const value = String(JSON.stringify(v)?.slice(0, 40));
+  if (typeof v === 'string') return say('permissions.got.string', { value });
+  if (typeof v === 'number') return say('permissions.got.number', { value });
+  if (typeof v === 'boolean') return say('permissions.got.boolean', { value });
+  return say('permissions.got.other', { type: typeof v, value });
 }
 
 function parseBlock(raw: unknown, push: Push): Permissions | undefined {
   if (!isMap(raw)) {
-    push('permissions', `must be a mapping {tools, network, paths}, got ${describe(raw)}`);
+    push('permissions', say('permissions.block', { got: describe(raw) }));
     return undefined;
   }
   const p: Permissions = { tools: [], commands: {}, network: false, read: [], write: [], declared: 'permissions' };
   for (const key of Object.keys(raw)) {
     if (!['tools', 'network', 'paths'].includes(key))
-      push(`permissions.${key}`, `unknown field "${key}" (allowed: tools, network, paths)`);
+      push(`permissions.${key}`, say('permissions.unknownField', { key }));
   }
   if ('tools' in raw) {
     const list = stringList(raw.tools, 'permissions.tools', push);
@@ -289,35 +297,32 @@ function parseBlock(raw: unknown, push: Push): Permissions | undefined {
             h,
           )
         )
-          push(
-            `permissions.network[${i}]`,
-            `must be a host name like api.example.com or *.example.com, got ${describe(h)}`,
-          );
+          push(`permissions.network[${i}]`, say('permissions.host', { got: describe(h) }));
         else hosts.push(h.toLowerCase());
       });
-      if (hosts.length > MAX_LIST) push('permissions.network', `at most ${MAX_LIST} hosts`);
+      if (hosts.length > MAX_LIST) push('permissions.network', say('permissions.tooManyHosts', { max: MAX_LIST }));
       else {
         p.network = hosts.length > 0;
         if (hosts.length) p.hosts = hosts;
       }
     } else if (typeof raw.network !== 'boolean')
-      push('permissions.network', `must be true, false or a list of hosts, got ${describe(raw.network)}`);
+      push('permissions.network', say('permissions.network', { got: describe(raw.network) }));
     else p.network = raw.network;
   }
   if ('paths' in raw && raw.paths !== null) {
     const paths = raw.paths;
-    if (!isMap(paths)) push('permissions.paths', `must be a mapping {read, write}, got ${describe(paths)}`);
+    if (!isMap(paths)) push('permissions.paths', say('permissions.paths', { got: describe(paths) }));
     else {
       for (const key of Object.keys(paths)) {
         if (key !== 'read' && key !== 'write')
-          push(`permissions.paths.${key}`, `unknown field "${key}" (allowed: read, write)`);
+          push(`permissions.paths.${key}`, say('permissions.unknownPathsField', { key }));
       }
       for (const kind of ['read', 'write'] as const) {
         if (!(kind in paths)) continue;
         const list = stringList(paths[kind], `permissions.paths.${kind}`, push);
         list?.forEach((g, i) => {
           const problem = pathGlobProblem(g, kind);
-          if (problem) push(`permissions.paths.${kind}[${i}]`, `"${g}" ${problem}`);
+          if (problem) push(`permissions.paths.${kind}[${i}]`, say('permissions.glob', { glob: g, problem }));
           else p[kind].push(g.replace(/^\.\//, ''));
         });
       }
@@ -331,7 +336,7 @@ function parseAllowedTools(raw: unknown, push: Push): Permissions | undefined {
   if (typeof raw === 'string') {
     entries = splitAllowedTools(raw);
     if (entries.length > MAX_LIST) {
-      push('allowed-tools', `has ${entries.length} entries; at most ${MAX_LIST} are allowed`);
+      push('allowed-tools', say('permissions.tooMany', { count: entries.length, max: MAX_LIST }));
       return undefined;
     }
   } else {

@@ -1923,7 +1923,7 @@ function unreadablePermissions(st: FolderAudit, f: FileEntry, d: Diagnostic): vo
     family: 'manifest',
     level: 'P0',
     excerpt: d.field ?? '',
-    ...said(say('audit.manifest.permissions', { field: d.field ?? '', error: d.message })),
+    ...said(say('audit.manifest.permissions', { field: d.field ?? '', error: d.words ?? d.message })),
   });
 }
 
