@@ -1,13 +1,17 @@
 // axe clean, in English and Chinese: the chat (a streamed Markdown answer with code and a table, a tool card, an
 // approval card with what the gate checked, a loaded skill, a notice, the message actions, files attached and refused),
-// the skills sidebar (tiers, a shadowed skill, problems, a broken SKILL.md), the install dialog (a P1 report with
-// findings and the permission diff, a refused P0), Settings and Tools, Sessions found by a search, the save-as-skill
-// editor with a P0 finding, and the MCP server form with its review. Rules needing layout are left to the journeys.
+// a branched conversation (version switches, a message being edited), the / menu and a dropped skill package, the
+// skills sidebar (tiers, a shadowed skill, problems, a broken SKILL.md), the install dialog (a P1 report with findings
+// and the permission diff, a refused P0), Settings and Tools, Sessions found by a search, renamed and deleted, the
+// save-as-skill editor with a P0 finding, and the MCP server form with its review. Rules needing layout are left to the
+// journeys.
 import { describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
 import { App } from '../../../renderer/src/App';
+import { Chat } from '../../../renderer/src/components/Chat';
+import type { ChatMessage } from '../../../renderer/src/state/transcript';
 import { InstallDialog } from '../../../renderer/src/components/InstallDialog';
 import { useSaveSkill } from '../../../renderer/src/components/SaveSkill';
 import { Sessions } from '../../../renderer/src/components/Sessions';
@@ -74,6 +78,49 @@ describe.each(['en', 'zh'] as Lang[])('axe finds nothing wrong (%s)', (lang) => 
     act(() => c.event('chat.turnEnd', { sessionId: 's1', turnId: 'm1', reason: 'done' }));
     await waitFor(() => expect(document.querySelector('form.composer button[type="submit"]')).toBeTruthy());
     expect(await axeProblems(document)).toEqual([]);
+  });
+
+  it('in a branched conversation: the version switches, and a message being edited with its files', async () => {
+    const messages: ChatMessage[] = [
+      {
+        id: 'u1',
+        role: 'user',
+        parts: [{ kind: 'text', text: 'summarise the notes' }],
+        versions: { index: 1, count: 2 },
+        files: [{ kind: 'text', name: 'notes.txt', mime: 'text/plain', size: 36 }],
+      },
+      {
+        id: 'a1',
+        role: 'assistant',
+        parts: [{ kind: 'text', text: 'A Friday release.' }],
+        versions: { index: 0, count: 2 },
+      },
+    ];
+    renderWith(<Chat />, memoryClient(), { workspace: WS, sessionId: 's1', messages }, lang);
+    await screen.findByRole('group', { name: i18next.t('chat.versions.answer') });
+    expect(await axeProblems()).toEqual([]);
+    await userEvent.click(screen.getByRole('button', { name: i18next.t('chat.edit.button') }));
+    await screen.findByRole('list', { name: i18next.t('chat.edit.files') });
+    expect(await axeProblems()).toEqual([]);
+  });
+
+  it('in the message box: the / menu of skills, and a dropped skill package offered to the installer', async () => {
+    const skills = [skill('weekly-report', { description: 'The weekly report' })];
+    renderWith(<Chat />, memoryClient({ skills }), { workspace: WS, sessionId: 's1', skills }, lang);
+    await userEvent.type(document.querySelector<HTMLTextAreaElement>('form.composer textarea')!, '/wee');
+    await screen.findByRole('listbox', { name: i18next.t('slash.label') });
+    expect(await axeProblems()).toEqual([]);
+    const zip = new File([new Uint8Array([0x50, 0x4b, 3, 4])], 'my-skill.zip', { type: 'application/zip' });
+    const dataTransfer = {
+      types: ['Files'],
+      files: [zip],
+      items: [{ kind: 'file', type: zip.type, getAsFile: () => zip, webkitGetAsEntry: () => null }],
+    };
+    const chat = screen.getByRole('region', { name: i18next.t('chat.title') });
+    fireEvent.dragOver(chat, { dataTransfer });
+    fireEvent.drop(chat, { dataTransfer });
+    await screen.findByRole('group', { name: i18next.t('chat.attach.packageLabel') });
+    expect(await axeProblems()).toEqual([]);
   });
 
   it('in the skills sidebar: tiers, a shadowed skill, problems and a SKILL.md that does not read', async () => {
@@ -158,6 +205,25 @@ describe.each(['en', 'zh'] as Lang[])('axe finds nothing wrong (%s)', (lang) => 
     expect(await axeProblems()).toEqual([]);
     await userEvent.type(screen.getByRole('searchbox'), 'walrus');
     await waitFor(() => expect(document.querySelector('mark')).toBeTruthy());
+    expect(await axeProblems()).toEqual([]);
+  });
+
+  it('in Sessions, renaming one and confirming a delete', async () => {
+    const c = memoryClient();
+    c.sessions = [session('s1', 'rotate keys', { messages: 4 }), session('s2', 'lunch plans')];
+    renderWith(<Sessions />, c, { workspace: WS }, lang);
+    const rename = i18next.t('sessionsFind.renameOne', { title: 'lunch plans' });
+    await userEvent.click(await screen.findByRole('button', { name: rename }));
+    await userEvent.clear(
+      screen.getByRole('textbox', { name: i18next.t('sessionsFind.newTitle', { title: 'lunch plans' }) }),
+    );
+    await userEvent.click(screen.getByRole('button', { name: i18next.t('sessionsFind.save') }));
+    await screen.findByRole('alert'); // an empty title is refused, said beside the field
+    expect(await axeProblems()).toEqual([]);
+    await userEvent.click(
+      screen.getByRole('button', { name: i18next.t('sessionsFind.deleteOne', { title: 'rotate keys' }) }),
+    );
+    await screen.findByRole('dialog', { name: i18next.t('sessionsFind.confirmTitle') });
     expect(await axeProblems()).toEqual([]);
   });
 
