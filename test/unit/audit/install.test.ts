@@ -8,7 +8,10 @@ import { tempDir, writeTree, skillMd } from '../../helpers/tmp.js';
 import { english } from '../../../main/core/base/index.js';
 import { Store } from '../../../main/core/store/index.js';
 import { installSkill, approvePendingInstall } from '../../../main/core/skills/trust/install.js';
-import { createApprovals } from '../../../main/core/skills/trust/approvals.js';
+import { toPending } from '../../../main/core/skills/trust/approvals.js';
+
+/** The pending installs as the window and the CLI list them. */
+const pendingOf = (store: Store) => store.policy.approvals('pending').map(toPending);
 
 function env() {
   const root = tempDir();
@@ -66,14 +69,14 @@ test('a P1 skill is held as a pending approval; approving installs exactly what 
     const r = installSkill({ source: src, tierRoot, tier: 'user', store });
     assert.equal(r.status, 'pending');
     assert.ok(!existsSync(join(tierRoot, 'fetcher')));
-    const pending = createApprovals(store).pending();
+    const pending = pendingOf(store);
     assert.equal(pending.length, 1);
     assert.equal(pending[0]!.skill, 'fetcher');
     assert.ok(pending[0]!.findings.some((f) => f.rule === 'network.curl'));
-    const done = createApprovals(store).approve(pending[0]!.id);
+    const done = approvePendingInstall(store, pending[0]!.id);
     assert.equal(done.status, 'installed');
     assert.ok(existsSync(join(tierRoot, 'fetcher', 'SKILL.md')));
-    assert.equal(createApprovals(store).pending().length, 0);
+    assert.equal(pendingOf(store).length, 0);
   } finally {
     store.close();
   }
@@ -95,7 +98,7 @@ test('attack: a held copy changed before approval is refused, and restoring the 
     assert.ok(!existsSync(join(tierRoot, 'fetcher')));
     // The failed approval counts for nothing: it is closed, not approved, and nothing else waits in its name.
     assert.equal(store.policy.approval(id)!.status, 'rejected');
-    assert.equal(createApprovals(store).pending().length, 0);
+    assert.equal(pendingOf(store).length, 0);
     assert.equal(approvePendingInstall(store, id).status, 'refused');
     // Back to exactly the reviewed content: installing it is asked again, never installed on the old approval.
     writeFileSync(join(src, 'SKILL.md'), p1);

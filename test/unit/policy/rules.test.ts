@@ -7,7 +7,7 @@ import { Store } from '../../../main/core/store/index.js';
 import { evaluateRules, generaliseRules, commandPrefix } from '../../../main/core/policy/rules.js';
 import type { Rule } from '../../../main/core/store/policy-repo.js';
 import { addRule } from '../../../main/core/policy/rule-book.js';
-import { createApprovals } from '../../../main/core/skills/trust/approvals.js';
+import { recordAnswer } from '../../../main/core/policy/answers.js';
 import type { ToolCall } from '../../../main/core/policy/types.js';
 
 const ws = '/work/ws';
@@ -68,10 +68,9 @@ test('"always allow" generalises to a command prefix, not the exact line', () =>
 test('answering "always" many times stores one reusable rule, not dozens of one-offs', () => {
   const store = Store.open(join(tempDir(), 'k.db'));
   try {
-    const approvals = createApprovals(store);
     const actor = { kind: 'agent' as const, activeSkills: [] };
     for (const c of ['git status', 'git status -s', 'git status --porcelain', 'git status -b'])
-      approvals.answerToolCall(bash(c), actor, ws, 'always');
+      recordAnswer(store.policy, bash(c), actor, ws, 'always');
     assert.equal(store.policy.rules().length, 1);
     assert.equal(store.policy.rules()[0]!.command, 'git status');
     // A broader rule absorbs the narrower ones already stored.
@@ -80,7 +79,7 @@ test('answering "always" many times stores one reusable rule, not dozens of one-
       store.policy.rules().map((r) => r.command),
       ['git'],
     );
-    approvals.answerToolCall(bash('rm -rf build'), actor, ws, 'never');
+    recordAnswer(store.policy, bash('rm -rf build'), actor, ws, 'never');
     const denies = store.policy.rules().filter((r) => r.effect === 'deny');
     assert.equal(denies.length, 1);
     assert.equal(evaluateRules(store.policy.rules(), bash('rm -rf build'), ctx)?.effect, 'deny');

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
 import { Store } from '../../../main/core/store/index.js';
 import { createGate, type SkillPolicy } from '../../../main/core/policy/gate.js';
-import { createApprovals } from '../../../main/core/skills/trust/approvals.js';
+import { recordAnswer } from '../../../main/core/policy/answers.js';
 import { parsePermissions, type Permissions } from '../../../main/core/policy/permissions.js';
 import { evaluateRules, skillScopeKey } from '../../../main/core/policy/rules.js';
 import type { Rule } from '../../../main/core/store/policy-repo.js';
@@ -91,17 +91,16 @@ test('finding 4: a rule scoped to a skill binds to its identity (tier, real fold
 test('finding 4: "always" for a skill\'s call stores a rule bound to the identity the gate reported', () => {
   const store = Store.open(join(tempDir(), 'k.db'));
   try {
-    const approvals = createApprovals(store);
     const actor: Actor = { kind: 'skill', skill: 'deploy' };
     const decision = {
       verdict: 'ask' as const,
       reason: 'r',
       skill: { name: 'deploy', tier: 'user', dir: '/home/u/.workbuddy/skills/deploy' },
     };
-    const { rules } = approvals.answerToolCall(write(`${ws}/a`), actor, ws, 'always', decision);
+    const { rules } = recordAnswer(store.policy, write(`${ws}/a`), actor, ws, 'always', decision);
     assert.equal(rules[0]?.skill, 'deploy@user:/home/u/.workbuddy/skills/deploy');
     // Without the identity nothing reusable is stored (a name alone would be inherited by look-alikes).
-    assert.deepEqual(approvals.answerToolCall(write(`${ws}/b`), actor, ws, 'always').rules, []);
+    assert.deepEqual(recordAnswer(store.policy, write(`${ws}/b`), actor, ws, 'always').rules, []);
   } finally {
     store.close();
   }
