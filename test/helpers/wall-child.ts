@@ -10,7 +10,7 @@ const wall = await ws.wall();
 if (wall.available) {
   const p = await wall.spawn('exit 0', { cwd: workspace, hosts: ['api.example.test'], stdio: 'ignore' });
   await new Promise((r) => p.child.once('close', r));
-  p.finish('');
+  await p.finish('');
 }
 process.stdout.write(`READY ${wall.available} ${wall.status().reason}\n`);
 setInterval(() => {}, 1000);

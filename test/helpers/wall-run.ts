@@ -14,7 +14,7 @@ export async function runInWall(wall: Wall, cwd: string, command: string, hosts:
   p.child.stdout!.on('data', (b: Buffer) => (stdout += b));
   p.child.stderr!.on('data', (b: Buffer) => (stderr += b));
   const code = await new Promise<number | null>((r) => p.child.once('close', r));
-  return { code, stdout, stderr, blocked: p.finish(stderr) };
+  return { code, stdout, stderr, blocked: await p.finish(stderr) };
 }
 
 /** `write /x`, `read /home/u/.ssh`, `network host:80`: what was blocked, one string each. */

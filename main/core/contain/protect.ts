@@ -2,7 +2,7 @@
 // ones that exist are denied to it; the missing ones are not handed to the sandbox, which would stub each with an
 // empty file in the workspace for as long as the command runs. After the command, one it created is moved aside
 // (renamed beside itself, never deleted) and reported as a blocked write, so it never takes effect.
-import { lstatSync, readdirSync, readFileSync, realpathSync, renameSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, type Dirent, readFileSync, realpathSync, renameSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fsWords, isInside, say, type Said } from '../base/index.js';
 import { blocked, type Blocked } from './blocked.js';
@@ -82,7 +82,7 @@ export function gitConfigIsInert(text: string): boolean {
 }
 
 /** Folders never walked for nested repositories (see gitDirsBelow). */
-const UNWALKED = new Set(['node_modules']);
+export const UNWALKED = new Set(['node_modules']);
 
 /** What git runs or obeys in a git dir: its hooks, and the settings that can name programs (core.hooksPath, …). */
 const GIT_DIR_PROTECTED = ['hooks', 'config', 'config.worktree'];
@@ -119,6 +119,32 @@ function identity(p: string): string {
  * is not run inside them (VS Code's git skips them too). Symbolic links are not followed but for a `.git` itself.
  */
 export function gitDirsBelow(roots: string[]): Map<string, string> {
+  const entries: string[] = [];
+  const walk = (dir: string): void => {
+    for (const e of listing(dir)) {
+      const p = join(dir, e.name);
+      if (e.name === '.git') entries.push(p);
+      else if (e.isDirectory() && !UNWALKED.has(e.name)) walk(p);
+    }
+  };
+  for (const r of roots) walk(r);
+  return gitDirsOf(entries, roots);
+}
+
+/** A folder's entries; none when it cannot be read (as a walk skips it). */
+export function listing(dir: string): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The git dirs the `.git` entries `entries` lead to, with the worktrees' repositories and the submodules' git dirs in
+ * them (see gitDirsBelow), each with its identity now; only those inside `roots`.
+ */
+export function gitDirsOf(entries: Iterable<string>, roots: string[]): Map<string, string> {
   const found = new Map<string, string>();
   const inRoots = (p: string): boolean => roots.some((r) => isInside(p, r));
   const addGitDir = (dir: string | undefined): void => {
@@ -147,20 +173,7 @@ export function gitDirsBelow(roots: string[]): Map<string, string> {
     }
     for (const e of entries) if (e.isDirectory()) modules(join(dir, e.name), depth + 1);
   };
-  const walk = (dir: string): void => {
-    let entries;
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      const p = join(dir, e.name);
-      if (e.name === '.git') addGitDir(gitDirOf(p));
-      else if (e.isDirectory() && !UNWALKED.has(e.name)) walk(p);
-    }
-  };
-  for (const r of roots) walk(r);
+  for (const e of entries) addGitDir(gitDirOf(e));
   return found;
 }
 

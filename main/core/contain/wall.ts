@@ -19,6 +19,7 @@ import {
   planProtect,
   sweepProtect,
 } from './protect.js';
+import { GitDirWatch } from './git-dirs.js';
 import { holdWatchdog, watchedArgv, watchedStdio } from './group-watchdog.js';
 import { commandId, encodedId, fill, pathState, reusable, STAND_IN, withoutStubs, type Template } from './template.js';
 import { withoutRelays } from './offline.js';
@@ -255,8 +256,11 @@ function shellQuote(word: string): string {
 
 export interface ContainedProcess {
   child: ChildProcess;
-  /** Call once the child has exited: what the wall blocked (read from its reports and the command's stderr). */
-  finish(stderr: string): Blocked[];
+  /**
+   * Call once the child has exited: what the wall blocked (read from its reports and the command's stderr), once what
+   * it made at a protected path (a git dir's hooks included) is moved aside.
+   */
+  finish(stderr: string): Promise<Blocked[]>;
 }
 
 export interface SpawnOptions {
@@ -311,6 +315,11 @@ export interface WallOptions {
    * Default false: its network is off altogether (offline.ts).
    */
   relaysWithoutHosts?: boolean;
+  /**
+   * false: the git dirs below the workspace are walked before and after every command (the benchmark's baseline).
+   * Default true: they are watched (git-dirs.ts), walked once as the wall opens.
+   */
+  watchGitDirs?: boolean;
 }
 
 export class Wall {
@@ -333,6 +342,8 @@ export class Wall {
   private readonly settledListeners = new Set<(paths: string[]) => void>();
   /** Command lines built by the runtime, by what they were built from (template.ts); null: not reusable. */
   private readonly templates = new Map<string, Template | null>();
+  /** The git dirs below the write roots, watched (git-dirs.ts); undefined: walked at each command. */
+  private readonly gitDirWatch: GitDirWatch | undefined;
 
   private constructor(
     readonly place: WallPlace,
@@ -345,6 +356,22 @@ export class Wall {
     const rules = wallRules(place);
     this.denyRead = rules.denyRead;
     this.protect = rules.protect;
+    this.gitDirWatch = options.watchGitDirs === false ? undefined : new GitDirWatch(this.baseRoots());
+  }
+
+  /** What every command may write (the workspace, its temporary folder): the roots of the watched git dirs. */
+  private baseRoots(): string[] {
+    return this.config.filesystem.allowWrite.map((w) => (typeof w === 'string' ? w : w.path));
+  }
+
+  /**
+   * The git dirs below `roots` now: from the watch when they are every command's roots (every change made before this
+   * call included), else walked.
+   */
+  private async gitDirsNow(roots: string[]): Promise<Map<string, string>> {
+    const base = this.baseRoots();
+    const same = roots.length === base.length && roots.every((r, i) => r === base[i]);
+    return same && this.gitDirWatch ? this.gitDirWatch.current() : gitDirsBelow(roots);
   }
 
   /**
@@ -357,6 +384,8 @@ export class Wall {
     open.add(wall);
     const problem = await wall.start();
     if (problem) wall.state = unavailable(problem);
+    // The one walk of the workspace for nested git dirs; from now on they are watched.
+    else wall.gitDirWatch?.start();
     return wall;
   }
 
@@ -582,7 +611,10 @@ export class Wall {
     id: string;
     argv: string[];
     env: NodeJS.ProcessEnv;
-    release(): Blocked[];
+    /** `after`: the git dirs below the roots once the program has ended (default: walked now). */
+    release(after?: () => Map<string, string>): Blocked[];
+    /** The git dirs below the roots now, every change made before the call included. */
+    gitDirsAfter(): Promise<Map<string, string>>;
     mayWrite(path: string): boolean;
     /** The protected paths that existed when it started: read-only to it. */
     denied: string[];
@@ -599,7 +631,7 @@ export class Wall {
     const here = readOnly ? { protect: [], follow: [] } : cwdProtect(knackCwd(), roots);
     // The hooks and settings of every git dir below the write roots (nested repositories, submodules), protected as the
     // workspace's own: the user's git runs them on the host. One the command makes is judged once it has ended.
-    const gitDirs = readOnly ? new Map<string, string>() : gitDirsBelow(roots);
+    const gitDirs = readOnly ? new Map<string, string>() : await this.gitDirsNow(roots);
     const nested = [...gitDirs.keys()].flatMap(gitDirProtected);
     const protect = [...new Set([...this.protect, ...here.protect, ...nested])];
     const plan = readOnly ? { deny: [], watch: [] } : planProtect(protect, roots);
@@ -686,13 +718,13 @@ export class Wall {
     let swept: Blocked[] | undefined;
     // Once the program has ended: its hosts leave the proxy, a protected path it created is moved aside, and the
     // runtime removes its own mount points (each wrap counts one; they go when no other contained program runs).
-    const release = (): Blocked[] => {
+    const release = (after = (): Map<string, string> => gitDirsBelow(roots)): Blocked[] => {
       if (swept) return swept;
       swept =
         own || readOnly
           ? []
           : sweepProtect(
-              [...new Set([...plan.watch, ...newGitDirProtected(gitDirs, gitDirsBelow(roots))])],
+              [...new Set([...plan.watch, ...newGitDirProtected(gitDirs, after())])],
               this.place.workspace,
               this.claims,
             );
@@ -726,7 +758,8 @@ export class Wall {
     // server's) and SHLVL is unset (an environment without Knack's own): what that prints corrupts the program's output.
     const [shell, flag, ...rest] = wrapped.argv;
     const argv = flag === '-c' ? [shell!, '--norc', flag, ...rest] : wrapped.argv;
-    return { id, argv, env: wrapped.env, release, mayWrite, denied: plan.deny };
+    const gitDirsAfter = (): Promise<Map<string, string>> => this.gitDirsNow(roots);
+    return { id, argv, env: wrapped.env, release, gitDirsAfter, mayWrite, denied: plan.deny };
   }
 
   /**
@@ -773,7 +806,7 @@ export class Wall {
     own = false,
   ): Promise<ContainedProcess> {
     const { SandboxManager } = await loadRuntime();
-    const { id, argv, env, release, mayWrite, denied } = await this.wrap(command, {
+    const { id, argv, env, release, gitDirsAfter, mayWrite, denied } = await this.wrap(command, {
       cwd: opts.cwd,
       hosts: opts.hosts ?? [],
       readOnly,
@@ -792,11 +825,22 @@ export class Wall {
       env: { ...SHELL_LEVEL, ...scrubbedEnv(opts.env ?? process.env), ...addedEnv(env) },
     });
     if (watched) holdWatchdog(child);
-    child.once('error', release);
-    child.once('exit', release);
+    // Once it has ended: its git dirs are read again (every change it made heard first), then the sweep runs.
+    let settled: Promise<Blocked[]> | undefined;
+    const settle = (): Promise<Blocked[]> =>
+      (settled ??=
+        own || readOnly
+          ? Promise.resolve(release())
+          : gitDirsAfter().then(
+              (after) => release(() => after),
+              // Fail closed: the watch could not be read, so the git dirs are walked.
+              () => release(),
+            ));
+    child.once('error', () => void settle());
+    child.once('exit', () => void settle());
     return {
       child,
-      finish: (stderr: string) => {
+      finish: async (stderr: string) => {
         // The runtime's write observer judges by the configuration it started with (the first workspace's): a write
         // this command's own rules allow (another open workspace, a missing protected path) is no violation.
         const lines = SandboxManager.getSandboxViolationStore()
@@ -806,7 +850,7 @@ export class Wall {
             const w = /^deny (?!network-outbound)\S+ (\/.*)$/.exec(l);
             return !w || !mayWrite(w[1]!.replace(/\/+$/, '') || '/');
           });
-        const moved = release();
+        const moved = await settle();
         return [
           ...blockedOf({ violations: lines, stderr, cwd: opts.cwd, denyRead: this.denyRead, protect: denied }),
           ...moved,
@@ -821,6 +865,7 @@ export class Wall {
    */
   async close(): Promise<void> {
     this.isClosed = true;
+    this.gitDirWatch?.close();
     this.state = unavailable(say('sandbox.closed'));
     if (!open.delete(this)) return;
     if (open.size === 0 && started) {

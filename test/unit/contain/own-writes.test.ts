@@ -43,7 +43,7 @@ async function whileRunning(w: Wall, file: string, then: string, during: () => P
   const closed = new Promise<number | null>((r) => p.child.once('close', r));
   await during();
   const code = await closed;
-  return { code, stderr, blocked: p.finish(stderr) };
+  return { code, stderr, blocked: await p.finish(stderr) };
 }
 
 const aside = (dir: string, name: string): string[] => readdirSync(dir).filter((f) => f.startsWith(`${name}.blocked-`));

@@ -58,7 +58,7 @@ test(
 
     writeFileSync(join(s.ws, 'release'), '');
     assert.equal(await closed, 0, stderr);
-    const blocked = p.finish(stderr);
+    const blocked = await p.finish(stderr);
     assert.ok(
       blocked.some((b) => b.kind === 'write' && b.target === join(s.ws, '.workbuddy')),
       JSON.stringify(blocked),

@@ -51,7 +51,7 @@ test('a skill planted by a running command is never listed, during or after', { 
     await opened.catalog.refresh();
     check();
     assert.equal(await closed, 0, stderr);
-    const blocked = p.finish(stderr);
+    const blocked = await p.finish(stderr);
     assert.ok(
       blocked.some((b) => b.kind === 'write' && b.target === join(ws, '.workbuddy')),
       JSON.stringify(blocked),

@@ -46,7 +46,7 @@ async function run(wall: Wall, ws: string, command: string, during?: () => void)
     during();
   }
   const code = await closed;
-  return { code, stderr, blocked: p.finish(stderr) };
+  return { code, stderr, blocked: await p.finish(stderr) };
 }
 
 const git = (cwd: string, ...args: string[]) =>
@@ -111,7 +111,7 @@ test("a .workbuddy the user makes while Knack's own start probe runs is kept (th
   mkdirSync(join(ws, '.workbuddy'));
   writeFileSync(join(ws, '.workbuddy', 'settings.json'), '{"policy":{}}');
   await closed;
-  assert.deepEqual(p.finish(stderr), []);
+  assert.deepEqual(await p.finish(stderr), []);
   assert.equal(readFileSync(join(ws, '.workbuddy', 'settings.json'), 'utf8'), '{"policy":{}}');
   assert.deepEqual(
     readdirSync(ws).filter((f) => f.includes('.blocked-')),

@@ -155,7 +155,7 @@ export async function runContained(
   const p = await wall.spawn(command, { cwd, hosts: opts.hosts, env: { ...process.env, ...QUIET_ENV } });
   recordGroup(p.child, opts);
   const r = await collect(p.child, opts, started);
-  return { ...r, blocked: p.finish(r.stderr) };
+  return { ...r, blocked: await p.finish(r.stderr) };
 }
 
 const QUIET_ENV = { PAGER: 'cat', GIT_PAGER: 'cat', TERM: 'dumb' };

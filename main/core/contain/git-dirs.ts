@@ -1,0 +1,233 @@
+// The git dirs below a workspace (protect.ts: gitDirsBelow), kept up to date by watching its folders instead of walking
+// them twice per command: the walk runs once, as the wall opens, and again whenever the watching cannot be trusted (an
+// error, a possible overflow of the kernel's event queue, an event without a name). A command's own changes are all
+// heard before its git dirs are read again after it: Knack writes a mark in a folder of its own and waits until that
+// mark is heard. Events come in the order they happened (inotify keeps one queue, and libuv reads every fs.watch of
+// the process from one inotify descriptor), so every change made before the mark has been handled by then.
+//
+// Node's fs.watch, not chokidar (which the settings and skill watchers use): chokidar reads a new folder before it
+// watches it, so what is made in it meanwhile goes unheard until the next change there, and it handles events
+// asynchronously, so nothing tells when it has caught up with a moment. Here a folder is watched first and read after,
+// within the event's own callback: once the mark is heard, every folder made before it is watched and has been read.
+import { lstatSync, mkdtempSync, readFileSync, rmSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { isInside } from '../base/index.js';
+import { gitDirsBelow, gitDirsOf, listing, UNWALKED } from './protect.js';
+
+/** How long to wait for the mark before walking instead (a loaded machine; never a result, only slower). */
+const MARK_WAIT_MS = 10_000;
+
+/** The kernel's queue length (events are lost past it, unseen: libuv drops the overflow notice). */
+function queueLimit(): number {
+  try {
+    return Number(readFileSync('/proc/sys/fs/inotify/max_queued_events', 'utf8').trim()) || 16_384;
+  } catch {
+    return 16_384;
+  }
+}
+
+/** A path's inode (its own, not a link's target); 0 when it is missing. */
+function inoOf(p: string): number {
+  try {
+    return lstatSync(p).ino;
+  } catch {
+    return 0;
+  }
+}
+
+interface Watched {
+  w: FSWatcher;
+  ino: number;
+}
+
+export class GitDirWatch {
+  /** The folders watched, each with the inode it had when its watch began. */
+  private readonly folders = new Map<string, Watched>();
+  /** Every entry named `.git` below the roots (in folders walked: not in node_modules, not inside a `.git`). */
+  private readonly entries = new Set<string>();
+  /** Folders that could not be watched or read (as a walk skips them): looked at again when their entry changes. */
+  private readonly unreadable = new Set<string>();
+  /** Not to be trusted: the next read walks again. */
+  private stale = true;
+  /** Watching cannot work here (no inotify, no watches left): every read walks, as without this. */
+  private walkOnly = process.platform !== 'linux';
+  private events = 0;
+  private readonly limit = queueLimit();
+  private markDir: string | undefined;
+  private markWatch: FSWatcher | undefined;
+  private marks = 0;
+  private readonly waiting = new Map<number, () => void>();
+  private closed = false;
+  /** Each root's inode when it was walked (0: missing): one made, removed or swapped since is walked again. */
+  private readonly rootIno = new Map<string, number>();
+
+  constructor(private readonly roots: string[]) {}
+
+  /** Walk the roots and watch them (the wall opens): once, unless the watching fails later. */
+  start(): void {
+    if (this.walkOnly || this.closed) return;
+    this.rebuild();
+  }
+
+  /**
+   * The git dirs below the roots now, with their identities, as gitDirsBelow gives them: every change made before this
+   * call is in it (the mark is heard first). Walks when the watching cannot be trusted.
+   */
+  async current(): Promise<Map<string, string>> {
+    if (this.roots.some((r) => this.rootIno.get(r) !== inoOf(r))) this.stale = true;
+    if (!this.walkOnly && !this.closed && !this.stale) {
+      const heard = await this.mark();
+      // More events since the last read than half the kernel's queue: some may have been lost (the process's other
+      // watchers share the queue; half leaves them room). Walked again, and watched afresh.
+      if (!heard || this.events >= this.limit / 2) this.stale = true;
+    }
+    if (this.walkOnly || this.closed) return gitDirsBelow(this.roots);
+    if (this.stale) this.rebuild();
+    this.events = 0;
+    return this.walkOnly ? gitDirsBelow(this.roots) : gitDirsOf(this.entries, this.roots);
+  }
+
+  close(): void {
+    this.closed = true;
+    this.unwatchAll();
+    this.markWatch?.close();
+    this.markWatch = undefined;
+    if (this.markDir) rmSync(this.markDir, { recursive: true, force: true });
+    for (const done of this.waiting.values()) done();
+    this.waiting.clear();
+  }
+
+  /** Watch everything afresh (the walk of gitDirsBelow, each folder watched before it is read). */
+  private rebuild(): void {
+    this.unwatchAll();
+    this.stale = false;
+    this.events = 0;
+    for (const r of this.roots) {
+      this.rootIno.set(r, inoOf(r));
+      this.add(r);
+    }
+  }
+
+  private unwatchAll(): void {
+    for (const { w } of this.folders.values()) w.close();
+    this.folders.clear();
+    this.entries.clear();
+    this.unreadable.clear();
+  }
+
+  /** Watch `dir` and everything walkable below it, reading each folder once its watch has begun. */
+  private add(dir: string): void {
+    if (this.walkOnly || this.stale) return;
+    let ino: number;
+    try {
+      ino = lstatSync(dir).ino;
+    } catch {
+      return; // gone meanwhile: its parent's event said so, or will
+    }
+    let w: FSWatcher;
+    try {
+      w = watch(dir, { persistent: false }, (event, name) => this.heard(dir, event, name));
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return;
+      if (code === 'EACCES' || code === 'EPERM') {
+        this.unreadable.add(dir);
+        return;
+      }
+      // No inotify watches left (ENOSPC) or another failure: walk at every read, as without the watching.
+      this.walkOnly = true;
+      this.unwatchAll();
+      return;
+    }
+    w.on('error', () => void (this.stale = true));
+    this.folders.set(dir, { w, ino });
+    for (const e of listing(dir)) {
+      const p = join(dir, e.name);
+      if (e.name === '.git') this.entries.add(p);
+      else if (e.isDirectory() && !UNWALKED.has(e.name)) this.add(p);
+    }
+  }
+
+  /** Stop watching `dir` and everything below it; forget the `.git` entries there. */
+  private drop(dir: string): void {
+    for (const [d, { w }] of this.folders)
+      if (isInside(d, dir)) {
+        w.close();
+        this.folders.delete(d);
+      }
+    for (const e of this.entries) if (isInside(e, dir)) this.entries.delete(e);
+    for (const u of this.unreadable) if (isInside(u, dir)) this.unreadable.delete(u);
+  }
+
+  /** An event in the watched folder `dir`: bring what is known of the entry `name` up to date, now. */
+  private heard(dir: string, event: string, name: string | Buffer | null): void {
+    if (this.closed || this.stale || this.walkOnly) return;
+    this.events++;
+    if (typeof name !== 'string' || name === '') {
+      this.stale = true;
+      return;
+    }
+    // A watch's own folder removed or moved is said by its own name, and the kernel reuses a removed folder's inode
+    // for the next one made (`rm -rf x && mkdir x`): its watch is ended and the path watched afresh, whatever it is now.
+    // (A child of the same name is taken as that: read again, needlessly but harmlessly.)
+    if (name === basename(dir)) {
+      const now = inoOf(dir);
+      this.drop(dir);
+      if (now && lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) this.add(dir);
+    }
+    const p = join(dir, name);
+    // A file's content changed: it cannot have become a folder or a `.git`, unless it is one that could not be read.
+    if (event === 'change' && !this.unreadable.has(p)) return;
+    let st;
+    try {
+      st = lstatSync(p);
+    } catch {
+      st = undefined;
+    }
+    if (name === '.git') {
+      if (st) this.entries.add(p);
+      else this.entries.delete(p);
+      return;
+    }
+    const known = this.folders.get(p);
+    if (known && st?.isDirectory() && st.ino === known.ino) return;
+    if (known || this.unreadable.has(p)) this.drop(p);
+    if (st?.isDirectory() && !UNWALKED.has(name)) this.add(p);
+  }
+
+  /** Write a mark in Knack's own folder and wait until it is heard; false when it was not (then the caller walks). */
+  private mark(): Promise<boolean> {
+    try {
+      if (!this.markDir) {
+        this.markDir = mkdtempSync(join(tmpdir(), 'knack-gitdirs-'));
+        this.markWatch = watch(this.markDir, { persistent: false }, (_event, name) => {
+          const n = Number(name);
+          for (const [k, done] of this.waiting)
+            if (k <= n) {
+              this.waiting.delete(k);
+              done();
+            }
+        });
+        this.markWatch.on('error', () => void (this.stale = true));
+      }
+      const n = ++this.marks;
+      const heard = new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => {
+          this.waiting.delete(n);
+          resolve(false);
+        }, MARK_WAIT_MS); // kept: it holds the process alive until the mark is heard (the watches do not)
+        this.waiting.set(n, () => {
+          clearTimeout(timer);
+          resolve(!this.closed);
+        });
+      });
+      const file = join(this.markDir, String(n));
+      writeFileSync(file, '');
+      rmSync(file, { force: true });
+      return heard;
+    } catch {
+      return Promise.resolve(false);
+    }
+  }
+}
