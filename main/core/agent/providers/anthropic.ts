@@ -177,26 +177,18 @@ function headOf(params: Anthropic.MessageCreateParamsStreaming): NonNullable<typ
   return head;
 }
 
-/**
- * The request's JSON text: byte for byte `JSON.stringify(params)`, with the stable prefix (the system text with the
- * catalog, the tool definitions: ~95% of a first turn's bytes) serialised once while it is unchanged instead of on
- * every request.
- */
-export function anthropicBody(params: Anthropic.MessageCreateParamsStreaming, tools: ModelRequest['tools']): string {
-  const out = `${headOf(params).json},"messages":${JSON.stringify(params.messages)}`;
-  return params.tools ? `${out},"tools":${anthropicTools(tools).json}${NO_TOOLS_TAIL}` : `${out}${NO_TOOLS_TAIL}`;
-}
-
 /** The body's end after the messages, with these tools, as UTF-8 (kept with the tool list). */
 function toolsTail(shapes: ToolShapes): Buffer {
   return (shapes.tail ??= Buffer.from(`,"tools":${shapes.json}${NO_TOOLS_TAIL}`));
 }
 
 /**
- * The same body as UTF-8 bytes, handed to the SDK as the request's body (it sends bytes as they are): the stable
- * prefix is kept encoded too, so only the messages are encoded per request. A string body would be scanned for lone
- * surrogates (fetch's USVString conversion: a regex over all ~27 KB once any part of it was cut from text that is not
- * all Latin-1, a skill file with one Chinese character, say), then measured and encoded again, on every request.
+ * The request's body: byte for byte the UTF-8 of `JSON.stringify(params)`, with the stable prefix (the system text
+ * with the catalog, the tool definitions: ~95% of a first turn's bytes) serialised and encoded once while it is
+ * unchanged, so only the messages are encoded per request. It is handed to the SDK as bytes (it sends them as they
+ * are): a string body would be scanned for lone surrogates (fetch's USVString conversion: a regex over all ~27 KB once
+ * any part of it was cut from text that is not all Latin-1, a skill file with one Chinese character, say), then
+ * measured and encoded again, on every request.
  */
 export function anthropicBodyBytes(
   params: Anthropic.MessageCreateParamsStreaming,

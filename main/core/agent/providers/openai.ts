@@ -144,15 +144,10 @@ function tailOf(params: Params, tools: ModelRequest['tools']): string {
 }
 
 /**
- * The request's JSON text: byte for byte `JSON.stringify(params)`, with the system message (instructions with the
- * catalog) and the tool definitions, most of a first turn's bytes, serialised once while they are unchanged instead
- * of by the SDK on every request.
+ * The request's body: byte for byte the UTF-8 of `JSON.stringify(params)`, with the system message (instructions with
+ * the catalog) and the tool definitions, most of a first turn's bytes, serialised and encoded once while they are
+ * unchanged instead of by the SDK on every request. It is the SDK's body (it sends bytes as they are).
  */
-export function openaiBody(params: Params, tools: ModelRequest['tools']): string {
-  return `${headOf(params).json}${restOf(params)}${tailOf(params, tools)}`;
-}
-
-/** The same body as UTF-8 bytes, the SDK's body (it sends bytes as they are): the kept parts are kept encoded too. */
 export function openaiBodyBytes(params: Params, tools: ModelRequest['tools']): Buffer {
   const head = headOf(params);
   const headBytes = (head.bytes ??= Buffer.from(head.json));
