@@ -1,8 +1,26 @@
 // Files in the conversation: the ones attached to the message being written (with a Remove each, and the files
 // refused with why), the ones a sent message carried, and the choice a dropped skill package (.zip) or folder offers.
+import { useLayoutEffect, useRef, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Attachment, AttachmentMeta } from '../../../preload/contract';
 import { sizeText, tokensOf, type Refusal } from '../state/attach';
+
+/**
+ * The Remove pressed leaves with its file: the focus goes to the Remove now in its place (the next file's, else the
+ * last one's), never to the page. The list's owner takes it when the last file goes (the list leaves too).
+ */
+function useFocusAfterRemove(list: RefObject<HTMLUListElement | null>, count: number): (i: number) => void {
+  const at = useRef<number | undefined>(undefined);
+  useLayoutEffect(() => {
+    if (at.current === undefined) return;
+    const buttons = list.current?.querySelectorAll('button') ?? [];
+    buttons[Math.min(at.current, buttons.length - 1)]?.focus();
+    at.current = undefined;
+  }, [list, count]);
+  return (i) => {
+    at.current = i;
+  };
+}
 
 /** "×": leave the file `name` out of the message. */
 function RemoveFile({ name, onClick }: { name: string; onClick: () => void }) {
@@ -27,18 +45,26 @@ export function AttachedFiles({
   onDismiss: () => void;
 }) {
   const { t } = useTranslation();
+  const list = useRef<HTMLUListElement>(null);
+  const removed = useFocusAfterRemove(list, files.length);
   if (!files.length && !refused.length) return null;
   return (
     <div className="attached">
       {files.length > 0 && (
-        <ul aria-label={t('chat.attach.list')} className="file-chips">
+        <ul ref={list} aria-label={t('chat.attach.list')} className="file-chips">
           {files.map((f, i) => (
             <li key={`${i}:${f.name}`} className="file-chip">
               <span className="name">{f.name}</span>{' '}
               <span className="muted small-text">
                 {t('chat.attach.meta', { size: sizeText(f.size), tokens: tokensOf(f).toLocaleString() })}
               </span>{' '}
-              <RemoveFile name={f.name} onClick={() => onRemove(i)} />
+              <RemoveFile
+                name={f.name}
+                onClick={() => {
+                  removed(i);
+                  onRemove(i);
+                }}
+              />
             </li>
           ))}
         </ul>
@@ -71,15 +97,23 @@ export function SentFiles({
   onRemove?: (i: number) => void;
 }) {
   const { t } = useTranslation();
+  const list = useRef<HTMLUListElement>(null);
+  const removed = useFocusAfterRemove(list, files.length);
   return (
-    <ul aria-label={label ?? t('chat.attach.sent')} className="file-chips sent">
+    <ul ref={list} aria-label={label ?? t('chat.attach.sent')} className="file-chips sent">
       {files.map((f, i) => (
         <li key={`${i}:${f.name}`} className="file-chip">
           <span className="name">{f.name}</span> <span className="muted small-text">{sizeText(f.size)}</span>
           {onRemove && (
             <>
               {' '}
-              <RemoveFile name={f.name} onClick={() => onRemove(i)} />
+              <RemoveFile
+                name={f.name}
+                onClick={() => {
+                  removed(i);
+                  onRemove(i);
+                }}
+              />
             </>
           )}
         </li>

@@ -31,11 +31,23 @@ const Message = memo(function Message({ m, turn, index }: { m: ChatMessage; turn
   const { t } = useTranslation();
   const say = useSay();
   const [editing, setEditing] = useState(false);
+  /** An edit was cancelled: the Edit button that opened it takes the focus back. */
+  const [back, setBack] = useState(false);
   const stored = turn >= 0;
   return (
     <article className={`message ${m.role}`} aria-label={m.role === 'user' ? t('chat.you') : t('chat.assistant')}>
       {m.files && m.files.length > 0 && <SentFiles files={m.files} />}
-      {editing && <EditMessage m={m} turn={turn} index={index} onClose={() => setEditing(false)} />}
+      {editing && (
+        <EditMessage
+          m={m}
+          turn={turn}
+          index={index}
+          onClose={(sent) => {
+            setEditing(false);
+            setBack(!sent);
+          }}
+        />
+      )}
       {m.parts.map((p, i) => {
         if (p.kind === 'text')
           return m.role === 'user' ? (
@@ -65,7 +77,7 @@ const Message = memo(function Message({ m, turn, index }: { m: ChatMessage; turn
       })}
       <div className="message-bar">
         <CopyMessage m={m} />
-        {stored && m.role === 'user' && !editing && <EditButton onEdit={() => setEditing(true)} />}
+        {stored && m.role === 'user' && !editing && <EditButton focus={back} onEdit={() => setEditing(true)} />}
         {stored && m.role === 'assistant' && <RegenerateButton turn={turn} />}
         {stored && m.versions && m.versions.count > 1 && (
           <VersionSwitch turn={turn} which={m.role === 'user' ? 'message' : 'answer'} versions={m.versions} />
@@ -346,8 +358,14 @@ export function Chat() {
       <AttachedFiles
         files={files}
         refused={refused}
-        onRemove={(i) => setFiles((now) => now.filter((_, j) => j !== i))}
-        onDismiss={() => setRefused([])}
+        onRemove={(i) => {
+          setFiles((now) => now.filter((_, j) => j !== i));
+          if (files.length === 1) boxRef.current?.focus(); // the last file: its list goes with the focus
+        }}
+        onDismiss={() => {
+          setRefused([]);
+          boxRef.current?.focus();
+        }}
       />
       {dragging && (
         <p className="drop-hint" aria-hidden="true">

@@ -1,7 +1,7 @@
 // Edit on your messages, Regenerate on answers, and the "‹ 1/2 ›" switch between the versions they make. Each
 // branches the conversation in the engine (chat.send with edit, chat.regenerate, chat.switchVersion); an edit while
 // an answer streams asks first, and stops it.
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
 import type { KnackClient } from '../api/client';
@@ -17,6 +17,11 @@ async function reload(client: KnackClient, sessionId: string): Promise<void> {
   } catch {
     // The notice below says what failed; the conversation stays as shown.
   }
+}
+
+/** The message box takes the focus (the control pressed is gone or disabled until the answer ends). */
+function focusMessageBox(): void {
+  useView.setState((s) => ({ composerFocus: s.composerFocus + 1 }));
 }
 
 /** An error notice; Retry makes the same call again. */
@@ -161,11 +166,13 @@ export function EditMessage({
   m: ChatMessage;
   turn: number;
   index: number;
-  onClose: () => void;
+  /** `sent`: the edit went to the engine (the message box takes the focus), else it was cancelled. */
+  onClose: (sent: boolean) => void;
 }) {
   const { t } = useTranslation();
   const client = useClient();
   const streaming = useView((s) => s.streaming);
+  const box = useRef<HTMLTextAreaElement>(null);
   const original = m.parts.find((p) => p.kind === 'text')?.text ?? '';
   const [text, setText] = useState(original);
   // The indexes of the message's files that go with the edit: all of them until the user removes some.
@@ -174,19 +181,21 @@ export function EditMessage({
     e?.preventDefault();
     const body = text.trim();
     if (!body || streaming) return;
-    onClose();
+    onClose(true);
+    focusMessageBox();
     void editMessage(client, turn, index, body, m.files?.length ? kept : undefined);
   }
   return (
     <form className="edit-message" onSubmit={save}>
       <textarea
+        ref={box}
         aria-label={t('chat.edit.box')}
         value={text}
         rows={Math.min(8, Math.max(2, text.split('\n').length))}
         autoFocus
         onChange={(e) => setText(e.target.value)}
         onKeyDown={(e) => {
-          if (e.key === 'Escape') onClose();
+          if (e.key === 'Escape') onClose(false);
           if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) save(e);
         }}
       />
@@ -194,14 +203,17 @@ export function EditMessage({
         <SentFiles
           files={kept.map((i) => m.files![i]!)}
           label={t('chat.edit.files')}
-          onRemove={(j) => setKept(kept.filter((_, x) => x !== j))}
+          onRemove={(j) => {
+            setKept(kept.filter((_, x) => x !== j));
+            if (kept.length === 1) box.current?.focus(); // the last file: its list goes with the focus
+          }}
         />
       )}
       <p className="edit-actions">
         <button type="submit" className="small primary" disabled={!text.trim() || streaming}>
           {t('chat.edit.send')}
         </button>{' '}
-        <button type="button" className="small" onClick={onClose}>
+        <button type="button" className="small" onClick={() => onClose(false)}>
           {t('chat.edit.cancel')}
         </button>
       </p>
@@ -210,7 +222,7 @@ export function EditMessage({
 }
 
 /** The Edit button: while an answer streams it first asks, and Stop and edit stops it. */
-export function EditButton({ onEdit }: { onEdit: () => void }) {
+export function EditButton({ onEdit, focus }: { onEdit: () => void; focus?: boolean }) {
   const { t } = useTranslation();
   const client = useClient();
   const streaming = useView((s) => s.streaming);
@@ -243,7 +255,13 @@ export function EditButton({ onEdit }: { onEdit: () => void }) {
       </span>
     );
   return (
-    <button type="button" className="small link" onClick={() => (streaming ? setAsking(true) : onEdit())}>
+    // `focus`: back from an edit the user cancelled, on the button that opened it.
+    <button
+      type="button"
+      className="small link"
+      autoFocus={focus}
+      onClick={() => (streaming ? setAsking(true) : onEdit())}
+    >
       {t('chat.edit.button')}
     </button>
   );
@@ -255,7 +273,15 @@ export function RegenerateButton({ turn }: { turn: number }) {
   const client = useClient();
   const streaming = useView((s) => s.streaming);
   return (
-    <button type="button" className="small link" disabled={streaming} onClick={() => void regenerate(client, turn)}>
+    <button
+      type="button"
+      className="small link"
+      disabled={streaming}
+      onClick={() => {
+        focusMessageBox(); // this button is disabled while the new answer streams
+        void regenerate(client, turn);
+      }}
+    >
       {t('chat.regenerate')}
     </button>
   );

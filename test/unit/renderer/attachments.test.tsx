@@ -57,6 +57,11 @@ describe('Attachments', () => {
     await user.click(screen.getByRole('button', { name: 'Remove dot.png' }));
     expect(within(list).getAllByRole('listitem')).toHaveLength(1);
     expect(list.textContent).toMatch(/a\.md/);
+    // The button pressed is gone: the focus goes to the next file's Remove, then to the message box, never the page.
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Remove a.md' }));
+    await user.keyboard('{Enter}');
+    expect(screen.queryByRole('list', { name: 'Files going with your message' })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Message' }));
   });
 
   it('a binary file is refused with its type, a file too large with its size and the limit', async () => {

@@ -5,6 +5,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Chat } from '../../../renderer/src/components/Chat';
 import type { ChatMessage } from '../../../renderer/src/state/transcript';
+import { useView } from '../../../renderer/src/state/store';
 import { memoryClient } from './memory-client';
 import { renderWith, WS } from './render';
 
@@ -116,6 +117,29 @@ describe('Edit, Regenerate and versions', () => {
     ]);
     expect(await screen.findByText('Berlin.')).toBeTruthy();
     expect(screen.getByRole('group', { name: 'Versions of your message' }).textContent).toMatch(/1 \/ 2/);
+  });
+
+  it('the focus is never dropped to the page: after an edit is sent or cancelled, or an answer regenerated', async () => {
+    const user = userEvent.setup();
+    renderWith(<Chat />, memoryClient(), { workspace: WS, sessionId: 's1', messages: convo });
+    const box = screen.getByRole('textbox', { name: 'Message' });
+    // Esc: back on the Edit button that opened it.
+    await user.click(within(screen.getAllByRole('article', { name: 'You' })[1]!).getByRole('button', { name: 'Edit' }));
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('textbox', { name: 'Edit your message' })).toBeNull();
+    expect(document.activeElement).toBe(
+      within(screen.getAllByRole('article', { name: 'You' })[1]!).getByRole('button', { name: 'Edit' }),
+    );
+    // Sent: in the message box, for what comes next.
+    await user.keyboard('{Enter}');
+    await user.type(screen.getByRole('textbox', { name: 'Edit your message' }), ' And Italy?{Enter}');
+    await waitFor(() => expect(document.activeElement).toBe(box));
+    // Regenerate (the button is disabled while the new answer streams): in the message box too.
+    useView.setState({ streaming: false, messages: convo });
+    await user.click(
+      within(screen.getAllByRole('article', { name: 'Knack' })[0]!).getByRole('button', { name: 'Regenerate' }),
+    );
+    expect(document.activeElement).toBe(box);
   });
 
   it('in Chinese too', () => {
