@@ -595,6 +595,9 @@ export const WORDS = {
   'marketplace.unknownKind': 'unknown source kind "{{kind}}" (Knack reads {{kinds}} and relative "./" paths)',
   'lock.commit': 'must be a full commit id',
   'lock.hash': 'must be a sha256 in hex',
+  'lock.tampered':
+    '{{name}}: {{source}} at commit {{commit}} now has different content ({{got}}, the lock says {{locked}}): refused as tampered',
+  'lock.notLocked': '{{names}}: not in {{lock}} (only skills installed from a source can be updated)',
   // a call about a source the window no longer holds (main/core/service/sources.ts)
   'sources.notOpen': 'no open source {{id}} (open it again)',
   'sources.noSkill': '{{source}} holds no skill named "{{name}}"',

@@ -2,7 +2,7 @@
 // English is the CLI's line, their Chinese says the same with no English sentence of its own.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { english, fill, type Said } from '../../../preload/words.js';
 import { wordsZh } from '../../../renderer/src/i18n/words-zh.js';
@@ -10,7 +10,16 @@ import { SourceError } from '../../../main/core/skills/sources/spec.js';
 import { parseMarketplace } from '../../../main/core/skills/sources/marketplace.js';
 import { readLock } from '../../../main/core/skills/sources/lock.js';
 import { skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
-import { marketplaceEntries } from '../../../main/core/skills/sources/marketplaces.js';
+import {
+  addMarketplace,
+  marketplaceEntries,
+  removeMarketplace,
+} from '../../../main/core/skills/sources/marketplaces.js';
+import { lockPathFor } from '../../../main/core/skills/sources/lock.js';
+import { checkUpdates, syncLock } from '../../../main/core/skills/sources/update.js';
+import { Store } from '../../../main/core/store/index.js';
+import { makeRepo } from '../../helpers/git-repos.js';
+import { assertSaid } from '../../helpers/words.js';
 
 /** The words in Chinese; `blank`: each plain parameter shown as `·` (names, paths and values are not sentences). */
 function chinese(s: Said, blank = false): string {
@@ -120,4 +129,57 @@ test('a folder offered as a marketplace that holds none is refused in words', as
     assert.equal(e.message, `${folder}: holds no .claude-plugin/marketplace.json`);
     return true;
   });
+});
+
+test('a locked skill whose content changed is refused as tampered in words; a name not in the lock too', async () => {
+  const root = tempDir();
+  const repo = makeRepo(join(root, 'repos'), 'alpha', { 'SKILL.md': skillMd({ name: 'alpha', description: 'A.' }) });
+  const commit = repo.commit({});
+  const tierRoot = join(root, 'home/.workbuddy/skills');
+  mkdirSync(tierRoot, { recursive: true });
+  const entry = { url: repo.url, commit, path: '', contentHash: 'f'.repeat(64) };
+  writeFileSync(lockPathFor(tierRoot), JSON.stringify({ version: 1, skills: { alpha: entry } }));
+  const store = Store.openIn(join(root, 'data'));
+  try {
+    const [item] = await syncLock({ tierRoot, tier: 'user', store, dataDir: join(root, 'data') });
+    assert.ok(item && item.status === 'refused' && 'reason' in item, JSON.stringify(item));
+    assert.match(
+      item.reason,
+      /^alpha: .* at commit [0-9a-f]{12} now has different content \(.*\): refused as tampered$/,
+    );
+    assert.match(assertSaid(item.words, item.reason), /视为被篡改，已拒绝$/);
+  } finally {
+    store.close();
+  }
+  await assert.rejects(checkUpdates(tierRoot, ['beta', 'gamma']), (e: unknown) => {
+    assert.ok(e instanceof SourceError);
+    assert.equal(
+      e.message,
+      `beta, gamma: not in ${lockPathFor(tierRoot)} (only skills installed from a source can be updated)`,
+    );
+    assert.match(assertSaid(e.words, e.message), /^beta、gamma：不在 .* 中/);
+    return true;
+  });
+});
+
+test("a settings file's marketplaces that cannot be read are refused naming file, line and field, in words", () => {
+  const file = join(tempDir(), 'settings.json');
+  const cases: [string, string][] = [
+    ['{"skills": {', `${file}:1: not valid JSON (CloseBraceExpected)`],
+    ['[1]', `${file}:1: (top): must be an object`],
+    ['{\n  "skills": {\n    "marketplaces": "x"\n  }\n}', `${file}:3: skills.marketplaces: must be a list of strings`],
+    [
+      '{\n  "skills": {\n    "marketplaces": [\n      "o/r",\n      3\n    ]\n  }\n}',
+      `${file}:5: skills.marketplaces[1]: must be a string`,
+    ],
+  ];
+  for (const [text, message] of cases) {
+    writeFileSync(file, text);
+    for (const run of [() => addMarketplace(file, 'o/r', '/'), () => removeMarketplace(file, 'o/r')]) {
+      const r = refusal(run);
+      assert.equal(r.message, message);
+    }
+  }
+  writeFileSync(file, '{\n  "skills": {\n    "marketplaces": "x"\n  }\n}');
+  assert.equal(refusal(() => removeMarketplace(file, 'o/r')).zh, `${file}:3：skills.marketplaces：必须是字符串列表`);
 });

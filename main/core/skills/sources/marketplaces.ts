@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { applyEdits, modify, parse, type ParseError } from 'jsonc-parser';
+import { applyEdits, getNodeValue, modify } from 'jsonc-parser';
 import { say, writeFileAtomic } from '../../base/index.js';
 import { userSettingsPath, workspaceSettingsPath } from '../../config/index.js';
 import { RankedIndex } from '../../search/index.js';
@@ -12,6 +12,7 @@ import { crossLanguageExpander } from '../../search/index.js';
 import { openSource, type OpenOptions } from './open.js';
 import { parseSource, SourceError } from './spec.js';
 import { MARKETPLACE_FILE } from './marketplace.js';
+import { readJsonFile, type JsonFile } from './json-file.js';
 
 export interface ConfiguredMarketplace {
   source: string;
@@ -23,22 +24,19 @@ export function marketplaceSettingsFile(scope: 'user' | 'workspace', dataDir: st
   return scope === 'user' ? userSettingsPath(dataDir) : workspaceSettingsPath(workspace);
 }
 
-function readSettingsObject(file: string): Record<string, unknown> {
-  if (!existsSync(file)) return {};
-  const errors: ParseError[] = [];
-  const v: unknown = parse(readFileSync(file, 'utf8'), errors, { disallowComments: true });
-  if (errors.length || typeof v !== 'object' || v === null || Array.isArray(v))
-    throw new SourceError(`${file}: not a JSON object; fix it before changing marketplaces`);
-  return v as Record<string, unknown>;
-}
-
+/** The marketplaces a settings file lists; what is wrong with it names file, line and field, in words (json-file.ts). */
 function listIn(file: string): string[] {
-  const skills = readSettingsObject(file).skills as { marketplaces?: unknown } | undefined;
-  const list = skills?.marketplaces;
+  if (!existsSync(file)) return [];
+  const f: JsonFile = readJsonFile(readFileSync(file, 'utf8'), file);
+  if (f.tree.type !== 'object') f.fail([], say('json.mustBe', { what: say('json.what.object') }));
+  const skills: unknown = (getNodeValue(f.tree) as Record<string, unknown>).skills;
+  const list = typeof skills === 'object' && skills !== null ? (skills as { marketplaces?: unknown }).marketplaces : [];
   if (list === undefined) return [];
-  if (!Array.isArray(list) || !list.every((x) => typeof x === 'string'))
-    throw new SourceError(`${file}: skills.marketplaces must be a list of strings`);
-  return list;
+  const at = ['skills', 'marketplaces'];
+  if (!Array.isArray(list)) return f.fail(at, say('json.mustBe', { what: say('settings.what.strings') }));
+  const bad = list.findIndex((x) => typeof x !== 'string');
+  if (bad >= 0) f.fail([...at, bad], say('json.mustBe', { what: say('json.what.string') }));
+  return list as string[];
 }
 
 /** Every configured marketplace: the user's, then the workspace's (each once). */

@@ -177,7 +177,10 @@ export async function checkUpdates(
   const unknown = (names ?? []).filter((n) => !lock.skills[n]);
   if (unknown.length)
     throw new SourceError(
-      `${unknown.join(', ')}: not in ${lockPathFor(tierRoot)} (only skills installed from a source can be updated)`,
+      say('lock.notLocked', {
+        names: unknown.map((n): Said | string => n).reduce((a, b) => say('listAnd', { a, b })),
+        lock: lockPathFor(tierRoot),
+      }),
     );
   const fetches = new Fetches(opts);
   const markets = new Map<string, Promise<Marketplace>>();
@@ -241,7 +244,7 @@ export function applyUpdate(check: UpdateCheck, opts: AddOptions): AddResult {
 
 export type SyncItem =
   | { name: string; status: 'present' }
-  | { name: string; status: 'refused'; reason: string }
+  | { name: string; status: 'refused'; reason: string; words?: Said }
   | (AddResult & { name: string });
 
 /**
@@ -265,20 +268,24 @@ export async function syncLock(opts: AddOptions & FetchOptions): Promise<SyncIte
         const c = candidateIn(repo, entry, name, entry.commit);
         if (c.problem) {
           const words = say('source.skillAtProblem', { name, source: formatSource(entry), problem: c.problem });
-          out.push({ name, status: 'refused', reason: english(words) });
+          out.push({ name, status: 'refused', reason: english(words), words });
           continue;
         }
         if (c.contentHash !== entry.contentHash || c.name !== name) {
-          out.push({
+          const words = say('lock.tampered', {
             name,
-            status: 'refused',
-            reason: `${name}: ${formatSource(entry)} at commit ${entry.commit.slice(0, 12)} now has different content (${c.contentHash.slice(0, 12)}, the lock says ${entry.contentHash.slice(0, 12)}): refused as tampered`,
+            source: formatSource(entry),
+            commit: entry.commit.slice(0, 12),
+            got: c.contentHash.slice(0, 12),
+            locked: entry.contentHash.slice(0, 12),
           });
+          out.push({ name, status: 'refused', reason: english(words), words });
           continue;
         }
         out.push({ ...addCandidate(c, opts), name });
       } catch (e) {
-        out.push({ name, status: 'refused', reason: (e as Error).message });
+        const words = e instanceof SourceError ? e.words : undefined;
+        out.push({ name, status: 'refused', reason: (e as Error).message, ...(words ? { words } : {}) });
       }
     }
   } finally {
