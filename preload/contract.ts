@@ -1229,7 +1229,6 @@ export const events = {
 export type Events = typeof events;
 export type EventName = keyof Events;
 export type EventPayload<E extends EventName> = z.output<Events[E]>;
-export const EVENT_NAMES = Object.keys(events) as EventName[];
 
 // ───────────────────────────── the wire (both transports) ─────────────────────────────
 

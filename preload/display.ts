@@ -84,11 +84,3 @@ export function displaySafe(text: string): string {
 export function displaySafeLines(text: string): string {
   return String(text).split('\n').map(displaySafe).join('\n');
 }
-
-/** True when `text` would be changed by displaySafe (it holds something that is not shown as itself). */
-export function hasUnsafeDisplay(text: string): boolean {
-  UNSAFE.lastIndex = 0;
-  const hit = UNSAFE.test(String(text));
-  UNSAFE.lastIndex = 0;
-  return hit;
-}

@@ -61,11 +61,6 @@ export function openableExternalUrl(url: string): string | null {
   return externalLinkProblem(url) === undefined ? new URL(url).href : null;
 }
 
-/** New windows are never created by the renderer; an https link becomes "open externally" after the check. */
-export function windowOpenDecision(url: string): { action: 'deny'; openExternally: boolean } {
-  return { action: 'deny', openExternally: externalLinkProblem(url) === undefined };
-}
-
 /** The frame behind an IPC call, as Electron describes it. */
 export interface SenderFrame {
   url: string;

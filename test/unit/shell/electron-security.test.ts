@@ -9,9 +9,9 @@ import {
   appFileFor,
   contentSecurityPolicy,
   externalLinkProblem,
+  openableExternalUrl,
   senderProblem,
   serveContentSecurityPolicy,
-  windowOpenDecision,
 } from '../../../main/electron/security.js';
 import { menuLanguage, menuTemplate } from '../../../main/electron/menu.js';
 import { safeKeyStore, type Cipher } from '../../../main/electron/key-store.js';
@@ -67,8 +67,9 @@ test('only plain https links to public host names open outside the app', () => {
     [`https://example.com/${'a'.repeat(3000)}`]: /too long/,
   };
   for (const [url, why] of Object.entries(refused)) assert.match(externalLinkProblem(url) ?? 'ALLOWED', why, url);
-  assert.deepEqual(windowOpenDecision('https://example.com'), { action: 'deny', openExternally: true });
-  assert.deepEqual(windowOpenDecision('file:///x'), { action: 'deny', openExternally: false });
+  // What a new window's link becomes: the system browser for a checked https link, nothing for anything else.
+  assert.equal(openableExternalUrl('https://example.com'), 'https://example.com/');
+  assert.equal(openableExternalUrl('file:///x'), null);
 });
 
 test('IPC is answered only for the app window’s top frame on app://knack', () => {
