@@ -1,7 +1,7 @@
 // Edit on your messages, Regenerate on answers, and the "‹ 1/2 ›" switch between the versions they make. Each
 // branches the conversation in the engine (chat.send with edit, chat.regenerate, chat.switchVersion); an edit while
 // an answer streams asks first, and stops it.
-import { useRef, useState, type FormEvent } from 'react';
+import { useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
 import type { KnackClient } from '../api/client';
@@ -104,6 +104,12 @@ export async function regenerate(client: KnackClient, turn: number): Promise<voi
   }
 }
 
+/**
+ * The switch pressed last, while the conversation it shows is laid out again (its message may be another element
+ * now): the switch of the same turn and kind takes the focus back, on the button pressed (the other one at an end).
+ */
+let pressed: { key: string; dir: 'previous' | 'next' } | undefined;
+
 /** "‹ 2/3 ›": the versions of a message or of an answer; another one is shown with the conversation that follows it. */
 export function VersionSwitch({
   turn,
@@ -117,22 +123,35 @@ export function VersionSwitch({
   const { t } = useTranslation();
   const client = useClient();
   const streaming = useView((s) => s.streaming);
-  async function go(index: number) {
+  const key = `${which}:${turn}`;
+  const group = useRef<HTMLSpanElement>(null);
+  const { index, count } = versions;
+  useLayoutEffect(() => {
+    if (pressed?.key !== key) return;
+    const [previous, next] = [...(group.current?.querySelectorAll('button') ?? [])];
+    const first = pressed.dir === 'previous' ? previous : next;
+    (first && !first.disabled ? first : pressed.dir === 'previous' ? next : previous)?.focus();
+    pressed = undefined;
+  }, [key, index]);
+  async function go(to: number) {
     const sessionId = useView.getState().sessionId;
     if (!sessionId) return;
+    if (group.current?.contains(document.activeElement)) pressed = { key, dir: to < index ? 'previous' : 'next' };
     try {
-      const messages = toMessages((await client.call('chat.switchVersion', { sessionId, turn, which, index })).items);
+      const messages = toMessages(
+        (await client.call('chat.switchVersion', { sessionId, turn, which, index: to })).items,
+      );
       if (useView.getState().sessionId === sessionId) useView.getState().showSession(sessionId, messages);
     } catch (err) {
+      pressed = undefined;
       failed(
         () => errorText(err),
-        () => void go(index),
+        () => void go(to),
       );
     }
   }
-  const { index, count } = versions;
   return (
-    <span className="version-switch" role="group" aria-label={t(`chat.versions.${which}`)}>
+    <span ref={group} className="version-switch" role="group" aria-label={t(`chat.versions.${which}`)}>
       <button
         type="button"
         className="small link"

@@ -24,6 +24,18 @@ export function Sessions() {
   const [renaming, setRenaming] = useState<{ id: string; draft: string; error?: string }>();
   const [confirm, setConfirm] = useState<SessionMeta>();
   const searchSeq = useRef(0);
+  const page = useRef<HTMLElement>(null);
+  /**
+   * Where the focus goes once the list is laid out again (`data-refocus` of a control), as the control pressed is gone:
+   * back to Rename after a rename, to the next row's Delete after a delete (the search box after the last).
+   */
+  const refocus = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (refocus.current === undefined) return;
+    const to = page.current?.querySelector<HTMLElement>(`[data-refocus="${refocus.current}"]`);
+    refocus.current = undefined;
+    (to ?? page.current?.querySelector<HTMLElement>('input[type="search"]'))?.focus();
+  });
 
   useEffect(() => {
     client.call('sessions.list', {}).then(
@@ -112,15 +124,24 @@ export function Sessions() {
     try {
       const { session: s } = await client.call('sessions.rename', { id: renaming.id, title: renaming.draft });
       patch(s.id, s);
-      setRenaming(undefined);
+      stopRenaming();
     } catch (err) {
       setRenaming({ ...renaming, error: errorText(err) });
     }
   }
 
+  /** Leave the title as it is (or as just saved); Rename takes the focus back. */
+  function stopRenaming() {
+    if (renaming) refocus.current = `rename:${renaming.id}`;
+    setRenaming(undefined);
+  }
+
   async function remove(s: SessionMeta) {
     try {
       await client.call('sessions.delete', { id: s.id });
+      const at = rows.findIndex((r) => r.s.id === s.id);
+      const next = rows[at + 1] ?? rows[at - 1];
+      refocus.current = next ? `delete:${next.s.id}` : 'search';
       setConfirm(undefined);
       patch(s.id, undefined);
       // The conversation on screen is gone: the chat starts afresh rather than writing into a deleted session.
@@ -141,7 +162,7 @@ export function Sessions() {
   };
 
   return (
-    <section className="page" aria-label={t('sessions.title')}>
+    <section ref={page} className="page" aria-label={t('sessions.title')}>
       <h2>{t('sessions.title')}</h2>
       <ErrorLine error={error} />
       <div className="session-search">
@@ -179,13 +200,13 @@ export function Sessions() {
                         aria-invalid={renaming.error ? true : undefined}
                         onChange={(e) => setRenaming({ id: s.id, draft: e.target.value })}
                         onKeyDown={(e) => {
-                          if (e.key === 'Escape') setRenaming(undefined);
+                          if (e.key === 'Escape') stopRenaming();
                         }}
                       />
                       <button type="submit" className="small primary">
                         {t('sessionsFind.save')}
                       </button>
-                      <button type="button" className="small" onClick={() => setRenaming(undefined)}>
+                      <button type="button" className="small" onClick={stopRenaming}>
                         {t('sessionsFind.cancel')}
                       </button>
                       {renaming.error && (
@@ -228,6 +249,7 @@ export function Sessions() {
                     className="small"
                     onClick={() => setRenaming({ id: s.id, draft: s.title })}
                     aria-label={t('sessionsFind.renameOne', { title })}
+                    data-refocus={`rename:${s.id}`}
                   >
                     {t('sessionsFind.rename')}
                   </button>
@@ -244,6 +266,7 @@ export function Sessions() {
                     className="small danger"
                     onClick={() => setConfirm(s)}
                     aria-label={t('sessionsFind.deleteOne', { title })}
+                    data-refocus={`delete:${s.id}`}
                   >
                     {t('sessionsFind.delete')}
                   </button>

@@ -117,6 +117,12 @@ describe('Edit, Regenerate and versions', () => {
     ]);
     expect(await screen.findByText('Berlin.')).toBeTruthy();
     expect(screen.getByRole('group', { name: 'Versions of your message' }).textContent).toMatch(/1 \/ 2/);
+    // The message shown is another element now: its switch takes the focus back (Previous is disabled: on Next).
+    expect(document.activeElement).toBe(
+      within(screen.getByRole('group', { name: 'Versions of your message' })).getByRole('button', {
+        name: 'Next version',
+      }),
+    );
   });
 
   it('the focus is never dropped to the page: after an edit is sent or cancelled, or an answer regenerated', async () => {

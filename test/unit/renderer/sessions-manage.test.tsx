@@ -75,6 +75,13 @@ describe('Sessions: rename and delete', () => {
     await screen.findByText('Team lunch');
     expect(c.calls.find((x) => x.method === 'sessions.rename')!.args).toEqual([{ id: 's2', title: 'Team lunch' }]);
     expect(screen.queryByRole('textbox')).toBeNull();
+    // The focus is back on the row's Rename, never dropped to the page; after Esc too.
+    const again = screen.getByRole('button', { name: 'Rename Team lunch' });
+    expect(document.activeElement).toBe(again);
+    await userEvent.keyboard('{Enter}');
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('textbox')).toBeNull();
+    expect(document.activeElement).toBe(again);
   });
 
   it('a failed rename says why and keeps the title being typed', async () => {
@@ -107,6 +114,12 @@ describe('Sessions: rename and delete', () => {
     expect(c.calls.find((x) => x.method === 'sessions.delete')!.args).toEqual([{ id: 's1' }]);
     expect(useView.getState().sessionId).toBeUndefined();
     expect(screen.getByText('lunch plans')).toBeTruthy();
+    // The focus goes to the Delete of the row now in its place; after the last, to the search.
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Delete lunch plans' }));
+    await userEvent.keyboard('{Enter}');
+    await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete session' }));
+    await waitFor(() => expect(screen.queryByText('lunch plans')).toBeNull());
+    expect(document.activeElement).toBe(screen.getByRole('searchbox', { name: 'Search sessions' }));
   });
 
   it('a delete that fails says so and keeps the row', async () => {
