@@ -144,8 +144,12 @@ export function Sessions() {
       refocus.current = next ? `delete:${next.s.id}` : 'search';
       setConfirm(undefined);
       patch(s.id, undefined);
-      // The conversation on screen is gone: the chat starts afresh rather than writing into a deleted session.
-      if (useView.getState().sessionId === s.id) useView.getState().newChat();
+      // The conversation on screen is gone: the chat starts afresh rather than writing into a deleted session, and the
+      // window stays on this list (more may be deleted).
+      if (useView.getState().sessionId === s.id) {
+        useView.getState().newChat();
+        useView.getState().set({ view: 'sessions' });
+      }
     } catch (e) {
       setConfirm(undefined);
       setError(errorText(e));

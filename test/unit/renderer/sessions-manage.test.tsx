@@ -114,7 +114,8 @@ describe('Sessions: rename and delete', () => {
     expect(c.calls.find((x) => x.method === 'sessions.delete')!.args).toEqual([{ id: 's1' }]);
     expect(useView.getState().sessionId).toBeUndefined();
     expect(screen.getByText('lunch plans')).toBeTruthy();
-    // The focus goes to the Delete of the row now in its place; after the last, to the search.
+    // The window stays on the list, the focus on the Delete of the row now in its place; after the last, the search.
+    expect(useView.getState().view).toBe('sessions');
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Delete lunch plans' }));
     await userEvent.keyboard('{Enter}');
     await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete session' }));
