@@ -5,13 +5,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  auditSkill,
-  auditText,
-  lineStartByRegex,
-  lineStartReadings,
-  quietLinesOf,
-} from '../../../main/core/skills/trust/audit.js';
+import { auditSkill, auditText, quietLinesOf } from '../../../main/core/skills/trust/audit.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { RULES } from '../../../main/core/skills/trust/audit-rules.js';
 import { REWRITE_TRIGGERS, deobfuscate } from '../../../main/core/skills/trust/normalize.js';
@@ -215,61 +209,7 @@ test('a skill folder with CRLF, UTF-16, NUL-byte and bidi files is audited on ev
   );
 });
 
-// The fast paths of the byte reading and of the Markdown reader, each held to the plain definition it replaces.
-const edgy = fc.string({
-  unit: fc.constantFrom(
-    ' ',
-    '  ',
-    '\t',
-    '\v',
-    '\f',
-    '\r',
-    '\u00a0',
-    '\u2003',
-    '\u3000',
-    '\ufeff',
-    '\u2028',
-    '`',
-    '```',
-    '~~~',
-    '#',
-    '$',
-    '>',
-    'PS>',
-    '-',
-    '*',
-    '+',
-    '1',
-    '12',
-    '.',
-    ')',
-    ':',
-    '\\',
-    '\\\\',
-    'a',
-    'Z',
-    'é',
-    '中',
-    'bash',
-    'py',
-    '<<',
-    '!',
-    "'",
-    '"',
-    '：',
-  ),
-  maxLength: 16,
-});
-
-test('each line-start reading asks its regex only when it could match, and always answers as the regex does', () => {
-  fc.assert(
-    fc.property(edgy, (raw) => {
-      assert.deepEqual(lineStartReadings(raw), lineStartByRegex(raw));
-    }),
-    { numRuns: 20000 },
-  );
-});
-
+// The fast path of the byte reading, held to the plain definition it replaces.
 test('the byte automaton reads the lines of any UTF-8 text as the line reading does (CR, LF, runs of base64, long lines)', () => {
   const piece = fc.oneof(
     fc.constantFrom(...HINTS),

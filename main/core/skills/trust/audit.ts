@@ -465,139 +465,16 @@ const HEREDOC_RE =
   /\b(?:python[\d.]*|node(?:js)?|perl|ruby|php|bun|deno(?:\s+run)?|osascript)\b[^<\n]*<<-?\s*(["']?)([A-Za-z_]\w*)\1/;
 
 /** Shell lines ending in a backslash continue on the next line: `curl … \` / `| sh` is one command. */
-function continues(raw: string): boolean {
-  // Only a line whose last character (past ASCII whitespace) is a backslash, or lies past ASCII, can.
-  const end = trailOf(raw);
-  const c = end > 0 ? raw.charCodeAt(end - 1) : -1;
-  return (c === 0x5c || c >= 128) && CONTINUED_RE.test(raw);
-}
 const CONTINUED_RE = /(?:^|[^\\])(?:\\\\)*\\\s*$/;
+const continues = (raw: string): boolean => CONTINUED_RE.test(raw);
 
-/** Whether a line ends in a colon (then whitespace), as `/[:：]\s*$/` says, without a regex step per character. */
-function endsWithColon(raw: string): boolean {
-  // Past ASCII whitespace without a copy; a last character past ASCII may be Unicode whitespace: trimEnd() then.
-  const end = trailOf(raw);
-  if (end > 0 && raw.charCodeAt(end - 1) < 128) return raw.charCodeAt(end - 1) === 0x3a;
-  const t = raw.trimEnd();
-  const c = t.charCodeAt(t.length - 1);
-  return c === 0x3a || c === 0xff1a;
-}
-
-/** The UTF-16 unit at `i`, or -1 past the end (never read out of bounds: optimised code would be thrown away). */
-function codeAt(raw: string, i: number): number {
-  return i < raw.length ? raw.charCodeAt(i) : -1;
-}
-
-/** ASCII whitespace, what `\s` matches below 128. */
-function asciiSpace(c: number): boolean {
-  return c === 32 || (c >= 9 && c <= 13);
-}
-
-/** Index of a line's first character that is not ASCII whitespace (its length when there is none). */
-function leadOf(raw: string): number {
-  let k = 0;
-  while (k < raw.length && asciiSpace(raw.charCodeAt(k))) k++;
-  return k;
-}
-
-/** One past a line's last character that is not ASCII whitespace (0 when there is none). */
-function trailOf(raw: string): number {
-  let k = raw.length;
-  while (k > 0 && asciiSpace(raw.charCodeAt(k - 1))) k--;
-  return k;
-}
-
-/** The regexes that read a line's start (see fenceOpen and the others below). */
+/** How a Markdown reader sees a line's start. */
 const FENCE_RE = /^\s{0,3}(`{3,}|~{3,})\s*([\w+-]*)/;
 const LIST_RE = /^\s{0,3}(?:[-*+]|\d+[.)])\s/;
 const ITEM_RE = /^\s*(?:[-*+]|\d+[.)])\s/;
 const HEADING_RE = /^\s{0,3}#/;
 const PROMPT_RE = /^\s*(?:\$|>|PS>|#\s*\$)\s+/;
 const SHELL_COMMENT_RE = /^\s*#(?!!)/;
-
-/*
- * How a Markdown reader sees a line's start, each the regex beside it; `lead` is leadOf(raw). The regex is only asked
- * when the character at `lead` lets it match (a character past ASCII may be Unicode whitespace: then it is asked).
- */
-function fenceOpen(raw: string, lead: number): RegExpExecArray | null {
-  const c = codeAt(raw, lead);
-  return (lead <= 3 && (c === 0x60 || c === 0x7e)) || c >= 128 ? FENCE_RE.exec(raw) : null;
-}
-function withoutPrompt(raw: string, lead: number): string {
-  const c = codeAt(raw, lead);
-  return c === 0x24 || c === 0x3e || c === 0x50 || c === 0x23 || c >= 128 ? raw.replace(PROMPT_RE, '') : raw;
-}
-function shellComment(raw: string, lead: number): boolean {
-  const c = codeAt(raw, lead);
-  return (c === 0x23 || c >= 128) && SHELL_COMMENT_RE.test(raw);
-}
-function blankLine(raw: string, lead: number): boolean {
-  return codeAt(raw, lead) >= 128 ? raw.trim() === '' : lead === raw.length;
-}
-function listStart(raw: string, lead: number): boolean {
-  return lead <= 3 && (markerThenSpace(raw, lead) ?? LIST_RE.test(raw));
-}
-function itemStart(raw: string, lead: number): boolean {
-  return markerThenSpace(raw, lead) ?? ITEM_RE.test(raw);
-}
-/**
- * Whether a list marker (`-`, `*`, `+`, or digits then `.` or `)`) is at `k`, then whitespace, as LIST_RE and ITEM_RE
- * read it past the line's lead; undefined when a character past ASCII (maybe Unicode whitespace) decides: the regex is
- * asked then.
- */
-function markerThenSpace(raw: string, k: number): boolean | undefined {
-  let c = codeAt(raw, k);
-  if (c === 0x2d || c === 0x2a || c === 0x2b) k++;
-  else if (c >= 0x30 && c <= 0x39) {
-    do c = codeAt(raw, ++k);
-    while (c >= 0x30 && c <= 0x39);
-    if (c !== 0x2e && c !== 0x29) return false;
-    k++;
-  } else return c >= 128 ? undefined : false;
-  const d = codeAt(raw, k);
-  return d >= 128 ? undefined : asciiSpace(d);
-}
-function headingStart(raw: string, lead: number): boolean {
-  const c = codeAt(raw, lead);
-  return ((lead <= 3 && c === 0x23) || c >= 128) && HEADING_RE.test(raw);
-}
-function spacedStart(raw: string): boolean {
-  const c = codeAt(raw, 0);
-  return asciiSpace(c) || (c >= 128 && /^\s/.test(raw));
-}
-
-/** The readings above of one line, for tests that hold them to their regexes. */
-export function lineStartReadings(raw: string): unknown[] {
-  const lead = leadOf(raw);
-  return [
-    fenceOpen(raw, lead)?.slice(1) ?? null,
-    withoutPrompt(raw, lead),
-    shellComment(raw, lead),
-    blankLine(raw, lead),
-    listStart(raw, lead),
-    itemStart(raw, lead),
-    headingStart(raw, lead),
-    spacedStart(raw),
-    continues(raw),
-    endsWithColon(raw),
-  ];
-}
-
-/** The same readings, each by its regex alone (what lineStartReadings must equal). */
-export function lineStartByRegex(raw: string): unknown[] {
-  return [
-    FENCE_RE.exec(raw)?.slice(1) ?? null,
-    raw.replace(PROMPT_RE, ''),
-    SHELL_COMMENT_RE.test(raw),
-    raw.trim() === '',
-    LIST_RE.test(raw),
-    ITEM_RE.test(raw),
-    HEADING_RE.test(raw),
-    /^\s/.test(raw),
-    CONTINUED_RE.test(raw),
-    /[:：]\s*$/.test(raw),
-  ];
-}
 
 /**
  * Split a Markdown file into segments: prose lines, inline code spans, fenced blocks (shell or example), indented code.
@@ -636,8 +513,7 @@ interface MarkdownReading {
 
 /** One Markdown line (`q`: quiet, it gives no segment of its own). */
 function markdownLine(md: MarkdownReading, raw: string, line: number, q: boolean): void {
-  const lead = leadOf(raw);
-  const fm = fenceOpen(raw, lead);
+  const fm = FENCE_RE.exec(raw);
   if (fm && !md.comment) {
     if (!md.fence) {
       md.fence = { marker: fm[1]!, ctx: SHELL_FENCE.has(fm[2]!.toLowerCase()) ? 'shell' : 'example' };
@@ -653,13 +529,13 @@ function markdownLine(md: MarkdownReading, raw: string, line: number, q: boolean
       return;
     }
   }
-  if (md.fence) fencedLine(md, md.fence.ctx, raw, lead, line, q);
-  else proseLine(md, raw, lead, line, q);
+  if (md.fence) fencedLine(md, md.fence.ctx, raw, line, q);
+  else proseLine(md, raw, line, q);
 }
 
 /** A line inside a fenced block of `ctx` ('shell' or 'example'). */
-function fencedLine(md: MarkdownReading, ctx: Context, raw: string, lead: number, line: number, q: boolean): void {
-  const t = withoutPrompt(raw, lead);
+function fencedLine(md: MarkdownReading, ctx: Context, raw: string, line: number, q: boolean): void {
+  const t = raw.replace(PROMPT_RE, '');
   if (md.heredoc !== undefined) {
     // The body of `python3 - <<'EOF'` is a program: judged as a script.
     if (raw.trim() === md.heredoc) md.heredoc = undefined;
@@ -667,7 +543,7 @@ function fencedLine(md: MarkdownReading, ctx: Context, raw: string, lead: number
     return;
   }
   if (ctx === 'shell' && t.includes('<<')) md.heredoc = HEREDOC_RE.exec(t)?.[2];
-  const comment = ctx === 'shell' && shellComment(raw, lead);
+  const comment = ctx === 'shell' && SHELL_COMMENT_RE.test(raw);
   if (ctx === 'shell' && !comment && (md.carry || continues(t))) {
     // Join continued lines so a command split over several lines is matched whole.
     const carry = (md.carry = md.carry
@@ -682,11 +558,11 @@ function fencedLine(md: MarkdownReading, ctx: Context, raw: string, lead: number
 }
 
 /** A line outside fences: indented code, or prose (with its HTML comments and code spans). */
-function proseLine(md: MarkdownReading, raw: string, lead: number, line: number, q: boolean): void {
+function proseLine(md: MarkdownReading, raw: string, line: number, q: boolean): void {
   // An indented code block (4 spaces or a tab after a blank line, not inside a list) shows code like a fence does.
-  const blank = blankLine(raw, lead);
-  const indented = (raw.startsWith('    ') || codeAt(raw, 0) === 9) && !blank;
-  if (!indented && !blank) md.inList = listStart(raw, lead) || (md.inList && !md.prevBlank);
+  const blank = raw.trim() === '';
+  const indented = (raw.startsWith('    ') || raw.startsWith('\t')) && !blank;
+  if (!indented && !blank) md.inList = LIST_RE.test(raw) || (md.inList && !md.prevBlank);
   if (indented && !md.inList && (md.prevBlank || md.inIndented)) {
     md.inIndented = true;
     md.prevBlank = false;
@@ -695,12 +571,12 @@ function proseLine(md: MarkdownReading, raw: string, lead: number, line: number,
   }
   if (!blank) md.inIndented = false;
   md.prevBlank = blank;
-  const item = itemStart(raw, lead);
-  const heading = headingStart(raw, lead);
-  const startsSpaced = spacedStart(raw);
+  const item = ITEM_RE.test(raw);
+  const heading = HEADING_RE.test(raw);
+  const startsSpaced = /^\s/.test(raw);
   if (heading || (!blank && !item && !startsSpaced)) {
     // A heading or a lead-in line opens (or closes) a list of things to look for.
-    md.checkList = (heading || endsWithColon(raw)) && CHECK_RE.test(raw) && !RUN_RE.test(raw.replace(/:\s*$/, ''));
+    md.checkList = (heading || /[:：]\s*$/.test(raw)) && CHECK_RE.test(raw) && !RUN_RE.test(raw.replace(/:\s*$/, ''));
   }
   const listed = md.checkList && (item || startsSpaced);
   if (!q) md.out.push(segment(raw, 'prose', line, raw, undefined, listed));
