@@ -4,7 +4,8 @@
 // answers the next turn over its own wire format; the tokens and cost so far show beside the context meter; a provider
 // added to providers.json by hand shows in the picker without a reload; an image attached for a model that reads none
 // is refused in the window naming the model, and goes as an image block in each provider's own wire format to models
-// that do, and as a note naming it to one picked later that reads none. Axe clean; screenshots in English and Chinese.
+// that do, and as a note naming it to one picked later that reads none (the context meter counting the note, not the
+// image). Axe clean; screenshots in English and Chinese.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeProvidersFile } from '../../main/core/agent/index.js';
@@ -187,12 +188,20 @@ test(
     );
 
     // Back to a model that reads no images: the window says so, and the conversation goes on, the earlier images going
-    // as notes naming them (an image block would make a real provider refuse the whole request).
+    // as notes naming them (an image block would make a real provider refuse the whole request). The context meter
+    // counts what this model is sent: the two images as short notes, no longer about 1,600 tokens each.
+    const history = async () =>
+      Number(
+        /History: ([\d,]+)/.exec((await page.getByText(/^History: /).textContent()) ?? '')?.[1]?.replace(/,/g, '') ??
+          NaN,
+      );
+    await app.until(async () => (await history()) > 2 * 1600);
     await picker.selectOption('["anthropic","fake-model"]');
     await picker.getByRole('option', { name: 'fake-model (in use)' }).waitFor({ state: 'attached', timeout: 60_000 });
     await page
       .getByText('fake-model does not read images: the 2 images sent earlier in this conversation', { exact: false })
       .waitFor({ timeout: 60_000 });
+    await app.until(async () => (await history()) < 1600);
     server.script({ text: 'I cannot see images.' });
     await box.fill('Describe them again.');
     await box.press('Enter');
