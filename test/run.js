@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Runs every test file under test/unit and test/e2e with node's test runner (TypeScript through tsx).
 // Usage: node test/run.js [substring ...]   — only files whose path contains one of the substrings.
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -65,9 +66,14 @@ if (!Number.isInteger(concurrency) || concurrency < 1) {
   );
   process.exit(2);
 }
+// One folder for the run's derived Chinese–English map (test/helpers/search-seed.ts): built by the first test that
+// needs it, copied into each test data folder after that. A file run on its own builds its own, as before.
+const seed = files.length > 1 && !env.KNACK_TEST_SEARCH_SEED ? mkdtempSync(join(tmpdir(), 'knack-search-seed-')) : '';
+if (seed) env.KNACK_TEST_SEARCH_SEED = seed;
 const res = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
   { cwd: root, stdio: 'inherit', env },
 );
+if (seed) rmSync(seed, { recursive: true, force: true });
 process.exit(res.status ?? 1);

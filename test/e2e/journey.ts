@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright';
 import { tempDir, writeTree } from '../helpers/tmp.js';
+import { seedSearchCache } from '../helpers/search-seed.js';
 import { startFakeAnthropic, type FakeServer } from '../helpers/fake-anthropic.js';
 import {
   buildRenderer,
@@ -188,6 +189,7 @@ export function journey(o: JourneyOptions): Journey {
     if (skip) return;
     mkdirSync(workspace, { recursive: true });
     writeTree(workspace, o.files ?? { 'README.md': `# ${o.name}\n` });
+    seedSearchCache(dataDir);
     if (o.data) writeTree(dataDir, o.data);
     if (o.model !== false) server = await startFakeAnthropic();
     await o.prepare?.(app);

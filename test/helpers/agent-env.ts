@@ -3,6 +3,7 @@
 import { after } from 'node:test';
 import { join } from 'node:path';
 import { tempDir, writeTree } from './tmp.js';
+import { seedSearchCache } from './search-seed.js';
 import { startFakeAnthropic } from './fake-anthropic.js';
 import { startFakeOpenAI } from './fake-openai.js';
 import type { FakeServer } from './fake-provider.js';
@@ -39,6 +40,7 @@ export async function agentEnv(
   const workspace = tempDir('knack-agent-ws-');
   const dataDir = join(home, 'data');
   writeTree(workspace, opts.files ?? {});
+  seedSearchCache(dataDir);
   if (opts.settings) writeTree(dataDir, { 'settings.json': JSON.stringify(opts.settings(home)) });
   const ws = await openWorkspace({ paths: resolvePaths({ home, dataDir }, {}), workspace, requireStore: true });
   const kind = opts.kind ?? 'anthropic';

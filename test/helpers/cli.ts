@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { main } from '../../main/cli/index.js';
 import type { Io } from '../../main/cli/command.js';
 import { tempDir } from './tmp.js';
+import { seedSearchCache } from './search-seed.js';
 
 /** bin/knack.js: the command a user runs, for tests where a real process is the point (exit, stdin, a terminal). */
 export const KNACK_BIN = join(import.meta.dirname, '..', '..', 'bin', 'knack.js');
@@ -16,8 +17,12 @@ export interface CliFolders {
   data: string;
 }
 
-/** `--workspace WS --home HOME --data-dir DATA`: what every test's `knack` command line carries. */
+/**
+ * `--workspace WS --home HOME --data-dir DATA`: what every test's `knack` command line carries. DATA starts with the
+ * test run's derived search data (test/helpers/search-seed.ts).
+ */
 export function cliArgs(f: CliFolders): string[] {
+  seedSearchCache(f.data);
   return ['--workspace', f.ws, '--home', f.home, '--data-dir', f.data];
 }
 

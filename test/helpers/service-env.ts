@@ -2,6 +2,7 @@
 // its contract called through dispatch (typed), and its events recorded.
 import { join } from 'node:path';
 import { tempDir, writeTree } from './tmp.js';
+import { seedSearchCache } from './search-seed.js';
 import { startFakeAnthropic } from './fake-anthropic.js';
 import { resolvePaths } from '../../main/core/config/paths.js';
 import { KnackService, type ServiceOptions } from '../../main/core/service/index.js';
@@ -45,6 +46,7 @@ export async function serviceEnv(
     dataDir: join(root, 'data'),
     builtinSkillsDir: join(root, 'none'),
   });
+  seedSearchCache(paths.dataDir);
   const service = new KnackService({
     paths,
     transport: 'serve',

@@ -11,6 +11,7 @@ import { skillTools, type CatalogView } from '../../../main/core/skills/use/skil
 import type { CatalogEntry } from '../../../main/core/skills/format/types.js';
 import type { ToolContext } from '../../../main/core/tools/types.js';
 import { tempDir } from '../../helpers/tmp.js';
+import { searchCacheDir } from '../../helpers/search-seed.js';
 import { diskSkill, lookupOf } from './entries.js';
 
 const input = {
@@ -86,7 +87,7 @@ test('the skill tools: schemas, access declarations and handlers', async () => {
     loader: new SkillLoader(lookupOf(entries)),
     userSkillsDir: userDir,
     onCreated: (d) => (created = d),
-    searchOptions: { bilingual: false },
+    searchOptions: { bilingual: false, cacheDir: searchCacheDir() },
   });
   const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
   assert.deepEqual(Object.keys(byName).sort(), [

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIXTURES, tempDir, writeTree } from '../../helpers/tmp.js';
+import { seedSearchCache } from '../../helpers/search-seed.js';
 import { startFakeAnthropic } from '../../helpers/fake-anthropic.js';
 import { callerOf } from '../../helpers/service-env.js';
 import { resolvePaths } from '../../../main/core/config/paths.js';
@@ -20,6 +21,7 @@ async function open(t: { after(fn: () => unknown): void }, withProjectSkill: boo
   const ws = join(root, 'repo');
   writeTree(ws, { 'README.md': '# repo\n' });
   if (withProjectSkill) cpSync(SENTRY_COMMIT, join(ws, '.workbuddy', 'skills', 'commit'), { recursive: true });
+  seedSearchCache(join(root, 'data'));
   const server = await startFakeAnthropic();
   const service = new KnackService({
     paths: resolvePaths({ home: join(root, 'home'), dataDir: join(root, 'data'), builtinSkillsDir: BUILTIN }),

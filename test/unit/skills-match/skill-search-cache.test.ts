@@ -12,6 +12,10 @@ import type { CatalogEntry } from '../../../main/core/skills/format/types.js';
 import { RankedIndex } from '../../../main/core/search/index.js';
 import { publicSkillFiles, tempDir } from '../../helpers/tmp.js';
 import { entry } from './entries.js';
+import { searchCacheDir } from '../../helpers/search-seed.js';
+
+// The derived Chinese–English map of the test run (test/helpers/search-seed.ts), for every SkillSearch below.
+const cacheDir = searchCacheDir();
 
 function publicSkills(): CatalogEntry[] {
   const out: CatalogEntry[] = [];
@@ -40,7 +44,7 @@ const dev = JSON.parse(
 const requests = [...dev.en, ...dev.zh].map((x) => x.q);
 
 function sameAsFresh(s: SkillSearch, entries: CatalogEntry[]): void {
-  const fresh = new SkillSearch(entries);
+  const fresh = new SkillSearch(entries, { cacheDir });
   assert.equal(s.size, fresh.size);
   for (const q of requests) {
     assert.deepEqual(ranked(s, q), ranked(fresh, q), q);
@@ -52,11 +56,11 @@ test('a kept index is loaded, not built, and ranks exactly like a fresh build (a
   const all = publicSkills();
   assert.ok(all.length > 30);
   const file = join(tempDir(), 'skill-search.idx');
-  const first = new SkillSearch(all, { indexCache: file });
+  const first = new SkillSearch(all, { cacheDir, indexCache: file });
   assert.equal(first.source, 'built');
   assert.equal(first.cacheProblem, undefined);
   assert.ok(existsSync(file));
-  const loaded = new SkillSearch(all, { indexCache: file });
+  const loaded = new SkillSearch(all, { cacheDir, indexCache: file });
   assert.equal(loaded.source, 'cache');
   sameAsFresh(loaded, all);
   // A loaded index follows the catalog as a built one does.
@@ -70,17 +74,21 @@ test('a kept index is loaded, not built, and ranks exactly like a fresh build (a
 test('an edited, disabled or added skill makes the kept index stale: built again over the skills as they are', () => {
   const all = publicSkills();
   const file = join(tempDir(), 'skill-search.idx');
-  new SkillSearch(all, { indexCache: file });
+  new SkillSearch(all, { cacheDir, indexCache: file });
   const off = all[4]!;
   const disabled = all.map((e) => (e === off ? { ...e, enabled: false } : e));
-  const s = new SkillSearch(disabled, { indexCache: file });
+  const s = new SkillSearch(disabled, { cacheDir, indexCache: file });
   assert.equal(s.source, 'built');
   assert.ok(!s.search(off.manifest.name, { limit: 100 }).some((h) => h.name === off.manifest.name));
   sameAsFresh(s, disabled);
   const edited = disabled.map((e, i) => (i === 7 ? { ...e, mtimeMs: e.mtimeMs + 1 } : e));
-  assert.equal(new SkillSearch(edited, { indexCache: file }).source, 'built', 'a SKILL.md with a new mtime');
-  assert.equal(new SkillSearch(edited, { indexCache: file }).source, 'cache');
-  assert.equal(new SkillSearch(edited, { indexCache: file, body: false }).source, 'built', 'another way of indexing');
+  assert.equal(new SkillSearch(edited, { cacheDir, indexCache: file }).source, 'built', 'a SKILL.md with a new mtime');
+  assert.equal(new SkillSearch(edited, { cacheDir, indexCache: file }).source, 'cache');
+  assert.equal(
+    new SkillSearch(edited, { cacheDir, indexCache: file, body: false }).source,
+    'built',
+    'another way of indexing',
+  );
 });
 
 /** The damaged files set aside beside `file`. */
@@ -111,17 +119,21 @@ test('a damaged kept index (garbled runs, cut short, not an index) is moved asid
   ];
   for (const [what, damage] of damages) {
     const file = join(tempDir(), 'skill-search.idx');
-    new SkillSearch(all, { indexCache: file });
+    new SkillSearch(all, { cacheDir, indexCache: file });
     damage(file);
     const before = readFileSync(file);
-    const s = new SkillSearch(all, { indexCache: file });
+    const s = new SkillSearch(all, { cacheDir, indexCache: file });
     assert.equal(s.source, 'built', what);
     assert.match(s.cacheProblem ?? '', /moved aside as .*skill-search\.idx\.damaged-/, what);
     const aside = asideOf(file);
     assert.equal(aside.length, 1, what);
     assert.ok(readFileSync(join(dirname(file), aside[0]!)).equals(before), `${what}: kept byte for byte`);
     sameAsFresh(s, all);
-    assert.equal(new SkillSearch(all, { indexCache: file }).source, 'cache', `${what}: a sound index is kept again`);
+    assert.equal(
+      new SkillSearch(all, { cacheDir, indexCache: file }).source,
+      'cache',
+      `${what}: a sound index is kept again`,
+    );
   }
 });
 
@@ -131,7 +143,7 @@ test('a kept index holding a skill that is not searchable now is refused, though
   const now = all.map((e) => (e === off ? { ...e, enabled: false } : e));
   const file = join(tempDir(), 'skill-search.idx');
   // A real index of every skill, the disabled one included, written under the key of the skills searchable now.
-  const honest = new SkillSearch(now, { indexCache: file });
+  const honest = new SkillSearch(now, { cacheDir, indexCache: file });
   assert.equal(honest.source, 'built');
   const header = readFileSync(file);
   const key = JSON.parse(header.toString('utf8', 12, 12 + header.readUInt32LE(8))).key as string;
@@ -139,7 +151,7 @@ test('a kept index holding a skill that is not searchable now is refused, though
   const wide = new RankedIndex({ fields: { name: { weight: 1, b: 0.7 } } });
   for (const e of all) wide.add(e.manifest.name, { name: e.manifest.name });
   writeIndexCache(file, key, wide.snapshot());
-  const s = new SkillSearch(now, { indexCache: file });
+  const s = new SkillSearch(now, { cacheDir, indexCache: file });
   assert.equal(s.source, 'built');
   assert.match(s.cacheProblem ?? '', /not the ones its key names/);
   assert.ok(!s.search(off.manifest.name, { limit: 100 }).some((h) => h.name === off.manifest.name));

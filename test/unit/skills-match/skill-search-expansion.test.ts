@@ -6,9 +6,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SkillSearch, readSkillBody, relatedText } from '../../../main/core/skills/use/skill-search.js';
 import { tempDir } from '../../helpers/tmp.js';
+import { searchCacheDir } from '../../helpers/search-seed.js';
 import { diskSkill, entry, manifest } from './entries.js';
 
-const cacheDir = tempDir();
+const cacheDir = searchCacheDir();
 const skills = [
   entry(manifest('build-doctor', { description: 'Repair broken builds.' })),
   entry(manifest('slide-maker', { description: 'Make presentation slides.' })),

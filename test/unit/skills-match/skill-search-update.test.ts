@@ -9,6 +9,10 @@ import { parseSkillFile } from '../../../main/core/skills/format/manifest.js';
 import type { CatalogEntry } from '../../../main/core/skills/format/types.js';
 import { publicSkillFiles } from '../../helpers/tmp.js';
 import { entry, manifest } from './entries.js';
+import { searchCacheDir } from '../../helpers/search-seed.js';
+
+// The derived Chinese–English map of the test run (test/helpers/search-seed.ts), for every SkillSearch below.
+const cacheDir = searchCacheDir();
 
 function publicSkills(): CatalogEntry[] {
   const out: CatalogEntry[] = [];
@@ -37,7 +41,7 @@ test('after adds, removals, edits and a disabled skill, update ranks exactly lik
   const all = publicSkills();
   assert.ok(all.length > 30);
   const first = all.slice(0, 30);
-  const s = new SkillSearch(first);
+  const s = new SkillSearch(first, { cacheDir });
   // The catalog changes: 10 skills gone, the rest added, one description rewritten, one skill turned off.
   const edited = {
     ...all[12]!,
@@ -45,7 +49,7 @@ test('after adds, removals, edits and a disabled skill, update ranks exactly lik
   };
   const next = [...all.slice(10, 12), edited, ...all.slice(13)].map((e, i) => (i === 5 ? { ...e, enabled: false } : e));
   s.update(next);
-  const fresh = new SkillSearch(next);
+  const fresh = new SkillSearch(next, { cacheDir });
   assert.equal(s.size, fresh.size);
   for (const q of requests) assert.deepEqual(ranked(s, q), ranked(fresh, q), q);
   assert.deepEqual(
@@ -63,15 +67,15 @@ test('removing most of the catalog (the postings are compacted) still ranks like
   const many = Array.from({ length: 6 }, (_, k) =>
     all.map((e) => ({ ...e, manifest: { ...e.manifest, name: `${e.manifest.name}-${k}` } })),
   ).flat();
-  const s = new SkillSearch(many);
+  const s = new SkillSearch(many, { cacheDir });
   const keep = many.filter((_, i) => i % 5 === 0);
   s.update(keep);
-  const fresh = new SkillSearch(keep);
+  const fresh = new SkillSearch(keep, { cacheDir });
   for (const q of requests.slice(0, 60)) assert.deepEqual(ranked(s, q), ranked(fresh, q), q);
 });
 
 test('a skill added later brings its own synonyms to the request expansion', () => {
-  const s = new SkillSearch([entry(manifest('weather', { description: 'Show the weather forecast.' }))]);
+  const s = new SkillSearch([entry(manifest('weather', { description: 'Show the weather forecast.' }))], { cacheDir });
   assert.deepEqual(
     s.search('zorblat').map((h) => h.name),
     [],

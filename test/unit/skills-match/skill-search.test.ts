@@ -4,6 +4,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SkillSearch } from '../../../main/core/skills/use/skill-search.js';
 import { entry, manifest } from './entries.js';
+import { searchCacheDir } from '../../helpers/search-seed.js';
+
+// The derived Chinese–English map of the test run (test/helpers/search-seed.ts), for every SkillSearch below.
+const cacheDir = searchCacheDir();
 
 const english = [
   entry(manifest('postgres-tuning', { description: 'Optimize slow Postgres database queries and indexes.' })),
@@ -16,14 +20,14 @@ const chinese = [
   entry(manifest('bushu-jiancha', { description: '部署到生产环境之前检查配置和回滚方案。' })),
   entry(manifest('wendang-fanyi', { description: '把技术文档翻译成通顺的中文。' })),
 ];
-const search = new SkillSearch([...english, ...chinese]);
+const search = new SkillSearch([...english, ...chinese], { cacheDir });
 const top = (q: string, n = 1): string[] => search.search(q, { limit: n }).map((h) => h.name);
 // Per direction: the skills in the other language, plus an unrelated one in the request's own language.
-const forChinese = new SkillSearch([...english, chinese[2]!]);
-const forEnglish = new SkillSearch([
-  ...chinese,
-  entry(manifest('weather', { description: 'Show the weather forecast.' })),
-]);
+const forChinese = new SkillSearch([...english, chinese[2]!], { cacheDir });
+const forEnglish = new SkillSearch(
+  [...chinese, entry(manifest('weather', { description: 'Show the weather forecast.' }))],
+  { cacheDir },
+);
 const topZh = (q: string): string | undefined => forChinese.search(q, { limit: 1 })[0]?.name;
 const topEn = (q: string): string | undefined => forEnglish.search(q, { limit: 1 })[0]?.name;
 
@@ -54,19 +58,25 @@ test('results carry names and summaries; own-language words outrank translations
 test('prefix and typo-tolerant matching, and names weigh more than descriptions', () => {
   assert.deepEqual(top('screensh'), ['browser-screenshots']);
   assert.deepEqual(top('postgers tuning'), ['postgres-tuning']);
-  const s = new SkillSearch([
-    entry(manifest('lint-fix', { description: 'Run the formatter.' })),
-    entry(manifest('formatter', { description: 'Fix lint errors in code.' })),
-  ]);
+  const s = new SkillSearch(
+    [
+      entry(manifest('lint-fix', { description: 'Run the formatter.' })),
+      entry(manifest('formatter', { description: 'Fix lint errors in code.' })),
+    ],
+    { cacheDir },
+  );
   assert.equal(s.search('lint')[0]!.name, 'lint-fix');
 });
 
 test('triggers are searched, and disabled or shadowed skills never appear', () => {
-  const s = new SkillSearch([
-    entry(manifest('quiet', { description: 'Something unrelated.', readWhen: ['golden path'] })),
-    entry(manifest('off', { description: 'golden path helper' }), { enabled: false }),
-    entry(manifest('hidden', { description: 'golden path helper' }), { shadowedBy: { tier: 'project', file: '/x' } }),
-  ]);
+  const s = new SkillSearch(
+    [
+      entry(manifest('quiet', { description: 'Something unrelated.', readWhen: ['golden path'] })),
+      entry(manifest('off', { description: 'golden path helper' }), { enabled: false }),
+      entry(manifest('hidden', { description: 'golden path helper' }), { shadowedBy: { tier: 'project', file: '/x' } }),
+    ],
+    { cacheDir },
+  );
   assert.deepEqual(
     s.search('golden path').map((h) => h.name),
     ['quiet'],

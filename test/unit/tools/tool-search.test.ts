@@ -5,6 +5,10 @@ import { importCatalog } from '../../../main/core/tools/catalog-import.js';
 import { crossLanguageExpander } from '../../../main/core/search/expand.js';
 import { DEFAULT_SETTINGS } from '../../../main/core/config/settings.js';
 import { tempDir } from '../../helpers/tmp.js';
+import { searchCacheDir } from '../../helpers/search-seed.js';
+
+// The derived Chinese–English map of the test run (test/helpers/search-seed.ts), for every toolbox below.
+const cacheDir = searchCacheDir();
 
 const CATALOG = [
   {
@@ -44,7 +48,7 @@ async function box() {
     settings: structuredClone(DEFAULT_SETTINGS),
     gate: { authorize: () => ({ verdict: 'allow', reason: 'test' }) },
     catalogs: [catalog],
-    expander: crossLanguageExpander(),
+    expander: crossLanguageExpander({ cacheDir }),
   });
 }
 

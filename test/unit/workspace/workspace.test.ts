@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { openWorkspace } from '../../../main/core/workspace.js';
 import { resolvePaths } from '../../../main/core/config/paths.js';
 import { tempDir, writeTree, skillMd } from '../../helpers/tmp.js';
+import { seedSearchCache } from '../../helpers/search-seed.js';
 
 const FIXTURE_SKILL = join(import.meta.dirname, '..', '..', 'fixtures', 'skills', 'word-stats');
 
@@ -12,6 +13,7 @@ function setup() {
   const home = tempDir();
   const workspace = tempDir();
   const paths = resolvePaths({ home, dataDir: join(home, '.knack') });
+  seedSearchCache(paths.dataDir);
   return { home, workspace, paths };
 }
 
