@@ -5,11 +5,13 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  bilingualStamp,
   cedictDataDir,
   cedictRows,
   cleanGloss,
   deriveBilingualMap,
   loadBilingualMap,
+  sharedBilingualMap,
   splitChinese,
   translateTerm,
 } from '../../../main/core/search/bilingual.js';
@@ -33,15 +35,17 @@ test('the derived map is cached in the data folder and the cache is reused', () 
 
 test('a damaged cache file is rebuilt, not trusted', () => {
   const dir = tempDir();
-  const first = loadBilingualMap({ cacheDir: dir });
-  writeFileSync(first.cacheFile!, 'garbage\nZ\tx\ty');
+  // The cache file's own name with garbage in it (the test above builds a good one): the load below reads that file.
+  const damaged = join(dir, `bilingual-${bilingualStamp()}.tsv`);
+  writeFileSync(damaged, 'garbage\nZ\tx\ty');
   const again = loadBilingualMap({ cacheDir: dir });
+  assert.equal(again.cacheFile, damaged);
   assert.equal(again.source, 'dictionary');
   assert.equal(loadBilingualMap({ cacheDir: dir }).source, 'cache');
 });
 
 test('translations go both ways, traditional included, capped per term', () => {
-  const { map } = loadBilingualMap();
+  const { map } = sharedBilingualMap();
   assert.ok(translateTerm(map, '数据库').includes('database'));
   assert.ok(translateTerm(map, '數據庫').includes('database'), 'traditional characters');
   assert.ok(translateTerm(map, '部署').includes('deploy'));
@@ -79,7 +83,7 @@ test('forward maximum matching splits Chinese into dictionary words', () => {
 });
 
 test('the cross-language expander puts the synonym table first, then the dictionary', () => {
-  const { map } = loadBilingualMap();
+  const { map } = sharedBilingualMap();
   const expand = crossLanguageExpander({ bilingual: map });
   const commit = expand('commit');
   assert.equal(commit[0], '提交');
