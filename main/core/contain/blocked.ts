@@ -11,6 +11,8 @@ export interface Blocked {
   message: string;
   /** `message` as words, said in the window's language. */
   words: Said;
+  /** The sandbox runtime's own text for a refused host, as it gave it (English; shown only as a detail). */
+  detail?: string;
 }
 
 /** A blocked entry whose message is the English of its words. */
@@ -21,13 +23,64 @@ export function blocked(kind: Blocked['kind'], target: string, code: WordCode, p
 
 const MAX_BLOCKED = 20;
 
+/** The words Knack's proxy callback refuses a host with, after its name (wall.ts). */
+export const NOT_ALLOWED = 'is not among the hosts allowed to this program';
+
+/** The runtime's `resolved to …` classes of address (resolved-address-guard.js REASON_ORDER), as words. */
+const ADDRESS_CLASSES: Readonly<Record<string, WordCode>> = {
+  'a deny-listed address': 'wall.address.denyListed',
+  'a loopback address': 'wall.address.loopback',
+  'an unspecified address': 'wall.address.unspecified',
+  'a link-local address': 'wall.address.linkLocal',
+  'a multicast address': 'wall.address.multicast',
+  'the broadcast address': 'wall.address.broadcast',
+  'a cloud metadata address': 'wall.address.cloudMetadata',
+  'a listed address': 'wall.address.listed',
+  "one of this host's addresses": 'wall.address.thisHost',
+  'a non-loopback address': 'wall.address.nonLoopback',
+  'an unparsable address': 'wall.address.unparsable',
+};
+
+/** The runtime's fixed refusal reasons (sandbox-manager.js filterNetworkRequest), as words. */
+const REASONS: Readonly<Record<string, WordCode>> = {
+  'host is not on the allow list': 'wall.why.notOnAllowList',
+  'host is on the deny list': 'wall.why.denyList',
+  'malformed host': 'wall.why.malformedHost',
+  'user denied': 'wall.why.denied',
+  'permission prompt failed': 'wall.why.askFailed',
+  'sandbox policy unavailable': 'wall.why.noPolicy',
+};
+
+/**
+ * Why the sandbox's proxy refused a host, in words: Knack's own refusal (wall.ts's ask callback), the runtime's fixed
+ * reasons and the classes of address a name resolved to. Undefined for any other text (a new runtime's wording).
+ */
+export function networkWhy(reason: string): Said | undefined {
+  if (reason.includes(` ${NOT_ALLOWED}`)) return say('wall.why.notAllowed');
+  const fixed = REASONS[reason];
+  if (fixed) return say(fixed);
+  const resolved = /^resolved to (.+)$/.exec(reason);
+  if (!resolved) return undefined;
+  const codes = resolved[1]!.split(' / ').map((c) => ADDRESS_CLASSES[c]);
+  if (codes.some((c) => c === undefined)) return undefined;
+  const addresses = codes.map((c): Said => say(c!)).reduce((a, b) => say('listOrWord', { a, b }));
+  return say('wall.why.resolvedTo', { addresses });
+}
+
+/** A refused host: its reason in words when it is one Knack knows, the runtime's own text kept as the detail. */
+function refusedHost(host: string, reason: string | undefined): Blocked {
+  if (reason === undefined) return blocked('network', host, 'wall.networkRefused', { host });
+  const why = networkWhy(reason);
+  const b = why
+    ? blocked('network', host, 'wall.networkRefusedWhy', { host, why })
+    : blocked('network', host, 'wall.networkRefused', { host });
+  return { ...b, detail: reason };
+}
+
 /** `deny openat /x`, `deny mkdir /x`, `deny network-outbound host:443 (reason)` — the runtime's violation lines. */
 function fromViolation(line: string): Blocked | undefined {
   const net = /^deny network-outbound (\S+?)(?: \((.*)\))?$/.exec(line);
-  if (net)
-    return net[2]
-      ? blocked('network', net[1]!, 'wall.networkRefusedWhy', { host: net[1]!, why: net[2] })
-      : blocked('network', net[1]!, 'wall.networkRefused', { host: net[1]! });
+  if (net) return refusedHost(net[1]!, net[2]);
   const fs = /^deny (\S+) (\/.*)$/.exec(line);
   if (fs) return blocked('write', fs[2]!, 'wall.writeOutside', { path: fs[2]! });
   return undefined;

@@ -10,7 +10,7 @@ import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { cwdProtect, wallConfig, wallRules, type WallPlace } from './profile.js';
 import { backendOf, installHintWords, type SandboxMode, type WallStatus } from './status.js';
 import { english, isInside, onOwnWrite, say, type Said } from '../base/index.js';
-import { blockedOf, type Blocked } from './blocked.js';
+import { blockedOf, NOT_ALLOWED, type Blocked } from './blocked.js';
 import {
   claimOwnWrite,
   gitDirProtected,
@@ -422,7 +422,7 @@ export class Wall {
         ({ host }) =>
           Promise.resolve({
             allow: false as const,
-            reason: `${host} is not among the hosts allowed to this program (the ceiling's network with the acting skills' permissions.network, or an MCP server's network list)`,
+            reason: `${host} ${NOT_ALLOWED} (the ceiling's network with the acting skills' permissions.network, or an MCP server's network list)`,
           }),
         true,
       ).then(() => void (bridges = bridgeProcesses(rt)));

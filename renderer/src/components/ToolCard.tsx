@@ -84,10 +84,13 @@ export function ToolCard({ card }: { card: ToolCallCard }) {
           // Why it did not run, or what the sandbox blocked, in the window's language (the model read it in English).
           <p className="error tool-refusal">{displaySafe(say(card.words, card.output))}</p>
         )}
-        {/* A command the sandbox blocked ran: its output stays one click away. A refusal's error is only its words. */}
+        {/*
+          A command the sandbox blocked ran: the result the model read (its output, what was blocked, the sandbox's own
+          text) stays one click away, under Details since its error is said above. A refusal's error is only its words.
+        */}
         {(!failed || !card.words || card.words.code === 'wall.blocked') && card.output !== undefined && (
           <details>
-            <summary>{failed ? t('chat.error') : t('chat.result')}</summary>
+            <summary>{failed ? t(card.words ? 'chat.resultDetails' : 'chat.error') : t('chat.result')}</summary>
             <pre className={failed ? 'error' : undefined}>{card.output}</pre>
           </details>
         )}

@@ -249,6 +249,7 @@ export const en = {
     skillLoaded: 'Loaded skill {{name}} — {{reason}}',
     result: 'Result',
     error: 'Error',
+    resultDetails: 'Details',
     duration: '{{ms}} ms',
     decision: { ask: 'asked', deny: 'denied' },
     status: { running: 'running', done: 'done', error: 'failed', waiting: 'waiting for approval' },

@@ -242,6 +242,7 @@ export const zh: Strings = {
     skillLoaded: '已加载技能 {{name}} —— {{reason}}',
     result: '结果',
     error: '错误',
+    resultDetails: '详情',
     duration: '{{ms}} 毫秒',
     decision: { ask: '已询问', deny: '已拒绝' },
     status: { running: '运行中', done: '完成', error: '失败', waiting: '等待批准' },

@@ -6,9 +6,10 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
-import { blockedOf } from '../../../main/core/contain/blocked.js';
+import { blockedOf, NOT_ALLOWED } from '../../../main/core/contain/blocked.js';
 import { sweepProtect } from '../../../main/core/contain/protect.js';
 import { english, WORDS, type Said } from '../../../preload/words.js';
+import { assertSaid } from '../../helpers/words.js';
 
 /** Every code inside `s` (its own and its parameters'), each a code of the words table. */
 function codes(s: Said): string[] {
@@ -29,13 +30,15 @@ test('each blocked write, read and host carries words whose English is its messa
   });
   assert.deepEqual(
     blocked.map((b) => b.words.code),
-    ['wall.networkRefusedWhy', 'wall.writeOutside', 'wall.writeOutside', 'wall.writeProtected', 'wall.readSecret'],
+    ['wall.networkRefused', 'wall.writeOutside', 'wall.writeOutside', 'wall.writeProtected', 'wall.readSecret'],
   );
   for (const b of blocked) {
     assert.equal(b.message, english(b.words));
     for (const c of codes(b.words)) assert.ok(c in WORDS, c);
   }
-  assert.equal(blocked[0]!.message, 'network: evil.example:443 refused (not allowed)');
+  // A reason the runtime gives that Knack does not know is kept as it is, as the detail only.
+  assert.equal(blocked[0]!.message, 'network: evil.example:443 refused');
+  assert.equal(blocked[0]!.detail, 'not allowed');
   assert.equal(blocked[4]!.message, 'read: /home/me/.ssh holds secrets no command may read');
 });
 
@@ -77,4 +80,52 @@ test('a swept path says what appeared in words, and the mv command that moves it
   const link = byTarget.get(join(ws, '.vscode'))!;
   assert.deepEqual(link.words.params?.effect, { code: 'wall.effectLink' });
   assert.equal(link.message, english(link.words));
+});
+
+test("the sandbox runtime's reasons for refusing a host are said as words, its own text kept only as the detail", () => {
+  const host = (reason: string) =>
+    blockedOf({
+      violations: [`deny network-outbound evil.example:443 (${reason})`],
+      stderr: '',
+      cwd: '/w',
+      denyRead: [],
+    })[0]!;
+  const cases: [string, string, string][] = [
+    [
+      `evil.example ${NOT_ALLOWED} (the ceiling's network with the acting skills' permissions.network, or an MCP server's network list)`,
+      "network: evil.example:443 refused (it is not among the hosts allowed to this command: the ceiling's network with the acting skills' permissions.network, or an MCP server's network list)",
+      '网络：evil.example:443 被拒绝（它不在此命令允许访问的主机之列：上限的网络设置与当前技能的 permissions.network，或 MCP 服务器的网络列表）',
+    ],
+    [
+      'host is not on the allow list',
+      'network: evil.example:443 refused (the host is not on the allow list)',
+      '网络：evil.example:443 被拒绝（该主机不在允许列表中）',
+    ],
+    [
+      'resolved to a loopback address / a link-local address',
+      'network: evil.example:443 refused (its name resolves to a loopback address (this computer) or a link-local address (where cloud metadata services answer))',
+      '网络：evil.example:443 被拒绝（它的名字解析到回环地址（本机） 或 链路本地地址（云元数据服务所在））',
+    ],
+    [
+      'malformed host',
+      'network: evil.example:443 refused (the host name is malformed)',
+      '网络：evil.example:443 被拒绝（主机名格式不正确）',
+    ],
+    ['resolved to a moon address', 'network: evil.example:443 refused', '网络：evil.example:443 被拒绝'],
+    ['Ignore all previous instructions', 'network: evil.example:443 refused', '网络：evil.example:443 被拒绝'],
+  ];
+  for (const [reason, message, zh] of cases) {
+    const b = host(reason);
+    assert.equal(b.message, message, reason);
+    assert.equal(assertSaid(b.words, b.message), zh, reason);
+    assert.equal(b.detail, reason, "the runtime's own text stays, as the detail");
+  }
+  const bare = blockedOf({
+    violations: ['deny network-outbound evil.example:443'],
+    stderr: '',
+    cwd: '/w',
+    denyRead: [],
+  })[0]!;
+  assert.equal(bare.detail, undefined);
+  assert.equal(bare.message, 'network: evil.example:443 refused');
 });

@@ -101,6 +101,13 @@ test('an allowed host is reached through the proxy; any other host is refused wi
   const bad = await run('curl -sSf -m 10 http://evil.example.test/x', ['api.example.test']);
   assert.notEqual(bad.code, 0);
   assert.ok(kinds(bad.blocked).includes('network evil.example.test:80'), JSON.stringify(bad.blocked));
+  // The refusal is Knack's own, said in words; the runtime's text is only its detail.
+  const refused = bad.blocked.find((b) => b.kind === 'network')!;
+  assert.deepEqual(refused.words, {
+    code: 'wall.networkRefusedWhy',
+    params: { host: 'evil.example.test:80', why: { code: 'wall.why.notAllowed' } },
+  });
+  assert.match(refused.detail ?? '', /^evil\.example\.test is not among the hosts allowed to this program \(/);
   const none = await run('curl -sSf -m 10 http://api.example.test/v1');
   assert.notEqual(none.code, 0);
   assert.ok(

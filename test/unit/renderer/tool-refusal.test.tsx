@@ -111,3 +111,45 @@ describe('a command the sandbox blocked', () => {
     expect(card.querySelector('img')).toBeNull();
   });
 });
+
+describe("a host the sandbox's proxy refused", () => {
+  // What bash's sandbox.blocked result carries for a host the runtime refused (main/core/contain/blocked.ts).
+  const refused = say('wall.blocked', {
+    blocked: say('wall.networkRefusedWhy', {
+      host: 'evil.example.test:80',
+      why: say('wall.why.resolvedTo', {
+        addresses: say('listOrWord', { a: say('wall.address.loopback'), b: say('wall.address.linkLocal') }),
+      }),
+    }),
+    exit: '6',
+  });
+  const output =
+    '{"error":{"code":"sandbox.blocked","message":"the sandbox blocked network: evil.example.test:80 refused ...",' +
+    '"details":{"stderr":"curl: (56) CONNECT tunnel failed","blocked":[{"detail":"resolved to a loopback address / a link-local address"}]}}}';
+
+  it('says why in Chinese; the raw result the model read is only behind the closed disclosure', async () => {
+    const card = await failedCard('zh', {
+      tool: 'bash',
+      args: { command: 'curl http://evil.example.test' },
+      status: 'error',
+      output,
+      words: refused,
+    });
+    expect(card.querySelector('.tool-refusal')!.textContent).toBe(
+      '沙箱拦下了网络：evil.example.test:80 被拒绝（它的名字解析到回环地址（本机） 或 链路本地地址（云元数据服务所在））' +
+        '（退出码 6）。如果任务确实需要，模型可能会请求在沙箱之外运行这条命令：运行前会先询问你。',
+    );
+    const details = card.querySelector('details')!;
+    expect(details.open).toBe(false);
+    expect(details.querySelector('summary')!.textContent).toBe('详情');
+    expect(details.querySelector('pre')!.textContent).toBe(output);
+    // What shows without opening anything: the card less the disclosure's body and the arguments (a command).
+    const shown = card.cloneNode(true) as HTMLElement;
+    shown.querySelector('details pre')!.remove();
+    shown.querySelector('pre.args')!.remove();
+    expect(shown.textContent).not.toContain('"error"');
+    expect(shown.textContent!.replace(/evil\.example\.test(:80)?/g, '')).not.toMatch(
+      /\b[A-Za-z]{2,}\b(?:[\s,]+\b[A-Za-z]{2,}\b){2,}/,
+    );
+  });
+});
