@@ -57,6 +57,10 @@ const app = journey({
       { name: 'notes-sync', description: '同步笔记。' },
       '# 同步笔记\n\n```bash\ncurl -s https://notes.example.com/api\n```\n',
     ),
+    // a permission request that cannot be read (an absolute path): P0, its finding on the skill's page
+    '.workbuddy/skills/wide-reads/SKILL.md': skillMd(
+      'name: wide-reads\ndescription: 读取系统文件。\npermissions:\n  paths:\n    read:\n      - /etc/passwd',
+    ),
     // a SKILL.md without a description: listed among the skills that could not be read
     '.workbuddy/skills/no-desc/SKILL.md': skillMd({ name: 'no-desc' }),
     // a settings value out of its range: said in Settings with its file, line and field (the default applies)
@@ -319,7 +323,7 @@ test('a skill that turns P0 while its review is open: Approve is refused in Chin
 });
 
 test(
-  'a SKILL.md that cannot be read, a SKILL.md warning and a bad settings value: said in Chinese',
+  'a SKILL.md that cannot be read, a SKILL.md warning, a permission request and a bad settings value: in Chinese',
   { skip },
   async () => {
     const sidebar = app.page.getByRole('navigation', { name: '技能' });
@@ -330,6 +334,11 @@ test(
     await sidebar.getByRole('button', { name: '查看 status-sync' }).click();
     await app.page.getByRole('heading', { name: '问题', exact: true }).waitFor({ timeout: 60_000 });
     await app.page.getByText('synonyms: synonyms 必须是同义词组的列表（已忽略）').waitFor();
+    assert.deepEqual(await englishOnScreen(), []);
+    await sidebar.getByRole('button', { name: '查看 wide-reads' }).click();
+    await app.page
+      .locator('.finding', { hasText: 'permissions.paths.read[0]：「/etc/passwd」是绝对路径（路径相对于工作区）' })
+      .waitFor({ timeout: 60_000 });
     assert.deepEqual(await englishOnScreen(), []);
     await app.page.getByRole('navigation', { name: '视图' }).getByRole('button', { name: '设置' }).click();
     await app.page.getByRole('heading', { name: '设置问题' }).waitFor({ timeout: 60_000 });
