@@ -32,7 +32,7 @@ export function notificationOf(
   const w = WORDS[lang];
   if (name === 'chat.approval') {
     const p = payload as EventPayload<'chat.approval'>;
-    return { title: w.approval, body: short(`${p.tool}: ${p.summary}`) };
+    return { title: w.approval, body: short(p.summary) }; // the summary starts with the tool's name
   }
   if (name === 'chat.turnEnd') {
     const p = payload as EventPayload<'chat.turnEnd'>;

@@ -24,7 +24,8 @@ export function useNotifications(client: KnackClient): void {
     };
     const offs = [
       client.on('chat.approval', (e) =>
-        show(e.sessionId, i18n.t('notify.approval'), () => `${e.tool}: ${e.summary}`.slice(0, 120)),
+        // The summary starts with the tool's name (the service's callSummary).
+        show(e.sessionId, i18n.t('notify.approval'), () => e.summary.slice(0, 120)),
       ),
       client.on('chat.turnEnd', (e) => {
         if (e.unsent !== undefined) return;

@@ -35,7 +35,7 @@ const approval = (sessionId: string) => ({
   tool: 'bash',
   args: {},
   actor: { kind: 'agent' as const, activeSkills: [] },
-  summary: 'git push',
+  summary: 'bash: git push', // as the service makes it (callSummary: it starts with the tool's name)
   reason: 'asks',
   alwaysPreview: [],
 });

@@ -15,9 +15,11 @@ test('an ended answer and a waiting approval notify, in English and Chinese', ()
     'zh',
   );
   assert.deepEqual(failed, { title: 'Knack：回答失败', body: 'HTTP 529 overloaded' });
-  const asked = notificationOf('chat.approval', { tool: 'bash', summary: `git push ${'x'.repeat(300)}` }, 'en');
+  // The summary as the service makes it (callSummary: it starts with the tool's name), said once.
+  const asked = notificationOf('chat.approval', { tool: 'bash', summary: `bash: git push ${'x'.repeat(300)}` }, 'en');
   assert.equal(asked?.title, 'Knack is waiting for your approval');
   assert.equal(asked?.body.length, 120);
+  assert.ok(asked?.body.startsWith('bash: git push x'), asked?.body);
   assert.equal(
     notificationOf('chat.turnEnd', { sessionId: 's', turnId: 't', reason: 'error', unsent: 'hi' }, 'en'),
     undefined,
