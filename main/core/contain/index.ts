@@ -2,7 +2,7 @@
 // What other folders may import from core/contain: nothing outside reaches past this file.
 export { blockedOf, type Blocked } from './blocked.js';
 export { PROTECTED_IN_WORKSPACE, SECRET_READS, wallConfig, wallRules, type WallPlace } from './profile.js';
-export { backendOf, describeWall, installHint, SANDBOX_MODES, type SandboxMode, type WallStatus } from './status.js';
+export { backendOf, describeWall, type SandboxMode, type WallStatus } from './status.js';
 export { holdWatchdog, watchedArgv, watchedStdio } from './group-watchdog.js';
 export {
   scrubbedEnv,

@@ -1,11 +1,10 @@
 // Whether this machine can contain commands: the backend the sandbox runtime uses here, what is missing, and the one
 // line that installs it. Shown by `knack sandbox status`, the Settings page and the window's header badge.
 import { platform } from 'node:os';
-import { english, say, type Said } from '../base/index.js';
+import { say, type Said } from '../base/index.js';
 
 /** How the workspace treats commands when the sandbox is or is not there (settings `sandbox.mode`). */
 export type SandboxMode = 'auto' | 'required' | 'off';
-export const SANDBOX_MODES: readonly SandboxMode[] = ['auto', 'required', 'off'];
 
 export interface WallStatus {
   available: boolean;
@@ -41,10 +40,6 @@ export function installHintWords(os: NodeJS.Platform = platform()): Said {
   if (os === 'darwin') return say('sandbox.hintDarwin');
   if (os === 'win32') return say('sandbox.hintWindows', { command: 'npx srt install' });
   return say('sandbox.hintOther', { os });
-}
-
-export function installHint(os: NodeJS.Platform = platform()): string {
-  return english(installHintWords(os));
 }
 
 /** The one line a person reads: `sandbox: bubblewrap, on` or `sandbox unavailable (bubblewrap): … — fix: …`. */

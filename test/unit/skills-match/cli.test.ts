@@ -58,7 +58,7 @@ test('skills match: a project skill that wins words from a built-in says what it
   assert.equal(r.code, 0, r.err);
   assert.match(r.out, /^commit {2}\[project\]/);
   assert.match(r.out, /its name "commit" matched "commit"/);
-  // The same words as the loaded-skill reason in the Context panel (describeMatch), and where the other one went.
+  // The same words as the loaded-skill reason in the Context panel (matchWords), and where the other one went.
   assert.match(
     r.out,
     /^ {4}chosen over builtin skill "git-commit", matched by the same words \(a project skill wins them\); knack skills search still finds it$/m,

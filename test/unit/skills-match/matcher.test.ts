@@ -3,7 +3,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { SkillMatcher, describeMatch } from '../../../main/core/skills/use/matcher.js';
+import { SkillMatcher, matchWords } from '../../../main/core/skills/use/matcher.js';
+import { english } from '../../../main/core/base/index.js';
+
+/** Why a skill was auto-loaded, in English (the CLI's line, the Context panel's reason). */
+const describeMatch = (m: Parameters<typeof matchWords>[0]): string => english(matchWords(m));
 import { entry, manifest } from './entries.js';
 
 const commit = entry(

@@ -39,11 +39,6 @@ function firstOf(fs: Finding[]): Said {
  * The findings at `level`, the manifest's and the content's each named: a refused permission request never hides
  * what the instructions and scripts hold (`manifest P0: …; content P1: …`).
  */
-export function summary(report: AuditReport, level: 'P0' | 'P1'): string {
-  return english(summaryWords(report, level));
-}
-
-/** summary() as words. */
 export function summaryWords(report: AuditReport, level: 'P0' | 'P1'): Said {
   const at = report.findings.filter((f) => f.level === level);
   const manifest = at.filter((f) => MANIFEST_FAMILIES.has(f.family));

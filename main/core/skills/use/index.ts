@@ -2,7 +2,7 @@
 // What other folders may import from core/skills/use: nothing outside reaches past this file.
 export { CatalogGate } from './catalog-gate.js';
 export { listResources, SkillLoader } from './loader.js';
-export { describeMatch, describeOver, describeReason, matchWords, reasonWords, SkillMatcher } from './matcher.js';
+export { describeOver, describeReason, matchWords, reasonWords, SkillMatcher } from './matcher.js';
 export { buildPromptCatalog, escapePrompt, type PromptCatalog } from './prompt-catalog.js';
 export { WorkspaceSession } from './session.js';
 export { SkillSearch } from './skill-search.js';

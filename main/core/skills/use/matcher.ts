@@ -75,11 +75,6 @@ export function describeOver(m: Pick<SkillMatch, 'over' | 'tier'>): string | und
   return `chosen over ${m.over.map((o) => `${o.tier} skill "${o.name}"`).join(', ')}, matched by the same words (a ${m.tier} skill wins them)`;
 }
 
-/** Why a skill was auto-loaded, in one English line (the CLI). */
-export function describeMatch(m: Pick<SkillMatch, 'reasons' | 'over' | 'tier'>): string {
-  return english(matchWords(m));
-}
-
 interface TriggerInfo {
   skill: number;
   phrase: string;
