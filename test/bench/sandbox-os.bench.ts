@@ -7,7 +7,10 @@
 // Then, each in a fresh process (wall-open-child.ts), a workspace opened, 3 s as a user types, and the first bash
 // command: how long it takes to answer, and the longest the event loop was held from the open on. The sandbox started
 // as the workspace opens (the default) against started by that first command (the baseline), alternated in one run.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+// Last, a workspace of ~20,000 folders holding a few nested repositories: a command there with its git dirs watched
+// (git-dirs.ts, the default) against walked before and after each command (the baseline), interleaved, and how long
+// the wall's open takes with each. KNACK_BENCH_PART=big-tree runs only that part.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -44,6 +47,72 @@ async function open(
 }
 
 try {
+  if (process.env.KNACK_BENCH_PART !== 'big-tree') await commandsAndOpens();
+  await bigTree();
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}
+
+/** The folders of the big workspace: 20 × 20 × 50 below it, three of them nested repositories. */
+function makeBigTree(ws: string): number {
+  let n = 0;
+  for (let a = 0; a < 20; a++)
+    for (let b = 0; b < 20; b++)
+      for (let c = 0; c < 50; c++) {
+        mkdirSync(join(ws, `a${a}`, `b${b}`, `c${c}`), { recursive: true });
+        n++;
+      }
+  for (const r of ['a1/b2/c3', 'a5/b5/c5', 'a19/b19/c49']) {
+    const g = spawnSync('git', ['init', '-q', join(ws, r)]);
+    if (g.status !== 0) throw new Error(`git init failed: ${g.stderr}`);
+  }
+  writeFileSync(join(ws, 'a0', 'README.md'), 'big\n');
+  return n + 20 + 400;
+}
+
+async function bigTree(): Promise<void> {
+  const kinds = { 'watched (default)': true, 'walked per command (baseline)': false };
+  const walls: Record<string, { wall: Wall; ws: string; openMs: number; times: number[] }> = {};
+  let folders = 0;
+  // The runtime started first, by a small workspace kept open: each big open below is only its own.
+  const warm = join(root, 'big-warm');
+  mkdirSync(warm);
+  const warmWall = await Wall.open({ workspace: warm, home: join(root, 'home'), dataDir: join(root, 'data') }, 'auto');
+  for (const [name, watchGitDirs] of Object.entries(kinds)) {
+    const ws = join(root, `big-${watchGitDirs ? 'watched' : 'walked'}`);
+    mkdirSync(ws);
+    folders = makeBigTree(ws);
+    const t0 = performance.now();
+    const wall = await Wall.open({ workspace: ws, home: join(root, 'home'), dataDir: join(root, 'data') }, 'auto', {
+      watchGitDirs,
+    });
+    if (!wall.available) throw new Error(`the sandbox is unavailable: ${wall.status().reason}`);
+    walls[name] = { wall, ws, openMs: performance.now() - t0, times: [] };
+  }
+  const bare: number[] = [];
+  for (let i = 0; i < N; i++) {
+    for (const w of Object.values(walls)) {
+      const t = performance.now();
+      const r = await runContained(w.wall, COMMAND, w.ws, { ...opts, hosts: [] });
+      w.times.push(performance.now() - t);
+      if (r.exitCode !== 0) throw new Error(`contained run failed: ${r.stderr}`);
+    }
+    const t = performance.now();
+    await runBash(COMMAND, Object.values(walls)[0]!.ws, opts);
+    bare.push(performance.now() - t);
+  }
+  console.log(`A workspace of ${folders} folders, 3 nested repositories, ${N} runs each of: ${COMMAND}`);
+  console.log(`  bare spawn        median ${ms(median(bare))}   p90 ${ms(p90(bare))}`);
+  for (const [name, w] of Object.entries(walls)) {
+    const over = w.times.map((x, i) => x - bare[i]!);
+    console.log(`  git dirs ${name.padEnd(30)} median ${ms(median(w.times))}   p90 ${ms(p90(w.times))}`);
+    console.log(`    overhead median ${ms(median(over))}   wall open ${ms(w.openMs)}`);
+    await w.wall.close();
+  }
+  await warmWall.close();
+}
+
+async function commandsAndOpens(): Promise<void> {
   // The first open loads the runtime and starts it: how long it holds the event loop (a streaming answer stalls).
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
@@ -113,8 +182,6 @@ try {
       `    event loop held        median ${ms(median(pick('heldMs')))}   max ${ms(Math.max(...pick('heldMs')))}`,
     );
   }
-} finally {
-  rmSync(root, { recursive: true, force: true });
 }
 
 interface Opened {

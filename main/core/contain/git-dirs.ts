@@ -15,6 +15,9 @@ import { basename, join } from 'node:path';
 import { isInside } from '../base/index.js';
 import { gitDirsBelow, gitDirsOf, listing, UNWALKED } from './protect.js';
 
+/** Folders watched and read per turn of the event loop while the watch is built. */
+const SLICE = 256;
+
 /** How long to wait for the mark before walking instead (a loaded machine; never a result, only slower). */
 const MARK_WAIT_MS = 10_000;
 
@@ -61,12 +64,20 @@ export class GitDirWatch {
   private closed = false;
   /** Each root's inode when it was walked (0: missing): one made, removed or swapped since is walked again. */
   private readonly rootIno = new Map<string, number>();
+  /** The walk at open (or after a failure) under way; a read waits for it. */
+  private building: Promise<void> | undefined;
+  /** Counts the walks: a slice of an abandoned one stops. */
+  private generation = 0;
 
   constructor(private readonly roots: string[]) {}
 
-  /** Walk the roots and watch them (the wall opens): once, unless the watching fails later. */
+  /**
+   * Walk the roots and watch them (the wall opens): once, unless the watching fails later. In slices of a few hundred
+   * folders, each its own turn of the event loop: watching 20,000 folders takes seconds on a loaded machine, and the
+   * window's answers keep streaming meanwhile. A read meanwhile waits for it.
+   */
   start(): void {
-    if (this.walkOnly || this.closed) return;
+    if (this.walkOnly || this.closed || !this.stale || this.building) return;
     this.rebuild();
   }
 
@@ -76,16 +87,21 @@ export class GitDirWatch {
    */
   async current(): Promise<Map<string, string>> {
     if (this.roots.some((r) => this.rootIno.get(r) !== inoOf(r))) this.stale = true;
-    if (!this.walkOnly && !this.closed && !this.stale) {
+    if (!this.walkOnly && !this.closed) {
+      if (this.stale && !this.building) this.rebuild();
+      if (this.building) await this.building;
       const heard = await this.mark();
       // More events since the last read than half the kernel's queue: some may have been lost (the process's other
-      // watchers share the queue; half leaves them room). Walked again, and watched afresh.
-      if (!heard || this.events >= this.limit / 2) this.stale = true;
+      // watchers share the queue; half leaves them room). Watched afresh; this read walks.
+      if (!heard || this.stale || this.events >= this.limit / 2) {
+        this.stale = true;
+        this.start();
+        return gitDirsBelow(this.roots);
+      }
+      this.events = 0;
+      return gitDirsOf(this.entries, this.roots);
     }
-    if (this.walkOnly || this.closed) return gitDirsBelow(this.roots);
-    if (this.stale) this.rebuild();
-    this.events = 0;
-    return this.walkOnly ? gitDirsBelow(this.roots) : gitDirsOf(this.entries, this.roots);
+    return gitDirsBelow(this.roots);
   }
 
   close(): void {
@@ -98,26 +114,43 @@ export class GitDirWatch {
     this.waiting.clear();
   }
 
-  /** Watch everything afresh (the walk of gitDirsBelow, each folder watched before it is read). */
+  /** Watch everything afresh (the walk of gitDirsBelow, each folder watched before it is read), a slice a turn. */
   private rebuild(): void {
     this.unwatchAll();
+    const generation = ++this.generation;
     this.stale = false;
     this.events = 0;
+    const queue: string[] = [];
     for (const r of this.roots) {
       this.rootIno.set(r, inoOf(r));
-      this.add(r);
+      queue.push(r);
     }
+    this.building = (async () => {
+      while (queue.length && generation === this.generation && !this.closed && !this.walkOnly) {
+        for (let n = 0; n < SLICE && queue.length; n++) this.addOne(queue.pop()!, queue);
+        if (queue.length) await new Promise((r) => setImmediate(r));
+      }
+    })().finally(() => {
+      if (generation === this.generation) this.building = undefined;
+    });
   }
 
   private unwatchAll(): void {
+    this.generation++;
     for (const { w } of this.folders.values()) w.close();
     this.folders.clear();
     this.entries.clear();
     this.unreadable.clear();
   }
 
-  /** Watch `dir` and everything walkable below it, reading each folder once its watch has begun. */
+  /** Watch `dir` and everything walkable below it now, reading each folder once its watch has begun. */
   private add(dir: string): void {
+    const stack = [dir];
+    while (stack.length) this.addOne(stack.pop()!, stack);
+  }
+
+  /** Watch `dir`, then read it: its `.git` is noted, the folders to walk in it are pushed on `next`. */
+  private addOne(dir: string, next: string[]): void {
     if (this.walkOnly || this.stale) return;
     let ino: number;
     try {
@@ -125,6 +158,9 @@ export class GitDirWatch {
     } catch {
       return; // gone meanwhile: its parent's event said so, or will
     }
+    const known = this.folders.get(dir);
+    if (known?.ino === ino) return; // watched already (an event and the walk both reached it)
+    known?.w.close();
     let w: FSWatcher;
     try {
       w = watch(dir, { persistent: false }, (event, name) => this.heard(dir, event, name));
@@ -145,7 +181,7 @@ export class GitDirWatch {
     for (const e of listing(dir)) {
       const p = join(dir, e.name);
       if (e.name === '.git') this.entries.add(p);
-      else if (e.isDirectory() && !UNWALKED.has(e.name)) this.add(p);
+      else if (e.isDirectory() && !UNWALKED.has(e.name)) next.push(p);
     }
   }
 
