@@ -60,6 +60,15 @@ for (const kind of ['anthropic', 'openai'] as const) {
   });
 }
 
+/** A model on the fake server that reads no images, picked after the conversation started. */
+const textModel = (baseURL: string) => ({
+  apiKey: 'sk-test-key-0123456789',
+  model: 'fake-text-model',
+  baseURL,
+  contextWindow: 200_000,
+  maxRetries: 0,
+});
+
 for (const kind of ['anthropic', 'openai'] as const) {
   test(`${kind}: an image sent earlier goes to a model picked later that reads none as a note, not an image block`, async () => {
     const env = await agentEnv({ kind, vision: true });
@@ -68,13 +77,7 @@ for (const kind of ['anthropic', 'openai'] as const) {
     await chat.send('what is this?', [image()]);
     assert.equal(env.server.requests[0]!.images.length, 1);
     // The conversation goes on with a model that reads no images (a real provider answers 400 to an image block).
-    const p = {
-      apiKey: 'sk-test-key-0123456789',
-      model: 'fake-text-model',
-      baseURL: env.server.url,
-      contextWindow: 200_000,
-      maxRetries: 0,
-    };
+    const p = textModel(env.server.url);
     chat.useProvider(kind === 'anthropic' ? anthropicProvider(p) : openaiProvider(p), undefined);
     const r = await chat.send('and what colour is it?');
     assert.equal(r.reason, 'end_turn', JSON.stringify(r));
@@ -173,13 +176,7 @@ test('the context meter counts an earlier image as what the model in use is sent
   const chat = env.agent.newSession();
   await chat.send('what is this?', [image()]);
   const seen = (await chat.contextSections()).history;
-  const p = {
-    apiKey: 'sk-test-key-0123456789',
-    model: 'fake-text-model',
-    baseURL: env.server.url,
-    contextWindow: 200_000,
-    maxRetries: 0,
-  };
+  const p = textModel(env.server.url);
   chat.useProvider(anthropicProvider(p), undefined);
   const unseen = (await chat.contextSections()).history;
   // The note naming the image is some tens of tokens; the image block it stands for, about 1,600.
