@@ -3,7 +3,7 @@
 import type { PolicyRepo, Rule } from '../store/index.js';
 import type { Actor, Decision, ToolCall } from './types.js';
 import { generaliseRules, loadedScopeKey, ruleSaid, skillScopeKey } from './rules.js';
-import { english, type Said } from '../base/index.js';
+import type { Said } from '../base/index.js';
 import { addRule } from './rule-book.js';
 import { ruleWidens, type RiskLine } from './risks.js';
 
@@ -67,12 +67,10 @@ export function alwaysWidens(
     : [];
 }
 
-/** What "always" would store for this call, described (shown before the user picks it). */
-export function alwaysPreview(call: ToolCall, actor: Actor, workspace: string, decision?: Decision): string[] {
-  return alwaysSaid(call, actor, workspace, decision).map(english);
-}
-
-/** The same rules as words the window says in its language (alwaysPreview is their English, in the same order). */
+/**
+ * What "always" would store for this call, as words the window says in its language (shown before the user picks it;
+ * their English is the approval's `alwaysPreview`).
+ */
 export function alwaysSaid(call: ToolCall, actor: Actor, workspace: string, decision?: Decision): Said[] {
   const scope = answerScope(actor, decision);
   return scope.ok ? generaliseRules(call, workspace, 'allow', scope.skill).map(ruleSaid) : [];

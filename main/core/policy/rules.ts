@@ -467,17 +467,10 @@ export function lineCovered(line: string, ruleCommand: string): boolean {
 }
 
 /**
- * The reusable prefix for "always allow" of one simple command: `git status -s` → `git status`, `ls -la x` → `ls`,
+ * The reusable prefix for "always allow" of one command's words: `git status -s` → `git status`, `ls -la x` → `ls`,
  * for the programs known to be inert. Anything else keeps the whole command (`rm -rf build`, `python3.11 -c …`,
- * `npm test`, `sqlite3 app.db .tables`): a bare program rule would grant whatever its arguments can do. Undefined when
- * the line is not plain words (nothing reusable can be said about it).
+ * `npm test`, `sqlite3 app.db .tables`): a bare program rule would grant whatever its arguments can do.
  */
-export function commandPrefix(segment: string): string | undefined {
-  const p = parseCommandLine(segment);
-  const words = p.notPlain === undefined && p.commands.length === 1 ? p.commands[0]!.words : undefined;
-  return words ? prefixOf(words) : undefined;
-}
-
 function prefixOf(words: string[]): string {
   return exactOnly(words) ? joinWords(words) : joinWords(words.slice(0, inertOf(words)!.prefix));
 }

@@ -13,10 +13,13 @@ import { evaluateRules } from '../../../main/core/policy/rules.js';
 import { parseCommandLine } from '../../../main/core/policy/shell.js';
 import { createGate } from '../../../main/core/policy/gate.js';
 import { defaultPermissions } from '../../../main/core/policy/permissions.js';
-import { bashTool } from '../../../main/core/tools/builtin/bash.js';
+import { createBashTool } from '../../../main/core/tools/builtin/bash.js';
 import type { Rule } from '../../../main/core/store/policy-repo.js';
 import type { ToolCall } from '../../../main/core/policy/types.js';
 import type { ToolDefinition } from '../../../main/core/tools/types.js';
+
+/** The bash tool without a wall: on the host. */
+const bashTool = createBashTool();
 
 const ws = '/work/ws';
 const bash = (command: string): ToolCall => ({ tool: 'bash', args: { command }, access: { command } });

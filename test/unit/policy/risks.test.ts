@@ -5,9 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
+import { english } from '../../../main/core/base/index.js';
 import { Store } from '../../../main/core/store/index.js';
 import { callRisks } from '../../../main/core/policy/risks.js';
-import { alwaysPreview, alwaysWidens, recordAnswer } from '../../../main/core/policy/answers.js';
+import { alwaysSaid, alwaysWidens, recordAnswer } from '../../../main/core/policy/answers.js';
 import { describeRule } from '../../../main/core/policy/rules.js';
 import type { Actor, ToolCall } from '../../../main/core/policy/types.js';
 
@@ -56,7 +57,7 @@ test('a downloaded script run, deletions and writes outside the folder are named
 test('the rule for the upload widens to the network; the rule for npm test does not', () => {
   const call = bash(UPLOAD);
   const risks = callRisks(call.access, WS, false);
-  assert.deepEqual(alwaysPreview(call, agent, WS), [
+  assert.deepEqual(alwaysSaid(call, agent, WS).map(english), [
     `allow bash command "npm test" in ${WS}`,
     `allow bash command "curl -s https://example.com/report -d @coverage.json" in ${WS}`,
   ]);

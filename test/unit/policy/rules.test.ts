@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { tempDir } from '../../helpers/tmp.js';
 import { Store } from '../../../main/core/store/index.js';
-import { evaluateRules, generaliseRules, commandPrefix } from '../../../main/core/policy/rules.js';
+import { evaluateRules, generaliseRules } from '../../../main/core/policy/rules.js';
 import type { Rule } from '../../../main/core/store/policy-repo.js';
 import { addRule } from '../../../main/core/policy/rule-book.js';
 import { recordAnswer } from '../../../main/core/policy/answers.js';
@@ -18,6 +18,8 @@ const rule = (r: Partial<Rule> & Pick<Rule, 'effect' | 'tool'>): Rule => ({
   ...r,
 });
 const ctx = { workspace: ws, realPaths: [] };
+/** What "always allow" stores for one command line. */
+const commandPrefix = (command: string) => generaliseRules(bash(command), ws).map((r) => r.command);
 
 test('an allow rule for "git status" covers git status -s but not git statusx or a chained command', () => {
   const rules = [rule({ effect: 'allow', tool: 'bash', command: 'git status', workspace: ws })];
@@ -54,10 +56,10 @@ test('a per-tool rule beats a category default', () => {
 });
 
 test('"always allow" generalises to a command prefix, not the exact line', () => {
-  assert.equal(commandPrefix('git status -s --porcelain'), 'git status');
-  assert.equal(commandPrefix('ls -la src'), 'ls');
+  assert.deepEqual(commandPrefix('git status -s --porcelain'), ['git status']);
+  assert.deepEqual(commandPrefix('ls -la src'), ['ls']);
   // npm runs the project's scripts, and any word after the script reaches them: the exact line only.
-  assert.equal(commandPrefix('npm run test -- --watch'), 'npm run test -- --watch');
+  assert.deepEqual(commandPrefix('npm run test -- --watch'), ['npm run test -- --watch']);
   const rs = generaliseRules(bash('git log --oneline -5 | head -3'), ws);
   assert.deepEqual(
     rs.map((r) => r.command),
@@ -160,13 +162,13 @@ test('a deny rule on a path also catches other spellings of its case (case-insen
 });
 
 test('"always allow" keeps the whole command for programs where a bare prefix would grant anything (rm, interpreters, sudo, find, git -c)', () => {
-  assert.equal(commandPrefix('rm -rf build'), 'rm -rf build');
-  assert.equal(commandPrefix('python3 scripts/gen.py --out x'), 'python3 scripts/gen.py --out x');
-  assert.equal(commandPrefix('bash -c "make all"'), "bash -c 'make all'");
-  assert.equal(commandPrefix('sudo apt-get update'), 'sudo apt-get update');
-  assert.equal(commandPrefix('find . -name "*.tmp" -delete'), "find . -name '*.tmp' -delete");
-  assert.equal(commandPrefix('git -c core.pager=less log'), 'git -c core.pager=less log');
-  assert.equal(commandPrefix('/bin/rm -rf build'), '/bin/rm -rf build');
+  assert.deepEqual(commandPrefix('rm -rf build'), ['rm -rf build']);
+  assert.deepEqual(commandPrefix('python3 scripts/gen.py --out x'), ['python3 scripts/gen.py --out x']);
+  assert.deepEqual(commandPrefix('bash -c "make all"'), ["bash -c 'make all'"]);
+  assert.deepEqual(commandPrefix('sudo apt-get update'), ['sudo apt-get update']);
+  assert.deepEqual(commandPrefix('find . -name "*.tmp" -delete'), ["find . -name '*.tmp' -delete"]);
+  assert.deepEqual(commandPrefix('git -c core.pager=less log'), ['git -c core.pager=less log']);
+  assert.deepEqual(commandPrefix('/bin/rm -rf build'), ['/bin/rm -rf build']);
   // The rule made from "always" on `rm -rf build` does not cover `rm -rf ~`.
   const rules = generaliseRules(bash('rm -rf build'), ws).map((r, i) => ({ ...r, id: `r${i}`, createdAt: 0 }));
   assert.equal(evaluateRules(rules, bash('rm -rf build'), ctx)?.effect, 'allow');

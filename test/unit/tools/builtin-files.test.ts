@@ -9,7 +9,10 @@ import { writeFileTool } from '../../../main/core/tools/builtin/write-file.js';
 import { GREP_CALL_TIMEOUT_MS, grepFiles, grepTool, TimeBudget } from '../../../main/core/tools/builtin/grep.js';
 import { globTool } from '../../../main/core/tools/builtin/glob.js';
 import { listDirTool } from '../../../main/core/tools/builtin/list-dir.js';
-import { bashTool } from '../../../main/core/tools/builtin/bash.js';
+import { createBashTool } from '../../../main/core/tools/builtin/bash.js';
+
+/** The bash tool without a wall: on the host. */
+const bashTool = createBashTool();
 
 const ctxOf = (ws: string) => ({ workspace: ws, actor: { kind: 'user' as const } });
 

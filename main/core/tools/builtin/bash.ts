@@ -229,6 +229,3 @@ export function createBashTool(wall?: Promise<Wall>) {
     },
   });
 }
-
-/** The bash tool without a wall: on the host, for callers that hold no workspace (every command is asked about). */
-export const bashTool = createBashTool();
