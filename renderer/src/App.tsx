@@ -27,6 +27,7 @@ import { useHeldReturn } from './state/held-return';
 import { useRestoreOpen } from './state/restore-open';
 import { usePanels } from './state/panels';
 import { useNotifications, useNotifyPermission } from './state/notify';
+import { isSkillPackage } from './state/attach';
 import { SaveSkillDialog, useSaveSkill } from './components/SaveSkill';
 import { Notices } from './components/Notices';
 
@@ -139,11 +140,15 @@ export function App() {
             if (e.dataTransfer.types.includes('Files')) e.preventDefault();
           }}
           onDrop={(e) => {
-            // A skill .zip dropped anywhere on the window opens the install dialog with it (audited before anything else).
-            const file = e.dataTransfer.files[0];
+            // A skill .zip (or a folder) dropped anywhere on the window opens the install dialog with it (audited before
+            // anything else); other files go into the chat, as if dropped on it (the chat attaches them).
+            const files = [...e.dataTransfer.files];
+            const file = files[0];
             if (!file) return;
             e.preventDefault();
-            set({ installOpen: true, installFile: file });
+            const folder = [...e.dataTransfer.items].some((i) => i.webkitGetAsEntry?.()?.isDirectory);
+            if (folder || files.some(isSkillPackage)) set({ installOpen: true, installFile: file });
+            else set({ view: 'chat', dropped: files });
           }}
         >
           <header className="topbar">

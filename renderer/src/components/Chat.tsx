@@ -180,6 +180,13 @@ export function Chat() {
   }, [focusTick]);
 
   // A message handed back (its turn failed before it was stored) goes back into the input box, above anything typed since.
+  // Files dropped on the window outside the chat: attached as if dropped here.
+  const dropped = useView((s) => s.dropped);
+  useEffect(() => {
+    if (!dropped) return;
+    set({ dropped: undefined });
+    void attach(dropped, []);
+  }, [dropped, set]);
   const draft = useView((s) => s.draft);
   useEffect(() => {
     if (draft === undefined) return;

@@ -31,6 +31,8 @@ export interface ViewState {
   installOpen: boolean;
   /** A .zip dropped on the window: the install dialog audits it as soon as it opens. */
   installFile?: File;
+  /** Files dropped on the window outside the chat (not a skill package): the chat attaches them once it is on screen. */
+  dropped?: File[];
   /** A source to fetch as the install dialog opens (an install the assistant proposed): the user reviews it there. */
   installSource?: { source: string; want: string[]; pick?: string };
   paletteOpen: boolean;

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { App } from '../../../renderer/src/App';
 import { Chat } from '../../../renderer/src/components/Chat';
 import { useView } from '../../../renderer/src/state/store';
 import { MAX_TEXT_ATTACHMENT_BYTES } from '../../../preload/contract';
@@ -105,6 +106,25 @@ describe('Attachments', () => {
     await user.click(within(choice).getByRole('button', { name: 'Open the skill installer' }));
     expect(useView.getState().installOpen).toBe(true);
     expect(useView.getState().installFile?.name).toBe('my-skill.zip');
+  });
+
+  it('a text file dropped elsewhere on the window goes into the chat, not to the skill installer', async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS, sessionId: 's1', view: 'sessions' });
+    dropOn(await screen.findByRole('navigation', { name: 'Skills' }), [text('notes.txt', 'hello')]);
+    const list = await screen.findByRole('list', { name: 'Files going with your message' });
+    expect(list.textContent).toMatch(/notes\.txt/);
+    expect(useView.getState().view).toBe('chat');
+    expect(useView.getState().installOpen).toBeFalsy();
+    // A skill .zip dropped there still opens the installer with it.
+    const zip = new File([new Uint8Array([0x50, 0x4b, 3, 4])], 'my-skill.zip', { type: 'application/zip' });
+    dropOn(screen.getByRole('navigation', { name: 'Skills' }), [zip]);
+    expect(useView.getState().installOpen).toBe(true);
+    await waitFor(() =>
+      expect(c.calls.find((x) => x.method === 'skills.installUpload')?.args[0]).toMatchObject({
+        filename: 'my-skill.zip',
+      }),
+    );
   });
 
   it('in Chinese too', async () => {
