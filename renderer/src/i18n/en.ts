@@ -158,13 +158,10 @@ export const en = {
     installed: '{{name}} is installed.',
     rejected: 'Rejected. Nothing was installed.',
     refused: 'Refused:',
-    level: { P0: 'dangerous — refused', P1: 'needs your approval', P2: 'clean' },
     drop: 'Drop a skill .zip here',
     dropHint: 'or choose one:',
     zipFile: 'Skill .zip file',
     notZip: '{{name}} is not a .zip file.',
-    uploading: 'Uploading {{name}}…',
-    dropWindow: 'Drop the .zip to audit and install it',
     exists: '{{name}} is already installed. Update replaces it with this version.',
   },
   chat: {

@@ -156,13 +156,10 @@ export const zh: Strings = {
     installed: '{{name}} 已安装。',
     rejected: '已拒绝，未安装任何内容。',
     refused: '已拒绝：',
-    level: { P0: '危险——拒绝安装', P1: '需要你的批准', P2: '无问题' },
     drop: '把技能 .zip 拖到这里',
     dropHint: '或者选择一个：',
     zipFile: '技能 .zip 文件',
     notZip: '{{name}} 不是 .zip 文件。',
-    uploading: '正在上传 {{name}}…',
-    dropWindow: '松开即可审计并安装这个 .zip',
     exists: '{{name}} 已经安装。“更新”会用这个版本替换它。',
   },
   chat: {
