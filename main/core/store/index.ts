@@ -117,7 +117,14 @@ export class Store {
   }
 }
 
-export { type ApprovalRow, type Effect, type NewRule, type PolicyRepo, type Rule } from './policy-repo.js';
+export {
+  type AcceptedPermissions,
+  type ApprovalRow,
+  type Effect,
+  type NewRule,
+  type PolicyRepo,
+  type Rule,
+} from './policy-repo.js';
 export {
   sessionTitle,
   type AppendRow,

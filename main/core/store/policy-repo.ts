@@ -71,6 +71,22 @@ function toRule(r: RuleRow): Rule {
 const APPROVAL_COLS = `id, kind, skill, tier, source, target, content_hash AS contentHash, level, report_json AS reportJson,
   status, created_at AS createdAt, decided_at AS decidedAt`;
 
+/** The permissions a folder's skill was last in use with (skill_accepted_permissions), and the content they came from. */
+export interface AcceptedPermissions {
+  contentHash: string;
+  permissionsJson: string;
+}
+
+/** A folder's stored fingerprint, kept tree and report, and its accepted permissions (fingerprintAndAudit). */
+export interface StoredAudit {
+  fingerprint: string;
+  contentHash: string;
+  tree: string | null;
+  /** The report of the auditor asked for, null when none. */
+  reportJson: string | null;
+  accepted: AcceptedPermissions | null;
+}
+
 export class PolicyRepo {
   private readonly db: Pick<Db, 'prepare' | 'transaction'>;
 
@@ -220,12 +236,12 @@ export class PolicyRepo {
   }
 
   // ---- permissions last accepted per discovered skill folder ----
-  acceptedPermissions(dir: string): { contentHash: string; permissionsJson: string } | undefined {
+  acceptedPermissions(dir: string): AcceptedPermissions | undefined {
     return this.db
       .prepare(
         'SELECT content_hash AS contentHash, permissions_json AS permissionsJson FROM skill_accepted_permissions WHERE dir = ?',
       )
-      .get(dir) as { contentHash: string; permissionsJson: string } | undefined;
+      .get(dir) as AcceptedPermissions | undefined;
   }
 
   acceptPermissions(dir: string, skill: string, contentHash: string, permissionsJson: string): void {
@@ -289,20 +305,30 @@ export class PolicyRepo {
   private storedGet: Statement | undefined;
 
   /**
-   * fingerprint(dir) with the report kept for its content hash by `auditor` (null when none): one lookup where a warm
-   * open of thousands of skills would ask two per skill.
+   * fingerprint(dir) with the report kept for its content hash by `auditor` (null when none) and the permissions last
+   * accepted for the folder (acceptedPermissions, null when none): one lookup where a warm open of thousands of skills
+   * would ask three per skill.
    */
-  fingerprintAndAudit(
-    dir: string,
-    auditor: string,
-  ): { fingerprint: string; contentHash: string; tree: string | null; reportJson: string | null } | undefined {
+  fingerprintAndAudit(dir: string, auditor: string): StoredAudit | undefined {
     this.storedGet ??= this.db.prepare(
-      `SELECT f.fingerprint, f.content_hash AS contentHash, f.tree, c.report_json AS reportJson
-       FROM audit_fingerprints f LEFT JOIN audit_cache c ON c.content_hash = f.content_hash AND c.auditor = ?
+      `SELECT f.fingerprint, f.content_hash AS contentHash, f.tree, c.report_json AS reportJson,
+         a.content_hash AS acceptedHash, a.permissions_json AS acceptedJson
+       FROM audit_fingerprints f
+       LEFT JOIN audit_cache c ON c.content_hash = f.content_hash AND c.auditor = ?
+       LEFT JOIN skill_accepted_permissions a ON a.dir = f.dir
        WHERE f.dir = ?`,
     );
-    return this.storedGet.get(auditor, dir) as
-      { fingerprint: string; contentHash: string; tree: string | null; reportJson: string | null } | undefined;
+    const r = this.storedGet.get(auditor, dir) as
+      (Omit<StoredAudit, 'accepted'> & { acceptedHash: string | null; acceptedJson: string | null }) | undefined;
+    if (!r) return undefined;
+    const { acceptedHash, acceptedJson, ...row } = r;
+    return {
+      ...row,
+      accepted:
+        acceptedHash === null || acceptedJson === null
+          ? null
+          : { contentHash: acceptedHash, permissionsJson: acceptedJson },
+    };
   }
 
   /** Keep a folder's tree beside its unchanged fingerprint (a walk found the fingerprint the same). */

@@ -92,6 +92,49 @@ test('built-in skills are trusted without an audit verdict', () => {
   }
 });
 
+test('a skill held for widened permissions stays held at the next warm open, its stored verdict read in one lookup', async () => {
+  const { root, ws, store, paths } = workspaceWith({});
+  const dir = join(ws, '.workbuddy', 'skills', 'reporter');
+  const write = (read: string) =>
+    writeTree(dir, {
+      'SKILL.md': skillMd(
+        `name: reporter\ndescription: Writes reports.\npermissions:\n  paths:\n    read: ["${read}"]`,
+      ),
+    });
+  const dbFile = join(root, 'data', 'knack.db');
+  /** A new process's warm open: a new store and review over the same files; the skill as it opened. */
+  const open = async () => {
+    const s = Store.open(dbFile);
+    const catalog = await openCatalog({
+      paths,
+      workspace: ws,
+      store: s,
+      review: createTrustReview(s, { background: true }),
+    });
+    const e = catalog.get('reporter')!;
+    await catalog.close();
+    s.close();
+    return e;
+  };
+  store.close();
+  write('docs/**');
+  assert.equal((await open()).enabled, true, 'first sight of a clean skill: allowed, its permissions accepted');
+  write('**'); // widened: audited again at the next open, and held
+  const held = await open();
+  assert.equal(held.enabled, false);
+  assert.match(held.disabledReason!, /permissions widened since last use \(read \*\*\)/);
+  for (let i = 0; i < 2; i++) {
+    const again = await open(); // answered from the stored report and accepted permissions
+    assert.equal(again.enabled, false, `warm open ${i + 1}: still held`);
+    assert.match(again.disabledReason!, /permissions widened since last use \(read \*\*\)/);
+  }
+  const s = Store.open(dbFile);
+  assert.equal(trustSkill(held.realDir, s).ok, true);
+  s.close();
+  assert.equal((await open()).enabled, true, 'trusted as it is now');
+  assert.equal((await open()).enabled, true, 'and at the open after');
+});
+
 test('audit results are cached by content hash: an unchanged folder is not re-audited', () => {
   const { ws, store } = workspaceWith({ syncer: NETWORKY });
   try {

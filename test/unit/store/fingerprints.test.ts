@@ -44,7 +44,7 @@ test('fingerprintedUnder gives the folders under a parent, nested ones included,
   }
 });
 
-test('fingerprintAndAudit gives the fingerprint with the report of that auditor only, in one lookup', () => {
+test('fingerprintAndAudit gives the fingerprint with the report of that auditor only and the accepted permissions, in one lookup', () => {
   const store = Store.open(join(tempDir(), 'knack.db'));
   try {
     store.policy.putFingerprint('/w/skills/a', 'fp-a', 'hash-a', '{"v":1,"d":[],"f":[]}');
@@ -54,6 +54,12 @@ test('fingerprintAndAudit gives the fingerprint with the report of that auditor 
       contentHash: 'hash-a',
       tree: '{"v":1,"d":[],"f":[]}',
       reportJson: '{"level":"P2"}',
+      accepted: null,
+    });
+    store.policy.acceptPermissions('/w/skills/a', 'a', 'hash-0', '{"read":["docs/**"]}');
+    assert.deepEqual(store.policy.fingerprintAndAudit('/w/skills/a', 'auditor-2')?.accepted, {
+      contentHash: 'hash-0',
+      permissionsJson: '{"read":["docs/**"]}',
     });
     // A report by another auditor version is not this one's: the folder is audited again.
     assert.equal(store.policy.fingerprintAndAudit('/w/skills/a', 'auditor-3')?.reportJson, null);

@@ -1,6 +1,6 @@
 // A folder's audit report kept in the store, reused while the folder's files (path, size, mtime, ctime, link) are
 // unchanged; the folder's tree is kept with it so that a warm open takes one stat per file (tree.ts).
-import type { Store } from '../../store/index.js';
+import type { AcceptedPermissions, Store } from '../../store/index.js';
 import type { ParsedManifest } from '../format/index.js';
 import { parsedManifestOf } from '../format/index.js';
 import { auditFolder, auditSkill, type AuditReport, type FileStamp } from './audit.js';
@@ -43,16 +43,26 @@ function checked(
 }
 
 /**
- * The stored report of a folder when its files are unchanged since it was audited, else undefined. A folder the store
- * has never seen is a miss without being listed: the audit gives its fingerprint (auditFolder) from its own reading.
+ * The stored report of a folder when its files are unchanged since it was audited, with the permissions last accepted
+ * for the folder (read in the same lookup: verdictOf needs them), else undefined. A folder the store has never seen is
+ * a miss without being listed: the audit gives its fingerprint (auditFolder) from its own reading.
  * `seen`: a file's stamp taken in this open (tree.ts fingerprintNow), one stat fewer.
  */
-export function storedAudit(dir: string, store: Store, seen?: FileStamp): AuditReport | undefined {
+export function storedReview(
+  dir: string,
+  store: Store,
+  seen?: FileStamp,
+): { report: AuditReport; accepted: AcceptedPermissions | null } | undefined {
   const known = store.policy.fingerprintAndAudit(dir, AUDITOR_VERSION);
   if (!known?.reportJson || checked(dir, known, store, seen) === undefined) return undefined;
   const report = JSON.parse(known.reportJson) as AuditReport;
   report.dir = dir;
-  return report;
+  return { report, accepted: known.accepted };
+}
+
+/** storedReview's report alone. */
+export function storedAudit(dir: string, store: Store, seen?: FileStamp): AuditReport | undefined {
+  return storedReview(dir, store, seen)?.report;
 }
 
 /** Keep a fresh report (the main thread is the store's one writer; workers only audit), with its folder's tree. */

@@ -2,10 +2,10 @@
 // this thread (a small batch at once), storing the reports and telling the catalog in bursts. What a report means for
 // a skill (its verdict) is trust.ts's.
 import { basename } from 'node:path';
-import type { Store } from '../../store/index.js';
+import type { AcceptedPermissions, Store } from '../../store/index.js';
 import { parsedManifestOf, type CatalogEntry, type ParsedManifest } from '../format/index.js';
 import { auditFolder, type AuditReport, type FileStamp } from './audit.js';
-import { storeAudit, storeAudits, storedAudit } from './audit-cache.js';
+import { storeAudit, storeAudits, storedReview } from './audit-cache.js';
 
 /** Verdicts that arrive while others are still being audited are stored and told at most this often (ms). */
 export const FLUSH_MS = 30;
@@ -72,6 +72,11 @@ function skillFileStamp(e: CatalogEntry): FileStamp | undefined {
 export class AuditQueue {
   /** Reports audited this session (fresh, not yet in the store when there is none), by real folder. */
   readonly fresh = new Map<string, AuditReport>();
+  /**
+   * The accepted permissions (null: none) read with a stored report in the last prepare, by real folder, until the
+   * review of that folder takes them (takeAccepted): read once, in the lookup that found the report.
+   */
+  private readonly accepted = new Map<string, AcceptedPermissions | null>();
   /** What the background audits came to so far. */
   readonly stats = { audited: 0, bytes: 0 };
   /** Folders being audited in the background now. */
@@ -108,6 +113,16 @@ export class AuditQueue {
     return this.inFlight.has(dir);
   }
 
+  /**
+   * The accepted permissions read with a folder's stored report by the last prepare (null: none), or undefined when
+   * they were not (the caller reads them). Once only: a later review reads them again, after any write since.
+   */
+  takeAccepted(dir: string): AcceptedPermissions | null | undefined {
+    const a = this.accepted.get(dir);
+    this.accepted.delete(dir);
+    return a;
+  }
+
   /** The catalog's listener for arriving verdicts, given the real folders they are about. */
   onVerdicts(listener: (dirs: ReadonlySet<string>) => void): void {
     this.listeners.push(listener);
@@ -121,19 +136,22 @@ export class AuditQueue {
     const { store, fresh } = this;
     const misses: { dir: string; parsed: ParsedManifest }[] = [];
     const seen = new Set<string>();
+    this.accepted.clear();
     for (const e of entries) {
       if (e.tier === 'builtin' || this.inFlight.has(e.realDir) || seen.has(e.realDir)) continue;
       seen.add(e.realDir);
       // Without a store, a folder audited this session is done; with one, its stored report when the files are unchanged.
       if (!store && fresh.has(e.realDir)) continue;
-      let stored: AuditReport | undefined;
+      let stored: ReturnType<typeof storedReview>;
       try {
-        stored = store ? storedAudit(e.realDir, store, skillFileStamp(e)) : undefined;
+        stored = store ? storedReview(e.realDir, store, skillFileStamp(e)) : undefined;
       } catch {
         continue; // an unreadable folder is judged (refused) by the in-thread review
       }
-      if (stored) fresh.set(e.realDir, stored);
-      else misses.push({ dir: e.realDir, parsed: parsedManifestOf(e.manifest) });
+      if (stored) {
+        fresh.set(e.realDir, stored.report);
+        this.accepted.set(e.realDir, stored.accepted);
+      } else misses.push({ dir: e.realDir, parsed: parsedManifestOf(e.manifest) });
     }
     if (misses.length < this.minBatch) {
       for (const m of misses) {

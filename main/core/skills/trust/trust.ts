@@ -1,7 +1,7 @@
 // Trust for skills that arrive without an install (cloned project tier, folders dropped in by hand): audit on discovery.
 // P0 → disabled with findings; P1 → disabled until the user trusts this exact content hash; built-ins are trusted.
 // This file decides; when the audits run is audit-queue.ts's, and the stored reports are audit-cache.ts's.
-import type { Store } from '../../store/index.js';
+import type { AcceptedPermissions, Store } from '../../store/index.js';
 import { parsedManifestOf, type CatalogEntry, type ParsedManifest, type TrustHold } from '../format/index.js';
 import { auditSkill, MANIFEST_FAMILIES, verdictsOf, type AuditReport, type Finding } from './audit.js';
 import { auditCached } from './audit-cache.js';
@@ -76,6 +76,8 @@ export function verdictOf(
   entry: Pick<CatalogEntry, 'realDir' | 'manifest'>,
   report: AuditReport,
   store?: Store,
+  /** The folder's accepted permissions when the caller has read them (null: none), else they are read here. */
+  known?: AcceptedPermissions | null,
 ): ReviewVerdict {
   if (report.level === 'P0') return held(say('skillOff.p0', { summary: summaryWords(report, 'P0') }), 'refused');
   // The user's trust in this content is looked up only when it decides something (a P1, or content new to a folder
@@ -83,7 +85,7 @@ export function verdictOf(
   let trustedNow: boolean | undefined;
   const isTrusted = (): boolean => (trustedNow ??= store?.policy.trustByHash(report.contentHash) === 'trusted');
   const permissions = report.permissions ?? defaultPermissions();
-  const accepted = store?.policy.acceptedPermissions(entry.realDir);
+  const accepted = known === undefined ? store?.policy.acceptedPermissions(entry.realDir) : (known ?? undefined);
   if (accepted && accepted.contentHash !== report.contentHash && !isTrusted()) {
     const diff = permissionDiff(JSON.parse(accepted.permissionsJson) as Permissions, permissions);
     if (diff.widened) {
@@ -194,6 +196,7 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
 
   const review = ((entry: CatalogEntry): ReviewVerdict => {
     if (entry.tier === 'builtin') return undefined;
+    const accepted = queue.takeAccepted(entry.realDir);
     if (queue.auditing(entry.realDir)) {
       shown.delete(entry.realDir);
       return held(say('skillOff.checking'), 'checking');
@@ -210,7 +213,7 @@ export function createTrustReview(store?: Store, opts: TrustReviewOptions = {}):
     const stale = mismatch(entry, report);
     if (stale) return stale;
     shown.set(entry.realDir, report);
-    return verdictOf(entry, report, store);
+    return verdictOf(entry, report, store, accepted);
   }) as TrustReview;
 
   review.prepare = (entries) => {
