@@ -1,6 +1,7 @@
 // Sessions managed from the window, in Debian's Chromium through serve mode with the fake Anthropic server: search for
-// a word of an old answer, rename a conversation, delete one after confirming; the engine's store (read with the CLI)
-// agrees, and a reload shows the same. Axe clean; screenshots of the search in English and Chinese.
+// a word of an old answer, rename a conversation, delete the open one after confirming (the window stays on the list,
+// the focus on the next row's Delete); the engine's store (read with the CLI) agrees, and a reload shows the same.
+// Axe clean; screenshots of the search in English and Chinese.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { journey, seriousA11y, skip } from './journey.js';
@@ -56,6 +57,16 @@ test('search sessions for a word of an old answer, rename one and delete one', {
   assert.deepEqual(await seriousA11y(app.page), []);
   await dialog.getByRole('button', { name: 'Delete session' }).click();
   await app.until(async () => (await sessions().getByText('Team lunch').count()) === 0);
+  // It was the conversation on screen: the chat starts afresh, and the window stays on the list, the focus on the
+  // Delete of the row now in its place.
+  await sessions().getByText('how do I rotate the keys?').waitFor();
+  await app.until(async () =>
+    sessions()
+      .getByRole('button', { name: 'Delete how do I rotate the keys?' })
+      .evaluate(
+        (el) => el === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement,
+      ),
+  );
 
   // The engine's store agrees: one session left, under its first message; the deleted one's words are found no more.
   const list = await app.knack(['sessions', 'list', '--json']);
