@@ -2,22 +2,12 @@
 // reopened session is exactly what was committed (conversation, loaded skills, found tools, pending approvals).
 import type { ChatMessage } from './providers/types.js';
 import { emptyUsage, type Usage } from './providers/types.js';
-import type { AgentEventBody, ContextSections, PendingApproval, SkillLoadReason, TurnEndReason } from './types.js';
-import type { Said } from '../base/index.js';
-import type { Tier } from '../skills/format/index.js';
+import type { AgentEventBody, ContextSections, PendingApproval, TurnEndReason } from './types.js';
 import { sessionTitle } from '../store/index.js';
 import type { ProcessGroupRecord } from '../tools/index.js';
 
-export interface LoadedSkillState {
-  name: string;
-  tier: Tier;
-  version: string;
-  reason: SkillLoadReason;
-  why: string;
-  words?: Said;
-  tokens: number;
-  requiredBy?: string;
-}
+/** A skill loaded in a conversation: what its skill_loaded event said. */
+export type LoadedSkillState = Omit<Extract<AgentEventBody, { type: 'skill_loaded' }>, 'type'>;
 
 export interface SessionState {
   messages: ChatMessage[];
