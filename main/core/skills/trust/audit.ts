@@ -1597,17 +1597,19 @@ function readOrReport(st: FolderAudit, f: FileEntry): ReturnType<typeof readList
 /** A file too large to audit: hashed from disk when it can be (up to the bound), reported either way. */
 function notAudited(st: FolderAudit, f: FileEntry, size: number): void {
   st.hashText += `size:${size}\0`;
-  // The instructions that go to the model must be read to be judged: a SKILL.md too large to audit is refused.
-  if (f === st.skillFile) {
+  const tooLarge = (level: 'P0' | 'P1', words: Said) =>
     st.findings.push({
       file: f.rel,
       line: 0,
       rule: 'structure.too-large',
       family: 'structure',
-      level: 'P0',
+      level,
       excerpt: '',
-      ...said(say('auditSkillMdTooLarge', { size })),
+      ...said(words),
     });
+  // The instructions that go to the model must be read to be judged: a SKILL.md too large to audit is refused.
+  if (f === st.skillFile) {
+    tooLarge('P0', say('auditSkillMdTooLarge', { size }));
     return;
   }
   // Not audited, but its bytes are in the content hash, so a trust given to this folder does not carry over to
@@ -1616,27 +1618,11 @@ function notAudited(st: FolderAudit, f: FileEntry, size: number): void {
   st.hashText = '\0';
   const hashed = st.unauditedBytes + size <= LIMITS.maxUnauditedBytes ? hashFileInto(st.hash, f) : -1;
   if (hashed < 0) {
-    st.findings.push({
-      file: f.rel,
-      line: 0,
-      rule: 'structure.too-large',
-      family: 'structure',
-      level: 'P0',
-      excerpt: '',
-      ...said(say('auditTooLargeToHash', { size })),
-    });
+    tooLarge('P0', say('auditTooLargeToHash', { size }));
     return;
   }
   st.unauditedBytes += hashed;
-  st.findings.push({
-    file: f.rel,
-    line: 0,
-    rule: 'structure.too-large',
-    family: 'structure',
-    level: 'P1',
-    excerpt: '',
-    ...said(say('auditTooLarge', { size })),
-  });
+  tooLarge('P1', say('auditTooLarge', { size }));
 }
 
 /** A read file's bytes: hashed, prefiltered, and (unless every line is quiet) decoded and audited. */
