@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { tsImport } from 'tsx/esm/api';
 import { tempDir } from '../../helpers/tmp.js';
 import type * as Paths from '../../../main/core/config/paths.js';
 
@@ -13,7 +14,8 @@ test('built-in skills are found in a checkout whose path has spaces and non-ASCI
   mkdirSync(join(checkout, 'builtin-skills'), { recursive: true });
   const copy = join(checkout, 'main', 'core', 'config', 'paths.ts');
   copyFileSync(join(import.meta.dirname, '..', '..', '..', 'main', 'core', 'config', 'paths.ts'), copy);
-  const mod = (await import(pathToFileURL(copy).href)) as typeof Paths;
+  // tsx's own import: the copy is TypeScript, and the test process may have no loader for it (KNACK_TEST_BUNDLE).
+  const mod = (await tsImport(pathToFileURL(copy).href, import.meta.url)) as typeof Paths;
   assert.equal(mod.resolvePaths({ home: '/h', dataDir: '/d' }, {}).builtinSkillsDir, join(checkout, 'builtin-skills'));
   assert.equal(mod.repoRoot, checkout);
 });
