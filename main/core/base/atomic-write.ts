@@ -2,7 +2,7 @@
 // temporary file with a unique name beside the target, written and fsynced, then renamed over it, so a crash leaves
 // the old file or the new one, never part of either, and two writers (threads or processes) never share a temporary.
 // Hand-written rather than write-file-atomic: that package is not a dependency, and this is the whole of it.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { saidOwnWrite } from './own-writes.js';
@@ -25,7 +25,8 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, opts: A
     fsyncSync(fd);
     closeSync(fd);
     renameSync(tmp, file);
-    saidOwnWrite(file);
+    // With what it holds: a change made to the temporary file before the rename is not Knack's.
+    saidOwnWrite(file, new Map([[file, createHash('sha256').update(buf).digest('hex')]]));
   } catch (e) {
     try {
       closeSync(fd);

@@ -11,6 +11,6 @@ export { sha256Hex } from './sha256.js';
 export { countTokens } from './tokens.js';
 export { writeFileAtomic, type AtomicWriteOptions } from './atomic-write.js';
 export { BoundedMap } from './bounded-map.js';
-export { onOwnWrite, saidOwnWrite } from './own-writes.js';
+export { onOwnWrite, saidOwnWrite, type OwnContents } from './own-writes.js';
 // Messages for people as a code plus parameters (preload/words.ts): the window words them, the CLI prints english().
 export { english, say, WORDS, type Said, type WordCode } from '../../../preload/words.js';

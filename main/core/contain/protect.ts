@@ -2,9 +2,10 @@
 // ones that exist are denied to it; the missing ones are not handed to the sandbox, which would stub each with an
 // empty file in the workspace for as long as the command runs. After the command, one it created is moved aside
 // (renamed beside itself, never deleted) and reported as a blocked write, so it never takes effect.
+import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, type Dirent, readFileSync, realpathSync, renameSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { fsWords, isInside, say, type Said } from '../base/index.js';
+import { fsWords, isInside, say, type OwnContents, type Said } from '../base/index.js';
 import { blocked, type Blocked } from './blocked.js';
 
 export interface ProtectPlan {
@@ -243,12 +244,27 @@ function ownIdentity(p: string): string {
 
 /**
  * Record Knack's own write of `path` (a file, or a folder with everything in it) below the watched path `watched`, in
- * `claims` (path → identity): the path, what it holds, and each folder from `watched` down to it (Knack made them).
+ * `claims` (path → identity, or `h:<sha256>` for a file whose content Knack gave): the path, what it holds, and each
+ * folder from `watched` down to it (Knack made them).
  */
-export function claimOwnWrite(claims: Map<string, string>, path: string, watched: string): void {
+export function claimOwnWrite(
+  claims: Map<string, string>,
+  path: string,
+  watched: string,
+  contents?: OwnContents,
+): void {
   for (let d = dirname(path); isInside(d, watched) && d !== dirname(d); d = dirname(d)) claims.set(d, ownIdentity(d));
+  // With `contents`: only the files Knack wrote, by what they hold, and the folders on their way.
+  const onTheWay = new Set<string>();
+  for (const f of contents?.keys() ?? [])
+    for (let d = dirname(f); isInside(d, path) && !onTheWay.has(d); d = dirname(d)) onTheWay.add(d);
   const tree = (p: string): void => {
-    claims.set(p, ownIdentity(p));
+    if (contents) {
+      const sha = contents.get(p);
+      if (sha !== undefined) claims.set(p, `h:${sha}`);
+      else if (onTheWay.has(p)) claims.set(p, ownIdentity(p));
+      else return;
+    } else claims.set(p, ownIdentity(p));
     let entries: string[] = [];
     try {
       if (lstatSync(p).isDirectory()) entries = readdirSync(p);
@@ -258,6 +274,16 @@ export function claimOwnWrite(claims: Map<string, string>, path: string, watched
     for (const e of entries) tree(join(p, e));
   };
   tree(path);
+}
+
+/** SHA-256 (hex) of a regular file's bytes, read without following a link; '' when it cannot be read. */
+function contentHash(p: string): string {
+  try {
+    if (!lstatSync(p).isFile()) return '';
+    return createHash('sha256').update(readFileSync(p)).digest('hex');
+  } catch {
+    return '';
+  }
 }
 
 /** Move `p` aside as a blocked write: what appeared there, where it went and how to get it back. */
@@ -294,7 +320,9 @@ function effectOrUnreadable(p: string): Said | undefined {
  */
 function sweepForeign(p: string, claims: ReadonlyMap<string, string>, workspace: string, out: Blocked[]): void {
   const id = ownIdentity(p);
-  if (id && claims.get(p) === id) {
+  const claim = claims.get(p);
+  if (claim?.startsWith('h:') && id.startsWith('f:') && contentHash(p) === claim.slice(2)) return;
+  if (id && claim === id) {
     if (!id.startsWith('d:')) return;
     for (const e of readdirSync(p)) sweepForeign(join(p, e), claims, workspace, out);
     return;

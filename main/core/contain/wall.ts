@@ -712,8 +712,8 @@ export class Wall {
     }
     for (const p of plan.watch) this.guards.set(p, (this.guards.get(p) ?? 0) + 1);
     if (this.guards.size && !this.unhear)
-      this.unhear = onOwnWrite((path) => {
-        for (const g of this.guards.keys()) if (isInside(path, g)) claimOwnWrite(this.claims, path, g);
+      this.unhear = onOwnWrite((path, contents) => {
+        for (const g of this.guards.keys()) if (isInside(path, g)) claimOwnWrite(this.claims, path, g, contents);
       });
     let swept: Blocked[] | undefined;
     // Once the program has ended: its hosts leave the proxy, a protected path it created is moved aside, and the

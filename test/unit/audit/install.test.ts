@@ -1,7 +1,16 @@
 // Install and update on real folders and zips: P0 refused, P1 held for approval bound to the content hash, atomic, zip-slip safe.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { zipSync, strToU8 } from 'fflate';
 import { tempDir, writeTree, skillMd } from '../../helpers/tmp.js';
@@ -362,13 +371,45 @@ test('a zip or a copy that fails is refused as words the window says, and its En
     writeTree(deep, { 'SKILL.md': skillMd({ name: 'deep', description: 'Deep tree' }, '# D\n') });
     mkdirSync(inner, { recursive: true });
     writeFileSync(join(inner, 'x.md'), 'x');
-    const longTier = join(root, 'home', 'x'.repeat(200), 'y'.repeat(200), 'skills');
-    const w5 = refusal(installSkill({ source: deep, tierRoot: longTier, tier: 'user', store }));
+    // The copy is staged in the temporary folder (TMPDIR), here a long one.
+    const longTmp = join(root, 'tmp', 'x'.repeat(200), 'y'.repeat(200));
+    mkdirSync(longTmp, { recursive: true });
+    const tmpBefore = process.env.TMPDIR;
+    process.env.TMPDIR = longTmp;
+    let w5;
+    try {
+      w5 = refusal(installSkill({ source: deep, tierRoot, tier: 'user', store }));
+    } finally {
+      if (tmpBefore === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = tmpBefore;
+    }
     assert.equal(w5.code, 'copy.failed');
     assert.deepEqual(w5.params?.error, { code: 'fs.ENAMETOOLONG' });
-    assert.deepEqual(leftovers(longTier), []);
+    assert.deepEqual(readdirSync(longTmp), []);
     assert.deepEqual(leftovers(tierRoot), []);
   } finally {
+    store.close();
+  }
+});
+
+test('a skill staged on another file system (TMPDIR on tmpfs) is installed whole, its modes kept', () => {
+  const shm = '/dev/shm';
+  const { root, tierRoot, store } = env();
+  // Linux's shared-memory tmpfs: another file system than the test's folders, so the rename cannot be used.
+  assert.notEqual(statSync(shm).dev, statSync(root).dev);
+  const tmpBefore = process.env.TMPDIR;
+  process.env.TMPDIR = shm;
+  try {
+    const src = join(root, 'src', 'tidy');
+    writeTree(src, { 'SKILL.md': clean, 'scripts/run.sh': 'echo tidy\n' });
+    const r = installSkill({ source: src, tierRoot, tier: 'user', store });
+    assert.equal(r.status, 'installed', JSON.stringify(r));
+    assert.equal(readFileSync(join(tierRoot, 'tidy', 'scripts', 'run.sh'), 'utf8'), 'echo tidy\n');
+    assert.equal(statSync(join(tierRoot, 'tidy')).mode & 0o777, 0o755 & ~process.umask());
+    assert.deepEqual(leftovers(tierRoot), []);
+  } finally {
+    if (tmpBefore === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = tmpBefore;
     store.close();
   }
 });

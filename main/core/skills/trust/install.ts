@@ -3,6 +3,7 @@
 import {
   chmodSync,
   copyFileSync,
+  cpSync,
   existsSync,
   lstatSync,
   mkdirSync,
@@ -16,7 +17,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
 import { lazyRequire } from '../../base/index.js';
 import type * as Fflate from 'fflate';
 import type { Store } from '../../store/index.js';
@@ -46,6 +48,8 @@ export interface InstallOptions {
    * same transaction as the install, so an approval whose install fails never counts later.
    */
   reviewed?: ApprovalRow;
+  /** Called once the audit has read the staged copy, before it is installed (a test acts in that window). */
+  onAudited?: () => void;
 }
 
 /**
@@ -198,6 +202,43 @@ function copyFolder(src: string, dest: string, root: string): Said | undefined {
   return undefined;
 }
 
+/** SHA-256 of every regular file below `root`, by the path it will have below `dest`. */
+function fileHashes(root: string, dest: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (dir: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.isFile())
+        out.set(join(dest, relative(root, p)), createHash('sha256').update(readFileSync(p)).digest('hex'));
+    }
+  };
+  walk(root);
+  return out;
+}
+
+/**
+ * Put the staged folder `from` at `dest`: a rename, or, across file systems (the temporary folder on another disk), a
+ * copy into the tier beside it first, then a rename, so `dest` appears whole.
+ */
+function moveInto(from: string, dest: string, tierRoot: string): void {
+  try {
+    renameSync(from, dest);
+    return;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
+  }
+  const near = mkdtempSync(join(tierRoot, '.knack-install-'));
+  try {
+    const copy = join(near, 'skill');
+    cpSync(from, copy, { recursive: true, verbatimSymlinks: true });
+    chmodSync(copy, statSync(from).mode & 0o777);
+    renameSync(copy, dest);
+  } finally {
+    rmSync(near, { recursive: true, force: true });
+  }
+}
+
 function skillRootIn(staging: string): string | undefined {
   if (existsSync(join(staging, 'SKILL.md')) || existsSync(join(staging, 'skill.md'))) return staging;
   const entries = readdirSync(staging).filter((n) => !n.startsWith('__MACOSX'));
@@ -225,7 +266,9 @@ export function installSkill(opts: InstallOptions): InstallResult {
   if (srcRoot && isInside(tierRoot, srcRoot)) {
     return refused(say('install.tierInside', { tierRoot, source: srcRoot }));
   }
-  const staging = mkdtempSync(join(tierRoot, '.knack-install-'));
+  // Staged outside the tier, in Knack's own temporary folder: a command running since before a project tier's folder
+  // existed may write in that folder until it ends, and would change what the audit reads, or what it has read.
+  const staging = mkdtempSync(join(tmpdir(), 'knack-install-'));
   try {
     const problem = srcRoot ? copyFolder(srcRoot, staging, srcRoot) : extractZip(source, staging);
     if (problem) {
@@ -251,6 +294,7 @@ export function installSkill(opts: InstallOptions): InstallResult {
         },
       });
     report = { ...report, dir: source };
+    opts.onAudited?.();
     const diff = report.diff;
     const withDiff = diff ? { diff } : {};
     const reviewed = opts.reviewed;
@@ -324,22 +368,25 @@ export function installSkill(opts: InstallOptions): InstallResult {
     }
     chmodSync(root, 0o755 & ~process.umask()); // mkdtemp makes 0700; an installed skill is an ordinary folder
     // Commit: rename into place; an update moves the old version aside first and restores it on failure.
+    // What each file holds, read from the staged copy no command can write: the bytes the audit read.
+    const contents = fileHashes(root, dest);
     const commit = () => {
       if (existing) {
         const backup = join(tierRoot, `.knack-old-${randomBytes(4).toString('hex')}`);
         renameSync(dest, backup);
         try {
-          renameSync(root, dest);
+          moveInto(root, dest, tierRoot);
         } catch (e) {
           renameSync(backup, dest);
           throw e;
         }
         rmSync(backup, { recursive: true, force: true });
       } else {
-        renameSync(root, dest);
+        moveInto(root, dest, tierRoot);
       }
-      // Knack's own write: a command running since before the tier's folder existed does not get it swept aside.
-      saidOwnWrite(dest);
+      // Knack's own write, with what it holds: a command running since before the tier's folder existed does not get
+      // it swept aside, and a file it changed meanwhile is not taken for Knack's.
+      saidOwnWrite(dest, contents);
     };
     if (approvalId) {
       // Check, mark and install as one: an approval decided meanwhile (rejected elsewhere) installs nothing, and a
