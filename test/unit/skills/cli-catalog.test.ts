@@ -57,6 +57,31 @@ test('skills list shows every tier with shadowing and on/off state', () => {
   assert.match(all.out, /\(broken\).*broken\/SKILL\.md:3: description: Invalid YAML in frontmatter/);
 });
 
+test('skills list cuts a long description to the table width in characters, never inside one outside the BMP', async () => {
+  const s = setup();
+  const astral = '𝓐𝓑𝓒 '.repeat(60); // each letter is two UTF-16 units
+  writeTree(join(s.ws, '.workbuddy/skills'), {
+    'script/SKILL.md': skillMd({ name: 'script', description: `Letters ${astral}` }),
+    'plain/SKILL.md': skillMd({ name: 'plain', description: 'word '.repeat(60) }),
+    // 55 characters in 105 UTF-16 units: it fits.
+    'short/SKILL.md': skillMd({ name: 'short', description: `Fits ${'𝓐'.repeat(50)}` }),
+  });
+  const r = await knack(s, 'skills', 'list');
+  assert.equal(r.code, 0, r.err);
+  const line = (name: string) => r.out.split('\n').find((l) => new RegExp(`^project +${name} `).test(l))!;
+  for (const name of ['script', 'plain']) {
+    const l = line(name);
+    assert.equal([...l].length, 100, `${name}: cut to the 100-column table: ${l}`);
+    assert.ok(l.endsWith('…'), l);
+    assert.doesNotMatch(
+      l,
+      /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/,
+      'no half character',
+    );
+  }
+  assert.ok(line('short').endsWith(` Fits ${'𝓐'.repeat(50)}`), 'a description that fits is shown whole');
+});
+
 test('skills list --json gives tier, path and shadowedBy for scripts', async () => {
   const s = setup();
   const r = await knack(s, 'skills', 'list', '--json');
