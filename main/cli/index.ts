@@ -1,5 +1,6 @@
 // The `knack` command line: finds the command for argv, runs it over the core, prints one line per error.
 import { buildContext, CliError, processIo, type Command, type Io } from './command.js';
+import { SourceError } from '../core/skills/sources/index.js';
 import { skillsCatalogCommands } from './skills-catalog.js';
 import { skillsMatchCommands } from './skills-match.js';
 import { trustCommands } from './trust.js';
@@ -66,9 +67,10 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     }
     return await cmd.run(ctx);
   } catch (e) {
-    if (e instanceof CliError) {
+    // A source that cannot be read or used is the command's input at fault, as a CliError is: its one line, exit 2.
+    if (e instanceof CliError || e instanceof SourceError) {
       io.err(`knack ${cmd.path.join(' ')}: ${e.message}`);
-      return e.exitCode;
+      return e instanceof CliError ? e.exitCode : 2;
     }
     io.err(`knack ${cmd.path.join(' ')}: ${(e as Error).message ?? String(e)}`);
     if (process.env.KNACK_DEBUG) io.err((e as Error).stack ?? '');

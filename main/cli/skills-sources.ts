@@ -13,7 +13,7 @@ import {
   type MarketEntry,
 } from '../core/skills/sources/index.js';
 import { openSource, type Candidate, type OpenedSource } from '../core/skills/sources/index.js';
-import { parseSource, SourceError } from '../core/skills/sources/index.js';
+import { parseSource } from '../core/skills/sources/index.js';
 import { applyUpdate, checkUpdates, syncLock, type UpdateCheck } from '../core/skills/sources/index.js';
 import {
   approvePendingInstall,
@@ -76,30 +76,24 @@ function resultJson(r: AddResult) {
   };
 }
 
-/** Open a source with one clear line on failure (the source is named by the core's message). */
+/** Open a source (a failure is a SourceError: one line naming the source, exit 2). */
 async function open(
   ctx: CommandContext,
   text: string,
   want: string[],
   wall: ReturnType<typeof gitWall>,
 ): Promise<OpenedSource> {
-  let spec;
-  try {
-    spec = parseSource(text, process.cwd());
-    const ref = stringFlag(ctx, 'ref');
-    if (ref && spec.kind === 'git') spec = parseSource(`${spec.url}#${ref}${spec.path ? `:${spec.path}` : ''}`);
-    return await openSource(spec, {
-      want,
-      dataDir: ctx.paths.dataDir,
-      wall: wall.wall,
-      onProgress: (stage, detail) => {
-        if (!ctx.json) ctx.io.err(`${stage} ${displaySafe(detail)}…`);
-      },
-    });
-  } catch (e) {
-    if (e instanceof SourceError) throw new CliError(e.message, 2);
-    throw e;
-  }
+  let spec = parseSource(text, process.cwd());
+  const ref = stringFlag(ctx, 'ref');
+  if (ref && spec.kind === 'git') spec = parseSource(`${spec.url}#${ref}${spec.path ? `:${spec.path}` : ''}`);
+  return await openSource(spec, {
+    want,
+    dataDir: ctx.paths.dataDir,
+    wall: wall.wall,
+    onProgress: (stage, detail) => {
+      if (!ctx.json) ctx.io.err(`${stage} ${displaySafe(detail)}…`);
+    },
+  });
 }
 
 /**
@@ -252,9 +246,6 @@ const sync: Command = {
           approveP1: ctx.values.yes === true,
           wall: wall.wall,
         });
-      } catch (e) {
-        if (e instanceof SourceError) throw new CliError(e.message);
-        throw e;
       } finally {
         await wall.close();
       }
@@ -342,9 +333,6 @@ const update: Command = {
       checked = await checkUpdates(tierRoot, ctx.positionals.length ? ctx.positionals : undefined, {
         wall: wall.wall,
       });
-    } catch (e) {
-      if (e instanceof SourceError) throw new CliError(e.message);
-      throw e;
     } finally {
       await wall.close();
     }
@@ -423,13 +411,7 @@ const marketAdd: Command = {
     const source = ctx.positionals[0];
     if (!source) throw new CliError('missing SOURCE');
     const file = marketplaceSettingsFile(scopeOfMarket(ctx), ctx.paths.dataDir, ctx.workspace);
-    let added;
-    try {
-      added = addMarketplace(file, source, process.cwd());
-    } catch (e) {
-      if (e instanceof SourceError) throw new CliError(e.message);
-      throw e;
-    }
+    const added = addMarketplace(file, source, process.cwd());
     if (ctx.json) printJson(ctx.io, { source, file, added });
     else
       ctx.io.out(
@@ -449,13 +431,7 @@ const marketRemove: Command = {
     const source = ctx.positionals[0];
     if (!source) throw new CliError('missing SOURCE');
     const file = marketplaceSettingsFile(scopeOfMarket(ctx), ctx.paths.dataDir, ctx.workspace);
-    let removed;
-    try {
-      removed = removeMarketplace(file, source);
-    } catch (e) {
-      if (e instanceof SourceError) throw new CliError(e.message);
-      throw e;
-    }
+    const removed = removeMarketplace(file, source);
     if (ctx.json) printJson(ctx.io, { source, file, removed });
     else if (removed) ctx.io.out(`removed marketplace ${displaySafe(source)} from ${file}`);
     else ctx.io.err(`${displaySafe(source)} is not in ${file}`);
@@ -469,13 +445,7 @@ const marketList: Command = {
   usage: '[--workspace DIR] [--json]',
   maxPositionals: 0,
   async run(ctx) {
-    let items;
-    try {
-      items = listMarketplaces(ctx.paths.dataDir, ctx.workspace);
-    } catch (e) {
-      if (e instanceof SourceError) throw new CliError(e.message);
-      throw e;
-    }
+    const items = listMarketplaces(ctx.paths.dataDir, ctx.workspace);
     if (ctx.json) printJson(ctx.io, items);
     else if (!items.length) ctx.io.out('no marketplaces (add one with knack skills marketplace add SOURCE)');
     else for (const m of items) ctx.io.out(`${m.scope.padEnd(9)} ${displaySafe(m.source)}`);
@@ -493,13 +463,7 @@ const browse: Command = {
     const query = ctx.positionals[0] ?? '';
     const limit = Number(stringFlag(ctx, 'limit') ?? 20);
     if (!Number.isInteger(limit) || limit < 1) throw new CliError('--limit must be a whole number, 1 or more');
-    let markets;
-    try {
-      markets = listMarketplaces(ctx.paths.dataDir, ctx.workspace);
-    } catch (e) {
-      if (e instanceof SourceError) throw new CliError(e.message);
-      throw e;
-    }
+    const markets = listMarketplaces(ctx.paths.dataDir, ctx.workspace);
     if (!markets.length)
       throw new CliError('no marketplaces configured (add one with knack skills marketplace add SOURCE)');
     const entries: MarketEntry[] = [];
