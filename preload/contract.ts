@@ -96,7 +96,14 @@ export const Permissions = z.object({
 });
 export type Permissions = z.infer<typeof Permissions>;
 
-export const PermissionDiff = z.object({ widened: z.boolean(), lines: z.array(z.string()) });
+/** An update's permission diff: one line per change in English (`lines`), and as words (`words`, same order). */
+export const PermissionDiff = z.object({
+  widened: z.boolean(),
+  lines: z.array(z.string()),
+  /** Absent on an approval stored before the diff had words: the window shows `lines` then. */
+  words: z.array(Said).optional(),
+});
+export type PermissionDiff = z.infer<typeof PermissionDiff>;
 
 export const AuditFinding = z.object({
   file: z.string(),

@@ -642,6 +642,14 @@ export const WORDS = {
   'connection.closed': 'the connection to Knack closed',
   'connection.failed': 'could not connect to Knack',
   'connection.clientClosed': 'the client is closed',
+  // a skill update's permission diff (main/core/policy/diff.ts): one line per change, the change as words inside
+  'diff.added': '+ {{change}}',
+  'diff.removed': '- {{change}}',
+  'diff.tool': 'tool {{tool}}',
+  'diff.command': 'command {{command}}',
+  'diff.network': 'network: on',
+  'diff.read': 'read {{glob}}',
+  'diff.write': 'write {{glob}}',
   // lists inside a message
   listAnd: '{{a}}, {{b}}',
   listNone: 'none',

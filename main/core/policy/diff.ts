@@ -1,4 +1,5 @@
 // permissionDiff(old, new): what an update adds — tools, commands, network, read/write paths. Any widening makes it P1.
+import { english, say, type Said } from '../base/index.js';
 import type { Permissions } from './permissions.js';
 
 export interface PermissionDiff {
@@ -11,7 +12,9 @@ export interface PermissionDiff {
   addedWrite: string[];
   /** True when the new manifest may do anything the old one could not. */
   widened: boolean;
-  /** One line per change, for people. */
+  /** One line per change as words (`diff.added` / `diff.removed` around the change), said in the window's language. */
+  words: Said[];
+  /** `words` in English, for the CLI and stored text. */
   lines: string[];
 }
 
@@ -57,15 +60,27 @@ export function permissionDiff(old: Permissions | undefined, next: Permissions):
   const networkTurnedOn = next.network && !before.network;
   const addedRead = uncovered(before.read, next.read);
   const addedWrite = uncovered(before.write, next.write);
-  const lines = [
-    ...addedTools.map((t) => `+ tool ${t}`),
-    ...addedCommands.map((c) => `+ command ${c}`),
-    ...(networkTurnedOn ? ['+ network: on'] : []),
-    ...addedRead.map((g) => `+ read ${g}`),
-    ...addedWrite.map((g) => `+ write ${g}`),
-    ...removedTools.map((t) => `- tool ${t}`),
+  const added = [
+    ...addedTools.map((tool) => say('diff.tool', { tool })),
+    ...addedCommands.map((command) => say('diff.command', { command })),
+    ...(networkTurnedOn ? [say('diff.network')] : []),
+    ...addedRead.map((glob) => say('diff.read', { glob })),
+    ...addedWrite.map((glob) => say('diff.write', { glob })),
   ];
-  const widened =
-    addedTools.length + addedCommands.length + addedRead.length + addedWrite.length > 0 || networkTurnedOn;
-  return { addedTools, removedTools, addedCommands, networkTurnedOn, addedRead, addedWrite, widened, lines };
+  const words = [
+    ...added.map((change) => say('diff.added', { change })),
+    ...removedTools.map((tool) => say('diff.removed', { change: say('diff.tool', { tool }) })),
+  ];
+  const widened = added.length > 0;
+  return {
+    addedTools,
+    removedTools,
+    addedCommands,
+    networkTurnedOn,
+    addedRead,
+    addedWrite,
+    widened,
+    words,
+    lines: words.map(english),
+  };
 }

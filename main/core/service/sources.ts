@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { Handlers } from './dispatch.js';
 import { ServiceError } from './dispatch.js';
 import type { ServiceContext } from './context.js';
-import { installView } from './views.js';
+import { diffView, installView } from './views.js';
 import { english, say } from '../base/index.js';
 import { projectSkillDirs, userSkillDirs } from '../config/index.js';
 import { addCandidate } from '../skills/sources/index.js';
@@ -96,7 +96,7 @@ export function sourceHandlers(ctx: ServiceContext, atClose: (f: () => Promise<v
           ...(c.commit ? { to: c.commit } : {}),
           ...(c.candidate ? { level: c.candidate.level, contentHash: c.candidate.contentHash } : {}),
           ...(c.files ? { files: c.files } : {}),
-          ...(c.diff ? { diff: { widened: c.diff.widened, lines: c.diff.lines } } : {}),
+          ...(c.diff ? { diff: diffView(c.diff) } : {}),
         });
     }
     return { items };

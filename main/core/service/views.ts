@@ -5,7 +5,7 @@ import type * as C from '../../../preload/contract.js';
 import type { AuditReport, Finding, PendingApproval } from '../skills/trust/index.js';
 import type { TrustReview } from '../skills/trust/index.js';
 import type { CatalogEntry } from '../skills/format/index.js';
-import type { Permissions } from '../policy/index.js';
+import type { PermissionDiff, Permissions } from '../policy/index.js';
 import { ruleSaid } from '../policy/index.js';
 import { english, say, type Said } from '../base/index.js';
 import type { Rule } from '../store/index.js';
@@ -26,6 +26,13 @@ export function permissionsView(p: Permissions): Out<typeof C.Permissions> {
     write: [...p.write],
     declared: p.declared,
   };
+}
+
+/** A permission diff for the window: its lines and their words (an approval stored before words has only lines). */
+export function diffView(
+  d: Pick<PermissionDiff, 'widened' | 'lines'> & { words?: Said[] },
+): Out<typeof C.PermissionDiff> {
+  return { widened: d.widened, lines: d.lines, ...(d.words ? { words: d.words } : {}) };
 }
 
 export function findingView(f: Finding): Out<typeof C.AuditFinding> {
@@ -56,7 +63,7 @@ export function pendingView(a: PendingApproval): Out<typeof C.PendingInstall> {
     createdAt: a.createdAt,
     findings: a.findings.map(findingView),
     ...(a.permissions ? { permissions: permissionsView(a.permissions) } : {}),
-    ...(a.diff ? { diff: { widened: a.diff.widened, lines: a.diff.lines } } : {}),
+    ...(a.diff ? { diff: diffView(a.diff) } : {}),
     ...(a.gone ? { gone: true } : {}),
   };
 }
@@ -72,7 +79,7 @@ export function reportView(r: AuditReport): Out<typeof C.AuditReport> {
     bytes: r.bytes,
     ...(r.permissions ? { permissions: permissionsView(r.permissions) } : {}),
     manifestDiagnostics: r.manifestDiagnostics,
-    ...(r.diff ? { diff: { widened: r.diff.widened, lines: r.diff.lines } } : {}),
+    ...(r.diff ? { diff: diffView(r.diff) } : {}),
   };
 }
 

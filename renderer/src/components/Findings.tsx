@@ -2,7 +2,7 @@
 // block every review shows (install, source install, trust): legend, findings, permissions, the reviewed hash.
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { AuditFinding, Permissions as Asked } from '../../../preload/contract';
+import type { AuditFinding, PermissionDiff, Permissions as Asked } from '../../../preload/contract';
 import { useSay } from '../i18n/say';
 import { LevelLegend } from './Levels';
 
@@ -51,15 +51,20 @@ export function Permissions({ p }: { p?: Asked | undefined }) {
   );
 }
 
-/** An update's permission diff: each line added (+) or dropped (-), or that the permissions do not change. */
-export function DiffLines({ lines, label }: { lines: string[]; label?: string }) {
+/**
+ * An update's permission diff: each line added (+) or dropped (-), said in the window's language (the English `lines`
+ * for an approval stored before the diff had words), or that the permissions do not change.
+ */
+export function DiffLines({ diff, label }: { diff: PermissionDiff | undefined; label?: string }) {
   const { t } = useTranslation();
+  const say = useSay();
+  const lines = diff?.lines ?? [];
   if (lines.length === 0) return <p className="muted">{t('install.noDiff')}</p>;
   return (
     <ul className="plain diff" aria-label={label}>
-      {lines.map((l) => (
+      {lines.map((l, i) => (
         <li key={l} className={l.startsWith('-') ? 'minus' : 'plus'}>
-          <code>{l}</code>
+          <code>{say(diff?.words?.[i], l)}</code>
         </li>
       ))}
     </ul>

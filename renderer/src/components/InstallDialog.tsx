@@ -213,7 +213,7 @@ export function InstallDialog() {
             {report.diff && (
               <>
                 <h3>{t('install.diff')}</h3>
-                <DiffLines lines={report.diff.lines} />
+                <DiffLines diff={report.diff} />
               </>
             )}
           </AuditFindings>

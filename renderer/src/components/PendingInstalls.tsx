@@ -114,7 +114,7 @@ function PendingDialog({ items, onClose }: { items: Held[]; onClose(installed: b
               {h.diff && (
                 <>
                   <h3>{t('install.diff')}</h3>
-                  <DiffLines lines={h.diff.lines} />
+                  <DiffLines diff={h.diff} />
                 </>
               )}
             </AuditFindings>

@@ -162,7 +162,7 @@ function UpdatesDialog({ items, onClose }: { items: SkillUpdate[]; onClose(): vo
               </ul>
             )}
             <h4>{t('install.diff')}</h4>
-            <DiffLines lines={u.diff?.lines ?? []} label={t('install.diff')} />
+            <DiffLines diff={u.diff} label={t('install.diff')} />
             {!r && (
               <button type="button" className="primary" disabled={busy} onClick={() => void apply(u)}>
                 {t('updates.update')}

@@ -5,6 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { workspaceFolders, writeTree, skillMd } from '../../helpers/tmp.js';
 import { english } from '../../../main/core/base/index.js';
+import { assertSaid } from '../../helpers/words.js';
 import { Store } from '../../../main/core/store/index.js';
 import { openCatalog } from '../../../main/core/skills/catalog/catalog.js';
 import { resolvePaths } from '../../../main/core/config/paths.js';
@@ -177,6 +178,7 @@ test('a discovered skill whose permissions widen after a pull is held until trus
     const held = catalog.get('reporter')!;
     assert.equal(held.enabled, false);
     assert.match(held.disabledReason!, /permissions widened since last use \(read \*\*\).*knack skills trust reporter/);
+    assert.match(assertSaid(held.disabledWords, held.disabledReason!), /自上次使用以来权限扩大了（读取 \*\*）/);
 
     assert.equal(trustSkill(held.realDir, store).ok, true);
     await catalog.refresh();

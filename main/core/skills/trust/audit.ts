@@ -1867,7 +1867,7 @@ function widening(st: FolderAudit, previous: Permissions | string, permissions: 
       family: 'permissions',
       level: 'P1',
       excerpt: diff.lines.join('; '),
-      ...said(say('audit.permissions.widened', { changes: diff.lines.join(', ') })),
+      ...said(say('audit.permissions.widened', { changes: listWords(diff.words) })),
     });
   }
   return diff;
@@ -1879,7 +1879,7 @@ function said(words: Said): { words: Said; message: string } {
 }
 
 /** Words for a short list: "a, b, c" in English, "a、b、c" in Chinese. */
-function listWords(items: Said[]): Said {
+export function listWords(items: Said[]): Said {
   if (items.length <= 1) return items[0] ?? say('listNone');
   return items.slice(1).reduce((a, b) => say('listAnd', { a, b }), items[0]!);
 }

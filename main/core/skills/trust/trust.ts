@@ -3,7 +3,7 @@
 // This file decides; when the audits run is audit-queue.ts's, and the stored reports are audit-cache.ts's.
 import type { AcceptedPermissions, Store } from '../../store/index.js';
 import { parsedManifestOf, type CatalogEntry, type ParsedManifest, type TrustHold } from '../format/index.js';
-import { auditSkill, MANIFEST_FAMILIES, verdictsOf, type AuditReport, type Finding } from './audit.js';
+import { auditSkill, listWords, MANIFEST_FAMILIES, verdictsOf, type AuditReport, type Finding } from './audit.js';
 import { auditCached } from './audit-cache.js';
 import { AuditQueue, BACKGROUND_MIN_AUDITS, type BackgroundAudit } from './audit-queue.js';
 import { defaultPermissions, type Permissions } from '../../policy/index.js';
@@ -89,8 +89,10 @@ export function verdictOf(
   if (accepted && accepted.contentHash !== report.contentHash && !isTrusted()) {
     const diff = permissionDiff(JSON.parse(accepted.permissionsJson) as Permissions, permissions);
     if (diff.widened) {
-      const added = diff.lines.filter((l) => l.startsWith('+')).map((l) => l.slice(2));
-      return held(say('skillOff.widened', { added: added.join(', '), name: entry.manifest.name }), 'pending');
+      const added = diff.words.flatMap((w) =>
+        w.code === 'diff.added' && typeof w.params?.change === 'object' ? [w.params.change] : [],
+      );
+      return held(say('skillOff.widened', { added: listWords(added), name: entry.manifest.name }), 'pending');
     }
   }
   if (report.level === 'P1' && !isTrusted()) {
