@@ -533,6 +533,8 @@ export const WORDS = {
   'wall.aHostName': '(a host name)',
   'wall.aDirectConnection': '(a direct connection)',
   'wall.writeOutside': 'write: {{path}} is outside what this command may write',
+  'wall.linkOutside':
+    'hard link: {{path}} is outside what this command may write, so it cannot be linked in (it would be writable through the link); copy it instead. It is unchanged',
   'wall.writeProtected':
     'write: {{path}} is protected (it can run programs or change Knack or git): it is read-only to commands',
   'wall.readSecret': 'read: {{path}} holds secrets no command may read',

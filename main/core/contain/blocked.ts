@@ -1,5 +1,6 @@
 // What the wall blocked during one command, from the sandbox's own reports (its syscall observer and its proxy) and
 // from the errors the command printed: each a write path, a read path or a host, named for the model and the tool card.
+import { lstatSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { english, isInside, say, type Said, type WordCode } from '../base/index.js';
 
@@ -105,7 +106,18 @@ export function blockedOf(input: {
     seen.add(`${b.kind}\0${b.target}`);
     out.push(b);
   };
-  for (const v of input.violations) add(fromViolation(v));
+  // A hard link's source outside what the command may write is named by the runtime as a write refused there, though
+  // a link writes only its new name (and never over an existing one): nothing was to change at the source. `git clone`
+  // of a repository outside tries to link its objects, is refused, copies them and succeeds: no block. A program that
+  // fails on it says so (`Invalid cross-device link`): then it is named as the link it was.
+  const linkSources = new Set<string>();
+  for (const v of input.violations) {
+    const link = /^deny (?:link|linkat) (\/.*)$/.exec(v);
+    if (link && lstatSync(link[1]!, { throwIfNoEntry: false })) linkSources.add(link[1]!);
+    else add(fromViolation(v));
+  }
+  for (const line of input.stderr.split('\n').filter((l) => l.includes('Invalid cross-device link')))
+    for (const p of linkSources) if (line.includes(p)) add(blocked('write', p, 'wall.linkOutside', { path: p }));
   // `bash: line 1: /x: Read-only file system`, `touch: cannot touch '/x': Read-only file system`, mkdir's ‘/x’.
   for (const m of input.stderr.matchAll(/([^\s'‘’"`:]+)['’"`]?: Read-only file system/g)) {
     const p = isAbsolute(m[1]!) ? m[1]! : resolve(input.cwd, m[1]!);

@@ -454,6 +454,8 @@ export const wordsZh: Record<WordCode, string> = {
   'wall.aHostName': '（一个主机名）',
   'wall.aDirectConnection': '（一个直接连接）',
   'wall.writeOutside': '写入：{{path}} 不在此命令可写的范围内',
+  'wall.linkOutside':
+    '硬链接：{{path}} 不在此命令可写的范围内，不能链接进来（否则可经链接写入它）；请改为复制。它未被改动',
   'wall.writeProtected': '写入：{{path}} 受保护（它能运行程序或改动 Knack 或 git）：命令只能读取它',
   'wall.readSecret': '读取：{{path}} 存放机密，任何命令都不能读取',
   'wall.movedAside':
