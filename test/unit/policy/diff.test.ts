@@ -1,7 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { globCovers, permissionDiff } from '../../../main/core/policy/diff.js';
 import type { Permissions } from '../../../main/core/policy/permissions.js';
+import { auditSkill } from '../../../main/core/skills/trust/audit.js';
+import { skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
+import { assertSaid } from '../../helpers/words.js';
 
 const perms = (p: Partial<Permissions>): Permissions => ({
   tools: [],
@@ -49,4 +53,63 @@ test('glob coverage is conservative and never crosses the workspace / skill fold
   assert.equal(globCovers('**', 'skill:templates/**'), false);
   assert.equal(globCovers('skill:**', 'skill:templates/**'), true);
   assert.equal(globCovers('docs/*.md', 'docs/**'), false);
+});
+
+// Each line is said in words: their English is the CLI's line, their Chinese has no English sentence.
+const bash = (...texts: string[]) => texts.map((text) => ({ text, exact: false }));
+
+test('every kind of line in a permission diff is said in words, its English unchanged', () => {
+  const d = permissionDiff(
+    perms({ tools: ['bash', 'grep', 'web_fetch'], commands: { bash: bash('git status') } as Permissions['commands'] }),
+    perms({
+      tools: ['bash', 'grep', 'read_file'],
+      commands: { bash: bash('git status', 'git push'), grep: bash('rg') } as Permissions['commands'],
+      network: true,
+      read: ['docs/<img src=x>/**'],
+      write: ['skill:../out'],
+    }),
+  );
+  const english = [
+    '+ tool read_file',
+    '+ command bash(git push:*)',
+    '+ network: on',
+    '+ read docs/<img src=x>/**',
+    '+ write skill:../out',
+    '- tool web_fetch',
+  ];
+  const chinese = [
+    '+ 工具 read_file',
+    '+ 命令 bash(git push:*)',
+    '+ 网络：开启',
+    '+ 读取 docs/<img src=x>/**',
+    '+ 写入 skill:../out',
+    '- 工具 web_fetch',
+  ];
+  assert.deepEqual(d.lines, english);
+  assert.equal(d.words.length, d.lines.length);
+  assert.deepEqual(
+    d.words.map((w, i) => assertSaid(w, d.lines[i]!)),
+    chinese,
+  );
+});
+
+test('a command tool that becomes unrestricted is a line in words', () => {
+  const d = permissionDiff(
+    perms({ tools: ['bash'], commands: { bash: bash('git status') } as Permissions['commands'] }),
+    perms({ tools: ['bash'], commands: { bash: [] } as Permissions['commands'] }),
+  );
+  assert.deepEqual(d.lines, ['+ command bash(*)']);
+  assert.equal(assertSaid(d.words[0], d.lines[0]!), '+ 命令 bash(*)');
+});
+
+test("the audit's widening finding says the diff's changes in words, not an English sentence", () => {
+  const fm = (extra: string) => `name: demo\ndescription: d\npermissions:\n  tools: [read_file]${extra}`;
+  const old = join(tempDir('knack-diff-words-'), 'old', 'demo');
+  writeTree(old, { 'SKILL.md': skillMd(fm('')) });
+  const next = join(tempDir('knack-diff-words-'), 'new', 'demo');
+  writeTree(next, { 'SKILL.md': skillMd(fm('\n  network: true\n  paths:\n    write: ["out/**"]')) });
+  const f = auditSkill(next, { previous: old }).findings.find((x) => x.rule === 'permissions.widened');
+  assert.ok(f);
+  assert.equal(f.message, 'the update asks for more than the installed version: + network: on, + write out/**');
+  assert.match(assertSaid(f.words, f.message), /\+ 网络：开启、\+ 写入 out\/\*\*$/);
 });
