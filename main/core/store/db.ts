@@ -38,21 +38,11 @@ const DAMAGE_CODE = /^SQLITE_(NOTADB|CORRUPT)/;
 /** The files SQLite keeps beside a database, moved and removed with it. */
 export const SIDE_FILES = ['-wal', '-shm', '-journal'];
 
-/**
- * Bytes of the database file SQLite reads through a memory map instead of one read() call per page. A warm open of
- * 5,000 skills reads ~6 MB of stored audits, trees and the catalog snapshot; mapped, its CPU went down by ~55 ms
- * (docs/performance.md). SQLite maps for reading only: writes still go through write() and a full disk is still an
- * error. A file truncated by another process while it is mapped would end this process (SIGBUS) rather than fail one
- * query; Knack never truncates its database in place (a damaged one is moved aside whole), and skills cannot write it.
- */
-export const MMAP_BYTES = 256 * 1024 * 1024;
-
 function configure(db: Db): void {
   db.pragma('busy_timeout = 5000');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
-  db.pragma(`mmap_size = ${MMAP_BYTES}`);
 }
 
 /**
