@@ -56,7 +56,9 @@ export function openSourceWall(
   const open = () =>
     (opened ??= (() => {
       const { settings } = loadSettings(paths.dataDir, workspace);
-      return Wall.open(wallPlaceOf(paths, workspace, settings), settings.sandbox.mode);
+      // Git for a source writes only its own clone: the workspace's git dirs are walked once for the wall's probe, not
+      // watched (watching a big workspace costs more than the one walk this short-lived wall needs).
+      return Wall.open(wallPlaceOf(paths, workspace, settings), settings.sandbox.mode, { watchGitDirs: false });
     })());
   return {
     wall: sourceWall(open, onOutside),
