@@ -1,4 +1,4 @@
-// KNACK_TEST_BUNDLE=1 (test/run.js): the test files compiled by esbuild into one set of ES modules before the run, so
+// test/run.js (unless KNACK_TEST_BUNDLE=0): the test files compiled by esbuild into one set of ES modules before the run, so
 // each file's process loads a few shared chunks in plain node instead of ~300 TypeScript modules through tsx's loader
 // thread. esbuild is already how tsx compiles each file; bundling with code splitting (packages stay in node_modules)
 // keeps one copy of each source module per process, as tsx does. A source's own `import.meta.url`, `.dirname` and
