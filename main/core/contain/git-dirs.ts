@@ -39,6 +39,22 @@ function inoOf(p: string): number {
   }
 }
 
+/**
+ * Test seams, each the real thing unless given: they let a test lose events, fail a watch or shorten the waits, to
+ * reach the fallbacks a loaded kernel reaches (test/unit/contain/git-dirs-fallbacks.test.ts). The wall gives none.
+ */
+export interface GitDirWatchOptions {
+  /** Watch one folder (its own folders and Knack's mark folder): fs.watch, not keeping the process alive. */
+  watch?: (dir: string, listener: (event: string, name: string | null) => void) => FSWatcher;
+  /** The kernel's queue length: /proc/sys/fs/inotify/max_queued_events. */
+  queueLimit?: number;
+  /** How long to wait for the mark: MARK_WAIT_MS. */
+  markWaitMs?: number;
+}
+
+const watchFolder = (dir: string, listener: (event: string, name: string | null) => void): FSWatcher =>
+  watch(dir, { persistent: false }, listener);
+
 interface Watched {
   w: FSWatcher;
   ino: number;
@@ -56,7 +72,9 @@ export class GitDirWatch {
   /** Watching cannot work here (no inotify, no watches left): every read walks, as without this. */
   private walkOnly = process.platform !== 'linux';
   private events = 0;
-  private readonly limit = queueLimit();
+  private readonly limit: number;
+  private readonly markWaitMs: number;
+  private readonly watch: NonNullable<GitDirWatchOptions['watch']>;
   private markDir: string | undefined;
   private markWatch: FSWatcher | undefined;
   private marks = 0;
@@ -69,7 +87,14 @@ export class GitDirWatch {
   /** Counts the walks: a slice of an abandoned one stops. */
   private generation = 0;
 
-  constructor(private readonly roots: string[]) {}
+  constructor(
+    private readonly roots: string[],
+    options: GitDirWatchOptions = {},
+  ) {
+    this.limit = options.queueLimit ?? queueLimit();
+    this.markWaitMs = options.markWaitMs ?? MARK_WAIT_MS;
+    this.watch = options.watch ?? watchFolder;
+  }
 
   /**
    * Walk the roots and watch them (the wall opens): once, unless the watching fails later. In slices of a few hundred
@@ -163,7 +188,7 @@ export class GitDirWatch {
     known?.w.close();
     let w: FSWatcher;
     try {
-      w = watch(dir, { persistent: false }, (event, name) => this.heard(dir, event, name));
+      w = this.watch(dir, (event, name) => this.heard(dir, event, name));
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') return;
@@ -237,7 +262,7 @@ export class GitDirWatch {
     try {
       if (!this.markDir) {
         this.markDir = mkdtempSync(join(tmpdir(), 'knack-gitdirs-'));
-        this.markWatch = watch(this.markDir, { persistent: false }, (_event, name) => {
+        this.markWatch = this.watch(this.markDir, (_event, name) => {
           const n = Number(name);
           for (const [k, done] of this.waiting)
             if (k <= n) {
@@ -252,7 +277,7 @@ export class GitDirWatch {
         const timer = setTimeout(() => {
           this.waiting.delete(n);
           resolve(false);
-        }, MARK_WAIT_MS); // kept: it holds the process alive until the mark is heard (the watches do not)
+        }, this.markWaitMs); // kept: it holds the process alive until the mark is heard (the watches do not)
         this.waiting.set(n, () => {
           clearTimeout(timer);
           resolve(!this.closed);
