@@ -373,6 +373,8 @@ export const SessionHit = z.object({
   session: SessionMeta,
   /** Where the words are: the title the user gave, one of their messages, or an answer. */
   in: z.enum(['title', 'message', 'answer']),
+  /** The message or answer holding the words (any branch of the conversation): `sessions.open`'s `at`. */
+  seq: z.number().int().positive().optional(),
   snippet: z.array(z.object({ text: z.string(), hit: z.boolean() })),
 });
 export type SessionHit = z.infer<typeof SessionHit>;
@@ -1016,9 +1018,10 @@ export const methods = {
   /**
    * A conversation's transcript. One with a turn running or waiting for approval also gives that turn's id (the
    * `turnId` its coming events carry) and the approvals still open (asked again after a restart), to answer here.
+   * `at` (a search hit's `seq`) opens it on a branch holding that message or answer, which stays the one it is on.
    */
   'sessions.open': m(
-    z.object({ id: Id }).strict(),
+    z.object({ id: Id, at: z.number().int().positive().optional() }).strict(),
     z.object({
       session: SessionMeta,
       items: z.array(TranscriptItem),

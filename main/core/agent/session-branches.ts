@@ -78,6 +78,19 @@ export class Branches {
     this.store.sessions.switchTo(this.id, this.store.sessions.forkGroup(this.id, at), index);
   }
 
+  /**
+   * Put the conversation on a branch holding event `seq` (a search hit): true when that changed the branch. Throws,
+   * with nothing changed, for an event the conversation does not have, or (`cannot`) when it cannot change branch now.
+   */
+  show(seq: number, cannot: string | undefined): boolean {
+    const s = this.store.sessions;
+    const branch = s.branchHolding(this.id, seq);
+    if (branch === s.currentBranch(this.id)) return false;
+    if (cannot) throw new Error(cannot);
+    s.useBranch(this.id, branch);
+    return true;
+  }
+
   /** A new branch from just before event `seq` (a user's message to edit, or the start of an answer to regenerate). */
   forkAt(seq: number): void {
     const g = this.store.sessions.forkGroup(this.id, seq);

@@ -941,6 +941,15 @@ export class ChatSession {
   }
 
   /**
+   * Show event `seq` (a search hit found on any branch): the conversation goes on from a branch holding it, the one on
+   * screen when it does. Throws, with nothing changed, for an event not in this conversation, or when the event is
+   * on another branch and a turn is running (or `busy`, the caller's reason it cannot change branch now).
+   */
+  showEvent(seq: number, busy?: string): void {
+    if (this.branches.show(seq, this.cannotBranch() ?? busy)) this.rebuild();
+  }
+
+  /**
    * After a change of branch: the state is the new branch's, its skills are loaded again (and the ones only the old
    * branch had leave the tool session, so the gate sees this branch's active skills), its found tools are found.
    */

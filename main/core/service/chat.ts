@@ -646,10 +646,18 @@ export class ChatBinding {
           throw new ServiceError('unavailable', (e as Error).message);
         }
       },
-      'sessions.open': ({ id }) => {
+      'sessions.open': ({ id, at }) => {
         const l = this.session(id);
         // A turn whose start is still held (its request on the way) is in the log before the log is read.
         l.chat.commitHeldStart();
+        if (at !== undefined) {
+          try {
+            l.chat.showEvent(at, l.ending ? 'the last turn is still ending' : undefined);
+          } catch (e) {
+            const msg = (e as Error).message;
+            throw new ServiceError(/^no event/.test(msg) ? 'not_found' : 'conflict', msg, { id, at });
+          }
+        }
         // A turn still running, or waiting for an answer (asked again after a restart): the window shows its open
         // approvals and joins its coming events (they carry this turn id) to the reply it shows.
         const approvals = l.chat.pendingApprovals().map((p) => approvalOf(l.chat.id, p));
@@ -695,7 +703,14 @@ export class ChatBinding {
         } catch (e) {
           throw new ServiceError('unavailable', (e as Error).message);
         }
-        return { hits: hits.map((h) => ({ session: this.rowMeta(h.session), in: h.in, snippet: h.snippet })) };
+        return {
+          hits: hits.map((h) => ({
+            session: this.rowMeta(h.session),
+            in: h.in,
+            ...(h.seq !== undefined ? { seq: h.seq } : {}),
+            snippet: h.snippet,
+          })),
+        };
       },
       'sessions.rename': ({ id, title }) => {
         if (!title.trim()) throw new ServiceError('invalid_input', 'a session title cannot be empty', { id });

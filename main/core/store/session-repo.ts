@@ -561,6 +561,37 @@ export class SessionRepo {
     return { parent, forkSeq, members, index: Math.max(0, members.indexOf(owner === parent ? parent : owner)) };
   }
 
+  /**
+   * The branch to show event `seq` on (a search hit): the current one when its line holds the event, else, of the
+   * branches whose line holds it (its own and those forked from it after it), the one last used.
+   */
+  branchHolding(sessionId: string, seq: number): number {
+    const owner = (
+      this.db.prepare('SELECT branch FROM chat_events WHERE id = ? AND session_id = ?').get(seq, sessionId) as
+        { branch: number } | undefined
+    )?.branch;
+    if (owner === undefined) throw new Error(`no event ${seq} in conversation ${sessionId}`);
+    const holds = (b: number) => this.path(sessionId, b).some((p) => p.branch === owner && seq < p.before);
+    const current = this.currentBranch(sessionId);
+    if (holds(current)) return current;
+    const rows = this.branches(sessionId);
+    const root = (
+      this.db.prepare('SELECT root_used_at AS u FROM chat_sessions WHERE id = ?').get(sessionId) as { u: number }
+    ).u;
+    const used = (b: number) => (b === 0 ? root : (rows.find((r) => r.id === b)?.usedAt ?? 0));
+    let best = owner;
+    for (const b of [0, ...rows.map((r) => r.id)])
+      if (holds(b) && (used(b) > used(best) || (used(b) === used(best) && b > best))) best = b;
+    return best;
+  }
+
+  /** Make `branch` the one the conversation is on (its last use is now). */
+  useBranch(sessionId: string, branch: number, now = Date.now()): void {
+    this.db.prepare('UPDATE chat_sessions SET branch = ? WHERE id = ?').run(branch, sessionId);
+    if (branch === 0) this.db.prepare('UPDATE chat_sessions SET root_used_at = ? WHERE id = ?').run(now, sessionId);
+    else this.db.prepare('UPDATE chat_branches SET used_at = ? WHERE id = ?').run(now, branch);
+  }
+
   /** Start a branch at a fork point and make it the one the conversation is on. Returns its id. */
   fork(sessionId: string, parent: number, forkSeq: number, now = Date.now()): number {
     return this.db.transaction(() => {
@@ -611,12 +642,6 @@ export class SessionRepo {
     for (const b of within) if (used(b) > used(best) || (used(b) === used(best) && b > best)) best = b;
     this.useBranch(sessionId, best, now);
     return best;
-  }
-
-  private useBranch(sessionId: string, branch: number, now: number): void {
-    this.db.prepare('UPDATE chat_sessions SET branch = ? WHERE id = ?').run(branch, sessionId);
-    if (branch === 0) this.db.prepare('UPDATE chat_sessions SET root_used_at = ? WHERE id = ?').run(now, sessionId);
-    else this.db.prepare('UPDATE chat_branches SET used_at = ? WHERE id = ?').run(now, branch);
   }
 
   delete(id: string): boolean {

@@ -91,9 +91,10 @@ export function Sessions() {
     );
   }, []);
 
-  async function open(id: string) {
+  /** Open a conversation; a search hit's `at` (its message or answer) opens it on the version holding the words. */
+  async function open(id: string, at?: number) {
     try {
-      const { messages, running } = opened(await client.call('sessions.open', { id }));
+      const { messages, running } = opened(await client.call('sessions.open', at === undefined ? { id } : { id, at }));
       useView.getState().showSession(id, messages, running);
     } catch (e) {
       setError(errorText(e));
@@ -243,7 +244,7 @@ export function Sessions() {
                   <button
                     type="button"
                     className="small"
-                    onClick={() => void open(s.id)}
+                    onClick={() => void open(s.id, hit?.seq)}
                     aria-label={t('sessions.openOne', { title })}
                   >
                     {t('sessions.open')}

@@ -111,3 +111,51 @@ test('an edit, a regenerate or a switch is refused while an answer streams, and 
   assert.throws(() => chat.edit(5, 'x'), /there is no message 6 in this conversation/);
   assert.throws(() => chat.switchVersion(0, 'message', 3), /there is no version 4 here/);
 });
+
+test('opening a search hit puts the conversation on a branch holding it, kept on reopening', async () => {
+  const env = await agentEnv();
+  env.server.script({ text: 'Paris.' }, { text: 'Berlin.' }, { text: 'Madrid.' }, { text: 'Lisbon.' });
+  const chat = env.agent.newSession();
+  await chat.send('capital of France?');
+  await chat.send('and of Germany?');
+  await chat.edit(0, 'capital of Spain?');
+  // "Berlin" is only on the first version, which is not on screen: showing the hit goes there.
+  const [berlin] = env.agent.searchSessions('Berlin');
+  assert.equal(berlin?.in, 'answer');
+  chat.showEvent(berlin!.seq!);
+  assert.deepEqual(texts(chat.messages()), ['capital of France?', 'Paris.', 'and of Germany?', 'Berlin.']);
+  // A hit on the branch shown leaves it as it is.
+  const [france] = env.agent.searchSessions('France');
+  chat.showEvent(france!.seq!);
+  assert.deepEqual(texts(chat.messages()).at(-1), 'Berlin.');
+  // Reopened (a reload, a restart), the conversation is on the hit's branch.
+  await chat.close();
+  const again = env.agent.openSession(chat.id);
+  assert.deepEqual(texts(again.messages()).at(-1), 'Berlin.');
+  // A branch forked after the hit holds it too; the message of another branch takes the conversation there.
+  await again.edit(1, 'and of Portugal?');
+  assert.deepEqual(texts(again.messages()), ['capital of France?', 'Paris.', 'and of Portugal?', 'Lisbon.']);
+  again.showEvent(berlin!.seq!);
+  assert.deepEqual(texts(again.messages()).at(-1), 'Berlin.');
+  const [spain] = env.agent.searchSessions('Spain');
+  again.showEvent(spain!.seq!);
+  assert.deepEqual(texts(again.messages()), ['capital of Spain?', 'Madrid.']);
+  assert.throws(() => again.showEvent(999_999), /no event 999999 in conversation/);
+});
+
+test('showing a hit on another branch is refused while an answer streams; one on screen is not', async () => {
+  const env = await agentEnv();
+  env.server.script({ text: 'Paris.' }, { text: 'Madrid.' }, { chunks: ['slow ', 'answer'], chunkDelayMs: 200 });
+  const chat = env.agent.newSession();
+  await chat.send('capital of France?');
+  await chat.edit(0, 'capital of Spain?');
+  const running = chat.send('and its size?');
+  await env.server.streaming(3);
+  const [france] = env.agent.searchSessions('France');
+  const [spain] = env.agent.searchSessions('Spain');
+  assert.throws(() => chat.showEvent(france!.seq!), /a turn is running in this conversation: stop it first/);
+  chat.showEvent(spain!.seq!);
+  chat.stop();
+  await running;
+  assert.equal(texts(chat.messages())[0], 'capital of Spain?');
+});

@@ -47,6 +47,24 @@ describe('Sessions: search', () => {
     await screen.findByText('No session holds “zebra”.');
   });
 
+  it('opens a hit at its message or answer, so main shows the version holding the words', async () => {
+    const c = memoryClient();
+    twoSessions(c);
+    c.searchHits['walrus'] = [
+      { session: c.sessions[0]!, in: 'answer', seq: 42, snippet: [{ text: 'walrus', hit: true }] },
+    ];
+    renderWith(<Sessions />, c, { workspace: WS });
+    await screen.findByText('lunch plans');
+    await userEvent.click(screen.getByRole('button', { name: 'Open lunch plans' }));
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search sessions' }), 'walrus');
+    await screen.findByText('1 session found');
+    await userEvent.click(screen.getByRole('button', { name: 'Open rotate keys' }));
+    expect(c.calls.filter((x) => x.method === 'sessions.open').map((x) => x.args[0])).toEqual([
+      { id: 's2' },
+      { id: 's1', at: 42 },
+    ]);
+  });
+
   it('in Chinese', async () => {
     const c = memoryClient();
     twoSessions(c);

@@ -158,3 +158,28 @@ test('the conversation on screen is remembered per workspace in the store: a new
     (e: Error & { code?: string }) => e.code === 'not_found',
   );
 });
+
+test('a search hit on a version not on screen opens on that version, and a plain open after it stays there', async (t) => {
+  const s = await serviceEnv(t);
+  s.server.script({ text: 'Paris.' }, { text: 'Madrid.' });
+  let ended = s.next('chat.turnEnd');
+  const { sessionId } = await s.call('chat.send', { text: 'capital of France?' });
+  await ended;
+  ended = s.next('chat.turnEnd');
+  await s.call('chat.send', { sessionId, text: 'capital of Spain?', edit: 0 });
+  await ended;
+  const { hits } = await s.call('sessions.search', { query: 'Paris' });
+  assert.deepEqual(
+    hits.map((h) => [h.session.id, h.in, typeof h.seq]),
+    [[sessionId, 'answer', 'number']],
+  );
+  const answers = (o: { items: { kind: string; text?: string }[] }) =>
+    o.items.filter((i) => i.kind === 'assistant').map((i) => i.text);
+  assert.deepEqual(answers(await s.call('sessions.open', { id: sessionId, at: hits[0]!.seq! })), ['Paris.']);
+  // The reload: the window opens the remembered conversation with no `at`, and finds the hit's version.
+  assert.deepEqual(answers(await s.call('sessions.open', { id: sessionId })), ['Paris.']);
+  await assert.rejects(
+    s.call('sessions.open', { id: sessionId, at: 999_999 }),
+    (e: Error & { code?: string }) => e.code === 'not_found' && /no event 999999/.test(e.message),
+  );
+});
