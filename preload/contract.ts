@@ -115,6 +115,8 @@ export const AuditFinding = z.object({
   message: z.string(),
   /** `message` as words the window says in its language. */
   words: Said.optional(),
+  /** `excerpt` as words (one per line), when the excerpt is our English rather than the skill's text: a diff. */
+  excerptWords: z.array(Said).optional(),
 });
 export type AuditFinding = z.infer<typeof AuditFinding>;
 

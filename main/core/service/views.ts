@@ -45,6 +45,7 @@ export function findingView(f: Finding): Out<typeof C.AuditFinding> {
     excerpt: f.excerpt,
     message: f.message,
     ...(f.words ? { words: f.words } : {}),
+    ...(f.excerptWords ? { excerptWords: f.excerptWords } : {}),
   };
 }
 

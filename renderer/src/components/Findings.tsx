@@ -21,7 +21,12 @@ export function Findings({ findings }: { findings: AuditFinding[] }) {
             </code>{' '}
             {say(f.words, f.message)} <code className="muted small-text rule">{f.rule}</code>
           </div>
-          {f.excerpt && <pre className="excerpt">{f.excerpt}</pre>}
+          {f.excerptWords?.length ? (
+            // A permission diff: its lines said in the window's language, not the CLI's English excerpt.
+            <pre className="excerpt">{f.excerptWords.map((w) => say(w)).join('\n')}</pre>
+          ) : (
+            f.excerpt && <pre className="excerpt">{f.excerpt}</pre>
+          )}
         </li>
       ))}
     </ul>

@@ -112,4 +112,10 @@ test("the audit's widening finding says the diff's changes in words, not an Engl
   assert.ok(f);
   assert.equal(f.message, 'the update asks for more than the installed version: + network: on, + write out/**');
   assert.match(assertSaid(f.words, f.message), /\+ 网络：开启、\+ 写入 out\/\*\*$/);
+  // The quoted line is the diff: English for the CLI, its words for the window.
+  assert.equal(f.excerpt, '+ network: on; + write out/**');
+  assert.deepEqual(
+    f.excerptWords?.map((w, i) => assertSaid(w, f.excerpt.split('; ')[i]!)),
+    ['+ 网络：开启', '+ 写入 out/**'],
+  );
 });

@@ -50,6 +50,8 @@ export interface Finding {
   level: 'P0' | 'P1';
   /** The offending text (normalised, trimmed to ~160 chars). */
   excerpt: string;
+  /** `excerpt` as words, one per `; `-separated part, when it is our English, not the skill's text (a permission diff). */
+  excerptWords?: Said[];
   /** What it means, as words the window says in its language (preload/words.ts); `message` is their English. */
   words: Said;
   message: string;
@@ -1867,6 +1869,7 @@ function widening(st: FolderAudit, previous: Permissions | string, permissions: 
       family: 'permissions',
       level: 'P1',
       excerpt: diff.lines.join('; '),
+      excerptWords: diff.words,
       ...said(say('audit.permissions.widened', { changes: listWords(diff.words) })),
     });
   }
