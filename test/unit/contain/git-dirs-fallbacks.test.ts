@@ -1,7 +1,7 @@
 // The git-dir watch (git-dirs.ts) fails closed: when it cannot trust what it heard, the read walks the roots instead.
 // Each way it stops trusting is reached here, and each time a repository is made where the watch did not hear it, so
 // the read finds it only by walking: events lost past the kernel's queue, a mark not heard in time, no inotify watch
-// left (ENOSPC), a watcher's error, a root made or swapped after the walk. The faults come from a watch function given
+// left (ENOSPC), a watcher's error, an event without a name, a root made or swapped after the walk. The faults come from a watch function given
 // to the constructor (fs.watch with events dropped or a watch refused), or from the file system itself where cheap.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -31,6 +31,8 @@ class Kernel {
   readonly full = new Set<string>();
   /** The watcher of each folder under the root, the last one made; and those not closed yet. */
   readonly watchers = new Map<string, FSWatcher>();
+  /** What each folder's watcher tells the watch: an event can be given to it by hand. */
+  readonly listeners = new Map<string, (event: string, name: string | null) => void>();
   readonly open = new Set<FSWatcher>();
   lost = 0;
 
@@ -50,6 +52,7 @@ class Kernel {
     });
     if (ours) {
       this.watchers.set(dir, w);
+      this.listeners.set(dir, listener);
       this.open.add(w);
       w.on('close', () => this.open.delete(w));
     }
@@ -69,10 +72,14 @@ async function opened(name: string, kernel: Kernel, options: GitDirWatchOptions 
   return { ws, w };
 }
 
-/** A repository made in `dir`; the git dirs read now must be those a walk finds, this one among them. */
-async function foundAfterInit(w: GitDirWatch, ws: string, dir: string, what: string): Promise<void> {
+/**
+ * A repository made in `dir` (then `meanwhile` run); the git dirs read now must be those a walk finds, this one among
+ * them.
+ */
+async function foundAfterInit(w: GitDirWatch, ws: string, dir: string, what: string, meanwhile = () => {}) {
   mkdirSync(dir, { recursive: true });
   git(dir, 'init', '-q');
+  meanwhile();
   const read = await w.current();
   assert.ok(read.has(join(dir, '.git')), `${what}: ${join(dir, '.git')} not among ${[...read.keys()].join(', ')}`);
   assert.deepEqual(read, gitDirsBelow([ws]), what);
@@ -127,6 +134,16 @@ test("a watcher's error: the read walks and finds the repository its folder's wa
   await foundAfterInit(w, ws, join(ws, 'p'), 'after the error');
   assert.ok(!kernel.open.has(failed), 'the failed watcher is closed');
   await foundAfterInit(w, ws, join(ws, 'p/t'), 'after the watch started again');
+});
+
+test('an event without a name: the watch starts afresh and finds what its folder did not report', async () => {
+  const kernel = new Kernel();
+  const { ws, w } = await opened('nameless', kernel);
+  const p = join(ws, 'p');
+  const watcher = kernel.watchers.get(p);
+  assert.ok(watcher);
+  kernel.deaf.add(watcher); // the repository's own events are not reported, only an event that names nothing
+  await foundAfterInit(w, ws, p, 'after an event without a name', () => kernel.listeners.get(p)?.('rename', null));
 });
 
 test('a root missing at the walk and made later: the read walks it', async () => {
