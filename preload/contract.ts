@@ -732,6 +732,8 @@ export const ModelGroup = z.object({
   /** How people know the provider (the preset's label, else its name in providers.json). */
   label: z.string(),
   models: z.array(z.string()),
+  /** The models of `models` that read no images (an image attached for one is refused on Send). */
+  noImages: z.array(z.string()).optional(),
   source: z.enum(['provider', 'preset']),
   /** Why the provider's own list could not be read (the preset's is offered instead), or why it cannot be used. */
   error: z.string().optional(),

@@ -584,13 +584,20 @@ export class ChatBinding {
         // Every configured provider's models, the conversation's first, its model first in its group.
         const all = await agent.modelGroups();
         const found = all.find((g) => g.provider === provider);
+        // The model in use reads images as its provider object says (the session's, after a switch too).
+        const noImages = [
+          ...(current && inUse && !inUse.vision ? [current] : []),
+          ...(found?.noImages ?? []).filter((m) => m !== current),
+        ];
         const own: ModelGroup | undefined =
           provider && current
             ? {
                 ...(found ?? { provider, label: provider, source: 'preset' as const }),
                 models: [current, ...(found?.models ?? []).filter((m) => m !== current)],
+                noImages,
               }
             : found;
+        if (own && !own.noImages?.length) delete own.noImages;
         const groups = [...(own ? [own] : []), ...all.filter((g) => g !== found)];
         return {
           provider,

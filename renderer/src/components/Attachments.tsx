@@ -2,7 +2,7 @@
 // refused with why), the ones a sent message carried, and the choice a dropped skill package (.zip) or folder offers.
 import { useLayoutEffect, useRef, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Attachment, AttachmentMeta } from '../../../preload/contract';
+import { displaySafe, type Attachment, type AttachmentMeta } from '../../../preload/contract';
 import { sizeText, tokensOf, type Refusal } from '../state/attach';
 
 /**
@@ -32,14 +32,19 @@ function RemoveFile({ name, onClick }: { name: string; onClick: () => void }) {
   );
 }
 
-/** The files going with the next message, each removable, then the files that were refused and why. */
+/**
+ * The files going with the next message, each removable, then the files that were refused and why. An image for a
+ * model that reads none (`noImages`: that model) says so on its chip at once; Send is refused by main, naming it.
+ */
 export function AttachedFiles({
   files,
+  noImages,
   refused,
   onRemove,
   onDismiss,
 }: {
   files: readonly Attachment[];
+  noImages?: string | undefined;
   refused: readonly Refusal[];
   onRemove: (i: number) => void;
   onDismiss: () => void;
@@ -55,9 +60,15 @@ export function AttachedFiles({
           {files.map((f, i) => (
             <li key={`${i}:${f.name}`} className="file-chip">
               <span className="name">{f.name}</span>{' '}
-              <span className="muted small-text">
-                {t('chat.attach.meta', { size: sizeText(f.size), tokens: tokensOf(f).toLocaleString() })}
-              </span>{' '}
+              {f.kind === 'image' && noImages !== undefined ? (
+                <span className="error small-text">
+                  {t('chat.attach.noImages', { size: sizeText(f.size), model: displaySafe(noImages) })}
+                </span>
+              ) : (
+                <span className="muted small-text">
+                  {t('chat.attach.meta', { size: sizeText(f.size), tokens: tokensOf(f).toLocaleString() })}
+                </span>
+              )}{' '}
               <RemoveFile
                 name={f.name}
                 onClick={() => {

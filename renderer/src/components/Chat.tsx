@@ -137,6 +137,7 @@ export function Chat() {
   const [error, setError] = useState<string>();
   const [files, setFiles] = useState<Attachment[]>([]);
   const [refused, setRefused] = useState<Refusal[]>([]);
+  const noImages = useModelChoice((s) => s.noImages);
   const [dragging, setDragging] = useState(false);
   /** A skill package (.zip) or folder dropped on the chat: offered to the skill installer, if the user wants. */
   const [pkg, setPkg] = useState<{ name: string; file?: File }>();
@@ -364,6 +365,7 @@ export function Chat() {
       )}
       <AttachedFiles
         files={files}
+        noImages={noImages}
         refused={refused}
         onRemove={(i) => {
           setFiles((now) => now.filter((_, j) => j !== i));

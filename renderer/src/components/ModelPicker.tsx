@@ -57,6 +57,18 @@ export function ModelPicker() {
     };
   }, [client, sessionId, edited]);
 
+  // The model answering next (the one picked, else the one in use): whether it reads images, for the file chips.
+  const next = (!sessionId && pending) || current;
+  const nextProvider = next?.provider ?? choices?.provider;
+  const blind =
+    next && choices?.groups.find((g) => g.provider === nextProvider)?.noImages?.includes(next.model)
+      ? next.model
+      : undefined;
+  useEffect(() => {
+    useModelChoice.setState({ noImages: blind });
+    return () => useModelChoice.setState({ noImages: undefined });
+  }, [blind]);
+
   if (!choices && !error) return null;
   if (choices && !choices.current) return null; // no model set up: the chat says so
 

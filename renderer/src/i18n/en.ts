@@ -177,6 +177,7 @@ export const en = {
       list: 'Files going with your message',
       sent: 'Files sent with this message',
       meta: '{{size}} · about {{tokens}} tokens',
+      noImages: '{{size}} · cannot be sent to {{model}}: it reads no images',
       remove: 'Remove {{name}}',
       dismiss: 'Dismiss',
       drop: 'Drop files to attach them to your message',

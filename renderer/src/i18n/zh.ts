@@ -173,6 +173,7 @@ export const zh: Strings = {
       list: '随消息发送的文件',
       sent: '这条消息带的文件',
       meta: '{{size}} · 约 {{tokens}} 个 token',
+      noImages: '{{size}} · 无法发送给 {{model}}：它不读图片',
       remove: '移除 {{name}}',
       dismiss: '知道了',
       drop: '松开即可把文件附到消息里',

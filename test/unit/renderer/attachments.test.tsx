@@ -65,6 +65,36 @@ describe('Attachments', () => {
     expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Message' }));
   });
 
+  it('an image for a model that reads no images says so on its chip at once, and again after a switch of model', async () => {
+    const user = userEvent.setup();
+    const client = memoryClient();
+    client.modelChoices.groups[0]!.noImages = ['fake-model'];
+    const { container } = renderWith(<Chat />, client, { workspace: WS, sessionId: 's1' });
+    await screen.findByRole('combobox', { name: 'Model' });
+    const input = container.querySelector('input[type=file]') as HTMLInputElement;
+    await user.upload(input, [new File([PNG], 'dot.png', { type: 'image/png' }), text('a.md', '# A')]);
+    const list = await screen.findByRole('list', { name: 'Files going with your message' });
+    const [image, notes] = within(list).getAllByRole('listitem');
+    await waitFor(() => expect(image!.textContent).toMatch(/12 B · cannot be sent to fake-model: it reads no images/));
+    expect(image!.textContent).not.toMatch(/tokens/);
+    expect(notes!.textContent).toMatch(/about 1 tokens/);
+    // Another model, one that reads images: the chip counts the image's tokens again.
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Model' }), 'fake-model-large');
+    await waitFor(() => expect(image!.textContent).toMatch(/about 1,600 tokens/));
+  });
+
+  it('the chip of an image for a model that reads no images, in Chinese', async () => {
+    const user = userEvent.setup();
+    const client = memoryClient();
+    client.modelChoices.groups[0]!.noImages = ['fake-model'];
+    const { container } = renderWith(<Chat />, client, { workspace: WS, sessionId: 's1' }, 'zh');
+    await screen.findByRole('combobox', { name: '模型' });
+    const input = container.querySelector('input[type=file]') as HTMLInputElement;
+    await user.upload(input, new File([PNG], 'dot.png', { type: 'image/png' }));
+    const list = await screen.findByRole('list', { name: '随消息发送的文件' });
+    await waitFor(() => expect(list.textContent).toMatch(/无法发送给 fake-model：它不读图片/));
+  });
+
   it('a binary file is refused with its type, a file too large with its size and the limit', async () => {
     const user = userEvent.setup();
     const { container } = renderWith(<Chat />, memoryClient(), { workspace: WS, sessionId: 's1' });

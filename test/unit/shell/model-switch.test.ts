@@ -22,6 +22,8 @@ test('the picker lists the provider’s models, else the preset’s, the model i
         provider: 'anthropic',
         label: 'Anthropic',
         models: ['fake-model', 'other-model', 'fake-model-large'],
+        // None of them is named as a model that reads images (a Claude's name would be).
+        noImages: ['fake-model', 'other-model', 'fake-model-large'],
         source: 'provider',
       },
     ],
@@ -191,6 +193,10 @@ test('a switch to a model that reads no images says how many images of the conve
   });
   await ended;
   assert.equal(s.server.requests.at(-1)!.images.length, 1);
+  // The picker says which models read no images: the window's file chips say so before Send.
+  s.server.setModels(['fake-model', 'claude-fake-vision']);
+  const listed = await s.call('chat.models', { sessionId });
+  assert.deepEqual([listed.current, listed.groups[0]!.noImages], ['claude-fake-vision', ['fake-model']]);
   const blind = await s.call('chat.setModel', { sessionId, model: 'fake-model' });
   assert.equal(blind.imagesUnseen, 1, 'fake-model reads no images: the one sent goes to it as a note');
   const seeing = await s.call('chat.setModel', { sessionId, model: 'claude-fake-vision' });

@@ -3,6 +3,7 @@
 import { clientOptions, loadAnthropicSdk, loadOpenAISdk } from './sdk.js';
 import { mapProviderError } from './errors.js';
 import { findPreset } from './presets.js';
+import { visionOf } from '../attachments.js';
 import type { ProviderConfig } from './settings.js';
 
 /** At most this many models are read from a provider (a picker, not a catalogue). */
@@ -13,6 +14,8 @@ const LIST_TIMEOUT_MS = 10_000;
 export interface ModelList {
   /** Model ids, the one in use first. */
   models: string[];
+  /** The models of `models` that read no images (providers.json's `vision`, else what the name says). */
+  noImages?: string[];
   /** Where the list comes from: the provider's answer, or the preset's known models (the provider gave none). */
   source: 'provider' | 'preset';
   /** Why the provider's list could not be read (one line, the key never in it). */
@@ -68,8 +71,11 @@ export async function modelList(config: ProviderConfig, apiKey: string | undefin
   }
   const source = listed.length ? 'provider' : 'preset';
   const known = listed.length ? listed : (findPreset(config.id)?.models ?? []);
+  const models = [config.model, ...new Set(known.filter((m) => m !== config.model))];
+  const noImages = models.filter((m) => !visionOf(config.kind, m, config.vision));
   return {
-    models: [config.model, ...new Set(known.filter((m) => m !== config.model))],
+    models,
+    ...(noImages.length ? { noImages } : {}),
     source,
     ...(error ? { error } : {}),
   };
