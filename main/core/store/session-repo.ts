@@ -534,17 +534,23 @@ export class SessionRepo {
     return out;
   }
 
+  /** The branch event `seq` was appended on; throws for an event the conversation does not have. */
+  private branchOf(sessionId: string, seq: number): number {
+    const owner = (
+      this.db.prepare('SELECT branch FROM chat_events WHERE id = ? AND session_id = ?').get(seq, sessionId) as
+        { branch: number } | undefined
+    )?.branch;
+    if (owner === undefined) throw new Error(`no event ${seq} in conversation ${sessionId}`);
+    return owner;
+  }
+
   /**
    * The versions at an event of the conversation (a user's message, or the first event of an answer): the event's
    * own branch when it is that branch's first event (the event is itself a version made there), else the point in
    * its branch where a version would fork.
    */
   forkGroup(sessionId: string, seq: number): ForkGroup {
-    const owner = (
-      this.db.prepare('SELECT branch FROM chat_events WHERE id = ? AND session_id = ?').get(seq, sessionId) as
-        { branch: number } | undefined
-    )?.branch;
-    if (owner === undefined) throw new Error(`no event ${seq} in conversation ${sessionId}`);
+    const owner = this.branchOf(sessionId, seq);
     const rows = this.branches(sessionId);
     const row = rows.find((r) => r.id === owner);
     const first =
@@ -566,11 +572,7 @@ export class SessionRepo {
    * branches whose line holds it (its own and those forked from it after it), the one last used.
    */
   branchHolding(sessionId: string, seq: number): number {
-    const owner = (
-      this.db.prepare('SELECT branch FROM chat_events WHERE id = ? AND session_id = ?').get(seq, sessionId) as
-        { branch: number } | undefined
-    )?.branch;
-    if (owner === undefined) throw new Error(`no event ${seq} in conversation ${sessionId}`);
+    const owner = this.branchOf(sessionId, seq);
     const holds = (b: number) => this.path(sessionId, b).some((p) => p.branch === owner && seq < p.before);
     const current = this.currentBranch(sessionId);
     if (holds(current)) return current;

@@ -23,8 +23,8 @@ test('an image for a model that does not read images is refused before sending, 
   assert.equal(s.server.requests.length, 0);
 });
 
-test('an edit through chat.send branches; sessions.open and chat.switchVersion show the versions', async (t) => {
-  const s = await serviceEnv(t);
+/** A conversation asked the capital of France (answered "Paris."), its message then edited to Spain ("Madrid."). */
+async function franceThenSpain(s: Awaited<ReturnType<typeof serviceEnv>>): Promise<string> {
   s.server.script({ text: 'Paris.' }, { text: 'Madrid.' });
   let ended = s.next('chat.turnEnd');
   const { sessionId } = await s.call('chat.send', { text: 'capital of France?' });
@@ -32,6 +32,12 @@ test('an edit through chat.send branches; sessions.open and chat.switchVersion s
   ended = s.next('chat.turnEnd');
   await s.call('chat.send', { sessionId, text: 'capital of Spain?', edit: 0 });
   await ended;
+  return sessionId;
+}
+
+test('an edit through chat.send branches; sessions.open and chat.switchVersion show the versions', async (t) => {
+  const s = await serviceEnv(t);
+  const sessionId = await franceThenSpain(s);
   const open = await s.call('sessions.open', { id: sessionId });
   const users = open.items.filter((i) => i.kind === 'user');
   assert.deepEqual(
@@ -161,13 +167,7 @@ test('the conversation on screen is remembered per workspace in the store: a new
 
 test('a search hit on a version not on screen opens on that version, and a plain open after it stays there', async (t) => {
   const s = await serviceEnv(t);
-  s.server.script({ text: 'Paris.' }, { text: 'Madrid.' });
-  let ended = s.next('chat.turnEnd');
-  const { sessionId } = await s.call('chat.send', { text: 'capital of France?' });
-  await ended;
-  ended = s.next('chat.turnEnd');
-  await s.call('chat.send', { sessionId, text: 'capital of Spain?', edit: 0 });
-  await ended;
+  const sessionId = await franceThenSpain(s);
   const { hits } = await s.call('sessions.search', { query: 'Paris' });
   assert.deepEqual(
     hits.map((h) => [h.session.id, h.in, typeof h.seq]),
