@@ -592,6 +592,8 @@ export const ToolInfo = z.object({
   summary: z.string(),
   /** Kept out of the prompt until ToolSearch finds it. */
   deferred: z.boolean(),
+  /** `summary` as words, for Knack's own tools (a server's or a catalog's tool says what it says). */
+  words: Said.optional(),
 });
 export type ToolInfo = z.infer<typeof ToolInfo>;
 

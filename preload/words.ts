@@ -652,6 +652,28 @@ export const WORDS = {
   'diff.network': 'network: on',
   'diff.read': 'read {{glob}}',
   'diff.write': 'write {{glob}}',
+  // what each of Knack's own tools does (its `summary`, main/core/service/tools.ts): the Tools view says it
+  'toolSummary.bash': 'Run a shell command in the workspace, inside the OS sandbox.',
+  'toolSummary.edit_file': 'Replace an exact piece of text in a file (must be unique unless replace_all).',
+  'toolSummary.glob': 'Find files by name pattern (e.g. src/**/*.ts), respecting .gitignore.',
+  'toolSummary.grep': 'Search file contents with a regular expression, respecting .gitignore.',
+  'toolSummary.list_dir': 'List the files and folders in a workspace folder.',
+  'toolSummary.read_file': 'Read a text file in the workspace, whole or by line range.',
+  'toolSummary.write_file': 'Create or overwrite a text file in the workspace.',
+  'toolSummary.web_fetch': 'Fetch a web page or HTTP resource and return its text.',
+  'toolSummary.ListMcpResources': 'List the resources (documents, files, records) that connected MCP servers expose.',
+  'toolSummary.ReadMcpResource': 'Read one resource from a connected MCP server by its URI.',
+  'toolSummary.ToolSearch': 'Find deferred tools by what they do; returns names and one-line descriptions.',
+  'toolSummary.DeferExecuteTool': 'Run a deferred tool by name with its arguments (validated against its full schema).',
+  'toolSummary.Skill': "Load a skill's instructions (and its dependencies) into the conversation by name.",
+  'toolSummary.SkillSearch': 'Find installed skills for a task described in any language (English or Chinese).',
+  'toolSummary.list_skills': 'List every enabled skill with its summary and tier.',
+  'toolSummary.read_skill_resource': 'Read a text file a skill ships under references/, assets/ or scripts/.',
+  'toolSummary.create_skill': "Save reusable know-how as a new skill in the user's skill folder.",
+  'toolSummary.run_skill_script':
+    "Run a skill's JavaScript script in the sandbox with JSON arguments; returns its JSON result.",
+  'toolSummary.skill_marketplace':
+    'Search the configured skill marketplaces, and propose a skill for the user to review and install.',
   // lists inside a message
   listAnd: '{{a}}, {{b}}',
   listNone: 'none',

@@ -6,11 +6,33 @@ import type { ServiceContext } from './context.js';
 import { ruleView } from './views.js';
 import type { ConnectionStatus } from '../mcp/index.js';
 import type { RegisteredTool } from '../tools/index.js';
+import { english, say, WORDS, type Said, type WordCode } from '../base/index.js';
 
 type ToolHandlers = Pick<Handlers, 'tools.list' | 'tools.search' | 'tools.mcpStatus' | 'rules.list' | 'rules.remove'>;
 
 export function toolInfo(t: RegisteredTool) {
-  return { name: t.def.name, source: t.source, summary: t.def.summary, deferred: t.deferred };
+  const words = summaryWords(t);
+  return {
+    name: t.def.name,
+    source: t.source,
+    summary: t.def.summary,
+    deferred: t.deferred,
+    ...(words ? { words } : {}),
+  };
+}
+
+/**
+ * The words of one of Knack's own tools' summary (`toolSummary.NAME`), when their English is the summary the model
+ * reads; none for a server's or a catalog's tool (its own text), or when the two differ (the summary is shown then).
+ */
+export function summaryWords(
+  t: Pick<RegisteredTool, 'source'> & { def: { name: string; summary: string } },
+): Said | undefined {
+  if (t.source !== 'builtin' && t.source !== 'meta' && t.source !== 'skill') return undefined;
+  const code = `toolSummary.${t.def.name}`;
+  if (!Object.hasOwn(WORDS, code)) return undefined;
+  const words = say(code as WordCode);
+  return english(words) === t.def.summary ? words : undefined;
 }
 
 const STATE: Record<ConnectionStatus['state'], 'connecting' | 'connected' | 'failed' | 'disconnected'> = {

@@ -7,15 +7,17 @@ import type { ToolInfo } from '../../../preload/contract';
 import { McpServers } from './McpServers';
 import { useView } from '../state/store';
 import { ErrorLine } from './DialogFooter';
+import { useSay } from '../i18n/say';
 
 function ToolList({ tools }: { tools: ToolInfo[] }) {
   const { t } = useTranslation();
+  const say = useSay();
   if (tools.length === 0) return <p className="muted">{t('common.none')}</p>;
   return (
     <ul className="plain tools">
       {tools.map((x) => (
         <li key={x.name}>
-          <code>{x.name}</code> <span className="muted">{x.summary}</span>
+          <code>{x.name}</code> <span className="muted">{say(x.words, x.summary)}</span>
         </li>
       ))}
     </ul>

@@ -4,6 +4,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Settings } from '../../../renderer/src/components/Settings';
 import { Tools } from '../../../renderer/src/components/Tools';
+import { say } from '../../../preload/words';
 import { memoryClient } from './memory-client';
 import { renderWith, WS } from './render';
 
@@ -129,6 +130,26 @@ describe('tools', () => {
     await userEvent.type(screen.getByRole('searchbox', { name: 'ToolSearch' }), 'Fetch{Enter}');
     expect(await screen.findByRole('heading', { name: 'Results' })).toBeTruthy();
     expect(screen.getAllByText('web_fetch')).toHaveLength(2);
+  });
+
+  it("says Knack's own tools in Chinese, and a server's tool as its server wrote it", async () => {
+    const c = memoryClient({
+      tools: [
+        {
+          name: 'grep',
+          source: 'builtin',
+          summary: 'Search file contents with a regular expression, respecting .gitignore.',
+          deferred: false,
+          // main/core/service/tools.ts summaryWords
+          words: say('toolSummary.grep'),
+        },
+        { name: 'mcp__gh__issue', source: 'mcp:gh', summary: 'Open an issue on GitHub', deferred: true },
+      ],
+    });
+    renderWith(<Tools />, c, { workspace: WS }, 'zh');
+    expect(await screen.findByText('用正则表达式搜索文件内容，遵循 .gitignore。')).toBeTruthy();
+    expect(screen.queryByText(/Search file contents/)).toBeNull();
+    expect(screen.getByText('Open an issue on GitHub')).toBeTruthy();
   });
 
   it('says when no MCP server is configured', async () => {
