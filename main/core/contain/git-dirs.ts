@@ -78,7 +78,7 @@ export class GitDirWatch {
   private markDir: string | undefined;
   private markWatch: FSWatcher | undefined;
   private marks = 0;
-  private readonly waiting = new Map<number, () => void>();
+  private readonly waiting = new Map<number, (heard: boolean) => void>();
   private closed = false;
   /** Each root's inode when it was walked (0: missing): one made, removed or swapped since is walked again. */
   private readonly rootIno = new Map<string, number>();
@@ -132,10 +132,20 @@ export class GitDirWatch {
   close(): void {
     this.closed = true;
     this.unwatchAll();
+    this.dropMark();
+  }
+
+  /**
+   * End the mark's watch and its folder; marks still awaited count as not heard. The next mark is written in a new
+   * folder watched afresh: a watcher that failed closes itself, and every later mark would go unheard (each read
+   * waiting its full time before walking).
+   */
+  private dropMark(): void {
     this.markWatch?.close();
     this.markWatch = undefined;
     if (this.markDir) rmSync(this.markDir, { recursive: true, force: true });
-    for (const done of this.waiting.values()) done();
+    this.markDir = undefined;
+    for (const done of this.waiting.values()) done(false);
     this.waiting.clear();
   }
 
@@ -267,20 +277,24 @@ export class GitDirWatch {
           for (const [k, done] of this.waiting)
             if (k <= n) {
               this.waiting.delete(k);
-              done();
+              done(true);
             }
         });
-        this.markWatch.on('error', () => void (this.stale = true));
+        this.markWatch.on('error', () => {
+          this.stale = true;
+          this.dropMark();
+        });
       }
       const n = ++this.marks;
       const heard = new Promise<boolean>((resolve) => {
         const timer = setTimeout(() => {
           this.waiting.delete(n);
+          this.dropMark(); // a watcher that hears nothing more may have failed without a word
           resolve(false);
         }, this.markWaitMs); // kept: it holds the process alive until the mark is heard (the watches do not)
-        this.waiting.set(n, () => {
+        this.waiting.set(n, (heard) => {
           clearTimeout(timer);
-          resolve(!this.closed);
+          resolve(heard && !this.closed);
         });
       });
       const file = join(this.markDir, String(n));

@@ -34,6 +34,8 @@ class Kernel {
   /** What each folder's watcher tells the watch: an event can be given to it by hand. */
   readonly listeners = new Map<string, (event: string, name: string | null) => void>();
   readonly open = new Set<FSWatcher>();
+  /** The watchers of Knack's mark folders, in the order made. */
+  readonly marks: FSWatcher[] = [];
   lost = 0;
 
   readonly watch: NonNullable<GitDirWatchOptions['watch']> = (dir, listener) => {
@@ -55,7 +57,7 @@ class Kernel {
       this.listeners.set(dir, listener);
       this.open.add(w);
       w.on('close', () => this.open.delete(w));
-    }
+    } else this.marks.push(w);
     return w;
   };
 }
@@ -165,4 +167,18 @@ test('a root swapped for another folder, its own events lost: the read walks the
   renameSync(ws, `${ws}-old`); // the old folder keeps its inode: the new one is another
   mkdirSync(join(ws, 'p'), { recursive: true });
   await foundAfterInit(w, ws, join(ws, 'p'), 'in the new root');
+});
+
+test("the mark's watcher fails: the read walks, and the next mark is heard by a new watcher", async () => {
+  const kernel = new Kernel();
+  // A mark unheard waits this long before the read walks: without a new watcher, every read after the failure would.
+  const { ws, w } = await opened('mark-error', kernel, { markWaitMs: 60_000 });
+  const failed = kernel.marks.at(-1);
+  assert.ok(failed);
+  kernel.deaf.add(failed);
+  failed.emit('error', Object.assign(new Error('EIO: i/o error, watch'), { code: 'EIO' }));
+  await foundAfterInit(w, ws, join(ws, 'p'), 'after the mark watcher failed');
+  assert.equal(kernel.marks.length, 2, 'the mark is watched afresh');
+  await foundAfterInit(w, ws, join(ws, 'q'), 'heard through the new mark watcher');
+  assert.equal(kernel.marks.length, 2, 'the new mark watcher keeps hearing');
 });
