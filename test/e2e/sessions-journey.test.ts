@@ -1,7 +1,8 @@
 // Sessions managed from the window, in Debian's Chromium through serve mode with the fake Anthropic server: search for
 // a word of an old answer, rename a conversation, delete the open one after confirming (the window stays on the list,
 // the focus on the next row's Delete); the engine's store (read with the CLI) agrees, and a reload shows the same.
-// Axe clean; screenshots of the search in English and Chinese.
+// A hit found in an earlier version of a message opens on that version, kept on a reload. Axe clean; screenshots of
+// the search in English and Chinese.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { journey, seriousA11y, skip } from './journey.js';
@@ -83,3 +84,40 @@ test('search sessions for a word of an old answer, rename one and delete one', {
   await sessions().getByText('how do I rotate the keys?').waitFor({ timeout: 60_000 });
   assert.equal(await sessions().getByText('Team lunch').count(), 0);
 });
+
+test(
+  'a search hit in an earlier version of a message opens that version, and a reload keeps it',
+  { skip },
+  async () => {
+    const { page } = app;
+    await views().getByRole('button', { name: 'Chat' }).click();
+    await page.getByRole('button', { name: 'New chat' }).click();
+    await ask('capital of France?', 'Paris, on the Seine.');
+    await page.getByRole('article', { name: 'You' }).first().getByRole('button', { name: 'Edit' }).click();
+    await page.getByRole('textbox', { name: 'Edit your message' }).fill('capital of Spain?');
+    app.server.script({ text: 'Madrid, on the Manzanares.' });
+    await page.getByRole('button', { name: 'Send edit' }).click();
+    await page.getByText('Madrid, on the Manzanares.').waitFor({ timeout: 60_000 });
+    assert.equal(await page.getByText('Paris, on the Seine.').count(), 0);
+
+    // The word is only in the first version, not on screen: opening the hit shows that version.
+    await views().getByRole('button', { name: 'Sessions' }).click();
+    await sessions().getByRole('searchbox', { name: 'Search sessions' }).fill('Seine');
+    await sessions().getByText('1 session found').waitFor({ timeout: 60_000 });
+    await sessions()
+      .getByRole('listitem')
+      .first()
+      .getByRole('button', { name: /^Open / })
+      .click();
+    const paris = page.getByRole('article', { name: 'Knack' }).filter({ hasText: 'Paris, on the Seine.' });
+    await paris.waitFor({ timeout: 60_000 });
+    const versions = page.getByRole('group', { name: 'Versions of your message' });
+    await versions.getByText('1 / 2').waitFor({ timeout: 60_000 });
+    assert.equal(await page.getByText('Madrid, on the Manzanares.').count(), 0);
+
+    // The engine stored the branch: a reload reopens the conversation on it.
+    await page.reload();
+    await paris.waitFor({ timeout: 60_000 });
+    await page.getByRole('group', { name: 'Versions of your message' }).getByText('1 / 2').waitFor({ timeout: 60_000 });
+  },
+);
