@@ -366,6 +366,12 @@ export const WORDS = {
   'settings.object': '"{{field}}" must be an object',
   'settings.read': 'cannot read settings: {{error}}',
   'settings.json': 'invalid JSON: {{error}}',
+  // a settings file that does not read cleanly keeps the permission ceiling from widening (config/settings.ts, workspace.ts)
+  'settings.keptDefaults': 'does not read cleanly: until it is fixed, the narrowest of the defaults applies',
+  'settings.keptLastGood':
+    'does not read cleanly: until it is fixed, the narrowest of the last good permission ceiling and the defaults applies',
+  'settings.keptLive':
+    'not applied beyond the permission ceiling in force: until this file is fixed, settings can take permissions away but not give them',
   'settings.notObject': 'settings must be a JSON object',
   'settings.mustBe': '"{{field}}" must be {{what}}',
   'settings.mustBeGot': '"{{field}}" must be {{what}} (got {{got}})',
@@ -595,6 +601,25 @@ export const WORDS = {
   // a marketplace.json or skills.lock.json that cannot be read (main/core/skills/sources/marketplace.ts, lock.ts)
   'file.atField': '{{file}}:{{line}}: {{field}}: {{problem}}',
   'file.atLine': '{{file}}:{{line}}: {{problem}}',
+  // where a JSON settings file stops being JSON (main/core/config/json-text.ts)
+  'jsonText.endsEarly': 'the file ends too early',
+  'jsonText.tooDeep': 'nested more than {{max}} levels deep (a settings file needs a few)',
+  'jsonText.trailingComma': 'a comma before {{next}} (JSON allows no trailing comma)',
+  'jsonText.unexpected': 'unexpected {{char}} ({{said}})',
+  'jsonText.value': 'expected a value: a string, number, true, false, null, an object or a list',
+  'jsonText.number': 'a number is not written as JSON writes numbers',
+  'jsonText.key': 'expected a double-quoted string (a key)',
+  'jsonText.colon': 'expected : after the key',
+  'jsonText.comma': 'expected , or the closing bracket — a comma may be missing',
+  'jsonText.closeBrace': 'expected , or } — a comma may be missing',
+  'jsonText.closeBracket': 'expected , or ] — a comma may be missing',
+  'jsonText.afterEnd': 'unexpected text after the end of the settings object',
+  'jsonText.comment': 'comments are not JSON',
+  'jsonText.string': 'a string is not closed (missing ") or holds a line break or control character',
+  'jsonText.numberEnds': 'a number ends too early',
+  'jsonText.unicode': 'a \\u escape needs four hex digits',
+  'jsonText.escape': 'unknown escape in a string',
+  'jsonText.control': 'a line break or control character inside a string (escape it, or close the string with ")',
   'json.tooDeep': 'nested more than {{max}} levels deep',
   'json.invalid': 'not valid JSON ({{error}})',
   'json.emptyFile': 'not valid JSON (empty)',

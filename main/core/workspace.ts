@@ -14,7 +14,7 @@ import { WorkspaceSession } from './skills/use/index.js';
 import { createMarketplaceTool, skillTools } from './skills/use/index.js';
 import type { CatalogEntry } from './skills/format/index.js';
 import type { Diagnostic } from './base/index.js';
-import { realRoot, sha256Hex } from './base/index.js';
+import { english, realRoot, say, sha256Hex } from './base/index.js';
 import { buildGate } from './policy/index.js';
 import { CatalogGate } from './skills/use/index.js';
 import { skillPolicyOf } from './skills/format/index.js';
@@ -69,6 +69,9 @@ export interface WorkspaceOptions {
   /** How discovered skills are audited (default: in the background, the catalog answering at once). */
   audit?: TrustReviewOptions['background'];
 }
+
+/** A settings file read again while open that does not read cleanly: what still applies. */
+const KEPT_LIVE = say('settings.keptLive');
 
 /** The store's record of the last good ceiling of each settings scope (none without a store). */
 function ceilingMemory(store: Store | undefined): CeilingMemory | undefined {
@@ -248,8 +251,8 @@ export class KnackWorkspace {
           severity: 'warning',
           code: 'settings.kept',
           file,
-          message:
-            'not applied beyond the permission ceiling in force: until this file is fixed, settings can take permissions away but not give them',
+          message: english(KEPT_LIVE),
+          words: KEPT_LIVE,
         })),
       );
     }

@@ -10,6 +10,7 @@ import {
   type Node,
   type ParseError,
 } from 'jsonc-parser';
+import { english, say, type Said, type WordCode } from '../base/index.js';
 
 export interface JsonText {
   /** The value, when the text is JSON. */
@@ -17,30 +18,30 @@ export interface JsonText {
   /** Line (1-based) of each object key, by its dotted path; keys inside lists are not listed. */
   keys: Map<string, number>;
   /** Where the text stops being JSON (undefined when it is JSON). */
-  error?: { line: number; column: number; message: string };
+  error?: { line: number; column: number; message: string; words: Said };
 }
 
 /** Deepest nesting read: a settings file needs a handful of levels; a deeper one is reported, not followed. */
 export const MAX_DEPTH = 64;
 
 /** What each of jsonc-parser's error codes means to a person editing the file (by printParseErrorCode's names). */
-const SAID: Record<string, string> = {
-  InvalidSymbol: 'expected a value: a string, number, true, false, null, an object or a list',
-  InvalidNumberFormat: 'a number is not written as JSON writes numbers',
-  PropertyNameExpected: 'expected a double-quoted string (a key)',
-  ValueExpected: 'expected a value: a string, number, true, false, null, an object or a list',
-  ColonExpected: 'expected : after the key',
-  CommaExpected: 'expected , or the closing bracket — a comma may be missing',
-  CloseBraceExpected: 'expected , or } — a comma may be missing',
-  CloseBracketExpected: 'expected , or ] — a comma may be missing',
-  EndOfFileExpected: 'unexpected text after the end of the settings object',
-  InvalidCommentToken: 'comments are not JSON',
-  UnexpectedEndOfComment: 'comments are not JSON',
-  UnexpectedEndOfString: 'a string is not closed (missing ") or holds a line break or control character',
-  UnexpectedEndOfNumber: 'a number ends too early',
-  InvalidUnicode: 'a \\u escape needs four hex digits',
-  InvalidEscapeCharacter: 'unknown escape in a string',
-  InvalidCharacter: 'a line break or control character inside a string (escape it, or close the string with ")',
+const SAID: Record<string, WordCode> = {
+  InvalidSymbol: 'jsonText.value',
+  InvalidNumberFormat: 'jsonText.number',
+  PropertyNameExpected: 'jsonText.key',
+  ValueExpected: 'jsonText.value',
+  ColonExpected: 'jsonText.colon',
+  CommaExpected: 'jsonText.comma',
+  CloseBraceExpected: 'jsonText.closeBrace',
+  CloseBracketExpected: 'jsonText.closeBracket',
+  EndOfFileExpected: 'jsonText.afterEnd',
+  InvalidCommentToken: 'jsonText.comment',
+  UnexpectedEndOfComment: 'jsonText.comment',
+  UnexpectedEndOfString: 'jsonText.string',
+  UnexpectedEndOfNumber: 'jsonText.numberEnds',
+  InvalidUnicode: 'jsonText.unicode',
+  InvalidEscapeCharacter: 'jsonText.escape',
+  InvalidCharacter: 'jsonText.control',
 };
 
 /** Read `text` as strict JSON, with where its keys are and where it breaks. */
@@ -58,7 +59,10 @@ export function readJsonText(text: string): JsonText {
     return { line: lo + 1, column: offset - starts[lo]! + 1 };
   };
   const keys = new Map<string, number>();
-  const fail = (offset: number, message: string): JsonText => ({ keys, error: { ...at(offset), message } });
+  const fail = (offset: number, words: Said): JsonText => ({
+    keys,
+    error: { ...at(offset), message: english(words), words },
+  });
 
   const deep = tooDeep(text);
   const errors: ParseError[] = [];
@@ -68,10 +72,10 @@ export function readJsonText(text: string): JsonText {
     allowEmptyContent: false,
   });
   if (tree) listKeys(tree, '', (path, offset) => keys.set(path, at(offset).line));
-  if (deep !== undefined) return fail(deep, `nested more than ${MAX_DEPTH} levels deep (a settings file needs a few)`);
+  if (deep !== undefined) return fail(deep, say('jsonText.tooDeep', { max: MAX_DEPTH }));
   const first = errors[0];
   if (first) return fail(first.offset, describe(text, first));
-  if (!tree) return fail(text.length, 'the file ends too early');
+  if (!tree) return fail(text.length, say('jsonText.endsEarly'));
   return { value: getNodeValue(tree) as unknown, keys };
 }
 
@@ -108,17 +112,15 @@ function listKeys(node: Node, path: string, add: (path: string, offset: number) 
   }
 }
 
-function describe(text: string, e: ParseError): string {
+function describe(text: string, e: ParseError): Said {
   const name = printParseErrorCode(e.error);
   const next = text[e.offset];
-  if (e.offset >= text.length && name !== 'EndOfFileExpected') return 'the file ends too early';
+  if (e.offset >= text.length && name !== 'EndOfFileExpected') return say('jsonText.endsEarly');
   // A comma right before } or ]: the mistake people make most.
   if ((next === '}' || next === ']') && /,\s*$/.test(text.slice(0, e.offset)))
-    return `a comma before ${next} (JSON allows no trailing comma)`;
-  const got = next === undefined ? '' : `unexpected ${JSON.stringify(next)} (`;
-  const said =
-    name === 'InvalidSymbol' && getLocation(text, e.offset).isAtPropertyKey
-      ? SAID.PropertyNameExpected
-      : (SAID[name] ?? name);
-  return `${got}${said}${got ? ')' : ''}`;
+    return say('jsonText.trailingComma', { next });
+  const code =
+    name === 'InvalidSymbol' && getLocation(text, e.offset).isAtPropertyKey ? SAID.PropertyNameExpected! : SAID[name];
+  const said = code ? say(code) : say('json.other', { error: name });
+  return next === undefined ? said : say('jsonText.unexpected', { char: JSON.stringify(next), said });
 }

@@ -274,7 +274,7 @@ function readLayer(file: string, diags: Diagnostic[]): Layer {
       file,
       line: read.error.line,
       column: read.error.column,
-      ...said(say('settings.json', { error: read.error.message })),
+      ...said(say('settings.json', { error: read.error.words })),
     });
     return { keys: read.keys };
   }
@@ -355,7 +355,7 @@ export function loadSettings(
       severity: 'warning',
       code: 'settings.kept',
       file,
-      message: `does not read cleanly: until it is fixed, the narrowest of ${last === undefined ? 'the defaults' : 'the last good permission ceiling and the defaults'} applies`,
+      ...said(say(last === undefined ? 'settings.keptDefaults' : 'settings.keptLastGood')),
     });
     return narrowCeiling(narrowCeiling(DEFAULT_SETTINGS.policy.ceiling, floor, file, []), base, file, []);
   };

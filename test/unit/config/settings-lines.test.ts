@@ -8,6 +8,7 @@ import { readJsonText } from '../../../main/core/config/json-text.js';
 import { blocksCeilingChange, loadSettings } from '../../../main/core/config/settings.js';
 import { formatDiagnostic } from '../../../main/core/base/diagnostics.js';
 import { english, type Said } from '../../../main/core/base/index.js';
+import { assertSaid } from '../../helpers/words.js';
 
 test('readJsonText finds the line where a hand-edited file stops being JSON, for the mistakes people make', () => {
   const cases: [string, number, RegExp][] = [
@@ -19,12 +20,16 @@ test('readJsonText finds the line where a hand-edited file stops being JSON, for
     ['{\n  "a": 1\n', 3, /ends too early/],
     ['', 1, /ends too early/],
     ['{} {}', 1, /after the end/],
+    ['{\n  "a": "\\q"\n}', 2, /unknown escape/],
+    ['{\n  // note\n}', 2, /comments are not JSON/],
   ];
   for (const [text, line, message] of cases) {
     assert.throws(() => JSON.parse(text), SyntaxError, 'the case is really broken JSON');
     const r = readJsonText(text);
     assert.equal(r.error?.line, line, JSON.stringify(text));
     assert.match(r.error!.message, message, JSON.stringify(text));
+    // Said in words: the Chinese window shows no English sentence of jsonc-parser's or ours.
+    assertSaid(r.error!.words, r.error!.message, JSON.stringify(text));
   }
   for (const ok of ['{}', '[]', '{"a":[1,{"b":null}],"c":"\\u00e9\\n","d":-1.5e3}', ' "x" ', 'true']) {
     // jsonc-parser makes objects without a prototype: compared as JSON.

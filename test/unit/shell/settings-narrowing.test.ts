@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { serviceEnv } from '../../helpers/service-env.js';
+import { assertSaid } from '../../helpers/words.js';
 import type { Actor } from '../../../main/core/policy/types.js';
 
 const agent: Actor = { kind: 'agent', activeSkills: [] };
@@ -75,9 +76,9 @@ test(
     save(join(s.paths.dataDir, 'settings.json'), { policy: { ceiling: { tools: ['*'], netwrok: true } } });
     const info = (await heard).workspace;
     assert.equal(readNotes(s), 'deny');
-    assert.ok(
-      info.diagnostics.some((d) => d.code === 'settings.kept'),
-      JSON.stringify(info.diagnostics),
-    );
+    const kept = info.diagnostics.find((d) => d.code === 'settings.kept');
+    assert.ok(kept, JSON.stringify(info.diagnostics));
+    // Said in the window's language: the Chinese has no English sentence.
+    assert.match(assertSaid(kept.words, kept.message), /设置只能收回权限/);
   },
 );
