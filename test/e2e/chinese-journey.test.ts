@@ -22,13 +22,16 @@ const ALLOWED = ['code', 'pre', 'kbd', '.excerpt', '.skill-desc', '.skill-body',
 /** A `git` stand-in first on PATH (the model's `git status`; anything else is real git), and skills to install. */
 const bin = tempDir('knack-e2e-zh-bin-');
 const sources = tempDir('knack-e2e-zh-src-');
+/** Shorter than an install's staging folder (see deepSkill). */
+const shallow = tempDir('kd-');
 const realGit = ['/usr/bin/git', '/usr/local/bin/git', '/bin/git'].find((g) => existsSync(g)) ?? 'git';
 const repos = tempDir('knack-e2e-zh-repo-');
 let repo: TestRepo;
 
 /**
- * A skill folder whose deepest file's path is just under the system's limit (4096 bytes): copied into the tier's
- * longer staging folder, its path is too long, and the copy fails.
+ * A skill folder whose deepest file's path is just under the system's limit (4096 bytes): copied into an install's
+ * staging folder (`<tmp>/knack-install-XXXXXX`, longer than the folder it is made in), its path is too long, and the
+ * copy fails.
  */
 function deepSkill(root: string): void {
   writeTree(root, { 'SKILL.md': skillMd({ name: 'deep', description: '很深的目录。' }, '# 深\n') });
@@ -85,7 +88,7 @@ const app = journey({
         '../../evil.txt': strToU8('x'),
       }),
     );
-    deepSkill(join(sources, 'deep'));
+    deepSkill(join(shallow, 'deep'));
     repo = makeRepo(repos, 'team', { 'skills/plain/SKILL.md': skillMd({ name: 'plain', description: '普通。' }) });
     writeTree(bin, {
       git: `#!/bin/sh\nif [ "$1" = status ]; then echo "nothing to commit, working tree clean"; exit 0; fi\nexec ${realGit} "$@"\n`,
@@ -273,7 +276,7 @@ test('a zip that cannot be read or climbs out, and a copy that fails: said in Ch
   for (const [path, said] of [
     [join(sources, 'junk.zip'), /无法读取 zip 文件 junk\.zip：它不是 zip 压缩包/],
     [join(sources, 'slip.zip'), /zip 条目「\.\.\/\.\.\/evil\.txt」用「\.\.」跳出了技能文件夹/],
-    [join(sources, 'deep'), /无法复制 deep\/d+\/.*：路径太长/],
+    [join(shallow, 'deep'), /无法复制 deep\/d+\/.*：路径太长/],
   ] as const) {
     await app.page.getByRole('button', { name: '安装技能' }).click();
     const dialog = app.page.getByRole('dialog', { name: '安装技能' });
