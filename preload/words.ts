@@ -373,6 +373,14 @@ export const WORDS = {
   'settings.keptLive':
     'not applied beyond the permission ceiling in force: until this file is fixed, settings can take permissions away but not give them',
   'settings.notObject': 'settings must be a JSON object',
+  // the store that keeps each scope's last good permission ceiling could not be read or written (config/settings.ts)
+  'settings.memoryRead': 'cannot read the last good ceiling: {{error}}',
+  'settings.memorySave': 'cannot keep this ceiling as the last good one: {{error}}',
+  // a workspace's settings may narrow what the user's allow, never widen it (config/settings.ts: narrowCeiling)
+  'settings.widen.tools': 'a workspace cannot offer tools your user settings do not; ignored',
+  'settings.widen.network': 'a workspace cannot turn the network on; set it in your user settings',
+  'settings.widen.roots': 'a workspace cannot add roots ({{roots}}); ignored',
+  'settings.widen.sandbox': 'a workspace cannot loosen the sandbox ("{{mode}}" after your "{{userMode}}"); ignored',
   'settings.mustBe': '"{{field}}" must be {{what}}',
   'settings.mustBeGot': '"{{field}}" must be {{what}} (got {{got}})',
   'settings.what.strings': 'a list of strings',

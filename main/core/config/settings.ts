@@ -347,7 +347,7 @@ export function loadSettings(
         severity: 'error',
         code: 'settings.memory',
         file,
-        message: `cannot read the last good ceiling: ${(e as Error).message}`,
+        ...said(say('settings.memoryRead', { error: (e as Error).message })),
       });
     }
     const floor = last === undefined ? DEFAULT_SETTINGS.policy.ceiling : storedCeiling(last);
@@ -367,7 +367,7 @@ export function loadSettings(
         severity: 'warning',
         code: 'settings.memory',
         file,
-        message: `cannot keep this ceiling as the last good one: ${(e as Error).message}`,
+        ...said(say('settings.memorySave', { error: (e as Error).message })),
       });
     }
   };
@@ -407,7 +407,7 @@ export function loadSettings(
       code: 'settings.ceiling-widening',
       file: workspaceSettingsPath(workspace),
       field: 'sandbox.mode',
-      message: `a workspace cannot loosen the sandbox ("${settings.sandbox.mode}" after your "${userMode}"); ignored`,
+      ...said(say('settings.widen.sandbox', { mode: settings.sandbox.mode, userMode })),
     });
     settings.sandbox.mode = userMode;
   }
@@ -449,19 +449,17 @@ export function narrowCeiling(
   file: string,
   diags: Diagnostic[],
 ): Settings['policy']['ceiling'] {
-  const warn = (field: string, message: string): void => {
-    diags.push({ severity: 'warning', code: 'settings.ceiling-widening', file, field, message });
+  const warn = (field: string, words: Said): void => {
+    diags.push({ severity: 'warning', code: 'settings.ceiling-widening', file, field, ...said(words) });
   };
   const userAll = user.tools.includes('*');
   const offered = (t: string): boolean => userAll || user.tools.includes(t);
-  if (merged.tools.some((t) => !offered(t)))
-    warn('policy.ceiling.tools', 'a workspace cannot offer tools your user settings do not; ignored');
+  if (merged.tools.some((t) => !offered(t))) warn('policy.ceiling.tools', say('settings.widen.tools'));
   const tools = merged.tools.includes('*') && !userAll ? [...user.tools] : merged.tools.filter(offered);
-  if (merged.network && !user.network)
-    warn('policy.ceiling.network', 'a workspace cannot turn the network on; set it in your user settings');
+  if (merged.network && !user.network) warn('policy.ceiling.network', say('settings.widen.network'));
   const roots = (kind: 'readRoots' | 'writeRoots'): string[] => {
     const extra = merged[kind].filter((r) => !user[kind].includes(r));
-    if (extra.length) warn(`policy.ceiling.${kind}`, `a workspace cannot add roots (${extra.join(', ')}); ignored`);
+    if (extra.length) warn(`policy.ceiling.${kind}`, say('settings.widen.roots', { roots: extra.join(', ') }));
     return merged[kind].filter((r) => user[kind].includes(r));
   };
   return {

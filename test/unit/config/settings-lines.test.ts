@@ -157,3 +157,57 @@ test('a value of the wrong type, out of range or not one of its choices names th
     assert.equal(d.words.params?.field, field);
   }
 });
+
+test("a workspace's widening and an unreadable last good ceiling are said in words, English as before", () => {
+  const root = tempDir();
+  const data = join(root, 'data');
+  const ws = join(root, 'ws');
+  writeTree(data, {
+    'settings.json': JSON.stringify({ policy: { ceiling: { tools: ['read_file'] } }, sandbox: { mode: 'required' } }),
+  });
+  writeTree(ws, {
+    '.workbuddy/settings.json': JSON.stringify({
+      policy: { ceiling: { tools: ['read_file', 'bash'], network: true, readRoots: ['/etc'], writeRoots: ['/'] } },
+      sandbox: { mode: 'off' },
+    }),
+  });
+  const broken = {
+    last(): unknown {
+      throw new Error('SQLITE_CORRUPT: database disk image is malformed');
+    },
+    save(): void {
+      throw new Error('SQLITE_FULL: database or disk is full');
+    },
+  };
+  const { diagnostics } = loadSettings(data, ws, broken);
+  const messages = new Map(diagnostics.map((d) => [`${d.code} ${d.field ?? ''}`, d]));
+  const cases: [string, string][] = [
+    [
+      'settings.ceiling-widening policy.ceiling.tools',
+      'a workspace cannot offer tools your user settings do not; ignored',
+    ],
+    [
+      'settings.ceiling-widening policy.ceiling.network',
+      'a workspace cannot turn the network on; set it in your user settings',
+    ],
+    ['settings.ceiling-widening policy.ceiling.readRoots', 'a workspace cannot add roots (/etc); ignored'],
+    ['settings.ceiling-widening policy.ceiling.writeRoots', 'a workspace cannot add roots (/); ignored'],
+    [
+      'settings.ceiling-widening sandbox.mode',
+      'a workspace cannot loosen the sandbox ("off" after your "required"); ignored',
+    ],
+    ['settings.memory ', 'cannot keep this ceiling as the last good one: SQLITE_FULL: database or disk is full'],
+  ];
+  for (const [key, message] of cases) {
+    const d = messages.get(key);
+    assert.ok(d, `${key}: not said (${[...messages.keys()].join('; ')})`);
+    assert.equal(d.message, message, key);
+    assertSaid(d.words, message, key);
+  }
+  // The user's file unreadable as JSON: the last good ceiling is asked for, and cannot be read.
+  writeTree(data, { 'settings.json': '{ "policy": ' });
+  const read = loadSettings(data, undefined, broken).diagnostics.find((d) => d.code === 'settings.memory');
+  const message = 'cannot read the last good ceiling: SQLITE_CORRUPT: database disk image is malformed';
+  assert.equal(read?.message, message);
+  assertSaid(read.words, message);
+});
