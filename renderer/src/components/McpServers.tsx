@@ -360,7 +360,13 @@ export function McpServers({ onChanged }: { onChanged(): void }) {
                   <code>{s.kind === 'http' ? s.url : [s.command ?? '', ...s.args].map(shown).join(' ')}</code>
                 </div>
                 {s.held && <div className="small-text">{t('mcpForm.heldHint')}</div>}
-                {st?.error && <div className="error small-text">{st.error}</div>}
+                {st?.error && (
+                  // The error as the MCP SDK or the server's program said it (often its stderr): shown as it is, after
+                  // a lead in the window's language.
+                  <div className="error small-text">
+                    {t('tools.lastError')} <code>{st.error}</code>
+                  </div>
+                )}
                 <div className="row">
                   <label>
                     <input

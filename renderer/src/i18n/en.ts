@@ -328,6 +328,7 @@ export const en = {
     deferred: 'Deferred (found with ToolSearch)',
     mcp: 'MCP servers',
     noMcp: 'No MCP servers configured.',
+    lastError: 'What it said:',
     count_one: '{{count}} tool',
     count_other: '{{count}} tools',
     state: {

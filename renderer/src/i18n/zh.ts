@@ -321,6 +321,7 @@ export const zh: Strings = {
     deferred: '延迟加载（通过工具搜索找到）',
     mcp: 'MCP 服务器',
     noMcp: '未配置 MCP 服务器。',
+    lastError: '它给出的错误：',
     count_one: '{{count}} 个工具',
     count_other: '{{count}} 个工具',
     state: {

@@ -103,3 +103,14 @@ describe('MCP server form', () => {
     expect(await screen.findByText('未配置 MCP 服务器。')).toBeTruthy();
   });
 });
+
+describe('a server that failed', () => {
+  it('says its error as the server said it, after a lead in the window language', async () => {
+    const error = 'MCP error -32000: Connection closed (stderr: db-mcp: cannot open database)';
+    const c = memoryClient({ servers: [{ name: 'db', state: 'failed', tools: 0, error }] });
+    renderWith(<Tools />, c, { workspace: WS }, 'zh');
+    const said = await screen.findByText(error);
+    expect(said.tagName).toBe('CODE');
+    expect(said.parentElement?.textContent).toBe(`它给出的错误： ${error}`);
+  });
+});
