@@ -9,7 +9,7 @@ import type * as RuntimeModule from '@anthropic-ai/sandbox-runtime';
 import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { cwdProtect, wallConfig, wallRules, type WallPlace } from './profile.js';
 import { backendOf, installHintWords, type SandboxMode, type WallStatus } from './status.js';
-import { english, isInside, onOwnWrite, say, type Said } from '../base/index.js';
+import { BoundedMap, english, isInside, onOwnWrite, say, type Said } from '../base/index.js';
 import { blockedOf, NOT_ALLOWED, type Blocked } from './blocked.js';
 import {
   claimOwnWrite,
@@ -285,7 +285,7 @@ export interface WrappedProgram {
   args: string[];
   env: NodeJS.ProcessEnv;
   /** Call once the program has exited: what the wall moved aside. */
-  release(): Blocked[];
+  release(): Promise<Blocked[]>;
   /** The hosts the proxy refused this program since `since` (ms since the epoch), each named with why. */
   refused(since?: number): Blocked[];
 }
@@ -340,8 +340,11 @@ export class Wall {
   private readonly claims = new Map<string, string>();
   private unhear: (() => void) | undefined;
   private readonly settledListeners = new Set<(paths: string[]) => void>();
-  /** Command lines built by the runtime, by what they were built from (template.ts); null: not reusable. */
-  private readonly templates = new Map<string, Template | null>();
+  /**
+   * Command lines built by the runtime, by what they were built from (template.ts); null: not reusable. A few keys live
+   * at a time (one per write-roots set, a readOnly probe); a long session meets more as paths change.
+   */
+  private readonly templates = new BoundedMap<string, Template | null>(16);
   /** The git dirs below the write roots, watched (git-dirs.ts); undefined: walked at each command. */
   private readonly gitDirWatch: GitDirWatch | undefined;
 
@@ -580,7 +583,7 @@ export class Wall {
       file: file!,
       args,
       env: { ...SHELL_LEVEL, ...(opts.env ?? process.env), ...addedEnv(w.env) },
-      release: w.release,
+      release: w.settle,
       refused,
     };
   }
@@ -595,7 +598,7 @@ export class Wall {
     }
   }
 
-  /** Wrap one command line; its host list is registered with the proxy until `release`. */
+  /** Wrap one command line; its host list is registered with the proxy until `settle`. */
   private async wrap(
     command: string,
     {
@@ -611,10 +614,8 @@ export class Wall {
     id: string;
     argv: string[];
     env: NodeJS.ProcessEnv;
-    /** `after`: the git dirs below the roots once the program has ended (default: walked now). */
-    release(after?: () => Map<string, string>): Blocked[];
-    /** The git dirs below the roots now, every change made before the call included. */
-    gitDirsAfter(): Promise<Map<string, string>>;
+    /** Call once the program has ended (as often as wanted): what the wall moved aside. */
+    settle(): Promise<Blocked[]>;
     mayWrite(path: string): boolean;
     /** The protected paths that existed when it started: read-only to it. */
     denied: string[];
@@ -715,16 +716,15 @@ export class Wall {
       this.unhear = onOwnWrite((path, contents) => {
         for (const g of this.guards.keys()) if (isInside(path, g)) claimOwnWrite(this.claims, path, g, contents);
       });
-    let swept: Blocked[] | undefined;
-    // Once the program has ended: its hosts leave the proxy, a protected path it created is moved aside, and the
-    // runtime removes its own mount points (each wrap counts one; they go when no other contained program runs).
-    const release = (after = (): Map<string, string> => gitDirsBelow(roots)): Blocked[] => {
-      if (swept) return swept;
-      swept =
+    // Once the program has ended: its git dirs are read again (every change it made heard first), its hosts leave the
+    // proxy, a protected path it created is moved aside, and the runtime removes its own mount points (each wrap
+    // counts one; they go when no other contained program runs).
+    const sweep = (after: Map<string, string>): Blocked[] => {
+      const swept =
         own || readOnly
           ? []
           : sweepProtect(
-              [...new Set([...plan.watch, ...newGitDirProtected(gitDirs, after())])],
+              [...new Set([...plan.watch, ...newGitDirProtected(gitDirs, after)])],
               this.place.workspace,
               this.claims,
             );
@@ -752,14 +752,21 @@ export class Wall {
       if (counted) SandboxManager.cleanupAfterCommand();
       return swept;
     };
+    let settled: Promise<Blocked[]> | undefined;
+    const settle = (): Promise<Blocked[]> =>
+      (settled ??= (
+        own || readOnly
+          ? Promise.resolve(new Map<string, string>())
+          : // Fail closed: the watch could not be read, so the git dirs are walked.
+            this.gitDirsNow(roots).catch(() => gitDirsBelow(roots))
+      ).then(sweep));
     const mayWrite = (path: string): boolean =>
       roots.some((r) => isInside(path, r)) && !plan.deny.some((d) => isInside(path, d));
     // `bash -c …` (Linux, macOS): --norc, or bash runs ~/.bashrc when its stdin is a socket (a pipe Node made, as an MCP
     // server's) and SHLVL is unset (an environment without Knack's own): what that prints corrupts the program's output.
     const [shell, flag, ...rest] = wrapped.argv;
     const argv = flag === '-c' ? [shell!, '--norc', flag, ...rest] : wrapped.argv;
-    const gitDirsAfter = (): Promise<Map<string, string>> => this.gitDirsNow(roots);
-    return { id, argv, env: wrapped.env, release, gitDirsAfter, mayWrite, denied: plan.deny };
+    return { id, argv, env: wrapped.env, settle, mayWrite, denied: plan.deny };
   }
 
   /**
@@ -792,8 +799,6 @@ export class Wall {
     SandboxManager.cleanupAfterCommand();
     const t: Template = { argv: cut(w.argv), env: w.env, key: encodedId(id) };
     const keep = reusable(t, missing) ? t : null;
-    // A few keys live at a time (one per write-roots set, a readOnly probe); a long session meets more as paths change.
-    if (this.templates.size >= 16) this.templates.clear();
     this.templates.set(key, keep);
     return keep ?? undefined;
   }
@@ -806,7 +811,7 @@ export class Wall {
     own = false,
   ): Promise<ContainedProcess> {
     const { SandboxManager } = await loadRuntime();
-    const { id, argv, env, release, gitDirsAfter, mayWrite, denied } = await this.wrap(command, {
+    const { id, argv, env, settle, mayWrite, denied } = await this.wrap(command, {
       cwd: opts.cwd,
       hosts: opts.hosts ?? [],
       readOnly,
@@ -825,17 +830,6 @@ export class Wall {
       env: { ...SHELL_LEVEL, ...scrubbedEnv(opts.env ?? process.env), ...addedEnv(env) },
     });
     if (watched) holdWatchdog(child);
-    // Once it has ended: its git dirs are read again (every change it made heard first), then the sweep runs.
-    let settled: Promise<Blocked[]> | undefined;
-    const settle = (): Promise<Blocked[]> =>
-      (settled ??=
-        own || readOnly
-          ? Promise.resolve(release())
-          : gitDirsAfter().then(
-              (after) => release(() => after),
-              // Fail closed: the watch could not be read, so the git dirs are walked.
-              () => release(),
-            ));
     child.once('error', () => void settle());
     child.once('exit', () => void settle());
     return {

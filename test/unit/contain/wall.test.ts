@@ -124,7 +124,7 @@ test("credentials in Knack's environment never reach a command or a wrapped prog
     assert.doesNotMatch(r.stdout, /canary-env-key/);
     // A wrapped program (an MCP server, git) gets the environment its caller gives, and nothing of Knack's own.
     const w = await wall.wrapProgram(['env'], { cwd: ws, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } });
-    w.release();
+    await w.release();
     assert.equal(w.env.WALL_TEST_API_KEY, undefined);
     assert.equal(w.env.PATH, process.env.PATH ?? '/usr/bin:/bin');
   } finally {
