@@ -334,7 +334,7 @@ export class RankedIndex {
   /**
    * Add the documents of a snapshot (this index's fields, in the same order) to this empty index without tokenising
    * their text again; `data` gives what to attach to each id. Throws on anything out of bounds (a damaged snapshot),
-   * leaving the index empty.
+   * leaving the index empty. The documents keep views of `snap.ints`: the caller hands it over and never changes it.
    */
   restore(snap: IndexSnapshot, data: (id: string) => unknown): void {
     if (this.docs.length || this.termText.length) throw new Error('restore needs an empty index');
@@ -343,17 +343,23 @@ export class RankedIndex {
     const { ints } = snap;
     const docs: Doc[] = [];
     let at = 0;
+    // Views of the snapshot's own buffer, not copies: a restored index of thousands of documents would otherwise
+    // allocate six arrays per document.
     const take = (n: number): Int32Array => {
       if (n < 0 || at + n > ints.length) throw new Error('index snapshot: runs cut short');
-      const a = ints.slice(at, at + n);
+      const a = ints.subarray(at, at + n);
       at += n;
       return a;
     };
+    const one = (): number => {
+      if (at >= ints.length) throw new Error('index snapshot: runs cut short');
+      return ints[at++]!;
+    };
     for (const id of snap.ids) {
-      const tids = take(take(1)[0]!);
+      const tids = take(one());
       for (const t of tids) if (t < 0 || t >= T) throw new Error('index snapshot: a term id out of range');
       const cStart = take(F + 1);
-      const m = take(1)[0]!;
+      const m = one();
       const cEntry = take(m);
       const cCount = take(m);
       const lens = take(F);
