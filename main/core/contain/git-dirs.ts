@@ -243,9 +243,9 @@ export class GitDirWatch {
     // for the next one made (`rm -rf x && mkdir x`): its watch is ended and the path watched afresh, whatever it is now.
     // (A child of the same name is taken as that: read again, needlessly but harmlessly.)
     if (name === basename(dir)) {
-      const now = inoOf(dir);
+      const now = lstatSync(dir, { throwIfNoEntry: false });
       this.drop(dir);
-      if (now && lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) this.add(dir);
+      if (now?.isDirectory()) this.add(dir);
     }
     const p = join(dir, name);
     // A file's content changed: it cannot have become a folder or a `.git`, unless it is one that could not be read.
