@@ -6,7 +6,7 @@ import type { Handlers } from './dispatch.js';
 import { ServiceError } from './dispatch.js';
 import type { ServiceContext } from './context.js';
 import { diffView, installView } from './views.js';
-import { english, say } from '../base/index.js';
+import { BoundedMap, english, say } from '../base/index.js';
 import { projectSkillDirs, userSkillDirs } from '../config/index.js';
 import { addCandidate } from '../skills/sources/index.js';
 import { lockPathFor, readLock, type LockEntry } from '../skills/sources/index.js';
@@ -21,7 +21,7 @@ type SourceHandlers = Pick<
   'sources.open' | 'sources.install' | 'sources.close' | 'sources.updates' | 'sources.applyUpdate' | 'sources.browse'
 >;
 
-/** Sources kept open at once (each is a temporary clone); the oldest is dropped past this. */
+/** Sources kept open at once (each is a temporary clone); the oldest is closed past this. */
 const MAX_OPEN = 4;
 
 const refused = (e: unknown): never => {
@@ -46,7 +46,7 @@ export function originOf(ctx: ServiceContext, name: string, tier: string): LockE
 
 /** `atClose` is given the clean-up the service runs when it closes (the temporary clones still held). */
 export function sourceHandlers(ctx: ServiceContext, atClose: (f: () => Promise<void>) => void): SourceHandlers {
-  const opened = new Map<string, OpenedSource>();
+  const opened = new BoundedMap<string, OpenedSource>(MAX_OPEN, (o) => o.dispose());
   let checked: { tier: 'user' | 'project'; result: Checked }[] = [];
   const drop = (id: string) => {
     opened.get(id)?.dispose();
@@ -132,7 +132,6 @@ export function sourceHandlers(ctx: ServiceContext, atClose: (f: () => Promise<v
       }
       const id = randomBytes(8).toString('hex');
       opened.set(id, o);
-      while (opened.size > MAX_OPEN) drop(opened.keys().next().value!);
       return {
         openId: id,
         display: o.display,

@@ -34,3 +34,14 @@ test('a flood of distinct keys (a hostile skill catalog, say) never grows the ma
 test('a limit below one is refused', () => {
   assert.throws(() => new BoundedMap(0), /max must be at least 1/);
 });
+
+test('an entry dropped to make room is handed to `dropped`; one deleted or replaced is not', () => {
+  const gone: string[] = [];
+  const m = new BoundedMap<string, number>(2, (v, k) => gone.push(`${k}=${v}`));
+  m.set('a', 1).set('b', 2).set('b', 3).set('c', 4);
+  m.delete('b');
+  m.set('d', 5);
+  assert.deepEqual(gone, ['a=1']);
+  m.set('e', 6);
+  assert.deepEqual(gone, ['a=1', 'c=4']);
+});

@@ -275,3 +275,21 @@ test('a pick from a source closed or without that skill, an update not shown and
   assert.equal(noUpdate.code, 'not_found');
   assert.deepEqual(noUpdate.words, { code: 'sources.noUpdate', params: { name: 'plain' } });
 });
+
+test('past four sources open at once, the oldest is closed and its temporary clone removed', async (t) => {
+  const env = await serviceEnv(t);
+  const repo = makeRepo(tempDir('knack-src-svc-'), 'held', { 'skills/plain/SKILL.md': fm('plain', false) });
+  const clones = () => readdirSync(tmp).filter((n) => n.startsWith('knack-fetch-')).length;
+  const before = clones();
+  const ids: string[] = [];
+  for (let i = 0; i < 5; i++) ids.push((await env.call('sources.open', { source: repo.url })).openId);
+  assert.equal(clones(), before + 4);
+  await assert.rejects(
+    env.call('sources.install', { openId: ids[0]!, skills: ['plain'], tier: 'project' }),
+    /not_found: /,
+  );
+  const { results } = await env.call('sources.install', { openId: ids[1]!, skills: ['plain'], tier: 'project' });
+  assert.equal(results[0]!.status, 'installed');
+  await env.service.close();
+  assert.equal(clones(), before);
+});
