@@ -72,3 +72,18 @@ test('issue 26: a dangerous command only in reference documentation is a P1 find
   );
   assert.equal(auditSkill(join(ROOT, 'adversarial', 'js-dynamic-import')).level, 'P0');
 });
+
+test('issue 26: an installer handed to the user to run is a P1 finding; one the agent runs, or a home wipe, is refused', () => {
+  const r = auditSkill(join(ROOT, 'benign', 'install-steps-for-user'));
+  assert.equal(r.level, 'P1', JSON.stringify(r.findings));
+  // A list under "give the user these steps:", a list under "offer to install:", a sentence wrapped over two lines.
+  const piped = r.findings.filter((f) => f.rule === 'exec.pipe-to-shell');
+  assert.deepEqual(
+    piped.map((f) => `${f.level} ${f.file}:${f.line}`),
+    ['P1 SKILL.md:10', 'P1 SKILL.md:14', 'P1 SKILL.md:18'],
+  );
+  for (const f of piped) assert.match(f.message, /handed to the user/);
+  const yourself = auditSkill(join(ROOT, 'adversarial', 'user-steps-then-run'));
+  assert.equal(yourself.findings.find((f) => f.rule === 'exec.pipe-to-shell')?.level, 'P0');
+  assert.equal(auditSkill(join(ROOT, 'adversarial', 'user-handoff-rm-home')).level, 'P0');
+});

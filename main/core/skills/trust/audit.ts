@@ -435,6 +435,8 @@ interface Segment {
   listedAsCheck: boolean;
   /** Lines joined into one (a shell command continued with backslashes): its text is not part of one line. */
   joined: boolean;
+  /** An inline code span the text hands to the user to run ("give the user these steps:", "tell the user to install it"). */
+  handed: boolean;
 }
 /**
  * A segment, every field set in one order: segments of every kind share one shape, so the functions that read them
@@ -449,12 +451,13 @@ function segment(
   listedAsCheck = false,
   joined = false,
   quoted = false,
+  handed = false,
 ): Segment {
-  return { text, ctx, line, around, quoted, placement, listedAsCheck, joined };
+  return { text, ctx, line, around, quoted, placement, listedAsCheck, joined, handed };
 }
 /** A segment with another context (and `around`): made by segment(), so it has the segments' one map. */
 function recast(seg: Segment, ctx: Context, around: string = seg.around): Segment {
-  return segment(seg.text, ctx, seg.line, around, seg.placement, seg.listedAsCheck, seg.joined, seg.quoted);
+  return segment(seg.text, ctx, seg.line, around, seg.placement, seg.listedAsCheck, seg.joined, seg.quoted, seg.handed);
 }
 type Placement = 'description' | 'html-comment';
 const PLACEMENT_NOTE: Record<Placement, Said> = {
@@ -493,6 +496,8 @@ function markdownSegments(lines: string[], quiet?: Uint8Array): Segment[] {
     heredoc: undefined,
     comment: undefined,
     checkList: false,
+    userList: false,
+    paragraph: '',
   };
   for (let i = 0; i < lines.length; i++) markdownLine(md, lines[i]!, i + 1, quiet !== undefined && quiet[i] === 1);
   const comment = md.comment;
@@ -511,6 +516,10 @@ interface MarkdownReading {
   heredoc: string | undefined;
   comment: { text: string; line: number } | undefined;
   checkList: boolean;
+  /** Under a lead-in that hands the list's commands to the user ("If it is missing, give the user these steps:"). */
+  userList: boolean;
+  /** The prose of the paragraph before this line: a sentence wrapped over lines is read whole. */
+  paragraph: string;
 }
 
 /** One Markdown line (`q`: quiet, it gives no segment of its own). */
@@ -579,12 +588,32 @@ function proseLine(md: MarkdownReading, raw: string, line: number, q: boolean): 
   if (heading || (!blank && !item && !startsSpaced)) {
     // A heading or a lead-in line opens (or closes) a list of things to look for.
     md.checkList = (heading || /[:：]\s*$/.test(raw)) && CHECK_RE.test(raw) && !RUN_RE.test(raw.replace(/:\s*$/, ''));
+    md.userList = !heading && /[:：]\s*$/.test(raw) && handsToUser(raw);
   }
   const listed = md.checkList && (item || startsSpaced);
+  if (blank || heading || item) md.paragraph = '';
   if (!q) md.out.push(segment(raw, 'prose', line, raw, undefined, listed));
   // HTML comments (one line or many): what they hold is judged as text placed out of the reader's sight.
   if (md.comment || raw.includes('<!--')) htmlComments(md, raw, line);
-  if (!q && raw.includes('`')) codeSpans(md.out, raw, line, listed);
+  if (!q && raw.includes('`'))
+    codeSpans(md.out, raw, line, listed, md.userList && (item || startsSpaced), md.paragraph);
+  // Only the paragraph's tail is kept: a clause is read back to its sentence's start, at most CLAUSE characters.
+  if (!blank && !heading) md.paragraph = (md.paragraph + raw + ' ').slice(-CLAUSE);
+}
+
+/**
+ * Words that hand a command to the user to run in their own terminal ("give the user these steps", "tell the user to
+ * install it", "offer to install"), not to the agent; a clause that also has the agent run it ("then run them
+ * yourself") does not hand anything over.
+ */
+/** How far before a code span its clause is looked for. */
+const CLAUSE = 300;
+const HANDED_RE =
+  /\b(?:give|show|tell|ask|advise|instruct|remind|have|let)\s+(?:the\s+)?(?:user|users|operator|reader)\b|\boffer\s+to\s+(?:install|set\s+it\s+up)\b/i;
+const AGENT_TOO_RE =
+  /\b(?:yourself|without\s+(?:asking|waiting)|(?:then|and|also|before)\s+(?:run|execute|install)\b)/i;
+function handsToUser(clause: string): boolean {
+  return HANDED_RE.test(clause) && !AGENT_TOO_RE.test(clause);
 }
 
 /** The HTML comments a prose line opens, continues or closes. */
@@ -609,10 +638,23 @@ function htmlComments(md: MarkdownReading, raw: string, line: number): void {
 }
 
 /** A prose line's inline code spans, each a segment of its own. */
-function codeSpans(out: Segment[], raw: string, line: number, listed: boolean): void {
+function codeSpans(
+  out: Segment[],
+  raw: string,
+  line: number,
+  listed: boolean,
+  inUserList: boolean,
+  paragraph: string,
+): void {
   for (const m of raw.matchAll(/(`+)([^`]+?)\1/g)) {
     const before = raw.slice(Math.max(0, (m.index ?? 0) - 1), m.index ?? 0);
-    out.push(segment(m[2]!, 'inline', line, raw, undefined, listed, false, /["“'‘]/.test(before)));
+    // The sentence before the span, from the paragraph's earlier lines when it is wrapped (bounded: a long line with
+    // many spans reads a window before each, not the whole line again).
+    const at = m.index ?? 0;
+    const head = at > CLAUSE ? raw.slice(at - CLAUSE, at) : paragraph + raw.slice(0, at);
+    const clause = head.split(/[.!?;。！？]\s/).pop() ?? '';
+    const handed = inUserList || handsToUser(clause);
+    out.push(segment(m[2]!, 'inline', line, raw, undefined, listed, false, /["“'‘]/.test(before), handed));
   }
 }
 
@@ -1129,6 +1171,13 @@ function addFinding(acc: TextFindings, f: Finding): void {
   acc.findings.push(f);
 }
 
+/**
+ * Families whose P0 in a code span handed to the user (an installer piped to a shell, a `sudo` step) is a P1 finding:
+ * the person installing sees it, the command runs in their terminal if they choose. Deleting a home folder or running
+ * hidden code stays a refusal however it is introduced.
+ */
+const HANDED_FAMILIES: ReadonlySet<Family> = new Set<Family>(['code-execution', 'privilege']);
+
 /** One segment: its hidden characters, its text in windows, and any base64 blob in it. */
 function readSegment(acc: TextFindings, seg: Segment): void {
   const norm = normalizeLine(seg.text);
@@ -1182,15 +1231,18 @@ function readWindow(acc: TextFindings, seg: Segment, t: string): void {
   const hits = judge(seg, t);
   for (let k = 0; k < hits.length; k++) {
     const h = hits[k]!;
-    addFinding(acc, {
+    const handed = seg.handed && h.level === 'P0' && HANDED_FAMILIES.has(h.rule.family);
+    const finding: Finding = {
       file: acc.file,
       line: seg.line,
       rule: h.rule.id,
       family: h.rule.family,
-      level: h.level,
+      level: handed ? 'P1' : h.level,
       excerpt: excerptOf(t, h.index),
       ...said(h.note ? say('auditNoted', { what: h.rule.words, note: h.note }) : h.rule.words),
-    });
+    };
+    if (handed) finding.message += ' (handed to the user to run in their own terminal, not run by the skill)';
+    addFinding(acc, finding);
   }
   if (seg.ctx === 'script' || seg.ctx === 'shell' || seg.ctx === 'example' || seg.ctx === 'inline') {
     const d = deobfuscate(t);
