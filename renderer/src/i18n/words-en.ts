@@ -17,6 +17,8 @@ export const windowEnglish: Partial<Record<WordCode, string>> = {
   'gate.rulesUnreadable': 'your rules cannot be read ({{error}}): every tool call asks',
   'rule.skillByName':
     'for skill {{name}} (by name only: a user or built-in skill of that name; delete it and answer Always allow when the skill asks again to bind it to one folder and content)',
+  'provider.needsBaseUrl': 'provider "{{id}}" needs a base URL (baseURL in {{file}})',
+  'provider.needsModel': 'provider "{{id}}" needs a model (model in {{file}})',
   'rule.anyContentOld':
     'any content: stored before rules were bound to content; delete it and answer Always allow when the skill asks again to bind it',
 };

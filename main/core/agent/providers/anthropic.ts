@@ -3,7 +3,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { bytesBody, clientOptions, joinBody, loadAnthropicSdk, type SdkProviderOptions } from './sdk.js';
 import type { ChatMessage, ModelProvider, ModelRequest, StopReason, StreamEvent } from './types.js';
-import { GuardedHandler, interruptedError, ProviderError } from './errors.js';
+import { cancelledError, endedEarlyError, GuardedHandler } from './errors.js';
 import { streamOf } from './stream.js';
 import { StallWatch, watchedFetch } from './stall.js';
 import { attachmentText, unseenImageText } from '../attachments.js';
@@ -309,9 +309,9 @@ export function anthropicProvider(o: AnthropicOptions): ModelProvider {
       watch.stop();
     }
     // The SDKs end an aborted stream quietly: a cancelled reply must not look finished.
-    if (req.signal?.aborted) throw new ProviderError('cancelled', 'cancelled');
+    if (req.signal?.aborted) throw cancelledError();
     if (watch.fired) throw watch.error(where.provider);
-    if (!complete) throw interruptedError(where.provider, 'the stream ended without message_stop');
+    if (!complete) throw endedEarlyError(where.provider, 'message_stop');
     onEvent({
       type: 'usage',
       usage: {

@@ -1,6 +1,9 @@
 // Provider failures as one clear line each: bad key, unknown model, context too long, rate limited, overloaded,
 // network down, timeout (no answer in time, or a reply that stalled), interrupted (the connection lost mid-answer),
 // cancelled. Both SDKs' error classes share a shape (status, error body); keys are redacted.
+// Each line is words (preload/words.ts `provider.*`): the window says it in its language, the CLI and the store keep its
+// English. What the provider or its connection said itself is the words' `detail`, kept verbatim (never translated).
+import { english, say, type Said } from '../../base/index.js';
 import { loadedSdks } from './sdk.js';
 import type { StreamEvent } from './types.js';
 
@@ -19,13 +22,23 @@ export type ProviderErrorKind =
   | 'config';
 
 export class ProviderError extends Error {
+  /** The message as words; `message` is their English. */
+  readonly words: Said;
+
   constructor(
     readonly kind: ProviderErrorKind,
-    message: string,
+    words: Said,
     readonly status?: number,
   ) {
-    super(message);
+    super(english(words));
+    this.words = words;
     this.name = 'ProviderError';
+  }
+
+  /** What the provider (or its connection) said in its own words, verbatim, when the words carry it. */
+  get detail(): string | undefined {
+    const d = this.words.params?.['detail'];
+    return typeof d === 'string' ? d : undefined;
   }
 }
 
@@ -65,6 +78,15 @@ export function redact(text: string, secrets: (string | undefined)[] = []): stri
     .replace(/(Bearer\s+)\S+/gi, '$1[redacted]');
 }
 
+/** `words` with every key-looking secret removed from their plain parameters (as `redact` does for a message). */
+export function redactWords(words: Said, secrets: (string | undefined)[] = []): Said {
+  if (!words.params) return words;
+  const params: NonNullable<Said['params']> = {};
+  for (const [k, v] of Object.entries(words.params))
+    params[k] = typeof v === 'string' ? redact(v, secrets) : typeof v === 'object' ? redactWords(v, secrets) : v;
+  return { code: words.code, params };
+}
+
 const CONTEXT_RE =
   /context (length|window)|too long|maximum context|prompt is too long|too many tokens|reduce the length|exceeds the (model'?s )?(context|maximum)/i;
 
@@ -88,45 +110,42 @@ export function mapProviderError(
   const name = sdkClass(e) ?? err.name ?? '';
   const body = bodyOf(err);
   const detail = redact((body.message ?? err.message ?? String(e)).split('\n')[0]!.slice(0, 300), [where.key]);
-  const who = where.provider;
-  const host = where.baseURL ? ` at ${where.baseURL}` : '';
+  const provider = where.provider;
+  const at = where.baseURL ? say('provider.at', { url: where.baseURL }) : '';
+  const key = where.keyHint ?? say('provider.theKey');
   if (name === 'APIUserAbortError' || name === 'AbortError' || (e as Error)?.name === 'AbortError')
-    return new ProviderError('cancelled', 'cancelled');
+    return new ProviderError('cancelled', say('provider.cancelled'));
   if (name === 'APIConnectionTimeoutError')
-    return new ProviderError('timeout', `${who} did not answer in time${host} (request timed out)`);
+    return new ProviderError('timeout', say('provider.timeout', { provider, at }));
   if (name === 'APIConnectionError')
-    return new ProviderError('network', `cannot reach ${who}${host}: network down or wrong base URL (${detail})`);
+    return new ProviderError('network', say('provider.network', { provider, at, detail }));
   const status = err.status;
   const type = body.type ?? body.code ?? '';
   if (status === 401 || status === 403 || /authentication|invalid_api_key|permission_error/.test(type)) {
     return new ProviderError(
       'auth',
-      `${who} refused the API key${status ? ` (${status})` : ''}: check ${where.keyHint ?? 'the key'}`,
+      status ? say('provider.authStatus', { provider, status, key }) : say('provider.auth', { provider, key }),
       status,
     );
   }
   if (status === 404 || /not_found|model_not_found/.test(type)) {
-    return new ProviderError('model', `${who} does not know the model "${where.model}"${host} (${detail})`, status);
+    return new ProviderError('model', say('provider.model', { provider, model: where.model, at, detail }), status);
   }
   if (CONTEXT_RE.test(detail) || status === 413 || type === 'request_too_large' || type === 'context_length_exceeded') {
-    return new ProviderError(
-      'context',
-      `the conversation is too long for ${where.model}'s context window (${detail})`,
-      status,
-    );
+    return new ProviderError('context', say('provider.context', { model: where.model, detail }), status);
   }
   if (status === 429 || /rate_limit/.test(type))
-    return new ProviderError('rate_limit', `rate limited by ${who}: try again in a moment (${detail})`, status);
+    return new ProviderError('rate_limit', say('provider.rateLimit', { provider, detail }), status);
   if (status === 529 || status === 503 || /overloaded/.test(type))
-    return new ProviderError('overloaded', `${who} is overloaded: try again in a moment`, status);
+    return new ProviderError('overloaded', say('provider.overloaded', { provider }), status);
   if (status !== undefined && status >= 500)
-    return new ProviderError('server', `${who} had an internal error (${status}): ${detail}`, status);
+    return new ProviderError('server', say('provider.serverStatus', { provider, status, detail }), status);
   if (status === 400 || /invalid_request/.test(type))
-    return new ProviderError('bad_request', `${who} rejected the request: ${detail}`, status);
-  if (type === 'api_error') return new ProviderError('server', `${who} had an internal error: ${detail}`);
+    return new ProviderError('bad_request', say('provider.badRequest', { provider, detail }), status);
+  if (type === 'api_error') return new ProviderError('server', say('provider.server', { provider, detail }));
   if (/fetch failed|ECONNREFUSED|ENOTFOUND|ECONNRESET|socket/i.test(detail))
-    return new ProviderError('network', `cannot reach ${who}${host}: ${detail}`);
-  return new ProviderError('server', `${who}: ${detail}`, status);
+    return new ProviderError('network', say('provider.unreachable', { provider, at, detail }));
+  return new ProviderError('server', say('provider.other', { provider, detail }), status);
 }
 
 /** What a dropped connection looks like once a reply has started (undici's "terminated", a reset socket). */
@@ -134,13 +153,23 @@ const DROPPED_RE = /terminated|ECONNRESET|socket hang up|other side closed|prema
 
 /**
  * A reply whose connection was lost after it had started (the SDK's stream broke off, or ended before the provider
- * said the answer was complete): `detail` says how, when known.
+ * said the answer was complete): `detail` says how, when known (the connection's own text, or words).
  */
-export function interruptedError(provider: string, detail?: string): ProviderError {
+export function interruptedError(provider: string, detail?: string | Said): ProviderError {
   return new ProviderError(
     'interrupted',
-    `the connection to ${provider} was lost before the answer was complete${detail ? ` (${detail})` : ''}`,
+    detail ? say('provider.interruptedHow', { provider, detail }) : say('provider.interrupted', { provider }),
   );
+}
+
+/** A stream that ended without the provider's event saying the answer was complete (`event`: message_stop …). */
+export function endedEarlyError(provider: string, event: string): ProviderError {
+  return interruptedError(provider, say('provider.endedWithout', { event }));
+}
+
+/** The reply was stopped by the user (an aborted stream the SDK ended quietly). */
+export function cancelledError(): ProviderError {
+  return new ProviderError('cancelled', say('provider.cancelled'));
 }
 
 /**

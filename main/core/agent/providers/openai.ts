@@ -3,7 +3,7 @@
 import type OpenAI from 'openai';
 import { bytesBody, clientOptions, joinBody, loadOpenAISdk, type SdkProviderOptions } from './sdk.js';
 import type { ChatMessage, ModelProvider, ModelRequest, StopReason, StreamEvent, ToolCallPart } from './types.js';
-import { GuardedHandler, interruptedError, ProviderError } from './errors.js';
+import { cancelledError, endedEarlyError, GuardedHandler } from './errors.js';
 import { streamOf } from './stream.js';
 import { StallWatch, watchedFetch } from './stall.js';
 import { attachmentText, unseenImageText } from '../attachments.js';
@@ -236,9 +236,9 @@ export function openaiProvider(o: OpenAIOptions): ModelProvider {
       watch.stop();
     }
     // The SDKs end an aborted stream quietly: a cancelled reply must not look finished.
-    if (req.signal?.aborted) throw new ProviderError('cancelled', 'cancelled');
+    if (req.signal?.aborted) throw cancelledError();
     if (watch.fired) throw watch.error(where.provider);
-    if (!complete) throw interruptedError(where.provider, 'the stream ended without a finish_reason');
+    if (!complete) throw endedEarlyError(where.provider, 'finish_reason');
     const done: ToolCallPart[] = [...calls.entries()]
       .sort((a, b) => a[0] - b[0])
       .map(([i, c]) => ({ id: c.id || `call_${i}`, name: c.name, arguments: c.args || '{}' }));

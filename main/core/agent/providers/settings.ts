@@ -2,7 +2,7 @@
 // keys; must be 0600) ← presets; keys from the key store seam (the app: safeStorage), the environment or the file.
 import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../../base/index.js';
+import { say, writeFileAtomic } from '../../base/index.js';
 import { findPreset, PRESETS, type ProviderPreset } from './presets.js';
 import type { ModelProvider, ProviderKind } from './types.js';
 import { ProviderError } from './errors.js';
@@ -242,19 +242,15 @@ export function resolveProvider(
   const preset: ProviderPreset | undefined = findPreset(id);
   if (!user && !preset) {
     const known = [...PRESETS.map((p) => p.id), ...Object.keys(file.providers)].join(', ');
-    throw new ProviderError(
-      'config',
-      `unknown provider "${id}" (known: ${known}; add your own in ${providersFilePath(opts.dataDir)})`,
-    );
+    throw new ProviderError('config', say('provider.unknown', { id, known, file: providersFilePath(opts.dataDir) }));
   }
   const providerId = preset && !user ? preset.id : id;
   const kind: ProviderKind = user?.kind ?? preset?.kind ?? 'openai';
   const baseURL = choice.baseURL ?? user?.baseURL ?? preset?.baseURL;
   if (!baseURL && kind === 'openai')
-    throw new ProviderError('config', `provider "${id}" needs a base URL (--base-url or baseURL in ${PROVIDERS_FILE})`);
+    throw new ProviderError('config', say('provider.needsBaseUrl', { id, file: PROVIDERS_FILE }));
   const model = choice.model ?? user?.model ?? preset?.defaultModel;
-  if (!model)
-    throw new ProviderError('config', `provider "${id}" needs a model (--model or model in ${PROVIDERS_FILE})`);
+  if (!model) throw new ProviderError('config', say('provider.needsModel', { id, file: PROVIDERS_FILE }));
   const keyEnv = keyEnvOf(user, preset);
   const keyHint = keyEnv.length ? keyEnv.join(' or ') : `providers.${id}.apiKey in ${PROVIDERS_FILE}`;
   const { apiKey, keySource } = keySourceOf(providerId, {
@@ -268,7 +264,7 @@ export function resolveProvider(
   if (!apiKey && !preset?.keyOptional && !(user && !preset)) {
     throw new ProviderError(
       'auth',
-      `no API key for ${id}: set ${keyHint} (or add it to ${providersFilePath(opts.dataDir)}, mode 600)`,
+      say('provider.noKey', { id, hint: keyHint, file: providersFilePath(opts.dataDir) }),
     );
   }
   const contextWindow = user?.contextWindow ?? preset?.contextWindow ?? 32_768;

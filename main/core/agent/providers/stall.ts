@@ -5,6 +5,7 @@
 // Both are seen where they happen: a fetch given to the SDK's client sees every request made while a watch is current
 // (AsyncLocalStorage: the SDK's own fetch calls, retries included, run inside `watch.run`) and wraps its response body.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { say } from '../../base/index.js';
 import { ProviderError } from './errors.js';
 
 const current = new AsyncLocalStorage<StallWatch>();
@@ -77,10 +78,8 @@ export class StallWatch {
   /** The error a fired watch ends the call with: one line naming the provider and the limit. */
   error(provider: string): ProviderError {
     const s = this.ms / 1000;
-    return new ProviderError(
-      'timeout',
-      `${provider} sent nothing for ${s < 10 ? s.toFixed(1).replace(/\.0$/, '') : Math.round(s)} s: the answer timed out`,
-    );
+    const seconds = s < 10 ? s.toFixed(1).replace(/\.0$/, '') : String(Math.round(s));
+    return new ProviderError('timeout', say('provider.stalled', { provider, seconds }));
   }
 }
 
