@@ -485,6 +485,8 @@ export const TranscriptItem = z.discriminatedUnion('kind', [
     reason: z.enum(['stopped', 'interrupted', 'timeout', 'error', 'limit', 'no_model']),
     code: z.string().optional(),
     message: z.string().optional(),
+    /** `message` as words the window says in its language (a provider's own text inside them stays as it said it). */
+    words: Said.optional(),
     retryable: z.boolean(),
     at: z.number(),
   }),
@@ -708,6 +710,8 @@ export const ConnectionCheck = z.object({
   kind: z.string().optional(),
   status: z.number().int().optional(),
   message: z.string().optional(),
+  /** `message` as words the window says in its language. */
+  words: Said.optional(),
   said: z.string().optional(),
 });
 export type ConnectionCheck = z.infer<typeof ConnectionCheck>;

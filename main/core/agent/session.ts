@@ -20,7 +20,7 @@ import type { ToolResult } from '../tools/index.js';
 import { endLeftoverGroup } from '../tools/index.js';
 import type { ModelProvider, StreamEvent, ToolCallPart, Usage } from './providers/types.js';
 import { costOf, type Price } from './providers/pricing.js';
-import { ProviderError, redact } from './providers/errors.js';
+import { ProviderError, redact, redactWords } from './providers/errors.js';
 import { unresolvedCalls, type SessionState } from './state.js';
 import type { AssembledPrompt } from './prompt.js';
 import { SessionPrompt } from './session-prompt.js';
@@ -94,7 +94,7 @@ export interface TurnResult {
   steps: number;
   toolCalls: number;
   /** `unsent`: the user's message, when the turn failed before it could be stored (see the `error` event): give it back. */
-  error?: { kind: string; message: string; unsent?: string };
+  error?: { kind: string; message: string; words?: Said; unsent?: string };
 }
 
 const META_TOOLS = new Set<string>([
@@ -508,6 +508,7 @@ export class ChatSession {
         this.log.releaseFailure = undefined;
         const kind = e instanceof ProviderError ? e.kind : 'internal';
         const message = redact(e instanceof Error ? e.message.split('\n')[0]! : String(e));
+        const words = e instanceof ProviderError ? { words: redactWords(e.words) } : {};
         const unsent = this.log.unsent;
         this.log.unsent = undefined;
         try {
@@ -519,8 +520,8 @@ export class ChatSession {
               interrupted: true,
             });
           if (kind !== 'cancelled' || unsent !== undefined) {
-            error = { kind, message, ...(unsent !== undefined ? { unsent } : {}) };
-            this.record({ type: 'error', kind, message, ...(unsent !== undefined ? { unsent } : {}) });
+            error = { kind, message, ...words, ...(unsent !== undefined ? { unsent } : {}) };
+            this.record({ type: 'error', kind, message, ...words, ...(unsent !== undefined ? { unsent } : {}) });
           }
         } catch (e) {
           // The store cannot take the error either: send() rejects with that, the user's message still given back.

@@ -139,8 +139,9 @@ export type AgentEventBody =
    * `unsent`: the user's message of this turn when the turn failed before that message could be stored (the commit of
    * the turn's start failed): it is not in the conversation, and no reply to it was kept. A UI gives it back to the
    * user (the input box) to send again.
+   * `words`: the message as words (a provider's failure; the window says them in its language, `message` is their English).
    */
-  | { type: 'error'; kind: string; message: string; unsent?: string }
+  | { type: 'error'; kind: string; message: string; words?: Said; unsent?: string }
   | { type: 'turn_end'; reason: TurnEndReason; steps: number; toolCalls: number }
   /**
    * The user asked to retry the last turn (it ended interrupted, failed or timed out): its cut-off answer stays in the

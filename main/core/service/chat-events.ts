@@ -95,7 +95,20 @@ export function turnEndReason(r: TurnEndReason): EventPayload<'chat.turnEnd'>['r
 }
 
 /** What the window is told when a message finds no model: why, when the provider could not be made, else the default. */
-export const NO_MODEL = 'No model is set up: choose a provider and add its key in Settings';
+export const NO_MODEL: Said = say('noModel');
+
+/** The error that ends a turn, said with that end: its English, and its words when it has them. */
+type TurnError = { kind: string; message: string; words?: Said; unsent?: string };
+
+/** A stored or live error event as the turn's end says it. */
+const noModelError = (words: Said): TurnError => ({ kind: 'no_model', message: english(words), words });
+
+const turnErrorOf = (e: { kind: string; message: string; words?: Said; unsent?: string }): TurnError => ({
+  kind: e.kind,
+  message: e.message,
+  ...(e.words ? { words: e.words } : {}),
+  ...(e.unsent !== undefined ? { unsent: e.unsent } : {}),
+});
 
 /**
  * An error event the transcript shows as a line of its own: one that does not end the turn (a skill that could not be
@@ -137,12 +150,12 @@ export function approvalOf(sessionId: string, e: PendingApproval): EventPayload<
 /** Maps one session's live events; keeps the tool cards so a later event updates the same card. */
 export class EventMapper {
   private readonly cards = new Map<string, ToolCallCard>();
-  private lastError: { kind: string; message: string; unsent?: string } | undefined;
+  private lastError: TurnError | undefined;
   constructor(
     private readonly emit: Emit,
     private readonly turnId: () => string,
     /** Why there is no model (the provider that could not be made), for a message no model answered. */
-    private readonly noModel: () => string = () => NO_MODEL,
+    private readonly noModel: () => Said = () => NO_MODEL,
     /** Whether the session can take its last turn up again (chat.retry), once its end is recorded. */
     private readonly canRetry: () => boolean = () => false,
   ) {}
@@ -225,9 +238,15 @@ export class EventMapper {
         return this.notice(s, 'info', 'skill_offer', say('noticeSkillOffer', { calls: e.toolCalls }));
       case 'error':
         if (noticeError(e.kind))
-          return this.emit('chat.notice', { sessionId: s, level: 'error', kind: e.kind, text: e.message });
+          return this.emit('chat.notice', {
+            sessionId: s,
+            level: 'error',
+            kind: e.kind,
+            text: e.message,
+            ...(e.words ? { words: e.words } : {}),
+          });
         // Said once, with the turn's end (and its Retry).
-        this.lastError = { kind: e.kind, message: e.message, ...(e.unsent !== undefined ? { unsent: e.unsent } : {}) };
+        this.lastError = turnErrorOf(e);
         return;
       case 'context':
         return this.emit('context.changed', {
@@ -237,15 +256,16 @@ export class EventMapper {
         });
       case 'turn_end': {
         const reason = turnEndReason(e.reason);
-        const err =
-          reason === 'no_model' ? { kind: 'no_model', message: this.noModel(), unsent: undefined } : this.lastError;
+        const err = reason === 'no_model' ? noModelError(this.noModel()) : this.lastError;
         this.lastError = undefined;
         const says = reason === 'error' || reason === 'interrupted' || reason === 'timeout' || reason === 'no_model';
         return this.emit('chat.turnEnd', {
           sessionId: s,
           turnId: this.turnId(),
           reason,
-          ...(says && err ? { error: { code: err.kind, message: err.message } } : {}),
+          ...(says && err
+            ? { error: { code: err.kind, message: err.message, ...(err.words ? { words: err.words } : {}) } }
+            : {}),
           ...(err?.unsent !== undefined ? { unsent: err.unsent } : {}),
           ...(this.canRetry() ? { retryable: true } : {}),
         });
@@ -259,13 +279,13 @@ export class EventMapper {
 /** A stored session's events as the transcript shows them (assistant text joined per reply). */
 export function transcriptOf(
   events: AgentEvent[],
-  noModel = NO_MODEL,
+  noModel: Said = NO_MODEL,
   versions: ReturnType<ChatSession['versions']> = [],
 ): TranscriptItem[] {
   let turn = -1;
   const items: TranscriptItem[] = [];
   // The error that ends a turn is said once, with its end; `lastEnd` is the latest turn's, which alone can be retried.
-  let turnError: { kind: string; message: string; unsent?: string } | undefined;
+  let turnError: TurnError | undefined;
   let lastEnd: Extract<TranscriptItem, { kind: 'end' }> | undefined;
   const cards = new Map<string, Extract<TranscriptItem, { kind: 'tool' }>>();
   let reply: Extract<TranscriptItem, { kind: 'assistant' }> | undefined;
@@ -308,7 +328,7 @@ export function transcriptOf(
           turnError = undefined;
           break;
         }
-        const err = reason === 'no_model' ? { kind: 'no_model', message: noModel } : turnError;
+        const err = reason === 'no_model' ? noModelError(noModel) : turnError;
         turnError = undefined;
         reply = undefined;
         const says = reason === 'error' || reason === 'interrupted' || reason === 'timeout' || reason === 'no_model';
@@ -316,7 +336,7 @@ export function transcriptOf(
           kind: 'end',
           id,
           reason,
-          ...(says && err ? { code: err.kind, message: err.message } : {}),
+          ...(says && err ? { code: err.kind, message: err.message, ...(err.words ? { words: err.words } : {}) } : {}),
           retryable: RETRYABLE_ENDS.includes(e.reason) && !(err && 'unsent' in err && err.unsent !== undefined),
           at: e.at,
         };
@@ -382,8 +402,16 @@ export function transcriptOf(
         });
         break;
       case 'error':
-        if (noticeError(e.kind)) items.push({ kind: 'notice', id, level: 'error', text: e.message, at: e.at });
-        else turnError = { kind: e.kind, message: e.message, ...(e.unsent !== undefined ? { unsent: e.unsent } : {}) };
+        if (noticeError(e.kind))
+          items.push({
+            kind: 'notice',
+            id,
+            level: 'error',
+            text: e.message,
+            ...(e.words ? { words: e.words } : {}),
+            at: e.at,
+          });
+        else turnError = turnErrorOf(e);
         break;
       case 'compaction': {
         const words = say('noticeCompactedShort', { messages: e.compactedMessages });

@@ -1,6 +1,6 @@
 // Contract handlers for chat, sessions, the context view and the provider settings, bound to the agent
 // (main/core/agent): one Agent per open workspace, live ChatSessions by id, their events mapped to contract events.
-import { readRegularFile } from '../base/index.js';
+import { english, readRegularFile, say, type Said } from '../base/index.js';
 import type { Handlers } from './dispatch.js';
 import { ServiceError } from './dispatch.js';
 import type { ServiceContext } from './context.js';
@@ -175,7 +175,7 @@ function spentOf(chat: ChatSession): Pick<ContextView, 'spent' | 'spentAll'> {
 export class ChatBinding {
   private ws: KnackWorkspace | undefined;
   private agentCache: Agent | undefined;
-  private agentProblem: string | undefined;
+  private agentProblem: ProviderError | undefined;
   /** Open conversations, least recently used first. */
   private readonly live = new Map<string, Live>();
   /** The last turn number of each conversation closed to save memory: its turn ids go on where they were. */
@@ -218,15 +218,15 @@ export class ChatBinding {
       this.agentProblem = undefined;
     } catch (e) {
       if (!(e instanceof ProviderError)) throw e;
-      this.agentProblem = e.message;
+      this.agentProblem = e;
       this.agentCache = Agent.create(ws, { ...common, offline: true });
     }
     return this.agentCache;
   }
 
   /** Why a message finds no model: the provider that could not be made (its one line), else none is set up. */
-  private noModel(): string {
-    return this.agentProblem ? `No model is set up: ${this.agentProblem}` : NO_MODEL;
+  private noModel(): Said {
+    return this.agentProblem ? say('noModelBecause', { why: this.agentProblem.words }) : NO_MODEL;
   }
 
   /** Provider settings changed: new sessions use the new provider; idle live sessions are reopened on next use. */
@@ -436,7 +436,7 @@ export class ChatBinding {
           keySource: c.keySource,
         };
       for (const w of agent.warnings) problems.add(w);
-      if (this.agentProblem) problems.add(this.agentProblem);
+      if (this.agentProblem) problems.add(this.agentProblem.message);
     }
     return {
       provider,
@@ -805,9 +805,9 @@ export class ChatBinding {
           r = resolveProvider(this.options.provider ?? {}, { dataDir, env, keyStore: this.keys });
         } catch (e) {
           if (!(e instanceof ProviderError)) throw e;
-          return { ok: false, kind: e.kind, message: e.message };
+          return { ok: false, kind: e.kind, message: e.message, words: e.words };
         }
-        if (!r.config) return { ok: false, kind: 'config', message: NO_MODEL };
+        if (!r.config) return { ok: false, kind: 'config', message: english(NO_MODEL), words: NO_MODEL };
         const c = r.config;
         const checked = await checkConnection(c, r.apiKey);
         return { provider: c.id, model: c.model, baseUrl: c.baseURL ?? null, ...checked };

@@ -1,10 +1,12 @@
 // How an answer ended when it did not simply finish, under its text: interrupted, timed out, failed (the provider's
-// reason), at a limit, or no model set up — with Retry where a retry can finish it, and the way to the setup.
+// reason), at a limit, or no model set up — with Retry where a retry can finish it, and the way to the setup. The reason
+// is said in the window's language; what the provider or its connection said itself stays as it said it, in code.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
 import type { ChatMessage } from '../state/transcript';
 import { useView } from '../state/store';
+import { SaidText } from '../i18n/SaidText';
 
 export function AnswerEnd({ m }: { m: ChatMessage }) {
   const { t } = useTranslation();
@@ -36,10 +38,17 @@ export function AnswerEnd({ m }: { m: ChatMessage }) {
     <div className={`answer-end ${end}`} role={end === 'limit' ? 'status' : 'alert'}>
       <p>
         <strong>{t(`chat.end.${end}`)}</strong>
-        {m.error && end !== 'no_model' ? <span className="answer-end-reason"> {m.error}</span> : null}
+        {m.error && end !== 'no_model' ? (
+          <span className="answer-end-reason">
+            {' '}
+            <SaidText words={m.errorWords} fallback={m.error} />
+          </span>
+        ) : null}
       </p>
       {end === 'no_model' && m.error && m.error !== t('chat.end.no_model') && (
-        <p className="small-text muted">{m.error}</p>
+        <p className="small-text muted">
+          <SaidText words={m.errorWords} fallback={m.error} />
+        </p>
       )}
       {(m.retry || end === 'no_model') && (
         <p className="answer-end-actions">

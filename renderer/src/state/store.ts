@@ -433,7 +433,11 @@ export const useView = create<ViewState>((set, get) => ({
         m.parts.push({ kind: 'skill', name: e.skill, reason: e.reason, ...(e.words ? { words: e.words } : {}) });
       } else {
         streaming = false;
-        Object.assign(m, answerEnd(e.reason, e.error?.message, e.retryable), e.error ? { error: e.error.message } : {});
+        Object.assign(
+          m,
+          answerEnd(e.reason, e.error?.message, e.retryable, e.error?.words),
+          e.error ? { error: e.error.message } : {},
+        );
         loadedTick++;
         if (e.unsent !== undefined) {
           // Not stored, so not in the conversation: the message leaves the transcript and goes back to the input box.

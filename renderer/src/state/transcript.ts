@@ -44,6 +44,8 @@ export interface ChatMessage {
   /** The answer was stopped by the user. */
   stopped?: boolean;
   error?: string;
+  /** `error` as words the window says in its language (the provider's own text inside them as it said it). */
+  errorWords?: Said;
   /** How the answer ended, when it did not finish (its text so far is kept). */
   end?: AnswerEnd;
   /** Retry can take this answer up again (the latest turn, interrupted, failed or timed out). */
@@ -55,12 +57,14 @@ export function answerEnd(
   reason: EventPayload<'chat.turnEnd'>['reason'],
   message: string | undefined,
   retryable: boolean | undefined,
-): Pick<ChatMessage, 'stopped' | 'error' | 'end' | 'retry'> {
+  words?: Said,
+): Pick<ChatMessage, 'stopped' | 'error' | 'errorWords' | 'end' | 'retry'> {
   if (reason === 'done') return {};
   if (reason === 'stopped') return { stopped: true };
   return {
     end: reason === 'error' ? 'failed' : reason,
     ...(message ? { error: message } : {}),
+    ...(words ? { errorWords: words } : {}),
     ...(retryable ? { retry: true } : {}),
   };
 }
@@ -99,7 +103,7 @@ export function toMessages(items: MethodOutput<'sessions.open'>['items']): ChatM
         ...(it.words ? { words: it.words } : {}),
       });
     else if (it.kind === 'end') {
-      Object.assign(current, answerEnd(it.reason, it.message, it.retryable));
+      Object.assign(current, answerEnd(it.reason, it.message, it.retryable, it.words));
       // What follows (a retried answer) is an answer of its own.
       current = undefined;
     } else

@@ -5,9 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { App } from '../../../renderer/src/App';
+import { AnswerEnd } from '../../../renderer/src/components/AnswerEnd';
+import { toMessages } from '../../../renderer/src/state/transcript';
+import { english, say } from '../../../preload/words';
 import { useView } from '../../../renderer/src/state/store';
 import { memoryClient } from './memory-client';
-import { renderWith, WS } from './render';
+import { ENGLISH_SENTENCE, outsideCode, renderWith, WS } from './render';
 
 describe('answer ends', () => {
   it('an interrupted answer keeps its text, says so once with the reason, and Retry streams the rest', async () => {
@@ -95,6 +98,73 @@ describe('answer ends', () => {
     );
     expect((await screen.findByRole('alert')).textContent).toContain('已中断');
     expect(screen.getByRole('button', { name: '重试' })).toBeTruthy();
+  });
+
+  it("in Chinese, an interrupted answer says why in Chinese, and the connection's own words as they came", async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true }, 'zh');
+    const words = say('provider.interruptedHow', { provider: 'anthropic', detail: 'terminated' });
+    act(() =>
+      c.event('chat.turnEnd', {
+        sessionId: 's1',
+        turnId: 'm1',
+        reason: 'interrupted',
+        error: { code: 'interrupted', message: english(words), words },
+        retryable: true,
+      }),
+    );
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe(
+      '已中断——回答完成前连接断开了。 与 anthropic 的连接在回答完成前断开了（terminated）重试',
+    );
+    expect(alert.querySelector('code')?.textContent).toBe('terminated');
+    expect(outsideCode(alert)).not.toMatch(ENGLISH_SENTENCE);
+  });
+
+  it("in Chinese, a stored failed answer says the provider's reason in Chinese and its own error verbatim", () => {
+    const detail = 'messages: text content blocks must be non-empty';
+    const words = say('provider.badRequest', { provider: 'openai', detail });
+    const [, answer] = toMessages([
+      { kind: 'user', id: '1', text: '你好', at: 0 },
+      { kind: 'assistant', id: '2', text: '一半', at: 0 },
+      {
+        kind: 'end',
+        id: '3',
+        reason: 'error',
+        code: 'bad_request',
+        message: english(words),
+        words,
+        retryable: true,
+        at: 0,
+      },
+    ]);
+    renderWith(<AnswerEnd m={answer!} />, memoryClient(), { workspace: WS, sessionId: 's1' }, 'zh');
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toContain(`回答失败。 openai 拒绝了这个请求：${detail}`);
+    expect(alert.querySelector('code')?.textContent).toBe(detail);
+    expect(outsideCode(alert)).not.toMatch(ENGLISH_SENTENCE);
+  });
+
+  it('in Chinese, no model set up says why in Chinese (the provider that could not be made)', async () => {
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: WS, sessionId: 's1', streaming: true }, 'zh');
+    const why = say('provider.noKey', {
+      id: 'deepseek',
+      hint: 'DEEPSEEK_API_KEY',
+      file: '/home/me/.knack/providers.json',
+    });
+    const words = say('noModelBecause', { why });
+    act(() =>
+      c.event('chat.turnEnd', {
+        sessionId: 's1',
+        turnId: 'm1',
+        reason: 'no_model',
+        error: { code: 'no_model', message: english(words), words },
+      }),
+    );
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('还没有设置模型：没有 deepseek 的 API 密钥：请设置 DEEPSEEK_API_KEY');
+    expect(alert.textContent).not.toMatch(ENGLISH_SENTENCE);
   });
 
   it('a 1 MB paste says how big it is and the limit, keeps the text, and sends nothing', async () => {

@@ -15,3 +15,13 @@ export function renderWith(ui: ReactElement, client: MemoryClient, state: Partia
 }
 
 export const WS = folder('/home/me/alpha');
+
+/** Three English words in a row: what a Chinese window must not show outside a name, path or value. */
+export const ENGLISH_SENTENCE = /\b[A-Za-z]{2,}\b(?:[\s,]+\b[A-Za-z]{2,}\b){2,}/;
+
+/** An element's text without what it shows as it is, in code (another party's own words, a command, a path). */
+export function outsideCode(el: HTMLElement): string {
+  const copy = el.cloneNode(true) as HTMLElement;
+  for (const c of copy.querySelectorAll('code')) c.remove();
+  return copy.textContent ?? '';
+}

@@ -1,6 +1,7 @@
 // Test connection: one real request of one token through the provider's official SDK to the configured base URL,
 // as the first-run flow and the Settings page ask for it. Ok, or the provider's failure in its own words.
 import { clientOptions, loadAnthropicSdk, loadOpenAISdk } from './sdk.js';
+import type { Said } from '../../base/index.js';
 import { mapProviderError, providerSaid, type ProviderErrorKind } from './errors.js';
 import type { ProviderConfig } from './settings.js';
 
@@ -12,8 +13,10 @@ export type ConnectionCheck =
       kind: ProviderErrorKind;
       /** HTTP status, when the provider answered. */
       status?: number;
-      /** Knack's one line (key redacted). */
+      /** Knack's one line (key redacted), in English. */
       message: string;
+      /** `message` as words, said in the window's language. */
+      words: Said;
       /** The provider's own words (its error body's message), key redacted. */
       said?: string;
     };
@@ -72,7 +75,6 @@ export async function checkConnection(
       model: config.model,
       baseURL: config.baseURL,
       key: apiKey,
-      keyHint: 'the key',
     });
     const said = providerSaid(e, [apiKey]);
     return {
@@ -80,6 +82,7 @@ export async function checkConnection(
       kind: mapped.kind,
       ...(mapped.status !== undefined ? { status: mapped.status } : {}),
       message: mapped.message,
+      words: mapped.words,
       ...(said ? { said } : {}),
     };
   }
