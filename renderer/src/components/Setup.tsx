@@ -9,6 +9,7 @@ import { configured, keySource, presetForm, providerForm } from '../state/provid
 import { useView } from '../state/store';
 import { WorkspaceOpen } from './WorkspaceOpen';
 import { ErrorLine } from './DialogFooter';
+import { SaidText } from '../i18n/SaidText';
 
 const STEPS = ['folder', 'provider', 'key', 'done'] as const;
 type Step = (typeof STEPS)[number];
@@ -240,10 +241,14 @@ export function Setup() {
               </p>
               {result.said ? (
                 <p>
-                  {t('setup.providerSaid', { provider: chosen?.label ?? preset })} <q>{result.said}</q>
+                  {t('setup.providerSaid', { provider: chosen?.label ?? preset })} <code>{result.said}</code>
                 </p>
               ) : (
-                result.message && <p className="small-text">{result.message}</p>
+                result.message && (
+                  <p className="small-text">
+                    <SaidText words={result.words} fallback={result.message} />
+                  </p>
+                )
               )}
             </div>
           )}

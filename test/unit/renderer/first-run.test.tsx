@@ -7,7 +7,8 @@ import userEvent from '@testing-library/user-event';
 import { App } from '../../../renderer/src/App';
 import { useView } from '../../../renderer/src/state/store';
 import { memoryClient, preset, type MemoryClient } from './memory-client';
-import { renderWith, WS } from './render';
+import { ENGLISH_SENTENCE, outsideCode, renderWith, WS } from './render';
+import { english, say } from '../../../preload/words';
 
 function firstRun(c: MemoryClient = memoryClient()) {
   renderWith(<App />, c, { setup: 'first' });
@@ -136,6 +137,37 @@ describe('first run', () => {
     expect(current().textContent).toBe('2. Provider');
     await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(await screen.findByRole('heading', { name: 'Settings' })).toBeTruthy();
+  });
+
+  it("in Chinese, a wrong key: a Chinese lead, then the provider's own error as it said it", async () => {
+    renderWith(<App />, memoryClient(), { setup: 'first' }, 'zh');
+    await userEvent.type(screen.getByLabelText('文件夹路径'), '/home/me/project');
+    await userEvent.click(screen.getByRole('button', { name: '打开' }));
+    await userEvent.click(await screen.findByRole('button', { name: '继续' }));
+    await userEvent.type(await screen.findByLabelText('Anthropic 的 API 密钥'), 'sk-wrong-key');
+    await userEvent.click(screen.getByRole('button', { name: '测试连接' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe('密钥被拒绝。 (HTTP 401)Anthropic 返回： invalid x-api-key');
+    expect(alert.querySelector('code')?.textContent).toBe('invalid x-api-key');
+  });
+
+  it('in Chinese, a failed test the provider said nothing of: its reason in Chinese, the connection error as is', async () => {
+    const c = memoryClient();
+    const detail = 'connect ECONNREFUSED 127.0.0.1:9';
+    const words = say('provider.unreachable', {
+      provider: 'anthropic',
+      at: say('provider.at', { url: 'http://127.0.0.1:9' }),
+      detail,
+    });
+    c.handlers['settings.testProvider'] = () => ({ ok: false, kind: 'network', message: english(words), words });
+    renderWith(<App />, c, { workspace: WS, setup: 'settings' }, 'zh');
+    await userEvent.click(await screen.findByRole('button', { name: '继续' }));
+    await userEvent.type(await screen.findByLabelText('Anthropic 的 API 密钥'), 'sk-some-key');
+    await userEvent.click(screen.getByRole('button', { name: '测试连接' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(`无法连接 anthropic（http://127.0.0.1:9）：${detail}`);
+    expect(alert.querySelector('code')?.textContent).toBe(detail);
+    expect(outsideCode(alert)).not.toMatch(ENGLISH_SENTENCE);
   });
 
   it('in Chinese', async () => {

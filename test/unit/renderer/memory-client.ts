@@ -11,6 +11,7 @@ import {
   type MethodName,
   type MethodOutput,
 } from '../../../preload/contract';
+import { english, say, type Said } from '../../../preload/words';
 import type { KnackClient } from '../../../renderer/src/api/client';
 import { useView } from '../../../renderer/src/state/store';
 import type { BrokenSkill } from '../../../renderer/src/state/skills';
@@ -397,16 +398,24 @@ export function memoryClient(
         const p = c.settings.presets.find((x) => x.id === s.preset);
         const key = c.keys[s.preset];
         if (p?.keyOptional || (key !== undefined && key === c.goodKey)) return { ok: true, ...base };
-        if (key === undefined && !s.hasKey)
-          return { ok: false, ...base, kind: 'auth', message: `no API key for ${s.preset}` };
-        return {
+        const failed = (kind: string, words: Said, more: { status?: number; said?: string } = {}) => ({
           ok: false,
           ...base,
-          kind: 'auth',
-          status: 401,
-          message: `${s.preset} refused the API key (401): check the key`,
-          said: 'invalid x-api-key',
-        };
+          kind,
+          ...more,
+          message: english(words),
+          words,
+        });
+        if (key === undefined && !s.hasKey)
+          return failed(
+            'auth',
+            say('provider.noKey', { id: s.preset, hint: `${s.preset.toUpperCase()}_API_KEY`, file: 'providers.json' }),
+          );
+        return failed(
+          'auth',
+          say('provider.authStatus', { provider: s.preset, status: 401, key: say('provider.theKey') }),
+          { status: 401, said: 'invalid x-api-key' },
+        );
       },
       'sandbox.status': () => ({ ...c.sandbox }),
       'rules.list': () => ({ rules: structuredClone(c.rules) }),
