@@ -1,7 +1,8 @@
-// The sidebar's "N skills could not be read" group: each SKILL.md that does not parse with its file, line and reason,
+// The sidebar's "N skills could not be read" group: each SKILL.md that does not parse with its file, line and reason
+// (in the window's language; a parser's own message inside it as the parser said it, in code),
 // and (desktop) a button that opens its folder with the file selected. Serve mode shows the full path to copy.
 import { useTranslation } from 'react-i18next';
-import { useSay } from '../i18n/say';
+import { SaidText } from '../i18n/SaidText';
 import { firstProblem, type BrokenSkill } from '../state/skills';
 import { errorText } from '../api/context';
 import { useView } from '../state/store';
@@ -20,7 +21,6 @@ function shortName(b: BrokenSkill): string {
 
 export function BrokenGroup({ broken, show }: { broken: BrokenSkill[]; show?: (file: string) => Promise<unknown> }) {
   const { t } = useTranslation();
-  const say = useSay();
   return (
     <details className="broken-group" open>
       <summary>{t('skills.broken', { count: broken.length })}</summary>
@@ -38,7 +38,7 @@ export function BrokenGroup({ broken, show }: { broken: BrokenSkill[]; show?: (f
               </div>
               <div className="broken-reason">
                 {d?.field ? `${d.field}: ` : ''}
-                {say(d?.words, d?.message ?? '')}
+                <SaidText words={d?.words} fallback={d?.message} />
               </div>
               {show ? (
                 <button

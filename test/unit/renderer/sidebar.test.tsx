@@ -273,4 +273,22 @@ describe('why a switch is off, in Chinese', () => {
     expect(screen.getByText('name: YAML 头部缺少必填字段：name')).toBeTruthy();
     expect(screen.queryByText(/Missing required/)).toBeNull();
   });
+
+  it("says a SKILL.md that is not YAML in Chinese, the parser's own message as it said it, in code", async () => {
+    const c = memoryClient({ skills: three() });
+    // As main/core/skills/format/frontmatter.ts words it for `description: Use when: deploying`.
+    const error = 'Nested mappings are not allowed in compact mappings';
+    c.broken = [
+      badSkill({
+        line: 3,
+        field: 'description',
+        message: `Invalid YAML in frontmatter: ${error} (a value containing ": " must be quoted)`,
+        words: { code: 'diag.yamlQuote', params: { error } },
+      }),
+    ];
+    renderWith(<Sidebar />, c, { workspace: WS }, 'zh');
+    const said = await screen.findByText(error);
+    expect(said.tagName).toBe('CODE');
+    expect(said.parentElement?.textContent).toBe(`description: YAML 头部无效：${error}（含有「: 」的值必须加引号）`);
+  });
 });
