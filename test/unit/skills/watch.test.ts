@@ -2,7 +2,7 @@
 // including a tier folder that did not exist when watching started.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
 import { openCatalog, type Catalog, type CatalogChange } from '../../../main/core/skills/catalog/catalog.js';
@@ -92,6 +92,85 @@ test('a project skills folder created after start-up is picked up', async () => 
     writeTree(ws, { '.workbuddy/skills/late/SKILL.md': skillMd({ name: 'late', description: 'arrived later' }) });
     assert.deepEqual((await p).added, ['late']);
     assert.equal(c.get('late')?.tier, 'project');
+  } finally {
+    await w.close();
+  }
+});
+
+test('a folder that becomes a skill after the walk that found it empty is seen, however close the two are', async () => {
+  const root = tempDir();
+  const paths = { home: join(root, 'home'), dataDir: join(root, 'data'), builtinSkillsDir: join(root, 'builtin') };
+  const user = join(root, 'home/.workbuddy/skills');
+  writeTree(user, { 'one/SKILL.md': skillMd({ name: 'one', description: 'first' }) });
+  const c = await openCatalog({ paths, workspace: join(root, 'ws') });
+  // Runs after each walk and before the watcher follows it: the SKILL.md lands where no watch is yet.
+  let planted = false;
+  c.on('walked', () => {
+    if (planted || !c.folders().entries.includes(join(user, 'late'))) return;
+    planted = true;
+    writeTree(user, { 'late/SKILL.md': skillMd({ name: 'late', description: 'arrived between' }) });
+  });
+  const w = watchCatalog(c, { debounceMs: 50 });
+  try {
+    await w.ready;
+    const seen = new Promise<void>((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error('the late skill was never seen')), 8000);
+      c.on('change', () => {
+        if (!c.get('late')) return;
+        clearTimeout(t);
+        resolve();
+      });
+    });
+    mkdirSync(join(user, 'late'));
+    await seen;
+    assert.ok(planted);
+  } finally {
+    await w.close();
+  }
+});
+
+test('a SKILL.md edited in place in a nested skill, and one added at the depth bound, hot-reload', async () => {
+  const root = tempDir();
+  const paths = { home: join(root, 'home'), dataDir: join(root, 'data'), builtinSkillsDir: join(root, 'builtin') };
+  const user = join(root, 'home/.workbuddy/skills');
+  writeTree(user, {
+    'group/two/SKILL.md': skillMd({ name: 'two', description: 'second' }),
+    'a/b/c/d/notes.txt': 'not a skill yet\n',
+  });
+  const c = await openCatalog({ paths, workspace: join(root, 'ws') });
+  assert.equal(c.settingsInUse.discovery.maxDepth, 4);
+  const w = watchCatalog(c, { debounceMs: 50 });
+  try {
+    await w.ready;
+    let p = nextChange(c);
+    appendFileSync(join(user, 'group/two/SKILL.md'), '\nOne more step.\n');
+    assert.deepEqual((await p).changed, ['two']);
+
+    p = nextChange(c);
+    writeFileSync(join(user, 'a/b/c/d/SKILL.md'), skillMd({ name: 'deep', description: 'at the depth bound' }));
+    assert.deepEqual((await p).added, ['deep']);
+  } finally {
+    await w.close();
+  }
+});
+
+test('a skill folder renamed, and a tier folder removed and made again, hot-reload', async () => {
+  const root = tempDir();
+  const paths = { home: join(root, 'home'), dataDir: join(root, 'data'), builtinSkillsDir: join(root, 'builtin') };
+  const user = join(root, 'home/.workbuddy/skills');
+  writeTree(user, { 'one/SKILL.md': skillMd({ name: 'one', description: 'first' }) });
+  const c = await openCatalog({ paths, workspace: join(root, 'ws') });
+  const w = watchCatalog(c, { debounceMs: 50 });
+  try {
+    await w.ready;
+    let p = nextChange(c);
+    renameSync(join(user, 'one'), join(root, 'one-away'));
+    assert.deepEqual((await p).removed, ['one']);
+
+    p = nextChange(c);
+    rmSync(join(root, 'home/.workbuddy'), { recursive: true });
+    writeTree(user, { 'two/SKILL.md': skillMd({ name: 'two', description: 'second' }) });
+    assert.deepEqual((await p).added, ['two']);
   } finally {
     await w.close();
   }

@@ -12,6 +12,7 @@
 //   catalog.setEnabled(name, on) // per-workspace toggle, stored in the SQLite store when one is given
 //   await catalog.refresh()      // re-walk the tiers; only changed files are re-parsed; emits 'change'
 //   catalog.on('change', (c: CatalogChange) => …)
+//   catalog.folders()            // the folders the last build walked and the entries in them (what watch.ts watches)
 //   catalog.held('git-commit')   // the skill of that name held for trust (refused, pending, checking): it acts as nobody
 //   catalog.checking()           // skills whose background audit has not finished; await catalog.settled() for all
 //
@@ -270,6 +271,23 @@ export class Catalog extends EventEmitter {
     return this.settings;
   }
 
+  /**
+   * The folders the last build walked (their entries were listed: one added, removed or renamed there may be a skill)
+   * and the entries under them (skill folders, and folders past the depth bound: only a SKILL.md there changes the
+   * catalog), as real paths. The watcher (watch.ts) watches these; 'walked' is emitted after every build.
+   */
+  folders(): { walked: string[]; entries: string[] } {
+    const walked: string[] = [];
+    const entries: string[] = [];
+    for (const snap of this.snapshots.values()) {
+      for (const [real, row] of snap.dirs) {
+        walked.push(real);
+        for (const name of row[4]) entries.push(real + sep + name);
+      }
+    }
+    return { walked, entries };
+  }
+
   /** Every indexed skill: winners and shadowed ones, sorted by name then precedence. */
   entries(): CatalogEntry[] {
     return this.all;
@@ -457,6 +475,7 @@ export class Catalog extends EventEmitter {
     };
     const change = this.changeSince(before);
     this.version++;
+    this.emit('walked');
     if (change.added.length || change.removed.length || change.changed.length) this.emit('change', change);
     return change;
   }

@@ -1,8 +1,8 @@
-// Hot reload: watches the tier folders (chokidar) and refreshes the catalog, debounced, when a skill is added,
-// edited or removed. Folders that do not exist yet are watched from their nearest existing parent.
-import { existsSync, type Stats } from 'node:fs';
-import { basename, dirname, join, relative, sep } from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
+// Hot reload: watches the folders the catalog walked and the skill folders in them (node:fs watch, one per folder) and
+// refreshes the catalog, debounced, when a skill is added, edited or removed. A tier folder that does not exist yet is
+// watched from its nearest existing parent. After every build the watched folders follow what the catalog walked.
+import { realpathSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { Catalog, CatalogChange } from './catalog.js';
 import { tierRoots } from './discover.js';
 
@@ -15,63 +15,75 @@ export interface WatchOptions {
 }
 
 export interface CatalogWatcher {
-  /** Resolves when the initial scan of the watched folders is done (events after it trigger refreshes). */
+  /** Resolves when the folders are watched (events after it trigger refreshes). */
   ready: Promise<void>;
-  /** Every folder and file watched now (tests). */
+  /** What is watched now (tests): each walked folder, and the SKILL.md of each folder watched for that alone. */
   watched(): string[];
   close(): Promise<void>;
 }
 
-function isUnder(p: string, root: string): boolean {
-  return p === root || p.startsWith(root.endsWith(sep) ? root : root + sep);
-}
-
 const SKILL_FILE = /^skill\.md$/i;
 
-/** Watch the catalog's tier folders; every add/edit/remove refreshes it (only changed files are re-parsed). */
+/**
+ * What an event in one watched folder can mean. `walked`: an entry there may be (or have been) a skill folder, so any
+ * entry that is not a file counts. `skillFile`: only its SKILL.md counts (a skill folder, whose other files and
+ * folders are resources; a folder at the depth bound). `toward`: a parent of a tier folder that does not exist yet,
+ * where only the next name on the way to it counts.
+ */
+interface Spec {
+  walked: boolean;
+  skillFile: boolean;
+  toward?: Set<string>;
+}
+
+/** Whether an event for `name` in a watched folder can change the catalog. */
+function counts(dir: string, spec: Spec, name: string | null): boolean {
+  if (name === null) return true; // the platform did not say which entry: read again
+  if (spec.toward?.has(name)) return true;
+  if (SKILL_FILE.test(name)) return spec.walked || spec.skillFile;
+  if (!spec.walked || name.startsWith('.') || name === 'node_modules') return false;
+  // A file beside the skill folders (a README) is not a skill; a folder, or an entry that is gone (a folder removed or
+  // renamed away), may be. A link is followed, as discovery follows it.
+  try {
+    const st = statSync(join(dir, name), { throwIfNoEntry: false });
+    return st === undefined || !st.isFile();
+  } catch {
+    return true;
+  }
+}
+
+function isDir(p: string): boolean {
+  try {
+    return statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  } catch {
+    return false;
+  }
+}
+
+function realOr(p: string): string {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return p;
+  }
+}
+
+/**
+ * Watch the catalog's tier folders; every add/edit/remove refreshes it (only changed files are re-parsed). One watch
+ * per folder and nothing read: the folders are the catalog's last walk, not a walk of the watcher's own (a recursive
+ * watcher stat'ed some 30,000 entries of 5,000 skills at every start, ~5 s of CPU).
+ */
 export function watchCatalog(catalog: Catalog, opts: WatchOptions = {}): CatalogWatcher {
   const debounceMs = opts.debounceMs ?? 150;
   const settings = catalog.settingsInUse;
   const roots = tierRoots(catalog.options.paths, catalog.options.workspace, settings.discovery.agentsFolders).map(
     (r) => r.dir,
   );
-  // Watch each root, or its nearest existing parent (at most two levels up: `.workbuddy/skills` → `.workbuddy` → home).
-  const targets = new Map<string, number>();
-  for (const r of roots) {
-    let t = r;
-    let up = 0;
-    while (!existsSync(t) && up < 2) {
-      t = dirname(t);
-      up++;
-    }
-    if (!existsSync(t)) continue;
-    targets.set(t, Math.max(targets.get(t) ?? 0, up + settings.discovery.maxDepth + 1));
-  }
-  // Whether a folder holds a SKILL.md, asked once per folder (forgotten when one of its SKILL.md files comes or goes).
-  const skillFolders = new Map<string, boolean>();
-  const isSkillFolder = (dir: string): boolean => {
-    let yes = skillFolders.get(dir);
-    if (yes === undefined) {
-      yes = existsSync(join(dir, 'SKILL.md')) || existsSync(join(dir, 'skill.md'));
-      skillFolders.set(dir, yes);
-    }
-    return yes;
-  };
-  const ignored = (p: string, stats?: Stats): boolean => {
-    for (const r of roots) {
-      if (isUnder(p, r)) {
-        const rel = relative(r, p);
-        if (rel.split(sep).some((part) => part === 'node_modules' || part.startsWith('.'))) return true;
-        // Inside a skill folder only its SKILL.md changes the catalog: its resources (scripts, references, assets;
-        // their folders are never searched for skills) are not watched. 5,000 skills are 25,000 files and more.
-        return !!stats && p !== r && isSkillFolder(dirname(p)) && !(stats.isFile() && SKILL_FILE.test(basename(p)));
-      }
-      if (isUnder(r, p)) return false; // an ancestor on the way to a root
-    }
-    return true;
-  };
+  const watchers = new Map<string, { w: FSWatcher; spec: Spec }>();
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
+  let started = false;
+
   const schedule = (): void => {
     if (closed) return;
     if (timer) clearTimeout(timer);
@@ -83,31 +95,102 @@ export function watchCatalog(catalog: Catalog, opts: WatchOptions = {}): Catalog
       );
     }, debounceMs);
   };
-  const watchers: FSWatcher[] = [];
-  const readies: Promise<void>[] = [];
-  for (const [target, depth] of targets) {
-    const w = watch(target, { ignoreInitial: true, followSymlinks: true, depth, ignored });
-    w.on('all', (event, path) => {
-      // Resource files inside a skill do not change the catalog; SKILL.md files and folders do.
-      if ((event === 'change' || event === 'add' || event === 'unlink') && !SKILL_FILE.test(basename(path))) return;
-      if (event === 'add' || event === 'unlink') skillFolders.delete(dirname(path));
-      if (event === 'unlinkDir') skillFolders.delete(path);
-      schedule();
-    });
-    w.on('error', (e) => opts.onError?.(e as Error));
-    readies.push(new Promise((resolve) => w.once('ready', () => resolve())));
-    watchers.push(w);
-  }
+
+  /** The folders to watch now and what counts in each: the last walk's, and the way to each tier folder not there. */
+  const wanted = (): Map<string, Spec> => {
+    const specs = new Map<string, Spec>();
+    const spec = (dir: string): Spec => {
+      let s = specs.get(dir);
+      if (!s) specs.set(dir, (s = { walked: false, skillFile: false }));
+      return s;
+    };
+    const { walked, entries } = catalog.folders();
+    for (const d of walked) spec(d).walked = true;
+    for (const d of entries) spec(d).skillFile = true;
+    for (const r of roots) {
+      if (isDir(r)) {
+        // There, but not walked yet (created since the last build): watched whole until the next walk lists it.
+        spec(realOr(r)).walked = true;
+        continue;
+      }
+      // Not there yet: its nearest existing parent, at most two levels up (`.workbuddy/skills` → `.workbuddy` → the
+      // home or workspace), for the next name on the way.
+      for (let t = r, up = 0; up < 2; up++) {
+        const parent = dirname(t);
+        if (parent === t) break;
+        if (isDir(parent)) {
+          (spec(realOr(parent)).toward ??= new Set()).add(basename(t));
+          break;
+        }
+        t = parent;
+      }
+    }
+    return specs;
+  };
+
+  /**
+   * Watch what the last walk found and stop watching what it did not. A folder watched for the first time may have
+   * changed between the walk and its watch: one more refresh (warm: a stat per file) sees anything that came then.
+   */
+  const sync = (): void => {
+    if (closed) return;
+    const next = wanted();
+    for (const [dir, entry] of watchers) {
+      if (next.has(dir)) continue;
+      entry.w.close();
+      watchers.delete(dir);
+    }
+    let added = false;
+    for (const [dir, spec] of next) {
+      const have = watchers.get(dir);
+      if (have) {
+        have.spec = spec;
+        continue;
+      }
+      let w: FSWatcher;
+      try {
+        w = watch(dir, { persistent: true, encoding: 'utf8' });
+      } catch (e) {
+        // Gone since the walk (its parent's event refreshes the catalog), or no watch left (ENOSPC, EMFILE): said.
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') opts.onError?.(e as Error);
+        continue;
+      }
+      const entry = { w, spec };
+      w.on('change', (_event, name: string | null) => {
+        if (counts(dir, entry.spec, name)) schedule();
+      });
+      // A watched folder removed on some platforms ends its watch with EPERM; its parent's event refreshes the catalog.
+      w.on('error', (e: NodeJS.ErrnoException) => {
+        if (e.code !== 'EPERM') opts.onError?.(e);
+      });
+      watchers.set(dir, entry);
+      added = true;
+    }
+    if (added && started) schedule();
+  };
+
+  catalog.on('walked', sync);
+  sync();
+  started = true;
+
   return {
-    ready: Promise.all(readies).then(() => undefined),
-    watched: () =>
-      watchers.flatMap((w) =>
-        Object.entries(w.getWatched()).flatMap(([dir, names]) => [dir, ...names.map((n) => join(dir, n))]),
-      ),
-    async close() {
+    ready: Promise.resolve(),
+    watched: () => {
+      const out: string[] = [];
+      for (const [dir, { spec }] of watchers) {
+        if (spec.walked) out.push(dir);
+        else if (spec.skillFile) out.push(join(dir, 'SKILL.md'));
+        for (const t of spec.toward ?? []) out.push(join(dir, t));
+      }
+      return out;
+    },
+    close() {
       closed = true;
+      catalog.off('walked', sync);
       if (timer) clearTimeout(timer);
-      await Promise.all(watchers.map((w) => w.close()));
+      for (const { w } of watchers.values()) w.close();
+      watchers.clear();
+      return Promise.resolve();
     },
   };
 }
