@@ -2,7 +2,8 @@
 // two references, a Python and a shell script each; test/bench/skill-corpus.ts): `knack skills list`, `skills match`
 // and `skills search` as a user runs them (a new process, spawn to exit, process start included), cold (a fresh data
 // folder: every skill parsed and audited) and warm (the same command again), and `knack serve` from spawn to its
-// address printed and to the answer of its first `skills.list` over the WebSocket; peak RSS of each. The 50-skill
+// address printed, to the answer of its first `skills.list` over the WebSocket, and on until it is idle (its CPU
+// then: the catalog's watches and whatever else starting costs after the answer); peak RSS of each. The 50-skill
 // folder is the baseline in the same run. Goal: at 5,000 skills each warm figure ≤ 2× the same at 50, RSS ≤ 300 MB.
 // KNACK_BENCH_SCALE_SIZES=50,5000 and KNACK_BENCH_RUNS=3 (warm runs, best shown) change the run. Linux only (/proc).
 import { spawn, spawnSync } from 'node:child_process';
@@ -89,8 +90,14 @@ function peakRssMb(pid: number): number {
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
-/** `knack serve` from spawn to its address and to the answer of the first skills.list; peak RSS then. */
-async function runServe(ws: string, home: string): Promise<Run & { readyMs: number; skills: number }> {
+/**
+ * `knack serve` from spawn to its address and to the answer of the first skills.list, peak RSS then; and its CPU and
+ * peak RSS once it has settled (idle) after that.
+ */
+async function runServe(
+  ws: string,
+  home: string,
+): Promise<Run & { readyMs: number; settledCpuS: number; settledRssMb: number; skills: number }> {
   const t0 = performance.now();
   const child = spawn(process.execPath, [knack, 'serve', '--port', '0', '--workspace', ws], {
     env: envFor(home),
@@ -131,8 +138,20 @@ async function runServe(ws: string, home: string): Promise<Run & { readyMs: numb
     if (!answer.ok) throw new Error(`skills.list failed: ${JSON.stringify(answer.error)}`);
     const rssMb = peakRssMb(child.pid!);
     const cpuS = cpuSeconds(child.pid!);
+    // Then until it is idle (under 0.02 s of CPU in a second, or a minute): what starting cost besides the answer
+    // (the catalog's watches, anything left running), and the peak RSS by then.
+    let settledCpuS = cpuS;
+    const settleBy = performance.now() + 60_000;
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 1000));
+      const now = cpuSeconds(child.pid!);
+      const idle = now - settledCpuS < 0.02;
+      settledCpuS = now;
+      if (idle || performance.now() > settleBy) break;
+    }
+    const settledRssMb = peakRssMb(child.pid!);
     socket.close();
-    return { ms, readyMs, cpuS, rssMb, skills: answer.value!.skills.length };
+    return { ms, readyMs, cpuS, rssMb, settledCpuS, settledRssMb, skills: answer.value!.skills.length };
   } finally {
     clearTimeout(timer);
     if (child.exitCode === null) {
@@ -150,6 +169,8 @@ const peak = (rs: Run[]): number => Math.max(...rs.map((r) => r.rssMb));
 
 console.log(`sizes ${SIZES.join(', ')}; warm = best of ${RUNS}; load ${loadavg()[0]!.toFixed(1)}`);
 const results = new Map<number, Map<string, { cold: Run; warm: Run; peakMb: number }>>();
+/** The warm serve run's CPU once settled, per size. */
+const settledCpu = new Map<number, number>();
 for (const n of SIZES) {
   const ws = join(scratch, `ws-${n}`);
   mkdirSync(ws);
@@ -186,6 +207,10 @@ for (const n of SIZES) {
   console.log(
     `  ${'knack serve → address printed'.padEnd(34)} ${ready(cold.readyMs)}   ${ready(warm.readyMs)}`.trimEnd(),
   );
+  const settled = (r: typeof warm) =>
+    `${r.settledCpuS.toFixed(2).padStart(5)} s CPU ${r.settledRssMb.toFixed(0).padStart(4)} MB`.padEnd(28);
+  console.log(`  ${'knack serve → settled (idle)'.padEnd(34)} ${settled(cold)}   ${settled(warm)}`.trimEnd());
+  settledCpu.set(n, warm.settledCpuS);
   results.set(n, rows);
 }
 
@@ -202,4 +227,6 @@ if (small && large && small !== large) {
       `  ${label.padEnd(8)} wall ${ratio.toFixed(2)}× ${ratio <= GOAL_RATIO ? 'OK  ' : 'OVER'}  (CPU ${(row.warm.cpuS / base.cpuS).toFixed(2)}×)   peak RSS ${row.peakMb.toFixed(0)} MB ${row.peakMb <= GOAL_RSS_MB ? 'OK' : 'OVER'}`,
     );
   }
+  const [lo, hi] = [settledCpu.get(Math.min(...SIZES))!, settledCpu.get(Math.max(...SIZES))!];
+  console.log(`  serve settled: CPU ${(hi / lo).toFixed(2)}× (${lo.toFixed(2)} → ${hi.toFixed(2)} s)`);
 }
