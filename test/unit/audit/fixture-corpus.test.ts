@@ -87,3 +87,21 @@ test('issue 26: an installer handed to the user to run is a P1 finding; one the 
   assert.equal(yourself.findings.find((f) => f.rule === 'exec.pipe-to-shell')?.level, 'P0');
   assert.equal(auditSkill(join(ROOT, 'adversarial', 'user-handoff-rm-home')).level, 'P0');
 });
+
+test('issue 26: text a script prints or writes into a README is a P1 finding; text piped to a shell is refused', () => {
+  const r = auditSkill(join(ROOT, 'benign', 'script-prints-install-hint'));
+  assert.equal(r.level, 'P1', JSON.stringify(r.findings));
+  // `echo "… curl … | sh" >&2` and the same command in a ```bash block of `cat > "$OUT/README.md" << EOF`.
+  const piped = r.findings.filter((f) => f.rule === 'exec.pipe-to-shell');
+  assert.deepEqual(
+    piped.map((f) => `${f.level} ${f.file}:${f.line}`),
+    ['P1 scripts/package.sh:17', 'P1 scripts/package.sh:27'],
+  );
+  for (const f of piped) assert.match(f.message, /prints or writes into a document/);
+  // Echoed into sh, a here-document fed to bash, one written to a script, `$(…)` inside a printed here-document.
+  const hostile = auditSkill(join(ROOT, 'adversarial', 'script-text-to-shell'));
+  assert.deepEqual(
+    hostile.findings.filter((f) => f.level === 'P0').map((f) => `${f.file}:${f.line}`),
+    ['scripts/prepare.sh:2', 'scripts/prepare.sh:4', 'scripts/prepare.sh:7', 'scripts/prepare.sh:10'],
+  );
+});

@@ -437,6 +437,8 @@ interface Segment {
   joined: boolean;
   /** An inline code span the text hands to the user to run ("give the user these steps:", "tell the user to install it"). */
   handed: boolean;
+  /** Text a shell script prints (`echo "…"`, `cat <<EOF`) or writes to a document (`cat > README.md <<EOF`). */
+  printed: boolean;
 }
 /**
  * A segment, every field set in one order: segments of every kind share one shape, so the functions that read them
@@ -452,12 +454,24 @@ function segment(
   joined = false,
   quoted = false,
   handed = false,
+  printed = false,
 ): Segment {
-  return { text, ctx, line, around, quoted, placement, listedAsCheck, joined, handed };
+  return { text, ctx, line, around, quoted, placement, listedAsCheck, joined, handed, printed };
 }
 /** A segment with another context (and `around`): made by segment(), so it has the segments' one map. */
 function recast(seg: Segment, ctx: Context, around: string = seg.around): Segment {
-  return segment(seg.text, ctx, seg.line, around, seg.placement, seg.listedAsCheck, seg.joined, seg.quoted, seg.handed);
+  return segment(
+    seg.text,
+    ctx,
+    seg.line,
+    around,
+    seg.placement,
+    seg.listedAsCheck,
+    seg.joined,
+    seg.quoted,
+    seg.handed,
+    seg.printed,
+  );
 }
 type Placement = 'description' | 'html-comment';
 const PLACEMENT_NOTE: Record<Placement, Said> = {
@@ -662,6 +676,7 @@ function scriptSegments(lines: string[], shell: boolean, quiet?: Uint8Array): Se
   const out: Segment[] = [];
   let carry: { text: string; line: number } | undefined;
   let heredoc: string | undefined;
+  let text: { end: string; expands: boolean } | undefined;
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!;
     const q = quiet !== undefined && quiet[i] === 1;
@@ -670,7 +685,19 @@ function scriptSegments(lines: string[], shell: boolean, quiet?: Uint8Array): Se
       else if (!q) out.push(segment(raw, 'script', i + 1, raw));
       continue;
     }
-    if (shell && raw.includes('<<')) heredoc = HEREDOC_RE.exec(raw)?.[2];
+    if (text !== undefined) {
+      // The body of `cat <<EOF` or `cat > README.md <<EOF`: text the script prints or documents, not a command.
+      // An unquoted end word lets `$(…)` and backticks in the body run: such a line is read as a command.
+      if (raw.trim() === text.end) text = undefined;
+      else if (text.expands && SUBSTITUTION_RE.test(raw)) {
+        if (!q) out.push(segment(raw, 'shell', i + 1, raw));
+      } else if (!q) out.push(segment(raw, 'example', i + 1, raw, undefined, false, false, false, false, true));
+      continue;
+    }
+    if (shell && raw.includes('<<')) {
+      heredoc = HEREDOC_RE.exec(raw)?.[2];
+      text = heredoc === undefined ? textHeredoc(raw) : undefined;
+    }
     const comment = scriptComment(raw);
     if (shell && !comment && (carry || continues(raw))) {
       // Join continued lines so a command split over several lines is matched whole.
@@ -680,9 +707,43 @@ function scriptSegments(lines: string[], shell: boolean, quiet?: Uint8Array): Se
       carry = undefined;
       continue;
     }
-    if (!q) out.push(segment(raw, comment ? 'comment' : shell ? 'shell' : 'script', i + 1, raw));
+    if (!q) {
+      const printed = shell && !comment && PRINT_RE.test(raw);
+      out.push(
+        segment(
+          raw,
+          comment ? 'comment' : shell ? 'shell' : 'script',
+          i + 1,
+          raw,
+          undefined,
+          false,
+          false,
+          false,
+          false,
+          printed,
+        ),
+      );
+    }
   }
   return out;
+}
+
+/**
+ * A shell line that only prints one quoted string (`echo "Install it with: curl … | sh" >&2`): no pipe, no redirect
+ * into a file, no command substitution in it.
+ */
+const PRINT_RE =
+  /^\s*(?:echo|printf)(?:\s+-[a-zA-Z]+)*\s+(?:"(?:[^"\\`$]|\\.|\$\{?\w+\}?)*"|'[^']*')\s*(?:[12]?>&[12])?\s*;?\s*$/;
+/** `cat <<EOF` (printed) or `cat > FILE <<EOF` with FILE a document (`.md`, `.txt`, `.rst`): the here-document's end word. */
+const TEXT_HEREDOC_RE =
+  /^\s*cat\s+(?:>>?\s*(["']?)([^\s"'<>|;&]+)\1\s+)?<<-?\s*(["']?)([A-Za-z_]\w*)\3\s*(?:>>?\s*(["']?)([^\s"'<>|;&]+)\5)?\s*$/;
+const DOC_FILE_RE = /\.(?:md|markdown|txt|rst)$/i;
+const SUBSTITUTION_RE = /\$\(|(?:^|[^\\])`/;
+function textHeredoc(raw: string): { end: string; expands: boolean } | undefined {
+  const m = TEXT_HEREDOC_RE.exec(raw);
+  if (!m) return undefined;
+  const file = m[2] ?? m[6];
+  return file === undefined || DOC_FILE_RE.test(file) ? { end: m[4]!, expands: m[3] === '' } : undefined;
 }
 
 /** A script line that is a comment (`#`, `//`, `--`, `/*`, `* `, `REM `; a shebang is not). */
@@ -1232,16 +1293,18 @@ function readWindow(acc: TextFindings, seg: Segment, t: string): void {
   for (let k = 0; k < hits.length; k++) {
     const h = hits[k]!;
     const handed = seg.handed && h.level === 'P0' && HANDED_FAMILIES.has(h.rule.family);
+    const printed = seg.printed && h.level === 'P0' && DOC_ONLY_FAMILIES.has(h.rule.family);
     const finding: Finding = {
       file: acc.file,
       line: seg.line,
       rule: h.rule.id,
       family: h.rule.family,
-      level: handed ? 'P1' : h.level,
+      level: handed || printed ? 'P1' : h.level,
       excerpt: excerptOf(t, h.index),
       ...said(h.note ? say('auditNoted', { what: h.rule.words, note: h.note }) : h.rule.words),
     };
     if (handed) finding.message += ' (handed to the user to run in their own terminal, not run by the skill)';
+    else if (printed) finding.message += ' (text the script prints or writes into a document, not a command it runs)';
     addFinding(acc, finding);
   }
   if (seg.ctx === 'script' || seg.ctx === 'shell' || seg.ctx === 'example' || seg.ctx === 'inline') {
