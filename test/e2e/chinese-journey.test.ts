@@ -1,12 +1,14 @@
 // The main journey with the window in Chinese, in Debian's Chromium through serve mode against a fake Anthropic
 // server: the sidebar, a message that loads a skill, an approval card with the rules Always allow would save, a tool
-// call the gate refuses, a request the provider answers with 500 twice (the window says it retries), the install
-// dialog with its findings, the skill page and Settings. On every screen an automated check reads the page's visible text and fails on any English
-// sentence: a run of three or more English words.
+// call the gate refuses, a request the provider answers with 500 twice (the window says it retries), a connection
+// dropped mid-answer (interrupted, then Retry), the install dialog with its findings, the skill page, Settings, and a
+// wrong key in Test connection. On every screen an automated check reads the page's visible text and fails on any
+// English sentence: a run of three or more English words.
 //
 // What may stay English (the allow-list, by where it is shown): code, commands, paths and rule patterns (`code`,
-// `pre`, `kbd`, the offending line of a finding); what a skill says of itself (its description, its SKILL.md shown
-// on its page); names (skills, tools, models, providers), which are single words and never make a run.
+// `pre`, `kbd`, the offending line of a finding); what another party said in its own words, shown in code (a
+// provider's error, a connection's, a YAML parser's message); what a skill says of itself (its description, its
+// SKILL.md shown on its page); names (skills, tools, models, providers), which are single words and never make a run.
 import { afterEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -66,6 +68,8 @@ const app = journey({
     ),
     // a SKILL.md without a description: listed among the skills that could not be read
     '.workbuddy/skills/no-desc/SKILL.md': skillMd({ name: 'no-desc' }),
+    // a SKILL.md that is not YAML (an unquoted ": "): listed too, the parser's own message in code
+    '.workbuddy/skills/bad-yaml/SKILL.md': '---\nname: bad-yaml\ndescription: Use when: deploying\n---\n# 坏\n',
     // a settings value out of its range: said in Settings with its file, line and field (the default applies)
     '.workbuddy/settings.json': JSON.stringify({ discovery: { maxDepth: -1 } }, null, 2),
   },
@@ -251,6 +255,30 @@ test('a request the provider answers with 500 twice: the window says it retries,
   await app.page.getByRole('button', { name: '发送' }).waitFor();
 });
 
+test(
+  'a connection dropped mid-answer: marked interrupted in Chinese, and Retry finishes the answer',
+  { skip },
+  async () => {
+    const lines = (n: number) => Array.from({ length: n }, (_, i) => `第${i + 1}句。`);
+    app.server.script({ chunks: lines(120), dropAfterChunks: true, chunkDelayMs: 2 }, { chunks: lines(200) });
+    await app.page.getByRole('textbox', { name: '消息' }).fill('讲一个长故事');
+    await app.page.keyboard.press('Enter');
+    const log = app.page.getByRole('log', { name: '对话记录' });
+    const end = log.locator('.answer-end.interrupted').last();
+    await end.waitFor({ timeout: 120_000 });
+    assert.match(
+      (await end.textContent()) ?? '',
+      /^已中断——回答完成前连接断开了。 与 anthropic 的连接在回答完成前断开了（/,
+    );
+    // What the connection said of itself (undici's "terminated") stays as it came, in code.
+    assert.ok(((await end.locator('code').textContent()) ?? '').length > 0);
+    assert.deepEqual(await englishOnScreen(), []);
+    await end.getByRole('button', { name: '重试' }).click();
+    await log.getByText(/第200句。/).waitFor({ timeout: 120_000 });
+    await app.page.getByRole('button', { name: '发送' }).waitFor();
+  },
+);
+
 test('the install dialog with its findings and levels: no English sentence', { skip }, async () => {
   await app.page.getByRole('button', { name: '安装技能' }).click();
   const dialog = app.page.getByRole('dialog', { name: '安装技能' });
@@ -330,9 +358,12 @@ test(
   { skip },
   async () => {
     const sidebar = app.page.getByRole('navigation', { name: '技能' });
-    const broken = sidebar.getByRole('list', { name: '1 个技能无法读取' });
+    const broken = sidebar.getByRole('list', { name: '2 个技能无法读取' });
     await broken.getByText('description: YAML 头部缺少必填字段：description').waitFor({ timeout: 60_000 });
-    assert.match((await broken.locator('code').first().textContent()) ?? '', /^no-desc\/SKILL\.md:\d+$/);
+    await broken.getByText('bad-yaml/SKILL.md:3').waitFor();
+    // The parser's own message as it said it, in code, after the lead in Chinese.
+    const yaml = broken.locator('.broken-reason', { hasText: /^description: YAML 头部无效：/ });
+    assert.match((await yaml.locator('code').textContent()) ?? '', /^Nested mappings are not allowed/);
     assert.deepEqual(await englishOnScreen(), []);
     await sidebar.getByRole('button', { name: '查看 status-sync' }).click();
     await app.page.getByRole('heading', { name: '问题', exact: true }).waitFor({ timeout: 60_000 });
@@ -367,4 +398,22 @@ test('a skill waiting for review, its page, and Settings: no English sentence', 
   await app.page.getByRole('heading', { name: '沙箱' }).waitFor();
   assert.deepEqual(await englishOnScreen(), []);
   assert.deepEqual(app.ui.problems, []);
+});
+
+test("a wrong key in Test connection: a Chinese lead, the provider's own error as it said it", { skip }, async () => {
+  // The key the fake server takes from now on is another one: the key pasted below is refused with Anthropic's 401.
+  app.server.requireKey('sk-ant-the-right-one-0123456789');
+  await app.page.getByRole('navigation', { name: '视图' }).getByRole('button', { name: '设置' }).click();
+  await app.page.getByRole('button', { name: '设置模型' }).first().click();
+  await app.page.getByRole('heading', { name: '选择模型服务商' }).waitFor();
+  await app.page.getByRole('button', { name: '继续' }).click();
+  await app.page.getByLabel('Anthropic 的 API 密钥').fill('sk-ant-wrong-key-9876543210');
+  await app.page.getByRole('button', { name: '测试连接' }).click();
+  const alert = app.page.locator('.setup-fail');
+  await alert.waitFor({ timeout: 60_000 });
+  assert.match((await alert.textContent()) ?? '', /^密钥被拒绝。 \(HTTP 401\)Anthropic 返回： invalid x-api-key$/);
+  assert.equal(await alert.locator('code').textContent(), 'invalid x-api-key');
+  assert.deepEqual(await englishOnScreen(), []);
+  await app.page.getByRole('button', { name: '取消' }).click();
+  await app.page.getByRole('heading', { name: '设置', exact: true }).waitFor();
 });
