@@ -1,13 +1,10 @@
-// `knack skills match|search|load|eval`: which skills a message triggers (with reasons), cross-language SkillSearch,
-// what loading a skill would put into the context, and SkillSearch's recall over a file of requests beside BM25.
+// `knack skills match|search|load`: which skills a message triggers (with reasons), cross-language SkillSearch, and
+// what loading a skill would put into the context.
 // The matcher, SkillSearch and loader are the workspace's own (the ones the agent uses), not built here.
-import { CliError, printJson, stringFlag, type Command, type CommandContext } from './command.js';
+import { CliError, printJson, type Command, type CommandContext } from './command.js';
 import { withWorkspace } from './workspace.js';
 import { describeOver, describeReason } from '../core/skills/use/index.js';
 import { listResources } from '../core/skills/use/index.js';
-import { evaluate, readQueryGroups, type EvalReport } from '../core/tools/index.js';
-import { Bm25 } from '../core/tools/index.js';
-import { hasHan, terms } from '../core/search/index.js';
 
 function text(ctx: CommandContext, what: string): string {
   const t = ctx.positionals.join(' ').trim();
@@ -139,85 +136,4 @@ const load: Command = {
   },
 };
 
-const evalCmd: Command = {
-  path: ['skills', 'eval'],
-  summary:
-    'Measure how findable your skills are: SkillSearch recall@1/5/10 and MRR over many requests, beside plain BM25.',
-  usage: '--queries FILE.json [--workspace DIR] [--json]   (FILE: [{query, gold}] or {"en": [...], "zh": [...]})',
-  options: { queries: { type: 'string' } },
-  async run(ctx) {
-    const file = stringFlag(ctx, 'queries', true)!;
-    let groups;
-    try {
-      groups = readQueryGroups(file);
-    } catch (e) {
-      throw new CliError((e as Error).message);
-    }
-    // One list of requests in both languages is reported per language as well.
-    if (groups.length === 1) {
-      const [zh, en] = [
-        groups[0]!.queries.filter((q) => hasHan(q.query)),
-        groups[0]!.queries.filter((q) => !hasHan(q.query)),
-      ];
-      if (zh.length && en.length) groups = [...groups, { label: 'en', queries: en }, { label: 'zh', queries: zh }];
-    }
-    return withWorkspace(
-      ctx,
-      (ws) => {
-        const enabled = ws.catalog.enabled();
-        const t0 = performance.now();
-        const s = ws.skillSearch();
-        const buildMs = performance.now() - t0;
-        const bm = new Bm25(
-          enabled.map((e) => ({
-            id: e.manifest.name,
-            text: `${e.manifest.name.replace(/[-_]/g, ' ')} ${e.manifest.description}`,
-          })),
-          1.2,
-          0.75,
-          terms,
-        );
-        const known = new Set(enabled.map((e) => e.manifest.name));
-        let searches = 0;
-        const t1 = performance.now();
-        const results = groups.map((g) => {
-          const ours = evaluate(
-            g.queries,
-            (q) => (searches++, s.search(q, { limit: 10 }).map((h) => h.name)),
-            (n) => known.has(n),
-          );
-          const bm25 = evaluate(
-            g.queries,
-            (q) => bm.search(q, 10).map((h) => h.id),
-            (n) => known.has(n),
-          );
-          return { group: g.label, skillSearch: ours, bm25 };
-        });
-        const msPerQuery = (performance.now() - t1) / Math.max(1, searches);
-        if (ctx.json) {
-          printJson(ctx.io, { skills: s.size, groups: results, timings: { buildMs, msPerQuery } });
-          return 0;
-        }
-        const row = (label: string, r: EvalReport) =>
-          `  ${label.padEnd(12)} ${r.recallAt1.toFixed(3)}     ${r.recallAt5.toFixed(3)}     ${r.recallAt10.toFixed(3)}     ${r.mrr.toFixed(3)}`;
-        ctx.io.out(
-          `${s.size} enabled skills; SkillSearch index built in ${buildMs.toFixed(0)} ms, ${msPerQuery.toFixed(2)} ms per request`,
-        );
-        for (const r of results) {
-          ctx.io.out(`\n${r.group} (${r.skillSearch.queries} requests)   recall@1  recall@5  recall@10 MRR`);
-          ctx.io.out(row('BM25', r.bm25));
-          // eslint-disable-next-line knack/tool-names -- the search engine's name as a report label, not a tool call
-          ctx.io.out(row('SkillSearch', r.skillSearch));
-          if (r.skillSearch.unknownGold)
-            ctx.io.out(
-              `  warning: ${r.skillSearch.unknownGold} requests name gold skills that are not enabled in this catalog`,
-            );
-        }
-        return 0;
-      },
-      { requireStore: true },
-    );
-  },
-};
-
-export const skillsMatchCommands: Command[] = [match, search, load, evalCmd];
+export const skillsMatchCommands: Command[] = [match, search, load];

@@ -1,4 +1,4 @@
-// CLI for tools: `knack tools list|search|call|eval` over the real registry, MCP connectors from mcp.json,
+// CLI for tools: `knack tools list|search|call|mcp` over the real registry, MCP connectors from mcp.json,
 // imported catalogs, ToolSearch and the real policy gate (ask → a question on the terminal).
 import { CliError, jsonFlag, printJson, stringFlag, type Command, type CommandContext } from './command.js';
 import { approvalQuestion } from './approval.js';
@@ -6,7 +6,6 @@ import { confirmOf, openWorkspaceFor, printDiagnostic } from './workspace.js';
 import { loadMcpConfig, workspaceMcpPath, type McpServerConfig } from '../core/mcp/index.js';
 import { readCatalogFile, type ImportedCatalog } from '../core/tools/index.js';
 import type { Toolbox } from '../core/toolbox.js';
-import { evaluate, readQueriesFile } from '../core/tools/index.js';
 import type { Approver } from '../core/tools/index.js';
 import { join } from 'node:path';
 
@@ -16,21 +15,19 @@ const MCP_OPTIONS = {
   catalog: { type: 'string' as const, multiple: true as const },
 };
 
-function catalogsOf(ctx: CommandContext): { catalogs: ImportedCatalog[]; renamed: Record<string, string> } {
+function catalogsOf(ctx: CommandContext): ImportedCatalog[] {
   const raw = ctx.values.catalog;
   const files = Array.isArray(raw) ? raw : typeof raw === 'string' ? [raw] : [];
   const catalogs: ImportedCatalog[] = [];
-  const renamed: Record<string, string> = {};
   for (const f of files) {
     const c = readCatalogFile(f);
     if (c.tools.length === 0 && c.problems.length)
       throw new CliError(c.problems.map((p) => `${p.where}: ${p.message}`).join('\n'));
     for (const p of c.problems.slice(0, 20)) ctx.io.err(`warning: ${p.where}: ${p.message}`);
     if (c.problems.length > 20) ctx.io.err(`warning: … and ${c.problems.length - 20} more problems in ${f}`);
-    Object.assign(renamed, c.renamed);
     catalogs.push(c);
   }
-  return { catalogs, renamed };
+  return catalogs;
 }
 
 /** Workspace mcp.json servers run commands from a folder that may have come with a clone: they need --trust-mcp. */
@@ -53,11 +50,8 @@ function mcpServersOf(ctx: CommandContext): McpServerConfig[] {
  * The workspace's tool box: built-ins, the skill tools, run_skill_script, MCP connectors (from mcp.json) and imported
  * catalogs, over the real gate (settings ceiling, stored rules, the trust-reviewed catalog's manifests).
  */
-async function open(
-  ctx: CommandContext,
-  approver?: Approver,
-): Promise<{ box: Toolbox; renamed: Record<string, string>; close(): Promise<void> }> {
-  const { catalogs, renamed } = catalogsOf(ctx);
+async function open(ctx: CommandContext, approver?: Approver): Promise<{ box: Toolbox; close(): Promise<void> }> {
+  const catalogs = catalogsOf(ctx);
   const ws = await openWorkspaceFor(ctx, {
     ...(approver ? { approver } : {}),
     mcpServers: mcpServersOf(ctx),
@@ -68,7 +62,7 @@ async function open(
   try {
     // A one-shot call is about to run: the gate judges it with the sandbox up (or known to be unavailable).
     const [box] = await Promise.all([ws.toolbox(), ws.wall()]);
-    return { box, renamed, close: () => ws.close() };
+    return { box, close: () => ws.close() };
   } catch (e) {
     await ws.close();
     throw e;
@@ -200,70 +194,6 @@ const call: Command = {
   },
 };
 
-const evalCmd: Command = {
-  path: ['tools', 'eval'],
-  summary: 'Measure how findable tools are: recall@1/5/10 and MRR of ToolSearch over many queries in one run.',
-  usage: '--catalog FILE.json --queries FILE.json [--json]',
-  options: { catalog: { type: 'string', multiple: true }, queries: { type: 'string' } },
-  async run(ctx) {
-    if (!ctx.values.catalog) throw new CliError('missing --catalog FILE.json');
-    const file = stringFlag(ctx, 'queries', true)!;
-    let queries;
-    try {
-      queries = readQueriesFile(file);
-    } catch (e) {
-      throw new CliError((e as Error).message);
-    }
-    const { catalogs, renamed } = catalogsOf(ctx);
-    // The workspace's tool box (one composition root), without connectors: only the catalog is measured, so the
-    // index this command searches holds exactly the catalog's tools (also those your settings keep always loaded).
-    const ws = await openWorkspaceFor(ctx, { toolCatalogs: catalogs });
-    try {
-      const box = await ws.toolbox();
-      for (const t of box.registry.list()) {
-        if (t.source !== 'catalog') box.index.remove(t.def.name);
-        else if (!box.index.has(t.def.name))
-          box.index.addAll([
-            {
-              name: t.def.name,
-              summary: t.def.summary,
-              description: t.def.description,
-              inputSchema: t.def.inputSchema,
-            },
-          ]);
-      }
-      const mapped = queries.map((q) => ({ query: q.query, gold: q.gold.map((g) => renamed[g] ?? g) }));
-      const t0 = performance.now();
-      const report = evaluate(
-        mapped,
-        (q) => box.index.search(q, 10).tools.map((t) => t.name),
-        (n) => box.registry.has(n),
-      );
-      const ms = performance.now() - t0;
-      if (ctx.json) {
-        printJson(ctx.io, { ...report, tools: box.index.size, msPerQuery: ms / Math.max(1, queries.length) });
-        return 0;
-      }
-      ctx.io.out(
-        [
-          `${report.queries} queries over ${box.index.size} tools`,
-          `recall@1  ${report.recallAt1.toFixed(3)}`,
-          `recall@5  ${report.recallAt5.toFixed(3)}`,
-          `recall@10 ${report.recallAt10.toFixed(3)}`,
-          `MRR       ${report.mrr.toFixed(3)}`,
-          ...(report.unknownGold
-            ? [`warning: ${report.unknownGold} queries name gold tools that are not in the catalog`]
-            : []),
-          `${(ms / Math.max(1, queries.length)).toFixed(2)} ms per query`,
-        ].join('\n'),
-      );
-      return 0;
-    } finally {
-      await ws.close();
-    }
-  },
-};
-
 const mcpStatus: Command = {
   path: ['tools', 'mcp'],
   summary: 'Connect the configured MCP servers once and show each one: state, tools, last error and stderr.',
@@ -303,4 +233,4 @@ const mcpStatus: Command = {
   },
 };
 
-export const toolsCommands: Command[] = [list, search, call, evalCmd, mcpStatus];
+export const toolsCommands: Command[] = [list, search, call, mcpStatus];

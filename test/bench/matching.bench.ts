@@ -11,7 +11,8 @@ import { loadBilingualMap } from '../../main/core/search/bilingual.js';
 import { loadSynonymTable } from '../../main/core/search/wordnet.js';
 import { terms } from '../../main/core/search/tokenize.js';
 import { parseSkillFile } from '../../main/core/skills/format/manifest.js';
-import { evaluate, type EvalQuery, type EvalReport } from '../../main/core/tools/retrieval-eval.js';
+import { evaluate, type EvalQuery, type EvalReport } from './retrieval-eval.js';
+import { Bm25 } from './bm25.js';
 import type { CatalogEntry, SkillManifest } from '../../main/core/skills/format/types.js';
 import { defaultPermissions } from '../../main/core/policy/permissions.js';
 
@@ -228,43 +229,6 @@ const cacheDir = mkdtempSync(join(tmpdir(), 'knack-bench-'));
 }
 
 // ---------------------------------------------------------------- SkillSearch quality
-/** Plain Okapi BM25 (k1 1.2, b 0.75) over name + description, same tokenizer, no expansion. */
-class Bm25 {
-  private readonly docs: { id: string; tf: Map<string, number>; len: number }[] = [];
-  private readonly df = new Map<string, number>();
-  private avg = 0;
-  constructor(items: { id: string; text: string }[]) {
-    for (const it of items) {
-      const t = terms(it.text);
-      const tf = new Map<string, number>();
-      for (const w of t) tf.set(w, (tf.get(w) ?? 0) + 1);
-      for (const w of tf.keys()) this.df.set(w, (this.df.get(w) ?? 0) + 1);
-      this.docs.push({ id: it.id, tf, len: t.length });
-    }
-    this.avg = this.docs.reduce((a, d) => a + d.len, 0) / Math.max(1, this.docs.length);
-  }
-  search(q: string, k: number): string[] {
-    const N = this.docs.length;
-    const qt = [...new Set(terms(q))];
-    return this.docs
-      .map((d) => {
-        let s = 0;
-        for (const w of qt) {
-          const tf = d.tf.get(w);
-          if (!tf) continue;
-          const n = this.df.get(w)!;
-          const idf = Math.log(1 + (N - n + 0.5) / (n + 0.5));
-          s += (idf * tf * 2.2) / (tf + 1.2 * (1 - 0.75 + (0.75 * d.len) / this.avg));
-        }
-        return { id: d.id, s };
-      })
-      .filter((x) => x.s > 0)
-      .sort((a, b) => b.s - a.s)
-      .slice(0, k)
-      .map((x) => x.id);
-  }
-}
-
 {
   const files = publicSkillFiles();
   // Real catalog entries: SkillSearch reads each SKILL.md body from entry.file, as in the app.
@@ -277,15 +241,19 @@ class Bm25 {
   ) as Record<'en' | 'zh', { q: string; gold: string[] }[]>;
   const s = new SkillSearch(entries, { cacheDir });
   const plain = new SkillSearch(entries, { cacheDir, wordnet: false, related: false, body: false });
+  // Plain Okapi BM25 (k1 1.2, b 0.75) over name + description, same tokenizer, no expansion.
   const bm = new Bm25(
     entries.map((e) => ({
       id: e.manifest.name,
       text: `${e.manifest.name.replace(/-/g, ' ')} ${e.manifest.description}`,
     })),
+    1.2,
+    0.75,
+    terms,
   );
   const rankOurs = (q: string) => s.search(q, { limit: 10 }).map((h) => h.name);
   const rankPlain = (q: string) => plain.search(q, { limit: 10 }).map((h) => h.name);
-  const rankBm = (q: string) => bm.search(q, 10);
+  const rankBm = (q: string) => bm.search(q, 10).map((h) => h.id);
   const row = (label: string, r: EvalReport) =>
     `    ${label.padEnd(52)} ${f(r.recallAt1, 3)}     ${f(r.recallAt5, 3)}     ${f(r.recallAt10, 3)}     ${f(r.mrr, 3)}`;
   console.log(

@@ -5,9 +5,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIXTURES } from '../helpers/tmp.js';
 import { readCatalogFile } from '../../main/core/tools/catalog-import.js';
-import { evaluate, type EvalQuery, type EvalReport } from '../../main/core/tools/retrieval-eval.js';
+import { evaluate, type EvalQuery, type EvalReport } from './retrieval-eval.js';
 import { ToolSearchIndex } from '../../main/core/tools/tool-search.js';
-import { Bm25 } from '../../main/core/tools/bm25.js';
+import { Bm25 } from './bm25.js';
 import { crossLanguageExpander } from '../../main/core/search/expand.js';
 import { toolSectionCost, type PromptTool } from '../../main/core/tools/prompt-cost.js';
 import { toolSearchTool, deferExecuteTool } from '../../main/core/tools/meta-tools.js';
@@ -56,7 +56,7 @@ function ratioInterval(qs: EvalQuery[], ours: Ranked, base: Ranked): [number, nu
 }
 
 /**
- * One fixture, indexed exactly as `knack tools eval --catalog` imports it (name, description, parameters; Gorilla's
+ * One fixture, indexed exactly as `--catalog` imports it (name, description, parameters; Gorilla's
  * api_call is not part of a tool definition). The BM25 baseline sees name + description (k1 1.2, b 0.75).
  */
 function qualityReport(

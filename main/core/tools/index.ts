@@ -7,7 +7,6 @@ export {
   type ApprovalRequest,
   type Approver,
 } from './approval.js';
-export { Bm25 } from './bm25.js';
 export { builtinTools } from './builtin/index.js';
 export {
   mcpResourceTools,
@@ -27,7 +26,6 @@ export { overlayRegistry } from './overlay.js';
 export { renderToolSection, toolSectionCost, type PromptTool, type ToolSectionCost } from './prompt-cost.js';
 export { endLeftoverGroup, groupRecord, liveMembers, type ProcessGroupRecord } from './process-group.js';
 export { ToolRegistry, type AnyTool, type RegisteredTool, type ToolSource } from './registry.js';
-export { evaluate, readQueriesFile, readQueryGroups, type EvalReport } from './retrieval-eval.js';
 export { HardLinkError, openReal, PathChangedError, readAll, writeReal, type OpenedFile } from './safe-fs.js';
 export { summarize } from './search-doc.js';
 export { ToolSession } from './session.js';

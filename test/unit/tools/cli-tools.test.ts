@@ -24,10 +24,6 @@ function dirs() {
         input_schema: { type: 'object', properties: { text: { type: 'string' } } },
       },
     ]),
-    'queries.json': JSON.stringify([
-      { query: 'what is the weather in Paris tomorrow', gold: ['weather.forecast'] },
-      { query: 'translate this into French', gold: 'translate_text' },
-    ]),
   });
   return { root, common: cliArgs({ ws, home: join(root, 'home'), data }), data, ws };
 }
@@ -48,34 +44,6 @@ test('knack tools search finds imported catalog tools and prints JSON', async ()
   const j = JSON.parse(r.out) as { tools: { name: string; description: string }[] };
   assert.equal(j.tools[0]?.name, 'weather_forecast');
   assert.equal(j.tools[0]?.description, 'Get the weather forecast for a city.');
-});
-
-test('knack tools eval prints recall and MRR for a catalog and queries', async () => {
-  const { root, common } = dirs();
-  const r = await run([
-    'tools',
-    'eval',
-    '--catalog',
-    join(root, 'catalog.json'),
-    '--queries',
-    join(root, 'queries.json'),
-    '--json',
-    ...common,
-  ]);
-  assert.equal(r.code, 0, r.err);
-  const j = JSON.parse(r.out) as { queries: number; recallAt1: number; recallAt5: number; mrr: number; tools: number };
-  assert.deepEqual([j.queries, j.tools, j.recallAt1, j.recallAt5, j.mrr], [2, 2, 1, 1, 1]);
-  const bad = await run([
-    'tools',
-    'eval',
-    '--catalog',
-    join(root, 'catalog.json'),
-    '--queries',
-    join(root, 'catalog.json'),
-    ...common,
-  ]);
-  assert.equal(bad.code, 2);
-  assert.match(bad.err, /catalog\.json\[0\]\.query: missing/);
 });
 
 test('knack tools call validates, asks on the terminal for bash, and runs read_file through the gate', async () => {

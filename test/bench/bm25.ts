@@ -1,4 +1,4 @@
-// A plain Okapi BM25 ranker (k1 = 1.2, b = 0.75): the baseline ToolSearch is measured against.
+// A plain Okapi BM25 ranker (k1 = 1.2, b = 0.75): the baseline ToolSearch and SkillSearch are measured against.
 // Deliberately simple — lowercase word tokens minus English stop words, no stemming, no field weights.
 
 export interface Bm25Doc {
