@@ -688,8 +688,10 @@ export const SettingsView = z.object({
     .nullable(),
   presets: z.array(ProviderPreset),
   ceiling: Ceiling,
-  /** One line each: a providers.json others can read, a provider that cannot be used. */
+  /** One line each: a providers.json others can read, or that cannot be read. */
   warnings: z.array(z.string()),
+  /** Why the provider a message would use cannot be made (a preset without its key, an unknown provider), as words. */
+  providerProblem: Said.optional(),
   /** The open workspace's settings problems (settings.json files), each with its file, line, field and words. */
   problems: z.array(Diagnostic).optional(),
   /** Where keys are stored: the OS keychain (Electron safeStorage), a local file readable only by this user, or nowhere. */

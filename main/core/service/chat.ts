@@ -436,8 +436,8 @@ export class ChatBinding {
           keySource: c.keySource,
         };
       for (const w of agent.warnings) problems.add(w);
-      if (this.agentProblem) problems.add(this.agentProblem.message);
     }
+    const providerProblem = this.ws ? this.agentProblem?.words : undefined;
     return {
       provider,
       presets: PRESETS.map((p) => {
@@ -456,6 +456,7 @@ export class ChatBinding {
       }),
       ceiling: settings.policy.ceiling,
       warnings: [...problems],
+      ...(providerProblem ? { providerProblem } : {}),
       keyStorage: this.keys.kind,
     };
   }

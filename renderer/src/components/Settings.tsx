@@ -7,6 +7,7 @@ import type { PolicyRule, SettingsView } from '../../../preload/contract';
 import { keySource as keyFrom, presetForm, providerForm, type ProviderForm } from '../state/provider';
 import { chosenLang, setLang } from '../i18n';
 import { useSay } from '../i18n/say';
+import { SaidText } from '../i18n/SaidText';
 import { useView } from '../state/store';
 import { SandboxSettings } from './Sandbox';
 import { ErrorLine } from './DialogFooter';
@@ -162,13 +163,18 @@ export function Settings() {
           {saved}
         </p>
       )}
-      {(s.warnings.length > 0 || (s.problems?.length ?? 0) > 0) && (
+      {(s.warnings.length > 0 || s.providerProblem || (s.problems?.length ?? 0) > 0) && (
         <div className="warnings">
           <h3>{t('settings.warnings')}</h3>
           <ul>
             {s.warnings.map((w) => (
               <li key={w}>{w}</li>
             ))}
+            {s.providerProblem && (
+              <li>
+                <SaidText words={s.providerProblem} />
+              </li>
+            )}
             {s.problems?.map((d, i) => (
               <li key={`p${i}`}>
                 {/* `file:line[:column]: [warning: ]field: message`, as the CLI prints it, the message in words */}

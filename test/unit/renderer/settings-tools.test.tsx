@@ -159,6 +159,20 @@ describe('tools', () => {
 });
 
 describe('settings problems in Chinese', () => {
+  it('says why no provider can be made in Chinese (a preset without its key)', async () => {
+    const c = memoryClient();
+    c.settings.providerProblem = say('provider.noKey', {
+      id: 'deepseek',
+      hint: 'DEEPSEEK_API_KEY',
+      file: '/home/me/.knack/providers.json',
+    });
+    const { container } = renderWith(<Settings />, c, { workspace: WS }, 'zh');
+    await waitFor(() => expect(container.querySelectorAll('.warnings li')).toHaveLength(1));
+    expect(container.querySelector('.warnings li')?.textContent).toBe(
+      '没有 deepseek 的 API 密钥：请设置 DEEPSEEK_API_KEY（或写入 /home/me/.knack/providers.json，权限 600）',
+    );
+  });
+
   it('says an unknown key and a settings.json that does not parse in Chinese, file, line and field kept', async () => {
     const c = memoryClient();
     c.settings.problems = [
