@@ -105,3 +105,18 @@ test('issue 26: text a script prints or writes into a README is a P1 finding; te
     ['scripts/prepare.sh:2', 'scripts/prepare.sh:4', 'scripts/prepare.sh:7', 'scripts/prepare.sh:10'],
   );
 });
+
+test('issue 26: a script that imports only execFile or spawn is a P1 finding; exec, execSync or the whole module is refused', () => {
+  const r = auditSkill(join(ROOT, 'benign', 'node-execfile-cli'));
+  assert.deepEqual(
+    r.findings.map((f) => `${f.level} ${f.file}:${f.line} ${f.rule}`),
+    ['P1 scripts/ledgers.mjs:2 exec.child-process'],
+  );
+  assert.match(r.findings[0]!.message, /no shell/);
+  // `exec('tally', ['--version'])` (execFile promisified under that name) is not exec of a string as code.
+  const hostile = auditSkill(join(ROOT, 'adversarial', 'node-exec-shell'));
+  assert.deepEqual(
+    hostile.findings.filter((f) => f.level === 'P0').map((f) => `${f.file}:${f.line} ${f.rule}`),
+    ['scripts/sync.mjs:1 exec.child-process', 'scripts/sync.mjs:2 exec.child-process', 'scripts/sync.mjs:4 exec.exec'],
+  );
+});

@@ -1232,6 +1232,17 @@ function addFinding(acc: TextFindings, f: Finding): void {
   acc.findings.push(f);
 }
 
+/** Names of child_process that start a program with an argument list, not a shell command line. */
+const ARGV_NAMES = String.raw`(?:execFile|execFileSync|spawn|spawnSync|fork)(?:\s+as\s+\w+|\s*:\s*\w+)?`;
+/**
+ * A line that imports only those names (`import { execFile } from 'node:child_process'`, `const { spawn } =
+ * require('child_process')`): the script starts programs it names, as Python's subprocess does (P1), not command lines
+ * through a shell (`exec`, `execSync`, a whole-module import: P0).
+ */
+const ARGV_IMPORT_RE = new RegExp(
+  String.raw`^\s*(?:import\s*\{\s*(?:${ARGV_NAMES}\s*,\s*)*${ARGV_NAMES}\s*,?\s*\}\s*from\s*|(?:const|let|var)\s*\{\s*(?:${ARGV_NAMES}\s*,\s*)*${ARGV_NAMES}\s*,?\s*\}\s*=\s*require\s*\(\s*)['"](?:node:)?child_process['"]\s*\)?\s*;?\s*$`,
+);
+
 /**
  * Families whose P0 in a code span handed to the user (an installer piped to a shell, a `sudo` step) is a P1 finding:
  * the person installing sees it, the command runs in their terminal if they choose. Deleting a home folder or running
@@ -1294,17 +1305,21 @@ function readWindow(acc: TextFindings, seg: Segment, t: string): void {
     const h = hits[k]!;
     const handed = seg.handed && h.level === 'P0' && HANDED_FAMILIES.has(h.rule.family);
     const printed = seg.printed && h.level === 'P0' && DOC_ONLY_FAMILIES.has(h.rule.family);
+    const argv =
+      h.rule.id === 'exec.child-process' && h.level === 'P0' && seg.ctx === 'script' && ARGV_IMPORT_RE.test(t);
     const finding: Finding = {
       file: acc.file,
       line: seg.line,
       rule: h.rule.id,
       family: h.rule.family,
-      level: handed || printed ? 'P1' : h.level,
+      level: handed || printed || argv ? 'P1' : h.level,
       excerpt: excerptOf(t, h.index),
       ...said(h.note ? say('auditNoted', { what: h.rule.words, note: h.note }) : h.rule.words),
     };
     if (handed) finding.message += ' (handed to the user to run in their own terminal, not run by the skill)';
     else if (printed) finding.message += ' (text the script prints or writes into a document, not a command it runs)';
+    else if (argv)
+      finding.message += ' (only execFile, spawn or fork: programs started with their arguments, no shell)';
     addFinding(acc, finding);
   }
   if (seg.ctx === 'script' || seg.ctx === 'shell' || seg.ctx === 'example' || seg.ctx === 'inline') {
