@@ -357,7 +357,10 @@ export class RankedIndex {
     };
     for (const id of snap.ids) {
       const tids = take(one());
-      for (const t of tids) if (t < 0 || t >= T) throw new Error('index snapshot: a term id out of range');
+      for (let k = 0; k < tids.length; k++) {
+        const t = tids[k]!;
+        if (t < 0 || t >= T) throw new Error('index snapshot: a term id out of range');
+      }
       const cStart = take(F + 1);
       const m = one();
       const cEntry = take(m);
