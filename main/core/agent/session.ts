@@ -17,7 +17,6 @@ import type { ToolRegistry } from '../tools/index.js';
 import type { ToolSearchIndex } from '../tools/index.js';
 import type { Approver, ExecutorOptions } from '../tools/index.js';
 import type { ToolResult } from '../tools/index.js';
-import { endLeftoverGroup } from '../tools/index.js';
 import type { ModelProvider, StreamEvent, ToolCallPart, Usage } from './providers/types.js';
 import { costOf, type Price } from './providers/pricing.js';
 import { ProviderError, redact, redactWords } from './providers/errors.js';
@@ -31,6 +30,7 @@ import { Approvals } from './session-approvals.js';
 import { compactionBoundary, summarize } from './compaction.js';
 import { SessionLog } from './session-log.js';
 import { SessionSkills } from './session-skills.js';
+import { recoverSession } from './session-recover.js';
 import type {
   AgentEvent,
   AgentEventBody,
@@ -965,42 +965,12 @@ export class ChatSession {
 
   private recover(): void {
     this.skills.reloadAll();
-    const interrupted = this.state.streaming;
-    if (interrupted) this.record({ type: 'assistant_end', stopReason: 'interrupted', interrupted: true });
-    const pendingCalls = new Set([...this.state.pending.values()].map((p) => p.callId));
-    // Before the session continues: what a cut-off call started and is still running (its Knack gone) is ended.
-    const ended = new Map<string, number>();
-    for (const [callId, g] of this.state.processes) {
-      const n = endLeftoverGroup(g);
-      if (n) ended.set(callId, n);
-    }
-    const endedProcesses = [...ended.values()].reduce((a, b) => a + b, 0);
-    let unfinished = 0;
-    if (pendingCalls.size === 0) {
-      unresolvedCalls(this.state).forEach((c, i) => {
-        unfinished++;
-        const n = ended.get(c.id);
-        const message =
-          i === 0 || this.state.processes.has(c.id)
-            ? 'interrupted: Knack stopped while this call was running; it may have partly run' +
-              (n
-                ? `; ${n} of its processes (process group ${this.state.processes.get(c.id)!.pgid}) were still running and were ended`
-                : '')
-            : 'not run: Knack stopped before it started';
-        this.recordResult(c, { ok: false, error: { code: 'tool.interrupted', message } }, performance.now());
-      });
-      if (this.state.turnOpen) this.record({ type: 'turn_end', reason: 'interrupted', steps: 0, toolCalls: 0 });
-    }
-    if (interrupted || unfinished || pendingCalls.size || endedProcesses) {
-      this.record({
-        type: 'recovered',
-        interruptedAnswer: interrupted,
-        pendingApprovals: pendingCalls.size,
-        unfinishedCalls: unfinished,
-        ...(endedProcesses ? { endedProcesses } : {}),
-      });
-      for (const p of [...this.state.pending.values()]) this.record({ ...p });
-    }
+    recoverSession(
+      this.state,
+      (body) => this.record(body),
+      (call, message) =>
+        this.recordResult(call, { ok: false, error: { code: 'tool.interrupted', message } }, performance.now()),
+    );
   }
 }
 
