@@ -175,3 +175,37 @@ test('a skill folder renamed, and a tier folder removed and made again, hot-relo
     await w.close();
   }
 });
+
+test('a tier folder removed and made again is watched again: a skill added to it later hot-reloads', async () => {
+  const root = tempDir();
+  const paths = { home: join(root, 'home'), dataDir: join(root, 'data'), builtinSkillsDir: join(root, 'builtin') };
+  const user = join(root, 'home/.workbuddy/skills');
+  writeTree(user, { 'one/SKILL.md': skillMd({ name: 'one', description: 'first' }) });
+  const c = await openCatalog({ paths, workspace: join(root, 'ws') });
+  const w = watchCatalog(c, { debounceMs: 50 });
+  try {
+    await w.ready;
+    let p = nextChange(c);
+    rmSync(user, { recursive: true });
+    mkdirSync(user);
+    assert.deepEqual((await p).removed, ['one']);
+    // Quiet until the watcher has followed the new folder (its walk and the refresh after a new watch).
+    await new Promise((r) => setTimeout(r, 500));
+    p = nextChange(c);
+    writeTree(user, { 'two/SKILL.md': skillMd({ name: 'two', description: 'second' }) });
+    assert.deepEqual((await p).added, ['two']);
+
+    // The same for a skill folder: made again under its name, then its SKILL.md edited in place.
+    p = nextChange(c);
+    rmSync(join(user, 'two'), { recursive: true });
+    writeTree(user, { 'two/SKILL.md': skillMd({ name: 'two', description: 'second, again' }) });
+    assert.deepEqual((await p).changed, ['two']);
+    await new Promise((r) => setTimeout(r, 500));
+    p = nextChange(c);
+    writeFileSync(join(user, 'two/SKILL.md'), skillMd({ name: 'two', description: 'second, edited' }));
+    assert.deepEqual((await p).changed, ['two']);
+    assert.equal(c.get('two')?.manifest.description, 'second, edited');
+  } finally {
+    await w.close();
+  }
+});

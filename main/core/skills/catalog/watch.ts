@@ -79,7 +79,7 @@ export function watchCatalog(catalog: Catalog, opts: WatchOptions = {}): Catalog
   const roots = tierRoots(catalog.options.paths, catalog.options.workspace, settings.discovery.agentsFolders).map(
     (r) => r.dir,
   );
-  const watchers = new Map<string, { w: FSWatcher; spec: Spec }>();
+  const watchers = new Map<string, { w: FSWatcher; spec: Spec; stale: boolean }>();
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
   let started = false;
@@ -143,9 +143,14 @@ export function watchCatalog(catalog: Catalog, opts: WatchOptions = {}): Catalog
     let added = false;
     for (const [dir, spec] of next) {
       const have = watchers.get(dir);
-      if (have) {
+      if (have && !have.stale) {
         have.spec = spec;
         continue;
+      }
+      // A watch on a folder that was removed or moved away watches nothing: the folder there now is watched anew.
+      if (have) {
+        have.w.close();
+        watchers.delete(dir);
       }
       let w: FSWatcher;
       try {
@@ -155,9 +160,12 @@ export function watchCatalog(catalog: Catalog, opts: WatchOptions = {}): Catalog
         if ((e as NodeJS.ErrnoException).code !== 'ENOENT') opts.onError?.(e as Error);
         continue;
       }
-      const entry = { w, spec };
-      w.on('change', (_event, name: string | null) => {
-        if (counts(dir, entry.spec, name)) schedule();
+      const entry = { w, spec, stale: false };
+      const self = basename(dir);
+      w.on('change', (event, name: string | null) => {
+        // The watched folder itself removed or moved (its own name, as a rename): watched again after the refresh.
+        if (event === 'rename' && name === self) entry.stale = true;
+        if (entry.stale || counts(dir, entry.spec, name)) schedule();
       });
       // A watched folder removed on some platforms ends its watch with EPERM; its parent's event refreshes the catalog.
       w.on('error', (e: NodeJS.ErrnoException) => {
