@@ -24,7 +24,7 @@ export { deferExecuteTool, toolSearchTool } from './meta-tools.js';
 export { mcpToolName } from './names.js';
 export { overlayRegistry } from './overlay.js';
 export { renderToolSection, toolSectionCost, type PromptTool, type ToolSectionCost } from './prompt-cost.js';
-export { endLeftoverGroup, groupRecord, liveMembers, type ProcessGroupRecord } from './process-group.js';
+export { endLeftoverGroup, type ProcessGroupRecord } from './process-group.js';
 export { ToolRegistry, type AnyTool, type RegisteredTool, type ToolSource } from './registry.js';
 export { HardLinkError, openReal, PathChangedError, readAll, writeReal, type OpenedFile } from './safe-fs.js';
 export { summarize } from './search-doc.js';

@@ -1,7 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { endLeftoverGroup, groupRecord, liveMembers, type ProcessGroupRecord } from '../../../main/core/tools/index.js';
+import {
+  endLeftoverGroup,
+  groupRecord,
+  liveMembers,
+  type ProcessGroupRecord,
+} from '../../../main/core/tools/process-group.js';
 import { runBash } from '../../../main/core/tools/builtin/bash.js';
 import { tempDir } from '../../helpers/tmp.js';
 
