@@ -923,7 +923,17 @@ function quotedAsCheck(seg: Segment, span: string): boolean {
       .split(/[.!?;。！？]\s/)
       .pop() ?? '';
   if (RUN_RE.test(clause)) return false;
-  return seg.listedAsCheck === true || CHECK_RE.test(clause) || line.checkNoRun || line.tableRow;
+  return seg.listedAsCheck === true || CHECK_RE.test(actionOf(clause)) || line.checkNoRun || line.tableRow;
+}
+
+/**
+ * A sentence without its leading condition: "If something goes wrong, clean up with …" is an action, the "wrong" in
+ * its condition does not make what follows something to look for.
+ */
+const CONDITION_RE =
+  /(^|[.!?;。！？]\s+|^\s*(?:[-*+]|\d+[.)])\s+)(?:if|when|whenever|in case|once|after|unless|should)\b[^,，.!?;]*[,，]/gi;
+function actionOf(text: string): string {
+  return text.replace(CONDITION_RE, '$1');
 }
 
 /** What quotedAsCheck needs of a line, worked out once per line (a line can hold thousands of code spans). */
@@ -934,7 +944,7 @@ function lineFacts(around: string): { text: string; checkNoRun: boolean; tableRo
     lastFacts = {
       around,
       text,
-      checkNoRun: CHECK_RE.test(text) && !RUN_RE.test(text),
+      checkNoRun: CHECK_RE.test(actionOf(text)) && !RUN_RE.test(text),
       tableRow: /^\s*\|/.test(around),
     };
   }
