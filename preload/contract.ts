@@ -688,8 +688,10 @@ export const SettingsView = z.object({
     .nullable(),
   presets: z.array(ProviderPreset),
   ceiling: Ceiling,
-  /** One line each: a providers.json others can read, or that cannot be read. */
+  /** One line each: a providers.json others can read, or that cannot be read or used as it is. */
   warnings: z.array(z.string()),
+  /** `warnings` as words the window says in its language (same order). */
+  warningWords: z.array(Said).optional(),
   /** Why the provider a message would use cannot be made (a preset without its key, an unknown provider), as words. */
   providerProblem: Said.optional(),
   /** The open workspace's settings problems (settings.json files), each with its file, line, field and words. */

@@ -175,6 +175,24 @@ export const WORDS = {
   'provider.noKey': 'no API key for {{id}}: set {{hint}} (or add it to {{file}}, mode 600)',
   noModel: 'No model is set up: choose a provider and add its key in Settings',
   noModelBecause: 'No model is set up: {{why}}',
+  // a providers.json that cannot be read or used as it is (main/core/agent/providers/settings.ts)
+  'providersFile.cannotRead': '{{file}}: cannot read: {{error}}',
+  'providersFile.notRegular': '{{file}}: not a regular file',
+  'providersFile.readable':
+    '{{file}}: readable by other users (mode {{mode}}); its API keys are ignored until you run chmod 600 on it',
+  'providersFile.invalidJson': '{{file}}:{{line}}:{{column}}: invalid JSON: {{error}}',
+  'providersFile.notObject': '{{file}}: must be a JSON object',
+  'providersFile.fieldAt': '{{file}}:{{line}}: {{field}}: {{problem}}',
+  'providersFile.field': '{{file}}: {{field}}: {{problem}}',
+  'providersFile.object': 'must be an object',
+  'providersFile.kind': 'must be "anthropic" or "openai"',
+  'providersFile.string': 'must be a string',
+  'providersFile.tokens': 'must be a number of tokens above 0',
+  'providersFile.boolean': 'must be true or false',
+  'providersFile.prices':
+    'must be an object of "provider/model": {input, output, cacheRead, cacheWrite} (USD per million tokens)',
+  'providersFile.price':
+    'expected {input, output, cacheRead?, cacheWrite?} as non-negative USD per million tokens; ignored',
   // trusting every skill that waits for it (Trust all…)
   trustAllNothing: 'nothing needs trust',
   trustAllWould: 'would trust {{skills}}',

@@ -368,7 +368,7 @@ const chat: Command = {
         if (e instanceof ProviderError) throw new CliError(`No model is set up: ${e.message}`);
         throw e;
       }
-      for (const w of agent.warnings) ctx.io.err(`warning: ${w}`);
+      for (const w of agent.warnings) ctx.io.err(`warning: ${english(w)}`);
       const session = stringFlag(ctx, 'session');
       let chatSession: ChatSession;
       try {

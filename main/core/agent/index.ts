@@ -6,6 +6,7 @@
 //   chat.on((ev) => …);                                // AgentEvent: text_delta, tool_call, approval_requested, …
 //   await chat.send('帮我提交代码');                    // resolves at the end of the turn
 //   chat.answer(approvalId, { kind: 'once' | 'always' | 'deny', message });   chat.stop();   chat.setPlanMode(true);
+import type { Said } from '../base/index.js';
 import { ChatSession, type AgentHost, type SessionOptions } from './session.js';
 import {
   createProvider,
@@ -69,8 +70,8 @@ export class Agent {
     readonly host: AgentHost,
     readonly provider: ModelProvider | undefined,
     readonly providerConfig: ProviderConfig | undefined,
-    /** One line each: a world-readable providers.json, an unknown field. */
-    readonly warnings: string[],
+    /** One line each, as words: a world-readable providers.json, a field that cannot be used. */
+    readonly warnings: Said[],
     private readonly opts: AgentOptions,
     /** The provider's key, for a provider of another model (the picker) and its model list; never shown. */
     private readonly apiKey?: string,

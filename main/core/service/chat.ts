@@ -422,7 +422,8 @@ export class ChatBinding {
     let provider: SettingsView['provider'] = null;
     // One line each: the agent's warnings are providers.json's, as read when it was made (the same lines, or ones
     // from before the file changed).
-    const problems = new Set(warnings);
+    // The same line once (the file read here and as the agent read it), by its English.
+    const problems = new Map(warnings.map((w) => [english(w), w]));
     if (this.ws) {
       const agent = this.agent();
       const c = agent.providerConfig;
@@ -435,7 +436,7 @@ export class ChatBinding {
           hasKey: c.keySource !== 'none',
           keySource: c.keySource,
         };
-      for (const w of agent.warnings) problems.add(w);
+      for (const w of agent.warnings) problems.set(english(w), w);
     }
     const providerProblem = this.ws ? this.agentProblem?.words : undefined;
     return {
@@ -455,7 +456,8 @@ export class ChatBinding {
         };
       }),
       ceiling: settings.policy.ceiling,
-      warnings: [...problems],
+      warnings: [...problems.keys()],
+      warningWords: [...problems.values()],
       ...(providerProblem ? { providerProblem } : {}),
       keyStorage: this.keys.kind,
     };

@@ -167,8 +167,10 @@ export function Settings() {
         <div className="warnings">
           <h3>{t('settings.warnings')}</h3>
           <ul>
-            {s.warnings.map((w) => (
-              <li key={w}>{w}</li>
+            {s.warnings.map((w, i) => (
+              <li key={w}>
+                <SaidText words={s.warningWords?.[i]} fallback={w} />
+              </li>
             ))}
             {s.providerProblem && (
               <li>

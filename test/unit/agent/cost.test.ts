@@ -10,6 +10,7 @@ import {
   exportSessionOf,
 } from '../../../main/core/agent/index.js';
 import { tempDir } from '../../helpers/tmp.js';
+import { english } from '../../../preload/words.js';
 
 const usage = (inputTokens: number, outputTokens: number, cacheReadTokens = 0, cacheWriteTokens = 0) => ({
   inputTokens,
@@ -48,8 +49,8 @@ test('prices in providers.json override the table, per provider/model or per mod
   assert.deepEqual(file.prices?.['my-model'], { input: 5, output: 6 });
   assert.equal(file.prices?.bad, undefined);
   assert.ok(
-    warnings.some((w) => /prices\.bad: expected/.test(w)),
-    warnings.join('\n'),
+    warnings.some((w) => /prices\.bad: expected/.test(english(w))),
+    warnings.map(english).join('\n'),
   );
   const r = resolveProvider({ provider: 'anthropic' }, { dataDir, env: { ANTHROPIC_API_KEY: 'sk-ant-x-1234567890' } });
   assert.deepEqual(r.config?.price, { input: 1, output: 2, cacheRead: 0.1, cacheWrite: 1 });

@@ -4,7 +4,7 @@
 // wire format, through the official SDK, for both providers.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeAnthropic } from '../../helpers/fake-anthropic.js';
 import { startFakeOpenAI } from '../../helpers/fake-openai.js';
@@ -14,7 +14,8 @@ import { tempDir } from '../../helpers/tmp.js';
 import { anthropicProvider } from '../../../main/core/agent/providers/anthropic.js';
 import { openaiProvider } from '../../../main/core/agent/providers/openai.js';
 import { ProviderError } from '../../../main/core/agent/providers/errors.js';
-import { resolveProvider } from '../../../main/core/agent/providers/settings.js';
+import { providersFilePath, readProvidersFile, resolveProvider } from '../../../main/core/agent/providers/settings.js';
+import { english } from '../../../preload/words.js';
 import type { ModelProvider, ModelRequest } from '../../../main/core/agent/providers/types.js';
 
 const KEY = 'sk-test-0123456789abcdefSECRET';
@@ -154,4 +155,26 @@ test('a provider that cannot be set up says why in words: unknown provider, no k
       assertSaid(e.words, e.message);
     }
   }
+});
+
+test("providers.json's problems are words, their English the lines the CLI prints", () => {
+  const dataDir = join(tempDir(), 'data');
+  mkdirSync(dataDir);
+  const file = providersFilePath(dataDir);
+  const body = { providers: { mine: { kind: 'x', contextWindow: -1 } }, prices: { bad: 1 } };
+  writeFileSync(file, JSON.stringify(body, null, 2));
+  chmodSync(file, 0o644);
+  const { warnings } = readProvidersFile(dataDir);
+  for (const w of warnings) assertSaid(w, english(w));
+  assert.deepEqual(warnings.map(english), [
+    `${file}: readable by other users (mode 644); its API keys are ignored until you run chmod 600 on it`,
+    `${file}:4: providers.mine.kind: must be "anthropic" or "openai"`,
+    `${file}:5: providers.mine.contextWindow: must be a number of tokens above 0`,
+    `${file}:9: prices.bad: expected {input, output, cacheRead?, cacheWrite?} as non-negative USD per million tokens; ignored`,
+  ]);
+  writeFileSync(file, '{ "providers": { } ');
+  chmodSync(file, 0o600);
+  const [broken] = readProvidersFile(dataDir).warnings;
+  assert.match(english(broken!), new RegExp(`^${file.replace(/[.]/g, '\\.')}:1:\\d+: invalid JSON: `));
+  assertSaid(broken, english(broken!));
 });

@@ -4,7 +4,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Settings } from '../../../renderer/src/components/Settings';
 import { Tools } from '../../../renderer/src/components/Tools';
-import { say } from '../../../preload/words';
+import { english, say } from '../../../preload/words';
 import { memoryClient } from './memory-client';
 import { renderWith, WS } from './render';
 
@@ -159,6 +159,28 @@ describe('tools', () => {
 });
 
 describe('settings problems in Chinese', () => {
+  it("says providers.json's problems in Chinese, file, line and field kept", async () => {
+    const c = memoryClient();
+    const file = '/home/me/.knack/providers.json';
+    const words = [
+      say('providersFile.readable', { file, mode: '644' }),
+      say('providersFile.fieldAt', {
+        file,
+        line: 4,
+        field: 'providers.mine.contextWindow',
+        problem: say('providersFile.tokens'),
+      }),
+    ];
+    c.settings.warnings = words.map(english);
+    c.settings.warningWords = words;
+    const { container } = renderWith(<Settings />, c, { workspace: WS }, 'zh');
+    await waitFor(() => expect(container.querySelectorAll('.warnings li')).toHaveLength(2));
+    expect([...container.querySelectorAll('.warnings li')].map((l) => l.textContent)).toEqual([
+      `${file}：其他用户也能读取（权限 644）；在对它执行 chmod 600 之前，其中的 API 密钥不会被使用`,
+      `${file}:4：providers.mine.contextWindow：必须是大于 0 的令牌数`,
+    ]);
+  });
+
   it('says why no provider can be made in Chinese (a preset without its key)', async () => {
     const c = memoryClient();
     c.settings.providerProblem = say('provider.noKey', {

@@ -2,7 +2,7 @@
 // keys; must be 0600) ← presets; keys from the key store seam (the app: safeStorage), the environment or the file.
 import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { say, writeFileAtomic } from '../../base/index.js';
+import { say, type Said, type WordCode, WORDS, writeFileAtomic } from '../../base/index.js';
 import { findPreset, PRESETS, type ProviderPreset } from './presets.js';
 import type { ModelProvider, ProviderKind } from './types.js';
 import { ProviderError } from './errors.js';
@@ -24,18 +24,16 @@ export interface KeyStore {
 
 /** A provider as providers.json defines it; each field is checked on its own (readProvidersFile). */
 const UserProviderSchema = z.object({
-  kind: z.enum(['anthropic', 'openai'], { error: 'must be "anthropic" or "openai"' }).optional(),
-  baseURL: z.string({ error: 'must be a string' }).optional(),
-  model: z.string({ error: 'must be a string' }).optional(),
-  contextWindow: z
-    .number({ error: 'must be a number of tokens above 0' })
-    .positive({ error: 'must be a number of tokens above 0' })
-    .optional(),
-  apiKey: z.string({ error: 'must be a string' }).optional(),
+  // Each error is a code of preload/words.ts (providersFile.*), said as words in readProvidersFile's warnings.
+  kind: z.enum(['anthropic', 'openai'], { error: 'providersFile.kind' }).optional(),
+  baseURL: z.string({ error: 'providersFile.string' }).optional(),
+  model: z.string({ error: 'providersFile.string' }).optional(),
+  contextWindow: z.number({ error: 'providersFile.tokens' }).positive({ error: 'providersFile.tokens' }).optional(),
+  apiKey: z.string({ error: 'providersFile.string' }).optional(),
   /** Environment variable holding the key. */
-  keyEnv: z.string({ error: 'must be a string' }).optional(),
+  keyEnv: z.string({ error: 'providersFile.string' }).optional(),
   /** The model reads images (default: what its name says, attachments.ts visionOf). */
-  vision: z.boolean({ error: 'must be true or false' }).optional(),
+  vision: z.boolean({ error: 'providersFile.boolean' }).optional(),
 });
 
 export type UserProvider = z.infer<typeof UserProviderSchema> & { kind?: ProviderKind };
@@ -78,8 +76,8 @@ export interface ProviderConfig {
 export interface ResolveResult {
   config?: ProviderConfig;
   apiKey?: string;
-  /** Problems worth one line each (a world-readable providers.json, an unknown field). */
-  warnings: string[];
+  /** Problems worth one line each (a world-readable providers.json, a field that cannot be used), as words. */
+  warnings: Said[];
 }
 
 export function providersFilePath(dataDir: string): string {
@@ -90,26 +88,34 @@ export function providersFilePath(dataDir: string): string {
  * Read providers.json. Keys in a file others can read are ignored, with a warning (chmod 600). A file that is there but
  * cannot be read as JSON reads as empty, with a warning (the service's updateProvidersFile refuses to write over it).
  */
-export function readProvidersFile(dataDir: string): { file: ProvidersFile; keysUsable: boolean; warnings: string[] } {
+export function readProvidersFile(dataDir: string): { file: ProvidersFile; keysUsable: boolean; warnings: Said[] } {
   const path = providersFilePath(dataDir);
-  const warnings: string[] = [];
+  const warnings: Said[] = [];
   let fd: number;
   try {
     fd = openSync(path, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { file: { providers: {} }, keysUsable: false, warnings };
-    return { file: { providers: {} }, keysUsable: false, warnings: [`${path}: cannot read: ${(e as Error).message}`] };
+    const error = (e as Error).message;
+    return {
+      file: { providers: {} },
+      keysUsable: false,
+      warnings: [say('providersFile.cannotRead', { file: path, error })],
+    };
   }
   let text: string;
   let keysUsable = true;
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) return { file: { providers: {} }, keysUsable: false, warnings: [`${path}: not a regular file`] };
+    if (!st.isFile())
+      return {
+        file: { providers: {} },
+        keysUsable: false,
+        warnings: [say('providersFile.notRegular', { file: path })],
+      };
     if (process.platform !== 'win32' && (st.mode & 0o077) !== 0) {
       keysUsable = false;
-      warnings.push(
-        `${path}: readable by other users (mode ${(st.mode & 0o777).toString(8)}); its API keys are ignored until you run chmod 600 on it`,
-      );
+      warnings.push(say('providersFile.readable', { file: path, mode: (st.mode & 0o777).toString(8) }));
     }
     text = readFileSync(fd, 'utf8');
   } finally {
@@ -117,26 +123,30 @@ export function readProvidersFile(dataDir: string): { file: ProvidersFile; keysU
   }
   const read = readJsonText(text);
   if (read.error) {
-    const { line, column, message } = read.error;
+    const { line, column, words } = read.error;
     return {
       file: { providers: {} },
       keysUsable: false,
-      warnings: [...warnings, `${path}:${line}:${column}: invalid JSON: ${message}`],
+      warnings: [...warnings, say('providersFile.invalidJson', { file: path, line, column, error: words })],
     };
   }
   /** `file:line: field: message`, the line of the field's key. */
-  const warn = (field: string, message: string): void => {
+  const warn = (field: string, problem: Said): void => {
     const line = read.keys.get(field);
-    warnings.push(`${path}${line !== undefined ? `:${line}` : ''}: ${field}: ${message}`);
+    warnings.push(
+      line !== undefined
+        ? say('providersFile.fieldAt', { file: path, line, field, problem })
+        : say('providersFile.field', { file: path, field, problem }),
+    );
   };
   const obj = (isObject(read.value) ? read.value : {}) as Record<string, unknown>;
-  if (!isObject(read.value)) warnings.push(`${path}: must be a JSON object`);
+  if (!isObject(read.value)) warnings.push(say('providersFile.notObject', { file: path }));
   const providers: Record<string, UserProvider> = {};
   const rawProviders = isObject(obj.providers) ? obj.providers : {};
-  if (obj.providers !== undefined && !isObject(obj.providers)) warn('providers', 'must be an object');
+  if (obj.providers !== undefined && !isObject(obj.providers)) warn('providers', say('providersFile.object'));
   for (const [name, v] of Object.entries(rawProviders)) {
     if (!isObject(v)) {
-      warn(`providers.${name}`, 'must be an object');
+      warn(`providers.${name}`, say('providersFile.object'));
       continue;
     }
     // Field by field: one wrong field is named and left out, the provider's other fields still apply.
@@ -145,26 +155,18 @@ export function readProvidersFile(dataDir: string): { file: ProvidersFile; keysU
       if (v[k] === undefined) continue;
       const r = schema.safeParse(v[k]);
       if (r.success) up[k] = r.data;
-      else warn(`providers.${name}.${k}`, r.error.issues[0]?.message ?? 'invalid');
+      else warn(`providers.${name}.${k}`, issueWords(r.error.issues[0]?.message));
     }
     providers[name] = up as UserProvider;
   }
   const prices: Record<string, Price> = {};
   if (obj.prices !== undefined) {
-    if (!isObject(obj.prices))
-      warn(
-        'prices',
-        'must be an object of "provider/model": {input, output, cacheRead, cacheWrite} (USD per million tokens)',
-      );
+    if (!isObject(obj.prices)) warn('prices', say('providersFile.prices'));
     else {
       for (const [k, v] of Object.entries(obj.prices as Record<string, unknown>)) {
         const p = parsePrice(v);
         if (p) prices[k] = p;
-        else
-          warn(
-            `prices.${k}`,
-            'expected {input, output, cacheRead?, cacheWrite?} as non-negative USD per million tokens; ignored',
-          );
+        else warn(`prices.${k}`, say('providersFile.price'));
       }
     }
   }
@@ -177,6 +179,12 @@ export function readProvidersFile(dataDir: string): { file: ProvidersFile; keysU
     keysUsable,
     warnings,
   };
+}
+
+/** A field's problem as words: the schema's own code (UserProviderSchema), else zod's message as it is. */
+function issueWords(message: string | undefined): Said {
+  if (message && Object.prototype.hasOwnProperty.call(WORDS, message)) return say(message as WordCode);
+  return say('json.other', { error: message ?? 'invalid' });
 }
 
 /** Write providers.json readable only by the user (0600), atomically. */
