@@ -24,7 +24,8 @@ export interface McpWall {
     file: string;
     args: string[];
     env: NodeJS.ProcessEnv;
-    release(): void;
+    /** Once the server has exited: the wall's sweep of what it left in protected places. */
+    release(): Promise<unknown> | void;
     /** The hosts the sandbox's proxy refused the server since `since` (ms since the epoch). */
     refused?(since?: number): { target: string }[];
   }>;
@@ -89,7 +90,7 @@ export class McpConnection {
   /** Set while a stdio server runs outside the sandbox (mode auto, sandbox unavailable): shown as its last error. */
   private outside: string | undefined;
   /** Frees the wall's hold for the running server process. */
-  private release: (() => void) | undefined;
+  private release: (() => Promise<unknown> | void) | undefined;
   /** The hosts the sandbox's proxy refused this server (a contained stdio server). */
   private refused: ((since?: number) => { target: string }[]) | undefined;
   /** Bumped on every (re)connect so callbacks of an old client are ignored. */
@@ -322,7 +323,13 @@ export class McpConnection {
           /* already gone */
         }
       }
-      release?.();
+      // The sweep finishes before the teardown does; one that fails is said, not dropped.
+      try {
+        await release?.();
+      } catch (e) {
+        this.lastError = `the sandbox could not check what the server left behind: ${(e as Error).message}`;
+        this.events.onStatus?.(this.status());
+      }
     })();
     this.tearing = Promise.all([this.tearing, done]).then(() => undefined);
     return done;

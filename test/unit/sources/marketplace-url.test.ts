@@ -161,3 +161,41 @@ test('a redirect is not followed, a missing file says so, a closed port is a net
     return true;
   });
 });
+
+test("a download is answered only once the wall's sweep after it has finished, and fails when the sweep fails", async () => {
+  // The sweep moves aside what the program left in protected places; what it fetched is used only after that.
+  let swept = false;
+  const slowSweep: GitWall = {
+    async wrapProgram(argv, opts) {
+      const w = await wall.wrapProgram(argv, opts);
+      return {
+        ...w,
+        release: async () => {
+          await new Promise((r) => setTimeout(r, 200));
+          await w.release();
+          swept = true;
+        },
+      };
+    },
+  };
+  const text = await fetchJsonText(`${base}/market.json`, { wall: slowSweep });
+  assert.match(text, /weather/);
+  assert.equal(swept, true, 'the download was answered before the sweep finished');
+  // A sweep that fails: the run fails closed, saying why, and nothing is left unhandled.
+  const failingSweep: GitWall = {
+    async wrapProgram(argv, opts) {
+      const w = await wall.wrapProgram(argv, opts);
+      return {
+        ...w,
+        release: async () => {
+          await w.release();
+          throw new Error('disk gone');
+        },
+      };
+    },
+  };
+  await assert.rejects(
+    fetchJsonText(`${base}/market.json`, { wall: failingSweep }),
+    /could not check what curl left behind: disk gone/,
+  );
+});

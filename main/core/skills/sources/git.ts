@@ -93,7 +93,7 @@ export interface GitWall {
       onlyWriteRoots?: boolean;
       loopbackViaProxy?: boolean;
     },
-  ): Promise<{ file: string; args: string[]; env: NodeJS.ProcessEnv; release(): void }>;
+  ): Promise<{ file: string; args: string[]; env: NodeJS.ProcessEnv; release(): Promise<unknown> | void }>;
 }
 
 /** The host a git URL reaches (none for a local path or file://): the only one a contained git may reach. */
@@ -148,7 +148,18 @@ export interface RunFetcherOptions extends RunGitOptions {
  */
 export async function runFetcher(argv: string[], env: NodeJS.ProcessEnv, opts: RunFetcherOptions): Promise<GitRun> {
   const name = argv[0]!;
-  let program = { file: name, args: argv.slice(1), env, release: () => undefined as void };
+  let program = { file: name, args: argv.slice(1), env, release: (): Promise<unknown> | void => undefined };
+  // The wall's sweep after the program (what it left in protected places moved aside) finishes before the run is
+  // answered; a sweep that fails fails the run (fail closed: what it fetched is not used).
+  const released = async (run: GitRun): Promise<GitRun> => {
+    try {
+      await program.release();
+      return run;
+    } catch (e) {
+      const why = `fatal: the sandbox could not check what ${name} left behind: ${(e as Error).message}`;
+      return { ...run, code: -1, stderr: `${run.stderr}${run.stderr ? '\n' : ''}${why}` };
+    }
+  };
   if (opts.wall) {
     try {
       program = await opts.wall.wrapProgram(argv, {
@@ -178,8 +189,7 @@ export async function runFetcher(argv: string[], env: NodeJS.ProcessEnv, opts: R
         detached: true,
       });
     } catch (e) {
-      program.release();
-      resolveRun({ code: -1, stdout: '', stderr: `cannot start ${name}: ${(e as Error).message}` });
+      void released({ code: -1, stdout: '', stderr: `cannot start ${name}: ${(e as Error).message}` }).then(resolveRun);
       return;
     }
     // Bytes, decoded once at the end: a character split between two chunks stays whole.
@@ -219,11 +229,10 @@ export async function runFetcher(argv: string[], env: NodeJS.ProcessEnv, opts: R
       stderr += `cannot start ${name}: ${e.message}`;
     });
     child.on('close', (code) => {
-      program.release();
       clearTimeout(timer);
       if (poll) clearInterval(poll);
       const stdout = Buffer.concat(out).toString('utf8');
-      resolveRun({ code: code ?? -1, stdout, stderr, ...(stopped ? { stopped } : {}) });
+      void released({ code: code ?? -1, stdout, stderr, ...(stopped ? { stopped } : {}) }).then(resolveRun);
     });
   });
 }
