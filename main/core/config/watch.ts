@@ -1,5 +1,5 @@
 // Watches settings files edited by hand (settings.json, providers.json) and calls back, debounced, when one changes.
-// chokidar does the watching (as for the skill folders): each file is watched from above its folder, so an editor's
+// chokidar does the watching (a few files, so its own walk costs nothing): each file is watched from above its folder, so an editor's
 // save by rename, the folder removed and made again, or a folder that does not exist yet (`<ws>/.workbuddy`) are heard.
 import { existsSync } from 'node:fs';
 import { dirname, relative, sep } from 'node:path';

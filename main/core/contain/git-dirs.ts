@@ -5,7 +5,7 @@
 // mark is heard. Events come in the order they happened (inotify keeps one queue, and libuv reads every fs.watch of
 // the process from one inotify descriptor), so every change made before the mark has been handled by then.
 //
-// Node's fs.watch, not chokidar (which the settings and skill watchers use): chokidar reads a new folder before it
+// Node's fs.watch, not chokidar (which the settings watcher uses): chokidar reads a new folder before it
 // watches it, so what is made in it meanwhile goes unheard until the next change there, and it handles events
 // asynchronously, so nothing tells when it has caught up with a moment. Here a folder is watched first and read after,
 // within the event's own callback: once the mark is heard, every folder made before it is watched and has been read.

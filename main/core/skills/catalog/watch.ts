@@ -1,6 +1,11 @@
 // Hot reload: watches the folders the catalog walked and the skill folders in them (node:fs watch, one per folder) and
 // refreshes the catalog, debounced, when a skill is added, edited or removed. A tier folder that does not exist yet is
 // watched from its nearest existing parent. After every build the watched folders follow what the catalog walked.
+//
+// node:fs watch, not chokidar (which the settings watcher uses for its few files): chokidar walks and stats every entry
+// below the folders it is given, a second walk of what the catalog has just walked. At 5,000 skills that was ~30,000
+// stats, 10,000 watches and ~5 s of CPU after every start (peak RSS 237-243 MB); one watch per walked folder is ~0.1 s
+// and 5,009 watches (serve settles at 181-187 MB).
 import { realpathSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Catalog, CatalogChange } from './catalog.js';
