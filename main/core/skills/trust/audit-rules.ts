@@ -231,8 +231,9 @@ const RULE_BOOK: Omit<AuditRule, 'words' | 'message'>[] = [
     level: 'P0',
     contexts: ['script'],
     weak: ['example', 'inline'],
-    // import() of anything but a plain string literal: the module to run is computed at run time.
-    re: /(?<![.\w$])import\s*\(\s*(?!["'][^"'\n$]*["']\s*[,)]|`[^`$\n]*`\s*[,)]|\))/,
+    // import() of anything but a plain string literal: the module to run is computed at run time. Python's
+    // `from pkg import (` (a list of names over several lines) is a static import.
+    re: /(?<![.\w$])(?<!\bfrom\s+\.*[\w.]*\s+)import\s*\(\s*(?!["'][^"'\n$]*["']\s*[,)]|`[^`$\n]*`\s*[,)]|\))/,
   },
   {
     id: 'exec.child-process',
@@ -773,4 +774,4 @@ export const LEVEL_RANK: Record<Level, number> = { P2: 0, P1: 1, P0: 2 };
 export const maxLevel = (a: Level, b: Level): Level => (LEVEL_RANK[a] >= LEVEL_RANK[b] ? a : b);
 
 /** Bump when rules change: cached audits of an older rule book are redone. */
-export const AUDITOR_VERSION = 'rules-15';
+export const AUDITOR_VERSION = 'rules-16';
