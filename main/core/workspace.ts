@@ -6,7 +6,7 @@ import { userSkillDirs, type KnackPaths } from './config/index.js';
 import { Store, type StoreDamage } from './store/index.js';
 import { openCatalog, type Catalog, type CatalogChange } from './skills/catalog/index.js';
 import { createTrustReview, sweepHeldAtOpen, type TrustReview, type TrustReviewOptions } from './skills/trust/index.js';
-import { watchCatalog, type CatalogWatcher } from './skills/catalog/index.js';
+import { watchCatalog, type CatalogWatcher, type WatchOptions } from './skills/catalog/index.js';
 import { SkillMatcher } from './skills/use/index.js';
 import { SkillLoader } from './skills/use/index.js';
 import { SkillSearch } from './skills/use/index.js';
@@ -60,6 +60,10 @@ export interface WorkspaceOptions {
   spawnHost?: SpawnHost;
   /** Watch the skill folders and refresh the catalog on change (hot reload). */
   watch?: boolean;
+  /** A skill folder that cannot be watched (its changes are not followed), or a hot reload that failed (no `dir`). */
+  onWatchError?: (err: Error, dir?: string) => void;
+  /** How one folder's watch is made (tests: one that fails as the system can); node:fs `watch` by default. */
+  watchFolder?: WatchOptions['watch'];
   /** Every gate decision of the workspace's tool calls (and, for an `ask`, the answer): for logs and session records. */
   onDecision?: ExecutorOptions['onDecision'];
   /** Settings/tool/catalog diagnostics worth showing the user. */
@@ -196,7 +200,11 @@ export class KnackWorkspace {
     const ws = new KnackWorkspace(options, store, catalog, settings, trust, storeProblem);
     ws.heldRemoved = heldRemoved;
     self.ws = ws;
-    if (options.watch) ws.watcher = watchCatalog(catalog);
+    if (options.watch)
+      ws.watcher = watchCatalog(catalog, {
+        ...(options.onWatchError ? { onError: options.onWatchError } : {}),
+        ...(options.watchFolder ? { watch: options.watchFolder } : {}),
+      });
     // Never rejects but once closed; its state (available or why not) is what the first command meets.
     if (options.startWall) ws.wall().catch(() => undefined);
     return ws;

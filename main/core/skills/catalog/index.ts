@@ -2,4 +2,4 @@
 // What other folders may import from core/skills/catalog: nothing outside reaches past this file.
 export { openCatalog, type Catalog, type CatalogChange } from './catalog.js';
 export { lintCatalog, lintPaths, type LintReport } from './lint.js';
-export { watchCatalog, type CatalogWatcher } from './watch.js';
+export { watchCatalog, type CatalogWatcher, type WatchOptions } from './watch.js';

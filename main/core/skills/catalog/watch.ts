@@ -16,7 +16,13 @@ export interface WatchOptions {
   debounceMs?: number;
   /** Called after each refresh the watcher triggered. */
   onRefresh?: (change: CatalogChange) => void;
-  onError?: (err: Error) => void;
+  /**
+   * A failure: a folder that could not be watched or whose watch ended (`dir`: its changes are not followed any more;
+   * ENOSPC when no inotify watch is left, EMFILE), or a refresh that failed (no `dir`).
+   */
+  onError?: (err: Error, dir?: string) => void;
+  /** What makes one folder's watch: node:fs `watch` (tests give one that fails as the system can). */
+  watch?: (dir: string, options: { persistent: boolean; encoding: 'utf8' }) => FSWatcher;
 }
 
 export interface CatalogWatcher {
@@ -80,6 +86,7 @@ function realOr(p: string): string {
  */
 export function watchCatalog(catalog: Catalog, opts: WatchOptions = {}): CatalogWatcher {
   const debounceMs = opts.debounceMs ?? 150;
+  const watchDir = opts.watch ?? watch;
   const settings = catalog.settingsInUse;
   const roots = tierRoots(catalog.options.paths, catalog.options.workspace, settings.discovery.agentsFolders).map(
     (r) => r.dir,
@@ -159,10 +166,10 @@ export function watchCatalog(catalog: Catalog, opts: WatchOptions = {}): Catalog
       }
       let w: FSWatcher;
       try {
-        w = watch(dir, { persistent: true, encoding: 'utf8' });
+        w = watchDir(dir, { persistent: true, encoding: 'utf8' });
       } catch (e) {
         // Gone since the walk (its parent's event refreshes the catalog), or no watch left (ENOSPC, EMFILE): said.
-        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') opts.onError?.(e as Error);
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') opts.onError?.(e as Error, dir);
         continue;
       }
       const entry = { w, spec, stale: false };
@@ -174,7 +181,7 @@ export function watchCatalog(catalog: Catalog, opts: WatchOptions = {}): Catalog
       });
       // A watched folder removed on some platforms ends its watch with EPERM; its parent's event refreshes the catalog.
       w.on('error', (e: NodeJS.ErrnoException) => {
-        if (e.code !== 'EPERM') opts.onError?.(e);
+        if (e.code !== 'EPERM') opts.onError?.(e, dir);
       });
       watchers.set(dir, entry);
       added = true;

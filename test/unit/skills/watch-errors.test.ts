@@ -1,0 +1,98 @@
+// A skill folder that cannot be watched is said, never dropped in silence: the watcher names each folder whose watch
+// could not be made (no inotify watch left: ENOSPC; no descriptor: EMFILE) or whose watch ended, with the error, and
+// the folders it does watch still hot-reload.
+//
+// The failures are injected through `watchCatalog`'s `watch` option: a real ENOSPC needs the machine's
+// fs.inotify.max_user_watches lowered (one limit for every process of the user, tests running beside this one
+// included), and as root no folder can be made unwatchable (a folder made unreadable is still watched).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { watch, type FSWatcher } from 'node:fs';
+import { basename, join } from 'node:path';
+import { skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
+import { openCatalog, type Catalog, type CatalogChange } from '../../../main/core/skills/catalog/catalog.js';
+import { watchCatalog } from '../../../main/core/skills/catalog/watch.js';
+
+function nextChange(c: Catalog, timeoutMs = 8000): Promise<CatalogChange> {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error('no catalog change within timeout')), timeoutMs);
+    c.once('change', (e: CatalogChange) => {
+      clearTimeout(t);
+      resolve(e);
+    });
+  });
+}
+
+/** The error node:fs `watch` throws when no inotify watch is left. */
+function errno(code: string, dir: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`${code}: System limit for number of file watchers reached, watch '${dir}'`), {
+    code,
+    syscall: 'watch',
+    path: dir,
+  });
+}
+
+async function catalogOf(skills: string[]) {
+  const root = tempDir();
+  const paths = { home: join(root, 'home'), dataDir: join(root, 'data'), builtinSkillsDir: join(root, 'builtin') };
+  const user = join(root, 'home/.workbuddy/skills');
+  writeTree(
+    user,
+    Object.fromEntries(skills.map((n) => [`${n}/SKILL.md`, skillMd({ name: n, description: `the ${n} skill` })])),
+  );
+  return { user, catalog: await openCatalog({ paths, workspace: join(root, 'ws') }) };
+}
+
+test('folders whose watch cannot be made are each said with their error; the others still hot-reload', async () => {
+  const { user, catalog } = await catalogOf(['one', 'two', 'three']);
+  const failed: { dir: string | undefined; code: string | undefined }[] = [];
+  const w = watchCatalog(catalog, {
+    debounceMs: 50,
+    onError: (e, dir) => failed.push({ dir, code: (e as NodeJS.ErrnoException).code }),
+    watch: (dir, o) => {
+      if (basename(dir) === 'two' || basename(dir) === 'three') throw errno('ENOSPC', dir);
+      // A folder gone since the walk is not a failure: its parent's event refreshes the catalog.
+      if (basename(dir) === 'one') throw errno('ENOENT', dir);
+      return watch(dir, o);
+    },
+  });
+  try {
+    await w.ready;
+    assert.deepEqual(
+      failed.sort((a, b) => a.dir!.localeCompare(b.dir!)),
+      [
+        { dir: join(user, 'three'), code: 'ENOSPC' },
+        { dir: join(user, 'two'), code: 'ENOSPC' },
+      ],
+    );
+    const watched = w.watched();
+    assert.ok(watched.includes(user), watched.join('\n'));
+    assert.ok(!watched.includes(join(user, 'two', 'SKILL.md')), watched.join('\n'));
+    const p = nextChange(catalog);
+    writeTree(user, { 'four/SKILL.md': skillMd({ name: 'four', description: 'the four skill' }) });
+    assert.deepEqual((await p).added, ['four']);
+  } finally {
+    await w.close();
+  }
+});
+
+test('a watch that ends with an error names its folder', async () => {
+  const { user, catalog } = await catalogOf(['one']);
+  const made = new Map<string, FSWatcher>();
+  const failed: { dir: string | undefined; code: string | undefined }[] = [];
+  const w = watchCatalog(catalog, {
+    onError: (e, dir) => failed.push({ dir, code: (e as NodeJS.ErrnoException).code }),
+    watch: (dir, o) => {
+      const fw = watch(dir, o);
+      made.set(dir, fw);
+      return fw;
+    },
+  });
+  try {
+    await w.ready;
+    made.get(join(user, 'one'))!.emit('error', errno('EMFILE', join(user, 'one')));
+    assert.deepEqual(failed, [{ dir: join(user, 'one'), code: 'EMFILE' }]);
+  } finally {
+    await w.close();
+  }
+});
