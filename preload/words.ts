@@ -297,6 +297,13 @@ export const WORDS = {
   'fs.ENAMETOOLONG': 'the path is too long',
   'fs.ENOTREG': 'not a regular file (a pipe, socket or device)',
   'fs.other': '{{error}}',
+  // skill folders whose changes are not followed: a watch that could not be made or ended (service/watch-problems.ts)
+  'catalog.unwatched':
+    'Skill changes are not followed in {{count}} folder(s), {{folder}} among them ({{error}}): the skill list may be out of date. Reload the workspace to read the skills again.',
+  'catalog.unwatchedLimit':
+    'Skill changes are not followed in {{count}} folder(s), {{folder}} among them: the system has no file watch left (ENOSPC). Raise the limit with {{command}} (in /etc/sysctl.d to keep it); until then, reload the workspace to read the skills again.',
+  'catalog.refreshFailed':
+    'The skill list could not be read again after a change ({{error}}): it may be out of date. Reload the workspace to read the skills again.',
   // what is wrong in a SKILL.md (main/core/skills/format): the file, line and field are shown beside it
   'diag.noStart': 'SKILL.md must start with YAML frontmatter (---)',
   'diag.unclosed': 'SKILL.md frontmatter not properly closed with ---',

@@ -13,6 +13,7 @@ import { Sessions } from './components/Sessions';
 import { Settings } from './components/Settings';
 import { Sidebar } from './components/Sidebar';
 import { StoreBanner } from './components/StoreBanner';
+import { WatchBanner } from './components/WatchBanner';
 import { SkillDetail } from './components/SkillDetail';
 import { Tools } from './components/Tools';
 import { TrustReview } from './components/TrustReview';
@@ -221,6 +222,7 @@ export function App() {
           <div className="banners">
             {workspace.store && <StoreBanner store={workspace.store} />}
             <SandboxBanner />
+            <WatchBanner workspace={workspace} />
           </div>
           <div className="sidebar-wrap" id="skills-sidebar" hidden={!sidebar}>
             <Sidebar />

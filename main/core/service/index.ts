@@ -24,6 +24,7 @@ import { watchFiles, type FileWatcher } from '../config/index.js';
 import { providersFilePath } from '../agent/index.js';
 import { formatDiagnostic, type Diagnostic } from '../base/index.js';
 import { readRegularFile } from '../base/index.js';
+import { WatchProblems } from './watch-problems.js';
 import type { Store, StoreDamage } from '../store/index.js';
 import type { SpawnHost } from '../sandbox/index.js';
 
@@ -105,6 +106,8 @@ export class KnackService {
   /** The open workspace's settings files, watched; and what each held when last applied. */
   private settingsWatch: FileWatcher | undefined;
   private readonly stamps = new Map<string, string>();
+  /** The open workspace's skill folders that are not watched (their changes are not followed). */
+  private watchProblems: WatchProblems | undefined;
   private settingsReload: Promise<void> = Promise.resolve();
   /** Run at close: temporary clones of skill sources still open or kept for an update. */
   private readonly cleanups: (() => Promise<void>)[] = [];
@@ -258,6 +261,12 @@ export class KnackService {
     const stamps = new Map(watched.map((f) => [f, stampOf(f)]));
     const mcp = mcpServersOf(o.paths.dataDir, real);
     diagnostics.push(...mcp.diagnostics);
+    // Skill folders that cannot be watched: one line in the log per kind of failure, and the window's warning.
+    const opened: { ws?: KnackWorkspace } = {};
+    const watchProblems = new WatchProblems((fresh) => {
+      for (const d of fresh) this.log(d.message);
+      if (opened.ws && this.ws === opened.ws) this.events.emit('workspace.changed', { workspace: this.info() });
+    });
     const next = await openWorkspace({
       paths: o.paths,
       workspace: real,
@@ -276,11 +285,15 @@ export class KnackService {
         if (d.code === 'store.damaged' || d.code === 'store.open') this.log(formatDiagnostic(d));
       },
       ...o.workspaceOptions,
+      onWatchError: watchProblems.add,
     });
+    opened.ws = next;
     const previous = this.ws;
     await this.chat.detach();
     this.ws = next;
     this.wsDiagnostics = diagnostics;
+    this.watchProblems?.close();
+    this.watchProblems = watchProblems;
     next.catalog.on('change', (c: { added: string[]; removed: string[]; changed: string[] }) => {
       if (this.ws !== next) return;
       this.events.emit('catalog.changed', {
@@ -391,7 +404,7 @@ export class KnackService {
         enabled: entries.filter((e) => e.enabled).length,
         broken: ws.catalog.broken().length,
       },
-      diagnostics: this.wsDiagnostics,
+      diagnostics: [...this.wsDiagnostics, ...(this.watchProblems?.diagnostics() ?? [])],
       ...storeState(ws),
     };
   }
@@ -405,6 +418,7 @@ export class KnackService {
     this.settingsWatch = undefined;
     await this.settingsReload;
     await this.chat.detach();
+    this.watchProblems?.close();
     await this.ws?.close();
     this.ws = undefined;
   }

@@ -239,6 +239,12 @@ export const wordsZh: Record<WordCode, string> = {
   'fs.ENAMETOOLONG': '路径太长',
   'fs.ENOTREG': '不是普通文件（而是管道、套接字或设备）',
   'fs.other': '{{error}}',
+  'catalog.unwatched':
+    '有 {{count}} 个文件夹（包括 {{folder}}）中的技能变更未被跟踪（{{error}}）：技能列表可能已过时。重新加载工作区即可重新读取技能。',
+  'catalog.unwatchedLimit':
+    '有 {{count}} 个文件夹（包括 {{folder}}）中的技能变更未被跟踪：系统的文件监视数已用完（ENOSPC）。可用 {{command}} 提高上限（写入 /etc/sysctl.d 以长期保留）；在此之前，重新加载工作区即可重新读取技能。',
+  'catalog.refreshFailed':
+    '技能变更后未能重新读取技能列表（{{error}}）：列表可能已过时。重新加载工作区即可重新读取技能。',
   'diag.noStart': 'SKILL.md 必须以 YAML 头部（---）开头',
   'diag.unclosed': 'SKILL.md 的 YAML 头部没有用 --- 正确结束',
   'diag.notMapping': 'SKILL.md 的 YAML 头部必须是键值映射',

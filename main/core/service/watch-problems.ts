@@ -1,0 +1,64 @@
+// Skill folders whose changes are not followed (a watch that could not be made, or that ended) and hot reloads that
+// failed: one warning per kind of failure — how many folders and one of them — never one per folder.
+import { english, say, type Diagnostic, type Said } from '../base/index.js';
+
+/** The command that raises the inotify watch limit (ENOSPC), as the warning names it. */
+export const RAISE_WATCH_LIMIT = 'sudo sysctl fs.inotify.max_user_watches=524288';
+
+const REFRESH = 'refresh';
+
+function wordsOf(kind: string, folders: Set<string>, error: string): Said {
+  if (kind === REFRESH) return say('catalog.refreshFailed', { error });
+  const folder = folders.values().next().value ?? '';
+  if (kind === 'ENOSPC')
+    return say('catalog.unwatchedLimit', { count: folders.size, folder, command: RAISE_WATCH_LIMIT });
+  return say('catalog.unwatched', { count: folders.size, folder, error });
+}
+
+/**
+ * Collects the watcher's failures of one workspace. `changed` runs once per burst of them (thousands of folders can fail
+ * in one walk), with the kinds seen for the first time: the caller tells the window, and logs those.
+ */
+export class WatchProblems {
+  private readonly kinds = new Map<string, { folders: Set<string>; error: string }>();
+  private readonly told = new Set<string>();
+  private pending: NodeJS.Immediate | undefined;
+
+  constructor(private readonly changed: (fresh: Diagnostic[]) => void) {}
+
+  /** A folder that is not watched (`dir`), or a refresh that failed (no `dir`). */
+  readonly add = (err: Error, dir?: string): void => {
+    const kind = dir === undefined ? REFRESH : ((err as NodeJS.ErrnoException).code ?? err.message);
+    let k = this.kinds.get(kind);
+    if (!k)
+      this.kinds.set(kind, (k = { folders: new Set(), error: (err as NodeJS.ErrnoException).code ?? err.message }));
+    if (dir !== undefined) k.folders.add(dir);
+    this.pending ??= setImmediate(() => {
+      this.pending = undefined;
+      const all = this.diagnostics();
+      const fresh = all.filter((d) => !this.told.has(d.field!));
+      for (const d of fresh) this.told.add(d.field!);
+      this.changed(fresh);
+    });
+  };
+
+  /** One warning per kind of failure (`field`: the kind, an errno code or `refresh`). */
+  diagnostics(): Diagnostic[] {
+    return [...this.kinds].map(([kind, { folders, error }]) => {
+      const words = wordsOf(kind, folders, error);
+      return {
+        severity: 'warning',
+        code: 'catalog.watch',
+        file: folders.values().next().value ?? '',
+        field: kind,
+        message: english(words),
+        words,
+      };
+    });
+  }
+
+  close(): void {
+    if (this.pending) clearImmediate(this.pending);
+    this.pending = undefined;
+  }
+}

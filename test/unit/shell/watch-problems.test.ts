@@ -1,0 +1,75 @@
+// Skill folders the open workspace cannot watch reach the contract: `workspace.current` carries one warning per kind of
+// failure (how many folders, one of them, for ENOSPC the command that raises the limit) in words the window says, a
+// later walk that meets more such folders updates it through `workspace.changed`, and the log says each kind once.
+//
+// The failure is injected through the workspace's `watchFolder` option (watchCatalog's `watch`): a real ENOSPC needs
+// the machine's fs.inotify.max_user_watches lowered, for every process of the user, tests beside this one included.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { watch } from 'node:fs';
+import { basename } from 'node:path';
+import { skillMd, writeTree } from '../../helpers/tmp.js';
+import { serviceEnv, testWorkspace } from '../../helpers/service-env.js';
+import { assertSaid } from '../../helpers/words.js';
+import { RAISE_WATCH_LIMIT, WatchProblems } from '../../../main/core/service/watch-problems.js';
+import { english } from '../../../preload/words.js';
+
+const skill = (n: string) => skillMd({ name: n, description: `the ${n} skill` });
+
+test('skill folders without a watch are one warning in the contract, said once in the log', async (t) => {
+  const logged: string[] = [];
+  const failing = new Set(['a', 'b', 'c', 'd']);
+  const env = await serviceEnv(t, {
+    files: { '.workbuddy/skills/a/SKILL.md': skill('a'), '.workbuddy/skills/b/SKILL.md': skill('b') },
+    extra: {
+      log: (m) => logged.push(m),
+      workspaceOptions: {
+        ...testWorkspace,
+        watch: true,
+        watchFolder: (dir, o) => {
+          if (failing.has(basename(dir)))
+            throw Object.assign(new Error(`ENOSPC: System limit for number of file watchers reached, watch '${dir}'`), {
+              code: 'ENOSPC',
+            });
+          return watch(dir, o);
+        },
+      },
+    },
+  });
+  const problems = async () =>
+    (await env.call('workspace.current', {}))!.diagnostics.filter((d) => d.code === 'catalog.watch');
+  const [first, ...more] = await problems();
+  assert.deepEqual(more, []);
+  assert.equal(first!.words?.code, 'catalog.unwatchedLimit');
+  assert.equal(first!.words?.params?.count, 2);
+  assert.equal(first!.words?.params?.command, RAISE_WATCH_LIMIT);
+  assert.ok(['a', 'b'].includes(basename(String(first!.words?.params?.folder))), first!.message);
+  const zh = assertSaid(first!.words, first!.message);
+  assert.match(zh, /max_user_watches/);
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(logged, [first!.message]);
+
+  // Two more skill folders that cannot be watched: the same warning, counting four, and no second log line.
+  const changed = env.next('workspace.changed', (p) =>
+    p.workspace.diagnostics.some((d) => d.code === 'catalog.watch' && d.words?.params?.count === 4),
+  );
+  writeTree(env.ws, { '.workbuddy/skills/c/SKILL.md': skill('c'), '.workbuddy/skills/d/SKILL.md': skill('d') });
+  await changed;
+  assert.equal((await problems()).length, 1);
+  assert.equal(logged.length, 1, logged.join('\n'));
+});
+
+test('a hot reload whose refresh fails is a warning too, and any other watch error names its code', () => {
+  const told: string[][] = [];
+  const p = new WatchProblems((fresh) => told.push(fresh.map((d) => d.message)));
+  p.add(new Error('database is locked'));
+  p.add(Object.assign(new Error('EMFILE: too many open files'), { code: 'EMFILE' }), '/skills/a');
+  const [refresh, emfile] = p.diagnostics();
+  assert.equal(refresh!.words?.code, 'catalog.refreshFailed');
+  assertSaid(refresh!.words, refresh!.message);
+  assert.match(refresh!.message, /database is locked/);
+  assert.equal(emfile!.words?.code, 'catalog.unwatched');
+  assert.equal(emfile!.message, english(emfile!.words!));
+  assert.match(emfile!.message, /1 folder\(s\), \/skills\/a among them \(EMFILE\)/);
+  p.close();
+});
