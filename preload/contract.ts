@@ -747,6 +747,8 @@ export const ModelGroup = z.object({
   source: z.enum(['provider', 'preset']),
   /** Why the provider's own list could not be read (the preset's is offered instead), or why it cannot be used. */
   error: z.string().optional(),
+  /** `error` as words the window says in its language. */
+  errorWords: Said.optional(),
 });
 export type ModelGroup = z.infer<typeof ModelGroup>;
 
@@ -761,6 +763,8 @@ export const ModelChoices = z.object({
   source: z.enum(['provider', 'preset']),
   /** Why the provider's own list could not be read (the preset's is offered instead). */
   error: z.string().optional(),
+  /** `error` as words the window says in its language. */
+  errorWords: Said.optional(),
   groups: z.array(ModelGroup),
 });
 export type ModelChoices = z.infer<typeof ModelChoices>;

@@ -17,6 +17,7 @@ import {
   type ProviderChoice,
   type ProviderConfig,
 } from './providers/settings.js';
+import { ProviderError } from './providers/errors.js';
 import { priceFor, type Price } from './providers/pricing.js';
 import { modelList, type ModelGroup, type ModelList } from './providers/models.js';
 import { findPreset, PRESETS } from './providers/presets.js';
@@ -149,7 +150,8 @@ export class Agent {
         try {
           resolved = this.resolveOther(id);
         } catch (e) {
-          return { provider: id, label, models: [], source: 'preset', error: (e as Error).message };
+          const why = e instanceof ProviderError ? { errorWords: e.words } : {};
+          return { provider: id, label, models: [], source: 'preset', error: (e as Error).message, ...why };
         }
         if (!resolved.config) return { provider: id, label, models: [], source: 'preset' };
         return { provider: id, label, ...(await modelList(resolved.config, resolved.apiKey)) };

@@ -608,6 +608,7 @@ export class ChatBinding {
           models: own?.models ?? [],
           source: own?.source ?? 'preset',
           ...(own?.error ? { error: own.error } : {}),
+          ...(own?.errorWords ? { errorWords: own.errorWords } : {}),
           groups,
         };
       },

@@ -10,12 +10,14 @@ import type { ModelChoices } from '../../../preload/contract';
 import type { ModelPick } from '../api/client';
 import { useModelChoice } from '../state/model-choice';
 import { useView } from '../state/store';
+import { useSay } from '../i18n/say';
 
 /** An option's value: the provider and the model, unambiguous whatever characters either holds. */
 const valueOf = (provider: string, model: string): string => JSON.stringify([provider, model]);
 
 export function ModelPicker() {
   const { t } = useTranslation();
+  const say = useSay();
   const client = useClient();
   const id = useId();
   const sessionId = useView((s) => s.sessionId);
@@ -115,7 +117,11 @@ export function ModelPicker() {
           id={id}
           value={shown}
           disabled={streaming}
-          title={choices.source === 'preset' ? t('modelPick.presetList', { error: choices.error ?? '' }) : undefined}
+          title={
+            choices.source === 'preset'
+              ? t('modelPick.presetList', { error: say(choices.errorWords, choices.error ?? '') })
+              : undefined
+          }
           onChange={(e) => void choose(e.target.value)}
         >
           {groups.map((g) => (

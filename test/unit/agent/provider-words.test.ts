@@ -14,6 +14,7 @@ import { tempDir } from '../../helpers/tmp.js';
 import { anthropicProvider } from '../../../main/core/agent/providers/anthropic.js';
 import { openaiProvider } from '../../../main/core/agent/providers/openai.js';
 import { ProviderError } from '../../../main/core/agent/providers/errors.js';
+import { modelList } from '../../../main/core/agent/providers/models.js';
 import { providersFilePath, readProvidersFile, resolveProvider } from '../../../main/core/agent/providers/settings.js';
 import { english } from '../../../preload/words.js';
 import type { ModelProvider, ModelRequest } from '../../../main/core/agent/providers/types.js';
@@ -123,6 +124,22 @@ test('a server that is not there, and a stream that stalls: words too', async ()
     contextWindow: 1000,
     maxRetries: 0,
   });
+  // The picker's list from a provider that cannot be reached: the preset's, and why, as words.
+  const listed = await modelList(
+    {
+      id: 'openai',
+      kind: 'openai',
+      model: 'm',
+      baseURL: 'http://127.0.0.1:9/v1',
+      contextWindow: 1000,
+      keySource: 'option',
+      keyHint: 'OPENAI_API_KEY',
+      sendMaxTokens: true,
+    },
+    KEY,
+  );
+  assert.equal(listed.source, 'preset');
+  assertSaid(listed.errorWords, listed.error!);
   const gone = await failure(p);
   assert.equal(gone.kind, 'network');
   assert.match(gone.message, /^cannot reach openai at http:\/\/127\.0\.0\.1:9\/v1: network down or wrong base URL \(/);

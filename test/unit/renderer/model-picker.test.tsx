@@ -12,6 +12,7 @@ import { ModelPicker } from '../../../renderer/src/components/ModelPicker';
 import { useModelChoice } from '../../../renderer/src/state/model-choice';
 import { folder, memoryClient } from './memory-client';
 import { renderWith, WS } from './render';
+import { english, say } from '../../../preload/words';
 
 /** The words of the option the select shows. */
 const shown = (select: HTMLSelectElement) => select.options[select.selectedIndex]?.textContent;
@@ -37,6 +38,17 @@ describe('ModelPicker', () => {
     );
     await waitFor(() => expect(shown(select)).toBe('fake-model-large (in use)'));
     expect(c.calls.find((x) => x.method === 'chat.models')!.args).toEqual([{ sessionId: 's1' }]);
+  });
+
+  it("says in Chinese why the provider's own list could not be read", async () => {
+    const c = memoryClient();
+    const errorWords = say('provider.authStatus', { provider: 'anthropic', status: 401, key: 'ANTHROPIC_API_KEY' });
+    c.modelChoices = { ...c.modelChoices, source: 'preset', error: english(errorWords), errorWords };
+    renderWith(<Chat />, c, { workspace: WS, sessionId: 's1' }, 'zh');
+    const select = await screen.findByRole('combobox', { name: '模型' });
+    expect(select.getAttribute('title')).toBe(
+      '服务商没有列出它的模型（anthropic 拒绝了 API 密钥（401）：请检查 ANTHROPIC_API_KEY）：这些是 Knack 已知的模型。',
+    );
   });
 
   it('a model of another provider switches with its provider, and back again with the first one', async () => {

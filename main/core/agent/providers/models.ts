@@ -1,7 +1,8 @@
 // The models a provider offers, for the window's model picker: asked of the provider's own list endpoint through its
 // official SDK (Anthropic and OpenAI-compatible services both have GET /v1/models), else the preset's known models.
 import { clientOptions, loadAnthropicSdk, loadOpenAISdk } from './sdk.js';
-import { mapProviderError } from './errors.js';
+import type { Said } from '../../base/index.js';
+import { mapProviderError, ProviderError } from './errors.js';
 import { findPreset } from './presets.js';
 import { visionOf } from '../attachments.js';
 import type { ProviderConfig } from './settings.js';
@@ -20,6 +21,8 @@ export interface ModelList {
   source: 'provider' | 'preset';
   /** Why the provider's list could not be read (one line, the key never in it). */
   error?: string;
+  /** `error` as words, said in the window's language. */
+  errorWords?: Said;
 }
 
 /** One configured provider's models, as the picker groups them. */
@@ -64,10 +67,12 @@ export async function providerModels(config: ProviderConfig, apiKey: string | un
 export async function modelList(config: ProviderConfig, apiKey: string | undefined): Promise<ModelList> {
   let listed: string[] = [];
   let error: string | undefined;
+  let errorWords: Said | undefined;
   try {
     listed = await providerModels(config, apiKey);
   } catch (e) {
     error = (e as Error).message;
+    if (e instanceof ProviderError) errorWords = e.words;
   }
   const source = listed.length ? 'provider' : 'preset';
   const known = listed.length ? listed : (findPreset(config.id)?.models ?? []);
@@ -78,5 +83,6 @@ export async function modelList(config: ProviderConfig, apiKey: string | undefin
     ...(noImages.length ? { noImages } : {}),
     source,
     ...(error ? { error } : {}),
+    ...(errorWords ? { errorWords } : {}),
   };
 }
