@@ -1253,6 +1253,9 @@ const ARGV_IMPORT_RE = new RegExp(
   String.raw`^\s*(?:import\s*\{\s*(?:${ARGV_NAMES}\s*,\s*)*${ARGV_NAMES}\s*,?\s*\}\s*from\s*|(?:const|let|var)\s*\{\s*(?:${ARGV_NAMES}\s*,\s*)*${ARGV_NAMES}\s*,?\s*\}\s*=\s*require\s*\(\s*)['"](?:node:)?child_process['"]\s*\)?\s*;?\s*$`,
 );
 
+/** Python's os.exec*() and os.spawn*() called on `os` itself: a program and its argument list, as subprocess runs them. */
+const OS_EXEC_ARGV_RE = /^os\s*\.\s*(?:exec|spawn)[lv]p?e?\s*\(/;
+
 /**
  * Families whose P0 in a code span handed to the user (an installer piped to a shell, a `sudo` step) is a P1 finding:
  * the person installing sees it, the command runs in their terminal if they choose. Deleting a home folder or running
@@ -1316,7 +1319,10 @@ function readWindow(acc: TextFindings, seg: Segment, t: string): void {
     const handed = seg.handed && h.level === 'P0' && HANDED_FAMILIES.has(h.rule.family);
     const printed = seg.printed && h.level === 'P0' && DOC_ONLY_FAMILIES.has(h.rule.family);
     const argv =
-      h.rule.id === 'exec.child-process' && h.level === 'P0' && seg.ctx === 'script' && ARGV_IMPORT_RE.test(t);
+      h.level === 'P0' &&
+      seg.ctx === 'script' &&
+      ((h.rule.id === 'exec.child-process' && ARGV_IMPORT_RE.test(t)) ||
+        (h.rule.id === 'exec.os-system' && OS_EXEC_ARGV_RE.test(t.slice(h.index))));
     const finding: Finding = {
       file: acc.file,
       line: seg.line,
@@ -1328,8 +1334,7 @@ function readWindow(acc: TextFindings, seg: Segment, t: string): void {
     };
     if (handed) finding.message += ' (handed to the user to run in their own terminal, not run by the skill)';
     else if (printed) finding.message += ' (text the script prints or writes into a document, not a command it runs)';
-    else if (argv)
-      finding.message += ' (only execFile, spawn or fork: programs started with their arguments, no shell)';
+    else if (argv) finding.message += ' (a program started with its argument list, no shell)';
     addFinding(acc, finding);
   }
   if (seg.ctx === 'script' || seg.ctx === 'shell' || seg.ctx === 'example' || seg.ctx === 'inline') {
