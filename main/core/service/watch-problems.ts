@@ -1,15 +1,18 @@
 // Skill folders whose changes are not followed (a watch that could not be made, or that ended) and hot reloads that
 // failed: one warning per kind of failure — how many folders and one of them — never one per folder.
 import { english, say, type Diagnostic, type Said } from '../base/index.js';
+import { displaySafe } from '../policy/index.js';
 
 /** The command that raises the inotify watch limit (ENOSPC), as the warning names it. */
 export const RAISE_WATCH_LIMIT = 'sudo sysctl fs.inotify.max_user_watches=524288';
 
 const REFRESH = 'refresh';
 
-function wordsOf(kind: string, folders: Set<string>, error: string): Said {
+/** A folder's name or an error's message as shown and logged: control and bidi characters escaped, one line. */
+function wordsOf(kind: string, folders: Set<string>, rawError: string): Said {
+  const error = displaySafe(rawError);
   if (kind === REFRESH) return say('catalog.refreshFailed', { error });
-  const folder = folders.values().next().value ?? '';
+  const folder = displaySafe(folders.values().next().value ?? '');
   if (kind === 'ENOSPC')
     return say('catalog.unwatchedLimit', { count: folders.size, folder, command: RAISE_WATCH_LIMIT });
   return say('catalog.unwatched', { count: folders.size, folder, error });

@@ -73,3 +73,15 @@ test('a hot reload whose refresh fails is a warning too, and any other watch err
   assert.match(emfile!.message, /1 folder\(s\), \/skills\/a among them \(EMFILE\)/);
   p.close();
 });
+
+test('a folder or error with a line break or a bidi control stays one visible line in the warning and the log', () => {
+  const p = new WatchProblems(() => {});
+  const folder = '/skills/evil\nknack: all skills watched\u202e';
+  p.add(Object.assign(new Error(`EMFILE: too many open files, watch '${folder}'`), { code: 'EMFILE' }), folder);
+  p.add(new Error('refresh failed\nknack: fine'));
+  for (const d of p.diagnostics()) {
+    assert.doesNotMatch(d.message, /[\n\u202e]/, d.message);
+    for (const v of Object.values(d.words?.params ?? {})) assert.doesNotMatch(String(v), /[\n\u202e]/, String(v));
+  }
+  p.close();
+});
