@@ -1827,7 +1827,7 @@ function auditBytes(st: FolderAudit, f: FileEntry, buf: Buffer): void {
       finding.level = 'P1';
       finding.message +=
         ' (in reference documentation: shown to the model when it reads the file, not run by the skill)';
-    } else if (finding.level === 'P0' && test && finding.rule === 'exec.dynamic-import') {
+    } else if (finding.level === 'P0' && test && TEST_CODE_RULES.has(finding.rule)) {
       finding.level = 'P1';
       finding.message += ' (in a test script)';
     }
@@ -1847,6 +1847,17 @@ const DOC_ONLY_FAMILIES: ReadonlySet<Family> = new Set<Family>([
   'network',
   'install',
   'obfuscation',
+]);
+
+/**
+ * Rules whose P0 in a test script is a P1 finding: a test loads the code under test (`import()`, `exec(compile(…))`),
+ * evaluates what it was given, or holds source text as a fixture. Decoded or obfuscated code stays a refusal there too.
+ */
+const TEST_CODE_RULES: ReadonlySet<string> = new Set([
+  'exec.dynamic-import',
+  'exec.exec',
+  'exec.eval',
+  'exec.os-system',
 ]);
 
 /** A test script by its path: under test/, tests/, __tests__/ or spec/, or named *.test.*, *.spec.*, *_test.*, test_*. */
