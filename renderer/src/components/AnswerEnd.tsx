@@ -45,11 +45,7 @@ export function AnswerEnd({ m }: { m: ChatMessage }) {
           </span>
         ) : null}
       </p>
-      {end === 'no_model' && m.error && m.error !== t('chat.end.no_model') && (
-        <p className="small-text muted">
-          <SaidText words={m.errorWords} fallback={m.error} />
-        </p>
-      )}
+      {end === 'no_model' && <NoModelWhy m={m} lead={t('chat.end.no_model')} />}
       {(m.retry || end === 'no_model') && (
         <p className="answer-end-actions">
           {m.retry && (
@@ -71,5 +67,22 @@ export function AnswerEnd({ m }: { m: ChatMessage }) {
       )}
       {failed && <p className="error">{failed}</p>}
     </div>
+  );
+}
+
+/**
+ * Why no model is set up, under the lead that already says so: the reason alone (the provider that could not be made),
+ * never the lead again; nothing when main knows no more than the lead and the button say.
+ */
+function NoModelWhy({ m, lead }: { m: ChatMessage; lead: string }) {
+  const w = m.errorWords;
+  const why = w?.code === 'noModelBecause' && typeof w.params?.why === 'object' ? w.params.why : undefined;
+  // Text stored without words (older conversations): its English lead is dropped the same way.
+  const text = w ? undefined : m.error?.startsWith(`${lead}: `) ? m.error.slice(lead.length + 2) : m.error;
+  if (!why && !text) return null;
+  return (
+    <p className="small-text muted">
+      <SaidText words={why} fallback={text} />
+    </p>
   );
 }

@@ -74,7 +74,11 @@ describe('answer ends', () => {
         error: { code: 'internal', message: 'No model is set up: choose a provider and add its key in Settings' },
       }),
     );
-    expect((await screen.findByRole('alert')).textContent).toContain('No model is set up');
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('No model is set up');
+    // Said once: below the lead only what it does not say already.
+    expect(alert.textContent!.split('No model is set up').length).toBe(2);
+    expect(alert.textContent).toContain('choose a provider and add its key in Settings');
     expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Set up a model' }));
     // The setup steps open at the provider; closing them leaves Settings on screen.
@@ -163,7 +167,10 @@ describe('answer ends', () => {
       }),
     );
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toContain('还没有设置模型：没有 deepseek 的 API 密钥：请设置 DEEPSEEK_API_KEY');
+    expect(alert.textContent).toContain('尚未设置模型');
+    expect(alert.textContent).toContain('没有 deepseek 的 API 密钥：请设置 DEEPSEEK_API_KEY');
+    // The lead is said once, not again before the reason.
+    expect(alert.textContent).not.toContain('还没有设置模型');
     expect(alert.textContent).not.toMatch(ENGLISH_SENTENCE);
   });
 
