@@ -126,8 +126,13 @@ export function Setup() {
         await client.call('settings.setKey', { preset, key });
         setKey('');
       }
-      setResult(await client.call('settings.testProvider', {}));
-      adopt(await client.call('settings.get', {}));
+      const r = await client.call('settings.testProvider', {});
+      // The result shows when the test is over (with the settings it changed), never beside "Testing…".
+      try {
+        adopt(await client.call('settings.get', {}));
+      } finally {
+        setResult(r);
+      }
     } catch (err) {
       setError(errorText(err));
     } finally {

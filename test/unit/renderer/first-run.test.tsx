@@ -80,6 +80,30 @@ describe('first run', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
+  it('a test result is shown once the test is over, never beside "Testing…"', async () => {
+    const c = firstRun();
+    await openFolder();
+    await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    await userEvent.type(await screen.findByLabelText('API key for Anthropic'), c.goodKey);
+    // The settings read after the test is held, so the moment between the two can be looked at.
+    const read = c.handlers['settings.get']!;
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    c.handlers['settings.get'] = async (input) => {
+      await held;
+      return read(input);
+    };
+    await userEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    await waitFor(() => expect(c.calls.filter((x) => x.method === 'settings.testProvider').length).toBe(1));
+    await new Promise((r) => setTimeout(r, 50));
+    const testing = screen.queryByRole('button', { name: 'Testing…' });
+    const shown = screen.queryByText(/Connected: claude-sonnet-4-5/);
+    expect(Boolean(testing && shown)).toBe(false);
+    release();
+    await screen.findByText(/Connected: claude-sonnet-4-5 at Anthropic answered\./);
+    expect(screen.getByRole('button', { name: 'Test connection' })).toBeTruthy();
+  });
+
   it('a failed call (the engine unreachable) is shown, not swallowed', async () => {
     const c = firstRun();
     await openFolder();
