@@ -73,6 +73,8 @@ test('a base URL where nothing listens: a network failure naming the provider an
   assert.equal(r.ok, false);
   assert.equal(r.kind, 'network');
   assert.match(r.message ?? '', new RegExp(`cannot reach openai at ${url.replace(/[.]/g, '\\.')}`));
+  // Nothing answered, so nothing is shown as the provider's words ("OpenAI says: Connection error.").
+  assert.equal(r.said, undefined);
 });
 
 test('no provider set up, or a preset without its key: a failure that says what is missing, no request made', async (t) => {

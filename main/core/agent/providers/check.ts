@@ -76,7 +76,9 @@ export async function checkConnection(
       baseURL: config.baseURL,
       key: apiKey,
     });
-    const said = providerSaid(e, [apiKey]);
+    // Only an answer is the provider's own words: a connection that failed (no status) is said in `words`, with its
+    // text as their detail, not as something the provider said.
+    const said = mapped.status !== undefined ? providerSaid(e, [apiKey]) : undefined;
     return {
       ok: false,
       kind: mapped.kind,
