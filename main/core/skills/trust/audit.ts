@@ -1850,7 +1850,8 @@ const DOC_ONLY_FAMILIES: ReadonlySet<Family> = new Set<Family>([
 ]);
 
 /**
- * Rules whose P0 in a test script is a P1 finding: a test loads the code under test (`import()`, `exec(compile(…))`),
+ * Rules whose P0 in a test script is a P1 finding: a test loads the code under test (`import()`, `exec(compile(…))`,
+ * `vm.runInContext`),
  * evaluates what it was given, or holds source text as a fixture. Decoded or obfuscated code stays a refusal there too.
  */
 const TEST_CODE_RULES: ReadonlySet<string> = new Set([
@@ -1858,6 +1859,8 @@ const TEST_CODE_RULES: ReadonlySet<string> = new Set([
   'exec.exec',
   'exec.eval',
   'exec.os-system',
+  'exec.vm-module',
+  'exec.indirect-eval',
 ]);
 
 /** A test script by its path: under test/, tests/, __tests__/ or spec/, or named *.test.*, *.spec.*, *_test.*, test_*. */
