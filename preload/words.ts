@@ -120,6 +120,13 @@ export const WORDS = {
     'requests {{tool}} with any command (each command still needs your approval or a rule)',
   'audit.permissions.widened': 'the update asks for more than the installed version: {{changes}}',
   auditNoted: '{{what}} ({{note}})',
+  // why a finding is asked about and not refused (main/core/skills/trust/audit.ts)
+  'auditNote.referenceDoc':
+    'in reference documentation: shown to the model when it reads the file, not run by the skill',
+  'auditNote.testScript': 'in a test script',
+  'auditNote.handed': 'handed to the user to run in their own terminal, not run by the skill',
+  'auditNote.printed': 'text the script prints or writes into a document, not a command it runs',
+  'auditNote.argv': 'a program started with its argument list, no shell',
   auditTagText: 'invisible tag characters spell out text that {{what}}',
   auditObfuscated: 'hidden by string splitting or escapes: {{what}}',
   auditBase64: 'a base64 blob decodes to content that {{what}}',

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { auditSkill } from '../../../main/core/skills/trust/audit.js';
 import { LEVEL_RANK, type Level } from '../../../main/core/skills/trust/audit-rules.js';
+import { assertSaid } from '../../helpers/words.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', 'fixtures', 'audit');
 const cases = (kind: string): [string, Level][] =>
@@ -119,4 +120,19 @@ test('issue 26: a script that imports only execFile or spawn is a P1 finding; ex
     hostile.findings.filter((f) => f.level === 'P0').map((f) => `${f.file}:${f.line} ${f.rule}`),
     ['scripts/sync.mjs:1 exec.child-process', 'scripts/sync.mjs:2 exec.child-process', 'scripts/sync.mjs:4 exec.exec'],
   );
+});
+
+test('every finding of every fixture says in words what its message says, in English and Chinese', () => {
+  // A finding's note (in reference documentation, in a test script, handed to the user, …) explains why it is a P1
+  // and not a refusal: the window shows the words, so the note has to be in them, not only in the English message.
+  let checked = 0;
+  for (const kind of ['adversarial', 'benign']) {
+    for (const [name] of cases(kind)) {
+      for (const f of auditSkill(join(ROOT, kind, name)).findings) {
+        assertSaid(f.words, f.message, `${kind}/${name} ${f.file}:${f.line} ${f.rule}`);
+        checked++;
+      }
+    }
+  }
+  assert.ok(checked > 100, `only ${checked} findings checked`);
 });

@@ -1332,9 +1332,9 @@ function readWindow(acc: TextFindings, seg: Segment, t: string): void {
       excerpt: excerptOf(t, h.index),
       ...said(h.note ? say('auditNoted', { what: h.rule.words, note: h.note }) : h.rule.words),
     };
-    if (handed) finding.message += ' (handed to the user to run in their own terminal, not run by the skill)';
-    else if (printed) finding.message += ' (text the script prints or writes into a document, not a command it runs)';
-    else if (argv) finding.message += ' (a program started with its argument list, no shell)';
+    if (handed) noted(finding, 'auditNote.handed');
+    else if (printed) noted(finding, 'auditNote.printed');
+    else if (argv) noted(finding, 'auditNote.argv');
     addFinding(acc, finding);
   }
   if (seg.ctx === 'script' || seg.ctx === 'shell' || seg.ctx === 'example' || seg.ctx === 'inline') {
@@ -1825,11 +1825,10 @@ function auditBytes(st: FolderAudit, f: FileEntry, buf: Buffer): void {
     const finding = found[k]!;
     if (finding.level === 'P0' && doc && DOC_ONLY_FAMILIES.has(finding.family)) {
       finding.level = 'P1';
-      finding.message +=
-        ' (in reference documentation: shown to the model when it reads the file, not run by the skill)';
+      noted(finding, 'auditNote.referenceDoc');
     } else if (finding.level === 'P0' && test && TEST_CODE_RULES.has(finding.rule)) {
       finding.level = 'P1';
-      finding.message += ' (in a test script)';
+      noted(finding, 'auditNote.testScript');
     }
     st.findings.push(finding);
   }
@@ -2038,6 +2037,14 @@ function widening(st: FolderAudit, previous: Permissions | string, permissions: 
 /** A finding's words and their English (the CLI's `message`). */
 function said(words: Said): { words: Said; message: string } {
   return { words, message: english(words) };
+}
+
+/** Why a finding is asked about and not refused (in reference documentation, in a test script, …), in its words. */
+function noted(
+  finding: Finding,
+  note: `auditNote.${'referenceDoc' | 'testScript' | 'handed' | 'printed' | 'argv'}`,
+): void {
+  Object.assign(finding, said(say('auditNoted', { what: finding.words, note: say(note) })));
 }
 
 /** Words for a short list: "a, b, c" in English, "a、b、c" in Chinese. */
