@@ -127,6 +127,7 @@ export const WORDS = {
   'auditNote.handed': 'handed to the user to run in their own terminal, not run by the skill',
   'auditNote.printed': 'text the script prints or writes into a document, not a command it runs',
   'auditNote.argv': 'a program started with its argument list, no shell',
+  'auditNote.named': 'inside a file or URL name shown as data, not a command line',
   auditTagText: 'invisible tag characters spell out text that {{what}}',
   auditObfuscated: 'hidden by string splitting or escapes: {{what}}',
   auditBase64: 'a base64 blob decodes to content that {{what}}',

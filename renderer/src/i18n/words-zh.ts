@@ -87,6 +87,7 @@ export const wordsZh: Record<WordCode, string> = {
   'auditNote.handed': '交给用户在自己的终端里运行，技能本身不会运行它',
   'auditNote.printed': '脚本打印或写入文档的文字，不是它运行的命令',
   'auditNote.argv': '以参数列表启动程序，不经过 shell',
+  'auditNote.named': '在作为数据展示的文件名或网址里，不是命令行',
   auditTagText: '不可见的标签字符拼出的文字：{{what}}',
   auditObfuscated: '用拆分字符串或转义隐藏：{{what}}',
   auditBase64: '一段 base64 解码后的内容：{{what}}',

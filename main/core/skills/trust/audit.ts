@@ -439,6 +439,8 @@ interface Segment {
   handed: boolean;
   /** Text a shell script prints (`echo "…"`, `cat <<EOF`) or writes to a document (`cat > README.md <<EOF`). */
   printed: boolean;
+  /** An inline code span that is one name carrying a command substitution, in a clause that does not run it. */
+  named: boolean;
 }
 /**
  * A segment, every field set in one order: segments of every kind share one shape, so the functions that read them
@@ -455,8 +457,9 @@ function segment(
   quoted = false,
   handed = false,
   printed = false,
+  named = false,
 ): Segment {
-  return { text, ctx, line, around, quoted, placement, listedAsCheck, joined, handed, printed };
+  return { text, ctx, line, around, quoted, placement, listedAsCheck, joined, handed, printed, named };
 }
 /** A segment with another context (and `around`): made by segment(), so it has the segments' one map. */
 function recast(seg: Segment, ctx: Context, around: string = seg.around): Segment {
@@ -471,6 +474,7 @@ function recast(seg: Segment, ctx: Context, around: string = seg.around): Segmen
     seg.quoted,
     seg.handed,
     seg.printed,
+    seg.named,
   );
 }
 type Placement = 'description' | 'html-comment';
@@ -668,7 +672,10 @@ function codeSpans(
     const head = at > CLAUSE ? raw.slice(at - CLAUSE, at) : paragraph + raw.slice(0, at);
     const clause = head.split(/[.!?;。！？]\s/).pop() ?? '';
     const handed = inUserList || handsToUser(clause);
-    out.push(segment(m[2]!, 'inline', line, raw, undefined, listed, false, /["“'‘]/.test(before), handed));
+    const named = NAME_CARRIES_COMMAND_RE.test(m[2]!) && !RUN_RE.test(clause);
+    out.push(
+      segment(m[2]!, 'inline', line, raw, undefined, listed, false, /["“'‘]/.test(before), handed, false, named),
+    );
   }
 }
 
@@ -1253,6 +1260,15 @@ const ARGV_IMPORT_RE = new RegExp(
   String.raw`^\s*(?:import\s*\{\s*(?:${ARGV_NAMES}\s*,\s*)*${ARGV_NAMES}\s*,?\s*\}\s*from\s*|(?:const|let|var)\s*\{\s*(?:${ARGV_NAMES}\s*,\s*)*${ARGV_NAMES}\s*,?\s*\}\s*=\s*require\s*\(\s*)['"](?:node:)?child_process['"]\s*\)?\s*;?\s*$`,
 );
 
+/**
+ * An inline code span that is one file, branch or URL name with a command substitution inside it, after the name's
+ * start (`x$(…).yml`, `https://host/repo$(…)`): the name shown as data, as a skill that audits for injection describes
+ * the attack, not a command line. Nothing outside the substitution may be a separate word, so a span with a command
+ * before the name (`cat x$(…).yml`) is not one, and nor is a span that starts with the substitution; a clause that runs
+ * it ("run `./x$(…)`") keeps the refusal.
+ */
+const NAME_CARRIES_COMMAND_RE = /^[^\s$`()]+\$\([^()`]*\)[^\s`]*$/;
+
 /** Python's os.exec*() and os.spawn*() called on `os` itself: a program and its argument list, as subprocess runs them. */
 const OS_EXEC_ARGV_RE = /^os\s*\.\s*(?:exec|spawn)[lv]p?e?\s*\(/;
 
@@ -1318,6 +1334,7 @@ function readWindow(acc: TextFindings, seg: Segment, t: string): void {
     const h = hits[k]!;
     const handed = seg.handed && h.level === 'P0' && HANDED_FAMILIES.has(h.rule.family);
     const printed = seg.printed && h.level === 'P0' && DOC_ONLY_FAMILIES.has(h.rule.family);
+    const named = seg.named && h.level === 'P0' && h.rule.family === 'code-execution';
     const argv =
       h.level === 'P0' &&
       seg.ctx === 'script' &&
@@ -1328,13 +1345,14 @@ function readWindow(acc: TextFindings, seg: Segment, t: string): void {
       line: seg.line,
       rule: h.rule.id,
       family: h.rule.family,
-      level: handed || printed || argv ? 'P1' : h.level,
+      level: handed || printed || argv || named ? 'P1' : h.level,
       excerpt: excerptOf(t, h.index),
       ...said(h.note ? say('auditNoted', { what: h.rule.words, note: h.note }) : h.rule.words),
     };
     if (handed) noted(finding, 'auditNote.handed');
     else if (printed) noted(finding, 'auditNote.printed');
     else if (argv) noted(finding, 'auditNote.argv');
+    else if (named) noted(finding, 'auditNote.named');
     addFinding(acc, finding);
   }
   if (seg.ctx === 'script' || seg.ctx === 'shell' || seg.ctx === 'example' || seg.ctx === 'inline') {
@@ -2042,7 +2060,7 @@ function said(words: Said): { words: Said; message: string } {
 /** Why a finding is asked about and not refused (in reference documentation, in a test script, …), in its words. */
 function noted(
   finding: Finding,
-  note: `auditNote.${'referenceDoc' | 'testScript' | 'handed' | 'printed' | 'argv'}`,
+  note: `auditNote.${'referenceDoc' | 'testScript' | 'handed' | 'printed' | 'argv' | 'named'}`,
 ): void {
   Object.assign(finding, said(say('auditNoted', { what: finding.words, note: say(note) })));
 }
