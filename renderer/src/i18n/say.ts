@@ -6,9 +6,15 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { english, type Said } from '../../../preload/contract';
 
-export function sayWith(t: TFunction, s: Said): string {
+/** `leaf`: what a plain parameter stands as in the text (SaidText marks another party's own words with it). */
+export function sayWith(
+  t: TFunction,
+  s: Said,
+  leaf: (key: string, value: string | number) => string | number = (_k, v) => v,
+): string {
   const replace: Record<string, string | number> = {};
-  for (const [k, v] of Object.entries(s.params ?? {})) replace[k] = typeof v === 'object' ? sayWith(t, v) : v;
+  for (const [k, v] of Object.entries(s.params ?? {}))
+    replace[k] = typeof v === 'object' ? sayWith(t, v, leaf) : leaf(k, v);
   // `replace` keeps a parameter named like an option (count, context, lng) from being read as one; no key or
   // namespace separators: a code is one key of the `words` namespace.
   return t(s.code, {
