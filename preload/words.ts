@@ -120,6 +120,19 @@ export const WORDS = {
     'requests {{tool}} with any command (each command still needs your approval or a rule)',
   'audit.permissions.widened': 'the update asks for more than the installed version: {{changes}}',
   auditNoted: '{{what}} ({{note}})',
+  // a skill that cannot be loaded into a turn (main/core/skills/use/loader.ts)
+  'loadError.notFound': 'no skill named "{{name}}"',
+  'loadError.disabled': 'skill "{{name}}" is disabled in this workspace',
+  'loadError.disabledWhy': 'skill "{{name}}" is disabled in this workspace ({{why}})',
+  'loadError.dependencyMissing': 'skill "{{skill}}" depends on "{{missing}}", which is not installed',
+  'loadError.dependencyDisabled': 'skill "{{skill}}" depends on "{{missing}}", which is disabled',
+  'loadError.dependencyDisabledWhy': 'skill "{{skill}}" depends on "{{missing}}", which is disabled ({{why}})',
+  'loadError.cycle': 'dependency cycle: {{cycle}}',
+  'loadError.cannotRead': '{{file}}: cannot read: {{error}}',
+  'loadError.tooLarge': '{{file}}: {{bytes}} bytes is over the {{limit}}-byte limit for a skill',
+  'loadError.frontmatter': '{{file}}:{{line}}: {{error}}',
+  'loadError.reason': '{{detail}}',
+  skillMatchFailed: 'matching failed: {{error}}',
   // why a finding is asked about and not refused (main/core/skills/trust/audit.ts)
   'auditNote.referenceDoc':
     'in reference documentation: shown to the model when it reads the file, not run by the skill',

@@ -84,29 +84,37 @@ export class SessionSkills {
     for (const name of slashSkills(text)) {
       if (this.host.state.loaded.has(key(name))) continue;
       const r = this.load(name, 'user', say('loadUser'));
-      if (!r.ok && r.code !== 'skill.not_found') this.host.record({ type: 'error', kind: 'skill', message: r.message });
+      if (!r.ok && r.code !== 'skill.not_found') this.skillError(r);
     }
     let matches;
     try {
       matches = this.host.matcher().match(text);
     } catch (e) {
-      this.host.record({ type: 'error', kind: 'skill', message: `matching failed: ${(e as Error).message}` });
+      const words = say('skillMatchFailed', { error: (e as Error).message });
+      this.host.record({ type: 'error', kind: 'skill', message: english(words), words });
       return;
     }
     for (const m of matches.slice(0, this.host.maxAutoLoad())) {
       if (this.host.state.loaded.has(key(m.name))) continue;
       const r = this.load(m.name, 'trigger', matchWords(m));
-      if (!r.ok) this.host.record({ type: 'error', kind: 'skill', message: r.message });
+      if (!r.ok) this.skillError(r);
     }
+  }
+
+  /** A skill that could not be loaded into the turn: a notice the window says in its language. */
+  private skillError(r: { message: string; words?: Said | undefined }): void {
+    this.host.record({ type: 'error', kind: 'skill', message: r.message, ...(r.words ? { words: r.words } : {}) });
   }
 
   load(
     name: string,
     reason: SkillLoadReason,
     why: Said,
-  ): { ok: true; loaded: string[]; bodies: LoadedBody[] } | { ok: false; message: string; code: string } {
+  ):
+    | { ok: true; loaded: string[]; bodies: LoadedBody[] }
+    | { ok: false; message: string; words?: Said | undefined; code: string } {
     const r = this.loader().load(name, reason === 'recovered' ? 'user' : reason);
-    if (!r.ok) return { ok: false, message: r.error.message, code: r.error.code };
+    if (!r.ok) return { ok: false, message: r.error.message, words: r.error.words, code: r.error.code };
     const loaded: string[] = [];
     for (const s of r.value) {
       const k = key(s.name);

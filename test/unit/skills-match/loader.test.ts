@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { countTokens } from '../../../main/core/base/tokens.js';
 import { SkillLoader } from '../../../main/core/skills/use/loader.js';
 import { tempDir } from '../../helpers/tmp.js';
+import { assertSaid } from '../../helpers/words.js';
+import { say } from '../../../preload/words.js';
 import { diskSkill, lookupOf } from './entries.js';
 
 function setup() {
@@ -199,4 +201,49 @@ test('a resource that is a FIFO is refused without blocking the process', async 
   const r = loader.readResource('setup-env', 'references/pipe.md');
   assert.ok(!r.ok);
   assert.equal(loader.projection().length, 0);
+});
+
+test('every way a skill fails to load is said in words, English as the message, Chinese with no English sentence', () => {
+  const root = tempDir();
+  const off = {
+    ...diskSkill(root, 'off', {}),
+    enabled: false,
+    disabledReason: 'audit P0: refused',
+    disabledWords: say('hold.refused'),
+  };
+  const legacy = { ...diskSkill(root, 'old', {}), enabled: false, disabledReason: 'turned off' };
+  const big = diskSkill(root, 'big', {}, `# Big\n\n${'x'.repeat(300)}\n`);
+  const broken = diskSkill(root, 'broken', {});
+  writeFileSync(broken.file, '---\nname: broken\ndescription: never closed\n# B\n');
+  const entries = [
+    diskSkill(root, 'a', { depends_on: ['ghost'] }),
+    diskSkill(root, 'b', { depends_on: ['off'] }),
+    diskSkill(root, 'c', { depends_on: ['d'] }),
+    diskSkill(root, 'd', { depends_on: ['c'] }),
+    off,
+    legacy,
+    big,
+    broken,
+  ];
+  const loader = new SkillLoader(lookupOf(entries), { maxSkillBytes: 200 });
+  const failures = ['a', 'b', 'c', 'off', 'old', 'big', 'broken', 'nope'].map((n) => {
+    const r = loader.load(n, 'model');
+    assert.ok(!r.ok, `${n} loaded`);
+    return r.error;
+  });
+  assert.deepEqual(
+    failures.map((e) => e.code),
+    [
+      'skill.dependency_missing',
+      'skill.dependency_missing',
+      'skill.dependency_cycle',
+      'skill.disabled',
+      'skill.disabled',
+      'skill.unreadable',
+      'skill.unreadable',
+      'skill.not_found',
+    ],
+  );
+  for (const e of failures) assertSaid(e.words, e.message, e.code);
+  assert.equal(failures[4]!.message, 'skill "old" is disabled in this workspace (turned off)');
 });

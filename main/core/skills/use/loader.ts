@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { openSync, readSync, closeSync, fstatSync, realpathSync, readdirSync, constants as fsConstants } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { countTokens } from '../../base/index.js';
+import { countTokens, english, say, type Said } from '../../base/index.js';
 import { splitFrontmatter } from '../format/index.js';
 import type { CatalogEntry, Tier } from '../format/index.js';
 import { nameKey } from '../../base/index.js';
@@ -26,7 +26,14 @@ export interface LoadError {
     | 'resource.binary'
     | 'resource.unreadable';
   message: string;
+  /** `message` as words the window says in its language (the skill errors a turn shows as a notice). */
+  words?: Said;
   details?: Record<string, unknown>;
+}
+
+/** A skill error from its words: the English message is the words' English. */
+function skillError(code: LoadError['code'], words: Said, details?: Record<string, unknown>): LoadError {
+  return { code, message: english(words), words, ...(details ? { details } : {}) };
 }
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: LoadError };
@@ -196,33 +203,41 @@ export class SkillLoader {
       const e = this.lookup(n);
       if (!e) {
         return requiredBy
-          ? {
-              code: 'skill.dependency_missing',
-              message: `skill "${requiredBy}" depends on "${n}", which is not installed`,
-              details: { skill: requiredBy, missing: n, chain: [...stack, n] },
-            }
-          : { code: 'skill.not_found', message: `no skill named "${n}"` };
+          ? skillError(
+              'skill.dependency_missing',
+              say('loadError.dependencyMissing', { skill: requiredBy, missing: n }),
+              {
+                skill: requiredBy,
+                missing: n,
+                chain: [...stack, n],
+              },
+            )
+          : skillError('skill.not_found', say('loadError.notFound', { name: n }));
       }
       const key = nameKey(e.manifest.name);
       if (!e.enabled) {
-        const why = e.disabledReason ? ` (${e.disabledReason})` : '';
+        const why: Said | undefined =
+          e.disabledWords ?? (e.disabledReason ? say('loadError.reason', { detail: e.disabledReason }) : undefined);
         return requiredBy
-          ? {
-              code: 'skill.dependency_missing',
-              message: `skill "${requiredBy}" depends on "${e.manifest.name}", which is disabled${why}`,
-              details: { skill: requiredBy, missing: e.manifest.name, disabled: true },
-            }
-          : { code: 'skill.disabled', message: `skill "${e.manifest.name}" is disabled in this workspace${why}` };
+          ? skillError(
+              'skill.dependency_missing',
+              why
+                ? say('loadError.dependencyDisabledWhy', { skill: requiredBy, missing: e.manifest.name, why })
+                : say('loadError.dependencyDisabled', { skill: requiredBy, missing: e.manifest.name }),
+              { skill: requiredBy, missing: e.manifest.name, disabled: true },
+            )
+          : skillError(
+              'skill.disabled',
+              why
+                ? say('loadError.disabledWhy', { name: e.manifest.name, why })
+                : say('loadError.disabled', { name: e.manifest.name }),
+            );
       }
       if (done.has(key)) return undefined;
       const at = stack.indexOf(key);
       if (at >= 0) {
         const cycle = [...stack.slice(at), key];
-        return {
-          code: 'skill.dependency_cycle',
-          message: `dependency cycle: ${cycle.join(' → ')}`,
-          details: { cycle },
-        };
+        return skillError('skill.dependency_cycle', say('loadError.cycle', { cycle: cycle.join(' → ') }), { cycle });
       }
       stack.push(key);
       for (const d of e.manifest.dependsOn) {
@@ -245,27 +260,34 @@ export class SkillLoader {
     } catch (err) {
       return {
         ok: false,
-        error: { code: 'skill.unreadable', message: `${e.file}: cannot read: ${(err as Error).message}` },
+        error: skillError(
+          'skill.unreadable',
+          say('loadError.cannotRead', { file: e.file, error: (err as Error).message }),
+        ),
       };
     }
     if (read.size > this.maxSkill) {
       return {
         ok: false,
-        error: {
-          code: 'skill.unreadable',
-          message: `${e.file}: ${read.size} bytes is over the ${this.maxSkill}-byte limit for a skill`,
-          details: { bytes: read.size, limit: this.maxSkill },
-        },
+        error: skillError(
+          'skill.unreadable',
+          say('loadError.tooLarge', { file: e.file, bytes: read.size, limit: this.maxSkill }),
+          { bytes: read.size, limit: this.maxSkill },
+        ),
       };
     }
     const split = splitFrontmatter(read.buf.toString('utf8'), e.file);
     if (!split.ok) {
       return {
         ok: false,
-        error: {
-          code: 'skill.unreadable',
-          message: `${e.file}:${split.diagnostic.line ?? 1}: ${split.diagnostic.message}`,
-        },
+        error: skillError(
+          'skill.unreadable',
+          say('loadError.frontmatter', {
+            file: e.file,
+            line: split.diagnostic.line ?? 1,
+            error: split.diagnostic.message,
+          }),
+        ),
       };
     }
     return { ok: true, value: { body: split.body.trim(), version: hash(read.buf), bytes: read.buf.length } };
