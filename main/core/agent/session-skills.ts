@@ -1,7 +1,7 @@
 // The skills a conversation has loaded: auto-loading from a message (`/name`, the matcher), loading by hand, the
 // model's own loads through the Skill tool, loading them again after a restart or a change of branch, and the bodies
 // that go into the prompt's <loaded_skills>.
-import { english, say, type Said } from '../base/index.js';
+import { english, said, say, type Said } from '../base/index.js';
 import type { Catalog } from '../skills/catalog/index.js';
 import { listResources, matchWords, SkillLoader, type SkillMatcher } from '../skills/use/index.js';
 import type { WorkspaceSession } from '../skills/use/index.js';
@@ -90,8 +90,7 @@ export class SessionSkills {
     try {
       matches = this.host.matcher().match(text);
     } catch (e) {
-      const words = say('skillMatchFailed', { error: (e as Error).message });
-      this.host.record({ type: 'error', kind: 'skill', message: english(words), words });
+      this.skillError(said(say('skillMatchFailed', { error: (e as Error).message })));
       return;
     }
     for (const m of matches.slice(0, this.host.maxAutoLoad())) {

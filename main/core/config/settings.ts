@@ -2,12 +2,7 @@
 // A broken settings file never stops the app: it is reported as a diagnostic and the other layers still apply.
 import { isInside, readRegularFile } from '../base/index.js';
 import { join } from 'node:path';
-import { english, say, WORDS, type Diagnostic, type Said, type WordCode } from '../base/index.js';
-
-/** A diagnostic's message as words (the Settings page says them in its language) and their English (the CLI's). */
-function said(words: Said): { message: string; words: Said } {
-  return { message: english(words), words };
-}
+import { said, say, WORDS, type Diagnostic, type Said, type WordCode } from '../base/index.js';
 import { z } from 'zod';
 import { readJsonText } from './json-text.js';
 

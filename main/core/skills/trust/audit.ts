@@ -38,7 +38,7 @@ import { readFrontmatterText } from '../format/index.js';
 import { splitFrontmatter } from '../format/index.js';
 import { frontmatterFacts, type FrontmatterFacts } from '../format/index.js';
 import type { ParsedManifest } from '../format/index.js';
-import { english, isInside, say, type Said } from '../../base/index.js';
+import { isInside, said, say, type Said } from '../../base/index.js';
 import { invocableName, slugify } from '../format/index.js';
 
 export interface Finding {
@@ -2050,11 +2050,6 @@ function widening(st: FolderAudit, previous: Permissions | string, permissions: 
     });
   }
   return diff;
-}
-
-/** A finding's words and their English (the CLI's `message`). */
-function said(words: Said): { words: Said; message: string } {
-  return { words, message: english(words) };
 }
 
 /** Why a finding is asked about and not refused (in reference documentation, in a test script, …), in its words. */

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { openSync, readSync, closeSync, fstatSync, realpathSync, readdirSync, constants as fsConstants } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { countTokens, english, say, type Said } from '../../base/index.js';
+import { countTokens, said, say, type Said } from '../../base/index.js';
 import { splitFrontmatter } from '../format/index.js';
 import type { CatalogEntry, Tier } from '../format/index.js';
 import { nameKey } from '../../base/index.js';
@@ -33,7 +33,7 @@ export interface LoadError {
 
 /** A skill error from its words: the English message is the words' English. */
 function skillError(code: LoadError['code'], words: Said, details?: Record<string, unknown>): LoadError {
-  return { code, message: english(words), words, ...(details ? { details } : {}) };
+  return { code, ...said(words), ...(details ? { details } : {}) };
 }
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: LoadError };
