@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { auditFolder, auditSkill, LIMITS } from '../../../main/core/skills/trust/audit.js';
-import { folderFingerprint } from '../../../main/core/skills/trust/trust.js';
+import { fingerprintNow } from '../../../main/core/skills/trust/tree.js';
 import { publicSkillFiles, skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
 
 test("the fingerprint of an audit is the listing's for every public skill folder", () => {
@@ -14,7 +14,7 @@ test("the fingerprint of an audit is the listing's for every public skill folder
   assert.ok(dirs.length > 20);
   for (const dir of dirs) {
     const { report, fingerprint } = auditFolder(dir);
-    assert.equal(fingerprint, folderFingerprint(dir), dir);
+    assert.equal(fingerprint, fingerprintNow(dir).fingerprint, dir);
     assert.deepEqual(report, auditSkill(dir), dir);
   }
 });
@@ -37,7 +37,7 @@ test('links (inside, escaping, to a folder, to a FIFO), a too-large file and nes
   mkdirSync(join(dir, 'big'));
   writeFileSync(join(dir, 'big', 'huge.md'), 'x'.repeat(LIMITS.maxFileBytes + 1));
   const { report, fingerprint } = auditFolder(dir);
-  assert.equal(fingerprint, folderFingerprint(dir));
+  assert.equal(fingerprint, fingerprintNow(dir).fingerprint);
   const rules = report.findings.map((f) => `${f.file} ${f.rule}`);
   assert.ok(rules.includes('escape-link.md structure.symlink-escape'), rules.join('\n'));
   assert.ok(rules.includes('big/huge.md structure.too-large'), rules.join('\n'));

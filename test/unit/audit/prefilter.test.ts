@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { RULES } from '../../../main/core/skills/trust/audit-rules.js';
-import { hasRule, hintScanner } from '../../../main/core/skills/trust/audit-hints.js';
+import { hintScanner, type RuleMask } from '../../../main/core/skills/trust/audit-hints.js';
 import { auditText } from '../../../main/core/skills/trust/audit.js';
 import { normalizeLine } from '../../../main/core/skills/trust/normalize.js';
 
@@ -18,6 +18,11 @@ function naive(text: string): number[] {
   const lower = text.toLowerCase().replace(/\s+/g, ' ');
   const has = (hs: string[]): boolean => hs.some((h) => lower.includes(h));
   return RULES.flatMap((r, i) => (has(r.hints) || (r.hintPair && has(r.hintPair[0]) && has(r.hintPair[1])) ? [i] : []));
+}
+
+/** Whether rule `i` is set in a mask (bit i of the mask's 32-bit words). */
+function hasRule(mask: RuleMask, i: number): boolean {
+  return ((mask[i >> 5]! >>> (i & 31)) & 1) === 1;
 }
 
 function scanned(text: string): number[] {

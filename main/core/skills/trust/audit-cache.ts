@@ -8,11 +8,6 @@ import { AUDITOR_VERSION } from './audit-rules.js';
 import { encodeTree, fingerprintNow, treeToKeep, TREE_RACY_MS } from './tree.js';
 import type { AuditResult } from './audit-queue.js';
 
-/** The (path, size, mtime, ctime, link) fingerprint of a folder's files, from a walk of the folder. */
-export function folderFingerprint(dir: string): string {
-  return fingerprintNow(dir).fingerprint;
-}
-
 /**
  * The content hash a folder was audited as, when its files are unchanged since (else undefined). Its fingerprint is
  * taken from the tree kept with it (one stat per folder and per file) while that tree vouches for the folder, else from

@@ -460,8 +460,3 @@ function isSpace(c: number): boolean {
     c === 0xfeff
   );
 }
-
-/** Whether rule `i` is set in a mask. */
-export function hasRule(mask: RuleMask, i: number): boolean {
-  return ((mask[i >> 5]! >>> (i & 31)) & 1) === 1;
-}

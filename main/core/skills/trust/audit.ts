@@ -1573,7 +1573,7 @@ function permissionRequest(permissions: Permissions | undefined, diagnostics: Di
 }
 
 /**
- * One file's line in a folder's (path, size, mtime, ctime, link) fingerprint: folderFingerprint (trust.ts) hashes them
+ * One file's line in a folder's (path, size, mtime, ctime, link) fingerprint: fingerprintNow (tree.ts) hashes them
  * from a listing or a stored tree (tree.ts) and auditFolder from its own reading, and they must agree for a stored
  * report to be found again. The change time is in it because no program can set it back: a script rewritten at the
  * same size with its mtime put back (`touch -r`) is audited again.
@@ -1610,7 +1610,7 @@ export function auditSkill(dir: string, opts: AuditOptions = {}): AuditReport {
 
 /**
  * Audit a skill folder, and give the (path, size, mtime, link) fingerprint of the files it read, as
- * folderFingerprint (trust.ts) would give it from a listing: the audit cache keys a stored report by it.
+ * fingerprintNow (tree.ts) would give it from a listing: the audit cache keys a stored report by it.
  */
 export function auditFolder(
   dir: string,

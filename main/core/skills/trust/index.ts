@@ -8,7 +8,6 @@ export { approvePendingInstall, installSkill, type InstallResult } from './insta
 export {
   auditCached,
   createTrustReview,
-  folderFingerprint,
   trustSkill,
   unchangedHash,
   type TrustReview,

@@ -10,7 +10,7 @@ import { defaultPermissions, type Permissions } from '../../policy/index.js';
 import { permissionDiff } from '../../policy/index.js';
 import { english, say, type Said } from '../../base/index.js';
 
-export { auditCached, folderFingerprint, unchangedHash } from './audit-cache.js';
+export { auditCached, unchangedHash } from './audit-cache.js';
 export { type BackgroundAudit } from './audit-queue.js';
 
 /** Why a skill is held: `reason` is the English of `words` (the CLI's text), the window says `words`. */
