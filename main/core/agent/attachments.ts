@@ -16,7 +16,7 @@ export type Attachment =
 export const IMAGE_TOKENS = 1600;
 
 /** Share of the model's context window the files of one message may fill. */
-export const ATTACH_SHARE = 0.5;
+const ATTACH_SHARE = 0.5;
 
 /** The first bytes of each image type: a file is taken as an image only when its bytes say so, not its name. */
 const MAGIC: Record<ImageType, (b: Buffer) => boolean> = {
@@ -38,7 +38,7 @@ export function visionOf(kind: 'anthropic' | 'openai', model: string, setting?: 
 }
 
 /** A file name as the model and the window see it: one line, no markup characters, at most 255 characters. */
-export function attachmentName(name: string): string {
+function attachmentName(name: string): string {
   const flat = name
     .split(/[\\/]/)
     .pop()!
@@ -48,7 +48,7 @@ export function attachmentName(name: string): string {
 }
 
 /** A size for people: bytes, KB or MB (1024-based, one decimal). */
-export function sizeText(bytes: number): string {
+function sizeText(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;

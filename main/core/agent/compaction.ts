@@ -3,7 +3,7 @@
 import type { ChatMessage, ModelProvider } from './providers/types.js';
 import { SUMMARY_PREFIX } from './state.js';
 
-export const SUMMARY_INSTRUCTION =
+const SUMMARY_INSTRUCTION =
   "Summarise the conversation so far for your own later use: the user's goals and requests, decisions made, " +
   'files and commands involved, tool results that still matter, and what is left to do. Be specific and brief. ' +
   'Write only the summary.';

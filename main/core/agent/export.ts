@@ -52,7 +52,7 @@ function fence(text: string): string {
 }
 
 /** The session's total usage and cost (undefined when any call could not be priced), from its last usage event. */
-export function sessionUsage(events: AgentEvent[]): { usage: Usage; cost: number | undefined } | undefined {
+function sessionUsage(events: AgentEvent[]): { usage: Usage; cost: number | undefined } | undefined {
   let last: Extract<AgentEvent, { type: 'usage' }> | undefined;
   for (const e of events) if (e.type === 'usage') last = e;
   return last ? { usage: last.total, cost: last.totalCost } : undefined;

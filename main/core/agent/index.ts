@@ -23,31 +23,24 @@ import { modelList, type ModelGroup, type ModelList } from './providers/models.j
 import { findPreset, PRESETS } from './providers/presets.js';
 import type { ModelProvider } from './providers/types.js';
 import { exportSession, type ExportFormat } from './export.js';
-export { describeUsage, addTurnUsage, sessionUsage, type TurnUsage } from './export.js';
+export { describeUsage, addTurnUsage, type TurnUsage } from './export.js';
 import type { AgentEvent, AgentEventBody } from './types.js';
 import { sessionTitle, type SessionHit, type SessionRow } from '../store/index.js';
 
 export { ChatSession } from './session.js';
 export { slashSkills } from './session-skills.js';
-export { AttachmentError, sizeText, visionOf, type Attachment } from './attachments.js';
+export { AttachmentError, type Attachment } from './attachments.js';
 export type { AgentHost, SessionOptions, TurnResult } from './session.js';
 export type * from './types.js';
 export { RETRYABLE_ENDS } from './types.js';
-export { ProviderError, type ProviderErrorKind } from './providers/errors.js';
-export { PRESETS, findPreset, type ProviderPreset } from './providers/presets.js';
-export {
-  resolveProvider,
-  createProvider,
-  readProvidersFile,
-  writeProvidersFile,
-  providersFilePath,
-} from './providers/settings.js';
-export type { KeyStore, ProviderChoice, ProviderConfig, ProvidersFile, UserProvider } from './providers/settings.js';
-export type { ModelProvider, ChatMessage, Usage } from './providers/types.js';
-export type { ExportFormat } from './export.js';
-export type { ModelGroup, ModelList } from './providers/models.js';
-export { PRICES, priceFor, costOf, formatCost, type Price } from './providers/pricing.js';
-export type { SessionRow, SessionHit, SnippetPart } from '../store/index.js';
+export { ProviderError } from './providers/errors.js';
+export { PRESETS, findPreset } from './providers/presets.js';
+export { resolveProvider, readProvidersFile, writeProvidersFile, providersFilePath } from './providers/settings.js';
+export type { KeyStore, ProviderChoice } from './providers/settings.js';
+export type { ModelProvider, Usage } from './providers/types.js';
+export type { ModelGroup } from './providers/models.js';
+export { priceFor, costOf, formatCost } from './providers/pricing.js';
+export type { SessionRow } from '../store/index.js';
 
 export interface AgentOptions extends Omit<SessionOptions, 'provider'> {
   /** Which provider/model/base URL (and optionally key); default: providers.json's default, else a key in the env. */
@@ -349,7 +342,7 @@ export function deleteSession(host: AgentHost, id: string): boolean {
 }
 
 export { keySourceOf } from './providers/settings.js';
-export { checkConnection, type ConnectionCheck } from './providers/check.js';
+export { checkConnection } from './providers/check.js';
 
 export {
   type AgentEvent,
@@ -358,15 +351,4 @@ export {
   type ProjectionEntry,
   type TurnEndReason,
 } from './types.js';
-export {
-  draftSkill,
-  draftSkillWords,
-  draftText,
-  NoStepsError,
-  lastTaskCalls,
-  leastPermissions,
-  type DraftPermissions,
-  type DraftWords,
-  type MadeCall,
-  type SkillDraft,
-} from './skill-draft.js';
+export { draftSkill, NoStepsError, lastTaskCalls, leastPermissions } from './skill-draft.js';

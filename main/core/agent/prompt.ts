@@ -291,7 +291,7 @@ export class TextTokens {
   }
 }
 
-export function renderLoadedSkills(loaded: LoadedBody[]): string {
+function renderLoadedSkills(loaded: LoadedBody[]): string {
   if (loaded.length === 0) return '';
   const parts = loaded.map((s) => `<skill name="${escapePrompt(s.name)}" tier="${s.tier}">\n${s.body}\n</skill>`);
   return `<loaded_skills>\n${parts.join('\n')}\n</loaded_skills>`;

@@ -120,7 +120,7 @@ export function leastPermissions(calls: readonly MadeCall[], workspace: string):
 }
 
 /** True when the user wrote in Chinese (the triggers are asked in that language). */
-export function writesChinese(messages: readonly ChatMessage[]): boolean {
+function writesChinese(messages: readonly ChatMessage[]): boolean {
   const said = messages
     .filter((m): m is Extract<ChatMessage, { role: 'user' }> => m.role === 'user')
     .map((m) => m.text)
@@ -136,7 +136,7 @@ const DRAFT_INSTRUCTION = (chinese: boolean) =>
   `Write the description, read_when phrases and steps in ${chinese ? 'Chinese (中文)' : 'English'}, the language of the conversation.`;
 
 /** The JSON object in the model's answer (it may wrap it in a fence or a sentence). */
-export function parseDraftWords(text: string): DraftWords {
+function parseDraftWords(text: string): DraftWords {
   const start = text.indexOf('{');
   const end = text.lastIndexOf('}');
   if (start < 0 || end <= start) throw new Error(`the model's draft holds no JSON object: "${text.slice(0, 200)}"`);
@@ -166,7 +166,7 @@ export function parseDraftWords(text: string): DraftWords {
 }
 
 /** The SKILL.md text of a draft: the model's words, the permissions the calls needed, `agent_created: true`. */
-export function draftText(words: DraftWords, permissions: DraftPermissions): string {
+function draftText(words: DraftWords, permissions: DraftPermissions): string {
   const text = renderSkillMd({
     name: words.name,
     description: words.description,
@@ -183,7 +183,7 @@ export function draftText(words: DraftWords, permissions: DraftPermissions): str
 }
 
 /** Ask the model for the draft's words (no tools), from the conversation so far. Throws the provider's error. */
-export async function draftSkillWords(
+async function draftSkillWords(
   provider: ModelProvider,
   messages: readonly ChatMessage[],
   signal?: AbortSignal,

@@ -53,7 +53,7 @@ export function emptyState(): SessionState {
 
 /** A session's title: its first message on one line, at most 80 characters. */
 /** The title a session gets from its first message (the store reads the same from the log). */
-export const titleOf = sessionTitle;
+const titleOf = sessionTitle;
 
 export const SUMMARY_PREFIX = '[Summary of the earlier conversation, written when it was compacted]\n';
 

@@ -27,7 +27,7 @@ function parseArgs(raw: string): Record<string, unknown> {
  * The conversation in Anthropic's shape: tool results ride in user turns; consecutive same-role turns merge. `vision`:
  * the model reads images (else an image sent earlier goes as a note naming it).
  */
-export function toAnthropicMessages(messages: ChatMessage[], vision: boolean): Msg[] {
+function toAnthropicMessages(messages: ChatMessage[], vision: boolean): Msg[] {
   const out: Msg[] = [];
   for (const m of messages) {
     if (m.role === 'user') pushBlocks(out, 'user', userBlocks(m, vision));

@@ -22,7 +22,7 @@ export type ConnectionCheck =
     };
 
 /** How long the test waits for an answer before it says the provider did not answer in time. */
-export const CHECK_TIMEOUT_MS = 30_000;
+const CHECK_TIMEOUT_MS = 30_000;
 
 /** OpenAI's own API takes `max_completion_tokens` (its reasoning models refuse `max_tokens`); compatible servers `max_tokens`. */
 function isOpenAIItself(baseURL: string | undefined): boolean {

@@ -155,7 +155,7 @@ const DROPPED_RE = /terminated|ECONNRESET|socket hang up|other side closed|prema
  * A reply whose connection was lost after it had started (the SDK's stream broke off, or ended before the provider
  * said the answer was complete): `detail` says how, when known (the connection's own text, or words).
  */
-export function interruptedError(provider: string, detail?: string | Said): ProviderError {
+function interruptedError(provider: string, detail?: string | Said): ProviderError {
   return new ProviderError(
     'interrupted',
     detail ? say('provider.interruptedHow', { provider, detail }) : say('provider.interrupted', { provider }),
@@ -176,7 +176,7 @@ export function cancelledError(): ProviderError {
  * An error thrown while a reply was streaming: a dropped connection is `interrupted` (what came before it is kept);
  * anything else (an error event from the provider: overloaded, say) is mapped as any provider error.
  */
-export function midStreamError(e: unknown, where: Parameters<typeof mapProviderError>[1]): ProviderError {
+function midStreamError(e: unknown, where: Parameters<typeof mapProviderError>[1]): ProviderError {
   const mapped = mapProviderError(e, where);
   if (mapped.kind !== 'network' && mapped.kind !== 'server') return mapped;
   if (mapped.status !== undefined) return mapped;

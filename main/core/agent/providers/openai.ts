@@ -26,7 +26,7 @@ function validJson(raw: string): string {
 }
 
 /** The conversation in Chat Completions' shape. `vision`: the model reads images (else an image goes as a note). */
-export function toOpenAIMessages(system: string, messages: ChatMessage[], vision: boolean): Msg[] {
+function toOpenAIMessages(system: string, messages: ChatMessage[], vision: boolean): Msg[] {
   const out: Msg[] = [{ role: 'system', content: system }];
   for (const m of messages) {
     if (m.role === 'user')

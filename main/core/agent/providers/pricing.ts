@@ -16,7 +16,7 @@ export interface Price {
  * siblings. Keys are `provider/model`; a model missing here has no cost shown unless the user gives its price.
  * Anthropic's cache write is the 5-minute cache (1.25× input); OpenAI and DeepSeek bill no cache write.
  */
-export const PRICES: Readonly<Record<string, Price>> = {
+const PRICES: Readonly<Record<string, Price>> = {
   'anthropic/claude-opus-4-5': { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 },
   'anthropic/claude-opus-4-1': { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 },
   'anthropic/claude-sonnet-4-5': { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
@@ -35,7 +35,7 @@ const FREE = new Set(['ollama', 'lmstudio', 'vllm']);
 /** Check a price from a file: four non-negative numbers (input and output required). Undefined when malformed. */
 const usd = z.number().nonnegative();
 /** A price as providers.json writes it: USD per million tokens, input and output required. */
-export const PriceSchema = z.object({
+const PriceSchema = z.object({
   input: usd,
   output: usd,
   cacheRead: usd.optional(),

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { readJsonText } from '../../config/index.js';
 import { visionOf } from '../attachments.js';
 
-export const PROVIDERS_FILE = 'providers.json';
+const PROVIDERS_FILE = 'providers.json';
 
 /** Where API keys come from besides the environment; the Electron app implements it with safeStorage. */
 export interface KeyStore {
@@ -194,7 +194,7 @@ export function writeProvidersFile(dataDir: string, file: ProvidersFile): void {
 }
 
 /** The environment variables that may hold a provider's key, in the order they are tried: providers.json's keyEnv, then the preset's. */
-export function keyEnvOf(user: UserProvider | undefined, preset: ProviderPreset | undefined): string[] {
+function keyEnvOf(user: UserProvider | undefined, preset: ProviderPreset | undefined): string[] {
   return [...(user?.keyEnv ? [user.keyEnv] : []), ...(preset?.keyEnv ?? [])];
 }
 
