@@ -41,7 +41,7 @@ export function recordAnswer(
  * while they are loaded, with that content); else none. ok = false: nothing reusable can be stored (the identity is
  * unknown, and a name alone would be inherited by a look-alike skill).
  */
-export function answerScope(actor: Actor, decision?: Decision): { ok: boolean; skill?: string } {
+function answerScope(actor: Actor, decision?: Decision): { ok: boolean; skill?: string } {
   if (actor.kind === 'skill')
     return decision?.skill ? { ok: true, skill: skillScopeKey(decision.skill) } : { ok: false };
   if (actor.kind === 'agent' && actor.activeSkills.length) {

@@ -25,7 +25,7 @@ export function decisionFields(d: Decision | undefined): DecisionFields {
 }
 
 /** A skill's identity in one escaped line: `deploy (user tier, /home/u/.workbuddy/skills/deploy, content 0123456789ab)`. */
-export function describeIdentity(id: SkillIdentity): string {
+function describeIdentity(id: SkillIdentity): string {
   const parts = [
     id.tier ? `${id.tier} tier` : 'tier unknown',
     id.dir,

@@ -31,7 +31,7 @@ export function identityOf(sp: SkillPolicy): SkillIdentity {
  * arrive here as these tools with actor = the skill. They are bounded by the manifest's paths, not its tools list:
  * that is how a skill declaring nothing can still read its own folder (the least-privilege default).
  */
-export const SCRIPT_FILE_TOOLS = toolsWhere((s) => s.scriptCapability === true);
+const SCRIPT_FILE_TOOLS = toolsWhere((s) => s.scriptCapability === true);
 
 /**
  * What in a call the skill's manifest does not allow, as words, or undefined when it covers the call. `ownScript`:

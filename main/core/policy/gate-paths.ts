@@ -16,7 +16,7 @@ export function appOwnedRoots(paths: Pick<KnackPaths, 'home' | 'dataDir'> = reso
  * config, `.git` files pointing elsewhere, direnv): never silently allowed, at any depth (nested repositories and
  * project tiers count as much as the root's).
  */
-export const DEFAULT_PROTECTED_WRITES = [
+const DEFAULT_PROTECTED_WRITES = [
   '**/.workbuddy',
   '**/.workbuddy/**',
   '**/.agents',
@@ -33,9 +33,9 @@ export const DEFAULT_PROTECTED_WRITES = [
 ];
 
 /** Knack's settings files in each of its own folders (user settings, model providers and keys, MCP servers). */
-export const OWN_SETTINGS_FILES = ['settings.json', 'providers.json', 'mcp.json'];
+const OWN_SETTINGS_FILES = ['settings.json', 'providers.json', 'mcp.json'];
 /** The workspace's settings files under `.workbuddy`. */
-export const WORKSPACE_SETTINGS_FILES = ['settings.json', 'mcp.json'];
+const WORKSPACE_SETTINGS_FILES = ['settings.json', 'mcp.json'];
 
 /** A path a call gives, and the real path it reaches. */
 export interface Resolved {

@@ -18,8 +18,8 @@ import { gatePaths, type GatePaths, type Resolved } from './gate-paths.js';
 import { identityOf, manifestProblem, type SkillPolicy } from './gate-manifest.js';
 import { commandWall, containedHosts, isCommandCall } from './gate-wall.js';
 
-export { identityOf, SCRIPT_FILE_TOOLS, type SkillPolicy } from './gate-manifest.js';
-export { appOwnedRoots, DEFAULT_PROTECTED_WRITES, OWN_SETTINGS_FILES, WORKSPACE_SETTINGS_FILES } from './gate-paths.js';
+export { type SkillPolicy } from './gate-manifest.js';
+export { appOwnedRoots } from './gate-paths.js';
 
 export interface GateOptions {
   ceiling: Ceiling;
@@ -53,7 +53,7 @@ export interface GateOptions {
  * identities: never callable by a skill's script, directly, through DeferExecuteTool or any other indirection (the
  * inner call reaches the gate with the same actor). This also bounds recursion: scripts cannot start scripts.
  */
-export const NOT_FOR_SKILLS = toolsWhere((s) => s.notForSkills === true);
+const NOT_FOR_SKILLS = toolsWhere((s) => s.notForSkills === true);
 
 /**
  * The harness's own tools (finding and running tools, finding and loading skills). While skills with declared
@@ -61,7 +61,7 @@ export const NOT_FOR_SKILLS = toolsWhere((s) => s.notForSkills === true);
  * a loaded skill must not lock the agent out of ToolSearch or of loading another skill. DeferExecuteTool's inner
  * call is authorized on its own.
  */
-export const HARNESS_TOOLS = toolsWhere((s) => s.harness === true);
+const HARNESS_TOOLS = toolsWhere((s) => s.harness === true);
 
 /** The rule part of a decision: its id, its description and its scope (workspace, skill). */
 function ruleFields(rule?: Rule): Partial<Decision> {

@@ -1,6 +1,6 @@
 // The gate's vocabulary: tool table, permissions, ceiling, rules, the gate, display escaping.
 // What other folders may import from core/policy: nothing outside reaches past this file.
-export { alwaysSaid, alwaysWidens, recordAnswer, type ToolAnswer } from './answers.js';
+export { alwaysSaid, alwaysWidens, recordAnswer } from './answers.js';
 export { type Ceiling, type WallView } from './ceiling.js';
 export { decisionFields, decisionLines, type DecisionFields } from './decision-fields.js';
 export { permissionDiff, type PermissionDiff } from './diff.js';

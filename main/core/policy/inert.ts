@@ -36,7 +36,7 @@ const GIT_RISKY = [
 
 const READS: InertEntry = {};
 
-export const INERT_PROGRAMS: Readonly<Record<string, InertProgram>> = {
+const INERT_PROGRAMS: Readonly<Record<string, InertProgram>> = {
   ls: READS,
   cat: READS,
   head: READS,

@@ -33,8 +33,8 @@ export interface ParsedPermissions {
   diagnostics: Diagnostic[];
 }
 
-export const MAX_LIST = 64;
-export const MAX_ENTRY_CHARS = 256;
+const MAX_LIST = 64;
+const MAX_ENTRY_CHARS = 256;
 export const SKILL_PREFIX = 'skill:';
 
 /** Least privilege for a skill that declares nothing: no tools, no network, read only its own folder. */
@@ -43,7 +43,7 @@ export function defaultPermissions(): Permissions {
 }
 
 /** Agent Skills / Claude Code tool names → Knack tool names (lowercase keys), from the one table (tool-table.ts). */
-export const TOOL_ALIASES: Readonly<Record<string, string>> = SKILL_TOOL_NAMES;
+const TOOL_ALIASES: Readonly<Record<string, string>> = SKILL_TOOL_NAMES;
 
 /** Tools whose effect is not described by their arguments (Access.command): they always need a rule or approval. */
 export { COMMAND_TOOLS };
@@ -98,7 +98,7 @@ function percentDecode(s: string): string {
 }
 
 /** Why a path glob is unacceptable, in words, or undefined when it is fine. */
-export function pathGlobProblem(glob: string, kind: 'read' | 'write'): Said | undefined {
+function pathGlobProblem(glob: string, kind: 'read' | 'write'): Said | undefined {
   if (glob.length === 0) return say('permissions.path.empty');
   if (glob.length > MAX_ENTRY_CHARS) return say('permissions.tooLong', { max: MAX_ENTRY_CHARS });
   if (/[\u0000-\u001f\u007f]/.test(glob)) return say('permissions.path.control');

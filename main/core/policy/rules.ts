@@ -21,7 +21,7 @@ export function categoryOf(access: Access): (typeof CATEGORIES)[number] | '@meta
 }
 
 /** Collapse whitespace and drop leading `VAR=value` assignments (for storing deny rules and showing lines). */
-export function normalizeCommand(s: string): string {
+function normalizeCommand(s: string): string {
   let t = s.trim().replace(/\s+/g, ' ');
   while (/^[A-Za-z_][A-Za-z0-9_]*=\S* /.test(t)) t = t.replace(/^[A-Za-z_][A-Za-z0-9_]*=\S* /, '');
   return t;
@@ -94,7 +94,7 @@ function identityMatches(want: SkillIdentity, id: SkillIdentity): boolean {
  * name alone. Rules stored before content binding (no hash) still match tier + folder; bare names (older still) match
  * only a user or built-in skill of that name. Scopes made while skills were loaded apply to the agent, not scripts.
  */
-export function skillScopeMatches(scope: string, id: SkillIdentity | undefined): boolean {
+function skillScopeMatches(scope: string, id: SkillIdentity | undefined): boolean {
   if (!id) return false;
   const s = parseSkillScope(scope);
   if (s.kind === 'name') return sameName(s.name, id.name) && (id.tier === 'user' || id.tier === 'builtin');
@@ -102,7 +102,7 @@ export function skillScopeMatches(scope: string, id: SkillIdentity | undefined):
 }
 
 /** Does a `loaded:` scope hold for the agent: is every skill it names loaded now, with the same identity and content? */
-export function loadedScopeMatches(scope: string, loaded: SkillIdentity[] | undefined): boolean {
+function loadedScopeMatches(scope: string, loaded: SkillIdentity[] | undefined): boolean {
   const s = parseSkillScope(scope);
   return s.kind === 'loaded' && s.ids.every((want) => (loaded ?? []).some((id) => identityMatches(want, id)));
 }
@@ -110,7 +110,7 @@ export function loadedScopeMatches(scope: string, loaded: SkillIdentity[] | unde
 const TIER_WORDS: Record<string, WordCode> = { builtin: 'tierBuiltin', user: 'tierUser', project: 'tierProject' };
 
 /** A skill identity for people: `deploy (user tier, /home/u/.workbuddy/skills/deploy, content 0123456789ab)`. */
-export function skillIdentityWords(id: SkillIdentity, unbound: Said = say('rule.anyContent')): Said {
+function skillIdentityWords(id: SkillIdentity, unbound: Said = say('rule.anyContent')): Said {
   const tier = id.tier === undefined ? undefined : TIER_WORDS[id.tier] ? say(TIER_WORDS[id.tier]!) : id.tier;
   return say('rule.identity', {
     name: id.name,
@@ -121,7 +121,7 @@ export function skillIdentityWords(id: SkillIdentity, unbound: Said = say('rule.
 }
 
 /** A stored skill scope for people (rule listings, decisions): which skill, where, which content. */
-export function skillScopeWords(scope: string): Said {
+function skillScopeWords(scope: string): Said {
   const s = parseSkillScope(scope);
   switch (s.kind) {
     case 'name':
@@ -405,7 +405,7 @@ function optionSet(program: string, words: string[]): OptionSet {
  * Does a deny/ask rule's command (`rm -rf`) match somewhere in these words? The program by name (any path, quoting,
  * case), the rule's options as a set (`-rf` = `-fr` = `-r -f` = `--recursive --force`), its other words in order.
  */
-export function denyMatches(rule: string[], words: string[]): boolean {
+function denyMatches(rule: string[], words: string[]): boolean {
   const prog = programName(rule[0] ?? '');
   if (!prog) return false;
   const want = optionSet(prog, rule.slice(1));
@@ -457,7 +457,7 @@ export function allowCovers(words: string[], ruleCommand: string): boolean {
 }
 
 /** True when every command of `line` is plain and covered by the allow rule's command. */
-export function lineCovered(line: string, ruleCommand: string): boolean {
+function lineCovered(line: string, ruleCommand: string): boolean {
   const p = parseCommandLine(line);
   return (
     p.notPlain === undefined &&

@@ -60,7 +60,7 @@ function splitCharProblem(line: string): string | undefined {
 const SOCKET_TARGET = /^\/+dev\/+(tcp|udp)\//i;
 
 /** Lines longer than this are not parsed (the parser is slow on megabytes): they are never plain. */
-export const MAX_PARSED_LINE = 32 * 1024;
+const MAX_PARSED_LINE = 32 * 1024;
 
 // mvdan-sh is a GopherJS build without types. Its JS wrappers rebuild an object on every field read (~0.1 ms each),
 // so the tree is read through `__internal_object__`: the Go structs, slices as {$array, $offset, $length}, strings
@@ -326,7 +326,7 @@ function sequence(body: string): string[] | null | undefined {
 }
 
 /** The text of `$'…'` as bash decodes it (\\n, \\t, \\xHH, \\NNN octal, \\uHHHH, \\UHHHHHHHH, \\cX …). */
-export function decodeAnsiC(s: string): string {
+function decodeAnsiC(s: string): string {
   const simple: Record<string, string> = {
     a: '\x07',
     b: '\b',
