@@ -32,7 +32,7 @@ function looksLikeSchema(v: Record<string, unknown>): boolean {
  * A JSON Schema for whatever the catalog gives as parameters: a schema is used as is; a plain object of
  * name → example/description, a list of names, or a string of names become optional string-ish properties.
  */
-export function parametersToSchema(p: unknown): JsonSchema {
+function parametersToSchema(p: unknown): JsonSchema {
   if (isObject(p)) {
     if (looksLikeSchema(p)) return p.type === undefined ? { type: 'object', ...p } : p;
     const properties: Record<string, unknown> = {};

@@ -17,7 +17,7 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): ToolDefiniti
  * The JSON Schema of a tool's arguments as the providers take it: what a caller may send (`io: 'input'`, so a field
  * with a default stays optional), without `$schema` (the tool definitions of Anthropic and OpenAI carry none).
  */
-export function jsonSchemaOf(input: z.ZodType): JsonSchema {
+function jsonSchemaOf(input: z.ZodType): JsonSchema {
   const { $schema: _draft, ...schema } = z.toJSONSchema(input, { io: 'input' });
   return schema;
 }

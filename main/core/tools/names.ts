@@ -3,7 +3,7 @@
 import { splitIdentifiers } from '../search/index.js';
 
 /** Names the model can call: letters, digits, `_` and `-`, at most 64 characters (the providers' limit). */
-export const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function isValidToolName(name: string): boolean {
   return TOOL_NAME.test(name);

@@ -22,7 +22,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** Parameter names, descriptions and enum values of a schema, two levels deep, capped in size. */
-export function parameterText(schema: JsonSchema, depth = 0, out: string[] = []): string[] {
+function parameterText(schema: JsonSchema, depth = 0, out: string[] = []): string[] {
   if (depth > 2 || out.length > 200) return out;
   const props = schema.properties;
   if (isObject(props)) {

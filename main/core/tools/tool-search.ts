@@ -13,7 +13,7 @@ import { toSearchDoc, type SearchableTool } from './search-doc.js';
 import type { QueryNormalization } from '../search/index.js';
 
 /** Field weights and length normalisation. The name and summary say what a tool is for; parameters only hint. */
-export const TOOL_FIELDS: Record<'name' | 'summary' | 'description' | 'params', FieldSpec> = {
+const TOOL_FIELDS: Record<'name' | 'summary' | 'description' | 'params', FieldSpec> = {
   name: { weight: 2, b: 0.5 },
   summary: { weight: 1.5, b: 0.75 },
   description: { weight: 1, b: 0.75 },
@@ -36,13 +36,13 @@ const RERANK_DEPTH = 50;
  * BFCL), one configuration for both, by the smaller of the two recall@5 ratios to BM25; the odd halves are held
  * out (see test/bench/tools.bench.ts).
  */
-export const FEEDBACK = { docs: 3, terms: 20, weight: 0.25 } as const;
+const FEEDBACK = { docs: 3, terms: 20, weight: 0.25 } as const;
 /** Coordination exponent: score × (share of the request's words matched)^COVERAGE. */
-export const COVERAGE = 0.5;
+const COVERAGE = 0.5;
 /** Score × (1 + NAME_BONUS × share of the tool name's words the request contains). */
-export const NAME_BONUS = 0.2;
+const NAME_BONUS = 0.2;
 /** How requests are read: value types (a date, a time, a URL) searched as their type word at full weight. */
-export const NORMALIZE: QueryNormalization = { hintWeight: 1 };
+const NORMALIZE: QueryNormalization = { hintWeight: 1 };
 
 export type { FeedbackOptions };
 

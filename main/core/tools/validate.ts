@@ -15,7 +15,7 @@ export interface ArgProblem {
 export type Validator = (args: unknown) => ArgProblem[];
 
 /** Time one schema `pattern` may take on one value: schemas come from connectors and imported catalogs. */
-export const PATTERN_TIMEOUT_MS = 100;
+const PATTERN_TIMEOUT_MS = 100;
 
 /** Patterns that ran out of time during the current validation (reported as such, not as "must match"). */
 const slowPatterns = new Set<string>();

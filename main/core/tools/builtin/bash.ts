@@ -19,10 +19,10 @@ import { defineTool } from '../define.js';
 import { TOOL, TOOLS } from '../../policy/index.js';
 import { groupRecord, type ProcessGroupRecord } from '../process-group.js';
 
-export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
-export const BASH_MAX_TIMEOUT_MS = 600_000;
+const BASH_DEFAULT_TIMEOUT_MS = 120_000;
+const BASH_MAX_TIMEOUT_MS = 600_000;
 /** Bytes kept per stream (stdout, stderr); the rest is counted and dropped. */
-export const BASH_OUTPUT_CAP = 100_000;
+const BASH_OUTPUT_CAP = 100_000;
 
 export interface BashResult {
   exitCode: number | null;

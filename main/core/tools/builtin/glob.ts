@@ -8,7 +8,7 @@ import { logWalkCap, walkCapNote, walkFiles } from './walk.js';
 import { displayPath, resolveArg } from './workspace.js';
 import { TOOL, TOOLS } from '../../policy/index.js';
 
-export const GLOB_MAX_RESULTS = 1000;
+const GLOB_MAX_RESULTS = 1000;
 
 export const globTool = defineTool({
   name: TOOL.glob,

@@ -51,7 +51,7 @@ export function ripgrepReadsAlike(pattern: string): boolean {
 }
 
 /** Wall-clock time allowed for one ripgrep search (it never backtracks: its time is the tree's size). */
-export const GREP_RG_TIMEOUT_MS = 30_000;
+const GREP_RG_TIMEOUT_MS = 30_000;
 /**
  * Files in the first rg search process (its argv); each next one takes twice as many, up to BATCH_MAX. Small first, so
  * a common pattern that fills max_results early stops early; large later, so a big tree costs few processes. The

@@ -16,8 +16,8 @@ import { findRipgrep, grepWithRipgrep, ripgrepReadsAlike, type RipgrepOptions } 
 /** Which engine searches: ripgrep when it can (`auto`), or one of them (tests, the benchmark). */
 export type GrepEngine = 'auto' | 'ripgrep' | 'javascript';
 
-export const GREP_DEFAULT_RESULTS = 200;
-export const GREP_MAX_RESULTS = 2000;
+const GREP_DEFAULT_RESULTS = 200;
+const GREP_MAX_RESULTS = 2000;
 /** Files larger than this are skipped (and counted). */
 export const GREP_MAX_FILE_BYTES = 4 * 1024 * 1024;
 const LINE_MAX_CHARS = 400;

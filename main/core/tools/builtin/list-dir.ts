@@ -7,7 +7,7 @@ import { defineTool } from '../define.js';
 import { displayPath, resolveArg } from './workspace.js';
 import { TOOL, TOOLS } from '../../policy/index.js';
 
-export const LIST_MAX_ENTRIES = 1000;
+const LIST_MAX_ENTRIES = 1000;
 
 export const listDirTool = defineTool({
   name: TOOL.list_dir,

@@ -31,7 +31,7 @@ export interface McpResourceProvider {
   readResource(server: string, uri: string): Promise<McpResourceContent[]>;
 }
 
-export function listMcpResourcesTool(provider: McpResourceProvider) {
+function listMcpResourcesTool(provider: McpResourceProvider) {
   return defineTool({
     name: TOOL.ListMcpResources,
     summary: 'List the resources (documents, files, records) that connected MCP servers expose.',
@@ -54,7 +54,7 @@ export function listMcpResourcesTool(provider: McpResourceProvider) {
   });
 }
 
-export function readMcpResourceTool(provider: McpResourceProvider) {
+function readMcpResourceTool(provider: McpResourceProvider) {
   return defineTool({
     name: TOOL.ReadMcpResource,
     summary: 'Read one resource from a connected MCP server by its URI.',

@@ -12,11 +12,11 @@ import { TOOL, TOOLS } from '../../policy/index.js';
 /** Whole-file reads above this size must give offset/limit. */
 export const READ_MAX_BYTES = 256 * 1024;
 /** Text returned by one call, at most. */
-export const READ_MAX_RETURN = 256 * 1024;
+const READ_MAX_RETURN = 256 * 1024;
 /** Files above this size are refused even by range (reading one means scanning it to count lines). */
-export const READ_MAX_RANGED_BYTES = 256 * 1024 * 1024;
+const READ_MAX_RANGED_BYTES = 256 * 1024 * 1024;
 /** Lines returned by one ranged call, at most. */
-export const READ_MAX_LINES = 2000;
+const READ_MAX_LINES = 2000;
 
 function head(f: OpenedFile, bytes: number): Buffer {
   const buf = Buffer.alloc(bytes);

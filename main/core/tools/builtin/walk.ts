@@ -4,7 +4,7 @@ import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 
-export const ALWAYS_SKIPPED = new Set(['.git', 'node_modules']);
+const ALWAYS_SKIPPED = new Set(['.git', 'node_modules']);
 
 /** Files one walk lists at most (grep's JavaScript engine, glob): past it the results are partial, and say so. */
 export const WALK_MAX_FILES = 100_000;

@@ -12,10 +12,10 @@ import { defineTool } from '../define.js';
 import { describeInternal, internalKind, normalizeHost } from '../../policy/index.js';
 import { TOOL, TOOLS } from '../../policy/index.js';
 
-export const FETCH_TIMEOUT_MS = 20_000;
-export const FETCH_MAX_BYTES = 1_000_000;
+const FETCH_TIMEOUT_MS = 20_000;
+const FETCH_MAX_BYTES = 1_000_000;
 /** Same-host redirects followed, at most. */
-export const MAX_REDIRECTS = 5;
+const MAX_REDIRECTS = 5;
 
 function hostOf(url: string): string | undefined {
   try {
@@ -68,7 +68,7 @@ export function guardedLookup(
 }
 
 /** Rough HTML → text: scripts/styles dropped, tags removed, entities for the common cases, blank runs collapsed. */
-export function htmlToText(html: string): string {
+function htmlToText(html: string): string {
   return html
     .replace(/<(script|style|noscript)[\s\S]*?<\/\1>/gi, ' ')
     .replace(/<br\s*\/?>|<\/(p|div|li|h[1-6]|tr)>/gi, '\n')
