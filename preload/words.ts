@@ -194,6 +194,7 @@ export const WORDS = {
   'provider.needsBaseUrl': 'provider "{{id}}" needs a base URL (--base-url or baseURL in {{file}})',
   'provider.needsModel': 'provider "{{id}}" needs a model (--model or model in {{file}})',
   'provider.noKey': 'no API key for {{id}}: set {{hint}} (or add it to {{file}}, mode 600)',
+  'provider.keyField': '{{field}} in {{file}}',
   noModel: 'No model is set up: choose a provider and add its key in Settings',
   noModelBecause: 'No model is set up: {{why}}',
   // a providers.json that cannot be read or used as it is (main/core/agent/providers/settings.ts)

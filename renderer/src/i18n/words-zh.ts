@@ -147,6 +147,7 @@ export const wordsZh: Record<WordCode, string> = {
   'provider.needsBaseUrl': '服务商“{{id}}”需要基础地址（{{file}} 中的 baseURL）',
   'provider.needsModel': '服务商“{{id}}”需要指定模型（{{file}} 中的 model）',
   'provider.noKey': '没有 {{id}} 的 API 密钥：请设置 {{hint}}（或写入 {{file}}，权限 600）',
+  'provider.keyField': '{{file}} 中的 {{field}}',
   noModel: '还没有设置模型：请在“设置”中选择服务商并添加密钥',
   noModelBecause: '还没有设置模型：{{why}}',
   'providersFile.cannotRead': '{{file}}：无法读取：{{error}}',

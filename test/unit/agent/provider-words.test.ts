@@ -9,14 +9,19 @@ import { join } from 'node:path';
 import { startFakeAnthropic } from '../../helpers/fake-anthropic.js';
 import { startFakeOpenAI } from '../../helpers/fake-openai.js';
 import type { FakeServer } from '../../helpers/fake-provider.js';
-import { assertSaid } from '../../helpers/words.js';
+import { assertSaid, chinese } from '../../helpers/words.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { anthropicProvider } from '../../../main/core/agent/providers/anthropic.js';
 import { openaiProvider } from '../../../main/core/agent/providers/openai.js';
 import { ProviderError } from '../../../main/core/agent/providers/errors.js';
 import { modelList } from '../../../main/core/agent/providers/models.js';
-import { providersFilePath, readProvidersFile, resolveProvider } from '../../../main/core/agent/providers/settings.js';
-import { english } from '../../../preload/words.js';
+import {
+  keyHintOf,
+  providersFilePath,
+  readProvidersFile,
+  resolveProvider,
+} from '../../../main/core/agent/providers/settings.js';
+import { english, type Said } from '../../../preload/words.js';
 import type { ModelProvider, ModelRequest } from '../../../main/core/agent/providers/types.js';
 
 const KEY = 'sk-test-0123456789abcdefSECRET';
@@ -161,7 +166,8 @@ test('a provider that cannot be set up says why in words: unknown provider, no k
   const dataDir = join(root, 'data');
   for (const [choice, re] of [
     [{ provider: 'nobody' }, /^unknown provider "nobody" \(known: anthropic, /],
-    [{ provider: 'deepseek' }, /^no API key for deepseek: set DEEPSEEK_API_KEY/],
+    [{ provider: 'deepseek' }, /^no API key for deepseek: set DEEPSEEK_API_KEY \(/],
+    [{ provider: 'kimi' }, /^no API key for kimi: set MOONSHOT_API_KEY or KIMI_API_KEY \(/],
   ] as const) {
     try {
       resolveProvider(choice, { dataDir, env: {} });
@@ -169,9 +175,20 @@ test('a provider that cannot be set up says why in words: unknown provider, no k
     } catch (e) {
       assert.ok(e instanceof ProviderError, String(e));
       assert.match(e.message, re);
-      assertSaid(e.words, e.message);
+      const zh = assertSaid(e.words, e.message);
+      // The variables' names as a list each language joins: no English "or" in the Chinese.
+      if (choice.provider === 'kimi') assert.match(zh, /请设置 MOONSHOT_API_KEY 或 KIMI_API_KEY（/);
     }
   }
+});
+
+test("a provider's own key field is where its key goes when it names no variable, said in each language", () => {
+  assert.equal(english(keyHintOf('lab', []) as Said), 'providers.lab.apiKey in providers.json');
+  assert.equal(chinese(keyHintOf('lab', []) as Said), 'providers.json 中的 providers.lab.apiKey');
+  assert.equal(keyHintOf('deepseek', ['DEEPSEEK_API_KEY']), 'DEEPSEEK_API_KEY');
+  const three = keyHintOf('x', ['A_KEY', 'B_KEY', 'C_KEY']) as Said;
+  assert.equal(english(three), 'A_KEY, B_KEY or C_KEY');
+  assert.equal(chinese(three), 'A_KEY, B_KEY 或 C_KEY');
 });
 
 test("providers.json's problems are words, their English the lines the CLI prints", () => {

@@ -103,7 +103,13 @@ function sdkClass(e: unknown): string | undefined {
 /** Map an SDK error (either SDK) or any thrown value to a ProviderError with one line for people. */
 export function mapProviderError(
   e: unknown,
-  where: { provider: string; model: string; baseURL?: string | undefined; key?: string | undefined; keyHint?: string },
+  where: {
+    provider: string;
+    model: string;
+    baseURL?: string | undefined;
+    key?: string | undefined;
+    keyHint?: string | Said;
+  },
 ): ProviderError {
   if (e instanceof ProviderError) return e;
   const err = (e ?? {}) as SdkErrorLike;

@@ -3,6 +3,7 @@
 // errors.ts tells their error classes apart by identity.
 import type * as AnthropicModule from '@anthropic-ai/sdk';
 import type * as OpenAIModule from 'openai';
+import type { Said } from '../../base/index.js';
 
 type AnthropicSdk = typeof AnthropicModule;
 type OpenAISdk = typeof OpenAIModule;
@@ -53,7 +54,7 @@ export interface SdkProviderOptions {
   maxRetries?: number;
   /** A reply that receives no bytes for this long ends as timed out (stall.ts); 0 or absent: never. */
   stallMs?: number;
-  keyHint?: string;
+  keyHint?: string | Said;
 }
 
 export function clientOptions(o: Pick<SdkProviderOptions, 'apiKey' | 'baseURL' | 'timeoutMs' | 'maxRetries'>): {

@@ -65,7 +65,8 @@ export interface ProviderConfig {
   baseURL: string | undefined;
   contextWindow: number;
   keySource: 'option' | 'key-store' | 'env' | 'file' | 'none';
-  keyHint: string;
+  /** Where the key is set: its environment variables, each language joining them (keyHintOf). */
+  keyHint: string | Said;
   sendMaxTokens: boolean;
   /** providers.json's `vision` for this provider, when set (else the model's name decides). */
   vision?: boolean;
@@ -260,7 +261,7 @@ export function resolveProvider(
   const model = choice.model ?? user?.model ?? preset?.defaultModel;
   if (!model) throw new ProviderError('config', say('provider.needsModel', { id, file: PROVIDERS_FILE }));
   const keyEnv = keyEnvOf(user, preset);
-  const keyHint = keyEnv.length ? keyEnv.join(' or ') : `providers.${id}.apiKey in ${PROVIDERS_FILE}`;
+  const keyHint = keyHintOf(id, keyEnv);
   const { apiKey, keySource } = keySourceOf(providerId, {
     user,
     preset,
@@ -293,6 +294,16 @@ export function resolveProvider(
     ...(apiKey ? { apiKey } : {}),
     warnings,
   };
+}
+
+/**
+ * Where a provider's key is set, as words: its environment variables joined in the language they are said in ("A, B
+ * or C"; one is the name alone), else its field in providers.json.
+ */
+export function keyHintOf(id: string, keyEnv: readonly string[]): string | Said {
+  if (keyEnv.length === 0) return say('provider.keyField', { field: `providers.${id}.apiKey`, file: PROVIDERS_FILE });
+  if (keyEnv.length === 1) return keyEnv[0]!;
+  return say('listOrWord', { a: keyEnv.slice(0, -1).join(', '), b: keyEnv.at(-1)! });
 }
 
 /** Build the provider client for a resolved configuration. */
