@@ -11,6 +11,7 @@ import type { ModelPick } from '../api/client';
 import { useModelChoice } from '../state/model-choice';
 import { useView } from '../state/store';
 import { useSay } from '../i18n/say';
+import { providerLabel } from '../i18n/provider';
 
 /** An option's value: the provider and the model, unambiguous whatever characters either holds. */
 const valueOf = (provider: string, model: string): string => JSON.stringify([provider, model]);
@@ -127,7 +128,11 @@ export function ModelPicker() {
           {groups.map((g) => (
             <optgroup
               key={g.provider}
-              label={g.provider === inUse ? t('modelPick.groupInUse', { provider: g.label }) : g.label}
+              label={
+                g.provider === inUse
+                  ? t('modelPick.groupInUse', { provider: providerLabel(t, g.provider, g.label) })
+                  : providerLabel(t, g.provider, g.label)
+              }
             >
               {g.models.map((m) => (
                 <option key={m} value={valueOf(g.provider, m)}>

@@ -11,6 +11,7 @@ import { SaidText } from '../i18n/SaidText';
 import { useView } from '../state/store';
 import { SandboxSettings } from './Sandbox';
 import { ErrorLine } from './DialogFooter';
+import { providerLabel } from '../i18n/provider';
 
 const lines = (s: string) =>
   s
@@ -202,7 +203,7 @@ export function Settings() {
         <select id="set-preset" value={provider.preset} onChange={(e) => pickPreset(e.target.value)}>
           {s.presets.map((p) => (
             <option key={p.id} value={p.id}>
-              {p.label}
+              {providerLabel(t, p.id, p.label)}
             </option>
           ))}
         </select>

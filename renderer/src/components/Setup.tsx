@@ -10,6 +10,7 @@ import { useView } from '../state/store';
 import { WorkspaceOpen } from './WorkspaceOpen';
 import { ErrorLine } from './DialogFooter';
 import { SaidText } from '../i18n/SaidText';
+import { providerLabel } from '../i18n/provider';
 
 const STEPS = ['folder', 'provider', 'key', 'done'] as const;
 type Step = (typeof STEPS)[number];
@@ -141,6 +142,7 @@ export function Setup() {
   }
 
   const chosen = settings?.presets.find((p) => p.id === preset);
+  const chosenLabel = chosen ? providerLabel(t, chosen.id, chosen.label) : undefined;
   const source = settings ? keySource(settings, preset) : 'none';
   const hasKey = source !== 'none';
   const keyLine = !chosen
@@ -153,7 +155,7 @@ export function Setup() {
           ? t('setup.keyOptional')
           : t('setup.keyNone');
   const kind = result && !result.ok ? (FAILURES.has(result.kind ?? '') ? result.kind! : 'other') : undefined;
-  const where = { model: result?.model ?? model, url: result?.baseUrl || chosen?.label || preset };
+  const where = { model: result?.model ?? model, url: result?.baseUrl || chosenLabel || preset };
 
   return (
     <main className="welcome setup" aria-labelledby="setup-title">
@@ -185,7 +187,7 @@ export function Setup() {
                   checked={preset === p.id}
                   onChange={() => pick(p.id)}
                 />{' '}
-                {p.label}
+                {providerLabel(t, p.id, p.label)}
               </label>
             ))}
           </fieldset>
@@ -216,7 +218,7 @@ export function Setup() {
               {keyLine}
             </p>
             <div className="row">
-              <label htmlFor="setup-key">{t('setup.key', { provider: chosen?.label ?? preset })}</label>
+              <label htmlFor="setup-key">{t('setup.key', { provider: chosenLabel ?? preset })}</label>
               <input
                 id="setup-key"
                 type="password"
@@ -235,7 +237,7 @@ export function Setup() {
           </form>
           {result?.ok && (
             <p role="status" className="ok">
-              {t('setup.connected', { model: where.model, provider: chosen?.label ?? preset })}
+              {t('setup.connected', { model: where.model, provider: chosenLabel ?? preset })}
             </p>
           )}
           {kind && result && (
@@ -246,7 +248,7 @@ export function Setup() {
               </p>
               {result.said ? (
                 <p>
-                  {t('setup.providerSaid', { provider: chosen?.label ?? preset })} <code>{result.said}</code>
+                  {t('setup.providerSaid', { provider: chosenLabel ?? preset })} <code>{result.said}</code>
                 </p>
               ) : (
                 result.message && (
@@ -270,7 +272,7 @@ export function Setup() {
 
       {step === 'done' && (
         <>
-          <p>{t('setup.ready', { model: where.model, provider: chosen?.label ?? preset })}</p>
+          <p>{t('setup.ready', { model: where.model, provider: chosenLabel ?? preset })}</p>
           <p className="muted">{t('setup.reopen')}</p>
           <div className="actions">
             <button type="button" className="primary" onClick={() => close(true)}>

@@ -608,6 +608,7 @@ export const en = {
     path: 'Folder',
     marketplace: 'Marketplace',
   },
+  providerName: { ollama: 'Ollama (local)', lmstudio: 'LM Studio (local)', vllm: 'vLLM (self-hosted)' },
   setup: {
     welcome: 'Welcome to Knack',
     title: 'Set up a model',

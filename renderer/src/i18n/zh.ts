@@ -593,6 +593,7 @@ export const zh: Strings = {
     path: '文件夹',
     marketplace: '技能市场',
   },
+  providerName: { ollama: 'Ollama（本地）', lmstudio: 'LM Studio（本地）', vllm: 'vLLM（自托管）' },
   setup: {
     welcome: '欢迎使用 Knack',
     title: '设置模型',

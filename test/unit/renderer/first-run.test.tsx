@@ -194,6 +194,24 @@ describe('first run', () => {
     expect(outsideCode(alert)).not.toMatch(ENGLISH_SENTENCE);
   });
 
+  it('in Chinese, the presets that run on your machine say so in Chinese', async () => {
+    const c = memoryClient();
+    c.settings.presets.push(
+      preset('ollama', 'Ollama (local)', 'http://127.0.0.1:11434/v1', 'qwen2.5-coder:7b', { keyOptional: true }),
+      preset('vllm', 'vLLM (self-hosted)', 'http://127.0.0.1:8000/v1', 'default', { keyOptional: true }),
+    );
+    renderWith(<App />, c, { setup: 'first' }, 'zh');
+    await userEvent.type(screen.getByLabelText('文件夹路径'), '/home/me/project');
+    await userEvent.click(screen.getByRole('button', { name: '打开' }));
+    await screen.findByRole('radio', { name: 'Ollama（本地）' });
+    expect(screen.getByRole('radio', { name: 'vLLM（自托管）' })).toBeTruthy();
+    expect(outsideCode(setupPage())).not.toMatch(/\((?:local|self-hosted)\)/);
+    await userEvent.click(screen.getByRole('radio', { name: 'Ollama（本地）' }));
+    await userEvent.click(screen.getByRole('button', { name: '继续' }));
+    await screen.findByText('这个本地服务不需要密钥。');
+    expect(screen.getByLabelText('Ollama（本地） 的 API 密钥')).toBeTruthy();
+  });
+
   it('in Chinese', async () => {
     renderWith(<App />, memoryClient(), { setup: 'first' }, 'zh');
     expect(screen.getByRole('heading', { name: '欢迎使用 Knack' })).toBeTruthy();
