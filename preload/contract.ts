@@ -298,7 +298,14 @@ export const LintResult = z.object({
 });
 
 /** A damaged database set aside whole (and not yet acknowledged): the window shows a banner with its path. */
-export const StoreDamage = z.object({ file: z.string(), movedTo: z.string(), reason: z.string(), at: z.number() });
+export const StoreDamage = z.object({
+  file: z.string(),
+  movedTo: z.string(),
+  reason: z.string(),
+  /** `reason` as words the window says in its language (SQLite's own message verbatim in them). */
+  words: Said.optional(),
+  at: z.number(),
+});
 
 export const WorkspaceInfo = z.object({
   path: z.string(),

@@ -783,6 +783,12 @@ export const WORDS = {
     "Run a skill's JavaScript script in the sandbox with JSON arguments; returns its JSON result.",
   'toolSummary.skill_marketplace':
     'Search the configured skill marketplaces, and propose a skill for the user to review and install.',
+  // what is wrong with a damaged database (main/core/store/db.ts); `detail` is SQLite's own message
+  'store.empty': 'the file is empty (0 bytes)',
+  'store.short': "the file is {{bytes}} bytes, shorter than SQLite's header",
+  'store.notDatabase': "file is not a database (it does not start with SQLite's header)",
+  'store.quickCheck': "SQLite's quick_check found: {{detail}}",
+  'store.sqlite': '{{detail}}',
   // lists inside a message
   listAnd: '{{a}}, {{b}}',
   listNone: 'none',

@@ -13,4 +13,4 @@ export { writeFileAtomic, type AtomicWriteOptions } from './atomic-write.js';
 export { BoundedMap } from './bounded-map.js';
 export { onOwnWrite, saidOwnWrite, type OwnContents } from './own-writes.js';
 // Messages for people as a code plus parameters (preload/words.ts): the window words them, the CLI prints english().
-export { english, said, say, WORDS, type Said, type WordCode } from '../../../preload/words.js';
+export { english, said, say, WORDS, Said, type WordCode } from '../../../preload/words.js';

@@ -87,7 +87,13 @@ function parses(stamp: string): boolean {
 function storeState(ws: KnackWorkspace): { store?: { damaged: Omit<StoreDamage, 'id'>[]; problem?: string } } {
   let damaged: Omit<StoreDamage, 'id'>[];
   try {
-    damaged = (ws.store?.damage() ?? []).map(({ file, movedTo, reason, at }) => ({ file, movedTo, reason, at }));
+    damaged = (ws.store?.damage() ?? []).map(({ file, movedTo, reason, words, at }) => ({
+      file,
+      movedTo,
+      reason,
+      ...(words ? { words } : {}),
+      at,
+    }));
   } catch (e) {
     return { store: { damaged: [], problem: `cannot read the database: ${(e as Error).message}` } };
   }

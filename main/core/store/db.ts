@@ -16,19 +16,23 @@ import {
 } from 'node:fs';
 import { dirname } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { writeFileAtomic } from '../base/index.js';
+import { english, say, writeFileAtomic, type Said } from '../base/index.js';
 import { migrations as defaultMigrations, type Migration } from './migrations.js';
 
 export type Db = Database.Database;
 
 /** The database file is damaged: SQLite cannot read it as a database, or finds it inconsistent. */
 export class DamagedDatabaseError extends Error {
+  /** What is wrong, in English ("the file is empty (0 bytes)", SQLite's own message). */
+  readonly reason: string;
   constructor(
     readonly file: string,
-    /** What is wrong, in words ("the file is empty (0 bytes)", SQLite's own message). */
-    readonly reason: string,
+    /** What is wrong, as words (SQLite's own message is their `detail`, verbatim). */
+    readonly words: Said,
   ) {
+    const reason = english(words);
     super(`${file} is damaged: ${reason}`);
+    this.reason = reason;
   }
 }
 
@@ -61,7 +65,7 @@ export function openDatabase(file: string, migrations: Migration[] = defaultMigr
   }
   // SQLite would take an empty file for a new database and write over it: an empty knack.db once held something
   // (a new one is never seen empty: createDatabase), so it is damage, not a fresh start.
-  if (size === 0) throw new DamagedDatabaseError(file, 'the file is empty (0 bytes)');
+  if (size === 0) throw new DamagedDatabaseError(file, say('store.empty'));
   if (size === undefined) createDatabase(file, migrations);
   else checkHeader(file);
   // Read before SQLite opens the file (opening it in WAL mode puts a WAL beside it).
@@ -83,9 +87,8 @@ function checkHeader(file: string): void {
   } finally {
     closeSync(fd);
   }
-  if (n < head.length) throw new DamagedDatabaseError(file, `the file is ${n} bytes, shorter than SQLite's header`);
-  if (!head.subarray(0, MAGIC.length).equals(MAGIC))
-    throw new DamagedDatabaseError(file, "file is not a database (it does not start with SQLite's header)");
+  if (n < head.length) throw new DamagedDatabaseError(file, say('store.short', { bytes: n }));
+  if (!head.subarray(0, MAGIC.length).equals(MAGIC)) throw new DamagedDatabaseError(file, say('store.notDatabase'));
 }
 
 /** How an opened database was found sound: SQLite's quick_check, or the stamp of a clean close. */
@@ -174,7 +177,7 @@ function openExisting(file: string, migrations: Migration[], clean = false): Db 
       // "none". Skipped only for a file as a clean close left it (CLEAN_STAMP).
       const found = (db.pragma('quick_check') as { quick_check: string }[]).map((r) => r.quick_check);
       if (found.join() !== 'ok')
-        throw new DamagedDatabaseError(file, `SQLite's quick_check found: ${found.slice(0, 3).join('; ')}`);
+        throw new DamagedDatabaseError(file, say('store.quickCheck', { detail: found.slice(0, 3).join('; ') }));
     }
     migrate(db, migrations);
     if (file !== ':memory:') checks.set(db, check);
@@ -188,7 +191,9 @@ function openExisting(file: string, migrations: Migration[], clean = false): Db 
 
 function asDamage(file: string, e: unknown): unknown {
   const code = (e as { code?: unknown }).code;
-  return typeof code === 'string' && DAMAGE_CODE.test(code) ? new DamagedDatabaseError(file, (e as Error).message) : e;
+  return typeof code === 'string' && DAMAGE_CODE.test(code)
+    ? new DamagedDatabaseError(file, say('store.sqlite', { detail: (e as Error).message }))
+    : e;
 }
 
 /**

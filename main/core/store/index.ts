@@ -49,7 +49,7 @@ export class Store {
     } catch (e) {
       if (!(e instanceof DamagedDatabaseError)) throw e;
       const movedTo = setAside(file);
-      if (movedTo) moved = { file, movedTo, reason: e.reason, at: Date.now() };
+      if (movedTo) moved = { file, movedTo, reason: e.reason, words: e.words, at: Date.now() };
       // Moved (by this process or, at the same moment, another): a new database takes its place.
       db = openDatabase(file);
     }

@@ -246,4 +246,12 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 12,
+    name: 'what was wrong with a damaged database as words, so the window says it in its language',
+    // JSON of the words (preload/words.ts); NULL for a record made before.
+    sql: `
+      ALTER TABLE store_damage ADD COLUMN words TEXT;
+    `,
+  },
 ];

@@ -1,5 +1,6 @@
 // The store's record of its own health and of settings it must not forget: databases set aside as damaged (until the
 // user acknowledges them, the rules they held count as unreadable) and the last permission ceiling read cleanly.
+import { Said } from '../base/index.js';
 import type { Db } from './db.js';
 
 export interface StoreDamage {
@@ -8,7 +9,10 @@ export interface StoreDamage {
   file: string;
   /** Where it is now, byte for byte. */
   movedTo: string;
+  /** What is wrong, in English. */
   reason: string;
+  /** `reason` as words (absent for a record made before they were kept). */
+  words?: Said;
   at: number;
 }
 
@@ -17,17 +21,21 @@ export class StateRepo {
 
   recordDamage(d: Omit<StoreDamage, 'id'>): void {
     this.db
-      .prepare('INSERT INTO store_damage (file, moved_to, reason, at) VALUES (?, ?, ?, ?)')
-      .run(d.file, d.movedTo, d.reason, d.at);
+      .prepare('INSERT INTO store_damage (file, moved_to, reason, words, at) VALUES (?, ?, ?, ?, ?)')
+      .run(d.file, d.movedTo, d.reason, d.words ? JSON.stringify(d.words) : null, d.at);
   }
 
   /** Damaged databases set aside and not yet acknowledged, oldest first. */
   damage(): StoreDamage[] {
-    return this.db
+    const rows = this.db
       .prepare(
-        'SELECT id, file, moved_to AS movedTo, reason, at FROM store_damage WHERE acknowledged_at IS NULL ORDER BY id',
+        'SELECT id, file, moved_to AS movedTo, reason, words, at FROM store_damage WHERE acknowledged_at IS NULL ORDER BY id',
       )
-      .all() as StoreDamage[];
+      .all() as (Omit<StoreDamage, 'words'> & { words: string | null })[];
+    return rows.map(({ words, ...d }) => {
+      const said = words ? Said.safeParse(safeJson(words)) : undefined;
+      return said?.success ? { ...d, words: said.data } : d;
+    });
   }
 
   /** Mark every damage record acknowledged (or only those set aside as one of `movedTo`); returns how many were. */
@@ -57,5 +65,13 @@ export class StateRepo {
          WHERE settings_ceiling.ceiling_json <> excluded.ceiling_json`,
       )
       .run(scope, json, now);
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
 }

@@ -5,6 +5,10 @@ import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
 import type { WorkspaceInfo } from '../../../preload/contract';
 import { useView } from '../state/store';
+import { SaidText } from '../i18n/SaidText';
+
+/** Stands for the reason inside the banner's sentence until the reason's own element takes its place. */
+const REASON = '\u2063';
 
 export function StoreBanner({ store }: { store: NonNullable<WorkspaceInfo['store']> }) {
   const { t } = useTranslation();
@@ -29,7 +33,7 @@ export function StoreBanner({ store }: { store: NonNullable<WorkspaceInfo['store
   return (
     <div role="alert" className="store-banner error">
       {store.damaged.map((d) => (
-        <p key={d.movedTo}>{t('workspace.storeDamaged', { path: d.movedTo, reason: d.reason })}</p>
+        <DamagedLine key={d.movedTo} d={d} />
       ))}
       {store.problem && <p>{t('workspace.storeProblem', { problem: store.problem })}</p>}
       {store.damaged.length > 0 && (
@@ -39,5 +43,18 @@ export function StoreBanner({ store }: { store: NonNullable<WorkspaceInfo['store
       )}
       {error && <p>{error}</p>}
     </div>
+  );
+}
+
+/** One damaged file: the sentence in the window's language, its reason as words (SQLite's own message in code). */
+function DamagedLine({ d }: { d: NonNullable<WorkspaceInfo['store']>['damaged'][number] }) {
+  const { t } = useTranslation();
+  const [before, after = ''] = t('workspace.storeDamaged', { path: d.movedTo, reason: REASON }).split(REASON);
+  return (
+    <p>
+      {before}
+      <SaidText words={d.words} fallback={d.reason} />
+      {after}
+    </p>
   );
 }

@@ -20,6 +20,7 @@ import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Store, DB_FILE } from '../../../main/core/store/index.js';
 import { tempDir } from '../../helpers/tmp.js';
+import { assertSaid, chinese } from '../../helpers/words.js';
 
 const sha = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
 
@@ -42,6 +43,8 @@ function openDamaged(dir: string, before: string): Store {
   assert.match(basename(d.movedTo), /^knack\.db\.damaged-\d{8}T\d{6}Z(-\d+)?$/);
   assert.equal(sha(d.movedTo), before, 'the damaged file is kept byte for byte');
   assert.ok(d.reason.length > 0);
+  // Kept as words too: the window says them in its language (SQLite's own message verbatim in them).
+  assertSaid(d.words, d.reason);
   // The database in its place is a new, whole one.
   assert.equal(store.integrityCheck(), 'ok');
   assert.deepEqual(store.policy.rules(), []);
@@ -77,6 +80,7 @@ test('a garbled knack.db is moved aside, and a second damage gets a name of its 
   writeFileSync(file, 'this is not a database, just text that a user or a bad sync put here'.repeat(20));
   const store = openDamaged(dir, sha(file));
   assert.match(store.damage()[0]!.reason, /not a database/);
+  assert.match(chinese(store.damage()[0]!.words!), /^不是数据库文件/);
   const first = store.damage()[0]!.movedTo;
   store.close();
   writeFileSync(file, 'garbled again'.repeat(400));
