@@ -55,14 +55,12 @@ export interface GitDirWatchOptions {
 const watchFolder = (dir: string, listener: (event: string, name: string | null) => void): FSWatcher =>
   watch(dir, { persistent: false }, listener);
 
-interface Watched {
-  w: FSWatcher;
-  ino: number;
-}
-
 export class GitDirWatch {
-  /** The folders watched, each with the inode it had when its watch began. */
-  private readonly folders = new Map<string, Watched>();
+  /**
+   * The folders watched. A path's folder replaced by another (`rm -rf x && mkdir x`, a rename over it) is said by an
+   * event in its parent, which watches the path afresh: no inode is kept to tell the two apart, nor stat-ed to keep.
+   */
+  private readonly folders = new Map<string, FSWatcher>();
   /** Every entry named `.git` below the roots (in folders walked: not in node_modules, not inside a `.git`). */
   private readonly entries = new Set<string>();
   /** Folders that could not be watched or read (as a walk skips them): looked at again when their entry changes. */
@@ -172,7 +170,7 @@ export class GitDirWatch {
 
   private unwatchAll(): void {
     this.generation++;
-    for (const { w } of this.folders.values()) w.close();
+    for (const w of this.folders.values()) w.close();
     this.folders.clear();
     this.entries.clear();
     this.unreadable.clear();
@@ -187,21 +185,15 @@ export class GitDirWatch {
   /** Watch `dir`, then read it: its `.git` is noted, the folders to walk in it are pushed on `next`. */
   private addOne(dir: string, next: string[]): void {
     if (this.walkOnly || this.stale) return;
-    let ino: number;
-    try {
-      ino = lstatSync(dir).ino;
-    } catch {
-      return; // gone meanwhile: its parent's event said so, or will
-    }
-    const known = this.folders.get(dir);
-    if (known?.ino === ino) return; // watched already (an event and the walk both reached it)
-    known?.w.close();
+    // Watched already: an event and the walk both reached it. Had its folder been replaced since, its parent's event
+    // for it (handled in order, before any read) drops it and watches the new one.
+    if (this.folders.has(dir)) return;
     let w: FSWatcher;
     try {
       w = this.watch(dir, (event, name) => this.heard(dir, event, name));
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') return;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return; // gone meanwhile: its parent's event said so, or will
       if (code === 'EACCES' || code === 'EPERM') {
         this.unreadable.add(dir);
         return;
@@ -212,7 +204,7 @@ export class GitDirWatch {
       return;
     }
     w.on('error', () => void (this.stale = true));
-    this.folders.set(dir, { w, ino });
+    this.folders.set(dir, w);
     for (const e of listing(dir)) {
       const p = join(dir, e.name);
       if (e.name === '.git') this.entries.add(p);
@@ -222,7 +214,7 @@ export class GitDirWatch {
 
   /** Stop watching `dir` and everything below it; forget the `.git` entries there. */
   private drop(dir: string): void {
-    for (const [d, { w }] of this.folders)
+    for (const [d, w] of this.folders)
       if (isInside(d, dir)) {
         w.close();
         this.folders.delete(d);
@@ -261,9 +253,8 @@ export class GitDirWatch {
       else this.entries.delete(p);
       return;
     }
-    const known = this.folders.get(p);
-    if (known && st?.isDirectory() && st.ino === known.ino) return;
-    if (known || this.unreadable.has(p)) this.drop(p);
+    // A folder's own entry created, removed or renamed: whatever is at the path now is watched and read afresh.
+    if (this.folders.has(p) || this.unreadable.has(p)) this.drop(p);
     if (st?.isDirectory() && !UNWALKED.has(name)) this.add(p);
   }
 

@@ -1,7 +1,8 @@
 // The watched git dirs (git-dirs.ts) against the walk they replace (gitDirsBelow), after each change a command or the
-// user could make: nested repositories made deep at once, moved, removed and made again, a `.git` swapped for a file
-// that points elsewhere, a submodule's git dir under `modules/`, and node_modules left out. Read right after each
-// change, with no wait: the mark makes every change made before the read count.
+// user could make: nested repositories made deep at once, moved, removed and made again, a folder moved over another
+// of the same name, a `.git` swapped for a file that points elsewhere, a submodule's git dir under `modules/`, and
+// node_modules left out. Read right after each change, with no wait: the mark makes every change made before the read
+// count.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -55,6 +56,15 @@ const steps: [string, () => void][] = [
       rmSync(join(ws, 'nm'), { recursive: true }),
       mkdirSync(join(ws, 'nm/q'), { recursive: true }),
       git(join(ws, 'nm/q'), 'init', '-q')
+    ),
+  ],
+  ['an empty folder', () => mkdirSync(join(ws, 'e'))],
+  [
+    'a folder with a repository moved over the empty one (the same path, another folder)',
+    () => (
+      mkdirSync(join(ws, 'f/r'), { recursive: true }),
+      git(join(ws, 'f/r'), 'init', '-q'),
+      renameSync(join(ws, 'f'), join(ws, 'e'))
     ),
   ],
   [
