@@ -51,7 +51,7 @@ export class RootSnapshot {
   }
 }
 
-export function emptySnapshot(): RootSnapshot {
+function emptySnapshot(): RootSnapshot {
   return new RootSnapshot(new Map(), new Map());
 }
 

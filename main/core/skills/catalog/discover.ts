@@ -85,7 +85,7 @@ export function readChildren(dir: string): Children {
 }
 
 /** The lister without a cache: every folder is read. */
-export function plainLister(): FolderLister {
+function plainLister(): FolderLister {
   return {
     listed: 0,
     list(dir: string): Children {

@@ -61,7 +61,7 @@ const EXP_RE = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
 const FLOAT_RE = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
 
 /** A plain scalar's value in the YAML 1.2 core schema, tag by tag in the order `yaml` tests them. */
-export function resolvePlain(s: string): unknown {
+function resolvePlain(s: string): unknown {
   if (NULL_RE.test(s)) return null;
   if (BOOL_RE.test(s)) return s[0] === 't' || s[0] === 'T';
   if (OCT_RE.test(s)) return parseInt(s.substring(2), 8);

@@ -11,7 +11,7 @@ import { lineAlong, nodeAt, parseFrontmatterFast, toJS, type FastParse } from '.
 /** The frontmatter may not be bigger than this (bytes, opening and closing `---` included). */
 export const MAX_FRONTMATTER_BYTES = 64 * 1024;
 /** Aliases resolved per document at most (billion-laughs guard). */
-export const MAX_ALIAS_COUNT = 100;
+const MAX_ALIAS_COUNT = 100;
 const CHUNK = 4096;
 
 export interface SplitOk {

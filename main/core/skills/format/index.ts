@@ -11,7 +11,6 @@ export {
   parseSkillFile,
   parseSkillText,
   slugify,
-  type ParsedSkill,
 } from './manifest.js';
 export { readPermissionRequest, rejectedPermissions, skillPolicyOf } from './permissions.js';
 export { readFrontmatterText, skillFileIn } from './skill-frontmatter.js';

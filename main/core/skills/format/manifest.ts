@@ -8,16 +8,16 @@ import type { SkillManifest } from './types.js';
 import { frontmatterFacts } from './frontmatter-facts.js';
 import { english, fsWords, say, type Diagnostic, type Said } from '../../base/index.js';
 
-export const NAME_MAX = 64;
+const NAME_MAX = 64;
 export const DESCRIPTION_MAX = 1024;
-export const COMPATIBILITY_MAX = 500;
+const COMPATIBILITY_MAX = 500;
 
 /** The Agent Skills standard's top-level keys (the strict validator allows only these). */
-export const SPEC_KEYS = ['allowed-tools', 'compatibility', 'description', 'license', 'metadata', 'name'] as const;
+const SPEC_KEYS = ['allowed-tools', 'compatibility', 'description', 'license', 'metadata', 'name'] as const;
 /** WorkBuddy's own top-level keys. */
-export const WORKBUDDY_KEYS = ['title', 'summary', 'read_when', 'agent_created', 'permissions', 'depends_on'] as const;
+const WORKBUDDY_KEYS = ['title', 'summary', 'read_when', 'agent_created', 'permissions', 'depends_on'] as const;
 /** Keys other agents (Claude Code) write; kept in `extra` without a warning. */
-export const TOLERATED_KEYS = [
+const TOLERATED_KEYS = [
   'argument-hint',
   'disable-model-invocation',
   'user-invocable',
@@ -28,7 +28,7 @@ export const TOLERATED_KEYS = [
   'hooks',
 ] as const;
 /** Knack's own optional keys that other modules read from `extra` (the matcher reads `synonyms`); checked here. */
-export const EXTENSION_KEYS = ['synonyms'] as const;
+const EXTENSION_KEYS = ['synonyms'] as const;
 const KNOWN = new Set<string>([...SPEC_KEYS, ...WORKBUDDY_KEYS, ...TOLERATED_KEYS, ...EXTENSION_KEYS]);
 const KEPT_IN_EXTRA = new Set<string>([...TOLERATED_KEYS, ...EXTENSION_KEYS]);
 
@@ -204,7 +204,7 @@ export function parseSkillText(text: string, file: string, opts: ParseOptions = 
  * A split SKILL.md → manifest and diagnostics. Kept small: it runs for every skill of a folder, and V8 compiles a
  * function whole, so each field's rare cases (strict mode, wrong types, display names) live in the helpers below.
  */
-export function manifestFromSplit(split: SplitResult, file: string, opts: ParseOptions = {}): ParsedSkill {
+function manifestFromSplit(split: SplitResult, file: string, opts: ParseOptions = {}): ParsedSkill {
   const strict = opts.strict === true;
   if (!split.ok) return { diagnostics: [split.diagnostic] };
   const pre = split.badUtf8Line !== undefined || (strict && split.bom) ? splitDiagnostics(split, file, strict) : [];

@@ -9,12 +9,12 @@ import { auditSkill, holderOf, installSkill, settleHeld, type InstallResult } fr
 import { lockPathFor, recordInLock } from './lock.js';
 import type { Candidate, SourceRecord } from './open.js';
 
-export function fetchedDir(dataDir: string): string {
+function fetchedDir(dataDir: string): string {
   return join(dataDir, 'fetched');
 }
 
 /** The source recorded beside a copy held in <data>/fetched, if `dir` is one. */
-export function stagedRecord(dataDir: string, dir: string): SourceRecord | undefined {
+function stagedRecord(dataDir: string, dir: string): SourceRecord | undefined {
   const holder = holderOf(dataDir, dir);
   if (!holder || dirname(holder) !== fetchedDir(dataDir)) return undefined;
   try {

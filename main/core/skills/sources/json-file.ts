@@ -14,7 +14,7 @@ function lineAt(text: string, offset: number): number {
 }
 
 /** `a.b[2].c`: a field path as people write it. */
-export function fieldName(path: readonly (string | number)[]): string {
+function fieldName(path: readonly (string | number)[]): string {
   return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i ? `.${p}` : p)).join('');
 }
 
@@ -87,7 +87,7 @@ const TYPES: Record<string, WordCode> = {
  * A zod problem in words. A schema's own message that is a word code (`lock.commit`) is said as that code; zod's
  * English (its wording for a case not listed here) is kept as it is.
  */
-export function issueWords(issue: z.core.$ZodIssue, present: boolean): Said {
+function issueWords(issue: z.core.$ZodIssue, present: boolean): Said {
   if (Object.prototype.hasOwnProperty.call(WORDS, issue.message)) return say(issue.message as WordCode);
   switch (issue.code) {
     case 'invalid_type':

@@ -9,7 +9,7 @@ import type { SourceRecord } from './open.js';
 import { cleanRepoPath, parseSource, refProblem, SourceError } from './spec.js';
 import { say, writeFileAtomic, type Said } from '../../base/index.js';
 
-export const LOCK_FILE = 'skills.lock.json';
+const LOCK_FILE = 'skills.lock.json';
 
 export interface LockEntry extends SourceRecord {
   contentHash: string;
@@ -72,7 +72,7 @@ function wordsOf(e: unknown): Said {
 }
 
 /** The lock as written: keys in a fixed order, skills by name, two-space JSON and a final newline. */
-export function formatLock(lock: Lock): string {
+function formatLock(lock: Lock): string {
   const skills: Record<string, LockEntry> = {};
   for (const name of Object.keys(lock.skills).sort()) {
     const e = lock.skills[name]!;
@@ -90,7 +90,7 @@ export function formatLock(lock: Lock): string {
 }
 
 /** Write atomically: a crash leaves the old lock or the new, never half. */
-export function writeLock(file: string, lock: Lock): void {
+function writeLock(file: string, lock: Lock): void {
   writeFileAtomic(file, formatLock(lock));
 }
 

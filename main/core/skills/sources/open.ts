@@ -106,7 +106,7 @@ export function findSkillFolders(root: string): string[] {
 }
 
 /** The first link inside `dir` that is broken or leads out of it, in words; undefined when there is none. */
-export function linkOutOf(dir: string): Said | undefined {
+function linkOutOf(dir: string): Said | undefined {
   const real = realpathSync(dir);
   const stack = [dir];
   while (stack.length) {

@@ -22,7 +22,7 @@ export class SourceError extends Error {
 }
 
 /** Hosts plain http:// is accepted for: this machine only (a test server, a local mirror). Anywhere else needs https. */
-export function isLoopbackHost(host: string): boolean {
+function isLoopbackHost(host: string): boolean {
   return host === 'localhost' || host === '[::1]' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 

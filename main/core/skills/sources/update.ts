@@ -55,7 +55,7 @@ function fileHashes(dir: string): Map<string, string> {
   return out;
 }
 
-export function fileChanges(before: string, after: string): FileChanges {
+function fileChanges(before: string, after: string): FileChanges {
   const a = fileHashes(before);
   const b = fileHashes(after);
   const added = [...b.keys()].filter((k) => !a.has(k)).sort();

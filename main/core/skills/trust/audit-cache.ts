@@ -56,7 +56,7 @@ export function storedReview(
 }
 
 /** storedReview's report alone. */
-export function storedAudit(dir: string, store: Store, seen?: FileStamp): AuditReport | undefined {
+function storedAudit(dir: string, store: Store, seen?: FileStamp): AuditReport | undefined {
   return storedReview(dir, store, seen)?.report;
 }
 

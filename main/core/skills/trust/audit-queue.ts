@@ -8,7 +8,7 @@ import { auditFolder, type AuditReport, type FileStamp } from './audit.js';
 import { storeAudit, storeAudits, storedReview } from './audit-cache.js';
 
 /** Verdicts that arrive while others are still being audited are stored and told at most this often (ms). */
-export const FLUSH_MS = 30;
+const FLUSH_MS = 30;
 
 /** Below this many folders to audit, a review pass audits them at once (the catalog answers with their verdicts). */
 export const BACKGROUND_MIN_AUDITS = 24;

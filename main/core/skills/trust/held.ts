@@ -9,7 +9,7 @@ import type { ApprovalRow, Store } from '../../store/index.js';
 import type { InstallResult } from './install.js';
 
 /** The folders of the data folder that hold copies for installs; each copy lives in a holder folder of its own. */
-export const HELD_FOLDERS = ['fetched', 'uploads'] as const;
+const HELD_FOLDERS = ['fetched', 'uploads'] as const;
 
 /**
  * A holder younger than this is never swept: another process (a `knack skills add` running while the window opens)
@@ -88,7 +88,7 @@ export function settleHeld(dataDir: string, source: string, r: InstallResult): v
  * Remove the holders no pending approval's source is in (its approval decided, or its record lost), once older than
  * the grace. Returns the holders removed, for the one line that says so.
  */
-export function sweepHeld(dataDir: string, pending: ApprovalRow[], now = Date.now()): string[] {
+function sweepHeld(dataDir: string, pending: ApprovalRow[], now = Date.now()): string[] {
   const wanted = new Set(pending.map((a) => holderOf(dataDir, a.source)).filter((h) => h !== undefined));
   const removed: string[] = [];
   for (const f of HELD_FOLDERS) {

@@ -18,10 +18,7 @@ export {
   heldSourceProblem,
   holderOf,
   rejectHeldInstall,
-  type RejectResult,
   settleHeld,
-  sweepHeld,
   sweepHeldAtOpen,
-  HELD_FOLDERS,
   SWEEP_GRACE_MS,
 } from './held.js';

@@ -30,7 +30,7 @@ import { auditSkill, type AuditReport } from './audit.js';
 /** fflate builds its tables when loaded (~0.1 s): only a .zip install needs it. */
 const fflate = lazyRequire<typeof Fflate>('fflate');
 
-export const ZIP_LIMITS = { maxEntries: 5000, maxTotalBytes: 100 * 1024 * 1024 };
+const ZIP_LIMITS = { maxEntries: 5000, maxTotalBytes: 100 * 1024 * 1024 };
 
 export interface InstallOptions {
   /** A skill folder or a .zip file. */
@@ -83,7 +83,7 @@ function refused(words: Said, report?: AuditReport): Extract<InstallResult, { st
 }
 
 /** Why a zip entry name is unsafe (zip-slip), as words, or undefined. */
-export function zipEntryProblem(name: string): Said | undefined {
+function zipEntryProblem(name: string): Said | undefined {
   if (name.includes('\0')) return say('zip.nul');
   if (name.includes('\\')) return say('zip.backslash');
   if (name.startsWith('/') || /^[A-Za-z]:/.test(name)) return say('zip.absolute');

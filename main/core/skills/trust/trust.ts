@@ -39,7 +39,7 @@ function firstOf(fs: Finding[]): Said {
  * The findings at `level`, the manifest's and the content's each named: a refused permission request never hides
  * what the instructions and scripts hold (`manifest P0: …; content P1: …`).
  */
-export function summaryWords(report: AuditReport, level: 'P0' | 'P1'): Said {
+function summaryWords(report: AuditReport, level: 'P0' | 'P1'): Said {
   const at = report.findings.filter((f) => f.level === level);
   const manifest = at.filter((f) => MANIFEST_FAMILIES.has(f.family));
   const content = at.filter((f) => !MANIFEST_FAMILIES.has(f.family));
@@ -72,7 +72,7 @@ export function reviewDiscovered(
 }
 
 /** The verdict a report gives a discovered skill (see reviewDiscovered). */
-export function verdictOf(
+function verdictOf(
   entry: Pick<CatalogEntry, 'realDir' | 'manifest'>,
   report: AuditReport,
   store?: Store,

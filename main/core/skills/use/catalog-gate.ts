@@ -17,7 +17,7 @@ import { unchangedHash } from '../trust/index.js';
  * times): else undefined, and rules bound to a content hash do not apply until it is reviewed (and then they match
  * only when the content is what it was).
  */
-export function reviewedHash(dir: string, store?: Store): string | undefined {
+function reviewedHash(dir: string, store?: Store): string | undefined {
   if (!store) return undefined;
   try {
     return unchangedHash(dir, store);

@@ -24,7 +24,7 @@ export type CreateSkillResult =
       error: { code: 'create.invalid' | 'create.exists' | 'create.io'; message: string; details?: unknown };
     };
 
-export const MAX_CREATED_BODY_BYTES = 100 * 1024;
+const MAX_CREATED_BODY_BYTES = 100 * 1024;
 
 /** Strict name check for new skills: lowercase letters, digits and single hyphens, 1–64 characters. */
 export function createNameProblems(name: string): string[] {

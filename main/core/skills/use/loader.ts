@@ -89,7 +89,7 @@ export interface LoaderOptions {
   now?: () => Date;
 }
 
-export const RESOURCE_FOLDERS = ['references', 'assets', 'scripts'] as const;
+const RESOURCE_FOLDERS = ['references', 'assets', 'scripts'] as const;
 
 type Lookup = (name: string) => CatalogEntry | undefined;
 
@@ -119,7 +119,7 @@ function readCapped(file: string, cap: number): { buf: Buffer; size: number; isF
 }
 
 /** Text check: no NUL bytes and valid UTF-8. */
-export function isText(buf: Buffer): boolean {
+function isText(buf: Buffer): boolean {
   if (buf.subarray(0, 8192).includes(0)) return false;
   try {
     new TextDecoder('utf-8', { fatal: true }).decode(buf);

@@ -35,7 +35,7 @@ export interface InstallProposal {
 }
 
 /** Distinct proposals one open workspace shows at most: a model calling in a loop cannot bury the user in cards. */
-export const MAX_PROPOSALS = 5;
+const MAX_PROPOSALS = 5;
 
 /** The proposal in a tool result's text (this tool's, run directly or through DeferExecuteTool), if it holds one. */
 export function proposalIn(content: string): InstallProposal | undefined {
@@ -54,7 +54,7 @@ export function proposalIn(content: string): InstallProposal | undefined {
 const fail = (code: string, message: string): ToolResult => ({ ok: false, error: { code, message } });
 
 /** One word for a POSIX shell, quoted unless it holds only characters a shell leaves alone. */
-export function shellWord(word: string): string {
+function shellWord(word: string): string {
   return /^[A-Za-z0-9_./:@#+=,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 

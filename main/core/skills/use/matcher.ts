@@ -48,7 +48,7 @@ export interface SkillMatch {
 }
 
 /** One reason a skill matched, as words (`knack skills match` prints each on its own line, the window in its language). */
-export function reasonWords(r: MatchReason): Said {
+function reasonWords(r: MatchReason): Said {
   if (r.kind === 'named') return say('loadNamed', { text: r.text });
   const base = r.fromName ? 'loadName' : 'loadTrigger';
   const via = r.via === 'exact' ? '' : r.via === 'synonym' ? 'Synonym' : 'SkillSynonym';

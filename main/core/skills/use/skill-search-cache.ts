@@ -6,7 +6,7 @@ import { sha256Hex, writeFileAtomic } from '../../base/index.js';
 import type { IndexSnapshot } from '../../search/index.js';
 
 /** Bump when the tokenizer, the fields or this format change: older files are stale (rebuilt once). */
-export const INDEX_CACHE_VERSION = 1;
+const INDEX_CACHE_VERSION = 1;
 
 const MAGIC = Buffer.from('KNACKIDX');
 

@@ -63,12 +63,12 @@ export interface SkillSearchOptions extends CrossLanguageOptions {
  * (2–3× the index build) bought almost no recall over the Chinese round-trip glosses alone, so both are off by
  * default and can be turned back on here. test/bench/matching.bench.ts prints both halves beside BM25.
  */
-export const WORDNET: { perTerm: number; weight: number } | false = false;
-export const RELATED: RelatedWords = { wordnet: 0, pivot: 2, boost: 0.5 };
-export const BODY: SkillBody = { boost: 0.15, maxChars: 3000 };
+const WORDNET: { perTerm: number; weight: number } | false = false;
+const RELATED: RelatedWords = { wordnet: 0, pivot: 2, boost: 0.5 };
+const BODY: SkillBody = { boost: 0.15, maxChars: 3000 };
 /** Plain BM25 idf; coordination: score × (share of the request's words a skill matches)^COVERAGE. */
-export const IDF_POWER = 1;
-export const COVERAGE = 0.5;
+const IDF_POWER = 1;
+const COVERAGE = 0.5;
 
 /** One read buffer for every body (an index build reads thousands): only grows. */
 let bodyBuffer = Buffer.allocUnsafe(0);
