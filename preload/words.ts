@@ -783,6 +783,16 @@ export const WORDS = {
     "Run a skill's JavaScript script in the sandbox with JSON arguments; returns its JSON result.",
   'toolSummary.skill_marketplace':
     'Search the configured skill marketplaces, and propose a skill for the user to review and install.',
+  // save as skill: why the last task could not be drafted (main/core/agent/skill-draft.ts, service/chat.ts); `detail`
+  // is what the model or the JSON parser said, verbatim
+  'draft.busy': 'a turn is running in this session: save it as a skill once it has ended',
+  'draft.noModel': 'no model is set up to draft the skill with',
+  'draft.noSteps': 'the last task made no tool calls: there are no steps to save as a skill',
+  'draft.noJson': 'the model\'s draft holds no JSON object: "{{detail}}"',
+  'draft.badJson': "the model's draft is not valid JSON: {{detail}}",
+  'draft.missing': "the model's draft has no {{fields}}",
+  'draft.badName': 'the model\'s draft name "{{name}}": {{detail}}',
+  'draft.other': '{{error}}',
   // what is wrong with a damaged database (main/core/store/db.ts); `detail` is SQLite's own message
   'store.empty': 'the file is empty (0 bytes)',
   'store.short': "the file is {{bytes}} bytes, shorter than SQLite's header",

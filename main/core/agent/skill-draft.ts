@@ -6,6 +6,7 @@ import type { ChatMessage, ModelProvider } from './providers/types.js';
 import { TOOL, toolSpec } from '../policy/index.js';
 import { createNameProblems, renderSkillMd } from '../skills/use/index.js';
 import { yamlLib } from '../skills/format/index.js';
+import { english, say, type Said } from '../base/index.js';
 
 export interface MadeCall {
   name: string;
@@ -139,12 +140,12 @@ const DRAFT_INSTRUCTION = (chinese: boolean) =>
 function parseDraftWords(text: string): DraftWords {
   const start = text.indexOf('{');
   const end = text.lastIndexOf('}');
-  if (start < 0 || end <= start) throw new Error(`the model's draft holds no JSON object: "${text.slice(0, 200)}"`);
+  if (start < 0 || end <= start) throw new DraftError(say('draft.noJson', { detail: text.slice(0, 200) }));
   let v: unknown;
   try {
     v = JSON.parse(text.slice(start, end + 1));
   } catch (e) {
-    throw new Error(`the model's draft is not valid JSON: ${(e as Error).message}`);
+    throw new DraftError(say('draft.badJson', { detail: (e as Error).message }));
   }
   const o = (v ?? {}) as Record<string, unknown>;
   const str = (k: string) => (typeof o[k] === 'string' ? (o[k] as string).trim() : '');
@@ -159,9 +160,9 @@ function parseDraftWords(text: string): DraftWords {
     : [];
   const words = { name, description: str('description'), readWhen: readWhen.slice(0, 16), steps: str('steps') };
   const missing = (['name', 'description', 'steps'] as const).filter((k) => !words[k]);
-  if (missing.length) throw new Error(`the model's draft has no ${missing.join(', ')}`);
+  if (missing.length) throw new DraftError(say('draft.missing', { fields: missing.join(', ') }));
   const bad = createNameProblems(words.name);
-  if (bad.length) throw new Error(`the model's draft name "${words.name}": ${bad.join('; ')}`);
+  if (bad.length) throw new DraftError(say('draft.badName', { name: words.name, detail: bad.join('; ') }));
   return words;
 }
 
@@ -224,7 +225,15 @@ export async function draftSkill(
 
 /** The last task made no tool calls: nothing to save as a skill. */
 export class NoStepsError extends Error {
+  readonly words = say('draft.noSteps');
   constructor() {
-    super('the last task made no tool calls: there are no steps to save as a skill');
+    super(english(say('draft.noSteps')));
+  }
+}
+
+/** The model's draft is not what was asked for: why, as words (what the model or the parser said, verbatim). */
+export class DraftError extends Error {
+  constructor(readonly words: Said) {
+    super(english(words));
   }
 }

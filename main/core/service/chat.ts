@@ -614,16 +614,18 @@ export class ChatBinding {
       },
       'chat.draftSkill': async ({ sessionId }) => {
         const l = this.session(sessionId);
-        if (l.chat.busy || l.ending)
-          throw new ServiceError('conflict', 'a turn is running in this session: save it as a skill once it has ended');
+        if (l.chat.busy || l.ending) throw new ServiceError('conflict', say('draft.busy'));
         const provider = l.chat.provider;
-        if (!provider) throw new ServiceError('unavailable', 'no model is set up to draft the skill with');
+        if (!provider) throw new ServiceError('unavailable', say('draft.noModel'));
         let draft;
         try {
           draft = await draftSkill(provider, l.chat.messages(), this.ctx.workspace().workspace);
         } catch (e) {
-          if (e instanceof NoStepsError) throw new ServiceError('conflict', e.message);
-          throw new ServiceError('unavailable', `the skill could not be drafted: ${(e as Error).message}`);
+          if (e instanceof NoStepsError) throw new ServiceError('conflict', e.words);
+          // The window leads with "could not draft"; its words are why: the draft's, the provider's, else as it came.
+          const message = (e as Error).message;
+          const why = (e as { words?: Said }).words ?? say('draft.other', { error: message });
+          throw new ServiceError('unavailable', `the skill could not be drafted: ${message}`, undefined, why);
         }
         const { text, calls } = draft;
         return { text, calls, report: reportView(auditDraft(this.options.paths.dataDir, text)) };

@@ -7,7 +7,11 @@ import { useTranslation } from 'react-i18next';
 import { useSay } from '../i18n/say';
 import { create } from 'zustand';
 import { errorText, useClient } from '../api/context';
-import type { AuditReport } from '../../../preload/contract';
+import type { AuditReport, Said } from '../../../preload/contract';
+import { SaidText } from '../i18n/SaidText';
+
+/** Stands for why inside the failure's sentence until its own element takes its place. */
+const WHY = '\u2063';
 import { skillOf, withReport } from '../state/install';
 import { useView } from '../state/store';
 import { Findings, Permissions } from './Findings';
@@ -38,7 +42,8 @@ export function SaveSkillOffer() {
   );
 }
 
-type Stage = { kind: 'drafting' } | { kind: 'failed'; error: string } | { kind: 'editing'; calls: number };
+type Stage =
+  { kind: 'drafting' } | { kind: 'failed'; error: string; words?: Said } | { kind: 'editing'; calls: number };
 
 export function SaveSkillDialog({ sessionId }: { sessionId: string }) {
   const { t } = useTranslation();
@@ -68,7 +73,7 @@ export function SaveSkillDialog({ sessionId }: { sessionId: string }) {
         setCheckedText(drafted);
         setStage({ kind: 'editing', calls });
       },
-      (e: unknown) => live && setStage({ kind: 'failed', error: errorText(e) }),
+      (e: unknown) => live && setStage({ kind: 'failed', error: errorText(e), ...wordsOf(e) }),
     );
     return () => {
       live = false;
@@ -136,7 +141,16 @@ export function SaveSkillDialog({ sessionId }: { sessionId: string }) {
       {stage.kind === 'failed' && (
         <>
           <p role="alert" className="error">
-            {t('saveSkill.failed', { error: stage.error })}
+            {(() => {
+              const [before, after = ''] = t('saveSkill.failed', { error: WHY }).split(WHY);
+              return (
+                <>
+                  {before}
+                  <SaidText words={stage.words} fallback={stage.error} />
+                  {after}
+                </>
+              );
+            })()}
           </p>
           <DialogFooter onClose={close}>
             <button type="button" className="primary" onClick={() => setAttempt((n) => n + 1)}>
@@ -250,4 +264,10 @@ export function SaveSkillDialog({ sessionId }: { sessionId: string }) {
       <ErrorLine error={error} />
     </Modal>
   );
+}
+
+/** The words a failed call came with (what the model or the parser said is verbatim in them). */
+function wordsOf(e: unknown): { words?: Said } {
+  const words = e && typeof e === 'object' && 'words' in e ? (e as { words?: Said }).words : undefined;
+  return words ? { words } : {};
 }

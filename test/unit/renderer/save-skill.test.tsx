@@ -9,7 +9,7 @@ import { useSaveSkill } from '../../../renderer/src/components/SaveSkill';
 import type { AuditReport, InstallOutcome, MethodOutput } from '../../../preload/contract';
 import { useView } from '../../../renderer/src/state/store';
 import { asks, type MemoryClient, memoryClient, skill } from './memory-client';
-import { renderWith, WS } from './render';
+import { ENGLISH_SENTENCE, outsideCode, renderWith, WS } from './render';
 
 const TEXT =
   '---\nname: release-day\ndescription: Find the release day.\nread_when:\n  - when is the release\npermissions:\n  tools:\n    - read_file\nagent_created: true\n---\n\n1. Read notes.txt.\n';
@@ -132,13 +132,22 @@ describe('save as skill', () => {
     const c = memoryClient();
     let fail = true;
     c.handlers['chat.draftSkill'] = () => {
-      if (fail) throw { code: 'unavailable', message: 'the skill could not be drafted: no JSON' };
+      if (fail)
+        throw {
+          code: 'unavailable',
+          message: 'the skill could not be drafted: the model\'s draft holds no JSON object: "Sure! Here it is."',
+          words: { code: 'draft.noJson', params: { detail: 'Sure! Here it is.' } },
+        };
       return { report: clean, text: TEXT, calls: 3 };
     };
     renderWith(<App />, c, { workspace: WS, sessionId: 's1', messages: [offer] }, 'zh');
     await userEvent.click(screen.getByRole('button', { name: '保存为技能' }));
     const dialog = await screen.findByRole('dialog', { name: '保存为技能' });
-    expect((await within(dialog).findByRole('alert')).textContent).toContain('no JSON');
+    // A Chinese lead and why in Chinese; what the model wrote, as it wrote it, in code.
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert.textContent).toBe('无法起草技能：模型的草稿里没有 JSON 对象：Sure! Here it is.');
+    expect(alert.querySelector('code')?.textContent).toBe('Sure! Here it is.');
+    expect(outsideCode(alert)).not.toMatch(ENGLISH_SENTENCE);
     fail = false;
     await userEvent.click(within(dialog).getByRole('button', { name: '重试' }));
     expect(await within(dialog).findByRole('textbox', { name: 'SKILL.md' })).toBeTruthy();

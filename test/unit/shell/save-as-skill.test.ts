@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { serviceEnv } from '../../helpers/service-env.js';
 import { leastPermissions, lastTaskCalls } from '../../../main/core/agent/index.js';
 import { withAgentCreated } from '../../../main/core/skills/use/index.js';
+import type { Said } from '../../../preload/words.js';
+import { assertSaid, chinese } from '../../helpers/words.js';
 
 const THREE_CALLS = [
   { toolCalls: [{ id: 'c1', name: 'read_file', input: { path: 'notes.txt' } }] },
@@ -125,15 +127,22 @@ test('a hostile draft audits P0: it is refused with its finding and nothing is i
 test('a draft the model did not write as asked, or a task with no calls, says why', async (t) => {
   const s = await finishedTask(t);
   s.server.script({ text: 'Sure! Here is your skill.' });
-  await assert.rejects(s.call('chat.draftSkill', { sessionId: s.sessionId }), /unavailable: .*holds no JSON object/);
+  await assert.rejects(s.call('chat.draftSkill', { sessionId: s.sessionId }), (e: Error & { words?: Said }) => {
+    assert.match(e.message, /unavailable: the skill could not be drafted: the model's draft holds no JSON object/);
+    // Why, as words the window says (the model's own text verbatim in them).
+    assert.equal(chinese(e.words!), '模型的草稿里没有 JSON 对象：Sure! Here is your skill.');
+    assertSaid(e.words, `the model's draft holds no JSON object: "Sure! Here is your skill."`);
+    return true;
+  });
   s.server.script({ text: 'Hello.' });
   const ended = s.next('chat.turnEnd');
   await s.call('chat.send', { sessionId: s.sessionId, text: 'thanks' });
   await ended;
-  await assert.rejects(
-    s.call('chat.draftSkill', { sessionId: s.sessionId }),
-    /conflict: the last task made no tool calls/,
-  );
+  await assert.rejects(s.call('chat.draftSkill', { sessionId: s.sessionId }), (e: Error & { words?: Said }) => {
+    assert.match(e.message, /conflict: the last task made no tool calls/);
+    assertSaid(e.words, 'the last task made no tool calls: there are no steps to save as a skill');
+    return true;
+  });
 });
 
 test('agent_created is set in an edited frontmatter, kept when there, and a broken one is left for the audit', () => {
