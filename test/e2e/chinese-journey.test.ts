@@ -3,12 +3,7 @@
 // call the gate refuses, a request the provider answers with 500 twice (the window says it retries), a connection
 // dropped mid-answer (interrupted, then Retry), the install dialog with its findings, the skill page, Settings, and a
 // wrong key in Test connection. On every screen an automated check reads the page's visible text and fails on any
-// English sentence: a run of three or more English words.
-//
-// What may stay English (the allow-list, by where it is shown): code, commands, paths and rule patterns (`code`,
-// `pre`, `kbd`, the offending line of a finding); what another party said in its own words, shown in code (a
-// provider's error, a connection's, a YAML parser's message); what a skill says of itself (its description, its
-// SKILL.md shown on its page); names (skills, tools, models, providers), which are single words and never make a run.
+// English sentence: a run of three or more English words (chinese-check.ts, with what may stay English).
 import { afterEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -17,9 +12,7 @@ import { strToU8, zipSync } from 'fflate';
 import { skillMd, tempDir, writeTree } from '../helpers/tmp.js';
 import { makeRepo, type TestRepo } from '../helpers/git-repos.js';
 import { journey, skip } from './journey.js';
-
-/** Shown as is in any language: code, commands, paths, rule patterns, and what skills say of themselves. */
-const ALLOWED = ['code', 'pre', 'kbd', '.excerpt', '.skill-desc', '.skill-body', '[data-skill-text]'];
+import { englishOnScreen as englishOn, visibleTexts } from './chinese-check.js';
 
 /** A `git` stand-in first on PATH (the model's `git status`; anything else is real git), and skills to install. */
 const bin = tempDir('knack-e2e-zh-bin-');
@@ -107,59 +100,13 @@ afterEach(async (t) => {
   if (dir) await app.screenshot(join(dir, `zh-${t.name.slice(0, 40).replace(/\W+/g, '-')}.png`));
 });
 
-/** The page's visible text, one entry per text node, leaving out what ALLOWED names. */
-async function visibleTexts(): Promise<string[]> {
-  return app.page.evaluate((allowed) => {
-    // page globals (this file compiles for Node, without the DOM library)
-    interface El {
-      closest(s: string): El | null;
-      checkVisibility(): boolean;
-    }
-    interface TextNode {
-      textContent: string | null;
-      parentElement: El | null;
-    }
-    const d = (
-      globalThis as unknown as {
-        document: {
-          body: unknown;
-          createTreeWalker(root: unknown, what: number): { nextNode(): TextNode | null };
-        };
-      }
-    ).document;
-    const walker = d.createTreeWalker(d.body, 4 /* NodeFilter.SHOW_TEXT */);
-    const out: string[] = [];
-    const skipSel = allowed.join(', ');
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      const text = n.textContent?.trim();
-      const el = n.parentElement;
-      if (!text || !el || el.closest(skipSel) || !el.checkVisibility()) continue;
-      out.push(text);
-    }
-    return out;
-  }, ALLOWED);
-}
-
-/** English sentences on screen: three or more English words in a row (words of letters only: a path or code breaks a run). */
-async function englishOnScreen(): Promise<string[]> {
-  const found: string[] = [];
-  for (const text of await visibleTexts()) {
-    let run: string[] = [];
-    for (const token of [...text.split(/\s+/), '']) {
-      if (/^[("“'‘]?[A-Za-z]+(?:'[a-z]+)?[.,:;!?)"”'’…]*$/.test(token)) run.push(token);
-      else {
-        if (run.length >= 3) found.push(`${run.join(' ')}   (in: ${text.slice(0, 120)})`);
-        run = [];
-      }
-    }
-  }
-  return found;
-}
+/** English sentences on the page as it is now. */
+const englishOnScreen = () => englishOn(app.page);
 
 test('the detector flags the same window in English and lets it through in Chinese', { skip }, async () => {
   // Checked on the page itself, so a detector that sees nothing cannot pass the journey below.
   await app.page.getByRole('navigation', { name: '视图' }).waitFor();
-  const texts = await visibleTexts();
+  const texts = await visibleTexts(app.page);
   assert.ok(texts.length > 10, `the page's text is read (${texts.length} pieces)`);
   assert.ok(
     texts.some((x) => /[\u4e00-\u9fff]/.test(x)),

@@ -166,6 +166,7 @@ export function SaveSkillDialog({ sessionId }: { sessionId: string }) {
           <textarea
             id={ids.text}
             className="skill-editor"
+            data-skill-text
             value={text}
             spellCheck={false}
             rows={16}

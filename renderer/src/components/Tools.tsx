@@ -17,7 +17,11 @@ function ToolList({ tools }: { tools: ToolInfo[] }) {
     <ul className="plain tools">
       {tools.map((x) => (
         <li key={x.name}>
-          <code>{x.name}</code> <span className="muted">{say(x.words, x.summary)}</span>
+          <code>{x.name}</code>{' '}
+          {/* A tool without words is an MCP server's: its description in the server's own words, as it gave it. */}
+          <span className="muted" {...(x.words ? {} : { 'data-own-words': '' })}>
+            {say(x.words, x.summary)}
+          </span>
         </li>
       ))}
     </ul>
