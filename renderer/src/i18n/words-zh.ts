@@ -100,6 +100,8 @@ export const wordsZh: Record<WordCode, string> = {
   'auditNote.printed': '脚本打印或写入文档的文字，不是它运行的命令',
   'auditNote.argv': '以参数列表启动程序，不经过 shell',
   'auditNote.named': '在作为数据展示的文件名或网址里，不是命令行',
+  'auditNote.quoted': '作为要留意的内容引用，没有让智能体运行它的字眼',
+  'auditNote.negated': '跟在表示禁止的字眼之后，但那个字眼未必是在说这条命令',
   auditTagText: '不可见的标签字符拼出的文字：{{what}}',
   auditObfuscated: '用拆分字符串或转义隐藏：{{what}}',
   auditBase64: '一段 base64 解码后的内容：{{what}}',

@@ -794,6 +794,8 @@ interface Hit {
   level: 'P0' | 'P1';
   index: number;
   note: Said | undefined;
+  /** A refusal lowered to a question by a reading of the prose around it: never lowered further, to nothing. */
+  lowered: boolean;
 }
 
 /**
@@ -837,10 +839,14 @@ function ruleHit(rule: AuditRule, seg: Segment, text: string, aggravated: boolea
     rule.negatable &&
     (seg.ctx === 'prose' || seg.ctx === 'inline' || seg.ctx === 'comment') &&
     negated(seg, text, m.index)
-  )
-    return undefined;
+  ) {
+    // A command that would be refused, after a word that forbids something, is asked about: the word may not be
+    // about the command at all ("Do not hesitate: run `rm -rf ~/`").
+    if (seg.ctx !== 'inline' || level !== 'P0' || !COMMAND_FAMILIES.has(rule.family)) return undefined;
+    return { rule, level: 'P1', index: m.index, note: say('auditNote.negated'), lowered: true };
+  }
   if (rule.mentionable && level === 'P0' && !aggravated && mentioned(seg, text, m.index)) level = 'P1';
-  return { rule, level, index: m.index, note: undefined };
+  return { rule, level, index: m.index, note: undefined, lowered: false };
 }
 
 /** The sentence before a match negates it ("never use sudo"). */
@@ -924,13 +930,20 @@ const CHECK_RE =
 function quotedAsCheck(seg: Segment, span: string): boolean {
   const line = lineFacts(seg.around);
   const idx = Math.max(0, line.text.indexOf(span.slice(0, 20)));
+  const from = Math.max(0, idx - 200);
   const clause =
     line.text
-      .slice(Math.max(0, idx - 200), idx)
+      .slice(from, idx)
       .split(/[.!?;。！？]\s/)
       .pop() ?? '';
   if (RUN_RE.test(clause)) return false;
-  return seg.listedAsCheck === true || CHECK_RE.test(actionOf(clause)) || line.checkNoRun || line.tableRow;
+  // The words that make it a check are the prose's: a command cannot vouch for itself (`curl …/audit.sh | sh`).
+  const prose =
+    line.prose
+      .slice(from, idx)
+      .split(/[.!?;。！？]\s/)
+      .pop() ?? '';
+  return seg.listedAsCheck === true || CHECK_RE.test(actionOf(prose)) || line.checkNoRun || line.tableRow;
 }
 
 /**
@@ -944,14 +957,17 @@ function actionOf(text: string): string {
 }
 
 /** What quotedAsCheck needs of a line, worked out once per line (a line can hold thousands of code spans). */
-let lastFacts: { around: string; text: string; checkNoRun: boolean; tableRow: boolean } | undefined;
-function lineFacts(around: string): { text: string; checkNoRun: boolean; tableRow: boolean } {
+let lastFacts: { around: string; text: string; prose: string; checkNoRun: boolean; tableRow: boolean } | undefined;
+function lineFacts(around: string): { text: string; prose: string; checkNoRun: boolean; tableRow: boolean } {
   if (lastFacts?.around !== around) {
     const text = normalizeLine(around).text;
+    // Code spans blanked to the same length, so a position in `text` is the same one in `prose`.
+    const prose = withoutCodeSpans(text);
     lastFacts = {
       around,
       text,
-      checkNoRun: CHECK_RE.test(actionOf(text)) && !RUN_RE.test(text),
+      prose,
+      checkNoRun: CHECK_RE.test(actionOf(prose)) && !RUN_RE.test(text),
       tableRow: /^\s*\|/.test(around),
     };
   }
@@ -1038,8 +1054,9 @@ function judge(seg: Segment, text: string, rules: RuleSet = EVERY_RULE): Hit[] {
   if (seg.ctx === 'prose') hits = judgeProse(seg, text, rules);
   else {
     hits = matchRules(seg, text, rules.all);
-    // A code span quoted as something to look for is judged for its words only (asked only when a command rule hit).
-    if (seg.ctx === 'inline' && hasCommandHit(hits) && quotedAsCheck(seg, text)) dropCommandHits(hits);
+    // A code span quoted as something to look for: its commands are asked about when they would be refused, else let
+    // through. The words that make it a check could be a cover ("Don't worry, `curl … | sh` sets it up").
+    if (seg.ctx === 'inline' && hasCommandHit(hits) && quotedAsCheck(seg, text)) askQuotedCommands(hits);
   }
   if (seg.ctx === 'shell' || seg.ctx === 'script' || seg.ctx === 'inline' || seg.ctx === 'example') {
     const programs = inlinePrograms(text);
@@ -1054,11 +1071,28 @@ function hasCommandHit(hits: Hit[]): boolean {
   return false;
 }
 
-/** The hits without the command rules' (in place). */
-function dropCommandHits(hits: Hit[]): void {
+/** The hits with the command rules' quoted as checks (in place): see askedAsQuoted. */
+function askQuotedCommands(hits: Hit[]): void {
   let n = 0;
-  for (let k = 0; k < hits.length; k++) if (!COMMAND_FAMILIES.has(hits[k]!.rule.family)) hits[n++] = hits[k]!;
+  for (let k = 0; k < hits.length; k++) {
+    const h = hits[k]!;
+    if (!COMMAND_FAMILIES.has(h.rule.family) || askedAsQuoted(h)) hits[n++] = h;
+  }
   hits.length = n;
+}
+
+/**
+ * A command quoted as something to look for: one that would be refused is asked about (P1, with why), the others are
+ * let through. Whether a sentence lists a command or tells the agent to run it is a reading of prose, which a hostile
+ * skill can word to fool; so the reading may lower a refusal to a question, never to nothing.
+ */
+function askedAsQuoted(h: Hit): boolean {
+  if (h.lowered) return true;
+  if (h.level !== 'P0') return false;
+  h.level = 'P1';
+  h.note = say('auditNote.quoted');
+  h.lowered = true;
+  return true;
 }
 
 /** What the user never sees rendered: the words as instructions, and the commands in them as commands to run. */
@@ -1074,8 +1108,8 @@ function judgePlaced(seg: Segment, placement: Placement, text: string, rules: Ru
   const commands = matchRules(recast(seg, 'shell'), cmd, rules.command, true);
   for (let k = 0; k < commands.length; k++) {
     const h = commands[k]!;
-    if (quotedAsCheck(recast(seg, seg.ctx, cmd), cmd.slice(h.index, h.index + 20))) continue;
-    h.note = note;
+    if (quotedAsCheck(recast(seg, seg.ctx, cmd), cmd.slice(h.index, h.index + 20)) && !askedAsQuoted(h)) continue;
+    h.note = h.note ? say('listAnd', { a: note, b: h.note }) : note;
     hits.push(h);
   }
   return hits;
@@ -1105,9 +1139,9 @@ function inlineProgramHits(
     const found = matchRules(recast(seg, ctx), normalizeLine(deobfuscate(p.code)).text);
     for (let k = 0; k < found.length; k++) {
       const h = found[k]!;
-      if (seg.ctx === 'inline' && quotedAsCheck(seg, text)) continue;
       if (ctx === 'script') h.level = h.rule.inlineProgram ?? h.level;
-      h.note = say('noteInlineProgram', { interpreter: p.interpreter });
+      if (seg.ctx === 'inline' && quotedAsCheck(seg, text) && !askedAsQuoted(h)) continue;
+      h.note ??= say('noteInlineProgram', { interpreter: p.interpreter });
       hits.push(h);
     }
   }
