@@ -5,7 +5,7 @@ import picomatch from 'picomatch';
 import { BoundedMap } from './bounded-map.js';
 
 /** Longest one glob test may take before it is abandoned (a pattern like *a*a*a*a*b runs for minutes otherwise). */
-export const GLOB_MATCH_TIMEOUT_MS = 100;
+const GLOB_MATCH_TIMEOUT_MS = 100;
 
 export class GlobTooSlowError extends Error {
   constructor(readonly glob: string) {
@@ -24,7 +24,7 @@ export interface GlobOptions {
  * Patterns whose regex cannot backtrack badly: no extglobs, at most two `**`, and at most one name part with two
  * `*` (the others one at most). Measured worst case on 4,000-character paths: a few milliseconds.
  */
-export function isCheapGlob(glob: string): boolean {
+function isCheapGlob(glob: string): boolean {
   if (/[@!+*?]\(/.test(glob)) return false;
   const parts = glob.split('/');
   if (parts.filter((p) => p === '**').length > 2) return false;

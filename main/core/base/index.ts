@@ -9,7 +9,7 @@ export { readRegularFile } from './read-file.js';
 export { fsWords } from './fs-words.js';
 export { sha256Hex } from './sha256.js';
 export { countTokens } from './tokens.js';
-export { writeFileAtomic, type AtomicWriteOptions } from './atomic-write.js';
+export { writeFileAtomic } from './atomic-write.js';
 export { BoundedMap } from './bounded-map.js';
 export { onOwnWrite, saidOwnWrite, type OwnContents } from './own-writes.js';
 // Messages for people as a code plus parameters (preload/words.ts): the window words them, the CLI prints english().

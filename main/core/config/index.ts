@@ -13,9 +13,7 @@ export {
   type CeilingMemory,
   type RunLimits,
   type SandboxLimits,
-  type SandboxMode,
-  SANDBOX_MODES,
   type Settings,
 } from './settings.js';
 export { watchFiles, type FileWatcher } from './watch.js';
-export { MAX_DEPTH, readJsonText, tooDeep, type JsonText } from './json-text.js';
+export { MAX_DEPTH, readJsonText, tooDeep } from './json-text.js';

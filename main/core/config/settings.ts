@@ -50,7 +50,7 @@ export interface SandboxLimits extends RunLimits {
  * A workspace's file may only make this stricter (off < auto < required).
  */
 export type SandboxMode = 'auto' | 'required' | 'off';
-export const SANDBOX_MODES: readonly SandboxMode[] = ['off', 'auto', 'required'];
+const SANDBOX_MODES: readonly SandboxMode[] = ['off', 'auto', 'required'];
 
 /**
  * A number setting in bounds; `what` is the code of the words that say what it is (preload/words.ts), for the message
@@ -296,7 +296,7 @@ export interface CeilingMemory {
   save(scope: string, ceiling: Ceiling): void;
 }
 
-export const workspaceScope = (workspace: string): string => `workspace:${workspace}`;
+const workspaceScope = (workspace: string): string => `workspace:${workspace}`;
 
 const StoredCeiling = z.object({
   tools: z.array(z.string()),

@@ -56,7 +56,7 @@ const REASONS: Readonly<Record<string, WordCode>> = {
  * Why the sandbox's proxy refused a host, in words: Knack's own refusal (wall.ts's ask callback), the runtime's fixed
  * reasons and the classes of address a name resolved to. Undefined for any other text (a new runtime's wording).
  */
-export function networkWhy(reason: string): Said | undefined {
+function networkWhy(reason: string): Said | undefined {
   if (reason.includes(` ${NOT_ALLOWED}`)) return say('wall.why.notAllowed');
   const fixed = REASONS[reason];
   if (fixed) return say(fixed);

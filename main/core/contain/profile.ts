@@ -30,7 +30,7 @@ export interface WallPlace {
  * Secrets under the home folder no contained command may read: keys, cloud and registry credentials, password stores,
  * browser profiles and shell histories. Relative to the home folder.
  */
-export const SECRET_READS = [
+const SECRET_READS = [
   '.ssh',
   '.aws',
   '.gnupg',
@@ -73,7 +73,7 @@ const OWN_HOME_DIRS = ['.workbuddy', '.agents', '.knack'];
  * exist are denied; those missing are checked after each command (see protect.ts). The sandbox adds its own list
  * (.git/hooks, .git/config, .gitmodules, .mcp.json, .vscode, shell rc files) around Knack's working directory.
  */
-export const PROTECTED_IN_WORKSPACE = [
+const PROTECTED_IN_WORKSPACE = [
   '.git/hooks',
   '.git/config',
   '.git/commondir',
@@ -100,7 +100,7 @@ export interface WallRules {
  * every write root: the runtime would otherwise stub each missing one for every command, and a line holding stubs
  * cannot be reused (template.ts).
  */
-export const RUNTIME_CWD_PROTECTED: readonly string[] = [
+const RUNTIME_CWD_PROTECTED: readonly string[] = [
   ...DANGEROUS_FILES,
   ...getDangerousDirectories(),
   '.git/hooks',

@@ -66,7 +66,7 @@ const SAFE_GIT_KEYS = new Set([
 ]);
 
 /** Whether every key of a git config file is one of SAFE_GIT_KEYS (a line it cannot read counts as unsafe). */
-export function gitConfigIsInert(text: string): boolean {
+function gitConfigIsInert(text: string): boolean {
   let section = '';
   for (const raw of text.split('\n')) {
     const line = raw.trim();

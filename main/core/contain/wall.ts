@@ -225,7 +225,7 @@ export class WallError extends Error {
 /** Environment variables a contained command does not get: credentials a command has no business holding. */
 const SECRET_ENV = /(^|_)(API_?KEY|ACCESS_?KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIALS?|AUTH)(_|$)/i;
 
-export function scrubbedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+function scrubbedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(env)) if (!SECRET_ENV.test(k) && !k.startsWith('KNACK_')) out[k] = v;
   return out;

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { readRegularFile, type Diagnostic } from '../base/index.js';
 import { readJsonText } from '../config/index.js';
 
-export const MCP_FILE = 'mcp.json';
+const MCP_FILE = 'mcp.json';
 
 export interface StdioServerConfig {
   kind: 'stdio';
@@ -42,8 +42,8 @@ export interface HttpServerConfig {
 
 export type McpServerConfig = StdioServerConfig | HttpServerConfig;
 
-export const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
-export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
+const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 
 const SERVER_NAME = /^[A-Za-z0-9_-]{1,40}$/;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);

@@ -54,7 +54,7 @@ export interface BackoffOptions {
   maxAttempts: number;
 }
 
-export const DEFAULT_BACKOFF: BackoffOptions = { initialMs: 1000, maxMs: 60_000, maxAttempts: 8 };
+const DEFAULT_BACKOFF: BackoffOptions = { initialMs: 1000, maxMs: 60_000, maxAttempts: 8 };
 
 export interface ConnectionEvents {
   /** Connected (or reconnected) with this tool list. */
@@ -64,7 +64,7 @@ export interface ConnectionEvents {
   onStatus?(status: ConnectionStatus): void;
 }
 
-export function backoffDelay(failures: number, b: BackoffOptions): number {
+function backoffDelay(failures: number, b: BackoffOptions): number {
   return Math.min(b.maxMs, b.initialMs * 2 ** Math.max(0, failures - 1));
 }
 

@@ -14,7 +14,4 @@ export {
   trustMcpServer,
   trustedMcpServers,
   writeMcpEntry,
-  type McpEntryInput,
-  type McpEntryView,
-  type McpScope,
 } from './edit.js';

@@ -24,7 +24,7 @@ export interface McpCallOutcome {
 export type McpCaller = (tool: string, args: Record<string, unknown>, signal?: AbortSignal) => Promise<McpCallOutcome>;
 
 /** Text of an MCP result's content blocks (text joined; other blocks described). */
-export function contentText(content: unknown[] | undefined): string {
+function contentText(content: unknown[] | undefined): string {
   return (content ?? [])
     .map((c) => {
       const b = c as {

@@ -22,7 +22,7 @@ export interface RunControls {
 }
 
 /** Largest serialised arguments a run accepts. */
-export const MAX_ARGS_BYTES = 8 * 1024 * 1024;
+const MAX_ARGS_BYTES = 8 * 1024 * 1024;
 
 /** Handles one capability call from a script; throw a SandboxError to refuse it. Runs in the main process. */
 export type CapabilityHandler<C> = (
@@ -487,7 +487,7 @@ function failure(code: string, message: string, details?: unknown): ScriptResult
   return { ok: false, error: { code, message, ...(details !== undefined ? { details } : {}) }, logs: [] };
 }
 
-export function toErrorData(e: unknown): SandboxErrorData {
+function toErrorData(e: unknown): SandboxErrorData {
   if (e instanceof SandboxError) return e.toJSON();
   return { code: 'capability.failed', message: e instanceof Error ? e.message : String(e) };
 }

@@ -240,7 +240,7 @@ function parseScriptError(json: string): SandboxErrorData {
 }
 
 /** Errors raised by isolated-vm itself (compile errors, disposal, timeouts) → structured errors. */
-export function mapIvmError(e: unknown, limits: RunLimits): SandboxErrorData {
+function mapIvmError(e: unknown, limits: RunLimits): SandboxErrorData {
   const message = e instanceof Error ? e.message : String(e);
   if (/memory limit/i.test(message)) {
     return {

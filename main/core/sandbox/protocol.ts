@@ -24,7 +24,7 @@ export class SandboxError extends Error {
   }
 }
 
-export const errorSchema = z.object({
+const errorSchema = z.object({
   code: z.string().max(200),
   message: z.string().max(20_000),
   details: z.unknown().optional(),
@@ -58,7 +58,7 @@ export const runRequestSchema = z.object({
   limits: limitsSchema,
 });
 
-export const capabilityReplySchema = z.object({
+const capabilityReplySchema = z.object({
   type: z.literal('capResult'),
   runId: z.string(),
   callId: z.number().int(),
@@ -68,10 +68,10 @@ export const capabilityReplySchema = z.object({
   error: errorSchema.optional(),
 });
 
-export const cancelSchema = z.object({ type: z.literal('cancel'), runId: z.string(), reason: errorSchema });
+const cancelSchema = z.object({ type: z.literal('cancel'), runId: z.string(), reason: errorSchema });
 
 /** Stop / restart a run's wall clock while the main process waits for the user to approve one of its calls. */
-export const holdSchema = z.object({ type: z.enum(['hold', 'release']), runId: z.string() });
+const holdSchema = z.object({ type: z.enum(['hold', 'release']), runId: z.string() });
 
 export const clientMessageSchema = z.union([runRequestSchema, capabilityReplySchema, cancelSchema, holdSchema]);
 export type RunRequest = z.infer<typeof runRequestSchema>;

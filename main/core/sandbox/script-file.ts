@@ -5,9 +5,9 @@ import { basename, extname, join, relative, sep } from 'node:path';
 import { isInside, realPathOf, realRoot } from '../base/index.js';
 import { SandboxError } from './protocol.js';
 
-export const SCRIPT_EXTENSIONS = ['.mjs', '.js'];
+const SCRIPT_EXTENSIONS = ['.mjs', '.js'];
 /** Largest script source accepted. */
-export const MAX_SCRIPT_BYTES = 2 * 1024 * 1024;
+const MAX_SCRIPT_BYTES = 2 * 1024 * 1024;
 
 const LANGUAGES: Record<string, string> = {
   '.py': 'Python',

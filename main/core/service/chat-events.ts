@@ -26,12 +26,12 @@ const MAX_OUTPUT = 4000;
  * Control, bidi and invisible characters made visible (the one shared helper, preload/display.ts), so a summary shows
  * what the call really contains; line breaks and tabs of multi-line output stay.
  */
-export function visible(text: string): string {
+function visible(text: string): string {
   return text.split('\t').map(displaySafeLines).join('\t');
 }
 
 /** The gate's decision fields for the approval card, every string escaped. */
-export function visibleDecision(f: DecisionFields | undefined): GateDecisionFields | undefined {
+function visibleDecision(f: DecisionFields | undefined): GateDecisionFields | undefined {
   if (!f || Object.keys(f).length === 0) return undefined;
   const out: GateDecisionFields = {};
   if (f.rule !== undefined) out.rule = displaySafe(f.rule);
@@ -67,14 +67,14 @@ function argsOf(v: unknown): Record<string, unknown> {
 }
 
 /** One line for the approval card: the command, the paths, the host — else the arguments as JSON. */
-export function callSummary(tool: string, args: Record<string, unknown>): string {
+function callSummary(tool: string, args: Record<string, unknown>): string {
   const pick = ['command', 'path', 'file_path', 'url', 'pattern', 'query'].find((k) => typeof args[k] === 'string');
   const text = pick ? `${tool}: ${String(args[pick])}` : `${tool} ${JSON.stringify(args)}`;
   return visible(text.length > 500 ? `${text.slice(0, 500)}…` : text);
 }
 
 /** A turn's end as the window names it (the inspector's `offline` is a message no model answered: no_model). */
-export function turnEndReason(r: TurnEndReason): EventPayload<'chat.turnEnd'>['reason'] {
+function turnEndReason(r: TurnEndReason): EventPayload<'chat.turnEnd'>['reason'] {
   switch (r) {
     case 'end_turn':
       return 'done';

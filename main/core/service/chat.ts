@@ -107,7 +107,7 @@ function jsonPlace(text: string, message: string): string {
  * as a JSON object whose `providers` (and entry `id`) are objects is never overwritten: a `conflict` names the file and
  * the line to fix first (as writeUserCeiling does for settings.json).
  */
-export function updateProvidersFile(
+function updateProvidersFile(
   dataDir: string,
   id: string,
   fn: (json: Record<string, unknown>, entry: Record<string, unknown>) => void,

@@ -111,7 +111,7 @@ function toContractError(
 }
 
 /** Validates an event before it leaves main; an event outside the contract is dropped and logged, never sent. */
-export function checkedEvent<E extends EventName>(
+function checkedEvent<E extends EventName>(
   name: E,
   payload: EventPayload<E>,
 ): { ok: true; payload: unknown } | { ok: false; problem: string } {

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { writeFileAtomic } from '../base/index.js';
 
-export const RECENT_FILE = 'recent-workspaces.json';
+const RECENT_FILE = 'recent-workspaces.json';
 const MAX = 20;
 
 interface Entry {
@@ -11,7 +11,7 @@ interface Entry {
   openedAt: number;
 }
 
-export function recentPath(dataDir: string): string {
+function recentPath(dataDir: string): string {
   return join(dataDir, RECENT_FILE);
 }
 

@@ -13,7 +13,7 @@ import { writeFileAtomic } from '../base/index.js';
 type SettingsHandlers = Pick<Handlers, 'settings.setCeiling'>;
 
 /** Merge `ceiling` into policy.ceiling of the user settings file (other keys kept), atomically. */
-export function writeUserCeiling(dataDir: string, ceiling: Record<string, unknown>): void {
+function writeUserCeiling(dataDir: string, ceiling: Record<string, unknown>): void {
   const file = userSettingsPath(dataDir);
   let json: Record<string, unknown> = {};
   try {

@@ -29,7 +29,7 @@ const refused = (e: unknown): never => {
   throw e;
 };
 
-export function tierRootOf(ctx: ServiceContext, tier: 'user' | 'project'): string {
+function tierRootOf(ctx: ServiceContext, tier: 'user' | 'project'): string {
   const ws = ctx.workspace();
   return tier === 'user' ? userSkillDirs(ws.paths.home).workbuddy : projectSkillDirs(ws.workspace).workbuddy;
 }

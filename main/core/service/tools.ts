@@ -10,7 +10,7 @@ import { english, say, WORDS, type Said, type WordCode } from '../base/index.js'
 
 type ToolHandlers = Pick<Handlers, 'tools.list' | 'tools.search' | 'tools.mcpStatus' | 'rules.list' | 'rules.remove'>;
 
-export function toolInfo(t: RegisteredTool) {
+function toolInfo(t: RegisteredTool) {
   const words = summaryWords(t);
   return {
     name: t.def.name,

@@ -35,7 +35,7 @@ export function diffView(
   return { widened: d.widened, lines: d.lines, ...(d.words ? { words: d.words } : {}) };
 }
 
-export function findingView(f: Finding): Out<typeof C.AuditFinding> {
+function findingView(f: Finding): Out<typeof C.AuditFinding> {
   return {
     file: f.file,
     line: f.line,

@@ -40,7 +40,7 @@ export class DamagedDatabaseError extends Error {
 const DAMAGE_CODE = /^SQLITE_(NOTADB|CORRUPT)/;
 
 /** The files SQLite keeps beside a database, moved and removed with it. */
-export const SIDE_FILES = ['-wal', '-shm', '-journal'];
+const SIDE_FILES = ['-wal', '-shm', '-journal'];
 
 function configure(db: Db): void {
   db.pragma('busy_timeout = 5000');

@@ -17,7 +17,6 @@ import { SessionRepo } from './session-repo.js';
 import { StateRepo, type StoreDamage } from './state-repo.js';
 
 export type { StoreDamage } from './state-repo.js';
-export { DamagedDatabaseError } from './db.js';
 
 export const DB_FILE = 'knack.db';
 
@@ -125,11 +124,4 @@ export {
   type PolicyRepo,
   type Rule,
 } from './policy-repo.js';
-export {
-  sessionTitle,
-  type AppendRow,
-  type SessionHit,
-  type SessionRow,
-  type SnippetPart,
-  type SpentRow,
-} from './session-repo.js';
+export { sessionTitle, type AppendRow, type SessionHit, type SessionRow, type SpentRow } from './session-repo.js';

@@ -119,7 +119,7 @@ export function excerpt(body: string, terms: readonly string[]): SnippetPart[] {
 }
 
 /** The words of a search: split on white space; a quoted run stays one term. */
-export function searchTerms(query: string): string[] {
+function searchTerms(query: string): string[] {
   const out: string[] = [];
   for (const m of query.matchAll(/"([^"]*)"|(\S+)/g)) {
     const t = (m[1] ?? m[2] ?? '').trim();
