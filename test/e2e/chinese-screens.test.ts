@@ -1,13 +1,14 @@
 // The screens the main Chinese journey (chinese-journey.test.ts) does not walk, with the window in Chinese, in Debian's
 // Chromium through serve mode against a fake Anthropic server: the first run (welcome, folder, presets, no model set
-// up, a wrong key, done), the MCP servers (the form, its review, a server's tools, a server that does not start,
-// removal), the sessions (list, search, rename, delete), save as skill, the Trust review from the sidebar, skills from
-// a repository (fetch, review, an update that widens permissions), the model picker, a stopped turn, a stalled stream,
-// and a damaged store. On every screen the check of chinese-check.ts reads the page's visible text and fails on any
-// English sentence. KNACK_ZH_SHOTS=DIR saves a screenshot of each screen checked there.
+// up, a wrong key, done, the folder among the recent ones), the MCP servers (the form, its review, a server's tools, a
+// server that does not start, removal), the sessions (list, search, rename, delete), save as skill (a failed draft,
+// Retry, install), the Trust review from the sidebar, skills from a repository (fetch, review, an update that widens
+// permissions, a check that fails), the model picker, a stopped turn, a stalled stream, and a damaged store. On every
+// screen the check of chinese-check.ts reads the page's visible text and fails on any English sentence.
+// KNACK_ZH_SHOTS=DIR saves a screenshot of each screen checked there.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { skillMd } from '../helpers/tmp.js';
 import { makeRepo, type TestRepo } from '../helpers/git-repos.js';
@@ -140,6 +141,11 @@ test('the first run: welcome, folder, presets, no model set up, a wrong key, don
   await views().getByRole('button', { name: '对话' }).click();
   await ask('第一个问题', '第一个回答。');
   await chinese('first-answer');
+  // The folder opened is among the recent ones when another is opened.
+  await page.getByRole('button', { name: /^工作区 .*（切换）$/ }).click();
+  await page.getByText('最近的工作区').waitFor();
+  await chinese('recent-folders');
+  await page.getByRole('button', { name: /^返回 / }).click();
 });
 
 test('the MCP servers: the form, its review, the tools, a server that does not start, removal', { skip }, async () => {
@@ -318,6 +324,19 @@ test('skills from a repository: fetch, review, install, and an update that widen
   await chinese('update-installed');
   await page.keyboard.press('Escape');
   await app.until(async () => (await page.getByRole('dialog').count()) === 0);
+
+  // The source gone: the check fails for alpha, and says why.
+  renameSync(repo.bare, `${repo.bare}.gone`);
+  await sidebar().getByRole('button', { name: '检查更新' }).click();
+  const failed = sidebar().getByRole('button', { name: /1 项检查失败/ });
+  await failed.waitFor({ timeout: 60_000 });
+  await chinese('update-check-failed');
+  await failed.click();
+  await page.getByRole('dialog', { name: '技能更新' }).getByRole('alert').first().waitFor();
+  await chinese('update-check-failed-why');
+  await page.keyboard.press('Escape');
+  await app.until(async () => (await page.getByRole('dialog').count()) === 0);
+  renameSync(`${repo.bare}.gone`, repo.bare);
 });
 
 test('the model picker, a stopped turn and a stalled stream', { skip }, async () => {
