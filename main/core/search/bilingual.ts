@@ -253,7 +253,7 @@ function dictionaryStamp(dataDir: string): string {
 }
 
 /** Cache text: a header line, then one sorted section per direction (`key\tv1|v2` lines). */
-export function serializeBilingualMap(map: { zhToEn: Map<string, string[]>; enToZh: Map<string, string[]> }): string {
+function serializeBilingualMap(map: { zhToEn: Map<string, string[]>; enToZh: Map<string, string[]> }): string {
   const section = (m: Map<string, string[]>): string =>
     [...m.keys()]
       .sort()
@@ -315,7 +315,7 @@ export class SortedLines implements TermLookup {
   }
 }
 
-export function parseBilingualMap(text: string): BilingualMap | undefined {
+function parseBilingualMap(text: string): BilingualMap | undefined {
   const head = text.indexOf('\n');
   if (head < 0 || text.slice(0, head) !== FORMAT) return undefined;
   const split = text.indexOf('\n\f\n', head);

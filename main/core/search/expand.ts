@@ -6,7 +6,7 @@ import { bilingualExpander, sharedBilingualMap, type BilingualMap, type Bilingua
 import type { Expander } from './ranked-index.js';
 
 /** Expands a term to the other phrases of every synonym group that contains it as a whole phrase. */
-export function synonymExpander(groups: readonly SynonymGroup[]): Expander {
+function synonymExpander(groups: readonly SynonymGroup[]): Expander {
   const byTerm = new Map<string, Set<string>>();
   for (const g of groups) {
     for (const p of g) {

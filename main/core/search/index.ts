@@ -21,5 +21,5 @@ export {
   type IndexSnapshot,
   type RankedIndexOptions,
 } from './ranked-index.js';
-export { hasHan, normalize, splitIdentifiers, stem, terms } from './tokenize.js';
+export { normalize, splitIdentifiers, terms } from './tokenize.js';
 export { sharedSynonymTable, wordnetExpander } from './wordnet.js';

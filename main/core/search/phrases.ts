@@ -25,7 +25,7 @@ export interface PhraseToken {
  * Filler words skipped when matching phrases: articles, pronouns, politeness and particles only. Content words
  * (verbs like "look", 看看, "make") stay, so a trigger never shrinks to one generic word.
  */
-export const PHRASE_FILLERS = new Set(
+const PHRASE_FILLERS = new Set(
   (
     'a an the my your our their his her its this that these those some please me us it i we you ' +
     '的 了 吗 呢 吧 啊 呀 嘛 我 你 您 我们 你们 请 请问 帮 帮我 帮忙 麻烦 一下 把 这个 那个 这 那 一个'

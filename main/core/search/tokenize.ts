@@ -18,7 +18,7 @@ export const STOPWORDS = new Set(
 );
 
 /** Chinese function words and politeness fillers ("帮我…一下"): dropped like English stop words. */
-export const ZH_STOPWORDS = new Set(
+const ZH_STOPWORDS = new Set(
   (
     '的 了 吗 呢 吧 啊 呀 我 你 他 她 它 我们 你们 是 在 和 与 及 或 把 被 给 帮 帮我 帮忙 请 请问 一下 一个 这个 那个 这 那 ' +
     '怎么 如何 什么 想 我想 要 需要 能 能否 可以 可能 就 都 也 还 又 很 对 从 用 让 上 下 里 中 个 些 有 没有 做 弄 搞 看看 一些 到 去 来 得 地 着 过 吗 该 应该 怎样 哪些 哪个 所有 时候 时'
@@ -45,7 +45,7 @@ export function hasHan(text: string): boolean {
 }
 
 /** Word-like segments of a text, normalised, no stemming. */
-export function words(text: string): string[] {
+function words(text: string): string[] {
   const out: string[] = [];
   for (const s of segmenter.segment(normalize(splitIdentifiers(text)))) {
     if (s.isWordLike) out.push(s.segment);

@@ -153,7 +153,7 @@ export function deriveSynonymTable(
   return acc;
 }
 
-export function readWordNet(
+function readWordNet(
   dataDir = wordnetDataDir(),
 ): Record<string, { index: Map<string, number[]>; data: Map<number, Synset> }> {
   const out: Record<string, { index: Map<string, number[]>; data: Map<number, Synset> }> = {};
@@ -176,7 +176,7 @@ function stamp(dataDir: string, opts: WordNetOptions): string {
   return createHash('sha256').update(FORMAT).update(JSON.stringify(opts)).update(pkg).digest('hex').slice(0, 16);
 }
 
-export function serializeSynonymTable(table: Map<string, string[]>): string {
+function serializeSynonymTable(table: Map<string, string[]>): string {
   return `${FORMAT}\n${[...table.keys()]
     .filter((k) => table.get(k)!.length)
     .sort()
@@ -184,7 +184,7 @@ export function serializeSynonymTable(table: Map<string, string[]>): string {
     .join('\n')}\n`;
 }
 
-export function parseSynonymTable(text: string): TermLookup | undefined {
+function parseSynonymTable(text: string): TermLookup | undefined {
   const head = text.indexOf('\n');
   if (head < 0 || text.slice(0, head) !== FORMAT) return undefined;
   return new SortedLines(text, head + 1, text.length);
