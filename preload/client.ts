@@ -107,7 +107,7 @@ export function createClient(transport: Transport, opts: ClientOptions = {}): Kn
 }
 
 /** Electron: the preload's window.knack. */
-export function bridgeTransport(bridge: KnackBridge): Transport {
+function bridgeTransport(bridge: KnackBridge): Transport {
   return {
     call: (method, input) => {
       const fn = bridge.methods[method];

@@ -44,7 +44,7 @@ export interface Command {
 }
 
 /** Flags every command takes. */
-export const COMMON_OPTIONS: Options = {
+const COMMON_OPTIONS: Options = {
   workspace: { type: 'string', short: 'w' },
   home: { type: 'string' },
   'data-dir': { type: 'string' },

@@ -7,7 +7,7 @@ import { repoRoot } from '../core/config/index.js';
 import { KnackService } from '../core/service/index.js';
 import { openBrowser } from '../serve/browser.js';
 
-export function appVersion(): string {
+function appVersion(): string {
   try {
     return (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
   } catch {
@@ -56,7 +56,7 @@ function stopSignal(): Promise<string> {
   });
 }
 
-export async function runServe(ctx: CommandContext, until: Promise<string> = stopSignal()): Promise<number> {
+async function runServe(ctx: CommandContext, until: Promise<string> = stopSignal()): Promise<number> {
   const v = ctx.values;
   const port = portOf(v.port);
   const provider = {

@@ -52,7 +52,7 @@ export function printReport(ctx: CommandContext, r: AuditReport): void {
     );
 }
 
-export function reportJson(r: AuditReport) {
+function reportJson(r: AuditReport) {
   return {
     skill: r.skill,
     dir: r.dir,

@@ -8,7 +8,7 @@ import type { Catalog } from '../core/skills/catalog/index.js';
 import type { Diagnostic } from '../core/base/index.js';
 import { CliError, type CommandContext } from './command.js';
 
-export async function ttyConfirm(question: string): Promise<boolean> {
+async function ttyConfirm(question: string): Promise<boolean> {
   if (!process.stdin.isTTY || !process.stderr.isTTY) return false;
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {

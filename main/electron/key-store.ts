@@ -12,7 +12,7 @@ export interface Cipher {
   decryptString(encrypted: Buffer): string;
 }
 
-export const KEYS_FILE = 'keys.json';
+const KEYS_FILE = 'keys.json';
 
 export function safeKeyStore(dataDir: string, cipher: Cipher): KeyStore {
   const file = join(dataDir, KEYS_FILE);

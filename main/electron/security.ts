@@ -12,7 +12,7 @@ export {
 
 /** The custom scheme the renderer is served from (never file://, never a remote URL). */
 export const APP_SCHEME = 'app';
-export const APP_HOST = 'knack';
+const APP_HOST = 'knack';
 export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 
 function parse(url: string): URL | undefined {
@@ -24,7 +24,7 @@ function parse(url: string): URL | undefined {
 }
 
 /** True for a URL inside the app itself (app://knack/…). */
-export function isAppUrl(url: string): boolean {
+function isAppUrl(url: string): boolean {
   const u = parse(url);
   return !!u && u.protocol === `${APP_SCHEME}:` && u.host === APP_HOST && !u.username && !u.password;
 }

@@ -18,7 +18,7 @@ function onPath(cmd: string, env: NodeJS.ProcessEnv): boolean {
 }
 
 /** The command that opens a URL here, or the reason there is none. */
-export function browserOpener(
+function browserOpener(
   platform: NodeJS.Platform = process.platform,
   env: NodeJS.ProcessEnv = process.env,
 ): { cmd: string; args: string[] } | { reason: string } {

@@ -39,7 +39,7 @@ export function listenAddressProblem(host: string): string | undefined {
 }
 
 /** The peer must be this machine. */
-export function isLoopbackPeer(address: string | undefined): boolean {
+function isLoopbackPeer(address: string | undefined): boolean {
   if (!address) return false;
   return (
     address === '127.0.0.1' ||
@@ -51,14 +51,14 @@ export function isLoopbackPeer(address: string | undefined): boolean {
 }
 
 /** Names the page may be reached by. A rebinding attacker's page arrives with its own host name and is refused. */
-export function hostAllowed(host: string | undefined, port: number): boolean {
+function hostAllowed(host: string | undefined, port: number): boolean {
   if (!host) return false;
   const h = host.toLowerCase();
   return h === `127.0.0.1:${port}` || h === `localhost:${port}`;
 }
 
 /** The only origins the socket and state-changing requests accept: the page served by this very server. */
-export function originAllowed(origin: string | undefined, port: number): boolean {
+function originAllowed(origin: string | undefined, port: number): boolean {
   if (origin === undefined) return false;
   return origin === `http://127.0.0.1:${port}` || origin === `http://localhost:${port}`;
 }

@@ -72,9 +72,9 @@ function facts(req: IncomingMessage, port: number, upgrade: boolean): RequestFac
 }
 
 /** Bytes a socket's outgoing queue may hold before its client counts as not reading (it is then closed). */
-export const MAX_QUEUE_BYTES = 8 * 2 ** 20;
+const MAX_QUEUE_BYTES = 8 * 2 ** 20;
 /** Calls of one socket running at once; its further frames are not read until one answers. */
-export const MAX_IN_FLIGHT = 16;
+const MAX_IN_FLIGHT = 16;
 /** How long a socket closed for being slow may take to read its close frame before it is cut. */
 const CLOSE_GRACE_MS = 2000;
 
