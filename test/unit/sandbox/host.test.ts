@@ -40,7 +40,8 @@ test('a host that dies mid-run fails that run with a clear error, and the next r
 });
 
 test('a host that stops answering (no heartbeat) is killed by the watchdog and replaced', async () => {
-  const client = echoClient({ timeoutMs: 20_000, cpuTimeMs: 20_000, heartbeatMs: 50, heartbeatTimeoutMs: 300 });
+  // 300 ms without a heartbeat was too short for the fresh host to start at load 18; 1.5 s still ends the stopped one.
+  const client = echoClient({ timeoutMs: 20_000, cpuTimeMs: 20_000, heartbeatMs: 50, heartbeatTimeoutMs: 1_500 });
   await run(client, trivial);
   const [pid] = client.hostPids();
   assert.ok(pid);
