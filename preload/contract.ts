@@ -316,7 +316,14 @@ export const WorkspaceInfo = z.object({
    * The database's state when it is not sound: damaged files set aside, or why it cannot be opened. While either is
    * there, the user's rules cannot all be read and every tool call asks.
    */
-  store: z.object({ damaged: z.array(StoreDamage), problem: z.string().optional() }).optional(),
+  store: z
+    .object({
+      damaged: z.array(StoreDamage),
+      problem: z.string().optional(),
+      /** `problem` as words the window says in its language (the store's own error verbatim in them). */
+      problemWords: Said.optional(),
+    })
+    .optional(),
 });
 export type WorkspaceInfo = z.infer<typeof WorkspaceInfo>;
 

@@ -510,7 +510,7 @@ export const WORDS = {
     'this line may run what your rule "{{rule}}" denies, and that cannot be known before it runs ({{why}}): approve it this once or not',
   'gate.ruleMayAsk':
     'this line may run what your rule "{{rule}}" asks about, and that cannot be known before it runs ({{why}}): approve it this once or not',
-  'gate.rulesUnreadable': 'your rules cannot be read ({{error}}): every tool call asks, and --yes does not answer',
+  'gate.rulesUnreadable': 'your rules cannot be read ({{why}}): every tool call asks, and --yes does not answer',
   'gate.unsandboxedForbidden':
     '{{tool}} asks to run WITHOUT the sandbox, which this workspace forbids (settings sandbox.mode "required")',
   'gate.sandboxRequired':
@@ -801,6 +801,11 @@ export const WORDS = {
   'store.notDatabase': "file is not a database (it does not start with SQLite's header)",
   'store.quickCheck': "SQLite's quick_check found: {{detail}}",
   'store.sqlite': '{{detail}}',
+  // why the database cannot be used (main/core/workspace.ts, service/index.ts); `error` is the store's own message
+  'store.cannotOpen': 'cannot open the database in {{dir}}: {{error}}',
+  'store.cannotRead': 'cannot read the database: {{error}}',
+  'store.none': 'there is no database',
+  'store.setAside': 'the database was damaged and set aside as {{path}}',
   // lists inside a message
   listAnd: '{{a}}, {{b}}',
   listNone: 'none',

@@ -13,7 +13,7 @@ import { SkillSearch } from './skills/use/index.js';
 import { WorkspaceSession } from './skills/use/index.js';
 import { createMarketplaceTool, skillTools } from './skills/use/index.js';
 import type { CatalogEntry } from './skills/format/index.js';
-import type { Diagnostic } from './base/index.js';
+import type { Diagnostic, Said } from './base/index.js';
 import { english, realRoot, say, sha256Hex } from './base/index.js';
 import { buildGate } from './policy/index.js';
 import { CatalogGate } from './skills/use/index.js';
@@ -118,10 +118,10 @@ export class KnackWorkspace {
     settings: Settings,
     /** The catalog's trust review: each skill's verdict and the audit report behind it (views read it, never audit). */
     readonly trust: TrustReview,
-    /** Why the database could not be opened (then there is no store), or undefined. */
-    private readonly storeProblemText?: string,
+    /** Why the database could not be opened (then there is no store), as words, or undefined. */
+    private readonly storeProblemSaid?: Said,
   ) {
-    const storeProblem = storeProblemText;
+    const storeProblem = storeProblemSaid;
     this.currentSettings = settings;
     this.expander = crossLanguageExpander({ cacheDir: join(options.paths.dataDir, 'cache') });
     this.liveGate = new CatalogGate({
@@ -134,9 +134,9 @@ export class KnackWorkspace {
       userSkillsDir: userSkillDirs(options.paths.home).workbuddy,
       // Asked at every call: the damage may be acknowledged meanwhile (`knack store acknowledge`, another process).
       rulesUnreadable: () => {
-        if (!store) return storeProblem ?? 'there is no database';
+        if (!store) return storeProblem ?? say('store.none');
         const d = store.damage()[0];
-        return d ? `the database was damaged and set aside as ${d.movedTo}` : undefined;
+        return d ? say('store.setAside', { path: d.movedTo }) : undefined;
       },
       wall: () => this.wallView(),
     });
@@ -153,18 +153,18 @@ export class KnackWorkspace {
     options = { ...options, workspace: realRoot(resolve(options.workspace)) };
     const report = options.onDiagnostic ?? (() => {});
     let store: Store | undefined;
-    let storeProblem: string | undefined;
+    let storeProblem: Said | undefined;
     try {
       store = Store.openIn(options.paths.dataDir);
       for (const d of store.damage()) report(damageDiagnostic(d));
     } catch (e) {
-      storeProblem = `cannot open the database in ${options.paths.dataDir}: ${(e as Error).message}`;
-      if (options.requireStore) throw new Error(storeProblem);
+      storeProblem = say('store.cannotOpen', { dir: options.paths.dataDir, error: (e as Error).message });
+      if (options.requireStore) throw new Error(english(storeProblem));
       report({
         severity: 'warning',
         code: 'store.open',
         file: options.paths.dataDir,
-        message: `${storeProblem}; continuing without the cache, toggles, rules and trust decisions: every tool call asks`,
+        message: `${english(storeProblem)}; continuing without the cache, toggles, rules and trust decisions: every tool call asks`,
       });
     }
     // Held copies of skills no approval waits for any more are removed, and said once (skills/trust/held.ts).
@@ -216,7 +216,12 @@ export class KnackWorkspace {
 
   /** Why the database could not be opened (there is no store), or undefined. */
   get storeProblem(): string | undefined {
-    return this.storeProblemText;
+    return this.storeProblemSaid && english(this.storeProblemSaid);
+  }
+
+  /** storeProblem as words, said in the window's language. */
+  get storeProblemWords(): Said | undefined {
+    return this.storeProblemSaid;
   }
 
   /** Settings as read when the workspace opened, with the policy ceiling as it is now (reloadCeiling). */

@@ -30,7 +30,7 @@ export interface GateOptions {
    * undefined when they can. Asked at every call: while there is a reason, every call the ceiling and manifests let
    * through asks, and the ask is one only a person may answer (Decision.rulesUnreadable).
    */
-  rulesUnreadable?: () => string | undefined;
+  rulesUnreadable?: () => Said | undefined;
   /** Look a skill up by name (undefined when unknown). */
   skill: (name: string) => SkillPolicy | undefined;
   /**
@@ -269,7 +269,7 @@ function decide(call: ToolCall, actor: Actor, ctx: CallContext): Decision {
   const unreadable = opts.rulesUnreadable?.();
   if (unreadable !== undefined)
     return {
-      ...ask(say('gate.rulesUnreadable', { error: displaySafe(unreadable) }), m?.rule),
+      ...ask(say('gate.rulesUnreadable', { why: displaySafeWords(unreadable) }), m?.rule),
       rulesUnreadable: true,
     };
   // The OS sandbox (core/contain): required and down refuses commands; leaving it is always its own question.

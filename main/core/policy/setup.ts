@@ -5,7 +5,7 @@ import type { Store } from '../store/index.js';
 import type { Gate } from './types.js';
 import { ceilingFrom, type Ceiling } from './ceiling.js';
 import { appOwnedRoots, createGate, type SkillPolicy } from './gate.js';
-import { nameKey } from '../base/index.js';
+import { nameKey, type Said } from '../base/index.js';
 
 export interface GateSetup {
   settings: Settings;
@@ -43,7 +43,7 @@ export function gateOver(
   roots: string[] = [...skills.values()].map((s) => s.dir),
   protectedRoots: string[] = ownRoots(),
   contentHash?: (sp: SkillPolicy) => string | undefined,
-  rulesUnreadable?: () => string | undefined,
+  rulesUnreadable?: () => Said | undefined,
 ): { gate: Gate; ceiling: Ceiling } {
   const full: Ceiling = { ...ceiling, skillRoots: roots };
   const gate = createGate({

@@ -23,7 +23,7 @@ import { SETTINGS_FILE, settingsFiles } from '../config/index.js';
 import { watchFiles, type FileWatcher } from '../config/index.js';
 import { providersFilePath } from '../agent/index.js';
 import { formatDiagnostic, type Diagnostic } from '../base/index.js';
-import { readRegularFile } from '../base/index.js';
+import { english, readRegularFile, say, type Said } from '../base/index.js';
 import { WatchProblems } from './watch-problems.js';
 import type { Store, StoreDamage } from '../store/index.js';
 import type { SpawnHost } from '../sandbox/index.js';
@@ -84,7 +84,9 @@ function parses(stamp: string): boolean {
 }
 
 /** The database's state for the window's banner, when it is not sound (a damaged file set aside, or no database). */
-function storeState(ws: KnackWorkspace): { store?: { damaged: Omit<StoreDamage, 'id'>[]; problem?: string } } {
+function storeState(ws: KnackWorkspace): {
+  store?: { damaged: Omit<StoreDamage, 'id'>[]; problem?: string; problemWords?: Said };
+} {
   let damaged: Omit<StoreDamage, 'id'>[];
   try {
     damaged = (ws.store?.damage() ?? []).map(({ file, movedTo, reason, words, at }) => ({
@@ -95,10 +97,14 @@ function storeState(ws: KnackWorkspace): { store?: { damaged: Omit<StoreDamage, 
       at,
     }));
   } catch (e) {
-    return { store: { damaged: [], problem: `cannot read the database: ${(e as Error).message}` } };
+    const problemWords = say('store.cannotRead', { error: (e as Error).message });
+    return { store: { damaged: [], problem: english(problemWords), problemWords } };
   }
   const problem = ws.storeProblem;
-  return damaged.length || problem ? { store: { damaged, ...(problem ? { problem } : {}) } } : {};
+  const problemWords = ws.storeProblemWords;
+  return damaged.length || problem
+    ? { store: { damaged, ...(problem ? { problem } : {}), ...(problemWords ? { problemWords } : {}) } }
+    : {};
 }
 
 export class KnackService {

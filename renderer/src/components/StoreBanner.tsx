@@ -1,6 +1,6 @@
 // The banner over every view while the database is not sound: each damaged file set aside, with its path, and a
 // button that acknowledges exactly those (the files stay where they are); or why the database cannot be opened.
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
 import type { WorkspaceInfo } from '../../../preload/contract';
@@ -35,7 +35,14 @@ export function StoreBanner({ store }: { store: NonNullable<WorkspaceInfo['store
       {store.damaged.map((d) => (
         <DamagedLine key={d.movedTo} d={d} />
       ))}
-      {store.problem && <p>{t('workspace.storeProblem', { problem: store.problem })}</p>}
+      {store.problem && (
+        <p>
+          <Sentence
+            text={t('workspace.storeProblem', { problem: REASON })}
+            said={<SaidText words={store.problemWords} fallback={store.problem} />}
+          />
+        </p>
+      )}
       {store.damaged.length > 0 && (
         <button type="button" onClick={() => void acknowledge()} disabled={busy}>
           {busy ? t('workspace.storeAcknowledging') : t('workspace.storeAcknowledge')}
@@ -49,12 +56,24 @@ export function StoreBanner({ store }: { store: NonNullable<WorkspaceInfo['store
 /** One damaged file: the sentence in the window's language, its reason as words (SQLite's own message in code). */
 function DamagedLine({ d }: { d: NonNullable<WorkspaceInfo['store']>['damaged'][number] }) {
   const { t } = useTranslation();
-  const [before, after = ''] = t('workspace.storeDamaged', { path: d.movedTo, reason: REASON }).split(REASON);
   return (
     <p>
-      {before}
-      <SaidText words={d.words} fallback={d.reason} />
-      {after}
+      <Sentence
+        text={t('workspace.storeDamaged', { path: d.movedTo, reason: REASON })}
+        said={<SaidText words={d.words} fallback={d.reason} />}
+      />
     </p>
+  );
+}
+
+/** `text` with `said` in place of REASON. */
+function Sentence({ text, said }: { text: string; said: ReactNode }) {
+  const [before, after = ''] = text.split(REASON);
+  return (
+    <>
+      {before}
+      {said}
+      {after}
+    </>
   );
 }

@@ -14,7 +14,7 @@ export const windowEnglish: Partial<Record<WordCode, string>> = {
   'install.gone': 'approval {{id}} is no longer available: {{source}} is gone; press Dismiss to remove it',
   'wall.blocked':
     'the sandbox blocked {{blocked}} (exit {{exit}}). If the task needs it, the model may ask to run the command WITHOUT the sandbox: you are asked first.',
-  'gate.rulesUnreadable': 'your rules cannot be read ({{error}}): every tool call asks',
+  'gate.rulesUnreadable': 'your rules cannot be read ({{why}}): every tool call asks',
   'rule.skillByName':
     'for skill {{name}} (by name only: a user or built-in skill of that name; delete it and answer Always allow when the skill asks again to bind it to one folder and content)',
   'provider.needsBaseUrl': 'provider "{{id}}" needs a base URL (baseURL in {{file}})',

@@ -424,7 +424,7 @@ export const wordsZh: Record<WordCode, string> = {
     '这行命令可能会运行你的规则「{{rule}}」所拒绝的东西，而运行前无法知道（{{why}}）：只决定这一次是否批准',
   'gate.ruleMayAsk':
     '这行命令可能会运行你的规则「{{rule}}」要求询问的东西，而运行前无法知道（{{why}}）：只决定这一次是否批准',
-  'gate.rulesUnreadable': '你的规则无法读取（{{error}}）：每个工具调用都会询问',
+  'gate.rulesUnreadable': '你的规则无法读取（{{why}}）：每个工具调用都会询问',
   'gate.unsandboxedForbidden': '{{tool}} 要求在沙箱之外运行，而这个工作区禁止这样做（设置 sandbox.mode "required"）',
   'gate.sandboxRequired':
     '{{tool}} 已被拒绝：这个工作区要求沙箱（设置 sandbox.mode "required"），而沙箱不可用：{{reason}}',
@@ -693,6 +693,10 @@ export const wordsZh: Record<WordCode, string> = {
   'store.notDatabase': '不是数据库文件（开头不是 SQLite 的文件头）',
   'store.quickCheck': 'SQLite 的 quick_check 发现：{{detail}}',
   'store.sqlite': '{{detail}}',
+  'store.cannotOpen': '无法打开 {{dir}} 中的数据库：{{error}}',
+  'store.cannotRead': '无法读取数据库：{{error}}',
+  'store.none': '没有数据库',
+  'store.setAside': '数据库已损坏，已移到 {{path}}',
   listAndWord: '{{a}} 和 {{b}}',
   listOrWord: '{{a}} 或 {{b}}',
   listSemicolon: '{{a}}；{{b}}',

@@ -37,4 +37,15 @@ describe('a damaged database', () => {
     const banner = (await screen.findByText(/the file is empty \(0 bytes\)/)).closest('.store-banner') as HTMLElement;
     expect(banner.textContent).toContain(MOVED);
   });
+
+  it("a database that cannot be opened: why in Chinese, the store's own message as it said it", async () => {
+    const error = 'the database schema (9999) is newer than this Knack (12)';
+    const words: Said = { code: 'store.cannotOpen', params: { dir: '/home/me/.knack', error } };
+    const ws = { ...WS, store: { damaged: [], problem: english(words), problemWords: words } };
+    renderWith(<App />, memoryClient(), { workspace: ws }, 'zh');
+    const banner = (await screen.findByText(/无法打开数据库/)).closest('.store-banner') as HTMLElement;
+    expect(banner.textContent).toContain('无法打开数据库（无法打开 /home/me/.knack 中的数据库：');
+    expect(banner.querySelector('code')?.textContent).toBe(error);
+    expect(outsideCode(banner)).not.toMatch(ENGLISH_SENTENCE);
+  });
 });

@@ -6,7 +6,7 @@ import type { SkillPolicy } from '../../policy/index.js';
 import { gateOver, ownRoots, workspaceCeiling } from '../../policy/index.js';
 import type { Settings } from '../../config/index.js';
 import type { Store } from '../../store/index.js';
-import { nameKey } from '../../base/index.js';
+import { nameKey, type Said } from '../../base/index.js';
 import { realRoot } from '../../base/index.js';
 import { skillPolicyOf } from '../format/index.js';
 import type { CatalogEntry } from '../format/index.js';
@@ -53,7 +53,7 @@ export interface CatalogGateOptions {
    */
   userSkillsDir?: string;
   /** Why the user's rules cannot all be read now, or undefined (policy/gate.ts GateOptions.rulesUnreadable). */
-  rulesUnreadable?: () => string | undefined;
+  rulesUnreadable?: () => Said | undefined;
   /** The workspace's OS sandbox as it is now (core/contain): commands inside it run without a question. */
   wall?: Ceiling['wall'];
 }
