@@ -29,7 +29,7 @@ import {
 export const skip = chromiumPath() ? false : 'Debian Chromium is not installed here (set KNACK_CHROMIUM)';
 
 /** The key serve is given for the fake Anthropic server. */
-export const FAKE_KEY = 'sk-ant-test-0123456789';
+const FAKE_KEY = 'sk-ant-test-0123456789';
 
 /** How serve is started: by default with the journey's folders and, when the journey has the fake server, that model. */
 export interface StartOptions {

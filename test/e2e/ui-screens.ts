@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright';
 import { ROOT } from './ui-harness.js';
 
-export const SCREENSHOTS = process.env.KNACK_SCREENSHOTS === '1';
+const SCREENSHOTS = process.env.KNACK_SCREENSHOTS === '1';
 
 /** The few page globals used here (this file is compiled for Node, without the DOM library). */
 interface PageGlobals {
@@ -15,7 +15,7 @@ interface PageGlobals {
 }
 
 /** Switch the page's language the way another Knack window would (localStorage + storage event). */
-export async function setLang(page: Page, lang: 'en' | 'zh'): Promise<void> {
+async function setLang(page: Page, lang: 'en' | 'zh'): Promise<void> {
   await page.evaluate((l) => {
     const g = globalThis as unknown as PageGlobals;
     g.localStorage.setItem('knack.lang', l);

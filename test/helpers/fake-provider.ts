@@ -60,7 +60,7 @@ export interface RecordedRequest {
 }
 
 /** The images and attached text files of every user message of a request body, in either wire format. */
-export function userFilesOf(body: Record<string, unknown>): Pick<RecordedRequest, 'images' | 'files'> {
+function userFilesOf(body: Record<string, unknown>): Pick<RecordedRequest, 'images' | 'files'> {
   const images: RecordedRequest['images'] = [];
   const files: RecordedRequest['files'] = [];
   const msgs = Array.isArray(body.messages) ? (body.messages as { role: string; content: unknown }[]) : [];
@@ -143,7 +143,7 @@ export function chunksOf(turn: FakeTurn): string[] {
 }
 
 /** The text of the last user message in either wire format (for the default echo reply). */
-export function lastUserText(body: Record<string, unknown>): string {
+function lastUserText(body: Record<string, unknown>): string {
   const msgs = Array.isArray(body.messages) ? (body.messages as { role: string; content: unknown }[]) : [];
   for (let i = msgs.length - 1; i >= 0; i--) {
     const m = msgs[i]!;

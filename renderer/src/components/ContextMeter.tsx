@@ -8,7 +8,7 @@ import { useView } from '../state/store';
 import { ErrorLine } from './DialogFooter';
 
 /** USD as the CLI shows it: cents under a dollar need four places to be seen at all. */
-export function formatUsd(usd: number): string {
+function formatUsd(usd: number): string {
   return usd >= 1 ? `$${usd.toFixed(2)}` : `$${usd.toFixed(4)}`;
 }
 

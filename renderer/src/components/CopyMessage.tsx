@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { ChatMessage } from '../state/transcript';
 
 /** The text a message shows, as written (tool cards, skill notes and approvals are not part of it). */
-export function messageText(m: ChatMessage): string {
+function messageText(m: ChatMessage): string {
   return m.parts
     .flatMap((p) => (p.kind === 'text' ? [p.text] : []))
     .join('\n\n')

@@ -33,7 +33,7 @@ function failed(text: () => string, retry: () => void): void {
  * Send `text` as a new version of the user's message number `turn` (at `index` in the list): it branches there. The
  * message's files at the indexes in `keep` go with it (all of them when `keep` is absent).
  */
-export async function editMessage(
+async function editMessage(
   client: KnackClient,
   turn: number,
   index: number,
@@ -75,7 +75,7 @@ export async function editMessage(
 }
 
 /** Answer the user's message number `turn` again: its answer (everything after the message) gives way to a new one. */
-export async function regenerate(client: KnackClient, turn: number): Promise<void> {
+async function regenerate(client: KnackClient, turn: number): Promise<void> {
   const view = useView.getState();
   const sessionId = view.sessionId;
   if (!sessionId || view.streaming) return;

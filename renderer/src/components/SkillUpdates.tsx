@@ -14,7 +14,7 @@ import { Modal } from './Modal';
 import { ErrorLine } from './DialogFooter';
 
 /** How often the sources are asked again while the window is open (as editors check their extensions periodically). */
-export const RECHECK_MS = 12 * 60 * 60 * 1000;
+const RECHECK_MS = 12 * 60 * 60 * 1000;
 
 export function UpdatesBadge() {
   const { t } = useTranslation();

@@ -11,7 +11,7 @@ import { displaySafe } from '../../../preload/contract';
 const ProposalResult = z.object({ installProposal: InstallProposal });
 
 /** The install a marketplace tool call proposed (called directly or through DeferExecuteTool), from its result. */
-export function proposalOf(card: ToolCallCard): InstallProposal | undefined {
+function proposalOf(card: ToolCallCard): InstallProposal | undefined {
   const marketplace =
     card.tool === MARKETPLACE_TOOL || (card.tool === 'DeferExecuteTool' && card.args.name === MARKETPLACE_TOOL);
   if (!marketplace || card.status !== 'ok' || card.output === undefined) return undefined;

@@ -3,12 +3,12 @@
 import type { Tier } from '../../../preload/contract';
 import type { SkillRowData } from '../state/skills';
 
-export const TIERS: Tier[] = ['project', 'user', 'builtin'];
+const TIERS: Tier[] = ['project', 'user', 'builtin'];
 
 /** One collator for every sort (String.prototype.localeCompare builds one per call: slow over 2,000 names). */
 const byName = new Intl.Collator(undefined, { numeric: true });
 
-export function matchesFilter(s: SkillRowData, q: string): boolean {
+function matchesFilter(s: SkillRowData, q: string): boolean {
   if (!q) return true;
   const needle = q.normalize('NFKC').toLowerCase();
   if (s.name.toLowerCase().includes(needle)) return true;

@@ -12,7 +12,7 @@ export type Lang = (typeof LANGS)[number];
 const KEY = 'knack.lang';
 let listening = false;
 
-export function systemLang(): Lang {
+function systemLang(): Lang {
   const l = (typeof navigator !== 'undefined' && navigator.language) || 'en';
   return l.toLowerCase().startsWith('zh') ? 'zh' : 'en';
 }

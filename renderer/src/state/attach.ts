@@ -45,7 +45,7 @@ function typeOf(file: File): string {
 }
 
 /** Read one file: an image by its type, anything else as UTF-8 text (a file that is not text is refused with its type). */
-export async function readAttachment(file: File): Promise<Attachment | Refusal> {
+async function readAttachment(file: File): Promise<Attachment | Refusal> {
   const image = (IMAGE_TYPES as readonly string[]).includes(file.type);
   const limit = image ? MAX_IMAGE_ATTACHMENT_BYTES : MAX_TEXT_ATTACHMENT_BYTES;
   if (file.size > limit)

@@ -10,7 +10,7 @@ export function withReport(o: InstallOutcome): InstallOutcome & { report: AuditR
 }
 
 /** Bytes → base64 without one huge argument list (btoa takes a binary string). */
-export function toBase64(bytes: Uint8Array): string {
+function toBase64(bytes: Uint8Array): string {
   let bin = '';
   for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(bin);

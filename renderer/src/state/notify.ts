@@ -7,7 +7,7 @@ import type { KnackClient } from '../api/client';
 import { useView } from './store';
 
 /** The browser's permission, or undefined where there is no Notification API. */
-export function notifyPermission(): NotificationPermission | undefined {
+function notifyPermission(): NotificationPermission | undefined {
   return typeof Notification === 'undefined' ? undefined : Notification.permission;
 }
 

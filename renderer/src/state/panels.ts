@@ -5,7 +5,7 @@ import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 
 /** Below this window width (px) the right panel starts folded until the user opens it. */
-export const WIDE = 1200;
+const WIDE = 1200;
 
 export interface PanelState {
   sidebar: boolean;

@@ -5,7 +5,7 @@ import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 
 /** How many conversations' spots are kept; the one touched longest ago goes first. */
-export const SPOTS = 100;
+const SPOTS = 100;
 
 /** Within this many px of the bottom, the user is following the answer. */
 export const FOLLOW_PX = 40;

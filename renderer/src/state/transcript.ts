@@ -116,11 +116,7 @@ export function toMessages(items: MethodOutput<'sessions.open'>['items']): ChatM
  * A conversation opened while its turn runs: the reply shown so far takes the turn's id, so the events still to come
  * join it rather than start a second reply, and the approvals still open are cards to answer.
  */
-export function withOpenTurn(
-  messages: ChatMessage[],
-  turnId: string | undefined,
-  approvals: ChatApproval[],
-): ChatMessage[] {
+function withOpenTurn(messages: ChatMessage[], turnId: string | undefined, approvals: ChatApproval[]): ChatMessage[] {
   if (!turnId) return messages;
   const last = messages[messages.length - 1];
   const reply: ChatMessage =
