@@ -38,7 +38,7 @@ export const LAYERS = {
 };
 
 /** Every unit `unit` may import: its own list, closed transitively. */
-export function allowedFrom(unit, layers = LAYERS) {
+function allowedFrom(unit, layers = LAYERS) {
   const seen = new Set();
   const stack = [...(layers[unit] ?? [])];
   while (stack.length) {
@@ -86,7 +86,7 @@ export function unitOf(file, root = mainDir) {
 }
 
 /** The file a relative import points to (for the layer check the extension does not matter). */
-export function resolveImport(fromFile, spec) {
+function resolveImport(fromFile, spec) {
   if (!spec.startsWith('.')) return undefined;
   return resolve(dirname(fromFile), spec);
 }
@@ -116,7 +116,7 @@ const inside = (dir, file) => {
 };
 
 /** Why a file of renderer/ or preload/ may not import `spec`, or undefined when it may. */
-export function clientViolation(fromFile, spec, root = repoRoot) {
+function clientViolation(fromFile, spec, root = repoRoot) {
   const renderer = join(root, 'renderer');
   const preload = join(root, 'preload');
   const inRenderer = inside(renderer, fromFile);

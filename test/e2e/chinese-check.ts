@@ -9,7 +9,7 @@
 import type { Page } from 'playwright';
 
 /** Shown as is in any language: code, commands, paths, rule patterns, what skills and MCP servers say of themselves. */
-export const ALLOWED = [
+const ALLOWED = [
   'code',
   'pre',
   'kbd',

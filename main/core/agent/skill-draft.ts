@@ -232,7 +232,7 @@ export class NoStepsError extends Error {
 }
 
 /** The model's draft is not what was asked for: why, as words (what the model or the parser said, verbatim). */
-export class DraftError extends Error {
+class DraftError extends Error {
   constructor(readonly words: Said) {
     super(english(words));
   }

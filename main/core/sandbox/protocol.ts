@@ -144,7 +144,7 @@ export function parseHostMessage(raw: unknown): Parsed<HostMessage> {
   return parseWith(hostMessageSchema, raw, 'sandbox client');
 }
 
-/** The limits part of a run request. The two checks below fail to compile if it drifts from RunLimits. */
+/** The limits part of a run request. The check below fails to compile if it drifts from RunLimits. */
 export type WireLimits = RunRequest['limits'];
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-export const LIMITS_IN_STEP: Same<WireLimits, RunLimits> = true;
+true satisfies Same<WireLimits, RunLimits>;
