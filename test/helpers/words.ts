@@ -5,7 +5,7 @@ import { english, fill, type Said } from '../../preload/words.js';
 import { wordsZh } from '../../renderer/src/i18n/words-zh.js';
 
 /** Three English words in a row: what a Chinese window must not show outside a name, path or value. */
-const ENGLISH_SENTENCE = /\b[A-Za-z]{2,}\b(?:[\s,]+\b[A-Za-z]{2,}\b){2,}/;
+export const ENGLISH_SENTENCE = /\b[A-Za-z]{2,}\b(?:[\s,]+\b[A-Za-z]{2,}\b){2,}/;
 
 /** The words in Chinese; `blank`: each plain parameter shown as `·`. */
 export function chinese(s: Said, blank = false): string {

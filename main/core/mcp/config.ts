@@ -4,7 +4,7 @@
 // with a zod schema; the file with jsonc-parser (config/json-text.ts).
 import { isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
-import { readRegularFile, type Diagnostic } from '../base/index.js';
+import { english, readRegularFile, say, WORDS, type Diagnostic, type Said, type WordCode } from '../base/index.js';
 import { readJsonText } from '../config/index.js';
 
 const MCP_FILE = 'mcp.json';
@@ -60,12 +60,14 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-const TIMEOUT = 'must be a number of milliseconds between 100 and 600000';
+// Each field's problem is a word code (preload/words.ts `mcp.why.*`), said by issueWords.
+const TIMEOUT = 'mcp.why.timeout';
 const timeoutMs = (dflt: number) =>
   z.number({ error: TIMEOUT }).min(100, { error: TIMEOUT }).max(600_000, { error: TIMEOUT }).default(dflt);
-const STRINGS = 'must be an object of strings';
+const STRINGS = 'mcp.why.strings';
 const stringMap = z.record(z.string(), z.string({ error: STRINGS }), { error: STRINGS }).default({});
-const HOSTS = 'must be a list of host names (api.example.com, *.example.com)';
+const HOSTS = 'mcp.why.hosts';
+const NOT_HOST = 'mcp.why.notHost ';
 /** A host name, or `*.` and one: what the sandbox's proxy matches (no scheme, port, path or other pattern). */
 const HOST = /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
 const hostList = z.array(
@@ -73,19 +75,26 @@ const hostList = z.array(
     .string({ error: HOSTS })
     .transform((h) => h.trim().toLowerCase())
     .refine((h) => h.length <= 253 && HOST.test(h), {
-      error: (i) => `"${String(i.input)}" is not a host name: ${HOSTS}`,
+      error: (i) => `${NOT_HOST}${String(i.input)}`,
     }),
   { error: HOSTS },
 );
 
+/** A field's problem as words: its code, a host that is not one, or zod's own text as it said it. */
+function issueWords(message: string): Said {
+  if (message.startsWith(NOT_HOST)) return say('mcp.why.notHost', { host: message.slice(NOT_HOST.length) });
+  if (Object.prototype.hasOwnProperty.call(WORDS, message)) return say(message as WordCode);
+  return say('mcp.other', { error: message });
+}
+
 /** One server's entry as Claude Desktop / Claude Code write it; what it means (stdio or http) is checked after. */
 const ServerEntry = z.object({
-  command: z.string({ error: 'must be a string' }).optional(),
-  args: z.array(z.string(), { error: 'must be a list of strings' }).default([]),
+  command: z.string({ error: 'mcp.why.string' }).optional(),
+  args: z.array(z.string(), { error: 'mcp.why.stringList' }).default([]),
   env: stringMap,
-  cwd: z.string({ error: 'must be a string' }).optional(),
+  cwd: z.string({ error: 'mcp.why.string' }).optional(),
   network: hostList.optional(),
-  url: z.string({ error: 'must be a string' }).optional(),
+  url: z.string({ error: 'mcp.why.string' }).optional(),
   type: z.unknown().optional(),
   transport: z.unknown().optional(),
   headers: stringMap,
@@ -104,30 +113,30 @@ export function parseMcpConfig(
 ): { servers: McpServerConfig[]; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const servers: McpServerConfig[] = [];
-  const problem = (field: string, message: string, severity: Diagnostic['severity'] = 'error'): void => {
-    diagnostics.push({ severity, code: 'mcp.config', file, field, message });
+  const problem = (field: string, words: Said, severity: Diagnostic['severity'] = 'error'): void => {
+    diagnostics.push({ severity, code: 'mcp.config', file, field, message: english(words), words });
   };
   if (!isObject(value) || !isObject(value.mcpServers)) {
-    problem('mcpServers', 'expected {"mcpServers": {"name": {...}}}');
+    problem('mcpServers', say('mcp.expected'));
     return { servers, diagnostics };
   }
   for (const [name, raw] of Object.entries(value.mcpServers)) {
     const f = `mcpServers.${name}`;
     if (!SERVER_NAME.test(name)) {
-      problem(f, `server name "${name}" must be 1–40 letters, digits, "_" or "-"`);
+      problem(f, say('mcp.badName', { name }));
       continue;
     }
     if (!isObject(raw)) {
-      problem(f, 'must be an object with "command" or "url"');
+      problem(f, say('mcp.notObject'));
       continue;
     }
     if (raw.disabled === true) continue;
     for (const k of Object.keys(raw))
-      if (!KNOWN.has(k)) problem(`${f}.${k}`, `unknown field "${k}" (ignored)`, 'warning');
+      if (!KNOWN.has(k)) problem(`${f}.${k}`, say('mcp.unknownField', { key: k }), 'warning');
     const type = raw.type ?? raw.transport;
     const http = raw.url !== undefined || type === 'http' || type === 'streamable-http';
     if (!http && (typeof raw.command !== 'string' || !raw.command.trim())) {
-      problem(`${f}.command`, 'a stdio server needs a "command" (or give "url" for http)');
+      problem(`${f}.command`, say('mcp.needsCommand'));
       continue;
     }
     const parsed = ServerEntry.safeParse(raw);
@@ -136,7 +145,7 @@ export function parseMcpConfig(
       const said = new Set<string>();
       for (const issue of parsed.error.issues) {
         const key = String(issue.path[0] ?? '');
-        if (!said.has(key)) problem(`${f}.${key}`, `${key} ${issue.message}`);
+        if (!said.has(key)) problem(`${f}.${key}`, say('mcp.fieldIssue', { key, why: issueWords(issue.message) }));
         said.add(key);
       }
       continue;
@@ -145,28 +154,23 @@ export function parseMcpConfig(
     const { connectTimeoutMs, callTimeoutMs } = entry;
     if (http) {
       if (entry.url === undefined) {
-        problem(`${f}.url`, 'an http server needs a "url"');
+        problem(`${f}.url`, say('mcp.needsUrl'));
         continue;
       }
       let url: URL;
       try {
         url = new URL(entry.url);
       } catch {
-        problem(`${f}.url`, `"${entry.url}" is not a valid URL`);
+        problem(`${f}.url`, say('mcp.badUrl', { url: entry.url }));
         continue;
       }
       if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-        problem(`${f}.url`, 'must be an http:// URL');
+        problem(`${f}.url`, say('mcp.notHttp'));
         continue;
       }
-      if (entry.network !== undefined)
-        problem(
-          `${f}.network`,
-          'network applies to stdio servers (they run in the sandbox); ignored for an http server',
-          'warning',
-        );
+      if (entry.network !== undefined) problem(`${f}.network`, say('mcp.networkIgnored'), 'warning');
       if (!LOOPBACK.has(url.hostname)) {
-        problem(`${f}.url`, `only loopback servers are supported (127.0.0.1, localhost, ::1), not ${url.hostname}`);
+        problem(`${f}.url`, say('mcp.notLoopback', { host: url.hostname }));
         continue;
       }
       servers.push({
@@ -205,14 +209,16 @@ function readConfigFile(file: string, baseDir: string, diags: Diagnostic[]): Mcp
     text = readRegularFile(file);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
-      diags.push({ severity: 'error', code: 'mcp.config', file, message: `cannot read: ${(e as Error).message}` });
+      const words = say('mcp.cannotRead', { error: (e as Error).message });
+      diags.push({ severity: 'error', code: 'mcp.config', file, message: english(words), words });
     }
     return [];
   }
   const read = readJsonText(text);
   if (read.error) {
     const { line, column, message } = read.error;
-    diags.push({ severity: 'error', code: 'mcp.config', file, line, column, message: `invalid JSON: ${message}` });
+    const words = say('mcp.invalidJson', { detail: message });
+    diags.push({ severity: 'error', code: 'mcp.config', file, line, column, message: english(words), words });
     return [];
   }
   const r = parseMcpConfig(read.value, file, baseDir);

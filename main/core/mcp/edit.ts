@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { applyEdits, modify } from 'jsonc-parser';
-import { readRegularFile, writeFileAtomic, type Diagnostic } from '../base/index.js';
+import { english, readRegularFile, say, writeFileAtomic, type Diagnostic, type Said } from '../base/index.js';
 import { readJsonText } from '../config/index.js';
 import { parseMcpConfig, userMcpPath, workspaceMcpPath, type McpServerConfig } from './config.js';
 
@@ -49,13 +49,24 @@ export interface McpEntryInput {
 
 /** A problem with the entry or its file, naming the file, line and field as the loader does. */
 export class McpEditError extends Error {
+  /** The problems as words the window says in its language: each field and why, one after another. */
+  readonly words: Said | undefined;
   constructor(readonly diagnostics: Diagnostic[]) {
     super(
       diagnostics
         .map((d) => `${d.file}${d.line ? `:${d.line}` : ''}: ${d.field ? `${d.field}: ` : ''}${d.message}`)
         .join('\n'),
     );
+    const each = diagnostics.map((d) =>
+      say('mcp.problemAt', { field: d.field ?? d.file, why: d.words ?? say('mcp.other', { error: d.message }) }),
+    );
+    this.words = each.length ? each.reduce((a, b) => say('listSemicolon', { a, b })) : undefined;
   }
+}
+
+/** An error of the file, as words and their English. */
+function problemOf(file: string, words: Said): Diagnostic {
+  return { severity: 'error', code: 'mcp.config', file, message: english(words), words };
 }
 
 export function mcpFileOf(scope: McpScope, dataDir: string, workspace: string): string {
@@ -71,23 +82,17 @@ function readFile(file: string): { text: string; servers: Record<string, unknown
     text = readRegularFile(file);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { text: '{\n  "mcpServers": {}\n}\n', servers: {} };
-    throw new McpEditError([
-      { severity: 'error', code: 'mcp.config', file, message: `cannot read: ${(e as Error).message}` },
-    ]);
+    throw new McpEditError([problemOf(file, say('mcp.cannotRead', { error: (e as Error).message }))]);
   }
   const read = readJsonText(text);
   if (read.error) {
     const { line, column, message } = read.error;
     // Never written over: the user's own text stays as it is until they mend it.
-    throw new McpEditError([
-      { severity: 'error', code: 'mcp.config', file, line, column, message: `invalid JSON: ${message} (not changed)` },
-    ]);
+    throw new McpEditError([{ ...problemOf(file, say('mcp.invalidJsonKept', { detail: message })), line, column }]);
   }
   const value = read.value;
   if (!isObject(value) || (value.mcpServers !== undefined && !isObject(value.mcpServers)))
-    throw new McpEditError([
-      { severity: 'error', code: 'mcp.config', file, field: 'mcpServers', message: 'expected {"mcpServers": {...}}' },
-    ]);
+    throw new McpEditError([{ ...problemOf(file, say('mcp.expected')), field: 'mcpServers' }]);
   return { text, servers: (value.mcpServers as Record<string, unknown> | undefined) ?? {} };
 }
 
@@ -143,9 +148,7 @@ function secrets(
     if (!name) continue;
     const value = f.value ?? (typeof old[name] === 'string' ? (old[name] as string) : undefined);
     if (value === undefined)
-      throw new McpEditError([
-        { severity: 'error', code: 'mcp.config', file, field: `${field}.${name}`, message: `${name} needs a value` },
-      ]);
+      throw new McpEditError([{ ...problemOf(file, say('mcp.needsValue', { name })), field: `${field}.${name}` }]);
     out[name] = value;
   }
   return out;
@@ -164,9 +167,7 @@ export function checkMcpEntry(
   const old = isObject(before) ? before : {};
   const f = `mcpServers.${name}`;
   if ((opts.previousName === undefined || opts.previousName !== name) && name in servers)
-    throw new McpEditError([
-      { severity: 'error', code: 'mcp.config', file, field: f, message: `a server named "${name}" is already there` },
-    ]);
+    throw new McpEditError([{ ...problemOf(file, say('mcp.exists', { name })), field: f }]);
   const raw: Record<string, unknown> =
     input.kind === 'http'
       ? {
@@ -210,9 +211,7 @@ export function writeMcpEntry(
 export function setMcpEntryEnabled(file: string, name: string, enabled: boolean): void {
   const { text, servers } = readFile(file);
   if (!isObject(servers[name]))
-    throw new McpEditError([
-      { severity: 'error', code: 'mcp.config', file, field: `mcpServers.${name}`, message: `no server "${name}"` },
-    ]);
+    throw new McpEditError([{ ...problemOf(file, say('mcp.noServer', { name })), field: `mcpServers.${name}` }]);
   const next = applyEdits(text, modify(text, ['mcpServers', name, 'disabled'], enabled ? undefined : true, FORMAT));
   writeFileAtomic(file, next, { mode: 0o600 });
 }

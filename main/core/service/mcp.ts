@@ -34,9 +34,12 @@ export function mcpServersOf(dataDir: string, workspace: string) {
 /** A file problem as the contract's error: invalid_input, naming the file, line and field. */
 function editError(e: unknown): never {
   if (e instanceof McpEditError)
-    throw new ServiceError('invalid_input', e.message, {
-      fields: e.diagnostics.map((d) => ({ file: d.file, line: d.line, field: d.field, message: d.message })),
-    });
+    throw new ServiceError(
+      'invalid_input',
+      e.message,
+      { fields: e.diagnostics.map((d) => ({ file: d.file, line: d.line, field: d.field, message: d.message })) },
+      e.words,
+    );
   throw e;
 }
 

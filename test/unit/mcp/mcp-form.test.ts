@@ -10,6 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { trustMcpServer, trustedMcpServers } from '../../../main/core/mcp/index.js';
 import { serviceEnv } from '../../helpers/service-env.js';
+import { chinese, ENGLISH_SENTENCE } from '../../helpers/words.js';
+import type { Said } from '../../../preload/words.js';
+import type { McpEntryInput } from '../../../preload/contract.js';
 
 const SERVER = join(import.meta.dirname, '..', '..', 'fixtures', 'mcp', 'server.mjs');
 const stdio = (name: string, env: { name: string; value?: string }[] = []) => ({
@@ -91,6 +94,27 @@ test('a bad entry is refused naming the field; a command that does not start is 
     /mcpServers\.far\.url: only loopback servers are supported/,
   );
   await assert.rejects(s.call('mcp.save', { scope: 'user', name: 'bad name', server: stdio('x') }), /invalid_input/);
+  // Each refusal is words too, which the window says in its language: the field, then why.
+  const refused: [string, McpEntryInput, RegExp][] = [
+    [
+      'web',
+      { ...stdio('web'), network: ['https://x.example/'] },
+      /^mcpServers\.web\.network：network：「https:\/\/x\.example\/」不是主机名/,
+    ],
+    [
+      'far',
+      { kind: 'http', url: 'http://example.com/mcp' },
+      /^mcpServers\.far\.url：只支持本机回环地址上的服务器.*不支持 example\.com$/,
+    ],
+    ['bad name', stdio('x'), /^mcpServers\.bad name：服务器名称「bad name」只能由/],
+  ];
+  for (const [name, server, zh] of refused) {
+    await assert.rejects(s.call('mcp.save', { scope: 'user', name, server }), (e: Error & { words?: Said }) => {
+      assert.match(chinese(e.words!), zh);
+      assert.doesNotMatch(chinese(e.words!, true), ENGLISH_SENTENCE);
+      return true;
+    });
+  }
 
   const missing = { kind: 'stdio' as const, command: '/no/such/program-knack', args: [] };
   const tried = await s.call('mcp.save', { scope: 'user', name: 'ghost', server: missing });
