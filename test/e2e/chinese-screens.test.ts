@@ -1,11 +1,11 @@
 // The screens the main Chinese journey (chinese-journey.test.ts) does not walk, with the window in Chinese, in Debian's
 // Chromium through serve mode against a fake Anthropic server: the first run (welcome, folder, presets, no model set
 // up, a wrong key, done, the folder among the recent ones), the MCP servers (the form, its review, a server's tools, a
-// server that does not start, removal), the sessions (list, search, rename, delete), save as skill (a failed draft,
-// Retry, install), the Trust review from the sidebar, skills from a repository (fetch, review, an update that widens
-// permissions, a check that fails), the model picker, a stopped turn, a stalled stream, and a damaged store. On every
-// screen the check of chinese-check.ts reads the page's visible text and fails on any English sentence.
-// KNACK_ZH_SHOTS=DIR saves a screenshot of each screen checked there.
+// server that does not start, a name refused, removal), the sessions (list, search, rename, delete), save as skill (a
+// failed draft, Retry, install), the Trust review from the sidebar, skills from a repository (fetch, review, an update
+// that widens permissions, a check that fails), the model picker, a stopped turn, a stalled stream, and a damaged
+// store. On every screen the check of chinese-check.ts reads the page's visible text and fails on any English
+// sentence. KNACK_ZH_SHOTS=DIR saves a screenshot of each screen checked there.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -179,6 +179,16 @@ test('the MCP servers: the form, its review, the tools, a server that does not s
   await page.getByText(/它没有启动/).waitFor({ timeout: 60_000 });
   await chinese('mcp-not-started');
   await review.getByRole('button', { name: '返回' }).click();
+  await form.getByRole('button', { name: '取消' }).click();
+
+  // A name the loader refuses: the field and why, in Chinese.
+  await page.getByRole('button', { name: '添加 MCP 服务器' }).click();
+  await form.getByLabel('名称', { exact: true }).fill('bad name');
+  await form.getByLabel('命令').fill('node');
+  await form.getByRole('button', { name: '检查…' }).click();
+  await review.getByRole('button', { name: '保存并启动' }).click();
+  await form.getByText(/服务器名称「bad name」只能由/).waitFor({ timeout: 60_000 });
+  await chinese('mcp-refused');
   await form.getByRole('button', { name: '取消' }).click();
 
   await row.getByRole('button', { name: '移除 tracker' }).click();
