@@ -832,6 +832,17 @@ export const WORDS = {
   'store.cannotRead': 'cannot read the database: {{error}}',
   'store.none': 'there is no database',
   'store.setAside': 'the database was damaged and set aside as {{path}}',
+  // the service's answers to the window's requests (main/core/service/index.ts); `why` is words, fsWords for the
+  // file system's
+  'workspace.cannotOpen': 'cannot open {{path}} as a workspace: {{why}}',
+  'workspace.noSuchFolder': 'no such folder',
+  'workspace.notFolder': 'not a folder',
+  'workspace.none': 'open a workspace folder first',
+  'workspace.notSkillFile': '{{file}} is not a skill file of this workspace',
+  'dialog.desktopOnly': 'native dialogs exist in the desktop app only; type the path instead',
+  'service.closing': 'the service is shutting down',
+  'store.needed': 'the database in {{dir}} could not be opened; this needs it',
+  'store.moreSetAside': 'another damaged database was set aside since: {{paths}}',
   // lists inside a message
   listAnd: '{{a}}, {{b}}',
   listNone: 'none',

@@ -23,7 +23,7 @@ import { SETTINGS_FILE, settingsFiles } from '../config/index.js';
 import { watchFiles, type FileWatcher } from '../config/index.js';
 import { providersFilePath } from '../agent/index.js';
 import { formatDiagnostic, type Diagnostic } from '../base/index.js';
-import { english, readRegularFile, say, type Said } from '../base/index.js';
+import { english, fsWords, readRegularFile, say, type Said } from '../base/index.js';
 import { WatchProblems } from './watch-problems.js';
 import type { Store, StoreDamage } from '../store/index.js';
 import type { SpawnHost } from '../sandbox/index.js';
@@ -136,16 +136,12 @@ export class KnackService {
       paths: options.paths,
       events: this.events,
       workspace: () => {
-        if (!this.ws) throw new ServiceError('no_workspace', 'open a workspace folder first');
+        if (!this.ws) throw new ServiceError('no_workspace', say('workspace.none'));
         return this.ws;
       },
       store: (): Store => {
         const store = ctx.workspace().store;
-        if (!store)
-          throw new ServiceError(
-            'unavailable',
-            `the database in ${options.paths.dataDir} could not be opened; this needs it`,
-          );
+        if (!store) throw new ServiceError('unavailable', say('store.needed', { dir: options.paths.dataDir }));
         return store;
       },
       settingsView: () => {
@@ -159,7 +155,7 @@ export class KnackService {
     this.chat = new ChatBinding(ctx, options);
     const dialogs = options.dialogs;
     const noDialogs = () => {
-      throw new ServiceError('unsupported', 'native dialogs exist in the desktop app only; type the path instead');
+      throw new ServiceError('unsupported', say('dialog.desktopOnly'));
     };
     this.handlers = {
       'app.info': () => ({
@@ -182,7 +178,7 @@ export class KnackService {
         // Only a file the catalog knows (a skill's SKILL.md, or one that could not be read): the window names no other.
         const cat = ctx.workspace().catalog;
         const known = cat.entries().some((e) => e.file === file) || cat.broken().some((b) => b.file === file);
-        if (!known) throw new ServiceError('not_found', `${file} is not a skill file of this workspace`, { file });
+        if (!known) throw new ServiceError('not_found', say('workspace.notSkillFile', { file }), { file });
         if (!dialogs?.showInFolder) return noDialogs();
         await dialogs.showInFolder(file);
         return { shown: true };
@@ -197,7 +193,7 @@ export class KnackService {
         if (unseen.length)
           throw new ServiceError(
             'conflict',
-            `another damaged database was set aside since: ${unseen.map((d) => d.movedTo).join(', ')}`,
+            say('store.moreSetAside', { paths: unseen.map((d) => d.movedTo).join(', ') }),
             { workspace },
           );
         return { acknowledged, workspace };
@@ -249,18 +245,26 @@ export class KnackService {
   }
 
   private async doOpen(path: string, reload: boolean): Promise<void> {
-    if (this.closed) throw new ServiceError('unavailable', 'the service is shutting down');
+    if (this.closed) throw new ServiceError('unavailable', say('service.closing'));
+    // The CLI prints the file system's own message; the window says why in its language (fsWords).
+    const cannotOpen = (message: string, why: Said) =>
+      new ServiceError(
+        'not_found',
+        `cannot open ${path} as a workspace: ${message}`,
+        { path },
+        say('workspace.cannotOpen', { path, why }),
+      );
     let real: string;
+    let folder: boolean;
     try {
       real = realpathSync.native(path);
-      if (!statSync(real).isDirectory()) throw new Error('not a folder');
+      folder = statSync(real).isDirectory();
     } catch (e) {
-      throw new ServiceError(
-        'not_found',
-        `cannot open ${path} as a workspace: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such folder' : (e as Error).message}`,
-        { path },
-      );
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT')
+        throw cannotOpen('no such folder', say('workspace.noSuchFolder'));
+      throw cannotOpen((e as Error).message, fsWords(e));
     }
+    if (!folder) throw cannotOpen('not a folder', say('workspace.notFolder'));
     const o = this.options;
     if (!reload && this.ws?.workspace === real) {
       // Going back to the open folder (the window's picker, a recent entry) must not stop its running conversations.

@@ -5,6 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { App } from '../../../renderer/src/App';
 import { WorkspaceOpen } from '../../../renderer/src/components/WorkspaceOpen';
 import { useView } from '../../../renderer/src/state/store';
+import { say } from '../../../preload/words';
 import { memoryClient } from './memory-client';
 import { renderWith, WS } from './render';
 
@@ -34,6 +35,22 @@ describe('workspace screen', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Open' }));
     expect((await screen.findByRole('alert')).textContent).toContain('workspace.open failed on purpose');
     expect(useView.getState().workspace).toBeUndefined();
+  });
+
+  it("says why a typed folder cannot be opened in the window's language, from main's words", async () => {
+    const c = memoryClient();
+    const message = 'cannot open /nope as a workspace: no such folder';
+    c.handlers['workspace.open'] = () => {
+      throw {
+        code: 'not_found',
+        message,
+        words: say('workspace.cannotOpen', { path: '/nope', why: say('workspace.noSuchFolder') }),
+      };
+    };
+    renderWith(<WorkspaceOpen />, c, {}, 'zh');
+    await userEvent.type(screen.getByLabelText('文件夹路径'), '/nope');
+    await userEvent.click(screen.getByRole('button', { name: '打开' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('无法把 /nope 作为工作区打开：文件夹不存在');
   });
 
   it('says so when there are no recent workspaces and refuses an empty path', async () => {
