@@ -1,6 +1,6 @@
 // Contract handlers for chat, sessions, the context view and the provider settings, bound to the agent
 // (main/core/agent): one Agent per open workspace, live ChatSessions by id, their events mapped to contract events.
-import { english, readRegularFile, say, type Said } from '../base/index.js';
+import { english, fsWords, readRegularFile, say, type Said } from '../base/index.js';
 import type { Handlers } from './dispatch.js';
 import { ServiceError } from './dispatch.js';
 import type { ServiceContext } from './context.js';
@@ -93,12 +93,12 @@ export function fileKeyStore(dataDir: string): KeyStore {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** JSON.parse's "at position N" as "line L, column C: " of `text` (1-based), when its message gives a position. */
-function jsonPlace(text: string, message: string): string {
+/** JSON.parse's "at position N" as the line and column of `text` (1-based), when its message gives a position. */
+function jsonPlace(text: string, message: string): { line: number; column: number } | undefined {
   const m = /at position (\d+)/.exec(message);
-  if (!m) return '';
+  if (!m) return undefined;
   const before = text.slice(0, Math.min(Number(m[1]), text.length));
-  return `line ${before.split('\n').length}, column ${before.length - before.lastIndexOf('\n')}: `;
+  return { line: before.split('\n').length, column: before.length - before.lastIndexOf('\n') };
 }
 
 /**
@@ -113,15 +113,24 @@ function updateProvidersFile(
   fn: (json: Record<string, unknown>, entry: Record<string, unknown>) => void,
 ): void {
   const path = providersFilePath(dataDir);
-  const refuse = (why: string) =>
-    new ServiceError('conflict', `${path}: ${why}; fix it (or move it away) first: it was not changed`);
+  // The CLI prints the file system's or the parser's own message; the window says why in its language.
+  const refuse = (why: Said, message = english(why)) =>
+    new ServiceError(
+      'conflict',
+      `${path}: ${message}; fix it (or move it away) first: it was not changed`,
+      undefined,
+      say('providersFile.refused', { path, why }),
+    );
   let text = '';
   try {
     text = readRegularFile(path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === undefined) throw refuse((e as Error).message); // not a regular file
-    if (code !== 'ENOENT') throw refuse(`cannot read it (${(e as Error).message})`);
+    const message = (e as Error).message;
+    if (code === undefined)
+      throw refuse(message === 'not a regular file' ? say('providersFile.notFile') : fsWords(e), message);
+    if (code !== 'ENOENT')
+      throw refuse(say('providersFile.unreadable', { error: fsWords(e) }), `cannot read it (${message})`);
   }
   let json: Record<string, unknown> = {};
   if (text.trim() !== '') {
@@ -129,17 +138,18 @@ function updateProvidersFile(
     try {
       raw = JSON.parse(text);
     } catch (e) {
-      const msg = (e as Error).message;
-      throw refuse(`${jsonPlace(text, msg)}invalid JSON (${msg})`);
+      const detail = (e as Error).message;
+      const at = jsonPlace(text, detail);
+      throw refuse(at ? say('providersFile.badJsonAt', { ...at, detail }) : say('providersFile.badJson', { detail }));
     }
-    if (!isObject(raw)) throw refuse('not a JSON object');
+    if (!isObject(raw)) throw refuse(say('providersFile.notJsonObject'));
     json = raw;
   }
   json.providers ??= {};
-  if (!isObject(json.providers)) throw refuse('"providers" is not an object');
+  if (!isObject(json.providers)) throw refuse(say('providersFile.providersNotObject'));
   const providers = json.providers;
   const existed = providers[id] !== undefined;
-  if (existed && !isObject(providers[id])) throw refuse(`providers.${id} is not an object`);
+  if (existed && !isObject(providers[id])) throw refuse(say('providersFile.entryNotObject', { id }));
   const entry = (existed ? providers[id] : {}) as Record<string, unknown>;
   fn(json, entry);
   if (existed || Object.keys(entry).length) providers[id] = entry;
@@ -343,11 +353,10 @@ export class ChatBinding {
     const home = this.agent().sessionRow(chat.id)?.workspace;
     if (home !== undefined && home !== this.ctx.workspace().workspace) {
       void chat.close().catch(() => undefined);
-      throw new ServiceError(
-        'not_found',
-        `conversation ${chat.id} belongs to the folder ${home}: open it to continue`,
-        { id, workspace: home },
-      );
+      throw new ServiceError('not_found', say('chat.otherFolder', { id: chat.id, folder: home }), {
+        id,
+        workspace: home,
+      });
     }
     return this.live.get(chat.id) ?? this.bind(chat);
   }
@@ -471,7 +480,7 @@ export class ChatBinding {
       if (readProvidersFile(dataDir).file.providers[preset]) return preset;
       throw new ServiceError(
         'not_found',
-        `unknown provider "${preset}" (presets: ${PRESETS.map((x) => x.id).join(', ')})`,
+        say('providersFile.unknown', { id: preset, presets: PRESETS.map((x) => x.id).join(', ') }),
       );
     };
     return {
@@ -483,11 +492,7 @@ export class ChatBinding {
         const live = sessionId
           ? this.session(sessionId)
           : this.bind(this.agent().newSession(planMode ? { planMode } : {}));
-        if (live.chat.busy)
-          throw new ServiceError(
-            'conflict',
-            'a turn is already running in this session: stop it or wait for it to finish',
-          );
+        if (live.chat.busy) throw new ServiceError('conflict', say('chat.busy'));
         if (model && (model !== live.chat.provider?.model || (provider && provider !== live.chat.provider.id)))
           this.switchModel(live.chat, model, provider);
         // Files are checked for the model that will read them before anything of the turn is stored.
@@ -514,7 +519,7 @@ export class ChatBinding {
       },
       'chat.retry': ({ sessionId }) => {
         const live = this.session(sessionId);
-        const why = live.ending ? 'the last turn is still ending' : live.chat.cannotRetry();
+        const why = live.ending ? say('chat.ending') : live.chat.cannotRetry();
         if (why) throw new ServiceError('conflict', why, { sessionId });
         const started = live.chat.retry();
         live.turn++;
@@ -522,7 +527,7 @@ export class ChatBinding {
       },
       'chat.regenerate': ({ sessionId, turn }) => {
         const live = this.session(sessionId);
-        if (live.ending) throw new ServiceError('conflict', 'the last turn is still ending', { sessionId });
+        if (live.ending) throw new ServiceError('conflict', say('chat.ending'), { sessionId });
         let started: Promise<unknown>;
         try {
           started = live.chat.regenerate(turn);
@@ -534,7 +539,7 @@ export class ChatBinding {
       },
       'chat.switchVersion': ({ sessionId, turn, which, index }) => {
         const live = this.session(sessionId);
-        if (live.ending) throw new ServiceError('conflict', 'the last turn is still ending', { sessionId });
+        if (live.ending) throw new ServiceError('conflict', say('chat.ending'), { sessionId });
         try {
           live.chat.switchVersion(turn, which, index);
         } catch (e) {
@@ -554,11 +559,7 @@ export class ChatBinding {
           ...(message ? { message } : {}),
           ...(answer === 'always' && rules ? { only: rules } : {}),
         });
-        if (!ok)
-          throw new ServiceError(
-            'not_found',
-            `no pending approval ${approvalId} in this session (answered already, or the turn was stopped)`,
-          );
+        if (!ok) throw new ServiceError('not_found', say('chat.noApproval', { id: approvalId }));
         return { ok };
       },
       'chat.setPlanMode': ({ sessionId, on }) => {
@@ -569,7 +570,7 @@ export class ChatBinding {
       'chat.unloadSkill': async ({ sessionId, name }) => {
         const chat = this.session(sessionId).chat;
         if (!(await chat.unloadSkill(name)))
-          throw new ServiceError('not_found', `"${name}" is not loaded in this conversation`, { name });
+          throw new ServiceError('not_found', say('chat.notLoaded', { name }), { name });
         const sections = await chat.contextSections();
         this.ctx.events.emit('context.changed', {
           sessionId: chat.id,
@@ -632,8 +633,7 @@ export class ChatBinding {
       },
       'chat.setModel': ({ sessionId, model, provider }) => {
         const l = this.session(sessionId);
-        if (l.chat.busy)
-          throw new ServiceError('conflict', 'a turn is running in this session: switch the model once it has ended');
+        if (l.chat.busy) throw new ServiceError('conflict', say('chat.busyModel'));
         this.switchModel(l.chat, model, provider);
         const session = this.meta(l.chat);
         this.ctx.events.emit('session.updated', { session });
@@ -726,7 +726,7 @@ export class ChatBinding {
         };
       },
       'sessions.rename': ({ id, title }) => {
-        if (!title.trim()) throw new ServiceError('invalid_input', 'a session title cannot be empty', { id });
+        if (!title.trim()) throw new ServiceError('invalid_input', say('sessions.emptyTitle'), { id });
         let row: SessionRow;
         try {
           row = this.agent().renameSession(id, title);
@@ -740,7 +740,8 @@ export class ChatBinding {
       'sessions.remember': ({ id }) => {
         const workspace = this.ctx.workspace().workspace;
         const store = this.ctx.store();
-        if (id !== null && !store.sessions.get(id)) throw new ServiceError('not_found', `no session ${id}`, { id });
+        if (id !== null && !store.sessions.get(id))
+          throw new ServiceError('not_found', say('sessions.none', { id }), { id });
         store.sessions.rememberOpen(workspace, id ?? undefined);
         return { remembered: id !== null };
       },

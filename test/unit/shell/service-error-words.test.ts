@@ -2,12 +2,13 @@
 // language, while the English message the CLI and logs print stays as it is.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, symlinkSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { callerOf, serviceEnv, testWorkspace } from '../../helpers/service-env.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { resolvePaths } from '../../../main/core/config/paths.js';
 import { KnackService } from '../../../main/core/service/index.js';
+import { PRESETS } from '../../../main/core/agent/index.js';
 import type { Said } from '../../../preload/words.js';
 import { assertSaid, chinese } from '../../helpers/words.js';
 
@@ -94,4 +95,77 @@ test('no workspace open, and a service shutting down, are said in words', async 
   );
   await service.close();
   await refusedAs(call('workspace.open', { path: join(root, 'repo') }), 'unavailable', 'the service is shutting down');
+});
+
+test("a conversation's refusals are said in words: busy, an empty title, no such session, a skill not loaded", async (t) => {
+  const s = await serviceEnv(t);
+  s.server.script({ text: 'slow', chunkDelayMs: 50, hang: true });
+  const { sessionId } = await s.call('chat.send', { text: 'plan the release' });
+  await s.server.streaming(1);
+  await refusedAs(
+    s.call('chat.send', { sessionId, text: 'again' }),
+    'conflict',
+    'a turn is already running in this session: stop it or wait for it to finish',
+  );
+  assert.equal(
+    await refusedAs(
+      s.call('chat.setModel', { sessionId, model: 'other-model' }),
+      'conflict',
+      'a turn is running in this session: switch the model once it has ended',
+    ),
+    '这个会话中还有一轮正在进行：等它结束后再切换模型',
+  );
+  await refusedAs(
+    s.call('chat.answer', { sessionId, approvalId: 'a1', answer: 'once' }),
+    'not_found',
+    'no pending approval a1 in this session (answered already, or the turn was stopped)',
+  );
+  const ended = s.next('chat.turnEnd');
+  await s.call('chat.stop', { sessionId });
+  await ended;
+  assert.equal(
+    await refusedAs(
+      s.call('sessions.rename', { id: sessionId, title: '   ' }),
+      'invalid_input',
+      'a session title cannot be empty',
+    ),
+    '会话标题不能为空',
+  );
+  await refusedAs(s.call('sessions.remember', { id: 'nope' }), 'not_found', 'no session nope');
+  await refusedAs(
+    s.call('chat.unloadSkill', { sessionId, name: 'release-notes' }),
+    'not_found',
+    '"release-notes" is not loaded in this conversation',
+  );
+  await refusedAs(
+    s.call('settings.setProvider', { preset: 'nope' }),
+    'not_found',
+    `unknown provider "nope" (presets: ${PRESETS.map((p) => p.id).join(', ')})`,
+  );
+});
+
+test("a providers.json the Settings page will not change is said in words, the parser's own message kept", async (t) => {
+  const s = await serviceEnv(t);
+  const file = join(s.paths.dataDir, 'providers.json');
+  const refused = (why: string) => `${file}: ${why}; fix it (or move it away) first: it was not changed`;
+  writeFileSync(file, '{\n  "providers": {\n    "deepseek": {,\n');
+  await assert.rejects(s.call('settings.setProvider', { preset: 'deepseek' }), (e: Refused) => {
+    assert.equal(e.code, 'conflict');
+    const detail = /invalid JSON \((.*)\); fix it/.exec(e.message)![1]!;
+    assert.equal(e.message, `conflict: ${refused(`line 3, column 18: invalid JSON (${detail})`)}`);
+    const zh = assertSaid(e.words, refused(`line 3, column 18: invalid JSON (${detail})`));
+    assert.equal(zh, `${file}：第 3 行第 18 列：JSON 无效（${detail}）；请先修正它（或把它移走）：它没有被改动`);
+    return true;
+  });
+  for (const [text, why] of [
+    ['[1]', 'not a JSON object'],
+    ['{"providers": 3}', '"providers" is not an object'],
+    ['{"providers": {"deepseek": "x"}}', 'providers.deepseek is not an object'],
+  ]) {
+    writeFileSync(file, text!);
+    await refusedAs(s.call('settings.setProvider', { preset: 'deepseek' }), 'conflict', refused(why!));
+  }
+  rmSync(file);
+  mkdirSync(file);
+  await refusedAs(s.call('settings.setProvider', { preset: 'deepseek' }), 'conflict', refused('not a regular file'));
 });
