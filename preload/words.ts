@@ -862,6 +862,12 @@ export const WORDS = {
   'providersFile.providersNotObject': '"providers" is not an object',
   'providersFile.entryNotObject': 'providers.{{id}} is not an object',
   'providersFile.unknown': 'unknown provider "{{id}}" (presets: {{presets}})',
+  // the Settings page's refusals (service/mcp.ts, tools.ts, settings.ts); `error` is the system's or parser's own
+  'mcp.noServerIn': 'no MCP server "{{name}}" in the {{scope}} mcp.json',
+  'rules.none': 'no rule with id {{id}}',
+  'ceiling.notAbsolute': '{{field}}: "{{path}}" must be an absolute path',
+  'settingsFile.notObject': '{{file}}: not a JSON object; fix or remove it before changing settings here',
+  'settingsFile.cannotUse': '{{file}}: {{error}}; fix or remove it before changing settings here',
   // lists inside a message
   listAnd: '{{a}}, {{b}}',
   listNone: 'none',

@@ -3,6 +3,7 @@
 // write the running servers follow the files (McpManager.sync) and the window hears `tools.mcpChanged`.
 import type { Handlers } from './dispatch.js';
 import { ServiceError } from './dispatch.js';
+import { say } from '../base/index.js';
 import type { ServiceContext } from './context.js';
 import { mcpView } from './tools.js';
 import {
@@ -105,7 +106,12 @@ export function mcpHandlers(ctx: ServiceContext): McpHandlers {
       } catch (e) {
         editError(e);
       }
-      if (!removed) throw new ServiceError('not_found', `no MCP server "${name}" in the ${scope} mcp.json`, { name });
+      if (!removed)
+        throw new ServiceError(
+          'not_found',
+          say('mcp.noServerIn', { name, scope: say(scope === 'user' ? 'tierUser' : 'tierProject') }),
+          { name },
+        );
       if (scope === 'project') trustMcpServer(dataDir, ws.workspace, name, undefined);
       await apply();
       return { removed };

@@ -8,7 +8,7 @@ import type { ServiceContext } from './context.js';
 import type { ServiceOptions } from './index.js';
 import { checkRoots } from './tools.js';
 import { userSettingsPath } from '../config/index.js';
-import { writeFileAtomic } from '../base/index.js';
+import { fsWords, say, writeFileAtomic } from '../base/index.js';
 
 type SettingsHandlers = Pick<Handlers, 'settings.setCeiling'>;
 
@@ -19,14 +19,16 @@ function writeUserCeiling(dataDir: string, ceiling: Record<string, unknown>): vo
   try {
     const raw = JSON.parse(readFileSync(file, 'utf8')) as unknown;
     if (raw && typeof raw === 'object' && !Array.isArray(raw)) json = raw as Record<string, unknown>;
-    else
-      throw new ServiceError('conflict', `${file}: not a JSON object; fix or remove it before changing settings here`);
+    else throw new ServiceError('conflict', say('settingsFile.notObject', { file }));
   } catch (e) {
     if (e instanceof ServiceError) throw e;
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
+      // The CLI prints the file system's or the parser's own message; the window says an errno in its language.
       throw new ServiceError(
         'conflict',
         `${file}: ${(e as Error).message}; fix or remove it before changing settings here`,
+        undefined,
+        say('settingsFile.cannotUse', { file, error: fsWords(e) }),
       );
     }
   }

@@ -70,7 +70,7 @@ export function toolHandlers(ctx: ServiceContext): ToolHandlers {
     'rules.list': () => ({ rules: ctx.store().policy.rules().map(ruleView) }),
     'rules.remove': ({ id }) => {
       const removed = ctx.store().policy.removeRule(id);
-      if (!removed) throw new ServiceError('not_found', `no rule with id ${id}`);
+      if (!removed) throw new ServiceError('not_found', say('rules.none', { id }));
       return { removed };
     },
   };
@@ -79,6 +79,6 @@ export function toolHandlers(ctx: ServiceContext): ToolHandlers {
 /** Extra read/write roots must be absolute: a relative root would mean something different in every workspace. */
 export function checkRoots(roots: string[] | undefined, field: string): void {
   for (const r of roots ?? []) {
-    if (!isAbsolute(r)) throw new ServiceError('invalid_input', `${field}: "${r}" must be an absolute path`);
+    if (!isAbsolute(r)) throw new ServiceError('invalid_input', say('ceiling.notAbsolute', { field, path: r }));
   }
 }

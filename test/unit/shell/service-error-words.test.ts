@@ -3,10 +3,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { callerOf, serviceEnv, testWorkspace } from '../../helpers/service-env.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { resolvePaths } from '../../../main/core/config/paths.js';
+import { userSettingsPath } from '../../../main/core/config/index.js';
 import { KnackService } from '../../../main/core/service/index.js';
 import { PRESETS } from '../../../main/core/agent/index.js';
 import type { Said } from '../../../preload/words.js';
@@ -168,4 +169,45 @@ test("a providers.json the Settings page will not change is said in words, the p
   rmSync(file);
   mkdirSync(file);
   await refusedAs(s.call('settings.setProvider', { preset: 'deepseek' }), 'conflict', refused('not a regular file'));
+});
+
+test("the Settings page's refusals are said in words: an MCP server or rule not there, a relative root, settings.json", async (t) => {
+  const s = await serviceEnv(t);
+  assert.equal(
+    await refusedAs(
+      s.call('mcp.remove', { scope: 'project', name: 'docs' }),
+      'not_found',
+      'no MCP server "docs" in the project mcp.json',
+    ),
+    '项目的 mcp.json 中没有名为「docs」的 MCP 服务器',
+  );
+  await refusedAs(
+    s.call('mcp.remove', { scope: 'user', name: 'docs' }),
+    'not_found',
+    'no MCP server "docs" in the user mcp.json',
+  );
+  await refusedAs(s.call('rules.remove', { id: 'r9' }), 'not_found', 'no rule with id r9');
+  await refusedAs(
+    s.call('settings.setCeiling', { readRoots: ['docs'] }),
+    'invalid_input',
+    'readRoots: "docs" must be an absolute path',
+  );
+  const file = userSettingsPath(s.paths.dataDir);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, '[]');
+  await refusedAs(
+    s.call('settings.setCeiling', { network: false }),
+    'conflict',
+    `${file}: not a JSON object; fix or remove it before changing settings here`,
+  );
+  // The parser's own message, verbatim inside the words.
+  writeFileSync(file, '{');
+  await assert.rejects(s.call('settings.setCeiling', { network: false }), (e: Refused) => {
+    const head = `conflict: ${file}: `;
+    assert.ok(e.message.startsWith(head), e.message);
+    const detail = e.message.slice(head.length, e.message.indexOf('; fix or remove'));
+    assertSaid(e.words, `${file}: ${detail}; fix or remove it before changing settings here`);
+    assert.equal(chinese(e.words!), `${file}：${detail}；请先修正或删除它，再在这里更改设置`);
+    return true;
+  });
 });
