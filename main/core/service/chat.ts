@@ -91,6 +91,17 @@ export function fileKeyStore(dataDir: string): KeyStore {
   };
 }
 
+/** The conversations' database failed: its own message, verbatim, behind the words' lead. */
+function storeFailed(e: unknown): ServiceError {
+  const message = (e as Error).message;
+  return new ServiceError(
+    'unavailable',
+    message,
+    undefined,
+    (e as { words?: Said }).words ?? say('store.cannotRead', { error: message }),
+  );
+}
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** JSON.parse's "at position N" as the line and column of `text` (1-based), when its message gives a position. */
@@ -656,7 +667,7 @@ export class ChatBinding {
               .map((r) => this.rowMeta(r)),
           };
         } catch (e) {
-          throw new ServiceError('unavailable', (e as Error).message);
+          throw storeFailed(e);
         }
       },
       'sessions.open': ({ id, at }) => {
@@ -714,7 +725,7 @@ export class ChatBinding {
         try {
           hits = this.agent().searchSessions(query);
         } catch (e) {
-          throw new ServiceError('unavailable', (e as Error).message);
+          throw storeFailed(e);
         }
         return {
           hits: hits.map((h) => ({

@@ -211,3 +211,18 @@ test("the Settings page's refusals are said in words: an MCP server or rule not 
     return true;
   });
 });
+
+test("the conversations' database failing is said behind words, SQLite's own message kept", async (t) => {
+  const s = await serviceEnv(t);
+  s.service.workspace!.store!.close();
+  for (const call of [() => s.call('sessions.list', {}), () => s.call('sessions.search', { query: 'release' })]) {
+    await assert.rejects(call(), (e: Refused) => {
+      assert.equal(e.code, 'unavailable');
+      const detail = e.message.slice('unavailable: '.length);
+      assert.match(detail, /database connection is not open/);
+      assert.deepEqual(e.words, { code: 'store.cannotRead', params: { error: detail } });
+      assert.equal(chinese(e.words!), `无法读取数据库：${detail}`);
+      return true;
+    });
+  }
+});
