@@ -868,6 +868,8 @@ export const WORDS = {
   'ceiling.notAbsolute': '{{field}}: "{{path}}" must be an absolute path',
   'settingsFile.notObject': '{{file}}: not a JSON object; fix or remove it before changing settings here',
   'settingsFile.cannotUse': '{{file}}: {{error}}; fix or remove it before changing settings here',
+  // a skill's page that cannot be shown (service/skills.ts); `error` is the file system's or the reader's own
+  'skill.cannotRead': 'cannot read {{file}}: {{error}}',
   // lists inside a message
   listAnd: '{{a}}, {{b}}',
   listNone: 'none',

@@ -113,7 +113,9 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
       try {
         body = readSkillBody(e.file);
       } catch (err) {
-        throw new ServiceError('not_found', (err as Error).message, { file: e.file });
+        // The CLI prints the reader's own message; the window says an errno in its language.
+        const words = say('skill.cannotRead', { file: e.file, error: fsWords(err) });
+        throw new ServiceError('not_found', (err as Error).message, { file: e.file }, words);
       }
       let resources: string[] = [];
       try {

@@ -709,6 +709,7 @@ export const wordsZh: Record<WordCode, string> = {
   'ceiling.notAbsolute': '{{field}}：「{{path}}」必须是绝对路径',
   'settingsFile.notObject': '{{file}}：不是一个 JSON 对象；请先修正或删除它，再在这里更改设置',
   'settingsFile.cannotUse': '{{file}}：{{error}}；请先修正或删除它，再在这里更改设置',
+  'skill.cannotRead': '无法读取 {{file}}：{{error}}',
   listAnd: '{{a}}、{{b}}',
   listNone: '无',
   'draft.busy': '这个会话中还有一轮正在进行：等它结束后再保存为技能',

@@ -2,10 +2,10 @@
 // language, while the English message the CLI and logs print stays as it is.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { callerOf, serviceEnv, testWorkspace } from '../../helpers/service-env.js';
-import { tempDir } from '../../helpers/tmp.js';
+import { skillMd, tempDir } from '../../helpers/tmp.js';
 import { resolvePaths } from '../../../main/core/config/paths.js';
 import { userSettingsPath } from '../../../main/core/config/index.js';
 import { KnackService } from '../../../main/core/service/index.js';
@@ -225,4 +225,21 @@ test("the conversations' database failing is said behind words, SQLite's own mes
       return true;
     });
   }
+});
+
+test('a skill whose SKILL.md is gone since the list was read: its page says why in words', async (t) => {
+  const s = await serviceEnv(t, {
+    files: {
+      '.workbuddy/skills/notes/SKILL.md': skillMd({ name: 'notes', description: 'Read the notes. Use for notes.' }),
+    },
+  });
+  const file = realpathSync(join(s.ws, '.workbuddy/skills/notes/SKILL.md'));
+  rmSync(file);
+  await assert.rejects(s.call('skills.show', { name: 'notes' }), (e: Refused) => {
+    assert.equal(e.code, 'not_found');
+    assert.match(e.message, /^not_found: ENOENT: no such file or directory/);
+    assert.deepEqual(e.words, { code: 'skill.cannotRead', params: { file, error: { code: 'fs.ENOENT' } } });
+    assert.equal(chinese(e.words!), `无法读取 ${file}：文件或文件夹不存在`);
+    return true;
+  });
 });
