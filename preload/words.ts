@@ -870,6 +870,18 @@ export const WORDS = {
   'settingsFile.cannotUse': '{{file}}: {{error}}; fix or remove it before changing settings here',
   // a skill's page that cannot be shown (service/skills.ts); `error` is the file system's or the reader's own
   'skill.cannotRead': 'cannot read {{file}}: {{error}}',
+  // a file refused as it is attached to a message (agent/attachments.ts); `name` is the file's, `model` the model's
+  'attach.noModel': '{{name}}: no model is set up to read it',
+  'attach.noVision':
+    '{{name}} is an image, and the model {{model}} does not read images: it was not sent (pick a model that does)',
+  'attach.notImage': '{{name}} is not a {{mime}} file: its first bytes are not those of one',
+  'attach.binary': '{{name}} is a binary file ({{mime}}), not text',
+  'attach.unknownType': 'unknown type',
+  'attach.tooLarge':
+    "{{name}} ({{size}}) is too large for the context: the files of this message come to about {{tokens}} tokens, and at most {{limit}} fit (half of {{model}}'s context window); put it in the workspace and ask the model to read it there",
+  'size.bytes': '{{n}} bytes',
+  'size.kb': '{{n}} KB',
+  'size.mb': '{{n}} MB',
   // lists inside a message
   listAnd: '{{a}}, {{b}}',
   listNone: 'none',

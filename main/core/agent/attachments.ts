@@ -1,6 +1,7 @@
 // Files sent with a user's message: text and code files go to the model as context (name, size, content), images as
 // image blocks for models that read them. Everything the window sends is checked again here, before it is stored.
-import { countTokens } from '../base/index.js';
+import { countTokens, english, say, type Said } from '../base/index.js';
+import { Refusal } from './refusal.js';
 
 export type ImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
 
@@ -48,11 +49,13 @@ function attachmentName(name: string): string {
 }
 
 /** A size for people: bytes, KB or MB (1024-based, one decimal). */
-function sizeText(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+function sizeWords(bytes: number): Said {
+  if (bytes < 1024) return say('size.bytes', { n: bytes });
+  if (bytes < 1024 * 1024) return say('size.kb', { n: (bytes / 1024).toFixed(1) });
+  return say('size.mb', { n: (bytes / 1024 / 1024).toFixed(1) });
 }
+
+const sizeText = (bytes: number): string => english(sizeWords(bytes));
 
 /**
  * The text a text file goes to the model as: its name and size, then its content. The closing tag inside the content
@@ -87,12 +90,13 @@ export function attachmentTokensAtMost(a: Attachment, vision: boolean): number {
   return Buffer.byteLength(attachmentText(a)) + 4;
 }
 
-export class AttachmentError extends Error {
+/** A file refused: why in words (their English is the message), and the file's name. */
+export class AttachmentError extends Refusal {
   constructor(
-    message: string,
+    words: Said,
     readonly file: string,
   ) {
-    super(message);
+    super(words);
   }
 }
 
@@ -112,28 +116,27 @@ export function checkAttachments(
   for (const raw of list) {
     const name = attachmentName(raw.name);
     if (raw.kind === 'image') {
-      if (!model) throw new AttachmentError(`${name}: no model is set up to read it`, name);
-      if (!model.vision)
-        throw new AttachmentError(
-          `${name} is an image, and the model ${model.model} does not read images: it was not sent (pick a model that does)`,
-          name,
-        );
+      if (!model) throw new AttachmentError(say('attach.noModel', { name }), name);
+      if (!model.vision) throw new AttachmentError(say('attach.noVision', { name, model: model.model }), name);
       const bytes = Buffer.from(raw.data, 'base64');
       const check = MAGIC[raw.mime];
-      if (!check || !check(bytes))
-        throw new AttachmentError(`${name} is not a ${raw.mime} file: its first bytes are not those of one`, name);
+      if (!check || !check(bytes)) throw new AttachmentError(say('attach.notImage', { name, mime: raw.mime }), name);
       out.push({ kind: 'image', name, mime: raw.mime, size: bytes.length, data: raw.data });
     } else {
       if (raw.text.includes('\u0000'))
-        throw new AttachmentError(`${name} is a binary file (${raw.mime || 'unknown type'}), not text`, name);
+        throw new AttachmentError(say('attach.binary', { name, mime: raw.mime || say('attach.unknownType') }), name);
       out.push({ kind: 'text', name, mime: raw.mime.slice(0, 100), size: raw.size, text: raw.text });
     }
     tokens += attachmentTokens(out.at(-1)!, true); // an image got here only for a model that reads images
     if (model && tokens > limit)
       throw new AttachmentError(
-        `${name} (${sizeText(raw.size)}) is too large for the context: the files of this message come to about ` +
-          `${tokens.toLocaleString('en')} tokens, and at most ${limit.toLocaleString('en')} fit (half of ${model.model}'s ` +
-          `context window); put it in the workspace and ask the model to read it there`,
+        say('attach.tooLarge', {
+          name,
+          size: sizeWords(raw.size),
+          tokens: tokens.toLocaleString('en'),
+          limit: limit.toLocaleString('en'),
+          model: model.model,
+        }),
         name,
       );
   }

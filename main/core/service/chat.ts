@@ -512,7 +512,7 @@ export class ChatBinding {
           files = attachments?.length ? live.chat.checkFiles(attachments) : [];
         } catch (e) {
           if (!(e instanceof AttachmentError)) throw e;
-          throw new ServiceError('refused', e.message, { file: e.file });
+          throw new ServiceError('refused', e.words, { file: e.file });
         }
         if (planMode !== undefined && sessionId) live.chat.setPlanMode(planMode);
         live.turn++;
@@ -523,7 +523,7 @@ export class ChatBinding {
           started = edit !== undefined ? live.chat.edit(edit, text, files, keepFiles) : live.chat.send(text, files);
         } catch (e) {
           live.turn--;
-          if (e instanceof AttachmentError) throw new ServiceError('refused', e.message, { file: e.file });
+          if (e instanceof AttachmentError) throw new ServiceError('refused', e.words, { file: e.file });
           throw new ServiceError('conflict', (e as Error).message, { sessionId: live.chat.id });
         }
         return this.turnStarted(live, turnId, started);

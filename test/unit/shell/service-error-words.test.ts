@@ -2,14 +2,15 @@
 // language, while the English message the CLI and logs print stays as it is.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { callerOf, serviceEnv, testWorkspace } from '../../helpers/service-env.js';
 import { skillMd, tempDir } from '../../helpers/tmp.js';
 import { resolvePaths } from '../../../main/core/config/paths.js';
 import { userSettingsPath } from '../../../main/core/config/index.js';
 import { KnackService } from '../../../main/core/service/index.js';
-import { PRESETS } from '../../../main/core/agent/index.js';
+import { PRESETS, type AttachmentError } from '../../../main/core/agent/index.js';
+import { checkAttachments } from '../../../main/core/agent/attachments.js';
 import type { Said } from '../../../preload/words.js';
 import { assertSaid, chinese } from '../../helpers/words.js';
 
@@ -22,6 +23,18 @@ async function refusedAs(p: Promise<unknown>, code: string, message: string): Pr
     assert.equal(e.code, code);
     assert.equal(e.message, `${code}: ${message}`);
     zh = assertSaid(e.words, message);
+    return true;
+  });
+  return zh;
+}
+
+/** `p` is refused with `code`, its message matching `pattern` and its words saying that message; returns the Chinese. */
+async function refusedLike(p: Promise<unknown>, code: string, pattern: RegExp): Promise<string> {
+  let zh = '';
+  await assert.rejects(p, (e: Refused) => {
+    assert.equal(e.code, code);
+    assert.match(e.message, pattern);
+    zh = assertSaid(e.words, e.message.slice(`${code}: `.length));
     return true;
   });
   return zh;
@@ -242,4 +255,55 @@ test('a skill whose SKILL.md is gone since the list was read: its page says why 
     assert.equal(chinese(e.words!), `无法读取 ${file}：文件或文件夹不存在`);
     return true;
   });
+});
+
+const png = readFileSync(join(import.meta.dirname, '../../fixtures/attach/red-dot.png')).toString('base64');
+
+test('a file refused as it is attached is said in words: an image unread, a false image, binary, too large', async (t) => {
+  const s = await serviceEnv(t);
+  const image = { kind: 'image', name: 'red-dot.png', mime: 'image/png', size: 69, data: png } as const;
+  assert.equal(
+    await refusedAs(
+      s.call('chat.send', { text: 'what is this?', attachments: [image] }),
+      'refused',
+      'red-dot.png is an image, and the model fake-model does not read images: it was not sent (pick a model that does)',
+    ),
+    'red-dot.png 是图片，而模型 fake-model 不能读取图片：它没有被发送（请选一个能读取图片的模型）',
+  );
+  const fake = { ...image, name: 'fake.png', data: Buffer.from('not a picture').toString('base64') };
+  await refusedAs(
+    s.call('chat.send', { text: 'what is this?', model: 'claude-fake-vision', attachments: [fake] }),
+    'refused',
+    'fake.png is not a image/png file: its first bytes are not those of one',
+  );
+  const binary = { kind: 'text', name: 'blob.bin', mime: '', size: 3, text: 'a\u0000b' } as const;
+  assert.equal(
+    await refusedAs(
+      s.call('chat.send', { text: 'read this', attachments: [binary] }),
+      'refused',
+      'blob.bin is a binary file (unknown type), not text',
+    ),
+    'blob.bin 是二进制文件（未知类型），不是文本',
+  );
+  // Digits take a token per three: 500,000 of them are more than half of any context window this model has.
+  const digits = '1234567890'.repeat(50_000);
+  const zh = await refusedLike(
+    s.call('chat.send', {
+      text: 'read this',
+      attachments: [{ kind: 'text', name: 'big.txt', mime: 'text/plain', size: digits.length, text: digits }],
+    }),
+    'refused',
+    /^refused: big\.txt \(488\.3 KB\) is too large for the context: the files of this message come to about [\d,]+ tokens, and at most [\d,]+ fit \(half of fake-model's context window\); put it in the workspace and ask the model to read it there$/,
+  );
+  assert.match(zh, /^big\.txt（488\.3 KB）太大，放不进上下文：/);
+  assert.equal(s.server.requests.length, 0);
+  // With no model set up (the agent's own check): an image has nothing to read it.
+  assert.throws(
+    () => checkAttachments([image], undefined),
+    (e: AttachmentError) => {
+      assert.equal(assertSaid(e.words, e.message), 'red-dot.png：还没有设置能读取它的模型');
+      assert.equal(e.message, 'red-dot.png: no model is set up to read it');
+      return true;
+    },
+  );
 });
