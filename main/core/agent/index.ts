@@ -6,7 +6,7 @@
 //   chat.on((ev) => …);                                // AgentEvent: text_delta, tool_call, approval_requested, …
 //   await chat.send('帮我提交代码');                    // resolves at the end of the turn
 //   chat.answer(approvalId, { kind: 'once' | 'always' | 'deny', message });   chat.stop();   chat.setPlanMode(true);
-import type { Said } from '../base/index.js';
+import { say, type Said } from '../base/index.js';
 import { ChatSession, type AgentHost, type SessionOptions } from './session.js';
 import {
   createProvider,
@@ -23,6 +23,7 @@ import { modelList, type ModelGroup, type ModelList } from './providers/models.j
 import { findPreset, PRESETS } from './providers/presets.js';
 import type { ModelProvider } from './providers/types.js';
 import { exportSession, type ExportFormat } from './export.js';
+import { Refusal } from './refusal.js';
 export { describeUsage, addTurnUsage, type TurnUsage } from './export.js';
 import type { AgentEvent, AgentEventBody } from './types.js';
 import { sessionTitle, type SessionHit, type SessionRow } from '../store/index.js';
@@ -174,11 +175,13 @@ export class Agent {
     const id = providerId ?? this.providerConfig?.id ?? this.provider?.id;
     if (this.provider?.model === model && this.provider.id === id)
       return { provider: this.provider, price: this.price };
-    if (!this.providerConfig) throw new Error('no model provider is configured to switch the model of');
+    if (!this.providerConfig) throw new Refusal(say('model.noProvider'));
     if (!id || !this.configuredProviders().includes(id))
-      throw new Error(`"${id}" is not a configured provider (configured: ${this.configuredProviders().join(', ')})`);
+      throw new Refusal(
+        say('model.notConfigured', { id: String(id), configured: this.configuredProviders().join(', ') }),
+      );
     const { config: base, apiKey } = this.resolveOther(id);
-    if (!base) throw new Error(`provider "${id}" is not set up`);
+    if (!base) throw new Refusal(say('model.notSetUp', { id }));
     const price = priceFor(base.id, model, readProvidersFile(this.host.paths.dataDir).file.prices);
     const config = { ...base, model, ...(price ? { price } : {}) };
     if (!price) delete config.price;
@@ -331,7 +334,7 @@ export function searchSessions(
 export function renameSession(host: AgentHost, id: string, title: string): SessionRow {
   const row = findSession(host, id);
   const clean = sessionTitle(title);
-  if (!clean) throw new Error('a session title cannot be empty');
+  if (!clean) throw new Refusal(say('sessions.emptyTitle'));
   store(host).sessions.update(row.id, { title: clean });
   return store(host).sessions.get(row.id)!;
 }

@@ -1,8 +1,10 @@
 // A conversation's branches: the user's messages by turn, their versions (edits of a message, regenerated answers),
 // and the forks and switches that make a new branch current. The session replays the branch it lands on.
+import { say, type Said } from '../base/index.js';
 import type { Store } from '../store/index.js';
 import type { Attachment } from './attachments.js';
 import type { AgentEvent } from './types.js';
+import { Refusal } from './refusal.js';
 
 /** A user's message on the current branch and where its answer starts (undefined: not answered yet). */
 export interface Turn {
@@ -55,7 +57,7 @@ export class Branches {
 
   turnAt(turn: number): Turn {
     const t = this.turns()[turn];
-    if (!t) throw new Error(`there is no message ${turn + 1} in this conversation`);
+    if (!t) throw new Refusal(say('branch.noMessage', { n: turn + 1 }));
     return t;
   }
 
@@ -66,7 +68,8 @@ export class Branches {
   editFiles(t: Turn, turn: number, files: readonly Attachment[], keep?: readonly number[]): Attachment[] {
     const had = t.user.type === 'user_message' ? (t.user.attachments ?? []) : [];
     const bad = keep?.find((i) => i >= had.length);
-    if (bad !== undefined) throw new Error(`message ${turn + 1} has no file ${bad + 1} to keep (it has ${had.length})`);
+    if (bad !== undefined)
+      throw new Refusal(say('branch.noFileToKeep', { n: turn + 1, file: bad + 1, count: had.length }));
     return [...had.filter((_, i) => !keep || keep.includes(i)), ...files];
   }
 
@@ -74,7 +77,7 @@ export class Branches {
   switchTo(turn: number, which: 'message' | 'answer', index: number): void {
     const t = this.turnAt(turn);
     const at = which === 'message' ? t.user.seq : t.answerAt;
-    if (at === undefined) throw new Error(`message ${turn + 1} has no answer`);
+    if (at === undefined) throw new Refusal(say('branch.noAnswer', { n: turn + 1 }));
     this.store.sessions.switchTo(this.id, this.store.sessions.forkGroup(this.id, at), index);
   }
 
@@ -82,11 +85,11 @@ export class Branches {
    * Put the conversation on a branch holding event `seq` (a search hit): true when that changed the branch. Throws,
    * with nothing changed, for an event the conversation does not have, or (`cannot`) when it cannot change branch now.
    */
-  show(seq: number, cannot: string | undefined): boolean {
+  show(seq: number, cannot: Said | undefined): boolean {
     const s = this.store.sessions;
     const branch = s.branchHolding(this.id, seq);
     if (branch === s.currentBranch(this.id)) return false;
-    if (cannot) throw new Error(cannot);
+    if (cannot) throw new Refusal(cannot);
     s.useBranch(this.id, branch);
     return true;
   }

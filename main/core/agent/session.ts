@@ -7,7 +7,7 @@ import type { KnackPaths } from '../config/index.js';
 import type { Store } from '../store/index.js';
 import type { SpentRow } from '../store/index.js';
 import type { Catalog } from '../skills/catalog/index.js';
-import { english, say, type Said } from '../base/index.js';
+import { english, say, type Said, type WordCode } from '../base/index.js';
 import type { SkillMatcher } from '../skills/use/index.js';
 import type { WorkspaceSession } from '../skills/use/index.js';
 import type { Gate } from '../policy/index.js';
@@ -43,6 +43,7 @@ import type {
   TurnEndReason,
 } from './types.js';
 import { RETRYABLE_ENDS } from './types.js';
+import { Refusal } from './refusal.js';
 
 /** What the agent needs of an open workspace (KnackWorkspace provides it). */
 export interface AgentHost {
@@ -105,6 +106,15 @@ const META_TOOLS = new Set<string>([
   TOOL.read_skill_resource,
 ]);
 const key = (n: string): string => n.normalize('NFKC').toLowerCase();
+
+/** How a turn that cannot be retried ended, in words (retry.ended). */
+const ENDED = {
+  end_turn: 'retry.how.end_turn',
+  max_steps: 'retry.how.max_steps',
+  max_tokens: 'retry.how.max_tokens',
+  cancelled: 'retry.how.cancelled',
+  offline: 'retry.how.offline',
+} as const satisfies Partial<Record<TurnEndReason, WordCode>>;
 
 function addUsage(a: Usage, b: Usage): Usage {
   return {
@@ -225,7 +235,7 @@ export class ChatSession {
    * each reply's assistant_start names the model that gave it. Refused while a turn runs.
    */
   useProvider(provider: ModelProvider, price: Price | undefined): void {
-    if (this.busy) throw new Error('a turn is running in this session: the model changes once it has ended');
+    if (this.busy) throw new Refusal(say('model.busy'));
     this.opts = { ...this.opts, provider, price };
     this.store.sessions.update(this.id, { provider: provider.id, model: provider.model, chosen: true });
   }
@@ -313,9 +323,9 @@ export class ChatSession {
    * meanwhile). The files are stored with the message and go to the model with it on every later request.
    */
   send(text: string, files: readonly Attachment[] = []): Promise<TurnResult> {
-    if (this.closed) return Promise.reject(new Error('the session is closed'));
-    if (this.running) return Promise.reject(new Error('a turn is already running: stop it or wait for it to finish'));
-    if (!text.trim()) return Promise.reject(new Error('the message is empty'));
+    if (this.closed) return Promise.reject(new Refusal(say('turn.closed')));
+    if (this.running) return Promise.reject(new Refusal(say('turn.running')));
+    if (!text.trim()) return Promise.reject(new Refusal(say('turn.emptyMessage')));
     let attachments: Attachment[];
     try {
       attachments = files.length ? this.checkFiles(files) : [];
@@ -356,7 +366,7 @@ export class ChatSession {
    */
   retry(): Promise<TurnResult> {
     const why = this.cannotRetry();
-    if (why) return Promise.reject(new Error(why));
+    if (why) return Promise.reject(new Refusal(why));
     const after = this.state.lastEnd!;
     return this.runTurn(async (signal) => {
       this.record({ type: 'retry', after });
@@ -365,18 +375,16 @@ export class ChatSession {
     });
   }
 
-  /** Why retry() would refuse now (undefined: it can run). */
-  cannotRetry(): string | undefined {
-    if (this.closed) return 'the session is closed';
-    if (this.running) return 'a turn is already running: stop it or wait for it to finish';
+  /** Why retry() would refuse now, in words (undefined: it can run). */
+  cannotRetry(): Said | undefined {
+    if (this.closed) return say('turn.closed');
+    if (this.running) return say('turn.running');
     const after = this.state.lastEnd;
-    if (!after) return 'there is no ended turn to retry';
-    if (!RETRYABLE_ENDS.includes(after))
-      return `the last turn ended ${after.replace('_', ' ')}: only an interrupted, failed or timed-out turn can be retried`;
-    if (!this.opts.provider) return 'no model is set up: a retry needs one';
+    if (!after) return say('retry.noEnded');
+    if (!RETRYABLE_ENDS.includes(after)) return say('retry.ended', { how: say(ENDED[after as keyof typeof ENDED]) });
+    if (!this.opts.provider) return say('retry.noModel');
     const last = this.state.messages.at(-1);
-    if (!last || (last.role === 'assistant' && !last.interrupted))
-      return 'nothing to retry: the last answer is complete';
+    if (!last || (last.role === 'assistant' && !last.interrupted)) return say('retry.complete');
     return undefined;
   }
 
@@ -891,10 +899,10 @@ export class ChatSession {
     return this.branches.versions();
   }
 
-  /** Why an edit, a regenerate or a switch would be refused now (undefined: it can run). */
-  private cannotBranch(): string | undefined {
-    if (this.closed) return 'the session is closed';
-    if (this.running) return 'a turn is running in this conversation: stop it first';
+  /** Why an edit, a regenerate or a switch would be refused now, in words (undefined: it can run). */
+  private cannotBranch(): Said | undefined {
+    if (this.closed) return say('turn.closed');
+    if (this.running) return say('branch.running');
     return undefined;
   }
 
@@ -905,8 +913,8 @@ export class ChatSession {
    * changed, when it cannot (a turn running, no such message, a file refused); the promise is the turn's.
    */
   edit(turn: number, text: string, files: readonly Attachment[] = [], keep?: readonly number[]): Promise<TurnResult> {
-    const why = this.cannotBranch() ?? (!text.trim() ? 'the message is empty' : undefined);
-    if (why) throw new Error(why);
+    const why = this.cannotBranch() ?? (!text.trim() ? say('turn.emptyMessage') : undefined);
+    if (why) throw new Refusal(why);
     const t = this.branches.turnAt(turn);
     const all = this.branches.editFiles(t, turn, files, keep);
     // Kept files are checked again too: the model may have changed since they were sent.
@@ -921,10 +929,10 @@ export class ChatSession {
    * at once, with nothing changed, when it cannot; the promise is the turn's.
    */
   regenerate(turn: number): Promise<TurnResult> {
-    const why = this.cannotBranch() ?? (!this.opts.provider ? 'no model is set up: regenerating needs one' : undefined);
-    if (why) throw new Error(why);
+    const why = this.cannotBranch() ?? (!this.opts.provider ? say('branch.noModel') : undefined);
+    if (why) throw new Refusal(why);
     const t = this.branches.turnAt(turn);
-    if (t.answerAt === undefined) throw new Error(`message ${turn + 1} has no answer to regenerate`);
+    if (t.answerAt === undefined) throw new Refusal(say('branch.noAnswerToRegenerate', { n: turn + 1 }));
     this.branches.forkAt(t.answerAt);
     this.rebuild();
     return this.runTurn(async (signal) => {
@@ -936,7 +944,7 @@ export class ChatSession {
   /** Show version `index` (0-based) of the user's message `turn` or of its answer: the conversation goes on from there. */
   switchVersion(turn: number, which: 'message' | 'answer', index: number): void {
     const why = this.cannotBranch();
-    if (why) throw new Error(why);
+    if (why) throw new Refusal(why);
     this.branches.switchTo(turn, which, index);
     this.rebuild();
   }
@@ -946,7 +954,7 @@ export class ChatSession {
    * screen when it does. Throws, with nothing changed, for an event not in this conversation, or when the event is
    * on another branch and a turn is running (or `busy`, the caller's reason it cannot change branch now).
    */
-  showEvent(seq: number, busy?: string): void {
+  showEvent(seq: number, busy?: Said): void {
     if (this.branches.show(seq, this.cannotBranch() ?? busy)) this.rebuild();
   }
 

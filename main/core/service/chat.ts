@@ -102,6 +102,10 @@ function storeFailed(e: unknown): ServiceError {
   );
 }
 
+/** An agent's refusal, its message as it came and its words (when it carries them) for the window to say. */
+const refusal = (code: ServiceError['code'], e: unknown, details: unknown): ServiceError =>
+  new ServiceError(code, (e as Error).message, details, (e as { words?: Said }).words);
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** JSON.parse's "at position N" as the line and column of `text` (1-based), when its message gives a position. */
@@ -412,12 +416,12 @@ export class ChatBinding {
     try {
       next = this.agent().providerFor(model, provider ?? chat.provider?.id);
     } catch (e) {
-      throw new ServiceError('unavailable', (e as Error).message, { model, ...(provider ? { provider } : {}) });
+      throw refusal('unavailable', e, { model, ...(provider ? { provider } : {}) });
     }
     try {
       chat.useProvider(next.provider, next.price);
     } catch (e) {
-      throw new ServiceError('conflict', (e as Error).message, { model, ...(provider ? { provider } : {}) });
+      throw refusal('conflict', e, { model, ...(provider ? { provider } : {}) });
     }
   }
 
@@ -524,7 +528,7 @@ export class ChatBinding {
         } catch (e) {
           live.turn--;
           if (e instanceof AttachmentError) throw new ServiceError('refused', e.words, { file: e.file });
-          throw new ServiceError('conflict', (e as Error).message, { sessionId: live.chat.id });
+          throw refusal('conflict', e, { sessionId: live.chat.id });
         }
         return this.turnStarted(live, turnId, started);
       },
@@ -543,7 +547,7 @@ export class ChatBinding {
         try {
           started = live.chat.regenerate(turn);
         } catch (e) {
-          throw new ServiceError('conflict', (e as Error).message, { sessionId });
+          throw refusal('conflict', e, { sessionId });
         }
         live.turn++;
         return this.turnStarted(live, `${live.chat.id}:${live.turn}`, started);
@@ -554,7 +558,7 @@ export class ChatBinding {
         try {
           live.chat.switchVersion(turn, which, index);
         } catch (e) {
-          throw new ServiceError('conflict', (e as Error).message, { sessionId, turn });
+          throw refusal('conflict', e, { sessionId, turn });
         }
         return { items: transcriptOf(live.chat.events(), this.noModel(), live.chat.versions()) };
       },
@@ -676,10 +680,10 @@ export class ChatBinding {
         l.chat.commitHeldStart();
         if (at !== undefined) {
           try {
-            l.chat.showEvent(at, l.ending ? 'the last turn is still ending' : undefined);
+            l.chat.showEvent(at, l.ending ? say('chat.ending') : undefined);
           } catch (e) {
             const msg = (e as Error).message;
-            throw new ServiceError(/^no event/.test(msg) ? 'not_found' : 'conflict', msg, { id, at });
+            throw refusal(/^no event/.test(msg) ? 'not_found' : 'conflict', e, { id, at });
           }
         }
         // A turn still running, or waiting for an answer (asked again after a restart): the window shows its open
@@ -742,7 +746,7 @@ export class ChatBinding {
         try {
           row = this.agent().renameSession(id, title);
         } catch (e) {
-          throw new ServiceError('not_found', (e as Error).message, { id });
+          throw refusal('not_found', e, { id });
         }
         const session = this.rowMeta(row);
         this.ctx.events.emit('session.updated', { session });

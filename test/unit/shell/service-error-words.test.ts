@@ -307,3 +307,62 @@ test('a file refused as it is attached is said in words: an image unread, a fals
     },
   );
 });
+
+test('why a turn cannot be retried, regenerated, edited or switched is said in words', async (t) => {
+  const s = await serviceEnv(t);
+  s.server.script({ text: 'Friday.' }, { text: 'slow', chunkDelayMs: 50, hang: true });
+  let ended = s.next('chat.turnEnd');
+  const { sessionId } = await s.call('chat.send', { text: 'when is the release?' });
+  await ended;
+  assert.equal(
+    await refusedAs(
+      s.call('chat.retry', { sessionId }),
+      'conflict',
+      'the last turn ended end turn: only an interrupted, failed or timed-out turn can be retried',
+    ),
+    '上一轮是正常回答完的：只有中断、失败或超时的一轮才能重试',
+  );
+  assert.equal(
+    await refusedAs(
+      s.call('chat.regenerate', { sessionId, turn: 5 }),
+      'conflict',
+      'there is no message 6 in this conversation',
+    ),
+    '这个对话中没有第 6 条消息',
+  );
+  await refusedAs(
+    s.call('chat.switchVersion', { sessionId, turn: 1, which: 'answer', index: 0 }),
+    'conflict',
+    'there is no message 2 in this conversation',
+  );
+  await refusedAs(
+    s.call('chat.send', { sessionId, text: 'when, again?', edit: 0, keepFiles: [2] }),
+    'conflict',
+    'message 1 has no file 3 to keep (it has 0)',
+  );
+  await refusedAs(s.call('chat.send', { sessionId, text: '   ', edit: 0 }), 'conflict', 'the message is empty');
+  await refusedLike(
+    s.call('chat.setModel', { sessionId, model: 'other-model', provider: 'nope' }),
+    'unavailable',
+    /^unavailable: "nope" is not a configured provider \(configured: .+\)$/,
+  );
+  // While a turn runs.
+  await s.call('chat.send', { sessionId, text: 'and the next one?' });
+  await s.server.streaming(2);
+  assert.equal(
+    await refusedAs(
+      s.call('chat.regenerate', { sessionId, turn: 0 }),
+      'conflict',
+      'a turn is running in this conversation: stop it first',
+    ),
+    '这个对话中有一轮正在进行：请先停止它',
+  );
+  await refusedAs(
+    s.call('chat.retry', { sessionId }),
+    'conflict',
+    'a turn is already running: stop it or wait for it to finish',
+  );
+  ended = s.next('chat.turnEnd');
+  await s.call('chat.stop', { sessionId });
+  await ended;
+});
