@@ -6,7 +6,8 @@ import type { ChatMessage, ModelProvider } from './providers/types.js';
 import { TOOL, toolSpec } from '../policy/index.js';
 import { createNameProblems, renderSkillMd } from '../skills/use/index.js';
 import { yamlLib } from '../skills/format/index.js';
-import { english, say, type Said } from '../base/index.js';
+import { say } from '../base/index.js';
+import { Refusal } from './refusal.js';
 
 export interface MadeCall {
   name: string;
@@ -224,16 +225,11 @@ export async function draftSkill(
 }
 
 /** The last task made no tool calls: nothing to save as a skill. */
-export class NoStepsError extends Error {
-  readonly words = say('draft.noSteps');
+export class NoStepsError extends Refusal {
   constructor() {
-    super(english(say('draft.noSteps')));
+    super(say('draft.noSteps'));
   }
 }
 
 /** The model's draft is not what was asked for: why, as words (what the model or the parser said, verbatim). */
-class DraftError extends Error {
-  constructor(readonly words: Said) {
-    super(english(words));
-  }
-}
+class DraftError extends Refusal {}
