@@ -11,7 +11,7 @@ import { z } from 'zod';
 // Every text the window shows for approval goes through these (control, bidi and invisible characters escaped).
 export { displaySafe, displaySafeLines } from './display.js';
 // Messages for people as a code plus parameters: the window says them in its language (renderer/src/i18n).
-import { Said, say } from './words.js';
+import { Said, say, type WordCode } from './words.js';
 export { english, fill, placeholders, Said, WORD_CODES, WORDS, type WordCode } from './words.js';
 
 // ───────────────────────────── shared shapes ─────────────────────────────
@@ -1316,21 +1316,77 @@ export function formatIssues(error: z.ZodError): string {
 }
 
 /**
- * A payload outside its schema, as a contract error: the zod problems as one line, and the first as words (a text
- * too long or too short says the field and the limit, in the window's language).
+ * A payload outside its schema, as a contract error: the zod problems as one line (the message, for the CLI and the
+ * logs), and the first as words the window says in its language. Every problem has words: those zod reports for a
+ * window's request are said for what they are, any other as the field and "is not valid".
  */
 export function inputError(method: string, error: z.ZodError, details?: unknown): ContractError {
   const first = error.issues[0];
-  const field = first && first.path.length ? first.path.join('.') : '(input)';
-  const limit = first && 'maximum' in first ? first.maximum : first && 'minimum' in first ? first.minimum : undefined;
-  const words =
-    first?.code === 'too_big' && first.origin === 'string' && limit !== undefined
-      ? say('contract.tooLong', { method, field, limit: Number(limit) })
-      : first?.code === 'too_small' && first.origin === 'string' && limit !== undefined
-        ? say('contract.tooShort', { method, field, limit: Number(limit) })
-        : undefined;
   const out = contractError('invalid_input', `${method}: ${formatIssues(error)}`, details);
-  return words ? { ...out, words } : out;
+  return { ...out, words: first ? issueWords(method, first) : say('contract.invalid', { method, field: '(input)' }) };
+}
+
+/** The words for a type zod expected, by its name there (`int` is a number with no fraction). */
+const EXPECTED: Record<string, WordCode> = {
+  string: 'json.what.string',
+  number: 'json.what.number',
+  int: 'contract.what.integer',
+  boolean: 'json.what.boolean',
+  object: 'json.what.object',
+  array: 'json.what.list',
+};
+
+/** A length limit's words, by what has the length. */
+const LENGTH: Record<string, [WordCode, WordCode]> = {
+  string: ['contract.tooLong', 'contract.tooShort'],
+  array: ['contract.tooMany', 'contract.tooFew'],
+};
+
+function issueWords(method: string, issue: z.core.$ZodIssue): Said {
+  const at = (path: readonly PropertyKey[]) => (path.length ? path.map(String).join('.') : '(input)');
+  const field = at(issue.path);
+  switch (issue.code) {
+    case 'too_big':
+    case 'too_small': {
+      const big = issue.code === 'too_big';
+      const limit = Number(big ? issue.maximum : issue.minimum);
+      const length = LENGTH[issue.origin];
+      if (length) return say(length[big ? 0 : 1], { method, field, limit });
+      if (issue.origin === 'number') {
+        const code = big
+          ? issue.inclusive
+            ? 'contract.atMost'
+            : 'contract.lessThan'
+          : issue.inclusive
+            ? 'contract.atLeast'
+            : 'contract.moreThan';
+        return say(code, { method, field, limit });
+      }
+      break;
+    }
+    case 'invalid_type': {
+      // zod names what it received only in its message: nothing there is a field left out.
+      if (issue.message.endsWith('received undefined')) return say('contract.missing', { method, field });
+      const what = EXPECTED[issue.expected];
+      if (what) return say('contract.mustBe', { method, field, what: say(what) });
+      break;
+    }
+    case 'invalid_value':
+    case 'invalid_union': {
+      // A discriminated union names the choices of its discriminator; another union, none.
+      const values = issue.code === 'invalid_value' ? issue.values : 'options' in issue ? issue.options : undefined;
+      if (values?.length)
+        return say('contract.oneOf', {
+          method,
+          field,
+          values: values.map((v) => (typeof v === 'string' ? JSON.stringify(v) : String(v))).join(', '),
+        });
+      break;
+    }
+    case 'unrecognized_keys':
+      return say('contract.unknownField', { method, field: at([...issue.path, issue.keys[0] ?? '']) });
+  }
+  return say('contract.invalid', { method, field });
 }
 
 export function contractError(code: ErrorCode, message: string, details?: unknown): ContractError {

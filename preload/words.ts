@@ -751,6 +751,18 @@ export const WORDS = {
   // a call outside the contract (preload/contract.ts inputError)
   'contract.tooLong': '{{method}}: {{field}} is too long: at most {{limit}} characters',
   'contract.tooShort': '{{method}}: {{field}} is too short: at least {{limit}} characters',
+  'contract.tooMany': '{{method}}: {{field}} has too many items: at most {{limit}}',
+  'contract.tooFew': '{{method}}: {{field}} has too few items: at least {{limit}}',
+  'contract.atMost': '{{method}}: {{field}} must be at most {{limit}}',
+  'contract.lessThan': '{{method}}: {{field}} must be less than {{limit}}',
+  'contract.atLeast': '{{method}}: {{field}} must be at least {{limit}}',
+  'contract.moreThan': '{{method}}: {{field}} must be more than {{limit}}',
+  'contract.missing': '{{method}}: {{field}} is missing',
+  'contract.mustBe': '{{method}}: {{field}} must be {{what}}',
+  'contract.what.integer': 'a whole number',
+  'contract.oneOf': '{{method}}: {{field}} must be one of {{values}}',
+  'contract.unknownField': '{{method}}: unknown field {{field}}',
+  'contract.invalid': '{{method}}: {{field}} is not valid',
   // serve mode's connection to Knack (preload/client.ts): why a call failed with it
   'connection.closed': 'the connection to Knack closed',
   'connection.failed': 'could not connect to Knack',

@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { dispatch, type Handlers } from '../../../main/core/service/dispatch.js';
-import { english, MAX_MESSAGE_CHARS } from '../../../preload/contract.js';
+import { english, MAX_ATTACHMENTS, MAX_MESSAGE_CHARS, methods } from '../../../preload/contract.js';
+import { assertSaid } from '../../helpers/words.js';
 
 test('chat.send with a text past the limit fails with contract.tooLong, the field and the limit', async () => {
   const r = await dispatch({} as Handlers, 'chat.send', { sessionId: 's1', text: 'x'.repeat(MAX_MESSAGE_CHARS + 1) });
@@ -17,4 +18,82 @@ test('chat.send with a text past the limit fails with contract.tooLong, the fiel
   assert.equal(english(r.error.words!), 'chat.send: text is too long: at most 200000 characters');
   // The English line of every problem stays the message (logs, the CLI).
   assert.match(r.error.message, /^chat\.send: text: Too big/);
+});
+
+/** `input` to `method` through the real dispatch and schemas: refused as invalid_input, its words the English given. */
+async function refusedInput(method: string, input: unknown, said: string): Promise<string> {
+  const r = await dispatch({} as Handlers, method, input);
+  assert.equal(r.ok, false, `${method} accepted ${JSON.stringify(input).slice(0, 100)}`);
+  if (r.ok) return '';
+  assert.equal(r.error.code, 'invalid_input');
+  assert.ok(r.error.message.startsWith(`${method}: `), r.error.message);
+  return assertSaid(r.error.words, said);
+}
+
+const note = { kind: 'text', name: 'a.txt', mime: 'text/plain', size: 1, text: 'a' } as const;
+
+test("every problem zod finds in a window's request is said as words, zod's English kept as the message", async () => {
+  // More than ten files at once. The window's own picker refuses the eleventh before sending (renderer/src/state/
+  // attach.ts), so this is what a client that skips it meets.
+  assert.equal(
+    await refusedInput(
+      'chat.send',
+      { text: 'read these', attachments: Array.from({ length: MAX_ATTACHMENTS + 1 }, () => note) },
+      'chat.send: attachments has too many items: at most 10',
+    ),
+    'chat.send：attachments 的项太多，最多 10 项',
+  );
+  await refusedInput('store.acknowledge', { movedTo: [] }, 'store.acknowledge: movedTo has too few items: at least 1');
+  assert.equal(
+    await refusedInput('tools.search', { query: 'x', limit: 51 }, 'tools.search: limit must be at most 50'),
+    'tools.search：limit 不能大于 50',
+  );
+  await refusedInput('tools.search', { query: 'x', limit: 0 }, 'tools.search: limit must be at least 1');
+  assert.equal(
+    await refusedInput('tools.search', { query: 'x', limit: 1.5 }, 'tools.search: limit must be a whole number'),
+    'tools.search：limit 必须是整数',
+  );
+  assert.equal(
+    await refusedInput('chat.send', { text: 3 }, 'chat.send: text must be a string'),
+    'chat.send：text 必须是字符串',
+  );
+  assert.equal(await refusedInput('chat.send', {}, 'chat.send: text is missing'), 'chat.send：缺少 text');
+  assert.equal(
+    await refusedInput(
+      'mcp.remove',
+      { scope: 'global', name: 'docs' },
+      'mcp.remove: scope must be one of "user", "project"',
+    ),
+    'mcp.remove：scope 必须是 "user", "project" 之一',
+  );
+  await refusedInput(
+    'chat.send',
+    { text: 'x', attachments: [{ ...note, kind: 'video' }] },
+    'chat.send: attachments.0.kind must be one of "text", "image"',
+  );
+  assert.equal(
+    await refusedInput('chat.send', { text: 'x', colour: 'red' }, 'chat.send: unknown field colour'),
+    'chat.send：没有 colour 这个字段',
+  );
+  await refusedInput('chat.send', 'hello', 'chat.send: (input) must be an object');
+  // Anything else (here a URL that is not one): the field and "is not valid".
+  assert.equal(
+    await refusedInput(
+      'settings.setProvider',
+      { preset: 'openai', baseUrl: 'not a url' },
+      'settings.setProvider: baseUrl is not valid',
+    ),
+    'settings.setProvider：baseUrl 无效',
+  );
+});
+
+test('no input the contract refuses reaches the window without words', async () => {
+  const bad: unknown[] = ['text', 7, [], { '': 1 }, { sessionId: 3, id: [], name: {}, query: 9, path: false }];
+  for (const method of Object.keys(methods)) {
+    for (const input of bad) {
+      const r = await dispatch({} as Handlers, method, input);
+      if (r.ok || r.error.code !== 'invalid_input') continue;
+      assertSaid(r.error.words, english(r.error.words!), `${method} ${JSON.stringify(input)}: ${r.error.message}`);
+    }
+  }
 });
