@@ -864,6 +864,12 @@ export const WORDS = {
   'chat.otherFolder': 'conversation {{id}} belongs to the folder {{folder}}: open it to continue',
   'sessions.emptyTitle': 'a session title cannot be empty',
   'sessions.none': 'no session {{id}}',
+  'sessions.noSuch': 'no session "{{id}}"',
+  'sessions.ambiguous': 'session id "{{id}}" is ambiguous: {{matches}}',
+  'sessions.needStore': 'chat sessions need the database, which could not be opened',
+  // a conversation's event or version the store does not have (main/core/store/session-repo.ts)
+  'store.noEvent': 'no event {{seq}} in conversation {{id}}',
+  'store.noVersion': 'there is no version {{n}} here (there are {{count}})',
   // a providers.json the Settings page will not change (service/chat.ts); `detail` is the JSON parser's own message
   'providersFile.refused': '{{path}}: {{why}}; fix it (or move it away) first: it was not changed',
   'providersFile.notFile': 'not a regular file',

@@ -1,7 +1,6 @@
 // Files sent with a user's message: text and code files go to the model as context (name, size, content), images as
 // image blocks for models that read them. Everything the window sends is checked again here, before it is stored.
-import { countTokens, english, say, type Said } from '../base/index.js';
-import { Refusal } from './refusal.js';
+import { countTokens, english, Refusal, say, type Said } from '../base/index.js';
 
 export type ImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
 

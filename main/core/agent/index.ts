@@ -6,8 +6,8 @@
 //   chat.on((ev) => …);                                // AgentEvent: text_delta, tool_call, approval_requested, …
 //   await chat.send('帮我提交代码');                    // resolves at the end of the turn
 //   chat.answer(approvalId, { kind: 'once' | 'always' | 'deny', message });   chat.stop();   chat.setPlanMode(true);
-import { say, type Said } from '../base/index.js';
-import { ChatSession, type AgentHost, type SessionOptions } from './session.js';
+import { Refusal, say, type Said } from '../base/index.js';
+import { ChatSession, sessionNamed, type AgentHost, type SessionOptions } from './session.js';
 import {
   createProvider,
   keySourceOf,
@@ -23,7 +23,6 @@ import { modelList, type ModelGroup, type ModelList } from './providers/models.j
 import { findPreset, PRESETS } from './providers/presets.js';
 import type { ModelProvider } from './providers/types.js';
 import { exportSession, type ExportFormat } from './export.js';
-import { Refusal } from './refusal.js';
 export { describeUsage, addTurnUsage, type TurnUsage } from './export.js';
 import type { AgentEvent, AgentEventBody } from './types.js';
 import { sessionTitle, type SessionHit, type SessionRow } from '../store/index.js';
@@ -278,20 +277,13 @@ export class Agent {
 }
 
 function store(host: AgentHost) {
-  if (!host.store) throw new Error('chat sessions need the database, which could not be opened');
+  if (!host.store) throw new Refusal(say('sessions.needStore'));
   return host.store;
 }
 
 /** Find a session by id or unique prefix. */
 export function findSession(host: AgentHost, id: string): SessionRow {
-  const s = store(host);
-  const exact = s.sessions.get(id);
-  if (exact) return exact;
-  const rows = id.length >= 4 ? s.sessions.findByPrefix(id) : [];
-  if (rows.length === 1) return rows[0]!;
-  if (rows.length > 1)
-    throw new Error(`session id "${id}" is ambiguous: ${rows.map((r) => r.id.slice(0, 8)).join(', ')}`);
-  throw new Error(`no session "${id}"`);
+  return sessionNamed(store(host), id);
 }
 
 export function listSessions(host: AgentHost, opts: { allWorkspaces?: boolean; limit?: number } = {}): SessionRow[] {

@@ -1,10 +1,9 @@
 // A conversation's branches: the user's messages by turn, their versions (edits of a message, regenerated answers),
 // and the forks and switches that make a new branch current. The session replays the branch it lands on.
-import { say, type Said } from '../base/index.js';
+import { Refusal, say, type Said } from '../base/index.js';
 import type { Store } from '../store/index.js';
 import type { Attachment } from './attachments.js';
 import type { AgentEvent } from './types.js';
-import { Refusal } from './refusal.js';
 
 /** A user's message on the current branch and where its answer starts (undefined: not answered yet). */
 export interface Turn {

@@ -4,10 +4,10 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Settings } from '../config/index.js';
 import type { KnackPaths } from '../config/index.js';
-import type { Store } from '../store/index.js';
+import type { SessionRow, Store } from '../store/index.js';
 import type { SpentRow } from '../store/index.js';
 import type { Catalog } from '../skills/catalog/index.js';
-import { english, say, type Said, type WordCode } from '../base/index.js';
+import { english, Refusal, say, type Said, type WordCode } from '../base/index.js';
 import type { SkillMatcher } from '../skills/use/index.js';
 import type { WorkspaceSession } from '../skills/use/index.js';
 import type { Gate } from '../policy/index.js';
@@ -43,7 +43,6 @@ import type {
   TurnEndReason,
 } from './types.js';
 import { RETRYABLE_ENDS } from './types.js';
-import { Refusal } from './refusal.js';
 
 /** What the agent needs of an open workspace (KnackWorkspace provides it). */
 export interface AgentHost {
@@ -205,7 +204,7 @@ export class ChatSession {
    */
   static open(host: AgentHost, id: string, opts: SessionOptions = {}): ChatSession {
     const store = requireStore(host);
-    const row = store.sessions.get(id) ?? uniquePrefix(store, id);
+    const row = sessionNamed(store, id);
     const s = new ChatSession(host, store, row.id, opts);
     s.log.replay();
     s.recover();
@@ -990,15 +989,20 @@ function freshAbort(): AbortController {
 }
 
 function requireStore(host: AgentHost): Store {
-  if (!host.store)
-    throw new Error('chat sessions need the database, which could not be opened (see the warning above)');
+  if (!host.store) {
+    const words = say('sessions.needStore');
+    throw new Refusal(words, `${english(words)} (see the warning above)`);
+  }
   return host.store;
 }
 
-function uniquePrefix(store: Store, id: string): { id: string } {
+/** The conversation `id` names: its exact id, or a unique prefix of at least 4 characters. */
+export function sessionNamed(store: Store, id: string): SessionRow {
+  const exact = store.sessions.get(id);
+  if (exact) return exact;
   const rows = id.length >= 4 ? store.sessions.findByPrefix(id) : [];
   if (rows.length === 1) return rows[0]!;
   if (rows.length > 1)
-    throw new Error(`session id "${id}" is ambiguous: ${rows.map((r) => r.id.slice(0, 8)).join(', ')}`);
-  throw new Error(`no session "${id}"`);
+    throw new Refusal(say('sessions.ambiguous', { id, matches: rows.map((r) => r.id.slice(0, 8)).join(', ') }));
+  throw new Refusal(say('sessions.noSuch', { id }));
 }

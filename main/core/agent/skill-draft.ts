@@ -6,8 +6,7 @@ import type { ChatMessage, ModelProvider } from './providers/types.js';
 import { TOOL, toolSpec } from '../policy/index.js';
 import { createNameProblems, renderSkillMd } from '../skills/use/index.js';
 import { yamlLib } from '../skills/format/index.js';
-import { say } from '../base/index.js';
-import { Refusal } from './refusal.js';
+import { Refusal, say } from '../base/index.js';
 
 export interface MadeCall {
   name: string;

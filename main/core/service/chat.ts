@@ -362,7 +362,7 @@ export class ChatBinding {
     try {
       chat = this.agent().openSession(id);
     } catch (e) {
-      throw new ServiceError('not_found', (e as Error).message, { id });
+      throw refusal('not_found', e, { id });
     }
     // A conversation goes on only in its own folder: under another one its tools would act on that folder's files.
     const home = this.agent().sessionRow(chat.id)?.workspace;
@@ -682,8 +682,8 @@ export class ChatBinding {
           try {
             l.chat.showEvent(at, l.ending ? say('chat.ending') : undefined);
           } catch (e) {
-            const msg = (e as Error).message;
-            throw refusal(/^no event/.test(msg) ? 'not_found' : 'conflict', e, { id, at });
+            const notHere = (e as { words?: Said }).words?.code === 'store.noEvent';
+            throw refusal(notHere ? 'not_found' : 'conflict', e, { id, at });
           }
         }
         // A turn still running, or waiting for an answer (asked again after a restart): the window shows its open
@@ -719,7 +719,7 @@ export class ChatBinding {
         try {
           deleted = this.agent().deleteSession(id);
         } catch (e) {
-          throw new ServiceError('not_found', (e as Error).message, { id });
+          throw refusal('not_found', e, { id });
         }
         if (deleted) this.ctx.events.emit('session.deleted', { id });
         return { deleted };

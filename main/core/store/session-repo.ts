@@ -1,6 +1,7 @@
 // Chat sessions: one row per conversation and its append-only event log. Each append is its own committed
 // write (WAL), so what the user saw survives a crash; the agent rebuilds a session by replaying its events.
 import type { Db } from './db.js';
+import { Refusal, say } from '../base/index.js';
 import type Database from 'better-sqlite3';
 
 export interface SessionRow {
@@ -540,7 +541,7 @@ export class SessionRepo {
       this.db.prepare('SELECT branch FROM chat_events WHERE id = ? AND session_id = ?').get(seq, sessionId) as
         { branch: number } | undefined
     )?.branch;
-    if (owner === undefined) throw new Error(`no event ${seq} in conversation ${sessionId}`);
+    if (owner === undefined) throw new Refusal(say('store.noEvent', { seq, id: sessionId }));
     return owner;
   }
 
@@ -617,8 +618,7 @@ export class SessionRepo {
    */
   switchTo(sessionId: string, group: ForkGroup, index: number, now = Date.now()): number {
     const target = group.members[index];
-    if (target === undefined)
-      throw new Error(`there is no version ${index + 1} here (there are ${group.members.length})`);
+    if (target === undefined) throw new Refusal(say('store.noVersion', { n: index + 1, count: group.members.length }));
     const rows = this.branches(sessionId);
     const root = (
       this.db.prepare('SELECT root_used_at AS u FROM chat_sessions WHERE id = ?').get(sessionId) as {

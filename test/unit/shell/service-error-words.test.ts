@@ -13,6 +13,7 @@ import { PRESETS, type AttachmentError } from '../../../main/core/agent/index.js
 import { checkAttachments } from '../../../main/core/agent/attachments.js';
 import type { Said } from '../../../preload/words.js';
 import { assertSaid, chinese } from '../../helpers/words.js';
+import Database from 'better-sqlite3';
 
 type Refused = Error & { code?: string; words?: Said };
 
@@ -365,4 +366,62 @@ test('why a turn cannot be retried, regenerated, edited or switched is said in w
   ended = s.next('chat.turnEnd');
   await s.call('chat.stop', { sessionId });
   await ended;
+});
+
+test('a conversation, event or version the store does not have is said in words', async (t) => {
+  const s = await serviceEnv(t);
+  s.server.script({ text: 'Friday.' });
+  const ended = s.next('chat.turnEnd');
+  const { sessionId } = await s.call('chat.send', { text: 'when is the release?' });
+  await ended;
+  assert.equal(
+    await refusedAs(
+      s.call('sessions.open', { id: sessionId, at: 99_999 }),
+      'not_found',
+      `no event 99999 in conversation ${sessionId}`,
+    ),
+    `对话 ${sessionId} 中没有事件 99999`,
+  );
+  assert.equal(
+    await refusedAs(
+      s.call('chat.switchVersion', { sessionId, turn: 0, which: 'answer', index: 3 }),
+      'conflict',
+      'there is no version 4 here (there are 1)',
+    ),
+    '这里没有第 4 个版本（共 1 个）',
+  );
+  for (const call of [
+    () => s.call('sessions.open', { id: 'gone-1234' }),
+    () => s.call('sessions.delete', { id: 'gone-1234' }),
+    () => s.call('sessions.export', { id: 'gone-1234', format: 'markdown' }),
+  ])
+    assert.equal(await refusedAs(call(), 'not_found', 'no session "gone-1234"'), '没有会话「gone-1234」');
+  const sessions = s.service.workspace!.store!.sessions;
+  for (const id of ['abcd1111-0000', 'abcd2222-0000']) sessions.create({ id, workspace: s.ws });
+  await refusedAs(
+    s.call('sessions.rename', { id: 'abcd', title: 'plans' }),
+    'not_found',
+    'session id "abcd" is ambiguous: abcd1111, abcd2222',
+  );
+});
+
+test('conversations with no database to keep them are said in words', async (t) => {
+  // A database a newer Knack wrote: this one refuses to open it, and the workspace opens without one.
+  const root = tempDir();
+  const dataDir = join(root, 'data');
+  mkdirSync(dataDir, { recursive: true });
+  const db = new Database(join(dataDir, 'knack.db'));
+  db.pragma('user_version = 9999');
+  db.close();
+  const paths = resolvePaths({ home: join(root, 'home'), dataDir, builtinSkillsDir: join(root, 'none') });
+  const s = await serviceEnv(t, { extra: { paths } });
+  assert.equal(s.service.workspace!.store, undefined);
+  for (const call of [
+    () => s.call('sessions.open', { id: 'any-session' }),
+    () => s.call('sessions.rename', { id: 'any-session', title: 'plans' }),
+  ])
+    assert.equal(
+      await refusedAs(call(), 'not_found', 'chat sessions need the database, which could not be opened'),
+      '对话需要数据库，而数据库无法打开',
+    );
 });
