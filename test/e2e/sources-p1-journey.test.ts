@@ -5,7 +5,7 @@
 // the sidebar's "waiting for your approval", and installs exactly what was reviewed, even after the repository moved on.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { skillMd } from '../helpers/tmp.js';
 import { makeRepo, type TestRepo } from '../helpers/git-repos.js';
@@ -43,13 +43,13 @@ const lockFile = join(workspace, '.workbuddy', 'skills.lock.json');
 const locked = (): Record<string, { commit: string; contentHash: string }> =>
   existsSync(lockFile) ? JSON.parse(readFileSync(lockFile, 'utf8')).skills : {};
 const staged = () => (existsSync(join(dataDir, 'fetched')) ? readdirSync(join(dataDir, 'fetched')) : []);
-/** Every file under `root`'s folders named `prefix…` whose path ends in `tail`, the newest first. */
-const filesEnding = (root: string, prefix: string, tail: string) =>
-  readdirSync(root)
-    .filter((n) => n.startsWith(prefix))
+/** The folders in `root` named `prefix…`. */
+const foldersIn = (root: string, prefix: string) => readdirSync(root).filter((n) => n.startsWith(prefix));
+/** Every file under the `folders` of `root` whose path ends in `tail`. */
+const filesEnding = (root: string, folders: string[], tail: string) =>
+  folders
     .flatMap((n) => readdirSync(join(root, n), { recursive: true, encoding: 'utf8' }).map((p) => join(root, n, p)))
-    .filter((p) => p.endsWith(tail))
-    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+    .filter((p) => p.endsWith(tail));
 
 const dialog = () => app.page.getByRole('dialog', { name: 'Install a skill' });
 
@@ -130,10 +130,15 @@ test(
   'a checkout changed between review and Approve is refused; so is a held copy changed before its approval',
   { skip },
   async () => {
+    // The update check that tidy's install started keeps its own clone of this repository in the same folder, made
+    // at about the same time: the dialog's checkout is the one folder this fetch adds, whichever is newer.
+    const before = foldersIn(tmp, 'knack-fetch-');
     await fetchAndPick(['fetcher']);
     const shown = await review('fetcher', 1);
+    const added = foldersIn(tmp, 'knack-fetch-').filter((n) => !before.includes(n));
+    assert.equal(added.length, 1, `one checkout added under ${tmp}: ${added.join(', ')}`);
     // The checkout the list and the review were read from, changed after the review.
-    const [checkout] = filesEnding(tmp, 'knack-fetch-', join('skills', 'fetcher', 'SKILL.md'));
+    const [checkout] = filesEnding(tmp, added, join('skills', 'fetcher', 'SKILL.md'));
     assert.ok(checkout, `the fetched checkout under ${tmp}`);
     writeFileSync(checkout, risky('swapped after the review'));
     const d = dialog();
@@ -152,7 +157,8 @@ test(
     await d.getByRole('button', { name: 'Approve fetcher' }).waitFor();
     await d.getByRole('button', { name: 'Close' }).click();
     await dialog().waitFor({ state: 'detached' });
-    const [held] = filesEnding(join(dataDir, 'fetched'), 'src-', join('fetcher', 'SKILL.md'));
+    const fetched = join(dataDir, 'fetched');
+    const [held] = filesEnding(fetched, foldersIn(fetched, 'src-'), join('fetcher', 'SKILL.md'));
     assert.ok(held, 'the held copy');
     writeFileSync(held, risky('swapped while held'));
     const w = await waiting(1);
