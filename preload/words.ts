@@ -739,7 +739,7 @@ export const WORDS = {
   // a skill's update check that failed (main/core/skills/sources/update.ts): the Updates dialog's line for it
   'update.checkFailed': '{{skill}}: could not check for an update ({{why}})',
   'update.noSkillAt': '{{source}}: no SKILL.md at "{{path}}" in commit {{commit}}',
-  'update.pluginGone': '{{skill}}: plugin "{{plugin}}" is no longer listed in {{marketplace}}',
+  'update.pluginGone': 'plugin "{{plugin}}" is no longer listed in {{marketplace}}',
   // a skill source being fetched (main/core/service/sources.ts): git outside the sandbox, said on the progress line
   'sources.outsideOff': 'git runs outside the sandbox: it is off in settings (sandbox.mode)',
   'sources.outsideUnavailable': 'git runs outside the sandbox: it is unavailable ({{reason}})',

@@ -640,7 +640,7 @@ export const wordsZh: Record<WordCode, string> = {
   'sources.otherUpdate': '显示的 {{name}} 更新不是已获取的那个；请重新检查',
   'update.checkFailed': '{{skill}}：无法检查更新（{{why}}）',
   'update.noSkillAt': '{{source}}：提交 {{commit}} 的「{{path}}」里没有 SKILL.md',
-  'update.pluginGone': '{{skill}}：插件「{{plugin}}」已不在 {{marketplace}} 中',
+  'update.pluginGone': '插件「{{plugin}}」已不在 {{marketplace}} 中',
   'sources.outsideOff': 'git 在沙箱之外运行：沙箱已在设置中关闭（sandbox.mode）',
   'sources.outsideUnavailable': 'git 在沙箱之外运行：沙箱不可用（{{reason}}）',
   'tool.denied': '{{tool}} 被拒绝：{{reason}}',

@@ -22,10 +22,10 @@ const failed: SkillUpdate = {
   name: 'vanishing',
   tier: 'user',
   status: 'error',
-  reason: 'vanishing: file:///r/gone.git: no such repository',
+  reason: 'file:///r/gone.git: no such repository',
   words: {
     code: 'update.checkFailed',
-    params: { skill: 'vanishing', why: { code: 'source.noRepo', params: { source: 'vanishing: file:///r/gone.git' } } },
+    params: { skill: 'vanishing', why: { code: 'source.noRepo', params: { source: 'file:///r/gone.git' } } },
   },
   from: 'c'.repeat(40),
 };
@@ -53,9 +53,9 @@ describe('Updates badge', () => {
       [
         'en',
         'Updates: 1, 1 check failed',
-        'vanishing: could not check for an update (vanishing: file:///r/gone.git: no such repository)',
+        'vanishing: could not check for an update (file:///r/gone.git: no such repository)',
       ],
-      ['zh', '更新：1，1 项检查失败', 'vanishing：无法检查更新（vanishing: file:///r/gone.git：没有这个仓库）'],
+      ['zh', '更新：1，1 项检查失败', 'vanishing：无法检查更新（file:///r/gone.git：没有这个仓库）'],
     ] as const) {
       const c = memoryClient();
       c.handlers['sources.updates'] = () => ({ items: [available, failed, upToDate] });
@@ -65,6 +65,37 @@ describe('Updates badge', () => {
       expect(item.textContent).toContain(line);
       expect(screen.getByRole('region', { name: 'tidy' })).toBeTruthy();
       expect(screen.queryByRole('region', { name: 'steady' })).toBeNull();
+      unmount();
+    }
+  });
+
+  it('a plugin no longer in its marketplace names the skill once, in English and Chinese', async () => {
+    const gone: SkillUpdate = {
+      name: 'pin',
+      tier: 'project',
+      status: 'error',
+      words: {
+        code: 'update.checkFailed',
+        params: {
+          skill: 'pin',
+          why: { code: 'update.pluginGone', params: { plugin: 'pinned', marketplace: 'https://m.example/m.json' } },
+        },
+      },
+      from: 'e'.repeat(40),
+    };
+    for (const [lang, badge, line] of [
+      [
+        'en',
+        '1 check failed',
+        'pin: could not check for an update (plugin "pinned" is no longer listed in https://m.example/m.json)',
+      ],
+      ['zh', '1 项检查失败', 'pin：无法检查更新（插件「pinned」已不在 https://m.example/m.json 中）'],
+    ] as const) {
+      const c = memoryClient();
+      c.handlers['sources.updates'] = () => ({ items: [gone] });
+      const { unmount } = renderWith(<UpdatesBadge />, c, { workspace: WS }, lang);
+      await userEvent.click(await screen.findByRole('button', { name: badge }));
+      expect((await screen.findByRole('region', { name: 'pin' })).textContent).toContain(line);
       unmount();
     }
   });

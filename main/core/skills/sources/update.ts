@@ -64,14 +64,13 @@ function fileChanges(before: string, after: string): FileChanges {
   return { added, removed, changed };
 }
 
-/** The skill folder at `path` of a fetched repository, as a candidate recorded at that commit. */
-function candidateIn(repo: FetchedRepo, entry: LockEntry, name: string, ref: string | undefined): Candidate {
-  const shown = formatSource({ url: entry.url, ...(ref ? { ref } : {}), path: entry.path });
+/** The skill folder at `path` of a fetched repository, as a candidate recorded at that commit; `source` names it. */
+function candidateIn(repo: FetchedRepo, entry: LockEntry, source: string): Candidate {
   const dir = entry.path ? join(repo.dir, ...entry.path.split('/')) : repo.dir;
   if (!existsSync(dir) || findSkillFolders(dir)[0] !== dir)
     throw new SourceError(
       say('update.noSkillAt', {
-        source: `${name}: ${shown}`,
+        source,
         path: entry.path || '.',
         commit: repo.commit.slice(0, 12),
       }),
@@ -139,7 +138,6 @@ async function readMarketplaceAgain(source: string, fetches: Fetches, cwd: strin
  * a commit is followed, not the plugin repository's branch.
  */
 async function targetOf(
-  name: string,
   entry: LockEntry,
   fetches: Fetches,
   markets: Map<string, Promise<Marketplace>>,
@@ -154,9 +152,7 @@ async function targetOf(
   }
   const plugin = (await market).plugins.find((p) => p.name === entry.plugin);
   if (!plugin)
-    throw new SourceError(
-      say('update.pluginGone', { skill: name, plugin: entry.plugin, marketplace: entry.marketplace }),
-    );
+    throw new SourceError(say('update.pluginGone', { plugin: entry.plugin, marketplace: entry.marketplace }));
   if (plugin.source.kind === 'relative') return plain;
   const src = plugin.source;
   return { url: src.url, ...(src.ref ? { ref: src.ref } : {}), ...(src.sha ? { sha: src.sha } : {}) };
@@ -189,24 +185,23 @@ export async function checkUpdates(
     if (names && !names.includes(name)) continue;
     const installed = join(tierRoot, name);
     try {
-      const t = await targetOf(name, entry, fetches, markets, opts.cwd ?? process.cwd());
+      const t = await targetOf(entry, fetches, markets, opts.cwd ?? process.cwd());
       // The entry as the marketplace names it now (its url and ref), for the candidate's record.
       const at: LockEntry = { ...entry, url: t.url };
       if (t.ref) at.ref = t.ref;
       else delete at.ref;
-      const shown = formatSource({
-        url: t.url,
-        ...((t.sha ?? t.ref) ? { ref: (t.sha ?? t.ref)! } : {}),
-        path: entry.path,
-      });
+      const rev = t.sha ?? t.ref;
+      // The fetch is shared by every skill of this source and revision: its failure names the source, and the check's
+      // words name the skill (update.checkFailed).
       const repo = await fetches.get(
         t.url,
         { ...(t.ref ? { ref: t.ref } : {}), ...(t.sha ? { sha: t.sha } : {}) },
-        `${name}: ${shown}`,
+        formatSource({ url: t.url, ...(rev ? { ref: rev } : {}) }),
       );
-      const c = candidateIn(repo, at, name, t.sha ?? t.ref);
+      const shown = formatSource({ url: t.url, ...(rev ? { ref: rev } : {}), path: entry.path });
+      const c = candidateIn(repo, at, shown);
       // A link out of the new version's folder: nothing of it is read or offered.
-      if (c.problem) throw new SourceError(say('source.skillAtProblem', { name, source: shown, problem: c.problem }));
+      if (c.problem) throw new SourceError(say('source.refAt', { source: shown, problem: c.problem }));
       const current = existsSync(installed) ? auditSkill(installed).contentHash : '';
       if (c.contentHash === current && c.contentHash === entry.contentHash) {
         checks.push({ name, entry, status: 'up-to-date', commit: repo.commit });
@@ -265,7 +260,7 @@ export async function syncLock(opts: AddOptions & FetchOptions): Promise<SyncIte
       }
       try {
         const repo = await fetches.get(entry.url, { sha: entry.commit }, `${name}: ${formatSource(entry)}`);
-        const c = candidateIn(repo, entry, name, entry.commit);
+        const c = candidateIn(repo, entry, `${name}: ${formatSource({ ...entry, ref: entry.commit })}`);
         if (c.problem) {
           const words = say('source.skillAtProblem', { name, source: formatSource(entry), problem: c.problem });
           out.push({ name, status: 'refused', reason: english(words), words });
