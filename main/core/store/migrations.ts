@@ -254,4 +254,11 @@ export const migrations: Migration[] = [
       ALTER TABLE store_damage ADD COLUMN words TEXT;
     `,
   },
+  {
+    version: 13,
+    name: 'trust decisions looked up by content hash through an index, not a scan of every decision per skill',
+    sql: `
+      CREATE INDEX skill_trust_hash ON skill_trust (content_hash, decided_at);
+    `,
+  },
 ];

@@ -222,7 +222,10 @@ export class PolicyRepo {
     return `${r.n}:${r.t ?? 0}:${r.y ?? 0}`;
   }
 
-  /** The latest decision about this exact content, whatever name it was trusted under. */
+  /**
+   * The latest decision about this exact content, whatever name it was trusted under. One search of the index
+   * skill_trust_hash: a review pass and a skills list ask it for thousands of skills.
+   */
   trustByHash(contentHash: string): 'trusted' | 'distrusted' | undefined {
     const r = this.db
       .prepare('SELECT decision FROM skill_trust WHERE content_hash = ? ORDER BY decided_at DESC LIMIT 1')
