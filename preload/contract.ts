@@ -618,6 +618,8 @@ export const McpServerStatus = z.object({
   state: z.enum(['connecting', 'connected', 'failed', 'disconnected']),
   tools: z.number().int().nonnegative(),
   error: z.string().optional(),
+  /** Connecting again after a failure: which try this is, of how many before it fails (mcp.try). */
+  tryWords: Said.optional(),
 });
 export type McpServerStatus = z.infer<typeof McpServerStatus>;
 

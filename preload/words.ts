@@ -807,6 +807,8 @@ export const WORDS = {
   'draft.missing': "the model's draft has no {{fields}}",
   'draft.badName': 'the model\'s draft name "{{name}}": {{detail}}',
   'draft.other': '{{error}}',
+  // an MCP server connecting again after a failure, beside its state (service/tools.ts mcpView)
+  'mcp.try': 'try {{n}} of {{of}}',
   // an MCP server's entry or its file (main/core/mcp/config.ts, edit.ts); `detail`/`error` are another's words
   'mcp.problemAt': '{{field}}: {{why}}',
   'mcp.other': '{{error}}',

@@ -39,6 +39,8 @@ export interface ConnectionStatus {
   tools: number;
   /** Consecutive failed attempts. */
   failures: number;
+  /** The attempts made before giving up (state failed); `reconnect()` starts over. */
+  maxAttempts: number;
   lastError?: string;
   /** When the next reconnect attempt is due (ms since epoch). */
   nextRetryAt?: number;
@@ -122,6 +124,7 @@ export class McpConnection {
       state: this.state,
       tools: this.toolCount,
       failures: this.failures,
+      maxAttempts: (this.opts.backoff ?? DEFAULT_BACKOFF).maxAttempts,
       ...(this.lastError ? { lastError: this.lastError } : {}),
       ...(this.nextRetryAt && this.state === 'retrying' ? { nextRetryAt: this.nextRetryAt } : {}),
       ...(this.stderrTail.length ? { stderrTail: [...this.stderrTail] } : {}),

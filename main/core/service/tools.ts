@@ -44,8 +44,19 @@ const STATE: Record<ConnectionStatus['state'], 'connecting' | 'connected' | 'fai
   closed: 'disconnected',
 };
 
+/**
+ * A server as the window shows it. Connecting again after a failure (or waiting to), it says which try that is of how
+ * many: a server that keeps failing shows "connecting" for minutes before "failed", its last error beside it.
+ */
 export function mcpView(s: ConnectionStatus) {
-  return { name: s.name, state: STATE[s.state], tools: s.tools, ...(s.lastError ? { error: s.lastError } : {}) };
+  const again = (s.state === 'connecting' || s.state === 'retrying') && s.failures > 0;
+  return {
+    name: s.name,
+    state: STATE[s.state],
+    tools: s.tools,
+    ...(s.lastError ? { error: s.lastError } : {}),
+    ...(again ? { tryWords: say('mcp.try', { n: s.failures + 1, of: s.maxAttempts }) } : {}),
+  };
 }
 
 export function toolHandlers(ctx: ServiceContext): ToolHandlers {

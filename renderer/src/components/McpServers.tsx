@@ -7,6 +7,7 @@ import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, useClient } from '../api/context';
 import type { McpEntry, McpEntryInput, McpServerStatus } from '../../../preload/contract';
+import { useSay } from '../i18n/say';
 import { useView } from '../state/store';
 import { ErrorLine } from './DialogFooter';
 
@@ -269,6 +270,7 @@ function McpForm({ entry, onDone }: { entry?: McpEntry; onDone(saved: boolean): 
 /** The MCP section of the Tools page; `onChanged` runs when a server's tools may have come or gone. */
 export function McpServers({ onChanged }: { onChanged(): void }) {
   const { t } = useTranslation();
+  const say = useSay();
   const client = useClient();
   const ws = useView((s) => s.workspace?.path ?? '');
   const [servers, setServers] = useState<McpEntry[]>();
@@ -355,6 +357,7 @@ export function McpServers({ onChanged }: { onChanged(): void }) {
               <li key={`${s.scope}:${s.name}`}>
                 <strong>{s.name}</strong> <span className="badge">{t(`tier.${s.scope}`)}</span>{' '}
                 <span className={`badge mcp-${key}`}>{t(`tools.state.${key}`)}</span>{' '}
+                {st?.tryWords && <span className="muted">{say(st.tryWords)} </span>}
                 {st && <span className="muted">{t('tools.count', { count: st.tools })}</span>}
                 <div className="small-text muted">
                   <code>{s.kind === 'http' ? s.url : [s.command ?? '', ...s.args].map(shown).join(' ')}</code>

@@ -769,6 +769,7 @@ export const wordsZh: Record<WordCode, string> = {
   'draft.missing': '模型的草稿缺少 {{fields}}',
   'draft.badName': '模型草稿的名称「{{name}}」不可用：{{detail}}',
   'draft.other': '{{error}}',
+  'mcp.try': '第 {{n}} 次尝试，共 {{of}} 次',
   'mcp.problemAt': '{{field}}：{{why}}',
   'mcp.other': '{{error}}',
   'mcp.expected': '应为 {"mcpServers": {"name": {...}}}',

@@ -281,3 +281,47 @@ test('a server that never answers the handshake and ignores SIGTERM is killed wh
   };
   assert.ok(await until(() => !alive(), 1000), `server process ${pid} is still running after close()`);
 });
+
+test('a server that exits at once shows each try again with its last error, then failed after the last', async () => {
+  const { McpConnection } = await import('../../../main/core/mcp/connection.js');
+  const { mcpView } = await import('../../../main/core/service/tools.js');
+  const { english } = await import('../../../main/core/base/index.js');
+  const cfg = {
+    kind: 'stdio',
+    name: 'gone',
+    command: process.execPath,
+    args: ['-e', 'process.stderr.write("no database\\n"); process.exit(3)'],
+    env: {},
+    connectTimeoutMs: 20_000,
+    callTimeoutMs: 1000,
+    source: 'test',
+  } as McpServerConfig;
+  // What the window is sent at each change: its state, the try it is on and the error beside it.
+  const shown: string[] = [];
+  const conn = new McpConnection(
+    cfg,
+    {
+      onTools: () => undefined,
+      onDown: () => undefined,
+      onStatus: (s) => {
+        const v = mcpView(s);
+        const line = [v.state, v.tryWords && english(v.tryWords), v.error && 'with its error'].filter(Boolean);
+        if (shown.at(-1) !== line.join(' · ')) shown.push(line.join(' · '));
+      },
+    },
+    { workspace: tempDir(), backoff: { initialMs: 20, maxMs: 20, maxAttempts: 3 } },
+  );
+  try {
+    assert.equal(await conn.connect(), false);
+    assert.ok(await until(() => conn.status().state === 'failed'), 'gives up after the third try');
+    assert.deepEqual(shown, [
+      'connecting',
+      'connecting · try 2 of 3 · with its error',
+      'connecting · try 3 of 3 · with its error',
+      'failed · with its error',
+    ]);
+    assert.match(conn.status().lastError ?? '', /no database/);
+  } finally {
+    await conn.close();
+  }
+});

@@ -104,6 +104,43 @@ describe('MCP server form', () => {
   });
 });
 
+describe('a server that keeps failing', () => {
+  it('shows which try it is on beside "connecting", then "failed", in English and Chinese', async () => {
+    const error = 'MCP error -32000: Connection closed (stderr: no database)';
+    for (const [lang, trying, failed] of [
+      ['en', 'connecting try 3 of 8', 'failed'],
+      ['zh', '连接中 第 3 次尝试，共 8 次', '失败'],
+    ] as const) {
+      const c = memoryClient({ servers: [{ name: 'db', state: 'connecting', tools: 0 }] });
+      const { unmount } = renderWith(<Tools />, c, { workspace: WS }, lang);
+      const row = (await screen.findByText('db')).closest('li')!;
+      const state = () => row.querySelector('.badge.mcp-connecting, .badge.mcp-failed')!;
+      // The first try says nothing more than connecting.
+      await waitFor(() => expect(state().textContent).not.toBe(''));
+      expect(row.textContent).not.toMatch(/try|尝试/);
+      c.event('tools.mcpChanged', {
+        servers: [
+          {
+            name: 'db',
+            state: 'connecting',
+            tools: 0,
+            error,
+            tryWords: { code: 'mcp.try', params: { n: 3, of: 8 } },
+          },
+        ],
+      });
+      await waitFor(() =>
+        expect(`${state().textContent} ${state().nextElementSibling?.textContent}`.trim()).toBe(trying),
+      );
+      expect(within(row).getByText(error)).toBeTruthy();
+      c.event('tools.mcpChanged', { servers: [{ name: 'db', state: 'failed', tools: 0, error }] });
+      await waitFor(() => expect(state().textContent).toBe(failed));
+      expect(row.textContent).not.toMatch(/try|尝试/);
+      unmount();
+    }
+  });
+});
+
 describe('a server that failed', () => {
   it('says its error as the server said it, after a lead in the window language', async () => {
     const error = 'MCP error -32000: Connection closed (stderr: db-mcp: cannot open database)';
