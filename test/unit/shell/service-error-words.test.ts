@@ -397,11 +397,13 @@ test('a conversation, event or version the store does not have is said in words'
   ])
     assert.equal(await refusedAs(call(), 'not_found', 'no session "gone-1234"'), '没有会话「gone-1234」');
   const sessions = s.service.workspace!.store!.sessions;
-  for (const id of ['abcd1111-0000', 'abcd2222-0000']) sessions.create({ id, workspace: s.ws });
+  // The matches are listed most recently used first.
+  sessions.create({ id: 'abcd1111-0000', workspace: s.ws, now: 1000 });
+  sessions.create({ id: 'abcd2222-0000', workspace: s.ws, now: 2000 });
   await refusedAs(
     s.call('sessions.rename', { id: 'abcd', title: 'plans' }),
     'not_found',
-    'session id "abcd" is ambiguous: abcd1111, abcd2222',
+    'session id "abcd" is ambiguous: abcd2222, abcd1111',
   );
 });
 
