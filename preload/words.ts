@@ -882,6 +882,9 @@ export const WORDS = {
   'providersFile.providersNotObject': '"providers" is not an object',
   'providersFile.entryNotObject': 'providers.{{id}} is not an object',
   'providersFile.unknown': 'unknown provider "{{id}}" (presets: {{presets}})',
+  // a key store that failed to save or remove a key (service/chat.ts); `detail` is the store's own message
+  'keys.cannotSave': 'the key could not be saved: {{detail}}',
+  'keys.cannotClear': 'the key could not be removed: {{detail}}',
   // the Settings page's refusals (service/mcp.ts, tools.ts, settings.ts); `error` is the system's or parser's own
   'mcp.noServerIn': 'no MCP server "{{name}}" in the {{scope}} mcp.json',
   'rules.none': 'no rule with id {{id}}',

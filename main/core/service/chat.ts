@@ -102,6 +102,16 @@ function storeFailed(e: unknown): ServiceError {
   );
 }
 
+/**
+ * The key store failed to save or remove a key (the OS keychain with no encryption, a file that cannot be written):
+ * its own message, verbatim, behind the words' lead. A providers.json refused as it is read keeps its own words.
+ */
+function keyStoreFailed(e: unknown, code: 'keys.cannotSave' | 'keys.cannotClear'): ServiceError {
+  if (e instanceof ServiceError) return e;
+  const message = (e as Error).message;
+  return new ServiceError('unavailable', message, undefined, say(code, { detail: message }));
+}
+
 /** An agent's refusal, its message as it came and its words (when it carries them) for the window to say. */
 const refusal = (code: ServiceError['code'], e: unknown, details: unknown): ServiceError =>
   new ServiceError(code, (e as Error).message, details, (e as { words?: Said }).words);
@@ -813,8 +823,7 @@ export class ChatBinding {
         try {
           this.keys.set(id, key);
         } catch (e) {
-          if (e instanceof ServiceError) throw e;
-          throw new ServiceError('unavailable', (e as Error).message);
+          throw keyStoreFailed(e, 'keys.cannotSave');
         }
         this.resetAgent();
         return { hasKey: true };
@@ -839,8 +848,7 @@ export class ChatBinding {
         try {
           this.keys.delete(id);
         } catch (e) {
-          if (e instanceof ServiceError) throw e;
-          throw new ServiceError('unavailable', (e as Error).message);
+          throw keyStoreFailed(e, 'keys.cannotClear');
         }
         this.resetAgent();
         // A key the provider would still find (the environment, providers.json's keyEnv) is not taken away.

@@ -721,6 +721,8 @@ export const wordsZh: Record<WordCode, string> = {
   'providersFile.providersNotObject': '"providers" 不是一个对象',
   'providersFile.entryNotObject': 'providers.{{id}} 不是一个对象',
   'providersFile.unknown': '未知的服务商「{{id}}」（预设：{{presets}}）',
+  'keys.cannotSave': '无法保存密钥：{{detail}}',
+  'keys.cannotClear': '无法删除密钥：{{detail}}',
   'mcp.noServerIn': '{{scope}}的 mcp.json 中没有名为「{{name}}」的 MCP 服务器',
   'rules.none': '没有 ID 为 {{id}} 的规则',
   'ceiling.notAbsolute': '{{field}}：「{{path}}」必须是绝对路径',

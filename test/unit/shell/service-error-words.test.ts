@@ -2,16 +2,18 @@
 // language, while the English message the CLI and logs print stays as it is.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { callerOf, serviceEnv, testWorkspace } from '../../helpers/service-env.js';
 import { skillMd, tempDir } from '../../helpers/tmp.js';
 import { resolvePaths } from '../../../main/core/config/paths.js';
 import { userSettingsPath } from '../../../main/core/config/index.js';
-import { KnackService } from '../../../main/core/service/index.js';
+import { KnackService, type KeyStore } from '../../../main/core/service/index.js';
+import { safeKeyStore } from '../../../main/electron/key-store.js';
 import { PRESETS, type AttachmentError } from '../../../main/core/agent/index.js';
 import { checkAttachments } from '../../../main/core/agent/attachments.js';
-import type { Said } from '../../../preload/words.js';
+import { english, type Said } from '../../../preload/words.js';
 import { assertSaid, chinese } from '../../helpers/words.js';
 import Database from 'better-sqlite3';
 
@@ -426,4 +428,85 @@ test('conversations with no database to keep them are said in words', async (t) 
       await refusedAs(call(), 'not_found', 'chat sessions need the database, which could not be opened'),
       '对话需要数据库，而数据库无法打开',
     );
+});
+
+/** `p` is refused as unavailable with the key store's own `message`, said behind the words' lead `code`. */
+async function keyStoreRefused(p: Promise<unknown>, code: string, message: string, zh: string): Promise<void> {
+  await assert.rejects(p, (e: Refused) => {
+    assert.equal(e.code, 'unavailable');
+    assert.equal(e.message, `unavailable: ${message}`);
+    assert.deepEqual(e.words, { code, params: { detail: message } });
+    assertSaid(e.words, english(e.words!));
+    assert.equal(chinese(e.words!), `${zh}${message}`);
+    return true;
+  });
+}
+
+test("a key store that cannot save or remove a key is said in words, the store's own message kept", async (t) => {
+  // The desktop app's key store as it is, given a keychain that offers no encryption (Electron's safeStorage on a
+  // Linux desktop with no keyring): it refuses to save a key.
+  const locked = safeKeyStore(tempDir(), {
+    isEncryptionAvailable: () => false,
+    encryptString: () => Buffer.alloc(0),
+    decryptString: () => '',
+  });
+  // Removing a key fails only when the keychain cannot be reached, which cannot be made happen here: this store's
+  // removal throws what such a keychain says, and saves as the locked one does.
+  const keychain: KeyStore = {
+    kind: 'os-keychain',
+    get: () => undefined,
+    set: (id, key) => locked.set(id, key),
+    delete: () => {
+      throw new Error('the OS keychain could not be reached');
+    },
+  };
+  const s = await serviceEnv(t, { extra: { keyStore: keychain } });
+  await keyStoreRefused(
+    s.call('settings.setKey', { preset: 'deepseek', key: 'sk-deepseek-0123456789' }),
+    'keys.cannotSave',
+    'the OS keychain is not available, so the key cannot be stored encrypted',
+    '无法保存密钥：',
+  );
+  await keyStoreRefused(
+    s.call('settings.clearKey', { preset: 'deepseek' }),
+    'keys.cannotClear',
+    'the OS keychain could not be reached',
+    '无法删除密钥：',
+  );
+});
+
+test('providers.json that cannot be written when a key is saved or removed is said in words', async (t) => {
+  const s = await serviceEnv(t);
+  // The file key store writes providers.json beside a temporary file in the data folder: a folder no one may add a
+  // file to (read-only for a user; immutable for root, whom permissions do not stop) makes every write fail.
+  const dir = s.paths.dataDir;
+  const root = process.getuid?.() === 0;
+  if (root) {
+    const made = spawnSync('chattr', ['+i', dir]);
+    if (made.status !== 0) return t.skip(`chattr +i is not available here: ${String(made.stderr).trim()}`);
+  } else chmodSync(dir, 0o500);
+  // Writable again before the test's clean-up removes the folder.
+  const undo = () => (root ? spawnSync('chattr', ['-i', dir]) : chmodSync(dir, 0o700));
+  try {
+    assert.throws(() => writeFileSync(join(dir, 'probe'), ''), 'the data folder is still writable');
+    for (const [call, code, zh] of [
+      [
+        () => s.call('settings.setKey', { preset: 'deepseek', key: 'sk-deepseek-0123456789' }),
+        'keys.cannotSave',
+        '无法保存密钥：',
+      ],
+      [() => s.call('settings.clearKey', { preset: 'deepseek' }), 'keys.cannotClear', '无法删除密钥：'],
+    ] as const) {
+      await assert.rejects(call(), (e: Refused) => {
+        assert.equal(e.code, 'unavailable');
+        const detail = e.message.slice('unavailable: '.length);
+        assert.match(detail, /^(EPERM|EACCES): .*providers\.json/);
+        assert.deepEqual(e.words, { code, params: { detail } });
+        assert.equal(chinese(e.words!), `${zh}${detail}`);
+        return true;
+      });
+    }
+  } finally {
+    undo();
+  }
 });
