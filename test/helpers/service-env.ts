@@ -1,10 +1,11 @@
 // The service as the window meets it, for tests: a workspace folder, a fake Anthropic server, the real KnackService,
 // its contract called through dispatch (typed), and its events recorded.
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir, writeTree } from './tmp.js';
 import { seedSearchCache } from './search-seed.js';
 import { startFakeAnthropic } from './fake-anthropic.js';
-import { resolvePaths } from '../../main/core/config/paths.js';
+import { resolvePaths, type KnackPaths } from '../../main/core/config/paths.js';
 import { KnackService, type ServiceOptions } from '../../main/core/service/index.js';
 import { dispatch } from '../../main/core/service/dispatch.js';
 import type { EventName, EventPayload, MethodInput, MethodName, MethodOutput } from '../../preload/contract.js';
@@ -31,11 +32,12 @@ export const testWorkspace = { watch: false, startWall: false } as const;
 
 /**
  * The workspace `repo` (with `files`) open in a new service talking to a fake Anthropic server; closed after the test.
- * Its sandbox starts on first use (`testWorkspace`).
+ * Its sandbox starts on first use (`testWorkspace`). `prepare` is given the paths before the service opens, its data
+ * folder made: a test puts there what the service finds (a damaged knack.db, a newer schema).
  */
 export async function serviceEnv(
   t: { after(fn: () => unknown): void },
-  opts: { files?: Record<string, string>; extra?: Partial<ServiceOptions> } = {},
+  opts: { files?: Record<string, string>; extra?: Partial<ServiceOptions>; prepare?: (paths: KnackPaths) => void } = {},
 ) {
   const root = tempDir();
   const ws = join(root, 'repo');
@@ -47,6 +49,10 @@ export async function serviceEnv(
     builtinSkillsDir: join(root, 'none'),
   });
   seedSearchCache(paths.dataDir);
+  if (opts.prepare) {
+    mkdirSync(paths.dataDir, { recursive: true });
+    opts.prepare(paths);
+  }
   const service = new KnackService({
     paths,
     transport: 'serve',

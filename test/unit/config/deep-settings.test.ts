@@ -7,9 +7,7 @@ import { join } from 'node:path';
 import { tempDir, writeTree } from '../../helpers/tmp.js';
 import { loadSettings } from '../../../main/core/config/settings.js';
 import { readJsonText } from '../../../main/core/config/json-text.js';
-import { resolvePaths } from '../../../main/core/config/paths.js';
-import { KnackService } from '../../../main/core/service/index.js';
-import { callerOf, testWorkspace } from '../../helpers/service-env.js';
+import { serviceEnv } from '../../helpers/service-env.js';
 
 const DEEP = 20_000;
 
@@ -31,30 +29,13 @@ test('reading a deeply nested file stops with a reason instead of overflowing th
   assert.match(r.error?.message ?? '', /nested more than \d+ levels/);
 });
 
-test('a folder whose settings file is nested 20,000 levels deep still opens', { timeout: 60_000 }, async () => {
-  const root = tempDir();
-  const ws = join(root, 'ws');
-  writeTree(ws, { '.workbuddy/settings.json': '{"a":'.repeat(DEEP) + '1' + '}'.repeat(DEEP) });
-  const paths = resolvePaths({
-    home: join(root, 'home'),
-    dataDir: join(root, 'data'),
-    builtinSkillsDir: join(root, 'none'),
+test('a folder whose settings file is nested 20,000 levels deep still opens', { timeout: 60_000 }, async (t) => {
+  const { call } = await serviceEnv(t, {
+    files: { '.workbuddy/settings.json': '{"a":'.repeat(DEEP) + '1' + '}'.repeat(DEEP) },
   });
-  const service = new KnackService({
-    paths,
-    transport: 'serve',
-    version: 't',
-    log: () => {},
-    workspaceOptions: testWorkspace,
-  });
-  try {
-    await service.openWorkspace(ws);
-    const info = await callerOf(service)('workspace.current', {});
-    assert.ok(
-      info?.diagnostics.some((d) => d.file.endsWith('settings.json')),
-      JSON.stringify(info?.diagnostics),
-    );
-  } finally {
-    await service.close();
-  }
+  const info = await call('workspace.current', {});
+  assert.ok(
+    info?.diagnostics.some((d) => d.file.endsWith('settings.json')),
+    JSON.stringify(info?.diagnostics),
+  );
 });

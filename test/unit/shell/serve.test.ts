@@ -8,39 +8,21 @@ import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { tempDir, writeTree, skillMd } from '../../helpers/tmp.js';
-import { resolvePaths } from '../../../main/core/config/paths.js';
-import { KnackService } from '../../../main/core/service/index.js';
+import { writeTree, skillMd } from '../../helpers/tmp.js';
 import { startServe, type ServeHandle } from '../../../main/serve/server.js';
-import { testWorkspace } from '../../helpers/service-env.js';
+import { serviceEnv } from '../../helpers/service-env.js';
 import { judgeRequest, listenAddressProblem } from '../../../main/serve/guards.js';
 import { KnackError, createClient, socketTransport, type SocketLike } from '../../../preload/client.js';
 
 async function setup(t: { after(fn: () => unknown): void }) {
-  const root = tempDir();
+  const { root, ws, service } = await serviceEnv(t, {
+    files: { '.workbuddy/skills/notes/SKILL.md': skillMd({ name: 'notes', description: 'Take notes' }) },
+  });
   const renderer = join(root, 'renderer');
   writeTree(renderer, { 'index.html': '<!doctype html><title>Knack UI</title>', 'assets/app.js': 'console.log(1)' });
   writeTree(root, { 'secret.txt': 'do not serve me' });
-  const ws = join(root, 'repo');
-  writeTree(ws, { '.workbuddy/skills/notes/SKILL.md': skillMd({ name: 'notes', description: 'Take notes' }) });
-  const paths = resolvePaths({
-    home: join(root, 'home'),
-    dataDir: join(root, 'data'),
-    builtinSkillsDir: join(root, 'none'),
-  });
-  const service = new KnackService({
-    paths,
-    transport: 'serve',
-    version: 't',
-    log: () => {},
-    workspaceOptions: testWorkspace,
-  });
-  await service.openWorkspace(ws);
   const server = await startServe({ handlers: service.handlers, events: service.events, rendererDir: renderer });
-  t.after(async () => {
-    await server.close();
-    await service.close();
-  });
+  t.after(() => server.close());
   return { server, service, ws, root };
 }
 

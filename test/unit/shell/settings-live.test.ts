@@ -291,22 +291,7 @@ test(
   "workspace.changed from a hand edit reaches a contract subscriber over serve mode's WebSocket",
   waits,
   async (t) => {
-    const root = tempDir();
-    const ws = join(root, 'repo');
-    writeTree(ws, { 'a.txt': 'a' });
-    const paths = resolvePaths({
-      home: join(root, 'home'),
-      dataDir: join(root, 'data'),
-      builtinSkillsDir: join(root, 'none'),
-    });
-    const service = new KnackService({
-      paths,
-      transport: 'serve',
-      version: 't',
-      log: () => {},
-      workspaceOptions: testWorkspace,
-    });
-    await service.openWorkspace(ws);
+    const { root, ws, service } = await serviceEnv(t);
     const renderer = join(root, 'renderer');
     writeTree(renderer, { 'index.html': '<!doctype html><title>t</title>' });
     const server = await startServe({ handlers: service.handlers, events: service.events, rendererDir: renderer });
@@ -322,7 +307,6 @@ test(
     t.after(async () => {
       client.close();
       await server.close();
-      await service.close();
     });
     await client.call('workspace.current', {});
     const heard = new Promise<{ workspace: { path: string; diagnostics: { code: string; line?: number }[] } }>(

@@ -5,10 +5,8 @@ import assert from 'node:assert/strict';
 import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { strToU8, zipSync, type Zippable } from 'fflate';
-import { skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
-import { callerOf, testWorkspace } from '../../helpers/service-env.js';
-import { resolvePaths } from '../../../main/core/config/paths.js';
-import { KnackService } from '../../../main/core/service/index.js';
+import { skillMd } from '../../helpers/tmp.js';
+import { serviceEnv } from '../../helpers/service-env.js';
 import { dispatch } from '../../../main/core/service/dispatch.js';
 import { uploadName, uploadsDir } from '../../../main/core/service/uploads.js';
 import { holderOf } from '../../../main/core/skills/trust/index.js';
@@ -20,23 +18,7 @@ const FETCHER = skillMd(
 );
 
 async function setup(t: { after(fn: () => unknown): void }) {
-  const root = tempDir();
-  const ws = join(root, 'repo');
-  writeTree(ws, { 'README.md': 'a project\n' });
-  const paths = resolvePaths({
-    home: join(root, 'home'),
-    dataDir: join(root, 'data'),
-    builtinSkillsDir: join(root, 'none'),
-  });
-  const service = new KnackService({
-    paths,
-    transport: 'serve',
-    version: 't',
-    log: () => {},
-    workspaceOptions: testWorkspace,
-  });
-  await service.openWorkspace(ws);
-  t.after(() => service.close());
+  const { root, ws, paths, service, call } = await serviceEnv(t, { files: { 'README.md': 'a project\n' } });
   const upload = async (
     filename: string,
     bytes: Uint8Array,
@@ -52,7 +34,6 @@ async function setup(t: { after(fn: () => unknown): void }) {
     if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
     return r.value as MethodOutput<'skills.installUpload'>;
   };
-  const call = callerOf(service);
   const skillsDir = join(ws, '.workbuddy', 'skills');
   const uploads = () => (existsSync(uploadsDir(paths.dataDir)) ? readdirSync(uploadsDir(paths.dataDir)) : []);
   return { root, ws, paths, upload, ok, call, skillsDir, uploads, handlers: service.handlers };
