@@ -29,6 +29,20 @@ const failed: SkillUpdate = {
   },
   from: 'c'.repeat(40),
 };
+/** A skill of a marketplace plugin the marketplace no longer lists: the reason names the plugin, not the skill. */
+const pluginGone: SkillUpdate = {
+  name: 'pin',
+  tier: 'project',
+  status: 'error',
+  words: {
+    code: 'update.checkFailed',
+    params: {
+      skill: 'pin',
+      why: { code: 'update.pluginGone', params: { plugin: 'pinned', marketplace: 'https://m.example/m.json' } },
+    },
+  },
+  from: 'e'.repeat(40),
+};
 const upToDate: SkillUpdate = { name: 'steady', tier: 'project', status: 'up-to-date', from: 'd'.repeat(40) };
 
 describe('Updates badge', () => {
@@ -48,54 +62,33 @@ describe('Updates badge', () => {
     expect(asked).toEqual([undefined, undefined, true]);
   });
 
-  it('a failed check is counted on the badge and named with its reason in the dialog, in English and Chinese', async () => {
-    for (const [lang, badge, line] of [
+  it('failed checks are counted on the badge and each names its skill once in the dialog, in English and Chinese', async () => {
+    for (const [lang, badge, lines] of [
       [
         'en',
-        'Updates: 1, 1 check failed',
-        'vanishing: could not check for an update (file:///r/gone.git: no such repository)',
+        'Updates: 1, 2 checks failed',
+        {
+          vanishing: 'vanishing: could not check for an update (file:///r/gone.git: no such repository)',
+          pin: 'pin: could not check for an update (plugin "pinned" is no longer listed in https://m.example/m.json)',
+        },
       ],
-      ['zh', '更新：1，1 项检查失败', 'vanishing：无法检查更新（file:///r/gone.git：没有这个仓库）'],
+      [
+        'zh',
+        '更新：1，2 项检查失败',
+        {
+          vanishing: 'vanishing：无法检查更新（file:///r/gone.git：没有这个仓库）',
+          pin: 'pin：无法检查更新（插件「pinned」已不在 https://m.example/m.json 中）',
+        },
+      ],
     ] as const) {
       const c = memoryClient();
-      c.handlers['sources.updates'] = () => ({ items: [available, failed, upToDate] });
+      c.handlers['sources.updates'] = () => ({ items: [available, failed, pluginGone, upToDate] });
       const { unmount } = renderWith(<UpdatesBadge />, c, { workspace: WS }, lang);
       await userEvent.click(await screen.findByRole('button', { name: badge }));
-      const item = await screen.findByRole('region', { name: 'vanishing' });
-      expect(item.textContent).toContain(line);
+      for (const [name, line] of Object.entries(lines))
+        expect((await screen.findByRole('region', { name })).textContent).toContain(line);
       expect(screen.getByRole('region', { name: 'tidy' })).toBeTruthy();
       expect(screen.queryByRole('region', { name: 'steady' })).toBeNull();
-      unmount();
-    }
-  });
-
-  it('a plugin no longer in its marketplace names the skill once, in English and Chinese', async () => {
-    const gone: SkillUpdate = {
-      name: 'pin',
-      tier: 'project',
-      status: 'error',
-      words: {
-        code: 'update.checkFailed',
-        params: {
-          skill: 'pin',
-          why: { code: 'update.pluginGone', params: { plugin: 'pinned', marketplace: 'https://m.example/m.json' } },
-        },
-      },
-      from: 'e'.repeat(40),
-    };
-    for (const [lang, badge, line] of [
-      [
-        'en',
-        '1 check failed',
-        'pin: could not check for an update (plugin "pinned" is no longer listed in https://m.example/m.json)',
-      ],
-      ['zh', '1 项检查失败', 'pin：无法检查更新（插件「pinned」已不在 https://m.example/m.json 中）'],
-    ] as const) {
-      const c = memoryClient();
-      c.handlers['sources.updates'] = () => ({ items: [gone] });
-      const { unmount } = renderWith(<UpdatesBadge />, c, { workspace: WS }, lang);
-      await userEvent.click(await screen.findByRole('button', { name: badge }));
-      expect((await screen.findByRole('region', { name: 'pin' })).textContent).toContain(line);
       unmount();
     }
   });
