@@ -855,6 +855,9 @@ export const WORDS = {
   'workspace.notSkillFile': '{{file}} is not a skill file of this workspace',
   'dialog.desktopOnly': 'native dialogs exist in the desktop app only; type the path instead',
   'service.closing': 'the service is shutting down',
+  // an unexpected failure (main/core/service/dispatch.ts): `detail` is the error's own message
+  'service.failed': '{{method}} failed: {{detail}}',
+  'service.failedBecause': '{{method}} failed: {{why}}',
   'store.needed': 'the database in {{dir}} could not be opened; this needs it',
   'store.moreSetAside': 'another damaged database was set aside since: {{paths}}',
   // a conversation's requests refused (main/core/service/chat.ts)

@@ -16,7 +16,7 @@ import {
   type MethodOutput,
   type Result,
 } from '../../../preload/contract.js';
-import { english, type Said } from '../base/index.js';
+import { english, say, type Said } from '../base/index.js';
 
 /**
  * A failure a handler reports on purpose; crosses as {code, message, details}. Given words, its message is their
@@ -106,8 +106,14 @@ function toContractError(
     return e.words ? { ...out, words: e.words } : out;
   }
   onInternal(method, e);
-  // The message of an unexpected error is shown; its stack stays in main's log.
-  return contractError('internal', `${method} failed: ${e instanceof Error ? e.message : String(e)}`);
+  // The message of an unexpected error is shown, verbatim behind words (or its own words, when it has them); its
+  // stack stays in main's log.
+  const message = e instanceof Error ? e.message : String(e);
+  const why = (e as { words?: Said } | undefined)?.words;
+  return {
+    ...contractError('internal', `${method} failed: ${message}`),
+    words: why ? say('service.failedBecause', { method, why }) : say('service.failed', { method, detail: message }),
+  };
 }
 
 /** Validates an event before it leaves main; an event outside the contract is dropped and logged, never sent. */

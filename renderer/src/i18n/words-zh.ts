@@ -697,6 +697,8 @@ export const wordsZh: Record<WordCode, string> = {
   'workspace.notSkillFile': '{{file}} 不是这个工作区的技能文件',
   'dialog.desktopOnly': '只有桌面应用能打开系统对话框；请直接输入路径',
   'service.closing': '服务正在关闭',
+  'service.failed': '{{method}} 失败：{{detail}}',
+  'service.failedBecause': '{{method}} 失败：{{why}}',
   'store.needed': '无法打开 {{dir}} 中的数据库，而这个操作需要它',
   'store.moreSetAside': '此后又有损坏的数据库被移到一边：{{paths}}',
   'chat.busy': '这个会话中已有一轮正在进行：先停止它，或等它结束',

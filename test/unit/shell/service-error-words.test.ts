@@ -510,3 +510,22 @@ test('providers.json that cannot be written when a key is saved or removed is sa
     undo();
   }
 });
+
+test('an unexpected failure, and a source refused with no words of its own, are said behind words, the English kept', async (t) => {
+  const s = await serviceEnv(t, {
+    files: { '.workbuddy/mcp.json': JSON.stringify({ mcpServers: { docs: { command: 'node' } } }) },
+  });
+  // The record of trusted MCP servers damaged: removing a workspace's server cannot forget its trust. The failure
+  // has no words of its own, so the window says which request failed and shows the error as it is.
+  const trust = join(s.paths.dataDir, 'mcp-trust.json');
+  writeFileSync(trust, '[1]');
+  await assert.rejects(s.call('mcp.remove', { scope: 'project', name: 'docs' }), (e: Refused) => {
+    assert.equal(e.code, 'internal');
+    const detail = `${trust}: not a JSON object; it is left as it is: move it aside to trust servers again`;
+    assert.equal(e.message, `internal: mcp.remove failed: ${detail}`);
+    assert.deepEqual(e.words, { code: 'service.failed', params: { method: 'mcp.remove', detail } });
+    assertSaid(e.words, `mcp.remove failed: ${detail}`);
+    assert.equal(chinese(e.words!), `mcp.remove 失败：${detail}`);
+    return true;
+  });
+});
