@@ -24,8 +24,10 @@ type SourceHandlers = Pick<
 /** Sources kept open at once (each is a temporary clone); the oldest is closed past this. */
 const MAX_OPEN = 4;
 
+// A source's refusal with no words of its own is said behind a lead, its English verbatim.
 const refused = (e: unknown): never => {
-  if (e instanceof SourceError) throw new ServiceError('refused', e.message, undefined, e.words);
+  if (e instanceof SourceError)
+    throw new ServiceError('refused', e.message, undefined, e.words ?? say('sources.refused', { detail: e.message }));
   throw e;
 };
 

@@ -529,3 +529,16 @@ test('an unexpected failure, and a source refused with no words of its own, are 
     return true;
   });
 });
+
+test('a source refused with no words of its own is said behind words, its English kept', async (t) => {
+  const s = await serviceEnv(t);
+  const source = 'https://127.0.0.1:9/marketplace.json#main';
+  await assert.rejects(s.call('sources.open', { source }), (e: Refused) => {
+    assert.equal(e.code, 'refused');
+    const detail = `${source}: a marketplace.json URL takes no #ref or :path`;
+    assert.equal(e.message, `refused: ${detail}`);
+    assert.deepEqual(e.words, { code: 'sources.refused', params: { detail } });
+    assert.equal(chinese(e.words!), `来源被拒绝：${detail}`);
+    return true;
+  });
+});
