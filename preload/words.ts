@@ -865,6 +865,8 @@ export const WORDS = {
   'chat.busy': 'a turn is already running in this session: stop it or wait for it to finish',
   'chat.busyModel': 'a turn is running in this session: switch the model once it has ended',
   'chat.ending': 'the last turn is still ending',
+  'chat.editNeedsSession': 'an edit needs the conversation it edits (sessionId)',
+  'chat.keepNeedsEdit': 'keepFiles names files of the message an edit changes (edit)',
   'chat.noApproval': 'no pending approval {{id}} in this session (answered already, or the turn was stopped)',
   'chat.notLoaded': '"{{name}}" is not loaded in this conversation',
   'chat.otherFolder': 'conversation {{id}} belongs to the folder {{folder}}: open it to continue',

@@ -510,10 +510,8 @@ export class ChatBinding {
     };
     return {
       'chat.send': async ({ sessionId, text, planMode, model, provider, attachments, edit, keepFiles }) => {
-        if (edit !== undefined && !sessionId)
-          throw new ServiceError('invalid_input', 'an edit needs the conversation it edits (sessionId)');
-        if (keepFiles && edit === undefined)
-          throw new ServiceError('invalid_input', 'keepFiles names files of the message an edit changes (edit)');
+        if (edit !== undefined && !sessionId) throw new ServiceError('invalid_input', say('chat.editNeedsSession'));
+        if (keepFiles && edit === undefined) throw new ServiceError('invalid_input', say('chat.keepNeedsEdit'));
         const live = sessionId
           ? this.session(sessionId)
           : this.bind(this.agent().newSession(planMode ? { planMode } : {}));

@@ -705,6 +705,8 @@ export const wordsZh: Record<WordCode, string> = {
   'chat.busy': '这个会话中已有一轮正在进行：先停止它，或等它结束',
   'chat.busyModel': '这个会话中还有一轮正在进行：等它结束后再切换模型',
   'chat.ending': '上一轮还在收尾',
+  'chat.editNeedsSession': '编辑需要指明所编辑的对话（sessionId）',
+  'chat.keepNeedsEdit': 'keepFiles 指的是被编辑消息中的文件，需要同时给出 edit',
   'chat.noApproval': '这个会话中没有待处理的审批 {{id}}（已经回答过，或这一轮已被停止）',
   'chat.notLoaded': '「{{name}}」没有加载在这个对话中',
   'chat.otherFolder': '对话 {{id}} 属于文件夹 {{folder}}：打开那个文件夹才能继续',

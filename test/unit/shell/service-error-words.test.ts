@@ -542,3 +542,17 @@ test('a source refused with no words of its own is said behind words, its Englis
     return true;
   });
 });
+
+test('an edit with no conversation, or files kept with no edit, is refused in words', async (t) => {
+  const s = await serviceEnv(t);
+  await refusedAs(
+    s.call('chat.send', { text: 'shorter', edit: 0 }),
+    'invalid_input',
+    'an edit needs the conversation it edits (sessionId)',
+  );
+  await refusedAs(
+    s.call('chat.send', { text: 'shorter', keepFiles: [0] }),
+    'invalid_input',
+    'keepFiles names files of the message an edit changes (edit)',
+  );
+});
