@@ -164,10 +164,12 @@ async function runServe(
 
 const fmt = (r: Run) =>
   `${r.ms.toFixed(0).padStart(6)} ms ${r.cpuS.toFixed(2).padStart(5)} s CPU ${Number.isNaN(r.rssMb) ? '  n/a' : r.rssMb.toFixed(0).padStart(4)} MB`;
+/** The machine's load (1-minute average) beside each figure: the 2-core machines these run on are shared. */
+const load = (): string => `load ${loadavg()[0]!.toFixed(1)}`;
 const best = (rs: Run[]): Run => rs.reduce((a, b) => (b.ms < a.ms ? b : a));
 const peak = (rs: Run[]): number => Math.max(...rs.map((r) => r.rssMb));
 
-console.log(`sizes ${SIZES.join(', ')}; warm = best of ${RUNS}; load ${loadavg()[0]!.toFixed(1)}`);
+console.log(`sizes ${SIZES.join(', ')}; warm = best of ${RUNS}; ${load()}`);
 const results = new Map<number, Map<string, { cold: Run; warm: Run; peakMb: number }>>();
 /** The warm serve run's CPU once settled, per size. */
 const settledCpu = new Map<number, number>();
@@ -185,7 +187,7 @@ for (const n of SIZES) {
     const warms = Array.from({ length: RUNS }, () => runCli(args, ws, h));
     const row = { cold, warm: best(warms), peakMb: peak([cold, ...warms]) };
     rows.set(label, row);
-    console.log(`  ${`knack skills ${label}`.padEnd(34)} ${fmt(cold)}   ${fmt(row.warm)}`);
+    console.log(`  ${`knack skills ${label}`.padEnd(34)} ${fmt(cold)}   ${fmt(row.warm)}   ${load()}`);
     if (label === 'list') {
       const { perSkill, counts } = statsPerSkill(ws, h, n);
       console.log(
@@ -201,7 +203,7 @@ for (const n of SIZES) {
   const warm = warms.reduce((a, b) => (b.ms < a.ms ? b : a));
   rows.set('serve', { cold, warm, peakMb: peak([cold, ...warms]) });
   console.log(
-    `  ${'knack serve → first skills.list'.padEnd(34)} ${fmt(cold)}   ${fmt(warm)}   (${warm.skills} listed)`,
+    `  ${'knack serve → first skills.list'.padEnd(34)} ${fmt(cold)}   ${fmt(warm)}   ${load()}, ${warm.skills} listed`,
   );
   const ready = (ms: number) => `${ms.toFixed(0).padStart(6)} ms`.padEnd(28);
   console.log(
@@ -228,5 +230,5 @@ if (small && large && small !== large) {
     );
   }
   const [lo, hi] = [settledCpu.get(Math.min(...SIZES))!, settledCpu.get(Math.max(...SIZES))!];
-  console.log(`  serve settled: CPU ${(hi / lo).toFixed(2)}× (${lo.toFixed(2)} → ${hi.toFixed(2)} s)`);
+  console.log(`  serve settled: CPU ${(hi / lo).toFixed(2)}× (${lo.toFixed(2)} → ${hi.toFixed(2)} s)   ${load()}`);
 }
