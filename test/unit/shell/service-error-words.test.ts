@@ -511,7 +511,7 @@ test('providers.json that cannot be written when a key is saved or removed is sa
   }
 });
 
-test('an unexpected failure, and a source refused with no words of its own, are said behind words, the English kept', async (t) => {
+test('an unexpected failure is said behind words naming the request, its own message kept', async (t) => {
   const s = await serviceEnv(t, {
     files: { '.workbuddy/mcp.json': JSON.stringify({ mcpServers: { docs: { command: 'node' } } }) },
   });
