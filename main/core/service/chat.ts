@@ -112,9 +112,14 @@ function keyStoreFailed(e: unknown, code: 'keys.cannotSave' | 'keys.cannotClear'
   return new ServiceError('unavailable', message, undefined, say(code, { detail: message }));
 }
 
-/** An agent's refusal, its message as it came and its words (when it carries them) for the window to say. */
-const refusal = (code: ServiceError['code'], e: unknown, details: unknown): ServiceError =>
-  new ServiceError(code, (e as Error).message, details, (e as { words?: Said }).words);
+/**
+ * An agent's refusal, its message as it came and its words for the window to say. A failure with no words is no
+ * refusal: it goes on as it is, and dispatch says which request failed, its message verbatim.
+ */
+const refusal = (code: ServiceError['code'], e: unknown, details: unknown): unknown => {
+  const words = (e as { words?: Said }).words;
+  return words ? new ServiceError(code, (e as Error).message, details, words) : e;
+};
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

@@ -556,3 +556,23 @@ test('an edit with no conversation, or files kept with no edit, is refused in wo
     'keepFiles names files of the message an edit changes (edit)',
   );
 });
+
+test("a conversation's request that fails with no words of its own is said behind words naming it", async (t) => {
+  const s = await serviceEnv(t);
+  s.service.workspace!.store!.sessions.create({ id: 'plans-0000', workspace: s.ws });
+  s.service.workspace!.store!.close();
+  for (const [method, call] of [
+    ['sessions.rename', () => s.call('sessions.rename', { id: 'plans-0000', title: 'plans' })],
+    ['sessions.open', () => s.call('sessions.open', { id: 'plans-0000' })],
+    ['sessions.delete', () => s.call('sessions.delete', { id: 'plans-0000' })],
+  ] as const) {
+    await assert.rejects(call(), (e: Refused) => {
+      assert.equal(e.code, 'internal');
+      const detail = e.message.slice(`internal: ${method} failed: `.length);
+      assert.match(detail, /database connection is not open/);
+      assert.deepEqual(e.words, { code: 'service.failed', params: { method, detail } });
+      assert.equal(chinese(e.words!), `${method} 失败：${detail}`);
+      return true;
+    });
+  }
+});
