@@ -3,7 +3,8 @@
 // and `skills search` as a user runs them (a new process, spawn to exit, process start included), cold (a fresh data
 // folder: every skill parsed and audited) and warm (the same command again), and `knack serve` from spawn to its
 // address printed, to the answer of its first `skills.list` over the WebSocket, and on until it is idle (its CPU
-// then: the catalog's watches and whatever else starting costs after the answer); peak RSS of each. The 50-skill
+// then: the catalog's watches and whatever else starting costs after the answer), and serve's first answer again with
+// the folder's P1 skills trusted (`trusted`: a trust lookup per listed skill); peak RSS of each. The 50-skill
 // folder is the baseline in the same run. Goal: at 5,000 skills each warm figure ≤ 2× the same at 50, RSS ≤ 300 MB.
 // KNACK_BENCH_SCALE_SIZES=50,5000 and KNACK_BENCH_RUNS=3 (warm runs, best shown) change the run. Linux only (/proc).
 import { spawn, spawnSync } from 'node:child_process';
@@ -213,6 +214,16 @@ for (const n of SIZES) {
     `${r.settledCpuS.toFixed(2).padStart(5)} s CPU ${r.settledRssMb.toFixed(0).padStart(4)} MB`.padEnd(28);
   console.log(`  ${'knack serve → settled (idle)'.padEnd(34)} ${settled(cold)}   ${settled(warm)}`.trimEnd());
   settledCpu.set(n, warm.settledCpuS);
+  // Serve again with every P1 skill of the folder trusted (a fifth of the corpus): its first skills.list looks up the
+  // trust of each listed skill by content hash, once per skill, through an index of the decisions.
+  runCli(['skills', 'trust', '--all', '--yes'], ws, h);
+  const trusted: Awaited<ReturnType<typeof runServe>>[] = [];
+  for (let r = 0; r < RUNS; r++) trusted.push(await runServe(ws, h));
+  const trustedWarm = trusted.reduce((a, b) => (b.ms < a.ms ? b : a));
+  rows.set('trusted', { cold: trusted[0]!, warm: trustedWarm, peakMb: peak(trusted) });
+  console.log(
+    `  ${'  the P1 skills trusted'.padEnd(34)} ${''.padEnd(28)}   ${fmt(trustedWarm)}   ${load()}, ${trustedWarm.skills} listed`,
+  );
   results.set(n, rows);
 }
 
