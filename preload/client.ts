@@ -19,7 +19,9 @@ import {
   type MethodOutput,
   type Result,
   type Said,
+  wordedError,
 } from './contract.js';
+import { say } from './words.js';
 
 /** A failed call, carrying the contract's error shape. */
 export class KnackError extends Error {
@@ -75,7 +77,8 @@ export function createClient(transport: Transport, opts: ClientOptions = {}): Kn
   return {
     async call(method, input) {
       const spec = methods[method];
-      if (!spec) throw new KnackError(contractError('unknown_method', `unknown method ${String(method)}`));
+      if (!spec)
+        throw new KnackError(wordedError('unknown_method', say('contract.unknownMethod', { method: String(method) })));
       const checked = spec.input.safeParse(input);
       if (!checked.success) throw new KnackError(inputError(method, checked.error));
       const result = await transport.call(method, input);
@@ -83,12 +86,12 @@ export function createClient(transport: Transport, opts: ClientOptions = {}): Kn
         throw new KnackError(
           ContractErrorSchema.safeParse(result.error).success
             ? result.error
-            : contractError('internal', 'malformed error'),
+            : wordedError('internal', say('contract.malformedError')),
         );
       const out = spec.output.safeParse(result.value);
       if (!out.success) {
         violation(`${method} answered outside the contract: ${formatIssues(out.error)}`);
-        throw new KnackError(contractError('invalid_output', `${method} answered outside the contract`));
+        throw new KnackError(wordedError('invalid_output', say('contract.answeredOutside', { method })));
       }
       return out.data as MethodOutput<typeof method>;
     },
@@ -113,7 +116,10 @@ function bridgeTransport(bridge: KnackBridge): Transport {
       const fn = bridge.methods[method];
       return fn
         ? fn(input)
-        : Promise.resolve({ ok: false, error: contractError('unknown_method', `unknown method ${method}`) });
+        : Promise.resolve({
+            ok: false,
+            error: wordedError('unknown_method', say('contract.unknownMethod', { method })),
+          });
     },
     subscribe: (listener) => bridge.onEvent(listener),
   };
@@ -211,7 +217,12 @@ export function socketTransport(opts: SocketTransportOptions): Transport {
         return {
           ok: false,
           error:
-            message === CONNECT_FAILED ? lost(message, 'connection.failed') : contractError('unavailable', message),
+            message === CONNECT_FAILED
+              ? lost(message, 'connection.failed')
+              : {
+                  ...contractError('unavailable', message),
+                  words: say('connection.failedBecause', { detail: message }),
+                },
         };
       }
       const id = nextId++;
@@ -222,7 +233,9 @@ export function socketTransport(opts: SocketTransportOptions): Transport {
           s.send(JSON.stringify(frame));
         } catch (e) {
           pending.delete(id);
-          resolve({ ok: false, error: contractError('unavailable', (e as Error).message) });
+          const message = (e as Error).message;
+          const words = say('connection.sendFailed', { detail: message });
+          resolve({ ok: false, error: { ...contractError('unavailable', message), words } });
         }
       });
     },

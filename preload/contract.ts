@@ -11,7 +11,7 @@ import { z } from 'zod';
 // Every text the window shows for approval goes through these (control, bidi and invisible characters escaped).
 export { displaySafe, displaySafeLines } from './display.js';
 // Messages for people as a code plus parameters: the window says them in its language (renderer/src/i18n).
-import { Said, say, type WordCode } from './words.js';
+import { english, Said, say, type WordCode } from './words.js';
 export { english, fill, placeholders, Said, WORD_CODES, WORDS, type WordCode } from './words.js';
 
 // ───────────────────────────── shared shapes ─────────────────────────────
@@ -1393,4 +1393,9 @@ function issueWords(method: string, issue: z.core.$ZodIssue): Said {
 
 export function contractError(code: ErrorCode, message: string, details?: unknown): ContractError {
   return details === undefined ? { code, message } : { code, message, details };
+}
+
+/** A contract error said as words: its message is their English. */
+export function wordedError(code: ErrorCode, words: Said, details?: unknown): ContractError {
+  return { ...contractError(code, english(words), details), words };
 }

@@ -764,10 +764,16 @@ export const WORDS = {
   'contract.oneOf': '{{method}}: {{field}} must be one of {{values}}',
   'contract.unknownField': '{{method}}: unknown field {{field}}',
   'contract.invalid': '{{method}}: {{field}} is not valid',
+  'contract.unknownMethod': 'unknown method {{method}}',
+  'contract.badAnswer': '{{method}} produced an answer outside the contract',
+  'contract.answeredOutside': '{{method}} answered outside the contract',
+  'contract.malformedError': 'malformed error',
   // serve mode's connection to Knack (preload/client.ts): why a call failed with it
   'connection.closed': 'the connection to Knack closed',
   'connection.failed': 'could not connect to Knack',
   'connection.clientClosed': 'the client is closed',
+  'connection.failedBecause': 'could not connect to Knack: {{detail}}',
+  'connection.sendFailed': 'the call could not be sent to Knack: {{detail}}',
   // a skill update's permission diff (main/core/policy/diff.ts): one line per change, the change as words inside
   'diff.added': '+ {{change}}',
   'diff.removed': '- {{change}}',

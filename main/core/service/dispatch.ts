@@ -15,6 +15,7 @@ import {
   type MethodName,
   type MethodOutput,
   type Result,
+  wordedError,
 } from '../../../preload/contract.js';
 import { english, say, type Said } from '../base/index.js';
 
@@ -51,7 +52,10 @@ export async function dispatch(
   if (!isMethodName(method)) {
     return {
       ok: false,
-      error: contractError('unknown_method', `unknown method ${JSON.stringify(String(method)).slice(0, 100)}`),
+      error: wordedError(
+        'unknown_method',
+        say('contract.unknownMethod', { method: JSON.stringify(String(method)).slice(0, 100) }),
+      ),
     };
   }
   const spec = methods[method];
@@ -76,7 +80,7 @@ export async function dispatch(
   const out = spec.output.safeParse(value);
   if (!out.success) {
     onInternal(method, new Error(`answer outside the contract: ${formatIssues(out.error)}`));
-    return { ok: false, error: contractError('invalid_output', `${method} produced an answer outside the contract`) };
+    return { ok: false, error: wordedError('invalid_output', say('contract.badAnswer', { method })) };
   }
   const result = { ok: true as const, value: out.data };
   if (shared) VALIDATED.set(shared, result);

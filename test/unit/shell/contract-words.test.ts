@@ -1,10 +1,21 @@
 // A call outside the contract says what is wrong as words too: a text too long names the field and the limit, in
-// English for the CLI and in the window's language (the issue's 1 MB paste gave a raw zod sentence).
+// English for the CLI and in the window's language (the issue's 1 MB paste gave a raw zod sentence). So do a method
+// or an answer outside it, and serve mode's connection failing, in main and in the window's client.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { dispatch, type Handlers } from '../../../main/core/service/dispatch.js';
-import { english, MAX_ATTACHMENTS, MAX_MESSAGE_CHARS, methods } from '../../../preload/contract.js';
-import { assertSaid } from '../../helpers/words.js';
+import WebSocket from 'ws';
+import {
+  english,
+  MAX_ATTACHMENTS,
+  MAX_MESSAGE_CHARS,
+  methods,
+  type Result,
+  type Said,
+} from '../../../preload/contract.js';
+import type { KnackError } from '../../../preload/client.js';
+import { createClient, socketTransport, type SocketLike, type Transport } from '../../../preload/client.js';
+import { assertSaid, chinese } from '../../helpers/words.js';
 
 test('chat.send with a text past the limit fails with contract.tooLong, the field and the limit', async () => {
   const r = await dispatch({} as Handlers, 'chat.send', { sessionId: 's1', text: 'x'.repeat(MAX_MESSAGE_CHARS + 1) });
@@ -96,4 +107,81 @@ test('no input the contract refuses reaches the window without words', async () 
       assertSaid(r.error.words, english(r.error.words!), `${method} ${JSON.stringify(input)}: ${r.error.message}`);
     }
   }
+});
+
+/** `error` carries words that say its message, with no English sentence in their Chinese; returns the Chinese. */
+function saidError(error: { message: string; words?: Said }, message: string): string {
+  assert.equal(error.message, message);
+  return assertSaid(error.words, message);
+}
+
+test('a method outside the contract, and an answer outside it, are said as words in main and in the client', async () => {
+  const r = await dispatch({} as Handlers, 'skills.frobnicate', {}, () => {});
+  assert.ok(!r.ok);
+  assert.equal(saidError(r.error, 'unknown method "skills.frobnicate"'), '未知的方法 "skills.frobnicate"');
+  // A handler whose answer breaks the contract (rules.list answering no list).
+  const wrong = await dispatch(
+    { 'rules.list': () => ({ rules: 'all' }) } as unknown as Handlers,
+    'rules.list',
+    {},
+    () => {},
+  );
+  assert.ok(!wrong.ok);
+  saidError(wrong.error, 'rules.list produced an answer outside the contract');
+
+  const answering = (result: Result<unknown>): Transport => ({ call: async () => result, subscribe: () => () => {} });
+  const said = async (client: ReturnType<typeof createClient>, method: string, message: string) =>
+    assert.rejects(client.call(method as 'rules.list', {}), (e: KnackError) => {
+      saidError(e, message);
+      return true;
+    });
+  const quiet = { onContractViolation: () => {} };
+  await said(
+    createClient(answering({ ok: true, value: { rules: 'all' } }), quiet),
+    'rules.list',
+    'rules.list answered outside the contract',
+  );
+  await said(
+    createClient(answering({ ok: false, error: { code: 'nope' } } as never), quiet),
+    'rules.list',
+    'malformed error',
+  );
+  await said(
+    createClient(answering({ ok: true, value: {} }), quiet),
+    'rules.frobnicate',
+    'unknown method rules.frobnicate',
+  );
+});
+
+test("serve mode's connection failing in another way is said as words, the socket's own message kept", async () => {
+  // The page's WebSocket refuses an address it cannot parse as it is made (the browser's and ws's alike).
+  const unparsable = createClient(
+    socketTransport({ connect: () => new WebSocket('no address') as unknown as SocketLike }),
+  );
+  await assert.rejects(unparsable.call('rules.list', {}), (e: KnackError) => {
+    assert.equal(e.code, 'unavailable');
+    assert.deepEqual(e.words, { code: 'connection.failedBecause', params: { detail: e.message } });
+    assert.equal(chinese(e.words!), `无法连接到 Knack：${e.message}`);
+    return true;
+  });
+  unparsable.close();
+  // A socket that opens, then refuses to send (a browser's WebSocket throws for a socket not open).
+  const stuck: SocketLike = {
+    readyState: 1,
+    send: () => {
+      throw new Error('InvalidStateError: the socket is not open');
+    },
+    close: () => {},
+    addEventListener: (type, listener) => {
+      if (type === 'open') queueMicrotask(() => listener({}));
+    },
+  };
+  const client = createClient(socketTransport({ connect: () => stuck }));
+  await assert.rejects(client.call('rules.list', {}), (e: KnackError) => {
+    assert.equal(e.code, 'unavailable');
+    assert.equal(e.message, 'InvalidStateError: the socket is not open');
+    assert.equal(chinese(e.words!), '无法把请求发送给 Knack：InvalidStateError: the socket is not open');
+    return true;
+  });
+  client.close();
 });
