@@ -341,18 +341,6 @@ export class PolicyRepo {
       .run(tree, dir, fingerprint);
   }
 
-  /**
-   * The folders under `parent` (a real path, without a trailing separator) that have a fingerprint: one range read of
-   * the primary key, for a folder of hundreds of skills opened cold (instead of one lookup per skill).
-   */
-  fingerprintedUnder(parent: string, sep: string): Set<string> {
-    const base = parent.endsWith(sep) ? parent.slice(0, -1) : parent;
-    const rows = this.db
-      .prepare('SELECT dir FROM audit_fingerprints WHERE dir > ? AND dir < ?')
-      .all(base + sep, base + String.fromCharCode(sep.charCodeAt(0) + 1)) as { dir: string }[];
-    return new Set(rows.map((r) => r.dir));
-  }
-
   /** A folder's fingerprint and content hash; its tree when the audit's walk can vouch for one (else none is kept). */
   putFingerprint(dir: string, fingerprint: string, contentHash: string, tree?: string): void {
     this.db
