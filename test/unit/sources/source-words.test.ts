@@ -2,7 +2,7 @@
 // English is the CLI's line, their Chinese says the same with no English sentence of its own.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Said } from '../../../preload/words.js';
 import { SourceError } from '../../../main/core/skills/sources/spec.js';
@@ -17,7 +17,7 @@ import {
 import { checkUpdates, syncLock } from '../../../main/core/skills/sources/update.js';
 import { Store } from '../../../main/core/store/index.js';
 import { makeRepo } from '../../helpers/git-repos.js';
-import { assertSaid } from '../../helpers/words.js';
+import { assertSaid, chinese } from '../../helpers/words.js';
 
 /** The refusal `run` throws: words whose English is its message, said in Chinese without an English sentence. */
 function refusal(run: () => unknown): { words: Said; message: string; zh: string } {
@@ -145,6 +145,41 @@ test('a locked skill whose content changed is refused as tampered in words; a na
     assert.match(assertSaid(e.words, e.message), /^beta、gamma：不在 .* 中/);
     return true;
   });
+});
+
+test('skills locked from one repository that is gone are each refused naming that skill once, in words', async () => {
+  const root = tempDir();
+  const repo = makeRepo(join(root, 'repos'), 'pair', {
+    'skills/alpha/SKILL.md': skillMd({ name: 'alpha', description: 'A.' }),
+    'skills/beta/SKILL.md': skillMd({ name: 'beta', description: 'B.' }),
+  });
+  const commit = repo.commit({});
+  rmSync(repo.bare, { recursive: true, force: true });
+  const tierRoot = join(root, 'home/.workbuddy/skills');
+  mkdirSync(tierRoot, { recursive: true });
+  const entry = (path: string) => ({ url: repo.url, commit, path, contentHash: 'f'.repeat(64) });
+  const skills = { alpha: entry('skills/alpha'), beta: entry('skills/beta') };
+  writeFileSync(lockPathFor(tierRoot), JSON.stringify({ version: 1, skills }));
+  const store = Store.openIn(join(root, 'data'));
+  try {
+    const items = await syncLock({ tierRoot, tier: 'user', store, dataDir: join(root, 'data') });
+    assert.deepEqual(
+      items.map((i) => `${i.name}:${i.status}`),
+      ['alpha:refused', 'beta:refused'],
+    );
+    for (const item of items) {
+      assert.ok('reason' in item && item.reason, JSON.stringify(item));
+      // The two share one fetch: its failure names the source at the commit, and the item names its own skill.
+      assert.ok(item.reason.startsWith(`${item.name}: ${repo.url}#${commit}: no such repository (`), item.reason);
+      const other = item.name === 'alpha' ? 'beta' : 'alpha';
+      assert.ok(!item.reason.includes(other), item.reason);
+      assert.equal(item.words?.code, 'source.skillProblem');
+      const zh = chinese(item.words!);
+      assert.ok(zh.startsWith(`${item.name}：${repo.url}#${commit}：没有这个仓库`), zh);
+    }
+  } finally {
+    store.close();
+  }
 });
 
 test("a settings file's marketplaces that cannot be read are refused naming file, line and field, in words", () => {

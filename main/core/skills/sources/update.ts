@@ -259,8 +259,10 @@ export async function syncLock(opts: AddOptions & FetchOptions): Promise<SyncIte
         continue;
       }
       try {
-        const repo = await fetches.get(entry.url, { sha: entry.commit }, `${name}: ${formatSource(entry)}`);
-        const c = candidateIn(repo, entry, `${name}: ${formatSource({ ...entry, ref: entry.commit })}`);
+        // The fetch is shared by every skill locked at this commit: its failure names the source, the item its skill.
+        const at = { url: entry.url, ref: entry.commit };
+        const repo = await fetches.get(entry.url, { sha: entry.commit }, formatSource(at));
+        const c = candidateIn(repo, entry, formatSource({ ...at, path: entry.path }));
         if (c.problem) {
           const words = say('source.skillAtProblem', { name, source: formatSource(entry), problem: c.problem });
           out.push({ name, status: 'refused', reason: english(words), words });
@@ -279,8 +281,9 @@ export async function syncLock(opts: AddOptions & FetchOptions): Promise<SyncIte
         }
         out.push({ ...addCandidate(c, opts), name });
       } catch (e) {
-        const words = e instanceof SourceError ? e.words : undefined;
-        out.push({ name, status: 'refused', reason: (e as Error).message, ...(words ? { words } : {}) });
+        const problem = e instanceof SourceError && e.words ? e.words : (e as Error).message;
+        const words = say('source.skillProblem', { name, problem });
+        out.push({ name, status: 'refused', reason: `${name}: ${(e as Error).message}`, words });
       }
     }
   } finally {
