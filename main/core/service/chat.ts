@@ -94,12 +94,8 @@ export function fileKeyStore(dataDir: string): KeyStore {
 /** The conversations' database failed: its own message, verbatim, behind the words' lead. */
 function storeFailed(e: unknown): ServiceError {
   const message = (e as Error).message;
-  return new ServiceError(
-    'unavailable',
-    message,
-    undefined,
-    (e as { words?: Said }).words ?? say('store.cannotRead', { error: message }),
-  );
+  const words = (e as { words?: Said }).words ?? say('store.cannotRead', { error: message });
+  return new ServiceError('unavailable', words, undefined, message);
 }
 
 /**
@@ -109,7 +105,7 @@ function storeFailed(e: unknown): ServiceError {
 function keyStoreFailed(e: unknown, code: 'keys.cannotSave' | 'keys.cannotClear'): ServiceError {
   if (e instanceof ServiceError) return e;
   const message = (e as Error).message;
-  return new ServiceError('unavailable', message, undefined, say(code, { detail: message }));
+  return new ServiceError('unavailable', say(code, { detail: message }), undefined, message);
 }
 
 /**
@@ -118,7 +114,7 @@ function keyStoreFailed(e: unknown, code: 'keys.cannotSave' | 'keys.cannotClear'
  */
 const refusal = (code: ServiceError['code'], e: unknown, details: unknown): unknown => {
   const words = (e as { words?: Said }).words;
-  return words ? new ServiceError(code, (e as Error).message, details, words) : e;
+  return words ? new ServiceError(code, words, details, (e as Error).message) : e;
 };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -147,9 +143,9 @@ function updateProvidersFile(
   const refuse = (why: Said, message = english(why)) =>
     new ServiceError(
       'conflict',
-      `${path}: ${message}; fix it (or move it away) first: it was not changed`,
-      undefined,
       say('providersFile.refused', { path, why }),
+      undefined,
+      `${path}: ${message}; fix it (or move it away) first: it was not changed`,
     );
   let text = '';
   try {
@@ -654,7 +650,7 @@ export class ChatBinding {
           // The window leads with "could not draft"; its words are why: the draft's, the provider's, else as it came.
           const message = (e as Error).message;
           const why = (e as { words?: Said }).words ?? say('draft.other', { error: message });
-          throw new ServiceError('unavailable', `the skill could not be drafted: ${message}`, undefined, why);
+          throw new ServiceError('unavailable', why, undefined, `the skill could not be drafted: ${message}`);
         }
         const { text, calls } = draft;
         return { text, calls, report: reportView(auditDraft(this.options.paths.dataDir, text)) };

@@ -17,22 +17,20 @@ import {
   type Result,
   wordedError,
 } from '../../../preload/contract.js';
-import { english, say, type Said } from '../base/index.js';
+import { Refusal, say, type Said } from '../base/index.js';
 
 /**
- * A failure a handler reports on purpose; crosses as {code, message, details}. Given words, its message is their
- * English (or the fuller message given with them) and the words cross beside it, said in the window's language.
+ * A failure a handler reports on purpose, as words: crosses as {code, message, details, words}, the words said in the
+ * window's language. Its message is their English, or the fuller one given (another program's text verbatim).
  */
-export class ServiceError extends Error {
-  readonly words: Said | undefined;
+export class ServiceError extends Refusal {
   constructor(
     readonly code: ErrorCode,
-    message: string | Said,
+    words: Said,
     readonly details?: unknown,
-    words?: Said,
+    message?: string,
   ) {
-    super(typeof message === 'string' ? message : english(message));
-    this.words = typeof message === 'string' ? words : message;
+    super(words, message);
     this.name = 'ServiceError';
   }
 }
@@ -105,10 +103,7 @@ function toContractError(
   e: unknown,
   onInternal: (method: string, err: unknown) => void,
 ): ContractError {
-  if (e instanceof ServiceError) {
-    const out = contractError(e.code, e.message, e.details);
-    return e.words ? { ...out, words: e.words } : out;
-  }
+  if (e instanceof ServiceError) return { ...contractError(e.code, e.message, e.details), words: e.words };
   onInternal(method, e);
   // The message of an unexpected error is shown, verbatim behind words (or its own words, when it has them); its
   // stack stays in main's log.

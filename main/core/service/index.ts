@@ -250,9 +250,9 @@ export class KnackService {
     const cannotOpen = (message: string, why: Said) =>
       new ServiceError(
         'not_found',
-        `cannot open ${path} as a workspace: ${message}`,
-        { path },
         say('workspace.cannotOpen', { path, why }),
+        { path },
+        `cannot open ${path} as a workspace: ${message}`,
       );
     let real: string;
     let folder: boolean;

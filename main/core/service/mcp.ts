@@ -37,9 +37,9 @@ function editError(e: unknown): never {
   if (e instanceof McpEditError)
     throw new ServiceError(
       'invalid_input',
-      e.message,
+      e.words ?? say('mcp.other', { error: e.message }),
       { fields: e.diagnostics.map((d) => ({ file: d.file, line: d.line, field: d.field, message: d.message })) },
-      e.words,
+      e.message,
     );
   throw e;
 }

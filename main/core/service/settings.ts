@@ -26,9 +26,9 @@ function writeUserCeiling(dataDir: string, ceiling: Record<string, unknown>): vo
       // The CLI prints the file system's or the parser's own message; the window says an errno in its language.
       throw new ServiceError(
         'conflict',
-        `${file}: ${(e as Error).message}; fix or remove it before changing settings here`,
-        undefined,
         say('settingsFile.cannotUse', { file, error: fsWords(e) }),
+        undefined,
+        `${file}: ${(e as Error).message}; fix or remove it before changing settings here`,
       );
     }
   }

@@ -115,7 +115,7 @@ export function skillHandlers(ctx: ServiceContext): SkillHandlers {
       } catch (err) {
         // The CLI prints the reader's own message; the window says an errno in its language.
         const words = say('skill.cannotRead', { file: e.file, error: fsWords(err) });
-        throw new ServiceError('not_found', (err as Error).message, { file: e.file }, words);
+        throw new ServiceError('not_found', words, { file: e.file }, (err as Error).message);
       }
       let resources: string[] = [];
       try {

@@ -27,7 +27,7 @@ const MAX_OPEN = 4;
 // A source's refusal with no words of its own is said behind a lead, its English verbatim.
 const refused = (e: unknown): never => {
   if (e instanceof SourceError)
-    throw new ServiceError('refused', e.message, undefined, e.words ?? say('sources.refused', { detail: e.message }));
+    throw new ServiceError('refused', e.words ?? say('sources.refused', { detail: e.message }), undefined, e.message);
   throw e;
 };
 

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { METHOD_NAMES, events, methods, type MethodName } from '../../../preload/contract.js';
+import { say } from '../../../preload/words.js';
 import { KnackError, createClient, type Transport } from '../../../preload/client.js';
 import { EventHub, ServiceError, dispatch, type Handlers } from '../../../main/core/service/dispatch.js';
 
@@ -63,7 +64,7 @@ test('a handler that answers outside the contract yields invalid_output, not the
 test('a ServiceError keeps its code and details; an unexpected throw is internal without a stack', async () => {
   const h = handlers({
     'skills.show': ({ name }) => {
-      throw new ServiceError('not_found', `no skill named ${name}`, { name });
+      throw new ServiceError('not_found', say('trust.notFound', { name }), { name });
     },
     'rules.remove': () => {
       throw new TypeError('boom');
@@ -72,7 +73,12 @@ test('a ServiceError keeps its code and details; an unexpected throw is internal
   const a = await dispatch(h, 'skills.show', { name: 'ghost' }, quiet);
   assert.deepEqual(a, {
     ok: false,
-    error: { code: 'not_found', message: 'no skill named ghost', details: { name: 'ghost' } },
+    error: {
+      code: 'not_found',
+      message: 'no skill named "ghost" in this workspace',
+      details: { name: 'ghost' },
+      words: { code: 'trust.notFound', params: { name: 'ghost' } },
+    },
   });
   const b = await dispatch(h, 'rules.remove', { id: 'r1' }, quiet);
   assert.ok(!b.ok);
@@ -118,7 +124,7 @@ test('the typed client returns validated values and throws KnackError with the c
       ],
     }),
     'rules.remove': ({ id }) => {
-      throw new ServiceError('not_found', `no rule ${id}`);
+      throw new ServiceError('not_found', say('rules.none', { id }));
     },
   });
   const client = createClient(direct(h), { onContractViolation: quiet });
