@@ -972,12 +972,12 @@ export function fill(template: string, params: Said['params'], inner: (s: Said) 
   });
 }
 
-/** The words in English: the CLI's text, and the window's when a code is unknown to it. An unknown code shows itself. */
 /** Words and their English (the CLI's and the model's `message`), for a result that carries both. */
 export function said(words: Said): { words: Said; message: string } {
   return { words, message: english(words) };
 }
 
+/** The words in English: the CLI's text, and the window's when a code is unknown to it. An unknown code shows itself. */
 export function english(s: Said): string {
   const template = Object.prototype.hasOwnProperty.call(WORDS, s.code) ? WORDS[s.code as WordCode] : undefined;
   if (template === undefined) return s.code;
