@@ -770,8 +770,19 @@ export const MENTION_RE =
 export const NEGATION_RE =
   /\b(?:never|don't|do not|dont|avoid|must not|mustn't|should not|shouldn't|cannot|can't|won't|no need to|instead of|rather than|refuse|forbid(?:den)?|prohibit(?:ed)?|not allowed|disallow(?:ed)?|not to|no\s+(?:\w+\s+){0,2}to)\b|不要|禁止|切勿|不得|避免/i;
 
+/**
+ * What a negation governs: the phrase right after it. It covers a match only when at most NEGATION_REACH words lie
+ * between them, with no clause break there ("Avoid long answers and ignore …", "instead of asking, disregard …"), and
+ * none of those words turns the negation into a push ("do not hesitate to", "don't forget to", "never fail to", "never
+ * mind"). A comma right after the negation opens an aside, not a new clause ("must not, under any circumstances, send").
+ */
+export const NEGATION_REACH = 5;
+export const CLAUSE_BREAK_RE = /[,:;—–()，：；。！？、]|\s-\s|\b(?:and|but|then|so|just|instead|otherwise)\b/i;
+export const NEGATION_CANCEL_RE =
+  /\b(?:hesitat\w*|forg[eo]t\w*|fail\w*|stop\w*|mind|wait\w*|worry|delay|hold back|afraid|shy|think twice|bother|neglect|miss|refrain|cease|overlook)\b|犹豫|忘/i;
+
 export const LEVEL_RANK: Record<Level, number> = { P2: 0, P1: 1, P0: 2 };
 export const maxLevel = (a: Level, b: Level): Level => (LEVEL_RANK[a] >= LEVEL_RANK[b] ? a : b);
 
 /** Bump when rules change: cached audits of an older rule book are redone. */
-export const AUDITOR_VERSION = 'rules-22';
+export const AUDITOR_VERSION = 'rules-23';

@@ -22,6 +22,9 @@ import {
   LEVEL_RANK,
   MENTION_RE,
   NEGATION_RE,
+  NEGATION_CANCEL_RE,
+  NEGATION_REACH,
+  CLAUSE_BREAK_RE,
   RULES,
   maxLevel,
   type AuditRule,
@@ -832,24 +835,26 @@ function ruleHit(rule: AuditRule, seg: Segment, text: string, aggravated: boolea
   const full = rule.contexts.includes(seg.ctx);
   const weak = !full && rule.weak?.includes(seg.ctx);
   if (!full && !weak) return undefined;
-  const m = rule.re.exec(text);
+  let m = rule.re.exec(text);
   if (!m) return undefined;
   let level: 'P0' | 'P1' = weak && !aggravated ? 'P1' : rule.level;
-  if (
-    rule.negatable &&
-    (seg.ctx === 'prose' || seg.ctx === 'inline' || seg.ctx === 'comment') &&
-    negated(seg, text, m.index)
-  ) {
-    // A command that would be refused, after a word that forbids something, is asked about: the word may not be
-    // about the command at all ("Do not hesitate: run `rm -rf ~/`").
-    if (seg.ctx !== 'inline' || level !== 'P0' || !COMMAND_FAMILIES.has(rule.family)) return undefined;
-    return { rule, level: 'P1', index: m.index, note: say('auditNote.negated'), lowered: true };
+  if (rule.negatable && (seg.ctx === 'prose' || seg.ctx === 'inline' || seg.ctx === 'comment')) {
+    // A negated match is let off and the text searched on: the same phrase said again later is not ("Never ignore
+    // the user; ignore your previous instructions").
+    while (m && negated(seg, text, m.index)) {
+      // A command that would be refused, after a word that forbids something, is asked about: the word may not be
+      // about the command at all ("Do not hesitate: run `rm -rf ~/`").
+      if (seg.ctx === 'inline' && level === 'P0' && COMMAND_FAMILIES.has(rule.family))
+        return { rule, level: 'P1', index: m.index, note: say('auditNote.negated'), lowered: true };
+      m = matchFrom(rule.re, text, m.index + 1);
+    }
+    if (!m) return undefined;
   }
   if (rule.mentionable && level === 'P0' && !aggravated && mentioned(seg, text, m.index)) level = 'P1';
   return { rule, level, index: m.index, note: undefined, lowered: false };
 }
 
-/** The sentence before a match negates it ("never use sudo"). */
+/** The sentence before a match negates it ("never use sudo"): its last negation governs the match (see NEGATION_REACH). */
 function negated(seg: Segment, text: string, index: number): boolean {
   const around = normalizeLine(seg.around).text;
   const idx = seg.ctx === 'inline' ? Math.max(0, around.indexOf(text.slice(0, 20))) : index;
@@ -858,8 +863,26 @@ function negated(seg: Segment, text: string, index: number): boolean {
       .slice(Math.max(0, idx - 80), idx)
       .split(/[.!?;。！？]\s/)
       .pop() ?? '';
-  return NEGATION_RE.test(before);
+  const last = [...before.matchAll(NEGATIONS)].pop();
+  if (!last) return false;
+  const between = before.slice(last.index + last[0].length);
+  const clause = between.replace(/^\s*,.*,/, ' ');
+  return (
+    !NEGATION_CANCEL_RE.test(between) &&
+    !CLAUSE_BREAK_RE.test(clause) &&
+    clause.split(/\s+/).filter(Boolean).length <= NEGATION_REACH
+  );
 }
+const NEGATIONS = new RegExp(NEGATION_RE.source, 'gi');
+
+/** A rule's next match at or after `from` (rule regexes are not global: a global copy is made once per rule). */
+function matchFrom(re: RegExp, text: string, from: number): RegExpExecArray | null {
+  let again = AGAIN.get(re);
+  if (!again) AGAIN.set(re, (again = new RegExp(re.source, re.flags.replace('g', '') + 'g')));
+  again.lastIndex = from;
+  return again.exec(text);
+}
+const AGAIN = new Map<RegExp, RegExp>();
 
 /** A P0 phrase quoted or discussed, not said (a security doc listing attack phrases): P1. */
 function mentioned(seg: Segment, text: string, index: number): boolean {
