@@ -26,6 +26,7 @@ import { say } from './words.js';
 /** A failed call, carrying the contract's error shape. */
 export class KnackError extends Error {
   readonly code: string;
+  /** @public The contract error's details, for a caller that wants them (the window reads none today). */
   readonly details: unknown;
   /** The message as words the window says in its language, when main sent them. */
   readonly words: Said | undefined;

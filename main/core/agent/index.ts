@@ -19,7 +19,7 @@ import {
 } from './providers/settings.js';
 import { ProviderError } from './providers/errors.js';
 import { priceFor, type Price } from './providers/pricing.js';
-import { modelList, type ModelGroup, type ModelList } from './providers/models.js';
+import { modelList, type ModelGroup } from './providers/models.js';
 import { findPreset, PRESETS } from './providers/presets.js';
 import type { ModelProvider } from './providers/types.js';
 import { exportSession, type ExportFormat } from './export.js';
@@ -96,15 +96,6 @@ export class Agent {
       ...(this.opts.maxRetries !== undefined ? { maxRetries: this.opts.maxRetries } : {}),
       stallMs: this.opts.stallMs ?? (this.host.settings.agent?.stallSeconds ?? 90) * 1000,
     };
-  }
-
-  /**
-   * The models the picker offers: the provider's own list (GET /v1/models) when it gives one, else its preset's; the
-   * model in use first. Offline, or with a provider given as an instance: only the model in use.
-   */
-  async models(): Promise<ModelList> {
-    if (!this.providerConfig) return { models: this.provider ? [this.provider.model] : [], source: 'preset' };
-    return modelList(this.providerConfig, this.apiKey);
   }
 
   /**

@@ -132,10 +132,6 @@ export class PhraseAutomaton {
     (this.out[node] ??= []).push(id);
   }
 
-  get nodeCount(): number {
-    return this.next.length;
-  }
-
   build(): void {
     const queue: number[] = [];
     for (const n of this.next[0]!.values()) {
@@ -246,11 +242,5 @@ export class SynonymCanon {
       i = b.end;
     }
     return out;
-  }
-
-  /** The group token a single phrase canonicalises to, when the whole phrase is one synonym. */
-  groupOf(phrase: string): string | undefined {
-    const t = this.apply(phraseTokens(phrase));
-    return t.length === 1 && t[0]!.key.startsWith('~') ? t[0]!.key : undefined;
   }
 }

@@ -207,13 +207,6 @@ export class PolicyRepo {
       .run(skill, contentHash, decision, Date.now());
   }
 
-  trust(skill: string, contentHash: string): 'trusted' | 'distrusted' | undefined {
-    const r = this.db
-      .prepare('SELECT decision FROM skill_trust WHERE skill = ? AND content_hash = ?')
-      .get(skill, contentHash) as { decision: 'trusted' | 'distrusted' } | undefined;
-    return r?.decision;
-  }
-
   /** Changes whenever a trust decision is stored (by this process or another): answers showing trust key on it. */
   trustStamp(): string {
     const r = this.db

@@ -56,10 +56,6 @@ function decideNow(
 export class ToolExecutor {
   constructor(private readonly opts: ExecutorOptions) {}
 
-  get registry(): ToolRegistry {
-    return this.opts.registry;
-  }
-
   async execute(name: string, rawArgs: unknown, ctx: ToolContext, over: ExecuteOptions = {}): Promise<ToolResult> {
     const tool = this.opts.registry.get(name);
     if (!tool) {

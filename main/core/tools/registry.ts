@@ -211,10 +211,6 @@ export class ToolRegistry {
     return filter.deferred === undefined ? [...all] : all.filter((t) => t.deferred === filter.deferred);
   }
 
-  get size(): number {
-    return this.tools.size;
-  }
-
   /** Changes with every registration and removal: what callers key their caches of the tool list on. */
   get version(): number {
     return this.changes;

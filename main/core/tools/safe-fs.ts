@@ -21,6 +21,7 @@ import { basename, dirname, join } from 'node:path';
 
 /** A path changed (a symlink swapped in, a folder moved) between the check and the use. */
 export class PathChangedError extends Error {
+  /** @public Read as an errno code (errors.ts). */
   readonly code = 'EPATHCHANGED';
   constructor(
     readonly path: string,
@@ -32,6 +33,7 @@ export class PathChangedError extends Error {
 
 /** A write to a file with more than one hard link (it may be the same file as one outside the workspace). */
 export class HardLinkError extends Error {
+  /** @public Read as an errno code (errors.ts). */
   readonly code = 'EHARDLINK';
   constructor(
     readonly path: string,

@@ -133,10 +133,6 @@ export class ToolSearchIndex {
     return this.tools.size;
   }
 
-  has(name: string): boolean {
-    return this.tools.has(name);
-  }
-
   addAll(tools: Iterable<SearchableTool>): void {
     for (const t of tools) {
       this.remove(t.name);

@@ -6,7 +6,6 @@
 //   session.tools               ToolSession: visibleTools(), hiddenTools(), promptSection(), search(), discoveredNames()
 //   session.actor()             { kind: 'agent', activeSkills: <loaded skills> } — what the gate judges the model as
 //   session.call(name, args)    run a tool as the model: visible tools directly, hidden deferred ones refused
-//   session.deferExecute(n, a)  DeferExecuteTool: run any registered tool by name (it becomes discovered)
 // The model's Skill, SkillSearch, ToolSearch and DeferExecuteTool act on this session (not on the workspace): loading a
 // skill through the Skill tool adds it to `loader`, and from the next call on its manifest binds the model.
 import type { Actor, Gate } from '../../policy/index.js';
@@ -71,15 +70,6 @@ export class WorkspaceSession {
       actor: this.actor(),
       ...(signal ? { signal } : {}),
       ...(onProcess ? { onProcess } : {}),
-    });
-  }
-
-  /** DeferExecuteTool as the model in this conversation. */
-  deferExecute(name: string, args: unknown, signal?: AbortSignal): Promise<ToolResult> {
-    return this.tools.deferExecute(name, args, {
-      workspace: this.workspace,
-      actor: this.actor(),
-      ...(signal ? { signal } : {}),
     });
   }
 }
