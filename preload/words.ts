@@ -842,6 +842,8 @@ export const WORDS = {
   'mcp.needsValue': '{{name}} needs a value',
   'mcp.exists': 'a server named "{{name}}" is already there',
   'mcp.noServer': 'no server "{{name}}"',
+  'mcp.trustUnreadable': '{{file}}: cannot be read: {{error}}',
+  'mcp.trustDamaged': '{{file}}: not a JSON object; it is left as it is: move it aside to trust servers again',
   // what is wrong with a damaged database (main/core/store/db.ts); `detail` is SQLite's own message
   'store.empty': 'the file is empty (0 bytes)',
   'store.short': "the file is {{bytes}} bytes, shorter than SQLite's header",

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { applyEdits, modify } from 'jsonc-parser';
-import { english, readRegularFile, say, writeFileAtomic, type Diagnostic, type Said } from '../base/index.js';
+import { english, readRegularFile, Refusal, say, writeFileAtomic, type Diagnostic, type Said } from '../base/index.js';
 import { readJsonText } from '../config/index.js';
 import { parseMcpConfig, userMcpPath, workspaceMcpPath, type McpServerConfig } from './config.js';
 
@@ -264,14 +264,14 @@ export function trustMcpServer(
     text = readRegularFile(file);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
-      throw new Error(`${file}: cannot be read: ${(e as Error).message}`);
+      throw new Refusal(say('mcp.trustUnreadable', { file, error: (e as Error).message }));
   }
   if (text !== undefined) {
     // A damaged record is never written over (it trusts nothing meanwhile: trustedMcpServers reads it as empty).
     const read = readJsonText(text);
     if (!isObject(read.value)) {
       const at = read.error ? `:${read.error.line}:${read.error.column}` : '';
-      throw new Error(`${file}${at}: not a JSON object; it is left as it is: move it aside to trust servers again`);
+      throw new Refusal(say('mcp.trustDamaged', { file: `${file}${at}` }));
     }
     all = read.value;
   }

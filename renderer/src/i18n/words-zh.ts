@@ -808,6 +808,8 @@ export const wordsZh: Record<WordCode, string> = {
   'mcp.needsValue': '{{name}} 需要一个值',
   'mcp.exists': '已经有名为「{{name}}」的服务器',
   'mcp.noServer': '没有名为「{{name}}」的服务器',
+  'mcp.trustUnreadable': '{{file}}：无法读取：{{error}}',
+  'mcp.trustDamaged': '{{file}}：不是 JSON 对象；已保持原样不动：把它移到别处才能再信任服务器',
   'store.empty': '文件是空的（0 字节）',
   'store.short': '文件只有 {{bytes}} 字节，比 SQLite 的文件头还短',
   'store.notDatabase': '不是数据库文件（开头不是 SQLite 的文件头）',

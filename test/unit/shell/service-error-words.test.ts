@@ -511,21 +511,43 @@ test('providers.json that cannot be written when a key is saved or removed is sa
   }
 });
 
-test('an unexpected failure is said behind words naming the request, its own message kept', async (t) => {
+test('a damaged or unreadable record of trusted MCP servers is said in its own words', async (t) => {
   const s = await serviceEnv(t, {
-    files: { '.workbuddy/mcp.json': JSON.stringify({ mcpServers: { docs: { command: 'node' } } }) },
+    files: {
+      '.workbuddy/mcp.json': JSON.stringify({ mcpServers: { docs: { command: 'node' }, wiki: { command: 'node' } } }),
+    },
   });
-  // The record of trusted MCP servers damaged: removing a workspace's server cannot forget its trust. The failure
-  // has no words of its own, so the window says which request failed and shows the error as it is.
+  // The record damaged: removing a workspace's server cannot forget its trust, and the window says why.
   const trust = join(s.paths.dataDir, 'mcp-trust.json');
   writeFileSync(trust, '[1]');
   await assert.rejects(s.call('mcp.remove', { scope: 'project', name: 'docs' }), (e: Refused) => {
     assert.equal(e.code, 'internal');
-    const detail = `${trust}: not a JSON object; it is left as it is: move it aside to trust servers again`;
-    assert.equal(e.message, `internal: mcp.remove failed: ${detail}`);
-    assert.deepEqual(e.words, { code: 'service.failed', params: { method: 'mcp.remove', detail } });
-    assertSaid(e.words, `mcp.remove failed: ${detail}`);
-    assert.equal(chinese(e.words!), `mcp.remove 失败：${detail}`);
+    const why = `${trust}: not a JSON object; it is left as it is: move it aside to trust servers again`;
+    assert.equal(e.message, `internal: mcp.remove failed: ${why}`);
+    assert.deepEqual(e.words, {
+      code: 'service.failedBecause',
+      params: { method: 'mcp.remove', why: { code: 'mcp.trustDamaged', params: { file: trust } } },
+    });
+    assertSaid(e.words, `mcp.remove failed: ${why}`);
+    assert.equal(
+      chinese(e.words!),
+      `mcp.remove 失败：${trust}：不是 JSON 对象；已保持原样不动：把它移到别处才能再信任服务器`,
+    );
+    return true;
+  });
+  // The record a folder: it cannot be read, and the window says so with the system's reason.
+  rmSync(trust);
+  mkdirSync(trust);
+  await assert.rejects(s.call('mcp.remove', { scope: 'project', name: 'wiki' }), (e: Refused) => {
+    assert.equal(e.code, 'internal');
+    const error = e.message.slice(`internal: mcp.remove failed: ${trust}: cannot be read: `.length);
+    assert.ok(error, e.message);
+    assert.deepEqual(e.words, {
+      code: 'service.failedBecause',
+      params: { method: 'mcp.remove', why: { code: 'mcp.trustUnreadable', params: { file: trust, error } } },
+    });
+    assertSaid(e.words, e.message.slice('internal: '.length));
+    assert.equal(chinese(e.words!), `mcp.remove 失败：${trust}：无法读取：${error}`);
     return true;
   });
 });
