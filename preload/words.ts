@@ -647,6 +647,7 @@ export const WORDS = {
   'source.transport': '{{source}}: the {{scheme}}:// transport is not accepted (https, ssh or file)',
   'source.notHost': '{{source}}: "{{host}}" is not a host',
   'source.plainHttp': '{{source}}: plain http is accepted only for this machine; use https',
+  'source.jsonNoRef': '{{source}}: a marketplace.json URL takes no #ref or :path',
   'source.unknownKind':
     '{{source}}: not a folder, a .zip, a git URL (https, ssh, file), owner/repo, or a marketplace.json URL',
   'source.timeout': '{{source}}: timed out after {{seconds}} s',

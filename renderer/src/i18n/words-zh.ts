@@ -552,6 +552,7 @@ export const wordsZh: Record<WordCode, string> = {
   'source.transport': '{{source}}：不接受 {{scheme}}:// 协议（只接受 https、ssh 或 file）',
   'source.notHost': '{{source}}：「{{host}}」不是主机名',
   'source.plainHttp': '{{source}}：明文 http 只接受本机地址；请用 https',
+  'source.jsonNoRef': '{{source}}：marketplace.json 地址不接受 #ref 或 :path',
   'source.unknownKind':
     '{{source}}：既不是文件夹、.zip、git 地址（https、ssh、file）、owner/repo，也不是 marketplace.json 地址',
   'source.timeout': '{{source}}：{{seconds}} 秒后超时',

@@ -552,17 +552,16 @@ test('a damaged or unreadable record of trusted MCP servers is said in its own w
   });
 });
 
-test('a source refused with no words of its own is said behind words, its English kept', async (t) => {
+test('a marketplace.json URL given a ref or a path is refused in its own words', async (t) => {
   const s = await serviceEnv(t);
-  const source = 'https://127.0.0.1:9/marketplace.json#main';
-  await assert.rejects(s.call('sources.open', { source }), (e: Refused) => {
-    assert.equal(e.code, 'refused');
-    const detail = `${source}: a marketplace.json URL takes no #ref or :path`;
-    assert.equal(e.message, `refused: ${detail}`);
-    assert.deepEqual(e.words, { code: 'sources.refused', params: { detail } });
-    assert.equal(chinese(e.words!), `来源被拒绝：${detail}`);
-    return true;
-  });
+  for (const source of ['https://127.0.0.1:9/marketplace.json#main', 'https://127.0.0.1:9/marketplace.json:skills']) {
+    const zh = await refusedAs(
+      s.call('sources.open', { source }),
+      'refused',
+      `${source}: a marketplace.json URL takes no #ref or :path`,
+    );
+    assert.equal(zh, `${source}：marketplace.json 地址不接受 #ref 或 :path`);
+  }
 });
 
 test('an edit with no conversation, or files kept with no edit, is refused in words', async (t) => {

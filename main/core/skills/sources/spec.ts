@@ -115,7 +115,7 @@ export function parseSource(text: string, cwd = process.cwd()): SourceSpec {
     if (scheme === 'http' && !isLoopbackHost(host)) throw new SourceError(say('source.plainHttp', { source: display }));
     const url = `${scheme}://${authority}${pathPart}`;
     if ((scheme === 'https' || scheme === 'http') && /\.json$/i.test(pathPart)) {
-      if (ref || inner) throw new SourceError(`${display}: a marketplace.json URL takes no #ref or :path`);
+      if (ref || inner) throw new SourceError(say('source.jsonNoRef', { source: display }));
       return { kind: 'json', url, host, display };
     }
     return finish(url, host, ref, inner, display);
