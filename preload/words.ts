@@ -733,7 +733,6 @@ export const WORDS = {
     '{{name}}: {{source}} at commit {{commit}} now has different content ({{got}}, the lock says {{locked}}): refused as tampered',
   'lock.notLocked': '{{names}}: not in {{lock}} (only skills installed from a source can be updated)',
   // a call about a source the window no longer holds (main/core/service/sources.ts)
-  'sources.refused': 'the source was refused: {{detail}}',
   'sources.notOpen': 'no open source {{id}} (open it again)',
   'sources.noSkill': '{{source}} holds no skill named "{{name}}"',
   'sources.noUpdate': 'no update of {{name}} shown (check for updates again)',

@@ -24,10 +24,9 @@ type SourceHandlers = Pick<
 /** Sources kept open at once (each is a temporary clone); the oldest is closed past this. */
 const MAX_OPEN = 4;
 
-// A source's refusal with no words of its own is said behind a lead, its English verbatim.
+// A source's refusal is said in its words, its English message (git's or curl's own line, when fuller) kept.
 const refused = (e: unknown): never => {
-  if (e instanceof SourceError)
-    throw new ServiceError('refused', e.words ?? say('sources.refused', { detail: e.message }), undefined, e.message);
+  if (e instanceof SourceError) throw new ServiceError('refused', e.words, undefined, e.message);
   throw e;
 };
 

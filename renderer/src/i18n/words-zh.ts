@@ -635,7 +635,6 @@ export const wordsZh: Record<WordCode, string> = {
   'lock.tampered':
     '{{name}}：{{source}} 在提交 {{commit}} 处的内容已经不同（{{got}}，锁文件记的是 {{locked}}）：视为被篡改，已拒绝',
   'lock.notLocked': '{{names}}：不在 {{lock}} 中（只有从来源安装的技能才能更新）',
-  'sources.refused': '来源被拒绝：{{detail}}',
   'sources.notOpen': '没有打开的来源 {{id}}（请重新打开）',
   'sources.noSkill': '{{source}} 里没有名为「{{name}}」的技能',
   'sources.noUpdate': '没有显示 {{name}} 的更新（请重新检查更新）',

@@ -59,11 +59,11 @@ function gitFailure(display: string, want: string | undefined, r: GitRun, limits
   )
     return new SourceError(say('source.noRef', { source: display, ref: want ?? '' }));
   if (/does not appear to be a git repository|repository .* not found|not found|returned error: 404/i.test(r.stderr))
-    return new SourceError(`${display}: no such repository (${why})`, say('source.noRepo', { source: display }));
+    return new SourceError(say('source.noRepo', { source: display }), `${display}: no such repository (${why})`);
   if (/blocked by network allowlist/i.test(r.stderr))
     return new SourceError(
-      `${display}: the sandbox blocked the connection (${why}); a fetch may reach only its host`,
       say('source.blocked', { source: display }),
+      `${display}: the sandbox blocked the connection (${why}); a fetch may reach only its host`,
     );
   // Inside the wall git reaches the host through the sandbox's proxy: a host that does not answer is its 502/504.
   if (
@@ -71,7 +71,7 @@ function gitFailure(display: string, want: string | undefined, r: GitRun, limits
       r.stderr,
     )
   )
-    return new SourceError(`${display}: network error (${why})`, say('source.unreachable', { source: display }));
+    return new SourceError(say('source.unreachable', { source: display }), `${display}: network error (${why})`);
   return new SourceError(say('source.gitFailed', { source: display, why }));
 }
 
@@ -285,11 +285,11 @@ export async function fetchJsonText(url: string, opts: JsonFetchOptions = {}): P
   // The terminal keeps curl's own line; the window says the host could not be reached.
   if (status === 502 || status === 504)
     throw new SourceError(
-      `${url}: network error (HTTP ${status}: the host did not answer)`,
       say('source.unreachable', { source: url }),
+      `${url}: network error (HTTP ${status}: the host did not answer)`,
     );
   throw new SourceError(
-    `${url}: network error (${said || `curl exited with ${r.code}`})`,
     say('source.unreachable', { source: url }),
+    `${url}: network error (${said || `curl exited with ${r.code}`})`,
   );
 }

@@ -68,7 +68,7 @@ export function readLock(file: string): Lock {
 
 /** A thrown problem's words (a SourceError's), else its message. */
 function wordsOf(e: unknown): Said {
-  return e instanceof SourceError && e.words ? e.words : say('json.other', { error: (e as Error).message });
+  return e instanceof SourceError ? e.words : say('json.other', { error: (e as Error).message });
 }
 
 /** The lock as written: keys in a fixed order, skills by name, two-space JSON and a final newline. */

@@ -72,9 +72,9 @@ const File = z.looseObject({
 export function parseMarketplace(text: string, file: string): Marketplace {
   const f = readJsonFile(text, file);
   const fail = f.fail;
-  /** A problem thrown by a helper: its words when it has them. */
+  /** A problem thrown by a helper: its words (a SourceError's), else its message. */
   const problemOf = (e: unknown): Said =>
-    e instanceof SourceError && e.words ? e.words : say('json.other', { error: (e as Error).message });
+    e instanceof SourceError ? e.words : say('json.other', { error: (e as Error).message });
   const json: unknown = JSON.parse(text);
   const top = File.safeParse(json);
   if (!top.success) f.failIssue([], top.error.issues[0]!);

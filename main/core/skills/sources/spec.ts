@@ -2,7 +2,7 @@
 // ssh, or GitHub's owner/repo shorthand) with an optional ref and path, or a marketplace.json served over HTTP(S).
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { english, say, type Said } from '../../base/index.js';
+import { Refusal, say, type Said } from '../../base/index.js';
 
 export type SourceSpec =
   | { kind: 'local'; path: string; display: string }
@@ -10,16 +10,10 @@ export type SourceSpec =
   | { kind: 'json'; url: string; host: string; display: string };
 
 /**
- * A source that cannot be read, fetched or listed. Given words, the window says them in its language; the message
- * (what the CLI prints) is their English unless a fuller one is given (git's own line, for the terminal).
+ * A source that cannot be read, fetched or listed: words the window says in its language; the message (what the CLI
+ * prints) is their English unless a fuller one is given (git's own line, for the terminal).
  */
-export class SourceError extends Error {
-  readonly words: Said | undefined;
-  constructor(message: string | Said, words?: Said) {
-    super(typeof message === 'string' ? message : english(message));
-    this.words = typeof message === 'string' ? words : message;
-  }
-}
+export class SourceError extends Refusal {}
 
 /** Hosts plain http:// is accepted for: this machine only (a test server, a local mirror). Anywhere else needs https. */
 function isLoopbackHost(host: string): boolean {

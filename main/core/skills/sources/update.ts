@@ -218,7 +218,7 @@ export async function checkUpdates(
         ...(report?.diff ? { diff: report.diff } : {}),
       });
     } catch (e) {
-      const why = e instanceof SourceError && e.words ? e.words : (e as Error).message;
+      const why = e instanceof SourceError ? e.words : (e as Error).message;
       checks.push({
         name,
         entry,
@@ -281,7 +281,7 @@ export async function syncLock(opts: AddOptions & FetchOptions): Promise<SyncIte
         }
         out.push({ ...addCandidate(c, opts), name });
       } catch (e) {
-        const problem = e instanceof SourceError && e.words ? e.words : (e as Error).message;
+        const problem = e instanceof SourceError ? e.words : (e as Error).message;
         const words = say('source.skillProblem', { name, problem });
         out.push({ name, status: 'refused', reason: `${name}: ${(e as Error).message}`, words });
       }
