@@ -143,7 +143,8 @@ test('the first run: welcome, folder, presets, no model set up, a wrong key, don
   await chinese('first-answer');
   // The folder opened is among the recent ones when another is opened.
   await page.getByRole('button', { name: /^工作区 .*（切换）$/ }).click();
-  await page.getByText('最近的工作区').waitFor();
+  await page.getByRole('heading', { name: '最近的工作区' }).waitFor();
+  await page.getByRole('button', { name: app.workspace, exact: true }).waitFor();
   await chinese('recent-folders');
   await page.getByRole('button', { name: /^返回 / }).click();
 });

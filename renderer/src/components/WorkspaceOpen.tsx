@@ -14,7 +14,8 @@ export function WorkspaceOpen({ inSetup = false }: { inSetup?: boolean } = {}) {
   const setWorkspace = useView((s) => s.setWorkspace);
   const current = useView((s) => s.workspace);
   const [path, setPath] = useState('');
-  const [recent, setRecent] = useState<string[]>([]);
+  /** The recent folders; undefined while they are asked for (nothing is said yet), or why they could not be read. */
+  const [recent, setRecent] = useState<string[] | { failed: string }>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   /** Back to the open workspace, focus on the header button that opened the picker. */
@@ -36,7 +37,7 @@ export function WorkspaceOpen({ inSetup = false }: { inSetup?: boolean } = {}) {
   useEffect(() => {
     client.call('workspace.recent', {}).then(
       (r) => setRecent(r.items.filter((i) => i.exists).map((i) => i.path)),
-      () => setRecent([]),
+      (e: unknown) => setRecent({ failed: errorText(e) }),
     );
   }, [client]);
 
@@ -109,7 +110,9 @@ export function WorkspaceOpen({ inSetup = false }: { inSetup?: boolean } = {}) {
       <ErrorLine error={error} />
       <section aria-labelledby="recent-h">
         <h2 id="recent-h">{t('workspace.recent')}</h2>
-        {recent.length === 0 ? (
+        {recent === undefined ? null : 'failed' in recent ? (
+          <p role="alert">{t('workspace.recentFailed', { error: recent.failed })}</p>
+        ) : recent.length === 0 ? (
           <p className="muted">{t('workspace.noRecent')}</p>
         ) : (
           <ul className="plain">

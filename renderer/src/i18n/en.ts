@@ -21,6 +21,7 @@ export const en = {
     open: 'Open',
     recent: 'Recent workspaces',
     noRecent: 'No recent workspaces yet.',
+    recentFailed: 'The recent workspaces could not be read: {{error}}',
     empty: 'Type the path of a folder.',
     switch: 'Workspace {{name}} (switch)',
     back: 'Back to {{name}}',

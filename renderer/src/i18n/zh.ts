@@ -23,6 +23,7 @@ export const zh: Strings = {
     open: '打开',
     recent: '最近的工作区',
     noRecent: '还没有最近的工作区。',
+    recentFailed: '无法读取最近的工作区：{{error}}',
     empty: '请输入文件夹路径。',
     switch: '工作区 {{name}}（切换）',
     back: '返回 {{name}}',

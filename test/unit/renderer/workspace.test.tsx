@@ -55,11 +55,32 @@ describe('workspace screen', () => {
 
   it('says so when there are no recent workspaces and refuses an empty path', async () => {
     const c = memoryClient();
-    c.failing.add('workspace.recent');
+    c.handlers['workspace.recent'] = () => ({ items: [] });
     renderWith(<WorkspaceOpen />, c);
     expect(await screen.findByText('No recent workspaces yet.')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Open' }));
     expect(screen.getByRole('alert').textContent).toBe('Type the path of a folder.');
+  });
+
+  it('says why the recent workspaces could not be read, and not that there are none', async () => {
+    const c = memoryClient();
+    c.failing.add('workspace.recent');
+    renderWith(<WorkspaceOpen />, c);
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'The recent workspaces could not be read: workspace.recent failed on purpose',
+    );
+    expect(screen.queryByText('No recent workspaces yet.')).toBeNull();
+  });
+
+  it('says nothing of the recent workspaces while they are asked for', async () => {
+    const c = memoryClient();
+    let answer: (v: { items: [] }) => void = () => {};
+    c.handlers['workspace.recent'] = () => new Promise((r) => (answer = r));
+    renderWith(<WorkspaceOpen />, c);
+    await screen.findByRole('heading', { name: 'Recent workspaces' });
+    expect(screen.queryByText('No recent workspaces yet.')).toBeNull();
+    answer({ items: [] });
+    expect(await screen.findByText('No recent workspaces yet.')).toBeTruthy();
   });
 
   it('the workspace button shows the picker over the open workspace; Back, Escape or the same folder again return to it as it was', async () => {
