@@ -5,7 +5,6 @@ import {
   ContractErrorSchema,
   SOCKET_PATH,
   ServerFrame,
-  contractError,
   events,
   formatIssues,
   inputError,
@@ -148,7 +147,7 @@ function lost(
   message: string,
   code: 'connection.closed' | 'connection.failed' | 'connection.clientClosed',
 ): ContractError {
-  return { ...contractError('unavailable', message), words: { code } };
+  return wordedError('unavailable', { code }, undefined, message);
 }
 
 /** Serve mode: the contract over one WebSocket (frames defined in contract.ts). */
@@ -220,10 +219,7 @@ export function socketTransport(opts: SocketTransportOptions): Transport {
           error:
             message === CONNECT_FAILED
               ? lost(message, 'connection.failed')
-              : {
-                  ...contractError('unavailable', message),
-                  words: say('connection.failedBecause', { detail: message }),
-                },
+              : wordedError('unavailable', say('connection.failedBecause', { detail: message }), undefined, message),
         };
       }
       const id = nextId++;
@@ -236,7 +232,7 @@ export function socketTransport(opts: SocketTransportOptions): Transport {
           pending.delete(id);
           const message = (e as Error).message;
           const words = say('connection.sendFailed', { detail: message });
-          resolve({ ok: false, error: { ...contractError('unavailable', message), words } });
+          resolve({ ok: false, error: wordedError('unavailable', words, undefined, message) });
         }
       });
     },

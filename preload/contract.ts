@@ -1324,8 +1324,8 @@ export function formatIssues(error: z.ZodError): string {
  */
 export function inputError(method: string, error: z.ZodError, details?: unknown): ContractError {
   const first = error.issues[0];
-  const out = contractError('invalid_input', `${method}: ${formatIssues(error)}`, details);
-  return { ...out, words: first ? issueWords(method, first) : say('contract.invalid', { method, field: '(input)' }) };
+  const words = first ? issueWords(method, first) : say('contract.invalid', { method, field: '(input)' });
+  return wordedError('invalid_input', words, details, `${method}: ${formatIssues(error)}`);
 }
 
 /** The words for a type zod expected, by its name there (`int` is a number with no fraction). */
@@ -1395,7 +1395,10 @@ export function contractError(code: ErrorCode, message: string, details?: unknow
   return details === undefined ? { code, message } : { code, message, details };
 }
 
-/** A contract error said as words: its message is their English. */
-export function wordedError(code: ErrorCode, words: Said, details?: unknown): ContractError {
-  return { ...contractError(code, english(words), details), words };
+/**
+ * A contract error said as words, the window says them in its language: its message is their English, or the fuller
+ * one given (another program's text verbatim, for the CLI and the logs).
+ */
+export function wordedError(code: ErrorCode, words: Said, details?: unknown, message = english(words)): ContractError {
+  return { ...contractError(code, message, details), words };
 }

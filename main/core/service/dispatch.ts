@@ -1,7 +1,6 @@
 // Binds the contract to handlers, the same way for every transport (Electron IPC, serve mode's WebSocket, tests):
 // unknown method → error, input validated before a handler runs, output validated after, every failure a ContractError.
 import {
-  contractError,
   events,
   formatIssues,
   inputError,
@@ -103,16 +102,16 @@ function toContractError(
   e: unknown,
   onInternal: (method: string, err: unknown) => void,
 ): ContractError {
-  if (e instanceof ServiceError) return { ...contractError(e.code, e.message, e.details), words: e.words };
+  if (e instanceof ServiceError) return wordedError(e.code, e.words, e.details, e.message);
   onInternal(method, e);
   // The message of an unexpected error is shown, verbatim behind words (or its own words, when it has them); its
   // stack stays in main's log.
   const message = e instanceof Error ? e.message : String(e);
   const why = (e as { words?: Said } | undefined)?.words;
-  return {
-    ...contractError('internal', `${method} failed: ${message}`),
-    words: why ? say('service.failedBecause', { method, why }) : say('service.failed', { method, detail: message }),
-  };
+  const words = why
+    ? say('service.failedBecause', { method, why })
+    : say('service.failed', { method, detail: message });
+  return wordedError('internal', words, undefined, `${method} failed: ${message}`);
 }
 
 /** Validates an event before it leaves main; an event outside the contract is dropped and logged, never sent. */
