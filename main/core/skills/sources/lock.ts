@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { readJsonFile } from './json-file.js';
 import type { SourceRecord } from './open.js';
-import { cleanRepoPath, parseSource, refProblem, SourceError } from './spec.js';
+import { cleanRepoPath, parseSource, problemWords, refProblem } from './spec.js';
 import { say, writeFileAtomic, type Said } from '../../base/index.js';
 
 const LOCK_FILE = 'skills.lock.json';
@@ -51,7 +51,7 @@ export function readLock(file: string): Lock {
       try {
         return parseSource(e.url, '/');
       } catch (err) {
-        return at('url', wordsOf(err));
+        return at('url', problemWords(err));
       }
     })();
     if (spec.kind !== 'git') at('url', say('marketplace.notGit', { url: e.url }));
@@ -60,15 +60,10 @@ export function readLock(file: string): Lock {
     try {
       cleanRepoPath(e.path);
     } catch (err) {
-      at('path', wordsOf(err));
+      at('path', problemWords(err));
     }
   }
   return r.data as Lock;
-}
-
-/** A thrown problem's words (a SourceError's), else its message. */
-function wordsOf(e: unknown): Said {
-  return e instanceof SourceError ? e.words : say('json.other', { error: (e as Error).message });
 }
 
 /** The lock as written: keys in a fixed order, skills by name, two-space JSON and a final newline. */

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { english, say, type Said } from '../../base/index.js';
 import { readJsonFile } from './json-file.js';
-import { cleanRepoPath, parseSource, refProblem, SourceError } from './spec.js';
+import { cleanRepoPath, parseSource, problemWords, refProblem } from './spec.js';
 
 export const MARKETPLACE_FILE = '.claude-plugin/marketplace.json';
 
@@ -72,9 +72,6 @@ const File = z.looseObject({
 export function parseMarketplace(text: string, file: string): Marketplace {
   const f = readJsonFile(text, file);
   const fail = f.fail;
-  /** A problem thrown by a helper: its words (a SourceError's), else its message. */
-  const problemOf = (e: unknown): Said =>
-    e instanceof SourceError ? e.words : say('json.other', { error: (e as Error).message });
   const json: unknown = JSON.parse(text);
   const top = File.safeParse(json);
   if (!top.success) f.failIssue([], top.error.issues[0]!);
@@ -96,7 +93,7 @@ export function parseMarketplace(text: string, file: string): Marketplace {
         if (e.issue) f.failIssue(['plugins', i, 'source'], e.issue);
         fail(['plugins', i, 'source', ...e.at], e.words);
       }
-      fail(['plugins', i, 'source'], problemOf(e));
+      fail(['plugins', i, 'source'], problemWords(e));
     }
     const skills = entry.skills === undefined ? undefined : Array.isArray(entry.skills) ? entry.skills : [entry.skills];
     if (skills)
@@ -104,7 +101,7 @@ export function parseMarketplace(text: string, file: string): Marketplace {
         try {
           cleanRepoPath(s, say('source.what.skillFolder'));
         } catch (e) {
-          fail(['plugins', i, 'skills', k], problemOf(e));
+          fail(['plugins', i, 'skills', k], problemWords(e));
         }
       });
     plugins.push({

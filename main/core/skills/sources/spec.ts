@@ -15,6 +15,10 @@ export type SourceSpec =
  */
 export class SourceError extends Refusal {}
 
+/** A problem thrown while reading a source's file: its words (a SourceError's), else its message. */
+export const problemWords = (e: unknown): Said =>
+  e instanceof SourceError ? e.words : say('json.other', { error: (e as Error).message });
+
 /** Hosts plain http:// is accepted for: this machine only (a test server, a local mirror). Anywhere else needs https. */
 function isLoopbackHost(host: string): boolean {
   return host === 'localhost' || host === '[::1]' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
