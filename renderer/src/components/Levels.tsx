@@ -3,11 +3,16 @@
 import { useTranslation } from 'react-i18next';
 import type { AuditLevel } from '../state/skills';
 
-export function LevelBadge({ level, big }: { level: AuditLevel; big?: boolean }) {
+/**
+ * `trusted`: the user approved this content (a P1 they trusted), so the badge says so instead of asking again: a P1
+ * that is on must not read as one still waiting.
+ */
+export function LevelBadge({ level, big, trusted }: { level: AuditLevel; big?: boolean; trusted?: boolean }) {
   const { t } = useTranslation();
+  const words = t(trusted && level === 'P1' ? 'levels.P1trusted' : `levels.${level}`);
   return (
-    <span className={`badge${big ? ' big' : ''} level-${level}`} title={t(`levels.${level}`)}>
-      {level} · {t(`levels.${level}`)}
+    <span className={`badge${big ? ' big' : ''} level-${level}`} title={words}>
+      {level} · {words}
     </span>
   );
 }

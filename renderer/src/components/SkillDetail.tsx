@@ -117,7 +117,7 @@ export function SkillDetail() {
               </>
             )}
             <dt>{t('skill.audit')}</dt>
-            <dd>{level ? <LevelBadge level={level} /> : '—'}</dd>
+            <dd>{level ? <LevelBadge level={level} trusted={shown.audit.status === 'trusted'} /> : '—'}</dd>
             <dt>{t('skill.path')}</dt>
             <dd>
               <code>{shown.dir}</code>

@@ -49,7 +49,7 @@ export const SkillRow = memo(function SkillRow({ skill, selected, onSelect, onTo
               {t('skills.checking')}
             </span>
           )}
-          {!busy && level && <LevelBadge level={level} />}
+          {!busy && level && <LevelBadge level={level} trusted={skill.audit.status === 'trusted'} />}
           {skill.broken && (
             <span className="badge level-P0" title={say(skill.broken.words, skill.broken.message)}>
               {t('skills.brokenBadge')}

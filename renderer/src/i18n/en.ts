@@ -127,7 +127,7 @@ export const en = {
     allowedTools: 'Allowed tools',
   },
   audit: { noFindings: 'No findings.', noPermissions: 'No permission request (least privilege applies).' },
-  levels: { P0: 'refused', P1: 'needs your approval', P2: 'clean' },
+  levels: { P0: 'refused', P1: 'needs your approval', P1trusted: 'approved by you', P2: 'clean' },
   severity: { error: 'error', warning: 'warning', info: 'note' },
   trust: {
     title: 'Review {{name}}',

@@ -125,7 +125,7 @@ export const zh: Strings = {
     allowedTools: '允许的工具',
   },
   audit: { noFindings: '没有发现问题。', noPermissions: '未请求权限（按最小权限处理）。' },
-  levels: { P0: '拒绝', P1: '需要你的批准', P2: '无问题' },
+  levels: { P0: '拒绝', P1: '需要你的批准', P1trusted: '已由你批准', P2: '无问题' },
   severity: { error: '错误', warning: '警告', info: '提示' },
   trust: {
     title: '审阅 {{name}}',

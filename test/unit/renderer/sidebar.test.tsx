@@ -41,8 +41,30 @@ describe('skills sidebar', () => {
     expect(headings.map((h) => h.textContent)).toEqual(['Project (2)', 'User (1)', 'Built-in (1)']);
     expect(screen.getByText('shadowed by Project')).toBeTruthy();
     expect(screen.getByText('.agents')).toBeTruthy();
-    expect(screen.getByText('P1 · needs your approval')).toBeTruthy();
+    expect(screen.getByText('P1 · approved by you')).toBeTruthy();
     expect(screen.getByText('2 problems')).toBeTruthy();
+  });
+
+  it('says a P1 the user trusted is approved, and only an untrusted one asks (both languages)', async () => {
+    const skills = () => [
+      skill('deploy', { tier: 'project', audit: audited('P1', 'trusted') }),
+      skill('risky', { tier: 'project', enabled: false, audit: audited('P1', 'needs-trust') }),
+    ];
+    const badge = (name: string) => within(document.querySelector(`[data-skill="${name}"]`) as HTMLElement);
+    renderWith(<Sidebar />, memoryClient({ skills: skills() }), { workspace: WS });
+    await screen.findByRole('switch', { name: 'Enable deploy' });
+    expect(badge('deploy').getByText('P1 · approved by you')).toBeTruthy();
+    expect(badge('deploy').queryByRole('button', { name: 'Trust deploy' })).toBeNull();
+    expect(badge('risky').getByText('P1 · needs your approval')).toBeTruthy();
+    expect(badge('risky').getByRole('button', { name: 'Trust risky' })).toBeTruthy();
+  });
+
+  it('says a trusted P1 is approved in Chinese', async () => {
+    const c = memoryClient({ skills: [skill('deploy', { tier: 'project', audit: audited('P1', 'trusted') })] });
+    const { container } = renderWith(<Sidebar />, c, { workspace: WS }, 'zh');
+    await waitFor(() => expect(container.querySelector('[data-skill="deploy"]')).toBeTruthy());
+    expect(screen.getByText('P1 · 已由你批准')).toBeTruthy();
+    expect(screen.queryByText('P1 · 需要你的批准')).toBeNull();
   });
 
   it('filters by trigger words in Chinese', async () => {
