@@ -866,6 +866,9 @@ function negated(seg: Segment, text: string, index: number): boolean {
   const last = [...before.matchAll(NEGATIONS)].pop();
   if (!last) return false;
   const between = before.slice(last.index + last[0].length);
+  // "instead of" and "rather than" govern their object: the match is covered only as that object ("instead of
+  // ignoring …"), not after it ("instead of asking disregard …", "rather than asking the user ignore …").
+  if (OBJECT_NEGATION_RE.test(last[0]) && !/^\s*(?:\w+ly\s+){0,2}$/i.test(between)) return false;
   const clause = between.replace(/^\s*,.*,/, ' ');
   return (
     !NEGATION_CANCEL_RE.test(between) &&
@@ -874,6 +877,7 @@ function negated(seg: Segment, text: string, index: number): boolean {
   );
 }
 const NEGATIONS = new RegExp(NEGATION_RE.source, 'gi');
+const OBJECT_NEGATION_RE = /^(?:instead of|rather than)$/i;
 
 /** A rule's next match at or after `from` (rule regexes are not global: a global copy is made once per rule). */
 function matchFrom(re: RegExp, text: string, from: number): RegExpExecArray | null {
