@@ -2,11 +2,12 @@
 // read out as it appears (role="alert"), wherever a screen has one.
 import type { ReactNode, Ref } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ErrorText, type Shown } from '../i18n/ErrorText';
 
-export function ErrorLine({ error }: { error: string | undefined }) {
+export function ErrorLine({ error }: { error: Shown | undefined }) {
   return error ? (
     <p role="alert" className="error">
-      {error}
+      <ErrorText error={error} />
     </p>
   ) : null;
 }

@@ -6,6 +6,7 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState, type Keyboar
 import { useTranslation } from 'react-i18next';
 import { INFO_MS, NOTICES_SHOWN, noticeText, type Notice } from '../state/notices';
 import { useView } from '../state/store';
+import { ErrorText } from '../i18n/ErrorText';
 
 function NoticeItem({ n, onDismiss }: { n: Notice; onDismiss: (n: Notice) => void }) {
   const { t } = useTranslation();
@@ -36,7 +37,7 @@ function NoticeItem({ n, onDismiss }: { n: Notice; onDismiss: (n: Notice) => voi
         if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setFocus(false);
       }}
     >
-      <span className="toast-text">{noticeText(n)}</span>
+      <span className="toast-text">{typeof n.text === 'object' ? <ErrorText error={n.text} /> : noticeText(n)}</span>
       {n.count > 1 && (
         <span className="toast-count" title={t('notices.times', { count: n.count })}>
           <span aria-hidden="true">×{n.count}</span>

@@ -13,6 +13,7 @@ export const en = {
     no: 'no',
     on: 'on',
     off: 'off',
+    failed: 'Something went wrong: {{error}}',
   },
   workspace: {
     intro: 'Open a folder to work in. Its project skills, settings and rules come with it.',

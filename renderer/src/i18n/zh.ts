@@ -15,6 +15,7 @@ export const zh: Strings = {
     no: '否',
     on: '开',
     off: '关',
+    failed: '出错了：{{error}}',
   },
   workspace: {
     intro: '打开一个文件夹作为工作区。其中的项目技能、设置和规则会一起生效。',

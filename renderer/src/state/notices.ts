@@ -1,11 +1,15 @@
 // The window's notices as a queue, not one slot: a later notice never hides an earlier one. Errors stay until the user
 // dismisses them (with Retry where the failed call can be made again); info notices go on their own once seen. The
 // same notice again is shown once, with a count. Pure functions: the store (store.ts) holds the list.
+import { shownText, type Failure } from '../i18n/ErrorText';
 
 export type NoticeKind = 'error' | 'info';
 
-/** What a notice says: a string, or a function that says it in the window's language now (it follows a switch). */
-export type NoticeText = string | (() => string);
+/**
+ * What a notice says: a string, a function that says it in the window's language now (it follows a switch), or a
+ * failure (shown with another party's own words in code, ErrorText).
+ */
+export type NoticeText = string | (() => string) | Failure;
 
 export interface NoticeInput {
   kind: NoticeKind;
@@ -31,7 +35,7 @@ let nextId = 1;
 
 /** The notice's words in the window's language now. */
 export function noticeText(n: { text: NoticeText }): string {
-  return typeof n.text === 'function' ? n.text() : n.text;
+  return typeof n.text === 'function' ? n.text() : shownText(n.text);
 }
 
 /**

@@ -17,7 +17,8 @@ import {
 } from '../../../renderer/src/state/notices';
 import { useView } from '../../../renderer/src/state/store';
 import { memoryClient, skill } from './memory-client';
-import { renderWith, WS } from './render';
+import { outsideCode, renderWith, WS } from './render';
+import { failure } from '../../../renderer/src/i18n/ErrorText';
 
 const notify = (kind: 'error' | 'info', text: NoticeText, retry?: () => void) =>
   act(() => useView.getState().notify({ kind, text, ...(retry ? { retry } : {}) }));
@@ -212,6 +213,28 @@ describe('notices (component)', () => {
     notify('error', blocked);
     expect(screen.getAllByRole('alert')).toHaveLength(1);
     expect(screen.getByRole('alert').textContent).toContain('出现了 2 次');
+  });
+
+  it("shows a failure's own words in code after the lead, follows a switch, and counts it once", async () => {
+    renderWith(<Notices />, memoryClient(), { workspace: WS }, 'zh');
+    const detail = '<img src=x onerror=alert(1)> **disk I/O error**';
+    const err = {
+      code: 'internal',
+      message: detail,
+      words: { code: 'service.failed', params: { method: 'x', detail } },
+    };
+    notify('error', failure(err, 'skills.enableFailed', { name: 'pdf' }));
+    const alert = screen.getByRole('alert');
+    expect(alert.querySelector('img, strong')).toBeNull();
+    expect([...alert.querySelectorAll('code')].map((c) => c.textContent)).toEqual([detail]);
+    expect(outsideCode(alert.querySelector('.toast-text')!)).toBe('无法开启 pdf：x 失败：');
+    await act(() => i18n.changeLanguage('en'));
+    expect(outsideCode(screen.getByRole('alert').querySelector('.toast-text')!)).toBe(
+      'pdf could not be turned on: x failed: ',
+    );
+    notify('error', failure(err, 'skills.enableFailed', { name: 'pdf' }));
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    expect(noticeText(useView.getState().notices[0]!)).toBe(`pdf could not be turned on: x failed: ${detail}`);
   });
 
   it('speaks Chinese', async () => {

@@ -9,7 +9,8 @@ import { en as enTable } from '../../../renderer/src/i18n/en';
 import { zh as zhTable } from '../../../renderer/src/i18n/zh';
 import { initI18n } from '../../../renderer/src/i18n';
 import { sayWith, useSay } from '../../../renderer/src/i18n/say';
-import { errorText } from '../../../renderer/src/api/context';
+import { ErrorText, failure, shownText, type Shown } from '../../../renderer/src/i18n/ErrorText';
+import { ENGLISH_SENTENCE, outsideCode } from './render';
 
 const sorted = (xs: string[]) => [...new Set(xs)].sort();
 
@@ -119,15 +120,73 @@ describe('saying words in the window', () => {
 });
 
 describe('errors main sent with words', () => {
-  it("says a contract error in the window's language, and its message when it has no words", () => {
+  /** Another program's own text: markup and markdown that must stay text. */
+  const hostile = '<img src=x onerror=alert(1)> **bold** [link](https://x.test) `tick`';
+  const err = {
+    code: 'internal',
+    message: `sessions.delete failed: ${hostile}`,
+    words: { code: 'service.failed', params: { method: 'sessions.delete', detail: hostile } },
+  };
+
+  /** The `<p>` ErrorText renders into, and its one `<code>`. */
+  function shown(e: Shown) {
+    const { container } = render(
+      <p>
+        <ErrorText error={e} />
+      </p>,
+    );
+    const p = container.querySelector('p')!;
+    const code = [...p.querySelectorAll('code')];
+    return { p, code, container };
+  }
+
+  for (const [lang, lead] of [
+    ['en', 'sessions.delete failed: '],
+    ['zh', 'sessions.delete 失败：'],
+  ] as const)
+    it(`says the lead in ${lang} and another program's text as text, in code`, () => {
+      initI18n(lang);
+      const { p, code, container } = shown(failure(err));
+      expect(container.querySelector('img, strong, em, a')).toBeNull();
+      expect(code.map((c) => c.textContent)).toEqual([hostile]);
+      expect(outsideCode(p)).toBe(lead);
+      expect(shownText(failure(err))).toBe(lead + hostile);
+    });
+
+  it("puts the failure at its place in the window's own sentence, in Chinese", () => {
     initI18n('zh');
-    const err = {
+    const { p, code } = shown(failure(err, 'skills.enableFailed', { name: 'pdf' }));
+    expect(code.map((c) => c.textContent)).toEqual([hostile]);
+    expect(outsideCode(p)).toBe('无法开启 pdf：sessions.delete 失败：');
+    expect(shownText(failure(err, 'skills.enableFailed', { name: 'pdf' }))).toBe(
+      `无法开启 pdf：sessions.delete 失败：${hostile}`,
+    );
+  });
+
+  it('shows the message of a failure without words in code, after the lead in Chinese', () => {
+    initI18n('zh');
+    const { p, code, container } = shown(failure(new Error(hostile)));
+    expect(container.querySelector('img')).toBeNull();
+    expect(code.map((c) => c.textContent)).toEqual([hostile]);
+    expect(outsideCode(p)).toBe('出错了：');
+    expect(ENGLISH_SENTENCE.test(outsideCode(p))).toBe(false);
+  });
+
+  it("says the window's own sentence as it is", () => {
+    initI18n('en');
+    const { p, code } = shown('Type a folder path.');
+    expect(code).toEqual([]);
+    expect(p.textContent).toBe('Type a folder path.');
+  });
+
+  it("says a contract error in the window's language", () => {
+    initI18n('zh');
+    const tooLong = {
       code: 'invalid_input',
       message: 'chat.send: text: Too big: expected string to have <=200000 characters',
       words: { code: 'contract.tooLong', params: { method: 'chat.send', field: 'text', limit: 200000 } },
     };
-    expect(errorText(err)).toBe('chat.send：text 太长，最多 200000 个字符');
-    expect(errorText({ code: 'x', message: 'plain' })).toBe('plain');
+    expect(shownText(failure(tooLong))).toBe('chat.send：text 太长，最多 200000 个字符');
     initI18n('en');
   });
 });
