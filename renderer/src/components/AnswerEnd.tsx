@@ -3,7 +3,8 @@
 // is said in the window's language; what the provider or its connection said itself stays as it said it, in code.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorText, useClient } from '../api/context';
+import { useClient } from '../api/context';
+import { ErrorText, failure, type Failure } from '../i18n/ErrorText';
 import type { ChatMessage } from '../state/transcript';
 import { useView } from '../state/store';
 import { SaidText } from '../i18n/SaidText';
@@ -11,7 +12,7 @@ import { SaidText } from '../i18n/SaidText';
 export function AnswerEnd({ m }: { m: ChatMessage }) {
   const { t } = useTranslation();
   const client = useClient();
-  const [failed, setFailed] = useState<string>();
+  const [failed, setFailed] = useState<Failure>();
   if (!m.end) return null;
   const end = m.end;
 
@@ -30,7 +31,7 @@ export function AnswerEnd({ m }: { m: ChatMessage }) {
         streaming: false,
         messages: s.messages.map((x) => (x.id === m.id ? { ...x, retry: true } : x)),
       }));
-      setFailed(errorText(err));
+      setFailed(failure(err));
     }
   }
 
@@ -65,7 +66,11 @@ export function AnswerEnd({ m }: { m: ChatMessage }) {
           )}
         </p>
       )}
-      {failed && <p className="error">{failed}</p>}
+      {failed && (
+        <p className="error">
+          <ErrorText error={failed} />
+        </p>
+      )}
     </div>
   );
 }

@@ -5,7 +5,8 @@
 // (rule, scope, skill identity, real paths, raw arguments) is one click away. Every string goes through the escaping.
 import { Fragment, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorText, useClient } from '../api/context';
+import { useClient } from '../api/context';
+import { failure, type Shown } from '../i18n/ErrorText';
 import type { ChatApproval, Decision } from '../state/transcript';
 import { useView } from '../state/store';
 // The one control/bidi escaping helper (pure, no Node): nothing in a path or command can reorder what is read.
@@ -69,7 +70,7 @@ export function ApprovalCard({ request, answered }: { request: ChatApproval; ans
   const markApproval = useView((s) => s.markApproval);
   const [denying, setDenying] = useState(false);
   const [reason, setReason] = useState('');
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<Shown>();
   // One rule per program of a pipeline or list (`git log | head`): each its own item, shown on one line (a newline
   // inside one, from a quoted word of the command, is escaped: it cannot make one rule look like two).
   const rules = request.alwaysPreview;
@@ -91,7 +92,7 @@ export function ApprovalCard({ request, answered }: { request: ChatApproval; ans
       });
       markApproval(request.approvalId, d);
     } catch (e) {
-      setError(errorText(e));
+      setError(failure(e));
     }
   }
 

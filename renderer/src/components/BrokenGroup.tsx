@@ -4,13 +4,13 @@
 import { useTranslation } from 'react-i18next';
 import { SaidText } from '../i18n/SaidText';
 import { firstProblem, type BrokenSkill } from '../state/skills';
-import { errorText } from '../api/context';
+import { failure } from '../i18n/ErrorText';
 import { useView } from '../state/store';
 
 /** Opens the file's folder; a failure is an error notice whose Retry tries again. */
 function showFile(show: (file: string) => Promise<unknown>, file: string): void {
   show(file).catch((e) =>
-    useView.getState().notify({ kind: 'error', text: () => errorText(e), retry: () => showFile(show, file) }),
+    useView.getState().notify({ kind: 'error', text: failure(e), retry: () => showFile(show, file) }),
   );
 }
 

@@ -2,7 +2,8 @@
 // Sending goes to the main process; the answer arrives as stream events applied by useChatStream.
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorText, useClient } from '../api/context';
+import { useClient } from '../api/context';
+import { failure, type Shown } from '../i18n/ErrorText';
 import type { ChatMessage } from '../state/transcript';
 import { heldAbove, useView } from '../state/store';
 import { useModelChoice } from '../state/model-choice';
@@ -134,7 +135,7 @@ export function Chat() {
   const set = useView((s) => s.set);
   const [text, setText] = useState('');
   const slash = useSlashMenu(text, setText);
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<Shown>();
   const [files, setFiles] = useState<Attachment[]>([]);
   const [refused, setRefused] = useState<Refusal[]>([]);
   const noImages = useModelChoice((s) => s.noImages);
@@ -275,7 +276,7 @@ export function Chat() {
         setFiles((now) => [...sending, ...now]);
         view.dropMessage(localId);
         set({ streaming: false });
-        setError(errorText(err));
+        setError(failure(err));
       }
     }
   }
@@ -288,7 +289,7 @@ export function Chat() {
       await client.call('chat.setPlanMode', { sessionId, on });
     } catch (err) {
       set({ planMode: !on });
-      setError(errorText(err));
+      setError(failure(err));
     }
   }
 
@@ -297,7 +298,7 @@ export function Chat() {
     try {
       await client.call('chat.stop', { sessionId });
     } catch (err) {
-      setError(errorText(err));
+      setError(failure(err));
     }
   }
 

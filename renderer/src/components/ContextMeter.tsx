@@ -2,7 +2,8 @@
 // which skills the catalog budget left out, and the tokens and cost the conversation has used so far.
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorText, useClient } from '../api/context';
+import { useClient } from '../api/context';
+import { failure, type Shown } from '../i18n/ErrorText';
 import type { ContextView } from '../../../preload/contract';
 import { useView } from '../state/store';
 import { ErrorLine } from './DialogFooter';
@@ -41,7 +42,7 @@ export function ContextMeter() {
   const sessionId = useView((s) => s.sessionId);
   const tick = useView((s) => s.loadedTick);
   const [usage, setUsage] = useState<ContextView>();
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<Shown>();
 
   useEffect(() => {
     if (!ws || !sessionId) {
@@ -56,7 +57,7 @@ export function ContextMeter() {
           setError(undefined);
         }
       },
-      (e) => live && setError(errorText(e)),
+      (e) => live && setError(failure(e)),
     );
     return () => {
       live = false;

@@ -4,7 +4,8 @@
 import { useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSay } from '../i18n/say';
-import { errorText, useClient } from '../api/context';
+import { useClient } from '../api/context';
+import { failure, type Shown } from '../i18n/ErrorText';
 import type { InstallOutcome } from '../../../preload/contract';
 import { withReport, zipUpload } from '../state/install';
 import { useView } from '../state/store';
@@ -24,7 +25,7 @@ export function InstallDialog() {
   const [result, setResult] = useState<ReturnType<typeof withReport>>();
   const report = result?.report;
   const [outcome, setOutcome] = useState<string>();
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<Shown>();
   const [busy, setBusy] = useState(false);
   const installSource = useView((s) => s.installSource);
   const close = () => set({ installOpen: false, installFile: undefined, installSource: undefined });
@@ -44,7 +45,7 @@ export function InstallDialog() {
         useView.getState().set({ catalogTick: useView.getState().catalogTick + 1 });
       }
     } catch (e) {
-      setError(errorText(e));
+      setError(failure(e));
     } finally {
       setBusy(false);
     }
@@ -118,7 +119,7 @@ export function InstallDialog() {
       try {
         await client.call('skills.rejectInstall', { approvalId: result.approvalId });
       } catch (e) {
-        setError(errorText(e));
+        setError(failure(e));
         return;
       }
     }

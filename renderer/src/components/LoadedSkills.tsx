@@ -2,7 +2,8 @@
 // tier, version hash, tokens and resources read; each can be unloaded.
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorText, useClient } from '../api/context';
+import { useClient } from '../api/context';
+import { failure, type Shown } from '../i18n/ErrorText';
 import type { LoadedSkill } from '../../../preload/contract';
 import { useView } from '../state/store';
 import { useSay } from '../i18n/say';
@@ -15,7 +16,7 @@ export function LoadedSkills() {
   const sessionId = useView((s) => s.sessionId);
   const tick = useView((s) => s.loadedTick);
   const [items, setItems] = useState<LoadedSkill[]>([]);
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<Shown>();
 
   useEffect(() => {
     if (!sessionId) {
@@ -30,7 +31,7 @@ export function LoadedSkills() {
           setError(undefined);
         }
       },
-      (e) => live && setError(errorText(e)),
+      (e) => live && setError(failure(e)),
     );
     return () => {
       live = false;
@@ -43,7 +44,7 @@ export function LoadedSkills() {
       await client.call('chat.unloadSkill', { sessionId, name });
       setItems((l) => l.filter((s) => s.name !== name));
     } catch (e) {
-      setError(errorText(e));
+      setError(failure(e));
     }
   }
 

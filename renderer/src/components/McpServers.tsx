@@ -5,7 +5,8 @@
 // secret left empty keeps the value the file holds.
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorText, useClient } from '../api/context';
+import { useClient } from '../api/context';
+import { failure, type Shown } from '../i18n/ErrorText';
 import type { McpEntry, McpEntryInput, McpServerStatus } from '../../../preload/contract';
 import { useSay } from '../i18n/say';
 import { useView } from '../state/store';
@@ -86,7 +87,7 @@ function McpForm({ entry, onDone }: { entry?: McpEntry; onDone(saved: boolean): 
   );
   const [review, setReview] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<Shown>();
   const [failed, setFailed] = useState<string>();
 
   const secrets = (rows: Secret[]) =>
@@ -113,7 +114,7 @@ function McpForm({ entry, onDone }: { entry?: McpEntry; onDone(saved: boolean): 
       if (r.saved) onDone(true);
       else setFailed(r.error ?? '');
     } catch (e) {
-      setError(errorText(e));
+      setError(failure(e));
       setReview(false);
     } finally {
       setBusy(false);
@@ -278,7 +279,7 @@ export function McpServers({ onChanged }: { onChanged(): void }) {
   const [fileErrors, setFileErrors] = useState<string[]>([]);
   const [editing, setEditing] = useState<McpEntry | 'new'>();
   const [removing, setRemoving] = useState<McpEntry>();
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<Shown>();
 
   const load = useCallback(() => {
     client.call('mcp.list', {}).then(
@@ -287,7 +288,7 @@ export function McpServers({ onChanged }: { onChanged(): void }) {
         setStatus(r.status);
         setFileErrors(r.errors);
       },
-      (e) => setError(errorText(e)),
+      (e) => setError(failure(e)),
     );
   }, [client]);
 
@@ -306,7 +307,7 @@ export function McpServers({ onChanged }: { onChanged(): void }) {
     try {
       await f();
     } catch (e) {
-      setError(errorText(e));
+      setError(failure(e));
     }
     load();
     onChanged();

@@ -3,7 +3,8 @@
 // an answer streams asks first, and stops it.
 import { useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorText, useClient } from '../api/context';
+import { useClient } from '../api/context';
+import { failure } from '../i18n/ErrorText';
 import type { KnackClient } from '../api/client';
 import { opened, toMessages, type ChatMessage } from '../state/transcript';
 import { useView } from '../state/store';
@@ -25,8 +26,8 @@ function focusMessageBox(): void {
 }
 
 /** An error notice; Retry makes the same call again. */
-function failed(text: () => string, retry: () => void): void {
-  useView.getState().notify({ kind: 'error', text, retry });
+function failed(e: unknown, retry: () => void): void {
+  useView.getState().notify({ kind: 'error', text: failure(e), retry });
 }
 
 /**
@@ -67,10 +68,7 @@ async function editMessage(
   } catch (err) {
     useView.getState().sendFailed(sessionId);
     await reload(client, sessionId);
-    failed(
-      () => errorText(err),
-      () => void editMessage(client, turn, index, text, keep),
-    );
+    failed(err, () => void editMessage(client, turn, index, text, keep));
   }
 }
 
@@ -97,10 +95,7 @@ async function regenerate(client: KnackClient, turn: number): Promise<void> {
   } catch (err) {
     useView.setState({ streaming: false });
     await reload(client, sessionId);
-    failed(
-      () => errorText(err),
-      () => void regenerate(client, turn),
-    );
+    failed(err, () => void regenerate(client, turn));
   }
 }
 
@@ -144,10 +139,7 @@ export function VersionSwitch({
       if (useView.getState().sessionId === sessionId) useView.getState().showSession(sessionId, messages);
     } catch (err) {
       pressed = undefined;
-      failed(
-        () => errorText(err),
-        () => void go(to),
-      );
+      failed(err, () => void go(to));
     }
   }
   return (
@@ -253,10 +245,7 @@ export function EditButton({ onEdit, focus }: { onEdit: () => void; focus?: bool
       try {
         await client.call('chat.stop', { sessionId });
       } catch (err) {
-        failed(
-          () => errorText(err),
-          () => void stopAndEdit(),
-        );
+        failed(err, () => void stopAndEdit());
         return;
       }
     onEdit();

@@ -5,7 +5,8 @@
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import i18n from 'i18next';
-import { errorText, useClient } from '../api/context';
+import { useClient } from '../api/context';
+import { ErrorText, failure, type Shown } from '../i18n/ErrorText';
 import type { ModelChoices } from '../../../preload/contract';
 import type { ModelPick } from '../api/client';
 import { useModelChoice } from '../state/model-choice';
@@ -26,7 +27,7 @@ export function ModelPicker() {
   const pending = useModelChoice((s) => s.pending);
   const [choices, setChoices] = useState<ModelChoices>();
   const [current, setCurrent] = useState<ModelPick>();
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<Shown>();
   // Bumped when the engine says the open folder's settings changed (providers.json edited by hand, say): the list is
   // asked for again, without a reload.
   const [edited, setEdited] = useState(0);
@@ -53,7 +54,7 @@ export function ModelPicker() {
         setCurrent(c.current ? { model: c.current, ...(c.provider ? { provider: c.provider } : {}) } : undefined);
         setError(undefined);
       },
-      (e) => live && setError(errorText(e)),
+      (e) => live && setError(failure(e)),
     );
     return () => {
       live = false;
@@ -101,7 +102,7 @@ export function ModelPicker() {
         });
     } catch (e) {
       setCurrent(before);
-      setError(errorText(e));
+      setError(failure(e));
     }
   }
 
@@ -145,7 +146,7 @@ export function ModelPicker() {
       )}
       {error && (
         <span role="alert" className="error small-text">
-          {error}
+          <ErrorText error={error} />
         </span>
       )}
     </span>

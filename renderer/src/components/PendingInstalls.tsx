@@ -5,7 +5,8 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import i18n from 'i18next';
 import { useSay } from '../i18n/say';
-import { errorText, useClient } from '../api/context';
+import { useClient } from '../api/context';
+import { failure, type Shown } from '../i18n/ErrorText';
 import type { MethodOutput } from '../../../preload/contract';
 import { useView } from '../state/store';
 import { AuditFindings, DiffLines } from './Findings';
@@ -24,7 +25,7 @@ export function PendingBadge() {
   // A dialog that held an install (local or from a source) may close with it still waiting: ask again then.
   const installOpen = useView((s) => s.installOpen);
   const [items, setItems] = useState<Held[]>([]);
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<Shown>();
   const [open, setOpen] = useState<Held[]>();
   /** The held copies removed when the workspace opened, already said (once per workspace and list). */
   const said = useRef(new Set<string>());
@@ -41,7 +42,7 @@ export function PendingBadge() {
         useView.getState().notify({ kind: 'info', text: () => i18n.t('pending.removed', { count }) });
       }
     } catch (e) {
-      setError(errorText(e));
+      setError(failure(e));
     }
   }, [client, ws]);
   useEffect(() => {
@@ -74,7 +75,7 @@ function PendingDialog({ items, onClose }: { items: Held[]; onClose(installed: b
   const say = useSay();
   const client = useClient();
   const [results, setResults] = useState<Record<string, Outcome>>({});
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<Shown>();
   const [busy, setBusy] = useState(false);
 
   async function decide(h: Held, approve: boolean) {
@@ -86,7 +87,7 @@ function PendingDialog({ items, onClose }: { items: Held[]; onClose(installed: b
         : await client.call('skills.rejectInstall', { approvalId: h.approvalId });
       setResults((p) => ({ ...p, [h.approvalId]: r }));
     } catch (e) {
-      setError(errorText(e));
+      setError(failure(e));
     } finally {
       setBusy(false);
     }

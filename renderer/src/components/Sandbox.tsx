@@ -3,7 +3,8 @@
 // reason and the install hint. One read of `sandbox.status` per folder (and after a settings change), kept in the store.
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorText, useClient } from '../api/context';
+import { useClient } from '../api/context';
+import { ErrorText, failure, shownText, type Failure } from '../i18n/ErrorText';
 import type { SandboxStatus } from '../../../preload/contract';
 import { useView } from '../state/store';
 import { useSay } from '../i18n/say';
@@ -18,7 +19,7 @@ export function useSandboxStatus(): void {
     const read = () =>
       client.call('sandbox.status', {}).then(
         (s) => live && useView.getState().set({ sandbox: s }),
-        (e: unknown) => live && useView.getState().set({ sandbox: { error: errorText(e) } }),
+        (e: unknown) => live && useView.getState().set({ sandbox: { error: failure(e, 'sandbox.unknownWhy') } }),
       );
     void read();
     const off = client.on('workspace.changed', ({ workspace: w }) => {
@@ -31,7 +32,7 @@ export function useSandboxStatus(): void {
   }, [client, path]);
 }
 
-const known = (s: SandboxStatus | { error: string } | undefined): s is SandboxStatus => !!s && !('error' in s);
+const known = (s: SandboxStatus | { error: Failure } | undefined): s is SandboxStatus => !!s && !('error' in s);
 
 /** Contained: the sandbox is there and the settings do not turn it off. */
 const contained = (s: SandboxStatus): boolean => s.available && s.mode !== 'off';
@@ -54,7 +55,7 @@ export function SandboxBadge() {
           ? on
             ? t('sandbox.onTitle', { backend: s.backend })
             : say(s.reasonWords, s.reason) || t('sandbox.offInSettings')
-          : s.error
+          : shownText(s.error)
       }
     >
       {label}
@@ -95,7 +96,7 @@ export function SandboxSettings() {
         <p className="muted">{t('sandbox.checking')}</p>
       ) : !known(s) ? (
         <p role="alert" className="error">
-          {t('sandbox.unknownWhy', { error: s.error })}
+          <ErrorText error={s.error} />
         </p>
       ) : contained(s) ? (
         <p className="ok">{t('sandbox.onLine', { backend: s.backend, mode: s.mode })}</p>

@@ -6,12 +6,9 @@ import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSay } from '../i18n/say';
 import { create } from 'zustand';
-import { errorText, useClient } from '../api/context';
-import type { AuditReport, Said } from '../../../preload/contract';
-import { SaidText } from '../i18n/SaidText';
-
-/** Stands for why inside the failure's sentence until its own element takes its place. */
-const WHY = '\u2063';
+import { useClient } from '../api/context';
+import { ErrorText, failure, type Failure, type Shown } from '../i18n/ErrorText';
+import type { AuditReport } from '../../../preload/contract';
 import { skillOf, withReport } from '../state/install';
 import { useView } from '../state/store';
 import { Findings, Permissions } from './Findings';
@@ -42,8 +39,7 @@ export function SaveSkillOffer() {
   );
 }
 
-type Stage =
-  { kind: 'drafting' } | { kind: 'failed'; error: string; words?: Said } | { kind: 'editing'; calls: number };
+type Stage = { kind: 'drafting' } | { kind: 'failed'; error: Failure } | { kind: 'editing'; calls: number };
 
 export function SaveSkillDialog({ sessionId }: { sessionId: string }) {
   const { t } = useTranslation();
@@ -58,7 +54,7 @@ export function SaveSkillDialog({ sessionId }: { sessionId: string }) {
   const [scope, setScope] = useState<'user' | 'project'>('user');
   const [outcome, setOutcome] = useState<ReturnType<typeof withReport>>();
   const [done, setDone] = useState<string>();
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<Shown>();
   const [busy, setBusy] = useState(false);
   const close = () => useSaveSkill.getState().open(undefined);
 
@@ -73,7 +69,7 @@ export function SaveSkillDialog({ sessionId }: { sessionId: string }) {
         setCheckedText(drafted);
         setStage({ kind: 'editing', calls });
       },
-      (e: unknown) => live && setStage({ kind: 'failed', error: errorText(e), ...wordsOf(e) }),
+      (e: unknown) => live && setStage({ kind: 'failed', error: failure(e, 'saveSkill.failed') }),
     );
     return () => {
       live = false;
@@ -86,7 +82,7 @@ export function SaveSkillDialog({ sessionId }: { sessionId: string }) {
     try {
       await f();
     } catch (e) {
-      setError(errorText(e));
+      setError(failure(e));
     } finally {
       setBusy(false);
     }
@@ -141,16 +137,7 @@ export function SaveSkillDialog({ sessionId }: { sessionId: string }) {
       {stage.kind === 'failed' && (
         <>
           <p role="alert" className="error">
-            {(() => {
-              const [before, after = ''] = t('saveSkill.failed', { error: WHY }).split(WHY);
-              return (
-                <>
-                  {before}
-                  <SaidText words={stage.words} fallback={stage.error} />
-                  {after}
-                </>
-              );
-            })()}
+            <ErrorText error={stage.error} />
           </p>
           <DialogFooter onClose={close}>
             <button type="button" className="primary" onClick={() => setAttempt((n) => n + 1)}>
@@ -265,10 +252,4 @@ export function SaveSkillDialog({ sessionId }: { sessionId: string }) {
       <ErrorLine error={error} />
     </Modal>
   );
-}
-
-/** The words a failed call came with (what the model or the parser said is verbatim in them). */
-function wordsOf(e: unknown): { words?: Said } {
-  const words = e && typeof e === 'object' && 'words' in e ? (e as { words?: Said }).words : undefined;
-  return words ? { words } : {};
 }

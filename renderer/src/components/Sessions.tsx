@@ -3,7 +3,8 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { displaySafe, type SessionHit, type SessionMeta } from '../../../preload/contract';
-import { errorText, useClient } from '../api/context';
+import { useClient } from '../api/context';
+import { ErrorText, failure, type Shown } from '../i18n/ErrorText';
 import { useView } from '../state/store';
 import { opened } from '../state/transcript';
 import { Modal } from './Modal';
@@ -17,11 +18,11 @@ export function Sessions() {
   const client = useClient();
   const ws = useView((s) => s.workspace?.path ?? '');
   const [list, setList] = useState<SessionMeta[]>();
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<Shown>();
   const [query, setQuery] = useState('');
   /** The last search's results; undefined while the box is empty (the whole list shows). */
   const [hits, setHits] = useState<{ query: string; hits: SessionHit[] }>();
-  const [renaming, setRenaming] = useState<{ id: string; draft: string; error?: string }>();
+  const [renaming, setRenaming] = useState<{ id: string; draft: string; error?: Shown }>();
   const [confirm, setConfirm] = useState<SessionMeta>();
   const searchSeq = useRef(0);
   const page = useRef<HTMLElement>(null);
@@ -40,7 +41,7 @@ export function Sessions() {
   useEffect(() => {
     client.call('sessions.list', {}).then(
       (r) => setList(r.sessions),
-      (e) => setError(errorText(e)),
+      (e) => setError(failure(e)),
     );
   }, [client, ws]);
 
@@ -58,7 +59,7 @@ export function Sessions() {
           if (seq === searchSeq.current) setHits({ query: q, hits: found });
         },
         (e) => {
-          if (seq === searchSeq.current) setError(errorText(e));
+          if (seq === searchSeq.current) setError(failure(e));
         },
       );
     }, SEARCH_PAUSE_MS);
@@ -97,7 +98,7 @@ export function Sessions() {
       const { messages, running } = opened(await client.call('sessions.open', at === undefined ? { id } : { id, at }));
       useView.getState().showSession(id, messages, running);
     } catch (e) {
-      setError(errorText(e));
+      setError(failure(e));
     }
   }
 
@@ -111,7 +112,7 @@ export function Sessions() {
       a.click();
       setTimeout(() => URL.revokeObjectURL(url), 1000);
     } catch (e) {
-      setError(errorText(e));
+      setError(failure(e));
     }
   }
 
@@ -127,7 +128,7 @@ export function Sessions() {
       patch(s.id, s);
       stopRenaming();
     } catch (err) {
-      setRenaming({ ...renaming, error: errorText(err) });
+      setRenaming({ ...renaming, error: failure(err) });
     }
   }
 
@@ -153,7 +154,7 @@ export function Sessions() {
       }
     } catch (e) {
       setConfirm(undefined);
-      setError(errorText(e));
+      setError(failure(e));
     }
   }
 
@@ -216,7 +217,7 @@ export function Sessions() {
                       </button>
                       {renaming.error && (
                         <span role="alert" className="error small-text">
-                          {renaming.error}
+                          <ErrorText error={renaming.error} />
                         </span>
                       )}
                     </form>

@@ -2,7 +2,8 @@
 // (network, read/write roots), the rules editor (allow / ask / deny with remove), language.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorText, useClient } from '../api/context';
+import { useClient } from '../api/context';
+import { ErrorText, failure, type Shown } from '../i18n/ErrorText';
 import type { PolicyRule, SettingsView } from '../../../preload/contract';
 import { keySource as keyFrom, presetForm, providerForm, type ProviderForm } from '../state/provider';
 import { chosenLang, setLang } from '../i18n';
@@ -32,7 +33,7 @@ export function Settings() {
   const [key, setKey] = useState('');
   const [read, setRead] = useState('');
   const [write, setWrite] = useState('');
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<Shown>();
   const [saved, setSaved] = useState<string>();
 
   /** The page as the engine last gave it, and the form as it is now: what the user has not touched can follow the files. */
@@ -79,7 +80,7 @@ export function Settings() {
   // Read again when the setup flow (opened from here) closes: it may have changed the provider and the key.
   useEffect(() => {
     if (setupOpen) return;
-    readAll().then(adopt, (e) => setError(errorText(e)));
+    readAll().then(adopt, (e) => setError(failure(e)));
   }, [client, ws, setupOpen]);
   // `follow` reads the form through refs: the subscription need not change with it.
   useEffect(
@@ -97,7 +98,7 @@ export function Settings() {
       await f();
       setSaved(msg);
     } catch (e) {
-      setError(errorText(e));
+      setError(failure(e));
     }
   }
 
@@ -107,7 +108,7 @@ export function Settings() {
         <h2>{t('settings.title')}</h2>
         {error ? (
           <p role="alert" className="error">
-            {error}
+            <ErrorText error={error} />
           </p>
         ) : (
           <p className="muted">{t('common.loading')}</p>

@@ -3,7 +3,8 @@
 // model"). It can be skipped at every step. The key lives in this component's input field only until it is stored.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorText, useClient } from '../api/context';
+import { useClient } from '../api/context';
+import { failure, type Shown } from '../i18n/ErrorText';
 import type { ConnectionCheck, SettingsView } from '../../../preload/contract';
 import { configured, keySource, presetForm, providerForm } from '../state/provider';
 import { useView } from '../state/store';
@@ -30,7 +31,7 @@ export function Setup() {
   const [baseUrl, setBaseUrl] = useState('');
   const [key, setKey] = useState('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<Shown>();
   const [result, setResult] = useState<ConnectionCheck>();
   const heading = useRef<HTMLHeadingElement>(null);
   const moved = useRef(false);
@@ -67,7 +68,7 @@ export function Setup() {
           else go('provider');
         }
       },
-      (e: unknown) => live && setError(errorText(e)),
+      (e: unknown) => live && setError(failure(e)),
     );
     return () => {
       live = false;
@@ -110,7 +111,7 @@ export function Setup() {
       setResult(undefined);
       go('key');
     } catch (err) {
-      setError(errorText(err));
+      setError(failure(err));
     } finally {
       setBusy(false);
     }
@@ -135,7 +136,7 @@ export function Setup() {
         setResult(r);
       }
     } catch (err) {
-      setError(errorText(err));
+      setError(failure(err));
     } finally {
       setBusy(false);
     }

@@ -4,7 +4,8 @@ import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } f
 import i18n from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
-import { errorText, useClient } from '../api/context';
+import { useClient } from '../api/context';
+import { failure } from '../i18n/ErrorText';
 import { auditLevel, waitsForTrust, type SkillRowData } from '../state/skills';
 import { useView } from '../state/store';
 import { useShallow } from 'zustand/react/shallow';
@@ -74,7 +75,7 @@ export function Sidebar() {
           const r = await client.call('skills.list', {});
           useView.getState().setSkills(r.skills, r.broken);
         } catch (e) {
-          set({ skillsError: errorText(e), skillsLoading: false });
+          set({ skillsError: failure(e), skillsLoading: false });
         }
         if (r.again) await new Promise((done) => setTimeout(done, REFRESH_GAP_MS));
       } while (r.again);
@@ -136,8 +137,7 @@ export function Sidebar() {
           await client.call('skills.setEnabled', { name: s.name, enabled });
         } catch (e) {
           patchSkill(s.name, s.tier, { enabled: !enabled });
-          const text = () =>
-            i18n.t(enabled ? 'skills.enableFailed' : 'skills.disableFailed', { name: s.name, error: errorText(e) });
+          const text = failure(e, enabled ? 'skills.enableFailed' : 'skills.disableFailed', { name: s.name });
           notify({ kind: 'error', text, retry: () => void run() });
         }
         void refresh();

@@ -1,10 +1,10 @@
 // A skill's detail view: its state in plain words with Trust / Enable / Disable, permissions, audit findings with
 // file:line, diagnostics, resources and its SKILL.md rendered. Trust opens the same review as the sidebar's.
 import { useEffect, useState } from 'react';
-import i18n from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useSay } from '../i18n/say';
-import { errorText, useClient } from '../api/context';
+import { useClient } from '../api/context';
+import { failure, type Shown } from '../i18n/ErrorText';
 import type { SkillDetail as Detail } from '../../../preload/contract';
 import { auditLevel, checking, waitsForTrust } from '../state/skills';
 import { useView } from '../state/store';
@@ -31,7 +31,7 @@ export function SkillDetail() {
   const catalogTick = useView((s) => s.catalogTick);
   const set = useView((s) => s.set);
   const [d, setD] = useState<Detail>();
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<Shown>();
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
@@ -40,7 +40,7 @@ export function SkillDetail() {
     setError(undefined);
     client.call('skills.show', { name: sel.name }).then(
       (x) => live && setD(x),
-      (e) => live && setError(errorText(e)),
+      (e) => live && setError(failure(e)),
     );
     return () => {
       live = false;
@@ -54,9 +54,7 @@ export function SkillDetail() {
       await client.call('skills.setEnabled', { name: d.name, enabled });
       set({ catalogTick: useView.getState().catalogTick + 1 });
     } catch (e) {
-      const name = d.name;
-      const text = () =>
-        i18n.t(enabled ? 'skills.enableFailed' : 'skills.disableFailed', { name, error: errorText(e) });
+      const text = failure(e, enabled ? 'skills.enableFailed' : 'skills.disableFailed', { name: d.name });
       useView.getState().notify({ kind: 'error', text, retry: () => void toggle(enabled) });
     } finally {
       setBusy(false);

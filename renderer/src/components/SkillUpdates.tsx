@@ -4,7 +4,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSay } from '../i18n/say';
-import { errorText, useClient } from '../api/context';
+import { useClient } from '../api/context';
+import { failure, type Failure, type Shown } from '../i18n/ErrorText';
 import type { InstallOutcome, SkillUpdate } from '../../../preload/contract';
 import { withReport } from '../state/install';
 import { useView } from '../state/store';
@@ -23,7 +24,7 @@ export function UpdatesBadge() {
   const catalogTick = useView((s) => s.catalogTick);
   const [items, setItems] = useState<SkillUpdate[]>([]);
   /** The whole check failed (a skills.lock.json that does not parse): said next to the button, never dropped. */
-  const [failed, setFailed] = useState<string>();
+  const [failed, setFailed] = useState<Failure>();
   const [open, setOpen] = useState(false);
   const check = useCallback(
     async (refresh?: boolean) => {
@@ -32,7 +33,7 @@ export function UpdatesBadge() {
         setFailed(undefined);
       } catch (e) {
         setItems([]);
-        setFailed(errorText(e));
+        setFailed(failure(e, 'updates.checkFailed'));
       }
     },
     [client],
@@ -67,7 +68,7 @@ export function UpdatesBadge() {
           {label}
         </button>
       )}
-      <ErrorLine error={failed && t('updates.checkFailed', { error: failed })} />
+      <ErrorLine error={failed} />
       {open && <UpdatesDialog items={shown} onClose={() => setOpen(false)} />}
     </>
   );
@@ -94,7 +95,7 @@ function UpdatesDialog({ items, onClose }: { items: SkillUpdate[]; onClose(): vo
   const say = useSay();
   const client = useClient();
   const [results, setResults] = useState<Record<string, InstallOutcome>>({});
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<Shown>();
   const [busy, setBusy] = useState(false);
   const done = () => useView.getState().set({ catalogTick: useView.getState().catalogTick + 1 });
 
@@ -106,7 +107,7 @@ function UpdatesDialog({ items, onClose }: { items: SkillUpdate[]; onClose(): vo
       const r = await client.call('sources.applyUpdate', { name: u.name, tier: u.tier, contentHash: u.contentHash });
       setResults((p) => ({ ...p, [u.name]: r }));
     } catch (e) {
-      setError(errorText(e));
+      setError(failure(e));
     } finally {
       setBusy(false);
     }
@@ -121,7 +122,7 @@ function UpdatesDialog({ items, onClose }: { items: SkillUpdate[]; onClose(): vo
       );
       setResults((p) => ({ ...p, [name]: x }));
     } catch (e) {
-      setError(errorText(e));
+      setError(failure(e));
     } finally {
       setBusy(false);
     }

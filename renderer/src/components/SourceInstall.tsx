@@ -4,7 +4,8 @@
 // configured marketplaces and fills the source in.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorText, useClient } from '../api/context';
+import { useClient } from '../api/context';
+import { failure, type Shown } from '../i18n/ErrorText';
 import type { InstallOutcome, MarketHit, OpenedSource, Said } from '../../../preload/contract';
 import { skillOf, withReport } from '../state/install';
 import { useView } from '../state/store';
@@ -32,7 +33,7 @@ export function SourceInstall({
   const [reviewing, setReviewing] = useState(false);
   const [results, setResults] = useState<InstallOutcome[]>();
   const [progress, setProgress] = useState<{ stage: string; detail: string; words?: Said }>();
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<Shown>();
   const [busy, setBusy] = useState(false);
   const [query, setQuery] = useState('');
   const [hits, setHits] = useState<MarketHit[]>();
@@ -87,7 +88,7 @@ export function SourceInstall({
       setResults(undefined);
       setReviewing(false);
     } catch (err) {
-      setError(errorText(err));
+      setError(failure(err));
     } finally {
       setBusy(false);
       setProgress(undefined);
@@ -108,7 +109,7 @@ export function SourceInstall({
       setResults((prev) => [...(prev ?? []).filter((x) => !names.includes(skillOf(x))), ...r]);
       if (r.some((x) => x.status === 'installed')) refreshCatalog();
     } catch (err) {
-      setError(errorText(err));
+      setError(failure(err));
     } finally {
       setBusy(false);
     }
@@ -124,7 +125,7 @@ export function SourceInstall({
       setResults((prev) => prev?.map((x) => (x === r ? done : x)));
       if (done.status === 'installed') refreshCatalog();
     } catch (err) {
-      setError(errorText(err));
+      setError(failure(err));
     } finally {
       setBusy(false);
     }
@@ -140,7 +141,7 @@ export function SourceInstall({
         prev?.map((x) => (x === r ? { ...r, status: 'rejected', reason: t('install.rejected') } : x)),
       );
     } catch (err) {
-      setError(errorText(err));
+      setError(failure(err));
     } finally {
       setBusy(false);
     }
@@ -153,7 +154,7 @@ export function SourceInstall({
     try {
       setHits((await client.call('sources.browse', { query })).hits);
     } catch (err) {
-      setError(errorText(err));
+      setError(failure(err));
     } finally {
       setBusy(false);
     }

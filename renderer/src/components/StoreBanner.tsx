@@ -2,7 +2,8 @@
 // button that acknowledges exactly those (the files stay where they are); or why the database cannot be opened.
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorText, useClient } from '../api/context';
+import { useClient } from '../api/context';
+import { ErrorText, failure, type Shown } from '../i18n/ErrorText';
 import type { WorkspaceInfo } from '../../../preload/contract';
 import { useView } from '../state/store';
 import { SaidText } from '../i18n/SaidText';
@@ -15,7 +16,7 @@ export function StoreBanner({ store }: { store: NonNullable<WorkspaceInfo['store
   const client = useClient();
   const set = useView((s) => s.set);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<Shown>();
 
   async function acknowledge() {
     setBusy(true);
@@ -24,7 +25,7 @@ export function StoreBanner({ store }: { store: NonNullable<WorkspaceInfo['store
       const movedTo = store.damaged.map((d) => d.movedTo);
       set({ workspace: (await client.call('store.acknowledge', { movedTo })).workspace });
     } catch (e) {
-      setError(t('workspace.storeAcknowledgeFailed', { error: errorText(e) }));
+      setError(failure(e, 'workspace.storeAcknowledgeFailed'));
     } finally {
       setBusy(false);
     }
@@ -48,7 +49,11 @@ export function StoreBanner({ store }: { store: NonNullable<WorkspaceInfo['store
           {busy ? t('workspace.storeAcknowledging') : t('workspace.storeAcknowledge')}
         </button>
       )}
-      {error && <p>{error}</p>}
+      {error && (
+        <p>
+          <ErrorText error={error} />
+        </p>
+      )}
     </div>
   );
 }

@@ -2,7 +2,8 @@
 // form that adds, edits and removes them (McpServers).
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorText, useClient } from '../api/context';
+import { useClient } from '../api/context';
+import { failure, type Shown } from '../i18n/ErrorText';
 import type { ToolInfo } from '../../../preload/contract';
 import { McpServers } from './McpServers';
 import { useView } from '../state/store';
@@ -35,13 +36,13 @@ export function Tools() {
   const [tools, setTools] = useState<ToolInfo[]>();
   const [query, setQuery] = useState('');
   const [hits, setHits] = useState<ToolInfo[]>();
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<Shown>();
 
   // Read again when an MCP server's tools come or go.
   const loadTools = useCallback(() => {
     client.call('tools.list', {}).then(
       (r) => setTools(r.tools),
-      (e) => setError(errorText(e)),
+      (e) => setError(failure(e)),
     );
   }, [client]);
   useEffect(loadTools, [loadTools, ws]);
@@ -52,7 +53,7 @@ export function Tools() {
     try {
       setHits((await client.call('tools.search', { query: query.trim() })).hits);
     } catch (err) {
-      setError(errorText(err));
+      setError(failure(err));
     }
   }
 

@@ -2,7 +2,8 @@
 // Nothing is trusted until the user confirms; the summary comes from the main process.
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorText, useClient } from '../api/context';
+import { useClient } from '../api/context';
+import { failure, type Shown } from '../i18n/ErrorText';
 import type { MethodOutput } from '../../../preload/contract';
 import { useView } from '../state/store';
 import { Modal } from './Modal';
@@ -17,18 +18,18 @@ export function TrustAllDialog({ onClose }: { onClose(): void }) {
   const client = useClient();
   const ws = useView((s) => s.workspace?.path ?? '');
   const [summary, setSummary] = useState<TrustSummary>();
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<Shown>();
   const [done, setDone] = useState<TrustSummary>();
 
   useEffect(() => {
-    client.call('skills.trustAll', { dryRun: true }).then(setSummary, (e) => setError(errorText(e)));
+    client.call('skills.trustAll', { dryRun: true }).then(setSummary, (e) => setError(failure(e)));
   }, [client, ws]);
 
   async function confirm() {
     try {
       setDone(await client.call('skills.trustAll', {}));
     } catch (e) {
-      setError(errorText(e));
+      setError(failure(e));
     }
   }
 

@@ -4,7 +4,8 @@
 // no single keystroke or click trusts anything.
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorText, useClient } from '../api/context';
+import { useClient } from '../api/context';
+import { failure, type Shown } from '../i18n/ErrorText';
 import type { SkillDetail } from '../../../preload/contract';
 import { auditLevel, waitsForTrust } from '../state/skills';
 import { useView } from '../state/store';
@@ -21,7 +22,7 @@ export function TrustReview({ name, tier }: { name: string; tier: string }) {
   const [d, setD] = useState<SkillDetail>();
   // The content hash the user reviews: trusting is bound to it.
   const hash = d && (d.report?.contentHash ?? d.audit.contentHash);
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<Shown>();
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<'trusted' | 'rejected'>();
   const close = () => set({ trustReview: undefined });
@@ -35,7 +36,7 @@ export function TrustReview({ name, tier }: { name: string; tier: string }) {
     let live = true;
     client.call('skills.show', { name }).then(
       (x) => live && setD(x),
-      (e) => live && setError(errorText(e)),
+      (e) => live && setError(failure(e)),
     );
     return () => {
       live = false;
@@ -52,7 +53,7 @@ export function TrustReview({ name, tier }: { name: string; tier: string }) {
       const s = useView.getState();
       s.set({ catalogTick: s.catalogTick + 1 });
     } catch (e) {
-      setError(errorText(e));
+      setError(failure(e));
     } finally {
       setBusy(false);
     }

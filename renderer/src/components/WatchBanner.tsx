@@ -2,7 +2,8 @@
 // line per kind of failure, with how many folders and one of them, and the Reload button that reads the skills again.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorText, useClient } from '../api/context';
+import { useClient } from '../api/context';
+import { ErrorText, failure, type Shown } from '../i18n/ErrorText';
 import type { WorkspaceInfo } from '../../../preload/contract';
 import { useView } from '../state/store';
 import { useSay } from '../i18n/say';
@@ -13,7 +14,7 @@ export function WatchBanner({ workspace }: { workspace: WorkspaceInfo }) {
   const client = useClient();
   const set = useView((s) => s.set);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<Shown>();
   const problems = workspace.diagnostics.filter((d) => d.code === 'catalog.watch');
   if (!problems.length) return null;
 
@@ -23,7 +24,7 @@ export function WatchBanner({ workspace }: { workspace: WorkspaceInfo }) {
     try {
       set({ workspace: await client.call('workspace.open', { path: workspace.path, reload: true }) });
     } catch (e) {
-      setError(errorText(e));
+      setError(failure(e));
     } finally {
       setBusy(false);
     }
@@ -37,7 +38,11 @@ export function WatchBanner({ workspace }: { workspace: WorkspaceInfo }) {
       <button type="button" onClick={() => void reload()} disabled={busy} title={t('workspace.reloadHint')}>
         {t('workspace.reload', { name: workspace.name })}
       </button>
-      {error && <p>{error}</p>}
+      {error && (
+        <p>
+          <ErrorText error={error} />
+        </p>
+      )}
     </div>
   );
 }

@@ -3,7 +3,8 @@
 // header's workspace button), it goes back to it as it was: Back, Escape, or opening the same folder again.
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorText, useClient } from '../api/context';
+import { useClient } from '../api/context';
+import { ErrorText, failure, type Failure, type Shown } from '../i18n/ErrorText';
 import { useView } from '../state/store';
 import { ErrorLine } from './DialogFooter';
 
@@ -15,8 +16,8 @@ export function WorkspaceOpen({ inSetup = false }: { inSetup?: boolean } = {}) {
   const current = useView((s) => s.workspace);
   const [path, setPath] = useState('');
   /** The recent folders; undefined while they are asked for (nothing is said yet), or why they could not be read. */
-  const [recent, setRecent] = useState<string[] | { failed: string }>();
-  const [error, setError] = useState<string>();
+  const [recent, setRecent] = useState<string[] | { failed: Failure }>();
+  const [error, setError] = useState<Shown>();
   const [busy, setBusy] = useState(false);
   /** Back to the open workspace, focus on the header button that opened the picker. */
   const back = () => {
@@ -37,7 +38,7 @@ export function WorkspaceOpen({ inSetup = false }: { inSetup?: boolean } = {}) {
   useEffect(() => {
     client.call('workspace.recent', {}).then(
       (r) => setRecent(r.items.filter((i) => i.exists).map((i) => i.path)),
-      (e: unknown) => setRecent({ failed: errorText(e) }),
+      (e: unknown) => setRecent({ failed: failure(e, 'workspace.recentFailed') }),
     );
   }, [client]);
 
@@ -54,7 +55,7 @@ export function WorkspaceOpen({ inSetup = false }: { inSetup?: boolean } = {}) {
       if (!reload && opened.path === useView.getState().workspace?.path) back();
       else setWorkspace(opened);
     } catch (e) {
-      setError(errorText(e));
+      setError(failure(e));
     } finally {
       setBusy(false);
     }
@@ -111,7 +112,9 @@ export function WorkspaceOpen({ inSetup = false }: { inSetup?: boolean } = {}) {
       <section aria-labelledby="recent-h">
         <h2 id="recent-h">{t('workspace.recent')}</h2>
         {recent === undefined ? null : 'failed' in recent ? (
-          <p role="alert">{t('workspace.recentFailed', { error: recent.failed })}</p>
+          <p role="alert">
+            <ErrorText error={recent.failed} />
+          </p>
         ) : recent.length === 0 ? (
           <p className="muted">{t('workspace.noRecent')}</p>
         ) : (

@@ -2,8 +2,7 @@
 // store: serve picks a new port, so a new page origin, on each run), and coming back to the folder opens it again.
 // A conversation that cannot be opened any more leaves a notice.
 import { useEffect } from 'react';
-import i18n from 'i18next';
-import { errorText } from '../api/context';
+import { failure } from '../i18n/ErrorText';
 import type { KnackClient } from '../api/client';
 import { heldConversation, useView } from './store';
 import { opened } from './transcript';
@@ -11,7 +10,7 @@ import { opened } from './transcript';
 /** An info notice (queued: it never hides an error such as "your message could not be sent", when the connection that
  * failed both calls drops). */
 function notice(key: string, e: unknown): void {
-  useView.getState().notify({ kind: 'info', text: () => i18n.t(key, { error: errorText(e) }) });
+  useView.getState().notify({ kind: 'info', text: failure(e, key) });
 }
 
 export function useRestoreOpen(client: KnackClient): void {

@@ -6,6 +6,7 @@ import { answerEnd, type ChatEvent, type ChatMessage, type ChatPart, type Decisi
 import { firstProblem, type BrokenSkill, type SkillRowData } from './skills';
 import type { AttachmentMeta, SandboxStatus, WorkspaceInfo } from '../../../preload/contract';
 import { withNotice, withoutNotice, type Notice, type NoticeInput } from './notices';
+import type { Failure, Shown } from '../i18n/ErrorText';
 
 export type View = 'chat' | 'skill' | 'tools' | 'settings' | 'sessions' | 'context';
 
@@ -19,11 +20,11 @@ export interface ViewState {
    */
   setup?: 'first' | 'settings';
   /** The open folder's OS sandbox as main last said (the header badge, Settings, the banner), or why it is not known. */
-  sandbox?: SandboxStatus | { error: string };
+  sandbox?: SandboxStatus | { error: Failure };
   skills: SkillRowData[];
   /** SKILL.md files that could not be read (the sidebar's "could not be read" group). */
   broken: BrokenSkill[];
-  skillsError?: string;
+  skillsError?: Shown;
   skillsLoading: boolean;
   filter: string;
   selectedSkill?: { name: string; tier: string };

@@ -2,7 +2,7 @@
 // reason and words; a dropped .zip goes as base64 and one over the limit is refused before anything is sent.
 import { describe, expect, it } from 'vitest';
 import { MAX_UPLOAD_BYTES } from '../../../preload/contract';
-import { errorText } from '../../../renderer/src/api/context';
+import { failure, shownText } from '../../../renderer/src/i18n/ErrorText';
 import { initI18n } from '../../../renderer/src/i18n';
 import { withReport, zipUpload } from '../../../renderer/src/state/install';
 
@@ -23,7 +23,7 @@ describe('install outcomes', () => {
     }
     expect(err).toMatchObject({ words });
     initI18n('zh');
-    expect(errorText(err)).toBe('无法读取 zip 文件 junk.zip：它不是 zip 压缩包');
+    expect(shownText(failure(err))).toBe('无法读取 zip 文件 junk.zip：它不是 zip 压缩包');
     initI18n('en');
   });
 

@@ -10,6 +10,7 @@ import {
   type MethodArgs,
   type MethodName,
   type MethodOutput,
+  wordedError,
 } from '../../../preload/contract';
 import { english, say, type Said } from '../../../preload/words';
 import type { KnackClient } from '../../../renderer/src/api/client';
@@ -239,7 +240,7 @@ export function memoryClient(
       'skills.list': () => ({ skills: structuredClone(c.skills), broken: structuredClone(c.broken), diagnostics: [] }),
       'skills.show': ({ name }) => {
         const s = c.skills.find((x) => x.name === name);
-        if (!s) throw contractError('not_found', `no skill named ${name}`);
+        if (!s) throw wordedError('not_found', say('trust.notFound', { name }));
         const d: SkillDetail = {
           ...structuredClone(s),
           audit: { ...s.audit, contentHash: `hash-${name}` },

@@ -150,7 +150,7 @@ describe('skill detail', () => {
   it('shows the error for a skill that cannot be shown', async () => {
     const c = memoryClient();
     renderWith(<SkillDetail />, c, { workspace: WS, selectedSkill: { name: 'gone', tier: 'user' }, view: 'skill' });
-    expect((await screen.findByRole('alert')).textContent).toBe('no skill named gone');
+    expect((await screen.findByRole('alert')).textContent).toBe('no skill named "gone" in this workspace');
   });
 });
 

@@ -60,9 +60,10 @@ describe('sandbox status', () => {
     c.failing.add('sandbox.status');
     renderWith(<App />, c, { workspace: WS, view: 'settings' });
     expect(await screen.findByRole('button', { name: 'Sandbox: unknown' })).toBeTruthy();
-    expect((await screen.findByText(/is not known: sandbox.status failed on purpose/)).getAttribute('role')).toBe(
-      'alert',
-    );
+    const why = await screen.findByText(/is not known:/);
+    expect(why.getAttribute('role')).toBe('alert');
+    // What failed said it in its own words: shown as it is, in code.
+    expect(why.querySelector('code')?.textContent).toBe('sandbox.status failed on purpose');
   });
 
   it('in Chinese', async () => {
