@@ -302,6 +302,7 @@ export class KnackService {
       },
       ...o.workspaceOptions,
       onWatchError: watchProblems.add,
+      onWatched: watchProblems.watched,
     });
     opened.ws = next;
     const previous = this.ws;

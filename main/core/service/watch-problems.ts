@@ -19,8 +19,9 @@ function wordsOf(kind: string, folders: Set<string>, rawError: string): Said {
 }
 
 /**
- * Collects the watcher's failures of one workspace. `changed` runs once per burst of them (thousands of folders can fail
- * in one walk), with the kinds seen for the first time: the caller tells the window, and logs those.
+ * Collects the watcher's failures of one workspace, while they last. `changed` runs once per burst of changes
+ * (thousands of folders can fail in one walk), with the kinds seen for the first time: the caller tells the window the
+ * warnings as they are now, and logs those new kinds.
  */
 export class WatchProblems {
   private readonly kinds = new Map<string, { folders: Set<string>; error: string }>();
@@ -36,6 +37,26 @@ export class WatchProblems {
     if (!k)
       this.kinds.set(kind, (k = { folders: new Set(), error: (err as NodeJS.ErrnoException).code ?? err.message }));
     if (dir !== undefined) k.folders.add(dir);
+    this.tell();
+  };
+
+  /**
+   * A folder whose changes are followed again, or that is gone: it is not counted any more, and a kind left without
+   * folders is no warning (said again, and logged again, if it comes back).
+   */
+  readonly watched = (dir: string): void => {
+    let dropped = false;
+    for (const [kind, { folders }] of this.kinds) {
+      if (kind === REFRESH || !folders.delete(dir)) continue;
+      dropped = true;
+      if (folders.size > 0) continue;
+      this.kinds.delete(kind);
+      this.told.delete(kind);
+    }
+    if (dropped) this.tell();
+  };
+
+  private tell(): void {
     this.pending ??= setImmediate(() => {
       this.pending = undefined;
       const all = this.diagnostics();
@@ -43,7 +64,7 @@ export class WatchProblems {
       for (const d of fresh) this.told.add(d.field!);
       this.changed(fresh);
     });
-  };
+  }
 
   /** One warning per kind of failure (`field`: the kind, an errno code or `refresh`). */
   diagnostics(): Diagnostic[] {

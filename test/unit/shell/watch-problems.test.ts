@@ -1,13 +1,14 @@
 // Skill folders the open workspace cannot watch reach the contract: `workspace.current` carries one warning per kind of
 // failure (how many folders, one of them, for ENOSPC the command that raises the limit) in words the window says, a
-// later walk that meets more such folders updates it through `workspace.changed`, and the log says each kind once.
+// later walk that meets more such folders updates it through `workspace.changed`, and the log says each kind once. A
+// folder a later walk watches, or that is removed, is not counted any more: the warning counts fewer, then goes.
 //
 // The failure is injected through the workspace's `watchFolder` option (watchCatalog's `watch`): a real ENOSPC needs
 // the machine's fs.inotify.max_user_watches lowered, for every process of the user, tests beside this one included.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { watch } from 'node:fs';
-import { basename } from 'node:path';
+import { rmSync, watch } from 'node:fs';
+import { basename, join } from 'node:path';
 import { skillMd, writeTree } from '../../helpers/tmp.js';
 import { serviceEnv, testWorkspace } from '../../helpers/service-env.js';
 import { assertSaid } from '../../helpers/words.js';
@@ -58,6 +59,49 @@ test('skill folders without a watch are one warning in the contract, said once i
   assert.equal((await problems()).length, 1);
   assert.equal(logged.length, 1, logged.join('\n'));
 });
+
+test(
+  'a folder watched on a later walk or removed leaves the warning, which goes with the last one',
+  { timeout: 20_000 },
+  async (t) => {
+    const failing = new Set(['a', 'b']);
+    const env = await serviceEnv(t, {
+      files: { '.workbuddy/skills/a/SKILL.md': skill('a'), '.workbuddy/skills/b/SKILL.md': skill('b') },
+      extra: {
+        workspaceOptions: {
+          ...testWorkspace,
+          watch: true,
+          watchFolder: (dir, o) => {
+            if (failing.has(basename(dir)))
+              throw Object.assign(
+                new Error(`ENOSPC: System limit for number of file watchers reached, watch '${dir}'`),
+                {
+                  code: 'ENOSPC',
+                },
+              );
+            return watch(dir, o);
+          },
+        },
+      },
+    });
+    const counted = (diagnostics: { code: string; words?: { params?: Record<string, unknown> } }[]) =>
+      diagnostics.filter((d) => d.code === 'catalog.watch').map((d) => d.words?.params?.count);
+    assert.deepEqual(counted((await env.call('workspace.current', {}))!.diagnostics), [2]);
+
+    // A watch is left again: the walk after the next change watches `a`, and the window hears one folder.
+    failing.delete('a');
+    let changed = env.next('workspace.changed', (p) => counted(p.workspace.diagnostics)[0] === 1);
+    writeTree(env.ws, { '.workbuddy/skills/c/SKILL.md': skill('c') });
+    await changed;
+    assert.deepEqual(counted((await env.call('workspace.current', {}))!.diagnostics), [1]);
+
+    // `b` is removed: no folder is left unfollowed, and the warning is gone.
+    changed = env.next('workspace.changed', (p) => counted(p.workspace.diagnostics).length === 0);
+    rmSync(join(env.ws, '.workbuddy/skills/b'), { recursive: true });
+    await changed;
+    assert.deepEqual(counted((await env.call('workspace.current', {}))!.diagnostics), []);
+  },
+);
 
 test('a hot reload whose refresh fails is a warning too, and any other watch error names its code', () => {
   const told: string[][] = [];

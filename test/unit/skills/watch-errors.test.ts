@@ -1,13 +1,14 @@
 // A skill folder that cannot be watched is said, never dropped in silence: the watcher names each folder whose watch
 // could not be made (no inotify watch left: ENOSPC; no descriptor: EMFILE) or whose watch ended, with the error, and
-// the folders it does watch still hot-reload.
+// the folders it does watch still hot-reload. Such a folder is tried again after each walk, and said once more when it
+// is watched or gone, so that no one counts it any longer.
 //
 // The failures are injected through `watchCatalog`'s `watch` option: a real ENOSPC needs the machine's
 // fs.inotify.max_user_watches lowered (one limit for every process of the user, tests running beside this one
 // included), and as root no folder can be made unwatchable (a folder made unreadable is still watched).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { watch, type FSWatcher } from 'node:fs';
+import { rmSync, watch, type FSWatcher } from 'node:fs';
 import { basename, join } from 'node:path';
 import { skillMd, tempDir, writeTree } from '../../helpers/tmp.js';
 import { openCatalog, type Catalog, type CatalogChange } from '../../../main/core/skills/catalog/catalog.js';
@@ -92,6 +93,71 @@ test('a watch that ends with an error names its folder', async () => {
     await w.ready;
     made.get(join(user, 'one'))!.emit('error', errno('EMFILE', join(user, 'one')));
     assert.deepEqual(failed, [{ dir: join(user, 'one'), code: 'EMFILE' }]);
+  } finally {
+    await w.close();
+  }
+});
+
+test('a folder that could not be watched is said again once a later walk watches it, or once it is gone', async () => {
+  const { user, catalog } = await catalogOf(['one', 'two', 'three']);
+  const failing = new Set(['two', 'three']);
+  const failed: string[] = [];
+  const watchedAgain: string[] = [];
+  const w = watchCatalog(catalog, {
+    debounceMs: 50,
+    onError: (_e, dir) => failed.push(dir!),
+    onWatched: (dir) => watchedAgain.push(dir),
+    watch: (dir, o) => {
+      if (failing.has(basename(dir))) throw errno('ENOSPC', dir);
+      return watch(dir, o);
+    },
+  });
+  try {
+    await w.ready;
+    assert.deepEqual(failed.sort(), [join(user, 'three'), join(user, 'two')]);
+    assert.deepEqual(watchedAgain, []);
+
+    // A watch is left again (the limit raised, other watches closed): the next walk watches `two`.
+    failing.delete('two');
+    let p = nextChange(catalog);
+    writeTree(user, { 'four/SKILL.md': skillMd({ name: 'four', description: 'the four skill' }) });
+    assert.deepEqual((await p).added, ['four']);
+    assert.deepEqual(watchedAgain, [join(user, 'two')]);
+    assert.ok(w.watched().includes(join(user, 'two', 'SKILL.md')), w.watched().join('\n'));
+
+    // `three` still cannot be watched, then is removed: nothing of it is left unfollowed.
+    p = nextChange(catalog);
+    rmSync(join(user, 'three'), { recursive: true });
+    assert.deepEqual((await p).removed, ['three']);
+    assert.deepEqual(watchedAgain, [join(user, 'two'), join(user, 'three')]);
+  } finally {
+    await w.close();
+  }
+});
+
+test('a folder whose watch ended is watched anew after the next walk', async () => {
+  const { user, catalog } = await catalogOf(['one']);
+  const made = new Map<string, FSWatcher>();
+  const watchedAgain: string[] = [];
+  const w = watchCatalog(catalog, {
+    debounceMs: 50,
+    onError: () => {},
+    onWatched: (dir) => watchedAgain.push(dir),
+    watch: (dir, o) => {
+      const fw = watch(dir, o);
+      made.set(dir, fw);
+      return fw;
+    },
+  });
+  try {
+    await w.ready;
+    const ended = made.get(join(user, 'one'))!;
+    ended.emit('error', errno('EMFILE', join(user, 'one')));
+    const p = nextChange(catalog);
+    writeTree(user, { 'two/SKILL.md': skillMd({ name: 'two', description: 'the two skill' }) });
+    assert.deepEqual((await p).added, ['two']);
+    assert.deepEqual(watchedAgain, [join(user, 'one')]);
+    assert.notEqual(made.get(join(user, 'one')), ended);
   } finally {
     await w.close();
   }

@@ -21,6 +21,11 @@ export interface WatchOptions {
    * ENOSPC when no inotify watch is left, EMFILE), or a refresh that failed (no `dir`).
    */
   onError?: (err: Error, dir?: string) => void;
+  /**
+   * A folder said through `onError` whose changes are followed again (a later walk watched it) or that is no longer
+   * to watch (it is gone): the caller stops counting it.
+   */
+  onWatched?: (dir: string) => void;
   /** What makes one folder's watch: node:fs `watch` (tests give one that fails as the system can). */
   watch?: (dir: string, options: { persistent: boolean; encoding: 'utf8' }) => FSWatcher;
 }
@@ -95,6 +100,11 @@ export function watchCatalog(catalog: Catalog, opts: WatchOptions = {}): Catalog
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
   let started = false;
+  /** Folders said through `onError`, until they are watched or not wanted any more. */
+  const failed = new Set<string>();
+  const unfailed = (dir: string): void => {
+    if (failed.delete(dir)) opts.onWatched?.(dir);
+  };
 
   const schedule = (): void => {
     if (closed) return;
@@ -169,9 +179,14 @@ export function watchCatalog(catalog: Catalog, opts: WatchOptions = {}): Catalog
         w = watchDir(dir, { persistent: true, encoding: 'utf8' });
       } catch (e) {
         // Gone since the walk (its parent's event refreshes the catalog), or no watch left (ENOSPC, EMFILE): said.
-        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') opts.onError?.(e as Error, dir);
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') unfailed(dir);
+        else {
+          failed.add(dir);
+          opts.onError?.(e as Error, dir);
+        }
         continue;
       }
+      unfailed(dir);
       const entry = { w, spec, stale: false };
       const self = basename(dir);
       w.on('change', (event, name: string | null) => {
@@ -180,12 +195,18 @@ export function watchCatalog(catalog: Catalog, opts: WatchOptions = {}): Catalog
         if (entry.stale || counts(dir, entry.spec, name)) schedule();
       });
       // A watched folder removed on some platforms ends its watch with EPERM; its parent's event refreshes the catalog.
+      // Any other ending is said, and the folder is watched anew after the next walk.
       w.on('error', (e: NodeJS.ErrnoException) => {
-        if (e.code !== 'EPERM') opts.onError?.(e, dir);
+        if (e.code === 'EPERM') return;
+        entry.stale = true;
+        failed.add(dir);
+        opts.onError?.(e, dir);
       });
       watchers.set(dir, entry);
       added = true;
     }
+    // A folder that could not be watched and that the walk no longer lists is gone: nothing of it is left to follow.
+    for (const dir of failed) if (!next.has(dir)) unfailed(dir);
     if (added && started) schedule();
   };
 
