@@ -106,8 +106,9 @@ export function App() {
     document.title = workspace ? `${workspace.name} — ${t('app.name')}` : t('app.name');
   }, [workspace, t]);
 
-  // The open folder's info as the engine has it now (a settings file edited by hand changes its settings problems):
-  // taken in place, in every view, without reopening anything. Another folder's news is not this window's.
+  // The open folder's info as the engine has it now (a settings file edited by hand changes its settings problems, a
+  // skill folder watched again its watch warning): taken in place, in every view, without reopening anything. Another
+  // folder's news is not this window's.
   useEffect(
     () =>
       client.on('workspace.changed', ({ workspace: w }) => {
@@ -116,7 +117,7 @@ export function App() {
           cur &&
           cur.path === w.path &&
           (cur.name !== w.name ||
-            settingsProblems(cur) !== settingsProblems(w) ||
+            JSON.stringify(cur.diagnostics) !== JSON.stringify(w.diagnostics) ||
             JSON.stringify(cur.store) !== JSON.stringify(w.store))
         )
           set({ workspace: w });

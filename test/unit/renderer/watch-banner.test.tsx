@@ -1,5 +1,6 @@
 // Skill folders the workspace cannot watch: the banner says, in the window's language, how many folders' skill changes
-// are not followed and one of them, how to raise the watch limit, and its Reload button reads the folder again.
+// are not followed and one of them, how to raise the watch limit, and its Reload button reads the folder again. The
+// count follows the engine's `workspace.changed` (folders watched later or removed), and the banner goes with the last.
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -33,6 +34,19 @@ describe('skill folders not watched', () => {
     await userEvent.click(screen.getByRole('button', { name: '重新加载 alpha' }));
     expect(c.calls.find((x) => x.method === 'workspace.open')?.args[0]).toEqual({ path: WS.path, reload: true });
     // The folder read again has every folder watched: the banner goes.
+    await waitFor(() => expect(document.querySelector('.watch-banner')).toBeNull());
+  });
+
+  it('counts what workspace.changed counts, and goes when no folder is left unwatched', async () => {
+    const three: Said = { code: 'catalog.unwatchedLimit', params: { count: 3, folder: FOLDER, command: COMMAND } };
+    const one: Said = { code: 'catalog.unwatchedLimit', params: { count: 1, folder: FOLDER, command: COMMAND } };
+    const c = memoryClient();
+    renderWith(<App />, c, { workspace: { ...WS, diagnostics: [watchProblem(three, 'ENOSPC')] } });
+    await screen.findByText(/3 folder\(s\)/);
+    c.event('workspace.changed', { workspace: { ...WS, diagnostics: [watchProblem(one, 'ENOSPC')] } });
+    await screen.findByText(/1 folder\(s\)/);
+    expect(screen.queryByText(/3 folder\(s\)/)).toBeNull();
+    c.event('workspace.changed', { workspace: WS });
     await waitFor(() => expect(document.querySelector('.watch-banner')).toBeNull());
   });
 
